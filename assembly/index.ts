@@ -1,0 +1,23 @@
+// The ABI of the trainprint core: every export, in one file; numbers and pointers only.
+//
+// Conventions: pointers end in `Ptr`, byte counts in `Len`; u64 values cross as BigInt;
+// outputs go to caller-chosen offsets inside the arena (see memory.ts); nothing allocates.
+// The TypeScript facade over these exports is src/engine/abi.ts — keep the two in step.
+
+export { reserve, ARENA_BASE as arenaBase } from './memory';
+export { xxh64, xxh64Folded } from './hash/xxh64';
+export { countTokens, tokenize } from './tokenize';
+export { shingleTokens } from './shingle';
+export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
+export { winnow } from './winnow';
+
+// ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
+export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';
+export { simhash64 } from './simhash';
+export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
+// ---- END kernels ----
+
+/** 1 when this binary was compiled with SIMD128 (the host checks it picked the right build). */
+export function simdEnabled(): u32 {
+  return ASC_FEATURE_SIMD ? 1 : 0;
+}

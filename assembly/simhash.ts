@@ -1,0 +1,106 @@
+// SimHash (Charikar, "Similarity estimation techniques from rounding algorithms", STOC 2002;
+// Manku, Jain, Das Sarma, "Detecting near-duplicates for web crawling", WWW 2007), unweighted:
+// every shingle hash h has weight 1 (duplicates count again), and for each bit position j
+//   counter_j = Σ_h (+1 if bit j of h is 1 else −1),   bit j of the result = counter_j > 0,
+// i.e. bit j is set iff more than half of the hashes have it set (ties → 0; empty input → 0).
+//
+// Counting is SWAR, not a per-bit loop: accumulator t (0..7) holds eight byte lanes, and lane i
+// counts bit 8i + t, fed by `(h >> t) & 0x0101010101010101`. Byte lanes are flushed into u32
+// counters before they can overflow (every 255 additions). The SIMD build does the same on two
+// hashes per v128 (i8x16 lanes).
+
+// @ts-ignore: decorator
+@inline const LANES: u64 = 0x0101010101010101;
+const COUNTS: usize = memory.data(64 * 4, 16);
+const SPILL: usize = memory.data(8 * 16, 16);
+
+// @ts-ignore: decorator
+@inline function flushScalar(acc: u64, t: u32): void {
+  for (let i: u32 = 0; i < 8; i++) {
+    const c = COUNTS + (<usize>((i << 3) + t) << 2);
+    store<u32>(c, load<u32>(c) + <u32>((acc >> (<u64>i << 3)) & 0xFF));
+  }
+}
+
+function countScalar(p: usize, count: u32): void {
+  let left = count;
+  while (left > 0) {
+    const n = min<u32>(left, 255);
+    left -= n;
+    let c0: u64 = 0, c1: u64 = 0, c2: u64 = 0, c3: u64 = 0, c4: u64 = 0, c5: u64 = 0, c6: u64 = 0, c7: u64 = 0;
+    const end = p + (<usize>n << 3);
+    for (; p < end; p += 8) {
+      const h = load<u64>(p);
+      c0 += h & LANES;
+      c1 += (h >> 1) & LANES;
+      c2 += (h >> 2) & LANES;
+      c3 += (h >> 3) & LANES;
+      c4 += (h >> 4) & LANES;
+      c5 += (h >> 5) & LANES;
+      c6 += (h >> 6) & LANES;
+      c7 += (h >> 7) & LANES;
+    }
+    flushScalar(c0, 0);
+    flushScalar(c1, 1);
+    flushScalar(c2, 2);
+    flushScalar(c3, 3);
+    flushScalar(c4, 4);
+    flushScalar(c5, 5);
+    flushScalar(c6, 6);
+    flushScalar(c7, 7);
+  }
+}
+
+/** SIMD128: pairs of hashes, byte lanes flushed every 255 pairs; an odd last hash goes to countScalar. */
+function countSimd(p: usize, count: u32): void {
+  if (ASC_FEATURE_SIMD) {
+    let pairs = count >> 1;
+    const ones = i8x16.splat(1);
+    while (pairs > 0) {
+      const n = min<u32>(pairs, 255);
+      pairs -= n;
+      let c0 = i8x16.splat(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+      const end = p + (<usize>n << 4);
+      for (; p < end; p += 16) {
+        const h = v128.load(p);
+        c0 = i8x16.add(c0, v128.and(h, ones));
+        c1 = i8x16.add(c1, v128.and(i64x2.shr_u(h, 1), ones));
+        c2 = i8x16.add(c2, v128.and(i64x2.shr_u(h, 2), ones));
+        c3 = i8x16.add(c3, v128.and(i64x2.shr_u(h, 3), ones));
+        c4 = i8x16.add(c4, v128.and(i64x2.shr_u(h, 4), ones));
+        c5 = i8x16.add(c5, v128.and(i64x2.shr_u(h, 5), ones));
+        c6 = i8x16.add(c6, v128.and(i64x2.shr_u(h, 6), ones));
+        c7 = i8x16.add(c7, v128.and(i64x2.shr_u(h, 7), ones));
+      }
+      v128.store(SPILL, c0, 0);
+      v128.store(SPILL, c1, 16);
+      v128.store(SPILL, c2, 32);
+      v128.store(SPILL, c3, 48);
+      v128.store(SPILL, c4, 64);
+      v128.store(SPILL, c5, 80);
+      v128.store(SPILL, c6, 96);
+      v128.store(SPILL, c7, 112);
+      for (let t: u32 = 0; t < 8; t++) {
+        const s = SPILL + (<usize>t << 4);
+        for (let i: u32 = 0; i < 8; i++) {
+          const c = COUNTS + (<usize>((i << 3) + t) << 2);
+          store<u32>(c, load<u32>(c) + <u32>load<u8>(s + i) + <u32>load<u8>(s + 8 + i));
+        }
+      }
+    }
+    if (count & 1) countScalar(p, 1);
+  }
+}
+
+/** Unweighted 64-bit SimHash of `count` u64 hashes at `hashesPtr` (definition in the file header). */
+export function simhash64(hashesPtr: usize, count: u32): u64 {
+  memory.fill(COUNTS, 0, 64 * 4);
+  if (ASC_FEATURE_SIMD) countSimd(hashesPtr, count);
+  else countScalar(hashesPtr, count);
+  let r: u64 = 0;
+  for (let j: u32 = 0; j < 64; j++) {
+    const c = <u64>load<u32>(COUNTS + (<usize>j << 2));
+    r |= <u64>((c << 1) > <u64>count) << j;
+  }
+  return r;
+}

@@ -1,0 +1,43 @@
+// Winnowing (Schleimer, Wilkerson, Aiken, "Winnowing: local algorithms for document
+// fingerprinting", SIGMOD 2003), the robust variant of §3.1: in every window of w consecutive
+// hashes the minimum is selected; on ties the earlier selection is kept while it stays in the
+// window, and a rescan picks the rightmost minimum. Each selected position is recorded once.
+//
+// Guarantee: every window's minimum value is recorded, so two documents sharing a run of
+// w consecutive shingles (w + n - 1 tokens for word n-grams) share at least one fingerprint.
+// Expected density 2 / (w + 1). Hashes are compared as unsigned 64-bit integers.
+
+/**
+ * Select fingerprints from `count` u64 hashes at `hashesPtr` with window `w` (>= 1).
+ * Writes selected indices (u32, increasing) to `outPtr`; returns how many.
+ * With 1 <= count < w the whole sequence is one window.
+ */
+export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32 {
+  if (count == 0 || w == 0) return 0;
+  if (w > count) w = count;
+  let out: u32 = 0;
+  let min: i32 = -1;
+  for (let r: u32 = w - 1; r < count; r++) {
+    const left = <i32>(r - w + 1);
+    if (min < left) {
+      // the previous minimum left the window: rescan, rightmost minimum wins
+      let best = <i32>r;
+      let bestHash = load<u64>(hashesPtr + (<usize>r << 3));
+      for (let j = <i32>r - 1; j >= left; j--) {
+        const h = load<u64>(hashesPtr + (<usize>j << 3));
+        if (h < bestHash) { bestHash = h; best = j; }
+      }
+      min = best;
+      store<u32>(outPtr + (<usize>out << 2), <u32>min);
+      out++;
+    } else {
+      const h = load<u64>(hashesPtr + (<usize>r << 3));
+      if (h < load<u64>(hashesPtr + (<usize>min << 3))) {
+        min = <i32>r;
+        store<u32>(outPtr + (<usize>out << 2), <u32>min);
+        out++;
+      }
+    }
+  }
+  return out;
+}

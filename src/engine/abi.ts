@@ -1,0 +1,161 @@
+/**
+ * Typed facade over the raw exports of the core (assembly/index.ts is the other half of the ABI).
+ *
+ * One {@link Core} owns one WebAssembly instance and its memory. Inputs and outputs are laid out
+ * in the instance's arena by a bump {@link Layout} per call; views over memory are re-created
+ * whenever the memory has grown (growth replaces `memory.buffer` and detaches old views).
+ * Nothing here hands a view of wasm memory to a caller: results are copied out.
+ */
+import { TrainprintError } from '../errors.js';
+
+/** The raw exports, exactly as assembly/index.ts declares them. */
+export interface RawExports {
+  readonly memory: WebAssembly.Memory;
+  readonly arenaBase: WebAssembly.Global;
+  readonly maxCharK: WebAssembly.Global;
+  reserve(bytes: number): number;
+  xxh64(ptr: number, len: number, seed: bigint): bigint;
+  xxh64Folded(ptr: number, len: number, seed: bigint): bigint;
+  countTokens(ptr: number, len: number): number;
+  tokenize(ptr: number, len: number, seed: bigint, startsPtr: number, endsPtr: number, hashesPtr: number): number;
+  shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
+  charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
+  winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
+  simdEnabled(): number;
+  // ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
+  readonly minhashMaxK: WebAssembly.Global;
+  readonly bloomMaxK: WebAssembly.Global;
+  /** Classic k-permutation MinHash → k u32 at outPtr; returns k, 0 for an invalid k. */
+  minhashSignature(hashesPtr: number, count: number, k: number, seed: bigint, outPtr: number): number;
+  /** One-permutation MinHash with optimal densification; returns k, 0 for an invalid k. */
+  minhashOph(hashesPtr: number, count: number, k: number, seed: bigint, outPtr: number): number;
+  /** Unweighted 64-bit SimHash; the u64 comes back signed (BigInt.asUintN(64, x)). */
+  simhash64(hashesPtr: number, count: number): bigint;
+  /** Blocked Bloom insert; returns count, 0 for invalid k/blocks. */
+  bloomInsert(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number): number;
+  /** Blocked Bloom query: one byte 0/1 per key at outPtr; returns the number of hits. */
+  bloomQuery(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number, outPtr: number): number;
+  // ---- END kernels ----
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A bump allocator over the arena for one call. `take(bytes)` returns an absolute pointer
+ * aligned to 16 bytes; `commit()` reserves the total in wasm memory (grows it) and refreshes views.
+ */
+export class Layout {
+  private offset = 0;
+  constructor(private readonly core: Core) {}
+  take(bytes: number): number {
+    const ptr = this.core.arenaBase + this.offset;
+    this.offset += (bytes + 15) & ~15;
+    return ptr;
+  }
+  /** Grow memory to hold everything taken so far. Throws OUT_OF_MEMORY when it cannot. */
+  commit(): void {
+    this.core.reserve(this.offset);
+  }
+  get size(): number {
+    return this.offset;
+  }
+}
+
+/** One instance of the core with typed access to its memory. */
+export class Core {
+  readonly raw: RawExports;
+  readonly arenaBase: number;
+  private u8view: Uint8Array;
+  private poisoned = false;
+
+  constructor(instance: WebAssembly.Instance) {
+    this.raw = instance.exports as unknown as RawExports;
+    this.arenaBase = this.raw.arenaBase.value as number;
+    this.u8view = new Uint8Array(this.raw.memory.buffer);
+  }
+
+  /** Instantiate `module` with our `env.abort`. */
+  static async create(module: WebAssembly.Module): Promise<Core> {
+    let core: Core | undefined;
+    const abort = (_msg: number, _file: number, line: number, col: number): never => {
+      if (core) core.poisoned = true;
+      throw new TrainprintError('WASM_ABORT', `abort in the core at ${line}:${col}`);
+    };
+    const instance = await WebAssembly.instantiate(module, { env: { abort } });
+    core = new Core(instance);
+    return core;
+  }
+
+  /** Throws when a previous trap left the instance in an undefined state. */
+  checkUsable(): void {
+    if (this.poisoned) throw new TrainprintError('WASM_ABORT', 'a previous call trapped; create a new engine');
+  }
+
+  /** Run `fn`, turning a trap (RuntimeError) into WASM_ABORT and poisoning this instance. */
+  guard<T>(fn: () => T): T {
+    this.checkUsable();
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof TrainprintError) throw e;
+      this.poisoned = true;
+      if (e instanceof RangeError || (typeof WebAssembly.RuntimeError === 'function' && e instanceof WebAssembly.RuntimeError)) {
+        throw new TrainprintError('WASM_ABORT', String((e as Error).message), { cause: e });
+      }
+      throw e;
+    }
+  }
+
+  /** Grow memory so the arena has `bytes` bytes. */
+  reserve(bytes: number): void {
+    if (bytes > 0xffff_ffff - this.arenaBase || this.raw.reserve(bytes) === 0) {
+      throw new TrainprintError('OUT_OF_MEMORY', `could not reserve ${bytes} bytes of WebAssembly memory`);
+    }
+    this.refresh();
+  }
+
+  /** Current bytes of linear memory. */
+  get memoryBytes(): number {
+    return this.raw.memory.buffer.byteLength;
+  }
+
+  /** Re-create views after growth (growth replaces memory.buffer). */
+  refresh(): void {
+    if (this.u8view.buffer !== this.raw.memory.buffer) this.u8view = new Uint8Array(this.raw.memory.buffer);
+  }
+
+  get u8(): Uint8Array {
+    this.refresh();
+    return this.u8view;
+  }
+
+  /** A fresh u32 view of `count` elements at `ptr` (valid until the next call that grows memory). */
+  u32(ptr: number, count: number): Uint32Array {
+    return new Uint32Array(this.raw.memory.buffer, ptr, count);
+  }
+
+  /** A fresh u64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
+  u64(ptr: number, count: number): BigUint64Array {
+    return new BigUint64Array(this.raw.memory.buffer, ptr, count);
+  }
+
+  /** Copy bytes into memory at `ptr`. */
+  writeBytes(ptr: number, bytes: Uint8Array): void {
+    this.u8.set(bytes, ptr);
+  }
+
+  /**
+   * Encode `text` as UTF-8 straight into memory at `ptr` (capacity `cap` ≥ 3 × text.length).
+   * Returns the number of bytes written.
+   */
+  writeUtf8(text: string, ptr: number, cap: number): number {
+    const { read, written } = encoder.encodeInto(text, this.u8.subarray(ptr, ptr + cap));
+    if (read !== text.length) throw new TrainprintError('OUT_OF_MEMORY', 'UTF-8 buffer too small');
+    return written;
+  }
+
+  /** New bump layout for one call. */
+  layout(): Layout {
+    return new Layout(this);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * One error class for the whole library, with a closed table of codes.
+ *
+ * Every failure that a caller can act on is a {@link TrainprintError} whose `code`
+ * is one of {@link ErrorCode}; the human-readable message comes from {@link MESSAGES}
+ * (so the README can list them) plus an optional detail. Sync methods throw it,
+ * async functions reject with it — never both from one function.
+ */
+
+/** Stable, machine-readable error codes. The HTTP status for each is in {@link HTTP_STATUS}. */
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'INVALID_OPTIONS'
+  | 'PARAMS_MISMATCH'
+  | 'SNAPSHOT_INCOMPATIBLE'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'WASM_UNSUPPORTED'
+  | 'WASM_ABORT'
+  | 'OUT_OF_MEMORY'
+  | 'ENGINE_DISPOSED';
+
+/** The message table: one sentence per code. Details are appended after a colon. */
+export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
+  INVALID_INPUT: 'The input is not valid',
+  INVALID_OPTIONS: 'The options are not valid',
+  PARAMS_MISMATCH: 'The fingerprints were made with different parameters and cannot be compared',
+  SNAPSHOT_INCOMPATIBLE: 'The snapshot is truncated, corrupted or was written by an incompatible version',
+  NOT_FOUND: 'The requested item does not exist',
+  ALREADY_EXISTS: 'An item with this id already exists',
+  PAYLOAD_TOO_LARGE: 'The input is larger than the configured limit',
+  UNSUPPORTED_MEDIA_TYPE: 'The content type is not supported',
+  WASM_UNSUPPORTED: 'This runtime cannot run the WebAssembly core',
+  WASM_ABORT: 'The WebAssembly core aborted; the engine must be recreated',
+  OUT_OF_MEMORY: 'The WebAssembly core could not grow its memory',
+  ENGINE_DISPOSED: 'The engine has been disposed',
+});
+
+/** HTTP status used by the HTTP adapter for each code. */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  INVALID_INPUT: 422,
+  INVALID_OPTIONS: 422,
+  PARAMS_MISMATCH: 422,
+  SNAPSHOT_INCOMPATIBLE: 422,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  WASM_UNSUPPORTED: 500,
+  WASM_ABORT: 500,
+  OUT_OF_MEMORY: 507,
+  ENGINE_DISPOSED: 500,
+});
+
+/**
+ * The library's error. `code` is stable; `message` is `MESSAGES[code]` plus the detail.
+ *
+ * @example
+ * try { normalize(42 as never) } catch (e) {
+ *   if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') console.log(e.detail)
+ * }
+ */
+export class TrainprintError extends Error {
+  override readonly name = 'TrainprintError';
+  /** Machine-readable code from the table above. */
+  readonly code: ErrorCode;
+  /** The specific reason, without the generic sentence. */
+  readonly detail: string | undefined;
+
+  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown }) {
+    super(detail ? `${MESSAGES[code]}: ${detail}` : MESSAGES[code], options);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** True when `value` is a {@link TrainprintError} (with the given code, if one is passed). */
+export function isTrainprintError(value: unknown, code?: ErrorCode): value is TrainprintError {
+  return value instanceof TrainprintError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,32 @@
+/**
+ * trainprint — training-data attribution engine with a WebAssembly fingerprint core.
+ *
+ * @example
+ * import { createEngine } from 'trainprint'
+ * const engine = await createEngine()
+ * const a = await engine.fingerprint(textA)
+ * const b = await engine.fingerprint(textB)
+ * engine.similarity(a, b) // { jaccard, containment_a, containment_b, minhash_jaccard, simhash_distance }
+ */
+
+// Engine
+export { createEngine, Engine } from './engine/engine.js';
+export type { EngineOptions } from './engine/engine.js';
+export type { CoreVariant, SimdChoice } from './engine/load.js';
+export { CORE_BUILDS } from './engine/load.js';
+
+// Fingerprints
+export { normalize, isAsciiOnly, NORMALIZER_ID } from './fingerprint/normalize.js';
+export type { Normalized } from './fingerprint/normalize.js';
+export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
+export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
+export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
+
+// Sketches
+export { jaccardEstimate } from './sketch/minhash.js';
+export { hammingDistance } from './sketch/simhash.js';
+export { MembershipFilter } from './sketch/filter.js';
+
+// Errors
+export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';
+export type { ErrorCode } from './errors.js';

@@ -1,0 +1,120 @@
+// Runs the same smoke suite on the BUILT package (dist/) in Node ESM, Node CJS, Deno and
+// headless Chromium, and checks that every runtime gives the identical digest, equal to the
+// committed golden file. Nothing is skipped: a missing runtime is a failure.
+// UPDATE_GOLDEN=1 rewrites test/fixtures/smoke-golden.json from the Node ESM run.
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const goldenPath = join(root, 'test/fixtures/smoke-golden.json');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function node(file) {
+  const { stdout } = await run(process.execPath, [join(root, file)], { cwd: root, timeout: 120_000, maxBuffer: 1 << 24 });
+  return JSON.parse(stdout);
+}
+
+async function deno() {
+  const bin = join(root, 'node_modules/.bin/deno');
+  const denoDir = mkdtempSync(join(tmpdir(), 'trainprint-deno-'));
+  try {
+    // No permissions: the bundle carries its WebAssembly inline and touches no file or network.
+    const { stdout } = await run(bin, ['run', '--no-prompt', '--no-config', join(root, 'test/runtime/deno.mjs')], {
+      cwd: root, timeout: 120_000, maxBuffer: 1 << 24, env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
+    });
+    return JSON.parse(stdout);
+  } finally {
+    rmSync(denoDir, { recursive: true, force: true });
+  }
+}
+
+function serveStatic() {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json' };
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (path.includes('..')) { res.writeHead(400).end(); return; }
+    try {
+      const body = await readFile(join(root, path));
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function chromium() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
+  const { chromium: pw } = await import('playwright-core');
+  const server = await serveStatic();
+  const userDataDir = mkdtempSync(join(tmpdir(), 'trainprint-chromium-'));
+  const context = await pw.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+    await page.goto(`http://127.0.0.1:${server.address().port}/test/runtime/browser.html`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
+    const result = await page.evaluate(() => window.__result);
+    if (result.error || problems.length) throw new Error(`chromium: ${result.error ?? ''} ${problems.join('; ')}`);
+    return result;
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+const runtimes = { 'node-esm': () => node('test/runtime/node-esm.mjs'), 'node-cjs': () => node('test/runtime/node-cjs.cjs'), deno, chromium };
+let failed = 0;
+let passed = 0;
+const results = {};
+for (const [name, fn] of Object.entries(runtimes)) {
+  const t0 = performance.now();
+  try {
+    results[name] = await fn();
+    console.log(`runtime ${name}: ok (${(performance.now() - t0).toFixed(0)} ms, ${results[name].variant} core)`);
+  } catch (e) {
+    console.error(`runtime ${name}: FAILED — ${e && e.message}`);
+    failed++;
+  }
+}
+
+if (process.env.UPDATE_GOLDEN === '1' && results['node-esm']) {
+  writeFileSync(goldenPath, JSON.stringify(results['node-esm'], null, 2) + '\n');
+  console.log(`wrote ${goldenPath}`);
+}
+const golden = existsSync(goldenPath) ? JSON.parse(readFileSync(goldenPath, 'utf8')) : null;
+if (!golden) {
+  console.error('no golden digest (run with UPDATE_GOLDEN=1 once and commit test/fixtures/smoke-golden.json)');
+  failed++;
+}
+for (const [name, r] of Object.entries(results)) {
+  // The variant differs only where a runtime lacks SIMD; the numbers must not.
+  const { variant: _v, ...digest } = r;
+  const { variant: _g, ...want } = golden ?? {};
+  if (golden && isDeepStrictEqual(digest, want)) {
+    passed++;
+  } else if (golden) {
+    failed++;
+    for (const key of Object.keys(want)) {
+      if (!isDeepStrictEqual(digest[key], want[key])) console.error(`runtime ${name}: "${key}" differs:\n  got  ${JSON.stringify(digest[key])}\n  want ${JSON.stringify(want[key])}`);
+    }
+  }
+}
+console.log(`runtime smoke: ${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,65 @@
+// The smoke suite shared by every runtime (Node ESM, Node CJS, Deno, Chromium). It receives the
+// built package's exports and returns a JSON-safe digest; run-all.mjs checks that all runtimes
+// produce the identical digest and that it equals test/fixtures/smoke-golden.json.
+
+export const TEXTS = {
+  english: 'It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of foolishness.',
+  mixed: 'Straße ﬁnance ＡＢＣ１２３ — Σίσυφος, «Привет, мир!» مرحبا بالعالم שלום עולם café naïve e\u0301 co\u00ADoperate 👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  cjk: '日本語のテキストを正規化します。中文文本也需要分词。한국어 텍스트도 있습니다.',
+  code: 'function add(a, b) {\n  return a + b; // sum\n}\n',
+  empty: '',
+};
+
+function hex(v) {
+  return BigInt.asUintN(64, v).toString(16).padStart(16, '0');
+}
+
+function u32Digest(engine, arr) {
+  return hex(engine.xxh64(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength)));
+}
+
+export async function smoke(lib) {
+  const engine = await lib.createEngine();
+  const out = { variant: engine.variant, fingerprints: {}, errors: {}, similarity: null };
+  for (const [name, text] of Object.entries(TEXTS)) {
+    const opts = name === 'code' ? { normalize: 'none', shingle: { unit: 'char', size: 8 } } : undefined;
+    const fp = await engine.fingerprint(text, opts);
+    out.fingerprints[name] = {
+      fingerprint: fp.fingerprint,
+      work_hash: fp.work_hash,
+      params: fp.params,
+      byte_length: fp.byte_length,
+      token_count: fp.token_count,
+      shingles: fp.shingles.hashes.length,
+      shingle_hashes: u32Digest(engine, fp.shingles.hashes),
+      shingle_spans: u32Digest(engine, fp.shingles.starts) + u32Digest(engine, fp.shingles.ends),
+      first_span: fp.shingles.hashes.length ? text.slice(fp.shingles.starts[0], fp.shingles.ends[0]) : null,
+      winnow: fp.winnow ? Array.from(fp.winnow.positions) : null,
+      minhash: fp.minhash ? u32Digest(engine, fp.minhash) : null,
+      simhash: fp.simhash === undefined ? null : hex(fp.simhash),
+      normalized: lib.normalize(text).text,
+    };
+  }
+  // The scalar build must give the same numbers as the SIMD build, in every runtime.
+  const scalar = await lib.createEngine({ simd: false });
+  out.scalar_matches = {};
+  for (const [name, text] of Object.entries(TEXTS)) {
+    const [x, y] = [await engine.fingerprint(text), await scalar.fingerprint(text)];
+    out.scalar_matches[name] = x.fingerprint === y.fingerprint && x.simhash === y.simhash
+      && u32Digest(engine, x.minhash) === u32Digest(engine, y.minhash)
+      && u32Digest(engine, x.shingles.hashes) === u32Digest(engine, y.shingles.hashes);
+  }
+  const a = await engine.fingerprint(TEXTS.english);
+  const b = await engine.fingerprint(TEXTS.english.toUpperCase() + ' And then some more words.');
+  const s = engine.similarity(a, b);
+  out.similarity = { jaccard: s.jaccard, containment_a: s.containment_a, simhash_distance: s.simhash_distance };
+  for (const [name, bad] of Object.entries({ number: 42, lone_surrogate: 'a\uD800b', null: null })) {
+    try {
+      await engine.fingerprint(bad);
+      out.errors[name] = 'no error';
+    } catch (e) {
+      out.errors[name] = e instanceof lib.TrainprintError ? e.code : `untyped ${e && e.name}`;
+    }
+  }
+  return out;
+}
