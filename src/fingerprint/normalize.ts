@@ -131,7 +131,7 @@ function normalizeGeneral(text: string): Normalized {
     const { length, cp, info, start, end } = folded.chunk;
     // Each code point gives at most 2 code units, and each token at most one space before it.
     if (o + 3 * length + 1 > out.length) {
-      const capacity = Math.max(out.length * 2, o + 3 * length + 1);
+      const capacity = o + 3 * length + 1 + (text.length - next) + 16;
       const biggerOut = new Uint16Array(capacity);
       biggerOut.set(out);
       out = biggerOut;

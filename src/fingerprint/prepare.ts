@@ -35,6 +35,19 @@ export interface Prepared {
 
 const NON_ASCII = /[^\x00-\x7f]/g;
 
+/**
+ * Common non-ASCII characters that act exactly like an ASCII separator when an ASCII character
+ * (or the end) follows them: their NFKC_Casefold is non-empty and has no token character, they
+ * have combining class 0 and are no canonical composition's second character, so they neither
+ * change their predecessor nor are changed by an ASCII successor (test/unit/prepare.test.ts checks
+ * every one against the tables). Real English is full of them — no-break spaces, curly quotes,
+ * dashes, bullets, C1 controls from mis-decoded cp1252 — and replacing each by one ASCII space
+ * (same UTF-16 length, so offsets do not move) keeps such text on the fast path.
+ */
+export const INERT_SEPARATORS = '\u0080-\u00a7\u00a9\u00ab\u00ac\u00ae\u00b0\u00b1\u00b6\u00b7\u00bb\u00bf\u00d7\u00f7'
+  + '\u2000-\u200a\u2010-\u2016\u2018-\u2027\u202f-\u2032\u2035\u2039\u203a\u2212\u3000-\u3003\u300c-\u300f';
+const INERT_BEFORE_ASCII = new RegExp(`[${INERT_SEPARATORS}](?=[\\x00-\\x7f]|$)`, 'g');
+
 function isAsciiAlnum(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
@@ -46,6 +59,8 @@ function inRegion(c: number): boolean {
 
 /** Prepare `text` (well-formed) for the core's word tokenizer. */
 export function prepareWords(text: string): Prepared {
+  NON_ASCII.lastIndex = 0;
+  if (NON_ASCII.test(text)) text = text.replace(INERT_BEFORE_ASCII, ' ');
   NON_ASCII.lastIndex = 0;
   let m = NON_ASCII.exec(text);
   if (!m) return { text, segments: null };

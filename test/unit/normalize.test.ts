@@ -94,7 +94,7 @@ describe('toNFKCCasefold', () => {
 
   it('matches the generator reference fold for every vector and case', () => {
     for (const v of fixture.vectors) {
-      const expected = typeof v.nfkc_cf === 'string' ? [v.nfkc_cf, v.nfkc_cf, v.nfkc_cf, v.nfkc_cf, v.nfkc_cf] : v.nfkc_cf;
+      const expected = typeof v.nfkc_cf === 'string' ? v.c.map(() => v.nfkc_cf) : v.nfkc_cf;
       expect(v.c.map(toNFKCCasefold), v.c[0]).toEqual(expected);
     }
     for (const { input, nfkc_cf } of fixture.cases) expect(toNFKCCasefold(input), input).toBe(nfkc_cf);
