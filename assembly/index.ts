@@ -7,6 +7,8 @@
 export { reserve, ARENA_BASE as arenaBase } from './memory';
 export { xxh64, xxh64Folded } from './hash/xxh64';
 export { countTokens, tokenize } from './tokenize';
+export { findRegions, setInert, tokenizeRegions } from './regions';
+export { utf8Invalid } from './utf8';
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow } from './winnow';

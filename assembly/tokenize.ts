@@ -1,53 +1,231 @@
 // Word tokenizer over UTF-8 with UTF-16 offsets.
 //
-// Contract with the TypeScript normaliser (src/fingerprint/normalize.ts): a text is either
-// pure ASCII (tokenised here directly: tokens are [A-Za-z0-9]+, folded to lower case while
-// hashing), or already normalised by TS to "token token token" — lower-case NFKC_CF tokens
-// separated by single spaces. In both cases a byte >= 0x80 is part of a token and every ASCII
-// byte other than [A-Za-z0-9] separates tokens, so one byte table serves both.
+// Contract with the host (src/fingerprint/words.ts): the bytes are either raw text outside the
+// normaliser's regions — ASCII (tokens are [A-Za-z0-9]+, folded to lower case while hashing) plus
+// inert separators rewritten by findRegions as ' ' + 0xFF bytes — or a region's normalised text,
+// "token token token" in lower-case NFKC_CF. So a byte >= 0x80 other than 0xFF is part of a token,
+// 0xFF and every ASCII byte other than [A-Za-z0-9] separate tokens, and one classification serves
+// both.
 //
 // Offsets are counted in UTF-16 code units (JavaScript string indices) while scanning, so the
 // host never converts byte offsets: a lead byte of a 4-byte sequence adds 2 (a surrogate pair),
 // other lead bytes and ASCII add 1, continuation bytes add 0.
+//
+// The scan works on 64-byte blocks: one u64 bit mask of token bytes per block (SIMD128: four
+// i8x16 compares + bitmask; scalar: SWAR on eight u64 words), so token starts and ends fall out
+// of `tok & ~(tok << 1)` and `~tok & (tok << 1)` and are walked with ctz. The UTF-16 offset of
+// byte k of a block is the block's offset + k − (continuation bytes before k) + (4-byte leads
+// before k), two popcnts, and both masks are zero in a pure-ASCII block. The block loop never
+// reads past the input: the last partial block is copied into a scratch block padded with spaces.
 
-import { xxh64Folded } from './hash/xxh64';
+import { xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
-// Bit 7: token byte. Bits 0-1: UTF-16 code units started by this byte.
-const CLASS: usize = memory.data<u8>([
-  // 0x00-0x2f: separators
-  1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1, 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-  1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-  // 0x30-0x3f: digits, then : ; < = > ?
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,1,1,1,1,1,1,
-  // 0x40-0x5f: @ A-Z [ \ ] ^ _
-  1,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,1,1,1,1,1,
-  // 0x60-0x7f: ` a-z { | } ~ DEL
-  1,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,1,1,1,1,1,
-  // 0x80-0xbf: continuation bytes
-  0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,
-  0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,
-  0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,
-  0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,0x80,
-  // 0xc0-0xef: lead bytes of 2- and 3-byte sequences
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,
-  0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,0x81,
-  // 0xf0-0xff: lead bytes of 4-byte sequences (a surrogate pair in UTF-16)
-  0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,0x82,
-]);
+// The last (partial, possibly empty) block of an input, padded with separators.
+const TAIL: usize = memory.data(64, 16);
+
+// @ts-ignore: decorator
+@inline const H8: u64 = 0x8080808080808080;
+// @ts-ignore: decorator
+@inline const L7: u64 = 0x7F7F7F7F7F7F7F7F;
+// @ts-ignore: decorator
+@inline const GATHER: u64 = 0x0102040810204080;
+
+/** Scalar: bit i set iff the high bit of byte i of `x` is set (x has only high bits). */
+// @ts-ignore: decorator
+@inline function gather8(x: u64): u64 {
+  return ((x >> 7) * GATHER) >> 56;
+}
+
+/** Scalar: high bit of each byte of `x` set iff the byte is a token byte ([0-9A-Za-z] or >= 0x80). */
+// @ts-ignore: decorator
+@inline function tokBytes(x: u64): u64 {
+  const a = x & L7;
+  const f = a | 0x2020202020202020;
+  const letter = (f + 0x1F1F1F1F1F1F1F1F) & ~(f + 0x0505050505050505); // 0x61 <= f <= 0x7a
+  const digit = (a + 0x5050505050505050) & ~(a + 0x4646464646464646); // 0x30 <= a <= 0x39
+  return (letter | digit | x) & H8;
+}
+
+/** SIMD: 16-bit mask of the token bytes of `v`. */
+// @ts-ignore: decorator
+@inline function tok16(v: v128): u64 {
+  const f = v128.or(v, i8x16.splat(0x20));
+  // unsigned range checks as signed compares after a shift by -(lo + 0x80)
+  const letter = i8x16.lt_s(i8x16.sub(f, i8x16.splat(<i8>0xE1)), i8x16.splat(-102)); // 0x61..0x7a
+  const digit = i8x16.lt_s(i8x16.sub(v, i8x16.splat(<i8>0xB0)), i8x16.splat(-118)); // 0x30..0x39
+  return <u64><u32>i8x16.bitmask(v128.or(v128.or(letter, digit), v));
+}
+
+/** Mask of the token bytes of the 64 bytes at `b`. */
+// @ts-ignore: decorator
+@inline export function tokMask(b: usize): u64 {
+  if (ASC_FEATURE_SIMD) {
+    return tok16(v128.load(b)) | (tok16(v128.load(b, 16)) << 16) |
+      (tok16(v128.load(b, 32)) << 32) | (tok16(v128.load(b, 48)) << 48);
+  } else {
+    return gather8(tokBytes(load<u64>(b))) | (gather8(tokBytes(load<u64>(b, 8))) << 8) |
+      (gather8(tokBytes(load<u64>(b, 16))) << 16) | (gather8(tokBytes(load<u64>(b, 24))) << 24) |
+      (gather8(tokBytes(load<u64>(b, 32))) << 32) | (gather8(tokBytes(load<u64>(b, 40))) << 40) |
+      (gather8(tokBytes(load<u64>(b, 48))) << 48) | (gather8(tokBytes(load<u64>(b, 56))) << 56);
+  }
+}
+
+/** True when one of the 64 bytes at `b` is >= 0x80. */
+// @ts-ignore: decorator
+@inline export function anyHigh(b: usize): bool {
+  if (ASC_FEATURE_SIMD) {
+    const v = v128.or(v128.or(v128.load(b), v128.load(b, 16)), v128.or(v128.load(b, 32), v128.load(b, 48)));
+    return i8x16.bitmask(v) != 0;
+  } else {
+    const v = (load<u64>(b) | load<u64>(b, 8) | load<u64>(b, 16) | load<u64>(b, 24)) |
+      (load<u64>(b, 32) | load<u64>(b, 40) | load<u64>(b, 48) | load<u64>(b, 56));
+    return (v & H8) != 0;
+  }
+}
+
+/** UTF-8 continuation bytes (0x80..0xbf) of the 8 bytes `x`, as a byte mask of high bits. */
+// @ts-ignore: decorator
+@inline function contBytes(x: u64): u64 {
+  return x & ~(x << 1) & H8;
+}
+
+/** Lead bytes of 4-byte sequences (0xf0..0xff) of the 8 bytes `x`, as a byte mask of high bits. */
+// @ts-ignore: decorator
+@inline function lead4Bytes(x: u64): u64 {
+  return x & (x << 1) & (x << 2) & (x << 3) & H8;
+}
+
+// @ts-ignore: decorator
+@inline function cont16(v: v128): u64 {
+  return <u64><u32>i8x16.bitmask(i8x16.lt_s(v, i8x16.splat(-64)));
+}
+
+// @ts-ignore: decorator
+@inline function lead4x16(v: v128): u64 {
+  return <u64><u32>i8x16.bitmask(v128.and(i8x16.gt_s(v, i8x16.splat(-17)), v));
+}
+
+/** Mask of the continuation bytes of the 64 bytes at `b`. */
+// @ts-ignore: decorator
+@inline function contMask(b: usize): u64 {
+  if (ASC_FEATURE_SIMD) {
+    return cont16(v128.load(b)) | (cont16(v128.load(b, 16)) << 16) |
+      (cont16(v128.load(b, 32)) << 32) | (cont16(v128.load(b, 48)) << 48);
+  } else {
+    let m: u64 = 0;
+    for (let i = 0; i < 8; i++) m |= gather8(contBytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
+    return m;
+  }
+}
+
+/** Mask of the 4-byte lead bytes of the 64 bytes at `b`. */
+// @ts-ignore: decorator
+@inline function lead4Mask(b: usize): u64 {
+  if (ASC_FEATURE_SIMD) {
+    return lead4x16(v128.load(b)) | (lead4x16(v128.load(b, 16)) << 16) |
+      (lead4x16(v128.load(b, 32)) << 32) | (lead4x16(v128.load(b, 48)) << 48);
+  } else {
+    let m: u64 = 0;
+    for (let i = 0; i < 8; i++) m |= gather8(lead4Bytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
+    return m;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function ff16(v: v128): u64 {
+  return <u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(-1)));
+}
+
+/** Scalar: high bit of each byte of `x` set iff the byte is 0xFF (exact, no borrow across bytes). */
+// @ts-ignore: decorator
+@inline function ffBytes(x: u64): u64 {
+  const y = ~x;
+  return ~(((y & L7) + L7) | y) & H8;
+}
+
+/**
+ * Mask of the 0xFF bytes of the 64 bytes at `b`. 0xFF never occurs in UTF-8: findRegions
+ * (regions.ts) writes it over the tail of an inert separator whose lead it replaced with ' ', and
+ * the tokenizer reads it as a separator worth 0 UTF-16 units, so offsets stay the original's.
+ */
+// @ts-ignore: decorator
+@inline function ffMask(b: usize): u64 {
+  if (ASC_FEATURE_SIMD) {
+    return ff16(v128.load(b)) | (ff16(v128.load(b, 16)) << 16) |
+      (ff16(v128.load(b, 32)) << 32) | (ff16(v128.load(b, 48)) << 48);
+  } else {
+    let m: u64 = 0;
+    for (let i = 0; i < 8; i++) m |= gather8(ffBytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
+    return m;
+  }
+}
+
+/** Copies the last `n` < 64 bytes at `p` into TAIL and pads it with spaces (separators). */
+// @ts-ignore: decorator
+@inline function fillTail(p: usize, n: usize): void {
+  memory.fill(TAIL, 0x20, 64);
+  memory.copy(TAIL, p, n);
+}
 
 /** Number of tokens in `len` bytes at `p` (used to size outputs for very large inputs). */
 export function countTokens(p: usize, len: usize): u32 {
   const end = p + len;
   let n: u32 = 0;
-  let inToken: u32 = 0;
-  while (p < end) {
-    const t = <u32>(load<u8>(CLASS + <usize>load<u8>(p)) >> 7);
-    n += t & ~inToken;
-    inToken = t;
-    p++;
+  let carry: u64 = 0;
+  let b = p;
+  while (true) {
+    let blk = b;
+    const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
+    if (last) {
+      fillTail(b, end - b);
+      blk = TAIL;
+    }
+    let tok = tokMask(blk);
+    if (anyHigh(blk)) tok &= ~ffMask(blk);
+    n += <u32>popcnt<u64>(tok & ~((tok << 1) | carry));
+    carry = tok >> 63;
+    if (last) break;
+    b += 64;
+  }
+  return n;
+}
+
+/**
+ * Emits the tokens that end in the block at `b` (token bytes `starts`..`ends` as bit masks);
+ * `ascii` (a constant at each call site) drops the UTF-16 corrections. Returns the new count.
+ */
+// @ts-ignore: decorator
+@inline function walkBlock(
+  b: usize, uB: u32, starts: u64, ends: u64, cs: u64, cont: u64, lead4: u64, openPtr: usize, openU: u32,
+  n: u32, seed: u64, fastEnd: usize, anyFast: bool, startsPtr: usize, endsPtr: usize, hashesPtr: usize, ascii: bool,
+): u32 {
+  while (ends) {
+    const k = ctz<u64>(ends);
+    ends &= ends - 1;
+    const sm = starts | cs;
+    const s = ctz<u64>(sm);
+    starts = sm & (sm - 1);
+    const carried = cs != 0;
+    cs = 0;
+    let sU = uB + <u32>s;
+    let eU = uB + <u32>k;
+    if (!ascii) {
+      const below = (<u64>1 << s) - 1;
+      sU += <u32>popcnt<u64>(lead4 & below) - <u32>popcnt<u64>(cont & below);
+      const belowE = (<u64>1 << k) - 1;
+      eU += <u32>popcnt<u64>(lead4 & belowE) - <u32>popcnt<u64>(cont & belowE);
+    }
+    const sPtr = select<usize>(openPtr, b + <usize>s, carried);
+    sU = select<u32>(openU, sU, carried);
+    const tLen = b + <usize>k - sPtr;
+    const o = <usize>n << 2;
+    store<u32>(startsPtr + o, sU);
+    store<u32>(endsPtr + o, eU);
+    let h: u64;
+    if (tLen < 16 && anyFast && sPtr <= fastEnd) h = xxh64FoldedShort(sPtr, tLen, seed);
+    else h = xxh64Folded(sPtr, tLen, seed);
+    store<u64>(hashesPtr + (o << 1), h);
+    n++;
   }
   return n;
 }
@@ -59,28 +237,50 @@ export function countTokens(p: usize, len: usize): u32 {
  */
 export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize): u32 {
   const end = p + len;
-  let u: u32 = 0; // UTF-16 offset of byte p
+  const fastEnd = end - 16; // a token starting at or before this can be hashed by xxh64FoldedShort
+  const anyFast = len >= 16;
   let n: u32 = 0;
-  while (p < end) {
-    let c = <u32>load<u8>(CLASS + <usize>load<u8>(p));
-    if (!(c & 0x80)) {
-      u++;
-      p++;
-      continue;
+  let carry: u64 = 0; // 1 when the previous block ended inside a token
+  let openPtr: usize = 0; // start of that token
+  let openU: u32 = 0; // and its UTF-16 offset
+  let uB: u32 = 0; // UTF-16 offset of the block's first byte
+  let b = p;
+  while (true) {
+    let blk = b;
+    const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
+    if (last) {
+      fillTail(b, end - b);
+      blk = TAIL;
     }
-    const start = p;
-    const uStart = u;
-    do {
-      u += c & 3;
-      p++;
-      if (p >= end) break;
-      c = <u32>load<u8>(CLASS + <usize>load<u8>(p));
-    } while (c & 0x80);
-    const o = <usize>n << 2;
-    store<u32>(startsPtr + o, uStart);
-    store<u32>(endsPtr + o, u);
-    store<u64>(hashesPtr + (o << 1), xxh64Folded(start, p - start, seed));
-    n++;
+    let tok = tokMask(blk);
+    let cont: u64 = 0;
+    let lead4: u64 = 0;
+    if (anyHigh(blk)) {
+      const ff = ffMask(blk);
+      tok &= ~ff;
+      cont = contMask(blk) | ff;
+      lead4 = lead4Mask(blk) & ~ff;
+    }
+    const prev = (tok << 1) | carry;
+    let starts = tok & ~prev;
+    let ends = ~tok & prev;
+    // a token carried in from the previous block takes the first end; `carry` stands for its start
+    if ((cont | lead4) == 0) {
+      n = walkBlock(b, uB, starts, ends, carry, 0, 0, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, true);
+    } else {
+      n = walkBlock(b, uB, starts, ends, carry, cont, lead4, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, false);
+    }
+    carry = tok >> 63;
+    if (carry != 0 && starts != 0) {
+      // the last token to open in this block runs past its end
+      const s = 63 - clz<u64>(starts);
+      const below = (<u64>1 << s) - 1;
+      openPtr = b + <usize>s;
+      openU = uB + <u32>s - <u32>popcnt<u64>(cont & below) + <u32>popcnt<u64>(lead4 & below);
+    }
+    if (last) break;
+    uB += 64 - <u32>popcnt<u64>(cont) + <u32>popcnt<u64>(lead4);
+    b += 64;
   }
   return n;
 }

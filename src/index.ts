@@ -26,6 +26,8 @@ export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js'
 export { jaccardEstimate } from './sketch/minhash.js';
 export { hammingDistance } from './sketch/simhash.js';
 export { MembershipFilter } from './sketch/filter.js';
+export type { MembershipFilterOptions } from './sketch/filter.js';
+export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
 
 // Errors
 export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';

@@ -8,26 +8,26 @@
 // so the tokenizer folds case while hashing, without a second pass over the text.
 
 // @ts-ignore: decorator
-@inline const P1: u64 = 0x9E3779B185EBCA87;
+@inline export const P1: u64 = 0x9E3779B185EBCA87;
 // @ts-ignore: decorator
-@inline const P2: u64 = 0xC2B2AE3D27D4EB4F;
+@inline export const P2: u64 = 0xC2B2AE3D27D4EB4F;
 // @ts-ignore: decorator
-@inline const P3: u64 = 0x165667B19E3779F9;
+@inline export const P3: u64 = 0x165667B19E3779F9;
 // @ts-ignore: decorator
-@inline const P4: u64 = 0x85EBCA77C2B2AE63;
+@inline export const P4: u64 = 0x85EBCA77C2B2AE63;
 // @ts-ignore: decorator
-@inline const P5: u64 = 0x27D4EB2F165667C5;
+@inline export const P5: u64 = 0x27D4EB2F165667C5;
 
 // @ts-ignore: decorator
 @inline const FOLD64: u64 = 0x2020202020202020;
 
 // @ts-ignore: decorator
-@inline function round(acc: u64, lane: u64): u64 {
+@inline export function round(acc: u64, lane: u64): u64 {
   return rotl<u64>(acc + lane * P2, 31) * P1;
 }
 
 // @ts-ignore: decorator
-@inline function mergeRound(acc: u64, val: u64): u64 {
+@inline export function mergeRound(acc: u64, val: u64): u64 {
   return (acc ^ round(0, val)) * P1 + P4;
 }
 
@@ -111,4 +111,37 @@ export function xxh64(p: usize, len: usize, seed: u64): u64 {
 /** XXH64 of the bytes at `p`, each ASCII byte read with bit 0x20 set (see the file comment). */
 export function xxh64Folded(p: usize, len: usize, seed: u64): u64 {
   return xxh64Body(p, len, seed, true);
+}
+
+/**
+ * `xxh64Folded(p, len, seed)` for a short token (len < 16), without data-dependent branches:
+ * every step of the reference is computed and kept or dropped with `select`, so a run of tokens
+ * of mixed lengths costs no branch mispredictions. Reads the 16 bytes at `p` whatever `len` is:
+ * the caller guarantees they are in bounds (bytes past the token never reach the result).
+ */
+// @ts-ignore: decorator
+@inline export function xxh64FoldedShort(p: usize, len: usize, seed: u64): u64 {
+  const lo = load64(p, true);
+  const hi = load64(p + 8, true);
+  const n = <u64>len;
+  let h = seed + P5 + n;
+  // one 8-byte lane (len >= 8)
+  const has8 = (len & 8) != 0;
+  const h8 = rotl<u64>(h ^ round(0, lo), 27) * P1 + P4;
+  h = select<u64>(h8, h, has8);
+  // one 4-byte word at offset len & 8 (len & 4)
+  const w = select<u64>(hi, lo, has8);
+  const has4 = (len & 4) != 0;
+  const h4 = rotl<u64>(h ^ ((w & 0xFFFFFFFF) * P1), 23) * P2 + P3;
+  h = select<u64>(h4, h, has4);
+  // up to three single bytes at offset len & 12
+  const t = select<u64>(w >> 32, w, has4);
+  const r = len & 3;
+  const h1 = rotl<u64>(h ^ ((t & 0xFF) * P5), 11) * P1;
+  h = select<u64>(h1, h, r >= 1);
+  const h2 = rotl<u64>(h ^ (((t >> 8) & 0xFF) * P5), 11) * P1;
+  h = select<u64>(h2, h, r >= 2);
+  const h3 = rotl<u64>(h ^ (((t >> 16) & 0xFF) * P5), 11) * P1;
+  h = select<u64>(h3, h, r == 3);
+  return avalanche64(h);
 }

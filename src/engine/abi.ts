@@ -7,6 +7,7 @@
  * Nothing here hands a view of wasm memory to a caller: results are copied out.
  */
 import { TrainprintError } from '../errors.js';
+import { INERT_RANGES } from './inert.js';
 
 /** The raw exports, exactly as assembly/index.ts declares them. */
 export interface RawExports {
@@ -18,6 +19,10 @@ export interface RawExports {
   xxh64Folded(ptr: number, len: number, seed: bigint): bigint;
   countTokens(ptr: number, len: number): number;
   tokenize(ptr: number, len: number, seed: bigint, startsPtr: number, endsPtr: number, hashesPtr: number): number;
+  findRegions(ptr: number, len: number, outPtr: number, cap: number): number;
+  setInert(lo: number, hi: number): void;
+  utf8Invalid(ptr: number, len: number): number;
+  tokenizeRegions(ptr: number, len: number, seed: bigint, regPtr: number, regions: number, startsPtr: number, endsPtr: number, hashesPtr: number, firstTokPtr: number): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
@@ -83,6 +88,7 @@ export class Core {
     };
     const instance = await WebAssembly.instantiate(module, { env: { abort } });
     core = new Core(instance);
+    for (const [lo, hi] of INERT_RANGES) core.raw.setInert(lo, hi);
     return core;
   }
 

@@ -6,8 +6,8 @@
 import type { Core } from '../engine/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
-import { isAsciiOnly, normalize } from './normalize.js';
-import { mapOffsets, prepareWords, type Prepared } from './prepare.js';
+import { normalize } from './normalize.js';
+import { tokenizeWords, tokenSpans } from './words.js';
 import { paramsId, type ResolvedOptions } from './options.js';
 import { sha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
@@ -16,9 +16,6 @@ import { simhashAt } from '../sketch/simhash.js';
 /** Seeds of the two halves of the 128-bit content id ('tp' = 0x7470). */
 const ID_SEED_A = 0x7470_0001n;
 const ID_SEED_B = 0x7470_0002n;
-
-/** Worst-case token arrays above this many bytes are sized by a counting pass instead. */
-const WORST_CASE_LIMIT = 256 * 1024 * 1024;
 
 const hex64 = (v: bigint): string => BigInt.asUintN(64, v).toString(16).padStart(16, '0');
 
@@ -61,7 +58,7 @@ function hasLoneSurrogate(s: string): boolean {
 /** Fingerprint without `work_hash` (sync part), plus the raw bytes the hash needs. */
 export interface CoreFingerprint {
   readonly fp: Omit<Fingerprint, 'work_hash'>;
-  /** The raw UTF-8 bytes when they were already in wasm memory (ASCII input), else null. */
+  /** The raw UTF-8 bytes (copied out of wasm memory) when `workHash` is on, else null. */
   readonly rawBytes: Uint8Array | null;
 }
 
@@ -70,59 +67,64 @@ export interface CoreFingerprint {
  */
 export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): CoreFingerprint {
   return core.guard(() => {
-    // Word unit: ASCII stays verbatim (the core folds it), non-ASCII regions are normalised in JS.
-    // Char unit: k-grams run over the canonical normalised text (or the raw text with 'none').
-    let prepared: Prepared | null = null;
-    let map: Uint32Array | null = null;
-    let src = text;
-    if (o.unit === 'word') {
-      prepared = prepareWords(text);
-      src = prepared.text;
-    } else if (o.normalize === 'nfkc-casefold' && !isAsciiOnly(text)) {
-      const n = normalize(text);
-      src = n.text;
-      map = n.map;
-    } else if (o.normalize === 'nfkc-casefold') {
-      src = normalize(text).text;
-    }
-    const rawIsSrc = src === text; // then the raw UTF-8 is already in wasm memory
     const L = core.layout();
-    const cap = src.length * 3;
-    const inPtr = L.take(cap);
-    L.commit();
-    const len = core.writeUtf8(src, inPtr, cap);
     const seed = BigInt(o.seed);
-
     let count: number; // tokens or code points
     let m: number; // shingles
-    let hashesPtr: number, startsPtr: number, endsPtr: number;
+    let hashesPtr: number;
+    let starts: Uint32Array, ends: Uint32Array;
     let idA: bigint, idB: bigint;
+    let rawBytes: Uint8Array | null = null;
+    let byteLength: number;
 
     if (o.unit === 'word') {
-      let tokCap = (len >>> 1) + 1;
-      if (tokCap * 24 > WORST_CASE_LIMIT) tokCap = core.raw.countTokens(inPtr, len) + 1;
-      const tStarts = L.take(tokCap * 4);
-      const tEnds = L.take(tokCap * 4);
-      const tHashes = L.take(tokCap * 8);
-      hashesPtr = L.take(tokCap * 8);
-      L.commit();
-      count = core.raw.tokenize(inPtr, len, 0n, tStarts, tEnds, tHashes);
-      m = core.raw.shingleTokens(tHashes, count, o.size, seed, hashesPtr);
-      startsPtr = tStarts;
-      // shingle i ends where its last token ends: token min(i + size - 1, count - 1)
-      endsPtr = tEnds + 4 * Math.min(o.size - 1, Math.max(count - 1, 0));
-      idA = core.raw.xxh64(tHashes, count * 8, ID_SEED_A);
-      idB = core.raw.xxh64(tHashes, count * 8, ID_SEED_B);
+      const t = tokenizeWords(core, L, text, o.workHash);
+      count = t.count;
+      hashesPtr = t.spareU64Ptr;
+      m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
+      idA = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_A);
+      idB = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_B);
+      const spans = tokenSpans(core, t);
+      // shingle i spans tokens i .. min(i + size - 1, count - 1)
+      const last = Math.min(o.size - 1, Math.max(count - 1, 0));
+      starts = spans.starts.slice(0, m);
+      ends = spans.ends.slice(last, last + m);
+      rawBytes = t.raw;
+      byteLength = t.byteLength;
     } else {
+      // Character k-grams over the canonical normalised text (or the raw text with 'none').
+      let src = text;
+      let map: Uint32Array | null = null;
+      if (o.normalize === 'nfkc-casefold') {
+        const n = normalize(text);
+        src = n.text;
+        map = n.map;
+      }
+      const cap = src.length * 3;
+      const inPtr = L.take(cap);
+      L.commit();
+      const len = core.writeUtf8(src, inPtr, cap);
       const cpCap = src.length + 1; // code points <= UTF-16 units
       hashesPtr = L.take(cpCap * 8);
-      startsPtr = L.take(cpCap * 4);
-      endsPtr = L.take(cpCap * 4);
+      const startsPtr = L.take(cpCap * 4);
+      const endsPtr = L.take(cpCap * 4);
       L.commit();
       m = core.raw.charShingles(inPtr, len, o.size, seed, hashesPtr, startsPtr, endsPtr);
       count = codePointCount(src);
       idA = core.raw.xxh64(inPtr, len, ID_SEED_A);
       idB = core.raw.xxh64(inPtr, len, ID_SEED_B);
+      starts = core.u32(startsPtr, m).slice();
+      ends = core.u32(endsPtr, m).slice();
+      if (map) {
+        for (let i = 0; i < m; i++) {
+          starts[i] = map[starts[i]];
+          ends[i] = map[ends[i]];
+        }
+      }
+      if (src === text) {
+        if (o.workHash) rawBytes = core.u8.slice(inPtr, inPtr + len);
+        byteLength = len;
+      } else byteLength = utf8Length(text);
     }
 
     // Sketches read the shingle hashes where they already are.
@@ -136,23 +138,12 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     if (o.minhashMode !== 'off') {
       const sigPtr = L.take(o.permutations * 4);
       L.commit();
-      minhash = minhashAt(core, hashesPtr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
+      minhash = minhashAt(core, hashesPtr, m, sigPtr, { k: o.permutations, seed, mode: o.minhashMode });
     }
     const simhash = o.simhash ? simhashAt(core, hashesPtr, m) : undefined;
 
     // Copy out (views die with the next memory growth).
-    const rawBytes = rawIsSrc && o.workHash ? core.u8.slice(inPtr, inPtr + len) : null;
     const hashes = core.u64(hashesPtr, m).slice();
-    const starts = core.u32(startsPtr, m).slice();
-    const ends = core.u32(endsPtr, m).slice();
-    if (prepared) {
-      mapOffsets(prepared, starts, ends);
-    } else if (map) {
-      for (let i = 0; i < m; i++) {
-        starts[i] = map[starts[i]];
-        ends[i] = map[ends[i]];
-      }
-    }
     const shingles: ShingleSet = { hashes, starts, ends };
     let winnow: WinnowSet | undefined;
     if (o.window > 0) {
@@ -172,7 +163,7 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       version: 1,
       params: paramsId(o),
       fingerprint: `${o.normalize === 'none' ? 'tp1r' : 'tp1'}:${hex64(idA)}${hex64(idB)}`,
-      byte_length: rawIsSrc ? len : utf8Length(text),
+      byte_length: byteLength,
       token_count: count,
       shingles,
       ...(winnow ? { winnow } : {}),
@@ -180,6 +171,19 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       ...(simhash !== undefined ? { simhash } : {}),
     };
     return { fp, rawBytes };
+  });
+}
+
+/**
+ * Word-shingle hashes only (no spans, no sketches): the fastest path, for building indexes.
+ * Bytes must be well-formed UTF-8 (else INVALID_INPUT).
+ */
+export function shingleHashesCore(core: Core, input: string | Uint8Array, o: ResolvedOptions): BigUint64Array {
+  return core.guard(() => {
+    const L = core.layout();
+    const t = tokenizeWords(core, L, input, false);
+    const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
+    return core.u64(t.spareU64Ptr, m).slice();
   });
 }
 

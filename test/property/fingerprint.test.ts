@@ -171,7 +171,7 @@ describe('invariants', () => {
 describe('ASCII/non-ASCII region preparation', () => {
   it('token stream equals normalize() on adversarial boundaries', async () => {
     const engine = await createEngine();
-    const alphabet = ['a', 'B', '7', ' ', '=', '<', '>', '-', '\u0338', '\u0301', '\u00ad', '\u200d', 'é', 'ß', 'Ⅻ', '①', '¼', '日', '\u1100', '\u1161', 'ﬁ', '\u{1d400}', '\u00a0'];
+    const alphabet = ['a', 'B', '7', ' ', '=', '<', '>', '-', '\u00a0', '\u2019', '\u2014', '\u00d7', '\u3002', '\u2017', '\u00b4', '\u00a8', '\u0338', '\u0301', '\u00ad', '\u200d', 'é', 'ß', 'Ⅻ', '①', '¼', '日', '\u1100', '\u1161', 'ﬁ', '\u{1d400}', '\u00a0'];
     const rnd = prng(4242);
     for (let t = 0; t < 3000; t++) {
       let s = '';

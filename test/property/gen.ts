@@ -17,7 +17,7 @@ const POOLS: Array<[number, number]> = [
   [0x1cc00, 0x1ccff], [0x10d40, 0x10d8f], // recent code points (Unicode 16)
   [0x2000, 0x206f], // general punctuation, incl. ZWSP/ZWJ and soft-hyphen-like format chars
 ];
-const SPECIAL = ['\u00ad', '\u200d', '\u200b', '\ufeff', '\u2028', '\t', '\n', 'ß', 'ẞ', 'İ', 'ς', 'ﬁ', '¼', 'Ⅻ', '①', 'e\u0301', '\u1100\u1161'];
+const SPECIAL = ['\u00a0', '\u2019', '\u201c', '\u201d', '\u2014', '\u00b7', '\u00d7', '\u3000', '\u00ad', '\u200d', '\u200b', '\ufeff', '\u2028', '\t', '\n', 'ß', 'ẞ', 'İ', 'ς', 'ﬁ', '¼', 'Ⅻ', '①', 'e\u0301', '\u1100\u1161'];
 
 /** A random string of about `len` code points mixing all pools; seeded and reproducible. */
 export function randomText(seed: number, len: number, asciiBias = 0.5): string {

@@ -79,10 +79,35 @@ async function chromium() {
   }
 }
 
+// The README's quick start, run as written against the built package.
+async function readme() {
+  const md = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = md.split('## Quick start')[1]?.match(/```js\n([\s\S]*?)```/)?.[1];
+  if (!block) throw new Error('README has no quick-start js block');
+  const dir = mkdtempSync(join(tmpdir(), 'trainprint-readme-'));
+  try {
+    const file = join(dir, 'quickstart.mjs');
+    writeFileSync(file, block.replace("from 'trainprint'", `from ${JSON.stringify(join(root, 'dist/index.js'))}`));
+    const { stdout } = await run(process.execPath, [file], { timeout: 60_000 });
+    if (!stdout.includes('sha256:') || !stdout.includes('best of times') || !stdout.includes('jaccard')) throw new Error(`unexpected output:\n${stdout}`);
+    return { variant: 'n/a', output_lines: stdout.trim().split('\n').length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const runtimes = { 'node-esm': () => node('test/runtime/node-esm.mjs'), 'node-cjs': () => node('test/runtime/node-cjs.cjs'), deno, chromium };
 let failed = 0;
 let passed = 0;
 const results = {};
+try {
+  const r = await readme();
+  console.log(`README quick start: ok (${r.output_lines} lines of output)`);
+  passed++;
+} catch (e) {
+  console.error(`README quick start: FAILED — ${e && e.message}`);
+  failed++;
+}
 for (const [name, fn] of Object.entries(runtimes)) {
   const t0 = performance.now();
   try {

@@ -1,0 +1,189 @@
+// Regions of a UTF-8 text that need the Unicode normaliser (which runs in TypeScript).
+//
+// The core tokenises ASCII itself. A non-ASCII character needs the normaliser unless it is an
+// "inert separator" followed by an ASCII byte (or the end): no-break spaces, curly quotes,
+// dashes, bullets, C1 controls… — characters whose NFKC_Casefold is non-empty and holds no
+// token character, with combining class 0 and never the second half of a canonical composition
+// (src/fingerprint/prepare.ts lists them; test/unit/prepare.test.ts checks each against the
+// Unicode tables). Those act exactly like an ASCII separator, so the tokenizer skips them.
+//
+// Every other non-ASCII character is a trigger. A region is the maximal run of ASCII letters,
+// digits and non-inert non-ASCII characters around triggers, plus the one ASCII separator just
+// before it (NFC composes '=' + U+0338 into '≠'); no canonical composition has an ASCII second
+// character, so the right edge needs no such care. Record r (8 × u32 at out + 32·r):
+//   [0] byte start  [1] byte end  [2] UTF-16 start  [3] UTF-16 end  [4..7] free for the host.
+
+import { anyHigh, tokenize, tokMask } from './tokenize';
+
+// Bit i set: U+0080 + i is inert (i < 128); U+2000 + (i - 128) (i < 256); U+3000 + (i - 256) (i < 320);
+// bit 320: U+2212 MINUS SIGN.
+// Kept in step with INERT_SEPARATORS in src/fingerprint/prepare.ts (an ABI test compares them).
+const INERT: usize = memory.data(48);
+
+// @ts-ignore: decorator
+@inline function setBit(i: u32): void {
+  store<u8>(INERT + (i >> 3), <u8>(<u32>load<u8>(INERT + (i >> 3)) | (<u32>1 << (i & 7))));
+}
+
+let inertReady = false;
+
+/** Mark code points `lo..hi` (inclusive) inert; called by the host once (see prepare.ts). */
+export function setInert(lo: u32, hi: u32): void {
+  for (let cp = lo; cp <= hi; cp++) {
+    if (cp >= 0x80 && cp < 0x100) setBit(cp - 0x80);
+    else if (cp >= 0x2000 && cp < 0x2080) setBit(cp - 0x2000 + 128);
+    else if (cp >= 0x3000 && cp < 0x3040) setBit(cp - 0x3000 + 256);
+    else if (cp == 0x2212) setBit(320);
+  }
+  inertReady = true;
+}
+
+// @ts-ignore: decorator
+@inline function isInert(cp: u32): bool {
+  let i: u32;
+  if (cp < 0x100) i = cp - 0x80;
+  else if (cp == 0x2212) i = 320;
+  else if (cp - 0x2000 < 0x80) i = cp - 0x2000 + 128;
+  else if (cp - 0x3000 < 0x40) i = cp - 0x3000 + 256;
+  else return false;
+  return (load<u8>(INERT + (i >> 3)) >> (i & 7)) & 1 ? true : false;
+}
+
+// @ts-ignore: decorator
+@inline function isAsciiAlnum(b: u32): bool {
+  return (b - 0x30 < 10) || ((b | 0x20) - 0x61 < 26);
+}
+
+/**
+ * Find the normaliser regions of `len` UTF-8 bytes at `p` (well-formed UTF-8) and rewrite every
+ * inert separator outside them to ' ' followed by 0xFF bytes (so: call it once per text). Writes
+ * up to `cap` records at `outPtr` and returns how many regions there are (when that exceeds
+ * `cap`, the records past `cap` were not written; the rewrite is complete either way).
+ * Returns 0xFFFFFFFF when the inert table was never set.
+ */
+export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 {
+  if (!inertReady) return 0xFFFFFFFF;
+  const end = p + len;
+  let i = p;
+  let u: u32 = 0;
+  let n: u32 = 0;
+  let wordB = p; // start of the current word (bytes / UTF-16)
+  let wordU: u32 = 0;
+  let asciiSepBefore = false; // the byte before the word is an ASCII separator
+  let trigger = false; // the current word holds a character that needs the normaliser
+  let prevEndB = p; // end of the previous region (a region never starts before it)
+  while (true) {
+    // Fast path: 64 ASCII bytes at a time, acting only on their separators.
+    if (end - i >= 64 && !anyHigh(i)) {
+      const sep = ~tokMask(i);
+      if (sep != 0) {
+        if (trigger) {
+          const k = <usize>ctz<u64>(sep);
+          n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + k, u + <u32>k);
+          prevEndB = i + k;
+          trigger = false;
+        }
+        const last = <usize>(63 - clz<u64>(sep));
+        wordB = i + last + 1;
+        wordU = u + <u32>last + 1;
+        asciiSepBefore = true;
+      }
+      i += 64;
+      u += 64;
+      continue;
+    }
+    // Otherwise one character at a time up to the end of this 64-byte stretch.
+    const stop = end - i > 64 ? i + 64 : end;
+    while (i < stop) {
+      const b = <u32>load<u8>(i);
+      let sep = true;
+      let cpBytes: usize = 1;
+      let units: u32 = 1;
+      if (b < 0x80) {
+        sep = !isAsciiAlnum(b);
+      } else if (b == 0xFF) {
+        units = 0; // the tail of an inert separator rewritten by an earlier call
+      } else {
+        let cp: u32;
+        if (b < 0xE0) { cp = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); cpBytes = 2; }
+        else if (b < 0xF0) { cp = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F); cpBytes = 3; }
+        else { cp = 0x10000; cpBytes = 4; units = 2; } // astral: never inert
+        const next = i + cpBytes;
+        if (isInert(cp) && (next >= end || load<u8>(next) < 0x80)) {
+          // Rewrite in place as ' ' + 0xFF… : the tokenizer reads 0xFF (never in UTF-8) as a
+          // separator worth 0 UTF-16 units, so offsets stay those of the original text.
+          store<u8>(i, 0x20);
+          for (let j: usize = 1; j < cpBytes; j++) store<u8>(i + j, 0xFF);
+        } else {
+          sep = false;
+          trigger = true;
+        }
+      }
+      if (sep) {
+        if (trigger) {
+          n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i, u);
+          prevEndB = i;
+          trigger = false;
+        }
+        asciiSepBefore = b < 0x80;
+        i += cpBytes;
+        u += units;
+        wordB = i;
+        wordU = u;
+      } else {
+        i += cpBytes;
+        u += units;
+      }
+    }
+    if (i >= end) break;
+  }
+  if (trigger) n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, end, u);
+  return n;
+}
+
+// @ts-ignore: decorator
+@inline function emitRegion(outPtr: usize, cap: u32, n: u32, p: usize, wordB: usize, wordU: u32, asciiSepBefore: bool, prevEndB: usize, endB: usize, endU: u32): u32 {
+  let sb = wordB;
+  let su = wordU;
+  if (asciiSepBefore && sb - 1 >= prevEndB) { sb--; su--; }
+  if (n < cap) {
+    const o = outPtr + (<usize>n << 5);
+    store<u32>(o, <u32>(sb - p));
+    store<u32>(o, <u32>(endB - p), 4);
+    store<u32>(o, su, 8);
+    store<u32>(o, endU, 12);
+  }
+  return n + 1;
+}
+
+/**
+ * Tokenise a text whose regions were found by `findRegions` and normalised by the host: the
+ * stretches between regions are tokenised from the main buffer (UTF-16 offsets of the original
+ * text), each region from its normalised UTF-8 at record words [4] (pointer) and [5] (byte
+ * length), with offsets local to the normalised region text. For region r writes the indices of
+ * its first and one-past-last token to `firstTokPtr` + 8·r (2 × u32). Returns the token count.
+ */
+export function tokenizeRegions(p: usize, len: usize, seed: u64, regPtr: usize, regions: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize, firstTokPtr: usize): u32 {
+  let n: u32 = 0;
+  let pos: usize = 0;
+  let u: u32 = 0;
+  for (let r: u32 = 0; r <= regions; r++) {
+    const o = regPtr + (<usize>r << 5);
+    const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
+    const m = tokenize(p + pos, segEnd - pos, seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
+    if (u != 0) {
+      for (let j = n; j < n + m; j++) {
+        store<u32>(startsPtr + (<usize>j << 2), load<u32>(startsPtr + (<usize>j << 2)) + u);
+        store<u32>(endsPtr + (<usize>j << 2), load<u32>(endsPtr + (<usize>j << 2)) + u);
+      }
+    }
+    n += m;
+    if (r == regions) break;
+    store<u32>(firstTokPtr + (<usize>r << 3), n);
+    n += tokenize(<usize>load<u32>(o, 16), <usize>load<u32>(o, 20), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
+    store<u32>(firstTokPtr + (<usize>r << 3), n, 4);
+    pos = <usize>load<u32>(o, 4);
+    u = load<u32>(o, 12);
+  }
+  return n;
+}
