@@ -1,68 +1,41 @@
-// Word n-gram shingles from token hashes.
+// Word n-gram shingles from token hashes, rolling in O(1) per shingle.
 //
-// Shingle i is XXH64(seed) over the little-endian bytes of token hashes i .. i+n-1, i.e. over
-// 8·n contiguous bytes of the token-hash array: no copy, and the definition is easy to
-// reproduce anywhere that has XXH64. A text with 1 <= t < n tokens has one shingle over all t.
-//
-// The default n = 5 (40 bytes: one 32-byte stripe and one 8-byte lane) has its own loop with
-// XXH64 unrolled for that length; it slides a window of x·P2 over the token hashes, since every
-// lane of XXH64 starts with lane·P2 and each token is a lane of five consecutive shingles.
+// The token hashes (XXH64 of each normalised token) are already uniform 64-bit values, so a
+// shingle only has to combine n of them position-sensitively. Shingle i is
+//   R_i = Σ_{j<n} t_{i+j} · B^(n-1-j)  (mod 2^64),   B = splitmix64(seed) | 3,
+//   shingle_i = avalanche64(R_i ^ seed)           (the XXH64 final mix, a bijection)
+// — the Rabin–Karp construction the character k-grams use, over token hashes instead of code
+// points: two multiplies to roll, two to finalise, whatever n is (XXH64 over the 8·n bytes cost
+// about 25 multiplies at n = 5). Distinct n-grams collide only if Σ d_j·B^(n-1-j) ≡ 0 (mod 2^64)
+// for the differences d_j of independent uniform hashes: about 2^-60 even for the structured
+// cases (repeated or swapped tokens), because B ≡ 3 (mod 4) keeps B^k − 1 of small 2-adic valuation.
+// A text with 1 <= t < n tokens has one shingle, R over its t tokens.
 
-import { xxh64, avalanche64, P1, P2, P4 } from './hash/xxh64';
+import { avalanche64 } from './hash/xxh64';
+import { splitmix64 } from './hash/rolling';
 
 /** Writes the shingle hashes (u64) for `count` token hashes; returns how many were written. */
 export function shingleTokens(tokHashesPtr: usize, count: u32, n: u32, seed: u64, outPtr: usize): u32 {
-  if (count == 0) return 0;
-  if (count < n) {
-    store<u64>(outPtr, xxh64(tokHashesPtr, <usize>count << 3, seed));
-    return 1;
-  }
+  if (count == 0 || n == 0) return 0;
+  const B = splitmix64(seed) | 3;
+  const w = count < n ? count : n;
+  let r: u64 = 0;
+  for (let j: u32 = 0; j < w; j++) r = r * B + load<u64>(tokHashesPtr + (<usize>j << 3));
+  store<u64>(outPtr, avalanche64(r ^ seed));
+  if (count < n) return 1;
+  let Bn1: u64 = 1; // B^(n-1)
+  for (let j: u32 = 1; j < n; j++) Bn1 *= B;
   const m = count - n + 1;
-  if (n == 5) {
-    shingle5(tokHashesPtr, m, seed, outPtr);
-    return m;
-  }
-  const width = <usize>n << 3;
-  for (let i: u32 = 0; i < m; i++) {
-    const o = <usize>i << 3;
-    store<u64>(outPtr + o, xxh64(tokHashesPtr + o, width, seed));
+  let out = outPtr + 8;
+  let drop = tokHashesPtr;
+  let add = tokHashesPtr + (<usize>n << 3);
+  const stop = outPtr + (<usize>m << 3);
+  while (out < stop) {
+    r = (r - load<u64>(drop) * Bn1) * B + load<u64>(add);
+    store<u64>(out, avalanche64(r ^ seed));
+    drop += 8;
+    add += 8;
+    out += 8;
   }
   return m;
-}
-
-/** XXH64 of 40 bytes for `m` windows of five u64 starting at `p`, stepping 8 bytes. */
-function shingle5(p: usize, m: u32, seed: u64, outPtr: usize): void {
-  const s1 = seed + P1 + P2;
-  const s2 = seed + P2;
-  const s3 = seed;
-  const s4 = seed - P1;
-  // x·P2 of the four tokens ahead of the window's last lane
-  let a0 = load<u64>(p) * P2;
-  let a1 = load<u64>(p, 8) * P2;
-  let a2 = load<u64>(p, 16) * P2;
-  let a3 = load<u64>(p, 24) * P2;
-  const end = outPtr + (<usize>m << 3);
-  let q = p + 32;
-  while (outPtr < end) {
-    const a4 = load<u64>(q) * P2;
-    const v1 = rotl<u64>(s1 + a0, 31) * P1;
-    const v2 = rotl<u64>(s2 + a1, 31) * P1;
-    const v3 = rotl<u64>(s3 + a2, 31) * P1;
-    const v4 = rotl<u64>(s4 + a3, 31) * P1;
-    let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
-    h = (h ^ (rotl<u64>(v1 * P2, 31) * P1)) * P1 + P4;
-    h = (h ^ (rotl<u64>(v2 * P2, 31) * P1)) * P1 + P4;
-    h = (h ^ (rotl<u64>(v3 * P2, 31) * P1)) * P1 + P4;
-    h = (h ^ (rotl<u64>(v4 * P2, 31) * P1)) * P1 + P4;
-    h += 40;
-    h ^= rotl<u64>(a4, 31) * P1;
-    h = rotl<u64>(h, 27) * P1 + P4;
-    store<u64>(outPtr, avalanche64(h));
-    a0 = a1;
-    a1 = a2;
-    a2 = a3;
-    a3 = a4;
-    q += 8;
-    outPtr += 8;
-  }
 }

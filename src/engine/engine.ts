@@ -60,16 +60,19 @@ export class Engine {
    * Word n-gram shingle hashes of a text or of UTF-8 bytes (sync): the same hashes as
    * `fingerprint(text).shingles.hashes`, without spans or sketches — the fast path for building
    * indexes from large corpora. Options other than `shingle.size` and `seed` are ignored.
+   * Pass `into` (a buffer you reuse across calls) to receive the hashes without allocating: the
+   * result is then `into.subarray(0, count)`.
    *
-   * @throws INVALID_INPUT (not a string/bytes, lone surrogate, malformed UTF-8), INVALID_OPTIONS
+   * @throws INVALID_INPUT (not a string/bytes, lone surrogate, malformed UTF-8, `into` too small), INVALID_OPTIONS
    * @example engine.shingleHashes(new TextEncoder().encode(text)) // BigUint64Array
    */
-  shingleHashes(input: string | Uint8Array, options?: FingerprintOptions): BigUint64Array {
+  shingleHashes(input: string | Uint8Array, options?: FingerprintOptions, into?: BigUint64Array): BigUint64Array {
     const core = this._core;
     const o = resolveOptions(options);
     if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', `shingleHashes supports shingle.unit 'word' only`);
+    if (into !== undefined && !(into instanceof BigUint64Array)) throw new TrainprintError('INVALID_INPUT', 'into must be a BigUint64Array');
     if (!(input instanceof Uint8Array)) input = toText(input);
-    return shingleHashesCore(core, input, o);
+    return shingleHashesCore(core, input, o, into);
   }
 
   /**

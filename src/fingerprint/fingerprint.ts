@@ -9,7 +9,7 @@ import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from './normalize.js';
 import { tokenizeWords, tokenSpans } from './words.js';
 import { paramsId, type ResolvedOptions } from './options.js';
-import { sha256Hex } from './sha256.js';
+import { startSha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
 import { simhashAt } from '../sketch/simhash.js';
 
@@ -58,8 +58,8 @@ function hasLoneSurrogate(s: string): boolean {
 /** Fingerprint without `work_hash` (sync part), plus the raw bytes the hash needs. */
 export interface CoreFingerprint {
   readonly fp: Omit<Fingerprint, 'work_hash'>;
-  /** The raw UTF-8 bytes (copied out of wasm memory) when `workHash` is on, else null. */
-  readonly rawBytes: Uint8Array | null;
+  /** The pending SHA-256 hex of the raw UTF-8 when `workHash` is on, else null. */
+  readonly workHash: Promise<string> | null;
 }
 
 /**
@@ -74,11 +74,11 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     let hashesPtr: number;
     let starts: Uint32Array, ends: Uint32Array;
     let idA: bigint, idB: bigint;
-    let rawBytes: Uint8Array | null = null;
+    let workHash: Promise<string> | null = null;
     let byteLength: number;
 
     if (o.unit === 'word') {
-      const t = tokenizeWords(core, L, text, o.workHash);
+      const t = tokenizeWords(core, L, text, o.workHash ? (raw) => { workHash = startSha256Hex(raw); } : undefined);
       count = t.count;
       hashesPtr = t.spareU64Ptr;
       m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
@@ -87,9 +87,8 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       const spans = tokenSpans(core, t);
       // shingle i spans tokens i .. min(i + size - 1, count - 1)
       const last = Math.min(o.size - 1, Math.max(count - 1, 0));
-      starts = spans.starts.slice(0, m);
-      ends = spans.ends.slice(last, last + m);
-      rawBytes = t.raw;
+      starts = spans.starts.subarray(0, m); // fresh arrays from tokenSpans: no second copy
+      ends = spans.ends.subarray(last, last + m);
       byteLength = t.byteLength;
     } else {
       // Character k-grams over the canonical normalised text (or the raw text with 'none').
@@ -122,7 +121,7 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
         }
       }
       if (src === text) {
-        if (o.workHash) rawBytes = core.u8.slice(inPtr, inPtr + len);
+        if (o.workHash) workHash = startSha256Hex(core.u8.subarray(inPtr, inPtr + len));
         byteLength = len;
       } else byteLength = utf8Length(text);
     }
@@ -151,9 +150,13 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       const wh = new BigUint64Array(w);
       const ws = new Uint32Array(w);
       const we = new Uint32Array(w);
+      // Gather through u32 lanes: reading a BigUint64Array element allocates a BigInt.
+      const src32 = new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2);
+      const dst32 = new Uint32Array(wh.buffer);
       for (let i = 0; i < w; i++) {
         const p = positions[i];
-        wh[i] = hashes[p];
+        dst32[2 * i] = src32[2 * p];
+        dst32[2 * i + 1] = src32[2 * p + 1];
         ws[i] = starts[p];
         we[i] = ends[p];
       }
@@ -170,7 +173,8 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       ...(minhash ? { minhash } : {}),
       ...(simhash !== undefined ? { simhash } : {}),
     };
-    return { fp, rawBytes };
+    if (o.workHash && !workHash) workHash = startSha256Hex(new TextEncoder().encode(text));
+    return { fp, workHash };
   });
 }
 
@@ -178,21 +182,24 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
  * Word-shingle hashes only (no spans, no sketches): the fastest path, for building indexes.
  * Bytes must be well-formed UTF-8 (else INVALID_INPUT).
  */
-export function shingleHashesCore(core: Core, input: string | Uint8Array, o: ResolvedOptions): BigUint64Array {
+export function shingleHashesCore(core: Core, input: string | Uint8Array, o: ResolvedOptions, into?: BigUint64Array): BigUint64Array {
   return core.guard(() => {
     const L = core.layout();
-    const t = tokenizeWords(core, L, input, false);
+    const t = tokenizeWords(core, L, input);
     const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
-    return core.u64(t.spareU64Ptr, m).slice();
+    const view = core.u64(t.spareU64Ptr, m);
+    if (!into) return view.slice();
+    if (into.length < m) throw new TrainprintError('INVALID_INPUT', `into holds ${into.length} hashes but ${m} are needed`);
+    into.set(view);
+    return into.subarray(0, m);
   });
 }
 
 /** The full pipeline including `work_hash` (async: WebCrypto). */
 export async function fingerprintText(core: Core, text: string, o: ResolvedOptions): Promise<Fingerprint> {
-  const { fp, rawBytes } = fingerprintCore(core, text, o);
-  if (!o.workHash) return fp;
-  const raw = rawBytes ?? new TextEncoder().encode(text);
-  return { ...fp, work_hash: `sha256:${await sha256Hex(raw)}` };
+  const { fp, workHash } = fingerprintCore(core, text, o);
+  if (!workHash) return fp;
+  return { ...fp, work_hash: `sha256:${await workHash}` };
 }
 
 function codePointCount(s: string): number {

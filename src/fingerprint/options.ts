@@ -51,8 +51,8 @@ export interface ResolvedOptions {
   readonly workHash: boolean;
 }
 
-/** Version of the hashing scheme (token/shingle/id derivations); bump on any change. */
-export const HASH_ID = 'xxh64.v1';
+/** Version of the hashing scheme: XXH64 tokens and ids, Rabin–Karp shingles; bump on any change. */
+export const HASH_ID = 'xxh64-rk.v1';
 
 /** Largest accepted shingle size. Words: a shingle spans at most this many tokens. */
 export const MAX_WORD_SHINGLE = 64;
@@ -126,7 +126,7 @@ export function resolveOptions(options: FingerprintOptions | undefined): Resolve
 
 /**
  * The canonical parameter id: `tp1;<normaliser>;<hash>;<unit><size>;seed=<seed>;win=<w|off>;mh=<mode><k|off>;sh=<64|off>`.
- * @example paramsId(resolveOptions({})) // 'tp1;nfkccf-u17.0.0.t1;xxh64.v1;word5;seed=0;win=8;mh=oph128;sh=64'
+ * @example paramsId(resolveOptions({})) // 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64'
  */
 export function paramsId(o: ResolvedOptions): string {
   const norm = o.normalize === 'none' ? 'raw' : NORMALIZER_ID;

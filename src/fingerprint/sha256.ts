@@ -65,3 +65,17 @@ export async function sha256Hex(data: Uint8Array): Promise<string> {
   }
   return toHex(sha256Portable(data));
 }
+
+/**
+ * Start hashing `data` now and return the pending hex digest. WebCrypto copies the bytes when
+ * `digest` is called, so the caller may overwrite `data` (e.g. a view of wasm memory) right
+ * after; in Node the hash then runs on the thread pool while the caller keeps working.
+ */
+export function startSha256Hex(data: Uint8Array): Promise<string> {
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (subtle && typeof subtle.digest === 'function') {
+    return subtle.digest('SHA-256', data as BufferSource).then((d) => toHex(new Uint8Array(d)));
+  }
+  const copy = data.slice();
+  return Promise.resolve().then(() => toHex(sha256Portable(copy)));
+}

@@ -38,8 +38,6 @@ export interface WordTokens {
   /** Room after the token arrays that the caller may use: one u64 per token (+1). */
   readonly spareU64Ptr: number;
   readonly regionFixes: readonly RegionFix[];
-  /** The raw UTF-8 bytes, copied out, when `keepRaw` was asked. */
-  readonly raw: Uint8Array | null;
   /** UTF-8 byte length of the input. */
   readonly byteLength: number;
 }
@@ -47,10 +45,11 @@ export interface WordTokens {
 const utf8Decoder = new TextDecoder('utf-8');
 
 /**
- * Tokenise `input` (a well-formed string, or bytes — validated here) in the core.
+ * Tokenise `input` (a well-formed string, or bytes — validated here) in the core. `onRawBytes`
+ * receives a view of the raw UTF-8 in wasm memory, valid only during the call.
  * @throws INVALID_INPUT for bytes that are not well-formed UTF-8
  */
-export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array, keepRaw: boolean): WordTokens {
+export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array, onRawBytes?: (view: Uint8Array) => void): WordTokens {
   let inPtr: number;
   let len: number;
   let asciiOnly: boolean;
@@ -69,7 +68,8 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
     if (bad !== 0) throw new TrainprintError('INVALID_INPUT', `bytes are not well-formed UTF-8 (offset ${bad - 1})`);
     asciiOnly = false; // findRegions finds none in ASCII
   }
-  const raw = keepRaw ? core.u8.slice(inPtr, inPtr + len) : null;
+  // The raw bytes are about to be rewritten (inert separators): let the caller see them first.
+  if (onRawBytes) onRawBytes(core.u8.subarray(inPtr, inPtr + len));
 
   // Regions (findRegions also rewrites inert separators in place, so it runs exactly once with
   // enough room: a region needs at least two bytes, so len / 2 + 1 records always suffice).
@@ -133,7 +133,7 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
       if (first[2 * r + 1] > first[2 * r]) regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], ...regions[r] });
     }
   }
-  return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, raw, byteLength: len };
+  return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };
 }
 
 /**

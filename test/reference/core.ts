@@ -82,12 +82,18 @@ export function tokensRef(normalized: string): RefTokens {
   return out;
 }
 
-/** Word n-gram shingles from token hashes (t < n tokens → one shingle over all). */
+/** Word n-gram shingles: Rabin–Karp mod 2^64 over token hashes (B = splitmix64(seed) | 3), finalised by avalanche64(R ^ seed); t < n tokens → one shingle over all. */
 export function shinglesRef(tokHashes: bigint[], n: number, seed: bigint): bigint[] {
   if (tokHashes.length === 0) return [];
-  if (tokHashes.length < n) return [xxh64Ref(u64Bytes(tokHashes), seed)];
+  const B = splitmix64Ref(seed & M64) | 3n;
+  const gram = (from: number, len: number) => {
+    let r = 0n;
+    for (let j = from; j < from + len; j++) r = add(mul(r, B), tokHashes[j]);
+    return avalanche64Ref(r ^ (seed & M64));
+  };
+  if (tokHashes.length < n) return [gram(0, tokHashes.length)];
   const out: bigint[] = [];
-  for (let i = 0; i + n <= tokHashes.length; i++) out.push(xxh64Ref(u64Bytes(tokHashes.slice(i, i + n)), seed));
+  for (let i = 0; i + n <= tokHashes.length; i++) out.push(gram(i, n));
   return out;
 }
 
