@@ -141,8 +141,23 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
   return n;
 }
 
+/** Regions separated by at most this many bytes are merged into one. */
+// @ts-ignore: decorator
+@inline const MERGE_GAP: usize = 32;
+
 // @ts-ignore: decorator
 @inline function emitRegion(outPtr: usize, cap: u32, n: u32, p: usize, wordB: usize, wordU: u32, asciiSepBefore: bool, prevEndB: usize, endB: usize, endU: u32): u32 {
+  if (n > 0 && wordB - prevEndB <= MERGE_GAP) {
+    // Close to the previous region: extend it over the gap instead (one normaliser call for a
+    // whole run of Cyrillic or Greek words rather than one per word; ASCII inside a region is
+    // normalised to the same tokens the core would make).
+    if (n - 1 < cap) {
+      const o = outPtr + (<usize>(n - 1) << 5);
+      store<u32>(o, <u32>(endB - p), 4);
+      store<u32>(o, endU, 12);
+    }
+    return n;
+  }
   let sb = wordB;
   let su = wordU;
   if (asciiSepBefore && sb - 1 >= prevEndB) { sb--; su--; }
