@@ -15,29 +15,35 @@
 export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32 {
   if (count == 0 || w == 0) return 0;
   if (w > count) w = count;
-  let out: u32 = 0;
+  let out = outPtr;
+  // Rescans are branch-free (select), and so is the common step: on random hashes both
+  // comparisons are coin flips that a branch predictor cannot learn.
   let min: i32 = -1;
+  let minHash: u64 = 0;
   for (let r: u32 = w - 1; r < count; r++) {
     const left = <i32>(r - w + 1);
+    const h = load<u64>(hashesPtr + (<usize>r << 3));
     if (min < left) {
       // the previous minimum left the window: rescan, rightmost minimum wins
       let best = <i32>r;
-      let bestHash = load<u64>(hashesPtr + (<usize>r << 3));
+      let bestHash = h;
       for (let j = <i32>r - 1; j >= left; j--) {
-        const h = load<u64>(hashesPtr + (<usize>j << 3));
-        if (h < bestHash) { bestHash = h; best = j; }
+        const hj = load<u64>(hashesPtr + (<usize>j << 3));
+        const lt = hj < bestHash;
+        best = select<i32>(j, best, lt);
+        bestHash = select<u64>(hj, bestHash, lt);
       }
       min = best;
-      store<u32>(outPtr + (<usize>out << 2), <u32>min);
-      out++;
+      minHash = bestHash;
+      store<u32>(out, <u32>min);
+      out += 4;
     } else {
-      const h = load<u64>(hashesPtr + (<usize>r << 3));
-      if (h < load<u64>(hashesPtr + (<usize>min << 3))) {
-        min = <i32>r;
-        store<u32>(outPtr + (<usize>out << 2), <u32>min);
-        out++;
-      }
+      const lt = h < minHash;
+      min = select<i32>(<i32>r, min, lt);
+      minHash = select<u64>(h, minHash, lt);
+      store<u32>(out, <u32>r); // written always, kept only when selected
+      out += select<usize>(4, 0, lt);
     }
   }
-  return out;
+  return <u32>((out - outPtr) >> 2);
 }

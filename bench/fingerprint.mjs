@@ -28,10 +28,12 @@ const results = {};
 let sink = 0;
 
 /** One tinybench task with a fixed iteration count; records min / p50 and a rate. */
-async function measure(name, fn, { reps = REPS.mid, units, unit }) {
+async function measure(name, fn, { reps = REPS.mid, units, unit, gcEach = false }) {
   globalThis.gc?.();
-  const bench = new Bench({ iterations: reps, time: 0, warmupIterations: 1, warmupTime: 0, setup: () => globalThis.gc?.() });
-  bench.add(name, fn);
+  // As in ../shared/reference/peers-bench: gc() before each task, and before each iteration of
+  // allocation-heavy tasks (gcEach), so one iteration's garbage is not collected inside another's timing.
+  const bench = new Bench({ iterations: reps, time: 0, warmupIterations: 1, warmupTime: 0 });
+  bench.add(name, fn, gcEach ? { beforeEach: () => globalThis.gc?.() } : {});
   await bench.run();
   const r = bench.tasks[0].result;
   if (r.state !== 'completed') throw new Error(`${name}: ${r.state} ${r.error ?? ''}`);
@@ -65,92 +67,97 @@ const xx = await xxhashFactory();
 const engine = await createEngine();
 console.log(`trainprint core: ${engine.variant}; corpus: English ${EN} B, mixed ${bytes(mix)} B, CJK ${bytes(cj)} B`);
 
+// trainprint's tasks run first and the string-based peers last: the peers leave millions of short
+// strings behind, and a large old generation slows whatever is measured after it.
+
 // ---------------------------------------------------------------- 1. shingling and the whole fingerprint
 const SHINGLES_ONLY = { winnow: false, minhash: false, simhash: false, workHash: false };
-await measure('peer: xxhash-wasm h64 string pipeline (words → 5-gram strings → h64), 10 MB', () => {
-  const s = shingles5(words(en)); let a = 0n; for (let i = 0; i < s.length; i++) a ^= xx.h64(s[i]); sink ^= Number(a & 1n);
-}, { reps: REPS.slow, units: EN, unit: 'bytes' });
 const enBytes = new TextEncoder().encode(en);
 await measure('trainprint shingleHashes(UTF-8 bytes), word 5-grams, 10 MB', () => {
   sink ^= engine.shingleHashes(enBytes).length;
-}, { reps: REPS.fast, units: EN, unit: 'bytes' });
+}, { reps: REPS.fast, units: EN, unit: 'bytes', gcEach: true });
 const into = new BigUint64Array(enBytes.length >>> 1);
 await measure('trainprint shingleHashes(UTF-8 bytes, into a reused array), word 5-grams, 10 MB', () => {
   sink ^= engine.shingleHashes(enBytes, undefined, into).length;
-}, { reps: REPS.fast, units: EN, unit: 'bytes' });
+}, { reps: REPS.fast, units: EN, unit: 'bytes', gcEach: true });
 await measure('trainprint fingerprint(string), shingles + spans only, 10 MB', async () => {
   sink ^= (await engine.fingerprint(en, SHINGLES_ONLY)).token_count;
-}, { reps: REPS.fast, units: EN, unit: 'bytes' });
+}, { reps: REPS.fast, units: EN, unit: 'bytes', gcEach: true });
 await measure('trainprint fingerprint(string), everything (winnow, OPH, SimHash, work_hash), 10 MB', async () => {
   sink ^= (await engine.fingerprint(en)).token_count;
-}, { reps: REPS.fast, units: EN, unit: 'bytes' });
+}, { reps: REPS.fast, units: EN, unit: 'bytes', gcEach: true });
 await measure('trainprint fingerprint(string), everything, mixed-script 2 MB', async () => {
   sink ^= (await engine.fingerprint(mix)).token_count;
-}, { reps: REPS.mid, units: bytes(mix), unit: 'bytes' });
+}, { reps: REPS.mid, units: bytes(mix), unit: 'bytes', gcEach: true });
 await measure('trainprint fingerprint(string), everything, CJK 2 MB', async () => {
   sink ^= (await engine.fingerprint(cj)).token_count;
-}, { reps: REPS.mid, units: bytes(cj), unit: 'bytes' });
-await measure('peer: xxhash-wasm h64 string pipeline, CJK 2 MB', () => {
-  const s = shingles5(words(cj)); let a = 0n; for (let i = 0; i < s.length; i++) a ^= xx.h64(s[i]); sink ^= Number(a & 1n);
-}, { reps: REPS.mid, units: bytes(cj), unit: 'bytes' });
+}, { reps: REPS.mid, units: bytes(cj), unit: 'bytes', gcEach: true });
 
-// ---------------------------------------------------------------- 2. MinHash-128 over the 1 MB document's shingles
-const sh1 = shingles5(words(en1));
-const h32 = sh1.map((s) => xx.h32(s) >>> 0);
+// ---------------------------------------------------------------- 2. sketches over the 1 MB document's shingles
 const h64 = (await engine.fingerprint(en1, SHINGLES_ONLY)).shingles.hashes;
-const mhFactory = new bloom.MinHashFactory(128, 2 ** 32 - 1);
-await measure('peer: bloom-filters MinHash(128).add loop, 1 MB (given u32 hashes)', () => {
-  const m = mhFactory.create(); for (let i = 0; i < h32.length; i++) m.add(h32[i]); sink ^= m._signature[0] & 1;
-}, { reps: REPS.mid, units: h32.length, unit: 'shingles' });
-const MH_SUB = 20_000;
-await measure(`peer: minhash Minhash(numPerm 128).update(string), first ${MH_SUB} shingles`, () => {
-  const m = new Minhash({ numPerm: 128 }); for (let i = 0; i < MH_SUB; i++) m.update(sh1[i]); sink ^= m.hashvalues[0] & 1;
-}, { reps: REPS.slow, units: MH_SUB, unit: 'shingles' });
 await measure('trainprint minhash classic k=128, 1 MB (given u64 hashes)', () => {
   sink ^= engine.minhash(h64, { k: 128, mode: 'classic' })[0];
 }, { reps: REPS.fast, units: h64.length, unit: 'shingles' });
 await measure('trainprint minhash one-permutation k=128, 1 MB (given u64 hashes)', () => {
   sink ^= engine.minhash(h64, { k: 128, mode: 'oph' })[0];
-}, { reps: REPS.fast, units: h64.length, unit: 'shingles' });
+}, { reps: REPS.fast * 4, units: h64.length, unit: 'shingles' });
 await measure('trainprint simhash64, 1 MB (given u64 hashes)', () => {
   sink ^= Number(engine.simhash(h64) & 1n);
-}, { reps: REPS.fast, units: h64.length, unit: 'shingles' });
+}, { reps: REPS.fast * 4, units: h64.length, unit: 'shingles' });
 
 // ---------------------------------------------------------------- 3. membership filter, 1 % FPR
 const KEYS = 1_000_000; // 1.2 MB filter: cache-resident on this machine (L2 2 MB)
 const keys = new BigUint64Array(KEYS);
 for (let i = 0, x = 0x9e3779b97f4a7c15n; i < KEYS; i++) { x = BigInt.asUintN(64, x * 6364136223846793005n + 1442695040888963407n); keys[i] = x ^ (x >> 29n); }
-let filter = await engine.createFilter({ capacity: KEYS });
-await measure('trainprint MembershipFilter add, 1 M keys (1.2 MB, cache-resident)', async () => {
-  filter = await engine.createFilter({ capacity: KEYS }); filter.add(keys);
+const filter = await engine.createFilter({ capacity: KEYS });
+await measure('trainprint MembershipFilter add, 1 M keys (1.2 MB, cache-resident)', () => {
+  filter.add(keys);
 }, { reps: REPS.fast, units: KEYS, unit: 'keys' });
 await measure('trainprint MembershipFilter has, 1 M keys (1.2 MB, cache-resident)', () => {
   sink ^= filter.has(keys)[0];
 }, { reps: REPS.fast, units: KEYS, unit: 'keys' });
-const BF_N = 100_000;
-const bfKeys = sh1.slice(0, BF_N);
-let bf;
-await measure(`peer: bloom-filters BloomFilter(1%) add, ${BF_N} shingle strings`, () => {
-  bf = bloom.BloomFilter.create(BF_N, 0.01); for (const k of bfKeys) bf.add(k);
-}, { reps: REPS.slow, units: BF_N, unit: 'keys' });
-await measure(`peer: bloom-filters BloomFilter(1%) has, ${BF_N} shingle strings`, () => {
-  let c = 0; for (const k of bfKeys) c += bf.has(k) ? 1 : 0; sink ^= c;
-}, { reps: REPS.slow, units: BF_N, unit: 'keys' });
 
 // ---------------------------------------------------------------- 4. pairwise similarity of two 100 KB texts
 const docA = en.slice(2_000_000, 2_100_000), docB = en.slice(2_050_000, 2_150_000);
-await measure('peer: string-similarity compareTwoStrings, 100 KB vs 100 KB', () => {
-  sink ^= stringSimilarity.compareTwoStrings(docA, docB) > 0.5 ? 1 : 0;
-}, { reps: REPS.mid, units: docA.length + docB.length, unit: 'bytes' });
 await measure('trainprint fingerprint both + similarity, 100 KB vs 100 KB', async () => {
   const s = engine.similarity(await engine.fingerprint(docA), await engine.fingerprint(docB)); sink ^= s.jaccard > 0.5 ? 1 : 0;
-}, { reps: REPS.fast, units: docA.length + docB.length, unit: 'bytes' });
+}, { reps: REPS.fast, units: docA.length + docB.length, unit: 'bytes', gcEach: true });
 
 // ---------------------------------------------------------------- 5. start-up
 await createEngine(); // module compiled and cached
 await measure('trainprint createEngine() with the module compiled', async () => {
   sink ^= (await createEngine()).variant.length;
 }, { reps: REPS.fast * 4, units: 1, unit: 'engines' });
+
+// ---------------------------------------------------------------- 6. the peers, same corpus, same run
+await measure('peer: xxhash-wasm h64 string pipeline (words → 5-gram strings → h64), 10 MB', () => {
+  const s = shingles5(words(en)); let a = 0n; for (let i = 0; i < s.length; i++) a ^= xx.h64(s[i]); sink ^= Number(a & 1n);
+}, { reps: REPS.slow, units: EN, unit: 'bytes', gcEach: true });
+await measure('peer: xxhash-wasm h64 string pipeline, CJK 2 MB', () => {
+  const s = shingles5(words(cj)); let a = 0n; for (let i = 0; i < s.length; i++) a ^= xx.h64(s[i]); sink ^= Number(a & 1n);
+}, { reps: REPS.mid, units: bytes(cj), unit: 'bytes', gcEach: true });
+const sh1 = shingles5(words(en1));
+const h32 = sh1.map((x) => xx.h32(x) >>> 0);
+const mhFactory = new bloom.MinHashFactory(128, 2 ** 32 - 1);
+await measure('peer: bloom-filters MinHash(128).add loop, 1 MB (given u32 hashes)', () => {
+  const m = mhFactory.create(); for (let i = 0; i < h32.length; i++) m.add(h32[i]); sink ^= m._signature[0] & 1;
+}, { reps: REPS.mid, units: h32.length, unit: 'shingles', gcEach: true });
+const MH_SUB = 20_000;
+await measure(`peer: minhash Minhash(numPerm 128).update(string), first ${MH_SUB} shingles`, () => {
+  const m = new Minhash({ numPerm: 128 }); for (let i = 0; i < MH_SUB; i++) m.update(sh1[i]); sink ^= m.hashvalues[0] & 1;
+}, { reps: REPS.slow, units: MH_SUB, unit: 'shingles', gcEach: true });
+const BF_N = 100_000;
+const bfKeys = sh1.slice(0, BF_N);
+let bf;
+await measure(`peer: bloom-filters BloomFilter(1%) add, ${BF_N} shingle strings`, () => {
+  bf = bloom.BloomFilter.create(BF_N, 0.01); for (const k of bfKeys) bf.add(k);
+}, { reps: REPS.slow, units: BF_N, unit: 'keys', gcEach: true });
+await measure(`peer: bloom-filters BloomFilter(1%) has, ${BF_N} shingle strings`, () => {
+  let c = 0; for (const k of bfKeys) c += bf.has(k) ? 1 : 0; sink ^= c;
+}, { reps: REPS.slow, units: BF_N, unit: 'keys', gcEach: true });
+await measure('peer: string-similarity compareTwoStrings, 100 KB vs 100 KB', () => {
+  sink ^= stringSimilarity.compareTwoStrings(docA, docB) > 0.5 ? 1 : 0;
+}, { reps: REPS.mid, units: docA.length + docB.length, unit: 'bytes', gcEach: true });
 
 // ---------------------------------------------------------------- ratios and targets
 const r = (name) => results[name];
@@ -196,7 +203,7 @@ if (WRITE) {
     core_variant: engine.variant,
     wasm_bytes: CORE_BUILDS,
     packages: Object.fromEntries(['bloom-filters', 'minhash', 'string-similarity', 'xxhash-wasm', 'tinybench'].map((n) => [n, version(n)])),
-    method: `tinybench, fixed iterations (fast ${REPS.fast}, mid ${REPS.mid}, slow ${REPS.slow}), 1 warm-up, gc() before each iteration; MB = 10^6 bytes; rates from p50`,
+    method: `tinybench, fixed iterations (fast ${REPS.fast}, mid ${REPS.mid}, slow ${REPS.slow}), 1 warm-up, gc() before each iteration (outside the timing); MB = 10^6 bytes; rates from p50`,
     results, ratios, targets,
   };
   writeFileSync(new URL('./results/fingerprint.json', import.meta.url), JSON.stringify(doc, null, 2) + '\n');

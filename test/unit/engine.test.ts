@@ -1,0 +1,127 @@
+/** The public API's contract: options, errors, lifecycle, similarity and the SHA-256 fallback. */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, TrainprintError, type ErrorCode } from '../../src/index.js';
+import { sha256Portable, toHex } from '../../src/fingerprint/sha256.js';
+import type { Core } from '../../src/engine/abi.js';
+import { prng } from '../reference/core.js';
+
+const code = (c: ErrorCode) => expect.objectContaining({ name: 'TrainprintError', code: c });
+
+describe('errors', () => {
+  it('every code has a message and an HTTP status', () => {
+    for (const c of Object.keys(MESSAGES) as ErrorCode[]) {
+      expect(MESSAGES[c].length).toBeGreaterThan(10);
+      expect(HTTP_STATUS[c]).toBeGreaterThanOrEqual(400);
+    }
+    const e = new TrainprintError('INVALID_INPUT', 'detail here');
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toBe(`${MESSAGES.INVALID_INPUT}: detail here`);
+    expect(e.detail).toBe('detail here');
+  });
+});
+
+describe('createEngine and fingerprint input validation', () => {
+  it('rejects bad engine options', async () => {
+    await expect(createEngine({ simd: 'yes' as never })).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(createEngine(null as never)).rejects.toThrow(code('INVALID_OPTIONS'));
+  });
+
+  it('rejects non-text input and lone surrogates with INVALID_INPUT (async rejection, never a throw)', async () => {
+    const engine = await createEngine();
+    for (const bad of [42, null, undefined, {}, ['a'], Symbol('x') as unknown, 'ab\uDC00', '\uD800']) {
+      const p = engine.fingerprint(bad as never);
+      expect(p).toBeInstanceOf(Promise);
+      await expect(p).rejects.toThrow(code('INVALID_INPUT'));
+    }
+    await expect(engine.fingerprint(Uint8Array.from([0xff]))).rejects.toThrow(code('INVALID_INPUT'));
+    expect(() => normalize(7 as never)).toThrow(code('INVALID_INPUT'));
+  });
+
+  it('validates every option and names it', async () => {
+    const engine = await createEngine();
+    const bad: unknown[] = [
+      { shingle: { unit: 'line' } }, { shingle: { unit: 'word', size: 0 } }, { shingle: { unit: 'word', size: 65 } },
+      { shingle: { unit: 'char', size: 257 } }, { normalize: 'nfd' }, { normalize: 'none' }, { seed: -1 }, { seed: 2 ** 32 },
+      { seed: 1.5 }, { winnow: { window: 0 } }, { winnow: true }, { minhash: { mode: 'oph', permutations: 100 } },
+      { minhash: { mode: 'classic', permutations: 6 } }, { minhash: { mode: 'bbit' } }, { simhash: 'yes' }, { workHash: 1 }, { unknown: 1 }, 'opts',
+    ];
+    for (const o of bad) await expect(engine.fingerprint('some text', o as never), JSON.stringify(o)).rejects.toThrow(code('INVALID_OPTIONS'));
+  });
+
+  it('handles empty and one-character texts', async () => {
+    const engine = await createEngine();
+    for (const t of ['', ' ', 'a', '日', '👍', '\u00ad']) {
+      const fp = await engine.fingerprint(t);
+      expect(fp.shingles.hashes.length).toBe(fp.token_count > 0 ? 1 : 0);
+      expect(fp.work_hash).toBe('sha256:' + createHash('sha256').update(t).digest('hex'));
+    }
+  });
+
+  it('names its parameters canonically', () => {
+    expect(paramsId(resolveOptions({}))).toBe('tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64');
+    expect(paramsId(resolveOptions({ normalize: 'none', shingle: { unit: 'char', size: 7 }, winnow: false, minhash: false, simhash: false })))
+      .toBe('tp1;raw;xxh64-rk.v1;char7;seed=0;win=off;mh=off;sh=off');
+  });
+});
+
+describe('similarity', () => {
+  it('measures overlap and refuses incomparable fingerprints', async () => {
+    const engine = await createEngine();
+    const a = await engine.fingerprint('one two three four five six seven eight nine ten');
+    const b = await engine.fingerprint('ONE two three four five six; seven eight nine ten!');
+    const c = await engine.fingerprint('one two three four five six seven eight nine ten', { shingle: { unit: 'word', size: 3 } });
+    const s = engine.similarity(a, b);
+    expect(s).toEqual({ jaccard: 1, containment_a: 1, containment_b: 1, minhash_jaccard: 1, simhash_distance: 0 });
+    expect(() => engine.similarity(a, c)).toThrow(code('PARAMS_MISMATCH'));
+    expect(() => engine.similarity(a, {} as never)).toThrow(code('INVALID_INPUT'));
+    const half = await engine.fingerprint('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen');
+    const sim = engine.similarity(a, half);
+    expect(sim.containment_a).toBe(1);
+    expect(sim.containment_b).toBeCloseTo(6 / 12);
+  });
+});
+
+describe('lifecycle and traps', () => {
+  it('dispose makes later calls fail with ENGINE_DISPOSED', async () => {
+    const engine = await createEngine();
+    engine.dispose();
+    await expect(engine.fingerprint('x')).rejects.toThrow(code('ENGINE_DISPOSED'));
+    expect(() => engine.xxh64('x')).toThrow(code('ENGINE_DISPOSED'));
+  });
+
+  it('a trap in the core becomes WASM_ABORT and poisons only that engine', async () => {
+    const engine = await createEngine();
+    const core = (engine as unknown as { _core: Core })._core;
+    expect(() => core.guard(() => core.raw.xxh64(core.memoryBytes - 4, 64, 0n))).toThrow(code('WASM_ABORT'));
+    await expect(engine.fingerprint('still fine?')).rejects.toThrow(code('WASM_ABORT'));
+    const fresh = await createEngine();
+    expect((await fresh.fingerprint('still fine?')).token_count).toBe(2);
+  });
+
+  it('memory that cannot grow is OUT_OF_MEMORY', async () => {
+    const engine = await createEngine();
+    const core = (engine as unknown as { _core: Core })._core;
+    expect(() => core.reserve(2 ** 32)).toThrow(code('OUT_OF_MEMORY'));
+  });
+
+  it('the scalar and SIMD engines agree', async () => {
+    const [simd, scalar] = [await createEngine({ simd: true }), await createEngine({ simd: false })];
+    expect([simd.variant, scalar.variant]).toEqual(['simd', 'scalar']);
+    const text = 'Ｔｈｅ quick brown fox — jumps over the lazy dog, 日本語 too. '.repeat(50);
+    const [x, y] = [await simd.fingerprint(text), await scalar.fingerprint(text)];
+    expect(x.fingerprint).toBe(y.fingerprint);
+    expect(Array.from(x.minhash!)).toEqual(Array.from(y.minhash!));
+    expect(x.simhash).toBe(y.simhash);
+  });
+});
+
+describe('SHA-256 fallback', () => {
+  it('equals node:crypto for random lengths around block boundaries', () => {
+    const rnd = prng(5);
+    for (const len of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 100_000]) {
+      const data = new Uint8Array(len).map(() => (rnd() * 256) | 0);
+      expect(toHex(sha256Portable(data))).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
+});
