@@ -105,32 +105,6 @@ const TAIL: usize = memory.data(64, 16);
   return <u64><u32>i8x16.bitmask(v128.and(i8x16.gt_s(v, i8x16.splat(-17)), v));
 }
 
-/** Mask of the continuation bytes of the 64 bytes at `b`. */
-// @ts-ignore: decorator
-@inline function contMask(b: usize): u64 {
-  if (ASC_FEATURE_SIMD) {
-    return cont16(v128.load(b)) | (cont16(v128.load(b, 16)) << 16) |
-      (cont16(v128.load(b, 32)) << 32) | (cont16(v128.load(b, 48)) << 48);
-  } else {
-    let m: u64 = 0;
-    for (let i = 0; i < 8; i++) m |= gather8(contBytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
-    return m;
-  }
-}
-
-/** Mask of the 4-byte lead bytes of the 64 bytes at `b`. */
-// @ts-ignore: decorator
-@inline function lead4Mask(b: usize): u64 {
-  if (ASC_FEATURE_SIMD) {
-    return lead4x16(v128.load(b)) | (lead4x16(v128.load(b, 16)) << 16) |
-      (lead4x16(v128.load(b, 32)) << 32) | (lead4x16(v128.load(b, 48)) << 48);
-  } else {
-    let m: u64 = 0;
-    for (let i = 0; i < 8; i++) m |= gather8(lead4Bytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
-    return m;
-  }
-}
-
 // @ts-ignore: decorator
 @inline function ff16(v: v128): u64 {
   return <u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(-1)));
@@ -143,21 +117,43 @@ const TAIL: usize = memory.data(64, 16);
   return ~(((y & L7) + L7) | y) & H8;
 }
 
+// Outputs of highMasks (globals: AssemblyScript has no multiple return values).
+let maskCont: u64 = 0;
+let maskLead4: u64 = 0;
+let maskFF: u64 = 0;
+
 /**
- * Mask of the 0xFF bytes of the 64 bytes at `b`. 0xFF never occurs in UTF-8: findRegions
+ * The continuation bytes, the 4-byte lead bytes and the 0xFF bytes of the 64 bytes at `b`, as
+ * bit masks in maskCont / maskLead4 / maskFF. 0xFF never occurs in UTF-8: findRegions
  * (regions.ts) writes it over the tail of an inert separator whose lead it replaced with ' ', and
  * the tokenizer reads it as a separator worth 0 UTF-16 units, so offsets stay the original's.
+ * Only blocks holding a byte >= 0x80 need this.
  */
 // @ts-ignore: decorator
-@inline function ffMask(b: usize): u64 {
+@inline function highMasks(b: usize): void {
+  let c: u64 = 0;
+  let l: u64 = 0;
+  let f: u64 = 0;
   if (ASC_FEATURE_SIMD) {
-    return ff16(v128.load(b)) | (ff16(v128.load(b, 16)) << 16) |
-      (ff16(v128.load(b, 32)) << 32) | (ff16(v128.load(b, 48)) << 48);
+    for (let i = 0; i < 4; i++) {
+      const v = v128.load(b + (<usize>i << 4));
+      const sh = <u64>i << 4;
+      c |= cont16(v) << sh;
+      l |= lead4x16(v) << sh;
+      f |= ff16(v) << sh;
+    }
   } else {
-    let m: u64 = 0;
-    for (let i = 0; i < 8; i++) m |= gather8(ffBytes(load<u64>(b + (<usize>i << 3)))) << (<u64>i << 3);
-    return m;
+    for (let i = 0; i < 8; i++) {
+      const x = load<u64>(b + (<usize>i << 3));
+      const sh = <u64>i << 3;
+      c |= gather8(contBytes(x)) << sh;
+      l |= gather8(lead4Bytes(x)) << sh;
+      f |= gather8(ffBytes(x)) << sh;
+    }
   }
+  maskCont = c | f;
+  maskLead4 = l & ~f;
+  maskFF = f;
 }
 
 /** Copies the last `n` < 64 bytes at `p` into TAIL and pads it with spaces (separators). */
@@ -181,7 +177,10 @@ export function countTokens(p: usize, len: usize): u32 {
       blk = TAIL;
     }
     let tok = tokMask(blk);
-    if (anyHigh(blk)) tok &= ~ffMask(blk);
+    if (anyHigh(blk)) {
+      highMasks(blk);
+      tok &= ~maskFF;
+    }
     n += <u32>popcnt<u64>(tok & ~((tok << 1) | carry));
     carry = tok >> 63;
     if (last) break;
@@ -256,10 +255,10 @@ export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, ends
     let cont: u64 = 0;
     let lead4: u64 = 0;
     if (anyHigh(blk)) {
-      const ff = ffMask(blk);
-      tok &= ~ff;
-      cont = contMask(blk) | ff;
-      lead4 = lead4Mask(blk) & ~ff;
+      highMasks(blk);
+      tok &= ~maskFF;
+      cont = maskCont;
+      lead4 = maskLead4;
     }
     const prev = (tok << 1) | carry;
     let starts = tok & ~prev;

@@ -71,6 +71,7 @@ function isInt(v: unknown, lo: number, hi: number): v is number {
 
 /**
  * Validate `options` and fill defaults. Throws INVALID_OPTIONS naming the first bad member.
+ * @example resolveOptions({ shingle: { unit: 'char' } }).size // 12
  */
 export function resolveOptions(options: FingerprintOptions | undefined): ResolvedOptions {
   if (options === undefined || options === null) options = {};

@@ -141,5 +141,5 @@ for (const [name, r] of Object.entries(results)) {
     }
   }
 }
-console.log(`runtime smoke: ${passed} passed, ${failed} failed`);
+console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exitCode = failed ? 1 : 0;

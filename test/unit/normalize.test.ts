@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { prng } from '../reference/core.js';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import { isAsciiOnly, normalize, NORMALIZER_ID } from '../../src/fingerprint/normalize.js';
@@ -19,18 +20,6 @@ interface Fixture {
 const fixture = JSON.parse(
   readFileSync(new URL('../fixtures/nfkc-vectors.json', import.meta.url), 'utf8'),
 ) as Fixture;
-
-/** mulberry32: a tiny seeded PRNG, so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const POOLS: readonly string[] = [
   'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
@@ -101,7 +90,7 @@ describe('toNFKCCasefold', () => {
   });
 
   it('is idempotent', () => {
-    const rand = mulberry32(7);
+    const rand = prng(7);
     for (let i = 0; i < 200; i++) {
       const once = toNFKCCasefold(randomText(rand, 40));
       expect(toNFKCCasefold(once)).toBe(once);
@@ -160,7 +149,7 @@ describe('normalize: known answers', () => {
   });
 
   it('takes the ASCII fast path to the same result as the general path', () => {
-    const rand = mulberry32(3);
+    const rand = prng(3);
     for (let i = 0; i < 100; i++) {
       let s = '';
       for (let j = 0; j < 80; j++) s += String.fromCharCode(Math.floor(rand() * 128));
@@ -209,7 +198,7 @@ describe('normalize: offset map', () => {
   }
 
   it('holds its invariants on random ASCII', () => {
-    const rand = mulberry32(1);
+    const rand = prng(1);
     for (let i = 0; i < 300; i++) {
       let s = '';
       const n = Math.floor(rand() * 60);
@@ -219,7 +208,7 @@ describe('normalize: offset map', () => {
   });
 
   it('holds its invariants on random mixed scripts', () => {
-    const rand = mulberry32(2);
+    const rand = prng(2);
     for (let i = 0; i < 1000; i++) checkMap(randomText(rand, Math.floor(rand() * 50)), false);
   });
 });
