@@ -12,6 +12,7 @@ export { utf8Invalid } from './utf8';
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow } from './winnow';
+export { sortPairs, buildPrefix, lookupSorted } from './sortindex';
 
 // ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';

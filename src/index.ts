@@ -11,7 +11,8 @@
 
 // Engine
 export { createEngine, Engine } from './engine/engine.js';
-export type { EngineOptions } from './engine/engine.js';
+export type { EngineOptions, SearchOptions, SearchResult } from './engine/engine.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch } from './index/exact.js';
 export type { CoreVariant, SimdChoice } from './engine/load.js';
 export { CORE_BUILDS } from './engine/load.js';
 

@@ -26,6 +26,9 @@ export interface RawExports {
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
+  sortPairs(keysPtr: number, valsPtr: number, n: number, tmpKeysPtr: number, tmpValsPtr: number): void;
+  buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
+  lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
   simdEnabled(): number;
   // ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
   readonly minhashMaxK: WebAssembly.Global;
@@ -50,8 +53,10 @@ const encoder = new TextEncoder();
  * aligned to 16 bytes; `commit()` reserves the total in wasm memory (grows it) and refreshes views.
  */
 export class Layout {
-  private offset = 0;
-  constructor(private readonly core: Core) {}
+  private offset: number;
+  constructor(private readonly core: Core, from = 0) {
+    this.offset = (from + 15) & ~15;
+  }
   take(bytes: number): number {
     const ptr = this.core.arenaBase + this.offset;
     this.offset += (bytes + 15) & ~15;
@@ -160,8 +165,8 @@ export class Core {
     return written;
   }
 
-  /** New bump layout for one call. */
-  layout(): Layout {
-    return new Layout(this);
+  /** New bump layout for one call, starting `from` bytes into the arena (after long-lived data). */
+  layout(from = 0): Layout {
+    return new Layout(this, from);
   }
 }

@@ -2,14 +2,16 @@
  * The Engine: one instance of the WebAssembly core and the operations that run on it.
  */
 import { TrainprintError } from '../errors.js';
-import { fingerprintText, shingleHashesCore, toText } from '../fingerprint/fingerprint.js';
-import { resolveOptions, type FingerprintOptions } from '../fingerprint/options.js';
+import { fingerprintCore, fingerprintText, shingleHashesCore, toText } from '../fingerprint/fingerprint.js';
+import { paramsId, resolveOptions, type FingerprintOptions } from '../fingerprint/options.js';
 import { similarity } from '../similarity/score.js';
 import type { Fingerprint, Similarity } from '../types.js';
 import { MembershipFilter, type MembershipFilterOptions } from '../sketch/filter.js';
 import { minhashSignature, type MinhashOptions } from '../sketch/minhash.js';
 import { simhash64 } from '../sketch/simhash.js';
 import { Core } from './abi.js';
+import { ExactDataset, type DatasetDescriptor, type DatasetDocument, type DatasetStats, type SearchMatch } from '../index/exact.js';
+import { decodeDataset, encodeDataset } from '../index/snapshot.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
@@ -26,6 +28,7 @@ export class Engine {
   /** Which build of the core this engine runs. */
   readonly variant: CoreVariant;
   private core: Core | null;
+  private readonly sets = new Map<string, ExactDataset>();
 
   /** @internal use {@link createEngine} */
   constructor(core: Core, variant: CoreVariant) {
@@ -142,6 +145,121 @@ export class Engine {
     return MembershipFilter.create(await compileCore(this.variant), options);
   }
 
+  /**
+   * Add a reference dataset (or more documents to an existing one): each document is
+   * fingerprinted and its winnowed fingerprints stored with their spans. `documents` may be any
+   * Iterable or AsyncIterable of `{ id, text, meta? }`. Async; resolves to the dataset's stats.
+   *
+   * @throws INVALID_INPUT (bad descriptor or document), INVALID_OPTIONS (kind other than 'exact'),
+   *   ALREADY_EXISTS (a document id already in the dataset)
+   * @example
+   * await engine.addDataset({ id: 'gutenberg-sample', models: ['example/model-1'] }, [{ id: 'alice', text }])
+   */
+  async addDataset(descriptor: DatasetDescriptor, documents: Iterable<DatasetDocument> | AsyncIterable<DatasetDocument>): Promise<DatasetStats> {
+    const core = this._core;
+    checkDescriptor(descriptor);
+    if (documents === null || typeof documents !== 'object' || (!(Symbol.iterator in documents) && !(Symbol.asyncIterator in documents))) {
+      throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
+    }
+    let ds = this.sets.get(descriptor.id);
+    if (!ds) {
+      ds = new ExactDataset(await Core.create(await compileCore(this.variant)), descriptor, DATASET_PARAMS);
+      this.sets.set(descriptor.id, ds);
+    }
+    let at = 0;
+    for await (const doc of documents as AsyncIterable<DatasetDocument>) {
+      if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
+        throw new TrainprintError('INVALID_INPUT', `document ${at}: id must be a non-empty string of at most 1000 characters`);
+      }
+      const text = toText(doc.text);
+      const { fp } = fingerprintCore(core, text, DATASET_OPTIONS);
+      ds.addDocument(doc, fp);
+      at++;
+    }
+    return ds.stats();
+  }
+
+  /**
+   * The datasets loaded in this engine, with their stats (sync).
+   * @example engine.datasets().map((d) => `${d.id}: ${d.documents} documents`)
+   */
+  datasets(): DatasetStats[] {
+    this._core;
+    return [...this.sets.values()].map((d) => d.stats());
+  }
+
+  /**
+   * Drop a dataset and free its memory (sync). Returns false when there was none with this id.
+   * @example engine.removeDataset('gutenberg-sample') // true
+   */
+  removeDataset(id: string): boolean {
+    this._core;
+    return this.sets.delete(id);
+  }
+
+  /**
+   * Find passages of `text` that occur in the loaded datasets (sync): each match has spans in
+   * the query and in the source document; `coverage` gives, per dataset, the share of the query's
+   * tokens inside matches and the longest matched run. Passages shorter than `minTokens` words
+   * (default 12 = the winnowing guarantee window + shingle size − 1) are not reported.
+   *
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND (an unknown dataset id in `datasets`)
+   * @example
+   * const { matches, coverage } = engine.search(suspectText)
+   * matches[0] // { dataset_id, document_id, query_start, query_end, source_start, source_end, kind: 'exact', tokens, score }
+   */
+  search(text: string | Uint8Array, options: SearchOptions = {}): SearchResult {
+    const core = this._core;
+    if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    const minTokens = options.minTokens ?? DEFAULT_WINDOW + DEFAULT_SIZE - 1;
+    if (!Number.isInteger(minTokens) || minTokens < 1) throw new TrainprintError('INVALID_OPTIONS', 'minTokens must be a positive integer');
+    let targets = [...this.sets.values()];
+    if (options.datasets !== undefined) {
+      if (!Array.isArray(options.datasets)) throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
+      targets = options.datasets.map((id) => {
+        const d = this.sets.get(id);
+        if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+        return d;
+      });
+    }
+    const { fp } = fingerprintCore(core, toText(text), SEARCH_OPTIONS);
+    const matches: SearchMatch[] = [];
+    const coverage: SearchResult['coverage'] = {};
+    for (const d of targets) {
+      const found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+      matches.push(...found);
+      coverage[d.descriptor.id] = tokenCoverage(found, fp);
+    }
+    matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
+    return { matches, coverage, query_tokens: fp.token_count };
+  }
+
+  /**
+   * A dataset as bytes (sync): msgpack with a versioned header, the parameter id and a checksum.
+   * @throws NOT_FOUND
+   * @example const bytes = engine.exportDataset('gutenberg-sample')
+   */
+  exportDataset(id: string): Uint8Array {
+    this._core;
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    return encodeDataset(d.toData());
+  }
+
+  /**
+   * Load a dataset exported by `exportDataset` (async). A truncated, corrupted or incompatible
+   * file is refused with SNAPSHOT_INCOMPATIBLE; an id already loaded with ALREADY_EXISTS.
+   * @example const stats = await engine.importDataset(bytes)
+   */
+  async importDataset(bytes: Uint8Array): Promise<DatasetStats> {
+    this._core;
+    const data = decodeDataset(bytes, { params: DATASET_PARAMS });
+    if (this.sets.has(data.descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
+    const ds = ExactDataset.fromData(await Core.create(await compileCore(this.variant)), data);
+    this.sets.set(ds.descriptor.id, ds);
+    return ds.stats();
+  }
+
   /** Bytes of WebAssembly memory this engine holds (grows to the largest input seen, then stays). */
   get memoryBytes(): number {
     return this._core.memoryBytes;
@@ -150,6 +268,7 @@ export class Engine {
   /** Release the instance; later calls throw ENGINE_DISPOSED. */
   dispose(): void {
     this.core = null;
+    this.sets.clear();
   }
 }
 
@@ -169,4 +288,59 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const variant = pickVariant(simd);
   const core = await Core.create(await compileCore(variant));
   return new Engine(core, variant);
+}
+
+/** Options of {@link Engine.search}. */
+export interface SearchOptions {
+  /** Only these datasets. @default all loaded */
+  readonly datasets?: readonly string[];
+  /** Shortest passage reported, in query words. @default 12 */
+  readonly minTokens?: number;
+}
+
+/** Result of {@link Engine.search}. */
+export interface SearchResult {
+  /** Matched passages, longest first. */
+  readonly matches: SearchMatch[];
+  /** Per dataset id: share of the query's tokens inside matches (0..1) and the longest match in tokens. */
+  readonly coverage: Record<string, { readonly share: number; readonly longest_run: number }>;
+  /** Word tokens in the query. */
+  readonly query_tokens: number;
+}
+
+const DEFAULT_SIZE = 5;
+const DEFAULT_WINDOW = 8;
+/** How dataset documents are fingerprinted (and so what every dataset's params id says). */
+const DATASET_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false });
+const DATASET_PARAMS = paramsId(DATASET_OPTIONS);
+/** Queries: every shingle is looked up, so no winnowing. */
+const SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
+
+function checkDescriptor(d: DatasetDescriptor): void {
+  if (!d || typeof d !== 'object') throw new TrainprintError('INVALID_INPUT', 'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, meta? }');
+  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200) throw new TrainprintError('INVALID_INPUT', 'descriptor.id must be a non-empty string of at most 200 characters');
+  if (d.kind !== undefined && d.kind !== 'exact') {
+    throw new TrainprintError('INVALID_OPTIONS', d.kind === 'portrait' ? `kind 'portrait' is not available in this version; use 'exact'` : `kind must be 'exact'`);
+  }
+  if (d.name !== undefined && typeof d.name !== 'string') throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');
+  if (d.models !== undefined && (!Array.isArray(d.models) || d.models.some((m) => typeof m !== 'string'))) throw new TrainprintError('INVALID_INPUT', 'descriptor.models must be an array of strings');
+  if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string') throw new TrainprintError('INVALID_INPUT', 'descriptor.kb_dataset must be a string');
+}
+
+/** Share of query tokens covered by the union of the matches, and the longest match. */
+function tokenCoverage(matches: readonly SearchMatch[], fp: Fingerprint): { share: number; longest_run: number } {
+  if (fp.token_count === 0 || matches.length === 0) return { share: 0, longest_run: 0 };
+  // token index of a query offset: shingle i starts at token i
+  const covered = new Uint8Array(fp.token_count);
+  const startIdx = new Map<number, number>();
+  fp.shingles.starts.forEach((s, i) => { if (!startIdx.has(s)) startIdx.set(s, i); });
+  let longest = 0;
+  for (const m of matches) {
+    const first = startIdx.get(m.query_start) ?? 0;
+    covered.fill(1, first, Math.min(fp.token_count, first + m.tokens));
+    longest = Math.max(longest, m.tokens);
+  }
+  let n = 0;
+  for (let i = 0; i < covered.length; i++) n += covered[i];
+  return { share: n / fp.token_count, longest_run: longest };
 }

@@ -53,6 +53,20 @@ export async function smoke(lib) {
   const b = await engine.fingerprint(TEXTS.english.toUpperCase() + ' And then some more words.');
   const s = engine.similarity(a, b);
   out.similarity = { jaccard: s.jaccard, containment_a: s.containment_a, simhash_distance: s.simhash_distance };
+  // A dataset: built, exported to bytes, imported into a fresh engine, searched.
+  const doc = TEXTS.english.repeat(3) + ' ' + TEXTS.mixed + ' ' + TEXTS.cjk;
+  await engine.addDataset({ id: 'smoke', name: 'smoke test', models: ['example/model'] }, [{ id: 'doc-1', text: doc }]);
+  const bytes = engine.exportDataset('smoke');
+  const fresh = await lib.createEngine();
+  const stats = await fresh.importDataset(bytes);
+  const found = fresh.search('Preface: ' + TEXTS.english + ' Afterword.');
+  out.dataset = {
+    bytes: bytes.length,
+    bytes_xxh64: hex(engine.xxh64(bytes)),
+    stats,
+    matches: found.matches,
+    coverage: found.coverage,
+  };
   for (const [name, bad] of Object.entries({ number: 42, lone_surrogate: 'a\uD800b', null: null })) {
     try {
       await engine.fingerprint(bad);

@@ -1,0 +1,115 @@
+/** Exact datasets: build from real books, search reused passages with spans, export/import. */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import { prng } from '../reference/core.js';
+
+const books = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'];
+const text = (name: string) => readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8');
+const code = (c: string) => expect.objectContaining({ code: c });
+
+/** `words` consecutive words of `src` starting near `at`, and the UTF-16 span they occupy. */
+function passage(src: string, at: number, words: number): { text: string; start: number; end: number } {
+  const re = /\S+/g;
+  re.lastIndex = at;
+  let first = -1, end = at;
+  for (let i = 0; i < words; i++) {
+    const m = re.exec(src)!;
+    if (first < 0) first = m.index;
+    end = m.index + m[0].length;
+  }
+  return { text: src.slice(first, end), start: first, end };
+}
+
+describe('exact datasets', () => {
+  let engine: Engine;
+  const corpus = Object.fromEntries(books.map((b) => [b, text(b)]));
+  beforeAll(async () => {
+    engine = await createEngine();
+    const stats = await engine.addDataset({ id: 'gutenberg', name: 'Gutenberg sample', models: ['example/model'] }, books.slice(0, 3).map((b) => ({ id: b, text: corpus[b] })));
+    expect(stats.documents).toBe(3);
+    expect(stats.fingerprints).toBeGreaterThan(stats.tokens * 0.15);
+  });
+
+  it('finds a verbatim passage inside unrelated text, with spans in both texts', () => {
+    const src = corpus['austen-persuasion'];
+    const p = passage(src, 200_000, 60);
+    const noise = corpus['shakespeare-caesar'];
+    const query = noise.slice(10_000, 12_000) + '\n' + p.text + '\n' + noise.slice(20_000, 22_000);
+    const { matches, coverage } = engine.search(query);
+    expect(matches.length).toBe(1);
+    const m = matches[0];
+    expect(m).toMatchObject({ dataset_id: 'gutenberg', document_id: 'austen-persuasion', kind: 'exact' });
+    const qStart = query.indexOf(p.text);
+    // spans cover the passage up to the winnowing boundary (≤ window − 1 shingles at each end)
+    expect(m.query_start).toBeGreaterThanOrEqual(qStart);
+    expect(m.query_end).toBeLessThanOrEqual(qStart + p.text.length);
+    expect(m.tokens).toBeGreaterThanOrEqual(45);
+    expect(m.source_start).toBeGreaterThanOrEqual(p.start);
+    expect(m.source_end).toBeLessThanOrEqual(p.end);
+    expect(src.slice(m.source_start, m.source_end)).toBe(query.slice(m.query_start, m.query_end));
+    expect(coverage.gutenberg.longest_run).toBe(m.tokens);
+    expect(coverage.gutenberg.share).toBeGreaterThan(0);
+  });
+
+  it('survives re-casing, re-wrapping, punctuation and Unicode noise', () => {
+    const src = corpus['chesterton-thursday'];
+    const rnd = prng(9);
+    for (let t = 0; t < 20; t++) {
+      const p = passage(src, Math.floor(rnd() * (src.length - 5000)), 50);
+      const noisy = p.text.toUpperCase().replace(/\s+/g, () => (rnd() < 0.3 ? '\n' : '\u00a0')).replace(/,/g, ' ;').replace(/'/g, '\u2019');
+      const { matches } = engine.search('Preface. ' + noisy + ' The end.');
+      expect(matches[0]?.document_id, p.text.slice(0, 60)).toBe('chesterton-thursday');
+      expect(matches[0].tokens).toBeGreaterThanOrEqual(35);
+    }
+  });
+
+  it('reports nothing for text from a book it does not hold', () => {
+    const other = corpus['shakespeare-caesar'];
+    const rnd = prng(4);
+    for (let t = 0; t < 20; t++) {
+      const p = passage(other, Math.floor(rnd() * (other.length - 3000)), 80);
+      expect(engine.search(p.text).matches).toEqual([]);
+    }
+  });
+
+  it('adds documents to an existing dataset and refuses duplicates', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'd' }, [{ id: 'a', text: corpus['milton-paradise'].slice(0, 50_000) }]);
+    async function* more() { yield { id: 'b', text: corpus['milton-paradise'].slice(50_000, 100_000) }; }
+    const stats = await e.addDataset({ id: 'd' }, more());
+    expect(stats.documents).toBe(2);
+    const p = passage(corpus['milton-paradise'], 60_000, 40);
+    expect(e.search(p.text).matches[0].document_id).toBe('b');
+    await expect(e.addDataset({ id: 'd' }, [{ id: 'a', text: 'again' }])).rejects.toThrow(code('ALREADY_EXISTS'));
+  });
+
+  it('exports and imports: the same answers from bytes', async () => {
+    const bytes = engine.exportDataset('gutenberg');
+    const other = await createEngine();
+    const stats = await other.importDataset(bytes);
+    expect(stats).toEqual(engine.datasets()[0]);
+    const p = passage(corpus['milton-paradise'], 100_000, 70);
+    expect(other.search(p.text)).toEqual(engine.search(p.text));
+    await expect(other.importDataset(bytes)).rejects.toThrow(code('ALREADY_EXISTS'));
+    const broken = bytes.slice(0, bytes.length - 10);
+    await expect((await createEngine()).importDataset(broken)).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
+  });
+
+  it('removes datasets and validates its inputs', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'x' }, [{ id: '1', text: corpus['milton-paradise'].slice(0, 20_000) }]);
+    expect(e.removeDataset('x')).toBe(true);
+    expect(e.removeDataset('x')).toBe(false);
+    expect(e.datasets()).toEqual([]);
+    expect(() => e.search('text', { datasets: ['x'] })).toThrow(code('NOT_FOUND'));
+    expect(() => e.exportDataset('x')).toThrow(code('NOT_FOUND'));
+    await expect(e.addDataset({ id: '' }, [])).rejects.toThrow(code('INVALID_INPUT'));
+    await expect(e.addDataset({ id: 'p', kind: 'portrait' }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'p' }, 42 as never)).rejects.toThrow(code('INVALID_INPUT'));
+    await expect(e.addDataset({ id: 'p' }, [{ id: 'a' } as never])).rejects.toThrow(code('INVALID_INPUT'));
+    await expect(e.addDataset({ id: 'p' }, [{ id: 'a', text: 'x\uD800' }])).rejects.toThrow(code('INVALID_INPUT'));
+    expect(() => e.search('text', { minTokens: 0 })).toThrow(code('INVALID_OPTIONS'));
+    expect(() => e.search(42 as never)).toThrow(code('INVALID_INPUT'));
+  });
+});
