@@ -20,6 +20,10 @@ export { simhash64 } from './simhash';
 export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
 // ---- END kernels ----
 
+// ---- BEGIN align ----
+export { alignSeeds } from './align';
+// ---- END align ----
+
 /** 1 when this binary was compiled with SIMD128 (the host checks it picked the right build). */
 export function simdEnabled(): u32 {
   return ASC_FEATURE_SIMD ? 1 : 0;

@@ -14,4 +14,6 @@ if (!existsSync(new URL('./node_modules/bloom-filters', import.meta.url))) {
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', here], { stdio: 'inherit' });
 }
 const args = process.argv.slice(2);
-execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL('./fingerprint.mjs', import.meta.url)), ...args], { stdio: 'inherit' });
+for (const script of ['fingerprint.mjs', 'index.mjs']) {
+  execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });
+}

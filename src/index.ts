@@ -12,7 +12,7 @@
 // Engine
 export { createEngine, Engine } from './engine/engine.js';
 export type { EngineOptions, SearchOptions, SearchResult } from './engine/engine.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch } from './index/exact.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch } from './index/types.js';
 export type { CoreVariant, SimdChoice } from './engine/load.js';
 export { CORE_BUILDS } from './engine/load.js';
 
@@ -22,6 +22,7 @@ export type { Normalized } from './fingerprint/normalize.js';
 export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
 export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
 export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
+export type { CompareOptions, Comparison, AlignedSpan } from './align/compare.js';
 
 // Sketches
 export { jaccardEstimate } from './sketch/minhash.js';

@@ -44,6 +44,15 @@ export interface RawExports {
   /** Blocked Bloom query: one byte 0/1 per key at outPtr; returns the number of hits. */
   bloomQuery(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number, outPtr: number): number;
   // ---- END kernels ----
+  // ---- BEGIN align ----
+  /**
+   * Sentence-pair seeds of `compare` (assembly/align.ts): (i, j) u32 pairs at outIJPtr and f64 cosines at
+   * outCosPtr for pairs with cosine > thCos and Dice > thDice; returns the count. acc/cnt: zeroed scratch (nb each).
+   */
+  alignSeeds(aOffPtr: number, aTermsPtr: number, aWPtr: number, aNormPtr: number, aSizePtr: number, na: number,
+    bOffPtr: number, bSentPtr: number, bWPtr: number, bNormPtr: number, bSizePtr: number, nb: number, terms: number,
+    thCos: number, thDice: number, accPtr: number, cntPtr: number, outIJPtr: number, outCosPtr: number): number;
+  // ---- END align ----
 }
 
 const encoder = new TextEncoder();

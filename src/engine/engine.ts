@@ -10,8 +10,11 @@ import { MembershipFilter, type MembershipFilterOptions } from '../sketch/filter
 import { minhashSignature, type MinhashOptions } from '../sketch/minhash.js';
 import { simhash64 } from '../sketch/simhash.js';
 import { Core } from './abi.js';
-import { ExactDataset, type DatasetDescriptor, type DatasetDocument, type DatasetStats, type SearchMatch } from '../index/exact.js';
+import { ExactDataset } from '../index/exact.js';
+import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../index/portrait.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch } from '../index/types.js';
 import { decodeDataset, encodeDataset } from '../index/snapshot.js';
+import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
@@ -28,7 +31,7 @@ export class Engine {
   /** Which build of the core this engine runs. */
   readonly variant: CoreVariant;
   private core: Core | null;
-  private readonly sets = new Map<string, ExactDataset>();
+  private readonly sets = new Map<string, ExactDataset | PortraitDataset>();
 
   /** @internal use {@link createEngine} */
   constructor(core: Core, variant: CoreVariant) {
@@ -93,6 +96,22 @@ export class Engine {
   }
 
   /**
+   * Align two texts (sync): the reused passages with spans in both ORIGINAL strings, found by
+   * sentence-level tf-idf seeds (cosine and Dice), grouped across gaps, merged to one detection
+   * per passage, with word-exact edges for verbatim copies. `similarity` is the share of the
+   * shorter text's word characters inside aligned spans; `jaccard` and containment are over
+   * distinct word 5-grams. Evaluated with the PAN measures in bench/eval-pan.mjs.
+   *
+   * @throws INVALID_INPUT (non-strings, lone surrogates), INVALID_OPTIONS
+   * @example
+   * const { similarity, spans } = engine.compare(suspect, source)
+   * spans[0] // { a_start, a_end, b_start, b_end, score }
+   */
+  compare(a: string, b: string, options?: CompareOptions): Comparison {
+    return compareTexts(this._core, a, b, options);
+  }
+
+  /**
    * XXH64 of a string's UTF-8 bytes or of bytes (sync) — the hash family of every fingerprint.
    * @example engine.xxh64('abc') // 0x44bc2cf5ad770999n
    */
@@ -146,14 +165,23 @@ export class Engine {
   }
 
   /**
-   * Add a reference dataset (or more documents to an existing one): each document is
-   * fingerprinted and its winnowed fingerprints stored with their spans. `documents` may be any
+   * Add a reference dataset (or more documents to an existing one). `documents` may be any
    * Iterable or AsyncIterable of `{ id, text, meta? }`. Async; resolves to the dataset's stats.
    *
-   * @throws INVALID_INPUT (bad descriptor or document), INVALID_OPTIONS (kind other than 'exact'),
+   * - `kind: 'exact'` (default): winnowed fingerprints stored with their spans (where a match is).
+   * - `kind: 'portrait'`: only the distinct winnowed fingerprints, in a membership filter at
+   *   1.2 bytes per stored n-gram (≈ 4.7 % of the corpus bytes at the default `window: 8`); a
+   *   search says *which query passages* are in the corpus, not where. Adding more documents
+   *   later rebuilds the open filter from the kept keys (exactly sized); `finalizeDataset` seals
+   *   it and frees the kept keys. See src/index/portrait.ts for the statistics and what length is
+   *   reliably reported (≈ 30 words at `window: 8`; ≥ 16 words with `window: 3`, ≈ 10.6 % of corpus bytes).
+   *
+   * @throws INVALID_INPUT (bad descriptor or document), INVALID_OPTIONS (unknown kind, `window`
+   *   out of 1..64 or given for an exact dataset, kind/window differ from the existing dataset's),
    *   ALREADY_EXISTS (a document id already in the dataset)
    * @example
    * await engine.addDataset({ id: 'gutenberg-sample', models: ['example/model-1'] }, [{ id: 'alice', text }])
+   * await engine.addDataset({ id: 'books-portrait', kind: 'portrait' }, books) // { index_bytes, fingerprints, fpr, … }
    */
   async addDataset(descriptor: DatasetDescriptor, documents: Iterable<DatasetDocument> | AsyncIterable<DatasetDocument>): Promise<DatasetStats> {
     const core = this._core;
@@ -162,20 +190,29 @@ export class Engine {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
     let ds = this.sets.get(descriptor.id);
-    if (!ds) {
-      ds = new ExactDataset(await Core.create(await compileCore(this.variant)), descriptor, DATASET_PARAMS);
+    if (ds) {
+      const kind = ds instanceof PortraitDataset ? 'portrait' : 'exact';
+      if (descriptor.kind !== undefined && descriptor.kind !== kind) throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" is of kind '${kind}'`);
+      if (descriptor.window !== undefined && ds instanceof PortraitDataset && descriptor.window !== ds.window) {
+        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has window ${ds.window}`);
+      }
+    } else {
+      const core2 = await Core.create(await compileCore(this.variant));
+      ds = descriptor.kind === 'portrait' ? new PortraitDataset(core2, descriptor) : new ExactDataset(core2, descriptor, DATASET_PARAMS);
       this.sets.set(descriptor.id, ds);
     }
+    const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
     let at = 0;
     for await (const doc of documents as AsyncIterable<DatasetDocument>) {
       if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
         throw new TrainprintError('INVALID_INPUT', `document ${at}: id must be a non-empty string of at most 1000 characters`);
       }
       const text = toText(doc.text);
-      const { fp } = fingerprintCore(core, text, DATASET_OPTIONS);
+      const { fp } = fingerprintCore(core, text, options);
       ds.addDocument(doc, fp);
       at++;
     }
+    if (ds instanceof PortraitDataset) ds.merge();
     return ds.stats();
   }
 
@@ -186,6 +223,21 @@ export class Engine {
   datasets(): DatasetStats[] {
     this._core;
     return [...this.sets.values()].map((d) => d.stats());
+  }
+
+  /**
+   * Seal a portrait dataset (sync): its open filter joins the chain and the fingerprints kept
+   * for rebuilding are dropped, so it holds only its filters (1.2 B per stored n-gram). Documents
+   * added later go into a new filter. Exact datasets have nothing to seal. Returns the stats.
+   * @throws NOT_FOUND
+   * @example engine.finalizeDataset('books-portrait').index_bytes
+   */
+  finalizeDataset(id: string): DatasetStats {
+    this._core;
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (d instanceof PortraitDataset) d.seal();
+    return d.stats();
   }
 
   /**
@@ -200,8 +252,11 @@ export class Engine {
   /**
    * Find passages of `text` that occur in the loaded datasets (sync): each match has spans in
    * the query and in the source document; `coverage` gives, per dataset, the share of the query's
-   * tokens inside matches and the longest matched run. Passages shorter than `minTokens` words
-   * (default 12 = the winnowing guarantee window + shingle size − 1) are not reported.
+   * tokens inside matches and the longest matched run. Exact passages shorter than `minTokens`
+   * words (default 12 = the winnowing guarantee window + shingle size − 1) are not reported.
+   * Portrait datasets give matches with `kind: 'portrait'`, `document_id`/`source_*` null: runs of
+   * consecutive hits among the query's winnowed fingerprints whose chance probability is ≤
+   * `alpha` (default 1e-6 per query and dataset; `score` = 1 − that probability).
    *
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND (an unknown dataset id in `datasets`)
    * @example
@@ -213,6 +268,8 @@ export class Engine {
     if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     const minTokens = options.minTokens ?? DEFAULT_WINDOW + DEFAULT_SIZE - 1;
     if (!Number.isInteger(minTokens) || minTokens < 1) throw new TrainprintError('INVALID_OPTIONS', 'minTokens must be a positive integer');
+    const alpha = options.alpha ?? PORTRAIT_ALPHA;
+    if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) throw new TrainprintError('INVALID_OPTIONS', 'alpha must be a number in (0, 1)');
     let targets = [...this.sets.values()];
     if (options.datasets !== undefined) {
       if (!Array.isArray(options.datasets)) throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
@@ -222,11 +279,18 @@ export class Engine {
         return d;
       });
     }
-    const { fp } = fingerprintCore(core, toText(text), SEARCH_OPTIONS);
+    const query = toText(text);
+    const { fp } = fingerprintCore(core, query, SEARCH_OPTIONS);
+    const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
     const matches: SearchMatch[] = [];
     const coverage: SearchResult['coverage'] = {};
     for (const d of targets) {
-      const found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+      let found: SearchMatch[];
+      if (d instanceof PortraitDataset) {
+        let qw = winnowed.get(d.window);
+        if (!qw) winnowed.set(d.window, (qw = fingerprintCore(core, query, d.options).fp));
+        found = d.search(qw, alpha);
+      } else found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
       matches.push(...found);
       coverage[d.descriptor.id] = tokenCoverage(found, fp);
     }
@@ -253,9 +317,13 @@ export class Engine {
    */
   async importDataset(bytes: Uint8Array): Promise<DatasetStats> {
     this._core;
-    const data = decodeDataset(bytes, { params: DATASET_PARAMS });
+    const data = decodeDataset(bytes, { kind: 'any' });
+    if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`);
+    }
     if (this.sets.has(data.descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
-    const ds = ExactDataset.fromData(await Core.create(await compileCore(this.variant)), data);
+    const core2 = await Core.create(await compileCore(this.variant));
+    const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
     this.sets.set(ds.descriptor.id, ds);
     return ds.stats();
   }
@@ -294,8 +362,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 export interface SearchOptions {
   /** Only these datasets. @default all loaded */
   readonly datasets?: readonly string[];
-  /** Shortest passage reported, in query words. @default 12 */
+  /** Shortest exact passage reported, in query words. @default 12 */
   readonly minTokens?: number;
+  /**
+   * Portrait datasets: largest chance probability of a reported run, per query and dataset
+   * (m · p^r for r distinct consecutive hits among m query fingerprints at false-positive rate p).
+   * @default 1e-6
+   */
+  readonly alpha?: number;
 }
 
 /** Result of {@link Engine.search}. */
@@ -319,8 +393,10 @@ const SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash
 function checkDescriptor(d: DatasetDescriptor): void {
   if (!d || typeof d !== 'object') throw new TrainprintError('INVALID_INPUT', 'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, meta? }');
   if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200) throw new TrainprintError('INVALID_INPUT', 'descriptor.id must be a non-empty string of at most 200 characters');
-  if (d.kind !== undefined && d.kind !== 'exact') {
-    throw new TrainprintError('INVALID_OPTIONS', d.kind === 'portrait' ? `kind 'portrait' is not available in this version; use 'exact'` : `kind must be 'exact'`);
+  if (d.kind !== undefined && d.kind !== 'exact' && d.kind !== 'portrait') throw new TrainprintError('INVALID_OPTIONS', `kind must be 'exact' or 'portrait'`);
+  if (d.window !== undefined) {
+    if (d.kind !== 'portrait') throw new TrainprintError('INVALID_OPTIONS', `window is an option of kind 'portrait' only`);
+    checkPortraitWindow(d.window);
   }
   if (d.name !== undefined && typeof d.name !== 'string') throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');
   if (d.models !== undefined && (!Array.isArray(d.models) || d.models.some((m) => typeof m !== 'string'))) throw new TrainprintError('INVALID_INPUT', 'descriptor.models must be an array of strings');

@@ -9,72 +9,9 @@ import { Core } from '../engine/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint } from '../types.js';
 import type { ExactDatasetData } from './snapshot.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch } from './types.js';
 
-/** What a dataset is: its id and the knowledge-base facts attached to it. */
-export interface DatasetDescriptor {
-  /** Stable id, 1–200 characters. */
-  readonly id: string;
-  readonly name?: string;
-  /** `'exact'` (winnowed fingerprints with postings). `'portrait'` is not available in this version. @default 'exact' */
-  readonly kind?: 'exact' | 'portrait';
-  /** Models documented to have trained on this dataset (`provider/model`). */
-  readonly models?: readonly string[];
-  /** Id of the dataset in the knowledge base. */
-  readonly kb_dataset?: string;
-  readonly meta?: unknown;
-}
-
-/** One reference document. */
-export interface DatasetDocument {
-  readonly id: string;
-  readonly text: string;
-  readonly meta?: unknown;
-}
-
-/** Size and content of a dataset (`engine.datasets()`). */
-export interface DatasetStats {
-  readonly id: string;
-  readonly name: string | undefined;
-  readonly kind: 'exact';
-  readonly documents: number;
-  /** Word tokens over all documents. */
-  readonly tokens: number;
-  /** Winnowed fingerprints stored (postings). */
-  readonly fingerprints: number;
-  /** UTF-8 bytes of the documents indexed. */
-  readonly bytes: number;
-  /** Bytes the index itself takes (keys, postings, prefix table). */
-  readonly index_bytes: number;
-  readonly params: string;
-}
-
-/** One reused passage found by `search`. */
-export interface SearchMatch {
-  readonly dataset_id: string;
-  readonly document_id: string;
-  /** Span in the query (UTF-16 offsets into the caller's string). */
-  readonly query_start: number;
-  readonly query_end: number;
-  /** Span in the source document (UTF-16 offsets into the document's text as indexed). */
-  readonly source_start: number;
-  readonly source_end: number;
-  readonly kind: 'exact';
-  /** Query word tokens inside the matched passage. */
-  readonly tokens: number;
-  /**
-   * Density of the evidence, 0..1: winnowed source fingerprints found in the passage divided by
-   * the number expected for a verbatim copy of that length (2 / (window + 1) per shingle).
-   */
-  readonly score: number;
-}
-
-export interface DocInfo {
-  readonly id: string;
-  readonly chars: number;
-  readonly tokens: number;
-  readonly bytes: number;
-  readonly meta?: unknown;
-}
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, PortraitMatch, SearchMatch } from './types.js';
 
 const MIN_PREFIX_BITS = 4;
 const MAX_PREFIX_BITS = 22;
@@ -192,7 +129,7 @@ export class ExactDataset {
    * Chain the hits of `fp`'s shingles into passages per source document.
    * `minTokens`: shortest passage reported (in query tokens).
    */
-  search(fp: Fingerprint, window: number, size: number, minTokens: number): SearchMatch[] {
+  search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactMatch[] {
     this.ensureSorted();
     const m = fp.shingles.hashes.length;
     if (m === 0 || this.n === 0) return [];
@@ -253,7 +190,7 @@ export class ExactDataset {
       }
     }
     done.push(...active);
-    const matches: SearchMatch[] = [];
+    const matches: ExactMatch[] = [];
     const density = 2 / (window + 1);
     for (const c of done) {
       const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);

@@ -1,5 +1,5 @@
 /**
- * Versioned, checksummed binary snapshots of an exact reference-corpus dataset.
+ * Versioned, checksummed binary snapshots of a reference-corpus dataset (kind 'exact' or 'portrait').
  *
  * A snapshot is one msgpack value, a 2-element array `[header, payload]`, laid out exactly as
  *
@@ -7,16 +7,23 @@
  * 92                                   fixarray(2)
  * 86 …                                 header: a map of 6 entries, in this order
  *                                        format: 'trainprint.dataset', version: 1, params: string,
- *                                        kind: 'exact', counts: { docs, keys },
+ *                                        kind: 'exact' | 'portrait', counts: { docs, keys },
  *    a8 "checksum" ce XX XX XX XX        checksum: always the last entry, always a uint32 (0xce, big-endian)
  * c6 LL LL LL LL                       payload: always bin32 (length big-endian)
  * …                                    payload bytes: a msgpack map
- *                                        { descriptor, docs, keys, postDoc, postStart, postEnd }
+ *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd }
+ *                                        portrait: { descriptor, docs, filters }
  * ```
  *
  * `descriptor` and `docs[i]` are maps (optional fields absent when undefined; `meta` is any
  * msgpack value); `keys` (u64) and `postDoc`/`postStart`/`postEnd` (u32) are `bin` holding the
  * little-endian bytes of the typed arrays.
+ *
+ * Portrait payloads (src/index/portrait.ts) hold no postings: `filters` is an array of maps
+ * `{ keys, k, bits }`, one per filter of the chain: `keys` distinct n-grams stored, `k` bits set per
+ * key (1..16), `bits` a `bin` of the blocked-Bloom bits (a positive multiple of 64 bytes, blocks
+ * in order, as `MembershipFilter` lays them out). `counts.keys` is the sum of the `keys`. A
+ * portrait descriptor may carry `window` (its winnowing window, an integer 1..64).
  *
  * Checksum: CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init/xorout 0xFFFFFFFF — the
  * zlib/PNG crc32) of every byte of the file except the 4 checksum bytes `XX` themselves, i.e. of
@@ -55,6 +62,27 @@ export interface ExactDatasetData {
   readonly postEnd: Uint32Array;
 }
 
+/** The in-memory form of a portrait dataset (built by src/index/portrait.ts). */
+export interface PortraitDatasetData {
+  readonly descriptor: {
+    readonly id: string;
+    readonly name?: string;
+    readonly kind: 'portrait';
+    readonly window?: number;
+    readonly models?: readonly string[];
+    readonly kb_dataset?: string;
+    readonly meta?: unknown;
+  };
+  /** The fingerprint params id (its `win=` is the portrait's window). */
+  readonly params: string;
+  readonly docs: ExactDatasetData['docs'];
+  /** The chain of filters: distinct keys stored, k, and the filter bits (blocks × 64 bytes). */
+  readonly filters: ReadonlyArray<{ readonly keys: number; readonly k: number; readonly bits: Uint8Array }>;
+}
+
+/** Any dataset snapshot's content. */
+export type DatasetData = ExactDatasetData | PortraitDatasetData;
+
 /** The `format` string of a dataset snapshot header. */
 export const DATASET_FORMAT = 'trainprint.dataset';
 /** The snapshot layout version written by {@link encodeDataset} and the only one it reads. */
@@ -64,7 +92,13 @@ export const DATASET_VERSION = 1;
 const MAX_META_DEPTH = 100;
 const HEADER_KEYS = ['format', 'version', 'params', 'kind', 'counts', 'checksum'] as const;
 const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'postEnd'] as const;
+const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
 const DESCRIPTOR_KEYS = new Set(['id', 'name', 'kind', 'models', 'kb_dataset', 'meta']);
+const PORTRAIT_DESCRIPTOR_KEYS = new Set([...DESCRIPTOR_KEYS, 'window']);
+const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
+/** Largest portrait window accepted (as in src/index/portrait.ts). */
+const MAX_PORTRAIT_WINDOW = 64;
+const MAX_FILTER_K = 16;
 const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -148,11 +182,14 @@ function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, w
   for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
 }
 
-function checkDescriptor(d: unknown, fail: Fail): ExactDatasetData['descriptor'] {
+function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'exact'): ExactDatasetData['descriptor'] {
   if (!isPlainObject(d)) fail('descriptor must be an object');
-  checkKeys(d, DESCRIPTOR_KEYS, 'descriptor', fail);
+  checkKeys(d, kind === 'portrait' ? PORTRAIT_DESCRIPTOR_KEYS : DESCRIPTOR_KEYS, 'descriptor', fail);
   if (typeof d.id !== 'string') fail('descriptor.id must be a string');
-  if (d.kind !== 'exact') fail(`descriptor.kind must be 'exact', got ${JSON.stringify(d.kind)}`);
+  if (d.kind !== kind) fail(`descriptor.kind must be '${kind}', got ${JSON.stringify(d.kind)}`);
+  if (d.window !== undefined && !(Number.isInteger(d.window) && (d.window as number) >= 1 && (d.window as number) <= MAX_PORTRAIT_WINDOW)) {
+    fail(`descriptor.window must be an integer in 1..${MAX_PORTRAIT_WINDOW}`);
+  }
   if (d.name !== undefined && typeof d.name !== 'string') fail('descriptor.name must be a string');
   if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string') fail('descriptor.kb_dataset must be a string');
   if (d.models !== undefined && !(Array.isArray(d.models) && d.models.every((m) => typeof m === 'string'))) {
@@ -244,10 +281,12 @@ function withoutUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
  *   payload ≥ 4 GiB)
  * @example const bytes = encodeDataset(data); const copy = decodeDataset(bytes, { params: data.params })
  */
-export function encodeDataset(data: ExactDatasetData): Uint8Array {
+export function encodeDataset(data: DatasetData): Uint8Array {
   const fail: Fail = failWith('INVALID_INPUT');
   if (data === null || typeof data !== 'object') fail('dataset must be an object');
   if (typeof data.params !== 'string' || data.params.length === 0) fail('params must be a non-empty string');
+  if (isPlainObject(data.descriptor) && data.descriptor.kind === 'portrait') return encodePortrait(data as PortraitDatasetData, fail);
+  data = data as ExactDatasetData;
   const d = checkDescriptor(data.descriptor, fail);
   const docs = checkDocs(data.docs, fail);
   if (!(data.keys instanceof BigUint64Array)) fail('keys must be a BigUint64Array');
@@ -265,16 +304,51 @@ export function encodeDataset(data: ExactDatasetData): Uint8Array {
     postStart: leBytes(data.postStart),
     postEnd: leBytes(data.postEnd),
   };
+  return frame(payloadValue, 20 * n + 64 * docs.length + 1024, data.params, 'exact', { docs: docs.length, keys: n }, fail);
+}
+
+/** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
+function checkFilters(filters: unknown, fail: Fail): number {
+  if (!Array.isArray(filters)) fail('filters must be an array');
+  let total = 0;
+  for (let i = 0; i < filters.length; i++) {
+    const f: unknown = filters[i];
+    if (!isPlainObject(f)) fail(`filters[${i}] must be a map { keys, k, bits }`);
+    checkKeys(f, FILTER_KEYS, `filters[${i}]`, fail);
+    if (!isCount(f.keys)) fail(`filters[${i}].keys must be a non-negative integer`);
+    if (!(Number.isInteger(f.k) && (f.k as number) >= 1 && (f.k as number) <= MAX_FILTER_K)) fail(`filters[${i}].k must be an integer in 1..${MAX_FILTER_K}`);
+    if (!(f.bits instanceof Uint8Array)) fail(`filters[${i}].bits must be bin`);
+    if (f.bits.length === 0 || f.bits.length % 64 !== 0) fail(`filters[${i}].bits has ${f.bits.length} bytes, not a positive multiple of 64`);
+    total += f.keys as number;
+  }
+  return total;
+}
+
+function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
+  const d = checkDescriptor(data.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
+  const docs = checkDocs(data.docs, fail);
+  const keys = checkFilters(data.filters, fail);
+  const payloadValue = {
+    descriptor: withoutUndefined({ id: d.id, name: d.name, kind: d.kind, window: d.window, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }),
+    docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
+    filters: data.filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits })),
+  };
+  const bits = data.filters.reduce((a, f) => a + f.bits.length, 0);
+  return frame(payloadValue, bits + 64 * docs.length + 1024, data.params, 'portrait', { docs: docs.length, keys }, fail);
+}
+
+/** The header + checksum + payload framing shared by every kind (layout in the module comment). */
+function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }, fail: Fail): Uint8Array {
   let payload: Uint8Array;
   try {
-    const encoder = new Encoder({ initialBufferSize: 20 * n + 64 * docs.length + 1024, ignoreUndefined: true });
+    const encoder = new Encoder({ initialBufferSize: sizeHint, ignoreUndefined: true });
     payload = encoder.encodeSharedRef(payloadValue);
   } catch (e) {
     throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${(e as Error).message})`, { cause: e });
   }
   if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
 
-  const head = new Encoder().encode({ format: DATASET_FORMAT, version: DATASET_VERSION, params: data.params, kind: 'exact', counts: { docs: docs.length, keys: n } });
+  const head = new Encoder().encode({ format: DATASET_FORMAT, version: DATASET_VERSION, params, kind, counts });
   // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
   // fixed encoding and position.
   const c = 1 + head.length + CHECKSUM_TAG.length + 4; // offset of the payload's bin32 tag
@@ -340,11 +414,19 @@ function column(payload: Record<string, unknown>, name: string, width: number, c
  *   have another format, version or params, or are internally inconsistent
  * @example const data = decodeDataset(bytes, { params: engine.params })
  */
-export function decodeDataset(bytes: Uint8Array, expect?: { params?: string }): ExactDatasetData {
+export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' }): ExactDatasetData;
+export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'portrait' }): PortraitDatasetData;
+export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'any' }): DatasetData;
+export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' | 'portrait' | 'any' }): DatasetData {
   if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
-  if (expect !== undefined && (expect === null || typeof expect !== 'object' || (expect.params !== undefined && typeof expect.params !== 'string'))) {
-    throw new TrainprintError('INVALID_OPTIONS', 'expect must be { params?: string }');
+  if (
+    expect !== undefined &&
+    (expect === null || typeof expect !== 'object' || (expect.params !== undefined && typeof expect.params !== 'string') ||
+      (expect.kind !== undefined && expect.kind !== 'exact' && expect.kind !== 'portrait' && expect.kind !== 'any'))
+  ) {
+    throw new TrainprintError('INVALID_OPTIONS', "expect must be { params?: string, kind?: 'exact' | 'portrait' | 'any' }");
   }
+  const wanted = expect?.kind ?? 'exact';
   const fail: Fail = failWith('SNAPSHOT_INCOMPATIBLE');
   if (bytes.length === 0) fail('empty input');
   if (bytes[0] !== 0x92) fail('not a trainprint dataset snapshot (does not start with a 2-element msgpack array)');
@@ -362,7 +444,8 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string }): 
   for (const k of HEADER_KEYS) if (!(k in header)) fail(`header.${k} is missing`);
   const { params, kind, counts, checksum } = header;
   if (typeof params !== 'string' || params.length === 0) fail('header.params must be a non-empty string');
-  if (kind !== 'exact') fail(`dataset kind ${JSON.stringify(kind)} is not supported (expected "exact")`);
+  if (kind !== 'exact' && kind !== 'portrait') fail(`dataset kind ${JSON.stringify(kind)} is not supported (expected "exact" or "portrait")`);
+  if (wanted !== 'any' && kind !== wanted) fail(`dataset kind ${JSON.stringify(kind)} is not the expected "${wanted}"`);
   if (!isPlainObject(counts)) fail('header.counts must be a map');
   checkKeys(counts, new Set(['docs', 'keys']), 'header.counts', fail);
   const docCount = counts.docs;
@@ -387,6 +470,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string }): 
 
   const body = decodeBounded(payload, 'payload', fail);
   if (!isPlainObject(body)) fail('payload is not a map');
+  if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail);
   checkKeys(body, new Set(PAYLOAD_KEYS), 'payload', fail);
   for (const k of PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
   const d = checkDescriptor(body.descriptor, fail);
@@ -419,4 +503,33 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string }): 
   };
   checkColumns(data, docCount, fail);
   return data;
+}
+
+function decodePortrait(body: Record<string, unknown>, params: string, docCount: number, keyCount: number, fail: Fail): PortraitDatasetData {
+  checkKeys(body, new Set(PORTRAIT_PAYLOAD_KEYS), 'payload', fail);
+  for (const k of PORTRAIT_PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
+  const d = checkDescriptor(body.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
+  const docs = checkDocs(body.docs, fail);
+  if (docs.length !== docCount) fail(`header says ${docCount} documents, payload has ${docs.length}`);
+  const keys = checkFilters(body.filters, fail);
+  if (keys !== keyCount) fail(`header says ${keyCount} keys, the filters hold ${keys}`);
+  const filters = body.filters as PortraitDatasetData['filters'];
+  return {
+    descriptor: withoutUndefined({
+      id: d.id,
+      name: d.name,
+      kind: 'portrait' as const,
+      window: d.window,
+      models: d.models === undefined ? undefined : [...d.models],
+      kb_dataset: d.kb_dataset,
+      meta: 'meta' in d ? detach(d.meta, 0, fail) : undefined,
+    }) as PortraitDatasetData['descriptor'],
+    params,
+    docs: docs.map((x) =>
+      'meta' in x
+        ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
+        : { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes },
+    ),
+    filters: filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits.slice() })),
+  };
 }

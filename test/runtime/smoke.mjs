@@ -67,6 +67,11 @@ export async function smoke(lib) {
     matches: found.matches,
     coverage: found.coverage,
   };
+  // compare: a passage reused inside another text.
+  const reused = TEXTS.english + ' It was the epoch of belief, it was the epoch of incredulity, it was the season of Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair.';
+  const source = 'The committee met on Tuesday to read aloud. ' + reused + ' Nothing else was decided that day, and the members went home early.';
+  const suspect = 'In his essay the author wrote this. ' + reused.toUpperCase().replace(/, /g, ',\n') + ' That is all he wrote about it.';
+  out.compare = engine.compare(suspect, source);
   for (const [name, bad] of Object.entries({ number: 42, lone_surrogate: 'a\uD800b', null: null })) {
     try {
       await engine.fingerprint(bad);

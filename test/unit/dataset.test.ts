@@ -47,7 +47,7 @@ describe('exact datasets', () => {
     expect(m.tokens).toBeGreaterThanOrEqual(45);
     expect(m.source_start).toBeGreaterThanOrEqual(p.start);
     expect(m.source_end).toBeLessThanOrEqual(p.end);
-    expect(src.slice(m.source_start, m.source_end)).toBe(query.slice(m.query_start, m.query_end));
+    expect(src.slice(m.source_start!, m.source_end!)).toBe(query.slice(m.query_start, m.query_end));
     expect(coverage.gutenberg.longest_run).toBe(m.tokens);
     expect(coverage.gutenberg.share).toBeGreaterThan(0);
   });
@@ -105,7 +105,7 @@ describe('exact datasets', () => {
     expect(() => e.search('text', { datasets: ['x'] })).toThrow(code('NOT_FOUND'));
     expect(() => e.exportDataset('x')).toThrow(code('NOT_FOUND'));
     await expect(e.addDataset({ id: '' }, [])).rejects.toThrow(code('INVALID_INPUT'));
-    await expect(e.addDataset({ id: 'p', kind: 'portrait' }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'p', kind: 'minhash' as never }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
     await expect(e.addDataset({ id: 'p' }, 42 as never)).rejects.toThrow(code('INVALID_INPUT'));
     await expect(e.addDataset({ id: 'p' }, [{ id: 'a' } as never])).rejects.toThrow(code('INVALID_INPUT'));
     await expect(e.addDataset({ id: 'p' }, [{ id: 'a', text: 'x\uD800' }])).rejects.toThrow(code('INVALID_INPUT'));

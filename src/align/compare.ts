@@ -1,0 +1,371 @@
+/**
+ * `compare(a, b)`: text alignment with exact character spans (the engine's `compare`).
+ *
+ * Method (after Sanchez-Perez, Sidorov & Gelbukh, PAN 2014, with word-exact boundaries):
+ * 1. Both texts → `normalize` tokens with original spans → sentences (cut in the original text) →
+ *    Porter stems of content words (prepare.ts).
+ * 2. tf-idf sentence vectors (idf over the sentences of both texts). Seeds: sentence pairs with
+ *    cosine > `seedCosine` and Dice > `seedDice` (seeds.ts; the scoring loop runs in WebAssembly).
+ * 3. Extension: seeds are clustered alternately by their sentence index in a and in b, splitting
+ *    where consecutive seeds are more than `maxGap` sentences apart, until stable. A cluster
+ *    becomes a passage pair (first to last sentence on each side); it is kept when the cosine of the
+ *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap.
+ * 4. Filtering: passages that overlap on both sides are merged, passages that overlap on one side
+ *    only keep the better one; passages from a single seed need cosine ≥ `singleSeedCosine`;
+ *    passages shorter than `minLength` characters on either side go.
+ * 5. Spans run from the first word of the first sentence to the last word of the last sentence
+ *    (plus closing sentence punctuation), in UTF-16 offsets of the original strings. Verbatim
+ *    passages (dense exact word runs) get word-exact boundaries, extended while the words agree.
+ */
+import type { Core } from '../engine/abi.js';
+import { TrainprintError } from '../errors.js';
+import { fingerprintCore, toText } from '../fingerprint/fingerprint.js';
+import { resolveOptions } from '../fingerprint/options.js';
+import { distinctSorted, intersectionSize } from '../similarity/score.js';
+import { prepare, TermDict, type Prepared } from './prepare.js';
+import { idfWeights, postings, seedsReference, seedsWasm, vectors, type Seeds, type Vectors } from './seeds.js';
+
+/** Options of `engine.compare`. Every member is optional. */
+export interface CompareOptions {
+  /** Seed threshold: tf-idf cosine of two sentences must exceed this. @default 0.33 */
+  readonly seedCosine?: number;
+  /** Seed threshold: Dice coefficient of the two sentences' distinct content words must exceed this. @default 0.33 */
+  readonly seedDice?: number;
+  /** Largest gap, in sentences, between two seeds of one passage (on each side). @default 4 */
+  readonly maxGap?: number;
+  /** A passage pair is kept when the cosine of its summed sentence vectors exceeds this. @default 0.34 */
+  readonly validation?: number;
+  /**
+   * Shortest passage reported, in UTF-16 code units on each side; passages covering the whole of
+   * the shorter text are reported whatever their length. @default 150
+   */
+  readonly minLength?: number;
+  /** Sentences with fewer content words are joined to the next one. @default 3 */
+  readonly minSentenceWords?: number;
+  /** Shortest exact word run (all words, stop words included) used to trim verbatim passages. @default 6 */
+  readonly verbatimRun?: number;
+  /**
+   * When the exact runs inside a passage cover at least this share of the words between the first and
+   * the last run, the passage is verbatim: its spans are trimmed to those runs (word-exact boundaries
+   * instead of sentence boundaries). @default 0.8
+   */
+  readonly verbatimShare?: number;
+  /** Passages seeded by fewer sentence pairs than this are kept only when their cosine reaches `singleSeedCosine`. @default 2 */
+  readonly minSeeds?: number;
+  /** See `minSeeds`. @default 0.5 */
+  readonly singleSeedCosine?: number;
+}
+
+/** One aligned passage: `a.slice(a_start, a_end)` was reused as `b.slice(b_start, b_end)`. */
+export interface AlignedSpan {
+  readonly a_start: number;
+  readonly a_end: number;
+  readonly b_start: number;
+  readonly b_end: number;
+  /** tf-idf cosine of the two passages (0..1). */
+  readonly score: number;
+}
+
+/** Result of `engine.compare`. */
+export interface Comparison {
+  /**
+   * Share of the word characters (UTF-16 units inside word tokens) of the shorter text — the one
+   * with fewer word characters — that lie inside aligned spans (0..1).
+   */
+  readonly similarity: number;
+  /** Jaccard similarity of the distinct word 5-gram shingles. */
+  readonly jaccard: number;
+  /** |A ∩ B| / |A| over distinct word 5-grams: how much of `a` is in `b`. */
+  readonly containment_a: number;
+  /** |A ∩ B| / |B| over distinct word 5-grams. */
+  readonly containment_b: number;
+  /** Aligned passages, in order of `a_start`. */
+  readonly spans: AlignedSpan[];
+}
+
+/** Options with defaults filled in. */
+export interface ResolvedCompareOptions {
+  readonly seedCosine: number;
+  readonly seedDice: number;
+  readonly maxGap: number;
+  readonly validation: number;
+  readonly minLength: number;
+  readonly minSentenceWords: number;
+  readonly verbatimRun: number;
+  readonly verbatimShare: number;
+  readonly minSeeds: number;
+  readonly singleSeedCosine: number;
+}
+
+const DEFAULTS: ResolvedCompareOptions = { seedCosine: 0.33, seedDice: 0.33, maxGap: 4, validation: 0.34, minLength: 150, minSentenceWords: 3, verbatimRun: 6, verbatimShare: 0.8, minSeeds: 2, singleSeedCosine: 0.5 };
+
+/** Validate and fill defaults; INVALID_OPTIONS names the first bad member. */
+export function resolveCompareOptions(options: CompareOptions | undefined): ResolvedCompareOptions {
+  if (options === undefined || options === null) return DEFAULTS;
+  if (typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  const out: Record<string, number> = { ...DEFAULTS };
+  for (const [k, v] of Object.entries(options)) {
+    if (!(k in DEFAULTS)) throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}"`);
+    if (v === undefined) continue;
+    const ratio = k === 'seedCosine' || k === 'seedDice' || k === 'validation' || k === 'verbatimShare' || k === 'singleSeedCosine';
+    const ok = typeof v === 'number' && (ratio ? v >= 0 && v < 1 : Number.isInteger(v) && v >= 0 && v <= 1_000_000);
+    if (!ok) throw new TrainprintError('INVALID_OPTIONS', ratio ? `${k} must be a number in [0, 1)` : `${k} must be a non-negative integer`);
+    out[k] = v as number;
+  }
+  return out as unknown as ResolvedCompareOptions;
+}
+
+/** Word 5-gram shingles only (no sketches). */
+const SHINGLE_OPTIONS = resolveOptions({ winnow: false, minhash: false, simhash: false, workHash: false });
+
+/** Which implementation scores the seeds ('wasm' in production; 'js' is the reference). */
+export type SeedKernel = 'wasm' | 'js';
+
+/**
+ * Align `a` and `b` (sync). See the module comment for the method.
+ * @throws INVALID_INPUT (not a string, lone surrogate), INVALID_OPTIONS
+ */
+export function compareTexts(core: Core, a: string, b: string, options?: CompareOptions, kernel: SeedKernel = 'wasm'): Comparison {
+  a = checkText(a, 'a');
+  b = checkText(b, 'b');
+  const o = resolveCompareOptions(options);
+
+  const A = distinctSorted(fingerprintCore(core, a, SHINGLE_OPTIONS).fp.shingles.hashes);
+  const B = distinctSorted(fingerprintCore(core, b, SHINGLE_OPTIONS).fp.shingles.hashes);
+  const inter = intersectionSize(A, B);
+  const union = A.length + B.length - inter;
+
+  const spans = alignSpans(core, a, b, o, kernel);
+  return {
+    similarity: coveredShare(a, b, spans),
+    jaccard: union === 0 ? 1 : inter / union,
+    containment_a: A.length === 0 ? 0 : inter / A.length,
+    containment_b: B.length === 0 ? 0 : inter / B.length,
+    spans,
+  };
+}
+
+function checkText(t: unknown, name: string): string {
+  if (typeof t !== 'string') throw new TrainprintError('INVALID_INPUT', `${name} must be a string, got ${t === null ? 'null' : typeof t}`);
+  try {
+    return toText(t);
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `${name}: ${(e as TrainprintError).detail ?? 'not well-formed'}`);
+  }
+}
+
+/** A candidate passage pair in sentence indices (inclusive). */
+interface Frag {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+  seeds: number[];
+  cos: number;
+}
+
+/** The alignment proper: aligned spans of `a` and `b`. */
+export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedCompareOptions, kernel: SeedKernel = 'wasm'): AlignedSpan[] {
+  const dict = new TermDict();
+  const pa = prepare(a, dict, o.minSentenceWords);
+  const pb = prepare(b, dict, o.minSentenceWords);
+  if (pa.tokStart.length === 0 || pb.tokStart.length === 0) return [];
+  const idf = idfWeights(pa, pb, dict.size);
+  const va = vectors(pa, idf);
+  const vb = vectors(pb, idf);
+  const post = postings(vb, dict.size);
+  const seeds = kernel === 'wasm' && core ? seedsWasm(core, va, post, vb, o.seedCosine, o.seedDice) : seedsReference(va, post, vb, o.seedCosine, o.seedDice);
+  if (seeds.count === 0) return [];
+
+  const all = Array.from({ length: seeds.count }, (_, k) => k);
+  let frags: Frag[] = [];
+  for (const group of cluster(seeds, all, o.maxGap, 0, 0)) frags.push(...validate(seeds, group, o.maxGap, va, vb, o));
+  frags = resolveOverlaps(frags, va, vb);
+
+  const minA = Math.min(o.minLength, pa.wordChars);
+  const minB = Math.min(o.minLength, pb.wordChars);
+  const spans: AlignedSpan[] = [];
+  for (const f of frags) {
+    if (f.seeds.length < o.minSeeds && f.cos < o.singleSeedCosine) continue;
+    const s = refineVerbatim(toSpan(f, pa, pb, a, b), f, pa, pb, a, b, o);
+    if (s.a_end - s.a_start < minA || s.b_end - s.b_start < minB) continue;
+    spans.push(s);
+  }
+  spans.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
+  return spans;
+}
+
+/** Split seed indices where consecutive seeds (sorted on one side) are more than `gap` sentences apart; alternate sides until stable. */
+function cluster(seeds: Seeds, ids: number[], gap: number, side: 0 | 1, depth: number): number[][] {
+  const key = side === 0 ? seeds.a : seeds.b;
+  const sorted = [...ids].sort((x, y) => key[x] - key[y] || x - y);
+  const groups: number[][] = [];
+  let cur: number[] = [sorted[0]];
+  for (let k = 1; k < sorted.length; k++) {
+    if (key[sorted[k]] - key[sorted[k - 1]] > gap) {
+      groups.push(cur);
+      cur = [];
+    }
+    cur.push(sorted[k]);
+  }
+  groups.push(cur);
+  if (groups.length <= 1 && depth > 0) return groups;
+  const out: number[][] = [];
+  for (const g of groups) out.push(...cluster(seeds, g, gap, side === 0 ? 1 : 0, depth + 1));
+  return out;
+}
+
+function fragOf(seeds: Seeds, ids: number[], va: Vectors, vb: Vectors): Frag {
+  let a0 = Infinity, a1 = -1, b0 = Infinity, b1 = -1;
+  for (const k of ids) {
+    a0 = Math.min(a0, seeds.a[k]); a1 = Math.max(a1, seeds.a[k]);
+    b0 = Math.min(b0, seeds.b[k]); b1 = Math.max(b1, seeds.b[k]);
+  }
+  return { a0, a1, b0, b1, seeds: ids, cos: rangeCosine(va, a0, a1, vb, b0, b1) };
+}
+
+/** Keep the cluster when its passages are similar enough, else re-cluster with a smaller gap. */
+function validate(seeds: Seeds, ids: number[], gap: number, va: Vectors, vb: Vectors, o: ResolvedCompareOptions): Frag[] {
+  const f = fragOf(seeds, ids, va, vb);
+  if (f.cos > o.validation) return [f];
+  if (gap <= 0) return [];
+  const out: Frag[] = [];
+  for (const g of cluster(seeds, ids, gap - 1, 0, 0)) out.push(...validate(seeds, g, gap - 1, va, vb, o));
+  return out;
+}
+
+/** Cosine of the summed vectors of sentences a0..a1 of a and b0..b1 of b. */
+function rangeCosine(va: Vectors, a0: number, a1: number, vb: Vectors, b0: number, b1: number): number {
+  const sa = sumRange(va, a0, a1);
+  const sb = sumRange(vb, b0, b1);
+  let dot = 0, na = 0, nb = 0;
+  for (const [t, w] of sa) {
+    na += w * w;
+    const x = sb.get(t);
+    if (x !== undefined) dot += w * x;
+  }
+  for (const w of sb.values()) nb += w * w;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function sumRange(v: Vectors, s0: number, s1: number): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let k = v.off[s0]; k < v.off[s1 + 1]; k++) m.set(v.terms[k], (m.get(v.terms[k]) ?? 0) + v.weights[k]);
+  return m;
+}
+
+const overlaps = (x0: number, x1: number, y0: number, y1: number): boolean => x0 <= y1 && y0 <= x1;
+
+/** Merge passages overlapping on both sides; of passages overlapping on one side, keep the more similar. */
+function resolveOverlaps(frags: Frag[], va: Vectors, vb: Vectors): Frag[] {
+  let changed = true;
+  while (changed) {
+    changed = false;
+    frags.sort((x, y) => x.a0 - y.a0 || x.b0 - y.b0);
+    outer: for (let i = 0; i < frags.length; i++) {
+      for (let j = i + 1; j < frags.length; j++) {
+        const x = frags[i], y = frags[j];
+        if (y.a0 > x.a1 && !overlaps(x.b0, x.b1, y.b0, y.b1)) continue;
+        const oa = overlaps(x.a0, x.a1, y.a0, y.a1), ob = overlaps(x.b0, x.b1, y.b0, y.b1);
+        if (!oa && !ob) continue;
+        if (oa && ob) {
+          const a0 = Math.min(x.a0, y.a0), a1 = Math.max(x.a1, y.a1), b0 = Math.min(x.b0, y.b0), b1 = Math.max(x.b1, y.b1);
+          frags[i] = { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos: rangeCosine(va, a0, a1, vb, b0, b1) };
+          frags.splice(j, 1);
+        } else {
+          const wx = x.cos * (x.a1 - x.a0 + 1 + x.b1 - x.b0 + 1), wy = y.cos * (y.a1 - y.a0 + 1 + y.b1 - y.b0 + 1);
+          frags.splice(wx >= wy ? j : i, 1);
+        }
+        changed = true;
+        break outer;
+      }
+    }
+  }
+  return frags;
+}
+
+const CLOSERS = /^[.!?…]*["'”’»)\]]*/;
+
+function toSpan(f: Frag, pa: Prepared, pb: Prepared, a: string, b: string): AlignedSpan {
+  const end = (p: Prepared, s1: number, text: string): number => {
+    const e = p.tokEnd[p.sentTok[s1 + 1] - 1];
+    return e + (CLOSERS.exec(text.slice(e, e + 8))?.[0].length ?? 0);
+  };
+  return {
+    a_start: pa.tokStart[pa.sentTok[f.a0]],
+    a_end: end(pa, f.a1, a),
+    b_start: pb.tokStart[pb.sentTok[f.b0]],
+    b_end: end(pb, f.b1, b),
+    score: Math.min(1, f.cos),
+  };
+}
+
+/** Share of the shorter text's word characters inside spans. */
+function coveredShare(a: string, b: string, spans: readonly AlignedSpan[]): number {
+  const dict = new TermDict();
+  const pa = prepare(a, dict, 1), pb = prepare(b, dict, 1);
+  const useA = pa.wordChars <= pb.wordChars;
+  const p = useA ? pa : pb;
+  if (p.wordChars === 0) return a.length === 0 && b.length === 0 ? 1 : 0;
+  const iv = spans.map((s) => (useA ? [s.a_start, s.a_end] : [s.b_start, s.b_end])).sort((x, y) => x[0] - y[0]);
+  let covered = 0, k = 0;
+  for (let t = 0; t < p.tokStart.length; t++) {
+    while (k < iv.length && iv[k][1] <= p.tokStart[t]) k++;
+    // tokens never straddle a span edge: spans start and end at token boundaries
+    for (let m = k; m < iv.length && iv[m][0] <= p.tokStart[t]; m++) {
+      if (iv[m][1] >= p.tokEnd[t]) { covered += p.tokEnd[t] - p.tokStart[t]; break; }
+    }
+  }
+  return covered / p.wordChars;
+}
+
+/**
+ * Verbatim passages get word-exact boundaries: exact runs of at least `verbatimRun` words (greedy,
+ * longest first match from left to right) inside the passage pair; when they cover at least
+ * `verbatimShare` of the words between the first and the last run, the spans shrink to that extent.
+ */
+/** Exact runs must hold at least this many words in all for a passage to count as verbatim. */
+const VERBATIM_MIN_WORDS = 40;
+
+function refineVerbatim(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: string, b: string, o: ResolvedCompareOptions): AlignedSpan {
+  const ta0 = pa.sentTok[f.a0], ta1 = pa.sentTok[f.a1 + 1];
+  const tb0 = pb.sentTok[f.b0], tb1 = pb.sentTok[f.b1 + 1];
+  const K = o.verbatimRun;
+  if (K === 0 || ta1 - ta0 < K || tb1 - tb0 < K) return s;
+  const W = pa.tokWord, V = pb.tokWord;
+  const index = new Map<number, number[]>();
+  for (let q = tb0; q + 1 < tb1; q++) {
+    const key = V[q] * 4194304 + V[q + 1];
+    const l = index.get(key);
+    if (l) l.push(q); else index.set(key, [q]);
+  }
+  let covered = 0;
+  let ra0 = -1, ra1 = -1, rb0 = Infinity, rb1 = -1;
+  for (let p = ta0; p + 1 < ta1;) {
+    const cands = index.get(W[p] * 4194304 + W[p + 1]);
+    let best = 0, bq = -1;
+    if (cands) {
+      for (const q of cands) {
+        let len = 2;
+        while (p + len < ta1 && q + len < tb1 && W[p + len] === V[q + len]) len++;
+        if (len > best) { best = len; bq = q; }
+      }
+    }
+    if (best >= K) {
+      covered += best;
+      if (ra0 < 0) ra0 = p;
+      ra1 = p + best;
+      rb0 = Math.min(rb0, bq);
+      rb1 = Math.max(rb1, bq + best);
+      p += best;
+    } else p++;
+  }
+  if (ra0 < 0 || covered < o.verbatimShare * (ra1 - ra0) || covered < VERBATIM_MIN_WORDS) return s;
+  // the copy may run on past the sentences that seeded it: extend word by word while the words agree
+  let rb0i = rb0 as number;
+  while (ra0 > 0 && rb0i > 0 && W[ra0 - 1] === V[rb0i - 1]) { ra0--; rb0i--; }
+  while (ra1 < W.length && rb1 < V.length && W[ra1] === V[rb1]) { ra1++; rb1++; }
+  rb0 = rb0i;
+  const close = (text: string, e: number): number => e + (CLOSERS.exec(text.slice(e, e + 8))?.[0].length ?? 0);
+  return { a_start: pa.tokStart[ra0], a_end: close(a, pa.tokEnd[ra1 - 1]), b_start: pb.tokStart[rb0], b_end: close(b, pb.tokEnd[rb1 - 1]), score: s.score };
+}

@@ -1,0 +1,134 @@
+/**
+ * Text → word tokens with spans in the original string → sentences → content-word term ids.
+ *
+ * Tokens are exactly those of `normalize` (pinned NFKC_Casefold, letters/marks/digits runs, one
+ * token per CJK ideograph); each keeps its span `[start, end)` in the caller's string through the
+ * normaliser's offset map. Sentences are cut in the ORIGINAL text: between two tokens whose gap
+ * holds a sentence mark followed by white space (`.`, `!`, `?`, `…` with optional closing quotes
+ * or brackets), a CJK full stop, or a blank line. Content terms are Porter stems of the tokens
+ * that are not stop words.
+ */
+import { normalize } from '../fingerprint/normalize.js';
+import { porterStem, STOP_WORDS } from './stem.js';
+
+/** A prepared text. */
+export interface Prepared {
+  /** Token spans in the original string. */
+  readonly tokStart: Uint32Array;
+  readonly tokEnd: Uint32Array;
+  /** Term id of each token (-1 for stop words). */
+  readonly tokTerm: Int32Array;
+  /** Id of each token's normalised form (stop words included), for exact runs. */
+  readonly tokWord: Int32Array;
+  /** Sentence s covers tokens [sentTok[s], sentTok[s + 1]). Length sentences + 1. */
+  readonly sentTok: Uint32Array;
+  /** Distinct content terms of each sentence (CSR: terms[sentTerm[s] .. sentTerm[s + 1]]) with their counts. */
+  readonly sentTerm: Uint32Array;
+  readonly terms: Uint32Array;
+  readonly counts: Uint32Array;
+  /** Number of word characters (UTF-16 units inside tokens). */
+  readonly wordChars: number;
+}
+
+const SENTENCE_GAP = /[.!?…]["'”’»)\]]*\s|[。！？]|\n[ \t\r]*\n/;
+
+/** Dictionary of term strings → dense ids shared by the two texts of one comparison. */
+export class TermDict {
+  private readonly ids = new Map<string, number>();
+  private readonly stems = new Map<string, string>();
+  private readonly words = new Map<string, number>();
+  word(token: string): number {
+    let id = this.words.get(token);
+    if (id === undefined) {
+      id = this.words.size;
+      this.words.set(token, id);
+    }
+    return id;
+  }
+  id(token: string): number {
+    let stem = this.stems.get(token);
+    if (stem === undefined) {
+      stem = porterStem(token);
+      this.stems.set(token, stem);
+    }
+    let id = this.ids.get(stem);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(stem, id);
+    }
+    return id;
+  }
+  get size(): number {
+    return this.ids.size;
+  }
+}
+
+/**
+ * Tokens, sentences and per-sentence distinct terms. Sentences with fewer than `minSentenceWords`
+ * content words are joined to the next one (the last to the previous).
+ */
+export function prepare(text: string, dict: TermDict, minSentenceWords: number): Prepared {
+  const { text: norm, map } = normalize(text);
+  // tokens of the normalised text are separated by single spaces
+  const n = norm.length === 0 ? 0 : countSpaces(norm) + 1;
+  const tokStart = new Uint32Array(n);
+  const tokEnd = new Uint32Array(n);
+  const tokTerm = new Int32Array(n);
+  const tokWord = new Int32Array(n);
+  let wordChars = 0;
+  let s = 0;
+  for (let t = 0; t < n; t++) {
+    let e = norm.indexOf(' ', s);
+    if (e < 0) e = norm.length;
+    tokStart[t] = map[s];
+    tokEnd[t] = map[e];
+    wordChars += map[e] - map[s];
+    const tok = norm.slice(s, e);
+    tokTerm[t] = STOP_WORDS.has(tok) ? -1 : dict.id(tok);
+    tokWord[t] = dict.word(tok);
+    s = e + 1;
+  }
+  // sentence cuts from the original gaps
+  const cuts: number[] = [0];
+  let content = 0;
+  for (let t = 0; t < n; t++) {
+    if (tokTerm[t] >= 0) content++;
+    if (t + 1 < n && content >= minSentenceWords && SENTENCE_GAP.test(text.slice(tokEnd[t], tokStart[t + 1]))) {
+      cuts.push(t + 1);
+      content = 0;
+    }
+  }
+  if (n > 0) {
+    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
+    cuts.push(n);
+  }
+  const sentTok = Uint32Array.from(cuts);
+  const S = Math.max(0, sentTok.length - 1);
+  const sentTerm = new Uint32Array(S + 1);
+  const termsL: number[] = [];
+  const countsL: number[] = [];
+  const local = new Map<number, number>();
+  for (let i = 0; i < S; i++) {
+    local.clear();
+    for (let t = sentTok[i]; t < sentTok[i + 1]; t++) {
+      const id = tokTerm[t];
+      if (id >= 0) local.set(id, (local.get(id) ?? 0) + 1);
+    }
+    const ids = [...local.keys()].sort((x, y) => x - y);
+    for (const id of ids) {
+      termsL.push(id);
+      countsL.push(local.get(id)!);
+    }
+    sentTerm[i + 1] = termsL.length;
+  }
+  return { tokStart, tokEnd, tokTerm, tokWord, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm, terms: Uint32Array.from(termsL), counts: Uint32Array.from(countsL), wordChars };
+}
+
+function countSpaces(s: string): number {
+  let c = 0;
+  for (let i = s.indexOf(' '); i >= 0; i = s.indexOf(' ', i + 1)) c++;
+  return c;
+}
+
+/** Number of sentences. */
+export const sentences = (p: Prepared): number => p.sentTok.length - 1;

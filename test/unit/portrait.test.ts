@@ -1,0 +1,272 @@
+/**
+ * Portrait datasets (src/index/portrait.ts): sizes on real corpora, detection rate by passage
+ * length, no false matches on other books, growth, export/import, corruption and options.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import type { DatasetStats, PortraitMatch } from '../../src/index/types.js';
+import { prng } from '../reference/core.js';
+
+const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);
+const book = (name: string) => readFileSync(data(`gutenberg-nltk/texts/${name}.txt`), 'utf8');
+const inBooks = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise'];
+/** Books NOT in the portraits (raw and NLTK-tokenised texts). */
+const outTexts = [
+  book('shakespeare-caesar'),
+  book('blake-poems'),
+  readFileSync(data('gutenberg-nltk/texts-tokenized/carroll-alice.txt'), 'utf8'),
+  readFileSync(data('gutenberg-nltk/texts-tokenized/burgess-busterbrown.txt'), 'utf8'),
+];
+const code = (c: string) => expect.objectContaining({ code: c });
+
+/** `words` consecutive whitespace-separated words of `src` starting near `at`. */
+function passage(src: string, at: number, words: number): string {
+  const re = /\S+/g;
+  re.lastIndex = at;
+  let first = -1, end = at;
+  for (let i = 0; i < words; i++) {
+    const m = re.exec(src)!;
+    if (first < 0) first = m.index;
+    end = m.index + m[0].length;
+  }
+  return src.slice(first, end);
+}
+
+/** Re-case and re-wrap: upper case, newlines and no-break spaces for spaces. */
+function disguise(text: string, rnd: () => number): string {
+  return text.toUpperCase().replace(/\s+/g, () => (rnd() < 0.3 ? '\n' : '\u00a0'));
+}
+
+const corpus = Object.fromEntries(inBooks.map((b) => [b, book(b)]));
+const docs = inBooks.map((b) => ({ id: b, text: corpus[b] }));
+const LENGTHS = [12, 16, 20, 25, 30, 50];
+const TRIALS = 100;
+
+/** Share of embedded, disguised verbatim passages of each length reported by `dataset`. */
+function detectionRates(engine: Engine, dataset: string, seed: number): Record<number, number> {
+  const rnd = prng(seed);
+  const noise = outTexts[0];
+  const rates: Record<number, number> = {};
+  for (const L of LENGTHS) {
+    let found = 0;
+    for (let t = 0; t < TRIALS; t++) {
+      const src = corpus[inBooks[t % inBooks.length]];
+      const p = disguise(passage(src, Math.floor(rnd() * (src.length - 5000)), L), rnd);
+      const a = Math.floor(rnd() * (noise.length - 5000));
+      const before = passage(noise, a, 40) + '\n\n';
+      const query = before + p + '\n\n' + passage(noise, a + 2000, 40);
+      const { matches, coverage } = engine.search(query, { datasets: [dataset] });
+      // a reported run must lie on the copied passage (it may reach one fingerprint into the noise)
+      const on = matches.filter((m) => m.query_end > before.length && m.query_start < before.length + p.length);
+      expect(matches.length - on.length, query).toBe(0);
+      if (on.length > 0) {
+        found++;
+        expect(coverage[dataset].longest_run).toBeGreaterThan(0);
+      }
+    }
+    rates[L] = found / TRIALS;
+  }
+  return rates;
+}
+
+function ratios(s: DatasetStats): { perNgram: number; ofCorpus: number } {
+  return { perNgram: s.index_bytes / s.fingerprints, ofCorpus: s.index_bytes / s.bytes };
+}
+
+describe('portrait datasets', () => {
+  let engine: Engine;
+  let stats: Record<number, DatasetStats>;
+  const WINDOWS = [8, 12, 3];
+  beforeAll(async () => {
+    engine = await createEngine();
+    stats = {};
+    for (const w of WINDOWS) {
+      stats[w] = await engine.addDataset({ id: `books-w${w}`, kind: 'portrait', window: w, models: ['example/model'] }, docs);
+    }
+  });
+
+  it('stores ≤ 1.2 bytes per n-gram and ≤ 5 % of the corpus bytes (default window 8)', () => {
+    for (const w of WINDOWS) {
+      const s = stats[w];
+      const r = ratios(s);
+      console.log(`gutenberg (3 books, ${s.bytes} B) window ${w}: ${s.fingerprints} n-grams, ${s.index_bytes} B = ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus, design FPR ${(100 * s.fpr!).toFixed(3)} %`);
+      expect(s).toMatchObject({ kind: 'portrait', documents: 3, window: w, filters: 1 });
+      expect(r.perNgram).toBeLessThanOrEqual(1.2);
+      expect(s.fpr!).toBeGreaterThan(0.01);
+      expect(s.fpr!).toBeLessThan(0.0125);
+    }
+    expect(ratios(stats[8]).ofCorpus).toBeLessThanOrEqual(0.05);
+    expect(ratios(stats[12]).ofCorpus).toBeLessThanOrEqual(0.05);
+  });
+
+  it('meets the size targets on other real corpora', async () => {
+    const e = await createEngine();
+    const jsonl = (p: string) => readFileSync(data(p), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; text: string });
+    const corpora: Record<string, Array<{ id: string; text: string }>> = {
+      'brown-corpus': jsonl('brown-corpus/documents.jsonl').map((d) => ({ id: d.id, text: d.text })),
+      'wikitext-2-test': jsonl('wikitext-2-raw-test/articles.jsonl').map((d) => ({ id: d.id, text: d.text })),
+      tinyshakespeare: [{ id: 'input', text: readFileSync(data('tinyshakespeare/input.txt'), 'utf8') }],
+    };
+    for (const [name, ds] of Object.entries(corpora)) {
+      for (const w of [8, 12]) {
+        const s = await e.addDataset({ id: `${name}-w${w}`, kind: 'portrait', window: w }, ds);
+        const r = ratios(s);
+        console.log(`${name} (${s.documents} docs, ${s.bytes} B) window ${w}: ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus`);
+        expect(r.perNgram).toBeLessThanOrEqual(1.2);
+        expect(r.ofCorpus).toBeLessThanOrEqual(0.05);
+        e.removeDataset(`${name}-w${w}`);
+      }
+    }
+  });
+
+  it('reports verbatim passages by length: ≥ 30 words at window 8, ≥ 16 words at window 3', () => {
+    const r8 = detectionRates(engine, 'books-w8', 1);
+    const r12 = detectionRates(engine, 'books-w12', 2);
+    const r3 = detectionRates(engine, 'books-w3', 3);
+    const fmt = (r: Record<number, number>) => LENGTHS.map((L) => `${L}w ${(100 * r[L]).toFixed(0)}%`).join(', ');
+    console.log(`detection (alpha 1e-6/query), window 8: ${fmt(r8)}`);
+    console.log(`detection (alpha 1e-6/query), window 12: ${fmt(r12)}`);
+    console.log(`detection (alpha 1e-6/query), window 3: ${fmt(r3)}`);
+    // window 8: the 12-word guarantee gives one shared fingerprint, not a reportable run
+    expect(r8[12]).toBeLessThanOrEqual(0.05);
+    expect(r8[30]).toBeGreaterThanOrEqual(0.8);
+    expect(r8[50]).toBeGreaterThanOrEqual(0.98);
+    expect(r12[50]).toBeGreaterThanOrEqual(0.9);
+    // the ≥ 16-word setting
+    expect(r3[16]).toBeGreaterThanOrEqual(0.9);
+    expect(r3[20]).toBeGreaterThanOrEqual(0.98);
+    expect(r3[50]).toBe(1);
+  });
+
+  it('reports nothing for 200 passages of books it does not hold', () => {
+    const rnd = prng(5);
+    for (const id of ['books-w8', 'books-w12', 'books-w3']) {
+      let falseMatches = 0;
+      for (let t = 0; t < 200; t++) {
+        const src = outTexts[t % outTexts.length];
+        const q = passage(src, Math.floor(rnd() * (src.length - 8000)), 100 + Math.floor(rnd() * 400));
+        const { matches, coverage } = engine.search(q, { datasets: [id] });
+        falseMatches += matches.length;
+        expect(coverage[id]).toEqual({ share: 0, longest_run: 0 });
+      }
+      console.log(`${id}: ${falseMatches} matches on 200 passages (100–500 words) of other books`);
+      expect(falseMatches).toBe(0);
+    }
+  });
+
+  it('gives portrait matches without document or source span, scored by chance probability', () => {
+    const p = passage(corpus['milton-paradise'], 150_000, 80);
+    const query = 'Some preface of mine. ' + p + ' And an ending of mine.';
+    const { matches, coverage } = engine.search(query, { datasets: ['books-w8'] });
+    expect(matches.length).toBe(1);
+    const m = matches[0] as PortraitMatch;
+    expect(m).toMatchObject({ dataset_id: 'books-w8', document_id: null, source_start: null, source_end: null, kind: 'portrait' });
+    expect(m.query_start).toBeGreaterThanOrEqual(query.indexOf(p) - 1);
+    expect(m.query_end).toBeLessThanOrEqual(query.indexOf(p) + p.length);
+    expect(m.tokens).toBeGreaterThan(50);
+    expect(m.score).toBeGreaterThan(1 - 1e-6);
+    expect(m.score).toBeLessThanOrEqual(1);
+    expect(coverage['books-w8'].longest_run).toBe(m.tokens);
+    // a stricter alpha needs a longer run
+    expect(engine.search(query, { datasets: ['books-w8'], alpha: 1e-300 }).matches).toEqual([]);
+  });
+
+  it('searches exact and portrait datasets together', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'exact' }, docs.slice(0, 1));
+    await e.addDataset({ id: 'portrait', kind: 'portrait' }, docs.slice(0, 1));
+    const { matches, coverage } = e.search(passage(corpus['austen-persuasion'], 100_000, 60));
+    expect(matches.map((m) => m.kind).sort()).toEqual(['exact', 'portrait']);
+    expect(Object.keys(coverage).sort()).toEqual(['exact', 'portrait']);
+    expect(e.datasets().map((d) => d.kind)).toEqual(['exact', 'portrait']);
+  });
+
+  it('grows: later additions rebuild the open filter exactly; sealed filters chain', async () => {
+    const e = await createEngine();
+    const one = await e.addDataset({ id: 'one', kind: 'portrait' }, docs);
+    await e.addDataset({ id: 'two', kind: 'portrait' }, docs.slice(0, 1));
+    async function* rest() { yield* docs.slice(1); }
+    const two = await e.addDataset({ id: 'two', kind: 'portrait' }, rest());
+    expect({ ...two, id: 'one' }).toEqual(one);
+    // sealed: kept keys dropped; a later addition starts a second filter
+    await e.addDataset({ id: 'three', kind: 'portrait' }, docs.slice(0, 2));
+    expect(e.finalizeDataset('three').filters).toBe(1);
+    const three = await e.addDataset({ id: 'three' }, [docs[2], { id: 'again', text: corpus['austen-persuasion'].slice(0, 50_000) }]);
+    expect(three.filters).toBe(2);
+    expect(three.documents).toBe(4);
+    // n-grams already in the sealed filter are not stored twice
+    expect(three.fingerprints).toBeLessThanOrEqual(one.fingerprints + 50);
+    expect(three.index_bytes / three.fingerprints).toBeLessThanOrEqual(1.2);
+    expect(three.fpr!).toBeGreaterThan(one.fpr!);
+    for (const b of inBooks) {
+      const q = passage(corpus[b], 120_000, 60);
+      expect(e.search(q, { datasets: ['three'] }).matches.length, b).toBe(1);
+    }
+    await expect(e.addDataset({ id: 'three', kind: 'exact' }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'three', kind: 'portrait', window: 9 }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'three' }, [{ id: 'again', text: 'x' }])).rejects.toThrow(code('ALREADY_EXISTS'));
+    expect(e.removeDataset('three')).toBe(true);
+    expect(e.datasets().map((d) => d.id)).toEqual(['one', 'two']);
+    expect(() => e.finalizeDataset('three')).toThrow(code('NOT_FOUND'));
+  });
+
+  it('exports and imports: the same stats and search results from bytes', async () => {
+    const bytes = engine.exportDataset('books-w8');
+    console.log(`books-w8 snapshot: ${bytes.length} B (filter ${stats[8].index_bytes} B)`);
+    expect(bytes.length).toBeLessThan(stats[8].index_bytes + 2000);
+    const other = await createEngine();
+    const s = await other.importDataset(bytes);
+    expect(s).toEqual(engine.datasets().find((d) => d.id === 'books-w8'));
+    const rnd = prng(11);
+    for (let t = 0; t < 10; t++) {
+      const src = t % 2 ? corpus['chesterton-thursday'] : outTexts[0];
+      const q = outTexts[1].slice(0, 500) + passage(src, Math.floor(rnd() * (src.length - 5000)), 30 + t * 5) + outTexts[1].slice(500, 900);
+      expect(other.search(q)).toEqual(engine.search(q, { datasets: ['books-w8'] }));
+    }
+    await expect(other.importDataset(bytes)).rejects.toThrow(code('ALREADY_EXISTS'));
+    // an imported portrait is sealed; more documents start a new filter
+    const grown = await other.addDataset({ id: 'books-w8' }, [{ id: 'caesar', text: outTexts[0] }]);
+    expect(grown.filters).toBe(2);
+    const q = passage(outTexts[0], 30_000, 60);
+    expect(other.search(q).matches.length).toBe(1);
+    const again = await createEngine();
+    expect(await again.importDataset(other.exportDataset('books-w8'))).toEqual(other.datasets()[0]);
+    expect(again.search(q)).toEqual(other.search(q));
+  });
+
+  it('refuses corrupted, truncated and incompatible snapshots', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'small', kind: 'portrait', window: 12 }, [{ id: 'a', text: corpus['milton-paradise'].slice(0, 30_000) }]);
+    const bytes = e.exportDataset('small');
+    const fresh = await createEngine();
+    const rnd = prng(3);
+    for (let t = 0; t < 40; t++) {
+      const b = bytes.slice();
+      const at = t < 20 ? Math.floor(rnd() * 200) : Math.floor(rnd() * b.length);
+      b[at] ^= 1 + Math.floor(rnd() * 255);
+      await expect(fresh.importDataset(b), `byte ${at}`).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
+    }
+    for (const cut of [0, 1, 10, 100, bytes.length - 64, bytes.length - 1]) {
+      await expect(fresh.importDataset(bytes.subarray(0, cut)), `cut ${cut}`).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
+    }
+    expect(fresh.datasets()).toEqual([]);
+    expect(await fresh.importDataset(bytes)).toEqual(e.datasets()[0]);
+  });
+
+  it('validates its options', async () => {
+    const e = await createEngine();
+    for (const window of [0, 65, 1.5, '8', null]) {
+      await expect(e.addDataset({ id: 'p', kind: 'portrait', window } as never, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    }
+    await expect(e.addDataset({ id: 'p', window: 8 }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'p', kind: 'bloom' } as never, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    expect(e.datasets()).toEqual([]);
+    await e.addDataset({ id: 'p', kind: 'portrait' }, []);
+    expect(e.datasets()[0]).toMatchObject({ kind: 'portrait', documents: 0, fingerprints: 0, window: 8 });
+    expect(e.search('nothing here at all').matches).toEqual([]);
+    for (const alpha of [0, 1, -1, Number.NaN, '1e-6']) {
+      expect(() => e.search('text', { alpha } as never)).toThrow(code('INVALID_OPTIONS'));
+    }
+  });
+});
