@@ -15,6 +15,26 @@ export default defineConfig([
     noExternal: [/.*/], // bundle everything the library imports so the browser file is self-contained
   },
   {
+    // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
+    // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
+    // library (its TrainprintError class, its compiled core) exists once, not twice.
+    entry: { node: 'src/node/index.ts' },
+    format: ['esm'],
+    dts: true,
+    clean: false,
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
+    esbuildPlugins: [{
+      name: 'main-entry-external',
+      setup(build) {
+        build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
+          /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+      },
+    }],
+  },
+  {
+    // The CLI bundles the library and the node helpers (one copy of each, inside cli.js).
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,

@@ -4,6 +4,10 @@
 // pair, and writes bench/results/eval-pan.json with the published anchors beside our numbers.
 //
 //   node bench/eval-pan.mjs            (needs a dist/ build whose engine has compare)
+//
+// `evaluate(compare, root)` and `writeReport` are exported so that a runner over the TypeScript sources
+// (e.g. an esbuild bundle of src/align/compare.ts) can write the same report before dist/ is rebuilt;
+// `runtime.build` records which code produced it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ANCHORS, loadCorpus, microMeasures, panMeasures, spansToDetections } from './pan-measures.mjs';
@@ -77,7 +81,7 @@ if (isMain) {
     process.exit(1);
   }
   const report = evaluate((a, b) => engine.compare(a, b), root, { log: console.log });
-  report.runtime = { node: process.version, variant: engine.variant, date: new Date().toISOString().slice(0, 10) };
+  report.runtime = { node: process.version, variant: engine.variant, date: new Date().toISOString().slice(0, 10), build: 'dist/' };
   writeReport(report, new URL('./results/eval-pan.json', import.meta.url));
   console.log('wrote bench/results/eval-pan.json');
 }

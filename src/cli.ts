@@ -1,16 +1,47 @@
 /**
- * `trainprint` command line: a small demo until the HTTP service lands.
- *   trainprint demo               fingerprint two built-in passages and compare them
- *   trainprint fingerprint FILE   print the fingerprint summary of a UTF-8 file as JSON
+ * `trainprint` command line.
+ *   trainprint demo                         fingerprint two built-in passages and compare them
+ *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
+ *   trainprint index build --dataset ID …   index corpus files into a dataset file
+ *   trainprint index info FILE              header and stats of a dataset file as JSON
+ * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  */
 import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { createEngine, TrainprintError, type Fingerprint } from './index.js';
+import { buildDatasetFile, readDatasetInfo, type BuildProgress } from './node/index.js';
 
 const A = `It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of
 foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of Light,
 it was the season of Darkness, it was the spring of hope, it was the winter of despair.`;
 const B = `"IT WAS the best of times; it was the worst of times," wrote Dickens — it was the age of wisdom,
 it was the age of foolishness, it was the epoch of belief... and then the reviewer moved on.`;
+
+const HELP = `usage:
+  trainprint demo
+      fingerprint two built-in passages and compare them
+  trainprint fingerprint FILE
+      print the fingerprint summary of a UTF-8 file as JSON
+  trainprint index build --dataset ID [options] FILES...
+      index corpus files into a dataset file (engine.exportDataset bytes)
+      FILES: .txt/.md (one document per file), .jsonl/.ndjson (one JSON object per line),
+             .json (an array of objects), .parquet; .txt/.jsonl/.json may end in .gz or .zst
+      --kind exact|portrait   exact: passages with their source spans; portrait: compact
+                              membership filter, says which passages are in the corpus (default exact)
+      --window N              portrait winnowing window, 1..64 (default 8)
+      --name NAME             human-readable dataset name
+      --text-field F          JSON/Parquet field holding the text (default text)
+      --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
+      --format F              text|jsonl|json|parquet for every file, instead of by extension
+      --out FILE              output file (default ID.tpds)
+      --quiet                 no progress line
+  trainprint index info FILE
+      validate a dataset file and print its header, descriptor and stats as JSON
+  trainprint --help
+
+exit codes: 0 ok, 1 runtime error, 2 usage error`;
+
+class UsageError extends Error {}
 
 function summary(fp: Fingerprint) {
   return {
@@ -26,10 +57,111 @@ function summary(fp: Fingerprint) {
   };
 }
 
+type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+function parse(args: string[], options: ParseOptions): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+const mb = (bytes: number) => bytes / 1e6; // MB = 10^6 bytes
+const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
+function progressPrinter(quiet: boolean) {
+  const tty = process.stderr.isTTY === true;
+  const every = tty ? 200 : 5000;
+  let last = -Infinity;
+  let drawn = false;
+  const line = (p: BuildProgress) => {
+    const s = Math.max(p.elapsed_ms, 1) / 1000;
+    const where = p.files > 1 ? ` [file ${p.file_index + 1}/${p.files}]` : '';
+    return `${p.phase === 'read' ? 'indexing' : 'writing'}${where} ${p.documents.toLocaleString('en-US')} docs, ${fmt(mb(p.bytes))} MB, ` +
+      `${fmt(p.documents / s, 0)} docs/s, ${fmt(mb(p.bytes) / s, 2)} MB/s, ${fmt(s)} s`;
+  };
+  return {
+    update(p: BuildProgress) {
+      if (quiet) return;
+      const now = p.elapsed_ms;
+      if (p.phase === 'read' && now - last < every) return;
+      if (p.phase === 'done') return;
+      last = now;
+      if (tty) { process.stderr.write(`\r\x1b[K${line(p)}`); drawn = true; }
+      else process.stderr.write(`${line(p)}\n`);
+    },
+    end() { if (drawn) { process.stderr.write('\r\x1b[K'); drawn = false; } },
+  };
+}
+
+async function indexBuild(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    dataset: { type: 'string' }, kind: { type: 'string' }, window: { type: 'string' }, name: { type: 'string' },
+    'text-field': { type: 'string' }, 'id-field': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  const dataset = values.dataset as string | undefined;
+  if (!dataset) throw new UsageError('index build needs --dataset ID');
+  if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
+  const kind = (values.kind as string | undefined) ?? 'exact';
+  if (kind !== 'exact' && kind !== 'portrait') throw new UsageError(`--kind must be exact or portrait, not ${JSON.stringify(kind)}`);
+  let window: number | undefined;
+  if (values.window !== undefined) {
+    if (kind !== 'portrait') throw new UsageError('--window applies to --kind portrait only');
+    window = Number(values.window);
+    if (!Number.isInteger(window) || window < 1 || window > 64) throw new UsageError('--window must be an integer 1..64');
+  }
+  const format = values.format as string | undefined;
+  if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format)) throw new UsageError('--format must be text, jsonl, json or parquet');
+  const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
+  const progress = progressPrinter(values.quiet === true);
+  try {
+    const r = await buildDatasetFile({
+      dataset, kind, window, name: values.name as string | undefined, files: positionals, out,
+      textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
+      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+      onProgress: (p) => progress.update(p),
+    });
+    progress.end();
+    const s = Math.max(r.elapsed_ms, 1) / 1000;
+    const st = r.stats;
+    console.error(
+      `wrote ${r.out}: ${st.kind} dataset "${st.id}", ${st.documents.toLocaleString('en-US')} documents, ${fmt(mb(st.bytes))} MB of text, ` +
+      `${st.fingerprints.toLocaleString('en-US')} fingerprints, file ${fmt(mb(r.file_bytes), 2)} MB; ` +
+      `${fmt(s)} s (${fmt(st.documents / s, 0)} docs/s, ${fmt(mb(st.bytes) / s, 2)} MB/s)`,
+    );
+    console.log(JSON.stringify({ out: r.out, file_bytes: r.file_bytes, elapsed_ms: Math.round(r.elapsed_ms), stats: r.stats }));
+    return 0;
+  } finally {
+    progress.end();
+  }
+}
+
+async function indexInfo(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1) throw new UsageError('index info needs exactly one FILE');
+  const info = await readDatasetInfo(positionals[0]);
+  console.log(JSON.stringify(info, null, 2));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [cmd = 'demo', arg] = argv;
-  const engine = await createEngine();
+  const [cmd = 'demo', ...rest] = argv;
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(HELP); return 0; }
+  if (cmd === 'index') {
+    const [sub, ...args] = rest;
+    if (sub === 'build') return indexBuild(args);
+    if (sub === 'info') return indexInfo(args);
+    if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
+    throw new UsageError(sub === undefined ? 'index needs a subcommand: build or info' : `unknown index subcommand ${JSON.stringify(sub)}`);
+  }
   if (cmd === 'demo') {
+    if (rest.length) throw new UsageError('demo takes no arguments');
+    const engine = await createEngine();
     const [fa, fb] = [await engine.fingerprint(A), await engine.fingerprint(B)];
     const sim = engine.similarity(fa, fb);
     const shared = [...new Set(fa.winnow!.hashes)].filter((h) => fb.winnow!.hashes.includes(h));
@@ -40,19 +172,34 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  if (cmd === 'fingerprint' && arg) {
-    const text = await readFile(arg);
+  if (cmd === 'fingerprint') {
+    if (rest.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
+    let text: Buffer;
+    try { text = await readFile(rest[0]); } catch (e) {
+      const code = (e as { code?: unknown })?.code;
+      throw new TrainprintError('INVALID_INPUT', `${rest[0]}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
+    }
+    const engine = await createEngine();
     console.log(JSON.stringify(summary(await engine.fingerprint(new Uint8Array(text))), null, 2));
     return 0;
   }
-  console.error('usage: trainprint demo | trainprint fingerprint FILE');
-  return 2;
+  throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
 }
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (e: unknown) => {
-    console.error(e instanceof TrainprintError ? `${e.code}: ${e.message}` : e);
-    process.exitCode = 1;
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}\nrun 'trainprint --help' for usage`);
+      process.exitCode = 2;
+    } else if (e instanceof TrainprintError) {
+      console.error(`error: ${e.code}: ${e.message}`);
+      process.exitCode = 1;
+    } else {
+      // an unexpected failure: still one line, no stack (set TRAINPRINT_DEBUG=1 for it)
+      console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      if (process.env.TRAINPRINT_DEBUG && e instanceof Error) console.error(e.stack);
+      process.exitCode = 1;
+    }
   },
 );

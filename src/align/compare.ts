@@ -1,21 +1,36 @@
 /**
  * `compare(a, b)`: text alignment with exact character spans (the engine's `compare`).
  *
- * Method (after Sanchez-Perez, Sidorov & Gelbukh, PAN 2014, with word-exact boundaries):
- * 1. Both texts → `normalize` tokens with original spans → sentences (cut in the original text) →
- *    Porter stems of content words (prepare.ts).
- * 2. tf-idf sentence vectors (idf over the sentences of both texts). Seeds: sentence pairs with
- *    cosine > `seedCosine` and Dice > `seedDice` (seeds.ts; the scoring loop runs in WebAssembly).
- * 3. Extension: seeds are clustered alternately by their sentence index in a and in b, splitting
+ * Method (after Sanchez-Perez, Sidorov & Gelbukh, PAN 2014, with the obfuscation type recognition of
+ * Sanchez-Perez, Gelbukh & Sidorov, PAN 2015, and word-exact boundaries):
+ * 1. Both texts → `normalize` tokens with original spans → sentences (cut in the original text at
+ *    sentence marks, blank lines and line breaks before a capital) → Porter stems of content words
+ *    (prepare.ts).
+ * 2. Verbatim detection on the whole pair (verbatimPassages), independent of sentences: exact runs of
+ *    ≥ `verbatimRun` words (stop words included), chained in order on both sides with gaps ≤ 20 words;
+ *    a chain of ≥ 40 run words covering ≥ `verbatimShare` of its extent on both sides is a verbatim
+ *    passage with word-exact edges. Type recognition: a pair with no verbatim passage is treated as
+ *    obfuscated and seeded with `obfuscatedSeedCosine` / `obfuscatedSeedDice` instead of
+ *    `seedCosine` / `seedDice` (obfuscated copies keep fewer shared words per sentence).
+ * 3. tf-idf sentence vectors (idf over the sentences of both texts). Seeds: sentence pairs with
+ *    cosine and Dice above the pair's thresholds (seeds.ts; the scoring loop runs in WebAssembly).
+ * 4. Extension: seeds are clustered alternately by their sentence index in a and in b, splitting
  *    where consecutive seeds are more than `maxGap` sentences apart, until stable. A cluster
  *    becomes a passage pair (first to last sentence on each side); it is kept when the cosine of the
- *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap.
- * 4. Filtering: passages that overlap on both sides are merged, passages that overlap on one side
- *    only keep the better one; passages from a single seed need cosine ≥ `singleSeedCosine`;
- *    passages shorter than `minLength` characters on either side go.
- * 5. Spans run from the first word of the first sentence to the last word of the last sentence
- *    (plus closing sentence punctuation), in UTF-16 offsets of the original strings. Verbatim
- *    passages (dense exact word runs) get word-exact boundaries, extended while the words agree.
+ *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap. In
+ *    obfuscated pairs a passage then grows by edge sentences whose tf-idf weight is at least
+ *    `extendShare` on words of the other passage (growEdges).
+ * 5. Filtering: passages that overlap on both sides are merged, passages that overlap on one side
+ *    only keep the better one; passages whose seeds hold fewer than `minSeeds` distinct sentences on
+ *    either side need cosine ≥ `singleSeedCosine`; passages shorter than `minLength` characters on
+ *    either side go.
+ * 6. Spans run from the first word of the first sentence to the last word of the last sentence
+ *    (plus closing sentence punctuation), in UTF-16 offsets of the original strings. Edge sentences
+ *    are cut at a line break or clause mark when that drops mostly words the other passage lacks
+ *    (trimEdges). Passages made of dense exact word runs get word-exact boundaries (refineVerbatim).
+ * 7. Sentence passages mostly covered by verbatim passages are replaced by them (exact edges, one
+ *    detection per copied passage); verbatim passages that no sentence passage touches are added
+ *    (mergeVerbatim).
  */
 import type { Core } from '../engine/abi.js';
 import { TrainprintError } from '../errors.js';
@@ -50,10 +65,27 @@ export interface CompareOptions {
    * instead of sentence boundaries). @default 0.8
    */
   readonly verbatimShare?: number;
-  /** Passages seeded by fewer sentence pairs than this are kept only when their cosine reaches `singleSeedCosine`. @default 2 */
+  /**
+   * Passages whose seeds cover fewer distinct sentences than this (on the side with fewer) are kept only
+   * when their cosine reaches `singleSeedCosine`. @default 2
+   */
   readonly minSeeds?: number;
   /** See `minSeeds`. @default 0.5 */
   readonly singleSeedCosine?: number;
+  /**
+   * Seed cosine threshold for pairs recognised as obfuscated: pairs in which the whole-pair verbatim
+   * detector finds no verbatim passage (obfuscation type recognition, Sanchez-Perez et al. 2015).
+   * Obfuscated reuse keeps fewer shared words per sentence, so its seeds need a lower bar. @default 0.3
+   */
+  readonly obfuscatedSeedCosine?: number;
+  /** Seed Dice threshold for pairs recognised as obfuscated (see `obfuscatedSeedCosine`). @default 0.3 */
+  readonly obfuscatedSeedDice?: number;
+  /**
+   * In pairs recognised as obfuscated, a passage grows by the sentence next to one of its edges while at
+   * least this share of that sentence's tf-idf weight is on words of the other passage; 0 turns growing
+   * off. @default 0.5
+   */
+  readonly extendShare?: number;
 }
 
 /** One aligned passage: `a.slice(a_start, a_end)` was reused as `b.slice(b_start, b_end)`. */
@@ -62,7 +94,7 @@ export interface AlignedSpan {
   readonly a_end: number;
   readonly b_start: number;
   readonly b_end: number;
-  /** tf-idf cosine of the two passages (0..1). */
+  /** tf-idf cosine of the two passages (0..1); 1 for a verbatim passage found by the exact-run detector. */
   readonly score: number;
 }
 
@@ -95,9 +127,12 @@ export interface ResolvedCompareOptions {
   readonly verbatimShare: number;
   readonly minSeeds: number;
   readonly singleSeedCosine: number;
+  readonly obfuscatedSeedCosine: number;
+  readonly obfuscatedSeedDice: number;
+  readonly extendShare: number;
 }
 
-const DEFAULTS: ResolvedCompareOptions = { seedCosine: 0.33, seedDice: 0.33, maxGap: 4, validation: 0.34, minLength: 150, minSentenceWords: 3, verbatimRun: 6, verbatimShare: 0.8, minSeeds: 2, singleSeedCosine: 0.5 };
+const DEFAULTS: ResolvedCompareOptions = { seedCosine: 0.33, seedDice: 0.33, maxGap: 4, validation: 0.34, minLength: 150, minSentenceWords: 3, verbatimRun: 6, verbatimShare: 0.8, minSeeds: 2, singleSeedCosine: 0.5, obfuscatedSeedCosine: 0.3, obfuscatedSeedDice: 0.3, extendShare: 0.5 };
 
 /** Validate and fill defaults; INVALID_OPTIONS names the first bad member. */
 export function resolveCompareOptions(options: CompareOptions | undefined): ResolvedCompareOptions {
@@ -107,7 +142,7 @@ export function resolveCompareOptions(options: CompareOptions | undefined): Reso
   for (const [k, v] of Object.entries(options)) {
     if (!(k in DEFAULTS)) throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}"`);
     if (v === undefined) continue;
-    const ratio = k === 'seedCosine' || k === 'seedDice' || k === 'validation' || k === 'verbatimShare' || k === 'singleSeedCosine';
+    const ratio = k === 'seedCosine' || k === 'seedDice' || k === 'validation' || k === 'verbatimShare' || k === 'singleSeedCosine' || k === 'obfuscatedSeedCosine' || k === 'obfuscatedSeedDice' || k === 'extendShare';
     const ok = typeof v === 'number' && (ratio ? v >= 0 && v < 1 : Number.isInteger(v) && v >= 0 && v <= 1_000_000);
     if (!ok) throw new TrainprintError('INVALID_OPTIONS', ratio ? `${k} must be a number in [0, 1)` : `${k} must be a non-negative integer`);
     out[k] = v as number;
@@ -174,25 +209,130 @@ export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedC
   const va = vectors(pa, idf);
   const vb = vectors(pb, idf);
   const post = postings(vb, dict.size);
-  const seeds = kernel === 'wasm' && core ? seedsWasm(core, va, post, vb, o.seedCosine, o.seedDice) : seedsReference(va, post, vb, o.seedCosine, o.seedDice);
-  if (seeds.count === 0) return [];
+  const verb = o.verbatimRun > 0 ? verbatimPassages(pa, pb, a, b, o) : [];
+  // obfuscation type recognition (after Sanchez-Perez et al. 2015): a pair without any verbatim passage is
+  // treated as obfuscated and seeded with the looser thresholds
+  const obfuscated = verb.length === 0;
+  const thCos = obfuscated ? o.obfuscatedSeedCosine : o.seedCosine;
+  const thDice = obfuscated ? o.obfuscatedSeedDice : o.seedDice;
+  const seeds = kernel === 'wasm' && core ? seedsWasm(core, va, post, vb, thCos, thDice) : seedsReference(va, post, vb, thCos, thDice);
+  if (seeds.count === 0) return verb.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 
   const all = Array.from({ length: seeds.count }, (_, k) => k);
   let frags: Frag[] = [];
   for (const group of cluster(seeds, all, o.maxGap, 0, 0)) frags.push(...validate(seeds, group, o.maxGap, va, vb, o));
+  if (obfuscated && o.extendShare > 0) frags = frags.map((f) => growEdges(f, pa, pb, idf, va, vb, o.extendShare));
   frags = resolveOverlaps(frags, va, vb);
 
   const minA = Math.min(o.minLength, pa.wordChars);
   const minB = Math.min(o.minLength, pb.wordChars);
   const spans: AlignedSpan[] = [];
   for (const f of frags) {
-    if (f.seeds.length < o.minSeeds && f.cos < o.singleSeedCosine) continue;
-    const s = refineVerbatim(toSpan(f, pa, pb, a, b), f, pa, pb, a, b, o);
+    if (seedSupport(seeds, f) < o.minSeeds && f.cos < o.singleSeedCosine) continue;
+    const s = refineVerbatim(trimEdges(toSpan(f, pa, pb, a, b), f, pa, pb, a, b), f, pa, pb, a, b, o);
     if (s.a_end - s.a_start < minA || s.b_end - s.b_start < minB) continue;
     spans.push(s);
   }
-  spans.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
-  return spans;
+  const out = mergeVerbatim(spans, verb);
+  out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
+  return out;
+}
+
+/** Exact runs of at least `K` words (all words), greedy longest-first from left to right in a: [a0, b0, len] token indices. */
+function exactRuns(pa: Prepared, pb: Prepared, K: number, ta0 = 0, ta1 = pa.tokWord.length, tb0 = 0, tb1 = pb.tokWord.length): number[][] {
+  const W = pa.tokWord, V = pb.tokWord;
+  const index = new Map<number, number[]>();
+  for (let q = tb0; q + 1 < tb1; q++) {
+    const key = V[q] * 4194304 + V[q + 1];
+    const l = index.get(key);
+    if (l) { if (l.length < MAX_CANDIDATES) l.push(q); } else index.set(key, [q]);
+  }
+  const runs: number[][] = [];
+  for (let p = ta0; p + 1 < ta1;) {
+    const cands = index.get(W[p] * 4194304 + W[p + 1]);
+    let best = 0, bq = -1;
+    if (cands) {
+      for (const q of cands) {
+        let len = 2;
+        while (p + len < ta1 && q + len < tb1 && W[p + len] === V[q + len]) len++;
+        if (len > best) { best = len; bq = q; }
+      }
+    }
+    if (best >= K) { runs.push([p, bq, best]); p += best; } else p++;
+  }
+  return runs;
+}
+
+/** Candidate positions kept per word bigram of b (bounds the work on repetitive texts). */
+const MAX_CANDIDATES = 64;
+/** Largest gap, in words, between two exact runs of one verbatim passage (on each side). */
+const VERBATIM_GAP = 20;
+
+const closeAt = (text: string, e: number): number => e + (CLOSERS.exec(text.slice(e, e + 8))?.[0].length ?? 0);
+
+/**
+ * Verbatim passages of the whole pair, independent of the sentence seeds: exact word runs of at least
+ * `verbatimRun` words are chained in order on both sides (gaps ≤ VERBATIM_GAP words); a chain holding at
+ * least VERBATIM_MIN_WORDS run words that cover `verbatimShare` of its extent on both sides is a passage
+ * with word-exact edges (extended while the words agree).
+ */
+function verbatimPassages(pa: Prepared, pb: Prepared, a: string, b: string, o: ResolvedCompareOptions): AlignedSpan[] {
+  const runs = exactRuns(pa, pb, o.verbatimRun);
+  const chains: { a0: number; a1: number; b0: number; b1: number; n: number }[] = [];
+  for (const [p, q, len] of runs) {
+    let c = null;
+    for (let k = chains.length - 1; k >= 0 && k >= chains.length - 8; k--) {
+      const x = chains[k];
+      if (p - x.a1 <= VERBATIM_GAP && q >= x.b1 && q - x.b1 <= VERBATIM_GAP) { c = x; break; }
+    }
+    if (c) { c.a1 = p + len; c.b1 = q + len; c.n += len; } else chains.push({ a0: p, a1: p + len, b0: q, b1: q + len, n: len });
+  }
+  const W = pa.tokWord, V = pb.tokWord;
+  const out: AlignedSpan[] = [];
+  for (const c of chains) {
+    if (c.n < VERBATIM_MIN_WORDS || c.n < o.verbatimShare * (c.a1 - c.a0) || c.n < o.verbatimShare * (c.b1 - c.b0)) continue;
+    while (c.a0 > 0 && c.b0 > 0 && W[c.a0 - 1] === V[c.b0 - 1]) { c.a0--; c.b0--; }
+    while (c.a1 < W.length && c.b1 < V.length && W[c.a1] === V[c.b1]) { c.a1++; c.b1++; }
+    out.push({ a_start: pa.tokStart[c.a0], a_end: closeAt(a, pa.tokEnd[c.a1 - 1]), b_start: pb.tokStart[c.b0], b_end: closeAt(b, pb.tokEnd[c.b1 - 1]), score: 1 });
+  }
+  return out;
+}
+
+const spanOverlapA = (x: AlignedSpan, y: AlignedSpan): boolean => x.a_start < y.a_end && y.a_start < x.a_end;
+const spanOverlapB = (x: AlignedSpan, y: AlignedSpan): boolean => x.b_start < y.b_end && y.b_start < x.b_end;
+
+/**
+ * Combine the sentence-level passages with the verbatim passages: a sentence passage mostly covered (on
+ * both sides, by `a` characters) by verbatim passages is replaced by them (exact edges, one detection per
+ * copied passage); a verbatim passage that no sentence passage touches is added (copies the seeds missed).
+ */
+function mergeVerbatim(spans: AlignedSpan[], verb: AlignedSpan[]): AlignedSpan[] {
+  if (verb.length === 0) return spans;
+  const out: AlignedSpan[] = [];
+  const used = new Set<AlignedSpan>();
+  for (const s of spans) {
+    const vs = verb.filter((v) => spanOverlapA(s, v) && spanOverlapB(s, v));
+    let cov = 0;
+    for (const v of vs) cov += Math.min(s.a_end, v.a_end) - Math.max(s.a_start, v.a_start);
+    if (vs.length > 0 && cov >= VERBATIM_COVER * (s.a_end - s.a_start)) {
+      for (const v of vs) if (!used.has(v)) { used.add(v); out.push(v); }
+    } else {
+      for (const v of vs) used.add(v);
+      out.push(s);
+    }
+  }
+  for (const v of verb) if (!used.has(v) && !spans.some((s) => spanOverlapA(s, v) || spanOverlapB(s, v))) out.push(v);
+  return out;
+}
+
+/** See mergeVerbatim. */
+const VERBATIM_COVER = 0.5;
+
+/** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
+function seedSupport(seeds: Seeds, f: Frag): number {
+  const sa = new Set<number>(), sb = new Set<number>();
+  for (const k of f.seeds) { sa.add(seeds.a[k]); sb.add(seeds.b[k]); }
+  return Math.min(sa.size, sb.size);
 }
 
 /** Split seed indices where consecutive seeds (sorted on one side) are more than `gap` sentences apart; alternate sides until stable. */
@@ -232,6 +372,39 @@ function validate(seeds: Seeds, ids: number[], gap: number, va: Vectors, vb: Vec
   const out: Frag[] = [];
   for (const g of cluster(seeds, ids, gap - 1, 0, 0)) out.push(...validate(seeds, g, gap - 1, va, vb, o));
   return out;
+}
+
+/**
+ * Grow a passage of an obfuscated pair by whole sentences, until stable: the sentence next to an edge
+ * joins when at least `share` of its tf-idf weight is on content words of the other passage (widened by
+ * one sentence at each end, since its counterpart may be missing too). Obfuscated copies hold sentences
+ * too altered to seed, yet mostly made of the source's words.
+ */
+function growEdges(f: Frag, pa: Prepared, pb: Prepared, idf: Float64Array, va: Vectors, vb: Vectors, share: number): Frag {
+  const S_A = pa.sentTok.length - 1, S_B = pb.sentTok.length - 1;
+  const termsOf = (p: Prepared, s0: number, s1: number, S: number): Set<number> => {
+    const set = new Set<number>();
+    for (let k = p.sentTerm[Math.max(0, s0)]; k < p.sentTerm[Math.min(S - 1, s1) + 1]; k++) set.add(p.terms[k]);
+    return set;
+  };
+  const shared = (p: Prepared, s: number, other: Set<number>): number => {
+    let all = 0, hit = 0;
+    for (let k = p.sentTerm[s]; k < p.sentTerm[s + 1]; k++) { const w = idf[p.terms[k]] * p.counts[k]; all += w; if (other.has(p.terms[k])) hit += w; }
+    return all === 0 ? 0 : hit / all;
+  };
+  let { a0, a1, b0, b1 } = f;
+  let changed = false;
+  for (;;) {
+    let grew = false;
+    const tb = termsOf(pb, b0 - 1, b1 + 1, S_B), ta = termsOf(pa, a0 - 1, a1 + 1, S_A);
+    if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) { a0--; grew = true; }
+    if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) { a1++; grew = true; }
+    if (b0 > 0 && shared(pb, b0 - 1, ta) >= share) { b0--; grew = true; }
+    if (b1 + 1 < S_B && shared(pb, b1 + 1, ta) >= share) { b1++; grew = true; }
+    if (!grew) break;
+    changed = true;
+  }
+  return changed ? { a0, a1, b0, b1, seeds: f.seeds, cos: rangeCosine(va, a0, a1, vb, b0, b1) } : f;
 }
 
 /** Cosine of the summed vectors of sentences a0..a1 of a and b0..b1 of b. */
@@ -300,6 +473,47 @@ function toSpan(f: Frag, pa: Prepared, pb: Prepared, a: string, b: string): Alig
   };
 }
 
+/** Cut points inside a sentence: after a line break or a clause mark. */
+const SOFT_GAP = /\n|[.!?;:]/;
+/** Weight of a content word of the edge that the other passage shares (an unshared one weighs 1). */
+const TRIM_SHARED = 2;
+
+/**
+ * Sentence edges are coarse where sentence marks are missing (web pages, obfuscated copies): the first and
+ * the last sentence of each side may hold text around the reused passage. Each edge sentence is cut at the
+ * soft boundary (line break or clause mark) that drops the most content words absent from the other
+ * passage, counting each dropped shared word as TRIM_SHARED absent ones (a maximum prefix / suffix sum).
+ */
+function trimEdges(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: string, b: string): AlignedSpan {
+  const termsOf = (p: Prepared, s0: number, s1: number): Set<number> => {
+    const set = new Set<number>();
+    for (let t = p.sentTok[s0]; t < p.sentTok[s1 + 1]; t++) if (p.tokTerm[t] >= 0) set.add(p.tokTerm[t]);
+    return set;
+  };
+  const ta = termsOf(pa, f.a0, f.a1), tb = termsOf(pb, f.b0, f.b1);
+  const side = (p: Prepared, text: string, s0: number, s1: number, other: Set<number>): [number, number] => {
+    const w = (t: number): number => (p.tokTerm[t] < 0 ? 0 : other.has(p.tokTerm[t]) ? -TRIM_SHARED : 1);
+    const soft = (t: number): boolean => SOFT_GAP.test(text.slice(p.tokEnd[t - 1], p.tokStart[t]));
+    let start = p.sentTok[s0], sum = 0, best = 0;
+    const firstEnd = p.sentTok[s0 + 1];
+    for (let t = p.sentTok[s0]; t + 1 < firstEnd; t++) {
+      sum += w(t);
+      if (sum > best && soft(t + 1)) { best = sum; start = t + 1; }
+    }
+    let end = p.sentTok[s1 + 1];
+    sum = 0; best = 0;
+    const lastStart = Math.max(p.sentTok[s1], start + 1);
+    for (let t = p.sentTok[s1 + 1] - 1; t > lastStart; t--) {
+      sum += w(t);
+      if (sum > best && soft(t)) { best = sum; end = t; }
+    }
+    return [start, end];
+  };
+  const [as, ae] = side(pa, a, f.a0, f.a1, tb);
+  const [bs, be] = side(pb, b, f.b0, f.b1, ta);
+  return { a_start: pa.tokStart[as], a_end: closeAt(a, pa.tokEnd[ae - 1]), b_start: pb.tokStart[bs], b_end: closeAt(b, pb.tokEnd[be - 1]), score: s.score };
+}
+
 /** Share of the shorter text's word characters inside spans. */
 function coveredShare(a: string, b: string, spans: readonly AlignedSpan[]): number {
   const dict = new TermDict();
@@ -333,32 +547,14 @@ function refineVerbatim(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: 
   const K = o.verbatimRun;
   if (K === 0 || ta1 - ta0 < K || tb1 - tb0 < K) return s;
   const W = pa.tokWord, V = pb.tokWord;
-  const index = new Map<number, number[]>();
-  for (let q = tb0; q + 1 < tb1; q++) {
-    const key = V[q] * 4194304 + V[q + 1];
-    const l = index.get(key);
-    if (l) l.push(q); else index.set(key, [q]);
-  }
   let covered = 0;
   let ra0 = -1, ra1 = -1, rb0 = Infinity, rb1 = -1;
-  for (let p = ta0; p + 1 < ta1;) {
-    const cands = index.get(W[p] * 4194304 + W[p + 1]);
-    let best = 0, bq = -1;
-    if (cands) {
-      for (const q of cands) {
-        let len = 2;
-        while (p + len < ta1 && q + len < tb1 && W[p + len] === V[q + len]) len++;
-        if (len > best) { best = len; bq = q; }
-      }
-    }
-    if (best >= K) {
-      covered += best;
-      if (ra0 < 0) ra0 = p;
-      ra1 = p + best;
-      rb0 = Math.min(rb0, bq);
-      rb1 = Math.max(rb1, bq + best);
-      p += best;
-    } else p++;
+  for (const [p, q, len] of exactRuns(pa, pb, K, ta0, ta1, tb0, tb1)) {
+    covered += len;
+    if (ra0 < 0) ra0 = p;
+    ra1 = p + len;
+    rb0 = Math.min(rb0, q);
+    rb1 = Math.max(rb1, q + len);
   }
   if (ra0 < 0 || covered < o.verbatimShare * (ra1 - ra0) || covered < VERBATIM_MIN_WORDS) return s;
   // the copy may run on past the sentences that seeded it: extend word by word while the words agree
@@ -366,6 +562,5 @@ function refineVerbatim(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: 
   while (ra0 > 0 && rb0i > 0 && W[ra0 - 1] === V[rb0i - 1]) { ra0--; rb0i--; }
   while (ra1 < W.length && rb1 < V.length && W[ra1] === V[rb1]) { ra1++; rb1++; }
   rb0 = rb0i;
-  const close = (text: string, e: number): number => e + (CLOSERS.exec(text.slice(e, e + 8))?.[0].length ?? 0);
-  return { a_start: pa.tokStart[ra0], a_end: close(a, pa.tokEnd[ra1 - 1]), b_start: pb.tokStart[rb0], b_end: close(b, pb.tokEnd[rb1 - 1]), score: s.score };
+  return { a_start: pa.tokStart[ra0], a_end: closeAt(a, pa.tokEnd[ra1 - 1]), b_start: pb.tokStart[rb0], b_end: closeAt(b, pb.tokEnd[rb1 - 1]), score: s.score };
 }

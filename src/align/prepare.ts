@@ -5,8 +5,8 @@
  * token per CJK ideograph); each keeps its span `[start, end)` in the caller's string through the
  * normaliser's offset map. Sentences are cut in the ORIGINAL text: between two tokens whose gap
  * holds a sentence mark followed by white space (`.`, `!`, `?`, `…` with optional closing quotes
- * or brackets), a CJK full stop, or a blank line. Content terms are Porter stems of the tokens
- * that are not stop words.
+ * or brackets), a CJK full stop, a blank line, or a line break before a capital letter. Content
+ * terms are Porter stems of the tokens that are not stop words.
  */
 import { normalize } from '../fingerprint/normalize.js';
 import { porterStem, STOP_WORDS } from './stem.js';
@@ -31,6 +31,19 @@ export interface Prepared {
 }
 
 const SENTENCE_GAP = /[.!?…]["'”’»)\]]*\s|[。！？]|\n[ \t\r]*\n/;
+
+const LINE_BREAK = /\n/;
+const UPPER = /^\p{Lu}/u;
+/**
+ * A sentence cut between the token ending at `e` and the one starting at `s`: a sentence mark followed by
+ * white space, a CJK full stop, a blank line, or a line break before a capital letter (headings, list items
+ * and table cells of web pages carry no sentence mark; a hard-wrapped sentence goes on in lower case).
+ */
+function isCut(text: string, e: number, s: number): boolean {
+  const gap = text.slice(e, s);
+  if (SENTENCE_GAP.test(gap)) return true;
+  return LINE_BREAK.test(gap) && UPPER.test(text.slice(s, s + 2));
+}
 
 /** Dictionary of term strings → dense ids shared by the two texts of one comparison. */
 export class TermDict {
@@ -93,7 +106,7 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
   let content = 0;
   for (let t = 0; t < n; t++) {
     if (tokTerm[t] >= 0) content++;
-    if (t + 1 < n && content >= minSentenceWords && SENTENCE_GAP.test(text.slice(tokEnd[t], tokStart[t + 1]))) {
+    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
       cuts.push(t + 1);
       content = 0;
     }

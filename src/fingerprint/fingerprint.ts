@@ -178,6 +178,53 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
   });
 }
 
+/** What a dataset keeps of a document: its winnowed fingerprints with spans, and its size. */
+export interface DocumentFingerprint {
+  readonly token_count: number;
+  readonly byte_length: number;
+  readonly winnow: WinnowSet;
+}
+
+/**
+ * Winnowed fingerprints of a word-shingle fingerprint only (sync): the fast path for indexing.
+ * Only the selected shingles' hashes and spans leave the core (≈ 2 / (window + 1) of them), so no
+ * per-shingle arrays are copied. `o` must use word shingles with winnowing on.
+ */
+export function winnowCore(core: Core, text: string, o: ResolvedOptions): DocumentFingerprint {
+  return core.guard(() => {
+    const L = core.layout();
+    const t = tokenizeWords(core, L, text);
+    const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
+    const winPtr = L.take(Math.max(m, 1) * 4);
+    L.commit();
+    const w = core.raw.winnow(t.spareU64Ptr, m, o.window, winPtr);
+    const positions = core.u32(winPtr, w).slice();
+    const hashes = new BigUint64Array(w);
+    const starts = new Uint32Array(w);
+    const ends = new Uint32Array(w);
+    // Gather through u32 lanes (reading BigUint64Array elements would allocate a BigInt each).
+    const src32 = core.u32(t.spareU64Ptr, m * 2);
+    const dst32 = new Uint32Array(hashes.buffer);
+    const ts = core.u32(t.startsPtr, t.count);
+    const te = core.u32(t.endsPtr, t.count);
+    const fixes = t.regionFixes;
+    let fs = 0, fe = 0; // region cursors: positions (and so their first/last tokens) increase
+    for (let i = 0; i < w; i++) {
+      const p = positions[i];
+      const q = Math.min(p + o.size - 1, t.count - 1);
+      dst32[2 * i] = src32[2 * p];
+      dst32[2 * i + 1] = src32[2 * p + 1];
+      while (fs < fixes.length && fixes[fs].last <= p) fs++;
+      while (fe < fixes.length && fixes[fe].last <= q) fe++;
+      const f = fixes[fs];
+      starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
+      const g = fixes[fe];
+      ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
+    }
+    return { token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions } };
+  });
+}
+
 /**
  * Word-shingle hashes only (no spans, no sketches): the fastest path, for building indexes.
  * Bytes must be well-formed UTF-8 (else INVALID_INPUT).

@@ -8,6 +8,7 @@
 import { Core } from '../engine/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint } from '../types.js';
+import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { ExactDatasetData } from './snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch } from './types.js';
 
@@ -15,6 +16,11 @@ export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMa
 
 const MIN_PREFIX_BITS = 4;
 const MAX_PREFIX_BITS = 22;
+
+/** Prefix-table size for n keys: about two keys per slot, 2^4 … 2^22 slots. */
+function prefixBitsFor(n: number): number {
+  return Math.max(MIN_PREFIX_BITS, Math.min(MAX_PREFIX_BITS, Math.ceil(Math.log2(Math.max(n, 1))) - 1));
+}
 
 /** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
 export class ExactDataset {
@@ -50,7 +56,7 @@ export class ExactDataset {
   }
 
   /** Add one document's fingerprint (made with this dataset's params). */
-  addDocument(doc: DatasetDocument, fp: Fingerprint): void {
+  addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
     if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const w = fp.winnow!;
     const d = this.docs.length;
@@ -115,7 +121,7 @@ export class ExactDataset {
   /** Keys are sorted at `keysPtr` in the arena: put the prefix table after them. */
   private placeIndex(n: number, keysPtr: number): void {
     const core = this.core;
-    this.prefixBits = Math.max(MIN_PREFIX_BITS, Math.min(MAX_PREFIX_BITS, Math.ceil(Math.log2(Math.max(n, 1))) - 1));
+    this.prefixBits = prefixBitsFor(n);
     const L = core.layout();
     this.keysPtr = L.take(n * 8);
     if (this.keysPtr !== keysPtr) throw new TrainprintError('WASM_ABORT', 'index layout mismatch');
@@ -152,10 +158,16 @@ export class ExactDataset {
     hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
     // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
     // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
-    // breaking the true one. Gaps up to `window` shingles are bridged (winnowing keeps at least
-    // one fingerprint per window); the diagonal may drift by a quarter of the gap (edits).
+    // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
+    // a fingerprint in every window of verbatim text, and one edited word destroys the `size`
+    // shingles that contain it, so the hits on either side of a single edit between verbatim runs
+    // of ≥ window + size − 1 words are at most (window − 1) + size + 1 + (window − 1) shingles
+    // apart. A passage with isolated word edits thus stays one chain instead of falling apart
+    // into fragments (each of which may be too short to report). The diagonal may drift by a
+    // quarter of the gap (inserted/deleted words).
     interface Chain { doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number }
     const qs = fp.shingles.starts;
+    const maxGap = 2 * window + size - 1;
     const done: Chain[] = [];
     let active: Chain[] = [];
     let doc = -1;
@@ -171,7 +183,7 @@ export class ExactDataset {
       let bestDrift = Infinity;
       const still: Chain[] = [];
       for (const c of active) {
-        if (h.i - c.lastI > window) { done.push(c); continue; }
+        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
         still.push(c);
         if (c.lastI === h.i) continue;
         const drift = Math.abs(delta - c.delta);
@@ -220,7 +232,7 @@ export class ExactDataset {
       tokens: this.tokenTotal,
       fingerprints: this.n,
       bytes: this.byteTotal,
-      index_bytes: this.n * 20 + (2 ** this.prefixBits + 1) * 4,
+      index_bytes: this.n * 20 + (2 ** prefixBitsFor(this.n) + 1) * 4,
       params: this.params,
     };
   }

@@ -53,6 +53,7 @@ import { TrainprintError } from '../errors.js';
 import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
 import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
+import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { PortraitDatasetData } from './snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitMatch } from './types.js';
 
@@ -176,7 +177,7 @@ export class PortraitDataset {
   }
 
   /** Add one document's fingerprint (made with {@link options}). */
-  addDocument(doc: DatasetDocument, fp: Fingerprint): void {
+  addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
     if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const keys = portraitKeys(fp.winnow!.hashes);
     this.docs.push({ id: doc.id, chars: doc.text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });

@@ -189,3 +189,25 @@ describe('ASCII/non-ASCII region preparation', () => {
     expect(Array.from(fp.shingles.starts)).toEqual([0, 3]);
   });
 });
+
+describe('winnowCore (the indexing path)', () => {
+  it('gives exactly the winnowed set of the full fingerprint', async () => {
+    const { winnowCore } = await import('../../src/fingerprint/fingerprint.js');
+    const { resolveOptions } = await import('../../src/fingerprint/options.js');
+    const engine = await createEngine();
+    const core = (engine as unknown as { _core: import('../../src/engine/abi.js').Core })._core;
+    const rnd = prng(77);
+    for (let t = 0; t < 200; t++) {
+      const text = randomText(t + 40_000, Math.floor(rnd() * 600), rnd());
+      const o = resolveOptions({ ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      const lean = winnowCore(core, text, o);
+      const full = await engine.fingerprint(text, { ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      expect(lean.token_count).toBe(full.token_count);
+      expect(lean.byte_length).toBe(full.byte_length);
+      expect(Array.from(lean.winnow.hashes)).toEqual(Array.from(full.winnow!.hashes));
+      expect(Array.from(lean.winnow.starts)).toEqual(Array.from(full.winnow!.starts));
+      expect(Array.from(lean.winnow.ends)).toEqual(Array.from(full.winnow!.ends));
+      expect(Array.from(lean.winnow.positions)).toEqual(Array.from(full.winnow!.positions));
+    }
+  });
+});

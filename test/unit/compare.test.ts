@@ -82,6 +82,35 @@ describe('compare: known cases', () => {
     expect(compareTexts(core, '', '')).toMatchObject({ spans: [], jaccard: 1 });
   });
 
+  it('a verbatim copy is found by the whole-pair verbatim detector even where no sentence pair seeds it', () => {
+    // the copy sits inside long run-on sentences of unrelated words on both sides: no sentence pair is
+    // similar enough to seed, yet the exact word run gives one span with word-exact edges
+    const copy = PASSAGE.replace(/[.,]/g, '').toLowerCase();
+    const pad = (f: string) => f.replace(/[.,]/g, '').toLowerCase();
+    const a = pad(FILLER_A) + ' ' + copy + ' ' + pad(FILLER_A);
+    const b = pad(FILLER_B) + ' ' + copy + ' ' + pad(FILLER_B);
+    const r = compareTexts(core, a, b, { seedCosine: 0.99, seedDice: 0.99 });
+    expect(r.spans).toHaveLength(1);
+    expect(a.slice(r.spans[0].a_start, r.spans[0].a_end)).toBe(copy);
+    expect(b.slice(r.spans[0].b_start, r.spans[0].b_end)).toBe(copy);
+    expect(r.spans[0].score).toBe(1);
+  });
+
+  it('sentences are cut at a line break before a capital (headings, list items), not inside hard-wrapped sentences', () => {
+    const dict = new TermDict();
+    const cut = prepare('Annual Flood Report Summary\nFarmers along the banks planted crops in the rich\nsilt every single year.', dict, 3);
+    expect(cut.sentTok.length - 1).toBe(2);
+    const wrapped = prepare('Farmers along the banks planted crops in the rich\nsilt every single year.', dict, 3);
+    expect(wrapped.sentTok.length - 1).toBe(1);
+  });
+
+  it('new options are validated', () => {
+    expect(() => compareTexts(core, 'a', 'b', { obfuscatedSeedCosine: 1 })).toThrow(code('INVALID_OPTIONS'));
+    expect(() => compareTexts(core, 'a', 'b', { obfuscatedSeedDice: -0.1 })).toThrow(code('INVALID_OPTIONS'));
+    expect(() => compareTexts(core, 'a', 'b', { extendShare: 2 })).toThrow(code('INVALID_OPTIONS'));
+    expect(resolveCompareOptions({ extendShare: 0 }).extendShare).toBe(0);
+  });
+
   it('Porter stemmer known words', () => {
     const cases: Record<string, string> = { caresses: 'caress', ponies: 'poni', agreed: 'agre', motoring: 'motor', hopping: 'hop', happy: 'happi', relational: 'relat', generalizations: 'gener', electrical: 'electr', adjustment: 'adjust', controll: 'control' };
     for (const [w, s] of Object.entries(cases)) expect(porterStem(w)).toBe(s);

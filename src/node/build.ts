@@ -1,0 +1,157 @@
+/**
+ * Build a dataset file from corpus files (`trainprint index build`), and describe one (`index info`).
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { decode } from '@msgpack/msgpack';
+import { createEngine, TrainprintError, type DatasetDocument, type DatasetStats } from '../index.js';
+import { readDocuments, type DocumentFormat } from './read-documents.js';
+
+/** Progress of {@link buildDatasetFile}. */
+export interface BuildProgress {
+  /** `'read'` while documents stream in; `'write'` while the index is sealed, encoded and written; `'done'` at the end. */
+  readonly phase: 'read' | 'write' | 'done';
+  /** Documents indexed so far. */
+  readonly documents: number;
+  /** UTF-8 bytes of document text indexed so far. */
+  readonly bytes: number;
+  /** Milliseconds since the build started. */
+  readonly elapsed_ms: number;
+  /** The file being read and its position in `files` (0-based). */
+  readonly file: string | undefined;
+  readonly file_index: number;
+  readonly files: number;
+}
+
+/** Options of {@link buildDatasetFile}. */
+export interface BuildDatasetFileOptions {
+  /** Dataset id (1–200 characters). */
+  readonly dataset: string;
+  /** @default 'exact' */
+  readonly kind?: 'exact' | 'portrait';
+  /** Portrait only: winnowing window (1..64). @default 8 */
+  readonly window?: number;
+  readonly name?: string;
+  /** Input files, read with {@link readDocuments}. */
+  readonly files: readonly string[];
+  /** Where to write the dataset (written to a temporary file beside it, then renamed). */
+  readonly out: string;
+  /** @default 'text' */
+  readonly textField?: string;
+  readonly idField?: string;
+  readonly format?: DocumentFormat;
+  /** Called after every document (cheap: throttle any drawing yourself) and at each phase change. */
+  readonly onProgress?: (progress: BuildProgress) => void;
+}
+
+/** Result of {@link buildDatasetFile}. */
+export interface BuildDatasetFileResult {
+  readonly out: string;
+  /** Bytes of the written file. */
+  readonly file_bytes: number;
+  readonly elapsed_ms: number;
+  readonly stats: DatasetStats;
+}
+
+/**
+ * Index corpus files into a dataset and write its `exportDataset` bytes to `out` atomically (a
+ * temporary file in the same directory, fsynced, then renamed over `out`; removed on failure, so
+ * `out` is either the old file or the complete new one). Portrait datasets are finalized first.
+ *
+ * @throws (rejects) INVALID_INPUT (see {@link readDocuments}; a file that cannot be written),
+ *   INVALID_OPTIONS, ALREADY_EXISTS (a document id twice)
+ * @example
+ * import { buildDatasetFile } from 'trainprint/node'
+ * const { stats } = await buildDatasetFile({ dataset: 'c4-sample', files: ['c4-00000.json.gz'], out: 'c4-sample.tpds' })
+ */
+export async function buildDatasetFile(options: BuildDatasetFileOptions): Promise<BuildDatasetFileResult> {
+  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  const { dataset, kind = 'exact', window, name, files, out, textField, idField, format, onProgress } = options;
+  if (typeof out !== 'string' || out.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'out must be a file path');
+  if (!Array.isArray(files) || files.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
+  const t0 = performance.now();
+  let documents = 0, bytes = 0, file: string | undefined, fileIndex = 0;
+  const report = (phase: BuildProgress['phase']) =>
+    onProgress?.({ phase, documents, bytes, elapsed_ms: performance.now() - t0, file, file_index: fileIndex, files: files.length });
+
+  const engine = await createEngine();
+  try {
+    const source = readDocuments(files, { textField, idField, format, onFile: (f, i) => { file = f; fileIndex = i; } });
+    async function* counted(): AsyncGenerator<DatasetDocument> {
+      for await (const doc of source) {
+        yield doc;
+        documents++;
+        bytes += Buffer.byteLength(doc.text, 'utf8');
+        report('read');
+      }
+    }
+    await engine.addDataset({ id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }) }, counted());
+    report('write');
+    const stats = engine.finalizeDataset(dataset);
+    const data = engine.exportDataset(dataset);
+    await writeAtomic(out, data);
+    report('done');
+    return { out, file_bytes: data.length, elapsed_ms: performance.now() - t0, stats };
+  } finally {
+    engine.dispose();
+  }
+}
+
+/** Write `bytes` to `path` through a temporary file in the same directory and a rename. */
+async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fh = await open(tmp, 'wx');
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    const code = (e as { code?: unknown })?.code;
+    throw new TrainprintError('INVALID_INPUT', `${path}: cannot write the dataset file (${typeof code === 'string' ? code : e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+}
+
+/** What {@link readDatasetInfo} reports. */
+export interface DatasetFileInfo {
+  readonly file: string;
+  readonly file_bytes: number;
+  /** The snapshot header: format, version, params, kind, counts { docs, keys }, checksum. */
+  readonly header: Record<string, unknown>;
+  /** The dataset's descriptor (id, name, kind, window, models, kb_dataset, meta). */
+  readonly descriptor: Record<string, unknown>;
+  /** Stats of the dataset as loaded (the file is fully validated: checksum, layout, params). */
+  readonly stats: DatasetStats;
+}
+
+/**
+ * Read and validate a dataset file: its header, descriptor and stats (`trainprint index info`).
+ * @throws (rejects) INVALID_INPUT (cannot read the file), SNAPSHOT_INCOMPATIBLE (not a valid dataset file)
+ * @example (await readDatasetInfo('c4-sample.tpds')).stats.documents
+ */
+export async function readDatasetInfo(path: string): Promise<DatasetFileInfo> {
+  if (typeof path !== 'string' || path.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'path must be a file path');
+  let bytes: Uint8Array;
+  try {
+    if (!(await stat(path)).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    bytes = new Uint8Array(await readFile(path));
+  } catch (e) {
+    const code = (e as { code?: unknown })?.code;
+    throw new TrainprintError('INVALID_INPUT', `${path}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`, { cause: e });
+  }
+  const engine = await createEngine();
+  try {
+    const stats = await engine.importDataset(bytes); // validates everything
+    const [header, payload] = decode(bytes) as [Record<string, unknown>, Uint8Array];
+    const body = decode(payload) as { descriptor: Record<string, unknown> };
+    return { file: path, file_bytes: bytes.length, header, descriptor: body.descriptor, stats };
+  } finally {
+    engine.dispose();
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * `trainprint/node` — Node-only helpers for building reference datasets from corpus files:
+ * {@link readDocuments} streams documents out of text, JSON Lines, JSON and Parquet files (gzip or
+ * Zstandard compressed too); {@link buildDatasetFile} indexes them and writes a dataset file;
+ * {@link readDatasetInfo} validates and describes one. The `trainprint index` CLI is built on these.
+ *
+ * @example
+ * import { createEngine } from 'trainprint'
+ * import { buildDatasetFile } from 'trainprint/node'
+ * await buildDatasetFile({ dataset: 'wiki', files: ['wiki-00.jsonl.zst'], out: 'wiki.tpds' })
+ * const engine = await createEngine()
+ * await engine.importDataset(new Uint8Array(await readFile('wiki.tpds')))
+ */
+export { readDocuments, detectFormat } from './read-documents.js';
+export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
+export { buildDatasetFile, readDatasetInfo } from './build.js';
+export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';

@@ -1,0 +1,330 @@
+/**
+ * Stream reference documents out of corpus files on disk (Node only): plain text, JSON Lines,
+ * JSON arrays and Parquet, optionally gzip- or Zstandard-compressed. Everything is streamed:
+ * JSON Lines are split as bytes and decoded one line at a time, so memory stays at one document
+ * (plus one read chunk) whatever the file size; Parquet is read one row group at a time (the unit
+ * in which its pages are compressed), text column (and id column) only.
+ *
+ * Imports only the public `trainprint` entry (`../index.js`), which the `trainprint/node` build keeps
+ * external, so `TrainprintError` here is the same class callers import from 'trainprint'.
+ */
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
+import { Decompress, decompress as zstdDecompress } from 'fzstd';
+import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
+import { TrainprintError, type DatasetDocument } from '../index.js';
+
+/** The document formats {@link readDocuments} reads. */
+export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet';
+/** Whole-file compression, chosen by the file's last extension (`.gz`, `.zst`). */
+export type Compression = 'none' | 'gzip' | 'zstd';
+
+/** Options of {@link readDocuments}. */
+export interface ReadDocumentsOptions {
+  /** JSON Lines / JSON / Parquet: the field (column) holding the document text. @default 'text' */
+  readonly textField?: string;
+  /**
+   * JSON Lines / JSON / Parquet: the field (column) holding the document id (a string or an
+   * integer). Without it ids are `PATH:LINE` (JSON Lines, 1-based physical line), `PATH[INDEX]`
+   * (JSON arrays, 0-based) or `PATH:ROW` (Parquet, 1-based row); a plain text file's id is its path.
+   */
+  readonly idField?: string;
+  /**
+   * Force one format for every file instead of going by extension (the compression is still
+   * taken from a trailing `.gz` / `.zst`). By extension: `.txt` `.text` `.md` → text (one document
+   * per file); `.jsonl` `.ndjson` → jsonl; `.json` → json; `.parquet` → parquet.
+   */
+  readonly format?: DocumentFormat;
+  /** Longest single document (JSON line, text file) in bytes; longer is INVALID_INPUT. @default 256 MiB */
+  readonly maxDocumentBytes?: number;
+  /** Called when a file is opened (index into `paths`), e.g. for a progress display. */
+  readonly onFile?: (path: string, index: number) => void;
+}
+
+const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
+  '.txt': 'text', '.text': 'text', '.md': 'text',
+  '.jsonl': 'jsonl', '.ndjson': 'jsonl',
+  '.json': 'json',
+  '.parquet': 'parquet',
+};
+const FORMATS = new Set<DocumentFormat>(['text', 'jsonl', 'json', 'parquet']);
+
+const fail = (detail: string, cause?: unknown): TrainprintError =>
+  new TrainprintError('INVALID_INPUT', detail, cause === undefined ? undefined : { cause });
+
+/** Format and compression of a path by its extensions (`x.jsonl.zst` → jsonl + zstd). */
+export function detectFormat(path: string, format?: DocumentFormat): { format: DocumentFormat; compression: Compression } {
+  const lower = path.toLowerCase();
+  let compression: Compression = 'none';
+  let rest = lower;
+  if (lower.endsWith('.gz') || lower.endsWith('.gzip')) { compression = 'gzip'; rest = lower.slice(0, lower.lastIndexOf('.')); }
+  else if (lower.endsWith('.zst') || lower.endsWith('.zstd')) { compression = 'zstd'; rest = lower.slice(0, lower.lastIndexOf('.')); }
+  let f = format;
+  if (f === undefined) {
+    const dot = rest.lastIndexOf('.');
+    const slash = Math.max(rest.lastIndexOf('/'), rest.lastIndexOf('\\'));
+    f = dot > slash ? EXTENSIONS[rest.slice(dot)] : undefined;
+    if (f === undefined) {
+      throw fail(`${path}: unknown file type (expected .txt, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst; or pass format)`);
+    }
+  }
+  if (f === 'parquet' && compression !== 'none') throw fail(`${path}: a compressed .parquet file is not supported (Parquet compresses its pages itself)`);
+  return { format: f, compression };
+}
+
+/**
+ * The documents in `paths`, in order, as `{ id, text }` — ready for `engine.addDataset`.
+ * Every file is checked (exists, is a regular file, known type) before the first document is
+ * yielded, so a typo in the last path fails at once, not after hours of indexing.
+ *
+ * @throws (rejects) INVALID_INPUT naming the file and line (or row) for a missing or unreadable
+ *   file, an unknown extension, malformed JSON, a record without a string text field, an id that
+ *   is not a string or integer, invalid UTF-8, corrupt compressed data or an unreadable Parquet file
+ * @example
+ * import { createEngine } from 'trainprint'
+ * import { readDocuments } from 'trainprint/node'
+ * const engine = await createEngine()
+ * await engine.addDataset({ id: 'c4-sample' }, readDocuments(['c4-00000.json.gz'], { textField: 'text', idField: 'url' }))
+ */
+export async function* readDocuments(paths: readonly string[], options: ReadDocumentsOptions = {}): AsyncGenerator<DatasetDocument, void, undefined> {
+  if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) {
+    throw new TrainprintError('INVALID_OPTIONS', 'paths must be an array of non-empty strings');
+  }
+  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  const textField = options.textField ?? 'text';
+  const idField = options.idField;
+  if (typeof textField !== 'string' || textField.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'textField must be a non-empty string');
+  if (idField !== undefined && (typeof idField !== 'string' || idField.length === 0)) throw new TrainprintError('INVALID_OPTIONS', 'idField must be a non-empty string');
+  if (options.format !== undefined && !FORMATS.has(options.format)) throw new TrainprintError('INVALID_OPTIONS', `format must be one of ${[...FORMATS].join(', ')}`);
+  const maxBytes = options.maxDocumentBytes ?? 256 * 1024 * 1024;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new TrainprintError('INVALID_OPTIONS', 'maxDocumentBytes must be a positive integer');
+
+  const kinds = paths.map((p) => detectFormat(p, options.format));
+  for (const p of paths) {
+    let s;
+    try { s = await stat(p); } catch (e) { throw fail(`${p}: ${ioReason(e)}`, e); }
+    if (!s.isFile()) throw fail(`${p}: not a regular file`);
+  }
+  const ctx = { textField, idField, maxBytes };
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    options.onFile?.(path, i);
+    const { format, compression } = kinds[i];
+    if (format === 'parquet') yield* readParquet(path, ctx);
+    else if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
+    else {
+      const text = await readWhole(path, compression, maxBytes);
+      if (format === 'text') yield { id: path, text };
+      else yield* readJsonArray(path, text, ctx);
+    }
+  }
+}
+
+interface Ctx { readonly textField: string; readonly idField: string | undefined; readonly maxBytes: number }
+
+function ioReason(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function openFile(path: string): Promise<FileHandle> {
+  try { return await open(path, 'r'); } catch (e) { throw fail(`${path}: ${ioReason(e)}`, e); }
+}
+
+/** The file's bytes, decompressed, as chunks (streams; closes the file when done or abandoned). */
+async function* byteChunks(path: string, compression: Compression): AsyncGenerator<Uint8Array> {
+  const fh = await openFile(path);
+  const raw = fh.createReadStream({ highWaterMark: 1 << 20 }); // autoClose: closes fh
+  try {
+    if (compression === 'gzip') {
+      const gz = createGunzip({ chunkSize: 1 << 16 });
+      pipeline(raw, gz, () => {}); // errors reach the loop below through gz
+      yield* gz as AsyncIterable<Uint8Array>;
+    } else if (compression === 'zstd') {
+      const out: Uint8Array[] = [];
+      const z = new Decompress((chunk) => { if (chunk.length) out.push(chunk); });
+      for await (const chunk of raw as AsyncIterable<Uint8Array>) {
+        z.push(chunk);
+        while (out.length) yield out.shift()!; // each block is a fresh array (fzstd allocates per block)
+      }
+      z.push(new Uint8Array(0), true);
+      while (out.length) yield out.shift()!;
+    } else {
+      yield* raw as AsyncIterable<Uint8Array>;
+    }
+  } finally {
+    raw.destroy();
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+function decodeError(path: string, where: string, e: unknown): TrainprintError {
+  if (e instanceof TrainprintError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  // zlib: "incorrect header check", "unexpected end of file"; fzstd: "invalid zstd data", "unexpected EOF"
+  return fail(`${path}${where}: cannot read the file (${msg})`, e);
+}
+
+/** A whole file (one document or one JSON array) as a string. */
+async function readWhole(path: string, compression: Compression, maxBytes: number): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  try {
+    for await (const c of byteChunks(path, compression)) {
+      n += c.length;
+      if (n > maxBytes) throw fail(`${path}: larger than maxDocumentBytes (${maxBytes} bytes)`);
+      parts.push(c);
+    }
+  } catch (e) { throw decodeError(path, '', e); }
+  try { return utf8.decode(concat(parts, n)); } catch (e) { throw fail(`${path}: not valid UTF-8`, e); }
+}
+
+function docFrom(record: unknown, path: string, where: string, fallbackId: string, ctx: Ctx): DatasetDocument {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw fail(`${path}${where}: expected a JSON object`);
+  const r = record as Record<string, unknown>;
+  const text = r[ctx.textField];
+  if (typeof text !== 'string') {
+    throw fail(`${path}${where}: ${text === undefined ? 'no' : 'non-string'} field "${ctx.textField}"${text === undefined ? ` (fields: ${Object.keys(r).slice(0, 10).join(', ') || 'none'})` : ''}`);
+  }
+  return { id: ctx.idField === undefined ? fallbackId : idOf(r[ctx.idField], path, where, ctx.idField), text };
+}
+
+function idOf(v: unknown, path: string, where: string, field: string): string {
+  if (typeof v === 'string' && v.length > 0) return v;
+  if ((typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint') return String(v);
+  throw fail(`${path}${where}: id field "${field}" must be a non-empty string or an integer (got ${v === undefined ? 'nothing' : JSON.stringify(typeof v === 'string' ? v : typeof v)})`);
+}
+
+/** JSON Lines: split the byte stream on \n, decode and parse one line at a time. */
+async function* readJsonl(path: string, compression: Compression, ctx: Ctx): AsyncGenerator<DatasetDocument> {
+  let line = 0;
+  const carry: Uint8Array[] = [];
+  let carryLen = 0;
+  function* emit(bytes: Uint8Array): Generator<DatasetDocument> {
+    line++;
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === 13) end--; // CRLF
+    let start = 0;
+    while (start < end && (bytes[start] === 32 || bytes[start] === 9)) start++;
+    if (start === end) return; // blank line
+    let s: string;
+    try { s = utf8.decode(bytes.subarray(start, end)); } catch (e) { throw fail(`${path}:${line}: not valid UTF-8`, e); }
+    let record: unknown;
+    try { record = JSON.parse(s); } catch (e) {
+      throw fail(`${path}:${line}: malformed JSON (${e instanceof Error ? e.message : String(e)})`, e);
+    }
+    yield docFrom(record, path, `:${line}`, `${path}:${line}`, ctx);
+  }
+  const chunks = byteChunks(path, compression);
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try { next = await chunks.next(); } catch (e) { throw decodeError(path, ` after line ${line}`, e); }
+      if (next.done) break;
+      const c = next.value;
+      let from = 0;
+      for (let nl = c.indexOf(10); nl !== -1; nl = c.indexOf(10, from)) {
+        let bytes = c.subarray(from, nl);
+        if (carryLen > 0) { carry.push(bytes); bytes = concat(carry, carryLen + bytes.length); carry.length = 0; carryLen = 0; }
+        if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: line longer than maxDocumentBytes (${ctx.maxBytes} bytes)`);
+        from = nl + 1;
+        yield* emit(bytes);
+      }
+      if (from < c.length) {
+        carry.push(c.subarray(from));
+        carryLen += c.length - from;
+        if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: line longer than maxDocumentBytes (${ctx.maxBytes} bytes)`);
+      }
+    }
+    if (carryLen > 0) yield* emit(concat(carry, carryLen));
+  } finally {
+    await chunks.return(undefined); // stop reading (and close the file) when the consumer stops early
+  }
+}
+
+function* readJsonArray(path: string, text: string, ctx: Ctx): Generator<DatasetDocument> {
+  let value: unknown;
+  try { value = JSON.parse(text); } catch (e) {
+    throw fail(`${path}: malformed JSON (${e instanceof Error ? e.message : String(e)})`, e);
+  }
+  if (!Array.isArray(value)) throw fail(`${path}: expected a JSON array of objects (use .jsonl for one object per line)`);
+  for (let i = 0; i < value.length; i++) yield docFrom(value[i], path, `[${i}]`, `${path}[${i}]`, ctx);
+}
+
+/** Page decompressors beyond hyparquet's built-in snappy: zstd (fzstd), gzip and brotli (node:zlib). */
+const COMPRESSORS: Compressors = {
+  ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength)),
+  GZIP: (input) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
+};
+
+/** A hyparquet AsyncBuffer over an open file: reads only the byte ranges asked for. */
+async function fileBuffer(path: string): Promise<{ buffer: AsyncBuffer; close: () => Promise<void> }> {
+  const fh = await openFile(path);
+  const { size } = await fh.stat();
+  return {
+    buffer: {
+      byteLength: size,
+      async slice(start: number, end = size): Promise<ArrayBuffer> {
+        const out = new Uint8Array(Math.max(0, end - start));
+        let at = 0;
+        while (at < out.length) {
+          const { bytesRead } = await fh.read(out, at, out.length - at, start + at);
+          if (bytesRead === 0) break;
+          at += bytesRead;
+        }
+        return out.buffer;
+      },
+    },
+    close: () => fh.close(),
+  };
+}
+
+/** Parquet: the text (and id) column, one row group at a time. */
+async function* readParquet(path: string, ctx: Ctx): AsyncGenerator<DatasetDocument> {
+  const { buffer, close } = await fileBuffer(path);
+  let row = 0; // rows yielded so far (0-based index of the next)
+  try {
+    let metadata;
+    try { metadata = await parquetMetadataAsync(buffer); } catch (e) { throw fail(`${path}: not a readable Parquet file (${e instanceof Error ? e.message : String(e)})`, e); }
+    const names = parquetSchema(metadata).children.map((c) => c.element.name);
+    for (const f of [ctx.textField, ctx.idField]) {
+      if (f !== undefined && !names.includes(f)) throw fail(`${path}: no column "${f}" (columns: ${names.slice(0, 20).join(', ')})`);
+    }
+    const columns = ctx.idField === undefined ? [ctx.textField] : [ctx.textField, ctx.idField];
+    for (const group of metadata.row_groups) {
+      const n = Number(group.num_rows);
+      if (n === 0) continue;
+      let rows: Record<string, unknown>[];
+      try {
+        rows = await parquetReadObjects({ file: buffer, metadata, columns, rowStart: row, rowEnd: row + n, compressors: COMPRESSORS });
+      } catch (e) {
+        throw fail(`${path}: rows ${row + 1}–${row + n}: cannot read the row group (${e instanceof Error ? e.message : String(e)})`, e);
+      }
+      for (const r of rows) {
+        row++;
+        let text = r[ctx.textField];
+        if (text instanceof Uint8Array) {
+          try { text = utf8.decode(text); } catch (e) { throw fail(`${path}:${row}: column "${ctx.textField}" is not valid UTF-8`, e); }
+        }
+        if (typeof text !== 'string') throw fail(`${path}:${row}: column "${ctx.textField}" is ${text === null || text === undefined ? 'null' : `not a string (${typeof text})`}`);
+        yield { id: ctx.idField === undefined ? `${path}:${row}` : idOf(r[ctx.idField], path, `:${row}`, ctx.idField), text };
+      }
+    }
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,300 @@
+// trainprint/node (readDocuments, buildDatasetFile, readDatasetInfo) against the sources, and the
+// built CLI (dist/cli.js, `npm run build` first) through child_process. Plain-text, JSON Lines,
+// JSON and gzip fixtures are generated in a temp dir; the .zst and .parquet ones are committed in
+// test/fixtures/corpus (made once by make.mjs with the system zstd and hyparquet-writer).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, TrainprintError } from '../../src/index.js';
+import { buildDatasetFile, readDatasetInfo, readDocuments, type ReadDocumentsOptions } from '../../src/node/index.js';
+// @ts-expect-error plain .mjs fixture module without types
+import { CORPUS } from '../fixtures/corpus/corpus.mjs';
+
+const corpus = CORPUS as { id: string; text: string }[];
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixtures = join(root, 'test/fixtures/corpus');
+const fx = (name: string) => join(fixtures, name);
+const cli = join(root, 'dist/cli.js');
+
+let dir: string;
+const at = (name: string) => join(dir, name);
+const write = (name: string, data: string | Uint8Array) => { writeFileSync(at(name), data); return at(name); };
+
+async function collect(paths: string[], options?: ReadDocumentsOptions) {
+  const out: { id: string; text: string }[] = [];
+  for await (const d of readDocuments(paths, options)) out.push({ id: d.id, text: d.text });
+  return out;
+}
+
+/** The rejection of `p`, which must be a TrainprintError with `code` whose detail contains every `parts`. */
+async function rejects(p: Promise<unknown>, code: string, ...parts: string[]) {
+  const e = await p.then(() => undefined, (err: unknown) => err);
+  expect(e, 'expected a rejection').toBeInstanceOf(TrainprintError);
+  expect((e as TrainprintError).code).toBe(code);
+  for (const part of parts) expect((e as TrainprintError).message).toContain(part);
+}
+
+function run(args: string[], timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: dir, timeout, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const LINES = corpus.map((d) => JSON.stringify({ id: d.id, text: d.text, lang: 'en' }));
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('readDocuments', () => {
+  it('plain text: one document per file, id = the path', async () => {
+    const a = write('a.txt', corpus[0].text), b = write('b.md', corpus[1].text + '\n');
+    expect(await collect([a, b])).toEqual([{ id: a, text: corpus[0].text }, { id: b, text: corpus[1].text + '\n' }]);
+  });
+
+  it('JSON Lines: one document per line, ids PATH:LINE (blank lines skipped, CRLF ok) or from idField', async () => {
+    const p = write('d.jsonl', `${LINES[0]}\r\n\n   \n${LINES[1]}\n${LINES[2]}`); // no final newline
+    expect(await collect([p])).toEqual([
+      { id: `${p}:1`, text: corpus[0].text }, { id: `${p}:4`, text: corpus[1].text }, { id: `${p}:5`, text: corpus[2].text },
+    ]);
+    expect(await collect([p], { idField: 'id' })).toEqual(corpus);
+    const q = write('e.ndjson', corpus.map((d, i) => JSON.stringify({ n: i, body: d.text })).join('\n'));
+    expect(await collect([q], { textField: 'body', idField: 'n' })).toEqual(corpus.map((d, i) => ({ id: String(i), text: d.text })));
+  });
+
+  it('gzip JSON Lines stream across chunk boundaries (3000 lines, multi-byte text)', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `doc-${i}`, text: `${corpus[i % 3].text} №${i} ☃` }));
+    const p = write('many.jsonl.gz', gzipSync(many.join('\n') + '\n'));
+    const docs = await collect([p], { idField: 'id' });
+    expect(docs.length).toBe(3000);
+    expect(docs[2999]).toEqual({ id: 'doc-2999', text: `${corpus[2].text} №2999 ☃` });
+    expect(docs.every((d, i) => d.id === `doc-${i}`)).toBe(true);
+    // several gzip members concatenated (as `cat a.gz b.gz`) are one stream
+    const two = write('two.jsonl.gz', new Uint8Array([...gzipSync(LINES[0] + '\n'), ...gzipSync(LINES[1] + '\n')]));
+    expect((await collect([two], { idField: 'id' })).map((d) => d.id)).toEqual(['lighthouse', 'orchard']);
+  });
+
+  it('zstd JSON Lines (committed fixture made with the zstd tool)', async () => {
+    expect(await collect([fx('docs.jsonl.zst')], { idField: 'id' })).toEqual(corpus);
+    expect((await collect([fx('docs.jsonl.zst')]))[1].id).toBe(`${fx('docs.jsonl.zst')}:2`);
+  });
+
+  it('JSON arrays: ids PATH[INDEX] or from idField; .json.gz too', async () => {
+    const arr = JSON.stringify(corpus.map((d) => ({ key: d.id, text: d.text })));
+    const p = write('arr.json', arr), g = write('arr.json.gz', gzipSync(arr));
+    expect((await collect([p])).map((d) => d.id)).toEqual([`${p}[0]`, `${p}[1]`, `${p}[2]`]);
+    expect(await collect([g], { idField: 'key' })).toEqual(corpus);
+  });
+
+  it('Parquet: the text column row group by row group (snappy, zstd and gzip pages)', async () => {
+    for (const f of ['docs.parquet', 'docs-zstd.parquet', 'docs-gzip.parquet']) {
+      expect(await collect([fx(f)], { textField: 'content', idField: 'doc_id' })).toEqual(corpus);
+      expect((await collect([fx(f)], { textField: 'content' })).map((d) => d.id)).toEqual([1, 2, 3].map((r) => `${fx(f)}:${r}`));
+    }
+  });
+
+  it('several files of mixed formats, in order; format forces the parser', async () => {
+    const t = write('x.txt', 'plain text document');
+    const j = write('c.jsonl', JSON.stringify({ content: 'from jsonl' }));
+    const docs = await collect([t, j, fx('docs.parquet')], { textField: 'content' });
+    expect(docs.map((d) => d.id)).toEqual([t, `${j}:1`, ...[1, 2, 3].map((r) => `${fx('docs.parquet')}:${r}`)]);
+    expect(docs.map((d) => d.text)).toEqual(['plain text document', 'from jsonl', ...corpus.map((d) => d.text)]);
+    const l = write('data.log', LINES[0]);
+    expect(await collect([l], { format: 'jsonl', idField: 'id' })).toEqual([corpus[0]]);
+  });
+
+  it('bad input is INVALID_INPUT naming the file and line', async () => {
+    const bad = write('bad.jsonl', `${LINES[0]}\n{"text": oops}\n`);
+    await rejects(collect([bad]), 'INVALID_INPUT', `${bad}:2`, 'malformed JSON');
+    const noText = write('notext.jsonl', `${LINES[0]}\n${LINES[1]}\n{"body": "x"}\n`);
+    await rejects(collect([noText]), 'INVALID_INPUT', `${noText}:3`, 'no field "text"', 'body');
+    const nonString = write('nonstring.jsonl', `{"text": 42}\n`);
+    await rejects(collect([nonString]), 'INVALID_INPUT', `${nonString}:1`, 'non-string field "text"');
+    const notObject = write('array.jsonl', `["a"]\n`);
+    await rejects(collect([notObject]), 'INVALID_INPUT', `${notObject}:1`, 'expected a JSON object');
+    await rejects(collect([write('id.jsonl', `{"text": "x", "id": {}}\n`)], { idField: 'id' }), 'INVALID_INPUT', 'id.jsonl:1', 'id field "id"');
+    const utf = write('utf.jsonl', new Uint8Array([...Buffer.from(`${LINES[0]}\n{"text": "`), 0xff, 0xfe, ...Buffer.from('"}\n')]));
+    await rejects(collect([utf]), 'INVALID_INPUT', `${utf}:2`, 'UTF-8');
+    await rejects(collect([at('missing.jsonl')]), 'INVALID_INPUT', 'missing.jsonl', 'no such file');
+    await rejects(collect([write('data.csv', 'a,b')]), 'INVALID_INPUT', 'data.csv', 'unknown file type');
+    await rejects(collect([dir]), 'INVALID_INPUT', 'unknown file type');
+    await rejects(collect([write('x.parquet.gz', 'x')]), 'INVALID_INPUT', 'compressed .parquet');
+    // every path is checked before the first document: a missing last file fails at once
+    await rejects(readDocuments([fx('docs.jsonl.zst'), at('later.jsonl')]).next(), 'INVALID_INPUT', 'later.jsonl', 'no such file');
+    await rejects(collect([write('arr2.json', '{"text": "not an array"}')]), 'INVALID_INPUT', 'arr2.json', 'JSON array');
+    await rejects(collect([write('arr3.json', '[{"text": "a"}, {"txt": "b"}]')]), 'INVALID_INPUT', 'arr3.json[1]', 'no field "text"');
+  });
+
+  it('corrupt or truncated compressed data is INVALID_INPUT, not a crash', async () => {
+    const gz = gzipSync(LINES.join('\n') + '\n');
+    await rejects(collect([write('trunc.jsonl.gz', gz.subarray(0, gz.length - 12))]), 'INVALID_INPUT', 'trunc.jsonl.gz', 'cannot read');
+    await rejects(collect([write('notgz.jsonl.gz', 'plain text')]), 'INVALID_INPUT', 'notgz.jsonl.gz', 'cannot read');
+    const zst = readFileSync(fx('docs.jsonl.zst'));
+    await rejects(collect([write('trunc.jsonl.zst', zst.subarray(0, zst.length - 20))]), 'INVALID_INPUT', 'trunc.jsonl.zst', 'cannot read');
+    await rejects(collect([write('notzst.jsonl.zst', 'plain text, long enough to be looked at')]), 'INVALID_INPUT', 'notzst.jsonl.zst', 'cannot read');
+  });
+
+  it('Parquet errors: not Parquet, missing column', async () => {
+    await rejects(collect([write('fake.parquet', 'PAR1 this is not parquet at all PAR1')]), 'INVALID_INPUT', 'fake.parquet', 'not a readable Parquet file');
+    await rejects(collect([fx('docs.parquet')]), 'INVALID_INPUT', 'docs.parquet', 'no column "text"', 'content');
+    await rejects(collect([fx('docs.parquet')], { textField: 'content', idField: 'nope' }), 'INVALID_INPUT', 'no column "nope"');
+  });
+
+  it('options are validated', async () => {
+    await rejects(collect([fx('docs.parquet')], { textField: '' }), 'INVALID_OPTIONS');
+    await rejects(collect([fx('docs.parquet')], { format: 'csv' as never }), 'INVALID_OPTIONS');
+    await rejects(collect('a.txt' as never), 'INVALID_OPTIONS');
+  });
+
+  it('a consumer may stop early (the rest of the file is not read)', async () => {
+    const many = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ text: `line ${i}` })).join('\n');
+    const p = write('stop.jsonl.gz', gzipSync(many));
+    let n = 0;
+    for await (const d of readDocuments([p])) { n++; if (d.id.endsWith(':3')) break; }
+    expect(n).toBe(3);
+  });
+});
+
+describe('buildDatasetFile / readDatasetInfo', () => {
+  it('indexes files, writes the dataset atomically, reports progress; the file loads and searches', async () => {
+    const out = at('lib.tpds');
+    const phases: string[] = [];
+    let last = 0;
+    const r = await buildDatasetFile({
+      dataset: 'lib', name: 'Library', files: [fx('docs.parquet')], textField: 'content', idField: 'doc_id', out,
+      onProgress: (p) => { phases.push(p.phase); last = p.documents; },
+    });
+    expect(r.stats).toMatchObject({ id: 'lib', name: 'Library', kind: 'exact', documents: 3 });
+    expect(phases.slice(0, 3)).toEqual(['read', 'read', 'read']);
+    expect(phases.slice(-2)).toEqual(['write', 'done']);
+    expect(last).toBe(3);
+    const bytes = new Uint8Array(readFileSync(out));
+    expect(bytes.length).toBe(r.file_bytes);
+    const engine = await createEngine();
+    expect(await engine.importDataset(bytes)).toMatchObject({ id: 'lib', documents: 3 });
+    const { matches } = engine.search(`As the diary says: ${corpus[1].text} That is all.`);
+    expect(matches[0]).toMatchObject({ dataset_id: 'lib', document_id: 'orchard', kind: 'exact' });
+    const info = await readDatasetInfo(out);
+    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 1, kind: 'exact', counts: { docs: 3 } });
+    expect(info.descriptor).toMatchObject({ id: 'lib', name: 'Library' });
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a failing build leaves no output and no temporary file; an unwritable out is INVALID_INPUT', async () => {
+    const out = at('fail.tpds');
+    await rejects(buildDatasetFile({ dataset: 'f', files: [write('f.jsonl', `${LINES[0]}\n{oops\n`)], out }), 'INVALID_INPUT', 'f.jsonl:2');
+    expect(existsSync(out)).toBe(false);
+    await rejects(buildDatasetFile({ dataset: 'f', files: [fx('docs.jsonl.zst')], out: at('no/such/dir/x.tpds') }), 'INVALID_INPUT', 'cannot write');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    await rejects(buildDatasetFile({ dataset: 'f', files: [], out }), 'INVALID_OPTIONS');
+    await rejects(readDatasetInfo(at('f.jsonl')), 'SNAPSHOT_INCOMPATIBLE');
+    await rejects(readDatasetInfo(at('none.tpds')), 'INVALID_INPUT', 'no such file');
+  });
+});
+
+describe('trainprint CLI (dist/cli.js)', () => {
+  beforeAll(() => {
+    if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  });
+
+  it('index build (txt + jsonl.gz + jsonl.zst), then index info; the file loads and a search finds the passage', async () => {
+    write('story.txt', 'A short story about a ferry across the grey estuary, where the passengers argued every morning about the tide tables and the price of coffee on board.');
+    write('more.jsonl.gz', gzipSync(LINES.slice(0, 2).map((l) => l.replace('"id":"', '"id":"gz-')).join('\n') + '\n'));
+    const b = await run(['index', 'build', '--dataset', 'mixed', '--name', 'Mixed corpus', '--id-field', 'id', '--out', 'mixed.tpds',
+      'story.txt', 'more.jsonl.gz', fx('docs.jsonl.zst')]);
+    expect(b.stderr).not.toMatch(/\n\s+at /);
+    expect(b.code, b.stderr).toBe(0);
+    // non-TTY stderr: plain progress lines (no \r), then a summary
+    expect(b.stderr).toMatch(/^indexing .*docs\/s, .*MB\/s/m);
+    expect(b.stderr).not.toContain('\r');
+    expect(b.stderr).toMatch(/wrote mixed\.tpds: exact dataset "mixed", 6 documents/);
+    expect(JSON.parse(b.stdout)).toMatchObject({ out: 'mixed.tpds', stats: { id: 'mixed', documents: 6, kind: 'exact' } });
+
+    const i = await run(['index', 'info', 'mixed.tpds']);
+    expect(i.code, i.stderr).toBe(0);
+    const info = JSON.parse(i.stdout);
+    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 1, kind: 'exact', counts: { docs: 6 } });
+    expect(info.stats).toMatchObject({ id: 'mixed', name: 'Mixed corpus', documents: 6, kind: 'exact' });
+    expect(info.stats.fingerprints).toBeGreaterThan(0);
+    expect(info.stats.bytes).toBeGreaterThan(0);
+    expect(typeof info.stats.params).toBe('string');
+
+    const engine = await createEngine();
+    await engine.importDataset(new Uint8Array(readFileSync(at('mixed.tpds'))));
+    const hit = (q: string) => engine.search(`Quoted without credit: ${q} End of quote.`).matches[0];
+    expect(hit(corpus[2].text)).toMatchObject({ dataset_id: 'mixed', document_id: 'observatory' });
+    expect(hit(corpus[0].text)).toMatchObject({ document_id: 'gz-lighthouse' });
+    expect(hit('A short story about a ferry across the grey estuary, where the passengers argued every morning')).toMatchObject({ document_id: 'story.txt' });
+  });
+
+  it('index build --kind portrait from Parquet (default out ID.tpds); a long quote is found', async () => {
+    const b = await run(['index', 'build', '--dataset', 'pq', '--kind', 'portrait', '--window', '3', '--text-field', 'content', '--quiet', fx('docs-zstd.parquet')]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).not.toMatch(/^indexing/m); // --quiet
+    const info = JSON.parse((await run(['index', 'info', 'pq.tpds'])).stdout);
+    expect(info.stats).toMatchObject({ id: 'pq', kind: 'portrait', documents: 3, window: 3 });
+    const engine = await createEngine();
+    await engine.importDataset(new Uint8Array(readFileSync(at('pq.tpds'))));
+    const { matches } = engine.search(`Somebody wrote: ${corpus[0].text} ${corpus[1].text}`);
+    expect(matches.length).toBeGreaterThan(0);
+    expect(matches[0]).toMatchObject({ dataset_id: 'pq', kind: 'portrait' });
+  });
+
+  it('errors: one line, no stack; exit 1 for bad input, 2 for usage; --help is 0', async () => {
+    write('bad-cli.jsonl', `${LINES[0]}\n{"text": oops}\n`);
+    const bad = await run(['index', 'build', '--dataset', 'x', '--out', 'x.tpds', 'bad-cli.jsonl']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: INVALID_INPUT: .*bad-cli\.jsonl:2: malformed JSON/m);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(at('x.tpds'))).toBe(false);
+
+    for (const args of [
+      ['index', 'build', '--dataset', 'x', 'missing.jsonl'],
+      ['index', 'build', '--dataset', 'x', 'data.csv'],
+      ['index', 'info', 'missing.tpds'],
+      ['index', 'info', 'bad-cli.jsonl'],
+      ['fingerprint', 'missing.txt'],
+    ]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    for (const args of [
+      ['index', 'build', 'story.txt'], // no --dataset
+      ['index', 'build', '--dataset', 'x'], // no files
+      ['index', 'build', '--dataset', 'x', '--kind', 'fuzzy', 'story.txt'],
+      ['index', 'build', '--dataset', 'x', '--window', '3', 'story.txt'], // window without portrait
+      ['index', 'build', '--datset', 'x', 'story.txt'],
+      ['index', 'info'],
+      ['index'],
+      ['nonsense'],
+    ]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /);
+    }
+    const h = await run(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('trainprint index build --dataset ID');
+    expect((await run(['index', 'build', '--help'])).code).toBe(0);
+  });
+
+  it('demo and fingerprint still work', async () => {
+    const d = await run(['demo']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(JSON.parse(d.stdout.slice(0, d.stdout.indexOf('\n}\n') + 2)).similarity.jaccard).toBeGreaterThan(0);
+    const f = await run(['fingerprint', 'story.txt']);
+    expect(f.code, f.stderr).toBe(0);
+    expect(JSON.parse(f.stdout).token_count).toBeGreaterThan(10);
+  });
+});
