@@ -12,7 +12,7 @@
 // Engine
 export { createEngine, Engine } from './engine/engine.js';
 export type { EngineOptions, SearchOptions, SearchResult } from './engine/engine.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch } from './index/types.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, NearMatch } from './index/types.js';
 export type { CoreVariant, SimdChoice } from './engine/load.js';
 export { CORE_BUILDS } from './engine/load.js';
 

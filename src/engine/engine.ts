@@ -10,9 +10,9 @@ import { MembershipFilter, type MembershipFilterOptions } from '../sketch/filter
 import { minhashSignature, type MinhashOptions } from '../sketch/minhash.js';
 import { simhash64 } from '../sketch/simhash.js';
 import { Core } from './abi.js';
-import { ExactDataset } from '../index/exact.js';
+import { ExactDataset, NEAR_K } from '../index/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../index/portrait.js';
-import type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch } from '../index/types.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, SearchMatch } from '../index/types.js';
 import { decodeDataset, encodeDataset } from '../index/snapshot.js';
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
@@ -168,7 +168,9 @@ export class Engine {
    * Add a reference dataset (or more documents to an existing one). `documents` may be any
    * Iterable or AsyncIterable of `{ id, text, meta? }`. Async; resolves to the dataset's stats.
    *
-   * - `kind: 'exact'` (default): winnowed fingerprints stored with their spans (where a match is).
+   * - `kind: 'exact'` (default): winnowed fingerprints stored with their spans (where a match is),
+   *   and each document's one-permutation MinHash signature (k = 128, seed 0, over all its word
+   *   5-grams) in an LSH index of 16 bands × 8 rows, for near-duplicate documents (`search`).
    * - `kind: 'portrait'`: only the distinct winnowed fingerprints, in a membership filter at
    *   1.2 bytes per stored n-gram (≈ 4.7 % of the corpus bytes at the default `window: 8`); a
    *   search says *which query passages* are in the corpus, not where. Adding more documents
@@ -260,10 +262,25 @@ export class Engine {
    * consecutive hits among the query's winnowed fingerprints whose chance probability is ≤
    * `alpha` (default 1e-6 per query and dataset; `score` = 1 − that probability).
    *
-   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND (an unknown dataset id in `datasets`)
+   * Near-duplicate documents (exact datasets only), in addition to the passage matches: the
+   * query's one-permutation MinHash (k = 128) over all its word 5-grams is looked up in each
+   * dataset's LSH index (16 bands × 8 rows); every document sharing a band whose estimated
+   * Jaccard similarity of 5-gram sets is ≥ `near` (default 0.5) gives one match `{ kind: 'near',
+   * query_start: 0, query_end: query length, source_start: 0, source_end: document length,
+   * tokens: query tokens, score: the estimate }`, listed after the passage matches. LSH makes a
+   * document a candidate with probability 1 − (1 − J⁸)¹⁶: 0.06 at J = 0.5, 0.61 at 0.7, 0.95 at
+   * 0.8, 0.9999 at 0.9 — so near-duplicates below J ≈ 0.7 are reported only sometimes, whatever
+   * `near` says. Word edits cost more than they seem: 5 % of the words substituted one by one
+   * leave J ≈ 0.95⁵ / (2 − 0.95⁵) ≈ 0.63 (each edit breaks five 5-grams; measured 0.62–0.67 on
+   * the licence texts, found 4 times in 14), the same 5 % in runs of five words J ≈ 0.83 (found
+   * 14 in 14). Near matches do not count in `coverage` (they say the documents are alike, not
+   * which words are shared).
+   *
+   * @throws INVALID_INPUT, INVALID_OPTIONS (`minTokens`, `alpha`, `near` out of range), NOT_FOUND (an unknown dataset id in `datasets`)
    * @example
    * const { matches, coverage } = engine.search(suspectText)
    * matches[0] // { dataset_id, document_id, query_start, query_end, source_start, source_end, kind: 'exact', tokens, score }
+   * engine.search(otherEdition, { near: 0.7 }).matches.filter((m) => m.kind === 'near') // [{ kind: 'near', document_id, score: 0.98, … }]
    */
   search(text: string | Uint8Array, options: SearchOptions = {}): SearchResult {
     const core = this._core;
@@ -272,6 +289,8 @@ export class Engine {
     if (!Number.isInteger(minTokens) || minTokens < 1) throw new TrainprintError('INVALID_OPTIONS', 'minTokens must be a positive integer');
     const alpha = options.alpha ?? PORTRAIT_ALPHA;
     if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) throw new TrainprintError('INVALID_OPTIONS', 'alpha must be a number in (0, 1)');
+    const near = options.near ?? DEFAULT_NEAR;
+    if (typeof near !== 'number' || !(near > 0 && near <= 1)) throw new TrainprintError('INVALID_OPTIONS', 'near must be a number in (0, 1]');
     let targets = [...this.sets.values()];
     if (options.datasets !== undefined) {
       if (!Array.isArray(options.datasets)) throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
@@ -285,6 +304,7 @@ export class Engine {
     const { fp } = fingerprintCore(core, query, SEARCH_OPTIONS);
     const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
     const matches: SearchMatch[] = [];
+    const nearMatches: NearMatch[] = [];
     const coverage: SearchResult['coverage'] = {};
     for (const d of targets) {
       let found: SearchMatch[];
@@ -292,11 +312,16 @@ export class Engine {
         let qw = winnowed.get(d.window);
         if (!qw) winnowed.set(d.window, (qw = fingerprintCore(core, query, d.options).fp));
         found = d.search(qw, alpha);
-      } else found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+      } else {
+        found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        nearMatches.push(...d.searchNear(fp.minhash!, near, query.length, fp.token_count));
+      }
       matches.push(...found);
       coverage[d.descriptor.id] = tokenCoverage(found, fp);
     }
     matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
+    nearMatches.sort((a, b) => b.score - a.score);
+    matches.push(...nearMatches);
     return { matches, coverage, query_tokens: fp.token_count };
   }
 
@@ -372,11 +397,23 @@ export interface SearchOptions {
    * @default 1e-6
    */
   readonly alpha?: number;
+  /**
+   * Exact datasets: smallest estimated Jaccard similarity (of word 5-gram sets, MinHash-LSH) for
+   * a whole indexed document to be reported as a near duplicate of the whole query (`kind:
+   * 'near'`, one match per document, in addition to the passage matches). In (0, 1]. The LSH
+   * bands (16 × 8) find a document with probability 0.06 at J = 0.5, 0.61 at 0.7, 0.95 at 0.8,
+   * so values below ≈ 0.7 catch only some of the documents that similar.
+   * @default 0.5
+   */
+  readonly near?: number;
 }
 
 /** Result of {@link Engine.search}. */
 export interface SearchResult {
-  /** Matched passages, longest first. */
+  /**
+   * Matched passages (`kind: 'exact' | 'portrait'`), longest first, then the near-duplicate
+   * documents (`kind: 'near'`, exact datasets), highest estimated Jaccard similarity first.
+   */
   readonly matches: SearchMatch[];
   /** Per dataset id: share of the query's tokens inside matches (0..1) and the longest match in tokens. */
   readonly coverage: Record<string, { readonly share: number; readonly longest_run: number }>;
@@ -388,11 +425,18 @@ const DEFAULT_SIZE = 5;
 const DEFAULT_WINDOW = 8;
 /** Two hits at least 4 words apart (measured: 0 false matches in 4,645 clean negatives, bench/eval-retrieval.mjs). */
 const DEFAULT_MIN_TOKENS = 8;
-/** How dataset documents are fingerprinted (and so what every dataset's params id says). */
-const DATASET_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false });
+/** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
+const DEFAULT_NEAR = 0.5;
+/**
+ * How exact-dataset documents are fingerprinted (and so what every exact dataset's params id
+ * says): winnowed word 5-grams, and the one-permutation MinHash (k = 128, seed 0) of all of
+ * them for near-duplicate search (`mh=oph128`).
+ */
+const NEAR_MINHASH = { mode: 'oph', permutations: NEAR_K } as const;
+const DATASET_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false });
 const DATASET_PARAMS = paramsId(DATASET_OPTIONS);
-/** Queries: every shingle is looked up, so no winnowing. */
-const SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
+/** Queries: every shingle is looked up, so no winnowing; the same MinHash as the documents. */
+const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
 
 function checkDescriptor(d: DatasetDescriptor): void {
   if (!d || typeof d !== 'object') throw new TrainprintError('INVALID_INPUT', 'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, meta? }');

@@ -183,12 +183,21 @@ export interface DocumentFingerprint {
   readonly token_count: number;
   readonly byte_length: number;
   readonly winnow: WinnowSet;
+  /**
+   * MinHash signature of ALL the document's shingles (not only the winnowed ones), when the
+   * options ask for one (`o.minhashMode !== 'off'`): exact datasets keep it for near-duplicate
+   * search (MinHash-LSH). All 0xFFFFFFFF for a text without shingles.
+   */
+  readonly minhash?: Uint32Array;
 }
 
 /**
  * Winnowed fingerprints of a word-shingle fingerprint only (sync): the fast path for indexing.
  * Only the selected shingles' hashes and spans leave the core (≈ 2 / (window + 1) of them), so no
- * per-shingle arrays are copied. `o` must use word shingles with winnowing on.
+ * per-shingle arrays are copied. `o` must use word shingles with winnowing on. When `o` asks for
+ * MinHash (`o.minhashMode`, `o.permutations`, seed `o.seed`), the signature is computed over all
+ * m shingle hashes where they already are in the core's memory (no copy) — the same signature as
+ * `fingerprintCore(core, text, o).minhash`.
  */
 export function winnowCore(core: Core, text: string, o: ResolvedOptions): DocumentFingerprint {
   return core.guard(() => {
@@ -196,8 +205,12 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
     const t = tokenizeWords(core, L, text);
     const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
     const winPtr = L.take(Math.max(m, 1) * 4);
+    const sigPtr = o.minhashMode === 'off' ? 0 : L.take(o.permutations * 4);
     L.commit();
     const w = core.raw.winnow(t.spareU64Ptr, m, o.window, winPtr);
+    const minhash = o.minhashMode === 'off'
+      ? undefined
+      : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
     const positions = core.u32(winPtr, w).slice();
     const hashes = new BigUint64Array(w);
     const starts = new Uint32Array(w);
@@ -221,7 +234,7 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
       const g = fixes[fe];
       ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
     }
-    return { token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions } };
+    return { token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions }, ...(minhash ? { minhash } : {}) };
   });
 }
 

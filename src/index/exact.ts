@@ -4,15 +4,79 @@
  * frees it). Searching fingerprints the query once, looks up every query shingle (the winnowing
  * guarantee makes any shared run of ≥ window + size − 1 words hit), and chains the hits of each
  * source document into passages with spans in both texts.
+ *
+ * Near-duplicate documents (MinHash-LSH): every document also keeps a one-permutation MinHash
+ * signature (k = 128 u32, seed 0, densified) of ALL its word 5-gram shingles, and an LSH index of
+ * b = 32 bands × r = 4 rows: per band, a Map from a 53-bit hash of the band's 4 values to the
+ * documents with that band. A query's candidates are the documents sharing at least one band
+ * with its signature; each candidate's Jaccard similarity is then estimated from the full
+ * signatures (fraction of equal positions, standard error ≈ sqrt(J(1 − J)/128) ≈ 0.04 at 0.5).
+ * A document with Jaccard similarity J becomes a candidate with probability 1 − (1 − J^r)^b
+ * (the S-curve, threshold ≈ (1/b)^(1/r) ≈ 0.42, below the default `near` = 0.5 on purpose):
+ *
+ * | J            | 0.3   | 0.5   | 0.6   | 0.7     | 0.8    |
+ * | ------------ | ----- | ----- | ----- | ------- | ------ |
+ * | P(candidate) | 0.229 | 0.873 | 0.988 | 0.99985 | ≈ 1    |
+ *
+ * (16 × 8 would put the threshold at 0.71 and find a J = 0.5 document 6 % of the time; a 5 %
+ * scattered word substitution already brings J to ≈ 0.64.) Candidates are always scored, so the
+ * lower threshold costs estimates, not false matches; the bands keep the lookup cost independent
+ * of the number of documents (32 Map lookups + the candidates' estimates).
  */
 import { Core } from '../engine/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
-import type { ExactDatasetData } from './snapshot.js';
-import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch } from './types.js';
+import { jaccardEstimate } from '../sketch/minhash.js';
+import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, PortraitMatch, SearchMatch } from './types.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch, PortraitMatch, SearchMatch } from './types.js';
+
+/** Signature length (one-permutation MinHash, seed 0): the `mh=oph128` of the dataset params. */
+export const NEAR_K = EXACT_MINHASH_K;
+/** LSH bands. */
+export const NEAR_BANDS = 32;
+/** Rows (signature positions) per band: NEAR_BANDS × NEAR_ROWS = NEAR_K. */
+export const NEAR_ROWS = 4;
+
+/** Probability that a document with Jaccard similarity `j` to the query shares ≥ 1 band with it. */
+export function nearCandidateProbability(j: number): number {
+  return 1 - (1 - j ** NEAR_ROWS) ** NEAR_BANDS;
+}
+
+/**
+ * 53-bit hash of the NEAR_ROWS u32 of band `band` of `sig` (at `offset`): two independent 32-bit
+ * multiply-xorshift mixes (Math.imul, no strings, no BigInt), 32 + 21 bits. Exact integers, so
+ * the same in every runtime; a collision between different bands only adds a candidate, whose
+ * estimate is then computed from the full signatures anyway.
+ */
+function bandKey(sig: Uint32Array, offset: number, band: number): number {
+  let h1 = 0x3c6ef372 ^ band;
+  let h2 = 0x6a09e667 ^ Math.imul(band, 0x27d4eb2f);
+  const start = offset + band * NEAR_ROWS;
+  for (let i = start; i < start + NEAR_ROWS; i++) {
+    const v = sig[i];
+    h1 = Math.imul(h1 ^ v, 0x9e3779b1);
+    h1 ^= h1 >>> 15;
+    h2 = Math.imul(h2 ^ v, 0x85ebca77);
+    h2 ^= h2 >>> 13;
+  }
+  // murmur3 fmix32 on both halves
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
+  h1 = Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  h1 ^= h1 >>> 16;
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b);
+  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 ^= h2 >>> 16;
+  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+}
+
+/** The signature of the empty shingle set (a text of no words): never indexed, never matched. */
+function isEmptySignature(sig: Uint32Array, offset: number): boolean {
+  for (let i = offset; i < offset + NEAR_K; i++) if (sig[i] !== 0xffffffff) return false;
+  return true;
+}
 
 const MIN_PREFIX_BITS = 4;
 const MAX_PREFIX_BITS = 22;
@@ -40,7 +104,13 @@ export class ExactDataset {
   private prefixBits = MIN_PREFIX_BITS;
   private keysPtr = 0;
   private prefixPtr = 0;
+  /** Sorted position → row of the columns (null: identity, as after an import). */
+  private perm: Uint32Array | null = null;
   private persistent = 0;
+  /** MinHash signatures, NEAR_K u32 per document (document d at d · NEAR_K). */
+  private sigs = new Uint32Array(64 * NEAR_K);
+  /** LSH: per band, band hash → document index (one) or indices (several). */
+  private readonly bands: Array<Map<number, number | number[]>> = Array.from({ length: NEAR_BANDS }, () => new Map());
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
@@ -59,6 +129,8 @@ export class ExactDataset {
   addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
     if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const w = fp.winnow!;
+    const sig = fp.minhash;
+    if (!sig || sig.length !== NEAR_K) throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`);
     const d = this.docs.length;
     this.docs.push({ id: doc.id, chars: doc.text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
     this.docIds.add(doc.id);
@@ -71,6 +143,69 @@ export class ExactDataset {
     this.postEnd.set(w.ends, this.n);
     this.n += w.hashes.length;
     this.sorted = false;
+    this.addSignature(d, sig);
+  }
+
+  /** Store document `d`'s signature and put it in the LSH bands (unless it is the empty set's). */
+  private addSignature(d: number, sig: Uint32Array): void {
+    const need = (d + 1) * NEAR_K;
+    if (need > this.sigs.length) {
+      let cap = this.sigs.length;
+      while (cap < need) cap *= 2;
+      const grown = new Uint32Array(cap);
+      grown.set(this.sigs.subarray(0, d * NEAR_K));
+      this.sigs = grown;
+    }
+    const off = d * NEAR_K;
+    this.sigs.set(sig, off);
+    if (isEmptySignature(this.sigs, off)) return;
+    for (let b = 0; b < NEAR_BANDS; b++) {
+      const map = this.bands[b];
+      const key = bandKey(this.sigs, off, b);
+      const cur = map.get(key);
+      if (cur === undefined) map.set(key, d);
+      else if (typeof cur === 'number') map.set(key, [cur, d]);
+      else cur.push(d);
+    }
+  }
+
+  /**
+   * Near-duplicate documents of a query (MinHash-LSH, module comment): the documents sharing at
+   * least one band with `sig` (the query's OPH-128 signature over all its shingles) whose
+   * estimated Jaccard similarity is ≥ `near`, each as one match spanning the whole query and the
+   * whole document, best first.
+   */
+  searchNear(sig: Uint32Array, near: number, queryChars: number, queryTokens: number): NearMatch[] {
+    if (sig.length !== NEAR_K || isEmptySignature(sig, 0)) return [];
+    const candidates = new Set<number>();
+    for (let b = 0; b < NEAR_BANDS; b++) {
+      const cur = this.bands[b].get(bandKey(sig, 0, b));
+      if (cur === undefined) continue;
+      if (typeof cur === 'number') candidates.add(cur);
+      else for (const d of cur) candidates.add(d);
+    }
+    const matches: NearMatch[] = [];
+    for (const d of candidates) {
+      const score = jaccardEstimate(sig, this.sigs.subarray(d * NEAR_K, (d + 1) * NEAR_K));
+      if (score < near) continue;
+      matches.push({
+        dataset_id: this.descriptor.id,
+        document_id: this.docs[d].id,
+        query_start: 0,
+        query_end: queryChars,
+        source_start: 0,
+        source_end: this.docs[d].chars,
+        kind: 'near',
+        tokens: queryTokens,
+        score,
+      });
+    }
+    return matches.sort((a, b) => b.score - a.score);
+  }
+
+  /** @internal a copy of document `d`'s MinHash signature (tests, diagnostics). */
+  signature(d: number): Uint32Array {
+    return this.sigs.slice(d * NEAR_K, (d + 1) * NEAR_K);
   }
 
   private reserveRows(rows: number): void {
@@ -88,7 +223,12 @@ export class ExactDataset {
     this.postEnd = grow(this.postEnd, (c) => new Uint32Array(c));
   }
 
-  /** Sort the keys (radix sort in the core), permute the postings alike, build the prefix table. */
+  /**
+   * Sort the keys (radix sort in the core) and build the prefix table. The JS columns stay in
+   * insertion order (so more documents can be appended and the whole re-sorted); `perm` maps a
+   * sorted position to its row, read only for the few postings a search hits — permuting the
+   * columns themselves would be three random gathers over the whole index (≈ 1 s each at 50 M).
+   */
   private ensureSorted(): void {
     if (this.sorted) return;
     const core = this.core;
@@ -104,15 +244,7 @@ export class ExactDataset {
       const vals = core.u32(valsPtr, n);
       for (let i = 0; i < n; i++) vals[i] = i;
       core.raw.sortPairs(keysPtr, valsPtr, n, tmpK, tmpV);
-      const perm = core.u32(valsPtr, n).slice();
-      this.keys.set(core.u64(keysPtr, n));
-      const permute = (a: Uint32Array) => {
-        const src = a.slice(0, n);
-        for (let i = 0; i < n; i++) a[i] = src[perm[i]];
-      };
-      permute(this.postDoc);
-      permute(this.postStart);
-      permute(this.postEnd);
+      this.perm = core.u32(valsPtr, n).slice();
       this.placeIndex(n, keysPtr);
     });
     this.sorted = true;
@@ -150,9 +282,13 @@ export class ExactDataset {
       const found = core.raw.lookupSorted(this.keysPtr, this.prefixPtr, this.prefixBits, qPtr, m, outPtr);
       if (found === 0) return;
       const out = core.u32(outPtr, m * 2);
+      const perm = this.perm;
       for (let i = 0; i < m; i++) {
         const count = out[2 * i + 1];
-        for (let j = out[2 * i], e = j + count; j < e; j++) hits.push({ doc: this.postDoc[j], i, start: this.postStart[j], end: this.postEnd[j] });
+        for (let j = out[2 * i], e = j + count; j < e; j++) {
+          const r = perm ? perm[j] : j;
+          hits.push({ doc: this.postDoc[r], i, start: this.postStart[r], end: this.postEnd[r] });
+        }
       }
     });
     hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
@@ -232,7 +368,7 @@ export class ExactDataset {
       tokens: this.tokenTotal,
       fingerprints: this.n,
       bytes: this.byteTotal,
-      index_bytes: this.n * 20 + (2 ** prefixBitsFor(this.n) + 1) * 4,
+      index_bytes: this.n * 20 + (2 ** prefixBitsFor(this.n) + 1) * 4 + this.docs.length * NEAR_K * 4,
       params: this.params,
     };
   }
@@ -241,14 +377,22 @@ export class ExactDataset {
   toData(): ExactDatasetData {
     this.ensureSorted();
     const n = this.n;
+    const perm = this.perm;
+    const sortedColumn = (a: Uint32Array) => {
+      if (!perm) return a.slice(0, n);
+      const out = new Uint32Array(n);
+      for (let i = 0; i < n; i++) out[i] = a[perm[i]];
+      return out;
+    };
     return {
       descriptor: this.descriptor,
       params: this.params,
       docs: this.docs,
-      keys: this.keys.slice(0, n),
-      postDoc: this.postDoc.slice(0, n),
-      postStart: this.postStart.slice(0, n),
-      postEnd: this.postEnd.slice(0, n),
+      keys: this.core.u64(this.keysPtr, n).slice(),
+      postDoc: sortedColumn(this.postDoc),
+      postStart: sortedColumn(this.postStart),
+      postEnd: sortedColumn(this.postEnd),
+      minhash: this.sigs.slice(0, this.docs.length * NEAR_K),
     };
   }
 
@@ -279,7 +423,9 @@ export class ExactDataset {
       core.u64(keysPtr, n).set(data.keys);
       ds.placeIndex(n, keysPtr);
     });
+    ds.perm = null; // columns arrive in sorted order
     ds.sorted = true;
+    for (let d = 0; d < data.docs.length; d++) ds.addSignature(d, data.minhash.subarray(d * NEAR_K, (d + 1) * NEAR_K));
     return ds;
   }
 }

@@ -11,13 +11,16 @@
  *    a8 "checksum" ce XX XX XX XX        checksum: always the last entry, always a uint32 (0xce, big-endian)
  * c6 LL LL LL LL                       payload: always bin32 (length big-endian)
  * …                                    payload bytes: a msgpack map
- *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd }
+ *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd, minhash }
  *                                        portrait: { descriptor, docs, filters }
  * ```
  *
  * `descriptor` and `docs[i]` are maps (optional fields absent when undefined; `meta` is any
  * msgpack value); `keys` (u64) and `postDoc`/`postStart`/`postEnd` (u32) are `bin` holding the
- * little-endian bytes of the typed arrays.
+ * little-endian bytes of the typed arrays. `minhash` is a `bin` of little-endian u32, docs × 128:
+ * the one-permutation MinHash signature (k = 128, seed 0) of each document's word 5-grams, in
+ * document order (document d at u32 offset d · 128); its length must be exactly docs · 128 · 4
+ * bytes. The LSH band maps are not stored: loading rebuilds them from the signatures.
  *
  * Portrait payloads (src/index/portrait.ts) hold no postings: `filters` is an array of maps
  * `{ keys, k, bits }`, one per filter of the chain: `keys` distinct n-grams stored, `k` bits set per
@@ -60,6 +63,8 @@ export interface ExactDatasetData {
   readonly postStart: Uint32Array;
   /** Per key: UTF-16 end (≥ start). */
   readonly postEnd: Uint32Array;
+  /** Per document, in order: its {@link EXACT_MINHASH_K}-value MinHash signature (docs × 128 u32). */
+  readonly minhash: Uint32Array;
 }
 
 /** The in-memory form of a portrait dataset (built by src/index/portrait.ts). */
@@ -88,10 +93,13 @@ export const DATASET_FORMAT = 'trainprint.dataset';
 /** The snapshot layout version written by {@link encodeDataset} and the only one it reads. */
 export const DATASET_VERSION = 1;
 
+/** Length of the per-document MinHash signature of exact datasets (u32 values). */
+export const EXACT_MINHASH_K = 128;
+
 /** Depth limit for `meta` values (the msgpack encoder refuses deeper values anyway). */
 const MAX_META_DEPTH = 100;
 const HEADER_KEYS = ['format', 'version', 'params', 'kind', 'counts', 'checksum'] as const;
-const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'postEnd'] as const;
+const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const;
 const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
 const DESCRIPTOR_KEYS = new Set(['id', 'name', 'kind', 'models', 'kb_dataset', 'meta']);
 const PORTRAIT_DESCRIPTOR_KEYS = new Set([...DESCRIPTOR_KEYS, 'window']);
@@ -239,6 +247,12 @@ function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postSta
   if (bad >= 0) fail(`keys are not sorted ascending (keys[${bad}] < keys[${bad - 1}])`);
 }
 
+function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
+  if (minhash.length !== docCount * EXACT_MINHASH_K) {
+    fail(`minhash has ${minhash.length} values, expected ${docCount} documents × ${EXACT_MINHASH_K} = ${docCount * EXACT_MINHASH_K}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Typed arrays ↔ little-endian bytes.
 
@@ -277,7 +291,8 @@ function withoutUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
  * Serialise an exact dataset to a snapshot (layout in the module comment). Checks the same
  * invariants as {@link decodeDataset}, so it never writes a file that would be refused.
  * @throws INVALID_INPUT when the dataset is malformed (wrong types, unknown descriptor/doc fields,
- *   column lengths differ, postDoc out of range, start > end, keys unsorted, meta not msgpack-serialisable,
+ *   column lengths differ, postDoc out of range, start > end, keys unsorted, minhash not docs × 128 u32,
+ *   meta not msgpack-serialisable,
  *   payload ≥ 4 GiB)
  * @example const bytes = encodeDataset(data); const copy = decodeDataset(bytes, { params: data.params })
  */
@@ -290,10 +305,11 @@ export function encodeDataset(data: DatasetData): Uint8Array {
   const d = checkDescriptor(data.descriptor, fail);
   const docs = checkDocs(data.docs, fail);
   if (!(data.keys instanceof BigUint64Array)) fail('keys must be a BigUint64Array');
-  for (const k of ['postDoc', 'postStart', 'postEnd'] as const) {
+  for (const k of ['postDoc', 'postStart', 'postEnd', 'minhash'] as const) {
     if (!(data[k] instanceof Uint32Array)) fail(`${k} must be a Uint32Array`);
   }
   checkColumns(data, docs.length, fail);
+  checkMinhash(data.minhash, docs.length, fail);
 
   const n = data.keys.length;
   const payloadValue = {
@@ -303,8 +319,9 @@ export function encodeDataset(data: DatasetData): Uint8Array {
     postDoc: leBytes(data.postDoc),
     postStart: leBytes(data.postStart),
     postEnd: leBytes(data.postEnd),
+    minhash: leBytes(data.minhash),
   };
-  return frame(payloadValue, 20 * n + 64 * docs.length + 1024, data.params, 'exact', { docs: docs.length, keys: n }, fail);
+  return frame(payloadValue, 20 * n + (64 + 4 * EXACT_MINHASH_K) * docs.length + 1024, data.params, 'exact', { docs: docs.length, keys: n }, fail);
 }
 
 /** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
@@ -480,6 +497,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const docBin = column(body, 'postDoc', 4, keyCount, fail);
   const startBin = column(body, 'postStart', 4, keyCount, fail);
   const endBin = column(body, 'postEnd', 4, keyCount, fail);
+  const minhashBin = column(body, 'minhash', 4, docCount * EXACT_MINHASH_K, fail);
 
   const data: ExactDatasetData = {
     descriptor: withoutUndefined({
@@ -500,8 +518,10 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
     postDoc: fromLE(docBin, (n) => new Uint32Array(n)),
     postStart: fromLE(startBin, (n) => new Uint32Array(n)),
     postEnd: fromLE(endBin, (n) => new Uint32Array(n)),
+    minhash: fromLE(minhashBin, (n) => new Uint32Array(n)),
   };
   checkColumns(data, docCount, fail);
+  checkMinhash(data.minhash, docCount, fail);
   return data;
 }
 

@@ -51,7 +51,11 @@ export interface DatasetStats {
   readonly fingerprints: number;
   /** UTF-8 bytes of the documents indexed. */
   readonly bytes: number;
-  /** Bytes the index itself takes (exact: keys, postings, prefix table; portrait: filter bits). */
+  /**
+   * Bytes the index itself takes (exact: keys, postings, prefix table and the 512-byte MinHash
+   * signature of every document — the LSH band maps, 16 entries per document, are not counted;
+   * portrait: filter bits).
+   */
   readonly index_bytes: number;
   readonly params: string;
   /** Portrait only: the winnowing window. */
@@ -105,8 +109,33 @@ export interface PortraitMatch {
   readonly score: number;
 }
 
-/** One reused passage found by `search`. */
-export type SearchMatch = ExactMatch | PortraitMatch;
+/**
+ * A near-duplicate document found in an exact dataset (MinHash-LSH over word 5-gram shingle
+ * sets, src/index/exact.ts): the whole query resembles the whole document. Reported in addition
+ * to the exact passage matches, when the estimated Jaccard similarity is ≥ `near`.
+ */
+export interface NearMatch {
+  readonly dataset_id: string;
+  readonly document_id: string;
+  /** Always the whole query: 0 and the query's length (UTF-16). */
+  readonly query_start: number;
+  readonly query_end: number;
+  /** Always the whole document: 0 and its length as indexed (UTF-16). */
+  readonly source_start: number;
+  readonly source_end: number;
+  readonly kind: 'near';
+  /** Word tokens of the whole query. */
+  readonly tokens: number;
+  /**
+   * Estimated Jaccard similarity of the query's and the document's sets of word 5-grams: the
+   * share of equal positions of their one-permutation MinHash signatures (k = 128, standard
+   * error ≈ sqrt(J(1 − J)/128), ≈ 0.04 at J = 0.5–0.7).
+   */
+  readonly score: number;
+}
+
+/** One reused passage (or, `kind: 'near'`, one near-duplicate document) found by `search`. */
+export type SearchMatch = ExactMatch | PortraitMatch | NearMatch;
 
 export interface DocInfo {
   readonly id: string;

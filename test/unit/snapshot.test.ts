@@ -1,11 +1,18 @@
 /** Dataset snapshots (src/index/snapshot.ts): round trips, corruption, hostile input. */
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '@msgpack/msgpack';
-import { crc32, decodeDataset, encodeDataset, DATASET_FORMAT, DATASET_VERSION, type ExactDatasetData } from '../../src/index/snapshot.js';
+import { crc32, decodeDataset, encodeDataset, DATASET_FORMAT, DATASET_VERSION, EXACT_MINHASH_K, type ExactDatasetData } from '../../src/index/snapshot.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 
-const PARAMS = 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off';
+const PARAMS = 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off';
+const K = EXACT_MINHASH_K;
+
+/** Deterministic stand-in signatures, K u32 per document. */
+function signatures(nDocs: number, seed: number): Uint32Array {
+  const rnd = prng(seed ^ 0x5eed);
+  return Uint32Array.from({ length: nDocs * K }, () => Math.floor(rnd() * 4294967296));
+}
 
 /** A random but valid dataset: `nKeys` sorted keys spread over `nDocs` documents. */
 function makeData(nKeys: number, nDocs: number, seed: number): ExactDatasetData {
@@ -23,7 +30,7 @@ function makeData(nKeys: number, nDocs: number, seed: number): ExactDatasetData 
     postStart[i] = u32() % 100000;
     postEnd[i] = postStart[i] + (u32() % 200);
   }
-  return { descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['m1', 'm2'] }, params: PARAMS, docs, keys, postDoc, postStart, postEnd };
+  return { descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['m1', 'm2'] }, params: PARAMS, docs, keys, postDoc, postStart, postEnd, minhash: signatures(nDocs, seed) };
 }
 
 function small(): ExactDatasetData {
@@ -38,6 +45,7 @@ function small(): ExactDatasetData {
     postDoc: new Uint32Array([0, 1, 0, 1]),
     postStart: new Uint32Array([0, 3, 4, 7]),
     postEnd: new Uint32Array([5, 9, 4, 20]),
+    minhash: signatures(2, 1),
   };
 }
 
@@ -45,7 +53,7 @@ function expectSame(a: ExactDatasetData, b: ExactDatasetData): void {
   expect(b.descriptor).toEqual(a.descriptor);
   expect(b.params).toBe(a.params);
   expect(b.docs).toEqual(a.docs);
-  for (const k of ['keys', 'postDoc', 'postStart', 'postEnd'] as const) {
+  for (const k of ['keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const) {
     expect(b[k].constructor).toBe(a[k].constructor);
     expect(b[k].length, k).toBe(a[k].length);
     expect(Buffer.from(b[k].buffer, b[k].byteOffset, b[k].byteLength).equals(Buffer.from(a[k].buffer, a[k].byteOffset, a[k].byteLength)), k).toBe(true);
@@ -91,6 +99,7 @@ function craft(
           postDoc: le(base.postDoc),
           postStart: le(base.postStart),
           postEnd: le(base.postEnd),
+          minhash: le(base.minhash),
           ...over.payload,
         }, { ignoreUndefined: true });
   const h = { format: DATASET_FORMAT, version: DATASET_VERSION, params: base.params, kind: 'exact', counts: { docs: base.docs.length, keys: base.keys.length }, ...over.header };
@@ -134,6 +143,7 @@ describe('encodeDataset / decodeDataset round trip', () => {
       postDoc: new Uint32Array(0),
       postStart: new Uint32Array(0),
       postEnd: new Uint32Array(0),
+      minhash: new Uint32Array(0),
     };
     const back = decodeDataset(encodeDataset(data), { params: PARAMS });
     expectSame(data, back);
@@ -149,6 +159,7 @@ describe('encodeDataset / decodeDataset round trip', () => {
       postDoc: new Uint32Array([0]),
       postStart: new Uint32Array([1]),
       postEnd: new Uint32Array([3]),
+      minhash: signatures(1, 2),
     };
     const back = decodeDataset(encodeDataset(data));
     expectSame(data, back);
@@ -179,7 +190,7 @@ describe('encodeDataset / decodeDataset round trip', () => {
     const data = { ...small(), descriptor: { ...small().descriptor, meta: { blob: new Uint8Array([1, 2, 3]) } } };
     const bytes = encodeDataset(data);
     const back = decodeDataset(bytes);
-    for (const a of [back.keys, back.postDoc, back.postStart, back.postEnd]) {
+    for (const a of [back.keys, back.postDoc, back.postStart, back.postEnd, back.minhash]) {
       expect(a.buffer).not.toBe(bytes.buffer);
       expect(a.byteOffset).toBe(0);
       expect(a.buffer.byteLength).toBe(a.byteLength);
@@ -289,6 +300,11 @@ describe('inconsistent or mistyped contents (valid checksum)', () => {
     ['key count', { header: { counts: { docs: 2, keys: 5 } } }, /payload.keys has 32 bytes, expected 5/],
     ['column length', { payload: { postEnd: le(new Uint32Array([5, 9, 4])) } }, /payload.postEnd has 12 bytes/],
     ['ragged column bytes', { payload: { postDoc: new Uint8Array(15) } }, /payload.postDoc has 15 bytes/],
+    ['minhash one value short', { payload: { minhash: le(new Uint32Array(2 * K - 1)) } }, new RegExp(`payload.minhash has ${(2 * K - 1) * 4} bytes, expected ${2 * K} × 4`)],
+    ['minhash one document too many', { payload: { minhash: le(new Uint32Array(3 * K)) } }, /payload.minhash has 1536 bytes, expected 256 × 4 = 1024/],
+    ['minhash ragged bytes', { payload: { minhash: new Uint8Array(2 * K * 4 + 2) } }, /payload.minhash has 1026 bytes/],
+    ['minhash not bin', { payload: { minhash: [1, 2, 3] } }, /payload.minhash must be bin/],
+    ['minhash missing', { payload: { minhash: undefined } }, /payload.minhash is missing/],
     ['postDoc range', { payload: { postDoc: le(new Uint32Array([0, 1, 2, 1])) } }, /postDoc\[2\] = 2 is not a document index/],
     ['start > end', { payload: { postStart: le(new Uint32Array([0, 3, 5, 7])) } }, /posting 2 starts after it ends/],
     ['unsorted keys', { payload: { keys: le(new BigUint64Array([1n, 5n, 4n, 9n])) } }, /keys\[2\] < keys\[1\]/],
@@ -378,6 +394,10 @@ describe('encodeDataset input checks', () => {
     expect(bad({ postDoc: new Uint32Array([0, 1, 2, 0]) })).toBe('INVALID_INPUT');
     expect(bad({ postEnd: new Uint32Array([0, 0, 0, 0]) })).toBe('INVALID_INPUT');
     expect(bad({ postEnd: new Uint32Array(3) })).toBe('INVALID_INPUT');
+    expect(bad({ minhash: new Uint32Array(2 * K - 1) })).toBe('INVALID_INPUT');
+    expect(bad({ minhash: new Uint32Array(3 * K) })).toBe('INVALID_INPUT');
+    expect(bad({ minhash: Array.from(new Uint32Array(2 * K)) })).toBe('INVALID_INPUT');
+    expect(bad({ minhash: undefined })).toBe('INVALID_INPUT');
     expect(bad({ params: '' })).toBe('INVALID_INPUT');
     expect(bad({ docs: [{ id: 'a', chars: 1, tokens: 1 }] })).toBe('INVALID_INPUT');
     expect(bad({ descriptor: { id: 'x', kind: 'exact', extra: 1 } })).toBe('INVALID_INPUT');
