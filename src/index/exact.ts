@@ -7,7 +7,7 @@
  *
  * Near-duplicate documents (MinHash-LSH): every document also keeps a one-permutation MinHash
  * signature (k = 128 u32, seed 0, densified) of ALL its word 5-gram shingles, and an LSH index of
- * b = 32 bands × r = 4 rows: per band, a Map from a 53-bit hash of the band's 4 values to the
+ * b = 32 bands × r = 4 rows: a typed open-addressing table from a 53-bit hash of each band's 4 values to the
  * documents with that band. A query's candidates are the documents sharing at least one band
  * with its signature; each candidate's Jaccard similarity is then estimated from the full
  * signatures (fraction of equal positions, standard error ≈ sqrt(J(1 − J)/128) ≈ 0.04 at 0.5).
@@ -72,6 +72,12 @@ function bandKey(sig: Uint32Array, offset: number, band: number): number {
   return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
 }
 
+/** Table slot of a 53-bit band hash (its low 32 bits, remixed). */
+function slotOf(key: number): number {
+  const lo = key % 4294967296;
+  return Math.imul((lo ^ (key / 4294967296)) >>> 0, 0x9e3779b1) >>> 0;
+}
+
 /** The signature of the empty shingle set (a text of no words): never indexed, never matched. */
 function isEmptySignature(sig: Uint32Array, offset: number): boolean {
   for (let i = offset; i < offset + NEAR_K; i++) if (sig[i] !== 0xffffffff) return false;
@@ -109,8 +115,13 @@ export class ExactDataset {
   private persistent = 0;
   /** MinHash signatures, NEAR_K u32 per document (document d at d · NEAR_K). */
   private sigs = new Uint32Array(64 * NEAR_K);
-  /** LSH: per band, band hash → document index (one) or indices (several). */
-  private readonly bands: Array<Map<number, number | number[]>> = Array.from({ length: NEAR_BANDS }, () => new Map());
+  /**
+   * LSH table, built lazily before a near search: open addressing over typed arrays (no JS
+   * objects per entry, so a 50 M-fingerprint dataset's 4 M band entries cost the garbage
+   * collector nothing): band hash → document index + 1 (0 = empty slot), duplicates kept.
+   */
+  private lshKeys: Float64Array | null = null;
+  private lshDocs: Uint32Array | null = null;
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
@@ -158,15 +169,32 @@ export class ExactDataset {
     }
     const off = d * NEAR_K;
     this.sigs.set(sig, off);
-    if (isEmptySignature(this.sigs, off)) return;
-    for (let b = 0; b < NEAR_BANDS; b++) {
-      const map = this.bands[b];
-      const key = bandKey(this.sigs, off, b);
-      const cur = map.get(key);
-      if (cur === undefined) map.set(key, d);
-      else if (typeof cur === 'number') map.set(key, [cur, d]);
-      else cur.push(d);
+    this.lshKeys = null; // rebuilt before the next near search
+    this.lshDocs = null;
+  }
+
+  /** Build the LSH table from the stored signatures (every band of every non-empty signature). */
+  private ensureLsh(): void {
+    if (this.lshKeys) return;
+    const docs = this.docs.length;
+    let slots = 1024;
+    while (slots < docs * NEAR_BANDS * 2) slots *= 2;
+    const keys = new Float64Array(slots);
+    const vals = new Uint32Array(slots);
+    const mask = slots - 1;
+    for (let d = 0; d < docs; d++) {
+      const off = d * NEAR_K;
+      if (isEmptySignature(this.sigs, off)) continue;
+      for (let b = 0; b < NEAR_BANDS; b++) {
+        const key = bandKey(this.sigs, off, b);
+        let i = slotOf(key) & mask;
+        while (vals[i] !== 0) i = (i + 1) & mask;
+        keys[i] = key;
+        vals[i] = d + 1;
+      }
     }
+    this.lshKeys = keys;
+    this.lshDocs = vals;
   }
 
   /**
@@ -177,12 +205,16 @@ export class ExactDataset {
    */
   searchNear(sig: Uint32Array, near: number, queryChars: number, queryTokens: number): NearMatch[] {
     if (sig.length !== NEAR_K || isEmptySignature(sig, 0)) return [];
+    this.ensureLsh();
+    const keys = this.lshKeys!;
+    const vals = this.lshDocs!;
+    const mask = keys.length - 1;
     const candidates = new Set<number>();
     for (let b = 0; b < NEAR_BANDS; b++) {
-      const cur = this.bands[b].get(bandKey(sig, 0, b));
-      if (cur === undefined) continue;
-      if (typeof cur === 'number') candidates.add(cur);
-      else for (const d of cur) candidates.add(d);
+      const key = bandKey(sig, 0, b);
+      for (let i = slotOf(key) & mask; vals[i] !== 0; i = (i + 1) & mask) {
+        if (keys[i] === key) candidates.add(vals[i] - 1);
+      }
     }
     const matches: NearMatch[] = [];
     for (const d of candidates) {
