@@ -434,7 +434,11 @@ const DEFAULT_NEAR = 0.5;
  */
 const NEAR_MINHASH = { mode: 'oph', permutations: NEAR_K } as const;
 const DATASET_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false });
-const DATASET_PARAMS = paramsId(DATASET_OPTIONS);
+/**
+ * Params id of exact datasets: the fingerprint params plus the index layout (`idx=swap32`: keys
+ * stored with their 32-bit halves swapped), so a file whose keys mean something else is refused.
+ */
+const DATASET_PARAMS = `${paramsId(DATASET_OPTIONS)};idx=swap32`;
 /** Queries: every shingle is looked up, so no winnowing; the same MinHash as the documents. */
 const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
 
@@ -456,11 +460,19 @@ function tokenCoverage(matches: readonly SearchMatch[], fp: Fingerprint): { shar
   if (fp.token_count === 0 || matches.length === 0) return { share: 0, longest_run: 0 };
   // token index of a query offset: shingle i starts at token i
   const covered = new Uint8Array(fp.token_count);
-  const startIdx = new Map<number, number>();
-  fp.shingles.starts.forEach((s, i) => { if (!startIdx.has(s)) startIdx.set(s, i); });
+  const starts = fp.shingles.starts; // non-decreasing: binary search the first shingle at a match's start
+  const firstAt = (x: number): number => {
+    let lo = 0, hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   let longest = 0;
   for (const m of matches) {
-    const first = startIdx.get(m.query_start) ?? 0;
+    const first = firstAt(m.query_start);
     covered.fill(1, first, Math.min(fp.token_count, first + m.tokens));
     longest = Math.max(longest, m.tokens);
   }

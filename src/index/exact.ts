@@ -72,6 +72,21 @@ function bandKey(sig: Uint32Array, offset: number, band: number): number {
   return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
 }
 
+/**
+ * Index keys are fingerprints with their 32-bit halves swapped, in place over `count` values from
+ * `at`. A winnowed fingerprint is the minimum of `window` hashes, so its high bits lean towards 0
+ * and a prefix table over the top bits would crowd its low slots; its low half is uniform. Swapped,
+ * every slot holds about the same number of keys and a lookup ends in a short scan.
+ */
+function swapHalves(a: BigUint64Array, at: number, count: number): void {
+  const u = new Uint32Array(a.buffer, a.byteOffset + at * 8, count * 2);
+  for (let i = 0; i < u.length; i += 2) {
+    const t = u[i];
+    u[i] = u[i + 1];
+    u[i + 1] = t;
+  }
+}
+
 /** Table slot of a 53-bit band hash (its low 32 bits, remixed). */
 function slotOf(key: number): number {
   const lo = key % 4294967296;
@@ -149,6 +164,7 @@ export class ExactDataset {
     this.byteTotal += fp.byte_length;
     this.reserveRows(this.n + w.hashes.length);
     this.keys.set(w.hashes, this.n);
+    swapHalves(this.keys, this.n, w.hashes.length);
     this.postDoc.fill(d, this.n, this.n + w.hashes.length);
     this.postStart.set(w.starts, this.n);
     this.postEnd.set(w.ends, this.n);
@@ -311,6 +327,7 @@ export class ExactDataset {
       const outPtr = L.take(m * 8);
       L.commit();
       core.u64(qPtr, m).set(fp.shingles.hashes);
+      swapHalves(core.u64(qPtr, m), 0, m);
       const found = core.raw.lookupSorted(this.keysPtr, this.prefixPtr, this.prefixBits, qPtr, m, outPtr);
       if (found === 0) return;
       const out = core.u32(outPtr, m * 2);
