@@ -166,3 +166,14 @@ describe.skipIf(!existsSync(ROOT))('real PAN pairs with their ground truth', () 
     }
   });
 });
+
+describe('compare input size', () => {
+  it('refuses texts longer than MAX_COMPARE_LENGTH with PAYLOAD_TOO_LARGE instead of running for minutes', async () => {
+    const { MAX_COMPARE_LENGTH } = await import('../../src/align/compare.js');
+    const { createEngine: make } = await import('../../src/index.js');
+    const engine = await make();
+    const long = 'word '.repeat(MAX_COMPARE_LENGTH / 5 + 1);
+    expect(() => engine.compare(long, 'short text')).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
+    expect(() => engine.compare('short text', long)).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
+  });
+});
