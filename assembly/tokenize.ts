@@ -163,6 +163,28 @@ let maskFF: u64 = 0;
   memory.copy(TAIL, p, n);
 }
 
+/**
+ * Token-byte mask of the 64-byte block at `b` (the last, partial block is read through TAIL, padded
+ * with separators), 0xFF bytes cleared; leaves the block's continuation and 4-byte-lead masks in
+ * maskCont / maskLead4 (both 0 for a pure-ASCII block).
+ */
+// @ts-ignore: decorator
+@inline function scanBlock(b: usize, end: usize, last: bool): u64 {
+  let blk = b;
+  if (last) {
+    fillTail(b, end - b);
+    blk = TAIL;
+  }
+  const tok = tokMask(blk);
+  if (!anyHigh(blk)) {
+    maskCont = 0;
+    maskLead4 = 0;
+    return tok;
+  }
+  highMasks(blk);
+  return tok & ~maskFF;
+}
+
 /** Number of tokens in `len` bytes at `p` (used to size outputs for very large inputs). */
 export function countTokens(p: usize, len: usize): u32 {
   const end = p + len;
@@ -170,17 +192,8 @@ export function countTokens(p: usize, len: usize): u32 {
   let carry: u64 = 0;
   let b = p;
   while (true) {
-    let blk = b;
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
-    if (last) {
-      fillTail(b, end - b);
-      blk = TAIL;
-    }
-    let tok = tokMask(blk);
-    if (anyHigh(blk)) {
-      highMasks(blk);
-      tok &= ~maskFF;
-    }
+    const tok = scanBlock(b, end, last);
     n += <u32>popcnt<u64>(tok & ~((tok << 1) | carry));
     carry = tok >> 63;
     if (last) break;
@@ -245,21 +258,10 @@ export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, ends
   let uB: u32 = 0; // UTF-16 offset of the block's first byte
   let b = p;
   while (true) {
-    let blk = b;
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
-    if (last) {
-      fillTail(b, end - b);
-      blk = TAIL;
-    }
-    let tok = tokMask(blk);
-    let cont: u64 = 0;
-    let lead4: u64 = 0;
-    if (anyHigh(blk)) {
-      highMasks(blk);
-      tok &= ~maskFF;
-      cont = maskCont;
-      lead4 = maskLead4;
-    }
+    const tok = scanBlock(b, end, last);
+    const cont = maskCont;
+    const lead4 = maskLead4;
     const prev = (tok << 1) | carry;
     let starts = tok & ~prev;
     let ends = ~tok & prev;

@@ -22,10 +22,10 @@ const hex64 = (v: bigint): string => BigInt.asUintN(64, v).toString(16).padStart
 /** Reject anything that is not a well-formed string; decode UTF-8 bytes strictly. */
 export function toText(input: unknown): string {
   if (typeof input === 'string') {
+    // isWellFormed (native, fast) answers the common case; the index is found only to report it.
     const wellFormed = (input as { isWellFormed?: () => boolean }).isWellFormed;
-    if (typeof wellFormed === 'function' ? !wellFormed.call(input) : hasLoneSurrogate(input)) {
-      throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${loneSurrogateIndex(input)}`);
-    }
+    const bad = typeof wellFormed === 'function' && wellFormed.call(input) ? -1 : loneSurrogateIndex(input);
+    if (bad >= 0) throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${bad}`);
     return input;
   }
   if (input instanceof Uint8Array) {
@@ -49,10 +49,6 @@ function loneSurrogateIndex(s: string): number {
     if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
   return -1;
-}
-
-function hasLoneSurrogate(s: string): boolean {
-  return loneSurrogateIndex(s) >= 0;
 }
 
 /** Fingerprint without `work_hash` (sync part), plus the raw bytes the hash needs. */
@@ -147,18 +143,12 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     let winnow: WinnowSet | undefined;
     if (o.window > 0) {
       const positions = core.u32(winPtr, w).slice();
-      const wh = new BigUint64Array(w);
+      const wh = gatherU64(new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2), positions);
       const ws = new Uint32Array(w);
       const we = new Uint32Array(w);
-      // Gather through u32 lanes: reading a BigUint64Array element allocates a BigInt.
-      const src32 = new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2);
-      const dst32 = new Uint32Array(wh.buffer);
       for (let i = 0; i < w; i++) {
-        const p = positions[i];
-        dst32[2 * i] = src32[2 * p];
-        dst32[2 * i + 1] = src32[2 * p + 1];
-        ws[i] = starts[p];
-        we[i] = ends[p];
+        ws[i] = starts[positions[i]];
+        we[i] = ends[positions[i]];
       }
       winnow = { hashes: wh, starts: ws, ends: we, positions };
     }
@@ -212,12 +202,9 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
       ? undefined
       : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
     const positions = core.u32(winPtr, w).slice();
-    const hashes = new BigUint64Array(w);
+    const hashes = gatherU64(core.u32(t.spareU64Ptr, m * 2), positions);
     const starts = new Uint32Array(w);
     const ends = new Uint32Array(w);
-    // Gather through u32 lanes (reading BigUint64Array elements would allocate a BigInt each).
-    const src32 = core.u32(t.spareU64Ptr, m * 2);
-    const dst32 = new Uint32Array(hashes.buffer);
     const ts = core.u32(t.startsPtr, t.count);
     const te = core.u32(t.endsPtr, t.count);
     const fixes = t.regionFixes;
@@ -225,8 +212,6 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
     for (let i = 0; i < w; i++) {
       const p = positions[i];
       const q = Math.min(p + o.size - 1, t.count - 1);
-      dst32[2 * i] = src32[2 * p];
-      dst32[2 * i + 1] = src32[2 * p + 1];
       while (fs < fixes.length && fixes[fs].last <= p) fs++;
       while (fe < fixes.length && fixes[fe].last <= q) fe++;
       const f = fixes[fs];
@@ -260,6 +245,21 @@ export async function fingerprintText(core: Core, text: string, o: ResolvedOptio
   const { fp, workHash } = fingerprintCore(core, text, o);
   if (!workHash) return fp;
   return { ...fp, work_hash: `sha256:${await workHash}` };
+}
+
+/**
+ * The 64-bit values at `positions` of an array given as its u32 lanes (two per value). Gathering
+ * through u32 lanes avoids the BigInt that reading each BigUint64Array element allocates.
+ */
+function gatherU64(lanes: Uint32Array, positions: Uint32Array): BigUint64Array {
+  const out = new BigUint64Array(positions.length);
+  const dst = new Uint32Array(out.buffer);
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i];
+    dst[2 * i] = lanes[2 * p];
+    dst[2 * i + 1] = lanes[2 * p + 1];
+  }
+  return out;
 }
 
 function codePointCount(s: string): number {

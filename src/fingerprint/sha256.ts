@@ -57,15 +57,6 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
-/** SHA-256 of `data` as 64 lower-case hex characters (async: WebCrypto when available). */
-export async function sha256Hex(data: Uint8Array): Promise<string> {
-  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
-  if (subtle && typeof subtle.digest === 'function') {
-    return toHex(new Uint8Array(await subtle.digest('SHA-256', data as BufferSource)));
-  }
-  return toHex(sha256Portable(data));
-}
-
 /**
  * Start hashing `data` now and return the pending hex digest. WebCrypto copies the bytes when
  * `digest` is called, so the caller may overwrite `data` (e.g. a view of wasm memory) right

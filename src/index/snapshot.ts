@@ -386,7 +386,7 @@ function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'e
 // Decode.
 
 /** msgpack decode with every length bounded by the input size; msgpack errors become `fail`. */
-function decodeBounded(bytes: Uint8Array, what: string, fail: Fail): unknown {
+function decodeBounded(bytes: Uint8Array, what: string): unknown {
   const max = bytes.length;
   const decoder = new Decoder({ maxStrLength: max, maxBinLength: max, maxArrayLength: max, maxMapLength: max, maxExtLength: max });
   try {
@@ -399,6 +399,31 @@ function decodeBounded(bytes: Uint8Array, what: string, fail: Fail): unknown {
     else detail = `${what} is not valid msgpack (${msg})`;
     throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', detail, { cause: e });
   }
+}
+
+/** A checked descriptor, copied (meta detached from the input); `extra` holds the kind's own fields. */
+function copyDescriptor(
+  d: { id: string; name?: string; models?: readonly string[]; kb_dataset?: string; meta?: unknown },
+  extra: Record<string, unknown>,
+  fail: Fail,
+): Record<string, unknown> {
+  return withoutUndefined({
+    id: d.id,
+    name: d.name,
+    ...extra,
+    models: d.models === undefined ? undefined : [...d.models],
+    kb_dataset: d.kb_dataset,
+    meta: 'meta' in d ? detach(d.meta, 0, fail) : undefined,
+  });
+}
+
+/** Checked document records, copied (meta detached from the input). */
+function copyDocs(docs: ReadonlyArray<{ id: string; chars: number; tokens: number; bytes: number; meta?: unknown }>, fail: Fail) {
+  return docs.map((x) =>
+    'meta' in x
+      ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
+      : { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes },
+  );
 }
 
 /** Deep copy of a decoded meta value so that no Uint8Array in it aliases the input. */
@@ -448,7 +473,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   if (bytes.length === 0) fail('empty input');
   if (bytes[0] !== 0x92) fail('not a trainprint dataset snapshot (does not start with a 2-element msgpack array)');
 
-  const top = decodeBounded(bytes, 'snapshot', fail);
+  const top = decodeBounded(bytes, 'snapshot');
   if (!Array.isArray(top) || top.length !== 2) fail('not a trainprint dataset snapshot (top level is not [header, payload])');
   const [header, payload] = top as [unknown, unknown];
   if (!isPlainObject(header)) fail('header is not a map');
@@ -485,7 +510,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
     fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}`);
   }
 
-  const body = decodeBounded(payload, 'payload', fail);
+  const body = decodeBounded(payload, 'payload');
   if (!isPlainObject(body)) fail('payload is not a map');
   if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail);
   checkKeys(body, new Set(PAYLOAD_KEYS), 'payload', fail);
@@ -500,20 +525,9 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const minhashBin = column(body, 'minhash', 4, docCount * EXACT_MINHASH_K, fail);
 
   const data: ExactDatasetData = {
-    descriptor: withoutUndefined({
-      id: d.id,
-      name: d.name,
-      kind: 'exact' as const,
-      models: d.models === undefined ? undefined : [...d.models],
-      kb_dataset: d.kb_dataset,
-      meta: 'meta' in d ? detach(d.meta, 0, fail) : undefined,
-    }) as ExactDatasetData['descriptor'],
+    descriptor: copyDescriptor(d, { kind: 'exact' as const }, fail) as ExactDatasetData['descriptor'],
     params,
-    docs: docs.map((x) =>
-      'meta' in x
-        ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
-        : { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes },
-    ),
+    docs: copyDocs(docs, fail),
     keys: fromLE(keysBin, (n) => new BigUint64Array(n)),
     postDoc: fromLE(docBin, (n) => new Uint32Array(n)),
     postStart: fromLE(startBin, (n) => new Uint32Array(n)),
@@ -535,21 +549,9 @@ function decodePortrait(body: Record<string, unknown>, params: string, docCount:
   if (keys !== keyCount) fail(`header says ${keyCount} keys, the filters hold ${keys}`);
   const filters = body.filters as PortraitDatasetData['filters'];
   return {
-    descriptor: withoutUndefined({
-      id: d.id,
-      name: d.name,
-      kind: 'portrait' as const,
-      window: d.window,
-      models: d.models === undefined ? undefined : [...d.models],
-      kb_dataset: d.kb_dataset,
-      meta: 'meta' in d ? detach(d.meta, 0, fail) : undefined,
-    }) as PortraitDatasetData['descriptor'],
+    descriptor: copyDescriptor(d, { kind: 'portrait' as const, window: d.window }, fail) as PortraitDatasetData['descriptor'],
     params,
-    docs: docs.map((x) =>
-      'meta' in x
-        ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
-        : { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes },
-    ),
+    docs: copyDocs(docs, fail),
     filters: filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits.slice() })),
   };
 }

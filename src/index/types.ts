@@ -66,8 +66,8 @@ export interface DatasetStats {
   readonly filters?: number;
 }
 
-/** A reused passage found in an exact dataset: spans in the query and in the source document. */
-export interface ExactMatch {
+/** The fields every match that points into a source document carries. */
+interface DocumentMatchFields {
   readonly dataset_id: string;
   readonly document_id: string;
   /** Span in the query (UTF-16 offsets into the caller's string). */
@@ -76,9 +76,13 @@ export interface ExactMatch {
   /** Span in the source document (UTF-16 offsets into the document's text as indexed). */
   readonly source_start: number;
   readonly source_end: number;
-  readonly kind: 'exact';
-  /** Query word tokens inside the matched passage. */
+  /** Query word tokens inside the match. */
   readonly tokens: number;
+}
+
+/** A reused passage found in an exact dataset: spans in the query and in the source document. */
+export interface ExactMatch extends DocumentMatchFields {
+  readonly kind: 'exact';
   /**
    * Density of the evidence, 0..1: winnowed source fingerprints found in the passage divided by
    * the number expected for a verbatim copy of that length (2 / (window + 1) per shingle).
@@ -114,18 +118,9 @@ export interface PortraitMatch {
  * sets, src/index/exact.ts): the whole query resembles the whole document. Reported in addition
  * to the exact passage matches, when the estimated Jaccard similarity is ≥ `near`.
  */
-export interface NearMatch {
-  readonly dataset_id: string;
-  readonly document_id: string;
-  /** Always the whole query: 0 and the query's length (UTF-16). */
-  readonly query_start: number;
-  readonly query_end: number;
-  /** Always the whole document: 0 and its length as indexed (UTF-16). */
-  readonly source_start: number;
-  readonly source_end: number;
+export interface NearMatch extends DocumentMatchFields {
+  /** Always the whole query (0 and its length) and the whole document (0 and its length): the spans. */
   readonly kind: 'near';
-  /** Word tokens of the whole query. */
-  readonly tokens: number;
   /**
    * Estimated Jaccard similarity of the query's and the document's sets of word 5-grams: the
    * share of equal positions of their one-permutation MinHash signatures (k = 128, standard

@@ -152,3 +152,16 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** `words` consecutive whitespace-separated words of `src` starting near `at`, and their UTF-16 span. */
+export function passageAt(src: string, at: number, words: number): { text: string; start: number; end: number } {
+  const re = /\S+/g;
+  re.lastIndex = at;
+  let first = -1, end = at;
+  for (let i = 0; i < words; i++) {
+    const m = re.exec(src)!;
+    if (first < 0) first = m.index;
+    end = m.index + m[0].length;
+  }
+  return { text: src.slice(first, end), start: first, end };
+}

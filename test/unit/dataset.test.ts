@@ -2,24 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { prng } from '../reference/core.js';
+import { passageAt, prng } from '../reference/core.js';
 
 const books = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'];
 const text = (name: string) => readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8');
 const code = (c: string) => expect.objectContaining({ code: c });
 
-/** `words` consecutive words of `src` starting near `at`, and the UTF-16 span they occupy. */
-function passage(src: string, at: number, words: number): { text: string; start: number; end: number } {
-  const re = /\S+/g;
-  re.lastIndex = at;
-  let first = -1, end = at;
-  for (let i = 0; i < words; i++) {
-    const m = re.exec(src)!;
-    if (first < 0) first = m.index;
-    end = m.index + m[0].length;
-  }
-  return { text: src.slice(first, end), start: first, end };
-}
+const passage = passageAt;
 
 describe('exact datasets', () => {
   let engine: Engine;

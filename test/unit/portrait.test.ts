@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import type { DatasetStats, PortraitMatch } from '../../src/index/types.js';
-import { prng } from '../reference/core.js';
+import { passageAt, prng } from '../reference/core.js';
 
 const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);
 const book = (name: string) => readFileSync(data(`gutenberg-nltk/texts/${name}.txt`), 'utf8');
@@ -21,17 +21,7 @@ const outTexts = [
 const code = (c: string) => expect.objectContaining({ code: c });
 
 /** `words` consecutive whitespace-separated words of `src` starting near `at`. */
-function passage(src: string, at: number, words: number): string {
-  const re = /\S+/g;
-  re.lastIndex = at;
-  let first = -1, end = at;
-  for (let i = 0; i < words; i++) {
-    const m = re.exec(src)!;
-    if (first < 0) first = m.index;
-    end = m.index + m[0].length;
-  }
-  return src.slice(first, end);
-}
+const passage = (src: string, at: number, words: number): string => passageAt(src, at, words).text;
 
 /** Re-case and re-wrap: upper case, newlines and no-break spaces for spaces. */
 function disguise(text: string, rnd: () => number): string {
