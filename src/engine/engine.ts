@@ -117,16 +117,21 @@ export class Engine {
    */
   xxh64(input: string | Uint8Array, seed: bigint | number = 0): bigint {
     const core = this._core;
+    if (!(input instanceof Uint8Array)) input = toText(input); // INVALID_INPUT for anything else
+    if ((typeof seed !== 'number' || !Number.isSafeInteger(seed)) && typeof seed !== 'bigint') {
+      throw new TrainprintError('INVALID_INPUT', 'seed must be an integer or a bigint');
+    }
+    const data = input;
+    const s = BigInt.asUintN(64, BigInt(seed));
     return core.guard(() => {
       const L = core.layout();
-      const bytes = typeof input === 'string' ? null : input;
-      if (bytes === null && typeof input !== 'string') throw new TrainprintError('INVALID_INPUT', 'input must be a string or Uint8Array');
-      const cap = bytes ? bytes.length : (input as string).length * 3;
+      const cap = typeof data === 'string' ? data.length * 3 : data.length;
       const ptr = L.take(cap);
       L.commit();
       let len: number;
-      if (bytes) { core.writeBytes(ptr, bytes); len = bytes.length; } else len = core.writeUtf8(toText(input), ptr, cap);
-      return BigInt.asUintN(64, core.raw.xxh64(ptr, len, BigInt.asUintN(64, BigInt(seed))));
+      if (typeof data === 'string') len = core.writeUtf8(data, ptr, cap);
+      else { core.writeBytes(ptr, data); len = data.length; }
+      return BigInt.asUintN(64, core.raw.xxh64(ptr, len, s));
     });
   }
 

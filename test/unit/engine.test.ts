@@ -90,6 +90,14 @@ describe('lifecycle and traps', () => {
     expect(() => engine.xxh64('x')).toThrow(code('ENGINE_DISPOSED'));
   });
 
+  it('xxh64 refuses input that is not text or bytes, and bad seeds', async () => {
+    const engine = await createEngine();
+    for (const bad of [42, null, {}, [1, 2], 'a\uD800']) expect(() => engine.xxh64(bad as never)).toThrow(code('INVALID_INPUT'));
+    expect(() => engine.xxh64('x', 1.5)).toThrow(code('INVALID_INPUT'));
+    expect(engine.xxh64('abc')).toBe(0x44bc2cf5ad770999n);
+    expect(engine.xxh64(new TextEncoder().encode('abc'))).toBe(0x44bc2cf5ad770999n);
+  });
+
   it('a trap in the core becomes WASM_ABORT and poisons only that engine', async () => {
     const engine = await createEngine();
     const core = (engine as unknown as { _core: Core })._core;
