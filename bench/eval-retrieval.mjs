@@ -366,6 +366,7 @@ export async function run({ log = console.log, createEngine } = {}) {
   log(`negatives: rejected ${rejected} of ${tried} candidate passages for sharing an 8-word run with the index`);
 
   // ---- run
+  const MEMBERSHIP_P = 1e-3;
   for (let i = 0; i < 30; i++) { // warm-up
     engine.search(buckets[0].queries[i].query, { datasets: ['dev-exact'] });
     engine.search(buckets[0].queries[i].query, { datasets: ['dev-portrait'] });
@@ -378,6 +379,7 @@ export async function run({ log = console.log, createEngine } = {}) {
         const times = [];
         let units = 0, found = 0, queriesAllFound = 0, anyMatch = 0, wrongDoc = 0, matchesN = 0;
         let ovl = 0, predLen = 0, trueLen = 0, macroP = 0, macroPn = 0, macroR = 0;
+        let significant = 0; // portrait: queries whose hit count beats chance at p < MEMBERSHIP_P
         const failures = [];
         const byWords = {}; // mosaics: recall by quote length
         for (const q of b.queries) {
@@ -386,6 +388,7 @@ export async function run({ log = console.log, createEngine } = {}) {
           times.push(performance.now() - t);
           matchesN += r.matches.length;
           if (r.matches.length) anyMatch++;
+          if (kind === 'portrait' && r.coverage['dev-portrait'].membership.p_value < MEMBERSHIP_P) significant++;
           const pred = union(r.matches.map((m) => [m.query_start, m.query_end]));
           const tr = union(q.truth.map((x) => [x.start, x.end]));
           const o = overlap(pred, tr);
@@ -417,6 +420,7 @@ export async function run({ log = console.log, createEngine } = {}) {
         if (b.negative) {
           Object.assign(row, {
             false_match_rate: round(anyMatch / b.queries.length, 5), queries_with_false_match: anyMatch, false_matches: matchesN,
+            membership_rate: kind === 'portrait' ? round(significant / b.queries.length, 5) : undefined,
             query_words: b.queries.reduce((t, q) => t + q.tokens, 0),
           });
           if (anyMatch) row.examples = b.queries.filter((q) => engine.search(q.query, opts).matches.length).slice(0, 3).map((q) => {
@@ -430,6 +434,7 @@ export async function run({ log = console.log, createEngine } = {}) {
             queries_all_found: b.per === 'quote' ? round(queriesAllFound / b.queries.length) : undefined,
             recall_by_quote_words: b.per === 'quote' ? Object.fromEntries(Object.entries(byWords).sort().map(([k, [f, n]]) => [k, round(f / n)])) : undefined,
             any_match_rate: round(anyMatch / b.queries.length),
+            membership_rate: kind === 'portrait' ? round(significant / b.queries.length) : undefined,
             span_precision: round(predLen ? ovl / predLen : null), span_recall: round(ovl / trueLen),
             span_precision_macro: round(macroPn ? macroP / macroPn : null), span_recall_macro: round(macroR / b.queries.length),
             wrong_doc_matches: kind === 'exact' ? wrongDoc : undefined,
@@ -455,6 +460,7 @@ export async function run({ log = console.log, createEngine } = {}) {
       span_precision: 'characters of the union of reported query spans inside the true spans / characters reported (micro over the bucket; _macro = mean over queries with a match)',
       span_recall: 'characters of the true spans covered by reported query spans / true characters (micro; _macro = mean over queries)',
       false_match_rate: 'share of negative queries with any match',
+      membership_rate: 'portrait: share of queries whose coverage.membership.p_value < 1e-3 (more hits than the filter\'s chance rate gives; a statement about the whole query, not a passage)',
       ms: 'engine.search time per query, one dataset',
     },
     results,

@@ -11,8 +11,8 @@
 
 // Engine
 export { createEngine, Engine } from './engine/engine.js';
-export type { EngineOptions, SearchOptions, SearchResult } from './engine/engine.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, NearMatch } from './index/types.js';
+export type { EngineOptions, SearchOptions, SearchResult, DatasetCoverage, PortraitMembership } from './engine/engine.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './index/types.js';
 export type { CoreVariant, SimdChoice } from './engine/load.js';
 export { CORE_BUILDS } from './engine/load.js';
 

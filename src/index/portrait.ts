@@ -44,6 +44,13 @@
  * 30 words 99 %, 50 words 100 %. w = 12 (3.3 %): 20 words 8 %, 30 words 55 %, 50 words 100 %.
  * The ≥ 16-word setting is `window: 3` (10.6 % of corpus bytes, still 1.2 B per n-gram):
  * 12 words ≈ 50 %, 16 words 99–100 %, ≥ 20 words 100 % (`window: 4`, 8.5 %: 16 words 83 %).
+ * **What is shown.** Every shared run of ≥ w + 4 words still leaves its hit: with
+ * `search(…, { portraitHits: true })` every run of hits comes back (`portrait_hits`, each with
+ * its chance probability), and `coverage[id].membership` counts the query's hits against the
+ * filter's chance rate (binomial tail): measured at w = 8, a 12-word passage shows a hit 100 %
+ * of the time, and eight scattered 12-word quotes in 480 words of other text — none a match —
+ * give p < 1e-3 in 20 of 20 queries (0 of 20 without the quotes). A short overlap is so *shown*,
+ * and counted as evidence about the whole query, never reported alone as a reused passage.
  * Common phrases of the language are real members of a large corpus: they raise the hit rate of
  * clean text above the FPR, which the floor on p and the run rule absorb for corpora of
  * books (no false match on 200 passages from other books); on web-scale portraits lower alpha.
@@ -55,7 +62,19 @@ import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { PortraitDatasetData } from './snapshot.js';
-import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitMatch } from './types.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitHit, PortraitMatch } from './types.js';
+
+/** What one portrait search found: reportable runs, every run, and the hit count. */
+export interface PortraitSearch {
+  readonly matches: PortraitMatch[];
+  readonly runs: PortraitHit[];
+  /** Query fingerprints looked up. */
+  readonly tested: number;
+  /** Query fingerprints found in the filter. */
+  hits: number;
+  /** The false-positive rate p used for the chance figures. */
+  readonly fpr: number;
+}
 
 /** Default winnowing window of a portrait (the 12-word guarantee with word 5-grams). */
 export const PORTRAIT_DEFAULT_WINDOW = 8;
@@ -321,24 +340,29 @@ export class PortraitDataset {
 
   /**
    * Runs of consecutive hits among the query's winnowed fingerprints whose chance probability
-   * m · p^r is ≤ `alpha` (module comment). `fp` must be winnowed with {@link options}.
+   * m · p^r is ≤ `alpha` (module comment), and the membership evidence behind them: every run
+   * (single hits too) and the hit count against the chance count. `fp` must be winnowed with
+   * {@link options}.
    */
-  search(fp: Fingerprint, alpha: number): PortraitMatch[] {
+  search(fp: Fingerprint, alpha: number): PortraitSearch {
     const w = fp.winnow;
     if (!w) throw new TrainprintError('INVALID_INPUT', 'portrait search needs a winnowed fingerprint');
     const m = w.hashes.length;
-    if (m === 0 || this.storedKeys === 0) return [];
-    const hits = this.has(w.hashes);
     const p = Math.max(this.fpr(), PORTRAIT_FPR);
-    const matches: PortraitMatch[] = [];
+    const result: PortraitSearch = { matches: [], runs: [], tested: m, hits: 0, fpr: p };
+    if (m === 0 || this.storedKeys === 0) return result;
+    const hits = this.has(w.hashes);
     for (let i = 0; i < m; ) {
       if (!hits[i]) { i++; continue; }
       const seen = new Set<bigint>();
       let j = i;
       while (j < m && hits[j]) seen.add(w.hashes[j++]);
+      result.hits += j - i;
       const chance = Math.min(1, m * Math.pow(p, seen.size));
+      const tokens = Math.min(fp.token_count, w.positions[j - 1] - w.positions[i] + SIZE);
+      result.runs.push({ dataset_id: this.descriptor.id, query_start: w.starts[i], query_end: w.ends[j - 1], fingerprints: seen.size, tokens, chance });
       if (chance <= alpha) {
-        matches.push({
+        result.matches.push({
           dataset_id: this.descriptor.id,
           document_id: null,
           query_start: w.starts[i],
@@ -346,13 +370,13 @@ export class PortraitDataset {
           source_start: null,
           source_end: null,
           kind: 'portrait',
-          tokens: Math.min(fp.token_count, w.positions[j - 1] - w.positions[i] + SIZE),
+          tokens,
           score: 1 - chance,
         });
       }
       i = j;
     }
-    return matches;
+    return result;
   }
 
   /** Size and content. */

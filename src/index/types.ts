@@ -114,6 +114,26 @@ export interface PortraitMatch {
 }
 
 /**
+ * One run of consecutive query fingerprints found in a portrait, reportable or not (search
+ * option `portraitHits`). A portrait is a filter: any run may be the filter's chance hits, with
+ * probability at most `chance`. Winnowing puts at least one fingerprint of every shared run of
+ * ≥ window + 4 words in both texts, so every such overlap shows up here, as a run of ≥ 1 —
+ * but only runs with `chance` ≤ `alpha` are evidence (and become matches).
+ */
+export interface PortraitHit {
+  readonly dataset_id: string;
+  /** Span in the query covered by the run (UTF-16 offsets into the caller's string). */
+  readonly query_start: number;
+  readonly query_end: number;
+  /** Distinct fingerprints in the run. */
+  readonly fingerprints: number;
+  /** Query word tokens inside the span. */
+  readonly tokens: number;
+  /** min(1, m · p^r): the chance of a run this long anywhere among the query's m fingerprints. */
+  readonly chance: number;
+}
+
+/**
  * A near-duplicate document found in an exact dataset (MinHash-LSH over word 5-gram shingle
  * sets, src/index/exact.ts): the whole query resembles the whole document. Reported in addition
  * to the exact passage matches, when the estimated Jaccard similarity is ≥ `near`.

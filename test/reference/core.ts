@@ -153,9 +153,14 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** `words` consecutive whitespace-separated words of `src` starting near `at`, and their UTF-16 span. */
+/**
+ * `words` consecutive whitespace-separated words of `src` starting at the first whole word at or
+ * after `at`, and their UTF-16 span.
+ */
 export function passageAt(src: string, at: number, words: number): { text: string; start: number; end: number } {
   const re = /\S+/g;
+  // never start inside a word: a cut word is not a word the source shares
+  while (at > 0 && at < src.length && !/\s/.test(src[at - 1])) at++;
   re.lastIndex = at;
   let first = -1, end = at;
   for (let i = 0; i < words; i++) {

@@ -33,20 +33,27 @@ const docs = inBooks.map((b) => ({ id: b, text: corpus[b] }));
 const LENGTHS = [12, 16, 20, 25, 30, 50];
 const TRIALS = 100;
 
-/** Share of embedded, disguised verbatim passages of each length reported by `dataset`. */
-function detectionRates(engine: Engine, dataset: string, seed: number): Record<number, number> {
+/**
+ * Share of embedded, disguised verbatim passages of each length reported by `dataset` as
+ * matches, and (`hits`) shown by at least one run of `portrait_hits` inside the passage.
+ */
+function detectionRates(engine: Engine, dataset: string, seed: number, hitRates: Record<number, number> = {}): Record<number, number> {
   const rnd = prng(seed);
   const noise = outTexts[0];
   const rates: Record<number, number> = {};
   for (const L of LENGTHS) {
     let found = 0;
+    let hit = 0;
     for (let t = 0; t < TRIALS; t++) {
       const src = corpus[inBooks[t % inBooks.length]];
       const p = disguise(passage(src, Math.floor(rnd() * (src.length - 5000)), L), rnd);
       const a = Math.floor(rnd() * (noise.length - 5000));
       const before = passage(noise, a, 40) + '\n\n';
       const query = before + p + '\n\n' + passage(noise, a + 2000, 40);
-      const { matches, coverage } = engine.search(query, { datasets: [dataset] });
+      const { matches, coverage, portrait_hits } = engine.search(query, { datasets: [dataset], portraitHits: true });
+      const start = before.length, end = before.length + p.length;
+      // a run on the passage (it may run on into the noise by a chance hit next to it)
+      if (portrait_hits!.some((h) => h.query_end > start && h.query_start < end)) hit++;
       // a reported run must lie on the copied passage (it may reach one fingerprint into the noise)
       const on = matches.filter((m) => m.query_end > before.length && m.query_start < before.length + p.length);
       expect(matches.length - on.length, query).toBe(0);
@@ -56,6 +63,7 @@ function detectionRates(engine: Engine, dataset: string, seed: number): Record<n
       }
     }
     rates[L] = found / TRIALS;
+    hitRates[L] = hit / TRIALS;
   }
   return rates;
 }
@@ -111,12 +119,18 @@ describe('portrait datasets', () => {
   });
 
   it('reports verbatim passages by length: ≥ 30 words at window 8, ≥ 16 words at window 3', () => {
-    const r8 = detectionRates(engine, 'books-w8', 1);
+    const h8: Record<number, number> = {};
+    const r8 = detectionRates(engine, 'books-w8', 1, h8);
     const r12 = detectionRates(engine, 'books-w12', 2);
     const r3 = detectionRates(engine, 'books-w3', 3);
     const fmt = (r: Record<number, number>) => LENGTHS.map((L) => `${L}w ${(100 * r[L]).toFixed(0)}%`).join(', ');
     console.log(`detection (alpha 1e-6/query), window 8: ${fmt(r8)}`);
     console.log(`detection (alpha 1e-6/query), window 12: ${fmt(r12)}`);
+    console.log(`shown in portrait_hits, window 8: ${fmt(h8)}`);
+    // the winnowing guarantee: every shared run of ≥ 12 word tokens has a fingerprint hit at
+    // window 8 (a whitespace "word" of punctuation alone is not a token, hence ≥ 0.97 at 12)
+    expect(h8[12]).toBeGreaterThanOrEqual(0.97);
+    for (const L of LENGTHS.slice(1)) expect(h8[L], `${L} words`).toBe(1);
     console.log(`detection (alpha 1e-6/query), window 3: ${fmt(r3)}`);
     // window 8: the 12-word guarantee gives one shared fingerprint, not a reportable run
     expect(r8[12]).toBeLessThanOrEqual(0.05);
@@ -133,15 +147,19 @@ describe('portrait datasets', () => {
     const rnd = prng(5);
     for (const id of ['books-w8', 'books-w12', 'books-w3']) {
       let falseMatches = 0;
+      let lowP = 0;
       for (let t = 0; t < 200; t++) {
         const src = outTexts[t % outTexts.length];
         const q = passage(src, Math.floor(rnd() * (src.length - 8000)), 100 + Math.floor(rnd() * 400));
         const { matches, coverage } = engine.search(q, { datasets: [id] });
         falseMatches += matches.length;
-        expect(coverage[id]).toEqual({ share: 0, longest_run: 0 });
+        expect(coverage[id]).toMatchObject({ share: 0, longest_run: 0 });
+        if (coverage[id].membership!.p_value < 0.01) lowP++;
       }
-      console.log(`${id}: ${falseMatches} matches on 200 passages (100–500 words) of other books`);
+      console.log(`${id}: ${falseMatches} matches on 200 passages (100–500 words) of other books; membership p < 0.01 on ${lowP}`);
       expect(falseMatches).toBe(0);
+      // the hit-count test is calibrated on clean text: p < 0.01 about 1 % of the time (binomial 200, 0.01: ≤ 7 at 99.9 %)
+      expect(lowP).toBeLessThanOrEqual(7);
     }
   });
 
@@ -160,6 +178,31 @@ describe('portrait datasets', () => {
     expect(coverage['books-w8'].longest_run).toBe(m.tokens);
     // a stricter alpha needs a longer run
     expect(engine.search(query, { datasets: ['books-w8'], alpha: 1e-300 }).matches).toEqual([]);
+  });
+
+  it('counts hits against chance: scattered 12-word quotes, none a match, make the whole query significant', () => {
+    const rnd = prng(11);
+    const noise = outTexts[1];
+    let significant = 0, clean = 0;
+    for (let t = 0; t < 20; t++) {
+      let q = '';
+      let c = '';
+      for (let i = 0; i < 8; i++) {
+        const filler = passage(noise, Math.floor(rnd() * (noise.length - 3000)), 60);
+        const src = corpus[inBooks[(t + i) % inBooks.length]];
+        q += filler + ' ' + passage(src, Math.floor(rnd() * (src.length - 3000)), 12) + ' ';
+        c += filler + ' ';
+      }
+      const r = engine.search(q, { datasets: ['books-w8'] });
+      expect(r.matches).toEqual([]);
+      const m = r.coverage['books-w8'].membership!;
+      expect(m.expected).toBeCloseTo(m.tested * m.fpr, 9);
+      if (m.p_value < 1e-3) significant++;
+      if (engine.search(c, { datasets: ['books-w8'] }).coverage['books-w8'].membership!.p_value < 1e-3) clean++;
+    }
+    console.log(`eight 12-word quotes in 480 words of other text: membership p < 1e-3 in ${significant}/20 (no matches); the same text without quotes: ${clean}/20`);
+    expect(significant).toBeGreaterThanOrEqual(18);
+    expect(clean).toBeLessThanOrEqual(1);
   });
 
   it('searches exact and portrait datasets together', async () => {
