@@ -1,8 +1,8 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // One neutral build serves Node (ESM + CJS), Deno and browsers: the WASM bytes are inline
 // (src/engine/wasm.generated.ts), so nothing is fetched or read from disk at run time.
-export default defineConfig([
+const core: Options[] = [
   {
     entry: { index: 'src/index.ts' },
     format: ['esm', 'cjs'],
@@ -34,7 +34,9 @@ export default defineConfig([
     }],
   },
   {
-    // The CLI bundles the library and the node helpers (one copy of each, inside cli.js).
+    // The CLI is a thin layer over the built entries: its imports of the library, the node helpers
+    // and the starter dataset become './index.js', './node.js' and './starter.js' (external), so
+    // every class exists once and the starter's 5 MB load only when a command asks for it.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,
@@ -43,5 +45,38 @@ export default defineConfig([
     platform: 'node',
     removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
+    esbuildPlugins: [{
+      name: 'entries-external',
+      setup(build) {
+        const to: Record<string, string> = { './index.js': './index.js', './node/index.js': './node.js', './starter/index.js': './starter.js' };
+        build.onResolve({ filter: /^\.\/(index|node\/index|starter\/index)\.js$/ }, (args) =>
+          /[\\/]src$/.test(args.resolveDir) ? { path: to[args.path], external: true } : undefined);
+      },
+    }],
   },
-]);
+];
+
+// 'trainprint/starter': the embedded SPDX licence dataset (src/starter/dataset.generated.ts, ≈ 5 MB
+// of base64). Its snapshot is made by build/starter.mjs with the built dist/index.js, so this entry
+// is a second pass: `tsup --env.TRAINPRINT_BUILD starter` (see package.json "build"). Neutral like
+// the main entry; its imports of '../index.js' become './index.js' / './index.cjs' and stay
+// external, so the engine and TrainprintError classes exist once and the bytes stay out of index.js.
+const starter: Options = {
+  entry: { starter: 'src/starter/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: false,
+  sourcemap: false,
+  target: 'es2022',
+  platform: 'neutral',
+  esbuildPlugins: [{
+    name: 'main-entry-external',
+    setup(build) {
+      const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+      build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
+        /[\\/]src[\\/]starter$/.test(args.resolveDir) ? { path: main, external: true } : undefined);
+    },
+  }],
+};
+
+export default defineConfig((options) => (options.env?.TRAINPRINT_BUILD === 'starter' ? [starter] : core));

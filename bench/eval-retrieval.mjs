@@ -42,7 +42,7 @@ const SETTINGS = [
 ];
 
 // ---------------------------------------------------------------- deterministic PRNG
-function mulberry32(a) {
+export function mulberry32(a) {
   return () => {
     a |= 0; a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
@@ -53,7 +53,7 @@ function mulberry32(a) {
 const rng = mulberry32(SEED);
 const randInt = (lo, hi) => lo + Math.floor(rng() * (hi - lo + 1)); // inclusive
 const pick = (a) => a[Math.floor(rng() * a.length)];
-function shuffle(a, r = rng) {
+export function shuffle(a, r = rng) {
   const b = a.slice();
   for (let i = b.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
@@ -226,7 +226,11 @@ const quantile = (xs, q) => {
 const round = (x, d = 4) => (x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 // ---------------------------------------------------------------- main
-export async function run({ log = console.log, createEngine } = {}) {
+/**
+ * Build the dev datasets ('dev-exact', 'dev-portrait') and every query bucket (deterministic for
+ * a seed). Shared with bench/eval-calibration.mjs.
+ */
+export async function prepare({ log = console.log, createEngine } = {}) {
   createEngine ??= (await import('../dist/index.js')).createEngine;
   const engine = await createEngine();
   const { indexed, heldOut, editions, paraphrases } = loadSplit();
@@ -365,6 +369,11 @@ export async function run({ log = console.log, createEngine } = {}) {
   }
   log(`negatives: rejected ${rejected} of ${tried} candidate passages for sharing an 8-word run with the index`);
 
+  return { engine, buckets, exactStats, tExact, tPortrait, indexed, heldOut, editions, tried, rejected };
+}
+
+export async function run({ log = console.log, createEngine } = {}) {
+  const { engine, buckets, exactStats, tExact, tPortrait, indexed, heldOut, editions, tried, rejected } = await prepare({ log, createEngine });
   // ---- run
   const MEMBERSHIP_P = 1e-3;
   for (let i = 0; i < 30; i++) { // warm-up

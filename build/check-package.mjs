@@ -1,5 +1,6 @@
 // Check the built package: every path in package.json's exports/bin exists (with its types),
-// and each embedded WebAssembly binary is under the size budget.
+// each embedded WebAssembly binary is under the size budget, and the starter snapshot lives only
+// in its own entry.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
@@ -30,4 +31,21 @@ if (!/from\s*"\.\/index\.js"/.test(read('node.js')) || size('node.js') > 64 * 10
   console.error(`package check: dist/node.js must import ./index.js and stay small (${size('node.js')} B)`);
   process.exit(1);
 }
-console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, node.js ${size('node.js')} B)`);
+// trainprint/starter carries the SPDX licence snapshot (build/starter.mjs) and nothing else: it
+// reuses the main entry (./index.js, ./index.cjs), and no other file carries its bytes.
+const base64 = read('starter.js').match(/base64: "([A-Za-z0-9+/=]{1024,})"/)?.[1];
+if (!base64) { console.error('package check: dist/starter.js holds no embedded snapshot'); process.exit(1); }
+if (!/from\s*"\.\/index\.js"/.test(read('starter.js')) || !/require\("\.\/index\.cjs"\)/.test(read('starter.cjs'))) {
+  console.error('package check: dist/starter.js / starter.cjs must import ./index.js / ./index.cjs');
+  process.exit(1);
+}
+for (const f of ['starter.js', 'starter.cjs']) {
+  if (size(f) - base64.length > 16 * 1024) { console.error(`package check: dist/${f} holds more than its snapshot (${size(f)} B)`); process.exit(1); }
+}
+const probes = [0.25, 0.5, 0.75].map((at) => base64.slice(Math.floor(base64.length * at), Math.floor(base64.length * at) + 64));
+for (const f of ['index.js', 'index.cjs', 'node.js', 'cli.js']) {
+  const text = read(f);
+  if (probes.some((p) => text.includes(p))) { console.error(`package check: dist/${f} contains the starter snapshot`); process.exit(1); }
+}
+console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, node.js ${size('node.js')} B, ` +
+  `starter.js ${size('starter.js')} B with a ${base64.length} B base64 snapshot)`);

@@ -1,6 +1,7 @@
 /**
  * `trainprint` command line.
- *   trainprint demo                         fingerprint two built-in passages and compare them
+ *   trainprint demo                         fingerprint two passages, compare them, analyze one against the starter dataset
+ *   trainprint analyze FILE [options]       analyze a file against dataset files and/or the starter dataset
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file
  *   trainprint index info FILE              header and stats of a dataset file as JSON
@@ -19,7 +20,17 @@ it was the age of foolishness, it was the epoch of belief... and then the review
 
 const HELP = `usage:
   trainprint demo
-      fingerprint two built-in passages and compare them
+      fingerprint two built-in passages and compare them, then analyze a README that
+      quotes the MIT licence against the embedded starter dataset (SPDX licence texts)
+  trainprint analyze FILE [options]
+      analyze a UTF-8 file (engine.analyze) and print the result as JSON
+      --type text|markdown|html   content type (default: by extension .md/.markdown, .html/.htm, else text)
+      --dataset FILE              a dataset file to search (repeatable; from 'index build')
+      --starter                   also search the embedded starter dataset (SPDX licence texts);
+                                  the default when no --dataset is given
+      --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
+      --work-type T               book|article|news|code|other
+      --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
   trainprint fingerprint FILE
       print the fingerprint summary of a UTF-8 file as JSON
   trainprint index build --dataset ID [options] FILES...
@@ -30,6 +41,10 @@ const HELP = `usage:
                               membership filter, says which passages are in the corpus (default exact)
       --window N              portrait winnowing window, 1..64 (default 8)
       --name NAME             human-readable dataset name
+      --kb-dataset ID         declare that the files sample this knowledge-base dataset (e.g. the-pile)
+      --models A/B,C/D        declare the models trained on it (provider/model, comma-separated)
+                              Both are your declaration, stored in the dataset file as given;
+                              results derived from them are labelled as declared.
       --text-field F          JSON/Parquet field holding the text (default text)
       --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
       --format F              text|jsonl|json|parquet for every file, instead of by extension
@@ -99,6 +114,7 @@ function progressPrinter(quiet: boolean) {
 async function indexBuild(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     dataset: { type: 'string' }, kind: { type: 'string' }, window: { type: 'string' }, name: { type: 'string' },
+    'kb-dataset': { type: 'string' }, models: { type: 'string' },
     'text-field': { type: 'string' }, 'id-field': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
   });
@@ -114,13 +130,20 @@ async function indexBuild(args: string[]): Promise<number> {
     window = Number(values.window);
     if (!Number.isInteger(window) || window < 1 || window > 64) throw new UsageError('--window must be an integer 1..64');
   }
+  const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
+  if (kbDataset === '') throw new UsageError('--kb-dataset needs a dataset id');
+  let models: string[] | undefined;
+  if (values.models !== undefined) {
+    models = (values.models as string).split(',').map((m) => m.trim());
+    if (models.some((m) => m === '')) throw new UsageError('--models needs a comma-separated list of model ids, none empty');
+  }
   const format = values.format as string | undefined;
   if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format)) throw new UsageError('--format must be text, jsonl, json or parquet');
   const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
   const progress = progressPrinter(values.quiet === true);
   try {
     const r = await buildDatasetFile({
-      dataset, kind, window, name: values.name as string | undefined, files: positionals, out,
+      dataset, kind, window, name: values.name as string | undefined, kbDataset, models, files: positionals, out,
       textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
       format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
       onProgress: (p) => progress.update(p),
@@ -149,6 +172,61 @@ async function indexInfo(args: string[]): Promise<number> {
   return 0;
 }
 
+const README_MIT = `# widget
+
+A small library.
+
+## License
+
+Copyright (c) 2024 Jane Doe
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+associated documentation files (the "Software"), to deal in the Software without restriction, including
+without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the
+following conditions:
+`;
+
+async function analyzeFile(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    type: { type: 'string' },
+    dataset: { type: 'string', multiple: true },
+    starter: { type: 'boolean' },
+    jurisdiction: { type: 'string' },
+    'work-type': { type: 'string' },
+    'opt-out': { type: 'string' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
+  const file = positionals[0];
+  const type = (values.type as string | undefined) ?? (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
+  let content: string;
+  try { content = await readFile(file, 'utf8'); } catch (e) {
+    const code = (e as { code?: unknown })?.code;
+    throw new TrainprintError('INVALID_INPUT', `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
+  }
+  const engine = await createEngine();
+  const datasets = (values.dataset as unknown as string[] | undefined) ?? [];
+  for (const d of datasets) {
+    let bytes: Buffer;
+    try { bytes = await readFile(d); } catch { throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`); }
+    await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  if (values.starter || datasets.length === 0) {
+    const { loadStarterDataset } = await import('./starter/index.js');
+    await loadStarterDataset(engine);
+  }
+  const optOut = values['opt-out'] as string | undefined;
+  const metadata = {
+    ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
+    ...(values['work-type'] === undefined ? {} : { work_type: values['work-type'] as never }),
+    ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
+  };
+  const r = await engine.analyze({ content, content_type: type as never, ...(Object.keys(metadata).length ? { metadata } : {}) });
+  console.log(JSON.stringify(r, null, 2));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd = 'demo', ...rest] = argv;
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(HELP); return 0; }
@@ -170,8 +248,23 @@ async function main(argv: string[]): Promise<number> {
       const i = fa.winnow!.hashes.indexOf(h), j = fb.winnow!.hashes.indexOf(h);
       console.log(`shared fingerprint ${h.toString(16).padStart(16, '0')}: A "${A.slice(fa.winnow!.starts[i], fa.winnow!.ends[i])}" ~ B "${B.slice(fb.winnow!.starts[j], fb.winnow!.ends[j])}"`);
     }
+    const { loadStarterDataset } = await import('./starter/index.js');
+    const stats = await loadStarterDataset(engine);
+    const r = await engine.analyze({ content: README_MIT, content_type: 'markdown', metadata: { jurisdiction: 'US' } });
+    const top = r.matches.find((m) => m.document_id === 'MIT') ?? r.matches[0];
+    console.log(`\nanalyze (markdown README quoting the MIT licence) against the starter dataset (${stats.documents} SPDX licence texts):`);
+    console.log(JSON.stringify({
+      potential_matches: r.potential_matches,
+      first_match: top && { ...top, text: README_MIT.slice(top.query_start, top.query_end).slice(0, 80) + '…' },
+      confidence: r.confidence,
+      attribution_sources: r.attribution_sources,
+      risk_assessment: { level: r.risk_assessment.level, factors: r.risk_assessment.factors },
+      limitations: r.limitations,
+    }, null, 2));
+    console.log('(the licence texts are a reference sample with no documented model link: matches, but no attribution)');
     return 0;
   }
+  if (cmd === 'analyze') return analyzeFile(rest);
   if (cmd === 'fingerprint') {
     if (rest.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
     let text: Buffer;

@@ -31,6 +31,22 @@ export { MembershipFilter } from './sketch/filter.js';
 export type { MembershipFilterOptions } from './sketch/filter.js';
 export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
 
+// Analysis
+export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './analyze/types.js';
+export { ANALYZE_MAX_BYTES } from './analyze/analyze.js';
+export { CALIBRATION, datasetConfidence } from './analyze/calibration.js';
+export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './analyze/schema.js';
+export { extractText, CONTENT_TYPES } from './content/index.js';
+export type { ContentType, ExtractedText } from './content/index.js';
+
+// Knowledge base
+export { KnowledgeBase, knowledgeBase } from './kb/index.js';
+export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './kb/types.js';
+export { FACTORS, factorInfo, factorTable } from './kb/factors.js';
+export type { FactorCode, FactorInfo, FactorCategory } from './kb/factors.js';
+export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './kb/jurisdictions.js';
+export type { Jurisdiction, JurisdictionFacts } from './kb/jurisdictions.js';
+
 // Errors
 export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';
 export type { ErrorCode } from './errors.js';

@@ -10,12 +10,16 @@ import { MembershipFilter, type MembershipFilterOptions } from '../sketch/filter
 import { minhashSignature, type MinhashOptions } from '../sketch/minhash.js';
 import { simhash64 } from '../sketch/simhash.js';
 import { Core } from './abi.js';
-import { ExactDataset, NEAR_K } from '../index/exact.js';
+import { ExactDataset, NEAR_K, type ExactSearch } from '../index/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset, type PortraitSearch } from '../index/portrait.js';
 import { binomialUpperTail } from '../stats/binomial.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, PortraitHit, SearchMatch } from '../index/types.js';
 import { decodeDataset, encodeDataset } from '../index/snapshot.js';
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
+import { runAnalysis } from '../analyze/analyze.js';
+import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
+import { knowledgeBase, type KnowledgeBase } from '../kb/index.js';
+import type { KbDataset, KbModel, KbProvider } from '../kb/types.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
@@ -33,6 +37,7 @@ export class Engine {
   readonly variant: CoreVariant;
   private core: Core | null;
   private readonly sets = new Map<string, ExactDataset | PortraitDataset>();
+  private readonly analyses = new Map<string, AnalysisResult>();
 
   /** @internal use {@link createEngine} */
   constructor(core: Core, variant: CoreVariant) {
@@ -289,6 +294,14 @@ export class Engine {
    * engine.search(otherEdition, { near: 0.7 }).matches.filter((m) => m.kind === 'near') // [{ kind: 'near', document_id, score: 0.98, … }]
    */
   search(text: string | Uint8Array, options: SearchOptions = {}): SearchResult {
+    return this._search(toText(text), options).result;
+  }
+
+  /**
+   * @internal `search` with the per-dataset counts behind it (for the evidence statistics of
+   * `analyze`): exact datasets give their chains' hit counts, portraits their runs.
+   */
+  _search(query: string, options: SearchOptions = {}): { result: SearchResult; details: Map<string, DatasetSearchDetail> } {
     const core = this._core;
     if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     const minTokens = options.minTokens ?? DEFAULT_MIN_TOKENS;
@@ -308,36 +321,37 @@ export class Engine {
         return d;
       });
     }
-    const query = toText(text);
     const { fp } = fingerprintCore(core, query, SEARCH_OPTIONS);
     const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
     const matches: SearchMatch[] = [];
     const nearMatches: NearMatch[] = [];
     const coverage: Record<string, DatasetCoverage> = {};
     const portraitRuns: PortraitHit[] = [];
+    const details = new Map<string, DatasetSearchDetail>();
     for (const d of targets) {
-      let found: SearchMatch[];
+      const id = d.descriptor.id;
       if (d instanceof PortraitDataset) {
         let qw = winnowed.get(d.window);
         if (!qw) winnowed.set(d.window, (qw = fingerprintCore(core, query, d.options).fp));
         const r = d.search(qw, alpha);
-        found = r.matches;
         if (portraitHits) portraitRuns.push(...r.runs);
-        coverage[d.descriptor.id] = { ...tokenCoverage(found, fp), membership: membership(r) };
-        matches.push(...found);
-        continue;
+        coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
+        matches.push(...r.matches);
+        details.set(id, { kind: 'portrait', search: r, near: [] });
       } else {
-        found = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
-        nearMatches.push(...d.searchNear(fp.minhash!, near, query.length, fp.token_count));
+        const r = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
+        nearMatches.push(...nearFound);
+        coverage[id] = tokenCoverage(r.matches, fp);
+        matches.push(...r.matches);
+        details.set(id, { kind: 'exact', search: r, near: nearFound });
       }
-      matches.push(...found);
-      coverage[d.descriptor.id] = tokenCoverage(found, fp);
     }
     matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
     nearMatches.sort((a, b) => b.score - a.score);
     matches.push(...nearMatches);
     const result: SearchResult = { matches, coverage, query_tokens: fp.token_count };
-    return portraitHits ? { ...result, portrait_hits: portraitRuns } : result;
+    return { result: portraitHits ? { ...result, portrait_hits: portraitRuns } : result, details };
   }
 
   /**
@@ -364,10 +378,93 @@ export class Engine {
       throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`);
     }
     if (this.sets.has(data.descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
+    checkKbLinks(data.descriptor);
     const core2 = await Core.create(await compileCore(this.variant));
     const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
     this.sets.set(ds.descriptor.id, ds);
     return ds.stats();
+  }
+
+  /** @internal the descriptor of a loaded dataset. */
+  _descriptor(id: string): DatasetDescriptor {
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    return d.descriptor;
+  }
+
+  /**
+   * Analyse content (async): corpus evidence from the loaded datasets, calibrated confidence,
+   * attribution sources through the knowledge base, risk, revenue estimate and factor codes —
+   * the service's result shape plus `matches`, `coverage`, `evidence` and `limitations`
+   * (every field: README "analyze result"). The result is kept for {@link getAnalysis}.
+   *
+   * @throws INVALID_INPUT (missing/empty/non-string content, unknown content_type or metadata field, bad jurisdiction or date), PAYLOAD_TOO_LARGE (> 10 MiB), INVALID_OPTIONS, NOT_FOUND (unknown dataset in options.datasets)
+   * @example
+   * const r = await engine.analyze({ content: text, content_type: 'text', metadata: { jurisdiction: 'US' } })
+   * r.confidence            // 0..100
+   * r.attribution_sources   // [{ provider: 'EleutherAI', model: 'eleutherai/pythia-6.9b', training_dataset: 'The Pile', confidence: 0.94, … }]
+   * r.risk_assessment       // { level: 'medium', factors: ['verbatim_overlap', 'dataset_disclosed_by_provider', …] }
+   */
+  async analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<AnalysisResult> {
+    this._core;
+    const result = await runAnalysis(this, request, options);
+    this.analyses.set(result.analysis_id, result);
+    if (this.analyses.size > ANALYSES_KEPT) this.analyses.delete(this.analyses.keys().next().value!);
+    return result;
+  }
+
+  /**
+   * A stored analysis by id (async; kept in memory, the last 10,000).
+   * @throws NOT_FOUND
+   * @example
+   * const again = await engine.getAnalysis(r.analysis_id)
+   */
+  async getAnalysis(id: string): Promise<AnalysisResult> {
+    const r = typeof id === 'string' ? this.analyses.get(id) : undefined;
+    if (!r) throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);
+    return r;
+  }
+
+  /**
+   * Models of the knowledge base, optionally filtered (sync).
+   * @example engine.models({ dataset: 'the-pile' }).map((m) => m.id) // ['eleutherai/gpt-neo-2.7b', …]
+   */
+  models(filter?: Parameters<KnowledgeBase['models']>[0]): KbModel[] {
+    return knowledgeBase().models(filter);
+  }
+
+  /**
+   * One model by id (`provider/model_name`, case-insensitive).
+   * @throws NOT_FOUND
+   * @example engine.model('EleutherAI/pythia-6.9b').disclosure // 'full'
+   */
+  model(id: string): KbModel {
+    return knowledgeBase().model(id);
+  }
+
+  /**
+   * Providers and their models.
+   * @example engine.providers().find((p) => p.id === 'meta')?.models.length
+   */
+  providers(): KbProvider[] {
+    return knowledgeBase().providers();
+  }
+
+  /**
+   * The curated training datasets of the knowledge base.
+   * @example engine.kbDatasets().map((d) => d.id) // ['the-pile', 'books3', 'c4', …]
+   */
+  kbDatasets(): KbDataset[] {
+    return knowledgeBase().datasets();
+  }
+
+  /**
+   * One curated dataset by id.
+   * @throws NOT_FOUND
+   * @example engine.kbDataset('books3').pirated // true
+   */
+  kbDataset(id: string): KbDataset {
+    return knowledgeBase().dataset(id);
   }
 
   /** Bytes of WebAssembly memory this engine holds (grows to the largest input seen, then stays). */
@@ -456,6 +553,11 @@ export interface DatasetCoverage {
   readonly membership?: PortraitMembership;
 }
 
+/** @internal What one dataset's search found, with its counts (see `Engine._search`). */
+export type DatasetSearchDetail =
+  | { readonly kind: 'exact'; readonly search: ExactSearch; readonly near: NearMatch[] }
+  | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] };
+
 /** Result of {@link Engine.search}. */
 export interface SearchResult {
   /**
@@ -471,6 +573,8 @@ export interface SearchResult {
   readonly query_tokens: number;
 }
 
+/** Analyses kept for `getAnalysis` (oldest dropped first). */
+const ANALYSES_KEPT = 10_000;
 const DEFAULT_SIZE = 5;
 const DEFAULT_WINDOW = 8;
 /** Two hits at least 4 words apart (measured: 0 false matches in 4,645 clean negatives, bench/eval-retrieval.mjs). */
@@ -503,6 +607,17 @@ function checkDescriptor(d: DatasetDescriptor): void {
   if (d.name !== undefined && typeof d.name !== 'string') throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');
   if (d.models !== undefined && (!Array.isArray(d.models) || d.models.some((m) => typeof m !== 'string'))) throw new TrainprintError('INVALID_INPUT', 'descriptor.models must be an array of strings');
   if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string') throw new TrainprintError('INVALID_INPUT', 'descriptor.kb_dataset must be a string');
+  checkKbLinks(d);
+}
+
+/**
+ * A descriptor's declarations must name knowledge-base entries: `kb_dataset` a curated dataset
+ * id, `models` KB model ids (NOT_FOUND otherwise, naming the unknown id).
+ */
+function checkKbLinks(d: { readonly kb_dataset?: string; readonly models?: readonly string[] }): void {
+  const kb = knowledgeBase();
+  if (d.kb_dataset !== undefined) kb.dataset(d.kb_dataset);
+  for (const m of d.models ?? []) kb.model(m);
 }
 
 /** Share of query tokens covered by the union of the matches, and the longest match. */

@@ -4,21 +4,13 @@
  */
 import { TrainprintError } from '../errors.js';
 import { CORE, CORE_SIMD } from './wasm.generated.js';
+import { decodeBase64 } from '../util/base64.js';
 
 /** Which build of the core to use. `'auto'` picks SIMD when `WebAssembly.validate` accepts it. */
 export type SimdChoice = 'auto' | boolean;
 
 /** The two builds shipped inside the package. */
 export type CoreVariant = 'scalar' | 'simd';
-
-function decodeBase64(b64: string): Uint8Array {
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (typeof fromBase64 === 'function') return fromBase64(b64);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
 
 const bytesCache = new Map<CoreVariant, Uint8Array>();
 const moduleCache = new Map<CoreVariant, Promise<WebAssembly.Module>>();

@@ -108,6 +108,22 @@ function prefixBitsFor(n: number): number {
 }
 
 /** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
+/** What one exact search found, with the counts the evidence statistics need (src/analyze/evidence.ts). */
+export interface ExactSearch {
+  readonly matches: ExactMatch[];
+  /**
+   * Per match (same order): query shingles with a hit in the chain, the chain's first query
+   * shingle, and the shingles it spans.
+   */
+  readonly chains: Array<{ readonly hits: number; readonly first: number; readonly shingles: number }>;
+  /** Query shingles looked up. */
+  readonly tested: number;
+  /** Query shingles found in the index (in any document). */
+  hits: number;
+  /** Per query shingle: 1 when found in the index. */
+  readonly hitAt: Uint8Array;
+}
+
 export class ExactDataset {
   readonly descriptor: DatasetDescriptor & { kind: 'exact' };
   readonly params: string;
@@ -315,10 +331,11 @@ export class ExactDataset {
    * Chain the hits of `fp`'s shingles into passages per source document.
    * `minTokens`: shortest passage reported (in query tokens).
    */
-  search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactMatch[] {
+  search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
     this.ensureSorted();
     const m = fp.shingles.hashes.length;
-    if (m === 0 || this.n === 0) return [];
+    const result: ExactSearch = { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m) };
+    if (m === 0 || this.n === 0) return result;
     const core = this.core;
     const hits: Array<{ doc: number; i: number; start: number; end: number }> = [];
     core.guard(() => {
@@ -334,6 +351,7 @@ export class ExactDataset {
       const perm = this.perm;
       for (let i = 0; i < m; i++) {
         const count = out[2 * i + 1];
+        if (count > 0) { result.hits++; result.hitAt[i] = 1; }
         for (let j = out[2 * i], e = j + count; j < e; j++) {
           const r = perm ? perm[j] : j;
           hits.push({ doc: this.postDoc[r], i, start: this.postStart[r], end: this.postEnd[r] });
@@ -387,11 +405,12 @@ export class ExactDataset {
       }
     }
     done.push(...active);
-    const matches: ExactMatch[] = [];
+    const { matches, chains } = result;
     const density = 2 / (window + 1);
     for (const c of done) {
       const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);
       if (tokens < minTokens) continue;
+      chains.push({ hits: c.count, first: c.firstI, shingles: c.lastI - c.firstI + 1 });
       matches.push({
         dataset_id: this.descriptor.id,
         document_id: this.docs[c.doc].id,
@@ -404,7 +423,7 @@ export class ExactDataset {
         score: Math.min(1, c.count / Math.max(1, (c.lastI - c.firstI + 1) * density)),
       });
     }
-    return matches;
+    return result;
   }
 
   /** Size and content. */

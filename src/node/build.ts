@@ -33,6 +33,14 @@ export interface BuildDatasetFileOptions {
   /** Portrait only: winnowing window (1..64). @default 8 */
   readonly window?: number;
   readonly name?: string;
+  /**
+   * Declares that the corpus samples this knowledge-base dataset (e.g. `'the-pile'`): stored as
+   * the descriptor's `kb_dataset`. The declaration is the caller's; results derived from it are
+   * labelled as declared.
+   */
+  readonly kbDataset?: string;
+  /** Declares the models trained on the corpus (`provider/model`): stored as the descriptor's `models`. */
+  readonly models?: readonly string[];
   /** Input files, read with {@link readDocuments}. */
   readonly files: readonly string[];
   /** Where to write the dataset (written to a temporary file beside it, then renamed). */
@@ -67,10 +75,14 @@ export interface BuildDatasetFileResult {
  */
 export async function buildDatasetFile(options: BuildDatasetFileOptions): Promise<BuildDatasetFileResult> {
   if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  const { dataset, kind = 'exact', window, name, files, out, textField, idField, format, onProgress } = options;
+  const { dataset, kind = 'exact', window, name, kbDataset, models, files, out, textField, idField, format, onProgress } = options;
   if (typeof out !== 'string' || out.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'out must be a file path');
   if (!Array.isArray(files) || files.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
+  if (kbDataset !== undefined && (typeof kbDataset !== 'string' || kbDataset.length === 0)) throw new TrainprintError('INVALID_OPTIONS', 'kbDataset must be a non-empty string');
+  if (models !== undefined && (!Array.isArray(models) || models.some((m) => typeof m !== 'string' || m.length === 0))) {
+    throw new TrainprintError('INVALID_OPTIONS', 'models must be an array of non-empty strings');
+  }
   const t0 = performance.now();
   let documents = 0, bytes = 0, file: string | undefined, fileIndex = 0;
   const report = (phase: BuildProgress['phase']) =>
@@ -87,7 +99,10 @@ export async function buildDatasetFile(options: BuildDatasetFileOptions): Promis
         report('read');
       }
     }
-    await engine.addDataset({ id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }) }, counted());
+    await engine.addDataset({
+      id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }),
+      ...(kbDataset === undefined ? {} : { kb_dataset: kbDataset }), ...(models === undefined ? {} : { models: [...models] }),
+    }, counted());
     report('write');
     const stats = engine.finalizeDataset(dataset);
     const data = engine.exportDataset(dataset);

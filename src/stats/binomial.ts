@@ -80,3 +80,30 @@ export function wilsonInterval(successes: number, trials: number, z = Z95): [num
   // the bounds are exactly 0 and 1 at 0 and n successes; rounding must not move them
   return [successes <= 0 ? 0 : Math.max(0, centre - half), successes >= trials ? 1 : Math.min(1, centre + half)];
 }
+
+/**
+ * P(N ≥ k) for N ~ Poisson(λ): the chance of at least `k` events when `λ` are expected.
+ * Summed upwards from k (or as 1 − the lower sum when k is below the mean).
+ * @example
+ * poissonUpperTail(1, 0.01) // ≈ 0.00995
+ */
+export function poissonUpperTail(k: number, lambda: number): number {
+  if (k <= 0) return 1;
+  if (lambda <= 0) return 0;
+  if (k <= lambda) {
+    let term = Math.exp(-lambda);
+    let sum = term;
+    for (let i = 1; i < k; i++) {
+      term *= lambda / i;
+      sum += term;
+    }
+    return Math.max(0, 1 - sum);
+  }
+  let term = Math.exp(-lambda + k * Math.log(lambda) - logGamma(k + 1));
+  let sum = term;
+  for (let i = k + 1; term > sum * 1e-17 && i < k + 10_000; i++) {
+    term *= lambda / i;
+    sum += term;
+  }
+  return Math.min(1, sum);
+}

@@ -18,7 +18,11 @@ function u32Digest(engine, arr) {
   return hex(engine.xxh64(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength)));
 }
 
-export async function smoke(lib) {
+// The MIT licence's grant paragraph, quoted in a README: the starter dataset must find it.
+const MIT_GRANT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:';
+
+/** `lib` is dist/index.js; `starter`, when given, is dist/starter.js ('trainprint/starter'). */
+export async function smoke(lib, starter) {
   const engine = await lib.createEngine();
   const out = { variant: engine.variant, fingerprints: {}, errors: {}, similarity: null };
   for (const [name, text] of Object.entries(TEXTS)) {
@@ -55,7 +59,7 @@ export async function smoke(lib) {
   out.similarity = { jaccard: s.jaccard, containment_a: s.containment_a, simhash_distance: s.simhash_distance };
   // A dataset: built, exported to bytes, imported into a fresh engine, searched.
   const doc = TEXTS.english.repeat(3) + ' ' + TEXTS.mixed + ' ' + TEXTS.cjk;
-  await engine.addDataset({ id: 'smoke', name: 'smoke test', models: ['example/model'] }, [{ id: 'doc-1', text: doc }]);
+  await engine.addDataset({ id: 'smoke', name: 'smoke test', models: ['eleutherai/pythia-6.9b'] }, [{ id: 'doc-1', text: doc }]);
   const bytes = engine.exportDataset('smoke');
   const fresh = await lib.createEngine();
   const stats = await fresh.importDataset(bytes);
@@ -67,6 +71,14 @@ export async function smoke(lib) {
     matches: found.matches,
     coverage: found.coverage,
   };
+  // analyze: markdown content against the imported dataset (declared model), jurisdiction DE.
+  const analysis = await fresh.analyze({
+    content: `# Notes\n\n> *${TEXTS.english}* ${TEXTS.english}\n\nSee [the book](https://example.org).`,
+    content_type: 'markdown',
+    metadata: { jurisdiction: 'de', work_type: 'article', declarations: { tdm_opt_out: true, since: '2019-06-01' } },
+  });
+  const { analysis_id, created_at, ...stable } = analysis;
+  out.analyze = { ...stable, id_ok: /^an_[0-9a-f]{32}$/.test(analysis_id), stored: (await fresh.getAnalysis(analysis_id)) === analysis };
   // compare: a passage reused inside another text.
   const reused = TEXTS.english + ' It was the epoch of belief, it was the epoch of incredulity, it was the season of Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair.';
   const source = 'The committee met on Tuesday to read aloud. ' + reused + ' Nothing else was decided that day, and the members went home early.';
@@ -79,6 +91,23 @@ export async function smoke(lib) {
     } catch (e) {
       out.errors[name] = e instanceof lib.TrainprintError ? e.code : `untyped ${e && e.name}`;
     }
+  }
+  if (starter) {
+    // The embedded SPDX licence dataset: decoded, imported, searched; exported again byte for byte.
+    const se = await lib.createEngine();
+    const stats = await starter.loadStarterDataset(se);
+    const found = se.search(`# widget\n\n## License\n\n${MIT_GRANT}\n`);
+    const exported = se.exportDataset(stats.id);
+    out.starter = {
+      dataset: { ...starter.STARTER_DATASET },
+      stats,
+      export_bytes: exported.length,
+      export_xxh64: hex(se.xxh64(exported)),
+      matches: found.matches.length,
+      mit: found.matches.find((m) => m.document_id === 'MIT') ?? null,
+      unrelated: se.search(TEXTS.english.repeat(4)).matches.length,
+    };
+    se.dispose();
   }
   return out;
 }

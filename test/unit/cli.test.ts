@@ -249,6 +249,23 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect(matches[0]).toMatchObject({ dataset_id: 'pq', kind: 'portrait' });
   });
 
+  it('index build --kb-dataset --models: the declaration is stored in the descriptor and shown by index info', async () => {
+    const b = await run(['index', 'build', '--dataset', 'pile-sample', '--kb-dataset', 'the-pile', '--models', 'eleutherai/gpt-j-6b, eleutherai/gpt-neo-2.7b',
+      '--id-field', 'id', '--quiet', fx('docs.jsonl.zst')]);
+    expect(b.code, b.stderr).toBe(0);
+    const i = await run(['index', 'info', 'pile-sample.tpds']);
+    expect(i.code, i.stderr).toBe(0);
+    expect(JSON.parse(i.stdout).descriptor).toMatchObject({ id: 'pile-sample', kind: 'exact', kb_dataset: 'the-pile', models: ['eleutherai/gpt-j-6b', 'eleutherai/gpt-neo-2.7b'] });
+    for (const args of [['--kb-dataset', ''], ['--kb-dataset'], ['--models', ''], ['--models', 'a/b,,c/d'], ['--models', 'a/b,']]) {
+      const r = await run(['index', 'build', '--dataset', 'x', fx('docs.jsonl.zst'), ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /);
+    }
+    await rejects(buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), kbDataset: '' }), 'INVALID_OPTIONS', 'kbDataset');
+    await rejects(buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), models: ['a/b', ''] }), 'INVALID_OPTIONS', 'models');
+    expect((await run(['--help'])).stdout).toMatch(/--kb-dataset ID[\s\S]*--models A\/B,C\/D[\s\S]*labelled as declared/);
+  });
+
   it('errors: one line, no stack; exit 1 for bad input, 2 for usage; --help is 0', async () => {
     write('bad-cli.jsonl', `${LINES[0]}\n{"text": oops}\n`);
     const bad = await run(['index', 'build', '--dataset', 'x', '--out', 'x.tpds', 'bad-cli.jsonl']);
@@ -289,10 +306,37 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect((await run(['index', 'build', '--help'])).code).toBe(0);
   });
 
+  it('analyze FILE: against a dataset file with a declared KB link, and against the starter by default', async () => {
+    const b = await run(['index', 'build', '--dataset', 'declared', '--kb-dataset', 'the-pile', '--quiet', '--out', 'declared.tpds', fx('docs.jsonl.zst')]);
+    expect(b.code, b.stderr).toBe(0);
+    write('quote.md', `# Notes\n\n> ${corpus[2].text}\n`);
+    const a = await run(['analyze', 'quote.md', '--dataset', 'declared.tpds', '--jurisdiction', 'us', '--opt-out', '2021-03-01']);
+    expect(a.code, a.stderr).toBe(0);
+    const r = JSON.parse(a.stdout);
+    expect(r).toMatchObject({ success: true, content_type: 'markdown', risk_assessment: { jurisdiction: 'US' } });
+    expect(r.matches[0]).toMatchObject({ dataset_id: 'declared', kind: 'exact' });
+    expect(r.attribution_sources.length).toBeGreaterThan(3);
+    expect(r.attribution_sources[0]).toMatchObject({ kb_dataset: 'the-pile', declared: true });
+    expect(r.risk_assessment.factors).toContain('declared_dataset_link');
+    // default: the starter dataset; matches without attribution
+    write('mit.txt', 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction');
+    const m = JSON.parse((await run(['analyze', 'mit.txt'])).stdout);
+    expect(m.matches.some((x: { document_id: string }) => x.document_id === 'MIT')).toBe(true);
+    expect(m).toMatchObject({ confidence: 0, attribution_sources: [] });
+    expect(m.risk_assessment.factors).toContain('no_documented_model_link');
+    // bad input: one line, exit 1; usage: exit 2
+    const bad = await run(['analyze', 'mit.txt', '--jurisdiction', 'EU-DE']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: INVALID_INPUT: .*EU has no ISO 3166-2 subdivisions/);
+    expect((await run(['analyze'])).code).toBe(2);
+    expect((await run(['analyze', 'nope.txt'])).code).toBe(1);
+  });
+
   it('demo and fingerprint still work', async () => {
     const d = await run(['demo']);
     expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(d.stdout.slice(0, d.stdout.indexOf('\n}\n') + 2)).similarity.jaccard).toBeGreaterThan(0);
+    expect(d.stdout).toContain('"document_id": "MIT"');
     const f = await run(['fingerprint', 'story.txt']);
     expect(f.code, f.stderr).toBe(0);
     expect(JSON.parse(f.stdout).token_count).toBeGreaterThan(10);

@@ -15,7 +15,7 @@ describe('exact datasets', () => {
   const corpus = Object.fromEntries(books.map((b) => [b, text(b)]));
   beforeAll(async () => {
     engine = await createEngine();
-    const stats = await engine.addDataset({ id: 'gutenberg', name: 'Gutenberg sample', models: ['example/model'] }, books.slice(0, 3).map((b) => ({ id: b, text: corpus[b] })));
+    const stats = await engine.addDataset({ id: 'gutenberg', name: 'Gutenberg sample', models: ['eleutherai/pythia-6.9b'] }, books.slice(0, 3).map((b) => ({ id: b, text: corpus[b] })));
     expect(stats.documents).toBe(3);
     expect(stats.fingerprints).toBeGreaterThan(stats.tokens * 0.15);
   });

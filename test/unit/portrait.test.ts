@@ -80,7 +80,7 @@ describe('portrait datasets', () => {
     engine = await createEngine();
     stats = {};
     for (const w of WINDOWS) {
-      stats[w] = await engine.addDataset({ id: `books-w${w}`, kind: 'portrait', window: w, models: ['example/model'] }, docs);
+      stats[w] = await engine.addDataset({ id: `books-w${w}`, kind: 'portrait', window: w, models: ['eleutherai/pythia-6.9b'] }, docs);
     }
   });
 

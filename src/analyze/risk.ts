@@ -1,0 +1,65 @@
+/**
+ * Risk assessment of `analyze` (licensing-and-law.md §6, a heuristic proposal — not legal
+ * advice): weight = clip(base(jurisdiction) + Σ modifiers, 0, 1), then scaled by the lower end
+ * of the attribution interval when that is below 0.5 (`attribution_uncertain`), so weak
+ * evidence can never give a high level. Levels: `none` without any match; otherwise `low`
+ * < 0.35 ≤ `medium` < 0.6 ≤ `high` < 0.8 ≤ `critical`.
+ */
+import type { FactorCode } from '../kb/factors.js';
+import { NEUTRAL_BASE, type Jurisdiction } from '../kb/jurisdictions.js';
+import type { RiskLevel, WorkType } from './types.js';
+
+/** What the risk weight is computed from. */
+export interface RiskInput {
+  readonly jurisdiction: Jurisdiction | null;
+  /** Any match at all (exact, near or portrait). */
+  readonly anyMatch: boolean;
+  /** Lower end of the overall attribution interval, 0..1 (0 without attribution sources). */
+  readonly attributionLow: number;
+  readonly optOut: 'none' | 'applies' | 'after_release';
+  /** A linked model reached the content through a dataset documented as pirated. */
+  readonly pirated: boolean;
+  readonly workType: WorkType;
+}
+
+/** The assessment, with every part of the weight. */
+export interface RiskResult {
+  readonly level: RiskLevel;
+  readonly score: number;
+  readonly base_weight: number;
+  readonly modifiers: Array<{ code: FactorCode; delta: number }>;
+  readonly attribution_scale: number;
+  /** Jurisdiction and modifier codes that fired. */
+  readonly factors: FactorCode[];
+}
+
+/** Content types with public licence prices (licensing-and-law.md §1: books, news, articles). */
+const PRICED: ReadonlySet<WorkType> = new Set(['book', 'news', 'article']);
+
+/**
+ * Risk level and weight.
+ * @example
+ * assessRisk({ jurisdiction: resolveJurisdiction('US'), anyMatch: true, attributionLow: 0.9, optOut: 'none', pirated: true, workType: 'book' })
+ * // { level: 'high', score: 0.75, … }
+ */
+export function assessRisk(input: RiskInput): RiskResult {
+  const j = input.jurisdiction;
+  const base = j ? j.base : NEUTRAL_BASE;
+  const factors: FactorCode[] = j ? [...j.factors] : [];
+  const modifiers: Array<{ code: FactorCode; delta: number }> = [];
+  if (input.optOut === 'applies') modifiers.push({ code: 'tdm_opt_out_declared', delta: j?.eu ? 0.2 : 0.05 });
+  if (input.pirated) modifiers.push({ code: 'pirated_source_dataset', delta: j && (j.code === 'US' || j.code.startsWith('US-')) ? 0.25 : 0.15 });
+  if (PRICED.has(input.workType)) modifiers.push({ code: 'licensing_market_exists', delta: 0.05 });
+  let weight = Math.min(1, Math.max(0, base + modifiers.reduce((t, m) => t + m.delta, 0)));
+  let scale = 1;
+  if (input.attributionLow < 0.5) {
+    scale = Math.max(0, input.attributionLow);
+    modifiers.push({ code: 'attribution_uncertain', delta: 0 });
+  }
+  weight *= scale;
+  for (const m of modifiers) factors.push(m.code);
+  const level: RiskLevel = !input.anyMatch ? 'none' : weight < 0.35 ? 'low' : weight < 0.6 ? 'medium' : weight < 0.8 ? 'high' : 'critical';
+  return { level, score: round4(weight), base_weight: base, modifiers, attribution_scale: round4(scale), factors };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

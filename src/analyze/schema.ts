@@ -1,0 +1,251 @@
+/**
+ * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of the `analyze` request and result. The
+ * HTTP adapter serves it in its OpenAPI document; a test validates real results against it, and
+ * checks that the README's field reference names every property.
+ */
+
+const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
+const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
+const offset = { type: 'integer', minimum: 0 } as const;
+const strings = { type: 'array', items: { type: 'string' } } as const;
+const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
+
+/** A match of `kind`: document matches carry the document and source span, portraits null. */
+const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
+  const doc = kind === 'portrait' ? ({ type: 'null' } as const) : ({ type: 'string' } as const);
+  const src = kind === 'portrait' ? ({ type: 'null' } as const) : offset;
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['dataset_id', 'document_id', 'query_start', 'query_end', 'source_start', 'source_end', 'kind', 'tokens', 'score'],
+    properties: {
+      dataset_id: { type: 'string' },
+      document_id: doc,
+      query_start: offset,
+      query_end: offset,
+      source_start: src,
+      source_end: src,
+      kind: { const: kind },
+      tokens: { type: 'integer', minimum: 0 },
+      score: num01,
+    },
+  } as const;
+};
+
+/** Schema of one search match (exact, near or portrait). */
+export const MATCH_SCHEMA = { oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait')] } as const;
+
+/** Schema of the `analyze` request. */
+export const ANALYZE_REQUEST_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://trainprint.dev/schema/analyze-request.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['content', 'content_type'],
+  properties: {
+    content: { type: 'string', minLength: 1, description: 'The text; at most 10 MiB of UTF-8.' },
+    content_type: { enum: ['text', 'markdown', 'html'] },
+    metadata: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        title: { type: 'string' },
+        author: { type: 'string' },
+        work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
+        jurisdiction: { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$' },
+        declarations: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { tdm_opt_out: { type: 'boolean' }, since: { type: 'string' } },
+        },
+      },
+    },
+  },
+} as const;
+
+/** Schema of the `analyze` result. */
+export const ANALYSIS_RESULT_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://trainprint.dev/schema/analysis-result.json',
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'success', 'analysis_id', 'fingerprint', 'confidence', 'confidence_ci_95', 'potential_matches', 'estimated_revenue',
+    'attribution_sources', 'risk_assessment', 'next_steps', 'content_type', 'work_hash', 'tokens', 'matches', 'coverage',
+    'evidence', 'limitations', 'created_at',
+  ],
+  properties: {
+    success: { const: true },
+    analysis_id: { type: 'string', pattern: '^an_[0-9a-f]{32}$' },
+    fingerprint: { type: 'string', minLength: 1 },
+    confidence: { type: 'number', minimum: 0, maximum: 100 },
+    confidence_ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 100 }, minItems: 2, maxItems: 2 },
+    potential_matches: { type: 'integer', minimum: 0 },
+    estimated_revenue: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['monthly', 'currency', 'basis'],
+      properties: {
+        monthly: { type: ['number', 'null'], minimum: 0 },
+        currency: { const: 'USD' },
+        basis: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['method', 'work_type', 'work_type_source', 'deal_ids', 'rate', 'quantity', 'unit', 'term_months', 'providers', 'low', 'mid', 'high'],
+          properties: {
+            method: { enum: ['per_title_36m', 'per_word_amortised', 'none'] },
+            work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
+            work_type_source: { enum: ['metadata', 'length', 'form'] },
+            deal_ids: { type: 'array', items: { type: 'integer' } },
+            rate: {
+              oneOf: [
+                { type: 'null' },
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['low', 'mid', 'high', 'unit'],
+                  properties: { low: { type: 'number' }, mid: { type: 'number' }, high: { type: 'number' }, unit: { type: 'string' } },
+                },
+              ],
+            },
+            quantity: { type: 'number', minimum: 0 },
+            unit: { type: 'string' },
+            term_months: { type: 'integer', minimum: 1 },
+            providers: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['provider', 'p_used'],
+                properties: { provider: { type: 'string' }, p_used: { type: 'array', items: num01, minItems: 3, maxItems: 3 } },
+              },
+            },
+            low: { type: ['number', 'null'], minimum: 0 },
+            mid: { type: ['number', 'null'], minimum: 0 },
+            high: { type: ['number', 'null'], minimum: 0 },
+          },
+        },
+      },
+    },
+    attribution_sources: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['provider', 'model', 'confidence', 'confidence_ci_95', 'training_dataset', 'kb_dataset', 'dataset_id', 'link', 'declared', 'link_certainty', 'link_reason', 'disclosure', 'citations'],
+        properties: {
+          provider: { type: 'string' },
+          model: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*$' },
+          confidence: num01,
+          confidence_ci_95: ci01,
+          training_dataset: { type: 'string' },
+          kb_dataset: { type: ['string', 'null'] },
+          dataset_id: { type: 'string' },
+          link: { enum: ['kb', 'declared'] },
+          declared: { type: 'boolean' },
+          link_certainty: num01,
+          link_reason: { type: 'string' },
+          disclosure: { enum: ['full', 'partial', 'undisclosed', 'declared'] },
+          citations: strings,
+        },
+      },
+    },
+    risk_assessment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['level', 'factors', 'score', 'jurisdiction', 'base_weight', 'modifiers', 'attribution_scale'],
+      properties: {
+        level: { enum: ['none', 'low', 'medium', 'high', 'critical'] },
+        factors: { type: 'array', items: code },
+        score: num01,
+        jurisdiction: { type: ['string', 'null'] },
+        base_weight: num01,
+        modifiers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['code', 'delta'],
+            properties: { code, delta: { type: 'number' } },
+          },
+        },
+        attribution_scale: num01,
+      },
+    },
+    next_steps: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['register_content', 'setup_monitoring'],
+      properties: {
+        register_content: { const: '/api/v1/content/register' },
+        setup_monitoring: { const: '/api/v1/monitors/create' },
+      },
+    },
+    content_type: { enum: ['text', 'markdown', 'html'] },
+    work_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+    tokens: { type: 'integer', minimum: 0 },
+    matches: { type: 'array', items: MATCH_SCHEMA },
+    coverage: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['share', 'longest_run'],
+        properties: {
+          share: num01,
+          longest_run: { type: 'integer', minimum: 0 },
+          membership: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['tested', 'hits', 'expected', 'fpr', 'p_value'],
+            properties: { tested: { type: 'integer' }, hits: { type: 'integer' }, expected: { type: 'number' }, fpr: num01, p_value: num01 },
+          },
+        },
+      },
+    },
+    evidence: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['method', 'datasets', 'calibration', 'combination'],
+      properties: {
+        method: { type: 'string' },
+        datasets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['dataset_id', 'kind', 'kb_dataset', 'declared_models', 'matches', 'documents', 'near_duplicates', 'coverage', 'longest_run', 'tested', 'found', 'background_rate', 'runs', 'chance', 'strength', 'confidence', 'confidence_ci_95'],
+            properties: {
+              dataset_id: { type: 'string' },
+              kind: { enum: ['exact', 'portrait'] },
+              kb_dataset: { type: ['string', 'null'] },
+              declared_models: strings,
+              matches: { type: 'integer', minimum: 0 },
+              documents: { type: 'integer', minimum: 0 },
+              near_duplicates: { type: 'integer', minimum: 0 },
+              coverage: num01,
+              longest_run: { type: 'integer', minimum: 0 },
+              tested: { type: 'integer', minimum: 0 },
+              found: { type: 'integer', minimum: 0 },
+              background_rate: num01,
+              runs: { type: 'integer', minimum: 0 },
+              chance: num01,
+              strength: { type: 'number', minimum: 0, maximum: 300 },
+              confidence: num01,
+              confidence_ci_95: ci01,
+            },
+          },
+        },
+        calibration: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'prior'],
+          properties: { id: { type: 'string' }, prior: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } },
+        },
+        combination: { type: 'string' },
+      },
+    },
+    limitations: { type: 'array', items: code },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
