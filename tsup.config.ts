@@ -17,7 +17,8 @@ const core: Options[] = [
   {
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
     // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
-    // library (its TrainprintError class, its compiled core) exists once, not twice.
+    // library (its TrainprintError class, its compiled core) exists once, not twice; the file
+    // store's import of the error table goes to the main entry for the same reason.
     entry: { node: 'src/node/index.ts' },
     format: ['esm'],
     dts: true,
@@ -30,6 +31,8 @@ const core: Options[] = [
       setup(build) {
         build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
           /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+        build.onResolve({ filter: /^\.\.\/errors\.js$/ }, (args) =>
+          /[\\/]src[\\/]store$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
       },
     }],
   },

@@ -20,7 +20,12 @@ export type ErrorCode =
   | 'WASM_UNSUPPORTED'
   | 'WASM_ABORT'
   | 'OUT_OF_MEMORY'
-  | 'ENGINE_DISPOSED';
+  | 'ENGINE_DISPOSED'
+  | 'STORE_LOCKED'
+  | 'STORE_CLOSED'
+  | 'STORE_CORRUPT'
+  | 'CONFLICT'
+  | 'FORBIDDEN';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -36,6 +41,11 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   WASM_ABORT: 'The WebAssembly core aborted; the engine must be recreated',
   OUT_OF_MEMORY: 'The WebAssembly core could not grow its memory',
   ENGINE_DISPOSED: 'The engine has been disposed',
+  STORE_LOCKED: 'The store is locked by another process',
+  STORE_CLOSED: 'The store has been closed',
+  STORE_CORRUPT: 'The store file is corrupted beyond its last acknowledged write',
+  CONFLICT: 'The request conflicts with the current state',
+  FORBIDDEN: 'The caller may not do this',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -52,6 +62,11 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   WASM_ABORT: 500,
   OUT_OF_MEMORY: 507,
   ENGINE_DISPOSED: 500,
+  STORE_LOCKED: 503,
+  STORE_CLOSED: 503,
+  STORE_CORRUPT: 500,
+  CONFLICT: 409,
+  FORBIDDEN: 403,
 });
 
 /**

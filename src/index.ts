@@ -39,6 +39,18 @@ export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './
 export { extractText, CONTENT_TYPES } from './content/index.js';
 export type { ContentType, ExtractedText } from './content/index.js';
 
+// Registry, score, monitors, store
+export type { RegisterWorkRequest, RegisterWorkResult, Work } from './registry/works.js';
+export type { Receipt } from './registry/receipts.js';
+export type { ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './score/score.js';
+export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './score/score.js';
+export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './monitor/monitors.js';
+export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './monitor/webhook.js';
+export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './monitor/webhook.js';
+export { MemoryStore } from './store/memory.js';
+export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
+export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
+
 // Knowledge base
 export { KnowledgeBase, knowledgeBase } from './kb/index.js';
 export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './kb/types.js';

@@ -15,13 +15,13 @@ import { CALIBRATION, datasetConfidence } from './calibration.js';
 import { chanceEvidence } from './evidence.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
+import { checkDeclarations, checkObject, checkWorkType, fail, newId, onlyKeys } from '../util/validate.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest, AttributionSource, DatasetEvidence, WorkType } from './types.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
 export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
 /** Below this many words, `short_text_low_power`. */
 export const SHORT_TEXT_WORDS = 50;
-const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];
 const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' } as const);
 
 /** Validated request. */
@@ -183,7 +183,7 @@ export async function runAnalysis(engine: Engine, request: AnalyzeRequest, optio
   const potential = new Set(found.matches.map((m) => `${m.dataset_id}\u0000${m.document_id ?? ''}`)).size;
   return {
     success: true,
-    analysis_id: newAnalysisId(),
+    analysis_id: newId('an_'),
     fingerprint: fp.fingerprint,
     confidence,
     confidence_ci_95: confidenceCi,
@@ -236,35 +236,26 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
 }
 
 function checkRequest(request: unknown): Checked {
-  const fail = (detail: string): never => { throw new TrainprintError('INVALID_INPUT', detail); };
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) fail('the request must be an object { content, content_type, metadata? }');
-  const r = request as Record<string, unknown>;
+  const r = checkObject(request, 'the request { content, content_type, metadata? }');
   onlyKeys(r, ['content', 'content_type', 'metadata'], 'request');
   if (typeof r.content !== 'string') fail('content is required and must be a string');
   const content = r.content as string;
   if (content.trim().length === 0) fail('content is empty');
-  if (utf8Length(content) > ANALYZE_MAX_BYTES) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
   if (typeof r.content_type !== 'string' || !(CONTENT_TYPES as readonly string[]).includes(r.content_type)) {
     fail(`content_type is required and must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
   }
   let workType: WorkType | undefined, jurisdiction: Jurisdiction | null = null, optOut = false, since: Date | null = null;
   if (r.metadata !== undefined) {
-    const m = r.metadata as Record<string, unknown>;
-    if (m === null || typeof m !== 'object' || Array.isArray(m)) fail('metadata must be an object');
+    const m = checkObject(r.metadata, 'metadata');
     onlyKeys(m, ['title', 'author', 'work_type', 'jurisdiction', 'declarations'], 'metadata');
     for (const k of ['title', 'author'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') fail(`metadata.${k} must be a string`);
-    if (m.work_type !== undefined) {
-      if (!(WORK_TYPES as readonly unknown[]).includes(m.work_type)) fail(`metadata.work_type must be one of ${WORK_TYPES.map((t) => `'${t}'`).join(', ')}`);
-      workType = m.work_type as WorkType;
-    }
+    if (m.work_type !== undefined) workType = checkWorkType(m.work_type, 'metadata.work_type');
     if (m.jurisdiction !== undefined) jurisdiction = resolveJurisdiction(m.jurisdiction);
     if (m.declarations !== undefined) {
-      const d = m.declarations as Record<string, unknown>;
-      if (d === null || typeof d !== 'object' || Array.isArray(d)) fail('metadata.declarations must be an object');
-      onlyKeys(d, ['tdm_opt_out', 'since'], 'metadata.declarations');
-      if (d.tdm_opt_out !== undefined && typeof d.tdm_opt_out !== 'boolean') fail('metadata.declarations.tdm_opt_out must be a boolean');
+      const d = checkDeclarations(m.declarations, 'metadata.declarations');
       optOut = d.tdm_opt_out === true;
-      if (d.since !== undefined) since = parseDate(d.since, 'metadata.declarations.since');
+      if (d.since !== undefined) since = new Date(d.since);
     }
   }
   return { content, type: r.content_type as ContentType, workType, jurisdiction, optOut, since };
@@ -277,25 +268,9 @@ function checkPrior(options: AnalyzeOptions): number {
   return prior;
 }
 
-function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  for (const k of Object.keys(o)) {
-    if (!allowed.includes(k)) throw new TrainprintError('INVALID_INPUT', `${where}: unknown field "${k}" (allowed: ${allowed.join(', ')})`);
-  }
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** An ISO 8601 date or date-time. */
-export function parseDate(v: unknown, where: string): Date {
-  if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v))) {
-    throw new TrainprintError('INVALID_INPUT', `${where} must be an ISO 8601 date such as "2024-05-01"`);
-  }
-  return new Date(v);
-}
-
-/** UTF-8 length without encoding (lone surrogates count 3, as TextEncoder writes U+FFFD). */
-function utf8Length(s: string): number {
-  if (s.length * 3 <= ANALYZE_MAX_BYTES) return s.length; // cannot exceed the limit: skip the count
+/** More than `max` UTF-8 bytes? (lone surrogates count 3, as TextEncoder writes U+FFFD) */
+export function exceedsUtf8Bytes(s: string, max: number): boolean {
+  if (s.length * 3 <= max) return false; // cannot exceed the limit: skip the count
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -304,14 +279,7 @@ function utf8Length(s: string): number {
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
     else n += 3;
   }
-  return n;
-}
-
-/** `an_` + 32 random hex digits (WebCrypto, every runtime). */
-function newAnalysisId(): string {
-  const b = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(b);
-  return 'an_' + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return n > max;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -20,12 +20,32 @@ import { runAnalysis } from '../analyze/analyze.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from '../kb/index.js';
 import type { KbDataset, KbModel, KbProvider } from '../kb/types.js';
+import { MemoryStore } from '../store/memory.js';
+import type { Store } from '../store/types.js';
+import { WebhookDeliverer, type WebhookDelivererOptions } from '../monitor/webhook.js';
+import { createMonitor, deleteMonitor, evaluateMonitors, getMonitor, listEvents, listMonitors, setMonitorState, type CreateMonitorRequest, type Monitor, type MonitorEvent } from '../monitor/monitors.js';
+import { checkReceipt, loadReceiptKey, type ReceiptKey } from '../registry/receipts.js';
+import { deleteWork, getWork, listWorks, registerWork, type RegisterWorkRequest, type RegisterWorkResult, type Work } from '../registry/works.js';
+import { scoreWork, type ScoreRequest, type ScoreResult } from '../score/score.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
   /** Use the SIMD build: `'auto'` (when the runtime validates it), `true` (required) or `false`. @default 'auto' */
   readonly simd?: SimdChoice;
+  /**
+   * Where the registry, analyses, monitors, events and deliveries live: a {@link Store}. The
+   * default keeps them in memory (every runtime); `openFileStore(dir)` from `trainprint/node` is
+   * durable. @default new MemoryStore()
+   */
+  readonly store?: Store;
+  /**
+   * Key of the registration receipts (HMAC-SHA256), ≥ 32 bytes. Without it the engine generates one
+   * and keeps it in the store, so receipts verify across restarts with the same store.
+   */
+  readonly receiptKey?: string | Uint8Array;
+  /** Webhook delivery settings (retries, timeouts; `fetch`, clock and sleep for tests). */
+  readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
 }
 
 /**
@@ -37,12 +57,30 @@ export class Engine {
   readonly variant: CoreVariant;
   private core: Core | null;
   private readonly sets = new Map<string, ExactDataset | PortraitDataset>();
-  private readonly analyses = new Map<string, AnalysisResult>();
+  /** The store of the registry, analyses, monitors, events and deliveries. */
+  readonly store: Store;
+  /** Webhook deliveries of monitor events (its `list`, `get`, `retry`, `start`, `stop`). */
+  readonly webhooks: WebhookDeliverer;
+  private readonly receiptKeyOption: string | Uint8Array | undefined;
+  private receiptKey: Promise<ReceiptKey> | null = null;
+  private monitorChain: Promise<unknown> = Promise.resolve();
+  private monitorTimer: ReturnType<typeof setInterval> | null = null;
 
   /** @internal use {@link createEngine} */
-  constructor(core: Core, variant: CoreVariant) {
+  constructor(core: Core, variant: CoreVariant, options: EngineOptions = {}) {
     this.core = core;
     this.variant = variant;
+    this.store = options.store ?? new MemoryStore();
+    this.receiptKeyOption = options.receiptKey;
+    const store = this.store;
+    this.webhooks = new WebhookDeliverer({
+      ...options.webhooks,
+      store,
+      resolveSecret: async (id) => {
+        const s = await store.get(`monitor-secret/${id}`);
+        return typeof s === 'string' ? s : undefined;
+      },
+    });
   }
 
   /** @internal the live core (throws ENGINE_DISPOSED after dispose). */
@@ -225,6 +263,7 @@ export class Engine {
       at++;
     }
     if (ds instanceof PortraitDataset) ds.merge();
+    this.datasetChanged(descriptor.id);
     return ds.stats();
   }
 
@@ -258,7 +297,9 @@ export class Engine {
    */
   removeDataset(id: string): boolean {
     this._core;
-    return this.sets.delete(id);
+    const removed = this.sets.delete(id);
+    if (removed) this.datasetChanged(id);
+    return removed;
   }
 
   /**
@@ -382,6 +423,7 @@ export class Engine {
     const core2 = await Core.create(await compileCore(this.variant));
     const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
     this.sets.set(ds.descriptor.id, ds);
+    this.datasetChanged(ds.descriptor.id);
     return ds.stats();
   }
 
@@ -408,21 +450,188 @@ export class Engine {
   async analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<AnalysisResult> {
     this._core;
     const result = await runAnalysis(this, request, options);
-    this.analyses.set(result.analysis_id, result);
-    if (this.analyses.size > ANALYSES_KEPT) this.analyses.delete(this.analyses.keys().next().value!);
+    await this.store.put(`analysis/${result.analysis_id}`, result);
     return result;
   }
 
   /**
-   * A stored analysis by id (async; kept in memory, the last 10,000).
+   * A stored analysis by id (async), from the engine's store.
    * @throws NOT_FOUND
    * @example
    * const again = await engine.getAnalysis(r.analysis_id)
    */
   async getAnalysis(id: string): Promise<AnalysisResult> {
-    const r = typeof id === 'string' ? this.analyses.get(id) : undefined;
+    const r = typeof id === 'string' && /^an_[0-9a-f]{32}$/.test(id) ? await this.store.get(`analysis/${id}`) : undefined;
     if (!r) throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);
-    return r;
+    return r as AnalysisResult;
+  }
+
+  // ---------------------------------------------------------------- registry
+
+  /**
+   * Register a work (async): from its `content` (kept, so `score` can search it) or from its
+   * `fingerprint` (`{ fingerprint, work_hash }`, when the text stays with you). Returns the work
+   * with a signed receipt over work_hash + owner + registered_at. The same owner registering the
+   * same work_hash again gets the stored work (`created: false`); another owner gets a work of
+   * their own and both list each other in `conflicting_claims`.
+   * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE
+   * @example
+   * const w = await engine.registerWork({ content: text, owner: 'acme-press', title: 'Persuasion', work_type: 'book', declarations: { tdm_opt_out: true, since: '2024-01-01' } })
+   * w.work_hash // 'sha256:…'
+   * await engine.verifyReceipt(w.receipt) // true
+   */
+  async registerWork(request: RegisterWorkRequest): Promise<RegisterWorkResult> {
+    this._core;
+    return registerWork(this, this.store, await this.key(), request);
+  }
+
+  /**
+   * True when `receipt` was signed with this engine's receipt key and is unaltered.
+   * @example await engine.verifyReceipt({ ...w.receipt, owner: 'someone-else' }) // false
+   */
+  async verifyReceipt(receipt: unknown): Promise<boolean> {
+    return checkReceipt(await this.key(), receipt);
+  }
+
+  /**
+   * A registered work. @throws NOT_FOUND
+   * @example const w = await engine.getWork('wk_…')
+   */
+  async getWork(workId: string): Promise<Work> {
+    return getWork(this.store, workId);
+  }
+
+  /**
+   * Registered works, optionally of one owner: `{ works, next }` (pass `next` as `after` for the next page).
+   * @example const { works, next } = await engine.listWorks({ owner: 'acme-press', limit: 50 })
+   */
+  listWorks(options?: { owner?: string; after?: string; limit?: number }): Promise<{ works: Work[]; next: string | null }> {
+    return listWorks(this.store, options);
+  }
+
+  /**
+   * Delete a work and its text; with `owner`, only that owner's. @throws FORBIDDEN
+   * @example await engine.deleteWork(w.work_id, { owner: 'acme-press' }) // true
+   */
+  deleteWork(workId: string, options: { owner?: string } = {}): Promise<boolean> {
+    return deleteWork(this.store, workId, options?.owner);
+  }
+
+  /**
+   * How likely it is that `target_model` trained on a registered work (async): `score` 0–100, a
+   * bootstrap `ci_95`, a `tier` from the interval's lower bound (or `confirmed` for exact corpus
+   * evidence in a documented training dataset), the reused share with a Wilson interval, and a
+   * separate `legal_risk` for the jurisdiction (src/score/score.ts, README "score").
+   * @throws INVALID_INPUT (formats; an unknown jurisdiction shape lists what is accepted), NOT_FOUND (work_hash not registered, unknown model)
+   * @example
+   * const s = await engine.score({ work_hash: w.work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
+   * s.score, s.tier, s.ci_95 // 95, 'confirmed', [94.8, 95]
+   */
+  async score(request: ScoreRequest): Promise<ScoreResult> {
+    this._core;
+    return scoreWork(this, this.store, request);
+  }
+
+  // ---------------------------------------------------------------- monitors
+
+  /**
+   * Watch a registered work: re-evaluated when datasets change (and on `startMonitoring`'s
+   * interval); `match.found` / `score.changed` events go to the event log and, signed, to the webhook.
+   * @example
+   * const m = await engine.createMonitor({ work_id: w.work_id, webhook: { url: 'https://example.org/hooks', secret: 'whsec_0123456789abcdef' } })
+   */
+  createMonitor(request: CreateMonitorRequest): Promise<Monitor> {
+    return createMonitor(this.store, request);
+  }
+
+  /** A monitor. @throws NOT_FOUND @example await engine.getMonitor(m.monitor_id) */
+  getMonitor(id: string): Promise<Monitor> {
+    return getMonitor(this.store, id);
+  }
+
+  /** Monitors, optionally of one work. @example await engine.listMonitors({ work_id: w.work_id }) */
+  listMonitors(options?: { work_id?: string }): Promise<Monitor[]> {
+    return listMonitors(this.store, options);
+  }
+
+  /** Stop evaluating a monitor. @example await engine.pauseMonitor(m.monitor_id) */
+  pauseMonitor(id: string): Promise<Monitor> {
+    return setMonitorState(this.store, id, 'paused');
+  }
+
+  /** Evaluate a paused monitor again. @example await engine.resumeMonitor(m.monitor_id) */
+  resumeMonitor(id: string): Promise<Monitor> {
+    return setMonitorState(this.store, id, 'active');
+  }
+
+  /** Delete a monitor (its events stay). @example await engine.deleteMonitor(m.monitor_id) // true */
+  deleteMonitor(id: string): Promise<boolean> {
+    return deleteMonitor(this.store, id);
+  }
+
+  /**
+   * Re-evaluate every active monitor now (after the evaluations dataset changes queued); returns the new events.
+   * @example const events = await engine.evaluateMonitors()
+   */
+  evaluateMonitors(): Promise<MonitorEvent[]> {
+    return this.queueMonitors('manual');
+  }
+
+  /**
+   * The event log, oldest first. @example await engine.listEvents({ monitor_id: m.monitor_id })
+   */
+  listEvents(options?: { monitor_id?: string; after?: string; limit?: number }): Promise<MonitorEvent[]> {
+    return listEvents(this.store, options);
+  }
+
+  /**
+   * Wait until the monitor evaluations queued by dataset changes have run.
+   * @example await engine.addDataset(d, docs); await engine.monitorsIdle(); await engine.listEvents()
+   */
+  async monitorsIdle(): Promise<void> {
+    await this.monitorChain.catch(() => undefined);
+  }
+
+  /**
+   * Re-evaluate all monitors every `intervalMs` and deliver due webhooks (timers are unref'd in
+   * Node, so they never keep a process alive). `stopMonitoring()` ends both.
+   * @example engine.startMonitoring(60_000)
+   */
+  startMonitoring(intervalMs: number): void {
+    if (!Number.isInteger(intervalMs) || intervalMs < 10) throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be an integer ≥ 10');
+    this.stopTimer();
+    this.monitorTimer = setInterval(() => { void this.queueMonitors('interval').catch(() => undefined); }, intervalMs);
+    (this.monitorTimer as { unref?: () => void }).unref?.();
+    this.webhooks.start(intervalMs);
+  }
+
+  /** Stop the interval of {@link startMonitoring} and wait for running work. @example await engine.stopMonitoring() */
+  async stopMonitoring(): Promise<void> {
+    this.stopTimer();
+    await this.webhooks.stop();
+    await this.monitorsIdle();
+  }
+
+  private stopTimer(): void {
+    if (this.monitorTimer) clearInterval(this.monitorTimer);
+    this.monitorTimer = null;
+  }
+
+  /** Queue an evaluation after the ones already queued (evaluations never overlap). */
+  private queueMonitors(trigger: string, datasetId?: string): Promise<MonitorEvent[]> {
+    const run = this.monitorChain.catch(() => undefined).then(() => evaluateMonitors(this, this.store, this.webhooks, trigger, datasetId));
+    this.monitorChain = run;
+    return run;
+  }
+
+  /** A dataset was added, grown, imported, sealed or removed: re-evaluate the monitors it may affect. */
+  private datasetChanged(id: string): void {
+    void this.queueMonitors(id, id).catch(() => undefined);
+  }
+
+  private key(): Promise<ReceiptKey> {
+    this.receiptKey ??= loadReceiptKey(this.store, this.receiptKeyOption);
+    return this.receiptKey;
   }
 
   /**
@@ -492,9 +701,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
+  const store = options.store;
+  if (store !== undefined && (store === null || typeof store !== 'object' || ['get', 'put', 'delete', 'scan', 'batch', 'transaction', 'close'].some((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function'))) {
+    throw new TrainprintError('INVALID_OPTIONS', 'store must implement the Store interface (get, put, delete, scan, batch, transaction, close)');
+  }
   const variant = pickVariant(simd);
   const core = await Core.create(await compileCore(variant));
-  return new Engine(core, variant);
+  return new Engine(core, variant, options);
 }
 
 /** Options of {@link Engine.search}. */
@@ -573,8 +786,6 @@ export interface SearchResult {
   readonly query_tokens: number;
 }
 
-/** Analyses kept for `getAnalysis` (oldest dropped first). */
-const ANALYSES_KEPT = 10_000;
 const DEFAULT_SIZE = 5;
 const DEFAULT_WINDOW = 8;
 /** Two hits at least 4 words apart (measured: 0 false matches in 4,645 clean negatives, bench/eval-retrieval.mjs). */

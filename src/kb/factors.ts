@@ -57,6 +57,8 @@ const ROWS = [
   ['short_text_low_power', 'limitation', 'The content has fewer than 50 words: too few shingles for strong evidence either way.', SCIENCE + ' §4.1'],
   ['portrait_no_positions', 'limitation', 'A portrait says that passages are in its corpus, not in which document or where.', 'src/index/portrait.ts'],
   ['paraphrase_not_detectable', 'limitation', 'Corpus matching finds copies and light edits, not paraphrases (LLM paraphrases of indexed passages: recall 0.44 on the dev data).', 'bench/results/eval-retrieval.json'],
+  ['model_datasets_not_indexed', 'limitation', 'None of the loaded datasets samples a training dataset of the target model (by the knowledge base or a declaration), so no corpus evidence about it could be looked for.', 'knowledge base; dataset descriptors'],
+  ['work_text_not_registered', 'limitation', 'The work was registered by fingerprint only; without its text it cannot be split into chunks and searched.', 'registerWork'],
   ['no_model_probe', 'limitation', 'No model was queried: this analysis uses reference corpora and documentation only (memorization probes are separate operations).', SCIENCE],
   ['no_logprob_access', 'limitation', 'The target model exposes no log-probabilities, so likelihood statistics (loss, zlib, Min-K%) cannot be computed.', SCIENCE + ' §3'],
   ['distribution_shift_risk', 'limitation', 'The reference (non-member) set may differ from the work in time or domain, which alone can separate them.', 'arXiv 2406.16201; ' + SCIENCE],

@@ -77,7 +77,9 @@ const ALIASES: Readonly<Record<string, string>> = { UK: 'GB', EL: 'GR' };
 export function resolveJurisdiction(input: unknown): Jurisdiction {
   if (typeof input !== 'string') throw new TrainprintError('INVALID_INPUT', 'jurisdiction must be an ISO 3166 code string such as "US", "DE" or "US-CA"');
   let code = input.trim().toUpperCase();
-  if (!CODE.test(code)) throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not an ISO 3166-1 alpha-2 code, "EU", or an ISO 3166-2 subdivision such as "US-CA"`);
+  if (!CODE.test(code)) {
+    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: use an ISO 3166-1 alpha-2 country code (e.g. "US", "DE", "GB"; "UK" means GB), "EU", or an ISO 3166-2 subdivision (e.g. "US-CA", "GB-SCT"); the risk table has facts for ${TABLE.map((j) => j.code).join(', ')}`);
+  }
   const [country0, sub] = code.split('-');
   const country = ALIASES[country0] ?? country0;
   if (country === 'EU' && sub !== undefined) throw new TrainprintError('INVALID_INPUT', `"${input}": EU has no ISO 3166-2 subdivisions; use the country code (e.g. "DE")`);

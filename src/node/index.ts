@@ -3,6 +3,7 @@
  * {@link readDocuments} streams documents out of text, JSON Lines, JSON and Parquet files (gzip or
  * Zstandard compressed too); {@link buildDatasetFile} indexes them and writes a dataset file;
  * {@link readDatasetInfo} validates and describes one. The `trainprint index` CLI is built on these.
+ * {@link openFileStore} is the durable store for `createEngine({ store })`.
  *
  * @example
  * import { createEngine } from 'trainprint'
@@ -14,4 +15,6 @@
 export { readDocuments, detectFormat } from './read-documents.js';
 export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
 export { buildDatasetFile, readDatasetInfo } from './build.js';
+export { openFileStore } from '../store/node.js';
+export type { FileStore, FileStoreOptions } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';

@@ -95,7 +95,7 @@ describe('analyze', () => {
     expect(ev.strength).toBeGreaterThan(10);
     expect(Math.max(...r.attribution_sources.map((s) => s.confidence))).toBeCloseTo(ev.confidence * Math.max(...r.attribution_sources.map((s) => s.link_certainty)), 3);
     // stored
-    expect(await engine.getAnalysis(r.analysis_id)).toBe(r);
+    expect(await engine.getAnalysis(r.analysis_id)).toEqual(r);
   });
 
   it('gives unrelated real text low confidence and says why', async () => {

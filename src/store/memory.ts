@@ -1,0 +1,613 @@
+/**
+ * The in-memory store, and the machinery the file store shares with it: key and value checks,
+ * value encoding, the ordered index and the write pipeline ({@link StoreCore}).
+ *
+ * Browser-safe: no `node:*` import. Values are kept msgpack-encoded, so a value read back is a
+ * fresh copy and is exactly what the file store would give back after a restart; a value that
+ * msgpack cannot round-trip is refused at write time instead of being silently changed.
+ *
+ * Write pipeline (both stores): every write and every transaction body is *submitted* through one
+ * promise chain, in arrival order, so a transaction's read-modify-write never interleaves with
+ * another write. A submitted write is staged (visible to later transactions only) and handed to
+ * `persist`; several staged writes that queue up while one `persist` is running go out together in
+ * the next one (group commit). A write's promise resolves once the `persist` covering it has
+ * returned, and only then does the write reach the committed index that `get` and `scan` read —
+ * so plain reads never see a write that is not yet acknowledged.
+ */
+import { Decoder, Encoder } from '@msgpack/msgpack';
+import { TrainprintError } from '../errors.js';
+import type { BatchOp, ScanOptions, Store, Transaction } from './types.js';
+
+/**
+ * Longest key, in UTF-16 code units.
+ * @example
+ * await store.put('x'.repeat(MAX_KEY_LENGTH + 1), 1) // rejects with INVALID_INPUT
+ */
+export const MAX_KEY_LENGTH = 1024;
+
+/** Deepest nesting of arrays/objects in a value (also what stops a cyclic value). */
+const MAX_DEPTH = 100;
+
+/** Largest amount of value bytes grouped into one `persist` call (one log record in the file store). */
+const MAX_GROUP_BYTES = 4 * 1024 * 1024;
+
+/** A write with its value already encoded: the form the index, the pipeline and the log keep. */
+export type EncodedOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: Uint8Array }
+  | { readonly type: 'delete'; readonly key: string };
+
+/** A layer of pending writes over the index: `null` marks a delete. */
+type Layer = ReadonlyMap<string, Uint8Array | null>;
+
+// Encoding is synchronous, so one encoder/decoder pair serves every store. maxDepth sits above our
+// own MAX_DEPTH check so that check (with its clear message) is the one that fires.
+const encoder = new Encoder({ maxDepth: MAX_DEPTH + 8 });
+const decoder = new Decoder();
+
+/** Matches a lone surrogate: msgpack writes UTF-8, which would turn it into U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
+}
+
+/**
+ * Throws INVALID_INPUT unless `key` is a non-empty, well-formed string of at most
+ * {@link MAX_KEY_LENGTH} UTF-16 code units.
+ * @example
+ * checkKey('work/42') // ok
+ * checkKey('')        // throws TrainprintError INVALID_INPUT
+ */
+export function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string') throw new TrainprintError('INVALID_INPUT', `a store key must be a string, got ${typeof key}`);
+  if (key.length === 0) throw new TrainprintError('INVALID_INPUT', 'a store key must not be empty');
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new TrainprintError('INVALID_INPUT', `a store key is at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
+  }
+  if (!isWellFormed(key)) throw new TrainprintError('INVALID_INPUT', 'a store key must not contain a lone surrogate');
+}
+
+/** Walks a value and throws INVALID_INPUT at the first part msgpack would not give back unchanged. */
+function checkValue(value: unknown, path: string, depth: number): void {
+  switch (typeof value) {
+    case 'boolean':
+    case 'number':
+      return;
+    case 'string':
+      if (!isWellFormed(value)) throw invalidValue(path, 'is a string with a lone surrogate');
+      return;
+    case 'undefined':
+      throw invalidValue(path, 'is undefined (use null, or leave the member out)');
+    case 'object':
+      break;
+    default:
+      throw invalidValue(path, `is a ${typeof value}`);
+  }
+  if (value === null) return;
+  if (depth >= MAX_DEPTH) throw invalidValue(path, `nests deeper than ${MAX_DEPTH} levels (or is cyclic)`);
+  if (value instanceof Uint8Array) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkValue(value[i], `${path}[${i}]`, depth + 1);
+    return;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    const name = (proto as { constructor?: { name?: string } }).constructor?.name ?? 'unknown';
+    throw invalidValue(path, `is an instance of ${name}; only plain objects, arrays and Uint8Array are stored`);
+  }
+  if (Object.getOwnPropertySymbols(value).length > 0) throw invalidValue(path, 'has symbol keys');
+  for (const k of Object.keys(value)) {
+    // msgpack's decoder refuses a __proto__ key, so storing one would make the record unreadable.
+    if (k === '__proto__' || !isWellFormed(k)) throw invalidValue(path, `has an unstorable member name ${JSON.stringify(k)}`);
+    checkValue((value as Record<string, unknown>)[k], `${path}.${k}`, depth + 1);
+  }
+}
+
+function invalidValue(path: string, why: string): TrainprintError {
+  return new TrainprintError('INVALID_INPUT', `the stored value${path} ${why}`);
+}
+
+/**
+ * Checks a value and msgpack-encodes it (a copy: later changes to `value` do not reach the store).
+ * Throws INVALID_INPUT for undefined members, bigint, functions, symbols, class instances
+ * (Date, Map, typed arrays other than Uint8Array…), lone surrogates and nesting over 100 levels.
+ * A Buffer is stored as bytes and reads back as a plain Uint8Array; -0 reads back as 0.
+ * @example
+ * decodeValue(encodeValue({ a: [1, 'x'] })) // { a: [1, 'x'] }
+ * encodeValue({ a: undefined })             // throws TrainprintError INVALID_INPUT
+ */
+export function encodeValue(value: unknown): Uint8Array {
+  checkValue(value, '', 0);
+  try {
+    return encoder.encode(value);
+  } catch (cause) {
+    throw new TrainprintError('INVALID_INPUT', `the stored value cannot be encoded: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/**
+ * Decodes bytes made by {@link encodeValue} into a fresh value. Binary members are copied, never
+ * views of `bytes`, so mutating the result cannot reach the stored bytes.
+ * @example
+ * decodeValue(encodeValue(new Uint8Array([1, 2]))) // Uint8Array [1, 2]
+ */
+export function decodeValue(bytes: Uint8Array): unknown {
+  return detachBinaries(decoder.decode(bytes));
+}
+
+// msgpack decodes `bin` as a subarray of its input; replace each with its own copy.
+function detachBinaries(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Uint8Array) return new Uint8Array(v); // a copy, and a plain Uint8Array even if msgpack was fed a Buffer
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = detachBinaries(v[i]);
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) o[k] = detachBinaries(o[k]);
+  return o;
+}
+
+/**
+ * Checks and encodes the ops of a batch. Throws INVALID_INPUT for a malformed op.
+ * @example
+ * encodeBatch([{ type: 'put', key: 'a', value: 1 }, { type: 'delete', key: 'b' }])
+ */
+export function encodeBatch(ops: readonly BatchOp[]): EncodedOp[] {
+  if (!Array.isArray(ops)) throw new TrainprintError('INVALID_INPUT', 'a batch must be an array of ops');
+  return ops.map((op, i) => {
+    if (op === null || typeof op !== 'object') throw new TrainprintError('INVALID_INPUT', `batch op ${i} is not an object`);
+    checkKey(op.key);
+    if (op.type === 'put') return { type: 'put', key: op.key, value: encodeValue(op.value) };
+    if (op.type === 'delete') return { type: 'delete', key: op.key };
+    throw new TrainprintError('INVALID_INPUT', `batch op ${i} has type ${JSON.stringify((op as { type?: unknown }).type)}; expected 'put' or 'delete'`);
+  });
+}
+
+function checkScan(prefix: unknown, options: ScanOptions | undefined): { after: string | undefined; limit: number } {
+  if (typeof prefix !== 'string') throw new TrainprintError('INVALID_INPUT', 'a scan prefix must be a string');
+  const after = options?.after;
+  const limit = options?.limit ?? Infinity;
+  if (after !== undefined && typeof after !== 'string') throw new TrainprintError('INVALID_INPUT', 'scan option `after` must be a string');
+  if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
+    throw new TrainprintError('INVALID_INPUT', `scan option \`limit\` must be a non-negative integer, got ${String(limit)}`);
+  }
+  return { after, limit };
+}
+
+/**
+ * An ordered map of key → encoded value: a `Map` for lookups plus a sorted key array for scans.
+ * Scans find their start by binary search, so a prefix scan costs O(log n + results). Inserting a
+ * new key splices the array (a memmove: ~50 µs at 10⁵ keys); appending in key order is O(1). A
+ * B-tree would make inserts O(log n) if stores outgrow that.
+ * @example
+ * const index = new SortedIndex()
+ * index.set('b', encodeValue(2)); index.set('a', encodeValue(1))
+ * [...index.keysFrom('')] // ['a', 'b']
+ */
+export class SortedIndex {
+  readonly #map: Map<string, Uint8Array>;
+  #keys: string[];
+
+  constructor(entries?: Map<string, Uint8Array>) {
+    this.#map = entries ?? new Map();
+    // Bulk load (recovery) sorts once; JS default sort compares strings by UTF-16 code units.
+    this.#keys = [...this.#map.keys()].sort();
+  }
+
+  /** Number of keys. */
+  get size(): number {
+    return this.#map.size;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    return this.#map.get(key);
+  }
+
+  set(key: string, value: Uint8Array): void {
+    if (!this.#map.has(key)) {
+      const keys = this.#keys;
+      if (keys.length === 0 || keys[keys.length - 1] < key) keys.push(key);
+      else keys.splice(this.#lowerBound(key), 0, key);
+    }
+    this.#map.set(key, value);
+  }
+
+  /** True when the key existed. */
+  delete(key: string): boolean {
+    if (!this.#map.delete(key)) return false;
+    this.#keys.splice(this.#lowerBound(key), 1);
+    return true;
+  }
+
+  /** Drops everything. */
+  clear(): void {
+    this.#map.clear();
+    this.#keys = [];
+  }
+
+  /** Keys starting with `prefix` and greater than `after` (when given), in order. */
+  *keysFrom(prefix: string, after?: string): Generator<string> {
+    const keys = this.#keys;
+    let i = after !== undefined && after >= prefix ? this.#upperBound(after) : this.#lowerBound(prefix);
+    for (; i < keys.length && keys[i].startsWith(prefix); i++) yield keys[i];
+  }
+
+  /** Every entry in key order. */
+  *entries(): Generator<[string, Uint8Array]> {
+    for (const key of this.#keys) yield [key, this.#map.get(key)!];
+  }
+
+  /** Applies one encoded write. */
+  apply(op: EncodedOp): void {
+    if (op.type === 'put') this.set(op.key, op.value);
+    else this.delete(op.key);
+  }
+
+  /** First index whose key is ≥ `key`. */
+  #lowerBound(key: string): number {
+    const keys = this.#keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** First index whose key is > `key`. */
+  #upperBound(key: string): number {
+    const keys = this.#keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Reads a key through the layers (last wins) down to the index. */
+function lookup(index: SortedIndex, layers: readonly Layer[], key: string): Uint8Array | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const v = layers[i].get(key);
+    if (v !== undefined) return v ?? undefined;
+  }
+  return index.get(key);
+}
+
+/**
+ * Ordered scan of the index seen through layers of pending writes. The layers are small (pending
+ * writes, one transaction's writes), so their matching keys are sorted per call and merged with
+ * the index's ordered keys.
+ */
+function scanLayers(
+  index: SortedIndex,
+  layers: readonly Layer[],
+  prefix: string,
+  after: string | undefined,
+  limit: number,
+): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  if (limit === 0) return out;
+  const extra = new Set<string>();
+  for (const layer of layers) {
+    for (const key of layer.keys()) if (key.startsWith(prefix) && (after === undefined || key > after)) extra.add(key);
+  }
+  const layered = [...extra].sort();
+  const base = index.keysFrom(prefix, after);
+  let next = base.next();
+  let j = 0;
+  while (out.length < limit) {
+    let key: string;
+    if (next.done) {
+      if (j >= layered.length) break;
+      key = layered[j++];
+    } else if (j < layered.length && layered[j] <= next.value) {
+      key = layered[j++];
+      if (key === next.value) next = base.next();
+    } else {
+      key = next.value;
+      next = base.next();
+    }
+    const v = lookup(index, layers, key);
+    if (v !== undefined) out.push([key, decodeValue(v)]);
+  }
+  return out;
+}
+
+/** A queued write: its ops and the settle functions of its promise. */
+interface Group {
+  readonly ops: readonly EncodedOp[];
+  readonly bytes: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const noop = (): void => {};
+
+/**
+ * The shared implementation of {@link Store}: validation, the committed {@link SortedIndex}, the
+ * submission chain, staging and group commit. A backend supplies `persist` (make a group of
+ * writes durable), optionally `afterCommit` (e.g. compaction) and `release` (on close).
+ *
+ * If `persist` or `afterCommit` throws, that group's writes reject with the error, every later
+ * queued write rejects, and the store refuses all further calls with STORE_CLOSED (after a failed
+ * fsync the on-disk state is unknown; reopening recovers it from the files).
+ * @example
+ * class NullStore extends StoreCore {
+ *   protected async persist() {}
+ *   protected async release() {}
+ * }
+ */
+export abstract class StoreCore implements Store {
+  /** The committed state: every acknowledged write, nothing else. */
+  protected readonly index: SortedIndex;
+  /** Effect of staged writes not yet committed; read by transactions only. */
+  readonly #pending = new Map<string, Uint8Array | null>();
+  #queue: Group[] = [];
+  #flushing = false;
+  /** The running group-commit loop, awaited by close(). */
+  #flushRun: Promise<void> = Promise.resolve();
+  /** Serialises submissions (write bodies and transaction callbacks) in arrival order. */
+  #chain: Promise<unknown> = Promise.resolve();
+  /** Settles when everything staged so far is committed. */
+  #lastStaged: Promise<void> = Promise.resolve();
+  #state: 'open' | 'closing' | 'closed' = 'open';
+  #closing: Promise<void> | undefined;
+  #failure: { error: unknown } | undefined;
+
+  protected constructor(index: SortedIndex = new SortedIndex()) {
+    this.index = index;
+  }
+
+  /** Makes `ops` (several writes, in order) durable as one unit. Never called concurrently. */
+  protected abstract persist(ops: readonly EncodedOp[]): Promise<void>;
+
+  /** Runs after a group is committed and acknowledged, before the next `persist`. */
+  protected afterCommit(): Promise<void> | void {}
+
+  /** Frees resources on close, after the last write has settled. */
+  protected abstract release(): Promise<void>;
+
+  async get(key: string): Promise<unknown | undefined> {
+    this.#checkOpen();
+    checkKey(key);
+    const v = this.index.get(key);
+    return v === undefined ? undefined : decodeValue(v);
+  }
+
+  async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
+    this.#checkOpen();
+    const { after, limit } = checkScan(prefix, options);
+    return scanLayers(this.index, [], prefix, after, limit);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.#checkOpen();
+    checkKey(key);
+    const op: EncodedOp = { type: 'put', key, value: encodeValue(value) };
+    return this.#submit(() => ({ ops: [op], result: undefined }));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.#checkOpen();
+    checkKey(key);
+    // Existence is decided at the write's turn in the chain, after every earlier write.
+    return this.#submit(() => {
+      const existed = lookup(this.index, [this.#pending], key) !== undefined;
+      return { ops: existed ? [{ type: 'delete', key }] : [], result: existed };
+    });
+  }
+
+  async batch(ops: readonly BatchOp[]): Promise<void> {
+    this.#checkOpen();
+    const encoded = encodeBatch(ops);
+    return this.#submit(() => ({ ops: encoded, result: undefined }));
+  }
+
+  async transaction<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T> {
+    this.#checkOpen();
+    if (typeof fn !== 'function') throw new TrainprintError('INVALID_INPUT', 'transaction() needs a function');
+    return this.#submit(async () => {
+      const tx = new StoreTransaction(this.index, this.#pending);
+      let result: T;
+      try {
+        result = await fn(tx);
+      } finally {
+        tx.end();
+      }
+      return { ops: tx.ops(), result };
+    });
+  }
+
+  /** Waits for queued writes, then releases the backend. Calling it again returns the same promise. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#state = 'closing';
+      await this.#chain;
+      await this.#lastStaged.catch(noop);
+      await this.#flushRun; // a compaction may still be running after the last acknowledgement
+      this.#state = 'closed';
+      this.#pending.clear();
+      await this.release();
+    })();
+    return this.#closing;
+  }
+
+  #checkOpen(): void {
+    if (this.#state !== 'open') throw new TrainprintError('STORE_CLOSED');
+    if (this.#failure) this.#throwFailed();
+  }
+
+  #throwFailed(): never {
+    const cause = this.#failure!.error;
+    throw new TrainprintError('STORE_CLOSED', `an earlier write failed (${(cause as Error)?.message ?? String(cause)}); reopen the store`, { cause });
+  }
+
+  /**
+   * Runs `body` at its turn in the chain, stages its ops and resolves once they are committed.
+   * A body without ops (read-only transaction, delete of a missing key) still waits for the
+   * writes staged before it: what it read may be one of them and must not escape before it is durable.
+   */
+  #submit<T>(body: () => Promise<{ ops: readonly EncodedOp[]; result: T }> | { ops: readonly EncodedOp[]; result: T }): Promise<T> {
+    const staged = this.#chain.then(async () => {
+      if (this.#failure) this.#throwFailed();
+      const { ops, result } = await body();
+      if (this.#failure) this.#throwFailed();
+      return { committed: ops.length > 0 ? this.#stage(ops) : this.#lastStaged, result };
+    });
+    this.#chain = staged.then(noop, noop);
+    return staged.then(async ({ committed, result }) => {
+      await committed;
+      return result;
+    });
+  }
+
+  #stage(ops: readonly EncodedOp[]): Promise<void> {
+    let bytes = 0;
+    for (const op of ops) {
+      this.#pending.set(op.key, op.type === 'put' ? op.value : null);
+      bytes += op.key.length + (op.type === 'put' ? op.value.length : 0);
+    }
+    const committed = new Promise<void>((resolve, reject) => this.#queue.push({ ops, bytes, resolve, reject }));
+    committed.catch(noop); // the submitter observes it; this only keeps an unobserved copy quiet
+    this.#lastStaged = committed;
+    if (!this.#flushing) this.#flushRun = this.#flush();
+    return committed;
+  }
+
+  /** The group-commit loop: everything queued while one persist runs goes into the next. */
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#queue.length > 0) {
+        let n = 0;
+        let bytes = 0;
+        while (n < this.#queue.length && (n === 0 || bytes + this.#queue[n].bytes <= MAX_GROUP_BYTES)) bytes += this.#queue[n++].bytes;
+        const groups = this.#queue.slice(0, n);
+        this.#queue = this.#queue.slice(n);
+        const ops = groups.length === 1 ? groups[0].ops : groups.flatMap((g) => g.ops);
+        try {
+          await this.persist(ops);
+        } catch (error) {
+          this.#fail(error, groups);
+          return;
+        }
+        for (const op of ops) {
+          this.index.apply(op);
+          // Drop the pending entry unless a later staged write replaced it (identity: each
+          // encoded value is a distinct array; a later delete leaves `null`, equally shadowed).
+          if (this.#pending.get(op.key) === (op.type === 'put' ? op.value : null)) this.#pending.delete(op.key);
+        }
+        for (const g of groups) g.resolve();
+        try {
+          await this.afterCommit();
+        } catch (error) {
+          this.#fail(error, []);
+          return;
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  #fail(error: unknown, groups: readonly Group[]): void {
+    this.#failure = { error };
+    for (const g of groups) g.reject(error);
+    const rest = this.#queue;
+    this.#queue = [];
+    this.#pending.clear();
+    const closed = new TrainprintError('STORE_CLOSED', `an earlier write failed (${(error as Error)?.message ?? String(error)})`, { cause: error });
+    for (const g of rest) g.reject(closed);
+  }
+}
+
+/** The view a transaction callback gets: its own writes over the staged writes over the index. */
+class StoreTransaction implements Transaction {
+  readonly #index: SortedIndex;
+  readonly #pending: Layer;
+  readonly #writes = new Map<string, Uint8Array | null>();
+  #done = false;
+
+  constructor(index: SortedIndex, pending: Layer) {
+    this.#index = index;
+    this.#pending = pending;
+  }
+
+  async get(key: string): Promise<unknown | undefined> {
+    this.#checkActive();
+    checkKey(key);
+    const v = lookup(this.#index, [this.#pending, this.#writes], key);
+    return v === undefined ? undefined : decodeValue(v);
+  }
+
+  put(key: string, value: unknown): void {
+    this.#checkActive();
+    checkKey(key);
+    this.#writes.set(key, encodeValue(value));
+  }
+
+  delete(key: string): void {
+    this.#checkActive();
+    checkKey(key);
+    this.#writes.set(key, null);
+  }
+
+  async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
+    this.#checkActive();
+    const { after, limit } = checkScan(prefix, options);
+    return scanLayers(this.#index, [this.#pending, this.#writes], prefix, after, limit);
+  }
+
+  /** Ends the transaction: later calls on it throw. */
+  end(): void {
+    this.#done = true;
+  }
+
+  /** The transaction's writes, the last one per key. */
+  ops(): EncodedOp[] {
+    const ops: EncodedOp[] = [];
+    for (const [key, value] of this.#writes) ops.push(value === null ? { type: 'delete', key } : { type: 'put', key, value });
+    return ops;
+  }
+
+  #checkActive(): void {
+    // A callback that forgot an `await` would otherwise write after the commit, silently lost.
+    if (this.#done) throw new TrainprintError('STORE_CLOSED', 'the transaction has already finished');
+  }
+}
+
+/**
+ * A {@link Store} held in memory: for tests, browsers, Deno and short-lived processes. Same
+ * semantics as the file store (copies in and out, INVALID_INPUT for unstorable values, serialised
+ * transactions), nothing survives the process.
+ *
+ * Inside a transaction callback use `tx`, never the store: a store write issued there is queued
+ * behind the transaction, so awaiting it inside the callback never resolves.
+ * @example
+ * const store = new MemoryStore()
+ * await store.put('work/1', { title: 'Dune' })
+ * await store.transaction(async (tx) => {
+ *   const n = ((await tx.get('count')) as number | undefined) ?? 0
+ *   tx.put('count', n + 1)
+ * })
+ * await store.scan('work/') // [['work/1', { title: 'Dune' }]]
+ */
+export class MemoryStore extends StoreCore {
+  constructor() {
+    super();
+  }
+
+  protected async persist(): Promise<void> {}
+
+  protected async release(): Promise<void> {
+    this.index.clear();
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The storage layer, Node-only part: {@link openFileStore}, the durable store on a directory
+ * (append-only log + snapshot + lock file). Imports node:fs, so it is reachable only from the
+ * `trainprint/node` entry, never from the browser-safe main entry.
+ *
+ * @example
+ * import { openFileStore } from './store/node.js'
+ * const store = await openFileStore('./data')
+ * await store.put('work/1', { title: 'Dune' })
+ * await store.close()
+ */
+export { openFileStore } from './file.js';
+export type { FileStore, FileStoreOptions } from './file.js';

@@ -1,0 +1,68 @@
+/**
+ * Input checks shared by analyze, the registry, score and monitors: every failure is an
+ * INVALID_INPUT naming the field, so a caller (or the HTTP adapter's 422 body) can fix it.
+ */
+import { TrainprintError } from '../errors.js';
+import type { Declarations, WorkType } from '../analyze/types.js';
+
+/** The work types the revenue model and the risk table know. */
+export const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];
+
+/** Throw INVALID_INPUT with `detail`. */
+export function fail(detail: string): never {
+  throw new TrainprintError('INVALID_INPUT', detail);
+}
+
+/** `v` must be a plain object (not null, not an array). */
+export function checkObject(v: unknown, where: string): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(`${where} must be an object`);
+  return v as Record<string, unknown>;
+}
+
+/** Refuse members outside `allowed` (unknown fields are not silently dropped). */
+export function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k)) fail(`${where}: unknown field "${k}" (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+/** A string of 1..max characters. */
+export function checkString(v: unknown, where: string, max = 1000): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) fail(`${where} must be a non-empty string of at most ${max} characters`);
+  return v as string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 date or date-time. */
+export function parseDate(v: unknown, where: string): Date {
+  if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v))) fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
+  return new Date(v as string);
+}
+
+/** One of {@link WORK_TYPES}. */
+export function checkWorkType(v: unknown, where: string): WorkType {
+  if (!(WORK_TYPES as readonly unknown[]).includes(v)) fail(`${where} must be one of ${WORK_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  return v as WorkType;
+}
+
+/** `{ tdm_opt_out?: boolean, since?: ISO date }`, returned normalised (since as given). */
+export function checkDeclarations(v: unknown, where: string): Declarations {
+  const d = checkObject(v, where);
+  onlyKeys(d, ['tdm_opt_out', 'since'], where);
+  if (d.tdm_opt_out !== undefined && typeof d.tdm_opt_out !== 'boolean') fail(`${where}.tdm_opt_out must be a boolean`);
+  if (d.since !== undefined) parseDate(d.since, `${where}.since`);
+  return { ...(d.tdm_opt_out === undefined ? {} : { tdm_opt_out: d.tdm_opt_out as boolean }), ...(d.since === undefined ? {} : { since: d.since as string }) };
+}
+
+/** `sha256:` + 64 lowercase hex digits. */
+export function checkWorkHash(v: unknown, where = 'work_hash'): string {
+  if (typeof v !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(v)) fail(`${where} must be "sha256:" followed by 64 lowercase hex digits`);
+  return v as string;
+}
+
+/** `an_`/`wk_`/… + 32 random hex digits (WebCrypto, every runtime). */
+export function newId(prefix: string): string {
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return prefix + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
