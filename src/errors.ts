@@ -25,7 +25,13 @@ export type ErrorCode =
   | 'STORE_CLOSED'
   | 'STORE_CORRUPT'
   | 'CONFLICT'
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  | 'UNAUTHORIZED'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_ERROR'
+  | 'UPSTREAM_TIMEOUT'
+  | 'METHOD_NOT_ALLOWED'
+  | 'MALFORMED_JSON';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -46,6 +52,12 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   STORE_CORRUPT: 'The store file is corrupted beyond its last acknowledged write',
   CONFLICT: 'The request conflicts with the current state',
   FORBIDDEN: 'The caller may not do this',
+  UNAUTHORIZED: 'Authentication is missing or not valid',
+  RATE_LIMITED: 'The plan\'s call limit for the current window is reached',
+  UPSTREAM_ERROR: 'The model service returned an error',
+  UPSTREAM_TIMEOUT: 'The model service did not answer in time',
+  METHOD_NOT_ALLOWED: 'The method is not allowed on this path',
+  MALFORMED_JSON: 'The request body is not valid JSON',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -67,6 +79,12 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   STORE_CORRUPT: 500,
   CONFLICT: 409,
   FORBIDDEN: 403,
+  UNAUTHORIZED: 401,
+  RATE_LIMITED: 429,
+  UPSTREAM_ERROR: 502,
+  UPSTREAM_TIMEOUT: 504,
+  METHOD_NOT_ALLOWED: 405,
+  MALFORMED_JSON: 400,
 });
 
 /**

@@ -427,6 +427,39 @@ export class Engine {
     return ds.stats();
   }
 
+  /**
+   * Declare what a loaded dataset samples (sync): `kb_dataset` (a knowledge-base dataset id) and/or
+   * `models` (KB model ids); `null` removes a declaration. Attributions derived from it are labelled
+   * as declared. Kept in the dataset's descriptor (and in its exported file). Monitors re-evaluate.
+   * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT
+   * @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' })
+   */
+  declareDataset(id: string, declaration: { kb_dataset?: string | null; models?: readonly string[] | null }): DatasetStats {
+    this._core;
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (declaration === null || typeof declaration !== 'object') throw new TrainprintError('INVALID_INPUT', 'declaration must be an object { kb_dataset?, models? }');
+    for (const k of Object.keys(declaration)) if (k !== 'kb_dataset' && k !== 'models') throw new TrainprintError('INVALID_INPUT', `declaration: unknown field "${k}" (allowed: kb_dataset, models)`);
+    const next: { kb_dataset?: string; models?: readonly string[] } = { kb_dataset: d.descriptor.kb_dataset, models: d.descriptor.models };
+    if (declaration.kb_dataset !== undefined) {
+      if (declaration.kb_dataset !== null && typeof declaration.kb_dataset !== 'string') throw new TrainprintError('INVALID_INPUT', 'kb_dataset must be a string or null');
+      next.kb_dataset = declaration.kb_dataset ?? undefined;
+    }
+    if (declaration.models !== undefined) {
+      if (declaration.models !== null && (!Array.isArray(declaration.models) || declaration.models.some((m) => typeof m !== 'string'))) throw new TrainprintError('INVALID_INPUT', 'models must be an array of model ids or null');
+      next.models = declaration.models === null ? undefined : [...declaration.models];
+    }
+    checkKbLinks(next);
+    const { kb_dataset: _k, models: _m, ...rest } = d.descriptor;
+    d.descriptor = {
+      ...rest,
+      ...(next.models === undefined ? {} : { models: next.models.map((m) => knowledgeBase().model(m).id) }),
+      ...(next.kb_dataset === undefined ? {} : { kb_dataset: knowledgeBase().dataset(next.kb_dataset).id }),
+    } as typeof d.descriptor;
+    this.datasetChanged(id);
+    return d.stats();
+  }
+
   /** @internal the descriptor of a loaded dataset. */
   _descriptor(id: string): DatasetDescriptor {
     const d = this.sets.get(id);

@@ -125,7 +125,7 @@ export interface ExactSearch {
 }
 
 export class ExactDataset {
-  readonly descriptor: DatasetDescriptor & { kind: 'exact' };
+  descriptor: DatasetDescriptor & { kind: 'exact' };
   readonly params: string;
   readonly docs: DocInfo[] = [];
   private readonly docIds = new Set<string>();

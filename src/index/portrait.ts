@@ -160,7 +160,7 @@ function sortedUnique(a: BigUint64Array): BigUint64Array {
  * frees them): sealed filters first, then the open one, then scratch space.
  */
 export class PortraitDataset {
-  readonly descriptor: DatasetDescriptor & { kind: 'portrait'; window: number };
+  descriptor: DatasetDescriptor & { kind: 'portrait'; window: number };
   readonly params: string;
   readonly window: number;
   readonly docs: DocInfo[] = [];

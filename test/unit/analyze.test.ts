@@ -197,6 +197,26 @@ describe('analyze', () => {
     expect(validRequest({ content: 'x', content_type: 'pdf' })).toBe(false);
   });
 
+  it('declareDataset: a loaded dataset gains (and loses) its declared KB link; the file keeps it', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'plain' }, [{ id: 'm', text: book('milton-paradise') }]);
+    const content = passageAt(book('milton-paradise'), 90_000, 150).text;
+    expect((await e.analyze({ content, content_type: 'text' })).attribution_sources).toEqual([]);
+    e.declareDataset('plain', { kb_dataset: 'PG-19' });
+    const r = await e.analyze({ content, content_type: 'text' });
+    expect(r.attribution_sources.length).toBeGreaterThan(3);
+    expect(r.attribution_sources.every((x) => x.kb_dataset === 'project-gutenberg' && x.declared)).toBe(true);
+    const fresh = await createEngine();
+    await fresh.importDataset(e.exportDataset('plain'));
+    expect(fresh._descriptor('plain').kb_dataset).toBe('project-gutenberg');
+    e.declareDataset('plain', { kb_dataset: null, models: ['EleutherAI/pythia-6.9b'] });
+    expect(e._descriptor('plain')).toMatchObject({ models: ['eleutherai/pythia-6.9b'] });
+    expect(e._descriptor('plain').kb_dataset).toBeUndefined();
+    expect(() => e.declareDataset('plain', { kb_dataset: 'nope' })).toThrow(code('NOT_FOUND'));
+    expect(() => e.declareDataset('nope', { kb_dataset: 'c4' })).toThrow(code('NOT_FOUND'));
+    expect(() => e.declareDataset('plain', { other: 1 } as never)).toThrow(code('INVALID_INPUT'));
+  });
+
   it('refuses unknown knowledge-base ids in dataset declarations', async () => {
     const e = await createEngine();
     await expect(e.addDataset({ id: 'x', kb_dataset: 'no-such-set' }, [])).rejects.toEqual(code('NOT_FOUND'));
