@@ -47,6 +47,8 @@ export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './score/score.js';
 export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './monitor/monitors.js';
 export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './monitor/webhook.js';
 export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './monitor/webhook.js';
+export { Marketplace, createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, WORLDWIDE } from './market/index.js';
+export type * from './market/types.js';
 export { MemoryStore } from './store/memory.js';
 export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
 export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';

@@ -27,6 +27,7 @@ import { createMonitor, deleteMonitor, evaluateMonitors, getMonitor, listEvents,
 import { checkReceipt, loadReceiptKey, type ReceiptKey } from '../registry/receipts.js';
 import { deleteWork, getWork, listWorks, registerWork, type RegisterWorkRequest, type RegisterWorkResult, type Work } from '../registry/works.js';
 import { scoreWork, type ScoreRequest, type ScoreResult } from '../score/score.js';
+import { createMarketplace, type Marketplace } from '../market/index.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
@@ -64,6 +65,7 @@ export class Engine {
   private readonly receiptKeyOption: string | Uint8Array | undefined;
   private receiptKey: Promise<ReceiptKey> | null = null;
   private monitorChain: Promise<unknown> = Promise.resolve();
+  private market: Marketplace | null = null;
   private monitorTimer: ReturnType<typeof setInterval> | null = null;
 
   /** @internal use {@link createEngine} */
@@ -565,6 +567,17 @@ export class Engine {
     return scoreWork(this, this.store, request);
   }
 
+  /**
+   * The licensing marketplace on this engine's store (listings, offers, signed licences, audit
+   * log; src/market/, README "Licensing marketplace"). `caller` arguments are account ids.
+   * @example
+   * const l = await engine.marketplace.createListing('estate', { work_id, licence_type: 'training', territory: ['US'], term_months: 36, price: { amount_minor: 500_000, currency: 'USD' }, exclusive: true, status: 'active' })
+   */
+  get marketplace(): Marketplace {
+    this.market ??= createMarketplace({ store: this.store, key: () => this.key() });
+    return this.market;
+  }
+
   // ---------------------------------------------------------------- monitors
 
   /**
@@ -626,7 +639,7 @@ export class Engine {
   }
 
   /**
-   * Re-evaluate all monitors every `intervalMs` and deliver due webhooks (timers are unref'd in
+   * Re-evaluate all monitors every `intervalMs`, deliver due webhooks and expire marketplace offers (timers are unref'd in
    * Node, so they never keep a process alive). `stopMonitoring()` ends both.
    * @example engine.startMonitoring(60_000)
    */
@@ -636,11 +649,13 @@ export class Engine {
     this.monitorTimer = setInterval(() => { void this.queueMonitors('interval').catch(() => undefined); }, intervalMs);
     (this.monitorTimer as { unref?: () => void }).unref?.();
     this.webhooks.start(intervalMs);
+    this.marketplace.start(intervalMs);
   }
 
   /** Stop the interval of {@link startMonitoring} and wait for running work. @example await engine.stopMonitoring() */
   async stopMonitoring(): Promise<void> {
     this.stopTimer();
+    await this.market?.stop();
     await this.webhooks.stop();
     await this.monitorsIdle();
   }

@@ -76,13 +76,15 @@ export async function checkReceipt(k: ReceiptKey, receipt: unknown): Promise<boo
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-function base64url(b: Uint8Array): string {
+/** Bytes → base64url without padding (RFC 4648 §5). */
+export function base64url(b: Uint8Array): string {
   let s = '';
   for (const x of b) s += String.fromCharCode(x);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64url(s: string): Uint8Array | null {
+/** base64url → bytes; null when `s` is not base64url. */
+export function fromBase64url(s: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
   const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
