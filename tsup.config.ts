@@ -37,6 +37,28 @@ const core: Options[] = [
     }],
   },
   {
+    // 'trainprint/http': the Fetch-API handler (every runtime). Neutral and self-contained like the
+    // main entry, but its imports of the library ('../index.js') stay external ('./index.js' /
+    // './index.cjs'), so TrainprintError — which the error mapping checks with instanceof — exists once.
+    entry: { http: 'src/http/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: false,
+    sourcemap: false,
+    target: 'es2022',
+    platform: 'neutral',
+    removeNodeProtocol: false,
+    noExternal: [/.*/],
+    esbuildPlugins: [{
+      name: 'main-entry-external',
+      setup(build) {
+        const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+        build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
+          /[\\/]src[\\/]http$/.test(args.resolveDir) ? { path: main, external: true } : undefined);
+      },
+    }],
+  },
+  {
     // The CLI is a thin layer over the built entries: its imports of the library, the node helpers
     // and the starter dataset become './index.js', './node.js' and './starter.js' (external), so
     // every class exists once and the starter's 5 MB load only when a command asks for it.
@@ -51,8 +73,8 @@ const core: Options[] = [
     esbuildPlugins: [{
       name: 'entries-external',
       setup(build) {
-        const to: Record<string, string> = { './index.js': './index.js', './node/index.js': './node.js', './starter/index.js': './starter.js' };
-        build.onResolve({ filter: /^\.\/(index|node\/index|starter\/index)\.js$/ }, (args) =>
+        const to: Record<string, string> = { './index.js': './index.js', './node/index.js': './node.js', './starter/index.js': './starter.js', './http/index.js': './http.js' };
+        build.onResolve({ filter: /^\.\/(index|node\/index|starter\/index|http\/index)\.js$/ }, (args) =>
           /[\\/]src$/.test(args.resolveDir) ? { path: to[args.path], external: true } : undefined);
       },
     }],

@@ -2,6 +2,8 @@
  * `trainprint` command line.
  *   trainprint demo                         fingerprint two passages, compare them, analyze one against the starter dataset
  *   trainprint analyze FILE [options]       analyze a file against dataset files and/or the starter dataset
+ *   trainprint serve [options]              the HTTP service under /api/v1 (npm start)
+ *   trainprint keys create [options]        create an API key in a file store
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file
  *   trainprint index info FILE              header and stats of a dataset file as JSON
@@ -9,8 +11,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createEngine, TrainprintError, type Fingerprint } from './index.js';
-import { buildDatasetFile, readDatasetInfo, type BuildProgress } from './node/index.js';
+import { createEngine, TrainprintError, type Engine, type Fingerprint } from './index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildDatasetFile, openFileStore, readDatasetInfo, serve, serveStatic, type BuildProgress } from './node/index.js';
 
 const A = `It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of
 foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of Light,
@@ -52,6 +57,18 @@ const HELP = `usage:
       --quiet                 no progress line
   trainprint index info FILE
       validate a dataset file and print its header, descriptor and stats as JSON
+  trainprint serve [options]
+      run the HTTP service (/api/v1, OpenAPI at /api/v1/openapi.json, status page at /status);
+      prints a development key (test mode, plan pro) once at start
+      --port N                  port (default 8787; 0 picks a free one)
+      --host H                  interface (default 127.0.0.1)
+      --store DIR               durable file store (default: in memory)
+      --dataset FILE            a dataset file to load (repeatable)
+      --starter                 load the embedded starter dataset (the default without --dataset)
+      --base-url URL            public base URL (its path is stripped before matching routes)
+  trainprint keys create --store DIR --account A [--plan free|pro|scale|enterprise]
+                         [--scopes a,b] [--mode live|test] [--name LABEL]
+      create an API key in a file store; the key is printed once (only its hash is stored)
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;
@@ -227,6 +244,91 @@ async function analyzeFile(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Engine on an in-memory or file store, with dataset files and/or the starter loaded. */
+async function engineFor(values: Record<string, unknown>): Promise<Engine> {
+  const store = typeof values.store === 'string' ? await openFileStore(values.store) : undefined;
+  const engine = await createEngine(store ? { store } : {});
+  const datasets = (values.dataset as string[] | undefined) ?? [];
+  for (const d of datasets) {
+    let bytes: Buffer;
+    try { bytes = await readFile(d); } catch { throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`); }
+    await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  if (values.starter || datasets.length === 0) {
+    const { loadStarterDataset } = await import('./starter/index.js');
+    await loadStarterDataset(engine);
+  }
+  return engine;
+}
+
+async function serveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
+    dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length) throw new UsageError('serve takes no positional arguments');
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
+  const engine = await engineFor(values);
+  const { createHandler, KeyStore } = await import('./http/index.js');
+  const keys = new KeyStore(engine.store);
+  const dev = await keys.createKey({ account: 'dev', plan: 'pro', mode: 'test', name: 'printed by trainprint serve' });
+  const api = createHandler(engine, { keys, ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}) });
+  // the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1
+  const webDir = fileURLToPath(new URL('./web/', import.meta.url));
+  const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
+  if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
+  const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
+  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1' });
+  const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
+  console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${values.store ?? 'in memory'})`);
+  console.log(`development key (shown once, test mode, plan pro): ${dev.key}`);
+  console.log(`try:  curl -s -H "Authorization: Bearer ${dev.key}" -H 'Content-Type: application/json' \\
+        -d '{"content":"Permission is hereby granted, free of charge, to any person obtaining a copy of this software","content_type":"text"}' \\
+        ${server.url}/api/v1/attribution/analyze`);
+  console.log(`web app: ${server.url}/   OpenAPI: ${server.url}/api/v1/openapi.json   status: ${server.url}/status   (Ctrl-C stops)`);
+  engine.startMonitoring(60_000);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  await engine.stopMonitoring();
+  await engine.store.close();
+  return 0;
+}
+
+async function keysCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError(sub === undefined ? 'keys needs a subcommand: create' : `unknown keys subcommand ${JSON.stringify(sub)}`);
+  const { values, positionals } = parse(rest, {
+    store: { type: 'string' }, account: { type: 'string' }, plan: { type: 'string' }, scopes: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length) throw new UsageError('keys create takes no positional arguments');
+  if (typeof values.store !== 'string') throw new UsageError('keys create needs --store DIR (the store the service runs on)');
+  if (typeof values.account !== 'string') throw new UsageError('keys create needs --account A');
+  const store = await openFileStore(values.store);
+  try {
+    const { KeyStore } = await import('./http/index.js');
+    const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((x) => x.trim()).filter(Boolean) : undefined;
+    const { key, info } = await new KeyStore(store).createKey({
+      account: values.account,
+      ...(values.plan === undefined ? {} : { plan: values.plan as string }),
+      ...(scopes ? { scopes } : {}),
+      ...(values.mode === undefined ? {} : { mode: values.mode as 'live' | 'test' }),
+      ...(values.name === undefined ? {} : { name: values.name as string }),
+    });
+    console.log(JSON.stringify({ key, ...info }, null, 2));
+    console.error('the key is shown once: only its SHA-256 is stored');
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd = 'demo', ...rest] = argv;
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(HELP); return 0; }
@@ -265,6 +367,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'analyze') return analyzeFile(rest);
+  if (cmd === 'serve') return serveCommand(rest);
+  if (cmd === 'keys') return keysCommand(rest);
   if (cmd === 'fingerprint') {
     if (rest.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
     let text: Buffer;

@@ -31,7 +31,8 @@ export type ErrorCode =
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_TIMEOUT'
   | 'METHOD_NOT_ALLOWED'
-  | 'MALFORMED_JSON';
+  | 'MALFORMED_JSON'
+  | 'INTERNAL';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -58,6 +59,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   UPSTREAM_TIMEOUT: 'The model service did not answer in time',
   METHOD_NOT_ALLOWED: 'The method is not allowed on this path',
   MALFORMED_JSON: 'The request body is not valid JSON',
+  INTERNAL: 'An unexpected error occurred',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -85,6 +87,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   UPSTREAM_TIMEOUT: 504,
   METHOD_NOT_ALLOWED: 405,
   MALFORMED_JSON: 400,
+  INTERNAL: 500,
 });
 
 /**

@@ -49,6 +49,8 @@ export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT
 export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './monitor/webhook.js';
 export { Marketplace, createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, WORLDWIDE } from './market/index.js';
 export type * from './market/types.js';
+export * from './memorization/index.js';
+export * from './models/index.js';
 export { MemoryStore } from './store/memory.js';
 export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
 export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';

@@ -28,6 +28,7 @@ import { checkReceipt, loadReceiptKey, type ReceiptKey } from '../registry/recei
 import { deleteWork, getWork, listWorks, registerWork, type RegisterWorkRequest, type RegisterWorkResult, type Work } from '../registry/works.js';
 import { scoreWork, type ScoreRequest, type ScoreResult } from '../score/score.js';
 import { createMarketplace, type Marketplace } from '../market/index.js';
+import { Memorization } from '../memorization/memorization.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './load.js';
 
 /** Options of {@link createEngine}. */
@@ -66,6 +67,7 @@ export class Engine {
   private receiptKey: Promise<ReceiptKey> | null = null;
   private monitorChain: Promise<unknown> = Promise.resolve();
   private market: Marketplace | null = null;
+  private mem: Memorization | null = null;
   private monitorTimer: ReturnType<typeof setInterval> | null = null;
 
   /** @internal use {@link createEngine} */
@@ -576,6 +578,17 @@ export class Engine {
   get marketplace(): Marketplace {
     this.market ??= createMarketplace({ store: this.store, key: () => this.key() });
     return this.market;
+  }
+
+  /**
+   * Memorization-risk operations on this engine and its store (register-work with canaries,
+   * extract, probe, compare, assess, report; src/memorization/, README "Memorization risk").
+   * @example
+   * const a = await engine.memorization.assess({ work_id, model, probe: { reference: { reference_set: 'withheld' } } })
+   */
+  get memorization(): Memorization {
+    this.mem ??= new Memorization(this);
+    return this.mem;
   }
 
   // ---------------------------------------------------------------- monitors

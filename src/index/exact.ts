@@ -438,6 +438,8 @@ export class ExactDataset {
       bytes: this.byteTotal,
       index_bytes: this.n * 20 + (2 ** prefixBitsFor(this.n) + 1) * 4 + this.docs.length * NEAR_K * 4,
       params: this.params,
+      kb_dataset: this.descriptor.kb_dataset ?? null,
+      models: [...(this.descriptor.models ?? [])],
     };
   }
 

@@ -392,6 +392,8 @@ export class PortraitDataset {
       bytes: this.byteTotal,
       index_bytes: links.reduce((a, l) => a + l.blocks * BLOCK_BYTES, 0),
       params: this.params,
+      kb_dataset: this.descriptor.kb_dataset ?? null,
+      models: [...(this.descriptor.models ?? [])],
       window: this.window,
       fpr: this.fpr(),
       filters: links.length,

@@ -58,6 +58,10 @@ export interface DatasetStats {
    */
   readonly index_bytes: number;
   readonly params: string;
+  /** The declared knowledge-base dataset this dataset samples (`null` when none). */
+  readonly kb_dataset: string | null;
+  /** The declared models trained on it (empty when none). */
+  readonly models: readonly string[];
   /** Portrait only: the winnowing window. */
   readonly window?: number;
   /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */

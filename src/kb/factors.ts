@@ -39,7 +39,7 @@ const ROWS = [
   ['near_duplicate', 'evidence', 'The whole content is a near-duplicate of an indexed document (estimated Jaccard of word 5-gram sets ≥ the near threshold).', 'engine.search, MinHash-LSH'],
   ['portrait_membership', 'evidence', 'The content\'s n-grams are in a portrait dataset more often than the filter\'s false-positive rate allows by chance (p < 0.001), or a run of hits is reported as a match.', 'engine.search, portrait datasets'],
   ['exact_match_in_open_corpus', 'evidence', 'The text is found in an open corpus that a model documents training on: the strongest statement corpus access allows.', SCIENCE],
-  ['verbatim_extraction_verified', 'evidence', 'A model reproduced a span of the work verbatim (≥ 50 tokens) when prompted with its prefix.', 'arXiv 2202.07646; ' + SCIENCE],
+  ['verbatim_extraction_verified', 'evidence', 'A model reproduced a span of the work verbatim (≥ 50 words) when prompted with its prefix.', 'arXiv 2202.07646; ' + SCIENCE],
   ['trap_sequence_detected', 'evidence', 'A canary/trap sequence embedded in the work behaves as seen by the model.', 'arXiv 2402.09363; ' + SCIENCE],
   // ---- attribution
   ['dataset_disclosed_by_provider', 'attribution', 'The matched dataset is named in the model\'s own documentation (model card, paper).', 'kb-models-datasets.json'],
@@ -54,7 +54,7 @@ const ROWS = [
   ['no_datasets_loaded', 'limitation', 'No reference dataset is loaded, so no corpus evidence could be looked for.', 'engine.datasets()'],
   ['no_indexed_dataset_match', 'limitation', 'Nothing in the loaded reference datasets matched. That is not evidence of non-use: the datasets are samples and training corpora are mostly closed.', SCIENCE + ' (cannot claim "not trained on")'],
   ['reference_sample_only', 'limitation', 'The indexed datasets are samples of the corpora they stand for; text missing from them may still be in the full corpus.', 'Data Portraits practice; ' + SCIENCE],
-  ['short_text_low_power', 'limitation', 'The content has fewer than 50 words: too few shingles for strong evidence either way.', SCIENCE + ' §4.1'],
+  ['short_text_low_power', 'limitation', 'Too little text for strong evidence either way: fewer than 50 words, or below a probe\'s minimum number of chunks or reference documents.', SCIENCE + ' §4.1'],
   ['portrait_no_positions', 'limitation', 'A portrait says that passages are in its corpus, not in which document or where.', 'src/index/portrait.ts'],
   ['paraphrase_not_detectable', 'limitation', 'Corpus matching finds copies and light edits, not paraphrases (LLM paraphrases of indexed passages: recall 0.44 on the dev data).', 'bench/results/eval-retrieval.json'],
   ['model_datasets_not_indexed', 'limitation', 'None of the loaded datasets samples a training dataset of the target model (by the knowledge base or a declaration), so no corpus evidence about it could be looked for.', 'knowledge base; dataset descriptors'],

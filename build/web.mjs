@@ -1,0 +1,91 @@
+// Build the web app (src/web) into a self-contained static folder, dist/web by default:
+//   index.html, styles.css     copied from src/web
+//   app.js, worker.js          src/web/app.ts and worker.ts bundled by esbuild; the library stays
+//                              external: '../index.js' → './index.js', '../starter/index.js' → './starter.js'
+//   index.js, starter.js       copies of the package's browser bundles (dist/), so the folder can be
+//                              served or deployed on its own (any static host: nothing is generated per request)
+//   starter-texts.json         the starter dataset's licence texts by id (spdx-license-list, CC0-1.0):
+//                              the dataset keeps positions, not text; the page fetches this file only
+//                              to show a source passage
+// Run after `npm run build`.  Usage: node build/web.mjs [--dist DIR] [--out DIR]
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' } } });
+const dist = resolve(root, values.dist ?? 'dist');
+const out = resolve(root, values.out ?? join(dist, 'web'));
+const src = join(root, 'src/web');
+
+for (const f of ['index.js', 'starter.js']) {
+  if (!existsSync(join(dist, f))) {
+    console.error(`build/web.mjs: ${join(dist, f)} is missing — run \`npm run build\` first (the page uses the built bundles).`);
+    process.exit(1);
+  }
+}
+
+const t0 = performance.now();
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// The app may import the library only through these two entries; anything else outside src/web
+// would be bundled a second time into app.js, so it is refused.
+const EXTERNAL = { '../index.js': './index.js', '../starter/index.js': './starter.js' };
+const libraryExternal = {
+  name: 'library-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\// }, (args) => {
+      if (resolve(args.resolveDir) !== src) return undefined;
+      const to = EXTERNAL[args.path];
+      if (to) return { path: to, external: true };
+      return { errors: [{ text: `src/web may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` }] };
+    });
+  },
+};
+
+await build({
+  entryPoints: { app: join(src, 'app.ts'), worker: join(src, 'worker.ts') },
+  outdir: out,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022', 'chrome100', 'firefox114', 'safari16'],
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  plugins: [libraryExternal],
+  logLevel: 'warning',
+});
+
+copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
+copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
+copyFileSync(join(dist, 'index.js'), join(out, 'index.js'));
+copyFileSync(join(dist, 'starter.js'), join(out, 'starter.js'));
+
+// The texts the starter indexed: the same selection as build/starter.mjs, checked against the
+// built dataset (source and document count) so that source offsets point into these very texts.
+const require = createRequire(import.meta.url);
+const pkg = require('spdx-license-list/package.json');
+const licences = require('spdx-license-list/spdx-full.json');
+const source = `npm spdx-license-list@${pkg.version}`;
+const texts = {};
+for (const id of Object.keys(licences).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const t = licences[id].licenseText;
+  if (typeof t === 'string' && t.trim() !== '') texts[id] = t;
+}
+const { STARTER_DATASET } = await import(pathToFileURL(join(dist, 'starter.js')).href);
+if (STARTER_DATASET.source !== source || STARTER_DATASET.documents !== Object.keys(texts).length) {
+  console.error(`build/web.mjs: the starter dataset (${STARTER_DATASET.source}, ${STARTER_DATASET.documents} documents) ` +
+    `does not match ${source} (${Object.keys(texts).length} texts): rebuild with \`npm run build\`.`);
+  process.exit(1);
+}
+writeFileSync(join(out, 'starter-texts.json'), JSON.stringify({ source, licence: 'CC0-1.0', texts }));
+
+const files = ['index.html', 'styles.css', 'app.js', 'worker.js', 'index.js', 'starter.js', 'starter-texts.json'];
+const kb = (f) => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`;
+console.log(`web app → ${relative(root, out) || '.'}: ${files.map(kb).join(', ')} (${(performance.now() - t0).toFixed(0)} ms)`);
+if (dirname(out) !== dist) console.log('(built outside dist/: serve the folder as is)');

@@ -1,0 +1,202 @@
+/**
+ * The shapes shared by the HTTP adapter's modules: a {@link Route} of the table (src/http/routes.ts),
+ * the {@link RouteContext} its handler receives, the authenticated {@link Principal}, and the
+ * {@link Reply} a handler returns when the status or headers are not the defaults.
+ *
+ * Kept apart from the table so that modules other than the table (the OpenAPI builder, the
+ * handler, later route groups) can import the types without importing every route.
+ */
+import type { Engine } from '../index.js';
+import type { KeyStore } from './auth.js';
+import type { RateState } from './limits.js';
+
+/**
+ * A JSON Schema (2020-12, the dialect of OpenAPI 3.1). Plain data: no functions, no `$ref` across files.
+ * @example
+ * const s: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } }
+ */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * HTTP methods the table uses.
+ * @example const m: Method = 'POST'
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Every scope a key or token may carry. A route names the one it needs; a principal without it
+ * gets 403 `FORBIDDEN` (with `WWW-Authenticate: Bearer error="insufficient_scope"`).
+ *
+ * @example
+ * SCOPES.includes('analyze') // true
+ */
+export const SCOPES = [
+  'analyze',
+  'registry:read',
+  'registry:write',
+  'monitors',
+  'datasets:read',
+  'datasets:write',
+  'kb',
+  'usage',
+  'keys',
+  'marketplace',
+  'memorization',
+] as const;
+
+/**
+ * One of {@link SCOPES}.
+ * @example const s: Scope = 'registry:write'
+ */
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * Scopes a new key or OAuth client gets when none are asked for: everything an account uses.
+ * `datasets:write` changes the reference corpora every account searches, so it is given only
+ * when asked for explicitly (operator keys).
+ *
+ * @example
+ * DEFAULT_SCOPES.includes('datasets:write') // false
+ */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'datasets:write');
+
+/**
+ * One-line description of each scope (OpenAPI `oauth2` flow, key listings).
+ * @example SCOPE_DESCRIPTIONS.kb // 'Read the knowledge base: …'
+ */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = Object.freeze({
+  analyze: 'Analyse, compare, fingerprint and score content; read own analyses',
+  'registry:read': 'Read own registered works and verify receipts',
+  'registry:write': 'Register and delete own works',
+  monitors: 'Create, read, pause, resume and delete monitors of own works; read their events',
+  'datasets:read': 'List, describe and export the reference datasets',
+  'datasets:write': 'Create, grow, import and delete reference datasets (shared by every account)',
+  kb: 'Read the knowledge base: models, providers, datasets, jurisdictions, factor codes',
+  usage: 'Read the account\'s usage and limits',
+  keys: 'Create, list and revoke the account\'s API keys and OAuth clients',
+  marketplace: 'Licensing marketplace (later routes)',
+  memorization: 'Memorization probes against models (later routes)',
+});
+
+/**
+ * Who is calling: from an API key or from an OAuth access token.
+ * @example
+ * handler: async (ctx) => ({ account: ctx.principal!.account, scopes: ctx.principal!.scopes })
+ */
+export interface Principal {
+  /** `api_key` (Authorization: Bearer tp_live_…) or `oauth_token` (a token from /api/v1/oauth/token). */
+  readonly kind: 'api_key' | 'oauth_token';
+  /** The key id (`key_…`) or the OAuth client id (`tpc_…`). Never the secret. */
+  readonly id: string;
+  /** The account every call is charged to and every owned item belongs to. */
+  readonly account: string;
+  /** Plan name (a key of the plans table, src/http/limits.ts). */
+  readonly plan: string;
+  readonly scopes: readonly Scope[];
+  /** `live` or `test` (from the key prefix `tp_live_` / `tp_test_`; recorded for later routes). */
+  readonly mode: 'live' | 'test';
+}
+
+/**
+ * Services of the handler that routes may use (the table stays free of handler internals).
+ * @example
+ * handler: async (ctx) => ({ limit: (await ctx.services.usage(ctx.principal!)).limit })
+ */
+export interface RouteServices {
+  /** The OpenAPI document of this handler's table. */
+  openapi(): Record<string, unknown>;
+  /** A health check now, then the status report (src/http/status.ts). */
+  status(): Promise<Record<string, unknown>>;
+  /** The status report as a small HTML page. */
+  statusHtml(): Promise<string>;
+  /** Usage of the principal's account in the current window, without charging a call. */
+  usage(principal: Principal): Promise<RateState>;
+  /** Issue an OAuth access token (RFC 6749 §4.4); the route turns the result into the RFC response. */
+  issueToken(form: URLSearchParams, authorization: string | null): Promise<Response>;
+}
+
+/**
+ * What a handler receives. Everything was validated against the route's schemas before.
+ * @example
+ * handler: async (ctx) => ctx.engine.getWork(ctx.params.work_id)
+ */
+export interface RouteContext {
+  readonly engine: Engine;
+  readonly request: Request;
+  /** Path parameters, decoded, each matching its pattern (src/http/routes.ts `PATH_PARAMS`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query parameters, coerced to the types of `querySchema` and validated. */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The request body: parsed and validated JSON, `URLSearchParams` (form) or `Uint8Array` (binary). */
+  readonly body: unknown;
+  /** The caller; `null` on public routes (`scope: null`). */
+  readonly principal: Principal | null;
+  readonly keys: KeyStore;
+  readonly services: RouteServices;
+  /** The handler's clock (ms since the epoch). */
+  now(): number;
+}
+
+/**
+ * A handler's result with a status or headers other than the defaults (200, JSON). The body is
+ * still wrapped in the success envelope (`{ success: true, ...body }`).
+ *
+ * @example
+ * return new Reply(work, work.created ? 201 : 200)
+ */
+export class Reply {
+  constructor(
+    readonly body: Record<string, unknown>,
+    readonly status = 200,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+/**
+ * One row of the route table.
+ * @example
+ * const ping: Route = {
+ *   method: 'GET', path: '/api/v1/ping', operationId: 'ping', tag: 'service', scope: 'kb', summary: 'Liveness',
+ *   responseSchema: { type: 'object', required: ['success', 'pong'], properties: { success: { const: true }, pong: { const: true } } },
+ *   handler: async () => ({ pong: true }),
+ * }
+ * createHandler(engine, { routes: [ping] })
+ */
+export interface Route {
+  readonly method: Method;
+  /** Template relative to the base URL, e.g. `/api/v1/content/{work_id}`; parameters are whole segments. */
+  readonly path: string;
+  /** Unique; also the OpenAPI `operationId`. */
+  readonly operationId: string;
+  /** OpenAPI tag (the group in the docs). */
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Scope required; `null` for public routes (no authentication, no rate limit). */
+  readonly scope: Scope | null;
+  /**
+   * How the body is read: `json` (validated against `requestSchema`; 415 unless
+   * `application/json`), `form` (`application/x-www-form-urlencoded`, handed over as
+   * `URLSearchParams` for the handler to check: the OAuth token endpoint answers RFC 6749 errors),
+   * `binary` (`application/octet-stream`, a `Uint8Array`). Absent: the route reads no body.
+   */
+  readonly body?: 'json' | 'form' | 'binary';
+  /** Schema of the body (`json`: validated; `form`: documented). */
+  readonly requestSchema?: JsonSchema;
+  /** Object schema of the query parameters (validated after coercion to the property types). */
+  readonly querySchema?: JsonSchema;
+  /** Schema of the success body (for `json` responses: including `success: true`). */
+  readonly responseSchema: JsonSchema;
+  /** Media type of the success response. @default 'json' */
+  readonly responseType?: 'json' | 'html' | 'binary';
+  /** Success statuses the handler may answer. @default [200] */
+  readonly status?: readonly number[];
+  /** Error statuses specific to this route (documented in OpenAPI), e.g. 404 for a missing item. */
+  readonly errors?: readonly number[];
+  /** The POST creates something: an `Idempotency-Key` header is honoured (24 h, per account). */
+  readonly creates?: boolean;
+  /** Body limit of this route in bytes. @default the handler's `maxBodyBytes` */
+  readonly maxBodyBytes?: number;
+  /** Returns the body object (wrapped as `{ success: true, ...body }`), a {@link Reply}, or a finished `Response`. */
+  readonly handler: (ctx: RouteContext) => Promise<unknown>;
+}

@@ -1,0 +1,354 @@
+/**
+ * `createHandler(engine, options)`: the HTTP API as one Fetch handler, `(Request) => Promise<Response>`,
+ * for any runtime with Fetch and WebCrypto — `Deno.serve(handler)`, a Workers `fetch` export,
+ * or Node through `serve` from `trainprint/node`.
+ *
+ * Every request goes through the same steps, in this order (each can end it):
+ *  1. match the path and method against the route table — 404, or 405 with `Allow`;
+ *  2. refuse a declared `Content-Length` over the limit — 413, before anything is read;
+ *  3. authenticate (`Authorization: Bearer <API key | access token>`) — 401 with
+ *     `WWW-Authenticate: Bearer realm="trainprint"`; check the route's scope — 403;
+ *  4. charge the call to the account's plan — 429 with `Retry-After` (RateLimit-* headers on
+ *     every authenticated response from here on);
+ *  5. check the Content-Type — 415; read the body counting bytes as they stream — 413;
+ *     parse — 400 `MALFORMED_JSON`; validate against the route's schema — 422 naming the field;
+ *     coerce and validate the query — 422;
+ *  6. `Idempotency-Key` on creating POSTs: replay, or 409 for another request with the same key;
+ *  7. run the route's handler; wrap its result as `{ success: true, ...result }`.
+ * Errors anywhere become the envelope `{ success: false, error: { code, message, details? } }`;
+ * unexpected ones are 500 `INTERNAL` without internals, and every 5xx is recorded for /status.
+ */
+import { TrainprintError, type Engine } from '../index.js';
+import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
+import { Reply, type Method, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
+import { Idempotency, requestHash } from './idempotency.js';
+import { MemoryCounterStore, PLANS, RateLimiter, rateLimitHeaders, type CounterStore, type Plan, type RateState } from './limits.js';
+import { buildOpenApi } from './openapi.js';
+import { errorOutcome, jsonResponse } from './respond.js';
+import { PATH_PARAMS, ROUTES } from './routes.js';
+import { StatusMonitor, statusHtml } from './status.js';
+import { coerceQuery, compileValidator } from './validate.js';
+
+/**
+ * A Fetch handler.
+ * @example const res = await handler(new Request('http://localhost/api/v1/status'))
+ */
+export type Handler = (request: Request) => Promise<Response>;
+
+/**
+ * Options of {@link createHandler}.
+ * @example
+ * createHandler(engine, { baseUrl: 'https://api.example.org', plans: { enterprise: { daily: 5_000_000 } }, tokenSecret: process.env.TOKEN_SECRET })
+ */
+export interface HandlerOptions {
+  /** API keys and OAuth clients. @default new KeyStore(engine.store) */
+  readonly keys?: KeyStore;
+  /** Plans by name, merged over the built-ins (free 100/day, pro 10,000, scale 1,000,000, enterprise unlimited). */
+  readonly plans?: Readonly<Record<string, Plan>>;
+  /** Where calls are counted. @default new MemoryCounterStore() (exact; per process) */
+  readonly counters?: CounterStore;
+  /**
+   * Public URL of the API (`https://api.example.org` or with a path, `https://example.org/trainprint`):
+   * the OpenAPI `servers` entry; its path is stripped from request paths before matching.
+   */
+  readonly baseUrl?: string;
+  /** Largest request body in bytes, checked before parsing. @default 11 MiB (analyze takes 10 MiB of content) */
+  readonly maxBodyBytes?: number;
+  /** Largest body of the dataset upload routes (documents, import). @default 256 MiB */
+  readonly maxDatasetBodyBytes?: number;
+  /** Clock in ms since the epoch (rate-limit windows, token expiry, idempotency, uptime). @default Date.now */
+  readonly now?: () => number;
+  /** Key signing the OAuth access tokens (≥ 32 bytes; the same on every instance). @default a random key kept in the store */
+  readonly tokenSecret?: string | Uint8Array;
+  /** Lifetime of access tokens in seconds, 1–3600. @default 3600 */
+  readonly tokenTtlSeconds?: number;
+  /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
+  readonly routes?: readonly Route[];
+  /**
+   * Called with every unexpected error (those answered 500 `INTERNAL`) and its request id, for the
+   * operator's logs. The client never sees the error. Credentials are never passed here.
+   */
+  readonly onError?: (error: unknown, requestId: string) => void;
+}
+
+/**
+ * Default body limit: 10 MiB of content plus JSON overhead.
+ * @example createHandler(engine, { maxBodyBytes: DEFAULT_MAX_BODY_BYTES * 2 })
+ */
+export const DEFAULT_MAX_BODY_BYTES = 11 * 1024 * 1024;
+/**
+ * Default body limit of the dataset upload routes (documents, import).
+ * @example createHandler(engine, { maxDatasetBodyBytes: 4 * DEFAULT_MAX_DATASET_BODY_BYTES })
+ */
+export const DEFAULT_MAX_DATASET_BODY_BYTES = 256 * 1024 * 1024;
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly segments: ReadonlyArray<{ literal: string } | { param: string; re: RegExp }>;
+  readonly params: number;
+  readonly checkBody?: (v: unknown) => unknown;
+  readonly checkQuery?: (v: unknown) => unknown;
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * The HTTP API of `engine` as a Fetch handler.
+ *
+ * @throws INVALID_OPTIONS (plans, limits, token settings, duplicate routes)
+ * @example
+ * import { createEngine } from 'trainprint'
+ * import { createHandler, KeyStore } from 'trainprint/http'
+ * const engine = await createEngine()
+ * const keys = new KeyStore(engine.store)
+ * const { key } = await keys.createKey({ account: 'acme', plan: 'pro' })
+ * const handler = createHandler(engine, { keys })
+ * Deno.serve(handler) // or: await serve(handler, { port: 8787 }) from 'trainprint/node'
+ */
+export function createHandler(engine: Engine, options: HandlerOptions = {}): Handler {
+  const now = options.now ?? Date.now;
+  const keys = options.keys ?? new KeyStore(engine.store, now);
+  const tokens = new TokenIssuer(engine.store, options.tokenSecret, options.tokenTtlSeconds);
+  const limiter = new RateLimiter({ plans: { ...PLANS, ...options.plans }, counters: options.counters ?? new MemoryCounterStore(now), now });
+  const idempotency = new Idempotency(engine.store, now);
+  const status = new StatusMonitor(engine, now);
+  const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+  const maxDatasetBody = positiveInt(options.maxDatasetBodyBytes, DEFAULT_MAX_DATASET_BODY_BYTES, 'maxDatasetBodyBytes');
+  const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const routes = [...ROUTES, ...(options.routes ?? [])];
+  const table = compile(routes, maxBody, maxDatasetBody);
+  let openapi: Record<string, unknown> | null = null;
+
+  const services: RouteServices = {
+    openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
+    status: async () => ({ ...(await status.report()) }),
+    statusHtml: async () => statusHtml(await status.report()),
+    usage: (p: Principal) => limiter.peek(p),
+    issueToken: (form, authorization) => tokenEndpoint(form, authorization, keys, tokens, now()),
+  };
+
+  return async function handler(request: Request): Promise<Response> {
+    const requestId = requestIdOf(request);
+    status.recordRequest();
+    let operation = 'unmatched';
+    let extra: Record<string, string> = {};
+    try {
+      const url = new URL(request.url);
+      let path = url.pathname;
+      if (basePath) {
+        if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new TrainprintError('NOT_FOUND', 'no such path');
+        path = path.slice(basePath.length) || '/';
+      }
+      const match = matchRoute(table, path, request.method);
+      if ('allow' in match) {
+        extra = { allow: match.allow.join(', ') };
+        return finish(errorOutcome(new TrainprintError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`), requestId, { allow: match.allow }), extra);
+      }
+      if (!match.route) throw new TrainprintError('NOT_FOUND', `no route ${path}`);
+      const { route: c, params } = match;
+      const route = c.route;
+      operation = route.operationId;
+
+      const declared = declaredLength(request);
+      if (route.body && declared !== null && declared > c.maxBodyBytes) throw tooLarge(c.maxBodyBytes);
+
+      let principal: Principal | null = null;
+      if (route.scope !== null) {
+        const who = await authenticate(request.headers.get('authorization'), keys, tokens, now());
+        if ('failure' in who) {
+          extra = { 'www-authenticate': who.failure === 'missing' ? 'Bearer realm="trainprint"' : `Bearer realm="trainprint", error="invalid_token", error_description="${who.detail}"` };
+          throw new TrainprintError('UNAUTHORIZED', who.detail);
+        }
+        principal = who;
+        if (!principal.scopes.includes(route.scope)) {
+          extra = { ...rateLimitHeaders(await limiter.peek(principal)), 'www-authenticate': `Bearer realm="trainprint", error="insufficient_scope", scope="${route.scope}"` };
+          throw new TrainprintError('FORBIDDEN', `this operation needs scope "${route.scope}"`);
+        }
+        const rate: RateState = await limiter.take(principal);
+        extra = rateLimitHeaders(rate);
+        if (!rate.allowed) {
+          extra['retry-after'] = String(rate.resetSeconds);
+          throw new TrainprintError('RATE_LIMITED', `${rate.limit} calls per UTC day on plan "${rate.plan}"; the window resets in ${rate.resetSeconds} s`);
+        }
+      }
+
+      const raw = route.body ? await readBody(request, route.body, c.maxBodyBytes) : new Uint8Array(0);
+      const body = route.body ? parseBody(route.body, raw, c) : undefined;
+      const query = coerceQuery(url.searchParams, route.querySchema);
+      if (c.checkQuery) c.checkQuery(query);
+      else if (Object.keys(query).length > 0) throw new TrainprintError('INVALID_INPUT', `${Object.keys(query)[0]}: is not a known query parameter`, { cause: { location: 'query', field: Object.keys(query)[0], reason: 'is not a known query parameter' } });
+
+      const ctx: RouteContext = { engine, request, params, query, body, principal, keys, services, now };
+      const idemKey = route.creates && principal ? request.headers.get('idempotency-key') : null;
+      if (idemKey === null) return finish(await respond(route, ctx), extra);
+      const slot = await idempotency.begin(principal!.account, idemKey, await requestHash(request.method, path, url.search, raw));
+      try {
+        if (slot.replay) {
+          return finish(new Response(slot.replay.body, { status: slot.replay.status, headers: { 'content-type': slot.replay.content_type, 'cache-control': 'no-store', 'idempotency-replayed': 'true' } }), extra);
+        }
+        const res = await respond(route, ctx);
+        if (res.status >= 200 && res.status < 300) {
+          const text = await res.text();
+          await slot.finish({ status: res.status, body: text, content_type: res.headers.get('content-type') ?? 'application/json; charset=utf-8' });
+          return finish(new Response(text, { status: res.status, headers: res.headers }), extra);
+        }
+        return finish(res, extra);
+      } finally {
+        slot.release();
+      }
+    } catch (err) {
+      const out = errorOutcome(err, requestId);
+      if (out.code === 'INTERNAL') options.onError?.(err, requestId);
+      return finish(out, extra);
+    }
+
+    /** Add the request id and the collected headers; record 5xx. */
+    function finish(r: Response | ReturnType<typeof errorOutcome>, headers: Record<string, string>): Response {
+      const res = r instanceof Response ? r : jsonResponse(r.status, r.body);
+      if (res.status >= 500) status.recordServerError(res.status, r instanceof Response ? 'HTTP' : r.code, operation);
+      const h = new Headers(res.headers);
+      for (const [k, v] of Object.entries(headers)) h.set(k, v);
+      h.set('x-request-id', requestId);
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers: h });
+    }
+  };
+}
+
+/** Run the route's handler and turn its result into a response. */
+async function respond(route: Route, ctx: RouteContext): Promise<Response> {
+  const result = await route.handler(ctx);
+  if (result instanceof Response) return result;
+  if (result instanceof Reply) return jsonResponse(result.status, { success: true, ...result.body }, result.headers);
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+    throw new Error(`route ${route.operationId} returned a non-object`); // a bug in the route: 500 INTERNAL
+  }
+  return jsonResponse(route.status?.[0] ?? 200, { success: true, ...(result as Record<string, unknown>) });
+}
+
+function compile(routes: readonly Route[], maxBody: number, maxDatasetBody: number): CompiledRoute[] {
+  const seen = new Set<string>();
+  return routes.map((route) => {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key) || seen.has(route.operationId)) throw new TrainprintError('INVALID_OPTIONS', `duplicate route ${key} (${route.operationId})`);
+    seen.add(key);
+    seen.add(route.operationId);
+    const segments = route.path.split('/').slice(1).map((s) => {
+      const m = /^\{([^}]+)\}$/.exec(s);
+      if (!m) return { literal: s };
+      const p = PATH_PARAMS[m[1]];
+      return { param: m[1], re: new RegExp(p ? p.pattern : '^[^/]+$') };
+    });
+    const dataset = route.path.startsWith('/api/v1/datasets') && route.body !== undefined;
+    return {
+      route,
+      segments,
+      params: segments.filter((s) => 'param' in s).length,
+      checkBody: route.body === 'json' && route.requestSchema ? compileValidator(route.requestSchema, 'body') : undefined,
+      checkQuery: route.querySchema ? compileValidator(route.querySchema, 'query') : undefined,
+      maxBodyBytes: route.maxBodyBytes ?? (dataset ? maxDatasetBody : maxBody),
+    };
+  });
+}
+
+/** The route for `path` and `method`: the most literal of the matching ones, or the methods the path allows. */
+function matchRoute(table: readonly CompiledRoute[], path: string, method: string):
+  { route: CompiledRoute; params: Record<string, string> } | { allow: Method[] } | { route: null } {
+  const parts = path.split('/').slice(1);
+  let decoded: string[];
+  try {
+    decoded = parts.map((p) => decodeURIComponent(p));
+  } catch {
+    return { route: null };
+  }
+  const hits: Array<{ route: CompiledRoute; params: Record<string, string> }> = [];
+  for (const c of table) {
+    if (c.segments.length !== decoded.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < decoded.length && ok; i++) {
+      const s = c.segments[i];
+      if ('literal' in s) ok = s.literal === parts[i];
+      else if (s.re.test(decoded[i])) params[s.param] = decoded[i];
+      else ok = false;
+    }
+    if (ok) hits.push({ route: c, params });
+  }
+  if (hits.length === 0) return { route: null };
+  const same = hits.filter((h) => h.route.route.method === method);
+  if (same.length === 0) return { allow: [...new Set(hits.map((h) => h.route.route.method))].sort() };
+  return same.sort((a, b) => a.route.params - b.route.params)[0];
+}
+
+/** Read the body, counting bytes as they arrive (a missing or false Content-Length cannot get past the limit). */
+async function readBody(request: Request, kind: 'json' | 'form' | 'binary', limit: number): Promise<Uint8Array> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const [media, ...paramsList] = type.split(';').map((s) => s.trim());
+  const expected = kind === 'json' ? 'application/json' : kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
+  const charset = paramsList.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (media !== expected || (kind !== 'binary' && charset !== undefined && charset !== 'utf-8')) {
+    await request.body?.cancel().catch(() => undefined);
+    throw new TrainprintError('UNSUPPORTED_MEDIA_TYPE', `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`);
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+  return out;
+}
+
+function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {
+  if (kind === 'binary') {
+    if (raw.length === 0) throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', { cause: { location: 'body', field: '', reason: 'must not be empty' } });
+    return raw;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
+  } catch {
+    throw new TrainprintError('MALFORMED_JSON', 'the body is not valid UTF-8');
+  }
+  if (kind === 'form') return new URLSearchParams(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    // SyntaxError messages say where ("… at position 12"); they hold no internals
+    throw new TrainprintError('MALFORMED_JSON', e instanceof SyntaxError ? e.message : undefined);
+  }
+  return c.checkBody ? c.checkBody(value) : value;
+}
+
+function declaredLength(request: Request): number | null {
+  const v = request.headers.get('content-length');
+  return v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
+}
+
+function tooLarge(limit: number): TrainprintError {
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`);
+}
+
+/** The client's X-Request-Id when it is a sane token, else a new one. */
+function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  if (given !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(given)) return given;
+  return `req_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function positiveInt(v: number | undefined, d: number, name: string): number {
+  if (v === undefined) return d;
+  if (!Number.isInteger(v) || v < 1) throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer`);
+  return v;
+}

@@ -1,0 +1,30 @@
+/**
+ * `trainprint/http` — the HTTP API under `/api/v1` as a Fetch handler, for every runtime with
+ * Fetch and WebCrypto (Node through `serve` from `trainprint/node`, `Deno.serve`, Workers, Bun).
+ * Routes are one table ({@link ROUTES}); the OpenAPI 3.1 document is generated from it
+ * ({@link buildOpenApi}) with the JSON Schemas that validate requests.
+ *
+ * @example
+ * import { createEngine } from 'trainprint'
+ * import { createHandler, KeyStore } from 'trainprint/http'
+ * const engine = await createEngine()
+ * const keys = new KeyStore(engine.store)
+ * const { key } = await keys.createKey({ account: 'acme', plan: 'pro' })
+ * Deno.serve(createHandler(engine, { keys }))
+ */
+export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES } from './handler.js';
+export type { Handler, HandlerOptions } from './handler.js';
+export { ROUTES, PATH_PARAMS } from './routes.js';
+export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
+export type { Route, RouteContext, RouteServices, Principal, Scope, Method, JsonSchema } from './context.js';
+export { KeyStore, MAX_TOKEN_TTL } from './auth.js';
+export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions } from './auth.js';
+export { PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from './limits.js';
+export type { Plan, CounterStore, RateState } from './limits.js';
+export { buildOpenApi } from './openapi.js';
+export type { OpenApiOptions } from './openapi.js';
+export { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+export { INTERNAL_ERROR_CODE } from './respond.js';
+export type { EnvelopeCode } from './respond.js';
+export { NAMED_SCHEMAS, ERROR_ENVELOPE_SCHEMA } from './schemas.js';
+export type { StatusReport } from './status.js';

@@ -1,0 +1,225 @@
+/**
+ * Plans and call limits. Every authenticated call is charged to its account in a daily window in
+ * UTC (00:00–24:00); a call over the plan's limit is refused with 429 and `Retry-After`. Every
+ * authenticated response carries the IETF draft headers (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds to the window's end) and
+ * `RateLimit-Policy: <limit>;w=86400`.
+ *
+ * Counting is exact under concurrency: a {@link CounterStore} increments *only if below the
+ * limit* in one atomic step, so 150 parallel calls on a 100/day key give exactly 100 successes.
+ * The in-memory default does the check and the increment in one synchronous step (JavaScript runs
+ * it without interleaving); {@link StoreCounterStore} does it in a `Store` transaction
+ * (serialised), which makes it durable with the file store. A shared counter for several
+ * processes (Redis `INCR` with a Lua check, a database row) implements the same two methods.
+ */
+import { TrainprintError, type Store } from '../index.js';
+import type { Principal } from './context.js';
+
+/**
+ * A plan: calls per UTC day, or `null` for no limit.
+ * @example createHandler(engine, { plans: { startup: { daily: 2_000 } } })
+ */
+export interface Plan {
+  readonly daily: number | null;
+}
+
+/**
+ * Built-in plans: Free 100 calls/day, Pro 10,000, Scale 1,000,000; Enterprise has no limit by
+ * default (contracts set their own: pass `plans: { enterprise: { daily: 5_000_000 } }` or a plan of
+ * any other name to `createHandler`).
+ *
+ * @example
+ * PLANS.pro.daily // 10000
+ */
+export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
+  free: { daily: 100 },
+  pro: { daily: 10_000 },
+  scale: { daily: 1_000_000 },
+  enterprise: { daily: null },
+});
+
+/**
+ * Length of the window in seconds (one UTC day).
+ * @example `RateLimit-Policy: 100;w=${WINDOW_SECONDS}`
+ */
+export const WINDOW_SECONDS = 86_400;
+
+/**
+ * Where calls are counted. Both methods must be atomic with respect to each other.
+ *
+ * @example
+ * const counters: CounterStore = new MemoryCounterStore()
+ * await counters.take('acme/2026-03-01', 100, Date.parse('2026-03-02')) // { allowed: true, count: 1 }
+ */
+export interface CounterStore {
+  /**
+   * If the count of `key` is below `limit`, add one. Returns whether it did and the count after
+   * the call. `expiresAt` (ms) says when the counter may be forgotten.
+   */
+  take(key: string, limit: number, expiresAt: number): Promise<{ allowed: boolean; count: number }>;
+  /** The count of `key` (0 when none). */
+  peek(key: string): Promise<number>;
+}
+
+/**
+ * Counters in this process's memory (the default): exact under any concurrency within the
+ * process, lost on restart, not shared between processes.
+ *
+ * @example
+ * createHandler(engine, { counters: new MemoryCounterStore() })
+ */
+export class MemoryCounterStore implements CounterStore {
+  private readonly counts = new Map<string, { count: number; expiresAt: number }>();
+  private takes = 0;
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  async take(key: string, limit: number, expiresAt: number): Promise<{ allowed: boolean; count: number }> {
+    // no await between the read and the write: this block is atomic
+    if (++this.takes % 1024 === 0) this.prune();
+    const c = this.counts.get(key);
+    const count = c && c.expiresAt > this.clock() ? c.count : 0;
+    if (count >= limit) return { allowed: false, count };
+    this.counts.set(key, { count: count + 1, expiresAt });
+    return { allowed: true, count: count + 1 };
+  }
+
+  async peek(key: string): Promise<number> {
+    const c = this.counts.get(key);
+    return c && c.expiresAt > this.clock() ? c.count : 0;
+  }
+
+  private prune(): void {
+    const now = this.clock();
+    for (const [k, c] of this.counts) if (c.expiresAt <= now) this.counts.delete(k);
+  }
+}
+
+/**
+ * Counters in a {@link Store} (`http/usage/<account>/<YYYY-MM-DD>`), incremented in a transaction:
+ * exact (transactions are serialised) and durable with the file store, at one store write per call.
+ * Past days stay as a usage history.
+ *
+ * @example
+ * createHandler(engine, { counters: new StoreCounterStore(engine.store) })
+ */
+export class StoreCounterStore implements CounterStore {
+  constructor(private readonly store: Store) {}
+
+  take(key: string, limit: number): Promise<{ allowed: boolean; count: number }> {
+    return this.store.transaction(async (tx) => {
+      const v = await tx.get(`http/usage/${key}`);
+      const count = typeof v === 'number' ? v : 0;
+      if (count >= limit) return { allowed: false, count };
+      tx.put(`http/usage/${key}`, count + 1);
+      return { allowed: true, count: count + 1 };
+    });
+  }
+
+  async peek(key: string): Promise<number> {
+    const v = await this.store.get(`http/usage/${key}`);
+    return typeof v === 'number' ? v : 0;
+  }
+}
+
+/**
+ * The UTC day containing `nowMs`: its id (`YYYY-MM-DD`) and bounds in ms.
+ * @example utcDay(Date.parse('2026-03-01T23:59:59Z')).id // '2026-03-01'
+ */
+export function utcDay(nowMs: number): { id: string; start: number; end: number } {
+  const start = Math.floor(nowMs / 86_400_000) * 86_400_000;
+  return { id: new Date(start).toISOString().slice(0, 10), start, end: start + 86_400_000 };
+}
+
+/**
+ * An account's position in its window after (or without) a call.
+ * @example
+ * const s: RateState = await limiter.peek(principal)
+ * s.remaining // calls left today (null: no limit)
+ */
+export interface RateState {
+  readonly account: string;
+  readonly plan: string;
+  /** Calls per window; `null`: no limit. */
+  readonly limit: number | null;
+  /** Calls counted in the window. */
+  readonly used: number;
+  /** Calls left; `null`: no limit. */
+  readonly remaining: number | null;
+  /** Whether this call was admitted (`peek`: whether one more would be). */
+  readonly allowed: boolean;
+  /** End of the window (ms since the epoch). */
+  readonly resetAt: number;
+  /** Seconds from now to `resetAt`, at least 1. */
+  readonly resetSeconds: number;
+}
+
+/**
+ * Charges calls to accounts against their plans.
+ *
+ * @example
+ * const limiter = new RateLimiter({ plans: PLANS, counters: new MemoryCounterStore(), now: Date.now })
+ * const s = await limiter.take(principal)
+ * if (!s.allowed) return tooManyRequests(s)
+ */
+export class RateLimiter {
+  private readonly plans: Readonly<Record<string, Plan>>;
+  private readonly counters: CounterStore;
+  private readonly now: () => number;
+
+  constructor(options: { plans: Readonly<Record<string, Plan>>; counters: CounterStore; now: () => number }) {
+    for (const [name, p] of Object.entries(options.plans)) {
+      if (p === null || typeof p !== 'object' || (p.daily !== null && (!Number.isInteger(p.daily) || p.daily < 0))) {
+        throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.daily must be a non-negative integer or null`);
+      }
+    }
+    this.plans = options.plans;
+    this.counters = options.counters;
+    this.now = options.now;
+  }
+
+  /** Charge one call (only if it is within the limit). @throws FORBIDDEN when the principal's plan is not configured */
+  async take(p: Principal): Promise<RateState> {
+    const { limit, day, now } = this.window(p);
+    const r = await this.counters.take(`${p.account}/${day.id}`, limit ?? Number.POSITIVE_INFINITY, day.end);
+    return this.state(p, limit, r.count, r.allowed, day.end, now);
+  }
+
+  /** The current state, without charging. @throws FORBIDDEN when the plan is not configured */
+  async peek(p: Principal): Promise<RateState> {
+    const { limit, day, now } = this.window(p);
+    const used = await this.counters.peek(`${p.account}/${day.id}`);
+    return this.state(p, limit, used, limit === null || used < limit, day.end, now);
+  }
+
+  private window(p: Principal) {
+    const plan = Object.prototype.hasOwnProperty.call(this.plans, p.plan) ? this.plans[p.plan] : undefined;
+    if (!plan) throw new TrainprintError('FORBIDDEN', `plan "${p.plan}" is not configured on this server`);
+    const now = this.now();
+    return { limit: plan.daily, day: utcDay(now), now };
+  }
+
+  private state(p: Principal, limit: number | null, used: number, allowed: boolean, resetAt: number, now: number): RateState {
+    return {
+      account: p.account, plan: p.plan, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), allowed,
+      resetAt, resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    };
+  }
+}
+
+/**
+ * The `RateLimit-*` headers of a state (none for a plan without limit: there is nothing to announce).
+ * A refused call also gets `Retry-After` (the handler adds it to the 429).
+ *
+ * @example
+ * rateLimitHeaders(state) // { 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '3600', 'ratelimit-policy': '100;w=86400' }
+ */
+export function rateLimitHeaders(s: RateState): Record<string, string> {
+  if (s.limit === null) return {};
+  return {
+    'ratelimit-limit': String(s.limit),
+    'ratelimit-remaining': String(s.remaining),
+    'ratelimit-reset': String(s.resetSeconds),
+    'ratelimit-policy': `${s.limit};w=${WINDOW_SECONDS}`,
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the same JSON Schema objects that
+ * validate requests: paths and operations from the rows, `components.schemas` from the named
+ * schemas (src/http/schemas.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
+ * `$ref`), security per operation with the route's scope (API key as HTTP bearer, and OAuth 2.0
+ * client credentials), and every status an operation can answer — successes, the error envelope
+ * for each error status, the RateLimit headers on authenticated ones.
+ */
+import type { Route, JsonSchema } from './context.js';
+import { SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
+import { PATH_PARAMS } from './routes.js';
+import { ERROR_ENVELOPE_SCHEMA, NAMED_SCHEMAS, OAUTH_ERROR_SCHEMA } from './schemas.js';
+
+/**
+ * Options of {@link buildOpenApi}.
+ * @example buildOpenApi(ROUTES, { baseUrl: 'https://api.example.org', version: '1.2.0' })
+ */
+export interface OpenApiOptions {
+  /** Server URL (e.g. `https://api.example.org`); paths are relative to it. @default '/' */
+  readonly baseUrl?: string;
+  /** `info.version`. @default '1.0.0' */
+  readonly version?: string;
+}
+
+const ERROR_TEXT: Readonly<Record<number, string>> = {
+  400: 'Malformed body (MALFORMED_JSON)',
+  401: 'Missing, malformed, unknown, expired or revoked credentials (UNAUTHORIZED); `WWW-Authenticate: Bearer realm="trainprint"`',
+  403: 'The credentials lack the scope (FORBIDDEN; `WWW-Authenticate: Bearer error="insufficient_scope"`), or the action is not allowed',
+  404: 'No such item for this account (NOT_FOUND)',
+  409: 'Conflicts with the current state, or an Idempotency-Key reused for another request (CONFLICT, ALREADY_EXISTS)',
+  413: 'Body over the limit, refused before parsing (PAYLOAD_TOO_LARGE)',
+  415: 'Wrong Content-Type (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'Well-formed but invalid; `details.field` names the field (INVALID_INPUT, INVALID_OPTIONS, …)',
+  429: 'The plan\'s daily limit is reached (RATE_LIMITED); `Retry-After` gives the seconds to the next window',
+  500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
+  502: 'An upstream model service failed (UPSTREAM_ERROR)',
+  503: 'The store is locked or closed (STORE_LOCKED, STORE_CLOSED)',
+  504: 'An upstream model service timed out (UPSTREAM_TIMEOUT)',
+};
+
+/**
+ * The document of a route table.
+ *
+ * @example
+ * const doc = buildOpenApi(ROUTES, { baseUrl: 'https://api.example.org' })
+ * doc.paths['/api/v1/attribution/analyze'].post.operationId // 'analyze'
+ */
+export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions = {}): Record<string, unknown> {
+  const names = new Map<object, string>();
+  for (const [name, s] of Object.entries(NAMED_SCHEMAS)) names.set(s, name);
+  for (const r of routes) {
+    for (const s of [r.requestSchema, r.responseSchema]) {
+      if (s && typeof s.title === 'string' && !names.has(s)) names.set(s, s.title); // extension routes name theirs by title
+    }
+  }
+  const used = new Set<string>();
+  const ref = (s: JsonSchema): JsonSchema => emit(s, names, used, true);
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const op: Record<string, unknown> = { operationId: r.operationId, tags: [r.tag], summary: r.summary };
+    if (r.description) op.description = r.description;
+    const parameters: unknown[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+      name, in: 'path', required: true, description: PATH_PARAMS[name]?.description, schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
+    }));
+    if (r.querySchema) {
+      const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, s] of Object.entries(q.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema: ref(s), ...(typeof s.description === 'string' ? { description: s.description } : {}) });
+      }
+    }
+    if (r.creates) {
+      parameters.push({
+        name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+        description: 'Replays the first successful response to the same key and request for 24 h; the same key with another request is 409',
+      });
+    }
+    if (parameters.length) op.parameters = parameters;
+    if (r.body && r.requestSchema) {
+      const media = r.body === 'json' ? 'application/json' : r.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
+      op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema) } } };
+    }
+    op.security = r.scope === null
+      ? (r.operationId === 'oauthToken' ? [{ clientBasic: [] }, {}] : [])
+      : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
+    op.responses = responses(r, ref);
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
+  }
+
+  const schemas: Record<string, unknown> = {};
+  // components are emitted until no new name is referenced (a component may use another)
+  for (let added = true; added;) {
+    added = false;
+    for (const [s, name] of names) {
+      if (used.has(name) && !(name in schemas)) {
+        schemas[name] = emit(s, names, used, false);
+        added = true;
+      }
+    }
+  }
+  const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]]));
+
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'trainprint API',
+      version: options.version ?? '1.0.0',
+      description: 'Training-data attribution: analysis, works registry, score, monitors, reference datasets and knowledge base. '
+        + 'Success bodies are `{ success: true, …result }`; errors `{ success: false, error: { code, message, details? } }`. '
+        + 'Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy` (daily window in UTC).',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: options.baseUrl ?? '/' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: sortedSchemas,
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tp_live_…` (or `tp_test_…`)' },
+        oauth2: {
+          type: 'oauth2', description: 'Client-credentials grant; tokens last at most one hour',
+          flows: { clientCredentials: { tokenUrl: `${(options.baseUrl ?? '').replace(/\/+$/, '')}/api/v1/oauth/token`, scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])) } },
+        },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client credentials (`client_id:client_secret`) at the token endpoint' },
+      },
+      headers: {
+        'RateLimit-Limit': { description: 'Calls allowed in the window', schema: { type: 'integer' } },
+        'RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer' } },
+        'RateLimit-Reset': { description: 'Seconds until the window ends (00:00 UTC)', schema: { type: 'integer' } },
+        'RateLimit-Policy': { description: '`<limit>;w=86400`', schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds until calls are accepted again', schema: { type: 'integer' } },
+        'X-Request-Id': { description: 'Id of this request (echoed when the client sent a valid one)', schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
+/**
+ * The statuses an operation answers: its successes, then the errors its features make possible
+ * (authentication, a body, parameters, idempotency) and those the route names.
+ * @example documentedStatuses(ROUTES.find((r) => r.operationId === 'getWork')!).errors // [401, 403, 404, 422, 429, 500, 503]
+ */
+export function documentedStatuses(r: Route): { success: number[]; errors: number[] } {
+  // 422 everywhere: an unknown query parameter is refused on every operation
+  const errors = new Set<number>([422, 500, 503, ...(r.errors ?? [])]);
+  if (r.scope !== null) [401, 403, 429].forEach((s) => errors.add(s));
+  if (r.body) [413, 415].forEach((s) => errors.add(s));
+  if (r.body === 'json') errors.add(400);
+  if (r.body === 'form') [400, 401].forEach((s) => errors.add(s));
+  if (r.creates) errors.add(409);
+  if (r.path.includes('{')) errors.add(404);
+  return { success: [...(r.status ?? [200])], errors: [...errors].sort((a, b) => a - b) };
+}
+
+function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string, unknown> {
+  const limited = r.scope !== null;
+  const rateHeaders = limited
+    ? { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } }
+    : {};
+  const common = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  const { success, errors } = documentedStatuses(r);
+  const out: Record<string, unknown> = {};
+  const media = r.responseType === 'html' ? 'text/html' : r.responseType === 'binary' ? 'application/octet-stream' : 'application/json';
+  for (const s of success) {
+    out[String(s)] = { description: s === 201 ? 'Created' : 'OK', headers: { ...common, ...rateHeaders }, content: { [media]: { schema: ref(r.responseSchema) } } };
+  }
+  for (const s of errors) {
+    const oauth = r.body === 'form' && (s === 400 || s === 401);
+    const headers: Record<string, unknown> = { ...common, ...(s === 401 || s === 403 ? {} : rateHeaders) };
+    if (s === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    out[String(s)] = {
+      description: oauth ? `RFC 6749 §5.2 error (${s === 400 ? 'invalid_request, unsupported_grant_type, invalid_scope' : 'invalid_client'})` : (ERROR_TEXT[s] ?? 'Error'),
+      headers,
+      content: { 'application/json': { schema: ref(oauth ? OAUTH_ERROR_SCHEMA : ERROR_ENVELOPE_SCHEMA) } },
+    };
+  }
+  return out;
+}
+
+/**
+ * A deep copy of `s` for the document: named schemas become `$ref`s (except the definition
+ * itself, `top === false`), and `$id` / `$schema` are dropped (the document's dialect applies,
+ * and an `$id` would move `$ref` resolution out of the document).
+ */
+function emit(s: unknown, names: Map<object, string>, used: Set<string>, top: boolean, depth = 0): JsonSchema {
+  if (s !== null && typeof s === 'object' && (top || depth > 0) && names.has(s)) {
+    const name = names.get(s)!;
+    used.add(name);
+    return { $ref: `#/components/schemas/${name}` };
+  }
+  if (Array.isArray(s)) return s.map((x) => emit(x, names, used, true, depth + 1)) as unknown as JsonSchema;
+  if (s === null || typeof s !== 'object') return s as JsonSchema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (depth === 0 && (k === '$id' || k === '$schema')) continue;
+    // values under `properties` / `const` / `enum` are data or schemas; only schema positions are replaced,
+    // and identity makes that safe: a named schema object appears only where a schema is expected
+    out[k] = emit(v, names, used, true, depth + 1);
+  }
+  return out;
+}

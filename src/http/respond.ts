@@ -1,0 +1,81 @@
+/**
+ * Response bodies of the HTTP adapter. One error envelope, `{ success: false, error: { code,
+ * message, details? } }`, with the status from the error-code table (`HTTP_STATUS`, src/errors.ts);
+ * success bodies are `{ success: true, ...result }`.
+ *
+ * Nothing internal leaves through an error: a 5xx carries the code's generic sentence only (no
+ * detail, no stack), and anything that is not a `TrainprintError` becomes 500 `INTERNAL` with the
+ * request id, so the operator can find it (the status page records it; `onError` sees the error).
+ */
+import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../index.js';
+
+/**
+ * Code of an unexpected failure (not a `TrainprintError`): HTTP 500, generic message.
+ * @example
+ * INTERNAL_ERROR_CODE // 'INTERNAL'
+ */
+export const INTERNAL_ERROR_CODE = 'INTERNAL';
+
+/**
+ * A code in an error body: a table code, or {@link INTERNAL_ERROR_CODE}.
+ * @example const c: EnvelopeCode = 'RATE_LIMITED'
+ */
+export type EnvelopeCode = ErrorCode | typeof INTERNAL_ERROR_CODE;
+
+/** Headers every JSON answer carries. */
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * A JSON response.
+ * @example
+ * jsonResponse(200, { success: true, valid: true })
+ */
+export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
+ * The error of a failed request, ready to send, with what the status log needs.
+ * @example jsonResponse(out.status, out.body)
+ */
+export interface ErrorOutcome {
+  readonly status: number;
+  readonly code: EnvelopeCode;
+  readonly body: { success: false; error: { code: EnvelopeCode; message: string; details?: Record<string, unknown> } };
+}
+
+/**
+ * The envelope of any thrown value. `TrainprintError`s keep their code, status and (below 500)
+ * their message and details; everything else is 500 `INTERNAL`.
+ *
+ * @example
+ * errorOutcome(new TrainprintError('NOT_FOUND', 'no work "wk_…"'), 'req_1').status // 404
+ */
+export function errorOutcome(err: unknown, requestId: string, details?: Record<string, unknown>): ErrorOutcome {
+  if (err instanceof TrainprintError && Object.prototype.hasOwnProperty.call(HTTP_STATUS, err.code)) {
+    const status = HTTP_STATUS[err.code];
+    if (status >= 500) {
+      return { status, code: err.code, body: { success: false, error: { code: err.code, message: MESSAGES[err.code], details: { request_id: requestId } } } };
+    }
+    const d = details ?? validationDetails(err);
+    return { status, code: err.code, body: { success: false, error: { code: err.code, message: err.message, ...(d ? { details: d } : {}) } } };
+  }
+  return {
+    status: 500,
+    code: INTERNAL_ERROR_CODE,
+    body: { success: false, error: { code: INTERNAL_ERROR_CODE, message: 'An unexpected error occurred', details: { request_id: requestId } } },
+  };
+}
+
+/** `{ location, field, reason }` of a schema failure (src/http/validate.ts puts it in `cause`). */
+function validationDetails(err: TrainprintError): Record<string, unknown> | undefined {
+  const c = err.cause as { location?: unknown; field?: unknown; reason?: unknown } | undefined;
+  if (c && typeof c === 'object' && typeof c.field === 'string' && typeof c.reason === 'string') {
+    return { location: c.location, field: c.field, reason: c.reason };
+  }
+  return undefined;
+}

@@ -1,0 +1,462 @@
+/**
+ * The route table of the HTTP API under `/api/v1`: one row per operation, with its scope, its
+ * schemas and its handler. The handler (src/http/handler.ts) matches, authenticates, limits and
+ * validates from these rows, and the OpenAPI document (src/http/openapi.ts) is generated from
+ * them, so a route exists, is checked and is documented in one place.
+ *
+ * Extending: add rows to {@link ROUTES} (or pass more to `createHandler(engine, { routes })`):
+ * later groups (marketplace, memorization) follow the same shape; their path parameters go in
+ * {@link PATH_PARAMS}. Handlers return the result object; the adapter wraps it as
+ * `{ success: true, ...result }`.
+ *
+ * Tenancy: works, analyses and monitors belong to the calling account (`owner` of a work is the
+ * account); another account's items answer 404, as if absent. Reference datasets and the
+ * knowledge base are shared by every account.
+ */
+import {
+  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
+  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type Engine, type FingerprintOptions,
+  type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
+} from '../index.js';
+import { sha256Hex } from './auth.js';
+import { Reply, type Principal, type Route, type RouteContext, type Scope } from './context.js';
+import * as S from './schemas.js';
+
+/**
+ * Patterns of the path parameters. A segment that does not fit its pattern does not match the
+ * route (so `/api/v1/monitors/create` is never read as a monitor id), and the patterns are the
+ * parameters' schemas in the OpenAPI document.
+ * @example new RegExp(PATH_PARAMS.work_id.pattern).test('wk_' + '0'.repeat(32)) // true
+ */
+export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; readonly description: string }>> = {
+  analysis_id: { pattern: '^an_[0-9a-f]{32}$', description: 'Analysis id (`an_` + 32 hex)' },
+  work_id: { pattern: '^wk_[0-9a-f]{32}$', description: 'Work id (`wk_` + 32 hex)' },
+  monitor_id: { pattern: '^mon_[0-9a-f]{32}$', description: 'Monitor id (`mon_` + 32 hex)' },
+  dataset_id: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$', description: 'Reference dataset id' },
+  provider: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Provider part of a model id' },
+  model: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Model part of a model id' },
+  kb_dataset_id: { pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)' },
+  key_id: { pattern: '^key_[0-9a-f]{16}$', description: 'API key id' },
+  client_id: { pattern: '^tpc_[0-9a-f]{24}$', description: 'OAuth client id' },
+};
+
+/**
+ * Every route. Order does not matter: a literal segment wins over a parameter, and parameters
+ * match only their patterns.
+ *
+ * @example
+ * ROUTES.filter((r) => r.scope === 'analyze').map((r) => `${r.method} ${r.path}`)
+ */
+export const ROUTES: readonly Route[] = [
+  // ---------------------------------------------------------------- attribution
+  {
+    method: 'POST', path: '/api/v1/attribution/analyze', operationId: 'analyze', tag: 'attribution', scope: 'analyze', creates: true,
+    summary: 'Analyse content against the reference datasets',
+    description: 'Corpus evidence, calibrated confidence, attribution sources, risk, revenue estimate and factor codes (README "Analysis"). The result is kept; `GET /api/v1/attribution/analyses/{analysis_id}` returns it.',
+    body: 'json', requestSchema: ANALYZE_REQUEST_SCHEMA, responseSchema: ANALYSIS_RESULT_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      const r = await ctx.engine.analyze(ctx.body as AnalyzeRequest);
+      await ctx.engine.store.put(`http/owner/analysis/${r.analysis_id}`, account(ctx));
+      return r;
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/attribution/analyses/{analysis_id}', operationId: 'getAnalysis', tag: 'attribution', scope: 'analyze',
+    summary: 'A stored analysis of the account', responseSchema: ANALYSIS_RESULT_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await checkOwner(ctx, 'analysis', ctx.params.analysis_id);
+      return ctx.engine.getAnalysis(ctx.params.analysis_id);
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/attribution/compare', operationId: 'compare', tag: 'attribution', scope: 'analyze',
+    summary: 'Align two texts: reused passages with spans in both',
+    body: 'json', requestSchema: S.COMPARE_REQUEST_SCHEMA, responseSchema: S.COMPARISON_SCHEMA,
+    handler: async (ctx) => {
+      const { a, b } = ctx.body as { a: string; b: string };
+      return ctx.engine.compare(a, b);
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/attribution/score', operationId: 'score', tag: 'attribution', scope: 'analyze',
+    summary: 'How likely a model trained on a registered work of the account',
+    description: 'Score 0–100 with a bootstrap `ci_95`, a tier, the reused share and the legal risk in the jurisdiction (README "score").',
+    body: 'json', requestSchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA, errors: [404],
+    handler: (ctx) => scoreOwned(ctx, ctx.body as ScoreRequest),
+  },
+  {
+    method: 'GET', path: '/api/v1/attribution/score', operationId: 'scoreByQuery', tag: 'attribution', scope: 'analyze',
+    summary: 'The same score, with query parameters', querySchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA, errors: [404],
+    handler: (ctx) => scoreOwned(ctx, ctx.query as unknown as ScoreRequest),
+  },
+  {
+    method: 'POST', path: '/api/v1/attribution/fingerprint', operationId: 'fingerprint', tag: 'attribution', scope: 'analyze',
+    summary: 'Fingerprint content: content id, work_hash, sketches',
+    description: '`fingerprint` and `work_hash` are what `POST /api/v1/content/register` accepts as `fingerprint` when the text stays with you.',
+    body: 'json', requestSchema: S.FINGERPRINT_REQUEST_SCHEMA, responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
+    handler: fingerprintHandler,
+  },
+
+  // ---------------------------------------------------------------- works registry
+  {
+    method: 'POST', path: '/api/v1/content/register', operationId: 'registerWork', tag: 'content', scope: 'registry:write', creates: true,
+    summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
+    description: '201 with the new work; 200 with the stored one when the account had already registered this work_hash.',
+    body: 'json', requestSchema: S.REGISTER_REQUEST_SCHEMA, responseSchema: S.REGISTER_RESULT_SCHEMA, status: [200, 201],
+    handler: async (ctx) => {
+      const w = await ctx.engine.registerWork({ ...(ctx.body as Omit<RegisterWorkRequest, 'owner'>), owner: account(ctx) });
+      return new Reply({ ...w }, w.created ? 201 : 200);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/content/{work_id}', operationId: 'getWork', tag: 'content', scope: 'registry:read',
+    summary: 'A registered work of the account', responseSchema: S.WORK_RESPONSE_SCHEMA, errors: [404],
+    handler: (ctx) => ownWork(ctx, ctx.params.work_id),
+  },
+  {
+    method: 'GET', path: '/api/v1/content', operationId: 'listWorks', tag: 'content', scope: 'registry:read',
+    summary: 'The account\'s works, by id, with cursor pagination', querySchema: S.WORK_LIST_QUERY_SCHEMA, responseSchema: S.WORK_LIST_SCHEMA,
+    handler: async (ctx) => ctx.engine.listWorks({ ...(ctx.query as { after?: string; limit?: number }), owner: account(ctx) }),
+  },
+  {
+    method: 'DELETE', path: '/api/v1/content/{work_id}', operationId: 'deleteWork', tag: 'content', scope: 'registry:write',
+    summary: 'Delete a work of the account and its text', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await ownWork(ctx, ctx.params.work_id);
+      if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) }))) throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
+      return { id: ctx.params.work_id, deleted: true };
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/content/verify-receipt', operationId: 'verifyReceipt', tag: 'content', scope: 'registry:read',
+    summary: 'Check that a receipt was signed by this service and is unaltered',
+    body: 'json', requestSchema: S.VERIFY_RECEIPT_REQUEST_SCHEMA, responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
+    handler: async (ctx) => ({ valid: await ctx.engine.verifyReceipt((ctx.body as { receipt: unknown }).receipt) }),
+  },
+
+  // ---------------------------------------------------------------- monitors
+  {
+    method: 'POST', path: '/api/v1/monitors/create', operationId: 'createMonitor', tag: 'monitors', scope: 'monitors', creates: true,
+    summary: 'Watch a work of the account against models; events go to the log and the webhook',
+    body: 'json', requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA, responseSchema: S.MONITOR_RESPONSE_SCHEMA, status: [201], errors: [404],
+    handler: async (ctx) => {
+      const req = ctx.body as CreateMonitorRequest;
+      // a work_hash names the account's own work, never another account's work with the same bytes
+      const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
+      const { work_hash: _unused, ...rest } = req;
+      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id });
+      await ctx.engine.store.put(`http/owner/monitor/${m.monitor_id}`, account(ctx));
+      return new Reply({ ...m }, 201);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/monitors', operationId: 'listMonitors', tag: 'monitors', scope: 'monitors',
+    summary: 'The account\'s monitors', querySchema: S.MONITOR_LIST_QUERY_SCHEMA, responseSchema: S.MONITOR_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const all = await ctx.engine.listMonitors(ctx.query as { work_id?: string });
+      const mine: Monitor[] = [];
+      for (const m of all) if ((await ctx.engine.store.get(`http/owner/monitor/${m.monitor_id}`)) === account(ctx)) mine.push(m);
+      return { monitors: mine };
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/monitors/{monitor_id}', operationId: 'getMonitor', tag: 'monitors', scope: 'monitors',
+    summary: 'A monitor with its last evaluation per model', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    handler: (ctx) => ownMonitor(ctx),
+  },
+  {
+    method: 'DELETE', path: '/api/v1/monitors/{monitor_id}', operationId: 'deleteMonitor', tag: 'monitors', scope: 'monitors',
+    summary: 'Delete a monitor (its events stay in the log)', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await ownMonitor(ctx);
+      await ctx.engine.deleteMonitor(ctx.params.monitor_id);
+      return { id: ctx.params.monitor_id, deleted: true };
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/monitors/{monitor_id}/pause', operationId: 'pauseMonitor', tag: 'monitors', scope: 'monitors',
+    summary: 'Stop evaluating a monitor (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await ownMonitor(ctx);
+      return ctx.engine.pauseMonitor(ctx.params.monitor_id);
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/monitors/{monitor_id}/resume', operationId: 'resumeMonitor', tag: 'monitors', scope: 'monitors',
+    summary: 'Evaluate a paused monitor again (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await ownMonitor(ctx);
+      return ctx.engine.resumeMonitor(ctx.params.monitor_id);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/monitors/{monitor_id}/events', operationId: 'listMonitorEvents', tag: 'monitors', scope: 'monitors',
+    summary: 'Events of a monitor, oldest first', querySchema: S.EVENT_LIST_QUERY_SCHEMA, responseSchema: S.EVENT_LIST_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      await ownMonitor(ctx);
+      return { events: await ctx.engine.listEvents({ monitor_id: ctx.params.monitor_id, ...(ctx.query as { limit?: number }) }) };
+    },
+  },
+
+  // ---------------------------------------------------------------- reference datasets (shared)
+  {
+    method: 'GET', path: '/api/v1/datasets', operationId: 'listDatasets', tag: 'datasets', scope: 'datasets:read',
+    summary: 'The loaded reference datasets with their stats', responseSchema: S.DATASET_LIST_SCHEMA,
+    handler: async (ctx) => ({ datasets: ctx.engine.datasets() }),
+  },
+  {
+    method: 'GET', path: '/api/v1/datasets/{dataset_id}', operationId: 'getDataset', tag: 'datasets', scope: 'datasets:read',
+    summary: 'One reference dataset\'s stats', responseSchema: S.DATASET_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => datasetStats(ctx.engine, ctx.params.dataset_id),
+  },
+  {
+    method: 'POST', path: '/api/v1/datasets', operationId: 'createDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
+    summary: 'Create a reference dataset (optionally with its first documents)',
+    description: '`kb_dataset` and `models` are your declaration of what the documents sample; analyses label links derived from them as declared.',
+    body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201], errors: [404],
+    handler: async (ctx) => {
+      const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
+      if (ctx.engine.datasets().some((d) => d.id === descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${descriptor.id}" exists; add documents with POST /api/v1/datasets/${descriptor.id}/documents`);
+      return new Reply({ ...(await ctx.engine.addDataset(descriptor as never, documents ?? [])) }, 201);
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/datasets/{dataset_id}/documents', operationId: 'addDocuments', tag: 'datasets', scope: 'datasets:write', creates: true,
+    summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      datasetStats(ctx.engine, ctx.params.dataset_id);
+      return ctx.engine.addDataset({ id: ctx.params.dataset_id }, (ctx.body as { documents: DatasetDocument[] }).documents);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/datasets/{dataset_id}/export', operationId: 'exportDataset', tag: 'datasets', scope: 'datasets:read',
+    summary: 'A reference dataset as a file (`POST /api/v1/datasets/import` or `engine.importDataset` loads it)',
+    responseSchema: S.BINARY_SCHEMA, responseType: 'binary', errors: [404],
+    handler: async (ctx) => {
+      const bytes = ctx.engine.exportDataset(ctx.params.dataset_id);
+      return new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${ctx.params.dataset_id}.tpds"`, 'cache-control': 'no-store' },
+      });
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
+    summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
+    responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201], errors: [404],
+    handler: async (ctx) => new Reply({ ...(await ctx.engine.importDataset(ctx.body as Uint8Array)) }, 201),
+  },
+  {
+    method: 'DELETE', path: '/api/v1/datasets/{dataset_id}', operationId: 'deleteDataset', tag: 'datasets', scope: 'datasets:write',
+    summary: 'Drop a reference dataset', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
+      return { id: ctx.params.dataset_id, deleted: true };
+    },
+  },
+
+  // ---------------------------------------------------------------- knowledge base
+  {
+    method: 'GET', path: '/api/v1/kb/models', operationId: 'listModels', tag: 'knowledge base', scope: 'kb',
+    summary: 'Models with their documented training data', querySchema: S.KB_MODEL_QUERY_SCHEMA, responseSchema: S.KB_MODEL_LIST_SCHEMA, errors: [404],
+    handler: async (ctx) => ({ models: ctx.engine.models(ctx.query as Parameters<Engine['models']>[0]) }),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/models/{provider}/{model}', operationId: 'getModel', tag: 'knowledge base', scope: 'kb',
+    summary: 'One model (`provider/model_name`, case-insensitive)', responseSchema: S.KB_MODEL_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => ctx.engine.model(`${ctx.params.provider}/${ctx.params.model}`),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/providers', operationId: 'listProviders', tag: 'knowledge base', scope: 'kb',
+    summary: 'Providers and their models', responseSchema: S.KB_PROVIDER_LIST_SCHEMA,
+    handler: async (ctx) => ({ providers: ctx.engine.providers() }),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/datasets', operationId: 'listKbDatasets', tag: 'knowledge base', scope: 'kb',
+    summary: 'The curated training datasets', responseSchema: S.KB_DATASET_LIST_SCHEMA,
+    handler: async (ctx) => ({ datasets: ctx.engine.kbDatasets() }),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/datasets/{kb_dataset_id}', operationId: 'getKbDataset', tag: 'knowledge base', scope: 'kb',
+    summary: 'One curated training dataset', responseSchema: S.KB_DATASET_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => ctx.engine.kbDataset(ctx.params.kb_dataset_id),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/jurisdictions', operationId: 'listJurisdictions', tag: 'knowledge base', scope: 'kb',
+    summary: 'The jurisdiction risk table (a heuristic, not legal advice)', responseSchema: S.JURISDICTION_LIST_SCHEMA,
+    handler: async () => ({ jurisdictions: jurisdictionTable() }),
+  },
+  {
+    method: 'GET', path: '/api/v1/kb/factors', operationId: 'listFactors', tag: 'knowledge base', scope: 'kb',
+    summary: 'Every factor code results may carry, with meaning and source', responseSchema: S.FACTOR_LIST_SCHEMA,
+    handler: async () => ({ factors: factorTable() }),
+  },
+
+  // ---------------------------------------------------------------- account
+  {
+    method: 'POST', path: '/api/v1/oauth/token', operationId: 'oauthToken', tag: 'account', scope: null,
+    summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
+    description: 'Form body; client authentication by HTTP Basic or `client_id`/`client_secret`. Errors are RFC 6749 §5.2 bodies `{ error, error_description }` (400/401), except 413 and 415.',
+    body: 'form', requestSchema: S.TOKEN_REQUEST_SCHEMA, responseSchema: S.TOKEN_RESPONSE_SCHEMA,
+    handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization')),
+  },
+  {
+    method: 'GET', path: '/api/v1/usage', operationId: 'getUsage', tag: 'account', scope: 'usage',
+    summary: 'Calls used and left in the current UTC day (this call included)', responseSchema: S.USAGE_SCHEMA,
+    handler: async (ctx) => {
+      const s = await ctx.services.usage(who(ctx));
+      return {
+        account: s.account, plan: s.plan, window: 'day', limit: s.limit, used: s.used, remaining: s.remaining,
+        reset_at: new Date(s.resetAt).toISOString(), reset_seconds: s.resetSeconds,
+      };
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/keys', operationId: 'createApiKey', tag: 'account', scope: 'keys', creates: true,
+    summary: 'Create an API key for the account (shown once)',
+    description: 'Scopes must be a subset of the caller\'s; plan and account are the caller\'s.',
+    body: 'json', requestSchema: S.CREATE_KEY_REQUEST_SCHEMA, responseSchema: S.KEY_CREATED_SCHEMA, status: [201],
+    handler: async (ctx) => {
+      const p = who(ctx);
+      const b = ctx.body as { name?: string; scopes?: Scope[]; mode?: 'live' | 'test' };
+      const { key, info } = await ctx.keys.createKey({ account: p.account, plan: p.plan, scopes: grantable(p, b.scopes), mode: b.mode ?? p.mode, ...(b.name === undefined ? {} : { name: b.name }) });
+      return new Reply({ key, ...info }, 201);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/keys', operationId: 'listApiKeys', tag: 'account', scope: 'keys',
+    summary: 'The account\'s API keys (prefix and last four characters, never the key)', responseSchema: S.KEY_LIST_SCHEMA,
+    handler: async (ctx) => ({ keys: await ctx.keys.listKeys(account(ctx)) }),
+  },
+  {
+    method: 'DELETE', path: '/api/v1/keys/{key_id}', operationId: 'revokeApiKey', tag: 'account', scope: 'keys',
+    summary: 'Revoke an API key of the account', responseSchema: S.KEY_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => (await ctx.keys.revokeKey(account(ctx), ctx.params.key_id)) ?? notFound(`no API key "${ctx.params.key_id}"`),
+  },
+  {
+    method: 'POST', path: '/api/v1/oauth/clients', operationId: 'createOAuthClient', tag: 'account', scope: 'keys', creates: true,
+    summary: 'Register an OAuth client for the account (secret shown once)',
+    body: 'json', requestSchema: S.CREATE_CLIENT_REQUEST_SCHEMA, responseSchema: S.CLIENT_CREATED_SCHEMA, status: [201],
+    handler: async (ctx) => {
+      const p = who(ctx);
+      const b = ctx.body as { name?: string; scopes?: Scope[] };
+      const { client_secret, info } = await ctx.keys.createClient({ account: p.account, plan: p.plan, scopes: grantable(p, b.scopes), ...(b.name === undefined ? {} : { name: b.name }) });
+      return new Reply({ client_secret, ...info }, 201);
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/oauth/clients', operationId: 'listOAuthClients', tag: 'account', scope: 'keys',
+    summary: 'The account\'s OAuth clients (never the secret)', responseSchema: S.CLIENT_LIST_SCHEMA,
+    handler: async (ctx) => ({ clients: await ctx.keys.listClients(account(ctx)) }),
+  },
+  {
+    method: 'DELETE', path: '/api/v1/oauth/clients/{client_id}', operationId: 'revokeOAuthClient', tag: 'account', scope: 'keys',
+    summary: 'Revoke an OAuth client and every token it holds', responseSchema: S.CLIENT_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ?? notFound(`no OAuth client "${ctx.params.client_id}"`),
+  },
+
+  // ---------------------------------------------------------------- service
+  {
+    method: 'GET', path: '/api/v1/openapi.json', operationId: 'openapi', tag: 'service', scope: null,
+    summary: 'This OpenAPI 3.1 document', responseSchema: S.OPENAPI_DOCUMENT_SCHEMA,
+    handler: async (ctx) => jsonDocument(ctx.services.openapi()),
+  },
+  {
+    method: 'GET', path: '/api/v1/status', operationId: 'getStatus', tag: 'service', scope: null,
+    summary: 'Health (a check runs now), uptime, and incidents derived from recorded checks and 5xx responses', responseSchema: S.STATUS_SCHEMA,
+    handler: (ctx) => ctx.services.status(),
+  },
+  {
+    method: 'GET', path: '/status', operationId: 'statusPage', tag: 'service', scope: null,
+    summary: 'The status as an HTML page', responseSchema: S.HTML_SCHEMA, responseType: 'html',
+    handler: async (ctx) => new Response(await ctx.services.statusHtml(), {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
+    }),
+  },
+];
+
+// ------------------------------------------------------------------ helpers of the handlers
+
+function who(ctx: RouteContext): Principal {
+  if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: only public routes run without one
+  return ctx.principal;
+}
+
+function account(ctx: RouteContext): string {
+  return who(ctx).account;
+}
+
+function notFound(detail: string): never {
+  throw new TrainprintError('NOT_FOUND', detail);
+}
+
+/** The OpenAPI document as it is (no success envelope: it is a document, not a result). */
+function jsonDocument(doc: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(doc), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
+}
+
+/** Items the HTTP layer created for an account: `http/owner/<kind>/<id>` → account. */
+async function checkOwner(ctx: RouteContext, kind: 'analysis' | 'monitor', id: string): Promise<void> {
+  if ((await ctx.engine.store.get(`http/owner/${kind}/${id}`)) !== account(ctx)) notFound(`no ${kind} "${id}"`);
+}
+
+async function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
+  const w = await ctx.engine.getWork(workId);
+  if (w.owner !== account(ctx)) notFound(`no work "${workId}"`);
+  return w;
+}
+
+async function ownWorkByHash(ctx: RouteContext, workHash: string): Promise<Work> {
+  // the registry's own index, `work-hash/<work_hash>/<owner>` → work_id (src/registry/works.ts):
+  // one read, where listing the account's works would page through all of them
+  const id = await ctx.engine.store.get(`work-hash/${workHash}/${account(ctx)}`);
+  if (typeof id !== 'string') notFound(`no registered work of the account with work_hash ${workHash}`);
+  return ctx.engine.getWork(id as string);
+}
+
+async function ownMonitor(ctx: RouteContext): Promise<Monitor> {
+  await checkOwner(ctx, 'monitor', ctx.params.monitor_id);
+  return ctx.engine.getMonitor(ctx.params.monitor_id);
+}
+
+async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
+  await ownWorkByHash(ctx, request.work_hash);
+  return ctx.engine.score(request);
+}
+
+function datasetStats(engine: Engine, id: string) {
+  return engine.datasets().find((d) => d.id === id) ?? notFound(`no dataset "${id}"`);
+}
+
+/** Scopes for a new key or client: the asked ones, which must all be the caller's; default the caller's. */
+function grantable(p: Principal, asked: readonly Scope[] | undefined): Scope[] {
+  if (asked === undefined) return [...p.scopes];
+  const extra = asked.filter((s) => !p.scopes.includes(s));
+  if (extra.length) throw new TrainprintError('FORBIDDEN', `cannot grant scopes the caller does not have: ${extra.join(', ')}`);
+  return [...asked];
+}
+
+async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {
+  // the size is bounded by the body limit (maxBodyBytes); fingerprinting has no limit of its own
+  const b = ctx.body as { content: string; content_type?: ContentType; options?: FingerprintOptions; include_winnow?: boolean };
+  const type = b.content_type ?? 'text';
+  const x = extractText(b.content, type);
+  // work_hash is of the bytes sent (markup included), as registerWork computes it
+  const fp = await ctx.engine.fingerprint(x.text, { ...b.options, workHash: type === 'text' });
+  const workHash = fp.work_hash ?? `sha256:${await sha256Hex(b.content)}`;
+  const out: Record<string, unknown> = {
+    version: fp.version, params: fp.params, fingerprint: fp.fingerprint, work_hash: workHash, byte_length: fp.byte_length,
+    token_count: fp.token_count, shingle_count: fp.shingles.hashes.length,
+    simhash: fp.simhash === undefined ? null : fp.simhash.toString(16).padStart(16, '0'),
+    minhash: fp.minhash === undefined ? null : Array.from(fp.minhash),
+  };
+  if (b.include_winnow && fp.winnow) {
+    const starts: number[] = [], ends: number[] = [];
+    for (let i = 0; i < fp.winnow.hashes.length; i++) {
+      const [s, e] = x.mapSpan(fp.winnow.starts[i], fp.winnow.ends[i]);
+      starts.push(s);
+      ends.push(e);
+    }
+    out.winnow = { hashes: Array.from(fp.winnow.hashes, (h) => h.toString(16).padStart(16, '0')), starts, ends };
+  }
+  return out;
+}

@@ -1,0 +1,515 @@
+/**
+ * JSON Schemas (2020-12) of the HTTP API's requests and responses: the request schemas validate
+ * bodies and queries (src/http/validate.ts), and all of them make up the OpenAPI document
+ * (src/http/openapi.ts), where every schema object registered in {@link NAMED_SCHEMAS} becomes a
+ * component and each use of that same object a `$ref` — so validation and documentation cannot
+ * drift apart. Schemas are inline objects (no `$ref`), so each validates on its own.
+ *
+ * Success bodies are objects with `success: true` and the result's fields at the top level (the
+ * service's analyze shape, applied to every route; lists sit under a plural name).
+ */
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../index.js';
+import { SCOPES } from './context.js';
+import type { JsonSchema } from './context.js';
+
+const str = { type: 'string' } as const;
+const strOrNull = { type: ['string', 'null'] } as const;
+const int0 = { type: 'integer', minimum: 0 } as const;
+const num = { type: 'number' } as const;
+const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
+const bool = { type: 'boolean' } as const;
+const strings = { type: 'array', items: str } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
+const codes = { type: 'array', items: code } as const;
+const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
+const workHash = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
+const modelId = { type: 'string', pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$', description: '`provider/model_name` of the knowledge base' } as const;
+const jurisdiction = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$', description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`' } as const;
+const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
+const contentType = { enum: ['text', 'markdown', 'html'] } as const;
+const scope = { enum: [...SCOPES] } as const;
+const tier = { enum: ['confirmed', 'strong', 'moderate', 'weak', 'inconclusive'] } as const;
+const riskLevel = { enum: ['none', 'low', 'medium', 'high', 'critical'] } as const;
+const declarations = {
+  type: 'object', additionalProperties: false,
+  properties: { tdm_opt_out: bool, since: { type: 'string', description: 'ISO 8601 date' } },
+} as const;
+
+/** An object schema: every listed property required unless named in `optional`; no other members. */
+function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
+  return { type: 'object', additionalProperties: false, required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
+}
+
+/** A success body: `success: true` and the fields. */
+function ok(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
+  return object({ success: { const: true }, ...properties }, optional);
+}
+
+// ------------------------------------------------------------------ errors
+
+/**
+ * `{ success: false, error: { code, message, details? } }` — every error of the API except the OAuth token endpoint's.
+ * @example new Validator(ERROR_ENVELOPE_SCHEMA).validate(await res.json()).valid
+ */
+export const ERROR_ENVELOPE_SCHEMA = object({
+  success: { const: false },
+  error: object({
+    code: { type: 'string', pattern: '^[A-Z][A-Z_]*$', description: 'Stable code (README "Error codes")' },
+    message: str,
+    details: { type: 'object', description: 'Machine-readable context: e.g. `{ location, field, reason }` for 422, `{ allow }` for 405, `{ request_id }` for 500' },
+  }, ['details']),
+});
+
+/** RFC 6749 §5.2 error of the token endpoint. */
+export const OAUTH_ERROR_SCHEMA = object({
+  error: { enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'] },
+  error_description: str,
+}, ['error_description']);
+
+// ------------------------------------------------------------------ attribution
+
+/** `POST /api/v1/attribution/compare`. */
+export const COMPARE_REQUEST_SCHEMA = object({
+  a: { type: 'string', minLength: 1, maxLength: 500_000, description: 'First text (e.g. the suspect); spans `a_start`/`a_end` index it' },
+  b: { type: 'string', minLength: 1, maxLength: 500_000, description: 'Second text (e.g. the source)' },
+});
+
+export const COMPARISON_SCHEMA = ok({
+  similarity: num01,
+  jaccard: num01,
+  containment_a: num01,
+  containment_b: num01,
+  spans: {
+    type: 'array',
+    items: object({ a_start: int0, a_end: int0, b_start: int0, b_end: int0, score: num01 }),
+  },
+});
+
+/** `POST /api/v1/attribution/score` body and `GET` query. */
+export const SCORE_REQUEST_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });
+
+export const SCORE_RESULT_SCHEMA = ok({
+  work_hash: workHash,
+  work_id: str,
+  target_model: str,
+  provider: str,
+  score: { type: 'number', minimum: 0, maximum: 100 },
+  tier,
+  ci_95: pair({ type: 'number', minimum: 0, maximum: 100 }),
+  reused_share: object({ estimate: num01, ci_95: pair(num01), flagged_chunks: int0, n_chunks: int0 }),
+  legal_risk: object({
+    jurisdiction: str,
+    level: riskLevel,
+    weight: num01,
+    base_weight: num01,
+    modifiers: { type: 'array', items: object({ code, delta: num }) },
+    attribution_scale: num01,
+    factors: codes,
+  }),
+  factors: codes,
+  limitations: codes,
+  evidence: object({
+    method: str,
+    chunk_words: int0,
+    datasets: {
+      type: 'array',
+      items: object({
+        dataset_id: str, kind: { enum: ['exact', 'portrait'] }, kb_dataset: strOrNull, link: { enum: ['kb', 'declared'] },
+        link_certainty: num01, link_reason: str, flagged_chunks: int0, chance: num01, strength: num, confidence: num01, value: num01,
+      }),
+    },
+    chunks: {
+      type: 'array',
+      items: object({ index: int0, start: int0, end: int0, tokens: int0, flagged: bool, dataset_id: strOrNull, chance: num01, longest_run: int0 }),
+    },
+    bootstrap: object({ resamples: int0, seed: int0 }),
+    calibration: str,
+  }),
+});
+
+/** `POST /api/v1/attribution/fingerprint`. */
+export const FINGERPRINT_REQUEST_SCHEMA = object({
+  content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
+  content_type: { ...contentType, description: 'How to read `content` (markup is reduced to its text). Default `text`' },
+  options: object({
+    normalize: { enum: ['nfkc-casefold', 'none'] },
+    // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
+    shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
+    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+    winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
+    minhash: { oneOf: [{ const: false }, object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, ['mode', 'permutations'])] },
+    simhash: bool,
+  }, ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash']),
+  include_winnow: { type: 'boolean', description: 'Also return the winnowed fingerprints with their spans in `content`. Default false' },
+}, ['content_type', 'options', 'include_winnow']);
+
+export const FINGERPRINT_RESULT_SCHEMA = ok({
+  version: { const: 1 },
+  params: str,
+  fingerprint: { type: 'string', pattern: '^tp1r?:[0-9a-f]{32}$', description: 'Id of the normalised text (`tp1:` + 32 hex)' },
+  work_hash: { ...workHash, description: 'SHA-256 of the content\'s UTF-8 bytes, markup included' },
+  byte_length: int0,
+  token_count: int0,
+  shingle_count: int0,
+  simhash: { type: ['string', 'null'], pattern: '^[0-9a-f]{16}$', description: '64-bit SimHash as 16 hex digits' },
+  minhash: { type: ['array', 'null'], items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
+  winnow: object({
+    hashes: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+    starts: { type: 'array', items: int0 },
+    ends: { type: 'array', items: int0 },
+  }),
+}, ['winnow']);
+
+// ------------------------------------------------------------------ registry
+
+export const RECEIPT_SCHEMA = object({
+  version: { const: 1 },
+  alg: { const: 'HMAC-SHA256' },
+  key_id: str,
+  work_hash: workHash,
+  owner: str,
+  registered_at: dateTime,
+  signature: str,
+});
+
+const WORK_PROPS = {
+  work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' },
+  work_hash: workHash,
+  fingerprint: str,
+  owner: str,
+  title: strOrNull,
+  author: strOrNull,
+  work_type: { oneOf: [workType, { type: 'null' }] },
+  content_type: { oneOf: [contentType, { type: 'null' }] },
+  declarations,
+  tokens: int0,
+  has_text: bool,
+  registered_at: dateTime,
+  receipt: RECEIPT_SCHEMA,
+  conflicting_claims: strings,
+} as const;
+
+/** A registered work (`owner` is the account that registered it). */
+export const WORK_SCHEMA = object(WORK_PROPS);
+
+/** `POST /api/v1/content/register`: the caller's account is the owner. */
+export const REGISTER_REQUEST_SCHEMA = object({
+  content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
+  content_type: contentType,
+  fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
+  title: { type: 'string', minLength: 1, maxLength: 1000 },
+  author: { type: 'string', minLength: 1, maxLength: 1000 },
+  work_type: workType,
+  declarations,
+}, ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations']);
+
+export const REGISTER_RESULT_SCHEMA = ok({ ...WORK_PROPS, created: { type: 'boolean', description: 'False when the account had already registered this work_hash' } });
+export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
+export const WORK_LIST_SCHEMA = ok({ works: { type: 'array', items: WORK_SCHEMA }, next: { type: ['string', 'null'], description: 'Pass as `after` for the next page' } });
+export const WORK_LIST_QUERY_SCHEMA = object({ after: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' }, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['after', 'limit']);
+export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({ receipt: { type: 'object', description: 'A receipt as returned by register' } });
+export const VERIFY_RECEIPT_RESULT_SCHEMA = ok({ valid: bool });
+export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });
+
+// ------------------------------------------------------------------ monitors
+
+export const CREATE_MONITOR_REQUEST_SCHEMA = object({
+  work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' },
+  work_hash: workHash,
+  models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
+  datasets: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100 },
+  webhook: object({ url: { type: 'string', minLength: 1, maxLength: 2000 }, secret: { type: 'string', minLength: 16, maxLength: 500 } }),
+  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
+  jurisdiction,
+}, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction']);
+
+const MONITOR_MODEL_STATE = object({ score: { type: 'number', minimum: 0, maximum: 100 }, tier, flagged_chunks: int0, datasets: strings, evaluated_at: dateTime });
+const MONITOR_PROPS = {
+  monitor_id: { type: 'string', pattern: '^mon_[0-9a-f]{32}$' },
+  work_id: str,
+  work_hash: workHash,
+  models: { type: ['array', 'null'], items: str },
+  datasets: { type: ['array', 'null'], items: str },
+  webhook: { oneOf: [{ type: 'null' }, object({ url: str })] },
+  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] } },
+  jurisdiction: str,
+  state: { enum: ['active', 'paused'] },
+  created_at: dateTime,
+  updated_at: dateTime,
+  last: { type: 'object', additionalProperties: MONITOR_MODEL_STATE, description: 'Last evaluation per model id' },
+} as const;
+
+export const MONITOR_SCHEMA = object(MONITOR_PROPS);
+export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS);
+export const MONITOR_LIST_SCHEMA = ok({ monitors: { type: 'array', items: MONITOR_SCHEMA } });
+export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' } }, ['work_id']);
+
+export const MONITOR_EVENT_SCHEMA = object({
+  id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+  type: { enum: ['match.found', 'score.changed'] },
+  created_at: dateTime,
+  data: object({
+    monitor_id: str, work_id: str, work_hash: workHash, model: str,
+    score: num, previous_score: { type: ['number', 'null'] }, tier, previous_tier: { oneOf: [tier, { type: 'null' }] },
+    flagged_chunks: int0, previous_flagged_chunks: int0, datasets: strings, trigger: str,
+  }),
+});
+export const EVENT_LIST_SCHEMA = ok({ events: { type: 'array', items: MONITOR_EVENT_SCHEMA } });
+export const EVENT_LIST_QUERY_SCHEMA = object({ limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['limit']);
+
+// ------------------------------------------------------------------ datasets
+
+const datasetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$' } as const;
+const DOCUMENTS = {
+  type: 'array', minItems: 1, maxItems: 100_000,
+  items: object({ id: { type: 'string', minLength: 1, maxLength: 1000 }, text: str, meta: { description: 'Any JSON, kept with the document' } }, ['meta']),
+} as const;
+
+const DATASET_STATS_PROPS = {
+  id: str,
+  name: str,
+  kind: { enum: ['exact', 'portrait'] },
+  documents: int0,
+  tokens: int0,
+  fingerprints: int0,
+  bytes: int0,
+  index_bytes: int0,
+  params: str,
+  kb_dataset: { type: ['string', 'null'], description: 'The declared knowledge-base dataset it samples' },
+  models: { type: 'array', items: str, description: 'The declared models trained on it' },
+  window: int0,
+  fpr: num01,
+  filters: int0,
+} as const;
+const DATASET_OPTIONAL = ['name', 'window', 'fpr', 'filters'];
+
+/** Size and content of a reference dataset (`engine.datasets()`). */
+export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
+export const DATASET_RESPONSE_SCHEMA = ok(DATASET_STATS_PROPS, DATASET_OPTIONAL);
+export const DATASET_LIST_SCHEMA = ok({ datasets: { type: 'array', items: DATASET_STATS_SCHEMA } });
+
+export const CREATE_DATASET_REQUEST_SCHEMA = object({
+  id: datasetId,
+  name: { type: 'string', maxLength: 1000 },
+  kind: { enum: ['exact', 'portrait'] },
+  window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
+  models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
+  kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
+  meta: { description: 'Any JSON' },
+  documents: DOCUMENTS,
+}, ['name', 'kind', 'window', 'models', 'kb_dataset', 'meta', 'documents']);
+
+export const ADD_DOCUMENTS_REQUEST_SCHEMA = object({ documents: DOCUMENTS });
+export const BINARY_SCHEMA = { type: 'string', contentMediaType: 'application/octet-stream', description: 'A dataset file (msgpack, versioned, checksummed)' } as const;
+
+// ------------------------------------------------------------------ knowledge base
+
+const KB_MODEL_PROPS = {
+  id: str,
+  provider: str,
+  provider_id: str,
+  release_year: { type: ['integer', 'null'] },
+  modality: { enum: ['text', 'image'] },
+  disclosure: { enum: ['full', 'partial', 'undisclosed'] },
+  training_datasets: {
+    type: 'array',
+    items: object({ name: str, datasets: strings, excludes: strings, share: strOrNull, subset_of: strings }),
+  },
+  training_tokens: strOrNull,
+  notes: str,
+  sources: strings,
+  uncertain_fields: strings,
+} as const;
+export const KB_MODEL_SCHEMA = object(KB_MODEL_PROPS);
+export const KB_MODEL_RESPONSE_SCHEMA = ok(KB_MODEL_PROPS);
+export const KB_MODEL_LIST_SCHEMA = ok({ models: { type: 'array', items: KB_MODEL_SCHEMA } });
+export const KB_MODEL_QUERY_SCHEMA = object({
+  provider: str,
+  modality: { enum: ['text', 'image'] },
+  disclosure: { enum: ['full', 'partial', 'undisclosed'] },
+  dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
+}, ['provider', 'modality', 'disclosure', 'dataset']);
+export const KB_PROVIDER_LIST_SCHEMA = ok({ providers: { type: 'array', items: object({ id: str, name: str, models: strings }) } });
+
+const KB_DATASET_PROPS = { id: str, name: str, kind: str, aliases: strings, components: strings, pirated: bool, description: str, sources: strings } as const;
+export const KB_DATASET_SCHEMA = object(KB_DATASET_PROPS);
+export const KB_DATASET_RESPONSE_SCHEMA = ok(KB_DATASET_PROPS);
+export const KB_DATASET_LIST_SCHEMA = ok({ datasets: { type: 'array', items: KB_DATASET_SCHEMA } });
+export const JURISDICTION_LIST_SCHEMA = ok({
+  jurisdictions: { type: 'array', items: object({ code: str, name: str, base: num01, factors: codes, reasons: str }) },
+});
+export const FACTOR_LIST_SCHEMA = ok({
+  factors: {
+    type: 'array',
+    items: object({ code, category: { enum: ['evidence', 'attribution', 'limitation', 'jurisdiction', 'risk_modifier'] }, meaning: str, source: str }),
+  },
+});
+
+// ------------------------------------------------------------------ account: keys, OAuth, usage
+
+const scopes = { type: 'array', items: scope, minItems: 1, uniqueItems: true } as const;
+export const CREATE_KEY_REQUEST_SCHEMA = object({
+  name: { type: 'string', maxLength: 100 },
+  scopes: { ...scopes, description: 'A subset of the caller\'s scopes. Default: the caller\'s scopes' },
+  mode: { enum: ['live', 'test'] },
+}, ['name', 'scopes', 'mode']);
+
+const KEY_INFO_PROPS = {
+  key_id: { type: 'string', pattern: '^key_[0-9a-f]{16}$' },
+  name: strOrNull,
+  prefix: { enum: ['tp_live_', 'tp_test_'] },
+  last4: { type: 'string', pattern: '^[0-9A-Za-z]{4}$' },
+  account: str,
+  plan: str,
+  scopes,
+  mode: { enum: ['live', 'test'] },
+  created_at: dateTime,
+  revoked: bool,
+  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+} as const;
+export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
+export const KEY_CREATED_SCHEMA = ok({ key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' }, ...KEY_INFO_PROPS });
+export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
+export const KEY_LIST_SCHEMA = ok({ keys: { type: 'array', items: KEY_INFO_SCHEMA } });
+
+export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, ['name', 'scopes']);
+const CLIENT_INFO_PROPS = {
+  client_id: { type: 'string', pattern: '^tpc_[0-9a-f]{24}$' },
+  name: strOrNull,
+  account: str,
+  plan: str,
+  scopes,
+  created_at: dateTime,
+  revoked: bool,
+  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+} as const;
+export const CLIENT_INFO_SCHEMA = object(CLIENT_INFO_PROPS);
+export const CLIENT_CREATED_SCHEMA = ok({ client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' }, ...CLIENT_INFO_PROPS });
+export const CLIENT_RESPONSE_SCHEMA = ok(CLIENT_INFO_PROPS);
+export const CLIENT_LIST_SCHEMA = ok({ clients: { type: 'array', items: CLIENT_INFO_SCHEMA } });
+
+/** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
+export const TOKEN_REQUEST_SCHEMA = object({
+  grant_type: { const: 'client_credentials' },
+  scope: { type: 'string', description: 'Space-separated subset of the client\'s scopes; default all of them' },
+  client_id: { type: 'string', description: 'When not using HTTP Basic' },
+  client_secret: { type: 'string', description: 'When not using HTTP Basic' },
+}, ['scope', 'client_id', 'client_secret']);
+
+export const TOKEN_RESPONSE_SCHEMA = object({
+  access_token: str,
+  token_type: { const: 'Bearer' },
+  expires_in: { type: 'integer', minimum: 1, maximum: 3600 },
+  scope: str,
+});
+
+export const USAGE_SCHEMA = ok({
+  account: str,
+  plan: str,
+  window: { const: 'day', description: 'Calendar day in UTC' },
+  limit: { type: ['integer', 'null'], description: 'Calls per window; null: no limit' },
+  used: int0,
+  remaining: { type: ['integer', 'null'] },
+  reset_at: dateTime,
+  reset_seconds: int0,
+});
+
+// ------------------------------------------------------------------ service
+
+const componentStatus = { enum: ['operational', 'degraded', 'major_outage'] } as const;
+export const STATUS_SCHEMA = ok({
+  status: componentStatus,
+  started_at: dateTime,
+  uptime_seconds: int0,
+  components: {
+    type: 'array',
+    items: object({ name: str, status: componentStatus, detail: str }),
+  },
+  checks: object({
+    total: int0,
+    failed: int0,
+    last: object({ at: dateTime, ok: bool, ms: { type: 'number', minimum: 0 }, error: strOrNull }),
+  }),
+  requests: object({ total: int0, server_errors: int0 }),
+  incidents: {
+    type: 'array',
+    description: 'Derived from recorded failed health checks and 5xx responses since start, newest first',
+    items: object({
+      id: str,
+      started_at: dateTime,
+      last_event_at: dateTime,
+      resolved_at: { type: ['string', 'null'], format: 'date-time', description: 'Time of the first successful health check after the last event; null while none' },
+      failed_checks: int0,
+      server_errors: int0,
+      statuses: { type: 'array', items: { type: 'integer', minimum: 500, maximum: 599 } },
+      codes: strings,
+      operations: strings,
+    }),
+  },
+});
+export const HTML_SCHEMA = { type: 'string', contentMediaType: 'text/html' } as const;
+export const OPENAPI_DOCUMENT_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } as const;
+
+/**
+ * Component names of the schemas: each of these objects becomes `#/components/schemas/<name>`
+ * in the OpenAPI document, and every place that uses the same object a `$ref` to it.
+ * @example new Validator(NAMED_SCHEMAS.ScoreResult).validate(await res.json()).valid
+ */
+export const NAMED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  ErrorEnvelope: ERROR_ENVELOPE_SCHEMA,
+  OAuthError: OAUTH_ERROR_SCHEMA,
+  AnalyzeRequest: ANALYZE_REQUEST_SCHEMA,
+  AnalysisResult: ANALYSIS_RESULT_SCHEMA,
+  Match: MATCH_SCHEMA,
+  CompareRequest: COMPARE_REQUEST_SCHEMA,
+  Comparison: COMPARISON_SCHEMA,
+  ScoreRequest: SCORE_REQUEST_SCHEMA,
+  ScoreResult: SCORE_RESULT_SCHEMA,
+  FingerprintRequest: FINGERPRINT_REQUEST_SCHEMA,
+  FingerprintResult: FINGERPRINT_RESULT_SCHEMA,
+  Receipt: RECEIPT_SCHEMA,
+  Work: WORK_SCHEMA,
+  RegisterWorkRequest: REGISTER_REQUEST_SCHEMA,
+  RegisterWorkResult: REGISTER_RESULT_SCHEMA,
+  WorkResponse: WORK_RESPONSE_SCHEMA,
+  WorkList: WORK_LIST_SCHEMA,
+  VerifyReceiptRequest: VERIFY_RECEIPT_REQUEST_SCHEMA,
+  VerifyReceiptResult: VERIFY_RECEIPT_RESULT_SCHEMA,
+  Deleted: DELETED_SCHEMA,
+  CreateMonitorRequest: CREATE_MONITOR_REQUEST_SCHEMA,
+  Monitor: MONITOR_SCHEMA,
+  MonitorResponse: MONITOR_RESPONSE_SCHEMA,
+  MonitorList: MONITOR_LIST_SCHEMA,
+  MonitorEvent: MONITOR_EVENT_SCHEMA,
+  MonitorEventList: EVENT_LIST_SCHEMA,
+  DatasetStats: DATASET_STATS_SCHEMA,
+  DatasetResponse: DATASET_RESPONSE_SCHEMA,
+  DatasetList: DATASET_LIST_SCHEMA,
+  CreateDatasetRequest: CREATE_DATASET_REQUEST_SCHEMA,
+  AddDocumentsRequest: ADD_DOCUMENTS_REQUEST_SCHEMA,
+  DatasetFile: BINARY_SCHEMA,
+  KbModel: KB_MODEL_SCHEMA,
+  KbModelResponse: KB_MODEL_RESPONSE_SCHEMA,
+  KbModelList: KB_MODEL_LIST_SCHEMA,
+  KbProviderList: KB_PROVIDER_LIST_SCHEMA,
+  KbDataset: KB_DATASET_SCHEMA,
+  KbDatasetResponse: KB_DATASET_RESPONSE_SCHEMA,
+  KbDatasetList: KB_DATASET_LIST_SCHEMA,
+  JurisdictionList: JURISDICTION_LIST_SCHEMA,
+  FactorList: FACTOR_LIST_SCHEMA,
+  CreateKeyRequest: CREATE_KEY_REQUEST_SCHEMA,
+  ApiKey: KEY_INFO_SCHEMA,
+  ApiKeyCreated: KEY_CREATED_SCHEMA,
+  ApiKeyResponse: KEY_RESPONSE_SCHEMA,
+  ApiKeyList: KEY_LIST_SCHEMA,
+  CreateOAuthClientRequest: CREATE_CLIENT_REQUEST_SCHEMA,
+  OAuthClient: CLIENT_INFO_SCHEMA,
+  OAuthClientCreated: CLIENT_CREATED_SCHEMA,
+  OAuthClientResponse: CLIENT_RESPONSE_SCHEMA,
+  OAuthClientList: CLIENT_LIST_SCHEMA,
+  TokenRequest: TOKEN_REQUEST_SCHEMA,
+  TokenResponse: TOKEN_RESPONSE_SCHEMA,
+  Usage: USAGE_SCHEMA,
+  Status: STATUS_SCHEMA,
+};

@@ -1,0 +1,142 @@
+/**
+ * Request validation with @cfworker/json-schema: it interprets schemas instead of compiling them
+ * to code, so it runs where `eval` and `new Function` are forbidden (Cloudflare Workers, pages with
+ * a strict CSP) — Ajv's code generation does not. The same schema objects are served in the
+ * OpenAPI document (src/http/openapi.ts): one source of truth.
+ *
+ * A failure becomes 422 `INVALID_INPUT` naming the field (`metadata.jurisdiction`,
+ * `documents[2].text`) and the reason, taken from the validator's output units: in its
+ * short-circuit mode the last unit is the innermost failure on the first failing path.
+ */
+import { Validator } from '@cfworker/json-schema';
+import { TrainprintError } from '../index.js';
+import type { JsonSchema } from './context.js';
+
+/** Where a validated value came from (named in the error). */
+export type Location = 'body' | 'query';
+
+/**
+ * A checker for `schema`: returns the value or throws INVALID_INPUT (HTTP 422) whose detail
+ * names the field and whose `cause` carries `{ location, field, reason }` for the error body.
+ *
+ * @example
+ * const check = compileValidator({ type: 'object', required: ['a'], properties: { a: { type: 'string' } } }, 'body')
+ * check({ a: 1 }) // throws: "a: must be of type string"
+ */
+export function compileValidator(schema: JsonSchema, location: Location): (value: unknown) => unknown {
+  const validator = new Validator(schema as never, '2020-12', true);
+  return (value) => {
+    const r = validator.validate(value);
+    if (r.valid) return value;
+    const { field, reason } = describe(r.errors, schema);
+    const where = field === '' ? (location === 'body' ? 'the body' : 'the query') : field;
+    throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause: { location, field, reason } });
+  };
+}
+
+interface Unit {
+  readonly keyword: string;
+  readonly keywordLocation: string;
+  readonly instanceLocation: string;
+  readonly error: string;
+}
+
+/** The innermost failure, as a dotted field path and a short reason. */
+function describe(errors: readonly Unit[], schema: JsonSchema): { field: string; reason: string } {
+  const leaf = errors[errors.length - 1];
+  const path = pointerSegments(leaf.instanceLocation);
+  const at = (keyword: string) => lookup(schema, leaf.keywordLocation, keyword);
+  const quoted = /"([^"]*)"/.exec(leaf.error)?.[1];
+  switch (leaf.keyword) {
+    case 'required':
+      return { field: fieldName([...path, quoted ?? '?']), reason: 'is required' };
+    case 'false':
+      return { field: fieldName(path), reason: 'is not a known field' };
+    case 'type': {
+      const t = at('type');
+      return { field: fieldName(path), reason: `must be of type ${Array.isArray(t) ? t.join(' or ') : String(t)}` };
+    }
+    case 'enum': {
+      const e = at('enum');
+      return { field: fieldName(path), reason: `must be one of ${Array.isArray(e) ? e.map((x) => JSON.stringify(x)).join(', ') : 'the allowed values'}` };
+    }
+    case 'const':
+      return { field: fieldName(path), reason: `must be ${JSON.stringify(at('const'))}` };
+    case 'pattern':
+      return { field: fieldName(path), reason: `must match ${String(at('pattern'))}` };
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'minProperties':
+    case 'maxProperties':
+      return { field: fieldName(path), reason: `${BOUNDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
+    default:
+      return { field: fieldName(path), reason: leaf.error.replace(/\.$/, '').toLowerCase() };
+  }
+}
+
+const BOUNDS: Record<string, string> = {
+  minLength: 'must have at least this many characters:', maxLength: 'must have at most this many characters:',
+  minItems: 'must have at least this many items:', maxItems: 'must have at most this many items:',
+  minimum: 'must be ≥', maximum: 'must be ≤', exclusiveMinimum: 'must be >', exclusiveMaximum: 'must be <',
+  minProperties: 'must have at least this many members:', maxProperties: 'must have at most this many members:',
+};
+
+/** `#/metadata/declarations/since` → ['metadata', 'declarations', 'since']. */
+function pointerSegments(pointer: string): string[] {
+  const p = pointer.replace(/^#/, '');
+  if (p === '' || p === '/') return [];
+  return p.slice(1).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** ['documents', '2', 'text'] → 'documents[2].text'. */
+function fieldName(path: readonly string[]): string {
+  let out = '';
+  for (const s of path) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out;
+}
+
+/** The keyword's value in the schema at `keywordLocation` (a pointer into the schema). */
+function lookup(schema: JsonSchema, keywordLocation: string, keyword: string): unknown {
+  let node: unknown = schema;
+  for (const s of pointerSegments(keywordLocation)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[s];
+  }
+  // the location may end at the keyword itself or at the schema holding it
+  if (node !== null && typeof node === 'object' && !Array.isArray(node) && keyword in (node as object)) return (node as Record<string, unknown>)[keyword];
+  return node;
+}
+
+/**
+ * Query parameters as an object typed after `schema`'s properties: integers and numbers parsed
+ * (when they look like numbers, else left as strings for the validator to name), booleans from
+ * `true`/`false`, arrays from repeated parameters or commas. A non-array parameter given twice is
+ * refused (INVALID_INPUT naming it).
+ *
+ * @example
+ * coerceQuery(new URLSearchParams('limit=10'), { type: 'object', properties: { limit: { type: 'integer' } } }) // { limit: 10 }
+ */
+export function coerceQuery(params: URLSearchParams, schema: JsonSchema | undefined): Record<string, unknown> {
+  const props = ((schema?.properties ?? {}) as Record<string, { type?: unknown }>);
+  const out: Record<string, unknown> = {};
+  for (const name of new Set(params.keys())) {
+    const all = params.getAll(name);
+    const type = Object.prototype.hasOwnProperty.call(props, name) ? props[name].type : undefined;
+    if (type === 'array') {
+      out[name] = all.flatMap((v) => v.split(',')).filter((v) => v.length > 0);
+      continue;
+    }
+    if (all.length > 1) throw new TrainprintError('INVALID_INPUT', `${name}: is given more than once`, { cause: { location: 'query', field: name, reason: 'is given more than once' } });
+    const v = all[0];
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(v)) out[name] = Number(v);
+    else if (type === 'boolean' && (v === 'true' || v === 'false')) out[name] = v === 'true';
+    else out[name] = v;
+  }
+  return out;
+}

@@ -1,0 +1,17 @@
+/**
+ * Memorization risk: register-work (canaries), extract, probe, compare, assess, report.
+ */
+export { Memorization } from './memorization.js';
+export { renderReport } from './report.js';
+export type { ReportOptions } from './report.js';
+export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
+export { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './probe.js';
+export { CANARY_WORDS, MAX_CANARIES } from './register.js';
+export { TIER_ATTRIBUTION } from './assess.js';
+export type {
+  TrackWorkRequest, TrackedWork, Canary, ReferenceBasis, ReferenceSetRequest, ReferenceSetInfo, WorkInput,
+  ExtractRequest, ExtractionAttempt, ExtractionResult, VerbatimSpan,
+  ProbeReference, ProbeRequest, ProbeResult, ProbeStatistic, ProbeStatisticName, ProbeChunk, ProbeVerdict,
+  CompareOutputRequest, CompareOutputResult, WorkComparison, NearSpan,
+  TrapResult, AssessRequest, Assessment, EvidenceTier,
+} from './types.js';

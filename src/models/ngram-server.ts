@@ -1,0 +1,174 @@
+/**
+ * Serve an {@link NgramLanguageModel} as an OpenAI-compatible endpoint: a fetch-style handler
+ * `(Request) => Promise<Response>` with no runtime-specific imports, so it runs under
+ * `Deno.serve(handler)`, in a browser service worker, or behind a small node:http bridge.
+ *
+ * Routes (under any prefix ending in `/v1`):
+ * - `POST …/v1/completions` — the legacy completions schema: `prompt` (one string), `max_tokens`
+ *   (default 16), `temperature` (0 only: the model is greedy), `echo`, `logprobs` (0..`maxLogprobs`
+ *   alternatives). The response carries `choices[0].logprobs.{tokens, token_logprobs,
+ *   top_logprobs, text_offset}`; as in the OpenAI API the first prompt token has a `null`
+ *   log-probability (it has no context) and `text_offset` counts UTF-16 units of the returned text.
+ * - `POST …/v1/chat/completions` — generation only: the last message's content is continued greedily.
+ * - `GET …/v1/models` — the one model.
+ * Errors use the OpenAI envelope `{ error: { message, type, param, code } }` (400, 401, 404, 405, 413).
+ *
+ * Tokens are the model's word tokens; each token's string is its slice of the original text
+ * with the separators before it (the last one also takes the text's trailing separators), so
+ * the tokens concatenate to the prompt. Generated tokens are the words with one leading space.
+ */
+import { wordSpans, type NgramLanguageModel } from './ngram.js';
+
+/** Options of {@link createNgramHandler}. */
+export interface NgramHandlerOptions {
+  /** The model name the endpoint reports (and accepts in `model`). @default 'ngram' */
+  readonly model?: string;
+  /** When set, requests need `Authorization: Bearer <apiKey>` (401 otherwise). */
+  readonly apiKey?: string;
+  /** Largest `logprobs` (top alternatives per position) accepted. @default 20 */
+  readonly maxLogprobs?: number;
+  /** Largest `max_tokens`. @default 4096 */
+  readonly maxTokens?: number;
+  /** Largest request body, in UTF-16 units (413 beyond). @default 10 MiB */
+  readonly maxBodyChars?: number;
+}
+
+interface Tokenised {
+  tokens: string[];
+  words: string[];
+  offsets: number[];
+}
+
+/**
+ * A fetch handler serving `lm` with the OpenAI completions and chat completions schemas.
+ * @example
+ * const handler = createNgramHandler(lm, { model: 'ngram-brown', apiKey: 'sk-test' })
+ * Deno.serve({ port: 8000 }, handler)   // or a node:http bridge
+ */
+export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandlerOptions = {}): (request: Request) => Promise<Response> {
+  const name = options.model ?? 'ngram';
+  const maxLogprobs = options.maxLogprobs ?? 20;
+  const maxTokens = options.maxTokens ?? 4096;
+  const maxBody = options.maxBodyChars ?? 10 * 1024 * 1024;
+  let counter = 0;
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/\/+$/, '');
+    if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
+      return oaiError(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+    }
+    if (path.endsWith('/v1/models')) {
+      if (request.method !== 'GET') return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
+      return json(200, { object: 'list', data: [{ id: name, object: 'model', created: 0, owned_by: 'trainprint' }] });
+    }
+    const chat = path.endsWith('/v1/chat/completions');
+    if (!chat && !path.endsWith('/v1/completions')) return oaiError(404, `Unknown path ${url.pathname}`, 'invalid_request_error');
+    if (request.method !== 'POST') return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
+    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody) return oaiError(413, 'The request body is too large.', 'invalid_request_error');
+    const raw = await request.text();
+    if (raw.length > maxBody) return oaiError(413, 'The request body is too large.', 'invalid_request_error');
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return oaiError(400, 'The request body is not a JSON object.', 'invalid_request_error');
+    }
+    if (body.model !== undefined && body.model !== name) return oaiError(404, `The model \`${String(body.model)}\` does not exist.`, 'invalid_request_error', 'model_not_found', 'model');
+    if (body.stream === true) return oaiError(400, 'stream is not supported by this server.', 'invalid_request_error', null, 'stream');
+    if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', 'invalid_request_error', null, 'n');
+    const temperature = body.temperature ?? 1;
+    if (typeof temperature !== 'number' || temperature !== 0) return oaiError(400, 'This model decodes greedily: temperature must be 0.', 'invalid_request_error', null, 'temperature');
+    const mt = body.max_tokens ?? 16;
+    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens) return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, 'invalid_request_error', null, 'max_tokens');
+    const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
+    const created = Math.floor(Date.now() / 1000);
+
+    if (chat) {
+      const messages = body.messages;
+      if (!Array.isArray(messages) || messages.length === 0 || messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')) {
+        return oaiError(400, 'messages must be a non-empty array of { role, content: string }.', 'invalid_request_error', null, 'messages');
+      }
+      if (body.logprobs !== undefined && body.logprobs !== false) return oaiError(400, 'logprobs are not supported on chat completions by this server; use /v1/completions.', 'invalid_request_error', null, 'logprobs');
+      const prompt = (messages[messages.length - 1] as { content: string }).content;
+      const words = lm.generateTokens(wordSpans(prompt).tokens, mt);
+      const content = words.join(' ');
+      const promptTokens = wordSpans(messages.map((m) => (m as { content: string }).content).join('\n')).tokens.length;
+      return json(200, {
+        id, object: 'chat.completion', created, model: name,
+        choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }],
+        usage: { prompt_tokens: promptTokens, completion_tokens: words.length, total_tokens: promptTokens + words.length },
+      });
+    }
+
+    const prompt = body.prompt;
+    if (typeof prompt !== 'string') return oaiError(400, 'prompt must be a string (arrays and token ids are not supported by this server).', 'invalid_request_error', null, 'prompt');
+    const echo = body.echo ?? false;
+    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', 'invalid_request_error', null, 'echo');
+    const lp = body.logprobs ?? null;
+    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs)) return oaiError(400, `logprobs must be an integer in 0..${maxLogprobs}.`, 'invalid_request_error', null, 'logprobs');
+    const p = tokenise(prompt);
+    const gen = lm.generateTokens(p.words, mt);
+    const completion = gen.map((w) => ' ' + w).join('');
+    const text = echo ? prompt + completion : completion;
+    let logprobs: unknown = null;
+    if (lp !== null) {
+      const all = [...p.words, ...gen];
+      const score = lm.score(all.join(' '), { top: lp });
+      const tokens: string[] = [], tokenLogprobs: Array<number | null> = [], top: Array<Record<string, number> | null> = [], offsets: number[] = [];
+      const base = echo ? prompt.length : 0;
+      if (echo) {
+        p.tokens.forEach((t, i) => {
+          tokens.push(t);
+          offsets.push(p.offsets[i]);
+          tokenLogprobs.push(i === 0 ? null : score.logprobs[i]);
+          top.push(i === 0 ? null : topRecord(score.top?.[i]));
+        });
+      }
+      let at = base;
+      gen.forEach((w, g) => {
+        const i = p.words.length + g;
+        tokens.push(' ' + w);
+        offsets.push(at);
+        at += w.length + 1;
+        tokenLogprobs.push(score.logprobs[i]);
+        top.push(topRecord(score.top?.[i]));
+      });
+      logprobs = { tokens, token_logprobs: tokenLogprobs, top_logprobs: top, text_offset: offsets };
+    }
+    return json(200, {
+      id, object: 'text_completion', created, model: name,
+      choices: [{ text, index: 0, logprobs, finish_reason: 'length' }],
+      usage: { prompt_tokens: p.words.length, completion_tokens: gen.length, total_tokens: p.words.length + gen.length },
+    });
+  };
+}
+
+/** Word tokens of a prompt as strings that concatenate to it, with their offsets. */
+function tokenise(prompt: string): Tokenised {
+  const { tokens: words, ends } = wordSpans(prompt);
+  const tokens: string[] = [], offsets: number[] = [];
+  let prev = 0;
+  for (let i = 0; i < words.length; i++) {
+    const end = i === words.length - 1 ? prompt.length : ends[i];
+    tokens.push(prompt.slice(prev, end));
+    offsets.push(prev);
+    prev = end;
+  }
+  return { tokens, words, offsets };
+}
+
+function topRecord(top: ReadonlyArray<{ token: string; logprob: number }> | undefined): Record<string, number> {
+  const r: Record<string, number> = {};
+  for (const t of top ?? []) r[' ' + t.token] = t.logprob;
+  return r;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function oaiError(status: number, message: string, type: string, code: string | null = null, param: string | null = null): Response {
+  return json(status, { error: { message, type, param, code } });
+}

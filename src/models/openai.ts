@@ -1,0 +1,252 @@
+/**
+ * A {@link TargetModel} over the public OpenAI-compatible HTTP schema, with `fetch` and
+ * `AbortController` only (Node ≥ 20, Deno, browsers).
+ *
+ * - `api: 'completions'` (default): `POST {baseUrl}/completions`. Log-probabilities of a text come
+ *   from `echo: true` + `logprobs: k` (the legacy completions schema: `choices[0].logprobs.{tokens,
+ *   token_logprobs, top_logprobs, text_offset}`); the prompt's tokens are those whose
+ *   `text_offset` lies inside the prompt. Access `top_k` when `topLogprobs` > 0, else `logprobs`.
+ * - `api: 'chat'`: `POST {baseUrl}/chat/completions`, generations only (`generations_only`).
+ *
+ * Meant for vLLM's OpenAI server (echo + logprobs on /v1/completions), OpenAI's legacy
+ * completions models (`davinci-002`, `babbage-002`), llama.cpp's llama-server and Ollama's
+ * /v1 endpoints (generation; their completions endpoints may not return prompt log-probabilities
+ * — the adapter then fails with UPSTREAM_ERROR instead of returning generated-token logprobs as
+ * if they were the prompt's), and hosted OpenAI-compatible APIs. Only the local n-gram server of
+ * this package was available to test it against.
+ *
+ * Failures: 408, 409, 429, 5xx and network errors are retried (`maxRetries`, full-jitter
+ * exponential backoff, `Retry-After` honoured up to `maxRetryDelayMs`); other statuses fail at
+ * once. Errors are TrainprintError `UPSTREAM_ERROR` (status and the server's own message in the
+ * detail; never the API key) or `UPSTREAM_TIMEOUT` (no answer within `timeoutMs`; not retried).
+ */
+import { TrainprintError } from '../errors.js';
+import type { AccessLevel, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
+
+/** Options of {@link createOpenAICompatibleModel}. */
+export interface OpenAICompatibleOptions {
+  /** Base URL including the version path, e.g. `http://127.0.0.1:8000/v1` or `https://api.openai.com/v1`. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey?: string;
+  /** The `model` field of every request. */
+  readonly model: string;
+  /** Which endpoint to use. @default 'completions' */
+  readonly api?: 'completions' | 'chat';
+  /**
+   * Completions only: alternatives per position requested with `logprobs` (OpenAI's legacy
+   * models allow ≤ 5, vLLM ≤ its `--max-logprobs`, default 20). 0 = the tokens' own log-probs
+   * only (access `logprobs`). @default 5
+   */
+  readonly topLogprobs?: number;
+  /**
+   * Completions only: `max_tokens` sent with `echo` when scoring a text (only the prompt's
+   * log-probs are used). vLLM needs ≥ 1; OpenAI's legacy endpoint also accepts 0. @default 1
+   */
+  readonly echoMaxTokens?: number;
+  /** Chat only: the messages sent for a generation prompt. @default a system line asking for a verbatim continuation, then the prompt */
+  readonly chatMessages?: (prompt: string) => Array<{ role: string; content: string }>;
+  /** Name in results. @default `openai-compatible:<model>` */
+  readonly id?: string;
+  /** Per-request timeout (whole request, body included). @default 60_000 */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt. @default 3 */
+  readonly maxRetries?: number;
+  /** Backoff base: the n-th retry waits up to `retryBaseMs · 2^(n−1)`. @default 500 */
+  readonly retryBaseMs?: number;
+  /** Cap on one wait, Retry-After included. @default 10_000 */
+  readonly maxRetryDelayMs?: number;
+  /** Extra headers (e.g. `OpenAI-Organization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** @default setTimeout-based */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1) for the jitter. @default Math.random */
+  readonly random?: () => number;
+}
+
+const DEFAULT_CHAT = (prompt: string) => [
+  { role: 'system', content: 'Continue the user\'s text exactly where it stops. Reply with the continuation only.' },
+  { role: 'user', content: prompt },
+];
+
+/**
+ * Create a target model over an OpenAI-compatible API.
+ *
+ * @throws INVALID_OPTIONS (bad URL or numbers) — synchronously; the model's methods reject with
+ *   UPSTREAM_ERROR / UPSTREAM_TIMEOUT / INVALID_INPUT
+ * @example
+ * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'meta-llama/Llama-3.1-8B', topLogprobs: 20 })
+ * const { tokens, logprobs, top } = await model.logprobs!('Call me Ishmael.')
+ */
+export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): TargetModel {
+  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object { baseUrl, model, … }');
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TrainprintError('INVALID_OPTIONS', 'baseUrl must be an absolute http(s) URL such as "http://127.0.0.1:8000/v1"');
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TrainprintError('INVALID_OPTIONS', 'baseUrl must be http: or https:');
+  if (typeof options.model !== 'string' || options.model.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'model must be a non-empty string');
+  const api = options.api ?? 'completions';
+  if (api !== 'completions' && api !== 'chat') throw new TrainprintError('INVALID_OPTIONS', `api must be 'completions' or 'chat'`);
+  const top = options.topLogprobs ?? 5;
+  const int = (v: number, lo: number, hi: number, name: string) => {
+    if (!Number.isInteger(v) || v < lo || v > hi) throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in ${lo}..${hi}`);
+    return v;
+  };
+  int(top, 0, 100, 'topLogprobs');
+  const echoMax = int(options.echoMaxTokens ?? 1, 0, 16, 'echoMaxTokens');
+  const timeoutMs = int(options.timeoutMs ?? 60_000, 1, 3_600_000, 'timeoutMs');
+  const maxRetries = int(options.maxRetries ?? 3, 0, 10, 'maxRetries');
+  const retryBase = int(options.retryBaseMs ?? 500, 0, 60_000, 'retryBaseMs');
+  const maxDelay = int(options.maxRetryDelayMs ?? 10_000, 0, 300_000, 'maxRetryDelayMs');
+  const doFetch = options.fetch ?? globalThis.fetch;
+  if (typeof doFetch !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = options.random ?? Math.random;
+  const root = base.href.replace(/\/+$/, '');
+  // what error messages name: never credentials in the URL, nor its query
+  const shown = `${base.protocol}//${base.host}${base.pathname}`.replace(/\/+$/, '');
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+  const chatMessages = options.chatMessages ?? DEFAULT_CHAT;
+
+  /** POST with timeout and retries; resolves to the parsed JSON body of a 2xx answer. */
+  async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
+    const url = `${root}${path}`;
+    const where = `${shown}${path}`;
+    const payload = JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+      let retryAfter: number | undefined;
+      let failure: TrainprintError;
+      try {
+        const res = await doFetch(url, { method: 'POST', headers, body: payload, signal: controller.signal, redirect: 'error' });
+        const text = await res.text();
+        if (res.ok) {
+          try {
+            const parsed: unknown = JSON.parse(text);
+            if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
+            return parsed as Record<string, unknown>;
+          } catch {
+            throw new TrainprintError('UPSTREAM_ERROR', `${where}: status ${res.status} with a body that is not a JSON object: ${clip(text)}`);
+          }
+        }
+        failure = new TrainprintError('UPSTREAM_ERROR', `${where}: status ${res.status}: ${serverMessage(text)}`);
+        if (!retryable(res.status)) throw failure;
+        retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+      } catch (e) {
+        if (e instanceof TrainprintError) throw e;
+        if (timedOut) throw new TrainprintError('UPSTREAM_TIMEOUT', `${where}: no complete answer within ${timeoutMs} ms`, { cause: e });
+        failure = new TrainprintError('UPSTREAM_ERROR', `${where}: network error: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      } finally {
+        clearTimeout(timer);
+      }
+      if (attempt >= maxRetries) throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, { cause: failure });
+      const backoff = random() * Math.min(maxDelay, retryBase * 2 ** attempt);
+      await sleep(retryAfter !== undefined ? Math.min(maxDelay, retryAfter) : backoff);
+    }
+  }
+
+  const access: AccessLevel = api === 'chat' ? 'generations_only' : top > 0 ? 'top_k' : 'logprobs';
+  const id = options.id ?? `openai-compatible:${options.model}`;
+
+  async function generate(prompt: string, o: GenerateOptions): Promise<string> {
+    if (typeof prompt !== 'string') throw new TrainprintError('INVALID_INPUT', 'prompt must be a string');
+    if (!o || typeof o !== 'object' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1) throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be a positive integer');
+    if (o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'temperature must be 0 (greedy decoding)');
+    if (api === 'chat') {
+      const r = await post('/chat/completions', { model: options.model, messages: chatMessages(prompt), max_tokens: o.maxTokens, temperature: 0 });
+      const content = (firstChoice(r, `${shown}/chat/completions`).message as { content?: unknown } | undefined)?.content;
+      if (typeof content !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${shown}/chat/completions: choices[0].message.content is not a string`);
+      return content;
+    }
+    const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 });
+    const text = firstChoice(r, `${shown}/completions`).text;
+    if (typeof text !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
+    return text;
+  }
+
+  async function logprobs(text: string): Promise<TokenLogprobs> {
+    if (typeof text !== 'string' || text.length === 0) throw new TrainprintError('INVALID_INPUT', 'text must be a non-empty string');
+    const where = `${shown}/completions`;
+    const r = await post('/completions', { model: options.model, prompt: text, max_tokens: echoMax, temperature: 0, echo: true, logprobs: top });
+    const choice = firstChoice(r, where);
+    const lp = choice.logprobs as Record<string, unknown> | null | undefined;
+    if (!lp || typeof lp !== 'object') throw new TrainprintError('UPSTREAM_ERROR', `${where}: the answer has no choices[0].logprobs (the server may not support logprobs)`);
+    const { tokens, token_logprobs: tl, text_offset: off, top_logprobs: tops } = lp as { tokens?: unknown; token_logprobs?: unknown; text_offset?: unknown; top_logprobs?: unknown };
+    if (!Array.isArray(tokens) || !Array.isArray(tl) || !Array.isArray(off) || tokens.length !== tl.length || off.length !== tokens.length) {
+      throw new TrainprintError('UPSTREAM_ERROR', `${where}: choices[0].logprobs must carry tokens, token_logprobs and text_offset of equal length`);
+    }
+    if (typeof choice.text === 'string' && !choice.text.startsWith(text)) {
+      throw new TrainprintError('UPSTREAM_ERROR', `${where}: echo was not honoured (the returned text does not start with the prompt), so prompt log-probabilities are unavailable; use api: 'chat' for generations only`);
+    }
+    const out: TokenLogprobs & { tokens: string[]; logprobs: number[]; offsets: number[]; top?: TopLogprob[][] } = { tokens: [], logprobs: [], offsets: [], ...(top > 0 ? { top: [] } : {}) };
+    let inPrompt = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const o = off[i];
+      if (typeof o !== 'number' || o >= text.length) continue;
+      inPrompt++;
+      const v = tl[i];
+      if (v === null) continue; // the first token: no context
+      if (typeof v !== 'number' || Number.isNaN(v) || typeof tokens[i] !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${where}: token_logprobs[${i}] is not a number`);
+      out.tokens.push(tokens[i] as string);
+      out.logprobs.push(Math.max(v, -1e4));
+      out.offsets.push(o);
+      if (out.top) {
+        const t = Array.isArray(tops) ? tops[i] : undefined;
+        out.top.push(t && typeof t === 'object' ? Object.entries(t as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number').map(([token, logprob]) => ({ token, logprob })).sort((a, b) => b.logprob - a.logprob) : []);
+      }
+    }
+    if (inPrompt === 0 && /\S/.test(text)) {
+      throw new TrainprintError('UPSTREAM_ERROR', `${where}: no log-probabilities for the prompt's tokens (the server returns them for generated tokens only); use api: 'chat' for generations only`);
+    }
+    return out;
+  }
+
+  return api === 'chat' ? { id, access, generate } : { id, access, generate, logprobs };
+}
+
+function firstChoice(r: Record<string, unknown>, where: string): Record<string, unknown> {
+  const c = Array.isArray(r.choices) ? r.choices[0] : undefined;
+  if (!c || typeof c !== 'object') throw new TrainprintError('UPSTREAM_ERROR', `${where}: the answer has no choices[0]`);
+  return c as Record<string, unknown>;
+}
+
+function retryable(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The server's error message: OpenAI's `{ error: { message } }`, `{ error: "…" }`, `{ message }` or the text. */
+function serverMessage(text: string): string {
+  try {
+    const b = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
+    const e = b.error;
+    if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return clip((e as { message: string }).message);
+    if (typeof e === 'string') return clip(e);
+    if (typeof b.message === 'string') return clip(b.message);
+    if (typeof b.detail === 'string') return clip(b.detail);
+  } catch {
+    // not JSON: the text itself
+  }
+  return clip(text) || '(empty body)';
+}
+
+function clip(s: string, n = 500): string {
+  const t = s.trim();
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or undefined. */
+function parseRetryAfter(v: string | null): number | undefined {
+  if (v === null) return undefined;
+  const s = Number(v);
+  if (Number.isFinite(s) && s >= 0) return s * 1000;
+  const d = Date.parse(v);
+  return Number.isNaN(d) ? undefined : Math.max(0, d - Date.now());
+}

@@ -1,0 +1,79 @@
+/**
+ * The target-model contract of the memorization operations: what a model behind an API (or the
+ * local n-gram LM) must offer. Every method is async, because the real backends are HTTP services.
+ *
+ * Access levels, weakest first (attribution-science.md §3: each level allows different claims):
+ * - `generations_only`: text out, nothing else (chat APIs without logprobs). Extraction works;
+ *   likelihood statistics do not (`no_logprob_access`).
+ * - `logprobs`: the log-probability of each token of a supplied text (OpenAI legacy completions
+ *   with `echo`). Loss, zlib ratio and Min-K% work.
+ * - `top_k`: `logprobs` plus the k most likely alternatives at each position. Min-K%++ can then be
+ *   approximated from the top k; it is exact only with the full next-token distribution
+ *   (`moments`, which the local n-gram LM gives).
+ */
+
+/** How much of the model's next-token distribution a backend exposes. */
+export type AccessLevel = 'logprobs' | 'top_k' | 'generations_only';
+
+/** One alternative at a position: a token and its natural-log probability. */
+export interface TopLogprob {
+  readonly token: string;
+  readonly logprob: number;
+}
+
+/** Moments of log p(·) under the full next-token distribution at one position. */
+export interface DistributionMoments {
+  /** E_{z∼p}[log p(z)] (natural log): minus the entropy. */
+  readonly mean: number;
+  /** Var_{z∼p}[log p(z)]. */
+  readonly variance: number;
+}
+
+/**
+ * Log-probabilities of a text's tokens, in the model's own tokenisation. Tokens without a
+ * log-probability (the first token of a text, which has no context, in the OpenAI schema) are
+ * left out, so every array has one entry per scored token.
+ */
+export interface TokenLogprobs {
+  /** The scored tokens as the backend spells them. */
+  readonly tokens: string[];
+  /** Natural-log probability of each token given the text before it. */
+  readonly logprobs: number[];
+  /** UTF-16 start of each token in the text, when the backend gives it. */
+  readonly offsets?: number[];
+  /** The top-k alternatives at each scored position (index-aligned with `tokens`), when available. */
+  readonly top?: Array<Array<TopLogprob>>;
+  /**
+   * Exact moments of log p over the whole vocabulary at each scored position (index-aligned):
+   * only backends that hold the full distribution (the local n-gram LM) give them. With them,
+   * Min-K%++ is exact; with `top` only, it is an approximation.
+   */
+  readonly moments?: DistributionMoments[];
+  /** True when `moments` are exact over the full next-token distribution. */
+  readonly full?: boolean;
+}
+
+/** Options of {@link TargetModel.generate}. */
+export interface GenerateOptions {
+  /** Most tokens to generate, in the model's tokens. */
+  readonly maxTokens: number;
+  /** Only greedy decoding is used by the memorization operations. */
+  readonly temperature: 0;
+}
+
+/**
+ * A target model. `logprobs` is present exactly when `access` is not `generations_only`.
+ *
+ * @example
+ * const model: TargetModel = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'my-model' })
+ * const lp = await model.logprobs?.('It was the best of times')
+ * const text = await model.generate('It was the best of times', { maxTokens: 32, temperature: 0 })
+ */
+export interface TargetModel {
+  /** Model id as the results should name it (e.g. `vllm:meta-llama/Llama-3.1-8B`). */
+  readonly id: string;
+  readonly access: AccessLevel;
+  logprobs?(text: string): Promise<TokenLogprobs>;
+  /** Greedy continuation of `prompt` (the continuation only, without the prompt). */
+  generate(prompt: string, options: GenerateOptions): Promise<string>;
+}

@@ -1,0 +1,182 @@
+/**
+ * `serve(handler, { port, host })`: a Fetch handler (`trainprint/http`'s `createHandler`) on
+ * `node:http`. The request body streams into the handler (it counts bytes and can refuse an
+ * oversized body before reading it all); the response body streams out with backpressure
+ * (waiting for `drain`); a client that disconnects aborts the request's signal and cancels the
+ * response stream.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Options of {@link serve}.
+ * @example await serve(handler, { port: 0, host: '127.0.0.1' }) // a free port
+ */
+export interface ServeOptions {
+  /** TCP port; 0 picks a free one (read it from the returned `url`). @default 8787 */
+  readonly port?: number;
+  /** Interface to listen on. @default '127.0.0.1' (use '0.0.0.0' to accept remote clients) */
+  readonly host?: string;
+}
+
+/**
+ * A running server.
+ * @example
+ * const server = await serve(handler)
+ * await fetch(`${server.url}/api/v1/status`)
+ * await server.close()
+ */
+export interface Server {
+  /** `http://host:port` it listens on. */
+  readonly url: string;
+  readonly port: number;
+  /** Stop accepting connections, end the idle ones and wait until the server is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a Fetch handler over HTTP/1.1.
+ *
+ * @example
+ * import { createEngine } from 'trainprint'
+ * import { createHandler } from 'trainprint/http'
+ * import { serve } from 'trainprint/node'
+ * const server = await serve(createHandler(await createEngine()), { port: 8787 })
+ * console.log(server.url) // http://127.0.0.1:8787
+ * await server.close()
+ */
+export async function serve(handler: (request: Request) => Promise<Response>, options: ServeOptions = {}): Promise<Server> {
+  const port = options.port ?? 8787;
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer((req, res) => {
+    void bridge(handler, req, res, host, port);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${actual}`,
+    port: actual,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeIdleConnections();
+    }),
+  };
+}
+
+async function bridge(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse, host: string, port: number): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, abort.signal, host, port));
+  } catch {
+    // the handler answers every error itself; this is the bridge's own failure (e.g. a header Fetch refuses)
+    response = new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL', message: 'An unexpected error occurred' } }), {
+      status: 500, headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+  }
+  await writeResponse(response, req, res, abort.signal);
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, host: string, port: number): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+    } catch {
+      // a header value Fetch refuses (control characters) is dropped rather than failing the request
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${req.headers.host ?? `${host}:${port}`}`);
+  } catch {
+    url = new URL(`http://${host}:${port}/`);
+    url.pathname = '/__invalid__';
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal };
+  if (hasBody) {
+    init.body = bodyStream(req);
+    init.duplex = 'half'; // a streamed request body (Node's fetch requires saying so)
+  }
+  return new Request(url, init);
+}
+
+/**
+ * The request body as a web stream with backpressure (the socket is paused while the stream's
+ * queue is full). Unlike `Readable.toWeb`, cancelling it does not destroy the socket: a handler
+ * that refuses a body (413, 415) must still be able to send its answer, so the rest of the body
+ * is discarded instead and the connection closed after the response.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.once('end', () => { if (!done) { done = true; controller.close(); } });
+      req.once('error', (e) => { if (!done) { done = true; controller.error(e); } });
+      req.once('aborted', () => { if (!done) { done = true; controller.error(new Error('client aborted the request')); } });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      done = true;
+      req.resume(); // flowing with no consumer: the rest is read and dropped
+    },
+  }, { highWaterMark: 1 << 20, size: (c) => c.byteLength });
+}
+
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((v, k) => {
+    if (k !== 'set-cookie') headers[k] = v;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  // an answer given before the request body was read (413, 415, 401 …): close the connection
+  // instead of draining a body the client may still be sending
+  if (!req.complete) headers.connection = 'close';
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  if (!response.body || req.method === 'HEAD') {
+    res.end();
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  const reader = response.body.getReader();
+  const onAbort = () => { void reader.cancel().catch(() => undefined); };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => { res.off('drain', go); res.off('close', go); resolve(); };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+        if (signal.aborted) return;
+      }
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

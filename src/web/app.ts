@@ -1,0 +1,411 @@
+/**
+ * The trainprint web app: analyze a text against the loaded datasets, compare two texts, load
+ * index files and declare what they sample. Plain DOM over index.html; every piece of text is
+ * inserted as a text node (dom.ts). The work is done by a {@link Backend}: today the engine in a
+ * worker of this page; the HTTP client of the served API will plug in at `selectBackend`.
+ */
+import type { AnalyzeRequest, Backend, BackendInfo, DatasetInfo, FactorInfo, KbDataset } from './backend.js';
+import { byId, fill, h } from './dom.js';
+import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
+import { bytes, bytesOverLimit, count } from './format.js';
+import { describeError, emptyInput, fileTooLarge, tooLarge } from './messages.js';
+import { renderAnalysis } from './render-analysis.js';
+import { renderComparison } from './render-compare.js';
+import { createWorkerBackend } from './worker-backend.js';
+
+type ContentType = AnalyzeRequest['content_type'];
+type WorkType = NonNullable<NonNullable<AnalyzeRequest['metadata']>['work_type']>;
+
+/** Files larger than this are refused before they are read (the analyze limit, 10 MiB). */
+const FILE_LIMIT = 10 * 1024 * 1024;
+/**
+ * A text area holding megabytes takes the browser seconds to lay out, so a longer file is kept
+ * aside and the (read-only) text area shows its beginning.
+ */
+const PREVIEW_CHARS = 200_000;
+const VIEWS = ['analyze', 'compare', 'datasets'] as const;
+type View = (typeof VIEWS)[number];
+
+function selectBackend(): Backend {
+  return createWorkerBackend(new URL('./worker.js', import.meta.url));
+}
+
+let info: BackendInfo | null = null;
+let datasets: DatasetInfo[] = [];
+let kbDatasets: KbDataset[] = [];
+let factors = new Map<string, FactorInfo>();
+let firstAnalysis = true;
+/** A file too long to show whole: analysed from here, previewed in the text area. */
+let bigFile: { name: string; text: string } | null = null;
+
+const backend = selectBackend();
+const started = backend.ready();
+/** The factor table and the KB datasets, fetched once the backend is up. */
+const catalog = started.then(async () => {
+  const [f, kb] = await Promise.all([backend.factors(), backend.kbDatasets()]);
+  factors = new Map(f.map((x) => [x.code, x]));
+  kbDatasets = [...kb].sort((a, b) => a.name.localeCompare(b.name, 'en'));
+});
+catalog.catch(() => {}); // a failed start is reported by `started`
+
+// ---------------------------------------------------------------- elements
+
+const el = {
+  status: byId('engine-status'),
+  backendLabel: byId('backend-label'),
+  analyzeForm: byId<HTMLFormElement>('analyze-form'),
+  analyzeText: byId<HTMLTextAreaElement>('analyze-text'),
+  analyzeFile: byId<HTMLInputElement>('analyze-file'),
+  analyzeType: byId<HTMLSelectElement>('analyze-type'),
+  analyzeWorkType: byId<HTMLSelectElement>('analyze-work-type'),
+  analyzeJurisdiction: byId<HTMLInputElement>('analyze-jurisdiction'),
+  analyzeRun: byId<HTMLButtonElement>('analyze-run'),
+  analyzeStatus: byId('analyze-status'),
+  analyzeError: byId('analyze-error'),
+  analyzeResult: byId('analyze-result'),
+  compareForm: byId<HTMLFormElement>('compare-form'),
+  compareA: byId<HTMLTextAreaElement>('compare-a'),
+  compareB: byId<HTMLTextAreaElement>('compare-b'),
+  compareRun: byId<HTMLButtonElement>('compare-run'),
+  compareStatus: byId('compare-status'),
+  compareError: byId('compare-error'),
+  compareResult: byId('compare-result'),
+  datasetTable: byId('dataset-table'),
+  indexForm: byId<HTMLFormElement>('index-form'),
+  indexFile: byId<HTMLInputElement>('index-file'),
+  indexStatus: byId('index-status'),
+  indexError: byId('index-error'),
+  declareForm: byId<HTMLFormElement>('declare-form'),
+  declareDataset: byId<HTMLSelectElement>('declare-dataset'),
+  declareKb: byId<HTMLSelectElement>('declare-kb'),
+  declareStatus: byId('declare-status'),
+  declareError: byId('declare-error'),
+};
+
+// ---------------------------------------------------------------- helpers
+
+function showError(target: HTMLElement, e: unknown): void {
+  const m = describeError(e);
+  target.dataset.code = m.code;
+  fill(target, h('p', null, h('strong', null, m.text)), m.detail && m.detail !== m.text ? h('p', { class: 'detail' }, m.detail) : null);
+}
+
+function clearError(target: HTMLElement): void {
+  delete target.dataset.code;
+  fill(target);
+}
+
+/**
+ * Runs a form action once at a time: clears the error, shows `busy` on the button, reports a
+ * failure in the form's alert region.
+ */
+function action(button: HTMLButtonElement, error: HTMLElement, busyLabel: string, run: () => Promise<void>): () => Promise<void> {
+  let running = false;
+  const idle = button.textContent ?? '';
+  return async () => {
+    if (running) return;
+    running = true;
+    clearError(error);
+    button.textContent = busyLabel;
+    button.setAttribute('aria-busy', 'true');
+    try {
+      await run();
+    } catch (e) {
+      showError(error, e);
+    } finally {
+      running = false;
+      button.textContent = idle;
+      button.removeAttribute('aria-busy');
+    }
+  };
+}
+
+function onSubmit(form: HTMLFormElement, run: () => Promise<void>): void {
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void run();
+  });
+}
+
+/** Ctrl/⌘+Enter in a text area submits its form. */
+function submitOnCtrlEnter(area: HTMLTextAreaElement): void {
+  area.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      area.form?.requestSubmit();
+    }
+  });
+}
+
+async function readText(file: File): Promise<string> {
+  if (file.size > FILE_LIMIT) throw fileTooLarge(file.name, file.size, FILE_LIMIT);
+  return file.text();
+}
+
+function contentTypeOf(name: string): ContentType {
+  const n = name.toLowerCase();
+  if (n.endsWith('.md') || n.endsWith('.markdown')) return 'markdown';
+  if (n.endsWith('.html') || n.endsWith('.htm')) return 'html';
+  return 'text';
+}
+
+/** Files dropped on `target` go to `take` (the first file only). */
+function dropTarget(target: HTMLElement, take: (file: File) => void): void {
+  target.addEventListener('dragover', (e) => {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    e.preventDefault();
+    target.classList.add('dropping');
+  });
+  target.addEventListener('dragleave', () => target.classList.remove('dropping'));
+  target.addEventListener('drop', (e) => {
+    target.classList.remove('dropping');
+    const file = e.dataTransfer?.files[0];
+    if (!file) return;
+    e.preventDefault();
+    take(file);
+  });
+}
+
+// ---------------------------------------------------------------- views
+
+function route(fromUser: boolean): void {
+  const name = location.hash.slice(1);
+  const view: View = (VIEWS as readonly string[]).includes(name) ? (name as View) : 'analyze';
+  for (const v of VIEWS) {
+    byId(`view-${v}`).hidden = v !== view;
+    const link = byId(`nav-${v}`);
+    if (v === view) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (fromUser) byId(`${view}-title`).focus();
+}
+
+// ---------------------------------------------------------------- analyze
+
+/** Puts text in the analyze box; a long file goes aside with a read-only preview. */
+function setAnalyzeText(text: string, file?: File): void {
+  bigFile = file && text.length > PREVIEW_CHARS ? { name: file.name, text } : null;
+  el.analyzeText.readOnly = bigFile !== null;
+  const low = text.charCodeAt(PREVIEW_CHARS) >= 0xdc00 && text.charCodeAt(PREVIEW_CHARS) <= 0xdfff; // never split a pair
+  const cut = low ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
+  el.analyzeText.value = bigFile ? text.slice(0, cut) : text;
+  if (file) {
+    fill(el.analyzeStatus, bigFile
+      ? `Opened ${file.name} (${bytes(file.size)}). The box shows its first ${count(cut)} characters; the whole file is analyzed. Clear to paste text instead.`
+      : `Opened ${file.name} (${bytes(file.size)}). Press Analyze.`);
+  }
+}
+
+const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () => {
+  fill(el.analyzeStatus);
+  const text = bigFile?.text ?? el.analyzeText.value;
+  if (text.trim() === '') throw emptyInput('The text to analyze');
+  const ready = info ?? (await started);
+  await catalog;
+  const over = bytesOverLimit(text, ready.analyzeBytes);
+  if (over !== null) throw tooLarge('The text to analyze', over, ready.analyzeBytes);
+  const metadata: { work_type?: WorkType; jurisdiction?: string } = {};
+  if (el.analyzeWorkType.value) metadata.work_type = el.analyzeWorkType.value as WorkType;
+  if (el.analyzeJurisdiction.value.trim()) metadata.jurisdiction = el.analyzeJurisdiction.value.trim();
+  const request: AnalyzeRequest = {
+    content: text,
+    content_type: el.analyzeType.value as ContentType,
+    ...(Object.keys(metadata).length ? { metadata } : {}),
+  };
+  fill(el.analyzeStatus, 'Analyzing…');
+  const t0 = performance.now();
+  const result = await backend.analyze(request);
+  const ms = performance.now() - t0;
+  renderAnalysis(el.analyzeResult, {
+    text, result, factors, datasets,
+    sourceText: (d, doc) => backend.sourceText(d, doc),
+    compareWith: (_docId, source) => {
+      el.compareA.value = text;
+      el.compareB.value = source;
+      location.hash = '#compare';
+      void compare();
+    },
+  });
+  el.analyzeResult.hidden = false;
+  const passages = result.matches.filter((m) => m.kind !== 'near').length;
+  fill(el.analyzeStatus, `Done in ${Math.round(ms)} ms: ${count(passages)} matched passage${passages === 1 ? '' : 's'} in ${count(result.potential_matches)} document${result.potential_matches === 1 ? '' : 's'}, risk ${result.risk_assessment.level}.`);
+  if (firstAnalysis) {
+    firstAnalysis = false;
+    performance.mark('trainprint:first-analysis');
+  }
+});
+
+onSubmit(el.analyzeForm, analyze);
+submitOnCtrlEnter(el.analyzeText);
+
+async function openAnalyzeFile(file: File): Promise<void> {
+  clearError(el.analyzeError);
+  try {
+    setAnalyzeText(await readText(file), file);
+    el.analyzeType.value = contentTypeOf(file.name);
+  } catch (e) {
+    showError(el.analyzeError, e);
+  }
+}
+
+el.analyzeFile.addEventListener('change', () => {
+  const file = el.analyzeFile.files?.[0];
+  el.analyzeFile.value = '';
+  if (file) void openAnalyzeFile(file);
+});
+dropTarget(el.analyzeText, (f) => void openAnalyzeFile(f));
+byId('analyze-example').addEventListener('click', () => {
+  setAnalyzeText(ANALYZE_EXAMPLE);
+  el.analyzeType.value = 'markdown';
+  el.analyzeText.focus();
+});
+byId('analyze-clear').addEventListener('click', () => {
+  setAnalyzeText('');
+  el.analyzeResult.hidden = true;
+  fill(el.analyzeResult);
+  fill(el.analyzeStatus);
+  clearError(el.analyzeError);
+  el.analyzeText.focus();
+});
+
+// ---------------------------------------------------------------- compare
+
+const compare = action(el.compareRun, el.compareError, 'Comparing…', async () => {
+  fill(el.compareStatus);
+  const a = el.compareA.value;
+  const b = el.compareB.value;
+  if (a.trim() === '') throw emptyInput('Text A');
+  if (b.trim() === '') throw emptyInput('Text B');
+  fill(el.compareStatus, 'Comparing…');
+  const t0 = performance.now();
+  const cmp = await backend.compare(a, b);
+  renderComparison(el.compareResult, a, b, cmp);
+  el.compareResult.hidden = false;
+  fill(el.compareStatus, `Done in ${Math.round(performance.now() - t0)} ms: ${count(cmp.spans.length)} aligned passage${cmp.spans.length === 1 ? '' : 's'}.`);
+});
+
+onSubmit(el.compareForm, compare);
+submitOnCtrlEnter(el.compareA);
+submitOnCtrlEnter(el.compareB);
+for (const side of ['a', 'b'] as const) {
+  const area = side === 'a' ? el.compareA : el.compareB;
+  const input = byId<HTMLInputElement>(`compare-${side}-file`);
+  const open = async (file: File): Promise<void> => {
+    clearError(el.compareError);
+    try {
+      area.value = await readText(file);
+      fill(el.compareStatus, `Opened ${file.name} as text ${side.toUpperCase()}.`);
+    } catch (e) {
+      showError(el.compareError, e);
+    }
+  };
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) void open(file);
+  });
+  dropTarget(area, (f) => void open(f));
+}
+byId('compare-swap').addEventListener('click', () => {
+  [el.compareA.value, el.compareB.value] = [el.compareB.value, el.compareA.value];
+});
+byId('compare-example').addEventListener('click', () => {
+  el.compareA.value = COMPARE_EXAMPLE.a;
+  el.compareB.value = COMPARE_EXAMPLE.b;
+  el.compareA.focus();
+});
+
+// ---------------------------------------------------------------- datasets
+
+function renderDatasets(): void {
+  const kbName = (id: string): string => kbDatasets.find((d) => d.id === id)?.name ?? id;
+  fill(el.datasetTable, h('table', { id: 'datasets-table' },
+    h('caption', null, `${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'} loaded`),
+    h('thead', null, h('tr', null, ...['Dataset', 'Kind', 'Documents', 'Words', 'Text', 'Index', 'Declared sample of', 'Source text'].map((t, i) =>
+      h('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : undefined }, t)))),
+    h('tbody', null, ...datasets.map((d) => h('tr', { 'data-id': d.id },
+      h('th', { scope: 'row' }, d.id, d.name ? h('span', { class: 'note' }, ` ${d.name}`) : null),
+      h('td', null, d.kind),
+      h('td', { class: 'num' }, count(d.documents)),
+      h('td', { class: 'num' }, count(d.tokens)),
+      h('td', { class: 'num' }, bytes(d.bytes)),
+      h('td', { class: 'num' }, bytes(d.index_bytes)),
+      h('td', null, d.kb_dataset === null ? h('span', { class: 'muted' }, 'none') : [h('span', { class: 'badge declared' }, 'declared'), ` ${kbName(d.kb_dataset)} (${d.kb_dataset})`]),
+      h('td', null, d.has_text ? 'shown' : h('span', { class: 'muted' }, 'positions only')))))));
+  const chosen = el.declareDataset.value;
+  fill(el.declareDataset, ...datasets.map((d) => h('option', { value: d.id }, d.name ? `${d.id} — ${d.name}` : d.id)));
+  if (datasets.some((d) => d.id === chosen)) el.declareDataset.value = chosen;
+  syncDeclareKb();
+}
+
+/** The KB select shows the chosen dataset's current declaration. */
+function syncDeclareKb(): void {
+  const d = datasets.find((x) => x.id === el.declareDataset.value);
+  el.declareKb.value = d?.kb_dataset ?? '';
+}
+
+async function loadIndexFile(file: File): Promise<void> {
+  clearError(el.indexError);
+  fill(el.indexStatus, `Reading ${file.name}…`);
+  try {
+    await started;
+    const stats = await backend.loadIndex(new Uint8Array(await file.arrayBuffer()));
+    datasets = await backend.datasets();
+    el.declareDataset.value = stats.id;
+    renderDatasets();
+    el.declareDataset.value = stats.id;
+    syncDeclareKb();
+    fill(el.indexStatus, `Loaded ${stats.id} from ${file.name}: ${count(stats.documents)} documents, ${count(stats.tokens)} words (${stats.kind}). Analyses now search it.`);
+  } catch (e) {
+    fill(el.indexStatus);
+    showError(el.indexError, e);
+  }
+}
+
+el.indexFile.addEventListener('change', () => {
+  const file = el.indexFile.files?.[0];
+  el.indexFile.value = '';
+  if (file) void loadIndexFile(file);
+});
+dropTarget(el.indexForm, (f) => void loadIndexFile(f));
+el.declareDataset.addEventListener('change', syncDeclareKb);
+
+const declare = action(byId<HTMLButtonElement>('declare-run'), el.declareError, 'Declaring…', async () => {
+  await started;
+  const id = el.declareDataset.value;
+  const kb = el.declareKb.value || null;
+  const d = await backend.declare(id, kb);
+  datasets = await backend.datasets();
+  renderDatasets();
+  el.declareDataset.value = d.id;
+  syncDeclareKb();
+  fill(el.declareStatus, kb
+    ? `${d.id} is now declared a sample of ${kbDatasets.find((x) => x.id === kb)?.name ?? kb} (${kb}). Analyses label attributions from it as declared.`
+    : `${d.id}: declaration withdrawn.`);
+});
+onSubmit(el.declareForm, declare);
+
+// ---------------------------------------------------------------- start
+
+route(false);
+window.addEventListener('hashchange', () => route(true));
+
+started.then(
+  async (i) => {
+    info = i;
+    datasets = i.datasets;
+    const docs = datasets.reduce((n, d) => n + d.documents, 0);
+    el.status.dataset.state = 'ready';
+    fill(el.status, `Ready: ${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'}, ${count(docs)} documents.`);
+    fill(el.backendLabel, i.label);
+    performance.mark('trainprint:ready');
+    await catalog;
+    fill(el.declareKb, h('option', { value: '' }, '— no declaration —'), ...kbDatasets.map((d) => h('option', { value: d.id }, `${d.name} (${d.id})`)));
+    renderDatasets();
+  },
+  (e: unknown) => {
+    el.status.dataset.state = 'error';
+    const m = describeError(e);
+    fill(el.status, `The engine could not start. ${m.text}${m.detail ? ` ${m.detail}` : ''}`);
+  },
+);

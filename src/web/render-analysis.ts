@@ -1,0 +1,279 @@
+/**
+ * The analysis result as DOM: summary, the query with its matched passages highlighted beside
+ * the selected source passage, the matches, attribution sources, risk, revenue estimate,
+ * coverage chart and limitations. Builds elements only through dom.ts (text nodes).
+ */
+import type { AnalysisResult, DatasetInfo, FactorInfo } from './backend.js';
+import { fill, h, type Child } from './dom.js';
+import { bytes, count, decimal, percent, usd } from './format.js';
+import { excerpt, segments, type Span } from './spans.js';
+
+type Match = AnalysisResult['matches'][number];
+
+export interface AnalysisView {
+  /** The text that was analysed (spans are offsets into it). */
+  readonly text: string;
+  readonly result: AnalysisResult;
+  readonly factors: ReadonlyMap<string, FactorInfo>;
+  readonly datasets: readonly DatasetInfo[];
+  sourceText(datasetId: string, documentId: string): Promise<string | null>;
+  /** Opens the compare view with the analysed text and a source document. */
+  compareWith(documentId: string, sourceText: string): void;
+}
+
+/** Characters of a query shown whole; longer texts show their matched passages with context. */
+const FULL_TEXT_CHARS = 100_000;
+const CONTEXT_CHARS = 240;
+/** Matches listed (and highlighted); the rest are counted. */
+const MAX_MATCHES = 200;
+
+export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
+  const { result } = view;
+  const passages = result.matches.filter((m) => m.kind !== 'near').slice(0, MAX_MATCHES);
+  const near = result.matches.filter((m) => m.kind === 'near');
+  const listed = [...passages, ...near].slice(0, MAX_MATCHES);
+  let selected = 0;
+
+  const queryBox = h('div', { class: 'doc', id: 'query-text' });
+  const sourceBox = h('div', { id: 'source-view', class: 'source', 'aria-live': 'polite' });
+  const tableBody = h('tbody');
+  let sourceToken = 0;
+
+  const select = (i: number, focusSource = false): void => {
+    selected = i;
+    renderQuery();
+    for (const row of tableBody.rows) {
+      const on = row.dataset.index === String(i);
+      row.classList.toggle('current', on);
+      if (on) row.setAttribute('aria-current', 'true');
+      else row.removeAttribute('aria-current');
+    }
+    void renderSource(listed[i], focusSource);
+  };
+
+  function renderQuery(): void {
+    // Span i is passages[i], which is listed[i] (passages come first in `listed`).
+    const spans: Span[] = passages.map((m) => ({ start: m.query_start, end: m.query_end }));
+    const mark = (text: string, covers: readonly number[]): Child => {
+      if (covers.length === 0) return text;
+      const isCurrent = covers.includes(selected);
+      const first = isCurrent ? selected : covers[0];
+      return h('mark', { class: isCurrent ? 'hit current' : 'hit', 'data-match': first, title: `Found in ${label(listed[first])}`, onclick: () => select(first) }, text);
+    };
+    fill(queryBox, ...highlighted(view.text, spans, mark));
+  }
+
+  async function renderSource(m: Match | undefined, focus: boolean): Promise<void> {
+    const token = ++sourceToken;
+    if (!m) {
+      fill(sourceBox, h('p', { class: 'muted' }, 'Nothing in the loaded datasets matched this text.'));
+      return;
+    }
+    const ds = view.datasets.find((d) => d.id === m.dataset_id);
+    const dsName = ds?.name ? `${ds.name} (${m.dataset_id})` : m.dataset_id;
+    if (m.kind === 'portrait') {
+      fill(sourceBox, h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
+        h('p', null, `These ${count(m.tokens)} words are in the corpus (chance probability ≤ ${decimal(1 - m.score, 6)}). A portrait keeps no documents or positions, so there is no source passage to show.`));
+      return;
+    }
+    const docId = m.document_id;
+    const head = h('p', { class: 'source-head' }, h('strong', { class: 'doc-id' }, docId), ` in ${dsName}`, h('br'),
+      m.kind === 'near'
+        ? `Near-duplicate document: estimated Jaccard similarity ${decimal(m.score)} of word 5-grams`
+        : `Source characters ${count(m.source_start)}–${count(m.source_end)} · your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · score ${decimal(m.score)}`);
+    fill(sourceBox, head, h('p', { class: 'muted' }, 'Loading the source text…'));
+    const text = ds?.has_text ? await view.sourceText(m.dataset_id, docId) : null;
+    if (token !== sourceToken) return;
+    if (text === null) {
+      fill(sourceBox, head, h('p', { class: 'note' }, 'Source text not available in this index (exact datasets keep positions, not text).'));
+      return;
+    }
+    const start = m.kind === 'near' ? 0 : m.source_start;
+    const end = m.kind === 'near' ? Math.min(text.length, 600) : m.source_end;
+    const { from, to } = excerpt(text, start, end, CONTEXT_CHARS);
+    const passage = h('blockquote', { class: 'doc passage', id: 'source-passage' },
+      from > 0 ? '… ' : '', text.slice(from, start), h('mark', { class: 'hit current' }, text.slice(start, end)), text.slice(end, to), to < text.length ? ' …' : '');
+    fill(sourceBox, head, passage,
+      h('p', null, h('button', { type: 'button', class: 'link', onclick: () => view.compareWith(docId, text) }, `Compare your text with ${docId}`)));
+    if (focus) passage.scrollIntoView({ block: 'nearest' });
+  }
+
+  listed.forEach((m, i) => {
+    tableBody.append(h('tr', { 'data-index': i },
+      h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => select(i, true) }, m.document_id ?? '(portrait)')),
+      h('td', null, m.dataset_id),
+      h('td', null, m.kind),
+      h('td', { class: 'num' }, count(m.tokens)),
+      h('td', { class: 'num' }, decimal(m.score)),
+      h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`)));
+  });
+
+  const risk = result.risk_assessment;
+  fill(root,
+    h('h3', { id: 'result-title', tabindex: -1 }, 'Result'),
+    h('dl', { class: 'summary' },
+      stat('Confidence', `${decimal(result.confidence, 0)} / 100`, `95 % interval ${decimal(result.confidence_ci_95[0], 0)}–${decimal(result.confidence_ci_95[1], 0)}`),
+      stat('Risk', h('span', { class: `badge risk-${risk.level}` }, risk.level), `score ${decimal(risk.score)}`),
+      stat('Matched documents', count(result.potential_matches), `${count(result.tokens)} words analysed`),
+      stat('Estimated revenue', result.estimated_revenue.monthly === null ? 'none' : `${usd(result.estimated_revenue.monthly)} / month`, methodLabel(result.estimated_revenue.basis.method))),
+    h('div', { class: 'panes' },
+      h('section', { class: 'pane', 'aria-labelledby': 'query-title' },
+        h('h4', { id: 'query-title' }, 'Your text'),
+        h('p', { class: 'hint' }, passages.length ? 'Highlighted: passages found in a dataset. Select one (or a row below) to see its source.' : 'No passage of this text was found in the loaded datasets.'),
+        queryBox),
+      h('section', { class: 'pane', 'aria-labelledby': 'source-title' },
+        h('h4', { id: 'source-title' }, 'Source passage'),
+        sourceBox)),
+    section('matches-title', `Matches (${count(result.matches.length)})`,
+      listed.length === 0
+        ? h('p', { class: 'muted' }, 'No matches.')
+        : [h('div', { class: 'table-wrap scroll', role: 'region', 'aria-labelledby': 'matches-title', tabindex: 0 },
+            h('table', { id: 'match-table' },
+              h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Source document'), h('th', { scope: 'col' }, 'Dataset'), h('th', { scope: 'col' }, 'Kind'),
+                h('th', { scope: 'col', class: 'num' }, 'Words'), h('th', { scope: 'col', class: 'num' }, 'Score'), h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'))),
+              tableBody)),
+          result.matches.length > listed.length ? h('p', { class: 'muted' }, `Showing ${count(listed.length)} of ${count(result.matches.length)} matches.`) : null]),
+    section('sources-title', 'Attribution sources', attribution(result, view.factors)),
+    section('risk-title', 'Risk', riskBlock(result, view.factors)),
+    section('revenue-title', 'Estimated revenue', revenue(result)),
+    section('coverage-title', 'Coverage per dataset', coverageChart(result, view.datasets)),
+    section('limitations-title', 'Limitations', factorList(result.limitations, view.factors)),
+    h('p', { class: 'meta' },
+      h('button', { type: 'button', onclick: () => download(result) }, 'Download the result (JSON)'), ' ',
+      h('span', { class: 'muted' }, `${result.analysis_id} · ${result.fingerprint} · ${result.work_hash.slice(0, 23)}…`)));
+  select(0);
+}
+
+/** The query with highlighted spans; long texts keep only the matched regions plus context. */
+function highlighted(text: string, spans: readonly Span[], mark: (text: string, covers: readonly number[]) => Child): Child[] {
+  const windows: Span[] = [];
+  if (text.length <= FULL_TEXT_CHARS || spans.length === 0) {
+    windows.push({ start: 0, end: Math.min(text.length, FULL_TEXT_CHARS) });
+  } else {
+    for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+      const w = excerpt(text, s.start, s.end, CONTEXT_CHARS);
+      const last = windows[windows.length - 1];
+      if (last && w.from <= last.end) windows[windows.length - 1] = { start: last.start, end: Math.max(last.end, w.to) };
+      else windows.push({ start: w.from, end: w.to });
+    }
+  }
+  const out: Child[] = [];
+  for (const w of windows) {
+    if (w.start > 0) out.push(h('span', { class: 'gap' }, '…'));
+    const local = spans.map((s) => ({ start: s.start - w.start, end: s.end - w.start }));
+    for (const seg of segments(w.end - w.start, local)) out.push(mark(text.slice(w.start + seg.start, w.start + seg.end), seg.covers));
+  }
+  const lastEnd = windows[windows.length - 1]?.end ?? 0;
+  if (lastEnd < text.length) out.push(h('span', { class: 'gap' }, `… (${count(text.length - lastEnd)} more characters)`));
+  return out;
+}
+
+function label(m: Match | undefined): string {
+  if (!m) return '';
+  return m.document_id ? `${m.document_id} (${m.dataset_id})` : m.dataset_id;
+}
+
+function stat(term: string, value: Child, note: string): HTMLElement {
+  return h('div', { class: 'stat' }, h('dt', null, term), h('dd', null, h('span', { class: 'value' }, value), h('span', { class: 'note' }, note)));
+}
+
+function section(id: string, title: string, ...body: Child[]): HTMLElement {
+  return h('section', { class: 'block', 'aria-labelledby': id }, h('h4', { id }, title), ...body);
+}
+
+function methodLabel(method: AnalysisResult['estimated_revenue']['basis']['method']): string {
+  return method === 'per_title_36m' ? 'per title, 36-month licence' : method === 'per_word_amortised' ? 'per word, amortised over 36 months' : 'no market anchor';
+}
+
+function attribution(result: AnalysisResult, factors: ReadonlyMap<string, FactorInfo>): Child {
+  const sources = result.attribution_sources;
+  if (sources.length === 0) {
+    const why = ['no_documented_model_link', 'no_indexed_dataset_match', 'no_datasets_loaded'].find((c) => result.risk_assessment.factors.includes(c) || result.limitations.includes(c));
+    return h('p', { class: 'muted', id: 'no-sources' }, 'No attribution sources. ', why ? factors.get(why)?.meaning ?? why : '',
+      ' Declare what a loaded dataset samples (Datasets view) to link it to the models documented to train on it.');
+  }
+  return h('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': 'sources-title', tabindex: 0 },
+    h('table', { id: 'sources-table' },
+      h('thead', null, h('tr', null, ...['Provider', 'Model', 'Training dataset', 'Disclosure', 'Confidence', 'Link'].map((t) => h('th', { scope: 'col', class: t === 'Confidence' ? 'num' : undefined }, t)))),
+      h('tbody', null, ...sources.map((s) => h('tr', null,
+        h('td', null, s.provider),
+        h('th', { scope: 'row' }, s.model),
+        h('td', null, s.training_dataset, s.kb_dataset ? h('span', { class: 'muted' }, ` (${s.kb_dataset})`) : null),
+        h('td', null, s.disclosure),
+        h('td', { class: 'num' }, percent(s.confidence), h('span', { class: 'note' }, ` (${(s.confidence_ci_95[0] * 100).toFixed(1)}–${(s.confidence_ci_95[1] * 100).toFixed(1)})`)),
+        h('td', null,
+          s.declared ? h('span', { class: 'badge declared', title: 'Rests on your declaration of what the dataset samples, not on a fact the engine checked' }, 'declared') : null, ' ',
+          s.link === 'declared' ? `model declared for ${s.dataset_id}` : `${s.dataset_id} → ${s.kb_dataset ?? '?'}; ${s.link_reason}`,
+          h('span', { class: 'note' }, ` (link certainty ${decimal(s.link_certainty)})`)))))));
+}
+
+function riskBlock(result: AnalysisResult, factors: ReadonlyMap<string, FactorInfo>): Child[] {
+  const r = result.risk_assessment;
+  return [
+    h('p', { id: 'risk-level' }, 'Level ', h('span', { class: `badge risk-${r.level}` }, r.level), ` · score ${decimal(r.score)} · jurisdiction ${r.jurisdiction ?? 'not given'} · base weight ${decimal(r.base_weight)} · attribution scale ${decimal(r.attribution_scale)}`),
+    r.modifiers.length ? h('p', null, 'Modifiers: ', r.modifiers.map((m, i) => [i ? ', ' : '', h('code', null, m.code), ` ${m.delta >= 0 ? '+' : '−'}${decimal(Math.abs(m.delta))}`])) : null,
+    h('p', { class: 'hint' }, 'Factors'),
+    factorList(r.factors, factors),
+  ];
+}
+
+function factorList(codes: readonly string[], factors: ReadonlyMap<string, FactorInfo>): Child {
+  if (codes.length === 0) return h('p', { class: 'muted' }, 'None.');
+  return h('ul', { class: 'factors' }, ...codes.map((c) => {
+    const f = factors.get(c);
+    return h('li', null, h('code', null, c), f ? h('span', { class: 'cat' }, f.category) : null, ' ', f?.meaning ?? '');
+  }));
+}
+
+function revenue(result: AnalysisResult): Child[] {
+  const { monthly, basis } = result.estimated_revenue;
+  const rate = basis.rate;
+  return [
+    h('p', { class: 'big' }, monthly === null ? 'No estimate: there is no public licence price for this kind of content.' : `${usd(monthly)} per month`),
+    h('dl', { class: 'facts', id: 'revenue-basis' },
+      fact('Range (low – mid – high)', `${usd(basis.low)} – ${usd(basis.mid)} – ${usd(basis.high)} per month`),
+      fact('Method', methodLabel(basis.method)),
+      fact('Work type', `${basis.work_type} (from ${basis.work_type_source})`),
+      fact('Rate', rate ? `${rate.low === rate.high ? usd(rate.mid) : `${usd(rate.low)} – ${usd(rate.high)}`} ${rate.unit.replace(/^USD\s+/, '')}` : '—'),
+      fact('Quantity', `${count(basis.quantity)} ${basis.unit}${basis.quantity === 1 ? '' : 's'} over ${basis.term_months} months`),
+      fact('Deals', basis.deal_ids.length ? basis.deal_ids.map((d) => `#${d}`).join(', ') + ' (licensing-and-law.md §1)' : '—'),
+      fact('Providers (P used: low, point, high)', basis.providers.length ? basis.providers.map((p) => `${p.provider} ${p.p_used.map((x) => decimal(x)).join(' / ')}`).join('; ') : 'none: no attribution source, so nothing is owed by anyone')),
+  ];
+}
+
+function fact(term: string, value: string): Child {
+  return [h('dt', null, term), h('dd', null, value)];
+}
+
+/** A bar chart that is also a table: one row per searched dataset. */
+function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[]): Child {
+  const ids = Object.keys(result.coverage);
+  if (ids.length === 0) return h('p', { class: 'muted' }, 'No dataset was searched.');
+  const evidence = new Map(result.evidence.datasets.map((d) => [d.dataset_id, d]));
+  return h('figure', { class: 'chart' },
+    h('figcaption', null, 'Share of your text\'s words inside matched passages, per dataset'),
+    h('table', { id: 'coverage-chart' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Dataset'), h('th', { scope: 'col' }, 'Coverage'), h('th', { scope: 'col', class: 'num' }, 'Longest run'), h('th', { scope: 'col', class: 'num' }, 'Evidence confidence'))),
+      h('tbody', null, ...ids.map((id) => {
+        const c = result.coverage[id];
+        const bar = h('span', { class: 'fill' });
+        bar.style.width = `${Math.max(0, Math.min(100, c.share * 100)).toFixed(1)}%`;
+        const name = datasets.find((d) => d.id === id)?.name;
+        const e = evidence.get(id);
+        return h('tr', null,
+          h('th', { scope: 'row' }, id, name ? h('span', { class: 'note' }, ` ${name}`) : null),
+          h('td', { class: 'barcell' }, h('span', { class: 'bar', 'aria-hidden': 'true' }, bar), ` ${percent(c.share)}`),
+          h('td', { class: 'num' }, `${count(c.longest_run)} words`),
+          h('td', { class: 'num' }, e ? percent(e.confidence) : '—'));
+      }))),
+    datasets.length ? h('p', { class: 'note' }, `Searched: ${datasets.map((d) => `${d.id} (${count(d.documents)} documents, ${bytes(d.bytes)} of text)`).join('; ')}.`) : null);
+}
+
+function download(result: AnalysisResult): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(result, null, 2)], { type: 'application/json' }));
+  const a = h('a', { href: url, download: `${result.analysis_id}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,53 @@
+/**
+ * {@link Backend} as calls to worker.ts: each method posts `{ id, method, args }` and resolves
+ * with the matching reply. Index bytes are transferred, not copied.
+ */
+import { BackendError, type Backend, type BackendMethod } from './backend.js';
+import type { WorkerReply, WorkerRequest } from './worker.js';
+
+export function createWorkerBackend(url: string | URL): Backend {
+  const worker = new Worker(url, { type: 'module', name: 'trainprint-engine' });
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  let next = 1;
+  let broken: BackendError | null = null;
+
+  const failAll = (e: BackendError): void => {
+    broken = e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => {
+    const r = event.data;
+    const p = pending.get(r.id);
+    if (!p) return;
+    pending.delete(r.id);
+    if (r.ok) p.resolve(r.value);
+    else p.reject(new BackendError(r.error.code, r.error.message, r.error.detail));
+  });
+  // A worker that fails to load (missing file, syntax error) reports only an 'error' event.
+  worker.addEventListener('error', (event) => {
+    failAll(new BackendError('WORKER_FAILED', `The engine could not start: ${event.message || 'worker.js did not load'}`));
+  });
+
+  function call<T>(method: BackendMethod, args: readonly unknown[], transfer: Transferable[] = []): Promise<T> {
+    if (broken) return Promise.reject(broken);
+    const id = next++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const message: WorkerRequest = { id, method, args };
+      worker.postMessage(message, transfer);
+    });
+  }
+
+  return {
+    ready: () => call('ready', []),
+    analyze: (request) => call('analyze', [request]),
+    compare: (a, b) => call('compare', [a, b]),
+    loadIndex: (bytes) => call('loadIndex', [bytes], [bytes.buffer]),
+    declare: (datasetId, kbDataset) => call('declare', [datasetId, kbDataset]),
+    datasets: () => call('datasets', []),
+    kbDatasets: () => call('kbDatasets', []),
+    factors: () => call('factors', []),
+    sourceText: (datasetId, documentId) => call('sourceText', [datasetId, documentId]),
+  };
+}

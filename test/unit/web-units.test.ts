@@ -1,0 +1,92 @@
+// The web app's pure modules (no browser): span segmentation, excerpts, size checks, and a scan
+// of src/web for HTML-parsing sinks (every text must go in as a text node).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { excerpt, segments } from '../../src/web/spans.js';
+import { bytesOverLimit, bytes, usd } from '../../src/web/format.js';
+import { serializeError } from '../../src/web/backend.js';
+import { TrainprintError } from '../../src/index.js';
+
+const webDir = fileURLToPath(new URL('../../src/web/', import.meta.url));
+
+describe('segments', () => {
+  it('covers the text in order and lists overlapping spans', () => {
+    const s = segments(10, [{ start: 2, end: 6 }, { start: 4, end: 8 }, { start: 4, end: 6 }]);
+    expect(s).toEqual([
+      { start: 0, end: 2, covers: [] },
+      { start: 2, end: 4, covers: [0] },
+      { start: 4, end: 6, covers: [0, 1, 2] },
+      { start: 6, end: 8, covers: [1] },
+      { start: 8, end: 10, covers: [] },
+    ]);
+  });
+
+  it('clips spans to the text and ignores empty ones', () => {
+    expect(segments(5, [{ start: -3, end: 2 }, { start: 3, end: 3 }, { start: 4, end: 99 }])).toEqual([
+      { start: 0, end: 2, covers: [0] },
+      { start: 2, end: 4, covers: [] },
+      { start: 4, end: 5, covers: [2] },
+    ]);
+    expect(segments(0, [])).toEqual([]);
+  });
+
+  it('agrees with a per-character oracle on random spans', () => {
+    let seed = 7;
+    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    for (let trial = 0; trial < 200; trial++) {
+      const len = rnd(40);
+      const spans = Array.from({ length: rnd(6) }, () => { const a = rnd(45) - 2; return { start: a, end: a + rnd(15) }; });
+      const segs = segments(len, spans);
+      let at = 0;
+      for (const g of segs) {
+        expect(g.start).toBe(at);
+        expect(g.end).toBeGreaterThan(g.start);
+        for (let c = g.start; c < g.end; c++) {
+          expect(g.covers).toEqual(spans.flatMap((s, i) => (c >= s.start && c < s.end ? [i] : [])));
+        }
+        at = g.end;
+      }
+      expect(at).toBe(len);
+    }
+  });
+});
+
+describe('excerpt', () => {
+  it('widens to word boundaries and keeps surrogate pairs whole', () => {
+    const text = 'alpha beta gamma delta epsilon zeta eta theta';
+    const { from, to } = excerpt(text, 17, 22, 8); // 'delta' with 8 units of context
+    expect(text.slice(from, to)).toBe('gamma delta epsilon');
+    const emoji = 'ab😀cd😀ef';
+    // a0 b1 😀2,3 c4 d5 😀6,7 e8 f9: ±2 around 5 lands on the low surrogates 3 and 7
+    expect(excerpt(emoji, 5, 5, 2)).toEqual({ from: 2, to: 8 });
+  });
+});
+
+describe('size checks', () => {
+  it('bytesOverLimit counts UTF-8 only when the UTF-16 length cannot settle it', () => {
+    expect(bytesOverLimit('abc', 9)).toBeNull();
+    expect(bytesOverLimit('é'.repeat(5), 9)).toBe(10);
+    expect(bytesOverLimit('é'.repeat(4), 9)).toBeNull();
+    expect(bytesOverLimit('x'.repeat(11 * 1024 * 1024), 10 * 1024 * 1024)).toBe(11 * 1024 * 1024);
+    expect(bytes(10 * 1024 * 1024)).toBe('10 MiB');
+    expect(bytes(1536)).toBe('1.5 KiB');
+    expect([usd(0.001), usd(0), usd(1234.5), usd(null)]).toEqual(['$0.001', '$0.00', '$1,234.50', '—']);
+  });
+
+  it('serializeError keeps a TrainprintError code and detail across the worker boundary', () => {
+    expect(serializeError(new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'bad crc'))).toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE', detail: 'bad crc' });
+    expect(serializeError('boom')).toEqual({ code: 'INTERNAL', message: 'boom' });
+  });
+});
+
+describe('src/web', () => {
+  it('never parses strings as HTML', () => {
+    const sinks = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/;
+    for (const f of readdirSync(webDir).filter((n) => n.endsWith('.ts'))) {
+      const code = readFileSync(join(webDir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      expect(sinks.test(code), `${f} uses an HTML sink`).toBe(false);
+    }
+  });
+});
