@@ -82,15 +82,24 @@ async function chromium() {
 // The README's quick start, run as written against the built package.
 async function readme() {
   const md = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = md.split('## Quick start')[1]?.match(/```js\n([\s\S]*?)```/)?.[1];
-  if (!block) throw new Error('README has no quick-start js block');
+  const section = md.split('## Quick start')[1]?.split('\n## ')[0] ?? '';
+  const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  if (blocks.length < 2) throw new Error('README quick start needs its two js blocks');
+  // what each block must print: the fingerprint basics, then an attribution through the declared dataset
+  const expected = [['sha256:', 'best of times', 'jaccard'], ['persuasion-ch1', 'meta/llama-7b']];
   const dir = mkdtempSync(join(tmpdir(), 'trainprint-readme-'));
   try {
-    const file = join(dir, 'quickstart.mjs');
-    writeFileSync(file, block.replace("from 'trainprint'", `from ${JSON.stringify(join(root, 'dist/index.js'))}`));
-    const { stdout } = await run(process.execPath, [file], { timeout: 60_000 });
-    if (!stdout.includes('sha256:') || !stdout.includes('best of times') || !stdout.includes('jaccard')) throw new Error(`unexpected output:\n${stdout}`);
-    return { variant: 'n/a', output_lines: stdout.trim().split('\n').length };
+    let lines = 0;
+    for (const [i, block] of blocks.entries()) {
+      const file = join(dir, `quickstart-${i}.mjs`);
+      writeFileSync(file, block
+        .replace("from 'trainprint/starter'", `from ${JSON.stringify(join(root, 'dist/starter.js'))}`)
+        .replace("from 'trainprint'", `from ${JSON.stringify(join(root, 'dist/index.js'))}`));
+      const { stdout } = await run(process.execPath, [file], { timeout: 60_000 });
+      for (const want of expected[i] ?? []) if (!stdout.includes(want)) throw new Error(`block ${i + 1}: no "${want}" in the output:\n${stdout}`);
+      lines += stdout.trim().split('\n').length;
+    }
+    return { variant: 'n/a', output_lines: lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
