@@ -1,5 +1,21 @@
 import { defineConfig, type Options } from 'tsup';
 
+/**
+ * An esbuild plugin for a secondary entry in `src/<dir>`: its imports of the library ('../index.js')
+ * become './index.js' / './index.cjs' and stay external, so the engine and TrainprintError classes
+ * (which the entries check with instanceof) exist once, in the main bundle.
+ */
+function mainEntryExternal(dir: string) {
+  const inDir = new RegExp(`[\\\\/]src[\\\\/]${dir}$`);
+  return {
+    name: 'main-entry-external',
+    setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
+      const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+      build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (inDir.test(args.resolveDir) ? { path: main, external: true } : undefined));
+    },
+  };
+}
+
 // One neutral build serves Node (ESM + CJS), Deno and browsers: the WASM bytes are inline
 // (src/engine/wasm.generated.ts), so nothing is fetched or read from disk at run time.
 const core: Options[] = [
@@ -49,14 +65,20 @@ const core: Options[] = [
     platform: 'neutral',
     removeNodeProtocol: false,
     noExternal: [/.*/],
-    esbuildPlugins: [{
-      name: 'main-entry-external',
-      setup(build) {
-        const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-        build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
-          /[\\/]src[\\/]http$/.test(args.resolveDir) ? { path: main, external: true } : undefined);
-      },
-    }],
+    esbuildPlugins: [mainEntryExternal('http')],
+  },
+  {
+    // 'trainprint/client': the HTTP client (fetch only, every runtime), without the engine: imports
+    // only types from the library, so nothing of the 700 KB main entry comes with it.
+    entry: { client: 'src/client/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: false,
+    sourcemap: false,
+    target: 'es2022',
+    platform: 'neutral',
+    removeNodeProtocol: false,
+    noExternal: [/.*/],
   },
   {
     // The CLI is a thin layer over the built entries: its imports of the library, the node helpers
@@ -94,14 +116,7 @@ const starter: Options = {
   sourcemap: false,
   target: 'es2022',
   platform: 'neutral',
-  esbuildPlugins: [{
-    name: 'main-entry-external',
-    setup(build) {
-      const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-      build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
-        /[\\/]src[\\/]starter$/.test(args.resolveDir) ? { path: main, external: true } : undefined);
-    },
-  }],
+  esbuildPlugins: [mainEntryExternal('starter')],
 };
 
 export default defineConfig((options) => (options.env?.TRAINPRINT_BUILD === 'starter' ? [starter] : core));

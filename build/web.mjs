@@ -35,11 +35,14 @@ mkdirSync(out, { recursive: true });
 // The app may import the library only through these two entries; anything else outside src/web
 // would be bundled a second time into app.js, so it is refused.
 const EXTERNAL = { '../index.js': './index.js', '../starter/index.js': './starter.js' };
+// The HTTP client of the served mode is bundled into app.js: it is fetch only and imports the
+// library for types alone, so it adds a few KiB and no engine code.
+const BUNDLED = new Set(['../client/index.js']);
 const libraryExternal = {
   name: 'library-external',
   setup(b) {
     b.onResolve({ filter: /^\.\.\// }, (args) => {
-      if (resolve(args.resolveDir) !== src) return undefined;
+      if (resolve(args.resolveDir) !== src || BUNDLED.has(args.path)) return undefined;
       const to = EXTERNAL[args.path];
       if (to) return { path: to, external: true };
       return { errors: [{ text: `src/web may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` }] };

@@ -66,6 +66,8 @@ const HELP = `usage:
       --dataset FILE            a dataset file to load (repeatable)
       --starter                 load the embedded starter dataset (the default without --dataset)
       --base-url URL            public base URL (its path is stripped before matching routes)
+      --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
+      --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
   trainprint keys create --store DIR --account A [--plan free|pro|scale|enterprise]
                          [--scopes a,b] [--mode live|test] [--name LABEL]
       create an API key in a file store; the key is printed once (only its hash is stored)
@@ -265,6 +267,7 @@ async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
+    'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
@@ -274,7 +277,12 @@ async function serveCommand(args: string[]): Promise<number> {
   const { createHandler, KeyStore } = await import('./http/index.js');
   const keys = new KeyStore(engine.store);
   const dev = await keys.createKey({ account: 'dev', plan: 'pro', mode: 'test', name: 'printed by trainprint serve' });
-  const api = createHandler(engine, { keys, ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}) });
+  const api = createHandler(engine, {
+    keys,
+    ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
+    allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
+    allowPrivateWebhookHosts: values['allow-private-webhook-hosts'] === true,
+  });
   // the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1
   const webDir = fileURLToPath(new URL('./web/', import.meta.url));
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;

@@ -32,7 +32,8 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'METHOD_NOT_ALLOWED'
   | 'MALFORMED_JSON'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'MALFORMED_REQUEST';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -60,6 +61,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   METHOD_NOT_ALLOWED: 'The method is not allowed on this path',
   MALFORMED_JSON: 'The request body is not valid JSON',
   INTERNAL: 'An unexpected error occurred',
+  MALFORMED_REQUEST: 'The request could not be parsed as HTTP',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -88,6 +90,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   METHOD_NOT_ALLOWED: 405,
   MALFORMED_JSON: 400,
   INTERNAL: 500,
+  MALFORMED_REQUEST: 400,
 });
 
 /**

@@ -39,10 +39,10 @@ export async function runAnalysis(engine: Engine, request: AnalyzeRequest, optio
   const req = checkRequest(request);
   const prior = checkPrior(options);
   const extracted = extractText(req.content, req.type);
-  const fpPromise = engine.fingerprint(extracted.text, { minhash: false, simhash: false, workHash: false });
-  const workHash = startSha256Hex(new TextEncoder().encode(req.content));
+  // search first: it throws synchronously on bad input, before any promise exists to be left unhandled
   const { result: found, details } = engine._search(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
-  const fp = await fpPromise;
+  const workHash = startSha256Hex(new TextEncoder().encode(req.content));
+  const fp = await engine.fingerprint(extracted.text, { minhash: false, simhash: false, workHash: false });
   const kb = knowledgeBase();
 
   const matches: SearchMatch[] = found.matches.map((m) => {

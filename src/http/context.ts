@@ -6,7 +6,7 @@
  * Kept apart from the table so that modules other than the table (the OpenAPI builder, the
  * handler, later route groups) can import the types without importing every route.
  */
-import type { Engine } from '../index.js';
+import type { Engine, TargetModel } from '../index.js';
 import type { KeyStore } from './auth.js';
 import type { RateState } from './limits.js';
 
@@ -74,8 +74,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = Object.freeze
   kb: 'Read the knowledge base: models, providers, datasets, jurisdictions, factor codes',
   usage: 'Read the account\'s usage and limits',
   keys: 'Create, list and revoke the account\'s API keys and OAuth clients',
-  marketplace: 'Licensing marketplace (later routes)',
-  memorization: 'Memorization probes against models (later routes)',
+  marketplace: 'Licensing marketplace: list own works, make and answer offers, read own licences and their audit trail',
+  memorization: 'Memorization risk: track own works (canaries), extract, probe, compare, assess and report against a model service',
 });
 
 /**
@@ -103,6 +103,8 @@ export interface Principal {
  * handler: async (ctx) => ({ limit: (await ctx.services.usage(ctx.principal!)).limit })
  */
 export interface RouteServices {
+  /** Whether the handler's webhook-host policy allows POSTing monitor events to `url`. */
+  webhookAllowed(url: URL): boolean;
   /** The OpenAPI document of this handler's table. */
   openapi(): Record<string, unknown>;
   /** A health check now, then the status report (src/http/status.ts). */
@@ -113,6 +115,29 @@ export interface RouteServices {
   usage(principal: Principal): Promise<RateState>;
   /** Issue an OAuth access token (RFC 6749 §4.4); the route turns the result into the RFC response. */
   issueToken(form: URLSearchParams, authorization: string | null): Promise<Response>;
+  /**
+   * The target model a memorization request names, after the handler's model-host policy
+   * (src/http/model-hosts.ts). @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
+   */
+  targetModel(spec: ModelSpec): TargetModel;
+}
+
+/**
+ * The `model` member of a memorization request: an OpenAI-compatible service.
+ * @example
+ * const m: ModelSpec = { base_url: 'https://models.example.org/v1', model: 'llama-3.1-8b', api_key: 'sk-…', top_logprobs: 5 }
+ */
+export interface ModelSpec {
+  /** Base URL with the version path (`…/v1`): http or https, no credentials, query or fragment. */
+  readonly base_url: string;
+  /** Sent to the model service as `Authorization: Bearer …`; never stored or echoed. */
+  readonly api_key?: string;
+  /** The `model` field of the service's requests. */
+  readonly model: string;
+  /** `completions` (log-probabilities with `echo`) or `chat` (generations only). @default 'completions' */
+  readonly api?: 'completions' | 'chat';
+  /** Alternatives per position asked for with `logprobs` (completions). @default 5 */
+  readonly top_logprobs?: number;
 }
 
 /**

@@ -11,18 +11,20 @@
  *  4. charge the call to the account's plan — 429 with `Retry-After` (RateLimit-* headers on
  *     every authenticated response from here on);
  *  5. check the Content-Type — 415; read the body counting bytes as they stream — 413;
- *     parse — 400 `MALFORMED_JSON`; validate against the route's schema — 422 naming the field;
- *     coerce and validate the query — 422;
+ *     parse — 400 `MALFORMED_JSON`; refuse nesting deeper than 64 levels and lone surrogates —
+ *     422; validate against the route's schema — 422 naming the field; coerce and validate the
+ *     query — 422;
  *  6. `Idempotency-Key` on creating POSTs: replay, or 409 for another request with the same key;
  *  7. run the route's handler; wrap its result as `{ success: true, ...result }`.
  * Errors anywhere become the envelope `{ success: false, error: { code, message, details? } }`;
  * unexpected ones are 500 `INTERNAL` without internals, and every 5xx is recorded for /status.
  */
-import { TrainprintError, type Engine } from '../index.js';
+import { createOpenAICompatibleModel, TrainprintError, type Engine, type TargetModel } from '../index.js';
 import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
-import { Reply, type Method, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
+import { Reply, type Method, type ModelSpec, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
 import { Idempotency, requestHash } from './idempotency.js';
 import { MemoryCounterStore, PLANS, RateLimiter, rateLimitHeaders, type CounterStore, type Plan, type RateState } from './limits.js';
+import { defaultModelHosts } from './model-hosts.js';
 import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';
 import { PATH_PARAMS, ROUTES } from './routes.js';
@@ -62,6 +64,29 @@ export interface HandlerOptions {
   readonly tokenSecret?: string | Uint8Array;
   /** Lifetime of access tokens in seconds, 1–3600. @default 3600 */
   readonly tokenTtlSeconds?: number;
+  /**
+   * Which model services the memorization routes may call (`model.base_url` of a request): return
+   * true to allow. Replaces the default policy, e.g. an allow-list:
+   * `(url) => url.origin === 'https://models.example.org'`. A refused URL is 422 naming `model.base_url`.
+   * @default refuse loopback, private, link-local and other internal addresses and names (src/http/model-hosts.ts)
+   */
+  readonly modelHosts?: (url: URL) => boolean;
+  /**
+   * With the default policy: also allow internal hosts (a model server on this machine or network).
+   * Only for deployments where every API client may reach that network. @default false
+   */
+  readonly allowPrivateModelHosts?: boolean;
+  /**
+   * Which monitor webhook URLs are allowed: the server POSTs events to them, so by default the same
+   * internal-host refusal as for model URLs applies (SSRF). @default refuse loopback/private/internal hosts
+   */
+  readonly webhookHosts?: (url: URL) => boolean;
+  /** Allow webhooks to loopback/private hosts (a receiver on this machine or network). @default false */
+  readonly allowPrivateWebhookHosts?: boolean;
+  /** Timeout of one request to a model service, in ms (then 504 `UPSTREAM_TIMEOUT`). @default 60_000 */
+  readonly modelTimeoutMs?: number;
+  /** `fetch` used for model services (an egress proxy, a Workers service binding). @default globalThis.fetch */
+  readonly modelFetch?: typeof fetch;
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
   /**
@@ -117,6 +142,10 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const routes = [...ROUTES, ...(options.routes ?? [])];
   const table = compile(routes, maxBody, maxDatasetBody);
   let openapi: Record<string, unknown> | null = null;
+  const modelHosts = options.modelHosts ?? defaultModelHosts(options.allowPrivateModelHosts === true);
+  const webhookHosts = options.webhookHosts ?? defaultModelHosts(options.allowPrivateWebhookHosts === true);
+  const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
+  if (modelTimeoutMs > 3_600_000) throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
 
   const services: RouteServices = {
     openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
@@ -124,6 +153,10 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     statusHtml: async () => statusHtml(await status.report()),
     usage: (p: Principal) => limiter.peek(p),
     issueToken: (form, authorization) => tokenEndpoint(form, authorization, keys, tokens, now()),
+    targetModel: (spec) => targetModel(spec, modelHosts, modelTimeoutMs, options.modelFetch),
+    webhookAllowed: (url) => {
+      try { return webhookHosts(url); } catch { return false; }
+    },
   };
 
   return async function handler(request: Request): Promise<Response> {
@@ -328,7 +361,54 @@ function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: Compile
     // SyntaxError messages say where ("… at position 12"); they hold no internals
     throw new TrainprintError('MALFORMED_JSON', e instanceof SyntaxError ? e.message : undefined);
   }
+  checkJsonShape(value);
   return c.checkBody ? c.checkBody(value) : value;
+}
+
+/**
+ * Deepest nesting of a JSON body. Members whose schema admits any JSON (`meta`) end up in the
+ * store, in dataset files (msgpack refuses depth > 100) and in responses; a body nested deeper
+ * than anything the API needs is refused here, before any of that.
+ * @example createHandler(engine) // a body like {"meta":[[[…65 levels…]]]} is 422
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Refuse what JSON allows but the engine must not receive: nesting deeper than
+ * {@link MAX_JSON_DEPTH}, and strings with lone surrogates (`"\ud800"`: not Unicode text; I-JSON,
+ * RFC 7493 §2.1, forbids them). Iterative, so a deep body cannot exhaust the stack here.
+ * @throws INVALID_INPUT naming the field
+ */
+function checkJsonShape(root: unknown): void {
+  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: root, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop()!;
+    const fail = (reason: string): never => {
+      const field = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+      throw new TrainprintError('INVALID_INPUT', `${field || 'the body'}: ${reason}`, { cause: { location: 'body', field, reason } });
+    };
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) fail('contains a lone surrogate (not valid Unicode text)');
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
+    } else {
+      for (const [k, x] of Object.entries(v)) {
+        if (!wellFormed(k)) fail('has a member name with a lone surrogate (not valid Unicode text)');
+        stack.push({ v: x, depth: depth + 1, path: path === '' ? k : `${path}.${k}` });
+      }
+    }
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function wellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
 }
 
 function declaredLength(request: Request): number | null {
@@ -345,6 +425,41 @@ function requestIdOf(request: Request): string {
   const given = request.headers.get('x-request-id');
   if (given !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(given)) return given;
   return `req_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The OpenAI-compatible model of a request's `model` member, once its URL is acceptable: http(s),
+ * no credentials (they belong in `api_key`), no query or fragment (paths are appended to it), and
+ * a host the policy allows. The API key lives in the model's closure only: never stored, never in
+ * a result or an error.
+ */
+function targetModel(spec: ModelSpec, allow: (url: URL) => boolean, timeoutMs: number, fetchFn: typeof fetch | undefined): TargetModel {
+  const refuse = (reason: string): never => {
+    throw new TrainprintError('INVALID_INPUT', `model.base_url: ${reason}`, { cause: { location: 'body', field: 'model.base_url', reason } });
+  };
+  let url: URL;
+  try {
+    url = new URL(spec.base_url);
+  } catch {
+    return refuse('must be an absolute http(s) URL such as "https://models.example.org/v1"');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse('must be an http or https URL');
+  if (url.username !== '' || url.password !== '') refuse('must not carry credentials (send the key as model.api_key)');
+  if (url.search !== '' || url.hash !== '' || spec.base_url.includes('?') || spec.base_url.includes('#')) refuse('must not have a query or fragment');
+  let allowed = false;
+  try {
+    allowed = allow(url) === true;
+  } catch {
+    allowed = false; // a throwing policy refuses
+  }
+  if (!allowed) refuse('this server does not call that host (loopback, private, link-local and internal addresses are refused unless the operator allows them)');
+  return createOpenAICompatibleModel({
+    baseUrl: url.href, model: spec.model, timeoutMs,
+    ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
+    ...(spec.api === undefined ? {} : { api: spec.api }),
+    ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
+    ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
+  });
 }
 
 function positiveInt(v: number | undefined, d: number, name: string): number {

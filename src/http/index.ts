@@ -12,11 +12,12 @@
  * const { key } = await keys.createKey({ account: 'acme', plan: 'pro' })
  * Deno.serve(createHandler(engine, { keys }))
  */
-export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES } from './handler.js';
+export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES, MAX_JSON_DEPTH } from './handler.js';
 export type { Handler, HandlerOptions } from './handler.js';
 export { ROUTES, PATH_PARAMS } from './routes.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
-export type { Route, RouteContext, RouteServices, Principal, Scope, Method, JsonSchema } from './context.js';
+export type { Route, RouteContext, RouteServices, Principal, Scope, Method, JsonSchema, ModelSpec } from './context.js';
+export { isInternalHost, defaultModelHosts } from './model-hosts.js';
 export { KeyStore, MAX_TOKEN_TTL } from './auth.js';
 export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions } from './auth.js';
 export { PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from './limits.js';
@@ -26,5 +27,6 @@ export type { OpenApiOptions } from './openapi.js';
 export { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 export { INTERNAL_ERROR_CODE } from './respond.js';
 export type { EnvelopeCode } from './respond.js';
-export { NAMED_SCHEMAS, ERROR_ENVELOPE_SCHEMA } from './schemas.js';
+export { NAMED_SCHEMAS } from './named-schemas.js';
+export { ERROR_ENVELOPE_SCHEMA } from './schemas.js';
 export type { StatusReport } from './status.js';

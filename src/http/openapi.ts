@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table and the same JSON Schema objects that
  * validate requests: paths and operations from the rows, `components.schemas` from the named
- * schemas (src/http/schemas.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
+ * schemas (src/http/named-schemas.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
  * `$ref`), security per operation with the route's scope (API key as HTTP bearer, and OAuth 2.0
  * client credentials), and every status an operation can answer — successes, the error envelope
  * for each error status, the RateLimit headers on authenticated ones.
@@ -9,7 +9,8 @@
 import type { Route, JsonSchema } from './context.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
 import { PATH_PARAMS } from './routes.js';
-import { ERROR_ENVELOPE_SCHEMA, NAMED_SCHEMAS, OAUTH_ERROR_SCHEMA } from './schemas.js';
+import { NAMED_SCHEMAS } from './named-schemas.js';
+import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas.js';
 
 /**
  * Options of {@link buildOpenApi}.
@@ -33,9 +34,9 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   422: 'Well-formed but invalid; `details.field` names the field (INVALID_INPUT, INVALID_OPTIONS, …)',
   429: 'The plan\'s daily limit is reached (RATE_LIMITED); `Retry-After` gives the seconds to the next window',
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
-  502: 'An upstream model service failed (UPSTREAM_ERROR)',
+  502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` says what it answered',
   503: 'The store is locked or closed (STORE_LOCKED, STORE_CLOSED)',
-  504: 'An upstream model service timed out (UPSTREAM_TIMEOUT)',
+  504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
 /**
@@ -106,7 +107,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     info: {
       title: 'trainprint API',
       version: options.version ?? '1.0.0',
-      description: 'Training-data attribution: analysis, works registry, score, monitors, reference datasets and knowledge base. '
+      description: 'Training-data attribution: analysis, works registry, score, monitors, reference datasets, knowledge base, licensing marketplace and memorization risk. '
         + 'Success bodies are `{ success: true, …result }`; errors `{ success: false, error: { code, message, details? } }`. '
         + 'Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy` (daily window in UTC).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

@@ -6,6 +6,9 @@
  * Nothing internal leaves through an error: a 5xx carries the code's generic sentence only (no
  * detail, no stack), and anything that is not a `TrainprintError` becomes 500 `INTERNAL` with the
  * request id, so the operator can find it (the status page records it; `onError` sees the error).
+ * The one exception is about the client's own model service: 502 `UPSTREAM_ERROR` and 504
+ * `UPSTREAM_TIMEOUT` add `details.upstream`, what that service answered (its URL without
+ * credentials or query, its status and its error message; never the API key).
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../index.js';
 
@@ -59,7 +62,8 @@ export function errorOutcome(err: unknown, requestId: string, details?: Record<s
   if (err instanceof TrainprintError && Object.prototype.hasOwnProperty.call(HTTP_STATUS, err.code)) {
     const status = HTTP_STATUS[err.code];
     if (status >= 500) {
-      return { status, code: err.code, body: { success: false, error: { code: err.code, message: MESSAGES[err.code], details: { request_id: requestId } } } };
+      const upstream = (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT') && err.detail ? { upstream: err.detail } : {};
+      return { status, code: err.code, body: { success: false, error: { code: err.code, message: MESSAGES[err.code], details: { request_id: requestId, ...upstream } } } };
     }
     const d = details ?? validationDetails(err);
     return { status, code: err.code, body: { success: false, error: { code: err.code, message: err.message, ...(d ? { details: d } : {}) } } };

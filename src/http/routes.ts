@@ -4,10 +4,11 @@
  * validates from these rows, and the OpenAPI document (src/http/openapi.ts) is generated from
  * them, so a route exists, is checked and is documented in one place.
  *
- * Extending: add rows to {@link ROUTES} (or pass more to `createHandler(engine, { routes })`):
- * later groups (marketplace, memorization) follow the same shape; their path parameters go in
- * {@link PATH_PARAMS}. Handlers return the result object; the adapter wraps it as
- * `{ success: true, ...result }`.
+ * Extending: add rows to {@link ROUTES} (or pass more to `createHandler(engine, { routes })`); a
+ * group with many rows keeps them in its own module and is spread in here, as the marketplace
+ * (src/http/marketplace-routes.ts) and memorization (src/http/memorization-routes.ts) groups are;
+ * path parameters go in {@link PATH_PARAMS}. Handlers return the result object; the adapter wraps
+ * it as `{ success: true, ...result }`.
  *
  * Tenancy: works, analyses and monitors belong to the calling account (`owner` of a work is the
  * account); another account's items answer 404, as if absent. Reference datasets and the
@@ -20,6 +21,8 @@ import {
 } from '../index.js';
 import { sha256Hex } from './auth.js';
 import { Reply, type Principal, type Route, type RouteContext, type Scope } from './context.js';
+import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
+import { MEMORIZATION_ROUTES } from './memorization-routes.js';
 import * as S from './schemas.js';
 
 /**
@@ -38,6 +41,9 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
   kb_dataset_id: { pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)' },
   key_id: { pattern: '^key_[0-9a-f]{16}$', description: 'API key id' },
   client_id: { pattern: '^tpc_[0-9a-f]{24}$', description: 'OAuth client id' },
+  listing_id: { pattern: '^lst_[0-9a-f]{32}$', description: 'Marketplace listing id (`lst_` + 32 hex)' },
+  offer_id: { pattern: '^ofr_[0-9a-f]{32}$', description: 'Marketplace offer id (`ofr_` + 32 hex)' },
+  licence_id: { pattern: '^lic_[0-9a-f]{32}$', description: 'Licence id (`lic_` + 32 hex)' },
 };
 
 /**
@@ -141,6 +147,13 @@ export const ROUTES: readonly Route[] = [
     body: 'json', requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA, responseSchema: S.MONITOR_RESPONSE_SCHEMA, status: [201], errors: [404],
     handler: async (ctx) => {
       const req = ctx.body as CreateMonitorRequest;
+      if (req.webhook !== undefined) {
+        let url: URL | null = null;
+        try { url = new URL(req.webhook.url); } catch { /* the engine reports a bad URL */ }
+        if (url && !ctx.services.webhookAllowed(url)) {
+          throw new TrainprintError('INVALID_INPUT', 'webhook.url: this server does not send events to loopback, private or internal hosts (createHandler option allowPrivateWebhookHosts)');
+        }
+      }
       // a work_hash names the account's own work, never another account's work with the same bytes
       const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
       const { work_hash: _unused, ...rest } = req;
@@ -290,6 +303,10 @@ export const ROUTES: readonly Route[] = [
     summary: 'Every factor code results may carry, with meaning and source', responseSchema: S.FACTOR_LIST_SCHEMA,
     handler: async () => ({ factors: factorTable() }),
   },
+
+  // ---------------------------------------------------------------- marketplace, memorization
+  ...MARKETPLACE_ROUTES,
+  ...MEMORIZATION_ROUTES,
 
   // ---------------------------------------------------------------- account
   {

@@ -1,50 +1,22 @@
 /**
  * JSON Schemas (2020-12) of the HTTP API's requests and responses: the request schemas validate
  * bodies and queries (src/http/validate.ts), and all of them make up the OpenAPI document
- * (src/http/openapi.ts), where every schema object registered in {@link NAMED_SCHEMAS} becomes a
+ * (src/http/openapi.ts), where every schema object registered in `NAMED_SCHEMAS` (src/http/named-schemas.ts) becomes a
  * component and each use of that same object a `$ref` — so validation and documentation cannot
  * drift apart. Schemas are inline objects (no `$ref`), so each validates on its own.
  *
  * Success bodies are objects with `success: true` and the result's fields at the top level (the
  * service's analyze shape, applied to every route; lists sit under a plural name).
  */
+import type { JsonSchema } from './context.js';
 import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../index.js';
 import { SCOPES } from './context.js';
-import type { JsonSchema } from './context.js';
+import {
+  bool, code, codes, contentType, dateTime, declarations, int0, jurisdiction, modelId, num, num01, object, ok, pair, riskLevel, str,
+  strings, strOrNull, tier, workHash, workType,
+} from './schema-kit.js';
 
-const str = { type: 'string' } as const;
-const strOrNull = { type: ['string', 'null'] } as const;
-const int0 = { type: 'integer', minimum: 0 } as const;
-const num = { type: 'number' } as const;
-const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
-const bool = { type: 'boolean' } as const;
-const strings = { type: 'array', items: str } as const;
-const dateTime = { type: 'string', format: 'date-time' } as const;
-const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
-const codes = { type: 'array', items: code } as const;
-const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
-const workHash = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
-const modelId = { type: 'string', pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$', description: '`provider/model_name` of the knowledge base' } as const;
-const jurisdiction = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$', description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`' } as const;
-const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
-const contentType = { enum: ['text', 'markdown', 'html'] } as const;
 const scope = { enum: [...SCOPES] } as const;
-const tier = { enum: ['confirmed', 'strong', 'moderate', 'weak', 'inconclusive'] } as const;
-const riskLevel = { enum: ['none', 'low', 'medium', 'high', 'critical'] } as const;
-const declarations = {
-  type: 'object', additionalProperties: false,
-  properties: { tdm_opt_out: bool, since: { type: 'string', description: 'ISO 8601 date' } },
-} as const;
-
-/** An object schema: every listed property required unless named in `optional`; no other members. */
-function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
-  return { type: 'object', additionalProperties: false, required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
-}
-
-/** A success body: `success: true` and the fields. */
-function ok(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
-  return object({ success: { const: true }, ...properties }, optional);
-}
 
 // ------------------------------------------------------------------ errors
 
@@ -452,11 +424,11 @@ export const HTML_SCHEMA = { type: 'string', contentMediaType: 'text/html' } as 
 export const OPENAPI_DOCUMENT_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } as const;
 
 /**
- * Component names of the schemas: each of these objects becomes `#/components/schemas/<name>`
- * in the OpenAPI document, and every place that uses the same object a `$ref` to it.
- * @example new Validator(NAMED_SCHEMAS.ScoreResult).validate(await res.json()).valid
+ * Component names of the core schemas (src/http/named-schemas.ts adds the marketplace and
+ * memorization ones).
+ * @example CORE_SCHEMA_NAMES.ScoreResult === SCORE_RESULT_SCHEMA // true
  */
-export const NAMED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ErrorEnvelope: ERROR_ENVELOPE_SCHEMA,
   OAuthError: OAUTH_ERROR_SCHEMA,
   AnalyzeRequest: ANALYZE_REQUEST_SCHEMA,

@@ -128,15 +128,17 @@ export function coerceQuery(params: URLSearchParams, schema: JsonSchema | undefi
   for (const name of new Set(params.keys())) {
     const all = params.getAll(name);
     const type = Object.prototype.hasOwnProperty.call(props, name) ? props[name].type : undefined;
+    // an own member whatever the name: `?__proto__=1` must reach the validator as an unknown parameter
+    const set = (value: unknown) => Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     if (type === 'array') {
-      out[name] = all.flatMap((v) => v.split(',')).filter((v) => v.length > 0);
+      set(all.flatMap((v) => v.split(',')).filter((v) => v.length > 0));
       continue;
     }
     if (all.length > 1) throw new TrainprintError('INVALID_INPUT', `${name}: is given more than once`, { cause: { location: 'query', field: name, reason: 'is given more than once' } });
     const v = all[0];
-    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(v)) out[name] = Number(v);
-    else if (type === 'boolean' && (v === 'true' || v === 'false')) out[name] = v === 'true';
-    else out[name] = v;
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(v)) set(Number(v));
+    else if (type === 'boolean' && (v === 'true' || v === 'false')) set(v === 'true');
+    else set(v);
   }
   return out;
 }

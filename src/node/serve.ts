@@ -51,6 +51,15 @@ export async function serve(handler: (request: Request) => Promise<Response>, op
   const server = createServer((req, res) => {
     void bridge(handler, req, res, host, port);
   });
+  // requests node's own parser refuses (bad method, Content-Length, oversized headers) still get the
+  // JSON error envelope, not a bare status line
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ success: false, error: { code: 'MALFORMED_REQUEST', message: status === 431 ? 'The request headers are too large' : 'The request could not be parsed as HTTP' } });
+    const id = `req_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,13 +1,15 @@
 /**
  * The trainprint web app: analyze a text against the loaded datasets, compare two texts, load
  * index files and declare what they sample. Plain DOM over index.html; every piece of text is
- * inserted as a text node (dom.ts). The work is done by a {@link Backend}: today the engine in a
- * worker of this page; the HTTP client of the served API will plug in at `selectBackend`.
+ * inserted as a text node (dom.ts). The work is done by a {@link Backend}: the engine in a
+ * worker of this page, or the served API through the HTTP client (http-backend.ts), chosen per
+ * tab in the mode form (`selectBackend`).
  */
 import type { AnalyzeRequest, Backend, BackendInfo, DatasetInfo, FactorInfo, KbDataset } from './backend.js';
 import { byId, fill, h } from './dom.js';
 import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
 import { bytes, bytesOverLimit, count } from './format.js';
+import { createHttpBackend, readMode, saveMode, type Mode } from './http-backend.js';
 import { describeError, emptyInput, fileTooLarge, tooLarge } from './messages.js';
 import { renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
@@ -26,7 +28,10 @@ const PREVIEW_CHARS = 200_000;
 const VIEWS = ['analyze', 'compare', 'datasets'] as const;
 type View = (typeof VIEWS)[number];
 
+const mode: Mode = readMode();
+
 function selectBackend(): Backend {
+  if (mode.kind === 'http') return createHttpBackend(mode);
   return createWorkerBackend(new URL('./worker.js', import.meta.url));
 }
 
@@ -385,6 +390,41 @@ const declare = action(byId<HTMLButtonElement>('declare-run'), el.declareError, 
 });
 onSubmit(el.declareForm, declare);
 
+// ---------------------------------------------------------------- mode (in-browser | served API)
+
+{
+  const form = byId<HTMLFormElement>('mode-form');
+  const httpRadio = byId<HTMLInputElement>('mode-http');
+  const fields = byId('mode-http-fields');
+  const baseUrl = byId<HTMLInputElement>('mode-base-url');
+  const apiKey = byId<HTMLInputElement>('mode-api-key');
+  const error = byId('mode-error');
+  const sync = (): void => { fields.hidden = !httpRadio.checked; };
+  httpRadio.checked = mode.kind === 'http';
+  byId<HTMLInputElement>('mode-browser').checked = mode.kind === 'browser';
+  baseUrl.value = mode.kind === 'http' ? mode.baseUrl : location.origin;
+  apiKey.value = mode.kind === 'http' ? mode.apiKey : '';
+  sync();
+  form.addEventListener('change', sync);
+  if (mode.kind === 'http') {
+    const where = mode.baseUrl === location.origin ? 'this site' : mode.baseUrl;
+    fill(byId('mode-summary'), `served API at ${where}`);
+    fill(byId('tagline'), `Training-data attribution by the trainprint API at ${where}: what you analyze is sent there.`);
+    fill(byId('foot-engine'), 'This page sends its requests to the served trainprint API with your key.');
+    fill(el.status, 'Connecting to the API…');
+    fill(byId('index-hint'), 'A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API, where every account searches it: the key needs the datasets:write scope.');
+  }
+  onSubmit(form, async () => {
+    clearError(error);
+    try {
+      saveMode(httpRadio.checked ? { kind: 'http', baseUrl: baseUrl.value || location.origin, apiKey: apiKey.value } : { kind: 'browser' });
+      location.reload();
+    } catch (e) {
+      showError(error, e);
+    }
+  });
+}
+
 // ---------------------------------------------------------------- start
 
 route(false);
@@ -406,6 +446,8 @@ started.then(
   (e: unknown) => {
     el.status.dataset.state = 'error';
     const m = describeError(e);
-    fill(el.status, `The engine could not start. ${m.text}${m.detail ? ` ${m.detail}` : ''}`);
+    const what = mode.kind === 'http' ? 'The served API could not be used.' : 'The engine could not start.';
+    fill(el.status, `${what} ${m.text}${m.detail ? ` ${m.detail}` : ''}`);
+    if (mode.kind === 'http') byId<HTMLDetailsElement>('mode').open = true; // the key or URL is the likely fix
   },
 );

@@ -1,0 +1,403 @@
+/**
+ * `createClient({ api_key, base_url })`: the HTTP API under `/api/v1` as typed methods, one per
+ * route of the table (src/http/routes.ts), plus `request()` for routes added later. Results are
+ * the success bodies as sent (`{ success: true, ...result }`); failures reject with
+ * {@link TrainprintApiError}. Retries and timeouts: src/client/transport.ts.
+ */
+import type {
+  AnalysisResult, Assessment, CompareOutputRequest, CompareOutputResult, Comparison, CounterOfferRequest, CreateListingRequest,
+  DatasetDocument, DatasetStats, ExtractionResult, FactorInfo, KbDataset, KbModel, KbProvider, Licence, Listing, MakeOfferRequest,
+  Monitor, MonitorEvent, Offer, ProbeResult, Receipt, ReferenceSetInfo, ReferenceSetRequest, RegisterWorkResult, ScoreResult,
+  TrackedWork, UpdateListingRequest, VerifiedLicence, Work,
+} from '../index.js';
+import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type RequestOptions } from './transport.js';
+import type {
+  AccessToken, AnalyzeBody, ApiKeyInfo, AssessBody, AuditPage, AuditQuery, CreateDatasetBody, CreateKeyBody, CreateMonitorBody,
+  Deleted, ExtractBody, FingerprintBody, FingerprintResult, JsonObject, JurisdictionRow, KbModelQuery, LicencePage, LicenceQuery,
+  ListingPage, ListingQuery, OAuthClientInfo, OfferPage, OfferQuery, Ok, ProbeBody, RegisterWorkBody, Scope, ScoreBody,
+  StatusReport, TrackWorkBody, Usage, WorkList,
+} from './types.js';
+
+/**
+ * Options of {@link createClient}. `api_key` and `base_url` are spelt as the service spells its
+ * fields; the client's own settings are camelCase.
+ *
+ * @example
+ * createClient({ api_key: process.env.TRAINPRINT_API_KEY, base_url: 'https://api.example.org', timeoutMs: 30_000 })
+ */
+export interface ClientOptions {
+  /** An API key (`tp_live_…`, `tp_test_…`) or an OAuth access token; sent as `Authorization: Bearer …`. Public routes (status, openapi) need none. */
+  readonly api_key?: string;
+  /**
+   * Where the API is, without `/api/v1` (a path prefix is kept: `https://example.org/trainprint`).
+   * @default the page's origin in a browser, else 'http://127.0.0.1:8787' (`trainprint serve`)
+   */
+  readonly base_url?: string;
+  /** The `fetch` to use. @default globalThis.fetch */
+  readonly fetch?: FetchLike;
+  /** Retries after the first attempt (429; network errors and 5xx of idempotent calls). @default 3 */
+  readonly maxRetries?: number;
+  /** Time limit of each attempt, response body included; 0 for none. @default 60000 */
+  readonly timeoutMs?: number;
+  /** Longest wait before a retry; a 429 whose `Retry-After` is longer is thrown at once. @default 60000 */
+  readonly maxRetryDelayMs?: number;
+}
+
+/** Pages of works. */
+export interface WorkListQuery {
+  /** The `next` of the previous page. */
+  readonly after?: string;
+  /** 1–1000. @default 100 */
+  readonly limit?: number;
+}
+
+/** The HTTP API as methods. See {@link createClient}. */
+export interface TrainprintClient {
+  /** Base URL the client calls (normalised, no trailing slash). */
+  readonly baseUrl: string;
+  /** `RateLimit-*` of the last response that carried them (null before the first authenticated call). */
+  readonly rateLimit: RateLimitInfo | null;
+
+  // ------------------------------------------------------------ attribution
+  /** `POST /api/v1/attribution/analyze` — corpus evidence, confidence, sources, risk, revenue. Spans are UTF-16 offsets into `content`. */
+  analyze(body: AnalyzeBody, options?: CallOptions): Promise<Ok<AnalysisResult>>;
+  /** `GET /api/v1/attribution/analyses/{analysis_id}` — a stored analysis of the account. */
+  getAnalysis(analysisId: string, options?: CallOptions): Promise<Ok<AnalysisResult>>;
+  /** `POST /api/v1/attribution/compare` — aligned passages of two texts (retried like a GET: it changes nothing). */
+  compare(a: string, b: string, options?: CallOptions): Promise<Ok<Comparison>>;
+  /** `POST /api/v1/attribution/score` — how likely `target_model` trained on a registered work of the account. */
+  score(body: ScoreBody, options?: CallOptions): Promise<Ok<ScoreResult>>;
+  /** `POST /api/v1/attribution/fingerprint` — content id, work_hash and sketches. */
+  fingerprint(body: FingerprintBody, options?: CallOptions): Promise<Ok<FingerprintResult>>;
+
+  // ------------------------------------------------------------ works registry
+  /** `POST /api/v1/content/register` — `created` is false when the account had registered this work_hash already. */
+  registerWork(body: RegisterWorkBody, options?: CallOptions): Promise<Ok<RegisterWorkResult>>;
+  /** `GET /api/v1/content/{work_id}`. */
+  getWork(workId: string, options?: CallOptions): Promise<Ok<Work>>;
+  /** `GET /api/v1/content` — the account's works by id; pass `next` as `after` for the next page. */
+  listWorks(query?: WorkListQuery, options?: CallOptions): Promise<Ok<WorkList>>;
+  /** `DELETE /api/v1/content/{work_id}` — the work and its text. */
+  deleteWork(workId: string, options?: CallOptions): Promise<Ok<Deleted>>;
+  /** `POST /api/v1/content/verify-receipt` — whether this service signed the receipt, unaltered. */
+  verifyReceipt(receipt: Receipt, options?: CallOptions): Promise<Ok<{ readonly valid: boolean }>>;
+
+  readonly monitors: {
+    /** `POST /api/v1/monitors/create` — watch a work of the account (by `work_id` or `work_hash`). */
+    create(body: CreateMonitorBody, options?: CallOptions): Promise<Ok<Monitor>>;
+    /** `GET /api/v1/monitors`. */
+    list(query?: { readonly work_id?: string }, options?: CallOptions): Promise<Ok<{ readonly monitors: Monitor[] }>>;
+    /** `GET /api/v1/monitors/{monitor_id}`. */
+    get(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    /** `DELETE /api/v1/monitors/{monitor_id}` (its events stay in the log). */
+    delete(monitorId: string, options?: CallOptions): Promise<Ok<Deleted>>;
+    /** `POST /api/v1/monitors/{monitor_id}/pause`. */
+    pause(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    /** `POST /api/v1/monitors/{monitor_id}/resume`. */
+    resume(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    /** `GET /api/v1/monitors/{monitor_id}/events` — oldest first. */
+    events(monitorId: string, query?: { readonly limit?: number }, options?: CallOptions): Promise<Ok<{ readonly events: MonitorEvent[] }>>;
+  };
+
+  /** Reference datasets, shared by every account (writing needs the `datasets:write` scope). */
+  readonly datasets: {
+    /** `GET /api/v1/datasets`. */
+    list(options?: CallOptions): Promise<Ok<{ readonly datasets: DatasetStats[] }>>;
+    /** `GET /api/v1/datasets/{dataset_id}`. */
+    get(datasetId: string, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    /** `POST /api/v1/datasets` — a new dataset, optionally with its first documents. */
+    create(body: CreateDatasetBody, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    /** `POST /api/v1/datasets/{dataset_id}/documents`. */
+    addDocuments(datasetId: string, documents: readonly DatasetDocument[], options?: CallOptions): Promise<Ok<DatasetStats>>;
+    /** `GET /api/v1/datasets/{dataset_id}/export` — the dataset file (`import` or `engine.importDataset` loads it). */
+    export(datasetId: string, options?: CallOptions): Promise<Uint8Array>;
+    /** `POST /api/v1/datasets/import` — load a dataset file. */
+    import(file: Uint8Array, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    /** `DELETE /api/v1/datasets/{dataset_id}`. */
+    delete(datasetId: string, options?: CallOptions): Promise<Ok<Deleted>>;
+  };
+
+  /** The knowledge base (read only). */
+  readonly kb: {
+    /** `GET /api/v1/kb/models`. */
+    models(query?: KbModelQuery, options?: CallOptions): Promise<Ok<{ readonly models: KbModel[] }>>;
+    /** `GET /api/v1/kb/models/{provider}/{model}` — `modelId` is `provider/model_name` (case-insensitive). */
+    model(modelId: string, options?: CallOptions): Promise<Ok<KbModel>>;
+    /** `GET /api/v1/kb/providers`. */
+    providers(options?: CallOptions): Promise<Ok<{ readonly providers: KbProvider[] }>>;
+    /** `GET /api/v1/kb/datasets`. */
+    datasets(options?: CallOptions): Promise<Ok<{ readonly datasets: KbDataset[] }>>;
+    /** `GET /api/v1/kb/datasets/{kb_dataset_id}`. */
+    dataset(kbDatasetId: string, options?: CallOptions): Promise<Ok<KbDataset>>;
+    /** `GET /api/v1/kb/jurisdictions` (a heuristic, not legal advice). */
+    jurisdictions(options?: CallOptions): Promise<Ok<{ readonly jurisdictions: JurisdictionRow[] }>>;
+    /** `GET /api/v1/kb/factors` — every factor code with meaning and source. */
+    factors(options?: CallOptions): Promise<Ok<{ readonly factors: FactorInfo[] }>>;
+  };
+
+  // ------------------------------------------------------------ account
+  /** `GET /api/v1/usage` — calls used and left today (this call included). */
+  usage(options?: CallOptions): Promise<Ok<Usage>>;
+  readonly keys: {
+    /** `POST /api/v1/keys` — the key is in the result once, never again. */
+    create(body?: CreateKeyBody, options?: CallOptions): Promise<Ok<ApiKeyInfo & { readonly key: string }>>;
+    /** `GET /api/v1/keys` (prefix and last four characters only). */
+    list(options?: CallOptions): Promise<Ok<{ readonly keys: ApiKeyInfo[] }>>;
+    /** `DELETE /api/v1/keys/{key_id}`. */
+    revoke(keyId: string, options?: CallOptions): Promise<Ok<ApiKeyInfo>>;
+  };
+  readonly oauth: {
+    /**
+     * `POST /api/v1/oauth/token` — client-credentials grant; use the token as `api_key` of another client.
+     * Errors carry the RFC 6749 code (`invalid_client`, …) as `code`.
+     */
+    token(credentials: { readonly client_id: string; readonly client_secret: string; readonly scope?: string | readonly Scope[] }, options?: CallOptions): Promise<AccessToken>;
+    /** `POST /api/v1/oauth/clients` — the secret is in the result once. */
+    createClient(body?: { readonly name?: string; readonly scopes?: readonly Scope[] }, options?: CallOptions): Promise<Ok<OAuthClientInfo & { readonly client_secret: string }>>;
+    /** `GET /api/v1/oauth/clients`. */
+    listClients(options?: CallOptions): Promise<Ok<{ readonly clients: OAuthClientInfo[] }>>;
+    /** `DELETE /api/v1/oauth/clients/{client_id}` — and every token it holds. */
+    revokeClient(clientId: string, options?: CallOptions): Promise<Ok<OAuthClientInfo>>;
+  };
+
+  /**
+   * The licensing marketplace (scope `marketplace`): listings of the account's works, offers,
+   * signed licences, the audit trail. `Idempotency-Key` on `createListing` and `acceptOffer`
+   * reaches the engine too, so a retried call never lists or sells twice.
+   */
+  readonly marketplace: {
+    /** `POST /api/v1/marketplace/listings` — a draft unless `status: 'active'`. */
+    createListing(body: CreateListingRequest, options?: CallOptions): Promise<Ok<Listing>>;
+    /** `GET /api/v1/marketplace/listings` — active ones unless `status` says otherwise. */
+    listListings(query?: ListingQuery, options?: CallOptions): Promise<Ok<ListingPage>>;
+    /** `GET /api/v1/marketplace/listings/{listing_id}`. */
+    getListing(listingId: string, options?: CallOptions): Promise<Ok<Listing>>;
+    /** `PATCH /api/v1/marketplace/listings/{listing_id}`. */
+    updateListing(listingId: string, patch: UpdateListingRequest, options?: CallOptions): Promise<Ok<Listing>>;
+    /** `POST /api/v1/marketplace/listings/{listing_id}/publish` — draft → active. */
+    publishListing(listingId: string, options?: CallOptions): Promise<Ok<Listing>>;
+    /** `POST /api/v1/marketplace/listings/{listing_id}/withdraw` — its pending offers are declined. */
+    withdrawListing(listingId: string, options?: CallOptions): Promise<Ok<Listing>>;
+    /** `POST /api/v1/marketplace/listings/{listing_id}/offers` — an offer on another account's active listing. */
+    makeOffer(listingId: string, body: MakeOfferRequest, options?: CallOptions): Promise<Ok<Offer>>;
+    /** `GET /api/v1/marketplace/offers` — the account's offers, as buyer or seller. */
+    listOffers(query?: OfferQuery, options?: CallOptions): Promise<Ok<OfferPage>>;
+    /** `GET /api/v1/marketplace/offers/{offer_id}`. */
+    getOffer(offerId: string, options?: CallOptions): Promise<Ok<Offer>>;
+    /** `POST /api/v1/marketplace/offers/{offer_id}/accept` — the signed licence. */
+    acceptOffer(offerId: string, options?: CallOptions): Promise<Ok<Licence>>;
+    /** `POST /api/v1/marketplace/offers/{offer_id}/decline`. */
+    declineOffer(offerId: string, options?: CallOptions): Promise<Ok<Offer>>;
+    /** `POST /api/v1/marketplace/offers/{offer_id}/counter` — a new pending offer the other way. */
+    counterOffer(offerId: string, body: CounterOfferRequest, options?: CallOptions): Promise<Ok<Offer>>;
+    /** `POST /api/v1/marketplace/offers/{offer_id}/withdraw`. */
+    withdrawOffer(offerId: string, options?: CallOptions): Promise<Ok<Offer>>;
+    /** `GET /api/v1/marketplace/licences` — each with its signature checked (`verified`). */
+    listLicences(query?: LicenceQuery, options?: CallOptions): Promise<Ok<LicencePage>>;
+    /** `GET /api/v1/marketplace/licences/{licence_id}`. */
+    getLicence(licenceId: string, options?: CallOptions): Promise<Ok<VerifiedLicence>>;
+    /** `POST /api/v1/marketplace/licences/verify` — whether this service signed it, unaltered. */
+    verifyLicence(licence: Licence, options?: CallOptions): Promise<Ok<{ readonly valid: boolean }>>;
+    /** `GET /api/v1/marketplace/audit`. */
+    audit(query: AuditQuery, options?: CallOptions): Promise<Ok<AuditPage>>;
+  };
+
+  /**
+   * Memorization of the account's works by a model (scope `memorization`). The model is an
+   * OpenAI-compatible service the server calls; its failures are 502 `UPSTREAM_ERROR` / 504
+   * `UPSTREAM_TIMEOUT` (not retried: each attempt costs model calls).
+   */
+  readonly memorization: {
+    /** `POST /api/v1/memorization/register-work` — track a work, optionally with canaries to embed. */
+    trackWork(body: TrackWorkBody, options?: CallOptions): Promise<Ok<TrackedWork>>;
+    /** `POST /api/v1/memorization/reference-sets` — non-member texts for probes. */
+    createReferenceSet(body: ReferenceSetRequest, options?: CallOptions): Promise<Ok<ReferenceSetInfo>>;
+    /** `GET /api/v1/memorization/reference-sets`. */
+    listReferenceSets(options?: CallOptions): Promise<Ok<{ readonly reference_sets: ReferenceSetInfo[] }>>;
+    /** `POST /api/v1/memorization/extract` — prefixes → greedy continuation → verbatim match. */
+    extract(body: ExtractBody, options?: CallOptions): Promise<Ok<ExtractionResult>>;
+    /** `POST /api/v1/memorization/probe` — likelihood statistics against a reference set. */
+    probe(body: ProbeBody, options?: CallOptions): Promise<Ok<ProbeResult>>;
+    /** `POST /api/v1/memorization/compare` — a model output against the account's works. */
+    compareOutput(body: CompareOutputRequest, options?: CallOptions): Promise<Ok<CompareOutputResult>>;
+    /** `POST /api/v1/memorization/assess` — the kept assessment (render it with `report`). */
+    assess(body: AssessBody, options?: CallOptions): Promise<Ok<Assessment>>;
+    /** `POST /api/v1/memorization/report` — the assessment as a self-contained HTML page. */
+    report(body: { readonly assessment_id: string; readonly max_spans?: number }, options?: CallOptions): Promise<string>;
+  };
+
+  // ------------------------------------------------------------ service
+  /** `GET /api/v1/status` (public). */
+  status(options?: CallOptions): Promise<Ok<StatusReport>>;
+  /** `GET /api/v1/openapi.json` (public): the OpenAPI 3.1 document, as served (no envelope). */
+  openapi(options?: CallOptions): Promise<JsonObject>;
+
+  /**
+   * Any route, e.g. one newer than this client. `path` is relative to the base URL
+   * (`/api/v1/…`); the body is JSON unless bytes or a form; the result is the parsed body.
+   * Retried as described in the README (429 always; network/5xx when idempotent).
+   *
+   * @example
+   * const page = await client.request<Ok<{ listings: unknown[] }>>('GET', '/api/v1/marketplace/listings', { query: { limit: 10 } })
+   */
+  request<T = Ok<JsonObject>>(method: string, path: string, options?: RequestOptions): Promise<T>;
+}
+
+/** The serve default (`trainprint serve`, `serve(handler)`). */
+const LOCAL = 'http://127.0.0.1:8787';
+const MARKET = '/api/v1/marketplace';
+const MEM = '/api/v1/memorization';
+
+/**
+ * A client of the trainprint HTTP API. Runs wherever `fetch` does (Node ≥ 20, Deno, Bun,
+ * Workers, browsers); no `node:` imports, no engine code.
+ *
+ * @throws TypeError when `base_url` is not an http(s) URL or a number option is out of range
+ * @example
+ * import { createClient } from 'trainprint/client'
+ * const tp = createClient({ api_key: process.env.TRAINPRINT_API_KEY, base_url: 'http://127.0.0.1:8787' })
+ * const r = await tp.analyze({ content: text, content_type: 'text' })
+ * for (const m of r.matches) console.log(m.dataset_id, text.slice(m.query_start, m.query_end))
+ */
+export function createClient(options: ClientOptions = {}): TrainprintClient {
+  const base = normaliseBaseUrl(options.base_url ?? pageOrigin() ?? LOCAL);
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init)); // unbound fetch throws in browsers
+  const t = new Transport({
+    baseUrl: base,
+    apiKey: options.api_key,
+    fetch: fetchFn,
+    maxRetries: count(options.maxRetries, 3, 'maxRetries'),
+    timeoutMs: count(options.timeoutMs, 60_000, 'timeoutMs'),
+    maxRetryDelayMs: count(options.maxRetryDelayMs, 60_000, 'maxRetryDelayMs'),
+  });
+  const p = encodeURIComponent;
+  const get = <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) => t.request<T>('GET', path, { ...o, query });
+  const post = <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) => t.request<T>('POST', path, { ...o, body, idempotent });
+  const del = <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o);
+
+  return {
+    get baseUrl() { return t.baseUrl; },
+    get rateLimit() { return t.rateLimit; },
+
+    analyze: (body, o) => post('/api/v1/attribution/analyze', body, o),
+    getAnalysis: (id, o) => get(`/api/v1/attribution/analyses/${p(id)}`, undefined, o),
+    compare: (a, b, o) => post('/api/v1/attribution/compare', { a, b }, o, true),
+    score: (body, o) => post('/api/v1/attribution/score', body, o, true),
+    fingerprint: (body, o) => post('/api/v1/attribution/fingerprint', body, o, true),
+
+    registerWork: (body, o) => post('/api/v1/content/register', body, o),
+    getWork: (id, o) => get(`/api/v1/content/${p(id)}`, undefined, o),
+    listWorks: (query, o) => get('/api/v1/content', { ...query }, o),
+    deleteWork: (id, o) => del(`/api/v1/content/${p(id)}`, o),
+    verifyReceipt: (receipt, o) => post('/api/v1/content/verify-receipt', { receipt }, o, true),
+
+    monitors: {
+      create: (body, o) => post('/api/v1/monitors/create', body, o),
+      list: (query, o) => get('/api/v1/monitors', { ...query }, o),
+      get: (id, o) => get(`/api/v1/monitors/${p(id)}`, undefined, o),
+      delete: (id, o) => del(`/api/v1/monitors/${p(id)}`, o),
+      pause: (id, o) => post(`/api/v1/monitors/${p(id)}/pause`, undefined, o, true),
+      resume: (id, o) => post(`/api/v1/monitors/${p(id)}/resume`, undefined, o, true),
+      events: (id, query, o) => get(`/api/v1/monitors/${p(id)}/events`, { ...query }, o),
+    },
+
+    datasets: {
+      list: (o) => get('/api/v1/datasets', undefined, o),
+      get: (id, o) => get(`/api/v1/datasets/${p(id)}`, undefined, o),
+      create: (body, o) => post('/api/v1/datasets', body, o),
+      addDocuments: (id, documents, o) => post(`/api/v1/datasets/${p(id)}/documents`, { documents }, o),
+      export: (id, o) => t.request<Uint8Array>('GET', `/api/v1/datasets/${p(id)}/export`, { ...o, responseType: 'bytes' }),
+      import: (file, o) => post('/api/v1/datasets/import', file, o),
+      delete: (id, o) => del(`/api/v1/datasets/${p(id)}`, o),
+    },
+
+    kb: {
+      models: (query, o) => get('/api/v1/kb/models', { ...query }, o),
+      model: (modelId, o) => {
+        const slash = modelId.indexOf('/');
+        if (slash <= 0 || slash === modelId.length - 1) return Promise.reject(new TypeError(`a model id is 'provider/model_name', not ${JSON.stringify(modelId)}`));
+        return get(`/api/v1/kb/models/${p(modelId.slice(0, slash))}/${p(modelId.slice(slash + 1))}`, undefined, o);
+      },
+      providers: (o) => get('/api/v1/kb/providers', undefined, o),
+      datasets: (o) => get('/api/v1/kb/datasets', undefined, o),
+      dataset: (id, o) => get(`/api/v1/kb/datasets/${p(id)}`, undefined, o),
+      jurisdictions: (o) => get('/api/v1/kb/jurisdictions', undefined, o),
+      factors: (o) => get('/api/v1/kb/factors', undefined, o),
+    },
+
+    usage: (o) => get('/api/v1/usage', undefined, o),
+    keys: {
+      create: (body, o) => post('/api/v1/keys', body ?? {}, o),
+      list: (o) => get('/api/v1/keys', undefined, o),
+      revoke: (id, o) => del(`/api/v1/keys/${p(id)}`, o),
+    },
+    oauth: {
+      token: (c, o) => {
+        const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret });
+        if (c.scope !== undefined) form.set('scope', typeof c.scope === 'string' ? c.scope : c.scope.join(' '));
+        // the client's own credentials, not the client's api_key: the token endpoint is public
+        return t.request<AccessToken>('POST', '/api/v1/oauth/token', { ...o, body: form, auth: false });
+      },
+      createClient: (body, o) => post('/api/v1/oauth/clients', body ?? {}, o),
+      listClients: (o) => get('/api/v1/oauth/clients', undefined, o),
+      revokeClient: (id, o) => del(`/api/v1/oauth/clients/${p(id)}`, o),
+    },
+
+    marketplace: {
+      createListing: (body, o) => post(`${MARKET}/listings`, body, o),
+      listListings: (query, o) => get(`${MARKET}/listings`, { ...query }, o),
+      getListing: (id, o) => get(`${MARKET}/listings/${p(id)}`, undefined, o),
+      updateListing: (id, patch, o) => t.request('PATCH', `${MARKET}/listings/${p(id)}`, { ...o, body: patch }),
+      publishListing: (id, o) => post(`${MARKET}/listings/${p(id)}/publish`, undefined, o),
+      withdrawListing: (id, o) => post(`${MARKET}/listings/${p(id)}/withdraw`, undefined, o),
+      makeOffer: (id, body, o) => post(`${MARKET}/listings/${p(id)}/offers`, body, o),
+      listOffers: (query, o) => get(`${MARKET}/offers`, { ...query }, o),
+      getOffer: (id, o) => get(`${MARKET}/offers/${p(id)}`, undefined, o),
+      acceptOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/accept`, undefined, o),
+      declineOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/decline`, undefined, o),
+      counterOffer: (id, body, o) => post(`${MARKET}/offers/${p(id)}/counter`, body, o),
+      withdrawOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/withdraw`, undefined, o),
+      listLicences: (query, o) => get(`${MARKET}/licences`, { ...query }, o),
+      getLicence: (id, o) => get(`${MARKET}/licences/${p(id)}`, undefined, o),
+      verifyLicence: (licence, o) => post(`${MARKET}/licences/verify`, { licence }, o, true),
+      audit: (query, o) => get(`${MARKET}/audit`, { ...query }, o),
+    },
+    memorization: {
+      trackWork: (body, o) => post(`${MEM}/register-work`, body, o),
+      createReferenceSet: (body, o) => post(`${MEM}/reference-sets`, body, o),
+      listReferenceSets: (o) => get(`${MEM}/reference-sets`, undefined, o),
+      extract: (body, o) => post(`${MEM}/extract`, body, o),
+      probe: (body, o) => post(`${MEM}/probe`, body, o),
+      compareOutput: (body, o) => post(`${MEM}/compare`, body, o, true),
+      assess: (body, o) => post(`${MEM}/assess`, body, o),
+      report: (body, o) => t.request<string>('POST', `${MEM}/report`, { ...o, body, idempotent: true, responseType: 'text', headers: { accept: 'text/html' } }),
+    },
+
+    status: (o) => get('/api/v1/status', undefined, o),
+    openapi: (o) => get('/api/v1/openapi.json', undefined, o),
+    request: (method, path, o) => t.request(method, path, o),
+  };
+}
+
+function normaliseBaseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new TypeError(`base_url must be an absolute http(s) URL, not ${JSON.stringify(raw)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`base_url must be http or https, not ${u.protocol}`);
+  if (u.search || u.hash) throw new TypeError('base_url must not carry a query or a fragment');
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+function pageOrigin(): string | null {
+  const loc = (globalThis as { location?: { origin?: unknown; protocol?: unknown } }).location;
+  return loc && typeof loc.origin === 'string' && (loc.protocol === 'http:' || loc.protocol === 'https:') ? loc.origin : null;
+}
+
+function count(v: number | undefined, d: number, name: string): number {
+  if (v === undefined) return d;
+  if (!Number.isInteger(v) || v < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  return v;
+}

@@ -1,0 +1,250 @@
+/**
+ * Request and response types of the HTTP API that the library has no type for (the library's
+ * own — AnalysisResult, Work, Monitor, … — are imported from the main entry as types only, so
+ * the client carries no engine code). Every success body is the result with `success: true`
+ * at the top level ({@link Ok}).
+ */
+import type {
+  AnalyzeRequest, AssessRequest, AuditEntry, AuditFilter, ContentType, CreateMonitorRequest, DatasetDescriptor, DatasetDocument,
+  ExtractRequest, ListingFilter, Listing, Offer, OfferStatus, ProbeRequest, RegisterWorkRequest, ScoreRequest,
+  TrackWorkRequest, VerifiedLicence, Work,
+} from '../index.js';
+
+/**
+ * A success body: the result's fields and `success: true`.
+ * @example const w: Ok<Work> = await client.getWork(id); w.success // true
+ */
+export type Ok<T> = T & { readonly success: true };
+
+/** Any JSON object (bodies of routes the client has no type for). */
+export type JsonObject = { [key: string]: unknown };
+
+/** `POST /api/v1/attribution/analyze` (the service's request). */
+export type AnalyzeBody = AnalyzeRequest;
+
+/** `POST /api/v1/content/register`: the account of the key is the owner. */
+export type RegisterWorkBody = Omit<RegisterWorkRequest, 'owner'>;
+
+/** `POST /api/v1/monitors/create`. */
+export type CreateMonitorBody = CreateMonitorRequest;
+
+/** `POST /api/v1/attribution/score` (and `GET` with the same query). */
+export type ScoreBody = ScoreRequest;
+
+/**
+ * `POST /api/v1/attribution/fingerprint`.
+ * @example await client.fingerprint({ content: text, include_winnow: true })
+ */
+export interface FingerprintBody {
+  readonly content: string;
+  /** @default 'text' */
+  readonly content_type?: ContentType;
+  readonly options?: {
+    readonly normalize?: 'nfkc-casefold' | 'none';
+    readonly shingle?: { readonly unit?: 'word' | 'char'; readonly size: number };
+    readonly seed?: number;
+    readonly winnow?: false | { readonly window: number };
+    readonly minhash?: false | { readonly mode?: 'oph' | 'classic'; readonly permutations?: number };
+    readonly simhash?: boolean;
+  };
+  /** Also return the winnowed fingerprints with their spans in `content`. @default false */
+  readonly include_winnow?: boolean;
+}
+
+/** Result of `fingerprint`: `fingerprint` and `work_hash` are what `registerWork({ fingerprint })` takes. */
+export interface FingerprintResult {
+  readonly version: 1;
+  readonly params: string;
+  /** `tp1:` + 32 hex: id of the normalised text. */
+  readonly fingerprint: string;
+  /** `sha256:` + 64 hex of the content's UTF-8 bytes. */
+  readonly work_hash: string;
+  readonly byte_length: number;
+  readonly token_count: number;
+  readonly shingle_count: number;
+  /** 16 hex digits, or null when simhash was off. */
+  readonly simhash: string | null;
+  readonly minhash: number[] | null;
+  /** With `include_winnow`: 16-hex hashes and their UTF-16 spans in `content`. */
+  readonly winnow?: { readonly hashes: string[]; readonly starts: number[]; readonly ends: number[] };
+}
+
+/** `GET /api/v1/content` page. */
+export interface WorkList {
+  readonly works: Work[];
+  /** Pass as `after` for the next page; null on the last. */
+  readonly next: string | null;
+}
+
+/** `DELETE` results. */
+export interface Deleted {
+  readonly id: string;
+  readonly deleted: true;
+}
+
+/** `POST /api/v1/datasets`: a descriptor and, optionally, the first documents. */
+export interface CreateDatasetBody extends DatasetDescriptor {
+  readonly documents?: readonly DatasetDocument[];
+}
+
+/** `GET /api/v1/kb/models` filters. */
+export interface KbModelQuery {
+  readonly provider?: string;
+  readonly modality?: 'text' | 'image';
+  readonly disclosure?: 'full' | 'partial' | 'undisclosed';
+  /** Models with a documented link to this dataset (id or name). */
+  readonly dataset?: string;
+}
+
+/** A row of `GET /api/v1/kb/jurisdictions`. */
+export interface JurisdictionRow {
+  readonly code: string;
+  readonly name: string;
+  readonly base: number;
+  readonly factors: readonly string[];
+  readonly reasons: string;
+}
+
+/** `GET /api/v1/usage`. */
+export interface Usage {
+  readonly account: string;
+  readonly plan: string;
+  readonly window: 'day';
+  /** Calls per window; null: no limit. */
+  readonly limit: number | null;
+  readonly used: number;
+  readonly remaining: number | null;
+  readonly reset_at: string;
+  readonly reset_seconds: number;
+}
+
+/** Scopes of keys and tokens (src/http/context.ts `SCOPES`). */
+export type Scope =
+  | 'analyze' | 'registry:read' | 'registry:write' | 'monitors' | 'datasets:read' | 'datasets:write'
+  | 'kb' | 'usage' | 'keys' | 'marketplace' | 'memorization';
+
+/** An API key as listings show it (never the key). */
+export interface ApiKeyInfo {
+  readonly key_id: string;
+  readonly name: string | null;
+  readonly prefix: 'tp_live_' | 'tp_test_';
+  readonly last4: string;
+  readonly account: string;
+  readonly plan: string;
+  readonly scopes: Scope[];
+  readonly mode: 'live' | 'test';
+  readonly created_at: string;
+  readonly revoked: boolean;
+  readonly revoked_at: string | null;
+}
+
+/** `POST /api/v1/keys`: scopes default to the caller's; plan and account are the caller's. */
+export interface CreateKeyBody {
+  readonly name?: string;
+  readonly scopes?: readonly Scope[];
+  readonly mode?: 'live' | 'test';
+}
+
+/** An OAuth client as listings show it (never the secret). */
+export interface OAuthClientInfo {
+  readonly client_id: string;
+  readonly name: string | null;
+  readonly account: string;
+  readonly plan: string;
+  readonly scopes: Scope[];
+  readonly created_at: string;
+  readonly revoked: boolean;
+  readonly revoked_at: string | null;
+}
+
+/** `POST /api/v1/oauth/token` response (RFC 6749 §5.1; no success envelope). */
+export interface AccessToken {
+  readonly access_token: string;
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+  readonly scope: string;
+}
+
+/** `GET /api/v1/status`. */
+export interface StatusReport {
+  readonly status: 'operational' | 'degraded' | 'major_outage';
+  readonly started_at: string;
+  readonly uptime_seconds: number;
+  readonly components: ReadonlyArray<{ name: string; status: string; detail: string }>;
+  readonly checks: { total: number; failed: number; last: { at: string; ok: boolean; ms: number; error: string | null } };
+  readonly requests: { total: number; server_errors: number };
+  readonly incidents: ReadonlyArray<{
+    id: string; started_at: string; last_event_at: string; resolved_at: string | null; failed_checks: number;
+    server_errors: number; statuses: number[]; codes: string[]; operations: string[];
+  }>;
+}
+
+// ------------------------------------------------------------------ marketplace
+
+/** `GET /api/v1/marketplace/listings` filters (drafts only the account's own). */
+export type ListingQuery = ListingFilter;
+
+/** `GET /api/v1/marketplace/offers`: the account's offers; `role` narrows to one side. */
+export interface OfferQuery {
+  readonly role?: 'buyer' | 'seller';
+  readonly listing_id?: string;
+  readonly status?: OfferStatus;
+  readonly after?: string;
+  readonly limit?: number;
+}
+
+/** `GET /api/v1/marketplace/licences`: the account's licences; `role` narrows to one side. */
+export interface LicenceQuery {
+  readonly role?: 'licensor' | 'licensee';
+  readonly listing_id?: string;
+  readonly work_id?: string;
+  readonly after?: string;
+  readonly limit?: number;
+}
+
+/** `GET /api/v1/marketplace/audit`: entries about a listing or work the account owns, or an offer or licence it is party to. */
+export type AuditQuery = AuditFilter & { readonly entity_id: string };
+
+/** Pages of the marketplace lists. */
+export interface ListingPage { readonly listings: Listing[]; readonly next: string | null }
+export interface OfferPage { readonly offers: Offer[]; readonly next: string | null }
+export interface LicencePage { readonly licences: VerifiedLicence[]; readonly next: string | null }
+export interface AuditPage { readonly entries: AuditEntry[]; readonly next: string | null }
+
+// ------------------------------------------------------------------ memorization
+
+/**
+ * The target model of a memorization request: an OpenAI-compatible service the SERVER calls
+ * (its operator decides which hosts it may reach). `api_key` is sent to that service only.
+ * @example const m: ModelSpec = { base_url: 'https://models.example.org/v1', model: 'llama-3.1-8b', api_key: 'sk-…' }
+ */
+export interface ModelSpec {
+  readonly base_url: string;
+  readonly api_key?: string;
+  readonly model: string;
+  /** @default 'completions' */
+  readonly api?: 'completions' | 'chat';
+  /** @default 5 */
+  readonly top_logprobs?: number;
+}
+
+/** An engine request with its `model` given as a {@link ModelSpec} (distributes over unions). */
+export type WithModelSpec<T> = T extends unknown ? Omit<T, 'model'> & { readonly model: ModelSpec } : never;
+
+/** `POST /api/v1/memorization/register-work`: `work_id`, or `work` (registered for the account). */
+export type TrackWorkBody = Omit<TrackWorkRequest, 'work'> & { readonly work?: Omit<RegisterWorkRequest, 'owner'> };
+export type ExtractBody = WithModelSpec<ExtractRequest>;
+export type ProbeBody = WithModelSpec<ProbeRequest>;
+export type AssessBody = WithModelSpec<AssessRequest>;
+
+/** The library's types the client's methods use, re-exported for callers. */
+export type {
+  AssessRequest, Assessment, AuditEntry, CompareOutputRequest, CompareOutputResult, CounterOfferRequest, CreateListingRequest,
+  ExtractionResult, Licence, Listing, MakeOfferRequest, Offer, ProbeResult, ReferenceSetInfo, ReferenceSetRequest, TrackedWork,
+  UpdateListingRequest, VerifiedLicence,
+} from '../index.js';
+/** The library's types the client's methods use, re-exported for callers. */
+export type {
+  AnalysisResult, AnalyzeRequest, Comparison, CreateMonitorRequest, DatasetDescriptor, DatasetDocument, DatasetStats, FactorInfo,
+  KbDataset, KbModel, KbProvider, Monitor, MonitorEvent, Receipt, RegisterWorkResult, ScoreRequest, ScoreResult, Work,
+} from '../index.js';

@@ -1,0 +1,288 @@
+/**
+ * Routes of the licensing marketplace (`engine.marketplace`, src/market/) under
+ * `/api/v1/marketplace/`, scope `marketplace`. The caller of every operation is the
+ * authenticated account.
+ *
+ * Visibility — what another account cannot see answers 404, as if absent:
+ * - listings: drafts only to their owner; active, withdrawn and sold-out listings to everyone
+ *   with the scope (changing one still needs its owner: 403 `FORBIDDEN` from the engine);
+ * - offers: only to their two parties, the buyer and the listing owner (the party that may not
+ *   act on it — e.g. the maker trying to accept — gets 403);
+ * - licences: only to licensor and licensee; `POST licences/verify` checks any licence document
+ *   the caller holds;
+ * - the audit trail: of a listing or work the caller owns, or an offer or licence it is party to.
+ * Lists are filtered the same way, page by page, so a page holds `limit` visible items whenever
+ * that many exist after the cursor.
+ *
+ * `Idempotency-Key` on `POST listings` and `POST offers/{offer_id}/accept` goes both to the HTTP
+ * layer (the response is replayed) and to the engine (`idempotencyKey`, kept in the same
+ * transaction as the listing or licence), so a retry after a lost response never lists twice or
+ * sells twice. Engine errors map through the error table: INVALID_INPUT 422, NOT_FOUND 404,
+ * FORBIDDEN 403, CONFLICT 409.
+ */
+import {
+  TrainprintError, type CounterOfferRequest, type CreateListingRequest, type Licence, type Listing, type ListingFilter,
+  type MakeOfferRequest, type Offer, type UpdateListingRequest, type VerifiedLicence,
+} from '../index.js';
+import { Reply, type Route, type RouteContext } from './context.js';
+import * as M from './marketplace-schemas.js';
+
+const TAG = 'marketplace';
+const BASE = '/api/v1/marketplace';
+
+/**
+ * The marketplace rows of the route table (src/http/routes.ts spreads them into `ROUTES`).
+ * @example MARKETPLACE_ROUTES.map((r) => `${r.method} ${r.path}`)
+ */
+export const MARKETPLACE_ROUTES: readonly Route[] = [
+  // ---------------------------------------------------------------- listings
+  {
+    method: 'POST', path: `${BASE}/listings`, operationId: 'createListing', tag: TAG, scope: 'marketplace', creates: true,
+    summary: 'List a registered work of the account (draft unless `status: "active"`)',
+    description: 'Exactly one of `price` (flat fee) and `rate`. An active exclusive listing may not overlap another listing or a live licence of the same work and licence type (409).',
+    body: 'json', requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA, status: [201], errors: [403, 404, 409],
+    handler: async (ctx) => {
+      const key = ctx.request.headers.get('idempotency-key');
+      const l = await market(ctx).createListing(me(ctx), ctx.body as CreateListingRequest, key === null ? undefined : { idempotencyKey: key });
+      return new Reply({ ...l }, 201);
+    },
+  },
+  {
+    method: 'GET', path: `${BASE}/listings`, operationId: 'listListings', tag: TAG, scope: 'marketplace',
+    summary: 'Search listings (active ones unless `status` says otherwise; drafts only the account\'s own)',
+    querySchema: M.LISTING_QUERY_SCHEMA, responseSchema: M.LISTING_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const q = ctx.query as ListingFilter;
+      const who = me(ctx);
+      if (q.status === 'draft') {
+        if (q.owner !== undefined && q.owner !== who) return { listings: [], next: null };
+        return market(ctx).listListings({ ...q, owner: who });
+      }
+      const { items, next } = await visiblePage(
+        (after, limit) => market(ctx).listListings({ ...q, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.listings, next: p.next })),
+        (l) => l.status !== 'draft' || l.owner === who, (l) => l.listing_id, q.after, q.limit ?? 100,
+      );
+      return { listings: items, next };
+    },
+  },
+  {
+    method: 'GET', path: `${BASE}/listings/{listing_id}`, operationId: 'getListing', tag: TAG, scope: 'marketplace',
+    summary: 'A listing (a draft only to its owner)', responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    handler: async (ctx) => visibleListing(ctx),
+  },
+  {
+    method: 'PATCH', path: `${BASE}/listings/{listing_id}`, operationId: 'updateListing', tag: TAG, scope: 'marketplace',
+    summary: 'Change a draft or active listing of the account',
+    description: 'Title and description always; commercial terms of an active listing only while no offer on it is pending (409). `price` or `rate` replaces the current pricing.',
+    body: 'json', requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    handler: async (ctx) => {
+      await visibleListing(ctx);
+      return market(ctx).updateListing(me(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/listings/{listing_id}/publish`, operationId: 'publishListing', tag: TAG, scope: 'marketplace',
+    summary: 'Publish a draft of the account: draft → active (no body)', responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    handler: async (ctx) => {
+      await visibleListing(ctx);
+      return market(ctx).publishListing(me(ctx), ctx.params.listing_id);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/listings/{listing_id}/withdraw`, operationId: 'withdrawListing', tag: TAG, scope: 'marketplace',
+    summary: 'Withdraw a listing of the account; its pending offers are declined (no body)',
+    description: 'Licences already issued stay valid.', responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    handler: async (ctx) => {
+      await visibleListing(ctx);
+      return market(ctx).withdrawListing(me(ctx), ctx.params.listing_id);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/listings/{listing_id}/offers`, operationId: 'makeOffer', tag: TAG, scope: 'marketplace', creates: true,
+    summary: 'Offer on an active listing of another account',
+    description: '`amount` is in the listing\'s currency: the flat fee, or the amount per unit of its rate. Territory and term default to the listing\'s.',
+    body: 'json', requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    handler: async (ctx) => {
+      await visibleListing(ctx);
+      return new Reply({ ...(await market(ctx).makeOffer(me(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) }, 201);
+    },
+  },
+
+  // ---------------------------------------------------------------- offers
+  {
+    method: 'GET', path: `${BASE}/offers`, operationId: 'listOffers', tag: TAG, scope: 'marketplace',
+    summary: 'The account\'s offers, as buyer or as seller (due ones expire on the way)',
+    querySchema: M.OFFER_QUERY_SCHEMA, responseSchema: M.OFFER_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const { role, ...q } = ctx.query as { role?: 'buyer' | 'seller'; listing_id?: string; status?: Offer['status']; after?: string; limit?: number };
+      const who = me(ctx);
+      const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
+      const { items, next } = await visiblePage(
+        (after, limit) => market(ctx).listOffers({ ...filter, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.offers, next: p.next })),
+        (o) => party(o, who), (o) => o.offer_id, q.after, q.limit ?? 100,
+      );
+      return { offers: items, next };
+    },
+  },
+  {
+    method: 'GET', path: `${BASE}/offers/{offer_id}`, operationId: 'getOffer', tag: TAG, scope: 'marketplace',
+    summary: 'An offer the account is party to', responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    handler: async (ctx) => partyOffer(ctx),
+  },
+  {
+    method: 'POST', path: `${BASE}/offers/{offer_id}/accept`, operationId: 'acceptOffer', tag: TAG, scope: 'marketplace', creates: true,
+    summary: 'Accept a pending offer made to the account: the signed licence (no body)',
+    description: 'The recipient only (the listing owner for a buyer\'s offer, the buyer for a counter). An exclusive listing, or one reaching `max_licences`, becomes `sold_out` and its other pending offers `declined`; concurrent accepts on an exclusive listing issue exactly one licence (the others 409).',
+    responseSchema: M.LICENCE_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    handler: async (ctx) => {
+      await partyOffer(ctx);
+      const key = ctx.request.headers.get('idempotency-key');
+      const licence: Licence = await market(ctx).acceptOffer(me(ctx), ctx.params.offer_id, key === null ? undefined : { idempotencyKey: key });
+      return new Reply({ ...licence }, 201);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/offers/{offer_id}/decline`, operationId: 'declineOffer', tag: TAG, scope: 'marketplace',
+    summary: 'Decline a pending offer made to the account (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA, errors: [403, 409],
+    handler: async (ctx) => {
+      await partyOffer(ctx);
+      return market(ctx).declineOffer(me(ctx), ctx.params.offer_id);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/offers/{offer_id}/counter`, operationId: 'counterOffer', tag: TAG, scope: 'marketplace', creates: true,
+    summary: 'Counter a pending offer made to the account: a new pending offer the other way',
+    description: 'Terms left out are copied from the countered offer (not `expires_at`: 14 days by default). The countered offer becomes `countered`.',
+    body: 'json', requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    handler: async (ctx) => {
+      await partyOffer(ctx);
+      return new Reply({ ...(await market(ctx).counterOffer(me(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) }, 201);
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/offers/{offer_id}/withdraw`, operationId: 'withdrawOffer', tag: TAG, scope: 'marketplace',
+    summary: 'Withdraw a pending offer the account made (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA, errors: [403, 409],
+    handler: async (ctx) => {
+      await partyOffer(ctx);
+      return market(ctx).withdrawOffer(me(ctx), ctx.params.offer_id);
+    },
+  },
+
+  // ---------------------------------------------------------------- licences
+  {
+    method: 'GET', path: `${BASE}/licences`, operationId: 'listLicences', tag: TAG, scope: 'marketplace',
+    summary: 'The account\'s licences, as licensor or licensee, each with its signature checked',
+    querySchema: M.LICENCE_QUERY_SCHEMA, responseSchema: M.LICENCE_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const { role, ...q } = ctx.query as { role?: 'licensor' | 'licensee'; listing_id?: string; work_id?: string; after?: string; limit?: number };
+      const who = me(ctx);
+      const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
+      const { items, next } = await visiblePage(
+        (after, limit) => market(ctx).listLicences({ ...filter, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.licences, next: p.next })),
+        (l) => licenceParty(l, who), (l) => l.licence_id, q.after, q.limit ?? 100,
+      );
+      return { licences: items, next };
+    },
+  },
+  {
+    method: 'GET', path: `${BASE}/licences/{licence_id}`, operationId: 'getLicence', tag: TAG, scope: 'marketplace',
+    summary: 'A licence the account is party to, with its signature checked', responseSchema: M.VERIFIED_LICENCE_RESPONSE_SCHEMA,
+    handler: async (ctx) => {
+      const l = await market(ctx).getLicence(ctx.params.licence_id);
+      if (!licenceParty(l, me(ctx))) throw notFound(`no licence "${ctx.params.licence_id}"`);
+      return l;
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/licences/verify`, operationId: 'verifyLicence', tag: TAG, scope: 'marketplace',
+    summary: 'Check that a licence was signed by this service and no signed field changed',
+    body: 'json', requestSchema: M.VERIFY_LICENCE_REQUEST_SCHEMA, responseSchema: M.VERIFY_LICENCE_RESULT_SCHEMA,
+    handler: async (ctx) => ({ valid: await market(ctx).verifyLicence((ctx.body as { licence: unknown }).licence) }),
+  },
+
+  // ---------------------------------------------------------------- audit
+  {
+    method: 'GET', path: `${BASE}/audit`, operationId: 'marketplaceAudit', tag: TAG, scope: 'marketplace',
+    summary: 'The audit trail of a listing or work the account owns, or of an offer or licence it is party to',
+    description: 'Entries in commit order, each written in the same transaction as the change it records.',
+    querySchema: M.AUDIT_QUERY_SCHEMA, responseSchema: M.AUDIT_LIST_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      const q = ctx.query as { entity_id: string; after?: string; limit?: number };
+      await checkAuditAccess(ctx, q.entity_id);
+      return market(ctx).auditLog(q);
+    },
+  },
+];
+
+// ------------------------------------------------------------------ helpers
+
+function me(ctx: RouteContext): string {
+  if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: every route here has a scope
+  return ctx.principal.account;
+}
+
+function market(ctx: RouteContext) {
+  return ctx.engine.marketplace;
+}
+
+function notFound(detail: string): TrainprintError {
+  return new TrainprintError('NOT_FOUND', detail);
+}
+
+const party = (o: Offer, who: string) => o.buyer === who || o.seller === who;
+const licenceParty = (l: Licence | VerifiedLicence, who: string) => l.licensor === who || l.licensee === who;
+
+/** The path's listing when the caller may see it (a draft only by its owner), else 404. */
+async function visibleListing(ctx: RouteContext): Promise<Listing> {
+  const l = await market(ctx).getListing(ctx.params.listing_id);
+  if (l.status === 'draft' && l.owner !== me(ctx)) throw notFound(`no listing "${ctx.params.listing_id}"`);
+  return l;
+}
+
+/** The path's offer when the caller is one of its parties, else 404. */
+async function partyOffer(ctx: RouteContext): Promise<Offer> {
+  const o = await market(ctx).getOffer(ctx.params.offer_id);
+  if (!party(o, me(ctx))) throw notFound(`no offer "${ctx.params.offer_id}"`);
+  return o;
+}
+
+/** 404 unless the caller owns the listing or work, or is party to the offer or licence. */
+async function checkAuditAccess(ctx: RouteContext, id: string): Promise<void> {
+  const who = me(ctx);
+  const hidden = () => notFound(`nothing of the account with id "${id}"`);
+  try {
+    if (id.startsWith('lst_')) {
+      if ((await market(ctx).getListing(id)).owner !== who) throw hidden();
+    } else if (id.startsWith('ofr_')) {
+      if (!party(await market(ctx).getOffer(id), who)) throw hidden();
+    } else if (id.startsWith('lic_')) {
+      if (!licenceParty(await market(ctx).getLicence(id), who)) throw hidden();
+    } else if ((await ctx.engine.getWork(id)).owner !== who) throw hidden();
+  } catch (e) {
+    if (e instanceof TrainprintError && e.code === 'NOT_FOUND') throw hidden();
+    throw e;
+  }
+}
+
+/**
+ * One page of `limit` items visible to the caller, read through the engine's pages: the engine
+ * filters what it can (its `next` is the id of its page's last item), this keeps the visible
+ * ones, and `next` is the id of the last item returned when more visible ones follow.
+ */
+async function visiblePage<T>(
+  read: (after: string | undefined, limit: number) => Promise<{ items: T[]; next: string | null }>,
+  visible: (item: T) => boolean, idOf: (item: T) => string, after: string | undefined, limit: number,
+): Promise<{ items: T[]; next: string | null }> {
+  const out: T[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await read(cursor, limit);
+    for (const item of page.items) {
+      if (!visible(item)) continue;
+      if (out.length === limit) return { items: out, next: idOf(out[limit - 1]) };
+      out.push(item);
+    }
+    if (page.next === null) return { items: out, next: null };
+    cursor = page.next;
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): requests mirror the engine's
+ * own checks (src/market/requests.ts), which still run after them and name the field of anything
+ * the schemas cannot express (exactly one of `price` and `rate`, territory codes, expiry bounds);
+ * responses are the engine's records (src/market/types.ts) field for field.
+ */
+import type { JsonSchema } from './context.js';
+import { bool, dateTime, int0, object, ok, str, strings, strOrNull, workHash, workType } from './schema-kit.js';
+
+const listingId = { type: 'string', pattern: '^lst_[0-9a-f]{32}$' } as const;
+const offerId = { type: 'string', pattern: '^ofr_[0-9a-f]{32}$' } as const;
+const licenceId = { type: 'string', pattern: '^lic_[0-9a-f]{32}$' } as const;
+const workId = { type: 'string', pattern: '^wk_[0-9a-f]{32}$' } as const;
+const nullable = (s: JsonSchema): JsonSchema => ({ oneOf: [s, { type: 'null' }] });
+const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
+const minor = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units (cents for USD)' } as const;
+const licenceType = { enum: ['training', 'retrieval', 'display'] } as const;
+const rateUnit = { enum: ['word', 'title', 'month'] } as const;
+const termMonths = { type: 'integer', minimum: 1, maximum: 1200 } as const;
+const text = { type: 'string', minLength: 1, maxLength: 5000 } as const;
+const listingStatus = { enum: ['draft', 'active', 'withdrawn', 'sold_out'] } as const;
+const offerStatus = { enum: ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] } as const;
+const territoryIn = {
+  type: 'array', minItems: 1, maxItems: 300, items: { type: 'string', minLength: 1, maxLength: 16 },
+  description: 'ISO 3166 codes (`US`, `DE`, `US-CA`), `EU` or `WORLDWIDE`; normalised, sorted and deduplicated',
+} as const;
+const cursor = { type: 'string', minLength: 1, maxLength: 300, description: 'The `next` of the previous page' } as const;
+const limit = { type: 'integer', minimum: 1, maximum: 1000, description: 'Page size (default 100)' } as const;
+
+/** Money: integer minor units and a currency. */
+export const MONEY_SCHEMA = object({ amount_minor: minor, currency });
+/** A rate: money per word, title or month. */
+export const RATE_SCHEMA = object({ per: rateUnit, amount_minor: minor, currency });
+/** What the licensee's outputs may reproduce at most (`null`: not limited). */
+export const OUTPUT_CAP_SCHEMA = object({ max_consecutive_words: { type: ['integer', 'null'], minimum: 1 }, max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 } });
+const capIn = {
+  oneOf: [{ type: 'null' }, object({
+    max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+    max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+  }, ['max_consecutive_words', 'max_percent'])],
+  description: 'Output cap (at least one member), or null for none',
+} as const;
+
+// ------------------------------------------------------------------ records
+
+const LISTING_PROPS = {
+  listing_id: listingId,
+  work_id: workId,
+  work_hash: workHash,
+  work_type: nullable(workType),
+  owner: { type: 'string', description: 'The licensor: the account that owns the work' },
+  title: strOrNull,
+  description: strOrNull,
+  status: listingStatus,
+  licence_type: licenceType,
+  territory: strings,
+  term_months: termMonths,
+  price: nullable(MONEY_SCHEMA),
+  rate: nullable(RATE_SCHEMA),
+  exclusive: bool,
+  max_licences: { type: ['integer', 'null'], minimum: 1 },
+  output_cap: nullable(OUTPUT_CAP_SCHEMA),
+  licences_issued: int0,
+  created_at: dateTime,
+  updated_at: dateTime,
+  published_at: { type: ['string', 'null'], format: 'date-time' },
+  closed_at: { type: ['string', 'null'], format: 'date-time' },
+} as const;
+
+/** A listing: one work offered under one licence type. */
+export const LISTING_SCHEMA = object(LISTING_PROPS);
+export const LISTING_RESPONSE_SCHEMA = ok(LISTING_PROPS);
+export const LISTING_LIST_SCHEMA = ok({ listings: { type: 'array', items: LISTING_SCHEMA }, next: { type: ['string', 'null'], description: 'Pass as `after` for the next page' } });
+
+const OFFER_PROPS = {
+  offer_id: offerId,
+  listing_id: listingId,
+  work_id: workId,
+  buyer: str,
+  seller: str,
+  made_by: { type: 'string', description: 'Who proposed these terms (buyer, or seller for a counter); the other party answers' },
+  status: offerStatus,
+  amount: MONEY_SCHEMA,
+  per: nullable(rateUnit),
+  territory: strings,
+  term_months: termMonths,
+  expires_at: dateTime,
+  message: strOrNull,
+  counter_of: nullable(offerId),
+  countered_by: nullable(offerId),
+  licence_id: nullable(licenceId),
+  reason: strOrNull,
+  created_at: dateTime,
+  updated_at: dateTime,
+} as const;
+
+/** An offer on a listing (or a counter offer). */
+export const OFFER_SCHEMA = object(OFFER_PROPS);
+export const OFFER_RESPONSE_SCHEMA = ok(OFFER_PROPS);
+export const OFFER_LIST_SCHEMA = ok({ offers: { type: 'array', items: OFFER_SCHEMA }, next: { type: ['string', 'null'] } });
+
+const LICENCE_PROPS = {
+  version: { const: 1 },
+  alg: { const: 'HMAC-SHA256' },
+  key_id: str,
+  licence_id: licenceId,
+  listing_id: listingId,
+  offer_id: offerId,
+  work_id: workId,
+  work_hash: workHash,
+  licensor: str,
+  licensee: str,
+  licence_type: licenceType,
+  territory: strings,
+  term: object({ start: dateTime, end: dateTime }),
+  amount: MONEY_SCHEMA,
+  per: nullable(rateUnit),
+  exclusive: bool,
+  output_cap: nullable(OUTPUT_CAP_SCHEMA),
+  issued_at: dateTime,
+  signature: { type: 'string', description: 'base64url HMAC-SHA256 over the signed fields' },
+} as const;
+const VERIFIED = { verified: { type: 'boolean', description: 'The signature checked when read' } } as const;
+
+/** A signed licence, as issued. */
+export const LICENCE_SCHEMA = object(LICENCE_PROPS);
+/** A licence as read back, with its signature checked. */
+export const VERIFIED_LICENCE_SCHEMA = object({ ...LICENCE_PROPS, ...VERIFIED });
+export const LICENCE_RESPONSE_SCHEMA = ok(LICENCE_PROPS);
+export const VERIFIED_LICENCE_RESPONSE_SCHEMA = ok({ ...LICENCE_PROPS, ...VERIFIED });
+export const LICENCE_LIST_SCHEMA = ok({ licences: { type: 'array', items: VERIFIED_LICENCE_SCHEMA }, next: { type: ['string', 'null'] } });
+
+/** An audit entry, written in the same transaction as the change it records. */
+export const AUDIT_ENTRY_SCHEMA = object({
+  id: { type: 'string', description: '`<at>-<seq>-<aud_…>`: ordered; pass as `after`' },
+  seq: { type: 'integer', minimum: 1 },
+  at: dateTime,
+  actor: { type: 'string', description: 'The account, or `system` (expiry)' },
+  action: { type: 'string', description: '`listing.created`, `offer.accepted`, `licence.issued`, …' },
+  entity: { enum: ['listing', 'offer', 'licence'] },
+  entity_id: str,
+  from: strOrNull,
+  to: strOrNull,
+  related: strings,
+  details: { type: ['object', 'null'] },
+});
+export const AUDIT_LIST_SCHEMA = ok({ entries: { type: 'array', items: AUDIT_ENTRY_SCHEMA }, next: { type: ['string', 'null'] } });
+
+// ------------------------------------------------------------------ requests
+
+/** `POST /api/v1/marketplace/listings`: a work of the account; exactly one of `price` and `rate`. */
+export const CREATE_LISTING_REQUEST_SCHEMA = object({
+  work_id: workId,
+  licence_type: licenceType,
+  territory: territoryIn,
+  term_months: termMonths,
+  price: { ...MONEY_SCHEMA, description: 'Flat fee per licence (or give `rate`)' },
+  rate: { ...RATE_SCHEMA, description: 'Price per word, title or month (or give `price`)' },
+  exclusive: { type: 'boolean', description: 'One licence only, and no overlapping listing or licence of the same type. Default false' },
+  max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000, description: 'Non-exclusive only; null: unlimited' },
+  output_cap: capIn,
+  title: { ...text, description: 'Default: the work\'s title' },
+  description: text,
+  status: { enum: ['draft', 'active'], description: 'Default `draft` (publish later); `active` lists it at once' },
+}, ['price', 'rate', 'exclusive', 'max_licences', 'output_cap', 'title', 'description', 'status']);
+
+/** `PATCH /api/v1/marketplace/listings/{listing_id}`: the fields to change. */
+export const UPDATE_LISTING_REQUEST_SCHEMA = {
+  ...object({
+    title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+    description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+    territory: territoryIn,
+    term_months: termMonths,
+    price: MONEY_SCHEMA,
+    rate: RATE_SCHEMA,
+    exclusive: bool,
+    max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+    output_cap: capIn,
+  }, ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap']),
+  minProperties: 1,
+} as const;
+
+const OFFER_TERMS = {
+  amount: { ...MONEY_SCHEMA, description: 'In the listing\'s currency: the flat fee, or the amount per unit of its rate' },
+  territory: { ...territoryIn, description: 'Within the listing\'s territory. Default: the listing\'s (a counter: the countered offer\'s)' },
+  term_months: termMonths,
+  expires_at: { type: 'string', minLength: 1, maxLength: 64, description: 'ISO 8601, in the future, at most 90 days ahead. Default: 14 days' },
+  message: text,
+} as const;
+
+/** `POST /api/v1/marketplace/listings/{listing_id}/offers`. */
+export const MAKE_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, ['territory', 'term_months', 'expires_at', 'message']);
+/** `POST /api/v1/marketplace/offers/{offer_id}/counter`: terms left out are the countered offer's. */
+export const COUNTER_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, Object.keys(OFFER_TERMS));
+/** `POST /api/v1/marketplace/licences/verify`. */
+export const VERIFY_LICENCE_REQUEST_SCHEMA = object({ licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' } });
+export const VERIFY_LICENCE_RESULT_SCHEMA = ok({ valid: { type: 'boolean', description: 'Signed by this service and unaltered' } });
+
+// ------------------------------------------------------------------ queries
+
+/** `GET /api/v1/marketplace/listings`. Drafts are only ever the caller's own. */
+export const LISTING_QUERY_SCHEMA = object({
+  status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
+  licence_type: licenceType,
+  territory: { type: 'string', minLength: 1, maxLength: 16, description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)' },
+  work_type: workType,
+  owner: { type: 'string', minLength: 1, maxLength: 200 },
+  exclusive: bool,
+  pricing: { enum: ['price', 'rate'] },
+  currency,
+  min_amount_minor: { ...minor, description: 'Needs `currency`' },
+  max_amount_minor: { ...minor, description: 'Needs `currency`' },
+  after: cursor,
+  limit,
+}, ['status', 'licence_type', 'territory', 'work_type', 'owner', 'exclusive', 'pricing', 'currency', 'min_amount_minor', 'max_amount_minor', 'after', 'limit']);
+
+/** `GET /api/v1/marketplace/offers`: the caller's offers, as buyer or as seller. */
+export const OFFER_QUERY_SCHEMA = object({
+  role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
+  listing_id: listingId,
+  status: offerStatus,
+  after: cursor,
+  limit,
+}, ['role', 'listing_id', 'status', 'after', 'limit']);
+
+/** `GET /api/v1/marketplace/licences`: the caller's licences, as licensor or licensee. */
+export const LICENCE_QUERY_SCHEMA = object({
+  role: { enum: ['licensor', 'licensee'], description: 'Only licences where the caller is this party. Default: either' },
+  listing_id: listingId,
+  work_id: workId,
+  after: cursor,
+  limit,
+}, ['role', 'listing_id', 'work_id', 'after', 'limit']);
+
+/** `GET /api/v1/marketplace/audit`: entries about one listing, offer, licence or work the caller is a party to. */
+export const AUDIT_QUERY_SCHEMA = object({
+  entity_id: { type: 'string', pattern: '^(lst|ofr|lic|wk)_[0-9a-f]{32}$', description: 'A listing or work the caller owns, or an offer or licence the caller is a party to' },
+  after: { type: 'string', minLength: 1, maxLength: 300, description: 'An entry `id`' },
+  limit,
+}, ['after', 'limit']);
+
+/**
+ * Component names of the marketplace schemas (merged into `NAMED_SCHEMAS`).
+ * @example MARKETPLACE_SCHEMA_NAMES.Listing === LISTING_SCHEMA // true
+ */
+export const MARKETPLACE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
+  Money: MONEY_SCHEMA,
+  Rate: RATE_SCHEMA,
+  OutputCap: OUTPUT_CAP_SCHEMA,
+  Listing: LISTING_SCHEMA,
+  ListingResponse: LISTING_RESPONSE_SCHEMA,
+  ListingList: LISTING_LIST_SCHEMA,
+  Offer: OFFER_SCHEMA,
+  OfferResponse: OFFER_RESPONSE_SCHEMA,
+  OfferList: OFFER_LIST_SCHEMA,
+  Licence: LICENCE_SCHEMA,
+  VerifiedLicence: VERIFIED_LICENCE_SCHEMA,
+  LicenceResponse: LICENCE_RESPONSE_SCHEMA,
+  VerifiedLicenceResponse: VERIFIED_LICENCE_RESPONSE_SCHEMA,
+  LicenceList: LICENCE_LIST_SCHEMA,
+  AuditEntry: AUDIT_ENTRY_SCHEMA,
+  AuditList: AUDIT_LIST_SCHEMA,
+  CreateListingRequest: CREATE_LISTING_REQUEST_SCHEMA,
+  UpdateListingRequest: UPDATE_LISTING_REQUEST_SCHEMA,
+  MakeOfferRequest: MAKE_OFFER_REQUEST_SCHEMA,
+  CounterOfferRequest: COUNTER_OFFER_REQUEST_SCHEMA,
+  VerifyLicenceRequest: VERIFY_LICENCE_REQUEST_SCHEMA,
+  VerifyLicenceResult: VERIFY_LICENCE_RESULT_SCHEMA,
+};

@@ -1,0 +1,207 @@
+/**
+ * Routes of the memorization operations (`engine.memorization`, src/memorization/) under
+ * `/api/v1/memorization/`, scope `memorization`. A request names its target model as
+ * `model: { base_url, api_key?, model, api?, top_logprobs? }`, an OpenAI-compatible service the
+ * server calls (through `ctx.services.targetModel`, which applies the handler's model-host
+ * policy: see src/http/model-hosts.ts). The API key stays in memory for the request only.
+ * A failing model service answers 502 `UPSTREAM_ERROR`, a silent one 504 `UPSTREAM_TIMEOUT`;
+ * their `details.upstream` says what the service answered.
+ *
+ * Tenancy: works are the account's (`work_id` of another account is 404; `work` registers one
+ * owned by the account); `compare` looks only at the account's works; assessments are reported
+ * only to the owner of their work. Reference sets belong to the account: the id a client
+ * chooses is stored as `<account>/<id>` and shown without the prefix, so two accounts may both
+ * call a set `withheld`.
+ */
+import {
+  TrainprintError, VERIFY_TOKENS, wordSpans,
+  type Assessment, type AssessRequest, type ExtractRequest, type ProbeRequest, type ProbeResult, type ReferenceSetInfo,
+  type ReferenceSetRequest, type TrackWorkRequest, type Work,
+} from '../index.js';
+import { Reply, type ModelSpec, type Route, type RouteContext } from './context.js';
+import * as M from './memorization-schemas.js';
+
+const TAG = 'memorization';
+const BASE = '/api/v1/memorization';
+
+/**
+ * The memorization rows of the route table (src/http/routes.ts spreads them into `ROUTES`).
+ * @example MEMORIZATION_ROUTES.map((r) => r.operationId)
+ */
+export const MEMORIZATION_ROUTES: readonly Route[] = [
+  {
+    method: 'POST', path: `${BASE}/register-work`, operationId: 'trackWork', tag: TAG, scope: 'memorization', creates: true,
+    summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
+    description: '`work_id` (registered) or `work` (registered now, owned by the account). Canaries are generated once; asking again is 409. Keep `controls` private.',
+    body: 'json', requestSchema: M.TRACK_WORK_REQUEST_SCHEMA, responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA, errors: [404, 409],
+    handler: async (ctx) => {
+      const b = ctx.body as { work_id?: string; work?: Record<string, unknown>; canaries?: TrackWorkRequest['canaries'] };
+      if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
+      const req = { ...b, ...(b.work === undefined ? {} : { work: { ...b.work, owner: me(ctx) } }) } as TrackWorkRequest;
+      return { ...(await mem(ctx).registerWork(req)) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/reference-sets`, operationId: 'createReferenceSet', tag: TAG, scope: 'memorization', creates: true,
+    summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
+    body: 'json', requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA, responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA, status: [201], errors: [409],
+    handler: async (ctx) => {
+      const b = ctx.body as ReferenceSetRequest;
+      const info = await ownSetIds(ctx, mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) }));
+      return new Reply({ ...shownSet(ctx, info) }, 201);
+    },
+  },
+  {
+    method: 'GET', path: `${BASE}/reference-sets`, operationId: 'listReferenceSets', tag: TAG, scope: 'memorization',
+    summary: 'The account\'s reference sets (without their texts)', responseSchema: M.REFERENCE_SET_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const prefix = refSetKey(ctx, '');
+      return { reference_sets: (await mem(ctx).listReferenceSets()).filter((s) => s.id.startsWith(prefix)).map((s) => shownSet(ctx, s)) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/extract`, operationId: 'extractMemorized', tag: TAG, scope: 'memorization',
+    summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
+    description: 'Carlini-style extraction: ≥ 50 words reproduced verbatim is `verbatim_extraction_verified`.',
+    body: 'json', requestSchema: M.EXTRACT_REQUEST_SCHEMA, responseSchema: M.EXTRACTION_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    handler: async (ctx) => {
+      const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
+      if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
+      return { ...(await mem(ctx).extract({ ...b, model: ctx.services.targetModel(b.model) } as ExtractRequest)) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/probe`, operationId: 'probeMemorization', tag: TAG, scope: 'memorization',
+    summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
+    description: 'Dataset-inference style: loss, zlib ratio, Min-K% and Min-K%++ per chunk, AUC with a cluster-robust interval, and a verdict only above the minimum amount of text. Needs a model with log-probabilities (`api: "completions"`).',
+    body: 'json', requestSchema: M.PROBE_REQUEST_SCHEMA, responseSchema: M.PROBE_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    handler: async (ctx) => {
+      const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string; reference: Record<string, unknown> };
+      if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
+      const r = await ownSetIds(ctx, mem(ctx).probe({ ...b, reference: ownReference(ctx, b.reference), model: ctx.services.targetModel(b.model) } as ProbeRequest));
+      return { ...shownProbe(ctx, r) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/compare`, operationId: 'compareOutput', tag: TAG, scope: 'memorization',
+    summary: 'A model output against the account\'s works: verbatim runs and near passages',
+    body: 'json', requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA, responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA, errors: [404],
+    handler: async (ctx) => {
+      const b = ctx.body as { output: string; work_ids?: string[]; min_tokens?: number; limit?: number };
+      const limit = b.limit ?? 1000;
+      const ids = b.work_ids !== undefined ? await ownWorkIds(ctx, b.work_ids) : await accountWorksWithText(ctx, limit);
+      if (ids.length === 0) {
+        // nothing of the account to compare with: the engine's empty answer (it refuses an empty list)
+        const n = wordSpans(b.output).tokens.length;
+        return { output_tokens: n, works: [], examined: 0, factors: [], limitations: n < VERIFY_TOKENS ? ['short_text_low_power'] : [] };
+      }
+      return { ...(await mem(ctx).compare({ ...b, work_ids: ids })) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/assess`, operationId: 'assessMemorization', tag: TAG, scope: 'memorization', creates: true,
+    summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
+    description: 'The assessment is kept: `POST /api/v1/memorization/report` renders it. Risk levels are a heuristic, not legal advice.',
+    body: 'json', requestSchema: M.ASSESS_REQUEST_SCHEMA, responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    handler: async (ctx) => {
+      const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id: string; probe?: false | { reference: Record<string, unknown> } };
+      await ownWork(ctx, b.work_id);
+      const probe = b.probe === undefined || b.probe === false ? b.probe : { ...b.probe, reference: ownReference(ctx, b.probe.reference) };
+      const a = await ownSetIds(ctx, mem(ctx).assess({ ...b, ...(probe === undefined ? {} : { probe }), model: ctx.services.targetModel(b.model) } as AssessRequest));
+      return { ...shownAssessment(ctx, a) };
+    },
+  },
+  {
+    method: 'POST', path: `${BASE}/report`, operationId: 'memorizationReport', tag: TAG, scope: 'memorization',
+    summary: 'An assessment of the account as one self-contained HTML page (text/html)',
+    description: 'Inline CSS and SVG, no scripts, no external resources (served with a `Content-Security-Policy` that forbids them); evidence spans of the work highlighted.',
+    body: 'json', requestSchema: M.REPORT_REQUEST_SCHEMA, responseSchema: M.REPORT_SCHEMA, responseType: 'html', errors: [404],
+    handler: async (ctx) => {
+      const b = ctx.body as { assessment_id: string; max_spans?: number };
+      const a = await mem(ctx).getAssessment(b.assessment_id);
+      if (a.work.owner !== me(ctx)) throw new TrainprintError('NOT_FOUND', `no assessment "${b.assessment_id}"`);
+      const html = await mem(ctx).report(shownAssessment(ctx, a), b.max_spans === undefined ? {} : { maxSpans: b.max_spans });
+      return new Response(html, {
+        headers: {
+          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        },
+      });
+    },
+  },
+];
+
+// ------------------------------------------------------------------ helpers
+
+function me(ctx: RouteContext): string {
+  if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: every route here has a scope
+  return ctx.principal.account;
+}
+
+function mem(ctx: RouteContext) {
+  return ctx.engine.memorization;
+}
+
+/** The work when the account owns it, else 404 (another account's work does not exist for it). */
+async function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
+  const w = await ctx.engine.getWork(workId);
+  if (w.owner !== me(ctx)) throw new TrainprintError('NOT_FOUND', `no work "${workId}"`);
+  return w;
+}
+
+async function ownWorkIds(ctx: RouteContext, ids: readonly string[]): Promise<string[]> {
+  for (const id of ids) await ownWork(ctx, id);
+  return [...ids];
+}
+
+/** Ids of the account's works registered with their text, at most `limit`, in id order. */
+async function accountWorksWithText(ctx: RouteContext, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  while (ids.length < limit) {
+    const page = await ctx.engine.listWorks({ owner: me(ctx), limit: 1000, ...(after ? { after } : {}) });
+    for (const w of page.works) if (w.has_text && ids.length < limit) ids.push(w.work_id);
+    if (!page.next) break;
+    after = page.next;
+  }
+  return ids;
+}
+
+/** Store id of the account's reference set `id` (accounts never contain `/`). */
+function refSetKey(ctx: RouteContext, id: string): string {
+  return `${me(ctx)}/${id}`;
+}
+
+/** A stored reference-set id as the account knows it. */
+function shownId(ctx: RouteContext, id: string | null): string | null {
+  const prefix = refSetKey(ctx, '');
+  return id !== null && id.startsWith(prefix) ? id.slice(prefix.length) : id;
+}
+
+function shownSet(ctx: RouteContext, s: ReferenceSetInfo): ReferenceSetInfo {
+  return { ...s, id: shownId(ctx, s.id)! };
+}
+
+/** `p`, with the account prefix taken out of reference-set ids quoted in its error (`no reference set "withheld"`). */
+async function ownSetIds<T>(ctx: RouteContext, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    const quoted = `"${refSetKey(ctx, '')}`;
+    if (e instanceof TrainprintError && e.detail?.includes(quoted)) throw new TrainprintError(e.code, e.detail.split(quoted).join('"'), { cause: e.cause });
+    throw e;
+  }
+}
+
+/** A probe's `reference` with a reference-set id made the account's. */
+function ownReference(ctx: RouteContext, ref: Record<string, unknown>): Record<string, unknown> {
+  return typeof ref.reference_set === 'string' ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
+}
+
+function shownProbe(ctx: RouteContext, p: ProbeResult): ProbeResult {
+  return { ...p, reference: { ...p.reference, id: shownId(ctx, p.reference.id) } };
+}
+
+function shownAssessment(ctx: RouteContext, a: Assessment): Assessment {
+  return a.probe === null ? a : { ...a, probe: shownProbe(ctx, a.probe) };
+}
