@@ -40,9 +40,9 @@ export async function runAnalysis(engine: Engine, request: AnalyzeRequest, optio
   const prior = checkPrior(options);
   const extracted = extractText(req.content, req.type);
   // search first: it throws synchronously on bad input, before any promise exists to be left unhandled
-  const { result: found, details } = engine._search(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
+  // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
+  const { result: found, details, fingerprint: fp } = engine._search(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
   const workHash = startSha256Hex(new TextEncoder().encode(req.content));
-  const fp = await engine.fingerprint(extracted.text, { minhash: false, simhash: false, workHash: false });
   const kb = knowledgeBase();
 
   const matches: SearchMatch[] = found.matches.map((m) => {

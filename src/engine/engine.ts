@@ -346,7 +346,7 @@ export class Engine {
    * @internal `search` with the per-dataset counts behind it (for the evidence statistics of
    * `analyze`): exact datasets give their chains' hit counts, portraits their runs.
    */
-  _search(query: string, options: SearchOptions = {}): { result: SearchResult; details: Map<string, DatasetSearchDetail> } {
+  _search(query: string, options: SearchOptions = {}): { result: SearchResult; details: Map<string, DatasetSearchDetail>; fingerprint: Fingerprint } {
     const core = this._core;
     if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     const minTokens = options.minTokens ?? DEFAULT_MIN_TOKENS;
@@ -396,7 +396,7 @@ export class Engine {
     nearMatches.sort((a, b) => b.score - a.score);
     matches.push(...nearMatches);
     const result: SearchResult = { matches, coverage, query_tokens: fp.token_count };
-    return { result: portraitHits ? { ...result, portrait_hits: portraitRuns } : result, details };
+    return { result: portraitHits ? { ...result, portrait_hits: portraitRuns } : result, details, fingerprint: fp };
   }
 
   /**

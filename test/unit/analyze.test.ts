@@ -53,6 +53,7 @@ describe('analyze', () => {
     const r = await engine.analyze({ content, content_type: 'text', metadata: { work_type: 'book', jurisdiction: 'US' } });
     expectSchema(r);
     expect(r.success).toBe(true);
+    expect(r.fingerprint).toBe((await engine.fingerprint(content)).fingerprint);
     // matches: the right document, spans inside the excerpt and at its place in the source
     const exact = r.matches.filter((m) => m.kind === 'exact');
     expect(exact.length).toBeGreaterThan(0);
