@@ -103,7 +103,7 @@ const core: Options[] = [
   },
 ];
 
-// 'trainprint/starter': the embedded SPDX licence dataset (src/starter/dataset.generated.ts, ≈ 5 MB
+// 'trainprint/starter': the embedded SPDX licence dataset (build/generated/starter-dataset.ts, ≈ 5 MB
 // of base64). Its snapshot is made by build/starter.mjs with the built dist/index.js, so this entry
 // is a second pass: `tsup --env.TRAINPRINT_BUILD starter` (see package.json "build"). Neutral like
 // the main entry; its imports of '../index.js' become './index.js' / './index.cjs' and stay

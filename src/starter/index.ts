@@ -16,7 +16,7 @@
  * engine.search(readmeText).matches // e.g. [{ document_id: 'MIT', kind: 'exact', … }]
  */
 import { TrainprintError, type DatasetStats } from '../index.js';
-import { STARTER_SNAPSHOT } from './dataset.generated.js';
+import { STARTER_SNAPSHOT } from '../../build/generated/starter-dataset.js';
 import { decodeBase64 } from '../util/base64.js';
 
 /** What the starter dataset holds (known without decoding it). */

@@ -1,4 +1,4 @@
-// trainprint/starter: the embedded SPDX licence dataset (src/starter/dataset.generated.ts, made by
+// trainprint/starter: the embedded SPDX licence dataset (build/generated/starter-dataset.ts, made by
 // build/starter.mjs — `npm run build` first) loads into a fresh engine, finds a licence paragraph
 // with its spans in both texts, and finds nothing in a novel.
 import { readFileSync } from 'node:fs';
