@@ -17,7 +17,7 @@ function mainEntryExternal(dir: string) {
 }
 
 // One neutral build serves Node (ESM + CJS), Deno and browsers: the WASM bytes are inline
-// (src/engine/wasm.generated.ts), so nothing is fetched or read from disk at run time.
+// (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time.
 const core: Options[] = [
   {
     entry: { index: 'src/index.ts' },

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests import the TypeScript sources; the core is loaded from the generated base64 module
-// (src/engine/wasm.generated.ts), so no Vite wasm plugin is involved.
+// (src/core/wasm.generated.ts), so no Vite wasm plugin is involved.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,4 +1,4 @@
-// Calibration of the dataset-level confidence of `analyze` (src/analyze/calibration.ts) on the dev
+// Calibration of the dataset-level confidence of `analyze` (src/services/analyze/calibration.ts) on the dev
 // data, following the protocol the README states:
 //
 //   labelled dev queries   the retrieval evaluation's queries (bench/eval-retrieval.mjs, same seed):
@@ -15,7 +15,7 @@
 //                          the Brier score; reported on the test half (and the fit half).
 //
 //   node bench/eval-calibration.mjs [--write]     (needs dist/; --write regenerates
-//                                                   src/analyze/calibration.generated.ts)
+//                                                   src/services/analyze/calibration.generated.ts)
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,6 +161,6 @@ export const CALIBRATION: {
   readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
 } = ${JSON.stringify({ id, kinds: fits, strength_cap: STRENGTH_CAP, provenance, metrics }, null, 2)};
 `;
-  writeFileSync(join(here, '../src/analyze/calibration.generated.ts'), ts);
-  log('wrote src/analyze/calibration.generated.ts (rebuild to use it)');
+  writeFileSync(join(here, '../src/services/analyze/calibration.generated.ts'), ts);
+  log('wrote src/services/analyze/calibration.generated.ts (rebuild to use it)');
 }

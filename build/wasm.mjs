@@ -1,5 +1,5 @@
 // Compile the AssemblyScript core (release, release-simd, debug) and embed the release binaries
-// as base64 in src/engine/wasm.generated.ts — Vite/vitest mis-handle `.wasm` imports, and an
+// as base64 in src/core/wasm.generated.ts — Vite/vitest mis-handle `.wasm` imports, and an
 // inline module needs no fetch, no file access and no top-level await in any runtime.
 import asc from 'assemblyscript/asc';
 import { createHash } from 'node:crypto';
@@ -32,4 +32,4 @@ for (const [name, file] of Object.entries(entries)) {
   out += `export const ${name} = { bytes: ${bytes.length}, sha256: '${sha256}', base64: '${bytes.toString('base64')}' } as const;\n`;
   console.log(`${file}: ${bytes.length} bytes, sha256 ${sha256}`);
 }
-writeFileSync(new URL('src/engine/wasm.generated.ts', root), out);
+writeFileSync(new URL('src/core/wasm.generated.ts', root), out);

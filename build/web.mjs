@@ -1,7 +1,7 @@
-// Build the web app (src/web) into a self-contained static folder, dist/web by default:
-//   index.html, styles.css     copied from src/web
-//   app.js, worker.js          src/web/app.ts and worker.ts bundled by esbuild; the library stays
-//                              external: '../index.js' → './index.js', '../starter/index.js' → './starter.js'
+// Build the web app (app/) into a self-contained static folder, dist/web by default:
+//   index.html, styles.css     copied from app/
+//   app.js, worker.js          app/app.ts and worker.ts bundled by esbuild; the library stays
+//                              external: '../src/index.js' → './index.js', '../src/starter/index.js' → './starter.js'
 //   index.js, starter.js       copies of the package's browser bundles (dist/), so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
 //   starter-texts.json         the starter dataset's licence texts by id (spdx-license-list, CC0-1.0):
@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' } } });
 const dist = resolve(root, values.dist ?? 'dist');
 const out = resolve(root, values.out ?? join(dist, 'web'));
-const src = join(root, 'src/web');
+const src = join(root, 'app');
 
 for (const f of ['index.js', 'starter.js']) {
   if (!existsSync(join(dist, f))) {
@@ -32,12 +32,12 @@ const t0 = performance.now();
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-// The app may import the library only through these two entries; anything else outside src/web
+// The app may import the library only through these two entries; anything else outside app/
 // would be bundled a second time into app.js, so it is refused.
-const EXTERNAL = { '../index.js': './index.js', '../starter/index.js': './starter.js' };
+const EXTERNAL = { '../src/index.js': './index.js', '../src/starter/index.js': './starter.js' };
 // The HTTP client of the served mode is bundled into app.js: it is fetch only and imports the
 // library for types alone, so it adds a few KiB and no engine code.
-const BUNDLED = new Set(['../client/index.js']);
+const BUNDLED = new Set(['../src/client/index.js']);
 const libraryExternal = {
   name: 'library-external',
   setup(b) {
@@ -45,7 +45,7 @@ const libraryExternal = {
       if (resolve(args.resolveDir) !== src || BUNDLED.has(args.path)) return undefined;
       const to = EXTERNAL[args.path];
       if (to) return { path: to, external: true };
-      return { errors: [{ text: `src/web may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` }] };
+      return { errors: [{ text: `app/ may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` }] };
     });
   },
 };

@@ -10,15 +10,15 @@
  */
 
 // Engine
-export { createEngine, Engine } from './engine/engine.js';
-export type { EngineOptions, SearchOptions, SearchResult, DatasetCoverage, PortraitMembership } from './engine/engine.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './index/types.js';
-export type { CoreVariant, SimdChoice } from './engine/load.js';
-export { CORE_BUILDS } from './engine/load.js';
+export { createEngine, Engine } from './engine.js';
+export type { EngineOptions, SearchOptions, SearchResult, DatasetCoverage, PortraitMembership } from './engine.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
+export type { CoreVariant, SimdChoice } from './core/load.js';
+export { CORE_BUILDS } from './core/load.js';
 
 // Fingerprints
-export { normalize, isAsciiOnly, NORMALIZER_ID } from './fingerprint/normalize.js';
-export type { Normalized } from './fingerprint/normalize.js';
+export { normalize, isAsciiOnly, NORMALIZER_ID } from './text/normalize.js';
+export type { Normalized } from './text/normalize.js';
 export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
 export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
 export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
@@ -32,36 +32,36 @@ export type { MembershipFilterOptions } from './sketch/filter.js';
 export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
 
 // Analysis
-export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './analyze/types.js';
-export { ANALYZE_MAX_BYTES } from './analyze/analyze.js';
-export { CALIBRATION, datasetConfidence } from './analyze/calibration.js';
-export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './analyze/schema.js';
-export { extractText, CONTENT_TYPES } from './content/index.js';
-export type { ContentType, ExtractedText } from './content/index.js';
+export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './services/analyze/types.js';
+export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
+export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
+export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './services/analyze/schema.js';
+export { extractText, CONTENT_TYPES } from './text/index.js';
+export type { ContentType, ExtractedText } from './text/index.js';
 
 // Registry, score, monitors, store
-export type { RegisterWorkRequest, RegisterWorkResult, Work } from './registry/works.js';
-export type { Receipt } from './registry/receipts.js';
-export type { ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './score/score.js';
-export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './score/score.js';
-export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './monitor/monitors.js';
-export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './monitor/webhook.js';
-export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './monitor/webhook.js';
-export { Marketplace, createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, WORLDWIDE } from './market/index.js';
-export type * from './market/types.js';
-export * from './memorization/index.js';
+export type { RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
+export type { Receipt } from './services/registry/receipts.js';
+export type { ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
+export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
+export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './services/monitors/monitors.js';
+export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './services/monitors/webhook.js';
+export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './services/monitors/webhook.js';
+export { Marketplace, createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, WORLDWIDE } from './services/market/index.js';
+export type * from './services/market/types.js';
+export * from './services/memorization/index.js';
 export * from './models/index.js';
 export { MemoryStore } from './store/memory.js';
 export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
 export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
 
 // Knowledge base
-export { KnowledgeBase, knowledgeBase } from './kb/index.js';
-export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './kb/types.js';
-export { FACTORS, factorInfo, factorTable } from './kb/factors.js';
-export type { FactorCode, FactorInfo, FactorCategory } from './kb/factors.js';
-export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './kb/jurisdictions.js';
-export type { Jurisdiction, JurisdictionFacts } from './kb/jurisdictions.js';
+export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
+export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './services/kb/types.js';
+export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
+export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
+export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './services/kb/jurisdictions.js';
+export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
 
 // Errors
 export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';

@@ -32,11 +32,11 @@
  *    detection per copied passage); verbatim passages that no sentence passage touches are added
  *    (mergeVerbatim).
  */
-import type { Core } from '../engine/abi.js';
+import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import { fingerprintCore, toText } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
-import { distinctSorted, intersectionSize } from '../similarity/score.js';
+import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { prepare, TermDict, type Prepared } from './prepare.js';
 import { idfWeights, postings, seedsReference, seedsWasm, vectors, type Seeds, type Vectors } from './seeds.js';
 

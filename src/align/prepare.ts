@@ -8,7 +8,7 @@
  * or brackets), a CJK full stop, a blank line, or a line break before a capital letter. Content
  * terms are Porter stems of the tokens that are not stop words.
  */
-import { normalize } from '../fingerprint/normalize.js';
+import { normalize } from '../text/normalize.js';
 import { porterStem, STOP_WORDS } from './stem.js';
 
 /** A prepared text. */

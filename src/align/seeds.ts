@@ -6,7 +6,7 @@
  * WebAssembly core (`alignSeeds`, assembly/align.ts); {@link seedsReference} is the plain-TS
  * oracle it is tested against.
  */
-import type { Core } from '../engine/abi.js';
+import type { Core } from '../core/abi.js';
 import type { Prepared } from './prepare.js';
 
 /** Sparse tf-idf sentence vectors of a text, laid out for the seed kernel. */

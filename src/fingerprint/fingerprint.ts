@@ -3,10 +3,10 @@
  * tokens → shingle hashes → winnowing, MinHash, SimHash → copied-out typed arrays.
  * One wasm call per stage per document; nothing is allocated inside the core.
  */
-import type { Core } from '../engine/abi.js';
+import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
-import { normalize } from './normalize.js';
+import { normalize } from '../text/normalize.js';
 import { tokenizeWords, tokenSpans } from './words.js';
 import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';

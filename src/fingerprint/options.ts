@@ -6,7 +6,7 @@
  * refused when compared instead of silently giving a wrong similarity.
  */
 import { TrainprintError } from '../errors.js';
-import { NORMALIZER_ID } from './normalize.js';
+import { NORMALIZER_ID } from '../text/normalize.js';
 
 /** Options of {@link Engine.fingerprint}. Every member is optional; defaults in `@default`. */
 export interface FingerprintOptions {

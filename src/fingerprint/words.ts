@@ -3,7 +3,7 @@
  * is needed.
  *
  * 1. The raw UTF-8 goes into wasm memory once.
- * 2. `findRegions` (assembly/regions.ts) skips inert separators (src/engine/inert.ts) and returns
+ * 2. `findRegions` (assembly/regions.ts) skips inert separators (src/core/inert.ts) and returns
  *    the regions around every other non-ASCII character, extended to the nearest ASCII separator.
  * 3. Each region is normalised here (`normalize`, pinned NFKC_Casefold + tokens) and its UTF-8
  *    written to a side buffer; plain ASCII is never touched by JavaScript.
@@ -14,9 +14,9 @@
  * The token stream equals `normalize(text).text.split(' ')` exactly (property-tested), so real
  * English with curly quotes and a few accented names costs almost nothing extra.
  */
-import type { Core, Layout } from '../engine/abi.js';
+import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { normalize } from './normalize.js';
+import { normalize } from '../text/normalize.js';
 
 /** Bytes per region record written by findRegions (8 × u32). */
 const REGION_RECORD = 32;

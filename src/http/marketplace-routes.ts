@@ -1,5 +1,5 @@
 /**
- * Routes of the licensing marketplace (`engine.marketplace`, src/market/) under
+ * Routes of the licensing marketplace (`engine.marketplace`, src/services/market/) under
  * `/api/v1/marketplace/`, scope `marketplace`. The caller of every operation is the
  * authenticated account.
  *

@@ -1,8 +1,8 @@
 /**
  * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): requests mirror the engine's
- * own checks (src/market/requests.ts), which still run after them and name the field of anything
+ * own checks (src/services/market/requests.ts), which still run after them and name the field of anything
  * the schemas cannot express (exactly one of `price` and `rate`, territory codes, expiry bounds);
- * responses are the engine's records (src/market/types.ts) field for field.
+ * responses are the engine's records (src/services/market/types.ts) field for field.
  */
 import type { JsonSchema } from './context.js';
 import { bool, dateTime, int0, object, ok, str, strings, strOrNull, workHash, workType } from './schema-kit.js';

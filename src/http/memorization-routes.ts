@@ -1,5 +1,5 @@
 /**
- * Routes of the memorization operations (`engine.memorization`, src/memorization/) under
+ * Routes of the memorization operations (`engine.memorization`, src/services/memorization/) under
  * `/api/v1/memorization/`, scope `memorization`. A request names its target model as
  * `model: { base_url, api_key?, model, api?, top_logprobs? }`, an OpenAI-compatible service the
  * server calls (through `ctx.services.targetModel`, which applies the handler's model-host

@@ -1,10 +1,10 @@
 /**
  * JSON Schemas of the memorization routes (`/api/v1/memorization/…`). Requests carry the target
  * model as `{ base_url, api_key?, model, api?, top_logprobs? }` (an OpenAI-compatible service);
- * the option bounds are the engine's (src/memorization/), except where a request fans out into
+ * the option bounds are the engine's (src/services/memorization/), except where a request fans out into
  * calls to the model service (`prefixes`, `max_tokens`, `concurrency`): those are capped lower
  * here, so one API call cannot turn the server into a request cannon. Responses are the engine's
- * results (src/memorization/types.ts) field for field.
+ * results (src/services/memorization/types.ts) field for field.
  */
 import type { JsonSchema } from './context.js';
 import { bool, codes, dateTime, int0, jurisdiction, modelId, num, num01, object, ok, pair, riskLevel, str, strings, strOrNull, workHash, workType } from './schema-kit.js';

@@ -423,7 +423,7 @@ async function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
 }
 
 async function ownWorkByHash(ctx: RouteContext, workHash: string): Promise<Work> {
-  // the registry's own index, `work-hash/<work_hash>/<owner>` → work_id (src/registry/works.ts):
+  // the registry's own index, `work-hash/<work_hash>/<owner>` → work_id (src/services/registry/works.ts):
   // one read, where listing the account's works would page through all of them
   const id = await ctx.engine.store.get(`work-hash/${workHash}/${account(ctx)}`);
   if (typeof id !== 'string') notFound(`no registered work of the account with work_hash ${workHash}`);

@@ -27,7 +27,7 @@
  * unigram order.
  */
 import { TrainprintError } from '../errors.js';
-import { normalize } from '../fingerprint/normalize.js';
+import { normalize } from '../text/normalize.js';
 import type { AccessLevel, DistributionMoments, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
 /** Options of {@link NgramLanguageModel.train}. */

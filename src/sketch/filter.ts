@@ -10,8 +10,8 @@
  * bits of key · (splitmix64(i) | 1), i < k, inside the 512-bit block.
  */
 import { TrainprintError } from '../errors.js';
-import { Core } from '../engine/abi.js';
-import { compileCore, pickVariant } from '../engine/load.js';
+import { Core } from '../core/abi.js';
+import { compileCore, pickVariant } from '../core/load.js';
 
 /** Options of {@link MembershipFilter.create}. */
 export interface MembershipFilterOptions {

@@ -11,7 +11,7 @@
  *   splitmix64(splitmix64(seed + 2) + (i << 32 | t)) >> (64 − log2 k).
  */
 import { TrainprintError } from '../errors.js';
-import type { Core } from '../engine/abi.js';
+import type { Core } from '../core/abi.js';
 
 /** `classic`: k independent permutations (≈ 20–40 M shingles/s); `oph`: one permutation, densified (≈ 10× faster). */
 export type MinhashMode = 'classic' | 'oph';

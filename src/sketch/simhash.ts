@@ -5,7 +5,7 @@
  * included) of +1 if bit j is set, else −1; bit j of the SimHash is counter_j > 0 (ties → 0).
  */
 import { TrainprintError } from '../errors.js';
-import type { Core } from '../engine/abi.js';
+import type { Core } from '../core/abi.js';
 
 /**
  * SimHash of `count` u64 hashes already in the core's memory at `hashesPtr` (no copy).

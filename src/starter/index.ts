@@ -17,7 +17,7 @@
  */
 import { TrainprintError, type DatasetStats } from '../index.js';
 import { STARTER_SNAPSHOT } from '../../build/generated/starter-dataset.js';
-import { decodeBase64 } from '../util/base64.js';
+import { decodeBase64 } from '../core/base64.js';
 
 /** What the starter dataset holds (known without decoding it). */
 export const STARTER_DATASET: {

@@ -1,5 +1,5 @@
 /**
- * engine.analyze end to end (src/analyze/): a dataset of real books linked to a knowledge-base
+ * engine.analyze end to end (src/services/analyze/): a dataset of real books linked to a knowledge-base
  * dataset, an edited excerpt found with the right document and spans, attribution sources as the
  * KB documents them, high confidence; unrelated text low with factor codes; markup input; the
  * result schema (JSON Schema, validated with Ajv) and the README's field reference; bad input.
@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA } from '../../src/analyze/schema.js';
-import type { AnalysisResult } from '../../src/analyze/types.js';
-import { knowledgeBase } from '../../src/kb/index.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
+import type { AnalysisResult } from '../../src/services/analyze/types.js';
+import { knowledgeBase } from '../../src/services/kb/index.js';
 import { passageAt, prng } from '../reference/core.js';
 
 const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError } from '../../src/index.js';
-import type { Core } from '../../src/engine/abi.js';
+import type { Core } from '../../src/core/abi.js';
 import { alignSpans, compareTexts, resolveCompareOptions } from '../../src/align/compare.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
 import { idfWeights, postings, seedsReference, seedsWasm, vectors } from '../../src/align/seeds.js';

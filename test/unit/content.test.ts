@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, extractText, type ContentType, type ExtractedText } from '../../src/content/index.js';
+import { CONTENT_TYPES, extractText, type ContentType, type ExtractedText } from '../../src/text/index.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 

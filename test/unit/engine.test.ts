@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, TrainprintError, type ErrorCode } from '../../src/index.js';
 import { sha256Portable, toHex } from '../../src/fingerprint/sha256.js';
-import type { Core } from '../../src/engine/abi.js';
+import type { Core } from '../../src/core/abi.js';
 import { prng } from '../reference/core.js';
 
 const code = (c: ErrorCode) => expect.objectContaining({ name: 'TrainprintError', code: c });

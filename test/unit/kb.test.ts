@@ -1,4 +1,4 @@
-/** Knowledge base (src/kb/): the generated facts, the dataset table, the entry map and the certainty rules. */
+/** Knowledge base (src/services/kb/): the generated facts, the dataset table, the entry map and the certainty rules. */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import {
   providerSlug,
   type KbDataset,
   type KbModelFact,
-} from '../../src/kb/index.js';
+} from '../../src/services/kb/index.js';
 
 const kb = knowledgeBase();
 const FACTS_JSON = fileURLToPath(new URL('../../../shared/reference/kb-models-datasets.json', import.meta.url));

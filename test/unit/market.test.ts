@@ -1,5 +1,5 @@
 /**
- * The licensing marketplace (src/market/): every legal and illegal transition of the listing and
+ * The licensing marketplace (src/services/market/): every legal and illegal transition of the listing and
  * offer state machines, owners-only rules, inputs, idempotency, lazy and interval expiry, the
  * exclusivity guarantees (100 concurrent accepts → one licence; no overlapping exclusive
  * listings), licence signatures, the audit log, and a restart of the file store.
@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { TrainprintError, type ErrorCode } from '../../src/errors.js';
-import { loadReceiptKey, signReceipt, type ReceiptKey } from '../../src/registry/receipts.js';
+import { loadReceiptKey, signReceipt, type ReceiptKey } from '../../src/services/registry/receipts.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { openFileStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
 import {
   createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, type CreateListingRequest, type Licence, type Listing,
   type ListingStatus, type Marketplace, type Offer, type OfferStatus,
-} from '../../src/market/index.js';
+} from '../../src/services/market/index.js';
 
 const T0 = Date.parse('2026-01-10T00:00:00.000Z');
 const DAY = 86_400_000;

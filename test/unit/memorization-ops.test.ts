@@ -5,9 +5,9 @@
  * and input checks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { Memorization } from '../../src/memorization/memorization.js';
-import { aucInterval, holm, mannWhitney, mean, normalSf, pooledTTest, studentTSf } from '../../src/memorization/stats.js';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { Memorization } from '../../src/services/memorization/memorization.js';
+import { aucInterval, holm, mannWhitney, mean, normalSf, pooledTTest, studentTSf } from '../../src/services/memorization/stats.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { brownDocuments, brownSplit, prng, shuffle } from '../fixtures/memorization/http.js';
 

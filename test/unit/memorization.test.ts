@@ -7,8 +7,8 @@
  * nothing — the statistics do not invent evidence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { Memorization } from '../../src/memorization/memorization.js';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { Memorization } from '../../src/services/memorization/memorization.js';
 import { createNgramHandler } from '../../src/models/ngram-server.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';

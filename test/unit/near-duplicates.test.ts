@@ -1,5 +1,5 @@
 /**
- * Near-duplicate documents in exact datasets (MinHash-LSH, src/index/exact.ts): real licence texts
+ * Near-duplicate documents in exact datasets (MinHash-LSH, src/datasets/exact.ts): real licence texts
  * that are near-duplicates of one another, two editions of Alice, edited copies, snapshots.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type NearMatch, type SearchMatch } from '../../src/index.js';
 import { fingerprintCore, winnowCore } from '../../src/fingerprint/fingerprint.js';
 import { resolveOptions } from '../../src/fingerprint/options.js';
-import { NEAR_BANDS, NEAR_K, NEAR_ROWS, nearCandidateProbability } from '../../src/index/exact.js';
+import { NEAR_BANDS, NEAR_K, NEAR_ROWS, nearCandidateProbability } from '../../src/datasets/exact.js';
 import { prng } from '../reference/core.js';
 
 const LICENCES = new URL('../../../shared/data/common-licenses/', import.meta.url);

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { prng } from '../reference/core.js';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
-import { isAsciiOnly, normalize, NORMALIZER_ID } from '../../src/fingerprint/normalize.js';
-import { isIdeographic, isTokenChar, toNFKCCasefold, UNICODE_VERSION } from '../../src/unicode/nfkc-casefold.js';
+import { isAsciiOnly, normalize, NORMALIZER_ID } from '../../src/text/normalize.js';
+import { isIdeographic, isTokenChar, toNFKCCasefold, UNICODE_VERSION } from '../../src/text/nfkc-casefold.js';
 
 interface Vector {
   part: string;

@@ -1,11 +1,11 @@
 /**
- * Portrait datasets (src/index/portrait.ts): sizes on real corpora, detection rate by passage
+ * Portrait datasets (src/datasets/portrait.ts): sizes on real corpora, detection rate by passage
  * length, no false matches on other books, growth, export/import, corruption and options.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import type { DatasetStats, PortraitMatch } from '../../src/index/types.js';
+import type { DatasetStats, PortraitMatch } from '../../src/datasets/types.js';
 import { passageAt, prng } from '../reference/core.js';
 
 const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);

@@ -1,14 +1,14 @@
 /**
- * Factor codes, jurisdictions, risk and revenue (src/kb/factors.ts, src/kb/jurisdictions.ts,
- * src/analyze/risk.ts, src/analyze/revenue.ts), and calibration reproducibility.
+ * Factor codes, jurisdictions, risk and revenue (src/services/kb/factors.ts, src/services/kb/jurisdictions.ts,
+ * src/services/analyze/risk.ts, src/services/analyze/revenue.ts), and calibration reproducibility.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FACTORS, factorTable } from '../../src/kb/factors.js';
-import { EU_MEMBERS, jurisdictionTable, resolveJurisdiction } from '../../src/kb/jurisdictions.js';
-import { assessRisk } from '../../src/analyze/risk.js';
-import { chooseWorkType, estimateRevenue } from '../../src/analyze/revenue.js';
-import { CALIBRATION, datasetConfidence } from '../../src/analyze/calibration.js';
+import { FACTORS, factorTable } from '../../src/services/kb/factors.js';
+import { EU_MEMBERS, jurisdictionTable, resolveJurisdiction } from '../../src/services/kb/jurisdictions.js';
+import { assessRisk } from '../../src/services/analyze/risk.js';
+import { chooseWorkType, estimateRevenue } from '../../src/services/analyze/revenue.js';
+import { CALIBRATION, datasetConfidence } from '../../src/services/analyze/calibration.js';
 import { sigmoid } from '../../src/stats/logistic.js';
 
 const code = (c: string) => expect.objectContaining({ code: c });

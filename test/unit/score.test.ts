@@ -1,5 +1,5 @@
 /**
- * Registry and score (src/registry/, src/score/): receipts, idempotency and conflicting claims;
+ * Registry and score (src/services/registry/, src/services/score/): receipts, idempotency and conflicting claims;
  * score reproducibility, `confirmed` for a work copied into a documented training dataset,
  * `inconclusive` for an unrelated work, the interval method check (1,000 seeded works of k chunks
  * each copied with probability p: the reused-share interval holds p ≥ 93 % of the time), formats.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openFileStore } from '../../src/store/node.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { knowledgeBase } from '../../src/kb/index.js';
+import { knowledgeBase } from '../../src/services/kb/index.js';
 import { passageAt, prng } from '../reference/core.js';
 
 const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);

@@ -1,7 +1,7 @@
-/** Dataset snapshots (src/index/snapshot.ts): round trips, corruption, hostile input. */
+/** Dataset snapshots (src/datasets/snapshot.ts): round trips, corruption, hostile input. */
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '@msgpack/msgpack';
-import { crc32, decodeDataset, encodeDataset, DATASET_FORMAT, DATASET_VERSION, EXACT_MINHASH_K, type ExactDatasetData } from '../../src/index/snapshot.js';
+import { crc32, decodeDataset, encodeDataset, DATASET_FORMAT, DATASET_VERSION, EXACT_MINHASH_K, type ExactDatasetData } from '../../src/datasets/snapshot.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 

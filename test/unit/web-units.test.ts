@@ -1,15 +1,15 @@
 // The web app's pure modules (no browser): span segmentation, excerpts, size checks, and a scan
-// of src/web for HTML-parsing sinks (every text must go in as a text node).
+// of app/ for HTML-parsing sinks (every text must go in as a text node).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { excerpt, segments } from '../../src/web/spans.js';
-import { bytesOverLimit, bytes, usd } from '../../src/web/format.js';
-import { serializeError } from '../../src/web/backend.js';
+import { excerpt, segments } from '../../app/spans.js';
+import { bytesOverLimit, bytes, usd } from '../../app/format.js';
+import { serializeError } from '../../app/backend.js';
 import { TrainprintError } from '../../src/index.js';
 
-const webDir = fileURLToPath(new URL('../../src/web/', import.meta.url));
+const webDir = fileURLToPath(new URL('../../app/', import.meta.url));
 
 describe('segments', () => {
   it('covers the text in order and lists overlapping spans', () => {
@@ -81,7 +81,7 @@ describe('size checks', () => {
   });
 });
 
-describe('src/web', () => {
+describe('app/', () => {
   it('never parses strings as HTML', () => {
     const sinks = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/;
     for (const f of readdirSync(webDir).filter((n) => n.endsWith('.ts'))) {

@@ -1,0 +1,80 @@
+/**
+ * What the page needs from whatever does the analysis. Today one implementation: the engine
+ * running in this browser (engine-backend.ts, hosted in a worker by worker.ts and reached
+ * through worker-backend.ts). The HTTP mode (the served `/api/v1` with an API key) will be a
+ * second implementation of the same interface, so every method is async and every value is
+ * plain data (it crosses a worker boundary today and the network tomorrow).
+ */
+import type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset } from '../src/index.js';
+
+export type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset };
+
+/** A searchable dataset as the page shows it. */
+export interface DatasetInfo extends DatasetStats {
+  /** Whether `sourceText` can return its documents' text (exact datasets keep positions, not text). */
+  readonly has_text: boolean;
+}
+
+export interface BackendInfo {
+  readonly kind: 'browser' | 'http';
+  /** Shown in the header, e.g. "In-browser engine (WebAssembly, SIMD)". */
+  readonly label: string;
+  /** Largest `content` analyze accepts, in UTF-8 bytes. */
+  readonly analyzeBytes: number;
+  /** Whether `declare` is available. */
+  readonly canDeclare: boolean;
+  readonly datasets: DatasetInfo[];
+}
+
+export interface Backend {
+  /** Resolves once the backend can answer (engine compiled, starter dataset loaded). */
+  ready(): Promise<BackendInfo>;
+  analyze(request: AnalyzeRequest): Promise<AnalysisResult>;
+  compare(a: string, b: string): Promise<Comparison>;
+  /** Loads an index file (`trainprint index build`, `engine.exportDataset`) and returns it. */
+  loadIndex(bytes: Uint8Array): Promise<DatasetInfo>;
+  /** Declares (or with `null`, withdraws) the knowledge-base dataset a loaded dataset samples. */
+  declare(datasetId: string, kbDataset: string | null): Promise<DatasetInfo>;
+  datasets(): Promise<DatasetInfo[]>;
+  kbDatasets(): Promise<KbDataset[]>;
+  /** The factor code table (meaning and source of every risk/evidence/limitation code). */
+  factors(): Promise<FactorInfo[]>;
+  /** A source document's text, when the backend has it; `null` otherwise. */
+  sourceText(datasetId: string, documentId: string): Promise<string | null>;
+}
+
+/** Method names callable through the worker (worker.ts) — every method of {@link Backend}. */
+export const BACKEND_METHODS = ['ready', 'analyze', 'compare', 'loadIndex', 'declare', 'datasets', 'kbDatasets', 'factors', 'sourceText'] as const satisfies ReadonlyArray<keyof Backend>;
+export type BackendMethod = (typeof BACKEND_METHODS)[number];
+
+/**
+ * A failure as plain data, so it survives a worker boundary (structured clone drops an Error's
+ * own fields) and can be built from an HTTP error body alike. `code` is a TrainprintError code
+ * where there is one, or one of the page's own: `EMPTY_INPUT`, `FILE_TOO_LARGE`, `UNSUPPORTED`.
+ */
+export class BackendError extends Error {
+  override readonly name = 'BackendError';
+  readonly code: string;
+  readonly detail: string | undefined;
+  constructor(code: string, message: string, detail?: string) {
+    super(message);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+export interface SerializedError {
+  readonly code: string;
+  readonly message: string;
+  readonly detail?: string;
+}
+
+/** Any thrown value → plain data (TrainprintError keeps its code and detail). */
+export function serializeError(e: unknown): SerializedError {
+  if (e && typeof e === 'object') {
+    const o = e as { code?: unknown; message?: unknown; detail?: unknown };
+    const message = typeof o.message === 'string' ? o.message : String(e);
+    return { code: typeof o.code === 'string' ? o.code : 'INTERNAL', message, ...(typeof o.detail === 'string' ? { detail: o.detail } : {}) };
+  }
+  return { code: 'INTERNAL', message: String(e) };
+}

@@ -1,0 +1,147 @@
+/**
+ * The served mode: {@link Backend} over the trainprint HTTP API (`trainprint serve`, or any
+ * `createHandler` deployment) through the TS client (src/client, bundled into app.js — it is
+ * fetch only and imports no engine code, so the page loads neither the engine nor the starter
+ * in this mode). What the user analyses is sent to that API with their key.
+ *
+ * The mode, base URL and key live in sessionStorage only: they last as long as the tab, are
+ * never written to localStorage, a cookie or the URL, and another tab starts in-browser.
+ */
+import { createClient, isTrainprintApiError, type TrainprintClient } from '../src/client/index.js';
+import { BackendError, type Backend, type BackendInfo, type DatasetInfo, type DatasetStats } from './backend.js';
+import type { StarterTexts } from './engine-backend.js';
+
+/** Which backend the page uses. */
+export type Mode = { readonly kind: 'browser' } | { readonly kind: 'http'; readonly baseUrl: string; readonly apiKey: string };
+
+const KEYS = { mode: 'trainprint.mode', baseUrl: 'trainprint.base_url', apiKey: 'trainprint.api_key' } as const;
+
+/**
+ * The analyze limit of the API (10 MiB of content, `ANALYZE_MAX_BYTES`). Written out rather than
+ * imported: importing the library here would load the engine bundle into the page.
+ */
+const ANALYZE_BYTES = 10 * 1024 * 1024;
+
+/** The starter dataset's id (`STARTER_DATASET.id`), for source texts from starter-texts.json. */
+const STARTER_ID = 'spdx-licenses';
+
+/** The mode of this tab (in-browser unless served mode was chosen in it). */
+export function readMode(storage: Storage | null = sessionStorageOrNull()): Mode {
+  if (!storage || storage.getItem(KEYS.mode) !== 'http') return { kind: 'browser' };
+  const baseUrl = storage.getItem(KEYS.baseUrl);
+  const apiKey = storage.getItem(KEYS.apiKey);
+  if (!baseUrl || !apiKey) return { kind: 'browser' };
+  return { kind: 'http', baseUrl, apiKey };
+}
+
+/**
+ * Keeps the mode for this tab. Choosing in-browser forgets the key.
+ * @throws BackendError `INVALID_SETTINGS` when the URL is not http(s) or the key is empty
+ */
+export function saveMode(mode: Mode, storage: Storage | null = sessionStorageOrNull()): void {
+  if (!storage) throw new BackendError('UNSUPPORTED', 'This browser keeps no session storage, so the served mode cannot remember the key.');
+  if (mode.kind === 'browser') {
+    for (const k of Object.values(KEYS)) storage.removeItem(k);
+    return;
+  }
+  const baseUrl = checkBaseUrl(mode.baseUrl);
+  const apiKey = mode.apiKey.trim();
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new BackendError('INVALID_SETTINGS', 'Enter the API key (printed by `trainprint serve`, or made with POST /api/v1/keys).');
+  storage.setItem(KEYS.mode, 'http');
+  storage.setItem(KEYS.baseUrl, baseUrl);
+  storage.setItem(KEYS.apiKey, apiKey);
+}
+
+/** An absolute http(s) URL without a trailing slash. */
+function checkBaseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new BackendError('INVALID_SETTINGS', `The API base URL must be an absolute URL such as ${location.origin}, not ${JSON.stringify(raw)}.`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BackendError('INVALID_SETTINGS', 'The API base URL must start with http:// or https://.');
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null; // storage disabled (some privacy settings throw on access)
+  }
+}
+
+export interface HttpBackendOptions {
+  /** Where the starter's texts are (shown as source passages when the API serves the same starter). @default './starter-texts.json' next to app.js */
+  readonly starterTextsUrl?: string | URL;
+  /** For tests: the client to use. */
+  readonly client?: TrainprintClient;
+}
+
+export function createHttpBackend(settings: { readonly baseUrl: string; readonly apiKey: string }, options: HttpBackendOptions = {}): Backend {
+  const tp = options.client ?? createClient({ api_key: settings.apiKey, base_url: settings.baseUrl, maxRetries: 2, timeoutMs: 120_000 });
+  const where = tp.baseUrl === location.origin ? 'this site' : new URL(tp.baseUrl).host;
+  const textsUrl = options.starterTextsUrl ?? new URL('./starter-texts.json', import.meta.url);
+  let texts: Promise<StarterTexts | null> | null = null;
+
+  /** The API's errors as the page's: code kept; a lead sentence for what the user can fix. */
+  async function call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      if (!isTrainprintApiError(e)) throw e;
+      const detail = `${e.message}${e.request_id ? ` (request ${e.request_id})` : ''}`;
+      const lead: Record<string, string> = {
+        UNAUTHORIZED: `The API at ${where} refused the key: ${detail}`,
+        FORBIDDEN: `The key may not do this: ${detail}`,
+        RATE_LIMITED: `The key's daily calls are used up: ${detail}`,
+        NETWORK_ERROR: `The API at ${where} could not be reached (is it running, and does it allow this page's origin?): ${e.message}`,
+        TIMEOUT: `The API at ${where} did not answer in time: ${e.message}`,
+      };
+      throw new BackendError(e.code, lead[e.code] ?? detail, detail);
+    }
+  }
+
+  /** The served starter has the texts of starter-texts.json when its name carries the same list version. */
+  function info(stats: DatasetStats): DatasetInfo {
+    return { ...stats, has_text: stats.id === STARTER_ID && /spdx-license-list [0-9]/.test(stats.name ?? '') };
+  }
+
+  return {
+    async ready(): Promise<BackendInfo> {
+      const { datasets } = await call(() => tp.datasets.list());
+      return {
+        kind: 'http',
+        label: `Served API at ${where} (${settings.apiKey.slice(0, 8)}…${settings.apiKey.slice(-4)})`,
+        analyzeBytes: ANALYZE_BYTES,
+        canDeclare: false,
+        datasets: datasets.map(info),
+      };
+    },
+    analyze: (request) => call(() => tp.analyze(request)),
+    compare: (a, b) => call(() => tp.compare(a, b)),
+    loadIndex: (bytes) => call(async () => info(await tp.datasets.import(bytes))),
+    async declare() {
+      throw new BackendError('UNSUPPORTED', 'The served API takes declarations when a dataset is created (POST /api/v1/datasets with kb_dataset), not for a loaded one. Switch to the in-browser mode to declare here.');
+    },
+    datasets: () => call(async () => (await tp.datasets.list()).datasets.map(info)),
+    kbDatasets: () => call(async () => (await tp.kb.datasets()).datasets),
+    factors: () => call(async () => (await tp.kb.factors()).factors),
+
+    async sourceText(datasetId: string, documentId: string) {
+      if (datasetId !== STARTER_ID) return null;
+      const stats = (await call(() => tp.datasets.get(datasetId)).catch(() => null));
+      const version = /spdx-license-list ([0-9][0-9A-Za-z.+-]*)/.exec(stats?.name ?? '')?.[1];
+      if (!stats || !version) return null;
+      texts ??= fetch(textsUrl)
+        .then((r) => (r.ok ? (r.json() as Promise<StarterTexts>) : null))
+        .catch(() => null);
+      const t = await texts;
+      // offsets are only meaningful into the very texts the server indexed
+      if (!t || t.source !== `npm spdx-license-list@${version}` || Object.keys(t.texts).length !== stats.documents) return null;
+      const text = t.texts[documentId];
+      return typeof text === 'string' ? text : null;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Loading the WebAssembly core: decode the embedded bytes, compile once per variant
+ * (module-scope cache), pick the SIMD build when the runtime validates it, instantiate per engine.
+ */
+import { TrainprintError } from '../errors.js';
+import { CORE, CORE_SIMD } from './wasm.generated.js';
+import { decodeBase64 } from './base64.js';
+
+/** Which build of the core to use. `'auto'` picks SIMD when `WebAssembly.validate` accepts it. */
+export type SimdChoice = 'auto' | boolean;
+
+/** The two builds shipped inside the package. */
+export type CoreVariant = 'scalar' | 'simd';
+
+const bytesCache = new Map<CoreVariant, Uint8Array>();
+const moduleCache = new Map<CoreVariant, Promise<WebAssembly.Module>>();
+
+/** The embedded binary of a variant (decoded once). */
+export function coreBytes(variant: CoreVariant): Uint8Array {
+  let bytes = bytesCache.get(variant);
+  if (!bytes) {
+    bytes = decodeBase64((variant === 'simd' ? CORE_SIMD : CORE).base64);
+    bytesCache.set(variant, bytes);
+  }
+  return bytes;
+}
+
+/** Resolve a {@link SimdChoice} to a variant; throws WASM_UNSUPPORTED when SIMD is forced but unavailable. */
+export function pickVariant(simd: SimdChoice = 'auto'): CoreVariant {
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
+    throw new TrainprintError('WASM_UNSUPPORTED', 'no WebAssembly in this runtime');
+  }
+  if (simd === false) return 'scalar';
+  const ok = WebAssembly.validate(coreBytes('simd') as BufferSource);
+  if (simd === true && !ok) throw new TrainprintError('WASM_UNSUPPORTED', 'SIMD was requested but this runtime lacks WebAssembly SIMD128');
+  return ok ? 'simd' : 'scalar';
+}
+
+/** Compile a variant once per process (the promise is cached, also across engines). */
+export function compileCore(variant: CoreVariant): Promise<WebAssembly.Module> {
+  let p = moduleCache.get(variant);
+  if (!p) {
+    p = WebAssembly.compile(coreBytes(variant) as BufferSource).catch((cause: unknown) => {
+      moduleCache.delete(variant);
+      throw new TrainprintError('WASM_UNSUPPORTED', `could not compile the ${variant} core`, { cause });
+    });
+    moduleCache.set(variant, p);
+  }
+  return p;
+}
+
+/** Facts about the embedded binaries (size and content hash), for diagnostics and the README. */
+export const CORE_BUILDS = Object.freeze({
+  scalar: { bytes: CORE.bytes, sha256: CORE.sha256 },
+  simd: { bytes: CORE_SIMD.bytes, sha256: CORE_SIMD.sha256 },
+});

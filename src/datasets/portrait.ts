@@ -1,0 +1,450 @@
+/**
+ * Portrait datasets: a compact membership "portrait" of a reference corpus (after Data Portraits,
+ * Marone & Van Durme 2023), over winnowed word 5-grams instead of fixed-stride character grams.
+ *
+ * **What is stored.** The distinct winnowed fingerprints (word 5-grams, window w, default 8) of
+ * every document, in cache-line-blocked Bloom filters at 9.6 bits = 1.2 bytes per distinct stored
+ * n-gram, k = 6 (design false-positive rate 1.133 %). No positions, no documents: a portrait
+ * answers "are these n-grams in the corpus?", never "where?". Winnowing keeps ≈ 2 / (w + 1)
+ * shingles per word, so the index is ≈ 1.2 B × 2/(w+1) × (distinct share) per word:
+ * measured 4.7 % of the corpus bytes at w = 8 and 3.3 % at w = 12 on Gutenberg books.
+ *
+ * Keys go into the filter with their two 32-bit halves swapped: a winnowed fingerprint is the
+ * *minimum* of w hashes, so its high bits are far from uniform (the filter picks the block from
+ * the high 32 bits; unswapped, the low blocks overflow and the false-positive rate goes from 1 %
+ * to 40 %). The low halves are uniform, so swapping restores the design rate.
+ *
+ * **Growth** ("rebuild from kept hashes until sealed"). While a portrait is open it keeps its
+ * distinct fingerprints (8 bytes each, sorted) besides the filter, and rebuilds the last filter
+ * lazily, sized exactly for the keys it holds, before the next search, export or stats — so the
+ * filter is never sized by a guess and stays at 1.2 B per stored n-gram however the documents
+ * arrive. Memory is bounded: once {@link PENDING_MAX} keys (32 MiB) are kept, or when
+ * `Engine.finalizeDataset` is called, the filter is *sealed*: the kept keys are dropped and later
+ * documents start a new filter of the chain (a lookup tests every filter; a key already in a
+ * sealed filter is not stored again). An imported portrait is sealed. Each filter of the chain is
+ * sized for its own keys, so every one keeps 1.2 B/key; the chance of a false hit on one lookup
+ * is 1 − Π(1 − fᵢ) over the chain (reported as `stats.fpr`).
+ *
+ * **Search and statistics** (Method note 3: score runs, not single hits). The query is winnowed
+ * with the portrait's own w and n, so wherever it copies the corpus it selects the same
+ * fingerprints the corpus did: a copied passage hits on (almost) every one of its fingerprints,
+ * a clean text on a fraction p ≈ 1.1 % of them. Hits are grouped into runs of consecutive
+ * query fingerprints; a run with r distinct hashes among the query's m fingerprints has chance
+ * probability at most m · p^r (union bound over the m places a run can start), with
+ * p = max(the chain's design FPR at its real load, 1.133 %). A run is reported when
+ * m · p^r ≤ alpha (default 1e-6 per query and dataset), with score = 1 − m · p^r. So a match needs
+ * r ≥ 4 distinct consecutive hits for queries up to ≈ 60 fingerprints (≈ 270 words at w = 8),
+ * r ≥ 5 up to ≈ 5,000 fingerprints (≈ 24,000 words).
+ *
+ * **What length is found.** Winnowing guarantees ≥ 1 shared fingerprint for any shared run of
+ * ≥ w + 4 words (12 at w = 8), but one hit is what a clean text shows every ~90 fingerprints: a
+ * reported match needs ≈ 1 + (L − w − 4) · 2/(w+1) ≥ r fingerprints inside the passage (plus
+ * what the passage edges add). Measured on Gutenberg books (test/unit/portrait.test.ts), at
+ * w = 8 (4.7 % of corpus bytes): 12 words 1 %, 16 words 5 %, 20 words 31 %, 25 words 77 %,
+ * 30 words 99 %, 50 words 100 %. w = 12 (3.3 %): 20 words 8 %, 30 words 55 %, 50 words 100 %.
+ * The ≥ 16-word setting is `window: 3` (10.6 % of corpus bytes, still 1.2 B per n-gram):
+ * 12 words ≈ 50 %, 16 words 99–100 %, ≥ 20 words 100 % (`window: 4`, 8.5 %: 16 words 83 %).
+ * **What is shown.** Every shared run of ≥ w + 4 words still leaves its hit: with
+ * `search(…, { portraitHits: true })` every run of hits comes back (`portrait_hits`, each with
+ * its chance probability), and `coverage[id].membership` counts the query's hits against the
+ * filter's chance rate (binomial tail): measured at w = 8, a 12-word passage shows a hit 100 %
+ * of the time, and eight scattered 12-word quotes in 480 words of other text — none a match —
+ * give p < 1e-3 in 20 of 20 queries (0 of 20 without the quotes). A short overlap is so *shown*,
+ * and counted as evidence about the whole query, never reported alone as a reused passage.
+ * Common phrases of the language are real members of a large corpus: they raise the hit rate of
+ * clean text above the FPR, which the floor on p and the run rule absorb for corpora of
+ * books (no false match on 200 passages from other books); on web-scale portraits lower alpha.
+ */
+import type { Core } from '../core/abi.js';
+import { TrainprintError } from '../errors.js';
+import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
+import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
+import type { Fingerprint } from '../types.js';
+import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import type { PortraitDatasetData } from './snapshot.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitHit, PortraitMatch } from './types.js';
+
+/** What one portrait search found: reportable runs, every run, and the hit count. */
+export interface PortraitSearch {
+  readonly matches: PortraitMatch[];
+  readonly runs: PortraitHit[];
+  /** Query fingerprints looked up. */
+  readonly tested: number;
+  /** Query fingerprints found in the filter. */
+  hits: number;
+  /** The false-positive rate p used for the chance figures. */
+  readonly fpr: number;
+}
+
+/** Default winnowing window of a portrait (the 12-word guarantee with word 5-grams). */
+export const PORTRAIT_DEFAULT_WINDOW = 8;
+/** Largest portrait window. */
+export const PORTRAIT_MAX_WINDOW = 64;
+/** Filter bits per distinct stored n-gram (1.2 bytes). */
+export const PORTRAIT_BITS_PER_KEY = 9.6;
+/** Bits set per key. */
+export const PORTRAIT_K = optimalBloomK(PORTRAIT_BITS_PER_KEY);
+/** Design false-positive rate at 9.6 bits/key, k = 6; also the floor of the p used in scoring. */
+export const PORTRAIT_FPR = blockedBloomFpr(PORTRAIT_BITS_PER_KEY, PORTRAIT_K);
+/** Default bound on the chance probability of a reported run, per query and dataset. */
+export const PORTRAIT_ALPHA = 1e-6;
+/** Keys kept (8 bytes each) before the open filter is sealed automatically. */
+export const PENDING_MAX = 1 << 22;
+/** Shingle size (words). */
+const SIZE = 5;
+const BLOCK_BYTES = 64;
+/** Keys per call into the core while building or filtering. */
+const BATCH = 1 << 16;
+/** New fingerprints buffered before they are merged into the kept set. */
+const BATCH_MERGE = 1 << 20;
+
+/** Fingerprint options of a portrait with window `window` (dataset and query side). */
+export function portraitOptions(window: number): ResolvedOptions {
+  return resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: { window } });
+}
+
+/** The params id of a portrait with window `window`. */
+export function portraitParams(window: number): string {
+  return paramsId(portraitOptions(window));
+}
+
+/** Validate a portrait window (INVALID_OPTIONS). */
+export function checkPortraitWindow(window: unknown): number {
+  if (window === undefined) return PORTRAIT_DEFAULT_WINDOW;
+  if (!Number.isInteger(window) || (window as number) < 1 || (window as number) > PORTRAIT_MAX_WINDOW) {
+    throw new TrainprintError('INVALID_OPTIONS', `window must be an integer in 1..${PORTRAIT_MAX_WINDOW}`);
+  }
+  return window as number;
+}
+
+/** Filter keys: the 64-bit hashes with their 32-bit halves swapped (see the module comment). */
+export function portraitKeys(hashes: BigUint64Array): BigUint64Array {
+  const out = hashes.slice();
+  const u = new Uint32Array(out.buffer, out.byteOffset, out.length * 2);
+  for (let i = 0; i < u.length; i += 2) {
+    const t = u[i];
+    u[i] = u[i + 1];
+    u[i + 1] = t;
+  }
+  return out;
+}
+
+/** One filter of the chain: its bits at `ptr` in the dataset's core. */
+interface Link {
+  readonly ptr: number;
+  readonly blocks: number;
+  readonly keys: number;
+  readonly k: number;
+}
+
+/** Blocks for `keys` keys: rounded down, so a filter never takes more than 1.2 B per key (beyond one block). */
+function blocksFor(keys: number): number {
+  return Math.max(1, Math.floor((keys * PORTRAIT_BITS_PER_KEY) / (BLOCK_BYTES * 8)));
+}
+
+function linkFpr(l: Link): number {
+  return l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k);
+}
+
+/** Sorted, de-duplicated copy of `a`. */
+function sortedUnique(a: BigUint64Array): BigUint64Array {
+  const s = a.slice().sort();
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (i === 0 || s[i] !== s[n - 1]) s[n++] = s[i];
+  return s.subarray(0, n);
+}
+
+/**
+ * A portrait dataset. Built by `Engine.addDataset({ kind: 'portrait' })` or restored from a
+ * snapshot. The filters live in the dataset's own WebAssembly instance (dropping the dataset
+ * frees them): sealed filters first, then the open one, then scratch space.
+ */
+export class PortraitDataset {
+  descriptor: DatasetDescriptor & { kind: 'portrait'; window: number };
+  readonly params: string;
+  readonly window: number;
+  readonly docs: DocInfo[] = [];
+  private readonly docIds = new Set<string>();
+  private tokenTotal = 0;
+  private byteTotal = 0;
+  private readonly sealed: Link[] = [];
+  private sealedEnd = 0;
+  /** Kept keys of the open filter: sorted, distinct, none of them in a sealed filter. */
+  private pending: BigUint64Array = new BigUint64Array(0);
+  /** New keys not yet merged into `pending`. */
+  private batch = new BigUint64Array(1024);
+  private batchN = 0;
+  /** The open filter as built (null: none, or stale). */
+  private open: Link | null = null;
+
+  constructor(private readonly core: Core, descriptor: DatasetDescriptor) {
+    const { id, name, models, kb_dataset, meta } = descriptor;
+    this.window = checkPortraitWindow(descriptor.window);
+    this.descriptor = {
+      id, kind: 'portrait', window: this.window,
+      ...(name === undefined ? {} : { name }),
+      ...(models === undefined ? {} : { models: [...models] }),
+      ...(kb_dataset === undefined ? {} : { kb_dataset }),
+      ...(meta === undefined ? {} : { meta }),
+    };
+    this.params = portraitParams(this.window);
+  }
+
+  /** Fingerprint options documents and queries of this portrait are winnowed with. */
+  get options(): ResolvedOptions {
+    return portraitOptions(this.window);
+  }
+
+  /** Add one document's fingerprint (made with {@link options}). */
+  addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
+    if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
+    const keys = portraitKeys(fp.winnow!.hashes);
+    this.docs.push({ id: doc.id, chars: doc.text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
+    this.docIds.add(doc.id);
+    this.tokenTotal += fp.token_count;
+    this.byteTotal += fp.byte_length;
+    if (this.batchN + keys.length > this.batch.length) {
+      let cap = this.batch.length;
+      while (cap < this.batchN + keys.length) cap *= 2;
+      const b = new BigUint64Array(cap);
+      b.set(this.batch.subarray(0, this.batchN));
+      this.batch = b;
+    }
+    this.batch.set(keys, this.batchN);
+    this.batchN += keys.length;
+    if (this.batchN >= BATCH_MERGE) this.merge();
+  }
+
+  /**
+   * Merge buffered keys into the kept set: sort, de-duplicate, drop those a sealed filter already
+   * answers for (lossless: a lookup of such a key hits that filter anyway). Seals when the kept
+   * set reaches {@link PENDING_MAX}.
+   */
+  merge(): void {
+    if (this.batchN === 0) return;
+    let fresh = sortedUnique(this.batch.subarray(0, this.batchN));
+    this.batchN = 0;
+    if (this.batch.length > 1 << 16) this.batch = new BigUint64Array(1024);
+    if (this.sealed.length > 0) {
+      const hit = this.lookup(fresh, this.sealed);
+      let n = 0;
+      for (let i = 0; i < fresh.length; i++) if (!hit[i]) fresh[n++] = fresh[i];
+      fresh = fresh.subarray(0, n);
+    }
+    // merge two sorted distinct arrays
+    const a = this.pending;
+    const out = new BigUint64Array(a.length + fresh.length);
+    let i = 0, j = 0, n = 0;
+    while (i < a.length && j < fresh.length) {
+      if (a[i] < fresh[j]) out[n++] = a[i++];
+      else if (a[i] > fresh[j]) out[n++] = fresh[j++];
+      else { out[n++] = a[i++]; j++; }
+    }
+    while (i < a.length) out[n++] = a[i++];
+    while (j < fresh.length) out[n++] = fresh[j++];
+    this.pending = n === out.length ? out : out.slice(0, n);
+    this.open = null;
+    if (this.pending.length >= PENDING_MAX) this.seal();
+  }
+
+  /** Build the open filter from the kept keys if it is stale. */
+  private ensureOpen(): void {
+    this.merge();
+    if (this.open || this.pending.length === 0) return;
+    const core = this.core;
+    const keys = this.pending;
+    const blocks = blocksFor(keys.length);
+    core.guard(() => {
+      const L = core.layout(this.sealedEnd);
+      const ptr = L.take(blocks * BLOCK_BYTES);
+      const kp = L.take(BATCH * 8);
+      L.commit();
+      core.u8.fill(0, ptr, ptr + blocks * BLOCK_BYTES);
+      for (let i = 0; i < keys.length; i += BATCH) {
+        const n = Math.min(BATCH, keys.length - i);
+        core.u64(kp, n).set(keys.subarray(i, i + n));
+        core.raw.bloomInsert(ptr, blocks, kp, n, PORTRAIT_K);
+      }
+      this.open = { ptr, blocks, keys: keys.length, k: PORTRAIT_K };
+    });
+  }
+
+  /**
+   * Seal the open filter: it joins the chain and the kept keys are dropped (memory falls to the
+   * filter's 1.2 B per key). Later documents go into a new filter.
+   */
+  seal(): void {
+    this.ensureOpen();
+    if (!this.open) return;
+    this.sealed.push(this.open);
+    this.sealedEnd = this.open.ptr - this.core.arenaBase + this.open.blocks * BLOCK_BYTES;
+    this.open = null;
+    this.pending = new BigUint64Array(0);
+  }
+
+  /** True while the portrait keeps keys for rebuilding (not sealed since the last addition). */
+  get isOpen(): boolean {
+    return this.pending.length > 0 || this.batchN > 0;
+  }
+
+  private links(): Link[] {
+    this.ensureOpen();
+    return this.open ? [...this.sealed, this.open] : this.sealed;
+  }
+
+  /** Byte offset in the arena after every filter (where scratch space starts). */
+  private get filtersEnd(): number {
+    return this.open ? this.open.ptr - this.core.arenaBase + this.open.blocks * BLOCK_BYTES : this.sealedEnd;
+  }
+
+  /** 1 where `keys` (filter keys) hit any of `links`. */
+  private lookup(keys: BigUint64Array, links: readonly Link[]): Uint8Array {
+    const out = new Uint8Array(keys.length);
+    if (links.length === 0 || keys.length === 0) return out;
+    const core = this.core;
+    core.guard(() => {
+      const L = core.layout(this.filtersEnd);
+      const kp = L.take(BATCH * 8);
+      const op = L.take(BATCH);
+      L.commit();
+      for (let i = 0; i < keys.length; i += BATCH) {
+        const n = Math.min(BATCH, keys.length - i);
+        core.u64(kp, n).set(keys.subarray(i, i + n));
+        for (const l of links) {
+          if (core.raw.bloomQuery(l.ptr, l.blocks, kp, n, l.k, op) === 0) continue;
+          const r = core.u8;
+          for (let j = 0; j < n; j++) out[i + j] |= r[op + j];
+        }
+      }
+    });
+    return out;
+  }
+
+  /** Membership of fingerprint hashes (as `fingerprint().winnow.hashes`): 1 = probably stored. */
+  has(hashes: BigUint64Array): Uint8Array {
+    return this.lookup(portraitKeys(hashes), this.links());
+  }
+
+  /** Chance that one absent key hits some filter of the chain (design rates at the real loads). */
+  fpr(): number {
+    let miss = 1;
+    for (const l of this.links()) miss *= 1 - linkFpr(l);
+    return 1 - miss;
+  }
+
+  /** Distinct n-grams stored over the chain. */
+  private get storedKeys(): number {
+    this.merge();
+    return this.sealed.reduce((a, l) => a + l.keys, 0) + this.pending.length;
+  }
+
+  /**
+   * Runs of consecutive hits among the query's winnowed fingerprints whose chance probability
+   * m · p^r is ≤ `alpha` (module comment), and the membership evidence behind them: every run
+   * (single hits too) and the hit count against the chance count. `fp` must be winnowed with
+   * {@link options}.
+   */
+  search(fp: Fingerprint, alpha: number): PortraitSearch {
+    const w = fp.winnow;
+    if (!w) throw new TrainprintError('INVALID_INPUT', 'portrait search needs a winnowed fingerprint');
+    const m = w.hashes.length;
+    const p = Math.max(this.fpr(), PORTRAIT_FPR);
+    const result: PortraitSearch = { matches: [], runs: [], tested: m, hits: 0, fpr: p };
+    if (m === 0 || this.storedKeys === 0) return result;
+    const hits = this.has(w.hashes);
+    for (let i = 0; i < m; ) {
+      if (!hits[i]) { i++; continue; }
+      const seen = new Set<bigint>();
+      let j = i;
+      while (j < m && hits[j]) seen.add(w.hashes[j++]);
+      result.hits += j - i;
+      const chance = Math.min(1, m * Math.pow(p, seen.size));
+      const tokens = Math.min(fp.token_count, w.positions[j - 1] - w.positions[i] + SIZE);
+      result.runs.push({ dataset_id: this.descriptor.id, query_start: w.starts[i], query_end: w.ends[j - 1], fingerprints: seen.size, tokens, chance });
+      if (chance <= alpha) {
+        result.matches.push({
+          dataset_id: this.descriptor.id,
+          document_id: null,
+          query_start: w.starts[i],
+          query_end: w.ends[j - 1],
+          source_start: null,
+          source_end: null,
+          kind: 'portrait',
+          tokens,
+          score: 1 - chance,
+        });
+      }
+      i = j;
+    }
+    return result;
+  }
+
+  /** Size and content. */
+  stats(): DatasetStats {
+    const links = this.links();
+    return {
+      id: this.descriptor.id,
+      name: this.descriptor.name,
+      kind: 'portrait',
+      documents: this.docs.length,
+      tokens: this.tokenTotal,
+      fingerprints: this.storedKeys,
+      bytes: this.byteTotal,
+      index_bytes: links.reduce((a, l) => a + l.blocks * BLOCK_BYTES, 0),
+      params: this.params,
+      kb_dataset: this.descriptor.kb_dataset ?? null,
+      models: [...(this.descriptor.models ?? [])],
+      window: this.window,
+      fpr: this.fpr(),
+      filters: links.length,
+    };
+  }
+
+  /** The dataset as plain data (filters copied out of the core), for snapshots. */
+  toData(): PortraitDatasetData {
+    const links = this.links();
+    const u8 = this.core.u8;
+    return {
+      descriptor: this.descriptor,
+      params: this.params,
+      docs: this.docs,
+      filters: links.map((l) => ({ keys: l.keys, k: l.k, bits: u8.slice(l.ptr, l.ptr + l.blocks * BLOCK_BYTES) })),
+    };
+  }
+
+  /** Rebuild a (sealed) portrait from snapshot data. @throws SNAPSHOT_INCOMPATIBLE */
+  static fromData(core: Core, data: PortraitDatasetData): PortraitDataset {
+    const bad = (detail: string): never => {
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', detail);
+    };
+    let ds: PortraitDataset;
+    try {
+      ds = new PortraitDataset(core, data.descriptor);
+    } catch (e) {
+      return bad(`bad portrait descriptor (${(e as Error).message})`);
+    }
+    if (data.params !== ds.params) bad(`params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}`);
+    for (const d of data.docs) {
+      if (ds.docIds.has(d.id)) bad(`document id "${d.id}" appears twice`);
+      ds.docs.push(d);
+      ds.docIds.add(d.id);
+      ds.tokenTotal += d.tokens;
+      ds.byteTotal += d.bytes;
+    }
+    const maxK = core.raw.bloomMaxK.value as number;
+    core.guard(() => {
+      const L = core.layout();
+      const ptrs = data.filters.map((f) => {
+        if (f.k > maxK) bad(`filter k = ${f.k} exceeds the core's limit ${maxK}`);
+        return L.take(f.bits.length);
+      });
+      L.commit();
+      data.filters.forEach((f, i) => {
+        core.u8.set(f.bits, ptrs[i]);
+        ds.sealed.push({ ptr: ptrs[i], blocks: f.bits.length / BLOCK_BYTES, keys: f.keys, k: f.k });
+      });
+      ds.sealedEnd = L.size;
+    });
+    return ds;
+  }
+}

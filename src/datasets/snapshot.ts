@@ -1,0 +1,557 @@
+/**
+ * Versioned, checksummed binary snapshots of a reference-corpus dataset (kind 'exact' or 'portrait').
+ *
+ * A snapshot is one msgpack value, a 2-element array `[header, payload]`, laid out exactly as
+ *
+ * ```text
+ * 92                                   fixarray(2)
+ * 86 …                                 header: a map of 6 entries, in this order
+ *                                        format: 'trainprint.dataset', version: 1, params: string,
+ *                                        kind: 'exact' | 'portrait', counts: { docs, keys },
+ *    a8 "checksum" ce XX XX XX XX        checksum: always the last entry, always a uint32 (0xce, big-endian)
+ * c6 LL LL LL LL                       payload: always bin32 (length big-endian)
+ * …                                    payload bytes: a msgpack map
+ *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd, minhash }
+ *                                        portrait: { descriptor, docs, filters }
+ * ```
+ *
+ * `descriptor` and `docs[i]` are maps (optional fields absent when undefined; `meta` is any
+ * msgpack value); `keys` (u64) and `postDoc`/`postStart`/`postEnd` (u32) are `bin` holding the
+ * little-endian bytes of the typed arrays. `minhash` is a `bin` of little-endian u32, docs × 128:
+ * the one-permutation MinHash signature (k = 128, seed 0) of each document's word 5-grams, in
+ * document order (document d at u32 offset d · 128); its length must be exactly docs · 128 · 4
+ * bytes. The LSH band maps are not stored: loading rebuilds them from the signatures.
+ *
+ * Portrait payloads (src/datasets/portrait.ts) hold no postings: `filters` is an array of maps
+ * `{ keys, k, bits }`, one per filter of the chain: `keys` distinct n-grams stored, `k` bits set per
+ * key (1..16), `bits` a `bin` of the blocked-Bloom bits (a positive multiple of 64 bytes, blocks
+ * in order, as `MembershipFilter` lays them out). `counts.keys` is the sum of the `keys`. A
+ * portrait descriptor may carry `window` (its winnowing window, an integer 1..64).
+ *
+ * Checksum: CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init/xorout 0xFFFFFFFF — the
+ * zlib/PNG crc32) of every byte of the file except the 4 checksum bytes `XX` themselves, i.e. of
+ * `bytes[0, c − 4)` followed by `bytes[c, end)` where `c` is the offset of the payload's `c6` tag.
+ * A CRC-32 detects every error burst of up to 32 bits, so any single corrupted byte anywhere in
+ * the file is always caught — not just with high probability (corrupting the checksum bytes
+ * themselves makes them disagree with the CRC of the rest).
+ *
+ * Decoding never trusts a length: msgpack's `maxStrLength`/`maxBinLength`/`maxArrayLength`/
+ * `maxMapLength` are bounded by the input size, so a hostile file cannot make us allocate more
+ * than about its own size. Decoded typed arrays are fresh copies (never views of the input).
+ */
+import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
+import { TrainprintError, type ErrorCode } from '../errors.js';
+
+/** The in-memory form of an exact dataset (built by src/datasets/exact.ts). */
+export interface ExactDatasetData {
+  readonly descriptor: {
+    readonly id: string;
+    readonly name?: string;
+    readonly kind: 'exact';
+    readonly models?: readonly string[];
+    readonly kb_dataset?: string;
+    readonly meta?: unknown;
+  };
+  /** The fingerprint params id, e.g. 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off'. */
+  readonly params: string;
+  readonly docs: ReadonlyArray<{ readonly id: string; readonly chars: number; readonly tokens: number; readonly bytes: number; readonly meta?: unknown }>;
+  /** Sorted ascending (non-decreasing) winnowed fingerprint hashes. */
+  readonly keys: BigUint64Array;
+  /** Per key: index into docs. */
+  readonly postDoc: Uint32Array;
+  /** Per key: UTF-16 start of the shingle in that document. */
+  readonly postStart: Uint32Array;
+  /** Per key: UTF-16 end (≥ start). */
+  readonly postEnd: Uint32Array;
+  /** Per document, in order: its {@link EXACT_MINHASH_K}-value MinHash signature (docs × 128 u32). */
+  readonly minhash: Uint32Array;
+}
+
+/** The in-memory form of a portrait dataset (built by src/datasets/portrait.ts). */
+export interface PortraitDatasetData {
+  readonly descriptor: {
+    readonly id: string;
+    readonly name?: string;
+    readonly kind: 'portrait';
+    readonly window?: number;
+    readonly models?: readonly string[];
+    readonly kb_dataset?: string;
+    readonly meta?: unknown;
+  };
+  /** The fingerprint params id (its `win=` is the portrait's window). */
+  readonly params: string;
+  readonly docs: ExactDatasetData['docs'];
+  /** The chain of filters: distinct keys stored, k, and the filter bits (blocks × 64 bytes). */
+  readonly filters: ReadonlyArray<{ readonly keys: number; readonly k: number; readonly bits: Uint8Array }>;
+}
+
+/** Any dataset snapshot's content. */
+export type DatasetData = ExactDatasetData | PortraitDatasetData;
+
+/** The `format` string of a dataset snapshot header. */
+export const DATASET_FORMAT = 'trainprint.dataset';
+/** The snapshot layout version written by {@link encodeDataset} and the only one it reads. */
+export const DATASET_VERSION = 1;
+
+/** Length of the per-document MinHash signature of exact datasets (u32 values). */
+export const EXACT_MINHASH_K = 128;
+
+/** Depth limit for `meta` values (the msgpack encoder refuses deeper values anyway). */
+const MAX_META_DEPTH = 100;
+const HEADER_KEYS = ['format', 'version', 'params', 'kind', 'counts', 'checksum'] as const;
+const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const;
+const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
+const DESCRIPTOR_KEYS = new Set(['id', 'name', 'kind', 'models', 'kb_dataset', 'meta']);
+const PORTRAIT_DESCRIPTOR_KEYS = new Set([...DESCRIPTOR_KEYS, 'window']);
+const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
+/** Largest portrait window accepted (as in src/datasets/portrait.ts). */
+const MAX_PORTRAIT_WINDOW = 64;
+const MAX_FILTER_K = 16;
+const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+// ---------------------------------------------------------------------------------------------
+// CRC-32 (IEEE), slicing-by-8.
+
+const CRC_TABLE: Uint32Array = (() => {
+  const t = new Uint32Array(8 * 256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  for (let n = 0; n < 256; n++) {
+    let c = t[n];
+    for (let s = 1; s < 8; s++) {
+      c = t[c & 0xff] ^ (c >>> 8);
+      t[s * 256 + n] = c >>> 0;
+    }
+  }
+  return t;
+})();
+
+/**
+ * CRC-32 (IEEE, as zlib/PNG) of `bytes`, continuing from `crc` (the result of a previous call).
+ * @example crc32(new TextEncoder().encode('123456789')) // 0xcbf43926
+ */
+export function crc32(bytes: Uint8Array, crc = 0): number {
+  const T = CRC_TABLE;
+  let c = ~crc;
+  let i = 0;
+  const n = bytes.length;
+  const end8 = n - (n & 7);
+  for (; i < end8; i += 8) {
+    const a = c ^ (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24));
+    const b = bytes[i + 4] | (bytes[i + 5] << 8) | (bytes[i + 6] << 16) | (bytes[i + 7] << 24);
+    c =
+      T[1792 + (a & 0xff)] ^
+      T[1536 + ((a >>> 8) & 0xff)] ^
+      T[1280 + ((a >>> 16) & 0xff)] ^
+      T[1024 + (a >>> 24)] ^
+      T[768 + (b & 0xff)] ^
+      T[512 + ((b >>> 8) & 0xff)] ^
+      T[256 + ((b >>> 16) & 0xff)] ^
+      T[b >>> 24];
+  }
+  for (; i < n; i++) c = T[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+/** The fixed bytes before the checksum value: fixstr(8) "checksum", uint32 tag. */
+const CHECKSUM_TAG = Uint8Array.of(0xa8, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x73, 0x75, 0x6d, 0xce);
+
+/** CRC-32 of a snapshot, skipping the 4 checksum bytes just before the payload tag at `c`. */
+function snapshotCrc(bytes: Uint8Array, c: number): number {
+  return crc32(bytes.subarray(c), crc32(bytes.subarray(0, c - 4)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation shared by encode (INVALID_INPUT) and decode (SNAPSHOT_INCOMPATIBLE).
+
+type Fail = (detail: string) => never;
+
+function failWith(code: ErrorCode): Fail {
+  return (detail) => {
+    throw new TrainprintError(code, detail);
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, what: string, fail: Fail): void {
+  for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
+}
+
+function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'exact'): ExactDatasetData['descriptor'] {
+  if (!isPlainObject(d)) fail('descriptor must be an object');
+  checkKeys(d, kind === 'portrait' ? PORTRAIT_DESCRIPTOR_KEYS : DESCRIPTOR_KEYS, 'descriptor', fail);
+  if (typeof d.id !== 'string') fail('descriptor.id must be a string');
+  if (d.kind !== kind) fail(`descriptor.kind must be '${kind}', got ${JSON.stringify(d.kind)}`);
+  if (d.window !== undefined && !(Number.isInteger(d.window) && (d.window as number) >= 1 && (d.window as number) <= MAX_PORTRAIT_WINDOW)) {
+    fail(`descriptor.window must be an integer in 1..${MAX_PORTRAIT_WINDOW}`);
+  }
+  if (d.name !== undefined && typeof d.name !== 'string') fail('descriptor.name must be a string');
+  if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string') fail('descriptor.kb_dataset must be a string');
+  if (d.models !== undefined && !(Array.isArray(d.models) && d.models.every((m) => typeof m === 'string'))) {
+    fail('descriptor.models must be an array of strings');
+  }
+  return d as unknown as ExactDatasetData['descriptor'];
+}
+
+function checkDocs(docs: unknown, fail: Fail): ExactDatasetData['docs'] {
+  if (!Array.isArray(docs)) fail('docs must be an array');
+  for (let i = 0; i < docs.length; i++) {
+    const doc: unknown = docs[i];
+    if (!isPlainObject(doc)) fail(`docs[${i}] must be an object`);
+    checkKeys(doc, DOC_KEYS, `docs[${i}]`, fail);
+    if (typeof doc.id !== 'string') fail(`docs[${i}].id must be a string`);
+    if (!isCount(doc.chars)) fail(`docs[${i}].chars must be a non-negative integer`);
+    if (!isCount(doc.tokens)) fail(`docs[${i}].tokens must be a non-negative integer`);
+    if (!isCount(doc.bytes)) fail(`docs[${i}].bytes must be a non-negative integer`);
+  }
+  return docs as ExactDatasetData['docs'];
+}
+
+/** Index of the first key smaller than its predecessor, or −1 (compares u32 halves, no BigInt). */
+function unsortedAt(keys: BigUint64Array): number {
+  const w = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+  const hi = LITTLE_ENDIAN ? 1 : 0;
+  const lo = 1 - hi;
+  for (let i = 1; i < keys.length; i++) {
+    const h0 = w[2 * i - 2 + hi];
+    const h1 = w[2 * i + hi];
+    if (h1 < h0 || (h1 === h0 && w[2 * i + lo] < w[2 * i - 2 + lo])) return i;
+  }
+  return -1;
+}
+
+function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postStart' | 'postEnd'>, docCount: number, fail: Fail): void {
+  const { keys, postDoc, postStart, postEnd } = data;
+  const n = keys.length;
+  if (postDoc.length !== n || postStart.length !== n || postEnd.length !== n) {
+    fail(`column lengths differ (keys ${n}, postDoc ${postDoc.length}, postStart ${postStart.length}, postEnd ${postEnd.length})`);
+  }
+  for (let i = 0; i < n; i++) {
+    if (postDoc[i] >= docCount) fail(`postDoc[${i}] = ${postDoc[i]} is not a document index (${docCount} documents)`);
+    if (postStart[i] > postEnd[i]) fail(`posting ${i} starts after it ends (${postStart[i]} > ${postEnd[i]})`);
+  }
+  const bad = unsortedAt(keys);
+  if (bad >= 0) fail(`keys are not sorted ascending (keys[${bad}] < keys[${bad - 1}])`);
+}
+
+function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
+  if (minhash.length !== docCount * EXACT_MINHASH_K) {
+    fail(`minhash has ${minhash.length} values, expected ${docCount} documents × ${EXACT_MINHASH_K} = ${docCount * EXACT_MINHASH_K}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed arrays ↔ little-endian bytes.
+
+/** Little-endian bytes of a typed array: a view on little-endian hosts, a swapped copy otherwise. */
+function leBytes(a: BigUint64Array | Uint32Array): Uint8Array {
+  const view = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  if (LITTLE_ENDIAN) return view;
+  const w = a.BYTES_PER_ELEMENT;
+  const out = new Uint8Array(view.length);
+  for (let i = 0; i < view.length; i += w) for (let j = 0; j < w; j++) out[i + j] = view[i + w - 1 - j];
+  return out;
+}
+
+/** Fresh typed array from little-endian bytes (length already checked to be a multiple of the width). */
+function fromLE<T extends BigUint64Array | Uint32Array>(bin: Uint8Array, make: (n: number) => T): T {
+  const out = make(bin.length / make(0).BYTES_PER_ELEMENT);
+  const view = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  if (LITTLE_ENDIAN) view.set(bin);
+  else {
+    const w = out.BYTES_PER_ELEMENT;
+    for (let i = 0; i < bin.length; i += w) for (let j = 0; j < w; j++) view[i + j] = bin[i + w - 1 - j];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encode.
+
+function withoutUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+/**
+ * Serialise an exact dataset to a snapshot (layout in the module comment). Checks the same
+ * invariants as {@link decodeDataset}, so it never writes a file that would be refused.
+ * @throws INVALID_INPUT when the dataset is malformed (wrong types, unknown descriptor/doc fields,
+ *   column lengths differ, postDoc out of range, start > end, keys unsorted, minhash not docs × 128 u32,
+ *   meta not msgpack-serialisable,
+ *   payload ≥ 4 GiB)
+ * @example const bytes = encodeDataset(data); const copy = decodeDataset(bytes, { params: data.params })
+ */
+export function encodeDataset(data: DatasetData): Uint8Array {
+  const fail: Fail = failWith('INVALID_INPUT');
+  if (data === null || typeof data !== 'object') fail('dataset must be an object');
+  if (typeof data.params !== 'string' || data.params.length === 0) fail('params must be a non-empty string');
+  if (isPlainObject(data.descriptor) && data.descriptor.kind === 'portrait') return encodePortrait(data as PortraitDatasetData, fail);
+  data = data as ExactDatasetData;
+  const d = checkDescriptor(data.descriptor, fail);
+  const docs = checkDocs(data.docs, fail);
+  if (!(data.keys instanceof BigUint64Array)) fail('keys must be a BigUint64Array');
+  for (const k of ['postDoc', 'postStart', 'postEnd', 'minhash'] as const) {
+    if (!(data[k] instanceof Uint32Array)) fail(`${k} must be a Uint32Array`);
+  }
+  checkColumns(data, docs.length, fail);
+  checkMinhash(data.minhash, docs.length, fail);
+
+  const n = data.keys.length;
+  const payloadValue = {
+    descriptor: withoutUndefined({ id: d.id, name: d.name, kind: d.kind, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }),
+    docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
+    keys: leBytes(data.keys),
+    postDoc: leBytes(data.postDoc),
+    postStart: leBytes(data.postStart),
+    postEnd: leBytes(data.postEnd),
+    minhash: leBytes(data.minhash),
+  };
+  return frame(payloadValue, 20 * n + (64 + 4 * EXACT_MINHASH_K) * docs.length + 1024, data.params, 'exact', { docs: docs.length, keys: n }, fail);
+}
+
+/** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
+function checkFilters(filters: unknown, fail: Fail): number {
+  if (!Array.isArray(filters)) fail('filters must be an array');
+  let total = 0;
+  for (let i = 0; i < filters.length; i++) {
+    const f: unknown = filters[i];
+    if (!isPlainObject(f)) fail(`filters[${i}] must be a map { keys, k, bits }`);
+    checkKeys(f, FILTER_KEYS, `filters[${i}]`, fail);
+    if (!isCount(f.keys)) fail(`filters[${i}].keys must be a non-negative integer`);
+    if (!(Number.isInteger(f.k) && (f.k as number) >= 1 && (f.k as number) <= MAX_FILTER_K)) fail(`filters[${i}].k must be an integer in 1..${MAX_FILTER_K}`);
+    if (!(f.bits instanceof Uint8Array)) fail(`filters[${i}].bits must be bin`);
+    if (f.bits.length === 0 || f.bits.length % 64 !== 0) fail(`filters[${i}].bits has ${f.bits.length} bytes, not a positive multiple of 64`);
+    total += f.keys as number;
+  }
+  return total;
+}
+
+function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
+  const d = checkDescriptor(data.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
+  const docs = checkDocs(data.docs, fail);
+  const keys = checkFilters(data.filters, fail);
+  const payloadValue = {
+    descriptor: withoutUndefined({ id: d.id, name: d.name, kind: d.kind, window: d.window, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }),
+    docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
+    filters: data.filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits })),
+  };
+  const bits = data.filters.reduce((a, f) => a + f.bits.length, 0);
+  return frame(payloadValue, bits + 64 * docs.length + 1024, data.params, 'portrait', { docs: docs.length, keys }, fail);
+}
+
+/** The header + checksum + payload framing shared by every kind (layout in the module comment). */
+function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }, fail: Fail): Uint8Array {
+  let payload: Uint8Array;
+  try {
+    const encoder = new Encoder({ initialBufferSize: sizeHint, ignoreUndefined: true });
+    payload = encoder.encodeSharedRef(payloadValue);
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${(e as Error).message})`, { cause: e });
+  }
+  if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
+
+  const head = new Encoder().encode({ format: DATASET_FORMAT, version: DATASET_VERSION, params, kind, counts });
+  // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
+  // fixed encoding and position.
+  const c = 1 + head.length + CHECKSUM_TAG.length + 4; // offset of the payload's bin32 tag
+  const out = new Uint8Array(c + 5 + payload.length);
+  const dv = new DataView(out.buffer);
+  out[0] = 0x92; // fixarray of 2
+  out.set(head, 1);
+  out[1] = 0x86; // fixmap of 6
+  out.set(CHECKSUM_TAG, 1 + head.length);
+  out[c] = 0xc6; // bin32
+  dv.setUint32(c + 1, payload.length, false);
+  out.set(payload, c + 5);
+  dv.setUint32(c - 4, snapshotCrc(out, c), false);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decode.
+
+/** msgpack decode with every length bounded by the input size; msgpack errors become `fail`. */
+function decodeBounded(bytes: Uint8Array, what: string): unknown {
+  const max = bytes.length;
+  const decoder = new Decoder({ maxStrLength: max, maxBinLength: max, maxArrayLength: max, maxMapLength: max, maxExtLength: max });
+  try {
+    return decoder.decode(bytes);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    let detail: string;
+    if (msg.startsWith('Insufficient data')) detail = `${what} is truncated (${msg})`;
+    else if (msg.startsWith('Extra ')) detail = `${what} has trailing bytes (${msg})`;
+    else detail = `${what} is not valid msgpack (${msg})`;
+    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', detail, { cause: e });
+  }
+}
+
+/** A checked descriptor, copied (meta detached from the input); `extra` holds the kind's own fields. */
+function copyDescriptor(
+  d: { id: string; name?: string; models?: readonly string[]; kb_dataset?: string; meta?: unknown },
+  extra: Record<string, unknown>,
+  fail: Fail,
+): Record<string, unknown> {
+  return withoutUndefined({
+    id: d.id,
+    name: d.name,
+    ...extra,
+    models: d.models === undefined ? undefined : [...d.models],
+    kb_dataset: d.kb_dataset,
+    meta: 'meta' in d ? detach(d.meta, 0, fail) : undefined,
+  });
+}
+
+/** Checked document records, copied (meta detached from the input). */
+function copyDocs(docs: ReadonlyArray<{ id: string; chars: number; tokens: number; bytes: number; meta?: unknown }>, fail: Fail) {
+  return docs.map((x) =>
+    'meta' in x
+      ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
+      : { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes },
+  );
+}
+
+/** Deep copy of a decoded meta value so that no Uint8Array in it aliases the input. */
+function detach(v: unknown, depth: number, fail: Fail): unknown {
+  if (depth > MAX_META_DEPTH) fail('meta is nested too deeply');
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Uint8Array) return v.slice();
+  if (v instanceof ExtData) return new ExtData(v.type, v.data instanceof Uint8Array ? v.data.slice() : v.data);
+  if (Array.isArray(v)) return v.map((x) => detach(x, depth + 1, fail));
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = detach(x, depth + 1, fail);
+    return out;
+  }
+  return v; // Date (msgpack timestamp) and other immutable-enough values
+}
+
+function column(payload: Record<string, unknown>, name: string, width: number, count: number, fail: Fail): Uint8Array {
+  const bin = payload[name];
+  if (!(bin instanceof Uint8Array)) fail(`payload.${name} must be bin`);
+  if (bin.length !== count * width) fail(`payload.${name} has ${bin.length} bytes, expected ${count} × ${width} = ${count * width}`);
+  return bin;
+}
+
+/**
+ * Restore a dataset written by {@link encodeDataset}. The result shares no memory with `bytes`.
+ * @param expect `params`: the fingerprint params id the caller requires; a different one is refused.
+ * @throws INVALID_INPUT when `bytes` is not a Uint8Array; INVALID_OPTIONS when `expect` is malformed;
+ *   SNAPSHOT_INCOMPATIBLE when the bytes are empty, truncated, have trailing bytes, fail the checksum,
+ *   have another format, version or params, or are internally inconsistent
+ * @example const data = decodeDataset(bytes, { params: engine.params })
+ */
+export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' }): ExactDatasetData;
+export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'portrait' }): PortraitDatasetData;
+export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'any' }): DatasetData;
+export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' | 'portrait' | 'any' }): DatasetData {
+  if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
+  if (
+    expect !== undefined &&
+    (expect === null || typeof expect !== 'object' || (expect.params !== undefined && typeof expect.params !== 'string') ||
+      (expect.kind !== undefined && expect.kind !== 'exact' && expect.kind !== 'portrait' && expect.kind !== 'any'))
+  ) {
+    throw new TrainprintError('INVALID_OPTIONS', "expect must be { params?: string, kind?: 'exact' | 'portrait' | 'any' }");
+  }
+  const wanted = expect?.kind ?? 'exact';
+  const fail: Fail = failWith('SNAPSHOT_INCOMPATIBLE');
+  if (bytes.length === 0) fail('empty input');
+  if (bytes[0] !== 0x92) fail('not a trainprint dataset snapshot (does not start with a 2-element msgpack array)');
+
+  const top = decodeBounded(bytes, 'snapshot');
+  if (!Array.isArray(top) || top.length !== 2) fail('not a trainprint dataset snapshot (top level is not [header, payload])');
+  const [header, payload] = top as [unknown, unknown];
+  if (!isPlainObject(header)) fail('header is not a map');
+  if (header.format !== DATASET_FORMAT) fail(`not a trainprint dataset snapshot (format ${JSON.stringify(header.format)}, expected "${DATASET_FORMAT}")`);
+  const version = header.version;
+  if (typeof version !== 'number' || !Number.isInteger(version)) fail('header.version must be an integer');
+  if (version > DATASET_VERSION) fail(`snapshot version ${version} is newer than this library supports (${DATASET_VERSION}); upgrade trainprint`);
+  if (version < DATASET_VERSION) fail(`snapshot version ${version} is older than this library supports (${DATASET_VERSION}); rebuild the dataset`);
+  checkKeys(header, new Set(HEADER_KEYS), 'header', fail);
+  for (const k of HEADER_KEYS) if (!(k in header)) fail(`header.${k} is missing`);
+  const { params, kind, counts, checksum } = header;
+  if (typeof params !== 'string' || params.length === 0) fail('header.params must be a non-empty string');
+  if (kind !== 'exact' && kind !== 'portrait') fail(`dataset kind ${JSON.stringify(kind)} is not supported (expected "exact" or "portrait")`);
+  if (wanted !== 'any' && kind !== wanted) fail(`dataset kind ${JSON.stringify(kind)} is not the expected "${wanted}"`);
+  if (!isPlainObject(counts)) fail('header.counts must be a map');
+  checkKeys(counts, new Set(['docs', 'keys']), 'header.counts', fail);
+  const docCount = counts.docs;
+  const keyCount = counts.keys;
+  if (!isCount(docCount) || !isCount(keyCount)) fail('header.counts.docs and header.counts.keys must be non-negative integers');
+  if (typeof checksum !== 'number' || !Number.isInteger(checksum) || checksum < 0 || checksum > 0xffffffff) fail('header.checksum must be a u32');
+  if (!(payload instanceof Uint8Array)) fail('payload must be bin');
+
+  const c = bytes.length - payload.length - 5; // the payload is last: its bin32 tag is here
+  const at = c - 4 - CHECKSUM_TAG.length;
+  if (at < 1 || bytes[c] !== 0xc6 || CHECKSUM_TAG.some((b, i) => bytes[at + i] !== b)) {
+    fail('checksum is not where it belongs (last header entry as uint32, followed by the payload as bin32)');
+  }
+  const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(c - 4, false);
+  const actual = snapshotCrc(bytes, c);
+  if (stored !== checksum || actual !== checksum) {
+    fail(`checksum mismatch (stored CRC-32 0x${checksum.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}): the snapshot is corrupted`);
+  }
+  if (expect?.params !== undefined && expect.params !== params) {
+    fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}`);
+  }
+
+  const body = decodeBounded(payload, 'payload');
+  if (!isPlainObject(body)) fail('payload is not a map');
+  if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail);
+  checkKeys(body, new Set(PAYLOAD_KEYS), 'payload', fail);
+  for (const k of PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
+  const d = checkDescriptor(body.descriptor, fail);
+  const docs = checkDocs(body.docs, fail);
+  if (docs.length !== docCount) fail(`header says ${docCount} documents, payload has ${docs.length}`);
+  const keysBin = column(body, 'keys', 8, keyCount, fail);
+  const docBin = column(body, 'postDoc', 4, keyCount, fail);
+  const startBin = column(body, 'postStart', 4, keyCount, fail);
+  const endBin = column(body, 'postEnd', 4, keyCount, fail);
+  const minhashBin = column(body, 'minhash', 4, docCount * EXACT_MINHASH_K, fail);
+
+  const data: ExactDatasetData = {
+    descriptor: copyDescriptor(d, { kind: 'exact' as const }, fail) as ExactDatasetData['descriptor'],
+    params,
+    docs: copyDocs(docs, fail),
+    keys: fromLE(keysBin, (n) => new BigUint64Array(n)),
+    postDoc: fromLE(docBin, (n) => new Uint32Array(n)),
+    postStart: fromLE(startBin, (n) => new Uint32Array(n)),
+    postEnd: fromLE(endBin, (n) => new Uint32Array(n)),
+    minhash: fromLE(minhashBin, (n) => new Uint32Array(n)),
+  };
+  checkColumns(data, docCount, fail);
+  checkMinhash(data.minhash, docCount, fail);
+  return data;
+}
+
+function decodePortrait(body: Record<string, unknown>, params: string, docCount: number, keyCount: number, fail: Fail): PortraitDatasetData {
+  checkKeys(body, new Set(PORTRAIT_PAYLOAD_KEYS), 'payload', fail);
+  for (const k of PORTRAIT_PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
+  const d = checkDescriptor(body.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
+  const docs = checkDocs(body.docs, fail);
+  if (docs.length !== docCount) fail(`header says ${docCount} documents, payload has ${docs.length}`);
+  const keys = checkFilters(body.filters, fail);
+  if (keys !== keyCount) fail(`header says ${keyCount} keys, the filters hold ${keys}`);
+  const filters = body.filters as PortraitDatasetData['filters'];
+  return {
+    descriptor: copyDescriptor(d, { kind: 'portrait' as const, window: d.window }, fail) as PortraitDatasetData['descriptor'],
+    params,
+    docs: copyDocs(docs, fail),
+    filters: filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits.slice() })),
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Types shared by every dataset kind (exact: src/datasets/exact.ts, portrait: src/datasets/portrait.ts)
+ * and by `Engine.search`.
+ */
+
+/** What a dataset is: its id, its kind and the knowledge-base facts attached to it. */
+export interface DatasetDescriptor {
+  /** Stable id, 1–200 characters. */
+  readonly id: string;
+  readonly name?: string;
+  /**
+   * `'exact'`: winnowed fingerprints with postings (document and span of every match).
+   * `'portrait'`: a compact membership filter of the winnowed fingerprints, ≈ 1.2 bytes per
+   * stored n-gram and no positions: says *that* a passage is in the corpus, not where.
+   * @default 'exact'
+   */
+  readonly kind?: 'exact' | 'portrait';
+  /**
+   * Portrait only: winnowing window over word 5-grams (1..64). Any shared run of
+   * ≥ window + 4 words leaves at least one shared fingerprint; the index takes ≈ 1.2 B ×
+   * 2 / (window + 1) per word. 8 (default) = the 12-word guarantee, ≈ 4–5 % of corpus bytes;
+   * 12 = the 16-word guarantee, ≈ 3 %. A *reported* match needs more words than the guarantee
+   * (a run of ≥ 4–5 filter hits, see src/datasets/portrait.ts): ≈ 30 words at window 8; `window: 3`
+   * (≈ 10.6 % of corpus bytes) reports ≥ 16-word overlaps 99 % of the time.
+   * @default 8
+   */
+  readonly window?: number;
+  /** Models documented to have trained on this dataset (`provider/model`). */
+  readonly models?: readonly string[];
+  /** Id of the dataset in the knowledge base. */
+  readonly kb_dataset?: string;
+  readonly meta?: unknown;
+}
+
+/** One reference document. */
+export interface DatasetDocument {
+  readonly id: string;
+  readonly text: string;
+  readonly meta?: unknown;
+}
+
+/** Size and content of a dataset (`engine.datasets()`). */
+export interface DatasetStats {
+  readonly id: string;
+  readonly name: string | undefined;
+  readonly kind: 'exact' | 'portrait';
+  readonly documents: number;
+  /** Word tokens over all documents. */
+  readonly tokens: number;
+  /** Exact: winnowed fingerprints stored (postings). Portrait: distinct winnowed n-grams stored in the filter. */
+  readonly fingerprints: number;
+  /** UTF-8 bytes of the documents indexed. */
+  readonly bytes: number;
+  /**
+   * Bytes the index itself takes (exact: keys, postings, prefix table and the 512-byte MinHash
+   * signature of every document — the LSH band maps, 16 entries per document, are not counted;
+   * portrait: filter bits).
+   */
+  readonly index_bytes: number;
+  readonly params: string;
+  /** The declared knowledge-base dataset this dataset samples (`null` when none). */
+  readonly kb_dataset: string | null;
+  /** The declared models trained on it (empty when none). */
+  readonly models: readonly string[];
+  /** Portrait only: the winnowing window. */
+  readonly window?: number;
+  /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */
+  readonly fpr?: number;
+  /** Portrait only: number of filters in the chain (1 unless the dataset grew after a seal). */
+  readonly filters?: number;
+}
+
+/** The fields every match that points into a source document carries. */
+interface DocumentMatchFields {
+  readonly dataset_id: string;
+  readonly document_id: string;
+  /** Span in the query (UTF-16 offsets into the caller's string). */
+  readonly query_start: number;
+  readonly query_end: number;
+  /** Span in the source document (UTF-16 offsets into the document's text as indexed). */
+  readonly source_start: number;
+  readonly source_end: number;
+  /** Query word tokens inside the match. */
+  readonly tokens: number;
+}
+
+/** A reused passage found in an exact dataset: spans in the query and in the source document. */
+export interface ExactMatch extends DocumentMatchFields {
+  readonly kind: 'exact';
+  /**
+   * Density of the evidence, 0..1: winnowed source fingerprints found in the passage divided by
+   * the number expected for a verbatim copy of that length (2 / (window + 1) per shingle).
+   */
+  readonly score: number;
+}
+
+/**
+ * A passage of the query whose n-grams are in a portrait dataset. Portraits keep no positions,
+ * so there is no document and no source span.
+ */
+export interface PortraitMatch {
+  readonly dataset_id: string;
+  readonly document_id: null;
+  /** Span in the query covered by the run of hits (UTF-16 offsets into the caller's string). */
+  readonly query_start: number;
+  readonly query_end: number;
+  readonly source_start: null;
+  readonly source_end: null;
+  readonly kind: 'portrait';
+  /** Query word tokens inside the span (first hit's shingle to last hit's shingle). */
+  readonly tokens: number;
+  /**
+   * 1 − the chance probability of the run: 1 − min(1, m · p^r) for a run of r distinct
+   * consecutive hits among the query's m winnowed fingerprints at the filter's false-positive
+   * rate p. Only runs with m · p^r ≤ `alpha` (default 1e-6) are reported, so score ≥ 1 − alpha.
+   */
+  readonly score: number;
+}
+
+/**
+ * One run of consecutive query fingerprints found in a portrait, reportable or not (search
+ * option `portraitHits`). A portrait is a filter: any run may be the filter's chance hits, with
+ * probability at most `chance`. Winnowing puts at least one fingerprint of every shared run of
+ * ≥ window + 4 words in both texts, so every such overlap shows up here, as a run of ≥ 1 —
+ * but only runs with `chance` ≤ `alpha` are evidence (and become matches).
+ */
+export interface PortraitHit {
+  readonly dataset_id: string;
+  /** Span in the query covered by the run (UTF-16 offsets into the caller's string). */
+  readonly query_start: number;
+  readonly query_end: number;
+  /** Distinct fingerprints in the run. */
+  readonly fingerprints: number;
+  /** Query word tokens inside the span. */
+  readonly tokens: number;
+  /** min(1, m · p^r): the chance of a run this long anywhere among the query's m fingerprints. */
+  readonly chance: number;
+}
+
+/**
+ * A near-duplicate document found in an exact dataset (MinHash-LSH over word 5-gram shingle
+ * sets, src/datasets/exact.ts): the whole query resembles the whole document. Reported in addition
+ * to the exact passage matches, when the estimated Jaccard similarity is ≥ `near`.
+ */
+export interface NearMatch extends DocumentMatchFields {
+  /** Always the whole query (0 and its length) and the whole document (0 and its length): the spans. */
+  readonly kind: 'near';
+  /**
+   * Estimated Jaccard similarity of the query's and the document's sets of word 5-grams: the
+   * share of equal positions of their one-permutation MinHash signatures (k = 128, standard
+   * error ≈ sqrt(J(1 − J)/128), ≈ 0.04 at J = 0.5–0.7).
+   */
+  readonly score: number;
+}
+
+/** One reused passage (or, `kind: 'near'`, one near-duplicate document) found by `search`. */
+export type SearchMatch = ExactMatch | PortraitMatch | NearMatch;
+
+export interface DocInfo {
+  readonly id: string;
+  readonly chars: number;
+  readonly tokens: number;
+  readonly bytes: number;
+  readonly meta?: unknown;
+}

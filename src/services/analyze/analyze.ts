@@ -1,0 +1,287 @@
+/**
+ * `analyze`: content → corpus evidence (search) → calibrated dataset confidence → attribution
+ * sources through the knowledge base → overall confidence, risk, revenue, factor codes.
+ * Every number in the result is recomputable from the `evidence` block and the tables it names.
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import { CONTENT_TYPES, extractText, type ContentType } from '../../text/index.js';
+import { startSha256Hex } from '../../fingerprint/sha256.js';
+import { knowledgeBase } from '../kb/index.js';
+import type { FactorCode } from '../kb/factors.js';
+import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
+import type { SearchMatch } from '../../datasets/types.js';
+import { CALIBRATION, datasetConfidence } from './calibration.js';
+import { chanceEvidence } from './evidence.js';
+import { assessRisk } from './risk.js';
+import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
+import { checkDeclarations, checkObject, checkWorkType, fail, newId, onlyKeys } from '../../util/validate.js';
+import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest, AttributionSource, DatasetEvidence, WorkType } from './types.js';
+
+/** Largest content accepted, in UTF-8 bytes (10 MiB). */
+export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
+/** Below this many words, `short_text_low_power`. */
+export const SHORT_TEXT_WORDS = 50;
+const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' } as const);
+
+/** Validated request. */
+interface Checked {
+  content: string;
+  type: ContentType;
+  workType: WorkType | undefined;
+  jurisdiction: Jurisdiction | null;
+  optOut: boolean;
+  since: Date | null;
+}
+
+/** Run one analysis (see `Engine.analyze`). */
+export async function runAnalysis(engine: Engine, request: AnalyzeRequest, options: AnalyzeOptions = {}): Promise<AnalysisResult> {
+  const req = checkRequest(request);
+  const prior = checkPrior(options);
+  const extracted = extractText(req.content, req.type);
+  // search first: it throws synchronously on bad input, before any promise exists to be left unhandled
+  // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
+  const { result: found, details, fingerprint: fp } = engine._search(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
+  const workHash = startSha256Hex(new TextEncoder().encode(req.content));
+  const kb = knowledgeBase();
+
+  const matches: SearchMatch[] = found.matches.map((m) => {
+    const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
+    return { ...m, query_start, query_end };
+  });
+
+  const evidence: DatasetEvidence[] = [];
+  const sources: AttributionSource[] = [];
+  const factors = new Set<FactorCode>();
+  const limitations = new Set<FactorCode>(['reference_sample_only', 'paraphrase_not_detectable', 'no_model_probe', 'training_data_undisclosed', 'calibrated_on_constructed_queries']);
+  let pirated = false;
+  const linkedReleaseYears: number[] = [];
+  for (const ds of engine.datasets()) {
+    const detail = details.get(ds.id);
+    if (!detail) continue;
+    const descriptor = engine._descriptor(ds.id);
+    const own = found.matches.filter((m) => m.dataset_id === ds.id);
+    const passages = own.filter((m) => m.kind !== 'near');
+    const near = own.filter((m) => m.kind === 'near');
+    const chance = chanceEvidence(detail);
+    const conf = datasetConfidence(detail.kind, chance.strength, prior);
+    const cov = found.coverage[ds.id];
+    evidence.push({
+      dataset_id: ds.id,
+      kind: detail.kind,
+      kb_dataset: descriptor.kb_dataset ?? null,
+      declared_models: descriptor.models ?? [],
+      matches: passages.length,
+      documents: new Set(passages.map((m) => m.document_id)).size,
+      near_duplicates: near.length,
+      coverage: round4(cov.share),
+      longest_run: cov.longest_run,
+      ...chance,
+      // 6 significant digits: Math.exp/log differ in the last bit between engines (V8 versions)
+      chance: Number(chance.chance.toPrecision(6)),
+      background_rate: round6(chance.background_rate),
+      strength: round4(chance.strength),
+      confidence: round4(conf.p),
+      confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
+    });
+    const membership = cov.membership !== undefined && cov.membership.p_value < 1e-3;
+    if (own.length === 0 && !membership) continue;
+    // ---- evidence factors
+    if (detail.kind === 'exact' && passages.length) factors.add('verbatim_overlap');
+    if (detail.kind === 'exact' && passages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
+    if (chance.runs >= 3) factors.add('multiple_independent_runs');
+    if (near.length) factors.add('near_duplicate');
+    if (detail.kind === 'portrait') {
+      factors.add('portrait_membership');
+      limitations.add('portrait_no_positions');
+    }
+    // ---- attribution sources of this dataset
+    const before = sources.length;
+    const base = { dataset_id: ds.id, declared: true } as const;
+    if (descriptor.kb_dataset !== undefined) {
+      const kbd = kb.dataset(descriptor.kb_dataset);
+      for (const link of kb.modelsTrainedOn(kbd.id)) {
+        const c = link.certainty;
+        sources.push({
+          ...base,
+          provider: link.model.provider,
+          model: link.model.id,
+          confidence: round4(conf.p * c),
+          confidence_ci_95: [round4(conf.lo * c), round4(conf.hi * c)],
+          training_dataset: kbd.name,
+          kb_dataset: kbd.id,
+          link: 'kb',
+          link_certainty: c,
+          link_reason: link.reason,
+          disclosure: link.model.disclosure,
+          citations: link.model.sources,
+        });
+        factors.add(link.via.length > 1 ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
+        if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
+        if (link.model.disclosure === 'full' && detail.kind === 'exact') factors.add('exact_match_in_open_corpus');
+        if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) pirated = true;
+        if (link.model.release_year !== null) linkedReleaseYears.push(link.model.release_year);
+      }
+      if (kb.exclusions(kbd.id).length) factors.add('dataset_excluded_by_provider');
+    }
+    for (const id of descriptor.models ?? []) {
+      const model = kb.model(id);
+      sources.push({
+        ...base,
+        provider: model.provider,
+        model: model.id,
+        confidence: round4(conf.p),
+        confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
+        training_dataset: descriptor.name ?? ds.id,
+        kb_dataset: descriptor.kb_dataset ?? null,
+        link: 'declared',
+        link_certainty: 1,
+        link_reason: `declared in the descriptor of dataset "${ds.id}"`,
+        disclosure: 'declared',
+        citations: [],
+      });
+      if (model.release_year !== null) linkedReleaseYears.push(model.release_year);
+    }
+    if (sources.length > before) factors.add('declared_dataset_link');
+    else factors.add('no_documented_model_link');
+  }
+  const attribution = bestPerModel(sources);
+
+  // ---- overall confidence: the best-supported source (sources share the same corpus evidence,
+  // so combining them as independent — noisy-OR — would overstate it)
+  const top = attribution[0];
+  const confidence = top ? round1(top.confidence * 100) : 0;
+  const confidenceCi: [number, number] = top ? [round1(top.confidence_ci_95[0] * 100), round1(top.confidence_ci_95[1] * 100)] : [0, 0];
+
+  if (engine.datasets().length === 0) limitations.add('no_datasets_loaded');
+  else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
+  if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
+  if (!req.jurisdiction) limitations.add('jurisdiction_unspecified');
+  else if (!req.jurisdiction.known) limitations.add('jurisdiction_not_in_table');
+
+  // ---- revenue
+  const work = chooseWorkType(req.workType, extracted.text, fp.token_count);
+  const revenue = estimateRevenue(work.type, work.source, fp.token_count, providerUse(attribution));
+  for (const f of revenue.factors) limitations.add(f);
+
+  // ---- risk
+  let optOut: 'none' | 'applies' | 'after_release' = 'none';
+  if (req.optOut) {
+    const year = req.since?.getUTCFullYear();
+    optOut = year !== undefined && linkedReleaseYears.length > 0 && linkedReleaseYears.every((y) => y < year) ? 'after_release' : 'applies';
+    if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
+  }
+  const risk = assessRisk({
+    jurisdiction: req.jurisdiction,
+    anyMatch: found.matches.length > 0,
+    attributionLow: top ? top.confidence_ci_95[0] : 0,
+    optOut,
+    pirated,
+    workType: work.type,
+  });
+
+  const potential = new Set(found.matches.map((m) => `${m.dataset_id}\u0000${m.document_id ?? ''}`)).size;
+  return {
+    success: true,
+    analysis_id: newId('an_'),
+    fingerprint: fp.fingerprint,
+    confidence,
+    confidence_ci_95: confidenceCi,
+    potential_matches: potential,
+    estimated_revenue: { monthly: revenue.monthly, currency: 'USD', basis: revenue.basis },
+    attribution_sources: attribution,
+    risk_assessment: {
+      level: risk.level,
+      factors: [...factors, ...risk.factors],
+      score: risk.score,
+      jurisdiction: req.jurisdiction?.code ?? null,
+      base_weight: risk.base_weight,
+      modifiers: risk.modifiers,
+      attribution_scale: risk.attribution_scale,
+    },
+    next_steps: NEXT_STEPS,
+    content_type: req.type,
+    work_hash: `sha256:${await workHash}`,
+    tokens: fp.token_count,
+    matches,
+    coverage: found.coverage,
+    evidence: {
+      method: 'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = dataset confidence × link certainty.',
+      datasets: evidence,
+      calibration: { id: CALIBRATION.id, prior },
+      combination: 'confidence = 100 × the highest attribution-source confidence (sources share the same corpus evidence, so they are not combined as independent); 0 without sources',
+    },
+    limitations: [...limitations],
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** One source per model: the most confident. Sorted by confidence, then model id. */
+function bestPerModel(sources: AttributionSource[]): AttributionSource[] {
+  const best = new Map<string, AttributionSource>();
+  for (const s of sources) {
+    const b = best.get(s.model);
+    if (!b || s.confidence > b.confidence) best.set(s.model, s);
+  }
+  return [...best.values()].sort((a, b) => b.confidence - a.confidence || (a.model < b.model ? -1 : 1));
+}
+
+/** P(used) per provider: its best source's [low, point, high]. */
+function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
+  const byProvider = new Map<string, ProviderUse>();
+  for (const s of sources) {
+    if (!byProvider.has(s.provider)) byProvider.set(s.provider, { provider: s.provider, p_used: [s.confidence_ci_95[0], s.confidence, s.confidence_ci_95[1]] });
+  }
+  return [...byProvider.values()];
+}
+
+function checkRequest(request: unknown): Checked {
+  const r = checkObject(request, 'the request { content, content_type, metadata? }');
+  onlyKeys(r, ['content', 'content_type', 'metadata'], 'request');
+  if (typeof r.content !== 'string') fail('content is required and must be a string');
+  const content = r.content as string;
+  if (content.trim().length === 0) fail('content is empty');
+  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+  if (typeof r.content_type !== 'string' || !(CONTENT_TYPES as readonly string[]).includes(r.content_type)) {
+    fail(`content_type is required and must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  }
+  let workType: WorkType | undefined, jurisdiction: Jurisdiction | null = null, optOut = false, since: Date | null = null;
+  if (r.metadata !== undefined) {
+    const m = checkObject(r.metadata, 'metadata');
+    onlyKeys(m, ['title', 'author', 'work_type', 'jurisdiction', 'declarations'], 'metadata');
+    for (const k of ['title', 'author'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') fail(`metadata.${k} must be a string`);
+    if (m.work_type !== undefined) workType = checkWorkType(m.work_type, 'metadata.work_type');
+    if (m.jurisdiction !== undefined) jurisdiction = resolveJurisdiction(m.jurisdiction);
+    if (m.declarations !== undefined) {
+      const d = checkDeclarations(m.declarations, 'metadata.declarations');
+      optOut = d.tdm_opt_out === true;
+      if (d.since !== undefined) since = new Date(d.since);
+    }
+  }
+  return { content, type: r.content_type as ContentType, workType, jurisdiction, optOut, since };
+}
+
+function checkPrior(options: AnalyzeOptions): number {
+  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  const prior = options.prior ?? 0.5;
+  if (typeof prior !== 'number' || !(prior > 0 && prior < 1)) throw new TrainprintError('INVALID_OPTIONS', 'prior must be a number in (0, 1)');
+  return prior;
+}
+
+/** More than `max` UTF-8 bytes? (lone surrogates count 3, as TextEncoder writes U+FFFD) */
+export function exceedsUtf8Bytes(s: string, max: number): boolean {
+  if (s.length * 3 <= max) return false; // cannot exceed the limit: skip the count
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
+    else n += 3;
+  }
+  return n > max;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,0 +1,105 @@
+/**
+ * Evidence strength per dataset: how likely it is that the query shares this much text with a
+ * dataset by chance, in closed form from what `search` counted. Calibration (./calibration.ts)
+ * then turns that strength into a probability.
+ *
+ * **Exact datasets.** The query's m word 5-grams are looked up among the dataset's winnowed
+ * fingerprints. Under the null hypothesis "this text was written independently of the dataset",
+ * a query 5-gram is found only through common phrasing, at a background rate q: measured on the
+ * query itself, outside its matches (hits there ÷ 5-grams there), and never below
+ * {@link BACKGROUND_FLOOR}. A match is a chain of c hits spread over ℓ consecutive query 5-grams,
+ * so its chance is π = P(Binomial(ℓ, q) ≥ c) per place it could start. With the matches sorted by
+ * π, the chance of seeing j chains each at least as dense as the j-th anywhere among the m
+ * places is P(Poisson(m·π₍ⱼ₎) ≥ j); the dataset's chance is the smallest of these over j, times
+ * the number of chains (Bonferroni):
+ *
+ *     chance = min(1, K · minⱼ P(Poisson(m · π₍ⱼ₎) ≥ j))
+ *
+ * One long verbatim run (j = 1) and many short ones (a mosaic, large j) are both covered. The
+ * model ignores that a chain's hits also sit on one diagonal of one document (which chance
+ * rarely does), so it is conservative; it treats hits as independent, which stock phrases are
+ * not — the floor on q and the calibration absorb that.
+ *
+ * **Portraits.** The chance of the most surprising run of hits (m·pʳ, src/datasets/portrait.ts) and the
+ * binomial tail of the query's hit count at the filter's false-positive rate
+ * (coverage.membership.p_value); chance = min(1, 2 · min of the two).
+ *
+ * Strength = −log₁₀(chance), capped at {@link MAX_STRENGTH}.
+ */
+import type { DatasetSearchDetail } from '../../engine.js';
+import { binomialUpperTail, poissonUpperTail } from '../../stats/binomial.js';
+
+/** Lowest background hit rate assumed for an exact dataset's query 5-grams. */
+export const BACKGROUND_FLOOR = 0.005;
+/** Strength cap: −log₁₀ of the smallest chance reported. */
+export const MAX_STRENGTH = 300;
+
+/** The counts and the chance behind one dataset's evidence. */
+export interface ChanceEvidence {
+  /** Query 5-grams (exact) or winnowed fingerprints (portrait) looked up. */
+  readonly tested: number;
+  /** Of those, found in the dataset. */
+  readonly found: number;
+  /** Background hit rate used (exact: q; portrait: the filter's false-positive rate). */
+  readonly background_rate: number;
+  /** Chains (exact) or reported runs (portrait) that entered the statistic. */
+  readonly runs: number;
+  /** Chance probability of evidence at least this strong under the null hypothesis. */
+  readonly chance: number;
+  /** −log₁₀(chance), capped at 300. */
+  readonly strength: number;
+}
+
+/** Closed-form chance of a dataset's search result (see the module comment). */
+export function chanceEvidence(detail: DatasetSearchDetail): ChanceEvidence {
+  return detail.kind === 'exact' ? exactChance(detail.search) : portraitChance(detail.search);
+}
+
+function exactChance(s: Extract<DatasetSearchDetail, { kind: 'exact' }>['search']): ChanceEvidence {
+  const m = s.tested;
+  // Independent runs: the same query passage found in several documents (a text copied across
+  // the corpus) is one piece of evidence, not many — keep the most surprising chain of each
+  // stretch of the query, greedily, so the kept chains do not overlap in the query.
+  const kept = independentChains(s.chains);
+  // the background: hits outside every chain, per query shingle outside every chain
+  const covered = new Uint8Array(m);
+  let inShingles = 0;
+  for (const c of s.chains) {
+    for (let i = c.first, e = Math.min(m, c.first + c.shingles); i < e; i++) {
+      if (!covered[i]) { covered[i] = 1; inShingles++; }
+    }
+  }
+  let outsideHits = 0;
+  for (let i = 0; i < m; i++) outsideHits += s.hitAt[i] & (covered[i] ^ 1);
+  const outside = m - inShingles;
+  const q = Math.min(0.5, Math.max(BACKGROUND_FLOOR, outside > 0 ? outsideHits / outside : 0));
+  const pis = kept.map((c) => binomialUpperTail(c.hits, c.shingles, q)).sort((x, y) => x - y);
+  let best = 1;
+  for (let j = 1; j <= pis.length; j++) best = Math.min(best, poissonUpperTail(j, m * pis[j - 1]));
+  const chance = pis.length === 0 ? 1 : Math.min(1, pis.length * best);
+  return { tested: m, found: s.hits, background_rate: q, runs: pis.length, chance, strength: strengthOf(chance) };
+}
+
+type Chain = Extract<DatasetSearchDetail, { kind: 'exact' }>['search']['chains'][number];
+
+/** Chains that do not overlap in the query, the strongest first (most hits, then the shortest span). */
+function independentChains(chains: readonly Chain[]): Chain[] {
+  const order = chains.slice().sort((a, b) => b.hits - a.hits || a.shingles - b.shingles || a.first - b.first);
+  const kept: Chain[] = [];
+  for (const c of order) {
+    if (kept.every((k) => c.first + c.shingles <= k.first || k.first + k.shingles <= c.first)) kept.push(c);
+  }
+  return kept;
+}
+
+function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['search']): ChanceEvidence {
+  const membershipP = binomialUpperTail(s.hits, s.tested, s.fpr);
+  let bestRun = 1;
+  for (const r of s.runs) bestRun = Math.min(bestRun, r.chance);
+  const chance = Math.min(1, 2 * Math.min(membershipP, bestRun));
+  return { tested: s.tested, found: s.hits, background_rate: s.fpr, runs: s.matches.length, chance, strength: strengthOf(chance) };
+}
+
+function strengthOf(chance: number): number {
+  return chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
+}

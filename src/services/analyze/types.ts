@@ -1,0 +1,162 @@
+/**
+ * Request and result of `engine.analyze` — the service's shape (success, analysis_id,
+ * fingerprint, confidence, potential_matches, estimated_revenue, attribution_sources,
+ * risk_assessment, next_steps) plus the extension fields (matches, coverage, evidence,
+ * limitations, …). The JSON Schema in ./schema.ts describes the same result; a test checks
+ * every result against it and the README's field reference against both.
+ */
+import type { ContentType } from '../../text/index.js';
+import type { SearchMatch } from '../../datasets/types.js';
+import type { DatasetCoverage } from '../../engine.js';
+import type { ChanceEvidence } from './evidence.js';
+
+/** Kinds of work the revenue model and the risk table know. */
+export type WorkType = 'book' | 'article' | 'news' | 'code' | 'other';
+
+/** Declarations of the rights holder. */
+export interface Declarations {
+  /** The holder reserved text and data mining / AI training (e.g. robots.txt, TDMRep, ai.txt). */
+  readonly tdm_opt_out?: boolean;
+  /** Since when (ISO 8601 date, `YYYY-MM-DD` or a full timestamp). */
+  readonly since?: string;
+}
+
+/** `analyze` request. */
+export interface AnalyzeRequest {
+  /** The text to analyse (1 character to {@link ANALYZE_MAX_BYTES} UTF-8 bytes). */
+  readonly content: string;
+  /** `'text'`, `'markdown'` or `'html'` (markup is reduced to its readable text; spans point into `content`). */
+  readonly content_type: ContentType;
+  readonly metadata?: {
+    readonly title?: string;
+    readonly author?: string;
+    readonly work_type?: WorkType;
+    /** ISO 3166 code: `US`, `DE`, `EU`, `US-CA` … */
+    readonly jurisdiction?: string;
+    readonly declarations?: Declarations;
+  };
+}
+
+/** Options of `analyze` (not part of the service request). */
+export interface AnalyzeOptions {
+  /**
+   * Prior probability that a query shares text with a dataset, used to turn the calibrated
+   * likelihood ratio into a probability. The calibration is fitted at 0.5 (balanced dev
+   * queries); lower it when most texts you analyse are not expected to be in the datasets.
+   * @default 0.5
+   */
+  readonly prior?: number;
+  /** Only these datasets. @default all loaded */
+  readonly datasets?: readonly string[];
+}
+
+/** One model that the evidence links the content to. */
+export interface AttributionSource {
+  /** Provider display name, e.g. "EleutherAI". */
+  readonly provider: string;
+  /** `provider/model_name`, e.g. `eleutherai/pythia-6.9b`. */
+  readonly model: string;
+  /** 0..1: dataset confidence × link certainty. */
+  readonly confidence: number;
+  /** 95 % interval of `confidence`. */
+  readonly confidence_ci_95: readonly [number, number];
+  /** Display name of the training dataset, e.g. "The Pile". */
+  readonly training_dataset: string;
+  /** Knowledge-base id of that dataset (`the-pile`), or null when the link is declared by model only. */
+  readonly kb_dataset: string | null;
+  /** The loaded dataset whose matches are the evidence. */
+  readonly dataset_id: string;
+  /** `'kb'`: the model's documentation names the dataset; `'declared'`: the dataset descriptor lists the model. */
+  readonly link: 'kb' | 'declared';
+  /** Always true today: which corpus an indexed dataset samples is the user's declaration. */
+  readonly declared: boolean;
+  /** Probability that the model trained on the dataset, from documentation alone. */
+  readonly link_certainty: number;
+  /** Why that certainty. */
+  readonly link_reason: string;
+  readonly disclosure: 'full' | 'partial' | 'undisclosed' | 'declared';
+  /** Where the link comes from (model card, paper). */
+  readonly citations: readonly string[];
+}
+
+/** How one dataset's confidence was computed: the chance statistic (./evidence.ts) and its calibration. */
+export interface DatasetEvidence extends ChanceEvidence {
+  readonly dataset_id: string;
+  readonly kind: 'exact' | 'portrait';
+  readonly kb_dataset: string | null;
+  readonly declared_models: readonly string[];
+  /** Passage matches (exact or portrait). */
+  readonly matches: number;
+  /** Distinct source documents among the matches (exact). */
+  readonly documents: number;
+  readonly near_duplicates: number;
+  /** Share of the content's tokens inside matches. */
+  readonly coverage: number;
+  /** Longest match, in tokens. */
+  readonly longest_run: number;
+  /** Calibrated probability that the content shares text with the dataset. */
+  readonly confidence: number;
+  readonly confidence_ci_95: readonly [number, number];
+}
+
+/** The service's risk levels. */
+export type RiskLevel = 'none' | 'low' | 'medium' | 'high' | 'critical';
+
+/** Revenue estimate basis (licensing-and-law.md §3). */
+export interface RevenueBasis {
+  readonly method: 'per_title_36m' | 'per_word_amortised' | 'none';
+  readonly work_type: WorkType;
+  /** How the work type was chosen. */
+  readonly work_type_source: 'metadata' | 'length' | 'form';
+  /** Deal ids of licensing-and-law.md §1 behind the rate. */
+  readonly deal_ids: readonly number[];
+  readonly rate: { readonly low: number; readonly mid: number; readonly high: number; readonly unit: string } | null;
+  readonly quantity: number;
+  readonly unit: string;
+  readonly term_months: number;
+  /** Per provider: P(used) low / mid / high (the attribution interval and point). */
+  readonly providers: ReadonlyArray<{ readonly provider: string; readonly p_used: readonly [number, number, number] }>;
+  readonly low: number | null;
+  readonly mid: number | null;
+  readonly high: number | null;
+}
+
+/** `analyze` result. */
+export interface AnalysisResult {
+  readonly success: true;
+  readonly analysis_id: string;
+  /** The content's fingerprint id (see `engine.fingerprint`). */
+  readonly fingerprint: string;
+  /** 0..100: the best-supported attribution source's confidence × 100 (0 with none). */
+  readonly confidence: number;
+  readonly confidence_ci_95: readonly [number, number];
+  /** Distinct (dataset, document) pairs among the matches (a portrait counts once). */
+  readonly potential_matches: number;
+  readonly estimated_revenue: { readonly monthly: number | null; readonly currency: 'USD'; readonly basis: RevenueBasis };
+  readonly attribution_sources: AttributionSource[];
+  readonly risk_assessment: {
+    readonly level: RiskLevel;
+    readonly factors: string[];
+    /** The weight behind the level, 0..1, and its parts. */
+    readonly score: number;
+    readonly jurisdiction: string | null;
+    readonly base_weight: number;
+    readonly modifiers: ReadonlyArray<{ readonly code: string; readonly delta: number }>;
+    readonly attribution_scale: number;
+  };
+  readonly next_steps: { readonly register_content: '/api/v1/content/register'; readonly setup_monitoring: '/api/v1/monitors/create' };
+  // ---- extensions
+  readonly content_type: ContentType;
+  readonly work_hash: string;
+  readonly tokens: number;
+  readonly matches: SearchMatch[];
+  readonly coverage: Record<string, DatasetCoverage>;
+  readonly evidence: {
+    readonly method: string;
+    readonly datasets: DatasetEvidence[];
+    readonly calibration: { readonly id: string; readonly prior: number };
+    readonly combination: string;
+  };
+  readonly limitations: string[];
+  readonly created_at: string;
+}

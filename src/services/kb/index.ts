@@ -1,0 +1,25 @@
+/**
+ * Knowledge base of AI models and their documented training datasets.
+ *
+ * @example
+ * import { knowledgeBase } from '../../kb/kb/index.js'
+ * const kb = knowledgeBase()
+ * kb.modelsTrainedOn(kb.resolveDatasetName('The Pile')!).map((l) => `${l.model.id} ${l.certainty}`)
+ */
+
+export { KnowledgeBase, knowledgeBase, providerSlug, CERTAINTY } from './kb.js';
+export type { ModelFilter, TrainedOnOptions, KnowledgeBaseSource, KbExclusion } from './kb.js';
+export { DATASETS, ENTRY_MAP, datasetKey } from './datasets.js';
+export type { EntryMapping } from './datasets.js';
+export { MODEL_FACTS, KB_FACTS_SOURCE } from './models.generated.js';
+export type {
+  Disclosure,
+  Modality,
+  KbDatasetKind,
+  KbDataset,
+  KbModelDataset,
+  KbModel,
+  KbModelFact,
+  KbProvider,
+  ModelLink,
+} from './types.js';

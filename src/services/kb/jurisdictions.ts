@@ -1,0 +1,99 @@
+/**
+ * Jurisdictions: ISO 3166 codes, EU membership, and the risk-weight table of
+ * ../shared/reference/licensing-and-law.md §5–§6 (a heuristic proposal, not legal advice; the
+ * legal facts are dated March 2026 there). Used by `analyze` (risk assessment) and `score`.
+ *
+ * Codes: ISO 3166-1 alpha-2 (`US`, `DE`), the reserved `EU`, or ISO 3166-2 subdivisions
+ * (`US-CA`, `GB-SCT`): `^[A-Z]{2}(-[A-Z0-9]{1,3})?$`. Input is case-insensitive; `UK` and `EL`
+ * are accepted as aliases of `GB` and `GR` (§5.1). The effective law is layered: EU (for its
+ * members), then the country, then the subdivision; the most specific layer with a base weight
+ * gives the base, every layer contributes its factor codes (§5.2).
+ */
+import { TrainprintError } from '../../errors.js';
+import type { FactorCode } from './factors.js';
+
+/** One row of the risk table. */
+export interface JurisdictionFacts {
+  readonly code: string;
+  readonly name: string;
+  /** Prior weight in [0, 1] that unlicensed commercial training is actionable there (§6). */
+  readonly base: number;
+  readonly factors: readonly FactorCode[];
+  /** Key reasons, from licensing-and-law.md §4. */
+  readonly reasons: string;
+}
+
+/** A resolved jurisdiction. */
+export interface Jurisdiction {
+  /** Normalised code (`GB` for `uk`). */
+  readonly code: string;
+  /** Layers with facts, least specific first (e.g. `['EU', 'DE']`, `['US', 'US-CA']`). */
+  readonly layers: readonly string[];
+  /** Base weight of the most specific layer with facts; 0.5 when no layer has facts. */
+  readonly base: number;
+  /** Factor codes of every layer, in layer order, without repeats. */
+  readonly factors: readonly FactorCode[];
+  /** False when no layer of the code is in the table (the neutral 0.5 is used). */
+  readonly known: boolean;
+  /** Member of the European Union (or the EU itself). */
+  readonly eu: boolean;
+}
+
+/** Neutral base weight when the jurisdiction is unknown or not given. */
+export const NEUTRAL_BASE = 0.5;
+
+const TABLE: readonly JurisdictionFacts[] = [
+  { code: 'EU', name: 'European Union', base: 0.5, factors: ['tdm_exception_with_opt_out', 'training_summary_required'], reasons: 'Commercial TDM allowed unless machine-readable opt-out (DSM Art. 4); AI Act copyright policy and public training summary (Art. 53).' },
+  { code: 'DE', name: 'Germany', base: 0.55, factors: ['memorization_is_reproduction'], reasons: 'EU layer + GEMA v OpenAI (memorization = reproduction) + LAION line on machine-readable reservations.' },
+  { code: 'GB', name: 'United Kingdom', base: 0.6, factors: ['no_commercial_tdm_exception', 'territorial_training_location'], reasons: 'No commercial TDM exception (s29A non-commercial only); Getty v Stability: foreign training outside reach.' },
+  { code: 'US', name: 'United States', base: 0.45, factors: ['fair_use_case_by_case', 'statutory_damages_available', 'pending_litigation'], reasons: 'Fair use split (Bartz/Kadrey vs Ross); piracy acquisition not fair use; NYT pending; statutory damages.' },
+  { code: 'US-CA', name: 'California', base: 0.5, factors: ['training_data_disclosure_required'], reasons: 'US layer + AB 2013 training-data disclosure (in force 1 Jan 2026).' },
+  { code: 'JP', name: 'Japan', base: 0.15, factors: ['tdm_exception_commercial', 'enjoyment_purpose_exception'], reasons: 'Art. 30-4 permits non-enjoyment use incl. commercial; exceptions for imitation/RAG and analysis databases.' },
+  { code: 'SG', name: 'Singapore', base: 0.15, factors: ['tdm_exception_commercial', 'lawful_access_required', 'contract_override_prohibited'], reasons: 's244 computational data analysis, lawful access, no contract override.' },
+  { code: 'IL', name: 'Israel', base: 0.2, factors: ['fair_use_guidance_permissive'], reasons: 'MoJ opinion: training generally fair use (non-binding).' },
+  { code: 'KR', name: 'Republic of Korea', base: 0.35, factors: ['fair_use_case_by_case', 'government_guidelines'], reasons: 'General fair use + 2026 government guidelines for AI training; TDM amendment pending.' },
+  { code: 'CN', name: 'China', base: 0.5, factors: ['lawful_source_required', 'no_tdm_exception'], reasons: 'Interim Measures: lawful-source training data, respect IP; no TDM exception.' },
+  { code: 'CA', name: 'Canada', base: 0.5, factors: ['no_tdm_exception', 'pending_litigation'], reasons: 'No TDM exception; publishers\' suit against OpenAI proceeding in Ontario.' },
+  { code: 'AU', name: 'Australia', base: 0.6, factors: ['no_tdm_exception', 'collective_licensing_proposed'], reasons: 'Government ruled out a TDM exception (Oct 2025); licensing model under study.' },
+  { code: 'IN', name: 'India', base: 0.55, factors: ['no_tdm_exception', 'pending_litigation', 'statutory_licence_proposed'], reasons: 'No TDM exception; ANI v OpenAI judgment reserved; DPIIT proposal for mandatory licence + royalties.' },
+];
+const FACTS = new Map(TABLE.map((j) => [j.code, j]));
+
+/** The 27 member states of the European Union (ISO 3166-1 alpha-2). */
+export const EU_MEMBERS: ReadonlySet<string> = new Set([
+  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+]);
+
+const CODE = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/;
+const ALIASES: Readonly<Record<string, string>> = { UK: 'GB', EL: 'GR' };
+
+/**
+ * Resolve a jurisdiction code into its layers, base weight and factor codes.
+ * @throws INVALID_INPUT when the code is not ISO 3166 shaped (`EU-DE` is refused: not ISO 3166-2)
+ * @example
+ * resolveJurisdiction('de')    // { code: 'DE', layers: ['EU', 'DE'], base: 0.55, eu: true, … }
+ * resolveJurisdiction('US-NY') // { code: 'US-NY', layers: ['US'], base: 0.45, … }
+ */
+export function resolveJurisdiction(input: unknown): Jurisdiction {
+  if (typeof input !== 'string') throw new TrainprintError('INVALID_INPUT', 'jurisdiction must be an ISO 3166 code string such as "US", "DE" or "US-CA"');
+  let code = input.trim().toUpperCase();
+  if (!CODE.test(code)) {
+    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: use an ISO 3166-1 alpha-2 country code (e.g. "US", "DE", "GB"; "UK" means GB), "EU", or an ISO 3166-2 subdivision (e.g. "US-CA", "GB-SCT"); the risk table has facts for ${TABLE.map((j) => j.code).join(', ')}`);
+  }
+  const [country0, sub] = code.split('-');
+  const country = ALIASES[country0] ?? country0;
+  if (country === 'EU' && sub !== undefined) throw new TrainprintError('INVALID_INPUT', `"${input}": EU has no ISO 3166-2 subdivisions; use the country code (e.g. "DE")`);
+  code = sub === undefined ? country : `${country}-${sub}`;
+  const eu = country === 'EU' || EU_MEMBERS.has(country);
+  const candidates = [eu && country !== 'EU' ? 'EU' : null, country, sub === undefined ? null : code].filter((c): c is string => c !== null);
+  const layers = candidates.filter((c) => FACTS.has(c));
+  const factors: FactorCode[] = [];
+  for (const l of layers) for (const f of FACTS.get(l)!.factors) if (!factors.includes(f)) factors.push(f);
+  const last = layers.length ? FACTS.get(layers[layers.length - 1])! : null;
+  return { code, layers, base: last ? last.base : NEUTRAL_BASE, factors, known: layers.length > 0, eu };
+}
+
+/** The rows of the risk table (licensing-and-law.md §6). */
+export function jurisdictionTable(): readonly JurisdictionFacts[] {
+  return TABLE;
+}

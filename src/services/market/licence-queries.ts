@@ -1,0 +1,37 @@
+/**
+ * Reading licences back: by id or filtered by party, listing or work, each with its signature
+ * checked at read time (`verified`), so a record altered in the store shows up as unverified.
+ */
+import { TrainprintError } from '../../errors.js';
+import { checkObject, checkString, onlyKeys } from '../../util/validate.js';
+import { K } from './keys.js';
+import { checkLicence } from './licence-signing.js';
+import { scanPage } from './page.js';
+import type { MarketContext } from './records.js';
+import { checkId, checkPage } from './requests.js';
+import type { Licence, LicenceFilter, VerifiedLicence } from './types.js';
+
+/** A licence by id, with `verified` (see `Marketplace.getLicence`). */
+export async function getLicence(ctx: MarketContext, id: unknown): Promise<VerifiedLicence> {
+  const lid = checkId(id, 'lic_', 'licence_id');
+  const l = (await ctx.store.get(K.licence(lid))) as Licence | undefined;
+  if (l === undefined) throw new TrainprintError('NOT_FOUND', `no licence "${lid}"`);
+  return { ...l, verified: await checkLicence(await ctx.key(), l) };
+}
+
+/** Licences matching the filter, with `verified` (see `Marketplace.listLicences`). */
+export async function listLicences(ctx: MarketContext, filter: LicenceFilter = {}): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
+  const o = checkObject(filter, 'the filter');
+  onlyKeys(o, ['licensor', 'licensee', 'listing_id', 'work_id', 'after', 'limit'], 'listLicences filter');
+  const licensor = o.licensor === undefined ? undefined : checkString(o.licensor, 'licensor', 200);
+  const licensee = o.licensee === undefined ? undefined : checkString(o.licensee, 'licensee', 200);
+  const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
+  const work = o.work_id === undefined ? undefined : checkId(o.work_id, 'wk_', 'work_id');
+  const { after, limit } = checkPage(o);
+  const keep = (l: Licence) => (licensor === undefined || l.licensor === licensor) && (licensee === undefined || l.licensee === licensee) &&
+    (listing === undefined || l.listing_id === listing) && (work === undefined || l.work_id === work);
+  const { items, next } = await scanPage<Licence>(ctx.store, K.LICENCE, after, limit, keep);
+  const key = await ctx.key();
+  const licences = await Promise.all(items.map(async (l) => ({ ...l, verified: await checkLicence(key, l) })));
+  return { licences, next };
+}

@@ -1,0 +1,107 @@
+/**
+ * Licence signatures: HMAC-SHA256 with the engine's receipt key (the same key and algorithm as
+ * registration receipts, src/services/registry/receipts.ts) over the licence's own canonical message, so a
+ * receipt can never pass for a licence or the other way round.
+ *
+ * The message is a fixed prefix line and then one JSON array of every signed field in a fixed
+ * order. JSON (not one field per line, as receipts do) because licensor and licensee are free
+ * account strings: a newline inside one could otherwise shift the fields and sign something else.
+ */
+import type { ReceiptKey } from '../registry/receipts.js';
+import type { Licence, LicenceFields, LicenceType, OutputCap, RateUnit } from './types.js';
+import { base64url, fromBase64url } from '../registry/receipts.js';
+
+const PREFIX = 'trainprint-licence/v1\n';
+
+/**
+ * The signed message of a licence.
+ * @example
+ * licenceMessage(fields) // 'trainprint-licence/v1\n["lic_…","lst_…",…]'
+ */
+export function licenceMessage(f: LicenceFields): string {
+  const cap = f.output_cap === null ? null : [f.output_cap.max_consecutive_words, f.output_cap.max_percent];
+  return PREFIX + JSON.stringify([
+    f.licence_id, f.listing_id, f.offer_id, f.work_id, f.work_hash, f.licensor, f.licensee, f.licence_type,
+    f.territory, f.term.start, f.term.end, f.amount.amount_minor, f.amount.currency, f.per, f.exclusive, cap, f.issued_at,
+  ]);
+}
+
+/**
+ * Sign licence fields with key `k`.
+ * @example
+ * const licence = await signLicence(await loadReceiptKey(store), fields)
+ * licence.alg // 'HMAC-SHA256'
+ */
+export async function signLicence(k: ReceiptKey, fields: LicenceFields): Promise<Licence> {
+  const sig = await globalThis.crypto.subtle.sign('HMAC', k.key, new TextEncoder().encode(licenceMessage(fields)));
+  return { version: 1, alg: 'HMAC-SHA256', key_id: k.id, ...fields, signature: base64url(new Uint8Array(sig)) };
+}
+
+/**
+ * True when `licence` was signed by key `k` and no signed field changed (constant-time compare
+ * inside WebCrypto). Never throws: anything malformed is simply not valid.
+ * @example
+ * await checkLicence(key, licence)                          // true
+ * await checkLicence(key, { ...licence, licensee: 'other' }) // false
+ */
+export async function checkLicence(k: ReceiptKey, licence: unknown): Promise<boolean> {
+  const f = readFields(licence);
+  if (f === null) return false;
+  const l = licence as Record<string, unknown>;
+  if (l.version !== 1 || l.alg !== 'HMAC-SHA256' || l.key_id !== k.id || typeof l.signature !== 'string') return false;
+  const sig = fromBase64url(l.signature);
+  if (sig === null) return false;
+  return globalThis.crypto.subtle.verify('HMAC', k.key, sig as Uint8Array<ArrayBuffer>, new TextEncoder().encode(licenceMessage(f)));
+}
+
+/**
+ * `start` plus `months` calendar months (UTC), clamped to the month's last day (Jan 31 + 1 → Feb 28/29).
+ * @example addMonths('2024-01-31T10:00:00.000Z', 1) // '2024-02-29T10:00:00.000Z'
+ */
+export function addMonths(start: string, months: number): string {
+  const d = new Date(start);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.toISOString();
+}
+
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNumOrNull = (v: unknown): v is number | null => v === null || isNum(v);
+
+/** The signed fields of `v` when every one has the right type, else null. */
+function readFields(v: unknown): LicenceFields | null {
+  if (v === null || typeof v !== 'object') return null;
+  const l = v as Record<string, unknown>;
+  const term = l.term as Record<string, unknown> | null;
+  const amount = l.amount as Record<string, unknown> | null;
+  const cap = l.output_cap as Record<string, unknown> | null;
+  const ok =
+    [l.licence_id, l.listing_id, l.offer_id, l.work_id, l.work_hash, l.licensor, l.licensee, l.licence_type, l.issued_at].every(isStr) &&
+    Array.isArray(l.territory) && l.territory.every(isStr) &&
+    term !== null && typeof term === 'object' && isStr(term.start) && isStr(term.end) &&
+    amount !== null && typeof amount === 'object' && isNum(amount.amount_minor) && isStr(amount.currency) &&
+    (l.per === null || isStr(l.per)) && typeof l.exclusive === 'boolean' &&
+    (cap === null || (typeof cap === 'object' && isNumOrNull(cap.max_consecutive_words) && isNumOrNull(cap.max_percent)));
+  if (!ok) return null;
+  return {
+    licence_id: l.licence_id as string,
+    listing_id: l.listing_id as string,
+    offer_id: l.offer_id as string,
+    work_id: l.work_id as string,
+    work_hash: l.work_hash as string,
+    licensor: l.licensor as string,
+    licensee: l.licensee as string,
+    licence_type: l.licence_type as LicenceType,
+    territory: l.territory as string[],
+    term: { start: term.start as string, end: term.end as string },
+    amount: { amount_minor: amount.amount_minor as number, currency: amount.currency as string },
+    per: l.per as RateUnit | null,
+    exclusive: l.exclusive as boolean,
+    output_cap: cap === null ? null : (cap as unknown as OutputCap),
+    issued_at: l.issued_at as string,
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Listing operations: create, read, search, update, publish, withdraw — each one transaction with
+ * its audit entries (see ./op.ts). Only the owner changes a listing; an active listing's commercial
+ * terms freeze while an offer on it is pending, so a buyer never has the terms changed under them.
+ */
+import { TrainprintError } from '../../errors.js';
+import type { Work } from '../registry/works.js';
+import { newId } from '../../util/validate.js';
+import { appendAudit } from './audit.js';
+import { canonicalJson, idemLookup, idemRemember } from './idempotent-op.js';
+import { K } from './keys.js';
+import { runOp } from './op.js';
+import { assertExclusivity, assertWorkHeld, declineAllPending, livePending, loadListing, type MarketContext } from './records.js';
+import { scanPage } from './page.js';
+import { checkCaller, checkId, checkIdempotency, parseCreateListing, parseListingFilter, parseListingPatch, type ListingPatch } from './requests.js';
+import { assertListingIn, assertListingTransition } from './states.js';
+import { covers } from './territory.js';
+import type { CreateListingRequest, IdempotencyOptions, Listing, ListingFilter, UpdateListingRequest } from './types.js';
+
+/** Changing any of these changes what a buyer is offering on, so they freeze while offers are pending. */
+const COMMERCIAL: ReadonlyArray<keyof ListingPatch> = ['territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'];
+
+function assertOwner(l: Listing, caller: string, action: string): void {
+  if (l.owner !== caller) throw new TrainprintError('FORBIDDEN', `only the owner of listing ${l.listing_id} can ${action} it`);
+}
+
+/** Create a listing (see `Marketplace.createListing`). */
+export async function createListing(ctx: MarketContext, caller: unknown, request: CreateListingRequest, options?: IdempotencyOptions): Promise<Listing> {
+  const who = checkCaller(caller);
+  const req = parseCreateListing(request);
+  const idem = checkIdempotency(options);
+  const fingerprint = canonicalJson(req);
+  return runOp(ctx.store, ctx.now, async (op) => {
+    if (idem !== undefined) {
+      const hit = await idemLookup(op, 'listing.create', who, idem, fingerprint);
+      if (hit) return hit.result as Listing;
+    }
+    const work = (await op.get(K.work(req.work_id))) as Work | undefined;
+    if (work === undefined) throw new TrainprintError('NOT_FOUND', `no work "${req.work_id}"`);
+    if (work.owner !== who) throw new TrainprintError('FORBIDDEN', `work ${req.work_id} belongs to another owner; only its owner can list it`);
+    const listing: Listing = {
+      listing_id: newId('lst_'),
+      work_id: work.work_id,
+      work_hash: work.work_hash,
+      work_type: work.work_type,
+      owner: who,
+      title: req.title ?? work.title,
+      description: req.description,
+      status: req.status,
+      licence_type: req.licence_type,
+      territory: req.territory,
+      term_months: req.term_months,
+      price: req.price,
+      rate: req.rate,
+      exclusive: req.exclusive,
+      max_licences: req.max_licences,
+      output_cap: req.output_cap,
+      licences_issued: 0,
+      created_at: op.nowIso,
+      updated_at: op.nowIso,
+      published_at: req.status === 'active' ? op.nowIso : null,
+      closed_at: null,
+    };
+    if (listing.status === 'active') await assertExclusivity(op, listing, listing.territory, true);
+    op.put(K.listing(listing.listing_id), listing);
+    op.put(K.listingsOfWork(listing.work_id) + listing.listing_id, listing.listing_id);
+    await appendAudit(op, {
+      actor: who, action: 'listing.created', entity: 'listing', entity_id: listing.listing_id, to: listing.status,
+      related: [listing.work_id], details: { licence_type: listing.licence_type, exclusive: listing.exclusive },
+    });
+    if (idem !== undefined) idemRemember(op, 'listing.create', who, idem, fingerprint, listing);
+    return listing;
+  });
+}
+
+/** A listing by id (see `Marketplace.getListing`). */
+export async function getListing(ctx: MarketContext, id: unknown): Promise<Listing> {
+  const lid = checkId(id, 'lst_', 'listing_id');
+  const l = (await ctx.store.get(K.listing(lid))) as Listing | undefined;
+  if (l === undefined) throw new TrainprintError('NOT_FOUND', `no listing "${lid}"`);
+  return l;
+}
+
+/** Search listings (see `Marketplace.listListings`). */
+export async function listListings(ctx: MarketContext, filter: ListingFilter = {}): Promise<{ listings: Listing[]; next: string | null }> {
+  const q = parseListingFilter(filter);
+  const keep = (l: Listing): boolean => {
+    const money = l.price ?? l.rate!;
+    return (q.status === 'any' || l.status === q.status) &&
+      (q.licence_type === undefined || l.licence_type === q.licence_type) &&
+      (q.territory === undefined || l.territory.some((t) => covers(t, q.territory!))) &&
+      (q.work_type === undefined || l.work_type === q.work_type) &&
+      (q.owner === undefined || l.owner === q.owner) &&
+      (q.exclusive === undefined || l.exclusive === q.exclusive) &&
+      (q.pricing === undefined || (q.pricing === 'price') === (l.price !== null)) &&
+      (q.currency === undefined || money.currency === q.currency) &&
+      (q.min === undefined || money.amount_minor >= q.min) &&
+      (q.max === undefined || money.amount_minor <= q.max);
+  };
+  const { items, next } = await scanPage<Listing>(ctx.store, K.LISTING, q.after, q.limit, keep);
+  return { listings: items, next };
+}
+
+/** Update a listing (see `Marketplace.updateListing`). */
+export async function updateListing(ctx: MarketContext, caller: unknown, id: unknown, request: UpdateListingRequest): Promise<Listing> {
+  const who = checkCaller(caller);
+  const lid = checkId(id, 'lst_', 'listing_id');
+  const patch = parseListingPatch(request);
+  return runOp(ctx.store, ctx.now, async (op) => {
+    const l = await loadListing(op, lid);
+    assertOwner(l, who, 'update');
+    assertListingIn(lid, l.status, ['draft', 'active'], 'update');
+    const next: Listing = { ...l, ...patch };
+    if (next.exclusive && next.max_licences !== null) throw new TrainprintError('INVALID_INPUT', 'max_licences is for non-exclusive listings (an exclusive listing sells one licence)');
+    const changed = (Object.keys(patch) as Array<keyof ListingPatch>).filter((k) => canonicalJson(l[k]) !== canonicalJson(next[k])).sort();
+    if (changed.length === 0) return l;
+    const commercial = changed.filter((k) => COMMERCIAL.includes(k));
+    if (l.status === 'active' && commercial.length > 0) {
+      const pending = await livePending(op, l.listing_id);
+      op.checkpoint();
+      if (pending.length > 0) {
+        throw new TrainprintError('CONFLICT', `listing ${lid} has ${pending.length} pending offer(s) (${pending.slice(0, 3).map((o) => o.offer_id).join(', ')}${pending.length > 3 ? ', …' : ''}); ${commercial.join(', ')} cannot change until they are accepted, declined, withdrawn or expire`);
+      }
+      if (next.exclusive && !l.exclusive && l.licences_issued > 0) throw new TrainprintError('CONFLICT', `listing ${lid} has already sold ${l.licences_issued} non-exclusive licence(s); it cannot become exclusive`);
+      if (next.max_licences !== null && next.max_licences <= l.licences_issued) throw new TrainprintError('CONFLICT', `listing ${lid} has already sold ${l.licences_issued} licence(s); max_licences must be above that (withdraw the listing to stop selling)`);
+      if (changed.includes('territory') || changed.includes('exclusive')) await assertExclusivity(op, next, next.territory, true);
+    }
+    const updated: Listing = { ...next, updated_at: op.nowIso };
+    op.put(K.listing(lid), updated);
+    const changes: Record<string, unknown> = {};
+    for (const k of changed) changes[k] = { from: l[k], to: next[k] };
+    await appendAudit(op, { actor: who, action: 'listing.updated', entity: 'listing', entity_id: lid, details: { changes } });
+    return updated;
+  });
+}
+
+/** Publish a draft (see `Marketplace.publishListing`). */
+export async function publishListing(ctx: MarketContext, caller: unknown, id: unknown): Promise<Listing> {
+  const who = checkCaller(caller);
+  const lid = checkId(id, 'lst_', 'listing_id');
+  return runOp(ctx.store, ctx.now, async (op) => {
+    const l = await loadListing(op, lid);
+    assertOwner(l, who, 'publish');
+    assertListingTransition(lid, l.status, 'active', 'publish');
+    await assertWorkHeld(op, l);
+    await assertExclusivity(op, l, l.territory, true);
+    const next: Listing = { ...l, status: 'active', published_at: op.nowIso, updated_at: op.nowIso };
+    op.put(K.listing(lid), next);
+    await appendAudit(op, { actor: who, action: 'listing.published', entity: 'listing', entity_id: lid, from: l.status, to: 'active' });
+    return next;
+  });
+}
+
+/** Withdraw a listing; its pending offers are declined (see `Marketplace.withdrawListing`). */
+export async function withdrawListing(ctx: MarketContext, caller: unknown, id: unknown): Promise<Listing> {
+  const who = checkCaller(caller);
+  const lid = checkId(id, 'lst_', 'listing_id');
+  return runOp(ctx.store, ctx.now, async (op) => {
+    const l = await loadListing(op, lid);
+    assertOwner(l, who, 'withdraw');
+    assertListingTransition(lid, l.status, 'withdrawn', 'withdraw');
+    const next: Listing = { ...l, status: 'withdrawn', closed_at: op.nowIso, updated_at: op.nowIso };
+    op.put(K.listing(lid), next);
+    await appendAudit(op, { actor: who, action: 'listing.withdrawn', entity: 'listing', entity_id: lid, from: l.status, to: 'withdrawn' });
+    await declineAllPending(op, lid, who, 'listing_withdrawn');
+    return next;
+  });
+}

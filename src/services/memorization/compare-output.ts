@@ -1,0 +1,98 @@
+/**
+ * compare: a model output against the registered works. Verbatim runs (≥ `min_tokens` words of
+ * the engine's normalised tokens, found through 4-word seeds and extended both ways) with spans
+ * in the output and in the work, and near passages from `engine.compare` (sentence tf-idf
+ * alignment: light edits and close paraphrase) that the verbatim runs do not already cover.
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import type { FactorCode } from '../kb/factors.js';
+import { getWork, workText, type Work } from '../registry/works.js';
+import type { Store } from '../../store/types.js';
+import { checkObject, fail, onlyKeys } from '../../util/validate.js';
+import { intOption } from './inputs.js';
+import { RunIndex, wordSpans } from './text.js';
+import type { CompareOutputRequest, CompareOutputResult, NearSpan, VerbatimSpan, WorkComparison } from './types.js';
+import { VERIFY_TOKENS } from './extract.js';
+
+/** engine.compare refuses longer texts (its sentence-pair scoring is quadratic). */
+const COMPARE_MAX_CHARS = 500_000;
+
+/** Run the comparison. */
+export async function compareOutput(engine: Engine, store: Store, request: CompareOutputRequest): Promise<CompareOutputResult> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['output', 'work_ids', 'min_tokens', 'limit'], 'compare');
+  if (typeof r.output !== 'string' || r.output.trim().length === 0) fail('output must be a non-empty string');
+  const output = r.output as string;
+  const minTokens = intOption(r.min_tokens, 8, 4, 10_000, 'min_tokens');
+  const limit = intOption(r.limit, 1000, 1, 100_000, 'limit');
+  let works: Work[];
+  if (r.work_ids !== undefined) {
+    if (!Array.isArray(r.work_ids) || r.work_ids.length === 0) fail('work_ids must be a non-empty array of work ids');
+    works = await Promise.all((r.work_ids as unknown[]).slice(0, limit).map((id) => getWork(store, id)));
+  } else {
+    works = [];
+    let after: string | undefined;
+    while (works.length < limit) {
+      const page = await engine.listWorks({ limit: Math.min(1000, limit - works.length), ...(after ? { after } : {}) });
+      works.push(...page.works.filter((w) => w.has_text));
+      if (!page.next) break;
+      after = page.next;
+    }
+  }
+  const out = wordSpans(output);
+  const limitations = new Set<FactorCode>();
+  const results: WorkComparison[] = [];
+  let examined = 0;
+  for (const w of works) {
+    const text = await workText(store, w.work_id);
+    if (text === null) {
+      limitations.add('work_text_not_registered');
+      continue;
+    }
+    examined++;
+    const work = wordSpans(text);
+    const chosen: VerbatimSpan[] = [];
+    const taken: Array<[number, number]> = [];
+    for (const run of new RunIndex(work.tokens).runs(out.tokens, minTokens)) {
+      const a = run.output_token, b = a + run.tokens;
+      if (taken.some(([x, y]) => a < y && b > x)) continue;
+      taken.push([a, b]);
+      chosen.push({
+        tokens: run.tokens,
+        output_start: out.starts[a], output_end: out.ends[b - 1],
+        work_start: work.starts[run.work_token], work_end: work.ends[run.work_token + run.tokens - 1],
+      });
+    }
+    let near: NearSpan[] = [];
+    if (text.length <= COMPARE_MAX_CHARS && output.length <= COMPARE_MAX_CHARS) {
+      try {
+        near = engine.compare(output, text).spans
+          .filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
+          .map((s) => ({ output_start: s.a_start, output_end: s.a_end, work_start: s.b_start, work_end: s.b_end, score: Math.round(s.score * 1e4) / 1e4 }));
+      } catch (e) {
+        if (!(e instanceof TrainprintError && e.code === 'PAYLOAD_TOO_LARGE')) throw e;
+      }
+    }
+    if (chosen.length === 0 && near.length === 0) continue;
+    const covered = taken.reduce((t, [a, b]) => t + (b - a), 0);
+    results.push({
+      work_id: w.work_id, title: w.title,
+      verbatim: chosen.sort((x, y) => x.output_start - y.output_start), near,
+      longest_verbatim_tokens: Math.max(0, ...chosen.map((c) => c.tokens)),
+      verbatim_share: out.tokens.length ? Math.round((covered / out.tokens.length) * 1e4) / 1e4 : 0,
+    });
+  }
+  results.sort((a, b) => b.longest_verbatim_tokens - a.longest_verbatim_tokens || b.near.length - a.near.length);
+  const factors: FactorCode[] = results.some((x) => x.longest_verbatim_tokens >= VERIFY_TOKENS) ? ['long_verbatim_run'] : [];
+  if (out.tokens.length < VERIFY_TOKENS) limitations.add('short_text_low_power');
+  return { output_tokens: out.tokens.length, works: results, examined, factors, limitations: [...limitations] };
+}
+
+/** Share of [a, b) covered by the verbatim spans' output ranges. */
+function coveredShare(a: number, b: number, spans: readonly VerbatimSpan[]): number {
+  if (b <= a) return 1;
+  let c = 0;
+  for (const s of spans) c += Math.max(0, Math.min(b, s.output_end) - Math.max(a, s.output_start));
+  return c / (b - a);
+}

@@ -1,0 +1,129 @@
+/**
+ * extract: Carlini-style extractable memorization (Carlini et al. 2021, arXiv 2012.07805;
+ * "Quantifying Memorization", arXiv 2202.07646). Prefixes of `prefix_tokens` words at evenly
+ * spaced positions of the work are sent as prompts; the model continues greedily; its output is
+ * compared word by word (the engine's normalised word tokens, so tokenisers and case do not
+ * matter) with the true continuation (`exact_continuation_tokens`) and with the whole work (the
+ * longest verbatim run, ≥ 8 words, not counting words copied from the prompt itself).
+ * A run of ≥ 50 words is `verbatim_extraction_verified`: the 50-token criterion of the papers,
+ * here in words (≈ 65 BPE tokens), so slightly stricter.
+ */
+import { wilsonInterval } from '../../stats/binomial.js';
+import type { Store } from '../../store/types.js';
+import type { FactorCode } from '../kb/factors.js';
+import type { ExtractionAttempt, ExtractionResult, ExtractRequest, VerbatimSpan } from './types.js';
+import { commonPrefix, mapLimit, RunIndex, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
+import { checkModel, intOption, resolveWork } from './inputs.js';
+import { checkObject, onlyKeys } from '../../util/validate.js';
+
+/** Words of a verbatim run that verify extraction (Carlini et al.'s 50 tokens). */
+export const VERIFY_TOKENS = 50;
+/** Shortest run reported as a match. */
+export const MIN_RUN_TOKENS = 8;
+
+/** Run the extraction experiment. */
+export async function runExtraction(store: Store, request: ExtractRequest): Promise<ExtractionResult> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['model', 'work_id', 'text', 'prefix_tokens', 'continuation_tokens', 'prefixes', 'max_tokens', 'concurrency'], 'extract');
+  const model = checkModel(r.model);
+  const prefix = intOption(r.prefix_tokens, 50, 4, 2000, 'prefix_tokens');
+  const cont = intOption(r.continuation_tokens, 64, 8, 2000, 'continuation_tokens');
+  const prefixes = intOption(r.prefixes, 16, 1, 1000, 'prefixes');
+  const maxTokens = intOption(r.max_tokens, 2 * cont, 1, 16_384, 'max_tokens');
+  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const { text, workId } = await resolveWork(store, r);
+  const spans = wordSpans(text);
+  const n = spans.tokens.length;
+  const limitations = new Set<FactorCode>();
+  const positions: number[] = [];
+  if (n > prefix) {
+    const avail = n - prefix - cont;
+    if (avail < 0) {
+      positions.push(0);
+      limitations.add('short_text_low_power');
+    } else {
+      const p = Math.min(prefixes, avail + 1);
+      for (let i = 0; i < p; i++) positions.push(p === 1 ? 0 : Math.round((i * avail) / (p - 1)));
+    }
+  } else limitations.add('short_text_low_power');
+
+  const index = new RunIndex(spans.tokens);
+  const attempts = await mapLimit(positions, concurrency, async (s, i): Promise<ExtractionAttempt> => {
+    const prompt = text.slice(spans.starts[s], spans.ends[s + prefix - 1]);
+    const output = await model.generate(prompt, { maxTokens, temperature: 0 });
+    if (typeof output !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+    const out = wordSpans(output);
+    const c0 = s + prefix, c1 = Math.min(n, c0 + cont);
+    const exact = commonPrefix(out.tokens, spans.tokens.slice(c0, c1));
+    const longest = longestOutsidePrompt(index.runs(out.tokens, MIN_RUN_TOKENS), s, s + prefix);
+    const match = longest && longest.tokens >= MIN_RUN_TOKENS ? toSpan(longest, out, spans) : null;
+    return {
+      index: i,
+      prefix_start: spans.starts[s],
+      prefix_end: spans.ends[s + prefix - 1],
+      prefix_tokens: prefix,
+      continuation_start: c1 > c0 ? spans.starts[c0] : spans.ends[n - 1],
+      continuation_end: c1 > c0 ? spans.ends[c1 - 1] : spans.ends[n - 1],
+      continuation_tokens: c1 - c0,
+      output,
+      exact_continuation_tokens: exact,
+      longest_match: match,
+      verified: match !== null && match.tokens >= VERIFY_TOKENS,
+    };
+  });
+
+  const verified = attempts.filter((a) => a.verified).length;
+  const full = attempts.filter((a) => a.continuation_tokens > 0 && a.exact_continuation_tokens >= a.continuation_tokens).length;
+  const ci = wilsonInterval(full, attempts.length);
+  const factors: FactorCode[] = verified > 0 ? ['verbatim_extraction_verified'] : [];
+  return {
+    work_id: workId,
+    model: model.id,
+    access: model.access,
+    prefix_tokens: prefix,
+    continuation_tokens: cont,
+    attempts,
+    summary: {
+      attempts: attempts.length,
+      verified,
+      extractable: { count: full, share: attempts.length ? round4(full / attempts.length) : 0, ci_95: [round4(ci[0]), round4(ci[1])] },
+      longest_match_tokens: Math.max(0, ...attempts.map((a) => a.longest_match?.tokens ?? 0)),
+      mean_exact_continuation_tokens: attempts.length ? round4(attempts.reduce((t, a) => t + a.exact_continuation_tokens, 0) / attempts.length) : 0,
+    },
+    factors,
+    limitations: [...limitations],
+    method:
+      `${attempts.length} prefixes of ${prefix} words at evenly spaced positions; greedy continuation (temperature 0, ≤ ${maxTokens} model tokens); ` +
+      `compared in normalised words with the true next ${cont} words (exact continuation; "extractable" = all ${cont} reproduced, Wilson 95 % interval) ` +
+      `and with the whole work (longest verbatim run of ≥ ${MIN_RUN_TOKENS} words, words copied from the prompt excluded); ≥ ${VERIFY_TOKENS} words = verified (Carlini et al. 2021, 2023)`,
+  };
+}
+
+/** The longest run after removing the part of each run that is the prompt itself. */
+function longestOutsidePrompt(runs: readonly TokenRun[], p0: number, p1: number): TokenRun | null {
+  let best: TokenRun | null = null;
+  for (const r of runs) {
+    const b0 = r.work_token, b1 = r.work_token + r.tokens;
+    let piece: TokenRun = r;
+    if (b0 < p1 && b1 > p0) {
+      const left = Math.max(0, p0 - b0), right = Math.max(0, b1 - p1);
+      piece = right >= left
+        ? { tokens: right, output_token: r.output_token + (r.tokens - right), work_token: p1 }
+        : { tokens: left, output_token: r.output_token, work_token: b0 };
+    }
+    if (!best || piece.tokens > best.tokens) best = piece;
+  }
+  return best;
+}
+
+function toSpan(run: TokenRun, out: WordTokenSpans, work: WordTokenSpans): VerbatimSpan {
+  return {
+    tokens: run.tokens,
+    output_start: out.starts[run.output_token],
+    output_end: out.ends[run.output_token + run.tokens - 1],
+    work_start: work.starts[run.work_token],
+    work_end: work.ends[run.work_token + run.tokens - 1],
+  };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -1,0 +1,118 @@
+/**
+ * The memorization operations on an engine and its store: register-work (with canaries),
+ * reference sets, extract, probe, compare, assess, report. Records live under `mem/…`:
+ * `mem/work/<work_id>`, `mem/refset/<id>`, `mem/assessment/<id>`.
+ */
+import type { Engine } from '../../engine.js';
+import type { Store } from '../../store/types.js';
+import { workText } from '../registry/works.js';
+import { getAssessment, runAssessment } from './assess.js';
+import { compareOutput } from './compare-output.js';
+import { runExtraction } from './extract.js';
+import { runProbe } from './probe.js';
+import { addReferenceSet, deleteReferenceSet, getReferenceSet, getTracked, listReferenceSets, trackWork } from './register.js';
+import { renderReport, type ReportOptions } from './report.js';
+import type {
+  Assessment, AssessRequest, CompareOutputRequest, CompareOutputResult, ExtractionResult, ExtractRequest, ProbeRequest, ProbeResult,
+  ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest,
+} from './types.js';
+
+/**
+ * Memorization risk of registered works against target models.
+ *
+ * @example
+ * const mem = new Memorization(engine)
+ * const tracked = await mem.registerWork({ work: { content: text, owner: 'acme', title: 'Persuasion' }, canaries: { count: 10 } })
+ * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'my-model' })
+ * const a = await mem.assess({ work_id: tracked.work_id, model, probe: { reference: { reference_set: 'post-2024-novels' } }, jurisdiction: 'DE' })
+ * const html = await mem.report(a.assessment_id)
+ */
+export class Memorization {
+  readonly engine: Engine;
+  readonly store: Store;
+
+  constructor(engine: Engine, store: Store = engine.store) {
+    this.engine = engine;
+    this.store = store;
+  }
+
+  /**
+   * Track a work for memorization (an already registered `work_id`, or `work` to register now),
+   * optionally generating canary sequences to embed before publishing (kept with their controls).
+   * @throws INVALID_INPUT, NOT_FOUND (unknown work_id), CONFLICT (canaries already generated)
+   */
+  registerWork(request: TrackWorkRequest): Promise<TrackedWork> {
+    return trackWork(this.engine, this.store, request);
+  }
+
+  /** A tracked work with its canaries and controls. @throws NOT_FOUND */
+  getTrackedWork(workId: string): Promise<TrackedWork> {
+    return getTracked(this.store, workId);
+  }
+
+  /**
+   * Keep a non-member reference set for probes, with how it was made (`basis`).
+   * @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE
+   */
+  addReferenceSet(request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
+    return addReferenceSet(this.store, request);
+  }
+
+  /** @throws NOT_FOUND */
+  getReferenceSet(id: string): Promise<ReferenceSetInfo> {
+    return getReferenceSet(this.store, id);
+  }
+
+  listReferenceSets(): Promise<ReferenceSetInfo[]> {
+    return listReferenceSets(this.store);
+  }
+
+  deleteReferenceSet(id: string): Promise<boolean> {
+    return deleteReferenceSet(this.store, id);
+  }
+
+  /**
+   * Prefixes of the work → greedy continuation → verbatim match against the work.
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
+   */
+  extract(request: ExtractRequest): Promise<ExtractionResult> {
+    return runExtraction(this.store, request);
+  }
+
+  /**
+   * Per-chunk likelihood statistics of the work against a non-member reference set, with a
+   * set-level test; no verdict below the minimum amount of text.
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
+   */
+  probe(request: ProbeRequest): Promise<ProbeResult> {
+    return runProbe(this.store, request);
+  }
+
+  /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
+  compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
+    return compareOutput(this.engine, this.store, request);
+  }
+
+  /**
+   * Risk for a work × model from corpus evidence, extraction, probe and canaries; stored.
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
+   */
+  assess(request: AssessRequest): Promise<Assessment> {
+    return runAssessment(this.engine, this.store, request);
+  }
+
+  /** A stored assessment. @throws NOT_FOUND */
+  getAssessment(id: string): Promise<Assessment> {
+    return getAssessment(this.store, id);
+  }
+
+  /**
+   * The self-contained HTML report of an assessment (object or id); the work's text is read
+   * from the registry to show the evidence spans.
+   * @throws NOT_FOUND
+   */
+  async report(assessment: Assessment | string, options: Omit<ReportOptions, 'workText'> = {}): Promise<string> {
+    const a = typeof assessment === 'string' ? await this.getAssessment(assessment) : assessment;
+    return renderReport(a, { ...options, workText: await workText(this.store, a.work.work_id) });
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * register-work and reference sets, on the engine's store:
+ *   `mem/work/<work_id>`   a tracked work: its canaries and their controls
+ *   `mem/refset/<id>`      a non-member reference set: its declared basis and its texts
+ *
+ * Canaries are sequences of words drawn uniformly (WebCrypto) from a list of 256 common English
+ * words: common words so that any tokeniser splits them naturally, uniform draws so that a
+ * sequence of 24 words carries 192 bits and occurs nowhere else. Controls are drawn the same way
+ * and never published, so canaries and controls are exchangeable before publication — the
+ * randomized design that makes the trap test's p-value exact (Meeus et al. 2024).
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import { getWork } from '../registry/works.js';
+import type { Store } from '../../store/types.js';
+import { checkObject, checkString, fail, onlyKeys, parseDate } from '../../util/validate.js';
+import type { Canary, ReferenceBasis, ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
+import { wordSpans } from './text.js';
+
+/** Most canaries per work. */
+export const MAX_CANARIES = 100;
+/** Words per canary. @default 24 */
+export const CANARY_WORDS = 24;
+/** Largest reference set, in UTF-16 units over all texts. */
+export const MAX_REFERENCE_CHARS = 50 * 1024 * 1024;
+
+const BASES: readonly ReferenceBasis[] = ['randomized_split', 'post_cutoff', 'unverified'];
+
+/** register-work (see `Memorization.registerWork`). */
+export async function trackWork(engine: Engine, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['work_id', 'work', 'canaries'], 'registerWork');
+  if ((r.work_id === undefined) === (r.work === undefined)) fail('give exactly one of work_id (a registered work) or work (a registerWork request)');
+  let count = 0, words = CANARY_WORDS, controls = 0;
+  if (r.canaries !== undefined) {
+    const c = checkObject(r.canaries, 'canaries');
+    onlyKeys(c, ['count', 'words', 'controls'], 'canaries');
+    count = intIn(c.count, 1, MAX_CANARIES, 'canaries.count');
+    words = c.words === undefined ? CANARY_WORDS : intIn(c.words, 8, 200, 'canaries.words');
+    controls = c.controls === undefined ? Math.min(4 * count, 400) : intIn(c.controls, 1, 1000, 'canaries.controls');
+  }
+  const work = r.work !== undefined ? await engine.registerWork(r.work as never) : await getWork(store, r.work_id);
+  return store.transaction(async (tx) => {
+    const key = `mem/work/${work.work_id}`;
+    const existing = (await tx.get(key)) as TrackedWork | undefined;
+    if (existing) {
+      if (count > 0 && existing.canaries.length > 0) throw new TrainprintError('CONFLICT', `work "${work.work_id}" already has ${existing.canaries.length} canaries; they stay as generated (published copies may carry them)`);
+      if (count === 0) return existing;
+    }
+    const tracked: TrackedWork = {
+      work_id: work.work_id,
+      work_hash: work.work_hash,
+      title: work.title,
+      tracked_at: existing?.tracked_at ?? new Date().toISOString(),
+      canaries: Array.from({ length: count }, (_, i) => ({ id: `cn_${i + 1}`, text: randomSequence(words) })),
+      controls: Array.from({ length: count > 0 ? controls : 0 }, (_, i) => ({ id: `ct_${i + 1}`, text: randomSequence(words) })),
+      canary_words: count > 0 ? words : 0,
+    };
+    tx.put(key, tracked);
+    return tracked;
+  });
+}
+
+/** A tracked work. @throws NOT_FOUND */
+export async function getTracked(store: Store, workId: unknown): Promise<TrackedWork> {
+  if (typeof workId !== 'string' || !workId.startsWith('wk_')) fail('work_id must be a "wk_…" id');
+  const t = (await store.get(`mem/work/${workId}`)) as TrackedWork | undefined;
+  if (!t) throw new TrainprintError('NOT_FOUND', `work "${workId}" is not tracked for memorization (registerWork first)`);
+  return t;
+}
+
+/** The tracked record or null. */
+export async function findTracked(store: Store, workId: string): Promise<TrackedWork | null> {
+  return ((await store.get(`mem/work/${workId}`)) as TrackedWork | undefined) ?? null;
+}
+
+interface StoredReferenceSet {
+  readonly info: ReferenceSetInfo;
+  readonly texts: string[];
+}
+
+/** Add a non-member reference set. @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE */
+export async function addReferenceSet(store: Store, request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['id', 'texts', 'basis', 'description', 'published_after'], 'addReferenceSet');
+  const id = checkString(r.id, 'id', 200);
+  if (!BASES.includes(r.basis as ReferenceBasis)) fail(`basis must be one of ${BASES.map((b) => `'${b}'`).join(', ')}`);
+  const basis = r.basis as ReferenceBasis;
+  const texts = checkTexts(r.texts, 'texts');
+  const description = r.description === undefined ? null : checkString(r.description, 'description', 2000);
+  let publishedAfter: string | null = null;
+  if (r.published_after !== undefined) {
+    parseDate(r.published_after, 'published_after');
+    publishedAfter = r.published_after as string;
+  }
+  const info: ReferenceSetInfo = {
+    id, basis, description, published_after: publishedAfter, documents: texts.length,
+    tokens: texts.reduce((t, x) => t + wordSpans(x).tokens.length, 0), created_at: new Date().toISOString(),
+  };
+  return store.transaction(async (tx) => {
+    if (await tx.get(`mem/refset/${id}`)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${id}" exists`);
+    tx.put(`mem/refset/${id}`, { info, texts } satisfies StoredReferenceSet);
+    return info;
+  });
+}
+
+/** A reference set's description. @throws NOT_FOUND */
+export async function getReferenceSet(store: Store, id: unknown): Promise<ReferenceSetInfo> {
+  return (await loadReferenceSet(store, id)).info;
+}
+
+/** A reference set with its texts. @throws NOT_FOUND */
+export async function loadReferenceSet(store: Store, id: unknown): Promise<StoredReferenceSet> {
+  const key = checkString(id, 'reference_set', 200);
+  const s = (await store.get(`mem/refset/${key}`)) as StoredReferenceSet | undefined;
+  if (!s) throw new TrainprintError('NOT_FOUND', `no reference set "${key}"`);
+  return s;
+}
+
+/** Every reference set's description, in id order. */
+export async function listReferenceSets(store: Store): Promise<ReferenceSetInfo[]> {
+  return (await store.scan('mem/refset/')).map(([, v]) => (v as StoredReferenceSet).info);
+}
+
+/** Delete a reference set; false when there was none. */
+export async function deleteReferenceSet(store: Store, id: unknown): Promise<boolean> {
+  const key = checkString(id, 'reference_set', 200);
+  return store.delete(`mem/refset/${key}`);
+}
+
+/** A non-empty array of non-empty strings, within {@link MAX_REFERENCE_CHARS}. */
+export function checkTexts(v: unknown, where: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000) fail(`${where} must be a non-empty array of strings (at most 100,000)`);
+  let total = 0;
+  (v as unknown[]).forEach((t, i) => {
+    if (typeof t !== 'string' || t.trim().length === 0) fail(`${where}[${i}] must be a non-empty string`);
+    total += (t as string).length;
+  });
+  if (total > MAX_REFERENCE_CHARS) throw new TrainprintError('PAYLOAD_TOO_LARGE', `${where} hold more than ${MAX_REFERENCE_CHARS} characters`);
+  return [...(v as string[])];
+}
+
+function intIn(v: unknown, lo: number, hi: number, where: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) fail(`${where} must be an integer in ${lo}..${hi}`);
+  return v as number;
+}
+
+/** `n` words drawn uniformly from {@link CANARY_LEXICON} with WebCrypto. */
+function randomSequence(n: number): string {
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(n));
+  return Array.from(b, (x) => CANARY_LEXICON[x]).join(' ');
+}
+
+/** 256 common English words (one byte each). */
+export const CANARY_LEXICON: readonly string[] = (
+  'able acid aged also area army away baby back ball band bank base bath bear beat bell belt best bird ' +
+  'blow blue boat body bone book boot born both bowl burn busy cake call calm camp card care cart case ' +
+  'cash cast cell chin city clay club coal coat code cold cook cool copy corn cost crew crop dark data ' +
+  'dawn deal dear deep desk dirt dish door dose down draw drum dust duty earn east easy edge face fact ' +
+  'fair farm fast fear feed feel file fill film fine fire firm fish flag flat flow folk food foot fork ' +
+  'form fort free fuel full fund gain game gate gift girl glad goal gold golf good gray grow hair half ' +
+  'hall hand hard harm harp head heat held hint help herb hero high hill hole holy home hope horn host ' +
+  'hour huge hunt idea iron item jazz join joke jump jury keen keep kick kind king kiss knee knot lack ' +
+  'lady lake lamp land lane last late lawn lead leaf lean left lend lens life lift like lime line link ' +
+  'lion list live load loan lock long loop lord loud love luck mail main make male mall many mark mask ' +
+  'meal meat menu mild milk mill mind mine mint miss mode mood moon moss most move much nail name navy ' +
+  'neck need nest news nice node noon nose note oath open oven pace pack page pain pair palm park path ' +
+  'peak pear pine pink pipe plan play plot poem pole pond pool port post rain rice'
+).split(' ');

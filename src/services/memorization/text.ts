@@ -1,0 +1,131 @@
+/**
+ * Text helpers of the memorization operations: chunks of the engine's word tokens, verbatim
+ * token runs between a model output and a work, compressed length (CompressionStream, every
+ * runtime), and a bounded-concurrency map for model calls.
+ */
+import { wordSpans, type WordTokenSpans } from '../../models/ngram.js';
+
+export { wordSpans };
+export type { WordTokenSpans };
+
+/** One chunk: a UTF-16 span of its document and its word count. */
+export interface TextChunk {
+  /** Index of the document the chunk is from (0 for a single text). */
+  readonly document: number;
+  readonly start: number;
+  readonly end: number;
+  readonly tokens: number;
+}
+
+/**
+ * Cut each document into chunks of exactly `size` word tokens (the tail shorter than `size` is
+ * dropped, so every chunk of both sets has the same length; a chunk never spans two documents).
+ */
+export function chunkDocuments(texts: readonly string[], size: number): TextChunk[] {
+  const out: TextChunk[] = [];
+  texts.forEach((text, document) => {
+    const { starts, ends } = wordSpans(text);
+    for (let i = 0; i + size <= starts.length; i += size) out.push({ document, start: starts[i], end: ends[i + size - 1], tokens: size });
+  });
+  return out;
+}
+
+/** A verbatim run of tokens shared by an output and a work. */
+export interface TokenRun {
+  /** Length in word tokens. */
+  readonly tokens: number;
+  /** Token index of the run in the output and in the work. */
+  readonly output_token: number;
+  readonly work_token: number;
+}
+
+/**
+ * Index of a work's word tokens for finding verbatim runs of another text in it: every run of
+ * ≥ `seed` tokens shared with the work is found (seeded by `seed`-grams, extended both ways).
+ */
+export class RunIndex {
+  readonly tokens: string[];
+  private readonly seeds = new Map<string, number[]>();
+  constructor(tokens: string[], readonly seed = 4) {
+    this.tokens = tokens;
+    for (let j = 0; j + seed <= tokens.length; j++) {
+      const key = tokens.slice(j, j + seed).join(' ');
+      const list = this.seeds.get(key);
+      if (list) list.push(j);
+      else this.seeds.set(key, [j]);
+    }
+  }
+
+  /** Maximal shared runs of ≥ max(seed, minTokens) tokens, longest first (one per diagonal stretch). */
+  runs(out: readonly string[], minTokens = this.seed): TokenRun[] {
+    const found: TokenRun[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i + this.seed <= out.length; i++) {
+      const list = this.seeds.get(out.slice(i, i + this.seed).join(' '));
+      if (!list) continue;
+      for (const j of list) {
+        // start of the maximal run through (i, j)
+        let a = i, b = j;
+        while (a > 0 && b > 0 && out[a - 1] === this.tokens[b - 1]) { a--; b--; }
+        const key = `${a}:${b}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        let n = 0;
+        while (a + n < out.length && b + n < this.tokens.length && out[a + n] === this.tokens[b + n]) n++;
+        if (n >= minTokens) found.push({ tokens: n, output_token: a, work_token: b });
+      }
+    }
+    return found.sort((x, y) => y.tokens - x.tokens || x.output_token - y.output_token);
+  }
+}
+
+/** Leading tokens of `a` equal to `b` (the Carlini exact-continuation length). */
+export function commonPrefix(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+const encoder = new TextEncoder();
+let rawSupported: boolean | undefined;
+
+/**
+ * Bytes of the DEFLATE compression of a text's UTF-8 (the "zlib entropy" of Carlini et al. 2021,
+ * without zlib's 6 header/trailer bytes). CompressionStream exists in Node ≥ 18, Deno and
+ * browsers; where 'deflate-raw' is missing, 'deflate' minus its 6 framing bytes gives the same length.
+ */
+export async function deflateLength(text: string): Promise<number> {
+  const bytes = encoder.encode(text);
+  if (rawSupported === undefined) {
+    try { new CompressionStream('deflate-raw'); rawSupported = true; } catch { rawSupported = false; }
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream(rawSupported ? 'deflate-raw' : 'deflate'));
+  let n = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.byteLength;
+  }
+  return rawSupported ? n : Math.max(0, n - 6);
+}
+
+/** Map with at most `limit` calls in flight; results in input order; the first rejection rejects. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i], i);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}

@@ -1,0 +1,236 @@
+/**
+ * Monitors: a registered work watched against models. When a dataset is added, changed or
+ * removed (or on an interval), every active monitor it may affect is re-evaluated with `score`;
+ * changes become events in the event log (`match.found`: chunks of the work newly found in a
+ * model's datasets; `score.changed`: the score moved by ≥ 1 point or the tier changed), and are
+ * delivered to the monitor's webhook, signed (./webhook.ts). Records on the store:
+ *   `monitor/<id>`          the monitor (no secret) with the last evaluation per model
+ *   `monitor-secret/<id>`   its webhook secret (kept so deliveries can be re-signed after a restart)
+ *   `event/<time>-<n>-<id>` the event log, in the order events happened
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import { knowledgeBase } from '../kb/index.js';
+import { resolveJurisdiction } from '../kb/jurisdictions.js';
+import { getWork, worksByHash } from '../registry/works.js';
+import { scoreWork, type ChunkCache, type Tier } from '../score/score.js';
+import type { Store } from '../../store/types.js';
+import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
+import type { WebhookDeliverer } from './webhook.js';
+
+/** Event types a monitor can emit. */
+export type MonitorEventType = 'match.found' | 'score.changed';
+export const MONITOR_EVENTS: readonly MonitorEventType[] = ['match.found', 'score.changed'];
+
+/** `createMonitor` request. */
+export interface CreateMonitorRequest {
+  readonly work_id?: string;
+  readonly work_hash?: string;
+  /** Models to watch (KB ids). @default every model some loaded dataset links to, at each evaluation */
+  readonly models?: readonly string[];
+  /** Only re-evaluate when these datasets change. @default any dataset */
+  readonly datasets?: readonly string[];
+  /** Where to POST events: `url` (http/https) and the `secret` that signs them. */
+  readonly webhook?: { readonly url: string; readonly secret: string };
+  /** Which events to emit. @default both */
+  readonly events?: readonly MonitorEventType[];
+  /** Jurisdiction passed to `score` (its legal-risk part). @default 'US' */
+  readonly jurisdiction?: string;
+}
+
+/** Last evaluation of one model. */
+export interface MonitorModelState {
+  readonly score: number;
+  readonly tier: Tier;
+  readonly flagged_chunks: number;
+  readonly datasets: string[];
+  readonly evaluated_at: string;
+}
+
+/** A monitor. */
+export interface Monitor {
+  readonly monitor_id: string;
+  readonly work_id: string;
+  readonly work_hash: string;
+  readonly models: string[] | null;
+  readonly datasets: string[] | null;
+  readonly webhook: { readonly url: string } | null;
+  readonly events: MonitorEventType[];
+  readonly jurisdiction: string;
+  readonly state: 'active' | 'paused';
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly last: Record<string, MonitorModelState>;
+}
+
+/** An event of the log. */
+export interface MonitorEvent {
+  readonly id: string;
+  readonly type: MonitorEventType;
+  readonly created_at: string;
+  readonly data: {
+    readonly monitor_id: string;
+    readonly work_id: string;
+    readonly work_hash: string;
+    readonly model: string;
+    readonly score: number;
+    readonly previous_score: number | null;
+    readonly tier: Tier;
+    readonly previous_tier: Tier | null;
+    readonly flagged_chunks: number;
+    readonly previous_flagged_chunks: number;
+    readonly datasets: string[];
+    /** What triggered the evaluation: a dataset id, or 'interval' / 'manual'. */
+    readonly trigger: string;
+  };
+}
+
+/** Create a monitor (see `Engine.createMonitor`). */
+export async function createMonitor(store: Store, request: CreateMonitorRequest): Promise<Monitor> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
+  if ((r.work_id === undefined) === (r.work_hash === undefined)) fail('give exactly one of work_id or work_hash');
+  const work = r.work_id !== undefined ? await getWork(store, r.work_id) : (await worksByHash(store, checkWorkHash(r.work_hash)))[0];
+  if (!work) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${String(r.work_hash)}`);
+  const models = r.models === undefined ? null : checkIds(r.models, 'models').map((m) => knowledgeBase().model(m).id);
+  const datasets = r.datasets === undefined ? null : checkIds(r.datasets, 'datasets');
+  const events = r.events === undefined ? [...MONITOR_EVENTS] : checkIds(r.events, 'events').map((e) => {
+    if (!(MONITOR_EVENTS as readonly string[]).includes(e)) fail(`events: "${e}" is not one of ${MONITOR_EVENTS.join(', ')}`);
+    return e as MonitorEventType;
+  });
+  let webhook: { url: string; secret: string } | null = null;
+  if (r.webhook !== undefined) {
+    const w = checkObject(r.webhook, 'webhook');
+    onlyKeys(w, ['url', 'secret'], 'webhook');
+    const url = checkString(w.url, 'webhook.url', 2000);
+    let parsed: URL | null = null;
+    try { parsed = new URL(url); } catch { /* reported below */ }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) fail('webhook.url must be an http: or https: URL');
+    webhook = { url, secret: checkString(w.secret, 'webhook.secret', 500) };
+    if (webhook.secret.length < 16) fail('webhook.secret must have at least 16 characters');
+  }
+  const jurisdiction = r.jurisdiction === undefined ? 'US' : resolveJurisdiction(r.jurisdiction).code;
+  const now = new Date().toISOString();
+  const monitor: Monitor = {
+    monitor_id: newId('mon_'), work_id: work.work_id, work_hash: work.work_hash, models, datasets,
+    webhook: webhook ? { url: webhook.url } : null, events, jurisdiction, state: 'active', created_at: now, updated_at: now, last: {},
+  };
+  const ops = [{ type: 'put' as const, key: `monitor/${monitor.monitor_id}`, value: monitor }];
+  if (webhook) ops.push({ type: 'put', key: `monitor-secret/${monitor.monitor_id}`, value: webhook.secret as never });
+  await store.batch(ops);
+  return monitor;
+}
+
+/** A monitor by id. @throws NOT_FOUND */
+export async function getMonitor(store: Store, id: unknown): Promise<Monitor> {
+  if (typeof id !== 'string' || !id.startsWith('mon_')) fail('monitor_id must be a "mon_…" id');
+  const m = (await store.get(`monitor/${id}`)) as Monitor | undefined;
+  if (!m) throw new TrainprintError('NOT_FOUND', `no monitor "${id}"`);
+  return m;
+}
+
+/** Monitors, optionally of one work. */
+export async function listMonitors(store: Store, options: { work_id?: string } = {}): Promise<Monitor[]> {
+  const o = checkObject(options, 'options');
+  onlyKeys(o, ['work_id'], 'listMonitors options');
+  const all = (await store.scan('monitor/')).map(([, m]) => m as Monitor);
+  return o.work_id === undefined ? all : all.filter((m) => m.work_id === o.work_id);
+}
+
+/** Pause or resume. */
+export async function setMonitorState(store: Store, id: string, state: 'active' | 'paused'): Promise<Monitor> {
+  await getMonitor(store, id);
+  return store.transaction(async (tx) => {
+    const m = (await tx.get(`monitor/${id}`)) as Monitor;
+    const next = { ...m, state, updated_at: new Date().toISOString() };
+    tx.put(`monitor/${id}`, next);
+    return next;
+  });
+}
+
+/** Delete a monitor and its secret; its events stay in the log. */
+export async function deleteMonitor(store: Store, id: string): Promise<boolean> {
+  if (typeof id !== 'string' || !id.startsWith('mon_')) fail('monitor_id must be a "mon_…" id');
+  return store.transaction(async (tx) => {
+    if ((await tx.get(`monitor/${id}`)) === undefined) return false;
+    tx.delete(`monitor/${id}`);
+    tx.delete(`monitor-secret/${id}`);
+    return true;
+  });
+}
+
+/**
+ * Re-evaluate the active monitors a change may affect (`trigger`: a dataset id, or 'interval' /
+ * 'manual' for all), append the events to the log and hand them to the deliverer. Returns them.
+ */
+export async function evaluateMonitors(engine: Engine, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string): Promise<MonitorEvent[]> {
+  const out: MonitorEvent[] = [];
+  for (const m of await listMonitors(store)) {
+    if (m.state !== 'active') continue;
+    if (datasetId !== undefined && m.datasets !== null && !m.datasets.includes(datasetId)) continue;
+    const models = m.models ?? linkedModels(engine);
+    const last: Record<string, MonitorModelState> = { ...m.last };
+    const events: MonitorEvent[] = [];
+    const cache: ChunkCache = new Map();
+    for (const model of models) {
+      const s = await scoreWork(engine, store, { work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache);
+      const prev = m.last[model];
+      const datasets = s.evidence.datasets.filter((d) => d.flagged_chunks > 0).map((d) => d.dataset_id);
+      const now = new Date().toISOString();
+      const data = {
+        monitor_id: m.monitor_id, work_id: m.work_id, work_hash: m.work_hash, model, score: s.score, previous_score: prev?.score ?? null,
+        tier: s.tier, previous_tier: prev?.tier ?? null, flagged_chunks: s.reused_share.flagged_chunks,
+        previous_flagged_chunks: prev?.flagged_chunks ?? 0, datasets, trigger,
+      };
+      const newDataset = datasets.some((d) => !(prev?.datasets ?? []).includes(d));
+      if (m.events.includes('match.found') && (s.reused_share.flagged_chunks > (prev?.flagged_chunks ?? 0) || newDataset)) {
+        events.push({ id: newId('evt_'), type: 'match.found', created_at: now, data });
+      }
+      if (m.events.includes('score.changed') && prev && (Math.abs(s.score - prev.score) >= 1 || s.tier !== prev.tier)) {
+        events.push({ id: newId('evt_'), type: 'score.changed', created_at: now, data });
+      }
+      last[model] = { score: s.score, tier: s.tier, flagged_chunks: s.reused_share.flagged_chunks, datasets, evaluated_at: now };
+    }
+    await store.transaction(async (tx) => {
+      const current = (await tx.get(`monitor/${m.monitor_id}`)) as Monitor | undefined;
+      if (!current) return; // deleted meanwhile: drop its evaluation
+      tx.put(`monitor/${m.monitor_id}`, { ...current, last });
+      // time, then order of emission inside the evaluation: the log reads in the order events happened
+      events.forEach((e, i) => tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e));
+    });
+    if (deliverer && m.webhook) {
+      const secret = (await store.get(`monitor-secret/${m.monitor_id}`)) as string | undefined;
+      if (secret) for (const e of events) await deliverer.enqueue({ id: m.monitor_id, url: m.webhook.url, secret }, e);
+    }
+    out.push(...events);
+  }
+  if (deliverer && out.length) await deliverer.runDue();
+  return out;
+}
+
+/** Events of the log, oldest first, optionally of one monitor, with cursor pagination. */
+export async function listEvents(store: Store, options: { monitor_id?: string; after?: string; limit?: number } = {}): Promise<MonitorEvent[]> {
+  const o = checkObject(options, 'options');
+  onlyKeys(o, ['monitor_id', 'after', 'limit'], 'listEvents options');
+  const limit = o.limit === undefined ? 100 : (o.limit as number);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) fail('limit must be an integer in 1..1000');
+  const all = (await store.scan('event/', o.after === undefined ? {} : { after: `event/${o.after}` })).map(([, e]) => e as MonitorEvent);
+  return all.filter((e) => o.monitor_id === undefined || e.data.monitor_id === o.monitor_id).slice(0, limit);
+}
+
+/** Every KB model some loaded dataset links to (by kb_dataset or declaration). */
+function linkedModels(engine: Engine): string[] {
+  const kb = knowledgeBase();
+  const ids = new Set<string>();
+  for (const s of engine.datasets()) {
+    const d = engine._descriptor(s.id);
+    if (d.kb_dataset !== undefined) for (const l of kb.modelsTrainedOn(d.kb_dataset)) ids.add(l.model.id);
+    for (const m of d.models ?? []) ids.add(kb.model(m).id);
+  }
+  return [...ids].sort();
+}
+
+function checkIds(v: unknown, where: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || x.length === 0)) fail(`${where} must be a non-empty array of strings`);
+  return [...new Set(v as string[])];
+}

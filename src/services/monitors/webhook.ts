@@ -1,0 +1,633 @@
+/**
+ * Webhook delivery: durable, signed, retried, logged.
+ *
+ * `enqueue` writes a delivery record to the {@link Store}; `runDue` POSTs every record that is due and
+ * appends the outcome to its attempt log. Because the schedule lives in the store rather than in
+ * timers, a restarted process picks up where the last one stopped (give it `resolveSecret`, since
+ * secrets are never written to the record). Delivery is at-least-once: a receiver may see an event
+ * twice (e.g. we crash after it answered 2xx but before the record was updated) and should dedupe on
+ * the event id.
+ *
+ * Keys: `delivery/<id>` holds the record; `delivery-due/<15-digit ms>/<id>` indexes the deliveries
+ * that still have an attempt scheduled, so `runDue` reads only what is due instead of scanning every
+ * delivery ever made (the log grows without bound; the due set stays small).
+ *
+ * Only `fetch`, `AbortController` and WebCrypto are used: Node ≥ 20, Deno and browsers alike.
+ */
+import type { Store, Transaction } from '../../store/types.js';
+import { TrainprintError, isTrainprintError } from '../../errors.js';
+import { SIGNATURE_HEADER, signPayload } from './signature.js';
+
+export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signPayload, verifySignature } from './signature.js';
+export type { VerifyOptions } from './signature.js';
+
+/** Header naming the event type, e.g. `match.found`. */
+export const EVENT_HEADER = 'Trainprint-Event';
+/** Header carrying the delivery id (stable across retries of one delivery). */
+export const DELIVERY_HEADER = 'Trainprint-Delivery';
+/** `user-agent` of every delivery. */
+export const WEBHOOK_USER_AGENT = 'trainprint-webhooks/1';
+
+/** Where a delivery is in its life. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed_retrying' | 'dead_letter';
+
+const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed_retrying', 'dead_letter'];
+
+/** Where to send events, and the secret they are signed with. */
+export interface WebhookSubscription {
+  readonly id: string;
+  /** `http:` or `https:` only. */
+  readonly url: string;
+  readonly secret: string;
+}
+
+/** An event as produced by a monitor; posted as JSON exactly in this shape. */
+export interface WebhookEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at: string;
+  readonly data: unknown;
+}
+
+/** One entry of a delivery's log. */
+export interface DeliveryAttempt {
+  /** ISO time the request was sent. */
+  readonly at: string;
+  /** HTTP status, when the receiver answered. */
+  readonly status?: number;
+  /** Why the attempt failed without a usable answer (network, timeout, redirect). */
+  readonly error?: string;
+  readonly duration_ms: number;
+}
+
+/** The stored delivery record (`delivery/<id>`). Never contains the secret. */
+export interface Delivery {
+  /** `dlv_` + 12 hex digits of creation time (ms) + 20 random hex digits: lists come out in creation order. */
+  readonly id: string;
+  readonly subscription_id: string;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly url: string;
+  readonly state: DeliveryState;
+  /** Every attempt ever made, oldest first (kept across {@link WebhookDeliverer.retry}). */
+  readonly attempts: readonly DeliveryAttempt[];
+  /** ISO time of the next attempt; null once delivered or dead-lettered. */
+  readonly next_attempt_at: string | null;
+  /** Index into `attempts` where the current retry cycle began (0, or where `retry()` restarted it). */
+  readonly cycle_start: number;
+  /** The latest failure, including ones that made no request (`secret unavailable`). */
+  readonly last_error?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** The exact JSON body posted, fixed at enqueue so every retry sends identical bytes. */
+  readonly body: string;
+}
+
+/** Options of {@link WebhookDeliverer}. Times are milliseconds unless named otherwise. */
+export interface WebhookDelivererOptions {
+  readonly store: Store;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** Attempts per cycle before a retryable failure becomes `dead_letter`. @default 6 */
+  readonly maxAttempts?: number;
+  /** Backoff base: the n-th retry waits up to `baseDelayMs · 2^(n−1)`. @default 1000 */
+  readonly baseDelayMs?: number;
+  /** Cap on any single wait, including a receiver's Retry-After. @default 60_000 */
+  readonly maxDelayMs?: number;
+  /** Per-request timeout (until the response headers arrive). @default 10_000 */
+  readonly timeoutMs?: number;
+  /** Requests in flight at once during `runDue`, so one slow receiver does not hold up the rest. @default 8 */
+  readonly concurrency?: number;
+  /** Clock in epoch ms. @default Date.now */
+  readonly now?: () => number;
+  /** Used by {@link WebhookDeliverer.drain} to wait for the next due attempt. @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1) for the backoff jitter. @default Math.random */
+  readonly random?: () => number;
+  /** Secret lookup for deliveries whose subscription this process has not seen (e.g. after a restart). */
+  readonly resolveSecret?: (subscriptionId: string) => Promise<string | undefined>;
+  /** Errors the `start()` loop cannot put in a delivery record (store failures, a throwing resolveSecret). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Filter of {@link WebhookDeliverer.list}. */
+export interface ListDeliveriesOptions {
+  readonly state?: DeliveryState;
+  readonly subscription_id?: string;
+}
+
+type Outcome =
+  | { readonly kind: 'delivered' }
+  | { readonly kind: 'retry'; readonly retryAfterMs?: number }
+  | { readonly kind: 'dead' };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const RECORD_PREFIX = 'delivery/';
+const DUE_PREFIX = 'delivery-due/';
+const DUE_PAGE = 256;
+const SECRET_UNAVAILABLE = 'secret unavailable';
+
+/**
+ * Signs and delivers webhook events with retries, keeping a per-delivery attempt log in the store.
+ *
+ * Retry policy: 2xx delivers. Network errors, timeouts, 408, 429 and 5xx are retried with full-jitter
+ * exponential backoff, `random() · min(maxDelayMs, baseDelayMs · 2^(n−1))` after the n-th failure, or
+ * after `Retry-After` (seconds or HTTP date, capped at `maxDelayMs`) when the receiver sends one; the
+ * `maxAttempts`-th failure dead-letters. Redirects (3xx, not followed) and every other 4xx dead-letter
+ * at once: the receiver has answered, and sending the same request again will not change its mind.
+ *
+ * @throws INVALID_OPTIONS (from the constructor) for a missing store or an out-of-range number.
+ * @example
+ * const deliverer = new WebhookDeliverer({ store, resolveSecret: (id) => subscriptions.secretOf(id) })
+ * await deliverer.enqueue({ id: 'sub_1', url: 'https://example.com/hooks', secret },
+ *   { id: 'evt_1', type: 'match.found', created_at: new Date().toISOString(), data: { work_id: 'w1' } })
+ * deliverer.start(1000)          // or: await deliverer.runDue() from your own scheduler
+ * // …on shutdown
+ * await deliverer.stop()
+ */
+export class WebhookDeliverer {
+  readonly #store: Store;
+  readonly #fetch: typeof fetch;
+  readonly #maxAttempts: number;
+  readonly #baseDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #timeoutMs: number;
+  readonly #concurrency: number;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  readonly #resolveSecret?: (subscriptionId: string) => Promise<string | undefined>;
+  readonly #onError: (error: unknown) => void;
+  /** Secrets of subscriptions seen by `enqueue` in this process; never persisted. */
+  readonly #secrets = new Map<string, string>();
+  /** Tail of the chain that serialises runs, so two runs never send the same delivery twice. */
+  #tail: Promise<unknown> = Promise.resolve();
+  #running = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: WebhookDelivererOptions) {
+    if (!options || typeof options !== 'object' || !options.store) {
+      throw new TrainprintError('INVALID_OPTIONS', 'store is required');
+    }
+    this.#store = options.store;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#maxAttempts = intOption('maxAttempts', options.maxAttempts, 6, 1);
+    this.#baseDelayMs = numberOption('baseDelayMs', options.baseDelayMs, 1000);
+    this.#maxDelayMs = numberOption('maxDelayMs', options.maxDelayMs, 60_000);
+    this.#timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000);
+    if (this.#timeoutMs === 0) throw new TrainprintError('INVALID_OPTIONS', 'timeoutMs must be positive');
+    this.#concurrency = intOption('concurrency', options.concurrency, 8, 1);
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#random = options.random ?? Math.random;
+    this.#resolveSecret = options.resolveSecret;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /**
+   * Record a delivery of `event` to `subscription`, due now. The subscription's secret is kept in
+   * memory (a later enqueue for the same subscription id replaces it, e.g. after rotation).
+   * @throws INVALID_INPUT (rejects) for a non-http(s) or credential-bearing URL, empty ids or type,
+   *   an empty secret, or event data that JSON cannot encode.
+   * @example
+   * const delivery = await deliverer.enqueue(subscription, event)
+   * delivery.state // 'pending'
+   */
+  async enqueue(subscription: WebhookSubscription, event: WebhookEvent): Promise<Delivery> {
+    if (!subscription || typeof subscription !== 'object') throw invalid('subscription must be an object');
+    if (!event || typeof event !== 'object') throw invalid('event must be an object');
+    nonEmpty('subscription.id', subscription.id);
+    nonEmpty('subscription.secret', subscription.secret);
+    nonEmpty('event.id', event.id);
+    nonEmpty('event.type', event.type);
+    nonEmpty('event.created_at', event.created_at);
+    const url = checkUrl(subscription.url);
+
+    let body: string;
+    try {
+      body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data ?? null });
+    } catch (cause) {
+      throw new TrainprintError('INVALID_INPUT', 'event data must be JSON-serialisable', { cause });
+    }
+
+    const now = this.#now();
+    const iso = new Date(now).toISOString();
+    const delivery: Delivery = {
+      id: newDeliveryId(now),
+      subscription_id: subscription.id,
+      event_id: event.id,
+      event_type: event.type,
+      url,
+      state: 'pending',
+      attempts: [],
+      next_attempt_at: iso,
+      cycle_start: 0,
+      created_at: iso,
+      updated_at: iso,
+      body,
+    };
+    this.#secrets.set(subscription.id, subscription.secret);
+    await this.#store.batch([
+      { type: 'put', key: RECORD_PREFIX + delivery.id, value: delivery },
+      { type: 'put', key: dueKey(now, delivery.id), value: delivery.id },
+    ]);
+    return delivery;
+  }
+
+  /**
+   * Attempt every delivery whose `next_attempt_at` ≤ now, `concurrency` at a time. Runs are serialised:
+   * a call made while another run is in flight starts after it.
+   * @returns How many requests were sent (deliveries waiting for a secret are not counted).
+   * @example
+   * const sent = await deliverer.runDue()
+   */
+  runDue(): Promise<number> {
+    const run = this.#tail.then(() => this.#runDueNow());
+    this.#tail = run.catch(() => {});
+    this.#running++;
+    void run.finally(() => this.#running--).catch(() => {});
+    return run;
+  }
+
+  /**
+   * Call {@link runDue} every `intervalMs` (the first run starts at once). A tick is skipped while a run
+   * is still going, so runs never overlap. The timer is unref'd where the runtime allows, so an idle
+   * deliverer does not keep a Node or Deno process alive. A closed store stops the loop.
+   * @throws CONFLICT when already started; INVALID_OPTIONS for a non-positive interval.
+   * @example
+   * deliverer.start(1000)
+   */
+  start(intervalMs: number): void {
+    if (this.#timer !== undefined) throw new TrainprintError('CONFLICT', 'the deliverer is already started');
+    if (typeof intervalMs !== 'number' || !Number.isFinite(intervalMs) || intervalMs <= 0) {
+      throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be a positive number');
+    }
+    const tick = () => {
+      if (this.#running > 0) return;
+      this.runDue().catch((error) => {
+        if (isTrainprintError(error, 'STORE_CLOSED')) this.#clearTimer();
+        this.#onError(error);
+      });
+    };
+    this.#timer = setInterval(tick, intervalMs);
+    const timer = this.#timer as unknown as { unref?: () => void };
+    if (typeof timer.unref === 'function') timer.unref();
+    else (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
+    tick();
+  }
+
+  /**
+   * Stop the loop and wait for an in-flight run to finish. Safe to call when not started.
+   * @example
+   * await deliverer.stop()
+   */
+  async stop(): Promise<void> {
+    this.#clearTimer();
+    await this.#tail;
+  }
+
+  /**
+   * Run until nothing is scheduled, sleeping (with the `sleep` option) until each next due attempt:
+   * for short-lived processes and tests. Stops early when due deliveries can make no progress
+   * (no secret available) or after `maxRuns` runs.
+   * @returns The total number of requests sent.
+   * @example
+   * await deliverer.enqueue(subscription, event)
+   * await deliverer.drain()   // delivered or dead-lettered, every retry included
+   */
+  async drain(options: { readonly maxRuns?: number } = {}): Promise<number> {
+    const maxRuns = intOption('maxRuns', options.maxRuns, 1000, 1);
+    let total = 0;
+    for (let run = 0; run < maxRuns; run++) {
+      const sent = await this.runDue();
+      total += sent;
+      const next = await this.#nextDueMs();
+      if (next === undefined) break;
+      const wait = next - this.#now();
+      if (wait <= 0) {
+        if (sent === 0) break; // due but stuck (secret unavailable): sleeping would not help
+        continue;
+      }
+      await this.#sleep(wait);
+    }
+    return total;
+  }
+
+  /**
+   * Deliveries in creation order, optionally filtered.
+   * @throws INVALID_INPUT (rejects) for an unknown state.
+   * @example
+   * const dead = await deliverer.list({ state: 'dead_letter' })
+   */
+  async list(filter: ListDeliveriesOptions = {}): Promise<Delivery[]> {
+    if (filter.state !== undefined && !STATES.includes(filter.state)) throw invalid(`unknown state ${String(filter.state)}`);
+    const out: Delivery[] = [];
+    for (const [, value] of await this.#store.scan(RECORD_PREFIX)) {
+      const d = value as Delivery;
+      if (filter.state !== undefined && d.state !== filter.state) continue;
+      if (filter.subscription_id !== undefined && d.subscription_id !== filter.subscription_id) continue;
+      out.push(d);
+    }
+    return out;
+  }
+
+  /**
+   * One delivery with its attempt log, or undefined.
+   * @example
+   * const d = await deliverer.get('dlv_…')
+   * d?.attempts.at(-1)?.status
+   */
+  async get(id: string): Promise<Delivery | undefined> {
+    if (typeof id !== 'string') throw invalid('id must be a string');
+    return (await this.#store.get(RECORD_PREFIX + id)) as Delivery | undefined;
+  }
+
+  /**
+   * Schedule a delivery again, now. A dead-lettered one starts a fresh cycle of `maxAttempts`; its
+   * attempt log is kept. A pending or retrying one is simply made due now.
+   * @throws NOT_FOUND for an unknown id; CONFLICT for a delivery already delivered.
+   * @example
+   * for (const d of await deliverer.list({ state: 'dead_letter' })) await deliverer.retry(d.id)
+   */
+  async retry(id: string): Promise<Delivery> {
+    if (typeof id !== 'string') throw invalid('id must be a string');
+    return this.#store.transaction(async (tx) => {
+      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
+      if (!current) throw new TrainprintError('NOT_FOUND', `delivery ${id}`);
+      if (current.state === 'delivered') throw new TrainprintError('CONFLICT', `delivery ${id} was already delivered`);
+      const now = this.#now();
+      const next: Mutable<Delivery> = { ...current };
+      if (current.state === 'dead_letter') {
+        next.state = 'pending';
+        next.cycle_start = current.attempts.length;
+      }
+      reschedule(tx, current, next, now);
+      next.updated_at = new Date(now).toISOString();
+      tx.put(RECORD_PREFIX + id, next);
+      return next;
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async #runDueNow(): Promise<number> {
+    const due = await this.#dueIds(this.#now());
+    let sent = 0;
+    let cursor = 0;
+    const worker = async () => {
+      while (cursor < due.length) {
+        const [key, id] = due[cursor++];
+        if (await this.#attempt(key, id)) sent++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, due.length) }, worker));
+    return sent;
+  }
+
+  /** Index entries due at `now`, read page by page until the first one in the future. */
+  async #dueIds(now: number): Promise<Array<[string, string]>> {
+    const out: Array<[string, string]> = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.#store.scan(DUE_PREFIX, { after, limit: DUE_PAGE });
+      for (const [key, id] of page) {
+        if (dueMsOfKey(key) > now) return out;
+        out.push([key, id as string]);
+      }
+      if (page.length < DUE_PAGE) return out;
+      after = page[page.length - 1][0];
+    }
+  }
+
+  async #nextDueMs(): Promise<number | undefined> {
+    const [first] = await this.#store.scan(DUE_PREFIX, { limit: 1 });
+    return first ? dueMsOfKey(first[0]) : undefined;
+  }
+
+  /** One attempt of one delivery. True when a request was sent. */
+  async #attempt(indexKey: string, id: string): Promise<boolean> {
+    const record = (await this.#store.get(RECORD_PREFIX + id)) as Delivery | undefined;
+    if (!record || !isScheduled(record) || dueKey(Date.parse(record.next_attempt_at!), id) !== indexKey) {
+      // The index entry outlived its record's schedule (e.g. retry() moved it): drop it.
+      await this.#store.transaction(async (tx) => {
+        const fresh = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
+        if (!fresh || !isScheduled(fresh) || dueKey(Date.parse(fresh.next_attempt_at!), id) !== indexKey) tx.delete(indexKey);
+      });
+      return false;
+    }
+
+    const secret = await this.#secretFor(record.subscription_id);
+    if (secret === undefined) {
+      // Stay due, so the next run sends it as soon as a secret appears (enqueue or resolveSecret).
+      if (record.last_error !== SECRET_UNAVAILABLE) {
+        await this.#update(id, (tx, current, next) => {
+          if (!isScheduled(current)) return false;
+          next.last_error = SECRET_UNAVAILABLE;
+          return true;
+        });
+      }
+      return false;
+    }
+
+    const { attempt, outcome } = await this.#send(record, secret);
+    await this.#update(id, (tx, current, next) => {
+      next.attempts = [...current.attempts, attempt];
+      const now = this.#now();
+      if (attempt.error !== undefined) next.last_error = attempt.error;
+      else if (outcome.kind !== 'delivered') next.last_error = `HTTP ${attempt.status}`;
+      const inCycle = next.attempts.length - current.cycle_start;
+      if (outcome.kind === 'delivered') {
+        next.state = 'delivered';
+        reschedule(tx, current, next, undefined);
+      } else if (outcome.kind === 'dead' || inCycle >= this.#maxAttempts) {
+        next.state = 'dead_letter';
+        reschedule(tx, current, next, undefined);
+      } else {
+        next.state = 'failed_retrying';
+        reschedule(tx, current, next, now + this.#delayMs(inCycle, outcome.retryAfterMs));
+      }
+      return true;
+    });
+    return true;
+  }
+
+  /** Read-modify-write of one record inside a transaction; `change` returns false to write nothing. */
+  async #update(
+    id: string,
+    change: (tx: Transaction, current: Delivery, next: Mutable<Delivery>) => boolean,
+  ): Promise<void> {
+    await this.#store.transaction(async (tx) => {
+      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
+      if (!current) return; // deleted while the request was in flight
+      const next: Mutable<Delivery> = { ...current };
+      if (!change(tx, current, next)) return;
+      next.updated_at = new Date(this.#now()).toISOString();
+      tx.put(RECORD_PREFIX + id, next);
+    });
+  }
+
+  async #secretFor(subscriptionId: string): Promise<string | undefined> {
+    const known = this.#secrets.get(subscriptionId);
+    if (known !== undefined) return known;
+    if (!this.#resolveSecret) return undefined;
+    try {
+      const secret = await this.#resolveSecret(subscriptionId);
+      return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
+    } catch (error) {
+      this.#onError(error);
+      return undefined;
+    }
+  }
+
+  /** POST the body once; classify the answer. Never throws. */
+  async #send(record: Delivery, secret: string): Promise<{ attempt: DeliveryAttempt; outcome: Outcome }> {
+    const startedAt = this.#now();
+    const started = performance.now();
+    const at = new Date(startedAt).toISOString();
+    const elapsed = () => Math.round(performance.now() - started);
+    // Sign at send time, not at enqueue: a retry hours later must carry a timestamp inside the
+    // receiver's replay window.
+    const signature = await signPayload(secret, record.body, Math.floor(startedAt / 1000));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(record.url, {
+        method: 'POST',
+        body: record.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': WEBHOOK_USER_AGENT,
+          [SIGNATURE_HEADER]: signature,
+          [EVENT_HEADER]: record.event_type,
+          [DELIVERY_HEADER]: record.id,
+        },
+        // A redirect could carry the signed payload to a host the subscriber never registered.
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      const message = controller.signal.aborted ? `timeout after ${this.#timeoutMs} ms` : networkError(error);
+      return { attempt: { at, error: message, duration_ms: elapsed() }, outcome: { kind: 'retry' } };
+    } finally {
+      clearTimeout(timer);
+    }
+    // The answer's body is not used; cancel it so the connection is released now rather than at GC.
+    await response.body?.cancel().catch(() => {});
+    const status = response.status;
+    const duration_ms = elapsed();
+    // Browsers report a manual redirect as an opaque response with status 0.
+    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+      return { attempt: { at, status, error: 'redirect not followed', duration_ms }, outcome: { kind: 'dead' } };
+    }
+    if (status >= 200 && status < 300) return { attempt: { at, status, duration_ms }, outcome: { kind: 'delivered' } };
+    if (status === 408 || status === 429 || status >= 500) {
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#now());
+      return {
+        attempt: { at, status, duration_ms },
+        outcome: retryAfterMs === undefined ? { kind: 'retry' } : { kind: 'retry', retryAfterMs },
+      };
+    }
+    return { attempt: { at, status, duration_ms }, outcome: { kind: 'dead' } };
+  }
+
+  /** Wait before the next attempt after `failures` failures in this cycle. */
+  #delayMs(failures: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return Math.min(this.#maxDelayMs, retryAfterMs);
+    const ceiling = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** (failures - 1));
+    return Math.floor(this.#random() * ceiling);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** Move `next` to a new due time (or off the schedule), keeping the due index in step. */
+function reschedule(tx: Transaction, current: Delivery, next: Mutable<Delivery>, dueMs: number | undefined): void {
+  if (isScheduled(current)) tx.delete(dueKey(Date.parse(current.next_attempt_at!), current.id));
+  if (dueMs === undefined) {
+    next.next_attempt_at = null;
+    return;
+  }
+  next.next_attempt_at = new Date(dueMs).toISOString();
+  tx.put(dueKey(dueMs, current.id), current.id);
+}
+
+function isScheduled(d: Delivery): boolean {
+  return (d.state === 'pending' || d.state === 'failed_retrying') && d.next_attempt_at !== null;
+}
+
+// Zero-padded so that string order (the store's key order) is time order.
+function dueKey(ms: number, id: string): string {
+  return `${DUE_PREFIX}${String(Math.max(0, Math.floor(ms))).padStart(15, '0')}/${id}`;
+}
+
+function dueMsOfKey(key: string): number {
+  return Number(key.slice(DUE_PREFIX.length, DUE_PREFIX.length + 15));
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `now`. */
+function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function networkError(error: unknown): string {
+  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, ENOTFOUND…) is in the cause.
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const detail = cause?.code ?? cause?.message ?? (error as { message?: unknown } | undefined)?.message ?? error;
+  return `network error: ${String(detail)}`;
+}
+
+function newDeliveryId(now: number): string {
+  const random = new Uint8Array(10);
+  globalThis.crypto.getRandomValues(random);
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12);
+  return 'dlv_' + time + Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function checkUrl(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('subscription.url must be a string');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(`subscription.url is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`subscription.url must be http: or https:, not ${url.protocol}`);
+  // fetch refuses URLs with credentials, so accepting one would only fail later, on every attempt.
+  if (url.username !== '' || url.password !== '') throw invalid('subscription.url must not contain credentials');
+  return url.href;
+}
+
+function nonEmpty(name: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${name} must be a non-empty string`);
+}
+
+function invalid(detail: string): TrainprintError {
+  return new TrainprintError('INVALID_INPUT', detail);
+}
+
+function numberOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TrainprintError('INVALID_OPTIONS', `${name} must be a non-negative finite number`);
+  }
+  return value;
+}
+
+function intOption(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || (value as number) < min) {
+    throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer ≥ ${min}`);
+  }
+  return value as number;
+}

@@ -1,0 +1,190 @@
+/**
+ * The works registry, on the engine's store. Records:
+ *   `work/<work_id>`                    the work (no text)
+ *   `work-text/<work_id>`               its text, when registered from content (score chunks it)
+ *   `work-hash/<work_hash>/<owner>`     → work_id: idempotency per (hash, owner), and conflicts
+ * Re-registering the same work_hash by the same owner returns the existing work and receipt;
+ * another owner gets a work of their own, and both records list each other under
+ * `conflicting_claims` — claims are recorded, never merged.
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import { CONTENT_TYPES, extractText, type ContentType } from '../../text/index.js';
+import { startSha256Hex } from '../../fingerprint/sha256.js';
+import type { Declarations, WorkType } from '../analyze/types.js';
+import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
+import type { Store } from '../../store/types.js';
+import { checkDeclarations, checkObject, checkString, checkWorkHash, checkWorkType, fail, newId, onlyKeys } from '../../util/validate.js';
+import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
+
+/** `registerWork` request: `content` or `fingerprint` (its id and work_hash, when the text stays with you). */
+export interface RegisterWorkRequest {
+  readonly content?: string;
+  /** With `content`: how to read it. @default 'text' */
+  readonly content_type?: ContentType;
+  readonly fingerprint?: { readonly fingerprint: string; readonly work_hash: string };
+  readonly owner: string;
+  readonly title?: string;
+  readonly author?: string;
+  readonly work_type?: WorkType;
+  readonly declarations?: Declarations;
+}
+
+/** A registered work. */
+export interface Work {
+  readonly work_id: string;
+  readonly work_hash: string;
+  /** Fingerprint id of the (extracted) text. */
+  readonly fingerprint: string;
+  readonly owner: string;
+  readonly title: string | null;
+  readonly author: string | null;
+  readonly work_type: WorkType | null;
+  readonly content_type: ContentType | null;
+  readonly declarations: Declarations;
+  /** Word tokens of the text (0 when registered by fingerprint). */
+  readonly tokens: number;
+  /** Whether the text is kept (registered from content): `score` needs it. */
+  readonly has_text: boolean;
+  readonly registered_at: string;
+  readonly receipt: Receipt;
+  /** Works of other owners registered with the same work_hash. */
+  readonly conflicting_claims: string[];
+}
+
+/** Result of `registerWork`. */
+export interface RegisterWorkResult extends Work {
+  /** False when the same owner had already registered this work_hash (the stored work is returned). */
+  readonly created: boolean;
+}
+
+const FP_ID = /^tp1:[0-9a-f]{32}$/;
+
+/** Register (see `Engine.registerWork`). */
+export async function registerWork(engine: Engine, store: Store, key: ReceiptKey, request: RegisterWorkRequest): Promise<RegisterWorkResult> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(r, ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'], 'registerWork');
+  const owner = checkString(r.owner, 'owner', 200);
+  const title = r.title === undefined ? null : checkString(r.title, 'title');
+  const author = r.author === undefined ? null : checkString(r.author, 'author');
+  const workType = r.work_type === undefined ? null : checkWorkType(r.work_type, 'work_type');
+  const declarations = r.declarations === undefined ? {} : checkDeclarations(r.declarations, 'declarations');
+  if ((r.content === undefined) === (r.fingerprint === undefined)) fail('give exactly one of content or fingerprint');
+  let workHash: string, fingerprint: string, text: string | null = null, tokens = 0, contentType: ContentType | null = null;
+  if (r.content !== undefined) {
+    if (typeof r.content !== 'string' || r.content.trim().length === 0) fail('content must be a non-empty string');
+    const content = r.content as string;
+    if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+    contentType = (r.content_type ?? 'text') as ContentType;
+    if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
+    text = extractText(content, contentType).text;
+    const fp = await engine.fingerprint(text, { minhash: false, simhash: false, workHash: false });
+    fingerprint = fp.fingerprint;
+    tokens = fp.token_count;
+    workHash = `sha256:${await startSha256Hex(new TextEncoder().encode(content))}`;
+  } else {
+    if (r.content_type !== undefined) fail('content_type goes with content');
+    const f = checkObject(r.fingerprint, 'fingerprint');
+    if (typeof f.fingerprint !== 'string' || !FP_ID.test(f.fingerprint)) fail('fingerprint.fingerprint must be a fingerprint id ("tp1:" + 32 hex digits)');
+    fingerprint = f.fingerprint as string;
+    workHash = checkWorkHash(f.work_hash, 'fingerprint.work_hash');
+  }
+
+  return store.transaction(async (tx) => {
+    const mine = await tx.get(`work-hash/${workHash}/${owner}`);
+    if (typeof mine === 'string') {
+      const existing = (await tx.get(`work/${mine}`)) as Work | undefined;
+      if (existing) return { ...existing, created: false };
+    }
+    const others = (await tx.scan(`work-hash/${workHash}/`)).map(([, id]) => id as string);
+    const registered_at = new Date().toISOString();
+    const work: Work = {
+      work_id: newId('wk_'),
+      work_hash: workHash,
+      fingerprint,
+      owner,
+      title,
+      author,
+      work_type: workType,
+      content_type: contentType,
+      declarations,
+      tokens,
+      has_text: text !== null,
+      registered_at,
+      receipt: await signReceipt(key, { work_hash: workHash, owner, registered_at }),
+      conflicting_claims: others,
+    };
+    tx.put(`work/${work.work_id}`, work);
+    tx.put(`work-hash/${workHash}/${owner}`, work.work_id);
+    if (text !== null) tx.put(`work-text/${work.work_id}`, text);
+    for (const id of others) {
+      const other = (await tx.get(`work/${id}`)) as Work | undefined;
+      if (other) tx.put(`work/${id}`, { ...other, conflicting_claims: [...other.conflicting_claims, work.work_id] });
+    }
+    return { ...work, created: true };
+  });
+}
+
+/** A work by id. @throws NOT_FOUND */
+export async function getWork(store: Store, workId: unknown): Promise<Work> {
+  if (typeof workId !== 'string' || !workId.startsWith('wk_')) fail('work_id must be a "wk_…" id');
+  const w = (await store.get(`work/${workId}`)) as Work | undefined;
+  if (!w) throw new TrainprintError('NOT_FOUND', `no work "${workId}"`);
+  return w;
+}
+
+/** The works registered with `workHash` (oldest first). */
+export async function worksByHash(store: Store, workHash: string): Promise<Work[]> {
+  const ids = (await store.scan(`work-hash/${workHash}/`)).map(([, id]) => id as string);
+  const works = (await Promise.all(ids.map((id) => store.get(`work/${id}`)))) as Array<Work | undefined>;
+  return works.filter((w): w is Work => w !== undefined).sort((a, b) => (a.registered_at < b.registered_at ? -1 : a.registered_at > b.registered_at ? 1 : 0));
+}
+
+/** The kept text of a work, or null. */
+export async function workText(store: Store, workId: string): Promise<string | null> {
+  const t = await store.get(`work-text/${workId}`);
+  return typeof t === 'string' ? t : null;
+}
+
+/** Works, optionally of one owner, in id order, with cursor pagination. */
+export async function listWorks(store: Store, options: { owner?: string; after?: string; limit?: number } = {}): Promise<{ works: Work[]; next: string | null }> {
+  const o = checkObject(options, 'options');
+  onlyKeys(o, ['owner', 'after', 'limit'], 'listWorks options');
+  const limit = o.limit === undefined ? 100 : (o.limit as number);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) fail('limit must be an integer in 1..1000');
+  if (o.after !== undefined && typeof o.after !== 'string') fail('after must be a work id');
+  if (o.owner !== undefined) checkString(o.owner, 'owner', 200);
+  const works: Work[] = [];
+  let after = o.after === undefined ? undefined : `work/${o.after}`;
+  // filter by owner while paging through the ordered keys, so a page is full when it can be
+  for (;;) {
+    const page = await store.scan('work/', { after, limit: limit + 1 });
+    for (const [, w] of page) {
+      if (o.owner === undefined || (w as Work).owner === o.owner) works.push(w as Work);
+      if (works.length > limit) break;
+    }
+    if (works.length > limit || page.length < limit + 1) break;
+    after = page[page.length - 1][0];
+  }
+  const more = works.length > limit;
+  if (more) works.length = limit;
+  return { works, next: more ? works[works.length - 1].work_id : null };
+}
+
+/** Delete a work (and its text and hash index); other owners' claims drop it. `owner`, when given, must match. */
+export async function deleteWork(store: Store, workId: unknown, owner?: string): Promise<boolean> {
+  if (typeof workId !== 'string' || !workId.startsWith('wk_')) fail('work_id must be a "wk_…" id');
+  return store.transaction(async (tx) => {
+    const w = (await tx.get(`work/${workId}`)) as Work | undefined;
+    if (!w) return false;
+    if (owner !== undefined && w.owner !== owner) throw new TrainprintError('FORBIDDEN', `work "${workId}" belongs to another owner`);
+    tx.delete(`work/${workId}`);
+    tx.delete(`work-text/${workId}`);
+    tx.delete(`work-hash/${w.work_hash}/${w.owner}`);
+    for (const id of w.conflicting_claims) {
+      const other = (await tx.get(`work/${id}`)) as Work | undefined;
+      if (other) tx.put(`work/${id}`, { ...other, conflicting_claims: other.conflicting_claims.filter((x) => x !== workId) });
+    }
+    return true;
+  });
+}

@@ -1,0 +1,380 @@
+/**
+ * `score(work_hash, target_model, jurisdiction)`: how likely it is that a model trained on a
+ * registered work, with a 95 % interval, a tier, and — separately — the legal risk.
+ *
+ * 1. **Chunks.** The work's text is cut into chunks of {@link CHUNK_WORDS} word tokens (a short
+ *    tail joins the previous chunk): the unit of evidence (attribution-science.md §4.1).
+ * 2. **Datasets of the model.** The loaded datasets that sample a training dataset of the target
+ *    model: by the knowledge base (`kb_dataset` linked to the model, with its link certainty) or by
+ *    a declaration (`models` lists it; certainty 1). Other datasets say nothing about this model.
+ * 3. **Per chunk and dataset**: the closed-form chance of the chunk's matches (as in `analyze`,
+ *    src/services/analyze/evidence.ts). **Per dataset**, the chunks' chances c₍₁₎ ≤ … ≤ c₍ₙ₎ combine as order
+ *    statistics: under the null hypothesis each is uniform, so P(j chunks at least this strong) =
+ *    P(Binomial(n, c₍ⱼ₎) ≥ j), and chance = min(1, n · minⱼ of that). Calibrated like `analyze`
+ *    (σ(a + b·strength), prior 0.5) and multiplied by the link certainty.
+ * 4. **score** = 100 × the best dataset's value: P(the model trained on at least part of the work).
+ *    **ci_95**: percentile bootstrap over chunks — 1,000 resamples of the n chunks with
+ *    replacement, seeded by (work_hash, model), so the same inputs give the same interval.
+ *    **reused_share**: chunks with any match in the model's datasets, k of n, with a Wilson interval.
+ * 5. **tier**: `confirmed` — exact corpus evidence (a ≥ 50-word verbatim run, the 50-token
+ *    criterion of Carlini et al. 2023) in a dataset the model's documentation names (link
+ *    certainty ≥ 0.85); otherwise from the interval's LOWER bound: `strong` ≥ 80, `moderate` ≥ 50;
+ *    `weak` when only the point reaches 50; else `inconclusive`. Fewer than
+ *    {@link MIN_CHUNKS_FOR_TIER} chunks never get strong/moderate/weak (`short_text_low_power`).
+ * 6. **legal_risk**: the jurisdiction's weight and modifiers (licensing-and-law.md §6), scaled by
+ *    the interval's lower bound when below 0.5 — a separate quantity: the jurisdiction never enters
+ *    the probability.
+ */
+import type { Engine } from '../../engine.js';
+import { TrainprintError } from '../../errors.js';
+import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
+import { chanceEvidence, MAX_STRENGTH } from '../analyze/evidence.js';
+import { assessRisk, type RiskResult } from '../analyze/risk.js';
+import { chooseWorkType } from '../analyze/revenue.js';
+import { knowledgeBase } from '../kb/index.js';
+import type { FactorCode } from '../kb/factors.js';
+import { resolveJurisdiction } from '../kb/jurisdictions.js';
+import type { KbModel } from '../kb/types.js';
+import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
+import type { Store } from '../../store/types.js';
+import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
+import { workText, worksByHash } from '../registry/works.js';
+
+/** Word tokens per chunk. */
+export const CHUNK_WORDS = 200;
+/** Bootstrap resamples. */
+export const BOOTSTRAP_RESAMPLES = 1000;
+/** Chunks below which only `confirmed` or `inconclusive` are given. */
+export const MIN_CHUNKS_FOR_TIER = 3;
+/** Words of a verbatim run that make exact evidence `confirmed`. */
+export const CONFIRM_WORDS = 50;
+
+/** `score` request (the service's three parameters). */
+export interface ScoreRequest {
+  readonly work_hash: string;
+  /** `provider/model_name`, a model of the knowledge base. */
+  readonly target_model: string;
+  /** ISO 3166: `US`, `US-CA`, `DE`, `GB`, `EU`, … */
+  readonly jurisdiction: string;
+}
+
+export type Tier = 'confirmed' | 'strong' | 'moderate' | 'weak' | 'inconclusive';
+
+/** One chunk's evidence (the best linked dataset for it). */
+export interface ChunkEvidence {
+  readonly index: number;
+  /** UTF-16 span in the work's text. */
+  readonly start: number;
+  readonly end: number;
+  readonly tokens: number;
+  /** Any match in a dataset of the model. */
+  readonly flagged: boolean;
+  readonly dataset_id: string | null;
+  readonly chance: number;
+  readonly longest_run: number;
+}
+
+/** One linked dataset's part of the score. */
+export interface ScoreDatasetEvidence {
+  readonly dataset_id: string;
+  readonly kind: 'exact' | 'portrait';
+  readonly kb_dataset: string | null;
+  readonly link: 'kb' | 'declared';
+  readonly link_certainty: number;
+  readonly link_reason: string;
+  readonly flagged_chunks: number;
+  readonly chance: number;
+  readonly strength: number;
+  /** Calibrated P(the work shares text with the dataset). */
+  readonly confidence: number;
+  /** confidence × link_certainty. */
+  readonly value: number;
+}
+
+/** `score` result. */
+export interface ScoreResult {
+  readonly work_hash: string;
+  readonly work_id: string;
+  readonly target_model: string;
+  readonly provider: string;
+  /** 0..100: P(the model trained on at least part of the work) × 100. */
+  readonly score: number;
+  readonly tier: Tier;
+  /** 95 % bootstrap interval of `score`. */
+  readonly ci_95: readonly [number, number];
+  /** Share of chunks with a match in the model's datasets, with its Wilson 95 % interval. */
+  readonly reused_share: { readonly estimate: number; readonly ci_95: readonly [number, number]; readonly flagged_chunks: number; readonly n_chunks: number };
+  readonly legal_risk: {
+    readonly jurisdiction: string;
+    readonly level: RiskResult['level'];
+    readonly weight: number;
+    readonly base_weight: number;
+    readonly modifiers: RiskResult['modifiers'];
+    readonly attribution_scale: number;
+    readonly factors: FactorCode[];
+  };
+  /** Evidence and attribution codes that fired. */
+  readonly factors: FactorCode[];
+  /** What could not be checked. */
+  readonly limitations: FactorCode[];
+  readonly evidence: {
+    readonly method: string;
+    readonly chunk_words: number;
+    readonly datasets: ScoreDatasetEvidence[];
+    readonly chunks: ChunkEvidence[];
+    readonly bootstrap: { readonly resamples: number; readonly seed: number };
+    readonly calibration: string;
+  };
+}
+
+interface Linked {
+  id: string;
+  kind: 'exact' | 'portrait';
+  kb: string | null;
+  link: 'kb' | 'declared';
+  certainty: number;
+  reason: string;
+  /** Reached as a component of the dataset the model names. */
+  component: boolean;
+  pirated: boolean;
+}
+
+/** Compute a score (see the module comment). */
+/** Chunk search results shared by several scores of one work (monitors score many models at once). */
+export type ChunkCache = Map<string, { chance: number; flagged: boolean; longest: number }>;
+
+export async function scoreWork(engine: Engine, store: Store, request: ScoreRequest, cache?: ChunkCache): Promise<ScoreResult> {
+  const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
+  onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
+  const workHash = checkWorkHash(r.work_hash);
+  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model)) fail('target_model must be "provider/model_name", e.g. "eleutherai/pythia-6.9b"');
+  const kb = knowledgeBase();
+  const model = kb.model(r.target_model as string);
+  if (r.jurisdiction === undefined) fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
+  const jurisdiction = resolveJurisdiction(r.jurisdiction);
+  const works = await worksByHash(store, workHash);
+  if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
+  const work = works[0];
+  const text = (await workText(store, work.work_id)) ?? (await firstText(store, works));
+
+  const factors = new Set<FactorCode>();
+  const limitations = new Set<FactorCode>(['no_model_probe', 'reference_sample_only', 'calibrated_on_constructed_queries']);
+  if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
+  const linked = linkedDatasets(engine, model);
+  if (linked.length === 0) limitations.add('model_datasets_not_indexed');
+  if (text === null) limitations.add('work_text_not_registered');
+
+  const chunks = text === null ? [] : await chunkText(engine, text);
+  const n = chunks.length;
+  if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
+  // chances[d][i]: chunk i against linked dataset d
+  const chances = linked.map(() => new Float64Array(n).fill(1));
+  const longest = linked.map(() => new Int32Array(n));
+  const flagged = linked.map(() => new Uint8Array(n));
+  for (let i = 0; i < n; i++) {
+    let chunk: string | null = null;
+    linked.forEach((l, d) => {
+      const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
+      let e = cache?.get(key);
+      if (!e) {
+        chunk ??= text!.slice(chunks[i].start, chunks[i].end);
+        const { result, details } = engine._search(chunk, { datasets: [l.id] });
+        const detail = details.get(l.id)!;
+        let run = 0;
+        for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
+        e = { chance: chanceEvidence(detail).chance, flagged: result.matches.length > 0, longest: run };
+        cache?.set(key, e);
+      }
+      chances[d][i] = e.chance;
+      flagged[d][i] = e.flagged ? 1 : 0;
+      longest[d][i] = e.longest;
+      if (l.kind === 'portrait' && e.flagged) factors.add('portrait_membership');
+    });
+  }
+
+  // per dataset: order-statistic chance → calibrated confidence × certainty
+  const value = (d: number, idx: ArrayLike<number>): { chance: number; strength: number; confidence: number; value: number } => {
+    const cs = Array.from(idx, (i) => chances[d][i]).sort((a, b) => a - b);
+    let best = 1;
+    for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++) best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
+    const chance = Math.min(1, cs.length * best);
+    const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
+    const confidence = datasetConfidence(linked[d].kind, strength).p;
+    return { chance, strength, confidence, value: confidence * linked[d].certainty };
+  };
+  const all = Array.from({ length: n }, (_, i) => i);
+  const perDataset = linked.map((_, d) => value(d, all));
+  const point = n === 0 ? 0 : Math.max(0, ...perDataset.map((v) => v.value));
+
+  // bootstrap over chunks, seeded by (work_hash, model)
+  const seed = seedOf(`${workHash}\n${model.id}`);
+  const rnd = mulberry32(seed);
+  const boots = new Float64Array(n === 0 ? 0 : BOOTSTRAP_RESAMPLES);
+  const pick = new Int32Array(n);
+  for (let b = 0; b < boots.length; b++) {
+    for (let i = 0; i < n; i++) pick[i] = Math.floor(rnd() * n);
+    let v = 0;
+    for (let d = 0; d < linked.length; d++) v = Math.max(v, value(d, pick).value);
+    boots[b] = v;
+  }
+  boots.sort();
+  const ci: [number, number] = n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
+
+  // reused share and its Wilson interval
+  let k = 0;
+  const chunkEvidence: ChunkEvidence[] = chunks.map((c, i) => {
+    let bestD = -1;
+    for (let d = 0; d < linked.length; d++) if (bestD < 0 || chances[d][i] < chances[bestD][i]) bestD = d;
+    const any = linked.some((_, d) => flagged[d][i] === 1);
+    if (any) k++;
+    return {
+      index: i, start: c.start, end: c.end, tokens: c.tokens, flagged: any,
+      dataset_id: bestD >= 0 && any ? linked[bestD].id : null,
+      chance: bestD >= 0 ? sig6(chances[bestD][i]) : 1,
+      longest_run: bestD >= 0 ? Math.max(...linked.map((_, d) => longest[d][i])) : 0,
+    };
+  });
+  const share = n === 0 ? 0 : k / n;
+  const shareCi = wilsonInterval(k, n);
+
+  // tier
+  const documentedExact = linked.some((l, d) => l.kind === 'exact' && l.link === 'kb' && l.certainty >= 0.85 && longest[d].some((x) => x >= CONFIRM_WORDS));
+  let tier: Tier;
+  if (documentedExact) tier = 'confirmed';
+  else if (n < MIN_CHUNKS_FOR_TIER) tier = 'inconclusive';
+  else if (ci[0] >= 0.8) tier = 'strong';
+  else if (ci[0] >= 0.5) tier = 'moderate';
+  else if (point >= 0.5) tier = 'weak';
+  else tier = 'inconclusive';
+
+  // factor codes
+  if (k > 0) {
+    if (linked.some((l, d) => l.kind === 'exact' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
+    if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
+    if (k >= 3) factors.add('multiple_independent_runs');
+    for (const l of linked) {
+      if (l.link === 'declared') factors.add('declared_dataset_link');
+      else factors.add(l.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
+    }
+    if (model.disclosure === 'partial') factors.add('partial_disclosure');
+    if (documentedExact && model.disclosure === 'full') factors.add('exact_match_in_open_corpus');
+  } else if (linked.length > 0 && n > 0) {
+    limitations.add('no_indexed_dataset_match');
+  }
+
+  // legal risk (separate from the probability)
+  const optOut = work.declarations.tdm_opt_out === true
+    ? (work.declarations.since !== undefined && model.release_year !== null && model.release_year < new Date(work.declarations.since).getUTCFullYear() ? 'after_release' : 'applies')
+    : 'none';
+  if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
+  const workType = work.work_type ?? chooseWorkType(undefined, text ?? '', work.tokens).type;
+  const risk = assessRisk({
+    jurisdiction,
+    anyMatch: k > 0,
+    attributionLow: ci[0],
+    optOut,
+    pirated: k > 0 && linked.some((l) => l.pirated),
+    workType,
+  });
+
+  return {
+    work_hash: workHash,
+    work_id: work.work_id,
+    target_model: model.id,
+    provider: model.provider,
+    score: round1(point * 100),
+    tier,
+    ci_95: [round1(ci[0] * 100), round1(ci[1] * 100)],
+    reused_share: { estimate: round4(share), ci_95: [round4(shareCi[0]), round4(shareCi[1])], flagged_chunks: k, n_chunks: n },
+    legal_risk: {
+      jurisdiction: jurisdiction.code,
+      level: risk.level,
+      weight: risk.score,
+      base_weight: risk.base_weight,
+      modifiers: risk.modifiers,
+      attribution_scale: risk.attribution_scale,
+      factors: risk.factors,
+    },
+    factors: [...factors],
+    limitations: [...limitations],
+    evidence: {
+      method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
+      chunk_words: CHUNK_WORDS,
+      datasets: linked.map((l, d) => ({
+        dataset_id: l.id, kind: l.kind, kb_dataset: l.kb, link: l.link, link_certainty: l.certainty, link_reason: l.reason,
+        flagged_chunks: flagged[d].reduce((t, x) => t + x, 0),
+        chance: sig6(perDataset[d].chance), strength: round4(perDataset[d].strength),
+        confidence: round4(perDataset[d].confidence), value: round4(perDataset[d].value),
+      })),
+      chunks: chunkEvidence,
+      bootstrap: { resamples: boots.length, seed },
+      calibration: CALIBRATION.id,
+    },
+  };
+}
+
+/** Loaded datasets that sample a training dataset of `model`, with the link's certainty. */
+function linkedDatasets(engine: Engine, model: KbModel): Linked[] {
+  const kb = knowledgeBase();
+  const out: Linked[] = [];
+  for (const s of engine.datasets()) {
+    const d = engine._descriptor(s.id);
+    let best: Linked | null = null;
+    if (d.kb_dataset !== undefined) {
+      const link = kb.modelsTrainedOn(d.kb_dataset, { modality: 'any' }).find((l) => l.model.id === model.id);
+      if (link) {
+        const pirated = [d.kb_dataset, ...link.via].some((id) => kb.dataset(id).pirated);
+        best = { id: s.id, kind: s.kind, kb: d.kb_dataset, link: 'kb', certainty: link.certainty, reason: link.reason, component: link.via.length > 1, pirated };
+      }
+    }
+    if ((d.models ?? []).some((m) => m.toLowerCase() === model.id) && (!best || best.certainty < 1)) {
+      best = { id: s.id, kind: s.kind, kb: d.kb_dataset ?? null, link: 'declared', certainty: 1, reason: `declared in the descriptor of dataset "${s.id}"`, component: false, pirated: best?.pirated ?? false };
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/** Chunks of CHUNK_WORDS tokens as UTF-16 spans (a tail under half a chunk joins the previous one). */
+async function chunkText(engine: Engine, text: string): Promise<Array<{ start: number; end: number; tokens: number }>> {
+  const fp = await engine.fingerprint(text, { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false });
+  const { starts, ends } = fp.shingles;
+  const n = starts.length;
+  const out: Array<{ start: number; end: number; tokens: number }> = [];
+  for (let i = 0; i < n; i += CHUNK_WORDS) {
+    const j = Math.min(n, i + CHUNK_WORDS);
+    if (out.length && j - i < CHUNK_WORDS / 2) {
+      const last = out[out.length - 1];
+      out[out.length - 1] = { start: last.start, end: ends[j - 1], tokens: last.tokens + (j - i) };
+    } else out.push({ start: starts[i], end: ends[j - 1], tokens: j - i });
+  }
+  return out;
+}
+
+async function firstText(store: Store, works: readonly { work_id: string }[]): Promise<string | null> {
+  for (const w of works) {
+    const t = await workText(store, w.work_id);
+    if (t !== null) return t;
+  }
+  return null;
+}
+
+/** 32-bit FNV-1a of a string: the bootstrap seed. */
+function seedOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function mulberry32(a: number): () => number {
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const sig6 = (x: number) => Number(x.toPrecision(6));

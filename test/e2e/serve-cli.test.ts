@@ -1,0 +1,62 @@
+/**
+ * What a new user does (README): `npm start` (= `trainprint serve --starter`), then the README's curl with the
+ * printed key. Runs the built CLI on a free port, reads the key from its output, posts the README's analyze
+ * request, and validates the answer against the documented schema (every field present, nothing undocumented).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
+
+const cli = new URL('../../dist/cli.js', import.meta.url);
+
+describe('npm start, then the README curl', () => {
+  let child: ChildProcess;
+  let url = '';
+  let key = '';
+  let out = '';
+  beforeAll(async () => {
+    if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.scripts.start).toBe('node dist/cli.js serve --starter');
+    child = spawn(process.execPath, [cli.pathname, 'serve', '--starter', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    for (let i = 0; i < 200 && !(url && key); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
+      key = /(tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? '';
+    }
+    if (!url || !key) throw new Error(`serve did not start:\n${out}`);
+  }, 20_000);
+  afterAll(() => { child?.kill('SIGTERM'); });
+
+  it('answers the README analyze request with every documented field', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const body = /-d '(\{"content":"Permission is hereby granted[^']*\})'/.exec(readme)?.[1];
+    expect(body, 'the README curl example').toBeDefined();
+    const res = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('10000');
+    const json = await res.json();
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)));
+    const valid = ajv.compile(ANALYSIS_RESULT_SCHEMA);
+    if (!valid(json)) throw new Error(JSON.stringify(valid.errors, null, 2));
+    expect(json.success).toBe(true);
+    expect(json.matches.some((m: { document_id: string }) => m.document_id === 'MIT')).toBe(true);
+    // the web app is served at /
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    // no key: 401 with the challenge
+    const anon = await fetch(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(anon.status).toBe(401);
+    expect(anon.headers.get('www-authenticate')).toContain('Bearer');
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Differential tests: the WebAssembly pipeline (scalar and SIMD builds) against the plain-TS
+ * reference on seeded random Unicode, plus the invariants the design promises.
+ */
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, normalize, type Engine, type Fingerprint } from '../../../src/index.js';
+import { charShinglesRef, prng, shinglesRef, tokensRef, u64Bytes, winnowRef, xxh64Ref } from '../../reference/core.js';
+import { randomText, randomWords } from './gen.js';
+
+const hex64 = (v: bigint) => v.toString(16).padStart(16, '0');
+
+/** What the reference pipeline says a word fingerprint must contain. */
+function referenceWord(text: string, size = 5, window = 8, seed = 0) {
+  const n = normalize(text);
+  const t = tokensRef(n.text);
+  const hashes = shinglesRef(t.hashes, size, BigInt(seed));
+  const m = hashes.length;
+  const starts = t.starts.slice(0, m).map((s) => n.map[s]);
+  const ends = Array.from({ length: m }, (_, i) => n.map[t.ends[Math.min(i + size - 1, t.hashes.length - 1)]]);
+  const ids = u64Bytes(t.hashes);
+  return {
+    fingerprint: `tp1:${hex64(xxh64Ref(ids, 0x74700001n))}${hex64(xxh64Ref(ids, 0x74700002n))}`,
+    token_count: t.hashes.length,
+    hashes,
+    starts,
+    ends,
+    winnow: winnowRef(hashes, window),
+  };
+}
+
+const NO_SKETCH = { minhash: false, simhash: false, workHash: false } as const;
+
+function expectMatchesReference(fp: Fingerprint, ref: ReturnType<typeof referenceWord>) {
+  expect(fp.fingerprint).toBe(ref.fingerprint);
+  expect(fp.token_count).toBe(ref.token_count);
+  expect(Array.from(fp.shingles.hashes)).toEqual(ref.hashes);
+  expect(Array.from(fp.shingles.starts)).toEqual(ref.starts);
+  expect(Array.from(fp.shingles.ends)).toEqual(ref.ends);
+  expect(Array.from(fp.winnow!.positions)).toEqual(ref.winnow);
+}
+
+describe.each([['simd', true], ['scalar', false]] as const)('fingerprint pipeline, %s build', (_name, simd) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await createEngine({ simd });
+  });
+
+  it('equals the reference on random Unicode (300 texts, all scripts)', async () => {
+    const rnd = prng(1234);
+    for (let t = 0; t < 300; t++) {
+      const len = t < 5 ? t : Math.floor(rnd() * 400);
+      const text = randomText(9000 + t, len, rnd());
+      const fp = await engine.fingerprint(text, NO_SKETCH);
+      expectMatchesReference(fp, referenceWord(text));
+    }
+  });
+
+  it('equals the reference for other sizes, windows and seeds', async () => {
+    for (const [size, window, seed] of [[1, 1, 0], [2, 3, 7], [9, 4, 0xffffffff], [13, 50, 42]]) {
+      for (let t = 0; t < 20; t++) {
+        const text = randomText(500 + t, 200, 0.7);
+        const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'word', size }, winnow: { window }, seed });
+        expectMatchesReference(fp, referenceWord(text, size, window, seed));
+      }
+    }
+  });
+
+  it('equals the reference on a multi-megabyte mixed text', async () => {
+    const text = randomText(77, 1_500_000, 0.8);
+    const fp = await engine.fingerprint(text, NO_SKETCH);
+    const ref = referenceWord(text);
+    expect(fp.shingles.hashes.length).toBe(ref.hashes.length);
+    expectMatchesReference(fp, ref);
+  });
+
+  it('character k-grams equal the reference (normalised and raw)', async () => {
+    for (let t = 0; t < 60; t++) {
+      const text = randomText(3000 + t, t * 7, 0.5);
+      const k = 1 + (t % 13);
+      const raw = await engine.fingerprint(text, { ...NO_SKETCH, normalize: 'none', shingle: { unit: 'char', size: k }, winnow: false });
+      const r = charShinglesRef(text, k, 0n);
+      expect(Array.from(raw.shingles.hashes)).toEqual(r.hashes);
+      expect(Array.from(raw.shingles.starts)).toEqual(r.starts);
+      expect(Array.from(raw.shingles.ends)).toEqual(r.ends);
+      const norm = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'char', size: k }, seed: 99 });
+      const n = normalize(text);
+      const rn = charShinglesRef(n.text, k, 99n);
+      expect(Array.from(norm.shingles.hashes)).toEqual(rn.hashes);
+      expect(Array.from(norm.shingles.starts)).toEqual(rn.starts.map((s) => n.map[s]));
+      expect(Array.from(norm.winnow!.positions)).toEqual(winnowRef(rn.hashes, 8));
+    }
+  });
+});
+
+describe('invariants', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await createEngine();
+  });
+
+  it('winnowing guarantee: any shared run of w + n - 1 tokens yields a shared fingerprint', async () => {
+    const rnd = prng(99);
+    for (let t = 0; t < 200; t++) {
+      const w = 1 + Math.floor(rnd() * 12);
+      const n = 1 + Math.floor(rnd() * 7);
+      const shared = randomWords(t * 3 + 1, w + n - 1);
+      const a = [...randomWords(t * 3 + 2, Math.floor(rnd() * 300)), ...shared, ...randomWords(t * 3 + 4, Math.floor(rnd() * 300))];
+      const b = [...randomWords(t * 3 + 3, Math.floor(rnd() * 300)), ...shared.map((x) => x.toUpperCase()), ...randomWords(t * 3 + 5, 50)];
+      const opts = { ...NO_SKETCH, shingle: { unit: 'word' as const, size: n }, winnow: { window: w } };
+      const fa = await engine.fingerprint(a.join(' '), opts);
+      const fb = await engine.fingerprint(b.join(', '), opts);
+      const hb = new Set(fb.winnow!.hashes);
+      expect(fa.winnow!.hashes.some((h) => hb.has(h))).toBe(true);
+    }
+  });
+
+  it('winnowing density is close to 2 / (w + 1) on prose', async () => {
+    const text = randomWords(5, 200_000).join(' ');
+    for (const w of [4, 8, 16]) {
+      const fp = await engine.fingerprint(text, { ...NO_SKETCH, winnow: { window: w } });
+      const density = fp.winnow!.hashes.length / fp.shingles.hashes.length;
+      expect(Math.abs(density - 2 / (w + 1)) / (2 / (w + 1))).toBeLessThan(0.05);
+    }
+  });
+
+  it('spans point into the original text', async () => {
+    const text = 'ＡＢＣ (Straße) — «Σίσυφος» «co\u00ADoperate» 日本語 👍🏽 e\u0301t\u00e9!';
+    const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'word', size: 1 } });
+    const spans = Array.from(fp.shingles.starts, (s, i) => text.slice(s, fp.shingles.ends[i]));
+    expect(spans).toEqual(['ＡＢＣ', 'Straße', 'Σίσυφος', 'co\u00ADoperate', '日', '本', '語', 'e\u0301t\u00e9']);
+  });
+
+  it('work_hash equals node:crypto SHA-256 of the UTF-8 bytes for 1,000 random strings', async () => {
+    const rnd = prng(2024);
+    for (let t = 0; t < 1000; t++) {
+      const text = randomText(t, Math.floor(rnd() * (t % 10 === 0 ? 5000 : 200)), rnd());
+      const fp = await engine.fingerprint(text, { minhash: false, simhash: false });
+      expect(fp.work_hash).toBe('sha256:' + createHash('sha256').update(text, 'utf8').digest('hex'));
+      expect(fp.byte_length).toBe(Buffer.byteLength(text, 'utf8'));
+    }
+  });
+
+  it('equal normalised content gives the same id; different content a different one', async () => {
+    const a = await engine.fingerprint('The Quick  brown fox!', NO_SKETCH);
+    const b = await engine.fingerprint('the quick brown FOX', NO_SKETCH);
+    const c = await engine.fingerprint('the quick brown fox jumps', NO_SKETCH);
+    expect(a.fingerprint).toBe(b.fingerprint);
+    expect(a.fingerprint).not.toBe(c.fingerprint);
+    expect(a.fingerprint).toMatch(/^tp1:[0-9a-f]{32}$/);
+  });
+
+  it('does not grow wasm memory over 100,000 calls (no per-call allocation)', async () => {
+    const texts = [randomText(1, 300, 0.9), randomText(2, 300, 0.3), randomWords(3, 80).join(' ')];
+    for (const t of texts) await engine.fingerprint(t, { workHash: false });
+    const before = engine.memoryBytes;
+    for (let i = 0; i < 100_000; i++) await engine.fingerprint(texts[i % 3], { workHash: false });
+    expect(engine.memoryBytes).toBe(before);
+  });
+
+  it('handles a 50 MB string', async () => {
+    const unit = randomWords(8, 2000).join(' ') + '. ';
+    const big = unit.repeat(Math.ceil(50_000_000 / unit.length)).slice(0, 50_000_000);
+    const fp = await engine.fingerprint(big, { workHash: false });
+    expect(fp.byte_length).toBe(50_000_000);
+    expect(fp.shingles.hashes.length).toBe(fp.token_count - 4);
+    expect(fp.shingles.ends[fp.shingles.ends.length - 1]).toBeLessThanOrEqual(big.length);
+  });
+});
+
+describe('ASCII/non-ASCII region preparation', () => {
+  it('token stream equals normalize() on adversarial boundaries', async () => {
+    const engine = await createEngine();
+    const alphabet = ['a', 'B', '7', ' ', '=', '<', '>', '-', '\u00a0', '\u2019', '\u2014', '\u00d7', '\u3002', '\u2017', '\u00b4', '\u00a8', '\u0338', '\u0301', '\u00ad', '\u200d', 'é', 'ß', 'Ⅻ', '①', '¼', '日', '\u1100', '\u1161', 'ﬁ', '\u{1d400}', '\u00a0'];
+    const rnd = prng(4242);
+    for (let t = 0; t < 3000; t++) {
+      let s = '';
+      const n = 1 + Math.floor(rnd() * 24);
+      for (let i = 0; i < n; i++) s += alphabet[Math.floor(rnd() * alphabet.length)];
+      const fp = await engine.fingerprint(s, { ...NO_SKETCH, shingle: { unit: 'word', size: 1 } });
+      expectMatchesReference(fp, referenceWord(s, 1));
+    }
+  });
+
+  it('"=" followed by U+0338 composes to a separator, not a letter', async () => {
+    const engine = await createEngine();
+    const fp = await engine.fingerprint('a=\u0338b', { ...NO_SKETCH, shingle: { unit: 'word', size: 1 } });
+    expect(fp.token_count).toBe(2);
+    expect(Array.from(fp.shingles.starts)).toEqual([0, 3]);
+  });
+});
+
+describe('winnowCore (the indexing path)', () => {
+  it('gives exactly the winnowed set of the full fingerprint', async () => {
+    const { winnowCore } = await import('../../../src/fingerprint/fingerprint.js');
+    const { resolveOptions } = await import('../../../src/fingerprint/options.js');
+    const engine = await createEngine();
+    const core = (engine as unknown as { _core: import('../../../src/core/abi.js').Core })._core;
+    const rnd = prng(77);
+    for (let t = 0; t < 200; t++) {
+      const text = randomText(t + 40_000, Math.floor(rnd() * 600), rnd());
+      const o = resolveOptions({ ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      const lean = winnowCore(core, text, o);
+      const full = await engine.fingerprint(text, { ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      expect(lean.token_count).toBe(full.token_count);
+      expect(lean.byte_length).toBe(full.byte_length);
+      expect(Array.from(lean.winnow.hashes)).toEqual(Array.from(full.winnow!.hashes));
+      expect(Array.from(lean.winnow.starts)).toEqual(Array.from(full.winnow!.starts));
+      expect(Array.from(lean.winnow.ends)).toEqual(Array.from(full.winnow!.ends));
+      expect(Array.from(lean.winnow.positions)).toEqual(Array.from(full.winnow!.positions));
+    }
+  });
+});
