@@ -31,6 +31,20 @@ const core: Options[] = [
     noExternal: [/.*/], // bundle everything the library imports so the browser file is self-contained
   },
   {
+    // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
+    // services), self-contained and neutral like the main entry. TrainprintError is recognised
+    // across the two bundles by a registered symbol (src/errors.ts), so instanceof still works.
+    entry: { fingerprint: 'src/fingerprint-entry.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: false,
+    sourcemap: false,
+    target: 'es2022',
+    platform: 'neutral',
+    removeNodeProtocol: false,
+    noExternal: [/.*/],
+  },
+  {
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
     // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
     // library (its TrainprintError class, its compiled core) exists once, not twice; the file

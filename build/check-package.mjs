@@ -49,3 +49,42 @@ for (const f of ['index.js', 'index.cjs', 'node.js', 'cli.js']) {
 }
 console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, node.js ${size('node.js')} B, ` +
   `starter.js ${size('starter.js')} B with a ${base64.length} B base64 snapshot)`);
+
+// A program that only fingerprints must not carry the knowledge base, the marketplace, the
+// memorization operations or the monitors. Bundle `createEngine` + `fingerprint` from
+// `trainprint/fingerprint` with esbuild, from the sources (the metafile then names every module
+// inside) and from dist (what a user's bundler sees), and refuse either if a service is inside.
+// The same program against the main entry is printed beside it for comparison.
+const { build } = await import('esbuild');
+const { gzipSync } = await import('node:zlib');
+const { fileURLToPath } = await import('node:url');
+const rootDir = fileURLToPath(root);
+const program = (from) => `import { createEngine } from ${JSON.stringify(from)};\n` +
+  `const engine = await createEngine();\nconsole.log((await engine.fingerprint('Call me Ishmael.')).fingerprint);\n`;
+const bundle = async (from) => {
+  const r = await build({
+    stdin: { contents: program(from), resolveDir: rootDir, loader: 'js', sourcefile: 'fingerprint-only.mjs' },
+    bundle: true, minify: true, format: 'esm', platform: 'neutral', target: 'es2022', write: false, metafile: true, logLevel: 'silent',
+  });
+  const bytes = r.outputFiles[0].contents;
+  return { bytes: bytes.length, gzip: gzipSync(bytes).length, inputs: Object.keys(r.metafile.inputs), text: new TextDecoder().decode(bytes) };
+};
+const FORBIDDEN = ['src/services/kb/', 'src/services/market/', 'src/services/memorization/', 'src/services/monitors/'];
+const fromSource = await bundle('./src/fingerprint-entry.ts');
+const inside = fromSource.inputs.filter((f) => FORBIDDEN.some((d) => f.includes(d)));
+// Strings only those modules hold: a KB model id, a listing id prefix, the webhook signature header, canary records.
+const MARKERS = ['eleutherai/pythia', '"lst_"', 'Trainprint-Signature', 'mem/work/'];
+const fromDist = await bundle('./dist/fingerprint.js');
+const marked = MARKERS.filter((m) => fromDist.text.includes(m));
+const full = await bundle('./dist/index.js');
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+console.log(`fingerprint-only bundle (createEngine + fingerprint, esbuild --minify): trainprint/fingerprint ${kib(fromDist.bytes)} ` +
+  `(${kib(fromDist.gzip)} gzip) vs the main entry ${kib(full.bytes)} (${kib(full.gzip)} gzip)`);
+if (inside.length || marked.length) {
+  console.error(`package check: the fingerprint-only bundle contains ${[...inside, ...marked].join(', ')}`);
+  process.exit(1);
+}
+if (!MARKERS.every((m) => full.text.includes(m))) {
+  console.error(`package check: a marker string is missing from the main entry; update MARKERS (${MARKERS.filter((m) => !full.text.includes(m)).join(', ')})`);
+  process.exit(1);
+}

@@ -93,6 +93,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   MALFORMED_REQUEST: 400,
 });
 
+/** Marks instances; registered (Symbol.for) so every bundle of the library shares it. */
+const BRAND = Symbol.for('trainprint.TrainprintError');
+
 /**
  * The library's error. `code` is stable; `message` is `MESSAGES[code]` plus the detail.
  *
@@ -102,6 +105,13 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
  * }
  */
 export class TrainprintError extends Error {
+  /**
+   * `instanceof` recognises errors of every copy of the library in a program (the main entry and
+   * `trainprint/fingerprint` are separate bundles), by a registered symbol rather than by identity.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
   override readonly name = 'TrainprintError';
   /** Machine-readable code from the table above. */
   readonly code: ErrorCode;
@@ -112,6 +122,7 @@ export class TrainprintError extends Error {
     super(detail ? `${MESSAGES[code]}: ${detail}` : MESSAGES[code], options);
     this.code = code;
     this.detail = detail;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 

@@ -11,7 +11,13 @@
 
 // Engine
 export { createEngine, Engine } from './engine.js';
-export type { EngineOptions, SearchOptions, SearchResult, DatasetCoverage, PortraitMembership } from './engine.js';
+export type { EngineOptions } from './engine.js';
+export { createFingerprintEngine, FingerprintEngine } from './fingerprint-engine.js';
+export { Corpus } from './corpus/corpus.js';
+export type { CorpusOptions } from './corpus/corpus.js';
+export type {
+  SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
+} from './corpus/types.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
 export type { CoreVariant, SimdChoice } from './core/load.js';
 export { CORE_BUILDS } from './core/load.js';
@@ -62,6 +68,8 @@ export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
 export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
 export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './services/kb/jurisdictions.js';
 export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
+export { DEALS } from './services/kb/deals.js';
+export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';
 
 // Errors
 export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';

@@ -62,3 +62,14 @@ export interface Similarity {
   /** Hamming distance of the SimHashes, 0..64 (null when either lacks one). */
   readonly simhash_distance: number | null;
 }
+
+/** Kinds of work the revenue model and the risk table know. */
+export type WorkType = 'book' | 'article' | 'news' | 'code' | 'other';
+
+/** Declarations of the rights holder. */
+export interface Declarations {
+  /** The holder reserved text and data mining / AI training (e.g. robots.txt, TDMRep, ai.txt). */
+  readonly tdm_opt_out?: boolean;
+  /** Since when (ISO 8601 date, `YYYY-MM-DD` or a full timestamp). */
+  readonly since?: string;
+}

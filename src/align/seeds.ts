@@ -155,7 +155,7 @@ export function seedsWasm(core: Core, va: Vectors, pb: Postings, vb: Vectors, th
       a[k] = ij[2 * k];
       b[k] = ij[2 * k + 1];
     }
-    const cos = new Float64Array(core.raw.memory.buffer, outCos, n).slice();
+    const cos = core.f64(outCos, n).slice();
     return { a, b, cos, count: n };
   });
 }

@@ -30,7 +30,7 @@ export interface RawExports {
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
   lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
   simdEnabled(): number;
-  // ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
+  // sketches: MinHash, SimHash, blocked Bloom filter
   readonly minhashMaxK: WebAssembly.Global;
   readonly bloomMaxK: WebAssembly.Global;
   /** Classic k-permutation MinHash → k u32 at outPtr; returns k, 0 for an invalid k. */
@@ -43,8 +43,7 @@ export interface RawExports {
   bloomInsert(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number): number;
   /** Blocked Bloom query: one byte 0/1 per key at outPtr; returns the number of hits. */
   bloomQuery(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number, outPtr: number): number;
-  // ---- END kernels ----
-  // ---- BEGIN align ----
+  // alignment (compare)
   /**
    * Sentence-pair seeds of `compare` (assembly/align.ts): (i, j) u32 pairs at outIJPtr and f64 cosines at
    * outCosPtr for pairs with cosine > thCos and Dice > thDice; returns the count. acc/cnt: zeroed scratch (nb each).
@@ -52,7 +51,6 @@ export interface RawExports {
   alignSeeds(aOffPtr: number, aTermsPtr: number, aWPtr: number, aNormPtr: number, aSizePtr: number, na: number,
     bOffPtr: number, bSentPtr: number, bWPtr: number, bNormPtr: number, bSizePtr: number, nb: number, terms: number,
     thCos: number, thDice: number, accPtr: number, cntPtr: number, outIJPtr: number, outCosPtr: number): number;
-  // ---- END align ----
 }
 
 const encoder = new TextEncoder();
@@ -157,6 +155,11 @@ export class Core {
   /** A fresh u64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u64(ptr: number, count: number): BigUint64Array {
     return new BigUint64Array(this.raw.memory.buffer, ptr, count);
+  }
+
+  /** A fresh f64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
+  f64(ptr: number, count: number): Float64Array {
+    return new Float64Array(this.raw.memory.buffer, ptr, count);
   }
 
   /** Copy bytes into memory at `ptr`. */

@@ -41,6 +41,9 @@
  */
 import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
+import { crc32 } from '../util/crc32.js';
+
+export { crc32 };
 
 /** The in-memory form of an exact dataset (built by src/datasets/exact.ts). */
 export interface ExactDatasetData {
@@ -110,52 +113,6 @@ const MAX_FILTER_K = 16;
 const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-// ---------------------------------------------------------------------------------------------
-// CRC-32 (IEEE), slicing-by-8.
-
-const CRC_TABLE: Uint32Array = (() => {
-  const t = new Uint32Array(8 * 256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  for (let n = 0; n < 256; n++) {
-    let c = t[n];
-    for (let s = 1; s < 8; s++) {
-      c = t[c & 0xff] ^ (c >>> 8);
-      t[s * 256 + n] = c >>> 0;
-    }
-  }
-  return t;
-})();
-
-/**
- * CRC-32 (IEEE, as zlib/PNG) of `bytes`, continuing from `crc` (the result of a previous call).
- * @example crc32(new TextEncoder().encode('123456789')) // 0xcbf43926
- */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  const T = CRC_TABLE;
-  let c = ~crc;
-  let i = 0;
-  const n = bytes.length;
-  const end8 = n - (n & 7);
-  for (; i < end8; i += 8) {
-    const a = c ^ (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24));
-    const b = bytes[i + 4] | (bytes[i + 5] << 8) | (bytes[i + 6] << 16) | (bytes[i + 7] << 24);
-    c =
-      T[1792 + (a & 0xff)] ^
-      T[1536 + ((a >>> 8) & 0xff)] ^
-      T[1280 + ((a >>> 16) & 0xff)] ^
-      T[1024 + (a >>> 24)] ^
-      T[768 + (b & 0xff)] ^
-      T[512 + ((b >>> 8) & 0xff)] ^
-      T[256 + ((b >>> 16) & 0xff)] ^
-      T[b >>> 24];
-  }
-  for (; i < n; i++) c = T[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
 
 /** The fixed bytes before the checksum value: fixstr(8) "checksum", uint32 tag. */
 const CHECKSUM_TAG = Uint8Array.of(0xa8, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x73, 0x75, 0x6d, 0xce);

@@ -2,7 +2,9 @@
  * The target-model contract of the memorization operations: what a model behind an API (or the
  * local n-gram LM) must offer. Every method is async, because the real backends are HTTP services.
  *
- * Access levels, weakest first (attribution-science.md §3: each level allows different claims):
+ * Access levels, weakest first (each allows different claims: extraction needs generations only, Carlini et al. 2021,
+ * arXiv:2012.07805; loss, zlib and Min-K% need log-probabilities, Shi et al. 2024, arXiv:2310.16789; Min-K%++ needs the
+ * full next-token distribution, Zhang et al. 2024, arXiv:2404.02936):
  * - `generations_only`: text out, nothing else (chat APIs without logprobs). Extraction works;
  *   likelihood statistics do not (`no_logprob_access`).
  * - `logprobs`: the log-probability of each token of a supplied text (OpenAI legacy completions

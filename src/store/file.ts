@@ -42,7 +42,7 @@ import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/prom
 import { dirname, join, resolve } from 'node:path';
 import { Decoder, Encoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
-import { crc32 } from '../datasets/snapshot.js';
+import { crc32 } from '../util/crc32.js';
 import { SortedIndex, StoreCore, type EncodedOp } from './memory.js';
 import { errno, writeFully } from './fsutil.js';
 import { acquireLock, releaseLock, type HeldLock } from './lock.js';

@@ -10,18 +10,12 @@
  * alt text, and drops URLs, reference definitions and footnote references.
  */
 
+import type { ContentType, ExtractedText } from './offset-map.js';
 import { TrainprintError } from '../errors.js';
 import { extractHtmlInto } from './html.js';
 import { extractMarkdownInto } from './markdown.js';
 import { PlainText, TextBuilder } from './offset-map.js';
 
-/**
- * How `content` is to be read.
- *
- * @example
- * const type: ContentType = 'markdown'
- */
-export type ContentType = 'text' | 'markdown' | 'html';
 
 /**
  * Every {@link ContentType}, for validation and error messages.
@@ -29,33 +23,10 @@ export type ContentType = 'text' | 'markdown' | 'html';
  * @example
  * (CONTENT_TYPES as readonly string[]).includes('html') // true
  */
+export type { ContentType, ExtractedText };
+
 export const CONTENT_TYPES: readonly ContentType[] = Object.freeze(['text', 'markdown', 'html'] as const);
 
-/**
- * Extracted text plus its offset map into the original content (UTF-16 code units throughout).
- *
- * @example
- * const x: ExtractedText = extractText('**bold** move', 'markdown')
- * x.text                  // 'bold move'
- * x.mapSpan(0, 4)         // [2, 6]
- * x.toOriginal(x.text.length) // 13
- */
-export interface ExtractedText {
-  /** The readable text. */
-  readonly text: string;
-  readonly type: ContentType;
-  /**
-   * UTF-16 offset in the original of extracted offset `i` (`0 ≤ i ≤ text.length`; `text.length` maps to the
-   * end of the last source character used). Out-of-range and fractional `i` are clamped and floored.
-   */
-  toOriginal(i: number): number;
-  /**
-   * Span `[start, end)` of the extracted text → span in the original: `start → toOriginal(start)`, `end →`
-   * the end of the source of unit `end - 1` (so an entity `&amp;` or a decoded surrogate pair maps whole).
-   * An empty span maps to an empty span.
-   */
-  mapSpan(start: number, end: number): [number, number];
-}
 
 /**
  * Extracts what a reader sees from `content`. `'text'` is the identity (no copy); `'html'` and `'markdown'`

@@ -10,7 +10,40 @@
  */
 
 import { DecodingMode, HtmlEntityDecoder } from 'entities';
-import type { ContentType, ExtractedText } from './extract.js';
+
+/**
+ * How `content` is to be read.
+ *
+ * @example
+ * const type: ContentType = 'markdown'
+ */
+export type ContentType = 'text' | 'markdown' | 'html';
+
+/**
+ * Extracted text plus its offset map into the original content (UTF-16 code units throughout).
+ *
+ * @example
+ * const x: ExtractedText = extractText('**bold** move', 'markdown')
+ * x.text                  // 'bold move'
+ * x.mapSpan(0, 4)         // [2, 6]
+ * x.toOriginal(x.text.length) // 13
+ */
+export interface ExtractedText {
+  /** The readable text. */
+  readonly text: string;
+  readonly type: ContentType;
+  /**
+   * UTF-16 offset in the original of extracted offset `i` (`0 ≤ i ≤ text.length`; `text.length` maps to the
+   * end of the last source character used). Out-of-range and fractional `i` are clamped and floored.
+   */
+  toOriginal(i: number): number;
+  /**
+   * Span `[start, end)` of the extracted text → span in the original: `start → toOriginal(start)`, `end →`
+   * the end of the source of unit `end - 1` (so an entity `&amp;` or a decoded surrogate pair maps whole).
+   * An empty span maps to an empty span.
+   */
+  mapSpan(start: number, end: number): [number, number];
+}
 
 /** `srcLen` value marking a copied run (stride 1) rather than a replacement. */
 const COPY = -1;

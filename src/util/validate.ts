@@ -3,7 +3,7 @@
  * INVALID_INPUT naming the field, so a caller (or the HTTP adapter's 422 body) can fix it.
  */
 import { TrainprintError } from '../errors.js';
-import type { Declarations, WorkType } from '../services/analyze/types.js';
+import type { Declarations, WorkType } from '../types.js';
 
 /** The work types the revenue model and the risk table know. */
 export const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];

@@ -3,9 +3,9 @@
  * sources through the knowledge base → overall confidence, risk, revenue, factor codes.
  * Every number in the result is recomputable from the `evidence` block and the tables it names.
  */
-import type { Engine } from '../../engine.js';
+import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
-import { CONTENT_TYPES, extractText, type ContentType } from '../../text/index.js';
+import { extractText, type ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
 import type { FactorCode } from '../kb/factors.js';
@@ -15,7 +15,9 @@ import { CALIBRATION, datasetConfidence } from './calibration.js';
 import { chanceEvidence } from './evidence.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
-import { checkDeclarations, checkObject, checkWorkType, fail, newId, onlyKeys } from '../../util/validate.js';
+import { checkSchema } from '../../util/schema-check.js';
+import { checkDeclarations, fail, newId } from '../../util/validate.js';
+import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest, AttributionSource, DatasetEvidence, WorkType } from './types.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
@@ -34,14 +36,14 @@ interface Checked {
   since: Date | null;
 }
 
-/** Run one analysis (see `Engine.analyze`). */
-export async function runAnalysis(engine: Engine, request: AnalyzeRequest, options: AnalyzeOptions = {}): Promise<AnalysisResult> {
+/** Run one analysis against the corpus (see `engine.analyze`). */
+export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, options: AnalyzeOptions = {}): Promise<AnalysisResult> {
   const req = checkRequest(request);
   const prior = checkPrior(options);
   const extracted = extractText(req.content, req.type);
   // search first: it throws synchronously on bad input, before any promise exists to be left unhandled
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
-  const { result: found, details, fingerprint: fp } = engine._search(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
+  const { result: found, details, fingerprint: fp } = corpus.searchDetailed(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
   const workHash = startSha256Hex(new TextEncoder().encode(req.content));
   const kb = knowledgeBase();
 
@@ -56,10 +58,10 @@ export async function runAnalysis(engine: Engine, request: AnalyzeRequest, optio
   const limitations = new Set<FactorCode>(['reference_sample_only', 'paraphrase_not_detectable', 'no_model_probe', 'training_data_undisclosed', 'calibrated_on_constructed_queries']);
   let pirated = false;
   const linkedReleaseYears: number[] = [];
-  for (const ds of engine.datasets()) {
+  for (const ds of corpus.datasets()) {
     const detail = details.get(ds.id);
     if (!detail) continue;
-    const descriptor = engine._descriptor(ds.id);
+    const descriptor = corpus.descriptor(ds.id);
     const own = found.matches.filter((m) => m.dataset_id === ds.id);
     const passages = own.filter((m) => m.kind !== 'near');
     const near = own.filter((m) => m.kind === 'near');
@@ -153,7 +155,7 @@ export async function runAnalysis(engine: Engine, request: AnalyzeRequest, optio
   const confidence = top ? round1(top.confidence * 100) : 0;
   const confidenceCi: [number, number] = top ? [round1(top.confidence_ci_95[0] * 100), round1(top.confidence_ci_95[1] * 100)] : [0, 0];
 
-  if (engine.datasets().length === 0) limitations.add('no_datasets_loaded');
+  if (corpus.datasets().length === 0) limitations.add('no_datasets_loaded');
   else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
   if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
   if (!req.jurisdiction) limitations.add('jurisdiction_unspecified');
@@ -236,29 +238,18 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
 }
 
 function checkRequest(request: unknown): Checked {
-  const r = checkObject(request, 'the request { content, content_type, metadata? }');
-  onlyKeys(r, ['content', 'content_type', 'metadata'], 'request');
-  if (typeof r.content !== 'string') fail('content is required and must be a string');
-  const content = r.content as string;
+  // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
+  // jurisdiction, a real date
+  const r = checkSchema(ANALYZE_REQUEST_SCHEMA, request, 'the request');
+  const { content, metadata: m } = r;
   if (content.trim().length === 0) fail('content is empty');
-  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
-  if (typeof r.content_type !== 'string' || !(CONTENT_TYPES as readonly string[]).includes(r.content_type)) {
-    fail(`content_type is required and must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) {
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
   }
-  let workType: WorkType | undefined, jurisdiction: Jurisdiction | null = null, optOut = false, since: Date | null = null;
-  if (r.metadata !== undefined) {
-    const m = checkObject(r.metadata, 'metadata');
-    onlyKeys(m, ['title', 'author', 'work_type', 'jurisdiction', 'declarations'], 'metadata');
-    for (const k of ['title', 'author'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') fail(`metadata.${k} must be a string`);
-    if (m.work_type !== undefined) workType = checkWorkType(m.work_type, 'metadata.work_type');
-    if (m.jurisdiction !== undefined) jurisdiction = resolveJurisdiction(m.jurisdiction);
-    if (m.declarations !== undefined) {
-      const d = checkDeclarations(m.declarations, 'metadata.declarations');
-      optOut = d.tdm_opt_out === true;
-      if (d.since !== undefined) since = new Date(d.since);
-    }
-  }
-  return { content, type: r.content_type as ContentType, workType, jurisdiction, optOut, since };
+  const jurisdiction = m?.jurisdiction === undefined ? null : resolveJurisdiction(m.jurisdiction);
+  const d = m?.declarations === undefined ? undefined : checkDeclarations(m.declarations, 'metadata.declarations');
+  const since = d?.since === undefined ? null : new Date(d.since);
+  return { content, type: r.content_type, workType: m?.work_type, jurisdiction, optOut: d?.tdm_opt_out === true, since };
 }
 
 function checkPrior(options: AnalyzeOptions): number {

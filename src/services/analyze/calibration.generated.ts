@@ -34,7 +34,7 @@ export const CALIBRATION: {
   "strength_cap": 30,
   "provenance": {
     "code": "bench/eval-calibration.mjs",
-    "data": "bench/eval-retrieval.mjs prepare() on ../shared/data (Brown, WikiText-2 test, Gutenberg NLTK, Alice editions, arXivTection), seed 20240611",
+    "data": "bench/eval-retrieval.mjs prepare() on the development corpora: Brown Corpus, WikiText-2 test split, NLTK Gutenberg selection, Alice in Wonderland editions, arXivTection; seed 20240611",
     "protocol": "members = transformed passages of indexed documents (paraphrases excluded); non-members = clean same-genre passages/documents; balanced by seeded subsampling; fit on one half, measured on the other; 10 equal-width bins",
     "date": "2026-11-22",
     "seed": 7,

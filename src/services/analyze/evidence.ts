@@ -26,7 +26,7 @@
  *
  * Strength = −log₁₀(chance), capped at {@link MAX_STRENGTH}.
  */
-import type { DatasetSearchDetail } from '../../engine.js';
+import type { DatasetSearchDetail } from '../../corpus/types.js';
 import { binomialUpperTail, poissonUpperTail } from '../../stats/binomial.js';
 
 /** Lowest background hit rate assumed for an exact dataset's query 5-grams. */

@@ -1,15 +1,21 @@
 /**
- * Estimated licensing revenue (licensing-and-law.md §3, a transparent proposal):
+ * Estimated licensing revenue (this project's transparent proposal, documented in
+ * docs/jurisdictions-and-revenue.md):
  *
  *     monthly = Σ over providers  P(used) × rate × quantity ÷ term_months
  *
  * P(used) per provider is its best attribution source's confidence: the interval's low end for
  * `low`, the point for `mid` (= `monthly`), the high end for `high`. Rates come from public deals
- * only: books $2,500 / $3,750 / $5,000 per title for a 36-month licence (HarperCollins, deal #9);
- * other text $0.001 per word (Defined.ai, deal #17), a one-off price spread over 36 months; code
- * has no public price, so no figure (`no_market_anchor`). Jurisdiction risk stays out of it:
- * licence value and legal exposure are different quantities.
+ * only (each with its reports and links in `DEALS`, src/services/kb/deals.ts; quoted by id in `basis.deal_ids`):
+ * - books: $2,500 / $3,750 / $5,000 per title for a 36-month licence — the HarperCollins–Microsoft
+ *   licence of November 2024 ($5,000 per nonfiction title for 3 years, $2,500 of it to the author;
+ *   Publishers Weekly, 25 Nov 2024), id {@link DEAL_HARPERCOLLINS};
+ * - other text: $0.001 per word — the Defined.ai marketplace price reported by Reuters on
+ *   5 Apr 2024, id {@link DEAL_DEFINED_AI}; a one-off price, spread over 36 months;
+ * - code: no public price, so no figure (`no_market_anchor`).
+ * Jurisdiction risk stays out of it: licence value and legal exposure are different quantities.
  */
+import { DEAL_DEFINED_AI, DEAL_HARPERCOLLINS } from '../kb/deals.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { RevenueBasis, WorkType } from './types.js';
 
@@ -43,7 +49,7 @@ export function estimateRevenue(workType: WorkType, source: RevenueBasis['work_t
   const basis: RevenueBasis = {
     ...base,
     method: book ? 'per_title_36m' : 'per_word_amortised',
-    deal_ids: book ? [9] : [17],
+    deal_ids: book ? [DEAL_HARPERCOLLINS] : [DEAL_DEFINED_AI],
     rate,
     quantity,
     unit: book ? 'title' : 'word',

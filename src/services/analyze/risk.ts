@@ -1,6 +1,11 @@
 /**
- * Risk assessment of `analyze` (licensing-and-law.md §6, a heuristic proposal — not legal
- * advice): weight = clip(base(jurisdiction) + Σ modifiers, 0, 1), then scaled by the lower end
+ * Risk assessment of `analyze`, not legal advice. The weights are this project's heuristic,
+ * documented in docs/jurisdictions-and-revenue.md; the factor codes stand for the laws and decisions
+ * cited in the factor table (src/services/kb/factors.ts), e.g. Directive (EU) 2019/790 Art. 4 and
+ * Regulation (EU) 2024/1689 Art. 53 behind the EU base, Art. 4(3) behind `tdm_opt_out_declared`,
+ * Bartz v. Anthropic (N.D. Cal. 2025) behind `pirated_source_dataset`.
+ *
+ * weight = clip(base(jurisdiction) + Σ modifiers, 0, 1), then scaled by the lower end
  * of the attribution interval when that is below 0.5 (`attribution_uncertain`), so weak
  * evidence can never give a high level. Levels: `none` without any match; otherwise `low`
  * < 0.35 ≤ `medium` < 0.6 ≤ `high` < 0.8 ≤ `critical`.
@@ -33,7 +38,10 @@ export interface RiskResult {
   readonly factors: FactorCode[];
 }
 
-/** Content types with public licence prices (licensing-and-law.md §1: books, news, articles). */
+/**
+ * Content types with public licence prices: books (HarperCollins–Microsoft, 2024), news (News Corp–OpenAI,
+ * 2024) and articles (Defined.ai per-word price, 2024); see `DEALS` (src/services/kb/deals.ts).
+ */
 const PRICED: ReadonlySet<WorkType> = new Set(['book', 'news', 'article']);
 
 /**

@@ -44,7 +44,10 @@ export const ANALYZE_REQUEST_SCHEMA = {
   required: ['content', 'content_type'],
   properties: {
     content: { type: 'string', minLength: 1, description: 'The text; at most 10 MiB of UTF-8.' },
-    content_type: { enum: ['text', 'markdown', 'html'] },
+    content_type: {
+      enum: ['text', 'markdown', 'html'],
+      description: 'Markup is reduced to its readable text; spans point into `content`.',
+    },
     metadata: {
       type: 'object',
       additionalProperties: false,
@@ -52,7 +55,9 @@ export const ANALYZE_REQUEST_SCHEMA = {
         title: { type: 'string' },
         author: { type: 'string' },
         work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
-        jurisdiction: { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$' },
+        jurisdiction: {
+          type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$', description: 'ISO 3166 code: US, DE, EU, US-CA …',
+        },
         declarations: {
           type: 'object',
           additionalProperties: false,

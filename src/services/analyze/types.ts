@@ -6,36 +6,22 @@
  * every result against it and the README's field reference against both.
  */
 import type { ContentType } from '../../text/index.js';
+import type { FromSchema } from '../../util/schema-check.js';
+import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
-import type { DatasetCoverage } from '../../engine.js';
+import type { DatasetCoverage } from '../../corpus/types.js';
 import type { ChanceEvidence } from './evidence.js';
 
-/** Kinds of work the revenue model and the risk table know. */
-export type WorkType = 'book' | 'article' | 'news' | 'code' | 'other';
+export type { Declarations, WorkType } from '../../types.js';
+import type { Declarations, WorkType } from '../../types.js';
 
-/** Declarations of the rights holder. */
-export interface Declarations {
-  /** The holder reserved text and data mining / AI training (e.g. robots.txt, TDMRep, ai.txt). */
-  readonly tdm_opt_out?: boolean;
-  /** Since when (ISO 8601 date, `YYYY-MM-DD` or a full timestamp). */
-  readonly since?: string;
-}
-
-/** `analyze` request. */
-export interface AnalyzeRequest {
-  /** The text to analyse (1 character to {@link ANALYZE_MAX_BYTES} UTF-8 bytes). */
-  readonly content: string;
-  /** `'text'`, `'markdown'` or `'html'` (markup is reduced to its readable text; spans point into `content`). */
-  readonly content_type: ContentType;
-  readonly metadata?: {
-    readonly title?: string;
-    readonly author?: string;
-    readonly work_type?: WorkType;
-    /** ISO 3166 code: `US`, `DE`, `EU`, `US-CA` … */
-    readonly jurisdiction?: string;
-    readonly declarations?: Declarations;
-  };
-}
+/**
+ * `analyze` request: derived from its JSON Schema ({@link ANALYZE_REQUEST_SCHEMA}), the one definition that the
+ * library's check, the HTTP validation and the OpenAPI document all use. `content`: the text (1 character to
+ * 10 MiB of UTF-8); `content_type`: `'text'`, `'markdown'` or `'html'` (markup is reduced to its readable text;
+ * spans point into `content`); `metadata.jurisdiction`: an ISO 3166 code (`US`, `DE`, `EU`, `US-CA` …).
+ */
+export type AnalyzeRequest = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
 
 /** Options of `analyze` (not part of the service request). */
 export interface AnalyzeOptions {
@@ -102,13 +88,13 @@ export interface DatasetEvidence extends ChanceEvidence {
 /** The service's risk levels. */
 export type RiskLevel = 'none' | 'low' | 'medium' | 'high' | 'critical';
 
-/** Revenue estimate basis (licensing-and-law.md §3). */
+/** Revenue estimate basis (method: docs/jurisdictions-and-revenue.md, "Revenue estimate"). */
 export interface RevenueBasis {
   readonly method: 'per_title_36m' | 'per_word_amortised' | 'none';
   readonly work_type: WorkType;
   /** How the work type was chosen. */
   readonly work_type_source: 'metadata' | 'length' | 'form';
-  /** Deal ids of licensing-and-law.md §1 behind the rate. */
+  /** Ids of the public deals behind the rate: rows of `DEALS` (src/services/kb/deals.ts), e.g. 9 = HarperCollins. */
   readonly deal_ids: readonly number[];
   readonly rate: { readonly low: number; readonly mid: number; readonly high: number; readonly unit: string } | null;
   readonly quantity: number;

@@ -7,7 +7,8 @@
  * text of every descendant of X", with less certainty the further down (see src/services/kb/kb.ts). The graph is a DAG:
  * a filtered derivative points at its source, a mixture at its parts, never both ways.
  *
- * Descriptions repeat figures only from the cited sources or from ../shared/reference/kb-models-datasets.md.
+ * Descriptions repeat figures only from the sources cited with each dataset (dataset papers, dataset and model
+ * cards).
  */
 
 import type { KbDataset, KbDatasetKind } from './types.js';

@@ -12,6 +12,8 @@ export type { ModelFilter, TrainedOnOptions, KnowledgeBaseSource, KbExclusion } 
 export { DATASETS, ENTRY_MAP, datasetKey } from './datasets.js';
 export type { EntryMapping } from './datasets.js';
 export { MODEL_FACTS, KB_FACTS_SOURCE } from './models.generated.js';
+export { DEALS, DEAL_HARPERCOLLINS, DEAL_DEFINED_AI } from './deals.js';
+export type { LicensingDeal, DealKind, DealSource } from './deals.js';
 export type {
   Disclosure,
   Modality,

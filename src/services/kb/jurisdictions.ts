@@ -1,13 +1,18 @@
 /**
- * Jurisdictions: ISO 3166 codes, EU membership, and the risk-weight table of
- * ../shared/reference/licensing-and-law.md §5–§6 (a heuristic proposal, not legal advice; the
- * legal facts are dated March 2026 there). Used by `analyze` (risk assessment) and `score`.
+ * Jurisdictions: ISO 3166 codes, EU membership, and the risk-weight table. The weights are this
+ * project's heuristic, documented in docs/jurisdictions-and-revenue.md (not legal advice); the
+ * factor codes stand for legal facts as of March 2026, each cited to its statute or decision in
+ * the factor table (src/services/kb/factors.ts): e.g. Directive (EU) 2019/790 Art. 4 and
+ * Regulation (EU) 2024/1689 Art. 53 for `EU`, 17 U.S.C. §§ 107, 504(c) and Bartz v. Anthropic
+ * (N.D. Cal. 2025) for `US`, CDPA 1988 s29A and Getty Images v. Stability AI [2025] EWHC 2863 (Ch)
+ * for `GB`. Used by `analyze` (risk assessment) and `score`.
  *
  * Codes: ISO 3166-1 alpha-2 (`US`, `DE`), the reserved `EU`, or ISO 3166-2 subdivisions
  * (`US-CA`, `GB-SCT`): `^[A-Z]{2}(-[A-Z0-9]{1,3})?$`. Input is case-insensitive; `UK` and `EL`
- * are accepted as aliases of `GB` and `GR` (§5.1). The effective law is layered: EU (for its
- * members), then the country, then the subdivision; the most specific layer with a base weight
- * gives the base, every layer contributes its factor codes (§5.2).
+ * are accepted as aliases of `GB` and `GR` (the codes EU institutions use; ISO 3166-1 assigns
+ * `GB` and `GR`). `EU-DE` is refused: ISO 3166-2 has no `EU-` subdivisions. The effective law is
+ * layered: EU (for its members), then the country, then the subdivision; the most specific layer
+ * with a base weight gives the base, every layer contributes its factor codes.
  */
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from './factors.js';
@@ -16,10 +21,10 @@ import type { FactorCode } from './factors.js';
 export interface JurisdictionFacts {
   readonly code: string;
   readonly name: string;
-  /** Prior weight in [0, 1] that unlicensed commercial training is actionable there (§6). */
+  /** Prior weight in [0, 1] that unlicensed commercial training is actionable there (project heuristic). */
   readonly base: number;
   readonly factors: readonly FactorCode[];
-  /** Key reasons, from licensing-and-law.md §4. */
+  /** Key reasons: the legal facts behind the weight (sources in the factor table). */
   readonly reasons: string;
 }
 
@@ -93,7 +98,11 @@ export function resolveJurisdiction(input: unknown): Jurisdiction {
   return { code, layers, base: last ? last.base : NEUTRAL_BASE, factors, known: layers.length > 0, eu };
 }
 
-/** The rows of the risk table (licensing-and-law.md §6). */
+/**
+ * The rows of the risk table (weights: this project's heuristic, docs/jurisdictions-and-revenue.md).
+ * @example
+ * jurisdictionTable().find((j) => j.code === 'JP')?.base // 0.15
+ */
 export function jurisdictionTable(): readonly JurisdictionFacts[] {
   return TABLE;
 }

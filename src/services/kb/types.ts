@@ -1,10 +1,15 @@
 /**
  * Knowledge-base types: models with their documented training data, and a curated table of
- * training datasets. Facts come from ../shared/reference/kb-models-datasets.json (generated into
- * src/services/kb/models.generated.ts with their sources); nothing here is inferred from model behaviour.
+ * training datasets. Facts come from the models' own documentation — model cards, papers, dataset cards, court
+ * records — cited per record in `sources` (src/services/kb/models.generated.ts); nothing here is inferred from
+ * model behaviour.
  */
 
-/** How much of a model's pretraining data its provider names (kb-models-datasets.md §1). */
+/**
+ * How much of a model's pretraining data its provider names: `full` — every component is named and publicly
+ * identifiable; `partial` — some composition is disclosed, at least one component is unnamed or not public;
+ * `undisclosed` — only a generic statement or nothing.
+ */
 export type Disclosure = 'full' | 'partial' | 'undisclosed';
 
 /** What a model consumes and produces; text analysis links `text` models only. */
@@ -14,7 +19,7 @@ export type Modality = 'text' | 'image';
 export type KbDatasetKind = 'web' | 'books' | 'code' | 'encyclopedia' | 'academic' | 'news' | 'forum' | 'math' | 'dialogue' | 'synthetic' | 'mixture' | 'image-text' | 'legal' | 'instruction';
 
 /**
- * One record of kb-models-datasets.json, verbatim (see src/services/kb/models.generated.ts). `training_datasets` is
+ * One record of the knowledge-base facts, verbatim (see src/services/kb/models.generated.ts). `training_datasets` is
  * the provider's wording; {@link KbModel} carries the same entries resolved against the dataset table.
  */
 export interface KbModelFact {

@@ -4,8 +4,8 @@
  * - extraction (verbatim continuation ≥ 50 words = verified),
  * - the probe against a reference set (dataset-inference style, set-level),
  * - the work's canaries against their never-published controls,
- * into an evidence tier, factor codes and a risk level (src/services/analyze/risk.ts, licensing-and-law.md
- * §6, a heuristic — not legal advice).
+ * into an evidence tier, factor codes and a risk level (src/services/analyze/risk.ts; the weights are this
+ * project's heuristic, documented in docs/jurisdictions-and-revenue.md — not legal advice).
  *
  * Evidence tier and the attribution lower bound that scales the risk weight (as `score`'s
  * interval does): `confirmed` (verified extraction, detected canaries or a confirmed corpus
@@ -18,7 +18,7 @@
 import { chooseWorkType } from '../analyze/revenue.js';
 import { assessRisk } from '../analyze/risk.js';
 import type { RiskLevel } from '../analyze/types.js';
-import type { Engine } from '../../engine.js';
+import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
 import { knowledgeBase } from '../kb/index.js';
@@ -40,7 +40,7 @@ import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult }
 export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = { confirmed: 1, strong: 0.8, moderate: 0.4 };
 
 /** Run an assessment and keep it under `mem/assessment/<id>`. */
-export async function runAssessment(engine: Engine, store: Store, request: AssessRequest): Promise<Assessment> {
+export async function runAssessment(deps: MemorizationDeps, store: Store, request: AssessRequest): Promise<Assessment> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'model', 'kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'], 'assess');
   const model = checkModel(r.model);
@@ -62,7 +62,7 @@ export async function runAssessment(engine: Engine, store: Store, request: Asses
   let corpus: Omit<ScoreResult, 'legal_risk'> | null = null;
   let pirated = false;
   if (kbModel) {
-    const s = await engine.score({ work_hash: work.work_hash, target_model: kbModel.id, jurisdiction: jurisdiction?.code ?? 'US' });
+    const s = await deps.score({ work_hash: work.work_hash, target_model: kbModel.id, jurisdiction: jurisdiction?.code ?? 'US' });
     pirated = s.legal_risk.modifiers.some((m) => m.code === 'pirated_source_dataset');
     const { legal_risk: _drop, ...rest } = s;
     corpus = rest;

@@ -4,7 +4,7 @@
  * in the output and in the work, and near passages from `engine.compare` (sentence tf-idf
  * alignment: light edits and close paraphrase) that the verbatim runs do not already cover.
  */
-import type { Engine } from '../../engine.js';
+import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
 import { getWork, workText, type Work } from '../registry/works.js';
@@ -15,11 +15,11 @@ import { RunIndex, wordSpans } from './text.js';
 import type { CompareOutputRequest, CompareOutputResult, NearSpan, VerbatimSpan, WorkComparison } from './types.js';
 import { VERIFY_TOKENS } from './extract.js';
 
-/** engine.compare refuses longer texts (its sentence-pair scoring is quadratic). */
+/** compare refuses longer texts (its sentence-pair scoring is quadratic). */
 const COMPARE_MAX_CHARS = 500_000;
 
 /** Run the comparison. */
-export async function compareOutput(engine: Engine, store: Store, request: CompareOutputRequest): Promise<CompareOutputResult> {
+export async function compareOutput(deps: MemorizationDeps, store: Store, request: CompareOutputRequest): Promise<CompareOutputResult> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['output', 'work_ids', 'min_tokens', 'limit'], 'compare');
   if (typeof r.output !== 'string' || r.output.trim().length === 0) fail('output must be a non-empty string');
@@ -34,7 +34,7 @@ export async function compareOutput(engine: Engine, store: Store, request: Compa
     works = [];
     let after: string | undefined;
     while (works.length < limit) {
-      const page = await engine.listWorks({ limit: Math.min(1000, limit - works.length), ...(after ? { after } : {}) });
+      const page = await deps.listWorks({ limit: Math.min(1000, limit - works.length), ...(after ? { after } : {}) });
       works.push(...page.works.filter((w) => w.has_text));
       if (!page.next) break;
       after = page.next;
@@ -67,7 +67,7 @@ export async function compareOutput(engine: Engine, store: Store, request: Compa
     let near: NearSpan[] = [];
     if (text.length <= COMPARE_MAX_CHARS && output.length <= COMPARE_MAX_CHARS) {
       try {
-        near = engine.compare(output, text).spans
+        near = deps.compare(output, text).spans
           .filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
           .map((s) => ({ output_start: s.a_start, output_end: s.a_end, work_start: s.b_start, work_end: s.b_end, score: Math.round(s.score * 1e4) / 1e4 }));
       } catch (e) {

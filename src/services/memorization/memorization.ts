@@ -3,7 +3,7 @@
  * reference sets, extract, probe, compare, assess, report. Records live under `mem/…`:
  * `mem/work/<work_id>`, `mem/refset/<id>`, `mem/assessment/<id>`.
  */
-import type { Engine } from '../../engine.js';
+import type { MemorizationDeps } from './deps.js';
 import type { Store } from '../../store/types.js';
 import { workText } from '../registry/works.js';
 import { getAssessment, runAssessment } from './assess.js';
@@ -28,11 +28,12 @@ import type {
  * const html = await mem.report(a.assessment_id)
  */
 export class Memorization {
-  readonly engine: Engine;
+  private readonly deps: MemorizationDeps;
   readonly store: Store;
 
-  constructor(engine: Engine, store: Store = engine.store) {
-    this.engine = engine;
+  /** `deps`: an Engine, or any object with its registry, score and compare (see {@link MemorizationDeps}). */
+  constructor(deps: MemorizationDeps, store: Store = deps.store) {
+    this.deps = deps;
     this.store = store;
   }
 
@@ -42,7 +43,7 @@ export class Memorization {
    * @throws INVALID_INPUT, NOT_FOUND (unknown work_id), CONFLICT (canaries already generated)
    */
   registerWork(request: TrackWorkRequest): Promise<TrackedWork> {
-    return trackWork(this.engine, this.store, request);
+    return trackWork(this.deps, this.store, request);
   }
 
   /** A tracked work with its canaries and controls. @throws NOT_FOUND */
@@ -90,7 +91,7 @@ export class Memorization {
 
   /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
   compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
-    return compareOutput(this.engine, this.store, request);
+    return compareOutput(this.deps, this.store, request);
   }
 
   /**
@@ -98,7 +99,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   assess(request: AssessRequest): Promise<Assessment> {
-    return runAssessment(this.engine, this.store, request);
+    return runAssessment(this.deps, this.store, request);
   }
 
   /** A stored assessment. @throws NOT_FOUND */

@@ -9,7 +9,7 @@
  * and never published, so canaries and controls are exchangeable before publication — the
  * randomized design that makes the trap test's p-value exact (Meeus et al. 2024).
  */
-import type { Engine } from '../../engine.js';
+import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import { getWork } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
@@ -27,7 +27,7 @@ export const MAX_REFERENCE_CHARS = 50 * 1024 * 1024;
 const BASES: readonly ReferenceBasis[] = ['randomized_split', 'post_cutoff', 'unverified'];
 
 /** register-work (see `Memorization.registerWork`). */
-export async function trackWork(engine: Engine, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
+export async function trackWork(deps: MemorizationDeps, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work', 'canaries'], 'registerWork');
   if ((r.work_id === undefined) === (r.work === undefined)) fail('give exactly one of work_id (a registered work) or work (a registerWork request)');
@@ -39,7 +39,7 @@ export async function trackWork(engine: Engine, store: Store, request: TrackWork
     words = c.words === undefined ? CANARY_WORDS : intIn(c.words, 8, 200, 'canaries.words');
     controls = c.controls === undefined ? Math.min(4 * count, 400) : intIn(c.controls, 1, 1000, 'canaries.controls');
   }
-  const work = r.work !== undefined ? await engine.registerWork(r.work as never) : await getWork(store, r.work_id);
+  const work = r.work !== undefined ? await deps.registerWork(r.work as never) : await getWork(store, r.work_id);
   return store.transaction(async (tx) => {
     const key = `mem/work/${work.work_id}`;
     const existing = (await tx.get(key)) as TrackedWork | undefined;

@@ -92,7 +92,7 @@ ${ex.attempts.map((t) => `<tr><td>${t.index + 1}</td><td>${num(t.prefix_start)}�
 <li><b>Extraction</b> prompts the model with passages of the work and compares its greedy continuation, word by word, with the work (Carlini et al. 2021, 2023). A verbatim run of ≥ 50 words is direct evidence that the model memorised the text.</li>
 <li><b>Probe</b> asks whether the model finds the work, as a set of chunks, more likely than comparable text it cannot have seen (dataset inference, Maini et al. 2024). The verdict uses document-level means, because chunks of one document are not independent; the AUC is an effect size over chunk pairs.</li>
 <li><b>Min-K%++</b> is exact only with the model's full next-token distribution; from top-k alternatives it is an approximation (marked).</li>
-<li><b>Risk</b> combines the jurisdiction's base weight and modifiers (licensing-and-law.md §6), scaled down when the attribution lower bound is below 0.5. It is a heuristic for prioritising, not legal advice.</li>
+<li><b>Risk</b> combines the jurisdiction's base weight and modifiers, scaled down when the attribution lower bound is below 0.5. The weights are this project's heuristic (documented in docs/jurisdictions-and-revenue.md of the trainprint package); the laws and court decisions behind each code are named in the Source column of the findings. It is a heuristic for prioritising, not legal advice.</li>
 <li>Word counts are the engine's normalised words; a model's own tokens differ (≈ 1.3 BPE tokens per English word).</li>
 </ul></section>
 <section><h2>Limitations</h2><ul>

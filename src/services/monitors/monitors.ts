@@ -8,12 +8,12 @@
  *   `monitor-secret/<id>`   its webhook secret (kept so deliveries can be re-signed after a restart)
  *   `event/<time>-<n>-<id>` the event log, in the order events happened
  */
-import type { Engine } from '../../engine.js';
+import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import { knowledgeBase } from '../kb/index.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import { getWork, worksByHash } from '../registry/works.js';
-import { scoreWork, type ChunkCache, type Tier } from '../score/score.js';
+import type { ChunkCache, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
 import type { WebhookDeliverer } from './webhook.js';
@@ -163,17 +163,23 @@ export async function deleteMonitor(store: Store, id: string): Promise<boolean> 
  * Re-evaluate the active monitors a change may affect (`trigger`: a dataset id, or 'interval' /
  * 'manual' for all), append the events to the log and hand them to the deliverer. Returns them.
  */
-export async function evaluateMonitors(engine: Engine, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string): Promise<MonitorEvent[]> {
+/** What evaluating monitors reads: the corpus (for the linked models) and scoring. */
+export interface MonitorDeps {
+  readonly corpus: CorpusView;
+  score(request: ScoreRequest, cache: ChunkCache): Promise<ScoreResult>;
+}
+
+export async function evaluateMonitors(deps: MonitorDeps, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string): Promise<MonitorEvent[]> {
   const out: MonitorEvent[] = [];
   for (const m of await listMonitors(store)) {
     if (m.state !== 'active') continue;
     if (datasetId !== undefined && m.datasets !== null && !m.datasets.includes(datasetId)) continue;
-    const models = m.models ?? linkedModels(engine);
+    const models = m.models ?? linkedModels(deps.corpus);
     const last: Record<string, MonitorModelState> = { ...m.last };
     const events: MonitorEvent[] = [];
     const cache: ChunkCache = new Map();
     for (const model of models) {
-      const s = await scoreWork(engine, store, { work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache);
+      const s = await deps.score({ work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache);
       const prev = m.last[model];
       const datasets = s.evidence.datasets.filter((d) => d.flagged_chunks > 0).map((d) => d.dataset_id);
       const now = new Date().toISOString();
@@ -219,11 +225,11 @@ export async function listEvents(store: Store, options: { monitor_id?: string; a
 }
 
 /** Every KB model some loaded dataset links to (by kb_dataset or declaration). */
-function linkedModels(engine: Engine): string[] {
+function linkedModels(corpus: CorpusView): string[] {
   const kb = knowledgeBase();
   const ids = new Set<string>();
-  for (const s of engine.datasets()) {
-    const d = engine._descriptor(s.id);
+  for (const s of corpus.datasets()) {
+    const d = corpus.descriptor(s.id);
     if (d.kb_dataset !== undefined) for (const l of kb.modelsTrainedOn(d.kb_dataset)) ids.add(l.model.id);
     for (const m of d.models ?? []) ids.add(kb.model(m).id);
   }

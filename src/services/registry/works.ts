@@ -7,7 +7,8 @@
  * another owner gets a work of their own, and both records list each other under
  * `conflicting_claims` — claims are recorded, never merged.
  */
-import type { Engine } from '../../engine.js';
+import type { FingerprintOptions } from '../../fingerprint/options.js';
+import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
 import { CONTENT_TYPES, extractText, type ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
@@ -60,8 +61,11 @@ export interface RegisterWorkResult extends Work {
 
 const FP_ID = /^tp1:[0-9a-f]{32}$/;
 
-/** Register (see `Engine.registerWork`). */
-export async function registerWork(engine: Engine, store: Store, key: ReceiptKey, request: RegisterWorkRequest): Promise<RegisterWorkResult> {
+/** Fingerprints a text (the engine's `fingerprint`). */
+export type Fingerprinter = (text: string, options: FingerprintOptions) => Promise<Fingerprint>;
+
+/** Register (see `engine.registerWork`). */
+export async function registerWork(fingerprintText: Fingerprinter, store: Store, key: ReceiptKey, request: RegisterWorkRequest): Promise<RegisterWorkResult> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'], 'registerWork');
   const owner = checkString(r.owner, 'owner', 200);
@@ -78,7 +82,7 @@ export async function registerWork(engine: Engine, store: Store, key: ReceiptKey
     contentType = (r.content_type ?? 'text') as ContentType;
     if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
     text = extractText(content, contentType).text;
-    const fp = await engine.fingerprint(text, { minhash: false, simhash: false, workHash: false });
+    const fp = await fingerprintText(text, { minhash: false, simhash: false, workHash: false });
     fingerprint = fp.fingerprint;
     tokens = fp.token_count;
     workHash = `sha256:${await startSha256Hex(new TextEncoder().encode(content))}`;
@@ -147,7 +151,20 @@ export async function workText(store: Store, workId: string): Promise<string | n
 }
 
 /** Works, optionally of one owner, in id order, with cursor pagination. */
-export async function listWorks(store: Store, options: { owner?: string; after?: string; limit?: number } = {}): Promise<{ works: Work[]; next: string | null }> {
+/** Filter and page of {@link listWorks}. */
+export interface ListWorksOptions {
+  readonly owner?: string;
+  readonly after?: string;
+  readonly limit?: number;
+}
+
+/** One page of works; pass `next` as `after` for the next one (null on the last page). */
+export interface WorkPage {
+  readonly works: Work[];
+  readonly next: string | null;
+}
+
+export async function listWorks(store: Store, options: ListWorksOptions = {}): Promise<WorkPage> {
   const o = checkObject(options, 'options');
   onlyKeys(o, ['owner', 'after', 'limit'], 'listWorks options');
   const limit = o.limit === undefined ? 100 : (o.limit as number);

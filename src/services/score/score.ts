@@ -3,7 +3,8 @@
  * registered work, with a 95 % interval, a tier, and — separately — the legal risk.
  *
  * 1. **Chunks.** The work's text is cut into chunks of {@link CHUNK_WORDS} word tokens (a short
- *    tail joins the previous chunk): the unit of evidence (attribution-science.md §4.1).
+ *    tail joins the previous chunk): the unit of evidence — membership signals are weak per passage
+ *    and gain power over many chunks (Shi et al. 2024, arXiv:2310.16789; Maini et al. 2024, arXiv:2406.06443).
  * 2. **Datasets of the model.** The loaded datasets that sample a training dataset of the target
  *    model: by the knowledge base (`kb_dataset` linked to the model, with its link certainty) or by
  *    a declaration (`models` lists it; certainty 1). Other datasets say nothing about this model.
@@ -21,11 +22,12 @@
  *    certainty ≥ 0.85); otherwise from the interval's LOWER bound: `strong` ≥ 80, `moderate` ≥ 50;
  *    `weak` when only the point reaches 50; else `inconclusive`. Fewer than
  *    {@link MIN_CHUNKS_FOR_TIER} chunks never get strong/moderate/weak (`short_text_low_power`).
- * 6. **legal_risk**: the jurisdiction's weight and modifiers (licensing-and-law.md §6), scaled by
+ * 6. **legal_risk**: the jurisdiction's weight and modifiers (this project's heuristic, documented in
+ *    docs/jurisdictions-and-revenue.md; legal sources in src/services/kb/factors.ts), scaled by
  *    the interval's lower bound when below 0.5 — a separate quantity: the jurisdiction never enters
  *    the probability.
  */
-import type { Engine } from '../../engine.js';
+import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
 import { chanceEvidence, MAX_STRENGTH } from '../analyze/evidence.js';
@@ -38,7 +40,7 @@ import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
-import { workText, worksByHash } from '../registry/works.js';
+import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 
 /** Word tokens per chunk. */
 export const CHUNK_WORDS = 200;
@@ -143,7 +145,13 @@ interface Linked {
 /** Chunk search results shared by several scores of one work (monitors score many models at once). */
 export type ChunkCache = Map<string, { chance: number; flagged: boolean; longest: number }>;
 
-export async function scoreWork(engine: Engine, store: Store, request: ScoreRequest, cache?: ChunkCache): Promise<ScoreResult> {
+/** What scoring reads: the corpus and the engine's fingerprinting. */
+export interface ScoreDeps {
+  readonly corpus: CorpusView;
+  readonly fingerprint: Fingerprinter;
+}
+
+export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache): Promise<ScoreResult> {
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
   onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
   const workHash = checkWorkHash(r.work_hash);
@@ -160,11 +168,11 @@ export async function scoreWork(engine: Engine, store: Store, request: ScoreRequ
   const factors = new Set<FactorCode>();
   const limitations = new Set<FactorCode>(['no_model_probe', 'reference_sample_only', 'calibrated_on_constructed_queries']);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
-  const linked = linkedDatasets(engine, model);
+  const linked = linkedDatasets(deps.corpus, model);
   if (linked.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
 
-  const chunks = text === null ? [] : await chunkText(engine, text);
+  const chunks = text === null ? [] : await chunkText(deps.fingerprint, text);
   const n = chunks.length;
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
   // chances[d][i]: chunk i against linked dataset d
@@ -178,7 +186,7 @@ export async function scoreWork(engine: Engine, store: Store, request: ScoreRequ
       let e = cache?.get(key);
       if (!e) {
         chunk ??= text!.slice(chunks[i].start, chunks[i].end);
-        const { result, details } = engine._search(chunk, { datasets: [l.id] });
+        const { result, details } = deps.corpus.searchDetailed(chunk, { datasets: [l.id] });
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
@@ -314,11 +322,11 @@ export async function scoreWork(engine: Engine, store: Store, request: ScoreRequ
 }
 
 /** Loaded datasets that sample a training dataset of `model`, with the link's certainty. */
-function linkedDatasets(engine: Engine, model: KbModel): Linked[] {
+function linkedDatasets(corpus: CorpusView, model: KbModel): Linked[] {
   const kb = knowledgeBase();
   const out: Linked[] = [];
-  for (const s of engine.datasets()) {
-    const d = engine._descriptor(s.id);
+  for (const s of corpus.datasets()) {
+    const d = corpus.descriptor(s.id);
     let best: Linked | null = null;
     if (d.kb_dataset !== undefined) {
       const link = kb.modelsTrainedOn(d.kb_dataset, { modality: 'any' }).find((l) => l.model.id === model.id);
@@ -336,8 +344,8 @@ function linkedDatasets(engine: Engine, model: KbModel): Linked[] {
 }
 
 /** Chunks of CHUNK_WORDS tokens as UTF-16 spans (a tail under half a chunk joins the previous one). */
-async function chunkText(engine: Engine, text: string): Promise<Array<{ start: number; end: number; tokens: number }>> {
-  const fp = await engine.fingerprint(text, { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false });
+async function chunkText(fingerprint: Fingerprinter, text: string): Promise<Array<{ start: number; end: number; tokens: number }>> {
+  const fp = await fingerprint(text, { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false });
   const { starts, ends } = fp.shingles;
   const n = starts.length;
   const out: Array<{ start: number; end: number; tokens: number }> = [];

@@ -1,0 +1,142 @@
+/**
+ * The layers of src/ and the rules between them (docs/architecture.md), checked in CI by
+ * `npm run check:layers`. From the bottom up:
+ *
+ *   errors.ts, types.ts, util/, stats/       shared by everything
+ *   core/                                    the TypeScript half of the WebAssembly ABI
+ *   text/ → sketch/ → fingerprint/ → datasets/, align/
+ *   store/, models/                          infrastructure for the services
+ *   corpus/                                  the loaded datasets and their search
+ *   services/<name>/                         analyze, score, registry, monitors, market, memorization, kb
+ *   fingerprint-engine.ts, engine.ts         composition roots; index.ts and fingerprint-entry.ts export them
+ *   http/, node/, client/, starter/, cli.ts  the outer ring: public entries only
+ */
+const BOTTOM = '^src/(errors|types)[.]ts$|^src/(util|stats)/';
+const KERNELS = '^src/(core|text|sketch|fingerprint|datasets|align)/';
+const INFRA = '^src/(store|models)/';
+const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/`;
+const ROOTS = '^src/(engine|fingerprint-engine|index|fingerprint-entry)[.]ts$';
+const OUTER = '^src/(http|node|client|starter)/|^src/cli[.]ts$';
+const PUBLIC_ENTRIES = '^src/(index|fingerprint-entry)[.]ts$|^src/(http|node|client|starter)/index[.]ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders form layers: no two folders may import each other, directly or around a circle.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      comment: 'No module imports itself back through others (type-only imports aside: they vanish at run time).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'services-never-import-the-engine',
+      comment: 'A service is made by a factory from what it needs (corpus, store, functions), never from the Engine.',
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: ROOTS },
+    },
+    {
+      name: 'nothing-below-services-imports-a-service',
+      comment: 'The corpus, the kernels and the infrastructure know nothing of the services built on them.',
+      severity: 'error',
+      from: { path: BELOW_SERVICES },
+      to: { path: '^src/services/' },
+    },
+    {
+      name: 'nothing-below-the-corpus-imports-it',
+      severity: 'error',
+      from: { path: `${BOTTOM}|${KERNELS}|${INFRA}` },
+      to: { path: '^src/corpus/' },
+    },
+    {
+      name: 'kernels-do-not-import-infrastructure',
+      comment: 'Fingerprints, datasets and alignment run in every runtime and know no store or model adapter.',
+      severity: 'error',
+      from: { path: `${BOTTOM}|${KERNELS}` },
+      to: { path: INFRA },
+    },
+    {
+      name: 'bottom-imports-nothing-above',
+      severity: 'error',
+      from: { path: BOTTOM },
+      to: { path: `${KERNELS}|^src/corpus/|^src/services/|${ROOTS}|${OUTER}` },
+    },
+    {
+      name: 'kernel-layers-import-downward',
+      comment: 'core → text → sketch → fingerprint → datasets/align, each importing only the ones before it.',
+      severity: 'error',
+      from: { path: '^src/(core|text|sketch|fingerprint)/' },
+      to: { path: '^src/(datasets|align)/' },
+    },
+    {
+      name: 'core-is-the-bottom-of-the-kernels',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(text|sketch|fingerprint)/' },
+    },
+    {
+      name: 'text-below-sketch-and-fingerprint',
+      severity: 'error',
+      from: { path: '^src/text/' },
+      to: { path: '^src/(sketch|fingerprint)/' },
+    },
+    {
+      name: 'sketch-below-fingerprint',
+      severity: 'error',
+      from: { path: '^src/sketch/' },
+      to: { path: '^src/fingerprint/' },
+    },
+    {
+      name: 'only-core-loads-the-wasm-module',
+      comment: 'The generated module (the WebAssembly bytes) is loaded and instantiated by src/core alone.',
+      severity: 'error',
+      from: { pathNot: '^src/core/' },
+      to: { path: '^src/core/wasm[.]generated[.]ts$' },
+    },
+    {
+      name: 'below-the-roots',
+      comment: 'Nothing under the composition roots imports them (or the outer ring).',
+      severity: 'error',
+      from: { path: `${BELOW_SERVICES}|^src/services/` },
+      to: { path: `${ROOTS}|${OUTER}` },
+    },
+    {
+      name: 'outer-ring-imports-public-entries',
+      comment: 'http/, node/, client/, starter/ and the CLI use the library as its users do: through its public entries.',
+      severity: 'error',
+      from: { path: OUTER },
+      to: {
+        path: '^src/',
+        pathNot: [
+          PUBLIC_ENTRIES,
+          '^src/$1/', // its own folder
+          '^src/store/node[.]ts$', // trainprint/node publishes the file store (Node-only code of the store layer)
+          '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
+        ],
+      },
+    },
+    {
+      name: 'app-imports-public-entries',
+      comment: 'The browser app (not part of the package) uses the library through its public entries only.',
+      severity: 'error',
+      from: { path: '^app/' },
+      to: { path: '^src/', pathNot: PUBLIC_ENTRIES },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|build/generated|node_modules)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

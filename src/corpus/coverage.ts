@@ -1,0 +1,47 @@
+/** Coverage of a query by its matches, and a portrait's hit count tested against chance. */
+import type { PortraitSearch } from '../datasets/portrait.js';
+import type { SearchMatch } from '../datasets/types.js';
+import { binomialUpperTail } from '../stats/binomial.js';
+import type { Fingerprint } from '../types.js';
+import type { PortraitMembership } from './types.js';
+
+/** A portrait search's hit count against what the filter's false positives alone would give. */
+export function membership(r: PortraitSearch): PortraitMembership {
+  return {
+    tested: r.tested,
+    hits: r.hits,
+    expected: r.tested * r.fpr,
+    fpr: r.fpr,
+    p_value: binomialUpperTail(r.hits, r.tested, r.fpr),
+  };
+}
+
+/** Share of query tokens covered by the union of the matches, and the longest match. */
+export function tokenCoverage(
+  matches: readonly SearchMatch[],
+  fp: Fingerprint,
+): { share: number; longest_run: number } {
+  if (fp.token_count === 0 || matches.length === 0) return { share: 0, longest_run: 0 };
+  // token index of a query offset: shingle i starts at token i
+  const covered = new Uint8Array(fp.token_count);
+  const starts = fp.shingles.starts; // non-decreasing: binary search the first shingle at a match's start
+  const firstAt = (x: number): number => {
+    let lo = 0,
+      hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let longest = 0;
+  for (const m of matches) {
+    const first = firstAt(m.query_start);
+    covered.fill(1, first, Math.min(fp.token_count, first + m.tokens));
+    longest = Math.max(longest, m.tokens);
+  }
+  let n = 0;
+  for (let i = 0; i < covered.length; i++) n += covered[i];
+  return { share: n / fp.token_count, longest_run: longest };
+}

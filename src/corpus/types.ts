@@ -1,0 +1,121 @@
+/**
+ * Search options and results of a {@link Corpus}: what `engine.search` takes and returns, and the
+ * per-dataset counts behind a result that the evidence statistics of analyze and score read.
+ */
+import type { ExactSearch } from '../datasets/exact.js';
+import type { PortraitSearch } from '../datasets/portrait.js';
+import type {
+  DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, PortraitHit, SearchMatch,
+} from '../datasets/types.js';
+import type { Fingerprint } from '../types.js';
+
+/** Options of {@link Corpus.search} (`engine.search`). */
+export interface SearchOptions {
+  /** Only these datasets. @default all loaded */
+  readonly datasets?: readonly string[];
+  /** Shortest exact passage reported, in query words covered by its matched shingles. @default 8 */
+  readonly minTokens?: number;
+  /**
+   * Portrait datasets: largest chance probability of a reported run, per query and dataset
+   * (m · p^r for r distinct consecutive hits among m query fingerprints at false-positive rate p).
+   * @default 1e-6
+   */
+  readonly alpha?: number;
+  /**
+   * Exact datasets: smallest estimated Jaccard similarity (of word 5-gram sets, MinHash-LSH) for
+   * a whole indexed document to be reported as a near duplicate of the whole query (`kind:
+   * 'near'`, one match per document, in addition to the passage matches). In (0, 1]. The LSH
+   * bands (16 × 8) find a document with probability 0.06 at J = 0.5, 0.61 at 0.7, 0.95 at 0.8,
+   * so values below ≈ 0.7 catch only some of the documents that similar.
+   * @default 0.5
+   */
+  readonly near?: number;
+  /**
+   * Also return every run of portrait hits, reportable or not (`portrait_hits`): the raw
+   * membership evidence, for a caller who wants to see the single hits that winnowing guarantees
+   * for every shared run of ≥ window + 4 words. @default false
+   */
+  readonly portraitHits?: boolean;
+}
+
+/**
+ * Hit count of a portrait search against what the filter's false positives alone would give:
+ * `p_value` = P(X ≥ hits) for X ~ Binomial(tested, fpr). It tests the whole query ("more of its
+ * n-grams are in the corpus than chance gives") and so counts overlaps too short to be a match.
+ * It assumes clean text hits only by the filter's errors: measured 1.0–1.2 % against a design
+ * 1.13 % for books vs a portrait of other books, but n-grams genuinely common in a large corpus
+ * (boilerplate, stock phrases) raise the clean rate, so on web-scale portraits read it with care.
+ */
+export interface PortraitMembership {
+  readonly tested: number;
+  readonly hits: number;
+  /** tested × fpr: the hits chance alone would give. */
+  readonly expected: number;
+  readonly fpr: number;
+  readonly p_value: number;
+}
+
+/** Per dataset: how much of the query the matches cover. */
+export interface DatasetCoverage {
+  /** Share of the query's tokens inside matches, 0..1. */
+  readonly share: number;
+  /** Longest match, in query tokens. */
+  readonly longest_run: number;
+  /** Portrait datasets only: the hit count against chance. */
+  readonly membership?: PortraitMembership;
+}
+
+/** What one dataset's search found, with its counts (see {@link Corpus.searchDetailed}). */
+export type DatasetSearchDetail =
+  | { readonly kind: 'exact'; readonly search: ExactSearch; readonly near: NearMatch[] }
+  | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] };
+
+/** Result of {@link Corpus.search} (`engine.search`). */
+export interface SearchResult {
+  /**
+   * Matched passages (`kind: 'exact' | 'portrait'`), longest first, then the near-duplicate
+   * documents (`kind: 'near'`, exact datasets), highest estimated Jaccard similarity first.
+   */
+  readonly matches: SearchMatch[];
+  /** Per dataset id: share of the query's tokens inside matches (0..1) and the longest match in tokens. */
+  readonly coverage: Record<string, DatasetCoverage>;
+  /** Every run of portrait hits, in query order per dataset (only with `portraitHits: true`). */
+  readonly portrait_hits?: PortraitHit[];
+  /** Word tokens in the query. */
+  readonly query_tokens: number;
+}
+
+/** Documents to add: any Iterable or AsyncIterable of `{ id, text, meta? }`. */
+export type DocumentSource = Iterable<DatasetDocument> | AsyncIterable<DatasetDocument>;
+
+/** What {@link Corpus.declareDataset} sets: a knowledge-base dataset and/or models; `null` removes one. */
+export interface DatasetDeclaration {
+  readonly kb_dataset?: string | null;
+  readonly models?: readonly string[] | null;
+}
+
+/** A search with the per-dataset counts behind it and the query's fingerprint (one pass over the query). */
+export interface DetailedSearch {
+  readonly result: SearchResult;
+  readonly details: Map<string, DatasetSearchDetail>;
+  readonly fingerprint: Fingerprint;
+}
+
+/**
+ * How a corpus checks and canonicalises the knowledge-base ids a descriptor declares, without
+ * depending on the knowledge base itself (it sits above the corpus). Each throws NOT_FOUND for
+ * an id it does not know.
+ */
+export interface DescriptorLinks {
+  /** The canonical id of a knowledge-base dataset. */
+  dataset(id: string): string;
+  /** The canonical id of a knowledge-base model. */
+  model(id: string): string;
+}
+
+/** The read side of a corpus that the evidence services use (a {@link Corpus} is one). */
+export interface CorpusView {
+  datasets(): DatasetStats[];
+  descriptor(id: string): DatasetDescriptor;
+  searchDetailed(query: string, options?: SearchOptions): DetailedSearch;
+}

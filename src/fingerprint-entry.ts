@@ -1,0 +1,32 @@
+/**
+ * `trainprint/fingerprint` — the fingerprint engine alone: fingerprints, similarity, compare,
+ * hashes, sketches and filters, without datasets, the knowledge base, the store or the services,
+ * for programs that only fingerprint (a smaller bundle; docs/performance.md "Bundle size").
+ *
+ * @example
+ * import { createEngine } from 'trainprint/fingerprint'
+ * const engine = await createEngine()
+ * const a = await engine.fingerprint('It was the best of times, it was the worst of times.')
+ * const b = await engine.fingerprint('It was the best of times, it was the age of wisdom.')
+ * engine.similarity(a, b).jaccard
+ */
+export {
+  createFingerprintEngine as createEngine,
+  createFingerprintEngine,
+  FingerprintEngine,
+} from './fingerprint-engine.js';
+export type { CoreVariant, SimdChoice } from './core/load.js';
+export { CORE_BUILDS } from './core/load.js';
+export { normalize, isAsciiOnly, NORMALIZER_ID } from './text/normalize.js';
+export type { Normalized } from './text/normalize.js';
+export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
+export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
+export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
+export type { CompareOptions, Comparison, AlignedSpan } from './align/compare.js';
+export { jaccardEstimate } from './sketch/minhash.js';
+export { hammingDistance } from './sketch/simhash.js';
+export { MembershipFilter } from './sketch/filter.js';
+export type { MembershipFilterOptions } from './sketch/filter.js';
+export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
+export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';
+export type { ErrorCode } from './errors.js';

@@ -1,0 +1,25 @@
+/** The score service: `score(work_hash, target_model, jurisdiction)` over one corpus and store. */
+import type { CorpusView } from '../../corpus/types.js';
+import type { Store } from '../../store/types.js';
+import type { Fingerprinter } from '../registry/works.js';
+import { scoreWork, type ChunkCache, type ScoreRequest, type ScoreResult } from './score.js';
+
+/** Scores of registered works against knowledge-base models. */
+export interface ScoreService {
+  /** `cache` shares chunk searches between scores of one work (monitors score many models at once). */
+  score(request: ScoreRequest, cache?: ChunkCache): Promise<ScoreResult>;
+}
+
+/**
+ * @example
+ * const scores = createScoreService({ corpus, store, fingerprint: (t, o) => engine.fingerprint(t, o) })
+ * await scores.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
+ */
+export function createScoreService(deps: {
+  readonly corpus: CorpusView;
+  readonly store: Store;
+  readonly fingerprint: Fingerprinter;
+}): ScoreService {
+  const { store } = deps;
+  return { score: (request, cache) => scoreWork(deps, store, request, cache) };
+}

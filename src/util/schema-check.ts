@@ -1,0 +1,114 @@
+/**
+ * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript
+ * type and {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming
+ * the field. The subset is what request schemas here use (object, string, boolean, number,
+ * integer, array; enum, const, required, additionalProperties: false, minLength, maxLength,
+ * pattern, minimum, maximum, items) — the HTTP adapter validates with a full validator as well.
+ */
+import { TrainprintError } from '../errors.js';
+
+/** The part of JSON Schema {@link checkSchema} understands. */
+export interface SchemaNode {
+  readonly type?: 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array';
+  readonly enum?: readonly unknown[];
+  readonly const?: unknown;
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean;
+  readonly items?: SchemaNode;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type ObjectOf<P, R> = Simplify<
+  { readonly [K in keyof P as K extends R ? K : never]: FromSchema<P[K]> } & {
+    readonly [K in keyof P as K extends R ? never : K]?: FromSchema<P[K]>;
+  }
+>;
+
+/**
+ * The TypeScript type of values a schema (declared `as const`) accepts.
+ * @example type Req = FromSchema<typeof ANALYZE_REQUEST_SCHEMA> // { readonly content: string; … }
+ */
+export type FromSchema<S> = S extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : S extends { readonly const: infer C }
+    ? C
+    : S extends { readonly type: 'string' }
+      ? string
+      : S extends { readonly type: 'boolean' }
+        ? boolean
+        : S extends { readonly type: 'number' | 'integer' }
+          ? number
+          : S extends { readonly type: 'array'; readonly items: infer I }
+            ? readonly FromSchema<I>[]
+            : S extends { readonly type: 'object'; readonly properties: infer P }
+              ? ObjectOf<P, S extends { readonly required: readonly (infer R)[] } ? R : never>
+              : unknown;
+
+const fail = (detail: string): never => {
+  throw new TrainprintError('INVALID_INPUT', detail);
+};
+const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
+
+/**
+ * Check `value` against `schema`; throws INVALID_INPUT naming the first offending field (`where`
+ * names the value itself, e.g. 'the request').
+ * @example checkSchema(ANALYZE_REQUEST_SCHEMA, { content: 'x' }, 'the request') // INVALID_INPUT: content_type is required …
+ */
+export function checkSchema<S extends SchemaNode>(schema: S, value: unknown, where: string): FromSchema<S> {
+  walk(schema, value, '', where);
+  return value as FromSchema<S>;
+}
+
+function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
+  const name = path || where;
+  if (s.enum !== undefined && !s.enum.includes(v)) fail(`${name} must be one of ${s.enum.map(show).join(', ')}`);
+  if (s.const !== undefined && v !== s.const) fail(`${name} must be ${show(s.const)}`);
+  switch (s.type) {
+    case 'string': {
+      if (typeof v !== 'string') return fail(`${name} must be a string`);
+      if (s.minLength !== undefined && v.length < s.minLength)
+        fail(`${name} must have at least ${s.minLength} character(s)`);
+      if (s.maxLength !== undefined && v.length > s.maxLength)
+        fail(`${name} must have at most ${s.maxLength} characters`);
+      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) fail(`${name} does not match ${s.pattern}`);
+      return;
+    }
+    case 'boolean':
+      if (typeof v !== 'boolean') fail(`${name} must be true or false`);
+      return;
+    case 'number':
+    case 'integer': {
+      if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
+        return fail(`${name} must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
+      }
+      if ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum)) {
+        fail(`${name} must be in ${s.minimum ?? '-∞'}..${s.maximum ?? '∞'}`);
+      }
+      return;
+    }
+    case 'array':
+      if (!Array.isArray(v)) return fail(`${name} must be an array`);
+      if (s.items) v.forEach((x, i) => walk(s.items!, x, `${name}[${i}]`, where));
+      return;
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(`${name} must be an object`);
+      const o = v as Record<string, unknown>;
+      const props = s.properties ?? {};
+      const allowed = Object.keys(props);
+      if (s.additionalProperties === false) {
+        for (const k of Object.keys(o))
+          if (!allowed.includes(k)) fail(`${name}: unknown field "${k}" (allowed: ${allowed.join(', ')})`);
+      }
+      const at = (k: string): string => (path ? `${path}.${k}` : k);
+      for (const k of s.required ?? []) if (o[k] === undefined) fail(`${at(k)} is required`);
+      for (const k of allowed) if (o[k] !== undefined) walk(props[k], o[k], at(k), where);
+      return;
+    }
+  }
+}
