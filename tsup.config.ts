@@ -16,34 +16,30 @@ function mainEntryExternal(dir: string) {
   };
 }
 
-// One neutral build serves Node (ESM + CJS), Deno and browsers: the WASM bytes are inline
-// (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time.
+/**
+ * A neutral entry (ESM + CJS + types) for Node, Deno and browsers: the WASM bytes are inline
+ * (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time, and everything
+ * the entry imports is bundled so the browser file is self-contained.
+ */
+const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): Options => ({
+  entry,
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: false,
+  sourcemap: false,
+  target: 'es2022',
+  platform: 'neutral',
+  removeNodeProtocol: false, // Deno needs the `node:` prefix where Node-only entries use it
+  noExternal: [/.*/],
+  ...extra,
+});
+
 const core: Options[] = [
-  {
-    entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: true,
-    sourcemap: false,
-    target: 'es2022',
-    platform: 'neutral',
-    removeNodeProtocol: false, // Deno needs the `node:` prefix where Node-only entries use it
-    noExternal: [/.*/], // bundle everything the library imports so the browser file is self-contained
-  },
-  {
-    // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
-    // services), self-contained and neutral like the main entry. TrainprintError is recognised
-    // across the two bundles by a registered symbol (src/errors.ts), so instanceof still works.
-    entry: { fingerprint: 'src/fingerprint-entry.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: false,
-    sourcemap: false,
-    target: 'es2022',
-    platform: 'neutral',
-    removeNodeProtocol: false,
-    noExternal: [/.*/],
-  },
+  neutral({ index: 'src/index.ts' }, { clean: true }),
+  // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
+  // services). TrainprintError is recognised across the two bundles by a registered symbol
+  // (src/errors.ts), so instanceof still works.
+  neutral({ fingerprint: 'src/fingerprint-entry.ts' }),
   {
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
     // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
@@ -66,34 +62,13 @@ const core: Options[] = [
       },
     }],
   },
-  {
-    // 'trainprint/http': the Fetch-API handler (every runtime). Neutral and self-contained like the
-    // main entry, but its imports of the library ('../index.js') stay external ('./index.js' /
-    // './index.cjs'), so TrainprintError — which the error mapping checks with instanceof — exists once.
-    entry: { http: 'src/http/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: false,
-    sourcemap: false,
-    target: 'es2022',
-    platform: 'neutral',
-    removeNodeProtocol: false,
-    noExternal: [/.*/],
-    esbuildPlugins: [mainEntryExternal('http')],
-  },
-  {
-    // 'trainprint/client': the HTTP client (fetch only, every runtime), without the engine: imports
-    // only types from the library, so nothing of the 700 KB main entry comes with it.
-    entry: { client: 'src/client/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: false,
-    sourcemap: false,
-    target: 'es2022',
-    platform: 'neutral',
-    removeNodeProtocol: false,
-    noExternal: [/.*/],
-  },
+  // 'trainprint/http': the Fetch-API handler (every runtime). Its imports of the library ('../index.js')
+  // stay external ('./index.js' / './index.cjs'), so TrainprintError — which the error mapping checks
+  // with instanceof — exists once.
+  neutral({ http: 'src/http/index.ts' }, { esbuildPlugins: [mainEntryExternal('http')] }),
+  // 'trainprint/client': the HTTP client (fetch only, every runtime), without the engine: imports
+  // only types from the library, so nothing of the 700 KB main entry comes with it.
+  neutral({ client: 'src/client/index.ts' }),
   {
     // The CLI is a thin layer over the built entries: its imports of the library, the node helpers
     // and the starter dataset become './index.js', './node.js' and './starter.js' (external), so
@@ -122,15 +97,6 @@ const core: Options[] = [
 // is a second pass: `tsup --env.TRAINPRINT_BUILD starter` (see package.json "build"). Neutral like
 // the main entry; its imports of '../index.js' become './index.js' / './index.cjs' and stay
 // external, so the engine and TrainprintError classes exist once and the bytes stay out of index.js.
-const starter: Options = {
-  entry: { starter: 'src/starter/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: false,
-  sourcemap: false,
-  target: 'es2022',
-  platform: 'neutral',
-  esbuildPlugins: [mainEntryExternal('starter')],
-};
+const starter: Options = neutral({ starter: 'src/starter/index.ts' }, { esbuildPlugins: [mainEntryExternal('starter')] });
 
 export default defineConfig((options) => (options.env?.TRAINPRINT_BUILD === 'starter' ? [starter] : core));

@@ -26,6 +26,11 @@ const FULL_TEXT_CHARS = 100_000;
 const CONTEXT_CHARS = 240;
 /** Matches listed (and highlighted); the rest are counted. */
 const MAX_MATCHES = 200;
+/** The public deals behind the revenue rates (`estimated_revenue.basis.deal_ids`), as reported. */
+const DEALS: Readonly<Record<number, string>> = {
+  9: 'HarperCollins–Microsoft book licence (Publishers Weekly, 25 Nov 2024)',
+  17: 'Defined.ai per-word text price (Reuters, 5 Apr 2024)',
+};
 
 export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
   const { result } = view;
@@ -236,7 +241,7 @@ function revenue(result: AnalysisResult): Child[] {
       fact('Work type', `${basis.work_type} (from ${basis.work_type_source})`),
       fact('Rate', rate ? `${rate.low === rate.high ? usd(rate.mid) : `${usd(rate.low)} – ${usd(rate.high)}`} ${rate.unit.replace(/^USD\s+/, '')}` : '—'),
       fact('Quantity', `${count(basis.quantity)} ${basis.unit}${basis.quantity === 1 ? '' : 's'} over ${basis.term_months} months`),
-      fact('Deals', basis.deal_ids.length ? basis.deal_ids.map((d) => `#${d}`).join(', ') + ' (licensing-and-law.md §1)' : '—'),
+      fact('Deals', basis.deal_ids.length ? basis.deal_ids.map((d) => DEALS[d] ?? `deal ${d}`).join('; ') : '—'),
       fact('Providers (P used: low, point, high)', basis.providers.length ? basis.providers.map((p) => `${p.provider} ${p.p_used.map((x) => decimal(x)).join(' / ')}`).join('; ') : 'none: no attribution source, so nothing is owed by anyone')),
   ];
 }

@@ -14,15 +14,13 @@ export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow } from './winnow';
 export { sortPairs, buildPrefix, lookupSorted } from './sortindex';
 
-// ---- BEGIN kernels: minhash / simhash / filter (owned by the sketch work) ----
+// sketches: MinHash, SimHash, blocked Bloom filter
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';
 export { simhash64 } from './simhash';
 export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
-// ---- END kernels ----
 
-// ---- BEGIN align ----
+// alignment: sentence-pair seed scoring (tf-idf cosine and Dice) for compare
 export { alignSeeds } from './align';
-// ---- END align ----
 
 /** 1 when this binary was compiled with SIMD128 (the host checks it picked the right build). */
 export function simdEnabled(): u32 {

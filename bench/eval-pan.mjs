@@ -4,6 +4,10 @@
 // pair, and writes bench/results/eval-pan.json with the published anchors beside our numbers.
 //
 //   node bench/eval-pan.mjs            (needs a dist/ build whose engine has compare)
+//   node bench/eval-pan.mjs --check    (quick: the first 15 pairs of each sub-corpus against floors, no report)
+//
+// --check exits 1 when a sub-corpus scores below its floor (CHECK_FLOORS) or 01-no-plagiarism has a
+// detection. test/unit/compare.test.ts checks PAN-style pairs cut from the committed books; this the real ones.
 //
 // `evaluate(compare, root)` and `writeReport` are exported so that a runner over the TypeScript sources
 // (e.g. an esbuild bundle of src/align/compare.ts) can write the same report before dist/ is rebuilt;
@@ -13,6 +17,29 @@ import { fileURLToPath } from 'node:url';
 import { ANCHORS, loadCorpus, microMeasures, panMeasures, spansToDetections } from './pan-measures.mjs';
 
 const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** plagdet floors of --check over the first CHECK_PAIRS pairs of each sub-corpus (01: no detection at all). */
+export const CHECK_PAIRS = 15;
+export const CHECK_FLOORS = {
+  '02-no-obfuscation': 0.85, '03-random-obfuscation': 0.75, '04-translation-obfuscation': 0.75,
+};
+
+/** The --check run: [{ name, plagdet, detections, ok }] over the first CHECK_PAIRS pairs of 01–04. */
+export function check(compare, root) {
+  const out = [];
+  for (const sub of loadCorpus(root)) {
+    const cases = [], dets = [];
+    for (const pair of sub.pairs.slice(0, CHECK_PAIRS)) {
+      cases.push(...pair.cases);
+      dets.push(...spansToDetections(pair, compare(pair.suspText, pair.srcText).spans));
+    }
+    const m = panMeasures(cases, dets);
+    const floor = CHECK_FLOORS[sub.name];
+    const ok = floor === undefined ? dets.length === 0 : m.plagdet > floor;
+    out.push({ name: sub.name, plagdet: round(m.plagdet), detections: dets.length, floor: floor ?? null, ok });
+  }
+  return out;
+}
 
 /**
  * Evaluate `compare(a, b) → { spans }` (a = suspicious, b = source) on the corpus at `root`.
@@ -79,6 +106,15 @@ if (isMain) {
   if (typeof engine.compare !== 'function') {
     console.error('dist/ has no engine.compare yet: rebuild the package after wiring src/align/compare.ts into the engine');
     process.exit(1);
+  }
+  if (process.argv.includes('--check')) {
+    const rows = check((a, b) => engine.compare(a, b), root);
+    for (const r of rows) {
+      const floor = r.floor ?? 'none: no detection';
+      const status = r.ok ? 'ok  ' : 'FAIL';
+      console.log(`${status} ${r.name}: plagdet ${r.plagdet} (floor ${floor}), detections ${r.detections}`);
+    }
+    process.exit(rows.length === 4 && rows.every((r) => r.ok) ? 0 : 1);
   }
   const report = evaluate((a, b) => engine.compare(a, b), root, { log: console.log });
   report.runtime = { node: process.version, variant: engine.variant, date: new Date().toISOString().slice(0, 10), build: 'dist/' };

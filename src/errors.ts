@@ -3,7 +3,7 @@
  *
  * Every failure that a caller can act on is a {@link TrainprintError} whose `code`
  * is one of {@link ErrorCode}; the human-readable message comes from {@link MESSAGES}
- * (so the README can list them) plus an optional detail. Sync methods throw it,
+ * (so docs/errors.md can list them) plus an optional detail. Sync methods throw it,
  * async functions reject with it — never both from one function.
  */
 

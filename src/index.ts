@@ -12,30 +12,16 @@
 // Engine
 export { createEngine, Engine } from './engine.js';
 export type { EngineOptions } from './engine.js';
-export { createFingerprintEngine, FingerprintEngine } from './fingerprint-engine.js';
 export { Corpus } from './corpus/corpus.js';
 export type { CorpusOptions } from './corpus/corpus.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
 } from './corpus/types.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
-export type { CoreVariant, SimdChoice } from './core/load.js';
-export { CORE_BUILDS } from './core/load.js';
 
-// Fingerprints
-export { normalize, isAsciiOnly, NORMALIZER_ID } from './text/normalize.js';
-export type { Normalized } from './text/normalize.js';
-export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
-export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
-export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
-export type { CompareOptions, Comparison, AlignedSpan } from './align/compare.js';
-
-// Sketches
-export { jaccardEstimate } from './sketch/minhash.js';
-export { hammingDistance } from './sketch/simhash.js';
-export { MembershipFilter } from './sketch/filter.js';
-export type { MembershipFilterOptions } from './sketch/filter.js';
-export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
+// Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
+// fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)
+export * from './fingerprint-entry.js';
 
 // Analysis
 export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './services/analyze/types.js';
@@ -70,7 +56,3 @@ export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './services/k
 export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
 export { DEALS } from './services/kb/deals.js';
 export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';
-
-// Errors
-export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';
-export type { ErrorCode } from './errors.js';

@@ -235,7 +235,7 @@ export interface TrainprintClient {
   /**
    * Any route, e.g. one newer than this client. `path` is relative to the base URL
    * (`/api/v1/…`); the body is JSON unless bytes or a form; the result is the parsed body.
-   * Retried as described in the README (429 always; network/5xx when idempotent).
+   * Retried as described in docs/http.md (429 always; network/5xx when idempotent).
    *
    * @example
    * const page = await client.request<Ok<{ listings: unknown[] }>>('GET', '/api/v1/marketplace/listings', { query: { limit: 10 } })

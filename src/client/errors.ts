@@ -7,7 +7,7 @@
 
 /**
  * Codes the client itself gives, next to the API's own (`UNAUTHORIZED`, `RATE_LIMITED`,
- * `NOT_FOUND`, … — README "Error codes"):
+ * `NOT_FOUND`, … — docs/errors.md):
  * - `NETWORK_ERROR` — no response (connection refused or reset, DNS, CORS); `status` 0;
  * - `TIMEOUT` — no response within `timeoutMs`; `status` 0;
  * - `ABORTED` — the caller's `signal` aborted the call; `status` 0;

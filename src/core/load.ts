@@ -49,7 +49,7 @@ export function compileCore(variant: CoreVariant): Promise<WebAssembly.Module> {
   return p;
 }
 
-/** Facts about the embedded binaries (size and content hash), for diagnostics and the README. */
+/** Facts about the embedded binaries (size and content hash), for diagnostics and docs/performance.md. */
 export const CORE_BUILDS = Object.freeze({
   scalar: { bytes: CORE.bytes, sha256: CORE.sha256 },
   simd: { bytes: CORE_SIMD.bytes, sha256: CORE_SIMD.sha256 },

@@ -69,7 +69,7 @@ export class Corpus {
    *
    * - `kind: 'exact'` (default): winnowed fingerprints stored with their spans (where a match is),
    *   and each document's one-permutation MinHash signature (k = 128, seed 0, over all its word
-   *   5-grams) in an LSH index of 16 bands × 8 rows, for near-duplicate documents (`search`).
+   *   5-grams) in an LSH index of 32 bands × 4 rows, for near-duplicate documents (`search`).
    * - `kind: 'portrait'`: only the distinct winnowed fingerprints, in a membership filter at
    *   1.2 bytes per stored n-gram (≈ 4.7 % of the corpus bytes at the default `window: 8`); a
    *   search says *which query passages* are in the corpus, not where. Adding more documents
@@ -187,16 +187,15 @@ export class Corpus {
    *
    * Near-duplicate documents (exact datasets only), in addition to the passage matches: the
    * query's one-permutation MinHash (k = 128) over all its word 5-grams is looked up in each
-   * dataset's LSH index (16 bands × 8 rows); every document sharing a band whose estimated
+   * dataset's LSH index (32 bands × 4 rows); every document sharing a band whose estimated
    * Jaccard similarity of 5-gram sets is ≥ `near` (default 0.5) gives one match `{ kind: 'near',
    * query_start: 0, query_end: query length, source_start: 0, source_end: document length,
    * tokens: query tokens, score: the estimate }`, listed after the passage matches. LSH makes a
-   * document a candidate with probability 1 − (1 − J⁸)¹⁶: 0.06 at J = 0.5, 0.61 at 0.7, 0.95 at
-   * 0.8, 0.9999 at 0.9 — so near-duplicates below J ≈ 0.7 are reported only sometimes, whatever
+   * document a candidate with probability 1 − (1 − J⁴)³²: 0.23 at J = 0.3, 0.87 at 0.5, 0.99 at
+   * 0.6, 0.9998 at 0.7 — so near-duplicates below J ≈ 0.5 are reported only sometimes, whatever
    * `near` says. Word edits cost more than they seem: 5 % of the words substituted one by one
-   * leave J ≈ 0.95⁵ / (2 − 0.95⁵) ≈ 0.63 (each edit breaks five 5-grams; measured 0.62–0.67 on
-   * the licence texts, found 4 times in 14), the same 5 % in runs of five words J ≈ 0.83 (found
-   * 14 in 14). Near matches do not count in `coverage` (they say the documents are alike, not
+   * leave J ≈ 0.95⁵ / (2 − 0.95⁵) ≈ 0.63 (each edit breaks five 5-grams), the same 5 % in runs
+   * of five words J ≈ 0.83 (src/datasets/exact.ts has the S-curve). Near matches do not count in `coverage` (they say the documents are alike, not
    * which words are shared).
    *
    * @throws INVALID_INPUT, INVALID_OPTIONS (`minTokens`, `alpha`, `near` out of range),

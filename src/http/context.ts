@@ -6,7 +6,7 @@
  * Kept apart from the table so that modules other than the table (the OpenAPI builder, the
  * handler, later route groups) can import the types without importing every route.
  */
-import type { Engine, TargetModel } from '../index.js';
+import type { Engine, ErrorCode, TargetModel } from '../index.js';
 import type { KeyStore } from './auth.js';
 import type { RateState } from './limits.js';
 
@@ -218,10 +218,74 @@ export interface Route {
   readonly status?: readonly number[];
   /** Error statuses specific to this route (documented in OpenAPI), e.g. 404 for a missing item. */
   readonly errors?: readonly number[];
+  /**
+   * The errors this operation gives beyond the ones every route of its kind gives (authentication,
+   * body, limits): each code's status is documented, with the case in the response's description.
+   */
+  readonly errorCases?: readonly ErrorCase[];
+  /** Worked examples: request and response, in OpenAPI (`example`/`examples`, `x-codeSamples`) and the docs. */
+  readonly examples?: readonly RouteExample[];
   /** The POST creates something: an `Idempotency-Key` header is honoured (24 h, per account). */
   readonly creates?: boolean;
   /** Body limit of this route in bytes. @default the handler's `maxBodyBytes` */
   readonly maxBodyBytes?: number;
   /** Returns the body object (wrapped as `{ success: true, ...body }`), a {@link Reply}, or a finished `Response`. */
   readonly handler: (ctx: RouteContext) => Promise<unknown>;
+}
+
+/**
+ * An error an operation gives, and when.
+ * @example const e: ErrorCase = { code: 'NOT_FOUND', when: 'the account has no work with this id' }
+ */
+export interface ErrorCase {
+  /** A code of the error table; its HTTP status is the table's. */
+  readonly code: ErrorCode;
+  /** The case, as a clause: "the account has no work with this id". */
+  readonly when: string;
+}
+
+/**
+ * One worked example of an operation. The same object is the OpenAPI example, the curl sample of
+ * the docs, and a request that the contract test sends to a fresh server (after the first
+ * examples of the operations in `after`, which create what this one names) expecting `status`
+ * and a body valid against the documented schema. Generated ids, timestamps and signatures in
+ * `params`, `query` and `body` are the values of the documented responses of those earlier
+ * examples; a client substitutes what its own server answered.
+ *
+ * @example
+ * const ex: RouteExample = {
+ *   name: 'registered', summary: 'A work registered by the account', after: ['registerWork'],
+ *   params: { work_id: 'wk_4c1d0e6a9b8f7e2d3c4b5a6978e1f2a3' }, status: 200, response: { success: true, work_id: '…' },
+ * }
+ */
+export interface RouteExample {
+  /** Key of the example in the OpenAPI `examples` maps (camelCase, unique per operation). */
+  readonly name: string;
+  /** What it shows, in one line. */
+  readonly summary: string;
+  /** Operations (by id) whose first example runs before this one, in this order: they create what it names. */
+  readonly after?: readonly string[];
+  /**
+   * Who calls. Default: the account `acme`, with the key in `TRAINPRINT_KEY`; `buyer`: another
+   * account, `globex` (`BUYER_KEY`), the other party of a marketplace deal or a stranger to acme's items.
+   */
+  readonly caller?: 'buyer';
+  /** Path parameters. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Query parameters. */
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
+  /** Request headers besides authentication and Content-Type (e.g. `Idempotency-Key`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The body: JSON for `json` routes, the form fields for `form` routes. */
+  readonly body?: unknown;
+  /** `binary` routes: the file sent as the body, or the file a binary response is saved to. */
+  readonly file?: string;
+  /** Status of the response. */
+  readonly status: number;
+  /**
+   * The response body: JSON (success or error envelope), or the start of the page for `html`
+   * responses. Absent for `binary` responses. Arrays may be shortened to keep it small; the
+   * values are those of a real run.
+   */
+  readonly response?: unknown;
 }

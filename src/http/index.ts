@@ -16,7 +16,9 @@ export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES, 
 export type { Handler, HandlerOptions } from './handler.js';
 export { ROUTES, PATH_PARAMS } from './routes.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
-export type { Route, RouteContext, RouteServices, Principal, Scope, Method, JsonSchema, ModelSpec } from './context.js';
+export type {
+  Route, RouteContext, RouteServices, RouteExample, ErrorCase, Principal, Scope, Method, JsonSchema, ModelSpec,
+} from './context.js';
 export { isInternalHost, defaultModelHosts } from './model-hosts.js';
 export { KeyStore, MAX_TOKEN_TTL } from './auth.js';
 export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions } from './auth.js';

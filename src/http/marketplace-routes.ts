@@ -39,8 +39,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/listings`, operationId: 'createListing', tag: TAG, scope: 'marketplace', creates: true,
     summary: 'List a registered work of the account (draft unless `status: "active"`)',
-    description: 'Exactly one of `price` (flat fee) and `rate`. An active exclusive listing may not overlap another listing or a live licence of the same work and licence type (409).',
-    body: 'json', requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA, status: [201], errors: [403, 404, 409],
+    body: 'json', requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const key = ctx.request.headers.get('idempotency-key');
       const l = await market(ctx).createListing(me(ctx), ctx.body as CreateListingRequest, key === null ? undefined : { idempotencyKey: key });
@@ -73,8 +73,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'PATCH', path: `${BASE}/listings/{listing_id}`, operationId: 'updateListing', tag: TAG, scope: 'marketplace',
     summary: 'Change a draft or active listing of the account',
-    description: 'Title and description always; commercial terms of an active listing only while no offer on it is pending (409). `price` or `rate` replaces the current pricing.',
-    body: 'json', requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    body: 'json', requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
       return market(ctx).updateListing(me(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
@@ -82,7 +81,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: `${BASE}/listings/{listing_id}/publish`, operationId: 'publishListing', tag: TAG, scope: 'marketplace',
-    summary: 'Publish a draft of the account: draft → active (no body)', responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    summary: 'Publish a draft of the account: draft → active (no body)', responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
       return market(ctx).publishListing(me(ctx), ctx.params.listing_id);
@@ -91,7 +90,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/listings/{listing_id}/withdraw`, operationId: 'withdrawListing', tag: TAG, scope: 'marketplace',
     summary: 'Withdraw a listing of the account; its pending offers are declined (no body)',
-    description: 'Licences already issued stay valid.', responseSchema: M.LISTING_RESPONSE_SCHEMA, errors: [403, 409],
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
       return market(ctx).withdrawListing(me(ctx), ctx.params.listing_id);
@@ -100,8 +99,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/listings/{listing_id}/offers`, operationId: 'makeOffer', tag: TAG, scope: 'marketplace', creates: true,
     summary: 'Offer on an active listing of another account',
-    description: '`amount` is in the listing\'s currency: the flat fee, or the amount per unit of its rate. Territory and term default to the listing\'s.',
-    body: 'json', requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    body: 'json', requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201],
     handler: async (ctx) => {
       await visibleListing(ctx);
       return new Reply({ ...(await market(ctx).makeOffer(me(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) }, 201);
@@ -132,8 +130,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/offers/{offer_id}/accept`, operationId: 'acceptOffer', tag: TAG, scope: 'marketplace', creates: true,
     summary: 'Accept a pending offer made to the account: the signed licence (no body)',
-    description: 'The recipient only (the listing owner for a buyer\'s offer, the buyer for a counter). An exclusive listing, or one reaching `max_licences`, becomes `sold_out` and its other pending offers `declined`; concurrent accepts on an exclusive listing issue exactly one licence (the others 409).',
-    responseSchema: M.LICENCE_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    responseSchema: M.LICENCE_RESPONSE_SCHEMA, status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
       const key = ctx.request.headers.get('idempotency-key');
@@ -143,7 +140,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: `${BASE}/offers/{offer_id}/decline`, operationId: 'declineOffer', tag: TAG, scope: 'marketplace',
-    summary: 'Decline a pending offer made to the account (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA, errors: [403, 409],
+    summary: 'Decline a pending offer made to the account (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await partyOffer(ctx);
       return market(ctx).declineOffer(me(ctx), ctx.params.offer_id);
@@ -152,8 +149,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/offers/{offer_id}/counter`, operationId: 'counterOffer', tag: TAG, scope: 'marketplace', creates: true,
     summary: 'Counter a pending offer made to the account: a new pending offer the other way',
-    description: 'Terms left out are copied from the countered offer (not `expires_at`: 14 days by default). The countered offer becomes `countered`.',
-    body: 'json', requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201], errors: [403, 409],
+    body: 'json', requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
       return new Reply({ ...(await market(ctx).counterOffer(me(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) }, 201);
@@ -161,7 +157,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: `${BASE}/offers/{offer_id}/withdraw`, operationId: 'withdrawOffer', tag: TAG, scope: 'marketplace',
-    summary: 'Withdraw a pending offer the account made (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA, errors: [403, 409],
+    summary: 'Withdraw a pending offer the account made (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await partyOffer(ctx);
       return market(ctx).withdrawOffer(me(ctx), ctx.params.offer_id);
@@ -204,8 +200,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
   {
     method: 'GET', path: `${BASE}/audit`, operationId: 'marketplaceAudit', tag: TAG, scope: 'marketplace',
     summary: 'The audit trail of a listing or work the account owns, or of an offer or licence it is party to',
-    description: 'Entries in commit order, each written in the same transaction as the change it records.',
-    querySchema: M.AUDIT_QUERY_SCHEMA, responseSchema: M.AUDIT_LIST_SCHEMA, errors: [404],
+    querySchema: M.AUDIT_QUERY_SCHEMA, responseSchema: M.AUDIT_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as { entity_id: string; after?: string; limit?: number };
       await checkAuditAccess(ctx, q.entity_id);

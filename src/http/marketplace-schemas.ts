@@ -5,13 +5,11 @@
  * responses are the engine's records (src/services/market/types.ts) field for field.
  */
 import type { JsonSchema } from './context.js';
-import { bool, dateTime, int0, object, ok, str, strings, strOrNull, workHash, workType } from './schema-kit.js';
-
-const listingId = { type: 'string', pattern: '^lst_[0-9a-f]{32}$' } as const;
-const offerId = { type: 'string', pattern: '^ofr_[0-9a-f]{32}$' } as const;
-const licenceId = { type: 'string', pattern: '^lic_[0-9a-f]{32}$' } as const;
-const workId = { type: 'string', pattern: '^wk_[0-9a-f]{32}$' } as const;
-const nullable = (s: JsonSchema): JsonSchema => ({ oneOf: [s, { type: 'null' }] });
+import {
+  bool, dateTime, dateTimeOrNull, int0, licenceId, listingId, nullable, object, offerId, ok, page, pageLimit, str,
+  strings, strOrNull,
+  workHash, workId, workType,
+} from './schema-kit.js';
 const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
 const minor = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units (cents for USD)' } as const;
 const licenceType = { enum: ['training', 'retrieval', 'display'] } as const;
@@ -25,7 +23,7 @@ const territoryIn = {
   description: 'ISO 3166 codes (`US`, `DE`, `US-CA`), `EU` or `WORLDWIDE`; normalised, sorted and deduplicated',
 } as const;
 const cursor = { type: 'string', minLength: 1, maxLength: 300, description: 'The `next` of the previous page' } as const;
-const limit = { type: 'integer', minimum: 1, maximum: 1000, description: 'Page size (default 100)' } as const;
+const limit = { ...pageLimit, description: 'Page size (default 100)' } as const;
 
 /** Money: integer minor units and a currency. */
 export const MONEY_SCHEMA = object({ amount_minor: minor, currency });
@@ -63,14 +61,14 @@ const LISTING_PROPS = {
   licences_issued: int0,
   created_at: dateTime,
   updated_at: dateTime,
-  published_at: { type: ['string', 'null'], format: 'date-time' },
-  closed_at: { type: ['string', 'null'], format: 'date-time' },
+  published_at: dateTimeOrNull,
+  closed_at: dateTimeOrNull,
 } as const;
 
 /** A listing: one work offered under one licence type. */
 export const LISTING_SCHEMA = object(LISTING_PROPS);
 export const LISTING_RESPONSE_SCHEMA = ok(LISTING_PROPS);
-export const LISTING_LIST_SCHEMA = ok({ listings: { type: 'array', items: LISTING_SCHEMA }, next: { type: ['string', 'null'], description: 'Pass as `after` for the next page' } });
+export const LISTING_LIST_SCHEMA = page('listings', LISTING_SCHEMA);
 
 const OFFER_PROPS = {
   offer_id: offerId,
@@ -97,7 +95,7 @@ const OFFER_PROPS = {
 /** An offer on a listing (or a counter offer). */
 export const OFFER_SCHEMA = object(OFFER_PROPS);
 export const OFFER_RESPONSE_SCHEMA = ok(OFFER_PROPS);
-export const OFFER_LIST_SCHEMA = ok({ offers: { type: 'array', items: OFFER_SCHEMA }, next: { type: ['string', 'null'] } });
+export const OFFER_LIST_SCHEMA = page('offers', OFFER_SCHEMA);
 
 const LICENCE_PROPS = {
   version: { const: 1 },
@@ -128,7 +126,7 @@ export const LICENCE_SCHEMA = object(LICENCE_PROPS);
 export const VERIFIED_LICENCE_SCHEMA = object({ ...LICENCE_PROPS, ...VERIFIED });
 export const LICENCE_RESPONSE_SCHEMA = ok(LICENCE_PROPS);
 export const VERIFIED_LICENCE_RESPONSE_SCHEMA = ok({ ...LICENCE_PROPS, ...VERIFIED });
-export const LICENCE_LIST_SCHEMA = ok({ licences: { type: 'array', items: VERIFIED_LICENCE_SCHEMA }, next: { type: ['string', 'null'] } });
+export const LICENCE_LIST_SCHEMA = page('licences', VERIFIED_LICENCE_SCHEMA);
 
 /** An audit entry, written in the same transaction as the change it records. */
 export const AUDIT_ENTRY_SCHEMA = object({
@@ -144,7 +142,7 @@ export const AUDIT_ENTRY_SCHEMA = object({
   related: strings,
   details: { type: ['object', 'null'] },
 });
-export const AUDIT_LIST_SCHEMA = ok({ entries: { type: 'array', items: AUDIT_ENTRY_SCHEMA }, next: { type: ['string', 'null'] } });
+export const AUDIT_LIST_SCHEMA = page('entries', AUDIT_ENTRY_SCHEMA);
 
 // ------------------------------------------------------------------ requests
 

@@ -32,8 +32,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/register-work`, operationId: 'trackWork', tag: TAG, scope: 'memorization', creates: true,
     summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
-    description: '`work_id` (registered) or `work` (registered now, owned by the account). Canaries are generated once; asking again is 409. Keep `controls` private.',
-    body: 'json', requestSchema: M.TRACK_WORK_REQUEST_SCHEMA, responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA, errors: [404, 409],
+    body: 'json', requestSchema: M.TRACK_WORK_REQUEST_SCHEMA, responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as { work_id?: string; work?: Record<string, unknown>; canaries?: TrackWorkRequest['canaries'] };
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
@@ -44,7 +43,8 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/reference-sets`, operationId: 'createReferenceSet', tag: TAG, scope: 'memorization', creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
-    body: 'json', requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA, responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA, status: [201], errors: [409],
+    body: 'json', requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA, responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const b = ctx.body as ReferenceSetRequest;
       const info = await ownSetIds(ctx, mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) }));
@@ -62,8 +62,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/extract`, operationId: 'extractMemorized', tag: TAG, scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
-    description: 'Carlini-style extraction: ≥ 50 words reproduced verbatim is `verbatim_extraction_verified`.',
-    body: 'json', requestSchema: M.EXTRACT_REQUEST_SCHEMA, responseSchema: M.EXTRACTION_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    body: 'json', requestSchema: M.EXTRACT_REQUEST_SCHEMA, responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
@@ -73,8 +72,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/probe`, operationId: 'probeMemorization', tag: TAG, scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
-    description: 'Dataset-inference style: loss, zlib ratio, Min-K% and Min-K%++ per chunk, AUC with a cluster-robust interval, and a verdict only above the minimum amount of text. Needs a model with log-probabilities (`api: "completions"`).',
-    body: 'json', requestSchema: M.PROBE_REQUEST_SCHEMA, responseSchema: M.PROBE_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    body: 'json', requestSchema: M.PROBE_REQUEST_SCHEMA, responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string; reference: Record<string, unknown> };
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
@@ -85,7 +83,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/compare`, operationId: 'compareOutput', tag: TAG, scope: 'memorization',
     summary: 'A model output against the account\'s works: verbatim runs and near passages',
-    body: 'json', requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA, responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA, errors: [404],
+    body: 'json', requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA, responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as { output: string; work_ids?: string[]; min_tokens?: number; limit?: number };
       const limit = b.limit ?? 1000;
@@ -101,8 +99,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/assess`, operationId: 'assessMemorization', tag: TAG, scope: 'memorization', creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
-    description: 'The assessment is kept: `POST /api/v1/memorization/report` renders it. Risk levels are a heuristic, not legal advice.',
-    body: 'json', requestSchema: M.ASSESS_REQUEST_SCHEMA, responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA, errors: [404, 502, 504],
+    body: 'json', requestSchema: M.ASSESS_REQUEST_SCHEMA, responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id: string; probe?: false | { reference: Record<string, unknown> } };
       await ownWork(ctx, b.work_id);
@@ -114,8 +111,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
     method: 'POST', path: `${BASE}/report`, operationId: 'memorizationReport', tag: TAG, scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
-    description: 'Inline CSS and SVG, no scripts, no external resources (served with a `Content-Security-Policy` that forbids them); evidence spans of the work highlighted.',
-    body: 'json', requestSchema: M.REPORT_REQUEST_SCHEMA, responseSchema: M.REPORT_SCHEMA, responseType: 'html', errors: [404],
+    body: 'json', requestSchema: M.REPORT_REQUEST_SCHEMA, responseSchema: M.REPORT_SCHEMA, responseType: 'html',
     handler: async (ctx) => {
       const b = ctx.body as { assessment_id: string; max_spans?: number };
       const a = await mem(ctx).getAssessment(b.assessment_id);

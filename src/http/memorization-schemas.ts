@@ -7,14 +7,15 @@
  * results (src/services/memorization/types.ts) field for field.
  */
 import type { JsonSchema } from './context.js';
-import { bool, codes, dateTime, int0, jurisdiction, modelId, num, num01, object, ok, pair, riskLevel, str, strings, strOrNull, workHash, workType } from './schema-kit.js';
+import {
+  assessmentId, bool, codes, dateTime, int0, intIn, jurisdiction, listOf, modelId, nullable, num, num01, object, ok,
+  pair, riskLevel, str,
+  strings, strOrNull, workHash, workId, workType,
+} from './schema-kit.js';
 import { HTML_SCHEMA, REGISTER_REQUEST_SCHEMA, SCORE_RESULT_SCHEMA } from './schemas.js';
 
-const workId = { type: 'string', pattern: '^wk_[0-9a-f]{32}$' } as const;
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
-const nullable = (s: JsonSchema): JsonSchema => ({ oneOf: [s, { type: 'null' }] });
-const intIn = (minimum: number, maximum: number, description?: string) => ({ type: 'integer', minimum, maximum, ...(description ? { description } : {}) }) as const;
 const texts = { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'string', minLength: 1 } } as const;
 /** A reference set id as the API shows it (each account has its own sets). */
 const refSetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', description: 'Reference set id of the account' } as const;
@@ -76,7 +77,7 @@ const REFERENCE_SET_PROPS = {
 } as const;
 export const REFERENCE_SET_SCHEMA = object(REFERENCE_SET_PROPS);
 export const REFERENCE_SET_RESPONSE_SCHEMA = ok(REFERENCE_SET_PROPS);
-export const REFERENCE_SET_LIST_SCHEMA = ok({ reference_sets: { type: 'array', items: REFERENCE_SET_SCHEMA } });
+export const REFERENCE_SET_LIST_SCHEMA = listOf('reference_sets', REFERENCE_SET_SCHEMA);
 
 // ------------------------------------------------------------------ extract
 
@@ -248,7 +249,7 @@ const TRAP_SCHEMA = object({
 });
 
 const ASSESSMENT_PROPS = {
-  assessment_id: { type: 'string', pattern: '^ma_[0-9a-f]{32}$' },
+  assessment_id: assessmentId,
   created_at: dateTime,
   work: object({ work_id: workId, work_hash: workHash, title: strOrNull, owner: str, work_type: workType, tokens: int0 }),
   model: object({ id: str, access, kb_model: strOrNull }),
@@ -274,7 +275,7 @@ export const ASSESSMENT_RESPONSE_SCHEMA = ok(ASSESSMENT_PROPS);
 
 /** `POST /api/v1/memorization/report`: an assessment of the account as one HTML page. */
 export const REPORT_REQUEST_SCHEMA = object({
-  assessment_id: { type: 'string', pattern: '^ma_[0-9a-f]{32}$', description: 'From `POST /api/v1/memorization/assess`' },
+  assessment_id: { ...assessmentId, description: 'From `POST /api/v1/memorization/assess`' },
   max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
 }, ['max_spans']);
 export const REPORT_SCHEMA = { ...HTML_SCHEMA, description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources' } as const;

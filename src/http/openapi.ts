@@ -4,12 +4,17 @@
  * schemas (src/http/named-schemas.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
  * `$ref`), security per operation with the route's scope (API key as HTTP bearer, and OAuth 2.0
  * client credentials), and every status an operation can answer — successes, the error envelope
- * for each error status, the RateLimit headers on authenticated ones.
+ * for each error status, the RateLimit headers on authenticated ones. The documentation of the
+ * operations (src/http/route-docs.ts) adds descriptions with the scope, parameter, request and
+ * response examples, a curl sample per example (`x-codeSamples`) and the error cases of each
+ * error status (src/http/openapi-examples.ts).
  */
+import { HTTP_STATUS, type ErrorCode } from '../index.js';
 import type { Route, JsonSchema } from './context.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
 import { PATH_PARAMS } from './routes.js';
 import { NAMED_SCHEMAS } from './named-schemas.js';
+import { curlSample, errorCasesByStatus, errorExample, exampleFields } from './openapi-examples.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas.js';
 
 /**
@@ -39,6 +44,23 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
+/** The code shown for an error status that no case of the route names. */
+const FALLBACK_CODE: Readonly<Record<number, ErrorCode>> = {
+  500: 'INTERNAL', 502: 'UPSTREAM_ERROR', 503: 'STORE_LOCKED', 504: 'UPSTREAM_TIMEOUT',
+};
+
+/** What the token endpoint's RFC 6749 §5.2 errors say, by status. */
+const OAUTH_ERROR_TEXT: Readonly<Record<number, string>> = {
+  400: 'RFC 6749 §5.2 error (invalid_request, unsupported_grant_type, invalid_scope)',
+  401: 'RFC 6749 §5.2 error (invalid_client)',
+};
+
+/** RFC 6749 §5.2 bodies of the token endpoint, as examples. */
+const OAUTH_ERROR_EXAMPLE: Readonly<Record<number, unknown>> = {
+  400: { error: 'invalid_scope', error_description: 'not granted to this client: keys' },
+  401: { error: 'invalid_client', error_description: 'unknown client, wrong secret or revoked client' },
+};
+
 /**
  * The document of a route table.
  *
@@ -60,14 +82,26 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const op: Record<string, unknown> = { operationId: r.operationId, tags: [r.tag], summary: r.summary };
-    if (r.description) op.description = r.description;
+    const who = r.scope === null ? 'Public: no credentials.' : `Scope: \`${r.scope}\`.`;
+    op.description = r.description ? `${r.description}\n\n${who}` : who;
+    const examples = r.examples ?? [];
+    // an example's value of a parameter, for the parameter's `example` / `examples`
+    const paramExamples = (where: 'params' | 'query', name: string) => exampleFields(
+      examples.filter((ex) => ex[where]?.[name] !== undefined).map((ex) => [ex, ex[where]![name]] as const),
+    );
     const parameters: unknown[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-      name, in: 'path', required: true, description: PATH_PARAMS[name]?.description, schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
+      name, in: 'path', required: true, description: PATH_PARAMS[name]?.description,
+      schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
+      ...paramExamples('params', name),
     }));
     if (r.querySchema) {
       const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, s] of Object.entries(q.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema: ref(s), ...(typeof s.description === 'string' ? { description: s.description } : {}) });
+        parameters.push({
+          name, in: 'query', required: (q.required ?? []).includes(name), schema: ref(s),
+          ...(typeof s.description === 'string' ? { description: s.description } : {}),
+          ...paramExamples('query', name),
+        });
       }
     }
     if (r.creates) {
@@ -79,12 +113,19 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     if (parameters.length) op.parameters = parameters;
     if (r.body && r.requestSchema) {
       const media = r.body === 'json' ? 'application/json' : r.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
-      op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema) } } };
+      // a binary body is a file: its examples name it (`file`), the curl samples send it
+      const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
+      const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
+      op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema), ...shown } } };
     }
     op.security = r.scope === null
       ? (r.operationId === 'oauthToken' ? [{ clientBasic: [] }, {}] : [])
       : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
     op.responses = responses(r, ref);
+    if (examples.length) {
+      // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http.md
+      op['x-codeSamples'] = examples.map((ex) => ({ lang: 'Shell', label: ex.summary, source: curlSample(r, ex) }));
+    }
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
 
@@ -145,6 +186,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
 export function documentedStatuses(r: Route): { success: number[]; errors: number[] } {
   // 422 everywhere: an unknown query parameter is refused on every operation
   const errors = new Set<number>([422, 500, 503, ...(r.errors ?? [])]);
+  for (const c of r.errorCases ?? []) errors.add(HTTP_STATUS[c.code]);
   if (r.scope !== null) [401, 403, 429].forEach((s) => errors.add(s));
   if (r.body) [413, 415].forEach((s) => errors.add(s));
   if (r.body === 'json') errors.add(400);
@@ -163,17 +205,29 @@ function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
   const { success, errors } = documentedStatuses(r);
   const out: Record<string, unknown> = {};
   const media = r.responseType === 'html' ? 'text/html' : r.responseType === 'binary' ? 'application/octet-stream' : 'application/json';
+  // the worked examples answering a status (binary answers have no example body)
+  const shown = (s: number) => exampleFields((r.examples ?? [])
+    .filter((ex) => ex.status === s && ex.response !== undefined)
+    .map((ex) => [ex, ex.response] as const));
   for (const s of success) {
-    out[String(s)] = { description: s === 201 ? 'Created' : 'OK', headers: { ...common, ...rateHeaders }, content: { [media]: { schema: ref(r.responseSchema) } } };
+    out[String(s)] = {
+      description: s === 201 ? 'Created' : 'OK', headers: { ...common, ...rateHeaders },
+      content: { [media]: { schema: ref(r.responseSchema), ...shown(s) } },
+    };
   }
+  const cases = errorCasesByStatus(r);
   for (const s of errors) {
     const oauth = r.body === 'form' && (s === 400 || s === 401);
     const headers: Record<string, unknown> = { ...common, ...(s === 401 || s === 403 ? {} : rateHeaders) };
     if (s === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    const list = cases.get(s) ?? [];
+    const example = Object.keys(shown(s)).length ? shown(s)
+      : { example: oauth ? OAUTH_ERROR_EXAMPLE[s] : errorExample(list[0]?.code ?? FALLBACK_CODE[s] ?? 'INTERNAL') };
     out[String(s)] = {
-      description: oauth ? `RFC 6749 §5.2 error (${s === 400 ? 'invalid_request, unsupported_grant_type, invalid_scope' : 'invalid_client'})` : (ERROR_TEXT[s] ?? 'Error'),
+      description: oauth ? OAUTH_ERROR_TEXT[s]
+        : list.length ? list.map((c) => `- \`${c.code}\`: ${c.when}`).join('\n') : (ERROR_TEXT[s] ?? 'Error'),
       headers,
-      content: { 'application/json': { schema: ref(oauth ? OAUTH_ERROR_SCHEMA : ERROR_ENVELOPE_SCHEMA) } },
+      content: { 'application/json': { schema: ref(oauth ? OAUTH_ERROR_SCHEMA : ERROR_ENVELOPE_SCHEMA), ...example } },
     };
   }
   return out;

@@ -7,8 +7,9 @@
  * Extending: add rows to {@link ROUTES} (or pass more to `createHandler(engine, { routes })`); a
  * group with many rows keeps them in its own module and is spread in here, as the marketplace
  * (src/http/marketplace-routes.ts) and memorization (src/http/memorization-routes.ts) groups are;
- * path parameters go in {@link PATH_PARAMS}. Handlers return the result object; the adapter wraps
- * it as `{ success: true, ...result }`.
+ * path parameters go in {@link PATH_PARAMS}; the description, errors and worked examples of each
+ * operation go in the documentation table (src/http/route-docs.ts), which {@link withDocs} merges
+ * into the rows. Handlers return the result object; the adapter wraps it as `{ success: true, ...result }`.
  *
  * Tenancy: works, analyses and monitors belong to the calling account (`owner` of a work is the
  * account); another account's items answer 404, as if absent. Reference datasets and the
@@ -23,6 +24,8 @@ import { sha256Hex } from './auth.js';
 import { Reply, type Principal, type Route, type RouteContext, type Scope } from './context.js';
 import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
 import { MEMORIZATION_ROUTES } from './memorization-routes.js';
+import { withDocs } from './route-docs.js';
+import { idPattern } from './schema-kit.js';
 import * as S from './schemas.js';
 
 /**
@@ -32,18 +35,18 @@ import * as S from './schemas.js';
  * @example new RegExp(PATH_PARAMS.work_id.pattern).test('wk_' + '0'.repeat(32)) // true
  */
 export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; readonly description: string }>> = {
-  analysis_id: { pattern: '^an_[0-9a-f]{32}$', description: 'Analysis id (`an_` + 32 hex)' },
-  work_id: { pattern: '^wk_[0-9a-f]{32}$', description: 'Work id (`wk_` + 32 hex)' },
-  monitor_id: { pattern: '^mon_[0-9a-f]{32}$', description: 'Monitor id (`mon_` + 32 hex)' },
+  analysis_id: { pattern: idPattern('an', 32), description: 'Analysis id (`an_` + 32 hex)' },
+  work_id: { pattern: idPattern('wk', 32), description: 'Work id (`wk_` + 32 hex)' },
+  monitor_id: { pattern: idPattern('mon', 32), description: 'Monitor id (`mon_` + 32 hex)' },
   dataset_id: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$', description: 'Reference dataset id' },
   provider: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Provider part of a model id' },
   model: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Model part of a model id' },
   kb_dataset_id: { pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)' },
-  key_id: { pattern: '^key_[0-9a-f]{16}$', description: 'API key id' },
-  client_id: { pattern: '^tpc_[0-9a-f]{24}$', description: 'OAuth client id' },
-  listing_id: { pattern: '^lst_[0-9a-f]{32}$', description: 'Marketplace listing id (`lst_` + 32 hex)' },
-  offer_id: { pattern: '^ofr_[0-9a-f]{32}$', description: 'Marketplace offer id (`ofr_` + 32 hex)' },
-  licence_id: { pattern: '^lic_[0-9a-f]{32}$', description: 'Licence id (`lic_` + 32 hex)' },
+  key_id: { pattern: idPattern('key', 16), description: 'API key id' },
+  client_id: { pattern: idPattern('tpc', 24), description: 'OAuth client id' },
+  listing_id: { pattern: idPattern('lst', 32), description: 'Marketplace listing id (`lst_` + 32 hex)' },
+  offer_id: { pattern: idPattern('ofr', 32), description: 'Marketplace offer id (`ofr_` + 32 hex)' },
+  licence_id: { pattern: idPattern('lic', 32), description: 'Licence id (`lic_` + 32 hex)' },
 };
 
 /**
@@ -53,13 +56,12 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
  * @example
  * ROUTES.filter((r) => r.scope === 'analyze').map((r) => `${r.method} ${r.path}`)
  */
-export const ROUTES: readonly Route[] = [
+export const ROUTES: readonly Route[] = withDocs([
   // ---------------------------------------------------------------- attribution
   {
     method: 'POST', path: '/api/v1/attribution/analyze', operationId: 'analyze', tag: 'attribution', scope: 'analyze', creates: true,
     summary: 'Analyse content against the reference datasets',
-    description: 'Corpus evidence, calibrated confidence, attribution sources, risk, revenue estimate and factor codes (README "Analysis"). The result is kept; `GET /api/v1/attribution/analyses/{analysis_id}` returns it.',
-    body: 'json', requestSchema: ANALYZE_REQUEST_SCHEMA, responseSchema: ANALYSIS_RESULT_SCHEMA, errors: [404],
+    body: 'json', requestSchema: ANALYZE_REQUEST_SCHEMA, responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       const r = await ctx.engine.analyze(ctx.body as AnalyzeRequest);
       await ctx.engine.store.put(`http/owner/analysis/${r.analysis_id}`, account(ctx));
@@ -68,7 +70,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/attribution/analyses/{analysis_id}', operationId: 'getAnalysis', tag: 'attribution', scope: 'analyze',
-    summary: 'A stored analysis of the account', responseSchema: ANALYSIS_RESULT_SCHEMA, errors: [404],
+    summary: 'A stored analysis of the account', responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       await checkOwner(ctx, 'analysis', ctx.params.analysis_id);
       return ctx.engine.getAnalysis(ctx.params.analysis_id);
@@ -86,19 +88,18 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/attribution/score', operationId: 'score', tag: 'attribution', scope: 'analyze',
     summary: 'How likely a model trained on a registered work of the account',
-    description: 'Score 0–100 with a bootstrap `ci_95`, a tier, the reused share and the legal risk in the jurisdiction (README "score").',
-    body: 'json', requestSchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA, errors: [404],
+    body: 'json', requestSchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.body as ScoreRequest),
   },
   {
     method: 'GET', path: '/api/v1/attribution/score', operationId: 'scoreByQuery', tag: 'attribution', scope: 'analyze',
-    summary: 'The same score, with query parameters', querySchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA, errors: [404],
+    summary: 'The same score, with query parameters', querySchema: S.SCORE_REQUEST_SCHEMA,
+    responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.query as unknown as ScoreRequest),
   },
   {
     method: 'POST', path: '/api/v1/attribution/fingerprint', operationId: 'fingerprint', tag: 'attribution', scope: 'analyze',
     summary: 'Fingerprint content: content id, work_hash, sketches',
-    description: '`fingerprint` and `work_hash` are what `POST /api/v1/content/register` accepts as `fingerprint` when the text stays with you.',
     body: 'json', requestSchema: S.FINGERPRINT_REQUEST_SCHEMA, responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
     handler: fingerprintHandler,
   },
@@ -107,7 +108,6 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/content/register', operationId: 'registerWork', tag: 'content', scope: 'registry:write', creates: true,
     summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
-    description: '201 with the new work; 200 with the stored one when the account had already registered this work_hash.',
     body: 'json', requestSchema: S.REGISTER_REQUEST_SCHEMA, responseSchema: S.REGISTER_RESULT_SCHEMA, status: [200, 201],
     handler: async (ctx) => {
       const w = await ctx.engine.registerWork({ ...(ctx.body as Omit<RegisterWorkRequest, 'owner'>), owner: account(ctx) });
@@ -116,7 +116,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/content/{work_id}', operationId: 'getWork', tag: 'content', scope: 'registry:read',
-    summary: 'A registered work of the account', responseSchema: S.WORK_RESPONSE_SCHEMA, errors: [404],
+    summary: 'A registered work of the account', responseSchema: S.WORK_RESPONSE_SCHEMA,
     handler: (ctx) => ownWork(ctx, ctx.params.work_id),
   },
   {
@@ -126,7 +126,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'DELETE', path: '/api/v1/content/{work_id}', operationId: 'deleteWork', tag: 'content', scope: 'registry:write',
-    summary: 'Delete a work of the account and its text', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    summary: 'Delete a work of the account and its text', responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       await ownWork(ctx, ctx.params.work_id);
       if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) }))) throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
@@ -144,7 +144,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/monitors/create', operationId: 'createMonitor', tag: 'monitors', scope: 'monitors', creates: true,
     summary: 'Watch a work of the account against models; events go to the log and the webhook',
-    body: 'json', requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA, responseSchema: S.MONITOR_RESPONSE_SCHEMA, status: [201], errors: [404],
+    body: 'json', requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA, responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const req = ctx.body as CreateMonitorRequest;
       if (req.webhook !== undefined) {
@@ -174,12 +175,12 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/monitors/{monitor_id}', operationId: 'getMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'A monitor with its last evaluation per model', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    summary: 'A monitor with its last evaluation per model', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: (ctx) => ownMonitor(ctx),
   },
   {
     method: 'DELETE', path: '/api/v1/monitors/{monitor_id}', operationId: 'deleteMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Delete a monitor (its events stay in the log)', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    summary: 'Delete a monitor (its events stay in the log)', responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       await ctx.engine.deleteMonitor(ctx.params.monitor_id);
@@ -188,7 +189,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: '/api/v1/monitors/{monitor_id}/pause', operationId: 'pauseMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Stop evaluating a monitor (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    summary: 'Stop evaluating a monitor (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       return ctx.engine.pauseMonitor(ctx.params.monitor_id);
@@ -196,7 +197,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: '/api/v1/monitors/{monitor_id}/resume', operationId: 'resumeMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Evaluate a paused monitor again (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA, errors: [404],
+    summary: 'Evaluate a paused monitor again (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       return ctx.engine.resumeMonitor(ctx.params.monitor_id);
@@ -204,7 +205,8 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/monitors/{monitor_id}/events', operationId: 'listMonitorEvents', tag: 'monitors', scope: 'monitors',
-    summary: 'Events of a monitor, oldest first', querySchema: S.EVENT_LIST_QUERY_SCHEMA, responseSchema: S.EVENT_LIST_SCHEMA, errors: [404],
+    summary: 'Events of a monitor, oldest first', querySchema: S.EVENT_LIST_QUERY_SCHEMA,
+    responseSchema: S.EVENT_LIST_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       return { events: await ctx.engine.listEvents({ monitor_id: ctx.params.monitor_id, ...(ctx.query as { limit?: number }) }) };
@@ -219,14 +221,14 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/datasets/{dataset_id}', operationId: 'getDataset', tag: 'datasets', scope: 'datasets:read',
-    summary: 'One reference dataset\'s stats', responseSchema: S.DATASET_RESPONSE_SCHEMA, errors: [404],
+    summary: 'One reference dataset\'s stats', responseSchema: S.DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => datasetStats(ctx.engine, ctx.params.dataset_id),
   },
   {
     method: 'POST', path: '/api/v1/datasets', operationId: 'createDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Create a reference dataset (optionally with its first documents)',
-    description: '`kb_dataset` and `models` are your declaration of what the documents sample; analyses label links derived from them as declared.',
-    body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201], errors: [404],
+    body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
       if (ctx.engine.datasets().some((d) => d.id === descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${descriptor.id}" exists; add documents with POST /api/v1/datasets/${descriptor.id}/documents`);
@@ -235,7 +237,8 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST', path: '/api/v1/datasets/{dataset_id}/documents', operationId: 'addDocuments', tag: 'datasets', scope: 'datasets:write', creates: true,
-    summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA, errors: [404],
+    summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA,
+    responseSchema: S.DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       datasetStats(ctx.engine, ctx.params.dataset_id);
       return ctx.engine.addDataset({ id: ctx.params.dataset_id }, (ctx.body as { documents: DatasetDocument[] }).documents);
@@ -244,7 +247,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET', path: '/api/v1/datasets/{dataset_id}/export', operationId: 'exportDataset', tag: 'datasets', scope: 'datasets:read',
     summary: 'A reference dataset as a file (`POST /api/v1/datasets/import` or `engine.importDataset` loads it)',
-    responseSchema: S.BINARY_SCHEMA, responseType: 'binary', errors: [404],
+    responseSchema: S.BINARY_SCHEMA, responseType: 'binary',
     handler: async (ctx) => {
       const bytes = ctx.engine.exportDataset(ctx.params.dataset_id);
       return new Response(bytes as Uint8Array<ArrayBuffer>, {
@@ -255,12 +258,12 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
-    responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201], errors: [404],
+    responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201],
     handler: async (ctx) => new Reply({ ...(await ctx.engine.importDataset(ctx.body as Uint8Array)) }, 201),
   },
   {
     method: 'DELETE', path: '/api/v1/datasets/{dataset_id}', operationId: 'deleteDataset', tag: 'datasets', scope: 'datasets:write',
-    summary: 'Drop a reference dataset', responseSchema: S.DELETED_SCHEMA, errors: [404],
+    summary: 'Drop a reference dataset', responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
       return { id: ctx.params.dataset_id, deleted: true };
@@ -270,12 +273,13 @@ export const ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- knowledge base
   {
     method: 'GET', path: '/api/v1/kb/models', operationId: 'listModels', tag: 'knowledge base', scope: 'kb',
-    summary: 'Models with their documented training data', querySchema: S.KB_MODEL_QUERY_SCHEMA, responseSchema: S.KB_MODEL_LIST_SCHEMA, errors: [404],
+    summary: 'Models with their documented training data', querySchema: S.KB_MODEL_QUERY_SCHEMA,
+    responseSchema: S.KB_MODEL_LIST_SCHEMA,
     handler: async (ctx) => ({ models: ctx.engine.models(ctx.query as Parameters<Engine['models']>[0]) }),
   },
   {
     method: 'GET', path: '/api/v1/kb/models/{provider}/{model}', operationId: 'getModel', tag: 'knowledge base', scope: 'kb',
-    summary: 'One model (`provider/model_name`, case-insensitive)', responseSchema: S.KB_MODEL_RESPONSE_SCHEMA, errors: [404],
+    summary: 'One model (`provider/model_name`, case-insensitive)', responseSchema: S.KB_MODEL_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.model(`${ctx.params.provider}/${ctx.params.model}`),
   },
   {
@@ -290,7 +294,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET', path: '/api/v1/kb/datasets/{kb_dataset_id}', operationId: 'getKbDataset', tag: 'knowledge base', scope: 'kb',
-    summary: 'One curated training dataset', responseSchema: S.KB_DATASET_RESPONSE_SCHEMA, errors: [404],
+    summary: 'One curated training dataset', responseSchema: S.KB_DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.kbDataset(ctx.params.kb_dataset_id),
   },
   {
@@ -312,7 +316,6 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/oauth/token', operationId: 'oauthToken', tag: 'account', scope: null,
     summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
-    description: 'Form body; client authentication by HTTP Basic or `client_id`/`client_secret`. Errors are RFC 6749 §5.2 bodies `{ error, error_description }` (400/401), except 413 and 415.',
     body: 'form', requestSchema: S.TOKEN_REQUEST_SCHEMA, responseSchema: S.TOKEN_RESPONSE_SCHEMA,
     handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization')),
   },
@@ -330,7 +333,6 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'POST', path: '/api/v1/keys', operationId: 'createApiKey', tag: 'account', scope: 'keys', creates: true,
     summary: 'Create an API key for the account (shown once)',
-    description: 'Scopes must be a subset of the caller\'s; plan and account are the caller\'s.',
     body: 'json', requestSchema: S.CREATE_KEY_REQUEST_SCHEMA, responseSchema: S.KEY_CREATED_SCHEMA, status: [201],
     handler: async (ctx) => {
       const p = who(ctx);
@@ -346,7 +348,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'DELETE', path: '/api/v1/keys/{key_id}', operationId: 'revokeApiKey', tag: 'account', scope: 'keys',
-    summary: 'Revoke an API key of the account', responseSchema: S.KEY_RESPONSE_SCHEMA, errors: [404],
+    summary: 'Revoke an API key of the account', responseSchema: S.KEY_RESPONSE_SCHEMA,
     handler: async (ctx) => (await ctx.keys.revokeKey(account(ctx), ctx.params.key_id)) ?? notFound(`no API key "${ctx.params.key_id}"`),
   },
   {
@@ -367,7 +369,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'DELETE', path: '/api/v1/oauth/clients/{client_id}', operationId: 'revokeOAuthClient', tag: 'account', scope: 'keys',
-    summary: 'Revoke an OAuth client and every token it holds', responseSchema: S.CLIENT_RESPONSE_SCHEMA, errors: [404],
+    summary: 'Revoke an OAuth client and every token it holds', responseSchema: S.CLIENT_RESPONSE_SCHEMA,
     handler: async (ctx) => (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ?? notFound(`no OAuth client "${ctx.params.client_id}"`),
   },
 
@@ -389,7 +391,7 @@ export const ROUTES: readonly Route[] = [
       headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
     }),
   },
-];
+]);
 
 // ------------------------------------------------------------------ helpers of the handlers
 

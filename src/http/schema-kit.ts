@@ -1,6 +1,7 @@
 /**
  * Building blocks of the HTTP API's JSON Schemas (src/http/schemas.ts and the marketplace and
- * memorization schemas): small shared fragments and the two object shapes every schema uses.
+ * memorization schemas): small shared fragments, the id formats (shared with the path parameters
+ * of src/http/routes.ts), the object shapes every schema uses, lists and cursor pages.
  */
 import type { JsonSchema } from './context.js';
 
@@ -12,6 +13,8 @@ export const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 export const bool = { type: 'boolean' } as const;
 export const strings = { type: 'array', items: str } as const;
 export const dateTime = { type: 'string', format: 'date-time' } as const;
+/** A timestamp, or null while the event has not happened. */
+export const dateTimeOrNull = { type: ['string', 'null'], format: 'date-time' } as const;
 export const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 export const codes = { type: 'array', items: code } as const;
 export const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
@@ -22,6 +25,61 @@ export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } a
 export const contentType = { enum: ['text', 'markdown', 'html'] } as const;
 export const tier = { enum: ['confirmed', 'strong', 'moderate', 'weak', 'inconclusive'] } as const;
 export const riskLevel = { enum: ['none', 'low', 'medium', 'high', 'critical'] } as const;
+
+/**
+ * Pattern of a generated id: a prefix, `_` and `hex` lowercase hex digits. The schemas and the
+ * path parameters (src/http/routes.ts `PATH_PARAMS`) take their patterns from here, so an id a
+ * response carries always fits the path that names it.
+ * @example idPattern('wk', 32) // '^wk_[0-9a-f]{32}$'
+ */
+export function idPattern(prefix: string, hex: number): string {
+  return `^${prefix}_[0-9a-f]{${hex}}$`;
+}
+
+/**
+ * The string schema of a generated id ({@link idPattern}).
+ * @example prefixedId('lst', 32) // { type: 'string', pattern: '^lst_[0-9a-f]{32}$' }
+ */
+export function prefixedId(prefix: string, hex: number): { readonly type: 'string'; readonly pattern: string } {
+  return { type: 'string', pattern: idPattern(prefix, hex) };
+}
+
+/** A work id. */
+export const workId = prefixedId('wk', 32);
+/** A monitor id. */
+export const monitorId = prefixedId('mon', 32);
+/** A marketplace listing id. */
+export const listingId = prefixedId('lst', 32);
+/** A marketplace offer id. */
+export const offerId = prefixedId('ofr', 32);
+/** A licence id. */
+export const licenceId = prefixedId('lic', 32);
+/** A memorization assessment id. */
+export const assessmentId = prefixedId('ma', 32);
+
+/**
+ * `s` or null.
+ * @example nullable(workType) // { oneOf: [workType, { type: 'null' }] }
+ */
+export function nullable(s: JsonSchema): JsonSchema {
+  return { oneOf: [s, { type: 'null' }] };
+}
+
+/**
+ * An integer in `[minimum, maximum]`, with a description when given.
+ * @example intIn(1, 16, 'Model calls in flight (default 4)')
+ */
+export function intIn(minimum: number, maximum: number, description?: string): JsonSchema {
+  return { type: 'integer', minimum, maximum, ...(description ? { description } : {}) };
+}
+
+/** Page size of the listing queries. */
+export const pageLimit = { type: 'integer', minimum: 1, maximum: 1000 } as const;
+/** `next` of a cursor page: the id to pass as `after`, or null on the last page. */
+export const nextCursor = {
+  type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last page',
+} as const;
+
 export const declarations = {
   type: 'object', additionalProperties: false,
   properties: { tdm_opt_out: bool, since: { type: 'string', description: 'ISO 8601 date' } },
@@ -43,3 +101,19 @@ export function ok(properties: Record<string, JsonSchema>, optional: readonly st
   return object({ success: { const: true }, ...properties }, optional);
 }
 
+
+/**
+ * A success body holding one list: `{ success: true, <name>: [items] }`.
+ * @example listOf('monitors', MONITOR_SCHEMA)
+ */
+export function listOf(name: string, items: JsonSchema): JsonSchema {
+  return ok({ [name]: { type: 'array', items } });
+}
+
+/**
+ * A success body holding one cursor page: `{ success: true, <name>: [items], next }`.
+ * @example page('works', WORK_SCHEMA)
+ */
+export function page(name: string, items: JsonSchema): JsonSchema {
+  return ok({ [name]: { type: 'array', items }, next: nextCursor });
+}

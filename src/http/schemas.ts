@@ -12,8 +12,10 @@ import type { JsonSchema } from './context.js';
 import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../index.js';
 import { SCOPES } from './context.js';
 import {
-  bool, code, codes, contentType, dateTime, declarations, int0, jurisdiction, modelId, num, num01, object, ok, pair, riskLevel, str,
-  strings, strOrNull, tier, workHash, workType,
+  bool, code, codes, contentType, dateTime, dateTimeOrNull, declarations, int0, jurisdiction, listOf, modelId,
+  monitorId, nullable, num,
+  num01, object, ok, page, pageLimit, pair, prefixedId, riskLevel, str, strings, strOrNull, tier, workHash, workId,
+  workType,
 } from './schema-kit.js';
 
 const scope = { enum: [...SCOPES] } as const;
@@ -146,14 +148,14 @@ export const RECEIPT_SCHEMA = object({
 });
 
 const WORK_PROPS = {
-  work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' },
+  work_id: workId,
   work_hash: workHash,
   fingerprint: str,
   owner: str,
   title: strOrNull,
   author: strOrNull,
-  work_type: { oneOf: [workType, { type: 'null' }] },
-  content_type: { oneOf: [contentType, { type: 'null' }] },
+  work_type: nullable(workType),
+  content_type: nullable(contentType),
   declarations,
   tokens: int0,
   has_text: bool,
@@ -178,8 +180,8 @@ export const REGISTER_REQUEST_SCHEMA = object({
 
 export const REGISTER_RESULT_SCHEMA = ok({ ...WORK_PROPS, created: { type: 'boolean', description: 'False when the account had already registered this work_hash' } });
 export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
-export const WORK_LIST_SCHEMA = ok({ works: { type: 'array', items: WORK_SCHEMA }, next: { type: ['string', 'null'], description: 'Pass as `after` for the next page' } });
-export const WORK_LIST_QUERY_SCHEMA = object({ after: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' }, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['after', 'limit']);
+export const WORK_LIST_SCHEMA = page('works', WORK_SCHEMA);
+export const WORK_LIST_QUERY_SCHEMA = object({ after: workId, limit: pageLimit }, ['after', 'limit']);
 export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({ receipt: { type: 'object', description: 'A receipt as returned by register' } });
 export const VERIFY_RECEIPT_RESULT_SCHEMA = ok({ valid: bool });
 export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });
@@ -187,7 +189,7 @@ export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });
 // ------------------------------------------------------------------ monitors
 
 export const CREATE_MONITOR_REQUEST_SCHEMA = object({
-  work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' },
+  work_id: workId,
   work_hash: workHash,
   models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
   datasets: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100 },
@@ -198,7 +200,7 @@ export const CREATE_MONITOR_REQUEST_SCHEMA = object({
 
 const MONITOR_MODEL_STATE = object({ score: { type: 'number', minimum: 0, maximum: 100 }, tier, flagged_chunks: int0, datasets: strings, evaluated_at: dateTime });
 const MONITOR_PROPS = {
-  monitor_id: { type: 'string', pattern: '^mon_[0-9a-f]{32}$' },
+  monitor_id: monitorId,
   work_id: str,
   work_hash: workHash,
   models: { type: ['array', 'null'], items: str },
@@ -214,21 +216,21 @@ const MONITOR_PROPS = {
 
 export const MONITOR_SCHEMA = object(MONITOR_PROPS);
 export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS);
-export const MONITOR_LIST_SCHEMA = ok({ monitors: { type: 'array', items: MONITOR_SCHEMA } });
-export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: { type: 'string', pattern: '^wk_[0-9a-f]{32}$' } }, ['work_id']);
+export const MONITOR_LIST_SCHEMA = listOf('monitors', MONITOR_SCHEMA);
+export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: workId }, ['work_id']);
 
 export const MONITOR_EVENT_SCHEMA = object({
-  id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+  id: prefixedId('evt', 32),
   type: { enum: ['match.found', 'score.changed'] },
   created_at: dateTime,
   data: object({
     monitor_id: str, work_id: str, work_hash: workHash, model: str,
-    score: num, previous_score: { type: ['number', 'null'] }, tier, previous_tier: { oneOf: [tier, { type: 'null' }] },
+    score: num, previous_score: { type: ['number', 'null'] }, tier, previous_tier: nullable(tier),
     flagged_chunks: int0, previous_flagged_chunks: int0, datasets: strings, trigger: str,
   }),
 });
-export const EVENT_LIST_SCHEMA = ok({ events: { type: 'array', items: MONITOR_EVENT_SCHEMA } });
-export const EVENT_LIST_QUERY_SCHEMA = object({ limit: { type: 'integer', minimum: 1, maximum: 1000 } }, ['limit']);
+export const EVENT_LIST_SCHEMA = listOf('events', MONITOR_EVENT_SCHEMA);
+export const EVENT_LIST_QUERY_SCHEMA = object({ limit: pageLimit }, ['limit']);
 
 // ------------------------------------------------------------------ datasets
 
@@ -259,7 +261,7 @@ const DATASET_OPTIONAL = ['name', 'window', 'fpr', 'filters'];
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
 export const DATASET_RESPONSE_SCHEMA = ok(DATASET_STATS_PROPS, DATASET_OPTIONAL);
-export const DATASET_LIST_SCHEMA = ok({ datasets: { type: 'array', items: DATASET_STATS_SCHEMA } });
+export const DATASET_LIST_SCHEMA = listOf('datasets', DATASET_STATS_SCHEMA);
 
 export const CREATE_DATASET_REQUEST_SCHEMA = object({
   id: datasetId,
@@ -295,28 +297,26 @@ const KB_MODEL_PROPS = {
 } as const;
 export const KB_MODEL_SCHEMA = object(KB_MODEL_PROPS);
 export const KB_MODEL_RESPONSE_SCHEMA = ok(KB_MODEL_PROPS);
-export const KB_MODEL_LIST_SCHEMA = ok({ models: { type: 'array', items: KB_MODEL_SCHEMA } });
+export const KB_MODEL_LIST_SCHEMA = listOf('models', KB_MODEL_SCHEMA);
 export const KB_MODEL_QUERY_SCHEMA = object({
   provider: str,
   modality: { enum: ['text', 'image'] },
   disclosure: { enum: ['full', 'partial', 'undisclosed'] },
   dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
 }, ['provider', 'modality', 'disclosure', 'dataset']);
-export const KB_PROVIDER_LIST_SCHEMA = ok({ providers: { type: 'array', items: object({ id: str, name: str, models: strings }) } });
+export const KB_PROVIDER_LIST_SCHEMA = listOf('providers', object({ id: str, name: str, models: strings }));
 
 const KB_DATASET_PROPS = { id: str, name: str, kind: str, aliases: strings, components: strings, pirated: bool, description: str, sources: strings } as const;
 export const KB_DATASET_SCHEMA = object(KB_DATASET_PROPS);
 export const KB_DATASET_RESPONSE_SCHEMA = ok(KB_DATASET_PROPS);
-export const KB_DATASET_LIST_SCHEMA = ok({ datasets: { type: 'array', items: KB_DATASET_SCHEMA } });
-export const JURISDICTION_LIST_SCHEMA = ok({
-  jurisdictions: { type: 'array', items: object({ code: str, name: str, base: num01, factors: codes, reasons: str }) },
-});
-export const FACTOR_LIST_SCHEMA = ok({
-  factors: {
-    type: 'array',
-    items: object({ code, category: { enum: ['evidence', 'attribution', 'limitation', 'jurisdiction', 'risk_modifier'] }, meaning: str, source: str }),
-  },
-});
+export const KB_DATASET_LIST_SCHEMA = listOf('datasets', KB_DATASET_SCHEMA);
+export const JURISDICTION_LIST_SCHEMA = listOf('jurisdictions', object({
+  code: str, name: str, base: num01, factors: codes, reasons: str,
+}));
+export const FACTOR_LIST_SCHEMA = listOf('factors', object({
+  code, category: { enum: ['evidence', 'attribution', 'limitation', 'jurisdiction', 'risk_modifier'] }, meaning: str,
+  source: str,
+}));
 
 // ------------------------------------------------------------------ account: keys, OAuth, usage
 
@@ -328,7 +328,7 @@ export const CREATE_KEY_REQUEST_SCHEMA = object({
 }, ['name', 'scopes', 'mode']);
 
 const KEY_INFO_PROPS = {
-  key_id: { type: 'string', pattern: '^key_[0-9a-f]{16}$' },
+  key_id: prefixedId('key', 16),
   name: strOrNull,
   prefix: { enum: ['tp_live_', 'tp_test_'] },
   last4: { type: 'string', pattern: '^[0-9A-Za-z]{4}$' },
@@ -338,28 +338,28 @@ const KEY_INFO_PROPS = {
   mode: { enum: ['live', 'test'] },
   created_at: dateTime,
   revoked: bool,
-  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  revoked_at: dateTimeOrNull,
 } as const;
 export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
 export const KEY_CREATED_SCHEMA = ok({ key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' }, ...KEY_INFO_PROPS });
 export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
-export const KEY_LIST_SCHEMA = ok({ keys: { type: 'array', items: KEY_INFO_SCHEMA } });
+export const KEY_LIST_SCHEMA = listOf('keys', KEY_INFO_SCHEMA);
 
 export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, ['name', 'scopes']);
 const CLIENT_INFO_PROPS = {
-  client_id: { type: 'string', pattern: '^tpc_[0-9a-f]{24}$' },
+  client_id: prefixedId('tpc', 24),
   name: strOrNull,
   account: str,
   plan: str,
   scopes,
   created_at: dateTime,
   revoked: bool,
-  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  revoked_at: dateTimeOrNull,
 } as const;
 export const CLIENT_INFO_SCHEMA = object(CLIENT_INFO_PROPS);
 export const CLIENT_CREATED_SCHEMA = ok({ client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' }, ...CLIENT_INFO_PROPS });
 export const CLIENT_RESPONSE_SCHEMA = ok(CLIENT_INFO_PROPS);
-export const CLIENT_LIST_SCHEMA = ok({ clients: { type: 'array', items: CLIENT_INFO_SCHEMA } });
+export const CLIENT_LIST_SCHEMA = listOf('clients', CLIENT_INFO_SCHEMA);
 
 /** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
 export const TOKEN_REQUEST_SCHEMA = object({
@@ -411,7 +411,10 @@ export const STATUS_SCHEMA = ok({
       id: str,
       started_at: dateTime,
       last_event_at: dateTime,
-      resolved_at: { type: ['string', 'null'], format: 'date-time', description: 'Time of the first successful health check after the last event; null while none' },
+      resolved_at: {
+        ...dateTimeOrNull,
+        description: 'Time of the first successful health check after the last event; null while none',
+      },
       failed_checks: int0,
       server_errors: int0,
       statuses: { type: 'array', items: { type: 'integer', minimum: 500, maximum: 599 } },

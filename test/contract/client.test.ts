@@ -12,6 +12,7 @@ import { ROUTES } from '../../src/http/index.js';
 import { createClient, TrainprintApiError, parseRetryAfter, type FetchLike, type TrainprintClient } from '../../src/client/index.js';
 import { MIT_GRANT, startServer, type TestServer } from '../fixtures/client/server.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
+import { book } from '../fixtures/texts/index.js';
 
 const ALL_SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write', 'kb', 'usage', 'keys', 'marketplace', 'memorization'] as const;
 const DAY = 86_400_000;
@@ -196,7 +197,7 @@ describe('TypeScript client: typed methods against a real server', () => {
 
 describe('TypeScript client: marketplace and memorization', () => {
   const words = (name: string, from: number, n: number) =>
-    readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8').split(/\s+/).slice(from, from + n).join(' ');
+    book(name).split(/\s+/).slice(from, from + n).join(' ');
   let mem: TestServer;
   let model: ServedModel;
   let seller: TrainprintClient;

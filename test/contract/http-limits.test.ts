@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { Validator } from '@cfworker/json-schema';
 import { createHandler, StoreCounterStore } from '../../src/http/index.js';
-import { book, INDEXED, startApi, type Api } from '../fixtures/http/harness.js';
+import { book, INDEXED, startApi, withoutExamples, type Api } from '../fixtures/http/harness.js';
 
 let engine: Engine;
 const servers: Api[] = [];
@@ -96,7 +96,7 @@ describe('plain Fetch handler', () => {
     expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe('https://example.org/trainprint/api/v1/oauth/token');
     const check = (pointer: string, body: unknown) => {
       const v = new Validator({ $ref: `https://t.test/openapi.json#${pointer}` }, '2020-12', false);
-      v.addSchema(doc, 'https://t.test/openapi.json');
+      v.addSchema(withoutExamples(doc) as never, 'https://t.test/openapi.json');
       expect(v.validate(body).valid).toBe(true);
     };
     const ok = await handler(new Request('https://example.org/trainprint/api/v1/status'));

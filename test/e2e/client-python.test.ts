@@ -7,11 +7,11 @@
  * Skipped, with a message, only when python3 is missing (it is present on the dev machine and in CI).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../fixtures/client/server.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
+import { book } from '../fixtures/texts/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = process.env.PYTHON ?? 'python3';
@@ -39,7 +39,7 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
     const { key } = await srv.keys.createKey({ account: 'py', plan: 'pro', scopes: ALL_SCOPES, name: 'python test' });
     const buyer = await srv.keys.createKey({ account: 'py-buyer', plan: 'pro', scopes: ['marketplace'] });
     const text = (name: string, from: number, n: number) =>
-      readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8').split(/\s+/).slice(from, from + n).join(' ');
+      book(name).split(/\s+/).slice(from, from + n).join(' ');
     const work = text('austen-persuasion', 30_000, 1200);
     model = await serveModel([work, work, work, text('milton-paradise', 0, 8_000)], { name: 'ngram-py', order: 6 });
     const noon = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;

@@ -18,9 +18,9 @@ import { createNgramHandler } from '../../src/models/ngram-server.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import type { TargetModel } from '../../src/models/types.js';
-import { brownSplit, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
+import { membershipSplit, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
 
-const split = brownSplit();
+const split = membershipSplit();
 const OUT = fileURLToPath(new URL('../output/', import.meta.url));
 
 let engine: Engine;
@@ -39,12 +39,18 @@ beforeAll(async () => {
   engine = await createEngine();
   mem = new Memorization(engine);
   tracked = await mem.registerWork({
-    work: { content: split.popular.text, owner: 'brown-press', title: 'Press report <script>alert(1)</script> & "quotes"', work_type: 'article' },
+    work: { content: split.popular.text, owner: 'press', title: 'Press report <script>alert(1)</script> & "quotes"', work_type: 'article' },
     canaries: { count: 8, words: 24 },
   });
-  // the published copy carries every canary three times, spread through the text
-  const paragraphs = split.popular.text.split('\n');
-  const published = paragraphs.map((p, i) => (i % 6 === 5 ? `${p}\n${tracked.canaries[(i / 6 | 0) % 8].text}.` : p)).join('\n') + '\n' + tracked.canaries.map((c) => c.text).join('.\n');
+  // the published copy carries every canary three times: twice spread through the text (after 16
+  // evenly spaced lines), once in the list at its end
+  const lines = split.popular.text.split('\n');
+  const every = Math.floor(lines.length / 16);
+  const canaryAfter = (i: number) =>
+    i % every === every - 1 && i < 16 * every ? tracked.canaries[Math.floor(i / every) % 8] : null;
+  const published =
+    lines.map((p, i) => (canaryAfter(i) ? `${p}\n${canaryAfter(i)!.text}.` : p)).join('\n') +
+    '\n' + tracked.canaries.map((c) => c.text).join('.\n');
   const background = split.background.slice(0, 20).map((d) => d.text);
   trained = await serve(NgramLanguageModel.train([...background, ...Array(6).fill(published)], { order: 4 }), 'ngram-popular');
   untrained = await serve(NgramLanguageModel.train([...background, ...split.other.slice(0, 6).map((d) => d.text)], { order: 4 }), 'ngram-clean');

@@ -8,9 +8,9 @@ import { createNgramHandler } from '../../src/models/ngram-server.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { TrainprintError } from '../../src/errors.js';
-import { brownDocuments, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
+import { sampleDocuments, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
 
-const docs = brownDocuments();
+const docs = sampleDocuments();
 const lm = NgramLanguageModel.train(docs.slice(0, 12).map((d) => d.text), { order: 4 });
 const noSleep = async () => {};
 
@@ -26,7 +26,7 @@ async function rejection(p: Promise<unknown>): Promise<TrainprintError> {
 
 describe('NgramLanguageModel', () => {
   it('every next-token distribution sums to 1 and matches probability/score', () => {
-    const contexts = ['', 'the', 'committee approval of', 'zzqx unknown words here', docs[0].text.slice(0, 400), 'of the'];
+    const contexts = ['', 'the', 'sir walter elliot of', 'zzqx unknown words here', docs[0].text.slice(0, 400), 'of the'];
     for (const c of contexts) {
       const p = lm.distribution(c);
       let sum = 0;
@@ -37,14 +37,14 @@ describe('NgramLanguageModel', () => {
       expect(sum).toBeCloseTo(1, 12);
       expect(p[0]).toBe(0); // <s> is never predicted
       expect(p[1]).toBeGreaterThan(0); // <unk>
-      for (const w of ['the', 'committee', 'of']) expect(lm.probability(c, w)).toBeCloseTo(p[lm.vocabulary.indexOf(w)], 14);
+      for (const w of ['the', 'elliot', 'of']) expect(lm.probability(c, w)).toBeCloseTo(p[lm.vocabulary.indexOf(w)], 14);
     }
     // score: each word's log-prob given the words before it
-    const text = 'The committee approved the measure on Thursday.';
+    const text = 'The baronet approved the lease on Thursday.';
     const s = lm.score(text);
     s.tokens.forEach((t, i) => expect(s.logprobs[i]).toBeCloseTo(Math.log(lm.probability(s.tokens.slice(0, i), t)), 12));
-    expect(s.tokens).toEqual(['the', 'committee', 'approved', 'the', 'measure', 'on', 'thursday']);
-    expect(text.slice(s.starts[1], s.ends[1])).toBe('committee');
+    expect(s.tokens).toEqual(['the', 'baronet', 'approved', 'the', 'lease', 'on', 'thursday']);
+    expect(text.slice(s.starts[1], s.ends[1])).toBe('baronet');
   });
 
   it('interpolated modified Kneser-Ney on a hand-checked corpus', () => {
@@ -88,7 +88,7 @@ describe('NgramLanguageModel', () => {
       const order = [...p.keys()].sort((a, b) => p[b] - p[a]).slice(0, 5);
       expect(s.top![i].map((t) => t.token)).toEqual(order.map((w) => lm.vocabulary[w]));
     }
-    const prompt = 'the committee';
+    const prompt = 'sir walter';
     const gen = lm.generateTokens(prompt, 3);
     const p = lm.distribution(prompt);
     let best = -1;
@@ -109,17 +109,17 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
   let faults: Map<number, { status?: number; delayMs?: number; message?: string }>;
   beforeAll(async () => {
     faults = new Map();
-    server = await serveFetchHandler(createNgramHandler(lm, { model: 'ngram-brown', apiKey: 'sk-test-123' }), (n) => faults.get(n));
+    server = await serveFetchHandler(createNgramHandler(lm, { model: 'ngram-books', apiKey: 'sk-test-123' }), (n) => faults.get(n));
   });
   afterAll(() => server.close());
   const model = (o: Partial<Parameters<typeof createOpenAICompatibleModel>[0]> = {}) =>
-    createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test-123', model: 'ngram-brown', sleep: noSleep, ...o });
+    createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test-123', model: 'ngram-books', sleep: noSleep, ...o });
 
   it('the completions endpoint follows the legacy schema (echo + logprobs)', async () => {
     const prompt = 'Committee approval of the act seemed certain,';
     const res = await fetch(`${server.url}/v1/completions`, {
       method: 'POST', headers: { authorization: 'Bearer sk-test-123', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'ngram-brown', prompt, max_tokens: 2, temperature: 0, echo: true, logprobs: 3 }),
+      body: JSON.stringify({ model: 'ngram-books', prompt, max_tokens: 2, temperature: 0, echo: true, logprobs: 3 }),
     });
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -167,8 +167,8 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const before = server.requests();
     faults.set(before + 1, { status: 500 });
     faults.set(before + 2, { status: 503 });
-    const out = await model({ maxRetries: 3 }).generate('the committee', { maxTokens: 3, temperature: 0 });
-    expect(out).toBe(lm.generateText('the committee', 3));
+    const out = await model({ maxRetries: 3 }).generate('sir walter', { maxTokens: 3, temperature: 0 });
+    expect(out).toBe(lm.generateText('sir walter', 3));
     expect(server.requests() - before).toBe(3);
 
     const b2 = server.requests();

@@ -5,14 +5,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { verifySignature, SIGNATURE_HEADER } from '../../src/services/monitors/webhook.js';
 import { passageAt } from '../reference/core.js';
+import { book } from '../fixtures/texts/index.js';
 
-const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);
-const book = (name: string) => readFileSync(data(`gutenberg-nltk/texts/${name}.txt`), 'utf8');
 const code = (c: string) => expect.objectContaining({ code: c });
 const SECRET = 'whsec_monitor_test_secret_0123456789';
 

@@ -2,7 +2,7 @@
  * engine.analyze end to end (src/services/analyze/): a dataset of real books linked to a knowledge-base
  * dataset, an edited excerpt found with the right document and spans, attribution sources as the
  * KB documents them, high confidence; unrelated text low with factor codes; markup input; the
- * result schema (JSON Schema, validated with Ajv) and the README's field reference; bad input.
+ * result schema (JSON Schema, validated with Ajv) and the field reference of docs/analyze.md; bad input.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -12,9 +12,8 @@ import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA } from '../../src/servic
 import type { AnalysisResult } from '../../src/services/analyze/types.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';
 import { passageAt, prng } from '../reference/core.js';
+import { book } from '../fixtures/texts/index.js';
 
-const data = (p: string) => new URL(`../../../shared/data/${p}`, import.meta.url);
-const book = (name: string) => readFileSync(data(`gutenberg-nltk/texts/${name}.txt`), 'utf8');
 const BOOKS = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise'];
 const code = (c: string) => expect.objectContaining({ code: c });
 
@@ -209,10 +208,10 @@ describe('analyze', () => {
     expect(r.attribution_sources.every((x) => x.kb_dataset === 'project-gutenberg' && x.declared)).toBe(true);
     const fresh = await createEngine();
     await fresh.importDataset(e.exportDataset('plain'));
-    expect(fresh._descriptor('plain').kb_dataset).toBe('project-gutenberg');
+    expect(fresh.corpus.descriptor('plain').kb_dataset).toBe('project-gutenberg');
     e.declareDataset('plain', { kb_dataset: null, models: ['EleutherAI/pythia-6.9b'] });
-    expect(e._descriptor('plain')).toMatchObject({ models: ['eleutherai/pythia-6.9b'] });
-    expect(e._descriptor('plain').kb_dataset).toBeUndefined();
+    expect(e.corpus.descriptor('plain')).toMatchObject({ models: ['eleutherai/pythia-6.9b'] });
+    expect(e.corpus.descriptor('plain').kb_dataset).toBeUndefined();
     expect(() => e.declareDataset('plain', { kb_dataset: 'nope' })).toThrow(code('NOT_FOUND'));
     expect(() => e.declareDataset('nope', { kb_dataset: 'c4' })).toThrow(code('NOT_FOUND'));
     expect(() => e.declareDataset('plain', { other: 1 } as never)).toThrow(code('INVALID_INPUT'));
@@ -224,9 +223,9 @@ describe('analyze', () => {
     await expect(e.addDataset({ id: 'y', models: ['acme/unknown-model'] }, [])).rejects.toEqual(code('NOT_FOUND'));
   });
 
-  it('documents every result field in the README', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### analyze result'));
+  it('documents every result field in docs/analyze.md', () => {
+    const readme = readFileSync(new URL('../../docs/analyze.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## The analyze result'));
     const fields = new Set<string>();
     const walk = (schema: Record<string, unknown>, path: string) => {
       const props = schema.properties as Record<string, Record<string, unknown>> | undefined;

@@ -1,6 +1,7 @@
-/** compare(a, b): aligned spans in original offsets, the WASM seed kernel against its TS oracle, and real PAN pairs. */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+/**
+ * compare(a, b): aligned spans in original offsets, the WASM seed kernel against its TS oracle, and PAN-style
+ * pairs cut from the committed books with their ground truth.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError } from '../../src/index.js';
 import type { Core } from '../../src/core/abi.js';
@@ -9,12 +10,13 @@ import { prepare, TermDict } from '../../src/align/prepare.js';
 import { idfWeights, postings, seedsReference, seedsWasm, vectors } from '../../src/align/seeds.js';
 import { porterStem } from '../../src/align/stem.js';
 // @ts-expect-error plain JS module shared with bench/eval-pan.mjs
-import { loadCorpus, panMeasures, plagdetScore, spansToDetections } from '../../bench/pan-measures.mjs';
+import { panMeasures, plagdetScore, spansToDetections } from '../../bench/pan-measures.mjs';
 import { prng } from '../reference/core.js';
+import { book } from '../fixtures/texts/index.js';
 
 let core: Core;
 beforeAll(async () => {
-  core = (await createEngine())._core;
+  core = (await createEngine() as unknown as { assertLive(): Core }).assertLive();
 });
 
 const code = (c: string) => expect.objectContaining({ name: 'TrainprintError', code: c });
@@ -138,18 +140,108 @@ describe('seed kernel: WebAssembly agrees with the TypeScript reference', () => 
   });
 });
 
-const ROOT = fileURLToPath(new URL('../../../shared/data/pan13-text-alignment/train-corpus', import.meta.url));
-describe.skipIf(!existsSync(ROOT))('real PAN pairs with their ground truth', () => {
+/** A ground-truth case or a detection, as the PAN evaluator counts them (bench/pan-measures.mjs). */
+interface PanCase { susp: string; susp_off: number; susp_len: number; src: string; src_off: number; src_len: number }
+interface PanPair { susp: string; src: string; suspText: string; srcText: string; cases: PanCase[] }
+
+/** `n` consecutive words of `text` from a random word on, with its offsets (whitespace kept inside). */
+function wordsAt(text: string, n: number, rnd: () => number): { text: string; start: number; end: number } {
+  const words = [...text.matchAll(/\S+/g)];
+  const i = Math.floor(rnd() * (words.length - n));
+  const start = words[i].index, end = words[i + n - 1].index + words[i + n - 1][0].length;
+  return { text: text.slice(start, end), start, end };
+}
+
+/**
+ * Random obfuscation in the manner of the PAN corpora: about a fifth of the words deleted, replaced by
+ * a word of `vocab` or swapped with the next word.
+ */
+function obfuscate(text: string, vocab: readonly string[], rnd: () => number): string {
+  const words = text.split(/\s+/);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const r = rnd();
+    if (r < 0.07) continue;
+    if (r < 0.14) out.push(vocab[Math.floor(rnd() * vocab.length)]);
+    else if (r < 0.2 && i + 1 < words.length) out.push(words[i + 1], words[i++]);
+    else out.push(words[i]);
+  }
+  return out.join(' ');
+}
+
+/**
+ * PAN-style pairs cut from the committed books, with their ground truth: a suspicious document (about
+ * 3,000 words of one book) with 1–3 passages of 50–400 words of a source document (about 3,000 words
+ * of another book) pasted in at paragraph breaks, verbatim or obfuscated; or, with nothing pasted, a
+ * source from another book or from a distant part of the same book (same names, same style).
+ */
+
+function panStylePairs(kind: 'none' | 'verbatim' | 'random', count: number, seed: number): PanPair[] {
+  const rnd = prng(seed);
+  const names = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'] as const;
+  const pairs: PanPair[] = [];
+  for (let i = 0; i < count; i++) {
+    const a = names[i % 2];
+    const sameBook = kind === 'none' && i % 4 < 2;
+    const b = sameBook ? a : names[(i % 2) + 1 + Math.floor(rnd() * 2)];
+    const bookA = book(a), half = Math.floor(book(a).length / 2);
+    // the same book: the suspicious text from its first half, the source from its second half
+    const base = wordsAt(sameBook ? bookA.slice(0, half) : bookA, 3000, rnd).text;
+    const srcText = wordsAt(sameBook ? bookA.slice(half) : book(b), 3000, rnd).text;
+    const breaks = [...base.matchAll(/\n\s*\n/g)].map((m) => m.index);
+    const vocab = base.split(/\s+/);
+    const susp = `susp-${kind}-${i}.txt`, src = `src-${kind}-${i}.txt`;
+    const cases: PanCase[] = [];
+    let suspText = '';
+    let from = 0;
+    const pasted = kind === 'none' ? 0 : 1 + Math.floor(rnd() * 3);
+    const picks = Array.from({ length: pasted }, () => breaks[Math.floor(rnd() * breaks.length)]);
+    const at = [...new Set(picks)].sort((x, y) => x - y);
+    for (const [k, cut] of at.entries()) {
+      // each from its own part of the source, as in the PAN corpora (compare aligns a source passage once)
+      const lo = Math.floor((k * srcText.length) / at.length), hi = Math.floor(((k + 1) * srcText.length) / at.length);
+      const p = wordsAt(srcText.slice(lo, hi), 50 + Math.floor(rnd() * 350), rnd);
+      const text = kind === 'random' ? obfuscate(p.text, vocab, rnd) : p.text;
+      suspText += base.slice(from, cut) + '\n\n';
+      const srcOff = lo + p.start;
+      cases.push({ susp, susp_off: suspText.length, susp_len: text.length, src, src_off: srcOff, src_len: p.end - p.start });
+      suspText += text;
+      from = cut;
+    }
+    suspText += base.slice(from);
+    pairs.push({ susp, src, suspText, srcText, cases });
+  }
+  return pairs;
+}
+
+describe('PAN-style pairs with their ground truth (the PAN corpora themselves: bench/eval-pan.mjs)', () => {
   it('plagdet measure matches the official unit values', () => {
     expect(plagdetScore(1, 1, 2)).toBeCloseTo(0.63092975, 7);
     expect(plagdetScore(0.25, 0.75, 2)).toBeCloseTo(0.23659865, 7);
   });
 
-  it('first pairs of each sub-corpus score above a floor (WASM and TS kernels agree)', () => {
-    const floors: Record<string, number> = { '02-no-obfuscation': 0.85, '03-random-obfuscation': 0.75, '04-translation-obfuscation': 0.75 };
-    for (const sub of loadCorpus(ROOT, ['01-no-plagiarism', ...Object.keys(floors)])) {
-      const cases: unknown[] = [], dets: unknown[] = [];
-      for (const pair of sub.pairs.slice(0, 15)) {
+  it('the PAN measures of known detections', () => {
+    const c: PanCase = { susp: 's', susp_off: 100, susp_len: 100, src: 'r', src_off: 0, src_len: 100 };
+    expect(panMeasures([c], [c])).toMatchObject({ plagdet: 1, recall: 1, precision: 1, granularity: 1 });
+    // two halves: full recall and precision, granularity 2
+    const halves = [
+      { ...c, susp_len: 50, src_len: 50 },
+      { ...c, susp_off: 150, susp_len: 50, src_off: 50, src_len: 50 },
+    ];
+    expect(panMeasures([c], halves)).toMatchObject({ recall: 1, precision: 1, granularity: 2 });
+    // overlapping in the suspicious document only: detects nothing
+    expect(panMeasures([c], [{ ...c, src_off: 500 }])).toMatchObject({ recall: 0, precision: 0 });
+    expect(panMeasures([], [])).toMatchObject({ recall: 1, precision: 1 });
+  });
+
+  // Floors re-derived on these pairs (seeded, so fixed): plagdet measured 0.9999 verbatim (25 cases) and
+  // 0.864 with random obfuscation (20 cases; R 0.87, P 0.98, G 1.1); set below those so that a real loss
+  // of recall, precision or granularity fails.
+  it('verbatim and obfuscated pastes score above a floor, unrelated pairs give no detection (WASM and TS agree)', () => {
+    const floors = { verbatim: 0.97, random: 0.8 };
+    for (const kind of ['none', 'verbatim', 'random'] as const) {
+      const cases: PanCase[] = [], dets: PanCase[] = [];
+      for (const pair of panStylePairs(kind, 12, kind.length)) {
         const r = compareTexts(core, pair.suspText, pair.srcText);
         const js = alignSpans(null, pair.suspText, pair.srcText, resolveCompareOptions(undefined), 'js');
         expect(r.spans).toEqual(js);
@@ -161,8 +253,9 @@ describe.skipIf(!existsSync(ROOT))('real PAN pairs with their ground truth', () 
         dets.push(...spansToDetections(pair, r.spans));
       }
       const m = panMeasures(cases, dets);
-      if (sub.name.startsWith('01')) expect(dets.length).toBe(0);
-      else expect(m.plagdet, sub.name).toBeGreaterThan(floors[sub.name]);
+      console.log(`PAN-style ${kind}: ${JSON.stringify(m)}`);
+      if (kind === 'none') expect(dets).toEqual([]);
+      else expect(m.plagdet, kind).toBeGreaterThan(floors[kind]);
     }
   });
 });

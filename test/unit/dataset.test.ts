@@ -1,11 +1,10 @@
 /** Exact datasets: build from real books, search reused passages with spans, export/import. */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { passageAt, prng } from '../reference/core.js';
+import { book as text } from '../fixtures/texts/index.js';
 
 const books = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'];
-const text = (name: string) => readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8');
 const code = (c: string) => expect.objectContaining({ code: c });
 
 const passage = passageAt;

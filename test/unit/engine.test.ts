@@ -100,7 +100,7 @@ describe('lifecycle and traps', () => {
 
   it('a trap in the core becomes WASM_ABORT and poisons only that engine', async () => {
     const engine = await createEngine();
-    const core = (engine as unknown as { _core: Core })._core;
+    const core = (engine as unknown as { assertLive(): Core }).assertLive();
     expect(() => core.guard(() => core.raw.xxh64(core.memoryBytes - 4, 64, 0n))).toThrow(code('WASM_ABORT'));
     await expect(engine.fingerprint('still fine?')).rejects.toThrow(code('WASM_ABORT'));
     const fresh = await createEngine();
@@ -109,7 +109,7 @@ describe('lifecycle and traps', () => {
 
   it('memory that cannot grow is OUT_OF_MEMORY', async () => {
     const engine = await createEngine();
-    const core = (engine as unknown as { _core: Core })._core;
+    const core = (engine as unknown as { assertLive(): Core }).assertLive();
     expect(() => core.reserve(2 ** 32)).toThrow(code('OUT_OF_MEMORY'));
   });
 

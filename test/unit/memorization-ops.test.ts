@@ -9,7 +9,7 @@ import { createEngine, type Engine } from '../../src/engine.js';
 import { Memorization } from '../../src/services/memorization/memorization.js';
 import { aucInterval, holm, mannWhitney, mean, normalSf, pooledTTest, studentTSf } from '../../src/services/memorization/stats.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
-import { brownDocuments, brownSplit, prng, shuffle } from '../fixtures/memorization/http.js';
+import { membershipSplit, prng, sampleDocuments, shuffle } from '../fixtures/memorization/http.js';
 
 /** Every way of choosing k of n indices. */
 function* combinations(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
@@ -92,8 +92,8 @@ describe('statistics', () => {
   });
 
   it('on real non-member text the document-level test keeps its false-positive rate; chunk-level Mann–Whitney does not', () => {
-    // an LM that saw neither side; "work" = 1 Brown document, reference = 10 others, 150 random splits
-    const docs = brownDocuments();
+    // an LM that saw neither side; "work" = 1 book section, reference = 10 others, 150 random splits
+    const docs = sampleDocuments();
     const order = shuffle(docs, prng(77));
     const lm = NgramLanguageModel.train(order.slice(0, 50).map((d) => d.text), { order: 4 });
     const pool = order.slice(50, 110).map((d) => {
@@ -123,7 +123,7 @@ describe('statistics', () => {
 describe('operations', () => {
   let engine: Engine;
   let mem: Memorization;
-  const split = brownSplit();
+  const split = membershipSplit();
   beforeAll(async () => {
     engine = await createEngine();
     mem = new Memorization(engine);

@@ -1,22 +1,19 @@
 /**
  * Near-duplicate documents in exact datasets (MinHash-LSH, src/datasets/exact.ts): real licence texts
- * that are near-duplicates of one another, two editions of Alice, edited copies, snapshots.
+ * that are near-duplicates of one another (SPDX texts), two editions of Alice, edited copies, snapshots.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type NearMatch, type SearchMatch } from '../../src/index.js';
 import { fingerprintCore, winnowCore } from '../../src/fingerprint/fingerprint.js';
+import type { Core } from '../../src/core/abi.js';
 import { resolveOptions } from '../../src/fingerprint/options.js';
 import { NEAR_BANDS, NEAR_K, NEAR_ROWS, nearCandidateProbability } from '../../src/datasets/exact.js';
 import { prng } from '../reference/core.js';
+import { aliceEditions, book, licences, LICENCE_IDS } from '../fixtures/texts/index.js';
 
-const LICENCES = new URL('../../../shared/data/common-licenses/', import.meta.url);
-const ALICE = new URL('../../../shared/data/gutenberg-editions/alice-in-wonderland-11/', import.meta.url);
-const licenceNames = readdirSync(LICENCES).filter((n) => n !== 'SOURCE.md').sort();
-const licence = Object.fromEntries(licenceNames.map((n) => [n, readFileSync(new URL(n, LICENCES), 'utf8')]));
-const alice11 = readFileSync(new URL('11-0.txt', ALICE), 'utf8');
-const alice30 = readFileSync(new URL('old-alice30.txt', ALICE), 'utf8');
-const book = (name: string) => readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8');
+const licence: Record<string, string> = licences();
+const licenceNames: string[] = [...LICENCE_IDS].sort();
+const { current: alice11, old: alice30 } = aliceEditions();
 const code = (c: string) => expect.objectContaining({ code: c });
 const near = (ms: readonly SearchMatch[]) => ms.filter((m): m is NearMatch => m.kind === 'near');
 
@@ -50,7 +47,7 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
     engine = await createEngine();
     await engine.addDataset({ id: 'licences' }, licenceNames.map((n) => ({ id: n, text: licence[n] })));
     await engine.addDataset({ id: 'alice' }, [{ id: 'alice-11', text: alice11 }]);
-    await engine.addDataset({ id: 'no-gpl3' }, licenceNames.filter((n) => n !== 'GPL-3').map((n) => ({ id: n, text: licence[n] })));
+    await engine.addDataset({ id: 'no-gpl3' }, licenceNames.filter((n) => n !== 'GPL-3.0-only').map((n) => ({ id: n, text: licence[n] })));
     jaccard = (a, b) => {
       const A = new Set(engine.shingleHashes(a));
       const B = new Set(engine.shingleHashes(b));
@@ -70,9 +67,9 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
   });
 
   it('indexing (winnowCore) and querying (fingerprintCore) compute the same OPH-128 signature over all shingles', () => {
-    const core = engine._core;
+    const core = (engine as unknown as { assertLive(): Core }).assertLive();
     const mh = { mode: 'oph', permutations: 128 } as const;
-    for (const t of [licence['BSD'], licence['GPL-3'], 'one two three', '']) {
+    for (const t of [licence['BSD-3-Clause'], licence['GPL-3.0-only'], 'one two three', '']) {
       const a = winnowCore(core, t, resolveOptions({ minhash: mh, simhash: false, workHash: false })).minhash!;
       const b = fingerprintCore(core, t, resolveOptions({ minhash: mh, simhash: false, workHash: false, winnow: false })).fp.minhash!;
       expect(a.length).toBe(128);
@@ -81,7 +78,7 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
     }
     // portraits keep no signature
     const portraitLike = resolveOptions({ minhash: false, simhash: false, workHash: false });
-    expect(winnowCore(core, licence['BSD'], portraitLike).minhash).toBeUndefined();
+    expect(winnowCore(core, licence['BSD-3-Clause'], portraitLike).minhash).toBeUndefined();
   });
 
   it('a verbatim licence is a near match to itself (score 1), after its exact passages', () => {
@@ -140,10 +137,10 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
   });
 
   it('near-duplicate licences in the corpus: GFDL-1.2 finds GFDL-1.3 (J 0.85); measured estimates vs exact Jaccard', () => {
-    const nm = near(engine.search(licence['GFDL-1.2'], { datasets: ['licences'] }).matches);
-    expect(nm.map((m) => m.document_id)).toEqual(['GFDL-1.2', 'GFDL-1.3']);
+    const nm = near(engine.search(licence['GFDL-1.2-only'], { datasets: ['licences'] }).matches);
+    expect(nm.map((m) => m.document_id)).toEqual(['GFDL-1.2-only', 'GFDL-1.3-only']);
     expect(nm[1].score).toBeGreaterThan(0.7);
-    const pairs = [['GFDL-1.2', 'GFDL-1.3'], ['LGPL-2', 'LGPL-2.1'], ['GPL-1', 'GPL-2'], ['GPL-2', 'LGPL-2.1'], ['GPL-2', 'GPL-3'], ['MPL-1.1', 'MPL-2.0'], ['GPL-3', 'LGPL-3'], ['Apache-2.0', 'GPL-3']];
+    const pairs = [['GFDL-1.2-only', 'GFDL-1.3-only'], ['LGPL-2.0-only', 'LGPL-2.1-only'], ['GPL-1.0-only', 'GPL-2.0-only'], ['GPL-2.0-only', 'LGPL-2.1-only'], ['GPL-2.0-only', 'GPL-3.0-only'], ['MPL-1.1', 'MPL-2.0'], ['GPL-3.0-only', 'LGPL-3.0-only'], ['Apache-2.0', 'GPL-3.0-only']];
     const rows: string[] = [];
     for (const [a, b] of pairs) {
       const j = jaccard(licence[a], licence[b]);
@@ -160,23 +157,23 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
   });
 
   it('unrelated documents give no near match', () => {
-    for (const q of [book('austen-persuasion'), book('chesterton-thursday').slice(0, 20_000), alice30.slice(0, 30_000), licence['GPL-3']]) {
+    for (const q of [book('austen-persuasion'), book('chesterton-thursday').slice(0, 20_000), alice30.slice(0, 30_000), licence['GPL-3.0-only']]) {
       expect(near(engine.search(q, { datasets: ['no-gpl3', 'alice'] }).matches)).toEqual([]);
     }
     // GPL-3 vs LGPL-3 (which incorporates it by reference): J 0.02
-    expect(near(engine.search(licence['GPL-3'], { datasets: ['no-gpl3'], near: 0.05 }).matches)).toEqual([]);
+    expect(near(engine.search(licence['GPL-3.0-only'], { datasets: ['no-gpl3'], near: 0.05 }).matches)).toEqual([]);
   });
 
   it('empty documents and queries never near-match (the empty set has no signature)', async () => {
     const e = await createEngine();
-    await e.addDataset({ id: 'tiny' }, [{ id: 'empty', text: '' }, { id: 'blank', text: '  \n ' }, { id: 'bsd', text: licence['BSD'] }]);
+    await e.addDataset({ id: 'tiny' }, [{ id: 'empty', text: '' }, { id: 'blank', text: '  \n ' }, { id: 'bsd', text: licence['BSD-3-Clause'] }]);
     expect(e.search('').matches).toEqual([]);
     expect(e.search('   ').matches).toEqual([]);
-    expect(near(e.search(licence['BSD']).matches).map((m) => m.document_id)).toEqual(['bsd']);
+    expect(near(e.search(licence['BSD-3-Clause']).matches).map((m) => m.document_id)).toEqual(['bsd']);
     const back = await createEngine();
     await back.importDataset(e.exportDataset('tiny'));
     expect(back.search('').matches).toEqual([]);
-    expect(back.search(licence['BSD'])).toEqual(e.search(licence['BSD']));
+    expect(back.search(licence['BSD-3-Clause'])).toEqual(e.search(licence['BSD-3-Clause']));
   });
 
   it('export → import → the same near matches (LSH rebuilt from the stored signatures)', async () => {
@@ -185,7 +182,7 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
       const stats = await other.importDataset(engine.exportDataset(id));
       expect(stats).toEqual(engine.datasets().find((d) => d.id === id));
     }
-    const queries = [alice30, licence['GFDL-1.2'], edit(licence['GPL-2'], 0.05, 7, 5), edit(licence['MPL-2.0'], 0.05, 8, 1), book('austen-persuasion').slice(0, 50_000)];
+    const queries = [alice30, licence['GFDL-1.2-only'], edit(licence['GPL-2.0-only'], 0.05, 7, 5), edit(licence['MPL-2.0'], 0.05, 8, 1), book('austen-persuasion').slice(0, 50_000)];
     for (const q of queries) {
       for (const nearOpt of [undefined, 0.05, 0.9]) {
         const opts = { datasets: ['licences', 'alice'], ...(nearOpt === undefined ? {} : { near: nearOpt }) };
@@ -203,6 +200,6 @@ describe('near-duplicate documents (MinHash-LSH)', () => {
     for (const bad of [0, -0.1, 1.0001, Number.NaN, Infinity, -Infinity, '0.5', true]) {
       expect(() => engine.search('text', { near: bad } as never), String(bad)).toThrow(code('INVALID_OPTIONS'));
     }
-    expect(near(engine.search(licence['BSD'], { datasets: ['licences'], near: 1 }).matches).map((m) => m.document_id)).toEqual(['BSD']);
+    expect(near(engine.search(licence['BSD-3-Clause'], { datasets: ['licences'], near: 1 }).matches).map((m) => m.document_id)).toEqual(['BSD-3-Clause']);
   });
 });

@@ -14,17 +14,17 @@ import { sigmoid } from '../../src/stats/logistic.js';
 const code = (c: string) => expect.objectContaining({ code: c });
 
 describe('factor codes', () => {
-  it('one table of unique snake_case codes, each with meaning and source, all in the README', () => {
+  it('one table of unique snake_case codes, each with meaning and source, all in docs/knowledge-base.md', () => {
     const rows = factorTable();
     expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/knowledge-base.md', import.meta.url), 'utf8');
     for (const r of rows) {
       expect(r.code).toMatch(/^[a-z][a-z0-9_]*$/);
       expect(r.meaning.length).toBeGreaterThan(10);
       expect(r.source.length).toBeGreaterThan(3);
       expect(readme, r.code).toContain('`' + r.code + '`');
     }
-    // the codes the issue names exist
+    // the codes that results, docs and clients rely on exist
     for (const c of ['verbatim_overlap', 'long_verbatim_run', 'near_duplicate', 'dataset_disclosed_by_provider', 'training_data_undisclosed', 'no_indexed_dataset_match', 'short_text_low_power', 'tdm_opt_out_declared', 'reference_sample_only']) {
       expect(FACTORS).toHaveProperty(c);
     }

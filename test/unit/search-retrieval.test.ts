@@ -2,11 +2,9 @@
  * Exact search on edited passages: chains bridge the gap one edited word leaves between verbatim
  * runs (≤ 2·window + size − 1 shingles), so an edited passage is one match, not fragments.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-
-const book = (name: string) => readFileSync(new URL(`../../../shared/data/gutenberg-nltk/texts/${name}.txt`, import.meta.url), 'utf8');
+import { book } from '../fixtures/texts/index.js';
 
 describe('exact search with word edits', () => {
   let engine: Engine;

@@ -1,15 +1,15 @@
 // trainprint/starter: the embedded SPDX licence dataset (build/generated/starter-dataset.ts, made by
 // build/starter.mjs — `npm run build` first) loads into a fresh engine, finds a licence paragraph
 // with its spans in both texts, and finds nothing in a novel.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type ExactMatch, type SearchMatch } from '../../src/index.js';
 import { loadStarterDataset, STARTER_DATASET } from '../../src/starter/index.js';
+import { book } from '../fixtures/texts/index.js';
 
 const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<string, { licenseText: string }>;
 const withText = Object.keys(licences).filter((id) => licences[id].licenseText.trim() !== '');
-const persuasion = readFileSync(new URL('../../../shared/data/gutenberg-nltk/texts/austen-persuasion.txt', import.meta.url), 'utf8');
+const persuasion = book('austen-persuasion');
 
 describe('trainprint/starter', () => {
   it('loads every SPDX licence with a text into a fresh engine as exact dataset spdx-licenses', async () => {

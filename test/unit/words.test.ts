@@ -32,7 +32,7 @@ describe('inert separators', () => {
 describe('word tokens with normaliser regions', () => {
   it('the core skips exactly the inert separators (its table matches INERT_RANGES)', async () => {
     const engine = await createEngine();
-    const core = (engine as unknown as { _core: import('../../src/core/abi.js').Core })._core;
+    const core = (engine as unknown as { assertLive(): import('../../src/core/abi.js').Core }).assertLive();
     const inert = new Set(inertCodePoints());
     const probe = [...inert, 0xa8, 0xaa, 0xad, 0xb2, 0xb4, 0xb5, 0xc0, 0x2017, 0x200b, 0x2033, 0x207f, 0x2122, 0x2211, 0x3004, 0x3005, 0x4e00];
     for (const cp of probe) {

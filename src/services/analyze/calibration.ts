@@ -2,7 +2,7 @@
  * Calibrated dataset confidence: P(the content shares text with the dataset | evidence
  * strength) = σ(a + b·strength + logit(prior)), with (a, b) fitted per dataset kind by Platt
  * scaling on labelled dev queries (bench/eval-calibration.mjs; protocol and provenance in the
- * generated file and the README). The fit is made at a 50 % prior; `prior` moves it as Bayes'
+ * generated file and docs/analyze.md). The fit is made at a 50 % prior; `prior` moves it as Bayes'
  * rule does (the fitted part is the log likelihood ratio). The 95 % interval is the fit's own
  * uncertainty (delta method), so it is wide where the dev data had few queries.
  */

@@ -1,7 +1,7 @@
 /**
  * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of the `analyze` request and result. The
  * HTTP adapter serves it in its OpenAPI document; a test validates real results against it, and
- * checks that the README's field reference names every property.
+ * checks that docs/analyze.md's field reference names every property.
  */
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;

@@ -3,7 +3,7 @@
  * fingerprint, confidence, potential_matches, estimated_revenue, attribution_sources,
  * risk_assessment, next_steps) plus the extension fields (matches, coverage, evidence,
  * limitations, …). The JSON Schema in ./schema.ts describes the same result; a test checks
- * every result against it and the README's field reference against both.
+ * every result against it and docs/analyze.md's field reference against both.
  */
 import type { ContentType } from '../../text/index.js';
 import type { FromSchema } from '../../util/schema-check.js';

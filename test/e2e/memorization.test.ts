@@ -1,6 +1,6 @@
 /**
  * Memorization operations, end to end over real HTTP: a Kneser-Ney n-gram LM trained on known
- * Brown Corpus documents is served as an OpenAI-compatible endpoint on 127.0.0.1 and reached
+ * book sections (test/fixtures/texts) is served as an OpenAI-compatible endpoint on 127.0.0.1 and reached
  * through `createOpenAICompatibleModel`. The acceptance experiments: with the LM trained on the
  * member documents the probe separates them from held-out documents of the same genres and
  * extraction recovers the memorised text; with an LM trained on other text the probe finds
@@ -13,9 +13,9 @@ import { createNgramHandler } from '../../src/models/ngram-server.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import type { TargetModel } from '../../src/models/types.js';
-import { brownSplit, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
+import { membershipSplit, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
 
-const split = brownSplit();
+const split = membershipSplit();
 const texts = (ds: ReadonlyArray<{ text: string }>) => ds.map((d) => d.text);
 
 let engine: Engine;
@@ -39,7 +39,7 @@ beforeAll(async () => {
   memberModel = await served(member, 'ngram-members');
   otherModel = await served(other, 'ngram-other');
   memberChat = await served(member, 'ngram-members-chat', 'chat');
-  await mem.addReferenceSet({ id: 'brown-held-out', texts: texts(split.reference), basis: 'randomized_split', description: 'Brown samples dealt at random (seeded, within genre) away from the members; never trained on' });
+  await mem.addReferenceSet({ id: 'held-out-sections', texts: texts(split.reference), basis: 'randomized_split', description: 'book sections dealt at random (seeded, within book) away from the members; never trained on' });
 });
 
 afterAll(async () => {
@@ -48,12 +48,12 @@ afterAll(async () => {
 
 describe('acceptance: probe', () => {
   it('LM trained on the members: the probe separates them from matched non-members (AUC ≥ 0.9, p < 0.01)', async () => {
-    const r = await mem.probe({ model: memberModel, texts: texts(split.members), reference: { reference_set: 'brown-held-out' } });
+    const r = await mem.probe({ model: memberModel, texts: texts(split.members), reference: { reference_set: 'held-out-sections' } });
     console.log('member LM probe', r.verdict, r.n_chunks, r.statistics.map((s) => `${s.name} auc ${s.auc} [${s.auc_ci_95}] p ${s.document_test?.p_value} p_holm ${s.document_test?.p_holm} mw ${s.mann_whitney.p_value}`));
     expect(r.access).toBe('top_k');
     expect(r.distribution).toBe('top_k');
     expect(r.verdict).toBe('significant');
-    expect(r.reference).toEqual({ source: 'reference_set', id: 'brown-held-out', basis: 'randomized_split', matched: true });
+    expect(r.reference).toEqual({ source: 'reference_set', id: 'held-out-sections', basis: 'randomized_split', matched: true });
     expect(r.limitations).not.toContain('distribution_shift_risk');
     expect(r.n_documents).toEqual({ suspect: 10, reference: 10 });
     for (const s of r.statistics) {
@@ -67,7 +67,7 @@ describe('acceptance: probe', () => {
   });
 
   it('LM trained on other text: AUC ≈ 0.5 and not significant — and it says so', async () => {
-    const r = await mem.probe({ model: otherModel, texts: texts(split.members), reference: { reference_set: 'brown-held-out' } });
+    const r = await mem.probe({ model: otherModel, texts: texts(split.members), reference: { reference_set: 'held-out-sections' } });
     console.log('other LM probe', r.verdict, r.statistics.map((s) => `${s.name} auc ${s.auc} [${s.auc_ci_95}] p ${s.document_test?.p_value} p_holm ${s.document_test?.p_holm} mw ${s.mann_whitney.p_value}`));
     expect(r.verdict).toBe('not_significant');
     for (const s of r.statistics) {
@@ -83,7 +83,7 @@ describe('acceptance: probe', () => {
 
 describe('acceptance: extract', () => {
   it('recovers memorised continuations from the member LM, not from the other LM', async () => {
-    const w = await engine.registerWork({ content: split.popular.text, owner: 'brown-press', title: `Brown ${split.popular.id}`, work_type: 'article' });
+    const w = await engine.registerWork({ content: split.popular.text, owner: 'press', title: `Section ${split.popular.id}`, work_type: 'article' });
     const hit = await mem.extract({ model: memberModel, work_id: w.work_id, prefixes: 12 });
     console.log('member LM extract', hit.summary, hit.attempts.map((a) => a.exact_continuation_tokens));
     expect(hit.summary.verified).toBeGreaterThanOrEqual(3);
@@ -106,7 +106,7 @@ describe('acceptance: extract', () => {
     const r = await mem.extract({ model: memberChat, text: split.popular.text, prefixes: 4 });
     expect(r.access).toBe('generations_only');
     expect(r.summary.verified).toBeGreaterThanOrEqual(1);
-    const p = await mem.probe({ model: memberChat, text: split.popular.text, reference: { reference_set: 'brown-held-out' } });
+    const p = await mem.probe({ model: memberChat, text: split.popular.text, reference: { reference_set: 'held-out-sections' } });
     expect(p.verdict).toBe('not_applicable');
     expect(p.limitations).toContain('no_logprob_access');
   });

@@ -1,0 +1,57 @@
+/**
+ * The documentation of every operation of the route table, keyed by operation id: a description
+ * (what it does, who may call it, what it stores), the errors it gives and its worked examples.
+ * One table drives three things, so they cannot drift apart: the route rows (src/http/routes.ts
+ * gains these fields through {@link withDocs}), the OpenAPI document (src/http/openapi.ts emits
+ * descriptions, examples, curl samples and error responses from them) and the Routes section of
+ * docs/http.md (build/docs-http.mjs renders it from the document). The contract test sends every
+ * example to a fresh server and checks its status and response against the document.
+ *
+ * The entries live with their group: attribution, registry and monitors
+ * (src/http/attribution-docs.ts), reference datasets and the knowledge base
+ * (src/http/datasets-docs.ts), the marketplace (src/http/marketplace-docs.ts), memorization
+ * (src/http/memorization-docs.ts), account and service (src/http/account-docs.ts).
+ */
+import type { ErrorCase, Route, RouteExample } from './context.js';
+import { ACCOUNT_DOCS } from './account-docs.js';
+import { ATTRIBUTION_DOCS } from './attribution-docs.js';
+import { DATASETS_DOCS } from './datasets-docs.js';
+import { MARKETPLACE_DOCS } from './marketplace-docs.js';
+import { MEMORIZATION_DOCS } from './memorization-docs.js';
+
+/**
+ * The documentation of one operation.
+ * @example
+ * const d: RouteDocs = { description: 'Drop a reference dataset.', errorCases: [], examples: [ex] }
+ */
+export interface RouteDocs {
+  /** What it does, what it stores, who sees the result; Markdown. The scope is added from the row. */
+  readonly description: string;
+  /** Errors specific to the operation (the generic ones come from the row's features). */
+  readonly errorCases?: readonly ErrorCase[];
+  /** At least one; the first is the one other examples run as their setup (`after`). */
+  readonly examples: readonly RouteExample[];
+}
+
+/**
+ * The documentation of every operation of `ROUTES`, by operation id.
+ * @example ROUTE_DOCS.getWork.examples[0].status // 200
+ */
+export const ROUTE_DOCS: Readonly<Record<string, RouteDocs>> = {
+  ...ATTRIBUTION_DOCS,
+  ...DATASETS_DOCS,
+  ...MARKETPLACE_DOCS,
+  ...MEMORIZATION_DOCS,
+  ...ACCOUNT_DOCS,
+};
+
+/**
+ * The rows with their documentation from {@link ROUTE_DOCS} (rows without an entry stay as they are).
+ * @example export const ROUTES = withDocs([...rows])
+ */
+export function withDocs(rows: readonly Route[]): Route[] {
+  return rows.map((r) => {
+    const d = Object.prototype.hasOwnProperty.call(ROUTE_DOCS, r.operationId) ? ROUTE_DOCS[r.operationId] : undefined;
+    return d ? { ...r, description: d.description, errorCases: d.errorCases ?? [], examples: d.examples } : r;
+  });
+}
