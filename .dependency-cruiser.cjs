@@ -7,6 +7,7 @@
  *   text/ → sketch/ → fingerprint/ → datasets/, align/
  *   store/, models/                          infrastructure for the services
  *   corpus/                                  the loaded datasets and their search
+ *   packs/                                   reference packs: portrait snapshots with provenance
  *   services/<name>/                         analyze, score, registry, monitors, market, memorization, kb
  *   fingerprint-engine.ts, engine.ts         composition roots; index.ts and fingerprint-entry.ts export them
  *   http/, node/, client/, starter/, cli.ts  the outer ring: public entries only
@@ -14,7 +15,7 @@
 const BOTTOM = '^src/(errors|types)[.]ts$|^src/(util|stats)/';
 const KERNELS = '^src/(core|text|sketch|fingerprint|datasets|align)/';
 const INFRA = '^src/(store|models)/';
-const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/`;
+const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/`;
 const ROOTS = '^src/(engine|fingerprint-engine|index|fingerprint-entry)[.]ts$';
 const OUTER = '^src/(http|node|client|starter)/|^src/cli[.]ts$';
 const PUBLIC_ENTRIES = '^src/(index|fingerprint-entry)[.]ts$|^src/(http|node|client|starter)/index[.]ts$';

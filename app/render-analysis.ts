@@ -190,6 +190,12 @@ function methodLabel(method: AnalysisResult['estimated_revenue']['basis']['metho
   return method === 'per_title_36m' ? 'per title, 36-month licence' : method === 'per_word_amortised' ? 'per word, amortised over 36 months' : 'no market anchor';
 }
 
+/**
+ * A source's confidence, already on the 0..100 scale with one decimal (unlike `percent`, which takes a
+ * share 0..1): 95 → '95', 85.5 → '85.5'.
+ */
+const of100 = (x: number): string => String(Number(x.toFixed(1)));
+
 function attribution(result: AnalysisResult, factors: ReadonlyMap<string, FactorInfo>): Child {
   const sources = result.attribution_sources;
   if (sources.length === 0) {
@@ -205,7 +211,7 @@ function attribution(result: AnalysisResult, factors: ReadonlyMap<string, Factor
         h('th', { scope: 'row' }, s.model),
         h('td', null, s.training_dataset, s.kb_dataset ? h('span', { class: 'muted' }, ` (${s.kb_dataset})`) : null),
         h('td', null, s.disclosure),
-        h('td', { class: 'num' }, percent(s.confidence), h('span', { class: 'note' }, ` (${(s.confidence_ci_95[0] * 100).toFixed(1)}–${(s.confidence_ci_95[1] * 100).toFixed(1)})`)),
+        h('td', { class: 'num' }, `${of100(s.confidence)} %`, h('span', { class: 'note' }, ` (${of100(s.confidence_ci_95[0])}–${of100(s.confidence_ci_95[1])})`)),
         h('td', null,
           s.declared ? h('span', { class: 'badge declared', title: 'Rests on your declaration of what the dataset samples, not on a fact the engine checked' }, 'declared') : null, ' ',
           s.link === 'declared' ? `model declared for ${s.dataset_id}` : `${s.dataset_id} → ${s.kb_dataset ?? '?'}; ${s.link_reason}`,

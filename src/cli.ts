@@ -7,6 +7,8 @@
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file
  *   trainprint index info FILE              header and stats of a dataset file as JSON
+ *   trainprint pack build MANIFEST …        build a reference pack from its manifest and texts
+ *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  */
 import { readFile } from 'node:fs/promises';
@@ -15,7 +17,11 @@ import { createEngine, TrainprintError, type Engine, type Fingerprint } from './
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildDatasetFile, openFileStore, readDatasetInfo, serve, serveStatic, type BuildProgress } from './node/index.js';
+import {
+  buildDatasetFile, buildPackFile, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo, serve, serveStatic, verifyPackFile,
+  type BuildProgress,
+} from './node/index.js';
+import type { ListedPack, PackInfo } from './index.js';
 
 const A = `It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of
 foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of Light,
@@ -57,6 +63,23 @@ const HELP = `usage:
       --quiet                 no progress line
   trainprint index info FILE
       validate a dataset file and print its header, descriptor and stats as JSON
+  trainprint pack build MANIFEST [options]
+      build a reference pack (a portrait dataset with its knowledge-base link and provenance)
+      from its manifest (packs/NAME/manifest.json) and a folder of texts; every text is checked
+      against the manifest's SHA-256, and the same inputs always give the same bytes
+      --texts DIR             the texts (default: the manifest's "texts" folder)
+      --out FILE              the pack file (default: packs/NAME.tpk beside the manifest's folder)
+      --index FILE            record the pack's SHA-256, size and counts in this pack index
+      --quiet                 no progress line
+  trainprint packs list [--dir DIR] [--json]
+      the packs of the pack index (default: the packs shipped with trainprint): file, size,
+      documents, n-grams, knowledge-base link, loaded by default or not
+  trainprint packs info [FILE|ID] [--documents] [--dir DIR]
+      provenance of a pack (every listed pack without an argument) as JSON: sources and commits,
+      licence of the texts, build date, counts, window; --documents lists every document
+  trainprint packs verify [FILE|ID...] [--dir DIR]
+      check packs (every listed one without an argument): CRC-32, layout, and the SHA-256 the
+      index lists; exit code 1 when one fails
   trainprint serve [options]
       run the HTTP service (/api/v1, OpenAPI at /api/v1/openapi.json, status page at /status);
       prints a development key (test mode, plan pro) once at start
@@ -65,6 +88,8 @@ const HELP = `usage:
       --store DIR               durable file store (default: in memory)
       --dataset FILE            a dataset file to load (repeatable)
       --starter                 load the embedded starter dataset (the default without --dataset)
+      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
+                                default: default)
       --base-url URL            public base URL (its path is stripped before matching routes)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
@@ -191,6 +216,117 @@ async function indexInfo(args: string[]): Promise<number> {
   return 0;
 }
 
+// ---------------------------------------------------------------- reference packs
+
+async function packBuild(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    texts: { type: 'string' }, out: { type: 'string' }, index: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1) throw new UsageError('pack build needs exactly one MANIFEST');
+  const quiet = values.quiet === true || process.stderr.isTTY !== true;
+  let last = 0;
+  const r = await buildPackFile({
+    manifest: positionals[0],
+    ...(values.texts === undefined ? {} : { texts: values.texts as string }),
+    ...(values.out === undefined ? {} : { out: values.out as string }),
+    ...(values.index === undefined ? {} : { index: values.index as string }),
+    onProgress: (p) => {
+      if (quiet || (p.documents < p.total && performance.now() - last < 200)) return;
+      last = performance.now();
+      process.stderr.write(`\r\x1b[Kreading ${p.documents}/${p.total} texts, ${fmt(mb(p.bytes))} MB`);
+    },
+  });
+  if (!quiet) process.stderr.write('\r\x1b[K');
+  const c = r.info.counts;
+  console.error(
+    `wrote ${r.out}: pack "${r.info.id}" (${r.info.kb_dataset}), ${c.documents.toLocaleString('en-US')} documents, ` +
+    `${c.words.toLocaleString('en-US')} words, ${c.ngrams.toLocaleString('en-US')} n-grams at window ` +
+    `${r.info.window}, file ${fmt(mb(r.file_bytes), 2)} MB (${fmt(r.file_bytes / Math.max(c.ngrams, 1), 2)} B per ` +
+    `n-gram), ${fmt(r.elapsed_ms / 1000)} s`,
+  );
+  const elapsed_ms = Math.round(r.elapsed_ms);
+  console.log(JSON.stringify({ out: r.out, sha256: r.sha256, file_bytes: r.file_bytes, elapsed_ms, counts: c }));
+  return 0;
+}
+
+/** The packs named on the command line (files, or ids of the index), or every listed pack. */
+async function namedPacks(
+  names: string[],
+  dir: string | undefined,
+): Promise<Array<{ path: string; listed?: ListedPack }>> {
+  const listed = names.length === 0 || names.some((n) => !existsSync(n)) ? await listPacks(dir) : [];
+  if (names.length === 0) return listed.map((p) => ({ path: p.path, listed: p }));
+  return names.map((n) => {
+    const byId = listed.find((p) => p.id === n);
+    if (byId && !existsSync(n)) return { path: byId.path, listed: byId };
+    if (!existsSync(n)) throw new TrainprintError('NOT_FOUND', `${n}: no such file, and no listed pack has this id`);
+    return { path: n };
+  });
+}
+
+/** A pack's provenance for printing: without its document list unless asked. */
+function provenance(info: PackInfo & { listed?: boolean }, documents: boolean): Record<string, unknown> {
+  const { documents: docs, ...rest } = info;
+  return { ...rest, documents: documents ? docs : `${docs.length} (list them with --documents)` };
+}
+
+async function packsCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
+  if (sub === 'list') {
+    const { values, positionals } = parse(rest, { dir: { type: 'string' }, json: { type: 'boolean' } });
+    if (values.help) { console.log(HELP); return 0; }
+    if (positionals.length) throw new UsageError('packs list takes no positional arguments');
+    const packs = await listPacks(values.dir as string | undefined);
+    if (values.json) { console.log(JSON.stringify(packs, null, 2)); return 0; }
+    for (const p of packs) {
+      console.log(
+        `${p.id.padEnd(24)} ${p.file.padEnd(24)} ${fmt(mb(p.bytes), 2).padStart(7)} MB  ` +
+        `${String(p.documents).padStart(6)} docs  ${p.words.toLocaleString('en-US').padStart(12)} words  ` +
+        `${p.ngrams.toLocaleString('en-US').padStart(11)} n-grams  ` +
+        `→ ${p.kb_dataset}${p.default ? '  (default)' : ''}`,
+      );
+    }
+    const total = packs.filter((p) => p.default).reduce((a, p) => a + p.bytes, 0);
+    console.log(`${packs.length} packs; default packs ${fmt(mb(total), 2)} MB`);
+    return 0;
+  }
+  if (sub === 'info' || sub === 'verify') {
+    const { values, positionals } = parse(rest, { dir: { type: 'string' }, documents: { type: 'boolean' } });
+    if (values.help) { console.log(HELP); return 0; }
+    if (sub === 'info' && positionals.length > 1) throw new UsageError('packs info takes at most one FILE or ID');
+    const dir = values.dir as string | undefined;
+    const targets = await namedPacks(positionals, dir);
+    if (sub === 'info') {
+      const infos = [];
+      for (const t of targets) {
+        const expect = t.listed ? { sha256: t.listed.sha256 } : dir === undefined ? {} : { dir };
+        infos.push(provenance(await verifyPackFile(t.path, expect), values.documents === true));
+      }
+      console.log(JSON.stringify(positionals.length === 1 ? infos[0] : infos, null, 2));
+      return 0;
+    }
+    let failed = 0;
+    for (const t of targets) {
+      try {
+        const expect = t.listed ? { sha256: t.listed.sha256 } : dir === undefined ? {} : { dir };
+        const info = await verifyPackFile(t.path, expect);
+        const how = info.listed ? 'SHA-256 as listed, CRC-32 and layout ok' : 'CRC-32 and layout ok, SHA-256 unlisted';
+        console.log(`ok    ${t.path}  ${info.id}  sha256 ${info.sha256}  (${how})`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL  ${t.path}  ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return failed === 0 ? 0 : 1;
+  }
+  throw new UsageError(sub === undefined
+    ? 'packs needs a subcommand: list, info or verify'
+    : `unknown packs subcommand ${JSON.stringify(sub)}`);
+}
+
 const README_MIT = `# widget
 
 A small library.
@@ -267,13 +403,17 @@ async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
-    'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
+    packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
+  const packs = (values.packs as string | undefined) ?? 'default';
+  if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
   const engine = await engineFor(values);
+  // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
+  if (packs === 'default') await loadDefaultPacks(engine);
   const { createHandler, KeyStore } = await import('./http/index.js');
   const keys = new KeyStore(engine.store);
   const dev = await keys.createKey({ account: 'dev', plan: 'pro', mode: 'test', name: 'printed by trainprint serve' });
@@ -374,6 +514,15 @@ async function main(argv: string[]): Promise<number> {
     console.log('(the licence texts are a reference sample with no documented model link: matches, but no attribution)');
     return 0;
   }
+  if (cmd === 'pack') {
+    const [sub, ...args] = rest;
+    if (sub === 'build') return packBuild(args);
+    if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
+    throw new UsageError(sub === undefined
+      ? 'pack needs a subcommand: build'
+      : `unknown pack subcommand ${JSON.stringify(sub)}`);
+  }
+  if (cmd === 'packs') return packsCommand(rest);
   if (cmd === 'analyze') return analyzeFile(rest);
   if (cmd === 'serve') return serveCommand(rest);
   if (cmd === 'keys') return keysCommand(rest);

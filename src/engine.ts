@@ -22,13 +22,11 @@ import type { CreateMonitorRequest, Monitor, MonitorEvent } from './services/mon
 import { createMonitorService, type MonitorService } from './services/monitors/service.js';
 import type { WebhookDeliverer, WebhookDelivererOptions } from './services/monitors/webhook.js';
 import { createRegistryService, type RegistryService } from './services/registry/service.js';
-import type {
-  ListWorksOptions, RegisterWorkRequest, RegisterWorkResult, Work, WorkPage,
-} from './services/registry/works.js';
+import type * as Registry from './services/registry/works.js';
 import type { ScoreRequest, ScoreResult } from './services/score/score.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
 import { MemoryStore } from './store/memory.js';
-import type { Store } from './store/types.js';
+import type { AlongsideRecords, Store } from './store/types.js';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -130,16 +128,16 @@ export class Engine extends FingerprintEngine {
    * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE
    * @example const w = await engine.registerWork({ content: text, owner: 'acme-press', title: 'Persuasion' })
    */
-  registerWork(request: RegisterWorkRequest): Promise<RegisterWorkResult> {
+  registerWork(request: Registry.RegisterWorkRequest): Promise<Registry.RegisterWorkResult> {
     this.assertLive();
     return this.registry.register(request);
   }
   /** True when `receipt` was signed with this engine's key, unaltered. @example engine.verifyReceipt(w.receipt) */
   verifyReceipt(receipt: unknown): Promise<boolean> { return this.registry.verifyReceipt(receipt); }
   /** A registered work. @throws NOT_FOUND @example await engine.getWork(w.work_id) */
-  getWork(workId: string): Promise<Work> { return this.registry.get(workId); }
+  getWork(workId: string): Promise<Registry.Work> { return this.registry.get(workId); }
   /** Registered works, optionally of one owner, paged. @example await engine.listWorks({ owner: 'acme-press' }) */
-  listWorks(options?: ListWorksOptions): Promise<WorkPage> { return this.registry.list(options); }
+  listWorks(options?: Registry.ListWorksOptions): Promise<Registry.WorkPage> { return this.registry.list(options); }
   /** Delete a work and its text; with `owner`, only that owner's. @throws FORBIDDEN @example engine.deleteWork(id) */
   deleteWork(workId: string, options: { owner?: string } = {}): Promise<boolean> {
     return this.registry.delete(workId, options?.owner);
@@ -169,8 +167,10 @@ export class Engine extends FingerprintEngine {
 
   // ---------------------------------------------------------------- monitors (docs/registry.md)
 
-  /** Watch a registered work: events to the log and, signed, to its webhook. @example engine.createMonitor(r) */
-  createMonitor(request: CreateMonitorRequest): Promise<Monitor> { return this.monitors.create(request); }
+  /** Watch a work: events to the log and, signed, to its webhook (`records`: same batch). @example createMonitor(r) */
+  createMonitor(request: CreateMonitorRequest, options: { records?: AlongsideRecords } = {}): Promise<Monitor> {
+    return this.monitors.create(request, options?.records);
+  }
   /** A monitor. @throws NOT_FOUND @example await engine.getMonitor(m.monitor_id) */
   getMonitor(id: string): Promise<Monitor> { return this.monitors.get(id); }
   /** Monitors, optionally of one work. @example await engine.listMonitors({ work_id: w.work_id }) */

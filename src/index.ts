@@ -56,3 +56,6 @@ export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './services/k
 export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
 export { DEALS } from './services/kb/deals.js';
 export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';
+
+// Reference packs (portrait datasets of real public text with their provenance)
+export * from './packs/index.js';

@@ -9,9 +9,12 @@
  * 2. Verbatim detection on the whole pair (verbatimPassages), independent of sentences: exact runs of
  *    ≥ `verbatimRun` words (stop words included), chained in order on both sides with gaps ≤ 20 words;
  *    a chain of ≥ 40 run words covering ≥ `verbatimShare` of its extent on both sides is a verbatim
- *    passage with word-exact edges. Type recognition: a pair with no verbatim passage is treated as
- *    obfuscated and seeded with `obfuscatedSeedCosine` / `obfuscatedSeedDice` instead of
- *    `seedCosine` / `seedDice` (obfuscated copies keep fewer shared words per sentence).
+ *    passage with word-exact edges (when the shorter text has under 50 words, ≥ `verbatimShare` of its
+ *    words, in runs of a quarter of them, at least 2). Texts that are the same word sequence after
+ *    normalisation are one passage from the first word to the last, whatever their length. Type
+ *    recognition: a pair with no verbatim passage is treated as obfuscated and seeded with
+ *    `obfuscatedSeedCosine` / `obfuscatedSeedDice` instead of `seedCosine` / `seedDice` (obfuscated
+ *    copies keep fewer shared words per sentence).
  * 3. tf-idf sentence vectors (idf over the sentences of both texts). Seeds: sentence pairs with
  *    cosine and Dice above the pair's thresholds (seeds.ts; the scoring loop runs in WebAssembly).
  * 4. Extension: seeds are clustered alternately by their sentence index in a and in b, splitting
@@ -219,6 +222,10 @@ export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedC
   const pa = prepare(a, dict, o.minSentenceWords);
   const pb = prepare(b, dict, o.minSentenceWords);
   if (pa.tokStart.length === 0 || pb.tokStart.length === 0) return [];
+  // Identical after normalisation: one passage, whatever the length. The sentence machinery cannot
+  // say so for short texts (one sentence a side gives every word idf 0; no verbatim chain reaches
+  // 40 words), and for long ones it finds this very span.
+  if (sameWords(pa, pb)) return [wholeSpan(pa, pb, a, b)];
   const idf = idfWeights(pa, pb, dict.size);
   const va = vectors(pa, idf);
   const vb = vectors(pb, idf);
@@ -252,6 +259,20 @@ export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedC
   return out;
 }
 
+/** True when both texts are the same word sequence (after normalisation). */
+function sameWords(pa: Prepared, pb: Prepared): boolean {
+  const W = pa.tokWord, V = pb.tokWord;
+  if (W.length !== V.length) return false;
+  for (let t = 0; t < W.length; t++) if (W[t] !== V[t]) return false;
+  return true;
+}
+
+/** The span from the first word to the last (with its closing punctuation) on both sides. */
+function wholeSpan(pa: Prepared, pb: Prepared, a: string, b: string): AlignedSpan {
+  const last = (p: Prepared, text: string): number => closeAt(text, p.tokEnd[p.tokEnd.length - 1]);
+  return { a_start: pa.tokStart[0], a_end: last(pa, a), b_start: pb.tokStart[0], b_end: last(pb, b), score: 1 };
+}
+
 /** Exact runs of at least `K` words (all words), greedy longest-first from left to right in a: [a0, b0, len] token indices. */
 function exactRuns(pa: Prepared, pb: Prepared, K: number, ta0 = 0, ta1 = pa.tokWord.length, tb0 = 0, tb1 = pb.tokWord.length): number[][] {
   const W = pa.tokWord, V = pb.tokWord;
@@ -281,6 +302,11 @@ function exactRuns(pa: Prepared, pb: Prepared, K: number, ta0 = 0, ta1 = pa.tokW
 const MAX_CANDIDATES = 64;
 /** Largest gap, in words, between two exact runs of one verbatim passage (on each side). */
 const VERBATIM_GAP = 20;
+/**
+ * Shortest exact run of a short pair (see verbatimPassages); the runs must still cover 80 % of the
+ * shorter text, so scattered shared bigrams never add up to a passage.
+ */
+const SHORT_MIN_RUN = 2;
 
 const closeAt = (text: string, e: number): number => e + (CLOSERS.exec(text.slice(e, e + 8))?.[0].length ?? 0);
 
@@ -291,7 +317,13 @@ const closeAt = (text: string, e: number): number => e + (CLOSERS.exec(text.slic
  * with word-exact edges (extended while the words agree).
  */
 function verbatimPassages(pa: Prepared, pb: Prepared, a: string, b: string, o: ResolvedCompareOptions): AlignedSpan[] {
-  const runs = exactRuns(pa, pb, o.verbatimRun);
+  // A pair whose shorter text has under 50 words could never reach 40 run words: the thresholds
+  // scale with it (runs of a quarter of its words, at least 2), so a near copy of a short text is a
+  // passage too. From 50 words on (runs: from 24), nothing changes.
+  const words = Math.min(pa.tokWord.length, pb.tokWord.length);
+  const minWords = Math.min(VERBATIM_MIN_WORDS, Math.ceil(o.verbatimShare * words));
+  const runLength = Math.min(o.verbatimRun, Math.max(SHORT_MIN_RUN, Math.floor(words / 4)));
+  const runs = exactRuns(pa, pb, runLength);
   const chains: { a0: number; a1: number; b0: number; b1: number; n: number }[] = [];
   for (const [p, q, len] of runs) {
     let c = null;
@@ -304,7 +336,7 @@ function verbatimPassages(pa: Prepared, pb: Prepared, a: string, b: string, o: R
   const W = pa.tokWord, V = pb.tokWord;
   const out: AlignedSpan[] = [];
   for (const c of chains) {
-    if (c.n < VERBATIM_MIN_WORDS || c.n < o.verbatimShare * (c.a1 - c.a0) || c.n < o.verbatimShare * (c.b1 - c.b0)) continue;
+    if (c.n < minWords || c.n < o.verbatimShare * (c.a1 - c.a0) || c.n < o.verbatimShare * (c.b1 - c.b0)) continue;
     while (c.a0 > 0 && c.b0 > 0 && W[c.a0 - 1] === V[c.b0 - 1]) { c.a0--; c.b0--; }
     while (c.a1 < W.length && c.b1 < V.length && W[c.a1] === V[c.b1]) { c.a1++; c.b1++; }
     out.push({ a_start: pa.tokStart[c.a0], a_end: closeAt(a, pa.tokEnd[c.a1 - 1]), b_start: pb.tokStart[c.b0], b_end: closeAt(b, pb.tokEnd[c.b1 - 1]), score: 1 });

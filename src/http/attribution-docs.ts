@@ -32,8 +32,12 @@ const README_ANALYSIS = {
     modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }, { code: 'attribution_uncertain', delta: 0 }],
     attribution_scale: 0,
   },
-  next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
+  next_steps: {
+    register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create',
+    register_prefill: { title: 'README of a small library' },
+  },
   content_type: 'text',
+  title: 'README of a small library',
   work_hash: 'sha256:fa3ff462f020dcadaf3c44b61f0df757293233be81338ffb80c18a3f062c0523',
   tokens: 67,
   matches: [
@@ -51,8 +55,8 @@ const README_ANALYSIS = {
     method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
       + 'unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent '
       + 'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
-      + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = dataset '
-      + 'confidence × link certainty.',
+      + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × '
+      + 'dataset confidence × link certainty.',
     datasets: [
       {
         dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, declared_models: [], matches: 53,
@@ -62,8 +66,8 @@ const README_ANALYSIS = {
       },
     ],
     calibration: { id: 'cal-2026-11-22-add0b0e0', prior: 0.5 },
-    combination: 'confidence = 100 × the highest attribution-source confidence (sources share the same corpus '
-      + 'evidence, so they are not combined as independent); 0 without sources',
+    combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
+      + 'corpus evidence, so they are not combined as independent); 0 without sources',
   },
   limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
   created_at: '2025-06-02T09:30:00.000Z',
@@ -162,7 +166,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         attribution_sources: [
           {
             dataset_id: 'gutenberg-sample', declared: true, provider: 'Meta', model: 'facebook/opt-66b',
-            confidence: 0.95, confidence_ci_95: [0.95, 0.95], training_dataset: 'Project Gutenberg (PG-19)',
+            confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
             kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
             link_reason: 'facebook/opt-66b (full disclosure) documents "The Pile subset (Pile-CC, OpenWebText2, '
               + 'USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)", which names '
@@ -175,7 +179,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           },
           {
             dataset_id: 'gutenberg-sample', declared: true, provider: 'Meta', model: 'meta/llama-65b',
-            confidence: 0.95, confidence_ci_95: [0.95, 0.95], training_dataset: 'Project Gutenberg (PG-19)',
+            confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
             kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
             link_reason: 'meta/llama-65b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which names '
               + 'Project Gutenberg (PG-19).',
@@ -214,8 +218,8 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
             + 'unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent '
             + 'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
-            + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = dataset '
-            + 'confidence × link certainty.',
+            + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × '
+            + 'dataset confidence × link certainty.',
           datasets: [
             {
               dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, declared_models: [], matches: 0,
@@ -231,8 +235,8 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             },
           ],
           calibration: { id: 'cal-2026-11-22-add0b0e0', prior: 0.5 },
-          combination: 'confidence = 100 × the highest attribution-source confidence (sources share the same corpus '
-            + 'evidence, so they are not combined as independent); 0 without sources',
+          combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the '
+            + 'same corpus evidence, so they are not combined as independent); 0 without sources',
         },
         limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
         created_at: '2025-06-02T09:30:00.000Z',

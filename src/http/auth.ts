@@ -341,12 +341,14 @@ export class TokenIssuer {
       let raw: Uint8Array;
       if (this.secret !== undefined) raw = typeof this.secret === 'string' ? new TextEncoder().encode(this.secret) : this.secret;
       else {
-        const kept = await this.store.get(TOKEN_SECRET_RECORD);
-        if (kept instanceof Uint8Array && kept.length >= 32) raw = kept;
-        else {
-          raw = globalThis.crypto.getRandomValues(new Uint8Array(32));
-          await this.store.put(TOKEN_SECRET_RECORD, raw);
-        }
+        // read-or-create in one transaction: two instances starting together agree on one secret
+        raw = await this.store.transaction(async (tx) => {
+          const kept = await tx.get(TOKEN_SECRET_RECORD);
+          if (kept instanceof Uint8Array && kept.length >= 32) return kept;
+          const fresh = globalThis.crypto.getRandomValues(new Uint8Array(32));
+          tx.put(TOKEN_SECRET_RECORD, fresh);
+          return fresh;
+        });
       }
       return globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     })();

@@ -63,9 +63,9 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'Analyse content against the reference datasets',
     body: 'json', requestSchema: ANALYZE_REQUEST_SCHEMA, responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
-      const r = await ctx.engine.analyze(ctx.body as AnalyzeRequest);
-      await ctx.engine.store.put(`http/owner/analysis/${r.analysis_id}`, account(ctx));
-      return r;
+      // the owner record goes in the same batch as the result: a crash leaves both or neither
+      const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
+      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records });
     },
   },
   {
@@ -158,8 +158,8 @@ export const ROUTES: readonly Route[] = withDocs([
       // a work_hash names the account's own work, never another account's work with the same bytes
       const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
       const { work_hash: _unused, ...rest } = req;
-      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id });
-      await ctx.engine.store.put(`http/owner/monitor/${m.monitor_id}`, account(ctx));
+      const records = (id: string) => [{ key: `http/owner/monitor/${id}`, value: account(ctx) }];
+      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { records });
       return new Reply({ ...m }, 201);
     },
   },

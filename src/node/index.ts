@@ -22,3 +22,4 @@ export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';
 export type { FileStore, FileStoreOptions } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
+export * from './packs.js';

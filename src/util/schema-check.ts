@@ -57,12 +57,89 @@ const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.st
 
 /**
  * Check `value` against `schema`; throws INVALID_INPUT naming the first offending field (`where`
- * names the value itself, e.g. 'the request').
+ * names the value itself, e.g. 'the request'). Returns the checked copy made by {@link readRequest}:
+ * use it, not `value`, so the operation sees exactly what was checked.
  * @example checkSchema(ANALYZE_REQUEST_SCHEMA, { content: 'x' }, 'the request') // INVALID_INPUT: content_type is required …
  */
 export function checkSchema<S extends SchemaNode>(schema: S, value: unknown, where: string): FromSchema<S> {
-  walk(schema, value, '', where);
-  return value as FromSchema<S>;
+  const copy = readRequest(value, where);
+  try {
+    walk(schema, copy, '', where);
+  } catch (cause) {
+    // a value left as it was (not a plain object or array) may still throw when read
+    if (cause instanceof TrainprintError) throw cause;
+    throw unreadable(where, cause);
+  }
+  return copy as FromSchema<S>;
+}
+
+/** Deepest nesting {@link readRequest} copies (a cyclic request would otherwise never end). */
+const MAX_REQUEST_DEPTH = 64;
+
+/**
+ * A request read once into a plain copy: plain objects (own enumerable string keys) and arrays are
+ * copied, deeply; everything else (strings, numbers, functions, class instances such as Uint8Array)
+ * is kept as it is. A getter or proxy trap that throws becomes INVALID_INPUT naming the field rather
+ * than escaping as a raw error, and checks and operation then read the same values: a getter runs
+ * once, so it cannot answer the check one thing and the operation another.
+ * @throws INVALID_INPUT for a field that cannot be read, or nesting deeper than 64 levels (or a cycle).
+ * @example
+ * readRequest({ content: 'x', metadata: { title: 'T' } }, 'the request') // an equal, separate object
+ * readRequest({ get metadata() { throw new Error('boom') } }, 'the request')
+ * // throws TrainprintError INVALID_INPUT: metadata could not be read (boom)
+ */
+export function readRequest(value: unknown, where: string): unknown {
+  // a field-like name ('webhook', 'options') prefixes its members as elsewhere ('webhook.url'); a
+  // description ('the request') does not: its members are named bare ('content_type'), as checkSchema does
+  return copyValue(value, /\s/.test(where) ? '' : where, where, 0);
+}
+
+function unreadable(name: string, cause: unknown): TrainprintError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new TrainprintError('INVALID_INPUT', `${name} could not be read (${why})`, { cause });
+}
+
+function copyValue(v: unknown, path: string, where: string, depth: number): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  const name = path || where;
+  let array: boolean;
+  let plain: boolean;
+  try {
+    array = Array.isArray(v); // throws for a revoked proxy
+    const proto: unknown = array ? null : Object.getPrototypeOf(v);
+    plain = array || proto === Object.prototype || proto === null;
+  } catch (cause) {
+    throw unreadable(name, cause);
+  }
+  if (!plain) return v;
+  if (depth >= MAX_REQUEST_DEPTH) fail(`${name} nests deeper than ${MAX_REQUEST_DEPTH} levels (or is cyclic)`);
+  const read = (k: string | number, at: string): unknown => {
+    let x: unknown;
+    try {
+      x = (v as Record<string | number, unknown>)[k];
+    } catch (cause) {
+      throw unreadable(at, cause);
+    }
+    return copyValue(x, at, where, depth + 1);
+  };
+  let keys: string[];
+  let length = 0;
+  try {
+    keys = array ? [] : Object.keys(v);
+    if (array) length = (v as unknown[]).length;
+  } catch (cause) {
+    throw unreadable(name, cause);
+  }
+  if (array) return Array.from({ length }, (_, i) => read(i, `${name}[${i}]`));
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const x = read(k, path ? `${path}.${k}` : k);
+    // a JSON-parsed "__proto__" member is data: define it, never assign (that would set the prototype)
+    if (k === '__proto__') {
+      Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+    } else out[k] = x;
+  }
+  return out;
 }
 
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {

@@ -3,6 +3,7 @@
  * INVALID_INPUT naming the field, so a caller (or the HTTP adapter's 422 body) can fix it.
  */
 import { TrainprintError } from '../errors.js';
+import { readRequest } from './schema-check.js';
 import type { Declarations, WorkType } from '../types.js';
 
 /** The work types the revenue model and the risk table know. */
@@ -13,10 +14,14 @@ export function fail(detail: string): never {
   throw new TrainprintError('INVALID_INPUT', detail);
 }
 
-/** `v` must be a plain object (not null, not an array). */
+/**
+ * `v` must be a plain object (not null, not an array). Returns it read once into a copy
+ * ({@link readRequest}): a throwing getter is INVALID_INPUT, and the caller checks and uses the same values.
+ */
 export function checkObject(v: unknown, where: string): Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(`${where} must be an object`);
-  return v as Record<string, unknown>;
+  const copy = readRequest(v, where);
+  if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) fail(`${where} must be an object`);
+  return copy as Record<string, unknown>;
 }
 
 /** Refuse members outside `allowed` (unknown fields are not silently dropped). */

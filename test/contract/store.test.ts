@@ -5,14 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { Encoder } from '@msgpack/msgpack';
 import { MemoryStore } from '../../src/store/index.js';
 import { openFileStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
 import { TrainprintError, type ErrorCode } from '../../src/errors.js';
+import { crc32 } from '../../src/util/crc32.js';
 import { bundleStoreChild } from '../fixtures/store-child-bundle.js';
 
 let tmpRoot: string;
@@ -306,11 +308,14 @@ async function scanAll(dir: string, options?: { compactEvery?: number }): Promis
   return all;
 }
 
-/** Byte offsets where each log record starts (after the 16-byte header), and the file length. */
+/** Size of the log header (format version 2): records start after it. */
+const LOG_HEADER = 4096;
+
+/** Byte offsets where each log record starts (after the header). */
 function recordOffsets(log: Uint8Array): number[] {
   const dv = new DataView(log.buffer, log.byteOffset, log.byteLength);
   const out: number[] = [];
-  for (let o = 16; o < log.length; o += 12 + dv.getUint32(o, true)) out.push(o);
+  for (let o = LOG_HEADER; o < log.length; o += 12 + dv.getUint32(o, true)) out.push(o);
   return out;
 }
 
@@ -355,7 +360,7 @@ describe('FileStore', () => {
     await writeFile(join(dir, 'store.log.tmp'), 'more garbage');
     expect(await scanAll(dir)).toEqual(all);
     const log = await readFile(join(dir, 'store.log'));
-    expect([u32At(log, 8), log.length]).toEqual([1, 16]);
+    expect([u32At(log, 8), log.length]).toEqual([1, LOG_HEADER]);
     await expect(stat(join(dir, 'snapshot.tmp'))).rejects.toThrow();
   });
 
@@ -378,14 +383,19 @@ describe('FileStore', () => {
     await scanAll(dir); // whole again; and the failed opens released the lock
   });
 
-  it('a torn last record (cut at every byte) recovers the previous state', async () => {
+  it('a torn write after the durable point (cut at every byte) recovers the previous state', async () => {
     const dir = freshDir();
     const before = await fillAndClose(dir, 12);
+    const durable = await readFile(join(dir, 'store.log')); // closed: its header claims every record
     const s = await openFileStore(dir);
     await s.put('torn', { big: 'y'.repeat(40) });
     await s.close();
-    const full = await readFile(join(dir, 'store.log'));
+    // What a crash during that put's fdatasync leaves: its record, whole or in part, after the
+    // durable point that the header held before it.
+    const after = await readFile(join(dir, 'store.log'));
+    const full = Buffer.concat([durable.subarray(0, LOG_HEADER), after.subarray(LOG_HEADER)]);
     const last = recordOffsets(full).at(-1)!;
+    expect(last).toBe(durable.length);
     expect(full.length - last).toBeGreaterThan(50);
     for (let cut = last; cut < full.length; cut++) {
       await writeFile(join(dir, 'store.log'), full.subarray(0, cut));
@@ -429,6 +439,173 @@ describe('FileStore', () => {
   it('options are validated', async () => {
     expect(await codeOf(openFileStore(freshDir(), { compactEvery: 0 }))).toBe('INVALID_OPTIONS');
     expect(await codeOf(openFileStore(freshDir(), { lockStaleMs: -1 }))).toBe('INVALID_OPTIONS');
+  });
+});
+
+/** Every file of a store directory and its bytes (LOCK excluded: a failed open takes and drops it). */
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of (await readdir(dir)).sort()) {
+    if (f !== 'LOCK') out.set(f, (await readFile(join(dir, f))).toString('base64'));
+  }
+  return out;
+}
+
+/** Opens `dir` expecting STORE_CORRUPT; returns its detail, and checks the failed open changed no file. */
+async function corruptDetail(dir: string): Promise<string> {
+  const before = await filesOf(dir);
+  const error = await openFileStore(dir).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TrainprintError);
+  expect((error as TrainprintError).code).toBe('STORE_CORRUPT');
+  expect(await filesOf(dir)).toEqual(before); // nothing repaired, truncated or created
+  return (error as TrainprintError).detail ?? '';
+}
+
+/** `n` keys written 16 at a time (group commit on), so the log holds fewer, larger records. */
+async function fillConcurrently(dir: string, n: number): Promise<Store> {
+  const s = await openFileStore(dir);
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    for (let i; (i = next++) < n; ) await s.put(`k/${String(i).padStart(5, '0')}`, { i, pad: 'p'.repeat(i % 50) });
+  }));
+  return s;
+}
+
+/** A log of format version 1 (16-byte header, no durable point) holding one record of `puts`. */
+function versionOneLog(puts: Array<[string, unknown]>): Uint8Array {
+  const header = new Uint8Array(16);
+  const dv = new DataView(header.buffer);
+  header.set([0x54, 0x50, 0x4c, 0x47]);
+  dv.setUint32(4, 1, true);
+  dv.setUint32(8, 0, true);
+  dv.setUint32(12, crc32(header.subarray(0, 12)), true);
+  const ops = puts.map(([key, value]) => ({ type: 'put', key, value: new Encoder().encode(value) }));
+  const payload = new Encoder().encode({ ops });
+  const record = new Uint8Array(12 + payload.length);
+  const rv = new DataView(record.buffer);
+  rv.setUint32(0, payload.length, true);
+  rv.setUint32(4, 1, true);
+  record.set(payload, 12);
+  rv.setUint32(8, crc32(payload, crc32(record.subarray(0, 8))), true);
+  return Buffer.concat([header, record]);
+}
+
+describe('FileStore: lost acknowledged data is STORE_CORRUPT, a torn tail is not', () => {
+  it('a log cut to half its length: STORE_CORRUPT naming the sizes, the files untouched', async () => {
+    const dir = freshDir();
+    await (await fillConcurrently(dir, 3000)).close();
+    const log = await readFile(join(dir, 'store.log'));
+    expect(recordOffsets(log).length).toBeLessThan(3000); // group commit: several puts per record
+    await writeFile(join(dir, 'store.log'), log.subarray(0, log.length >> 1));
+    const detail = await corruptDetail(dir);
+    expect(detail).toContain('store.log');
+    expect(detail).toContain(`expected at least ${log.length} bytes, found ${log.length >> 1}`);
+    await writeFile(join(dir, 'store.log'), log);
+    expect((await scanAll(dir)).length).toBe(3000); // the whole log again: everything is back
+  });
+
+  it('also when the writer died without close (the durable point trails the last writes by milliseconds)', async () => {
+    const dir = freshDir();
+    const s = await fillConcurrently(dir, 2000);
+    // the files as a crash right now would leave them (no close, no idle checkpoint yet)
+    const crashed = freshDir();
+    await mkdir(crashed);
+    for (const f of ['store.log', 'MANIFEST']) await writeFile(join(crashed, f), await readFile(join(dir, f)));
+    await s.close();
+    const log = await readFile(join(crashed, 'store.log'));
+    expect((await scanAll(crashed)).length).toBe(2000);
+    await writeFile(join(crashed, 'store.log'), log); // scanAll's close claimed the rest; back to the crash state
+    await writeFile(join(crashed, 'store.log'), log.subarray(0, log.length >> 1));
+    expect(await corruptDetail(crashed)).toMatch(/bytes of acknowledged writes are missing/);
+  });
+
+  it('a deleted log beside a manifest (and no snapshot) is STORE_CORRUPT, not a new empty store', async () => {
+    const dir = freshDir();
+    await fillAndClose(dir, 10);
+    await rm(join(dir, 'store.log'));
+    expect(await corruptDetail(dir)).toMatch(/^store\.log: missing, although MANIFEST/);
+    await expect(stat(join(dir, 'store.log'))).rejects.toThrow(); // not recreated
+  });
+
+  it('a flipped byte in any record before the durable point, the last one included, is STORE_CORRUPT', async () => {
+    const dir = freshDir();
+    await fillAndClose(dir, 8);
+    const log = await readFile(join(dir, 'store.log'));
+    const offsets = recordOffsets(log);
+    const last = offsets.at(-1)!;
+    for (let i = last; i < log.length; i++) {
+      const bad = Uint8Array.from(log);
+      bad[i] ^= 0x08;
+      await writeFile(join(dir, 'store.log'), bad);
+      expect([i, await codeOf(openFileStore(dir))]).toEqual([i, 'STORE_CORRUPT']);
+    }
+    const bad = Uint8Array.from(log);
+    bad[offsets[2] + 20] ^= 0x01;
+    await writeFile(join(dir, 'store.log'), bad);
+    expect(await corruptDetail(dir)).toBe(
+      `store.log: record 3 at byte ${offsets[2]} is damaged (CRC mismatch); ` +
+        `the header records ${offsets.length} acknowledged records ending at byte ${log.length}`,
+    );
+    await writeFile(join(dir, 'store.log'), log);
+    expect((await scanAll(dir)).length).toBeGreaterThan(0);
+  });
+
+  it('a partial record appended after the last sync is a torn tail: dropped alone, without error', async () => {
+    const dir = freshDir();
+    const before = await fillAndClose(dir, 30);
+    const log = await readFile(join(dir, 'store.log'));
+    const frame = await (async () => {
+      const s = await openFileStore(dir);
+      await s.batch([{ type: 'put', key: 'late', value: 'z'.repeat(200) }]);
+      await s.close();
+      return (await readFile(join(dir, 'store.log'))).subarray(log.length);
+    })();
+    for (const cut of [1, 11, 12, 100, frame.length - 1]) {
+      await writeFile(join(dir, 'store.log'), Buffer.concat([log, frame.subarray(0, cut)]));
+      expect(await scanAll(dir)).toEqual(before);
+      expect(await readFile(join(dir, 'store.log'))).toEqual(log); // only the torn part went
+    }
+  });
+
+  it('a damaged header slot falls back to the other one; both damaged is STORE_CORRUPT', async () => {
+    const dir = freshDir();
+    const before = await fillAndClose(dir, 12);
+    const log = await readFile(join(dir, 'store.log'));
+    const stamps = [u32At(log, 16), u32At(log, 36)];
+    const newest = stamps[0] > stamps[1] ? 16 : 36;
+    const bad = Uint8Array.from(log);
+    bad[newest + 5] ^= 0x01;
+    await writeFile(join(dir, 'store.log'), bad);
+    expect(await scanAll(dir)).toEqual(before); // the older slot claims less: still consistent
+    bad[(newest === 16 ? 36 : 16) + 5] ^= 0x01;
+    await writeFile(join(dir, 'store.log'), bad);
+    expect(await corruptDetail(dir)).toMatch(/neither durable-point slot/);
+  });
+
+  it('a log without its manifest, or a manifest newer than the files, is STORE_CORRUPT', async () => {
+    const dir = freshDir();
+    await fillAndClose(dir, 10, { compactEvery: 4 });
+    const manifest = await readFile(join(dir, 'MANIFEST'));
+    await rm(join(dir, 'MANIFEST'));
+    expect(await corruptDetail(dir)).toMatch(/^MANIFEST: missing, although store\.log/);
+    const newer = Uint8Array.from(manifest);
+    new DataView(newer.buffer).setUint32(8, u32At(manifest, 8) + 1, true);
+    new DataView(newer.buffer).setUint32(12, crc32(newer.subarray(0, 12)), true);
+    await writeFile(join(dir, 'MANIFEST'), newer);
+    expect(await corruptDetail(dir)).toMatch(/^MANIFEST: expected files of generation/);
+    await writeFile(join(dir, 'MANIFEST'), manifest);
+    expect((await scanAll(dir)).length).toBeGreaterThan(0);
+  });
+
+  it('a log of format version 1 is read with its old rules and upgraded on open', async () => {
+    const dir = freshDir();
+    await mkdir(dir);
+    await writeFile(join(dir, 'store.log'), versionOneLog([['a', 1], ['b', { x: 'y' }]]));
+    expect(await scanAll(dir)).toEqual([['a', 1], ['b', { x: 'y' }]]);
+    const log = await readFile(join(dir, 'store.log'));
+    expect([u32At(log, 4), u32At(log, 8), log.length]).toEqual([2, 1, LOG_HEADER]);
+    expect(u32At(await readFile(join(dir, 'MANIFEST')), 8)).toBe(1);
+    expect(await scanAll(dir)).toEqual([['a', 1], ['b', { x: 'y' }]]);
   });
 });
 

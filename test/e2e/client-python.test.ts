@@ -1,12 +1,28 @@
 /**
- * The Python client (clients/python/) against a real server: starts the API on 127.0.0.1 (engine
- * + starter dataset), creates a key with every scope, and runs `python3 clients/python/test_client.py`
- * with TRAINPRINT_BASE_URL / TRAINPRINT_API_KEY. A second server with a one-call plan and a clock
- * at noon gives the script a real 429 whose Retry-After (≈ 12 h) must be raised at once; a second
- * account's key drives the marketplace test, and an n-gram LM served on 127.0.0.1 the memorization one.
+ * The Python client (clients/python/) against a real server.
+ *
+ * 1. Installs the package offline, as a user would: a copy of clients/python (so no build output
+ *    lands in the checkout) into a fresh virtual environment with
+ *    `pip install --no-build-isolation --no-index` — the package's own build backend needs nothing
+ *    but the standard library.
+ * 2. Runs its whole unittest suite with that environment's python, from a folder outside the
+ *    checkout, so `import trainprint_client` is the installed copy: the retry/error tests against
+ *    a local stub, the live API tests, and the conformance scenario (clients/conformance.json).
+ *
+ * Servers: the API on 127.0.0.1 (engine + starter dataset) with a key of every scope, a second
+ * account's key (marketplace), an n-gram LM on 127.0.0.1 (memorization), and a second server on a
+ * 1-call-per-day plan whose clock, from its first request on, reads 4 s before the end of a UTC day:
+ * the scenario's rate-limit steps get a real 429 with a Retry-After of about 4 s, raised at once by
+ * a client whose longest wait is 1 s, waited out and retried by a default one.
+ *
  * Skipped, with a message, only when python3 is missing (it is present on the dev machine and in CI).
+ * Without the venv module (Debian's python3 without python3-venv) the install test is skipped and
+ * the suite runs from the source folder instead.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../fixtures/client/server.js';
@@ -26,14 +42,41 @@ const hasPython = (() => {
 if (!hasPython) console.warn(`client-python.test.ts: SKIPPED — ${PYTHON} not found (install Python 3.8+ to test clients/python)`);
 
 const ALL_SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write', 'kb', 'usage', 'keys', 'marketplace', 'memorization'];
+const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as { steps: Array<{ id: string }> };
+
+interface Run { code: number | null; out: string }
+
+function run(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number }): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { ...options, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }));
+  });
+}
+
+/** A server whose clock jumps, at its first request, to 4 s before the end of a UTC day. */
+async function startLimitedServer(engine: TestServer['engine']): Promise<TestServer> {
+  let shift: number | null = null;
+  let server: TestServer | undefined;
+  const now = () => {
+    if (shift === null && server !== undefined && server.seen.length > 0) {
+      const t = Date.now();
+      shift = (Math.floor(t / 86_400_000) + 1) * 86_400_000 - 4_000 - t;
+    }
+    return Date.now() + (shift ?? 0);
+  };
+  server = await startServer({ plans: { tiny: { daily: 1 } }, now }, engine);
+  return server;
+}
 
 describe.skipIf(!hasPython)('Python client against a real server', () => {
   let srv: TestServer;
   let limited: TestServer;
   let model: ServedModel;
+  let tmp: string;
   const env: Record<string, string> = {};
 
   beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'trainprint-py-'));
     // the model service runs on 127.0.0.1: allowed explicitly (the default SSRF policy refuses it)
     srv = await startServer({ allowPrivateModelHosts: true });
     const { key } = await srv.keys.createKey({ account: 'py', plan: 'pro', scopes: ALL_SCOPES, name: 'python test' });
@@ -42,10 +85,8 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
       book(name).split(/\s+/).slice(from, from + n).join(' ');
     const work = text('austen-persuasion', 30_000, 1200);
     model = await serveModel([work, work, work, text('milton-paradise', 0, 8_000)], { name: 'ngram-py', order: 6 });
-    const noon = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;
-    const offset = noon - Date.now();
-    limited = await startServer({ plans: { one: { daily: 1 } }, now: () => Date.now() + offset }, srv.engine);
-    const one = await limited.keys.createKey({ account: 'py-limited', plan: 'one', scopes: ['kb'] });
+    limited = await startLimitedServer(srv.engine);
+    const one = await limited.keys.createKey({ account: 'py-limited', plan: 'tiny', scopes: ['registry:read'] });
     Object.assign(env, {
       TRAINPRINT_BASE_URL: srv.url, TRAINPRINT_API_KEY: key,
       TRAINPRINT_LIMITED_BASE_URL: limited.url, TRAINPRINT_LIMITED_API_KEY: one.key,
@@ -58,17 +99,51 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
     await limited?.close();
     await srv?.close();
     srv?.engine.dispose();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('python3 clients/python/test_client.py passes, nothing skipped', async () => {
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(PYTHON, ['clients/python/test_client.py'], { cwd: root, timeout: 120_000, env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' } },
-        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-    });
-    const out = `${stdout}\n${stderr}`;
-    expect(code, out).toBe(0);
-    expect(out).toMatch(/\nOK\b/);
-    expect(out, 'the live tests ran').not.toMatch(/skipped/);
-    expect(out).toMatch(/Ran 1[0-9] tests/);
+  let venvPython: string | null = null;
+
+  it('installs offline: pip install --no-build-isolation --no-index into a fresh venv', async (ctx) => {
+    const venv = join(tmp, 'venv');
+    const made = await run(PYTHON, ['-m', 'venv', '--system-site-packages', venv], { cwd: tmp, timeout: 120_000 });
+    if (made.code !== 0) {
+      console.warn(`client-python.test.ts: install test SKIPPED — ${PYTHON} -m venv failed (python3-venv missing?):\n${made.out}`);
+      ctx.skip();
+      return;
+    }
+    const src = join(tmp, 'src');
+    cpSync(join(root, 'clients/python'), src, { recursive: true, filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p) });
+    const py = join(venv, 'bin', 'python');
+    const pipEnv = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONDONTWRITEBYTECODE: '1' };
+    const installed = await run(py, ['-m', 'pip', 'install', '--no-build-isolation', '--no-index', src], { cwd: tmp, env: pipEnv, timeout: 180_000 });
+    expect(installed.code, installed.out).toBe(0);
+    expect(installed.out).toMatch(/Successfully installed trainprint-client-\d+\.\d+\.\d+/);
+    const where = await run(py, ['-c', 'import trainprint_client as t; print(t.__file__, t.__version__)'], { cwd: tmp, timeout: 30_000 });
+    expect(where.code, where.out).toBe(0);
+    expect(where.out.startsWith(venv), where.out).toBe(true);
+    venvPython = py;
   });
+
+  it('the unit, live and conformance tests pass with the installed package, nothing skipped', async () => {
+    const tests = join(root, 'clients/python/tests');
+    // from the venv: cwd is outside the checkout, so the import is the installed package;
+    // without one: the source folder on PYTHONPATH
+    const python = venvPython ?? PYTHON;
+    const extra = venvPython ? {} : { PYTHONPATH: join(root, 'clients/python') };
+    const t0 = Date.now();
+    const { code, out } = await run(python, ['-m', 'unittest', 'discover', '-s', tests, '-t', tests, '-v'], {
+      cwd: tmp, timeout: 150_000, env: { ...process.env, ...env, ...extra, PYTHONDONTWRITEBYTECODE: '1' },
+    });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/\nOK\s*$/m);
+    expect(out, 'the live tests ran').not.toMatch(/skipped/i);
+    const ran = Number(/Ran (\d+) tests/.exec(out)?.[1]);
+    expect(ran, out).toBeGreaterThanOrEqual(44);
+    if (venvPython) expect(out).toMatch(new RegExp(`trainprint_client from ${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    SCENARIO.steps.forEach((s, i) => {
+      expect(out, `conformance step ${s.id}`).toMatch(new RegExp(`test_${String(i).padStart(2, '0')}_${s.id} \\([^)]*\\)\\n[^\\n]*\\.\\.\\. ok`));
+    });
+    console.info(`client-python: ${ran} tests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }, 180_000);
 });

@@ -73,11 +73,16 @@ describe('analyze', () => {
     expect(r.attribution_sources.map((s) => s.model).sort()).toEqual(want);
     for (const s of r.attribution_sources) {
       expect(s).toMatchObject({ kb_dataset: 'project-gutenberg', dataset_id: 'pg-sample', link: 'kb', declared: true });
-      expect(s.confidence).toBeLessThanOrEqual(s.link_certainty);
+      expect(s.confidence).toBeLessThanOrEqual(100 * s.link_certainty); // 0..100, like the top-level confidence
+      expect(s.confidence_ci_95[0]).toBeLessThanOrEqual(s.confidence);
+      expect(s.confidence_ci_95[1]).toBeGreaterThanOrEqual(s.confidence);
       expect(s.citations.length).toBeGreaterThan(0);
     }
     expect(r.confidence).toBeGreaterThanOrEqual(80);
     expect(r.confidence_ci_95[0]).toBeLessThanOrEqual(r.confidence);
+    // the top-level confidence is its best source's, on the same scale and rounding
+    const first = r.attribution_sources[0];
+    expect([r.confidence, r.confidence_ci_95]).toEqual([first.confidence, first.confidence_ci_95]);
     expect(r.risk_assessment.factors).toEqual(expect.arrayContaining(['verbatim_overlap', 'long_verbatim_run', 'declared_dataset_link', 'fair_use_case_by_case']));
     expect(['medium', 'high', 'critical']).toContain(r.risk_assessment.level);
     expect(r.limitations).toEqual(expect.arrayContaining(['reference_sample_only', 'paraphrase_not_detectable', 'calibrated_on_constructed_queries']));
@@ -93,7 +98,8 @@ describe('analyze', () => {
     // evidence explains the numbers
     const ev = r.evidence.datasets.find((d) => d.dataset_id === 'pg-sample')!;
     expect(ev.strength).toBeGreaterThan(10);
-    expect(Math.max(...r.attribution_sources.map((s) => s.confidence))).toBeCloseTo(ev.confidence * Math.max(...r.attribution_sources.map((s) => s.link_certainty)), 3);
+    const best = ev.confidence * Math.max(...r.attribution_sources.map((s) => s.link_certainty));
+    expect(Math.max(...r.attribution_sources.map((s) => s.confidence))).toBeCloseTo(100 * best, 0);
     // stored
     expect(await engine.getAnalysis(r.analysis_id)).toEqual(r);
   });
@@ -152,7 +158,9 @@ describe('analyze', () => {
     expect(late.risk_assessment.modifiers.map((m) => m.code)).not.toContain('tdm_opt_out_declared');
     // per-word revenue for an article: P(used) × $0.001 × words / 36
     expect(us.estimated_revenue.basis).toMatchObject({ method: 'per_word_amortised', deal_ids: [17], unit: 'word' });
-    expect(us.estimated_revenue.monthly).toBeCloseTo(us.attribution_sources[0].confidence * 0.001 * us.tokens / 36, 2);
+    const pUsed = us.estimated_revenue.basis.providers[0].p_used[1]; // the source's confidence as a probability
+    expect(pUsed * 100).toBeCloseTo(us.attribution_sources[0].confidence, 1);
+    expect(us.estimated_revenue.monthly).toBeCloseTo(pUsed * 0.001 * us.tokens / 36, 2);
     expect(us.limitations).toContain('low_confidence_rate');
     // code has no market anchor
     const c = await e.analyze({ content: 'const a = 1;\nfunction f() {\n  return a;\n}\nexport { f };\n', content_type: 'text' });

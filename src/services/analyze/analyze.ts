@@ -30,6 +30,9 @@ const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register',
 interface Checked {
   content: string;
   type: ContentType;
+  /** metadata.title / metadata.author: kept in the result and offered for registration. */
+  title: string | undefined;
+  author: string | undefined;
   workType: WorkType | undefined;
   jurisdiction: Jurisdiction | null;
   optOut: boolean;
@@ -147,13 +150,16 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     if (sources.length > before) factors.add('declared_dataset_link');
     else factors.add('no_documented_model_link');
   }
+  // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
   const attribution = bestPerModel(sources);
 
   // ---- overall confidence: the best-supported source (sources share the same corpus evidence,
   // so combining them as independent — noisy-OR — would overstate it)
   const top = attribution[0];
-  const confidence = top ? round1(top.confidence * 100) : 0;
-  const confidenceCi: [number, number] = top ? [round1(top.confidence_ci_95[0] * 100), round1(top.confidence_ci_95[1] * 100)] : [0, 0];
+  const confidence = top ? percent(top.confidence) : 0;
+  const confidenceCi: [number, number] = top
+    ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
+    : [0, 0];
 
   if (corpus.datasets().length === 0) limitations.add('no_datasets_loaded');
   else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
@@ -183,6 +189,10 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
   });
 
   const potential = new Set(found.matches.map((m) => `${m.dataset_id}\u0000${m.document_id ?? ''}`)).size;
+  const named = {
+    ...(req.title === undefined ? {} : { title: req.title }),
+    ...(req.author === undefined ? {} : { author: req.author }),
+  };
   return {
     success: true,
     analysis_id: newId('an_'),
@@ -191,7 +201,11 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     confidence_ci_95: confidenceCi,
     potential_matches: potential,
     estimated_revenue: { monthly: revenue.monthly, currency: 'USD', basis: revenue.basis },
-    attribution_sources: attribution,
+    attribution_sources: attribution.map((s) => ({
+      ...s,
+      confidence: percent(s.confidence),
+      confidence_ci_95: [percent(s.confidence_ci_95[0]), percent(s.confidence_ci_95[1])] as const,
+    })),
     risk_assessment: {
       level: risk.level,
       factors: [...factors, ...risk.factors],
@@ -201,17 +215,24 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
       modifiers: risk.modifiers,
       attribution_scale: risk.attribution_scale,
     },
-    next_steps: NEXT_STEPS,
+    // the registration suggestion comes prefilled with what the caller already told us about the work
+    next_steps: Object.keys(named).length > 0 ? { ...NEXT_STEPS, register_prefill: named } : NEXT_STEPS,
     content_type: req.type,
+    ...named,
     work_hash: `sha256:${await workHash}`,
     tokens: fp.token_count,
     matches,
     coverage: found.coverage,
     evidence: {
-      method: 'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = dataset confidence × link certainty.',
+      method: 'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated '
+        + '(exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs; portrait: '
+        + 'filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + '
+        + 'logit(prior)), (a, b) from the calibration. Source confidence = 100 × dataset confidence × link '
+        + 'certainty.',
       datasets: evidence,
       calibration: { id: CALIBRATION.id, prior },
-      combination: 'confidence = 100 × the highest attribution-source confidence (sources share the same corpus evidence, so they are not combined as independent); 0 without sources',
+      combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
+        + 'corpus evidence, so they are not combined as independent); 0 without sources',
     },
     limitations: [...limitations],
     created_at: new Date().toISOString(),
@@ -249,7 +270,10 @@ function checkRequest(request: unknown): Checked {
   const jurisdiction = m?.jurisdiction === undefined ? null : resolveJurisdiction(m.jurisdiction);
   const d = m?.declarations === undefined ? undefined : checkDeclarations(m.declarations, 'metadata.declarations');
   const since = d?.since === undefined ? null : new Date(d.since);
-  return { content, type: r.content_type, workType: m?.work_type, jurisdiction, optOut: d?.tdm_opt_out === true, since };
+  return {
+    content, type: r.content_type, title: m?.title, author: m?.author, workType: m?.work_type, jurisdiction,
+    optOut: d?.tdm_opt_out === true, since,
+  };
 }
 
 function checkPrior(options: AnalyzeOptions): number {
@@ -274,5 +298,11 @@ export function exceedsUtf8Bytes(s: string, max: number): boolean {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+/**
+ * A probability (already rounded to 4 decimals) on the 0..100 scale with 1 decimal: the top-level
+ * confidence and every source's confidence go through this one rounding, so the top-level figure is
+ * exactly its best source's.
+ */
+const percent = (p: number) => round1(p * 100);
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -6,9 +6,12 @@
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
+const num100 = { type: 'number', minimum: 0, maximum: 100 } as const;
+const ci100 = { type: 'array', items: num100, minItems: 2, maxItems: 2 } as const;
 const offset = { type: 'integer', minimum: 0 } as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
+const KEPT = 'Kept in the result, and in `next_steps.register_prefill` for registering the work.';
 
 /** A match of `kind`: document matches carry the document and source span, portraits null. */
 const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
@@ -52,8 +55,9 @@ export const ANALYZE_REQUEST_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        title: { type: 'string' },
-        author: { type: 'string' },
+        // the bounds of registerWork's title and author, since the result offers them for registration
+        title: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
+        author: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
         work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
         jurisdiction: {
           type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$', description: 'ISO 3166 code: US, DE, EU, US-CA …',
@@ -83,8 +87,8 @@ export const ANALYSIS_RESULT_SCHEMA = {
     success: { const: true },
     analysis_id: { type: 'string', pattern: '^an_[0-9a-f]{32}$' },
     fingerprint: { type: 'string', minLength: 1 },
-    confidence: { type: 'number', minimum: 0, maximum: 100 },
-    confidence_ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 100 }, minItems: 2, maxItems: 2 },
+    confidence: num100,
+    confidence_ci_95: ci100,
     potential_matches: { type: 'integer', minimum: 0 },
     estimated_revenue: {
       type: 'object',
@@ -141,8 +145,8 @@ export const ANALYSIS_RESULT_SCHEMA = {
         properties: {
           provider: { type: 'string' },
           model: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*$' },
-          confidence: num01,
-          confidence_ci_95: ci01,
+          confidence: num100,
+          confidence_ci_95: ci100,
           training_dataset: { type: 'string' },
           kb_dataset: { type: ['string', 'null'] },
           dataset_id: { type: 'string' },
@@ -184,9 +188,16 @@ export const ANALYSIS_RESULT_SCHEMA = {
       properties: {
         register_content: { const: '/api/v1/content/register' },
         setup_monitoring: { const: '/api/v1/monitors/create' },
+        register_prefill: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { title: { type: 'string' }, author: { type: 'string' } },
+        },
       },
     },
     content_type: { enum: ['text', 'markdown', 'html'] },
+    title: { type: 'string' },
+    author: { type: 'string' },
     work_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
     tokens: { type: 'integer', minimum: 0 },
     matches: { type: 'array', items: MATCH_SCHEMA },

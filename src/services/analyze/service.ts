@@ -4,6 +4,7 @@
  */
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
+import { alongsideOps } from '../../store/alongside.js';
 import type { Store } from '../../store/types.js';
 import { runAnalysis } from './analyze.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
@@ -26,8 +27,10 @@ export function createAnalysisService(deps: { readonly corpus: CorpusView; reado
   const { corpus, store } = deps;
   return {
     async analyze(request, options) {
+      if (typeof options?.records !== 'function') alongsideOps(options?.records, ''); // refuse bad records before the work
       const result = await runAnalysis(corpus, request, options);
-      await store.put(`analysis/${result.analysis_id}`, result);
+      const extra = alongsideOps(options?.records, result.analysis_id);
+      await store.batch([{ type: 'put', key: `analysis/${result.analysis_id}`, value: result }, ...extra]);
       return result;
     },
     async get(id) {

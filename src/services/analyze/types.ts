@@ -6,6 +6,7 @@
  * every result against it and docs/analyze.md's field reference against both.
  */
 import type { ContentType } from '../../text/index.js';
+import type { AlongsideRecords } from '../../store/types.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
@@ -34,6 +35,8 @@ export interface AnalyzeOptions {
   readonly prior?: number;
   /** Only these datasets. @default all loaded */
   readonly datasets?: readonly string[];
+  /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
+  readonly records?: AlongsideRecords;
 }
 
 /** One model that the evidence links the content to. */
@@ -42,9 +45,12 @@ export interface AttributionSource {
   readonly provider: string;
   /** `provider/model_name`, e.g. `eleutherai/pythia-6.9b`. */
   readonly model: string;
-  /** 0..1: dataset confidence × link certainty. */
+  /**
+   * 0..100, like the top-level `confidence` (1 decimal): 100 × dataset confidence × link certainty. The
+   * top-level `confidence` is the first source's.
+   */
   readonly confidence: number;
-  /** 95 % interval of `confidence`. */
+  /** 95 % interval of `confidence` (0..100). */
   readonly confidence_ci_95: readonly [number, number];
   /** Display name of the training dataset, e.g. "The Pile". */
   readonly training_dataset: string;
@@ -130,9 +136,18 @@ export interface AnalysisResult {
     readonly modifiers: ReadonlyArray<{ readonly code: string; readonly delta: number }>;
     readonly attribution_scale: number;
   };
-  readonly next_steps: { readonly register_content: '/api/v1/content/register'; readonly setup_monitoring: '/api/v1/monitors/create' };
+  readonly next_steps: {
+    readonly register_content: '/api/v1/content/register';
+    readonly setup_monitoring: '/api/v1/monitors/create';
+    /** Fields for the registration request taken from the analysis request's metadata; only when given. */
+    readonly register_prefill?: { readonly title?: string; readonly author?: string };
+  };
   // ---- extensions
   readonly content_type: ContentType;
+  /** `metadata.title` of the request, when given. */
+  readonly title?: string;
+  /** `metadata.author` of the request, when given. */
+  readonly author?: string;
   readonly work_hash: string;
   readonly tokens: number;
   readonly matches: SearchMatch[];

@@ -10,7 +10,8 @@
  * Codes: ISO 3166-1 alpha-2 (`US`, `DE`), the reserved `EU`, or ISO 3166-2 subdivisions
  * (`US-CA`, `GB-SCT`): `^[A-Z]{2}(-[A-Z0-9]{1,3})?$`. Input is case-insensitive; `UK` and `EL`
  * are accepted as aliases of `GB` and `GR` (the codes EU institutions use; ISO 3166-1 assigns
- * `GB` and `GR`). `EU-DE` is refused: ISO 3166-2 has no `EU-` subdivisions. The effective law is
+ * `GB` and `GR`). `EU-DE` is refused: ISO 3166-2 has no `EU-` subdivisions; so is a country part
+ * that ISO 3166-1 does not assign (`XX-99`, `ZZ`). The effective law is
  * layered: EU (for its members), then the country, then the subdivision; the most specific layer
  * with a base weight gives the base, every layer contributes its factor codes.
  */
@@ -73,8 +74,30 @@ const CODE = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/;
 const ALIASES: Readonly<Record<string, string>> = { UK: 'GB', EL: 'GR' };
 
 /**
+ * The 249 officially assigned ISO 3166-1 alpha-2 codes: a code of the right shape that is not one of
+ * them (`XX`, `ZZ`, a typo) is refused rather than silently scored with the neutral weight.
+ */
+const ISO_3166_1: ReadonlySet<string> = new Set(
+  ('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+    'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET ' +
+    'FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
+    'ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY ' +
+    'MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM ' +
+    'PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
+    'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ ' +
+    'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
+);
+
+/** What a jurisdiction may be, for the INVALID_INPUT details. */
+const ACCEPTED =
+  'use an ISO 3166-1 alpha-2 country code (e.g. "US", "DE", "GB"; "UK" means GB), "EU", or an ISO 3166-2 ' +
+  'subdivision of a country (e.g. "US-CA", "GB-SCT"); the risk table has facts for ' +
+  TABLE.map((j) => j.code).join(', ');
+
+/**
  * Resolve a jurisdiction code into its layers, base weight and factor codes.
- * @throws INVALID_INPUT when the code is not ISO 3166 shaped (`EU-DE` is refused: not ISO 3166-2)
+ * @throws INVALID_INPUT when the code is not ISO 3166 shaped (`EU-DE` is refused: not ISO 3166-2) or its
+ *   country part is not an assigned ISO 3166-1 code (`XX-99`); the detail lists what is accepted
  * @example
  * resolveJurisdiction('de')    // { code: 'DE', layers: ['EU', 'DE'], base: 0.55, eu: true, … }
  * resolveJurisdiction('US-NY') // { code: 'US-NY', layers: ['US'], base: 0.45, … }
@@ -83,11 +106,15 @@ export function resolveJurisdiction(input: unknown): Jurisdiction {
   if (typeof input !== 'string') throw new TrainprintError('INVALID_INPUT', 'jurisdiction must be an ISO 3166 code string such as "US", "DE" or "US-CA"');
   let code = input.trim().toUpperCase();
   if (!CODE.test(code)) {
-    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: use an ISO 3166-1 alpha-2 country code (e.g. "US", "DE", "GB"; "UK" means GB), "EU", or an ISO 3166-2 subdivision (e.g. "US-CA", "GB-SCT"); the risk table has facts for ${TABLE.map((j) => j.code).join(', ')}`);
+    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: ${ACCEPTED}`);
   }
   const [country0, sub] = code.split('-');
   const country = ALIASES[country0] ?? country0;
   if (country === 'EU' && sub !== undefined) throw new TrainprintError('INVALID_INPUT', `"${input}": EU has no ISO 3166-2 subdivisions; use the country code (e.g. "DE")`);
+  if (country !== 'EU' && !ISO_3166_1.has(country)) {
+    const why = `"${country0}" is not an assigned ISO 3166-1 country code`;
+    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: ${why}; ${ACCEPTED}`);
+  }
   code = sub === undefined ? country : `${country}-${sub}`;
   const eu = country === 'EU' || EU_MEMBERS.has(country);
   const candidates = [eu && country !== 'EU' ? 'EU' : null, country, sub === undefined ? null : code].filter((c): c is string => c !== null);

@@ -14,7 +14,8 @@ import { knowledgeBase } from '../kb/index.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import { getWork, worksByHash } from '../registry/works.js';
 import type { ChunkCache, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
-import type { Store } from '../../store/types.js';
+import { alongsideOps } from '../../store/alongside.js';
+import type { AlongsideRecords, Store } from '../../store/types.js';
 import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
 import type { WebhookDeliverer } from './webhook.js';
 
@@ -86,7 +87,8 @@ export interface MonitorEvent {
 }
 
 /** Create a monitor (see `Engine.createMonitor`). */
-export async function createMonitor(store: Store, request: CreateMonitorRequest): Promise<Monitor> {
+export async function createMonitor(store: Store, request: CreateMonitorRequest, records?: AlongsideRecords): Promise<Monitor> {
+  if (typeof records !== 'function') alongsideOps(records, ''); // refuse bad records before any check or write
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
   if ((r.work_id === undefined) === (r.work_hash === undefined)) fail('give exactly one of work_id or work_hash');
@@ -106,6 +108,8 @@ export async function createMonitor(store: Store, request: CreateMonitorRequest)
     let parsed: URL | null = null;
     try { parsed = new URL(url); } catch { /* reported below */ }
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) fail('webhook.url must be an http: or https: URL');
+    // The deliverer refuses such a URL (fetch would on every attempt): refuse it here, not at the first event.
+    if (parsed && (parsed.username !== '' || parsed.password !== '')) fail('webhook.url must not contain credentials');
     webhook = { url, secret: checkString(w.secret, 'webhook.secret', 500) };
     if (webhook.secret.length < 16) fail('webhook.secret must have at least 16 characters');
   }
@@ -117,7 +121,7 @@ export async function createMonitor(store: Store, request: CreateMonitorRequest)
   };
   const ops = [{ type: 'put' as const, key: `monitor/${monitor.monitor_id}`, value: monitor }];
   if (webhook) ops.push({ type: 'put', key: `monitor-secret/${monitor.monitor_id}`, value: webhook.secret as never });
-  await store.batch(ops);
+  await store.batch([...ops, ...alongsideOps(records, monitor.monitor_id)]);
   return monitor;
 }
 
@@ -203,11 +207,13 @@ export async function evaluateMonitors(deps: MonitorDeps, store: Store, delivere
       tx.put(`monitor/${m.monitor_id}`, { ...current, last });
       // time, then order of emission inside the evaluation: the log reads in the order events happened
       events.forEach((e, i) => tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e));
+      // Deliveries in the same transaction: a crash cannot log an event and lose its webhook.
+      if (deliverer && current.webhook && events.length > 0) {
+        const secret = await tx.get(`monitor-secret/${m.monitor_id}`);
+        const subscription = { id: m.monitor_id, url: current.webhook.url, secret: secret as string };
+        if (typeof secret === 'string') for (const e of events) deliverer.stage(tx, subscription, e);
+      }
     });
-    if (deliverer && m.webhook) {
-      const secret = (await store.get(`monitor-secret/${m.monitor_id}`)) as string | undefined;
-      if (secret) for (const e of events) await deliverer.enqueue({ id: m.monitor_id, url: m.webhook.url, secret }, e);
-    }
     out.push(...events);
   }
   if (deliverer && out.length) await deliverer.runDue();

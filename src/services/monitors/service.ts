@@ -5,7 +5,7 @@
  */
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
-import type { Store } from '../../store/types.js';
+import type { AlongsideRecords, Store } from '../../store/types.js';
 import type { ScoreService } from '../score/service.js';
 import {
   createMonitor,
@@ -24,7 +24,7 @@ import { WebhookDeliverer, type WebhookDelivererOptions } from './webhook.js';
 /** Monitor operations, the evaluation queue and its interval. */
 export interface MonitorService {
   readonly webhooks: WebhookDeliverer;
-  create(request: CreateMonitorRequest): Promise<Monitor>;
+  create(request: CreateMonitorRequest, records?: AlongsideRecords): Promise<Monitor>;
   get(id: string): Promise<Monitor>;
   list(options?: { work_id?: string }): Promise<Monitor[]>;
   setState(id: string, state: 'active' | 'paused'): Promise<Monitor>;
@@ -78,7 +78,7 @@ export function createMonitorService(deps: {
   };
   return {
     webhooks,
-    create: (request) => createMonitor(store, request),
+    create: (request, records) => createMonitor(store, request, records),
     get: (id) => getMonitor(store, id),
     list: (options) => listMonitors(store, options),
     setState: (id, state) => setMonitorState(store, id, state),

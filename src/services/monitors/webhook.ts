@@ -17,6 +17,7 @@
 import type { Store, Transaction } from '../../store/types.js';
 import { TrainprintError, isTrainprintError } from '../../errors.js';
 import { SIGNATURE_HEADER, signPayload } from './signature.js';
+import { readRequest } from '../../util/schema-check.js';
 
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signPayload, verifySignature } from './signature.js';
 export type { VerifyOptions } from './signature.js';
@@ -100,7 +101,10 @@ export interface WebhookDelivererOptions {
   readonly concurrency?: number;
   /** Clock in epoch ms. @default Date.now */
   readonly now?: () => number;
-  /** Used by {@link WebhookDeliverer.drain} to wait for the next due attempt. @default setTimeout */
+  /**
+   * Waits for the next due attempt: in {@link WebhookDeliverer.drain}, and while started (a fake clock's
+   * sleep makes retries run at once in tests). @default setTimeout, unref'd while started
+   */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Uniform in [0, 1) for the backoff jitter. @default Math.random */
   readonly random?: () => number;
@@ -165,6 +169,12 @@ export class WebhookDeliverer {
   #tail: Promise<unknown> = Promise.resolve();
   #running = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** While started: the wake-up for the earliest scheduled attempt, and its generation (stale ones do nothing). */
+  #dueTimer: ReturnType<typeof setTimeout> | undefined;
+  #dueToken = 0;
+  readonly #customSleep: boolean;
+  /** Requests sent by the last run: 0 means what is due cannot progress now (e.g. no secret yet). */
+  #lastRunSent = 0;
 
   constructor(options: WebhookDelivererOptions) {
     if (!options || typeof options !== 'object' || !options.store) {
@@ -180,6 +190,7 @@ export class WebhookDeliverer {
     this.#concurrency = intOption('concurrency', options.concurrency, 8, 1);
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#customSleep = options.sleep !== undefined;
     this.#random = options.random ?? Math.random;
     this.#resolveSecret = options.resolveSecret;
     this.#onError = options.onError ?? (() => {});
@@ -195,6 +206,39 @@ export class WebhookDeliverer {
    * delivery.state // 'pending'
    */
   async enqueue(subscription: WebhookSubscription, event: WebhookEvent): Promise<Delivery> {
+    const { delivery, dueMs } = this.#newDelivery(subscription, event);
+    await this.#store.batch([
+      { type: 'put', key: RECORD_PREFIX + delivery.id, value: delivery },
+      { type: 'put', key: dueKey(dueMs, delivery.id), value: delivery.id },
+    ]);
+    this.#armDue(false);
+    return delivery;
+  }
+
+  /**
+   * {@link enqueue} inside the caller's store transaction: the delivery commits together with the writes
+   * that produced its event, or not at all, so a crash cannot leave a logged event without its delivery.
+   * Call {@link runDue} after the transaction (or let `start()` pick it up).
+   * @throws INVALID_INPUT as enqueue, before writing anything to `tx`.
+   * @example
+   * await store.transaction(async (tx) => {
+   *   tx.put(`event/${event.id}`, event)
+   *   deliverer.stage(tx, subscription, event)
+   * })
+   * await deliverer.runDue()
+   */
+  stage(tx: Transaction, subscription: WebhookSubscription, event: WebhookEvent): Delivery {
+    const { delivery, dueMs } = this.#newDelivery(subscription, event);
+    tx.put(RECORD_PREFIX + delivery.id, delivery);
+    tx.put(dueKey(dueMs, delivery.id), delivery.id);
+    return delivery;
+  }
+
+  /** A checked, new delivery record due now; remembers the subscription's secret. */
+  #newDelivery(input: WebhookSubscription, inputEvent: WebhookEvent): { delivery: Delivery; dueMs: number } {
+    // read once: a throwing getter is INVALID_INPUT, and what is checked is what gets stored
+    const subscription = readRequest(input, 'subscription') as WebhookSubscription;
+    const event = readRequest(inputEvent, 'event') as WebhookEvent;
     if (!subscription || typeof subscription !== 'object') throw invalid('subscription must be an object');
     if (!event || typeof event !== 'object') throw invalid('event must be an object');
     nonEmpty('subscription.id', subscription.id);
@@ -228,11 +272,7 @@ export class WebhookDeliverer {
       body,
     };
     this.#secrets.set(subscription.id, subscription.secret);
-    await this.#store.batch([
-      { type: 'put', key: RECORD_PREFIX + delivery.id, value: delivery },
-      { type: 'put', key: dueKey(now, delivery.id), value: delivery.id },
-    ]);
-    return delivery;
+    return { delivery, dueMs: now };
   }
 
   /**
@@ -246,14 +286,21 @@ export class WebhookDeliverer {
     const run = this.#tail.then(() => this.#runDueNow());
     this.#tail = run.catch(() => {});
     this.#running++;
-    void run.finally(() => this.#running--).catch(() => {});
+    void run
+      .finally(() => {
+        this.#running--;
+        this.#armDue(true);
+      })
+      .catch(() => {});
     return run;
   }
 
   /**
-   * Call {@link runDue} every `intervalMs` (the first run starts at once). A tick is skipped while a run
-   * is still going, so runs never overlap. The timer is unref'd where the runtime allows, so an idle
-   * deliverer does not keep a Node or Deno process alive. A closed store stops the loop.
+   * Call {@link runDue} every `intervalMs` (the first run starts at once), and in between at the due time
+   * of the earliest scheduled attempt, so retries keep to their backoff (and a receiver's Retry-After)
+   * whatever the interval. A tick is skipped while a run is still going, so runs never overlap. The
+   * timers are unref'd where the runtime allows, so an idle deliverer does not keep a Node or Deno
+   * process alive. A closed store stops the loop.
    * @throws CONFLICT when already started; INVALID_OPTIONS for a non-positive interval.
    * @example
    * deliverer.start(1000)
@@ -263,18 +310,9 @@ export class WebhookDeliverer {
     if (typeof intervalMs !== 'number' || !Number.isFinite(intervalMs) || intervalMs <= 0) {
       throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be a positive number');
     }
-    const tick = () => {
-      if (this.#running > 0) return;
-      this.runDue().catch((error) => {
-        if (isTrainprintError(error, 'STORE_CLOSED')) this.#clearTimer();
-        this.#onError(error);
-      });
-    };
-    this.#timer = setInterval(tick, intervalMs);
-    const timer = this.#timer as unknown as { unref?: () => void };
-    if (typeof timer.unref === 'function') timer.unref();
-    else (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
-    tick();
+    this.#timer = setInterval(() => this.#tick(), intervalMs);
+    unrefTimer(this.#timer);
+    this.#tick();
   }
 
   /**
@@ -366,6 +404,9 @@ export class WebhookDeliverer {
       next.updated_at = new Date(now).toISOString();
       tx.put(RECORD_PREFIX + id, next);
       return next;
+    }).then((next) => {
+      this.#armDue(false);
+      return next;
     });
   }
 
@@ -374,9 +415,58 @@ export class WebhookDeliverer {
   #clearTimer(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#dueToken++; // a pending wake-up (timer or sleep) is now stale
+    if (this.#dueTimer !== undefined) clearTimeout(this.#dueTimer);
+    this.#dueTimer = undefined;
+  }
+
+  /** A run from the loop (interval tick or due wake-up); skipped while one is going (it re-arms when done). */
+  #tick(): void {
+    if (this.#running > 0) return;
+    this.runDue().catch((error) => this.#loopError(error));
+  }
+
+  #loopError(error: unknown): void {
+    if (isTrainprintError(error, 'STORE_CLOSED')) this.#clearTimer();
+    this.#onError(error);
+  }
+
+  /**
+   * While started, wake up when the earliest scheduled attempt is due. `afterRun`: re-armed by a run that
+   * has just ended; when that run sent nothing and something is already due, it cannot progress (no
+   * secret yet), so the interval retries it rather than a tight loop.
+   */
+  #armDue(afterRun: boolean): void {
+    if (this.#timer === undefined) return;
+    const token = ++this.#dueToken;
+    if (this.#dueTimer !== undefined) clearTimeout(this.#dueTimer);
+    this.#dueTimer = undefined;
+    const stuck = afterRun && this.#lastRunSent === 0;
+    this.#nextDueMs().then(
+      (next) => {
+        if (next === undefined || token !== this.#dueToken) return;
+        const wait = next - this.#now();
+        if (wait <= 0 && stuck) return;
+        const wake = () => {
+          if (token !== this.#dueToken || this.#timer === undefined) return;
+          if (this.#now() >= next) this.#tick();
+          // A timer may fire a little early: wait again. A sleep that left the clock where it was (a
+          // frozen fake clock) would loop for ever: the interval takes over instead.
+          else if (!this.#customSleep) this.#armDue(false);
+        };
+        if (this.#customSleep) {
+          this.#sleep(Math.max(0, wait)).then(wake, (error: unknown) => this.#onError(error));
+          return;
+        }
+        this.#dueTimer = setTimeout(wake, Math.min(Math.max(0, wait), MAX_TIMER_MS));
+        unrefTimer(this.#dueTimer);
+      },
+      (error: unknown) => this.#loopError(error),
+    );
   }
 
   async #runDueNow(): Promise<number> {
+    this.#lastRunSent = 0;
     const due = await this.#dueIds(this.#now());
     let sent = 0;
     let cursor = 0;
@@ -387,6 +477,7 @@ export class WebhookDeliverer {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.#concurrency, due.length) }, worker));
+    this.#lastRunSent = sent;
     return sent;
   }
 
@@ -546,6 +637,16 @@ export class WebhookDeliverer {
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/** Longest delay a timer takes (setTimeout fires at once beyond 2^31 − 1 ms); a later wake-up re-arms. */
+const MAX_TIMER_MS = 0x7fffffff;
+
+/** Lets the process (Node, Deno) exit while only this timer is pending. */
+function unrefTimer(timer: unknown): void {
+  const t = timer as { unref?: () => void };
+  if (typeof t.unref === 'function') t.unref();
+  else (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(timer);
+}
 
 /** Move `next` to a new due time (or off the schedule), keeping the due index in step. */
 function reschedule(tx: Transaction, current: Delivery, next: Mutable<Delivery>, dueMs: number | undefined): void {

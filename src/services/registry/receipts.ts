@@ -44,12 +44,15 @@ export async function loadReceiptKey(store: Store, configured?: string | Uint8Ar
     raw = typeof configured === 'string' ? new TextEncoder().encode(configured) : configured;
     if (!(raw instanceof Uint8Array) || raw.length < 32) throw new TrainprintError('INVALID_OPTIONS', 'receiptKey must be a string or Uint8Array of at least 32 bytes');
   } else {
-    const kept = await store.get(KEY_RECORD);
-    if (kept instanceof Uint8Array && kept.length >= 32) raw = kept;
-    else {
-      raw = globalThis.crypto.getRandomValues(new Uint8Array(32));
-      await store.put(KEY_RECORD, raw);
-    }
+    // Read and create in one transaction: two engines starting on one store must end up with the same key,
+    // or receipts signed by the one whose write lost would stop verifying after a restart.
+    raw = await store.transaction(async (tx) => {
+      const kept = await tx.get(KEY_RECORD);
+      if (kept instanceof Uint8Array && kept.length >= 32) return kept;
+      const fresh = globalThis.crypto.getRandomValues(new Uint8Array(32));
+      tx.put(KEY_RECORD, fresh);
+      return fresh;
+    });
   }
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', raw as Uint8Array<ArrayBuffer>));
   const key = await globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);

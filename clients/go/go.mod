@@ -1,0 +1,3 @@
+module github.com/trainprint/trainprint/clients/go
+
+go 1.19

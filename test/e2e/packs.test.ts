@@ -1,0 +1,118 @@
+// The reference packs shipped in packs/: the small committed pack rebuilt byte for byte from its
+// manifest and texts (the committed fixture books), every listed pack verified against the index
+// (SHA-256, CRC, counts, size budget), the default packs loaded and analyze answering from them,
+// and the CLI's `packs` commands when dist/ is built. Reads only committed files.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, readPackIndexWith, readPackInfo, readPackManifestWith } from '../../src/index.js';
+import {
+  buildPackFile, listPacks, loadDefaultPacks, nodePackFs, packsDir, verifyPackFile,
+} from '../../src/node/index.js';
+import { book } from '../fixtures/texts/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const packs = join(root, 'packs');
+const tmp = mkdtempSync(join(tmpdir(), 'trainprint-packs-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Default packs ship in the npm package: their total must stay within this budget. */
+const DEFAULT_BUDGET = 25e6;
+
+describe('shipped reference packs', () => {
+  it('finds the packs folder of this copy', () => {
+    expect(packsDir()).toBe(packs);
+  });
+
+  it('rebuilds the small pack byte for byte from its manifest and committed texts', async () => {
+    const entry = (await readPackIndexWith(nodePackFs, packs)).packs.find((p) => p.id === 'pack:gutenberg-sample')!;
+    expect(entry.default).toBe(false);
+    const out = join(tmp, 'sample.tpk');
+    const r = await buildPackFile({ manifest: join(packs, entry.manifest), out });
+    expect(r.sha256).toBe(entry.sha256);
+    expect(readFileSync(out)).toEqual(readFileSync(join(packs, entry.file)));
+    expect(r.info.counts).toMatchObject({ documents: entry.documents, words: entry.words, ngrams: entry.ngrams });
+  });
+
+  it('verifies every listed pack against the index, and the index against the manifests', async () => {
+    const listed = await listPacks(packs);
+    const ids = ['pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:gutenberg-sample'];
+    expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
+    for (const p of listed) {
+      const info = await verifyPackFile(p.path);
+      expect(info.listed).toBe(true);
+      expect(info.sha256).toBe(p.sha256);
+      expect(info.file_bytes).toBe(p.bytes);
+      const manifest = await readPackManifestWith(nodePackFs, join(packs, p.manifest));
+      const { id, kb_dataset, window, built } = manifest;
+      expect(info).toMatchObject({ id, kb_dataset, window, built });
+      expect(info.counts).toMatchObject({ documents: manifest.documents.length, words: p.words, ngrams: p.ngrams });
+      expect(info.documents.map((d) => d.sha256)).toEqual(manifest.documents.map((d) => d.sha256));
+      expect(info.bytes_per_ngram).toBeLessThan(1.5);
+    }
+    const gutenberg = listed.find((p) => p.id === 'pack:gutenberg')!;
+    expect(gutenberg.documents).toBeGreaterThanOrEqual(500);
+    expect(listed.filter((p) => p.default).reduce((a, p) => a + p.bytes, 0)).toBeLessThanOrEqual(DEFAULT_BUDGET);
+  });
+
+  it('refuses a pack file whose SHA-256 is not the listed one', async () => {
+    const p = (await listPacks(packs)).find((x) => x.id === 'pack:gutenberg-sample')!;
+    await expect(verifyPackFile(p.path, { sha256: 'f'.repeat(64) }))
+      .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
+  });
+
+  it('loads the default packs: analyze links a packed book to Gutenberg, finds nothing in new text', async () => {
+    const engine = await createEngine();
+    const loaded = await loadDefaultPacks(engine);
+    expect(loaded.map((l) => l.info.kb_dataset).sort()).toEqual(['project-gutenberg', 'wikipedia']);
+    // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
+    const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
+    const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
+    expect(hit.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
+    expect(hit.attribution_sources.some((s) => JSON.stringify(s).includes('project-gutenberg'))).toBe(true);
+    const original = [
+      'The committee met on a wet Tuesday to argue about the new bus timetable, which nobody had read in full.',
+      'Marta brought biscuits and a printed spreadsheet; Daniel brought a grievance about the number 14, which now',
+      'skipped his street entirely after seven in the evening. By the time the tea had gone cold they had agreed on',
+      'three things: the timetable was too long, the font was too small, and someone should write to the council',
+      'before the month ended.',
+    ].join(' ');
+    expect((await engine.analyze({ content: original, content_type: 'text' })).matches).toEqual([]);
+    engine.dispose();
+  });
+
+  it('keeps the provenance of every document in the pack itself', async () => {
+    const info = await readPackInfo(new Uint8Array(readFileSync(join(packs, 'gutenberg.tpk'))));
+    expect(info.sources[0]).toMatchObject({ repository: 'rcdm-uga/Gutenberg_Text' });
+    expect(info.sources[0].commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(info.documents.find((d) => d.ebook === 1342))
+      .toMatchObject({ title: 'Pride and Prejudice', author: 'Jane Austen' });
+    expect(info.licence.texts).toContain('Public domain');
+  });
+});
+
+describe.runIf(existsSync(join(root, 'dist/cli.js')))('trainprint packs (dist/cli.js)', () => {
+  const run = (...args: string[]) =>
+    promisify(execFile)(process.execPath, [join(root, 'dist/cli.js'), ...args], { cwd: tmp });
+
+  it('lists, verifies and describes the shipped packs', async () => {
+    const list = await run('packs', 'list');
+    expect(list.stdout).toContain('pack:gutenberg');
+    expect(list.stdout).toContain('(default)');
+    const verify = await run('packs', 'verify');
+    expect(verify.stdout.split('\n').filter((l) => l.startsWith('ok '))).toHaveLength((await listPacks(packs)).length);
+    const info = JSON.parse((await run('packs', 'info', 'pack:wikipedia-wikitext')).stdout);
+    expect(info).toMatchObject({ id: 'pack:wikipedia-wikitext', kb_dataset: 'wikipedia', listed: true });
+  });
+
+  it('builds a pack from a manifest (same SHA-256 as listed)', async () => {
+    const entry = (await readPackIndexWith(nodePackFs, packs)).packs.find((p) => p.id === 'pack:gutenberg-sample')!;
+    const out = join(tmp, 'cli-sample.tpk');
+    const r = await run('pack', 'build', join(packs, entry.manifest), '--out', out);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sha256: entry.sha256, file_bytes: entry.bytes });
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * compare (src/align/compare.ts) on short texts: identical texts (after normalisation) give one span
+ * over both and similarity 1 at any length, and a near copy of a short text is still found — the
+ * sentence statistics (idf over two sentences is 0) and the 40-word verbatim floor said 0 below about
+ * 40 words. Unrelated short texts still give nothing.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+
+const WORDS = ('the quick brown fox jumps over a lazy dog while seven wizards quietly hex the jovial king beside an ' +
+  'old river that runs north through green hills and dark forests where owls call at night under pale stars so ' +
+  'travellers rest by warm fires telling long stories about distant lands').split(' ');
+
+const textOf = (n: number): string => `${WORDS.slice(0, n).join(' ')}.`;
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await createEngine();
+});
+
+describe('compare: short texts', () => {
+  for (const n of [1, 5, 20, 39, 41]) {
+    it(`identical ${n}-word texts: similarity 1, one span covering both`, () => {
+      const a = textOf(n);
+      const r = engine.compare(a, a);
+      expect(r.similarity).toBe(1);
+      expect(r.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 0, b_end: a.length, score: 1 }]);
+      // identical after normalisation: case, spacing and punctuation do not matter
+      const b = `  ${a.toUpperCase().replace(/ /g, '\n')}`;
+      const r2 = engine.compare(a, b);
+      expect(r2.similarity).toBe(1);
+      expect(r2.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 2, b_end: b.length, score: 1 }]);
+    });
+  }
+
+  for (const n of [5, 20, 39, 41]) {
+    it(`a ${n}-word text with one word changed is still one passage`, () => {
+      const a = textOf(n);
+      const words = WORDS.slice(0, n);
+      words[n >> 1] = 'zebra';
+      const b = `${words.join(' ')}.`;
+      const r = engine.compare(a, b);
+      expect(r.spans).toHaveLength(1);
+      expect(r.similarity).toBeGreaterThanOrEqual(0.8);
+    });
+  }
+
+  it('unrelated short texts, or ones sharing only a common phrase, give nothing', () => {
+    expect(engine.compare('the cat sat on the mat.', 'a dog ran in the park.').similarity).toBe(0);
+    const r = engine.compare('in the middle of the night the storm broke.', 'we met in the middle of town today.');
+    expect(r.spans).toEqual([]);
+  });
+});

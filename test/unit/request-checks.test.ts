@@ -1,0 +1,157 @@
+/**
+ * How the library reads requests: a getter (or proxy trap) that throws is INVALID_INPUT naming the
+ * field, at every entry point that takes a request object; unassigned jurisdiction codes are refused
+ * with what is accepted; `metadata.title` / `metadata.author` of `analyze` are kept in the stored
+ * result and prefill the registration suggestion.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
+import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
+import { resolveJurisdiction } from '../../src/services/kb/jurisdictions.js';
+import { readRequest } from '../../src/util/schema-check.js';
+import { passageAt } from '../reference/core.js';
+import { book } from '../fixtures/texts/index.js';
+
+const CONTENT = passageAt(book('austen-persuasion'), 60_000, 120).text;
+
+/** The TrainprintError a promise rejects with (fails the test for anything else). */
+async function rejection(p: Promise<unknown>): Promise<TrainprintError> {
+  const error = await p.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(TrainprintError);
+  return error as TrainprintError;
+}
+
+let engine: Engine;
+let workHash: string;
+beforeAll(async () => {
+  engine = await createEngine();
+  workHash = (await engine.registerWork({ content: CONTENT, owner: 'estate' })).work_hash;
+});
+
+describe('a request field that throws when read is INVALID_INPUT, never the raw error', () => {
+  const boom = (): never => {
+    throw new Error('boom');
+  };
+
+  it('analyze', async () => {
+    const request = { content: 'x', content_type: 'text', get metadata() { return boom(); } };
+    const e = await rejection(engine.analyze(request as never));
+    expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'metadata could not be read (boom)']);
+    const nested = { content: 'x', content_type: 'text', metadata: { get title() { return boom(); } } };
+    expect((await rejection(engine.analyze(nested as never))).detail).toBe('metadata.title could not be read (boom)');
+  });
+
+  it('registerWork', async () => {
+    const request = { content: CONTENT, get owner() { return boom(); } };
+    const e = await rejection(engine.registerWork(request as never));
+    expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'owner could not be read (boom)']);
+    const byFingerprint = { owner: 'o', fingerprint: { get work_hash() { return boom(); } } };
+    expect((await rejection(engine.registerWork(byFingerprint as never))).code).toBe('INVALID_INPUT');
+  });
+
+  it('score', async () => {
+    const request = { work_hash: workHash, target_model: 'meta/llama-7b', get jurisdiction() { return boom(); } };
+    const e = await rejection(engine.score(request as never));
+    expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'jurisdiction could not be read (boom)']);
+  });
+
+  it('a proxy whose traps throw, a revoked proxy and a cyclic request', async () => {
+    const trap = new Proxy({}, { ownKeys: boom });
+    expect((await rejection(engine.score(trap as never))).code).toBe('INVALID_INPUT');
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect((await rejection(engine.analyze(proxy as never))).code).toBe('INVALID_INPUT');
+    const cyclic: Record<string, unknown> = { content: 'x', content_type: 'text' };
+    cyclic.metadata = cyclic;
+    expect((await rejection(engine.analyze(cyclic as never))).detail).toMatch(/nests deeper than 64 levels/);
+  });
+
+  it('createMonitor and the webhook deliverer', async () => {
+    const monitor = { get work_hash() { return boom(); } };
+    expect((await rejection(engine.createMonitor(monitor as never))).detail).toBe('work_hash could not be read (boom)');
+    const subscription = { id: 'sub_1', secret: 'whsec_0123456789abcdef', get url() { return boom(); } };
+    const event = { id: 'evt_1', type: 'match.found', created_at: new Date().toISOString(), data: null };
+    const e = await rejection(engine.webhooks.enqueue(subscription as never, event));
+    expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'subscription.url could not be read (boom)']);
+  });
+
+  it('a getter runs once: the operation uses the value that was checked', async () => {
+    let reads = 0;
+    const request = { content_type: 'text', get content() { return ++reads === 1 ? CONTENT : ''; } };
+    const r = await engine.analyze(request as never);
+    expect(reads).toBe(1);
+    expect(r.tokens).toBeGreaterThan(100);
+    const plain = { a: [1, { b: 'x' }], bytes: new Uint8Array([1]) };
+    const copy = readRequest(plain, 'the request') as typeof plain;
+    expect(copy).toEqual(plain);
+    expect([copy === plain, copy.a === plain.a, copy.bytes === plain.bytes]).toEqual([false, false, true]);
+  });
+});
+
+describe('jurisdiction codes must be assigned', () => {
+  it('refuses a well-shaped code of no country, listing what is accepted', () => {
+    for (const bad of ['XX-99', 'XX', 'zz', 'QQ-CA', 'AA']) {
+      const e = (() => {
+        try {
+          resolveJurisdiction(bad);
+        } catch (error) {
+          return error as TrainprintError;
+        }
+        throw new Error(`${bad} was accepted`);
+      })();
+      expect([bad, e.code]).toEqual([bad, 'INVALID_INPUT']);
+      expect(e.detail).toContain('is not an assigned ISO 3166-1 country code');
+      expect(e.detail).toContain('"US-CA"'); // the shape
+      expect(e.detail).toContain('EU, DE, GB, US, US-CA'); // the codes with facts
+    }
+    // assigned codes outside the table, subdivisions and the aliases still resolve
+    expect(resolveJurisdiction('BR')).toMatchObject({ code: 'BR', known: false });
+    expect(resolveJurisdiction('us-ny')).toMatchObject({ code: 'US-NY', layers: ['US'] });
+    expect(resolveJurisdiction('uk').code).toBe('GB');
+    expect(resolveJurisdiction('EL').code).toBe('GR');
+  });
+
+  it('score and analyze (metadata.jurisdiction) refuse it the same way', async () => {
+    const jurisdiction = 'XX-99';
+    const s = await rejection(engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction }));
+    const a = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { jurisdiction } }));
+    expect([s.code, a.code]).toEqual(['INVALID_INPUT', 'INVALID_INPUT']);
+    expect(a.detail).toBe(s.detail);
+    expect((await engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction: 'BR' })).legal_risk)
+      .toBeDefined();
+  });
+});
+
+describe('analyze keeps metadata.title and metadata.author', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)));
+  const valid = ajv.compile(ANALYSIS_RESULT_SCHEMA);
+
+  it('in the stored result, and as the prefill of the registration suggestion', async () => {
+    const metadata = { title: 'Persuasion', author: 'Jane Austen', jurisdiction: 'GB' };
+    const r = await engine.analyze({ content: CONTENT, content_type: 'text', metadata });
+    expect(valid(JSON.parse(JSON.stringify(r))), JSON.stringify(valid.errors)).toBe(true);
+    expect(r).toMatchObject({ title: 'Persuasion', author: 'Jane Austen' });
+    expect(r.next_steps).toEqual({
+      register_content: '/api/v1/content/register',
+      setup_monitoring: '/api/v1/monitors/create',
+      register_prefill: { title: 'Persuasion', author: 'Jane Austen' },
+    });
+    expect(await engine.getAnalysis(r.analysis_id)).toEqual(r);
+    // the prefill is a valid part of a registration request
+    const w = await engine.registerWork({ content: CONTENT, owner: 'reader', ...r.next_steps.register_prefill });
+    expect(w).toMatchObject({ title: 'Persuasion', author: 'Jane Austen' });
+  });
+
+  it('only what was given; nothing without them; empty strings are refused', async () => {
+    const one = await engine.analyze({ content: CONTENT, content_type: 'text', metadata: { author: 'Jane Austen' } });
+    expect(one.next_steps.register_prefill).toEqual({ author: 'Jane Austen' });
+    expect('title' in one).toBe(false);
+    const none = await engine.analyze({ content: CONTENT, content_type: 'text' });
+    expect(Object.keys(none.next_steps)).toEqual(['register_content', 'setup_monitoring']);
+    expect('title' in none || 'author' in none).toBe(false);
+    const empty = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: '' } }));
+    expect(empty.code).toBe('INVALID_INPUT');
+  });
+});
