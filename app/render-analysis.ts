@@ -121,6 +121,8 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       stat('Risk', h('span', { class: `badge risk-${risk.level}` }, risk.level), `score ${decimal(risk.score)}`),
       stat('Matched documents', count(result.potential_matches), `${count(result.tokens)} words analysed`),
       stat('Estimated revenue', result.estimated_revenue.monthly === null ? 'none' : `${usd(result.estimated_revenue.monthly)} / month`, methodLabel(result.estimated_revenue.basis.method))),
+    // what the confidence rests on, or why it is 0 although the text is in a corpus
+    h('p', { class: 'hint', id: 'corpus-evidence' }, result.corpus_evidence.summary),
     h('div', { class: 'panes' },
       h('section', { class: 'pane', 'aria-labelledby': 'query-title' },
         h('h4', { id: 'query-title' }, 'Your text'),

@@ -3,7 +3,7 @@
  *   trainprint demo                         fingerprint two passages, compare them, analyze one against the starter dataset
  *   trainprint analyze FILE [options]       analyze a file against dataset files and/or the starter dataset
  *   trainprint serve [options]              the HTTP service under /api/v1 (npm start)
- *   trainprint keys create [options]        create an API key in a file store
+ *   trainprint keys create [options]        create an API key in a file store (any account, plan and scopes)
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file
  *   trainprint index info FILE              header and stats of a dataset file as JSON
@@ -18,8 +18,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo, serve, serveStatic, verifyPackFile,
-  type BuildProgress,
+  buildDatasetFile, buildPackFile, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo, resolveHost, serve,
+  serveStatic, verifyPackFile, type BuildProgress,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -82,10 +82,15 @@ const HELP = `usage:
       index lists; exit code 1 when one fails
   trainprint serve [options]
       run the HTTP service (/api/v1, OpenAPI at /api/v1/openapi.json, status page at /status);
-      prints a development key (test mode, plan pro) once at start
+      prints a development key once at start (account dev, test mode, plan pro, 30 days, scopes of
+      an account plus datasets:write, without keys): it replaces the one printed before on the
+      same store, so at most one is valid
       --port N                  port (default 8787; 0 picks a free one)
       --host H                  interface (default 127.0.0.1)
-      --store DIR               durable file store (default: in memory)
+      --store DIR               durable file store (default: in memory); daily call counts are kept
+                                in it too, so they survive a restart
+      --admin-key               also print an admin key (scope admin, 30 days; replaces the one printed
+                                before): POST /api/v1/admin/keys creates accounts and keys with it
       --dataset FILE            a dataset file to load (repeatable)
       --starter                 load the embedded starter dataset (the default without --dataset)
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
@@ -93,9 +98,13 @@ const HELP = `usage:
       --base-url URL            public base URL (its path is stripped before matching routes)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
+      Model and webhook host names are resolved, refused when any address is internal, and the
+      request goes to the address that was checked.
   trainprint keys create --store DIR --account A [--plan free|pro|scale|enterprise]
-                         [--scopes a,b] [--mode live|test] [--name LABEL]
-      create an API key in a file store; the key is printed once (only its hash is stored)
+                         [--scopes a,b] [--mode live|test] [--name LABEL] [--expires-days N]
+      create an API key in a file store (stop the server on it first; a running server makes keys
+      through POST /api/v1/admin/keys); the key is printed once (only its hash is stored)
+      --scopes   default: every scope but datasets:write and admin
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;
@@ -383,9 +392,12 @@ async function analyzeFile(args: string[]): Promise<number> {
 }
 
 /** Engine on an in-memory or file store, with dataset files and/or the starter loaded. */
-async function engineFor(values: Record<string, unknown>): Promise<Engine> {
+async function engineFor(values: Record<string, unknown>, webhookFetch?: typeof fetch): Promise<Engine> {
   const store = typeof values.store === 'string' ? await openFileStore(values.store) : undefined;
-  const engine = await createEngine(store ? { store } : {});
+  const engine = await createEngine({
+    ...(store ? { store } : {}),
+    ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
+  });
   const datasets = (values.dataset as string[] | undefined) ?? [];
   for (const d of datasets) {
     let bytes: Buffer;
@@ -404,6 +416,7 @@ async function serveCommand(args: string[]): Promise<number> {
     port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
     packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
+    'admin-key': { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
@@ -411,17 +424,36 @@ async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
   const packs = (values.packs as string | undefined) ?? 'default';
   if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
-  const engine = await engineFor(values);
+  const http = await import('./http/index.js');
+  const privateWebhooks = values['allow-private-webhook-hosts'] === true;
+  // a webhook URL was checked when its monitor was made, but its name may resolve elsewhere by the
+  // time an event is sent: every delivery is resolved, checked and sent to the checked address
+  const engine = await engineFor(values, privateWebhooks ? undefined : http.egressFetch(resolveHost));
   // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
   if (packs === 'default') await loadDefaultPacks(engine);
-  const { createHandler, KeyStore } = await import('./http/index.js');
-  const keys = new KeyStore(engine.store);
-  const dev = await keys.createKey({ account: 'dev', plan: 'pro', mode: 'test', name: 'printed by trainprint serve' });
-  const api = createHandler(engine, {
+  const keys = new http.KeyStore(engine.store);
+  const days = 30;
+  const expires = { expiresInSeconds: days * 86_400 };
+  // one development key per store: it replaces the one printed before, which cannot be shown again
+  // (only its hash is stored); it may add the account's own datasets but not make more keys
+  const devScopes = [...http.DEFAULT_SCOPES.filter((s) => s !== 'keys'), 'datasets:write' as const];
+  const dev = await keys.replaceKey('serve-dev', {
+    account: 'dev', plan: 'pro', mode: 'test', name: 'development key of trainprint serve', scopes: devScopes,
+    ...expires,
+  });
+  const admin = values['admin-key'] === true
+    ? await keys.replaceKey('serve-admin', {
+      account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
+    })
+    : null;
+  const api = http.createHandler(engine, {
     keys,
+    // with a file store the day's counts are kept in it: a restart does not reset the quotas
+    ...(typeof values.store === 'string' ? { counters: new http.StoreCounterStore(engine.store) } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
+    resolveHost,
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
-    allowPrivateWebhookHosts: values['allow-private-webhook-hosts'] === true,
+    allowPrivateWebhookHosts: privateWebhooks,
   });
   // the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1
   const webDir = fileURLToPath(new URL('./web/', import.meta.url));
@@ -431,7 +463,14 @@ async function serveCommand(args: string[]): Promise<number> {
   const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1' });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${values.store ?? 'in memory'})`);
-  console.log(`development key (shown once, test mode, plan pro): ${dev.key}`);
+  const until = dev.info.expires_at?.slice(0, 10);
+  const replaced = dev.replaced ? `; the key …${dev.replaced.last4} printed before is revoked` : '';
+  console.log(`development key (shown once; account dev, test mode, plan pro, until ${until}${replaced}): ${dev.key}`);
+  if (admin) {
+    console.log(`admin key (shown once; scope admin, until ${admin.info.expires_at?.slice(0, 10)}): ${admin.key}`);
+    console.log(`  a key for an account:  curl -s -H "Authorization: Bearer ${admin.key}" \\
+        -H 'Content-Type: application/json' -d '{"account":"alice","plan":"pro"}' ${server.url}/api/v1/admin/keys`);
+  }
   console.log(`try:  curl -s -H "Authorization: Bearer ${dev.key}" -H 'Content-Type: application/json' \\
         -d '{"content":"Permission is hereby granted, free of charge, to any person obtaining a copy of this software","content_type":"text"}' \\
         ${server.url}/api/v1/attribution/analyze`);
@@ -452,22 +491,40 @@ async function keysCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'create') throw new UsageError(sub === undefined ? 'keys needs a subcommand: create' : `unknown keys subcommand ${JSON.stringify(sub)}`);
   const { values, positionals } = parse(rest, {
-    store: { type: 'string' }, account: { type: 'string' }, plan: { type: 'string' }, scopes: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' },
+    store: { type: 'string' }, account: { type: 'string' }, plan: { type: 'string' }, scopes: { type: 'string' },
+    mode: { type: 'string' }, name: { type: 'string' }, 'expires-days': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('keys create takes no positional arguments');
   if (typeof values.store !== 'string') throw new UsageError('keys create needs --store DIR (the store the service runs on)');
   if (typeof values.account !== 'string') throw new UsageError('keys create needs --account A');
+  const days = values['expires-days'] === undefined ? undefined : Number(values['expires-days']);
+  if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 3660)) {
+    throw new UsageError('--expires-days must be an integer in 1..3660');
+  }
+  const { KeyStore, PLANS, SCOPES } = await import('./http/index.js');
+  // checked before the store is opened: a key no call could use (an unknown plan or scope) is never made
+  if (typeof values.plan === 'string' && !Object.keys(PLANS).includes(values.plan)) {
+    const plans = Object.keys(PLANS).join(', ');
+    throw new UsageError(`--plan ${JSON.stringify(values.plan)} is not a plan; the plans are ${plans}`);
+  }
+  const scopes = typeof values.scopes === 'string'
+    ? values.scopes.split(',').map((x) => x.trim()).filter(Boolean)
+    : undefined;
+  const unknown = (scopes ?? []).filter((x) => !(SCOPES as readonly string[]).includes(x));
+  if (unknown.length) {
+    const what = unknown.length === 1 ? 'is not a scope' : 'are not scopes';
+    throw new UsageError(`--scopes: ${unknown.join(', ')} ${what}; the scopes are ${SCOPES.join(', ')}`);
+  }
   const store = await openFileStore(values.store);
   try {
-    const { KeyStore } = await import('./http/index.js');
-    const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((x) => x.trim()).filter(Boolean) : undefined;
     const { key, info } = await new KeyStore(store).createKey({
       account: values.account,
       ...(values.plan === undefined ? {} : { plan: values.plan as string }),
       ...(scopes ? { scopes } : {}),
       ...(values.mode === undefined ? {} : { mode: values.mode as 'live' | 'test' }),
       ...(values.name === undefined ? {} : { name: values.name as string }),
+      ...(days === undefined ? {} : { expiresInSeconds: days * 86_400 }),
     });
     console.log(JSON.stringify({ key, ...info }, null, 2));
     console.error('the key is shown once: only its SHA-256 is stored');

@@ -59,7 +59,8 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
       response: {
         success: true, key: 'tp_test_VpgiO4lfL1geP70zCEA9k85xCaZm9z1q', key_id: ID.newKey, name: 'ci',
         prefix: 'tp_test_', last4: '9z1q', account: 'acme', plan: 'pro', scopes: ['analyze', 'kb'],
-        mode: 'test', created_at: '2025-06-02T09:30:00.000Z', revoked: false, revoked_at: null,
+        mode: 'test', created_at: '2025-06-02T09:30:00.000Z', expires_at: null, revoked: false,
+        revoked_at: null,
       },
     }],
   },
@@ -73,12 +74,12 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
           {
             key_id: ID.newKey, name: null, prefix: 'tp_live_', last4: '4yG1', account: 'acme', plan: 'pro',
             scopes: ['analyze', 'registry:read'], mode: 'live', created_at: '2025-06-02T09:29:59.999Z',
-            revoked: false, revoked_at: null,
+            expires_at: null, revoked: false, revoked_at: null,
           },
           {
             key_id: ID.key, name: 'ci', prefix: 'tp_test_', last4: 'O0wV', account: 'acme', plan: 'pro',
-            scopes: ['analyze', 'kb'], mode: 'test', created_at: '2025-06-02T09:30:00.000Z', revoked: false,
-            revoked_at: null,
+            scopes: ['analyze', 'kb'], mode: 'test', created_at: '2025-06-02T09:30:00.000Z', expires_at: null,
+            revoked: false, revoked_at: null,
           },
         ],
       },
@@ -92,9 +93,49 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
       response: {
         success: true, key_id: ID.key, name: 'ci', prefix: 'tp_test_', last4: '3Nh4', account: 'acme',
         plan: 'pro', scopes: ['analyze', 'kb'], mode: 'test', created_at: '2025-06-02T09:30:00.000Z',
-        revoked: true, revoked_at: '2025-06-02T09:30:00.001Z',
+        expires_at: null, revoked: true, revoked_at: '2025-06-02T09:30:00.001Z',
       },
     }],
+  },
+  adminCreateKey: {
+    description: 'Creates an API key for any account, which exists from then on: its plan (one of this server\'s '
+      + 'plans; default `free`), its scopes (default every scope but `datasets:write` and `admin`), `live` or `test` '
+      + 'mode and an optional expiry in days. For operators: the caller needs the `admin` scope, which no key gets '
+      + 'by default (`trainprint serve --admin-key` prints one; `trainprint keys create --scopes admin` makes one in '
+      + 'a file store). The key is in this response only.',
+    errorCases: [
+      {
+        code: 'INVALID_INPUT',
+        when: 'the plan is not one of this server\'s (`details.field` is `plan`), or a field is malformed',
+      },
+    ],
+    examples: [
+      {
+        name: 'marketplaceBuyer', summary: 'A key for a second account that makes offers on the marketplace',
+        body: { account: 'globex', plan: 'pro', scopes: ['marketplace', 'registry:read'], name: 'buyer' }, status: 201,
+        response: {
+          success: true, key: 'tp_live_2Xq8mRk4VbT0cNw7LpZy9HsA3dJf6GuE', key_id: ID.newKey, name: 'buyer',
+          prefix: 'tp_live_', last4: '6GuE', account: 'globex', plan: 'pro', scopes: ['marketplace', 'registry:read'],
+          mode: 'live', created_at: '2025-06-02T09:30:00.000Z', expires_at: null, revoked: false, revoked_at: null,
+        },
+      },
+      {
+        name: 'unknownPlan', summary: 'A plan the server does not have',
+        body: { account: 'globex', plan: 'platinum' }, status: 422,
+        response: {
+          success: false,
+          error: {
+            code: 'INVALID_INPUT',
+            message: 'The input is not valid: plan: "platinum" is not a known plan; the plans are free, pro, '
+              + 'scale, enterprise',
+            details: {
+              location: 'body', field: 'plan',
+              reason: '"platinum" is not a known plan; the plans are free, pro, scale, enterprise',
+            },
+          },
+        },
+      },
+    ],
   },
   createOAuthClient: {
     description: 'Registers an OAuth client for the account (client-credentials grant at `POST /api/v1/oauth/token`), '

@@ -15,7 +15,13 @@ const notOwnWork = {
 /** The analysis of the README (`POST /api/v1/attribution/analyze`), as `GET …/analyses/{analysis_id}` reads it back. */
 const README_ANALYSIS = {
   success: true, analysis_id: ID.analysis, fingerprint: 'tp1:f883e8d4a90111e6d5e0e9f7ad633b89',
-  confidence: 0, confidence_ci_95: [0, 0], potential_matches: 44,
+  confidence: 0, confidence_ci_95: [0, 0], potential_matches: 1,
+  corpus_evidence: {
+    strongest: { dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, chance: 3.91651e-23, strength: 22.4071 },
+    linked_to_models: false,
+    summary: 'Strong corpus evidence in dataset "spdx-licenses" (chance 3.9e-23), but no model is documented or '
+      + 'declared to have trained on it, so confidence (that a model trained on this content) is 0.',
+  },
   estimated_revenue: {
     monthly: 0, currency: 'USD',
     basis: {
@@ -27,7 +33,7 @@ const README_ANALYSIS = {
   },
   attribution_sources: [],
   risk_assessment: {
-    level: 'low', factors: ['verbatim_overlap', 'long_verbatim_run'], score: 0, jurisdiction: 'US',
+    level: 'low', factors: ['verbatim_overlap', 'long_verbatim_run', 'shared_text'], score: 0, jurisdiction: 'US',
     base_weight: 0.45,
     modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }, { code: 'attribution_uncertain', delta: 0 }],
     attribution_scale: 0,
@@ -69,7 +75,7 @@ const README_ANALYSIS = {
     combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
       + 'corpus evidence, so they are not combined as independent); 0 without sources',
   },
-  limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
+  limitations: ['reference_sample_only', 'paraphrase_not_detectable', 'corpus_evidence_without_model_link'],
   created_at: '2025-06-02T09:30:00.000Z',
 } as const;
 
@@ -150,6 +156,15 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       response: {
         success: true, analysis_id: ID.analysis, fingerprint: 'tp1:378b10e9e5326b8507448ba32730d23d',
         confidence: 95, confidence_ci_95: [95, 95], potential_matches: 1,
+        corpus_evidence: {
+          strongest: {
+            dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg', chance: 7.57181e-24,
+            strength: 23.1208,
+          },
+          linked_to_models: true,
+          summary: 'Strong corpus evidence in dataset "gutenberg-sample" (chance 7.6e-24), linked to models: see '
+            + 'attribution_sources.',
+        },
         estimated_revenue: {
           monthly: 0.02, currency: 'USD',
           basis: {

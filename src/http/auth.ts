@@ -22,11 +22,13 @@
  *   `http/client/<client_id>`          ClientRecord
  *   `http/acct-client/<account>/<id>`  → true
  *   `http/config/token-secret`         the token signing key when none is configured
+ *   `http/key-slot/<slot>`             { account, key_id } of the key that holds a slot ({@link KeyStore.replaceKey})
  */
 // Runtime values come from the main entry only (here and in every src/http module): the
 // `trainprint/http` bundle keeps it external, so TrainprintError (and its instanceof) exists once.
 import { TrainprintError, type Store } from '../index.js';
 import { DEFAULT_SCOPES, SCOPES, type Principal, type Scope } from './context.js';
+import { PLANS, type Plan } from './limits.js';
 
 /**
  * What a listing shows of an API key (never the key).
@@ -45,6 +47,8 @@ export interface ApiKeyInfo {
   readonly scopes: readonly Scope[];
   readonly mode: 'live' | 'test';
   readonly created_at: string;
+  /** When the key stops working; null: it does not expire. */
+  readonly expires_at: string | null;
   readonly revoked: boolean;
   readonly revoked_at: string | null;
 }
@@ -73,26 +77,48 @@ export interface OAuthClientInfo {
 export interface CreateKeyOptions {
   /** Account the key acts for: 1–128 of `A-Z a-z 0-9 . _ @ -`, starting with a letter or digit. */
   readonly account: string;
-  /** Plan name (src/http/limits.ts). @default 'free' */
+  /** Plan name: a built-in plan (src/http/limits.ts) or one given to the KeyStore. @default 'free' */
   readonly plan?: string;
-  /** @default DEFAULT_SCOPES (everything but `datasets:write`) */
+  /** @default DEFAULT_SCOPES (everything but `datasets:write` and `admin`) */
   readonly scopes?: readonly string[];
   /** @default 'live' */
   readonly mode?: 'live' | 'test';
   /** A label for listings (≤ 100 characters). */
   readonly name?: string;
+  /** Seconds until the key stops working (1 s to 10 years). @default no expiry */
+  readonly expiresInSeconds?: number;
 }
 
 /**
- * Options of {@link KeyStore.createClient} (clients have no test mode).
+ * Options of {@link KeyStore.createClient} (clients have no test mode and no expiry: their tokens last an hour).
  * @example
  * const o: CreateClientOptions = { account: 'acme', scopes: ['analyze'] }
  */
-export type CreateClientOptions = Omit<CreateKeyOptions, 'mode'>;
+export type CreateClientOptions = Omit<CreateKeyOptions, 'mode' | 'expiresInSeconds'>;
 
-interface KeyRecord extends Omit<ApiKeyInfo, 'revoked'> {
-  readonly hash: string;
+/**
+ * Options of a {@link KeyStore}.
+ * @example new KeyStore(engine.store, { plans: { startup: { daily: 2_000 } } })
+ */
+export interface KeyStoreOptions {
+  /** Clock in ms since the epoch (creation times, expiry). @default Date.now */
+  readonly clock?: () => number;
+  /**
+   * Plans a key or client may be given, merged over the built-ins (free, pro, scale,
+   * enterprise): the same object as `createHandler`'s `plans`. A key on a plan the server does not
+   * charge could make no call, so other names are refused when keys are made.
+   */
+  readonly plans?: Readonly<Record<string, Plan>>;
 }
+
+interface KeyRecord extends Omit<ApiKeyInfo, 'revoked' | 'expires_at'> {
+  readonly hash: string;
+  /** Absent in records written before keys could expire. */
+  readonly expires_at?: string | null;
+}
+
+/** Longest lifetime a key may be given (ten years). */
+const MAX_KEY_SECONDS = 10 * 366 * 86_400;
 
 interface ClientRecord extends Omit<OAuthClientInfo, 'revoked'> {
   readonly secret_hash: string;
@@ -116,39 +142,112 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
  * // give `key` to the account holder; it is not stored and cannot be shown again
  */
 export class KeyStore {
+  private readonly clock: () => number;
+  private planNames: readonly string[];
+
+  /** `options` may also be the clock alone (the form of earlier versions). */
   constructor(
     private readonly store: Store,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    options: KeyStoreOptions | (() => number) = {},
+  ) {
+    const o: KeyStoreOptions = typeof options === 'function' ? { clock: options } : options ?? {};
+    this.clock = o.clock ?? Date.now;
+    this.planNames = Object.keys({ ...PLANS, ...o.plans });
+  }
+
+  /** The plans keys and clients may be given here. @example keys.plans() // ['free', 'pro', 'scale', 'enterprise'] */
+  plans(): readonly string[] {
+    return this.planNames;
+  }
+
+  /**
+   * Also accept these plans. `createHandler(engine, { keys, plans })` calls it, so a KeyStore
+   * given to a handler accepts the plans that handler charges calls to.
+   * @example keys.allowPlans({ startup: { daily: 2_000 } })
+   */
+  allowPlans(plans: Readonly<Record<string, Plan>>): void {
+    this.planNames = [...new Set([...this.planNames, ...Object.keys(plans)])];
+  }
 
   /**
    * Create an API key. The returned `key` is the only copy.
-   * @throws INVALID_INPUT (account, plan, scopes, mode or name malformed)
+   * @throws INVALID_INPUT (account, scopes, mode, name or expiry malformed; a plan this store does not know)
    * @example
    * const { key, info } = await keys.createKey({ account: 'acme', scopes: ['analyze', 'kb'], mode: 'test' })
    * key        // 'tp_test_…' (32 characters after the prefix)
    * info.last4 // the last four of them
    */
   async createKey(options: CreateKeyOptions): Promise<{ key: string; info: ApiKeyInfo }> {
-    const o = checkOwnerOptions(options, true);
-    const mode = options.mode ?? 'live';
-    if (mode !== 'live' && mode !== 'test') throw new TrainprintError('INVALID_INPUT', `mode must be 'live' or 'test'`);
-    const prefix = `tp_${mode}_`;
-    const key = prefix + randomBase62(32);
-    const hash = await sha256Hex(key);
-    const record: KeyRecord = {
-      key_id: `key_${randomHex(8)}`, hash, prefix, last4: key.slice(-4), account: o.account, plan: o.plan, scopes: o.scopes,
-      mode, name: o.name, created_at: new Date(this.clock()).toISOString(), revoked_at: null,
-    };
+    const { key, hash, record } = await this.newKey(options);
     await this.store.batch([
       { type: 'put', key: `http/key/${hash}`, value: record },
-      { type: 'put', key: `http/acct-key/${o.account}/${record.key_id}`, value: hash },
+      { type: 'put', key: `http/acct-key/${record.account}/${record.key_id}`, value: hash },
     ]);
     return { key, info: keyInfo(record) };
   }
 
   /**
-   * The principal of a key, or `null` for a malformed, unknown or revoked key.
+   * Create a key that holds `slot`, revoking the key that held it before, in one transaction: at
+   * most one valid key per slot and store, however often this runs. Only hashes are stored, so
+   * an earlier key cannot be shown again; it is replaced. `trainprint serve` keeps its development
+   * key in the slot `serve-dev`.
+   * @throws INVALID_INPUT (as createKey; a slot is 1–64 of `a-z 0-9 . _ -`)
+   * @example
+   * const { key, replaced } = await keys.replaceKey('serve-dev', { account: 'dev', expiresInSeconds: 86_400 })
+   */
+  async replaceKey(
+    slot: string, options: CreateKeyOptions,
+  ): Promise<{ key: string; info: ApiKeyInfo; replaced: ApiKeyInfo | null }> {
+    if (typeof slot !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(slot)) {
+      throw new TrainprintError('INVALID_INPUT', 'slot must be 1–64 characters of a-z 0-9 . _ -');
+    }
+    const { key, hash, record } = await this.newKey(options);
+    const at = new Date(this.clock()).toISOString();
+    const replaced = await this.store.transaction(async (tx) => {
+      const held = (await tx.get(`http/key-slot/${slot}`)) as { account?: unknown; key_id?: unknown } | undefined;
+      let before: ApiKeyInfo | null = null;
+      if (held && typeof held.account === 'string' && typeof held.key_id === 'string') {
+        const oldHash = await tx.get(`http/acct-key/${held.account}/${held.key_id}`);
+        const old = typeof oldHash === 'string'
+          ? ((await tx.get(`http/key/${oldHash}`)) as KeyRecord | undefined)
+          : undefined;
+        if (old) {
+          const revoked: KeyRecord = old.revoked_at === null ? { ...old, revoked_at: at } : old;
+          tx.put(`http/key/${oldHash as string}`, revoked);
+          before = keyInfo(revoked);
+        }
+      }
+      tx.put(`http/key/${hash}`, record);
+      tx.put(`http/acct-key/${record.account}/${record.key_id}`, hash);
+      tx.put(`http/key-slot/${slot}`, { account: record.account, key_id: record.key_id });
+      return before;
+    });
+    return { key, info: keyInfo(record), replaced };
+  }
+
+  /** A new key and its record, checked, not yet stored. */
+  private async newKey(options: CreateKeyOptions): Promise<{ key: string; hash: string; record: KeyRecord }> {
+    const o = checkOwnerOptions(options, true, this.planNames);
+    const mode = options.mode ?? 'live';
+    if (mode !== 'live' && mode !== 'test') throw invalid('mode', `must be 'live' or 'test'`);
+    const ttl = options.expiresInSeconds;
+    if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_KEY_SECONDS)) {
+      throw invalid('expiresInSeconds', `must be an integer of seconds in 1..${MAX_KEY_SECONDS} (ten years)`);
+    }
+    const prefix = `tp_${mode}_`;
+    const key = prefix + randomBase62(32);
+    const hash = await sha256Hex(key);
+    const now = this.clock();
+    const record: KeyRecord = {
+      key_id: `key_${randomHex(8)}`, hash, prefix, last4: key.slice(-4), account: o.account, plan: o.plan, scopes: o.scopes,
+      mode, name: o.name, created_at: new Date(now).toISOString(),
+      expires_at: ttl === undefined ? null : new Date(now + ttl * 1000).toISOString(), revoked_at: null,
+    };
+    return { key, hash, record };
+  }
+
+  /**
+   * The principal of a key, or `null` for a malformed, unknown, revoked or expired key.
    * @example
    * (await keys.verifyKey(key))?.account // 'acme'
    */
@@ -159,6 +258,7 @@ export class KeyStore {
     // the record was found by its hash; comparing the stored bytes in constant time keeps the
     // decision independent of where a near-miss differs, whatever the store's lookup does
     if (!record || !timingSafeEqual(hexBytes(record.hash), hexBytes(hash)) || record.revoked_at !== null) return null;
+    if (typeof record.expires_at === 'string' && Date.parse(record.expires_at) <= this.clock()) return null;
     return { kind: 'api_key', id: record.key_id, account: record.account, plan: record.plan, scopes: record.scopes, mode: record.mode };
   }
 
@@ -197,7 +297,7 @@ export class KeyStore {
    * const { client_id, client_secret } = await keys.createClient({ account: 'acme', scopes: ['analyze'] })
    */
   async createClient(options: CreateClientOptions): Promise<{ client_id: string; client_secret: string; info: OAuthClientInfo }> {
-    const o = checkOwnerOptions(options, false);
+    const o = checkOwnerOptions(options, false, this.planNames);
     const client_secret = `tp_cs_${randomBase62(40)}`;
     const record: ClientRecord = {
       client_id: `tpc_${randomHex(12)}`, secret_hash: await sha256Hex(client_secret), account: o.account, plan: o.plan, scopes: o.scopes,
@@ -481,25 +581,44 @@ export async function sha256Hex(s: string | Uint8Array): Promise<string> {
   return Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-function checkOwnerOptions(options: CreateKeyOptions, allowMode: boolean): { account: string; plan: string; scopes: Scope[]; name: string | null } {
+function checkOwnerOptions(
+  options: CreateKeyOptions, isKey: boolean, plans: readonly string[],
+): { account: string; plan: string; scopes: Scope[]; name: string | null } {
   if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_INPUT', 'options must be an object { account, plan?, scopes?, name? }');
   for (const k of Object.keys(options)) {
-    if (!['account', 'plan', 'scopes', 'name', ...(allowMode ? ['mode'] : [])].includes(k)) throw new TrainprintError('INVALID_INPUT', `unknown option "${k}"`);
+    const known = ['account', 'plan', 'scopes', 'name', ...(isKey ? ['mode', 'expiresInSeconds'] : [])];
+    if (!known.includes(k)) throw new TrainprintError('INVALID_INPUT', `unknown option "${k}"`);
   }
   const plan = options.plan ?? 'free';
-  if (typeof plan !== 'string' || !PLAN_FORMAT.test(plan)) throw new TrainprintError('INVALID_INPUT', 'plan must match ^[a-z][a-z0-9_-]{0,31}$');
+  if (typeof plan !== 'string' || !PLAN_FORMAT.test(plan) || !plans.includes(plan)) {
+    const shown = typeof plan === 'string' ? JSON.stringify(plan) : 'this value';
+    throw invalid('plan', `${shown} is not a known plan; the plans are ${plans.join(', ')}`);
+  }
   const scopes = options.scopes ?? DEFAULT_SCOPES;
-  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((s) => !(SCOPES as readonly string[]).includes(s))) {
-    throw new TrainprintError('INVALID_INPUT', `scopes must be a non-empty array of ${SCOPES.join(', ')}`);
+  if (!Array.isArray(scopes) || scopes.length === 0) {
+    throw invalid('scopes', `must be a non-empty array of ${SCOPES.join(', ')}`);
+  }
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    const what = unknown.length === 1 ? 'is not a scope' : 'are not scopes';
+    const names = unknown.map((s) => JSON.stringify(s)).join(', ');
+    throw invalid('scopes', `${names} ${what}; the scopes are ${SCOPES.join(', ')}`);
   }
   const name = options.name ?? null;
-  if (name !== null && (typeof name !== 'string' || name.length > 100)) throw new TrainprintError('INVALID_INPUT', 'name must be a string of at most 100 characters');
+  if (name !== null && (typeof name !== 'string' || name.length > 100)) {
+    throw invalid('name', 'must be a string of at most 100 characters');
+  }
   return { account: checkAccount(options.account), plan, scopes: [...new Set(scopes as Scope[])], name };
+}
+
+/** INVALID_INPUT naming an option (the HTTP adapter shows `field` and `reason` in the 422). */
+function invalid(field: string, reason: string): TrainprintError {
+  return new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
 }
 
 function checkAccount(account: unknown): string {
   if (typeof account !== 'string' || !ACCOUNT_FORMAT.test(account)) {
-    throw new TrainprintError('INVALID_INPUT', 'account must be 1–128 characters of A-Z a-z 0-9 . _ @ -, starting with a letter or digit');
+    throw invalid('account', 'must be 1–128 characters of A-Z a-z 0-9 . _ @ -, starting with a letter or digit');
   }
   return account;
 }
@@ -507,7 +626,8 @@ function checkAccount(account: unknown): string {
 function keyInfo(r: KeyRecord): ApiKeyInfo {
   return {
     key_id: r.key_id, name: r.name, prefix: r.prefix, last4: r.last4, account: r.account, plan: r.plan, scopes: r.scopes, mode: r.mode,
-    created_at: r.created_at, revoked: r.revoked_at !== null, revoked_at: r.revoked_at,
+    created_at: r.created_at, expires_at: r.expires_at ?? null, revoked: r.revoked_at !== null,
+    revoked_at: r.revoked_at,
   };
 }
 

@@ -42,6 +42,7 @@ export const SCOPES = [
   'keys',
   'marketplace',
   'memorization',
+  'admin',
 ] as const;
 
 /**
@@ -52,13 +53,13 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * Scopes a new key or OAuth client gets when none are asked for: everything an account uses.
- * `datasets:write` changes the reference corpora every account searches, so it is given only
- * when asked for explicitly (operator keys).
+ * `datasets:write` adds reference corpora that every account searches (and holds them in the
+ * server's memory), and `admin` acts for every account, so both are given only when asked for.
  *
  * @example
  * DEFAULT_SCOPES.includes('datasets:write') // false
  */
-export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'datasets:write');
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'datasets:write' && s !== 'admin');
 
 /**
  * One-line description of each scope (OpenAPI `oauth2` flow, key listings).
@@ -70,12 +71,13 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = Object.freeze
   'registry:write': 'Register and delete own works',
   monitors: 'Create, read, pause, resume and delete monitors of own works; read their events',
   'datasets:read': 'List, describe and export the reference datasets',
-  'datasets:write': 'Create, grow, import and delete reference datasets (shared by every account)',
+  'datasets:write': 'Create, import, grow and delete the account\'s own reference datasets (searched by every account)',
   kb: 'Read the knowledge base: models, providers, datasets, jurisdictions, factor codes',
   usage: 'Read the account\'s usage and limits',
   keys: 'Create, list and revoke the account\'s API keys and OAuth clients',
   marketplace: 'Licensing marketplace: list own works, make and answer offers, read own licences and their audit trail',
   memorization: 'Memorization risk: track own works (canaries), extract, probe, compare, assess and report against a model service',
+  admin: 'Operators: create API keys for any account; grow or delete the datasets the operator loaded',
 });
 
 /**
@@ -103,8 +105,13 @@ export interface Principal {
  * handler: async (ctx) => ({ limit: (await ctx.services.usage(ctx.principal!)).limit })
  */
 export interface RouteServices {
-  /** Whether the handler's webhook-host policy allows POSTing monitor events to `url`. */
-  webhookAllowed(url: URL): boolean;
+  /**
+   * Why the handler's webhook-host policy refuses POSTing monitor events to `url` (its host is
+   * internal, or resolves to an internal address), or null when it allows it.
+   */
+  checkWebhookUrl(url: URL): Promise<string | null>;
+  /** The names of the plans this handler charges calls to. */
+  plans(): readonly string[];
   /** The OpenAPI document of this handler's table. */
   openapi(): Record<string, unknown>;
   /** A health check now, then the status report (src/http/status.ts). */
@@ -117,9 +124,11 @@ export interface RouteServices {
   issueToken(form: URLSearchParams, authorization: string | null): Promise<Response>;
   /**
    * The target model a memorization request names, after the handler's model-host policy
-   * (src/http/model-hosts.ts). @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
+   * (src/http/model-hosts.ts): with a resolver, its name is resolved and checked now and its
+   * requests go to the checked addresses.
+   * @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
    */
-  targetModel(spec: ModelSpec): TargetModel;
+  targetModel(spec: ModelSpec): Promise<TargetModel>;
 }
 
 /**
@@ -229,6 +238,17 @@ export interface Route {
   readonly creates?: boolean;
   /** Body limit of this route in bytes. @default the handler's `maxBodyBytes` */
   readonly maxBodyBytes?: number;
+  /**
+   * A check that needs only the path and the caller (the item the path names exists and is the
+   * account's), run after authentication and before the body is read: a large upload to a wrong
+   * id is refused without reading it. `ctx.body` is undefined and `ctx.query` empty here.
+   */
+  readonly beforeBody?: (ctx: RouteContext) => Promise<void>;
+  /**
+   * The operation id this route is another path of (same schemas, handler and documentation):
+   * OpenAPI marks it with `x-alias-of`.
+   */
+  readonly aliasOf?: string;
   /** Returns the body object (wrapped as `{ success: true, ...body }`), a {@link Reply}, or a finished `Response`. */
   readonly handler: (ctx: RouteContext) => Promise<unknown>;
 }

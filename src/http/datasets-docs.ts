@@ -6,7 +6,12 @@ import type { RouteDocs } from './route-docs.js';
 import { KB_MODEL, PERSUASION_OPENING, PERSUASION_VANITY } from './example-kit.js';
 
 const noDataset = { code: 'NOT_FOUND', when: 'no reference dataset has this id' } as const;
-const shared = 'Reference datasets are shared by every account.';
+const notOwner = {
+  code: 'FORBIDDEN',
+  when: 'another account made the dataset, or the operator loaded it and the caller has no `admin` scope',
+} as const;
+const shared = 'Reference datasets are searched, listed and exported by every account.';
+const owned = 'Only the account that created or imported the dataset may change it (an `admin` key may change any).';
 
 /**
  * Documentation of the dataset and knowledge-base operations, by operation id.
@@ -49,7 +54,8 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: 'Creates a reference dataset, optionally with its first documents: `exact` (every fingerprint kept) '
       + 'or `portrait` (a sample). `kb_dataset` and `models` are your declaration of what the documents sample; '
       + 'analyses and scores label the links derived from them as declared. Monitors are evaluated again. '
-      + `${shared} Operators only: \`datasets:write\` is not among the scopes a key gets by default.`,
+      + `${shared} The dataset belongs to the calling account: only it may grow or drop it. \`datasets:write\` is not `
+      + 'among the scopes a key gets by default.',
     errorCases: [
       { code: 'ALREADY_EXISTS', when: 'a reference dataset has this id (add documents to it instead)' },
       { code: 'NOT_FOUND', when: 'the knowledge base has no dataset `kb_dataset` or no model of `models`' },
@@ -88,8 +94,11 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     ],
   },
   addDocuments: {
-    description: `Adds documents to a reference dataset; monitors are evaluated again. ${shared}`,
-    errorCases: [noDataset, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' }],
+    description: `Adds documents to a reference dataset of the account; monitors are evaluated again. ${owned} `
+      + 'The dataset is checked before the body is read.',
+    errorCases: [
+      noDataset, notOwner, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' },
+    ],
     examples: [{
       name: 'secondParagraph', summary: 'The next paragraph of *Persuasion*', after: ['createDataset'],
       params: { dataset_id: 'gutenberg-sample' },
@@ -113,9 +122,10 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   importDataset: {
     description: 'Loads a dataset file from `GET /api/v1/datasets/{dataset_id}/export` under the id it was exported '
-      + `with. ${shared}`,
+      + `with; the dataset belongs to the calling account. ${shared}`,
     errorCases: [
       { code: 'ALREADY_EXISTS', when: 'a reference dataset has the file\'s id' },
+      { code: 'INVALID_INPUT', when: 'the file\'s dataset id is not letters, digits, `.`, `_` and `-` (at most 200)' },
       { code: 'SNAPSHOT_INCOMPATIBLE', when: 'the file is truncated, corrupted or from an incompatible version' },
       { code: 'NOT_FOUND', when: 'the file declares a knowledge-base dataset or model this server does not know' },
     ],
@@ -131,8 +141,8 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     }],
   },
   deleteDataset: {
-    description: `Drops a reference dataset; monitors are evaluated again. ${shared}`,
-    errorCases: [noDataset],
+    description: `Drops a reference dataset of the account; monitors are evaluated again. ${owned}`,
+    errorCases: [noDataset, notOwner],
     examples: [{
       name: 'drop', summary: 'Drop the Gutenberg sample', after: ['createDataset'],
       params: { dataset_id: 'gutenberg-sample' }, status: 200,

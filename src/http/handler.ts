@@ -10,7 +10,9 @@
  *     `WWW-Authenticate: Bearer realm="trainprint"`; check the route's scope — 403;
  *  4. charge the call to the account's plan — 429 with `Retry-After` (RateLimit-* headers on
  *     every authenticated response from here on);
- *  5. check the Content-Type — 415; read the body counting bytes as they stream — 413;
+ *  5. check the Content-Type — 415; run the route's `beforeBody` check (an item the path names
+ *     is missing or not the account's — 404, 403), so an upload to a wrong id is refused without
+ *     reading it; read the body counting bytes as they stream — 413;
  *     parse — 400 `MALFORMED_JSON`; refuse nesting deeper than 64 levels and lone surrogates —
  *     422; validate against the route's schema — 422 naming the field; coerce and validate the
  *     query — 422;
@@ -24,7 +26,7 @@ import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
 import { Reply, type Method, type ModelSpec, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
 import { Idempotency, requestHash } from './idempotency.js';
 import { MemoryCounterStore, PLANS, RateLimiter, rateLimitHeaders, type CounterStore, type Plan, type RateState } from './limits.js';
-import { defaultModelHosts } from './model-hosts.js';
+import { defaultModelHosts, refusedResolution, type HostResolver } from './model-hosts.js';
 import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';
 import { PATH_PARAMS, ROUTES } from './routes.js';
@@ -43,7 +45,10 @@ export type Handler = (request: Request) => Promise<Response>;
  * createHandler(engine, { baseUrl: 'https://api.example.org', plans: { enterprise: { daily: 5_000_000 } }, tokenSecret: process.env.TOKEN_SECRET })
  */
 export interface HandlerOptions {
-  /** API keys and OAuth clients. @default new KeyStore(engine.store) */
+  /**
+   * API keys and OAuth clients. A key store given here also accepts this handler's `plans` for new keys.
+   * @default new KeyStore(engine.store, { plans })
+   */
   readonly keys?: KeyStore;
   /** Plans by name, merged over the built-ins (free 100/day, pro 10,000, scale 1,000,000, enterprise unlimited). */
   readonly plans?: Readonly<Record<string, Plan>>;
@@ -83,9 +88,22 @@ export interface HandlerOptions {
   readonly webhookHosts?: (url: URL) => boolean;
   /** Allow webhooks to loopback/private hosts (a receiver on this machine or network). @default false */
   readonly allowPrivateWebhookHosts?: boolean;
+  /**
+   * Resolves the host names of model and webhook URLs under the default policies (not with
+   * `modelHosts`/`webhookHosts`, nor when private hosts are allowed): a name with any internal
+   * address is refused (422 naming the field), and model requests go to the checked addresses
+   * through the resolver's `fetch` (unless `modelFetch` is given). Node: `resolveHost` from
+   * `trainprint/node` (`trainprint serve` uses it). Other runtimes have no default: only the URL
+   * text is checked (src/http/model-hosts.ts).
+   * @default none
+   */
+  readonly resolveHost?: HostResolver;
   /** Timeout of one request to a model service, in ms (then 504 `UPSTREAM_TIMEOUT`). @default 60_000 */
   readonly modelTimeoutMs?: number;
-  /** `fetch` used for model services (an egress proxy, a Workers service binding). @default globalThis.fetch */
+  /**
+   * `fetch` used for model services (an egress proxy, a Workers service binding). It replaces the
+   * pinned fetch of `resolveHost` (the addresses are still checked). @default globalThis.fetch
+   */
   readonly modelFetch?: typeof fetch;
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
@@ -131,9 +149,12 @@ interface CompiledRoute {
  */
 export function createHandler(engine: Engine, options: HandlerOptions = {}): Handler {
   const now = options.now ?? Date.now;
-  const keys = options.keys ?? new KeyStore(engine.store, now);
+  const plans = { ...PLANS, ...options.plans };
+  // the limiter checks the plans, before a key store is told of them
+  const limiter = new RateLimiter({ plans, counters: options.counters ?? new MemoryCounterStore(now), now });
+  const keys = options.keys ?? new KeyStore(engine.store, { clock: now, plans });
+  if (options.keys) options.keys.allowPlans(plans); // keys made for this handler may be on its plans
   const tokens = new TokenIssuer(engine.store, options.tokenSecret, options.tokenTtlSeconds);
-  const limiter = new RateLimiter({ plans: { ...PLANS, ...options.plans }, counters: options.counters ?? new MemoryCounterStore(now), now });
   const idempotency = new Idempotency(engine.store, now);
   const status = new StatusMonitor(engine, now);
   const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
@@ -142,8 +163,17 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const routes = [...ROUTES, ...(options.routes ?? [])];
   const table = compile(routes, maxBody, maxDatasetBody);
   let openapi: Record<string, unknown> | null = null;
-  const modelHosts = options.modelHosts ?? defaultModelHosts(options.allowPrivateModelHosts === true);
-  const webhookHosts = options.webhookHosts ?? defaultModelHosts(options.allowPrivateWebhookHosts === true);
+  // names are resolved under the default policies only: an operator's own policy decides alone
+  const modelPolicyIsDefault = options.modelHosts === undefined && options.allowPrivateModelHosts !== true;
+  const modelHosts: HostPolicy = {
+    allow: options.modelHosts ?? defaultModelHosts(options.allowPrivateModelHosts === true),
+    resolve: modelPolicyIsDefault ? options.resolveHost : undefined,
+  };
+  const webhookPolicyIsDefault = options.webhookHosts === undefined && options.allowPrivateWebhookHosts !== true;
+  const webhookHosts: HostPolicy = {
+    allow: options.webhookHosts ?? defaultModelHosts(options.allowPrivateWebhookHosts === true),
+    resolve: webhookPolicyIsDefault ? options.resolveHost : undefined,
+  };
   const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
   if (modelTimeoutMs > 3_600_000) throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
 
@@ -154,9 +184,18 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     usage: (p: Principal) => limiter.peek(p),
     issueToken: (form, authorization) => tokenEndpoint(form, authorization, keys, tokens, now()),
     targetModel: (spec) => targetModel(spec, modelHosts, modelTimeoutMs, options.modelFetch),
-    webhookAllowed: (url) => {
-      try { return webhookHosts(url); } catch { return false; }
+    checkWebhookUrl: async (url) => {
+      let allowed = false;
+      try { allowed = webhookHosts.allow(url) === true; } catch { allowed = false; } // a throwing policy refuses
+      if (!allowed) {
+        return 'this server does not send events to loopback, private or internal hosts '
+          + '(createHandler option allowPrivateWebhookHosts)';
+      }
+      if (!webhookHosts.resolve) return null;
+      const r = await refusedResolution(url, webhookHosts.resolve);
+      return 'reason' in r ? r.reason : null;
     },
+    plans: () => Object.keys(plans),
   };
 
   return async function handler(request: Request): Promise<Response> {
@@ -204,7 +243,12 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         }
       }
 
-      const raw = route.body ? await readBody(request, route.body, c.maxBodyBytes) : new Uint8Array(0);
+      if (route.body) await checkMediaType(request, route.body);
+      if (route.beforeBody) {
+        // the path alone can refuse the request (a missing or foreign item): answer before reading the body
+        await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
+      }
+      const raw = route.body ? await readBody(request, c.maxBodyBytes) : new Uint8Array(0);
       const body = route.body ? parseBody(route.body, raw, c) : undefined;
       const query = coerceQuery(url.searchParams, route.querySchema);
       if (c.checkQuery) c.checkQuery(query);
@@ -229,6 +273,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         slot.release();
       }
     } catch (err) {
+      // a body nobody read is dropped, not left waiting (the Node bridge then closes the connection)
+      if (!request.bodyUsed) await request.body?.cancel().catch(() => undefined);
       const out = errorOutcome(err, requestId);
       if (out.code === 'INTERNAL') options.onError?.(err, requestId);
       return finish(out, extra);
@@ -311,8 +357,8 @@ function matchRoute(table: readonly CompiledRoute[], path: string, method: strin
   return same.sort((a, b) => a.route.params - b.route.params)[0];
 }
 
-/** Read the body, counting bytes as they arrive (a missing or false Content-Length cannot get past the limit). */
-async function readBody(request: Request, kind: 'json' | 'form' | 'binary', limit: number): Promise<Uint8Array> {
+/** 415 unless the Content-Type is the route's (and UTF-8 for text bodies). */
+async function checkMediaType(request: Request, kind: 'json' | 'form' | 'binary'): Promise<void> {
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const [media, ...paramsList] = type.split(';').map((s) => s.trim());
   const expected = kind === 'json' ? 'application/json' : kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
@@ -321,19 +367,40 @@ async function readBody(request: Request, kind: 'json' | 'form' | 'binary', limi
     await request.body?.cancel().catch(() => undefined);
     throw new TrainprintError('UNSUPPORTED_MEDIA_TYPE', `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`);
   }
+}
+
+/** Read the body, counting bytes as they arrive (a missing or false Content-Length cannot get past the limit). */
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  // with a declared length the bytes go straight into one buffer: no list of chunks copied again
+  // at the end, which halves the memory a large upload takes while it is read
+  const declared = declaredLength(request);
+  const into = declared !== null && declared > 0 && declared <= limit ? new Uint8Array(declared) : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let filled = 0; // bytes in `into`; once a chunk does not fit, the rest goes to `chunks`
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
+    if (total + value.byteLength > limit) {
       await reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
-    chunks.push(value);
+    if (into !== null && chunks.length === 0 && filled + value.byteLength <= into.length) {
+      into.set(value, filled);
+      filled += value.byteLength;
+    } else chunks.push(value);
+    total += value.byteLength;
+  }
+  if (into !== null) {
+    // a body shorter or longer than its Content-Length: keep what came, in order
+    if (chunks.length === 0) return filled === into.length ? into : into.subarray(0, filled);
+    const out = new Uint8Array(total);
+    out.set(into.subarray(0, filled));
+    let at = filled;
+    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    return out;
   }
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
@@ -433,7 +500,9 @@ function requestIdOf(request: Request): string {
  * a host the policy allows. The API key lives in the model's closure only: never stored, never in
  * a result or an error.
  */
-function targetModel(spec: ModelSpec, allow: (url: URL) => boolean, timeoutMs: number, fetchFn: typeof fetch | undefined): TargetModel {
+async function targetModel(
+  spec: ModelSpec, policy: HostPolicy, timeoutMs: number, fetchFn: typeof fetch | undefined,
+): Promise<TargetModel> {
   const refuse = (reason: string): never => {
     throw new TrainprintError('INVALID_INPUT', `model.base_url: ${reason}`, { cause: { location: 'body', field: 'model.base_url', reason } });
   };
@@ -448,11 +517,18 @@ function targetModel(spec: ModelSpec, allow: (url: URL) => boolean, timeoutMs: n
   if (url.search !== '' || url.hash !== '' || spec.base_url.includes('?') || spec.base_url.includes('#')) refuse('must not have a query or fragment');
   let allowed = false;
   try {
-    allowed = allow(url) === true;
+    allowed = policy.allow(url) === true;
   } catch {
     allowed = false; // a throwing policy refuses
   }
   if (!allowed) refuse('this server does not call that host (loopback, private, link-local and internal addresses are refused unless the operator allows them)');
+  let pinned: typeof fetch | undefined;
+  if (policy.resolve) {
+    const r = await refusedResolution(url, policy.resolve);
+    if ('reason' in r) refuse(r.reason);
+    else pinned = r.fetch;
+  }
+  fetchFn ??= pinned;
   return createOpenAICompatibleModel({
     baseUrl: url.href, model: spec.model, timeoutMs,
     ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
@@ -460,6 +536,12 @@ function targetModel(spec: ModelSpec, allow: (url: URL) => boolean, timeoutMs: n
     ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
     ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
   });
+}
+
+/** Which hosts the server calls: the URL policy, and the resolver that checks and pins names under the default one. */
+interface HostPolicy {
+  readonly allow: (url: URL) => boolean;
+  readonly resolve: HostResolver | undefined;
 }
 
 function positiveInt(v: number | undefined, d: number, name: string): number {

@@ -19,9 +19,10 @@ export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js'
 export type {
   Route, RouteContext, RouteServices, RouteExample, ErrorCase, Principal, Scope, Method, JsonSchema, ModelSpec,
 } from './context.js';
-export { isInternalHost, defaultModelHosts } from './model-hosts.js';
+export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from './model-hosts.js';
+export type { HostResolver, ResolvedHost } from './model-hosts.js';
 export { KeyStore, MAX_TOKEN_TTL } from './auth.js';
-export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions } from './auth.js';
+export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions, KeyStoreOptions } from './auth.js';
 export { PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from './limits.js';
 export type { Plan, CounterStore, RateState } from './limits.js';
 export { buildOpenApi } from './openapi.js';

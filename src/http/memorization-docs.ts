@@ -14,7 +14,10 @@ const upstream: readonly ErrorCase[] = [
     code: 'INVALID_INPUT',
     when: '`model.base_url` is malformed or names a host the server\'s policy refuses (internal addresses by default)',
   },
-  { code: 'UPSTREAM_ERROR', when: 'the model service failed; `details.upstream` says what it answered' },
+  {
+    code: 'UPSTREAM_ERROR',
+    when: 'the model service failed; `details.upstream` gives its status, content type and length',
+  },
   { code: 'UPSTREAM_TIMEOUT', when: 'the model service did not answer in time' },
 ];
 const modelNote = 'The server calls the model service named in `model` (an OpenAI-compatible API); `model.api_key` is '

@@ -5,7 +5,11 @@
  * server calls (through `ctx.services.targetModel`, which applies the handler's model-host
  * policy: see src/http/model-hosts.ts). The API key stays in memory for the request only.
  * A failing model service answers 502 `UPSTREAM_ERROR`, a silent one 504 `UPSTREAM_TIMEOUT`;
- * their `details.upstream` says what the service answered.
+ * their `details.upstream` says how the service answered (status, content type, length), never what.
+ *
+ * The six operations of the catalogue also answer at a short path, `/api/v1/<name>` (`assess`,
+ * `extract`, `probe`, `report`, `compare`, `register-work`): {@link MEMORIZATION_ALIASES}, the
+ * same rows under another path and operation id, marked `x-alias-of` in OpenAPI.
  *
  * Tenancy: works are the account's (`work_id` of another account is 404; `work` registers one
  * owned by the account); `compare` looks only at the account's works; assessments are reported
@@ -35,6 +39,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     body: 'json', requestSchema: M.TRACK_WORK_REQUEST_SCHEMA, responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as { work_id?: string; work?: Record<string, unknown>; canaries?: TrackWorkRequest['canaries'] };
+      exactlyOne(b, ['work_id', 'work']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const req = { ...b, ...(b.work === undefined ? {} : { work: { ...b.work, owner: me(ctx) } }) } as TrackWorkRequest;
       return { ...(await mem(ctx).registerWork(req)) };
@@ -65,8 +70,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     body: 'json', requestSchema: M.EXTRACT_REQUEST_SCHEMA, responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
+      exactlyOne(b, ['work_id', 'text']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
-      return { ...(await mem(ctx).extract({ ...b, model: ctx.services.targetModel(b.model) } as ExtractRequest)) };
+      const model = await ctx.services.targetModel(b.model);
+      return { ...(await mem(ctx).extract({ ...b, model } as ExtractRequest)) };
     },
   },
   {
@@ -75,8 +82,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     body: 'json', requestSchema: M.PROBE_REQUEST_SCHEMA, responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string; reference: Record<string, unknown> };
+      exactlyOne(b, ['work_id', 'text', 'texts']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
-      const r = await ownSetIds(ctx, mem(ctx).probe({ ...b, reference: ownReference(ctx, b.reference), model: ctx.services.targetModel(b.model) } as ProbeRequest));
+      const model = await ctx.services.targetModel(b.model);
+      const request = { ...b, reference: ownReference(ctx, b.reference), model } as ProbeRequest;
+      const r = await ownSetIds(ctx, mem(ctx).probe(request));
       return { ...shownProbe(ctx, r) };
     },
   },
@@ -104,7 +114,9 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id: string; probe?: false | { reference: Record<string, unknown> } };
       await ownWork(ctx, b.work_id);
       const probe = b.probe === undefined || b.probe === false ? b.probe : { ...b.probe, reference: ownReference(ctx, b.probe.reference) };
-      const a = await ownSetIds(ctx, mem(ctx).assess({ ...b, ...(probe === undefined ? {} : { probe }), model: ctx.services.targetModel(b.model) } as AssessRequest));
+      const model = await ctx.services.targetModel(b.model);
+      const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
+      const a = await ownSetIds(ctx, mem(ctx).assess(request));
       return { ...shownAssessment(ctx, a) };
     },
   },
@@ -127,11 +139,49 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
   },
 ];
 
+/** Short path of each catalogued operation → its operation id under `/api/v1/memorization/`. */
+const SHORT_PATHS: ReadonlyArray<readonly [name: string, operationId: string, aliasId: string]> = [
+  ['register-work', 'trackWork', 'registerWorkAlias'],
+  ['extract', 'extractMemorized', 'extractAlias'],
+  ['probe', 'probeMemorization', 'probeAlias'],
+  ['compare', 'compareOutput', 'compareAlias'],
+  ['assess', 'assessMemorization', 'assessAlias'],
+  ['report', 'memorizationReport', 'reportAlias'],
+];
+
+/**
+ * The catalogued operations at their short paths (`POST /api/v1/assess` …): the same rows
+ * (schemas, scope, handler) under another path and operation id. `/api/v1/compare` is the
+ * memorization comparison of a model output with the account's works; the alignment of two texts
+ * stays at `/api/v1/attribution/compare`.
+ * @example MEMORIZATION_ALIASES.map((r) => `${r.path} → ${r.aliasOf}`)
+ */
+export const MEMORIZATION_ALIASES: readonly Route[] = SHORT_PATHS.map(([name, id, aliasId]) => {
+  const row = MEMORIZATION_ROUTES.find((r) => r.operationId === id);
+  if (!row) throw new Error(`no memorization route ${id}`); // a renamed row: caught by every test at import
+  return { ...row, path: `/api/v1/${name}`, operationId: aliasId, aliasOf: id };
+});
+
 // ------------------------------------------------------------------ helpers
 
 function me(ctx: RouteContext): string {
   if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: every route here has a scope
   return ctx.principal.account;
+}
+
+/**
+ * Exactly one of `names` in the body, which the schemas cannot say: none is 422 naming the first
+ * (the usual one), several is 422 naming the second given.
+ */
+function exactlyOne(body: Record<string, unknown>, names: readonly string[]): void {
+  const given = names.filter((n) => body[n] !== undefined);
+  if (given.length === 1) return;
+  const field = given.length === 0 ? names[0] : given[1];
+  const others = names.filter((n) => n !== field);
+  const reason = given.length === 0
+    ? `is required (or give ${others.join(' or ')})`
+    : `give only one of ${names.join(', ')}`;
+  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
 }
 
 function mem(ctx: RouteContext) {

@@ -17,10 +17,114 @@
  * never followed (the model adapter fetches with `redirect: 'error'`), so an allowed host cannot
  * bounce the request elsewhere.
  *
- * Limit: the default looks at the URL, not at DNS. A public name that resolves to a private
- * address (or re-resolves to one later: DNS rebinding) passes it. Where that matters, pass an
- * allow-list in `modelHosts` or send the server's egress through a proxy that checks addresses.
+ * Names are also resolved when the handler is given a resolver (`createHandler(engine,
+ * { resolveHost })`; `trainprint serve` wires the Node one, `resolveHost` of `trainprint/node`):
+ * a name is refused when ANY of its addresses is internal ({@link isInternalAddress}), so
+ * `127.0.0.1.nip.io` or `localtest.me` do not pass as public names, and the request then goes to
+ * an address that was checked — the resolver's `fetch` connects to those addresses and never
+ * looks the name up again, so a second answer (DNS rebinding) cannot redirect it. Without a
+ * resolver (the default in Deno, Workers, Bun and browsers, which offer no way to pin the address
+ * a fetch connects to) only the URL text is checked: there, pass an allow-list in `modelHosts`,
+ * or send the server's egress through a proxy that checks addresses.
  */
+
+/**
+ * Resolves a host name before the server calls it: every address of the name (A and AAAA
+ * records), and a `fetch` that connects only to those addresses (TLS and `Host` still name the
+ * URL's host). `trainprint/node` exports the Node one (`resolveHost`: `node:dns` lookup, pinned
+ * `node:http(s)` requests).
+ * @example
+ * const resolveHost: HostResolver = async (name) =>
+ *   ({ addresses: name === 'models.test' ? ['127.0.0.1'] : ['203.0.113.9'] })
+ */
+export type HostResolver = (hostname: string) => Promise<ResolvedHost>;
+
+/**
+ * What a {@link HostResolver} found.
+ * @example const r: ResolvedHost = { addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }
+ */
+export interface ResolvedHost {
+  /** Every address of the name, IPv4 dotted or IPv6 text. */
+  readonly addresses: readonly string[];
+  /** A fetch that connects to these addresses only (no second lookup). Absent: the runtime's fetch is used. */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * True when an address (IPv4 dotted or IPv6 text, as resolvers give them, `::ffff:127.0.0.1`
+ * and zone ids included) is loopback, private, link-local, unique-local, unspecified or in another
+ * range that is not public unicast (the blocks of {@link isInternalHost}). Text that is not an
+ * address counts as internal: what cannot be classified is not called.
+ * @example
+ * isInternalAddress('127.0.0.1')         // true
+ * isInternalAddress('::ffff:10.1.2.3')   // true
+ * isInternalAddress('fe80::1%eth0')      // true
+ * isInternalAddress('93.184.215.14')     // false
+ */
+export function isInternalAddress(address: string): boolean {
+  if (typeof address !== 'string' || address === '') return true;
+  if (address.includes(':')) {
+    if (address.includes('%')) return true; // a zone id: only link-local addresses carry one
+    let host: string;
+    try {
+      host = new URL(`http://[${address}]/`).hostname; // the URL parser's canonical form (no dotted quad)
+    } catch {
+      return true;
+    }
+    const v6 = parseIpv6(host.slice(1, -1));
+    return v6 === null || internalV6(v6);
+  }
+  const v4 = parseIpv4(address);
+  return v4 === null || internalV4(v4);
+}
+
+/**
+ * Why a resolved name is refused (null when every address is public), for the 422 of the route
+ * that named it.
+ * @example await refusedResolution(new URL('http://127.0.0.1.nip.io/v1'), resolveHost) // 'resolves to …'
+ */
+export async function refusedResolution(
+  url: URL, resolve: HostResolver,
+): Promise<{ reason: string } | { fetch?: typeof fetch }> {
+  let resolved: ResolvedHost;
+  try {
+    resolved = await resolve(hostOf(url));
+  } catch {
+    return { reason: 'the host name does not resolve' };
+  }
+  const addresses = Array.isArray(resolved?.addresses) ? resolved.addresses : [];
+  if (addresses.length === 0) return { reason: 'the host name does not resolve' };
+  // one internal address is enough: a client could otherwise pick the name and wait for that answer
+  if (addresses.some((a) => isInternalAddress(a))) {
+    return { reason: 'the host name resolves to a loopback, private, link-local or internal address' };
+  }
+  return typeof resolved.fetch === 'function' ? { fetch: resolved.fetch } : {};
+}
+
+/**
+ * A `fetch` that resolves every request's host with `resolve`, refuses the request (a
+ * `TypeError`, as a network failure) when any address is internal, and sends it through the
+ * resolver's pinned fetch. For webhook deliveries, whose URLs were checked when the monitor was
+ * made but may resolve elsewhere later: `createEngine({ webhooks: { fetch: egressFetch(resolveHost) } })`.
+ * @example
+ * import { resolveHost } from 'trainprint/node'
+ * const engine = await createEngine({ webhooks: { fetch: egressFetch(resolveHost) } })
+ */
+export function egressFetch(resolve: HostResolver): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (isInternalHost(url)) throw new TypeError(`refused: ${url.host} is a loopback, private or internal host`);
+    const r = await refusedResolution(url, resolve);
+    if ('reason' in r) throw new TypeError(`refused: ${url.host}: ${r.reason}`);
+    return (r.fetch ?? globalThis.fetch)(input, init);
+  };
+}
+
+/** The host of a URL as resolvers take it: IPv6 without brackets (a trailing dot stays: it makes the name absolute). */
+function hostOf(url: URL): string {
+  const h = url.hostname;
+  return h.startsWith('[') ? h.slice(1, -1) : h;
+}
 
 /**
  * True when `url`'s host is a loopback, private, link-local or otherwise internal address or name

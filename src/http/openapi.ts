@@ -39,7 +39,8 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   422: 'Well-formed but invalid; `details.field` names the field (INVALID_INPUT, INVALID_OPTIONS, …)',
   429: 'The plan\'s daily limit is reached (RATE_LIMITED); `Retry-After` gives the seconds to the next window',
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
-  502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` says what it answered',
+  502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, '
+    + 'content type and length',
   503: 'The store is locked or closed (STORE_LOCKED, STORE_CLOSED)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
@@ -82,6 +83,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const op: Record<string, unknown> = { operationId: r.operationId, tags: [r.tag], summary: r.summary };
+    if (r.aliasOf !== undefined) op['x-alias-of'] = r.aliasOf; // another path of that operation
     const who = r.scope === null ? 'Public: no credentials.' : `Scope: \`${r.scope}\`.`;
     op.description = r.description ? `${r.description}\n\n${who}` : who;
     const examples = r.examples ?? [];

@@ -7,8 +7,9 @@
  * detail, no stack), and anything that is not a `TrainprintError` becomes 500 `INTERNAL` with the
  * request id, so the operator can find it (the status page records it; `onError` sees the error).
  * The one exception is about the client's own model service: 502 `UPSTREAM_ERROR` and 504
- * `UPSTREAM_TIMEOUT` add `details.upstream`, what that service answered (its URL without
- * credentials or query, its status and its error message; never the API key).
+ * `UPSTREAM_TIMEOUT` add `details.upstream`, how that service answered (its URL without
+ * credentials or query, its status, the content type and length of its body; never the body,
+ * which could be an internal page, nor the API key).
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../index.js';
 

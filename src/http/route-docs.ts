@@ -50,8 +50,15 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDocs>> = {
  * @example export const ROUTES = withDocs([...rows])
  */
 export function withDocs(rows: readonly Route[]): Route[] {
+  const pathOf = new Map(rows.map((r) => [r.operationId, `${r.method} ${r.path}`]));
   return rows.map((r) => {
-    const d = Object.prototype.hasOwnProperty.call(ROUTE_DOCS, r.operationId) ? ROUTE_DOCS[r.operationId] : undefined;
-    return d ? { ...r, description: d.description, errorCases: d.errorCases ?? [], examples: d.examples } : r;
+    const own = r.aliasOf ?? r.operationId;
+    const d = Object.prototype.hasOwnProperty.call(ROUTE_DOCS, own) ? ROUTE_DOCS[own] : undefined;
+    if (!d) return r;
+    const errorCases = d.errorCases ?? [];
+    if (r.aliasOf === undefined) return { ...r, description: d.description, errorCases, examples: d.examples };
+    // an alias: the operation's documentation with one example, so the docs do not repeat every case
+    const note = `Short path of \`${pathOf.get(r.aliasOf) ?? r.aliasOf}\`: the same request, response and errors.`;
+    return { ...r, description: `${note}\n\n${d.description}`, errorCases, examples: d.examples.slice(0, 1) };
   });
 }

@@ -12,18 +12,21 @@
  * into the rows. Handlers return the result object; the adapter wraps it as `{ success: true, ...result }`.
  *
  * Tenancy: works, analyses and monitors belong to the calling account (`owner` of a work is the
- * account); another account's items answer 404, as if absent. Reference datasets and the
- * knowledge base are shared by every account.
+ * account); another account's items answer 404, as if absent. Reference datasets are searched,
+ * listed and exported by every account, but only the account that created or imported one may
+ * grow or drop it (403 for the others); those the operator loaded (the starter, packs, files)
+ * need the `admin` scope. The knowledge base is shared.
  */
+import { Decoder } from '@msgpack/msgpack';
 import {
   ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
-  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type Engine, type FingerprintOptions,
-  type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
+  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetStats,
+  type Engine, type FingerprintOptions, type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
 } from '../index.js';
 import { sha256Hex } from './auth.js';
 import { Reply, type Principal, type Route, type RouteContext, type Scope } from './context.js';
 import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
-import { MEMORIZATION_ROUTES } from './memorization-routes.js';
+import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization-routes.js';
 import { withDocs } from './route-docs.js';
 import { idPattern } from './schema-kit.js';
 import * as S from './schemas.js';
@@ -38,7 +41,7 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
   analysis_id: { pattern: idPattern('an', 32), description: 'Analysis id (`an_` + 32 hex)' },
   work_id: { pattern: idPattern('wk', 32), description: 'Work id (`wk_` + 32 hex)' },
   monitor_id: { pattern: idPattern('mon', 32), description: 'Monitor id (`mon_` + 32 hex)' },
-  dataset_id: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$', description: 'Reference dataset id' },
+  dataset_id: { pattern: S.DATASET_REF_PATTERN, description: 'Reference dataset id (`pack:…`: a shipped pack)' },
   provider: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Provider part of a model id' },
   model: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Model part of a model id' },
   kb_dataset_id: { pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)' },
@@ -110,7 +113,12 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
     body: 'json', requestSchema: S.REGISTER_REQUEST_SCHEMA, responseSchema: S.REGISTER_RESULT_SCHEMA, status: [200, 201],
     handler: async (ctx) => {
-      const w = await ctx.engine.registerWork({ ...(ctx.body as Omit<RegisterWorkRequest, 'owner'>), owner: account(ctx) });
+      const b = ctx.body as Omit<RegisterWorkRequest, 'owner'>;
+      // the schema cannot say "exactly one of"; the 422 still names a field
+      const hasContent = b.content !== undefined, hasFingerprint = b.fingerprint !== undefined;
+      if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
+      if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
+      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) });
       return new Reply({ ...w }, w.created ? 201 : 200);
     },
   },
@@ -148,12 +156,14 @@ export const ROUTES: readonly Route[] = withDocs([
     status: [201],
     handler: async (ctx) => {
       const req = ctx.body as CreateMonitorRequest;
+      if (req.work_id === undefined && req.work_hash === undefined) {
+        invalidField('work_id', 'is required (or give work_hash)');
+      }
       if (req.webhook !== undefined) {
         let url: URL | null = null;
         try { url = new URL(req.webhook.url); } catch { /* the engine reports a bad URL */ }
-        if (url && !ctx.services.webhookAllowed(url)) {
-          throw new TrainprintError('INVALID_INPUT', 'webhook.url: this server does not send events to loopback, private or internal hosts (createHandler option allowPrivateWebhookHosts)');
-        }
+        const refused = url ? await ctx.services.checkWebhookUrl(url) : null;
+        if (refused !== null) invalidField('webhook.url', refused);
       }
       // a work_hash names the account's own work, never another account's work with the same bytes
       const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
@@ -213,7 +223,7 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
 
-  // ---------------------------------------------------------------- reference datasets (shared)
+  // ---------------------------------------------------------------- reference datasets (searched by all)
   {
     method: 'GET', path: '/api/v1/datasets', operationId: 'listDatasets', tag: 'datasets', scope: 'datasets:read',
     summary: 'The loaded reference datasets with their stats', responseSchema: S.DATASET_LIST_SCHEMA,
@@ -231,16 +241,18 @@ export const ROUTES: readonly Route[] = withDocs([
     status: [201],
     handler: async (ctx) => {
       const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
-      if (ctx.engine.datasets().some((d) => d.id === descriptor.id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${descriptor.id}" exists; add documents with POST /api/v1/datasets/${descriptor.id}/documents`);
-      return new Reply({ ...(await ctx.engine.addDataset(descriptor as never, documents ?? [])) }, 201);
+      const load = () => ctx.engine.addDataset(descriptor as never, documents ?? []);
+      const stats = await createOwnDataset(ctx, descriptor.id, load);
+      return new Reply({ ...stats }, 201);
     },
   },
   {
     method: 'POST', path: '/api/v1/datasets/{dataset_id}/documents', operationId: 'addDocuments', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
+    beforeBody: (ctx) => ownDataset(ctx, ctx.params.dataset_id),
     handler: async (ctx) => {
-      datasetStats(ctx.engine, ctx.params.dataset_id);
+      await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
       return ctx.engine.addDataset({ id: ctx.params.dataset_id }, (ctx.body as { documents: DatasetDocument[] }).documents);
     },
   },
@@ -259,13 +271,21 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201],
-    handler: async (ctx) => new Reply({ ...(await ctx.engine.importDataset(ctx.body as Uint8Array)) }, 201),
+    handler: async (ctx) => {
+      const bytes = ctx.body as Uint8Array;
+      // the id is inside the file: checked before anything is loaded under it
+      const id = datasetFileId(bytes);
+      const stats = await createOwnDataset(ctx, id, () => ctx.engine.importDataset(bytes));
+      return new Reply({ ...stats }, 201);
+    },
   },
   {
     method: 'DELETE', path: '/api/v1/datasets/{dataset_id}', operationId: 'deleteDataset', tag: 'datasets', scope: 'datasets:write',
-    summary: 'Drop a reference dataset', responseSchema: S.DELETED_SCHEMA,
+    summary: 'Drop a reference dataset of the account', responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
+      await ownDataset(ctx, ctx.params.dataset_id);
       if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
+      datasetOwners(ctx.engine).delete(ctx.params.dataset_id);
       return { id: ctx.params.dataset_id, deleted: true };
     },
   },
@@ -311,6 +331,7 @@ export const ROUTES: readonly Route[] = withDocs([
   // ---------------------------------------------------------------- marketplace, memorization
   ...MARKETPLACE_ROUTES,
   ...MEMORIZATION_ROUTES,
+  ...MEMORIZATION_ALIASES,
 
   // ---------------------------------------------------------------- account
   {
@@ -363,6 +384,31 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
+    // no Idempotency-Key (creates stays unset): a replay would keep the new key in the store's replay records
+    method: 'POST', path: '/api/v1/admin/keys', operationId: 'adminCreateKey', tag: 'account', scope: 'admin',
+    summary: 'Create an API key for any account, with its plan and scopes (operators; the key is shown once)',
+    body: 'json', requestSchema: S.ADMIN_CREATE_KEY_REQUEST_SCHEMA, responseSchema: S.KEY_CREATED_SCHEMA, status: [201],
+    handler: async (ctx) => {
+      const b = ctx.body as {
+        account: string; plan?: string; scopes?: Scope[]; mode?: 'live' | 'test'; name?: string;
+        expires_in_days?: number;
+      };
+      const plans = ctx.services.plans();
+      const plan = b.plan ?? 'free';
+      // the server's plans, which may be more than the key store was told of: name the field either way
+      if (!plans.includes(plan)) {
+        invalidField('plan', `${JSON.stringify(plan)} is not a known plan; the plans are ${plans.join(', ')}`);
+      }
+      const { key, info } = await ctx.keys.createKey({
+        account: b.account, plan, mode: b.mode ?? 'live',
+        ...(b.scopes === undefined ? {} : { scopes: b.scopes }),
+        ...(b.name === undefined ? {} : { name: b.name }),
+        ...(b.expires_in_days === undefined ? {} : { expiresInSeconds: b.expires_in_days * 86_400 }),
+      });
+      return new Reply({ key, ...info }, 201);
+    },
+  },
+  {
     method: 'GET', path: '/api/v1/oauth/clients', operationId: 'listOAuthClients', tag: 'account', scope: 'keys',
     summary: 'The account\'s OAuth clients (never the secret)', responseSchema: S.CLIENT_LIST_SCHEMA,
     handler: async (ctx) => ({ clients: await ctx.keys.listClients(account(ctx)) }),
@@ -408,6 +454,11 @@ function notFound(detail: string): never {
   throw new TrainprintError('NOT_FOUND', detail);
 }
 
+/** 422 naming a field the schema alone cannot require (one of two, not both). */
+function invalidField(field: string, reason: string): never {
+  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
+}
+
 /** The OpenAPI document as it is (no success envelope: it is a document, not a result). */
 function jsonDocument(doc: Record<string, unknown>): Response {
   return new Response(JSON.stringify(doc), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
@@ -444,6 +495,92 @@ async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unk
 
 function datasetStats(engine: Engine, id: string) {
   return engine.datasets().find((d) => d.id === id) ?? notFound(`no dataset "${id}"`);
+}
+
+/**
+ * Which account made each dataset loaded over HTTP, per engine. Kept in memory like the datasets
+ * themselves (the corpus is not in the store): a record in the store would outlive a restart and
+ * hand a dataset the operator loads later under the same id to that account.
+ */
+const OWNERS = new WeakMap<Engine, Map<string, string>>();
+/** Ids being created now, per engine: two requests for one id must not both load it. */
+const CREATING = new WeakMap<Engine, Set<string>>();
+
+function datasetOwners(engine: Engine): Map<string, string> {
+  let m = OWNERS.get(engine);
+  if (!m) OWNERS.set(engine, (m = new Map()));
+  return m;
+}
+
+/**
+ * The dataset when the caller may change it: the account made it, or the caller is an admin (any
+ * dataset, those the operator loaded included). 404 when it is not loaded, 403 otherwise.
+ */
+async function ownDataset(ctx: RouteContext, id: string): Promise<void> {
+  const owners = datasetOwners(ctx.engine);
+  if (!ctx.engine.datasets().some((d) => d.id === id)) {
+    owners.delete(id); // dropped outside HTTP: forget its owner
+    notFound(`no dataset "${id}"`);
+  }
+  if (who(ctx).scopes.includes('admin')) return;
+  const owner = owners.get(id);
+  if (owner === account(ctx)) return;
+  throw new TrainprintError('FORBIDDEN', owner === undefined
+    ? `dataset "${id}" was loaded by the operator: changing it needs the admin scope`
+    : `dataset "${id}" belongs to another account`);
+}
+
+/**
+ * Load a dataset for the calling account under `id` (null: the file's id could not be read; the
+ * engine then says why the file is refused), and record the account as its owner.
+ */
+async function createOwnDataset(
+  ctx: RouteContext, id: string | null, load: () => Promise<DatasetStats>,
+): Promise<DatasetStats> {
+  const idPattern = new RegExp(S.DATASET_ID_PATTERN);
+  if (id !== null && !idPattern.test(id)) invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
+  let creating = CREATING.get(ctx.engine);
+  if (!creating) CREATING.set(ctx.engine, (creating = new Set()));
+  if (id !== null) {
+    if (ctx.engine.datasets().some((d) => d.id === id) || creating.has(id)) {
+      const how = `add documents with POST /api/v1/datasets/${id}/documents`;
+      throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" exists; ${how}`);
+    }
+    creating.add(id);
+  }
+  try {
+    const stats = await load();
+    if (!idPattern.test(stats.id)) {
+      // unreachable while the file's id is read as the engine reads it; never keep such an id loaded
+      ctx.engine.removeDataset(stats.id);
+      invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
+    }
+    datasetOwners(ctx.engine).set(stats.id, account(ctx));
+    return stats;
+  } finally {
+    if (id !== null) creating.delete(id);
+  }
+}
+
+/**
+ * The dataset id a dataset file declares (`payload.descriptor.id`; the layout is in
+ * src/datasets/snapshot.ts), or null when the file cannot be read that far. Decoding gives views
+ * of the bytes, not copies, so a large file costs little more than its document list.
+ */
+function datasetFileId(bytes: Uint8Array): string | null {
+  const max = bytes.length;
+  const decoder = new Decoder({
+    maxStrLength: max, maxBinLength: max, maxArrayLength: max, maxMapLength: max, maxExtLength: max,
+  });
+  try {
+    const top = decoder.decode(bytes);
+    if (!Array.isArray(top) || top.length !== 2 || !(top[1] instanceof Uint8Array)) return null;
+    const payload = decoder.decode(top[1]) as { descriptor?: { id?: unknown } } | null;
+    const id = payload?.descriptor?.id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Scopes for a new key or client: the asked ones, which must all be the caller's; default the caller's. */

@@ -20,6 +20,15 @@ import {
 
 const scope = { enum: [...SCOPES] } as const;
 
+/**
+ * A reference dataset id as the path and monitors name it: also the ids of the shipped packs
+ * (`pack:gutenberg`). Ids an account chooses ({@link DATASET_ID_PATTERN}) have no `:`, so an
+ * account cannot take a name of that family.
+ */
+export const DATASET_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$';
+/** The id of a dataset an account creates or imports (letters, digits, `.`, `_`, `-`; at most 200). */
+export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
+
 // ------------------------------------------------------------------ errors
 
 /**
@@ -188,11 +197,12 @@ export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });
 
 // ------------------------------------------------------------------ monitors
 
+/** `POST /api/v1/monitors/create`: `work_id` or `work_hash` names the work (the route says which is missing). */
 export const CREATE_MONITOR_REQUEST_SCHEMA = object({
   work_id: workId,
   work_hash: workHash,
   models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
-  datasets: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100 },
+  datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
   webhook: object({ url: { type: 'string', minLength: 1, maxLength: 2000 }, secret: { type: 'string', minLength: 16, maxLength: 500 } }),
   events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
   jurisdiction,
@@ -234,7 +244,7 @@ export const EVENT_LIST_QUERY_SCHEMA = object({ limit: pageLimit }, ['limit']);
 
 // ------------------------------------------------------------------ datasets
 
-const datasetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$' } as const;
+const datasetId = { type: 'string', pattern: DATASET_ID_PATTERN } as const;
 const DOCUMENTS = {
   type: 'array', minItems: 1, maxItems: 100_000,
   items: object({ id: { type: 'string', minLength: 1, maxLength: 1000 }, text: str, meta: { description: 'Any JSON, kept with the document' } }, ['meta']),
@@ -337,6 +347,7 @@ const KEY_INFO_PROPS = {
   scopes,
   mode: { enum: ['live', 'test'] },
   created_at: dateTime,
+  expires_at: { ...dateTimeOrNull, description: 'When the key stops working; null: it does not expire' },
   revoked: bool,
   revoked_at: dateTimeOrNull,
 } as const;
@@ -344,6 +355,24 @@ export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
 export const KEY_CREATED_SCHEMA = ok({ key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' }, ...KEY_INFO_PROPS });
 export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
 export const KEY_LIST_SCHEMA = listOf('keys', KEY_INFO_SCHEMA);
+
+/** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
+export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object({
+  account: {
+    type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
+    description: 'The account the key acts for; an account exists once it has a key',
+  },
+  plan: {
+    type: 'string', minLength: 1, maxLength: 32,
+    description: 'A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator\'s). Default `free`',
+  },
+  scopes: { ...scopes, description: 'Default: every scope but `datasets:write` and `admin`' },
+  mode: { enum: ['live', 'test'] },
+  name: { type: 'string', maxLength: 100 },
+  expires_in_days: {
+    type: 'integer', minimum: 1, maximum: 3660, description: 'Days until the key stops working. Default: no expiry',
+  },
+}, ['plan', 'scopes', 'mode', 'name', 'expires_in_days']);
 
 export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, ['name', 'scopes']);
 const CLIENT_INFO_PROPS = {
@@ -474,6 +503,7 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   JurisdictionList: JURISDICTION_LIST_SCHEMA,
   FactorList: FACTOR_LIST_SCHEMA,
   CreateKeyRequest: CREATE_KEY_REQUEST_SCHEMA,
+  AdminCreateKeyRequest: ADMIN_CREATE_KEY_REQUEST_SCHEMA,
   ApiKey: KEY_INFO_SCHEMA,
   ApiKeyCreated: KEY_CREATED_SCHEMA,
   ApiKeyResponse: KEY_RESPONSE_SCHEMA,

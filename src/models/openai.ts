@@ -17,8 +17,10 @@
  *
  * Failures: 408, 409, 429, 5xx and network errors are retried (`maxRetries`, full-jitter
  * exponential backoff, `Retry-After` honoured up to `maxRetryDelayMs`); other statuses fail at
- * once. Errors are TrainprintError `UPSTREAM_ERROR` (status and the server's own message in the
- * detail; never the API key) or `UPSTREAM_TIMEOUT` (no answer within `timeoutMs`; not retried).
+ * once. Errors are TrainprintError `UPSTREAM_ERROR` (the URL, the status, and the content type and
+ * length of the body in the detail, never the body itself nor the API key; the server's own message
+ * is in the error's `cause`, an {@link UpstreamAnswer}) or `UPSTREAM_TIMEOUT` (no answer within
+ * `timeoutMs`; not retried).
  */
 import { TrainprintError } from '../errors.js';
 import type { AccessLevel, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
@@ -134,10 +136,13 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
             if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
             return parsed as Record<string, unknown>;
           } catch {
-            throw new TrainprintError('UPSTREAM_ERROR', `${where}: status ${res.status} with a body that is not a JSON object: ${clip(text)}`);
+            const shape = bodyShape(res, text);
+            const detail = `${where}: status ${res.status} with a body that is not a JSON object (${shape})`;
+            throw new TrainprintError('UPSTREAM_ERROR', detail, { cause: upstreamAnswer(res, text) });
           }
         }
-        failure = new TrainprintError('UPSTREAM_ERROR', `${where}: status ${res.status}: ${serverMessage(text)}`);
+        const detail = `${where}: status ${res.status} (${bodyShape(res, text)})`;
+        failure = new TrainprintError('UPSTREAM_ERROR', detail, { cause: upstreamAnswer(res, text) });
         if (!retryable(res.status)) throw failure;
         retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
@@ -220,6 +225,36 @@ function firstChoice(r: Record<string, unknown>, where: string): Record<string, 
 
 function retryable(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * What an error detail says of an answer's body: its content type and length, never its text. The
+ * detail reaches the client of the HTTP API (`details.upstream`), and the URL is the client's: a
+ * body there would let it read what an internal service answers (an error page, a non-JSON 200).
+ */
+function bodyShape(res: Response, text: string): string {
+  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim() || 'no content type';
+  return `${type}, ${new TextEncoder().encode(text).length} bytes`;
+}
+
+/**
+ * An upstream answer for the error's `cause` (kept in the process, never in the detail): the
+ * status, content type, length and the server's own message, for a program calling the adapter
+ * directly to log.
+ */
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly bytes: number;
+  /** The server's message (`error.message`, `message`, `detail`) or the start of the body, at most 500 characters. */
+  readonly message: string;
+}
+
+function upstreamAnswer(res: Response, text: string): UpstreamAnswer {
+  return {
+    status: res.status, contentType: res.headers.get('content-type'), bytes: new TextEncoder().encode(text).length,
+    message: serverMessage(text),
+  };
 }
 
 /** The server's error message: OpenAI's `{ error: { message } }`, `{ error: "…" }`, `{ message }` or the text. */

@@ -3,7 +3,8 @@
  * {@link readDocuments} streams documents out of text, JSON Lines, JSON and Parquet files (gzip or
  * Zstandard compressed too); {@link buildDatasetFile} indexes them and writes a dataset file;
  * {@link readDatasetInfo} validates and describes one. The `trainprint index` CLI is built on these.
- * {@link openFileStore} is the durable store for `createEngine({ store })`.
+ * {@link openFileStore} is the durable store for `createEngine({ store })`; {@link resolveHost} resolves
+ * and pins the hosts the HTTP handler calls (`createHandler(engine, { resolveHost })`).
  *
  * @example
  * import { createEngine } from 'trainprint'
@@ -17,6 +18,8 @@ export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-d
 export { buildDatasetFile, readDatasetInfo } from './build.js';
 export { openFileStore } from '../store/node.js';
 export { serve } from './serve.js';
+export { resolveHost } from './egress.js';
+export type { PinnedHost } from './egress.js';
 export { serveStatic, CONTENT_TYPES } from './static.js';
 export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';

@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { Validator } from '@cfworker/json-schema';
-import { createHandler, StoreCounterStore } from '../../src/http/index.js';
+import { createHandler, KeyStore, StoreCounterStore } from '../../src/http/index.js';
 import { book, INDEXED, startApi, withoutExamples, type Api } from '../fixtures/http/harness.js';
 
 let engine: Engine;
@@ -81,7 +81,13 @@ describe('rate limits', () => {
     const r = await api.call('GET', '/api/v1/usage', { key: ent });
     expect(r.json).toMatchObject({ plan: 'enterprise', limit: null, remaining: null, used: 1 });
     expect(r.headers.get('ratelimit-limit')).toBeNull();
-    const odd = (await api.keys.createKey({ account: 'odd', plan: 'legacy' })).key;
+    // a key store refuses a plan it does not know, naming the plans
+    await expect(api.keys.createKey({ account: 'odd', plan: 'legacy' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT', detail: 'plan: "legacy" is not a known plan; the plans are free, pro, scale, enterprise',
+    });
+    // a key from when the server had that plan (another key store that knew it) is refused by the handler
+    const then = new KeyStore(engine.store, { plans: { legacy: { daily: 5 } } });
+    const odd = (await then.createKey({ account: 'odd', plan: 'legacy' })).key;
     const f = await api.call('GET', '/api/v1/usage', { key: odd });
     expect(f.status).toBe(403);
     expect(f.json.error.message).toContain('plan "legacy" is not configured');

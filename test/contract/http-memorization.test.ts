@@ -142,13 +142,45 @@ describe('memorization routes over HTTP', () => {
     expect((await call('POST', '/api/v1/memorization/assess', { key: globex, json: { work_id: workId, model: spec } })).status).toBe(404);
   });
 
-  it('a failing model service is 502 UPSTREAM_ERROR with what it said, never the key', async () => {
+  it('a failing model service is 502 UPSTREAM_ERROR with its status, never its body nor the key', async () => {
     const r = await call('POST', '/api/v1/memorization/extract', { key: acme, json: { text: WORK, model: { ...spec, api_key: 'sk-wrong-key-XYZ' }, prefixes: 1 } });
     expect(r.status).toBe(502);
     expect(r.json.error.code).toBe('UPSTREAM_ERROR');
-    expect(r.json.error.details.upstream).toContain('status 401');
-    expect(r.json.error.details.upstream).toContain('Incorrect API key');
+    expect(r.json.error.details.upstream).toMatch(/status 401 \(application\/json, \d+ bytes\)/);
+    expect(r.text).not.toContain('Incorrect API key');
     expect(r.text).not.toContain('sk-wrong-key-XYZ');
+  });
+
+  it('the short paths (/api/v1/assess …) answer like the memorization paths they stand for', async () => {
+    const sent: Array<[string, unknown]> = [
+      ['register-work', { work_id: workId }],
+      ['extract', { work_id: workId, model: spec, prefixes: 1 }],
+      ['probe', { work_id: workId, model: spec, reference: { reference_set: 'withheld' }, chunk_tokens: 64 }],
+      ['compare', { output: `The model said: ${words(WORK, 1000, 120)}` }],
+      ['assess', { work_id: workId, model: spec, extract: { prefixes: 1 }, probe: false }],
+    ];
+    for (const [name, json] of sent) {
+      const short = await call('POST', `/api/v1/${name}`, { key: acme, json });
+      expect(short.status, name).toBe(200);
+      expect(short.operation, name).toBe(`POST /api/v1/${name}`);
+      if (name === 'register-work' || name === 'compare') {
+        expect(short.json).toEqual((await call('POST', `/api/v1/memorization/${name}`, { key: acme, json })).json);
+      }
+      if (name === 'assess') assessmentId = short.json.assessment_id;
+    }
+    const page = await call('POST', '/api/v1/report', { key: acme, json: { assessment_id: assessmentId } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // the same tenancy and validation as the long paths
+    const foreign = await call('POST', '/api/v1/assess', { key: globex, json: { work_id: workId, model: spec } });
+    expect(foreign.status).toBe(404);
+    const none = await call('POST', '/api/v1/extract', { key: acme, json: { model: spec } });
+    expect(none.json.error.details.field).toBe('work_id');
+    const doc = (await call('GET', '/api/v1/openapi.json')).json;
+    expect(doc.paths['/api/v1/assess'].post).toMatchObject({
+      operationId: 'assessAlias', 'x-alias-of': 'assessMemorization',
+    });
+    expect(doc.paths['/api/v1/compare'].post['x-alias-of']).toBe('compareOutput');
   });
 
   it('every memorization route answered 2xx; the model key never appears in a response', () => {
@@ -203,7 +235,7 @@ describe('model hosts (SSRF) and timeouts, through the Fetch handler', () => {
     expect(fetched).toBe(0);
   });
 
-  it('a public host passes; the service\'s refusal is 502 with its message', async () => {
+  it('a public host passes; the service\'s refusal is 502 with its status, content type and length', async () => {
     const seen: string[] = [];
     const extract = await setup({
       modelFetch: async (url) => {
@@ -213,7 +245,10 @@ describe('model hosts (SSRF) and timeouts, through the Fetch handler', () => {
     });
     const r = await extract('https://models.example.org/v1');
     expect(r.status).toBe(502);
-    expect(r.json.error).toMatchObject({ code: 'UPSTREAM_ERROR', details: { upstream: 'https://models.example.org/v1/completions: status 404: The model `m` does not exist.' } });
+    expect(r.json.error).toMatchObject({
+      code: 'UPSTREAM_ERROR',
+      details: { upstream: 'https://models.example.org/v1/completions: status 404 (application/json, 53 bytes)' },
+    });
     expect(seen).toEqual(['https://models.example.org/v1/completions']);
   });
 

@@ -45,6 +45,7 @@ describe('HTTP API contract', () => {
   let other: string; // account globex
   let kbOnly: string;
   let analyzeOnly: string;
+  let admin: string; // account ops, scope admin only
   const ok = new Set<string>(); // operations answered 2xx
   const secrets: Array<{ secret: string; createdBy: number | null }> = [];
   const model = knowledgeBase().modelsTrainedOn('project-gutenberg').find((l) => l.via.length === 1 && l.model.disclosure === 'full')!.model.id;
@@ -62,7 +63,8 @@ describe('HTTP API contract', () => {
     other = (await api.keys.createKey({ account: 'globex', plan: 'pro' })).key;
     kbOnly = (await api.keys.createKey({ account: 'acme', plan: 'pro', scopes: ['kb'] })).key;
     analyzeOnly = (await api.keys.createKey({ account: 'acme', plan: 'pro', scopes: ['analyze'], mode: 'test' })).key;
-    for (const s of [key, other, kbOnly, analyzeOnly]) secrets.push({ secret: s, createdBy: null });
+    admin = (await api.keys.createKey({ account: 'ops', plan: 'enterprise', scopes: ['admin'] })).key;
+    for (const s of [key, other, kbOnly, analyzeOnly, admin]) secrets.push({ secret: s, createdBy: null });
   });
   afterAll(async () => { await api?.close(); });
 
@@ -217,6 +219,22 @@ describe('HTTP API contract', () => {
     expect(escalate.json.error.message).toContain('analyze');
     expect((await call('POST', '/api/v1/keys', { key: narrow.json.key, json: {} })).json.scopes).toEqual(['kb', 'keys']);
 
+    // operators: a key for a new account through the admin route, which other keys may not call
+    const asked = { account: 'initech', plan: 'free', scopes: ['kb'], expires_in_days: 30 };
+    const made = await call('POST', '/api/v1/admin/keys', { key: admin, json: asked });
+    expect(made.status).toBe(201);
+    secrets.push({ secret: made.json.key, createdBy: api.log.length - 1 });
+    expect(made.json).toMatchObject({ account: 'initech', plan: 'free', scopes: ['kb'], mode: 'live', revoked: false });
+    expect(Date.parse(made.json.expires_at) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+    expect((await call('GET', '/api/v1/kb/factors', { key: made.json.key })).status).toBe(200);
+    expect((await call('POST', '/api/v1/admin/keys', { key, json: { account: 'initech' } })).status).toBe(403);
+    const platinum = await call('POST', '/api/v1/admin/keys', { key: admin, json: { account: 'x', plan: 'platinum' } });
+    expect(platinum.status).toBe(422);
+    expect(platinum.json.error.details).toMatchObject({ field: 'plan' });
+    expect(platinum.json.error.message).toContain('the plans are free, pro, scale, enterprise');
+    const badScope = await call('POST', '/api/v1/admin/keys', { key: admin, json: { account: 'x', scopes: ['root'] } });
+    expect(badScope.json.error.details.field).toBe('scopes[0]');
+
     const cl = await call('POST', '/api/v1/oauth/clients', { key, json: { name: 'worker', scopes: ['kb', 'analyze'] } });
     expect(cl.status).toBe(201);
     secrets.push({ secret: cl.json.client_secret, createdBy: api.log.length - 1 });
@@ -266,10 +284,21 @@ describe('HTTP API contract', () => {
   });
 
   it('every body route: 400 for malformed JSON, 422 naming the field, 415 for the wrong type; query routes: 422', async () => {
+    const acmeKey = key;
+    // a dataset of acme's, for the routes that check the dataset before they read the body
+    expect((await call('POST', '/api/v1/datasets', { key, json: { id: 'body-checks' } })).status).toBe(201);
     for (const r of ALL_ROUTES.filter((x) => x.scope !== null && x.body)) {
-      const path = fill(r.path);
+      const key = r.scope === 'admin' ? admin : acmeKey;
+      let path = fill(r.path);
       const wrongType = await call(r.method, path, { key, body: 'x', headers: { 'content-type': 'text/plain' } });
       expect(wrongType.status, `${r.operationId} text/plain`).toBe(415);
+      if (r.beforeBody) {
+        // a missing dataset is 404 whatever the body: it is not read
+        const json = { 'content-type': 'application/json' };
+        const missing = await call(r.method, path, { key, body: '{"content": ', headers: json });
+        expect(missing.status, `${r.operationId} missing`).toBe(404);
+        path = r.path.replace('{dataset_id}', 'body-checks');
+      }
       if (r.body === 'json') {
         const malformed = await call(r.method, path, { key, body: '{"content": ', headers: { 'content-type': 'application/json' } });
         expect(malformed.status, `${r.operationId} malformed`).toBe(400);

@@ -10,7 +10,6 @@ import { startSha256Hex } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
-import type { SearchMatch } from '../../datasets/types.js';
 import { CALIBRATION, datasetConfidence } from './calibration.js';
 import { chanceEvidence } from './evidence.js';
 import { assessRisk } from './risk.js';
@@ -18,7 +17,10 @@ import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js'
 import { checkSchema } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest, AttributionSource, DatasetEvidence, WorkType } from './types.js';
+import { sharedText } from './shared-text.js';
+import type {
+  AnalysisResult, AnalyzedMatch, AnalyzeOptions, AnalyzeRequest, AttributionSource, CorpusEvidence, DatasetEvidence, WorkType,
+} from './types.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
 export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
@@ -50,9 +52,12 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
   const workHash = startSha256Hex(new TextEncoder().encode(req.content));
   const kb = knowledgeBase();
 
-  const matches: SearchMatch[] = found.matches.map((m) => {
+  // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
+  const shared = sharedText(found.matches, extracted.text.length);
+  const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
-    return { ...m, query_start, query_end };
+    const mapped = { ...m, query_start, query_end };
+    return m.kind === 'exact' ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
   });
 
   const evidence: DatasetEvidence[] = [];
@@ -188,7 +193,12 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     workType: work.type,
   });
 
-  const potential = new Set(found.matches.map((m) => `${m.dataset_id}\u0000${m.document_id ?? ''}`)).size;
+  if (shared.shared.some(Boolean)) factors.add('shared_text');
+  const corpusEvidence = strongestEvidence(evidence, attribution.length > 0);
+  const strong = (corpusEvidence.strongest?.strength ?? 0) >= STRONG_EVIDENCE;
+  if (strong && attribution.length === 0) {
+    limitations.add('corpus_evidence_without_model_link');
+  }
   const named = {
     ...(req.title === undefined ? {} : { title: req.title }),
     ...(req.author === undefined ? {} : { author: req.author }),
@@ -199,7 +209,8 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     fingerprint: fp.fingerprint,
     confidence,
     confidence_ci_95: confidenceCi,
-    potential_matches: potential,
+    potential_matches: shared.distinct_sources,
+    corpus_evidence: corpusEvidence,
     estimated_revenue: { monthly: revenue.monthly, currency: 'USD', basis: revenue.basis },
     attribution_sources: attribution.map((s) => ({
       ...s,
@@ -306,3 +317,23 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const percent = (p: number) => round1(p * 100);
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Strength (−log₁₀ chance) from which corpus evidence is overwhelming: chance ≤ 10⁻⁶. */
+const STRONG_EVIDENCE = 6;
+
+/** The dataset with the strongest evidence and a sentence saying what it means for `confidence`. */
+function strongestEvidence(evidence: readonly DatasetEvidence[], linked: boolean): CorpusEvidence {
+  let best: DatasetEvidence | null = null;
+  for (const e of evidence) if (e.strength > 0 && (best === null || e.strength > best.strength)) best = e;
+  if (best === null) return { strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' };
+  const { dataset_id, kind, kb_dataset, chance: p, strength } = best;
+  const strongest = { dataset_id, kind, kb_dataset, chance: p, strength };
+  const chance = `chance ${best.chance.toPrecision(2)}`;
+  const summary = best.strength < STRONG_EVIDENCE
+    ? `Weak corpus evidence in dataset "${best.dataset_id}" (${chance}).`
+    : linked
+      ? `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), linked to models: see attribution_sources.`
+      : `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), but no model is documented or declared to `
+        + 'have trained on it, so confidence (that a model trained on this content) is 0.';
+  return { strongest, linked_to_models: linked, summary };
+}

@@ -31,6 +31,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
       kind: { const: kind },
       tokens: { type: 'integer', minimum: 0 },
       score: num01,
+      ...(kind === 'exact' ? { shared_documents: { type: 'integer', minimum: 1 } } : {}),
     },
   } as const;
 };
@@ -79,7 +80,8 @@ export const ANALYSIS_RESULT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'success', 'analysis_id', 'fingerprint', 'confidence', 'confidence_ci_95', 'potential_matches', 'estimated_revenue',
+    'success', 'analysis_id', 'fingerprint', 'confidence', 'confidence_ci_95', 'potential_matches', 'corpus_evidence',
+    'estimated_revenue',
     'attribution_sources', 'risk_assessment', 'next_steps', 'content_type', 'work_hash', 'tokens', 'matches', 'coverage',
     'evidence', 'limitations', 'created_at',
   ],
@@ -90,6 +92,32 @@ export const ANALYSIS_RESULT_SCHEMA = {
     confidence: num100,
     confidence_ci_95: ci100,
     potential_matches: { type: 'integer', minimum: 0 },
+    corpus_evidence: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['strongest', 'linked_to_models', 'summary'],
+      properties: {
+        strongest: {
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['dataset_id', 'kind', 'kb_dataset', 'chance', 'strength'],
+              properties: {
+                dataset_id: { type: 'string' },
+                kind: { enum: ['exact', 'portrait'] },
+                kb_dataset: { type: ['string', 'null'] },
+                chance: num01,
+                strength: { type: 'number', minimum: 0 },
+              },
+            },
+          ],
+        },
+        linked_to_models: { type: 'boolean' },
+        summary: { type: 'string' },
+      },
+    },
     estimated_revenue: {
       type: 'object',
       additionalProperties: false,

@@ -113,6 +113,28 @@ export interface RevenueBasis {
   readonly high: number | null;
 }
 
+/** A search match of an analysis; exact matches say how many documents of their dataset share the passage. */
+export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number };
+
+/**
+ * The headline of the corpus evidence: the dataset with the smallest chance probability, and whether any model is
+ * linked to the evidence. Text can be in a corpus beyond doubt (chance 1e-44) while `confidence` — that a model
+ * trained on it — is 0, because no model documents training on that corpus; this says so at the top level.
+ */
+export interface CorpusEvidence {
+  readonly strongest: {
+    readonly dataset_id: string;
+    readonly kind: 'exact' | 'portrait';
+    readonly kb_dataset: string | null;
+    readonly chance: number;
+    readonly strength: number;
+  } | null;
+  /** True when at least one attribution source rests on the evidence. */
+  readonly linked_to_models: boolean;
+  /** One sentence for people. */
+  readonly summary: string;
+}
+
 /** `analyze` result. */
 export interface AnalysisResult {
   readonly success: true;
@@ -122,8 +144,13 @@ export interface AnalysisResult {
   /** 0..100: the best-supported attribution source's confidence × 100 (0 with none). */
   readonly confidence: number;
   readonly confidence_ci_95: readonly [number, number];
-  /** Distinct (dataset, document) pairs among the matches (a portrait counts once). */
+  /**
+   * Distinct sources of reuse among the matches: documents with a match outside shared text, plus one per passage
+   * that many documents of a dataset share (see `matches[].shared_documents`); a portrait counts once.
+   */
   readonly potential_matches: number;
+  /** The strongest corpus evidence, whether or not a model is linked to it: what `confidence` rests on, or why not. */
+  readonly corpus_evidence: CorpusEvidence;
   readonly estimated_revenue: { readonly monthly: number | null; readonly currency: 'USD'; readonly basis: RevenueBasis };
   readonly attribution_sources: AttributionSource[];
   readonly risk_assessment: {
@@ -150,7 +177,7 @@ export interface AnalysisResult {
   readonly author?: string;
   readonly work_hash: string;
   readonly tokens: number;
-  readonly matches: SearchMatch[];
+  readonly matches: AnalyzedMatch[];
   readonly coverage: Record<string, DatasetCoverage>;
   readonly evidence: {
     readonly method: string;

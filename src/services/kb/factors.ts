@@ -73,6 +73,8 @@ const ROWS = [
   ['dataset_excluded_by_provider', 'attribution', 'A model documents having removed the matched dataset (e.g. "The Pile (without Books3)"), so it is not linked.', KB_DOCS + ' (e.g. the stabilityai/stablelm-3b-4e1t model card)'],
   ['declared_dataset_link', 'attribution', 'The link from an indexed dataset to a knowledge-base dataset or to models is the user\'s declaration, not a fact the library checked.', 'dataset descriptor (kb_dataset, models)'],
   ['no_documented_model_link', 'attribution', 'Evidence was found in a dataset that no model documents training on and no declaration links to a model.', 'knowledge base'],
+  ['corpus_evidence_without_model_link', 'limitation', 'The content is in a loaded dataset beyond chance (strength ≥ 6, chance ≤ 10⁻⁶), but no model is documented or declared to have trained on that dataset, so `confidence` (that a model trained on it) stays 0; `corpus_evidence` gives the evidence.', 'knowledge base; engine.search'],
+  ['shared_text', 'evidence', 'Some matches lie in passages that at least 4 documents of the dataset share (licence disclaimers, headers and footers, navigation text); each such passage counts once in `potential_matches`, and each match gives `shared_documents`.', 'engine.search'],
   // ---- limitations
   ['no_datasets_loaded', 'limitation', 'No reference dataset is loaded, so no corpus evidence could be looked for.', 'engine.datasets()'],
   ['no_indexed_dataset_match', 'limitation', 'Nothing in the loaded reference datasets matched. That is not evidence of non-use: the datasets are samples and training corpora are mostly closed.', 'cannot claim "not trained on": ' + TRAPS + '; ' + CARLINI23],
