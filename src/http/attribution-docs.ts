@@ -4,7 +4,7 @@
  */
 import type { RouteDocs } from './route-docs.js';
 import {
-  ID, KB_MODEL, MIT_GRANT, PERSUASION_OPENING, PERSUASION_QUOTE, WORK, WORK_HASH, WORK_TEXT, WORK_TITLE,
+  ID, KB_MODEL, MIT_GRANT, PERSUASION_OPENING, PERSUASION_QUOTE, SCORE_EVIDENCE, WORK, WORK_HASH, WORK_TEXT, WORK_TITLE,
 } from './example-kit.js';
 
 const notOwnWork = {
@@ -82,41 +82,12 @@ const README_ANALYSIS = {
 /** The score of the chapter, by POST and by GET. */
 const SCORE = {
   success: true,
-  work_hash: WORK_HASH,
-  work_id: ID.work, target_model: 'meta/llama-7b', provider: 'Meta', score: 95, tier: 'confirmed',
-  ci_95: [95, 95],
-  reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
+  ...SCORE_EVIDENCE,
   legal_risk: {
     jurisdiction: 'US', level: 'medium', weight: 0.5, base_weight: 0.45,
     modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
     attribution_scale: 1,
     factors: ['fair_use_case_by_case', 'statutory_damages_available'],
-  },
-  factors: ['verbatim_overlap', 'long_verbatim_run'],
-  limitations: ['no_model_probe', 'reference_sample_only'],
-  evidence: {
-    method: 'chunks of 200 words searched in the loaded datasets that sample the model\'s training data; per '
-      + 'dataset the chunks\' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × '
-      + 'n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = '
-      + 'percentile bootstrap over chunks (1000 resamples, seeded by work_hash and model); reused_share = '
-      + 'flagged chunks with a Wilson interval',
-    chunk_words: 200,
-    datasets: [
-      {
-        dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg', link: 'kb',
-        link_certainty: 0.95,
-        link_reason: 'meta/llama-7b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which '
-          + 'names Project Gutenberg (PG-19).',
-        flagged_chunks: 1, chance: 1.51436e-23, strength: 22.8198, confidence: 1, value: 0.95,
-      },
-    ],
-    chunks: [
-      {
-        index: 0, start: 0, end: 1184, tokens: 204, flagged: true, dataset_id: 'gutenberg-sample',
-        chance: 1.51436e-23, longest_run: 90,
-      },
-    ],
-    bootstrap: { resamples: 1000, seed: 3111398085 }, calibration: 'cal-2026-11-22-add0b0e0',
   },
 } as const;
 

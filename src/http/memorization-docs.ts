@@ -6,7 +6,9 @@
  */
 import type { ErrorCase } from './context.js';
 import type { RouteDocs } from './route-docs.js';
-import { ID, KB_MODEL, MODEL, PERSUASION_QUOTE, THURSDAY, WORK_HASH, WORK_TITLE } from './example-kit.js';
+import {
+  EXTRACTION, ID, KB_MODEL, MODEL, PERSUASION_QUOTE, SCORE_EVIDENCE, THURSDAY, WORK_HASH, WORK_TITLE,
+} from './example-kit.js';
 
 const notOwnWork: ErrorCase = { code: 'NOT_FOUND', when: 'the account has no work with this id' };
 const upstream: readonly ErrorCase[] = [
@@ -107,40 +109,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
       name: 'twoPrompts', summary: 'Two prompts of 16 words from the chapter', after: ['registerWork'],
       body: { work_id: ID.work, model: MODEL, prefix_tokens: 16, continuation_tokens: 24, prefixes: 2 }, status: 200,
       response: {
-        success: true, work_id: ID.work, model: 'openai-compatible:austen-lm', access: 'top_k',
-        prefix_tokens: 16, continuation_tokens: 24,
-        attempts: [
-          {
-            index: 0, prefix_start: 0, prefix_end: 91, prefix_tokens: 16, continuation_start: 93,
-            continuation_end: 226, continuation_tokens: 24,
-            output: ' never took up any book but the baronetage there he found occupation for an idle hour and '
-              + 'consolation in a distressed one there his faculties were roused into admiration and respect by '
-              + 'contemplating the limited remnant of the earliest patents there any unwelcome sensations arising '
-              + 'from domestic affairs',
-            exact_continuation_tokens: 24,
-            longest_match: { tokens: 48, output_start: 1, output_end: 303, work_start: 93, work_end: 401 },
-            verified: false,
-          },
-          {
-            index: 1, prefix_start: 958, prefix_end: 1044, prefix_tokens: 16, continuation_start: 1045,
-            continuation_end: 1184, continuation_tokens: 24,
-            output: ' the blessing of a baronetcy and the sir walter elliot who united these gifts was the constant '
-              + 'object of his warmest respect and devotion the software and to permit persons to whom the software '
-              + 'is furnished to do so subject to the following conditions the software and to',
-            exact_continuation_tokens: 24,
-            longest_match: { tokens: 24, output_start: 1, output_end: 137, work_start: 1045, work_end: 1184 },
-            verified: false,
-          },
-        ],
-        summary: {
-          attempts: 2, verified: 0, extractable: { count: 2, share: 1, ci_95: [0.3424, 1] },
-          longest_match_tokens: 48, mean_exact_continuation_tokens: 24,
-        },
-        factors: [], limitations: [],
-        method: '2 prefixes of 16 words at evenly spaced positions; greedy continuation (temperature 0, ≤ 48 model '
-          + 'tokens); compared in normalised words with the true next 24 words (exact continuation; "extractable" = '
-          + 'all 24 reproduced, Wilson 95 % interval) and with the whole work (longest verbatim run of ≥ 8 words, '
-          + 'words copied from the prompt excluded); ≥ 50 words = verified (Carlini et al. 2021, 2023)',
+        success: true, ...EXTRACTION,
       },
     }],
   },
@@ -271,74 +240,8 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
           'Extraction: no verbatim continuation of ≥ 50 words from 2 prefixes (longest run 48 words). Memorization is '
             + 'sufficient evidence, its absence proves nothing.',
         ],
-        corpus: {
-          work_hash: WORK_HASH,
-          work_id: ID.work, target_model: 'meta/llama-7b', provider: 'Meta', score: 95, tier: 'confirmed',
-          ci_95: [95, 95],
-          reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
-          factors: ['verbatim_overlap', 'long_verbatim_run'],
-          limitations: ['no_model_probe', 'reference_sample_only'],
-          evidence: {
-            method: 'chunks of 200 words searched in the loaded datasets that sample the model\'s training data; per '
-              + 'dataset the chunks\' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × '
-              + 'n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = '
-              + 'percentile bootstrap over chunks (1000 resamples, seeded by work_hash and model); reused_share = '
-              + 'flagged chunks with a Wilson interval',
-            chunk_words: 200,
-            datasets: [
-              {
-                dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg', link: 'kb',
-                link_certainty: 0.95,
-                link_reason: 'meta/llama-7b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which '
-                  + 'names Project Gutenberg (PG-19).',
-                flagged_chunks: 1, chance: 1.51436e-23, strength: 22.8198, confidence: 1, value: 0.95,
-              },
-            ],
-            chunks: [
-              {
-                index: 0, start: 0, end: 1184, tokens: 204, flagged: true, dataset_id: 'gutenberg-sample',
-                chance: 1.51436e-23, longest_run: 90,
-              },
-            ],
-            bootstrap: { resamples: 1000, seed: 3111398085 }, calibration: 'cal-2026-11-22-add0b0e0',
-          },
-        },
-        extraction: {
-          work_id: ID.work, model: 'openai-compatible:austen-lm', access: 'top_k', prefix_tokens: 16,
-          continuation_tokens: 24,
-          attempts: [
-            {
-              index: 0, prefix_start: 0, prefix_end: 91, prefix_tokens: 16, continuation_start: 93,
-              continuation_end: 226, continuation_tokens: 24,
-              output: ' never took up any book but the baronetage there he found occupation for an idle hour and '
-                + 'consolation in a distressed one there his faculties were roused into admiration and respect by '
-                + 'contemplating the limited remnant of the earliest patents there any unwelcome sensations arising '
-                + 'from domestic affairs',
-              exact_continuation_tokens: 24,
-              longest_match: { tokens: 48, output_start: 1, output_end: 303, work_start: 93, work_end: 401 },
-              verified: false,
-            },
-            {
-              index: 1, prefix_start: 958, prefix_end: 1044, prefix_tokens: 16, continuation_start: 1045,
-              continuation_end: 1184, continuation_tokens: 24,
-              output: ' the blessing of a baronetcy and the sir walter elliot who united these gifts was the constant '
-                + 'object of his warmest respect and devotion the software and to permit persons to whom the software '
-                + 'is furnished to do so subject to the following conditions the software and to',
-              exact_continuation_tokens: 24,
-              longest_match: { tokens: 24, output_start: 1, output_end: 137, work_start: 1045, work_end: 1184 },
-              verified: false,
-            },
-          ],
-          summary: {
-            attempts: 2, verified: 0, extractable: { count: 2, share: 1, ci_95: [0.3424, 1] },
-            longest_match_tokens: 48, mean_exact_continuation_tokens: 24,
-          },
-          factors: [], limitations: [],
-          method: '2 prefixes of 16 words at evenly spaced positions; greedy continuation (temperature 0, ≤ 48 model '
-            + 'tokens); compared in normalised words with the true next 24 words (exact continuation; "extractable" = '
-            + 'all 24 reproduced, Wilson 95 % interval) and with the whole work (longest verbatim run of ≥ 8 words, '
-            + 'words copied from the prompt excluded); ≥ 50 words = verified (Carlini et al. 2021, 2023)',
-        },
+        corpus: SCORE_EVIDENCE,
+        extraction: EXTRACTION,
         probe: null,
         traps: {
           canaries: 2, controls: 8, auc: 0.5625, auc_ci_95: [0.44, 0.685], p_value: 0.401294, detected: false,

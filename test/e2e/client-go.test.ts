@@ -12,13 +12,13 @@
  * GOPROXY=off (the module has no dependencies), GOCACHE/GOPATH in a temporary folder, CGO off (no
  * C compiler needed). Skipped, with a message, when `go` is not installed (CI installs golang-go).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../fixtures/client/server.js';
+import { run, startLimitedServer, startServer, type TestServer } from '../fixtures/client/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const goDir = join(root, 'clients/go');
@@ -34,29 +34,7 @@ if (!goVersion) console.warn(`client-go.test.ts: SKIPPED — ${GO} not found (in
 
 const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as { steps: Array<{ id: string }> };
 
-interface Run { code: number | null; out: string }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { cwd: goDir, env, timeout, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }));
-  });
-}
-
-/** A server whose clock jumps, at its first request, to 4 s before the end of a UTC day. */
-async function startLimitedServer(engine: TestServer['engine']): Promise<TestServer> {
-  let shift: number | null = null;
-  let server: TestServer | undefined;
-  const now = () => {
-    if (shift === null && server !== undefined && server.seen.length > 0) {
-      const t = Date.now();
-      shift = (Math.floor(t / 86_400_000) + 1) * 86_400_000 - 4_000 - t;
-    }
-    return Date.now() + (shift ?? 0);
-  };
-  server = await startServer({ plans: { tiny: { daily: 1 } }, now }, engine);
-  return server;
-}
 
 describe.skipIf(!goVersion)('Go client against a real server', () => {
   let srv: TestServer;
@@ -91,16 +69,16 @@ describe.skipIf(!goVersion)('Go client against a real server', () => {
 
   it('gofmt and go vet are clean', async () => {
     const goroot = execFileSync(GO, ['env', 'GOROOT'], { encoding: 'utf8', env: goEnv }).trim();
-    const fmt = await run(join(goroot, 'bin', 'gofmt'), ['-l', '.'], goEnv, 60_000);
+    const fmt = await run(join(goroot, 'bin', 'gofmt'), ['-l', '.'], { cwd: goDir, env: goEnv, timeout: 60_000 });
     expect(fmt.code, fmt.out).toBe(0);
     expect(fmt.out.trim(), 'files gofmt would change').toBe('');
-    const vet = await run(GO, ['vet', './...'], goEnv, 240_000);
+    const vet = await run(GO, ['vet', './...'], { cwd: goDir, env: goEnv, timeout: 240_000 });
     expect(vet.code, vet.out).toBe(0);
   }, 300_000);
 
   it('go test ./... passes: stub tests and every conformance step, nothing skipped', async () => {
     const t0 = Date.now();
-    const { code, out } = await run(GO, ['test', '-count=1', '-v', './...'], goEnv, 240_000);
+    const { code, out } = await run(GO, ['test', '-count=1', '-v', './...'], { cwd: goDir, env: goEnv, timeout: 240_000 });
     expect(code, out).toBe(0);
     expect(out).toMatch(/^ok\s+github\.com\/trainprint\/trainprint\/clients\/go\b/m);
     expect(out, 'nothing skipped').not.toMatch(/--- SKIP/);

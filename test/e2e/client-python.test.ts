@@ -19,13 +19,13 @@
  * Without the venv module (Debian's python3 without python3-venv) the install test is skipped and
  * the suite runs from the source folder instead.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../fixtures/client/server.js';
+import { run, startLimitedServer, startServer, type TestServer } from '../fixtures/client/server.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
 import { book } from '../fixtures/texts/index.js';
 
@@ -44,29 +44,7 @@ if (!hasPython) console.warn(`client-python.test.ts: SKIPPED — ${PYTHON} not f
 const ALL_SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write', 'kb', 'usage', 'keys', 'marketplace', 'memorization'];
 const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as { steps: Array<{ id: string }> };
 
-interface Run { code: number | null; out: string }
 
-function run(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number }): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { ...options, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }));
-  });
-}
-
-/** A server whose clock jumps, at its first request, to 4 s before the end of a UTC day. */
-async function startLimitedServer(engine: TestServer['engine']): Promise<TestServer> {
-  let shift: number | null = null;
-  let server: TestServer | undefined;
-  const now = () => {
-    if (shift === null && server !== undefined && server.seen.length > 0) {
-      const t = Date.now();
-      shift = (Math.floor(t / 86_400_000) + 1) * 86_400_000 - 4_000 - t;
-    }
-    return Date.now() + (shift ?? 0);
-  };
-  server = await startServer({ plans: { tiny: { daily: 1 } }, now }, engine);
-  return server;
-}
 
 describe.skipIf(!hasPython)('Python client against a real server', () => {
   let srv: TestServer;
