@@ -6,8 +6,9 @@
 //                          transforms (verbatim 12–200 words, 5/10/20 % word edits, re-wrap / case /
 //                          punctuation / Unicode noise, mosaics, the other editions); non-members =
 //                          clean same-genre passages and whole documents (no 8-word run shared with
-//                          the index). LLM paraphrases are left out: they share no text, and
-//                          analyze says so (`paraphrase_not_detectable`).
+//                          the index). LLM paraphrases of indexed passages are members too (the
+//                          alignment finds some). PAN 2013 text alignment (exact kind only): the
+//                          suspicious documents with reuse are members, those without non-members.
 //   balanced classes       the larger class is subsampled (seeded) to the size of the smaller.
 //   fit / test             a seeded half of each class fits σ(a + b·min(strength, cap)) per dataset
 //                          kind (Platt scaling, small ridge on b); the other half is scored.
@@ -17,7 +18,7 @@
 //   node bench/eval-calibration.mjs [--write]     (needs dist/; --write regenerates
 //                                                   src/services/analyze/calibration.generated.ts)
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32, prepare, shuffle } from './eval-retrieval.mjs';
@@ -29,6 +30,7 @@ const STRENGTH_CAP = 30;
 const RIDGE = 1e-3;
 const BINS = 10;
 const KINDS = { exact: 'dev-exact', portrait: 'dev-portrait' };
+const PAN_DATASET = 'dev-pan';
 
 const sigmoid = (z) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
@@ -81,31 +83,57 @@ const log = (s) => console.error(s);
 const { engine, buckets } = await prepare({ log });
 const members = [], nonMembers = [];
 for (const b of buckets) {
-  if (b.name.startsWith('paraphrase')) continue;
   for (const q of b.queries) (b.negative ? nonMembers : members).push({ query: q.query, bucket: b.name });
 }
+// PAN 2013 text alignment (training corpus): every source document as one more exact dataset; the
+// suspicious documents with reuse (verbatim, random obfuscation, cyclic translation) are members, those
+// without any case non-members. Exact datasets only (the obfuscated reuse is what alignment adds).
+const panRoot = join(here, '../../shared/data/pan13-text-alignment/train-corpus');
+if (existsSync(panRoot)) {
+  const { loadCorpus } = await import('./pan-measures.mjs');
+  const srcDir = join(panRoot, 'src');
+  const sources = readdirSync(srcDir).sort().map((f) => ({ id: f, text: readFileSync(join(srcDir, f), 'utf8') }));
+  await engine.addDataset({ id: PAN_DATASET }, sources);
+  const docs = new Map();
+  for (const sub of loadCorpus(panRoot)) {
+    for (const p of sub.pairs) {
+      const d = docs.get(p.susp) ?? { query: p.suspText, types: new Set() };
+      if (p.cases.length > 0) d.types.add(sub.name);
+      docs.set(p.susp, d);
+    }
+  }
+  for (const [, d] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const bucket = d.types.size === 0 ? 'pan-no-reuse' : `pan-${[...d.types].sort().at(-1).slice(3)}`;
+    (d.types.size === 0 ? nonMembers : members).push({ query: d.query, bucket, only: { exact: PAN_DATASET } });
+  }
+}
+
 const rnd = mulberry32(SEED);
 const n = Math.min(members.length, nonMembers.length);
 const pos = shuffle(members, rnd).slice(0, n), neg = shuffle(nonMembers, rnd).slice(0, n);
 const half = Math.floor(n / 2);
-const fitSet = [...pos.slice(0, half).map((q) => ({ ...q, y: 1 })), ...neg.slice(0, half).map((q) => ({ ...q, y: 0 }))];
-const testSet = [...pos.slice(half).map((q) => ({ ...q, y: 1 })), ...neg.slice(half).map((q) => ({ ...q, y: 0 }))];
-log(`members ${members.length}, non-members ${nonMembers.length}; balanced ${n} + ${n}; fit ${fitSet.length}, test ${testSet.length}`);
+const fitAll = [...pos.slice(0, half).map((q) => ({ ...q, y: 1 })), ...neg.slice(0, half).map((q) => ({ ...q, y: 0 }))];
+const testAll = [...pos.slice(half).map((q) => ({ ...q, y: 1 })), ...neg.slice(half).map((q) => ({ ...q, y: 0 }))];
+log(`members ${members.length}, non-members ${nonMembers.length}; balanced ${n} + ${n}; fit ${fitAll.length}, test ${testAll.length}`);
 
-async function strengths(set, dataset) {
+async function strengths(set, kind, dataset) {
   const out = [];
   for (const q of set) {
-    const r = await engine.analyze({ content: q.query, content_type: 'text' }, { datasets: [dataset] });
-    out.push(r.evidence.datasets.find((d) => d.dataset_id === dataset).strength);
+    const id = q.only ? q.only[kind] : dataset;
+    const r = await engine.analyze({ content: q.query, content_type: 'text' }, { datasets: [id] });
+    out.push(r.evidence.datasets.find((d) => d.dataset_id === id).strength);
   }
   return out;
 }
+/** The queries of a set that apply to a dataset kind (PAN queries: exact only). */
+const forKind = (set, kind) => set.filter((q) => !q.only || q.only[kind] !== undefined);
 
 const report = { kinds: {} };
 const fits = {};
 for (const [kind, dataset] of Object.entries(KINDS)) {
   const t0 = performance.now();
-  const sFit = await strengths(fitSet, dataset), sTest = await strengths(testSet, dataset);
+  const fitSet = forKind(fitAll, kind), testSet = forKind(testAll, kind);
+  const sFit = await strengths(fitSet, kind, dataset), sTest = await strengths(testSet, kind, dataset);
   const ms = (performance.now() - t0) / (fitSet.length + testSet.length);
   const x = sFit.map((s) => Math.min(s, STRENGTH_CAP)), y = fitSet.map((q) => q.y);
   const fit = fitLogistic(x, y, RIDGE);
@@ -135,10 +163,10 @@ for (const [kind, dataset] of Object.entries(KINDS)) {
 const date = new Date().toISOString().slice(0, 10);
 const provenance = {
   code: 'bench/eval-calibration.mjs',
-  data: 'bench/eval-retrieval.mjs prepare() on the development corpora: Brown Corpus, WikiText-2 test split, NLTK Gutenberg selection, Alice in Wonderland editions, arXivTection; seed 20240611',
-  protocol: 'members = transformed passages of indexed documents (paraphrases excluded); non-members = clean same-genre passages/documents; balanced by seeded subsampling; fit on one half, measured on the other; 10 equal-width bins',
+  data: 'bench/eval-retrieval.mjs prepare() on the development corpora: Brown Corpus, WikiText-2 test split, NLTK Gutenberg selection, Alice in Wonderland editions, arXivTection (incl. LLM paraphrases); seed 20240611; and the PAN 2013 text-alignment training corpus (exact kind only: sources indexed, suspicious documents as queries)',
+  protocol: 'members = transformed passages of indexed documents (incl. word edits and LLM paraphrases) and PAN suspicious documents with verbatim, randomly obfuscated or translated reuse; non-members = clean same-genre passages/documents and PAN suspicious documents without reuse; balanced by seeded subsampling; fit on one half, measured on the other; 10 equal-width bins',
   date, seed: SEED, strength_cap: STRENGTH_CAP, ridge: RIDGE,
-  n_fit: fitSet.length, n_test: testSet.length,
+  n_fit: fitAll.length, n_test: testAll.length,
 };
 const metrics = Object.fromEntries(Object.entries(report.kinds).map(([k, r]) => [k, { ece: r.test.ece, brier: r.test.brier, auc: r.test.auc }]));
 const body = JSON.stringify({ kinds: fits, strength_cap: STRENGTH_CAP, provenance, metrics });
@@ -150,7 +178,7 @@ log('wrote bench/results/eval-calibration.json');
 if (WRITE) {
   const ts = `// Generated by bench/eval-calibration.mjs --write on ${date}; do not edit. Protocol and measures:
 // bench/results/eval-calibration.json and docs/analyze.md ("Confidence and calibration").
-import type { LogisticFit } from '../stats/logistic.js';
+import type { LogisticFit } from '../../stats/logistic.js';
 
 /** Calibration of the dataset-level confidence, with its provenance. */
 export const CALIBRATION: {

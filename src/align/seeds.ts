@@ -4,10 +4,12 @@
  *
  * The scoring loop (an inverted index of b's sentences walked once per sentence of a) runs in the
  * WebAssembly core (`alignSeeds`, assembly/align.ts); {@link seedsReference} is the plain-TS
- * oracle it is tested against.
+ * oracle it is tested against. Long pairs score only candidate pairs ({@link seedsOfPairs}, the
+ * seeded regions of regions.ts), with the same arithmetic.
  */
 import type { Core } from '../core/abi.js';
 import type { Prepared } from './prepare.js';
+import type { Candidates } from './regions.js';
 
 /** Sparse tf-idf sentence vectors of a text, laid out for the seed kernel. */
 export interface Vectors {
@@ -158,4 +160,47 @@ export function seedsWasm(core: Core, va: Vectors, pb: Postings, vb: Vectors, th
     const cos = core.f64(outCos, n).slice();
     return { a, b, cos, count: n };
   });
+}
+
+/**
+ * Seeds among the candidate sentence pairs only (the seeded regions of a long pair, regions.ts), with the
+ * same arithmetic as the kernel: the shared terms' products are summed in increasing term order, so a
+ * pair scored here has bit for bit the cosine the kernel gives it. Output sorted by (i, j).
+ * @example
+ * const seeds = seedsOfPairs(va, vb, seededRegions(pa, pb, { margin: 4 }), 0.33, 0.33)
+ */
+export function seedsOfPairs(va: Vectors, vb: Vectors, cand: Candidates, thCos: number, thDice: number): Seeds {
+  // a's sentence i scattered by term: weight and a stamp (i + 1) saying the slot belongs to i
+  let terms = 0;
+  for (const t of va.terms) terms = Math.max(terms, t + 1);
+  const weightOf = new Float64Array(terms);
+  const stamp = new Uint32Array(terms);
+  const A: number[] = [], B: number[] = [], C: number[] = [];
+  for (let i = 0; i + 1 < cand.rowOff.length; i++) {
+    if (va.norms[i] === 0 || cand.rowOff[i] === cand.rowOff[i + 1]) continue;
+    for (let k = va.off[i]; k < va.off[i + 1]; k++) {
+      weightOf[va.terms[k]] = va.weights[k];
+      stamp[va.terms[k]] = i + 1;
+    }
+    for (let c = cand.rowOff[i]; c < cand.rowOff[i + 1]; c++) {
+      const j = cand.cols[c];
+      let acc = 0, cnt = 0;
+      for (let k = vb.off[j]; k < vb.off[j + 1]; k++) {
+        const t = vb.terms[k];
+        if (t < terms && stamp[t] === i + 1) {
+          acc += weightOf[t] * vb.weights[k];
+          cnt++;
+        }
+      }
+      if (cnt === 0) continue;
+      const cos = vb.norms[j] === 0 ? 0 : acc / (va.norms[i] * vb.norms[j]);
+      const dice = (2 * cnt) / (va.sizes[i] + vb.sizes[j]);
+      if (cos > thCos && dice > thDice) {
+        A.push(i);
+        B.push(j);
+        C.push(cos);
+      }
+    }
+  }
+  return { a: Uint32Array.from(A), b: Uint32Array.from(B), cos: Float64Array.from(C), count: A.length };
 }

@@ -5,7 +5,7 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { ExactDataset, NEAR_K } from '../datasets/exact.js';
+import { ExactDataset, NEAR_K, type ExactCandidate, type ExactSearch } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset } from '../datasets/snapshot.js';
 import type {
@@ -20,8 +20,11 @@ import { TrainprintError } from '../errors.js';
 import { fingerprintCore, toText, winnowCore } from '../fingerprint/fingerprint.js';
 import { paramsId, resolveOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
+import { alignCandidates, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
+import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
+  AlignedEvidence,
   DatasetCoverage,
   DatasetSearchDetail,
   DescriptorLinks,
@@ -51,6 +54,8 @@ export interface CorpusOptions {
  */
 export class Corpus {
   private readonly sets = new Map<string, ExactDataset | PortraitDataset>();
+  /** Content-word pair indexes of exact datasets that keep text, built on the first search. */
+  private readonly pairIndexes = new WeakMap<ExactDataset, ContentWordIndex>();
   private readonly core: () => Core;
   private readonly variant: CoreVariant;
   private readonly links: DescriptorLinks;
@@ -106,6 +111,9 @@ export class Corpus {
       if (descriptor.window !== undefined && ds instanceof PortraitDataset && descriptor.window !== ds.window) {
         throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has window ${ds.window}`);
       }
+      if (descriptor.keep_text !== undefined && ds instanceof ExactDataset && descriptor.keep_text !== ds.keepsText) {
+        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has keep_text ${ds.keepsText}`);
+      }
     } else {
       const core2 = await Core.create(await compileCore(this.variant));
       ds =
@@ -130,7 +138,8 @@ export class Corpus {
         );
       }
       const text = toText(doc.text);
-      ds.addDocument(doc, winnowCore(core, text, options));
+      if (ds instanceof PortraitDataset) ds.addDocument(doc, winnowCore(core, text, options));
+      else ds.addDocument(doc, text, winnowCore(core, text, options));
       at++;
     }
     if (ds instanceof PortraitDataset) ds.merge();
@@ -231,6 +240,12 @@ export class Corpus {
     const portraitHits = options.portraitHits ?? false;
     if (typeof portraitHits !== 'boolean')
       throw new TrainprintError('INVALID_OPTIONS', 'portraitHits must be a boolean');
+    const limit = options.candidates ?? DEFAULT_CANDIDATES;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_CANDIDATES)
+      throw new TrainprintError('INVALID_OPTIONS', `candidates must be an integer in 0..${MAX_CANDIDATES}`);
+    const budgetMs = options.alignBudgetMs ?? DEFAULT_ALIGN_BUDGET_MS;
+    if (typeof budgetMs !== 'number' || !(budgetMs >= 0 && budgetMs <= MAX_ALIGN_BUDGET_MS))
+      throw new TrainprintError('INVALID_OPTIONS', `alignBudgetMs must be a number in 0..${MAX_ALIGN_BUDGET_MS}`);
     let targets = [...this.sets.values()];
     if (options.datasets !== undefined) {
       if (!Array.isArray(options.datasets))
@@ -248,6 +263,9 @@ export class Corpus {
     const coverage: Record<string, DatasetCoverage> = {};
     const portraitRuns: PortraitHit[] = [];
     const details = new Map<string, DatasetSearchDetail>();
+    const jobs: AlignmentJob[] = [];
+    let queryPairs: ContentPairs | undefined;
+    const exact: Array<{ d: ExactDataset; r: ExactSearch }> = [];
     for (const d of targets) {
       const id = d.descriptor.id;
       if (d instanceof PortraitDataset) {
@@ -262,16 +280,49 @@ export class Corpus {
         const r = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
         const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
-        coverage[id] = tokenCoverage(r.matches, fp);
-        matches.push(...r.matches);
-        details.set(id, { kind: 'exact', search: r, near: nearFound });
+        const pairs = limit > 0 && d.keepsText ? (queryPairs ??= contentPairs(query)) : null;
+        for (const candidate of withPairCandidates(r.candidates, pairs && this.contentIndex(d).candidates(pairs))) {
+          jobs.push({ dataset: d, candidate });
+        }
+        exact.push({ d, r });
+        details.set(id, { kind: 'exact', search: r, near: nearFound, aligned: NOTHING_ALIGNED });
       }
     }
-    matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
+    // the second stage: align the strongest candidates; their passages replace the seed matches
+    const pairsOf: PairLookup = {
+      query: () => (queryPairs ??= contentPairs(query)),
+      holds: (d, doc, hash) => this.contentIndex(d).holds(doc, hash),
+    };
+    const { aligned, evidence, report } = alignCandidates(core, query, jobs, limit, budgetMs, pairsOf);
+    for (const { d, r } of exact) {
+      const found = evidence.get(d.descriptor.id);
+      if (found) details.set(d.descriptor.id, { ...(details.get(d.descriptor.id) as ExactDetail), aligned: found });
+      const own = mergeAligned(r.matches, aligned.get(d.descriptor.id), (docId) => d.documentIndex(docId));
+      coverage[d.descriptor.id] = tokenCoverage(own, fp);
+      matches.push(...own);
+    }
+    // Longest first; among equally long passages (one passage copied into many documents) the one that is
+    // the larger part of its document first: the short document that is mostly this passage is the
+    // likelier original than the long one quoting it.
+    const docChars = (m: SearchMatch): number => {
+      const d = m.document_id === null ? undefined : this.sets.get(m.dataset_id);
+      return d instanceof ExactDataset ? d.docs[d.documentIndex(m.document_id!)]?.chars ?? 0 : 0;
+    };
+    matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start || docChars(a) - docChars(b));
     nearMatches.sort((a, b) => b.score - a.score);
     matches.push(...nearMatches);
-    const result: SearchResult = { matches, coverage, query_tokens: fp.token_count };
+    const result: SearchResult = { matches, coverage, query_tokens: fp.token_count, alignment: report };
     return { result: portraitHits ? { ...result, portrait_hits: portraitRuns } : result, details, fingerprint: fp };
+  }
+
+  /** The content-word pair index of `d` (built now if missing or stale). */
+  private contentIndex(d: ExactDataset): ContentWordIndex {
+    let index = this.pairIndexes.get(d);
+    if (!index || index.documents !== d.docs.length) {
+      index = ContentWordIndex.build(d.docs.map((_, i) => d.documentText(i)));
+      this.pairIndexes.set(d, index);
+    }
+    return index;
   }
 
   /**
@@ -382,6 +433,31 @@ const DEFAULT_MIN_TOKENS = 8;
 /** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
 const DEFAULT_NEAR = 0.5;
 /**
+ * One candidate list per document from the exact and the content-word candidates: the regions of
+ * both, their strengths added.
+ */
+function withPairCandidates(exact: readonly ExactCandidate[], pairs: readonly PairCandidate[] | null): ExactCandidate[] {
+  if (!pairs || pairs.length === 0) return exact.slice();
+  const byDoc = new Map<number, ExactCandidate>(exact.map((c) => [c.doc, c]));
+  for (const p of pairs) {
+    const c = byDoc.get(p.doc);
+    byDoc.set(p.doc, c
+      ? { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions: [...c.regions, ...p.regions] }
+      : p);
+  }
+  return [...byDoc.values()];
+}
+
+type ExactDetail = Extract<DatasetSearchDetail, { kind: 'exact' }>;
+const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
+
+/** Candidate documents aligned per search, and the most a caller may ask for. */
+const DEFAULT_CANDIDATES = 50;
+const MAX_CANDIDATES = 1000;
+/** Time budget of the alignment stage (ms), and the largest a caller may set (one minute). */
+const DEFAULT_ALIGN_BUDGET_MS = 2000;
+const MAX_ALIGN_BUDGET_MS = 60_000;
+/**
  * How exact-dataset documents are fingerprinted (and so what every exact dataset's params id
  * says): winnowed word 5-grams, and the one-permutation MinHash (k = 128, seed 0) of all of
  * them for near-duplicate search (`mh=oph128`).
@@ -400,7 +476,7 @@ function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
   if (!d || typeof d !== 'object')
     throw new TrainprintError(
       'INVALID_INPUT',
-      'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, meta? }',
+      'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, keep_text?, meta? }',
     );
   if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200)
     throw new TrainprintError('INVALID_INPUT', 'descriptor.id must be a non-empty string of at most 200 characters');
@@ -410,6 +486,10 @@ function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
     if (d.kind !== 'portrait')
       throw new TrainprintError('INVALID_OPTIONS', `window is an option of kind 'portrait' only`);
     checkPortraitWindow(d.window);
+  }
+  if (d.keep_text !== undefined) {
+    if (typeof d.keep_text !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');
+    if (d.kind === 'portrait') throw new TrainprintError('INVALID_OPTIONS', `keep_text is an option of kind 'exact' only`);
   }
   if (d.name !== undefined && typeof d.name !== 'string')
     throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');

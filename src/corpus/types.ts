@@ -36,6 +36,49 @@ export interface SearchOptions {
    * for every shared run of ≥ window + 4 words. @default false
    */
   readonly portraitHits?: boolean;
+  /**
+   * Exact datasets that keep text: how many candidate documents (across datasets, strongest
+   * first) are aligned with the query by the compare algorithm; their seed matches are replaced
+   * by the aligned passages (spans of edited and reworded reuse, with `reuse` and `similarity`).
+   * 0 turns alignment off. Candidates are documents with ≥ 2 distinct exact hits within 256
+   * query words. @default 50
+   */
+  readonly candidates?: number;
+  /**
+   * Time budget of the alignment stage in milliseconds: once spent, the remaining candidates keep
+   * their seed matches and `alignment.budget_exhausted` is true (a limitation in analyze).
+   * @default 2000
+   */
+  readonly alignBudgetMs?: number;
+}
+
+/**
+ * The counts behind the aligned passages of one dataset, for the evidence statistics: per passage,
+ * the distinct sampled content-word pairs of its query span, how many of them its source span holds, and
+ * the background rate of its document.
+ */
+export interface AlignedEvidence {
+  /** Documents of the dataset aligned with the query. */
+  readonly documents: number;
+  /** Distinct sampled content-word pairs of the whole query. */
+  readonly queryPairs: number;
+  /** `background`: the rate at which the rest of the query shares pairs with the passage's document. */
+  readonly passages: ReadonlyArray<{ readonly pairs: number; readonly shared: number; readonly background: number }>;
+}
+
+/** What the alignment stage of a search did (see `SearchOptions.candidates`). */
+export interface AlignmentReport {
+  /** Candidate documents found, across the exact datasets searched. */
+  readonly candidates: number;
+  /** Of those, aligned with the query. */
+  readonly aligned: number;
+  /** The `candidates` option: most documents aligned. */
+  readonly limit: number;
+  readonly budget_ms: number;
+  /** True when the time budget stopped the alignment before `limit` candidates. */
+  readonly budget_exhausted: boolean;
+  /** Datasets with candidates that keep no text (`keep_text: false` or an older snapshot): seed matches only. */
+  readonly without_text: readonly string[];
 }
 
 /**
@@ -67,7 +110,13 @@ export interface DatasetCoverage {
 
 /** What one dataset's search found, with its counts (see {@link Corpus.searchDetailed}). */
 export type DatasetSearchDetail =
-  | { readonly kind: 'exact'; readonly search: ExactSearch; readonly near: NearMatch[] }
+  | {
+    readonly kind: 'exact';
+    readonly search: ExactSearch;
+    readonly near: NearMatch[];
+    /** The aligned passages' content-word evidence (none when nothing was aligned). */
+    readonly aligned: AlignedEvidence;
+  }
   | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] };
 
 /** Result of {@link Corpus.search} (`engine.search`). */
@@ -83,6 +132,8 @@ export interface SearchResult {
   readonly portrait_hits?: PortraitHit[];
   /** Word tokens in the query. */
   readonly query_tokens: number;
+  /** What the alignment stage did. */
+  readonly alignment: AlignmentReport;
 }
 
 /** Documents to add: any Iterable or AsyncIterable of `{ id, text, meta? }`. */

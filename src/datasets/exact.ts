@@ -107,7 +107,59 @@ function prefixBitsFor(n: number): number {
   return Math.max(MIN_PREFIX_BITS, Math.min(MAX_PREFIX_BITS, Math.ceil(Math.log2(Math.max(n, 1))) - 1));
 }
 
-/** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
+/** A hit of a query shingle in a document: the shingle index and the source span of the posting. */
+interface Hit { doc: number; i: number; start: number; end: number; weight: number }
+
+/**
+ * Candidate documents from the hits sorted by (doc, query shingle). A document's hits are grouped
+ * into regions: hits close in the source (≤ REGION_SOURCE_GAP characters apart) and in the query
+ * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
+ * says where to align (its spans in both texts). A document's strength is its best region's count.
+ */
+function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate[] {
+  const out: ExactCandidate[] = [];
+  for (let from = 0; from < hits.length;) {
+    let to = from;
+    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
+    const regions = regionsOf(hits.slice(from, to), qStarts, qEnds);
+    if (regions.length > 0) out.push({ doc: hits[from].doc, hits: regions[0].hits, strength: regions[0].strength, regions });
+    from = to;
+  }
+  return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+}
+
+function regionsOf(own: Hit[], qStarts: Uint32Array, qEnds: Uint32Array): CandidateRegion[] {
+  own.sort((x, y) => x.start - y.start || x.i - y.i);
+  const groups: Hit[][] = [];
+  let cur: Hit[] = [];
+  for (const h of own) {
+    if (cur.length > 0 && h.start - cur[cur.length - 1].start > REGION_SOURCE_GAP) { groups.push(cur); cur = []; }
+    cur.push(h);
+  }
+  groups.push(cur);
+  const regions: CandidateRegion[] = [];
+  for (const g of groups) {
+    g.sort((x, y) => x.i - y.i);
+    for (let lo = 0; lo < g.length;) {
+      let hi = lo + 1;
+      while (hi < g.length && g[hi].i - g[hi - 1].i <= CANDIDATE_WINDOW) hi++;
+      let distinct = 0, strength = 0, s0 = Infinity, s1 = 0;
+      for (let k = lo; k < hi; k++) {
+        if (k === lo || g[k].i !== g[k - 1].i) { distinct++; strength += g[k].weight; }
+        s0 = Math.min(s0, g[k].start);
+        s1 = Math.max(s1, g[k].end);
+      }
+      if (distinct >= CANDIDATE_MIN_HITS) {
+        regions.push({
+          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1, hits: distinct, strength,
+        });
+      }
+      lo = hi;
+    }
+  }
+  return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, MAX_REGIONS);
+}
+
 /** What one exact search found, with the counts the evidence statistics need (src/services/analyze/evidence.ts). */
 export interface ExactSearch {
   readonly matches: ExactMatch[];
@@ -122,8 +174,55 @@ export interface ExactSearch {
   hits: number;
   /** Per query shingle: 1 when found in the index. */
   readonly hitAt: Uint8Array;
+  /**
+   * Documents worth aligning with the query, strongest first: every document with at least
+   * {@link CANDIDATE_MIN_HITS} distinct query shingles found within one stretch of
+   * {@link CANDIDATE_WINDOW} query shingles. Reuse with word edits keeps some exact 5-grams (a
+   * 30 % edit rate leaves about one in six), too few and too scattered to chain into a passage but
+   * enough to make the document a candidate for alignment.
+   */
+  readonly candidates: ExactCandidate[];
 }
 
+/** A document of an exact dataset worth aligning with the query (see {@link ExactSearch.candidates}). */
+export interface ExactCandidate {
+  /** Index of the document in the dataset. */
+  readonly doc: number;
+  /** Distinct query shingles found in the document's best region. */
+  readonly hits: number;
+  /**
+   * What candidates are ranked by: the best region's strength (each distinct query shingle found
+   * counts 1 / the number of postings it hit, so text many documents share counts little).
+   */
+  readonly strength: number;
+  /** Where the hits cluster (query and source spans of the hits), most hits first. */
+  readonly regions: readonly CandidateRegion[];
+}
+
+/** A stretch of the query and of a document where exact hits cluster: the place to align. */
+export interface CandidateRegion {
+  readonly query_start: number;
+  readonly query_end: number;
+  readonly source_start: number;
+  readonly source_end: number;
+  /** Distinct query shingles found in it. */
+  readonly hits: number;
+  /** Σ 1 / postings over its distinct query shingles (see {@link ExactCandidate.strength}). */
+  readonly strength: number;
+}
+
+/** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
+const SEED_VERBATIM_DENSITY = 0.9;
+/** Query shingles per stretch in which a candidate document's hits are counted. */
+export const CANDIDATE_WINDOW = 256;
+/** Fewest distinct hits within one stretch for a document to be a candidate. */
+export const CANDIDATE_MIN_HITS = 2;
+/** Hits further apart than this in the source (UTF-16 units) start another region. */
+const REGION_SOURCE_GAP = 2000;
+/** Regions kept per candidate document. */
+const MAX_REGIONS = 8;
+
+/** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
 export class ExactDataset {
   descriptor: DatasetDescriptor & { kind: 'exact' };
   readonly params: string;
@@ -153,13 +252,18 @@ export class ExactDataset {
    */
   private lshKeys: Float64Array | null = null;
   private lshDocs: Uint32Array | null = null;
+  /** Per document: its text as indexed (for alignment), or null when not kept. */
+  private readonly texts: Array<string | null> = [];
+  private docIndexById: Map<string, number> | null = null;
+  private textTotal = 0;
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
-    const { id, name, models, kb_dataset, meta } = descriptor;
+    const { id, name, models, kb_dataset, meta, keep_text } = descriptor;
     this.descriptor = {
       id, kind: 'exact',
       ...(name === undefined ? {} : { name }),
+      ...(keep_text === false ? { keep_text: false } : {}),
       ...(models === undefined ? {} : { models: [...models] }),
       ...(kb_dataset === undefined ? {} : { kb_dataset }),
       ...(meta === undefined ? {} : { meta }),
@@ -167,14 +271,23 @@ export class ExactDataset {
     this.params = params;
   }
 
-  /** Add one document's fingerprint (made with this dataset's params). */
-  addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
+  /** True unless the descriptor says `keep_text: false`. */
+  get keepsText(): boolean {
+    return this.descriptor.keep_text !== false;
+  }
+
+  /**
+   * Add one document's fingerprint (made with this dataset's params from `text`, the document's
+   * text as a string); the text itself is kept for alignment unless `keep_text: false`.
+   */
+  addDocument(doc: DatasetDocument, text: string, fp: DocumentFingerprint): void {
     if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const w = fp.winnow!;
     const sig = fp.minhash;
     if (!sig || sig.length !== NEAR_K) throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`);
     const d = this.docs.length;
-    this.docs.push({ id: doc.id, chars: doc.text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
+    this.docs.push({ id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
+    this.keepText(this.keepsText ? text : null, fp.byte_length);
     this.docIds.add(doc.id);
     this.tokenTotal += fp.token_count;
     this.byteTotal += fp.byte_length;
@@ -187,6 +300,28 @@ export class ExactDataset {
     this.n += w.hashes.length;
     this.sorted = false;
     this.addSignature(d, sig);
+  }
+
+  private keepText(text: string | null, bytes: number): void {
+    this.texts.push(text);
+    if (text !== null) this.textTotal += bytes;
+  }
+
+  /** Index of the document with id `id`, or −1. */
+  documentIndex(id: string): number {
+    if (!this.docIds.has(id)) return -1;
+    this.docIndexById ??= new Map(this.docs.map((d, i) => [d.id, i]));
+    if (this.docIndexById.size !== this.docs.length) this.docIndexById = new Map(this.docs.map((d, i) => [d.id, i]));
+    return this.docIndexById.get(id) ?? -1;
+  }
+
+  /**
+   * The text of document `d` as it was indexed (offsets of matches point into it), or null when
+   * the dataset does not keep text (`keep_text: false`, or restored from a snapshot written
+   * before datasets kept text).
+   */
+  documentText(d: number): string | null {
+    return this.texts[d] ?? null;
   }
 
   /** Store document `d`'s signature and put it in the LSH bands (unless it is the empty set's). */
@@ -334,10 +469,10 @@ export class ExactDataset {
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
     this.ensureSorted();
     const m = fp.shingles.hashes.length;
-    const result: ExactSearch = { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m) };
+    const result: ExactSearch = { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [] };
     if (m === 0 || this.n === 0) return result;
     const core = this.core;
-    const hits: Array<{ doc: number; i: number; start: number; end: number }> = [];
+    const hits: Hit[] = [];
     core.guard(() => {
       const L = core.layout(this.persistent);
       const qPtr = L.take(m * 8);
@@ -354,11 +489,12 @@ export class ExactDataset {
         if (count > 0) { result.hits++; result.hitAt[i] = 1; }
         for (let j = out[2 * i], e = j + count; j < e; j++) {
           const r = perm ? perm[j] : j;
-          hits.push({ doc: this.postDoc[r], i, start: this.postStart[r], end: this.postEnd[r] });
+          hits.push({ doc: this.postDoc[r], i, start: this.postStart[r], end: this.postEnd[r], weight: 1 / count });
         }
       }
     });
     hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
+    result.candidates.push(...candidatesOf(hits, fp.shingles.starts, fp.shingles.ends));
     // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
     // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
     // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
@@ -411,6 +547,7 @@ export class ExactDataset {
       const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);
       if (tokens < minTokens) continue;
       chains.push({ hits: c.count, first: c.firstI, shingles: c.lastI - c.firstI + 1 });
+      const score = Math.min(1, c.count / Math.max(1, (c.lastI - c.firstI + 1) * density));
       matches.push({
         dataset_id: this.descriptor.id,
         document_id: this.docs[c.doc].id,
@@ -420,7 +557,10 @@ export class ExactDataset {
         source_end: c.end,
         kind: 'exact',
         tokens,
-        score: Math.min(1, c.count / Math.max(1, (c.lastI - c.firstI + 1) * density)),
+        score,
+        reuse: score >= SEED_VERBATIM_DENSITY ? 'verbatim' : 'edited',
+        similarity: score,
+        aligned: false,
       });
     }
     return result;
@@ -428,6 +568,7 @@ export class ExactDataset {
 
   /** Size and content. */
   stats(): DatasetStats {
+    const text = this.keepsText || this.textTotal > 0 ? { text_bytes: this.textTotal } : {};
     return {
       id: this.descriptor.id,
       name: this.descriptor.name,
@@ -440,6 +581,7 @@ export class ExactDataset {
       params: this.params,
       kb_dataset: this.descriptor.kb_dataset ?? null,
       models: [...(this.descriptor.models ?? [])],
+      ...text,
     };
   }
 
@@ -463,15 +605,17 @@ export class ExactDataset {
       postStart: sortedColumn(this.postStart),
       postEnd: sortedColumn(this.postEnd),
       minhash: this.sigs.slice(0, this.docs.length * NEAR_K),
+      ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
   }
 
   /** Rebuild a dataset from snapshot data (keys already sorted and checked). */
   static fromData(core: Core, data: ExactDatasetData): ExactDataset {
     const ds = new ExactDataset(core, data.descriptor, data.params);
-    for (const d of data.docs) {
+    for (const [i, d] of data.docs.entries()) {
       if (ds.docIds.has(d.id)) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
       ds.docs.push(d);
+      ds.keepText(data.texts?.[i] ?? null, d.bytes);
       ds.docIds.add(d.id);
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;

@@ -6,12 +6,14 @@
  * ```text
  * 92                                   fixarray(2)
  * 86 …                                 header: a map of 6 entries, in this order
- *                                        format: 'trainprint.dataset', version: 1, params: string,
+ *                                        format: 'trainprint.dataset', version: 2 (exact) | 1 (portrait),
+ *                                        params: string,
  *                                        kind: 'exact' | 'portrait', counts: { docs, keys },
  *    a8 "checksum" ce XX XX XX XX        checksum: always the last entry, always a uint32 (0xce, big-endian)
  * c6 LL LL LL LL                       payload: always bin32 (length big-endian)
  * …                                    payload bytes: a msgpack map
- *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd, minhash }
+ *                                        exact:    { descriptor, docs, keys, postDoc, postStart, postEnd, minhash,
+ *                                                    texts? }
  *                                        portrait: { descriptor, docs, filters }
  * ```
  *
@@ -20,7 +22,10 @@
  * little-endian bytes of the typed arrays. `minhash` is a `bin` of little-endian u32, docs × 128:
  * the one-permutation MinHash signature (k = 128, seed 0) of each document's word 5-grams, in
  * document order (document d at u32 offset d · 128); its length must be exactly docs · 128 · 4
- * bytes. The LSH band maps are not stored: loading rebuilds them from the signatures.
+ * bytes. The LSH band maps are not stored: loading rebuilds them from the signatures. `texts`
+ * (version 2, optional) is an array with one entry per document: its text as indexed (a str, exactly
+ * `chars` UTF-16 units long) or nil when not kept; absent when the dataset keeps no text. A
+ * version-1 exact snapshot (no `texts`) restores a dataset that aligns nothing (seed matches only).
  *
  * Portrait payloads (src/datasets/portrait.ts) hold no postings: `filters` is an array of maps
  * `{ keys, k, bits }`, one per filter of the chain: `keys` distinct n-grams stored, `k` bits set per
@@ -53,6 +58,7 @@ export interface ExactDatasetData {
     readonly kind: 'exact';
     readonly models?: readonly string[];
     readonly kb_dataset?: string;
+    readonly keep_text?: boolean;
     readonly meta?: unknown;
   };
   /** The fingerprint params id, e.g. 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off'. */
@@ -68,6 +74,8 @@ export interface ExactDatasetData {
   readonly postEnd: Uint32Array;
   /** Per document, in order: its {@link EXACT_MINHASH_K}-value MinHash signature (docs × 128 u32). */
   readonly minhash: Uint32Array;
+  /** Per document, in order: its text as indexed, or null when not kept (absent: none kept). */
+  readonly texts?: ReadonlyArray<string | null>;
 }
 
 /** The in-memory form of a portrait dataset (built by src/datasets/portrait.ts). */
@@ -93,8 +101,15 @@ export type DatasetData = ExactDatasetData | PortraitDatasetData;
 
 /** The `format` string of a dataset snapshot header. */
 export const DATASET_FORMAT = 'trainprint.dataset';
-/** The snapshot layout version written by {@link encodeDataset} and the only one it reads. */
-export const DATASET_VERSION = 1;
+/**
+ * The newest snapshot layout version: exact snapshots are written as 2 (1 + `texts` and the
+ * descriptor's `keep_text`), portraits as 1 (unchanged). Versions 1 and 2 are read.
+ */
+export const DATASET_VERSION = 2;
+/** The oldest version read: an exact version-1 snapshot restores a dataset that keeps no text. */
+const OLDEST_VERSION = 1;
+/** The version portrait snapshots are written as (their layout has not changed since 1). */
+const PORTRAIT_VERSION = 1;
 
 /** Length of the per-document MinHash signature of exact datasets (u32 values). */
 export const EXACT_MINHASH_K = 128;
@@ -103,9 +118,12 @@ export const EXACT_MINHASH_K = 128;
 const MAX_META_DEPTH = 100;
 const HEADER_KEYS = ['format', 'version', 'params', 'kind', 'counts', 'checksum'] as const;
 const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const;
+/** Optional payload fields of exact snapshots (version 2). */
+const PAYLOAD_OPTIONAL = ['texts'] as const;
 const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
-const DESCRIPTOR_KEYS = new Set(['id', 'name', 'kind', 'models', 'kb_dataset', 'meta']);
-const PORTRAIT_DESCRIPTOR_KEYS = new Set([...DESCRIPTOR_KEYS, 'window']);
+const COMMON_DESCRIPTOR_KEYS = ['id', 'name', 'kind', 'models', 'kb_dataset', 'meta'];
+const DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'keep_text']);
+const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window']);
 const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
 /** Largest portrait window accepted (as in src/datasets/portrait.ts). */
 const MAX_PORTRAIT_WINDOW = 64;
@@ -160,6 +178,7 @@ function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'e
   if (d.models !== undefined && !(Array.isArray(d.models) && d.models.every((m) => typeof m === 'string'))) {
     fail('descriptor.models must be an array of strings');
   }
+  if (d.keep_text !== undefined && typeof d.keep_text !== 'boolean') fail('descriptor.keep_text must be a boolean');
   return d as unknown as ExactDatasetData['descriptor'];
 }
 
@@ -202,6 +221,18 @@ function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postSta
   }
   const bad = unsortedAt(keys);
   if (bad >= 0) fail(`keys are not sorted ascending (keys[${bad}] < keys[${bad - 1}])`);
+}
+
+/** `texts`: one string (exactly `chars` UTF-16 units long) or null per document. */
+function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail: Fail): void {
+  if (!Array.isArray(texts)) fail('texts must be an array');
+  if (texts.length !== docs.length) fail(`texts has ${texts.length} entries, expected one per document (${docs.length})`);
+  for (let i = 0; i < texts.length; i++) {
+    const t: unknown = texts[i];
+    if (t === null) continue;
+    if (typeof t !== 'string') fail(`texts[${i}] must be a string or nil`);
+    if (t.length !== docs[i].chars) fail(`texts[${i}] has ${t.length} characters, docs[${i}].chars says ${docs[i].chars}`);
+  }
 }
 
 function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
@@ -267,18 +298,24 @@ export function encodeDataset(data: DatasetData): Uint8Array {
   }
   checkColumns(data, docs.length, fail);
   checkMinhash(data.minhash, docs.length, fail);
+  if (data.texts !== undefined) checkTexts(data.texts, docs, fail);
 
   const n = data.keys.length;
+  const { id, name, kind, models, kb_dataset, keep_text, meta } = d;
+  let textBytes = 0;
+  for (const x of docs) textBytes += x.bytes;
   const payloadValue = {
-    descriptor: withoutUndefined({ id: d.id, name: d.name, kind: d.kind, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }),
+    descriptor: withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }),
     docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
     keys: leBytes(data.keys),
     postDoc: leBytes(data.postDoc),
     postStart: leBytes(data.postStart),
     postEnd: leBytes(data.postEnd),
     minhash: leBytes(data.minhash),
+    ...(data.texts === undefined ? {} : { texts: data.texts }),
   };
-  return frame(payloadValue, 20 * n + (64 + 4 * EXACT_MINHASH_K) * docs.length + 1024, data.params, 'exact', { docs: docs.length, keys: n }, fail);
+  const size = 20 * n + (64 + 4 * EXACT_MINHASH_K) * docs.length + (data.texts === undefined ? 0 : textBytes) + 1024;
+  return frame(payloadValue, size, data.params, 'exact', { docs: docs.length, keys: n }, fail);
 }
 
 /** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
@@ -322,7 +359,8 @@ function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'e
   }
   if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
 
-  const head = new Encoder().encode({ format: DATASET_FORMAT, version: DATASET_VERSION, params, kind, counts });
+  const version = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION;
+  const head = new Encoder().encode({ format: DATASET_FORMAT, version, params, kind, counts });
   // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
   // fixed encoding and position.
   const c = 1 + head.length + CHECKSUM_TAG.length + 4; // offset of the payload's bin32 tag
@@ -438,7 +476,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const version = header.version;
   if (typeof version !== 'number' || !Number.isInteger(version)) fail('header.version must be an integer');
   if (version > DATASET_VERSION) fail(`snapshot version ${version} is newer than this library supports (${DATASET_VERSION}); upgrade trainprint`);
-  if (version < DATASET_VERSION) fail(`snapshot version ${version} is older than this library supports (${DATASET_VERSION}); rebuild the dataset`);
+  if (version < OLDEST_VERSION) fail(`snapshot version ${version} is older than this library supports (${OLDEST_VERSION}); rebuild the dataset`);
   checkKeys(header, new Set(HEADER_KEYS), 'header', fail);
   for (const k of HEADER_KEYS) if (!(k in header)) fail(`header.${k} is missing`);
   const { params, kind, counts, checksum } = header;
@@ -470,7 +508,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const body = decodeBounded(payload, 'payload');
   if (!isPlainObject(body)) fail('payload is not a map');
   if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail);
-  checkKeys(body, new Set(PAYLOAD_KEYS), 'payload', fail);
+  checkKeys(body, new Set([...PAYLOAD_KEYS, ...(version >= 2 ? PAYLOAD_OPTIONAL : [])]), 'payload', fail);
   for (const k of PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
   const d = checkDescriptor(body.descriptor, fail);
   const docs = checkDocs(body.docs, fail);
@@ -482,7 +520,7 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const minhashBin = column(body, 'minhash', 4, docCount * EXACT_MINHASH_K, fail);
 
   const data: ExactDatasetData = {
-    descriptor: copyDescriptor(d, { kind: 'exact' as const }, fail) as ExactDatasetData['descriptor'],
+    descriptor: copyDescriptor(d, { kind: 'exact' as const, keep_text: d.keep_text }, fail) as ExactDatasetData['descriptor'],
     params,
     docs: copyDocs(docs, fail),
     keys: fromLE(keysBin, (n) => new BigUint64Array(n)),
@@ -493,7 +531,9 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   };
   checkColumns(data, docCount, fail);
   checkMinhash(data.minhash, docCount, fail);
-  return data;
+  if (body.texts === undefined) return data;
+  checkTexts(body.texts, docs, fail);
+  return { ...data, texts: (body.texts as Array<string | null>).slice() };
 }
 
 function decodePortrait(body: Record<string, unknown>, params: string, docCount: number, keyCount: number, fail: Fail): PortraitDatasetData {

@@ -29,6 +29,14 @@ export interface DatasetDescriptor {
   readonly models?: readonly string[];
   /** Id of the dataset in the knowledge base. */
   readonly kb_dataset?: string;
+  /**
+   * Exact only: keep each document's text, so that `search` can align a query with the documents
+   * it shares words with (spans of edited and reworded reuse, not only of exact runs). The text
+   * costs its own size again (UTF-8 on disk; in memory 1 byte per character for Latin-1 text,
+   * 2 otherwise); `false` keeps only fingerprints and reports seed matches.
+   * @default true
+   */
+  readonly keep_text?: boolean;
   readonly meta?: unknown;
 }
 
@@ -62,6 +70,11 @@ export interface DatasetStats {
   readonly kb_dataset: string | null;
   /** The declared models trained on it (empty when none). */
   readonly models: readonly string[];
+  /**
+   * Exact only: UTF-8 bytes of the document texts kept for alignment (0 when the dataset keeps
+   * none; see `keep_text`).
+   */
+  readonly text_bytes?: number;
   /** Portrait only: the winnowing window. */
   readonly window?: number;
   /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */
@@ -84,14 +97,37 @@ interface DocumentMatchFields {
   readonly tokens: number;
 }
 
+/** How a passage was reused: word for word, with word edits, or reworded. */
+export type ReuseKind = 'verbatim' | 'edited' | 'paraphrase';
+
 /** A reused passage found in an exact dataset: spans in the query and in the source document. */
 export interface ExactMatch extends DocumentMatchFields {
   readonly kind: 'exact';
   /**
-   * Density of the evidence, 0..1: winnowed source fingerprints found in the passage divided by
-   * the number expected for a verbatim copy of that length (2 / (window + 1) per shingle).
+   * Aligned passages (`aligned: true`): the alignment's similarity (tf-idf cosine of the two
+   * passages, 1 for a word-for-word copy). Seed matches: density of the evidence, 0..1 — winnowed
+   * source fingerprints found in the passage divided by the number expected for a verbatim copy
+   * of that length (2 / (window + 1) per shingle).
    */
   readonly score: number;
+  /**
+   * Aligned passages: `'verbatim'` when ≥ 95 % of the passage's query words lie in word runs
+   * (≥ 3 words) shared with the source passage, `'edited'` when ≥ 50 %, `'paraphrase'` below
+   * (reworded, reordered, translated and back). Seed matches: `'verbatim'` when `score` ≥ 0.9,
+   * else `'edited'`.
+   */
+  readonly reuse: ReuseKind;
+  /**
+   * Aligned passages: the share of the passage's query words in word runs (≥ 3 words) shared with
+   * the source passage, 0..1. Seed matches: `score`.
+   */
+  readonly similarity: number;
+  /**
+   * True when the spans come from aligning the query with the document's text (the compare
+   * algorithm); false for a chain of exact seed hits (a document beyond the alignment's
+   * candidates, or a dataset that keeps no text).
+   */
+  readonly aligned: boolean;
 }
 
 /**

@@ -48,12 +48,13 @@ const README_ANALYSIS = {
   tokens: 67,
   matches: [
     {
-      dataset_id: 'spdx-licenses', document_id: 'MIT-advertising', query_start: 0, query_end: 431,
-      source_start: 120, source_end: 551, kind: 'exact', tokens: 67, score: 1,
+      dataset_id: 'spdx-licenses', document_id: 'MIT', query_start: 0, query_end: 431,
+      source_start: 55, source_end: 486, kind: 'exact', tokens: 67, score: 1, reuse: 'verbatim', similarity: 1,
+      aligned: true,
     },
     {
-      dataset_id: 'spdx-licenses', document_id: 'X11', query_start: 0, query_end: 431, source_start: 46,
-      source_end: 477, kind: 'exact', tokens: 67, score: 1,
+      dataset_id: 'spdx-licenses', document_id: 'MIT-feh', query_start: 0, query_end: 431, source_start: 0,
+      source_end: 431, kind: 'exact', tokens: 67, score: 1, reuse: 'verbatim', similarity: 1, aligned: true,
     },
   ],
   coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
@@ -71,7 +72,7 @@ const README_ANALYSIS = {
         confidence_ci_95: [1, 1],
       },
     ],
-    calibration: { id: 'cal-2026-11-22-add0b0e0', prior: 0.5 },
+    calibration: { id: 'cal-2026-11-23-7711f4e1', prior: 0.5 },
     combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
       + 'corpus evidence, so they are not combined as independent); 0 without sources',
   },
@@ -188,8 +189,9 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         tokens: 104,
         matches: [
           {
-            dataset_id: 'gutenberg-sample', document_id: 'persuasion-1', query_start: 75, query_end: 627,
-            source_start: 40, source_end: 592, kind: 'exact', tokens: 90, score: 0.9941860465116279,
+            dataset_id: 'gutenberg-sample', document_id: 'persuasion-1', query_start: 35, query_end: 659,
+            source_start: 0, source_end: 624, kind: 'exact', tokens: 102, score: 1, reuse: 'verbatim', similarity: 1,
+            aligned: true,
           },
           {
             dataset_id: 'gutenberg-sample', document_id: 'persuasion-1', query_start: 13, query_end: 659,
@@ -198,7 +200,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         ],
         coverage: {
           'spdx-licenses': { share: 0, longest_run: 0 },
-          'gutenberg-sample': { share: 0.8653846153846154, longest_run: 90 },
+          'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
         },
         evidence: {
           method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
@@ -215,12 +217,12 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             },
             {
               dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg',
-              declared_models: [], matches: 1, documents: 1, near_duplicates: 1, coverage: 0.8654,
-              longest_run: 90, tested: 100, found: 19, background_rate: 0.005, runs: 1, chance: 7.57181e-24,
+              declared_models: [], matches: 1, documents: 1, near_duplicates: 1, coverage: 0.9808,
+              longest_run: 102, tested: 100, found: 19, background_rate: 0.005, runs: 1, chance: 7.57181e-24,
               strength: 23.1208, confidence: 1, confidence_ci_95: [1, 1],
             },
           ],
-          calibration: { id: 'cal-2026-11-22-add0b0e0', prior: 0.5 },
+          calibration: { id: 'cal-2026-11-23-7711f4e1', prior: 0.5 },
           combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the '
             + 'same corpus evidence, so they are not combined as independent); 0 without sources',
         },

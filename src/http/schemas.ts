@@ -262,11 +262,12 @@ const DATASET_STATS_PROPS = {
   params: str,
   kb_dataset: { type: ['string', 'null'], description: 'The declared knowledge-base dataset it samples' },
   models: { type: 'array', items: str, description: 'The declared models trained on it' },
+  text_bytes: { ...int0, description: 'Exact only: UTF-8 bytes of the document texts kept for alignment' },
   window: int0,
   fpr: num01,
   filters: int0,
 } as const;
-const DATASET_OPTIONAL = ['name', 'window', 'fpr', 'filters'];
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
@@ -280,9 +281,13 @@ export const CREATE_DATASET_REQUEST_SCHEMA = object({
   window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
   models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
   kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
+  keep_text: {
+    type: 'boolean',
+    description: 'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
+  },
   meta: { description: 'Any JSON' },
   documents: DOCUMENTS,
-}, ['name', 'kind', 'window', 'models', 'kb_dataset', 'meta', 'documents']);
+}, ['name', 'kind', 'window', 'models', 'kb_dataset', 'keep_text', 'meta', 'documents']);
 
 export const ADD_DOCUMENTS_REQUEST_SCHEMA = object({ documents: DOCUMENTS });
 export const BINARY_SCHEMA = { type: 'string', contentMediaType: 'application/octet-stream', description: 'A dataset file (msgpack, versioned, checksummed)' } as const;

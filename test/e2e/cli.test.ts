@@ -184,7 +184,7 @@ describe('buildDatasetFile / readDatasetInfo', () => {
     const { matches } = engine.search(`As the diary says: ${corpus[1].text} That is all.`);
     expect(matches[0]).toMatchObject({ dataset_id: 'lib', document_id: 'orchard', kind: 'exact' });
     const info = await readDatasetInfo(out);
-    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 1, kind: 'exact', counts: { docs: 3 } });
+    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 2, kind: 'exact', counts: { docs: 3 } });
     expect(info.descriptor).toMatchObject({ id: 'lib', name: 'Library' });
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -222,7 +222,7 @@ describe('trainprint CLI (dist/cli.js)', () => {
     const i = await run(['index', 'info', 'mixed.tpds']);
     expect(i.code, i.stderr).toBe(0);
     const info = JSON.parse(i.stdout);
-    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 1, kind: 'exact', counts: { docs: 6 } });
+    expect(info.header).toMatchObject({ format: 'trainprint.dataset', version: 2, kind: 'exact', counts: { docs: 6 } });
     expect(info.stats).toMatchObject({ id: 'mixed', name: 'Mixed corpus', documents: 6, kind: 'exact' });
     expect(info.stats.fingerprints).toBeGreaterThan(0);
     expect(info.stats.bytes).toBeGreaterThan(0);

@@ -58,7 +58,7 @@ describe('analyze headline', () => {
   it('sharedText counts a passage matched by many documents once, and a document with its own match once', () => {
     const m = (doc: string, s: number, e: number) => ({
       dataset_id: 'd', document_id: doc, query_start: s, query_end: e, source_start: 0, source_end: e - s,
-      kind: 'exact' as const, tokens: 10, score: 1,
+      kind: 'exact' as const, tokens: 10, score: 1, reuse: 'verbatim' as const, similarity: 1, aligned: false,
     });
     const docs = Array.from({ length: SHARED_MIN_DOCUMENTS + 2 }, (_, i) => m(`doc${i}`, 100, 200)); // a shared disclaimer
     const own = m('original', 0, 200); // one document matches far more than the disclaimer

@@ -264,7 +264,7 @@ describe('corruption', () => {
 describe('compatibility checks', () => {
   it('wrong format, version, kind, params', () => {
     incompatible(() => decodeDataset(craft({ header: { format: 'trainprint.index' } })), /format "trainprint.index"/);
-    incompatible(() => decodeDataset(craft({ header: { version: 2 } })), /version 2 is newer/);
+    incompatible(() => decodeDataset(craft({ header: { version: 3 } })), /version 3 is newer/);
     incompatible(() => decodeDataset(craft({ header: { version: 0 } })), /version 0 is older/);
     incompatible(() => decodeDataset(craft({ header: { kind: 'minhash' } })), /kind "minhash"/);
     const other = PARAMS.replace('win=8', 'win=16');

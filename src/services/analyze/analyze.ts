@@ -89,6 +89,7 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
       ...chance,
       // 6 significant digits: Math.exp/log differ in the last bit between engines (V8 versions)
       chance: Number(chance.chance.toPrecision(6)),
+      ...(chance.aligned ? { aligned: { ...chance.aligned, chance: Number(chance.aligned.chance.toPrecision(6)) } } : {}),
       background_rate: round6(chance.background_rate),
       strength: round4(chance.strength),
       confidence: round4(conf.p),
@@ -97,13 +98,19 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     const membership = cov.membership !== undefined && cov.membership.p_value < 1e-3;
     if (own.length === 0 && !membership) continue;
     // ---- evidence factors
-    if (detail.kind === 'exact' && passages.length) factors.add('verbatim_overlap');
+    if (detail.kind === 'exact') {
+      const reuse = new Set(passages.map((m) => (m.kind === 'exact' ? m.reuse : 'verbatim')));
+      if (reuse.has('verbatim')) factors.add('verbatim_overlap');
+      if (reuse.has('edited')) factors.add('edited_reuse');
+      if (reuse.has('paraphrase')) factors.add('reworded_reuse');
+    }
     if (detail.kind === 'exact' && passages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
     if (chance.runs >= 3) factors.add('multiple_independent_runs');
     if (near.length) factors.add('near_duplicate');
     if (detail.kind === 'portrait') {
       factors.add('portrait_membership');
       limitations.add('portrait_no_positions');
+      limitations.add('alignment_unavailable');
     }
     // ---- attribution sources of this dataset
     const before = sources.length;
@@ -166,6 +173,8 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
     : [0, 0];
 
+  if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
+  if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
   if (corpus.datasets().length === 0) limitations.add('no_datasets_loaded');
   else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
   if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
@@ -236,8 +245,10 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
     coverage: found.coverage,
     evidence: {
       method: 'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated '
-        + '(exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs; portrait: '
-        + 'filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + '
+        + '(exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs, and for '
+        + 'aligned passages binomial tails of shared content-word pairs at their document\'s background rate, Bonferroni '
+        + 'over both; '
+        + 'portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + '
         + 'logit(prior)), (a, b) from the calibration. Source confidence = 100 × dataset confidence × link '
         + 'certainty.',
       datasets: evidence,

@@ -24,6 +24,20 @@
  * binomial tail of the query's hit count at the filter's false-positive rate
  * (coverage.membership.p_value); chance = min(1, 2 · min of the two).
  *
+ * **Aligned passages** (exact datasets that keep text, see src/corpus/alignment.ts). Reuse with word
+ * edits or rewording keeps few exact 5-grams, so its seed chance is weak; the aligned passages carry
+ * their own evidence: a passage's query span holds ℓ distinct sampled pairs of nearby content words, of
+ * which its source span holds h. Under the null, the passage shares pairs with its document no more often
+ * than the rest of the query shares them with the whole document: q_d, the share of the query's pairs
+ * outside the aligned spans that the document holds (≥ 0.02; a text on the same topic shares pairs
+ * everywhere, a reused passage far more inside its span). A passage's chance is π = P(Binomial(ℓ, q_d) ≥ h)
+ * per place, with the query's M pairs as places, combined over passages as the exact chains are and
+ * multiplied by the documents aligned (the aligner looked at each):
+ *
+ *     aligned chance = min(1, D · P · minⱼ P(Poisson(M · π₍ⱼ₎) ≥ j))      (P passages, D documents)
+ *
+ * The dataset's chance is then min(1, 2 · min(seed chance, aligned chance)) (Bonferroni over the two).
+ *
  * Strength = −log₁₀(chance), capped at {@link MAX_STRENGTH}.
  */
 import type { DatasetSearchDetail } from '../../corpus/types.js';
@@ -50,9 +64,41 @@ export interface ChanceEvidence {
   readonly strength: number;
 }
 
+/** The aligned passages' part of an exact dataset's evidence: their counts and chance. */
+export interface AlignedChance {
+  readonly documents: number;
+  /** Distinct sampled content-word pairs of the query (M). */
+  readonly query_pairs: number;
+  /**
+   * Per aligned passage: its query span's distinct sampled pairs (ℓ), how many its source span holds (h),
+   * and the background rate q_d of its document.
+   */
+  readonly passages: ReadonlyArray<{ readonly pairs: number; readonly shared: number; readonly background_rate: number }>;
+  readonly chance: number;
+}
+
 /** Closed-form chance of a dataset's search result (see the module comment). */
-export function chanceEvidence(detail: DatasetSearchDetail): ChanceEvidence {
-  return detail.kind === 'exact' ? exactChance(detail.search) : portraitChance(detail.search);
+export function chanceEvidence(detail: DatasetSearchDetail): ChanceEvidence & { aligned?: AlignedChance } {
+  if (detail.kind === 'portrait') return portraitChance(detail.search);
+  const seeds = exactChance(detail.search);
+  if (detail.aligned.passages.length === 0) return seeds;
+  const aligned = alignedChance(detail.aligned);
+  const chance = Math.min(1, 2 * Math.min(seeds.chance, aligned.chance));
+  return { ...seeds, runs: seeds.runs + aligned.passages.length, chance, strength: strengthOf(chance), aligned };
+}
+
+function alignedChance(e: Extract<DatasetSearchDetail, { kind: 'exact' }>['aligned']): AlignedChance {
+  // the rate as reported (6 decimals), so that the chance is recomputable from the result
+  const M = Math.max(1, e.queryPairs);
+  const pis = e.passages.map((p) => binomialUpperTail(p.shared, p.pairs, round6(p.background))).sort((x, y) => x - y);
+  let best = 1;
+  for (let j = 1; j <= pis.length; j++) best = Math.min(best, poissonUpperTail(j, M * pis[j - 1]));
+  const chance = Math.min(1, e.documents * pis.length * best);
+  return {
+    documents: e.documents, query_pairs: e.queryPairs,
+    passages: e.passages.map((p) => ({ pairs: p.pairs, shared: p.shared, background_rate: round6(p.background) })),
+    chance,
+  };
 }
 
 function exactChance(s: Extract<DatasetSearchDetail, { kind: 'exact' }>['search']): ChanceEvidence {
@@ -99,6 +145,8 @@ function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['s
   const chance = Math.min(1, 2 * Math.min(membershipP, bestRun));
   return { tested: s.tested, found: s.hits, background_rate: s.fpr, runs: s.matches.length, chance, strength: strengthOf(chance) };
 }
+
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 function strengthOf(chance: number): number {
   return chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));

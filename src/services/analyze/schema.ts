@@ -13,6 +13,17 @@ const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 const KEPT = 'Kept in the result, and in `next_steps.register_prefill` for registering the work.';
 
+/** What exact matches carry besides the common fields (see `ExactMatch`). */
+const EXACT_ONLY = {
+  shared_documents: { type: 'integer', minimum: 1 },
+  reuse: {
+    enum: ['verbatim', 'edited', 'paraphrase'],
+    description: 'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source',
+  },
+  similarity: { ...num01, description: 'Share of the passage\'s words in word runs shared with the source passage' },
+  aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },
+} as const;
+
 /** A match of `kind`: document matches carry the document and source span, portraits null. */
 const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
   const doc = kind === 'portrait' ? ({ type: 'null' } as const) : ({ type: 'string' } as const);
@@ -20,7 +31,10 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['dataset_id', 'document_id', 'query_start', 'query_end', 'source_start', 'source_end', 'kind', 'tokens', 'score'],
+    required: [
+      'dataset_id', 'document_id', 'query_start', 'query_end', 'source_start', 'source_end', 'kind', 'tokens', 'score',
+      ...(kind === 'exact' ? (['reuse', 'similarity', 'aligned'] as const) : []),
+    ],
     properties: {
       dataset_id: { type: 'string' },
       document_id: doc,
@@ -31,7 +45,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
       kind: { const: kind },
       tokens: { type: 'integer', minimum: 0 },
       score: num01,
-      ...(kind === 'exact' ? { shared_documents: { type: 'integer', minimum: 1 } } : {}),
+      ...(kind === 'exact' ? EXACT_ONLY : {}),
     },
   } as const;
 };
@@ -277,6 +291,26 @@ export const ANALYSIS_RESULT_SCHEMA = {
               strength: { type: 'number', minimum: 0, maximum: 300 },
               confidence: num01,
               confidence_ci_95: ci01,
+              aligned: {
+                type: 'object',
+                additionalProperties: false,
+                description: 'The aligned passages\' evidence (exact datasets that keep text)',
+                required: ['documents', 'query_pairs', 'passages', 'chance'],
+                properties: {
+                  documents: { type: 'integer', minimum: 0 },
+                  query_pairs: { type: 'integer', minimum: 0 },
+                  passages: {
+                    type: 'array',
+                    items: {
+                      type: 'object', additionalProperties: false, required: ['pairs', 'shared', 'background_rate'],
+                      properties: {
+                        pairs: { type: 'integer', minimum: 0 }, shared: { type: 'integer', minimum: 0 }, background_rate: num01,
+                      },
+                    },
+                  },
+                  chance: num01,
+                },
+              },
             },
           },
         },

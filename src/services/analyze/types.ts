@@ -11,7 +11,7 @@ import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
 import type { DatasetCoverage } from '../../corpus/types.js';
-import type { ChanceEvidence } from './evidence.js';
+import type { AlignedChance, ChanceEvidence } from './evidence.js';
 
 export type { Declarations, WorkType } from '../../types.js';
 import type { Declarations, WorkType } from '../../types.js';
@@ -89,6 +89,8 @@ export interface DatasetEvidence extends ChanceEvidence {
   /** Calibrated probability that the content shares text with the dataset. */
   readonly confidence: number;
   readonly confidence_ci_95: readonly [number, number];
+  /** Exact datasets with aligned passages: their content-word counts and chance (in `chance` too). */
+  readonly aligned?: AlignedChance;
 }
 
 /** The service's risk levels. */

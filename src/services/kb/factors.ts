@@ -57,6 +57,8 @@ const HEURISTIC = 'weight: this project\'s heuristic (docs/jurisdictions-and-rev
 const ROWS = [
   // ---- evidence
   ['verbatim_overlap', 'evidence', 'A passage of the content occurs in an indexed reference dataset (exact match, spans in both texts).', 'engine.search, exact datasets'],
+  ['edited_reuse', 'evidence', 'A passage of the content was aligned with an indexed document and half or more of its words lie in word runs shared with it: a copy with word edits (`matches[].reuse` = `edited`).', 'engine.search, alignment (Sanchez-Perez, Sidorov & Gelbukh, PAN 2014)'],
+  ['reworded_reuse', 'evidence', 'A passage of the content was aligned with an indexed document although fewer than half of its words lie in shared word runs: reworded, reordered or translated and back (`matches[].reuse` = `paraphrase`).', 'engine.search, alignment (Sanchez-Perez, Gelbukh & Sidorov, PAN 2015)'],
   ['long_verbatim_run', 'evidence', 'A matched passage covers ≥ 50 words: the length of the 50-token extractable-memorization criterion (Carlini et al. 2023).', CARLINI23],
   ['multiple_independent_runs', 'evidence', 'Three or more separate passages of the content match the same dataset.', 'engine.search'],
   ['near_duplicate', 'evidence', 'The whole content is a near-duplicate of an indexed document (estimated Jaccard of word 5-gram sets ≥ the near threshold).', 'engine.search, MinHash-LSH'],
@@ -80,8 +82,10 @@ const ROWS = [
   ['no_indexed_dataset_match', 'limitation', 'Nothing in the loaded reference datasets matched. That is not evidence of non-use: the datasets are samples and training corpora are mostly closed.', 'cannot claim "not trained on": ' + TRAPS + '; ' + CARLINI23],
   ['reference_sample_only', 'limitation', 'The indexed datasets are samples of the corpora they stand for; text missing from them may still be in the full corpus.', PORTRAITS],
   ['short_text_low_power', 'limitation', 'Too little text for strong evidence either way: fewer than 50 words, or below a probe\'s minimum number of chunks or reference documents.', MINK + ' (AUC rises with text length); ' + DI],
+  ['alignment_unavailable', 'limitation', 'Some evidence comes from a dataset that keeps no text (a portrait, or an exact dataset with `keep_text: false` or from an older snapshot), so its passages could not be aligned: only exact runs are reported there, not edited or reworded reuse.', 'engine.search'],
+  ['alignment_budget_exhausted', 'limitation', 'The alignment stage ran out of its time budget before all candidate documents were aligned; the rest report exact seed runs only (`SearchOptions.alignBudgetMs`).', 'engine.search'],
   ['portrait_no_positions', 'limitation', 'A portrait says that passages are in its corpus, not in which document or where.', 'src/datasets/portrait.ts'],
-  ['paraphrase_not_detectable', 'limitation', 'Corpus matching finds copies and light edits, not paraphrases (LLM paraphrases of indexed passages: recall 0.44 on the dev data).', 'bench/results/eval-retrieval.json'],
+  ['paraphrase_not_detectable', 'limitation', 'Reworded reuse is found only where the rewording keeps exact 5-grams or nearby pairs of content words of the source (then it is aligned: `reuse` = `paraphrase`); a free paraphrase keeps neither, and the confidence rests on exact seed evidence only (LLM paraphrases of indexed passages: recall 0.44 on the dev data before alignment).', 'bench/results/eval-retrieval.json'],
   ['model_datasets_not_indexed', 'limitation', 'None of the loaded datasets samples a training dataset of the target model (by the knowledge base or a declaration), so no corpus evidence about it could be looked for.', 'knowledge base; dataset descriptors'],
   ['work_text_not_registered', 'limitation', 'The work was registered by fingerprint only; without its text it cannot be split into chunks and searched.', 'registerWork'],
   ['no_model_probe', 'limitation', 'No model was queried: this analysis uses reference corpora and documentation only (memorization probes are separate operations).', DI + '; ' + CARLINI23],

@@ -1,0 +1,249 @@
+/**
+ * Seeds → passage pairs (steps 4 and 5 of the method in compare.ts): clustering along both texts,
+ * validation by the passages' cosine, edge growing in obfuscated pairs, and overlap resolution.
+ * Each stage is near-linear in the seeds and the sentences the passages cover: overlaps are resolved
+ * inside groups of passages that overlap one another, and edge growing keeps its word sets as they grow.
+ */
+import type { ResolvedCompareOptions } from './compare.js';
+import type { Prepared } from './prepare.js';
+import type { Seeds, Vectors } from './seeds.js';
+
+/** A candidate passage pair in sentence indices (inclusive), with the seeds it came from. */
+export interface Frag {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+  seeds: number[];
+  cos: number;
+}
+
+/** Seeds → validated passage pairs: clusters along a and b, each kept or split by {@link validate}. */
+export function passagesOf(seeds: Seeds, va: Vectors, vb: Vectors, o: ResolvedCompareOptions): Frag[] {
+  const all = Array.from({ length: seeds.count }, (_, k) => k);
+  const frags: Frag[] = [];
+  for (const group of cluster(seeds, all, o.maxGap, 0, 0)) frags.push(...validate(seeds, group, o.maxGap, va, vb, o));
+  return frags;
+}
+
+/** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
+export function seedSupport(seeds: Seeds, f: Frag): number {
+  const sa = new Set<number>(), sb = new Set<number>();
+  for (const k of f.seeds) { sa.add(seeds.a[k]); sb.add(seeds.b[k]); }
+  return Math.min(sa.size, sb.size);
+}
+
+/**
+ * Split seed indices where consecutive seeds (sorted on one side) are more than `gap` sentences apart;
+ * alternate sides until stable.
+ */
+function cluster(seeds: Seeds, ids: number[], gap: number, side: 0 | 1, depth: number): number[][] {
+  const key = side === 0 ? seeds.a : seeds.b;
+  const sorted = [...ids].sort((x, y) => key[x] - key[y] || x - y);
+  const groups: number[][] = [];
+  let cur: number[] = [sorted[0]];
+  for (let k = 1; k < sorted.length; k++) {
+    if (key[sorted[k]] - key[sorted[k - 1]] > gap) {
+      groups.push(cur);
+      cur = [];
+    }
+    cur.push(sorted[k]);
+  }
+  groups.push(cur);
+  if (groups.length <= 1 && depth > 0) return groups;
+  const out: number[][] = [];
+  for (const g of groups) out.push(...cluster(seeds, g, gap, side === 0 ? 1 : 0, depth + 1));
+  return out;
+}
+
+function fragOf(seeds: Seeds, ids: number[], va: Vectors, vb: Vectors): Frag {
+  let a0 = Infinity, a1 = -1, b0 = Infinity, b1 = -1;
+  for (const k of ids) {
+    a0 = Math.min(a0, seeds.a[k]); a1 = Math.max(a1, seeds.a[k]);
+    b0 = Math.min(b0, seeds.b[k]); b1 = Math.max(b1, seeds.b[k]);
+  }
+  return { a0, a1, b0, b1, seeds: ids, cos: rangeCosine(va, a0, a1, vb, b0, b1) };
+}
+
+/** Keep the cluster when its passages are similar enough, else re-cluster with a smaller gap. */
+function validate(
+  seeds: Seeds, ids: number[], gap: number, va: Vectors, vb: Vectors, o: ResolvedCompareOptions,
+): Frag[] {
+  const f = fragOf(seeds, ids, va, vb);
+  if (f.cos > o.validation) return [f];
+  if (gap <= 0) return [];
+  const out: Frag[] = [];
+  for (const g of cluster(seeds, ids, gap - 1, 0, 0)) out.push(...validate(seeds, g, gap - 1, va, vb, o));
+  return out;
+}
+
+/**
+ * The distinct terms of the sentences [lo, hi] of a text, a window that only grows: each sentence's
+ * terms are added once, however many times the window is widened.
+ */
+class GrowingTerms {
+  readonly set = new Set<number>();
+  private lo = 0;
+  private hi = -1;
+
+  constructor(private readonly p: Prepared) {}
+
+  /** Widen the window to the sentences [lo, hi], which hold the current window. */
+  widen(lo: number, hi: number): Set<number> {
+    if (this.hi < this.lo) this.add(lo, hi);
+    else {
+      this.add(lo, this.lo - 1);
+      this.add(this.hi + 1, hi);
+    }
+    this.lo = lo;
+    this.hi = hi;
+    return this.set;
+  }
+
+  private add(s0: number, s1: number): void {
+    if (s0 > s1) return;
+    const p = this.p;
+    for (let k = p.sentTerm[s0]; k < p.sentTerm[s1 + 1]; k++) this.set.add(p.terms[k]);
+  }
+}
+
+/**
+ * Grow a passage of an obfuscated pair by whole sentences, until stable: the sentence next to an edge
+ * joins when at least `share` of its tf-idf weight is on content words of the other passage (widened by
+ * one sentence at each end, since its counterpart may be missing too). Obfuscated copies hold sentences
+ * too altered to seed, yet mostly made of the source's words.
+ */
+export function growEdges(
+  f: Frag, pa: Prepared, pb: Prepared, idf: Float64Array, va: Vectors, vb: Vectors, share: number,
+): Frag {
+  const S_A = pa.sentTok.length - 1, S_B = pb.sentTok.length - 1;
+  const shared = (p: Prepared, s: number, other: Set<number>): number => {
+    let all = 0, hit = 0;
+    for (let k = p.sentTerm[s]; k < p.sentTerm[s + 1]; k++) {
+      const w = idf[p.terms[k]] * p.counts[k];
+      all += w;
+      if (other.has(p.terms[k])) hit += w;
+    }
+    return all === 0 ? 0 : hit / all;
+  };
+  const termsA = new GrowingTerms(pa), termsB = new GrowingTerms(pb);
+  let { a0, a1, b0, b1 } = f;
+  let changed = false;
+  for (;;) {
+    let grew = false;
+    const tb = termsB.widen(Math.max(0, b0 - 1), Math.min(S_B - 1, b1 + 1));
+    const ta = termsA.widen(Math.max(0, a0 - 1), Math.min(S_A - 1, a1 + 1));
+    if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) { a0--; grew = true; }
+    if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) { a1++; grew = true; }
+    if (b0 > 0 && shared(pb, b0 - 1, ta) >= share) { b0--; grew = true; }
+    if (b1 + 1 < S_B && shared(pb, b1 + 1, ta) >= share) { b1++; grew = true; }
+    if (!grew) break;
+    changed = true;
+  }
+  return changed ? { a0, a1, b0, b1, seeds: f.seeds, cos: rangeCosine(va, a0, a1, vb, b0, b1) } : f;
+}
+
+/** Cosine of the summed vectors of sentences a0..a1 of a and b0..b1 of b. */
+export function rangeCosine(va: Vectors, a0: number, a1: number, vb: Vectors, b0: number, b1: number): number {
+  const sa = sumRange(va, a0, a1);
+  const sb = sumRange(vb, b0, b1);
+  let dot = 0, na = 0, nb = 0;
+  for (const [t, w] of sa) {
+    na += w * w;
+    const x = sb.get(t);
+    if (x !== undefined) dot += w * x;
+  }
+  for (const w of sb.values()) nb += w * w;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function sumRange(v: Vectors, s0: number, s1: number): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let k = v.off[s0]; k < v.off[s1 + 1]; k++) m.set(v.terms[k], (m.get(v.terms[k]) ?? 0) + v.weights[k]);
+  return m;
+}
+
+const overlaps = (x0: number, x1: number, y0: number, y1: number): boolean => x0 <= y1 && y0 <= x1;
+
+/**
+ * Merge passages overlapping on both sides; of passages overlapping on one side, keep the more similar,
+ * unless they share less than `sideBySide` of the shorter one's sentences on that side (0: always).
+ * Merging never widens a passage beyond the two it joins, so passages that overlap no other (on either
+ * side, directly or through others) never meet: each such group is resolved on its own, with the same
+ * result as resolving all at once (output sorted by a0, then b0).
+ */
+export function resolveOverlaps(frags: Frag[], va: Vectors, vb: Vectors, sideBySide = 0): Frag[] {
+  const out: Frag[] = [];
+  for (const group of overlapGroups(frags)) {
+    out.push(...(group.length === 1 ? group : resolveGroup(group, va, vb, sideBySide)));
+  }
+  return out.sort((x, y) => x.a0 - y.a0 || x.b0 - y.b0);
+}
+
+/** Passages connected by overlaps on either side, each group in input order. */
+function overlapGroups(frags: Frag[]): Frag[][] {
+  const parent = Int32Array.from(frags, (_, k) => k);
+  const root = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]];
+    return k;
+  };
+  for (const side of ['a', 'b'] as const) {
+    const lo = (f: Frag): number => (side === 'a' ? f.a0 : f.b0);
+    const hi = (f: Frag): number => (side === 'a' ? f.a1 : f.b1);
+    const order = frags.map((_, k) => k).sort((x, y) => lo(frags[x]) - lo(frags[y]));
+    // sweep in order of start: a passage starting inside the union so far overlaps the one reaching furthest
+    let reach = -1, far = -1;
+    for (const k of order) {
+      if (far >= 0 && lo(frags[k]) <= reach) parent[root(k)] = root(far);
+      if (hi(frags[k]) > reach) { reach = hi(frags[k]); far = k; }
+    }
+  }
+  const groups = new Map<number, Frag[]>();
+  for (const [k, f] of frags.entries()) {
+    const r = root(k);
+    const g = groups.get(r);
+    if (g) g.push(f);
+    else groups.set(r, [f]);
+  }
+  return [...groups.values()];
+}
+
+/** {@link resolveOverlaps} on one group, first overlapping pair first, until no pair overlaps. */
+function resolveGroup(frags: Frag[], va: Vectors, vb: Vectors, sideBySide: number): Frag[] {
+  let changed = true;
+  while (changed) {
+    changed = false;
+    frags.sort((x, y) => x.a0 - y.a0 || x.b0 - y.b0);
+    outer: for (let i = 0; i < frags.length; i++) {
+      for (let j = i + 1; j < frags.length; j++) {
+        const x = frags[i], y = frags[j];
+        if (y.a0 > x.a1 && !overlaps(x.b0, x.b1, y.b0, y.b1)) continue;
+        const oa = overlaps(x.a0, x.a1, y.a0, y.a1), ob = overlaps(x.b0, x.b1, y.b0, y.b1);
+        if (!oa && !ob) continue;
+        if (oa && ob) {
+          frags[i] = mergeFrags(x, y, va, vb);
+          frags.splice(j, 1);
+        } else if (sideShare(x, y, oa) >= sideBySide) frags.splice(weight(x) >= weight(y) ? j : i, 1);
+        else continue;
+        changed = true;
+        break outer;
+      }
+    }
+  }
+  return frags;
+}
+
+/** Sentences two passages share on side a (`onA`) or b, as a share of the shorter one's there. */
+function sideShare(x: Frag, y: Frag, onA: boolean): number {
+  const [x0, x1, y0, y1] = onA ? [x.a0, x.a1, y.a0, y.a1] : [x.b0, x.b1, y.b0, y.b1];
+  return (Math.min(x1, y1) - Math.max(x0, y0) + 1) / Math.min(x1 - x0 + 1, y1 - y0 + 1);
+}
+
+/** The passage pair spanning two that overlap on both sides. */
+function mergeFrags(x: Frag, y: Frag, va: Vectors, vb: Vectors): Frag {
+  const a0 = Math.min(x.a0, y.a0), a1 = Math.max(x.a1, y.a1), b0 = Math.min(x.b0, y.b0), b1 = Math.max(x.b1, y.b1);
+  return { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos: rangeCosine(va, a0, a1, vb, b0, b1) };
+}
+
+/** Which of two passages overlapping on one side stays: cosine × sentences on both sides. */
+const weight = (f: Frag): number => f.cos * (f.a1 - f.a0 + 1 + f.b1 - f.b0 + 1);

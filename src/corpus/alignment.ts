@@ -1,0 +1,272 @@
+/**
+ * The second stage of a search: the candidate documents of the exact datasets (documents whose
+ * exact hits cluster in the query, see `ExactSearch.candidates`) are aligned with the query by
+ * the compare algorithm (src/align/compare.ts), which gives the final spans of edited and
+ * reworded reuse that chains of exact seeds find only in pieces. Each aligned passage gets a
+ * reuse kind and a similarity from the words the two passages share (see `ExactMatch.reuse`).
+ *
+ * The work is bounded: at most `candidates` documents per query, strongest first, and a time
+ * budget after which the remaining candidates keep their seed matches (the report says so).
+ */
+import type { Core } from '../core/abi.js';
+import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
+import type { CandidateRegion, ExactCandidate, ExactDataset } from '../datasets/exact.js';
+import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
+import { normalize } from '../text/normalize.js';
+import { contentPairs, type ContentPairs } from './content-words.js';
+import type { AlignedEvidence, AlignmentReport } from './types.js';
+
+/** One candidate document of one dataset. */
+export interface AlignmentJob {
+  readonly dataset: ExactDataset;
+  readonly candidate: ExactCandidate;
+}
+
+/** What the alignment stage found: per dataset id, the aligned documents and their passages. */
+export interface AlignmentOutcome {
+  readonly aligned: Map<string, Map<number, ExactMatch[]>>;
+  /** Per dataset id: the content-word counts of its aligned passages (see AlignedEvidence). */
+  readonly evidence: Map<string, AlignedEvidence>;
+  readonly report: AlignmentReport;
+}
+
+/** Compare's defaults: the aligner's measured PAN settings. */
+const COMPARE_DEFAULTS = resolveCompareOptions(undefined);
+
+/**
+ * Align `query` with the strongest `limit` candidates (across datasets) within `budgetMs`.
+ * Candidates of datasets that keep no text are counted in the report, not aligned.
+ */
+export function alignCandidates(
+  core: Core,
+  query: string,
+  jobs: readonly AlignmentJob[],
+  limit: number,
+  budgetMs: number,
+  pairsOf: PairLookup,
+  now: () => number = () => performance.now(),
+): AlignmentOutcome {
+  const ranked = jobs.slice().sort((x, y) => y.candidate.strength - x.candidate.strength);
+  const aligned = new Map<string, Map<number, ExactMatch[]>>();
+  const passages = new Map<string, Array<{ pairs: number; shared: number; background: number }>>();
+  const withoutText = new Set<string>();
+  const started = now();
+  let considered = 0, done = 0, exhausted = false;
+  for (const { dataset, candidate } of ranked) {
+    if (considered === limit) break;
+    const text = dataset.documentText(candidate.doc);
+    if (text === null) {
+      withoutText.add(dataset.descriptor.id);
+      continue;
+    }
+    considered++;
+    if (now() - started > budgetMs) {
+      exhausted = true;
+      continue;
+    }
+    const spans = alignRegions(core, query, text, candidate.regions);
+    const id = dataset.descriptor.id;
+    let perDoc = aligned.get(id);
+    if (!perDoc) aligned.set(id, (perDoc = new Map()));
+    perDoc.set(candidate.doc, spans.map((s) => alignedMatch(id, dataset.docs[candidate.doc].id, query, text, s)));
+    let own = passages.get(id);
+    if (!own) passages.set(id, (own = []));
+    const background = spans.length === 0 ? 0 : pairBackground(pairsOf, dataset, candidate.doc, spans);
+    for (const s of spans) {
+      own.push({ ...sharedPairs(query.slice(s.a_start, s.a_end), text.slice(s.b_start, s.b_end)), background });
+    }
+    done++;
+  }
+  const queryPairs = passages.size === 0 ? 0 : new Set(pairsOf.query().hashes).size;
+  const evidence = new Map<string, AlignedEvidence>();
+  for (const [id, list] of passages) evidence.set(id, { documents: aligned.get(id)!.size, queryPairs, passages: list });
+  return {
+    aligned,
+    evidence,
+    report: {
+      candidates: ranked.length,
+      aligned: done,
+      limit,
+      budget_ms: budgetMs,
+      budget_exhausted: exhausted,
+      without_text: [...withoutText],
+    },
+  };
+}
+
+/**
+ * The reported matches of one exact dataset: the aligned passages of its aligned documents, then
+ * the seed matches of those documents that no aligned passage overlaps in the query (short
+ * verbatim quotes below the aligner's minimum length), and the seed matches of every other document.
+ */
+export function mergeAligned(seeds: readonly ExactMatch[], aligned: Map<number, ExactMatch[]> | undefined, docIndex: (id: string) => number): ExactMatch[] {
+  if (!aligned || aligned.size === 0) return seeds.slice();
+  const out: ExactMatch[] = [];
+  for (const matches of aligned.values()) out.push(...matches);
+  for (const m of seeds) {
+    const own = aligned.get(docIndex(m.document_id));
+    if (own && own.some((a) => a.query_start < m.query_end && m.query_start < a.query_end)) continue;
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Characters added around a region on each side (in the query and in the document) before it is
+ * aligned: reuse with word edits keeps exact hits only here and there, so the passage runs on past
+ * the first and the last hit; growing by whole sentences needs the neighbouring text too.
+ */
+const REGION_MARGIN = 1500;
+
+/** A stretch to align: [q0, q1) of the query against [s0, s1) of the document. */
+interface Window { q0: number; q1: number; s0: number; s1: number }
+
+/**
+ * Align only where the hits are: each region, widened by REGION_MARGIN and cut at white space,
+ * is aligned as its own pair (windows overlapping in both texts are merged first), and the spans
+ * are shifted back to offsets in the whole texts. A whole book is never aligned against a query
+ * for the sake of one quoted page.
+ */
+function alignRegions(core: Core, query: string, text: string, regions: readonly CandidateRegion[]): AlignedSpan[] {
+  const windows = mergeWindows(regions.map((r) => ({
+    q0: cutBefore(query, r.query_start - REGION_MARGIN),
+    q1: cutAfter(query, r.query_end + REGION_MARGIN),
+    s0: cutBefore(text, r.source_start - REGION_MARGIN),
+    s1: cutAfter(text, r.source_end + REGION_MARGIN),
+  })));
+  const out: AlignedSpan[] = [];
+  for (const w of windows) {
+    for (const s of alignSpans(core, query.slice(w.q0, w.q1), text.slice(w.s0, w.s1), COMPARE_DEFAULTS)) {
+      out.push({ a_start: s.a_start + w.q0, a_end: s.a_end + w.q0, b_start: s.b_start + w.s0, b_end: s.b_end + w.s0, score: s.score });
+    }
+  }
+  return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
+}
+
+/** Windows that overlap in both texts become one (until none do). */
+function mergeWindows(windows: Window[]): Window[] {
+  const out: Window[] = [];
+  for (const w of windows.sort((x, y) => x.q0 - y.q0 || x.s0 - y.s0)) {
+    const m = out.find((o) => o.q0 < w.q1 && w.q0 < o.q1 && o.s0 < w.s1 && w.s0 < o.s1);
+    if (m) {
+      m.q0 = Math.min(m.q0, w.q0); m.q1 = Math.max(m.q1, w.q1);
+      m.s0 = Math.min(m.s0, w.s0); m.s1 = Math.max(m.s1, w.s1);
+    } else out.push({ ...w });
+  }
+  return out.length === windows.length ? out : mergeWindows(out);
+}
+
+const SPACE = /\s/;
+/** Furthest a cut moves to find white space (text without spaces, e.g. CJK, is cut where it falls). */
+const CUT_REACH = 64;
+/** The offset of the white space at or before `at` (0 at the start), so that no word is cut. */
+function cutBefore(text: string, at: number): number {
+  if (at <= 0) return 0;
+  for (let i = at; i > 0 && i > at - CUT_REACH; i--) if (SPACE.test(text[i])) return i;
+  return notInsidePair(text, at);
+}
+/** The offset of the white space at or after `at` (the length at the end). */
+function cutAfter(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  for (let i = at; i < text.length && i < at + CUT_REACH; i++) if (SPACE.test(text[i])) return i;
+  return notInsidePair(text, at);
+}
+/** `at`, or one before it when it would split a surrogate pair. */
+const notInsidePair = (text: string, at: number): number => ((text.charCodeAt(at) & 0xfc00) === 0xdc00 ? at - 1 : at);
+
+/** The query's sampled content-word pairs (computed once) and which documents hold a pair. */
+export interface PairLookup {
+  query(): ContentPairs;
+  /** True when document `doc` of `dataset` holds the pair `hash`. */
+  holds(dataset: ExactDataset, doc: number, hash: number): boolean;
+}
+
+/** Lowest background rate assumed for shared content-word pairs. */
+export const PAIR_BACKGROUND_FLOOR = 0.02;
+
+/**
+ * How often the query shares a content-word pair with this document where nothing was aligned: the
+ * share of the query's sampled pairs outside every aligned query span that the whole document holds
+ * (at least PAIR_BACKGROUND_FLOOR). Two texts on one topic share pairs everywhere; a reused passage
+ * shares far more inside its span than the rest of the query shares with the whole document.
+ */
+function pairBackground(pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[]): number {
+  const q = pairsOf.query();
+  const seen = new Set<number>();
+  let outside = 0, held = 0;
+  for (let i = 0; i < q.hashes.length; i++) {
+    const h = q.hashes[i];
+    if (seen.has(h) || spans.some((s) => q.starts[i] < s.a_end && s.a_start < q.ends[i])) continue;
+    seen.add(h);
+    outside++;
+    if (pairsOf.holds(dataset, doc, h)) held++;
+  }
+  return Math.max(PAIR_BACKGROUND_FLOOR, outside === 0 ? 1 : held / outside);
+}
+
+/** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */
+function sharedPairs(queryPassage: string, sourcePassage: string): { pairs: number; shared: number } {
+  const q = new Set(contentPairs(queryPassage).hashes);
+  const s = new Set(contentPairs(sourcePassage).hashes);
+  let shared = 0;
+  for (const h of q) if (s.has(h)) shared++;
+  return { pairs: q.size, shared };
+}
+
+/** An aligned span as a match, with its reuse kind and similarity. */
+function alignedMatch(datasetId: string, documentId: string, query: string, source: string, s: AlignedSpan): ExactMatch {
+  const { tokens, similarity } = sharedRuns(query.slice(s.a_start, s.a_end), source.slice(s.b_start, s.b_end));
+  return {
+    dataset_id: datasetId,
+    document_id: documentId,
+    query_start: s.a_start,
+    query_end: s.a_end,
+    source_start: s.b_start,
+    source_end: s.b_end,
+    kind: 'exact',
+    tokens,
+    score: round4(s.score),
+    reuse: reuseKind(similarity),
+    similarity: round4(similarity),
+    aligned: true,
+  };
+}
+
+/** Shared word runs counted from this many words (a pair of words is shared by chance too often). */
+const RUN_WORDS = 3;
+/** Shares of words in shared runs from which a passage is verbatim / edited (see `ExactMatch.reuse`). */
+const VERBATIM_SHARE = 0.95;
+const EDITED_SHARE = 0.5;
+
+/** The reuse kind of a passage whose query words lie in shared runs at `share`. */
+export function reuseKind(share: number): ReuseKind {
+  return share >= VERBATIM_SHARE ? 'verbatim' : share >= EDITED_SHARE ? 'edited' : 'paraphrase';
+}
+
+/**
+ * Word tokens of the query passage (as the engine counts them) and the share of them inside a
+ * run of ≥ RUN_WORDS words that occurs in the source passage too.
+ */
+export function sharedRuns(queryPassage: string, sourcePassage: string): { tokens: number; similarity: number } {
+  const q = words(queryPassage), s = words(sourcePassage);
+  if (q.length === 0) return { tokens: 0, similarity: 0 };
+  const grams = new Set<string>();
+  for (let i = 0; i + RUN_WORDS <= s.length; i++) grams.add(s.slice(i, i + RUN_WORDS).join(' '));
+  const covered = new Uint8Array(q.length);
+  for (let i = 0; i + RUN_WORDS <= q.length; i++) {
+    if (grams.has(q.slice(i, i + RUN_WORDS).join(' '))) covered.fill(1, i, i + RUN_WORDS);
+  }
+  let n = 0;
+  for (const c of covered) n += c;
+  return { tokens: q.length, similarity: n / q.length };
+}
+
+const words = (text: string): string[] => {
+  const norm = normalize(text).text;
+  return norm.length === 0 ? [] : norm.split(' ');
+};
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** True for matches that point into a document (exact and near). */
+export const isExact = (m: SearchMatch): m is ExactMatch => m.kind === 'exact';

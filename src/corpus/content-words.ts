@@ -1,0 +1,228 @@
+/**
+ * Candidate retrieval that survives word edits, reordering and rewording: an index of unordered
+ * pairs of nearby content words (Porter stems, stop words out), built from the texts an exact
+ * dataset keeps. Exact 5-grams vanish under a 30 % edit rate (about one in six survives, and the
+ * winnowed index keeps about one in five of those); a pair of content words survives as long as
+ * both words stay and stay close, in any order, whatever happens to the words between them.
+ *
+ * A pair is the two stems of content words at most {@link PAIR_REACH} content words apart, in
+ * sorted order, hashed to 32 bits (FNV-1a). Only pairs whose hash is 0 modulo
+ * {@link PAIR_SAMPLE} are kept, in documents and queries alike (the same pairs are sampled on
+ * both sides, so a shared pair is always found when it is kept): this keeps the index at
+ * ≈ 2 × 12 B / PAIR_SAMPLE = 6 B per content word. Postings are (hash, document, offset of the first word)
+ * sorted by hash; a query's pairs are found by binary search, and hits are grouped into regions
+ * like exact hits (close in the query and in the document).
+ *
+ * The index is built on the first search that needs it, from the kept texts (nothing more is
+ * stored in snapshots), and rebuilt after documents are added.
+ */
+import { porterStem, STOP_WORDS } from '../align/stem.js';
+import type { CandidateRegion } from '../datasets/exact.js';
+import { normalize } from '../text/normalize.js';
+
+/** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
+export const PAIR_REACH = 2;
+/** One pair in PAIR_SAMPLE is kept (by hash). */
+export const PAIR_SAMPLE = 4;
+/** Fewest distinct sampled pairs in one region for a document to be a candidate. */
+export const PAIR_MIN_HITS = 4;
+/** Sampled query pairs per stretch in which hits are grouped (≈ 128 content words). */
+const QUERY_GAP = 64;
+/** Hits further apart in the document than this (UTF-16 units) start another region. */
+const SOURCE_GAP = 2000;
+/** Pairs occurring in more documents than this are too common to say anything. */
+const MAX_POSTINGS = 64;
+/**
+ * A shared pair of content words is weaker evidence than a shared 5-gram (pairs recur by topic):
+ * a pair hit counts this much of an exact hit in a candidate's strength.
+ */
+const PAIR_WEIGHT = 0.5;
+/** Regions kept per document. */
+const MAX_REGIONS = 8;
+
+/** The sampled content-word pairs of a text: hash, and the span of the pair's words. */
+export interface ContentPairs {
+  readonly hashes: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+const stems = new Map<string, number>();
+/** FNV-1a hash of a content word's Porter stem (cached per token form, bounded). */
+function stemHash(token: string): number {
+  let h = stems.get(token);
+  if (h !== undefined) return h;
+  const stem = porterStem(token);
+  h = 0x811c9dc5;
+  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
+  h >>>= 0;
+  if (stems.size > 200_000) stems.clear();
+  stems.set(token, h);
+  return h;
+}
+
+/** Mix two stem hashes in sorted order (the pair is unordered). */
+function pairHash(x: number, y: number): number {
+  const lo = x < y ? x : y, hi = x < y ? y : x;
+  let h = Math.imul(lo ^ 0x9e3779b9, 0x85ebca6b) ^ hi;
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** The sampled pairs of `text`, in text order. */
+export function contentPairs(text: string): ContentPairs {
+  const { text: norm, map } = normalize(text);
+  const words: number[] = [], starts: number[] = [], ends: number[] = [];
+  for (let s = 0; s < norm.length;) {
+    let e = norm.indexOf(' ', s);
+    if (e < 0) e = norm.length;
+    const tok = norm.slice(s, e);
+    if (!STOP_WORDS.has(tok) && tok.length > 1) {
+      words.push(stemHash(tok));
+      starts.push(map[s]);
+      ends.push(map[e]);
+    }
+    s = e + 1;
+  }
+  const H: number[] = [], S: number[] = [], E: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j <= i + PAIR_REACH && j < words.length; j++) {
+      if (words[i] === words[j]) continue;
+      const h = pairHash(words[i], words[j]);
+      if (h % PAIR_SAMPLE !== 0) continue;
+      H.push(h); S.push(starts[i]); E.push(ends[j]);
+    }
+  }
+  return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
+}
+
+/** A candidate document from content-word pairs. */
+export interface PairCandidate {
+  readonly doc: number;
+  readonly hits: number;
+  readonly strength: number;
+  readonly regions: CandidateRegion[];
+}
+
+/**
+ * The content-word pair index of a set of documents (see the module comment).
+ * @example
+ * const index = ContentWordIndex.build(['first document text', 'second document text'])
+ * index.candidates(contentPairs('a query that rewords the second document'))
+ */
+export class ContentWordIndex {
+  private constructor(
+    private readonly keys: Uint32Array,
+    private readonly docs: Uint32Array,
+    private readonly offsets: Uint32Array,
+    /** Documents indexed (documents without text are skipped but keep their number). */
+    readonly documents: number,
+  ) {}
+
+  /** Build from the documents' texts (null: not kept, skipped). */
+  static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
+    const parts: Array<{ doc: number; pairs: ContentPairs }> = [];
+    let total = 0;
+    texts.forEach((t, doc) => {
+      if (t === null) return;
+      const pairs = contentPairs(t);
+      parts.push({ doc, pairs });
+      total += pairs.hashes.length;
+    });
+    const keys = new Uint32Array(total), docs = new Uint32Array(total), offsets = new Uint32Array(total);
+    let n = 0;
+    for (const { doc, pairs } of parts) {
+      keys.set(pairs.hashes, n);
+      docs.fill(doc, n, n + pairs.hashes.length);
+      offsets.set(pairs.starts, n);
+      n += pairs.hashes.length;
+    }
+    const order = Uint32Array.from({ length: total }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
+    return new ContentWordIndex(
+      order.map((i) => keys[i]), order.map((i) => docs[i]), order.map((i) => offsets[i]), texts.length,
+    );
+  }
+
+  /** True when document `doc` holds the sampled pair `hash` (binary search; postings of a key are in document order). */
+  holds(doc: number, hash: number): boolean {
+    let lo = 0, hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[mid] < hash || (this.keys[mid] === hash && this.docs[mid] < doc)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.keys.length && this.keys[lo] === hash && this.docs[lo] === doc;
+  }
+
+  /** Bytes the index takes (keys, documents, offsets). */
+  get bytes(): number {
+    return this.keys.length * 12;
+  }
+
+  /**
+   * Documents sharing ≥ PAIR_MIN_HITS sampled pairs with one stretch of the query (its pairs:
+   * {@link contentPairs}), strongest first.
+   */
+  candidates(q: ContentPairs): PairCandidate[] {
+    const hits: Array<{ doc: number; i: number; at: number; weight: number }> = [];
+    for (let i = 0; i < q.hashes.length; i++) {
+      const h = q.hashes[i];
+      let lo = 0, hi = this.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.keys[mid] < h) lo = mid + 1;
+        else hi = mid;
+      }
+      let end = lo;
+      while (end < this.keys.length && this.keys[end] === h) end++;
+      if (end - lo > MAX_POSTINGS) continue;
+      for (let k = lo; k < end; k++) hits.push({ doc: this.docs[k], i, at: this.offsets[k], weight: PAIR_WEIGHT / (end - lo) });
+    }
+    hits.sort((a, b) => a.doc - b.doc || a.at - b.at);
+    const out: PairCandidate[] = [];
+    for (let from = 0; from < hits.length;) {
+      let to = from;
+      while (to < hits.length && hits[to].doc === hits[from].doc) to++;
+      const regions = pairRegions(hits.slice(from, to), q);
+      if (regions.length > 0) out.push({ doc: hits[from].doc, hits: regions[0].hits, strength: regions[0].strength, regions });
+      from = to;
+    }
+    return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+  }
+}
+
+/** Group one document's hits (sorted by document offset) into regions, as exact hits are. */
+function pairRegions(own: Array<{ i: number; at: number; weight: number }>, q: ContentPairs): CandidateRegion[] {
+  const regions: CandidateRegion[] = [];
+  let g: Array<{ i: number; at: number; weight: number }> = [];
+  const flush = (): void => {
+    g.sort((x, y) => x.i - y.i);
+    for (let lo = 0; lo < g.length;) {
+      let hi = lo + 1;
+      while (hi < g.length && g[hi].i - g[hi - 1].i <= QUERY_GAP) hi++;
+      const distinct = new Set<number>();
+      let s0 = Infinity, s1 = 0, strength = 0;
+      for (let k = lo; k < hi; k++) {
+        if (!distinct.has(g[k].i)) strength += g[k].weight;
+        distinct.add(g[k].i);
+        s0 = Math.min(s0, g[k].at);
+        s1 = Math.max(s1, g[k].at);
+      }
+      if (distinct.size >= PAIR_MIN_HITS) {
+        regions.push({
+          query_start: q.starts[g[lo].i], query_end: q.ends[g[hi - 1].i], source_start: s0, source_end: s1,
+          hits: distinct.size, strength,
+        });
+      }
+      lo = hi;
+    }
+    g = [];
+  };
+  for (const h of own) {
+    if (g.length > 0 && h.at - g[g.length - 1].at > SOURCE_GAP) flush();
+    g.push(h);
+  }
+  flush();
+  return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, MAX_REGIONS);
+}

@@ -1,0 +1,183 @@
+/**
+ * The two-stage search (src/corpus/alignment.ts, src/corpus/content-words.ts): candidate documents
+ * from exact hits and content-word pairs, aligned with the query; reuse kinds; datasets that keep no
+ * text; snapshots that carry the texts.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/index.js';
+import { reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
+import { contentPairs, ContentWordIndex, PAIR_SAMPLE } from '../../src/corpus/content-words.js';
+import type { ExactMatch } from '../../src/datasets/types.js';
+import { PAIR_BACKGROUND_FLOOR } from '../../src/corpus/alignment.js';
+import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
+import { book } from '../fixtures/texts/index.js';
+import { prng } from '../reference/core.js';
+
+const persuasion = book('austen-persuasion');
+const thursday = book('chesterton-thursday');
+const caesar = book('shakespeare-caesar');
+
+/** Words of `text` with every `every`-th word replaced by a made-up one and neighbours swapped here and there. */
+function obfuscate(text: string, seed: number, every = 3): string {
+  const rnd = prng(seed);
+  const words = text.split(/\s+/).filter(Boolean);
+  for (let i = 0; i < words.length; i++) if (i % every === 0) words[i] = `zq${Math.floor(rnd() * 1e6).toString(36)}`;
+  for (let i = 1; i + 1 < words.length; i += 7) [words[i], words[i + 1]] = [words[i + 1], words[i]];
+  return words.join(' ');
+}
+
+/** A passage of ~`chars` characters of `text` from `at`, cut at white space. */
+function passage(text: string, at: number, chars: number): { text: string; start: number; end: number } {
+  const start = text.indexOf(' ', at) + 1;
+  const end = text.indexOf(' ', start + chars);
+  return { text: text.slice(start, end), start, end };
+}
+
+const filler = (n: number): string => caesar.slice(20_000, 20_000 + n);
+
+describe('two-stage search', () => {
+  it('aligns a heavily edited passage: right document, query and source spans, kind edited or paraphrase', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    const src = passage(persuasion, 150_000, 2500);
+    const copy = obfuscate(src.text, 7);
+    const before = filler(1500);
+    const query = `${before}\n\n${copy}\n\n${filler(800)}`;
+    const seedsOnly = engine.search(query, { candidates: 0 });
+    const r = engine.search(query);
+    expect(r.alignment.aligned).toBeGreaterThanOrEqual(1);
+    const hits = r.matches.filter((m): m is ExactMatch => m.kind === 'exact' && m.document_id === 'persuasion' && m.aligned);
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    const qs = before.length + 2, qe = qs + copy.length;
+    let covered = 0;
+    for (const m of hits) covered += Math.max(0, Math.min(qe, m.query_end) - Math.max(qs, m.query_start));
+    expect(covered / copy.length).toBeGreaterThan(0.8);
+    // the source spans lie in the copied passage (with a sentence of slack)
+    for (const m of hits) {
+      expect(m.source_start).toBeGreaterThanOrEqual(src.start - 300);
+      expect(m.source_end).toBeLessThanOrEqual(src.end + 300);
+      expect(['edited', 'paraphrase']).toContain(m.reuse);
+      expect(m.similarity).toBeLessThan(0.95);
+    }
+    // seeds alone cover much less of the copy
+    const seedCover = seedsOnly.matches
+      .filter((m) => m.kind === 'exact' && m.document_id === 'persuasion')
+      .reduce((a, m) => a + Math.max(0, Math.min(qe, m.query_end) - Math.max(qs, m.query_start)), 0);
+    expect(seedCover).toBeLessThan(covered);
+    engine.dispose();
+  });
+
+  it('a verbatim quote is one aligned verbatim passage with exact edges', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'thursday', text: thursday }]);
+    const src = passage(thursday, 60_000, 1200);
+    const before = filler(600);
+    const r = engine.search(`${before} ${src.text} ${filler(400)}`);
+    const m = r.matches.find((x): x is ExactMatch => x.kind === 'exact' && x.aligned)!;
+    expect(m).toBeDefined();
+    expect(m.reuse).toBe('verbatim');
+    expect(m.similarity).toBe(1);
+    expect(thursday.slice(m.source_start, m.source_end)).toContain(src.text.slice(50, 1000));
+    engine.dispose();
+  });
+
+  it('keep_text: false keeps fingerprints only: seed matches, and the search says which dataset could not align', async () => {
+    const engine = await createEngine();
+    const stats = await engine.addDataset({ id: 'lean', keep_text: false }, [{ id: 'persuasion', text: persuasion }]);
+    expect(stats.text_bytes).toBeUndefined();
+    const query = `${filler(500)} ${passage(persuasion, 80_000, 1500).text}`;
+    const r = engine.search(query);
+    expect(r.alignment.without_text).toEqual(['lean']);
+    expect(r.matches.filter((m) => m.kind === 'exact').every((m) => (m as ExactMatch).aligned === false)).toBe(true);
+    const a = await engine.analyze({ content: query, content_type: 'text' });
+    expect(a.limitations).toContain('alignment_unavailable');
+    await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(engine.addDataset({ id: 'x', kind: 'portrait', keep_text: true }, [])).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    engine.dispose();
+  });
+
+  it('snapshots carry the texts: an imported dataset aligns as the original does', async () => {
+    const engine = await createEngine();
+    const stats = await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
+    expect(stats.text_bytes).toBe(stats.bytes);
+    const query = `${filler(700)}\n\n${obfuscate(passage(persuasion, 200_000, 2000).text, 3)}`;
+    const original = engine.search(query);
+    const other = await createEngine();
+    await other.importDataset(engine.exportDataset('books'));
+    expect(other.search(query).matches).toEqual(original.matches);
+    engine.dispose();
+    other.dispose();
+  });
+
+  it('the candidate limit and the time budget bound the work, and say so', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    const query = `${passage(persuasion, 10_000, 1500).text}\n\n${passage(thursday, 10_000, 1500).text}`;
+    const one = engine.search(query, { candidates: 1 });
+    expect(one.alignment).toMatchObject({ candidates: 2, aligned: 1, limit: 1, budget_exhausted: false });
+    const none = engine.search(query, { alignBudgetMs: 0 });
+    expect(none.alignment.budget_exhausted).toBe(true);
+    expect(none.matches.some((m) => m.kind === 'exact' && (m as ExactMatch).aligned)).toBe(false);
+    for (const bad of [-1, 1.5, 10_000]) expect(() => engine.search(query, { candidates: bad })).toThrow(/candidates/);
+    for (const bad of [-1, Number.NaN, 1e9]) expect(() => engine.search(query, { alignBudgetMs: bad })).toThrow(/alignBudgetMs/);
+    engine.dispose();
+  });
+});
+
+describe('evidence from aligned passages', () => {
+  it('an edited copy with few exact 5-grams left gets its strength from the aligned passages, recomputable from the counts', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    const content = `${filler(900)}\n\n${obfuscate(passage(persuasion, 120_000, 3000).text, 5)}\n\n${filler(600)}`;
+    const withAlignment = await engine.analyze({ content, content_type: 'text' });
+    const e = withAlignment.evidence.datasets[0];
+    expect(e.aligned).toBeDefined();
+    const a = e.aligned!;
+    expect(a.passages.length).toBeGreaterThanOrEqual(1);
+    expect(a.passages.every((p) => p.shared <= p.pairs)).toBe(true);
+    expect(a.passages.every((p) => p.background_rate >= PAIR_BACKGROUND_FLOOR && p.background_rate < 0.2)).toBe(true);
+    // the dataset chance is the Bonferroni of the two statistics, so never above twice the aligned one
+    expect(e.chance).toBeLessThanOrEqual(Math.min(1, 2 * a.chance) * 1.000001);
+    expect(e.strength).toBeGreaterThan(6);
+    // recomputed from the counts in the result
+    const M = a.query_pairs;
+    const pis = a.passages.map((p) => binomialUpperTail(p.shared, p.pairs, p.background_rate)).sort((x, y) => x - y);
+    let best = 1;
+    pis.forEach((pi, j) => { best = Math.min(best, poissonUpperTail(j + 1, M * pi)); });
+    expect(a.chance).toBeCloseTo(Math.min(1, a.documents * pis.length * best), 12);
+    engine.dispose();
+  });
+});
+
+describe('content-word pairs', () => {
+  it('are order-free within reach, drop stop words, and sample the same pairs on both sides', () => {
+    const a = contentPairs('The quick brown fox jumps over the lazy dog near the river bank today');
+    const b = contentPairs('Today, near the bank of the river, the lazy dog was jumped over by a quick brown fox');
+    for (const h of a.hashes) expect(h % PAIR_SAMPLE).toBe(0);
+    const shared = [...a.hashes].filter((h) => b.hashes.includes(h));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(contentPairs('the of and a to in').hashes.length).toBe(0);
+  });
+
+  it('find a reworded document among unrelated ones', () => {
+    const docs = [persuasion.slice(0, 40_000), thursday.slice(0, 40_000), caesar.slice(0, 40_000)];
+    const index = ContentWordIndex.build([...docs, null]);
+    expect(index.documents).toBe(4);
+    const query = obfuscate(thursday.slice(10_000, 14_000), 11, 2);
+    const found = index.candidates(contentPairs(query));
+    expect(found[0].doc).toBe(1);
+    expect(found[0].regions[0].source_start).toBeGreaterThan(9_000);
+  });
+});
+
+describe('reuse kinds', () => {
+  it('known answers', () => {
+    expect(sharedRuns('one two three four', 'one two three four')).toEqual({ tokens: 4, similarity: 1 });
+    expect(sharedRuns('one two three x five six seven', 'one two three y five six seven').similarity).toBeCloseTo(6 / 7);
+    expect(sharedRuns('alpha beta gamma', 'gamma beta alpha').similarity).toBe(0);
+    expect(reuseKind(1)).toBe('verbatim');
+    expect(reuseKind(0.95)).toBe('verbatim');
+    expect(reuseKind(0.6)).toBe('edited');
+    expect(reuseKind(0.2)).toBe('paraphrase');
+  });
+});
