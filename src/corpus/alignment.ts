@@ -12,6 +12,7 @@ import type { Core } from '../core/abi.js';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
 import type { CandidateRegion, ExactCandidate, ExactDataset } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
+import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize } from '../text/normalize.js';
 import { contentPairs, type ContentPairs } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
@@ -64,17 +65,25 @@ export function alignCandidates(
       exhausted = true;
       continue;
     }
-    const spans = alignRegions(core, query, text, candidate.regions);
     const id = dataset.descriptor.id;
+    const all = alignRegions(core, query, text, candidate.regions);
+    const background = all.length === 0 ? 0 : pairBackground(pairsOf, dataset, candidate.doc, all);
+    const kept: ExactMatch[] = [];
+    const counts: Array<{ pairs: number; shared: number; background: number }> = [];
+    for (const s of all) {
+      const match = alignedMatch(id, dataset.docs[candidate.doc].id, query, text, s);
+      const pairs = sharedPairs(query.slice(s.a_start, s.a_end), text.slice(s.b_start, s.b_end));
+      // a reworded passage is reported only when its shared content words beat its document's background
+      if (match.reuse === 'paraphrase' && binomialUpperTail(pairs.shared, pairs.pairs, background) > PARAPHRASE_ALPHA) continue;
+      kept.push(match);
+      counts.push({ ...pairs, background });
+    }
     let perDoc = aligned.get(id);
     if (!perDoc) aligned.set(id, (perDoc = new Map()));
-    perDoc.set(candidate.doc, spans.map((s) => alignedMatch(id, dataset.docs[candidate.doc].id, query, text, s)));
+    perDoc.set(candidate.doc, kept);
     let own = passages.get(id);
     if (!own) passages.set(id, (own = []));
-    const background = spans.length === 0 ? 0 : pairBackground(pairsOf, dataset, candidate.doc, spans);
-    for (const s of spans) {
-      own.push({ ...sharedPairs(query.slice(s.a_start, s.a_end), text.slice(s.b_start, s.b_end)), background });
-    }
+    own.push(...counts);
     done++;
   }
   const queryPairs = passages.size === 0 ? 0 : new Set(pairsOf.query().hashes).size;
@@ -116,7 +125,7 @@ export function mergeAligned(seeds: readonly ExactMatch[], aligned: Map<number, 
  * aligned: reuse with word edits keeps exact hits only here and there, so the passage runs on past
  * the first and the last hit; growing by whole sentences needs the neighbouring text too.
  */
-const REGION_MARGIN = 1500;
+const REGION_MARGIN = 2500;
 
 /** A stretch to align: [q0, q1) of the query against [s0, s1) of the document. */
 interface Window { q0: number; q1: number; s0: number; s1: number }
@@ -180,6 +189,13 @@ export interface PairLookup {
   /** True when document `doc` of `dataset` holds the pair `hash`. */
   holds(dataset: ExactDataset, doc: number, hash: number): boolean;
 }
+
+/**
+ * A passage aligned as a paraphrase (under half of its words in shared runs) is kept only when the
+ * chance of its shared content-word pairs at its document's background rate is at most this: the
+ * aligner also pairs passages that merely share a topic.
+ */
+export const PARAPHRASE_ALPHA = 0.05;
 
 /** Lowest background rate assumed for shared content-word pairs. */
 export const PAIR_BACKGROUND_FLOOR = 0.02;

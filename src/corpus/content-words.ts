@@ -25,7 +25,7 @@ export const PAIR_REACH = 2;
 /** One pair in PAIR_SAMPLE is kept (by hash). */
 export const PAIR_SAMPLE = 4;
 /** Fewest distinct sampled pairs in one region for a document to be a candidate. */
-export const PAIR_MIN_HITS = 4;
+export const PAIR_MIN_HITS = 3;
 /** Sampled query pairs per stretch in which hits are grouped (≈ 128 content words). */
 const QUERY_GAP = 64;
 /** Hits further apart in the document than this (UTF-16 units) start another region. */

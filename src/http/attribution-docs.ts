@@ -72,7 +72,7 @@ const README_ANALYSIS = {
         confidence_ci_95: [1, 1],
       },
     ],
-    calibration: { id: 'cal-2026-11-23-7711f4e1', prior: 0.5 },
+    calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
     combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
       + 'corpus evidence, so they are not combined as independent); 0 without sources',
   },
@@ -222,7 +222,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
               strength: 23.1208, confidence: 1, confidence_ci_95: [1, 1],
             },
           ],
-          calibration: { id: 'cal-2026-11-23-7711f4e1', prior: 0.5 },
+          calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
           combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the '
             + 'same corpus evidence, so they are not combined as independent); 0 without sources',
         },

@@ -134,7 +134,7 @@ export const SCORE_EVIDENCE = {
         chance: 1.51436e-23, longest_run: 90,
       },
     ],
-    bootstrap: { resamples: 1000, seed: 3111398085 }, calibration: 'cal-2026-11-23-7711f4e1',
+    bootstrap: { resamples: 1000, seed: 3111398085 }, calibration: 'cal-2026-11-23-9dd557d1',
   },
 } as const;
 

@@ -10,15 +10,15 @@ export const CALIBRATION: {
   readonly provenance: Readonly<Record<string, string | number>>;
   readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
 } = {
-  "id": "cal-2026-11-23-7711f4e1",
+  "id": "cal-2026-11-23-9dd557d1",
   "kinds": {
     "exact": {
-      "a": -2.9536563055119207,
-      "b": 2.739309585757389,
+      "a": -2.954172631102931,
+      "b": 2.7623216076427144,
       "cov": [
-        0.00853377520730492,
-        -0.005838824250306224,
-        0.02984405782503548
+        0.008541775657904168,
+        -0.005845577211457091,
+        0.030038948369698733
       ]
     },
     "portrait": {
@@ -45,9 +45,9 @@ export const CALIBRATION: {
   },
   "metrics": {
     "exact": {
-      "ece": 0.0117,
-      "brier": 0.0234,
-      "auc": 0.9791
+      "ece": 0.0127,
+      "brier": 0.0227,
+      "auc": 0.9802
     },
     "portrait": {
       "ece": 0.012,
