@@ -74,7 +74,8 @@ export function alignCandidates(
       const match = alignedMatch(id, dataset.docs[candidate.doc].id, query, text, s);
       const pairs = sharedPairs(query.slice(s.a_start, s.a_end), text.slice(s.b_start, s.b_end));
       // a reworded passage is reported only when its shared content words beat its document's background
-      if (match.reuse === 'paraphrase' && binomialUpperTail(pairs.shared, pairs.pairs, background) > PARAPHRASE_ALPHA) continue;
+      const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
+      if (match.reuse === 'paraphrase' && !beyondChance) continue;
       kept.push(match);
       counts.push({ ...pairs, background });
     }
@@ -108,7 +109,11 @@ export function alignCandidates(
  * the seed matches of those documents that no aligned passage overlaps in the query (short
  * verbatim quotes below the aligner's minimum length), and the seed matches of every other document.
  */
-export function mergeAligned(seeds: readonly ExactMatch[], aligned: Map<number, ExactMatch[]> | undefined, docIndex: (id: string) => number): ExactMatch[] {
+export function mergeAligned(
+  seeds: readonly ExactMatch[],
+  aligned: Map<number, ExactMatch[]> | undefined,
+  docIndex: (id: string) => number,
+): ExactMatch[] {
   if (!aligned || aligned.size === 0) return seeds.slice();
   const out: ExactMatch[] = [];
   for (const matches of aligned.values()) out.push(...matches);
@@ -146,7 +151,8 @@ function alignRegions(core: Core, query: string, text: string, regions: readonly
   const out: AlignedSpan[] = [];
   for (const w of windows) {
     for (const s of alignSpans(core, query.slice(w.q0, w.q1), text.slice(w.s0, w.s1), COMPARE_DEFAULTS)) {
-      out.push({ a_start: s.a_start + w.q0, a_end: s.a_end + w.q0, b_start: s.b_start + w.s0, b_end: s.b_end + w.s0, score: s.score });
+      const { a_start, a_end, b_start, b_end, score } = s;
+      out.push({ a_start: a_start + w.q0, a_end: a_end + w.q0, b_start: b_start + w.s0, b_end: b_end + w.s0, score });
     }
   }
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
@@ -199,14 +205,25 @@ export const PARAPHRASE_ALPHA = 0.05;
 
 /** Lowest background rate assumed for shared content-word pairs. */
 export const PAIR_BACKGROUND_FLOOR = 0.02;
+/** Fewest query pairs outside the aligned spans for them to measure a document's background. */
+const MIN_CONTROL_PAIRS = 10;
+/**
+ * The background assumed when the query is (almost) all aligned and nothing is left to measure it on: the
+ * share of pairs that passages the aligner pairs without reuse hold in common (0.20 on the PAN 2013
+ * documents without reuse), rounded up.
+ */
+export const NO_CONTROL_BACKGROUND = 0.25;
 
 /**
  * How often the query shares a content-word pair with this document where nothing was aligned: the
  * share of the query's sampled pairs outside every aligned query span that the whole document holds
- * (at least PAIR_BACKGROUND_FLOOR). Two texts on one topic share pairs everywhere; a reused passage
+ * (at least PAIR_BACKGROUND_FLOOR; NO_CONTROL_BACKGROUND when fewer than MIN_CONTROL_PAIRS are outside).
+ * Two texts on one topic share pairs everywhere; a reused passage
  * shares far more inside its span than the rest of the query shares with the whole document.
  */
-function pairBackground(pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[]): number {
+function pairBackground(
+  pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[],
+): number {
   const q = pairsOf.query();
   const seen = new Set<number>();
   let outside = 0, held = 0;
@@ -217,7 +234,7 @@ function pairBackground(pairsOf: PairLookup, dataset: ExactDataset, doc: number,
     outside++;
     if (pairsOf.holds(dataset, doc, h)) held++;
   }
-  return Math.max(PAIR_BACKGROUND_FLOOR, outside === 0 ? 1 : held / outside);
+  return outside < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held / outside);
 }
 
 /** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */
@@ -230,7 +247,9 @@ function sharedPairs(queryPassage: string, sourcePassage: string): { pairs: numb
 }
 
 /** An aligned span as a match, with its reuse kind and similarity. */
-function alignedMatch(datasetId: string, documentId: string, query: string, source: string, s: AlignedSpan): ExactMatch {
+function alignedMatch(
+  datasetId: string, documentId: string, query: string, source: string, s: AlignedSpan,
+): ExactMatch {
   const { tokens, similarity } = sharedRuns(query.slice(s.a_start, s.a_end), source.slice(s.b_start, s.b_end));
   return {
     dataset_id: datasetId,

@@ -144,7 +144,7 @@ export class ContentWordIndex {
     );
   }
 
-  /** True when document `doc` holds the sampled pair `hash` (binary search; postings of a key are in document order). */
+  /** True when document `doc` holds the sampled pair `hash` (binary search: a key's postings are in document order). */
   holds(doc: number, hash: number): boolean {
     let lo = 0, hi = this.keys.length;
     while (lo < hi) {
@@ -177,7 +177,8 @@ export class ContentWordIndex {
       let end = lo;
       while (end < this.keys.length && this.keys[end] === h) end++;
       if (end - lo > MAX_POSTINGS) continue;
-      for (let k = lo; k < end; k++) hits.push({ doc: this.docs[k], i, at: this.offsets[k], weight: PAIR_WEIGHT / (end - lo) });
+      const weight = PAIR_WEIGHT / (end - lo);
+      for (let k = lo; k < end; k++) hits.push({ doc: this.docs[k], i, at: this.offsets[k], weight });
     }
     hits.sort((a, b) => a.doc - b.doc || a.at - b.at);
     const out: PairCandidate[] = [];
@@ -185,7 +186,8 @@ export class ContentWordIndex {
       let to = from;
       while (to < hits.length && hits[to].doc === hits[from].doc) to++;
       const regions = pairRegions(hits.slice(from, to), q);
-      if (regions.length > 0) out.push({ doc: hits[from].doc, hits: regions[0].hits, strength: regions[0].strength, regions });
+      const best = regions[0];
+      if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
       from = to;
     }
     return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);

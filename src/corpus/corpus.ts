@@ -436,14 +436,17 @@ const DEFAULT_NEAR = 0.5;
  * One candidate list per document from the exact and the content-word candidates: the regions of
  * both, their strengths added.
  */
-function withPairCandidates(exact: readonly ExactCandidate[], pairs: readonly PairCandidate[] | null): ExactCandidate[] {
+function withPairCandidates(
+  exact: readonly ExactCandidate[],
+  pairs: readonly PairCandidate[] | null,
+): ExactCandidate[] {
   if (!pairs || pairs.length === 0) return exact.slice();
   const byDoc = new Map<number, ExactCandidate>(exact.map((c) => [c.doc, c]));
   for (const p of pairs) {
     const c = byDoc.get(p.doc);
-    byDoc.set(p.doc, c
-      ? { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions: [...c.regions, ...p.regions] }
-      : p);
+    if (!c) { byDoc.set(p.doc, p); continue; }
+    const regions = [...c.regions, ...p.regions];
+    byDoc.set(p.doc, { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions });
   }
   return [...byDoc.values()];
 }
@@ -489,7 +492,8 @@ function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
   }
   if (d.keep_text !== undefined) {
     if (typeof d.keep_text !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');
-    if (d.kind === 'portrait') throw new TrainprintError('INVALID_OPTIONS', `keep_text is an option of kind 'exact' only`);
+    if (d.kind === 'portrait')
+      throw new TrainprintError('INVALID_OPTIONS', `keep_text is an option of kind 'exact' only`);
   }
   if (d.name !== undefined && typeof d.name !== 'string')
     throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');

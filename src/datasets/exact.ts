@@ -122,7 +122,8 @@ function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32A
     let to = from;
     while (to < hits.length && hits[to].doc === hits[from].doc) to++;
     const regions = regionsOf(hits.slice(from, to), qStarts, qEnds);
-    if (regions.length > 0) out.push({ doc: hits[from].doc, hits: regions[0].hits, strength: regions[0].strength, regions });
+    const best = regions[0];
+    if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
     from = to;
   }
   return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
@@ -151,7 +152,8 @@ function regionsOf(own: Hit[], qStarts: Uint32Array, qEnds: Uint32Array): Candid
       }
       if (distinct >= CANDIDATE_MIN_HITS) {
         regions.push({
-          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1, hits: distinct, strength,
+          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1,
+          hits: distinct, strength,
         });
       }
       lo = hi;
@@ -286,7 +288,8 @@ export class ExactDataset {
     const sig = fp.minhash;
     if (!sig || sig.length !== NEAR_K) throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`);
     const d = this.docs.length;
-    this.docs.push({ id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
+    const meta = doc.meta === undefined ? {} : { meta: doc.meta };
+    this.docs.push({ id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length, ...meta });
     this.keepText(this.keepsText ? text : null, fp.byte_length);
     this.docIds.add(doc.id);
     this.tokenTotal += fp.token_count;
@@ -469,7 +472,9 @@ export class ExactDataset {
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
     this.ensureSorted();
     const m = fp.shingles.hashes.length;
-    const result: ExactSearch = { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [] };
+    const result: ExactSearch = {
+      matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [],
+    };
     if (m === 0 || this.n === 0) return result;
     const core = this.core;
     const hits: Hit[] = [];

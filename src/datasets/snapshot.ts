@@ -226,12 +226,16 @@ function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postSta
 /** `texts`: one string (exactly `chars` UTF-16 units long) or null per document. */
 function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail: Fail): void {
   if (!Array.isArray(texts)) fail('texts must be an array');
-  if (texts.length !== docs.length) fail(`texts has ${texts.length} entries, expected one per document (${docs.length})`);
+  if (texts.length !== docs.length) {
+    fail(`texts has ${texts.length} entries, expected one per document (${docs.length})`);
+  }
   for (let i = 0; i < texts.length; i++) {
     const t: unknown = texts[i];
     if (t === null) continue;
     if (typeof t !== 'string') fail(`texts[${i}] must be a string or nil`);
-    if (t.length !== docs[i].chars) fail(`texts[${i}] has ${t.length} characters, docs[${i}].chars says ${docs[i].chars}`);
+    if (t.length !== docs[i].chars) {
+      fail(`texts[${i}] has ${t.length} characters, docs[${i}].chars says ${docs[i].chars}`);
+    }
   }
 }
 
@@ -476,7 +480,9 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const version = header.version;
   if (typeof version !== 'number' || !Number.isInteger(version)) fail('header.version must be an integer');
   if (version > DATASET_VERSION) fail(`snapshot version ${version} is newer than this library supports (${DATASET_VERSION}); upgrade trainprint`);
-  if (version < OLDEST_VERSION) fail(`snapshot version ${version} is older than this library supports (${OLDEST_VERSION}); rebuild the dataset`);
+  if (version < OLDEST_VERSION) {
+    fail(`snapshot version ${version} is older than this library supports (${OLDEST_VERSION}); rebuild the dataset`);
+  }
   checkKeys(header, new Set(HEADER_KEYS), 'header', fail);
   for (const k of HEADER_KEYS) if (!(k in header)) fail(`header.${k} is missing`);
   const { params, kind, counts, checksum } = header;

@@ -205,21 +205,27 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         evidence: {
           method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
             + 'unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent '
-            + 'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
+            + 'runs, and for aligned passages binomial tails of shared content-word pairs at their document\'s '
+            + 'background rate, Bonferroni over both; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
             + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × '
             + 'dataset confidence × link certainty.',
           datasets: [
             {
               dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, declared_models: [], matches: 0,
               documents: 0, near_duplicates: 0, coverage: 0, longest_run: 0, tested: 100, found: 0,
-              background_rate: 0.005, runs: 0, chance: 1, strength: 0, confidence: 0.035,
-              confidence_ci_95: [0.0284, 0.0432],
+              background_rate: 0.005, runs: 0, chance: 1, strength: 0, confidence: 0.0495,
+              confidence_ci_95: [0.0417, 0.0588],
             },
             {
               dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg',
               declared_models: [], matches: 1, documents: 1, near_duplicates: 1, coverage: 0.9808,
-              longest_run: 102, tested: 100, found: 19, background_rate: 0.005, runs: 1, chance: 7.57181e-24,
-              strength: 23.1208, confidence: 1, confidence_ci_95: [1, 1],
+              longest_run: 102, tested: 100, found: 19, background_rate: 0.005, runs: 2, chance: 1.51436e-23,
+              strength: 22.8198,
+              aligned: {
+                documents: 1, query_pairs: 27, passages: [{ pairs: 26, shared: 26, background_rate: 0.25 }],
+                chance: 5.9952e-15,
+              },
+              confidence: 1, confidence_ci_95: [1, 1],
             },
           ],
           calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },

@@ -29,8 +29,8 @@
  * their own evidence: a passage's query span holds ℓ distinct sampled pairs of nearby content words, of
  * which its source span holds h. Under the null, the passage shares pairs with its document no more often
  * than the rest of the query shares them with the whole document: q_d, the share of the query's pairs
- * outside the aligned spans that the document holds (≥ 0.02; a text on the same topic shares pairs
- * everywhere, a reused passage far more inside its span). A passage's chance is π = P(Binomial(ℓ, q_d) ≥ h)
+ * outside the aligned spans that the document holds (≥ 0.02; 0.25 with under 10 pairs outside; a text on
+ * the same topic shares pairs everywhere, a reused passage far more inside its span). A passage's chance is π = P(Binomial(ℓ, q_d) ≥ h)
  * per place, with the query's M pairs as places, combined over passages as the exact chains are and
  * multiplied by the documents aligned (the aligner looked at each):
  *
@@ -73,7 +73,11 @@ export interface AlignedChance {
    * Per aligned passage: its query span's distinct sampled pairs (ℓ), how many its source span holds (h),
    * and the background rate q_d of its document.
    */
-  readonly passages: ReadonlyArray<{ readonly pairs: number; readonly shared: number; readonly background_rate: number }>;
+  readonly passages: ReadonlyArray<{
+    readonly pairs: number;
+    readonly shared: number;
+    readonly background_rate: number;
+  }>;
   readonly chance: number;
 }
 
