@@ -90,7 +90,13 @@ describe('assess + report', () => {
     expect(a.traps!.canary_loss).toBeLessThan(a.traps!.control_loss);
     expect(await mem.getAssessment(a.assessment_id)).toEqual(a);
 
-    const clean = await mem.assess({ work_id: tracked.work_id, model: untrained, extract: { prefixes: 8 }, probe: { reference: { reference_set: 'held-out' }, chunk_tokens: 64 } });
+    // Canaries and controls are drawn afresh each run and are exchangeable for a model that never saw them, so the
+    // trap test's p-value is uniform there: at the default trap_alpha (0.01) this assertion would fail in one run of
+    // a hundred by design. A smaller alpha keeps the check (no detection without training) without the flake.
+    const clean = await mem.assess({
+      work_id: tracked.work_id, model: untrained, extract: { prefixes: 8 }, trap_alpha: 1e-4,
+      probe: { reference: { reference_set: 'held-out' }, chunk_tokens: 64 },
+    });
     console.log('clean assessment', clean.level, clean.evidence_tier, clean.factors, clean.limitations, clean.traps, clean.probe?.statistics.map((s) => [s.name, s.auc, s.document_test?.p_holm]));
     expect(clean.level).toBe('none');
     expect(clean.evidence_tier).toBe('inconclusive');
