@@ -26,6 +26,11 @@ export const PAIR_REACH = 2;
 export const PAIR_SAMPLE = 4;
 /** Fewest distinct sampled pairs in one region for a document to be a candidate. */
 export const PAIR_MIN_HITS = 3;
+/**
+ * Fewest hits per query pair spanned for a region: reuse keeps a good share of its pairs together
+ * (a third and more under heavy edits), chance hits of a long query are a few scattered ones.
+ */
+export const PAIR_MIN_DENSITY = 0.05;
 /** Sampled query pairs per stretch in which hits are grouped (≈ 128 content words). */
 const QUERY_GAP = 64;
 /** Hits further apart in the document than this (UTF-16 units) start another region. */
@@ -211,7 +216,8 @@ function pairRegions(own: Array<{ i: number; at: number; weight: number }>, q: C
         s0 = Math.min(s0, g[k].at);
         s1 = Math.max(s1, g[k].at);
       }
-      if (distinct.size >= PAIR_MIN_HITS) {
+      const spanned = g[hi - 1].i - g[lo].i + 1; // query pairs from the region's first hit to its last
+      if (distinct.size >= PAIR_MIN_HITS && distinct.size >= PAIR_MIN_DENSITY * spanned) {
         regions.push({
           query_start: q.starts[g[lo].i], query_end: q.ends[g[hi - 1].i], source_start: s0, source_end: s1,
           hits: distinct.size, strength,

@@ -41,7 +41,8 @@ export interface SearchOptions {
    * first) are aligned with the query by the compare algorithm; their seed matches are replaced
    * by the aligned passages (spans of edited and reworded reuse, with `reuse` and `similarity`).
    * 0 turns alignment off. Candidates are documents with ≥ 2 distinct exact hits within 256
-   * query words, or ≥ 3 shared pairs of nearby content words in one stretch. @default 50
+   * query words, or ≥ 3 shared pairs of nearby content words in one stretch (≥ 1 per 20 query
+   * pairs). @default 50
    */
   readonly candidates?: number;
   /**
