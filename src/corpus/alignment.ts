@@ -13,8 +13,8 @@ import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../align/co
 import type { CandidateRegion, ExactCandidate, ExactDataset } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
-import { normalize } from '../text/normalize.js';
-import { contentPairs, type ContentPairs } from './content-words.js';
+import { normalize, type Normalized } from '../text/normalize.js';
+import { pairsOfNormalized, type ContentPairs } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 
 /** One candidate document of one dataset. */
@@ -71,8 +71,10 @@ export function alignCandidates(
     const kept: ExactMatch[] = [];
     const counts: Array<{ pairs: number; shared: number; background: number }> = [];
     for (const s of all) {
-      const match = alignedMatch(id, dataset.docs[candidate.doc].id, query, text, s);
-      const pairs = sharedPairs(query.slice(s.a_start, s.a_end), text.slice(s.b_start, s.b_end));
+      // each passage is normalised once, for its shared word runs and its shared content-word pairs
+      const qn = normalize(query.slice(s.a_start, s.a_end)), sn = normalize(text.slice(s.b_start, s.b_end));
+      const match = alignedMatch(id, dataset.docs[candidate.doc].id, s, runsOf(wordsOf(qn), wordsOf(sn)));
+      const pairs = sharedPairs(qn, sn);
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
       if (match.reuse === 'paraphrase' && !beyondChance) continue;
@@ -238,9 +240,9 @@ function pairBackground(
 }
 
 /** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */
-function sharedPairs(queryPassage: string, sourcePassage: string): { pairs: number; shared: number } {
-  const q = new Set(contentPairs(queryPassage).hashes);
-  const s = new Set(contentPairs(sourcePassage).hashes);
+function sharedPairs(queryPassage: Normalized, sourcePassage: Normalized): { pairs: number; shared: number } {
+  const q = new Set(pairsOfNormalized(queryPassage).hashes);
+  const s = new Set(pairsOfNormalized(sourcePassage).hashes);
   let shared = 0;
   for (const h of q) if (s.has(h)) shared++;
   return { pairs: q.size, shared };
@@ -248,9 +250,8 @@ function sharedPairs(queryPassage: string, sourcePassage: string): { pairs: numb
 
 /** An aligned span as a match, with its reuse kind and similarity. */
 function alignedMatch(
-  datasetId: string, documentId: string, query: string, source: string, s: AlignedSpan,
+  datasetId: string, documentId: string, s: AlignedSpan, { tokens, similarity }: { tokens: number; similarity: number },
 ): ExactMatch {
-  const { tokens, similarity } = sharedRuns(query.slice(s.a_start, s.a_end), source.slice(s.b_start, s.b_end));
   return {
     dataset_id: datasetId,
     document_id: documentId,
@@ -283,7 +284,11 @@ export function reuseKind(share: number): ReuseKind {
  * run of ≥ RUN_WORDS words that occurs in the source passage too.
  */
 export function sharedRuns(queryPassage: string, sourcePassage: string): { tokens: number; similarity: number } {
-  const q = words(queryPassage), s = words(sourcePassage);
+  return runsOf(wordsOf(normalize(queryPassage)), wordsOf(normalize(sourcePassage)));
+}
+
+/** {@link sharedRuns} of the passages' normalised words. */
+function runsOf(q: readonly string[], s: readonly string[]): { tokens: number; similarity: number } {
   if (q.length === 0) return { tokens: 0, similarity: 0 };
   const grams = new Set<string>();
   for (let i = 0; i + RUN_WORDS <= s.length; i++) grams.add(s.slice(i, i + RUN_WORDS).join(' '));
@@ -296,10 +301,7 @@ export function sharedRuns(queryPassage: string, sourcePassage: string): { token
   return { tokens: q.length, similarity: n / q.length };
 }
 
-const words = (text: string): string[] => {
-  const norm = normalize(text).text;
-  return norm.length === 0 ? [] : norm.split(' ');
-};
+const wordsOf = ({ text }: Normalized): string[] => (text.length === 0 ? [] : text.split(' '));
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 

@@ -17,8 +17,8 @@
  * stored in snapshots), and rebuilt after documents are added.
  */
 import { porterStem, STOP_WORDS } from '../align/stem.js';
-import type { CandidateRegion } from '../datasets/exact.js';
-import { normalize } from '../text/normalize.js';
+import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
+import { normalize, type Normalized } from '../text/normalize.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
 export const PAIR_REACH = 2;
@@ -31,10 +31,7 @@ export const PAIR_MIN_HITS = 3;
  * (a third and more under heavy edits), chance hits of a long query are a few scattered ones.
  */
 export const PAIR_MIN_DENSITY = 0.05;
-/** Sampled query pairs per stretch in which hits are grouped (≈ 128 content words). */
-const QUERY_GAP = 64;
-/** Hits further apart in the document than this (UTF-16 units) start another region. */
-const SOURCE_GAP = 2000;
+
 /** Pairs occurring in more documents than this are too common to say anything. */
 const MAX_POSTINGS = 64;
 /**
@@ -42,8 +39,13 @@ const MAX_POSTINGS = 64;
  * a pair hit counts this much of an exact hit in a candidate's strength.
  */
 const PAIR_WEIGHT = 0.5;
-/** Regions kept per document. */
-const MAX_REGIONS = 8;
+/**
+ * Regions of pair hits: ≤ 2,000 characters apart in the document, ≤ 64 sampled query pairs (≈ 128 content
+ * words) apart in the query, PAIR_MIN_HITS and PAIR_MIN_DENSITY; 8 a document.
+ */
+const PAIR_REGIONS: RegionRule = {
+  sourceGap: 2000, queryGap: 64, minHits: PAIR_MIN_HITS, minDensity: PAIR_MIN_DENSITY, most: 8,
+};
 
 /** The sampled content-word pairs of a text: hash, and the span of the pair's words. */
 export interface ContentPairs {
@@ -77,7 +79,11 @@ function pairHash(x: number, y: number): number {
 
 /** The sampled pairs of `text`, in text order. */
 export function contentPairs(text: string): ContentPairs {
-  const { text: norm, map } = normalize(text);
+  return pairsOfNormalized(normalize(text));
+}
+
+/** {@link contentPairs} of a text already normalised (offsets through its map). */
+export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs {
   const words: number[] = [], starts: number[] = [], ends: number[] = [];
   for (let s = 0; s < norm.length;) {
     let e = norm.indexOf(' ', s);
@@ -170,7 +176,7 @@ export class ContentWordIndex {
    * {@link contentPairs}), strongest first.
    */
   candidates(q: ContentPairs): PairCandidate[] {
-    const hits: Array<{ doc: number; i: number; at: number; weight: number }> = [];
+    const hits: Array<RegionHit & { doc: number }> = [];
     for (let i = 0; i < q.hashes.length; i++) {
       const h = q.hashes[i];
       let lo = 0, hi = this.keys.length;
@@ -183,54 +189,21 @@ export class ContentWordIndex {
       while (end < this.keys.length && this.keys[end] === h) end++;
       if (end - lo > MAX_POSTINGS) continue;
       const weight = PAIR_WEIGHT / (end - lo);
-      for (let k = lo; k < end; k++) hits.push({ doc: this.docs[k], i, at: this.offsets[k], weight });
+      for (let k = lo; k < end; k++) {
+        const at = this.offsets[k];
+        hits.push({ doc: this.docs[k], i, start: at, end: at, weight });
+      }
     }
-    hits.sort((a, b) => a.doc - b.doc || a.at - b.at);
+    hits.sort((a, b) => a.doc - b.doc || a.start - b.start);
     const out: PairCandidate[] = [];
     for (let from = 0; from < hits.length;) {
       let to = from;
       while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-      const regions = pairRegions(hits.slice(from, to), q);
+      const regions = hitRegions(hits.slice(from, to), q.starts, q.ends, PAIR_REGIONS);
       const best = regions[0];
       if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
       from = to;
     }
     return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
   }
-}
-
-/** Group one document's hits (sorted by document offset) into regions, as exact hits are. */
-function pairRegions(own: Array<{ i: number; at: number; weight: number }>, q: ContentPairs): CandidateRegion[] {
-  const regions: CandidateRegion[] = [];
-  let g: Array<{ i: number; at: number; weight: number }> = [];
-  const flush = (): void => {
-    g.sort((x, y) => x.i - y.i);
-    for (let lo = 0; lo < g.length;) {
-      let hi = lo + 1;
-      while (hi < g.length && g[hi].i - g[hi - 1].i <= QUERY_GAP) hi++;
-      const distinct = new Set<number>();
-      let s0 = Infinity, s1 = 0, strength = 0;
-      for (let k = lo; k < hi; k++) {
-        if (!distinct.has(g[k].i)) strength += g[k].weight;
-        distinct.add(g[k].i);
-        s0 = Math.min(s0, g[k].at);
-        s1 = Math.max(s1, g[k].at);
-      }
-      const spanned = g[hi - 1].i - g[lo].i + 1; // query pairs from the region's first hit to its last
-      if (distinct.size >= PAIR_MIN_HITS && distinct.size >= PAIR_MIN_DENSITY * spanned) {
-        regions.push({
-          query_start: q.starts[g[lo].i], query_end: q.ends[g[hi - 1].i], source_start: s0, source_end: s1,
-          hits: distinct.size, strength,
-        });
-      }
-      lo = hi;
-    }
-    g = [];
-  };
-  for (const h of own) {
-    if (g.length > 0 && h.at - g[g.length - 1].at > SOURCE_GAP) flush();
-    g.push(h);
-  }
-  flush();
-  return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, MAX_REGIONS);
 }

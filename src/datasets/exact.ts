@@ -28,9 +28,11 @@ import { TrainprintError } from '../errors.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
+import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
+export type { CandidateRegion } from './regions.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch, PortraitMatch, SearchMatch } from './types.js';
 
 /** Signature length (one-permutation MinHash, seed 0): the `mh=oph128` of the dataset params. */
@@ -108,20 +110,20 @@ function prefixBitsFor(n: number): number {
 }
 
 /** A hit of a query shingle in a document: the shingle index and the source span of the posting. */
-interface Hit { doc: number; i: number; start: number; end: number; weight: number }
+type Hit = RegionHit & { readonly doc: number };
 
 /**
  * Candidate documents from the hits sorted by (doc, query shingle). A document's hits are grouped
- * into regions: hits close in the source (≤ REGION_SOURCE_GAP characters apart) and in the query
+ * into regions (./regions.ts): hits close in the source (≤ 2,000 characters apart) and in the query
  * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
- * says where to align (its spans in both texts). A document's strength is its best region's count.
+ * says where to align (its spans in both texts). A document's strength is its best region's.
  */
 function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate[] {
   const out: ExactCandidate[] = [];
   for (let from = 0; from < hits.length;) {
     let to = from;
     while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-    const regions = regionsOf(hits.slice(from, to), qStarts, qEnds);
+    const regions = hitRegions(hits.slice(from, to), qStarts, qEnds, EXACT_REGIONS);
     const best = regions[0];
     if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
     from = to;
@@ -129,38 +131,6 @@ function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32A
   return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
 }
 
-function regionsOf(own: Hit[], qStarts: Uint32Array, qEnds: Uint32Array): CandidateRegion[] {
-  own.sort((x, y) => x.start - y.start || x.i - y.i);
-  const groups: Hit[][] = [];
-  let cur: Hit[] = [];
-  for (const h of own) {
-    if (cur.length > 0 && h.start - cur[cur.length - 1].start > REGION_SOURCE_GAP) { groups.push(cur); cur = []; }
-    cur.push(h);
-  }
-  groups.push(cur);
-  const regions: CandidateRegion[] = [];
-  for (const g of groups) {
-    g.sort((x, y) => x.i - y.i);
-    for (let lo = 0; lo < g.length;) {
-      let hi = lo + 1;
-      while (hi < g.length && g[hi].i - g[hi - 1].i <= CANDIDATE_WINDOW) hi++;
-      let distinct = 0, strength = 0, s0 = Infinity, s1 = 0;
-      for (let k = lo; k < hi; k++) {
-        if (k === lo || g[k].i !== g[k - 1].i) { distinct++; strength += g[k].weight; }
-        s0 = Math.min(s0, g[k].start);
-        s1 = Math.max(s1, g[k].end);
-      }
-      if (distinct >= CANDIDATE_MIN_HITS) {
-        regions.push({
-          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1,
-          hits: distinct, strength,
-        });
-      }
-      lo = hi;
-    }
-  }
-  return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, MAX_REGIONS);
-}
 
 /** What one exact search found, with the counts the evidence statistics need (src/services/analyze/evidence.ts). */
 export interface ExactSearch {
@@ -201,17 +171,6 @@ export interface ExactCandidate {
   readonly regions: readonly CandidateRegion[];
 }
 
-/** A stretch of the query and of a document where exact hits cluster: the place to align. */
-export interface CandidateRegion {
-  readonly query_start: number;
-  readonly query_end: number;
-  readonly source_start: number;
-  readonly source_end: number;
-  /** Distinct query shingles found in it. */
-  readonly hits: number;
-  /** Σ 1 / postings over its distinct query shingles (see {@link ExactCandidate.strength}). */
-  readonly strength: number;
-}
 
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
@@ -219,17 +178,18 @@ const SEED_VERBATIM_DENSITY = 0.9;
 export const CANDIDATE_WINDOW = 256;
 /** Fewest distinct hits within one stretch for a document to be a candidate. */
 export const CANDIDATE_MIN_HITS = 2;
-/** Hits further apart than this in the source (UTF-16 units) start another region. */
-const REGION_SOURCE_GAP = 2000;
-/** Regions kept per candidate document. */
-const MAX_REGIONS = 8;
+/** Exact hits further apart than 2,000 characters in the source start another region; 8 regions a document. */
+const EXACT_REGIONS: RegionRule = {
+  sourceGap: 2000, queryGap: CANDIDATE_WINDOW, minHits: CANDIDATE_MIN_HITS, minDensity: 0, most: 8,
+};
 
 /** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
 export class ExactDataset {
   descriptor: DatasetDescriptor & { kind: 'exact' };
   readonly params: string;
   readonly docs: DocInfo[] = [];
-  private readonly docIds = new Set<string>();
+  /** Document id → index in `docs`. */
+  private readonly docIndexById = new Map<string, number>();
   private n = 0;
   private keys = new BigUint64Array(1024);
   private postDoc = new Uint32Array(1024);
@@ -256,7 +216,6 @@ export class ExactDataset {
   private lshDocs: Uint32Array | null = null;
   /** Per document: its text as indexed (for alignment), or null when not kept. */
   private readonly texts: Array<string | null> = [];
-  private docIndexById: Map<string, number> | null = null;
   private textTotal = 0;
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
@@ -283,7 +242,7 @@ export class ExactDataset {
    * text as a string); the text itself is kept for alignment unless `keep_text: false`.
    */
   addDocument(doc: DatasetDocument, text: string, fp: DocumentFingerprint): void {
-    if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
+    if (this.docIndexById.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const w = fp.winnow!;
     const sig = fp.minhash;
     if (!sig || sig.length !== NEAR_K) throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`);
@@ -291,7 +250,7 @@ export class ExactDataset {
     const meta = doc.meta === undefined ? {} : { meta: doc.meta };
     this.docs.push({ id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length, ...meta });
     this.keepText(this.keepsText ? text : null, fp.byte_length);
-    this.docIds.add(doc.id);
+    this.docIndexById.set(doc.id, d);
     this.tokenTotal += fp.token_count;
     this.byteTotal += fp.byte_length;
     this.reserveRows(this.n + w.hashes.length);
@@ -312,9 +271,6 @@ export class ExactDataset {
 
   /** Index of the document with id `id`, or −1. */
   documentIndex(id: string): number {
-    if (!this.docIds.has(id)) return -1;
-    this.docIndexById ??= new Map(this.docs.map((d, i) => [d.id, i]));
-    if (this.docIndexById.size !== this.docs.length) this.docIndexById = new Map(this.docs.map((d, i) => [d.id, i]));
     return this.docIndexById.get(id) ?? -1;
   }
 
@@ -618,10 +574,10 @@ export class ExactDataset {
   static fromData(core: Core, data: ExactDatasetData): ExactDataset {
     const ds = new ExactDataset(core, data.descriptor, data.params);
     for (const [i, d] of data.docs.entries()) {
-      if (ds.docIds.has(d.id)) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
+      if (ds.docIndexById.has(d.id)) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
       ds.docs.push(d);
       ds.keepText(data.texts?.[i] ?? null, d.bytes);
-      ds.docIds.add(d.id);
+      ds.docIndexById.set(d.id, i);
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;
     }

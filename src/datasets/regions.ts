@@ -1,0 +1,79 @@
+/**
+ * Where a document's hits on a query cluster: the regions the alignment stage looks at (exact hits of
+ * src/datasets/exact.ts and content-word pair hits of src/corpus/content-words.ts alike).
+ */
+
+/** A stretch of the query and of a document where hits cluster: the place to align. */
+export interface CandidateRegion {
+  readonly query_start: number;
+  readonly query_end: number;
+  readonly source_start: number;
+  readonly source_end: number;
+  /** Distinct query items (shingles or pairs) found in it. */
+  readonly hits: number;
+  /** Σ of the weight of its distinct query items (1 / postings for exact hits). */
+  readonly strength: number;
+}
+
+/** One hit: query item `i`, found in the document at [start, end), counting `weight`. */
+export interface RegionHit {
+  readonly i: number;
+  readonly start: number;
+  readonly end: number;
+  readonly weight: number;
+}
+
+/** How hits group into regions. */
+export interface RegionRule {
+  /** Hits further apart than this in the document (UTF-16 units) start another region. */
+  readonly sourceGap: number;
+  /** Hits further apart than this in the query (items) start another region. */
+  readonly queryGap: number;
+  /** Fewest distinct query items a region needs. */
+  readonly minHits: number;
+  /** Fewest distinct query items per query item spanned (first hit to last). */
+  readonly minDensity: number;
+  /** Regions kept, strongest first. */
+  readonly most: number;
+}
+
+/**
+ * The regions of one document's hits: hits close in the document are grouped, each group split where
+ * consecutive hits are far apart in the query; a group piece that passes the rule is a region, with the
+ * query span of its first and last item (`qStarts`, `qEnds` by item) and the document span of its hits.
+ * Sorts `own` in place.
+ * @example
+ * const rule = { sourceGap: 2000, queryGap: 256, minHits: 2, minDensity: 0, most: 8 }
+ * hitRegions(hits, fp.shingles.starts, fp.shingles.ends, rule) // [{ query_start, …, hits, strength }]
+ */
+export function hitRegions(
+  own: RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+): CandidateRegion[] {
+  own.sort((x, y) => x.start - y.start || x.i - y.i);
+  const regions: CandidateRegion[] = [];
+  for (let from = 0; from < own.length;) {
+    let to = from + 1;
+    while (to < own.length && own[to].start - own[to - 1].start <= rule.sourceGap) to++;
+    const g = own.slice(from, to).sort((x, y) => x.i - y.i);
+    for (let lo = 0; lo < g.length;) {
+      let hi = lo + 1;
+      while (hi < g.length && g[hi].i - g[hi - 1].i <= rule.queryGap) hi++;
+      let distinct = 0, strength = 0, s0 = Infinity, s1 = 0;
+      for (let k = lo; k < hi; k++) {
+        if (k === lo || g[k].i !== g[k - 1].i) { distinct++; strength += g[k].weight; }
+        s0 = Math.min(s0, g[k].start);
+        s1 = Math.max(s1, g[k].end);
+      }
+      const spanned = g[hi - 1].i - g[lo].i + 1;
+      if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
+        regions.push({
+          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1,
+          hits: distinct, strength,
+        });
+      }
+      lo = hi;
+    }
+    from = to;
+  }
+  return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, rule.most);
+}
