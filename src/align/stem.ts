@@ -86,11 +86,25 @@ const STEP2_SORTED = byLength(STEP2);
 const STEP3_SORTED = byLength(STEP3);
 const STEP4_SORTED = [...STEP4].sort((a, b) => b.length - a.length);
 
+/** Stems already computed: a search stems the same words in every window it aligns (bounded, cleared when full). */
+const memo = new Map<string, string>();
+const MEMO_SIZE = 100_000;
+
 /**
  * Porter stem of a lower-case a–z word (others returned as is).
  * @example porterStem('generalizations') // 'gener'
  */
 export function porterStem(word: string): string {
+  let stem = memo.get(word);
+  if (stem === undefined) {
+    stem = stemOnce(word);
+    if (memo.size === MEMO_SIZE) memo.clear();
+    memo.set(word, stem);
+  }
+  return stem;
+}
+
+function stemOnce(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
   let w = word;
   // 1a

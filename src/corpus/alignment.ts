@@ -128,36 +128,50 @@ export function mergeAligned(
 }
 
 /**
- * Characters added around a region on each side (in the query and in the document) before it is
- * aligned: reuse with word edits keeps exact hits only here and there, so the passage runs on past
- * the first and the last hit; growing by whole sentences needs the neighbouring text too.
+ * The margin of the first, probing alignment of a region: a few sentences on each side. Most candidate
+ * regions are chance clusters of shared words that align to nothing, and aligning costs time linear in
+ * the window: a probe that finds nothing ends the work on its region.
  */
-const REGION_MARGIN = 2500;
+const PROBE_MARGIN = 600;
+/**
+ * Characters added on each side of a probe window that found a passage, in the query and in the
+ * document, before it is aligned again: reuse with word edits keeps hits only here and there, so the
+ * passage runs on past the first and the last hit, and growing by whole sentences needs the
+ * neighbouring text too (spans end closer to the truth with this context on PAN 2013).
+ */
+const REGION_MARGIN = 3000;
 
 /** A stretch to align: [q0, q1) of the query against [s0, s1) of the document. */
 interface Window { q0: number; q1: number; s0: number; s1: number }
 
 /**
- * Align only where the hits are: each region, widened by REGION_MARGIN and cut at white space,
- * is aligned as its own pair (windows overlapping in both texts are merged first), and the spans
- * are shifted back to offsets in the whole texts. A whole book is never aligned against a query
- * for the sake of one quoted page.
+ * Align only where the hits are: each region, widened by PROBE_MARGIN and cut at white space, is
+ * aligned as its own pair (windows overlapping in both texts are merged first); windows that found a
+ * passage are widened by REGION_MARGIN and aligned again, and their spans, shifted back to offsets in
+ * the whole texts, are the result. A whole book is never aligned against a query for the sake of one
+ * quoted page.
  */
 function alignRegions(core: Core, query: string, text: string, regions: readonly CandidateRegion[]): AlignedSpan[] {
-  const windows = mergeWindows(regions.map((r) => ({
-    q0: cutBefore(query, r.query_start - REGION_MARGIN),
-    q1: cutAfter(query, r.query_end + REGION_MARGIN),
-    s0: cutBefore(text, r.source_start - REGION_MARGIN),
-    s1: cutAfter(text, r.source_end + REGION_MARGIN),
+  const around = (margin: number) => (r: Window): Window => ({
+    q0: cutBefore(query, r.q0 - margin),
+    q1: cutAfter(query, r.q1 + margin),
+    s0: cutBefore(text, r.s0 - margin),
+    s1: cutAfter(text, r.s1 + margin),
+  });
+  const probes = mergeWindows(regions.map((r) => around(PROBE_MARGIN)({
+    q0: r.query_start, q1: r.query_end, s0: r.source_start, s1: r.source_end,
   })));
+  const found = probes.filter((w) => alignWindow(core, query, text, w).length > 0);
   const out: AlignedSpan[] = [];
-  for (const w of windows) {
-    for (const s of alignSpans(core, query.slice(w.q0, w.q1), text.slice(w.s0, w.s1), COMPARE_DEFAULTS)) {
-      const { a_start, a_end, b_start, b_end, score } = s;
-      out.push({ a_start: a_start + w.q0, a_end: a_end + w.q0, b_start: b_start + w.s0, b_end: b_end + w.s0, score });
-    }
-  }
+  for (const w of mergeWindows(found.map(around(REGION_MARGIN)))) out.push(...alignWindow(core, query, text, w));
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
+}
+
+/** The aligned spans of one window, as offsets in the whole texts. */
+function alignWindow(core: Core, query: string, text: string, w: Window): AlignedSpan[] {
+  return alignSpans(core, query.slice(w.q0, w.q1), text.slice(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
+    a_start: s.a_start + w.q0, a_end: s.a_end + w.q0, b_start: s.b_start + w.s0, b_end: s.b_end + w.s0, score: s.score,
+  }));
 }
 
 /** Windows that overlap in both texts become one (until none do). */
@@ -194,8 +208,8 @@ const notInsidePair = (text: string, at: number): number => ((text.charCodeAt(at
 /** The query's sampled content-word pairs (computed once) and which documents hold a pair. */
 export interface PairLookup {
   query(): ContentPairs;
-  /** True when document `doc` of `dataset` holds the pair `hash`. */
-  holds(dataset: ExactDataset, doc: number, hash: number): boolean;
+  /** True when document `doc` of `dataset` holds the query's pair number `i`. */
+  holds(dataset: ExactDataset, doc: number, i: number): boolean;
 }
 
 /**
@@ -234,7 +248,7 @@ function pairBackground(
     if (seen.has(h) || spans.some((s) => q.starts[i] < s.a_end && s.a_start < q.ends[i])) continue;
     seen.add(h);
     outside++;
-    if (pairsOf.holds(dataset, doc, h)) held++;
+    if (pairsOf.holds(dataset, doc, i)) held++;
   }
   return outside < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held / outside);
 }

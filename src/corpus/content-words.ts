@@ -32,6 +32,9 @@ export const PAIR_MIN_HITS = 3;
  */
 export const PAIR_MIN_DENSITY = 0.05;
 
+/** Bits of a pair hash that pick its bucket of the index (256 KiB of bucket starts). */
+const PREFIX_BITS = 16;
+
 /** Pairs occurring in more documents than this are too common to say anything. */
 const MAX_POSTINGS = 64;
 /**
@@ -54,15 +57,23 @@ export interface ContentPairs {
   readonly ends: Uint32Array;
 }
 
+/** Marks a token that is no content word (a stop word or a single character) in the stem-hash cache. */
+const NOT_CONTENT = -1;
 const stems = new Map<string, number>();
-/** FNV-1a hash of a content word's Porter stem (cached per token form, bounded). */
+/**
+ * FNV-1a hash of a content word's Porter stem, or NOT_CONTENT (cached per token form, bounded): one
+ * lookup per token of every query.
+ */
 function stemHash(token: string): number {
   let h = stems.get(token);
   if (h !== undefined) return h;
-  const stem = porterStem(token);
-  h = 0x811c9dc5;
-  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
-  h >>>= 0;
+  if (STOP_WORDS.has(token) || token.length <= 1) h = NOT_CONTENT;
+  else {
+    const stem = porterStem(token);
+    h = 0x811c9dc5;
+    for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
+    h >>>= 0;
+  }
   if (stems.size > 200_000) stems.clear();
   stems.set(token, h);
   return h;
@@ -88,9 +99,9 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
   for (let s = 0; s < norm.length;) {
     let e = norm.indexOf(' ', s);
     if (e < 0) e = norm.length;
-    const tok = norm.slice(s, e);
-    if (!STOP_WORDS.has(tok) && tok.length > 1) {
-      words.push(stemHash(tok));
+    const h = stemHash(norm.slice(s, e));
+    if (h !== NOT_CONTENT) {
+      words.push(h);
       starts.push(map[s]);
       ends.push(map[e]);
     }
@@ -108,6 +119,12 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
   return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
 }
 
+/** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
+export interface QueryPostings {
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+}
+
 /** A candidate document from content-word pairs. */
 export interface PairCandidate {
   readonly doc: number;
@@ -123,13 +140,20 @@ export interface PairCandidate {
  * index.candidates(contentPairs('a query that rewords the second document'))
  */
 export class ContentWordIndex {
+  /** Where the keys with each top-PREFIX_BITS value start (length 2^PREFIX_BITS + 1): a lookup searches one bucket. */
+  private readonly buckets: Uint32Array;
+
   private constructor(
     private readonly keys: Uint32Array,
     private readonly docs: Uint32Array,
     private readonly offsets: Uint32Array,
     /** Documents indexed (documents without text are skipped but keep their number). */
     readonly documents: number,
-  ) {}
+  ) {
+    this.buckets = new Uint32Array((1 << PREFIX_BITS) + 1);
+    for (const k of keys) this.buckets[(k >>> (32 - PREFIX_BITS)) + 1]++;
+    for (let b = 0; b < 1 << PREFIX_BITS; b++) this.buckets[b + 1] += this.buckets[b];
+  }
 
   /** Build from the documents' texts (null: not kept, skipped). */
   static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
@@ -155,31 +179,17 @@ export class ContentWordIndex {
     );
   }
 
-  /** True when document `doc` holds the sampled pair `hash` (binary search: a key's postings are in document order). */
-  holds(doc: number, hash: number): boolean {
-    let lo = 0, hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid] < hash || (this.keys[mid] === hash && this.docs[mid] < doc)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.keys.length && this.keys[lo] === hash && this.docs[lo] === doc;
-  }
-
-  /** Bytes the index takes (keys, documents, offsets). */
-  get bytes(): number {
-    return this.keys.length * 12;
-  }
-
   /**
-   * Documents sharing ≥ PAIR_MIN_HITS sampled pairs with one stretch of the query (its pairs:
-   * {@link contentPairs}), strongest first.
+   * Where each pair of a query sits in the index: its postings are `[from[i], to[i])` (empty when
+   * the index lacks it). One binary search per pair, done once per query and shared by the
+   * candidate search and every {@link holdsAt} of the alignment stage.
    */
-  candidates(q: ContentPairs): PairCandidate[] {
-    const hits: Array<RegionHit & { doc: number }> = [];
-    for (let i = 0; i < q.hashes.length; i++) {
+  postings(q: ContentPairs): QueryPostings {
+    const n = q.hashes.length;
+    const from = new Uint32Array(n), to = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
       const h = q.hashes[i];
-      let lo = 0, hi = this.keys.length;
+      let lo = this.buckets[h >>> (32 - PREFIX_BITS)], hi = this.buckets[(h >>> (32 - PREFIX_BITS)) + 1];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (this.keys[mid] < h) lo = mid + 1;
@@ -187,11 +197,44 @@ export class ContentWordIndex {
       }
       let end = lo;
       while (end < this.keys.length && this.keys[end] === h) end++;
+      from[i] = lo;
+      to[i] = end;
+    }
+    return { from, to };
+  }
+
+  /**
+   * True when document `doc` holds query pair `i` (binary search inside the pair's postings,
+   * which are in document order).
+   */
+  holdsAt(at: QueryPostings, i: number, doc: number): boolean {
+    let lo = at.from[i], hi = at.to[i];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < at.to[i] && this.docs[lo] === doc;
+  }
+
+  /** Bytes the index takes (keys, documents, offsets, bucket table). */
+  get bytes(): number {
+    return this.keys.length * 12 + this.buckets.byteLength;
+  }
+
+  /**
+   * Documents sharing ≥ PAIR_MIN_HITS sampled pairs with one stretch of the query (its pairs:
+   * {@link contentPairs}), strongest first.
+   */
+  candidates(q: ContentPairs, at: QueryPostings = this.postings(q)): PairCandidate[] {
+    const hits: Array<RegionHit & { doc: number }> = [];
+    for (let i = 0; i < q.hashes.length; i++) {
+      const lo = at.from[i], end = at.to[i];
       if (end - lo > MAX_POSTINGS) continue;
       const weight = PAIR_WEIGHT / (end - lo);
       for (let k = lo; k < end; k++) {
-        const at = this.offsets[k];
-        hits.push({ doc: this.docs[k], i, start: at, end: at, weight });
+        const offset = this.offsets[k];
+        hits.push({ doc: this.docs[k], i, start: offset, end: offset, weight, key: q.hashes[i] });
       }
     }
     hits.sort((a, b) => a.doc - b.doc || a.start - b.start);

@@ -21,7 +21,7 @@ import { fingerprintCore, toText, winnowCore } from '../fingerprint/fingerprint.
 import { paramsId, resolveOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import { alignCandidates, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
-import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate } from './content-words.js';
+import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
   AlignedEvidence,
@@ -265,6 +265,13 @@ export class Corpus {
     const details = new Map<string, DatasetSearchDetail>();
     const jobs: AlignmentJob[] = [];
     let queryPairs: ContentPairs | undefined;
+    // where the query's pairs sit in each dataset's pair index: looked up once, for candidates and backgrounds
+    const postings = new Map<ExactDataset, QueryPostings>();
+    const postingsOf = (d: ExactDataset): QueryPostings => {
+      let at = postings.get(d);
+      if (!at) postings.set(d, (at = this.contentIndex(d).postings((queryPairs ??= contentPairs(query)))));
+      return at;
+    };
     const exact: Array<{ d: ExactDataset; r: ExactSearch }> = [];
     for (const d of targets) {
       const id = d.descriptor.id;
@@ -281,7 +288,8 @@ export class Corpus {
         const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
         const pairs = limit > 0 && d.keepsText ? (queryPairs ??= contentPairs(query)) : null;
-        for (const candidate of withPairCandidates(r.candidates, pairs && this.contentIndex(d).candidates(pairs))) {
+        const pairCandidates = pairs && this.contentIndex(d).candidates(pairs, postingsOf(d));
+        for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
           jobs.push({ dataset: d, candidate });
         }
         exact.push({ d, r });
@@ -291,7 +299,7 @@ export class Corpus {
     // the second stage: align the strongest candidates; their passages replace the seed matches
     const pairsOf: PairLookup = {
       query: () => (queryPairs ??= contentPairs(query)),
-      holds: (d, doc, hash) => this.contentIndex(d).holds(doc, hash),
+      holds: (d, doc, i) => this.contentIndex(d).holdsAt(postingsOf(d), i, doc),
     };
     const { aligned, evidence, report } = alignCandidates(core, query, jobs, limit, budgetMs, pairsOf);
     for (const { d, r } of exact) {

@@ -21,6 +21,11 @@ export interface RegionHit {
   readonly start: number;
   readonly end: number;
   readonly weight: number;
+  /**
+   * What was found (a pair's hash): hits of several query items with the same key at the same document
+   * offset are one place of the document. Without it, one offset is one place.
+   */
+  readonly key?: number;
 }
 
 /** How hits group into regions. */
@@ -58,17 +63,21 @@ export function hitRegions(
     for (let lo = 0; lo < g.length;) {
       let hi = lo + 1;
       while (hi < g.length && g[hi].i - g[hi - 1].i <= rule.queryGap) hi++;
-      let distinct = 0, strength = 0, s0 = Infinity, s1 = 0;
+      let items = 0, strength = 0, s0 = Infinity, s1 = 0;
       for (let k = lo; k < hi; k++) {
-        if (k === lo || g[k].i !== g[k - 1].i) { distinct++; strength += g[k].weight; }
+        if (k === lo || g[k].i !== g[k - 1].i) { items++; strength += g[k].weight; }
         s0 = Math.min(s0, g[k].start);
         s1 = Math.max(s1, g[k].end);
       }
+      // A word pair repeated in the query ("hand … hands … hand") finds one place of the document several
+      // times: a region counts no more hits than it has distinct places in the document either.
+      const places = distinctPlaces(g, lo, hi);
+      const distinct = Math.min(items, places);
       const spanned = g[hi - 1].i - g[lo].i + 1;
       if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
         regions.push({
           query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1,
-          hits: distinct, strength,
+          hits: distinct, strength: (strength * distinct) / items,
         });
       }
       lo = hi;
@@ -76,4 +85,11 @@ export function hitRegions(
     from = to;
   }
   return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, rule.most);
+}
+
+/** Number of distinct places (document offset and key) among hits `g[lo..hi)`. */
+function distinctPlaces(g: readonly RegionHit[], lo: number, hi: number): number {
+  const places = new Set<string>();
+  for (let k = lo; k < hi; k++) places.add(`${g[k].start}:${g[k].key ?? 0}`);
+  return places.size;
 }

@@ -168,6 +168,40 @@ describe('content-word pairs', () => {
     expect(found[0].doc).toBe(1);
     expect(found[0].regions[0].source_start).toBeGreaterThan(9_000);
   });
+
+  it('count a pair the query repeats as one place of the document', () => {
+    // sampled pairs (one in PAIR_SAMPLE is kept) of two words each, from a list of content words
+    const words = 'harbour lighthouse keeper watched grey northern sea storm lantern cliff tide gull rope anchor'.split(' ');
+    const sampled: string[] = [];
+    for (let i = 0; i < words.length && sampled.length < 3; i++) {
+      for (let j = 0; j < words.length && sampled.length < 3; j++) {
+        const two = `${words[i]} ${words[j]}`;
+        if (i !== j && contentPairs(two).hashes.length === 1 && !sampled.some((p) => p.includes(words[i]))) sampled.push(two);
+      }
+    }
+    expect(sampled.length).toBe(3);
+    const filler = (k: number): string => `qqa${k} qqb${k} qqc${k}`; // content words no document holds
+    const doc = sampled.map((p, k) => `${p} ${filler(k)}`).join(' ');
+    const index = ContentWordIndex.build([doc]);
+    // one pair of the document, found by five stretches of the query: one place, no region of five hits
+    const repeated = Array.from({ length: 5 }, (_, k) => `${sampled[0]} ${filler(10 + k)}`).join(' ');
+    expect(index.candidates(contentPairs(repeated))).toEqual([]);
+    // three distinct pairs in three places of the document are a candidate
+    const distinct = sampled.map((p, k) => `${p} ${filler(20 + k)}`).join(' ');
+    expect(index.candidates(contentPairs(distinct)).map((c) => c.hits)).toEqual([3]);
+  });
+
+  it('postings are found once per query and answer "does this document hold pair i"', () => {
+    const docs = [persuasion.slice(0, 20_000), thursday.slice(0, 20_000)];
+    const index = ContentWordIndex.build(docs);
+    const q = contentPairs(thursday.slice(5_000, 7_000));
+    const at = index.postings(q);
+    const own = contentPairs(docs[1]);
+    for (let i = 0; i < q.hashes.length; i++) {
+      expect(index.holdsAt(at, i, 1)).toBe(own.hashes.includes(q.hashes[i]));
+      expect(index.holdsAt(at, i, 0)).toBe(contentPairs(docs[0]).hashes.includes(q.hashes[i]));
+    }
+  });
 });
 
 describe('reuse kinds', () => {
