@@ -3,13 +3,17 @@
 // (SHA-256, CRC, counts, size budget), the default packs loaded and analyze answering from them,
 // and the CLI's `packs` commands when dist/ is built. Reads only committed files.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, readPackIndexWith, readPackInfo, readPackManifestWith } from '../../src/index.js';
+import {
+  createEngine, loadDefaultPacksFromUrl, readPackIndexWith, readPackInfo, readPackManifestWith,
+} from '../../src/index.js';
+import { serveStatic } from '../../src/node/static.js';
 import {
   buildPackFile, listPacks, loadDefaultPacks, nodePackFs, packsDir, verifyPackFile,
 } from '../../src/node/index.js';
@@ -65,10 +69,11 @@ describe('shipped reference packs', () => {
       .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
   });
 
-  it('loads the default packs: analyze links a packed book to Gutenberg, finds nothing in new text', async () => {
-    const engine = await createEngine();
-    const loaded = await loadDefaultPacks(engine);
-    expect(loaded.map((l) => l.info.kb_dataset).sort()).toEqual(['project-gutenberg', 'wikipedia']);
+  it('createEngine({ packs: \'default\' }): a packed book links to Gutenberg, new text finds nothing', async () => {
+    const engine = await createEngine({ packs: 'default' });
+    const defaults = (await listPacks(packs)).filter((p) => p.default);
+    expect(engine.datasets().map((d) => d.id).sort()).toEqual(defaults.map((p) => p.id).sort());
+    expect(engine.datasets().map((d) => d.kb_dataset).sort()).toEqual(['project-gutenberg', 'wikipedia']);
     // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
     const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
@@ -85,6 +90,14 @@ describe('shipped reference packs', () => {
     engine.dispose();
   });
 
+  it('loadDefaultPacks (trainprint/node) loads the same packs as createEngine({ packs: \'default\' })', async () => {
+    const engine = await createEngine();
+    const loaded = await loadDefaultPacks(engine);
+    const defaults = (await listPacks(packs)).filter((p) => p.default);
+    expect(loaded.map((l) => l.info.sha256)).toEqual(defaults.map((p) => p.sha256));
+    engine.dispose();
+  });
+
   it('keeps the provenance of every document in the pack itself', async () => {
     const info = await readPackInfo(new Uint8Array(readFileSync(join(packs, 'gutenberg.tpk'))));
     expect(info.sources[0]).toMatchObject({ repository: 'rcdm-uga/Gutenberg_Text' });
@@ -92,6 +105,77 @@ describe('shipped reference packs', () => {
     expect(info.documents.find((d) => d.ebook === 1342))
       .toMatchObject({ title: 'Pride and Prejudice', author: 'Jane Austen' });
     expect(info.licence.texts).toContain('Public domain');
+  });
+});
+
+/**
+ * A packs folder in `tmp` holding the sample pack as its one default pack, listed with `sha256`
+ * (the real one unless a test gives another), optionally without the pack file itself.
+ */
+function samplePacksFolder(name: string, change: { sha256?: string; missing?: boolean } = {}): string {
+  const index = JSON.parse(readFileSync(join(packs, 'index.json'), 'utf8'));
+  const entry = index.packs.find((p: { id: string }) => p.id === 'pack:gutenberg-sample');
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  if (!change.missing) copyFileSync(join(packs, entry.file), join(dir, entry.file));
+  const listed = { ...entry, default: true, sha256: change.sha256 ?? entry.sha256 };
+  writeFileSync(join(dir, 'index.json'), JSON.stringify({ ...index, packs: [listed] }));
+  return dir;
+}
+
+describe('default packs from a URL (packsUrl)', () => {
+  const good = samplePacksFolder('good');
+  const tampered = samplePacksFolder('tampered', { sha256: 'e'.repeat(64) });
+  samplePacksFolder('missing', { missing: true });
+  const files = serveStatic(tmp);
+  const server = createServer(async (req, res) => {
+    const r = (await files(new Request(`http://127.0.0.1${req.url}`))) ?? new Response('not found', { status: 404 });
+    res.writeHead(r.status, Object.fromEntries(r.headers));
+    res.end(Buffer.from(await r.arrayBuffer()));
+  });
+  const listening = new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
+  }));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fetches the index and the listed file over HTTP, checks it and loads it', async () => {
+    const engine = await createEngine({ packs: 'default', packsUrl: `${await listening}good` });
+    expect(engine.datasets().map((d) => [d.id, d.kb_dataset]))
+      .toEqual([['pack:gutenberg-sample', 'project-gutenberg']]);
+    const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
+    expect((await engine.analyze({ content: persuasion, content_type: 'text' })).matches.length).toBeGreaterThan(0);
+    engine.dispose();
+  });
+
+  it('reads a file: URL from disk as well', async () => {
+    const engine = await createEngine();
+    const loaded = await loadDefaultPacksFromUrl(engine, pathToFileURL(good));
+    expect(loaded.map((l) => l.stats.id)).toEqual(['pack:gutenberg-sample']);
+    engine.dispose();
+  });
+
+  it('refuses a pack whose SHA-256 is not the listed one, over HTTP and from disk, loading nothing', async () => {
+    const url = `${await listening}tampered/`;
+    await expect(createEngine({ packs: 'default', packsUrl: url })).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE', message: expect.stringContaining('SHA-256 mismatch'),
+    });
+    const engine = await createEngine();
+    await expect(loadDefaultPacksFromUrl(engine, pathToFileURL(tampered)))
+      .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
+    expect(engine.datasets()).toEqual([]);
+    engine.dispose();
+  });
+
+  it('answers a missing file, a missing index or a bad URL with INVALID_INPUT', async () => {
+    const base = await listening;
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}missing/` }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('HTTP 404') });
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}nowhere/` }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(createEngine({ packs: 'default', packsUrl: 'not a url' }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(createEngine({ packs: 'all' as 'default' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });
 
