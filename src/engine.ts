@@ -111,6 +111,10 @@ export class Engine extends FingerprintEngine {
   search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
+  /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
+  documentText(datasetId: string, documentId: string): string | null {
+    return this.corpus.documentText(datasetId, documentId);
+  }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
   importDataset(bytes: Uint8Array): Promise<DatasetStats> { return this.corpus.importDataset(bytes); }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
