@@ -3,11 +3,13 @@
 //
 //   node build/packs-prepare.mjs gutenberg --repo GITDIR [--texts DIR] [--select N]
 //   node build/packs-prepare.mjs wikipedia --repo GITDIR [--texts DIR] [--select]
+//   node build/packs-prepare.mjs wikipedia-articles --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs sample [--select]
 //
 // GITDIR is a git directory (a clone, bare or not) of the pack's source repository that has the
 // manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg`, Hongcheng-Gao/RobTest-Demo for
-// `wikipedia` (its copy of WikiText-103). Texts are written to DIR (default pack-texts/<name>/,
+// `wikipedia` (its copy of WikiText-103), Vibhas-hs-edu/WikiTasks for `wikipedia-articles` (WikiExtractor
+// output of an English Wikipedia dump part). Texts are written to DIR (default pack-texts/<name>/,
 // git-ignored): the pack holds only hashes of them.
 //
 // Without --select the manifest decides: exactly its documents are extracted, processed and
@@ -44,6 +46,7 @@ function git(gitDir, args, input) {
     p.stdout.on('data', (c) => chunks.push(c));
     p.stderr.on('data', (c) => { err += c; });
     p.on('error', rej);
+    p.stdin.on('error', () => {}); // EPIPE when git exits before reading (ls-tree reads nothing): its exit code tells
     p.on('close', (code) => {
       if (code === 0) res(Buffer.concat(chunks));
       else rej(new Error(`git ${args[0]}: ${err.trim() || `exit ${code}`}`));
@@ -449,6 +452,102 @@ async function wikipedia(values) {
   }
 }
 
+// --------------------------------------------------------------------------- wikipedia-articles
+
+const WIKIPEDIA_ARTICLES = {
+  format: 'trainprint.pack-manifest',
+  version: 1,
+  id: 'pack:wikipedia-articles',
+  name: 'English Wikipedia — 24,326 articles (page ids 56,564,559–57,025,637)',
+  pack_version: '1.0.0',
+  description:
+    'Plain text of English Wikipedia articles as WikiExtractor (Attardi, github.com/attardi/wikiextractor) renders ' +
+    'a dump part: every article of 50 words or more of one contiguous page-id range, grouped by extractor file ' +
+    '(one document per file). Hashes of word 5-grams only, no text.',
+  kb_dataset: 'wikipedia',
+  kb_note: WIKIPEDIA.kb_note.replace(
+    'WikiText-103 is verbatim English Wikipedia text (Good and Featured articles)',
+    'WikiExtractor output is the verbatim running text of English Wikipedia articles ' +
+      '(lists, tables and markup dropped)',
+  ),
+  window: 4, // the Wikipedia setting: short passages (≥ 16 words) are reported
+  built: today(),
+  sources: [{
+    repository: 'Vibhas-hs-edu/WikiTasks',
+    commit: '52b1f163137bc40b0f67cbf129d5dab4f6fd5901',
+    url: 'https://github.com/Vibhas-hs-edu/WikiTasks',
+    note:
+      'text/AA/wiki_00 … wiki_63: WikiExtractor output of one part of an English Wikipedia dump (page ids ' +
+      "56,564,557–57,025,637: pages created in 2018, their text as of a dump older than the commit, October 2021; " +
+      "ids of English Wikipedia's ?curid= URLs). Each <doc> is " +
+      'an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 words, ' +
+      "as 'Title', a blank line and the body, joined by blank lines in file order (text/Temp/ holds the same " +
+      'articles wrapped as XML and is not used).',
+  }],
+  licence: {
+    texts: 'CC BY-SA 3.0 and GFDL (English Wikipedia text at the dump\'s date; CC BY-SA 4.0 since 2023)',
+    note:
+      'The pack holds hashes of word 5-grams, not the texts; attribution: the Wikipedia contributors of each ' +
+      'article (its history at https://en.wikipedia.org/wiki?curid=<page id>).',
+  },
+  selection: '',
+  documents: [],
+};
+
+const ARTICLE_MIN_WORDS = 50;
+const decodeXmlAttr = (s) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  .replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+/** The articles of one WikiExtractor file: [{ id, title, body }] (body without the title line). */
+function extractorArticles(text) {
+  const out = [];
+  for (const m of text.matchAll(/<doc id="(\d+)" url="[^"]*" title="([^"]*)">\n([\s\S]*?)\n<\/doc>/g)) {
+    const lines = m[3].split('\n');
+    out.push({ id: Number(m[1]), title: decodeXmlAttr(m[2]), body: lines.slice(1).join('\n').trim() });
+  }
+  return out;
+}
+
+async function wikipediaArticles(values) {
+  const manifestPath = new URL('packs/wikipedia-articles/manifest.json', root).pathname;
+  const manifest = readManifest(manifestPath) ?? WIKIPEDIA_ARTICLES;
+  const src = manifest.sources[0];
+  const gitDir = gitDirOf(values.repo);
+  const textsDir = resolve(values.texts ?? 'pack-texts/wikipedia-articles');
+  const files = (await listBlobs(gitDir, src.commit)).filter((e) => /^text\/AA\/wiki_\d\d$/.test(e.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (files.length === 0) fail(`no text/AA/wiki_NN files in ${src.repository} at ${src.commit}`);
+  const blobs = await readBlobs(gitDir, files.map((f) => f.blob));
+  const docs = [];
+  const texts = new Map();
+  let articles = 0;
+  for (const f of files) {
+    const kept = extractorArticles(blobs.get(f.blob).toString('utf8'))
+      .filter((a) => a.body.split(/\s+/).filter(Boolean).length >= ARTICLE_MIN_WORDS);
+    if (kept.length === 0) continue;
+    articles += kept.length;
+    const bytes = Buffer.from(kept.map((a) => `${a.title}\n\n${a.body}`).join('\n\n'), 'utf8');
+    const name = f.path.split('/').pop();
+    const id = `enwiki-extract:AA/${name}`;
+    docs.push(docEntry({
+      id, file: `enwiki-AA-${name}.txt`,
+      title: `${kept.length} articles, page ids ${kept[0].id}–${kept[kept.length - 1].id}`,
+      url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
+      source: src.repository, source_path: f.path,
+    }, bytes));
+    texts.set(id, bytes);
+  }
+  if (values.select !== undefined) {
+    const last = `wiki_${String(files.length - 1).padStart(2, '0')}`;
+    const selection = `Every article with ≥ ${ARTICLE_MIN_WORDS} words in text/AA/wiki_00 … ${last}: ` +
+      `${articles.toLocaleString('en')} articles in ${docs.length} documents (one per extractor file).`;
+    writeManifest(manifestPath, { ...manifest, built: today(), selection, documents: docs });
+    writeTexts(textsDir, docs, texts);
+  } else {
+    writeTexts(textsDir, manifest.documents, texts);
+  }
+}
+
 // --------------------------------------------------------------------------------------- sample
 
 const SAMPLE = {
@@ -521,7 +620,9 @@ const target = positionals[0];
 if (values.select === true) values.select = '';
 if (target === 'gutenberg') await gutenberg(values);
 else if (target === 'wikipedia') await wikipedia(values);
+else if (target === 'wikipedia-articles') await wikipediaArticles(values);
 else if (target === 'sample') sample(values);
 else {
-  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|sample [--repo GITDIR] [--texts DIR] [--select [N]]');
+  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|sample [--repo GITDIR] ' +
+    '[--texts DIR] [--select [N]]');
 }

@@ -44,7 +44,7 @@ describe('shipped reference packs', () => {
 
   it('verifies every listed pack against the index, and the index against the manifests', async () => {
     const listed = await listPacks(packs);
-    const ids = ['pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:gutenberg-sample'];
+    const ids = ['pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:wikipedia-articles', 'pack:gutenberg-sample'];
     expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
     for (const p of listed) {
       const info = await verifyPackFile(p.path);
@@ -60,6 +60,11 @@ describe('shipped reference packs', () => {
     }
     const gutenberg = listed.find((p) => p.id === 'pack:gutenberg')!;
     expect(gutenberg.documents).toBeGreaterThanOrEqual(500);
+    // English Wikipedia: ≥ 20,000 articles, grouped one document per extractor file titled '<n> articles, …'
+    const wiki = await readPackManifestWith(nodePackFs, join(packs, 'wikipedia-articles/manifest.json'));
+    const articles = wiki.documents.reduce((n, d) => n + Number(/^(\d+) articles/.exec(d.title ?? '')?.[1] ?? 0), 0);
+    expect(articles).toBeGreaterThanOrEqual(20_000);
+    expect(wiki.selection).toContain(`${articles.toLocaleString('en')} articles`);
     expect(listed.filter((p) => p.default).reduce((a, p) => a + p.bytes, 0)).toBeLessThanOrEqual(DEFAULT_BUDGET);
   });
 
@@ -73,7 +78,7 @@ describe('shipped reference packs', () => {
     const engine = await createEngine({ packs: 'default' });
     const defaults = (await listPacks(packs)).filter((p) => p.default);
     expect(engine.datasets().map((d) => d.id).sort()).toEqual(defaults.map((p) => p.id).sort());
-    expect(engine.datasets().map((d) => d.kb_dataset).sort()).toEqual(['project-gutenberg', 'wikipedia']);
+    expect(new Set(engine.datasets().map((d) => d.kb_dataset))).toEqual(new Set(['project-gutenberg', 'wikipedia']));
     // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
     const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
