@@ -1,13 +1,14 @@
 // Prepare the texts of the reference packs (packs/<name>/manifest.json) from their public sources,
 // so that `trainprint pack build packs/<name>/manifest.json --texts <dir>` can build them.
 //
-//   node build/packs-prepare.mjs gutenberg --repo GITDIR [--texts DIR] [--select N]
+//   node build/packs-prepare.mjs gutenberg --repo GITDIR --extra GITDIR [--texts DIR] [--select N]
 //   node build/packs-prepare.mjs wikipedia --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs wikipedia-articles --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs sample [--select]
 //
 // GITDIR is a git directory (a clone, bare or not) of the pack's source repository that has the
-// manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg`, Hongcheng-Gao/RobTest-Demo for
+// manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg` (--extra: bloominghaze/laboratorywork16,
+// the Project Gutenberg file of Leaves of Grass), Hongcheng-Gao/RobTest-Demo for
 // `wikipedia` (its copy of WikiText-103), Vibhas-hs-edu/WikiTasks for `wikipedia-articles` (WikiExtractor
 // output of an English Wikipedia dump part). Texts are written to DIR (default pack-texts/<name>/,
 // git-ignored): the pack holds only hashes of them.
@@ -128,6 +129,21 @@ const docEntry = (fields, bytes) => ({ ...fields, sha256: sha256(bytes), bytes: 
 
 // ------------------------------------------------------------------------------------ gutenberg
 
+/**
+ * Books of the famous list that the first source lacks, from other public copies of the Project Gutenberg
+ * file (header included, stripped by the same rules): `--extra GITDIR` is a clone of this repository.
+ */
+const WHITMAN_SOURCE = {
+  repository: 'bloominghaze/laboratorywork16',
+  commit: 'b54c06e75c7715546bcbeb81294436b9c8b580d2',
+  url: 'https://github.com/bloominghaze/laboratorywork16',
+  note:
+    "whitman-leaves.txt: Walt Whitman's Leaves of Grass, Project Gutenberg Etext #1322 (lvgrs10.txt, May 1998) " +
+    'with its original header and licence, which are stripped like the others. Whitman is not among the first ' +
+    "source's authors.",
+};
+const EXTRA_BOOKS = [{ path: 'whitman-leaves.txt', ebook: 1322, title: 'Leaves of Grass', author: 'Walt Whitman' }];
+
 const GUTENBERG = {
   format: 'trainprint.pack-manifest',
   version: 1,
@@ -153,7 +169,7 @@ const GUTENBERG = {
       'the gutenberg Python package). Header, footer and licence stripped with the rules of c-w/gutenberg ' +
       'strip_headers; ' +
       'ebook number, title and author read from the header.',
-  }],
+  }, WHITMAN_SOURCE],
   licence: {
     texts:
       'Public domain in the USA (Project Gutenberg eBooks; the Project Gutenberg trademark licence covers only the ' +
@@ -244,7 +260,11 @@ async function eachBlob(gitDir, entries, each) {
 
 async function gutenberg(values) {
   const manifestPath = new URL('packs/gutenberg/manifest.json', root).pathname;
-  const manifest = readManifest(manifestPath) ?? GUTENBERG;
+  const read = readManifest(manifestPath);
+  // a new selection takes the sources listed here (the first one's commit as the manifest has it)
+  const manifest = read && values.select !== undefined
+    ? { ...read, sources: [read.sources[0], ...GUTENBERG.sources.slice(1)] }
+    : read ?? GUTENBERG;
   const src = manifest.sources[0];
   const gitDir = gitDirOf(values.repo);
   const textsDir = resolve(values.texts ?? 'pack-texts/gutenberg');
@@ -271,7 +291,7 @@ async function gutenberg(values) {
     }));
     console.error(`${records.length} files read, ${chosen.length} books chosen`);
   } else {
-    chosen = manifest.documents.map((d) => {
+    chosen = manifest.documents.filter((d) => d.source === src.repository).map((d) => {
       const e = byPath.get(d.source_path);
       if (!e) fail(`${d.source_path}: not in ${src.repository} at ${src.commit}`);
       const { sha256: _s, bytes: _b, ...fields } = d;
@@ -287,9 +307,32 @@ async function gutenberg(values) {
     texts.set(fields.id, bytes);
     docs.push(docEntry(fields, bytes));
   });
+  // the books of the other sources (EXTRA_BOOKS), after the first source's
+  for (const extra of manifest.sources.slice(1)) {
+    const wanted = values.select !== undefined
+      ? EXTRA_BOOKS.map((b) => ({
+        id: `pg${b.ebook}`, file: `pg${b.ebook}.txt`, title: b.title, author: b.author, ebook: b.ebook,
+        url: `https://www.gutenberg.org/ebooks/${b.ebook}`, source: extra.repository, source_path: b.path,
+      }))
+      : manifest.documents.filter((d) => d.source === extra.repository);
+    if (wanted.length === 0) continue;
+    const extraDir = gitDirOf(values.extra);
+    const byExtraPath = new Map((await listBlobs(extraDir, extra.commit)).map((e) => [e.path, e]));
+    const entriesOf = wanted.map((d) => byExtraPath.get(d.source_path) ??
+      fail(`${d.source_path}: not in ${extra.repository} at ${extra.commit}`));
+    const blobs = await readBlobs(extraDir, entriesOf.map((e) => e.blob));
+    wanted.forEach((d, i) => {
+      const { sha256: _s, bytes: _b, ...fields } = d;
+      const bytes = Buffer.from(stripGutenbergHeaders(blobs.get(entriesOf[i].blob).toString('utf8')), 'utf8');
+      texts.set(fields.id, bytes);
+      docs.push(docEntry(fields, bytes));
+    });
+  }
   if (values.select !== undefined) {
+    const extras = docs.filter((d) => d.source !== src.repository);
     const selection =
-      `${docs.length} books of the ${entries.length} files at the commit: English books with a Project Gutenberg ` +
+      `${docs.length - extras.length} books of the ${entries.length} files at the commit: English books with a ` +
+      'Project Gutenberg ' +
       'ebook ' +
       `number, at least ${MIN_CHARS.toLocaleString('en-US')} characters once stripped, one file per ebook number and ` +
       "per author and title (the copy in the author's own folder, else the first path in code-unit order); " +
@@ -298,7 +341,9 @@ async function gutenberg(values) {
       "each author's books by ascending ebook number. The repository has no download counts: its authors are the " +
       'most-read, and within them the famous works and the early ebook numbers (the canonical works, transcribed ' +
       'first) stand in ' +
-      'for popularity.';
+      'for popularity. ' +
+      `Then ${extras.length} famous work${extras.length === 1 ? '' : 's'} of an author the repository lacks, from ` +
+      `the other sources: ${extras.map((d) => `${d.title} (${d.author})`).join(', ')}.`;
     writeManifest(manifestPath, { ...manifest, built: today(), selection, documents: docs });
     writeTexts(textsDir, docs, texts);
   } else {
@@ -612,7 +657,9 @@ function sample(values) {
 // ----------------------------------------------------------------------------------------- main
 
 const { values, positionals } = parseArgs({
-  options: { repo: { type: 'string' }, texts: { type: 'string' }, select: { type: 'string' } },
+  options: {
+    repo: { type: 'string' }, extra: { type: 'string' }, texts: { type: 'string' }, select: { type: 'string' },
+  },
   allowPositionals: true,
   strict: false,
 });
