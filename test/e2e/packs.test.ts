@@ -2,16 +2,16 @@
 // manifest and texts (the committed fixture books), every listed pack verified against the index
 // (SHA-256, CRC, counts, size budget), the default packs loaded and analyze answering from them,
 // and the CLI's `packs` commands when dist/ is built. Reads only committed files.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createEngine, loadDefaultPacksFromUrl, readPackIndexWith, readPackInfo, readPackManifestWith,
+  createEngine, knowledgeBase, loadDefaultPacksFromUrl, readPackIndexWith, readPackInfo, readPackManifestWith,
 } from '../../src/index.js';
 import { serveStatic } from '../../src/node/static.js';
 import {
@@ -26,6 +26,20 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Default packs ship in the npm package: their total must stay within this budget. */
 const DEFAULT_BUDGET = 25e6;
+
+/** Writing of our own, in none of the packs. */
+const ORIGINAL = [
+  'The committee met on a wet Tuesday to argue about the new bus timetable, which nobody had read in full.',
+  'Marta brought biscuits and a printed spreadsheet; Daniel brought a grievance about the number 14, which now',
+  'skipped his street entirely after seven in the evening. By the time the tea had gone cold they had agreed on',
+  'three things: the timetable was too long, the font was too small, and someone should write to the council',
+  'before the month ended.',
+].join(' ');
+
+/** 100-word passages of famous books of the Gutenberg pack (test/fixtures/texts/SOURCE.md). */
+const famous = JSON.parse(readFileSync(join(root, 'test/fixtures/texts/famous-passages.json'), 'utf8')) as {
+  passages: { author: string; title: string; ebook: number; passage: string }[];
+};
 
 describe('shipped reference packs', () => {
   it('finds the packs folder of this copy', () => {
@@ -84,14 +98,7 @@ describe('shipped reference packs', () => {
     const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
     expect(hit.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
     expect(hit.attribution_sources.some((s) => JSON.stringify(s).includes('project-gutenberg'))).toBe(true);
-    const original = [
-      'The committee met on a wet Tuesday to argue about the new bus timetable, which nobody had read in full.',
-      'Marta brought biscuits and a printed spreadsheet; Daniel brought a grievance about the number 14, which now',
-      'skipped his street entirely after seven in the evening. By the time the tea had gone cold they had agreed on',
-      'three things: the timetable was too long, the font was too small, and someone should write to the council',
-      'before the month ended.',
-    ].join(' ');
-    expect((await engine.analyze({ content: original, content_type: 'text' })).matches).toEqual([]);
+    expect((await engine.analyze({ content: ORIGINAL, content_type: 'text' })).matches).toEqual([]);
     engine.dispose();
   });
 
@@ -203,5 +210,64 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('trainprint packs (dist/cl
     const out = join(tmp, 'cli-sample.tpk');
     const r = await run('pack', 'build', join(packs, entry.manifest), '--out', out);
     expect(JSON.parse(r.stdout)).toMatchObject({ sha256: entry.sha256, file_bytes: entry.bytes });
+  });
+});
+
+
+describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve --starter): default packs', () => {
+  let child: ChildProcess;
+  let url = '';
+  let key = '';
+  beforeAll(async () => {
+    child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', '--starter', '--port', '0'], { cwd: tmp });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    for (let i = 0; i < 400 && !(url && key); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
+      key = /(tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? '';
+    }
+    if (!url || !key) throw new Error(`serve did not start:\n${out}`);
+  }, 30_000);
+  afterAll(() => { child?.kill('SIGTERM'); });
+
+  const analyze = async (content: string) => {
+    const res = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content, content_type: 'text' }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as {
+      matches: { dataset_id: string }[]; confidence: number;
+      attribution_sources: { model: string; kb_dataset: string | null; dataset_id: string; confidence: number }[];
+    };
+  };
+
+  // the models the knowledge base documents as trained on Project Gutenberg (PG-19, The Pile's Gutenberg part …)
+  const documented = new Set(knowledgeBase().models({ dataset: 'project-gutenberg' }).map((m) => m.id));
+
+  it.each(famous.passages.map((p) => [`${p.author}, ${p.title.split(/[;:]| or,/)[0]}`, p.passage]))(
+    '%s: 100 words attributed to models trained on Project Gutenberg, confidence ≥ 80',
+    async (_name, passage) => {
+      const r = await analyze(passage);
+      expect(r.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
+      expect(r.confidence).toBeGreaterThanOrEqual(80);
+      const sources = r.attribution_sources.filter((s) => s.dataset_id === 'pack:gutenberg');
+      expect(sources.length).toBeGreaterThan(0);
+      for (const s of sources) {
+        expect(s.kb_dataset).toBe('project-gutenberg');
+        expect(documented.has(s.model), s.model).toBe(true);
+      }
+      // The Pile's models (EleutherAI's Pythia, GPT-J, GPT-NeoX) are among them
+      expect(sources.some((s) => s.model.startsWith('eleutherai/'))).toBe(true);
+    },
+  );
+
+  it('original writing: no match, no attribution', async () => {
+    const r = await analyze(ORIGINAL);
+    expect(r.matches).toEqual([]);
+    expect(r.attribution_sources).toEqual([]);
   });
 });
