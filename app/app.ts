@@ -32,7 +32,7 @@ const mode: Mode = readMode();
 
 function selectBackend(): Backend {
   if (mode.kind === 'http') return createHttpBackend(mode);
-  // After first paint: the worker's downloads (engine, starter, packs: about 26 MB) must not hold the page back.
+  // After first paint: the worker's downloads (engine, starter, packs: about 30 MB) must not hold the page back.
   // (a background tab runs no animation frames: the timer starts it there)
   const painted = new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));

@@ -4,14 +4,15 @@
 //   node build/packs-prepare.mjs gutenberg --repo GITDIR --extra GITDIR [--texts DIR] [--select N]
 //   node build/packs-prepare.mjs wikipedia --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs wikipedia-articles --repo GITDIR [--texts DIR] [--select]
+//   node build/packs-prepare.mjs wikipedia-core --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs sample [--select]
 //
 // GITDIR is a git directory (a clone, bare or not) of the pack's source repository that has the
 // manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg` (--extra: bloominghaze/laboratorywork16,
 // the Project Gutenberg file of Leaves of Grass), Hongcheng-Gao/RobTest-Demo for
-// `wikipedia` (its copy of WikiText-103), Vibhas-hs-edu/WikiTasks for `wikipedia-articles` (WikiExtractor
-// output of an English Wikipedia dump part). Texts are written to DIR (default pack-texts/<name>/,
-// git-ignored): the pack holds only hashes of them.
+// `wikipedia` (its copy of WikiText-103), Vibhas-hs-edu/WikiTasks for `wikipedia-articles` and
+// jason-feng/wikiVisual for `wikipedia-core` (WikiExtractor output of English Wikipedia dumps). Texts
+// are written to DIR (default pack-texts/<name>/, git-ignored): the pack holds only hashes of them.
 //
 // Without --select the manifest decides: exactly its documents are extracted, processed and
 // checked against their SHA-256 (exit code 1 on any difference). With --select the selection
@@ -553,12 +554,42 @@ function extractorArticles(text) {
   return out;
 }
 
-async function wikipediaArticles(values) {
-  const manifestPath = new URL('packs/wikipedia-articles/manifest.json', root).pathname;
-  const manifest = readManifest(manifestPath) ?? WIKIPEDIA_ARTICLES;
+const WIKIPEDIA_CORE = {
+  ...WIKIPEDIA_ARTICLES,
+  id: 'pack:wikipedia-core',
+  name: 'English Wikipedia — 5,861 of its oldest articles (page ids 12–13,600, text of early 2015)',
+  description:
+    'Plain text of English Wikipedia articles as WikiExtractor (Attardi, github.com/attardi/wikiextractor) renders ' +
+    "a 2015 dump: every article of 50 words or more among the dump's first 100 extractor files, which hold its " +
+    'lowest page ids — the oldest articles, Anarchism (id 12) first. One document per extractor file. Hashes of ' +
+    'word 5-grams only, no text.',
+  window: 8, // long articles: the book setting, as the Gutenberg pack (every ≥ 12-word overlap reported)
+  sources: [{
+    repository: 'jason-feng/wikiVisual',
+    commit: '1c0fac92f29f17c1603bfffbe864e0dfdff66897',
+    url: 'https://github.com/jason-feng/wikiVisual',
+    note:
+      'text/AA/wiki_00 … wiki_99 at this commit of May 2015 (the next commit removed them): WikiExtractor output ' +
+      "of the English Wikipedia dump, in the dump's page-id order (ids of English Wikipedia's ?curid= URLs). Each " +
+      "<doc> is an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 " +
+      "words, as 'Title', a blank line and the body, joined by blank lines in file order (text/AB … AD, later page " +
+      'ids, are not used: the size budget of the default packs).',
+  }],
+};
+
+/** The WikiExtractor packs: their manifest, template, texts folder and document names. */
+const EXTRACT_PACKS = {
+  'wikipedia-articles': { template: WIKIPEDIA_ARTICLES, ids: 'enwiki-extract:AA/', files: 'enwiki-AA-' },
+  'wikipedia-core': { template: WIKIPEDIA_CORE, ids: 'enwiki-2015:AA/', files: 'enwiki-2015-AA-' },
+};
+
+async function wikipediaExtract(values, name) {
+  const pack = EXTRACT_PACKS[name];
+  const manifestPath = new URL(`packs/${name}/manifest.json`, root).pathname;
+  const manifest = readManifest(manifestPath) ?? pack.template;
   const src = manifest.sources[0];
   const gitDir = gitDirOf(values.repo);
-  const textsDir = resolve(values.texts ?? 'pack-texts/wikipedia-articles');
+  const textsDir = resolve(values.texts ?? `pack-texts/${name}`);
   const files = (await listBlobs(gitDir, src.commit)).filter((e) => /^text\/AA\/wiki_\d\d$/.test(e.path))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.length === 0) fail(`no text/AA/wiki_NN files in ${src.repository} at ${src.commit}`);
@@ -572,10 +603,10 @@ async function wikipediaArticles(values) {
     if (kept.length === 0) continue;
     articles += kept.length;
     const bytes = Buffer.from(kept.map((a) => `${a.title}\n\n${a.body}`).join('\n\n'), 'utf8');
-    const name = f.path.split('/').pop();
-    const id = `enwiki-extract:AA/${name}`;
+    const file = f.path.split('/').pop();
+    const id = `${pack.ids}${file}`;
     docs.push(docEntry({
-      id, file: `enwiki-AA-${name}.txt`,
+      id, file: `${pack.files}${file}.txt`,
       title: `${kept.length} articles, page ids ${kept[0].id}–${kept[kept.length - 1].id}`,
       url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
       source: src.repository, source_path: f.path,
@@ -667,9 +698,9 @@ const target = positionals[0];
 if (values.select === true) values.select = '';
 if (target === 'gutenberg') await gutenberg(values);
 else if (target === 'wikipedia') await wikipedia(values);
-else if (target === 'wikipedia-articles') await wikipediaArticles(values);
+else if (target in EXTRACT_PACKS) await wikipediaExtract(values, target);
 else if (target === 'sample') sample(values);
 else {
-  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|sample [--repo GITDIR] ' +
-    '[--texts DIR] [--select [N]]');
+  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|wikipedia-core|sample ' +
+    '[--repo GITDIR] [--extra GITDIR] [--texts DIR] [--select [N]]');
 }

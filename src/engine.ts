@@ -47,7 +47,7 @@ export interface EngineOptions {
   readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
   /**
    * Reference packs to load before the engine is handed over: `'default'` loads every default pack of the packs
-   * folder at {@link packsUrl} (Project Gutenberg and English Wikipedia portraits, about 16 MB), each file checked
+   * folder at {@link packsUrl} (Project Gutenberg and English Wikipedia portraits, about 20 MB), each file checked
    * against the SHA-256 its index lists first (docs/packs.md). Nothing of them is in the bundle. @default 'none'
    */
   readonly packs?: 'default' | 'none';

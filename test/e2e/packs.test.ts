@@ -58,7 +58,9 @@ describe('shipped reference packs', () => {
 
   it('verifies every listed pack against the index, and the index against the manifests', async () => {
     const listed = await listPacks(packs);
-    const ids = ['pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:wikipedia-articles', 'pack:gutenberg-sample'];
+    const ids = [
+      'pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:wikipedia-articles', 'pack:wikipedia-core', 'pack:gutenberg-sample',
+    ];
     expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
     for (const p of listed) {
       const info = await verifyPackFile(p.path);
