@@ -20,7 +20,9 @@ export interface PackUrlOptions {
 async function readUrl(url: URL, fetchUrl: PackUrlOptions['fetch']): Promise<Uint8Array> {
   try {
     // a runtime-only import: browsers never take this branch, and bundlers must not try to resolve it
-    const fs = url.protocol === 'file:' ? await import(/* @vite-ignore */ 'node:fs/promises') : null;
+    const fs = url.protocol === 'file:'
+      ? await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises')
+      : null;
     if (fs) return new Uint8Array(await fs.readFile(url));
     const res = await (fetchUrl ?? fetch)(url);
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
