@@ -35,7 +35,8 @@ const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): O
 });
 
 const core: Options[] = [
-  neutral({ index: 'src/index.ts' }, { clean: true }),
+  // shims: the CommonJS build gets an import.meta.url (from __filename) for the packs folder's default URL
+  neutral({ index: 'src/index.ts' }, { clean: true, shims: true }),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol
   // (src/errors.ts), so instanceof still works.

@@ -32,7 +32,13 @@ const mode: Mode = readMode();
 
 function selectBackend(): Backend {
   if (mode.kind === 'http') return createHttpBackend(mode);
-  return createWorkerBackend(new URL('./worker.js', import.meta.url));
+  // After first paint: the worker's downloads (engine, starter, packs: about 30 MB) must not hold the page back.
+  // (a background tab runs no animation frames: the timer starts it there)
+  const painted = new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 250);
+  });
+  return createWorkerBackend(new URL('./worker.js', import.meta.url), { startAfter: painted });
 }
 
 let info: BackendInfo | null = null;

@@ -1,54 +1,87 @@
 /**
- * The in-browser backend: the trainprint engine (WebAssembly) with the starter dataset, all in
- * this page — nothing is sent anywhere. worker.ts runs it off the main thread.
+ * The in-browser backend: the trainprint engine (WebAssembly) with the starter dataset and the
+ * default reference packs, all in this page — nothing is sent anywhere. worker.ts runs it off the
+ * main thread, so the page paints first and the data arrives after.
  *
- * The imports of the library ('../index.js', '../starter/index.js') are rewritten by
- * build/web.mjs to './index.js' and './starter.js' and left external: the page loads the
- * package's own browser bundles, copied next to it.
+ * The library import ('../index.js') is rewritten by build/web.mjs to './index.js' and left
+ * external: the page loads the package's own browser bundle, copied next to it. The data are
+ * files beside it (build/web.mjs writes them): `starter.json` + `starter.tpds` (the starter
+ * snapshot and its SHA-256) and `packs/` (the default packs and their index); each file is
+ * checked against its SHA-256 before it is imported.
  */
 import type { AnalyzeRequest, Engine } from '../src/index.js';
 import { BackendError, type Backend, type BackendInfo, type DatasetInfo, type DatasetStats } from './backend.js';
 
-/** File written by build/web.mjs next to the page: the starter's document texts, by id. */
+/** File written by build/web.mjs next to the page: the starter dataset's snapshot and its checksum. */
+export interface StarterFile {
+  readonly id: string;
+  /** Where the texts come from, e.g. 'npm spdx-license-list@6.12.0'. */
+  readonly source: string;
+  /** The snapshot file, relative to this description. */
+  readonly file: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+/** File written by build/web.mjs next to the page, for the served mode: the starter's document texts, by id. */
 export interface StarterTexts {
-  /** Must equal `STARTER_DATASET.source`: offsets are only meaningful into the texts indexed. */
+  /** Must equal the starter's `source`: offsets are only meaningful into the texts indexed. */
   readonly source: string;
   readonly texts: Readonly<Record<string, string>>;
 }
 
 export interface EngineBackendOptions {
-  /** Load the embedded starter dataset (727 SPDX licence texts). @default true */
-  readonly starter?: boolean;
-  /** Where the starter's texts are. @default './starter-texts.json' next to this module */
-  readonly starterTextsUrl?: string | URL;
+  /** Where the starter's description is (null: no starter). @default './starter.json' next to this module */
+  readonly starterUrl?: string | URL | null;
+  /** The packs folder (null: no packs). @default './packs/' next to this module */
+  readonly packsUrl?: string | URL | null;
 }
 
 interface Loaded {
   readonly engine: Engine;
   readonly lib: typeof import('../src/index.js');
-  /** `STARTER_DATASET` when the starter was loaded. */
-  readonly starter: { readonly id: string; readonly source: string } | null;
+}
+
+/** Fetch a file's bytes; an HTTP error is a failure, not an empty body. */
+async function fetchBytes(url: URL): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok) throw new BackendError('INVALID_INPUT', `${url.href}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** The starter snapshot, checked against the SHA-256 its description lists, imported into `engine`. */
+async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promise<void> {
+  const res = await fetch(url);
+  if (!res.ok) throw new BackendError('INVALID_INPUT', `${url.href}: HTTP ${res.status}`);
+  const starter = (await res.json()) as StarterFile;
+  const bytes = await fetchBytes(new URL(starter.file, url));
+  const sha = await lib.sha256Hex(bytes);
+  if (sha !== starter.sha256) {
+    throw new BackendError('SNAPSHOT_INCOMPATIBLE', `The starter dataset is not the one listed (SHA-256 ${sha}, ` +
+      `expected ${starter.sha256}): reload the page, or rebuild the web app.`);
+  }
+  await engine.importDataset(bytes);
 }
 
 export function createEngineBackend(options: EngineBackendOptions = {}): Backend {
-  const textsUrl = options.starterTextsUrl ?? new URL('./starter-texts.json', import.meta.url);
-  /** Declarations made here, for engines whose stats do not report `kb_dataset`. */
-  let texts: Promise<StarterTexts | null> | null = null;
+  const starterUrl = options.starterUrl === undefined ? new URL('./starter.json', import.meta.url) : options.starterUrl;
+  const packsUrl = options.packsUrl === undefined ? new URL('./packs/', import.meta.url) : options.packsUrl;
 
   const loaded: Promise<Loaded> = (async () => {
-    // Both bundles start downloading at once; the starter imports the same './index.js'.
-    const [lib, starterModule] = await Promise.all([
-      import('../src/index.js'),
-      options.starter === false ? null : import('../src/starter/index.js'),
-    ]);
+    const lib = await import('../src/index.js');
     const engine = await lib.createEngine();
-    if (starterModule) await starterModule.loadStarterDataset(engine);
-    return { engine, lib, starter: starterModule && starterModule.STARTER_DATASET };
+    // The starter and the packs download at once; each is verified, then imported.
+    await Promise.all([
+      starterUrl === null ? null : loadStarter(lib, engine, new URL(starterUrl)),
+      packsUrl === null ? null : lib.loadDefaultPacksFromUrl(engine, packsUrl),
+    ]);
+    return { engine, lib };
   })();
   loaded.catch(() => {}); // reported by ready(); no unhandled rejection meanwhile
 
-  function info(l: Loaded, stats: DatasetStats): DatasetInfo {
-    return { ...stats, has_text: stats.id === l.starter?.id };
+  /** Exact datasets that keep their texts can show a source passage (the engine has the text). */
+  function info(stats: DatasetStats): DatasetInfo {
+    return { ...stats, has_text: (stats.text_bytes ?? 0) > 0 };
   }
 
   return {
@@ -59,7 +92,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
         label: `In-browser engine (WebAssembly, ${l.engine.variant === 'simd' ? 'SIMD' : 'scalar'})`,
         analyzeBytes: l.lib.ANALYZE_MAX_BYTES,
         canDeclare: typeof l.engine.declareDataset === 'function',
-        datasets: l.engine.datasets().map((s) => info(l, s)),
+        datasets: l.engine.datasets().map((s) => info(s)),
       };
     },
 
@@ -75,7 +108,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
 
     async loadIndex(bytes: Uint8Array) {
       const l = await loaded;
-      return info(l, await l.engine.importDataset(bytes));
+      return info(await l.engine.importDataset(bytes));
     },
 
     async declare(datasetId: string, kbDataset: string | null) {
@@ -85,12 +118,12 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
         throw new BackendError('UNSUPPORTED', 'This build of the engine cannot record declarations (engine.declareDataset is missing): rebuild the package.');
       }
       const stats = l.engine.declareDataset(datasetId, { kb_dataset: kbDataset });
-      return info(l, stats);
+      return info(stats);
     },
 
     async datasets() {
       const l = await loaded;
-      return l.engine.datasets().map((s) => info(l, s));
+      return l.engine.datasets().map((s) => info(s));
     },
 
     async kbDatasets() {
@@ -104,16 +137,14 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
     },
 
     async sourceText(datasetId: string, documentId: string) {
-      const l = await loaded;
-      if (!l.starter || datasetId !== l.starter.id) return null;
-      const source = l.starter.source;
-      texts ??= fetch(textsUrl)
-        .then((r) => (r.ok ? (r.json() as Promise<StarterTexts>) : null))
-        .then((t) => (t && t.source === source && t.texts && typeof t.texts === 'object' ? t : null))
-        .catch(() => null);
-      const t = await texts;
-      const text = t ? t.texts[documentId] : undefined;
-      return typeof text === 'string' ? text : null;
+      const { engine } = await loaded;
+      // Feature-detected like declareDataset: documentText arrived after the first web build.
+      if (typeof engine.documentText !== 'function') return null;
+      try {
+        return engine.documentText(datasetId, documentId);
+      } catch {
+        return null; // removed meanwhile: shown as "no source text"
+      }
     },
   };
 }

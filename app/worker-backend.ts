@@ -1,12 +1,14 @@
 /**
  * {@link Backend} as calls to worker.ts: each method posts `{ id, method, args }` and resolves
- * with the matching reply. Index bytes are transferred, not copied.
+ * with the matching reply. Index bytes are transferred, not copied. With `startAfter`, the worker
+ * (and so its downloads: the engine, the starter, the packs) starts only once that promise
+ * settles; calls made earlier wait for it.
  */
 import { BackendError, type Backend, type BackendMethod } from './backend.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
 
-export function createWorkerBackend(url: string | URL): Backend {
-  const worker = new Worker(url, { type: 'module', name: 'trainprint-engine' });
+export function createWorkerBackend(url: string | URL, options: { startAfter?: Promise<unknown> } = {}): Backend {
+  const started = (options.startAfter ?? Promise.resolve()).then(() => start(), () => start());
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   let next = 1;
   let broken: BackendError | null = null;
@@ -16,18 +18,22 @@ export function createWorkerBackend(url: string | URL): Backend {
     for (const p of pending.values()) p.reject(e);
     pending.clear();
   };
-  worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => {
-    const r = event.data;
-    const p = pending.get(r.id);
-    if (!p) return;
-    pending.delete(r.id);
-    if (r.ok) p.resolve(r.value);
-    else p.reject(new BackendError(r.error.code, r.error.message, r.error.detail));
-  });
-  // A worker that fails to load (missing file, syntax error) reports only an 'error' event.
-  worker.addEventListener('error', (event) => {
-    failAll(new BackendError('WORKER_FAILED', `The engine could not start: ${event.message || 'worker.js did not load'}`));
-  });
+  function start(): Worker {
+    const worker = new Worker(url, { type: 'module', name: 'trainprint-engine' });
+    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => {
+      const r = event.data;
+      const p = pending.get(r.id);
+      if (!p) return;
+      pending.delete(r.id);
+      if (r.ok) p.resolve(r.value);
+      else p.reject(new BackendError(r.error.code, r.error.message, r.error.detail));
+    });
+    // A worker that fails to load (missing file, syntax error) reports only an 'error' event.
+    worker.addEventListener('error', (event) => {
+      failAll(new BackendError('WORKER_FAILED', `The engine could not start: ${event.message || 'worker.js did not load'}`));
+    });
+    return worker;
+  }
 
   function call<T>(method: BackendMethod, args: readonly unknown[], transfer: Transferable[] = []): Promise<T> {
     if (broken) return Promise.reject(broken);
@@ -35,7 +41,7 @@ export function createWorkerBackend(url: string | URL): Backend {
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       const message: WorkerRequest = { id, method, args };
-      worker.postMessage(message, transfer);
+      void started.then((worker) => worker.postMessage(message, transfer));
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * The engine's home off the main thread: a module worker that owns the in-browser backend and
- * answers `{ id, method, args }` with `{ id, ok, value | error }`. Compiling the core, decoding the
- * 4 MB starter snapshot and analysing 10 MiB of text then never freeze the page.
+ * answers `{ id, method, args }` with `{ id, ok, value | error }`. Compiling the core, fetching and
+ * verifying the starter snapshot and the reference packs (about 29 MB) and analysing 10 MiB of text
+ * then never freeze the page.
  */
 import { BACKEND_METHODS, serializeError, type BackendMethod } from './backend.js';
 import { createEngineBackend } from './engine-backend.js';

@@ -1,14 +1,18 @@
 // Prepare the texts of the reference packs (packs/<name>/manifest.json) from their public sources,
 // so that `trainprint pack build packs/<name>/manifest.json --texts <dir>` can build them.
 //
-//   node build/packs-prepare.mjs gutenberg --repo GITDIR [--texts DIR] [--select N]
+//   node build/packs-prepare.mjs gutenberg --repo GITDIR --extra GITDIR [--texts DIR] [--select N]
 //   node build/packs-prepare.mjs wikipedia --repo GITDIR [--texts DIR] [--select]
+//   node build/packs-prepare.mjs wikipedia-articles --repo GITDIR [--texts DIR] [--select]
+//   node build/packs-prepare.mjs wikipedia-core --repo GITDIR [--texts DIR] [--select]
 //   node build/packs-prepare.mjs sample [--select]
 //
 // GITDIR is a git directory (a clone, bare or not) of the pack's source repository that has the
-// manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg`, Hongcheng-Gao/RobTest-Demo for
-// `wikipedia` (its copy of WikiText-103). Texts are written to DIR (default pack-texts/<name>/,
-// git-ignored): the pack holds only hashes of them.
+// manifest's commit: rcdm-uga/Gutenberg_Text for `gutenberg` (--extra: bloominghaze/laboratorywork16,
+// the Project Gutenberg file of Leaves of Grass), Hongcheng-Gao/RobTest-Demo for
+// `wikipedia` (its copy of WikiText-103), Vibhas-hs-edu/WikiTasks for `wikipedia-articles` and
+// jason-feng/wikiVisual for `wikipedia-core` (WikiExtractor output of English Wikipedia dumps). Texts
+// are written to DIR (default pack-texts/<name>/, git-ignored): the pack holds only hashes of them.
 //
 // Without --select the manifest decides: exactly its documents are extracted, processed and
 // checked against their SHA-256 (exit code 1 on any difference). With --select the selection
@@ -44,6 +48,7 @@ function git(gitDir, args, input) {
     p.stdout.on('data', (c) => chunks.push(c));
     p.stderr.on('data', (c) => { err += c; });
     p.on('error', rej);
+    p.stdin.on('error', () => {}); // EPIPE when git exits before reading (ls-tree reads nothing): its exit code tells
     p.on('close', (code) => {
       if (code === 0) res(Buffer.concat(chunks));
       else rej(new Error(`git ${args[0]}: ${err.trim() || `exit ${code}`}`));
@@ -125,6 +130,21 @@ const docEntry = (fields, bytes) => ({ ...fields, sha256: sha256(bytes), bytes: 
 
 // ------------------------------------------------------------------------------------ gutenberg
 
+/**
+ * Books of the famous list that the first source lacks, from other public copies of the Project Gutenberg
+ * file (header included, stripped by the same rules): `--extra GITDIR` is a clone of this repository.
+ */
+const WHITMAN_SOURCE = {
+  repository: 'bloominghaze/laboratorywork16',
+  commit: 'b54c06e75c7715546bcbeb81294436b9c8b580d2',
+  url: 'https://github.com/bloominghaze/laboratorywork16',
+  note:
+    "whitman-leaves.txt: Walt Whitman's Leaves of Grass, Project Gutenberg Etext #1322 (lvgrs10.txt, May 1998) " +
+    'with its original header and licence, which are stripped like the others. Whitman is not among the first ' +
+    "source's authors.",
+};
+const EXTRA_BOOKS = [{ path: 'whitman-leaves.txt', ebook: 1322, title: 'Leaves of Grass', author: 'Walt Whitman' }];
+
 const GUTENBERG = {
   format: 'trainprint.pack-manifest',
   version: 1,
@@ -150,7 +170,7 @@ const GUTENBERG = {
       'the gutenberg Python package). Header, footer and licence stripped with the rules of c-w/gutenberg ' +
       'strip_headers; ' +
       'ebook number, title and author read from the header.',
-  }],
+  }, WHITMAN_SOURCE],
   licence: {
     texts:
       'Public domain in the USA (Project Gutenberg eBooks; the Project Gutenberg trademark licence covers only the ' +
@@ -241,7 +261,11 @@ async function eachBlob(gitDir, entries, each) {
 
 async function gutenberg(values) {
   const manifestPath = new URL('packs/gutenberg/manifest.json', root).pathname;
-  const manifest = readManifest(manifestPath) ?? GUTENBERG;
+  const read = readManifest(manifestPath);
+  // a new selection takes the sources listed here (the first one's commit as the manifest has it)
+  const manifest = read && values.select !== undefined
+    ? { ...read, sources: [read.sources[0], ...GUTENBERG.sources.slice(1)] }
+    : read ?? GUTENBERG;
   const src = manifest.sources[0];
   const gitDir = gitDirOf(values.repo);
   const textsDir = resolve(values.texts ?? 'pack-texts/gutenberg');
@@ -268,7 +292,7 @@ async function gutenberg(values) {
     }));
     console.error(`${records.length} files read, ${chosen.length} books chosen`);
   } else {
-    chosen = manifest.documents.map((d) => {
+    chosen = manifest.documents.filter((d) => d.source === src.repository).map((d) => {
       const e = byPath.get(d.source_path);
       if (!e) fail(`${d.source_path}: not in ${src.repository} at ${src.commit}`);
       const { sha256: _s, bytes: _b, ...fields } = d;
@@ -284,9 +308,32 @@ async function gutenberg(values) {
     texts.set(fields.id, bytes);
     docs.push(docEntry(fields, bytes));
   });
+  // the books of the other sources (EXTRA_BOOKS), after the first source's
+  for (const extra of manifest.sources.slice(1)) {
+    const wanted = values.select !== undefined
+      ? EXTRA_BOOKS.map((b) => ({
+        id: `pg${b.ebook}`, file: `pg${b.ebook}.txt`, title: b.title, author: b.author, ebook: b.ebook,
+        url: `https://www.gutenberg.org/ebooks/${b.ebook}`, source: extra.repository, source_path: b.path,
+      }))
+      : manifest.documents.filter((d) => d.source === extra.repository);
+    if (wanted.length === 0) continue;
+    const extraDir = gitDirOf(values.extra);
+    const byExtraPath = new Map((await listBlobs(extraDir, extra.commit)).map((e) => [e.path, e]));
+    const entriesOf = wanted.map((d) => byExtraPath.get(d.source_path) ??
+      fail(`${d.source_path}: not in ${extra.repository} at ${extra.commit}`));
+    const blobs = await readBlobs(extraDir, entriesOf.map((e) => e.blob));
+    wanted.forEach((d, i) => {
+      const { sha256: _s, bytes: _b, ...fields } = d;
+      const bytes = Buffer.from(stripGutenbergHeaders(blobs.get(entriesOf[i].blob).toString('utf8')), 'utf8');
+      texts.set(fields.id, bytes);
+      docs.push(docEntry(fields, bytes));
+    });
+  }
   if (values.select !== undefined) {
+    const extras = docs.filter((d) => d.source !== src.repository);
     const selection =
-      `${docs.length} books of the ${entries.length} files at the commit: English books with a Project Gutenberg ` +
+      `${docs.length - extras.length} books of the ${entries.length} files at the commit: English books with a ` +
+      'Project Gutenberg ' +
       'ebook ' +
       `number, at least ${MIN_CHARS.toLocaleString('en-US')} characters once stripped, one file per ebook number and ` +
       "per author and title (the copy in the author's own folder, else the first path in code-unit order); " +
@@ -295,7 +342,9 @@ async function gutenberg(values) {
       "each author's books by ascending ebook number. The repository has no download counts: its authors are the " +
       'most-read, and within them the famous works and the early ebook numbers (the canonical works, transcribed ' +
       'first) stand in ' +
-      'for popularity.';
+      'for popularity. ' +
+      `Then ${extras.length} famous work${extras.length === 1 ? '' : 's'} of an author the repository lacks, from ` +
+      `the other sources: ${extras.map((d) => `${d.title} (${d.author})`).join(', ')}.`;
     writeManifest(manifestPath, { ...manifest, built: today(), selection, documents: docs });
     writeTexts(textsDir, docs, texts);
   } else {
@@ -449,6 +498,132 @@ async function wikipedia(values) {
   }
 }
 
+// --------------------------------------------------------------------------- wikipedia-articles
+
+const WIKIPEDIA_ARTICLES = {
+  format: 'trainprint.pack-manifest',
+  version: 1,
+  id: 'pack:wikipedia-articles',
+  name: 'English Wikipedia — 24,326 articles (page ids 56,564,559–57,025,637)',
+  pack_version: '1.0.0',
+  description:
+    'Plain text of English Wikipedia articles as WikiExtractor (Attardi, github.com/attardi/wikiextractor) renders ' +
+    'a dump part: every article of 50 words or more of one contiguous page-id range, grouped by extractor file ' +
+    '(one document per file). Hashes of word 5-grams only, no text.',
+  kb_dataset: 'wikipedia',
+  kb_note: WIKIPEDIA.kb_note.replace(
+    'WikiText-103 is verbatim English Wikipedia text (Good and Featured articles)',
+    'WikiExtractor output is the verbatim running text of English Wikipedia articles ' +
+      '(lists, tables and markup dropped)',
+  ),
+  window: 4, // the Wikipedia setting: short passages (≥ 16 words) are reported
+  built: today(),
+  sources: [{
+    repository: 'Vibhas-hs-edu/WikiTasks',
+    commit: '52b1f163137bc40b0f67cbf129d5dab4f6fd5901',
+    url: 'https://github.com/Vibhas-hs-edu/WikiTasks',
+    note:
+      'text/AA/wiki_00 … wiki_63: WikiExtractor output of one part of an English Wikipedia dump (page ids ' +
+      "56,564,557–57,025,637: pages created in 2018, their text as of a dump older than the commit, October 2021; " +
+      "ids of English Wikipedia's ?curid= URLs). Each <doc> is " +
+      'an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 words, ' +
+      "as 'Title', a blank line and the body, joined by blank lines in file order (text/Temp/ holds the same " +
+      'articles wrapped as XML and is not used).',
+  }],
+  licence: {
+    texts: 'CC BY-SA 3.0 and GFDL (English Wikipedia text at the dump\'s date; CC BY-SA 4.0 since 2023)',
+    note:
+      'The pack holds hashes of word 5-grams, not the texts; attribution: the Wikipedia contributors of each ' +
+      'article (its history at https://en.wikipedia.org/wiki?curid=<page id>).',
+  },
+  selection: '',
+  documents: [],
+};
+
+const ARTICLE_MIN_WORDS = 50;
+const decodeXmlAttr = (s) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  .replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+/** The articles of one WikiExtractor file: [{ id, title, body }] (body without the title line). */
+function extractorArticles(text) {
+  const out = [];
+  for (const m of text.matchAll(/<doc id="(\d+)" url="[^"]*" title="([^"]*)">\n([\s\S]*?)\n<\/doc>/g)) {
+    const lines = m[3].split('\n');
+    out.push({ id: Number(m[1]), title: decodeXmlAttr(m[2]), body: lines.slice(1).join('\n').trim() });
+  }
+  return out;
+}
+
+const WIKIPEDIA_CORE = {
+  ...WIKIPEDIA_ARTICLES,
+  id: 'pack:wikipedia-core',
+  name: 'English Wikipedia — 5,861 of its oldest articles (page ids 12–13,600, text of early 2015)',
+  description:
+    'Plain text of English Wikipedia articles as WikiExtractor (Attardi, github.com/attardi/wikiextractor) renders ' +
+    "a 2015 dump: every article of 50 words or more among the dump's first 100 extractor files, which hold its " +
+    'lowest page ids — the oldest articles, Anarchism (id 12) first. One document per extractor file. Hashes of ' +
+    'word 5-grams only, no text.',
+  window: 8, // long articles: the book setting, as the Gutenberg pack (every ≥ 12-word overlap reported)
+  sources: [{
+    repository: 'jason-feng/wikiVisual',
+    commit: '1c0fac92f29f17c1603bfffbe864e0dfdff66897',
+    url: 'https://github.com/jason-feng/wikiVisual',
+    note:
+      'text/AA/wiki_00 … wiki_99 at this commit of May 2015 (the next commit removed them): WikiExtractor output ' +
+      "of the English Wikipedia dump, in the dump's page-id order (ids of English Wikipedia's ?curid= URLs). Each " +
+      "<doc> is an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 " +
+      "words, as 'Title', a blank line and the body, joined by blank lines in file order (text/AB … AD, later page " +
+      'ids, are not used: the size budget of the default packs).',
+  }],
+};
+
+/** The WikiExtractor packs: their manifest, template, texts folder and document names. */
+const EXTRACT_PACKS = {
+  'wikipedia-articles': { template: WIKIPEDIA_ARTICLES, ids: 'enwiki-extract:AA/', files: 'enwiki-AA-' },
+  'wikipedia-core': { template: WIKIPEDIA_CORE, ids: 'enwiki-2015:AA/', files: 'enwiki-2015-AA-' },
+};
+
+async function wikipediaExtract(values, name) {
+  const pack = EXTRACT_PACKS[name];
+  const manifestPath = new URL(`packs/${name}/manifest.json`, root).pathname;
+  const manifest = readManifest(manifestPath) ?? pack.template;
+  const src = manifest.sources[0];
+  const gitDir = gitDirOf(values.repo);
+  const textsDir = resolve(values.texts ?? `pack-texts/${name}`);
+  const files = (await listBlobs(gitDir, src.commit)).filter((e) => /^text\/AA\/wiki_\d\d$/.test(e.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (files.length === 0) fail(`no text/AA/wiki_NN files in ${src.repository} at ${src.commit}`);
+  const blobs = await readBlobs(gitDir, files.map((f) => f.blob));
+  const docs = [];
+  const texts = new Map();
+  let articles = 0;
+  for (const f of files) {
+    const kept = extractorArticles(blobs.get(f.blob).toString('utf8'))
+      .filter((a) => a.body.split(/\s+/).filter(Boolean).length >= ARTICLE_MIN_WORDS);
+    if (kept.length === 0) continue;
+    articles += kept.length;
+    const bytes = Buffer.from(kept.map((a) => `${a.title}\n\n${a.body}`).join('\n\n'), 'utf8');
+    const file = f.path.split('/').pop();
+    const id = `${pack.ids}${file}`;
+    docs.push(docEntry({
+      id, file: `${pack.files}${file}.txt`,
+      title: `${kept.length} articles, page ids ${kept[0].id}–${kept[kept.length - 1].id}`,
+      url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
+      source: src.repository, source_path: f.path,
+    }, bytes));
+    texts.set(id, bytes);
+  }
+  if (values.select !== undefined) {
+    const last = `wiki_${String(files.length - 1).padStart(2, '0')}`;
+    const selection = `Every article with ≥ ${ARTICLE_MIN_WORDS} words in text/AA/wiki_00 … ${last}: ` +
+      `${articles.toLocaleString('en')} articles in ${docs.length} documents (one per extractor file).`;
+    writeManifest(manifestPath, { ...manifest, built: today(), selection, documents: docs });
+    writeTexts(textsDir, docs, texts);
+  } else {
+    writeTexts(textsDir, manifest.documents, texts);
+  }
+}
+
 // --------------------------------------------------------------------------------------- sample
 
 const SAMPLE = {
@@ -513,7 +688,9 @@ function sample(values) {
 // ----------------------------------------------------------------------------------------- main
 
 const { values, positionals } = parseArgs({
-  options: { repo: { type: 'string' }, texts: { type: 'string' }, select: { type: 'string' } },
+  options: {
+    repo: { type: 'string' }, extra: { type: 'string' }, texts: { type: 'string' }, select: { type: 'string' },
+  },
   allowPositionals: true,
   strict: false,
 });
@@ -521,7 +698,9 @@ const target = positionals[0];
 if (values.select === true) values.select = '';
 if (target === 'gutenberg') await gutenberg(values);
 else if (target === 'wikipedia') await wikipedia(values);
+else if (target in EXTRACT_PACKS) await wikipediaExtract(values, target);
 else if (target === 'sample') sample(values);
 else {
-  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|sample [--repo GITDIR] [--texts DIR] [--select [N]]');
+  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|wikipedia-core|sample ' +
+    '[--repo GITDIR] [--extra GITDIR] [--texts DIR] [--select [N]]');
 }

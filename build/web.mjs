@@ -1,15 +1,19 @@
 // Build the web app (app/) into a self-contained static folder, dist/web by default:
 //   index.html, styles.css     copied from app/
 //   app.js, worker.js          app/app.ts and worker.ts bundled by esbuild; the library stays
-//                              external: '../src/index.js' → './index.js', '../src/starter/index.js' → './starter.js'
-//   index.js, starter.js       copies of the package's browser bundles (dist/), so the folder can be
+//                              external: '../src/index.js' → './index.js'
+//   index.js                   a copy of the package's browser bundle (dist/), so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
-//   starter-texts.json         the starter dataset's licence texts by id (spdx-license-list, CC0-1.0):
-//                              the dataset keeps positions, not text; the page fetches this file only
-//                              to show a source passage
+//   starter.tpds, starter.json the starter dataset as a snapshot file (raw bytes: no base64 module to parse)
+//                              and its id, source and SHA-256; the worker fetches it after first paint and
+//                              checks the SHA-256 before importing it
+//   packs/                     the default reference packs and packs/index.json (their SHA-256), fetched
+//                              by the worker after first paint with loadDefaultPacksFromUrl
+//   starter-texts.json         the starter's licence texts by id (spdx-license-list, CC0-1.0), for the
+//                              served mode only: there the page has no engine to ask for a document's text
 // Run after `npm run build`.  Usage: node build/web.mjs [--dist DIR] [--out DIR]
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,7 +38,7 @@ mkdirSync(out, { recursive: true });
 
 // The app may import the library only through these two entries; anything else outside app/
 // would be bundled a second time into app.js, so it is refused.
-const EXTERNAL = { '../src/index.js': './index.js', '../src/starter/index.js': './starter.js' };
+const EXTERNAL = { '../src/index.js': './index.js' };
 // The HTTP client of the served mode is bundled into app.js: it is fetch only and imports the
 // library for types alone, so it adds a few KiB and no engine code.
 const BUNDLED = new Set(['../src/client/index.js']);
@@ -67,7 +71,14 @@ await build({
 copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
 copyFileSync(join(dist, 'index.js'), join(out, 'index.js'));
-copyFileSync(join(dist, 'starter.js'), join(out, 'starter.js'));
+
+// The default packs, as listed (the worker verifies each file against the SHA-256 of this index).
+const packsDir = join(root, 'packs');
+const packIndex = JSON.parse(readFileSync(join(packsDir, 'index.json'), 'utf8'));
+mkdirSync(join(out, 'packs'));
+copyFileSync(join(packsDir, 'index.json'), join(out, 'packs/index.json'));
+const packFiles = packIndex.packs.filter((p) => p.default).map((p) => `packs/${p.file}`);
+for (const f of packFiles) copyFileSync(join(root, f), join(out, f));
 
 // The texts the starter indexed: the same selection as build/starter.mjs, checked against the
 // built dataset (source and document count) so that source offsets point into these very texts.
@@ -80,7 +91,7 @@ for (const id of Object.keys(licences).sort((a, b) => (a < b ? -1 : a > b ? 1 : 
   const t = licences[id].licenseText;
   if (typeof t === 'string' && t.trim() !== '') texts[id] = t;
 }
-const { STARTER_DATASET } = await import(pathToFileURL(join(dist, 'starter.js')).href);
+const { STARTER_DATASET, loadStarterDataset } = await import(pathToFileURL(join(dist, 'starter.js')).href);
 if (STARTER_DATASET.source !== source || STARTER_DATASET.documents !== Object.keys(texts).length) {
   console.error(`build/web.mjs: the starter dataset (${STARTER_DATASET.source}, ${STARTER_DATASET.documents} documents) ` +
     `does not match ${source} (${Object.keys(texts).length} texts): rebuild with \`npm run build\`.`);
@@ -88,7 +99,23 @@ if (STARTER_DATASET.source !== source || STARTER_DATASET.documents !== Object.ke
 }
 writeFileSync(join(out, 'starter-texts.json'), JSON.stringify({ source, licence: 'CC0-1.0', texts }));
 
-const files = ['index.html', 'styles.css', 'app.js', 'worker.js', 'index.js', 'starter.js', 'starter-texts.json'];
+// The starter snapshot as the built engine exports it, and what the worker checks it against.
+const lib = await import(pathToFileURL(join(dist, 'index.js')).href);
+const engine = await lib.createEngine();
+await loadStarterDataset(engine);
+const snapshot = engine.exportDataset(STARTER_DATASET.id);
+engine.dispose();
+writeFileSync(join(out, 'starter.tpds'), snapshot);
+const starter = {
+  id: STARTER_DATASET.id, source, licence: 'CC0-1.0', documents: STARTER_DATASET.documents,
+  file: 'starter.tpds', bytes: snapshot.length, sha256: await lib.sha256Hex(snapshot),
+};
+writeFileSync(join(out, 'starter.json'), `${JSON.stringify(starter, null, 2)}\n`);
+
+const files = [
+  'index.html', 'styles.css', 'app.js', 'worker.js', 'index.js', 'starter.json', 'starter.tpds', 'starter-texts.json',
+  'packs/index.json', ...packFiles,
+];
 const kb = (f) => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`;
 console.log(`web app → ${relative(root, out) || '.'}: ${files.map(kb).join(', ')} (${(performance.now() - t0).toFixed(0)} ms)`);
 if (dirname(out) !== dist) console.log('(built outside dist/: serve the folder as is)');

@@ -11,6 +11,7 @@ import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } 
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
+import { loadDefaultPacksFromUrl } from './packs/default.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
@@ -44,6 +45,18 @@ export interface EngineOptions {
   readonly receiptKey?: string | Uint8Array;
   /** Webhook delivery settings (retries, timeouts; `fetch`, clock and sleep for tests). */
   readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
+  /**
+   * Reference packs to load before the engine is handed over: `'default'` loads every default pack of the packs
+   * folder at {@link packsUrl} (Project Gutenberg and English Wikipedia portraits, about 20 MB), each file checked
+   * against the SHA-256 its index lists first (docs/packs.md). Nothing of them is in the bundle. @default 'none'
+   */
+  readonly packs?: 'default' | 'none';
+  /**
+   * Where the packs are: a folder URL holding `index.json` and the files it lists. The default is the `packs/`
+   * folder of this package (read from disk in Node, Deno and Bun; fetched where the package is served from a CDN).
+   * Pass one in browsers that serve the package files elsewhere.
+   */
+  readonly packsUrl?: string | URL;
 }
 
 /**
@@ -98,6 +111,10 @@ export class Engine extends FingerprintEngine {
   search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
+  /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
+  documentText(datasetId: string, documentId: string): string | null {
+    return this.corpus.documentText(datasetId, documentId);
+  }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
   importDataset(bytes: Uint8Array): Promise<DatasetStats> { return this.corpus.importDataset(bytes); }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
@@ -229,12 +246,15 @@ const STORE_METHODS = ['get', 'put', 'delete', 'scan', 'batch', 'transaction', '
 const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.join(', ')})`;
 
 /**
- * Create an engine: compiles the core once per process (cached), instantiates it per engine.
- * @throws WASM_UNSUPPORTED when the runtime has no WebAssembly (or no SIMD with `simd: true`), INVALID_OPTIONS
+ * Create an engine: compiles the core once per process (cached), instantiates it per engine; with
+ * `packs: 'default'` it also loads the default reference packs (each verified by SHA-256) before resolving.
+ * @throws (rejects) WASM_UNSUPPORTED when the runtime has no WebAssembly (or no SIMD with `simd: true`),
+ *   INVALID_OPTIONS; with packs: INVALID_INPUT (a pack file cannot be read), SNAPSHOT_INCOMPATIBLE (checksum)
  * @example
  * import { createEngine } from 'trainprint'
  * const engine = await createEngine()
  * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
+ * const withPacks = await createEngine({ packs: 'default' }) // knows Project Gutenberg and Wikipedia text
  */
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   if (options === null || typeof options !== 'object') {
@@ -243,6 +263,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const store = options.store as unknown as Record<string, unknown> | null | undefined;
   const isStore = !!store && typeof store === 'object' && STORE_METHODS.every((m) => typeof store[m] === 'function');
   if (store !== undefined && !isStore) throw new TrainprintError('INVALID_OPTIONS', NOT_A_STORE);
+  const packs = options.packs ?? 'none';
+  if (packs !== 'default' && packs !== 'none') {
+    throw new TrainprintError('INVALID_OPTIONS', `packs must be 'default' or 'none'`);
+  }
   const { core, variant } = await instantiateCore(options.simd ?? 'auto');
-  return new Engine(core, variant, options);
+  const engine = new Engine(core, variant, options);
+  if (packs === 'default') {
+    // the package's packs/ folder: one level above both src/engine.ts and dist/index.js
+    const url = options.packsUrl ?? new URL('../packs/', import.meta.url);
+    await loadDefaultPacksFromUrl(engine, url).catch((e: unknown) => {
+      engine.dispose();
+      throw e;
+    });
+  }
+  return engine;
 }

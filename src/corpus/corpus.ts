@@ -334,6 +334,22 @@ export class Corpus {
   }
 
   /**
+   * The text of a document as indexed (sync): what its matches' `source_start`/`source_end` point into.
+   * `null` when the dataset keeps no text (a portrait, or an exact dataset with `keep_text: false`).
+   * @throws NOT_FOUND (no such dataset or document)
+   * @example corpus.documentText('spdx-licenses', 'MIT')?.slice(0, 11) // 'MIT License'
+   */
+  documentText(datasetId: string, documentId: string): string | null {
+    this.assertLive();
+    const d = this.sets.get(datasetId);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${datasetId}"`);
+    if (d instanceof PortraitDataset) return null;
+    const i = d.documentIndex(documentId);
+    if (i < 0) throw new TrainprintError('NOT_FOUND', `no document "${documentId}" in dataset "${datasetId}"`);
+    return d.documentText(i);
+  }
+
+  /**
    * A dataset as bytes (sync): msgpack with a versioned header, the parameter id and a checksum.
    * @throws NOT_FOUND
    * @example const bytes = corpus.exportDataset('gutenberg-sample')

@@ -29,4 +29,6 @@ export {
   buildPackFileWith, listPacksWith, loadDefaultPacksWith, loadPackFileWith, readPackIndexWith, readPackManifestWith,
   verifyPackFileWith, PACK_INDEX_FILE,
 } from './files.js';
+export { loadDefaultPacksFromUrl } from './default.js';
+export type { PackUrlOptions } from './default.js';
 export type { BuildPackFileOptions, BuildPackFileResult, ListedPack, PackFs } from './files.js';

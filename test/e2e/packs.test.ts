@@ -2,14 +2,18 @@
 // manifest and texts (the committed fixture books), every listed pack verified against the index
 // (SHA-256, CRC, counts, size budget), the default packs loaded and analyze answering from them,
 // and the CLI's `packs` commands when dist/ is built. Reads only committed files.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, readPackIndexWith, readPackInfo, readPackManifestWith } from '../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createEngine, knowledgeBase, loadDefaultPacksFromUrl, readPackIndexWith, readPackInfo, readPackManifestWith,
+} from '../../src/index.js';
+import { serveStatic } from '../../src/node/static.js';
 import {
   buildPackFile, listPacks, loadDefaultPacks, nodePackFs, packsDir, verifyPackFile,
 } from '../../src/node/index.js';
@@ -22,6 +26,20 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Default packs ship in the npm package: their total must stay within this budget. */
 const DEFAULT_BUDGET = 25e6;
+
+/** Writing of our own, in none of the packs. */
+const ORIGINAL = [
+  'The committee met on a wet Tuesday to argue about the new bus timetable, which nobody had read in full.',
+  'Marta brought biscuits and a printed spreadsheet; Daniel brought a grievance about the number 14, which now',
+  'skipped his street entirely after seven in the evening. By the time the tea had gone cold they had agreed on',
+  'three things: the timetable was too long, the font was too small, and someone should write to the council',
+  'before the month ended.',
+].join(' ');
+
+/** 100-word passages of famous books of the Gutenberg pack (test/fixtures/texts/SOURCE.md). */
+const famous = JSON.parse(readFileSync(join(root, 'test/fixtures/texts/famous-passages.json'), 'utf8')) as {
+  passages: { author: string; title: string; ebook: number; passage: string }[];
+};
 
 describe('shipped reference packs', () => {
   it('finds the packs folder of this copy', () => {
@@ -40,7 +58,9 @@ describe('shipped reference packs', () => {
 
   it('verifies every listed pack against the index, and the index against the manifests', async () => {
     const listed = await listPacks(packs);
-    const ids = ['pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:gutenberg-sample'];
+    const ids = [
+      'pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:wikipedia-articles', 'pack:wikipedia-core', 'pack:gutenberg-sample',
+    ];
     expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
     for (const p of listed) {
       const info = await verifyPackFile(p.path);
@@ -56,6 +76,11 @@ describe('shipped reference packs', () => {
     }
     const gutenberg = listed.find((p) => p.id === 'pack:gutenberg')!;
     expect(gutenberg.documents).toBeGreaterThanOrEqual(500);
+    // English Wikipedia: ≥ 20,000 articles, grouped one document per extractor file titled '<n> articles, …'
+    const wiki = await readPackManifestWith(nodePackFs, join(packs, 'wikipedia-articles/manifest.json'));
+    const articles = wiki.documents.reduce((n, d) => n + Number(/^(\d+) articles/.exec(d.title ?? '')?.[1] ?? 0), 0);
+    expect(articles).toBeGreaterThanOrEqual(20_000);
+    expect(wiki.selection).toContain(`${articles.toLocaleString('en')} articles`);
     expect(listed.filter((p) => p.default).reduce((a, p) => a + p.bytes, 0)).toBeLessThanOrEqual(DEFAULT_BUDGET);
   });
 
@@ -65,23 +90,25 @@ describe('shipped reference packs', () => {
       .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
   });
 
-  it('loads the default packs: analyze links a packed book to Gutenberg, finds nothing in new text', async () => {
-    const engine = await createEngine();
-    const loaded = await loadDefaultPacks(engine);
-    expect(loaded.map((l) => l.info.kb_dataset).sort()).toEqual(['project-gutenberg', 'wikipedia']);
+  it('createEngine({ packs: \'default\' }): a packed book links to Gutenberg, new text finds nothing', async () => {
+    const engine = await createEngine({ packs: 'default' });
+    const defaults = (await listPacks(packs)).filter((p) => p.default);
+    expect(engine.datasets().map((d) => d.id).sort()).toEqual(defaults.map((p) => p.id).sort());
+    expect(new Set(engine.datasets().map((d) => d.kb_dataset))).toEqual(new Set(['project-gutenberg', 'wikipedia']));
     // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
     const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
     expect(hit.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
     expect(hit.attribution_sources.some((s) => JSON.stringify(s).includes('project-gutenberg'))).toBe(true);
-    const original = [
-      'The committee met on a wet Tuesday to argue about the new bus timetable, which nobody had read in full.',
-      'Marta brought biscuits and a printed spreadsheet; Daniel brought a grievance about the number 14, which now',
-      'skipped his street entirely after seven in the evening. By the time the tea had gone cold they had agreed on',
-      'three things: the timetable was too long, the font was too small, and someone should write to the council',
-      'before the month ended.',
-    ].join(' ');
-    expect((await engine.analyze({ content: original, content_type: 'text' })).matches).toEqual([]);
+    expect((await engine.analyze({ content: ORIGINAL, content_type: 'text' })).matches).toEqual([]);
+    engine.dispose();
+  });
+
+  it('loadDefaultPacks (trainprint/node) loads the same packs as createEngine({ packs: \'default\' })', async () => {
+    const engine = await createEngine();
+    const loaded = await loadDefaultPacks(engine);
+    const defaults = (await listPacks(packs)).filter((p) => p.default);
+    expect(loaded.map((l) => l.info.sha256)).toEqual(defaults.map((p) => p.sha256));
     engine.dispose();
   });
 
@@ -92,6 +119,77 @@ describe('shipped reference packs', () => {
     expect(info.documents.find((d) => d.ebook === 1342))
       .toMatchObject({ title: 'Pride and Prejudice', author: 'Jane Austen' });
     expect(info.licence.texts).toContain('Public domain');
+  });
+});
+
+/**
+ * A packs folder in `tmp` holding the sample pack as its one default pack, listed with `sha256`
+ * (the real one unless a test gives another), optionally without the pack file itself.
+ */
+function samplePacksFolder(name: string, change: { sha256?: string; missing?: boolean } = {}): string {
+  const index = JSON.parse(readFileSync(join(packs, 'index.json'), 'utf8'));
+  const entry = index.packs.find((p: { id: string }) => p.id === 'pack:gutenberg-sample');
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  if (!change.missing) copyFileSync(join(packs, entry.file), join(dir, entry.file));
+  const listed = { ...entry, default: true, sha256: change.sha256 ?? entry.sha256 };
+  writeFileSync(join(dir, 'index.json'), JSON.stringify({ ...index, packs: [listed] }));
+  return dir;
+}
+
+describe('default packs from a URL (packsUrl)', () => {
+  const good = samplePacksFolder('good');
+  const tampered = samplePacksFolder('tampered', { sha256: 'e'.repeat(64) });
+  samplePacksFolder('missing', { missing: true });
+  const files = serveStatic(tmp);
+  const server = createServer(async (req, res) => {
+    const r = (await files(new Request(`http://127.0.0.1${req.url}`))) ?? new Response('not found', { status: 404 });
+    res.writeHead(r.status, Object.fromEntries(r.headers));
+    res.end(Buffer.from(await r.arrayBuffer()));
+  });
+  const listening = new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
+  }));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fetches the index and the listed file over HTTP, checks it and loads it', async () => {
+    const engine = await createEngine({ packs: 'default', packsUrl: `${await listening}good` });
+    expect(engine.datasets().map((d) => [d.id, d.kb_dataset]))
+      .toEqual([['pack:gutenberg-sample', 'project-gutenberg']]);
+    const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
+    expect((await engine.analyze({ content: persuasion, content_type: 'text' })).matches.length).toBeGreaterThan(0);
+    engine.dispose();
+  });
+
+  it('reads a file: URL from disk as well', async () => {
+    const engine = await createEngine();
+    const loaded = await loadDefaultPacksFromUrl(engine, pathToFileURL(good));
+    expect(loaded.map((l) => l.stats.id)).toEqual(['pack:gutenberg-sample']);
+    engine.dispose();
+  });
+
+  it('refuses a pack whose SHA-256 is not the listed one, over HTTP and from disk, loading nothing', async () => {
+    const url = `${await listening}tampered/`;
+    await expect(createEngine({ packs: 'default', packsUrl: url })).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE', message: expect.stringContaining('SHA-256 mismatch'),
+    });
+    const engine = await createEngine();
+    await expect(loadDefaultPacksFromUrl(engine, pathToFileURL(tampered)))
+      .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
+    expect(engine.datasets()).toEqual([]);
+    engine.dispose();
+  });
+
+  it('answers a missing file, a missing index or a bad URL with INVALID_INPUT', async () => {
+    const base = await listening;
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}missing/` }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('HTTP 404') });
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}nowhere/` }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(createEngine({ packs: 'default', packsUrl: 'not a url' }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(createEngine({ packs: 'all' as 'default' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });
 
@@ -114,5 +212,64 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('trainprint packs (dist/cl
     const out = join(tmp, 'cli-sample.tpk');
     const r = await run('pack', 'build', join(packs, entry.manifest), '--out', out);
     expect(JSON.parse(r.stdout)).toMatchObject({ sha256: entry.sha256, file_bytes: entry.bytes });
+  });
+});
+
+
+describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve --starter): default packs', () => {
+  let child: ChildProcess;
+  let url = '';
+  let key = '';
+  beforeAll(async () => {
+    child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', '--starter', '--port', '0'], { cwd: tmp });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    for (let i = 0; i < 400 && !(url && key); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
+      key = /(tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? '';
+    }
+    if (!url || !key) throw new Error(`serve did not start:\n${out}`);
+  }, 30_000);
+  afterAll(() => { child?.kill('SIGTERM'); });
+
+  const analyze = async (content: string) => {
+    const res = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content, content_type: 'text' }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as {
+      matches: { dataset_id: string }[]; confidence: number;
+      attribution_sources: { model: string; kb_dataset: string | null; dataset_id: string; confidence: number }[];
+    };
+  };
+
+  // the models the knowledge base documents as trained on Project Gutenberg (PG-19, The Pile's Gutenberg part …)
+  const documented = new Set(knowledgeBase().models({ dataset: 'project-gutenberg' }).map((m) => m.id));
+
+  it.each(famous.passages.map((p) => [`${p.author}, ${p.title.split(/[;:]| or,/)[0]}`, p.passage]))(
+    '%s: 100 words attributed to models trained on Project Gutenberg, confidence ≥ 80',
+    async (_name, passage) => {
+      const r = await analyze(passage);
+      expect(r.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
+      expect(r.confidence).toBeGreaterThanOrEqual(80);
+      const sources = r.attribution_sources.filter((s) => s.dataset_id === 'pack:gutenberg');
+      expect(sources.length).toBeGreaterThan(0);
+      for (const s of sources) {
+        expect(s.kb_dataset).toBe('project-gutenberg');
+        expect(documented.has(s.model), s.model).toBe(true);
+      }
+      // The Pile's models (EleutherAI's Pythia, GPT-J, GPT-NeoX) are among them
+      expect(sources.some((s) => s.model.startsWith('eleutherai/'))).toBe(true);
+    },
+  );
+
+  it('original writing: no match, no attribution', async () => {
+    const r = await analyze(ORIGINAL);
+    expect(r.matches).toEqual([]);
+    expect(r.attribution_sources).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // compare, an index file built here, declarations, error messages, keyboard use, and the time
 // from page load to the first analysis (logged, not asserted).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -116,11 +116,12 @@ async function analyze(text: string): Promise<void> {
 describe('web app (headless Chromium)', () => {
   it('analyzes a pasted starter passage: highlighted span, MIT source passage, screenshot', async () => {
     await page.goto(base);
-    // Paste and analyze at once: the click waits for the engine and the starter dataset.
+    // Paste and analyze at once: the click waits for the engine, the starter dataset and the packs.
     await analyze(`Our project is free software.\n\n${MIT_GRANT}\n\nSee the documentation for details.`);
     const ms = await page.evaluate(() => performance.getEntriesByName('trainprint:first-analysis')[0]?.startTime ?? -1);
     const ready = await page.evaluate(() => performance.getEntriesByName('trainprint:ready')[0]?.startTime ?? -1);
-    console.log(`web: engine + starter ready ${ready.toFixed(0)} ms, first analysis shown ${ms.toFixed(0)} ms after navigation start`);
+    console.log(`web: engine, starter and packs ready ${ready.toFixed(0)} ms, first analysis shown ${ms.toFixed(0)} ms ` +
+      'after navigation start');
 
     const marks = await page.locator('#query-text mark.hit').allTextContents();
     expect(marks.join('')).toContain('to deal in the Software without restriction');
@@ -136,7 +137,12 @@ describe('web app (headless Chromium)', () => {
     expect(await page.locator('#no-sources').textContent()).toContain('No attribution sources');
     expect(await page.locator('#risk-level').textContent()).toMatch(/Level (none|low|medium|high|critical)/);
     expect(await page.locator('#revenue-basis').textContent()).toContain('per word');
-    expect(await page.locator('#coverage-chart tbody tr').count()).toBe(1);
+    // one row per dataset searched: the starter and the default packs the page loads from packs/
+    const packIndex = JSON.parse(readFileSync(join(dist, 'web/packs/index.json'), 'utf8')) as {
+      packs: { default: boolean }[];
+    };
+    const defaultPacks = packIndex.packs.filter((p) => p.default).length;
+    expect(await page.locator('#coverage-chart tbody tr').count()).toBe(1 + defaultPacks);
     expect(await page.locator('#coverage-chart').textContent()).toContain('spdx-licenses');
     await page.screenshot({ path: join(output, 'web-analyze.png'), fullPage: true });
   });
@@ -181,7 +187,7 @@ describe('web app (headless Chromium)', () => {
     await page.screenshot({ path: join(output, 'web-compare.png'), fullPage: true });
   });
 
-  it('loads an exported index; analysis finds its document and shows offsets only', async () => {
+  it('loads an exported index; analysis finds its document and shows its source passage', async () => {
     await page.click('#nav-datasets');
     await page.setInputFiles('#index-file', files.index);
     await page.waitForFunction(() => /^Loaded test-corpus/.test(document.getElementById('index-status')?.textContent ?? ''));
@@ -190,7 +196,10 @@ describe('web app (headless Chromium)', () => {
     await analyze(`An introduction. ${corpusQuery} A conclusion.`);
     expect(await page.locator('#match-table').textContent()).toContain('doc-2');
     expect(await page.locator('#source-view .doc-id').textContent()).toBe('doc-2');
-    expect(await page.locator('#source-view').textContent()).toContain('Source text not available in this index');
+    // the index keeps its texts (exact datasets do by default), so the page shows the passage from it
+    await page.locator('#source-passage mark').waitFor();
+    expect(await page.locator('#source-passage mark').first().textContent())
+      .toContain(corpusQuery.split(' ').slice(0, 4).join(' '));
     expect(await page.locator('#coverage-chart').textContent()).toContain('test-corpus');
   });
 

@@ -96,6 +96,22 @@ describe('two-stage search', () => {
     engine.dispose();
   });
 
+  it('documentText: the text a match\'s source span points into; null without kept text; NOT_FOUND', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
+    await engine.addDataset({ id: 'lean', keep_text: false }, [{ id: 'persuasion', text: persuasion }]);
+    await engine.addDataset({ id: 'portrait', kind: 'portrait' }, [{ id: 'persuasion', text: persuasion }]);
+    const { text } = passage(persuasion, 80_000, 300);
+    const m = engine.search(`${filler(200)} ${text}`, { datasets: ['books'] }).matches[0] as ExactMatch;
+    const source = engine.documentText('books', 'persuasion')!;
+    expect(source.slice(m.source_start, m.source_end).split(/\s+/).slice(0, 20)).toEqual(text.split(/\s+/).slice(0, 20));
+    expect(engine.documentText('lean', 'persuasion')).toBeNull();
+    expect(engine.documentText('portrait', 'persuasion')).toBeNull();
+    expect(() => engine.documentText('books', 'emma')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(() => engine.documentText('nope', 'persuasion')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    engine.dispose();
+  });
+
   it('snapshots carry the texts: an imported dataset aligns as the original does', async () => {
     const engine = await createEngine();
     const stats = await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
