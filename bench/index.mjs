@@ -64,7 +64,7 @@ for (let k = 0; k < 5; k++) {
 }
 const query = salad.join(' ');
 const found = engine.search(query);
-console.log(`query: ${found.query_tokens} tokens, ${found.matches.length} matches, longest ${found.coverage.bench.longest_run} tokens`);
+console.log(`query: ${found.query_tokens} tokens, ${found.matches.length} matches, longest ${found.coverage.bench.longest_run} tokens; alignment ${JSON.stringify(found.alignment)}`);
 
 const bench = new Bench({ iterations: 50, time: 0, warmupIterations: 3, warmupTime: 0 });
 bench.add('search 10k-word query', () => { engine.search(query); });
@@ -113,7 +113,7 @@ mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL(`./results/index${SCALE > 1 ? `-x${SCALE}` : ''}.json`, import.meta.url), JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, scale: SCALE,
   build: { generation_ms_excluded: genMs, documents: stats.documents, corpus_bytes: corpusBytes, fingerprints: stats.fingerprints, ms: buildMs, mb_per_s: corpusBytes / 1e6 / (buildMs / 1000), first_search_sort_ms: sortMs, index_bytes: stats.index_bytes, index_bytes_per_fingerprint: stats.index_bytes / stats.fingerprints, index_share_of_corpus: stats.index_bytes / corpusBytes },
-  query: { tokens: found.query_tokens, matches: found.matches.length },
+  query: { tokens: found.query_tokens, matches: found.matches.length, candidates: found.alignment.candidates, aligned: found.alignment.aligned },
   search_ms: { p50: lat.p50, p99: lat.p99, min: lat.min },
   fingerprint_only_ms: { p50: base.p50 },
   analyze_ms: { p50: anLat.p50, p99: anLat.p99, min: anLat.min, ratio_to_search_p50: anLat.p50 / lat.p50, attribution_sources: analyzed.attribution_sources.length, confidence: analyzed.confidence },
