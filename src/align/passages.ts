@@ -26,10 +26,44 @@ export function passagesOf(seeds: Seeds, va: Vectors, vb: Vectors, o: ResolvedCo
   return frags;
 }
 
+/**
+ * The seeds that are not dominated: a seed (i, j) stays when its cosine is at least `ratio` times the best
+ * cosine of any seed of sentence i and of any seed of sentence j. A reused sentence has one counterpart, or a
+ * few of similar weight when it was split or merged; a much weaker seed beside it shares only the topic's
+ * words, and as an outlier of its cluster it would stretch the passage over text that was not reused, or
+ * join two passages into one.
+ * @example
+ * const kept = dominantSeeds(seeds, 0.7)
+ */
+export function dominantSeeds(seeds: Seeds, ratio: number): Seeds {
+  let rows = 0, cols = 0;
+  for (let k = 0; k < seeds.count; k++) {
+    rows = Math.max(rows, seeds.a[k] + 1);
+    cols = Math.max(cols, seeds.b[k] + 1);
+  }
+  const bestA = new Float64Array(rows), bestB = new Float64Array(cols);
+  for (let k = 0; k < seeds.count; k++) {
+    bestA[seeds.a[k]] = Math.max(bestA[seeds.a[k]], seeds.cos[k]);
+    bestB[seeds.b[k]] = Math.max(bestB[seeds.b[k]], seeds.cos[k]);
+  }
+  const keep: number[] = [];
+  for (let k = 0; k < seeds.count; k++) {
+    const c = seeds.cos[k];
+    if (c >= ratio * bestA[seeds.a[k]] && c >= ratio * bestB[seeds.b[k]]) keep.push(k);
+  }
+  if (keep.length === seeds.count) return seeds;
+  return {
+    a: Uint32Array.from(keep, (k) => seeds.a[k]),
+    b: Uint32Array.from(keep, (k) => seeds.b[k]),
+    cos: Float64Array.from(keep, (k) => seeds.cos[k]),
+    count: keep.length,
+  };
+}
+
 /** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
-export function seedSupport(seeds: Seeds, f: Frag): number {
+export function seedSupport(seeds: Seeds, f: Frag, minCos = 0): number {
   const sa = new Set<number>(), sb = new Set<number>();
-  for (const k of f.seeds) { sa.add(seeds.a[k]); sb.add(seeds.b[k]); }
+  for (const k of f.seeds) if (seeds.cos[k] >= minCos) { sa.add(seeds.a[k]); sb.add(seeds.b[k]); }
   return Math.min(sa.size, sb.size);
 }
 
