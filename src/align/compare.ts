@@ -27,7 +27,8 @@
  *    becomes a passage pair (first to last sentence on each side); it is kept when the cosine of the
  *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap. In
  *    obfuscated pairs a passage then grows by edge sentences whose tf-idf weight is at least
- *    `extendShare` on words of the other passage (growEdges).
+ *    `extendShare` on words of the other passage, and by the two sentences just outside one of its ends
+ *    when their cosine reaches half the obfuscated seed threshold (growEdges).
  * 5. Filtering (passages.ts): passages that overlap on both sides are merged, passages that overlap on
  *    one side only keep the better one; passages whose seeds hold fewer than `minSeeds` distinct sentences on
  *    either side need cosine ≥ `singleSeedCosine`; passages shorter than `minLength` characters on

@@ -142,8 +142,18 @@ class GrowingTerms {
 }
 
 /**
- * Grow a passage of an obfuscated pair by whole sentences, until stable: the sentence next to an edge
- * joins when at least `share` of its tf-idf weight is on content words of the other passage (widened by
+ * Two sentences just outside the same end of a passage (before its start on both sides, or after its end)
+ * join it together when their tf-idf cosine reaches this: half the seed threshold of obfuscated pairs, as
+ * seed-and-extend methods extend with a lower bar than they seed, since the passage already vouches for the
+ * place. Measured on the PAN 2013 training corpus (bench/eval-pan.mjs): plagdet of 03 0.9224 → 0.9267, 04
+ * 0.9341 → 0.9412, on even and odd pairs alike and from 0.12 to 0.2; 01 and 02 unchanged.
+ */
+const GROW_PAIR_COSINE = 0.15;
+
+/**
+ * Grow a passage of an obfuscated pair by whole sentences, until stable: the two sentences next to the same
+ * end of both sides join together when they are alike (GROW_PAIR_COSINE), and a single sentence next to an
+ * edge joins when at least `share` of its tf-idf weight is on content words of the other passage (widened by
  * one sentence at each end, since its counterpart may be missing too). Obfuscated copies hold sentences
  * too altered to seed, yet mostly made of the source's words.
  */
@@ -167,6 +177,11 @@ export function growEdges(
     let grew = false;
     const tb = termsB.widen(Math.max(0, b0 - 1), Math.min(S_B - 1, b1 + 1));
     const ta = termsA.widen(Math.max(0, a0 - 1), Math.min(S_A - 1, a1 + 1));
+    // the two sentences just outside a corner, like each other: reused together, too altered to seed
+    if (a0 > 0 && b0 > 0 && sentenceCosine(va, a0 - 1, vb, b0 - 1) >= GROW_PAIR_COSINE) { a0--; b0--; grew = true; }
+    if (a1 + 1 < S_A && b1 + 1 < S_B && sentenceCosine(va, a1 + 1, vb, b1 + 1) >= GROW_PAIR_COSINE) {
+      a1++; b1++; grew = true;
+    }
     if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) { a0--; grew = true; }
     if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) { a1++; grew = true; }
     if (b0 > 0 && shared(pb, b0 - 1, ta) >= share) { b0--; grew = true; }
@@ -175,6 +190,25 @@ export function growEdges(
     changed = true;
   }
   return changed ? { a0, a1, b0, b1, seeds: f.seeds, cos: rangeCosine(va, a0, a1, vb, b0, b1) } : f;
+}
+
+/**
+ * tf-idf cosine of sentence i of a and sentence j of b (each sentence's terms are sorted: a merge join).
+ * @example
+ * const c = sentenceCosine(va, 3, vb, 7)
+ */
+export function sentenceCosine(va: Vectors, i: number, vb: Vectors, j: number): number {
+  if (va.norms[i] === 0 || vb.norms[j] === 0) return 0;
+  let dot = 0;
+  let k = va.off[i], q = vb.off[j];
+  const kEnd = va.off[i + 1], qEnd = vb.off[j + 1];
+  while (k < kEnd && q < qEnd) {
+    const x = va.terms[k], y = vb.terms[q];
+    if (x === y) dot += va.weights[k++] * vb.weights[q++];
+    else if (x < y) k++;
+    else q++;
+  }
+  return dot / (va.norms[i] * vb.norms[j]);
 }
 
 /** Cosine of the summed vectors of sentences a0..a1 of a and b0..b1 of b. */

@@ -1,10 +1,13 @@
 /**
  * Passage-level rules of compare's obfuscated mode (src/align/passages.ts): dominated seeds are dropped
- * before clustering, so that a weak topical seed beside a reused sentence does not stretch its passage.
+ * before clustering, so that a weak topical seed beside a reused sentence does not stretch its passage, and
+ * passages grow by pairs of altered sentences next to their ends.
  */
 import { describe, expect, it } from 'vitest';
-import { dominantSeeds } from '../../src/align/passages.js';
-import type { Seeds } from '../../src/align/seeds.js';
+import { resolveCompareOptions } from '../../src/align/compare.js';
+import { dominantSeeds, growEdges, sentenceCosine } from '../../src/align/passages.js';
+import { prepare, TermDict } from '../../src/align/prepare.js';
+import { idfWeights, vectors, type Seeds } from '../../src/align/seeds.js';
 
 const seedsOf = (rows: [number, number, number][]): Seeds => ({
   a: Uint32Array.from(rows, (r) => r[0]),
@@ -32,5 +35,43 @@ describe('dominantSeeds', () => {
 
   it('no seeds → no seeds', () => {
     expect(dominantSeeds(seedsOf([]), 0.7).count).toBe(0);
+  });
+});
+
+describe('growEdges: the two sentences just outside one end join together when alike', () => {
+  const o = resolveCompareOptions(undefined);
+  const setup = (a: string, b: string) => {
+    const dict = new TermDict();
+    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const idf = idfWeights(pa, pb, dict.size);
+    return { pa, pb, idf, va: vectors(pa, idf), vb: vectors(pb, idf) };
+  };
+  const A = [
+    'Bakers in the old quarter rise before dawn to knead sourdough loaves.',
+    'The mayor opened a museum of maritime history near the harbour wall.',
+    'Fishermen mend their nets on the quay while gulls circle the boats.',
+    'Tourists crowd the narrow lanes every summer looking for souvenirs.',
+  ].join(' ');
+  const B = [
+    'Quantum processors need cryogenic cooling to keep qubits coherent.',
+    'A harbour wall museum on maritime history was opened by the mayor, with model ships.',
+    'Nets are mended on the quay by fishermen as gulls circle over boats.',
+    'Rainfall records from the northern valleys show a drier decade.',
+  ].join(' ');
+
+  it('a passage seeded on its last sentences grows by the altered sentence pair before it', () => {
+    const { pa, pb, idf, va, vb } = setup(A, B);
+    const f = { a0: 2, a1: 2, b0: 2, b1: 2, seeds: [0], cos: sentenceCosine(va, 2, vb, 2) };
+    expect(sentenceCosine(va, 1, vb, 1)).toBeGreaterThanOrEqual(0.15);
+    expect(sentenceCosine(va, 3, vb, 3)).toBe(0);
+    // extendShare near 1: only the pair rule can grow it
+    const g = growEdges(f, pa, pb, idf, va, vb, 0.99);
+    expect([g.a0, g.a1, g.b0, g.b1]).toEqual([1, 2, 1, 2]);
+  });
+
+  it('sentenceCosine is the cosine of the two sentence vectors', () => {
+    const { va, vb } = setup(A, A);
+    expect(sentenceCosine(va, 1, vb, 1)).toBeCloseTo(1, 12);
+    expect(sentenceCosine(va, 0, vb, 1)).toBe(0);
   });
 });
