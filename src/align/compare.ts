@@ -28,7 +28,10 @@
  *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap. In
  *    obfuscated pairs a passage then grows by edge sentences whose tf-idf weight is at least
  *    `extendShare` on words of the other passage, and by the two sentences just outside one of its ends
- *    when their cosine reaches half the obfuscated seed threshold (growEdges).
+ *    when their cosine reaches half the obfuscated seed threshold (growEdges). Summary mode: seeds are
+ *    clustered again with a wide gap on one side; a few densely seeded sentences whose words are mostly
+ *    in a passage at least 3 times as long on the other side, and that no ordinary passage explains, are
+ *    a summary passage (summaryPassages).
  * 5. Filtering (passages.ts): passages that overlap on both sides are merged, passages that overlap on
  *    one side only keep the better one; passages whose seeds hold fewer than `minSeeds` distinct sentences on
  *    either side need cosine ≥ `singleSeedCosine`; passages shorter than `minLength` characters on
@@ -47,7 +50,9 @@ import { fingerprintCore, toText } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
-import { dominantSeeds, growEdges, passagesOf, resolveOverlaps, seedSupport, type Frag } from './passages.js';
+import {
+  dominantSeeds, growEdges, passagesOf, resolveOverlaps, seedSupport, summaryPassages, type Frag,
+} from './passages.js';
 import { prepare, sentences, TermDict, type Prepared } from './prepare.js';
 import { seededRegions } from './regions.js';
 import {
@@ -297,11 +302,14 @@ function alignPrepared(
     : seedsOfPairs(va, vb, seededRegions(pa, pb, { margin: o.maxGap }), th.cos, th.dice);
   if (seeds.count === 0) return verb.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 
-  let frags = passagesOf(obfuscated ? dominantSeeds(seeds, DOMINANT_SEED) : seeds, va, vb, o);
+  // one seed set from here on: passages hold indices into it
+  const kept = obfuscated ? dominantSeeds(seeds, DOMINANT_SEED) : seeds;
+  let frags = passagesOf(kept, va, vb, o);
   if (obfuscated && o.extendShare > 0) frags = frags.map((f) => growEdges(f, pa, pb, idf, va, vb, o.extendShare));
+  if (obfuscated) frags = [...frags, ...summaryPassages(kept, frags, pa, pb, va, vb, o)];
   frags = resolveOverlaps(frags, va, vb, obfuscated ? SIDE_BY_SIDE : 0);
 
-  const out = mergeVerbatim(spansOf(frags, seeds, pair, o), verb);
+  const out = mergeVerbatim(spansOf(frags, kept, pair, o), verb);
   out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
   return out;
 }

@@ -22,7 +22,9 @@ export interface Frag {
 export function passagesOf(seeds: Seeds, va: Vectors, vb: Vectors, o: ResolvedCompareOptions): Frag[] {
   const all = Array.from({ length: seeds.count }, (_, k) => k);
   const frags: Frag[] = [];
-  for (const group of cluster(seeds, all, o.maxGap, 0, 0)) frags.push(...validate(seeds, group, o.maxGap, va, vb, o));
+  for (const group of cluster(seeds, all, [o.maxGap, o.maxGap], 0, 0)) {
+    frags.push(...validate(seeds, group, o.maxGap, va, vb, o));
+  }
   return frags;
 }
 
@@ -60,6 +62,96 @@ export function dominantSeeds(seeds: Seeds, ratio: number): Seeds {
   };
 }
 
+/**
+ * Summary mode (after Suchomel, Kasprzak & Brandejs, PAN 2013, and the summary mode of Sanchez-Perez,
+ * Gelbukh & Sidorov, PAN 2015): a summary condenses a long passage into a few sentences, so the
+ * counterparts of its consecutive sentences lie far apart in the source and no cluster of the usual gap
+ * holds them. Seeds are clustered again with SUMMARY_GAP on the long side (the usual gap on the short
+ * one); a cluster is a summary passage when all of these hold:
+ * - its long side spans at least SUMMARY_RATIO times the characters of its short side;
+ * - at least SUMMARY_SEEDS distinct sentences seed on each side, and at least SUMMARY_DENSITY of the
+ *   short side's sentences seed (every sentence of a summary comes from the source);
+ * - at least SUMMARY_SHARE of the short side's tf-idf weight is on words of the long side (the summed
+ *   vectors' cosine would not do: the long side holds much that the summary leaves out);
+ * - no passage of the usual clustering with at least two seeded sentences covers half of its short side
+ *   (that is reuse of the ordinary kind, and the long side would only add chance seeds around it).
+ * None of the 2,035 pairs of PAN 2013 sub-corpora 01–04 (no summaries) yields one.
+ */
+const SUMMARY_GAP = 24;
+const SUMMARY_RATIO = 3;
+const SUMMARY_SEEDS = 4;
+const SUMMARY_DENSITY = 0.75;
+const SUMMARY_SHARE = 0.5;
+
+/** Characters of sentences s0..s1, from the first word to the last. */
+const extent = (p: Prepared, s0: number, s1: number): number =>
+  p.tokEnd[p.sentTok[s1 + 1] - 1] - p.tokStart[p.sentTok[s0]];
+
+/** Share of the tf-idf weight of sentences s0..s1 of a text (`p`, `v`) on the terms in `other`. */
+function weightShare(p: Prepared, v: Vectors, s0: number, s1: number, other: Set<number>): number {
+  let all = 0, hit = 0;
+  for (let k = p.sentTerm[s0]; k < p.sentTerm[s1 + 1]; k++) {
+    all += v.weights[k];
+    if (other.has(p.terms[k])) hit += v.weights[k];
+  }
+  return all === 0 ? 0 : hit / all;
+}
+
+/** Distinct content terms of the sentences s0..s1. */
+function termSet(p: Prepared, s0: number, s1: number): Set<number> {
+  const set = new Set<number>();
+  for (let k = p.sentTerm[s0]; k < p.sentTerm[s1 + 1]; k++) set.add(p.terms[k]);
+  return set;
+}
+
+/**
+ * Summary passages of an obfuscated pair (see SUMMARY_GAP): long-versus-short passage pairs that the usual
+ * clustering (`normal`, its passages) splits into single sentences or leaves out.
+ * @example
+ * const frags = passagesOf(seeds, va, vb, o)
+ * frags.push(...summaryPassages(seeds, frags, pa, pb, va, vb, o))
+ */
+export function summaryPassages(
+  seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, vb: Vectors,
+  o: ResolvedCompareOptions,
+): Frag[] {
+  if (seeds.count === 0) return [];
+  const all = Array.from({ length: seeds.count }, (_, k) => k);
+  const out: Frag[] = [];
+  for (const longOnA of [true, false]) {
+    const gaps: Gaps = longOnA ? [SUMMARY_GAP, o.maxGap] : [o.maxGap, SUMMARY_GAP];
+    for (const group of cluster(seeds, all, gaps, 0, 0)) {
+      const f = fragOf(seeds, group, va, vb);
+      if (isSummary(f, longOnA, seeds, normal, pa, pb, va, vb)) out.push(f);
+    }
+  }
+  return out;
+}
+
+function isSummary(
+  f: Frag, longOnA: boolean, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors,
+  vb: Vectors,
+): boolean {
+  const la = extent(pa, f.a0, f.a1), lb = extent(pb, f.b0, f.b1);
+  if ((longOnA ? la < SUMMARY_RATIO * lb : lb < SUMMARY_RATIO * la) || seedSupport(seeds, f) < SUMMARY_SEEDS) {
+    return false;
+  }
+  // the short side: sentences [s0, s1]
+  const [s0, s1] = longOnA ? [f.b0, f.b1] : [f.a0, f.a1];
+  const seeded = new Set<number>();
+  for (const k of f.seeds) seeded.add(longOnA ? seeds.b[k] : seeds.a[k]);
+  if (seeded.size < SUMMARY_DENSITY * (s1 - s0 + 1)) return false;
+  const share = longOnA
+    ? weightShare(pb, vb, f.b0, f.b1, termSet(pa, f.a0, f.a1))
+    : weightShare(pa, va, f.a0, f.a1, termSet(pb, f.b0, f.b1));
+  if (share < SUMMARY_SHARE) return false;
+  return !normal.some((n) => {
+    if (n.a1 < f.a0 || f.a1 < n.a0 || n.b1 < f.b0 || f.b1 < n.b0 || seedSupport(seeds, n) < 2) return false;
+    const [n0, n1] = longOnA ? [n.b0, n.b1] : [n.a0, n.a1];
+    return Math.min(n1, s1) - Math.max(n0, s0) + 1 >= 0.5 * (s1 - s0 + 1);
+  });
+}
+
 /** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
 export function seedSupport(seeds: Seeds, f: Frag, minCos = 0): number {
   const sa = new Set<number>(), sb = new Set<number>();
@@ -67,12 +159,16 @@ export function seedSupport(seeds: Seeds, f: Frag, minCos = 0): number {
   return Math.min(sa.size, sb.size);
 }
 
+/** Largest gap, in sentences, between consecutive seeds of one cluster: on side a, on side b. */
+type Gaps = readonly [number, number];
+
 /**
- * Split seed indices where consecutive seeds (sorted on one side) are more than `gap` sentences apart;
- * alternate sides until stable.
+ * Split seed indices where consecutive seeds (sorted on one side) are more than that side's gap sentences
+ * apart; alternate sides until stable.
  */
-function cluster(seeds: Seeds, ids: number[], gap: number, side: 0 | 1, depth: number): number[][] {
+function cluster(seeds: Seeds, ids: number[], gaps: Gaps, side: 0 | 1, depth: number): number[][] {
   const key = side === 0 ? seeds.a : seeds.b;
+  const gap = gaps[side];
   const sorted = [...ids].sort((x, y) => key[x] - key[y] || x - y);
   const groups: number[][] = [];
   let cur: number[] = [sorted[0]];
@@ -86,7 +182,7 @@ function cluster(seeds: Seeds, ids: number[], gap: number, side: 0 | 1, depth: n
   groups.push(cur);
   if (groups.length <= 1 && depth > 0) return groups;
   const out: number[][] = [];
-  for (const g of groups) out.push(...cluster(seeds, g, gap, side === 0 ? 1 : 0, depth + 1));
+  for (const g of groups) out.push(...cluster(seeds, g, gaps, side === 0 ? 1 : 0, depth + 1));
   return out;
 }
 
@@ -107,7 +203,7 @@ function validate(
   if (f.cos > o.validation) return [f];
   if (gap <= 0) return [];
   const out: Frag[] = [];
-  for (const g of cluster(seeds, ids, gap - 1, 0, 0)) out.push(...validate(seeds, g, gap - 1, va, vb, o));
+  for (const g of cluster(seeds, ids, [gap - 1, gap - 1], 0, 0)) out.push(...validate(seeds, g, gap - 1, va, vb, o));
   return out;
 }
 

@@ -1,13 +1,16 @@
 /**
  * Passage-level rules of compare's obfuscated mode (src/align/passages.ts): dominated seeds are dropped
- * before clustering, so that a weak topical seed beside a reused sentence does not stretch its passage, and
- * passages grow by pairs of altered sentences next to their ends.
+ * before clustering, so that a weak topical seed beside a reused sentence does not stretch its passage,
+ * passages grow by pairs of altered sentences next to their ends, and summaries align with what they condense.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCompareOptions } from '../../src/align/compare.js';
-import { dominantSeeds, growEdges, sentenceCosine } from '../../src/align/passages.js';
+import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../../src/align/compare.js';
+import {
+  dominantSeeds, growEdges, passagesOf, sentenceCosine, summaryPassages,
+} from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
-import { idfWeights, vectors, type Seeds } from '../../src/align/seeds.js';
+import { idfWeights, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
+import { book } from '../fixtures/texts/index.js';
 
 const seedsOf = (rows: [number, number, number][]): Seeds => ({
   a: Uint32Array.from(rows, (r) => r[0]),
@@ -73,5 +76,55 @@ describe('growEdges: the two sentences just outside one end join together when a
     const { va, vb } = setup(A, A);
     expect(sentenceCosine(va, 1, vb, 1)).toBeCloseTo(1, 12);
     expect(sentenceCosine(va, 0, vb, 1)).toBe(0);
+  });
+});
+
+describe('summary mode: a few sentences condensing a long passage align with all of it', () => {
+  const sentencesOf = (t: string): string[] => (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? [])
+    .map((s) => s.trim()).filter((s) => s.split(' ').length >= 8);
+  const STOP = new Set(('the a an of to and in that was is it he she her his had be as with for on at by not but ' +
+    'which have this from all were been so they would could their there or').split(' '));
+  // 40 sentences of Persuasion; the summary keeps every 7th sentence, without its stop words and every
+  // third word, so that consecutive summary sentences come from sentences 7 apart in the source
+  const source = sentencesOf(book('austen-persuasion').slice(30_000, 39_000)).slice(0, 40).join(' ');
+  const summary = sentencesOf(source).filter((_, i) => i % 7 === 0).map((s) => s.replace(/[.!?,;:"]/g, '')
+    .split(' ').filter((w, i) => !STOP.has(w.toLowerCase()) && i % 3 !== 2).join(' ') + '.').join(' ');
+  const filler = sentencesOf(book('chesterton-thursday').slice(20_000, 40_000));
+  const suspect = `${filler.slice(0, 15).join(' ')}\n\n${summary}\n\n${filler.slice(15, 30).join(' ')}`;
+  const s0 = suspect.indexOf(summary), s1 = s0 + summary.length;
+  const covered = (spans: AlignedSpan[], lo: number, hi: number, onA: boolean): number => {
+    let n = 0;
+    for (const s of spans) {
+      n += Math.max(0, Math.min(hi, onA ? s.a_end : s.b_end) - Math.max(lo, onA ? s.a_start : s.b_start));
+    }
+    return n / (hi - lo);
+  };
+
+  it('is found as one passage pair, in either argument order, and nothing else is', () => {
+    expect(summary.length * 10).toBeLessThan(source.length);
+    const o = resolveCompareOptions(undefined);
+    const ab = alignSpans(null, suspect, source, o, 'js');
+    expect(ab).toHaveLength(1);
+    expect(covered(ab, s0, s1, true)).toBeGreaterThan(0.9);
+    expect(covered(ab, 0, source.length, false)).toBeGreaterThan(0.8);
+    const ba = alignSpans(null, source, suspect, o, 'js');
+    const swapped = ba.map((s) => [s.b_start, s.b_end, s.a_start, s.a_end]);
+    expect(swapped).toEqual(ab.map((s) => [s.a_start, s.a_end, s.b_start, s.b_end]));
+  });
+
+  it('summaryPassages: one long-versus-short passage pair; none between unrelated texts', () => {
+    const o = resolveCompareOptions(undefined);
+    const run = (a: string, b: string) => {
+      const dict = new TermDict();
+      const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+      const idf = idfWeights(pa, pb, dict.size);
+      const va = vectors(pa, idf), vb = vectors(pb, idf);
+      const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
+      return summaryPassages(seeds, passagesOf(seeds, va, vb, o), pa, pb, va, vb, o);
+    };
+    const found = run(suspect, source);
+    expect(found).toHaveLength(1);
+    expect(found[0].b1 - found[0].b0).toBeGreaterThan(4 * (found[0].a1 - found[0].a0));
+    expect(run(filler.join(' '), source)).toEqual([]);
   });
 });
