@@ -26,7 +26,8 @@
  *    more than `maxGap` sentences apart, until stable. A cluster
  *    becomes a passage pair (first to last sentence on each side); it is kept when the cosine of the
  *    two passages' summed vectors exceeds `validation`, else re-clustered with a smaller gap. In
- *    obfuscated pairs a passage then grows by edge sentences whose tf-idf weight is at least
+ *    obfuscated pairs an outlying edge seed goes when the passage without it has the higher cosine
+ *    (pruneEdges); a passage then grows by edge sentences whose tf-idf weight is at least
  *    `extendShare` on words of the other passage, and by the two sentences just outside one of its ends
  *    when their cosine reaches half the obfuscated seed threshold (growEdges). Summary mode: seeds are
  *    clustered again with a wide gap on one side; a few densely seeded sentences whose words are mostly
@@ -51,7 +52,7 @@ import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
 import {
-  dominantSeeds, growEdges, passagesOf, resolveOverlaps, seedSupport, summaryPassages, type Frag,
+  dominantSeeds, growEdges, passagesOf, pruneEdges, resolveOverlaps, seedSupport, summaryPassages, type Frag,
 } from './passages.js';
 import { prepare, sentences, TermDict, type Prepared } from './prepare.js';
 import { seededRegions } from './regions.js';
@@ -305,6 +306,7 @@ function alignPrepared(
   // one seed set from here on: passages hold indices into it
   const kept = obfuscated ? dominantSeeds(seeds, DOMINANT_SEED) : seeds;
   let frags = passagesOf(kept, va, vb, o);
+  if (obfuscated) frags = frags.map((f) => pruneEdges(f, kept, va, vb));
   if (obfuscated && o.extendShare > 0) frags = frags.map((f) => growEdges(f, pa, pb, idf, va, vb, o.extendShare));
   if (obfuscated) frags = [...frags, ...summaryPassages(kept, frags, pa, pb, va, vb, o)];
   frags = resolveOverlaps(frags, va, vb, obfuscated ? SIDE_BY_SIDE : 0);

@@ -195,6 +195,44 @@ function fragOf(seeds: Seeds, ids: number[], va: Vectors, vb: Vectors): Frag {
   return { a0, a1, b0, b1, seeds: ids, cos: rangeCosine(va, a0, a1, vb, b0, b1) };
 }
 
+/**
+ * Edge seeds of a passage are pruned (pruneEdges) only on a side where it has at least this many seeded
+ * sentences, so that three or more remain to vouch for it.
+ */
+const PRUNE_MIN_SENTENCES = 4;
+/** An edge seed is pruned only when at least this many sentences separate it from the next seeded one. */
+const PRUNE_GAP = 3;
+
+/**
+ * Drop the seeds of an outlying edge sentence while that raises the passage's cosine: on a side with at
+ * least PRUNE_MIN_SENTENCES seeded sentences, the first or the last seeded sentence, PRUNE_GAP or more
+ * sentences from the next one, goes with its seeds when the passage without them has the higher cosine
+ * (the best such cut first, until none helps). Clustering joins seeds up to `maxGap` apart, so a chance
+ * seed just within reach of a reused passage stretches it over text that was not reused; the cosine of the
+ * two passages says whether the stretch holds more of the passage's words or dilutes them. Measured on
+ * the PAN 2013 training corpus (bench/eval-pan.mjs), obfuscated pairs: plagdet of 03 0.9281 → 0.9310
+ * and 04 0.9406 → 0.9431, on even and odd pairs alike; 01 and 02 unchanged.
+ * @example
+ * const tight = pruneEdges(frag, seeds, va, vb)
+ */
+export function pruneEdges(f: Frag, seeds: Seeds, va: Vectors, vb: Vectors): Frag {
+  for (;;) {
+    let best: Frag | null = null;
+    for (const key of [seeds.a, seeds.b]) {
+      const seeded = [...new Set(f.seeds.map((k) => key[k]))].sort((x, y) => x - y);
+      if (seeded.length < PRUNE_MIN_SENTENCES) continue;
+      const n = seeded.length;
+      for (const [edge, next] of [[seeded[0], seeded[1]], [seeded[n - 1], seeded[n - 2]]]) {
+        if (Math.abs(next - edge) < PRUNE_GAP) continue;
+        const g = fragOf(seeds, f.seeds.filter((k) => key[k] !== edge), va, vb);
+        if (g.cos > (best ?? f).cos) best = g;
+      }
+    }
+    if (!best) return f;
+    f = best;
+  }
+}
+
 /** Keep the cluster when its passages are similar enough, else re-cluster with a smaller gap. */
 function validate(
   seeds: Seeds, ids: number[], gap: number, va: Vectors, vb: Vectors, o: ResolvedCompareOptions,

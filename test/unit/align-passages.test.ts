@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../../src/align/compare.js';
 import {
-  dominantSeeds, growEdges, passagesOf, sentenceCosine, summaryPassages,
+  dominantSeeds, growEdges, passagesOf, pruneEdges, rangeCosine, sentenceCosine, summaryPassages,
 } from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
 import { idfWeights, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
@@ -126,5 +126,47 @@ describe('summary mode: a few sentences condensing a long passage align with all
     expect(found).toHaveLength(1);
     expect(found[0].b1 - found[0].b0).toBeGreaterThan(4 * (found[0].a1 - found[0].a0));
     expect(run(filler.join(' '), source)).toEqual([]);
+  });
+});
+
+describe('pruneEdges: an outlying edge seed goes when the passage is more alike without it', () => {
+  // a: four reused sentences, then three unrelated ones, then a sentence sharing a few topic words
+  const reused = [
+    'The harbour master logged every trawler that entered the bay before the winter storms arrived.',
+    'Nets were dried on wooden racks along the quay while the gulls watched the boats come in.',
+    'Salted herring was packed in barrels and shipped inland on the narrow railway each Tuesday.',
+    'Children of the fishing families learned to mend rope before they could read or write.',
+  ];
+  const other = [
+    'Quantum processors need cryogenic cooling to keep their qubits coherent for long.',
+    'Rainfall records from the northern valleys show a markedly drier decade than before.',
+    'Violin makers still argue about the varnish recipes of the old Cremona workshops.',
+  ];
+  const stray = 'Winter storms closed the railway to the bay, and the herring barrels waited.';
+  const stray2 = 'Every Tuesday the railway carried barrels of salted fish from the quay.';
+  const o = resolveCompareOptions(undefined);
+  const A = [...reused, ...other, stray].join(' ');
+  const B = [...reused, other[0], other[1], other[2], stray2].join(' ');
+  const dict = new TermDict();
+  const pa = prepare(A, dict, o.minSentenceWords), pb = prepare(B, dict, o.minSentenceWords);
+  const idf = idfWeights(pa, pb, dict.size);
+  const va = vectors(pa, idf), vb = vectors(pb, idf);
+  // seeds 0-0 … 3-3 (the reused sentences) and 7-7 (the stray pair), as one cluster
+  const seeds = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [2, 2, 0.9], [3, 3, 0.9], [7, 7, 0.35]]);
+  const whole = { a0: 0, a1: 7, b0: 0, b1: 7, seeds: [0, 1, 2, 3, 4], cos: 0 };
+
+  it('cuts the stray seed four sentences off the reused ones', () => {
+    const f = pruneEdges({ ...whole, cos: rangeCosine(va, 0, 7, vb, 0, 7) }, seeds, va, vb);
+    expect([f.a0, f.a1, f.b0, f.b1]).toEqual([0, 3, 0, 3]);
+    expect(f.seeds).toEqual([0, 1, 2, 3]);
+  });
+
+  it('keeps a passage whose edge seed is near the others, or that has too few seeded sentences', () => {
+    const near = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [2, 2, 0.9], [3, 3, 0.9], [5, 5, 0.35]]);
+    const f = { a0: 0, a1: 5, b0: 0, b1: 5, seeds: [0, 1, 2, 3, 4], cos: rangeCosine(va, 0, 5, vb, 0, 5) };
+    expect(pruneEdges(f, near, va, vb)).toBe(f);
+    const few = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [7, 7, 0.35]]);
+    const g = { a0: 0, a1: 7, b0: 0, b1: 7, seeds: [0, 1, 2], cos: rangeCosine(va, 0, 7, vb, 0, 7) };
+    expect(pruneEdges(g, few, va, vb)).toBe(g);
   });
 });
