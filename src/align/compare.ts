@@ -34,7 +34,8 @@
  *    in a passage at least 3 times as long on the other side, and that no ordinary passage explains, are
  *    a summary passage (summaryPassages).
  * 5. Filtering (passages.ts): passages that overlap on both sides are merged, passages that overlap on
- *    one side only keep the better one; passages whose seeds hold fewer than `minSeeds` distinct sentences on
+ *    one side only keep the better one; in obfuscated pairs, passages whose shared words weigh less than
+ *    MIN_EVIDENCE (sharedEvidence) go; passages whose seeds hold fewer than `minSeeds` distinct sentences on
  *    either side need cosine ≥ `singleSeedCosine`; passages shorter than `minLength` characters on
  *    either side go.
  * 6. Spans run from the first word of the first sentence to the last word of the last sentence
@@ -52,7 +53,8 @@ import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
 import {
-  dominantSeeds, growEdges, passagesOf, pruneEdges, resolveOverlaps, seedSupport, summaryPassages, type Frag,
+  dominantSeeds, growEdges, passagesOf, pruneEdges, resolveOverlaps, seedSupport, sharedEvidence, summaryPassages,
+  type Frag,
 } from './passages.js';
 import { prepare, sentences, TermDict, type Prepared } from './prepare.js';
 import { seededRegions } from './regions.js';
@@ -311,6 +313,7 @@ function alignPrepared(
   if (obfuscated) frags = [...frags, ...summaryPassages(kept, frags, pa, pb, va, vb, o)];
   frags = resolveOverlaps(frags, va, vb, obfuscated ? SIDE_BY_SIDE : 0);
 
+  if (obfuscated) frags = frags.filter((f) => sharedEvidence(f, pa, pb, idf) >= MIN_EVIDENCE);
   const out = mergeVerbatim(spansOf(frags, kept, pair, o), verb);
   out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
   return out;
@@ -349,6 +352,16 @@ const SIDE_BY_SIDE = 0.5;
  * every ratio from 0.6 to 0.8; 01 and 02 unchanged.
  */
 const DOMINANT_SEED = 0.7;
+
+/**
+ * In obfuscated pairs, a passage pair is reported only when its shared content words weigh at least this
+ * (sharedEvidence: a word of a single sentence of the pair weighs 1, a word found all through both texts
+ * about 0), so that two texts on one subject do not make a passage of their names and topic words. On
+ * the PAN 2013 training corpus (bench/eval-pan.mjs) it drops one of the 3 false detections of 01
+ * (0.030 % → 0.018 % of the suspicious characters), 03 0.9310 → 0.9304 and 04 0.9431 → 0.9442; from 6
+ * to 6.5 the same.
+ */
+const MIN_EVIDENCE = 6;
 
 /** Seed thresholds of one pair (loose ones for obfuscated pairs). */
 interface Thresholds {

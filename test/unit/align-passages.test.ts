@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../../src/align/compare.js';
 import {
-  dominantSeeds, growEdges, passagesOf, pruneEdges, rangeCosine, sentenceCosine, summaryPassages,
+  dominantSeeds, growEdges, passagesOf, pruneEdges, rangeCosine, sentenceCosine, sharedEvidence,
+  summaryPassages,
 } from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
 import { idfWeights, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
@@ -168,5 +169,36 @@ describe('pruneEdges: an outlying edge seed goes when the passage is more alike 
     const few = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [7, 7, 0.35]]);
     const g = { a0: 0, a1: 7, b0: 0, b1: 7, seeds: [0, 1, 2], cos: rangeCosine(va, 0, 7, vb, 0, 7) };
     expect(pruneEdges(g, few, va, vb)).toBe(g);
+  });
+});
+
+describe('sharedEvidence: shared words weighed by how rare they are in the pair', () => {
+  const o = resolveCompareOptions(undefined);
+  const run = (a: string, b: string, f: { a0: number; a1: number; b0: number; b1: number }) => {
+    const dict = new TermDict();
+    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    return sharedEvidence({ ...f, seeds: [], cos: 0 }, pa, pb, idfWeights(pa, pb, dict.size));
+  };
+  // two texts on one subject: every sentence names the hospital network
+  const A = [
+    'Alexian Brothers Hospital Network offers continuing medical education courses.',
+    'Alexian Brothers Hospital Network runs a behavioral health hospital.',
+    'Alexian Brothers Hospital Network opened a rehabilitation hospital.',
+    'Alexian Brothers Hospital Network employs nurses and physicians.',
+  ].join(' ');
+  const B = [
+    'Physicians of Alexian Brothers Hospital Network rank among the best nearby.',
+    'Alexian Brothers Hospital Network includes a medical center in Elk Grove.',
+    'Alexian Brothers Hospital Network serves Hoffman Estates as well.',
+    'Parking at Alexian Brothers Hospital Network is free for visitors.',
+  ].join(' ');
+
+  it('names running through both texts weigh almost nothing; words of one sentence each weigh 1', () => {
+    expect(run(A, B, { a0: 0, a1: 3, b0: 0, b1: 3 })).toBeLessThan(6);
+    const reused = 'Lighthouse keepers logged storms, shipwrecks, fog signals and lamp oil deliveries daily.';
+    const A2 = A.replace('Alexian Brothers Hospital Network employs nurses and physicians.', reused);
+    const B2 = B.replace('Parking at Alexian Brothers Hospital Network is free for visitors.', reused);
+    // 11 content words found in just one sentence of each text: log(N / 2) / log N each, N = 8 sentences
+    expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo(11 * Math.log(4) / Math.log(8), 9);
   });
 });
