@@ -36,7 +36,8 @@
  * 5. Filtering (passages.ts): passages that overlap on both sides are merged, passages that overlap on
  *    one side only keep the better one; in obfuscated pairs, passages whose shared words weigh less than
  *    MIN_EVIDENCE (sharedEvidence) go; passages whose seeds hold fewer than `minSeeds` distinct sentences on
- *    either side need cosine ≥ `singleSeedCosine`; passages shorter than `minLength` characters on
+ *    either side, counting the alike sentence pairs they grew by (passageSupport), need cosine ≥
+ *    `singleSeedCosine`; passages shorter than `minLength` characters on
  *    either side go.
  * 6. Spans run from the first word of the first sentence to the last word of the last sentence
  *    (plus closing sentence punctuation), in UTF-16 offsets of the original strings. Edge sentences
@@ -53,7 +54,7 @@ import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
 import {
-  dominantSeeds, growEdges, passagesOf, pruneEdges, resolveOverlaps, seedSupport, sharedEvidence, summaryPassages,
+  dominantSeeds, growEdges, passageSupport, passagesOf, pruneEdges, resolveOverlaps, sharedEvidence, summaryPassages,
   type Frag,
 } from './passages.js';
 import { prepare, sentences, TermDict, type Prepared } from './prepare.js';
@@ -89,8 +90,9 @@ export interface CompareOptions {
    */
   readonly verbatimShare?: number;
   /**
-   * Passages whose seeds cover fewer distinct sentences than this (on the side with fewer) are kept only
-   * when their cosine reaches `singleSeedCosine`. @default 2
+   * Passages whose seeds cover fewer distinct sentences than this (on the side with fewer; each sentence
+   * pair a passage grew by as an alike pair counts as one more) are kept only when their cosine reaches
+   * `singleSeedCosine`. @default 2
    */
   readonly minSeeds?: number;
   /** See `minSeeds`. @default 0.5 */
@@ -326,7 +328,7 @@ function spansOf(frags: Frag[], seeds: Seeds, pair: Pair, o: ResolvedCompareOpti
   const minB = Math.min(o.minLength, pb.wordChars);
   const spans: AlignedSpan[] = [];
   for (const f of frags) {
-    if (seedSupport(seeds, f) < o.minSeeds && f.cos < o.singleSeedCosine) continue;
+    if (passageSupport(seeds, f) < o.minSeeds && f.cos < o.singleSeedCosine) continue;
     const tokens = {
       ta0: pa.sentTok[f.a0], ta1: pa.sentTok[f.a1 + 1], tb0: pb.sentTok[f.b0], tb1: pb.sentTok[f.b1 + 1],
     };

@@ -16,6 +16,8 @@ export interface Frag {
   b1: number;
   seeds: number[];
   cos: number;
+  /** Sentence pairs joined by growing (growEdges) as alike pairs: seeds in all but the threshold. */
+  grownPairs?: number;
 }
 
 /** Seeds → validated passage pairs: clusters along a and b, each kept or split by {@link validate}. */
@@ -168,6 +170,17 @@ export function sharedEvidence(f: Frag, pa: Prepared, pb: Prepared, idf: Float64
   let sum = 0;
   for (const t of termSet(pb, f.b0, f.b1)) if (ta.has(t)) sum += idf[t];
   return sum / Math.log(N);
+}
+
+/**
+ * Support of a passage: the distinct seeded sentences on its less-supported side, plus the sentence pairs
+ * it grew by as alike pairs (growEdges), each a seed in all but the threshold: a passage of one seed and
+ * such a pair is two sentences long on each side, and as well vouched for as one of two seeds.
+ * @example
+ * if (passageSupport(seeds, frag) < 2 && frag.cos < 0.5) // a weak lone sentence pair
+ */
+export function passageSupport(seeds: Seeds, f: Frag): number {
+  return seedSupport(seeds, f) + (f.grownPairs ?? 0);
 }
 
 /** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
@@ -324,15 +337,17 @@ export function growEdges(
   };
   const termsA = new GrowingTerms(pa), termsB = new GrowingTerms(pb);
   let { a0, a1, b0, b1 } = f;
-  let changed = false;
+  let changed = false, pairs = 0;
   for (;;) {
     let grew = false;
     const tb = termsB.widen(Math.max(0, b0 - 1), Math.min(S_B - 1, b1 + 1));
     const ta = termsA.widen(Math.max(0, a0 - 1), Math.min(S_A - 1, a1 + 1));
     // the two sentences just outside a corner, like each other: reused together, too altered to seed
-    if (a0 > 0 && b0 > 0 && sentenceCosine(va, a0 - 1, vb, b0 - 1) >= GROW_PAIR_COSINE) { a0--; b0--; grew = true; }
+    if (a0 > 0 && b0 > 0 && sentenceCosine(va, a0 - 1, vb, b0 - 1) >= GROW_PAIR_COSINE) {
+      a0--; b0--; pairs++; grew = true;
+    }
     if (a1 + 1 < S_A && b1 + 1 < S_B && sentenceCosine(va, a1 + 1, vb, b1 + 1) >= GROW_PAIR_COSINE) {
-      a1++; b1++; grew = true;
+      a1++; b1++; pairs++; grew = true;
     }
     if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) { a0--; grew = true; }
     if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) { a1++; grew = true; }
@@ -341,7 +356,9 @@ export function growEdges(
     if (!grew) break;
     changed = true;
   }
-  return changed ? { a0, a1, b0, b1, seeds: f.seeds, cos: rangeCosine(va, a0, a1, vb, b0, b1) } : f;
+  if (!changed) return f;
+  const grownPairs = (f.grownPairs ?? 0) + pairs;
+  return { a0, a1, b0, b1, seeds: f.seeds, cos: rangeCosine(va, a0, a1, vb, b0, b1), grownPairs };
 }
 
 /**
@@ -462,7 +479,11 @@ function sideShare(x: Frag, y: Frag, onA: boolean): number {
 /** The passage pair spanning two that overlap on both sides. */
 function mergeFrags(x: Frag, y: Frag, va: Vectors, vb: Vectors): Frag {
   const a0 = Math.min(x.a0, y.a0), a1 = Math.max(x.a1, y.a1), b0 = Math.min(x.b0, y.b0), b1 = Math.max(x.b1, y.b1);
-  return { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos: rangeCosine(va, a0, a1, vb, b0, b1) };
+  const cos = rangeCosine(va, a0, a1, vb, b0, b1);
+  const merged: Frag = { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos };
+  const grownPairs = (x.grownPairs ?? 0) + (y.grownPairs ?? 0);
+  if (grownPairs > 0) merged.grownPairs = grownPairs;
+  return merged;
 }
 
 /** Which of two passages overlapping on one side stays: cosine × sentences on both sides. */

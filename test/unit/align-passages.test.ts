@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../../src/align/compare.js';
 import {
-  dominantSeeds, growEdges, passagesOf, pruneEdges, rangeCosine, sentenceCosine, sharedEvidence,
+  dominantSeeds, growEdges, passageSupport, passagesOf, pruneEdges, rangeCosine, sentenceCosine, sharedEvidence,
   summaryPassages,
 } from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
@@ -71,6 +71,7 @@ describe('growEdges: the two sentences just outside one end join together when a
     // extendShare near 1: only the pair rule can grow it
     const g = growEdges(f, pa, pb, idf, va, vb, 0.99);
     expect([g.a0, g.a1, g.b0, g.b1]).toEqual([1, 2, 1, 2]);
+    expect(g.grownPairs).toBe(1);
   });
 
   it('sentenceCosine is the cosine of the two sentence vectors', () => {
@@ -200,5 +201,15 @@ describe('sharedEvidence: shared words weighed by how rare they are in the pair'
     const B2 = B.replace('Parking at Alexian Brothers Hospital Network is free for visitors.', reused);
     // 11 content words found in just one sentence of each text: log(N / 2) / log N each, N = 8 sentences
     expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo(11 * Math.log(4) / Math.log(8), 9);
+  });
+});
+
+describe('passageSupport: seeded sentences plus the alike sentence pairs a passage grew by', () => {
+  it('a lone seed grown by one alike pair has the support of two seeds; merging adds them up', () => {
+    const seeds = seedsOf([[5, 9, 0.45], [8, 12, 0.6]]);
+    const lone = { a0: 5, a1: 5, b0: 9, b1: 9, seeds: [0], cos: 0.45 };
+    expect(passageSupport(seeds, lone)).toBe(1);
+    expect(passageSupport(seeds, { ...lone, a0: 4, b0: 8, grownPairs: 1 })).toBe(2);
+    expect(passageSupport(seeds, { a0: 4, a1: 8, b0: 8, b1: 12, seeds: [0, 1], cos: 0.5, grownPairs: 1 })).toBe(3);
   });
 });
