@@ -21,7 +21,7 @@ const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
 /** plagdet floors of --check over the first CHECK_PAIRS pairs of each sub-corpus (01: no detection at all). */
 export const CHECK_PAIRS = 15;
 export const CHECK_FLOORS = {
-  '02-no-obfuscation': 0.85, '03-random-obfuscation': 0.75, '04-translation-obfuscation': 0.75,
+  '02-no-obfuscation': 0.9, '03-random-obfuscation': 0.85, '04-translation-obfuscation': 0.85,
 };
 
 /** The --check run: [{ name, plagdet, detections, ok }] over the first CHECK_PAIRS pairs of 01–04. */
@@ -51,12 +51,14 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
   const allCases = [], allDets = [], times = [];
   for (const sub of subs) {
     const cases = [], dets = [], t = [];
+    let suspChars = 0;
     for (const pair of sub.pairs) {
       const t0 = performance.now();
       const res = compare(pair.suspText, pair.srcText);
       t.push(performance.now() - t0);
       cases.push(...pair.cases);
       dets.push(...spansToDetections(pair, res.spans));
+      suspChars += pair.suspText.length;
     }
     t.sort((x, y) => x - y);
     times.push(...t);
@@ -72,6 +74,9 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
       entry.false_detections = dets.length;
       entry.false_detections_per_100_pairs = round((100 * dets.length) / sub.pairs.length, 3);
       entry.pairs_with_a_false_detection = new Set(dets.map((d) => d.susp + d.src)).size;
+      // suspicious-document characters inside false detections, as a share of all the pairs' suspicious text
+      entry.false_positive_chars = dets.reduce((n, d) => n + d.susp_len, 0);
+      entry.false_positive_char_share = round(entry.false_positive_chars / Math.max(1, suspChars), 7);
     }
     entry.published = ANCHORS[sub.name] ?? null;
     report.sub_corpora[sub.name] = entry;

@@ -30,6 +30,12 @@ const SOFT_GAP = /\n|[.!?;:]/;
 /** Weight of a content word of the edge that the other passage shares (an unshared one weighs 1). */
 const TRIM_SHARED = 2;
 
+/**
+ * Sentences of the other passage's neighbourhood, on each side, whose words count as shared: the counterpart
+ * of an edge sentence may be a sentence next to the other passage that was too altered to seed or join.
+ */
+const TRIM_CONTEXT = 1;
+
 /** Distinct content terms of the sentences s0..s1. */
 function termsOf(p: Prepared, s0: number, s1: number): Set<number> {
   const set = new Set<number>();
@@ -41,11 +47,15 @@ function termsOf(p: Prepared, s0: number, s1: number): Set<number> {
  * Sentence edges are coarse where sentence marks are missing (web pages, obfuscated copies): the first and
  * the last sentence of each side may hold text around the reused passage. Each edge sentence is cut at the
  * soft boundary (line break or clause mark) that drops the most content words absent from the other
- * passage, counting each dropped shared word as TRIM_SHARED absent ones (a maximum prefix / suffix sum).
+ * passage and its TRIM_CONTEXT neighbouring sentences, counting each dropped shared word as TRIM_SHARED
+ * absent ones (a maximum prefix / suffix sum).
  */
 export function trimEdges(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: string, b: string): AlignedSpan {
-  const [as, ae] = trimSide(pa, a, f.a0, f.a1, termsOf(pb, f.b0, f.b1));
-  const [bs, be] = trimSide(pb, b, f.b0, f.b1, termsOf(pa, f.a0, f.a1));
+  const lastA = pa.sentTok.length - 2, lastB = pb.sentTok.length - 2;
+  const otherB = termsOf(pb, Math.max(0, f.b0 - TRIM_CONTEXT), Math.min(lastB, f.b1 + TRIM_CONTEXT));
+  const otherA = termsOf(pa, Math.max(0, f.a0 - TRIM_CONTEXT), Math.min(lastA, f.a1 + TRIM_CONTEXT));
+  const [as, ae] = trimSide(pa, a, f.a0, f.a1, otherB);
+  const [bs, be] = trimSide(pb, b, f.b0, f.b1, otherA);
   return {
     a_start: pa.tokStart[as], a_end: closeAt(a, pa.tokEnd[ae - 1]),
     b_start: pb.tokStart[bs], b_end: closeAt(b, pb.tokEnd[be - 1]), score: s.score,
