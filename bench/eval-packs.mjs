@@ -1,6 +1,7 @@
 // The default reference packs as a new user meets them: a fresh engine with the default packs loaded
 // (packs/index.json), 100-word passages of well-known public-domain books analysed (are they matched to the
 // Gutenberg pack, attributed to models the knowledge base documents for PG-19 / The Pile, with confidence ≥ 80?),
+// 100-word passages of Wikipedia articles the packs hold (likewise, for the Wikipedia packs),
 // and ≥ 1,000 clean 100-word passages of text outside the packs (Brown Corpus news and fiction of 1961, arXiv
 // abstracts and passages, student short answers) analysed for false matches. Also the packs' load time and the
 // analyze latency with them loaded. Reads the development corpora in ../shared/data (never the packs' sources).
@@ -70,6 +71,35 @@ for (const b of books) {
   console.log(`${b.id.padEnd(36)} found ${found}/${ps.length}  confidence ≥ 80: ${confident}/${ps.length}`);
 }
 
+// ---- Wikipedia: passages of articles the packs hold. WikiText-2's test articles (dev data) are WikiText-103's test
+// articles, which pack:wikipedia-wikitext holds; the other Wikipedia packs' prepared source texts are read from
+// pack-texts/ when `node build/packs-prepare.mjs` has made them on this machine (skipped otherwise).
+const wikiSources = [{
+  id: 'wikitext-2-test (in pack:wikipedia-wikitext)',
+  texts: jsonl('wikitext-2-raw-test/articles.jsonl').map((a) => a.text),
+}];
+for (const pack of ['wikipedia-articles', 'wikipedia-core']) {
+  const dir = fileURLToPath(new URL(`../pack-texts/${pack}/`, import.meta.url));
+  if (!existsSync(dir)) continue;
+  wikiSources.push({ id: `pack-texts/${pack} (in pack:${pack})`, texts: readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8')) });
+}
+const wikipedia = [];
+for (const src of wikiSources) {
+  // 100 passages a source, spread over its texts
+  const picked = src.texts.flatMap((t) => passages(t, Math.ceil(100 / src.texts.length))).slice(0, 100);
+  let found = 0, confident = 0, attributed = 0;
+  const models = new Set();
+  for (const content of picked) {
+    const r = await engine.analyze({ content, content_type: 'text' });
+    if (r.matches.some((m) => m.dataset_id.startsWith('pack:wikipedia'))) found++;
+    if (r.confidence >= 80) confident++;
+    if (r.attribution_sources.length) attributed++;
+    for (const a of r.attribution_sources) models.add(a.model);
+  }
+  wikipedia.push({ source: src.id, passages: picked.length, found, confidence_ge_80: confident, attributed, models: [...models].slice(0, 8) });
+  console.log(`${src.id.padEnd(48)} found ${found}/${picked.length}  confidence ≥ 80: ${confident}/${picked.length}`);
+}
+
 // ---- clean passages from outside the packs
 const clean = [
   ...jsonl('brown-corpus/documents.jsonl').flatMap((d) => passages(d.text, 4).map((p) => ({ source: 'brown', text: p }))),
@@ -108,6 +138,7 @@ const result = {
     confidence_ge_80: perBook.reduce((a, b) => a + b.confidence_ge_80, 0),
     per_book: perBook,
   },
+  wikipedia,
   clean: { passages: clean.length, by_source: bySource, false_matches: falseMatch, false_by_source: falseBySource, rate: falseMatch / clean.length, examples },
   analyze_ms: { p50: Number(p(0.5).toFixed(2)), p95: Number(p(0.95).toFixed(2)) },
 };
