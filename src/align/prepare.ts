@@ -40,6 +40,7 @@ const UPPER = /^\p{Lu}/u;
  * and table cells of web pages carry no sentence mark; a hard-wrapped sentence goes on in lower case).
  */
 function isCut(text: string, e: number, s: number): boolean {
+  if (s - e === 1 && text.charCodeAt(e) === 32) return false; // most gaps: one space
   const gap = text.slice(e, s);
   if (SENTENCE_GAP.test(gap)) return true;
   return LINE_BREAK.test(gap) && UPPER.test(text.slice(s, s + 2));
@@ -48,22 +49,27 @@ function isCut(text: string, e: number, s: number): boolean {
 /** Dictionary of term strings → dense ids shared by the two texts of one comparison. */
 export class TermDict {
   private readonly ids = new Map<string, number>();
-  private readonly stems = new Map<string, string>();
-  private readonly words = new Map<string, number>();
-  word(token: string): number {
-    let id = this.words.get(token);
-    if (id === undefined) {
-      id = this.words.size;
-      this.words.set(token, id);
+  /** Token form → [word id, term id (-1 for a stop word)]: one lookup per token of a text. */
+  private readonly tokens = new Map<string, readonly [number, number]>();
+  private words = 0;
+  /** Word id and term id of `token` (term -1: a stop word). */
+  entry(token: string): readonly [number, number] {
+    let e = this.tokens.get(token);
+    if (e === undefined) {
+      e = [this.words++, STOP_WORDS.has(token) ? -1 : this.termOf(porterStem(token))];
+      this.tokens.set(token, e);
     }
-    return id;
+    return e;
   }
+  /** Id of the normalised form `token` (stop words included). */
+  word(token: string): number {
+    return this.entry(token)[0];
+  }
+  /** Term id of `token`'s Porter stem (stop words too, when asked directly). */
   id(token: string): number {
-    let stem = this.stems.get(token);
-    if (stem === undefined) {
-      stem = porterStem(token);
-      this.stems.set(token, stem);
-    }
+    return this.termOf(porterStem(token));
+  }
+  private termOf(stem: string): number {
     let id = this.ids.get(stem);
     if (id === undefined) {
       id = this.ids.size;
@@ -96,9 +102,9 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
     tokStart[t] = map[s];
     tokEnd[t] = map[e];
     wordChars += map[e] - map[s];
-    const tok = norm.slice(s, e);
-    tokTerm[t] = STOP_WORDS.has(tok) ? -1 : dict.id(tok);
-    tokWord[t] = dict.word(tok);
+    const [word, term] = dict.entry(norm.slice(s, e));
+    tokTerm[t] = term;
+    tokWord[t] = word;
     s = e + 1;
   }
   // sentence cuts from the original gaps
