@@ -12,6 +12,7 @@ import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
+import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
 import { kbLinks } from './services/kb/links.js';
@@ -44,6 +45,11 @@ export interface EngineOptions {
   readonly receiptKey?: string | Uint8Array;
   /** Webhook delivery settings (retries, timeouts; `fetch`, clock and sleep for tests). */
   readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
+  /**
+   * How long stored analyses stay (`getAnalysis`): a time to live and a cap per owner (docs/analyze.md).
+   * @default { ttlDays: 30, maxPerOwner: 10_000 }
+   */
+  readonly analyses?: AnalysisRetention;
 }
 
 /**
@@ -71,7 +77,7 @@ export class Engine extends FingerprintEngine {
       core: () => this.assertLive(), variant, links: kbLinks(knowledgeBase()),
       onChange: (id) => this.monitors.datasetChanged(id),
     }));
-    this.analyses = createAnalysisService({ corpus, store });
+    this.analyses = createAnalysisService({ corpus, store, retention: retentionRules(options.analyses) });
     this.registry = createRegistryService({ store, fingerprint, receiptKey: options.receiptKey });
     this.scores = createScoreService({ corpus, store, fingerprint });
     this.monitors = createMonitorService({ corpus, store, scores: this.scores, webhooks: options.webhooks });
@@ -243,6 +249,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const store = options.store as unknown as Record<string, unknown> | null | undefined;
   const isStore = !!store && typeof store === 'object' && STORE_METHODS.every((m) => typeof store[m] === 'function');
   if (store !== undefined && !isStore) throw new TrainprintError('INVALID_OPTIONS', NOT_A_STORE);
+  retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
   const { core, variant } = await instantiateCore(options.simd ?? 'auto');
   return new Engine(core, variant, options);
 }
