@@ -59,8 +59,11 @@ function runAs(bin, args, asNobody) {
   return r.stdout;
 }
 
-/** Starts a cluster; resolves to { url, dir, stop() }. */
-export async function startCluster() {
+/**
+ * Starts a cluster; resolves to { url, dir, stop() }. Tests run it with fsync off (nothing to
+ * survive); `{ durable: true }` keeps PostgreSQL's defaults (fsync, synchronous commit) for benches.
+ */
+export async function startCluster({ durable = false } = {}) {
   const bin = findPostgresBin();
   if (!bin) throw new Error('no PostgreSQL binaries (pg_config --bindir, /usr/lib/postgresql/*/bin, PATH)');
   const asNobody = process.getuid?.() === 0;
@@ -77,7 +80,8 @@ export async function startCluster() {
     '--auth-local=trust', '-E', 'UTF8', '--no-sync'];
   runAs(join(bin, 'initdb'), initdb, asNobody);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  const fsync = durable ? '' : ' -c fsync=off';
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fsync}`;
   const log = join(dir, 'server.log');
   runAs(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start'], asNobody);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
