@@ -9,7 +9,8 @@
  * alternative, SERIALIZABLE isolation with retries on 40001, would run a transaction callback more
  * than once — which the other stores never do, and which callbacks with side effects (signing,
  * ids, clocks) are not written for. Within one process writes also keep their arrival order
- * (one promise chain, as in the memory and file stores). Reads go through the pool concurrently
+ * (one promise chain, as in the memory and file stores), and puts and batches queued behind a running
+ * write go out together in one database transaction (group commit). Reads go through the pool concurrently
  * and see committed state. {@link PostgresStore.increment} — the usage counters, the one hot
  * write — takes no advisory lock: one `INSERT … ON CONFLICT DO UPDATE … RETURNING` statement,
  * serialised by the row lock.
@@ -56,6 +57,16 @@ function lockId(schema: string): number {
 const quote = (name: string): string => `"${name}"`;
 const noop = (): void => {};
 const buffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Largest amount of key and value bytes one group commit carries. */
+const MAX_GROUP_BYTES = 4 * 1024 * 1024;
+
+/** Puts and batches that go out as one database transaction (see PostgresStore's group commit). */
+interface WriteGroup {
+  readonly writes: Map<string, Uint8Array | null>;
+  bytes: number;
+  done: Promise<void>;
+}
 
 /** Something to run a query on: the pool or one checked-out client. */
 interface Queryable {
@@ -147,6 +158,8 @@ export class PostgresStore implements Store {
   readonly #lockSql: string;
   /** Serialises this process's writes in arrival order. */
   #chain: Promise<unknown> = Promise.resolve();
+  /** The last queued write when it is a group of puts and batches not yet started: later ones join it. */
+  #group: WriteGroup | undefined;
   #closing: Promise<void> | undefined;
 
   /** @internal use {@link openPostgresStore} */
@@ -172,8 +185,7 @@ export class PostgresStore implements Store {
   async put(key: string, value: unknown): Promise<void> {
     this.#checkOpen();
     checkKey(key);
-    const writes = new Map([[key, encodeValue(value)]]);
-    return this.#write((db) => applyWrites(db, this.#sql, writes));
+    return this.#grouped(new Map([[key, encodeValue(value)]]));
   }
 
   async delete(key: string): Promise<boolean> {
@@ -186,7 +198,7 @@ export class PostgresStore implements Store {
     this.#checkOpen();
     const writes = lastWritePerKey(encodeBatch(ops));
     if (writes.size === 0) return this.#write(async () => {});
-    return this.#write((db) => applyWrites(db, this.#sql, writes));
+    return this.#grouped(writes);
   }
 
   async transaction<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T> {
@@ -244,8 +256,36 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Group commit: puts and batches queued behind one another while earlier writes run go out in one
+   * database transaction (one commit, one WAL flush), as the file store groups its fsyncs. Only the
+   * last queued write is joined, so arrival order holds; a group is atomic as a whole, which keeps
+   * each batch atomic.
+   */
+  #grouped(writes: ReadonlyMap<string, Uint8Array | null>): Promise<void> {
+    let bytes = 0;
+    for (const [key, value] of writes) bytes += key.length * 2 + (value?.length ?? 0);
+    const open = this.#group;
+    if (open && open.bytes + bytes <= MAX_GROUP_BYTES) {
+      for (const [key, value] of writes) {
+        open.writes.delete(key); // keep the order of the last write per key
+        open.writes.set(key, value);
+      }
+      open.bytes += bytes;
+      return open.done;
+    }
+    const group: WriteGroup = { writes: new Map(writes), bytes, done: Promise.resolve() };
+    group.done = this.#write(async (db) => {
+      if (this.#group === group) this.#group = undefined; // started: nothing joins it any more
+      await applyWrites(db, this.#sql, group.writes);
+    });
+    this.#group = group; // after #write, which closes the group before it
+    return group.done;
+  }
+
   /** Runs `body` at its turn, in a database transaction holding the schema's write lock. */
   #write<T>(body: (db: PoolClient) => Promise<T>): Promise<T> {
+    this.#group = undefined; // a write queued after a group: later puts must not overtake it
     const run = this.#chain.then(() => this.#run(async () => {
       const client = await this.#pool.connect();
       let broken: Error | undefined;
