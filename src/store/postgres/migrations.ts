@@ -40,4 +40,11 @@ export const MIGRATIONS: readonly Migration[] = [
           ('x' || encode(substr(v, 2, 8), 'hex'))::bit(64)::bigint
       END $$`,
   },
+  {
+    version: 3,
+    name: 'increments applied per statement',
+    // How many of the increments coalesced into the row's last increment statement fitted under
+    // their cap: set by that statement, read back by its RETURNING, meaningless otherwise.
+    sql: (s) => `ALTER TABLE ${s}.kv ADD COLUMN applied bigint`,
+  },
 ];

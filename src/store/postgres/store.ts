@@ -68,6 +68,12 @@ interface WriteGroup {
   done: Promise<void>;
 }
 
+/** Calls of `increment` for one key, `by` and `max`: at most one statement in flight. */
+interface IncrementLane {
+  running: boolean;
+  waiting: Array<{ resolve: (r: Increment) => void; reject: (e: unknown) => void }>;
+}
+
 /** Something to run a query on: the pool or one checked-out client. */
 interface Queryable {
   query(text: string, values?: unknown[]): Promise<QueryResult>;
@@ -90,11 +96,18 @@ class Statements {
     this.putMany = `INSERT INTO ${this.kv} (key, value) SELECT * FROM unnest($1::bytea[], $2::bytea[])
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
     this.deleteMany = `DELETE FROM ${this.kv} WHERE key = ANY($1::bytea[])`;
-    // $2 = by, $3 = max. Written back as msgpack uint 64 (0xcf + 8 bytes big-endian = int8send).
-    this.increment = `INSERT INTO ${this.kv} AS t (key, value) VALUES ($1, decode('cf', 'hex') || int8send($2::bigint))
-      ON CONFLICT (key) DO UPDATE SET value = decode('cf', 'hex') || int8send(${s}.msgpack_uint(t.value) + $2::bigint)
-      WHERE ${s}.msgpack_uint(t.value) + $2::bigint <= $3::bigint
-      RETURNING ${s}.msgpack_uint(t.value) AS n`;
+    // $2 = by, $3 = max, $4 = how many increments of `by` (coalesced calls): as many as fit under
+    // max are added and counted in `applied` (SET expressions see the row before the update). The
+    // count is written back as msgpack uint 64 (0xcf + 8 bytes big-endian = int8send).
+    const old = `${s}.msgpack_uint(t.value)`;
+    const fits = `LEAST($4::bigint, ($3::bigint - ${old}) / $2::bigint)`;
+    this.increment = `INSERT INTO ${this.kv} AS t (key, value, applied)
+      VALUES ($1, decode('cf', 'hex') || int8send(LEAST($4::bigint, $3::bigint / $2::bigint) * $2::bigint),
+        LEAST($4::bigint, $3::bigint / $2::bigint))
+      ON CONFLICT (key) DO UPDATE
+        SET value = decode('cf', 'hex') || int8send(${old} + ${fits} * $2::bigint), applied = ${fits}
+      WHERE ${old} + $2::bigint <= $3::bigint
+      RETURNING ${s}.msgpack_uint(t.value) AS n, t.applied AS applied`;
   }
 }
 
@@ -160,6 +173,10 @@ export class PostgresStore implements Store {
   #chain: Promise<unknown> = Promise.resolve();
   /** The last queued write when it is a group of puts and batches not yet started: later ones join it. */
   #group: WriteGroup | undefined;
+  /** Increments waiting per key, `by` and `max` (see {@link PostgresStore.increment}). */
+  readonly #increments = new Map<string, IncrementLane>();
+  /** Running increment lanes, awaited by close(). */
+  readonly #draining = new Set<Promise<void>>();
   #closing: Promise<void> | undefined;
 
   /** @internal use {@link openPostgresStore} */
@@ -218,26 +235,64 @@ export class PostgresStore implements Store {
 
   /**
    * One statement, no advisory lock: concurrent increments of a key (from any process) queue on
-   * its row lock, so each sees the count the one before it wrote.
+   * its row lock, so each sees the count the one before it wrote. Calls of this process for the same
+   * key, `by` and `max` that arrive while one statement is in flight are coalesced into the next:
+   * it adds as many as fit under `max` and says how many, and each call gets the count a serial
+   * execution would have given it (a hot counter would otherwise wait for one commit per call).
    */
   async increment(key: string, by: number, max?: number): Promise<Increment> {
     this.#checkOpen();
     checkKey(key);
     const cap = checkIncrement(by, max);
-    return this.#run(async () => {
-      if (by <= cap) {
-        const r = await this.#pool.query(this.#sql.increment, [buffer(keyBytes(key)), String(by), String(cap)]);
-        if (r.rows.length > 0) return { value: Number(r.rows[0].n), applied: true };
-      }
-      // Refused (or a key holding something else): what is there now.
-      return { value: counterValue(key, await getValue(this.#pool, this.#sql, key)), applied: false };
-    });
+    if (by > cap) return { value: await this.#count(key), applied: false };
+    const id = `${by}:${cap}:${key}`;
+    let lane = this.#increments.get(id);
+    if (!lane) this.#increments.set(id, (lane = { running: false, waiting: [] }));
+    const result = new Promise<Increment>((resolve, reject) => lane.waiting.push({ resolve, reject }));
+    if (!lane.running) {
+      const drained = this.#drainIncrements(id, lane, key, by, cap);
+      this.#draining.add(drained);
+      void drained.finally(() => this.#draining.delete(drained));
+    }
+    return result;
   }
 
-  /** Waits for this process's queued writes, then ends the pool. Calling it again returns the same promise. */
+  /** The count at `key` now (INVALID_INPUT when it holds something else). */
+  async #count(key: string): Promise<number> {
+    return counterValue(key, await this.#run(() => getValue(this.#pool, this.#sql, key)));
+  }
+
+  /** Sends the waiting increments of one lane, one statement at a time, until none wait. */
+  async #drainIncrements(id: string, lane: IncrementLane, key: string, by: number, cap: number): Promise<void> {
+    lane.running = true;
+    while (lane.waiting.length > 0) {
+      const calls = lane.waiting.splice(0, lane.waiting.length);
+      try {
+        const values = [buffer(keyBytes(key)), by, cap, calls.length];
+        const r = await this.#run(() => this.#pool.query(this.#sql.increment, values));
+        // no row: nothing fitted (or the key holds something else), so read what is there now
+        const applied = r.rows.length > 0 ? Number(r.rows[0].applied) : 0;
+        const value = r.rows.length > 0 ? Number(r.rows[0].n) : await this.#count(key);
+        const before = value - applied * by;
+        calls.forEach((c, i) => {
+          c.resolve(i < applied ? { value: before + (i + 1) * by, applied: true } : { value, applied: false });
+        });
+      } catch (error) {
+        for (const c of calls) c.reject(error);
+      }
+    }
+    lane.running = false;
+    this.#increments.delete(id);
+  }
+
+  /**
+   * Waits for this process's queued writes and increments, then ends the pool. Calling it again
+   * returns the same promise.
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#chain;
+      await Promise.all(this.#draining);
       await this.#pool.end();
     })();
     return this.#closing;
