@@ -2,8 +2,9 @@
  * The PostgreSQL store's own guarantees, beyond the contract it shares with the other stores
  * (store.test.ts): data outlives the store object, two stores on one schema (= two processes, each
  * with its own pool) serialise transactions and counters exactly, schemas isolate, migrations run
- * once and are recorded, key order is UTF-16 order at the byte level, and an unreachable or
- * refusing database is STORE_UNAVAILABLE without the password in the message.
+ * once and are recorded (and a schema of an earlier release is upgraded), key order is UTF-16
+ * order at the byte level, and an unreachable or refusing database is STORE_UNAVAILABLE without
+ * the password in the message.
  */
 import { expect, it } from 'vitest';
 import { createServer } from 'node:net';
@@ -109,6 +110,31 @@ describePostgres('PostgresStore', (db) => {
     const newer = await failure(openPostgresStore(db.url, { schema }));
     expect(newer.code).toBe('STORE_UNAVAILABLE');
     expect(newer.message).toContain(`version ${MIGRATIONS.length + 1}`);
+  });
+
+  it('a schema an earlier release made (migrations 1 and 2) is upgraded on open, its data kept', async () => {
+    const schema = db.schema();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const s = `"${schema}"`;
+      await client.query(`CREATE SCHEMA ${s}`);
+      await client.query(`CREATE TABLE ${s}.schema_migrations
+        (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      for (const m of MIGRATIONS.slice(0, 2)) {
+        await client.query(m.sql(s));
+        await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+      }
+      // a counter as release 2 wrote it: msgpack uint 64 (0xcf) of 41, key 'n' in UTF-16BE
+      await client.query(`INSERT INTO ${s}.kv (key, value) VALUES ('\\x006e', '\\xcf0000000000000029')`);
+    } finally {
+      await client.end();
+    }
+    const store = await openPostgresStore(db.url, { schema });
+    expect(await store.get('n')).toBe(41);
+    const r = await Promise.all(Array.from({ length: 3 }, () => store.increment('n', 1, 42)));
+    expect(r.filter((x) => x.applied)).toEqual([{ value: 42, applied: true }]);
+    await store.close();
   });
 
   it('unreachable, refusing or missing databases are STORE_UNAVAILABLE; the password never shows', async () => {
