@@ -45,7 +45,8 @@ const core: Options[] = [
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
     // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
     // library (its TrainprintError class, its compiled core) exists once, not twice; the file
-    // store's import of the error table goes to the main entry for the same reason.
+    // store's import of the error table goes to the main entry for the same reason. The PostgreSQL
+    // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     entry: { node: 'src/node/index.ts' },
     format: ['esm'],
     dts: true,
@@ -60,6 +61,9 @@ const core: Options[] = [
           /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
         build.onResolve({ filter: /^\.\.\/errors\.js$/ }, (args) =>
           /[\\/]src[\\/]store$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+        const postgres = /[\\/]src[\\/]store[\\/]postgres$/;
+        build.onResolve({ filter: /^\.\.\/\.\.\/errors\.js$/ }, (args) =>
+          postgres.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
       },
     }],
   },

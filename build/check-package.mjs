@@ -26,6 +26,15 @@ const read = (f) => readFileSync(new URL(`dist/${f}`, root), 'utf8');
 for (const f of ['index.js', 'index.cjs']) {
   if (/(?:from\s*|require\(|import\()\s*["']node:/.test(read(f))) { console.error(`package check: dist/${f} imports node:*`); process.exit(1); }
 }
+// The PostgreSQL driver is for trainprint/node alone, and loaded there only when a PostgreSQL store opens.
+const importsPg = (text) => /(?:from\s*|require\(|import\()\s*["']pg["']/.test(text);
+for (const f of ['index.js', 'index.cjs', 'http.js', 'http.cjs', 'client.js', 'fingerprint.js']) {
+  if (importsPg(read(f))) { console.error(`package check: dist/${f} imports pg`); process.exit(1); }
+}
+if (/^import[^(]*["']pg["']/m.test(read('node.js'))) {
+  console.error('package check: dist/node.js imports pg eagerly');
+  process.exit(1);
+}
 // trainprint/node reuses the main entry instead of bundling a second copy of the library and its core.
 if (!/from\s*"\.\/index\.js"/.test(read('node.js')) || size('node.js') > 96 * 1024) {
   console.error(`package check: dist/node.js must import ./index.js and stay small (${size('node.js')} B)`);

@@ -3,7 +3,7 @@
  *   trainprint demo                         fingerprint two passages, compare them, analyze one against the starter dataset
  *   trainprint analyze FILE [options]       analyze a file against dataset files and/or the starter dataset
  *   trainprint serve [options]              the HTTP service under /api/v1 (npm start)
- *   trainprint keys create [options]        create an API key in a file store (any account, plan and scopes)
+ *   trainprint keys create [options]        create an API key in a file or PostgreSQL store (any account, plan, scopes)
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file
  *   trainprint index info FILE              header and stats of a dataset file as JSON
@@ -18,8 +18,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo, resolveHost, serve,
-  serveStatic, verifyPackFile, type BuildProgress,
+  buildDatasetFile, buildPackFile, isPostgresUrl, listPacks, loadDefaultPacks, openFileStore, openPostgresStore,
+  readDatasetInfo, resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -87,8 +87,10 @@ const HELP = `usage:
       same store, so at most one is valid
       --port N                  port (default 8787; 0 picks a free one)
       --host H                  interface (default 127.0.0.1)
-      --store DIR               durable file store (default: in memory); daily call counts are kept
-                                in it too, so they survive a restart
+      --store DIR|URL           durable store (default: in memory): a directory (file store, one
+                                process) or postgres://user:password@host:5432/db[?schema=name]
+                                (PostgreSQL: several serve processes may share it); daily call
+                                counts are kept in it too, so they survive a restart
       --admin-key               also print an admin key (scope admin, 30 days; replaces the one printed
                                 before): POST /api/v1/admin/keys creates accounts and keys with it
       --dataset FILE            a dataset file to load (repeatable)
@@ -100,10 +102,11 @@ const HELP = `usage:
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
       Model and webhook host names are resolved, refused when any address is internal, and the
       request goes to the address that was checked.
-  trainprint keys create --store DIR --account A [--plan free|pro|scale|enterprise]
+  trainprint keys create --store DIR|URL --account A [--plan free|pro|scale|enterprise]
                          [--scopes a,b] [--mode live|test] [--name LABEL] [--expires-days N]
-      create an API key in a file store (stop the server on it first; a running server makes keys
-      through POST /api/v1/admin/keys); the key is printed once (only its hash is stored)
+      create an API key in a file store (stop the server on it first) or a PostgreSQL store (servers
+      may keep running; a running server also makes keys through POST /api/v1/admin/keys); the key
+      is printed once (only its hash is stored)
       --scopes   default: every scope but datasets:write and admin
   trainprint --help
 
@@ -391,9 +394,14 @@ async function analyzeFile(args: string[]): Promise<number> {
   return 0;
 }
 
-/** Engine on an in-memory or file store, with dataset files and/or the starter loaded. */
+/** The store `--store` names: a PostgreSQL URL (`postgres://…`, `postgresql://…`) or a directory. */
+function openStore(location: string): ReturnType<typeof openFileStore | typeof openPostgresStore> {
+  return isPostgresUrl(location) ? openPostgresStore(location) : openFileStore(location);
+}
+
+/** Engine on an in-memory, file or PostgreSQL store, with dataset files and/or the starter loaded. */
 async function engineFor(values: Record<string, unknown>, webhookFetch?: typeof fetch): Promise<Engine> {
-  const store = typeof values.store === 'string' ? await openFileStore(values.store) : undefined;
+  const store = typeof values.store === 'string' ? await openStore(values.store) : undefined;
   const engine = await createEngine({
     ...(store ? { store } : {}),
     ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
@@ -448,7 +456,8 @@ async function serveCommand(args: string[]): Promise<number> {
     : null;
   const api = http.createHandler(engine, {
     keys,
-    // with a file store the day's counts are kept in it: a restart does not reset the quotas
+    // with a store the day's counts are kept in it: a restart does not reset the quotas, and every
+    // process on one PostgreSQL store counts against the same quota
     ...(typeof values.store === 'string' ? { counters: new http.StoreCounterStore(engine.store) } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
     resolveHost,
@@ -462,7 +471,11 @@ async function serveCommand(args: string[]): Promise<number> {
   const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
   const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1' });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
-  console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${values.store ?? 'in memory'})`);
+  // a store URL may carry a password: the log shows it as ***
+  const where = typeof values.store === 'string'
+    ? values.store.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@')
+    : 'in memory';
+  console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${where})`);
   const until = dev.info.expires_at?.slice(0, 10);
   const replaced = dev.replaced ? `; the key …${dev.replaced.last4} printed before is revoked` : '';
   console.log(`development key (shown once; account dev, test mode, plan pro, until ${until}${replaced}): ${dev.key}`);
@@ -496,7 +509,9 @@ async function keysCommand(args: string[]): Promise<number> {
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('keys create takes no positional arguments');
-  if (typeof values.store !== 'string') throw new UsageError('keys create needs --store DIR (the store the service runs on)');
+  if (typeof values.store !== 'string') {
+    throw new UsageError('keys create needs --store DIR|URL (the store the service runs on)');
+  }
   if (typeof values.account !== 'string') throw new UsageError('keys create needs --account A');
   const days = values['expires-days'] === undefined ? undefined : Number(values['expires-days']);
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 3660)) {
@@ -516,7 +531,7 @@ async function keysCommand(args: string[]): Promise<number> {
     const what = unknown.length === 1 ? 'is not a scope' : 'are not scopes';
     throw new UsageError(`--scopes: ${unknown.join(', ')} ${what}; the scopes are ${SCOPES.join(', ')}`);
   }
-  const store = await openFileStore(values.store);
+  const store = await openStore(values.store);
   try {
     const { key, info } = await new KeyStore(store).createKey({
       account: values.account,

@@ -13,6 +13,7 @@ import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
 import { loadDefaultPacksFromUrl } from './packs/default.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
+import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
 import { kbLinks } from './services/kb/links.js';
@@ -57,6 +58,11 @@ export interface EngineOptions {
    * Pass one in browsers that serve the package files elsewhere.
    */
   readonly packsUrl?: string | URL;
+  /**
+   * How long stored analyses stay (`getAnalysis`): a time to live and a cap per owner (docs/analyze.md).
+   * @default { ttlDays: 30, maxPerOwner: 10_000 }
+   */
+  readonly analyses?: AnalysisRetention;
 }
 
 /**
@@ -84,7 +90,7 @@ export class Engine extends FingerprintEngine {
       core: () => this.assertLive(), variant, links: kbLinks(knowledgeBase()),
       onChange: (id) => this.monitors.datasetChanged(id),
     }));
-    this.analyses = createAnalysisService({ corpus, store });
+    this.analyses = createAnalysisService({ corpus, store, retention: retentionRules(options.analyses) });
     this.registry = createRegistryService({ store, fingerprint, receiptKey: options.receiptKey });
     this.scores = createScoreService({ corpus, store, fingerprint });
     this.monitors = createMonitorService({ corpus, store, scores: this.scores, webhooks: options.webhooks });
@@ -267,6 +273,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   if (packs !== 'default' && packs !== 'none') {
     throw new TrainprintError('INVALID_OPTIONS', `packs must be 'default' or 'none'`);
   }
+  retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
   const { core, variant } = await instantiateCore(options.simd ?? 'auto');
   const engine = new Engine(core, variant, options);
   if (packs === 'default') {

@@ -25,6 +25,7 @@ export * from './fingerprint-entry.js';
 
 // Analysis
 export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './services/analyze/types.js';
+export type { AnalysisRetention } from './services/analyze/retention.js';
 export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
 export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './services/analyze/schema.js';

@@ -8,9 +8,9 @@
  * Counting is exact under concurrency: a {@link CounterStore} increments *only if below the
  * limit* in one atomic step, so 150 parallel calls on a 100/day key give exactly 100 successes.
  * The in-memory default does the check and the increment in one synchronous step (JavaScript runs
- * it without interleaving); {@link StoreCounterStore} does it in a `Store` transaction
- * (serialised), which makes it durable with the file store. A shared counter for several
- * processes (Redis `INCR` with a Lua check, a database row) implements the same two methods.
+ * it without interleaving); {@link StoreCounterStore} does it with the store's atomic `increment`,
+ * durable with the file store and shared by every process on one PostgreSQL store. Another shared
+ * counter (Redis `INCR` with a Lua check) implements the same two methods.
  */
 import { TrainprintError, type Store } from '../index.js';
 import type { Principal } from './context.js';
@@ -96,9 +96,11 @@ export class MemoryCounterStore implements CounterStore {
 }
 
 /**
- * Counters in a {@link Store} (`http/usage/<account>/<YYYY-MM-DD>`), incremented in a transaction:
- * exact (transactions are serialised) and durable with the file store, at one store write per call.
- * Past days stay as a usage history.
+ * Counters in a {@link Store} (`http/usage/<account>/<YYYY-MM-DD>`): exact and durable, at one store
+ * write per call. With a store that has {@link Store.increment} (all of trainprint's) the check and
+ * the increment are that one atomic step — one SQL statement in the PostgreSQL store, so several
+ * server processes on one database count together; otherwise a transaction. Past days stay as a
+ * usage history.
  *
  * @example
  * createHandler(engine, { counters: new StoreCounterStore(engine.store) })
@@ -106,12 +108,17 @@ export class MemoryCounterStore implements CounterStore {
 export class StoreCounterStore implements CounterStore {
   constructor(private readonly store: Store) {}
 
-  take(key: string, limit: number): Promise<{ allowed: boolean; count: number }> {
+  async take(key: string, limit: number): Promise<{ allowed: boolean; count: number }> {
+    const at = `http/usage/${key}`;
+    if (this.store.increment) {
+      const r = await this.store.increment(at, 1, Number.isFinite(limit) ? limit : undefined);
+      return { allowed: r.applied, count: r.value };
+    }
     return this.store.transaction(async (tx) => {
-      const v = await tx.get(`http/usage/${key}`);
+      const v = await tx.get(at);
       const count = typeof v === 'number' ? v : 0;
       if (count >= limit) return { allowed: false, count };
-      tx.put(`http/usage/${key}`, count + 1);
+      tx.put(at, count + 1);
       return { allowed: true, count: count + 1 };
     });
   }

@@ -68,7 +68,7 @@ export const ROUTES: readonly Route[] = withDocs([
     handler: async (ctx) => {
       // the owner record goes in the same batch as the result: a crash leaves both or neither
       const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
-      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records });
+      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records, owner: account(ctx) });
     },
   },
   {

@@ -3,7 +3,8 @@
  * {@link readDocuments} streams documents out of text, JSON Lines, JSON and Parquet files (gzip or
  * Zstandard compressed too); {@link buildDatasetFile} indexes them and writes a dataset file;
  * {@link readDatasetInfo} validates and describes one. The `trainprint index` CLI is built on these.
- * {@link openFileStore} is the durable store for `createEngine({ store })`; {@link resolveHost} resolves
+ * {@link openFileStore} is the durable store for `createEngine({ store })`, {@link openPostgresStore} the
+ * one several processes share (PostgreSQL); {@link resolveHost} resolves
  * and pins the hosts the HTTP handler calls (`createHandler(engine, { resolveHost })`).
  *
  * @example
@@ -16,13 +17,13 @@
 export { readDocuments, detectFormat } from './read-documents.js';
 export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
 export { buildDatasetFile, readDatasetInfo } from './build.js';
-export { openFileStore } from '../store/node.js';
+export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
 export { serve } from './serve.js';
 export { resolveHost } from './egress.js';
 export type { PinnedHost } from './egress.js';
 export { serveStatic, CONTENT_TYPES } from './static.js';
 export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';
-export type { FileStore, FileStoreOptions } from '../store/node.js';
+export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
 export * from './packs.js';

@@ -16,7 +16,8 @@
  */
 import { Decoder, Encoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
-import type { BatchOp, ScanOptions, Store, Transaction } from './types.js';
+import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './types.js';
+import { checkIncrement, incrementIn } from './counter.js';
 
 /**
  * Longest key, in UTF-16 code units.
@@ -165,7 +166,12 @@ export function encodeBatch(ops: readonly BatchOp[]): EncodedOp[] {
   });
 }
 
-function checkScan(prefix: unknown, options: ScanOptions | undefined): { after: string | undefined; limit: number } {
+/**
+ * Checks a scan's prefix and options; returns `after` and the limit (Infinity for none).
+ * @example checkScan('work/', { limit: 10 }) // { after: undefined, limit: 10 }
+ */
+export function checkScan(prefix: unknown, options: ScanOptions | undefined):
+{ after: string | undefined; limit: number } {
   if (typeof prefix !== 'string') throw new TrainprintError('INVALID_INPUT', 'a scan prefix must be a string');
   const after = options?.after;
   const limit = options?.limit ?? Infinity;
@@ -424,6 +430,14 @@ export abstract class StoreCore implements Store {
       }
       return { ops: tx.ops(), result };
     });
+  }
+
+  /** Adds to a count in a transaction (see {@link Store.increment}). */
+  async increment(key: string, by: number, max?: number): Promise<Increment> {
+    this.#checkOpen();
+    checkKey(key);
+    const cap = checkIncrement(by, max);
+    return this.transaction((tx) => incrementIn(tx, key, by, cap));
   }
 
   /** Waits for queued writes, then releases the backend. Calling it again returns the same promise. */

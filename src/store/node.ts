@@ -1,7 +1,9 @@
 /**
  * The storage layer, Node-only part: {@link openFileStore}, the durable store on a directory
- * (append-only log + snapshot + lock file). Imports node:fs, so it is reachable only from the
- * `trainprint/node` entry, never from the browser-safe main entry.
+ * (append-only log + snapshot + lock file), and {@link openPostgresStore}, the store in a
+ * PostgreSQL schema that several processes share. Imports node:fs (and, when a PostgreSQL store is
+ * opened, the `pg` driver), so it is reachable only from the `trainprint/node` entry, never from
+ * the browser-safe main entry.
  *
  * @example
  * import { openFileStore } from './store/node.js'
@@ -11,3 +13,6 @@
  */
 export { openFileStore } from './file.js';
 export type { FileStore, FileStoreOptions } from './file.js';
+export { openPostgresStore, PostgresStore } from './postgres/store.js';
+export type { PostgresStoreOptions } from './postgres/store.js';
+export { isPostgresUrl } from './postgres/connection.js';

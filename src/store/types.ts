@@ -39,6 +39,12 @@ export interface ScanOptions {
   readonly limit?: number;
 }
 
+/** What {@link Store.increment} did: the count after the call, and whether it added. */
+export interface Increment {
+  readonly value: number;
+  readonly applied: boolean;
+}
+
 /** Reads and writes inside a {@link Store.transaction}: applied atomically when the callback resolves. */
 export interface Transaction {
   /** Sees the transaction's own writes. */
@@ -65,6 +71,16 @@ export interface Store {
    * error is rethrown.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T>;
+  /**
+   * Add `by` (a positive integer) to the count at `key` (0 when absent) in one atomic step, unless
+   * the result would pass `max`: then nothing changes and `applied` is false. Exact across
+   * concurrent callers (and, in the PostgreSQL store, across processes: one SQL statement). A key
+   * holding anything but a non-negative integer is INVALID_INPUT. Optional: a store without it is
+   * driven through {@link Store.transaction}. Not ordered with a caller's unawaited writes to the
+   * same key in every store: await those first.
+   * @example await store.increment('usage/acme/2026-03-01', 1, 100) // { value: 1, applied: true }
+   */
+  increment?(key: string, by: number, max?: number): Promise<Increment>;
   /** Flush and release (the file store releases its lock). Later calls reject with STORE_CLOSED. */
   close(): Promise<void>;
 }

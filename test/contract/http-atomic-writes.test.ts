@@ -1,11 +1,11 @@
 /**
- * Every HTTP operation that writes several records writes them in one store batch, so a crash (kill -9) leaves
- * all of them or none: a new analysis and a new monitor are stored together with the account's owner record.
+ * Every HTTP operation that writes several records writes them in one store batch or transaction, so a crash
+ * (kill -9) leaves all of them or none: a new analysis and a new monitor are stored together with the account's owner record.
  * Checked by recording the store's write calls around each request (a record written by its own `put` after the
  * main record would be a window in which a crash leaves an unowned analysis or a monitor its owner cannot see).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, MemoryStore, type BatchOp, type Engine } from '../../src/index.js';
+import { createEngine, MemoryStore, type BatchOp, type Engine, type Transaction } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { book, passageAt } from '../fixtures/http/harness.js';
 
@@ -18,6 +18,17 @@ class RecordingStore extends MemoryStore {
   override async batch(ops: readonly BatchOp[]): Promise<void> {
     this.writes.push(ops.map((o) => o.key));
     return super.batch(ops);
+  }
+  override async transaction<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T> {
+    const keys: string[] = [];
+    const result = await super.transaction((tx) => fn({
+      get: (k) => tx.get(k),
+      scan: (prefix, options) => tx.scan(prefix, options),
+      put: (k, value) => (keys.push(k), tx.put(k, value)),
+      delete: (k) => (keys.push(k), tx.delete(k)),
+    }));
+    if (keys.length > 0) this.writes.push(keys);
+    return result;
   }
 }
 
@@ -46,7 +57,7 @@ beforeAll(async () => {
 const writeOf = (k: string): string[] => store.writes.find((w) => w.includes(k)) ?? [];
 
 describe('multi-record writes over HTTP are atomic', () => {
-  it('analyze: the result and its owner record in one batch', async () => {
+  it('analyze: the result and its owner record in one unit', async () => {
     const text = passageAt(book('austen-persuasion'), 50_000, 120).text;
     const r = await post('/api/v1/attribution/analyze', { content: text, content_type: 'text' });
     expect(r.status).toBe(200);

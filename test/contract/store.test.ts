@@ -1,7 +1,8 @@
 /**
- * The store contract (src/store/types.ts), run unchanged against MemoryStore and the file store,
- * then the file store's own guarantees: reopen, compaction, torn tails, corruption, the lock
- * (across processes, with the store bundled into a child script by esbuild).
+ * The store contract (src/store/types.ts), run unchanged against MemoryStore, the file store and
+ * the PostgreSQL store (test/pg/postgres.ts: skipped when there is no PostgreSQL), then the file
+ * store's own guarantees: reopen, compaction, torn tails, corruption, the lock (across processes,
+ * with the store bundled into a child script by esbuild). PostgreSQL's own: store-postgres.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -11,11 +12,12 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Encoder } from '@msgpack/msgpack';
 import { MemoryStore } from '../../src/store/index.js';
-import { openFileStore } from '../../src/store/node.js';
+import { openFileStore, openPostgresStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
 import { TrainprintError, type ErrorCode } from '../../src/errors.js';
 import { crc32 } from '../../src/util/crc32.js';
 import { bundleStoreChild } from '../fixtures/store-child-bundle.js';
+import { describePostgres } from '../pg/postgres.js';
 
 let tmpRoot: string;
 beforeAll(async () => {
@@ -249,6 +251,33 @@ function contract(name: string, open: () => Promise<Store>): void {
       await s.close();
     });
 
+    it('increment: exact under concurrency, capped by max, refuses what is not a count', async () => {
+      const s = await open();
+      expect(await s.increment!('c/a', 1)).toEqual({ value: 1, applied: true });
+      expect(await s.increment!('c/a', 41)).toEqual({ value: 42, applied: true });
+      expect(await s.get('c/a')).toBe(42); // an ordinary value for get and scan
+      const results = await Promise.all(Array.from({ length: 150 }, () => s.increment!('c/b', 1, 100)));
+      expect(results.filter((r) => r.applied).length).toBe(100);
+      expect(results.filter((r) => !r.applied).every((r) => r.value === 100)).toBe(true);
+      expect(new Set(results.filter((r) => r.applied).map((r) => r.value)).size).toBe(100); // each count once
+      expect(await s.get('c/b')).toBe(100);
+      expect(await s.increment!('c/zero', 1, 0)).toEqual({ value: 0, applied: false });
+      expect(await s.get('c/zero')).toBeUndefined();
+      await s.put('c/big', 2 ** 40);
+      expect(await s.increment!('c/big', 2)).toEqual({ value: 2 ** 40 + 2, applied: true });
+      await s.put('c/text', 'seven');
+      await s.put('c/neg', -1);
+      for (const k of ['c/text', 'c/neg']) expect(await codeOf(s.increment!(k, 1))).toBe('INVALID_INPUT');
+      for (const by of [0, -1, 1.5, NaN, '1']) {
+        expect(await codeOf(s.increment!('c/a', by as never))).toBe('INVALID_INPUT');
+      }
+      expect(await codeOf(s.increment!('c/a', 1, -1))).toBe('INVALID_INPUT');
+      expect(await codeOf(s.increment!('', 1))).toBe('INVALID_INPUT');
+      expect(await s.get('c/a')).toBe(42);
+      await s.close();
+      expect(await codeOf(s.increment!('c/a', 1))).toBe('STORE_CLOSED');
+    });
+
     it('after close every call rejects with STORE_CLOSED; close waits for queued writes', async () => {
       const s = await open();
       const queued = s.put('q', 1);
@@ -272,6 +301,9 @@ function contract(name: string, open: () => Promise<Store>): void {
 
 contract('MemoryStore', async () => new MemoryStore());
 contract('FileStore', () => openFileStore(freshDir()));
+describePostgres('PostgreSQL', (pg) => {
+  contract('PostgresStore', () => openPostgresStore(pg.url, { schema: pg.schema() }));
+});
 
 describe('MemoryStore', () => {
   it('the browser entry bundles without node: modules', async () => {

@@ -91,7 +91,8 @@ describe('multi-record service writes are one unit each', () => {
 
     const before = store.units.length;
     await engine.analyze({ content: text.slice(0, 2000), content_type: 'text' });
-    expect(store.units.slice(before).map(kinds)).toEqual([['analysis']]);
+    // the result and its retention record (docs/analyze.md), in one transaction
+    expect(store.units.slice(before).map(kinds)).toEqual([['analysis', 'analysis-due']]);
     await engine.stopMonitoring();
   });
 });

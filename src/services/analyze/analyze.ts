@@ -42,7 +42,9 @@ interface Checked {
 }
 
 /** Run one analysis against the corpus (see `engine.analyze`). */
-export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, options: AnalyzeOptions = {}): Promise<AnalysisResult> {
+export async function runAnalysis(
+  corpus: CorpusView, request: AnalyzeRequest, options: AnalyzeOptions = {}, createdMs: number = Date.now(),
+): Promise<AnalysisResult> {
   const req = checkRequest(request);
   const prior = checkPrior(options);
   const extracted = extractText(req.content, req.type);
@@ -257,7 +259,7 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
         + 'corpus evidence, so they are not combined as independent); 0 without sources',
     },
     limitations: [...limitations],
-    created_at: new Date().toISOString(),
+    created_at: new Date(createdMs).toISOString(),
   };
 }
 

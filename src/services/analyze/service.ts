@@ -7,6 +7,7 @@ import { TrainprintError } from '../../errors.js';
 import { alongsideOps } from '../../store/alongside.js';
 import type { Store } from '../../store/types.js';
 import { runAnalysis } from './analyze.js';
+import { isExpired, retain, type RetentionRules } from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
 
 /** `analyze` and `getAnalysis` over one corpus and store. */
@@ -18,24 +19,41 @@ export interface AnalysisService {
 const ANALYSIS_ID = /^an_[0-9a-f]{32}$/;
 
 /**
+ * Stored results follow `retention` (./retention.ts): read back until their time to live ends, at
+ * most `maxPerOwner` per owner.
  * @example
- * const analyses = createAnalysisService({ corpus, store })
+ * const analyses = createAnalysisService({ corpus, store, retention: retentionRules({ ttlDays: 30 }) })
  * const r = await analyses.analyze({ content: text, content_type: 'text' })
  * await analyses.get(r.analysis_id)
  */
-export function createAnalysisService(deps: { readonly corpus: CorpusView; readonly store: Store }): AnalysisService {
-  const { corpus, store } = deps;
+export function createAnalysisService(deps: {
+  readonly corpus: CorpusView; readonly store: Store; readonly retention: RetentionRules;
+}): AnalysisService {
+  const { corpus, store, retention } = deps;
   return {
     async analyze(request, options) {
       if (typeof options?.records !== 'function') alongsideOps(options?.records, ''); // refuse bad records before the work
-      const result = await runAnalysis(corpus, request, options);
+      const owner = options?.owner;
+      if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256)) {
+        throw new TrainprintError('INVALID_OPTIONS', 'owner must be a string of 1..256 characters');
+      }
+      const createdMs = retention.now();
+      const result = await runAnalysis(corpus, request, options, createdMs);
       const extra = alongsideOps(options?.records, result.analysis_id);
-      await store.batch([{ type: 'put', key: `analysis/${result.analysis_id}`, value: result }, ...extra]);
+      // one transaction: the result, the caller's records, the retention records and the deletions they cause
+      await store.transaction(async (tx) => {
+        tx.put(`analysis/${result.analysis_id}`, result);
+        for (const op of extra) if (op.type === 'put') tx.put(op.key, op.value);
+        await retain(tx, retention, result.analysis_id, createdMs, owner, extra.map((op) => op.key));
+      });
       return result;
     },
     async get(id) {
       const r = typeof id === 'string' && ANALYSIS_ID.test(id) ? await store.get(`analysis/${id}`) : undefined;
-      if (!r) throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);
+      // past its time to live it is gone, whether or not a later analysis has deleted it yet
+      if (!r || isExpired((r as AnalysisResult).created_at, retention.now(), retention)) {
+        throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);
+      }
       return r as AnalysisResult;
     },
   };

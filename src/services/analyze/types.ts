@@ -37,6 +37,11 @@ export interface AnalyzeOptions {
   readonly datasets?: readonly string[];
   /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
   readonly records?: AlongsideRecords;
+  /**
+   * Whose analysis this is: counted against that owner's cap of stored analyses (`createEngine({ analyses:
+   * { maxPerOwner } })`; the HTTP service passes the account). @default none: only the time to live applies
+   */
+  readonly owner?: string;
 }
 
 /** One model that the evidence links the content to. */

@@ -201,9 +201,11 @@ export async function evaluateMonitors(deps: MonitorDeps, store: Store, delivere
       }
       last[model] = { score: s.score, tier: s.tier, flagged_chunks: s.reused_share.flagged_chunks, datasets, evaluated_at: now };
     }
-    await store.transaction(async (tx) => {
+    const kept = await store.transaction(async (tx) => {
       const current = (await tx.get(`monitor/${m.monitor_id}`)) as Monitor | undefined;
-      if (!current) return; // deleted meanwhile: drop its evaluation
+      if (!current) return false; // deleted meanwhile: drop its evaluation
+      // evaluated meanwhile by another process on the same store: its events already went out
+      if (JSON.stringify(current.last) !== JSON.stringify(m.last)) return false;
       tx.put(`monitor/${m.monitor_id}`, { ...current, last });
       // time, then order of emission inside the evaluation: the log reads in the order events happened
       events.forEach((e, i) => tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e));
@@ -213,8 +215,9 @@ export async function evaluateMonitors(deps: MonitorDeps, store: Store, delivere
         const subscription = { id: m.monitor_id, url: current.webhook.url, secret: secret as string };
         if (typeof secret === 'string') for (const e of events) deliverer.stage(tx, subscription, e);
       }
+      return true;
     });
-    out.push(...events);
+    if (kept) out.push(...events);
   }
   if (deliverer && out.length) await deliverer.runDue();
   return out;

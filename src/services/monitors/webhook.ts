@@ -129,6 +129,14 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const RECORD_PREFIX = 'delivery/';
 const DUE_PREFIX = 'delivery-due/';
+/**
+ * `delivery-lease/<id>` → { until, by }: the runner sending an attempt now. Several processes on one
+ * store (PostgreSQL) each run their deliverer; the lease, taken in a transaction before the request
+ * and removed with its result, makes each attempt go out from one of them only. It lapses after the
+ * request timeout plus this margin, so an attempt of a runner that died is made again by another.
+ */
+const LEASE_PREFIX = 'delivery-lease/';
+const LEASE_MARGIN_MS = 30_000;
 const DUE_PAGE = 256;
 const SECRET_UNAVAILABLE = 'secret unavailable';
 
@@ -140,6 +148,10 @@ const SECRET_UNAVAILABLE = 'secret unavailable';
  * after `Retry-After` (seconds or HTTP date, capped at `maxDelayMs`) when the receiver sends one; the
  * `maxAttempts`-th failure dead-letters. Redirects (3xx, not followed) and every other 4xx dead-letter
  * at once: the receiver has answered, and sending the same request again will not change its mind.
+ *
+ * Several deliverers may share one store (one per server process on a PostgreSQL store): each attempt
+ * is leased to one of them in a store transaction before its request goes out, so a due delivery is
+ * not sent twice at once.
  *
  * @throws INVALID_OPTIONS (from the constructor) for a missing store or an out-of-range number.
  * @example
@@ -175,6 +187,8 @@ export class WebhookDeliverer {
   readonly #customSleep: boolean;
   /** Requests sent by the last run: 0 means what is due cannot progress now (e.g. no secret yet). */
   #lastRunSent = 0;
+  /** Names this deliverer in the leases it takes (for people reading the store). */
+  readonly #runner = `run_${Math.random().toString(36).slice(2, 12)}`;
 
   constructor(options: WebhookDelivererOptions) {
     if (!options || typeof options !== 'object' || !options.store) {
@@ -526,8 +540,18 @@ export class WebhookDeliverer {
       return false;
     }
 
-    const { attempt, outcome } = await this.#send(record, secret);
+    if (!(await this.#lease(indexKey, id))) return false; // another runner is sending it, or sent it
+
+    let sent: { attempt: DeliveryAttempt; outcome: Outcome };
+    try {
+      sent = await this.#send(record, secret);
+    } catch (error) {
+      await this.#store.transaction((tx) => tx.delete(LEASE_PREFIX + id)).catch(() => {});
+      throw error;
+    }
+    const { attempt, outcome } = sent;
     await this.#update(id, (tx, current, next) => {
+      tx.delete(LEASE_PREFIX + id); // with the result: the next attempt may go from any runner
       next.attempts = [...current.attempts, attempt];
       const now = this.#now();
       if (attempt.error !== undefined) next.last_error = attempt.error;
@@ -546,6 +570,23 @@ export class WebhookDeliverer {
       return true;
     });
     return true;
+  }
+
+  /**
+   * Takes the lease of one attempt: true when the delivery is still due at `indexKey` and no other
+   * runner holds a lease that has not lapsed.
+   */
+  async #lease(indexKey: string, id: string): Promise<boolean> {
+    return this.#store.transaction(async (tx) => {
+      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
+      const due = current && isScheduled(current) && dueKey(Date.parse(current.next_attempt_at!), id) === indexKey;
+      if (!due) return false;
+      const now = this.#now();
+      const held = (await tx.get(LEASE_PREFIX + id)) as { until?: unknown } | undefined;
+      if (held && typeof held.until === 'number' && held.until > now) return false;
+      tx.put(LEASE_PREFIX + id, { until: now + this.#timeoutMs + LEASE_MARGIN_MS, by: this.#runner });
+      return true;
+    });
   }
 
   /** Read-modify-write of one record inside a transaction; `change` returns false to write nothing. */

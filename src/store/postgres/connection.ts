@@ -1,0 +1,94 @@
+/**
+ * The PostgreSQL store's connection settings and failures: the URL (with the store's own `schema`
+ * parameter taken out), how the target is named in messages (never with its password), and which
+ * driver errors mean "the database is not available" (STORE_UNAVAILABLE) rather than a bug.
+ */
+import { TrainprintError } from '../../errors.js';
+
+/** Where the store lives, parsed from its URL. */
+export interface PostgresTarget {
+  /** The URL handed to the driver: the caller's, without `schema`. */
+  readonly connectionString: string;
+  /** `postgres://user@host:port/database` — for messages; no password. */
+  readonly label: string;
+  /** The schema named by the URL's `schema` parameter, if any. */
+  readonly schema: string | undefined;
+}
+
+/** A schema name used unquoted-safe: lower-case letters, digits and `_`, not starting with a digit. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * True for the URLs the PostgreSQL store takes (`postgres://…`, `postgresql://…`): how the CLI
+ * tells a database URL from a directory.
+ * @example isPostgresUrl('postgres://localhost/trainprint') // true
+ */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/**
+ * Parses a store URL. INVALID_OPTIONS for anything but a `postgres://` / `postgresql://` URL or for
+ * a `schema` parameter that is not a plain name; the message never repeats the password.
+ * @example parseTarget('postgres://app:secret@db:5432/trainprint?schema=tenant_a').label
+ * // 'postgres://app@db:5432/trainprint'
+ */
+export function parseTarget(url: unknown): PostgresTarget {
+  if (typeof url !== 'string' || !isPostgresUrl(url)) {
+    throw new TrainprintError('INVALID_OPTIONS', 'a PostgreSQL store needs a postgres:// or postgresql:// URL');
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TrainprintError('INVALID_OPTIONS', `not a valid URL: ${redact(url)}`);
+  }
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  if (schema !== undefined) checkSchema(schema);
+  parsed.searchParams.delete('schema');
+  const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+  const label = `${parsed.protocol}//${user}${parsed.host || 'localhost'}${parsed.pathname}`;
+  return { connectionString: parsed.toString(), label, schema };
+}
+
+/**
+ * Throws INVALID_OPTIONS unless `schema` is a plain schema name (it is spliced into SQL, quoted).
+ * @example checkSchema('trainprint_test_1') // ok
+ */
+export function checkSchema(schema: unknown): asserts schema is string {
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    const got = JSON.stringify(schema);
+    throw new TrainprintError('INVALID_OPTIONS', `schema must match ${SCHEMA_NAME.source}, got ${got}`);
+  }
+}
+
+/** A URL with its password replaced by `***`, for messages about a URL that did not parse. */
+function redact(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
+/** Socket-level failures: the server is not there, or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
+]);
+
+/**
+ * The TrainprintError for a driver error that means the database is not available — refused or
+ * broken connection, failed login, missing database, server shutting down — or `undefined` for any
+ * other error (a bug in a statement, which should surface as it is).
+ * @example unavailable(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), target) // STORE_UNAVAILABLE
+ */
+export function unavailable(error: unknown, target: PostgresTarget): TrainprintError | undefined {
+  if (error instanceof TrainprintError) return error;
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  let why: string | undefined;
+  if (NETWORK_CODES.has(code)) why = `cannot reach the server (${code})`;
+  else if (code.startsWith('28') || /password/i.test(message)) why = `the server refused the login (${message})`;
+  else if (code === '3D000') why = `the database does not exist (${message})`;
+  else if (code.startsWith('08') || code.startsWith('57P')) why = `the connection failed (${code}: ${message})`;
+  else if (/connection (terminated|timeout)|timeout expired|Connection ended/i.test(message)) why = message;
+  if (why === undefined) return undefined;
+  return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
+}

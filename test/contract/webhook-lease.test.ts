@@ -1,0 +1,77 @@
+/**
+ * Two webhook deliverers on one store — two server processes on a PostgreSQL store, each running its
+ * own deliverer — run what is due at the same time: every delivery is sent once, not once per
+ * deliverer. Run on the memory store (two deliverers in one process) and on PostgreSQL (two pools).
+ * A lease left by a runner that died lapses after the request timeout plus a margin.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/node.js';
+import type { Store } from '../../src/store/types.js';
+import { WebhookDeliverer } from '../../src/services/monitors/webhook.js';
+import { describePostgres } from '../pg/postgres.js';
+
+const SUBSCRIPTION = { id: 'sub_1', url: 'https://hooks.example/receive', secret: 'whsec_0123456789abcdef' };
+const event = (i: number) => ({
+  id: `evt_${i}`, type: 'match.found', created_at: new Date().toISOString(), data: { i },
+});
+
+/** A receiver that answers 200 after a few milliseconds, counting requests per event id. */
+function receiver() {
+  const seen = new Map<string, number>();
+  const fetch = (async (_url: string, init: RequestInit) => {
+    const id = (JSON.parse(String(init.body)) as { id: string }).id;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    await new Promise((r) => setTimeout(r, 5));
+    return new Response(null, { status: 200 });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, seen };
+}
+
+function leases(name: string, open: () => Promise<[Store, Store, () => Promise<void>]>): void {
+  describe(`${name}: one attempt, one runner`, () => {
+    it('two deliverers running at once send each of 30 deliveries once', async () => {
+      const [a, b, close] = await open();
+      const { fetch, seen } = receiver();
+      const secret = async () => SUBSCRIPTION.secret;
+      const one = new WebhookDeliverer({ store: a, fetch, resolveSecret: secret, concurrency: 4 });
+      const two = new WebhookDeliverer({ store: b, fetch, resolveSecret: secret, concurrency: 4 });
+      for (let i = 0; i < 30; i++) await one.enqueue(SUBSCRIPTION, event(i));
+      const [x, y] = await Promise.all([one.runDue(), two.runDue()]);
+      expect(x + y).toBe(30);
+      expect([...seen.values()].every((n) => n === 1)).toBe(true);
+      expect(seen.size).toBe(30);
+      expect((await one.list({ state: 'delivered' })).length).toBe(30);
+      expect(await a.scan('delivery-lease/')).toEqual([]);
+      await close();
+    });
+
+    it('a lease left by a runner that died lapses after the timeout plus 30 s', async () => {
+      const [a, , close] = await open();
+      let clock = Date.parse('2026-03-01T00:00:00Z');
+      const { fetch, seen } = receiver();
+      const resolveSecret = async () => SUBSCRIPTION.secret;
+      const d = new WebhookDeliverer({ store: a, fetch, now: () => clock, timeoutMs: 1_000, resolveSecret });
+      const { id } = await d.enqueue(SUBSCRIPTION, event(1));
+      // as a runner killed mid-request leaves it
+      await a.put(`delivery-lease/${id}`, { until: clock + 31_000, by: 'run_dead' });
+      expect(await d.runDue()).toBe(0);
+      clock += 31_000;
+      expect(await d.runDue()).toBe(1);
+      expect(seen.get('evt_1')).toBe(1);
+      await close();
+    });
+  });
+}
+
+leases('MemoryStore', async () => {
+  const s = new MemoryStore();
+  return [s, s, () => s.close()];
+});
+describePostgres('PostgreSQL', (pg) => {
+  leases('PostgresStore', async () => {
+    const schema = pg.schema();
+    const [a, b] = await Promise.all([openPostgresStore(pg.url, { schema }), openPostgresStore(pg.url, { schema })]);
+    return [a, b, async () => { await Promise.all([a.close(), b.close()]); }];
+  });
+});
