@@ -18,8 +18,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo, resolveHost, serve,
-  serveStatic, verifyPackFile, type BuildProgress,
+  buildDatasetFile, buildPackFile, createWorkerPool, listPacks, loadDefaultPacks, openFileStore, readDatasetInfo,
+  resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -446,8 +446,12 @@ async function serveCommand(args: string[]): Promise<number> {
       account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
     })
     : null;
+  // analyze's fingerprints and pairs and whole compares run on worker threads, and analyze's search yields
+  // between slices: a large request does not hold up the others (docs/performance.md)
+  const workers = createWorkerPool();
   const api = http.createHandler(engine, {
     keys,
+    offload: workers,
     // with a file store the day's counts are kept in it: a restart does not reset the quotas
     ...(typeof values.store === 'string' ? { counters: new http.StoreCounterStore(engine.store) } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
@@ -460,7 +464,7 @@ async function serveCommand(args: string[]): Promise<number> {
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
   const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
-  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1' });
+  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1', workers });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${values.store ?? 'in memory'})`);
   const until = dev.info.expires_at?.slice(0, 10);
