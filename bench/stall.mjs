@@ -5,7 +5,7 @@
 //   - before: `createHandler(engine, { sliceMs: Infinity })` and no worker pool — the search of an
 //     analysis and a compare run in one go on the request loop (the behaviour before slicing);
 //   - after: `createHandler(engine, { offload: pool })` with `serve(…, { workers: pool })` — the pure work
-//     on the worker pool, the search in slices of 10 ms (the defaults of `trainprint serve`).
+//     on the worker pool, the search in slices of 3 ms (the defaults of `trainprint serve`).
 // Status requests are sent open-loop, one every 10 ms over kept-alive connections (as fetch and most
 // health checkers send them), and timed from when each was due to be sent (so a stall counts for every
 // request it holds up). With --fresh each status request opens a new connection instead. Runs alternate before / after,
@@ -138,7 +138,7 @@ async function main() {
       runs_per_mode: RUNS,
       pool_threads: servers.after.threads,
       before: 'createHandler(engine, { sliceMs: Infinity }), no worker pool',
-      after: 'createHandler(engine, { offload: pool }), serve(…, { workers: pool }), sliceMs 10',
+      after: 'createHandler(engine, { offload: pool }), serve(…, { workers: pool }), sliceMs 3 (default)',
     },
     summary,
     runs,

@@ -52,8 +52,8 @@ export function alignCandidates(
 }
 
 /**
- * {@link alignCandidates} as steps: it pauses after each candidate and each aligned passage, so a sliced
- * search can give the event loop a turn there. `now` is the clock of the budget: a sliced search passes
+ * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
+ * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of the budget: a sliced search passes
  * one that stops while it is paused, so the budget counts only its own work, as in one go.
  */
 export function* alignSteps(
@@ -109,7 +109,15 @@ export function* alignSteps(
     done++;
     yield PAUSE;
   }
-  const queryPairs = passages.size === 0 ? 0 : new Set(pairsOf.query().hashes).size;
+  let queryPairs = 0; // distinct pairs of the query: a million or so in 10 MB, so counted in pieces
+  if (passages.size > 0) {
+    const hashes = pairsOf.query().hashes, distinct = new Set<number>();
+    for (let i = 0; i < hashes.length; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
+      distinct.add(hashes[i]);
+    }
+    queryPairs = distinct.size;
+  }
   const evidence = new Map<string, AlignedEvidence>();
   for (const [id, list] of passages) evidence.set(id, { documents: aligned.get(id)!.size, queryPairs, passages: list });
   return {

@@ -169,10 +169,10 @@ export interface DescriptorLinks {
 /**
  * How `searchDetailedAsync` (and `analyze`) share the thread: the longest stretch of work between two
  * turns of the event loop, and where the pure pieces run.
- * @example await engine.analyze(request, { sliceMs: 10, offload })
+ * @example await engine.analyze(request, { sliceMs: 3, offload })
  */
 export interface SliceOptions {
-  /** Work between two turns of the event loop (ms); 0 yields at every pause point. @default 10 */
+  /** Work between two turns of the event loop (ms); 0 yields at every pause point. @default 3 */
   readonly sliceMs?: number;
   /** Runs the query's fingerprints and content-word pairs on another thread. @default in this thread */
   readonly offload?: Offload;

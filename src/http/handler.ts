@@ -115,7 +115,7 @@ export interface HandlerOptions {
   readonly offload?: Offload;
   /**
    * The longest stretch of an analysis's search between two turns of the event loop (ms), so that other
-   * requests are answered while a large text is analysed; `Infinity` searches in one go. @default 10
+   * requests are answered while a large text is analysed; `Infinity` searches in one go. @default 3
    */
   readonly sliceMs?: number;
   /**
