@@ -31,8 +31,8 @@ import type {
   DetailedSearch,
   SearchOptions,
   SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
-import { PAUSE, type Pause } from './steps.js';
-import { nextMacrotask, runWork, type PureWork } from './work.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, type Pause } from './steps.js';
+import { runWork, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -547,13 +547,6 @@ const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPair
 /** Candidate documents aligned per search, and the most a caller may ask for. */
 const DEFAULT_CANDIDATES = 50;
 const MAX_CANDIDATES = 1000;
-/**
- * Work between two turns of the event loop in `searchDetailedAsync` (ms). A request on a new connection
- * needs several turns before it is answered (accept, read, respond, close): at 10 ms they queued behind
- * a 10 MB analysis (status p99 680 ms over new connections, bench/stall.mjs --fresh), at 3 ms they do not;
- * a turn costs microseconds, so the analysis takes no longer.
- */
-const DEFAULT_SLICE_MS = 3;
 /** Time budget of the alignment stage (ms), and the largest a caller may set (one minute). */
 const DEFAULT_ALIGN_BUDGET_MS = 2000;
 const MAX_ALIGN_BUDGET_MS = 60_000;

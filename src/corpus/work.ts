@@ -47,13 +47,3 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
 }
-
-/**
- * A macrotask boundary: other I/O callbacks (a server's other requests) run before the promise
- * resolves. A microtask (`await null`) would not let them.
- */
-export function nextMacrotask(): Promise<void> {
-  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
-  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
-}
-

@@ -17,8 +17,8 @@ import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js'
 import { checkSchema } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import { sharedText } from './shared-text.js';
-import { nextMacrotask } from '../../corpus/work.js';
+import { sharedTextSteps } from './shared-text.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, sliced } from '../../corpus/steps.js';
 import type {
   AnalysisResult, AnalyzedMatch, AnalyzeOptions, AnalyzeRequest, AttributionSource, CorpusEvidence, DatasetEvidence, WorkType,
 } from './types.js';
@@ -63,7 +63,8 @@ export async function runAnalysis(corpus: CorpusView, request: AnalyzeRequest, o
   const kb = knowledgeBase();
 
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
-  const shared = sharedText(found.matches, extracted.text.length);
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const shared = await sliced(sharedTextSteps(found.matches, extracted.text.length), sliceMs);
   await breathe();
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
