@@ -14,13 +14,17 @@ import { contentPairs, type ContentPairs } from './content-words.js';
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
  * a text (the search's second stage), or a whole `compare`.
+ * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
  */
 export type PureWork =
   | { readonly kind: 'fingerprint'; readonly text: string; readonly options: ResolvedOptions }
   | { readonly kind: 'pairs'; readonly text: string }
   | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions };
 
-/** What each kind of {@link PureWork} gives. */
+/**
+ * What each kind of {@link PureWork} gives.
+ * @example const c: WorkResult<{ kind: 'compare'; a: string; b: string }> = engine.compare(a, b)
+ */
 export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' } ? Omit<Fingerprint, 'work_hash'>
   : W extends { kind: 'pairs' } ? ContentPairs
     : Comparison;

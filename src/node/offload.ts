@@ -3,11 +3,16 @@
  * compare (an {@link Offload}), so that a 10 MB analysis or a 500,000-character compare does not hold
  * up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
  * wait in order), started on the first task, and closed with the server that owns it. Each thread runs
- * the built `offload-worker.js` beside this file (`npm run build` makes it).
+ * the built `offload-worker.js` beside this file (`npm run build` makes it); where that file is absent (the
+ * sources run directly) the pool does the work in this thread instead, with the same results.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { TrainprintError, type ErrorCode, type Offload, type PureWork, type WorkResult } from '../index.js';
+import {
+  createEngine, TrainprintError, type Engine, type ErrorCode, type Offload, type PureWork, type WorkResult,
+} from '../index.js';
 
 /**
  * Options of {@link createWorkerPool}.
@@ -55,6 +60,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
   }
+  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadPool(threads);
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; task: Pending }>();
   const queue: Pending[] = [];
@@ -120,6 +126,23 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       busy.clear();
       idle.length = 0;
       await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The pool where no worker file is built: the work runs in this thread, on an engine of its own. */
+function inThreadPool(threads: number): WorkerPool {
+  let engine: Promise<Engine> | null = null;
+  let closed = false;
+  return {
+    threads,
+    async run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
+      if (closed) throw new TrainprintError('ENGINE_DISPOSED', 'the worker pool is closed');
+      return (await (engine ??= createEngine())).runWork(work);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      (await engine)?.dispose();
     },
   };
 }
