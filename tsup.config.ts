@@ -67,6 +67,18 @@ const core: Options[] = [
       },
     }],
   },
+  {
+    // the thread of trainprint/node's worker pool (src/node/offload.ts loads it by URL beside node.js): one
+    // self-contained file with its own copy of the core and the pure work functions; no types, no entry
+    entry: { 'offload-worker': 'src/node/offload-worker.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
+    noExternal: [/.*/],
+  },
   // 'trainprint/http': the Fetch-API handler (every runtime). Its imports of the library ('../index.js')
   // stay external ('./index.js' / './index.cjs'), so TrainprintError — which the error mapping checks
   // with instanceof — exists once.

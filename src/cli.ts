@@ -18,8 +18,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, isPostgresUrl, listPacks, loadDefaultPacks, openFileStore, openPostgresStore,
-  readDatasetInfo, resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress,
+  buildDatasetFile, buildPackFile, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks, openFileStore,
+  openPostgresStore, readDatasetInfo, resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -454,8 +454,12 @@ async function serveCommand(args: string[]): Promise<number> {
       account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
     })
     : null;
+  // analyze's fingerprints and pairs and whole compares run on worker threads, and analyze's search yields
+  // between slices: a large request does not hold up the others (docs/performance.md)
+  const workers = createWorkerPool();
   const api = http.createHandler(engine, {
     keys,
+    offload: workers,
     // with a store the day's counts are kept in it: a restart does not reset the quotas, and every
     // process on one PostgreSQL store counts against the same quota
     ...(typeof values.store === 'string' ? { counters: new http.StoreCounterStore(engine.store) } : {}),
@@ -469,7 +473,7 @@ async function serveCommand(args: string[]): Promise<number> {
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
   const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
-  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1' });
+  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1', workers });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   // a store URL may carry a password: the log shows it as ***
   const where = typeof values.store === 'string'

@@ -8,6 +8,7 @@ import type { Core } from './core/abi.js';
 import type { CoreVariant, SimdChoice } from './core/load.js';
 import { Corpus } from './corpus/corpus.js';
 import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
+import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
@@ -126,6 +127,16 @@ export class Engine extends FingerprintEngine {
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
     return this.corpus.declareDataset(id, declaration);
+  }
+
+  /**
+   * Do one piece of the pure work of analyze and compare on this engine's core (sync): what an {@link Offload}
+   * runs on another thread (the worker pool of `trainprint/node` runs it on an engine of its own).
+   * @throws as the work does (compare: INVALID_INPUT, INVALID_OPTIONS)
+   * @example engine.runWork({ kind: 'compare', a: 'one text', b: 'another text' }).similarity
+   */
+  runWork<W extends PureWork>(work: W): WorkResult<W> {
+    return runWork(this.assertLive(), work);
   }
 
   // ---------------------------------------------------------------- analyze

@@ -16,7 +16,9 @@ export { Corpus } from './corpus/corpus.js';
 export type { CorpusOptions } from './corpus/corpus.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
+  SliceOptions,
 } from './corpus/types.js';
+export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
 
 // Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the

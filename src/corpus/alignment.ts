@@ -16,6 +16,7 @@ import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { pairsOfNormalized, type ContentPairs } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
@@ -47,6 +48,23 @@ export function alignCandidates(
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
 ): AlignmentOutcome {
+  return finish(alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now));
+}
+
+/**
+ * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
+ * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of the budget: a sliced search passes
+ * one that stops while it is paused, so the budget counts only its own work, as in one go.
+ */
+export function* alignSteps(
+  core: Core,
+  query: string,
+  jobs: readonly AlignmentJob[],
+  limit: number,
+  budgetMs: number,
+  pairsOf: PairLookup,
+  now: () => number = () => performance.now(),
+): Steps<AlignmentOutcome> {
   const ranked = jobs.slice().sort((x, y) => y.candidate.strength - x.candidate.strength);
   const aligned = new Map<string, Map<number, ExactMatch[]>>();
   const passages = new Map<string, Array<{ pairs: number; shared: number; background: number }>>();
@@ -66,11 +84,12 @@ export function alignCandidates(
       continue;
     }
     const id = dataset.descriptor.id;
-    const all = alignRegions(core, query, text, candidate.regions);
-    const background = all.length === 0 ? 0 : pairBackground(pairsOf, dataset, candidate.doc, all);
+    const all = yield* alignRegions(core, query, text, candidate.regions);
+    const background = all.length === 0 ? 0 : yield* pairBackground(pairsOf, dataset, candidate.doc, all);
     const kept: ExactMatch[] = [];
     const counts: Array<{ pairs: number; shared: number; background: number }> = [];
     for (const s of all) {
+      yield PAUSE;
       // each passage is normalised once, for its shared word runs and its shared content-word pairs
       const qn = normalize(query.slice(s.a_start, s.a_end)), sn = normalize(text.slice(s.b_start, s.b_end));
       const match = alignedMatch(id, dataset.docs[candidate.doc].id, s, runsOf(wordsOf(qn), wordsOf(sn)));
@@ -88,8 +107,17 @@ export function alignCandidates(
     if (!own) passages.set(id, (own = []));
     own.push(...counts);
     done++;
+    yield PAUSE;
   }
-  const queryPairs = passages.size === 0 ? 0 : new Set(pairsOf.query().hashes).size;
+  let queryPairs = 0; // distinct pairs of the query: a million or so in 10 MB, so counted in pieces
+  if (passages.size > 0) {
+    const hashes = pairsOf.query().hashes, distinct = new Set<number>();
+    for (let i = 0; i < hashes.length; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
+      distinct.add(hashes[i]);
+    }
+    queryPairs = distinct.size;
+  }
   const evidence = new Map<string, AlignedEvidence>();
   for (const [id, list] of passages) evidence.set(id, { documents: aligned.get(id)!.size, queryPairs, passages: list });
   return {
@@ -151,7 +179,9 @@ interface Window { q0: number; q1: number; s0: number; s1: number }
  * the whole texts, are the result. A whole book is never aligned against a query for the sake of one
  * quoted page.
  */
-function alignRegions(core: Core, query: string, text: string, regions: readonly CandidateRegion[]): AlignedSpan[] {
+function* alignRegions(
+  core: Core, query: string, text: string, regions: readonly CandidateRegion[],
+): Steps<AlignedSpan[]> {
   const around = (margin: number) => (r: Window): Window => ({
     q0: cutBefore(query, r.q0 - margin),
     q1: cutAfter(query, r.q1 + margin),
@@ -161,9 +191,16 @@ function alignRegions(core: Core, query: string, text: string, regions: readonly
   const probes = mergeWindows(regions.map((r) => around(PROBE_MARGIN)({
     q0: r.query_start, q1: r.query_end, s0: r.source_start, s1: r.source_end,
   })));
-  const found = probes.filter((w) => alignWindow(core, query, text, w).length > 0);
+  const found: Window[] = [];
+  for (const w of probes) {
+    if (alignWindow(core, query, text, w).length > 0) found.push(w);
+    yield PAUSE;
+  }
   const out: AlignedSpan[] = [];
-  for (const w of mergeWindows(found.map(around(REGION_MARGIN)))) out.push(...alignWindow(core, query, text, w));
+  for (const w of mergeWindows(found.map(around(REGION_MARGIN)))) {
+    out.push(...alignWindow(core, query, text, w));
+    yield PAUSE;
+  }
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 }
 
@@ -237,13 +274,14 @@ export const NO_CONTROL_BACKGROUND = 0.25;
  * Two texts on one topic share pairs everywhere; a reused passage
  * shares far more inside its span than the rest of the query shares with the whole document.
  */
-function pairBackground(
+function* pairBackground(
   pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[],
-): number {
+): Steps<number> {
   const q = pairsOf.query();
   const seen = new Set<number>();
   let outside = 0, held = 0;
   for (let i = 0; i < q.hashes.length; i++) {
+    if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE; // a large query has a million pairs
     const h = q.hashes[i];
     if (seen.has(h) || spans.some((s) => q.starts[i] < s.a_end && s.a_start < q.ends[i])) continue;
     seen.add(h);

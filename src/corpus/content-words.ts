@@ -19,6 +19,7 @@
 import { porterStem, STOP_WORDS } from '../align/stem.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
 export const PAIR_REACH = 2;
@@ -253,25 +254,35 @@ export class ContentWordIndex {
    * {@link contentPairs}), strongest first.
    */
   candidates(q: ContentPairs, at: QueryPostings = this.postings(q)): PairCandidate[] {
-    const hits: Array<RegionHit & { doc: number }> = [];
+    return finish(this.candidateSteps(q, at));
+  }
+
+  /**
+   * {@link candidates} as steps (src/corpus/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
+   * between documents. The hits are grouped by document in the order found and each group is sorted by
+   * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
+   */
+  *candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]> {
+    const byDoc = new Map<number, RegionHit[]>();
     for (let i = 0; i < q.hashes.length; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const lo = at.from[i], end = at.to[i];
       if (end - lo > MAX_POSTINGS) continue;
       const weight = PAIR_WEIGHT / (end - lo);
       for (let k = lo; k < end; k++) {
-        const offset = this.offsets[k];
-        hits.push({ doc: this.docs[k], i, start: offset, end: offset, weight, key: q.hashes[i] });
+        const offset = this.offsets[k], doc = this.docs[k];
+        let own = byDoc.get(doc);
+        if (!own) byDoc.set(doc, (own = []));
+        own.push({ i, start: offset, end: offset, weight, key: q.hashes[i] });
       }
     }
-    hits.sort((a, b) => a.doc - b.doc || a.start - b.start);
     const out: PairCandidate[] = [];
-    for (let from = 0; from < hits.length;) {
-      let to = from;
-      while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-      const regions = hitRegions(hits.slice(from, to), q.starts, q.ends, PAIR_REGIONS);
+    for (const doc of [...byDoc.keys()].sort((a, b) => a - b)) {
+      yield PAUSE;
+      const hits = byDoc.get(doc)!.sort((a, b) => a.start - b.start);
+      const regions = hitRegions(hits, q.starts, q.ends, PAIR_REGIONS);
       const best = regions[0];
-      if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
-      from = to;
+      if (best) out.push({ doc, hits: best.hits, strength: best.strength, regions });
     }
     return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
   }

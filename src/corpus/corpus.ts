@@ -17,10 +17,10 @@ import type {
   SearchMatch,
 } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { fingerprintCore, toText, winnowCore } from '../fingerprint/fingerprint.js';
+import { toText, winnowCore } from '../fingerprint/fingerprint.js';
 import { paramsId, resolveOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
-import { alignCandidates, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
+import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
 import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
@@ -30,7 +30,9 @@ import type {
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
-  SearchResult, DatasetDeclaration, DocumentSource } from './types.js';
+  SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, type Pause } from './steps.js';
+import { runWork, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -226,6 +228,61 @@ export class Corpus {
    */
   searchDetailed(query: string, options: SearchOptions = {}): DetailedSearch {
     const core = this.core();
+    const steps = this.searchSteps(core, query, options, () => performance.now());
+    for (let input: unknown; ;) {
+      const step = steps.next(input);
+      if (step.done) return step.value;
+      input = step.value.kind === 'pause' ? undefined : runWork(core, step.value);
+    }
+  }
+
+  /**
+   * {@link searchDetailed} in slices, for a host whose event loop serves others meanwhile: it gives the
+   * loop a turn (a macrotask) whenever `sliceMs` of work have passed since the last — between datasets,
+   * between alignment candidates and passages — and the pure pieces (the query's fingerprints and
+   * content-word pairs) go to `offload` when given. The result is the same as `searchDetailed`'s: the
+   * same steps run in the same order, and the alignment budget counts only this search's own time.
+   * Datasets added or removed while it is paused may or may not be searched.
+   * @throws (rejects) as {@link searchDetailed}
+   * @example const { result } = await corpus.searchDetailedAsync(text, {}, { sliceMs: 3 })
+   */
+  async searchDetailedAsync(
+    query: string, options: SearchOptions = {}, run: SliceOptions = {},
+  ): Promise<DetailedSearch> {
+    const core = this.core();
+    const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
+    if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
+      throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
+    let paused = 0; // time spent waiting (for the loop or another thread): not this search's own work
+    const waited = async <T>(wait: Promise<T>): Promise<T> => {
+      const at = performance.now();
+      try { return await wait; } finally { paused += performance.now() - at; sliceStart = performance.now(); }
+    };
+    let sliceStart = performance.now();
+    const steps = this.searchSteps(core, query, options, () => performance.now() - paused);
+    for (let input: unknown; ;) {
+      const step = steps.next(input);
+      if (step.done) return step.value;
+      input = undefined;
+      const work = step.value;
+      if (work.kind === 'pause') {
+        if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
+      } else if (run.offload) {
+        input = await waited(run.offload.run(work));
+      } else {
+        if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
+        input = runWork(core, work);
+      }
+    }
+  }
+
+  /**
+   * The search as steps: it pauses where a sliced search may yield, and asks for each pure piece of
+   * work (the caller runs it and passes the result back in `next`). `now` is the alignment budget's clock.
+   */
+  private *searchSteps(
+    core: Core, query: string, options: SearchOptions, now: () => number,
+  ): Generator<Pause | PureWork, DetailedSearch, unknown> {
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     const minTokens = options.minTokens ?? DEFAULT_MIN_TOKENS;
@@ -256,7 +313,7 @@ export class Corpus {
         return d;
       });
     }
-    const { fp } = fingerprintCore(core, query, SEARCH_OPTIONS);
+    const fp = (yield { kind: 'fingerprint', text: query, options: SEARCH_OPTIONS }) as Fingerprint;
     const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
     const matches: SearchMatch[] = [];
     const nearMatches: NearMatch[] = [];
@@ -264,12 +321,15 @@ export class Corpus {
     const portraitRuns: PortraitHit[] = [];
     const details = new Map<string, DatasetSearchDetail>();
     const jobs: AlignmentJob[] = [];
-    let queryPairs: ContentPairs | undefined;
+    // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
+    const needsPairs = limit > 0 && targets.some((d) => d instanceof ExactDataset && d.keepsText);
+    let queryPairs = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
+    const pairsOfQuery = (): ContentPairs => (queryPairs ??= contentPairs(query));
     // where the query's pairs sit in each dataset's pair index: looked up once, for candidates and backgrounds
     const postings = new Map<ExactDataset, QueryPostings>();
     const postingsOf = (d: ExactDataset): QueryPostings => {
       let at = postings.get(d);
-      if (!at) postings.set(d, (at = this.contentIndex(d).postings((queryPairs ??= contentPairs(query)))));
+      if (!at) postings.set(d, (at = this.contentIndex(d).postings(pairsOfQuery())));
       return at;
     };
     const exact: Array<{ d: ExactDataset; r: ExactSearch }> = [];
@@ -277,37 +337,43 @@ export class Corpus {
       const id = d.descriptor.id;
       if (d instanceof PortraitDataset) {
         let qw = winnowed.get(d.window);
-        if (!qw) winnowed.set(d.window, (qw = fingerprintCore(core, query, d.options).fp));
+        if (!qw) {
+          qw = (yield { kind: 'fingerprint', text: query, options: d.options }) as Fingerprint;
+          winnowed.set(d.window, qw);
+        }
         const r = d.search(qw, alpha);
         if (portraitHits) portraitRuns.push(...r.runs);
         coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
         matches.push(...r.matches);
         details.set(id, { kind: 'portrait', search: r, near: [] });
+        yield PAUSE;
       } else {
         const r = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
         const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
-        const pairs = limit > 0 && d.keepsText ? (queryPairs ??= contentPairs(query)) : null;
-        const pairCandidates = pairs && this.contentIndex(d).candidates(pairs, postingsOf(d));
+        const pairs = limit > 0 && d.keepsText ? pairsOfQuery() : null;
+        const pairCandidates = pairs && (yield* this.contentIndex(d).candidateSteps(pairs, postingsOf(d)));
         for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
           jobs.push({ dataset: d, candidate });
         }
         exact.push({ d, r });
         details.set(id, { kind: 'exact', search: r, near: nearFound, aligned: NOTHING_ALIGNED });
+        yield PAUSE;
       }
     }
     // the second stage: align the strongest candidates; their passages replace the seed matches
     const pairsOf: PairLookup = {
-      query: () => (queryPairs ??= contentPairs(query)),
+      query: pairsOfQuery,
       holds: (d, doc, i) => this.contentIndex(d).holdsAt(postingsOf(d), i, doc),
     };
-    const { aligned, evidence, report } = alignCandidates(core, query, jobs, limit, budgetMs, pairsOf);
+    const { aligned, evidence, report } = yield* alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now);
     for (const { d, r } of exact) {
       const found = evidence.get(d.descriptor.id);
       if (found) details.set(d.descriptor.id, { ...(details.get(d.descriptor.id) as ExactDetail), aligned: found });
       const own = mergeAligned(r.matches, aligned.get(d.descriptor.id), (docId) => d.documentIndex(docId));
       coverage[d.descriptor.id] = tokenCoverage(own, fp);
       matches.push(...own);
+      yield PAUSE;
     }
     // Longest first; among equally long passages (one passage copied into many documents) the one that is
     // the larger part of its document first: the short document that is mostly this passage is the

@@ -8,6 +8,7 @@ import type {
   DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, PortraitHit, SearchMatch,
 } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
+import type { Offload } from './work.js';
 
 /** Options of {@link Corpus.search} (`engine.search`). */
 export interface SearchOptions {
@@ -165,9 +166,22 @@ export interface DescriptorLinks {
   model(id: string): string;
 }
 
+/**
+ * How `searchDetailedAsync` (and `analyze`) share the thread: the longest stretch of work between two
+ * turns of the event loop, and where the pure pieces run.
+ * @example await engine.analyze(request, { sliceMs: 3, offload })
+ */
+export interface SliceOptions {
+  /** Work between two turns of the event loop (ms); 0 yields at every pause point. @default 3 */
+  readonly sliceMs?: number;
+  /** Runs the query's fingerprints and content-word pairs on another thread. @default in this thread */
+  readonly offload?: Offload;
+}
+
 /** The read side of a corpus that the evidence services use (a {@link Corpus} is one). */
 export interface CorpusView {
   datasets(): DatasetStats[];
   descriptor(id: string): DatasetDescriptor;
   searchDetailed(query: string, options?: SearchOptions): DetailedSearch;
+  searchDetailedAsync(query: string, options?: SearchOptions, run?: SliceOptions): Promise<DetailedSearch>;
 }

@@ -6,7 +6,7 @@
  * Kept apart from the table so that modules other than the table (the OpenAPI builder, the
  * handler, later route groups) can import the types without importing every route.
  */
-import type { Engine, ErrorCode, TargetModel } from '../index.js';
+import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../index.js';
 import type { KeyStore } from './auth.js';
 import type { RateState } from './limits.js';
 
@@ -129,6 +129,11 @@ export interface RouteServices {
    * @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
    */
   targetModel(spec: ModelSpec): Promise<TargetModel>;
+  /**
+   * How long CPU work (analyze, compare) shares the thread: the handler's `sliceMs` and `offload`,
+   * passed on to `engine.analyze`; compare runs on `offload` when there is one.
+   */
+  readonly work: SliceOptions;
 }
 
 /**

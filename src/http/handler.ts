@@ -21,7 +21,7 @@
  * Errors anywhere become the envelope `{ success: false, error: { code, message, details? } }`;
  * unexpected ones are 500 `INTERNAL` without internals, and every 5xx is recorded for /status.
  */
-import { createOpenAICompatibleModel, TrainprintError, type Engine, type TargetModel } from '../index.js';
+import { createOpenAICompatibleModel, TrainprintError, type Engine, type Offload, type TargetModel } from '../index.js';
 import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
 import { Reply, type Method, type ModelSpec, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
 import { Idempotency, requestHash } from './idempotency.js';
@@ -108,6 +108,17 @@ export interface HandlerOptions {
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
   /**
+   * Where the pure CPU work of analyze and compare runs (fingerprints of the content, content-word pairs,
+   * a whole compare): `serve` from `trainprint/node` passes its worker pool; without one it runs in this
+   * thread. Results are the same either way. @default in this thread
+   */
+  readonly offload?: Offload;
+  /**
+   * The longest stretch of an analysis's search between two turns of the event loop (ms), so that other
+   * requests are answered while a large text is analysed; `Infinity` searches in one go. @default 3
+   */
+  readonly sliceMs?: number;
+  /**
    * Called with every unexpected error (those answered 500 `INTERNAL`) and its request id, for the
    * operator's logs. The client never sees the error. Credentials are never passed here.
    */
@@ -177,7 +188,11 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
   if (modelTimeoutMs > 3_600_000) throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
 
+  if (options.sliceMs !== undefined && (typeof options.sliceMs !== 'number' || !(options.sliceMs >= 0))) {
+    throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
+  }
   const services: RouteServices = {
+    work: { sliceMs: options.sliceMs, offload: options.offload },
     openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
     status: async () => ({ ...(await status.report()) }),
     statusHtml: async () => statusHtml(await status.report()),
@@ -249,7 +264,10 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
       }
       const raw = route.body ? await readBody(request, c.maxBodyBytes) : new Uint8Array(0);
+      // decoding, parsing and checking 10 MB take tens of ms: other requests get a turn of the loop first
+      if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
       const body = route.body ? parseBody(route.body, raw, c) : undefined;
+      if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
       const query = coerceQuery(url.searchParams, route.querySchema);
       if (c.checkQuery) c.checkQuery(query);
       else if (Object.keys(query).length > 0) throw new TrainprintError('INVALID_INPUT', `${Object.keys(query)[0]}: is not a known query parameter`, { cause: { location: 'query', field: Object.keys(query)[0], reason: 'is not a known query parameter' } });
@@ -407,6 +425,15 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   let at = 0;
   for (const c of chunks) { out.set(c, at); at += c.byteLength; }
   return out;
+}
+
+/** Bodies from this size on are parsed in a turn of the event loop of their own (3–5 ms of work per MB). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+/** A macrotask boundary: I/O of other requests runs before it resolves (a resolved promise would not let it). */
+function nextTurn(): Promise<void> {
+  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
+  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
 }
 
 function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {

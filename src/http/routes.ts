@@ -68,7 +68,7 @@ export const ROUTES: readonly Route[] = withDocs([
     handler: async (ctx) => {
       // the owner record goes in the same batch as the result: a crash leaves both or neither
       const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
-      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records, owner: account(ctx) });
+      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records, owner: account(ctx), ...ctx.services.work });
     },
   },
   {
@@ -85,7 +85,9 @@ export const ROUTES: readonly Route[] = withDocs([
     body: 'json', requestSchema: S.COMPARE_REQUEST_SCHEMA, responseSchema: S.COMPARISON_SCHEMA,
     handler: async (ctx) => {
       const { a, b } = ctx.body as { a: string; b: string };
-      return ctx.engine.compare(a, b);
+      // a pure function of the two texts: on the handler's worker pool when it has one (the same result)
+      const { offload } = ctx.services.work;
+      return offload ? offload.run({ kind: 'compare', a, b }) : ctx.engine.compare(a, b);
     },
   },
   {

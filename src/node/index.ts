@@ -19,6 +19,8 @@ export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-d
 export { buildDatasetFile, readDatasetInfo } from './build.js';
 export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
 export { serve } from './serve.js';
+export { createWorkerPool } from './offload.js';
+export type { WorkerPool, WorkerPoolOptions } from './offload.js';
 export { resolveHost } from './egress.js';
 export type { PinnedHost } from './egress.js';
 export { serveStatic, CONTENT_TYPES } from './static.js';

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WorkerPool } from './offload.js';
 
 /**
  * Options of {@link serve}.
@@ -17,6 +18,11 @@ export interface ServeOptions {
   readonly port?: number;
   /** Interface to listen on. @default '127.0.0.1' (use '0.0.0.0' to accept remote clients) */
   readonly host?: string;
+  /**
+   * The worker pool the handler offloads to (`createHandler(engine, { offload: pool })`): the server owns
+   * it and closes it when it closes. @default none
+   */
+  readonly workers?: WorkerPool;
 }
 
 /**
@@ -30,7 +36,7 @@ export interface Server {
   /** `http://host:port` it listens on. */
   readonly url: string;
   readonly port: number;
-  /** Stop accepting connections, end the idle ones and wait until the server is closed. */
+  /** Stop accepting connections, end the idle ones, wait until the server is closed, then close its `workers`. */
   close(): Promise<void>;
 }
 
@@ -44,6 +50,9 @@ export interface Server {
  * const server = await serve(createHandler(await createEngine()), { port: 8787 })
  * console.log(server.url) // http://127.0.0.1:8787
  * await server.close()
+ * // long analyze and compare work off the request loop: a worker pool, closed with the server
+ * const pool = createWorkerPool()
+ * await serve(createHandler(engine, { offload: pool }), { workers: pool })
  */
 export async function serve(handler: (request: Request) => Promise<Response>, options: ServeOptions = {}): Promise<Server> {
   const port = options.port ?? 8787;
@@ -72,10 +81,13 @@ export async function serve(handler: (request: Request) => Promise<Response>, op
   return {
     url: `http://${shown}:${actual}`,
     port: actual,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((err) => (err ? reject(err) : resolve()));
-      server.closeIdleConnections();
-    }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeIdleConnections();
+      });
+      await options.workers?.close();
+    },
   };
 }
 

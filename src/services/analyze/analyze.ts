@@ -17,7 +17,8 @@ import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js'
 import { checkSchema } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import { sharedText } from './shared-text.js';
+import { sharedTextSteps } from './shared-text.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, sliced } from '../../corpus/steps.js';
 import type {
   AnalysisResult, AnalyzedMatch, AnalyzeOptions, AnalyzeRequest, AttributionSource, CorpusEvidence, DatasetEvidence, WorkType,
 } from './types.js';
@@ -47,15 +48,26 @@ export async function runAnalysis(
 ): Promise<AnalysisResult> {
   const req = checkRequest(request);
   const prior = checkPrior(options);
+  if (options.sliceMs !== Infinity) await nextMacrotask(); // checking 10 MB takes a few tens of ms
   const extracted = extractText(req.content, req.type);
-  // search first: it throws synchronously on bad input, before any promise exists to be left unhandled
+  // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
+  // so that a host's other requests are served while a large text is searched (results as in one go)
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
-  const { result: found, details, fingerprint: fp } = corpus.searchDetailed(extracted.text, options.datasets === undefined ? {} : { datasets: options.datasets });
+  const { result: found, details, fingerprint: fp } = await corpus.searchDetailedAsync(
+    extracted.text,
+    options.datasets === undefined ? {} : { datasets: options.datasets },
+    { sliceMs: options.sliceMs, offload: options.offload },
+  );
+  // what follows is linear in the content too: a turn of the event loop between its larger pieces
+  const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
+  await breathe();
   const workHash = startSha256Hex(new TextEncoder().encode(req.content));
   const kb = knowledgeBase();
 
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
-  const shared = sharedText(found.matches, extracted.text.length);
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const shared = await sliced(sharedTextSteps(found.matches, extracted.text.length), sliceMs);
+  await breathe();
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
     const mapped = { ...m, query_start, query_end };
@@ -164,6 +176,7 @@ export async function runAnalysis(
     if (sources.length > before) factors.add('declared_dataset_link');
     else factors.add('no_documented_model_link');
   }
+  await breathe();
   // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
   const attribution = bestPerModel(sources);
 

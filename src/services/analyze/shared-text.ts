@@ -7,6 +7,7 @@
  * chance per dataset.
  */
 import type { SearchMatch } from '../../datasets/types.js';
+import { finish, PAUSE, type Steps } from '../../corpus/steps.js';
 
 /** A query character covered by matches of at least this many documents of one dataset is shared text. */
 export const SHARED_MIN_DOCUMENTS = 4;
@@ -26,6 +27,14 @@ export interface SharedText {
  * @example sharedText(found.matches, text.length).distinct_sources // the MIT licence text: 1, not 147
  */
 export function sharedText(matches: readonly SearchMatch[], length: number): SharedText {
+  return finish(sharedTextSteps(matches, length));
+}
+
+/**
+ * {@link sharedText} as steps (src/corpus/steps.ts): it pauses between matches and every CHARS_PER_PAUSE
+ * characters of the depth map, linear in the query's length (10 MB: tens of milliseconds).
+ */
+export function* sharedTextSteps(matches: readonly SearchMatch[], length: number): Steps<SharedText> {
   const sharedDocs = new Array<number>(matches.length).fill(1);
   const shared = new Array<boolean>(matches.length).fill(false);
   const byDataset = new Map<string, number[]>();
@@ -39,8 +48,9 @@ export function sharedText(matches: readonly SearchMatch[], length: number): Sha
   for (const [datasetId, idx] of byDataset) {
     const docs = new Set(idx.map((i) => matches[i].document_id));
     if (docs.size < SHARED_MIN_DOCUMENTS) continue;
-    const depth = documentDepth(idx.map((i) => matches[i]), length);
+    const depth = yield* documentDepth(idx.map((i) => matches[i]), length);
     for (const i of idx) {
+      yield PAUSE;
       const m = matches[i];
       let inShared = 0, most = 0;
       for (let c = m.query_start; c < m.query_end; c++) {
@@ -70,8 +80,11 @@ export function sharedText(matches: readonly SearchMatch[], length: number): Sha
   return { shared_documents: sharedDocs, shared, distinct_sources: sources.size + mergedCount(sharedRegions) };
 }
 
+/** Characters of the depth map's running sum between two pauses (about a millisecond). */
+const CHARS_PER_PAUSE = 1 << 20;
+
 /** For every query character, how many distinct documents have a match covering it. */
-function documentDepth(matches: readonly SearchMatch[], length: number): Int32Array {
+function* documentDepth(matches: readonly SearchMatch[], length: number): Steps<Int32Array> {
   const diff = new Int32Array(length + 1);
   const byDoc = new Map<string, Array<[number, number]>>();
   for (const m of matches) {
@@ -92,7 +105,11 @@ function documentDepth(matches: readonly SearchMatch[], length: number): Int32Ar
     }
     diff[s]++; diff[e]--;
   }
-  for (let c = 1; c <= length; c++) diff[c] += diff[c - 1];
+  for (let from = 1; from <= length; from += CHARS_PER_PAUSE) {
+    yield PAUSE;
+    const to = Math.min(length, from + CHARS_PER_PAUSE - 1);
+    for (let c = from; c <= to; c++) diff[c] += diff[c - 1];
+  }
   return diff;
 }
 

@@ -10,7 +10,7 @@ import type { AlongsideRecords } from '../../store/types.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
-import type { DatasetCoverage } from '../../corpus/types.js';
+import type { DatasetCoverage, SliceOptions } from '../../corpus/types.js';
 import type { AlignedChance, ChanceEvidence } from './evidence.js';
 
 export type { Declarations, WorkType } from '../../types.js';
@@ -25,7 +25,7 @@ import type { Declarations, WorkType } from '../../types.js';
 export type AnalyzeRequest = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
 
 /** Options of `analyze` (not part of the service request). */
-export interface AnalyzeOptions {
+export interface AnalyzeOptions extends SliceOptions {
   /**
    * Prior probability that a query shares text with a dataset, used to turn the calibrated
    * likelihood ratio into a probability. The calibration is fitted at 0.5 (balanced dev

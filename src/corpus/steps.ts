@@ -1,0 +1,62 @@
+/**
+ * Work written as steps (generators) that pause where a sliced search may give the event loop a turn:
+ * the synchronous callers run them to the end with {@link finish}, `Corpus.searchDetailedAsync` awaits a
+ * macrotask at a pause once its slice of time is used. One body for both, so both give the same result.
+ */
+
+/** A point where sliced work may give the event loop a turn. */
+export const PAUSE = Object.freeze({ kind: 'pause' } as const);
+/** {@link PAUSE}'s type. */
+export type Pause = typeof PAUSE;
+
+/** Steps that only pause and return a `T`. */
+export type Steps<T> = Generator<Pause, T, unknown>;
+
+/**
+ * Work between two turns of the event loop in sliced work (`searchDetailedAsync`, analyze), in ms. A request
+ * on a new connection needs several turns before it is answered (accept, read, respond, close): at 10 ms they
+ * queued behind a 10 MB analysis (status p99 680 ms over new connections, bench/stall.mjs --fresh), at 3 ms
+ * they do not; a turn costs microseconds, so the analysis takes no longer.
+ */
+export const DEFAULT_SLICE_MS = 3;
+
+/** Pause every this many items of a long loop (well under a millisecond to a few each on the loops that use it). */
+export const ITEMS_PER_PAUSE = 1 << 12;
+
+/**
+ * A macrotask boundary: other I/O callbacks (a server's other requests) run before the promise
+ * resolves. A microtask (`await null`) would not let them.
+ * @example await nextMacrotask()
+ */
+export function nextMacrotask(): Promise<void> {
+  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
+  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/**
+ * Run steps with a turn of the event loop at the first pause after every `sliceMs` of work (`Infinity`:
+ * in one go, as {@link finish}).
+ * @example const shared = await sliced(sharedTextSteps(matches, text.length), 3)
+ */
+export async function sliced<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await nextMacrotask();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/**
+ * Run steps that only pause to completion, in one go (the synchronous callers).
+ * @example const outcome = finish(alignSteps(core, query, jobs, 50, 2000, pairs))
+ */
+export function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}

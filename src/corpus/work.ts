@@ -1,0 +1,53 @@
+/**
+ * The pure pieces of a search and of `compare`: functions of their inputs alone (no dataset, no
+ * store), so a host may run them on another thread ({@link Offload}) while its event loop keeps
+ * serving. {@link runWork} is the one implementation, used in-thread and by such a thread alike, so
+ * offloaded results are the same values.
+ */
+import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
+import type { Core } from '../core/abi.js';
+import { fingerprintCore } from '../fingerprint/fingerprint.js';
+import type { ResolvedOptions } from '../fingerprint/options.js';
+import type { Fingerprint } from '../types.js';
+import { contentPairs, type ContentPairs } from './content-words.js';
+
+/**
+ * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
+ * a text (the search's second stage), or a whole `compare`.
+ * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
+ */
+export type PureWork =
+  | { readonly kind: 'fingerprint'; readonly text: string; readonly options: ResolvedOptions }
+  | { readonly kind: 'pairs'; readonly text: string }
+  | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions };
+
+/**
+ * What each kind of {@link PureWork} gives.
+ * @example const c: WorkResult<{ kind: 'compare'; a: string; b: string }> = engine.compare(a, b)
+ */
+export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' } ? Omit<Fingerprint, 'work_hash'>
+  : W extends { kind: 'pairs' } ? ContentPairs
+    : Comparison;
+
+/**
+ * Runs pure work somewhere else (`trainprint/node`'s worker pool behind `serve`). It must resolve to
+ * exactly what {@link runWork} gives and reject with the `TrainprintError` it would throw.
+ * @example
+ * const offload: Offload = { run: (work) => pool.run(work) }
+ * await engine.analyze(request, { offload })
+ */
+export interface Offload {
+  run<W extends PureWork>(work: W): Promise<WorkResult<W>>;
+}
+
+/**
+ * Do one piece of pure work on `core` (sync).
+ * @example runWork(core, { kind: 'pairs', text: 'The quick brown fox' }).hashes.length
+ */
+export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
+  switch (work.kind) {
+    case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
+    case 'pairs': return contentPairs(work.text) as WorkResult<W>;
+    default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The sliced search (`Corpus.searchDetailedAsync`, which analyze uses): the same result as the
+ * synchronous `searchDetailed` — in slices, with every pause taken, and with the pure work handed to an
+ * offload — while other macrotasks run in between.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEngine, TrainprintError, type Engine, type Offload } from '../../src/index.js';
+import type { DetailedSearch } from '../../src/corpus/types.js';
+import { book } from '../fixtures/texts/index.js';
+
+const persuasion = book('austen-persuasion');
+const thursday = book('chesterton-thursday');
+const caesar = book('shakespeare-caesar');
+
+/** Every `every`-th word of `text` replaced: edited reuse, which the alignment stage has to find. */
+function edit(text: string, every: number): string {
+  return text.split(' ').map((w, i) => (i % every === 0 ? 'zzyzx' : w)).join(' ');
+}
+
+/** Exact and portrait datasets, and a query with verbatim, edited and unrelated stretches. */
+async function setup(): Promise<{ engine: Engine; query: string }> {
+  const engine = await createEngine();
+  await engine.addDataset({ id: 'books' }, [
+    { id: 'persuasion', text: persuasion },
+    { id: 'thursday', text: thursday },
+  ]);
+  await engine.addDataset({ id: 'plays', kind: 'portrait' }, [{ id: 'caesar', text: caesar }]);
+  const query = [
+    caesar.slice(5_000, 9_000),
+    persuasion.slice(30_000, 33_000),
+    edit(thursday.slice(50_000, 56_000), 5),
+    'An unrelated sentence about nothing in particular, written for this test alone.',
+    persuasion.slice(120_000, 121_500),
+  ].join('\n\n');
+  return { engine, query };
+}
+
+/** A search as comparable JSON (its maps as entries, bigints as strings). */
+function json(s: DetailedSearch): string {
+  return JSON.stringify({ ...s, details: [...s.details] }, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+}
+
+// a budget no test machine reaches: the budget is the one timing-dependent part of a search
+const SEARCH = { alignBudgetMs: 60_000, portraitHits: true };
+
+describe('sliced search', () => {
+  it('gives the synchronous result while other macrotasks run between its slices', async () => {
+    const { engine, query } = await setup();
+    const sync = engine.corpus.searchDetailed(query, SEARCH);
+    expect(sync.result.matches.some((m) => m.kind === 'exact' && m.aligned)).toBe(true); // the alignment stage ran
+    expect(sync.result.matches.some((m) => m.kind === 'portrait')).toBe(true);
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 0);
+    try {
+      const sliced = await engine.corpus.searchDetailedAsync(query, SEARCH, { sliceMs: 0 });
+      expect(json(sliced)).toBe(json(sync));
+      expect(ticks).toBeGreaterThan(0); // the event loop turned while it searched
+    } finally {
+      clearInterval(tick);
+    }
+  });
+
+  it('gives the same result with the pure work offloaded, and runs in one go with sliceMs Infinity', async () => {
+    const { engine, query } = await setup();
+    const helper = await createEngine(); // another engine's core: what a worker thread has
+    const kinds: string[] = [];
+    const offload: Offload = {
+      run: async (work) => {
+        kinds.push(work.kind);
+        return structuredClone(helper.runWork(work)); // copied, as a message between threads is
+      },
+    };
+    const sync = engine.corpus.searchDetailed(query, SEARCH);
+    expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH, { offload }))).toBe(json(sync));
+    expect(kinds.sort()).toEqual(['fingerprint', 'fingerprint', 'pairs']); // the query's, the portrait's, the pairs
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 0);
+    try {
+      expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH, { sliceMs: Infinity }))).toBe(json(sync));
+      expect(ticks).toBe(0); // nothing else ran: the search before slicing
+    } finally {
+      clearInterval(tick);
+    }
+  });
+
+  it('analyze gives the same analysis sliced, offloaded and in one go', async () => {
+    const { engine, query } = await setup();
+    const helper = await createEngine();
+    const offload: Offload = { run: async (work) => structuredClone(helper.runWork(work)) };
+    const strip = ({ analysis_id: _a, created_at: _c, ...rest }: Record<string, unknown>) => JSON.stringify(rest);
+    const request = { content: query, content_type: 'text' as const };
+    const once = strip({ ...(await engine.analyze(request, { sliceMs: Infinity })) });
+    expect(strip({ ...(await engine.analyze(request, { sliceMs: 0 })) })).toBe(once);
+    expect(strip({ ...(await engine.analyze(request, { offload })) })).toBe(once);
+  });
+
+  it('compare through runWork is engine.compare', async () => {
+    const engine = await createEngine();
+    const a = persuasion.slice(0, 20_000), b = persuasion.slice(10_000, 30_000);
+    expect(engine.runWork({ kind: 'compare', a, b })).toEqual(engine.compare(a, b));
+  });
+
+  it('refuses a bad sliceMs with INVALID_OPTIONS', async () => {
+    const { engine, query } = await setup();
+    for (const sliceMs of [-1, Number.NaN, '10' as unknown as number]) {
+      const e = await engine.corpus.searchDetailedAsync(query, {}, { sliceMs }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(TrainprintError);
+      expect((e as TrainprintError).code).toBe('INVALID_OPTIONS');
+    }
+  });
+});
