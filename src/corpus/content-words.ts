@@ -33,8 +33,11 @@ export const PAIR_MIN_HITS = 3;
  */
 export const PAIR_MIN_DENSITY = 0.05;
 
-/** Bits of a pair hash that pick its bucket of the index (256 KiB of bucket starts). */
-const PREFIX_BITS = 16;
+/**
+ * Bits of a pair hash that pick its bucket of the index: about 8 postings a bucket (a lookup is a short search
+ * in one cache-friendly stretch, however large the index), between 2^12 and 2^24 buckets (0.5 B a posting).
+ */
+const prefixBitsFor = (postings: number): number => Math.min(24, Math.max(12, Math.ceil(Math.log2(postings / 8 + 1))));
 
 /** Pairs occurring in more documents than this are too common to say anything. */
 const MAX_POSTINGS = 64;
@@ -169,8 +172,10 @@ export interface PairCandidate {
  * index.candidates(contentPairs('a query that rewords the second document'))
  */
 export class ContentWordIndex {
-  /** Where the keys with each top-PREFIX_BITS value start (length 2^PREFIX_BITS + 1): a lookup searches one bucket. */
+  /** Where each bucket's keys start (a key's bucket is its top 32 − shift bits): a lookup searches one bucket. */
   private readonly buckets: Uint32Array;
+  /** A key's bucket is `key >>> shift`. */
+  private readonly shift: number;
 
   private constructor(
     private readonly keys: Uint32Array,
@@ -179,9 +184,11 @@ export class ContentWordIndex {
     /** Documents indexed (documents without text are skipped but keep their number). */
     readonly documents: number,
   ) {
-    this.buckets = new Uint32Array((1 << PREFIX_BITS) + 1);
-    for (const k of keys) this.buckets[(k >>> (32 - PREFIX_BITS)) + 1]++;
-    for (let b = 0; b < 1 << PREFIX_BITS; b++) this.buckets[b + 1] += this.buckets[b];
+    const bits = prefixBitsFor(keys.length);
+    this.shift = 32 - bits;
+    this.buckets = new Uint32Array((1 << bits) + 1);
+    for (const k of keys) this.buckets[(k >>> this.shift) + 1]++;
+    for (let b = 0; b < 1 << bits; b++) this.buckets[b + 1] += this.buckets[b];
   }
 
   /** Build from the documents' texts (null: not kept, skipped). */
@@ -216,7 +223,7 @@ export class ContentWordIndex {
     const from = new Uint32Array(n), to = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       const h = q.hashes[i];
-      let lo = this.buckets[h >>> (32 - PREFIX_BITS)], hi = this.buckets[(h >>> (32 - PREFIX_BITS)) + 1];
+      let lo = this.buckets[h >>> this.shift], hi = this.buckets[(h >>> this.shift) + 1];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (this.keys[mid] < h) lo = mid + 1;
