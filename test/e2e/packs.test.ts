@@ -36,6 +36,10 @@ const ORIGINAL = [
   'before the month ended.',
 ].join(' ');
 
+/** 100-word passages of articles of the Wikipedia packs (test/fixtures/texts/SOURCE.md). */
+const wikipedia = JSON.parse(readFileSync(join(root, 'test/fixtures/texts/wikipedia-passages.json'), 'utf8')) as {
+  passages: { title: string; pack: string; passage: string }[];
+};
 /** 100-word passages of famous books of the Gutenberg pack (test/fixtures/texts/SOURCE.md). */
 const famous = JSON.parse(readFileSync(join(root, 'test/fixtures/texts/famous-passages.json'), 'utf8')) as {
   passages: { author: string; title: string; ebook: number; passage: string }[];
@@ -264,6 +268,22 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
       }
       // The Pile's models (EleutherAI's Pythia, GPT-J, GPT-NeoX) are among them
       expect(sources.some((s) => s.model.startsWith('eleutherai/'))).toBe(true);
+    },
+  );
+
+  const onWikipedia = new Set(knowledgeBase().models({ dataset: 'wikipedia' }).map((m) => m.id));
+  it.each(wikipedia.passages.map((p) => [`${p.title} (${p.pack})`, p.pack, p.passage]))(
+    'Wikipedia, %s: 100 words attributed to models trained on English Wikipedia, confidence ≥ 80',
+    async (_name, pack, passage) => {
+      const r = await analyze(passage);
+      expect(r.matches.some((m) => m.dataset_id === pack)).toBe(true);
+      expect(r.confidence).toBeGreaterThanOrEqual(80);
+      const sources = r.attribution_sources.filter((s) => s.dataset_id === pack);
+      expect(sources.length).toBeGreaterThan(0);
+      for (const s of sources) {
+        expect(s.kb_dataset).toBe('wikipedia');
+        expect(onWikipedia.has(s.model), s.model).toBe(true);
+      }
     },
   );
 
