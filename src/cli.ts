@@ -97,6 +97,9 @@ const HELP = `usage:
       --starter                 load the embedded starter dataset (the default without --dataset)
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
                                 default: default)
+      --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
+                                serving, then stop (default 0; behind a load balancer: its probe
+                                interval times the failures it needs, e.g. 10000)
       --base-url URL            public base URL (its path is stripped before matching routes)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
@@ -424,10 +427,14 @@ async function serveCommand(args: string[]): Promise<number> {
     port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
     packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
-    'admin-key': { type: 'boolean' },
+    'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
+  const drainMs = values['drain-ms'] === undefined ? 0 : Number(values['drain-ms']);
+  if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
+    throw new UsageError('--drain-ms must be an integer in 0..60000');
+  }
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
   const packs = (values.packs as string | undefined) ?? 'default';
@@ -473,7 +480,10 @@ async function serveCommand(args: string[]): Promise<number> {
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
   const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
-  const server = await serve(handler, { port, host: (values.host as string | undefined) ?? '127.0.0.1', workers });
+  // ready while the store answers (a PostgreSQL store may be unreachable; the memory and file stores always answer)
+  const ready = async () => (await engine.store.get('http/config/token-secret'), true);
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  const server = await serve(handler, { port, host, workers, ready });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   // a store URL may carry a password: the log shows it as ***
   const where = typeof values.store === 'string'
@@ -498,7 +508,7 @@ async function serveCommand(args: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await server.close();
+  await server.close({ drainMs });
   await engine.stopMonitoring();
   await engine.store.close();
   return 0;

@@ -3,7 +3,8 @@
  * `node:http`. The request body streams into the handler (it counts bytes and can refuse an
  * oversized body before reading it all); the response body streams out with backpressure
  * (waiting for `drain`); a client that disconnects aborts the request's signal and cancels the
- * response stream.
+ * response stream. `GET /healthz` (the process serves) and `GET /readyz` (it can take traffic: 503 while it
+ * drains or when `ready` says no) are answered before the handler, for load balancers.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,11 @@ export interface ServeOptions {
    * it and closes it when it closes. @default none
    */
   readonly workers?: WorkerPool;
+  /**
+   * Whether the instance can take traffic, asked by `GET /readyz` (e.g. the store answers): false or a throw
+   * is 503 with the reason. `GET /healthz` says only that the process serves. @default always ready
+   */
+  readonly ready?: () => boolean | Promise<boolean>;
 }
 
 /**
@@ -36,8 +42,12 @@ export interface Server {
   /** `http://host:port` it listens on. */
   readonly url: string;
   readonly port: number;
-  /** Stop accepting connections, end the idle ones, wait until the server is closed, then close its `workers`. */
-  close(): Promise<void>;
+  /**
+   * Stop accepting connections, end the idle ones, wait until the requests in flight are answered, then close
+   * its `workers`. With `drainMs`, first answer `GET /readyz` with 503 for that long while still serving, so a
+   * load balancer takes the instance out before it stops listening.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -57,7 +67,13 @@ export interface Server {
 export async function serve(handler: (request: Request) => Promise<Response>, options: ServeOptions = {}): Promise<Server> {
   const port = options.port ?? 8787;
   const host = options.host ?? '127.0.0.1';
+  let draining = false;
   const server = createServer((req, res) => {
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
+      void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res);
+      return;
+    }
     void bridge(handler, req, res, host, port);
   });
   // requests node's own parser refuses (bad method, Content-Length, oversized headers) still get the
@@ -81,14 +97,53 @@ export async function serve(handler: (request: Request) => Promise<Response>, op
   return {
     url: `http://${shown}:${actual}`,
     port: actual,
-    close: async () => {
+    close: async ({ drainMs = 0 } = {}) => {
+      draining = true;
+      if (drainMs > 0) await new Promise((r) => setTimeout(r, Math.min(drainMs, MAX_DRAIN_MS)));
       await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
+        // a keep-alive connection turns idle once its response is out: end it then, not after the keep-alive timeout
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.once('close', () => clearInterval(idle));
         server.closeIdleConnections();
       });
       await options.workers?.close();
     },
   };
+}
+
+/** Longest drain a close waits (a minute). */
+const MAX_DRAIN_MS = 60_000;
+
+/**
+ * Answer a health probe: `null` → 200 `{ status: 'ok' }` (liveness); `'draining'` → 503; a readiness check →
+ * 200 `{ status: 'ready' }`, or 503 `{ status: 'not_ready', reason }` when it says false or throws (within 2 s).
+ */
+async function probe(
+  check: null | 'draining' | (() => boolean | Promise<boolean>) | undefined, res: ServerResponse,
+): Promise<void> {
+  let status = 200, body: Record<string, string> = { status: check === null ? 'ok' : 'ready' };
+  if (check === 'draining') [status, body] = [503, { status: 'draining' }];
+  else if (typeof check === 'function') {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer in 2 s')), 2000);
+    });
+    try {
+      const ok = await Promise.race([Promise.resolve().then(check), late]);
+      if (!ok) [status, body] = [503, { status: 'not_ready', reason: 'not ready' }];
+    } catch (e) {
+      // the reason names what failed (a store's message never carries its password), nothing more
+      [status, body] = [503, { status: 'not_ready', reason: e instanceof Error ? e.message.slice(0, 200) : 'failed' }];
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
 async function bridge(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse, host: string, port: number): Promise<void> {
