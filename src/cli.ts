@@ -11,7 +11,9 @@
  *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  */
+import cluster from 'node:cluster';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createEngine, TrainprintError, type Engine, type Fingerprint } from './index.js';
 import { existsSync } from 'node:fs';
@@ -97,6 +99,9 @@ const HELP = `usage:
       --starter                 load the embedded starter dataset (the default without --dataset)
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
                                 default: default)
+      --workers N               serve from N processes on one port (default: the cores when --store is
+                                PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
+                                datasets and packs itself (memory per process: docs/http.md)
       --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
                                 serving, then stop (default 0; behind a load balancer: its probe
                                 interval times the failures it needs, e.g. 10000)
@@ -427,7 +432,7 @@ async function serveCommand(args: string[]): Promise<number> {
     port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
     packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
-    'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' },
+    'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' }, workers: { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
@@ -435,6 +440,18 @@ async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
     throw new UsageError('--drain-ms must be an integer in 0..60000');
   }
+  // several processes need one shared state: only a PostgreSQL store is shared (a file store is locked by one
+  // process, a memory store is per process)
+  const shared = typeof values.store === 'string' && isPostgresUrl(values.store);
+  const processes = values.workers === undefined ? (shared ? availableParallelism() : 1) : Number(values.workers);
+  if (!Number.isInteger(processes) || processes < 1 || processes > 256) {
+    throw new UsageError('--workers must be an integer in 1..256');
+  }
+  if (processes > 1 && !shared) {
+    throw new UsageError('--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)');
+  }
+  const worker = process.env[SERVE_WORKER_ENV];
+  if (processes > 1 && cluster.isPrimary) return servePrimary(values, processes);
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
   const packs = (values.packs as string | undefined) ?? 'default';
@@ -447,20 +464,8 @@ async function serveCommand(args: string[]): Promise<number> {
   // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
   if (packs === 'default') await loadDefaultPacks(engine);
   const keys = new http.KeyStore(engine.store);
-  const days = 30;
-  const expires = { expiresInSeconds: days * 86_400 };
-  // one development key per store: it replaces the one printed before, which cannot be shown again
-  // (only its hash is stored); it may add the account's own datasets but not make more keys
-  const devScopes = [...http.DEFAULT_SCOPES.filter((s) => s !== 'keys'), 'datasets:write' as const];
-  const dev = await keys.replaceKey('serve-dev', {
-    account: 'dev', plan: 'pro', mode: 'test', name: 'development key of trainprint serve', scopes: devScopes,
-    ...expires,
-  });
-  const admin = values['admin-key'] === true
-    ? await keys.replaceKey('serve-admin', {
-      account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
-    })
-    : null;
+  // in a worker process of `--workers N` the primary made the keys once
+  const { dev, admin } = worker ? { dev: null, admin: null } : await serveKeys(http, keys, values['admin-key'] === true);
   // analyze's fingerprints and pairs and whole compares run on worker threads, and analyze's search yields
   // between slices: a large request does not hold up the others (docs/performance.md)
   const workers = createWorkerPool();
@@ -489,20 +494,10 @@ async function serveCommand(args: string[]): Promise<number> {
   const where = typeof values.store === 'string'
     ? values.store.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@')
     : 'in memory';
-  console.log(`trainprint listening on ${server.url}  (datasets: ${sets}; store: ${where})`);
-  const until = dev.info.expires_at?.slice(0, 10);
-  const replaced = dev.replaced ? `; the key …${dev.replaced.last4} printed before is revoked` : '';
-  console.log(`development key (shown once; account dev, test mode, plan pro, until ${until}${replaced}): ${dev.key}`);
-  if (admin) {
-    console.log(`admin key (shown once; scope admin, until ${admin.info.expires_at?.slice(0, 10)}): ${admin.key}`);
-    console.log(`  a key for an account:  curl -s -H "Authorization: Bearer ${admin.key}" \\
-        -H 'Content-Type: application/json' -d '{"account":"alice","plan":"pro"}' ${server.url}/api/v1/admin/keys`);
-  }
-  console.log(`try:  curl -s -H "Authorization: Bearer ${dev.key}" -H 'Content-Type: application/json' \\
-        -d '{"content":"Permission is hereby granted, free of charge, to any person obtaining a copy of this software","content_type":"text"}' \\
-        ${server.url}/api/v1/attribution/analyze`);
-  console.log(`web app: ${server.url}/   OpenAPI: ${server.url}/api/v1/openapi.json   status: ${server.url}/status   (Ctrl-C stops)`);
-  engine.startMonitoring(60_000);
+  if (worker) process.send?.({ listening: server.url, datasets: sets });
+  else printServing(server.url, `datasets: ${sets}; store: ${where}`, dev!, admin);
+  // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
+  if (!worker || worker === '1') engine.startMonitoring(60_000);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -511,6 +506,103 @@ async function serveCommand(args: string[]): Promise<number> {
   await server.close({ drainMs });
   await engine.stopMonitoring();
   await engine.store.close();
+  // a worker process stays alive while its channel to the primary is open
+  if (worker) process.disconnect?.();
+  return 0;
+}
+
+/** Set in the worker processes of `serve --workers N` (their number, from 1). */
+const SERVE_WORKER_ENV = 'TRAINPRINT_SERVE_WORKER';
+
+type HttpModule = typeof import('./http/index.js');
+type MadeKey = Awaited<ReturnType<InstanceType<HttpModule['KeyStore']>['replaceKey']>>;
+
+/**
+ * The development key (one per store: it replaces the one printed before, which cannot be shown again — only its
+ * hash is stored; it may add the account's own datasets but not make more keys) and, when asked, the admin key.
+ */
+async function serveKeys(
+  http: HttpModule, keys: InstanceType<HttpModule['KeyStore']>, withAdmin: boolean,
+): Promise<{ dev: MadeKey; admin: MadeKey | null }> {
+  const expires = { expiresInSeconds: 30 * 86_400 };
+  const devScopes = [...http.DEFAULT_SCOPES.filter((s) => s !== 'keys'), 'datasets:write' as const];
+  const dev = await keys.replaceKey('serve-dev', {
+    account: 'dev', plan: 'pro', mode: 'test', name: 'development key of trainprint serve', scopes: devScopes,
+    ...expires,
+  });
+  const admin = withAdmin
+    ? await keys.replaceKey('serve-admin', {
+      account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
+    })
+    : null;
+  return { dev, admin };
+}
+
+/** What `serve` prints once it listens. */
+function printServing(url: string, what: string, dev: MadeKey, admin: MadeKey | null): void {
+  console.log(`trainprint listening on ${url}  (${what})`);
+  const until = dev.info.expires_at?.slice(0, 10);
+  const replaced = dev.replaced ? `; the key …${dev.replaced.last4} printed before is revoked` : '';
+  console.log(`development key (shown once; account dev, test mode, plan pro, until ${until}${replaced}): ${dev.key}`);
+  if (admin) {
+    console.log(`admin key (shown once; scope admin, until ${admin.info.expires_at?.slice(0, 10)}): ${admin.key}`);
+    console.log(`  a key for an account:  curl -s -H "Authorization: Bearer ${admin.key}" \\
+        -H 'Content-Type: application/json' -d '{"account":"alice","plan":"pro"}' ${url}/api/v1/admin/keys`);
+  }
+  console.log(`try:  curl -s -H "Authorization: Bearer ${dev.key}" -H 'Content-Type: application/json' \\
+        -d '{"content":"Permission is hereby granted, free of charge, to any person obtaining a copy of this software","content_type":"text"}' \\
+        ${url}/api/v1/attribution/analyze`);
+  console.log(`web app: ${url}/   OpenAPI: ${url}/api/v1/openapi.json   status: ${url}/status   (Ctrl-C stops)`);
+}
+
+/** Most worker processes re-forked after unexpected exits before the primary gives up. */
+const MAX_REFORKS = 10;
+
+/**
+ * `serve --workers N`: the primary makes the keys once in the shared store, forks N worker processes that each load
+ * the datasets and serve on the same port (node:cluster hands connections round-robin), prints what one of them
+ * reports, re-forks a worker that dies, and on SIGTERM/SIGINT passes the signal on and waits for them to drain.
+ */
+async function servePrimary(values: Record<string, unknown>, processes: number): Promise<number> {
+  const http = await import('./http/index.js');
+  const store = await openStore(values.store as string);
+  let made: { dev: MadeKey; admin: MadeKey | null };
+  try {
+    made = await serveKeys(http, new http.KeyStore(store), values['admin-key'] === true);
+  } finally {
+    await store.close();
+  }
+  const where = (values.store as string).replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+  let stopping = false, reforks = 0, printed = false;
+  const fork = (n: number) => {
+    const w = cluster.fork({ [SERVE_WORKER_ENV]: String(n) });
+    w.on('message', (m: { listening?: string; datasets?: string }) => {
+      if (printed || typeof m?.listening !== 'string') return;
+      printed = true;
+      printServing(m.listening, `${processes} worker processes; datasets: ${m.datasets}; store: ${where}`, made.dev, made.admin);
+    });
+    w.on('exit', (code, signal) => {
+      if (stopping) return;
+      if (reforks++ >= MAX_REFORKS) {
+        console.error(`worker ${n} exited (${code ?? signal}); ${MAX_REFORKS} re-forks already: stopping`);
+        process.kill(process.pid, 'SIGTERM');
+        return;
+      }
+      console.error(`worker ${n} exited (${code ?? signal}): starting another`);
+      fork(n);
+    });
+  };
+  for (let n = 1; n <= processes; n++) fork(n);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  stopping = true;
+  const running = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead());
+  await Promise.all(running.map((w) => new Promise<void>((resolve) => {
+    w!.once('exit', () => resolve());
+    w!.process.kill('SIGTERM');
+  })));
   return 0;
 }
 

@@ -24,7 +24,7 @@ const running: ChildProcess[] = [];
 
 /** Start `trainprint serve` on `store`; resolves to its URL once it listens. */
 function start(store: string): Promise<{ url: string; out: () => string }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--store', store], {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--workers', '1', '--store', store], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

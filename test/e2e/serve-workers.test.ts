@@ -1,0 +1,94 @@
+/**
+ * `trainprint serve --workers 2 --store postgres://…` (the built CLI): one primary process makes the keys once and
+ * forks two worker processes that serve on one port; a worker killed with SIGKILL is replaced while the service keeps
+ * answering; SIGTERM to the primary drains and stops every process. `--workers 2` without a PostgreSQL store is a
+ * usage error (a file or memory store belongs to one process).
+ *
+ * Bounded: the server must print its URL within 60 s; waits are polled at most 30 s.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describePostgres } from '../pg/postgres.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+let primary: ChildProcess | undefined;
+
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+});
+afterAll(() => {
+  if (primary && primary.exitCode === null && primary.signalCode === null) primary.kill('SIGKILL');
+});
+
+/** The pids of `pid`'s child processes (Linux /proc, through pgrep). */
+function children(pid: number): Promise<number[]> {
+  return new Promise((resolve) => {
+    execFile('pgrep', ['-P', String(pid)], (_err, stdout) => resolve(stdout.split('\n').filter(Boolean).map(Number)));
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+it('--workers 2 without a PostgreSQL store is a usage error', async () => {
+  const code = await new Promise<number | null>((resolve) => {
+    execFile(process.execPath, [cli, 'serve', '--workers', '2', '--port', '0'], { timeout: 30_000 }, (err) =>
+      resolve(err ? (err as { code?: number }).code ?? null : 0));
+  });
+  expect(code).toBe(2);
+});
+
+describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
+  it('serves from two processes, replaces a killed one, and stops them all on SIGTERM', { timeout: 120_000 }, async () => {
+    const store = new URL(db.url);
+    store.searchParams.set('schema', db.schema());
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--workers', '2',
+      '--store', store.toString()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    primary = child;
+    let out = '';
+    child.stdout!.on('data', (d) => { out += d; });
+    child.stderr!.on('data', (d) => { out += d; });
+    const url = await until('the URL', async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1]);
+    const key = /development key [^\n]*: (tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1];
+    expect(key).toBeDefined();
+    expect(out).toMatch(/2 worker processes/);
+    expect((await children(child.pid!)).length).toBe(2);
+
+    const analyze = async () => (await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Permission is hereby granted, free of charge, to any person', content_type: 'text' }),
+    })).status;
+    const first = await Promise.all(Array.from({ length: 20 }, analyze));
+    expect(first.every((s) => s === 200)).toBe(true);
+
+    // a worker dies: the primary forks another, and the service keeps answering meanwhile
+    const [victim] = await children(child.pid!);
+    process.kill(victim, 'SIGKILL');
+    const replaced = await until('a replacement worker', async () => {
+      const now = await children(child.pid!);
+      return now.length === 2 && !now.includes(victim) ? now : undefined;
+    });
+    expect(replaced).not.toContain(victim);
+    await until('the replacement serving', async () =>
+      ((await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0)) === 200 ? true : undefined));
+    const second = await Promise.all(Array.from({ length: 20 }, analyze));
+    expect(second.every((s) => s === 200)).toBe(true);
+    expect(out).toMatch(/worker \d exited \(SIGKILL\): starting another/);
+
+    // SIGTERM to the primary stops everything
+    const workers = await children(child.pid!);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow(); // gone
+  });
+});
