@@ -1,0 +1,97 @@
+// `trainprint serve --workers N` on one PostgreSQL store (a throwaway durable cluster on 127.0.0.1,
+// test/pg/cluster.mjs): requests/s and latency of POST /api/v1/attribution/analyze (2–6 KB of English prose,
+// a third quoting a licence of the starter dataset) from C concurrent keep-alive clients, for 1 and 2 worker
+// processes, alternating (--runs pairs), in the same run. The load generator runs on the same 2 cores, so the
+// ratio is what a second process adds when the clients compete with it. Results: bench/results/serve-workers.json.
+//
+//   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2]   (needs dist/)
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { english } from './corpus.mjs';
+import { startCluster } from '../test/pg/cluster.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const RUNS = arg('runs', 3), REQUESTS = arg('requests', 1500), CONCURRENCY = arg('concurrency', 16);
+const MANY = arg('workers', 2);
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+// bodies: prose of 2–6 KB, every third quoting the MIT licence's grant (a match in the starter dataset)
+const prose = english(3_000_000);
+const MIT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files';
+const bodies = Array.from({ length: 200 }, (_, i) => {
+  const at = (i * 14_983) % (prose.length - 7000);
+  const text = prose.slice(at, at + 2000 + ((i * 97) % 4000));
+  return JSON.stringify({ content: i % 3 === 0 ? `${text}\n\n${MIT}` : text, content_type: 'text' });
+});
+
+const run = (argv) => new Promise((resolve, reject) => {
+  execFile(process.execPath, [cli, ...argv], { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+});
+
+async function start(store, workers) {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--starter', '--workers', String(workers), '--store', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  for (let i = 0; i < 600 && !/listening on (http:\/\/\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+  const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+  if (!url) throw new Error(`serve did not start:\n${out}`);
+  // every worker up: a few rounds of status calls
+  for (let i = 0; i < 20; i++) await fetch(`${url}/readyz`);
+  return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+}
+
+async function load(url, key) {
+  const lat = [];
+  let next = 0, failed = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < REQUESTS) {
+      const body = bodies[next++ % bodies.length];
+      const s = performance.now();
+      const res = await fetch(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+      await res.arrayBuffer();
+      if (res.status !== 200) failed++;
+      lat.push(performance.now() - s);
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  lat.sort((a, b) => a - b);
+  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  return { rps: REQUESTS / seconds, p50_ms: q(0.5), p99_ms: q(0.99), failed };
+}
+
+const cluster = await startCluster({ durable: !process.argv.includes("--no-fsync") });
+const results = { 1: [], [MANY]: [] };
+try {
+  const store = `${cluster.url}?schema=bench_workers`;
+  const key = JSON.parse(await run(['keys', 'create', '--store', store, '--account', 'bench', '--plan', 'enterprise'])).key;
+  for (let r = 0; r < RUNS; r++) {
+    for (const w of r % 2 ? [MANY, 1] : [1, MANY]) {
+      const s = await start(store, w);
+      await load(s.url, key); // warm-up: JIT, connections, the store's pool
+      const m = await load(s.url, key);
+      await s.stop();
+      results[w].push(m);
+      console.log(`run ${r + 1}, ${w} worker process${w > 1 ? 'es' : ''}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50_ms.toFixed(1)} ms, p99 ${m.p99_ms.toFixed(1)} ms, failed ${m.failed}`);
+    }
+  }
+} finally {
+  cluster.stop();
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const summary = (list) => ({ rps_median: median(list.map((m) => m.rps)), rps_range: [Math.min(...list.map((m) => m.rps)), Math.max(...list.map((m) => m.rps))], p99_ms_median: median(list.map((m) => m.p99_ms)), runs: list });
+const one = summary(results[1]), many = summary(results[MANY]);
+const ratio = many.rps_median / one.rps_median;
+console.log(`${MANY} worker processes vs 1: ${ratio.toFixed(2)}× requests/s (medians of ${RUNS} alternating runs)`);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/serve-workers.json', import.meta.url), JSON.stringify({
+  date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: availableParallelism(),
+  method: `serve --workers 1 vs ${MANY} on one durable PostgreSQL cluster (127.0.0.1), starter dataset, ${CONCURRENCY} keep-alive clients in this process on the same cores, ${REQUESTS} analyze requests (2–6 KB) after a warm-up round, ${RUNS} alternating pairs`,
+  workers_1: one, [`workers_${MANY}`]: many, ratio_rps: ratio,
+}, null, 2) + '\n');
