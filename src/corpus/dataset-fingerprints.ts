@@ -73,9 +73,13 @@ export class DatasetFingerprinter {
 
   /** @internal use `createDatasetFingerprinter` (it picks the core variant). */
   static async create(variant: CoreVariant, options: DatasetFingerprinterOptions = {}): Promise<DatasetFingerprinter> {
-    if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    if (options === null || typeof options !== 'object') {
+      throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    }
     const kind = options.kind ?? 'exact';
-    if (kind !== 'exact' && kind !== 'portrait') throw new TrainprintError('INVALID_OPTIONS', `kind must be 'exact' or 'portrait'`);
+    if (kind !== 'exact' && kind !== 'portrait') {
+      throw new TrainprintError('INVALID_OPTIONS', `kind must be 'exact' or 'portrait'`);
+    }
     if (kind === 'exact' && options.window !== undefined) {
       throw new TrainprintError('INVALID_OPTIONS', 'window applies only to portrait datasets');
     }
@@ -155,10 +159,13 @@ export function batchDocument(batch: FingerprintBatch, i: number): DocumentFinge
 
 /** Structural check of a batch received from elsewhere (another thread): INVALID_INPUT if malformed. */
 export function checkBatch(batch: FingerprintBatch, documents: number): void {
-  const fail = (detail: string): never => { throw new TrainprintError('INVALID_INPUT', `fingerprint batch: ${detail}`); };
+  const fail = (detail: string): never => {
+    throw new TrainprintError('INVALID_INPUT', `fingerprint batch: ${detail}`);
+  };
   if (batch === null || typeof batch !== 'object') fail('not an object');
   if (batch.count !== documents) fail(`has ${batch.count} documents, expected ${documents}`);
-  if (!(batch.offsets instanceof Uint32Array) || batch.offsets.length !== documents + 1) fail('offsets must be count + 1 u32');
+  const offsetsOk = batch.offsets instanceof Uint32Array && batch.offsets.length === documents + 1;
+  if (!offsetsOk) fail('offsets must be count + 1 u32');
   if (!(batch.tokens instanceof Uint32Array) || batch.tokens.length !== documents) fail('tokens must be count u32');
   if (!(batch.bytes instanceof Uint32Array) || batch.bytes.length !== documents) fail('bytes must be count u32');
   const n = batch.offsets[documents];
@@ -166,7 +173,8 @@ export function checkBatch(batch: FingerprintBatch, documents: number): void {
   if (!(batch.starts instanceof Uint32Array) || batch.starts.length !== n) fail('starts must hold offsets[count] u32');
   if (!(batch.ends instanceof Uint32Array) || batch.ends.length !== n) fail('ends must hold offsets[count] u32');
   for (let i = 0; i < documents; i++) if (batch.offsets[i] > batch.offsets[i + 1]) fail('offsets must not decrease');
-  if (batch.minhash !== null && (!(batch.minhash instanceof Uint32Array) || batch.minhash.length !== documents * NEAR_K)) {
+  const minhashOk = batch.minhash instanceof Uint32Array && batch.minhash.length === documents * NEAR_K;
+  if (batch.minhash !== null && !minhashOk) {
     fail(`minhash must be null or count × ${NEAR_K} u32`);
   }
 }

@@ -76,13 +76,15 @@ export class SnapshotStream {
       const filters = (source as PortraitDatasetSource).filters;
       keys = checkFilters(filters, fail, (bits) => {
         const length = (bits as Partial<Chunked<Uint8Array>>)?.length;
-        return typeof (bits as Partial<Chunked<Uint8Array>>)?.read === 'function' && typeof length === 'number' ? length : null;
+        const readable = typeof (bits as Partial<Chunked<Uint8Array>>)?.read === 'function';
+        return readable && typeof length === 'number' ? length : null;
       });
     } else {
       const s = source as ExactDatasetSource;
       const n = s.keys.length;
       if (s.postDoc.length !== n || s.postStart.length !== n || s.postEnd.length !== n) {
-        fail(`column lengths differ (keys ${n}, postDoc ${s.postDoc.length}, postStart ${s.postStart.length}, postEnd ${s.postEnd.length})`);
+        const lengths = `postDoc ${s.postDoc.length}, postStart ${s.postStart.length}, postEnd ${s.postEnd.length}`;
+        fail(`column lengths differ (keys ${n}, ${lengths})`);
       }
       if (!(s.minhash instanceof Uint32Array)) fail('minhash must be a Uint32Array');
       checkMinhash(s.minhash, docs.length, fail);
@@ -106,7 +108,8 @@ export class SnapshotStream {
       let next: IteratorResult<Uint8Array>;
       try { next = payload.next(); } catch (e) {
         if (e instanceof TrainprintError) throw e;
-        throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${(e as Error).message})`, { cause: e });
+        const reason = (e as Error).message;
+        throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${reason})`, { cause: e });
       }
       if (next.done) break;
       const piece = next.value;
@@ -165,16 +168,23 @@ const NIL = Uint8Array.of(0xc0);
 
 function* docsPieces(docs: ExactDatasetData['docs'], encoder: Encoder): Generator<Uint8Array> {
   yield arrayHeader(docs.length);
-  for (const x of docs) yield encoder.encodeSharedRef(withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }));
+  for (const x of docs) {
+    const { id, chars, tokens, bytes, meta } = x;
+    yield encoder.encodeSharedRef(withoutUndefined({ id, chars, tokens, bytes, meta }));
+  }
 }
 
 /** A column as bin: its header, then its little-endian bytes a chunk at a time, checked as they pass. */
-function* columnPieces<T extends BigUint64Array | Uint32Array>(col: Chunked<T>, width: number, check: (values: T, from: number) => void): Generator<Uint8Array> {
+function* columnPieces<T extends BigUint64Array | Uint32Array>(
+  col: Chunked<T>, width: number, check: (values: T, from: number) => void,
+): Generator<Uint8Array> {
   yield binHeader(col.length * width);
   for (let from = 0; from < col.length; from += CHUNK_VALUES) {
     const to = Math.min(col.length, from + CHUNK_VALUES);
     const values = col.read(from, to);
-    if (values.length !== to - from) throw new TrainprintError('INVALID_INPUT', `column read ${values.length} values, expected ${to - from}`);
+    if (values.length !== to - from) {
+      throw new TrainprintError('INVALID_INPUT', `column read ${values.length} values, expected ${to - from}`);
+    }
     check(values, from);
     yield leBytes(values);
   }
@@ -185,7 +195,8 @@ function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Gen
   const docCount = s.docs.length;
   yield mapHeader(s.texts === undefined ? 7 : 8);
   yield encoder.encodeSharedRef('descriptor');
-  yield encoder.encodeSharedRef(withoutUndefined({ id: d.id, name: d.name, kind: d.kind, models: d.models, kb_dataset: d.kb_dataset, keep_text: d.keep_text, meta: d.meta }));
+  const { id, name, kind, models, kb_dataset, keep_text, meta } = d;
+  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }));
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);
   yield encoder.encodeSharedRef('keys');
@@ -200,7 +211,7 @@ function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Gen
   yield encoder.encodeSharedRef('postDoc');
   yield* columnPieces(s.postDoc, 4, (docs, from) => {
     for (let i = 0; i < docs.length; i++) {
-      if (docs[i] >= docCount) fail(`postDoc[${from + i}] = ${docs[i]} is not a document index (${docCount} documents)`);
+      if (docs[i] >= docCount) fail(`postDoc[${from + i}] = ${docs[i]} is not a document index (${docCount} docs)`);
     }
   });
   yield encoder.encodeSharedRef('postStart');
@@ -221,7 +232,8 @@ function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator
   const d = s.descriptor;
   yield mapHeader(3);
   yield encoder.encodeSharedRef('descriptor');
-  yield encoder.encodeSharedRef(withoutUndefined({ id: d.id, name: d.name, kind: d.kind, window: d.window, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }));
+  const { id, name, kind, window, models, kb_dataset, meta } = d;
+  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, window, models, kb_dataset, meta }));
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);
   yield encoder.encodeSharedRef('filters');
@@ -234,6 +246,8 @@ function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator
     yield encoder.encodeSharedRef(f.k);
     yield encoder.encodeSharedRef('bits');
     yield binHeader(f.bits.length);
-    for (let from = 0; from < f.bits.length; from += 8 * CHUNK_VALUES) yield f.bits.read(from, Math.min(f.bits.length, from + 8 * CHUNK_VALUES));
+    for (let from = 0; from < f.bits.length; from += 8 * CHUNK_VALUES) {
+      yield f.bits.read(from, Math.min(f.bits.length, from + 8 * CHUNK_VALUES));
+    }
   }
 }

@@ -10,7 +10,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { MESSAGES, TrainprintError, type DatasetDocument, type ErrorCode, type FingerprintBatch, type FingerprintedDocuments } from '../index.js';
+import {
+  MESSAGES, TrainprintError, type DatasetDocument, type ErrorCode, type FingerprintBatch, type FingerprintedDocuments,
+} from '../index.js';
 
 /** A batch is sent once it holds this many UTF-16 units of text (≈ 10–30 ms of work) … */
 const BATCH_CHARS = 1 << 20;
@@ -38,7 +40,9 @@ interface Reply {
 }
 
 /** The error of a batch, naming the document it was about (or the batch's first and last). */
-function batchError(documents: readonly DatasetDocument[], code: string, detail: string, index: number): TrainprintError {
+function batchError(
+  documents: readonly DatasetDocument[], code: string, detail: string, index: number,
+): TrainprintError {
   const known = (Object.hasOwn(MESSAGES, code) ? code : 'INTERNAL') as ErrorCode;
   const where = index >= 0 && index < documents.length
     ? `document "${documents[index].id}"`
@@ -66,12 +70,15 @@ class WorkerPool {
         if (!job) return;
         queue.delete(reply.seq);
         if (reply.batch) return job.resolve(reply.batch);
-        const error = batchError(job.documents, reply.error?.code ?? 'INTERNAL', reply.error?.detail ?? 'failed', reply.error?.index ?? -1);
+        const { code = 'INTERNAL', detail = 'failed', index = -1 } = reply.error ?? {};
+        const error = batchError(job.documents, code, detail, index);
         job.reject(error);
         this.fail(error);
       });
       // A crash or an early exit fails every job the worker still had: never a hang.
-      worker.on('error', (e) => this.fail(new TrainprintError('INTERNAL', `fingerprinting thread failed (${e.message})`, { cause: e })));
+      worker.on('error', (e) => {
+        this.fail(new TrainprintError('INTERNAL', `fingerprinting thread failed (${e.message})`, { cause: e }));
+      });
       this.exits.push(new Promise((resolve) => worker.once('exit', () => resolve())));
       worker.on('exit', (code) => {
         this.exited.add(worker);
@@ -150,7 +157,8 @@ export async function* fingerprintInThreads(
     let chars = 0;
     for await (const doc of source) {
       if (doc === null || typeof doc !== 'object' || typeof doc.text !== 'string') {
-        throw new TrainprintError('INVALID_INPUT', `document ${JSON.stringify((doc as { id?: unknown })?.id ?? null)}: text must be a string`);
+        const id = JSON.stringify((doc as { id?: unknown })?.id ?? null);
+        throw new TrainprintError('INVALID_INPUT', `document ${id}: text must be a string`);
       }
       batch.push(doc);
       chars += doc.text.length;

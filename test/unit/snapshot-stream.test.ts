@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDatasetFingerprinter, createEngine, isTrainprintError, type SnapshotStream } from '../../src/index.js';
 import { crc32, crc32Combine } from '../../src/util/crc32.js';
+// @ts-expect-error plain .mjs fixture module without types
 import { CORPUS } from '../fixtures/corpus/corpus.mjs';
 
 const docs = (CORPUS as { id: string; text: string }[]).map((d, i) => ({ ...d, ...(i === 1 ? { meta: { lang: 'en', n: 2 } } : {}) }));
