@@ -109,6 +109,45 @@ describe('index build --threads', () => {
     expect(r.stderr).toContain('--threads');
   });
 
+  it('reads ahead at most 2 × threads batches, and stopping early stops the reading', async () => {
+    const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
+    let pulled = 0;
+    async function* endless() {
+      for (let i = 0; i < 1e7; i++) { pulled++; yield { id: `d${i}`, text: `word${i % 97} and more words ${i}` }; }
+    }
+    const threads = 2;
+    const workerUrl = new URL(`file://${dist('build-worker.js')}`);
+    const batches = fingerprintInThreads(endless(), { threads, kind: 'portrait', workerUrl });
+    const first = await batches.next();
+    expect(first.done).toBe(false);
+    expect(first.value?.documents.length).toBe(2048); // a batch closes at 2,048 documents
+    await batches.return(undefined);
+    // the first batch, the 2 × threads in flight behind it, and the one being filled
+    expect(pulled).toBeLessThanOrEqual((2 * threads + 2) * 2048);
+    const after = pulled;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pulled).toBe(after);
+  });
+
+  it('a worker that dies or cannot start is an INTERNAL error, not a hang', async () => {
+    const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
+    const docs = Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, text: 'some words here' }));
+    async function* source() { yield* docs; }
+    for (const [name, code, expected] of [
+      ['exits.mjs', 'process.exit(3)', 'exited (code 3)'],
+      ['throws.mjs', 'throw new Error("broken worker")', 'broken worker'],
+    ]) {
+      writeFileSync(join(dir, name), code);
+      const workerUrl = new URL(`file://${join(dir, name)}`);
+      const run = async () => {
+        for await (const _ of fingerprintInThreads(source(), { threads: 2, kind: 'exact', workerUrl })) { /* drain */ }
+      };
+      const e = await run().then(() => null, (err: unknown) => err);
+      expect(lib.isTrainprintError(e, 'INTERNAL'), String(e)).toBe(true);
+      expect((e as Error).message).toContain(expected);
+    }
+  });
+
   it('the CLI builds with --threads 2 the same file as with --threads 1', async () => {
     for (const threads of ['1', '2']) {
       const r = await run(['index', 'build', '--dataset', 'salad', '--id-field', 'id', '--quiet', '--threads', threads, '--out', `cli-${threads}.tpds`, input]);
