@@ -47,7 +47,8 @@ const core: Options[] = [
     // library (its TrainprintError class, its compiled core) exists once, not twice; the file
     // store's import of the error table goes to the main entry for the same reason. The PostgreSQL
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
-    entry: { node: 'src/node/index.ts' },
+    // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
+    entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts' },
     format: ['esm'],
     dts: true,
     clean: false,

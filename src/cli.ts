@@ -62,6 +62,8 @@ const HELP = `usage:
       --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
       --format F              text|jsonl|json|parquet for every file, instead of by extension
       --out FILE              output file (default ID.tpds)
+      --threads N             threads that fingerprint documents (default: the available cores);
+                              the file is byte-identical for any N
       --quiet                 no progress line
   trainprint index info FILE
       validate a dataset file and print its header, descriptor and stats as JSON
@@ -180,10 +182,14 @@ async function indexBuild(args: string[]): Promise<number> {
     dataset: { type: 'string' }, kind: { type: 'string' }, window: { type: 'string' }, name: { type: 'string' },
     'kb-dataset': { type: 'string' }, models: { type: 'string' },
     'text-field': { type: 'string' }, 'id-field': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
+    threads: { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
   });
   if (values.help) { console.log(HELP); return 0; }
   const dataset = values.dataset as string | undefined;
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {
+    throw new UsageError('--threads must be an integer 1..256');
+  }
   if (!dataset) throw new UsageError('index build needs --dataset ID');
   if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
   const kind = (values.kind as string | undefined) ?? 'exact';
@@ -209,7 +215,7 @@ async function indexBuild(args: string[]): Promise<number> {
     const r = await buildDatasetFile({
       dataset, kind, window, name: values.name as string | undefined, kbDataset, models, files: positionals, out,
       textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
-      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined, threads,
       onProgress: (p) => progress.update(p),
     });
     progress.end();

@@ -5,8 +5,10 @@
  * src/services (each service takes only what it needs, never the Engine).
  */
 import type { Core } from './core/abi.js';
-import type { CoreVariant, SimdChoice } from './core/load.js';
-import { Corpus } from './corpus/corpus.js';
+import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
+import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
+import type { SnapshotStream } from './datasets/snapshot-stream.js';
+import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
@@ -108,6 +110,16 @@ export class Engine extends FingerprintEngine {
   addDataset(descriptor: DatasetDescriptor, documents: DocumentSource): Promise<DatasetStats> {
     return this.corpus.addDataset(descriptor, documents);
   }
+  /**
+   * {@inheritDoc Corpus.addFingerprintedDocuments}
+   * @example await engine.addFingerprintedDocuments({ id: 'books' }, [{ documents, fingerprints: fingerprinter.fingerprint(texts) }])
+   */
+  addFingerprintedDocuments(
+    descriptor: DatasetDescriptor,
+    batches: Iterable<FingerprintedDocuments> | AsyncIterable<FingerprintedDocuments>,
+  ): Promise<DatasetStats> {
+    return this.corpus.addFingerprintedDocuments(descriptor, batches);
+  }
   /** {@inheritDoc Corpus.datasets} @example engine.datasets().map((d) => d.id) */
   datasets(): DatasetStats[] { return this.corpus.datasets(); }
   /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
@@ -118,6 +130,8 @@ export class Engine extends FingerprintEngine {
   search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
+  /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
+  exportDatasetStream(id: string): SnapshotStream { return this.corpus.exportDatasetStream(id); }
   /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
   documentText(datasetId: string, documentId: string): string | null {
     return this.corpus.documentText(datasetId, documentId);
@@ -273,6 +287,27 @@ const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.j
  * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
  * const withPacks = await createEngine({ packs: 'default' }) // knows Project Gutenberg and Wikipedia text
  */
+/**
+ * A fingerprinter for dataset documents of one kind, with its own core: what `addDataset` computes
+ * per document, made apart from any engine so that worker threads can fingerprint in parallel
+ * (`trainprint index build --threads`) and the engine adds the batches with
+ * `addFingerprintedDocuments`.
+ *
+ * @throws INVALID_OPTIONS (unknown kind, `window` out of 1..64 or given for an exact dataset, bad `simd`),
+ *   WASM_UNSUPPORTED
+ * @example
+ * const fingerprinter = await createDatasetFingerprinter({ kind: 'portrait', window: 8 })
+ * const batch = fingerprinter.fingerprint(['Call me Ishmael. Some years ago…'])
+ */
+export async function createDatasetFingerprinter(
+  options: DatasetFingerprinterOptions & { readonly simd?: SimdChoice } = {},
+): Promise<DatasetFingerprinter> {
+  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  const simd = options.simd ?? 'auto';
+  if (simd !== 'auto' && simd !== true && simd !== false) throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
+  return DatasetFingerprinter.create(pickVariant(simd), options);
+}
+
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   if (options === null || typeof options !== 'object') {
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');

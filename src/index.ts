@@ -10,10 +10,14 @@
  */
 
 // Engine
-export { createEngine, Engine } from './engine.js';
+export { createDatasetFingerprinter, createEngine, Engine } from './engine.js';
 export type { EngineOptions } from './engine.js';
 export { Corpus } from './corpus/corpus.js';
-export type { CorpusOptions } from './corpus/corpus.js';
+export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
+export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';
+export { SnapshotStream } from './datasets/snapshot-stream.js';
+export type { SnapshotPatch } from './datasets/snapshot-stream.js';
+export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
   SliceOptions,

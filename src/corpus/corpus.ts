@@ -8,6 +8,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { ExactDataset, NEAR_K, type ExactCandidate, type ExactSearch } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset } from '../datasets/snapshot.js';
+import { SnapshotStream } from '../datasets/snapshot-stream.js';
 import type {
   DatasetDescriptor,
   DatasetDocument,
@@ -17,8 +18,9 @@ import type {
   SearchMatch,
 } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, winnowCore } from '../fingerprint/fingerprint.js';
-import { paramsId, resolveOptions } from '../fingerprint/options.js';
+import { toText, winnowCore, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import { resolveOptions } from '../fingerprint/options.js';
+import { batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
 import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings } from './content-words.js';
@@ -105,6 +107,62 @@ export class Corpus {
     ) {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
+    const ds = await this.openDataset(descriptor);
+    const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
+    let at = 0;
+    for await (const doc of documents as AsyncIterable<DatasetDocument>) {
+      checkDocument(doc, at);
+      const text = toText(doc.text);
+      addToDataset(ds, doc, text, winnowCore(core, text, options));
+      at++;
+    }
+    if (ds instanceof PortraitDataset) ds.merge();
+    this.changed(descriptor.id);
+    return ds.stats();
+  }
+
+  /**
+   * Like {@link addDataset}, with the fingerprints already made (by `createDatasetFingerprinter`,
+   * typically in worker threads): each batch's documents are added in order with the fingerprints
+   * of the same position. The result is the dataset `addDataset` builds from the same documents.
+   *
+   * @throws INVALID_INPUT (bad document, a batch whose params are not this dataset's, or whose
+   *   shape does not match its documents), and what {@link addDataset} throws
+   * @example
+   * const fingerprinter = await createDatasetFingerprinter({ kind: 'exact' })
+   * const docs = [{ id: 'alice', text }]
+   * await corpus.addFingerprintedDocuments({ id: 'books' }, [{ documents: docs, fingerprints: fingerprinter.fingerprint([text]) }])
+   */
+  async addFingerprintedDocuments(
+    descriptor: DatasetDescriptor,
+    batches: Iterable<FingerprintedDocuments> | AsyncIterable<FingerprintedDocuments>,
+  ): Promise<DatasetStats> {
+    this.core();
+    if (batches === null || typeof batches !== 'object' || (!(Symbol.iterator in batches) && !(Symbol.asyncIterator in batches))) {
+      throw new TrainprintError('INVALID_INPUT', 'batches must be an Iterable or AsyncIterable of { documents, fingerprints }');
+    }
+    const ds = await this.openDataset(descriptor);
+    let at = 0;
+    for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
+      if (!Array.isArray(documents)) throw new TrainprintError('INVALID_INPUT', 'a batch\'s documents must be an array');
+      checkBatch(fingerprints, documents.length);
+      if (fingerprints.params !== ds.params) {
+        throw new TrainprintError('INVALID_INPUT', `fingerprints made with params ${JSON.stringify(fingerprints.params)}, dataset "${descriptor.id}" has ${JSON.stringify(ds.params)}`);
+      }
+      for (let i = 0; i < documents.length; i++, at++) {
+        const doc = documents[i];
+        checkDocument(doc, at);
+        addToDataset(ds, doc, toText(doc.text), batchDocument(fingerprints, i));
+      }
+    }
+    if (ds instanceof PortraitDataset) ds.merge();
+    this.changed(descriptor.id);
+    return ds.stats();
+  }
+
+  /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
+  private async openDataset(descriptor: DatasetDescriptor): Promise<ExactDataset | PortraitDataset> {
+    checkDescriptor(descriptor, this.links);
     let ds = this.sets.get(descriptor.id);
     if (ds) {
       const kind = ds instanceof PortraitDataset ? 'portrait' : 'exact';
@@ -116,37 +174,15 @@ export class Corpus {
       if (descriptor.keep_text !== undefined && ds instanceof ExactDataset && descriptor.keep_text !== ds.keepsText) {
         throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has keep_text ${ds.keepsText}`);
       }
-    } else {
-      const core2 = await Core.create(await compileCore(this.variant));
-      ds =
-        descriptor.kind === 'portrait'
-          ? new PortraitDataset(core2, descriptor)
-          : new ExactDataset(core2, descriptor, DATASET_PARAMS);
-      this.sets.set(descriptor.id, ds);
+      return ds;
     }
-    const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
-    let at = 0;
-    for await (const doc of documents as AsyncIterable<DatasetDocument>) {
-      if (
-        !doc ||
-        typeof doc !== 'object' ||
-        typeof doc.id !== 'string' ||
-        doc.id.length === 0 ||
-        doc.id.length > 1000
-      ) {
-        throw new TrainprintError(
-          'INVALID_INPUT',
-          `document ${at}: id must be a non-empty string of at most 1000 characters`,
-        );
-      }
-      const text = toText(doc.text);
-      if (ds instanceof PortraitDataset) ds.addDocument(doc, winnowCore(core, text, options));
-      else ds.addDocument(doc, text, winnowCore(core, text, options));
-      at++;
-    }
-    if (ds instanceof PortraitDataset) ds.merge();
-    this.changed(descriptor.id);
-    return ds.stats();
+    const core2 = await Core.create(await compileCore(this.variant));
+    ds =
+      descriptor.kind === 'portrait'
+        ? new PortraitDataset(core2, descriptor)
+        : new ExactDataset(core2, descriptor, DATASET_PARAMS);
+    this.sets.set(descriptor.id, ds);
+    return ds;
   }
 
   /**
@@ -428,6 +464,24 @@ export class Corpus {
   }
 
   /**
+   * A dataset as a {@link SnapshotStream} (sync): the bytes of {@link exportDataset} in pieces, the
+   * index read a chunk at a time, so writing it to a file needs memory for one chunk, not for a copy
+   * of the index (`buildDatasetFile` writes with it). Write every piece in order, then the patch at
+   * its offset; do not add documents to the dataset until the pieces are consumed (CONFLICT).
+   * @throws NOT_FOUND
+   * @example
+   * const stream = corpus.exportDatasetStream('gutenberg-sample')
+   * for (const piece of stream.pieces()) file.write(piece)
+   * const { offset, bytes } = stream.patch() // write bytes at offset
+   */
+  exportDatasetStream(id: string): SnapshotStream {
+    this.assertLive();
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    return new SnapshotStream(d.toSource());
+  }
+
+  /**
    * Load a dataset exported by `exportDataset` (async). A truncated, corrupted or incompatible
    * file is refused with SNAPSHOT_INCOMPATIBLE; an id already loaded with ALREADY_EXISTS.
    * @example const stats = await corpus.importDataset(bytes)
@@ -550,20 +604,26 @@ const MAX_CANDIDATES = 1000;
 /** Time budget of the alignment stage (ms), and the largest a caller may set (one minute). */
 const DEFAULT_ALIGN_BUDGET_MS = 2000;
 const MAX_ALIGN_BUDGET_MS = 60_000;
-/**
- * How exact-dataset documents are fingerprinted (and so what every exact dataset's params id
- * says): winnowed word 5-grams, and the one-permutation MinHash (k = 128, seed 0) of all of
- * them for near-duplicate search (`mh=oph128`).
- */
-const NEAR_MINHASH = { mode: 'oph', permutations: NEAR_K } as const;
-const DATASET_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false });
-/**
- * Params id of exact datasets: the fingerprint params plus the index layout (`idx=swap32`: keys
- * stored with their 32-bit halves swapped), so a file whose keys mean something else is refused.
- */
-const DATASET_PARAMS = `${paramsId(DATASET_OPTIONS)};idx=swap32`;
 /** Queries: every shingle is looked up, so no winnowing; the same MinHash as the documents. */
 const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
+
+/** A batch for {@link Corpus.addFingerprintedDocuments}: documents and their fingerprints, same order. */
+export interface FingerprintedDocuments {
+  readonly documents: readonly DatasetDocument[];
+  readonly fingerprints: FingerprintBatch;
+}
+
+/** A document's id is a non-empty string of ≤ 1000 characters (INVALID_INPUT naming its position). */
+function checkDocument(doc: DatasetDocument, at: number): void {
+  if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
+    throw new TrainprintError('INVALID_INPUT', `document ${at}: id must be a non-empty string of at most 1000 characters`);
+  }
+}
+
+function addToDataset(ds: ExactDataset | PortraitDataset, doc: DatasetDocument, text: string, fp: DocumentFingerprint): void {
+  if (ds instanceof PortraitDataset) ds.addDocument(doc, fp);
+  else ds.addDocument(doc, text, fp);
+}
 
 function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
   if (!d || typeof d !== 'object')

@@ -30,6 +30,7 @@ import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
+import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
 export type { CandidateRegion } from './regions.js';
@@ -566,6 +567,43 @@ export class ExactDataset {
       postStart: sortedColumn(this.postStart),
       postEnd: sortedColumn(this.postEnd),
       minhash: this.sigs.slice(0, this.docs.length * NEAR_K),
+      ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
+    };
+  }
+
+  /**
+   * The dataset for a streamed export (./snapshot-stream.ts): like {@link toData} without copying
+   * the index: the sorted keys are read from the core and the posting columns gathered in sorted
+   * order a chunk at a time. Adding documents while it is read fails the read (CONFLICT).
+   */
+  toSource(): ExactDatasetSource {
+    this.ensureSorted();
+    const n = this.n;
+    const keysPtr = this.keysPtr;
+    const perm = this.perm;
+    const unchanged = () => {
+      if (this.n !== n || this.keysPtr !== keysPtr) throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
+    };
+    const sortedColumn = (a: () => Uint32Array): Chunked<Uint32Array> => ({
+      length: n,
+      read: (from, to) => {
+        unchanged();
+        const column = a();
+        if (!perm) return column.slice(from, to);
+        const out = new Uint32Array(to - from);
+        for (let i = from; i < to; i++) out[i - from] = column[perm[i]];
+        return out;
+      },
+    });
+    return {
+      descriptor: this.descriptor,
+      params: this.params,
+      docs: this.docs.slice(),
+      keys: { length: n, read: (from, to) => { unchanged(); return this.core.u64(keysPtr + from * 8, to - from).slice(); } },
+      postDoc: sortedColumn(() => this.postDoc),
+      postStart: sortedColumn(() => this.postStart),
+      postEnd: sortedColumn(() => this.postEnd),
+      minhash: this.sigs.subarray(0, this.docs.length * NEAR_K),
       ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
   }

@@ -62,6 +62,7 @@ import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { PortraitDatasetData } from './snapshot.js';
+import type { PortraitDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitHit, PortraitMatch } from './types.js';
 
 /** What one portrait search found: reportable runs, every run, and the hit count. */
@@ -409,6 +410,30 @@ export class PortraitDataset {
       params: this.params,
       docs: this.docs,
       filters: links.map((l) => ({ keys: l.keys, k: l.k, bits: u8.slice(l.ptr, l.ptr + l.blocks * BLOCK_BYTES) })),
+    };
+  }
+
+  /**
+   * The portrait for a streamed export (./snapshot-stream.ts): like {@link toData}, the filter
+   * bits read from the core a chunk at a time instead of copied whole. Adding documents while it
+   * is read fails the read (CONFLICT).
+   */
+  toSource(): PortraitDatasetSource {
+    const links = this.links();
+    const docs = this.docs.length;
+    const read = (ptr: number, from: number, to: number) => {
+      if (this.docs.length !== docs) throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
+      return this.core.u8.slice(ptr + from, ptr + to);
+    };
+    return {
+      descriptor: this.descriptor,
+      params: this.params,
+      docs: this.docs.slice(),
+      filters: links.map((l) => ({
+        keys: l.keys,
+        k: l.k,
+        bits: { length: l.blocks * BLOCK_BYTES, read: (from: number, to: number) => read(l.ptr, from, to) },
+      })),
     };
   }
 

@@ -109,7 +109,7 @@ export const DATASET_VERSION = 2;
 /** The oldest version read: an exact version-1 snapshot restores a dataset that keeps no text. */
 const OLDEST_VERSION = 1;
 /** The version portrait snapshots are written as (their layout has not changed since 1). */
-const PORTRAIT_VERSION = 1;
+export const PORTRAIT_VERSION = 1;
 
 /** Length of the per-document MinHash signature of exact datasets (u32 values). */
 export const EXACT_MINHASH_K = 128;
@@ -143,9 +143,9 @@ function snapshotCrc(bytes: Uint8Array, c: number): number {
 // ---------------------------------------------------------------------------------------------
 // Validation shared by encode (INVALID_INPUT) and decode (SNAPSHOT_INCOMPATIBLE).
 
-type Fail = (detail: string) => never;
+export type Fail = (detail: string) => never;
 
-function failWith(code: ErrorCode): Fail {
+export function failWith(code: ErrorCode): Fail {
   return (detail) => {
     throw new TrainprintError(code, detail);
   };
@@ -165,7 +165,7 @@ function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, w
   for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
 }
 
-function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'exact'): ExactDatasetData['descriptor'] {
+export function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'exact'): ExactDatasetData['descriptor'] {
   if (!isPlainObject(d)) fail('descriptor must be an object');
   checkKeys(d, kind === 'portrait' ? PORTRAIT_DESCRIPTOR_KEYS : DESCRIPTOR_KEYS, 'descriptor', fail);
   if (typeof d.id !== 'string') fail('descriptor.id must be a string');
@@ -182,7 +182,7 @@ function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'e
   return d as unknown as ExactDatasetData['descriptor'];
 }
 
-function checkDocs(docs: unknown, fail: Fail): ExactDatasetData['docs'] {
+export function checkDocs(docs: unknown, fail: Fail): ExactDatasetData['docs'] {
   if (!Array.isArray(docs)) fail('docs must be an array');
   for (let i = 0; i < docs.length; i++) {
     const doc: unknown = docs[i];
@@ -197,7 +197,7 @@ function checkDocs(docs: unknown, fail: Fail): ExactDatasetData['docs'] {
 }
 
 /** Index of the first key smaller than its predecessor, or −1 (compares u32 halves, no BigInt). */
-function unsortedAt(keys: BigUint64Array): number {
+export function unsortedAt(keys: BigUint64Array): number {
   const w = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
   const hi = LITTLE_ENDIAN ? 1 : 0;
   const lo = 1 - hi;
@@ -224,7 +224,7 @@ function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postSta
 }
 
 /** `texts`: one string (exactly `chars` UTF-16 units long) or null per document. */
-function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail: Fail): void {
+export function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail: Fail): void {
   if (!Array.isArray(texts)) fail('texts must be an array');
   if (texts.length !== docs.length) {
     fail(`texts has ${texts.length} entries, expected one per document (${docs.length})`);
@@ -239,7 +239,7 @@ function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail: Fail):
   }
 }
 
-function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
+export function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
   if (minhash.length !== docCount * EXACT_MINHASH_K) {
     fail(`minhash has ${minhash.length} values, expected ${docCount} documents × ${EXACT_MINHASH_K} = ${docCount * EXACT_MINHASH_K}`);
   }
@@ -249,7 +249,7 @@ function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void 
 // Typed arrays ↔ little-endian bytes.
 
 /** Little-endian bytes of a typed array: a view on little-endian hosts, a swapped copy otherwise. */
-function leBytes(a: BigUint64Array | Uint32Array): Uint8Array {
+export function leBytes(a: BigUint64Array | Uint32Array): Uint8Array {
   const view = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (LITTLE_ENDIAN) return view;
   const w = a.BYTES_PER_ELEMENT;
@@ -273,7 +273,7 @@ function fromLE<T extends BigUint64Array | Uint32Array>(bin: Uint8Array, make: (
 // ---------------------------------------------------------------------------------------------
 // Encode.
 
-function withoutUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
+export function withoutUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
   return out as Partial<T>;
@@ -323,7 +323,11 @@ export function encodeDataset(data: DatasetData): Uint8Array {
 }
 
 /** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
-function checkFilters(filters: unknown, fail: Fail): number {
+export function checkFilters(
+  filters: unknown,
+  fail: Fail,
+  bitsLength: (bits: unknown) => number | null = (bits) => (bits instanceof Uint8Array ? bits.length : null),
+): number {
   if (!Array.isArray(filters)) fail('filters must be an array');
   let total = 0;
   for (let i = 0; i < filters.length; i++) {
@@ -332,8 +336,9 @@ function checkFilters(filters: unknown, fail: Fail): number {
     checkKeys(f, FILTER_KEYS, `filters[${i}]`, fail);
     if (!isCount(f.keys)) fail(`filters[${i}].keys must be a non-negative integer`);
     if (!(Number.isInteger(f.k) && (f.k as number) >= 1 && (f.k as number) <= MAX_FILTER_K)) fail(`filters[${i}].k must be an integer in 1..${MAX_FILTER_K}`);
-    if (!(f.bits instanceof Uint8Array)) fail(`filters[${i}].bits must be bin`);
-    if (f.bits.length === 0 || f.bits.length % 64 !== 0) fail(`filters[${i}].bits has ${f.bits.length} bytes, not a positive multiple of 64`);
+    const bits = bitsLength(f.bits);
+    if (bits === null) fail(`filters[${i}].bits must be bin`);
+    if (bits === 0 || bits % 64 !== 0) fail(`filters[${i}].bits has ${bits} bytes, not a positive multiple of 64`);
     total += f.keys as number;
   }
   return total;
@@ -352,6 +357,26 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
   return frame(payloadValue, bits + 64 * docs.length + 1024, data.params, 'portrait', { docs: docs.length, keys }, fail);
 }
 
+/**
+ * The bytes of a snapshot before its payload (layout in the module comment): the header with the
+ * checksum value and the payload length (its last 4 bytes) left 0 for the caller to fill in.
+ * The bin32 tag of the payload is at `length − 5`.
+ */
+export function snapshotHead(params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }): Uint8Array {
+  const version = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION;
+  const head = new Encoder().encode({ format: DATASET_FORMAT, version, params, kind, counts });
+  // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
+  // fixed encoding and position.
+  const c = 1 + head.length + CHECKSUM_TAG.length + 4;
+  const out = new Uint8Array(c + 5);
+  out[0] = 0x92; // fixarray of 2
+  out.set(head, 1);
+  out[1] = 0x86; // fixmap of 6
+  out.set(CHECKSUM_TAG, 1 + head.length);
+  out[c] = 0xc6; // bin32
+  return out;
+}
+
 /** The header + checksum + payload framing shared by every kind (layout in the module comment). */
 function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }, fail: Fail): Uint8Array {
   let payload: Uint8Array;
@@ -363,21 +388,13 @@ function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'e
   }
   if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
 
-  const version = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION;
-  const head = new Encoder().encode({ format: DATASET_FORMAT, version, params, kind, counts });
-  // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
-  // fixed encoding and position.
-  const c = 1 + head.length + CHECKSUM_TAG.length + 4; // offset of the payload's bin32 tag
-  const out = new Uint8Array(c + 5 + payload.length);
-  const dv = new DataView(out.buffer);
-  out[0] = 0x92; // fixarray of 2
-  out.set(head, 1);
-  out[1] = 0x86; // fixmap of 6
-  out.set(CHECKSUM_TAG, 1 + head.length);
-  out[c] = 0xc6; // bin32
-  dv.setUint32(c + 1, payload.length, false);
-  out.set(payload, c + 5);
-  dv.setUint32(c - 4, snapshotCrc(out, c), false);
+  const head = snapshotHead(params, kind, counts);
+  const c = head.length - 5; // offset of the payload's bin32 tag
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head);
+  new DataView(out.buffer).setUint32(c + 1, payload.length, false);
+  out.set(payload, head.length);
+  new DataView(out.buffer).setUint32(c - 4, snapshotCrc(out, c), false);
   return out;
 }
 

@@ -2,11 +2,20 @@
  * Build a dataset file from corpus files (`trainprint index build`), and describe one (`index info`).
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
-import { createEngine, TrainprintError, type DatasetDocument, type DatasetStats } from '../index.js';
+import { createEngine, TrainprintError, type DatasetDocument, type DatasetStats, type SnapshotStream } from '../index.js';
+import { defaultThreads, fingerprintInThreads, MAX_THREADS } from './build-pool.js';
 import { readDocuments, type DocumentFormat } from './read-documents.js';
+
+/**
+ * The worker script of threaded builds, built beside this module (dist/build-worker.js). The
+ * TypeScript sources run unbundled (a test runner) have none: there the default is 1 thread.
+ */
+const WORKER_URL = new URL('./build-worker.js', import.meta.url);
 
 /** Progress of {@link buildDatasetFile}. */
 export interface BuildProgress {
@@ -49,6 +58,12 @@ export interface BuildDatasetFileOptions {
   readonly textField?: string;
   readonly idField?: string;
   readonly format?: DocumentFormat;
+  /**
+   * Threads that fingerprint documents (worker threads, each with its own core); the main thread
+   * reads the input and adds the fingerprints in document order, so the file is byte-identical
+   * for any number. 1 fingerprints on the main thread (no workers). @default the available cores
+   */
+  readonly threads?: number;
   /** Called after every document (cheap: throttle any drawing yourself) and at each phase change. */
   readonly onProgress?: (progress: BuildProgress) => void;
 }
@@ -66,9 +81,13 @@ export interface BuildDatasetFileResult {
  * Index corpus files into a dataset and write its `exportDataset` bytes to `out` atomically (a
  * temporary file in the same directory, fsynced, then renamed over `out`; removed on failure, so
  * `out` is either the old file or the complete new one). Portrait datasets are finalized first.
+ * Documents are fingerprinted in `threads` worker threads and added in input order, so the file is
+ * the same for any number of threads; the file is written in pieces (`exportDatasetStream`), so
+ * writing needs no second copy of the index in memory.
  *
- * @throws (rejects) INVALID_INPUT (see {@link readDocuments}; a file that cannot be written),
- *   INVALID_OPTIONS, ALREADY_EXISTS (a document id twice)
+ * @throws (rejects) INVALID_INPUT (see {@link readDocuments}; a file that cannot be written; a
+ *   document that cannot be fingerprinted, named), INVALID_OPTIONS, ALREADY_EXISTS (a document id
+ *   twice), INTERNAL (a fingerprinting thread died)
  * @example
  * import { buildDatasetFile } from 'trainprint/node'
  * const { stats } = await buildDatasetFile({ dataset: 'c4-sample', files: ['c4-00000.json.gz'], out: 'c4-sample.tpds' })
@@ -76,6 +95,10 @@ export interface BuildDatasetFileResult {
 export async function buildDatasetFile(options: BuildDatasetFileOptions): Promise<BuildDatasetFileResult> {
   if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const { dataset, kind = 'exact', window, name, kbDataset, models, files, out, textField, idField, format, onProgress } = options;
+  const threads = options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
+  }
   if (typeof out !== 'string' || out.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'out must be a file path');
   if (!Array.isArray(files) || files.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
@@ -99,38 +122,77 @@ export async function buildDatasetFile(options: BuildDatasetFileOptions): Promis
         report('read');
       }
     }
-    await engine.addDataset({
+    const descriptor = {
       id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }),
       ...(kbDataset === undefined ? {} : { kb_dataset: kbDataset }), ...(models === undefined ? {} : { models: [...models] }),
-    }, counted());
+    };
+    if (threads === 1) await engine.addDataset(descriptor, counted());
+    else {
+      const threaded = fingerprintInThreads(counted(), { threads, kind, window, workerUrl: WORKER_URL });
+      await engine.addFingerprintedDocuments(descriptor, threaded);
+    }
     report('write');
     const stats = engine.finalizeDataset(dataset);
-    const data = engine.exportDataset(dataset);
-    await writeAtomic(out, data);
+    const fileBytes = await writeAtomic(out, engine.exportDatasetStream(dataset));
     report('done');
-    return { out, file_bytes: data.length, elapsed_ms: performance.now() - t0, stats };
+    return { out, file_bytes: fileBytes, elapsed_ms: performance.now() - t0, stats };
   } finally {
     engine.dispose();
   }
 }
 
-/** Write `bytes` to `path` through a temporary file in the same directory and a rename. */
-async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
+/** Pieces are gathered into writes of this size (fewer system calls than one per small piece). */
+const WRITE_BUFFER = 1 << 20;
+
+/**
+ * Write a snapshot stream to `path` through a temporary file in the same directory and a rename,
+ * a piece at a time (the file is never whole in memory). Returns the file's size.
+ */
+async function writeAtomic(path: string, stream: SnapshotStream): Promise<number> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fh = await open(tmp, 'wx');
     try {
-      await fh.writeFile(bytes);
+      await writeStream(fh, stream);
       await fh.sync();
     } finally {
       await fh.close();
     }
     await rename(tmp, path);
+    return stream.length;
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => {});
+    if (e instanceof TrainprintError) throw e;
     const code = (e as { code?: unknown })?.code;
     throw new TrainprintError('INVALID_INPUT', `${path}: cannot write the dataset file (${typeof code === 'string' ? code : e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
+}
+
+async function writeStream(fh: FileHandle, stream: SnapshotStream): Promise<void> {
+  const buffer = new Uint8Array(WRITE_BUFFER);
+  let fill = 0, position = 0;
+  const writeAt = async (bytes: Uint8Array, at: number) => {
+    for (let done = 0; done < bytes.length;) done += (await fh.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+  };
+  const flush = async () => {
+    await writeAt(buffer.subarray(0, fill), position);
+    position += fill;
+    fill = 0;
+  };
+  // A piece may be a view the stream reuses for the next one: it is copied or written before the next is taken.
+  for (const piece of stream.pieces()) {
+    if (fill + piece.length > buffer.length) await flush();
+    if (piece.length >= buffer.length) {
+      await writeAt(piece, position);
+      position += piece.length;
+    } else {
+      buffer.set(piece, fill);
+      fill += piece.length;
+    }
+  }
+  await flush();
+  const { offset, bytes } = stream.patch();
+  await writeAt(bytes, offset);
 }
 
 /** What {@link readDatasetInfo} reports. */

@@ -43,3 +43,44 @@ export function crc32(bytes: Uint8Array, crc = 0): number {
   for (; i < n; i++) c = T[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return ~c >>> 0;
 }
+
+/** v · M over GF(2): the XOR of the rows of `mat` selected by the bits of `vec`. */
+function gf2Times(mat: Uint32Array, vec: number): number {
+  let sum = 0;
+  for (let i = 0; vec !== 0; i++, vec >>>= 1) if (vec & 1) sum ^= mat[i];
+  return sum >>> 0;
+}
+
+/** square = mat · mat over GF(2). */
+function gf2Square(square: Uint32Array, mat: Uint32Array): void {
+  for (let n = 0; n < 32; n++) square[n] = gf2Times(mat, mat[n]);
+}
+
+/**
+ * CRC-32 of A followed by B from `crcA` = crc32(A), `crcB` = crc32(B) and B's length (zlib's
+ * crc32_combine: multiplies crcA by x^(8·lenB) mod P by repeated squaring). Lets a writer that
+ * learns a prefix (a length field) only after streaming the rest still checksum the whole.
+ * @example crc32Combine(crc32(a), crc32(b), b.length) === crc32(b, crc32(a)) // true
+ */
+export function crc32Combine(crcA: number, crcB: number, lenB: number): number {
+  if (lenB <= 0) return crcA >>> 0;
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  odd[0] = 0xedb88320; // the operator for one zero bit
+  for (let n = 1, row = 1; n < 32; n++, row <<= 1) odd[n] = row;
+  gf2Square(even, odd); // two zero bits
+  gf2Square(odd, even); // four
+  let crc = crcA >>> 0;
+  let len = lenB;
+  for (;;) {
+    gf2Square(even, odd); // first pass: one zero byte
+    if (len % 2 === 1) crc = gf2Times(even, crc);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+    gf2Square(odd, even);
+    if (len % 2 === 1) crc = gf2Times(odd, crc);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+  }
+  return (crc ^ crcB) >>> 0;
+}

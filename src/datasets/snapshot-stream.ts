@@ -1,0 +1,253 @@
+/**
+ * Dataset snapshots written a piece at a time: the same bytes as `encodeDataset` (./snapshot.ts),
+ * without ever holding the whole file. `encodeDataset` builds the payload in one buffer and then
+ * copies it behind the header, so exporting an index briefly needs about three times its size;
+ * here the large columns are read from the dataset a chunk at a time (sorted columns gathered
+ * chunk by chunk), so a writer holds one chunk beyond the index itself.
+ *
+ * The header holds the payload's length and a CRC-32 of everything after it, both known only at
+ * the end: the stream leaves those 9 bytes as zeros and `patch()` gives them once the pieces are
+ * consumed (the CRC of the streamed payload is combined with the header's by `crc32Combine`).
+ */
+import { Encoder } from '@msgpack/msgpack';
+import { TrainprintError } from '../errors.js';
+import { crc32, crc32Combine } from '../util/crc32.js';
+import {
+  checkDescriptor, checkDocs, checkFilters, checkMinhash, checkTexts, failWith, leBytes, snapshotHead, unsortedAt,
+  withoutUndefined, type ExactDatasetData, type Fail, type PortraitDatasetData,
+} from './snapshot.js';
+
+/** Values of one large column, read a range at a time (each read a fresh array or a view that stays valid). */
+export interface Chunked<T extends BigUint64Array | Uint32Array | Uint8Array> {
+  readonly length: number;
+  read(from: number, to: number): T;
+}
+
+/** An exact dataset whose index columns are read in chunks (everything else as in {@link ExactDatasetData}). */
+export interface ExactDatasetSource extends Omit<ExactDatasetData, 'keys' | 'postDoc' | 'postStart' | 'postEnd'> {
+  /** Sorted ascending. */
+  readonly keys: Chunked<BigUint64Array>;
+  readonly postDoc: Chunked<Uint32Array>;
+  /** postStart ≤ postEnd, per posting: the dataset's own invariant (the decoder checks it again). */
+  readonly postStart: Chunked<Uint32Array>;
+  readonly postEnd: Chunked<Uint32Array>;
+}
+
+/** A portrait whose filter bits are read in chunks. */
+export interface PortraitDatasetSource extends Omit<PortraitDatasetData, 'filters'> {
+  readonly filters: ReadonlyArray<{ readonly keys: number; readonly k: number; readonly bits: Chunked<Uint8Array> }>;
+}
+
+export type DatasetSource = ExactDatasetSource | PortraitDatasetSource;
+
+/** Values per read of a column: 8 MiB of u64 keys, 4 MiB of a u32 column. */
+const CHUNK_VALUES = 1 << 20;
+
+/** The 9 bytes to write at `offset` once every piece is written: the checksum, the bin32 tag and the payload length. */
+export interface SnapshotPatch {
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * A snapshot as pieces. Write every piece of {@link pieces} in order (a piece may be a view that
+ * the next one reuses: consume it before taking the next), then write {@link patch}'s bytes at its
+ * offset. The result is byte for byte what `encodeDataset` returns for the same dataset.
+ */
+export class SnapshotStream {
+  private payloadCrc = 0;
+  private payloadLength = 0;
+  private done = false;
+  private readonly head: Uint8Array;
+
+  /**
+   * @throws INVALID_INPUT when the dataset is malformed (the checks of `encodeDataset`, with the
+   *   column checks made chunk by chunk while streaming)
+   */
+  constructor(private readonly source: DatasetSource) {
+    const fail = failWith('INVALID_INPUT');
+    if (source === null || typeof source !== 'object') fail('dataset must be an object');
+    if (typeof source.params !== 'string' || source.params.length === 0) fail('params must be a non-empty string');
+    const portrait = (source.descriptor as { kind?: unknown })?.kind === 'portrait';
+    checkDescriptor(source.descriptor, fail, portrait ? 'portrait' : 'exact');
+    const docs = checkDocs(source.docs, fail);
+    let keys: number;
+    if (portrait) {
+      const filters = (source as PortraitDatasetSource).filters;
+      keys = checkFilters(filters, fail, (bits) => {
+        const length = (bits as Partial<Chunked<Uint8Array>>)?.length;
+        const readable = typeof (bits as Partial<Chunked<Uint8Array>>)?.read === 'function';
+        return readable && typeof length === 'number' ? length : null;
+      });
+    } else {
+      const s = source as ExactDatasetSource;
+      const n = s.keys.length;
+      if (s.postDoc.length !== n || s.postStart.length !== n || s.postEnd.length !== n) {
+        const lengths = `postDoc ${s.postDoc.length}, postStart ${s.postStart.length}, postEnd ${s.postEnd.length}`;
+        fail(`column lengths differ (keys ${n}, ${lengths})`);
+      }
+      if (!(s.minhash instanceof Uint32Array)) fail('minhash must be a Uint32Array');
+      checkMinhash(s.minhash, docs.length, fail);
+      if (s.texts !== undefined) checkTexts(s.texts, docs, fail);
+      keys = n;
+    }
+    this.head = snapshotHead(source.params, portrait ? 'portrait' : 'exact', { docs: docs.length, keys });
+  }
+
+  /** The snapshot's bytes, in order (the checksum and payload length as zeros; see {@link patch}). */
+  *pieces(): Generator<Uint8Array, void, undefined> {
+    if (this.done) throw new TrainprintError('INVALID_INPUT', 'a snapshot stream can be read once');
+    yield this.head;
+    const fail = failWith('INVALID_INPUT');
+    const encoder = new Encoder({ ignoreUndefined: true });
+    const payload = (this.source.descriptor as { kind?: unknown }).kind === 'portrait'
+      ? portraitPayload(this.source as PortraitDatasetSource, encoder)
+      : exactPayload(this.source as ExactDatasetSource, encoder, fail);
+    let crc = 0, length = 0;
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try { next = payload.next(); } catch (e) {
+        if (e instanceof TrainprintError) throw e;
+        const reason = (e as Error).message;
+        throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${reason})`, { cause: e });
+      }
+      if (next.done) break;
+      const piece = next.value;
+      crc = crc32(piece, crc);
+      length += piece.length;
+      if (length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
+      yield piece;
+    }
+    this.payloadCrc = crc;
+    this.payloadLength = length;
+    this.done = true;
+  }
+
+  /** Total bytes of the snapshot (after {@link pieces} is exhausted). */
+  get length(): number {
+    return this.head.length + this.payloadLength;
+  }
+
+  /** The checksum, tag and payload length, to write at `offset` after every piece (once they are all read). */
+  patch(): SnapshotPatch {
+    if (!this.done) throw new TrainprintError('INVALID_INPUT', 'the snapshot stream is not finished');
+    const c = this.head.length - 5; // the payload's bin32 tag
+    const tail = Uint8Array.of(0xc6, 0, 0, 0, 0);
+    new DataView(tail.buffer).setUint32(1, this.payloadLength, false);
+    const before = crc32(tail, crc32(this.head.subarray(0, c - 4)));
+    const bytes = new Uint8Array(9);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, crc32Combine(before, this.payloadCrc, this.payloadLength), false);
+    bytes.set(tail, 4);
+    return { offset: c - 4, bytes };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// msgpack framing written by hand where `Encoder` would need the whole value (same formats it picks).
+
+function sized(small: number, tag16: number, tag32: number, n: number, fixBits: number): Uint8Array {
+  if (n < fixBits) return Uint8Array.of(small | n);
+  const out = new Uint8Array(n < 0x10000 ? 3 : 5);
+  out[0] = n < 0x10000 ? tag16 : tag32;
+  const dv = new DataView(out.buffer);
+  if (n < 0x10000) dv.setUint16(1, n, false);
+  else dv.setUint32(1, n, false);
+  return out;
+}
+
+const mapHeader = (n: number) => sized(0x80, 0xde, 0xdf, n, 16);
+const arrayHeader = (n: number) => sized(0x90, 0xdc, 0xdd, n, 16);
+
+function binHeader(n: number): Uint8Array {
+  if (n < 0x100) return Uint8Array.of(0xc4, n);
+  return sized(0, 0xc5, 0xc6, n, 0); // bin16 / bin32
+}
+
+const NIL = Uint8Array.of(0xc0);
+
+function* docsPieces(docs: ExactDatasetData['docs'], encoder: Encoder): Generator<Uint8Array> {
+  yield arrayHeader(docs.length);
+  for (const x of docs) {
+    const { id, chars, tokens, bytes, meta } = x;
+    yield encoder.encodeSharedRef(withoutUndefined({ id, chars, tokens, bytes, meta }));
+  }
+}
+
+/** A column as bin: its header, then its little-endian bytes a chunk at a time, checked as they pass. */
+function* columnPieces<T extends BigUint64Array | Uint32Array>(
+  col: Chunked<T>, width: number, check: (values: T, from: number) => void,
+): Generator<Uint8Array> {
+  yield binHeader(col.length * width);
+  for (let from = 0; from < col.length; from += CHUNK_VALUES) {
+    const to = Math.min(col.length, from + CHUNK_VALUES);
+    const values = col.read(from, to);
+    if (values.length !== to - from) {
+      throw new TrainprintError('INVALID_INPUT', `column read ${values.length} values, expected ${to - from}`);
+    }
+    check(values, from);
+    yield leBytes(values);
+  }
+}
+
+function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Generator<Uint8Array> {
+  const d = s.descriptor;
+  const docCount = s.docs.length;
+  yield mapHeader(s.texts === undefined ? 7 : 8);
+  yield encoder.encodeSharedRef('descriptor');
+  const { id, name, kind, models, kb_dataset, keep_text, meta } = d;
+  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }));
+  yield encoder.encodeSharedRef('docs');
+  yield* docsPieces(s.docs, encoder);
+  yield encoder.encodeSharedRef('keys');
+  let last: bigint | null = null;
+  yield* columnPieces(s.keys, 8, (keys, from) => {
+    const bad = unsortedAt(keys);
+    if (bad >= 0 || (last !== null && keys.length > 0 && keys[0] < last)) {
+      fail(`keys are not sorted ascending (keys[${from + Math.max(bad, 0)}])`);
+    }
+    if (keys.length > 0) last = keys[keys.length - 1];
+  });
+  yield encoder.encodeSharedRef('postDoc');
+  yield* columnPieces(s.postDoc, 4, (docs, from) => {
+    for (let i = 0; i < docs.length; i++) {
+      if (docs[i] >= docCount) fail(`postDoc[${from + i}] = ${docs[i]} is not a document index (${docCount} docs)`);
+    }
+  });
+  yield encoder.encodeSharedRef('postStart');
+  yield* columnPieces(s.postStart, 4, () => {});
+  yield encoder.encodeSharedRef('postEnd');
+  yield* columnPieces(s.postEnd, 4, () => {});
+  yield encoder.encodeSharedRef('minhash');
+  yield binHeader(s.minhash.byteLength);
+  yield leBytes(s.minhash);
+  if (s.texts !== undefined) {
+    yield encoder.encodeSharedRef('texts');
+    yield arrayHeader(s.texts.length);
+    for (const t of s.texts) yield t === null ? NIL : encoder.encodeSharedRef(t);
+  }
+}
+
+function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator<Uint8Array> {
+  const d = s.descriptor;
+  yield mapHeader(3);
+  yield encoder.encodeSharedRef('descriptor');
+  const { id, name, kind, window, models, kb_dataset, meta } = d;
+  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, window, models, kb_dataset, meta }));
+  yield encoder.encodeSharedRef('docs');
+  yield* docsPieces(s.docs, encoder);
+  yield encoder.encodeSharedRef('filters');
+  yield arrayHeader(s.filters.length);
+  for (const f of s.filters) {
+    yield mapHeader(3);
+    yield encoder.encodeSharedRef('keys');
+    yield encoder.encodeSharedRef(f.keys);
+    yield encoder.encodeSharedRef('k');
+    yield encoder.encodeSharedRef(f.k);
+    yield encoder.encodeSharedRef('bits');
+    yield binHeader(f.bits.length);
+    for (let from = 0; from < f.bits.length; from += 8 * CHUNK_VALUES) {
+      yield f.bits.read(from, Math.min(f.bits.length, from + 8 * CHUNK_VALUES));
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Streamed snapshots are byte for byte the in-memory ones; fingerprints made apart from the engine
+// give the dataset addDataset gives.
+import { describe, expect, it } from 'vitest';
+import { createDatasetFingerprinter, createEngine, isTrainprintError, type SnapshotStream } from '../../src/index.js';
+import { crc32, crc32Combine } from '../../src/util/crc32.js';
+// @ts-expect-error plain .mjs fixture module without types
+import { CORPUS } from '../fixtures/corpus/corpus.mjs';
+
+const docs = (CORPUS as { id: string; text: string }[]).map((d, i) => ({ ...d, ...(i === 1 ? { meta: { lang: 'en', n: 2 } } : {}) }));
+
+/** The stream's pieces concatenated, with the patch applied: what a file writer produces. */
+function assemble(stream: SnapshotStream): Uint8Array {
+  const pieces: Uint8Array[] = [];
+  for (const piece of stream.pieces()) pieces.push(piece.slice()); // a piece may be reused by the next: copy it now
+  const out = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of pieces) { out.set(p, at); at += p.length; }
+  const { offset, bytes } = stream.patch();
+  out.set(bytes, offset);
+  expect(stream.length).toBe(out.length);
+  return out;
+}
+
+describe('crc32Combine', () => {
+  it('equals the CRC of the concatenation, for lengths 0 … 300 and a long tail', () => {
+    const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 131 + (i >> 3)) & 0xff);
+    for (const cut of [0, 1, 7, 8, 64, 300, 4999, 5000]) {
+      const a = bytes.subarray(0, cut), b = bytes.subarray(cut);
+      expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(bytes));
+    }
+  });
+});
+
+describe('exportDatasetStream', () => {
+  for (const descriptor of [
+    { id: 'exact' },
+    { id: 'no-text', keep_text: false, name: 'No text', meta: { source: 'fixtures' } },
+    { id: 'portrait', kind: 'portrait' as const, window: 3 },
+  ]) {
+    it(`${descriptor.id}: the pieces and the patch are exportDataset's bytes`, async () => {
+      const engine = await createEngine();
+      await engine.addDataset(descriptor, docs);
+      engine.finalizeDataset(descriptor.id);
+      expect(assemble(engine.exportDatasetStream(descriptor.id))).toEqual(engine.exportDataset(descriptor.id));
+      engine.dispose();
+    });
+  }
+
+  it('an empty dataset streams too; patch() before the end and adding during the read are refused', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'empty' }, []);
+    expect(assemble(engine.exportDatasetStream('empty'))).toEqual(engine.exportDataset('empty'));
+    await engine.addDataset({ id: 'grows' }, docs.slice(0, 1));
+    const stream = engine.exportDatasetStream('grows');
+    expect(() => stream.patch()).toThrow(/not finished/);
+    const pieces = stream.pieces();
+    let err: unknown;
+    try {
+      for (let i = 0; ; i++) {
+        if (pieces.next().done) break;
+        if (i === 2) await engine.addDataset({ id: 'grows' }, docs.slice(1, 2));
+      }
+    } catch (e) { err = e; }
+    expect(isTrainprintError(err, 'CONFLICT'), String(err)).toBe(true);
+    expect(() => engine.exportDatasetStream('nope')).toThrow(/no dataset/);
+    engine.dispose();
+  });
+});
+
+describe('addFingerprintedDocuments', () => {
+  for (const kind of ['exact', 'portrait'] as const) {
+    it(`${kind}: fingerprints made by a DatasetFingerprinter give addDataset's dataset`, async () => {
+      const fingerprinter = await createDatasetFingerprinter({ kind });
+      const a = await createEngine();
+      await a.addDataset({ id: 'd', kind }, docs);
+      const b = await createEngine();
+      // two batches, to check the documents keep their order across batches
+      const batches = [docs.slice(0, 1), docs.slice(1)].map((part) => ({ documents: part, fingerprints: fingerprinter.fingerprint(part.map((d) => d.text)) }));
+      await b.addFingerprintedDocuments({ id: 'd', kind }, batches);
+      a.finalizeDataset('d');
+      b.finalizeDataset('d');
+      expect(b.exportDataset('d')).toEqual(a.exportDataset('d'));
+      a.dispose();
+      b.dispose();
+    });
+  }
+
+  it('refuses fingerprints made for another kind and batches that do not match their documents', async () => {
+    const portrait = await createDatasetFingerprinter({ kind: 'portrait' });
+    const engine = await createEngine();
+    const texts = docs.map((d) => d.text);
+    const wrongKind = engine.addFingerprintedDocuments({ id: 'x' }, [{ documents: docs, fingerprints: portrait.fingerprint(texts) }]);
+    await expect(wrongKind).rejects.toThrow(/params/);
+    const short = engine.addFingerprintedDocuments({ id: 'y', kind: 'portrait' }, [{ documents: docs, fingerprints: portrait.fingerprint(texts.slice(1)) }]);
+    await expect(short).rejects.toThrow(/expected 3/);
+    expect(() => portrait.fingerprint(['fine', 'lone \ud800 surrogate'])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', index: 1 }));
+    await expect(createDatasetFingerprinter({ kind: 'exact', window: 3 })).rejects.toThrow(/window/);
+    engine.dispose();
+  });
+});
