@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopProcess as stop } from '../fixtures/serve-process.js';
 import { createClient, TrainprintApiError } from '../../src/client/index.js';
 import { MIT_GRANT } from '../fixtures/client/server.js';
 
@@ -50,15 +51,6 @@ function start(): Promise<{ url: string; key: string }> {
   });
 }
 
-/** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
-function stop(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => p.kill('SIGKILL'), 5_000);
-    p.once('exit', () => { clearTimeout(kill); resolve(); });
-    p.kill('SIGTERM');
-  });
-}
 
 describe('Deno.serve with the built package', () => {
   beforeAll(async () => {

@@ -10,23 +10,18 @@
  *
  * Bounded: a server must print its URL within 30 s; each is stopped with SIGTERM (SIGKILL after 5 s).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const START_MS = 30_000;
-
-interface Running { child: ChildProcess; url: string; dev: string; admin: string | null; out: string }
+import { cli, requireBuiltCli, startServe, stopProcess as stop, type ServeProcess } from '../fixtures/serve-process.js';
 
 const running: ChildProcess[] = [];
 let dir = '';
 
 beforeAll(() => {
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  requireBuiltCli();
   dir = mkdtempSync(join(tmpdir(), 'trainprint-serve-accounts-'));
 });
 afterAll(async () => {
@@ -35,36 +30,7 @@ afterAll(async () => {
 });
 
 /** Start `trainprint serve` with `args`; resolves once it printed its URL and keys. */
-function start(args: string[]): Promise<Running> {
-  const argv = [cli, 'serve', '--port', '0', '--packs', 'none', ...args];
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within ${START_MS} ms:\n${out}`)), START_MS);
-    const look = () => {
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      const dev = /development key [^\n]*: (tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1];
-      const admin = /admin key [^\n]*: (tp_live_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? null;
-      if (!url || !dev || (args.includes('--admin-key') && !admin) || !out.includes('(Ctrl-C stops)')) return;
-      clearTimeout(timer);
-      resolve({ child, url, dev, admin, out });
-    };
-    child.stdout!.on('data', (d) => { out += d; look(); });
-    child.stderr!.on('data', (d) => { out += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited (${code}):\n${out}`)); });
-  });
-}
-
-/** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone (the store is unlocked then). */
-function stop(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => p.kill('SIGKILL'), 5_000);
-    p.once('exit', () => { clearTimeout(kill); resolve(); });
-    p.kill('SIGTERM');
-  });
-}
+const start = (args: string[]): Promise<ServeProcess> => startServe(['--port', '0', '--packs', 'none', ...args], { running });
 
 async function call(url: string, key: string, method: string, path: string, json?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -79,7 +45,7 @@ describe('trainprint serve: the development key', () => {
   it('grows and drops its own dataset, makes no keys; a restart replaces it, keeps the day\'s count', async () => {
     const store = join(dir, 'store');
     const first = await start(['--store', store]);
-    const until = /development key \([^)]*until (\d{4}-\d{2}-\d{2})/.exec(first.out)?.[1];
+    const until = /development key \([^)]*until (\d{4}-\d{2}-\d{2})/.exec(first.out())?.[1];
     expect(Date.parse(`${until}T00:00:00Z`) - Date.now()).toBeGreaterThan(28 * 86_400_000);
     const { url, dev } = first;
     expect((await call(url, dev, 'POST', '/api/v1/keys', {})).status).toBe(403);
@@ -99,7 +65,7 @@ describe('trainprint serve: the development key', () => {
 
     const second = await start(['--store', store]);
     expect(second.dev).not.toBe(dev);
-    expect(second.out).toContain('printed before is revoked');
+    expect(second.out()).toContain('printed before is revoked');
     expect((await call(second.url, dev, 'GET', '/api/v1/usage')).status).toBe(401);
     const after = await call(second.url, second.dev, 'GET', '/api/v1/usage');
     expect(after.json.used).toBe(before.json.used + 1); // the count of the day went on across the restart

@@ -3,32 +3,23 @@
  * printed key. Runs the built CLI on a free port, reads the key from its output, posts the README's analyze
  * request, and validates the answer against the documented schema (every field present, nothing undocumented).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
 
-const cli = new URL('../../dist/cli.js', import.meta.url);
 
 describe('npm start, then the README curl', () => {
   let child: ChildProcess;
   let url = '';
   let key = '';
-  let out = '';
   beforeAll(async () => {
-    if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+    requireBuiltCli();
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(pkg.scripts.start).toBe('node dist/cli.js serve --starter');
-    child = spawn(process.execPath, [cli.pathname, 'serve', '--starter', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
-    for (let i = 0; i < 200 && !(url && key); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
-      key = /(tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? '';
-    }
-    if (!url || !key) throw new Error(`serve did not start:\n${out}`);
+    ({ child, url, dev: key } = await startServe(['--starter', '--port', '0'], { startMs: 10_000 }));
   }, 20_000);
   afterAll(() => { child?.kill('SIGTERM'); });
 

@@ -9,27 +9,23 @@
  * A real server (dist/cli.js) on 127.0.0.1, killed at seeded random moments after its first acknowledged create;
  * bounded: CYCLES kills, a server must print its URL within 30 s, each create loop stops at the kill.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/store/node.js';
 import { prng } from '../reference/core.js';
+import { exited, requireBuiltCli, startServe, type ServeProcess } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const START_MS = 30_000;
 const CYCLES = 10;
 const IN_FLIGHT = 6;
-
-interface Running { child: ChildProcess; url: string; dev: string }
 
 const running: ChildProcess[] = [];
 let dir = '';
 
 beforeAll(() => {
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  requireBuiltCli();
   dir = mkdtempSync(join(tmpdir(), 'trainprint-serve-kill-'));
 });
 afterAll(() => {
@@ -37,31 +33,10 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function start(store: string): Promise<Running> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--store', store], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within ${START_MS} ms:\n${out}`)), START_MS);
-    const look = () => {
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      const dev = /development key [^\n]*: (tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1];
-      if (!url || !dev || !out.includes('(Ctrl-C stops)')) return;
-      clearTimeout(timer);
-      resolve({ child, url, dev });
-    };
-    child.stdout!.on('data', (d) => { out += d; look(); });
-    child.stderr!.on('data', (d) => { out += d; });
-    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`serve exited (${code ?? signal}):\n${out}`)); });
-  });
-}
+const start = (store: string): Promise<ServeProcess> =>
+  startServe(['--port', '0', '--packs', 'none', '--store', store], { running });
 
-const exited = (p: ChildProcess): Promise<void> =>
-  p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', () => r()));
-
-async function call(s: Running, method: string, path: string, json?: unknown) {
+async function call(s: ServeProcess, method: string, path: string, json?: unknown) {
   const res = await fetch(`${s.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${s.dev}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -10,48 +10,18 @@
  *
  * Bounded: a server must print its URL within 30 s; each is stopped with SIGTERM (SIGKILL after 5 s).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PLANS } from '../../src/http/limits.js';
 import { describePostgres } from '../pg/postgres.js';
+import { cli, requireBuiltCli, startServe, stopProcess as stop, type ServeProcess } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const START_MS = 30_000;
 const ANALYZE = '/api/v1/attribution/analyze';
 const running: ChildProcess[] = [];
 
-/** Start `trainprint serve` on `store`; resolves to its URL once it listens. */
-function start(store: string): Promise<{ url: string; out: () => string }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--workers', '1', '--store', store], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within ${START_MS} ms:\n${out}`)), START_MS);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      if (url && out.includes('(Ctrl-C stops)')) {
-        clearTimeout(timer);
-        resolve({ url, out: () => out });
-      }
-    });
-    child.stderr!.on('data', (d) => { out += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited (${code}):\n${out}`)); });
-  });
-}
-
-function stop(p: ChildProcess): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => p.kill('SIGKILL'), 5_000);
-    p.once('exit', () => { clearTimeout(kill); resolve(); });
-    p.kill('SIGTERM');
-  });
-}
+/** Start `trainprint serve` (one process) on `store`; resolves once it listens. */
+const start = (store: string): Promise<ServeProcess> =>
+  startServe(['--port', '0', '--packs', 'none', '--workers', '1', '--store', store], { running });
 
 /** `trainprint keys create --store … args`; resolves to the printed key. */
 function createKey(store: string, args: string[]): Promise<string> {
@@ -74,7 +44,7 @@ async function call(url: string, key: string, method: string, path: string, json
 }
 
 beforeAll(() => {
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  requireBuiltCli();
 });
 afterAll(async () => {
   await Promise.all(running.map(stop));
@@ -82,7 +52,7 @@ afterAll(async () => {
 
 describePostgres('two trainprint serve processes on one PostgreSQL store', (db) => {
   let store = '';
-  let servers: Array<{ url: string; out: () => string }> = [];
+  let servers: ServeProcess[] = [];
 
   beforeAll(async () => {
     const url = new URL(db.url);

@@ -5,13 +5,12 @@
  * is on its way must keep completing before the large answer arrives. Before slicing and the worker
  * pool, the process answered nothing else from the end of the upload to the answer (a handful at most).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 import { book } from '../fixtures/texts/index.js';
 
-const cli = new URL('../../dist/cli.js', import.meta.url);
 
 /** About `bytes` of English prose: the fixture books, each copy with a numbered heading. */
 function prose(bytes: number): string {
@@ -71,19 +70,9 @@ describe('trainprint serve: other requests go on while a long one runs', () => {
   let child: ChildProcess;
   let url = '';
   let key = '';
-  let out = '';
   beforeAll(async () => {
-    if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
-    const args = [cli.pathname, 'serve', '--starter', '--port', '0'];
-    child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
-    for (let i = 0; i < 600 && !(url && key); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
-      key = /(tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1] ?? '';
-    }
-    if (!url || !key) throw new Error(`serve did not start:\n${out}`);
+    requireBuiltCli();
+    ({ child, url, dev: key } = await startServe(['--starter', '--port', '0'], { startMs: 30_000 }));
   }, 40_000);
   afterAll(() => { child?.kill('SIGTERM'); });
 

@@ -6,17 +6,15 @@
  *
  * Bounded: the server must print its URL within 60 s; waits are polled at most 30 s.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describePostgres } from '../pg/postgres.js';
+import { cli, requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let primary: ChildProcess | undefined;
 
 beforeAll(() => {
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  requireBuiltCli();
 });
 afterAll(() => {
   if (primary && primary.exitCode === null && primary.signalCode === null) primary.kill('SIGKILL');
@@ -50,16 +48,14 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
   it('serves from two processes, replaces a killed one, and stops them all on SIGTERM', { timeout: 120_000 }, async () => {
     const store = new URL(db.url);
     store.searchParams.set('schema', db.schema());
-    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', '--workers', '2',
-      '--store', store.toString()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const served = await startServe(['--port', '0', '--packs', 'none', '--workers', '2', '--store', store.toString()], {
+      startMs: 60_000,
+    });
+    const { child, url, dev: key } = served;
     primary = child;
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    const url = await until('the URL', async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1]);
-    const key = /development key [^\n]*: (tp_test_[A-Za-z0-9]{32})/.exec(out)?.[1];
+    const out = served.out;
     expect(key).toBeDefined();
-    expect(out).toMatch(/2 worker processes/);
+    expect(out()).toMatch(/2 worker processes/);
     expect((await children(child.pid!)).length).toBe(2);
 
     const analyze = async () => (await fetch(`${url}/api/v1/attribution/analyze`, {
@@ -82,7 +78,7 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
       ((await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0)) === 200 ? true : undefined));
     const second = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(second.every((s) => s === 200)).toBe(true);
-    expect(out).toMatch(/worker \d exited \(SIGKILL\): starting another/);
+    expect(out()).toMatch(/worker \d exited \(SIGKILL\): starting another/);
 
     // SIGTERM to the primary stops everything
     const workers = await children(child.pid!);
