@@ -454,7 +454,9 @@ async function serveCommand(args: string[]): Promise<number> {
     throw new UsageError('--workers must be an integer in 1..256');
   }
   if (processes > 1 && !shared) {
-    throw new UsageError('--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)');
+    throw new UsageError(
+      '--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)',
+    );
   }
   const worker = process.env[SERVE_WORKER_ENV];
   if (processes > 1 && cluster.isPrimary) return servePrimary(values, processes);
@@ -471,7 +473,9 @@ async function serveCommand(args: string[]): Promise<number> {
   if (packs === 'default') await loadDefaultPacks(engine);
   const keys = new http.KeyStore(engine.store);
   // in a worker process of `--workers N` the primary made the keys once
-  const { dev, admin } = worker ? { dev: null, admin: null } : await serveKeys(http, keys, values['admin-key'] === true);
+  const { dev, admin } = worker
+    ? { dev: null, admin: null }
+    : await serveKeys(http, keys, values['admin-key'] === true);
   // analyze's fingerprints and pairs and whole compares run on worker threads, and analyze's search yields
   // between slices: a large request does not hold up the others (docs/performance.md)
   const workers = createWorkerPool();
@@ -585,7 +589,8 @@ async function servePrimary(values: Record<string, unknown>, processes: number):
     w.on('message', (m: { listening?: string; datasets?: string }) => {
       if (printed || typeof m?.listening !== 'string') return;
       printed = true;
-      printServing(m.listening, `${processes} worker processes; datasets: ${m.datasets}; store: ${where}`, made.dev, made.admin);
+      const what = `${processes} worker processes; datasets: ${m.datasets}; store: ${where}`;
+      printServing(m.listening, what, made.dev, made.admin);
     });
     w.on('exit', (code, signal) => {
       if (stopping) return;

@@ -53,8 +53,9 @@ export function alignCandidates(
 
 /**
  * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
- * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of the budget: a sliced search passes
- * one that stops while it is paused, so the budget counts only its own work, as in one go.
+ * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of
+ * the budget: a sliced search passes one that stops while it is paused, so the budget counts only its own work,
+ * as in one go.
  */
 export function* alignSteps(
   core: Core,

@@ -20,10 +20,14 @@ import type {
 import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
-import { batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch } from './dataset-fingerprints.js';
+import {
+  batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
+} from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
-import { contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings } from './content-words.js';
+import {
+  contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings,
+} from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
   AlignedEvidence,
@@ -620,7 +624,9 @@ function checkDocument(doc: DatasetDocument, at: number): void {
   }
 }
 
-function addToDataset(ds: ExactDataset | PortraitDataset, doc: DatasetDocument, text: string, fp: DocumentFingerprint): void {
+function addToDataset(
+  ds: ExactDataset | PortraitDataset, doc: DatasetDocument, text: string, fp: DocumentFingerprint,
+): void {
   if (ds instanceof PortraitDataset) ds.addDocument(doc, fp);
   else ds.addDocument(doc, text, fp);
 }
