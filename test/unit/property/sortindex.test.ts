@@ -1,0 +1,54 @@
+/**
+ * The sorted-index kernels (prefix table, grouped lookups) of both builds against the plain-TS
+ * references, on seeded random keys: sizes across the lookup group (32 queries) and prefix tables
+ * from much sparser to much denser than the index, with runs of equal keys and keys at the extremes.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../src/core/abi.js';
+import { compileCore, type CoreVariant } from '../../../src/core/load.js';
+import { lookupSortedRef, prefixRef, prng } from '../../reference/core.js';
+
+const VARIANTS: CoreVariant[] = ['scalar', 'simd'];
+const cores = new Map<CoreVariant, Core>();
+
+beforeAll(async () => {
+  for (const v of VARIANTS) cores.set(v, await Core.create(await compileCore(v)));
+});
+
+/** `n` random keys drawn from `distinct` values (so some repeat), plus the extremes now and then. */
+function randomKeys(seed: number, n: number, distinct: number): bigint[] {
+  const rnd = prng(seed);
+  const word = () => BigInt(Math.floor(rnd() * 2 ** 32));
+  const pool = Array.from({ length: Math.max(1, distinct) }, () => (word() << 32n) | word());
+  if (distinct > 4) pool.push(0n, 0xffff_ffff_ffff_ffffn);
+  return Array.from({ length: n }, () => pool[Math.floor(rnd() * pool.length)]);
+}
+
+describe.each(VARIANTS)('sorted index kernels (%s)', (variant) => {
+  it('buildPrefix and lookupSorted agree with the references', () => {
+    const core = cores.get(variant)!;
+    for (let seed = 1; seed <= 24; seed++) {
+      const rnd = prng(seed * 7919);
+      const n = [0, 1, 2, 31, 32, 33, 500, 4000][seed % 8];
+      const bits = 4 + Math.floor(rnd() * 11);
+      const sorted = randomKeys(seed, n, Math.ceil(n * rnd())).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const queries = [...randomKeys(seed + 1000, 40, 60), ...sorted.filter(() => rnd() < 0.05)];
+      const m = queries.length;
+      const L = core.layout();
+      const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
+      L.commit();
+      core.u64(k, n).set(sorted);
+      core.raw.buildPrefix(k, n, bits, pre);
+      expect(Array.from(core.u32(pre, 2 ** bits + 1)), `prefix, seed ${seed}`).toEqual(prefixRef(sorted, bits));
+      core.u64(q, m).set(queries);
+      const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
+      const want = lookupSortedRef(sorted, queries);
+      const got = core.u32(out, m * 2);
+      for (let i = 0; i < m; i++) {
+        expect(got[2 * i + 1], `count of query ${i}, seed ${seed}`).toBe(want[i][1]);
+        if (want[i][1] > 0) expect(got[2 * i], `first of query ${i}, seed ${seed}`).toBe(want[i][0]);
+      }
+      expect(found).toBe(want.filter(([, c]) => c > 0).length);
+    }
+  });
+});
