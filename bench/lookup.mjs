@@ -26,7 +26,7 @@ const oldWasm = arg('baseline-wasm', null);
 function scaledBits(n) {
   const given = arg('bits', null);
   if (given !== null) return Number(given);
-  return Math.max(4, Math.min(26, Math.ceil(Math.log2(Math.max(n, 1))) - 2));
+  return Math.max(4, Math.min(26, Math.ceil(Math.log2(Math.max(n, 1))) - 3));
 }
 
 async function instance(file) {
