@@ -551,15 +551,15 @@ export class ExactDataset {
       const delta = h.start - q;
       let best: Chain | undefined;
       let bestDrift = Infinity;
-      const still: Chain[] = [];
+      let kept = 0; // chains still open, compacted in place (no array per hit)
       for (const c of active) {
         if (h.i - c.lastI > maxGap) { done.push(c); continue; }
-        still.push(c);
+        active[kept++] = c;
         if (c.lastI === h.i) continue;
         const drift = Math.abs(delta - c.delta);
         if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
       }
-      active = still;
+      active.length = kept;
       if (best) {
         best.lastI = h.i;
         best.lastQ = q;
