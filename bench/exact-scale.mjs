@@ -12,7 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import { english } from './corpus.mjs';
+import { english, scaledDocuments } from './corpus.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,15 +32,7 @@ const resetPeak = () => { try { writeFileSync('/proc/self/clear_refs', '5'); } c
 const en = english(10_000_000);
 const log = process.argv.includes('--json') ? () => undefined : console.log;
 const DOC = 10_000;
-function* documents() {
-  for (let copy = 0; copy < SCALE; copy++) {
-    for (let at = 0, n = 0; at < en.length; at += DOC, n++) {
-      let text = en.slice(at, at + DOC);
-      if (copy > 0) text = text.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
-      yield { id: `c${copy}-d${n}`, text };
-    }
-  }
-}
+const documents = () => scaledDocuments(en, SCALE, DOC);
 
 const engine = await createEngine();
 await engine.addDataset({ id: 'warm-up', keep_text: false }, (function* () {

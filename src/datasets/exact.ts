@@ -25,6 +25,7 @@
  */
 import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
+import { lowerBound, sortByKeyU32 } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
@@ -71,16 +72,6 @@ function lshBytes(docs: number): number {
   return docs * NEAR_BANDS * 8;
 }
 
-/** First position of `key` or above in the ascending `a` (binary search). */
-function lowerBound(a: Uint32Array, key: number): number {
-  let lo = 0, hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Index keys are fingerprints with their 32-bit halves swapped, in place over `count` values from
@@ -328,14 +319,14 @@ export class ExactDataset {
   }
 
   /**
-   * Build the LSH table from the stored signatures (every band of every non-empty signature):
-   * a stable counting sort by hash, 16 bits at a time, of the pairs made in document order.
+   * Build the LSH table from the stored signatures (every band of every non-empty signature): the
+   * pairs made in document order, sorted stably by hash.
    */
   private ensureLsh(): void {
     if (this.lshKeys) return;
     const docs = this.docs.length;
-    let keys = new Uint32Array(docs * NEAR_BANDS);
-    let vals = new Uint32Array(docs * NEAR_BANDS);
+    const keys = new Uint32Array(docs * NEAR_BANDS);
+    const vals = new Uint32Array(docs * NEAR_BANDS);
     let m = 0;
     for (let d = 0; d < docs; d++) {
       const off = d * NEAR_K;
@@ -345,27 +336,9 @@ export class ExactDataset {
         vals[m] = d;
       }
     }
-    let toKeys = new Uint32Array(m);
-    let toVals = new Uint32Array(m);
-    const counts = new Uint32Array(0x10000);
-    for (const shift of [0, 16]) {
-      counts.fill(0);
-      for (let i = 0; i < m; i++) counts[(keys[i] >>> shift) & 0xffff]++;
-      for (let b = 0, at = 0; b < 0x10000; b++) {
-        const c = counts[b];
-        counts[b] = at;
-        at += c;
-      }
-      for (let i = 0; i < m; i++) {
-        const at = counts[(keys[i] >>> shift) & 0xffff]++;
-        toKeys[at] = keys[i];
-        toVals[at] = vals[i];
-      }
-      [keys, toKeys] = [toKeys, keys];
-      [vals, toVals] = [toVals, vals];
-    }
-    this.lshKeys = keys.length === m ? keys : keys.slice(0, m);
-    this.lshDocs = vals.length === m ? vals : vals.slice(0, m);
+    this.lshKeys = m === keys.length ? keys : keys.slice(0, m);
+    this.lshDocs = m === vals.length ? vals : vals.slice(0, m);
+    sortByKeyU32(this.lshKeys, this.lshDocs);
   }
 
   /**

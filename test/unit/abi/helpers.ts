@@ -60,3 +60,21 @@ export function radixSort(core: Core, keys: BigUint64Array, chunk: number):
   core.raw.sortBuckets(k, a, b, c, counts, scratch);
   return { keys: core.u64(k, n).slice(), rows: core.u32(a, n).slice(), b: core.u32(b, n).slice(), c: core.u32(c, n).slice() };
 }
+
+/**
+ * The sorted index's lookup, as src/datasets/exact.ts runs it: `sorted` and a prefix table of `bits`
+ * bits built in the arena, then every query looked up. Returns the prefix table, (first, count) per
+ * query and what lookupSorted returned.
+ */
+export function lookupAll(core: Core, sorted: ArrayLike<bigint>, bits: number, queries: ArrayLike<bigint>):
+  { prefix: Uint32Array; out: Uint32Array; found: number } {
+  const n = sorted.length, m = queries.length;
+  const L = core.layout();
+  const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
+  L.commit();
+  core.u64(k, n).set(Array.from(sorted));
+  core.raw.buildPrefix(k, n, bits, pre);
+  core.u64(q, m).set(Array.from(queries));
+  const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
+  return { prefix: core.u32(pre, 2 ** bits + 1).slice(), out: core.u32(out, m * 2).slice(), found };
+}

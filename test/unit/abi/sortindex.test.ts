@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILDS, coreOf } from './helpers.js';
 import { prng } from '../../reference/core.js';
-import { radixSort } from './helpers.js';
+import { lookupAll, radixSort } from './helpers.js';
 
 function randomKeys(seed: number, n: number, distinct: number): BigUint64Array {
   const rnd = prng(seed);
@@ -28,14 +28,7 @@ describe.each(BUILDS)('sorted index (%s)', (build) => {
       const keys = randomKeys(n * 7 + bits, n, Math.max(1, n >> 2)).sort();
       const queries = BigUint64Array.from([...randomKeys(5, 500, 1000), ...keys.slice(0, 500), 0n, 0xffff_ffff_ffff_ffffn]);
       const m = queries.length;
-      const L = core.layout();
-      const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
-      L.commit();
-      core.u64(k, n).set(keys);
-      core.raw.buildPrefix(k, n, bits, pre);
-      core.u64(q, m).set(queries);
-      const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
-      const res = core.u32(out, m * 2);
+      const { out: res, found } = lookupAll(core, keys, bits, queries);
       let want = 0;
       for (let i = 0; i < m; i++) {
         const first = keys.indexOf(queries[i]);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/core/abi.js';
 import { compileCore, type CoreVariant } from '../../../src/core/load.js';
 import { lookupSortedRef, prefixRef, prng, sortPairsRef } from '../../reference/core.js';
-import { radixSort } from '../abi/helpers.js';
+import { lookupAll, radixSort } from '../abi/helpers.js';
 
 const VARIANTS: CoreVariant[] = ['scalar', 'simd'];
 const cores = new Map<CoreVariant, Core>();
@@ -35,16 +35,9 @@ describe.each(VARIANTS)('sorted index kernels (%s)', (variant) => {
       const sorted = randomKeys(seed, n, Math.ceil(n * rnd())).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const queries = [...randomKeys(seed + 1000, 40, 60), ...sorted.filter(() => rnd() < 0.05)];
       const m = queries.length;
-      const L = core.layout();
-      const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
-      L.commit();
-      core.u64(k, n).set(sorted);
-      core.raw.buildPrefix(k, n, bits, pre);
-      expect(Array.from(core.u32(pre, 2 ** bits + 1)), `prefix, seed ${seed}`).toEqual(prefixRef(sorted, bits));
-      core.u64(q, m).set(queries);
-      const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
+      const { prefix, out: got, found } = lookupAll(core, sorted, bits, queries);
+      expect(Array.from(prefix), `prefix, seed ${seed}`).toEqual(prefixRef(sorted, bits));
       const want = lookupSortedRef(sorted, queries);
-      const got = core.u32(out, m * 2);
       for (let i = 0; i < m; i++) {
         expect(got[2 * i + 1], `count of query ${i}, seed ${seed}`).toBe(want[i][1]);
         if (want[i][1] > 0) expect(got[2 * i], `first of query ${i}, seed ${seed}`).toBe(want[i][0]);
