@@ -55,8 +55,10 @@ describe.each(VARIANTS)('sorted index sort (%s)', (variant) => {
       const n = Math.floor(rnd() * 6000);
       // few distinct values: long runs of equal keys, whose rows must stay in order
       const keys = randomKeys(seed, n, rnd() < 0.3 ? 1 + Math.floor(rnd() * 8) : n);
-      // keys sharing their top 11 bits land in one bucket: make some buckets large
+      // keys sharing their top 11 bits land in one bucket: make some buckets large, with keys that differ
+      // only in their low 42 bits in some
       if (seed % 4 === 0) for (let i = 0; i < n; i += 2) keys[i] &= 0x001f_ffff_ffff_ffffn;
+      if (seed % 4 === 2) for (let i = 0; i < n; i += 2) keys[i] &= 0x0000_03ff_ffff_ffffn;
       const want = sortPairsRef(keys, keys.map((_, i) => i));
       const got = radixSort(core, BigUint64Array.from(keys), 1 + Math.floor(rnd() * 2000));
       expect(Array.from(got.keys), `seed ${seed}`).toEqual(want.keys);
