@@ -41,13 +41,13 @@ export function radixCount(keysPtr: usize, n: u32, countsPtr: usize): void {
 /**
  * MSD pass of the sort over one chunk: key i of the `n` at `keysPtr` goes to position p =
  * cursors[top 11 bits]++ of `dstKeysPtr`, and the i-th u32 of each payload column (`aPtr`, `bPtr`,
- * `cPtr`) to position p of its destination. Start the cursors at the exclusive prefix sums of the
- * counts of all chunks; after the last chunk, cursor b is the end of bucket b. The payloads travel
- * with their keys here and within each bucket afterwards, so nothing is ever gathered from random
- * places of a DRAM-sized array.
+ * and `cPtr` when `cols` is 3; 2 payload columns otherwise) to position p of its destination. Start
+ * the cursors at the exclusive prefix sums of the counts of all chunks; after the last chunk, cursor b
+ * is the end of bucket b. The payloads travel with their keys here and within each bucket afterwards,
+ * so nothing is ever gathered from random places of a DRAM-sized array.
  */
 export function radixScatter(
-  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, n: u32, cursorsPtr: usize,
+  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, cols: u32, n: u32, cursorsPtr: usize,
   dstKeysPtr: usize, dstAPtr: usize, dstBPtr: usize, dstCPtr: usize,
 ): void {
   const nn = <usize>n;
@@ -59,18 +59,18 @@ export function radixScatter(
     store<u64>(dstKeysPtr + (pos << 3), k);
     store<u32>(dstAPtr + (pos << 2), load<u32>(aPtr + (i << 2)));
     store<u32>(dstBPtr + (pos << 2), load<u32>(bPtr + (i << 2)));
-    store<u32>(dstCPtr + (pos << 2), load<u32>(cPtr + (i << 2)));
+    if (cols > 2) store<u32>(dstCPtr + (pos << 2), load<u32>(cPtr + (i << 2)));
   }
 }
 
 /**
  * Second stage of the sort: bucket b = [ends[b − 1], ends[b]) (ends: 2048 u32 at `endsPtr`, as
  * `radixScatter` leaves its cursors) of the keys at `keysPtr` is sorted in place by the low 53 bits
- * of its keys, stably, and the three payload columns are permuted with it. `scratchPtr`: 20 bytes
- * for each pair of the largest bucket (16-byte aligned).
+ * of its keys, stably, and the payload columns (`cols`: 2 or 3, as for `radixScatter`) are permuted
+ * with it. `scratchPtr`: 20 bytes for each pair of the largest bucket (16-byte aligned).
  */
 export function sortBuckets(
-  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, endsPtr: usize, scratchPtr: usize,
+  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, cols: u32, endsPtr: usize, scratchPtr: usize,
 ): void {
   let from: usize = 0;
   for (let b: usize = 0; b < BUCKETS; b++) {
@@ -87,7 +87,7 @@ export function sortBuckets(
       sortBucket(tmpK, tmpV, keysPtr + (from << 3), order, len);
       permute(aPtr + (from << 2), order, column, len);
       permute(bPtr + (from << 2), order, column, len);
-      permute(cPtr + (from << 2), order, column, len);
+      if (cols > 2) permute(cPtr + (from << 2), order, column, len);
     }
     from = to;
   }

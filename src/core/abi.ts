@@ -28,12 +28,15 @@ export interface RawExports {
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
   /** Sorted index (assembly/sortindex.ts): MSD counts and scatter by the top 11 bits, then each bucket sorted. */
   radixCount(keysPtr: number, n: number, countsPtr: number): void;
+  /** Payload columns a, b and (when `cols` is 3) c travel with the keys. */
   radixScatter(
-    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, n: number, cursorsPtr: number,
+    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, cols: number, n: number, cursorsPtr: number,
     dstKeysPtr: number, dstAPtr: number, dstBPtr: number, dstCPtr: number,
   ): void;
   /** `scratchPtr`: 20 bytes per pair of the largest bucket. */
-  sortBuckets(keysPtr: number, aPtr: number, bPtr: number, cPtr: number, endsPtr: number, scratchPtr: number): void;
+  sortBuckets(
+    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, cols: number, endsPtr: number, scratchPtr: number,
+  ): void;
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
   lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
   simdEnabled(): number;

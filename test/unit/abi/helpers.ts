@@ -28,10 +28,10 @@ export function put(core: Core, bytes: Uint8Array): number {
 /**
  * The sorted index's sort, as src/datasets/exact.ts runs it: counts of the top 11 bits over every
  * chunk of `chunk` keys, the exclusive sums as cursors, the scatter chunk by chunk with the rows
- * (numbered from 0) as the first payload column and two columns derived from them, then each bucket
- * sorted in place with scratch for the largest. Returns the keys and each column.
+ * (numbered from 0) as the first payload column and one or two (`cols` 2 or 3) columns derived from
+ * them, then each bucket sorted in place with scratch for the largest. Returns the keys and each column.
  */
-export function radixSort(core: Core, keys: BigUint64Array, chunk: number):
+export function radixSort(core: Core, keys: BigUint64Array, chunk: number, cols = 3):
   { keys: BigUint64Array; rows: Uint32Array; b: Uint32Array; c: Uint32Array } {
   const n = keys.length;
   const L = core.layout();
@@ -40,6 +40,7 @@ export function radixSort(core: Core, keys: BigUint64Array, chunk: number):
   const scratch = L.take(n * 20);
   L.commit();
   core.u32(counts, 2048).fill(0);
+  core.u32(c, n).fill(0);
   for (let from = 0; from < n; from += chunk) {
     const part = keys.subarray(from, Math.min(n, from + chunk));
     core.u64(ik, part.length).set(part);
@@ -55,9 +56,9 @@ export function radixSort(core: Core, keys: BigUint64Array, chunk: number):
       core.u32(ib, part.length)[i] = (from + i) * 3;
       core.u32(ic, part.length)[i] = ~(from + i) >>> 0;
     }
-    core.raw.radixScatter(ik, ia, ib, ic, part.length, counts, k, a, b, c);
+    core.raw.radixScatter(ik, ia, ib, ic, cols, part.length, counts, k, a, b, c);
   }
-  core.raw.sortBuckets(k, a, b, c, counts, scratch);
+  core.raw.sortBuckets(k, a, b, c, cols, counts, scratch);
   return { keys: core.u64(k, n).slice(), rows: core.u32(a, n).slice(), b: core.u32(b, n).slice(), c: core.u32(c, n).slice() };
 }
 
