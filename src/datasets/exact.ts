@@ -67,9 +67,14 @@ function bandKey(sig: Uint32Array, offset: number, band: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Bytes of the LSH table of `docs` documents: (hash, document) as two u32 per band. */
+/** Bits of the LSH table's prefix table for `m` entries: 4–8 entries a slot, at most 2^16 slots. */
+function lshBits(m: number): number {
+  return Math.max(4, Math.min(16, Math.ceil(Math.log2(Math.max(m, 1))) - 3));
+}
+
+/** Bytes of the LSH table of `docs` documents: (hash, document) as two u32 per band, and its prefix table. */
 function lshBytes(docs: number): number {
-  return docs * NEAR_BANDS * 8;
+  return docs * NEAR_BANDS * 8 + (2 ** lshBits(docs * NEAR_BANDS) + 1) * 4;
 }
 
 
@@ -275,6 +280,9 @@ export class ExactDataset {
    */
   private lshKeys: Uint32Array | null = null;
   private lshDocs: Uint32Array | null = null;
+  /** Entry t: the first LSH entry whose hash's top bits are ≥ t (a search's range in one load). */
+  private lshPrefix: Uint32Array | null = null;
+  private lshShift = 32;
   /** Per document: its text as indexed (for alignment), or null when not kept. */
   private readonly texts: Array<string | null> = [];
   private textTotal = 0;
@@ -351,6 +359,7 @@ export class ExactDataset {
     this.sigs.set(sig, off);
     this.lshKeys = null; // rebuilt before the next near search
     this.lshDocs = null;
+    this.lshPrefix = null;
   }
 
   /**
@@ -374,6 +383,14 @@ export class ExactDataset {
     this.lshKeys = m === keys.length ? keys : keys.slice(0, m);
     this.lshDocs = m === vals.length ? vals : vals.slice(0, m);
     sortByKeyU32(this.lshKeys, this.lshDocs);
+    // without it, each of the 32 band searches is a binary search of ~22 steps over millions of entries
+    const bits = lshBits(docs * NEAR_BANDS);
+    const shift = 32 - bits;
+    const prefix = new Uint32Array(2 ** bits + 1);
+    for (let i = 0; i < m; i++) prefix[(this.lshKeys[i] >>> shift) + 1]++;
+    for (let t = 1; t < prefix.length; t++) prefix[t] += prefix[t - 1];
+    this.lshPrefix = prefix;
+    this.lshShift = shift;
   }
 
   /**
@@ -387,10 +404,13 @@ export class ExactDataset {
     this.ensureLsh();
     const keys = this.lshKeys!;
     const vals = this.lshDocs!;
+    const prefix = this.lshPrefix!;
     const candidates = new Set<number>();
     for (let b = 0; b < NEAR_BANDS; b++) {
       const key = bandKey(sig, 0, b);
-      for (let i = lowerBound(keys, key); i < keys.length && keys[i] === key; i++) candidates.add(vals[i]);
+      const slot = key >>> this.lshShift;
+      const from = lowerBound(keys, key, prefix[slot], prefix[slot + 1]);
+      for (let i = from; i < keys.length && keys[i] === key; i++) candidates.add(vals[i]);
     }
     const matches: NearMatch[] = [];
     for (const d of candidates) {

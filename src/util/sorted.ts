@@ -2,11 +2,12 @@
 
 /**
  * First position in the ascending `sorted` whose value is ≥ `value` (binary search): where `value`
- * is or would be inserted, and the count of smaller values.
+ * is or would be inserted, and the count of smaller values. `from`/`to` narrow the search to a range
+ * known to hold that position.
  * @example lowerBound(Uint32Array.of(1, 3, 3, 7), 3) // 1
  */
-export function lowerBound(sorted: ArrayLike<number>, value: number): number {
-  let lo = 0, hi = sorted.length;
+export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
+  let lo = from, hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] < value) lo = mid + 1;

@@ -26,5 +26,6 @@ describe('sorted columns', () => {
     const a = Uint32Array.from({ length: 500 }, () => Math.floor(rnd() * 100)).sort();
     for (let v = -1; v <= 101; v++) expect(lowerBound(a, v)).toBe(a.filter((x) => x < v).length);
     expect(lowerBound([], 5)).toBe(0);
+    expect(lowerBound(a, 50, 100, 200)).toBe(Math.min(200, Math.max(100, a.filter((x) => x < 50).length)));
   });
 });
