@@ -9,8 +9,9 @@ import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
 import type { SnapshotStream } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
-import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
+import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult, SliceOptions } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
+import type { ExactStorage } from './datasets/stored.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
@@ -122,12 +123,20 @@ export class Engine extends FingerprintEngine {
   }
   /** {@inheritDoc Corpus.datasets} @example engine.datasets().map((d) => d.id) */
   datasets(): DatasetStats[] { return this.corpus.datasets(); }
+  /** {@inheritDoc Corpus.attachDataset} @example await engine.attachDataset(await openPostgresDataset({ url, id })) */
+  attachDataset(storage: ExactStorage): Promise<DatasetStats> { return this.corpus.attachDataset(storage); }
+  /** {@inheritDoc Corpus.copyDataset} @example await engine.copyDataset('books', 'books-pg') */
+  copyDataset(from: string, to: string): Promise<DatasetStats> { return this.corpus.copyDataset(from, to); }
   /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
   finalizeDataset(id: string): DatasetStats { return this.corpus.finalizeDataset(id); }
   /** {@inheritDoc Corpus.removeDataset} @example engine.removeDataset('books') // true */
   removeDataset(id: string): boolean { return this.corpus.removeDataset(id); }
   /** {@inheritDoc Corpus.search} @example engine.search(suspect).matches[0] */
   search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
+  /** {@inheritDoc Corpus.searchAsync} @example const { matches } = await engine.searchAsync(suspect) */
+  searchAsync(text: string | Uint8Array, options?: SearchOptions, run?: SliceOptions): Promise<SearchResult> {
+    return this.corpus.searchAsync(text, options, run);
+  }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
   /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
@@ -137,7 +146,9 @@ export class Engine extends FingerprintEngine {
     return this.corpus.documentText(datasetId, documentId);
   }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
-  importDataset(bytes: Uint8Array): Promise<DatasetStats> { return this.corpus.importDataset(bytes); }
+  importDataset(bytes: Uint8Array, options?: { readonly into?: string }): Promise<DatasetStats> {
+    return this.corpus.importDataset(bytes, options);
+  }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
     return this.corpus.declareDataset(id, declaration);

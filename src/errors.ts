@@ -34,7 +34,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'MALFORMED_JSON'
   | 'INTERNAL'
-  | 'MALFORMED_REQUEST';
+  | 'MALFORMED_REQUEST'
+  | 'NOT_SUPPORTED';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -64,6 +65,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   MALFORMED_JSON: 'The request body is not valid JSON',
   INTERNAL: 'An unexpected error occurred',
   MALFORMED_REQUEST: 'The request could not be parsed as HTTP',
+  NOT_SUPPORTED: 'The operation is not supported for this item',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -94,6 +96,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   MALFORMED_JSON: 400,
   INTERNAL: 500,
   MALFORMED_REQUEST: 400,
+  NOT_SUPPORTED: 501,
 });
 
 /** Marks instances; registered (Symbol.for) so every bundle of the library shares it. */

@@ -24,6 +24,10 @@ export type {
 } from './corpus/types.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
+export type {
+  ExactStorage, StoredDatasetInfo, StoredBatch, StoredDocument, StoredLookup, StoredPostings, StoredDocumentsRequest,
+  StoredDocuments, FetchedDocument,
+} from './datasets/stored.js';
 
 // Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
 // fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)

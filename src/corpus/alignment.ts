@@ -10,17 +10,17 @@
  */
 import type { Core } from '../core/abi.js';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
-import type { CandidateRegion, ExactCandidate, ExactDataset } from '../datasets/exact.js';
+import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize, type Normalized } from '../text/normalize.js';
-import { pairsOfNormalized, type ContentPairs } from './content-words.js';
+import { pairsOfNormalized, type ContentPairs, type PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
-  readonly dataset: ExactDataset;
+  readonly dataset: ExactSearchable;
   readonly candidate: ExactCandidate;
 }
 
@@ -66,7 +66,7 @@ export function* alignSteps(
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
 ): Steps<AlignmentOutcome> {
-  const ranked = jobs.slice().sort((x, y) => y.candidate.strength - x.candidate.strength);
+  const ranked = byStrength(jobs);
   const aligned = new Map<string, Map<number, ExactMatch[]>>();
   const passages = new Map<string, Array<{ pairs: number; shared: number; background: number }>>();
   const withoutText = new Set<string>();
@@ -93,7 +93,7 @@ export function* alignSteps(
       yield PAUSE;
       // each passage is normalised once, for its shared word runs and its shared content-word pairs
       const qn = normalize(query.slice(s.a_start, s.a_end)), sn = normalize(text.slice(s.b_start, s.b_end));
-      const match = alignedMatch(id, dataset.docs[candidate.doc].id, s, runsOf(wordsOf(qn), wordsOf(sn)));
+      const match = alignedMatch(id, dataset.document(candidate.doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
       const pairs = sharedPairs(qn, sn);
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
@@ -134,6 +134,41 @@ export function* alignSteps(
     },
   };
 }
+
+/**
+ * One candidate list per document from the exact and the content-word candidates: the regions of
+ * both, their strengths added.
+ * @example const jobs = withPairCandidates(search.candidates, pairCandidates)
+ */
+export function withPairCandidates(
+  exact: readonly ExactCandidate[],
+  pairs: readonly PairCandidate[] | null,
+): ExactCandidate[] {
+  if (!pairs || pairs.length === 0) return exact.slice();
+  const byDoc = new Map<number, ExactCandidate>(exact.map((c) => [c.doc, c]));
+  for (const p of pairs) {
+    const c = byDoc.get(p.doc);
+    if (!c) { byDoc.set(p.doc, p); continue; }
+    const regions = [...c.regions, ...p.regions];
+    byDoc.set(p.doc, { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions });
+  }
+  return [...byDoc.values()];
+}
+
+/**
+ * The candidates that {@link alignSteps} would consider, at most `limit`: the strongest first, in its
+ * order (a dataset whose texts are fetched per query fetches only these).
+ * @example strongest(withPairCandidates(search.candidates, pairs), 50).map((c) => c.doc)
+ */
+export function strongest(candidates: readonly ExactCandidate[], limit: number): ExactCandidate[] {
+  return byStrength(candidates).slice(0, limit);
+}
+
+/** Candidates strongest first; equally strong ones keep their order (the sort is stable). */
+const byStrength = <T extends { readonly candidate: ExactCandidate } | ExactCandidate>(items: readonly T[]): T[] =>
+  items.slice().sort((x, y) => strengthOf(y) - strengthOf(x));
+const strengthOf = (x: { readonly candidate: ExactCandidate } | ExactCandidate): number =>
+  'candidate' in x ? x.candidate.strength : x.strength;
 
 /**
  * The reported matches of one exact dataset: the aligned passages of its aligned documents, then
@@ -247,7 +282,7 @@ const notInsidePair = (text: string, at: number): number => ((text.charCodeAt(at
 export interface PairLookup {
   query(): ContentPairs;
   /** True when document `doc` of `dataset` holds the query's pair number `i`. */
-  holds(dataset: ExactDataset, doc: number, i: number): boolean;
+  holds(dataset: ExactSearchable, doc: number, i: number): boolean;
 }
 
 /**
@@ -276,7 +311,7 @@ export const NO_CONTROL_BACKGROUND = 0.25;
  * shares far more inside its span than the rest of the query shares with the whole document.
  */
 function* pairBackground(
-  pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[],
+  pairsOf: PairLookup, dataset: ExactSearchable, doc: number, spans: readonly AlignedSpan[],
 ): Steps<number> {
   const q = pairsOf.query();
   const seen = new Set<number>();

@@ -40,7 +40,7 @@ export const PAIR_MIN_DENSITY = 0.05;
 const prefixBitsFor = (postings: number): number => Math.min(24, Math.max(12, Math.ceil(Math.log2(postings / 8 + 1))));
 
 /** Pairs occurring in more documents than this are too common to say anything. */
-const MAX_POSTINGS = 64;
+export const MAX_POSTINGS = 64;
 /**
  * A shared pair of content words is weaker evidence than a shared 5-gram (pairs recur by topic):
  * a pair hit counts this much of an exact hit in a candidate's strength.
@@ -166,12 +166,23 @@ export interface PairCandidate {
 }
 
 /**
+ * What the search reads of a content-word pair index: where the query's pairs sit, which documents hold
+ * one, and the candidate documents. {@link ContentWordIndex} is one; a dataset in a database gives one
+ * built from the postings a query fetched (src/corpus/stored.ts).
+ */
+export interface PairIndex {
+  postings(q: ContentPairs): QueryPostings;
+  holdsAt(at: QueryPostings, i: number, doc: number): boolean;
+  candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]>;
+}
+
+/**
  * The content-word pair index of a set of documents (see the module comment).
  * @example
  * const index = ContentWordIndex.build(['first document text', 'second document text'])
  * index.candidates(contentPairs('a query that rewords the second document'))
  */
-export class ContentWordIndex {
+export class ContentWordIndex implements PairIndex {
   /** Where each bucket's keys start (a key's bucket is its top 32 − shift bits): a lookup searches one bucket. */
   private readonly buckets: Uint32Array;
   /** A key's bucket is `key >>> shift`. */
@@ -211,6 +222,16 @@ export class ContentWordIndex {
     }
     sortByKey(keys, docs, offsets);
     return new ContentWordIndex(keys, docs, offsets, texts.length);
+  }
+
+  /**
+   * An index of the given postings (pair hash, document, offset of the first word), in that order within
+   * each hash: the postings a query fetched from a database, for instance. Sorts the arrays in place.
+   * @example ContentWordIndex.fromPostings(hashes, docs, offsets, 1000).postings(contentPairs(query))
+   */
+  static fromPostings(keys: Uint32Array, docs: Uint32Array, offsets: Uint32Array, documents: number): ContentWordIndex {
+    sortByKey(keys, docs, offsets);
+    return new ContentWordIndex(keys, docs, offsets, documents);
   }
 
   /**

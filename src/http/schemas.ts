@@ -266,8 +266,9 @@ const DATASET_STATS_PROPS = {
   window: int0,
   fpr: num01,
   filters: int0,
+  storage: { enum: ['postgres'], description: 'Where the index lives when not in the server\'s memory: PostgreSQL' },
 } as const;
-const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters'];
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);

@@ -181,12 +181,14 @@ export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreReq
   const flagged = linked.map(() => new Uint8Array(n));
   for (let i = 0; i < n; i++) {
     let chunk: string | null = null;
-    linked.forEach((l, d) => {
+    for (const [d, l] of linked.entries()) {
       const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
       let e = cache?.get(key);
       if (!e) {
         chunk ??= text!.slice(chunks[i].start, chunks[i].end);
-        const { result, details } = deps.corpus.searchDetailed(chunk, { datasets: [l.id] });
+        // async: a dataset kept in a database is searched too (in one go: a chunk is short)
+        const search = deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id] }, { sliceMs: Infinity });
+        const { result, details } = await search;
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
@@ -197,7 +199,7 @@ export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreReq
       flagged[d][i] = e.flagged ? 1 : 0;
       longest[d][i] = e.longest;
       if (l.kind === 'portrait' && e.flagged) factors.add('portrait_membership');
-    });
+    }
   }
 
   // per dataset: order-statistic chance → calibrated confidence × certainty

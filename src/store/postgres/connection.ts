@@ -92,3 +92,19 @@ export function unavailable(error: unknown, target: PostgresTarget): TrainprintE
   if (why === undefined) return undefined;
   return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
 }
+
+/**
+ * FNV-1a of a name as a signed 32-bit integer: the second half of an advisory lock key.
+ * @example lockId('trainprint') // a fixed int32
+ */
+export function lockId(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/**
+ * A plain name (checked by {@link checkSchema} or made here) as a quoted SQL identifier.
+ * @example quote('trainprint') // '"trainprint"'
+ */
+export const quote = (name: string): string => `"${name}"`;

@@ -23,8 +23,8 @@ import { checkKey, checkScan, decodeValue, encodeBatch, encodeValue, type Encode
 import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
 import { bytesKey, keyBytes, prefixEnd } from './key-bytes.js';
-import { checkSchema, parseTarget, unavailable, type PostgresTarget } from './connection.js';
-import { MIGRATIONS } from './migrations.js';
+import { checkSchema, lockId, parseTarget, quote, unavailable, type PostgresTarget } from './connection.js';
+import { applyMigrations, MIGRATIONS } from './migrations.js';
 
 /**
  * Options of {@link openPostgresStore}.
@@ -47,14 +47,6 @@ export interface PostgresStoreOptions {
 const WRITE_LOCK_CLASS = 0x7470_7772;
 const MIGRATION_LOCK_CLASS = 0x7470_6d67;
 
-/** FNV-1a of the schema name as a signed 32-bit integer: the advisory lock's second half. */
-function lockId(schema: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < schema.length; i++) h = Math.imul(h ^ schema.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
-
-const quote = (name: string): string => `"${name}"`;
 const noop = (): void => {};
 const buffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -452,49 +444,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // fails with STORE_UNAVAILABLE, so there is nothing to do — but an unheard 'error' would crash the process.
   pool.on('error', noop);
   try {
-    await migrate(pool, schema);
+    const set = { migrations: MIGRATIONS, table: 'schema_migrations', lockClass: MIGRATION_LOCK_CLASS };
+    await applyMigrations(pool, schema, set);
   } catch (error) {
     await pool.end().catch(noop);
     throw unavailable(error, target) ?? error;
   }
   return new PostgresStore(pool, target, schema);
-}
-
-/** Applies the migrations `schema` lacks, under a session advisory lock. */
-async function migrate(pool: Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  const s = quote(schema);
-  let broken: Error | undefined;
-  try {
-    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_CLASS}, ${lockId(schema)})`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations
-      (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const applied = await client.query(`SELECT version FROM ${s}.schema_migrations`);
-    const done = new Set(applied.rows.map((r) => r.version as number));
-    const newest = Math.max(0, ...done);
-    const known = MIGRATIONS.length;
-    if (newest > known) {
-      const why = `schema ${schema} is at version ${newest}, newer than this release knows (${known}): upgrade`;
-      throw new TrainprintError('STORE_UNAVAILABLE', why);
-    }
-    for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
-      await client.query('BEGIN');
-      try {
-        await client.query(m.sql(s));
-        await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(noop);
-        throw error;
-      }
-    }
-    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_CLASS}, ${lockId(schema)})`);
-  } catch (error) {
-    broken = error as Error; // drop the connection: it may still hold the session lock
-    throw error;
-  } finally {
-    client.release(broken);
-  }
 }
