@@ -222,7 +222,7 @@ export class Corpus {
       throw new TrainprintError('INVALID_INPUT', `a stored dataset must implement ${methods.join(', ')}`);
     }
     const info = await storage.info();
-    if (info.params !== DATASET_PARAMS) {
+    if (info.params !== '' && info.params !== DATASET_PARAMS) {
       const got = JSON.stringify(info.params);
       const want = JSON.stringify(DATASET_PARAMS);
       throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `dataset "${storage.id}" has params ${got}, expected ${want}`);

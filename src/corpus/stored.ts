@@ -26,6 +26,7 @@ import type { ExactDatasetSource } from '../datasets/snapshot-stream.js';
 import type {
   ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocument,
 } from '../datasets/stored.js';
+import { DATASET_PARAMS } from '../datasets/params.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, NearMatch } from '../datasets/types.js';
 import { strongest, withPairCandidates } from './alignment.js';
 import {
@@ -67,8 +68,9 @@ export class StoredExactDataset {
     return this.info.descriptor;
   }
 
+  /** The params of its fingerprints (an exact dataset's; recorded in the storage by the first batch). */
   get params(): string {
-    return this.info.params;
+    return this.info.params || DATASET_PARAMS;
   }
 
   /** True unless the descriptor says `keep_text: false`. */
@@ -88,7 +90,7 @@ export class StoredExactDataset {
       fingerprints: i.fingerprints,
       bytes: i.bytes,
       index_bytes: i.index_bytes,
-      params: i.params,
+      params: this.params,
       kb_dataset: i.descriptor.kb_dataset ?? null,
       models: [...(i.descriptor.models ?? [])],
       ...(this.keepsText || i.text_bytes > 0 ? { text_bytes: i.text_bytes } : {}),
@@ -206,6 +208,7 @@ export class StoredExactDataset {
 /** The same batch shape with nothing in it, for rows after the documents `first`… */
 function emptyBatch(first: number): StoredBatch {
   return {
+    params: DATASET_PARAMS,
     first,
     documents: [],
     fingerprints: {
@@ -283,6 +286,7 @@ export class StoredLoader {
   async flush(): Promise<void> {
     if (this.docs.length === 0 && this.fp.hash.length === 0) return;
     const batch: StoredBatch = {
+      params: DATASET_PARAMS,
       first: this.next,
       documents: this.docs,
       fingerprints: {

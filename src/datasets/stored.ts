@@ -17,7 +17,7 @@ import type { DatasetDescriptor, DocInfo } from './types.js';
 /** What a storage says of its dataset. */
 export interface StoredDatasetInfo {
   readonly descriptor: DatasetDescriptor & { readonly kind: 'exact' };
-  /** The params id of the fingerprints (an exact dataset's). */
+  /** The params id of the fingerprints stored (an exact dataset's), recorded by the first batch; '' before. */
   readonly params: string;
   readonly documents: number;
   readonly tokens: number;
@@ -47,6 +47,8 @@ export interface StoredDocument extends DocInfo {
  * appended meanwhile). A batch may carry rows only (documents stored by an earlier batch).
  */
 export interface StoredBatch {
+  /** The params id of the batch's fingerprints: every batch of a dataset has the same (PARAMS_MISMATCH). */
+  readonly params: string;
   readonly first: number;
   readonly documents: readonly StoredDocument[];
   readonly fingerprints: {
@@ -120,7 +122,10 @@ export interface ExactStorage {
   /** Where it is kept, for messages: never with a password. */
   readonly label: string;
   info(): Promise<StoredDatasetInfo>;
-  /** Appends a batch in one transaction. @throws ALREADY_EXISTS (a document id), CONFLICT (`first`) */
+  /**
+   * Appends a batch in one transaction.
+   * @throws ALREADY_EXISTS (a document id), CONFLICT (`first`), PARAMS_MISMATCH (`params`)
+   */
   append(batch: StoredBatch): Promise<void>;
   /** After a load: builds what lookups need (indexes) where missing, and refreshes the planner's statistics. */
   finishLoad(): Promise<StoredDatasetInfo>;

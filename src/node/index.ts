@@ -17,7 +17,7 @@
  */
 export { readDocuments, detectFormat } from './read-documents.js';
 export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
-export { buildDatasetFile, readDatasetInfo } from './build.js';
+export { buildDatasetFile, buildPostgresDataset, pushDatasetFile, readDatasetInfo } from './build.js';
 export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
 export { createPostgresDataset, openPostgresDataset, openPostgresDatasets, PostgresDataset } from '../store/node.js';
 export { serve } from './serve.js';
@@ -31,4 +31,7 @@ export type { ServeOptions, Server } from './serve.js';
 export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store/node.js';
 export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
+export type {
+  BuildPostgresDatasetOptions, PostgresDatasetResult, PostgresTargetOptions, PushDatasetFileOptions,
+} from './build.js';
 export * from './packs.js';

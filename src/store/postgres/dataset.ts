@@ -23,7 +23,6 @@
  */
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { TrainprintError } from '../../errors.js';
-import { DATASET_PARAMS } from '../../datasets/params.js';
 import type {
   ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocuments, StoredDocumentsRequest,
   StoredLookup, StoredPostings,
@@ -230,8 +229,12 @@ export class PostgresDataset implements ExactStorage {
       }
     }
     await this.#transaction(async (db) => {
-      const r = await db.query(`SELECT documents FROM ${this.#catalog} WHERE id = $1 FOR UPDATE`, [this.id]);
+      const r = await db.query(`SELECT documents, params FROM ${this.#catalog} WHERE id = $1 FOR UPDATE`, [this.id]);
       if (r.rows.length === 0) throw new TrainprintError('NOT_FOUND', `no dataset "${this.id}" in ${this.label}`);
+      if (r.rows[0].params !== '' && r.rows[0].params !== batch.params) {
+        const had = JSON.stringify(r.rows[0].params);
+        throw new TrainprintError('PARAMS_MISMATCH', `dataset "${this.id}" holds fingerprints of params ${had}`);
+      }
       const stored = Number(r.rows[0].documents);
       if (stored !== batch.first) {
         const why = `the batch starts at ${batch.first}: another writer appended`;
@@ -243,9 +246,9 @@ export class PostgresDataset implements ExactStorage {
       const sum = (f: (d: (typeof docs)[number]) => number) => docs.reduce((a, d) => a + f(d), 0);
       await db.query(
         `UPDATE ${this.#catalog} SET documents = documents + $2, tokens = tokens + $3, bytes = bytes + $4,
-          fingerprints = fingerprints + $5, text_bytes = text_bytes + $6 WHERE id = $1`,
+          fingerprints = fingerprints + $5, text_bytes = text_bytes + $6, params = $7 WHERE id = $1`,
         [this.id, docs.length, sum((d) => d.tokens), sum((d) => d.bytes), batch.fingerprints.hash.length,
-          sum((d) => (d.text === null ? 0 : d.bytes))],
+          sum((d) => (d.text === null ? 0 : d.bytes)), batch.params],
       );
     });
   }
@@ -644,8 +647,8 @@ export async function createPostgresDataset(options: CreatePostgresDatasetOption
       for (const statement of new DatasetSql(p.schema, tables).create(partitions)) await client.query(statement);
       const r = await client.query(
         `INSERT INTO ${quote(p.schema)}.datasets (id, tables, params, descriptor, partitions)
-          VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-        [descriptor.id, tables, DATASET_PARAMS, descriptorBytes, partitions],
+          VALUES ($1, $2, '', $3, $4) RETURNING *`,
+        [descriptor.id, tables, descriptorBytes, partitions],
       );
       await client.query('COMMIT');
       return r.rows[0] as CatalogRow;

@@ -67,7 +67,7 @@ export const DATASET_MIGRATIONS: readonly Migration[] = [
     sql: (s) => `CREATE TABLE ${s}.datasets (
         id text PRIMARY KEY,
         tables text NOT NULL UNIQUE,
-        params text NOT NULL,
+        params text NOT NULL DEFAULT '',
         descriptor bytea NOT NULL,
         partitions integer NOT NULL,
         documents bigint NOT NULL DEFAULT 0,
