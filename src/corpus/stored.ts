@@ -225,18 +225,20 @@ function emptyBatch(first: number): StoredBatch {
  */
 export class StoredLoader {
   private docs: StoredDocument[] = [];
-  private fp = { doc: [] as number[], hash: [] as bigint[], start: [] as number[], end: [] as number[] };
-  private pairs = { doc: [] as number[], hash: [] as number[], offset: [] as number[] };
+  /** Per document (its number): its winnowed fingerprints and content-word pairs, as made (copied at flush). */
+  private fp: Array<{ doc: number; hashes: BigUint64Array; starts: Uint32Array; ends: Uint32Array }> = [];
+  private pairs: Array<{ doc: number; hashes: Uint32Array; starts: Uint32Array }> = [];
+  private fpRows = 0;
+  private pairRows = 0;
   private bands = { doc: [] as number[], key: [] as number[] };
-  private readonly ids = new Set<string>();
 
   /** @param next the number the next document gets (the stored count) */
   constructor(private readonly storage: ExactStorage, public next: number, private readonly keepText: boolean) {}
 
   /**
    * Adds one document with its fingerprint (made with the exact datasets' options from `text`).
-   * @throws (rejects) INVALID_INPUT (no signature), ALREADY_EXISTS (an id twice in this load), and what
-   *   the storage rejects with
+   * @throws (rejects) INVALID_INPUT (no signature), and what the storage rejects with (ALREADY_EXISTS for a
+   *   document id stored or appended twice)
    */
   async add(doc: DatasetDocument, text: string, fp: DocumentFingerprint): Promise<void> {
     const sig = fp.minhash;
@@ -244,66 +246,69 @@ export class StoredLoader {
       const why = `exact datasets need a ${NEAR_K}-value MinHash signature`;
       throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": ${why}`);
     }
-    const d = this.next + this.docs.length;
     const w = fp.winnow;
-    for (let k = 0; k < w.hashes.length; k++) {
-      this.fp.doc.push(d);
-      this.fp.hash.push(w.hashes[k]);
-      this.fp.start.push(w.starts[k]);
-      this.fp.end.push(w.ends[k]);
-    }
+    this.fp.push({ doc: this.next + this.docs.length, hashes: w.hashes, starts: w.starts, ends: w.ends });
+    this.fpRows += w.hashes.length;
     const info = {
       id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length,
       ...(doc.meta === undefined ? {} : { meta: doc.meta }),
     };
-    await this.addRows(info, this.keepText ? text : null, sig);
+    await this.gather(info, this.keepText ? text : null, sig);
   }
 
   /** Adds a document whose fingerprint rows come separately (a copy), with its pairs and band keys. */
   async addRows(info: DocInfo, text: string | null, minhash: Uint32Array): Promise<void> {
-    if (this.ids.has(info.id)) {
-      throw new TrainprintError('ALREADY_EXISTS', `document "${info.id}" is already in this load`);
-    }
-    this.ids.add(info.id);
+    await this.gather(info, text, minhash);
+  }
+
+  /** Gathers a document (its id is checked by the storage: a repeated one, stored or in the batch, is refused). */
+  private async gather(info: DocInfo, text: string | null, minhash: Uint32Array): Promise<void> {
     const d = this.next + this.docs.length;
     this.docs.push({ ...info, minhash: minhash.slice(), text });
     if (text !== null) {
       const p = contentPairs(text);
-      for (let k = 0; k < p.hashes.length; k++) {
-        this.pairs.doc.push(d);
-        this.pairs.hash.push(p.hashes[k]);
-        this.pairs.offset.push(p.starts[k]);
-      }
+      this.pairs.push({ doc: d, hashes: p.hashes, starts: p.starts });
+      this.pairRows += p.hashes.length;
     }
     for (const key of bandKeys(minhash)) {
       this.bands.doc.push(d);
       this.bands.key.push(key);
     }
-    if (this.docs.length >= BATCH_DOCUMENTS || this.fp.hash.length >= BATCH_FINGERPRINTS) await this.flush();
+    if (this.docs.length >= BATCH_DOCUMENTS || this.fpRows >= BATCH_FINGERPRINTS) await this.flush();
   }
 
   /** Appends what is gathered (one transaction). */
   async flush(): Promise<void> {
-    if (this.docs.length === 0 && this.fp.hash.length === 0) return;
-    const batch: StoredBatch = {
-      params: DATASET_PARAMS,
-      first: this.next,
-      documents: this.docs,
-      fingerprints: {
-        doc: Uint32Array.from(this.fp.doc), hash: BigUint64Array.from(this.fp.hash),
-        start: Uint32Array.from(this.fp.start), end: Uint32Array.from(this.fp.end),
-      },
-      pairs: {
-        doc: Uint32Array.from(this.pairs.doc), hash: Uint32Array.from(this.pairs.hash),
-        offset: Uint32Array.from(this.pairs.offset),
-      },
-      bands: { doc: Uint32Array.from(this.bands.doc), key: Float64Array.from(this.bands.key) },
+    if (this.docs.length === 0 && this.fpRows === 0) return;
+    const fingerprints = {
+      doc: new Uint32Array(this.fpRows), hash: new BigUint64Array(this.fpRows),
+      start: new Uint32Array(this.fpRows), end: new Uint32Array(this.fpRows),
     };
-    await this.storage.append(batch);
+    let at = 0;
+    for (const f of this.fp) {
+      fingerprints.doc.fill(f.doc, at, at + f.hashes.length);
+      fingerprints.hash.set(f.hashes, at);
+      fingerprints.start.set(f.starts, at);
+      fingerprints.end.set(f.ends, at);
+      at += f.hashes.length;
+    }
+    const n = this.pairRows;
+    const pairs = { doc: new Uint32Array(n), hash: new Uint32Array(n), offset: new Uint32Array(n) };
+    at = 0;
+    for (const p of this.pairs) {
+      pairs.doc.fill(p.doc, at, at + p.hashes.length);
+      pairs.hash.set(p.hashes, at);
+      pairs.offset.set(p.starts, at);
+      at += p.hashes.length;
+    }
+    const bands = { doc: Uint32Array.from(this.bands.doc), key: Float64Array.from(this.bands.key) };
+    const first = this.next;
+    await this.storage.append({ params: DATASET_PARAMS, first, documents: this.docs, fingerprints, pairs, bands });
     this.next += this.docs.length;
     this.docs = [];
-    this.fp = { doc: [], hash: [], start: [], end: [] };
-    this.pairs = { doc: [], hash: [], offset: [] };
+    this.fp = [];
+    this.pairs = [];
+    this.fpRows = this.pairRows = 0;
     this.bands = { doc: [], key: [] };
   }
 }
