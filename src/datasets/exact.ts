@@ -28,6 +28,7 @@ import { TrainprintError } from '../errors.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
+import { exactDescriptor } from './descriptor.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
 import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
@@ -406,15 +407,7 @@ export class ExactDataset implements ExactSearchable {
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
-    const { id, name, models, kb_dataset, meta, keep_text } = descriptor;
-    this.descriptor = {
-      id, kind: 'exact',
-      ...(name === undefined ? {} : { name }),
-      ...(keep_text === false ? { keep_text: false } : {}),
-      ...(models === undefined ? {} : { models: [...models] }),
-      ...(kb_dataset === undefined ? {} : { kb_dataset }),
-      ...(meta === undefined ? {} : { meta }),
-    };
+    this.descriptor = exactDescriptor(descriptor);
     this.params = params;
   }
 

@@ -17,7 +17,7 @@ import { knowledgeBase } from '../../src/services/kb/index.js';
 import { book, licences } from '../fixtures/texts/index.js';
 import { startApi } from '../fixtures/http/harness.js';
 import { describePostgres } from '../pg/postgres.js';
-import { prng } from '../reference/core.js';
+import { obfuscate } from '../fixtures/obfuscate.js';
 
 type Outcome = { code: ErrorCode | 'resolved' | 'other'; message: string };
 
@@ -43,15 +43,6 @@ function sections(name: string, text: string, size: number): Array<{ id: string;
     at = end;
   }
   return out;
-}
-
-/** Words of `text` with every `every`-th word replaced and neighbours swapped here and there. */
-function obfuscate(text: string, seed: number, every = 3): string {
-  const rnd = prng(seed);
-  const words = text.split(/\s+/).filter(Boolean);
-  for (let i = 0; i < words.length; i++) if (i % every === 0) words[i] = `zq${Math.floor(rnd() * 1e6).toString(36)}`;
-  for (let i = 1; i + 1 < words.length; i += 7) [words[i], words[i + 1]] = [words[i + 1], words[i]];
-  return words.join(' ');
 }
 
 // A notice that 80 of the sections carry: its content-word pairs are in more documents than a pair

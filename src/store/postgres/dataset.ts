@@ -27,9 +27,13 @@ import type {
   ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocuments, StoredDocumentsRequest,
   StoredLookup, StoredPostings,
 } from '../../datasets/stored.js';
+import { exactDescriptor } from '../../datasets/descriptor.js';
 import type { DatasetDescriptor } from '../../datasets/types.js';
 import { decodeValue, encodeValue } from '../memory.js';
-import { checkSchema, lockId, parseTarget, quote, unavailable, type PostgresTarget } from './connection.js';
+import {
+  checkPoolSettings, checkSchema, inTransaction, lockId, openPool, parseTarget, quote, unavailable,
+  type PostgresTarget,
+} from './connection.js';
 import { applyMigrations, DATASET_MIGRATIONS } from './migrations.js';
 
 /** Where the datasets are: a URL (this module makes and ends the pool) or the caller's pool. */
@@ -458,21 +462,7 @@ export class PostgresDataset implements ExactStorage {
   }
 
   async #transaction<T>(body: (db: PoolClient) => Promise<T>): Promise<T> {
-    return this.#run(async () => {
-      const client = await this.#shared.pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const result = await body(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    });
+    return this.#run(() => inTransaction(this.#shared.pool, 'BEGIN', body));
   }
 }
 
@@ -545,21 +535,11 @@ async function place(options: PostgresDatasetConnection): Promise<Place> {
   }
   const schema = options.schema ?? target.schema ?? DEFAULT_SCHEMA;
   checkSchema(schema);
-  const max = options.maxConnections ?? 10;
-  const timeout = options.connectTimeoutMs ?? 10_000;
-  if (!Number.isInteger(max) || max < 1 || max > 1000) {
-    throw new TrainprintError('INVALID_OPTIONS', `maxConnections must be an integer in 1..1000, got ${String(max)}`);
-  }
-  if (!Number.isInteger(timeout) || timeout < 1) {
-    throw new TrainprintError('INVALID_OPTIONS', `connectTimeoutMs must be a positive integer, got ${String(timeout)}`);
-  }
+  checkPoolSettings(options);
   let shared: SharedPool;
   if (pool) shared = { pool, owned: false, users: 0 };
   else {
-    const { default: pg } = await import('pg');
-    const made = new pg.Pool({ connectionString: target.connectionString, max, connectionTimeoutMillis: timeout });
-    // a broken idle connection is reported here; the next query reconnects or fails with STORE_UNAVAILABLE
-    made.on('error', noop);
+    const made = await openPool(target, options);
     // Generic plans for the named lookups: the choice between a custom and a generic plan re-plans a
     // statement over every partition on each call (a one-key lookup took 0.6 ms, 0.37 ms generic, 16 parts),
     // and a generic plan is the one wanted anyway (a probe per key, pruned at run time). Pools of the caller
@@ -597,25 +577,19 @@ async function catalogRow(db: Pool | PoolClient, schema: string, id: string): Pr
   return r.rows[0] as CatalogRow | undefined;
 }
 
+/** BEGIN and the schema's catalog lock: creating and dropping datasets take turns. */
+const catalogBegin = (schema: string): string =>
+  `BEGIN; SELECT pg_advisory_xact_lock(${CATALOG_LOCK_CLASS}, ${lockId(schema)})`;
+
 async function dropDataset(pool: Pool, schema: string, id: string): Promise<boolean> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(${CATALOG_LOCK_CLASS}, ${lockId(schema)})`);
+  return inTransaction(pool, catalogBegin(schema), async (client) => {
     const row = await catalogRow(client, schema, id);
     if (row) {
       await client.query(`DROP TABLE IF EXISTS ${new DatasetSql(schema, row.tables).tables()} CASCADE`);
       await client.query(`DELETE FROM ${quote(schema)}.datasets WHERE id = $1`, [id]);
     }
-    await client.query('COMMIT');
     return row !== undefined;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 /** The stored descriptor of a new dataset: the documented fields only, as an in-memory one keeps them. */
@@ -636,14 +610,7 @@ function descriptorOf(o: CreatePostgresDatasetOptions): DatasetDescriptor & { ki
   if (keep_text !== undefined && typeof keep_text !== 'boolean') {
     throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');
   }
-  return {
-    id, kind: 'exact',
-    ...(name === undefined ? {} : { name }),
-    ...(keep_text === false ? { keep_text: false } : {}),
-    ...(models === undefined ? {} : { models: [...models] }),
-    ...(kb_dataset === undefined ? {} : { kb_dataset }),
-    ...(meta === undefined ? {} : { meta }),
-  };
+  return exactDescriptor({ id, name, models, kb_dataset, meta, keep_text });
 }
 
 /**
@@ -677,11 +644,7 @@ export async function createPostgresDataset(options: CreatePostgresDatasetOption
   const p = await place(options);
   const row = await using(p, async () => {
     if (options.replace) await dropDataset(p.shared.pool, p.schema, descriptor.id);
-    const client = await p.shared.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await client.query(`SELECT pg_advisory_xact_lock(${CATALOG_LOCK_CLASS}, ${lockId(p.schema)})`);
+    return inTransaction(p.shared.pool, catalogBegin(p.schema), async (client) => {
       if (await catalogRow(client, p.schema, descriptor.id)) {
         const where = `${p.target.label} (schema ${p.schema})`;
         throw new TrainprintError('ALREADY_EXISTS', `dataset "${descriptor.id}" already exists in ${where}`);
@@ -694,14 +657,8 @@ export async function createPostgresDataset(options: CreatePostgresDatasetOption
           VALUES ($1, $2, '', $3, $4) RETURNING *`,
         [descriptor.id, tables, descriptorBytes, partitions],
       );
-      await client.query('COMMIT');
       return r.rows[0] as CatalogRow;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   });
   p.shared.users++;
   return new PostgresDataset(p.shared, p.target, p.schema, row);

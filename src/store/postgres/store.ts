@@ -23,7 +23,9 @@ import { checkKey, checkScan, decodeValue, encodeBatch, encodeValue, type Encode
 import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
 import { bytesKey, keyBytes, prefixEnd } from './key-bytes.js';
-import { checkSchema, lockId, parseTarget, quote, unavailable, type PostgresTarget } from './connection.js';
+import {
+  checkSchema, inTransaction, lockId, openPool, parseTarget, quote, unavailable, type PostgresTarget,
+} from './connection.js';
 import { applyMigrations, MIGRATIONS } from './migrations.js';
 
 /**
@@ -333,21 +335,7 @@ export class PostgresStore implements Store {
   /** Runs `body` at its turn, in a database transaction holding the schema's write lock. */
   #write<T>(body: (db: PoolClient) => Promise<T>): Promise<T> {
     this.#group = undefined; // a write queued after a group: later puts must not overtake it
-    const run = this.#chain.then(() => this.#run(async () => {
-      const client = await this.#pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query(this.#lockSql);
-        const result = await body(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
-        throw error;
-      } finally {
-        client.release(broken); // a client that cannot roll back is dropped from the pool
-      }
-    }));
+    const run = this.#chain.then(() => this.#run(() => inTransaction(this.#pool, this.#lockSql, body)));
     this.#chain = run.then(noop, noop);
     return run;
   }
@@ -430,19 +418,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parseTarget(url);
   const schema = options.schema ?? target.schema ?? 'trainprint';
   checkSchema(schema);
-  const max = options.maxConnections ?? 10;
-  const timeout = options.connectTimeoutMs ?? 10_000;
-  if (!Number.isInteger(max) || max < 1 || max > 1000) {
-    throw new TrainprintError('INVALID_OPTIONS', `maxConnections must be an integer in 1..1000, got ${String(max)}`);
-  }
-  if (!Number.isInteger(timeout) || timeout < 1) {
-    throw new TrainprintError('INVALID_OPTIONS', `connectTimeoutMs must be a positive integer, got ${String(timeout)}`);
-  }
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: target.connectionString, max, connectionTimeoutMillis: timeout });
-  // An idle connection that breaks (server restart) is reported here; the next query reconnects or
-  // fails with STORE_UNAVAILABLE, so there is nothing to do — but an unheard 'error' would crash the process.
-  pool.on('error', noop);
+  const pool = await openPool(target, options);
   try {
     const set = { migrations: MIGRATIONS, table: 'schema_migrations', lockClass: MIGRATION_LOCK_CLASS };
     await applyMigrations(pool, schema, set);
