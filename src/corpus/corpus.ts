@@ -364,7 +364,8 @@ export class Corpus {
    * which words are shared).
    *
    * @throws INVALID_INPUT, INVALID_OPTIONS (`minTokens`, `alpha`, `near` out of range),
-   *   NOT_FOUND (an unknown dataset id in `datasets`)
+   *   NOT_FOUND (an unknown dataset id in `datasets`), NOT_SUPPORTED (a dataset kept in a database is
+   *   searched: use {@link searchAsync})
    * @example
    * const { matches, coverage } = corpus.search(suspectText)
    * matches[0]

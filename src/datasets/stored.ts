@@ -115,6 +115,9 @@ export interface StoredDocuments {
 /**
  * An exact dataset kept by a database. Every method rejects with STORE_UNAVAILABLE when the database
  * cannot be reached and STORE_CLOSED once the storage is closed.
+ * @example
+ * const storage: ExactStorage = await createPostgresDataset({ url, id: 'books' })   // trainprint/node
+ * await engine.attachDataset(storage)
  */
 export interface ExactStorage {
   /** The dataset id. */

@@ -179,7 +179,10 @@ async function indexDocuments(engine: Engine, build: CheckedBuild, descriptor: D
   }
 }
 
-/** Where a dataset goes in PostgreSQL, and how it is laid out. */
+/**
+ * Where a dataset goes in PostgreSQL, and how it is laid out.
+ * @example const target: PostgresTargetOptions = { into: 'postgres://app@db/trainprint', partitions: 32 }
+ */
 export interface PostgresTargetOptions {
   /** `postgres://…` (a `schema` parameter names the schema). */
   readonly into: string;
@@ -191,10 +194,16 @@ export interface PostgresTargetOptions {
   readonly replace?: boolean;
 }
 
-/** Options of {@link buildPostgresDataset}: those of {@link buildDatasetFile} but `out` (exact datasets only). */
+/**
+ * Options of {@link buildPostgresDataset}: those of {@link buildDatasetFile} but `out` (exact datasets only).
+ * @example const o: BuildPostgresDatasetOptions = { dataset: 'c4', files: ['c4.jsonl.zst'], into: url }
+ */
 export type BuildPostgresDatasetOptions = Omit<BuildDatasetFileOptions, 'out'> & PostgresTargetOptions;
 
-/** Result of {@link buildPostgresDataset} and {@link pushDatasetFile}. */
+/**
+ * Result of {@link buildPostgresDataset} and {@link pushDatasetFile}.
+ * @example const { stats, partitions } = await pushDatasetFile({ file: 'books.tpds', into: url })
+ */
 export interface PostgresDatasetResult {
   /** Where the dataset is (no password), with its table prefix and partitions. */
   readonly into: string;
@@ -229,7 +238,10 @@ export async function buildPostgresDataset(options: BuildPostgresDatasetOptions)
   });
 }
 
-/** Options of {@link pushDatasetFile}. */
+/**
+ * Options of {@link pushDatasetFile}.
+ * @example await pushDatasetFile({ file: 'books.tpds', into: url, dataset: 'books-2024', replace: true })
+ */
 export interface PushDatasetFileOptions extends PostgresTargetOptions {
   /** A dataset file of an exact dataset (`index build`, `exportDataset`). */
   readonly file: string;

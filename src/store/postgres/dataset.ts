@@ -36,7 +36,10 @@ import {
 } from './connection.js';
 import { applyMigrations, DATASET_MIGRATIONS } from './migrations.js';
 
-/** Where the datasets are: a URL (this module makes and ends the pool) or the caller's pool. */
+/**
+ * Where the datasets are: a URL (this module makes and ends the pool) or the caller's pool.
+ * @example await openPostgresDataset({ url: 'postgres://app@db/trainprint?schema=corpora', id: 'books' })
+ */
 export interface PostgresDatasetConnection {
   /**
    * `postgres://user:password@host:5432/database`; a `schema` parameter names the schema, a `dataset`
@@ -53,7 +56,10 @@ export interface PostgresDatasetConnection {
   readonly connectTimeoutMs?: number;
 }
 
-/** Options of {@link createPostgresDataset}: where, and the dataset's descriptor. */
+/**
+ * Options of {@link createPostgresDataset}: where, and the dataset's descriptor.
+ * @example await createPostgresDataset({ url, id: 'books', kb_dataset: 'project-gutenberg', partitions: 32 })
+ */
 export interface CreatePostgresDatasetOptions extends PostgresDatasetConnection {
   /** Dataset id, 1–200 characters. */
   readonly id: string;
