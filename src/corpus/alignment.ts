@@ -9,7 +9,8 @@
  * budget after which the remaining candidates keep their seed matches (the report says so).
  */
 import type { Core } from '../core/abi.js';
-import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
+import { alignTokens, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
+import { TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactDataset } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
@@ -72,6 +73,7 @@ export function* alignSteps(
   const withoutText = new Set<string>();
   const started = now();
   let considered = 0, done = 0, exhausted = false;
+  const queryTokens = new TokenizedText(query); // tokenized once, in the chunks the windows need
   for (const { dataset, candidate } of ranked) {
     if (considered === limit) break;
     const text = dataset.documentText(candidate.doc);
@@ -85,7 +87,7 @@ export function* alignSteps(
       continue;
     }
     const id = dataset.descriptor.id;
-    const all = yield* alignRegions(core, query, text, candidate.regions);
+    const all = yield* alignRegions(core, queryTokens, new TokenizedText(text), candidate.regions);
     const background = all.length === 0 ? 0 : yield* pairBackground(pairsOf, dataset, candidate.doc, all);
     const kept: ExactMatch[] = [];
     const counts: Array<{ pairs: number; shared: number; background: number }> = [];
@@ -181,8 +183,9 @@ interface Window { q0: number; q1: number; s0: number; s1: number }
  * quoted page.
  */
 function* alignRegions(
-  core: Core, query: string, text: string, regions: readonly CandidateRegion[],
+  core: Core, queryTokens: TokenizedText, textTokens: TokenizedText, regions: readonly CandidateRegion[],
 ): Steps<AlignedSpan[]> {
+  const query = queryTokens.text, text = textTokens.text;
   const around = (margin: number) => (r: Window): Window => ({
     q0: cutBefore(query, r.q0 - margin),
     q1: cutAfter(query, r.q1 + margin),
@@ -194,20 +197,20 @@ function* alignRegions(
   })));
   const found: Window[] = [];
   for (const w of probes) {
-    if (alignWindow(core, query, text, w).length > 0) found.push(w);
+    if (alignWindow(core, queryTokens, textTokens, w).length > 0) found.push(w);
     yield PAUSE;
   }
   const out: AlignedSpan[] = [];
   for (const w of mergeWindows(found.map(around(REGION_MARGIN)))) {
-    out.push(...alignWindow(core, query, text, w));
+    out.push(...alignWindow(core, queryTokens, textTokens, w));
     yield PAUSE;
   }
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 }
 
 /** The aligned spans of one window, as offsets in the whole texts. */
-function alignWindow(core: Core, query: string, text: string, w: Window): AlignedSpan[] {
-  return alignSpans(core, query.slice(w.q0, w.q1), text.slice(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
+function alignWindow(core: Core, query: TokenizedText, text: TokenizedText, w: Window): AlignedSpan[] {
+  return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
     a_start: s.a_start + w.q0, a_end: s.a_end + w.q0, b_start: s.b_start + w.s0, b_end: s.b_end + w.s0, score: s.score,
   }));
 }
