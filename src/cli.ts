@@ -504,6 +504,9 @@ async function serveCommand(args: string[]): Promise<number> {
   const where = typeof values.store === 'string'
     ? values.store.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@')
     : 'in memory';
+  // every serving process heartbeats to the store: the status page's availability counts the minutes with one
+  const heartbeat = new http.Heartbeat(engine.store);
+  void heartbeat.start(); // a failed heartbeat leaves its minute down; /readyz reports the store itself
   if (worker) process.send?.({ listening: server.url, datasets: sets });
   else printServing(server.url, `datasets: ${sets}; store: ${where}`, dev!, admin);
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
@@ -515,6 +518,7 @@ async function serveCommand(args: string[]): Promise<number> {
   });
   await server.close({ drainMs });
   await engine.stopMonitoring();
+  await heartbeat.stop();
   await engine.store.close();
   // a worker process stays alive while its channel to the primary is open
   if (worker) process.disconnect?.();
