@@ -247,10 +247,15 @@ export class Engine extends FingerprintEngine {
     this.monitors.start(intervalMs);
     this.marketplace.start(intervalMs);
   }
-  /** Stop the interval of {@link startMonitoring} and wait for running work. @example await engine.stopMonitoring() */
-  async stopMonitoring(): Promise<void> {
+  /**
+   * Stop the interval of {@link startMonitoring} and wait for running work. Webhook requests in flight get
+   * `graceMs` (default: their request timeout) to finish; one still unanswered then is handed back — its lease
+   * released, no attempt logged — for another process on the store or the next start to send.
+   * @example await engine.stopMonitoring({ graceMs: 5_000 })
+   */
+  async stopMonitoring(options: { readonly graceMs?: number } = {}): Promise<void> {
     await this.market?.stop();
-    await this.monitors.stop();
+    await this.monitors.stop(options);
   }
 
   // ---------------------------------------------------------------- knowledge base (docs/knowledge-base.md)

@@ -167,7 +167,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   if (options.keys) options.keys.allowPlans(plans); // keys made for this handler may be on its plans
   const tokens = new TokenIssuer(engine.store, options.tokenSecret, options.tokenTtlSeconds);
   const idempotency = new Idempotency(engine.store, now);
-  const status = new StatusMonitor(engine, now);
+  const status = new StatusMonitor(engine, now, plans);
   const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxDatasetBody = positiveInt(options.maxDatasetBodyBytes, DEFAULT_MAX_DATASET_BODY_BYTES, 'maxDatasetBodyBytes');
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');

@@ -33,3 +33,7 @@ export type { EnvelopeCode } from './respond.js';
 export { NAMED_SCHEMAS } from './named-schemas.js';
 export { ERROR_ENVELOPE_SCHEMA } from './schemas.js';
 export type { StatusReport } from './status.js';
+export {
+  Heartbeat, HEARTBEAT_INTERVAL_MS, RETAINED_DAYS, AVAILABILITY_MEASURES, readAvailability,
+} from './availability.js';
+export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from './availability.js';
