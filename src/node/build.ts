@@ -7,9 +7,12 @@ import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
-import { createEngine, TrainprintError, type DatasetDocument, type DatasetStats, type SnapshotStream } from '../index.js';
-import { defaultThreads, fingerprintInThreads, MAX_THREADS } from './build-pool.js';
-import { readDocuments, type DocumentFormat } from './read-documents.js';
+import {
+  createEngine, TrainprintError,
+  type DatasetDocument, type DatasetStats, type FingerprintedDocuments, type SnapshotStream,
+} from '../index.js';
+import { defaultThreads, fingerprintFilesInThreads, MAX_THREADS } from './build-pool.js';
+import { checkInputs, readDocuments, type DocumentFormat } from './read-documents.js';
 
 /**
  * The worker script of threaded builds, built beside this module (dist/build-worker.js). The
@@ -59,12 +62,17 @@ export interface BuildDatasetFileOptions {
   readonly idField?: string;
   readonly format?: DocumentFormat;
   /**
-   * Threads that fingerprint documents (worker threads, each with its own core); the main thread
-   * reads the input and adds the fingerprints in document order, so the file is byte-identical
-   * for any number. 1 fingerprints on the main thread (no workers). @default the available cores
+   * Threads that fingerprint documents (worker threads, each with its own core). Plain JSON Lines
+   * files are read and parsed by the workers too, a 1 MB range each at a time; other files are
+   * read on the main thread. The main thread adds the fingerprints in document order, so the file
+   * is byte-identical for any number. 1 reads and fingerprints on the main thread (no workers).
+   * @default the available cores
    */
   readonly threads?: number;
-  /** Called after every document (cheap: throttle any drawing yourself) and at each phase change. */
+  /**
+   * Called after every document (with threads: after every batch of documents; cheap: throttle any
+   * drawing yourself) and at each phase change.
+   */
   readonly onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -113,23 +121,37 @@ export async function buildDatasetFile(options: BuildDatasetFileOptions): Promis
 
   const engine = await createEngine();
   try {
-    const source = readDocuments(files, { textField, idField, format, onFile: (f, i) => { file = f; fileIndex = i; } });
-    async function* counted(): AsyncGenerator<DatasetDocument> {
-      for await (const doc of source) {
-        yield doc;
-        documents++;
-        bytes += Buffer.byteLength(doc.text, 'utf8');
-        report('read');
-      }
-    }
     const descriptor = {
       id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }),
       ...(kbDataset === undefined ? {} : { kb_dataset: kbDataset }), ...(models === undefined ? {} : { models: [...models] }),
     };
-    if (threads === 1) await engine.addDataset(descriptor, counted());
-    else {
-      const threaded = fingerprintInThreads(counted(), { threads, kind, window, workerUrl: WORKER_URL });
-      await engine.addFingerprintedDocuments(descriptor, threaded);
+    const read = { textField, idField, format };
+    if (threads === 1) {
+      const source = readDocuments(files, { ...read, onFile: (f, i) => { file = f; fileIndex = i; } });
+      async function* counted(): AsyncGenerator<DatasetDocument> {
+        for await (const doc of source) {
+          yield doc;
+          documents++;
+          bytes += Buffer.byteLength(doc.text, 'utf8');
+          report('read');
+        }
+      }
+      await engine.addDataset(descriptor, counted());
+    } else {
+      const { kinds: inputs, ctx: fields } = await checkInputs(files, read);
+      const pool = { threads, kind, window, workerUrl: WORKER_URL } as const;
+      const batches = fingerprintFilesInThreads(files, { ...pool, inputs, fields, read });
+      // Counted as each batch is taken, i.e. once the one before it is added.
+      async function* counted(): AsyncGenerator<FingerprintedDocuments> {
+        for await (const batch of batches) {
+          if (batch.file !== fileIndex || file === undefined) { fileIndex = batch.file; file = files[fileIndex]; }
+          yield batch;
+          documents += batch.documents.length;
+          for (const b of batch.fingerprints.bytes) bytes += b;
+          report('read');
+        }
+      }
+      await engine.addFingerprintedDocuments(descriptor, counted());
     }
     report('write');
     const stats = engine.finalizeDataset(dataset);
