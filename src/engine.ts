@@ -7,7 +7,7 @@
 import type { Core } from './core/abi.js';
 import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
-import type { SnapshotStream } from './datasets/snapshot-stream.js';
+import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
@@ -131,7 +131,9 @@ export class Engine extends FingerprintEngine {
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
   /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
-  exportDatasetStream(id: string): SnapshotStream { return this.corpus.exportDatasetStream(id); }
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
+    return this.corpus.exportDatasetStream(id, options);
+  }
   /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
   documentText(datasetId: string, documentId: string): string | null {
     return this.corpus.documentText(datasetId, documentId);

@@ -8,7 +8,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { ExactDataset, NEAR_K, type ExactCandidate, type ExactSearch } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset } from '../datasets/snapshot.js';
-import { SnapshotStream } from '../datasets/snapshot-stream.js';
+import { SnapshotStream, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type {
   DatasetDescriptor,
   DatasetDocument,
@@ -472,17 +472,18 @@ export class Corpus {
    * index read a chunk at a time, so writing it to a file needs memory for one chunk, not for a copy
    * of the index (`buildDatasetFile` writes with it). Write every piece in order, then the patch at
    * its offset; do not add documents to the dataset until the pieces are consumed (CONFLICT).
-   * @throws NOT_FOUND
+   * `options.crc32` checksums with another CRC-32 implementation (Node's native `zlib.crc32`).
+   * @throws NOT_FOUND, INVALID_OPTIONS
    * @example
    * const stream = corpus.exportDatasetStream('gutenberg-sample')
    * for (const piece of stream.pieces()) file.write(piece)
    * const { offset, bytes } = stream.patch() // write bytes at offset
    */
-  exportDatasetStream(id: string): SnapshotStream {
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    return new SnapshotStream(d.toSource());
+    return new SnapshotStream(d.toSource(), options);
   }
 
   /**
