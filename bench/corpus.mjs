@@ -66,3 +66,18 @@ export function mixed(bytes = 2_000_000) {
 export function cjk(bytes = 2_000_000) {
   return repeatTo(['zh_cn', 'zh_tw', 'ja', 'ko'].map(tutor).join('\n'), bytes);
 }
+
+/**
+ * `scale` copies of `text` as documents of `doc` characters, `{ id: 'c<copy>-d<n>', text }`: copies after
+ * the first mark every 4th word with the copy number, so no word 5-gram of a copy is shared with another
+ * and the documents hold `scale` distinct-looking corpora of real word statistics.
+ */
+export function* scaledDocuments(text, scale, doc = 10_000) {
+  for (let copy = 0; copy < scale; copy++) {
+    for (let at = 0, n = 0; at < text.length; at += doc, n++) {
+      let part = text.slice(at, at + doc);
+      if (copy > 0) part = part.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
+      yield { id: `c${copy}-d${n}`, text: part };
+    }
+  }
+}

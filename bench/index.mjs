@@ -6,7 +6,7 @@
 import { Bench } from 'tinybench';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { english } from './corpus.mjs';
+import { english, scaledDocuments } from './corpus.mjs';
 import { createRequire } from 'node:module';
 import { createEngine } from '../dist/index.js';
 
@@ -18,17 +18,7 @@ const SCALE = argScale > 0 ? Number(process.argv[argScale + 1]) : 1;
 const en = english(10_000_000);
 const DOC = 10_000;
 
-function* documents() {
-  for (let copy = 0; copy < SCALE; copy++) {
-    for (let at = 0, n = 0; at < en.length; at += DOC, n++) {
-      let text = en.slice(at, at + DOC);
-      // copies after the first mark every 4th word with the copy number, so no word 5-gram of a copy
-      // is shared with another copy: the index holds SCALE distinct-looking corpora of real word statistics
-      if (copy > 0) text = text.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
-      yield { id: `c${copy}-d${n}`, text };
-    }
-  }
-}
+const documents = () => scaledDocuments(en, SCALE, DOC);
 
 const engine = await createEngine();
 // Warm-up build (JIT tiers, memory growth) on 1 MB, dropped before the timed build.

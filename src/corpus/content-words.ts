@@ -19,6 +19,7 @@
 import { porterStem, STOP_WORDS } from '../align/stem.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
+import { sortByKeyU32 } from '../util/sorted.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
@@ -123,34 +124,6 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
   return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
 }
 
-/**
- * Sort postings by key in place, keeping document order among equal keys: a stable LSD radix sort in
- * two 16-bit passes (linear: a comparison sort of the ~70 M postings of 1.5 GB of text took minutes).
- */
-function sortByKey(keys: Uint32Array, docs: Uint32Array, offsets: Uint32Array): void {
-  const n = keys.length;
-  const k2 = new Uint32Array(n), d2 = new Uint32Array(n), o2 = new Uint32Array(n);
-  const count = new Uint32Array(0x10000);
-  const pass = (fk: Uint32Array, fd: Uint32Array, fo: Uint32Array, tk: Uint32Array, td: Uint32Array, to: Uint32Array,
-    shift: number): void => {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(fk[i] >>> shift) & 0xffff]++;
-    for (let b = 0, at = 0; b < 0x10000; b++) {
-      const c = count[b];
-      count[b] = at;
-      at += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const at = count[(fk[i] >>> shift) & 0xffff]++;
-      tk[at] = fk[i];
-      td[at] = fd[i];
-      to[at] = fo[i];
-    }
-  };
-  pass(keys, docs, offsets, k2, d2, o2, 0);
-  pass(k2, d2, o2, keys, docs, offsets, 16);
-}
-
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
 export interface QueryPostings {
   readonly from: Uint32Array;
@@ -209,7 +182,7 @@ export class ContentWordIndex {
       offsets.set(pairs.starts, n);
       n += pairs.hashes.length;
     }
-    sortByKey(keys, docs, offsets);
+    sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
     return new ContentWordIndex(keys, docs, offsets, texts.length);
   }
 

@@ -6,7 +6,7 @@
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import { extractText, type ContentType } from '../../text/index.js';
-import { startSha256Hex } from '../../fingerprint/sha256.js';
+import { startSha256HexOfText } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
@@ -61,7 +61,7 @@ export async function runAnalysis(
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
   const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
   await breathe();
-  const workHash = startSha256Hex(new TextEncoder().encode(req.content));
+  const workHash = startSha256HexOfText(req.content);
   const kb = knowledgeBase();
 
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
