@@ -322,8 +322,8 @@ function* checkRequestSteps(request: unknown): Steps<Checked> {
 
 /** What {@link utf8Steps} gives for a text over the limit. */
 const TOO_LARGE = Symbol('too large');
-/** UTF-16 units encoded between two pauses (about a millisecond). */
-const UNITS_PER_PAUSE = 1 << 20;
+/** UTF-16 units encoded between two pauses (a millisecond or two of work). */
+const UNITS_PER_PAUSE = 1 << 18;
 
 /**
  * `s` as UTF-8 (what `TextEncoder.encode` gives: a lone surrogate is U+FFFD, 3 bytes), in pieces with a
