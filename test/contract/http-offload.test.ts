@@ -13,6 +13,7 @@ import { createEngine, type Offload } from '../../src/index.js';
 import { createHandler, KeyStore, type HandlerOptions, type JsonBodyOffload } from '../../src/http/index.js';
 import { createWorkerPool } from '../../src/node/index.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';
+import { recordingOffload } from '../fixtures/offload.js';
 import { book } from '../fixtures/texts/index.js';
 
 async function setup(options: HandlerOptions = {}) {
@@ -33,16 +34,12 @@ async function setup(options: HandlerOptions = {}) {
   return { engine, call };
 }
 
-/** An offload on another engine (what a worker thread has), results copied as a message is; it counts its calls. */
+/** A recording offload (test/fixtures/offload.ts) that parses bodies too, as the worker pool does ('json'). */
 async function countingOffload() {
-  const helper = await createEngine();
+  const { offload: work, kinds: calls } = await recordingOffload();
   const pool = createWorkerPool({ threads: 1 }); // in this thread here (no built worker file beside the sources)
-  const calls: string[] = [];
   const offload: Offload & JsonBodyOffload = {
-    run: async (work) => {
-      calls.push(work.kind);
-      return structuredClone(helper.runWork(work));
-    },
+    run: work.run,
     parseJson: async (bytes, schema) => {
       calls.push('json');
       return structuredClone(await pool.parseJson(bytes, schema));

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/node.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine, type Offload } from '../../src/index.js';
+import { createEngine, type Engine } from '../../src/index.js';
+import { recordingOffload } from '../fixtures/offload.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';
 import { passageAt, prng } from '../reference/core.js';
 import { aliceEditions, book } from '../fixtures/texts/index.js';
@@ -160,14 +161,7 @@ describe('score', () => {
     } finally {
       clearInterval(tick);
     }
-    const helper = await createEngine(); // another engine's core: what a worker thread has
-    const kinds: string[] = [];
-    const offload: Offload = {
-      run: async (work) => {
-        kinds.push(work.kind);
-        return structuredClone(helper.runWork(work)); // copied, as a message between threads is
-      },
-    };
+    const { offload, kinds } = await recordingOffload(); // another engine's core: what a worker thread has
     expect(await engine.score(request, { offload })).toEqual(once);
     expect(kinds).toEqual(['fingerprint']); // the work's word tokens; each chunk's search stays in this thread
     for (const sliceMs of [-1, Number.NaN]) await expect(engine.score(request, { sliceMs })).rejects.toEqual(code('INVALID_OPTIONS'));
