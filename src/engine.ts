@@ -9,7 +9,7 @@ import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
 import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
-import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
+import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult, SliceOptions } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
@@ -195,14 +195,16 @@ export class Engine extends FingerprintEngine {
 
   /**
    * How likely it is that `target_model` trained on a registered work: `score` 0–100, a bootstrap `ci_95`, a `tier`
-   * and a separate `legal_risk` for the jurisdiction (docs/registry.md).
-   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model)
+   * and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share the thread as
+   * analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
+   * `options.offload` when given; the result is the same either way.
+   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
    */
-  score(request: ScoreRequest): Promise<ScoreResult> {
+  score(request: ScoreRequest, options?: SliceOptions): Promise<ScoreResult> {
     this.assertLive();
-    return this.scores.score(request);
+    return this.scores.score(request, undefined, options);
   }
 
   /** The licensing marketplace (docs/marketplace.md). @example engine.marketplace.listListings() */

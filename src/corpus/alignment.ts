@@ -17,7 +17,7 @@ import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { pairsOfNormalized, type ContentPairs } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
@@ -75,6 +75,7 @@ export function* alignSteps(
   const started = now();
   let considered = 0, done = 0, exhausted = false;
   const queryTokens = new TokenizedText(query); // tokenized once, in the chunks the windows need
+  let keys: KeySet | null = null; // one table for every candidate's background: a million pairs, no garbage
   for (const { dataset, candidate } of ranked) {
     if (considered === limit) break;
     const text = dataset.documentText(candidate.doc);
@@ -89,7 +90,9 @@ export function* alignSteps(
     }
     const id = dataset.descriptor.id;
     const all = yield* alignRegions(core, queryTokens, new TokenizedText(text), candidate.regions);
-    const background = all.length === 0 ? 0 : yield* pairBackground(pairsOf, dataset, candidate.doc, all);
+    const background = all.length === 0
+      ? 0
+      : yield* pairBackground(pairsOf, dataset, candidate.doc, all, (keys ??= new KeySet(pairsOf.query().hashes.length)));
     const kept: ExactMatch[] = [];
     for (const s of all) {
       yield PAUSE;
@@ -118,7 +121,8 @@ export function* alignSteps(
   }
   let queryPairs = 0; // distinct pairs of the query: a million or so in 10 MB, so counted in pieces
   if (passages.size > 0) {
-    const hashes = pairsOf.query().hashes, distinct = new Set<number>();
+    const hashes = pairsOf.query().hashes, distinct = keys ?? new KeySet(hashes.length);
+    distinct.clear();
     for (let i = 0; i < hashes.length; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       distinct.add(hashes[i]);
@@ -328,20 +332,85 @@ export const NO_CONTROL_BACKGROUND = 0.25;
  * shares far more inside its span than the rest of the query shares with the whole document.
  */
 function* pairBackground(
-  pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[],
+  pairsOf: PairLookup, dataset: ExactDataset, doc: number, spans: readonly AlignedSpan[], seen: KeySet,
 ): Steps<number> {
   const q = pairsOf.query();
-  const seen = new Set<number>();
+  const inSpan = overlapTest(spans);
+  seen.clear();
   let outside = 0, held = 0;
   for (let i = 0; i < q.hashes.length; i++) {
     if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE; // a large query has a million pairs
     const h = q.hashes[i];
-    if (seen.has(h) || spans.some((s) => q.starts[i] < s.a_end && s.a_start < q.ends[i])) continue;
+    if (seen.has(h) || inSpan(q.starts[i], q.ends[i])) continue;
     seen.add(h);
     outside++;
     if (pairsOf.holds(dataset, doc, i)) held++;
   }
   return outside < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held / outside);
+}
+
+/**
+ * A set of u32 keys (pair hashes) in one typed table sized for `most` of them (open addressing, linear
+ * probing): no object per key for the garbage collector and no rehash of a million keys in one piece, as a
+ * `Set<number>` has — the background of every aligned candidate walks all the query's pairs.
+ */
+class KeySet {
+  private readonly slots: Uint32Array;
+  private readonly used: Uint8Array;
+  private readonly shift: number;
+  size = 0;
+
+  constructor(most: number) {
+    const bits = Math.max(4, Math.ceil(Math.log2(2 * most + 1)));
+    this.slots = new Uint32Array(2 ** bits);
+    this.used = new Uint8Array(2 ** bits);
+    this.shift = 32 - bits;
+  }
+
+  /** Forget every key. */
+  clear(): void {
+    if (this.size > 0) this.used.fill(0);
+    this.size = 0;
+  }
+
+  has(key: number): boolean {
+    const mask = this.used.length - 1;
+    for (let i = Math.imul(key, 0x9e3779b1) >>> this.shift; this.used[i] === 1; i = (i + 1) & mask) {
+      if (this.slots[i] === key) return true;
+    }
+    return false;
+  }
+
+  add(key: number): void {
+    const mask = this.used.length - 1;
+    let i = Math.imul(key, 0x9e3779b1) >>> this.shift;
+    for (; this.used[i] === 1; i = (i + 1) & mask) if (this.slots[i] === key) return;
+    this.used[i] = 1;
+    this.slots[i] = key;
+    this.size++;
+  }
+}
+
+/**
+ * `(start, end) => true` when [start, end) overlaps the query span of some of `spans`: the spans sorted by
+ * start, the overlapping ones are among those starting before `end`, and one of them overlaps when the
+ * furthest end of those passes `start` (a binary search instead of a test of every span: a long query
+ * aligned with a long document has hundreds of spans and a million pairs to test).
+ */
+function overlapTest(spans: readonly AlignedSpan[]): (start: number, end: number) => boolean {
+  const sorted = spans.slice().sort((x, y) => x.a_start - y.a_start);
+  const starts = sorted.map((s) => s.a_start);
+  const furthest: number[] = [];
+  for (const s of sorted) furthest.push(Math.max(s.a_end, furthest.at(-1) ?? -Infinity));
+  return (start, end) => {
+    let lo = 0, hi = starts.length; // spans [0, lo) start before `end`
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid] < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && furthest[lo - 1] > start;
+  };
 }
 
 /** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */

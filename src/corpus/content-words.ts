@@ -20,7 +20,7 @@ import { porterStem, STOP_WORDS } from '../align/stem.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { sortByKeyU32 } from '../util/sorted.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
 export const PAIR_REACH = 2;
@@ -166,14 +166,24 @@ export class ContentWordIndex {
 
   /** Build from the documents' texts (null: not kept, skipped). */
   static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
+    return finish(ContentWordIndex.buildSteps(texts));
+  }
+
+  /**
+   * {@link build} as steps (src/util/steps.ts): it pauses between documents and between the passes over the
+   * postings, so the first search of a large dataset, which builds its index, shares the thread too.
+   */
+  static *buildSteps(texts: ReadonlyArray<string | null>): Steps<ContentWordIndex> {
     const parts: Array<{ doc: number; pairs: ContentPairs }> = [];
     let total = 0;
-    texts.forEach((t, doc) => {
-      if (t === null) return;
+    for (let doc = 0; doc < texts.length; doc++) {
+      const t = texts[doc];
+      if (t === null) continue;
+      yield PAUSE;
       const pairs = contentPairs(t);
       parts.push({ doc, pairs });
       total += pairs.hashes.length;
-    });
+    }
     const keys = new Uint32Array(total), docs = new Uint32Array(total), offsets = new Uint32Array(total);
     let n = 0;
     for (const { doc, pairs } of parts) {
@@ -182,7 +192,9 @@ export class ContentWordIndex {
       offsets.set(pairs.starts, n);
       n += pairs.hashes.length;
     }
+    yield PAUSE;
     sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
+    yield PAUSE;
     return new ContentWordIndex(keys, docs, offsets, texts.length);
   }
 
@@ -192,9 +204,15 @@ export class ContentWordIndex {
    * candidate search and every {@link holdsAt} of the alignment stage.
    */
   postings(q: ContentPairs): QueryPostings {
+    return finish(this.postingSteps(q));
+  }
+
+  /** {@link postings} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs. */
+  *postingSteps(q: ContentPairs): Steps<QueryPostings> {
     const n = q.hashes.length;
     const from = new Uint32Array(n), to = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const h = q.hashes[i];
       let lo = this.buckets[h >>> this.shift], hi = this.buckets[(h >>> this.shift) + 1];
       while (lo < hi) {
@@ -238,7 +256,7 @@ export class ContentWordIndex {
   }
 
   /**
-   * {@link candidates} as steps (src/corpus/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
+   * {@link candidates} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
    * between documents. The hits are grouped by document in the order found and each group is sorted by
    * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
    */

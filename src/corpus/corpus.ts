@@ -37,7 +37,7 @@ import type {
   DetailedSearch,
   SearchOptions,
   SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, type Pause } from './steps.js';
+import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, type Pause, type Steps } from '../util/steps.js';
 import { runWork, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
@@ -365,7 +365,9 @@ export class Corpus {
     const needsPairs = limit > 0 && targets.some((d) => d instanceof ExactDataset && d.keepsText);
     let queryPairs = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
     const pairsOfQuery = (): ContentPairs => (queryPairs ??= contentPairs(query));
-    // where the query's pairs sit in each dataset's pair index: looked up once, for candidates and backgrounds
+    // each text-keeping dataset's pair index (built on its first search) and where the query's pairs sit in it:
+    // looked up once, for candidates and backgrounds
+    const indexes = new Map<ExactDataset, ContentWordIndex>();
     const postings = new Map<ExactDataset, QueryPostings>();
     const postingsOf = (d: ExactDataset): QueryPostings => {
       let at = postings.get(d);
@@ -381,18 +383,26 @@ export class Corpus {
           qw = (yield { kind: 'fingerprint', text: query, options: d.options }) as Fingerprint;
           winnowed.set(d.window, qw);
         }
-        const r = d.search(qw, alpha);
+        const r = yield* d.searchSteps(qw, alpha);
         if (portraitHits) portraitRuns.push(...r.runs);
         coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
         matches.push(...r.matches);
         details.set(id, { kind: 'portrait', search: r, near: [] });
         yield PAUSE;
       } else {
-        const r = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        const r = yield* d.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        yield PAUSE;
         const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
-        const pairs = limit > 0 && d.keepsText ? pairsOfQuery() : null;
-        const pairCandidates = pairs && (yield* this.contentIndex(d).candidateSteps(pairs, postingsOf(d)));
+        let pairCandidates: PairCandidate[] | null = null;
+        if (limit > 0 && d.keepsText) {
+          const pairs = pairsOfQuery();
+          const index = yield* this.contentIndexSteps(d);
+          indexes.set(d, index);
+          const at = yield* index.postingSteps(pairs);
+          postings.set(d, at);
+          pairCandidates = yield* index.candidateSteps(pairs, at);
+        }
         for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
           jobs.push({ dataset: d, candidate });
         }
@@ -404,7 +414,7 @@ export class Corpus {
     // the second stage: align the strongest candidates; their passages replace the seed matches
     const pairsOf: PairLookup = {
       query: pairsOfQuery,
-      holds: (d, doc, i) => this.contentIndex(d).holdsAt(postingsOf(d), i, doc),
+      holds: (d, doc, i) => (indexes.get(d) ?? this.contentIndex(d)).holdsAt(postingsOf(d), i, doc),
     };
     const { aligned, evidence, report } = yield* alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now);
     for (const { d, r } of exact) {
@@ -431,9 +441,14 @@ export class Corpus {
 
   /** The content-word pair index of `d` (built now if missing or stale). */
   private contentIndex(d: ExactDataset): ContentWordIndex {
+    return finish(this.contentIndexSteps(d));
+  }
+
+  /** {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). */
+  private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
     let index = this.pairIndexes.get(d);
     if (!index || index.documents !== d.docs.length) {
-      index = ContentWordIndex.build(d.docs.map((_, i) => d.documentText(i)));
+      index = yield* ContentWordIndex.buildSteps(d.docs.map((_, i) => d.documentText(i)));
       this.pairIndexes.set(d, index);
     }
     return index;

@@ -29,6 +29,7 @@ import { lowerBound, sortByKeyU32 } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
 import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
@@ -142,22 +143,15 @@ const SORT_CHUNK = 1 << 16;
 type Hit = RegionHit & { readonly doc: number };
 
 /**
- * Candidate documents from the hits sorted by (doc, query shingle). A document's hits are grouped
+ * A candidate document from its hits sorted by query shingle (or null). A document's hits are grouped
  * into regions (./regions.ts): hits close in the source (≤ 2,000 characters apart) and in the query
  * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
  * says where to align (its spans in both texts). A document's strength is its best region's.
  */
-function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate[] {
-  const out: ExactCandidate[] = [];
-  for (let from = 0; from < hits.length;) {
-    let to = from;
-    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-    const regions = hitRegions(hits.slice(from, to), qStarts, qEnds, EXACT_REGIONS);
-    const best = regions[0];
-    if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
-    from = to;
-  }
-  return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+function candidateOf(own: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate | null {
+  const regions = hitRegions(own.slice(), qStarts, qEnds, EXACT_REGIONS);
+  const best = regions[0];
+  return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
 }
 
 
@@ -203,6 +197,8 @@ export interface ExactCandidate {
 
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
+/** Query shingles looked up between two pauses of a sliced search (about a millisecond of work). */
+const LOOKUP_BATCH = 1 << 14;
 /** Query shingles per stretch in which a candidate document's hits are counted. */
 export const CANDIDATE_WINDOW = 256;
 /** Fewest distinct hits within one stretch for a document to be a candidate. */
@@ -469,36 +465,74 @@ export class ExactDataset {
    * `minTokens`: shortest passage reported (in query tokens).
    */
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
+    return finish(this.searchSteps(fp, window, size, minTokens));
+  }
+
+  /**
+   * {@link search} as steps (src/util/steps.ts): it pauses between batches of LOOKUP_BATCH query shingles,
+   * between documents and every ITEMS_PER_PAUSE hits, so a sliced search of a large query gives the event
+   * loop a turn. Each batch is looked up and read in one go, so another search of this dataset in between
+   * cannot disturb it (they share the scratch space); documents added while it is paused make it start again
+   * in one go, so the result is always that of one index.
+   */
+  *searchSteps(fp: Fingerprint, window: number, size: number, minTokens: number): Steps<ExactSearch> {
     this.ensureSorted();
+    const version = this.version;
     const m = fp.shingles.hashes.length;
     const result: ExactSearch = {
       matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [],
     };
-    const { n, keysPtr, prefixPtr, prefixBits, docPtr, startPtr, endPtr, persistent } = this.index;
-    if (m === 0 || n === 0) return result;
+    if (m === 0 || this.index.n === 0) return result;
     const core = this.core;
-    const hits: Hit[] = [];
-    core.guard(() => {
-      const L = core.layout(persistent);
-      const qPtr = L.take(m * 8);
-      const outPtr = L.take(m * 8);
-      L.commit();
-      core.u64(qPtr, m).set(fp.shingles.hashes);
-      swapHalves(core.u64(qPtr, m), 0, m);
-      const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, m, outPtr);
-      if (found === 0) return;
-      const out = core.u32(outPtr, m * 2);
-      const docs = core.u32(docPtr, n), starts = core.u32(startPtr, n), ends = core.u32(endPtr, n);
-      for (let i = 0; i < m; i++) {
-        const count = out[2 * i + 1];
-        if (count > 0) { result.hits++; result.hitAt[i] = 1; }
-        for (let j = out[2 * i], e = j + count; j < e; j++) {
-          hits.push({ doc: docs[j], i, start: starts[j], end: ends[j], weight: 1 / count });
-        }
+    // each document's hits in the order found: query shingle, then postings order
+    const byDoc = new Map<number, Hit[]>();
+    for (let from = 0; from < m; from += LOOKUP_BATCH) {
+      if (from > 0) {
+        yield PAUSE;
+        if (this.version !== version) return this.search(fp, window, size, minTokens);
       }
-    });
-    hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
-    result.candidates.push(...candidatesOf(hits, fp.shingles.starts, fp.shingles.ends));
+      const count = Math.min(LOOKUP_BATCH, m - from);
+      const { n, keysPtr, prefixPtr, prefixBits, docPtr, startPtr, endPtr, persistent } = this.index;
+      core.guard(() => {
+        const L = core.layout(persistent);
+        const qPtr = L.take(count * 8);
+        const outPtr = L.take(count * 8);
+        L.commit();
+        core.u64(qPtr, count).set(fp.shingles.hashes.subarray(from, from + count));
+        swapHalves(core.u64(qPtr, count), 0, count);
+        const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        if (found === 0) return;
+        const out = core.u32(outPtr, count * 2);
+        const docs = core.u32(docPtr, n), starts = core.u32(startPtr, n), ends = core.u32(endPtr, n);
+        for (let k = 0; k < count; k++) {
+          const postings = out[2 * k + 1];
+          if (postings === 0) continue;
+          const i = from + k;
+          result.hits++;
+          result.hitAt[i] = 1;
+          for (let j = out[2 * k], e = j + postings; j < e; j++) {
+            const doc = docs[j];
+            let own = byDoc.get(doc);
+            if (!own) byDoc.set(doc, (own = []));
+            own.push({ doc, i, start: starts[j], end: ends[j], weight: 1 / postings });
+          }
+        }
+      });
+    }
+    // sorted by (doc, i, start) as one stable sort would: documents in order, each document's hits sorted
+    const docOrder = [...byDoc.keys()].sort((a, b) => a - b);
+    const hitsOf: Hit[][] = [];
+    for (const doc of docOrder) {
+      yield PAUSE;
+      hitsOf.push(byDoc.get(doc)!.sort((a, b) => a.i - b.i || a.start - b.start));
+    }
+    const candidates: ExactCandidate[] = [];
+    for (const own of hitsOf) {
+      yield PAUSE;
+      const candidate = candidateOf(own, fp.shingles.starts, fp.shingles.ends);
+      if (candidate) candidates.push(candidate);
+    }
+    result.candidates.push(...candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc));
     // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
     // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
     // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
@@ -513,35 +547,35 @@ export class ExactDataset {
     const maxGap = 2 * window + size - 1;
     const done: Chain[] = [];
     let active: Chain[] = [];
-    let doc = -1;
-    for (const h of hits) {
-      if (h.doc !== doc) {
-        done.push(...active);
-        active = [];
-        doc = h.doc;
-      }
-      const q = qs[h.i];
-      const delta = h.start - q;
-      let best: Chain | undefined;
-      let bestDrift = Infinity;
-      let kept = 0; // chains still open, compacted in place (no array per hit)
-      for (const c of active) {
-        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
-        active[kept++] = c;
-        if (c.lastI === h.i) continue;
-        const drift = Math.abs(delta - c.delta);
-        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
-      }
-      active.length = kept;
-      if (best) {
-        best.lastI = h.i;
-        best.lastQ = q;
-        best.delta = delta;
-        best.start = Math.min(best.start, h.start);
-        best.end = Math.max(best.end, h.end);
-        best.count++;
-      } else {
-        active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
+    let chained = 0;
+    for (const own of hitsOf) {
+      done.push(...active);
+      active = [];
+      for (const h of own) {
+        if (++chained % ITEMS_PER_PAUSE === 0) yield PAUSE;
+        const q = qs[h.i];
+        const delta = h.start - q;
+        let best: Chain | undefined;
+        let bestDrift = Infinity;
+        let kept = 0; // chains still open, compacted in place (no array per hit)
+        for (const c of active) {
+          if (h.i - c.lastI > maxGap) { done.push(c); continue; }
+          active[kept++] = c;
+          if (c.lastI === h.i) continue;
+          const drift = Math.abs(delta - c.delta);
+          if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
+        }
+        active.length = kept;
+        if (best) {
+          best.lastI = h.i;
+          best.lastQ = q;
+          best.delta = delta;
+          best.start = Math.min(best.start, h.start);
+          best.end = Math.max(best.end, h.end);
+          best.count++;
+        } else {
+          active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
+        }
       }
     }
     done.push(...active);

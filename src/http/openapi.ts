@@ -41,7 +41,8 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
   502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, '
     + 'content type and length',
-  503: 'The store is locked, closed or its database unreachable (STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE)',
+  503: 'The store is locked, closed or its database unreachable (STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE), '
+    + 'or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
