@@ -12,7 +12,7 @@ export { utf8Invalid } from './utf8';
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow } from './winnow';
-export { sortPairs, buildPrefix, lookupSorted } from './sortindex';
+export { radixCount, radixScatter, sortBuckets, buildPrefix, lookupSorted } from './sortindex';
 
 // sketches: MinHash, SimHash, blocked Bloom filter
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';

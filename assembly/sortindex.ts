@@ -1,19 +1,24 @@
-// A sorted u64 key index: LSD radix sort of (key, payload) pairs, a prefix table over the top
-// bits of the keys, and batched lookups. Used by exact datasets (src/index/exact.ts): keys are
-// 64-bit winnowed fingerprints, payloads are row numbers of their postings.
+// A sorted u64 key index: a stable radix sort of (key, payload) pairs, a prefix table over the top
+// bits of the keys, and batched lookups. Used by exact datasets (src/datasets/exact.ts): keys are
+// 64-bit winnowed fingerprints, payloads are the rows of their postings.
 
-// Radix sort in two stages, so that most passes run in cache: one MSD pass scatters the pairs by
-// their top 11 bits into 2048 buckets (≈ n / 2048 pairs each: 25 k pairs, 300 KB, for 50 M keys),
-// then each bucket is LSD-sorted on the remaining 53 bits with five 11-bit passes while it sits in
-// L2. A plain six-pass LSD sort moves every pair through DRAM six times (measured 4–6 s for 52 M
-// pairs on this machine class); this moves it through DRAM about twice. Stable throughout.
+// Radix sort in two stages, so that most passes run in cache and no scratch of the index's size is
+// needed: one MSD pass scatters the pairs by their top 11 bits into 2048 buckets of the output
+// (≈ n / 2048 pairs each: 25 k pairs, 300 KB, for 51 M keys), then each bucket is LSD-sorted on the
+// remaining 53 bits with five 11-bit passes through a bucket-sized scratch while it sits in L2. The
+// MSD pass reads its input a chunk at a time (`radixCount` over every chunk, then `radixScatter`), so
+// the input can live outside this memory (the dataset keeps it in JavaScript while documents are
+// added): the memory ends up holding the sorted keys with their payloads (three u32 columns, carried
+// along) and one bucket of scratch, nothing more. A
+// plain six-pass LSD sort moves every pair through DRAM six times and needs a second copy of the
+// index (WebAssembly memory never shrinks, so that copy would stay); this moves it through DRAM about
+// twice. Stable throughout.
 // @ts-ignore: decorator
 @inline const DIGIT_BITS: u64 = 11;
 // @ts-ignore: decorator
 @inline const BUCKETS: usize = 2048;
 // @ts-ignore: decorator
 @inline const LOW_PASSES: usize = 5;
-const TOP: usize = memory.data(<i32>(BUCKETS * 4), 16);
 const HIST: usize = memory.data(<i32>(LOW_PASSES * BUCKETS * 4), 16);
 /** Buckets this small are insertion-sorted instead. */
 // @ts-ignore: decorator
@@ -24,69 +29,104 @@ const HIST: usize = memory.data(<i32>(LOW_PASSES * BUCKETS * 4), 16);
   return <usize>(k >> 53);
 }
 
-/**
- * Sort `n` u64 keys at `keysPtr` ascending, carrying the u32 payloads at `valsPtr` along
- * (stable). `tmpKeysPtr` / `tmpValsPtr` are scratch of the same sizes. The result ends in the
- * original buffers.
- */
-export function sortPairs(keysPtr: usize, valsPtr: usize, n: u32, tmpKeysPtr: usize, tmpValsPtr: usize): void {
-  // MSD pass: histogram of the top 11 bits, then scatter into tmp.
-  memory.fill(TOP, 0, BUCKETS * 4);
+/** Count `n` keys at `keysPtr` by their top 11 bits into the 2048 u32 at `countsPtr` (added to what is there). */
+export function radixCount(keysPtr: usize, n: u32, countsPtr: usize): void {
   const nn = <usize>n;
   for (let i: usize = 0; i < nn; i++) {
-    const h = TOP + (topBits(load<u64>(keysPtr + (i << 3))) << 2);
+    const h = countsPtr + (topBits(load<u64>(keysPtr + (i << 3))) << 2);
     store<u32>(h, load<u32>(h) + 1);
-  }
-  let sum: u32 = 0;
-  for (let b: usize = 0; b < BUCKETS; b++) {
-    const c = load<u32>(TOP + (b << 2));
-    store<u32>(TOP + (b << 2), sum);
-    sum += c;
-  }
-  for (let i: usize = 0; i < nn; i++) {
-    const k = load<u64>(keysPtr + (i << 3));
-    const h = TOP + (topBits(k) << 2);
-    const pos = <usize>load<u32>(h);
-    store<u32>(h, <u32>pos + 1);
-    store<u64>(tmpKeysPtr + (pos << 3), k);
-    store<u32>(tmpValsPtr + (pos << 2), load<u32>(valsPtr + (i << 2)));
-  }
-  // TOP[b] now holds the end of bucket b; sort each bucket back into the original buffers.
-  let from: usize = 0;
-  for (let b: usize = 0; b < BUCKETS; b++) {
-    const to = <usize>load<u32>(TOP + (b << 2));
-    const len = to - from;
-    if (len > 0) sortBucket(tmpKeysPtr, tmpValsPtr, keysPtr, valsPtr, from, len);
-    from = to;
   }
 }
 
 /**
- * Sort pairs [from, from + len) of (srcK, srcV) by their low 53 bits into (dstK, dstV) at the same
- * positions, using srcK/srcV as scratch (five passes: src → dst → src → dst → src → dst).
+ * MSD pass of the sort over one chunk: key i of the `n` at `keysPtr` goes to position p =
+ * cursors[top 11 bits]++ of `dstKeysPtr`, and the i-th u32 of each payload column (`aPtr`, `bPtr`,
+ * `cPtr`) to position p of its destination. Start the cursors at the exclusive prefix sums of the
+ * counts of all chunks; after the last chunk, cursor b is the end of bucket b. The payloads travel
+ * with their keys here and within each bucket afterwards, so nothing is ever gathered from random
+ * places of a DRAM-sized array.
  */
-function sortBucket(srcK: usize, srcV: usize, dstK: usize, dstV: usize, from: usize, len: usize): void {
+export function radixScatter(
+  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, n: u32, cursorsPtr: usize,
+  dstKeysPtr: usize, dstAPtr: usize, dstBPtr: usize, dstCPtr: usize,
+): void {
+  const nn = <usize>n;
+  for (let i: usize = 0; i < nn; i++) {
+    const k = load<u64>(keysPtr + (i << 3));
+    const h = cursorsPtr + (topBits(k) << 2);
+    const pos = <usize>load<u32>(h);
+    store<u32>(h, <u32>pos + 1);
+    store<u64>(dstKeysPtr + (pos << 3), k);
+    store<u32>(dstAPtr + (pos << 2), load<u32>(aPtr + (i << 2)));
+    store<u32>(dstBPtr + (pos << 2), load<u32>(bPtr + (i << 2)));
+    store<u32>(dstCPtr + (pos << 2), load<u32>(cPtr + (i << 2)));
+  }
+}
+
+/**
+ * Second stage of the sort: bucket b = [ends[b − 1], ends[b]) (ends: 2048 u32 at `endsPtr`, as
+ * `radixScatter` leaves its cursors) of the keys at `keysPtr` is sorted in place by the low 53 bits
+ * of its keys, stably, and the three payload columns are permuted with it. `scratchPtr`: 20 bytes
+ * for each pair of the largest bucket (16-byte aligned).
+ */
+export function sortBuckets(
+  keysPtr: usize, aPtr: usize, bPtr: usize, cPtr: usize, endsPtr: usize, scratchPtr: usize,
+): void {
+  let from: usize = 0;
+  for (let b: usize = 0; b < BUCKETS; b++) {
+    const to = <usize>load<u32>(endsPtr + (b << 2));
+    const len = to - from;
+    if (len > 1) {
+      // scratch: keys (8 B), positions in the bucket (4 B), their sorted order (4 B), one column (4 B)
+      const tmpK = scratchPtr;
+      const tmpV = tmpK + (len << 3);
+      const order = tmpV + (len << 2);
+      const column = order + (len << 2);
+      memory.copy(tmpK, keysPtr + (from << 3), len << 3);
+      for (let i: usize = 0; i < len; i++) store<u32>(tmpV + (i << 2), <u32>i);
+      sortBucket(tmpK, tmpV, keysPtr + (from << 3), order, len);
+      permute(aPtr + (from << 2), order, column, len);
+      permute(bPtr + (from << 2), order, column, len);
+      permute(cPtr + (from << 2), order, column, len);
+    }
+    from = to;
+  }
+}
+
+/** col[j] = old col[order[j]] for j < len, through `tmp` (len u32). */
+function permute(col: usize, order: usize, tmp: usize, len: usize): void {
+  memory.copy(tmp, col, len << 2);
+  for (let j: usize = 0; j < len; j++) {
+    store<u32>(col + (j << 2), load<u32>(tmp + (<usize>load<u32>(order + (j << 2)) << 2)));
+  }
+}
+
+/**
+ * Sort `len` pairs of (srcK, srcV) by their low 53 bits into (dstK, dstV), using srcK/srcV as
+ * scratch (five passes: src → dst → src → dst → src → dst).
+ */
+function sortBucket(srcK: usize, srcV: usize, dstK: usize, dstV: usize, len: usize): void {
   if (len <= SMALL) {
     // insertion sort into dst (stable: shift only strictly greater keys)
     for (let i: usize = 0; i < len; i++) {
-      const k = load<u64>(srcK + ((from + i) << 3));
-      const v = load<u32>(srcV + ((from + i) << 2));
+      const k = load<u64>(srcK + (i << 3));
+      const v = load<u32>(srcV + (i << 2));
       let j = i;
       while (j > 0) {
-        const pk = load<u64>(dstK + ((from + j - 1) << 3));
+        const pk = load<u64>(dstK + ((j - 1) << 3));
         if (pk <= k) break;
-        store<u64>(dstK + ((from + j) << 3), pk);
-        store<u32>(dstV + ((from + j) << 2), load<u32>(dstV + ((from + j - 1) << 2)));
+        store<u64>(dstK + (j << 3), pk);
+        store<u32>(dstV + (j << 2), load<u32>(dstV + ((j - 1) << 2)));
         j--;
       }
-      store<u64>(dstK + ((from + j) << 3), k);
-      store<u32>(dstV + ((from + j) << 2), v);
+      store<u64>(dstK + (j << 3), k);
+      store<u32>(dstV + (j << 2), v);
     }
     return;
   }
   memory.fill(HIST, 0, LOW_PASSES * BUCKETS * 4);
   for (let i: usize = 0; i < len; i++) {
-    const k = load<u64>(srcK + ((from + i) << 3));
+    const k = load<u64>(srcK + (i << 3));
     for (let d: usize = 0; d < LOW_PASSES; d++) {
       const h = HIST + ((d * BUCKETS + <usize>((k >> (DIGIT_BITS * <u64>d)) & 2047)) << 2);
       store<u32>(h, load<u32>(h) + 1);
@@ -106,12 +146,12 @@ function sortBucket(srcK: usize, srcV: usize, dstK: usize, dstV: usize, from: us
     const base = HIST + ((d * BUCKETS) << 2);
     const shift = DIGIT_BITS * <u64>d;
     for (let i: usize = 0; i < len; i++) {
-      const k = load<u64>(sk + ((from + i) << 3));
+      const k = load<u64>(sk + (i << 3));
       const h = base + (<usize>((k >> shift) & 2047) << 2);
-      const pos = from + <usize>load<u32>(h);
-      store<u32>(h, load<u32>(h) + 1);
+      const pos = <usize>load<u32>(h);
+      store<u32>(h, <u32>pos + 1);
       store<u64>(dk + (pos << 3), k);
-      store<u32>(dv + (pos << 2), load<u32>(sv + ((from + i) << 2)));
+      store<u32>(dv + (pos << 2), load<u32>(sv + (i << 2)));
     }
     const tk = sk; sk = dk; dk = tk;
     const tv = sv; sv = dv; dv = tv;
@@ -135,9 +175,13 @@ export function buildPrefix(keysPtr: usize, n: u32, bits: u32, outPtr: usize): v
 
 // Lookups run in groups of GROUP queries, phase by phase, so that the cache misses of a group
 // (prefix-table entries, then the first and last key of each range) are in flight together
-// instead of one after another: a 50 M-key index is far bigger than the caches.
+// instead of one after another: a 50 M-key index is far bigger than the caches (and the TLB), so
+// each query costs two misses whatever the layout, and what decides the time is how many are in
+// flight at once. Measured at 51 M keys (bench/lookup.mjs): groups of 32 take about 0.7× the time
+// of groups of 8; 64 gained nothing more, and a software pipeline (prefix loads running ahead of
+// key loads by a fixed distance) was slower than either.
 // @ts-ignore: decorator
-@inline const GROUP: u32 = 8;
+@inline const GROUP: u32 = 32;
 const G_LO: usize = memory.data(<i32>(GROUP * 4), 16);
 const G_HI: usize = memory.data(<i32>(GROUP * 4), 16);
 let touched: u64 = 0;

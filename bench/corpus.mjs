@@ -2,7 +2,7 @@
 //   english(bytes): real English from ../shared/data (Gutenberg, tinyshakespeare, Brown, WikiText,
 //                   PAN source documents), files in sorted order, concatenated until `bytes` UTF-8 bytes.
 //   mixed(), cjk(): the Vim tutor translations in bench/corpus (see SOURCE.md), repeated to size.
-//   scaledDocuments(text, scale, size): `text` cut into documents of `size` characters, `scale` times over.
+//   scaledDocuments(text, scale, doc): `text` cut into documents of `doc` characters, `scale` times over.
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,17 +69,16 @@ export function cjk(bytes = 2_000_000) {
 }
 
 /**
- * `text` cut into documents of `size` characters (ids `c<copy>-d<n>`), `scale` times over: copies after
+ * `scale` copies of `text` as documents of `doc` characters, `{ id: 'c<copy>-d<n>', text }`: copies after
  * the first mark every 4th word with the copy number, so no word 5-gram of a copy is shared with another
- * copy: the documents hold `scale` distinct-looking corpora of real word statistics (bench/index.mjs,
- * bench/pg-dataset.mjs: 135 copies of 10 MB ≈ 50 M winnowed fingerprints).
+ * and the documents hold `scale` distinct-looking corpora of real word statistics.
  */
-export function* scaledDocuments(text, scale, size = 10_000) {
+export function* scaledDocuments(text, scale, doc = 10_000) {
   for (let copy = 0; copy < scale; copy++) {
-    for (let at = 0, n = 0; at < text.length; at += size, n++) {
-      let doc = text.slice(at, at + size);
-      if (copy > 0) doc = doc.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
-      yield { id: `c${copy}-d${n}`, text: doc };
+    for (let at = 0, n = 0; at < text.length; at += doc, n++) {
+      let part = text.slice(at, at + doc);
+      if (copy > 0) part = part.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
+      yield { id: `c${copy}-d${n}`, text: part };
     }
   }
 }

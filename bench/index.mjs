@@ -18,7 +18,6 @@ const SCALE = argScale > 0 ? Number(process.argv[argScale + 1]) : 1;
 const en = english(10_000_000);
 const DOC = 10_000;
 
-// copies after the first are perturbed, so the index holds SCALE distinct-looking corpora (bench/corpus.mjs)
 const documents = () => scaledDocuments(en, SCALE, DOC);
 
 const engine = await createEngine();

@@ -48,6 +48,7 @@ const COMMON_ERRORS = [
   ['500', 'INTERNAL', 'an unexpected failure; `details.request_id` identifies it in the server\'s log'],
   ['503', 'STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE',
     'the server\'s store, or the database of a dataset it searches, is not available'],
+  ['503', 'SERVICE_UNAVAILABLE', 'the server is shutting down and the request was cut before its work was done; send it again'],
 ];
 
 /**

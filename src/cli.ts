@@ -118,7 +118,8 @@ const HELP = `usage:
                                 datasets and packs itself (memory per process: docs/http.md)
       --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
                                 serving, then stop (default 0; behind a load balancer: its probe
-                                interval times the failures it needs, e.g. 10000)
+                                interval times the failures it needs, e.g. 10000); a webhook request
+                                still unanswered at its end is handed back to the other processes
       --base-url URL            public base URL (its path is stripped before matching routes)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
@@ -618,6 +619,9 @@ async function serveCommand(args: string[]): Promise<number> {
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   // a store URL may carry a password: the log shows it as ***
   const where = typeof values.store === 'string' ? redact(values.store) : 'in memory';
+  // every serving process heartbeats to the store: the status page's availability counts the minutes with one
+  const heartbeat = new http.Heartbeat(engine.store);
+  void heartbeat.start(); // a failed heartbeat leaves its minute down; /readyz reports the store itself
   if (worker) process.send?.({ listening: server.url, datasets: sets });
   else printServing(server.url, `datasets: ${sets}; store: ${where}`, dev!, admin);
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
@@ -627,8 +631,14 @@ async function serveCommand(args: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await server.close({ drainMs });
-  await engine.stopMonitoring();
+  // Webhooks stop with the drain, not after it: no new attempt from here on, and a request still unanswered when
+  // the drain ends is handed back (its lease released) for another process, rather than cut off by a SIGKILL
+  // after it and left leased until the lease lapses. Without a drain, a request in flight gets its own timeout.
+  await Promise.all([
+    server.close({ drainMs }),
+    engine.stopMonitoring(drainMs > 0 ? { graceMs: drainMs } : {}),
+  ]);
+  await heartbeat.stop();
   await closeDatasets();
   await engine.store.close();
   // a worker process stays alive while its channel to the primary is open

@@ -7,7 +7,7 @@
 import type { Core } from './core/abi.js';
 import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
-import type { SnapshotStream } from './datasets/snapshot-stream.js';
+import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult, SliceOptions } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
@@ -140,7 +140,9 @@ export class Engine extends FingerprintEngine {
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
   /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
-  exportDatasetStream(id: string): SnapshotStream { return this.corpus.exportDatasetStream(id); }
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
+    return this.corpus.exportDatasetStream(id, options);
+  }
   /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
   documentText(datasetId: string, documentId: string): string | null {
     return this.corpus.documentText(datasetId, documentId);
@@ -204,14 +206,16 @@ export class Engine extends FingerprintEngine {
 
   /**
    * How likely it is that `target_model` trained on a registered work: `score` 0–100, a bootstrap `ci_95`, a `tier`
-   * and a separate `legal_risk` for the jurisdiction (docs/registry.md).
-   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model)
+   * and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share the thread as
+   * analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
+   * `options.offload` when given; the result is the same either way.
+   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
    */
-  score(request: ScoreRequest): Promise<ScoreResult> {
+  score(request: ScoreRequest, options?: SliceOptions): Promise<ScoreResult> {
     this.assertLive();
-    return this.scores.score(request);
+    return this.scores.score(request, undefined, options);
   }
 
   /** The licensing marketplace (docs/marketplace.md). @example engine.marketplace.listListings() */
@@ -258,10 +262,15 @@ export class Engine extends FingerprintEngine {
     this.monitors.start(intervalMs);
     this.marketplace.start(intervalMs);
   }
-  /** Stop the interval of {@link startMonitoring} and wait for running work. @example await engine.stopMonitoring() */
-  async stopMonitoring(): Promise<void> {
+  /**
+   * Stop the interval of {@link startMonitoring} and wait for running work. Webhook requests in flight get
+   * `graceMs` (default: their request timeout) to finish; one still unanswered then is handed back — its lease
+   * released, no attempt logged — for another process on the store or the next start to send.
+   * @example await engine.stopMonitoring({ graceMs: 5_000 })
+   */
+  async stopMonitoring(options: { readonly graceMs?: number } = {}): Promise<void> {
     await this.market?.stop();
-    await this.monitors.stop();
+    await this.monitors.stop(options);
   }
 
   // ---------------------------------------------------------------- knowledge base (docs/knowledge-base.md)

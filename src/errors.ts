@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'STORE_CLOSED'
   | 'STORE_CORRUPT'
   | 'STORE_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'CONFLICT'
   | 'FORBIDDEN'
   | 'UNAUTHORIZED'
@@ -55,6 +56,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   STORE_CLOSED: 'The store has been closed',
   STORE_CORRUPT: 'The store file is corrupted beyond its last acknowledged write',
   STORE_UNAVAILABLE: 'The database behind the store cannot be reached or refused the connection',
+  SERVICE_UNAVAILABLE: 'The service is shutting down and cannot finish this request',
   CONFLICT: 'The request conflicts with the current state',
   FORBIDDEN: 'The caller may not do this',
   UNAUTHORIZED: 'Authentication is missing or not valid',
@@ -86,6 +88,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   STORE_CLOSED: 503,
   STORE_CORRUPT: 500,
   STORE_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   CONFLICT: 409,
   FORBIDDEN: 403,
   UNAUTHORIZED: 401,

@@ -16,7 +16,7 @@ export { Corpus } from './corpus/corpus.js';
 export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
 export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';
 export { SnapshotStream } from './datasets/snapshot-stream.js';
-export type { SnapshotPatch } from './datasets/snapshot-stream.js';
+export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,

@@ -26,7 +26,14 @@ export interface RawExports {
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
-  sortPairs(keysPtr: number, valsPtr: number, n: number, tmpKeysPtr: number, tmpValsPtr: number): void;
+  /** Sorted index (assembly/sortindex.ts): MSD counts and scatter by the top 11 bits, then each bucket sorted. */
+  radixCount(keysPtr: number, n: number, countsPtr: number): void;
+  radixScatter(
+    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, n: number, cursorsPtr: number,
+    dstKeysPtr: number, dstAPtr: number, dstBPtr: number, dstCPtr: number,
+  ): void;
+  /** `scratchPtr`: 20 bytes per pair of the largest bucket. */
+  sortBuckets(keysPtr: number, aPtr: number, bPtr: number, cPtr: number, endsPtr: number, scratchPtr: number): void;
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
   lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
   simdEnabled(): number;

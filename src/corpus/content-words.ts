@@ -19,7 +19,8 @@
 import { porterStem, STOP_WORDS } from '../align/stem.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
+import { sortByKeyU32 } from '../util/sorted.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
 export const PAIR_REACH = 2;
@@ -123,34 +124,6 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
   return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
 }
 
-/**
- * Sort postings by key in place, keeping document order among equal keys: a stable LSD radix sort in
- * two 16-bit passes (linear: a comparison sort of the ~70 M postings of 1.5 GB of text took minutes).
- */
-function sortByKey(keys: Uint32Array, docs: Uint32Array, offsets: Uint32Array): void {
-  const n = keys.length;
-  const k2 = new Uint32Array(n), d2 = new Uint32Array(n), o2 = new Uint32Array(n);
-  const count = new Uint32Array(0x10000);
-  const pass = (fk: Uint32Array, fd: Uint32Array, fo: Uint32Array, tk: Uint32Array, td: Uint32Array, to: Uint32Array,
-    shift: number): void => {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(fk[i] >>> shift) & 0xffff]++;
-    for (let b = 0, at = 0; b < 0x10000; b++) {
-      const c = count[b];
-      count[b] = at;
-      at += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const at = count[(fk[i] >>> shift) & 0xffff]++;
-      tk[at] = fk[i];
-      td[at] = fd[i];
-      to[at] = fo[i];
-    }
-  };
-  pass(keys, docs, offsets, k2, d2, o2, 0);
-  pass(k2, d2, o2, keys, docs, offsets, 16);
-}
-
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
 export interface QueryPostings {
   readonly from: Uint32Array;
@@ -204,14 +177,24 @@ export class ContentWordIndex implements PairIndex {
 
   /** Build from the documents' texts (null: not kept, skipped). */
   static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
+    return finish(ContentWordIndex.buildSteps(texts));
+  }
+
+  /**
+   * {@link build} as steps (src/util/steps.ts): it pauses between documents and between the passes over the
+   * postings, so the first search of a large dataset, which builds its index, shares the thread too.
+   */
+  static *buildSteps(texts: ReadonlyArray<string | null>): Steps<ContentWordIndex> {
     const parts: Array<{ doc: number; pairs: ContentPairs }> = [];
     let total = 0;
-    texts.forEach((t, doc) => {
-      if (t === null) return;
+    for (let doc = 0; doc < texts.length; doc++) {
+      const t = texts[doc];
+      if (t === null) continue;
+      yield PAUSE;
       const pairs = contentPairs(t);
       parts.push({ doc, pairs });
       total += pairs.hashes.length;
-    });
+    }
     const keys = new Uint32Array(total), docs = new Uint32Array(total), offsets = new Uint32Array(total);
     let n = 0;
     for (const { doc, pairs } of parts) {
@@ -220,7 +203,9 @@ export class ContentWordIndex implements PairIndex {
       offsets.set(pairs.starts, n);
       n += pairs.hashes.length;
     }
-    sortByKey(keys, docs, offsets);
+    yield PAUSE;
+    sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
+    yield PAUSE;
     return new ContentWordIndex(keys, docs, offsets, texts.length);
   }
 
@@ -230,7 +215,7 @@ export class ContentWordIndex implements PairIndex {
    * @example ContentWordIndex.fromPostings(hashes, docs, offsets, 1000).postings(contentPairs(query))
    */
   static fromPostings(keys: Uint32Array, docs: Uint32Array, offsets: Uint32Array, documents: number): ContentWordIndex {
-    sortByKey(keys, docs, offsets);
+    sortByKeyU32(keys, docs, offsets);
     return new ContentWordIndex(keys, docs, offsets, documents);
   }
 
@@ -240,9 +225,15 @@ export class ContentWordIndex implements PairIndex {
    * candidate search and every {@link holdsAt} of the alignment stage.
    */
   postings(q: ContentPairs): QueryPostings {
+    return finish(this.postingSteps(q));
+  }
+
+  /** {@link postings} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs. */
+  *postingSteps(q: ContentPairs): Steps<QueryPostings> {
     const n = q.hashes.length;
     const from = new Uint32Array(n), to = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const h = q.hashes[i];
       let lo = this.buckets[h >>> this.shift], hi = this.buckets[(h >>> this.shift) + 1];
       while (lo < hi) {
@@ -286,7 +277,7 @@ export class ContentWordIndex implements PairIndex {
   }
 
   /**
-   * {@link candidates} as steps (src/corpus/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
+   * {@link candidates} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
    * between documents. The hits are grouped by document in the order found and each group is sorted by
    * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
    */

@@ -8,7 +8,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { ExactDataset, NEAR_K, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
-import { SnapshotStream, type ExactDatasetSource } from '../datasets/snapshot-stream.js';
+import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
 import type {
   DatasetDescriptor,
@@ -38,7 +38,7 @@ import type {
   DetailedSearch,
   SearchOptions,
   SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, type Pause } from './steps.js';
+import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, type Pause, type Steps } from '../util/steps.js';
 import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
 import { runWork, type PureWork } from './work.js';
 
@@ -497,10 +497,12 @@ export class Corpus {
     const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let queryPairs = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
     const pairsOfQuery = (): ContentPairs => (queryPairs ??= contentPairs(query));
-    // each exact dataset's content-word pair index (a stored dataset's: what the query fetched of it), and
-    // where the query's pairs sit in it: looked up once, for candidates and backgrounds
+    // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
+    // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
+    // candidates and backgrounds
+    const indexes = new Map<ExactSearchable, PairIndex>();
     const pairIndexOf = (d: ExactSearchable): PairIndex =>
-      d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs;
+      indexes.get(d) ?? (d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs);
     const postings = new Map<ExactSearchable, QueryPostings>();
     const postingsOf = (d: ExactSearchable): QueryPostings => {
       let at = postings.get(d);
@@ -517,7 +519,7 @@ export class Corpus {
           qw = (yield { kind: 'fingerprint', text: query, options: d.options }) as Fingerprint;
           winnowed.set(d.window, qw);
         }
-        const r = d.search(qw, alpha);
+        const r = yield* d.searchSteps(qw, alpha);
         if (portraitHits) portraitRuns.push(...r.runs);
         coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
         matches.push(...r.matches);
@@ -535,11 +537,22 @@ export class Corpus {
           }) as ExactSlice
           : d;
         searched.set(id, x);
-        const r = x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        const r = x instanceof ExactDataset
+          ? yield* x.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens)
+          : x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        yield PAUSE;
         const nearFound = x.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
-        const pairCandidates = !pairs ? null : x instanceof ExactSlice ? x.pairCandidates
-          : yield* pairIndexOf(x).candidateSteps(pairs, postingsOf(x));
+        let pairCandidates: PairCandidate[] | null = null;
+        if (pairs && x instanceof ExactSlice) pairCandidates = x.pairCandidates;
+        else if (pairs) {
+          if (x instanceof ExactDataset) {
+            const index = yield* this.contentIndexSteps(x);
+            indexes.set(x, index);
+            postings.set(x, yield* index.postingSteps(pairs));
+          }
+          pairCandidates = yield* pairIndexOf(x).candidateSteps(pairs, postingsOf(x));
+        }
         for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
           jobs.push({ dataset: x, candidate });
         }
@@ -579,9 +592,14 @@ export class Corpus {
 
   /** The content-word pair index of `d` (built now if missing or stale). */
   private contentIndex(d: ExactDataset): ContentWordIndex {
+    return finish(this.contentIndexSteps(d));
+  }
+
+  /** {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). */
+  private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
     let index = this.pairIndexes.get(d);
     if (!index || index.documents !== d.docs.length) {
-      index = ContentWordIndex.build(d.docs.map((_, i) => d.documentText(i)));
+      index = yield* ContentWordIndex.buildSteps(d.docs.map((_, i) => d.documentText(i)));
       this.pairIndexes.set(d, index);
     }
     return index;
@@ -622,18 +640,19 @@ export class Corpus {
    * index read a chunk at a time, so writing it to a file needs memory for one chunk, not for a copy
    * of the index (`buildDatasetFile` writes with it). Write every piece in order, then the patch at
    * its offset; do not add documents to the dataset until the pieces are consumed (CONFLICT).
-   * @throws NOT_FOUND
+   * `options.crc32` checksums with another CRC-32 implementation (Node's native `zlib.crc32`).
+   * @throws NOT_FOUND, INVALID_OPTIONS
    * @example
    * const stream = corpus.exportDatasetStream('gutenberg-sample')
    * for (const piece of stream.pieces()) file.write(piece)
    * const { offset, bytes } = stream.patch() // write bytes at offset
    */
-  exportDatasetStream(id: string): SnapshotStream {
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof StoredExactDataset) throw notExportable(d);
-    return new SnapshotStream(d.toSource());
+    return new SnapshotStream(d.toSource(), options);
   }
 
   /**

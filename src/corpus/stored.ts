@@ -33,7 +33,7 @@ import {
   contentPairs, ContentWordIndex, MAX_POSTINGS,
   type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
 } from './content-words.js';
-import { finish, type Steps } from './steps.js';
+import { finish, type Steps } from '../util/steps.js';
 
 /** Documents per appended batch, and fingerprints: a batch is one transaction of a few MB. */
 const BATCH_DOCUMENTS = 1000;

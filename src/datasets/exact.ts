@@ -7,8 +7,8 @@
  *
  * Near-duplicate documents (MinHash-LSH): every document also keeps a one-permutation MinHash
  * signature (k = 128 u32, seed 0, densified) of ALL its word 5-gram shingles, and an LSH index of
- * b = 32 bands × r = 4 rows: a typed open-addressing table from a 53-bit hash of each band's 4 values to the
- * documents with that band. A query's candidates are the documents sharing at least one band
+ * b = 32 bands × r = 4 rows: a table of (32-bit hash of a band's 4 values, document) sorted by hash, 8 bytes
+ * per band of every document. A query's candidates are the documents sharing at least one band
  * with its signature; each candidate's Jaccard similarity is then estimated from the full
  * signatures (fraction of equal positions, standard error ≈ sqrt(J(1 − J)/128) ≈ 0.04 at 0.5).
  * A document with Jaccard similarity J becomes a candidate with probability 1 − (1 − J^r)^b
@@ -20,15 +20,17 @@
  *
  * (16 × 8 would put the threshold at 0.71 and find a J = 0.5 document 6 % of the time; a 5 %
  * scattered word substitution already brings J to ≈ 0.64.) Candidates are always scored, so the
- * lower threshold costs estimates, not false matches; the bands keep the lookup cost independent
- * of the number of documents (32 Map lookups + the candidates' estimates).
+ * lower threshold costs estimates, not false matches; the bands keep the lookup cost nearly
+ * independent of the number of documents (32 binary searches + the candidates' estimates).
  */
-import { Core } from '../core/abi.js';
+import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
+import { lowerBound, sortByKeyU32 } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
 import { exactDescriptor } from './descriptor.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
 import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
@@ -50,31 +52,28 @@ export function nearCandidateProbability(j: number): number {
 }
 
 /**
- * 53-bit hash of the NEAR_ROWS u32 of band `band` of `sig` (at `offset`): two independent 32-bit
- * multiply-xorshift mixes (Math.imul, no strings, no BigInt), 32 + 21 bits. Exact integers, so
- * the same in every runtime; a collision between different bands only adds a candidate, whose
- * estimate is then computed from the full signatures anyway.
+ * 32-bit hash of the NEAR_ROWS u32 of band `band` of `sig` (at `offset`): multiply-xorshift
+ * mixes and murmur3's fmix32 (Math.imul, no strings, no BigInt), the same in every runtime. A
+ * collision (≈ 0.001 per band at 4 M entries) only adds a candidate, whose estimate is then
+ * computed from the full signatures anyway.
  */
 function bandKey(sig: Uint32Array, offset: number, band: number): number {
-  let h1 = 0x3c6ef372 ^ band;
-  let h2 = 0x6a09e667 ^ Math.imul(band, 0x27d4eb2f);
+  let h = 0x3c6ef372 ^ band;
   const start = offset + band * NEAR_ROWS;
   for (let i = start; i < start + NEAR_ROWS; i++) {
-    const v = sig[i];
-    h1 = Math.imul(h1 ^ v, 0x9e3779b1);
-    h1 ^= h1 >>> 15;
-    h2 = Math.imul(h2 ^ v, 0x85ebca77);
-    h2 ^= h2 >>> 13;
+    h = Math.imul(h ^ sig[i], 0x9e3779b1);
+    h ^= h >>> 15;
   }
-  // murmur3 fmix32 on both halves
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
-  h1 = Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
-  h1 ^= h1 >>> 16;
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b);
-  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-  h2 ^= h2 >>> 16;
-  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
+
+/** Bytes of the LSH table of `docs` documents: (hash, document) as two u32 per band. */
+function lshBytes(docs: number): number {
+  return docs * NEAR_BANDS * 8;
+}
+
 
 /**
  * Index keys are fingerprints with their 32-bit halves swapped, in place over `count` values from
@@ -93,12 +92,6 @@ export function swapHalves(a: BigUint64Array, at: number, count: number): void {
   }
 }
 
-/** Table slot of a 53-bit band hash (its low 32 bits, remixed). */
-function slotOf(key: number): number {
-  const lo = key % 4294967296;
-  return Math.imul((lo ^ (key / 4294967296)) >>> 0, 0x9e3779b1) >>> 0;
-}
-
 /** The signature of the empty shingle set (a text of no words): never indexed, never matched. */
 function isEmptySignature(sig: Uint32Array, offset: number): boolean {
   for (let i = offset; i < offset + NEAR_K; i++) if (sig[i] !== 0xffffffff) return false;
@@ -106,33 +99,62 @@ function isEmptySignature(sig: Uint32Array, offset: number): boolean {
 }
 
 const MIN_PREFIX_BITS = 4;
-const MAX_PREFIX_BITS = 22;
+const MAX_PREFIX_BITS = 26;
 
-/** Prefix-table size for n keys: about two keys per slot, 2^4 … 2^22 slots. */
+/**
+ * Prefix-table size for n keys: 4–8 keys per slot (0.5–1 byte of table per key), 2^4 … 2^26 slots.
+ * The table grows with the index so that a lookup's keys stay within one cache line (64 bytes): a
+ * fixed 2^22 slots left ≈ 12 keys (96 bytes, two or three lines) per slot at 51 M keys. More slots
+ * gained nothing measurable (bench/lookup.mjs at 51 M keys: 3 and 1.5 keys per slot ran as fast as
+ * 6, within the noise, for two and four times the table), so the table stays at about 5 % of the index.
+ */
 function prefixBitsFor(n: number): number {
-  return Math.max(MIN_PREFIX_BITS, Math.min(MAX_PREFIX_BITS, Math.ceil(Math.log2(Math.max(n, 1))) - 1));
+  return Math.max(MIN_PREFIX_BITS, Math.min(MAX_PREFIX_BITS, Math.ceil(Math.log2(Math.max(n, 1))) - 3));
 }
+
+/** Where the sorted index lies in the dataset's arena (byte offsets; see ExactDataset.ensureSorted). */
+interface IndexLayout {
+  readonly n: number;
+  readonly prefixBits: number;
+  readonly keysPtr: number;
+  readonly prefixPtr: number;
+  /** The three posting columns, u32 each, in key order. */
+  readonly docPtr: number;
+  readonly startPtr: number;
+  readonly endPtr: number;
+  /** Arena bytes the index occupies: every call's scratch starts after them. */
+  readonly persistent: number;
+}
+
+/** Take the index of `n` postings from the start of `L` (an empty index when `L` is null). */
+function layoutIndex(L: Layout | null, n: number): IndexLayout {
+  const prefixBits = prefixBitsFor(n);
+  if (!L) return { n: 0, prefixBits, keysPtr: 0, prefixPtr: 0, docPtr: 0, startPtr: 0, endPtr: 0, persistent: 0 };
+  const keysPtr = L.take(n * 8);
+  const prefixPtr = L.take((2 ** prefixBits + 1) * 4);
+  const docPtr = L.take(n * 4);
+  const startPtr = L.take(n * 4);
+  const endPtr = L.take(n * 4);
+  return { n, prefixBits, keysPtr, prefixPtr, docPtr, startPtr, endPtr, persistent: L.size };
+}
+
+/** Buckets of the sort's MSD pass (assembly/sortindex.ts), and keys per chunk of its input. */
+const RADIX_BUCKETS = 2048;
+const SORT_CHUNK = 1 << 16;
 
 /** A hit of a query shingle in a document: the shingle index and the source span of the posting. */
 export type ShingleHit = RegionHit & { readonly doc: number };
 
 /**
- * Candidate documents from the hits sorted by (doc, query shingle). A document's hits are grouped
+ * A candidate document from its hits sorted by query shingle (or null). A document's hits are grouped
  * into regions (./regions.ts): hits close in the source (≤ 2,000 characters apart) and in the query
  * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
  * says where to align (its spans in both texts). A document's strength is its best region's.
  */
-function candidatesOf(hits: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate[] {
-  const out: ExactCandidate[] = [];
-  for (let from = 0; from < hits.length;) {
-    let to = from;
-    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-    const regions = hitRegions(hits.slice(from, to), qStarts, qEnds, EXACT_REGIONS);
-    const best = regions[0];
-    if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
-    from = to;
-  }
-  return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+function candidateOf(own: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate | null {
+  const regions = hitRegions(own.slice(), qStarts, qEnds, EXACT_REGIONS);
+  const best = regions[0];
+  return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
 }
 
 
@@ -178,6 +200,8 @@ export interface ExactCandidate {
 
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
+/** Query shingles looked up between two pauses of a sliced search (about a millisecond of work). */
+const LOOKUP_BATCH = 1 << 14;
 /** Query shingles per stretch in which a candidate document's hits are counted. */
 export const CANDIDATE_WINDOW = 256;
 /** Fewest distinct hits within one stretch for a document to be a candidate. */
@@ -262,7 +286,31 @@ export function chainHits(
   hits: ShingleHit[], fp: Fingerprint, window: number, size: number, minTokens: number,
 ): ChainedHits {
   hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
-  const candidates = candidatesOf(hits, fp.shingles.starts, fp.shingles.ends);
+  const hitsOf: ShingleHit[][] = [];
+  for (let from = 0; from < hits.length;) {
+    let to = from;
+    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
+    hitsOf.push(hits.slice(from, to));
+    from = to;
+  }
+  return finish(chainSteps(hitsOf, fp, window, size, minTokens));
+}
+
+/**
+ * {@link chainHits} as steps (src/util/steps.ts), from each document's hits (`hitsOf`: documents in
+ * order, each one's hits sorted by query shingle, then source start): it pauses between documents and
+ * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
+ */
+export function* chainSteps(
+  hitsOf: readonly (readonly ShingleHit[])[], fp: Fingerprint, window: number, size: number, minTokens: number,
+): Steps<ChainedHits> {
+  const candidates: ExactCandidate[] = [];
+  for (const own of hitsOf) {
+    yield PAUSE;
+    const candidate = candidateOf(own, fp.shingles.starts, fp.shingles.ends);
+    if (candidate) candidates.push(candidate);
+  }
+  candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
   // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
   // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
   // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
@@ -272,42 +320,40 @@ export function chainHits(
   // apart. A passage with isolated word edits thus stays one chain instead of falling apart
   // into fragments (each of which may be too short to report). The diagonal may drift by a
   // quarter of the gap (inserted/deleted words).
-  interface Chain {
-    doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number;
-  }
+  interface Chain { doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number }
   const qs = fp.shingles.starts;
   const maxGap = 2 * window + size - 1;
   const done: Chain[] = [];
   let active: Chain[] = [];
-  let doc = -1;
-  for (const h of hits) {
-    if (h.doc !== doc) {
-      done.push(...active);
-      active = [];
-      doc = h.doc;
-    }
-    const q = qs[h.i];
-    const delta = h.start - q;
-    let best: Chain | undefined;
-    let bestDrift = Infinity;
-    const still: Chain[] = [];
-    for (const c of active) {
-      if (h.i - c.lastI > maxGap) { done.push(c); continue; }
-      still.push(c);
-      if (c.lastI === h.i) continue;
-      const drift = Math.abs(delta - c.delta);
-      if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
-    }
-    active = still;
-    if (best) {
-      best.lastI = h.i;
-      best.lastQ = q;
-      best.delta = delta;
-      best.start = Math.min(best.start, h.start);
-      best.end = Math.max(best.end, h.end);
-      best.count++;
-    } else {
-      active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
+  let chained = 0;
+  for (const own of hitsOf) {
+    done.push(...active);
+    active = [];
+    for (const h of own) {
+      if (++chained % ITEMS_PER_PAUSE === 0) yield PAUSE;
+      const q = qs[h.i];
+      const delta = h.start - q;
+      let best: Chain | undefined;
+      let bestDrift = Infinity;
+      let kept = 0; // chains still open, compacted in place (no array per hit)
+      for (const c of active) {
+        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
+        active[kept++] = c;
+        if (c.lastI === h.i) continue;
+        const drift = Math.abs(delta - c.delta);
+        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
+      }
+      active.length = kept;
+      if (best) {
+        best.lastI = h.i;
+        best.lastQ = q;
+        best.delta = delta;
+        best.start = Math.min(best.start, h.start);
+        best.end = Math.max(best.end, h.end);
+        best.count++;
+      } else {
+        active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
+      }
     }
   }
   done.push(...active);
@@ -377,29 +423,26 @@ export class ExactDataset implements ExactSearchable {
   readonly docs: DocInfo[] = [];
   /** Document id → index in `docs`. */
   private readonly docIndexById = new Map<string, number>();
-  private n = 0;
-  private keys = new BigUint64Array(1024);
-  private postDoc = new Uint32Array(1024);
-  private postStart = new Uint32Array(1024);
-  private postEnd = new Uint32Array(1024);
+  /**
+   * Postings in the sorted index, all in the dataset's own instance of the core: the sorted keys,
+   * the prefix table and the three posting columns in key order (nothing of them is kept in
+   * JavaScript as well). Documents added since the last sort wait in `staged` (insertion order)
+   * and are merged in by the next search or export.
+   */
+  private index: IndexLayout = layoutIndex(null, 0);
+  private staged = new StagedPostings();
   private tokenTotal = 0;
   private byteTotal = 0;
-  // Sorted index in the dataset's own instance; rebuilt lazily after additions.
-  private sorted = false;
-  private prefixBits = MIN_PREFIX_BITS;
-  private keysPtr = 0;
-  private prefixPtr = 0;
-  /** Sorted position → row of the columns (null: identity, as after an import). */
-  private perm: Uint32Array | null = null;
-  private persistent = 0;
+  /** Bumped by every change to the postings, so a streamed export notices one (CONFLICT). */
+  private version = 0;
   /** MinHash signatures, NEAR_K u32 per document (document d at d · NEAR_K). */
-  private sigs = new Uint32Array(64 * NEAR_K);
+  private sigs = new Uint32Array(0);
   /**
-   * LSH table, built lazily before a near search: open addressing over typed arrays (no JS
-   * objects per entry, so a 50 M-fingerprint dataset's 4 M band entries cost the garbage
-   * collector nothing): band hash → document index + 1 (0 = empty slot), duplicates kept.
+   * LSH table, built lazily before a near search: (band hash, document) pairs sorted by hash in two
+   * typed arrays (no JS objects per entry, so a 50 M-fingerprint dataset's 4 M band entries cost the
+   * garbage collector nothing and take 8 bytes each), documents ascending within a hash.
    */
-  private lshKeys: Float64Array | null = null;
+  private lshKeys: Uint32Array | null = null;
   private lshDocs: Uint32Array | null = null;
   /** Per document: its text as indexed (for alignment), or null when not kept. */
   private readonly texts: Array<string | null> = [];
@@ -432,14 +475,8 @@ export class ExactDataset implements ExactSearchable {
     this.docIndexById.set(doc.id, d);
     this.tokenTotal += fp.token_count;
     this.byteTotal += fp.byte_length;
-    this.reserveRows(this.n + w.hashes.length);
-    this.keys.set(w.hashes, this.n);
-    swapHalves(this.keys, this.n, w.hashes.length);
-    this.postDoc.fill(d, this.n, this.n + w.hashes.length);
-    this.postStart.set(w.starts, this.n);
-    this.postEnd.set(w.ends, this.n);
-    this.n += w.hashes.length;
-    this.sorted = false;
+    this.staged.add(d, w.hashes, w.starts, w.ends);
+    if (w.hashes.length > 0) this.version++;
     this.addSignature(d, sig);
   }
 
@@ -466,8 +503,7 @@ export class ExactDataset implements ExactSearchable {
   private addSignature(d: number, sig: Uint32Array): void {
     const need = (d + 1) * NEAR_K;
     if (need > this.sigs.length) {
-      let cap = this.sigs.length;
-      while (cap < need) cap *= 2;
+      const cap = Math.max(need, 2 * this.sigs.length);
       const grown = new Uint32Array(cap);
       grown.set(this.sigs.subarray(0, d * NEAR_K));
       this.sigs = grown;
@@ -478,28 +514,27 @@ export class ExactDataset implements ExactSearchable {
     this.lshDocs = null;
   }
 
-  /** Build the LSH table from the stored signatures (every band of every non-empty signature). */
+  /**
+   * Build the LSH table from the stored signatures (every band of every non-empty signature): the
+   * pairs made in document order, sorted stably by hash.
+   */
   private ensureLsh(): void {
     if (this.lshKeys) return;
     const docs = this.docs.length;
-    let slots = 1024;
-    while (slots < docs * NEAR_BANDS * 2) slots *= 2;
-    const keys = new Float64Array(slots);
-    const vals = new Uint32Array(slots);
-    const mask = slots - 1;
+    const keys = new Uint32Array(docs * NEAR_BANDS);
+    const vals = new Uint32Array(docs * NEAR_BANDS);
+    let m = 0;
     for (let d = 0; d < docs; d++) {
       const off = d * NEAR_K;
       if (isEmptySignature(this.sigs, off)) continue;
-      for (let b = 0; b < NEAR_BANDS; b++) {
-        const key = bandKey(this.sigs, off, b);
-        let i = slotOf(key) & mask;
-        while (vals[i] !== 0) i = (i + 1) & mask;
-        keys[i] = key;
-        vals[i] = d + 1;
+      for (let b = 0; b < NEAR_BANDS; b++, m++) {
+        keys[m] = bandKey(this.sigs, off, b);
+        vals[m] = d;
       }
     }
-    this.lshKeys = keys;
-    this.lshDocs = vals;
+    this.lshKeys = m === keys.length ? keys : keys.slice(0, m);
+    this.lshDocs = m === vals.length ? vals : vals.slice(0, m);
+    sortByKeyU32(this.lshKeys, this.lshDocs);
   }
 
   /**
@@ -513,12 +548,9 @@ export class ExactDataset implements ExactSearchable {
     this.ensureLsh();
     const keys = this.lshKeys!;
     const vals = this.lshDocs!;
-    const mask = keys.length - 1;
     const candidates = new Set<number>();
     for (const key of bandKeys(sig)) {
-      for (let i = slotOf(key) & mask; vals[i] !== 0; i = (i + 1) & mask) {
-        if (keys[i] === key) candidates.add(vals[i] - 1);
-      }
+      for (let i = lowerBound(keys, key); i < keys.length && keys[i] === key; i++) candidates.add(vals[i]);
     }
     const sigOf = (d: number) => this.sigs.subarray(d * NEAR_K, (d + 1) * NEAR_K);
     const query = { chars: queryChars, tokens: queryTokens };
@@ -530,59 +562,87 @@ export class ExactDataset implements ExactSearchable {
     return this.sigs.slice(d * NEAR_K, (d + 1) * NEAR_K);
   }
 
-  private reserveRows(rows: number): void {
-    if (rows <= this.keys.length) return;
-    let cap = this.keys.length;
-    while (cap < rows) cap *= 2;
-    const grow = <T extends BigUint64Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(cap);
-      b.set(a.subarray(0, this.n) as never);
-      return b;
-    };
-    this.keys = grow(this.keys, (c) => new BigUint64Array(c));
-    this.postDoc = grow(this.postDoc, (c) => new Uint32Array(c));
-    this.postStart = grow(this.postStart, (c) => new Uint32Array(c));
-    this.postEnd = grow(this.postEnd, (c) => new Uint32Array(c));
-  }
-
   /**
-   * Sort the keys (radix sort in the core) and build the prefix table. The JS columns stay in
-   * insertion order (so more documents can be appended and the whole re-sorted); `perm` maps a
-   * sorted position to its row, read only for the few postings a search hits — permuting the
-   * columns themselves would be three random gathers over the whole index (≈ 1 s each at 50 M).
+   * Merge the staged postings into the sorted index (radix sort in the core, ../../assembly/sortindex.ts).
+   * The index is laid out afresh at the start of the arena: keys, prefix table, then the posting
+   * columns, all in key order, so a search reads its few postings and an export streams every column
+   * in order. The staged rows (after the already sorted ones, which are copied back out first when
+   * there are any) are the sort's input, read a chunk at a time, and the postings travel with their
+   * keys (no gather from random rows afterwards). What the memory holds afterwards is the index, one
+   * chunk of input and one bucket of scratch: no second copy of the keys (a sort's second copy would
+   * stay, since WebAssembly memory never shrinks).
    */
   private ensureSorted(): void {
-    if (this.sorted) return;
+    if (this.staged.length === 0) return;
     const core = this.core;
-    const n = this.n;
+    const input = this.index.n > 0 ? this.staged.after(this.sortedColumns()) : this.staged;
+    const n = input.length;
     core.guard(() => {
       const L = core.layout();
-      const keysPtr = L.take(n * 8);
-      const valsPtr = L.take(n * 4);
-      const tmpK = L.take(n * 8);
-      const tmpV = L.take(n * 4);
+      const index = layoutIndex(L, n);
+      const countsPtr = L.take(RADIX_BUCKETS * 4);
+      const chunk = [L.take(SORT_CHUNK * 8), L.take(SORT_CHUNK * 4), L.take(SORT_CHUNK * 4), L.take(SORT_CHUNK * 4)];
       L.commit();
-      core.u64(keysPtr, n).set(this.keys.subarray(0, n));
-      const vals = core.u32(valsPtr, n);
-      for (let i = 0; i < n; i++) vals[i] = i;
-      core.raw.sortPairs(keysPtr, valsPtr, n, tmpK, tmpV);
-      this.perm = core.u32(valsPtr, n).slice();
-      this.placeIndex(n, keysPtr);
+      core.u32(countsPtr, RADIX_BUCKETS).fill(0);
+      for (let from = 0; from < n; from += SORT_CHUNK) {
+        const to = Math.min(n, from + SORT_CHUNK);
+        core.u64(chunk[0], to - from).set(input.keys.subarray(from, to));
+        core.raw.radixCount(chunk[0], to - from, countsPtr);
+      }
+      const cursors = core.u32(countsPtr, RADIX_BUCKETS);
+      let largest = 0;
+      for (let b = 0, at = 0; b < RADIX_BUCKETS; b++) {
+        const c = cursors[b];
+        cursors[b] = at;
+        at += c;
+        largest = Math.max(largest, c);
+      }
+      const { keysPtr, docPtr, startPtr, endPtr } = index;
+      for (let from = 0; from < n; from += SORT_CHUNK) {
+        const to = Math.min(n, from + SORT_CHUNK);
+        core.u64(chunk[0], to - from).set(input.keys.subarray(from, to));
+        core.u32(chunk[1], to - from).set(input.doc.subarray(from, to));
+        core.u32(chunk[2], to - from).set(input.start.subarray(from, to));
+        core.u32(chunk[3], to - from).set(input.end.subarray(from, to));
+        const [k, d, s, e] = chunk;
+        core.raw.radixScatter(k, d, s, e, to - from, countsPtr, keysPtr, docPtr, startPtr, endPtr);
+      }
+      const scratchPtr = L.take(largest * 20);
+      L.commit();
+      core.raw.sortBuckets(keysPtr, docPtr, startPtr, endPtr, countsPtr, scratchPtr);
+      core.raw.buildPrefix(index.keysPtr, n, index.prefixBits, index.prefixPtr);
+      this.index = index;
     });
-    this.sorted = true;
+    this.staged = new StagedPostings();
+    this.version++;
+    // signatures grow by doubling while documents are added; keep only what is used
+    if (this.sigs.length !== this.docs.length * NEAR_K) this.sigs = this.sigs.slice(0, this.docs.length * NEAR_K);
   }
 
-  /** Keys are sorted at `keysPtr` in the arena: put the prefix table after them. */
-  private placeIndex(n: number, keysPtr: number): void {
+  /** Copies of the sorted index's columns (key order), as staged rows to sort again with new ones. */
+  private sortedColumns(): StagedPostings {
+    const { n, keysPtr, docPtr, startPtr, endPtr } = this.index;
     const core = this.core;
-    this.prefixBits = prefixBitsFor(n);
-    const L = core.layout();
-    this.keysPtr = L.take(n * 8);
-    if (this.keysPtr !== keysPtr) throw new TrainprintError('WASM_ABORT', 'index layout mismatch');
-    this.prefixPtr = L.take((2 ** this.prefixBits + 1) * 4);
-    L.commit();
-    core.raw.buildPrefix(this.keysPtr, n, this.prefixBits, this.prefixPtr);
-    this.persistent = L.size;
+    return StagedPostings.of(core.u64(keysPtr, n).slice(), core.u32(docPtr, n).slice(),
+      core.u32(startPtr, n).slice(), core.u32(endPtr, n).slice());
+  }
+
+  /** Lay out sorted columns (a snapshot's) as the index: see {@link ensureSorted}. */
+  private placeSorted(keys: BigUint64Array, doc: Uint32Array, start: Uint32Array, end: Uint32Array): void {
+    const core = this.core;
+    const n = keys.length;
+    core.guard(() => {
+      const L = core.layout();
+      const index = layoutIndex(L, n);
+      L.commit();
+      core.u64(index.keysPtr, n).set(keys);
+      core.u32(index.docPtr, n).set(doc);
+      core.u32(index.startPtr, n).set(start);
+      core.u32(index.endPtr, n).set(end);
+      core.raw.buildPrefix(index.keysPtr, n, index.prefixBits, index.prefixPtr);
+      this.index = index;
+    });
+    this.version++;
   }
 
   /**
@@ -590,33 +650,65 @@ export class ExactDataset implements ExactSearchable {
    * `minTokens`: shortest passage reported (in query tokens).
    */
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
+    return finish(this.searchSteps(fp, window, size, minTokens));
+  }
+
+  /**
+   * {@link search} as steps (src/util/steps.ts): it pauses between batches of LOOKUP_BATCH query shingles,
+   * between documents and every ITEMS_PER_PAUSE hits, so a sliced search of a large query gives the event
+   * loop a turn. Each batch is looked up and read in one go, so another search of this dataset in between
+   * cannot disturb it (they share the scratch space); documents added while it is paused make it start again
+   * in one go, so the result is always that of one index.
+   */
+  *searchSteps(fp: Fingerprint, window: number, size: number, minTokens: number): Steps<ExactSearch> {
     this.ensureSorted();
+    const version = this.version;
     const m = fp.shingles.hashes.length;
     const hitAt = new Uint8Array(m);
-    if (m === 0 || this.n === 0) return emptySearch(m);
+    if (m === 0 || this.index.n === 0) return emptySearch(m);
     const core = this.core;
-    const hits: ShingleHit[] = [];
-    core.guard(() => {
-      const L = core.layout(this.persistent);
-      const qPtr = L.take(m * 8);
-      const outPtr = L.take(m * 8);
-      L.commit();
-      core.u64(qPtr, m).set(fp.shingles.hashes);
-      swapHalves(core.u64(qPtr, m), 0, m);
-      const found = core.raw.lookupSorted(this.keysPtr, this.prefixPtr, this.prefixBits, qPtr, m, outPtr);
-      if (found === 0) return;
-      const out = core.u32(outPtr, m * 2);
-      const perm = this.perm;
-      for (let i = 0; i < m; i++) {
-        const count = out[2 * i + 1];
-        if (count > 0) hitAt[i] = 1;
-        for (let j = out[2 * i], e = j + count; j < e; j++) {
-          const r = perm ? perm[j] : j;
-          hits.push({ doc: this.postDoc[r], i, start: this.postStart[r], end: this.postEnd[r], weight: 1 / count });
-        }
+    // each document's hits in the order found: query shingle, then postings order
+    const byDoc = new Map<number, ShingleHit[]>();
+    for (let from = 0; from < m; from += LOOKUP_BATCH) {
+      if (from > 0) {
+        yield PAUSE;
+        if (this.version !== version) return this.search(fp, window, size, minTokens);
       }
-    });
-    const chained = chainHits(hits, fp, window, size, minTokens);
+      const count = Math.min(LOOKUP_BATCH, m - from);
+      const { n, keysPtr, prefixPtr, prefixBits, docPtr, startPtr, endPtr, persistent } = this.index;
+      core.guard(() => {
+        const L = core.layout(persistent);
+        const qPtr = L.take(count * 8);
+        const outPtr = L.take(count * 8);
+        L.commit();
+        core.u64(qPtr, count).set(fp.shingles.hashes.subarray(from, from + count));
+        swapHalves(core.u64(qPtr, count), 0, count);
+        const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        if (found === 0) return;
+        const out = core.u32(outPtr, count * 2);
+        const docs = core.u32(docPtr, n), starts = core.u32(startPtr, n), ends = core.u32(endPtr, n);
+        for (let k = 0; k < count; k++) {
+          const postings = out[2 * k + 1];
+          if (postings === 0) continue;
+          const i = from + k;
+          hitAt[i] = 1;
+          for (let j = out[2 * k], e = j + postings; j < e; j++) {
+            const doc = docs[j];
+            let own = byDoc.get(doc);
+            if (!own) byDoc.set(doc, (own = []));
+            own.push({ doc, i, start: starts[j], end: ends[j], weight: 1 / postings });
+          }
+        }
+      });
+    }
+    // sorted by (doc, i, start) as one stable sort would: documents in order, each document's hits sorted
+    const docOrder = [...byDoc.keys()].sort((a, b) => a - b);
+    const hitsOf: ShingleHit[][] = [];
+    for (const doc of docOrder) {
+      yield PAUSE;
+      hitsOf.push(byDoc.get(doc)!.sort((a, b) => a.i - b.i || a.start - b.start));
+    }
+    const chained = yield* chainSteps(hitsOf, fp, window, size, minTokens);
     return seedSearch(this.descriptor.id, hitAt, fp, window, chained, (d) => this.docs[d].id);
   }
 
@@ -634,9 +726,9 @@ export class ExactDataset implements ExactSearchable {
       kind: 'exact',
       documents: this.docs.length,
       tokens: this.tokenTotal,
-      fingerprints: this.n,
+      fingerprints: this.index.n + this.staged.length,
       bytes: this.byteTotal,
-      index_bytes: this.n * 20 + (2 ** prefixBitsFor(this.n) + 1) * 4 + this.docs.length * NEAR_K * 4,
+      index_bytes: this.indexBytes(),
       params: this.params,
       kb_dataset: this.descriptor.kb_dataset ?? null,
       models: [...(this.descriptor.models ?? [])],
@@ -644,25 +736,32 @@ export class ExactDataset implements ExactSearchable {
     };
   }
 
+  /**
+   * What the index holds, in bytes: 20 per posting sorted (key and three u32 columns) and per
+   * posting staged since the last sort (its arrays' whole capacity), the prefix table of all of them,
+   * the MinHash signatures (their arrays' capacity) and the LSH table. The prefix and LSH tables are
+   * counted before a search builds them, so the figure does not jump at the first search. The rest of
+   * the dataset's WebAssembly memory is scratch of at most one call (the sort's: a chunk of input and
+   * one bucket); document metadata is not counted.
+   */
+  private indexBytes(): number {
+    const n = this.index.n + this.staged.length;
+    const prefix = n > 0 ? (2 ** prefixBitsFor(n) + 1) * 4 : 0;
+    return this.index.n * 20 + this.staged.bytes + prefix + this.sigs.byteLength + lshBytes(this.docs.length);
+  }
+
   /** The dataset as plain data (sorted), for snapshots. */
   toData(): ExactDatasetData {
     this.ensureSorted();
-    const n = this.n;
-    const perm = this.perm;
-    const sortedColumn = (a: Uint32Array) => {
-      if (!perm) return a.slice(0, n);
-      const out = new Uint32Array(n);
-      for (let i = 0; i < n; i++) out[i] = a[perm[i]];
-      return out;
-    };
+    const { keys, doc, start, end } = this.sortedColumns();
     return {
       descriptor: this.descriptor,
       params: this.params,
       docs: this.docs,
-      keys: this.core.u64(this.keysPtr, n).slice(),
-      postDoc: sortedColumn(this.postDoc),
-      postStart: sortedColumn(this.postStart),
-      postEnd: sortedColumn(this.postEnd),
+      keys,
+      postDoc: doc,
+      postStart: start,
+      postEnd: end,
       minhash: this.sigs.slice(0, this.docs.length * NEAR_K),
       ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
@@ -670,36 +769,33 @@ export class ExactDataset implements ExactSearchable {
 
   /**
    * The dataset for a streamed export (./snapshot-stream.ts): like {@link toData} without copying
-   * the index: the sorted keys are read from the core and the posting columns gathered in sorted
-   * order a chunk at a time. Adding documents while it is read fails the read (CONFLICT).
+   * the index: every column is read from the core a chunk at a time, in order (the columns are kept
+   * in key order, so a chunk is one copy). Adding documents while it is read fails the read (CONFLICT).
    */
   toSource(): ExactDatasetSource {
     this.ensureSorted();
-    const n = this.n;
-    const keysPtr = this.keysPtr;
-    const perm = this.perm;
-    const unchanged = () => {
-      if (this.n !== n || this.keysPtr !== keysPtr) throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
-    };
-    const sortedColumn = (a: () => Uint32Array): Chunked<Uint32Array> => ({
+    const { n, keysPtr, docPtr, startPtr, endPtr } = this.index;
+    const version = this.version;
+    const core = this.core;
+    type Column = BigUint64Array | Uint32Array;
+    const column = <T extends Column>(ptr: number, width: number, view: (p: number, c: number) => T) => ({
       length: n,
-      read: (from, to) => {
-        unchanged();
-        const column = a();
-        if (!perm) return column.slice(from, to);
-        const out = new Uint32Array(to - from);
-        for (let i = from; i < to; i++) out[i - from] = column[perm[i]];
-        return out;
+      read: (from: number, to: number): T => {
+        if (this.version !== version) {
+          throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
+        }
+        return view(ptr + from * width, to - from).slice() as T;
       },
     });
+    const u32 = (p: number, c: number) => core.u32(p, c);
     return {
       descriptor: this.descriptor,
       params: this.params,
       docs: this.docs.slice(),
-      keys: { length: n, read: (from, to) => { unchanged(); return this.core.u64(keysPtr + from * 8, to - from).slice(); } },
-      postDoc: sortedColumn(() => this.postDoc),
-      postStart: sortedColumn(() => this.postStart),
-      postEnd: sortedColumn(() => this.postEnd),
+      keys: column(keysPtr, 8, (p, c) => core.u64(p, c)),
+      postDoc: column(docPtr, 4, u32),
+      postStart: column(startPtr, 4, u32),
+      postEnd: column(endPtr, 4, u32),
       minhash: this.sigs.subarray(0, this.docs.length * NEAR_K),
       ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
@@ -720,22 +816,66 @@ export class ExactDataset implements ExactSearchable {
     for (let i = 0; i < n; i++) {
       if (data.postEnd[i] > data.docs[data.postDoc[i]].chars) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
     }
-    ds.reserveRows(n);
-    ds.keys.set(data.keys);
-    ds.postDoc.set(data.postDoc);
-    ds.postStart.set(data.postStart);
-    ds.postEnd.set(data.postEnd);
-    ds.n = n;
-    core.guard(() => {
-      const L = core.layout();
-      const keysPtr = L.take(n * 8);
-      L.commit();
-      core.u64(keysPtr, n).set(data.keys);
-      ds.placeIndex(n, keysPtr);
-    });
-    ds.perm = null; // columns arrive in sorted order
-    ds.sorted = true;
+    ds.placeSorted(data.keys, data.postDoc, data.postStart, data.postEnd);
+    ds.sigs = new Uint32Array(Math.max(1, data.docs.length) * NEAR_K);
     for (let d = 0; d < data.docs.length; d++) ds.addSignature(d, data.minhash.subarray(d * NEAR_K, (d + 1) * NEAR_K));
     return ds;
+  }
+}
+
+/** Postings, in insertion order, not yet in the sorted index: JS columns grown by doubling. */
+class StagedPostings {
+  keys = new BigUint64Array(0);
+  doc = new Uint32Array(0);
+  start = new Uint32Array(0);
+  end = new Uint32Array(0);
+  length = 0;
+
+  /** Rows already in arrays (their length is the row count). */
+  static of(keys: BigUint64Array, doc: Uint32Array, start: Uint32Array, end: Uint32Array): StagedPostings {
+    return Object.assign(new StagedPostings(), { keys, doc, start, end, length: keys.length });
+  }
+
+  /** Bytes of the arrays' capacity. */
+  get bytes(): number {
+    return this.keys.length * 20;
+  }
+
+  /** Append one document's postings (keys stored with their halves swapped: {@link swapHalves}). */
+  add(d: number, hashes: BigUint64Array, starts: Uint32Array, ends: Uint32Array): void {
+    const at = this.length;
+    this.reserve(at + hashes.length);
+    this.keys.set(hashes, at);
+    swapHalves(this.keys, at, hashes.length);
+    this.doc.fill(d, at, at + hashes.length);
+    this.start.set(starts, at);
+    this.end.set(ends, at);
+    this.length += hashes.length;
+  }
+
+  /** `first`'s rows, then these (one exactly sized set of arrays). */
+  after(first: StagedPostings): StagedPostings {
+    const out = new StagedPostings();
+    out.reserve(first.length + this.length, true);
+    for (const c of ['keys', 'doc', 'start', 'end'] as const) {
+      (out[c] as Uint32Array).set(first[c].subarray(0, first.length) as never);
+      (out[c] as Uint32Array).set(this[c].subarray(0, this.length) as never, first.length);
+    }
+    out.length = first.length + this.length;
+    return out;
+  }
+
+  private reserve(rows: number, exact = false): void {
+    if (rows <= this.keys.length) return;
+    const cap = exact ? rows : Math.max(rows, 2 * this.keys.length);
+    const grow = <T extends BigUint64Array | Uint32Array>(a: T, make: (c: number) => T): T => {
+      const b = make(cap);
+      b.set(a.subarray(0, this.length) as never);
+      return b;
+    };
+    this.keys = grow(this.keys, (c) => new BigUint64Array(c));
+    this.doc = grow(this.doc, (c) => new Uint32Array(c));
+    this.start = grow(this.start, (c) => new Uint32Array(c));
+    this.end = grow(this.end, (c) => new Uint32Array(c));
   }
 }

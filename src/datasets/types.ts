@@ -60,9 +60,10 @@ export interface DatasetStats {
   /** UTF-8 bytes of the documents indexed. */
   readonly bytes: number;
   /**
-   * Bytes the index itself takes (exact: keys, postings, prefix table and the 512-byte MinHash
-   * signature of every document — the LSH band maps, 16 entries per document, are not counted;
-   * portrait: filter bits).
+   * Bytes the index itself takes. Exact: 20 per fingerprint (its key and posting), the prefix table
+   * (0.5–1 byte per fingerprint), the 512-byte MinHash signature and the 256-byte LSH entries of every
+   * document, and the spare capacity of what grows while documents are added (compacted by the next
+   * search); within a few per cent of what the process holds for the index. Portrait: filter bits.
    */
   readonly index_bytes: number;
   readonly params: string;

@@ -70,3 +70,22 @@ export function startSha256Hex(data: Uint8Array): Promise<string> {
   const copy = data.slice();
   return Promise.resolve().then(() => toHex(sha256Portable(copy)));
 }
+
+/** Texts up to this many UTF-16 units are encoded into one reused buffer (3 bytes a unit at most). */
+const SCRATCH_UNITS = 1 << 16;
+let scratch: Uint8Array | undefined;
+const encoder = new TextEncoder();
+
+/**
+ * {@link startSha256Hex} of the UTF-8 of `text`. Texts of up to 65,536 UTF-16 units go through one
+ * buffer kept for the purpose instead of a fresh one per call: the digest takes its copy of the bytes
+ * when it is called (WebCrypto copies its input; the fallback slices it), so the next call may reuse
+ * the buffer at once, and a service hashing every request allocates nothing for it.
+ * @example await startSha256HexOfText('abc') // 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+ */
+export function startSha256HexOfText(text: string): Promise<string> {
+  if (text.length > SCRATCH_UNITS) return startSha256Hex(encoder.encode(text));
+  scratch ??= new Uint8Array(SCRATCH_UNITS * 3);
+  const { written } = encoder.encodeInto(text, scratch);
+  return startSha256Hex(scratch.subarray(0, written));
+}

@@ -28,7 +28,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         datasets: [
           {
             id: 'spdx-licenses', name: 'SPDX licence texts (spdx-license-list 6.12.0)', kind: 'exact',
-            documents: 727, tokens: 792079, fingerprints: 173833, bytes: 4980061, index_bytes: 4373176,
+            documents: 727, tokens: 792079, fingerprints: 173833, bytes: 4980061, index_bytes: 4166072,
             params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
             kb_dataset: null, models: [],
           },
@@ -44,7 +44,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
       response: {
         success: true, id: 'spdx-licenses', name: 'SPDX licence texts (spdx-license-list 6.12.0)',
         kind: 'exact', documents: 727, tokens: 792079, fingerprints: 173833, bytes: 4980061,
-        index_bytes: 4373176,
+        index_bytes: 4166072,
         params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
         kb_dataset: null, models: [],
       },
@@ -71,7 +71,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 201,
         response: {
           success: true, id: 'gutenberg-sample', name: 'Project Gutenberg sample', kind: 'exact',
-          documents: 1, tokens: 102, fingerprints: 19, bytes: 624, index_bytes: 960,
+          documents: 1, tokens: 102, fingerprints: 19, bytes: 624, index_bytes: 1216,
           params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
           kb_dataset: 'project-gutenberg', models: [],
         },
@@ -105,7 +105,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
       body: { documents: [{ id: 'persuasion-2', text: PERSUASION_VANITY }] }, status: 200,
       response: {
         success: true, id: 'gutenberg-sample', name: 'Project Gutenberg sample', kind: 'exact', documents: 2,
-        tokens: 204, fingerprints: 42, bytes: 1183, index_bytes: 1996,
+        tokens: 204, fingerprints: 42, bytes: 1183, index_bytes: 2444,
         params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
         kb_dataset: 'project-gutenberg', models: [],
       },
@@ -137,7 +137,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
       after: ['exportDataset', 'deleteDataset'], file: 'gutenberg-sample.tpds', status: 201,
       response: {
         success: true, id: 'gutenberg-sample', name: 'Project Gutenberg sample', kind: 'exact', documents: 1,
-        tokens: 102, fingerprints: 19, bytes: 624, index_bytes: 960,
+        tokens: 102, fingerprints: 19, bytes: 624, index_bytes: 1216,
         params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
         kb_dataset: 'project-gutenberg', models: [],
       },

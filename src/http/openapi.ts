@@ -43,7 +43,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
     + 'content type and length',
   501: 'Not supported for this item (NOT_SUPPORTED)',
   503: 'The store or a dataset\'s database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, '
-    + 'STORE_UNAVAILABLE)',
+    + 'STORE_UNAVAILABLE), or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 

@@ -170,3 +170,29 @@ export function passageAt(src: string, at: number, words: number): { text: strin
   }
   return { text: src.slice(first, end), start: first, end };
 }
+
+/**
+ * The sorted-index lookup, by definition: for each query, the first position of an equal key in
+ * `sorted` and how many there are ([first, 0] when absent: first = where it would be inserted).
+ */
+export function lookupSortedRef(sorted: readonly bigint[], queries: readonly bigint[]): Array<[number, number]> {
+  return queries.map((q) => {
+    let first = 0;
+    while (first < sorted.length && sorted[first] < q) first++;
+    let end = first;
+    while (end < sorted.length && sorted[end] === q) end++;
+    return [first, end - first];
+  });
+}
+
+/** Prefix table by definition: entry t (0 ≤ t ≤ 2^bits) = number of keys whose top `bits` bits are < t. */
+export function prefixRef(sorted: readonly bigint[], bits: number): number[] {
+  const shift = BigInt(64 - bits);
+  return Array.from({ length: 2 ** bits + 1 }, (_, t) => sorted.filter((k) => k >> shift < BigInt(t)).length);
+}
+
+/** A stable sort of (key, payload) pairs by key, the obvious way. */
+export function sortPairsRef(keys: readonly bigint[], vals: readonly number[]): { keys: bigint[]; vals: number[] } {
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+  return { keys: order.map((i) => keys[i]), vals: order.map((i) => vals[i]) };
+}

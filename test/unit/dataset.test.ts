@@ -72,6 +72,34 @@ describe('exact datasets', () => {
     await expect(e.addDataset({ id: 'd' }, [{ id: 'a', text: 'again' }])).rejects.toThrow(code('ALREADY_EXISTS'));
   });
 
+  it('documents added after a search are merged into the sorted index: the same index as one build', async () => {
+    const docs = books.map((b, i) => ({ id: b, text: corpus[b].slice(i * 10_000, i * 10_000 + 120_000) }));
+    const once = await createEngine();
+    await once.addDataset({ id: 'd' }, docs);
+    const steps = await createEngine();
+    await steps.addDataset({ id: 'd' }, docs.slice(0, 1));
+    const p = passage(docs[0].text, 30_000, 40);
+    expect(steps.search(p.text).matches[0].document_id).toBe(docs[0].id);
+    await steps.addDataset({ id: 'd' }, docs.slice(1, 3));
+    expect(steps.exportDataset('d').length).toBeGreaterThan(0); // sorts again
+    await steps.addDataset({ id: 'd' }, docs.slice(3));
+    const q = passage(docs[3].text, 50_000, 40);
+    expect(steps.search(q.text)).toEqual(once.search(q.text));
+    expect(steps.exportDataset('d')).toEqual(once.exportDataset('d'));
+    expect(steps.datasets()).toEqual(once.datasets());
+  });
+
+  it('reports what the index holds: 20 bytes a posting, the prefix table, signatures and LSH table', async () => {
+    const e = await createEngine();
+    await e.addDataset({ id: 'd', keep_text: false }, books.map((b) => ({ id: b, text: corpus[b].slice(0, 200_000) })));
+    e.search('sorts the index');
+    const s = e.datasets()[0];
+    const n = s.fingerprints;
+    const prefix = (2 ** Math.max(4, Math.ceil(Math.log2(n)) - 3) + 1) * 4;
+    expect(s.index_bytes).toBe(n * 20 + prefix + s.documents * 128 * 4 + s.documents * 32 * 8);
+    expect(prefix / n).toBeLessThanOrEqual(1);
+  });
+
   it('exports and imports: the same answers from bytes', async () => {
     const bytes = engine.exportDataset('gutenberg');
     const other = await createEngine();

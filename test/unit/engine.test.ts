@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, TrainprintError, type ErrorCode } from '../../src/index.js';
-import { sha256Portable, toHex } from '../../src/fingerprint/sha256.js';
+import { sha256Portable, startSha256HexOfText, toHex } from '../../src/fingerprint/sha256.js';
 import type { Core } from '../../src/core/abi.js';
 import { prng } from '../reference/core.js';
 
@@ -131,5 +131,12 @@ describe('SHA-256 fallback', () => {
       const data = new Uint8Array(len).map(() => (rnd() * 256) | 0);
       expect(toHex(sha256Portable(data))).toBe(createHash('sha256').update(data).digest('hex'));
     }
+  });
+
+  it('hashes texts through one reused buffer: calls started together each get their own digest', async () => {
+    const texts = ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'é'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(1000)];
+    const pending = texts.map((t) => startSha256HexOfText(t)); // all started before any resolves
+    const want = texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+    expect(await Promise.all(pending)).toEqual(want);
   });
 });

@@ -105,6 +105,12 @@ export class KnowledgeBase {
   readonly #parents = new Map<string, string[]>();
   readonly #byKey = new Map<string, string>();
   readonly #entries: Readonly<Record<string, EntryMapping>>;
+  /**
+   * Answers of modelsTrainedOn and exclusions, per dataset (and modality): the facts never change after
+   * construction, and analyze asks the same question for every dataset on every call (≈ 0.2 ms each).
+   */
+  readonly #linksOf = new Map<string, readonly ModelLink[]>();
+  readonly #exclusionsOf = new Map<string, readonly KbExclusion[]>();
 
   constructor(source: KnowledgeBaseSource = {}) {
     this.#entries = source.entries ?? ENTRY_MAP;
@@ -276,6 +282,16 @@ export class KnowledgeBase {
   modelsTrainedOn(datasetId: string, options: TrainedOnOptions = {}): ModelLink[] {
     const asked = this.dataset(datasetId);
     const modality = options.modality ?? 'text';
+    const key = `${asked.id}\u0000${modality}`;
+    let links = this.#linksOf.get(key);
+    if (!links) {
+      links = Object.freeze(this.#linksTo(asked, modality).map((l) => Object.freeze(l)));
+      this.#linksOf.set(key, links);
+    }
+    return links.slice();
+  }
+
+  #linksTo(asked: KbDataset, modality: Modality | 'any'): ModelLink[] {
     const below = new Set(this.descendants(asked.id));
     const links: ModelLink[] = [];
     for (const model of this.#models) {
@@ -297,6 +313,15 @@ export class KnowledgeBase {
    */
   exclusions(datasetId: string): KbExclusion[] {
     const asked = this.dataset(datasetId).id;
+    let found = this.#exclusionsOf.get(asked);
+    if (!found) {
+      found = Object.freeze(this.#exclusionsFrom(asked).map((x) => Object.freeze(x)));
+      this.#exclusionsOf.set(asked, found);
+    }
+    return found.slice();
+  }
+
+  #exclusionsFrom(asked: string): KbExclusion[] {
     const covering = new Set([asked, ...this.ancestors(asked)]);
     const out: KbExclusion[] = [];
     for (const model of this.#models) {

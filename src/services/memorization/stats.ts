@@ -6,6 +6,7 @@
  * correction, and the normal tail they need.
  */
 import { logGamma, Z95 } from '../../stats/binomial.js';
+import { lowerBound } from '../../util/sorted.js';
 
 /**
  * P(Z > z) for a standard normal Z, to double precision over the whole range (Hart 1968 as
@@ -147,8 +148,8 @@ export function aucInterval(x: readonly number[], y: readonly number[], clusters
   const ys = [...y].sort((a, b) => a - b);
   const xs = [...x].sort((a, b) => a - b);
   // placement of each x among the y (share of y below it, ties one half), and vice versa
-  const vx = x.map((v) => (countBelow(ys, v) + 0.5 * countEqual(ys, v)) / n2);
-  const vy = y.map((v) => (n1 - countBelow(xs, v) - 0.5 * countEqual(xs, v)) / n1);
+  const vx = x.map((v) => (lowerBound(ys, v) + 0.5 * countEqual(ys, v)) / n2);
+  const vy = y.map((v) => (n1 - lowerBound(xs, v) - 0.5 * countEqual(xs, v)) / n1);
   const auc = vx.reduce((s, v) => s + v, 0) / n1;
   const clustered = clusters !== undefined && clusters.x.length === n1 && clusters.y.length === n2;
   const varX = clustered ? sideVariance(vx, clusters.x, auc) : variance(vx) / n1;
@@ -194,18 +195,8 @@ export function holm(p: readonly number[]): number[] {
   return out;
 }
 
-function countBelow(sorted: readonly number[], v: number): number {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function countEqual(sorted: readonly number[], v: number): number {
-  let lo = countBelow(sorted, v), n = 0;
+  let lo = lowerBound(sorted, v), n = 0;
   while (lo < sorted.length && sorted[lo] === v) { lo++; n++; }
   return n;
 }

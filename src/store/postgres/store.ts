@@ -13,7 +13,8 @@
  * write go out together in one database transaction (group commit). Reads go through the pool concurrently
  * and see committed state. {@link PostgresStore.increment} — the usage counters, the one hot
  * write — takes no advisory lock: one `INSERT … ON CONFLICT DO UPDATE … RETURNING` statement,
- * serialised by the row lock.
+ * serialised by the row lock; a transaction reads rows `FOR UPDATE`, so a count it reads and writes back
+ * (a decrement) is never raced by such an increment.
  *
  * Imports `pg` lazily (Node only): reachable only from the `trainprint/node` entry.
  */
@@ -77,6 +78,7 @@ interface Queryable {
 class Statements {
   readonly kv: string;
   readonly get: string;
+  readonly getForUpdate: string;
   readonly delete: string;
   readonly putMany: string;
   readonly deleteMany: string;
@@ -86,6 +88,7 @@ class Statements {
     const s = quote(schema);
     this.kv = `${s}.kv`;
     this.get = `SELECT value FROM ${this.kv} WHERE key = $1`;
+    this.getForUpdate = `${this.get} FOR UPDATE`;
     this.delete = `DELETE FROM ${this.kv} WHERE key = $1`;
     this.putMany = `INSERT INTO ${this.kv} (key, value) SELECT * FROM unnest($1::bytea[], $2::bytea[])
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
@@ -105,8 +108,8 @@ class Statements {
   }
 }
 
-async function getValue(db: Queryable, sql: Statements, key: string): Promise<unknown | undefined> {
-  const r = await db.query(sql.get, [buffer(keyBytes(key))]);
+async function getValue(db: Queryable, sql: Statements, key: string, forUpdate = false): Promise<unknown | undefined> {
+  const r = await db.query(forUpdate ? sql.getForUpdate : sql.get, [buffer(keyBytes(key))]);
   return r.rows.length === 0 ? undefined : decodeValue(r.rows[0].value as Uint8Array);
 }
 
@@ -361,7 +364,9 @@ class PostgresTransaction implements Transaction {
     checkKey(key);
     const own = this.#writes.get(key);
     if (own !== undefined) return own === null ? undefined : decodeValue(own);
-    return getValue(this.#db, this.#sql, key);
+    // FOR UPDATE: a row read here is locked until the commit, so a lock-free `increment` of it from another
+    // process waits and then adds to what this transaction wrote, instead of being overwritten by it
+    return getValue(this.#db, this.#sql, key, true);
   }
 
   put(key: string, value: unknown): void {

@@ -24,3 +24,57 @@ export function put(core: Core, bytes: Uint8Array): number {
   core.writeBytes(p, bytes);
   return p;
 }
+
+/**
+ * The sorted index's sort, as src/datasets/exact.ts runs it: counts of the top 11 bits over every
+ * chunk of `chunk` keys, the exclusive sums as cursors, the scatter chunk by chunk with the rows
+ * (numbered from 0) as the first payload column and two columns derived from them, then each bucket
+ * sorted in place with scratch for the largest. Returns the keys and each column.
+ */
+export function radixSort(core: Core, keys: BigUint64Array, chunk: number):
+  { keys: BigUint64Array; rows: Uint32Array; b: Uint32Array; c: Uint32Array } {
+  const n = keys.length;
+  const L = core.layout();
+  const k = L.take(n * 8), a = L.take(n * 4), b = L.take(n * 4), c = L.take(n * 4), counts = L.take(2048 * 4);
+  const ik = L.take(chunk * 8), ia = L.take(chunk * 4), ib = L.take(chunk * 4), ic = L.take(chunk * 4);
+  const scratch = L.take(n * 20);
+  L.commit();
+  core.u32(counts, 2048).fill(0);
+  for (let from = 0; from < n; from += chunk) {
+    const part = keys.subarray(from, Math.min(n, from + chunk));
+    core.u64(ik, part.length).set(part);
+    core.raw.radixCount(ik, part.length, counts);
+  }
+  const sums = core.u32(counts, 2048);
+  for (let i = 0, at = 0; i < 2048; i++) [sums[i], at] = [at, at + sums[i]];
+  for (let from = 0; from < n; from += chunk) {
+    const part = keys.subarray(from, Math.min(n, from + chunk));
+    core.u64(ik, part.length).set(part);
+    for (let i = 0; i < part.length; i++) {
+      core.u32(ia, part.length)[i] = from + i;
+      core.u32(ib, part.length)[i] = (from + i) * 3;
+      core.u32(ic, part.length)[i] = ~(from + i) >>> 0;
+    }
+    core.raw.radixScatter(ik, ia, ib, ic, part.length, counts, k, a, b, c);
+  }
+  core.raw.sortBuckets(k, a, b, c, counts, scratch);
+  return { keys: core.u64(k, n).slice(), rows: core.u32(a, n).slice(), b: core.u32(b, n).slice(), c: core.u32(c, n).slice() };
+}
+
+/**
+ * The sorted index's lookup, as src/datasets/exact.ts runs it: `sorted` and a prefix table of `bits`
+ * bits built in the arena, then every query looked up. Returns the prefix table, (first, count) per
+ * query and what lookupSorted returned.
+ */
+export function lookupAll(core: Core, sorted: ArrayLike<bigint>, bits: number, queries: ArrayLike<bigint>):
+  { prefix: Uint32Array; out: Uint32Array; found: number } {
+  const n = sorted.length, m = queries.length;
+  const L = core.layout();
+  const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
+  L.commit();
+  core.u64(k, n).set(Array.from(sorted));
+  core.raw.buildPrefix(k, n, bits, pre);
+  core.u64(q, m).set(Array.from(queries));
+  const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
+  return { prefix: core.u32(pre, 2 ** bits + 1).slice(), out: core.u32(out, m * 2).slice(), found };
+}

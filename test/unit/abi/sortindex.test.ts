@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILDS, coreOf } from './helpers.js';
 import { prng } from '../../reference/core.js';
+import { lookupAll, radixSort } from './helpers.js';
 
 function randomKeys(seed: number, n: number, distinct: number): BigUint64Array {
   const rnd = prng(seed);
@@ -10,19 +11,14 @@ function randomKeys(seed: number, n: number, distinct: number): BigUint64Array {
 }
 
 describe.each(BUILDS)('sorted index (%s)', (build) => {
-  it('sortPairs sorts keys ascending and carries payloads stably', async () => {
+  it('radixCount, radixScatter and sortBuckets sort keys ascending and carry rows stably', async () => {
     const core = await coreOf(build);
     for (const [n, distinct] of [[0, 1], [1, 1], [2, 2], [17, 3], [1000, 50], [20000, 20000], [5000, 7]]) {
       const keys = randomKeys(n + distinct, n, distinct);
-      const L = core.layout();
-      const k = L.take(n * 8), v = L.take(n * 4), tk = L.take(n * 8), tv = L.take(n * 4);
-      L.commit();
-      core.u64(k, n).set(keys);
-      core.u32(v, n).set(Uint32Array.from({ length: n }, (_, i) => i));
-      core.raw.sortPairs(k, v, n, tk, tv);
+      const sorted = radixSort(core, keys, 333);
       const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-      expect(Array.from(core.u32(v, n))).toEqual(order);
-      expect(Array.from(core.u64(k, n))).toEqual(order.map((i) => keys[i]));
+      expect(Array.from(sorted.rows)).toEqual(order);
+      expect(Array.from(sorted.keys)).toEqual(order.map((i) => keys[i]));
     }
   });
 
@@ -32,14 +28,7 @@ describe.each(BUILDS)('sorted index (%s)', (build) => {
       const keys = randomKeys(n * 7 + bits, n, Math.max(1, n >> 2)).sort();
       const queries = BigUint64Array.from([...randomKeys(5, 500, 1000), ...keys.slice(0, 500), 0n, 0xffff_ffff_ffff_ffffn]);
       const m = queries.length;
-      const L = core.layout();
-      const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
-      L.commit();
-      core.u64(k, n).set(keys);
-      core.raw.buildPrefix(k, n, bits, pre);
-      core.u64(q, m).set(queries);
-      const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
-      const res = core.u32(out, m * 2);
+      const { out: res, found } = lookupAll(core, keys, bits, queries);
       let want = 0;
       for (let i = 0; i < m; i++) {
         const first = keys.indexOf(queries[i]);

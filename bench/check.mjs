@@ -1,0 +1,72 @@
+// `npm run bench:check`: a performance regression check of the exact index that holds on any machine.
+// It measures small-scale figures afresh (bench/exact-scale.mjs at two scales, alternating, in fresh
+// processes) and compares their ratios, never absolute times, against bench/check-baseline.json:
+//   sort_growth     sort ns/key at the larger scale over the smaller (the sort stays linear: ≈ 1)
+//   export_growth   export ns/byte, the same way (the export streams in order: ≈ 1)
+//   search_growth   search p50 of the 10k-word query, larger over smaller scale
+//   analyze_over_search  analyze p50 over search p50 at the larger scale (analyze's own cost)
+//   export_peak_over_steady  peak RSS while exporting over steady RSS
+//   index_bytes_per_fingerprint  what the dataset reports (deterministic)
+//   rss_per_fingerprint  measured process RSS per fingerprint at the larger scale
+// A figure fails when it exceeds its baseline × (1 + tolerance). Medians over --pairs pairs (default 3).
+//   node bench/check.mjs [--pairs 3] [--write]   (--write: record the fresh figures as the new baseline)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const PAIRS = Number(arg('pairs', '3'));
+const SMALL = 1, LARGE = 8;
+const baselineFile = new URL('./check-baseline.json', import.meta.url);
+if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+
+const run = (scale) => JSON.parse(execFileSync(process.execPath,
+  ['--expose-gc', '--max-old-space-size=4000', fileURLToPath(new URL('./exact-scale.mjs', import.meta.url)),
+    '--scale', String(scale), '--iterations', '30', '--json'],
+  { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').pop());
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+const samples = {};
+const add = (name, value) => (samples[name] ??= []).push(value);
+for (let p = 0; p < PAIRS; p++) {
+  const [a, b] = p % 2 === 0 ? [run(SMALL), run(LARGE)] : [run(LARGE), run(SMALL)].reverse();
+  add('sort_growth', b.sort_ns_per_key / a.sort_ns_per_key);
+  add('export_growth', b.export_ns_per_byte / a.export_ns_per_byte);
+  add('search_growth', b.search_ms.p50 / a.search_ms.p50);
+  add('analyze_over_search', b.analyze_ms.p50 / b.search_ms.p50);
+  add('export_peak_over_steady', b.export_peak_over_steady);
+  add('index_bytes_per_fingerprint', b.index_bytes_per_fingerprint);
+  add('rss_per_fingerprint', b.rss_per_fingerprint);
+  console.log(`pair ${p + 1}: ${b.fingerprints} vs ${a.fingerprints} fingerprints`);
+}
+const fresh = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { median: median(v), runs: v }]));
+
+if (process.argv.includes('--write')) {
+  const tolerance = {
+    sort_growth: 0.5, export_growth: 0.5, search_growth: 0.5, analyze_over_search: 0.75,
+    export_peak_over_steady: 0.1, index_bytes_per_fingerprint: 0.02, rss_per_fingerprint: 0.3,
+  };
+  const figures = Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, Number(v.median.toFixed(3))]));
+  writeFileSync(baselineFile, JSON.stringify({ scales: [SMALL, LARGE], pairs: PAIRS, date: new Date().toISOString().slice(0, 10),
+    node: process.version, figures, tolerance }, null, 2) + '\n');
+  console.log(`wrote ${fileURLToPath(baselineFile)}`);
+  process.exit(0);
+}
+const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'));
+let failed = 0;
+for (const [name, want] of Object.entries(baseline.figures)) {
+  const got = fresh[name]?.median;
+  const limit = want * (1 + baseline.tolerance[name]);
+  const ok = got !== undefined && got <= limit;
+  if (!ok) failed++;
+  const runs = fresh[name]?.runs.map((x) => x.toFixed(2)).join(', ');
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(28)} ${got?.toFixed(3)} (runs ${runs}); baseline ${want}, limit ${limit.toFixed(3)}`);
+}
+console.log(`${Object.keys(baseline.figures).length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

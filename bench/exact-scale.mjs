@@ -1,0 +1,122 @@
+// The exact index at scale, one process: build (keep_text: false, so only the index is held), the first
+// search (the sort), the process RSS per fingerprint against what `stats().index_bytes` reports, search
+// and analyze of a 10k-word query with no reuse (the retrieval path: no candidates to align), and a
+// streamed export to a file with its peak RSS. Corpus as bench/index.mjs: the 10 MB English in 10 kB
+// documents, --scale N copies (every 4th word of a copy marked, so copies share no 5-gram); N = 135 is
+// 51-52 M fingerprints (≈ 3 GB of RSS before this change, ≈ 1.2 GB after).
+//   node --expose-gc --max-old-space-size=16000 bench/exact-scale.mjs [--scale 135] [--iterations 50] [--dist DIR] [--json]
+// Results: bench/results/exact-scale-x<N>.json (--dist or --json: printed as one JSON line instead). Peaks are the kernel's VmHWM, reset through
+// /proc/self/clear_refs (Linux; elsewhere peaks count from the start of the process).
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Bench } from 'tinybench';
+import { english, scaledDocuments } from './corpus.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const SCALE = Number(arg('scale', '1'));
+const ITERATIONS = Number(arg('iterations', '50'));
+// --dist: another build of the package (an earlier commit's dist/) measured the same way
+const dist = arg('dist', null);
+const { createEngine } = await import(dist ? pathToFileURL(join(resolve(dist), 'index.js')).href : '../dist/index.js');
+const MB = 1e6;
+
+const gc = () => { globalThis.gc?.(); globalThis.gc?.(); };
+const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
+const resetPeak = () => { try { writeFileSync('/proc/self/clear_refs', '5'); } catch { /* not Linux */ } };
+
+const en = english(10_000_000);
+const log = process.argv.includes('--json') ? () => undefined : console.log;
+const DOC = 10_000;
+const documents = () => scaledDocuments(en, SCALE, DOC);
+
+const engine = await createEngine();
+await engine.addDataset({ id: 'warm-up', keep_text: false }, (function* () {
+  for (let at = 0; at < 1_000_000; at += DOC) yield { id: `w${at}`, text: en.slice(at, at + DOC) };
+})());
+engine.search('warm up');
+engine.removeDataset('warm-up');
+gc();
+const before = process.memoryUsage();
+
+const t0 = performance.now();
+const built = await engine.addDataset({ id: 'bench', kb_dataset: 'common-crawl', keep_text: false }, documents());
+const buildMs = performance.now() - t0;
+const t1 = performance.now();
+engine.search('the first search sorts the index');
+const sortMs = performance.now() - t1;
+gc();
+const steady = process.memoryUsage();
+const stats = engine.datasets().find((d) => d.id === 'bench');
+const n = stats.fingerprints;
+const rssPerFp = (steady.rss - before.rss) / n;
+log(`scale ${SCALE}: ${stats.documents} docs, ${(stats.bytes / MB).toFixed(0)} MB, ${n} fingerprints; build ${(buildMs / 1000).toFixed(1)} s; ` +
+  `first search (sort) ${sortMs.toFixed(0)} ms = ${(sortMs * 1e6 / n).toFixed(1)} ns/key`);
+log(`RSS ${(before.rss / MB).toFixed(0)} → ${(steady.rss / MB).toFixed(0)} MB: ${rssPerFp.toFixed(1)} B/fingerprint; ` +
+  `index_bytes ${(stats.index_bytes / MB).toFixed(0)} MB = ${(stats.index_bytes / n).toFixed(1)} B/fingerprint (was ${(built.index_bytes / n).toFixed(1)} before the sort)`);
+
+// 10k words of shuffled corpus words: no passage of the index, nothing to align
+const words = en.slice(0, 2_000_000).split(/\s+/);
+let seed = 12345;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const query = Array.from({ length: 10_000 }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+const request = { content: query, content_type: 'text', metadata: { jurisdiction: 'US', work_type: 'article' } };
+const found = engine.search(query);
+const analyzed = await engine.analyze(request);
+const timed = async (name, fn) => {
+  const b = new Bench({ iterations: ITERATIONS, time: 0, warmupIterations: 5, warmupTime: 0 });
+  b.add(name, fn);
+  await b.run();
+  const l = b.tasks[0].result.latency;
+  return { p50: l.p50, p99: l.p99, min: l.min };
+};
+const search = await timed('search', () => { engine.search(query); });
+const analyze = await timed('analyze', async () => { await engine.analyze(request); });
+log(`10k-word query, no reuse (${found.query_tokens} tokens, ${found.matches.length} matches, ${analyzed.attribution_sources.length} ` +
+  `attribution sources): search p50 ${search.p50.toFixed(2)} ms (min ${search.min.toFixed(2)}), analyze p50 ${analyze.p50.toFixed(2)} ms ` +
+  `(min ${analyze.min.toFixed(2)}, p99 ${analyze.p99.toFixed(2)})`);
+
+gc();
+const exportSteady = process.memoryUsage().rss;
+const file = join(tmpdir(), `tp-exact-scale-${process.pid}.tpds`);
+resetPeak();
+const t2 = performance.now();
+const stream = engine.exportDatasetStream('bench');
+const fd = openSync(file, 'w');
+const buffer = new Uint8Array(1 << 20);
+let fill = 0, at = 0;
+const flush = () => { writeSync(fd, buffer, 0, fill, at); at += fill; fill = 0; };
+for (const piece of stream.pieces()) {
+  if (fill + piece.length > buffer.length) flush();
+  if (piece.length >= buffer.length) { writeSync(fd, piece, 0, piece.length, at); at += piece.length; } else { buffer.set(piece, fill); fill += piece.length; }
+}
+flush();
+const patch = stream.patch();
+writeSync(fd, patch.bytes, 0, patch.bytes.length, patch.offset);
+closeSync(fd);
+const exportMs = performance.now() - t2;
+const exportPeak = peakRss();
+rmSync(file, { force: true });
+log(`export (streamed, to a file): ${(stream.length / MB).toFixed(0)} MB in ${(exportMs / 1000).toFixed(2)} s = ` +
+  `${(exportMs * 1e6 / stream.length).toFixed(1)} ns/byte; peak RSS ${(exportPeak / MB).toFixed(0)} MB = ${(exportPeak / exportSteady).toFixed(2)}× steady`);
+
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+const out = {
+  bench: 'exact-scale', date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, scale: SCALE, build: dist ? 'given' : 'this',
+  documents: stats.documents, corpus_bytes: stats.bytes, fingerprints: n, build_ms: buildMs,
+  sort_ms: sortMs, sort_ns_per_key: sortMs * 1e6 / n,
+  rss_before: before.rss, rss_steady: steady.rss, rss_per_fingerprint: rssPerFp,
+  index_bytes: stats.index_bytes, index_bytes_per_fingerprint: stats.index_bytes / n,
+  heap_used_delta: steady.heapUsed - before.heapUsed, array_buffers_delta: steady.arrayBuffers - before.arrayBuffers,
+  query_tokens: found.query_tokens, matches: found.matches.length, attribution_sources: analyzed.attribution_sources.length,
+  search_ms: search, analyze_ms: analyze,
+  export_bytes: stream.length, export_ms: exportMs, export_ns_per_byte: exportMs * 1e6 / stream.length,
+  export_steady_rss: exportSteady, export_peak_rss: exportPeak, export_peak_over_steady: exportPeak / exportSteady,
+};
+const resultFile = new URL(`./results/exact-scale-x${SCALE}.json`, import.meta.url);
+if (!dist && !process.argv.includes('--json')) writeFileSync(resultFile, JSON.stringify(out, null, 2) + '\n');
+else console.log(JSON.stringify(out));

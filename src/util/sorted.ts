@@ -1,0 +1,47 @@
+/** Sorting and searching typed columns: shared by the indexes that keep (key, payload…) columns. */
+
+/**
+ * First position in the ascending `sorted` whose value is ≥ `value` (binary search): where `value`
+ * is or would be inserted, and the count of smaller values.
+ * @example lowerBound(Uint32Array.of(1, 3, 3, 7), 3) // 1
+ */
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Sort u32 `keys` ascending in place and permute every payload column with them, keeping the
+ * original order among equal keys: a stable LSD radix sort in two 16-bit passes through scratch of
+ * the same size (linear: a comparison sort of tens of millions of postings takes minutes).
+ * @example
+ * const keys = Uint32Array.of(5, 1, 5), docs = Uint32Array.of(0, 1, 2)
+ * sortByKeyU32(keys, docs) // keys 1, 5, 5; docs 1, 0, 2
+ */
+export function sortByKeyU32(keys: Uint32Array, ...columns: Uint32Array[]): void {
+  const n = keys.length;
+  const from = [keys, ...columns];
+  const to = from.map(() => new Uint32Array(n));
+  const count = new Uint32Array(0x10000);
+  const pass = (src: Uint32Array[], dst: Uint32Array[], shift: number): void => {
+    const k = src[0];
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(k[i] >>> shift) & 0xffff]++;
+    for (let b = 0, at = 0; b < 0x10000; b++) {
+      const c = count[b];
+      count[b] = at;
+      at += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const at = count[(k[i] >>> shift) & 0xffff]++;
+      for (let c = 0; c < src.length; c++) dst[c][at] = src[c][i];
+    }
+  };
+  pass(from, to, 0);
+  pass(to, from, 16);
+}

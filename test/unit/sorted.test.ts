@@ -1,0 +1,30 @@
+/** src/util/sorted.ts against the obvious references, on seeded random columns. */
+import { describe, expect, it } from 'vitest';
+import { lowerBound, sortByKeyU32 } from '../../src/util/sorted.js';
+import { prng } from '../reference/core.js';
+
+describe('sorted columns', () => {
+  it('sortByKeyU32 is a stable sort by key carrying every column', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const rnd = prng(seed);
+      const n = Math.floor(rnd() * 3000);
+      const distinct = 1 + Math.floor(rnd() * (seed % 3 === 0 ? 5 : 2 ** 32 - 1));
+      const keys = Uint32Array.from({ length: n }, () => Math.floor(rnd() * distinct) * Math.floor(2 ** 32 / distinct));
+      const rows = Uint32Array.from({ length: n }, (_, i) => i);
+      const other = rows.map((r) => r * 7);
+      const order = Array.from(rows).sort((a, b) => keys[a] - keys[b] || a - b);
+      const want = order.map((i) => keys[i]);
+      sortByKeyU32(keys, rows, other);
+      expect(Array.from(keys)).toEqual(want);
+      expect(Array.from(rows)).toEqual(order);
+      expect(Array.from(other)).toEqual(order.map((r) => r * 7));
+    }
+  });
+
+  it('lowerBound is the count of smaller values', () => {
+    const rnd = prng(3);
+    const a = Uint32Array.from({ length: 500 }, () => Math.floor(rnd() * 100)).sort();
+    for (let v = -1; v <= 101; v++) expect(lowerBound(a, v)).toBe(a.filter((x) => x < v).length);
+    expect(lowerBound([], 5)).toBe(0);
+  });
+});
