@@ -47,6 +47,30 @@ function isCut(text: string, e: number, s: number): boolean {
   return LINE_BREAK.test(gap) && UPPER.test(text.slice(s, s + 2));
 }
 
+/**
+ * Sentence starts (token indices, then the token count): cuts from the original gaps, each sentence holding at
+ * least `minSentenceWords` content words (a short tail joins the sentence before it).
+ */
+function sentenceCuts(
+  text: string, tokStart: Uint32Array, tokEnd: Uint32Array, tokTerm: Int32Array, minSentenceWords: number,
+): Uint32Array {
+  const n = tokTerm.length;
+  const cuts: number[] = [0];
+  let content = 0;
+  for (let t = 0; t < n; t++) {
+    if (tokTerm[t] >= 0) content++;
+    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
+      cuts.push(t + 1);
+      content = 0;
+    }
+  }
+  if (n > 0) {
+    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
+    cuts.push(n);
+  }
+  return Uint32Array.from(cuts);
+}
+
 /** Dictionary of term strings → dense ids shared by the two texts of one comparison. */
 export class TermDict {
   private readonly ids = new Map<string, number>();
@@ -108,21 +132,7 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
     tokWord[t] = word;
     s = e + 1;
   }
-  // sentence cuts from the original gaps
-  const cuts: number[] = [0];
-  let content = 0;
-  for (let t = 0; t < n; t++) {
-    if (tokTerm[t] >= 0) content++;
-    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
-      cuts.push(t + 1);
-      content = 0;
-    }
-  }
-  if (n > 0) {
-    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
-    cuts.push(n);
-  }
-  const sentTok = Uint32Array.from(cuts);
+  const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
   const S = Math.max(0, sentTok.length - 1);
   const sentTerm = new Uint32Array(S + 1);
   const termsL: number[] = [];
@@ -221,20 +231,7 @@ function sentencesOf(
   const n = tokTerm.length;
   let wordChars = 0;
   for (let t = 0; t < n; t++) wordChars += tokEnd[t] - tokStart[t];
-  const cuts: number[] = [0];
-  let content = 0;
-  for (let t = 0; t < n; t++) {
-    if (tokTerm[t] >= 0) content++;
-    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
-      cuts.push(t + 1);
-      content = 0;
-    }
-  }
-  if (n > 0) {
-    if (content < minSentenceWords && cuts.length > 1) cuts.pop();
-    cuts.push(n);
-  }
-  const sentTok = Uint32Array.from(cuts);
+  const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
   const S = Math.max(0, sentTok.length - 1);
   const sentTerm = new Uint32Array(S + 1);
   const terms: number[] = [];
