@@ -169,7 +169,9 @@ let localTerm = new Int32Array(0);
  * @example
  * const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), 3)
  */
-export function preparePair(a: Tokens, b: Tokens, minSentenceWords: number): { pa: Prepared; pb: Prepared; words: number } {
+export function preparePair(
+  a: Tokens, b: Tokens, minSentenceWords: number,
+): { pa: Prepared; pb: Prepared; words: number } {
   if (a.epoch !== lexicon.epoch) a = tokenize(a.text);
   if (b.epoch !== lexicon.epoch) b = tokenize(b.text);
   if (a.epoch !== b.epoch) a = tokenize(a.text); // b's tokenizing started a new epoch

@@ -92,7 +92,9 @@ export function* alignSteps(
     const all = yield* alignRegions(core, queryTokens, new TokenizedText(text), candidate.regions);
     const background = all.length === 0
       ? 0
-      : yield* pairBackground(pairsOf, dataset, candidate.doc, all, (keys ??= new KeySet(pairsOf.query().hashes.length)));
+      : yield* pairBackground(
+        pairsOf, dataset, candidate.doc, all, (keys ??= new KeySet(pairsOf.query().hashes.length)),
+      );
     const kept: ExactMatch[] = [];
     for (const s of all) {
       yield PAUSE;

@@ -101,7 +101,8 @@ BatchOp[] {
   const { id, createdMs } = made;
   const ownerKey = owner === undefined ? null : ownerKeyOf(owner, made);
   const dueKey = `${DUE}${new Date(createdMs + rules.ttlMs).toISOString()}/${id}`;
-  const ops: BatchOp[] = [{ type: 'put', key: dueKey, value: { id, owner_key: ownerKey, extra: [...extra] } satisfies DueRecord }];
+  const due: DueRecord = { id, owner_key: ownerKey, extra: [...extra] };
+  const ops: BatchOp[] = [{ type: 'put', key: dueKey, value: due }];
   if (ownerKey !== null) ops.push({ type: 'put', key: ownerKey, value: dueKey });
   return ops;
 }
