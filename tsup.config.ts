@@ -44,8 +44,9 @@ const core: Options[] = [
   {
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
     // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
-    // library (its TrainprintError class, its compiled core) exists once, not twice; the file
-    // store's import of the error table goes to the main entry for the same reason. The PostgreSQL
+    // library (its TrainprintError class, its compiled core) exists once, not twice; its imports of the
+    // HTTP entry become './http.js' likewise, and the file store's import of the error table goes to the
+    // main entry for the same reason. The PostgreSQL
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
     entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts' },
@@ -60,6 +61,9 @@ const core: Options[] = [
       setup(build) {
         build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
           /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+        // the worker pool parses JSON bodies with the HTTP entry's function: imported from it, not copied
+        build.onResolve({ filter: /^\.\.\/http\/index\.js$/ }, (args) =>
+          /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './http.js', external: true } : undefined);
         build.onResolve({ filter: /^\.\.\/errors\.js$/ }, (args) =>
           /[\\/]src[\\/]store$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
         const postgres = /[\\/]src[\\/]store[\\/]postgres$/;

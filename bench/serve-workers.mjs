@@ -6,6 +6,7 @@
 //
 //   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2]   (needs dist/)
 import { execFile, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -42,28 +43,48 @@ async function start(store, workers) {
   const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
   if (!url) throw new Error(`serve did not start:\n${out}`);
   // every worker up: a few rounds of status calls
-  for (let i = 0; i < 20; i++) await fetch(`${url}/readyz`);
+  for (let i = 0; i < 20; i++) await (await fetch(`${url}/readyz`)).arrayBuffer();
   return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
 
+// The load generator is node:http over kept-alive sockets (one per client), not fetch: it shares the two cores
+// with the servers, and fetch costs it about three times the CPU per request (its own CPU is reported).
+function post(agent, url, key, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST', agent,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function load(url, key) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const lat = [];
   let next = 0, failed = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < REQUESTS) {
       const body = bodies[next++ % bodies.length];
       const s = performance.now();
-      const res = await fetch(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
-      await res.arrayBuffer();
-      if (res.status !== 200) failed++;
+      if ((await post(agent, url, key, body)) !== 200) failed++;
       lat.push(performance.now() - s);
     }
   }));
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  agent.destroy();
   lat.sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
-  return { rps: REQUESTS / seconds, p50_ms: q(0.5), p99_ms: q(0.99), failed };
+  const loadCpuMs = (cpu.user + cpu.system) / 1000 / REQUESTS;
+  return { rps: REQUESTS / seconds, p50_ms: q(0.5), p99_ms: q(0.99), failed, load_generator_cpu_ms_per_request: loadCpuMs };
 }
 
 const cluster = await startCluster({ durable: !process.argv.includes("--no-fsync") });
@@ -92,6 +113,6 @@ console.log(`${MANY} worker processes vs 1: ${ratio.toFixed(2)}× requests/s (me
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/serve-workers.json', import.meta.url), JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: availableParallelism(),
-  method: `serve --workers 1 vs ${MANY} on one durable PostgreSQL cluster (127.0.0.1), starter dataset, ${CONCURRENCY} keep-alive clients in this process on the same cores, ${REQUESTS} analyze requests (2–6 KB) after a warm-up round, ${RUNS} alternating pairs`,
+  method: `serve --workers 1 vs ${MANY} on one durable PostgreSQL cluster (127.0.0.1), starter dataset, ${CONCURRENCY} keep-alive node:http clients in this process on the same cores, ${REQUESTS} analyze requests (2–6 KB) after a warm-up round, ${RUNS} alternating pairs`,
   workers_1: one, [`workers_${MANY}`]: many, ratio_rps: ratio,
 }, null, 2) + '\n');

@@ -46,7 +46,9 @@ const COMMON_ERRORS = [
   ['422', 'INVALID_INPUT', 'a field of the body or a query parameter is not valid; `details.field` names it'],
   ['429', 'RATE_LIMITED', 'the plan\'s daily limit is reached; `Retry-After` gives the seconds to wait'],
   ['500', 'INTERNAL', 'an unexpected failure; `details.request_id` identifies it in the server\'s log'],
-  ['503', 'STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE', 'the server\'s store is not available'],
+  ['503', 'STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE',
+    'the server\'s store, or the database of a dataset it searches, is not available'],
+  ['503', 'SERVICE_UNAVAILABLE', 'the server is shutting down and the request was cut before its work was done; send it again'],
 ];
 
 /**

@@ -5,8 +5,9 @@
  *   trainprint serve [options]              the HTTP service under /api/v1 (npm start)
  *   trainprint keys create [options]        create an API key in a file or PostgreSQL store (any account, plan, scopes)
  *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
- *   trainprint index build --dataset ID …   index corpus files into a dataset file
- *   trainprint index info FILE              header and stats of a dataset file as JSON
+ *   trainprint index build --dataset ID …   index corpus files into a dataset file (or PostgreSQL: --into URL)
+ *   trainprint index push FILE --into URL   copy a dataset file into PostgreSQL
+ *   trainprint index info FILE|URL          header and stats of a dataset file (or a PostgreSQL dataset) as JSON
  *   trainprint pack build MANIFEST …        build a reference pack from its manifest and texts
  *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
@@ -20,8 +21,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks, openFileStore,
-  openPostgresStore, readDatasetInfo, resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress,
+  buildDatasetFile, buildPackFile, buildPostgresDataset, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks,
+  openFileStore, openPostgresDataset, openPostgresDatasets, openPostgresStore, pushDatasetFile, readDatasetInfo,
+  resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress, type PostgresDatasetResult,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -38,7 +40,8 @@ const HELP = `usage:
   trainprint analyze FILE [options]
       analyze a UTF-8 file (engine.analyze) and print the result as JSON
       --type text|markdown|html   content type (default: by extension .md/.markdown, .html/.htm, else text)
-      --dataset FILE              a dataset file to search (repeatable; from 'index build')
+      --dataset FILE|URL          a dataset file to search (repeatable; from 'index build'), or
+                                  postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);
                                   the default when no --dataset is given
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
@@ -62,11 +65,19 @@ const HELP = `usage:
       --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
       --format F              text|jsonl|json|parquet for every file, instead of by extension
       --out FILE              output file (default ID.tpds)
+      --into URL              instead of a file, keep the (exact) dataset in PostgreSQL:
+                              postgres://user@host:5432/db[?schema=S] (default schema trainprint_datasets)
+      --partitions N          with --into: hash partitions of the posting tables, 1..1024 (default 16)
+      --replace               with --into: drop a dataset with the same id first
       --threads N             threads that fingerprint documents (default: the available cores);
                               the file is byte-identical for any N
       --quiet                 no progress line
-  trainprint index info FILE
-      validate a dataset file and print its header, descriptor and stats as JSON
+  trainprint index push FILE --into URL [--dataset ID] [--partitions N] [--replace]
+      copy an exact dataset file into PostgreSQL (same documents, same search results); the
+      dataset keeps the file's id unless --dataset names another
+  trainprint index info FILE|URL
+      validate a dataset file and print its header, descriptor and stats as JSON; or, for
+      postgres://…?dataset=ID, the stats of a dataset kept in PostgreSQL
   trainprint pack build MANIFEST [options]
       build a reference pack (a portrait dataset with its knowledge-base link and provenance)
       from its manifest (packs/NAME/manifest.json) and a folder of texts; every text is checked
@@ -97,7 +108,8 @@ const HELP = `usage:
                                 counts are kept in it too, so they survive a restart
       --admin-key               also print an admin key (scope admin, 30 days; replaces the one printed
                                 before): POST /api/v1/admin/keys creates accounts and keys with it
-      --dataset FILE            a dataset file to load (repeatable)
+      --dataset FILE|URL        a dataset file to load (repeatable), or postgres://…[?schema=S][&dataset=ID]:
+                                attach the datasets kept there (every one of the schema without dataset=)
       --starter                 load the embedded starter dataset (the default without --dataset)
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
                                 default: default)
@@ -106,7 +118,8 @@ const HELP = `usage:
                                 datasets and packs itself (memory per process: docs/http.md)
       --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
                                 serving, then stop (default 0; behind a load balancer: its probe
-                                interval times the failures it needs, e.g. 10000)
+                                interval times the failures it needs, e.g. 10000); a webhook request
+                                still unanswered at its end is handed back to the other processes
       --base-url URL            public base URL (its path is stripped before matching routes)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
@@ -183,6 +196,7 @@ async function indexBuild(args: string[]): Promise<number> {
     'kb-dataset': { type: 'string' }, models: { type: 'string' },
     'text-field': { type: 'string' }, 'id-field': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
     threads: { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
+    into: { type: 'string' }, partitions: { type: 'string' }, replace: { type: 'boolean' },
   });
   if (values.help) { console.log(HELP); return 0; }
   const dataset = values.dataset as string | undefined;
@@ -209,8 +223,25 @@ async function indexBuild(args: string[]): Promise<number> {
   }
   const format = values.format as string | undefined;
   if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format)) throw new UsageError('--format must be text, jsonl, json or parquet');
+  const into = postgresTarget(values, values.out !== undefined ? '--out' : undefined);
   const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
   const progress = progressPrinter(values.quiet === true);
+  if (into) {
+    if (kind !== 'exact') throw new UsageError('--into keeps exact datasets only (a portrait fits a file)');
+    try {
+      const r = await buildPostgresDataset({
+        dataset, kind, name: values.name as string | undefined, kbDataset, models, files: positionals,
+        textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
+        format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined, threads, ...into,
+        onProgress: (p) => progress.update(p),
+      });
+      progress.end();
+      printStored('built', r);
+      return 0;
+    } finally {
+      progress.end();
+    }
+  }
   try {
     const r = await buildDatasetFile({
       dataset, kind, window, name: values.name as string | undefined, kbDataset, models, files: positionals, out,
@@ -233,10 +264,67 @@ async function indexBuild(args: string[]): Promise<number> {
   }
 }
 
+/** `--into URL`, `--partitions N`, `--replace` (`conflict`: an option that cannot go with --into). */
+function postgresTarget(
+  values: Record<string, unknown>, conflict?: string,
+): { into: string; partitions?: number; replace?: boolean } | undefined {
+  const into = values.into as string | undefined;
+  if (into === undefined) {
+    if (values.partitions !== undefined || values.replace) {
+      throw new UsageError('--partitions and --replace go with --into');
+    }
+    return undefined;
+  }
+  if (!isPostgresUrl(into)) throw new UsageError('--into needs a postgres:// or postgresql:// URL');
+  if (conflict) throw new UsageError(`${conflict} and --into are exclusive`);
+  const partitions = values.partitions === undefined ? undefined : Number(values.partitions);
+  if (partitions !== undefined && (!Number.isInteger(partitions) || partitions < 1 || partitions > 1024)) {
+    throw new UsageError('--partitions must be an integer 1..1024');
+  }
+  return { into, ...(partitions === undefined ? {} : { partitions }), ...(values.replace ? { replace: true } : {}) };
+}
+
+/** The line and JSON of a dataset written into PostgreSQL. */
+function printStored(what: string, r: PostgresDatasetResult): void {
+  const s = Math.max(r.elapsed_ms, 1) / 1000;
+  const st = r.stats;
+  console.error(
+    `${what} exact dataset "${st.id}" in ${r.into} (tables ${r.tables}_*, ${r.partitions} partitions): ` +
+    `${st.documents.toLocaleString('en-US')} documents, ${st.fingerprints.toLocaleString('en-US')} fingerprints, ` +
+    `${fmt(mb(st.index_bytes), 1)} MB of posting tables; ${fmt(s)} s (${fmt(st.fingerprints / s, 0)} fingerprints/s)`,
+  );
+  const { into, tables, partitions } = r;
+  console.log(JSON.stringify({ into, tables, partitions, elapsed_ms: Math.round(r.elapsed_ms), stats: st }));
+}
+
+async function indexPush(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    into: { type: 'string' }, dataset: { type: 'string' }, partitions: { type: 'string' }, replace: { type: 'boolean' },
+  });
+  if (values.help) { console.log(HELP); return 0; }
+  if (positionals.length !== 1) throw new UsageError('index push needs exactly one FILE');
+  const target = postgresTarget(values);
+  if (!target) throw new UsageError('index push needs --into postgres://…');
+  const dataset = values.dataset as string | undefined;
+  const r = await pushDatasetFile({ file: positionals[0], ...target, ...(dataset === undefined ? {} : { dataset }) });
+  printStored('pushed', r);
+  return 0;
+}
+
 async function indexInfo(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
   if (values.help) { console.log(HELP); return 0; }
-  if (positionals.length !== 1) throw new UsageError('index info needs exactly one FILE');
+  if (positionals.length !== 1) throw new UsageError('index info needs exactly one FILE or URL');
+  if (isPostgresUrl(positionals[0])) {
+    const ds = await openPostgresDataset({ url: positionals[0] });
+    try {
+      const info = await ds.info();
+      console.log(JSON.stringify({ into: ds.label, tables: ds.tables, partitions: ds.partitions, ...info }, null, 2));
+    } finally {
+      await ds.close();
+    }
+    return 0;
+  }
   const info = await readDatasetInfo(positionals[0]);
   console.log(JSON.stringify(info, null, 2));
   return 0;
@@ -387,24 +475,20 @@ async function analyzeFile(args: string[]): Promise<number> {
     throw new TrainprintError('INVALID_INPUT', `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
   }
   const engine = await createEngine();
-  const datasets = (values.dataset as unknown as string[] | undefined) ?? [];
-  for (const d of datasets) {
-    let bytes: Buffer;
-    try { bytes = await readFile(d); } catch { throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`); }
-    await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  }
-  if (values.starter || datasets.length === 0) {
-    const { loadStarterDataset } = await import('./starter/index.js');
-    await loadStarterDataset(engine);
-  }
+  const closeDatasets = await loadDatasets(engine, values);
   const optOut = values['opt-out'] as string | undefined;
   const metadata = {
     ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
     ...(values['work-type'] === undefined ? {} : { work_type: values['work-type'] as never }),
     ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
   };
-  const r = await engine.analyze({ content, content_type: type as never, ...(Object.keys(metadata).length ? { metadata } : {}) });
-  console.log(JSON.stringify(r, null, 2));
+  try {
+    const request = { content, content_type: type as never, ...(Object.keys(metadata).length ? { metadata } : {}) };
+    const r = await engine.analyze(request);
+    console.log(JSON.stringify(r, null, 2));
+  } finally {
+    await closeDatasets();
+  }
   return 0;
 }
 
@@ -413,24 +497,56 @@ function openStore(location: string): ReturnType<typeof openFileStore | typeof o
   return isPostgresUrl(location) ? openPostgresStore(location) : openFileStore(location);
 }
 
-/** Engine on an in-memory, file or PostgreSQL store, with dataset files and/or the starter loaded. */
-async function engineFor(values: Record<string, unknown>, webhookFetch?: typeof fetch): Promise<Engine> {
-  const store = typeof values.store === 'string' ? await openStore(values.store) : undefined;
-  const engine = await createEngine({
-    ...(store ? { store } : {}),
-    ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
-  });
+/**
+ * The `--dataset` values into the engine: files are imported, `postgres://…` URLs attached (every dataset of
+ * the URL's schema, or the one its `dataset` parameter names); the starter dataset with `--starter` or when
+ * none is given. Resolves to what closes the attached datasets' connections.
+ */
+async function loadDatasets(engine: Engine, values: Record<string, unknown>): Promise<() => Promise<void>> {
   const datasets = (values.dataset as string[] | undefined) ?? [];
-  for (const d of datasets) {
-    let bytes: Buffer;
-    try { bytes = await readFile(d); } catch { throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`); }
-    await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const attached: Array<{ close(): Promise<void> }> = [];
+  const close = async () => { await Promise.all(attached.map((d) => d.close())); };
+  try {
+    for (const d of datasets) {
+      if (isPostgresUrl(d)) {
+        const found = await openPostgresDatasets({ url: d });
+        attached.push(...found);
+        if (found.length === 0) throw new TrainprintError('NOT_FOUND', `no datasets in ${redact(d)}`);
+        for (const ds of found) await engine.attachDataset(ds);
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(d);
+      } catch {
+        throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`);
+      }
+      await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
+  } catch (e) {
+    await close().catch(() => undefined);
+    throw e;
   }
   if (values.starter || datasets.length === 0) {
     const { loadStarterDataset } = await import('./starter/index.js');
     await loadStarterDataset(engine);
   }
-  return engine;
+  return close;
+}
+
+/** A URL for printing: its password as ***. */
+const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+
+/** Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter. */
+async function engineFor(
+  values: Record<string, unknown>, webhookFetch?: typeof fetch,
+): Promise<{ engine: Engine; closeDatasets: () => Promise<void> }> {
+  const store = typeof values.store === 'string' ? await openStore(values.store) : undefined;
+  const engine = await createEngine({
+    ...(store ? { store } : {}),
+    ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
+  });
+  return { engine, closeDatasets: await loadDatasets(engine, values) };
 }
 
 async function serveCommand(args: string[]): Promise<number> {
@@ -468,7 +584,8 @@ async function serveCommand(args: string[]): Promise<number> {
   const privateWebhooks = values['allow-private-webhook-hosts'] === true;
   // a webhook URL was checked when its monitor was made, but its name may resolve elsewhere by the
   // time an event is sent: every delivery is resolved, checked and sent to the checked address
-  const engine = await engineFor(values, privateWebhooks ? undefined : http.egressFetch(resolveHost));
+  const webhookFetch = privateWebhooks ? undefined : http.egressFetch(resolveHost);
+  const { engine, closeDatasets } = await engineFor(values, webhookFetch);
   // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
   if (packs === 'default') await loadDefaultPacks(engine);
   const keys = new http.KeyStore(engine.store);
@@ -501,9 +618,10 @@ async function serveCommand(args: string[]): Promise<number> {
   const server = await serve(handler, { port, host, workers, ready });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
   // a store URL may carry a password: the log shows it as ***
-  const where = typeof values.store === 'string'
-    ? values.store.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@')
-    : 'in memory';
+  const where = typeof values.store === 'string' ? redact(values.store) : 'in memory';
+  // every serving process heartbeats to the store: the status page's availability counts the minutes with one
+  const heartbeat = new http.Heartbeat(engine.store);
+  void heartbeat.start(); // a failed heartbeat leaves its minute down; /readyz reports the store itself
   if (worker) process.send?.({ listening: server.url, datasets: sets });
   else printServing(server.url, `datasets: ${sets}; store: ${where}`, dev!, admin);
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
@@ -513,8 +631,15 @@ async function serveCommand(args: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await server.close({ drainMs });
-  await engine.stopMonitoring();
+  // Webhooks stop with the drain, not after it: no new attempt from here on, and a request still unanswered when
+  // the drain ends is handed back (its lease released) for another process, rather than cut off by a SIGKILL
+  // after it and left leased until the lease lapses. Without a drain, a request in flight gets its own timeout.
+  await Promise.all([
+    server.close({ drainMs }),
+    engine.stopMonitoring(drainMs > 0 ? { graceMs: drainMs } : {}),
+  ]);
+  await heartbeat.stop();
+  await closeDatasets();
   await engine.store.close();
   // a worker process stays alive while its channel to the primary is open
   if (worker) process.disconnect?.();
@@ -582,7 +707,7 @@ async function servePrimary(values: Record<string, unknown>, processes: number):
   } finally {
     await store.close();
   }
-  const where = (values.store as string).replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+  const where = redact(values.store as string);
   let stopping = false, reforks = 0, printed = false;
   const fork = (n: number) => {
     const w = cluster.fork({ [SERVE_WORKER_ENV]: String(n) });
@@ -673,8 +798,11 @@ async function main(argv: string[]): Promise<number> {
     const [sub, ...args] = rest;
     if (sub === 'build') return indexBuild(args);
     if (sub === 'info') return indexInfo(args);
+    if (sub === 'push') return indexPush(args);
     if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
-    throw new UsageError(sub === undefined ? 'index needs a subcommand: build or info' : `unknown index subcommand ${JSON.stringify(sub)}`);
+    throw new UsageError(sub === undefined
+      ? 'index needs a subcommand: build, push or info'
+      : `unknown index subcommand ${JSON.stringify(sub)}`);
   }
   if (cmd === 'demo') {
     if (rest.length) throw new UsageError('demo takes no arguments');

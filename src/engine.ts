@@ -7,10 +7,11 @@
 import type { Core } from './core/abi.js';
 import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
-import type { SnapshotStream } from './datasets/snapshot-stream.js';
+import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
-import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult } from './corpus/types.js';
+import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult, SliceOptions } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
+import type { ExactStorage } from './datasets/stored.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
@@ -122,22 +123,34 @@ export class Engine extends FingerprintEngine {
   }
   /** {@inheritDoc Corpus.datasets} @example engine.datasets().map((d) => d.id) */
   datasets(): DatasetStats[] { return this.corpus.datasets(); }
+  /** {@inheritDoc Corpus.attachDataset} @example await engine.attachDataset(await openPostgresDataset({ url, id })) */
+  attachDataset(storage: ExactStorage): Promise<DatasetStats> { return this.corpus.attachDataset(storage); }
+  /** {@inheritDoc Corpus.copyDataset} @example await engine.copyDataset('books', 'books-pg') */
+  copyDataset(from: string, to: string): Promise<DatasetStats> { return this.corpus.copyDataset(from, to); }
   /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
   finalizeDataset(id: string): DatasetStats { return this.corpus.finalizeDataset(id); }
   /** {@inheritDoc Corpus.removeDataset} @example engine.removeDataset('books') // true */
   removeDataset(id: string): boolean { return this.corpus.removeDataset(id); }
   /** {@inheritDoc Corpus.search} @example engine.search(suspect).matches[0] */
   search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
+  /** {@inheritDoc Corpus.searchAsync} @example const { matches } = await engine.searchAsync(suspect) */
+  searchAsync(text: string | Uint8Array, options?: SearchOptions, run?: SliceOptions): Promise<SearchResult> {
+    return this.corpus.searchAsync(text, options, run);
+  }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
   exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
   /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
-  exportDatasetStream(id: string): SnapshotStream { return this.corpus.exportDatasetStream(id); }
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
+    return this.corpus.exportDatasetStream(id, options);
+  }
   /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
   documentText(datasetId: string, documentId: string): string | null {
     return this.corpus.documentText(datasetId, documentId);
   }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
-  importDataset(bytes: Uint8Array): Promise<DatasetStats> { return this.corpus.importDataset(bytes); }
+  importDataset(bytes: Uint8Array, options?: { readonly into?: string }): Promise<DatasetStats> {
+    return this.corpus.importDataset(bytes, options);
+  }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
     return this.corpus.declareDataset(id, declaration);
@@ -193,14 +206,16 @@ export class Engine extends FingerprintEngine {
 
   /**
    * How likely it is that `target_model` trained on a registered work: `score` 0–100, a bootstrap `ci_95`, a `tier`
-   * and a separate `legal_risk` for the jurisdiction (docs/registry.md).
-   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model)
+   * and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share the thread as
+   * analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
+   * `options.offload` when given; the result is the same either way.
+   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
    */
-  score(request: ScoreRequest): Promise<ScoreResult> {
+  score(request: ScoreRequest, options?: SliceOptions): Promise<ScoreResult> {
     this.assertLive();
-    return this.scores.score(request);
+    return this.scores.score(request, undefined, options);
   }
 
   /** The licensing marketplace (docs/marketplace.md). @example engine.marketplace.listListings() */
@@ -247,10 +262,15 @@ export class Engine extends FingerprintEngine {
     this.monitors.start(intervalMs);
     this.marketplace.start(intervalMs);
   }
-  /** Stop the interval of {@link startMonitoring} and wait for running work. @example await engine.stopMonitoring() */
-  async stopMonitoring(): Promise<void> {
+  /**
+   * Stop the interval of {@link startMonitoring} and wait for running work. Webhook requests in flight get
+   * `graceMs` (default: their request timeout) to finish; one still unanswered then is handed back — its lease
+   * released, no attempt logged — for another process on the store or the next start to send.
+   * @example await engine.stopMonitoring({ graceMs: 5_000 })
+   */
+  async stopMonitoring(options: { readonly graceMs?: number } = {}): Promise<void> {
     await this.market?.stop();
-    await this.monitors.stop();
+    await this.monitors.stop(options);
   }
 
   // ---------------------------------------------------------------- knowledge base (docs/knowledge-base.md)

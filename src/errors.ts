@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'STORE_CLOSED'
   | 'STORE_CORRUPT'
   | 'STORE_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'CONFLICT'
   | 'FORBIDDEN'
   | 'UNAUTHORIZED'
@@ -34,7 +35,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'MALFORMED_JSON'
   | 'INTERNAL'
-  | 'MALFORMED_REQUEST';
+  | 'MALFORMED_REQUEST'
+  | 'NOT_SUPPORTED';
 
 /** The message table: one sentence per code. Details are appended after a colon. */
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
@@ -54,6 +56,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   STORE_CLOSED: 'The store has been closed',
   STORE_CORRUPT: 'The store file is corrupted beyond its last acknowledged write',
   STORE_UNAVAILABLE: 'The database behind the store cannot be reached or refused the connection',
+  SERVICE_UNAVAILABLE: 'The service is shutting down and cannot finish this request',
   CONFLICT: 'The request conflicts with the current state',
   FORBIDDEN: 'The caller may not do this',
   UNAUTHORIZED: 'Authentication is missing or not valid',
@@ -64,6 +67,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   MALFORMED_JSON: 'The request body is not valid JSON',
   INTERNAL: 'An unexpected error occurred',
   MALFORMED_REQUEST: 'The request could not be parsed as HTTP',
+  NOT_SUPPORTED: 'The operation is not supported for this item',
 });
 
 /** HTTP status used by the HTTP adapter for each code. */
@@ -84,6 +88,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   STORE_CLOSED: 503,
   STORE_CORRUPT: 500,
   STORE_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   CONFLICT: 409,
   FORBIDDEN: 403,
   UNAUTHORIZED: 401,
@@ -94,6 +99,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   MALFORMED_JSON: 400,
   INTERNAL: 500,
   MALFORMED_REQUEST: 400,
+  NOT_SUPPORTED: 501,
 });
 
 /** Marks instances; registered (Symbol.for) so every bundle of the library shares it. */

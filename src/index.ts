@@ -16,7 +16,7 @@ export { Corpus } from './corpus/corpus.js';
 export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
 export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';
 export { SnapshotStream } from './datasets/snapshot-stream.js';
-export type { SnapshotPatch } from './datasets/snapshot-stream.js';
+export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
@@ -24,6 +24,10 @@ export type {
 } from './corpus/types.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
+export type {
+  ExactStorage, StoredDatasetInfo, StoredBatch, StoredDocument, StoredLookup, StoredPostings, StoredDocumentsRequest,
+  StoredDocuments, FetchedDocument,
+} from './datasets/stored.js';
 
 // Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
 // fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)

@@ -57,7 +57,8 @@ import {
   dominantSeeds, growEdges, passageSupport, passagesOf, pruneEdges, resolveOverlaps, sharedEvidence, summaryPassages,
   type Frag,
 } from './passages.js';
-import { prepare, sentences, TermDict, type Prepared } from './prepare.js';
+import { preparePair, sentences, type Prepared } from './prepare.js';
+import { tokenize, type Tokens } from './tokens.js';
 import { seededRegions } from './regions.js';
 import {
   idfWeights, postings, seedsOfPairs, seedsReference, seedsWasm, vectors, type Seeds, type Vectors,
@@ -212,10 +213,8 @@ export function compareTexts(core: Core, a: string, b: string, options?: Compare
   const inter = intersectionSize(A, B);
   const union = A.length + B.length - inter;
 
-  const dict = new TermDict();
-  const pa = prepare(a, dict, o.minSentenceWords);
-  const pb = prepare(b, dict, o.minSentenceWords);
-  const spans = alignPrepared(core, { pa, pb, a, b, words: dict.size }, o, 'auto', kernel);
+  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords);
+  const spans = alignPrepared(core, { pa, pb, a, b, words }, o, 'auto', kernel);
   return {
     similarity: coveredShare(pa, pb, a, b, spans),
     jaccard: union === 0 ? 1 : inter / union,
@@ -266,10 +265,20 @@ export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedC
 export function alignSpansScoped(
   core: Core | null, a: string, b: string, o: ResolvedCompareOptions, scope: SeedScope, kernel: SeedKernel = 'wasm',
 ): AlignedSpan[] {
-  const dict = new TermDict();
-  const pa = prepare(a, dict, o.minSentenceWords);
-  const pb = prepare(b, dict, o.minSentenceWords);
-  return alignPrepared(core, { pa, pb, a, b, words: dict.size }, o, scope, kernel);
+  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords);
+  return alignPrepared(core, { pa, pb, a, b, words }, o, scope, kernel);
+}
+
+/**
+ * {@link alignSpans} of two texts already {@link tokenize}d (e.g. windows of a {@link TokenizedText}): the same
+ * spans, without tokenizing the texts again.
+ * @example
+ * const q = new TokenizedText(query)
+ * const spans = alignTokens(core, q.window(0, 4000), tokenize(source), resolveCompareOptions(undefined))
+ */
+export function alignTokens(core: Core | null, a: Tokens, b: Tokens, o: ResolvedCompareOptions): AlignedSpan[] {
+  const { pa, pb, words } = preparePair(a, b, o.minSentenceWords);
+  return alignPrepared(core, { pa, pb, a: a.text, b: b.text, words }, o, 'auto', 'wasm');
 }
 
 /** Two prepared texts (one term dictionary of `words` terms) and the strings they came from. */

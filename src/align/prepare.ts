@@ -10,6 +10,7 @@
  */
 import { normalize } from '../text/normalize.js';
 import { porterStem, STOP_WORDS } from './stem.js';
+import { countSpaces, lexicon, tokenize, type Tokens } from './tokens.js';
 
 /** A prepared text. */
 export interface Prepared {
@@ -44,6 +45,30 @@ function isCut(text: string, e: number, s: number): boolean {
   const gap = text.slice(e, s);
   if (SENTENCE_GAP.test(gap)) return true;
   return LINE_BREAK.test(gap) && UPPER.test(text.slice(s, s + 2));
+}
+
+/**
+ * Sentence starts (token indices, then the token count): cuts from the original gaps, each sentence holding at
+ * least `minSentenceWords` content words (a short tail joins the sentence before it).
+ */
+function sentenceCuts(
+  text: string, tokStart: Uint32Array, tokEnd: Uint32Array, tokTerm: Int32Array, minSentenceWords: number,
+): Uint32Array {
+  const n = tokTerm.length;
+  const cuts: number[] = [0];
+  let content = 0;
+  for (let t = 0; t < n; t++) {
+    if (tokTerm[t] >= 0) content++;
+    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
+      cuts.push(t + 1);
+      content = 0;
+    }
+  }
+  if (n > 0) {
+    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
+    cuts.push(n);
+  }
+  return Uint32Array.from(cuts);
 }
 
 /** Dictionary of term strings → dense ids shared by the two texts of one comparison. */
@@ -107,21 +132,7 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
     tokWord[t] = word;
     s = e + 1;
   }
-  // sentence cuts from the original gaps
-  const cuts: number[] = [0];
-  let content = 0;
-  for (let t = 0; t < n; t++) {
-    if (tokTerm[t] >= 0) content++;
-    if (t + 1 < n && content >= minSentenceWords && isCut(text, tokEnd[t], tokStart[t + 1])) {
-      cuts.push(t + 1);
-      content = 0;
-    }
-  }
-  if (n > 0) {
-    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
-    cuts.push(n);
-  }
-  const sentTok = Uint32Array.from(cuts);
+  const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
   const S = Math.max(0, sentTok.length - 1);
   const sentTerm = new Uint32Array(S + 1);
   const termsL: number[] = [];
@@ -143,11 +154,108 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
   return { tokStart, tokEnd, tokTerm, tokWord, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm, terms: Uint32Array.from(termsL), counts: Uint32Array.from(countsL), wordChars };
 }
 
-function countSpaces(s: string): number {
-  let c = 0;
-  for (let i = s.indexOf(' '); i >= 0; i = s.indexOf(' ', i + 1)) c++;
-  return c;
-}
 
 /** Number of sentences. */
 export const sentences = (p: Prepared): number => p.sentTok.length - 1;
+
+/** Per-pair dense ids: lexicon id → local id (−1: not seen in this pair), reset after each pair. */
+let localWord = new Int32Array(0);
+let localTerm = new Int32Array(0);
+
+/**
+ * The two texts of a pair prepared as {@link prepare} with one shared {@link TermDict} prepares them — the same
+ * token spans, the same dense word and term ids (numbered by first occurrence in `a`, then `b`), the same
+ * sentences — from their {@link tokenize}d forms. `words` is the number of distinct terms of the pair.
+ * @example
+ * const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), 3)
+ */
+export function preparePair(
+  a: Tokens, b: Tokens, minSentenceWords: number,
+): { pa: Prepared; pb: Prepared; words: number } {
+  if (a.epoch !== lexicon.epoch) a = tokenize(a.text);
+  if (b.epoch !== lexicon.epoch) b = tokenize(b.text);
+  if (a.epoch !== b.epoch) a = tokenize(a.text); // b's tokenizing started a new epoch
+  if (localWord.length < lexicon.words) {
+    localWord = new Int32Array(lexicon.words * 2).fill(-1);
+  }
+  if (localTerm.length < lexicon.terms) {
+    localTerm = new Int32Array(lexicon.terms * 2).fill(-1);
+  }
+  const counter = { words: 0, terms: 0 };
+  const tokA = localize(a, counter), tokB = localize(b, counter);
+  // reset the scratch ids for the next pair: only the entries this pair set
+  for (const tok of [a, b]) {
+    for (let t = 0; t < tok.word.length; t++) {
+      const w = tok.word[t];
+      localWord[w] = -1;
+      const g = lexicon.termOf[w];
+      if (g >= 0) localTerm[g] = -1;
+    }
+  }
+  const scratch = new Uint32Array(counter.terms);
+  return {
+    pa: sentencesOf(a, tokA, minSentenceWords, scratch),
+    pb: sentencesOf(b, tokB, minSentenceWords, scratch),
+    words: counter.terms,
+  };
+}
+
+/** Local word and term ids of a text's tokens, numbering new ones from `counter`. */
+function localize(tok: Tokens, counter: { words: number; terms: number }): { word: Int32Array; term: Int32Array } {
+  const n = tok.word.length;
+  const word = new Int32Array(n);
+  const term = new Int32Array(n);
+  for (let t = 0; t < n; t++) {
+    const w = tok.word[t];
+    let lw = localWord[w];
+    if (lw < 0) lw = localWord[w] = counter.words++;
+    word[t] = lw;
+    const g = lexicon.termOf[w];
+    if (g < 0) term[t] = -1;
+    else {
+      let lt = localTerm[g];
+      if (lt < 0) lt = localTerm[g] = counter.terms++;
+      term[t] = lt;
+    }
+  }
+  return { word, term };
+}
+
+/**
+ * Sentences and their distinct terms, as {@link prepare} builds them; `seen` is zeroed scratch of one
+ * count per term of the pair (left zeroed).
+ */
+function sentencesOf(
+  tok: Tokens, ids: { word: Int32Array; term: Int32Array }, minSentenceWords: number, seen: Uint32Array,
+): Prepared {
+  const { text, start: tokStart, end: tokEnd } = tok;
+  const tokTerm = ids.term;
+  const n = tokTerm.length;
+  let wordChars = 0;
+  for (let t = 0; t < n; t++) wordChars += tokEnd[t] - tokStart[t];
+  const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
+  const S = Math.max(0, sentTok.length - 1);
+  const sentTerm = new Uint32Array(S + 1);
+  const terms: number[] = [];
+  const counts: number[] = [];
+  const distinct: number[] = [];
+  for (let i = 0; i < S; i++) {
+    distinct.length = 0;
+    for (let t = sentTok[i]; t < sentTok[i + 1]; t++) {
+      const id = tokTerm[t];
+      if (id < 0) continue;
+      if (seen[id]++ === 0) distinct.push(id);
+    }
+    distinct.sort((x, y) => x - y);
+    for (const id of distinct) {
+      terms.push(id);
+      counts.push(seen[id]);
+      seen[id] = 0;
+    }
+    sentTerm[i + 1] = terms.length;
+  }
+  return {
+    tokStart, tokEnd, tokTerm, tokWord: ids.word, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm,
+    terms: Uint32Array.from(terms), counts: Uint32Array.from(counts), wordChars,
+  };
+}

@@ -20,7 +20,7 @@ import { porterStem, STOP_WORDS } from '../align/stem.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { sortByKeyU32 } from '../util/sorted.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from './steps.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
 export const PAIR_REACH = 2;
@@ -41,7 +41,7 @@ export const PAIR_MIN_DENSITY = 0.05;
 const prefixBitsFor = (postings: number): number => Math.min(24, Math.max(12, Math.ceil(Math.log2(postings / 8 + 1))));
 
 /** Pairs occurring in more documents than this are too common to say anything. */
-const MAX_POSTINGS = 64;
+export const MAX_POSTINGS = 64;
 /**
  * A shared pair of content words is weaker evidence than a shared 5-gram (pairs recur by topic):
  * a pair hit counts this much of an exact hit in a candidate's strength.
@@ -139,12 +139,23 @@ export interface PairCandidate {
 }
 
 /**
+ * What the search reads of a content-word pair index: where the query's pairs sit, which documents hold
+ * one, and the candidate documents. {@link ContentWordIndex} is one; a dataset in a database gives one
+ * built from the postings a query fetched (src/corpus/stored.ts).
+ */
+export interface PairIndex {
+  postings(q: ContentPairs): QueryPostings;
+  holdsAt(at: QueryPostings, i: number, doc: number): boolean;
+  candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]>;
+}
+
+/**
  * The content-word pair index of a set of documents (see the module comment).
  * @example
  * const index = ContentWordIndex.build(['first document text', 'second document text'])
  * index.candidates(contentPairs('a query that rewords the second document'))
  */
-export class ContentWordIndex {
+export class ContentWordIndex implements PairIndex {
   /** Where each bucket's keys start (a key's bucket is its top 32 − shift bits): a lookup searches one bucket. */
   private readonly buckets: Uint32Array;
   /** A key's bucket is `key >>> shift`. */
@@ -166,14 +177,24 @@ export class ContentWordIndex {
 
   /** Build from the documents' texts (null: not kept, skipped). */
   static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
+    return finish(ContentWordIndex.buildSteps(texts));
+  }
+
+  /**
+   * {@link build} as steps (src/util/steps.ts): it pauses between documents and between the passes over the
+   * postings, so the first search of a large dataset, which builds its index, shares the thread too.
+   */
+  static *buildSteps(texts: ReadonlyArray<string | null>): Steps<ContentWordIndex> {
     const parts: Array<{ doc: number; pairs: ContentPairs }> = [];
     let total = 0;
-    texts.forEach((t, doc) => {
-      if (t === null) return;
+    for (let doc = 0; doc < texts.length; doc++) {
+      const t = texts[doc];
+      if (t === null) continue;
+      yield PAUSE;
       const pairs = contentPairs(t);
       parts.push({ doc, pairs });
       total += pairs.hashes.length;
-    });
+    }
     const keys = new Uint32Array(total), docs = new Uint32Array(total), offsets = new Uint32Array(total);
     let n = 0;
     for (const { doc, pairs } of parts) {
@@ -182,8 +203,20 @@ export class ContentWordIndex {
       offsets.set(pairs.starts, n);
       n += pairs.hashes.length;
     }
+    yield PAUSE;
     sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
+    yield PAUSE;
     return new ContentWordIndex(keys, docs, offsets, texts.length);
+  }
+
+  /**
+   * An index of the given postings (pair hash, document, offset of the first word), in that order within
+   * each hash: the postings a query fetched from a database, for instance. Sorts the arrays in place.
+   * @example ContentWordIndex.fromPostings(hashes, docs, offsets, 1000).postings(contentPairs(query))
+   */
+  static fromPostings(keys: Uint32Array, docs: Uint32Array, offsets: Uint32Array, documents: number): ContentWordIndex {
+    sortByKeyU32(keys, docs, offsets);
+    return new ContentWordIndex(keys, docs, offsets, documents);
   }
 
   /**
@@ -192,9 +225,15 @@ export class ContentWordIndex {
    * candidate search and every {@link holdsAt} of the alignment stage.
    */
   postings(q: ContentPairs): QueryPostings {
+    return finish(this.postingSteps(q));
+  }
+
+  /** {@link postings} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs. */
+  *postingSteps(q: ContentPairs): Steps<QueryPostings> {
     const n = q.hashes.length;
     const from = new Uint32Array(n), to = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const h = q.hashes[i];
       let lo = this.buckets[h >>> this.shift], hi = this.buckets[(h >>> this.shift) + 1];
       while (lo < hi) {
@@ -238,7 +277,7 @@ export class ContentWordIndex {
   }
 
   /**
-   * {@link candidates} as steps (src/corpus/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
+   * {@link candidates} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
    * between documents. The hits are grouped by document in the order found and each group is sorted by
    * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
    */

@@ -5,10 +5,11 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { ExactDataset, NEAR_K, type ExactCandidate, type ExactSearch } from '../datasets/exact.js';
+import { ExactDataset, NEAR_K, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
-import { decodeDataset, encodeDataset } from '../datasets/snapshot.js';
-import { SnapshotStream } from '../datasets/snapshot-stream.js';
+import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
+import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
+import type { ExactStorage } from '../datasets/stored.js';
 import type {
   DatasetDescriptor,
   DatasetDocument,
@@ -24,9 +25,9 @@ import {
   batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
-import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
+import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
 import {
-  contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type QueryPostings,
+  contentPairs, ContentWordIndex, type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
 } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
@@ -37,7 +38,8 @@ import type {
   DetailedSearch,
   SearchOptions,
   SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, type Pause } from './steps.js';
+import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, type Pause, type Steps } from '../util/steps.js';
+import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
 import { runWork, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
@@ -61,7 +63,7 @@ export interface CorpusOptions {
  * corpus.search(suspect).matches[0] // { dataset_id: 'books', document_id: 'persuasion', … }
  */
 export class Corpus {
-  private readonly sets = new Map<string, ExactDataset | PortraitDataset>();
+  private readonly sets = new Map<string, ExactDataset | PortraitDataset | StoredExactDataset>();
   /** Content-word pair indexes of exact datasets that keep text, built on the first search. */
   private readonly pairIndexes = new WeakMap<ExactDataset, ContentWordIndex>();
   private readonly core: () => Core;
@@ -113,13 +115,23 @@ export class Corpus {
     }
     const ds = await this.openDataset(descriptor);
     const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
+    const loader = ds instanceof StoredExactDataset ? ds.loader() : null;
     let at = 0;
-    for await (const doc of documents as AsyncIterable<DatasetDocument>) {
-      checkDocument(doc, at);
-      const text = toText(doc.text);
-      addToDataset(ds, doc, text, winnowCore(core, text, options));
-      at++;
+    try {
+      for await (const doc of documents as AsyncIterable<DatasetDocument>) {
+        checkDocument(doc, at);
+        const text = toText(doc.text);
+        const fp = winnowCore(core, text, options);
+        if (loader) await loader.add(doc, text, fp);
+        else addToDataset(ds as ExactDataset | PortraitDataset, doc, text, fp);
+        at++;
+      }
+    } catch (e) {
+      // what came before the failure is stored, as a dataset in memory keeps it; the failure is what is reported
+      if (loader) await this.endLoad(ds as StoredExactDataset, loader).catch(() => undefined);
+      throw e;
     }
+    if (loader) await this.endLoad(ds as StoredExactDataset, loader);
     if (ds instanceof PortraitDataset) ds.merge();
     this.changed(descriptor.id);
     return ds.stats();
@@ -146,37 +158,139 @@ export class Corpus {
       throw new TrainprintError('INVALID_INPUT', 'batches must be an Iterable or AsyncIterable of { documents, fingerprints }');
     }
     const ds = await this.openDataset(descriptor);
+    const loader = ds instanceof StoredExactDataset ? ds.loader() : null;
     let at = 0;
-    for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
-      if (!Array.isArray(documents)) throw new TrainprintError('INVALID_INPUT', 'a batch\'s documents must be an array');
-      checkBatch(fingerprints, documents.length);
-      if (fingerprints.params !== ds.params) {
-        throw new TrainprintError('INVALID_INPUT', `fingerprints made with params ${JSON.stringify(fingerprints.params)}, dataset "${descriptor.id}" has ${JSON.stringify(ds.params)}`);
+    try {
+      for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
+        if (!Array.isArray(documents)) {
+          throw new TrainprintError('INVALID_INPUT', 'a batch\'s documents must be an array');
+        }
+        checkBatch(fingerprints, documents.length);
+        if (fingerprints.params !== ds.params) {
+          const made = JSON.stringify(fingerprints.params);
+          throw new TrainprintError('INVALID_INPUT',
+            `fingerprints made with params ${made}, dataset "${descriptor.id}" has ${JSON.stringify(ds.params)}`);
+        }
+        for (let i = 0; i < documents.length; i++, at++) {
+          const doc = documents[i];
+          checkDocument(doc, at);
+          const text = toText(doc.text);
+          if (loader) await loader.add(doc, text, batchDocument(fingerprints, i));
+          else addToDataset(ds as ExactDataset | PortraitDataset, doc, text, batchDocument(fingerprints, i));
+        }
       }
-      for (let i = 0; i < documents.length; i++, at++) {
-        const doc = documents[i];
-        checkDocument(doc, at);
-        addToDataset(ds, doc, toText(doc.text), batchDocument(fingerprints, i));
-      }
+    } catch (e) {
+      // what came before the failure is stored, as a dataset in memory keeps it; the failure is what is reported
+      if (loader) await this.endLoad(ds as StoredExactDataset, loader).catch(() => undefined);
+      throw e;
     }
+    if (loader) await this.endLoad(ds as StoredExactDataset, loader);
     if (ds instanceof PortraitDataset) ds.merge();
     this.changed(descriptor.id);
     return ds.stats();
   }
 
+  /**
+   * The end of a load into a stored dataset: what is gathered is appended and the storage builds its indexes
+   * where missing, so that what was stored can be searched.
+   */
+  private async endLoad(ds: StoredExactDataset, loader: StoredLoader): Promise<void> {
+    try {
+      await loader.flush();
+    } finally {
+      await ds.finishLoad();
+    }
+  }
+
+  /**
+   * Attach an exact dataset kept in a database (an {@link ExactStorage}: `createPostgresDataset` or
+   * `openPostgresDataset` of `trainprint/node`), async. It is searched like a loaded one by
+   * `searchAsync`, analyze and score (the sync `search` refuses it: a database cannot be waited for
+   * synchronously), and `addDataset`/`addFingerprintedDocuments` with its id append documents to it.
+   * Detach it with `removeDataset` (its tables stay); closing the storage is the caller's.
+   * @throws (rejects) ALREADY_EXISTS (a dataset with this id is loaded), SNAPSHOT_INCOMPATIBLE
+   *   (fingerprints of other params), NOT_FOUND (a declared KB id unknown here), and what the storage
+   *   rejects with (STORE_UNAVAILABLE)
+   * @example
+   * import { createPostgresDataset } from 'trainprint/node'
+   * await corpus.attachDataset(await createPostgresDataset({ url, id: 'books' }))
+   */
+  async attachDataset(storage: ExactStorage): Promise<DatasetStats> {
+    this.assertLive();
+    const methods = ['info', 'append', 'finishLoad', 'lookup', 'documents'] as const;
+    if (!storage || typeof storage !== 'object' || methods.some((m) => typeof storage[m] !== 'function')) {
+      throw new TrainprintError('INVALID_INPUT', `a stored dataset must implement ${methods.join(', ')}`);
+    }
+    const info = await storage.info();
+    if (info.params !== '' && info.params !== DATASET_PARAMS) {
+      const got = JSON.stringify(info.params);
+      const want = JSON.stringify(DATASET_PARAMS);
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `dataset "${storage.id}" has params ${got}, expected ${want}`);
+    }
+    checkDescriptor(info.descriptor, this.links);
+    if (this.sets.has(info.descriptor.id)) {
+      throw new TrainprintError('ALREADY_EXISTS', `dataset "${info.descriptor.id}" is already loaded`);
+    }
+    const ds = new StoredExactDataset(storage, info);
+    this.sets.set(ds.descriptor.id, ds);
+    this.changed(ds.descriptor.id);
+    return ds.stats();
+  }
+
+  /**
+   * Copy a loaded in-memory exact dataset into an attached stored one, after its documents (async): the
+   * documents with their texts, metadata and signatures, then the fingerprints. Copied into an empty stored
+   * dataset, the documents keep their numbers, so both give the same search results.
+   * @throws (rejects) NOT_FOUND, INVALID_OPTIONS (`from` is not an in-memory exact dataset, `to` not a stored
+   *   one, or they differ in keep_text), ALREADY_EXISTS (a document id already stored), STORE_UNAVAILABLE
+   * @example
+   * await corpus.importDataset(bytes)   // 'books', in memory
+   * await corpus.attachDataset(await createPostgresDataset({ url, id: 'books-pg' }))
+   * await corpus.copyDataset('books', 'books-pg')
+   */
+  async copyDataset(from: string, to: string): Promise<DatasetStats> {
+    this.assertLive();
+    const source = this.sets.get(from);
+    const target = this.sets.get(to);
+    if (!source) throw new TrainprintError('NOT_FOUND', `no dataset "${from}"`);
+    if (!target) throw new TrainprintError('NOT_FOUND', `no dataset "${to}"`);
+    if (!(source instanceof ExactDataset)) {
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${from}" is not an exact dataset in memory`);
+    }
+    if (!(target instanceof StoredExactDataset)) {
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${to}" is not a stored dataset (attachDataset)`);
+    }
+    if (source.keepsText !== target.keepsText) {
+      const differ = `dataset "${from}" has keep_text ${source.keepsText}, "${to}" ${target.keepsText}`;
+      throw new TrainprintError('INVALID_OPTIONS', differ);
+    }
+    try {
+      await target.copyFrom(source.toSource());
+    } catch (e) {
+      await target.finishLoad().catch(() => undefined);
+      throw e;
+    }
+    await target.finishLoad();
+    this.changed(to);
+    return target.stats();
+  }
+
   /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
-  private async openDataset(descriptor: DatasetDescriptor): Promise<ExactDataset | PortraitDataset> {
+  private async openDataset(
+    descriptor: DatasetDescriptor,
+  ): Promise<ExactDataset | PortraitDataset | StoredExactDataset> {
     checkDescriptor(descriptor, this.links);
     let ds = this.sets.get(descriptor.id);
     if (ds) {
       const kind = ds instanceof PortraitDataset ? 'portrait' : 'exact';
+      const keepsText = ds instanceof PortraitDataset ? undefined : ds.keepsText;
       if (descriptor.kind !== undefined && descriptor.kind !== kind)
         throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" is of kind '${kind}'`);
       if (descriptor.window !== undefined && ds instanceof PortraitDataset && descriptor.window !== ds.window) {
         throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has window ${ds.window}`);
       }
-      if (descriptor.keep_text !== undefined && ds instanceof ExactDataset && descriptor.keep_text !== ds.keepsText) {
-        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has keep_text ${ds.keepsText}`);
+      if (descriptor.keep_text !== undefined && keepsText !== undefined && descriptor.keep_text !== keepsText) {
+        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has keep_text ${keepsText}`);
       }
       return ds;
     }
@@ -250,7 +364,8 @@ export class Corpus {
    * which words are shared).
    *
    * @throws INVALID_INPUT, INVALID_OPTIONS (`minTokens`, `alpha`, `near` out of range),
-   *   NOT_FOUND (an unknown dataset id in `datasets`)
+   *   NOT_FOUND (an unknown dataset id in `datasets`), NOT_SUPPORTED (a dataset kept in a database is
+   *   searched: use {@link searchAsync})
    * @example
    * const { matches, coverage } = corpus.search(suspectText)
    * matches[0]
@@ -263,6 +378,19 @@ export class Corpus {
   }
 
   /**
+   * {@link search}, async: every dataset, those kept in a database (`attachDataset`) too, in slices of
+   * `sliceMs` between which the event loop serves others (the result is the same as `search`'s).
+   * @throws (rejects) as {@link search}, and STORE_UNAVAILABLE when a stored dataset's database cannot be
+   *   reached
+   * @example const { matches } = await corpus.searchAsync(suspectText)
+   */
+  async searchAsync(
+    text: string | Uint8Array, options: SearchOptions = {}, run: SliceOptions = {},
+  ): Promise<SearchResult> {
+    return (await this.searchDetailedAsync(toText(text), options, run)).result;
+  }
+
+  /**
    * `search` with the per-dataset counts behind it (for the evidence statistics of analyze and
    * score): exact datasets give their chains' hit counts, portraits their runs.
    */
@@ -272,7 +400,9 @@ export class Corpus {
     for (let input: unknown; ;) {
       const step = steps.next(input);
       if (step.done) return step.value;
-      input = step.value.kind === 'pause' ? undefined : runWork(core, step.value);
+      const work = step.value;
+      if (work.kind === 'fetch') throw notSynchronous(work.dataset);
+      input = work.kind === 'pause' ? undefined : runWork(core, work);
     }
   }
 
@@ -307,6 +437,8 @@ export class Corpus {
       const work = step.value;
       if (work.kind === 'pause') {
         if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
+      } else if (work.kind === 'fetch') {
+        input = await waited(work.run());
       } else if (run.offload) {
         input = await waited(run.offload.run(work));
       } else {
@@ -322,7 +454,7 @@ export class Corpus {
    */
   private *searchSteps(
     core: Core, query: string, options: SearchOptions, now: () => number,
-  ): Generator<Pause | PureWork, DetailedSearch, unknown> {
+  ): Generator<Pause | PureWork | Fetch, DetailedSearch, unknown> {
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     const minTokens = options.minTokens ?? DEFAULT_MIN_TOKENS;
@@ -362,17 +494,23 @@ export class Corpus {
     const details = new Map<string, DatasetSearchDetail>();
     const jobs: AlignmentJob[] = [];
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
-    const needsPairs = limit > 0 && targets.some((d) => d instanceof ExactDataset && d.keepsText);
+    const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let queryPairs = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
     const pairsOfQuery = (): ContentPairs => (queryPairs ??= contentPairs(query));
-    // where the query's pairs sit in each dataset's pair index: looked up once, for candidates and backgrounds
-    const postings = new Map<ExactDataset, QueryPostings>();
-    const postingsOf = (d: ExactDataset): QueryPostings => {
+    // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
+    // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
+    // candidates and backgrounds
+    const indexes = new Map<ExactSearchable, PairIndex>();
+    const pairIndexOf = (d: ExactSearchable): PairIndex =>
+      indexes.get(d) ?? (d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs);
+    const postings = new Map<ExactSearchable, QueryPostings>();
+    const postingsOf = (d: ExactSearchable): QueryPostings => {
       let at = postings.get(d);
-      if (!at) postings.set(d, (at = this.contentIndex(d).postings(pairsOfQuery())));
+      if (!at) postings.set(d, (at = pairIndexOf(d).postings(pairsOfQuery())));
       return at;
     };
-    const exact: Array<{ d: ExactDataset; r: ExactSearch }> = [];
+    const searched = new Map<string, ExactSearchable>();
+    const exact: Array<{ d: ExactSearchable; r: ExactSearch }> = [];
     for (const d of targets) {
       const id = d.descriptor.id;
       if (d instanceof PortraitDataset) {
@@ -381,22 +519,44 @@ export class Corpus {
           qw = (yield { kind: 'fingerprint', text: query, options: d.options }) as Fingerprint;
           winnowed.set(d.window, qw);
         }
-        const r = d.search(qw, alpha);
+        const r = yield* d.searchSteps(qw, alpha);
         if (portraitHits) portraitRuns.push(...r.runs);
         coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
         matches.push(...r.matches);
         details.set(id, { kind: 'portrait', search: r, near: [] });
         yield PAUSE;
       } else {
-        const r = d.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
-        const nearFound = d.searchNear(fp.minhash!, near, query.length, fp.token_count);
-        nearMatches.push(...nearFound);
         const pairs = limit > 0 && d.keepsText ? pairsOfQuery() : null;
-        const pairCandidates = pairs && (yield* this.contentIndex(d).candidateSteps(pairs, postingsOf(d)));
-        for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
-          jobs.push({ dataset: d, candidate });
+        // a stored dataset: what the query's keys hit is fetched first, then searched as in memory
+        const x: ExactSearchable = d instanceof StoredExactDataset
+          ? (yield {
+            kind: 'fetch', dataset: d,
+            run: () => d.prepare({
+              fp, pairs, window: DEFAULT_WINDOW, size: DEFAULT_SIZE, minTokens, limit, queryChars: query.length,
+            }),
+          }) as ExactSlice
+          : d;
+        searched.set(id, x);
+        const r = x instanceof ExactDataset
+          ? yield* x.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens)
+          : x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        yield PAUSE;
+        const nearFound = x.searchNear(fp.minhash!, near, query.length, fp.token_count);
+        nearMatches.push(...nearFound);
+        let pairCandidates: PairCandidate[] | null = null;
+        if (pairs && x instanceof ExactSlice) pairCandidates = x.pairCandidates;
+        else if (pairs) {
+          if (x instanceof ExactDataset) {
+            const index = yield* this.contentIndexSteps(x);
+            indexes.set(x, index);
+            postings.set(x, yield* index.postingSteps(pairs));
+          }
+          pairCandidates = yield* pairIndexOf(x).candidateSteps(pairs, postingsOf(x));
         }
-        exact.push({ d, r });
+        for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
+          jobs.push({ dataset: x, candidate });
+        }
+        exact.push({ d: x, r });
         details.set(id, { kind: 'exact', search: r, near: nearFound, aligned: NOTHING_ALIGNED });
         yield PAUSE;
       }
@@ -404,7 +564,7 @@ export class Corpus {
     // the second stage: align the strongest candidates; their passages replace the seed matches
     const pairsOf: PairLookup = {
       query: pairsOfQuery,
-      holds: (d, doc, i) => this.contentIndex(d).holdsAt(postingsOf(d), i, doc),
+      holds: (d, doc, i) => pairIndexOf(d).holdsAt(postingsOf(d), i, doc),
     };
     const { aligned, evidence, report } = yield* alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now);
     for (const { d, r } of exact) {
@@ -419,8 +579,9 @@ export class Corpus {
     // the larger part of its document first: the short document that is mostly this passage is the
     // likelier original than the long one quoting it.
     const docChars = (m: SearchMatch): number => {
-      const d = m.document_id === null ? undefined : this.sets.get(m.dataset_id);
-      return d instanceof ExactDataset ? d.docs[d.documentIndex(m.document_id!)]?.chars ?? 0 : 0;
+      const d = m.document_id === null ? undefined : searched.get(m.dataset_id);
+      const at = d ? d.documentIndex(m.document_id!) : -1;
+      return d && at >= 0 ? d.document(at).chars : 0;
     };
     matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start || docChars(a) - docChars(b));
     nearMatches.sort((a, b) => b.score - a.score);
@@ -431,9 +592,14 @@ export class Corpus {
 
   /** The content-word pair index of `d` (built now if missing or stale). */
   private contentIndex(d: ExactDataset): ContentWordIndex {
+    return finish(this.contentIndexSteps(d));
+  }
+
+  /** {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). */
+  private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
     let index = this.pairIndexes.get(d);
     if (!index || index.documents !== d.docs.length) {
-      index = ContentWordIndex.build(d.docs.map((_, i) => d.documentText(i)));
+      index = yield* ContentWordIndex.buildSteps(d.docs.map((_, i) => d.documentText(i)));
       this.pairIndexes.set(d, index);
     }
     return index;
@@ -450,6 +616,7 @@ export class Corpus {
     const d = this.sets.get(datasetId);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${datasetId}"`);
     if (d instanceof PortraitDataset) return null;
+    if (d instanceof StoredExactDataset) throw notSynchronous(d);
     const i = d.documentIndex(documentId);
     if (i < 0) throw new TrainprintError('NOT_FOUND', `no document "${documentId}" in dataset "${datasetId}"`);
     return d.documentText(i);
@@ -464,6 +631,7 @@ export class Corpus {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (d instanceof StoredExactDataset) throw notExportable(d);
     return encodeDataset(d.toData());
   }
 
@@ -472,32 +640,62 @@ export class Corpus {
    * index read a chunk at a time, so writing it to a file needs memory for one chunk, not for a copy
    * of the index (`buildDatasetFile` writes with it). Write every piece in order, then the patch at
    * its offset; do not add documents to the dataset until the pieces are consumed (CONFLICT).
-   * @throws NOT_FOUND
+   * `options.crc32` checksums with another CRC-32 implementation (Node's native `zlib.crc32`).
+   * @throws NOT_FOUND, INVALID_OPTIONS
    * @example
    * const stream = corpus.exportDatasetStream('gutenberg-sample')
    * for (const piece of stream.pieces()) file.write(piece)
    * const { offset, bytes } = stream.patch() // write bytes at offset
    */
-  exportDatasetStream(id: string): SnapshotStream {
+  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    return new SnapshotStream(d.toSource());
+    if (d instanceof StoredExactDataset) throw notExportable(d);
+    return new SnapshotStream(d.toSource(), options);
   }
 
   /**
    * Load a dataset exported by `exportDataset` (async). A truncated, corrupted or incompatible
    * file is refused with SNAPSHOT_INCOMPATIBLE; an id already loaded with ALREADY_EXISTS.
-   * @example const stats = await corpus.importDataset(bytes)
+   * With `into`, an exact dataset's file is appended to that attached stored dataset instead (its
+   * documents after the stored ones; into an empty one, with the file's document numbers, so both search
+   * alike); the file's descriptor is not used, the stored one's is.
+   * @throws (rejects) SNAPSHOT_INCOMPATIBLE, ALREADY_EXISTS, NOT_FOUND (`into` is not loaded),
+   *   INVALID_OPTIONS (`into` is not a stored dataset, or the file holds a portrait), STORE_UNAVAILABLE
+   * @example
+   * const stats = await corpus.importDataset(bytes)
+   * await corpus.importDataset(bytes, { into: 'books' })   // 'books': a dataset kept in PostgreSQL
    */
-  async importDataset(bytes: Uint8Array): Promise<DatasetStats> {
+  async importDataset(bytes: Uint8Array, options: { readonly into?: string } = {}): Promise<DatasetStats> {
     this.assertLive();
+    if (options === null || typeof options !== 'object') {
+      throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    }
+    const into = options.into === undefined ? undefined : this.sets.get(options.into);
+    if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
+    if (into && !(into instanceof StoredExactDataset)) {
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${options.into}" is not a stored dataset (attachDataset)`);
+    }
     const data = decodeDataset(bytes, { kind: 'any' });
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
         'SNAPSHOT_INCOMPATIBLE',
         `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`,
       );
+    }
+    if (into) {
+      if ('filters' in data) throw new TrainprintError('INVALID_OPTIONS', 'a portrait cannot be stored in a database');
+      checkPostings(data);
+      try {
+        await into.copyFrom(asSource(data));
+      } catch (e) {
+        await into.finishLoad().catch(() => undefined);
+        throw e;
+      }
+      await into.finishLoad();
+      this.changed(into.descriptor.id);
+      return into.stats();
     }
     if (this.sets.has(data.descriptor.id))
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
@@ -523,6 +721,10 @@ export class Corpus {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (d instanceof StoredExactDataset) {
+      const where = `dataset "${id}" is stored in ${d.storage.label}`;
+      throw new TrainprintError('NOT_SUPPORTED', `${where}: its declarations are made when it is created`);
+    }
     if (declaration === null || typeof declaration !== 'object')
       throw new TrainprintError('INVALID_INPUT', 'declaration must be an object { kb_dataset?, models? }');
     for (const k of Object.keys(declaration))
@@ -580,25 +782,6 @@ const DEFAULT_WINDOW = 8;
 const DEFAULT_MIN_TOKENS = 8;
 /** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
 const DEFAULT_NEAR = 0.5;
-/**
- * One candidate list per document from the exact and the content-word candidates: the regions of
- * both, their strengths added.
- */
-function withPairCandidates(
-  exact: readonly ExactCandidate[],
-  pairs: readonly PairCandidate[] | null,
-): ExactCandidate[] {
-  if (!pairs || pairs.length === 0) return exact.slice();
-  const byDoc = new Map<number, ExactCandidate>(exact.map((c) => [c.doc, c]));
-  for (const p of pairs) {
-    const c = byDoc.get(p.doc);
-    if (!c) { byDoc.set(p.doc, p); continue; }
-    const regions = [...c.regions, ...p.regions];
-    byDoc.set(p.doc, { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions });
-  }
-  return [...byDoc.values()];
-}
-
 type ExactDetail = Extract<DatasetSearchDetail, { kind: 'exact' }>;
 const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
@@ -615,6 +798,45 @@ const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, w
 export interface FingerprintedDocuments {
   readonly documents: readonly DatasetDocument[];
   readonly fingerprints: FingerprintBatch;
+}
+
+/** What `ExactDataset.fromData` checks of a file beyond its decoding: postings inside their documents. */
+function checkPostings(data: ExactDatasetData): void {
+  for (let i = 0; i < data.keys.length; i++) {
+    if (data.postEnd[i] > data.docs[data.postDoc[i]].chars) {
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
+    }
+  }
+}
+
+/** A decoded exact dataset as an export source (its columns read in place). */
+function asSource(data: ExactDatasetData): ExactDatasetSource {
+  const chunked = <T extends BigUint64Array | Uint32Array>(a: T) => ({
+    length: a.length, read: (from: number, to: number) => a.subarray(from, to) as T,
+  });
+  return {
+    ...data, keys: chunked(data.keys), postDoc: chunked(data.postDoc), postStart: chunked(data.postStart),
+    postEnd: chunked(data.postEnd),
+  };
+}
+
+/** A step of a search that waits for a stored dataset's database: only the async search can take it. */
+interface Fetch {
+  readonly kind: 'fetch';
+  readonly dataset: StoredExactDataset;
+  run(): Promise<ExactSlice>;
+}
+
+/** What the sync search (and `documentText`) throws for a stored dataset. */
+function notSynchronous(d: StoredExactDataset): TrainprintError {
+  return new TrainprintError('NOT_SUPPORTED', `dataset "${d.descriptor.id}" is stored in ${d.storage.label} and ` +
+    'cannot be searched synchronously: use searchAsync (analyze and score do), or leave it out (option datasets)');
+}
+
+/** What exporting a stored dataset throws. */
+function notExportable(d: StoredExactDataset): TrainprintError {
+  return new TrainprintError('NOT_SUPPORTED', `dataset "${d.descriptor.id}" is stored in ${d.storage.label}: ` +
+    'it is not exported as a file (the database is its copy)');
 }
 
 /** A document's id is a non-empty string of ≤ 1000 characters (INVALID_INPUT naming its position). */

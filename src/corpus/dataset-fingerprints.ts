@@ -11,20 +11,10 @@ import { NEAR_K } from '../datasets/exact.js';
 import { checkPortraitWindow, portraitOptions, portraitParams } from '../datasets/portrait.js';
 import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
-import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
+import type { ResolvedOptions } from '../fingerprint/options.js';
+import { DATASET_OPTIONS, DATASET_PARAMS } from '../datasets/params.js';
 
-/**
- * How exact-dataset documents are fingerprinted (and so what every exact dataset's params id
- * says): winnowed word 5-grams, and the one-permutation MinHash (k = 128, seed 0) of all of
- * them for near-duplicate search (`mh=oph128`).
- */
-export const NEAR_MINHASH = { mode: 'oph', permutations: NEAR_K } as const;
-export const DATASET_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false });
-/**
- * Params id of exact datasets: the fingerprint params plus the index layout (`idx=swap32`: keys
- * stored with their 32-bit halves swapped), so a file whose keys mean something else is refused.
- */
-export const DATASET_PARAMS = `${paramsId(DATASET_OPTIONS)};idx=swap32`;
+export { DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH } from '../datasets/params.js';
 
 /**
  * The fingerprints of a batch of documents, flat: document i's winnowed fingerprints are

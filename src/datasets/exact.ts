@@ -29,6 +29,8 @@ import { lowerBound, sortByKeyU32 } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
+import { exactDescriptor } from './descriptor.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
 import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
@@ -82,9 +84,11 @@ function lshBytes(docs: number): number {
  * Index keys are fingerprints with their 32-bit halves swapped, in place over `count` values from
  * `at`. A winnowed fingerprint is the minimum of `window` hashes, so its high bits lean towards 0
  * and a prefix table over the top bits would crowd its low slots; its low half is uniform. Swapped,
- * every slot holds about the same number of keys and a lookup ends in a short scan.
+ * every slot holds about the same number of keys and a lookup ends in a short scan. Swapping twice
+ * gives the fingerprints back (a dataset copied elsewhere stores those).
+ * @example swapHalves(keys, 0, keys.length)
  */
-function swapHalves(a: BigUint64Array, at: number, count: number): void {
+export function swapHalves(a: BigUint64Array, at: number, count: number): void {
   const u = new Uint32Array(a.buffer, a.byteOffset + at * 8, count * 2);
   for (let i = 0; i < u.length; i += 2) {
     const t = u[i];
@@ -179,25 +183,18 @@ const RADIX_BUCKETS = 2048;
 const SORT_CHUNK = 1 << 16;
 
 /** A hit of a query shingle in a document: the shingle index and the source span of the posting. */
-type Hit = RegionHit & { readonly doc: number };
+export type ShingleHit = RegionHit & { readonly doc: number };
 
 /**
- * Candidate documents from the hits sorted by (doc, query shingle). A document's hits are grouped
+ * A candidate document from its hits sorted by query shingle (or null). A document's hits are grouped
  * into regions (./regions.ts): hits close in the source (≤ 2,000 characters apart) and in the query
  * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
  * says where to align (its spans in both texts). A document's strength is its best region's.
  */
-function candidatesOf(hits: readonly Hit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate[] {
-  const out: ExactCandidate[] = [];
-  for (let from = 0; from < hits.length;) {
-    let to = from;
-    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-    const regions = hitRegions(hits.slice(from, to), qStarts, qEnds, EXACT_REGIONS);
-    const best = regions[0];
-    if (best) out.push({ doc: hits[from].doc, hits: best.hits, strength: best.strength, regions });
-    from = to;
-  }
-  return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+function candidateOf(own: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate | null {
+  const regions = hitRegions(own.slice(), qStarts, qEnds, EXACT_REGIONS);
+  const best = regions[0];
+  return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
 }
 
 
@@ -243,6 +240,8 @@ export interface ExactCandidate {
 
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
+/** Query shingles looked up between two pauses of a sliced search (about a millisecond of work). */
+const LOOKUP_BATCH = 1 << 14;
 /** Query shingles per stretch in which a candidate document's hits are counted. */
 export const CANDIDATE_WINDOW = 256;
 /** Fewest distinct hits within one stretch for a document to be a candidate. */
@@ -252,8 +251,213 @@ const EXACT_REGIONS: RegionRule = {
   sourceGap: 2000, queryGap: CANDIDATE_WINDOW, minHits: CANDIDATE_MIN_HITS, minDensity: 0, most: 8,
 };
 
+/**
+ * The LSH band keys of a signature (NEAR_K values at `offset`), band 0 first; none for the empty
+ * shingle set's signature, which is never indexed and never matched.
+ * @example bandKeys(fp.minhash!).length // 32
+ */
+export function bandKeys(sig: Uint32Array, offset = 0): number[] {
+  if (isEmptySignature(sig, offset)) return [];
+  const keys: number[] = [];
+  for (let b = 0; b < NEAR_BANDS; b++) keys.push(bandKey(sig, offset, b));
+  return keys;
+}
+
+/**
+ * The near-duplicate matches among `candidates` (documents sharing a band with `sig`, in the order the
+ * bands found them): those whose estimated Jaccard similarity is ≥ `near`, best first (ties keep the
+ * candidates' order). One body for every index of bands, so they rank alike.
+ * @example nearMatches('books', sig, [3, 7], sigOf, docOf, 0.5, { chars: text.length, tokens: fp.token_count })
+ */
+export function nearMatches(
+  datasetId: string, sig: Uint32Array, candidates: Iterable<number>, sigOf: (doc: number) => Uint32Array,
+  docOf: (doc: number) => DocInfo, near: number, query: { readonly chars: number; readonly tokens: number },
+): NearMatch[] {
+  const matches: NearMatch[] = [];
+  for (const d of candidates) {
+    const score = jaccardEstimate(sig, sigOf(d));
+    if (score < near) continue;
+    matches.push({
+      dataset_id: datasetId,
+      document_id: docOf(d).id,
+      query_start: 0,
+      query_end: query.chars,
+      source_start: 0,
+      source_end: docOf(d).chars,
+      kind: 'near',
+      tokens: query.tokens,
+      score,
+    });
+  }
+  return matches.sort((a, b) => b.score - a.score);
+}
+
+/** The search of a query with no shingles, or of an empty dataset. */
+function emptySearch(m: number): ExactSearch {
+  return { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [] };
+}
+
+/** A chain of hits that {@link chainHits} reports: its document, query shingles, source span and hit count. */
+export interface SeedChain {
+  readonly doc: number;
+  readonly firstI: number;
+  readonly lastI: number;
+  readonly start: number;
+  readonly end: number;
+  readonly count: number;
+  /** Query words the chain covers. */
+  readonly tokens: number;
+}
+
+/** What {@link chainHits} makes of a query's hits: candidate documents and the chains long enough to report. */
+export interface ChainedHits {
+  readonly candidates: ExactCandidate[];
+  readonly chains: SeedChain[];
+}
+
+/**
+ * The pure half of an exact search: from the postings the query's shingles hit (`hits`, any order;
+ * `weight` = 1 / the postings of the hit's key), the candidate documents and the chains of hits along
+ * diagonals that cover ≥ `minTokens` query words. An index that lives elsewhere (a database) gives the
+ * same result as the in-memory one for the same postings, because both end here.
+ * @example const { chains } = chainHits(hits, fp, 8, 5, 8)
+ */
+export function chainHits(
+  hits: ShingleHit[], fp: Fingerprint, window: number, size: number, minTokens: number,
+): ChainedHits {
+  hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
+  const hitsOf: ShingleHit[][] = [];
+  for (let from = 0; from < hits.length;) {
+    let to = from;
+    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
+    hitsOf.push(hits.slice(from, to));
+    from = to;
+  }
+  return finish(chainSteps(hitsOf, fp, window, size, minTokens));
+}
+
+/**
+ * {@link chainHits} as steps (src/util/steps.ts), from each document's hits (`hitsOf`: documents in
+ * order, each one's hits sorted by query shingle, then source start): it pauses between documents and
+ * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
+ */
+export function* chainSteps(
+  hitsOf: readonly (readonly ShingleHit[])[], fp: Fingerprint, window: number, size: number, minTokens: number,
+): Steps<ChainedHits> {
+  const candidates: ExactCandidate[] = [];
+  for (const own of hitsOf) {
+    yield PAUSE;
+    const candidate = candidateOf(own, fp.shingles.starts, fp.shingles.ends);
+    if (candidate) candidates.push(candidate);
+  }
+  candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+  // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
+  // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
+  // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
+  // a fingerprint in every window of verbatim text, and one edited word destroys the `size`
+  // shingles that contain it, so the hits on either side of a single edit between verbatim runs
+  // of ≥ window + size − 1 words are at most (window − 1) + size + 1 + (window − 1) shingles
+  // apart. A passage with isolated word edits thus stays one chain instead of falling apart
+  // into fragments (each of which may be too short to report). The diagonal may drift by a
+  // quarter of the gap (inserted/deleted words).
+  interface Chain { doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number }
+  const qs = fp.shingles.starts;
+  const maxGap = 2 * window + size - 1;
+  const done: Chain[] = [];
+  let active: Chain[] = [];
+  let chained = 0;
+  for (const own of hitsOf) {
+    done.push(...active);
+    active = [];
+    for (const h of own) {
+      if (++chained % ITEMS_PER_PAUSE === 0) yield PAUSE;
+      const q = qs[h.i];
+      const delta = h.start - q;
+      let best: Chain | undefined;
+      let bestDrift = Infinity;
+      let kept = 0; // chains still open, compacted in place (no array per hit)
+      for (const c of active) {
+        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
+        active[kept++] = c;
+        if (c.lastI === h.i) continue;
+        const drift = Math.abs(delta - c.delta);
+        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
+      }
+      active.length = kept;
+      if (best) {
+        best.lastI = h.i;
+        best.lastQ = q;
+        best.delta = delta;
+        best.start = Math.min(best.start, h.start);
+        best.end = Math.max(best.end, h.end);
+        best.count++;
+      } else {
+        active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
+      }
+    }
+  }
+  done.push(...active);
+  const chains: SeedChain[] = [];
+  for (const c of done) {
+    const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);
+    if (tokens >= minTokens) chains.push({ ...c, tokens });
+  }
+  return { candidates, chains };
+}
+
+/**
+ * The second half of an exact search: the seed matches of the chains {@link chainHits} reported, with
+ * their documents' ids (`docId`), and the counts the evidence statistics read.
+ * @example const result = seedSearch('books', hitAt, fp, 8, chainHits(hits, fp, 8, 5, 8), (d) => ids[d])
+ */
+export function seedSearch(
+  datasetId: string, hitAt: Uint8Array, fp: Fingerprint, window: number, chained: ChainedHits,
+  docId: (doc: number) => string,
+): ExactSearch {
+  const result = emptySearch(hitAt.length);
+  result.hitAt.set(hitAt);
+  for (const h of hitAt) result.hits += h;
+  result.candidates.push(...chained.candidates);
+  const density = 2 / (window + 1);
+  for (const c of chained.chains) {
+    result.chains.push({ hits: c.count, first: c.firstI, shingles: c.lastI - c.firstI + 1 });
+    const score = Math.min(1, c.count / Math.max(1, (c.lastI - c.firstI + 1) * density));
+    result.matches.push({
+      dataset_id: datasetId,
+      document_id: docId(c.doc),
+      query_start: fp.shingles.starts[c.firstI],
+      query_end: fp.shingles.ends[c.lastI],
+      source_start: c.start,
+      source_end: c.end,
+      kind: 'exact',
+      tokens: c.tokens,
+      score,
+      reuse: score >= SEED_VERBATIM_DENSITY ? 'verbatim' : 'edited',
+      similarity: score,
+      aligned: false,
+    });
+  }
+  return result;
+}
+
+/**
+ * What a search reads of an exact dataset: {@link ExactDataset} itself, or what a search fetched of a
+ * dataset whose index lives in a database (src/corpus/stored.ts). Document numbers are the dataset's.
+ */
+export interface ExactSearchable {
+  readonly descriptor: DatasetDescriptor;
+  readonly keepsText: boolean;
+  /** See {@link ExactDataset.search}. */
+  search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch;
+  /** See {@link ExactDataset.searchNear}. */
+  searchNear(sig: Uint32Array, near: number, queryChars: number, queryTokens: number): NearMatch[];
+  document(d: number): DocInfo;
+  documentIndex(id: string): number;
+  documentText(d: number): string | null;
+}
+
 /** An exact dataset. Built by `Engine.addDataset`, or restored from a snapshot. */
-export class ExactDataset {
+export class ExactDataset implements ExactSearchable {
   descriptor: DatasetDescriptor & { kind: 'exact' };
   readonly params: string;
   readonly docs: DocInfo[] = [];
@@ -289,15 +493,7 @@ export class ExactDataset {
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
-    const { id, name, models, kb_dataset, meta, keep_text } = descriptor;
-    this.descriptor = {
-      id, kind: 'exact',
-      ...(name === undefined ? {} : { name }),
-      ...(keep_text === false ? { keep_text: false } : {}),
-      ...(models === undefined ? {} : { models: [...models] }),
-      ...(kb_dataset === undefined ? {} : { kb_dataset }),
-      ...(meta === undefined ? {} : { meta }),
-    };
+    this.descriptor = exactDescriptor(descriptor);
     this.params = params;
   }
 
@@ -406,29 +602,14 @@ export class ExactDataset {
     const vals = this.lshDocs!;
     const prefix = this.lshPrefix!;
     const candidates = new Set<number>();
-    for (let b = 0; b < NEAR_BANDS; b++) {
-      const key = bandKey(sig, 0, b);
+    for (const key of bandKeys(sig)) {
       const slot = key >>> this.lshShift;
       const from = lowerBound(keys, key, prefix[slot], prefix[slot + 1]);
       for (let i = from; i < keys.length && keys[i] === key; i++) candidates.add(vals[i]);
     }
-    const matches: NearMatch[] = [];
-    for (const d of candidates) {
-      const score = jaccardEstimate(sig, this.sigs.subarray(d * NEAR_K, (d + 1) * NEAR_K));
-      if (score < near) continue;
-      matches.push({
-        dataset_id: this.descriptor.id,
-        document_id: this.docs[d].id,
-        query_start: 0,
-        query_end: queryChars,
-        source_start: 0,
-        source_end: this.docs[d].chars,
-        kind: 'near',
-        tokens: queryTokens,
-        score,
-      });
-    }
-    return matches.sort((a, b) => b.score - a.score);
+    const sigOf = (d: number) => this.sigs.subarray(d * NEAR_K, (d + 1) * NEAR_K);
+    const query = { chars: queryChars, tokens: queryTokens };
+    return nearMatches(this.descriptor.id, sig, candidates, sigOf, (d) => this.docs[d], near, query);
   }
 
   /** @internal a copy of document `d`'s MinHash signature (tests, diagnostics). */
@@ -554,108 +735,74 @@ export class ExactDataset {
    * `minTokens`: shortest passage reported (in query tokens).
    */
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
+    return finish(this.searchSteps(fp, window, size, minTokens));
+  }
+
+  /**
+   * {@link search} as steps (src/util/steps.ts): it pauses between batches of LOOKUP_BATCH query shingles,
+   * between documents and every ITEMS_PER_PAUSE hits, so a sliced search of a large query gives the event
+   * loop a turn. Each batch is looked up and read in one go, so another search of this dataset in between
+   * cannot disturb it (they share the scratch space); documents added while it is paused make it start again
+   * in one go, so the result is always that of one index.
+   */
+  *searchSteps(fp: Fingerprint, window: number, size: number, minTokens: number): Steps<ExactSearch> {
     this.ensureSorted();
+    const version = this.version;
     const m = fp.shingles.hashes.length;
-    const result: ExactSearch = {
-      matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [],
-    };
-    const { n, keysPtr, prefixPtr, prefixBits, docPtr, spanPtr, endPtr, lenBits, persistent } = this.index;
-    if (m === 0 || n === 0) return result;
+    const hitAt = new Uint8Array(m);
+    if (m === 0 || this.index.n === 0) return emptySearch(m);
     const core = this.core;
-    const hits: Hit[] = [];
-    core.guard(() => {
-      const L = core.layout(persistent);
-      const qPtr = L.take(m * 8);
-      const outPtr = L.take(m * 8);
-      L.commit();
-      core.u64(qPtr, m).set(fp.shingles.hashes);
-      swapHalves(core.u64(qPtr, m), 0, m);
-      const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, m, outPtr);
-      if (found === 0) return;
-      const out = core.u32(outPtr, m * 2);
-      const docs = core.u32(docPtr, n), spans = core.u32(spanPtr, n), ends = lenBits > 0 ? null : core.u32(endPtr, n);
-      const mask = (1 << lenBits) - 1;
-      for (let i = 0; i < m; i++) {
-        const count = out[2 * i + 1];
-        if (count > 0) { result.hits++; result.hitAt[i] = 1; }
-        for (let j = out[2 * i], e = j + count; j < e; j++) {
-          const start = ends ? spans[j] : spans[j] >>> lenBits;
-          const end = ends ? ends[j] : start + (spans[j] & mask);
-          hits.push({ doc: docs[j], i, start, end, weight: 1 / count });
+    // each document's hits in the order found: query shingle, then postings order
+    const byDoc = new Map<number, ShingleHit[]>();
+    for (let from = 0; from < m; from += LOOKUP_BATCH) {
+      if (from > 0) {
+        yield PAUSE;
+        if (this.version !== version) return this.search(fp, window, size, minTokens);
+      }
+      const count = Math.min(LOOKUP_BATCH, m - from);
+      const { n, keysPtr, prefixPtr, prefixBits, docPtr, spanPtr, endPtr, lenBits, persistent } = this.index;
+      core.guard(() => {
+        const L = core.layout(persistent);
+        const qPtr = L.take(count * 8);
+        const outPtr = L.take(count * 8);
+        L.commit();
+        core.u64(qPtr, count).set(fp.shingles.hashes.subarray(from, from + count));
+        swapHalves(core.u64(qPtr, count), 0, count);
+        const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        if (found === 0) return;
+        const out = core.u32(outPtr, count * 2);
+        const docs = core.u32(docPtr, n), spans = core.u32(spanPtr, n);
+        const ends = lenBits > 0 ? null : core.u32(endPtr, n);
+        const mask = (1 << lenBits) - 1;
+        for (let k = 0; k < count; k++) {
+          const postings = out[2 * k + 1];
+          if (postings === 0) continue;
+          const i = from + k;
+          hitAt[i] = 1;
+          for (let j = out[2 * k], e = j + postings; j < e; j++) {
+            const doc = docs[j];
+            let own = byDoc.get(doc);
+            if (!own) byDoc.set(doc, (own = []));
+            const start = ends ? spans[j] : spans[j] >>> lenBits;
+            own.push({ doc, i, start, end: ends ? ends[j] : start + (spans[j] & mask), weight: 1 / postings });
+          }
         }
-      }
-    });
-    hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
-    result.candidates.push(...candidatesOf(hits, fp.shingles.starts, fp.shingles.ends));
-    // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
-    // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
-    // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
-    // a fingerprint in every window of verbatim text, and one edited word destroys the `size`
-    // shingles that contain it, so the hits on either side of a single edit between verbatim runs
-    // of ≥ window + size − 1 words are at most (window − 1) + size + 1 + (window − 1) shingles
-    // apart. A passage with isolated word edits thus stays one chain instead of falling apart
-    // into fragments (each of which may be too short to report). The diagonal may drift by a
-    // quarter of the gap (inserted/deleted words).
-    interface Chain { doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number }
-    const qs = fp.shingles.starts;
-    const maxGap = 2 * window + size - 1;
-    const done: Chain[] = [];
-    let active: Chain[] = [];
-    let doc = -1;
-    for (const h of hits) {
-      if (h.doc !== doc) {
-        done.push(...active);
-        active = [];
-        doc = h.doc;
-      }
-      const q = qs[h.i];
-      const delta = h.start - q;
-      let best: Chain | undefined;
-      let bestDrift = Infinity;
-      let kept = 0; // chains still open, compacted in place (no array per hit)
-      for (const c of active) {
-        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
-        active[kept++] = c;
-        if (c.lastI === h.i) continue;
-        const drift = Math.abs(delta - c.delta);
-        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
-      }
-      active.length = kept;
-      if (best) {
-        best.lastI = h.i;
-        best.lastQ = q;
-        best.delta = delta;
-        best.start = Math.min(best.start, h.start);
-        best.end = Math.max(best.end, h.end);
-        best.count++;
-      } else {
-        active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
-      }
-    }
-    done.push(...active);
-    const { matches, chains } = result;
-    const density = 2 / (window + 1);
-    for (const c of done) {
-      const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);
-      if (tokens < minTokens) continue;
-      chains.push({ hits: c.count, first: c.firstI, shingles: c.lastI - c.firstI + 1 });
-      const score = Math.min(1, c.count / Math.max(1, (c.lastI - c.firstI + 1) * density));
-      matches.push({
-        dataset_id: this.descriptor.id,
-        document_id: this.docs[c.doc].id,
-        query_start: fp.shingles.starts[c.firstI],
-        query_end: fp.shingles.ends[c.lastI],
-        source_start: c.start,
-        source_end: c.end,
-        kind: 'exact',
-        tokens,
-        score,
-        reuse: score >= SEED_VERBATIM_DENSITY ? 'verbatim' : 'edited',
-        similarity: score,
-        aligned: false,
       });
     }
-    return result;
+    // sorted by (doc, i, start) as one stable sort would: documents in order, each document's hits sorted
+    const docOrder = [...byDoc.keys()].sort((a, b) => a - b);
+    const hitsOf: ShingleHit[][] = [];
+    for (const doc of docOrder) {
+      yield PAUSE;
+      hitsOf.push(byDoc.get(doc)!.sort((a, b) => a.i - b.i || a.start - b.start));
+    }
+    const chained = yield* chainSteps(hitsOf, fp, window, size, minTokens);
+    return seedSearch(this.descriptor.id, hitAt, fp, window, chained, (d) => this.docs[d].id);
+  }
+
+  /** Document `d`'s id, length and counts. @example dataset.document(0).id */
+  document(d: number): DocInfo {
+    return this.docs[d];
   }
 
   /** Size and content. */

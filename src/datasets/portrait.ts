@@ -56,6 +56,7 @@
  * books (no false match on 200 passages from other books); on web-scale portraits lower alpha.
  */
 import type { Core } from '../core/abi.js';
+import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { TrainprintError } from '../errors.js';
 import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
 import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
@@ -96,6 +97,8 @@ const SIZE = 5;
 const BLOCK_BYTES = 64;
 /** Keys per call into the core while building or filtering. */
 const BATCH = 1 << 16;
+/** Query fingerprints looked up between two pauses of a sliced search (about a millisecond of work). */
+const QUERY_BATCH = 1 << 14;
 /** New fingerprints buffered before they are merged into the kept set. */
 const BATCH_MERGE = 1 << 20;
 
@@ -177,6 +180,8 @@ export class PortraitDataset {
   private batchN = 0;
   /** The open filter as built (null: none, or stale). */
   private open: Link | null = null;
+  /** Counts additions and seals: a search paused in between starts again (see {@link searchSteps}). */
+  private version = 0;
 
   constructor(private readonly core: Core, descriptor: DatasetDescriptor) {
     const { id, name, models, kb_dataset, meta } = descriptor;
@@ -213,6 +218,7 @@ export class PortraitDataset {
     }
     this.batch.set(keys, this.batchN);
     this.batchN += keys.length;
+    this.version++;
     if (this.batchN >= BATCH_MERGE) this.merge();
   }
 
@@ -277,6 +283,7 @@ export class PortraitDataset {
   seal(): void {
     this.ensureOpen();
     if (!this.open) return;
+    this.version++;
     this.sealed.push(this.open);
     this.sealedEnd = this.open.ptr - this.core.arenaBase + this.open.blocks * BLOCK_BYTES;
     this.open = null;
@@ -346,14 +353,35 @@ export class PortraitDataset {
    * {@link options}.
    */
   search(fp: Fingerprint, alpha: number): PortraitSearch {
+    return finish(this.searchSteps(fp, alpha));
+  }
+
+  /**
+   * {@link search} as steps (src/util/steps.ts): it pauses between batches of QUERY_BATCH fingerprints
+   * and every ITEMS_PER_PAUSE of them while it reads the runs. Each batch is looked up in one go, so
+   * another search of this dataset in between cannot disturb it (they share the scratch space); documents
+   * added while it is paused make it start again in one go, so the result is always that of one chain.
+   */
+  *searchSteps(fp: Fingerprint, alpha: number): Steps<PortraitSearch> {
     const w = fp.winnow;
     if (!w) throw new TrainprintError('INVALID_INPUT', 'portrait search needs a winnowed fingerprint');
     const m = w.hashes.length;
     const p = Math.max(this.fpr(), PORTRAIT_FPR);
     const result: PortraitSearch = { matches: [], runs: [], tested: m, hits: 0, fpr: p };
     if (m === 0 || this.storedKeys === 0) return result;
-    const hits = this.has(w.hashes);
-    for (let i = 0; i < m; ) {
+    const version = this.version;
+    const keys = portraitKeys(w.hashes);
+    const links = this.links();
+    const hits = new Uint8Array(m);
+    for (let from = 0; from < m; from += QUERY_BATCH) {
+      if (from > 0) {
+        yield PAUSE;
+        if (this.version !== version) return this.search(fp, alpha);
+      }
+      hits.set(this.lookup(keys.subarray(from, Math.min(m, from + QUERY_BATCH)), links), from);
+    }
+    for (let i = 0, read = 0; i < m; ) {
+      if (++read % ITEMS_PER_PAUSE === 0) yield PAUSE;
       if (!hits[i]) { i++; continue; }
       const seen = new Set<bigint>();
       let j = i;

@@ -11,6 +11,7 @@
  */
 import { Encoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
+import { loneSurrogateIndex } from '../fingerprint/fingerprint.js';
 import { crc32, crc32Combine } from '../util/crc32.js';
 import {
   checkDescriptor, checkDocs, checkFilters, checkMinhash, checkTexts, failWith, leBytes, snapshotHead, unsortedAt,
@@ -49,6 +50,16 @@ export interface SnapshotPatch {
   readonly bytes: Uint8Array;
 }
 
+/** Options of a {@link SnapshotStream}. */
+export interface SnapshotStreamOptions {
+  /**
+   * The CRC-32 (IEEE, as zlib) the pieces are checksummed with, continuing from `crc` (0 at the
+   * start): e.g. Node's native `zlib.crc32` (Node ≥ 20.15), which is many times faster than the
+   * portable one here. It must give the same values. @default the portable slicing-by-8 CRC-32
+   */
+  readonly crc32?: (bytes: Uint8Array, crc: number) => number;
+}
+
 /**
  * A snapshot as pieces. Write every piece of {@link pieces} in order (a piece may be a view that
  * the next one reuses: consume it before taking the next), then write {@link patch}'s bytes at its
@@ -59,12 +70,20 @@ export class SnapshotStream {
   private payloadLength = 0;
   private done = false;
   private readonly head: Uint8Array;
+  private readonly crc32: (bytes: Uint8Array, crc: number) => number;
 
   /**
    * @throws INVALID_INPUT when the dataset is malformed (the checks of `encodeDataset`, with the
-   *   column checks made chunk by chunk while streaming)
+   *   column checks made chunk by chunk while streaming); INVALID_OPTIONS (`crc32` not a function)
    */
-  constructor(private readonly source: DatasetSource) {
+  constructor(private readonly source: DatasetSource, options: SnapshotStreamOptions = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    }
+    if (options.crc32 !== undefined && typeof options.crc32 !== 'function') {
+      throw new TrainprintError('INVALID_OPTIONS', 'crc32 must be a function');
+    }
+    this.crc32 = options.crc32 ?? crc32;
     const fail = failWith('INVALID_INPUT');
     if (source === null || typeof source !== 'object') fail('dataset must be an object');
     if (typeof source.params !== 'string' || source.params.length === 0) fail('params must be a non-empty string');
@@ -113,7 +132,7 @@ export class SnapshotStream {
       }
       if (next.done) break;
       const piece = next.value;
-      crc = crc32(piece, crc);
+      crc = this.crc32(piece, crc);
       length += piece.length;
       if (length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
       yield piece;
@@ -163,8 +182,6 @@ function binHeader(n: number): Uint8Array {
   if (n < 0x100) return Uint8Array.of(0xc4, n);
   return sized(0, 0xc5, 0xc6, n, 0); // bin16 / bin32
 }
-
-const NIL = Uint8Array.of(0xc0);
 
 function* docsPieces(docs: ExactDatasetData['docs'], encoder: Encoder): Generator<Uint8Array> {
   yield arrayHeader(docs.length);
@@ -224,8 +241,77 @@ function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Gen
   if (s.texts !== undefined) {
     yield encoder.encodeSharedRef('texts');
     yield arrayHeader(s.texts.length);
-    for (const t of s.texts) yield t === null ? NIL : encoder.encodeSharedRef(t);
+    yield* textPieces(s.texts, encoder);
   }
+}
+
+/** Texts are gathered into pieces of about this size. */
+const TEXT_PIECE = 1 << 20;
+
+/** Bytes of a msgpack str header for a string of `n` UTF-8 bytes (fixstr, str8, str16, str32: what `Encoder` picks). */
+const strHeaderSize = (n: number) => (n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
+
+function writeStrHeader(out: Uint8Array, at: number, n: number): void {
+  if (n < 32) out[at] = 0xa0 | n;
+  else if (n < 0x100) { out[at] = 0xd9; out[at + 1] = n; }
+  else if (n < 0x10000) { out[at] = 0xda; out[at + 1] = n >>> 8; out[at + 2] = n & 0xff; }
+  else { out[at] = 0xdb; new DataView(out.buffer, out.byteOffset + at + 1, 4).setUint32(0, n, false); }
+}
+
+const textEncoder = new TextEncoder();
+
+/** No lone surrogates (native `isWellFormed` where the runtime has it). */
+function isWellFormed(t: string): boolean {
+  const native = (t as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(t) : loneSurrogateIndex(t) < 0;
+}
+
+/**
+ * The texts as msgpack strings (or nil), the bytes `Encoder` writes for them, packed into pieces of
+ * about {@link TEXT_PIECE} bytes (a view of one buffer, reused for the next piece). Each text is
+ * UTF-8-encoded once, straight into the piece (`encodeInto`); `Encoder` counts its UTF-8 bytes in
+ * JavaScript first, which at hundreds of megabytes of text was most of the export's time. The two
+ * encodings agree on well-formed strings (documents with lone surrogates are refused when added);
+ * any other string, which only a hand-made snapshot could bring in, is left to `encoder`.
+ */
+function* textPieces(texts: readonly (string | null)[], encoder: Encoder): Generator<Uint8Array> {
+  let buf = new Uint8Array(TEXT_PIECE);
+  let fill = 0;
+  for (const t of texts) {
+    if (t !== null && !isWellFormed(t)) {
+      if (fill > 0) yield buf.subarray(0, fill);
+      fill = 0;
+      yield encoder.encodeSharedRef(t);
+      continue;
+    }
+    const room = t === null ? 1 : 5 + 3 * t.length;
+    if (fill + room > buf.length && fill > 0) {
+      yield buf.subarray(0, fill);
+      fill = 0;
+    }
+    if (room > buf.length) {
+      // A text longer than a piece: encoded on its own (one copy of its bytes, as `Encoder` makes).
+      const bytes = textEncoder.encode(t!);
+      const head = new Uint8Array(strHeaderSize(bytes.length));
+      writeStrHeader(head, 0, bytes.length);
+      yield head;
+      yield bytes;
+      continue;
+    }
+    if (t === null) {
+      buf[fill++] = 0xc0;
+      continue;
+    }
+    // The header goes before the text: its size is known unless the UTF-8 length (between t.length
+    // and 3 · t.length) straddles a boundary; then the text is encoded after the widest header and moved back.
+    const known = strHeaderSize(t.length) === strHeaderSize(3 * t.length) ? strHeaderSize(t.length) : 5;
+    const { written } = textEncoder.encodeInto(t, buf.subarray(fill + known));
+    const header = strHeaderSize(written);
+    if (header !== known) buf.copyWithin(fill + header, fill + known, fill + known + written);
+    writeStrHeader(buf, fill, written);
+    fill += header + written;
+  }
+  if (fill > 0) yield buf.subarray(0, fill);
 }
 
 function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator<Uint8Array> {

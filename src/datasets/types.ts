@@ -78,6 +78,11 @@ export interface DatasetStats {
   readonly text_bytes?: number;
   /** Portrait only: the winnowing window. */
   readonly window?: number;
+  /**
+   * Where the index lives when not in the engine's memory: `'postgres'` for an exact dataset kept in
+   * PostgreSQL (`createPostgresDataset`); absent otherwise.
+   */
+  readonly storage?: 'postgres';
   /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */
   readonly fpr?: number;
   /** Portrait only: number of filters in the chain (1 unless the dataset grew after a seal). */

@@ -38,7 +38,11 @@ export function toText(input: unknown): string {
   throw new TrainprintError('INVALID_INPUT', `text must be a string or a Uint8Array of UTF-8, got ${input === null ? 'null' : typeof input}`);
 }
 
-function loneSurrogateIndex(s: string): number {
+/**
+ * Index of the first lone surrogate of `s` (a string no UTF encoding can hold), or −1.
+ * @example loneSurrogateIndex('a\ud800b') // 1
+ */
+export function loneSurrogateIndex(s: string): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {

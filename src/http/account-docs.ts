@@ -4,6 +4,7 @@
  */
 import type { RouteDocs } from './route-docs.js';
 import { ID } from './example-kit.js';
+import { AVAILABILITY_MEASURES } from './availability.js';
 
 /** The secret `POST /api/v1/oauth/clients` answered in the examples (shown once; the token example uses it). */
 const CLIENT_SECRET = 'tp_cs_Tn1gLNYs1SgqvSScOWkCRlU2QzsJCqn2G4tM2iGu';
@@ -214,9 +215,13 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
   getStatus: {
     description: 'Runs a health check now (a fingerprint on the engine, a read of the store) and answers with the '
       + 'components\' status, uptime, and the incidents derived from failed checks and 5xx responses this process '
-      + 'recorded since it started. Public.',
+      + 'recorded since it started. `availability` is measured from the heartbeats that every serving instance '
+      + '(each `serve` process or worker) writes to the store every 10 s: the share of minutes of the last 24 hours '
+      + 'and 30 days, counted from the first heartbeat, in which at least one instance heartbeated, beside the '
+      + 'plans\' targets (Pro 99.9 %, Enterprise 99.99 %). It shows that an instance ran and could write to its '
+      + 'store, not that clients reached it: it is not an end-to-end probe. Public.',
     examples: [{
-      name: 'healthy', summary: 'A healthy server', status: 200,
+      name: 'healthy', summary: 'A healthy server, one of two, on a store with 30 days of heartbeats', status: 200,
       response: {
         success: true, status: 'operational', started_at: '2025-06-02T09:30:00.000Z', uptime_seconds: 0,
         components: [
@@ -225,6 +230,27 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         ],
         checks: { total: 1, failed: 0, last: { at: '2025-06-02T09:30:00.001Z', ok: true, ms: 0.17, error: null } },
         requests: { total: 1, server_errors: 0 }, incidents: [],
+        availability: {
+          measures: AVAILABILITY_MEASURES,
+          heartbeat_interval_seconds: 10,
+          last_24h: { since: '2025-06-01T09:31:00.000Z', minutes: 1440, minutes_up: 1440, percent: 100 },
+          last_30d: { since: '2025-05-03T09:31:00.000Z', minutes: 43200, minutes_up: 43195, percent: 99.9884 },
+          targets: [
+            { plan: 'pro', percent: 99.9, met_24h: true, met_30d: true },
+            { plan: 'enterprise', percent: 99.99, met_24h: true, met_30d: false },
+          ],
+          instances: [
+            {
+              instance_id: 'ins_5f1c0a9e7b3d2468', started_at: '2025-06-02T09:30:00.000Z',
+              last_seen: '2025-06-02T09:30:00.000Z', live: true,
+            },
+            {
+              instance_id: 'ins_0b8e6d4c2a197f35', started_at: '2025-05-28T14:02:11.000Z',
+              last_seen: '2025-06-02T09:29:56.000Z', live: true,
+            },
+          ],
+          error: null,
+        },
       },
     }],
   },

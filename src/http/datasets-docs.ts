@@ -114,7 +114,10 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
   exportDataset: {
     description: 'A reference dataset as one file (msgpack, versioned, checksummed), for `POST '
       + '/api/v1/datasets/import` on another server or `engine.importDataset`.',
-    errorCases: [noDataset],
+    errorCases: [noDataset, {
+      code: 'NOT_SUPPORTED',
+      when: 'the dataset is kept in PostgreSQL (`storage: "postgres"`): the database is its copy',
+    }],
     examples: [{
       name: 'download', summary: 'Save the Gutenberg sample to a file', after: ['createDataset'],
       params: { dataset_id: 'gutenberg-sample' }, file: 'gutenberg-sample.tpds', status: 200,

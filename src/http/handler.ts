@@ -31,6 +31,7 @@ import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';
 import { PATH_PARAMS, ROUTES } from './routes.js';
 import { StatusMonitor, statusHtml } from './status.js';
+import { parseJsonBody, type JsonBodyOffload } from './json-body.js';
 import { coerceQuery, compileValidator } from './validate.js';
 
 /**
@@ -108,11 +109,13 @@ export interface HandlerOptions {
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
   /**
-   * Where the pure CPU work of analyze and compare runs (fingerprints of the content, content-word pairs,
-   * a whole compare): `serve` from `trainprint/node` passes its worker pool; without one it runs in this
-   * thread. Results are the same either way. @default in this thread
+   * Where the pure CPU work of analyze, score and compare runs (fingerprints of the content, content-word
+   * pairs, a whole compare) and, when it can ({@link JsonBodyOffload}), where JSON bodies of 1 MiB and more
+   * are parsed and checked: `trainprint serve` passes its worker pool (`createWorkerPool()` from
+   * `trainprint/node`, which does both); without one it all runs in this thread. Results and errors are the
+   * same either way. @default in this thread
    */
-  readonly offload?: Offload;
+  readonly offload?: Offload & Partial<JsonBodyOffload>;
   /**
    * The longest stretch of an analysis's search between two turns of the event loop (ms), so that other
    * requests are answered while a large text is analysed; `Infinity` searches in one go. @default 3
@@ -167,7 +170,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   if (options.keys) options.keys.allowPlans(plans); // keys made for this handler may be on its plans
   const tokens = new TokenIssuer(engine.store, options.tokenSecret, options.tokenTtlSeconds);
   const idempotency = new Idempotency(engine.store, now);
-  const status = new StatusMonitor(engine, now);
+  const status = new StatusMonitor(engine, now, plans);
   const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxDatasetBody = positiveInt(options.maxDatasetBodyBytes, DEFAULT_MAX_DATASET_BODY_BYTES, 'maxDatasetBodyBytes');
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
@@ -191,6 +194,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   if (options.sliceMs !== undefined && (typeof options.sliceMs !== 'number' || !(options.sliceMs >= 0))) {
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   }
+  const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
     openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
@@ -264,10 +268,18 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
       }
       const raw = route.body ? await readBody(request, c.maxBodyBytes) : new Uint8Array(0);
-      // decoding, parsing and checking 10 MB take tens of ms: other requests get a turn of the loop first
-      if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
-      const body = route.body ? parseBody(route.body, raw, c) : undefined;
-      if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
+      let body: unknown;
+      if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && bodies) {
+        // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
+        // bytes (a copy goes where an Idempotency-Key needs them afterwards, for the request's hash)
+        const keep = route.creates === true && principal !== null && request.headers.get('idempotency-key') !== null;
+        body = await bodies.parseJson(keep ? raw.slice() : raw, route.requestSchema);
+      } else {
+        // … or here, with a turn of the loop for the other requests before and after
+        if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
+        body = route.body ? parseBody(route.body, raw, c) : undefined;
+        if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
+      }
       const query = coerceQuery(url.searchParams, route.querySchema);
       if (c.checkQuery) c.checkQuery(query);
       else if (Object.keys(query).length > 0) throw new TrainprintError('INVALID_INPUT', `${Object.keys(query)[0]}: is not a known query parameter`, { cause: { location: 'query', field: Object.keys(query)[0], reason: 'is not a known query parameter' } });
@@ -293,7 +305,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     } catch (err) {
       // a body nobody read is dropped, not left waiting (the Node bridge then closes the connection)
       if (!request.bodyUsed) await request.body?.cancel().catch(() => undefined);
-      const out = errorOutcome(err, requestId);
+      const out = errorOutcome(shutdownAware(err), requestId);
       if (out.code === 'INTERNAL') options.onError?.(err, requestId);
       return finish(out, extra);
     }
@@ -441,68 +453,24 @@ function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: Compile
     if (raw.length === 0) throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', { cause: { location: 'body', field: '', reason: 'must not be empty' } });
     return raw;
   }
+  if (kind === 'json') return parseJsonBody(raw, c.checkBody);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
   } catch {
     throw new TrainprintError('MALFORMED_JSON', 'the body is not valid UTF-8');
   }
-  if (kind === 'form') return new URLSearchParams(text);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    // SyntaxError messages say where ("… at position 12"); they hold no internals
-    throw new TrainprintError('MALFORMED_JSON', e instanceof SyntaxError ? e.message : undefined);
-  }
-  checkJsonShape(value);
-  return c.checkBody ? c.checkBody(value) : value;
+  return new URLSearchParams(text);
 }
 
 /**
- * Deepest nesting of a JSON body. Members whose schema admits any JSON (`meta`) end up in the
- * store, in dataset files (msgpack refuses depth > 100) and in responses; a body nested deeper
- * than anything the API needs is refused here, before any of that.
- * @example createHandler(engine) // a body like {"meta":[[[…65 levels…]]]} is 422
+ * A request that meets an engine disposed under it was cut by the server's shutdown: 503
+ * SERVICE_UNAVAILABLE (send it again), as when the worker pool closes before its work is done — not a 500.
  */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * Refuse what JSON allows but the engine must not receive: nesting deeper than
- * {@link MAX_JSON_DEPTH}, and strings with lone surrogates (`"\ud800"`: not Unicode text; I-JSON,
- * RFC 7493 §2.1, forbids them). Iterative, so a deep body cannot exhaust the stack here.
- * @throws INVALID_INPUT naming the field
- */
-function checkJsonShape(root: unknown): void {
-  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: root, depth: 0, path: '' }];
-  while (stack.length > 0) {
-    const { v, depth, path } = stack.pop()!;
-    const fail = (reason: string): never => {
-      const field = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-      throw new TrainprintError('INVALID_INPUT', `${field || 'the body'}: ${reason}`, { cause: { location: 'body', field, reason } });
-    };
-    if (typeof v === 'string') {
-      if (!wellFormed(v)) fail('contains a lone surrogate (not valid Unicode text)');
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
-    } else {
-      for (const [k, x] of Object.entries(v)) {
-        if (!wellFormed(k)) fail('has a member name with a lone surrogate (not valid Unicode text)');
-        stack.push({ v: x, depth: depth + 1, path: path === '' ? k : `${path}.${k}` });
-      }
-    }
-  }
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function wellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
+function shutdownAware(err: unknown): unknown {
+  return err instanceof TrainprintError && err.code === 'ENGINE_DISPOSED'
+    ? new TrainprintError('SERVICE_UNAVAILABLE', 'the engine was disposed while the request ran', { cause: err })
+    : err;
 }
 
 function declaredLength(request: Request): number | null {

@@ -12,7 +12,9 @@
  * const { key } = await keys.createKey({ account: 'acme', plan: 'pro' })
  * Deno.serve(createHandler(engine, { keys }))
  */
-export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES, MAX_JSON_DEPTH } from './handler.js';
+export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES } from './handler.js';
+export { MAX_JSON_DEPTH, parseJsonBody, bodyChecker } from './json-body.js';
+export type { JsonBodyOffload } from './json-body.js';
 export type { Handler, HandlerOptions } from './handler.js';
 export { ROUTES, PATH_PARAMS } from './routes.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
@@ -33,3 +35,7 @@ export type { EnvelopeCode } from './respond.js';
 export { NAMED_SCHEMAS } from './named-schemas.js';
 export { ERROR_ENVELOPE_SCHEMA } from './schemas.js';
 export type { StatusReport } from './status.js';
+export {
+  Heartbeat, HEARTBEAT_INTERVAL_MS, RETAINED_DAYS, AVAILABILITY_MEASURES, readAvailability,
+} from './availability.js';
+export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from './availability.js';

@@ -16,26 +16,32 @@ import { TrainprintError, type Store } from '../index.js';
 import type { Principal } from './context.js';
 
 /**
- * A plan: calls per UTC day, or `null` for no limit.
- * @example createHandler(engine, { plans: { startup: { daily: 2_000 } } })
+ * A plan: calls per UTC day, or `null` for no limit; optionally the availability it promises.
+ * @example createHandler(engine, { plans: { startup: { daily: 2_000, availability: 99.5 } } })
  */
 export interface Plan {
   readonly daily: number | null;
+  /**
+   * Availability target in percent (e.g. 99.9), shown on the status page beside the measured availability.
+   * Absent or null: the plan promises none.
+   */
+  readonly availability?: number | null;
 }
 
 /**
  * Built-in plans: Free 100 calls/day, Pro 10,000, Scale 1,000,000; Enterprise has no limit by
- * default (contracts set their own: pass `plans: { enterprise: { daily: 5_000_000 } }` or a plan of
- * any other name to `createHandler`).
+ * default (contracts set their own: pass `plans: { enterprise: { daily: 5_000_000, availability: 99.99 } }` or a
+ * plan of any other name to `createHandler`). Availability targets: Pro 99.9 %, Enterprise 99.99 %.
  *
  * @example
  * PLANS.pro.daily // 10000
+ * PLANS.enterprise.availability // 99.99
  */
 export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
   free: { daily: 100 },
-  pro: { daily: 10_000 },
+  pro: { daily: 10_000, availability: 99.9 },
   scale: { daily: 1_000_000 },
-  enterprise: { daily: null },
+  enterprise: { daily: null, availability: 99.99 },
 });
 
 /**
@@ -178,6 +184,13 @@ export class RateLimiter {
     for (const [name, p] of Object.entries(options.plans)) {
       if (p === null || typeof p !== 'object' || (p.daily !== null && (!Number.isInteger(p.daily) || p.daily < 0))) {
         throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.daily must be a non-negative integer or null`);
+      }
+      const a = p.availability;
+      // four decimals at most: the status page compares counts of minutes with the target exactly
+      const fourDecimals = typeof a === 'number' && Math.abs(a * 1e4 - Math.round(a * 1e4)) < 1e-6;
+      if (a !== undefined && a !== null && !(fourDecimals && (a as number) > 0 && (a as number) <= 100)) {
+        const why = 'must be a percentage in (0, 100] with at most 4 decimals, or null';
+        throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.availability ${why}`);
       }
     }
     this.plans = options.plans;

@@ -41,7 +41,9 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
   502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, '
     + 'content type and length',
-  503: 'The store is locked, closed or its database unreachable (STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE)',
+  501: 'Not supported for this item (NOT_SUPPORTED)',
+  503: 'The store or a dataset\'s database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, '
+    + 'STORE_UNAVAILABLE), or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 

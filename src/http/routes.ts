@@ -492,7 +492,7 @@ async function ownMonitor(ctx: RouteContext): Promise<Monitor> {
 
 async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
   await ownWorkByHash(ctx, request.work_hash);
-  return ctx.engine.score(request);
+  return ctx.engine.score(request, ctx.services.work);
 }
 
 function datasetStats(engine: Engine, id: string) {

@@ -266,8 +266,9 @@ const DATASET_STATS_PROPS = {
   window: int0,
   fpr: num01,
   filters: int0,
+  storage: { enum: ['postgres'], description: 'Where the index lives when not in the server\'s memory: PostgreSQL' },
 } as const;
-const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters'];
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
@@ -424,6 +425,37 @@ export const USAGE_SCHEMA = ok({
 // ------------------------------------------------------------------ service
 
 const componentStatus = { enum: ['operational', 'degraded', 'major_outage'] } as const;
+const percentOrNull = { type: ['number', 'null'], minimum: 0, maximum: 100 } as const;
+const boolOrNull = { type: ['boolean', 'null'] } as const;
+const availabilityWindow = object({
+  since: { ...dateTimeOrNull, description: 'Start of the minutes counted: the window\'s start or the first heartbeat' },
+  minutes: { ...int0, description: 'Minutes since `since`, the current one included once it has a heartbeat' },
+  minutes_up: { ...int0, description: 'Minutes in which at least one instance heartbeated' },
+  percent: { ...percentOrNull, description: '100 · minutes_up / minutes, rounded down to 4 decimals; null: none yet' },
+});
+const AVAILABILITY_SCHEMA = {
+  ...object({
+    measures: { ...str, description: 'What the figures measure and what they cannot see' },
+    heartbeat_interval_seconds: int0,
+    last_24h: availabilityWindow,
+    last_30d: availabilityWindow,
+    targets: {
+      type: 'array',
+      description: 'The plans\' availability targets (percent), each compared with both windows (null: not measured)',
+      items: object({
+        plan: str, percent: { type: 'number', minimum: 0, maximum: 100 }, met_24h: boolOrNull, met_30d: boolOrNull,
+      }),
+    },
+    instances: {
+      type: 'array',
+      description: 'Instances that heartbeated in the last 24 hours, most recently seen first (at most 20)',
+      items: object({ instance_id: str, started_at: dateTime, last_seen: dateTime, live: bool }),
+    },
+    error: { ...strOrNull, description: 'Why the heartbeats could not be read; null when they were' },
+  }),
+  description: 'Measured from the heartbeats every serving instance writes to the store every 10 s (not an '
+    + 'end-to-end probe): the share of minutes in which at least one instance was running and could write',
+} as const;
 export const STATUS_SCHEMA = ok({
   status: componentStatus,
   started_at: dateTime,
@@ -456,6 +488,7 @@ export const STATUS_SCHEMA = ok({
       operations: strings,
     }),
   },
+  availability: AVAILABILITY_SCHEMA,
 });
 export const HTML_SCHEMA = { type: 'string', contentMediaType: 'text/html' } as const;
 export const OPENAPI_DOCUMENT_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } as const;

@@ -6,9 +6,13 @@
  * incident, resolved by the first successful check after its last event (until then
  * `resolved_at` is null — the page never assumes a recovery it has not seen).
  *
- * Records live in memory (bounded rings), so the page covers this process since its start.
+ * Records live in memory (bounded rings), so the page covers this process since its start. The measured
+ * availability (./availability.ts) is the exception: it is read from the heartbeats every instance writes to the
+ * store, so it covers every process on the store, over 24 hours and 30 days.
  */
 import { isTrainprintError, type Engine } from '../index.js';
+import { readAvailability, unmeasuredAvailability, type AvailabilityReport } from './availability.js';
+import type { Plan } from './limits.js';
 
 /** Failures closer than this belong to one incident. */
 export const INCIDENT_GAP_MS = 10 * 60 * 1000;
@@ -40,9 +44,11 @@ export class StatusMonitor {
   private requests = 0;
   private serverErrors = 0;
 
+  /** `plans`: whose availability targets the report shows beside the measured availability. */
   constructor(
     private readonly engine: Engine,
     private readonly now: () => number,
+    private readonly plans: Readonly<Record<string, Plan>> = {},
   ) {
     this.started = now();
   }
@@ -86,6 +92,7 @@ export class StatusMonitor {
   async report(): Promise<StatusReport> {
     const last = await this.check();
     const now = this.now();
+    const availability = await this.availability(now);
     const recentErrors = this.errors.filter((e) => now - e.at <= RECENT_ERROR_MS).length;
     const components: StatusReport['components'] = [
       { name: 'api', status: recentErrors > 0 ? 'degraded' : 'operational', detail: recentErrors > 0 ? `${recentErrors} server error(s) in the last 5 minutes` : 'no server errors in the last 5 minutes' },
@@ -102,7 +109,18 @@ export class StatusMonitor {
       checks: { total: this.checksTotal, failed: this.checksFailed, last: { at: new Date(last.at).toISOString(), ok: last.ok, ms: last.ms, error: last.error } },
       requests: { total: this.requests, server_errors: this.serverErrors },
       incidents: this.incidents(),
+      availability,
     };
+  }
+
+  /** The measured availability; when the store cannot be read in time, unmeasured with the reason (a code). */
+  private async availability(now: number): Promise<AvailabilityReport> {
+    try {
+      return await withTimeout(readAvailability(this.engine.store, { now, plans: this.plans }), CHECK_TIMEOUT_MS);
+    } catch (e) {
+      const code = isTrainprintError(e) ? e.code : e instanceof TimeoutError ? 'TIMEOUT' : 'ERROR';
+      return unmeasuredAvailability(`store: ${code}`, this.plans);
+    }
   }
 
   /** Failed checks and 5xx responses grouped by time, newest incident first. */
@@ -156,6 +174,8 @@ export interface StatusReport {
     id: string; started_at: string; last_event_at: string; resolved_at: string | null; failed_checks: number; server_errors: number;
     statuses: number[]; codes: string[]; operations: string[];
   }>;
+  /** Measured from the heartbeats of every instance on the store (not from this process's records). */
+  availability: AvailabilityReport;
 }
 
 /**
@@ -177,11 +197,34 @@ export function statusHtml(r: StatusReport): string {
 <h1>trainprint status: <span class="${esc(r.status)}">${esc(label[r.status])}</span></h1>
 <p>Up since ${esc(r.started_at)} (${esc(formatUptime(r.uptime_seconds))}). Health checks: ${r.checks.total} run, ${r.checks.failed} failed; last ${esc(r.checks.last.at)} (${r.checks.last.ok ? 'passed' : 'failed'}, ${r.checks.last.ms} ms). Requests: ${r.requests.total}, server errors: ${r.requests.server_errors}.</p>
 <table><thead><tr><th>Component</th><th>Status</th><th>Detail</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Availability</h2>
+${availabilityHtml(r.availability)}
 <h2>Incidents</h2>
 ${incidents}
-<p><small>Derived only from health checks and 5xx responses recorded by this process since it started. JSON: <a href="api/v1/status">api/v1/status</a>.</small></p>
+<p><small>Status and incidents are derived only from health checks and 5xx responses recorded by this process since
+it started; availability from the heartbeats of every instance. JSON: <a href="api/v1/status">api/v1/status</a>.
+</small></p>
 </body></html>
 `;
+}
+
+/** The availability section: both windows, the plans' targets, the instances, and what is measured. */
+function availabilityHtml(a: AvailabilityReport): string {
+  const pct = (p: number | null) => (p === null ? 'not measured yet' : `${p} %`);
+  const met = (m: boolean | null) => (m === null ? '–' : m ? 'met' : 'missed');
+  const windows = ([['Last 24 hours', a.last_24h], ['Last 30 days', a.last_30d]] as const).map(([name, w]) =>
+    `<tr><td>${name}</td><td>${esc(pct(w.percent))}</td><td>${w.minutes_up} of ${w.minutes} minutes up`
+    + `${w.since ? ` since ${esc(w.since)}` : ''}</td></tr>`).join('');
+  const targets = a.targets.map((t) =>
+    `<tr><td>Plan ${esc(t.plan)}</td><td>target ${esc(String(t.percent))} %</td>`
+    + `<td>24 hours: ${met(t.met_24h)}; 30 days: ${met(t.met_30d)}</td></tr>`).join('');
+  const live = a.instances.filter((i) => i.live).length;
+  const instances = a.instances.length === 0 ? 'No instance has written a heartbeat in the last 24 hours.'
+    : `${live} instance(s) heartbeating now; seen in the last 24 hours: ${a.instances.map((i) =>
+      `${esc(i.instance_id)} (up since ${esc(i.started_at)}, last seen ${esc(i.last_seen)})`).join(', ')}.`;
+  return `${a.error ? `<p class="major_outage">Heartbeats could not be read (${esc(a.error)}).</p>\n` : ''}`
+    + `<table><tbody>${windows}${targets}</tbody></table>\n<p>${instances}</p>\n`
+    + `<p><small>${esc(a.measures)}</small></p>`;
 }
 
 /**

@@ -4,7 +4,8 @@
  * Zstandard compressed too); {@link buildDatasetFile} indexes them and writes a dataset file;
  * {@link readDatasetInfo} validates and describes one. The `trainprint index` CLI is built on these.
  * {@link openFileStore} is the durable store for `createEngine({ store })`, {@link openPostgresStore} the
- * one several processes share (PostgreSQL); {@link resolveHost} resolves
+ * one several processes share (PostgreSQL); {@link createPostgresDataset} keeps an exact dataset in
+ * PostgreSQL (`engine.attachDataset`); {@link resolveHost} resolves
  * and pins the hosts the HTTP handler calls (`createHandler(engine, { resolveHost })`).
  *
  * @example
@@ -16,8 +17,9 @@
  */
 export { readDocuments, detectFormat } from './read-documents.js';
 export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
-export { buildDatasetFile, readDatasetInfo } from './build.js';
+export { buildDatasetFile, buildPostgresDataset, pushDatasetFile, readDatasetInfo } from './build.js';
 export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
+export { createPostgresDataset, openPostgresDataset, openPostgresDatasets, PostgresDataset } from '../store/node.js';
 export { serve } from './serve.js';
 export { createWorkerPool } from './offload.js';
 export type { WorkerPool, WorkerPoolOptions } from './offload.js';
@@ -27,5 +29,9 @@ export { serveStatic, CONTENT_TYPES } from './static.js';
 export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';
 export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store/node.js';
+export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
+export type {
+  BuildPostgresDatasetOptions, PostgresDatasetResult, PostgresTargetOptions, PushDatasetFileOptions,
+} from './build.js';
 export * from './packs.js';

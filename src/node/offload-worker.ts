@@ -1,14 +1,19 @@
 /**
  * The thread of a {@link WorkerPool} (src/node/offload.ts): it creates an engine of its own (no datasets)
  * and runs each piece of pure work it is sent with `engine.runWork`, the function the engine runs
+ * in-thread, and parses each JSON body it is sent with `parseJsonBody`, the function the HTTP handler runs
  * in-thread, so the answers are the same values. Typed arrays in an answer are transferred, not copied. A
- * TrainprintError goes back as its code and detail; anything else as INTERNAL.
+ * TrainprintError goes back as its code, detail and (plain data only) cause; anything else as INTERNAL.
  */
 import { parentPort } from 'node:worker_threads';
 import { createEngine, isTrainprintError, type PureWork } from '../index.js';
+import { bodyChecker, parseJsonBody, type JsonSchema } from '../http/index.js';
 
-/** A request of the pool: one piece of work and the number its answer carries back. */
-interface Task { readonly id: number; readonly work: PureWork }
+/** A request of the pool: work or a body, and the number its answer carries back. */
+type Task = { readonly id: number } & (
+  | { readonly work: PureWork }
+  | { readonly json: { readonly bytes: Uint8Array; readonly schema?: JsonSchema } }
+);
 
 const port = parentPort;
 if (!port) throw new Error('offload-worker runs as a worker thread of trainprint/node');
@@ -16,6 +21,16 @@ const ready = createEngine();
 
 port.on('message', (task: Task) => {
   const fail = (e: unknown) => port.postMessage({ id: task.id, error: errorOf(e) });
+  if ('json' in task) {
+    // no engine needed: answered without waiting for it
+    try {
+      const { bytes, schema } = task.json;
+      port.postMessage({ id: task.id, result: parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema)) });
+    } catch (e) {
+      fail(e);
+    }
+    return;
+  }
   void ready.then((engine) => {
     try {
       const result = engine.runWork(task.work);
@@ -26,10 +41,21 @@ port.on('message', (task: Task) => {
   }, fail);
 });
 
-function errorOf(e: unknown): { code: string; detail: string | undefined } {
-  return isTrainprintError(e)
-    ? { code: e.code, detail: e.detail }
-    : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) };
+function errorOf(e: unknown): { code: string; detail: string | undefined; cause?: unknown } {
+  if (!isTrainprintError(e)) return { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) };
+  const cause = plainCause(e.cause);
+  return { code: e.code, detail: e.detail, ...(cause === undefined ? {} : { cause }) };
+}
+
+/** A cause made of strings and numbers only (a schema failure's `{ location, field, reason }`), else none. */
+function plainCause(cause: unknown): Record<string, string | number> | undefined {
+  if (cause === null || typeof cause !== 'object' || Object.getPrototypeOf(cause) !== Object.prototype) return undefined;
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(cause)) {
+    if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+    out[k] = v;
+  }
+  return out;
 }
 
 /** The distinct buffers of the typed arrays in a result (two levels deep: a fingerprint's `shingles`). */

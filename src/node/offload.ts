@@ -1,7 +1,7 @@
 /**
- * `createWorkerPool()`: a few `node:worker_threads` threads for the pure CPU work of analyze and
- * compare (an {@link Offload}), so that a 10 MB analysis or a 500,000-character compare does not hold
- * up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
+ * `createWorkerPool()`: a few `node:worker_threads` threads for the pure CPU work of analyze, score and
+ * compare (an {@link Offload}) and for parsing large JSON bodies (a {@link JsonBodyOffload}), so that a
+ * 10 MB analysis or a 500,000-character compare does not hold up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
  * wait in order), started on the first task, and closed with the server that owns it. Each thread runs
  * the built `offload-worker.js` beside this file (`npm run build` makes it); where that file is absent (the
  * sources run directly) the pool does the work in this thread instead, with the same results.
@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import {
   createEngine, TrainprintError, type Engine, type ErrorCode, type Offload, type PureWork, type WorkResult,
 } from '../index.js';
+import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
 
 /**
  * Options of {@link createWorkerPool}.
@@ -24,25 +25,42 @@ export interface WorkerPoolOptions {
 }
 
 /**
- * An {@link Offload} on worker threads; `close()` ends them (tasks not answered yet reject with ENGINE_DISPOSED).
+ * An {@link Offload} and a {@link JsonBodyOffload} on worker threads; `close()` ends them (tasks not
+ * answered yet, and tasks given later, reject with SERVICE_UNAVAILABLE: the HTTP service answers 503).
  * @example
  * const pool = createWorkerPool()
  * const server = await serve(createHandler(engine, { offload: pool }), { workers: pool })
  * await server.close() // closes the pool too
  */
-export interface WorkerPool extends Offload {
+export interface WorkerPool extends Offload, JsonBodyOffload {
   /** How many threads it may run. */
   readonly threads: number;
   close(): Promise<void>;
 }
 
+/** What a thread is asked: one piece of pure work, or a JSON body to parse and check against a schema. */
+type Task =
+  | { readonly work: PureWork }
+  | { readonly json: { readonly bytes: Uint8Array; readonly schema?: JsonSchema } };
+
 interface Pending {
-  readonly work: PureWork;
+  readonly task: Task;
+  /** Buffers moved to the thread rather than copied. */
+  readonly transfer: ArrayBuffer[];
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-interface Answer { readonly id: number; readonly result?: unknown; readonly error?: { code: string; detail?: string } }
+/** A thread's answer: the result, or a TrainprintError as its code, detail and plain-data cause. */
+interface Answer {
+  readonly id: number;
+  readonly result?: unknown;
+  readonly error?: { code: string; detail?: string; cause?: unknown };
+}
+
+/** The error a task gets when the pool closes before answering it (a request cut by shutdown: HTTP 503). */
+const closedError = (): TrainprintError =>
+  new TrainprintError('SERVICE_UNAVAILABLE', 'the server is shutting down (its worker pool is closed)');
 
 const WORKER_URL = new URL('./offload-worker.js', import.meta.url);
 
@@ -74,7 +92,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       const job = busy.get(worker);
       if (!job || job.id !== answer.id) return;
       busy.delete(worker);
-      if (answer.error) job.task.reject(new TrainprintError(answer.error.code as ErrorCode, answer.error.detail));
+      if (answer.error) job.task.reject(errorOf(answer.error));
       else job.task.resolve(answer.result);
       idle.push(worker);
       dispatch();
@@ -102,32 +120,47 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       const id = nextId++;
       busy.set(worker, { id, task });
       worker.ref(); // a task under way keeps the process alive until it is answered
-      worker.postMessage({ id, work: task.work });
+      worker.postMessage({ id, ...task.task }, task.transfer);
     }
     for (const w of idle) w.unref();
+  };
+
+  const submit = (task: Task, transfer: ArrayBuffer[] = []): Promise<unknown> => {
+    if (closed) return Promise.reject(closedError());
+    return new Promise((resolve, reject) => {
+      queue.push({ task, transfer, resolve, reject });
+      dispatch();
+    });
   };
 
   return {
     threads,
     run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
-      if (closed) return Promise.reject(new TrainprintError('ENGINE_DISPOSED', 'the worker pool is closed'));
-      return new Promise<WorkResult<W>>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
-        dispatch();
-      });
+      return submit({ work }) as Promise<WorkResult<W>>;
+    },
+    parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
+      // a body that fills its buffer (as the handler reads one of known length) moves instead of being copied;
+      // a view into a larger buffer is copied, so the caller's other bytes stay where they are
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        && bytes.buffer instanceof ArrayBuffer;
+      return submit({ json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      const refused = () => new TrainprintError('ENGINE_DISPOSED', 'the worker pool is closed');
-      for (const t of queue.splice(0)) t.reject(refused());
+      for (const t of queue.splice(0)) t.reject(closedError());
       const all = [...idle, ...busy.keys()];
-      for (const { task } of busy.values()) task.reject(refused());
+      for (const { task } of busy.values()) task.reject(closedError());
       busy.clear();
       idle.length = 0;
       await Promise.all(all.map((w) => w.terminate()));
     },
   };
+}
+
+/** A TrainprintError from a thread's answer, with its cause when it had one (a schema failure's field). */
+function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
+  return new TrainprintError(e.code as ErrorCode, e.detail, e.cause === undefined ? undefined : { cause: e.cause });
 }
 
 /** The pool where no worker file is built: the work runs in this thread, on an engine of its own. */
@@ -137,8 +170,12 @@ function inThreadPool(threads: number): WorkerPool {
   return {
     threads,
     async run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
-      if (closed) throw new TrainprintError('ENGINE_DISPOSED', 'the worker pool is closed');
+      if (closed) throw closedError();
       return (await (engine ??= createEngine())).runWork(work);
+    },
+    async parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
+      if (closed) throw closedError();
+      return parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema));
     },
     async close(): Promise<void> {
       closed = true;

@@ -88,6 +88,45 @@ export function detectFormat(path: string, format?: DocumentFormat): { format: D
  * await engine.addDataset({ id: 'c4-sample' }, readDocuments(['c4-00000.json.gz'], { textField: 'text', idField: 'url' }))
  */
 export async function* readDocuments(paths: readonly string[], options: ReadDocumentsOptions = {}): AsyncGenerator<DatasetDocument, void, undefined> {
+  const { kinds, ctx } = await checkInputs(paths, options);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    options.onFile?.(path, i);
+    const { format, compression } = kinds[i];
+    if (format === 'parquet') yield* readParquet(path, ctx);
+    else if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
+    else {
+      const text = await readWhole(path, compression, ctx.maxBytes);
+      if (format === 'text') yield { id: path, text };
+      else yield* readJsonArray(path, text, ctx);
+    }
+  }
+}
+
+/** How the records of a file become documents: the fields, and the longest document in bytes. */
+export interface RecordFields {
+  readonly textField: string;
+  readonly idField: string | undefined;
+  readonly maxBytes: number;
+}
+
+/** An input file as {@link checkInputs} found it. */
+export interface InputFile {
+  readonly format: DocumentFormat;
+  readonly compression: Compression;
+  /** Bytes on disk. */
+  readonly size: number;
+}
+
+/**
+ * The options and files of {@link readDocuments}, checked before anything is read (so a typo in the
+ * last path fails at once): each file's format, compression and size, and the record fields.
+ * @throws (rejects) INVALID_OPTIONS, INVALID_INPUT (a missing, unreadable or unknown file)
+ * @example const { kinds, ctx } = await checkInputs(['a.jsonl'], { idField: 'id' })
+ */
+export async function checkInputs(
+  paths: readonly string[], options: ReadDocumentsOptions,
+): Promise<{ kinds: InputFile[]; ctx: RecordFields }> {
   if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) {
     throw new TrainprintError('INVALID_OPTIONS', 'paths must be an array of non-empty strings');
   }
@@ -100,28 +139,16 @@ export async function* readDocuments(paths: readonly string[], options: ReadDocu
   const maxBytes = options.maxDocumentBytes ?? 256 * 1024 * 1024;
   if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new TrainprintError('INVALID_OPTIONS', 'maxDocumentBytes must be a positive integer');
 
-  const kinds = paths.map((p) => detectFormat(p, options.format));
-  for (const p of paths) {
+  const formats = paths.map((p) => detectFormat(p, options.format));
+  const kinds: InputFile[] = [];
+  for (const [i, p] of paths.entries()) {
     let s;
     try { s = await stat(p); } catch (e) { throw fail(`${p}: ${ioReason(e)}`, e); }
     if (!s.isFile()) throw fail(`${p}: not a regular file`);
+    kinds.push({ ...formats[i], size: s.size });
   }
-  const ctx = { textField, idField, maxBytes };
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i];
-    options.onFile?.(path, i);
-    const { format, compression } = kinds[i];
-    if (format === 'parquet') yield* readParquet(path, ctx);
-    else if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
-    else {
-      const text = await readWhole(path, compression, maxBytes);
-      if (format === 'text') yield { id: path, text };
-      else yield* readJsonArray(path, text, ctx);
-    }
-  }
+  return { kinds, ctx: { textField, idField, maxBytes } };
 }
-
-interface Ctx { readonly textField: string; readonly idField: string | undefined; readonly maxBytes: number }
 
 function ioReason(e: unknown): string {
   const code = (e as { code?: unknown })?.code;
@@ -192,41 +219,92 @@ async function readWhole(path: string, compression: Compression, maxBytes: numbe
   try { return utf8.decode(concat(parts, n)); } catch (e) { throw fail(`${path}: not valid UTF-8`, e); }
 }
 
-function docFrom(record: unknown, path: string, where: string, fallbackId: string, ctx: Ctx): DatasetDocument {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw fail(`${path}${where}: expected a JSON object`);
+/**
+ * A record that is not a document, the reason without its place: the caller, which knows the file
+ * and the line (or row or index), puts that in front.
+ */
+class RecordError extends Error {}
+
+/** `{ id, text }` of a parsed record (id undefined when `ctx.idField` is not set). */
+function recordDocument(record: unknown, ctx: RecordFields): { id: string | undefined; text: string } {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new RecordError('expected a JSON object');
+  }
   const r = record as Record<string, unknown>;
   const text = r[ctx.textField];
   if (typeof text !== 'string') {
-    throw fail(`${path}${where}: ${text === undefined ? 'no' : 'non-string'} field "${ctx.textField}"${text === undefined ? ` (fields: ${Object.keys(r).slice(0, 10).join(', ') || 'none'})` : ''}`);
+    const fields = text === undefined ? ` (fields: ${Object.keys(r).slice(0, 10).join(', ') || 'none'})` : '';
+    throw new RecordError(`${text === undefined ? 'no' : 'non-string'} field "${ctx.textField}"${fields}`);
   }
-  return { id: ctx.idField === undefined ? fallbackId : idOf(r[ctx.idField], path, where, ctx.idField), text };
+  return { id: ctx.idField === undefined ? undefined : idOf(r[ctx.idField], ctx.idField), text };
 }
 
-function idOf(v: unknown, path: string, where: string, field: string): string {
+function docFrom(record: unknown, path: string, where: string, fallbackId: string, ctx: RecordFields): DatasetDocument {
+  try {
+    const { id, text } = recordDocument(record, ctx);
+    return { id: id ?? fallbackId, text };
+  } catch (e) {
+    throw e instanceof RecordError ? fail(`${path}${where}: ${e.message}`) : e;
+  }
+}
+
+function idOf(v: unknown, field: string): string {
   if (typeof v === 'string' && v.length > 0) return v;
   if ((typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint') return String(v);
-  throw fail(`${path}${where}: id field "${field}" must be a non-empty string or an integer (got ${v === undefined ? 'nothing' : JSON.stringify(typeof v === 'string' ? v : typeof v)})`);
+  const got = v === undefined ? 'nothing' : JSON.stringify(typeof v === 'string' ? v : typeof v);
+  throw new RecordError(`id field "${field}" must be a non-empty string or an integer (got ${got})`);
 }
 
+/**
+ * One line of a JSON Lines file (without its \n) as `{ id, text }` (id undefined when
+ * `ctx.idField` is not set: the caller makes `PATH:LINE`), or null for a blank line. Leading spaces
+ * and tabs and a trailing \r are ignored.
+ * @throws the reason, without the file and line: `{ detail, cause }` (see {@link jsonlLineError})
+ */
+export function parseJsonlLine(bytes: Uint8Array, ctx: RecordFields): { id: string | undefined; text: string } | null {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 13) end--; // CRLF
+  let start = 0;
+  while (start < end && (bytes[start] === 32 || bytes[start] === 9)) start++;
+  if (start === end) return null; // blank line
+  let s: string;
+  try {
+    s = utf8.decode(bytes.subarray(start, end));
+  } catch (e) {
+    throw new RecordError('not valid UTF-8', { cause: e });
+  }
+  let record: unknown;
+  try { record = JSON.parse(s); } catch (e) {
+    throw new RecordError(`malformed JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+  return recordDocument(record, ctx);
+}
+
+/**
+ * The reason a JSON Lines line is not a document, when `e` is one thrown by {@link parseJsonlLine}
+ * (anything else: undefined).
+ * @example try { parseJsonlLine(line, ctx) } catch (e) { const why = jsonlLineError(e); if (why) report(why.detail) }
+ */
+export function jsonlLineError(e: unknown): { detail: string; cause: unknown } | undefined {
+  return e instanceof RecordError ? { detail: e.message, cause: e.cause } : undefined;
+}
+
+/** The message of a line that is too long (the check is the reader's: it sees the line grow). */
+export const tooLong = (maxBytes: number) => `line longer than maxDocumentBytes (${maxBytes} bytes)`;
+
 /** JSON Lines: split the byte stream on \n, decode and parse one line at a time. */
-async function* readJsonl(path: string, compression: Compression, ctx: Ctx): AsyncGenerator<DatasetDocument> {
+async function* readJsonl(path: string, compression: Compression, ctx: RecordFields): AsyncGenerator<DatasetDocument> {
   let line = 0;
   const carry: Uint8Array[] = [];
   let carryLen = 0;
   function* emit(bytes: Uint8Array): Generator<DatasetDocument> {
     line++;
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 13) end--; // CRLF
-    let start = 0;
-    while (start < end && (bytes[start] === 32 || bytes[start] === 9)) start++;
-    if (start === end) return; // blank line
-    let s: string;
-    try { s = utf8.decode(bytes.subarray(start, end)); } catch (e) { throw fail(`${path}:${line}: not valid UTF-8`, e); }
-    let record: unknown;
-    try { record = JSON.parse(s); } catch (e) {
-      throw fail(`${path}:${line}: malformed JSON (${e instanceof Error ? e.message : String(e)})`, e);
+    let doc;
+    try { doc = parseJsonlLine(bytes, ctx); } catch (e) {
+      const why = jsonlLineError(e);
+      throw why ? fail(`${path}:${line}: ${why.detail}`, why.cause) : e;
     }
-    yield docFrom(record, path, `:${line}`, `${path}:${line}`, ctx);
+    if (doc) yield { id: doc.id ?? `${path}:${line}`, text: doc.text };
   }
   const chunks = byteChunks(path, compression);
   try {
@@ -239,14 +317,14 @@ async function* readJsonl(path: string, compression: Compression, ctx: Ctx): Asy
       for (let nl = c.indexOf(10); nl !== -1; nl = c.indexOf(10, from)) {
         let bytes = c.subarray(from, nl);
         if (carryLen > 0) { carry.push(bytes); bytes = concat(carry, carryLen + bytes.length); carry.length = 0; carryLen = 0; }
-        if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: line longer than maxDocumentBytes (${ctx.maxBytes} bytes)`);
+        if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
         from = nl + 1;
         yield* emit(bytes);
       }
       if (from < c.length) {
         carry.push(c.subarray(from));
         carryLen += c.length - from;
-        if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: line longer than maxDocumentBytes (${ctx.maxBytes} bytes)`);
+        if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
       }
     }
     if (carryLen > 0) yield* emit(concat(carry, carryLen));
@@ -255,7 +333,7 @@ async function* readJsonl(path: string, compression: Compression, ctx: Ctx): Asy
   }
 }
 
-function* readJsonArray(path: string, text: string, ctx: Ctx): Generator<DatasetDocument> {
+function* readJsonArray(path: string, text: string, ctx: RecordFields): Generator<DatasetDocument> {
   let value: unknown;
   try { value = JSON.parse(text); } catch (e) {
     throw fail(`${path}: malformed JSON (${e instanceof Error ? e.message : String(e)})`, e);
@@ -294,7 +372,7 @@ async function fileBuffer(path: string): Promise<{ buffer: AsyncBuffer; close: (
 }
 
 /** Parquet: the text (and id) column, one row group at a time. */
-async function* readParquet(path: string, ctx: Ctx): AsyncGenerator<DatasetDocument> {
+async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<DatasetDocument> {
   const { buffer, close } = await fileBuffer(path);
   let row = 0; // rows yielded so far (0-based index of the next)
   try {
@@ -321,7 +399,15 @@ async function* readParquet(path: string, ctx: Ctx): AsyncGenerator<DatasetDocum
           try { text = utf8.decode(text); } catch (e) { throw fail(`${path}:${row}: column "${ctx.textField}" is not valid UTF-8`, e); }
         }
         if (typeof text !== 'string') throw fail(`${path}:${row}: column "${ctx.textField}" is ${text === null || text === undefined ? 'null' : `not a string (${typeof text})`}`);
-        yield { id: ctx.idField === undefined ? `${path}:${row}` : idOf(r[ctx.idField], path, `:${row}`, ctx.idField), text };
+        let id = `${path}:${row}`;
+        if (ctx.idField !== undefined) {
+          try {
+            id = idOf(r[ctx.idField], ctx.idField);
+          } catch (e) {
+            throw e instanceof RecordError ? fail(`${path}:${row}: ${e.message}`) : e;
+          }
+        }
+        yield { id, text };
       }
     }
   } finally {

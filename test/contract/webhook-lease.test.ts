@@ -2,7 +2,9 @@
  * Two webhook deliverers on one store — two server processes on a PostgreSQL store, each running its
  * own deliverer — run what is due at the same time: every delivery is sent once, not once per
  * deliverer. Run on the memory store (two deliverers in one process) and on PostgreSQL (two pools).
- * A lease left by a runner that died lapses after the request timeout plus a margin.
+ * A lease left by a runner that died lapses after the request timeout plus a margin; a deliverer that
+ * stops (a server shutting down) lets a request answered within its grace finish, and hands back one
+ * that is not: the lease released at once, so the other deliverer sends it without waiting for the lapse.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/index.js';
@@ -59,6 +61,67 @@ function leases(name: string, open: () => Promise<[Store, Store, () => Promise<v
       clock += 31_000;
       expect(await d.runDue()).toBe(1);
       expect(seen.get('evt_1')).toBe(1);
+      await close();
+    });
+
+    it('stop() hands back a request unanswered when its grace ends: the other deliverer sends it at once', async () => {
+      const [a, b, close] = await open();
+      const clock = Date.parse('2026-03-01T00:00:00Z'); // frozen: no lease could lapse
+      const resolveSecret = async () => SUBSCRIPTION.secret;
+      // a receiver that never answers the stopping runner: its request ends only when aborted
+      let started = 0;
+      const hanging = (async (_url: string, init: RequestInit) => {
+        started++;
+        return new Promise<Response>((_, reject) => {
+          init.signal!.addEventListener('abort', () => reject(init.signal!.reason), { once: true });
+        });
+      }) as unknown as typeof globalThis.fetch;
+      const { fetch, seen } = receiver();
+      const leaving = new WebhookDeliverer({ store: a, fetch: hanging, now: () => clock, resolveSecret });
+      const staying = new WebhookDeliverer({ store: b, fetch, now: () => clock, resolveSecret });
+      const { id } = await leaving.enqueue(SUBSCRIPTION, event(1));
+      const run = leaving.runDue();
+      for (let i = 0; i < 500 && started === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(started).toBe(1);
+      expect(await staying.runDue()).toBe(0); // leased by the leaving runner
+      await leaving.stop({ graceMs: 0 });
+      expect(await run).toBe(0); // no request completed
+      expect(await a.scan('delivery-lease/')).toEqual([]); // released, not left to lapse
+      // due as before, with no attempt logged: the request may or may not have reached the receiver
+      expect(await leaving.get(id)).toMatchObject({ state: 'pending', attempts: [] });
+      expect(await staying.runDue()).toBe(1);
+      expect(seen.get('evt_1')).toBe(1);
+      expect((await staying.get(id))!.state).toBe('delivered');
+      await close();
+    });
+
+    it('stop() lets a request answered within its grace finish, and starts no other', async () => {
+      const [a, , close] = await open();
+      const resolveSecret = async () => SUBSCRIPTION.secret;
+      let answer: (() => void) | undefined;
+      const bodies: string[] = [];
+      const gated = (async (_url: string, init: RequestInit) => {
+        bodies.push(String(init.body));
+        await new Promise<void>((r) => { answer = r; });
+        return new Response(null, { status: 200 });
+      }) as unknown as typeof globalThis.fetch;
+      const d = new WebhookDeliverer({ store: a, fetch: gated, resolveSecret, concurrency: 1 });
+      const first = await d.enqueue(SUBSCRIPTION, event(1));
+      const second = await d.enqueue(SUBSCRIPTION, event(2));
+      const run = d.runDue();
+      for (let i = 0; i < 500 && answer === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+      const stopped = d.stop({ graceMs: 60_000 });
+      answer!(); // the receiver answers while the stop waits
+      await stopped;
+      expect(await run).toBe(1);
+      const sent = JSON.parse(bodies[0]).id === 'evt_1' ? first.id : second.id;
+      const other = sent === first.id ? second.id : first.id;
+      const attempts = [expect.objectContaining({ status: 200 })];
+      expect(await d.get(sent)).toMatchObject({ state: 'delivered', attempts });
+      expect(await d.get(other)).toMatchObject({ state: 'pending', attempts: [] }); // left due, not started
+      expect(bodies).toHaveLength(1);
+      expect(await a.scan('delivery-lease/')).toEqual([]);
+      await expect(d.stop({ graceMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
       await close();
     });
   });

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -148,11 +149,112 @@ describe('index build --threads', () => {
     }
   });
 
+  it('ids PATH:LINE, blank and CRLF lines, files read on the main thread: one file for 1, 2, 3 threads', async () => {
+    // JSON Lines without ids (the workers number the lines of their ranges), a gzip file and a text
+    // file (read on the main thread, their texts sent to the workers), one after the other
+    const lines = corpusLines().slice(0, 1500).map((l, i) => (i % 97 === 0 ? `${l}\r\n\n  ` : l));
+    const plain = join(dir, 'plain.jsonl');
+    writeFileSync(plain, lines.join('\n')); // no final newline
+    const gz = join(dir, 'more.jsonl.gz');
+    writeFileSync(gz, gzipSync(corpusLines().slice(1500, 2500).join('\n') + '\n'));
+    const txt = join(dir, 'note.txt');
+    writeFileSync(txt, 'a plain text document of a few words, read whole');
+    const hashes: string[] = [];
+    for (const threads of [1, 2, 3]) {
+      const out = join(dir, `mixed-${threads}.tpds`);
+      const r = await node.buildDatasetFile({ dataset: 'mixed', files: [plain, gz, txt], out, threads });
+      expect(r.stats.documents).toBe(2501);
+      hashes.push(sha256(out));
+    }
+    expect(new Set(hashes).size).toBe(1);
+    const info = await node.readDatasetInfo(join(dir, 'mixed-2.tpds'));
+    expect(info.stats.documents).toBe(2501);
+  });
+
+  it('the first bad line in document order is the error, numbered as readDocuments numbers it', async () => {
+    const lines = corpusLines();
+    lines[2899] = '{"id": "late", "text": oops}'; // a later range, which may well finish first
+    lines[1200] = '{"id": "early", "txt": "no text field"}';
+    lines.splice(40, 0, '', '   '); // blank lines count
+    const bad = join(dir, 'bad-lines.jsonl');
+    writeFileSync(bad, lines.join('\n') + '\n');
+    for (const threads of [1, 2, 3]) {
+      const e = await node.buildDatasetFile({ dataset: 'bad', files: [bad], out: join(dir, 'bad-lines.tpds'), threads })
+        .then(() => null, (err: unknown) => err);
+      expect(lib.isTrainprintError(e, 'INVALID_INPUT'), String(e)).toBe(true);
+      expect((e as Error).message).toContain(`${bad}:1203: no field "text"`);
+    }
+    // a document the core refuses, without an id field: named PATH:LINE
+    const surrogate = corpusLines().slice(0, 2200);
+    surrogate[2100] = JSON.stringify({ text: 'a lone surrogate \ud800 in the text' });
+    const path = join(dir, 'surrogate.jsonl');
+    writeFileSync(path, surrogate.join('\n') + '\n');
+    const e = await node.buildDatasetFile({ dataset: 's', files: [path], out: join(dir, 's.tpds'), threads: 2 })
+      .then(() => null, (err: unknown) => err);
+    expect(lib.isTrainprintError(e, 'INVALID_INPUT'), String(e)).toBe(true);
+    expect((e as Error).message).toContain(`document "${path}:2101"`);
+  });
+
   it('the CLI builds with --threads 2 the same file as with --threads 1', async () => {
     for (const threads of ['1', '2']) {
       const r = await run(['index', 'build', '--dataset', 'salad', '--id-field', 'id', '--quiet', '--threads', threads, '--out', `cli-${threads}.tpds`, input]);
       expect(r.code, r.stderr).toBe(0);
     }
     expect(sha256(join(dir, 'cli-2.tpds'))).toBe(sha256(join(dir, 'cli-1.tpds')));
+  });
+});
+
+describe('JSON Lines in byte ranges (what the threads read)', () => {
+  const tricky = [
+    `\ufeff${JSON.stringify({ id: 'bom', text: 'a byte order mark before the first line' })}`,
+    '',
+    '   ',
+    `${JSON.stringify({ id: 'crlf', text: 'snow ☃ and № signs, 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 too' })}\r`,
+    `\t ${JSON.stringify({ id: 'indented', text: 'leading blanks' })}`,
+    JSON.stringify({ id: 'long', text: `${'a long line, longer than most ranges; '.repeat(120)}☃` }),
+    JSON.stringify({ id: 7, text: 'an integer id' }),
+  ];
+
+  async function viaRanges(path: string, bytes: number, options: { idField?: string; maxDocumentBytes?: number }) {
+    const { jsonlRanges, readJsonlRange } = await import('../../src/node/jsonl-ranges.js');
+    const { checkInputs } = await import('../../src/node/read-documents.js');
+    const { kinds, ctx } = await checkInputs([path], options);
+    const docs: { id: string; text: string }[] = [];
+    let lines = 0;
+    for (const range of jsonlRanges(path, kinds[0].size, bytes)) {
+      const r = readJsonlRange(range, ctx);
+      r.texts.forEach((text, i) => docs.push({ id: r.ids ? r.ids[i] : `${path}:${lines + r.lines[i]}`, text }));
+      lines += r.lineCount;
+    }
+    return { docs, lines };
+  }
+
+  it('any range size gives readDocuments\' documents, ids and line numbers', async () => {
+    for (const ending of ['\n', '\r\n', '']) {
+      const path = join(dir, `tricky-${ending.length}.jsonl`);
+      writeFileSync(path, tricky.join('\n') + ending);
+      for (const options of [{}, { idField: 'id' }]) {
+        const expected: { id: string; text: string }[] = [];
+        for await (const d of node.readDocuments([path], options)) expected.push({ id: d.id, text: d.text });
+        expect(expected.length).toBe(5);
+        for (const bytes of [1, 2, 3, 5, 16, 100, 1000, 1 << 20]) {
+          const { docs, lines } = await viaRanges(path, bytes, options);
+          expect(docs, `ranges of ${bytes} bytes`).toEqual(expected);
+          expect(lines).toBe(tricky.length);
+        }
+      }
+    }
+  });
+
+  it('a bad line is thrown with its line counted from the range; a line over maxDocumentBytes too', async () => {
+    const { RangeLineError } = await import('../../src/node/jsonl-ranges.js');
+    const path = join(dir, 'tricky-bad.jsonl');
+    writeFileSync(path, [...tricky.slice(0, 5), '{"text": oops}', ...tricky.slice(5)].join('\n'));
+    const e = await viaRanges(path, 1 << 20, {}).then(() => null, (err: unknown) => err);
+    expect(e).toBeInstanceOf(RangeLineError);
+    expect(e).toMatchObject({ line: 6, detail: expect.stringContaining('malformed JSON') });
+    const long = await viaRanges(join(dir, 'tricky-1.jsonl'), 64, { maxDocumentBytes: 1000 })
+      .then(() => null, (err: unknown) => err);
+    expect(long).toMatchObject({ detail: 'line longer than maxDocumentBytes (1000 bytes)' });
   });
 });

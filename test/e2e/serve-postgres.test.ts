@@ -10,11 +10,13 @@
  *
  * Bounded: a server must print its URL within 30 s; each is stopped with SIGTERM (SIGKILL after 5 s).
  */
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PLANS } from '../../src/http/limits.js';
 import { describePostgres } from '../pg/postgres.js';
-import { cli, requireBuiltCli, startServe, stopProcess as stop, type ServeProcess } from '../fixtures/serve-process.js';
+import {
+  createKey, requireBuiltCli, startServe, stopProcess as stop, type ServeProcess,
+} from '../fixtures/serve-process.js';
 
 const ANALYZE = '/api/v1/attribution/analyze';
 const running: ChildProcess[] = [];
@@ -22,17 +24,6 @@ const running: ChildProcess[] = [];
 /** Start `trainprint serve` (one process) on `store`; resolves once it listens. */
 const start = (store: string): Promise<ServeProcess> =>
   startServe(['--port', '0', '--packs', 'none', '--workers', '1', '--store', store], { running });
-
-/** `trainprint keys create --store … args`; resolves to the printed key. */
-function createKey(store: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const argv = [cli, 'keys', 'create', '--store', store, ...args];
-    execFile(process.execPath, argv, { timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`keys create failed: ${stderr}`));
-      else resolve(JSON.parse(stdout).key as string);
-    });
-  });
-}
 
 async function call(url: string, key: string, method: string, path: string, json?: unknown) {
   const res = await fetch(`${url}${path}`, {

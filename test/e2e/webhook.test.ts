@@ -457,7 +457,7 @@ describe('WebhookDeliverer', () => {
     await expectCode(deliverer.list({ state: 'bogus' as never }), 'INVALID_INPUT');
   });
 
-  it('start/stop: runs never overlap and stop() waits for the run in flight', async () => {
+  it('start/stop: runs never overlap; stop() lets the request in flight finish and starts no other', async () => {
     const { subscription, event } = setup();
     let inFlight = 0;
     let maxInFlight = 0;
@@ -483,8 +483,13 @@ describe('WebhookDeliverer', () => {
     for (let i = 0; i < 200 && calls === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(received.length).toBeLessThan(3);
     await slow.stop();
-    const states = await Promise.all(ids.map(async (id) => (await slow.get(id))!.state));
-    expect(states).toEqual(['delivered', 'delivered', 'delivered']); // the in-flight run finished
+    const states = async () => (await Promise.all(ids.map(async (id) => (await slow.get(id))!.state))).sort();
+    // the request in flight finished; the run started no other: the rest stay due (for the next run, or another
+    // process on the store), with no lease left behind
+    expect(await states()).toEqual(['delivered', 'pending', 'pending']);
+    expect(received).toHaveLength(1);
+    expect(await slow.runDue()).toBe(2); // a run after the stop sends them
+    expect(await states()).toEqual(['delivered', 'delivered', 'delivered']);
     expect(received).toHaveLength(3); // each sent once: no overlapping run resent anything
     expect(calls).toBe(3);
     expect(maxInFlight).toBe(1);

@@ -1,7 +1,9 @@
 /**
  * `createWorkerPool()` from the built `trainprint/node`: its threads give what the engine gives in-thread
- * (fingerprints, content-word pairs, compare), errors come back as the same TrainprintError codes, tasks
- * beyond its threads wait their turn, and a closed pool refuses work.
+ * (fingerprints, content-word pairs, compare) and parse JSON bodies as the HTTP handler does, errors come back
+ * as the same TrainprintError codes (with a schema failure's field), tasks beyond its threads wait their turn,
+ * and a closed pool refuses work: tasks not answered when it closes, and later ones, get SERVICE_UNAVAILABLE,
+ * which a served request answers with 503 and the JSON error envelope.
  */
 import { describe, expect, it } from 'vitest';
 import { book } from '../fixtures/texts/index.js';
@@ -41,7 +43,61 @@ describe('worker pool', () => {
     expect((await pool.run({ kind: 'compare', a: 'same words here', b: 'same words here' })).similarity).toBe(1);
     await pool.close();
     const closed = await pool.run({ kind: 'pairs', text: 'x' }).catch((e: unknown) => e);
-    expect(isTrainprintError(closed, 'ENGINE_DISPOSED')).toBe(true);
+    expect(isTrainprintError(closed, 'SERVICE_UNAVAILABLE')).toBe(true);
+    expect(isTrainprintError(await pool.parseJson(new Uint8Array([123, 125])).catch((e: unknown) => e), 'SERVICE_UNAVAILABLE'))
+      .toBe(true);
     expect(() => createWorkerPool({ threads: 0 })).toThrow(/threads/);
+  });
+
+  it('parses JSON bodies as the handler does: the same value, the same errors with the field', async () => {
+    const { isTrainprintError } = await dist('index.js');
+    const { createWorkerPool } = await dist('node.js');
+    const { parseJsonBody, bodyChecker, ROUTES } = await dist('http.js');
+    const schema = ROUTES.find((r: { operationId: string }) => r.operationId === 'analyze').requestSchema;
+    const pool = createWorkerPool({ threads: 1 });
+    const encode = (s: string) => new TextEncoder().encode(s);
+    try {
+      const text = book('austen-persuasion');
+      const good = JSON.stringify({ content: text, content_type: 'text', metadata: { title: 'Persuasion' } });
+      expect(await pool.parseJson(encode(good), schema)).toEqual(parseJsonBody(encode(good), bodyChecker(schema)));
+      const bytes = encode(good);
+      await pool.parseJson(bytes, schema);
+      expect(bytes.byteLength).toBe(0); // a body that fills its buffer moves to the thread: no copy
+      for (const bad of [good.slice(0, -1), JSON.stringify({ content: text, content_type: 'pdf' }), '{"a":"\\ud800"}']) {
+        const off = await pool.parseJson(encode(bad), schema).catch((e: unknown) => e);
+        let here: unknown;
+        try { parseJsonBody(encode(bad), bodyChecker(schema)); } catch (e) { here = e; }
+        expect(isTrainprintError(off)).toBe(true);
+        expect({ code: off.code, message: off.message, cause: off.cause })
+          .toEqual({ code: (here as any).code, message: (here as any).message, cause: (here as any).cause });
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers a request whose work is still on the pool when it closes with 503 and the error envelope', async () => {
+    const { createEngine } = await dist('index.js');
+    const { createWorkerPool } = await dist('node.js');
+    const { createHandler, KeyStore } = await dist('http.js');
+    const engine = await createEngine();
+    const keys = new KeyStore(engine.store);
+    const { key } = await keys.createKey({ account: 'acme', plan: 'enterprise' });
+    const pool = createWorkerPool({ threads: 1 });
+    let queued!: () => void;
+    const onPool = new Promise<void>((resolve) => (queued = resolve));
+    const offload = { run: (work: never) => { const answer = pool.run(work); queued(); return answer; } };
+    const handler = createHandler(engine, { keys, offload });
+    const answer = handler(new Request('http://api.test/api/v1/attribution/analyze', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: book('austen-persuasion'), content_type: 'text' }),
+    }));
+    await onPool; // the analysis waits for its first piece of work on the pool …
+    await pool.close(); // … when the server shuts down
+    const res = await answer;
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', details: { request_id: expect.any(String) } } });
   });
 });

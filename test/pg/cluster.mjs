@@ -62,8 +62,9 @@ function runAs(bin, args, asNobody) {
 /**
  * Starts a cluster; resolves to { url, dir, stop() }. Tests run it with fsync off (nothing to
  * survive); `{ durable: true }` keeps PostgreSQL's defaults (fsync, synchronous commit) for benches.
+ * `settings` adds server settings (`{ shared_buffers: '1GB' }` → `-c shared_buffers=1GB`).
  */
-export async function startCluster({ durable = false } = {}) {
+export async function startCluster({ durable = false, settings = {} } = {}) {
   const bin = findPostgresBin();
   if (!bin) throw new Error('no PostgreSQL binaries (pg_config --bindir, /usr/lib/postgresql/*/bin, PATH)');
   const asNobody = process.getuid?.() === 0;
@@ -81,7 +82,8 @@ export async function startCluster({ durable = false } = {}) {
   runAs(join(bin, 'initdb'), initdb, asNobody);
   const port = await freePort();
   const fsync = durable ? '' : ' -c fsync=off';
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fsync}`;
+  const extra = Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('');
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fsync}${extra}`;
   const log = join(dir, 'server.log');
   runAs(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start'], asNobody);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openFileStore } from '../../src/store/node.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
+import { recordingOffload } from '../fixtures/offload.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';
 import { passageAt, prng } from '../reference/core.js';
 import { aliceEditions, book } from '../fixtures/texts/index.js';
@@ -141,6 +142,29 @@ describe('score', () => {
     const other = await engine.score({ work_hash: w.work_hash, target_model: 'openai/gpt-4', jurisdiction: 'US' });
     expect(other).toMatchObject({ tier: 'inconclusive', score: 0 });
     expect(other.limitations).toEqual(expect.arrayContaining(['model_training_data_undisclosed', 'model_datasets_not_indexed']));
+  });
+
+  it('gives the same score sliced (the event loop turning between chunks), in one go and with the chunking offloaded', async () => {
+    const content = [piece('austen-persuasion', 40_000, 1_200), piece('alice', 5_000, 800), piece('chesterton-thursday', 10_000, 1_000)]
+      .join('\n\n');
+    const w = await engine.registerWork({ content, owner: 'sliced' });
+    const model = knowledgeBase().modelsTrainedOn('project-gutenberg').find((l) => l.via.length === 1 && l.model.disclosure === 'full')!.model.id;
+    const request = { work_hash: w.work_hash, target_model: model, jurisdiction: 'US' };
+    const once = await engine.score(request, { sliceMs: Infinity });
+    expect(once.reused_share.flagged_chunks).toBeGreaterThan(0);
+    expect(once.reused_share.flagged_chunks).toBeLessThan(once.reused_share.n_chunks);
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 0);
+    try {
+      expect(await engine.score(request, { sliceMs: 0 })).toEqual(once);
+      expect(ticks).toBeGreaterThan(0); // other macrotasks ran while it scored
+    } finally {
+      clearInterval(tick);
+    }
+    const { offload, kinds } = await recordingOffload(); // another engine's core: what a worker thread has
+    expect(await engine.score(request, { offload })).toEqual(once);
+    expect(kinds).toEqual(['fingerprint']); // the work's word tokens; each chunk's search stays in this thread
+    for (const sliceMs of [-1, Number.NaN]) await expect(engine.score(request, { sliceMs })).rejects.toEqual(code('INVALID_OPTIONS'));
   });
 
   it('gives an unrelated real work inconclusive, with factor codes', async () => {

@@ -11,20 +11,11 @@ import type { ExactMatch } from '../../src/datasets/types.js';
 import { PAIR_BACKGROUND_FLOOR } from '../../src/corpus/alignment.js';
 import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
 import { book } from '../fixtures/texts/index.js';
-import { prng } from '../reference/core.js';
+import { obfuscate } from '../fixtures/obfuscate.js';
 
 const persuasion = book('austen-persuasion');
 const thursday = book('chesterton-thursday');
 const caesar = book('shakespeare-caesar');
-
-/** Words of `text` with every `every`-th word replaced by a made-up one and neighbours swapped here and there. */
-function obfuscate(text: string, seed: number, every = 3): string {
-  const rnd = prng(seed);
-  const words = text.split(/\s+/).filter(Boolean);
-  for (let i = 0; i < words.length; i++) if (i % every === 0) words[i] = `zq${Math.floor(rnd() * 1e6).toString(36)}`;
-  for (let i = 1; i + 1 < words.length; i += 7) [words[i], words[i + 1]] = [words[i + 1], words[i]];
-  return words.join(' ');
-}
 
 /** A passage of ~`chars` characters of `text` from `at`, cut at white space. */
 function passage(text: string, at: number, chars: number): { text: string; start: number; end: number } {

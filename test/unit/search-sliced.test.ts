@@ -4,8 +4,9 @@
  * offload — while other macrotasks run in between.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, TrainprintError, type Engine, type Offload } from '../../src/index.js';
+import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
 import type { DetailedSearch } from '../../src/corpus/types.js';
+import { recordingOffload } from '../fixtures/offload.js';
 import { book } from '../fixtures/texts/index.js';
 
 const persuasion = book('austen-persuasion');
@@ -62,14 +63,7 @@ describe('sliced search', () => {
 
   it('gives the same result with the pure work offloaded, and runs in one go with sliceMs Infinity', async () => {
     const { engine, query } = await setup();
-    const helper = await createEngine(); // another engine's core: what a worker thread has
-    const kinds: string[] = [];
-    const offload: Offload = {
-      run: async (work) => {
-        kinds.push(work.kind);
-        return structuredClone(helper.runWork(work)); // copied, as a message between threads is
-      },
-    };
+    const { offload, kinds } = await recordingOffload(); // another engine's core: what a worker thread has
     const sync = engine.corpus.searchDetailed(query, SEARCH);
     expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH, { offload }))).toBe(json(sync));
     expect(kinds.sort()).toEqual(['fingerprint', 'fingerprint', 'pairs']); // the query's, the portrait's, the pairs
@@ -85,8 +79,7 @@ describe('sliced search', () => {
 
   it('analyze gives the same analysis sliced, offloaded and in one go', async () => {
     const { engine, query } = await setup();
-    const helper = await createEngine();
-    const offload: Offload = { run: async (work) => structuredClone(helper.runWork(work)) };
+    const { offload } = await recordingOffload();
     const strip = ({ analysis_id: _a, created_at: _c, ...rest }: Record<string, unknown>) => JSON.stringify(rest);
     const request = { content: query, content_type: 'text' as const };
     const once = strip({ ...(await engine.analyze(request, { sliceMs: Infinity })) });

@@ -2,6 +2,7 @@
 // give the dataset addDataset gives.
 import { describe, expect, it } from 'vitest';
 import { createDatasetFingerprinter, createEngine, isTrainprintError, type SnapshotStream } from '../../src/index.js';
+import { decodeDataset, encodeDataset } from '../../src/datasets/snapshot.js';
 import { crc32, crc32Combine } from '../../src/util/crc32.js';
 // @ts-expect-error plain .mjs fixture module without types
 import { CORPUS } from '../fixtures/corpus/corpus.mjs';
@@ -45,6 +46,42 @@ describe('exportDatasetStream', () => {
       engine.dispose();
     });
   }
+
+  it('texts of every msgpack str width, multi-byte, longer than a piece, not well-formed: the same bytes', async () => {
+    // UTF-8 lengths on both sides of 32, 256 and 65,536 bytes, some reached only through multi-byte
+    // characters (the header's width is then known only after encoding), and one text longer than
+    // a 1 MiB piece (encoded on its own)
+    const lengths = [0, 1, 10, 11, 31, 32, 85, 86, 255, 256, 21845, 21846, 65535, 65536, 400_000];
+    const texts = lengths.flatMap((n) => [
+      'x'.repeat(n), '\u20ac'.repeat(Math.ceil(n / 3)), `${'y'.repeat(Math.max(0, n - 2))}\u00e9`,
+    ]);
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'widths' }, texts.map((text, i) => ({ id: `t${i}`, text: `${text} words here` })));
+    // (Buffer.equals: toEqual walks a few megabytes element by element for seconds)
+    const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(b);
+    expect(same(assemble(engine.exportDatasetStream('widths')), engine.exportDataset('widths'))).toBe(true);
+    // A text with a lone surrogate can only come from a hand-made snapshot: it is written as the encoder writes it.
+    const data = decodeDataset(engine.exportDataset('widths'));
+    const odd = await createEngine();
+    const texts2 = data.texts!.map((t, i) => (i === 3 ? `\ud800${t!.slice(1)}` : t));
+    await odd.importDataset(encodeDataset({ ...data, texts: texts2 }));
+    expect(same(assemble(odd.exportDatasetStream('widths')), odd.exportDataset('widths'))).toBe(true);
+    engine.dispose();
+    odd.dispose();
+  });
+
+  it('crc32 may be another implementation of the same checksum; anything else is INVALID_OPTIONS', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'd' }, docs);
+    let calls = 0;
+    const counting = (bytes: Uint8Array, crc: number) => { calls++; return crc32(bytes, crc); };
+    expect(assemble(engine.exportDatasetStream('d', { crc32: counting }))).toEqual(engine.exportDataset('d'));
+    expect(calls).toBeGreaterThan(0);
+    let e: unknown;
+    try { engine.exportDatasetStream('d', { crc32: 'fast' as never }); } catch (err) { e = err; }
+    expect(isTrainprintError(e, 'INVALID_OPTIONS'), String(e)).toBe(true);
+    engine.dispose();
+  });
 
   it('an empty dataset streams too; patch() before the end and adding during the read are refused', async () => {
     const engine = await createEngine();

@@ -6,7 +6,7 @@
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import { extractText, type ContentType } from '../../text/index.js';
-import { startSha256HexOfText } from '../../fingerprint/sha256.js';
+import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
@@ -18,7 +18,7 @@ import { checkSchema } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps } from './shared-text.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, sliced } from '../../corpus/steps.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
 import type {
   AnalysisResult, AnalyzedMatch, AnalyzeOptions, AnalyzeRequest, AttributionSource, CorpusEvidence, DatasetEvidence, WorkType,
 } from './types.js';
@@ -40,15 +40,19 @@ interface Checked {
   jurisdiction: Jurisdiction | null;
   optOut: boolean;
   since: Date | null;
+  /** The content as UTF-8 when it was encoded to count its bytes (long content), for its work hash. */
+  utf8: Uint8Array | null;
 }
 
 /** Run one analysis against the corpus (see `engine.analyze`). */
 export async function runAnalysis(
   corpus: CorpusView, request: AnalyzeRequest, options: AnalyzeOptions = {}, createdMs: number = Date.now(),
 ): Promise<AnalysisResult> {
-  const req = checkRequest(request);
+  // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const req = await sliced(checkRequestSteps(request), sliceMs);
   const prior = checkPrior(options);
-  if (options.sliceMs !== Infinity) await nextMacrotask(); // checking 10 MB takes a few tens of ms
+  if (options.sliceMs !== Infinity) await nextMacrotask();
   const extracted = extractText(req.content, req.type);
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
   // so that a host's other requests are served while a large text is searched (results as in one go)
@@ -61,11 +65,10 @@ export async function runAnalysis(
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
   const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
   await breathe();
-  const workHash = startSha256HexOfText(req.content);
+  const workHash = req.utf8 ? startSha256Hex(req.utf8) : startSha256HexOfText(req.content);
   const kb = knowledgeBase();
 
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
-  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   const shared = await sliced(sharedTextSteps(found.matches, extracted.text.length), sliceMs);
   await breathe();
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
@@ -295,13 +298,17 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
   return [...byProvider.values()];
 }
 
-function checkRequest(request: unknown): Checked {
+/** The request checked, as steps (src/util/steps.ts): counting the UTF-8 bytes of long content pauses. */
+function* checkRequestSteps(request: unknown): Steps<Checked> {
   // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
   // jurisdiction, a real date
   const r = checkSchema(ANALYZE_REQUEST_SCHEMA, request, 'the request');
   const { content, metadata: m } = r;
   if (content.trim().length === 0) fail('content is empty');
-  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) {
+  // content of up to a third of the limit in UTF-16 units cannot exceed it; longer content is encoded (in
+  // pieces), which counts its bytes and gives the bytes its work hash needs anyway
+  const utf8 = content.length * 3 <= ANALYZE_MAX_BYTES ? null : yield* utf8Steps(content, ANALYZE_MAX_BYTES);
+  if (utf8 === TOO_LARGE) {
     throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
   }
   const jurisdiction = m?.jurisdiction === undefined ? null : resolveJurisdiction(m.jurisdiction);
@@ -309,8 +316,34 @@ function checkRequest(request: unknown): Checked {
   const since = d?.since === undefined ? null : new Date(d.since);
   return {
     content, type: r.content_type, title: m?.title, author: m?.author, workType: m?.work_type, jurisdiction,
-    optOut: d?.tdm_opt_out === true, since,
+    optOut: d?.tdm_opt_out === true, since, utf8,
   };
+}
+
+/** What {@link utf8Steps} gives for a text over the limit. */
+const TOO_LARGE = Symbol('too large');
+/** UTF-16 units encoded between two pauses (a millisecond or two of work). */
+const UNITS_PER_PAUSE = 1 << 18;
+
+/**
+ * `s` as UTF-8 (what `TextEncoder.encode` gives: a lone surrogate is U+FFFD, 3 bytes), in pieces with a
+ * pause between them — cut between characters, never inside a surrogate pair — or {@link TOO_LARGE} once it
+ * passes `max` bytes.
+ */
+function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE> {
+  const out = new Uint8Array(Math.min(max, 3 * s.length));
+  const encoder = new TextEncoder();
+  let written = 0;
+  for (let from = 0; from < s.length;) {
+    if (from > 0) yield PAUSE;
+    let to = Math.min(s.length, from + UNITS_PER_PAUSE);
+    if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--; // a high surrogate ends the piece
+    const piece = encoder.encodeInto(s.slice(from, to), out.subarray(written));
+    if (piece.read < to - from) return TOO_LARGE; // the rest does not fit in `max` bytes
+    written += piece.written;
+    from = to;
+  }
+  return out.subarray(0, written);
 }
 
 function checkPrior(options: AnalyzeOptions): number {

@@ -7,7 +7,7 @@ import { TrainprintError } from '../../errors.js';
 import { alongsideOps } from '../../store/alongside.js';
 import type { Store } from '../../store/types.js';
 import { runAnalysis } from './analyze.js';
-import { isExpired, retain, type RetentionRules } from './retention.js';
+import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
 
 /** `analyze` and `getAnalysis` over one corpus and store. */
@@ -30,6 +30,8 @@ export function createAnalysisService(deps: {
   readonly corpus: CorpusView; readonly store: Store; readonly retention: RetentionRules;
 }): AnalysisService {
   const { corpus, store, retention } = deps;
+  const sweeper = new Sweeper();
+  let made = 0;
   return {
     async analyze(request, options) {
       if (typeof options?.records !== 'function') alongsideOps(options?.records, ''); // refuse bad records before the work
@@ -40,12 +42,16 @@ export function createAnalysisService(deps: {
       const createdMs = retention.now();
       const result = await runAnalysis(corpus, request, options, createdMs);
       const extra = alongsideOps(options?.records, result.analysis_id);
-      // one transaction: the result, the caller's records, the retention records and the deletions they cause
-      await store.transaction(async (tx) => {
-        tx.put(`analysis/${result.analysis_id}`, result);
-        for (const op of extra) if (op.type === 'put') tx.put(op.key, op.value);
-        await retain(tx, retention, result.analysis_id, createdMs, owner, extra.map((op) => op.key));
-      });
+      // one atomic batch: the result, the caller's records and the retention records; then the count and
+      // the deletions it causes (retention.ts says why these are not in the same transaction)
+      const stored = { id: result.analysis_id, createdMs, order: made++ };
+      const keys = extra.map((op) => op.key);
+      await store.batch([
+        { type: 'put', key: `analysis/${result.analysis_id}`, value: result },
+        ...extra,
+        ...retentionOps(retention, stored, owner, keys),
+      ]);
+      await retainAfter(store, retention, sweeper, stored, owner);
       return result;
     },
     async get(id) {

@@ -7,7 +7,7 @@
  * chance per dataset.
  */
 import type { SearchMatch } from '../../datasets/types.js';
-import { finish, PAUSE, type Steps } from '../../corpus/steps.js';
+import { finish, PAUSE, type Steps } from '../../util/steps.js';
 
 /** A query character covered by matches of at least this many documents of one dataset is shared text. */
 export const SHARED_MIN_DOCUMENTS = 4;
@@ -31,7 +31,7 @@ export function sharedText(matches: readonly SearchMatch[], length: number): Sha
 }
 
 /**
- * {@link sharedText} as steps (src/corpus/steps.ts): it pauses between matches and every CHARS_PER_PAUSE
+ * {@link sharedText} as steps (src/util/steps.ts): it pauses between matches and every CHARS_PER_PAUSE
  * characters of the depth map, linear in the query's length (10 MB: tens of milliseconds).
  */
 export function* sharedTextSteps(matches: readonly SearchMatch[], length: number): Steps<SharedText> {

@@ -163,17 +163,20 @@ export async function deleteMonitor(store: Store, id: string): Promise<boolean> 
   });
 }
 
-/**
- * Re-evaluate the active monitors a change may affect (`trigger`: a dataset id, or 'interval' /
- * 'manual' for all), append the events to the log and hand them to the deliverer. Returns them.
- */
 /** What evaluating monitors reads: the corpus (for the linked models) and scoring. */
 export interface MonitorDeps {
   readonly corpus: CorpusView;
   score(request: ScoreRequest, cache: ChunkCache): Promise<ScoreResult>;
 }
 
-export async function evaluateMonitors(deps: MonitorDeps, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string): Promise<MonitorEvent[]> {
+/**
+ * Re-evaluate the active monitors a change may affect (`trigger`: a dataset id, or 'interval' /
+ * 'manual' for all), append the events to the log and stage their deliveries with them (the caller
+ * runs the deliverer: a service being stopped leaves them due for another process). Returns them.
+ */
+export async function evaluateMonitors(
+  deps: MonitorDeps, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string,
+): Promise<MonitorEvent[]> {
   const out: MonitorEvent[] = [];
   for (const m of await listMonitors(store)) {
     if (m.state !== 'active') continue;
@@ -219,7 +222,6 @@ export async function evaluateMonitors(deps: MonitorDeps, store: Store, delivere
     });
     if (kept) out.push(...events);
   }
-  if (deliverer && out.length) await deliverer.runDue();
   return out;
 }
 

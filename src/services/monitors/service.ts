@@ -36,11 +36,26 @@ export interface MonitorService {
   datasetChanged(datasetId: string): void;
   /** Resolves when the queued evaluations have run. */
   idle(): Promise<void>;
-  /** Evaluate every `intervalMs` and deliver due webhooks (timers unref'd: they never keep a process alive). */
+  /**
+   * Evaluate every `intervalMs`, and deliver due webhooks, looking for them at least every
+   * {@link DELIVERY_POLL_MS} (timers unref'd: they never keep a process alive).
+   */
   start(intervalMs: number): void;
-  /** Stop the interval and the deliverer, and wait for running work. */
-  stop(): Promise<void>;
+  /**
+   * Stop the interval and the deliverer, and wait for running work. Deliveries in flight get `graceMs` (default:
+   * the request timeout) and are then handed back ({@link WebhookDeliverer.stop}); events of evaluations that end
+   * meanwhile stay due for another process or the next start.
+   */
+  stop(options?: { readonly graceMs?: number }): Promise<void>;
 }
+
+/**
+ * Longest wait between two looks for due deliveries while started (one indexed read of the store). Deliveries
+ * staged by another process on the store — one that stopped, handed them back or died — go out this soon after
+ * they are due (or their lease lapsed), not only at the next monitoring interval.
+ * @example createMonitorService(deps).start(60_000) // evaluates every 60 s, delivers at least every 5 s
+ */
+export const DELIVERY_POLL_MS = 5_000;
 
 /**
  * @example
@@ -65,10 +80,16 @@ export function createMonitorService(deps: {
   const evaluation = { corpus, score: scores.score };
   let chain: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setInterval> | null = null;
+  /** Calls of stop() under way: evaluations then leave their deliveries due instead of sending them. */
+  let stopping = 0;
   const queue = (trigger: string, datasetId?: string): Promise<MonitorEvent[]> => {
     const run = chain
       .catch(() => undefined)
-      .then(() => evaluateMonitors(evaluation, store, webhooks, trigger, datasetId));
+      .then(() => evaluateMonitors(evaluation, store, webhooks, trigger, datasetId))
+      .then(async (events) => {
+        if (events.length > 0 && stopping === 0) await webhooks.runDue();
+        return events;
+      });
     chain = run;
     return run;
   };
@@ -95,12 +116,17 @@ export function createMonitorService(deps: {
       stopTimer();
       timer = setInterval(() => void queue('interval').catch(() => undefined), intervalMs);
       (timer as { unref?: () => void }).unref?.();
-      webhooks.start(intervalMs);
+      webhooks.start(Math.min(intervalMs, DELIVERY_POLL_MS));
     },
-    async stop() {
+    async stop(options = {}) {
       stopTimer();
-      await webhooks.stop();
-      await chain.catch(() => undefined);
+      stopping++;
+      try {
+        await webhooks.stop(options);
+        await chain.catch(() => undefined);
+      } finally {
+        stopping--;
+      }
     },
   };
 }

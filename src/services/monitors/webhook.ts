@@ -132,11 +132,14 @@ const DUE_PREFIX = 'delivery-due/';
 /**
  * `delivery-lease/<id>` → { until, by }: the runner sending an attempt now. Several processes on one
  * store (PostgreSQL) each run their deliverer; the lease, taken in a transaction before the request
- * and removed with its result, makes each attempt go out from one of them only. It lapses after the
- * request timeout plus this margin, so an attempt of a runner that died is made again by another.
+ * and removed with its result (or released when stop() cuts the request off), makes each attempt go
+ * out from one of them only. It lapses after the request timeout plus this margin, so an attempt of
+ * a runner that died is made again by another.
  */
 const LEASE_PREFIX = 'delivery-lease/';
 const LEASE_MARGIN_MS = 30_000;
+/** Abort reason of a request cut off by {@link WebhookDeliverer.stop}: its lease is handed back, no attempt logged. */
+const HANDED_BACK = Object.freeze({ reason: 'handed back at stop' });
 const DUE_PAGE = 256;
 const SECRET_UNAVAILABLE = 'secret unavailable';
 
@@ -189,6 +192,10 @@ export class WebhookDeliverer {
   #lastRunSent = 0;
   /** Names this deliverer in the leases it takes (for people reading the store). */
   readonly #runner = `run_${Math.random().toString(36).slice(2, 12)}`;
+  /** Calls of stop() under way: while any is, runs start no new attempt. */
+  #stopping = 0;
+  /** The requests in flight, aborted with {@link HANDED_BACK} when a stop's grace ends. */
+  readonly #inFlight = new Set<AbortController>();
 
   constructor(options: WebhookDelivererOptions) {
     if (!options || typeof options !== 'object' || !options.store) {
@@ -330,13 +337,33 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Stop the loop and wait for an in-flight run to finish. Safe to call when not started.
+   * Stop the loop, for a shutdown: a run in flight starts no new attempt (what is still due stays due, for the next
+   * start or another process on the store), and the requests in flight get `graceMs` to finish. One still
+   * unanswered then is aborted and handed back: its lease is released at once and no attempt is logged, so another
+   * deliverer on the store sends it at its next run instead of after the lease lapses (the receiver may have seen
+   * it: delivery is at-least-once). Resolves when the run in flight has ended. Safe to call when not started; a
+   * later {@link runDue}, {@link drain} or {@link start} works as before.
+   * @param options.graceMs How long requests in flight may take. @default the request timeout (`timeoutMs`)
+   * @throws INVALID_OPTIONS (rejects) for a negative or non-finite graceMs.
    * @example
-   * await deliverer.stop()
+   * await deliverer.stop({ graceMs: 5_000 }) // e.g. the drain of a server taken out of its load balancer
    */
-  async stop(): Promise<void> {
+  async stop(options: { readonly graceMs?: number } = {}): Promise<void> {
+    const graceMs = numberOption('graceMs', options.graceMs, this.#timeoutMs);
     this.#clearTimer();
-    await this.#tail;
+    this.#stopping++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const tail = this.#tail;
+      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), graceMs); });
+      if ((await Promise.race([tail.then(() => 'done' as const), late])) === 'late') {
+        for (const request of this.#inFlight) request.abort(HANDED_BACK);
+        await tail;
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#stopping--;
+    }
   }
 
   /**
@@ -481,11 +508,12 @@ export class WebhookDeliverer {
 
   async #runDueNow(): Promise<number> {
     this.#lastRunSent = 0;
+    if (this.#stopping > 0) return 0;
     const due = await this.#dueIds(this.#now());
     let sent = 0;
     let cursor = 0;
     const worker = async () => {
-      while (cursor < due.length) {
+      while (cursor < due.length && this.#stopping === 0) {
         const [key, id] = due[cursor++];
         if (await this.#attempt(key, id)) sent++;
       }
@@ -540,14 +568,19 @@ export class WebhookDeliverer {
       return false;
     }
 
+    if (this.#stopping > 0) return false; // stopping: no new attempt
     if (!(await this.#lease(indexKey, id))) return false; // another runner is sending it, or sent it
 
-    let sent: { attempt: DeliveryAttempt; outcome: Outcome };
+    let sent: { attempt: DeliveryAttempt; outcome: Outcome } | null;
     try {
       sent = await this.#send(record, secret);
     } catch (error) {
-      await this.#store.transaction((tx) => tx.delete(LEASE_PREFIX + id)).catch(() => {});
+      await this.#release(id).catch(() => {});
       throw error;
+    }
+    if (sent === null) {
+      await this.#release(id); // cut off by stop(): due as it was, for any runner, now
+      return false;
     }
     const { attempt, outcome } = sent;
     await this.#update(id, (tx, current, next) => {
@@ -589,6 +622,14 @@ export class WebhookDeliverer {
     });
   }
 
+  /** Remove this runner's lease of a delivery (a lease another runner took since is left alone). */
+  async #release(id: string): Promise<void> {
+    await this.#store.transaction(async (tx) => {
+      const held = (await tx.get(LEASE_PREFIX + id)) as { by?: unknown } | undefined;
+      if (held?.by === this.#runner) tx.delete(LEASE_PREFIX + id);
+    });
+  }
+
   /** Read-modify-write of one record inside a transaction; `change` returns false to write nothing. */
   async #update(
     id: string,
@@ -617,19 +658,22 @@ export class WebhookDeliverer {
     }
   }
 
-  /** POST the body once; classify the answer. Never throws. */
-  async #send(record: Delivery, secret: string): Promise<{ attempt: DeliveryAttempt; outcome: Outcome }> {
+  /** POST the body once; classify the answer, or null when stop() cut the request off. Never throws. */
+  async #send(record: Delivery, secret: string): Promise<{ attempt: DeliveryAttempt; outcome: Outcome } | null> {
     const startedAt = this.#now();
     const started = performance.now();
     const at = new Date(startedAt).toISOString();
     const elapsed = () => Math.round(performance.now() - started);
-    // Sign at send time, not at enqueue: a retry hours later must carry a timestamp inside the
-    // receiver's replay window.
-    const signature = await signPayload(secret, record.body, Math.floor(startedAt / 1000));
+    // in flight from here: a stop() whose grace ends while this signs makes the fetch below fail at once
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    this.#inFlight.add(controller);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let response: Response;
     try {
+      // Sign at send time, not at enqueue: a retry hours later must carry a timestamp inside the
+      // receiver's replay window.
+      const signature = await signPayload(secret, record.body, Math.floor(startedAt / 1000));
+      timer = setTimeout(() => controller.abort(), this.#timeoutMs);
       response = await this.#fetch(record.url, {
         method: 'POST',
         body: record.body,
@@ -645,10 +689,12 @@ export class WebhookDeliverer {
         signal: controller.signal,
       });
     } catch (error) {
+      if (controller.signal.reason === HANDED_BACK) return null;
       const message = controller.signal.aborted ? `timeout after ${this.#timeoutMs} ms` : networkError(error);
       return { attempt: { at, error: message, duration_ms: elapsed() }, outcome: { kind: 'retry' } };
     } finally {
       clearTimeout(timer);
+      this.#inFlight.delete(controller);
     }
     // The answer's body is not used; cancel it so the connection is released now rather than at GC.
     await response.body?.cancel().catch(() => {});

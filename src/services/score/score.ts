@@ -27,7 +27,10 @@
  *    the interval's lower bound when below 0.5 — a separate quantity: the jurisdiction never enters
  *    the probability.
  */
-import type { CorpusView } from '../../corpus/types.js';
+import type { CorpusView, SliceOptions } from '../../corpus/types.js';
+import type { Offload } from '../../corpus/work.js';
+import { resolveOptions } from '../../fingerprint/options.js';
+import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
 import { chanceEvidence, MAX_STRENGTH } from '../analyze/evidence.js';
@@ -141,7 +144,6 @@ interface Linked {
   pirated: boolean;
 }
 
-/** Compute a score (see the module comment). */
 /** Chunk search results shared by several scores of one work (monitors score many models at once). */
 export type ChunkCache = Map<string, { chance: number; flagged: boolean; longest: number }>;
 
@@ -151,7 +153,18 @@ export interface ScoreDeps {
   readonly fingerprint: Fingerprinter;
 }
 
-export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache): Promise<ScoreResult> {
+/**
+ * Compute a score (see the module comment). The chunk searches share the thread as analyze's search does
+ * (`run.sliceMs`, src/util/steps.ts): a turn of the event loop whenever that much work has passed since the last,
+ * between chunks and inside each chunk's search; the work's word tokens (the chunking, linear in its length) are
+ * found on `run.offload` when given. A chunk's own pure work stays in this thread: at 200 words it costs less
+ * than a message to another thread. The result is the same whichever way it runs.
+ */
+export async function scoreWork(
+  deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache, run: SliceOptions = {},
+): Promise<ScoreResult> {
+  const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
+  if (typeof sliceMs !== 'number' || !(sliceMs >= 0)) throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
   onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
   const workHash = checkWorkHash(r.work_hash);
@@ -169,24 +182,34 @@ export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreReq
   const limitations = new Set<FactorCode>(['no_model_probe', 'reference_sample_only', 'calibrated_on_constructed_queries']);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
   const linked = linkedDatasets(deps.corpus, model);
+  const stored = new Set(deps.corpus.datasets().filter((s) => s.storage === 'postgres').map((s) => s.id));
   if (linked.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
 
-  const chunks = text === null ? [] : await chunkText(deps.fingerprint, text);
+  const chunks = text === null ? [] : await chunkText(deps.fingerprint, text, run.offload);
   const n = chunks.length;
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
   // chances[d][i]: chunk i against linked dataset d
   const chances = linked.map(() => new Float64Array(n).fill(1));
   const longest = linked.map(() => new Int32Array(n));
   const flagged = linked.map(() => new Uint8Array(n));
+  let sliceStart = performance.now();
   for (let i = 0; i < n; i++) {
     let chunk: string | null = null;
-    linked.forEach((l, d) => {
+    for (let d = 0; d < linked.length; d++) {
+      const l = linked[d];
       const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
       let e = cache?.get(key);
       if (!e) {
+        if (performance.now() - sliceStart >= sliceMs) {
+          await nextMacrotask();
+          sliceStart = performance.now();
+        }
         chunk ??= text!.slice(chunks[i].start, chunks[i].end);
-        const { result, details } = deps.corpus.searchDetailed(chunk, { datasets: [l.id] });
+        // a dataset kept in a database is searched asynchronously (Infinity: in one go)
+        const { result, details } = sliceMs === Infinity && !stored.has(l.id)
+          ? deps.corpus.searchDetailed(chunk, { datasets: [l.id] })
+          : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id] }, { sliceMs });
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
@@ -197,7 +220,7 @@ export async function scoreWork(deps: ScoreDeps, store: Store, request: ScoreReq
       flagged[d][i] = e.flagged ? 1 : 0;
       longest[d][i] = e.longest;
       if (l.kind === 'portrait' && e.flagged) factors.add('portrait_membership');
-    });
+    }
   }
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
@@ -343,10 +366,16 @@ function linkedDatasets(corpus: CorpusView, model: KbModel): Linked[] {
   return out;
 }
 
+/** A work's word tokens: its 1-word shingles, nothing else. */
+const WORD_TOKENS = { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false } as const;
+
 /** Chunks of CHUNK_WORDS tokens as UTF-16 spans (a tail under half a chunk joins the previous one). */
-async function chunkText(fingerprint: Fingerprinter, text: string): Promise<Array<{ start: number; end: number; tokens: number }>> {
-  const fp = await fingerprint(text, { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false });
-  const { starts, ends } = fp.shingles;
+async function chunkText(
+  fingerprint: Fingerprinter, text: string, offload?: Offload,
+): Promise<Array<{ start: number; end: number; tokens: number }>> {
+  const { starts, ends } = offload
+    ? (await offload.run({ kind: 'fingerprint', text, options: resolveOptions(WORD_TOKENS) })).shingles
+    : (await fingerprint(text, WORD_TOKENS)).shingles;
   const n = starts.length;
   const out: Array<{ start: number; end: number; tokens: number }> = [];
   for (let i = 0; i < n; i += CHUNK_WORDS) {

@@ -3,6 +3,7 @@
  * parameter taken out), how the target is named in messages (never with its password), and which
  * driver errors mean "the database is not available" (STORE_UNAVAILABLE) rather than a bug.
  */
+import type { Pool, PoolClient } from 'pg';
 import { TrainprintError } from '../../errors.js';
 
 /** Where the store lives, parsed from its URL. */
@@ -91,4 +92,79 @@ export function unavailable(error: unknown, target: PostgresTarget): TrainprintE
   else if (/connection (terminated|timeout)|timeout expired|Connection ended/i.test(message)) why = message;
   if (why === undefined) return undefined;
   return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
+}
+
+/**
+ * FNV-1a of a name as a signed 32-bit integer: the second half of an advisory lock key.
+ * @example lockId('trainprint') // a fixed int32
+ */
+export function lockId(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/**
+ * A plain name (checked by {@link checkSchema} or made here) as a quoted SQL identifier.
+ * @example quote('trainprint') // '"trainprint"'
+ */
+export const quote = (name: string): string => `"${name}"`;
+
+/** The pool settings of a store or a dataset: how many connections, how long to wait for one. */
+export interface PoolSettings {
+  readonly maxConnections?: number;
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * A `pg` pool for `target` (the driver imported now: Node only), after checking `settings`
+ * (INVALID_OPTIONS: maxConnections 1..1000, default 10; connectTimeoutMs > 0, default 10 s).
+ * @example const pool = await openPool(parseTarget(url), { maxConnections: 20 })
+ */
+export async function openPool(target: PostgresTarget, settings: PoolSettings): Promise<Pool> {
+  const { max, timeout } = checkPoolSettings(settings);
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: target.connectionString, max, connectionTimeoutMillis: timeout });
+  // An idle connection that breaks (server restart) is reported here; the next query reconnects or
+  // fails with STORE_UNAVAILABLE, so there is nothing to do — but an unheard 'error' would crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * The checked pool settings, with their defaults (INVALID_OPTIONS otherwise): checked before anything connects.
+ * @example checkPoolSettings({}) // { max: 10, timeout: 10000 }
+ */
+export function checkPoolSettings(settings: PoolSettings): { max: number; timeout: number } {
+  const max = settings.maxConnections ?? 10;
+  const timeout = settings.connectTimeoutMs ?? 10_000;
+  if (!Number.isInteger(max) || max < 1 || max > 1000) {
+    throw new TrainprintError('INVALID_OPTIONS', `maxConnections must be an integer in 1..1000, got ${String(max)}`);
+  }
+  if (!Number.isInteger(timeout) || timeout < 1) {
+    throw new TrainprintError('INVALID_OPTIONS', `connectTimeoutMs must be a positive integer, got ${String(timeout)}`);
+  }
+  return { max, timeout };
+}
+
+/**
+ * Runs `body` in a database transaction on a connection of `pool`: `begin` (BEGIN, and whatever must come
+ * first in it, such as an advisory lock), the body, COMMIT; ROLLBACK on a failure, which is rethrown. A
+ * connection that cannot roll back is dropped from the pool rather than handed to the next caller.
+ * @example await inTransaction(pool, 'BEGIN', (db) => db.query('DELETE FROM t'))
+ */
+export async function inTransaction<T>(pool: Pool, begin: string, body: (db: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(begin);
+    const result = await body(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

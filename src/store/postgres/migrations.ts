@@ -2,8 +2,13 @@
  * The PostgreSQL store's schema, as numbered migrations. `openPostgresStore` applies the ones a
  * schema lacks, in order, each in its own transaction, under a session advisory lock (so two
  * processes starting at once do not both apply one), and records each in `schema_migrations`.
- * A migration is never edited once released: a change is a new one with the next number.
+ * A migration is never edited once released: a change is a new one with the next number. Stored
+ * datasets (./dataset.ts) keep their catalog the same way, in `dataset_migrations`
+ * ({@link DATASET_MIGRATIONS}).
  */
+import type { Pool } from 'pg';
+import { TrainprintError } from '../../errors.js';
+import { lockId, quote } from './connection.js';
 
 /** One step of the schema. `sql` receives the quoted schema name. */
 export interface Migration {
@@ -48,3 +53,86 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: (s) => `ALTER TABLE ${s}.kv ADD COLUMN applied bigint`,
   },
 ];
+
+/**
+ * The catalog of stored exact datasets (./dataset.ts): one row per dataset with its descriptor
+ * (msgpack), params, partition count, the name prefix of its tables and its running counts; the
+ * sequence numbers those prefixes. A dataset's own tables are made when it is created.
+ * @example DATASET_MIGRATIONS[0].name // 'dataset catalog'
+ */
+export const DATASET_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'dataset catalog',
+    sql: (s) => `CREATE TABLE ${s}.datasets (
+        id text PRIMARY KEY,
+        tables text NOT NULL UNIQUE,
+        params text NOT NULL DEFAULT '',
+        descriptor bytea NOT NULL,
+        partitions integer NOT NULL,
+        documents bigint NOT NULL DEFAULT 0,
+        tokens bigint NOT NULL DEFAULT 0,
+        bytes bigint NOT NULL DEFAULT 0,
+        fingerprints bigint NOT NULL DEFAULT 0,
+        text_bytes bigint NOT NULL DEFAULT 0,
+        indexed boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now());
+      CREATE SEQUENCE ${s}.dataset_tables`,
+  },
+];
+
+/** Which migrations, recorded in which table, under which advisory lock class. */
+export interface MigrationSet {
+  readonly migrations: readonly Migration[];
+  /** The table recording the applied versions (in the schema). */
+  readonly table: string;
+  /** First half of the session advisory lock (the second is the schema's). */
+  readonly lockClass: number;
+}
+
+const noop = (): void => {};
+
+/**
+ * Applies the migrations of `set` that `schema` lacks (creating the schema when missing), each in its
+ * own transaction, under a session advisory lock, so processes starting at once apply each once.
+ * @throws STORE_UNAVAILABLE when the schema was migrated by a newer release
+ * @example await applyMigrations(pool, 'trainprint', { migrations: MIGRATIONS, table: 'schema_migrations', lockClass })
+ */
+export async function applyMigrations(pool: Pool, schema: string, set: MigrationSet): Promise<void> {
+  const client = await pool.connect();
+  const s = quote(schema);
+  const table = `${s}.${quote(set.table)}`;
+  let broken: Error | undefined;
+  try {
+    await client.query(`SELECT pg_advisory_lock(${set.lockClass}, ${lockId(schema)})`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table}
+      (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const applied = await client.query(`SELECT version FROM ${table}`);
+    const done = new Set(applied.rows.map((r) => r.version as number));
+    const newest = Math.max(0, ...done);
+    const known = set.migrations.length;
+    if (newest > known) {
+      const why = `schema ${schema} is at version ${newest}, newer than this release knows (${known}): upgrade`;
+      throw new TrainprintError('STORE_UNAVAILABLE', why);
+    }
+    for (const m of set.migrations) {
+      if (done.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql(s));
+        await client.query(`INSERT INTO ${table} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(noop);
+        throw error;
+      }
+    }
+    await client.query(`SELECT pg_advisory_unlock(${set.lockClass}, ${lockId(schema)})`);
+  } catch (error) {
+    broken = error as Error; // drop the connection: it may still hold the session lock
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

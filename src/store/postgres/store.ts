@@ -13,7 +13,8 @@
  * write go out together in one database transaction (group commit). Reads go through the pool concurrently
  * and see committed state. {@link PostgresStore.increment} — the usage counters, the one hot
  * write — takes no advisory lock: one `INSERT … ON CONFLICT DO UPDATE … RETURNING` statement,
- * serialised by the row lock.
+ * serialised by the row lock; a transaction reads rows `FOR UPDATE`, so a count it reads and writes back
+ * (a decrement) is never raced by such an increment.
  *
  * Imports `pg` lazily (Node only): reachable only from the `trainprint/node` entry.
  */
@@ -23,8 +24,10 @@ import { checkKey, checkScan, decodeValue, encodeBatch, encodeValue, type Encode
 import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
 import { bytesKey, keyBytes, prefixEnd } from './key-bytes.js';
-import { checkSchema, parseTarget, unavailable, type PostgresTarget } from './connection.js';
-import { MIGRATIONS } from './migrations.js';
+import {
+  checkSchema, inTransaction, lockId, openPool, parseTarget, quote, unavailable, type PostgresTarget,
+} from './connection.js';
+import { applyMigrations, MIGRATIONS } from './migrations.js';
 
 /**
  * Options of {@link openPostgresStore}.
@@ -47,14 +50,6 @@ export interface PostgresStoreOptions {
 const WRITE_LOCK_CLASS = 0x7470_7772;
 const MIGRATION_LOCK_CLASS = 0x7470_6d67;
 
-/** FNV-1a of the schema name as a signed 32-bit integer: the advisory lock's second half. */
-function lockId(schema: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < schema.length; i++) h = Math.imul(h ^ schema.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
-
-const quote = (name: string): string => `"${name}"`;
 const noop = (): void => {};
 const buffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -83,6 +78,7 @@ interface Queryable {
 class Statements {
   readonly kv: string;
   readonly get: string;
+  readonly getForUpdate: string;
   readonly delete: string;
   readonly putMany: string;
   readonly deleteMany: string;
@@ -92,6 +88,7 @@ class Statements {
     const s = quote(schema);
     this.kv = `${s}.kv`;
     this.get = `SELECT value FROM ${this.kv} WHERE key = $1`;
+    this.getForUpdate = `${this.get} FOR UPDATE`;
     this.delete = `DELETE FROM ${this.kv} WHERE key = $1`;
     this.putMany = `INSERT INTO ${this.kv} (key, value) SELECT * FROM unnest($1::bytea[], $2::bytea[])
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
@@ -111,8 +108,8 @@ class Statements {
   }
 }
 
-async function getValue(db: Queryable, sql: Statements, key: string): Promise<unknown | undefined> {
-  const r = await db.query(sql.get, [buffer(keyBytes(key))]);
+async function getValue(db: Queryable, sql: Statements, key: string, forUpdate = false): Promise<unknown | undefined> {
+  const r = await db.query(forUpdate ? sql.getForUpdate : sql.get, [buffer(keyBytes(key))]);
   return r.rows.length === 0 ? undefined : decodeValue(r.rows[0].value as Uint8Array);
 }
 
@@ -341,21 +338,7 @@ export class PostgresStore implements Store {
   /** Runs `body` at its turn, in a database transaction holding the schema's write lock. */
   #write<T>(body: (db: PoolClient) => Promise<T>): Promise<T> {
     this.#group = undefined; // a write queued after a group: later puts must not overtake it
-    const run = this.#chain.then(() => this.#run(async () => {
-      const client = await this.#pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query(this.#lockSql);
-        const result = await body(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
-        throw error;
-      } finally {
-        client.release(broken); // a client that cannot roll back is dropped from the pool
-      }
-    }));
+    const run = this.#chain.then(() => this.#run(() => inTransaction(this.#pool, this.#lockSql, body)));
     this.#chain = run.then(noop, noop);
     return run;
   }
@@ -381,7 +364,9 @@ class PostgresTransaction implements Transaction {
     checkKey(key);
     const own = this.#writes.get(key);
     if (own !== undefined) return own === null ? undefined : decodeValue(own);
-    return getValue(this.#db, this.#sql, key);
+    // FOR UPDATE: a row read here is locked until the commit, so a lock-free `increment` of it from another
+    // process waits and then adds to what this transaction wrote, instead of being overwritten by it
+    return getValue(this.#db, this.#sql, key, true);
   }
 
   put(key: string, value: unknown): void {
@@ -438,63 +423,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parseTarget(url);
   const schema = options.schema ?? target.schema ?? 'trainprint';
   checkSchema(schema);
-  const max = options.maxConnections ?? 10;
-  const timeout = options.connectTimeoutMs ?? 10_000;
-  if (!Number.isInteger(max) || max < 1 || max > 1000) {
-    throw new TrainprintError('INVALID_OPTIONS', `maxConnections must be an integer in 1..1000, got ${String(max)}`);
-  }
-  if (!Number.isInteger(timeout) || timeout < 1) {
-    throw new TrainprintError('INVALID_OPTIONS', `connectTimeoutMs must be a positive integer, got ${String(timeout)}`);
-  }
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: target.connectionString, max, connectionTimeoutMillis: timeout });
-  // An idle connection that breaks (server restart) is reported here; the next query reconnects or
-  // fails with STORE_UNAVAILABLE, so there is nothing to do — but an unheard 'error' would crash the process.
-  pool.on('error', noop);
+  const pool = await openPool(target, options);
   try {
-    await migrate(pool, schema);
+    const set = { migrations: MIGRATIONS, table: 'schema_migrations', lockClass: MIGRATION_LOCK_CLASS };
+    await applyMigrations(pool, schema, set);
   } catch (error) {
     await pool.end().catch(noop);
     throw unavailable(error, target) ?? error;
   }
   return new PostgresStore(pool, target, schema);
-}
-
-/** Applies the migrations `schema` lacks, under a session advisory lock. */
-async function migrate(pool: Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  const s = quote(schema);
-  let broken: Error | undefined;
-  try {
-    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_CLASS}, ${lockId(schema)})`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations
-      (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const applied = await client.query(`SELECT version FROM ${s}.schema_migrations`);
-    const done = new Set(applied.rows.map((r) => r.version as number));
-    const newest = Math.max(0, ...done);
-    const known = MIGRATIONS.length;
-    if (newest > known) {
-      const why = `schema ${schema} is at version ${newest}, newer than this release knows (${known}): upgrade`;
-      throw new TrainprintError('STORE_UNAVAILABLE', why);
-    }
-    for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
-      await client.query('BEGIN');
-      try {
-        await client.query(m.sql(s));
-        await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(noop);
-        throw error;
-      }
-    }
-    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_CLASS}, ${lockId(schema)})`);
-  } catch (error) {
-    broken = error as Error; // drop the connection: it may still hold the session lock
-    throw error;
-  } finally {
-    client.release(broken);
-  }
 }

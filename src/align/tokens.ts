@@ -1,0 +1,204 @@
+/**
+ * Word tokens of texts to align, with process-wide ids: a lexicon that interns each token form once (its word id
+ * and the id of its Porter stem), {@link tokenize} for one text, and {@link TokenizedText} for the windows of a
+ * long text that a search aligns again and again (the query against every candidate, a document's probe and
+ * widened windows): tokenized once in chunks, a window's tokens are sliced from them.
+ */
+import { normalize } from '../text/normalize.js';
+import { porterStem, STOP_WORDS } from './stem.js';
+
+/**
+ * Token forms seen by this process, interned once: a word id per form and a term id per Porter stem (−1 for a
+ * stop word). A search aligns the query with many candidate windows, each pair with its own dense ids; stemming
+ * and hashing every token again for every pair took half of a search's time. Bounded: past
+ * {@link LEXICON_LIMIT} forms it starts afresh (a new epoch; tokens of an older epoch are interned again).
+ */
+export class Lexicon {
+  epoch = 0;
+  readonly #forms = new Map<string, number>();
+  readonly #stems = new Map<string, number>();
+  /** Term id of each word id (−1: a stop word). */
+  termOf = new Int32Array(1024);
+
+  get words(): number {
+    return this.#forms.size;
+  }
+
+  get terms(): number {
+    return this.#stems.size;
+  }
+
+  /** The word id of `form` (interned on first sight). */
+  word(form: string): number {
+    let id = this.#forms.get(form);
+    if (id === undefined) {
+      id = this.#forms.size;
+      this.#forms.set(form, id);
+      if (id === this.termOf.length) {
+        const grown = new Int32Array(id * 2);
+        grown.set(this.termOf);
+        this.termOf = grown;
+      }
+      this.termOf[id] = STOP_WORDS.has(form) ? -1 : this.#stem(porterStem(form));
+    }
+    return id;
+  }
+
+  #stem(stem: string): number {
+    let id = this.#stems.get(stem);
+    if (id === undefined) this.#stems.set(stem, (id = this.#stems.size));
+    return id;
+  }
+
+  /** Starts afresh when full (before a text is interned, so one text's ids are always of one epoch). */
+  reserve(): void {
+    if (this.#forms.size < LEXICON_LIMIT) return;
+    this.#forms.clear();
+    this.#stems.clear();
+    this.epoch++;
+  }
+}
+
+/** Most token forms the lexicon holds (about 100 MB at the limit with its maps). */
+const LEXICON_LIMIT = 1 << 20;
+/** The process's lexicon. */
+export const lexicon = new Lexicon();
+
+/** A text's word tokens: spans in the string and lexicon word ids (see {@link tokenize}). */
+export interface Tokens {
+  readonly text: string;
+  readonly epoch: number;
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
+  readonly word: Int32Array;
+}
+
+/**
+ * The word tokens of `text` as {@link prepare} cuts them (pinned NFKC_Casefold, spans in `text`), with
+ * process-wide word ids: the part of preparing a text that does not depend on the other text of the pair.
+ * @example const t = tokenize('The cat sat.') // t.start = [0, 4, 8], t.end = [3, 7, 11]
+ */
+export function tokenize(text: string): Tokens {
+  lexicon.reserve();
+  const { text: norm, map } = normalize(text);
+  const n = norm.length === 0 ? 0 : countSpaces(norm) + 1;
+  const start = new Uint32Array(n);
+  const end = new Uint32Array(n);
+  const word = new Int32Array(n);
+  let s = 0;
+  for (let t = 0; t < n; t++) {
+    let e = norm.indexOf(' ', s);
+    if (e < 0) e = norm.length;
+    start[t] = map[s];
+    end[t] = map[e];
+    word[t] = lexicon.word(norm.slice(s, e));
+    s = e + 1;
+  }
+  return { text, epoch: lexicon.epoch, start, end, word };
+}
+
+
+/** Spaces in `s` (tokens of a normalised text are separated by single spaces). */
+export function countSpaces(s: string): number {
+  let c = 0;
+  for (let i = s.indexOf(' '); i >= 0; i = s.indexOf(' ', i + 1)) c++;
+  return c;
+}
+
+/** Characters per chunk of a {@link TokenizedText} (the chunk then runs on to the next white space). */
+const CHUNK = 4096;
+/** Furthest a chunk runs on to find white space; a chunk cut elsewhere marks its windows for the slow path. */
+const CHUNK_REACH = 256;
+/**
+ * White space that separates tokens: JavaScript's `\s` without U+FEFF, which the normaliser drops as a default
+ * ignorable (a token runs on across it).
+ */
+const SPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
+interface Chunk {
+  readonly from: number;
+  readonly to: number;
+  tokens: Tokens | undefined;
+}
+
+/**
+ * A text whose windows are tokenized from shared chunks: `window(from, to)` gives exactly
+ * `tokenize(text.slice(from, to))` — tokens never cross white space and the normaliser composes nothing
+ * across it, so a window cut at white space holds the same tokens as the whole text there (property-tested).
+ * Windows cut elsewhere, or crossing a chunk cut made without white space (long runs without spaces, e.g.
+ * CJK), are tokenized on their own.
+ * @example
+ * const q = new TokenizedText(query)
+ * const t = q.window(1200, 5400) // tokens of query.slice(1200, 5400), positions in that slice
+ */
+export class TokenizedText {
+  readonly text: string;
+  readonly #chunks: Chunk[] = [];
+  /** True when the chunk cut at the end of chunk i is at white space. */
+  readonly #safeCut: boolean[] = [];
+
+  constructor(text: string) {
+    this.text = text;
+    for (let from = 0; from < text.length;) {
+      let to = Math.min(text.length, from + CHUNK);
+      let safe = to === text.length;
+      for (let i = to; !safe && i < Math.min(text.length, to + CHUNK_REACH); i++) {
+        if (SPACE.test(text[i])) { to = i; safe = true; }
+      }
+      if (!safe && (text.charCodeAt(to) & 0xfc00) === 0xdc00) to--; // never split a surrogate pair
+      this.#chunks.push({ from, to, tokens: undefined });
+      this.#safeCut.push(safe);
+      from = to;
+    }
+  }
+
+  /** The tokens of `text.slice(from, to)`, positions in that slice. */
+  window(from: number, to: number): Tokens {
+    const { text } = this;
+    const atSpace = (p: number) => p <= 0 || p >= text.length || SPACE.test(text[p]);
+    const first = this.#chunkAt(from), last = this.#chunkAt(Math.max(from, to - 1));
+    let safe = atSpace(from) && atSpace(to);
+    for (let c = first; safe && c < last; c++) safe = this.#safeCut[c];
+    if (!safe || from >= to) return tokenize(text.slice(from, to));
+    const parts: Tokens[] = [];
+    for (let c = first; c <= last; c++) parts.push(this.#tokens(c));
+    // a chunk tokenized late may have started a new lexicon epoch: then the window is tokenized on its own
+    if (parts.some((p) => p.epoch !== lexicon.epoch)) return tokenize(text.slice(from, to));
+    let n = 0;
+    for (const p of parts) for (let t = 0; t < p.start.length; t++) if (p.start[t] >= from && p.end[t] <= to) n++;
+    const start = new Uint32Array(n), end = new Uint32Array(n), word = new Int32Array(n);
+    let k = 0;
+    for (const p of parts) {
+      for (let t = 0; t < p.start.length; t++) {
+        if (p.start[t] < from || p.end[t] > to) continue;
+        start[k] = p.start[t] - from;
+        end[k] = p.end[t] - from;
+        word[k++] = p.word[t];
+      }
+    }
+    return { text: text.slice(from, to), epoch: lexicon.epoch, start, end, word };
+  }
+
+  #chunkAt(p: number): number {
+    let lo = 0, hi = this.#chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#chunks[mid].from <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Chunk c's tokens, positions in the whole text (tokenized again after a lexicon epoch change). */
+  #tokens(c: number): Tokens {
+    const chunk = this.#chunks[c];
+    if (chunk.tokens && chunk.tokens.epoch === lexicon.epoch) return chunk.tokens;
+    const t = tokenize(this.text.slice(chunk.from, chunk.to));
+    for (let i = 0; i < t.start.length; i++) {
+      t.start[i] += chunk.from;
+      t.end[i] += chunk.from;
+    }
+    chunk.tokens = t;
+    return t;
+  }
+}
