@@ -13,7 +13,7 @@
 //
 //   node bench/stall.mjs [--runs 3] [--mb 10] [--compare-chars 500000] [--fresh]
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { request as httpRequest, Agent } from 'node:http';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { english } from './corpus.mjs';
@@ -59,6 +59,7 @@ async function main() {
   const INTERVAL_MS = 10;
   const FRESH = args.includes('--fresh');
   const t0 = performance.now();
+  const loadBefore = loadavg();
 
   // a 10 MB analysis: real English prose (bench/corpus.mjs), as large as analyze accepts
   const content = english(MB * 1_000_000);
@@ -121,6 +122,8 @@ async function main() {
     }
     const { before, after } = summary[task];
     summary[task].p99_before_over_after = round(before.status_p99_ms / after.status_p99_ms);
+    const p99s = byMode.after.map((m) => m.p99_ms);
+    summary[task].after_p99_range_ms = [round(Math.min(...p99s)), round(Math.max(...p99s))];
     summary[task].task_after_over_before = round(after.task_ms / before.task_ms);
   }
   const result = {
@@ -137,6 +140,9 @@ async function main() {
       status_connections: FRESH ? 'a new connection per request' : 'kept alive',
       runs_per_mode: RUNS,
       pool_threads: servers.after.threads,
+      // other processes on the machine take cores from both servers: the 1- and 5-minute load averages
+      // when the runs started and ended (on a 2-core machine, above 2 means they waited for a core)
+      load_average: { start: loadBefore.slice(0, 2).map(round), end: loadavg().slice(0, 2).map(round) },
       before: 'createHandler(engine, { sliceMs: Infinity }), no worker pool',
       after: 'createHandler(engine, { offload: pool }), serve(…, { workers: pool }), sliceMs 3 (default)',
     },
