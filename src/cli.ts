@@ -62,8 +62,9 @@ const HELP = `usage:
       --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
       --format F              text|jsonl|json|parquet for every file, instead of by extension
       --out FILE              output file (default ID.tpds)
-      --threads N             threads that fingerprint documents (default: the available cores);
-                              the file is byte-identical for any N
+      --threads N             threads that fingerprint documents, and read and parse plain
+                              .jsonl files (default: the available cores); the file is
+                              byte-identical for any N
       --quiet                 no progress line
   trainprint index info FILE
       validate a dataset file and print its header, descriptor and stats as JSON
