@@ -69,8 +69,9 @@ const HELP = `usage:
                               postgres://user@host:5432/db[?schema=S] (default schema trainprint_datasets)
       --partitions N          with --into: hash partitions of the posting tables, 1..1024 (default 16)
       --replace               with --into: drop a dataset with the same id first
-      --threads N             threads that fingerprint documents (default: the available cores);
-                              the file is byte-identical for any N
+      --threads N             threads that fingerprint documents, and read and parse plain
+                              .jsonl files (default: the available cores); the file is
+                              byte-identical for any N
       --quiet                 no progress line
   trainprint index push FILE --into URL [--dataset ID] [--partitions N] [--replace]
       copy an exact dataset file into PostgreSQL (same documents, same search results); the

@@ -50,7 +50,12 @@ export interface SnapshotPatch {
   readonly bytes: Uint8Array;
 }
 
-/** Options of a {@link SnapshotStream}. */
+/**
+ * Options of a {@link SnapshotStream}.
+ * @example
+ * import { crc32 } from 'node:zlib'
+ * const stream = engine.exportDatasetStream('books', { crc32 })
+ */
 export interface SnapshotStreamOptions {
   /**
    * The CRC-32 (IEEE, as zlib) the pieces are checksummed with, continuing from `crc` (0 at the

@@ -289,7 +289,10 @@ export function jsonlLineError(e: unknown): { detail: string; cause: unknown } |
   return e instanceof RecordError ? { detail: e.message, cause: e.cause } : undefined;
 }
 
-/** The message of a line that is too long (the check is the reader's: it sees the line grow). */
+/**
+ * The message of a line that is too long (the check is the reader's: it sees the line grow).
+ * @example tooLong(1024) // 'line longer than maxDocumentBytes (1024 bytes)'
+ */
 export const tooLong = (maxBytes: number) => `line longer than maxDocumentBytes (${maxBytes} bytes)`;
 
 /** JSON Lines: split the byte stream on \n, decode and parse one line at a time. */

@@ -132,7 +132,8 @@ describe('index build --threads', () => {
 
   it('a worker that dies or cannot start is an INTERNAL error, not a hang', async () => {
     const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
-    const docs = Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, text: 'some words here' }));
+    // many batches: the main thread does batches while the workers start, and must meet their failure
+    const docs = Array.from({ length: 40 * 2048 }, (_, i) => ({ id: `d${i}`, text: `some words here ${i}` }));
     async function* source() { yield* docs; }
     for (const [name, code, expected] of [
       ['exits.mjs', 'process.exit(3)', 'exited (code 3)'],
@@ -147,6 +148,24 @@ describe('index build --threads', () => {
       expect(lib.isTrainprintError(e, 'INTERNAL'), String(e)).toBe(true);
       expect((e as Error).message).toContain(expected);
     }
+  });
+
+  it('batches wait for a worker that says it is ready; until then the main thread does them', async () => {
+    const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
+    const name = join(dir, 'never-ready.mjs');
+    writeFileSync(name, 'setInterval(() => {}, 1000)'); // starts, never says ready, never exits
+    const texts = corpusLines().slice(0, 3000).map((l) => (JSON.parse(l) as { text: string }).text);
+    async function* source() { for (const [i, text] of texts.entries()) yield { id: `d${i}`, text }; }
+    const fingerprinter = await lib.createDatasetFingerprinter({ kind: 'portrait' });
+    let documents = 0;
+    const batches = fingerprintInThreads(source(), { threads: 2, kind: 'portrait', workerUrl: new URL(`file://${name}`) });
+    for await (const { documents: docs, fingerprints } of batches) {
+      const expected = fingerprinter.fingerprint(docs.map((d) => d.text));
+      expect(fingerprints.hashes).toEqual(expected.hashes);
+      expect(docs[0].id).toBe(`d${documents}`);
+      documents += docs.length;
+    }
+    expect(documents).toBe(texts.length);
   });
 
   it('ids PATH:LINE, blank and CRLF lines, files read on the main thread: one file for 1, 2, 3 threads', async () => {
