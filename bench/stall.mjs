@@ -1,5 +1,6 @@
 // Event-loop stalls of a serving process while long CPU work runs: GET /api/v1/status latency (p50 / p99 /
-// max) while one client posts a 10 MB analyze and while one posts a 500,000-character compare, against
+// max) while one client posts a 10 MB analyze (text, or the same as HTML), a 500,000-character compare or
+// a 10 MB work registration, against
 // the built package (dist/, what ships) with the default packs and the starter dataset loaded, as
 // `trainprint serve` has them. Two servers in the same run, each in its own worker thread:
 //   - before: `createHandler(engine, { sliceMs: Infinity })` and no worker pool — the search of an
@@ -12,6 +13,7 @@
 // --runs times each; the figures are medians over runs. Results: bench/results/stall.json.
 //
 //   node bench/stall.mjs [--runs 3] [--mb 10] [--compare-chars 500000] [--fresh]
+//                        [--tasks analyze,compare,analyze-html,register]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { request as httpRequest, Agent } from 'node:http';
@@ -58,6 +60,8 @@ async function main() {
   const COMPARE_CHARS = arg('compare-chars', 500_000);
   const INTERVAL_MS = 10;
   const FRESH = args.includes('--fresh');
+  const t = args.indexOf('--tasks');
+  const TASKS = t >= 0 ? args[t + 1].split(',') : ['analyze', 'compare', 'analyze-html', 'register'];
   const t0 = performance.now();
   const loadBefore = loadavg();
 
@@ -69,6 +73,9 @@ async function main() {
   const a = prose.slice(0, COMPARE_CHARS);
   const b = a.slice(0, COMPARE_CHARS / 2) + prose.slice(COMPARE_CHARS, COMPARE_CHARS + COMPARE_CHARS / 2);
   const compareBody = JSON.stringify({ a, b });
+  const escaped = content.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const html = `<html><body>\n<p>${escaped.split(/\n\s*\n/).join('</p>\n<p>')}</p>\n</body></html>`
+    .slice(0, 10 * 1024 * 1024 - 64);
 
   const servers = {};
   for (const mode of ['before', 'after']) {
@@ -82,14 +89,24 @@ async function main() {
   const ready = ((performance.now() - t0) / 1000).toFixed(1);
   console.log(`servers ready in ${ready} s (pool threads: ${servers.after.threads})`);
 
-  const tasks = {
+  const allTasks = {
     analyze: { path: '/api/v1/attribution/analyze', body: analyzeBody },
     compare: { path: '/api/v1/attribution/compare', body: compareBody },
+    // the same prose as HTML (escaped, one <p> per blank-line paragraph), kept under the 10 MiB limit
+    'analyze-html': {
+      path: '/api/v1/attribution/analyze', body: JSON.stringify({ content: html, content_type: 'html' }),
+    },
+    // registration of the 10 MB text: extraction and fingerprint of the work
+    register: { path: '/api/v1/content/register', body: JSON.stringify({ content, content_type: 'text' }) },
   };
+  const tasks = Object.fromEntries(TASKS.map((t) => {
+    if (!allTasks[t]) throw new Error(`--tasks: no task ${t} (${Object.keys(allTasks).join(', ')})`);
+    return [t, allTasks[t]];
+  }));
   // warm each server once per task (first-search index builds, JIT, pool start)
   for (const mode of ['before', 'after']) for (const t of Object.values(tasks)) await post(servers[mode], t);
 
-  const runs = { analyze: { before: [], after: [] }, compare: { before: [], after: [] } };
+  const runs = Object.fromEntries(Object.keys(tasks).map((task) => [task, { before: [], after: [] }]));
   for (let r = 0; r < RUNS; r++) {
     for (const task of Object.keys(tasks)) {
       for (const mode of r % 2 === 0 ? ['before', 'after'] : ['after', 'before']) {
@@ -135,6 +152,7 @@ async function main() {
     setup: {
       datasets: 'default packs + starter (as trainprint serve)',
       analyze_bytes: Buffer.byteLength(content),
+      tasks: Object.keys(tasks),
       compare_chars: [a.length, b.length],
       status_interval_ms: INTERVAL_MS,
       status_connections: FRESH ? 'a new connection per request' : 'kept alive',
@@ -164,7 +182,7 @@ async function post(server, task) {
     body: task.body,
   });
   const text = await res.text();
-  if (res.status !== 200) throw new Error(`${task.path}: ${res.status} ${text.slice(0, 300)}`);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`${task.path}: ${res.status} ${text.slice(0, 300)}`);
   return text;
 }
 

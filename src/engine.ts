@@ -186,12 +186,15 @@ export class Engine extends FingerprintEngine {
   /**
    * Register a work from its `content` (kept, so `score` can search it) or its `fingerprint`; returns the work with
    * a signed receipt. The same owner and work_hash again gets the stored work (`created: false`).
+   * `options.offload` extracts and fingerprints long content on another thread (the same work).
    * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE
    * @example const w = await engine.registerWork({ content: text, owner: 'acme-press', title: 'Persuasion' })
    */
-  registerWork(request: Registry.RegisterWorkRequest): Promise<Registry.RegisterWorkResult> {
+  registerWork(
+    request: Registry.RegisterWorkRequest, options?: Registry.RegisterOptions,
+  ): Promise<Registry.RegisterWorkResult> {
     this.assertLive();
-    return this.registry.register(request);
+    return this.registry.register(request, options);
   }
   /** True when `receipt` was signed with this engine's key, unaltered. @example engine.verifyReceipt(w.receipt) */
   verifyReceipt(receipt: unknown): Promise<boolean> { return this.registry.verifyReceipt(receipt); }

@@ -40,10 +40,10 @@ export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
 export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './services/analyze/schema.js';
 export { extractText, CONTENT_TYPES } from './text/index.js';
-export type { ContentType, ExtractedText } from './text/index.js';
+export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
 
 // Registry, score, monitors, store
-export type { RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
+export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
 export type { Receipt } from './services/registry/receipts.js';
 export type { ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';

@@ -9,17 +9,20 @@ import type { Core } from '../core/abi.js';
 import { fingerprintCore } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
+import { extractText, toParts, type ContentType, type ExtractedParts } from '../text/index.js';
 import { contentPairs, type ContentPairs } from './content-words.js';
 
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
- * a text (the search's second stage), or a whole `compare`.
+ * a text (the search's second stage), a whole `compare`, or the readable text of HTML or Markdown
+ * content with its offset map (as plain data: {@link ExtractedParts}).
  * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
  */
 export type PureWork =
   | { readonly kind: 'fingerprint'; readonly text: string; readonly options: ResolvedOptions }
   | { readonly kind: 'pairs'; readonly text: string }
-  | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions };
+  | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions }
+  | { readonly kind: 'extract'; readonly content: string; readonly type: ContentType };
 
 /**
  * What each kind of {@link PureWork} gives.
@@ -27,7 +30,8 @@ export type PureWork =
  */
 export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' } ? Omit<Fingerprint, 'work_hash'>
   : W extends { kind: 'pairs' } ? ContentPairs
-    : Comparison;
+    : W extends { kind: 'extract' } ? ExtractedParts
+      : Comparison;
 
 /**
  * Runs pure work somewhere else (`trainprint/node`'s worker pool behind `serve`). It must resolve to
@@ -48,6 +52,7 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
     case 'pairs': return contentPairs(work.text) as WorkResult<W>;
+    case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
 }

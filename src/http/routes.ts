@@ -120,7 +120,8 @@ export const ROUTES: readonly Route[] = withDocs([
       const hasContent = b.content !== undefined, hasFingerprint = b.fingerprint !== undefined;
       if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
       if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
-      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) });
+      const { offload } = ctx.services.work;
+      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) }, offload ? { offload } : {});
       return new Reply({ ...w }, w.created ? 201 : 200);
     },
   },

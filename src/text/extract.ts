@@ -10,11 +10,12 @@
  * alt text, and drops URLs, reference definitions and footnote references.
  */
 
-import type { ContentType, ExtractedText } from './offset-map.js';
+import type { ContentType, ExtractedParts, ExtractedText } from './offset-map.js';
 import { TrainprintError } from '../errors.js';
 import { extractHtmlInto } from './html.js';
 import { extractMarkdownInto } from './markdown.js';
 import { PlainText, TextBuilder } from './offset-map.js';
+export { fromParts, toParts } from './offset-map.js';
 
 
 /**
@@ -23,7 +24,7 @@ import { PlainText, TextBuilder } from './offset-map.js';
  * @example
  * (CONTENT_TYPES as readonly string[]).includes('html') // true
  */
-export type { ContentType, ExtractedText };
+export type { ContentType, ExtractedParts, ExtractedText };
 
 export const CONTENT_TYPES: readonly ContentType[] = Object.freeze(['text', 'markdown', 'html'] as const);
 

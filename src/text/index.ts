@@ -7,5 +7,5 @@
  * x.text            // 'Fish & chips'
  * x.mapSpan(7, 12)  // [15, 20] — 'chips' in the original
  */
-export { CONTENT_TYPES, extractText } from './extract.js';
-export type { ContentType, ExtractedText } from './extract.js';
+export { CONTENT_TYPES, extractText, fromParts, toParts } from './extract.js';
+export type { ContentType, ExtractedParts, ExtractedText } from './extract.js';

@@ -45,6 +45,39 @@ export interface ExtractedText {
   mapSpan(start: number, end: number): [number, number];
 }
 
+/**
+ * An extraction as plain data (strings and typed arrays only), so it can cross a thread by structured
+ * clone and be rebuilt with {@link fromParts}: the same text and the same offset map.
+ *
+ * @example
+ * const parts = toParts(extractText('<p>a &amp; b</p>', 'html'))
+ * fromParts(parts).mapSpan(2, 3) // [5, 10] — '&amp;'
+ */
+export interface ExtractedParts {
+  readonly text: string;
+  readonly type: ContentType;
+  /** The run-length offset map; `null` for plain text (the identity). */
+  readonly map: { readonly out: Int32Array; readonly orig: Int32Array; readonly srcLen: Int32Array } | null;
+}
+
+/**
+ * The plain-data form of an extraction (see {@link ExtractedParts}).
+ * @example toParts(extractText('plain', 'text')).map // null
+ */
+export function toParts(x: ExtractedText): ExtractedParts {
+  if (x instanceof MappedText) return { text: x.text, type: x.type, map: x.parts() };
+  return { text: x.text, type: 'text', map: null };
+}
+
+/**
+ * Rebuilds an extraction from {@link toParts}'s plain data.
+ * @example fromParts({ text: 'abc', type: 'text', map: null }).mapSpan(1, 2) // [1, 2]
+ */
+export function fromParts(p: ExtractedParts): ExtractedText {
+  if (p.map === null) return new PlainText(p.text);
+  return new MappedText(p.text, p.type, p.map.out, p.map.orig, p.map.srcLen);
+}
+
 /** `srcLen` value marking a copied run (stride 1) rather than a replacement. */
 const COPY = -1;
 
@@ -163,6 +196,11 @@ class MappedText implements ExtractedText {
     private readonly orig: Int32Array,
     private readonly srcLen: Int32Array,
   ) {}
+
+  /** The offset map's columns (shared, not copied: the caller must not write to them). */
+  parts(): { out: Int32Array; orig: Int32Array; srcLen: Int32Array } {
+    return { out: this.out, orig: this.orig, srcLen: this.srcLen };
+  }
 
   toOriginal(i: number): number {
     const n = this.text.length;

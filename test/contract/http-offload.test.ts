@@ -5,6 +5,7 @@
  * - a JSON body of 1 MiB and more is parsed and checked by the offload's `parseJson`, with the same value
  *   and the same errors (400 MALFORMED_JSON saying where, 422 naming the field) as in the handler's thread;
  * - `score` runs its chunking on the offload and gives the score `engine.score` gives in one go;
+ * - long HTML or Markdown is extracted on the offload (analyze, register) with the same text and offset map;
  * - a request cut by shutdown — the pool closed before its work was done, or the engine disposed under it —
  *   is answered 503 SERVICE_UNAVAILABLE with the JSON error envelope, never 500.
  */
@@ -89,6 +90,43 @@ describe('HTTP with an offload', () => {
       expect(a.status).toBeGreaterThanOrEqual(400);
       expect([a.status, a.json]).toEqual([b.status, b.json]);
     }
+  });
+
+  it('extracts long HTML on the offload: the same analysis, spans in the HTML sent', async () => {
+    const { offload, calls } = await countingOffload();
+    const off = await setup({ offload });
+    const local = await setup();
+    const paragraphs = LARGE.split('\n\n').map((p) => `<p>${p.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</p>`);
+    const body = { content: `<html><body>${paragraphs.join('\n')}</body></html>`, content_type: 'html' };
+    const a = await off.call('POST', '/api/v1/attribution/analyze', body);
+    const b = await local.call('POST', '/api/v1/attribution/analyze', body);
+    expect(a.status).toBe(200);
+    expect(calls).toContain('extract');
+    expect(strip(a.json)).toEqual(strip(b.json));
+    const quoted = a.json.matches.find((m: { document_id: string }) => m.document_id === 'persuasion');
+    expect(body.content.slice(quoted.query_start, quoted.query_end)).toContain('</p>');
+  });
+
+  it('registers long content with extraction and fingerprint on the offload: the same work', async () => {
+    const { offload, calls } = await countingOffload();
+    const off = await setup({ offload });
+    const local = await setup();
+    const markdown = `# Persuasion\n\n${book('austen-persuasion').slice(0, 200_000).replaceAll('\n\n', '\n\n> ')}`;
+    for (const body of [{ content: markdown, content_type: 'markdown' }, { content: markdown.slice(0, 150_000) }]) {
+      const a = await off.call('POST', '/api/v1/content/register', body);
+      const b = await local.call('POST', '/api/v1/content/register', body);
+      expect(a.status).toBe(201);
+      const same = ({ work_hash, fingerprint, tokens, content_type }: Record<string, unknown>) =>
+        ({ work_hash, fingerprint, tokens, content_type });
+      expect(same(a.json)).toEqual(same(b.json));
+    }
+    expect(calls.filter((k) => k !== 'json')).toEqual(['extract', 'fingerprint', 'fingerprint']);
+    // the checks engine.fingerprint makes come first: a lone surrogate is the same error either way
+    const bad = { content: `${markdown.slice(0, 100_000)}\ud800` };
+    const a = await off.call('POST', '/api/v1/content/register', bad);
+    const b = await local.call('POST', '/api/v1/content/register', bad);
+    expect(a.status).toBeGreaterThanOrEqual(400);
+    expect([a.status, a.json.error.code]).toEqual([b.status, b.json.error.code]);
   });
 
   it('scores with the chunking on the offload: the score engine.score gives in one go', async () => {

@@ -1,6 +1,7 @@
 /**
  * `createWorkerPool()` from the built `trainprint/node`: its threads give what the engine gives in-thread
- * (fingerprints, content-word pairs, compare) and parse JSON bodies as the HTTP handler does, errors come back
+ * (fingerprints, content-word pairs, compare, markup extraction) and parse JSON bodies as the HTTP handler
+ * does, errors come back
  * as the same TrainprintError codes (with a schema failure's field), tasks beyond its threads wait their turn,
  * and a closed pool refuses work: tasks not answered when it closes, and later ones, get SERVICE_UNAVAILABLE,
  * which a served request answers with 503 and the JSON error envelope.
@@ -24,10 +25,12 @@ describe('worker pool', () => {
         { kind: 'pairs', text },
         { kind: 'compare', a: text.slice(0, 40_000), b: text.slice(20_000, 60_000) },
         { kind: 'compare', a: text.slice(100_000, 120_000), b: book('chesterton-thursday').slice(0, 20_000) },
+        { kind: 'extract', content: `<p>${text.slice(0, 30_000).replaceAll('\n\n', '</p><p>')}</p>`, type: 'html' },
       ] as const;
       const answers = await Promise.all(works.map((w) => pool.run(w)));
       works.forEach((w, i) => expect(answers[i]).toEqual(engine.runWork(w)));
       expect(answers[2].spans.length).toBeGreaterThan(0);
+      expect(answers[4].map.out.length).toBeGreaterThan(10);
     } finally {
       await pool.close();
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, extractText, type ContentType, type ExtractedText } from '../../src/text/index.js';
+import { CONTENT_TYPES, extractText, fromParts, toParts, type ContentType, type ExtractedText } from '../../src/text/index.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 
@@ -90,6 +90,28 @@ describe('extractText: API', () => {
       expect(x.mapSpan(0, 0)).toEqual([0, 0]);
     }
     expect(html('<p></p><!-- x -->').text).toBe('');
+  });
+
+  it('crosses a thread as plain data: toParts, structured clone, fromParts give the same text and map', () => {
+    const random = prng(17);
+    const contents: [string, ContentType][] = [
+      ['<p>Caf&eacute; <b>au</b> lait &amp; <i>cr&egrave;me</i></p><ul><li>one<li>two</ul>', 'html'],
+      ['## Intro *here*\n\n> quoted `code` and [a link](http://x) &amp; more\n\n- item', 'markdown'],
+      ['plain text, no markup at all', 'text'],
+    ];
+    for (const [content, type] of contents) {
+      const x = extractText(content, type);
+      const parts = structuredClone(toParts(x));
+      const y = fromParts(parts);
+      expect([y.text, y.type]).toEqual([x.text, x.type]);
+      expect(parts.map === null).toBe(type === 'text');
+      for (let k = 0; k < 200; k++) {
+        const s = Math.floor(random() * (x.text.length + 2)) - 1;
+        const e = s + Math.floor(random() * 12);
+        expect(y.mapSpan(s, e)).toEqual(x.mapSpan(s, e));
+        expect(y.toOriginal(e)).toBe(x.toOriginal(e));
+      }
+    }
   });
 
   it('throws INVALID_INPUT for an unknown type', () => {

@@ -10,6 +10,7 @@ import {
   listWorks,
   registerWork,
   type Fingerprinter,
+  type RegisterOptions,
   type RegisterWorkRequest,
   type RegisterWorkResult,
   type Work,
@@ -21,7 +22,7 @@ import {
 export interface RegistryService {
   /** The receipt key (loaded or generated on first use); the marketplace signs licences with it too. */
   key(): Promise<ReceiptKey>;
-  register(request: RegisterWorkRequest): Promise<RegisterWorkResult>;
+  register(request: RegisterWorkRequest, options?: RegisterOptions): Promise<RegisterWorkResult>;
   verifyReceipt(receipt: unknown): Promise<boolean>;
   get(workId: string): Promise<Work>;
   list(options?: ListWorksOptions): Promise<WorkPage>;
@@ -42,7 +43,7 @@ export function createRegistryService(deps: {
   let key: Promise<ReceiptKey> | null = null;
   const service: RegistryService = {
     key: () => (key ??= loadReceiptKey(store, receiptKey)),
-    register: async (request) => registerWork(fingerprint, store, await service.key(), request),
+    register: async (request, options) => registerWork(fingerprint, store, await service.key(), request, options),
     verifyReceipt: async (receipt) => checkReceipt(await service.key(), receipt),
     get: (workId) => getWork(store, workId),
     list: (options) => listWorks(store, options),

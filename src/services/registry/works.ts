@@ -7,11 +7,13 @@
  * another owner gets a work of their own, and both records list each other under
  * `conflicting_claims` — claims are recorded, never merged.
  */
-import type { FingerprintOptions } from '../../fingerprint/options.js';
+import { resolveOptions, type FingerprintOptions } from '../../fingerprint/options.js';
+import type { Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
-import { CONTENT_TYPES, extractText, type ContentType } from '../../text/index.js';
+import { CONTENT_TYPES, extractText, fromParts, type ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
+import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
 import type { Store } from '../../store/types.js';
@@ -64,8 +66,25 @@ const FP_ID = /^tp1:[0-9a-f]{32}$/;
 /** Fingerprints a text (the engine's `fingerprint`). */
 export type Fingerprinter = (text: string, options: FingerprintOptions) => Promise<Fingerprint>;
 
+/** How `registerWork` runs (not what it gives). */
+export interface RegisterOptions {
+  /**
+   * Where long content is extracted and fingerprinted (`serve`'s worker pool), so that the host's event loop
+   * keeps serving meanwhile; the same work either way.
+   */
+  readonly offload?: Offload;
+}
+
+/** The fingerprint a work is registered with: its id and token count, no sketches. */
+const REGISTER_FINGERPRINT: FingerprintOptions = Object.freeze({ minhash: false, simhash: false, workHash: false });
+/** Content at least this long (UTF-16 units) goes to `options.offload` when there is one (~1 ms of work in-thread). */
+const OFFLOAD_UNITS = 1 << 16;
+
 /** Register (see `engine.registerWork`). */
-export async function registerWork(fingerprintText: Fingerprinter, store: Store, key: ReceiptKey, request: RegisterWorkRequest): Promise<RegisterWorkResult> {
+export async function registerWork(
+  fingerprintText: Fingerprinter, store: Store, key: ReceiptKey, request: RegisterWorkRequest,
+  options: RegisterOptions = {},
+): Promise<RegisterWorkResult> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'], 'registerWork');
   const owner = checkString(r.owner, 'owner', 200);
@@ -81,10 +100,22 @@ export async function registerWork(fingerprintText: Fingerprinter, store: Store,
     if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
     contentType = (r.content_type ?? 'text') as ContentType;
     if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
-    text = extractText(content, contentType).text;
-    const fp = await fingerprintText(text, { minhash: false, simhash: false, workHash: false });
-    fingerprint = fp.fingerprint;
-    tokens = fp.token_count;
+    const offload = content.length >= OFFLOAD_UNITS ? options.offload : undefined;
+    if (offload) {
+      text = contentType === 'text'
+        ? content
+        : fromParts(await offload.run({ kind: 'extract', content, type: contentType })).text;
+      // the checks engine.fingerprint makes (a lone surrogate is INVALID_INPUT), then the same work elsewhere
+      const resolved = resolveOptions(REGISTER_FINGERPRINT);
+      const fp = await offload.run({ kind: 'fingerprint', text: toText(text), options: resolved });
+      fingerprint = fp.fingerprint;
+      tokens = fp.token_count;
+    } else {
+      text = extractText(content, contentType).text;
+      const fp = await fingerprintText(text, REGISTER_FINGERPRINT);
+      fingerprint = fp.fingerprint;
+      tokens = fp.token_count;
+    }
     workHash = `sha256:${await startSha256Hex(new TextEncoder().encode(content))}`;
   } else {
     if (r.content_type !== undefined) fail('content_type goes with content');
