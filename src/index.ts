@@ -22,6 +22,7 @@ export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
   SliceOptions,
 } from './corpus/types.js';
+export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
 export type {

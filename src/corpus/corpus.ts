@@ -40,7 +40,7 @@ import type {
   SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, type Pause, type Steps } from '../util/steps.js';
 import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
-import { runWork, type PureWork } from './work.js';
+import { runWork, worthOffloading, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -410,7 +410,8 @@ export class Corpus {
    * {@link searchDetailed} in slices, for a host whose event loop serves others meanwhile: it gives the
    * loop a turn (a macrotask) whenever `sliceMs` of work have passed since the last — between datasets,
    * between alignment candidates and passages — and the pure pieces (the query's fingerprints and
-   * content-word pairs) go to `offload` when given. The result is the same as `searchDetailed`'s: the
+   * content-word pairs) go to `offload` when given and the query is long enough to pay for it
+   * ({@link worthOffloading}). The result is the same as `searchDetailed`'s: the
    * same steps run in the same order, and the alignment budget counts only this search's own time.
    * Datasets added or removed while it is paused may or may not be searched.
    * @throws (rejects) as {@link searchDetailed}
@@ -439,7 +440,7 @@ export class Corpus {
         if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
       } else if (work.kind === 'fetch') {
         input = await waited(work.run());
-      } else if (run.offload) {
+      } else if (run.offload && worthOffloading(work)) {
         input = await waited(run.offload.run(work));
       } else {
         if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());

@@ -19,7 +19,7 @@
  */
 import { Decoder } from '@msgpack/msgpack';
 import {
-  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
+  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError, worthOffloading,
   type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetStats,
   type Engine, type FingerprintOptions, type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
 } from '../index.js';
@@ -85,9 +85,11 @@ export const ROUTES: readonly Route[] = withDocs([
     body: 'json', requestSchema: S.COMPARE_REQUEST_SCHEMA, responseSchema: S.COMPARISON_SCHEMA,
     handler: async (ctx) => {
       const { a, b } = ctx.body as { a: string; b: string };
-      // a pure function of the two texts: on the handler's worker pool when it has one (the same result)
+      // a pure function of the two texts: on the handler's worker pool when it has one and the texts are long
+      // enough to pay for the trip (the same result)
       const { offload } = ctx.services.work;
-      return offload ? offload.run({ kind: 'compare', a, b }) : ctx.engine.compare(a, b);
+      const work = { kind: 'compare', a, b } as const;
+      return offload && worthOffloading(work) ? offload.run(work) : ctx.engine.compare(a, b);
     },
   },
   {

@@ -1,10 +1,10 @@
 /**
  * The sliced search (`Corpus.searchDetailedAsync`, which analyze uses): the same result as the
- * synchronous `searchDetailed` — in slices, with every pause taken, and with the pure work handed to an
- * offload — while other macrotasks run in between.
+ * synchronous `searchDetailed` — in slices, with every pause taken, and with the pure work of a long query
+ * handed to an offload — while other macrotasks run in between.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
+import { createEngine, OFFLOAD_MIN_UNITS, TrainprintError, type Engine } from '../../src/index.js';
 import type { DetailedSearch } from '../../src/corpus/types.js';
 import { recordingOffload } from '../fixtures/offload.js';
 import { book } from '../fixtures/texts/index.js';
@@ -62,8 +62,14 @@ describe('sliced search', () => {
   });
 
   it('gives the same result with the pure work offloaded, and runs in one go with sliceMs Infinity', async () => {
-    const { engine, query } = await setup();
+    const { engine, query: short } = await setup();
     const { offload, kinds } = await recordingOffload(); // another engine's core: what a worker thread has
+    // a query of 32 Ki units or more sends its pure work to the offload; a shorter one keeps it in this thread
+    const query = `${short}\n\n${thursday.slice(100_000, 120_000)}`;
+    expect([short.length < OFFLOAD_MIN_UNITS, query.length >= OFFLOAD_MIN_UNITS]).toEqual([true, true]);
+    expect(json(await engine.corpus.searchDetailedAsync(short, SEARCH, { offload })))
+      .toBe(json(engine.corpus.searchDetailed(short, SEARCH)));
+    expect(kinds).toEqual([]);
     const sync = engine.corpus.searchDetailed(query, SEARCH);
     expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH, { offload }))).toBe(json(sync));
     expect(kinds.sort()).toEqual(['fingerprint', 'fingerprint', 'pairs']); // the query's, the portrait's, the pairs

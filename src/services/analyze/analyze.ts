@@ -4,6 +4,7 @@
  * Every number in the result is recomputable from the `evidence` block and the tables it names.
  */
 import type { CorpusView } from '../../corpus/types.js';
+import { worthOffloading } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
 import { extractText, fromParts, type ContentType, type ExtractedText } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
@@ -30,15 +31,13 @@ export const SHORT_TEXT_WORDS = 50;
 const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' } as const);
 
 /**
- * Markup content at least this long (UTF-16 units) is extracted on the host's offload thread when it has
- * one: 10 MB of HTML takes 0.1–0.2 s, Markdown 0.3–0.4 s, one piece of work that does not slice.
+ * {@link extractText}, on `options.offload` for long markup (the same text and offset map): 10 MB of HTML takes
+ * 0.1–0.2 s, Markdown 0.3–0.4 s, one piece of work that does not slice.
  */
-const OFFLOAD_EXTRACT_UNITS = 1 << 17;
-
-/** {@link extractText}, on `options.offload` for long markup (the same text and offset map). */
 async function extractContent(content: string, type: ContentType, options: AnalyzeOptions): Promise<ExtractedText> {
-  if (type === 'text' || !options.offload || content.length < OFFLOAD_EXTRACT_UNITS) return extractText(content, type);
-  return fromParts(await options.offload.run({ kind: 'extract', content, type }));
+  const work = { kind: 'extract', content, type } as const;
+  if (type === 'text' || !options.offload || !worthOffloading(work)) return extractText(content, type);
+  return fromParts(await options.offload.run(work));
 }
 
 /** Validated request. */

@@ -8,7 +8,7 @@
  * `conflicting_claims` — claims are recorded, never merged.
  */
 import { resolveOptions, type FingerprintOptions } from '../../fingerprint/options.js';
-import type { Offload } from '../../corpus/work.js';
+import { worthOffloading, type Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
 import { CONTENT_TYPES, extractText, fromParts, type ContentType } from '../../text/index.js';
@@ -77,8 +77,6 @@ export interface RegisterOptions {
 
 /** The fingerprint a work is registered with: its id and token count, no sketches. */
 const REGISTER_FINGERPRINT: FingerprintOptions = Object.freeze({ minhash: false, simhash: false, workHash: false });
-/** Content at least this long (UTF-16 units) goes to `options.offload` when there is one (~1 ms of work in-thread). */
-const OFFLOAD_UNITS = 1 << 16;
 
 /** Register (see `engine.registerWork`). */
 export async function registerWork(
@@ -100,7 +98,7 @@ export async function registerWork(
     if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
     contentType = (r.content_type ?? 'text') as ContentType;
     if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
-    const offload = content.length >= OFFLOAD_UNITS ? options.offload : undefined;
+    const offload = worthOffloading({ kind: 'extract', content, type: contentType }) ? options.offload : undefined;
     if (offload) {
       text = contentType === 'text'
         ? content
