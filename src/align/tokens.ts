@@ -202,3 +202,53 @@ export class TokenizedText {
     return t;
   }
 }
+
+/**
+ * The {@link TokenizedText}s of documents recently aligned, so a document that is a candidate of one search after
+ * another (a licence quoted by many queries, a chance candidate of common words) is tokenized once, not per search.
+ * Keyed by the document's owner (its dataset object) and number, checked against the text itself; least recently
+ * used first out beyond `limitUnits` UTF-16 units of text (its tokens take about 2 bytes a unit once all are used).
+ * @example
+ * const cache = new TokenizedCache(1 << 24)
+ * cache.get(dataset, 3, text).window(0, 400) // tokenized on the first call, kept for the next
+ */
+export class TokenizedCache {
+  readonly #owners = new WeakMap<object, number>();
+  readonly #entries = new Map<string, TokenizedText>();
+  #units = 0;
+
+  constructor(readonly limitUnits: number) {}
+
+  /** Units of text held. */
+  get units(): number {
+    return this.#units;
+  }
+
+  /** Document `doc` of `owner` tokenized, its text being `text` (a text that differs is tokenized afresh). */
+  get(owner: object, doc: number, text: string): TokenizedText {
+    let serial = this.#owners.get(owner);
+    if (serial === undefined) this.#owners.set(owner, (serial = nextOwner++));
+    const key = `${serial}:${doc}`;
+    const held = this.#entries.get(key);
+    if (held !== undefined) {
+      this.#entries.delete(key);
+      if (held.text === text) {
+        this.#entries.set(key, held); // most recently used: last
+        return held;
+      }
+      this.#units -= held.text.length;
+    }
+    const made = new TokenizedText(text);
+    if (text.length > this.limitUnits) return made;
+    this.#entries.set(key, made);
+    this.#units += text.length;
+    for (const [k, t] of this.#entries) {
+      if (this.#units <= this.limitUnits) break;
+      this.#entries.delete(k);
+      this.#units -= t.text.length;
+    }
+    return made;
+  }
+}
+
+let nextOwner = 0;

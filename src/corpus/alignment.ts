@@ -10,7 +10,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
-import { TokenizedText } from '../align/tokens.js';
+import { TokenizedCache, TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
@@ -53,6 +53,12 @@ export function alignCandidates(
 }
 
 /**
+ * Candidate documents tokenized by earlier searches of this process (16 Mi units of text at most): many
+ * searches align the same documents — a quoted licence, the chance candidates of common words.
+ */
+const candidateTokens = new TokenizedCache(1 << 24);
+
+/**
  * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
  * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of
  * the budget: a sliced search passes one that stops while it is paused, so the budget counts only its own work,
@@ -89,7 +95,8 @@ export function* alignSteps(
       continue;
     }
     const id = dataset.descriptor.id;
-    const all = yield* alignRegions(core, queryTokens, new TokenizedText(text), candidate.regions);
+    const textTokens = candidateTokens.get(dataset, candidate.doc, text);
+    const all = yield* alignRegions(core, queryTokens, textTokens, candidate.regions);
     const background = all.length === 0
       ? 0
       : yield* pairBackground(

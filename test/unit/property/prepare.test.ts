@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepare, preparePair, TermDict } from '../../../src/align/prepare.js';
-import { tokenize, TokenizedText, type Tokens } from '../../../src/align/tokens.js';
+import { tokenize, TokenizedCache, TokenizedText, type Tokens } from '../../../src/align/tokens.js';
 import { prng } from '../../reference/core.js';
 import { randomText, randomWords } from './gen.js';
 
@@ -87,5 +87,34 @@ describe('TokenizedText windows = tokenize of the slice', () => {
       }
       same(tt.window(0, text.length), tokenize(text));
     }
+  });
+});
+
+describe('TokenizedCache', () => {
+  it('gives a kept document again, a fresh one when its text changed, and holds at most its limit', () => {
+    const cache = new TokenizedCache(10_000);
+    const owner = {}, other = {};
+    const a = prose(1, 600), b = prose(2, 600);
+    const first = cache.get(owner, 0, a);
+    expect(cache.get(owner, 0, a)).toBe(first);
+    expect(cache.get(other, 0, a)).not.toBe(first); // another dataset's document 0
+    const changed = cache.get(owner, 0, b);
+    expect(changed).not.toBe(first);
+    expect(changed.text).toBe(b);
+    // least recently used out first, the units never over the limit
+    const rnd = prng(3);
+    for (let d = 1; d < 60; d++) {
+      cache.get(owner, d, prose(d, 100 + Math.floor(rnd() * 400)));
+      expect(cache.units).toBeLessThanOrEqual(10_000);
+    }
+    expect(cache.get(owner, 0, b)).not.toBe(changed); // long since pushed out
+    // a text over the limit is tokenized but not kept
+    const huge = prose(9, 5000);
+    expect(huge.length).toBeGreaterThan(10_000);
+    expect(cache.get(owner, 99, huge)).not.toBe(cache.get(owner, 99, huge));
+    // windows of a kept text are those of tokenize (the cache changes nothing else)
+    const kept = cache.get(owner, 5, a);
+    const w = kept.window(0, a.length);
+    expect(Array.from(w.word)).toEqual(Array.from(tokenize(a).word));
   });
 });
