@@ -26,7 +26,7 @@
  */
 // Runtime values come from the main entry only (here and in every src/http module): the
 // `trainprint/http` bundle keeps it external, so TrainprintError (and its instanceof) exists once.
-import { TrainprintError, type Store } from '../index.js';
+import { sha256Hex, TrainprintError, type Store } from '../index.js';
 import { DEFAULT_SCOPES, SCOPES, type Principal, type Scope } from './context.js';
 import { PLANS, type Plan } from './limits.js';
 
@@ -571,15 +571,8 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/**
- * SHA-256 of a string's UTF-8 (or of bytes), lower-case hex.
- * @example await sha256Hex('abc') // 'ba7816bf…'
- */
-export async function sha256Hex(s: string | Uint8Array): Promise<string> {
-  // WebCrypto is required anyway (HMAC tokens), so no portable fallback here
-  const d = await globalThis.crypto.subtle.digest('SHA-256', (typeof s === 'string' ? new TextEncoder().encode(s) : s) as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, '0')).join('');
-}
+/** SHA-256 hex of a string's UTF-8 or of bytes (the library's `sha256Hex`). */
+export { sha256Hex };
 
 function checkOwnerOptions(
   options: CreateKeyOptions, isKey: boolean, plans: readonly string[],

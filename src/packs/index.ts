@@ -10,7 +10,7 @@
  * info.kb_dataset // 'project-gutenberg'
  */
 export {
-  buildPack, loadPack, verifyPack, readPackInfo, sha256Hex, PACK_FORMAT, PACK_VERSION,
+  buildPack, loadPack, verifyPack, readPackInfo, PACK_FORMAT, PACK_VERSION,
 } from './pack.js';
 export type {
   BuiltPack, PackBuildProgress, PackDocumentMeta, PackEngine, PackInfo, PackMeta, PackTextReader,

@@ -20,7 +20,7 @@ import type { DocumentSource } from '../corpus/types.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { startSha256Hex } from '../fingerprint/sha256.js';
+import { sha256Hex } from '../fingerprint/sha256.js';
 import {
   checkPackManifest, type PackLicence, type PackManifest, type PackManifestDocument, type PackSource,
 } from './manifest.js';
@@ -122,14 +122,6 @@ export interface PackBuildProgress {
 
 /** Reads a document's text file (bytes as stored: they are checked against the manifest's SHA-256). */
 export type PackTextReader = (doc: PackManifestDocument) => Promise<Uint8Array> | Uint8Array;
-
-/**
- * SHA-256 of bytes as lower-case hex (WebCrypto where there is one).
- * @example await sha256Hex(new TextEncoder().encode('abc')) // 'ba7816bf…'
- */
-export function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return startSha256Hex(bytes);
-}
 
 /** Drop undefined members, keeping the key order (the encoding, and so the file, depends on it). */
 function defined<T extends Record<string, unknown>>(o: T): T {

@@ -1,7 +1,9 @@
 /** The public API's contract: options, errors, lifecycle, similarity and the SHA-256 fallback. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, TrainprintError, type ErrorCode } from '../../src/index.js';
+import {
+  createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, sha256Hex, TrainprintError, type ErrorCode,
+} from '../../src/index.js';
 import { sha256Portable, startSha256HexOfText, toHex } from '../../src/fingerprint/sha256.js';
 import type { Core } from '../../src/core/abi.js';
 import { prng } from '../reference/core.js';
@@ -130,6 +132,14 @@ describe('SHA-256 fallback', () => {
     for (const len of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 100_000]) {
       const data = new Uint8Array(len).map(() => (rnd() * 256) | 0);
       expect(toHex(sha256Portable(data))).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
+
+  it('sha256Hex of strings and bytes, small (in-thread with node:crypto) and large (WebCrypto), is SHA-256', async () => {
+    for (const t of ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(300_000)]) {
+      const want = createHash('sha256').update(t, 'utf8').digest('hex');
+      expect(await sha256Hex(t)).toBe(want);
+      expect(await sha256Hex(new TextEncoder().encode(t))).toBe(want);
     }
   });
 
