@@ -7,7 +7,7 @@
 //   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2]   (needs dist/)
 import { execFile, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { english } from './corpus.mjs';
@@ -64,11 +64,31 @@ function post(agent, url, key, body) {
   });
 }
 
+/**
+ * CPU time (ms) used so far by the serve processes and by PostgreSQL's, from /proc (Linux; null elsewhere): with
+ * the load generator's own, where each request's CPU goes.
+ */
+function processCpu() {
+  if (!existsSync('/proc/self/stat')) return null;
+  const out = { serve: 0, postgres: 0 };
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, 100 ticks a second
+      if (cmd.startsWith('postgres')) out.postgres += ms;
+      else if (cmd.includes(cli) && cmd.includes('serve')) out.serve += ms;
+    } catch { /* the process ended meanwhile */ }
+  }
+  return out;
+}
+
 async function load(url, key) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const lat = [];
   let next = 0, failed = 0;
   const cpu0 = process.cpuUsage();
+  const proc0 = processCpu();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < REQUESTS) {
@@ -80,11 +100,16 @@ async function load(url, key) {
   }));
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const proc1 = processCpu();
   agent.destroy();
   lat.sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
   const loadCpuMs = (cpu.user + cpu.system) / 1000 / REQUESTS;
-  return { rps: REQUESTS / seconds, p50_ms: q(0.5), p99_ms: q(0.99), failed, load_generator_cpu_ms_per_request: loadCpuMs };
+  const perRequest = (k) => (proc0 && proc1 ? (proc1[k] - proc0[k]) / REQUESTS : null);
+  return {
+    rps: REQUESTS / seconds, p50_ms: q(0.5), p99_ms: q(0.99), failed, load_generator_cpu_ms_per_request: loadCpuMs,
+    serve_cpu_ms_per_request: perRequest('serve'), postgres_cpu_ms_per_request: perRequest('postgres'),
+  };
 }
 
 const cluster = await startCluster({ durable: !process.argv.includes("--no-fsync") });
@@ -99,14 +124,23 @@ try {
       const m = await load(s.url, key);
       await s.stop();
       results[w].push(m);
-      console.log(`run ${r + 1}, ${w} worker process${w > 1 ? 'es' : ''}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50_ms.toFixed(1)} ms, p99 ${m.p99_ms.toFixed(1)} ms, failed ${m.failed}`);
+      console.log(`run ${r + 1}, ${w} worker process${w > 1 ? 'es' : ''}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50_ms.toFixed(1)} ms, `
+        + `p99 ${m.p99_ms.toFixed(1)} ms, failed ${m.failed}; CPU ms a request: serve ${m.serve_cpu_ms_per_request?.toFixed(2)}, `
+        + `postgres ${m.postgres_cpu_ms_per_request?.toFixed(2)}, load generator ${m.load_generator_cpu_ms_per_request.toFixed(2)}`);
     }
   }
 } finally {
   cluster.stop();
 }
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const summary = (list) => ({ rps_median: median(list.map((m) => m.rps)), rps_range: [Math.min(...list.map((m) => m.rps)), Math.max(...list.map((m) => m.rps))], p99_ms_median: median(list.map((m) => m.p99_ms)), runs: list });
+const summary = (list) => ({
+  rps_median: median(list.map((m) => m.rps)),
+  rps_range: [Math.min(...list.map((m) => m.rps)), Math.max(...list.map((m) => m.rps))],
+  p99_ms_median: median(list.map((m) => m.p99_ms)),
+  serve_cpu_ms_per_request_median: median(list.map((m) => m.serve_cpu_ms_per_request)),
+  postgres_cpu_ms_per_request_median: median(list.map((m) => m.postgres_cpu_ms_per_request)),
+  runs: list,
+});
 const one = summary(results[1]), many = summary(results[MANY]);
 const ratio = many.rps_median / one.rps_median;
 console.log(`${MANY} worker processes vs 1: ${ratio.toFixed(2)}× requests/s (medians of ${RUNS} alternating runs)`);
