@@ -116,7 +116,8 @@ const HELP = `usage:
                                 default: default)
       --workers N               serve from N processes on one port (default: the cores when --store is
                                 PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
-                                datasets and packs itself (memory per process: docs/http.md)
+                                datasets and packs itself (memory per process: docs/http.md), so
+                                with N > 1 the API does not change datasets (409 CONFLICT)
       --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
                                 serving, then stop (default 0; behind a load balancer: its probe
                                 interval times the failures it needs, e.g. 10000); a webhook request
@@ -607,6 +608,12 @@ async function serveCommand(args: string[]): Promise<number> {
     resolveHost,
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
     allowPrivateWebhookHosts: privateWebhooks,
+    // each worker process of --workers N loads the datasets from files: a change through one would be missing in
+    // the others (and in every process after a restart), so none is accepted
+    ...(worker ? {
+      datasetsReadOnly: `its ${processes} processes each load them at start (--dataset, --starter, packs); `
+        + 'build a dataset file with `trainprint index build` (or into PostgreSQL with --into) and restart',
+    } : {}),
   });
   // the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1
   const webDir = fileURLToPath(new URL('./web/', import.meta.url));

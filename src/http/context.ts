@@ -134,6 +134,8 @@ export interface RouteServices {
    * passed on to `engine.analyze`; compare runs on `offload` when there is one.
    */
   readonly work: SliceOptions;
+  /** Why the reference datasets may not be changed through this handler (`datasetsReadOnly`), or null. */
+  readonly datasetsReadOnly: string | null;
 }
 
 /**

@@ -10,6 +10,11 @@ const notOwner = {
   code: 'FORBIDDEN',
   when: 'another account made the dataset, or the operator loaded it and the caller has no `admin` scope',
 } as const;
+const readOnly = {
+  code: 'CONFLICT',
+  when: 'the server keeps its reference datasets as loaded (`trainprint serve --workers N`: each process loads them '
+    + 'from files, so a change through one would be missing in the others)',
+} as const;
 const shared = 'Reference datasets are searched, listed and exported by every account.';
 const owned = 'Only the account that created or imported the dataset may change it (an `admin` key may change any).';
 
@@ -59,6 +64,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     errorCases: [
       { code: 'ALREADY_EXISTS', when: 'a reference dataset has this id (add documents to it instead)' },
       { code: 'NOT_FOUND', when: 'the knowledge base has no dataset `kb_dataset` or no model of `models`' },
+      readOnly,
     ],
     examples: [
       {
@@ -97,7 +103,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: `Adds documents to a reference dataset of the account; monitors are evaluated again. ${owned} `
       + 'The dataset is checked before the body is read.',
     errorCases: [
-      noDataset, notOwner, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' },
+      noDataset, notOwner, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' }, readOnly,
     ],
     examples: [{
       name: 'secondParagraph', summary: 'The next paragraph of *Persuasion*', after: ['createDataset'],
@@ -131,6 +137,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
       { code: 'INVALID_INPUT', when: 'the file\'s dataset id is not letters, digits, `.`, `_` and `-` (at most 200)' },
       { code: 'SNAPSHOT_INCOMPATIBLE', when: 'the file is truncated, corrupted or from an incompatible version' },
       { code: 'NOT_FOUND', when: 'the file declares a knowledge-base dataset or model this server does not know' },
+      readOnly,
     ],
     examples: [{
       name: 'upload', summary: 'Load the exported file (after the dataset was deleted here)',
@@ -145,7 +152,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   deleteDataset: {
     description: `Drops a reference dataset of the account; monitors are evaluated again. ${owned}`,
-    errorCases: [noDataset, notOwner],
+    errorCases: [noDataset, notOwner, readOnly],
     examples: [{
       name: 'drop', summary: 'Drop the Gutenberg sample', after: ['createDataset'],
       params: { dataset_id: 'gutenberg-sample' }, status: 200,

@@ -122,6 +122,14 @@ export interface HandlerOptions {
    */
   readonly sliceMs?: number;
   /**
+   * Refuse every change to the reference datasets (create, import, add documents, drop) with 409 `CONFLICT`
+   * and this sentence, e.g. where several processes serve the same API with datasets each loaded from files:
+   * a dataset changed through one of them would be missing or different in the others. Listing, reading,
+   * exporting and searching are unaffected. @default changes allowed
+   * @example createHandler(engine, { datasetsReadOnly: 'datasets are loaded from files in each process' })
+   */
+  readonly datasetsReadOnly?: string;
+  /**
    * Called with every unexpected error (those answered 500 `INTERNAL`) and its request id, for the
    * operator's logs. The client never sees the error. Credentials are never passed here.
    */
@@ -197,6 +205,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
+    datasetsReadOnly: typeof options.datasetsReadOnly === 'string' ? options.datasetsReadOnly : null,
     openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
     status: async () => ({ ...(await status.report()) }),
     statusHtml: async () => statusHtml(await status.report()),

@@ -244,6 +244,7 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'Create a reference dataset (optionally with its first documents)',
     body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
+    beforeBody: datasetsWritable,
     handler: async (ctx) => {
       const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
       const load = () => ctx.engine.addDataset(descriptor as never, documents ?? []);
@@ -255,7 +256,10 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'POST', path: '/api/v1/datasets/{dataset_id}/documents', operationId: 'addDocuments', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
-    beforeBody: (ctx) => ownDataset(ctx, ctx.params.dataset_id),
+    beforeBody: async (ctx) => {
+      await datasetsWritable(ctx);
+      await ownDataset(ctx, ctx.params.dataset_id);
+    },
     handler: async (ctx) => {
       await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
       return ctx.engine.addDataset({ id: ctx.params.dataset_id }, (ctx.body as { documents: DatasetDocument[] }).documents);
@@ -276,6 +280,7 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201],
+    beforeBody: datasetsWritable,
     handler: async (ctx) => {
       const bytes = ctx.body as Uint8Array;
       // the id is inside the file: checked before anything is loaded under it
@@ -288,6 +293,7 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'DELETE', path: '/api/v1/datasets/{dataset_id}', operationId: 'deleteDataset', tag: 'datasets', scope: 'datasets:write',
     summary: 'Drop a reference dataset of the account', responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
+      await datasetsWritable(ctx);
       await ownDataset(ctx, ctx.params.dataset_id);
       if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
       datasetOwners(ctx.engine).delete(ctx.params.dataset_id);
@@ -515,6 +521,12 @@ function datasetOwners(engine: Engine): Map<string, string> {
   let m = OWNERS.get(engine);
   if (!m) OWNERS.set(engine, (m = new Map()));
   return m;
+}
+
+/** 409 CONFLICT when the handler keeps the reference datasets as they are (`datasetsReadOnly`). */
+async function datasetsWritable(ctx: RouteContext): Promise<void> {
+  const why = ctx.services.datasetsReadOnly;
+  if (why !== null) throw new TrainprintError('CONFLICT', `reference datasets cannot be changed on this server: ${why}`);
 }
 
 /**

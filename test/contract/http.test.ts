@@ -292,7 +292,7 @@ describe('HTTP API contract', () => {
       let path = fill(r.path);
       const wrongType = await call(r.method, path, { key, body: 'x', headers: { 'content-type': 'text/plain' } });
       expect(wrongType.status, `${r.operationId} text/plain`).toBe(415);
-      if (r.beforeBody) {
+      if (r.beforeBody && r.path.includes('{dataset_id}')) {
         // a missing dataset is 404 whatever the body: it is not read
         const json = { 'content-type': 'application/json' };
         const missing = await call(r.method, path, { key, body: '{"content": ', headers: json });

@@ -45,12 +45,11 @@ it('--workers 2 without a PostgreSQL store is a usage error', async () => {
 });
 
 describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
-  it('serves from two processes, replaces a killed one, and stops them all on SIGTERM', { timeout: 120_000 }, async () => {
+  it('serves from two processes, keeps datasets as loaded, replaces a killed one, stops on SIGTERM', { timeout: 120_000 }, async () => {
     const store = new URL(db.url);
     store.searchParams.set('schema', db.schema());
-    const served = await startServe(['--port', '0', '--packs', 'none', '--workers', '2', '--store', store.toString()], {
-      startMs: 60_000,
-    });
+    const args = ['--port', '0', '--packs', 'none', '--workers', '2', '--store', store.toString()];
+    const served = await startServe(args, { startMs: 60_000 });
     const { child, url, dev: key } = served;
     primary = child;
     const out = served.out;
@@ -65,6 +64,20 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
     })).status;
     const first = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(first.every((s) => s === 200)).toBe(true);
+
+    // each process loaded the datasets itself: a change through one would be missing in the other, so none is taken
+    const writer = await new Promise<string>((resolve, reject) => {
+      const argv = [cli, 'keys', 'create', '--store', store.toString(), '--account', 'ops', '--scopes', 'datasets:write'];
+      execFile(process.execPath, argv, { timeout: 30_000 }, (err, stdout) =>
+        (err ? reject(err) : resolve((JSON.parse(stdout) as { key: string }).key)));
+    });
+    const created = await fetch(`${url}/api/v1/datasets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'made-in-one-process' }),
+    });
+    expect(created.status).toBe(409);
+    expect(((await created.json()) as { error: { message: string } }).error.message).toMatch(/2 processes each load them/);
 
     // a worker dies: the primary forks another, and the service keeps answering meanwhile
     const [victim] = await children(child.pid!);
