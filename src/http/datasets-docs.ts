@@ -103,7 +103,8 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: `Adds documents to a reference dataset of the account; monitors are evaluated again. ${owned} `
       + 'The dataset is checked before the body is read.',
     errorCases: [
-      noDataset, notOwner, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' }, readOnly,
+      noDataset, notOwner, { code: 'ALREADY_EXISTS', when: 'the dataset holds a document with one of the ids' },
+      readOnly,
     ],
     examples: [{
       name: 'secondParagraph', summary: 'The next paragraph of *Persuasion*', after: ['createDataset'],

@@ -19,7 +19,8 @@
  */
 import { Decoder } from '@msgpack/msgpack';
 import {
-  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError, worthOffloading,
+  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
+  worthOffloading,
   type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetStats,
   type Engine, type FingerprintOptions, type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
 } from '../index.js';
@@ -526,7 +527,9 @@ function datasetOwners(engine: Engine): Map<string, string> {
 /** 409 CONFLICT when the handler keeps the reference datasets as they are (`datasetsReadOnly`). */
 async function datasetsWritable(ctx: RouteContext): Promise<void> {
   const why = ctx.services.datasetsReadOnly;
-  if (why !== null) throw new TrainprintError('CONFLICT', `reference datasets cannot be changed on this server: ${why}`);
+  if (why !== null) {
+    throw new TrainprintError('CONFLICT', `reference datasets cannot be changed on this server: ${why}`);
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ describe('reference datasets kept as loaded', () => {
     const file = engine.exportDataset('loaded');
     const refused = [
       await call('POST', '/api/v1/datasets', JSON.stringify({ id: 'new' })),
-      await call('POST', '/api/v1/datasets/loaded/documents', JSON.stringify({ documents: [{ id: 'two', text: 'x' }] })),
+      await call('POST', '/api/v1/datasets/loaded/documents', JSON.stringify({ documents: [{ id: 't', text: 'x' }] })),
       await call('POST', '/api/v1/datasets/import', file as Uint8Array<ArrayBuffer>, 'application/octet-stream'),
       await call('DELETE', '/api/v1/datasets/loaded'),
       // refused before the body is read: a body that would be malformed is not looked at
@@ -45,7 +45,8 @@ describe('reference datasets kept as loaded', () => {
     expect((await call('GET', '/api/v1/datasets/loaded')).status).toBe(200);
     expect((await call('GET', '/api/v1/datasets/loaded/export')).status).toBe(200);
     const content = 'A document loaded when the server started, with enough words.';
-    const analysis = await call('POST', '/api/v1/attribution/analyze', JSON.stringify({ content, content_type: 'text' }));
+    const body = JSON.stringify({ content, content_type: 'text' });
+    const analysis = await call('POST', '/api/v1/attribution/analyze', body);
     expect(analysis.status).toBe(200);
   });
 
