@@ -309,7 +309,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         }
         return finish(res, extra);
       } finally {
-        slot.release();
+        await slot.release();
       }
     } catch (err) {
       // a body nobody read is dropped, not left waiting (the Node bridge then closes the connection)
