@@ -22,6 +22,13 @@ export interface RawExports {
   findRegions(ptr: number, len: number, outPtr: number, cap: number): number;
   setInert(lo: number, hi: number): void;
   utf8Invalid(ptr: number, len: number): number;
+  /** Pinned NFKC_Casefold (assembly/nfkc.ts): where the host copies the tables, and how many bytes fit. */
+  nfkcTables(): number;
+  readonly nfkcTableBytes: WebAssembly.Global;
+  /** Sets up the tables copied in at nfkcTables(); 1 when they fit, else 0. */
+  nfkcInit(dataLen: number, offsetsLen: number, poolLen: number, pairsPtr: number, pairs: number): number;
+  /** Normalised UTF-8 of a region at outPtr and its UTF-16 offset map at mapPtr; bytes, or 0xFFFFFFFF (fall back). */
+  nfkcUtf8(ptr: number, len: number, outPtr: number, outCap: number, mapPtr: number): number;
   tokenizeRegions(ptr: number, len: number, seed: bigint, regPtr: number, regions: number, startsPtr: number, endsPtr: number, hashesPtr: number, firstTokPtr: number): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
