@@ -27,6 +27,15 @@
 @inline const INFO_MAPPED: u32 = 0x800;
 // @ts-ignore: decorator
 @inline const INFO_INDEX_SHIFT: u32 = 12;
+/**
+ * Set by nfkcInit, in the core's copy only, on a mapped code point that folds back to itself on its own (é,
+ * ñ, ü…: NFD in the tables, NFC again after composition) and whose mapping starts with a starter that is
+ * never a second: between boundaries it can go straight to the output. Mapping indexes are < 2^19.
+ */
+// @ts-ignore: decorator
+@inline const INFO_SELF: u32 = 0x80000000;
+// @ts-ignore: decorator
+@inline const INFO_INDEX_MASK: u32 = 0x7FFFF;
 // @ts-ignore: decorator
 @inline const SECOND_IDS: u32 = 128;
 
@@ -48,6 +57,13 @@
 @inline const N_COUNT: i32 = V_COUNT * T_COUNT;
 // @ts-ignore: decorator
 @inline const S_COUNT: i32 = L_COUNT * N_COUNT;
+
+/**
+ * A code point with none of these bits is a boundary: NFC joins nothing across the point before it (it is an
+ * unmapped starter that is never the second of a composition).
+ */
+// @ts-ignore: decorator
+@inline const BOUNDARY: u32 = INFO_MAPPED | INFO_SECOND | INFO_CCC;
 
 /** Returned by nfkcUtf8 when the host must normalise the region itself. */
 // @ts-ignore: decorator
@@ -75,9 +91,7 @@ let poolPtr: usize = 0;
 let poolInfoPtr: usize = 0;
 let ready = false;
 
-// Chunk scratch: the fold works on at most CAP code points at a time (see nfkcUtf8).
-// @ts-ignore: decorator
-@inline const CHUNK: u32 = 1024;
+// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcUtf8).
 // @ts-ignore: decorator
 @inline const CAP: u32 = 4096;
 const S_CP: usize = memory.data(<i32>(CAP << 2), 16);
@@ -120,7 +134,47 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
     store<u32>(HASH + (<usize>s << 3), load<u32>(pairsPtr + (<usize>i << 3), 4), 4);
   }
   ready = true;
+  markSelf();
   return 1;
+}
+
+const ONE: usize = memory.data(8, 8);
+
+/**
+ * Sets INFO_SELF (see there) in the data blocks. A mapped code point with a non-empty mapping has its own
+ * mapping index, so its block is shared with no other range and the bit marks that code point alone.
+ */
+function markSelf(): void {
+  for (let c: u32 = 0x80; c < 0x110000; c++) {
+    if (c == 0xD800) c = 0xE000;
+    const inf = infoOf(c);
+    if ((inf & INFO_MAPPED) == 0) continue;
+    const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
+    const from = <usize>load<u32>(offsetsPtr + (k << 2));
+    if (from == <usize>load<u32>(offsetsPtr + ((k + 1) << 2))) continue; // maps to nothing
+    if ((load<u32>(poolInfoPtr + (from << 2)) & (INFO_CCC | INFO_SECOND)) != 0) continue;
+    let n: usize;
+    if (c < 0x800) {
+      store<u8>(ONE, <u8>(0xC0 | (c >> 6)));
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 1);
+      n = 2;
+    } else if (c < 0x10000) {
+      store<u8>(ONE, <u8>(0xE0 | (c >> 12)));
+      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 2);
+      n = 3;
+    } else {
+      store<u8>(ONE, <u8>(0xF0 | (c >> 18)));
+      store<u8>(ONE, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 3);
+      n = 4;
+    }
+    if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) {
+      const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
+      store<u32>(a, inf | INFO_SELF);
+    }
+  }
 }
 
 /** The primary composite of `first` and the second with id `id`, or -1. */
@@ -158,12 +212,14 @@ let foldNextU: u32 = 0;
 
 /**
  * Decomposes code points of the UTF-8 at [`i`, `end`) (UTF-16 offset `u` at `i`) into the scratch arrays up
- * to a chunk boundary, orders and composes them; returns the chunk's length (and sets foldNext / foldNextU),
- * or NFKC_FALLBACK. Mirrors foldChunk in nfkc-casefold.ts.
+ * to the next boundary (a code point with none of the BOUNDARY bits) after the first, orders and composes
+ * them; returns the cluster's length (and sets foldNext / foldNextU), or NFKC_FALLBACK. Mirrors foldChunk in
+ * nfkc-casefold.ts, whose chunks end at the same kind of boundary (only further on).
  */
 function fold(i: usize, end: usize, u: u32): u32 {
   let len: u32 = 0;
   let composable = false;
+  let marks: u32 = 0; // nonzero when some code point has a nonzero ccc (else nothing to order)
   while (i < end) {
     const b = <u32>load<u8>(i);
     let c: u32;
@@ -188,18 +244,19 @@ function fold(i: usize, end: usize, u: u32): u32 {
       units = 2;
     }
     const inf = infoOf(c);
-    if (len >= CHUNK && (inf & (INFO_MAPPED | INFO_SECOND | INFO_CCC)) == 0) break;
+    if (len != 0 && (inf & BOUNDARY) == 0) break;
     // The longest mapping is 18 code points (U+FDFA), so 32 free slots cover any single step.
     if (len + 32 > CAP) return NFKC_FALLBACK;
     const s = u;
     const e = u + units;
     if (inf & INFO_MAPPED) {
-      const k = <usize>(inf >> INFO_INDEX_SHIFT);
+      const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
       const to = <usize>load<u32>(offsetsPtr + ((k + 1) << 2));
       for (let j = <usize>load<u32>(offsetsPtr + (k << 2)); j < to; j++) {
         const mi = load<u32>(poolInfoPtr + (j << 2));
         put(len++, load<u32>(poolPtr + (j << 2)), mi, s, e);
         if (mi & INFO_SECOND) composable = true;
+        marks |= mi & INFO_CCC;
       }
     } else if (<i32>c >= S_BASE && <i32>c < S_BASE + S_COUNT) {
       const si = <i32>c - S_BASE;
@@ -211,6 +268,7 @@ function fold(i: usize, end: usize, u: u32): u32 {
     } else {
       put(len++, c, inf, s, e);
       if (inf & INFO_SECOND) composable = true;
+      marks |= inf & INFO_CCC;
     }
     i += bytes;
     u = e;
@@ -219,7 +277,7 @@ function fold(i: usize, end: usize, u: u32): u32 {
   foldNextU = u;
 
   // Canonical ordering: sort each run of non-starters by ccc; starters (ccc 0) never move.
-  for (let r: u32 = 0; r < len; ) {
+  for (let r: u32 = 0; marks != 0 && r < len; ) {
     if ((load<u32>(S_INFO + (<usize>r << 2)) & INFO_CCC) == 0) {
       r++;
       continue;
@@ -318,73 +376,155 @@ function compose(len: u32): u32 {
   return w;
 }
 
+// Output state of nfkcUtf8 (globals, so that both of its paths share one emit).
+let outBase: usize = 0;
+let outLimit: usize = 0;
+let mapBase: usize = 0;
+let ob: usize = 0; // bytes out
+let om: usize = 0; // UTF-16 units out (map entries)
+let inToken = false;
+let tokenEnd: u32 = 0;
+
+/**
+ * Appends folded code point `c` (info `inf`, from the source's UTF-16 [`s`, `e`)) to the output as
+ * normalizeGeneral does: token characters join the current token (an ideograph is a token of its own),
+ * others end it. Returns false when the output would not fit.
+ */
+// @ts-ignore: decorator
+@inline function emit(c: u32, inf: u32, s: u32, e: u32): bool {
+  if ((inf & INFO_TOKEN) == 0) {
+    inToken = false;
+    return true;
+  }
+  // Room for a space and a 4-byte character.
+  if (ob + 5 > outLimit) return false;
+  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
+  if (!inToken || ideographic) {
+    if (om > 0) {
+      store<u8>(outBase + ob++, 0x20);
+      store<u32>(mapBase + (om++ << 2), tokenEnd);
+    }
+    tokenEnd = 0;
+    inToken = !ideographic;
+  }
+  const o = outBase + ob;
+  if (c < 0x80) {
+    store<u8>(o, <u8>c);
+    ob += 1;
+  } else if (c < 0x800) {
+    store<u8>(o, <u8>(0xC0 | (c >> 6)));
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
+    ob += 2;
+  } else if (c < 0x10000) {
+    store<u8>(o, <u8>(0xE0 | (c >> 12)));
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
+    ob += 3;
+  } else {
+    store<u8>(o, <u8>(0xF0 | (c >> 18)));
+    store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
+    ob += 4;
+    store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
+  }
+  store<u32>(mapBase + (om++ << 2), s);
+  if (e > tokenEnd) tokenEnd = e;
+  return true;
+}
+
+// The code point decodeAt read (globals: no multiple return values).
+let dCp: u32 = 0;
+let dInfo: u32 = 0;
+let dBytes: usize = 0;
+let dUnits: u32 = 0;
+let dFast = false;
+
+/**
+ * Decodes the code point at `i` into dCp / dInfo / dBytes / dUnits. A 0xFF byte (see fold) and U+FFFD get
+ * dInfo INFO_MAPPED, so they are never a boundary and fold, which handles both, sees them.
+ */
+// @ts-ignore: decorator
+@inline function decodeAt(i: usize): void {
+  const b = <u32>load<u8>(i);
+  let c: u32;
+  let bytes: usize = 1;
+  let units: u32 = 1;
+  if (b < 0x80) c = b;
+  else if (b < 0xE0) { c = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); bytes = 2; }
+  else if (b < 0xF0) {
+    c = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
+    bytes = 3;
+  } else if (b == 0xFF) c = 0xFFFD;
+  else {
+    c = ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
+      (<u32>load<u8>(i, 3) & 0x3F);
+    bytes = 4;
+    units = 2;
+  }
+  dCp = c;
+  const inf = infoOf(c);
+  // A boundary, or a code point that folds back to itself without touching what precedes it.
+  dFast = (inf & BOUNDARY) == 0 || (inf & INFO_SELF) != 0;
+  if (c == 0xFFFD) {
+    dFast = false;
+    dInfo = INFO_MAPPED;
+  } else dInfo = inf;
+  dBytes = bytes;
+  dUnits = units;
+}
+
 /**
  * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
  * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
  * `outCap` bytes) and, at `mapPtr` (room for `outCap` + 1 u32), for each of its UTF-16 units and its end
  * the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
  * normalise this text itself (see the top of this file; nothing it wrote then matters).
+ *
+ * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
+ * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
+ * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
  */
 export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize): u32 {
   if (!ready) return NFKC_FALLBACK;
+  outBase = outPtr;
+  outLimit = outCap;
+  mapBase = mapPtr;
+  ob = 0;
+  om = 0;
+  inToken = false;
+  tokenEnd = 0;
   const end = p + len;
   let i = p;
   let u: u32 = 0;
-  let ob: usize = 0; // bytes out
-  let om: usize = 0; // UTF-16 units out (map entries)
-  let inToken = false;
-  let tokenEnd: u32 = 0;
+  if (i < end) decodeAt(i);
   while (i < end) {
+    if (dFast) {
+      // A boundary (or INFO_SELF): it goes out as it is when the next code point is one too (or there is none).
+      const c = dCp;
+      const inf = dInfo;
+      const units = dUnits;
+      const next = i + dBytes;
+      if (next < end) decodeAt(next);
+      if (next >= end || dFast) {
+        if (!emit(c, inf, u, u + units)) return NFKC_FALLBACK;
+        i = next;
+        u += units;
+        continue;
+      }
+    }
     const n = fold(i, end, u);
     if (n == NFKC_FALLBACK) return NFKC_FALLBACK;
     i = foldNext;
     u = foldNextU;
     for (let j: u32 = 0; j < n; j++) {
       const jo = <usize>j << 2;
-      const inf = load<u32>(S_INFO + jo);
-      if ((inf & INFO_TOKEN) == 0) {
-        inToken = false;
-        continue;
+      if (!emit(load<u32>(S_CP + jo), load<u32>(S_INFO + jo), load<u32>(S_START + jo), load<u32>(S_END + jo))) {
+        return NFKC_FALLBACK;
       }
-      // Room for a space and a 4-byte character.
-      if (ob + 5 > outCap) return NFKC_FALLBACK;
-      const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
-      if (!inToken || ideographic) {
-        if (om > 0) {
-          store<u8>(outPtr + ob++, 0x20);
-          store<u32>(mapPtr + (om++ << 2), tokenEnd);
-        }
-        tokenEnd = 0;
-        inToken = !ideographic;
-      }
-      const c = load<u32>(S_CP + jo);
-      const s = load<u32>(S_START + jo);
-      const o = outPtr + ob;
-      if (c < 0x80) {
-        store<u8>(o, <u8>c);
-        ob += 1;
-      } else if (c < 0x800) {
-        store<u8>(o, <u8>(0xC0 | (c >> 6)));
-        store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
-        ob += 2;
-      } else if (c < 0x10000) {
-        store<u8>(o, <u8>(0xE0 | (c >> 12)));
-        store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
-        store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
-        ob += 3;
-      } else {
-        store<u8>(o, <u8>(0xF0 | (c >> 18)));
-        store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
-        store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
-        store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
-        ob += 4;
-        store<u32>(mapPtr + (om++ << 2), s); // the high surrogate; the low one below
-      }
-      store<u32>(mapPtr + (om++ << 2), s);
-      const e = load<u32>(S_END + jo);
-      if (e > tokenEnd) tokenEnd = e;
     }
+    if (i < end) decodeAt(i);
   }
-  store<u32>(mapPtr + (om << 2), tokenEnd);
+  store<u32>(mapBase + (om << 2), tokenEnd);
   return <u32>ob;
 }
