@@ -5,8 +5,10 @@
  * 1. The raw UTF-8 goes into wasm memory once.
  * 2. `findRegions` (assembly/regions.ts) skips inert separators (src/core/inert.ts) and returns
  *    the regions around every other non-ASCII character, extended to the nearest ASCII separator.
- * 3. Each region is normalised here (`normalize`, pinned NFKC_Casefold + tokens) and its UTF-8
- *    written to a side buffer; plain ASCII is never touched by JavaScript.
+ * 3. Each region is normalised in the core (`nfkcUtf8`, assembly/nfkc.ts: pinned NFKC_Casefold +
+ *    tokens, the same as `normalize`) from its UTF-8 into a side buffer, with its offset map; the rare
+ *    region the core hands back is normalised here by `normalize`, the reference. Plain ASCII is never
+ *    touched by JavaScript, and neither are the regions the core normalises.
  * 4. `tokenizeRegions` tokenises ASCII stretches from the raw bytes (offsets are already those of
  *    the original text) and each region from its normalised text; region tokens are mapped back
  *    through the region's offset map.
