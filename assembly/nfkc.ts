@@ -380,6 +380,7 @@ function compose(len: u32): u32 {
 let outBase: usize = 0;
 let outLimit: usize = 0;
 let mapBase: usize = 0;
+let mapLimit: usize = 0;
 let ob: usize = 0; // bytes out
 let om: usize = 0; // UTF-16 units out (map entries)
 let inToken = false;
@@ -396,8 +397,8 @@ let tokenEnd: u32 = 0;
     inToken = false;
     return true;
   }
-  // Room for a space and a 4-byte character.
-  if (ob + 5 > outLimit) return false;
+  // Room for a space and a 4-byte character, and their map entries plus the final one.
+  if (ob + 5 > outLimit || om + 4 > mapLimit) return false;
   const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
   if (!inToken || ideographic) {
     if (om > 0) {
@@ -477,19 +478,20 @@ let dFast = false;
 /**
  * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
  * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
- * `outCap` bytes) and, at `mapPtr` (room for `outCap` + 1 u32), for each of its UTF-16 units and its end
- * the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
+ * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
+ * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
  * normalise this text itself (see the top of this file; nothing it wrote then matters).
  *
  * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
  * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
  * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
  */
-export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize): u32 {
-  if (!ready) return NFKC_FALLBACK;
+export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
+  if (!ready || mapCap == 0) return NFKC_FALLBACK;
   outBase = outPtr;
   outLimit = outCap;
   mapBase = mapPtr;
+  mapLimit = mapCap;
   ob = 0;
   om = 0;
   inToken = false;
@@ -526,5 +528,13 @@ export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, map
     if (i < end) decodeAt(i);
   }
   store<u32>(mapBase + (om << 2), tokenEnd);
+  mapLength = <u32>om + 1;
   return <u32>ob;
+}
+
+let mapLength: u32 = 0;
+
+/** Entries of the map that the last successful nfkcUtf8 wrote: its text's UTF-16 units, plus one for the end. */
+export function nfkcMapLength(): u32 {
+  return mapLength;
 }

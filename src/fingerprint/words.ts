@@ -64,7 +64,7 @@ export function ensureTables(core: Core, L: Layout): boolean {
     const pairsPtr = L.take(t.pairs.byteLength);
     L.commit();
     const base = core.raw.nfkcTables();
-    new Uint16Array(core.raw.memory.buffer, base, t.index.length).set(t.index);
+    core.u16(base, t.index.length).set(t.index);
     let at = base + t.index.byteLength;
     for (const a of [t.data, t.offsets, t.pool, t.poolInfo]) {
       core.u32(at, a.length).set(a);
@@ -93,13 +93,18 @@ function normalizeRegions(
     : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
   const inCore = ensureTables(core, L);
   let regionBytes = 0;
+  let regionUnits = 0;
   let rec = core.u32(regPtr, nReg * 8);
-  for (let r = 0; r < nReg; r++) regionBytes += rec[r * 8 + 1] - rec[r * 8];
-  // Room for the usual expansion (CJK: 3 bytes become 4 with the space between ideographs); a region that
-  // needs more is normalised in JavaScript instead. Each region's map takes at most its bytes + 1 entries.
+  for (let r = 0; r < nReg; r++) {
+    regionBytes += rec[r * 8 + 1] - rec[r * 8];
+    regionUnits += rec[r * 8 + 3] - rec[r * 8 + 2];
+  }
+  // Room for the usual expansion (CJK: 3 bytes become 4 with the space between ideographs; a map entry per
+  // UTF-16 unit, 2 units for 1 with those spaces); a region that needs more is normalised in JavaScript instead.
   const sideCap = inCore ? regionBytes + (regionBytes >>> 1) + 16 * nReg + 64 : 0;
+  const mapCap = inCore ? 2 * regionUnits + 16 * nReg + 64 : 0;
   const sidePtr = L.take(sideCap);
-  const mapsPtr = L.take((sideCap + nReg) * 4);
+  const mapsPtr = L.take(mapCap * 4);
   L.commit();
   rec = core.u32(regPtr, nReg * 8);
   let at = sidePtr;
@@ -109,14 +114,17 @@ function normalizeRegions(
   for (let r = 0; r < nReg; r++) {
     const o = r * 8;
     const written = inCore
-      ? core.raw.nfkcUtf8(inPtr + rec[o], rec[o + 1] - rec[o], at, sidePtr + sideCap - at, mapsPtr + mapAt * 4)
+      ? core.raw.nfkcUtf8(
+        inPtr + rec[o], rec[o + 1] - rec[o], at, sidePtr + sideCap - at, mapsPtr + mapAt * 4, mapCap - mapAt,
+      )
       : -1;
     if (written >= 0) {
+      const mapLength = core.raw.nfkcMapLength();
       rec[o + 4] = at;
       rec[o + 5] = written;
-      regions.push({ base: rec[o + 2], map: null, mapAt, mapLength: written + 1 });
+      regions.push({ base: rec[o + 2], map: null, mapAt, mapLength });
       at += written;
-      mapAt += written + 1;
+      mapAt += mapLength;
     } else {
       const n = normalize(pieceOf(rec, o));
       late.push({ r, text: n.text });

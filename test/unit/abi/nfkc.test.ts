@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The core's normalisation of `text`: { text, map } or null when it hands the text back. */
-function inCore(core: Core, text: string, outCap?: number): { text: string; map: number[] } | null {
+function inCore(core: Core, text: string, outCap?: number, mapCap?: number): { text: string; map: number[] } | null {
   const bytes = encoder.encode(text);
   const cap = outCap ?? bytes.length * 4 + 64;
   const L = core.layout(1 << 20); // past the pairs ensureTables put at the start of the arena
@@ -29,9 +29,10 @@ function inCore(core: Core, text: string, outCap?: number): { text: string; map:
   const mapPtr = L.take((cap + 1) * 4);
   L.commit();
   core.writeBytes(inPtr, bytes);
-  const written = core.raw.nfkcUtf8(inPtr, bytes.length, outPtr, cap, mapPtr);
+  const written = core.raw.nfkcUtf8(inPtr, bytes.length, outPtr, cap, mapPtr, mapCap ?? cap + 1);
   if (written < 0) return null;
   const out = decoder.decode(core.u8.slice(outPtr, outPtr + written));
+  expect(core.raw.nfkcMapLength()).toBe(out.length + 1);
   return { text: out, map: Array.from(core.u32(mapPtr, out.length + 1)) };
 }
 
@@ -48,7 +49,7 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
   let core: Core;
   beforeAll(async () => {
     core = await coreOf(build);
-    expect(core.raw.nfkcUtf8(core.arenaBase, 0, core.arenaBase, 16, core.arenaBase)).toBe(-1); // no tables yet
+    expect(core.raw.nfkcUtf8(core.arenaBase, 0, core.arenaBase, 16, core.arenaBase, 17)).toBe(-1); // no tables yet
     expect(ensureTables(core, core.layout())).toBe(true);
   });
 
@@ -93,6 +94,9 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
     expect(inCore(core, 'ab\ufffdc')).toBeNull();
     expect(inCore(core, 'é'.repeat(100), 100)).toBeNull();
     expect(inCore(core, 'é'.repeat(100), 205)?.text).toBe('é'.repeat(100));
+    // '日' 100 times: 199 UTF-16 units with the spaces, 200 map entries
+    expect(inCore(core, '日'.repeat(100), undefined, 199)).toBeNull();
+    expect(inCore(core, '日'.repeat(100), undefined, 202)?.map.length).toBe(200);
     const L = core.layout(1 << 20);
     const p = L.take(256);
     L.commit();
@@ -104,7 +108,7 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
     L.commit();
     // 'a\u3000bé' after the rewrite: U+3000 (3 bytes, 1 UTF-16 unit) became ' ' FF FF
     core.writeBytes(p, new Uint8Array([0x61, 0x20, 0xff, 0xff, 0x62, 0xc3, 0xa9]));
-    const written = core.raw.nfkcUtf8(p, 7, p + 16, 32, p + 64);
+    const written = core.raw.nfkcUtf8(p, 7, p + 16, 32, p + 64, 33);
     const ref = normalize('a\u3000bé');
     expect(decoder.decode(core.u8.slice(p + 16, p + 16 + written))).toBe(ref.text);
     expect(Array.from(core.u32(p + 64, ref.text.length + 1))).toEqual(Array.from(ref.map));
