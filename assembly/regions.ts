@@ -1,4 +1,4 @@
-// Regions of a UTF-8 text that need the Unicode normaliser (which runs in TypeScript).
+// Regions of a UTF-8 text that need the Unicode normaliser (nfkc.ts; TypeScript's normalize is the reference).
 //
 // The core tokenises ASCII itself. A non-ASCII character needs the normaliser unless it is an
 // "inert separator" followed by an ASCII byte (or the end): no-break spaces, curly quotes,
@@ -172,7 +172,7 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
 }
 
 /**
- * Tokenise a text whose regions were found by `findRegions` and normalised by the host: the
+ * Tokenise a text whose regions were found by `findRegions` and normalised (nfkcUtf8 or the host): the
  * stretches between regions are tokenised from the main buffer (UTF-16 offsets of the original
  * text), each region from its normalised UTF-8 at record words [4] (pointer) and [5] (byte
  * length), with offsets local to the normalised region text. For region r writes the indices of

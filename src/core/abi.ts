@@ -22,6 +22,18 @@ export interface RawExports {
   findRegions(ptr: number, len: number, outPtr: number, cap: number): number;
   setInert(lo: number, hi: number): void;
   utf8Invalid(ptr: number, len: number): number;
+  /** Pinned NFKC_Casefold (assembly/nfkc.ts): where the host copies the tables, and how many bytes fit. */
+  nfkcTables(): number;
+  readonly nfkcTableBytes: WebAssembly.Global;
+  /** Sets up the tables copied in at nfkcTables(); 1 when they fit, else 0. */
+  nfkcInit(dataLen: number, offsetsLen: number, poolLen: number, pairsPtr: number, pairs: number): number;
+  /**
+   * Normalised UTF-8 of a region at outPtr (≤ outCap bytes) and its UTF-16 offset map at mapPtr (≤ mapCap u32);
+   * returns the bytes written, or 0xFFFFFFFF (read as -1) when the host must normalise the region itself.
+   */
+  nfkcUtf8(ptr: number, len: number, outPtr: number, outCap: number, mapPtr: number, mapCap: number): number;
+  /** Entries of the map the last successful nfkcUtf8 wrote: one per UTF-16 unit of its text, plus its end. */
+  nfkcMapLength(): number;
   tokenizeRegions(ptr: number, len: number, seed: bigint, regPtr: number, regions: number, startsPtr: number, endsPtr: number, hashesPtr: number, firstTokPtr: number): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
@@ -160,6 +172,11 @@ export class Core {
   /** A fresh u32 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u32(ptr: number, count: number): Uint32Array {
     return new Uint32Array(this.raw.memory.buffer, ptr, count);
+  }
+
+  /** A fresh u16 view of `count` elements at `ptr` (valid until the next call that grows memory). */
+  u16(ptr: number, count: number): Uint16Array {
+    return new Uint16Array(this.raw.memory.buffer, ptr, count);
   }
 
   /** A fresh u64 view of `count` elements at `ptr` (valid until the next call that grows memory). */

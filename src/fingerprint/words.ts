@@ -5,8 +5,10 @@
  * 1. The raw UTF-8 goes into wasm memory once.
  * 2. `findRegions` (assembly/regions.ts) skips inert separators (src/core/inert.ts) and returns
  *    the regions around every other non-ASCII character, extended to the nearest ASCII separator.
- * 3. Each region is normalised here (`normalize`, pinned NFKC_Casefold + tokens) and its UTF-8
- *    written to a side buffer; plain ASCII is never touched by JavaScript.
+ * 3. Each region is normalised in the core (`nfkcUtf8`, assembly/nfkc.ts: pinned NFKC_Casefold +
+ *    tokens, the same as `normalize`) from its UTF-8 into a side buffer, with its offset map; the rare
+ *    region the core hands back is normalised here by `normalize`, the reference. Plain ASCII is never
+ *    touched by JavaScript, and neither are the regions the core normalises.
  * 4. `tokenizeRegions` tokenises ASCII stretches from the raw bytes (offsets are already those of
  *    the original text) and each region from its normalised text; region tokens are mapped back
  *    through the region's offset map.
@@ -16,6 +18,7 @@
  */
 import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
+import { flatTables } from '../text/nfkc-casefold.js';
 import { normalize } from '../text/normalize.js';
 
 /** Bytes per region record written by findRegions (8 × u32). */
@@ -27,6 +30,122 @@ interface RegionFix {
   readonly last: number;
   readonly base: number;
   readonly map: Uint32Array;
+}
+
+/**
+ * Where a region's offset map is: a JavaScript array (normalised here) or, when `map` is null, `mapLength`
+ * entries at `mapAt` of the maps the core wrote (normalised there).
+ */
+interface RegionText {
+  readonly base: number;
+  readonly map: Uint32Array | null;
+  readonly mapAt: number;
+  readonly mapLength: number;
+}
+
+/** What {@link normalizeRegions} leaves: the normalised bytes in all, and the core's maps (u32 at `mapsPtr`). */
+interface RegionsOut {
+  readonly sideBytes: number;
+  readonly mapsPtr: number;
+  readonly mapsLength: number;
+}
+
+/** Whether each core's NFKC_Casefold tables are in place (false: they did not fit; JS normalises). */
+const coreTables = new WeakMap<Core, boolean>();
+
+/** Copies the normaliser's tables into `core` on its first non-ASCII text; false when that is impossible. */
+export function ensureTables(core: Core, L: Layout): boolean {
+  let ok = coreTables.get(core);
+  if (ok !== undefined) return ok;
+  const t = flatTables();
+  const bytes = t.index.byteLength + t.data.byteLength + t.offsets.byteLength + t.pool.byteLength * 2;
+  ok = false;
+  if (bytes <= (core.raw.nfkcTableBytes.value as number)) {
+    const pairsPtr = L.take(t.pairs.byteLength);
+    L.commit();
+    const base = core.raw.nfkcTables();
+    core.u16(base, t.index.length).set(t.index);
+    let at = base + t.index.byteLength;
+    for (const a of [t.data, t.offsets, t.pool, t.poolInfo]) {
+      core.u32(at, a.length).set(a);
+      at += a.byteLength;
+    }
+    core.u32(pairsPtr, t.pairs.length).set(t.pairs);
+    ok = core.raw.nfkcInit(t.data.length, t.offsets.length, t.pool.length, pairsPtr, t.pairs.length / 2) === 1;
+  }
+  coreTables.set(core, ok);
+  return ok;
+}
+
+/**
+ * Normalises each region found by findRegions: in the core (assembly/nfkc.ts) when it can, else (and for the
+ * rare regions it hands back: lone surrogates, huge expansions, endless runs of marks) with `normalize`, the
+ * reference. Writes each region's normalised UTF-8 pointer and length into record words [4] and [5], pushes
+ * one {@link RegionText} per region to `regions`.
+ * @throws INVALID_INPUT for a lone surrogate in a region (as `normalize` reports it)
+ */
+function normalizeRegions(
+  core: Core, L: Layout, input: string | Uint8Array, inPtr: number, regPtr: number, nReg: number,
+  regions: RegionText[],
+): RegionsOut {
+  const pieceOf = (rec: Uint32Array, o: number): string => typeof input === 'string'
+    ? input.slice(rec[o + 2], rec[o + 3])
+    : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
+  const inCore = ensureTables(core, L);
+  let regionBytes = 0;
+  let regionUnits = 0;
+  let rec = core.u32(regPtr, nReg * 8);
+  for (let r = 0; r < nReg; r++) {
+    regionBytes += rec[r * 8 + 1] - rec[r * 8];
+    regionUnits += rec[r * 8 + 3] - rec[r * 8 + 2];
+  }
+  // Room for the usual expansion (CJK: 3 bytes become 4 with the space between ideographs; a map entry per
+  // UTF-16 unit, 2 units for 1 with those spaces); a region that needs more is normalised in JavaScript instead.
+  const sideCap = inCore ? regionBytes + (regionBytes >>> 1) + 16 * nReg + 64 : 0;
+  const mapCap = inCore ? 2 * regionUnits + 16 * nReg + 64 : 0;
+  const sidePtr = L.take(sideCap);
+  const mapsPtr = L.take(mapCap * 4);
+  L.commit();
+  rec = core.u32(regPtr, nReg * 8);
+  let at = sidePtr;
+  let mapAt = 0;
+  const late: Array<{ r: number; text: string }> = [];
+  let lateBytes = 0;
+  for (let r = 0; r < nReg; r++) {
+    const o = r * 8;
+    const written = inCore
+      ? core.raw.nfkcUtf8(
+        inPtr + rec[o], rec[o + 1] - rec[o], at, sidePtr + sideCap - at, mapsPtr + mapAt * 4, mapCap - mapAt,
+      )
+      : -1;
+    if (written >= 0) {
+      const mapLength = core.raw.nfkcMapLength();
+      rec[o + 4] = at;
+      rec[o + 5] = written;
+      regions.push({ base: rec[o + 2], map: null, mapAt, mapLength });
+      at += written;
+      mapAt += mapLength;
+    } else {
+      const n = normalize(pieceOf(rec, o));
+      late.push({ r, text: n.text });
+      lateBytes += n.text.length * 3;
+      regions.push({ base: rec[o + 2], map: n.map, mapAt: 0, mapLength: 0 });
+    }
+  }
+  let sideBytes = at - sidePtr;
+  if (late.length > 0) {
+    let p = L.take(lateBytes + 16);
+    L.commit();
+    rec = core.u32(regPtr, nReg * 8);
+    for (const { r, text } of late) {
+      const written = core.writeUtf8(text, p, text.length * 3);
+      rec[r * 8 + 4] = p;
+      rec[r * 8 + 5] = written;
+      p += written;
+      sideBytes += written;
+    }
+  }
+  return { sideBytes, mapsPtr, mapsLength: mapAt };
 }
 
 /** Word tokens in the core's memory (pointers valid until the layout is reused). */
@@ -73,10 +192,11 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
 
   // Regions (findRegions also rewrites inert separators in place, so it runs exactly once with
   // enough room: a region needs at least two bytes, so len / 2 + 1 records always suffice).
-  const regions: Array<{ base: number; map: Uint32Array }> = [];
+  const regions: RegionText[] = [];
   let regPtr = 0;
   let nReg = 0;
   let sideBytes = 0;
+  let out: RegionsOut = { sideBytes: 0, mapsPtr: 0, mapsLength: 0 };
   if (!asciiOnly) {
     const cap = Math.min((len >>> 1) + 1, 1024 + (len >>> 5));
     regPtr = L.take(cap * REGION_RECORD);
@@ -90,29 +210,8 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
       L.commit();
       nReg = core.raw.findRegions(inPtr, len, regPtr, nReg);
     }
-    const texts: string[] = new Array(nReg);
-    const rec = core.u32(regPtr, nReg * 8);
-    for (let r = 0; r < nReg; r++) {
-      const o = r * 8;
-      const piece = typeof input === 'string'
-        ? input.slice(rec[o + 2], rec[o + 3])
-        : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
-      const n = normalize(piece);
-      texts[r] = n.text;
-      regions.push({ base: rec[o + 2], map: n.map });
-      sideBytes += n.text.length * 3;
-    }
-    const sidePtr = L.take(sideBytes + 16);
-    L.commit();
-    let at = sidePtr;
-    const recs = core.u32(regPtr, nReg * 8);
-    for (let r = 0; r < nReg; r++) {
-      const written = core.writeUtf8(texts[r], at, texts[r].length * 3);
-      recs[r * 8 + 4] = at;
-      recs[r * 8 + 5] = written;
-      at += written;
-    }
-    sideBytes = at - sidePtr;
+    out = normalizeRegions(core, L, input, inPtr, regPtr, nReg, regions);
+    sideBytes = out.sideBytes;
   }
 
   // Every token takes at least one byte plus a separator, in the raw text or a region's text.
@@ -129,8 +228,17 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
   const regionFixes: RegionFix[] = [];
   if (nReg > 0) {
     const first = core.u32(firstPtr, nReg * 2);
+    // The maps the core wrote leave it in one copy (the caller may grow memory before reading them).
+    let maps: Uint32Array | undefined;
     for (let r = 0; r < nReg; r++) {
-      if (first[2 * r + 1] > first[2 * r]) regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], ...regions[r] });
+      if (first[2 * r + 1] <= first[2 * r]) continue;
+      const g = regions[r];
+      let map = g.map;
+      if (map === null) {
+        maps ??= core.u32(out.mapsPtr, out.mapsLength).slice();
+        map = maps.subarray(g.mapAt, g.mapAt + g.mapLength);
+      }
+      regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base: g.base, map });
     }
   }
   return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };

@@ -240,6 +240,38 @@ function decodeTables(): Tables {
   };
 }
 
+/** The decoded tables as flat arrays, the form the WebAssembly core's copy of this normaliser takes. */
+export interface FlatTables {
+  /** Trie index: one u16 per 64-code-point block. */
+  readonly index: Uint16Array;
+  /** Trie blocks of info words. */
+  readonly data: Uint32Array;
+  readonly offsets: Uint32Array;
+  readonly pool: Uint32Array;
+  readonly poolInfo: Uint32Array;
+  /** Primary composites as (key, composite) pairs, key = `first * 128 + secondId`. */
+  readonly pairs: Uint32Array;
+}
+
+/**
+ * The decoded tables as flat arrays (decoded on the first call), for the core's NFKC_Casefold
+ * (assembly/nfkc.ts), which must use exactly the tables this module uses.
+ *
+ * @example
+ * const t = flatTables();
+ * t.index.length // 17408 (one entry per 64 code points)
+ */
+export function flatTables(): FlatTables {
+  const t = getTables();
+  const pairs = new Uint32Array(t.pairs.size * 2);
+  let k = 0;
+  for (const [key, composite] of t.pairs) {
+    pairs[k++] = key;
+    pairs[k++] = composite;
+  }
+  return { index: t.index, data: t.data, offsets: t.offsets, pool: t.pool, poolInfo: t.poolInfo, pairs };
+}
+
 /** The info word (`ccc | flags | mappingIndex << 12`) of a code point. */
 function infoOf(t: Tables, cp: number): number {
   return t.data[(t.index[cp >> BLOCK_SHIFT] << BLOCK_SHIFT) | (cp & BLOCK_MASK)];

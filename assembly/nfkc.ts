@@ -1,0 +1,540 @@
+// Pinned NFKC_Casefold + word tokens over UTF-8, the core's copy of src/text/nfkc-casefold.ts and
+// normalizeGeneral in src/text/normalize.ts (those stay the reference; a property test compares them).
+//
+// The tables are the ones the TypeScript side decodes from src/text/unicode-tables.generated.ts; the
+// host copies them into TABLES once per instance (nfkcTables / nfkcInit) the first time a text needs
+// them, so the binary carries no Unicode data (TABLES is zero-initialised static memory, not bytes in
+// the module).
+//
+// nfkcUtf8 folds one region of UTF-8 (a region found by findRegions) into its normalised text — tokens
+// joined by single spaces, as UTF-8 — and a map from each UTF-16 unit of that text (and its end) to the
+// UTF-16 offset in the region where the character that produced it starts, exactly what
+// normalize(region).{text, map} gives. Anything it does not handle identically it leaves to the host
+// (returns NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must
+// report), an output larger than the room given, or a run without a chunk boundary longer than the
+// scratch arrays.
+
+// Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
+// @ts-ignore: decorator
+@inline const INFO_CCC: u32 = 0xff;
+// @ts-ignore: decorator
+@inline const INFO_TOKEN: u32 = 0x100;
+// @ts-ignore: decorator
+@inline const INFO_IDEOGRAPHIC: u32 = 0x200;
+// @ts-ignore: decorator
+@inline const INFO_SECOND: u32 = 0x400;
+// @ts-ignore: decorator
+@inline const INFO_MAPPED: u32 = 0x800;
+// @ts-ignore: decorator
+@inline const INFO_INDEX_SHIFT: u32 = 12;
+/**
+ * Set by nfkcInit, in the core's copy only, on a mapped code point that folds back to itself on its own (é,
+ * ñ, ü…: NFD in the tables, NFC again after composition) and whose mapping starts with a starter that is
+ * never a second: between boundaries it can go straight to the output. Mapping indexes are < 2^19.
+ */
+// @ts-ignore: decorator
+@inline const INFO_SELF: u32 = 0x80000000;
+// @ts-ignore: decorator
+@inline const INFO_INDEX_MASK: u32 = 0x7FFFF;
+// @ts-ignore: decorator
+@inline const SECOND_IDS: u32 = 128;
+
+// @ts-ignore: decorator
+@inline const S_BASE: i32 = 0xac00;
+// @ts-ignore: decorator
+@inline const L_BASE: i32 = 0x1100;
+// @ts-ignore: decorator
+@inline const V_BASE: i32 = 0x1161;
+// @ts-ignore: decorator
+@inline const T_BASE: i32 = 0x11a7;
+// @ts-ignore: decorator
+@inline const L_COUNT: i32 = 19;
+// @ts-ignore: decorator
+@inline const V_COUNT: i32 = 21;
+// @ts-ignore: decorator
+@inline const T_COUNT: i32 = 28;
+// @ts-ignore: decorator
+@inline const N_COUNT: i32 = V_COUNT * T_COUNT;
+// @ts-ignore: decorator
+@inline const S_COUNT: i32 = L_COUNT * N_COUNT;
+
+/**
+ * A code point with none of these bits is a boundary: NFC joins nothing across the point before it (it is an
+ * unmapped starter that is never the second of a composition).
+ */
+// @ts-ignore: decorator
+@inline const BOUNDARY: u32 = INFO_MAPPED | INFO_SECOND | INFO_CCC;
+
+/** Returned by nfkcUtf8 when the host must normalise the region itself. */
+// @ts-ignore: decorator
+@inline const NFKC_FALLBACK: u32 = 0xFFFFFFFF;
+
+// Table area: the trie index (u16 per 64-code-point block) at TABLES, then data, offsets, pool and poolInfo
+// (u32 each), then the composition hash at the end. Unicode 17 needs ~250 KB of the first part.
+// @ts-ignore: decorator
+@inline const INDEX_ENTRIES: usize = 0x110000 >> 6;
+// @ts-ignore: decorator
+@inline const HASH_SLOTS: u32 = 4096; // power of two, at least twice the 961 primary composites
+// @ts-ignore: decorator
+@inline const HASH_BYTES: usize = <usize>HASH_SLOTS << 3;
+// @ts-ignore: decorator
+@inline const TABLE_BYTES: usize = 320 << 10;
+const TABLES: usize = memory.data(<i32>TABLE_BYTES, 16);
+const HASH: usize = TABLES + TABLE_BYTES - HASH_BYTES;
+
+/** Bytes at nfkcTables() that the host may fill (index, data, offsets, pool, poolInfo). */
+export const NFKC_TABLE_BYTES: u32 = <u32>(TABLE_BYTES - HASH_BYTES);
+
+let dataPtr: usize = 0;
+let offsetsPtr: usize = 0;
+let poolPtr: usize = 0;
+let poolInfoPtr: usize = 0;
+let ready = false;
+
+// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcUtf8).
+// @ts-ignore: decorator
+@inline const CAP: u32 = 4096;
+const S_CP: usize = memory.data(<i32>(CAP << 2), 16);
+const S_INFO: usize = memory.data(<i32>(CAP << 2), 16);
+const S_START: usize = memory.data(<i32>(CAP << 2), 16);
+const S_END: usize = memory.data(<i32>(CAP << 2), 16);
+// Counting sort of long runs of marks: 257 counters and room for one run.
+const SORT_COUNT: usize = memory.data(257 << 2, 16);
+const SORT_CP: usize = memory.data(<i32>(CAP << 2), 16);
+const SORT_INFO: usize = memory.data(<i32>(CAP << 2), 16);
+
+/** Where the host copies the decoded tables (see NFKC_TABLE_BYTES). */
+export function nfkcTables(): usize {
+  return TABLES;
+}
+
+// @ts-ignore: decorator
+@inline function hashSlot(key: u32): u32 {
+  return (key * 0x9E3779B1) >> 20; // top 12 bits: HASH_SLOTS = 4096
+}
+
+/**
+ * Tables copied in at nfkcTables(): the index (0x110000 / 64 u16), then `dataLen`, `offsetsLen`, `poolLen`
+ * and `poolLen` u32 (data, offsets, pool, poolInfo). `pairs` (key, composite) u32 pairs at `pairsPtr` fill
+ * the composition hash (key = first * 128 + id of the second). Returns 1, or 0 when they do not fit.
+ */
+export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: usize, pairs: u32): u32 {
+  const need = (INDEX_ENTRIES << 1) + ((<usize>dataLen + <usize>offsetsLen + (<usize>poolLen << 1)) << 2);
+  if (need > <usize>NFKC_TABLE_BYTES || pairs > (HASH_SLOTS >> 1)) return 0;
+  dataPtr = TABLES + (INDEX_ENTRIES << 1);
+  offsetsPtr = dataPtr + (<usize>dataLen << 2);
+  poolPtr = offsetsPtr + (<usize>offsetsLen << 2);
+  poolInfoPtr = poolPtr + (<usize>poolLen << 2);
+  memory.fill(HASH, 0xFF, HASH_BYTES); // empty slot: key 0xFFFFFFFF (keys are < 0x110000 * 128)
+  for (let i: u32 = 0; i < pairs; i++) {
+    const key = load<u32>(pairsPtr + (<usize>i << 3));
+    let s = hashSlot(key);
+    while (load<u32>(HASH + (<usize>s << 3)) != 0xFFFFFFFF) s = (s + 1) & (HASH_SLOTS - 1);
+    store<u32>(HASH + (<usize>s << 3), key);
+    store<u32>(HASH + (<usize>s << 3), load<u32>(pairsPtr + (<usize>i << 3), 4), 4);
+  }
+  ready = true;
+  markSelf();
+  return 1;
+}
+
+const ONE: usize = memory.data(8, 8);
+
+/**
+ * Sets INFO_SELF (see there) in the data blocks. A mapped code point with a non-empty mapping has its own
+ * mapping index, so its block is shared with no other range and the bit marks that code point alone.
+ */
+function markSelf(): void {
+  for (let c: u32 = 0x80; c < 0x110000; c++) {
+    if (c == 0xD800) c = 0xE000;
+    const inf = infoOf(c);
+    if ((inf & INFO_MAPPED) == 0) continue;
+    const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
+    const from = <usize>load<u32>(offsetsPtr + (k << 2));
+    if (from == <usize>load<u32>(offsetsPtr + ((k + 1) << 2))) continue; // maps to nothing
+    if ((load<u32>(poolInfoPtr + (from << 2)) & (INFO_CCC | INFO_SECOND)) != 0) continue;
+    let n: usize;
+    if (c < 0x800) {
+      store<u8>(ONE, <u8>(0xC0 | (c >> 6)));
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 1);
+      n = 2;
+    } else if (c < 0x10000) {
+      store<u8>(ONE, <u8>(0xE0 | (c >> 12)));
+      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 2);
+      n = 3;
+    } else {
+      store<u8>(ONE, <u8>(0xF0 | (c >> 18)));
+      store<u8>(ONE, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 3);
+      n = 4;
+    }
+    if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) {
+      const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
+      store<u32>(a, inf | INFO_SELF);
+    }
+  }
+}
+
+/** The primary composite of `first` and the second with id `id`, or -1. */
+// @ts-ignore: decorator
+@inline function composePair(first: u32, id: u32): i32 {
+  const key = first * SECOND_IDS + id;
+  let s = hashSlot(key);
+  while (true) {
+    const k = load<u32>(HASH + (<usize>s << 3));
+    if (k == key) return <i32>load<u32>(HASH + (<usize>s << 3), 4);
+    if (k == 0xFFFFFFFF) return -1;
+    s = (s + 1) & (HASH_SLOTS - 1);
+  }
+}
+
+/** The info word of a code point. */
+// @ts-ignore: decorator
+@inline function infoOf(cp: u32): u32 {
+  const block = <usize>load<u16>(TABLES + (<usize>(cp >> 6) << 1));
+  return load<u32>(dataPtr + (((block << 6) | <usize>(cp & 63)) << 2));
+}
+
+// @ts-ignore: decorator
+@inline function put(k: u32, c: u32, inf: u32, s: u32, e: u32): void {
+  const o = <usize>k << 2;
+  store<u32>(S_CP + o, c);
+  store<u32>(S_INFO + o, inf);
+  store<u32>(S_START + o, s);
+  store<u32>(S_END + o, e);
+}
+
+// Where the last fold stopped (globals: no multiple return values).
+let foldNext: usize = 0;
+let foldNextU: u32 = 0;
+
+/**
+ * Decomposes code points of the UTF-8 at [`i`, `end`) (UTF-16 offset `u` at `i`) into the scratch arrays up
+ * to the next boundary (a code point with none of the BOUNDARY bits) after the first, orders and composes
+ * them; returns the cluster's length (and sets foldNext / foldNextU), or NFKC_FALLBACK. Mirrors foldChunk in
+ * nfkc-casefold.ts, whose chunks end at the same kind of boundary (only further on).
+ */
+function fold(i: usize, end: usize, u: u32): u32 {
+  let len: u32 = 0;
+  let composable = false;
+  let marks: u32 = 0; // nonzero when some code point has a nonzero ccc (else nothing to order)
+  while (i < end) {
+    const b = <u32>load<u8>(i);
+    let c: u32;
+    let bytes: usize = 1;
+    let units: u32 = 1;
+    if (b < 0x80) c = b;
+    else if (b < 0xE0) { c = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); bytes = 2; }
+    else if (b < 0xF0) {
+      c = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
+      bytes = 3;
+      if (c == 0xFFFD) return NFKC_FALLBACK; // maybe a lone surrogate: the host reports those
+    } else if (b == 0xFF) {
+      // The tail of an inert separator that findRegions rewrote as ' ' + 0xFF bytes (regions merge over such
+      // gaps). An inert separator acts exactly like that ' ' (ccc 0, no token character, never composes), and
+      // its UTF-16 unit is the ' ' byte's, so the tail is skipped, as the tokenizer does.
+      i++;
+      continue;
+    } else {
+      c = ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
+        (<u32>load<u8>(i, 3) & 0x3F);
+      bytes = 4;
+      units = 2;
+    }
+    const inf = infoOf(c);
+    if (len != 0 && (inf & BOUNDARY) == 0) break;
+    // The longest mapping is 18 code points (U+FDFA), so 32 free slots cover any single step.
+    if (len + 32 > CAP) return NFKC_FALLBACK;
+    const s = u;
+    const e = u + units;
+    if (inf & INFO_MAPPED) {
+      const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
+      const to = <usize>load<u32>(offsetsPtr + ((k + 1) << 2));
+      for (let j = <usize>load<u32>(offsetsPtr + (k << 2)); j < to; j++) {
+        const mi = load<u32>(poolInfoPtr + (j << 2));
+        put(len++, load<u32>(poolPtr + (j << 2)), mi, s, e);
+        if (mi & INFO_SECOND) composable = true;
+        marks |= mi & INFO_CCC;
+      }
+    } else if (<i32>c >= S_BASE && <i32>c < S_BASE + S_COUNT) {
+      const si = <i32>c - S_BASE;
+      const ti = si % T_COUNT;
+      put(len++, <u32>(L_BASE + si / N_COUNT), INFO_TOKEN, s, e);
+      put(len++, <u32>(V_BASE + (si % N_COUNT) / T_COUNT), INFO_TOKEN | INFO_SECOND, s, e);
+      if (ti != 0) put(len++, <u32>(T_BASE + ti), INFO_TOKEN | INFO_SECOND, s, e);
+      composable = true;
+    } else {
+      put(len++, c, inf, s, e);
+      if (inf & INFO_SECOND) composable = true;
+      marks |= inf & INFO_CCC;
+    }
+    i += bytes;
+    u = e;
+  }
+  foldNext = i;
+  foldNextU = u;
+
+  // Canonical ordering: sort each run of non-starters by ccc; starters (ccc 0) never move.
+  for (let r: u32 = 0; marks != 0 && r < len; ) {
+    if ((load<u32>(S_INFO + (<usize>r << 2)) & INFO_CCC) == 0) {
+      r++;
+      continue;
+    }
+    let e = r + 1;
+    while (e < len && (load<u32>(S_INFO + (<usize>e << 2)) & INFO_CCC) != 0) e++;
+    if (e - r > 1) sortByCcc(r, e);
+    r = e;
+  }
+  return composable ? compose(len) : len;
+}
+
+/** Stable sort of scratch [from, to) by ccc (code points and info move; offsets stay). */
+function sortByCcc(from: u32, to: u32): void {
+  if (to - from <= 32) {
+    for (let i = from + 1; i < to; i++) {
+      const inf = load<u32>(S_INFO + (<usize>i << 2));
+      const k = inf & INFO_CCC;
+      if ((load<u32>(S_INFO + (<usize>(i - 1) << 2)) & INFO_CCC) <= k) continue;
+      const c = load<u32>(S_CP + (<usize>i << 2));
+      let j = i;
+      while (j > from && (load<u32>(S_INFO + (<usize>(j - 1) << 2)) & INFO_CCC) > k) {
+        store<u32>(S_CP + (<usize>j << 2), load<u32>(S_CP + (<usize>(j - 1) << 2)));
+        store<u32>(S_INFO + (<usize>j << 2), load<u32>(S_INFO + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<u32>(S_CP + (<usize>j << 2), c);
+      store<u32>(S_INFO + (<usize>j << 2), inf);
+    }
+    return;
+  }
+  // A counting sort for long runs, so a chunk of stacked marks stays linear.
+  memory.fill(SORT_COUNT, 0, 257 << 2);
+  for (let i = from; i < to; i++) {
+    const a = SORT_COUNT + (<usize>((load<u32>(S_INFO + (<usize>i << 2)) & INFO_CCC) + 1) << 2);
+    store<u32>(a, load<u32>(a) + 1);
+  }
+  for (let k: usize = 1; k < 257; k++) {
+    store<u32>(SORT_COUNT + (k << 2), load<u32>(SORT_COUNT + (k << 2)) + load<u32>(SORT_COUNT + ((k - 1) << 2)));
+  }
+  for (let i = from; i < to; i++) {
+    const inf = load<u32>(S_INFO + (<usize>i << 2));
+    const a = SORT_COUNT + (<usize>(inf & INFO_CCC) << 2);
+    const slot = <usize>load<u32>(a);
+    store<u32>(a, <u32>slot + 1);
+    store<u32>(SORT_CP + (slot << 2), load<u32>(S_CP + (<usize>i << 2)));
+    store<u32>(SORT_INFO + (slot << 2), inf);
+  }
+  memory.copy(S_CP + (<usize>from << 2), SORT_CP, <usize>(to - from) << 2);
+  memory.copy(S_INFO + (<usize>from << 2), SORT_INFO, <usize>(to - from) << 2);
+}
+
+/** Canonical composition of the scratch in place (UAX #15 §1.3); returns the new length. */
+function compose(len: u32): u32 {
+  let w: u32 = 0;
+  let starter: i32 = -1;
+  let lastCcc: u32 = 0;
+  for (let r: u32 = 0; r < len; r++) {
+    const ro = <usize>r << 2;
+    const c = load<u32>(S_CP + ro);
+    const inf = load<u32>(S_INFO + ro);
+    const k = inf & INFO_CCC;
+    if ((inf & INFO_SECOND) != 0 && starter >= 0 && (<i32>w - 1 == starter || (lastCcc != 0 && lastCcc < k))) {
+      const so = <usize>starter << 2;
+      const a = <i32>load<u32>(S_CP + so);
+      let composite: i32 = -1;
+      const ci = <i32>c;
+      if (ci < T_BASE + T_COUNT && ci >= V_BASE) {
+        const li = a - L_BASE;
+        const si = a - S_BASE;
+        if (ci < V_BASE + V_COUNT && li >= 0 && li < L_COUNT) {
+          composite = S_BASE + (li * V_COUNT + (ci - V_BASE)) * T_COUNT;
+        } else if (ci > T_BASE && si >= 0 && si < S_COUNT && si % T_COUNT == 0) {
+          composite = a + (ci - T_BASE);
+        }
+      } else {
+        composite = composePair(<u32>a, inf >> INFO_INDEX_SHIFT);
+      }
+      if (composite >= 0) {
+        store<u32>(S_CP + so, <u32>composite);
+        store<u32>(S_INFO + so, infoOf(<u32>composite));
+        const er = load<u32>(S_END + ro);
+        if (er > load<u32>(S_END + so)) store<u32>(S_END + so, er);
+        continue;
+      }
+    }
+    if (k == 0) starter = <i32>w;
+    lastCcc = k;
+    const wo = <usize>w << 2;
+    store<u32>(S_CP + wo, c);
+    store<u32>(S_INFO + wo, inf);
+    store<u32>(S_START + wo, load<u32>(S_START + ro));
+    store<u32>(S_END + wo, load<u32>(S_END + ro));
+    w++;
+  }
+  return w;
+}
+
+// Output state of nfkcUtf8 (globals, so that both of its paths share one emit).
+let outBase: usize = 0;
+let outLimit: usize = 0;
+let mapBase: usize = 0;
+let mapLimit: usize = 0;
+let ob: usize = 0; // bytes out
+let om: usize = 0; // UTF-16 units out (map entries)
+let inToken = false;
+let tokenEnd: u32 = 0;
+
+/**
+ * Appends folded code point `c` (info `inf`, from the source's UTF-16 [`s`, `e`)) to the output as
+ * normalizeGeneral does: token characters join the current token (an ideograph is a token of its own),
+ * others end it. Returns false when the output would not fit.
+ */
+// @ts-ignore: decorator
+@inline function emit(c: u32, inf: u32, s: u32, e: u32): bool {
+  if ((inf & INFO_TOKEN) == 0) {
+    inToken = false;
+    return true;
+  }
+  // Room for a space and a 4-byte character, and their map entries plus the final one.
+  if (ob + 5 > outLimit || om + 4 > mapLimit) return false;
+  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
+  if (!inToken || ideographic) {
+    if (om > 0) {
+      store<u8>(outBase + ob++, 0x20);
+      store<u32>(mapBase + (om++ << 2), tokenEnd);
+    }
+    tokenEnd = 0;
+    inToken = !ideographic;
+  }
+  const o = outBase + ob;
+  if (c < 0x80) {
+    store<u8>(o, <u8>c);
+    ob += 1;
+  } else if (c < 0x800) {
+    store<u8>(o, <u8>(0xC0 | (c >> 6)));
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
+    ob += 2;
+  } else if (c < 0x10000) {
+    store<u8>(o, <u8>(0xE0 | (c >> 12)));
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
+    ob += 3;
+  } else {
+    store<u8>(o, <u8>(0xF0 | (c >> 18)));
+    store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
+    ob += 4;
+    store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
+  }
+  store<u32>(mapBase + (om++ << 2), s);
+  if (e > tokenEnd) tokenEnd = e;
+  return true;
+}
+
+// The code point decodeAt read (globals: no multiple return values).
+let dCp: u32 = 0;
+let dInfo: u32 = 0;
+let dBytes: usize = 0;
+let dUnits: u32 = 0;
+let dFast = false;
+
+/**
+ * Decodes the code point at `i` into dCp / dInfo / dBytes / dUnits. A 0xFF byte (see fold) and U+FFFD get
+ * dInfo INFO_MAPPED, so they are never a boundary and fold, which handles both, sees them.
+ */
+// @ts-ignore: decorator
+@inline function decodeAt(i: usize): void {
+  const b = <u32>load<u8>(i);
+  let c: u32;
+  let bytes: usize = 1;
+  let units: u32 = 1;
+  if (b < 0x80) c = b;
+  else if (b < 0xE0) { c = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); bytes = 2; }
+  else if (b < 0xF0) {
+    c = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
+    bytes = 3;
+  } else if (b == 0xFF) c = 0xFFFD;
+  else {
+    c = ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
+      (<u32>load<u8>(i, 3) & 0x3F);
+    bytes = 4;
+    units = 2;
+  }
+  dCp = c;
+  const inf = infoOf(c);
+  // A boundary, or a code point that folds back to itself without touching what precedes it.
+  dFast = (inf & BOUNDARY) == 0 || (inf & INFO_SELF) != 0;
+  if (c == 0xFFFD) {
+    dFast = false;
+    dInfo = INFO_MAPPED;
+  } else dInfo = inf;
+  dBytes = bytes;
+  dUnits = units;
+}
+
+/**
+ * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
+ * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
+ * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
+ * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
+ * normalise this text itself (see the top of this file; nothing it wrote then matters).
+ *
+ * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
+ * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
+ * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
+ */
+export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
+  if (!ready || mapCap == 0) return NFKC_FALLBACK;
+  outBase = outPtr;
+  outLimit = outCap;
+  mapBase = mapPtr;
+  mapLimit = mapCap;
+  ob = 0;
+  om = 0;
+  inToken = false;
+  tokenEnd = 0;
+  const end = p + len;
+  let i = p;
+  let u: u32 = 0;
+  if (i < end) decodeAt(i);
+  while (i < end) {
+    if (dFast) {
+      // A boundary (or INFO_SELF): it goes out as it is when the next code point is one too (or there is none).
+      const c = dCp;
+      const inf = dInfo;
+      const units = dUnits;
+      const next = i + dBytes;
+      if (next < end) decodeAt(next);
+      if (next >= end || dFast) {
+        if (!emit(c, inf, u, u + units)) return NFKC_FALLBACK;
+        i = next;
+        u += units;
+        continue;
+      }
+    }
+    const n = fold(i, end, u);
+    if (n == NFKC_FALLBACK) return NFKC_FALLBACK;
+    i = foldNext;
+    u = foldNextU;
+    for (let j: u32 = 0; j < n; j++) {
+      const jo = <usize>j << 2;
+      if (!emit(load<u32>(S_CP + jo), load<u32>(S_INFO + jo), load<u32>(S_START + jo), load<u32>(S_END + jo))) {
+        return NFKC_FALLBACK;
+      }
+    }
+    if (i < end) decodeAt(i);
+  }
+  store<u32>(mapBase + (om << 2), tokenEnd);
+  mapLength = <u32>om + 1;
+  return <u32>ob;
+}
+
+let mapLength: u32 = 0;
+
+/** Entries of the map that the last successful nfkcUtf8 wrote: its text's UTF-16 units, plus one for the end. */
+export function nfkcMapLength(): u32 {
+  return mapLength;
+}
