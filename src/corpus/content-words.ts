@@ -64,25 +64,64 @@ export interface ContentPairs {
 
 /** Marks a token that is no content word (a stop word or a single character) in the stem-hash cache. */
 const NOT_CONTENT = -1;
-const stems = new Map<string, number>();
-/**
- * FNV-1a hash of a content word's Porter stem, or NOT_CONTENT (cached per token form, bounded): one
- * lookup per token of every query.
- */
-function stemHash(token: string): number {
-  let h = stems.get(token);
-  if (h !== undefined) return h;
-  if (STOP_WORDS.has(token) || token.length <= 1) h = NOT_CONTENT;
-  else {
-    const stem = porterStem(token);
-    h = 0x811c9dc5;
-    for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
-    h >>>= 0;
-  }
-  if (stems.size > 200_000) stems.clear();
-  stems.set(token, h);
-  return h;
+
+/** FNV-1a hash of a token's Porter stem, or NOT_CONTENT for a stop word or a single character. */
+function stemHashOf(token: string): number {
+  if (STOP_WORDS.has(token) || token.length <= 1) return NOT_CONTENT;
+  const stem = porterStem(token);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
+
+/** Token forms the stem cache holds before it starts afresh (a few MB). */
+const STEM_CACHE_FORMS = 1 << 18;
+
+/**
+ * {@link stemHashOf} of each token form seen, in an open-addressing table keyed by the form's characters as
+ * they stand in the normalised text: a token whose form is known costs one pass to hash its characters and
+ * one to compare them, no string slice and no Map look-up (which were most of the time of a query's pairs
+ * and of building the index). Bounded: past {@link STEM_CACHE_FORMS} forms it starts afresh.
+ */
+class StemCache {
+  #slots = new Int32Array(1 << 19).fill(-1);
+  #keys = new Uint32Array(STEM_CACHE_FORMS);
+  #values = new Float64Array(STEM_CACHE_FORMS);
+  #forms: string[] = [];
+
+  /** The stem hash of `text.slice(from, to)`. */
+  get(text: string, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h >>>= 0;
+    const slots = this.#slots, mask = slots.length - 1, n = to - from;
+    let p = h & mask;
+    for (let k = slots[p]; k >= 0; k = slots[p]) {
+      if (this.#keys[k] === h) {
+        const form = this.#forms[k];
+        let same = form.length === n;
+        for (let i = 0; same && i < n; i++) same = form.charCodeAt(i) === text.charCodeAt(from + i);
+        if (same) return this.#values[k];
+      }
+      p = (p + 1) & mask;
+    }
+    const form = text.slice(from, to);
+    const value = stemHashOf(form);
+    if (this.#forms.length === STEM_CACHE_FORMS) {
+      this.#slots.fill(-1);
+      this.#forms = [];
+      p = h & mask;
+    }
+    const k = this.#forms.length;
+    this.#forms.push(form);
+    this.#keys[k] = h;
+    this.#values[k] = value;
+    slots[p] = k;
+    return value;
+  }
+}
+
+const stems = new StemCache();
 
 /** Mix two stem hashes in sorted order (the pair is unordered). */
 function pairHash(x: number, y: number): number {
@@ -104,7 +143,7 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
   for (let s = 0; s < norm.length;) {
     let e = norm.indexOf(' ', s);
     if (e < 0) e = norm.length;
-    const h = stemHash(norm.slice(s, e));
+    const h = stems.get(norm, s, e);
     if (h !== NOT_CONTENT) {
       words.push(h);
       starts.push(map[s]);

@@ -1,0 +1,66 @@
+/**
+ * The content-word pairs of a text (candidate retrieval's second stage) against a plain reference: every token
+ * stemmed and hashed afresh, no cache. The cache keyed by the characters in the normalised text must give the same
+ * pairs — on prose, on random Unicode, and past the point where it starts afresh.
+ */
+import { describe, expect, it } from 'vitest';
+import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
+import { contentPairs, PAIR_REACH, PAIR_SAMPLE, type ContentPairs } from '../../../src/corpus/content-words.js';
+import { normalize } from '../../../src/text/normalize.js';
+import { randomText, randomWords } from './gen.js';
+
+/** The pairs as first written: a Map-free, cache-free restatement of the definition. */
+function referencePairs(text: string): ContentPairs {
+  const { text: norm, map } = normalize(text);
+  const words: number[] = [], starts: number[] = [], ends: number[] = [];
+  let s = 0;
+  for (const token of norm.length === 0 ? [] : norm.split(' ')) {
+    const e = s + token.length;
+    if (!STOP_WORDS.has(token) && token.length > 1) {
+      let h = 0x811c9dc5;
+      const stem = porterStem(token);
+      for (let k = 0; k < stem.length; k++) h = Math.imul(h ^ stem.charCodeAt(k), 0x01000193);
+      words.push(h >>> 0);
+      starts.push(map[s]);
+      ends.push(map[e]);
+    }
+    s = e + 1;
+  }
+  const H: number[] = [], S: number[] = [], E: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j <= i + PAIR_REACH && j < words.length; j++) {
+      if (words[i] === words[j]) continue;
+      let h = Math.imul(Math.min(words[i], words[j]) ^ 0x9e3779b9, 0x85ebca6b) ^ Math.max(words[i], words[j]);
+      h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+      h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
+      h = (h ^ (h >>> 15)) >>> 0;
+      if (h % PAIR_SAMPLE !== 0) continue;
+      H.push(h); S.push(starts[i]); E.push(ends[j]);
+    }
+  }
+  return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
+}
+
+const same = (a: ContentPairs, b: ContentPairs) => {
+  expect(Array.from(a.hashes)).toEqual(Array.from(b.hashes));
+  expect(Array.from(a.starts)).toEqual(Array.from(b.starts));
+  expect(Array.from(a.ends)).toEqual(Array.from(b.ends));
+};
+
+describe('contentPairs = the cache-free reference', () => {
+  it('on word texts with a shared vocabulary and on random Unicode', () => {
+    for (let i = 0; i < 30; i++) {
+      const text = i % 3 === 2 ? randomText(i, 2000, 0.7) : randomWords(i, 800).join(i % 2 ? ' ' : '\n');
+      same(contentPairs(text), referencePairs(text));
+      same(contentPairs(text), referencePairs(text)); // the second time from the cache
+    }
+  });
+
+  it('past the point where the cache starts afresh (2^18 token forms)', () => {
+    const forms = Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36)}x`);
+    const text = forms.join(' ');
+    same(contentPairs(text), referencePairs(text));
+    const again = forms.slice(0, 2000).join(' ');
+    same(contentPairs(again), referencePairs(again));
+  });
+});
