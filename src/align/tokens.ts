@@ -19,6 +19,11 @@ export class Lexicon {
   readonly #stems = new Map<string, number>();
   /** Term id of each word id (−1: a stop word). */
   termOf = new Int32Array(1024);
+  /**
+   * The content-word hash of each word id: FNV-1a of its Porter stem, or −1 for a stop word or a single
+   * character (what candidate retrieval's pairs are made of; see corpus/content-words.ts).
+   */
+  contentOf = new Float64Array(1024);
 
   get words(): number {
     return this.#forms.size;
@@ -38,8 +43,18 @@ export class Lexicon {
         const grown = new Int32Array(id * 2);
         grown.set(this.termOf);
         this.termOf = grown;
+        const content = new Float64Array(id * 2);
+        content.set(this.contentOf);
+        this.contentOf = content;
       }
-      this.termOf[id] = STOP_WORDS.has(form) ? -1 : this.#stem(porterStem(form));
+      if (STOP_WORDS.has(form)) {
+        this.termOf[id] = -1;
+        this.contentOf[id] = -1;
+      } else {
+        const stem = porterStem(form);
+        this.termOf[id] = this.#stem(stem);
+        this.contentOf[id] = form.length <= 1 ? -1 : stemContentHash(stem);
+      }
     }
     return id;
   }
@@ -57,6 +72,16 @@ export class Lexicon {
     this.#stems.clear();
     this.epoch++;
   }
+}
+
+/**
+ * FNV-1a of a Porter stem: the content-word hash of candidate retrieval.
+ * @example stemContentHash(porterStem('running')) === stemContentHash(porterStem('runs')) // true
+ */
+export function stemContentHash(stem: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Most token forms the lexicon holds (about 100 MB at the limit with its maps). */
@@ -252,3 +277,19 @@ export class TokenizedCache {
 }
 
 let nextOwner = 0;
+
+/** The last texts {@link tokenizedOnce} tokenized, most recent first. */
+const recentTexts: TokenizedText[] = [];
+
+/**
+ * The {@link TokenizedText} of `text`, shared by the pieces of one search that read its tokens — the query's
+ * content-word pairs, then the alignment windows — so the query is tokenized once. Holds the last two texts.
+ * @example tokenizedOnce(query) === tokenizedOnce(query) // true
+ */
+export function tokenizedOnce(text: string): TokenizedText {
+  for (const t of recentTexts) if (t.text === text) return t;
+  const made = new TokenizedText(text);
+  recentTexts.unshift(made);
+  if (recentTexts.length > 2) recentTexts.pop();
+  return made;
+}

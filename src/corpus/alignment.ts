@@ -10,7 +10,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
-import { TokenizedCache, TokenizedText } from '../align/tokens.js';
+import { TokenizedCache, tokenizedOnce, type TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
@@ -80,7 +80,7 @@ export function* alignSteps(
   const withoutText = new Set<string>();
   const started = now();
   let considered = 0, done = 0, exhausted = false;
-  const queryTokens = new TokenizedText(query); // tokenized once, in the chunks the windows need
+  const queryTokens = tokenizedOnce(query); // tokenized once (its pairs read the same tokens), in chunks
   let keys: KeySet | null = null; // one table for every candidate's background: a million pairs, no garbage
   for (const { dataset, candidate } of ranked) {
     if (considered === limit) break;

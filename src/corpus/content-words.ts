@@ -17,6 +17,7 @@
  * stored in snapshots), and rebuilt after documents are added.
  */
 import { porterStem, STOP_WORDS } from '../align/stem.js';
+import { lexicon, stemContentHash, tokenizedOnce } from '../align/tokens.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { sortByKeyU32 } from '../util/sorted.js';
@@ -68,10 +69,7 @@ const NOT_CONTENT = -1;
 /** FNV-1a hash of a token's Porter stem, or NOT_CONTENT for a stop word or a single character. */
 function stemHashOf(token: string): number {
   if (STOP_WORDS.has(token) || token.length <= 1) return NOT_CONTENT;
-  const stem = porterStem(token);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return stemContentHash(porterStem(token));
 }
 
 /** Token forms the stem cache holds before it starts afresh (a few MB). */
@@ -151,6 +149,31 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
     }
     s = e + 1;
   }
+  return pairsOfWords(words, starts, ends);
+}
+
+/**
+ * {@link contentPairs} of a query, from its tokens in the process's lexicon ({@link tokenizedOnce}): the same
+ * pairs, and the alignment of the same query then reads its windows from those tokens instead of tokenizing
+ * them again.
+ * @example queryPairs(query).hashes // = contentPairs(query).hashes
+ */
+export function queryPairs(text: string): ContentPairs {
+  const tokens = tokenizedOnce(text).window(0, text.length);
+  const contentOf = lexicon.contentOf; // after the window: interning may have grown it
+  const words: number[] = [], starts: number[] = [], ends: number[] = [];
+  for (let t = 0; t < tokens.word.length; t++) {
+    const h = contentOf[tokens.word[t]];
+    if (h === NOT_CONTENT) continue;
+    words.push(h);
+    starts.push(tokens.start[t]);
+    ends.push(tokens.end[t]);
+  }
+  return pairsOfWords(words, starts, ends);
+}
+
+/** The sampled pairs of content words (their hashes and spans, in text order). */
+function pairsOfWords(words: readonly number[], starts: readonly number[], ends: readonly number[]): ContentPairs {
   const H: number[] = [], S: number[] = [], E: number[] = [];
   for (let i = 0; i < words.length; i++) {
     for (let j = i + 1; j <= i + PAIR_REACH && j < words.length; j++) {

@@ -10,7 +10,7 @@ import { fingerprintCore } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import { extractText, toParts, type ContentType, type ExtractedParts } from '../text/index.js';
-import { contentPairs, type ContentPairs } from './content-words.js';
+import { queryPairs, type ContentPairs } from './content-words.js';
 
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
@@ -72,7 +72,7 @@ export function worthOffloading(work: PureWork): boolean {
 export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
-    case 'pairs': return contentPairs(work.text) as WorkResult<W>;
+    case 'pairs': return queryPairs(work.text) as WorkResult<W>;
     case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
