@@ -27,7 +27,8 @@ import {
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
 import {
-  queryPairs as pairsOfText, ContentWordIndex, type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
+  queryPairs as pairsOfText, ContentWordIndex,
+  type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
 } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
