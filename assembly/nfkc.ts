@@ -206,6 +206,27 @@ function markSelf(): void {
   store<u32>(S_END + o, e);
 }
 
+/** What readUtf8 gives for a 0xFF byte: the tail of an inert separator (see fold); no code point is this large. */
+const INERT_TAIL: u32 = 0x110000;
+
+/** The well-formed UTF-8 code point at `i` (a 0xFF byte: {@link INERT_TAIL}). */
+// @ts-ignore: decorator
+@inline function readUtf8(i: usize): u32 {
+  const b = <u32>load<u8>(i);
+  if (b < 0x80) return b;
+  if (b < 0xE0) return ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F);
+  if (b < 0xF0) return ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
+  if (b == 0xFF) return INERT_TAIL;
+  return ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
+    (<u32>load<u8>(i, 3) & 0x3F);
+}
+
+/** UTF-8 bytes of what {@link readUtf8} read (INERT_TAIL: its one byte). */
+// @ts-ignore: decorator
+@inline function utf8Bytes(c: u32): usize {
+  return c < 0x80 || c == INERT_TAIL ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
 // Where the last fold stopped (globals: no multiple return values).
 let foldNext: usize = 0;
 let foldNextU: u32 = 0;
@@ -221,28 +242,17 @@ function fold(i: usize, end: usize, u: u32): u32 {
   let composable = false;
   let marks: u32 = 0; // nonzero when some code point has a nonzero ccc (else nothing to order)
   while (i < end) {
-    const b = <u32>load<u8>(i);
-    let c: u32;
-    let bytes: usize = 1;
-    let units: u32 = 1;
-    if (b < 0x80) c = b;
-    else if (b < 0xE0) { c = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); bytes = 2; }
-    else if (b < 0xF0) {
-      c = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
-      bytes = 3;
-      if (c == 0xFFFD) return NFKC_FALLBACK; // maybe a lone surrogate: the host reports those
-    } else if (b == 0xFF) {
-      // The tail of an inert separator that findRegions rewrote as ' ' + 0xFF bytes (regions merge over such
-      // gaps). An inert separator acts exactly like that ' ' (ccc 0, no token character, never composes), and
-      // its UTF-16 unit is the ' ' byte's, so the tail is skipped, as the tokenizer does.
+    const c = readUtf8(i);
+    // The tail of an inert separator that findRegions rewrote as ' ' + 0xFF bytes (regions merge over such
+    // gaps). An inert separator acts exactly like that ' ' (ccc 0, no token character, never composes), and
+    // its UTF-16 unit is the ' ' byte's, so the tail is skipped, as the tokenizer does.
+    if (c == INERT_TAIL) {
       i++;
       continue;
-    } else {
-      c = ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
-        (<u32>load<u8>(i, 3) & 0x3F);
-      bytes = 4;
-      units = 2;
     }
+    if (c == 0xFFFD) return NFKC_FALLBACK; // maybe a lone surrogate: the host reports those
+    const bytes = utf8Bytes(c);
+    const units: u32 = bytes == 4 ? 2 : 1;
     const inf = infoOf(c);
     if (len != 0 && (inf & BOUNDARY) == 0) break;
     // The longest mapping is 18 code points (U+FDFA), so 32 free slots cover any single step.
@@ -447,22 +457,10 @@ let dFast = false;
  */
 // @ts-ignore: decorator
 @inline function decodeAt(i: usize): void {
-  const b = <u32>load<u8>(i);
-  let c: u32;
-  let bytes: usize = 1;
-  let units: u32 = 1;
-  if (b < 0x80) c = b;
-  else if (b < 0xE0) { c = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); bytes = 2; }
-  else if (b < 0xF0) {
-    c = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F);
-    bytes = 3;
-  } else if (b == 0xFF) c = 0xFFFD;
-  else {
-    c = ((b & 0x07) << 18) | ((<u32>load<u8>(i, 1) & 0x3F) << 12) | ((<u32>load<u8>(i, 2) & 0x3F) << 6) |
-      (<u32>load<u8>(i, 3) & 0x3F);
-    bytes = 4;
-    units = 2;
-  }
+  const read = readUtf8(i);
+  const bytes = utf8Bytes(read);
+  const units: u32 = bytes == 4 ? 2 : 1;
+  const c = read == INERT_TAIL ? 0xFFFD : read;
   dCp = c;
   const inf = infoOf(c);
   // A boundary, or a code point that folds back to itself without touching what precedes it.

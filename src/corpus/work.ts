@@ -9,7 +9,9 @@ import type { Core } from '../core/abi.js';
 import { fingerprintCore } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
-import { extractText, toParts, type ContentType, type ExtractedParts } from '../text/index.js';
+import {
+  extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
+} from '../text/index.js';
 import { queryPairs, type ContentPairs } from './content-words.js';
 
 /**
@@ -63,6 +65,19 @@ export function worthOffloading(work: PureWork): boolean {
     case 'extract': return work.content.length >= OFFLOAD_MIN_UNITS;
     default: return work.a.length + work.b.length >= OFFLOAD_MIN_UNITS;
   }
+}
+
+/**
+ * {@link extractText}, on `offload` when one is given and the markup is long enough to be worth it (10 MB of
+ * HTML takes 0.1–0.2 s, Markdown 0.3–0.4 s, one piece of work that does not slice): the same text and offset map.
+ * @example (await extractOn(pool, html, 'html')).mapSpan(0, 4)
+ */
+export async function extractOn(
+  offload: Offload | undefined, content: string, type: ContentType,
+): Promise<ExtractedText> {
+  const work = { kind: 'extract', content, type } as const;
+  if (type === 'text' || !offload || !worthOffloading(work)) return extractText(content, type);
+  return fromParts(await offload.run(work));
 }
 
 /**

@@ -4,9 +4,9 @@
  * Every number in the result is recomputable from the `evidence` block and the tables it names.
  */
 import type { CorpusView } from '../../corpus/types.js';
-import { worthOffloading } from '../../corpus/work.js';
+import { extractOn } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
-import { extractText, fromParts, type ContentType, type ExtractedText } from '../../text/index.js';
+import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
 import type { FactorCode } from '../kb/factors.js';
@@ -29,16 +29,6 @@ export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
 /** Below this many words, `short_text_low_power`. */
 export const SHORT_TEXT_WORDS = 50;
 const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' } as const);
-
-/**
- * {@link extractText}, on `options.offload` for long markup (the same text and offset map): 10 MB of HTML takes
- * 0.1–0.2 s, Markdown 0.3–0.4 s, one piece of work that does not slice.
- */
-async function extractContent(content: string, type: ContentType, options: AnalyzeOptions): Promise<ExtractedText> {
-  const work = { kind: 'extract', content, type } as const;
-  if (type === 'text' || !options.offload || !worthOffloading(work)) return extractText(content, type);
-  return fromParts(await options.offload.run(work));
-}
 
 /** Validated request. */
 interface Checked {
@@ -64,7 +54,7 @@ export async function runAnalysis(
   const req = await sliced(checkRequestSteps(request), sliceMs);
   const prior = checkPrior(options);
   if (options.sliceMs !== Infinity) await nextMacrotask();
-  const extracted = await extractContent(req.content, req.type, options);
+  const extracted = await extractOn(options.offload, req.content, req.type);
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
   // so that a host's other requests are served while a large text is searched (results as in one go)
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id

@@ -8,11 +8,11 @@
  * `conflicting_claims` — claims are recorded, never merged.
  */
 import { resolveOptions, type FingerprintOptions } from '../../fingerprint/options.js';
-import { worthOffloading, type Offload } from '../../corpus/work.js';
+import { extractOn, worthOffloading, type Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
-import { CONTENT_TYPES, extractText, fromParts, type ContentType } from '../../text/index.js';
-import { startSha256Hex } from '../../fingerprint/sha256.js';
+import { CONTENT_TYPES, type ContentType } from '../../text/index.js';
+import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
@@ -98,23 +98,16 @@ export async function registerWork(
     if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
     contentType = (r.content_type ?? 'text') as ContentType;
     if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
-    const offload = worthOffloading({ kind: 'extract', content, type: contentType }) ? options.offload : undefined;
-    if (offload) {
-      text = contentType === 'text'
-        ? content
-        : fromParts(await offload.run({ kind: 'extract', content, type: contentType })).text;
-      // the checks engine.fingerprint makes (a lone surrogate is INVALID_INPUT), then the same work elsewhere
-      const resolved = resolveOptions(REGISTER_FINGERPRINT);
-      const fp = await offload.run({ kind: 'fingerprint', text: toText(text), options: resolved });
-      fingerprint = fp.fingerprint;
-      tokens = fp.token_count;
-    } else {
-      text = extractText(content, contentType).text;
-      const fp = await fingerprintText(text, REGISTER_FINGERPRINT);
-      fingerprint = fp.fingerprint;
-      tokens = fp.token_count;
-    }
-    workHash = `sha256:${await startSha256Hex(new TextEncoder().encode(content))}`;
+    const { offload } = options;
+    text = (await extractOn(offload, content, contentType)).text;
+    const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
+    // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work
+    const fp = offload && worthOffloading(work)
+      ? await offload.run({ ...work, text: toText(text) })
+      : await fingerprintText(text, REGISTER_FINGERPRINT);
+    fingerprint = fp.fingerprint;
+    tokens = fp.token_count;
+    workHash = `sha256:${await sha256Hex(content)}`;
   } else {
     if (r.content_type !== undefined) fail('content_type goes with content');
     const f = checkObject(r.fingerprint, 'fingerprint');
