@@ -1,8 +1,11 @@
 /**
- * SHA-256 of bytes: WebCrypto when the runtime has it (Node ≥ 20, Deno, browsers in a secure
- * context), otherwise a small FIPS 180-4 implementation so that `work_hash` is available
- * everywhere (e.g. a page served over plain http from a LAN address has no `crypto.subtle`).
+ * SHA-256 of bytes: `node:crypto` for small inputs where the runtime lends it, WebCrypto when the
+ * runtime has it (Node ≥ 20, Deno, browsers in a secure context), otherwise a small FIPS 180-4
+ * implementation so that `work_hash` is available everywhere (e.g. a page served over plain http
+ * from a LAN address has no `crypto.subtle`).
  */
+
+import { TrainprintError } from '../errors.js';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -106,7 +109,10 @@ export function startSha256Hex(data: Uint8Array): Promise<string> {
  * @example await sha256Hex('abc') // 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
  */
 export function sha256Hex(data: string | Uint8Array): Promise<string> {
-  return typeof data === 'string' ? startSha256HexOfText(data) : startSha256Hex(data);
+  if (typeof data === 'string') return startSha256HexOfText(data);
+  if (data instanceof Uint8Array) return startSha256Hex(data);
+  const got = data === null ? 'null' : typeof data;
+  return Promise.reject(new TrainprintError('INVALID_INPUT', `sha256Hex needs a string or a Uint8Array, got ${got}`));
 }
 
 /** Texts up to this many UTF-16 units are encoded into one reused buffer (3 bytes a unit at most). */

@@ -199,13 +199,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
   if (modelTimeoutMs > 3_600_000) throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
 
+  if (options.datasetsReadOnly !== undefined && typeof options.datasetsReadOnly !== 'string') {
+    throw new TrainprintError('INVALID_OPTIONS', 'datasetsReadOnly must be a string (why datasets cannot change)');
+  }
   if (options.sliceMs !== undefined && (typeof options.sliceMs !== 'number' || !(options.sliceMs >= 0))) {
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
-    datasetsReadOnly: typeof options.datasetsReadOnly === 'string' ? options.datasetsReadOnly : null,
+    datasetsReadOnly: options.datasetsReadOnly ?? null,
     openapi: () => (openapi ??= buildOpenApi(routes, { baseUrl: options.baseUrl })),
     status: async () => ({ ...(await status.report()) }),
     statusHtml: async () => statusHtml(await status.report()),

@@ -50,6 +50,14 @@ describe('reference datasets kept as loaded', () => {
     expect(analysis.status).toBe(200);
   });
 
+  it('refuses a datasetsReadOnly that is not a string with INVALID_OPTIONS', async () => {
+    const engine = await createEngine();
+    for (const bad of [true, 1, {}, null]) {
+      expect(() => createHandler(engine, { datasetsReadOnly: bad as unknown as string }))
+        .toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    }
+  });
+
   it('changes datasets as usual without the option', async () => {
     const { call } = await setup();
     expect((await call('POST', '/api/v1/datasets', JSON.stringify({ id: 'new' }))).status).toBe(201);

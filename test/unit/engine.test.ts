@@ -143,6 +143,12 @@ describe('SHA-256 fallback', () => {
     }
   });
 
+  it('sha256Hex rejects anything but a string or bytes with INVALID_INPUT', async () => {
+    for (const bad of [42, null, undefined, {}, [1, 2], new Uint16Array(2)]) {
+      await expect(sha256Hex(bad as unknown as string)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    }
+  });
+
   it('hashes texts through one reused buffer: calls started together each get their own digest', async () => {
     const texts = ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'é'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(1000)];
     const pending = texts.map((t) => startSha256HexOfText(t)); // all started before any resolves
