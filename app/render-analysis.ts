@@ -148,7 +148,22 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     h('p', { class: 'meta' },
       h('button', { type: 'button', onclick: () => download(result) }, 'Download the result (JSON)'), ' ',
       h('span', { class: 'muted' }, `${result.analysis_id} · ${result.fingerprint} · ${result.work_hash.slice(0, 23)}…`)));
-  select(0);
+  select(strongest(passages));
+}
+
+/**
+ * The match the page opens on: the passage with the most aligned evidence (its query characters × its
+ * similarity, 1 where the match has none), the first of equals: a verbatim copy of a source rather than a
+ * reworded relative of it that starts a few characters earlier.
+ */
+function strongest(passages: readonly Match[]): number {
+  let best = 0, bestWeight = -1;
+  passages.forEach((m, i) => {
+    const similarity = 'similarity' in m && typeof m.similarity === 'number' ? m.similarity : 1;
+    const weight = (m.query_end - m.query_start) * similarity;
+    if (weight > bestWeight) { best = i; bestWeight = weight; }
+  });
+  return best;
 }
 
 /** The query with highlighted spans; long texts keep only the matched regions plus context. */

@@ -6,7 +6,7 @@
  */
 import type { ResolvedCompareOptions } from './compare.js';
 import type { Prepared } from './prepare.js';
-import type { Seeds, Vectors } from './seeds.js';
+import { idfSentences, type Seeds, type Vectors } from './seeds.js';
 
 /** A candidate passage pair in sentence indices (inclusive), with the seeds it came from. */
 export interface Frag {
@@ -156,16 +156,15 @@ function isSummary(
 
 /**
  * Evidence of a passage pair: its distinct shared content words, each weighed by its idf over the largest
- * idf of the pair, log N (N: the sentences of both texts). A word that occurs in a single sentence of the
- * whole pair weighs 1, one that occurs in every sentence 0: words that run through both texts (names and
+ * idf of the pair, log N (N: the sentences of both texts, at least MIN_IDF_SENTENCES). A word that occurs in
+ * a single sentence of the whole pair weighs 1, one that occurs in every sentence 0: words that run through both texts (names and
  * topic words of two texts on one subject) are no evidence that a passage was reused, however many. The
  * weights do not shrink with the texts' length, as raw idf does.
  * @example
  * if (sharedEvidence(frag, pa, pb, idf) < 6) // too little to report
  */
 export function sharedEvidence(f: Frag, pa: Prepared, pb: Prepared, idf: Float64Array): number {
-  const N = pa.sentTok.length - 1 + pb.sentTok.length - 1;
-  if (N < 2) return 0;
+  const N = idfSentences(pa, pb);
   const ta = termSet(pa, f.a0, f.a1);
   let sum = 0;
   for (const t of termSet(pb, f.b0, f.b1)) if (ta.has(t)) sum += idf[t];

@@ -37,12 +37,26 @@ export interface Seeds {
   readonly count: number;
 }
 
-/** idf over the sentences of both texts: log(N / df). */
+/**
+ * Sentences the idf is counted over, at least: two texts of fewer sentences between them are scored as if
+ * they sat among this many (the others holding none of their words). Without the floor, idf log(N / df)
+ * over a pair of one sentence each is 0 for every shared word, and two near-identical short passages
+ * compared as similarity 0; with it, a shared word of such a pair weighs log(16 / 2), and pairs of 16
+ * sentences or more (every PAN 2013 pair, the windows a search aligns) are scored as before.
+ */
+export const MIN_IDF_SENTENCES = 16;
+
+/** Sentences of both texts, floored at {@link MIN_IDF_SENTENCES}: the N of idf = log(N / df). */
+export function idfSentences(pa: Prepared, pb: Prepared): number {
+  return Math.max(MIN_IDF_SENTENCES, pa.sentTok.length - 1 + pb.sentTok.length - 1);
+}
+
+/** idf over the sentences of both texts: log(N / df), N = {@link idfSentences}. */
 export function idfWeights(pa: Prepared, pb: Prepared, terms: number): Float64Array {
   const df = new Uint32Array(terms);
   for (const t of pa.terms) df[t]++;
   for (const t of pb.terms) df[t]++;
-  const N = pa.sentTok.length - 1 + pb.sentTok.length - 1;
+  const N = idfSentences(pa, pb);
   const idf = new Float64Array(terms);
   for (let t = 0; t < terms; t++) idf[t] = df[t] > 0 ? Math.log(N / df[t]) : 0;
   return idf;

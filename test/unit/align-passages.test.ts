@@ -10,7 +10,9 @@ import {
   summaryPassages,
 } from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
-import { idfWeights, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
+import {
+  idfWeights, MIN_IDF_SENTENCES, postings, seedsReference, vectors, type Seeds,
+} from '../../src/align/seeds.js';
 import { book } from '../fixtures/texts/index.js';
 
 const seedsOf = (rows: [number, number, number][]): Seeds => ({
@@ -200,7 +202,9 @@ describe('sharedEvidence: shared words weighed by how rare they are in the pair'
     const A2 = A.replace('Alexian Brothers Hospital Network employs nurses and physicians.', reused);
     const B2 = B.replace('Parking at Alexian Brothers Hospital Network is free for visitors.', reused);
     // 11 content words found in just one sentence of each text: log(N / 2) / log N each, N = 8 sentences
-    expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo(11 * Math.log(4) / Math.log(8), 9);
+    // floored at MIN_IDF_SENTENCES (16)
+    const N = Math.max(8, MIN_IDF_SENTENCES);
+    expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo(11 * Math.log(N / 2) / Math.log(N), 9);
   });
 });
 

@@ -2,7 +2,8 @@
  * compare (src/align/compare.ts) on short texts: identical texts (after normalisation) give one span
  * over both and similarity 1 at any length, and a near copy of a short text is still found — the
  * sentence statistics (idf over two sentences is 0) and the 40-word verbatim floor said 0 below about
- * 40 words. Unrelated short texts still give nothing.
+ * 40 words. A reworded short passage is found too (idf counted over at least MIN_IDF_SENTENCES sentences).
+ * Unrelated short texts, and short texts on one subject that share a few of its words, still give nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -44,6 +45,28 @@ describe('compare: short texts', () => {
       expect(r.similarity).toBeGreaterThanOrEqual(0.8);
     });
   }
+
+  it('a reworded one-sentence passage (clauses moved, words replaced) is found as one span', () => {
+    const a = 'The committee will publish its annual report on regional water quality in early March, after the ' +
+      'board has reviewed the findings.';
+    const b = 'After the board reviews its findings, the committee is to publish the yearly report on water quality ' +
+      'in the region in early March.';
+    const r = engine.compare(a, b);
+    expect(r.spans).toHaveLength(1);
+    expect(r.spans[0]).toMatchObject({ a_start: 0, b_start: 0 });
+    expect(r.spans[0].a_end).toBeGreaterThan(a.length - 3);
+    expect(r.spans[0].b_end).toBeGreaterThan(b.length - 3);
+    expect(r.similarity).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('short texts on one subject sharing a few of its words give nothing', () => {
+    const r = engine.compare(
+      'The heart pumps blood through the arteries to every organ of the body.',
+      'Doctors measure how fast the heart beats and how blood pressure changes in the arteries.',
+    );
+    expect(r.spans).toEqual([]);
+    expect(r.similarity).toBe(0);
+  });
 
   it('unrelated short texts, or ones sharing only a common phrase, give nothing', () => {
     expect(engine.compare('the cat sat on the mat.', 'a dog ran in the park.').similarity).toBe(0);

@@ -10,15 +10,15 @@ export const CALIBRATION: {
   readonly provenance: Readonly<Record<string, string | number>>;
   readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
 } = {
-  "id": "cal-2026-11-23-9dd557d1",
+  "id": "cal-2026-11-23-c6848605",
   "kinds": {
     "exact": {
-      "a": -2.954172631102931,
-      "b": 2.7623216076427144,
+      "a": -2.9768011732499766,
+      "b": 2.7378406032272244,
       "cov": [
-        0.008541775657904168,
-        -0.005845577211457091,
-        0.030038948369698733
+        0.00873573017249086,
+        -0.005953737342835567,
+        0.029307211057225873
       ]
     },
     "portrait": {
@@ -45,9 +45,9 @@ export const CALIBRATION: {
   },
   "metrics": {
     "exact": {
-      "ece": 0.0127,
-      "brier": 0.0227,
-      "auc": 0.9802
+      "ece": 0.0121,
+      "brier": 0.0219,
+      "auc": 0.9808
     },
     "portrait": {
       "ece": 0.012,
