@@ -54,6 +54,54 @@ export function setInert(lo: u32, hi: u32): void {
   return (b - 0x30 < 10) || ((b | 0x20) - 0x61 < 26);
 }
 
+// Outputs of blockMasks (globals: no multiple return values), bit k for byte k of the block.
+let maskHigh: u64 = 0; // bytes >= 0x80
+let maskCont: u64 = 0; // continuation bytes (0x80..0xBF): no UTF-16 unit of their own
+let maskLead4: u64 = 0; // lead bytes of 4-byte characters: two UTF-16 units
+let maskCheck: u64 = 0; // lead bytes of characters that may be inert separators (see blockMasks)
+
+/**
+ * SIMD: the masks above for the 64 bytes at `b`; false when the block holds a 0xFF byte (the tail of a separator
+ * rewritten by an earlier call: left to the byte loop). Inert separators lie in U+0080..U+00FF, U+2000..U+207F,
+ * U+2212 and U+3000..U+303F: behind lead bytes C2-C3, E2, and E3 followed by 0x80 — maskCheck (an E3 in the last
+ * byte counts: its next byte is in the next block). Every other non-ASCII character is a trigger, known without
+ * decoding it.
+ */
+// @ts-ignore: decorator
+@inline function blockMasks(b: usize): bool {
+  if (ASC_FEATURE_SIMD) {
+    let hi: u64 = 0, co: u64 = 0, l4: u64 = 0, c23: u64 = 0, e2: u64 = 0, e3: u64 = 0, x80: u64 = 0;
+    let ff = i8x16.splat(0);
+    for (let k = 0; k < 4; k++) {
+      const v = v128.load(b + (<usize>k << 4));
+      const sh = <u64>k << 4;
+      hi |= (<u64><u32>i8x16.bitmask(v)) << sh;
+      co |= (<u64><u32>i8x16.bitmask(i8x16.lt_s(v, i8x16.splat(-64)))) << sh; // 0x80..0xBF
+      l4 |= (<u64><u32>i8x16.bitmask(i8x16.ge_u(v, i8x16.splat(<i8>0xF0)))) << sh;
+      const lo2 = v128.and(i8x16.ge_u(v, i8x16.splat(<i8>0xC2)), i8x16.le_u(v, i8x16.splat(<i8>0xC3)));
+      c23 |= (<u64><u32>i8x16.bitmask(lo2)) << sh;
+      e2 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0xE2)))) << sh;
+      e3 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0xE3)))) << sh;
+      x80 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0x80)))) << sh;
+      ff = v128.or(ff, i8x16.eq(v, i8x16.splat(-1)));
+    }
+    if (v128.any_true(ff)) return false;
+    maskHigh = hi;
+    maskCont = co;
+    maskLead4 = l4;
+    maskCheck = c23 | e2 | (e3 & ((x80 >> 1) | (<u64>1 << 63)));
+    return true;
+  }
+  return false;
+}
+
+/** UTF-16 units of the first `k` bytes (0..64) of a block read by blockMasks (k at a character boundary). */
+// @ts-ignore: decorator
+@inline function unitsBefore(k: u64): u32 {
+  const below = k >= 64 ? <u64>-1 : (<u64>1 << k) - 1;
+  return <u32>k - <u32>popcnt<u64>(maskCont & below) + <u32>popcnt<u64>(maskLead4 & below);
+}
+
 /**
  * Find the normaliser regions of `len` UTF-8 bytes at `p` (well-formed UTF-8) and rewrite every
  * inert separator outside them to ' ' followed by 0xFF bytes (so: call it once per text). Writes
@@ -92,6 +140,60 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
       u += 64;
       continue;
     }
+    // SIMD: a block with non-ASCII characters (CJK, Cyrillic, Greek…), acting only on its separators as the byte loop
+    // below would: ASCII separators, and inert separators followed by ASCII (rewritten here). Its last character may
+    // run past the block: the next block starts with its continuation bytes, word bytes of no UTF-16 unit.
+    if (ASC_FEATURE_SIMD && end - i >= 64 && blockMasks(i)) {
+      const hi = maskHigh; // high bytes inside words (separators are never inside one)
+      let sep = ~tokMask(i); // ASCII separators (tokMask counts every high byte a token byte)
+      let inert: u64 = 0; // bytes of rewritten inert separators
+      let check = maskCheck;
+      while (check != 0) {
+        const k = ctz<u64>(check);
+        check &= check - 1;
+        const at = i + <usize>k;
+        const b = <u32>load<u8>(at);
+        let cp: u32;
+        let cpBytes: usize;
+        if (b < 0xE0) { cp = ((b & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F); cpBytes = 2; }
+        else { cp = ((b & 0x0F) << 12) | ((<u32>load<u8>(at, 1) & 0x3F) << 6) | (<u32>load<u8>(at, 2) & 0x3F); cpBytes = 3; }
+        const next = at + cpBytes;
+        if (isInert(cp) && (next >= end || load<u8>(next) < 0x80)) {
+          store<u8>(at, 0x20);
+          for (let j: usize = 1; j < cpBytes; j++) store<u8>(at + j, 0xFF);
+          // its bytes inside this block are separators now (a tail past the block is the next block's 0xFF)
+          const bits = ((<u64>1 << <u64>cpBytes) - 1) << k;
+          sep |= bits;
+          inert |= bits;
+        }
+      }
+      let pos: u64 = 0;
+      while (pos < 64) {
+        const rest = sep >> pos;
+        if (rest == 0) {
+          if ((hi >> pos) != 0) trigger = true;
+          break;
+        }
+        const k = pos + ctz<u64>(rest);
+        // the word [pos, k) before this separator
+        if (k > pos && ((hi >> pos) & ((<u64>1 << (k - pos)) - 1)) != 0) trigger = true;
+        if (trigger) {
+          n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + <usize>k, u + unitsBefore(k));
+          prevEndB = i + <usize>k;
+          trigger = false;
+        }
+        // past the run of separators from k: the next word starts at j
+        const tokAfter = k < 63 ? ~sep >> (k + 1) : 0;
+        const j: u64 = tokAfter == 0 ? 64 : k + 1 + ctz<u64>(tokAfter);
+        wordB = i + <usize>j;
+        wordU = u + unitsBefore(j);
+        asciiSepBefore = ((inert >> (j - 1)) & 1) == 0;
+        pos = j;
+      }
+      i += 64;
+      u += unitsBefore(64);
+      continue;
+    }
     // Otherwise one character at a time up to the end of this 64-byte stretch.
     const stop = end - i > 64 ? i + 64 : end;
     while (i < stop) {
@@ -101,6 +203,10 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
       let units: u32 = 1;
       if (b < 0x80) {
         sep = !isAsciiAlnum(b);
+      } else if (b < 0xC0) {
+        // a continuation byte: the tail of a character that began in a block read as a whole (above)
+        sep = false;
+        units = 0;
       } else if (b == 0xFF) {
         units = 0; // the tail of an inert separator rewritten by an earlier call
       } else {

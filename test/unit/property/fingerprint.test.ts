@@ -56,6 +56,24 @@ describe.each([['simd', true], ['scalar', false]] as const)('fingerprint pipelin
     }
   });
 
+  it('equals the reference on script runs between ASCII and inert separators (whole 64-byte blocks of them)', async () => {
+    // The core reads 64-byte blocks of non-ASCII text as a whole; these texts put every kind of character at every
+    // offset of a block: CJK, kana, Hangul, Cyrillic, Latin-1 letters, emoji, fullwidth forms, and inert separators
+    // (no-break space, curly quotes, dashes, ideographic comma, full stop and space, minus) before ASCII or not.
+    const PIECES = ['漢字', '日本語の', 'かな', 'カタカナ', '한국어', 'Кириллица', 'écoute', 'Straße', '😀', 'ｆｕｌｌ', '４２',
+      '\u00a0', '\u201c', '\u201d', '\u2014', '\u3001', '\u3002', '\u3000', '\u2212', '\u00bb', ' ', '  ', '\n', '\t',
+      'ascii', 'A1', '-', ',', '.', 'x'];
+    const rnd = prng(4321);
+    for (let t = 0; t < 400; t++) {
+      let text = '';
+      const n = 20 + Math.floor(rnd() * 400);
+      for (let k = 0; k < n; k++) text += PIECES[Math.floor(rnd() * PIECES.length)];
+      const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'word', size: 1 }, winnow: { window: 1 } });
+      expectMatchesReference(fp, referenceWord(text, 1, 1));
+      expectMatchesReference(await engine.fingerprint(text, NO_SKETCH), referenceWord(text));
+    }
+  });
+
   it('equals the reference for other sizes, windows and seeds', async () => {
     for (const [size, window, seed] of [[1, 1, 0], [2, 3, 7], [9, 4, 0xffffffff], [13, 50, 42]]) {
       for (let t = 0; t < 20; t++) {
