@@ -12,10 +12,19 @@ import { porterStem, STOP_WORDS } from './stem.js';
  * stop word). A search aligns the query with many candidate windows, each pair with its own dense ids; stemming
  * and hashing every token again for every pair took half of a search's time. Bounded: past
  * {@link LEXICON_LIMIT} forms it starts afresh (a new epoch; tokens of an older epoch are interned again).
+ *
+ * Forms are found by the characters of the text they sit in ({@link Lexicon.wordAt}), in an open-addressing
+ * table of word ids: a form seen before costs a hash of its characters and a comparison, no substring and no Map
+ * (a per-token `slice` + `Map.get` was the largest single cost of aligning fresh candidate documents).
  */
 export class Lexicon {
   epoch = 0;
-  readonly #forms = new Map<string, number>();
+  /** The form of each word id. */
+  #forms: string[] = [];
+  /** The hash ({@link formHash}) of each word id's form. */
+  #hashes = new Uint32Array(1024);
+  /** Open addressing: word id + 1 per slot, 0 empty; a power of two, at most half full. */
+  #slots = new Int32Array(2048);
   readonly #stems = new Map<string, number>();
   /** Term id of each word id (−1: a stop word). */
   termOf = new Int32Array(1024);
@@ -26,37 +35,80 @@ export class Lexicon {
   contentOf = new Float64Array(1024);
 
   get words(): number {
-    return this.#forms.size;
+    return this.#forms.length;
   }
 
   get terms(): number {
     return this.#stems.size;
   }
 
-  /** The word id of `form` (interned on first sight). */
+  /**
+   * The word id of `form` (interned on first sight).
+   * @example lexicon.word('cats') === lexicon.wordAt('two cats', 4, 8) // true
+   */
   word(form: string): number {
-    let id = this.#forms.get(form);
-    if (id === undefined) {
-      id = this.#forms.size;
-      this.#forms.set(form, id);
-      if (id === this.termOf.length) {
-        const grown = new Int32Array(id * 2);
-        grown.set(this.termOf);
-        this.termOf = grown;
-        const content = new Float64Array(id * 2);
-        content.set(this.contentOf);
-        this.contentOf = content;
-      }
-      if (STOP_WORDS.has(form)) {
-        this.termOf[id] = -1;
-        this.contentOf[id] = -1;
-      } else {
-        const stem = porterStem(form);
-        this.termOf[id] = this.#stem(stem);
-        this.contentOf[id] = form.length <= 1 ? -1 : stemContentHash(stem);
-      }
+    return this.wordAt(form, 0, form.length);
+  }
+
+  /**
+   * The word id of the form `text.slice(from, to)`, without making that string unless the form is new.
+   * @example const id = lexicon.wordAt(normalised, start, end)
+   */
+  wordAt(text: string, from: number, to: number): number {
+    const h = formHash(text, from, to);
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const len = to - from;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const id = slots[at] - 1;
+      if (id < 0) return this.#add(text.slice(from, to), h, at);
+      if (this.#hashes[id] !== h) continue;
+      const form = this.#forms[id];
+      if (form.length !== len) continue;
+      let k = 0;
+      while (k < len && form.charCodeAt(k) === text.charCodeAt(from + k)) k++;
+      if (k === len) return id;
+    }
+  }
+
+  /** Interns a new form whose hash is `h`, at the empty slot `at`. */
+  #add(form: string, h: number, at: number): number {
+    const id = this.#forms.length;
+    this.#forms.push(form);
+    if (id === this.termOf.length) {
+      const termOf = new Int32Array(id * 2);
+      termOf.set(this.termOf);
+      this.termOf = termOf;
+      const content = new Float64Array(id * 2);
+      content.set(this.contentOf);
+      this.contentOf = content;
+      const hashes = new Uint32Array(id * 2);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[id] = h;
+    this.#slots[at] = id + 1;
+    if (2 * (id + 1) > this.#slots.length) this.#rehash(this.#slots.length * 2);
+    if (STOP_WORDS.has(form)) {
+      this.termOf[id] = -1;
+      this.contentOf[id] = -1;
+    } else {
+      const stem = porterStem(form);
+      this.termOf[id] = this.#stem(stem);
+      this.contentOf[id] = form.length <= 1 ? -1 : stemContentHash(stem);
     }
     return id;
+  }
+
+  #rehash(size: number): void {
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let id = 0; id < this.#forms.length; id++) {
+      let at = this.#hashes[id] & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = id + 1;
+    }
+    this.#slots = slots;
   }
 
   #stem(stem: string): number {
@@ -67,11 +119,22 @@ export class Lexicon {
 
   /** Starts afresh when full (before a text is interned, so one text's ids are always of one epoch). */
   reserve(): void {
-    if (this.#forms.size < LEXICON_LIMIT) return;
-    this.#forms.clear();
+    if (this.#forms.length < LEXICON_LIMIT) return;
+    this.#forms = [];
+    this.#slots = new Int32Array(2048);
     this.#stems.clear();
     this.epoch++;
   }
+}
+
+/** A 32-bit hash of `text.slice(from, to)` (FNV-1a over UTF-16 units, then a murmur3 finaliser for the low bits). */
+function formHash(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
 }
 
 /**
@@ -84,7 +147,7 @@ export function stemContentHash(stem: string): number {
   return h >>> 0;
 }
 
-/** Most token forms the lexicon holds (about 100 MB at the limit with its maps). */
+/** Most token forms the lexicon holds (about 100 MB at the limit: forms, stems and tables). */
 const LEXICON_LIMIT = 1 << 20;
 /** The process's lexicon. */
 export const lexicon = new Lexicon();
@@ -116,7 +179,7 @@ export function tokenize(text: string): Tokens {
     if (e < 0) e = norm.length;
     start[t] = map[s];
     end[t] = map[e];
-    word[t] = lexicon.word(norm.slice(s, e));
+    word[t] = lexicon.wordAt(norm, s, e);
     s = e + 1;
   }
   return { text, epoch: lexicon.epoch, start, end, word };

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepare, preparePair, TermDict } from '../../../src/align/prepare.js';
-import { tokenize, TokenizedCache, TokenizedText, type Tokens } from '../../../src/align/tokens.js';
+import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
+import {
+  Lexicon, stemContentHash, tokenize, TokenizedCache, TokenizedText, type Tokens,
+} from '../../../src/align/tokens.js';
 import { prng } from '../../reference/core.js';
 import { randomText, randomWords } from './gen.js';
 
@@ -56,6 +59,30 @@ describe('preparePair = prepare with one TermDict', () => {
     const ta = tokenize(a);
     const stale = { ...ta, epoch: ta.epoch - 1 };
     expect(plain(preparePair(stale, tokenize(a), 2))).toEqual(plain(reference(a, a, 2)));
+  });
+});
+
+describe('Lexicon: one dense word id per form, found by the characters around it', () => {
+  it('50,000 random forms (the table grows many times) against a Map, by word and by wordAt inside a text', () => {
+    const lex = new Lexicon();
+    const ref = new Map<string, number>();
+    const rnd = prng(99);
+    const forms = [...randomWords(5, 30_000), ...STOP_WORDS, ...CONTENT, 'é', 'ﬁ', '字', '😀x', 'a'];
+    for (let i = 0; i < 20_000; i++) forms.push(Math.floor(rnd() * 1e9).toString(36));
+    for (let round = 0; round < 2; round++) {
+      for (const form of forms) {
+        const id = round === 0 ? lex.word(form) : lex.wordAt(`<${form}>`, 1, form.length + 1);
+        if (!ref.has(form)) ref.set(form, ref.size);
+        expect(id).toBe(ref.get(form));
+      }
+    }
+    expect(lex.words).toBe(ref.size);
+    for (const [form, id] of [...ref].filter((_, i) => i % 97 === 0)) {
+      const stop = STOP_WORDS.has(form);
+      expect(lex.termOf[id] === -1).toBe(stop);
+      const content = stop || form.length <= 1 ? -1 : stemContentHash(porterStem(form));
+      expect(lex.contentOf[id]).toBe(content);
+    }
   });
 });
 
