@@ -122,6 +122,7 @@ module.exports = {
           '^src/$1/', // its own folder
           '^src/store/node[.]ts$', // trainprint/node publishes the file store (Node-only code of the store layer)
           '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
+          '^src/util/steps[.]ts$', // the handler yields to other requests with the engine's macrotask boundary
         ],
       },
     },

@@ -5,6 +5,8 @@
 // documents, --scale N copies (every 4th word of a copy marked, so copies share no 5-gram); N = 135 is
 // 51-52 M fingerprints (≈ 3 GB of RSS before this change, ≈ 1.2 GB after).
 //   node --expose-gc --max-old-space-size=16000 bench/exact-scale.mjs [--scale 135] [--iterations 50] [--dist DIR] [--json]
+//        [--chromium]   also: the exported file imported into headless Chromium (/usr/bin/chromium, playwright-core;
+//                       the page loads dist/ from a server on 127.0.0.1) and the same analyze timed there
 // Results: bench/results/exact-scale-x<N>.json (--dist or --json: printed as one JSON line instead). Peaks are the kernel's VmHWM, reset through
 // /proc/self/clear_refs (Linux; elsewhere peaks count from the start of the process).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -100,6 +102,7 @@ writeSync(fd, patch.bytes, 0, patch.bytes.length, patch.offset);
 closeSync(fd);
 const exportMs = performance.now() - t2;
 const exportPeak = peakRss();
+const chromium = process.argv.includes('--chromium') ? await inChromium(file, request) : null;
 rmSync(file, { force: true });
 log(`export (streamed, to a file): ${(stream.length / MB).toFixed(0)} MB in ${(exportMs / 1000).toFixed(2)} s = ` +
   `${(exportMs * 1e6 / stream.length).toFixed(1)} ns/byte; peak RSS ${(exportPeak / MB).toFixed(0)} MB = ${(exportPeak / exportSteady).toFixed(2)}× steady`);
@@ -116,7 +119,87 @@ const out = {
   search_ms: search, analyze_ms: analyze,
   export_bytes: stream.length, export_ms: exportMs, export_ns_per_byte: exportMs * 1e6 / stream.length,
   export_steady_rss: exportSteady, export_peak_rss: exportPeak, export_peak_over_steady: exportPeak / exportSteady,
+  ...(chromium ? { chromium: { ...chromium, analyze_p50_over_node: chromium.analyze_ms.p50 / analyze.p50 } } : {}),
 };
 const resultFile = new URL(`./results/exact-scale-x${SCALE}.json`, import.meta.url);
 if (!dist && !process.argv.includes('--json')) writeFileSync(resultFile, JSON.stringify(out, null, 2) + '\n');
 else console.log(JSON.stringify(out));
+
+/**
+ * The exported snapshot `file` imported into headless Chromium, then `request` analysed there as above (5 warm-up
+ * calls, ITERATIONS timed): the page imports dist/index.js from a server on 127.0.0.1 that also serves the file.
+ */
+async function inChromium(file, request) {
+  const { createServer } = await import('node:http');
+  const { createReadStream, mkdtempSync, statSync } = await import('node:fs');
+  const { chromium: pw } = await import('playwright-core');
+  const root = new URL('..', import.meta.url);
+  const page = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
+    import { createEngine } from '/dist/index.js';
+    try {
+      const engine = await createEngine();
+      const t0 = performance.now();
+      let bytes = new Uint8Array(await (await fetch('/snapshot')).arrayBuffer());
+      const t1 = performance.now();
+      const stats = await engine.importDataset(bytes);
+      bytes = null;
+      const t2 = performance.now();
+      const request = await (await fetch('/request')).json();
+      const first = await engine.analyze(request);
+      for (let i = 0; i < 5; i++) await engine.analyze(request);
+      const ms = [];
+      for (let i = 0; i < ${ITERATIONS}; i++) {
+        const t = performance.now();
+        await engine.analyze(request);
+        ms.push(performance.now() - t);
+      }
+      ms.sort((a, b) => a - b);
+      const sms = [];
+      for (let i = 0; i < ${ITERATIONS}; i++) {
+        const t = performance.now();
+        engine.search(request.content);
+        sms.push(performance.now() - t);
+      }
+      sms.sort((a, b) => a - b);
+      window.__result = {
+        search_ms: { p50: sms[sms.length >> 1], min: sms[0] },
+        fingerprints: stats.fingerprints, fetch_ms: t1 - t0, import_ms: t2 - t1, matches: first.matches.length,
+        attribution_sources: first.attribution_sources.length,
+        analyze_ms: { p50: ms[ms.length >> 1], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))], min: ms[0] },
+        user_agent: navigator.userAgent,
+      };
+    } catch (e) { window.__result = { error: String(e && e.stack || e) }; }
+  </script>`;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    else if (path === '/request') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request));
+    else if (path === '/snapshot') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': statSync(file).size });
+      createReadStream(file).pipe(res);
+    } else if (/^\/dist\/[\w.-]+\.js$/.test(path)) {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      createReadStream(new URL(`.${path}`, root)).on('error', () => res.end()).pipe(res);
+    } else res.writeHead(404).end();
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const userDataDir = mkdtempSync(join(tmpdir(), 'tp-exact-scale-chromium-'));
+  const context = await pw.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const tab = context.pages()[0] ?? (await context.newPage());
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction(() => window.__result !== undefined, null, { timeout: 600_000 });
+    const result = await tab.evaluate(() => window.__result);
+    if (result.error) throw new Error(`chromium: ${result.error}`);
+    log(`Chromium (${result.user_agent.match(/Chrome\/[\d.]+/)?.[0]}): import ${(result.import_ms / 1000).toFixed(1)} s, ` +
+      `analyze p50 ${result.analyze_ms.p50.toFixed(2)} ms (min ${result.analyze_ms.min.toFixed(2)}, p99 ${result.analyze_ms.p99.toFixed(2)})`);
+    return result;
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}

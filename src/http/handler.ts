@@ -33,6 +33,7 @@ import { PATH_PARAMS, ROUTES } from './routes.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import { parseJsonBody, type JsonBodyOffload } from './json-body.js';
 import { coerceQuery, compileValidator } from './validate.js';
+import { nextMacrotask } from '../util/steps.js';
 
 /**
  * A Fetch handler.
@@ -288,9 +289,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         body = await bodies.parseJson(keep ? raw.slice() : raw, route.requestSchema);
       } else {
         // … or here, with a turn of the loop for the other requests before and after
-        if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
+        if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
         body = route.body ? parseBody(route.body, raw, c) : undefined;
-        if (raw.length >= LARGE_BODY_BYTES) await nextTurn();
+        if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
       }
       const query = coerceQuery(url.searchParams, route.querySchema);
       if (c.checkQuery) c.checkQuery(query);
@@ -454,11 +455,6 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
 /** Bodies from this size on are parsed in a turn of the event loop of their own (3–5 ms of work per MB). */
 const LARGE_BODY_BYTES = 1 << 20;
 
-/** A macrotask boundary: I/O of other requests runs before it resolves (a resolved promise would not let it). */
-function nextTurn(): Promise<void> {
-  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
-  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
-}
 
 function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {
   if (kind === 'binary') {

@@ -25,12 +25,27 @@ export const ITEMS_PER_PAUSE = 1 << 12;
 
 /**
  * A macrotask boundary: other I/O callbacks (a server's other requests) run before the promise
- * resolves. A microtask (`await null`) would not let them.
+ * resolves. A microtask (`await null`) would not let them. `setImmediate` where there is one (Node, Bun);
+ * else a message on a fresh MessageChannel (browsers, Deno, Workers), as browser schedulers do: the HTML
+ * standard clamps a setTimeout(0) nested five deep in timers to at least 4 ms, and an analysis awaits
+ * several turns in a row (a 0.7 ms analysis took 18 ms in Chromium that way).
  * @example await nextMacrotask()
  */
 export function nextMacrotask(): Promise<void> {
-  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
-  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
+  const g = globalThis as { setImmediate?: (f: () => void) => unknown; MessageChannel?: typeof MessageChannel };
+  const { setImmediate, MessageChannel: Channel } = g;
+  if (setImmediate) return new Promise((resolve) => setImmediate(resolve));
+  if (Channel) {
+    return new Promise((resolve) => {
+      const { port1, port2 } = new Channel();
+      port1.onmessage = () => {
+        port1.close(); // a closed port keeps no event loop alive (Deno)
+        resolve();
+      };
+      port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
