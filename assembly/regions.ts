@@ -11,7 +11,8 @@
 // digits and non-inert non-ASCII characters around triggers, plus the one ASCII separator just
 // before it (NFC composes '=' + U+0338 into '≠'); no canonical composition has an ASCII second
 // character, so the right edge needs no such care. Record r (8 × u32 at out + 32·r):
-//   [0] byte start  [1] byte end  [2] UTF-16 start  [3] UTF-16 end  [4..7] free for the host.
+//   [0] byte start  [1] byte end  [2] UTF-16 start  [3] UTF-16 end  [4..7] free for the host (tokenizeRegions
+//   reads [4] [5] [6]: the normalised text's pointer and length, its offset map's pointer or 0).
 
 import { anyHigh, tokenize, tokMask } from './tokenize';
 
@@ -281,7 +282,10 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
  * Tokenise a text whose regions were found by `findRegions` and normalised (nfkcUtf8 or the host): the
  * stretches between regions are tokenised from the main buffer (UTF-16 offsets of the original
  * text), each region from its normalised UTF-8 at record words [4] (pointer) and [5] (byte
- * length), with offsets local to the normalised region text. For region r writes the indices of
+ * length). A region whose record word [6] points at its offset map (nfkcUtf8's: the UTF-16 offset in the
+ * region of each UTF-16 unit of its normalised text, and of its end) gets offsets of the original text
+ * too (the region's own start, word [2], plus the map's entry); with 0 there (normalised by the host)
+ * its offsets stay local to its normalised text. For region r writes the indices of
  * its first and one-past-last token to `firstTokPtr` + 8·r (2 × u32). Returns the token count.
  */
 export function tokenizeRegions(p: usize, len: usize, seed: u64, regPtr: usize, regions: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize, firstTokPtr: usize): u32 {
@@ -301,7 +305,18 @@ export function tokenizeRegions(p: usize, len: usize, seed: u64, regPtr: usize, 
     n += m;
     if (r == regions) break;
     store<u32>(firstTokPtr + (<usize>r << 3), n);
-    n += tokenize(<usize>load<u32>(o, 16), <usize>load<u32>(o, 20), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
+    const k = tokenize(<usize>load<u32>(o, 16), <usize>load<u32>(o, 20), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
+    const map = <usize>load<u32>(o, 24);
+    if (map != 0) {
+      const base = load<u32>(o, 8);
+      for (let j = n; j < n + k; j++) {
+        const sj = startsPtr + (<usize>j << 2);
+        const ej = endsPtr + (<usize>j << 2);
+        store<u32>(sj, base + load<u32>(map + (<usize>load<u32>(sj) << 2)));
+        store<u32>(ej, base + load<u32>(map + (<usize>load<u32>(ej) << 2)));
+      }
+    }
+    n += k;
     store<u32>(firstTokPtr + (<usize>r << 3), n, 4);
     pos = <usize>load<u32>(o, 4);
     u = load<u32>(o, 12);

@@ -33,21 +33,12 @@ interface RegionFix {
 }
 
 /**
- * Where a region's offset map is: a JavaScript array (normalised here) or, when `map` is null, `mapLength`
- * entries at `mapAt` of the maps the core wrote (normalised there).
+ * A region's offset map when the host normalised it (`map`; its tokens' offsets are fixed in {@link tokenSpans}),
+ * or null when the core did (tokenizeRegions mapped its tokens' offsets with the core's map).
  */
 interface RegionText {
   readonly base: number;
   readonly map: Uint32Array | null;
-  readonly mapAt: number;
-  readonly mapLength: number;
-}
-
-/** What {@link normalizeRegions} leaves: the normalised bytes in all, and the core's maps (u32 at `mapsPtr`). */
-interface RegionsOut {
-  readonly sideBytes: number;
-  readonly mapsPtr: number;
-  readonly mapsLength: number;
 }
 
 /** Whether each core's NFKC_Casefold tables are in place (false: they did not fit; JS normalises). */
@@ -80,14 +71,15 @@ export function ensureTables(core: Core, L: Layout): boolean {
 /**
  * Normalises each region found by findRegions: in the core (assembly/nfkc.ts) when it can, else (and for the
  * rare regions it hands back: lone surrogates, huge expansions, endless runs of marks) with `normalize`, the
- * reference. Writes each region's normalised UTF-8 pointer and length into record words [4] and [5], pushes
- * one {@link RegionText} per region to `regions`.
+ * reference. Writes each region's normalised UTF-8 pointer and length into record words [4] and [5], and into
+ * [6] the core's offset map of the region (0 when normalised here), pushes one {@link RegionText} per region to
+ * `regions`; returns the normalised bytes in all.
  * @throws INVALID_INPUT for a lone surrogate in a region (as `normalize` reports it)
  */
 function normalizeRegions(
   core: Core, L: Layout, input: string | Uint8Array, inPtr: number, regPtr: number, nReg: number,
   regions: RegionText[],
-): RegionsOut {
+): number {
   const pieceOf = (rec: Uint32Array, o: number): string => typeof input === 'string'
     ? input.slice(rec[o + 2], rec[o + 3])
     : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
@@ -122,14 +114,16 @@ function normalizeRegions(
       const mapLength = core.raw.nfkcMapLength();
       rec[o + 4] = at;
       rec[o + 5] = written;
-      regions.push({ base: rec[o + 2], map: null, mapAt, mapLength });
+      rec[o + 6] = mapsPtr + mapAt * 4; // tokenizeRegions maps this region's offsets itself
+      regions.push({ base: rec[o + 2], map: null });
       at += written;
       mapAt += mapLength;
     } else {
       const n = normalize(pieceOf(rec, o));
+      rec[o + 6] = 0; // offsets mapped here (tokenSpans), with n.map
       late.push({ r, text: n.text });
       lateBytes += n.text.length * 3;
-      regions.push({ base: rec[o + 2], map: n.map, mapAt: 0, mapLength: 0 });
+      regions.push({ base: rec[o + 2], map: n.map });
     }
   }
   let sideBytes = at - sidePtr;
@@ -145,7 +139,7 @@ function normalizeRegions(
       sideBytes += written;
     }
   }
-  return { sideBytes, mapsPtr, mapsLength: mapAt };
+  return sideBytes;
 }
 
 /** Word tokens in the core's memory (pointers valid until the layout is reused). */
@@ -196,7 +190,6 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
   let regPtr = 0;
   let nReg = 0;
   let sideBytes = 0;
-  let out: RegionsOut = { sideBytes: 0, mapsPtr: 0, mapsLength: 0 };
   if (!asciiOnly) {
     const cap = Math.min((len >>> 1) + 1, 1024 + (len >>> 5));
     regPtr = L.take(cap * REGION_RECORD);
@@ -210,8 +203,7 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
       L.commit();
       nReg = core.raw.findRegions(inPtr, len, regPtr, nReg);
     }
-    out = normalizeRegions(core, L, input, inPtr, regPtr, nReg, regions);
-    sideBytes = out.sideBytes;
+    sideBytes = normalizeRegions(core, L, input, inPtr, regPtr, nReg, regions);
   }
 
   // Every token takes at least one byte plus a separator, in the raw text or a region's text.
@@ -227,18 +219,13 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
     : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr);
   const regionFixes: RegionFix[] = [];
   if (nReg > 0) {
+    // regions the core normalised have their offsets mapped already (tokenizeRegions); the others are fixed later
     const first = core.u32(firstPtr, nReg * 2);
-    // The maps the core wrote leave it in one copy (the caller may grow memory before reading them).
-    let maps: Uint32Array | undefined;
     for (let r = 0; r < nReg; r++) {
-      if (first[2 * r + 1] <= first[2 * r]) continue;
-      const g = regions[r];
-      let map = g.map;
-      if (map === null) {
-        maps ??= core.u32(out.mapsPtr, out.mapsLength).slice();
-        map = maps.subarray(g.mapAt, g.mapAt + g.mapLength);
+      const { map, base } = regions[r];
+      if (map !== null && first[2 * r + 1] > first[2 * r]) {
+        regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base, map });
       }
-      regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base: g.base, map });
     }
   }
   return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };
