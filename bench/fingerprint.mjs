@@ -163,7 +163,7 @@ await measure('peer: string-similarity compareTwoStrings, 100 KB vs 100 KB', () 
 // The tasks above run one after the other, so a burst of other work on a shared machine lands on one side of a
 // ratio. Here each round times trainprint (median of 3 calls) and the peer (one call) back to back, gc() before
 // each call, and the ratio is taken per round: median and range over the rounds.
-const ROUNDS = QUICK ? 3 : 7;
+const ROUNDS = QUICK ? 5 : 15;
 const timeOnce = async (fn) => {
   globalThis.gc?.();
   const t = performance.now();
