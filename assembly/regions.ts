@@ -55,6 +55,24 @@ export function setInert(lo: u32, hi: u32): void {
   return (b - 0x30 < 10) || ((b | 0x20) - 0x61 < 26);
 }
 
+/**
+ * The 2- or 3-byte character with lead byte `b` at `at` (of a text ending at `end`), rewritten in place as ' ' +
+ * 0xFF… when it is an inert separator followed by ASCII or the end; true when it was. The tokenizer reads 0xFF
+ * (never in UTF-8) as a separator worth 0 UTF-16 units, so offsets stay those of the original text.
+ */
+// @ts-ignore: decorator
+@inline function rewriteInert(at: usize, b: u32, end: usize): bool {
+  const cpBytes: usize = b < 0xE0 ? 2 : 3;
+  const cp: u32 = cpBytes == 2
+    ? ((b & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F)
+    : ((b & 0x0F) << 12) | ((<u32>load<u8>(at, 1) & 0x3F) << 6) | (<u32>load<u8>(at, 2) & 0x3F);
+  const next = at + cpBytes;
+  if (!isInert(cp) || (next < end && load<u8>(next) >= 0x80)) return false;
+  store<u8>(at, 0x20);
+  for (let j: usize = 1; j < cpBytes; j++) store<u8>(at + j, 0xFF);
+  return true;
+}
+
 // Outputs of blockMasks (globals: no multiple return values), bit k for byte k of the block.
 let maskHigh: u64 = 0; // bytes >= 0x80
 let maskCont: u64 = 0; // continuation bytes (0x80..0xBF): no UTF-16 unit of their own
@@ -152,18 +170,10 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
       while (check != 0) {
         const k = ctz<u64>(check);
         check &= check - 1;
-        const at = i + <usize>k;
-        const b = <u32>load<u8>(at);
-        let cp: u32;
-        let cpBytes: usize;
-        if (b < 0xE0) { cp = ((b & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F); cpBytes = 2; }
-        else { cp = ((b & 0x0F) << 12) | ((<u32>load<u8>(at, 1) & 0x3F) << 6) | (<u32>load<u8>(at, 2) & 0x3F); cpBytes = 3; }
-        const next = at + cpBytes;
-        if (isInert(cp) && (next >= end || load<u8>(next) < 0x80)) {
-          store<u8>(at, 0x20);
-          for (let j: usize = 1; j < cpBytes; j++) store<u8>(at + j, 0xFF);
+        const b = <u32>load<u8>(i + <usize>k);
+        if (rewriteInert(i + <usize>k, b, end)) {
           // its bytes inside this block are separators now (a tail past the block is the next block's 0xFF)
-          const bits = ((<u64>1 << <u64>cpBytes) - 1) << k;
+          const bits = ((<u64>1 << (b < 0xE0 ? 2 : 3)) - 1) << k;
           sep |= bits;
           inert |= bits;
         }
@@ -210,18 +220,14 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
         units = 0;
       } else if (b == 0xFF) {
         units = 0; // the tail of an inert separator rewritten by an earlier call
+      } else if (b >= 0xF0) {
+        cpBytes = 4; // astral: two UTF-16 units, never inert
+        units = 2;
+        sep = false;
+        trigger = true;
       } else {
-        let cp: u32;
-        if (b < 0xE0) { cp = ((b & 0x1F) << 6) | (<u32>load<u8>(i, 1) & 0x3F); cpBytes = 2; }
-        else if (b < 0xF0) { cp = ((b & 0x0F) << 12) | ((<u32>load<u8>(i, 1) & 0x3F) << 6) | (<u32>load<u8>(i, 2) & 0x3F); cpBytes = 3; }
-        else { cp = 0x10000; cpBytes = 4; units = 2; } // astral: never inert
-        const next = i + cpBytes;
-        if (isInert(cp) && (next >= end || load<u8>(next) < 0x80)) {
-          // Rewrite in place as ' ' + 0xFF… : the tokenizer reads 0xFF (never in UTF-8) as a
-          // separator worth 0 UTF-16 units, so offsets stay those of the original text.
-          store<u8>(i, 0x20);
-          for (let j: usize = 1; j < cpBytes; j++) store<u8>(i + j, 0xFF);
-        } else {
+        cpBytes = b < 0xE0 ? 2 : 3;
+        if (!rewriteInert(i, b, end)) {
           sep = false;
           trigger = true;
         }

@@ -8,34 +8,130 @@ import { normalize } from '../text/normalize.js';
 import { porterStem, STOP_WORDS } from './stem.js';
 
 /**
- * Token forms seen by this process, interned once: a word id per form and a term id per Porter stem (−1 for a
- * stop word). A search aligns the query with many candidate windows, each pair with its own dense ids; stemming
- * and hashing every token again for every pair took half of a search's time. Bounded: past
+ * Token forms found by the characters of the text they stand in: ids in order of first sight, in an
+ * open-addressing table keyed by a hash of the characters, so a form seen before costs a hash and a comparison —
+ * no substring and no Map look-up (a per-token `slice` + `Map.get` was the largest single cost of aligning fresh
+ * candidate documents, and of a query's content-word pairs).
+ * @example
+ * const forms = new FormTable()
+ * forms.intern('two cats', 4, 8) === forms.intern('cats', 0, 4) // true
+ */
+export class FormTable {
+  /** The form of each id. */
+  #forms: string[] = [];
+  /** The hash ({@link formHash}) of each id's form. */
+  #hashes = new Uint32Array(1024);
+  /** Open addressing: id + 1 per slot, 0 empty; a power of two, at most half full. */
+  #slots = new Int32Array(2048);
+  /** Whether the last {@link intern} added its form (a new id). */
+  added = false;
+
+  /** Forms held. */
+  get size(): number {
+    return this.#forms.length;
+  }
+
+  /** The form of id `id`. */
+  form(id: number): string {
+    return this.#forms[id];
+  }
+
+  /** The id of the form `text.slice(from, to)`, added on first sight (then {@link added} is true). */
+  intern(text: string, from: number, to: number): number {
+    const h = formHash(text, from, to);
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const len = to - from;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const id = slots[at] - 1;
+      if (id < 0) {
+        this.added = true;
+        return this.#add(text.slice(from, to), h, at);
+      }
+      if (this.#hashes[id] !== h) continue;
+      const form = this.#forms[id];
+      if (form.length !== len) continue;
+      let k = 0;
+      while (k < len && form.charCodeAt(k) === text.charCodeAt(from + k)) k++;
+      if (k === len) {
+        this.added = false;
+        return id;
+      }
+    }
+  }
+
+  /** Forgets every form (ids start again at 0). */
+  clear(): void {
+    this.#forms = [];
+    this.#slots = new Int32Array(2048);
+  }
+
+  #add(form: string, h: number, at: number): number {
+    const id = this.#forms.length;
+    this.#forms.push(form);
+    if (id === this.#hashes.length) {
+      const hashes = new Uint32Array(id * 2);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[id] = h;
+    this.#slots[at] = id + 1;
+    if (2 * (id + 1) > this.#slots.length) this.#rehash(this.#slots.length * 2);
+    return id;
+  }
+
+  #rehash(size: number): void {
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let id = 0; id < this.#forms.length; id++) {
+      let at = this.#hashes[id] & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = id + 1;
+    }
+    this.#slots = slots;
+  }
+}
+
+/** A 32-bit hash of `text.slice(from, to)` (FNV-1a over UTF-16 units, then a murmur3 finaliser for the low bits). */
+function formHash(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** {@link contentHashOf} of a token that is no content word (a stop word or a single character). */
+export const NOT_CONTENT = -1;
+
+/**
+ * The content-word hash of a token form (candidate retrieval's pairs are made of them): FNV-1a of its Porter
+ * stem (`stem`, when the caller has it), or {@link NOT_CONTENT} for a stop word or a single character.
+ * @example contentHashOf('running') === contentHashOf('runs') // true
+ */
+export function contentHashOf(form: string, stem?: string): number {
+  if (STOP_WORDS.has(form) || form.length <= 1) return NOT_CONTENT;
+  return stemContentHash(stem ?? porterStem(form));
+}
+
+/**
+ * Token forms seen by this process, interned once: a word id per form ({@link FormTable}) and a term id per
+ * Porter stem (−1 for a stop word). A search aligns the query with many candidate windows, each pair with its own
+ * dense ids; stemming and hashing every token again for every pair took half of a search's time. Bounded: past
  * {@link LEXICON_LIMIT} forms it starts afresh (a new epoch; tokens of an older epoch are interned again).
- *
- * Forms are found by the characters of the text they sit in ({@link Lexicon.wordAt}), in an open-addressing
- * table of word ids: a form seen before costs a hash of its characters and a comparison, no substring and no Map
- * (a per-token `slice` + `Map.get` was the largest single cost of aligning fresh candidate documents).
  */
 export class Lexicon {
   epoch = 0;
-  /** The form of each word id. */
-  #forms: string[] = [];
-  /** The hash ({@link formHash}) of each word id's form. */
-  #hashes = new Uint32Array(1024);
-  /** Open addressing: word id + 1 per slot, 0 empty; a power of two, at most half full. */
-  #slots = new Int32Array(2048);
+  readonly #forms = new FormTable();
   readonly #stems = new Map<string, number>();
   /** Term id of each word id (−1: a stop word). */
   termOf = new Int32Array(1024);
-  /**
-   * The content-word hash of each word id: FNV-1a of its Porter stem, or −1 for a stop word or a single
-   * character (what candidate retrieval's pairs are made of; see corpus/content-words.ts).
-   */
+  /** The content-word hash of each word id ({@link contentHashOf}; see corpus/content-words.ts). */
   contentOf = new Float64Array(1024);
 
   get words(): number {
-    return this.#forms.length;
+    return this.#forms.size;
   }
 
   get terms(): number {
@@ -55,26 +151,13 @@ export class Lexicon {
    * @example const id = lexicon.wordAt(normalised, start, end)
    */
   wordAt(text: string, from: number, to: number): number {
-    const h = formHash(text, from, to);
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    const len = to - from;
-    for (let at = h & mask; ; at = (at + 1) & mask) {
-      const id = slots[at] - 1;
-      if (id < 0) return this.#add(text.slice(from, to), h, at);
-      if (this.#hashes[id] !== h) continue;
-      const form = this.#forms[id];
-      if (form.length !== len) continue;
-      let k = 0;
-      while (k < len && form.charCodeAt(k) === text.charCodeAt(from + k)) k++;
-      if (k === len) return id;
-    }
+    const id = this.#forms.intern(text, from, to);
+    if (this.#forms.added) this.#describe(id, this.#forms.form(id));
+    return id;
   }
 
-  /** Interns a new form whose hash is `h`, at the empty slot `at`. */
-  #add(form: string, h: number, at: number): number {
-    const id = this.#forms.length;
-    this.#forms.push(form);
+  /** Term id and content-word hash of a new word id. */
+  #describe(id: number, form: string): void {
     if (id === this.termOf.length) {
       const termOf = new Int32Array(id * 2);
       termOf.set(this.termOf);
@@ -82,33 +165,15 @@ export class Lexicon {
       const content = new Float64Array(id * 2);
       content.set(this.contentOf);
       this.contentOf = content;
-      const hashes = new Uint32Array(id * 2);
-      hashes.set(this.#hashes);
-      this.#hashes = hashes;
     }
-    this.#hashes[id] = h;
-    this.#slots[at] = id + 1;
-    if (2 * (id + 1) > this.#slots.length) this.#rehash(this.#slots.length * 2);
     if (STOP_WORDS.has(form)) {
       this.termOf[id] = -1;
-      this.contentOf[id] = -1;
+      this.contentOf[id] = NOT_CONTENT;
     } else {
       const stem = porterStem(form);
       this.termOf[id] = this.#stem(stem);
-      this.contentOf[id] = form.length <= 1 ? -1 : stemContentHash(stem);
+      this.contentOf[id] = contentHashOf(form, stem);
     }
-    return id;
-  }
-
-  #rehash(size: number): void {
-    const slots = new Int32Array(size);
-    const mask = size - 1;
-    for (let id = 0; id < this.#forms.length; id++) {
-      let at = this.#hashes[id] & mask;
-      while (slots[at] !== 0) at = (at + 1) & mask;
-      slots[at] = id + 1;
-    }
-    this.#slots = slots;
   }
 
   #stem(stem: string): number {
@@ -119,22 +184,11 @@ export class Lexicon {
 
   /** Starts afresh when full (before a text is interned, so one text's ids are always of one epoch). */
   reserve(): void {
-    if (this.#forms.length < LEXICON_LIMIT) return;
-    this.#forms = [];
-    this.#slots = new Int32Array(2048);
+    if (this.#forms.size < LEXICON_LIMIT) return;
+    this.#forms.clear();
     this.#stems.clear();
     this.epoch++;
   }
-}
-
-/** A 32-bit hash of `text.slice(from, to)` (FNV-1a over UTF-16 units, then a murmur3 finaliser for the low bits). */
-function formHash(text: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
 }
 
 /**

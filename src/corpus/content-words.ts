@@ -16,8 +16,7 @@
  * The index is built on the first search that needs it, from the kept texts (nothing more is
  * stored in snapshots), and rebuilt after documents are added.
  */
-import { porterStem, STOP_WORDS } from '../align/stem.js';
-import { lexicon, stemContentHash, tokenizedOnce } from '../align/tokens.js';
+import { contentHashOf, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { sortByKeyU32 } from '../util/sorted.js';
@@ -63,59 +62,25 @@ export interface ContentPairs {
   readonly ends: Uint32Array;
 }
 
-/** Marks a token that is no content word (a stop word or a single character) in the stem-hash cache. */
-const NOT_CONTENT = -1;
-
-/** FNV-1a hash of a token's Porter stem, or NOT_CONTENT for a stop word or a single character. */
-function stemHashOf(token: string): number {
-  if (STOP_WORDS.has(token) || token.length <= 1) return NOT_CONTENT;
-  return stemContentHash(porterStem(token));
-}
-
 /** Token forms the stem cache holds before it starts afresh (a few MB). */
 const STEM_CACHE_FORMS = 1 << 18;
 
 /**
- * {@link stemHashOf} of each token form seen, in an open-addressing table keyed by the form's characters as
- * they stand in the normalised text: a token whose form is known costs one pass to hash its characters and
- * one to compare them, no string slice and no Map look-up (which were most of the time of a query's pairs
- * and of building the index). Bounded: past {@link STEM_CACHE_FORMS} forms it starts afresh.
+ * {@link contentHashOf} of each token form seen, found by the form's characters as they stand in the normalised
+ * text ({@link FormTable}: a known form costs a hash and a comparison, no slice and no Map look-up, which were most
+ * of the time of a query's pairs and of building the index). Bounded: past {@link STEM_CACHE_FORMS} forms it starts
+ * afresh. Kept apart from the aligner's lexicon: the millions of forms of an index's texts would turn its epochs over.
  */
 class StemCache {
-  #slots = new Int32Array(1 << 19).fill(-1);
-  #keys = new Uint32Array(STEM_CACHE_FORMS);
-  #values = new Float64Array(STEM_CACHE_FORMS);
-  #forms: string[] = [];
+  readonly #forms = new FormTable();
+  readonly #values = new Float64Array(STEM_CACHE_FORMS);
 
-  /** The stem hash of `text.slice(from, to)`. */
+  /** The content-word hash of `text.slice(from, to)`. */
   get(text: string, from: number, to: number): number {
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    h >>>= 0;
-    const slots = this.#slots, mask = slots.length - 1, n = to - from;
-    let p = h & mask;
-    for (let k = slots[p]; k >= 0; k = slots[p]) {
-      if (this.#keys[k] === h) {
-        const form = this.#forms[k];
-        let same = form.length === n;
-        for (let i = 0; same && i < n; i++) same = form.charCodeAt(i) === text.charCodeAt(from + i);
-        if (same) return this.#values[k];
-      }
-      p = (p + 1) & mask;
-    }
-    const form = text.slice(from, to);
-    const value = stemHashOf(form);
-    if (this.#forms.length === STEM_CACHE_FORMS) {
-      this.#slots.fill(-1);
-      this.#forms = [];
-      p = h & mask;
-    }
-    const k = this.#forms.length;
-    this.#forms.push(form);
-    this.#keys[k] = h;
-    this.#values[k] = value;
-    slots[p] = k;
-    return value;
+    if (this.#forms.size === STEM_CACHE_FORMS) this.#forms.clear();
+    const k = this.#forms.intern(text, from, to);
+    if (this.#forms.added) this.#values[k] = contentHashOf(this.#forms.form(k));
+    return this.#values[k];
   }
 }
 
