@@ -14,7 +14,7 @@ export { utf8Invalid } from './utf8';
 export { nfkcTables, nfkcInit, nfkcUtf8, nfkcMapLength, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
-export { winnow } from './winnow';
+export { winnow, winnowPostings } from './winnow';
 export { radixCount, radixScatter, sortBuckets, buildPrefix, lookupSorted } from './sortindex';
 
 // sketches: MinHash, SimHash, blocked Bloom filter

@@ -47,3 +47,24 @@ export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32
   }
   return <u32>((out - outPtr) >> 2);
 }
+
+/**
+ * The postings of `w` selected shingles: for selected index p (u32 at `winPtr`), the shingle hash
+ * (u64 p at `hashesPtr`) to `outHashesPtr`, and its span — the start of token p (u32 at
+ * `startsPtr`) and the end of token min(p + n − 1, count − 1) (u32 at `endsPtr`) — to
+ * `outStartsPtr` and `outEndsPtr`. Token offsets are taken as they are (texts whose regions the
+ * host maps itself gather in the host).
+ */
+export function winnowPostings(
+  hashesPtr: usize, winPtr: usize, w: u32, n: u32, count: u32, startsPtr: usize, endsPtr: usize,
+  outHashesPtr: usize, outStartsPtr: usize, outEndsPtr: usize,
+): void {
+  const last = count - 1;
+  for (let i: usize = 0; i < <usize>w; i++) {
+    const p = load<u32>(winPtr + (i << 2));
+    const q = p + n - 1 < last ? p + n - 1 : last;
+    store<u64>(outHashesPtr + (i << 3), load<u64>(hashesPtr + (<usize>p << 3)));
+    store<u32>(outStartsPtr + (i << 2), load<u32>(startsPtr + (<usize>p << 2)));
+    store<u32>(outEndsPtr + (i << 2), load<u32>(endsPtr + (<usize>q << 2)));
+  }
+}

@@ -38,6 +38,11 @@ export interface RawExports {
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
+  /** Hash, token-start and token-end of each of `w` winnowed shingles (positions at winPtr) of n tokens. */
+  winnowPostings(
+    hashesPtr: number, winPtr: number, w: number, n: number, count: number, startsPtr: number, endsPtr: number,
+    outHashesPtr: number, outStartsPtr: number, outEndsPtr: number,
+  ): void;
   /** Sorted index (assembly/sortindex.ts): MSD counts and scatter by the top 11 bits, then each bucket sorted. */
   radixCount(keysPtr: number, n: number, countsPtr: number): void;
   /** Payload columns a, b and (when `cols` is 3) c travel with the keys. */

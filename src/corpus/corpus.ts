@@ -19,7 +19,7 @@ import type {
   SearchMatch,
 } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, winnowCore, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
@@ -122,9 +122,9 @@ export class Corpus {
       for await (const doc of documents as AsyncIterable<DatasetDocument>) {
         checkDocument(doc, at);
         const text = toText(doc.text);
-        const fp = winnowCore(core, text, options);
-        if (loader) await loader.add(doc, text, fp);
-        else addToDataset(ds as ExactDataset | PortraitDataset, doc, text, fp);
+        if (loader) await loader.add(doc, text, winnowCore(core, text, options));
+        else if (ds instanceof ExactDataset) withWinnowed(core, text, options, (fp) => ds.addDocument(doc, text, fp));
+        else addToDataset(ds as PortraitDataset, doc, text, winnowCore(core, text, options));
         at++;
       }
     } catch (e) {

@@ -194,6 +194,18 @@ export interface DocumentFingerprint {
  * `fingerprintCore(core, text, o).minhash`.
  */
 export function winnowCore(core: Core, text: string, o: ResolvedOptions): DocumentFingerprint {
+  return withWinnowed(core, text, o, copyWinnowed);
+}
+
+/**
+ * {@link winnowCore} without the copies: `use` gets the fingerprint with its winnowed columns as views
+ * of the core's memory, valid only during the call (copy what is kept). For a build that copies the
+ * postings into its own columns at once: a document's four arrays, each allocated outside the JS heap,
+ * added up to about as many bytes as the index, and made V8 collect the whole heap every few hundred
+ * documents.
+ * @example withWinnowed(core, text, DATASET_OPTIONS, (fp) => staged.add(d, fp.winnow.hashes, fp.winnow.starts, fp.winnow.ends))
+ */
+export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, use: (fp: DocumentFingerprint) => T): T {
   return core.guard(() => {
     const L = core.layout();
     const t = tokenizeWords(core, L, text);
@@ -205,7 +217,16 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
     const minhash = o.minhashMode === 'off'
       ? undefined
       : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
-    const positions = core.u32(winPtr, w).slice();
+    const at = L.take(w * 16);
+    L.commit();
+    const positions = core.u32(winPtr, w);
+    const extras = minhash ? { minhash } : {};
+    if (t.regionFixes.length === 0) {
+      // the common case, in the core: no offsets to map, so no per-posting work here
+      core.raw.winnowPostings(t.spareU64Ptr, winPtr, w, o.size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
+      const winnow = { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
+      return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...extras });
+    }
     const hashes = gatherU64(core.u32(t.spareU64Ptr, m * 2), positions);
     const starts = new Uint32Array(w);
     const ends = new Uint32Array(w);
@@ -223,8 +244,14 @@ export function winnowCore(core: Core, text: string, o: ResolvedOptions): Docume
       const g = fixes[fe];
       ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
     }
-    return { token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions }, ...(minhash ? { minhash } : {}) };
+    return use({ token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions }, ...extras });
   });
+}
+
+/** A fingerprint from {@link withWinnowed} with its columns copied out of the core. */
+function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
+  const { hashes, starts, ends, positions } = fp.winnow;
+  return { ...fp, winnow: { hashes: hashes.slice(), starts: starts.slice(), ends: ends.slice(), positions: positions.slice() } };
 }
 
 /**

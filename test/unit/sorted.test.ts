@@ -14,10 +14,12 @@ describe('sorted columns', () => {
       const other = rows.map((r) => r * 7);
       const order = Array.from(rows).sort((a, b) => keys[a] - keys[b] || a - b);
       const want = order.map((i) => keys[i]);
-      sortByKeyU32(keys, rows, other);
+      // no payload, one (its own loop) and two columns
+      const columns = [[], [rows], [rows, other]][seed % 3];
+      sortByKeyU32(keys, ...columns);
       expect(Array.from(keys)).toEqual(want);
-      expect(Array.from(rows)).toEqual(order);
-      expect(Array.from(other)).toEqual(order.map((r) => r * 7));
+      if (columns.length > 0) expect(Array.from(rows)).toEqual(order);
+      if (columns.length > 1) expect(Array.from(other)).toEqual(order.map((r) => r * 7));
     }
   });
 
