@@ -10,7 +10,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { NEAR_K } from '../datasets/exact.js';
 import { checkPortraitWindow, portraitOptions, portraitParams } from '../datasets/portrait.js';
 import { TrainprintError } from '../errors.js';
-import { toText, winnowCore, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import { toText, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import { DATASET_OPTIONS, DATASET_PARAMS } from '../datasets/params.js';
 
@@ -53,6 +53,8 @@ export interface DatasetFingerprinterOptions {
  */
 export class DatasetFingerprinter {
   private disposed = false;
+  /** The batch's postings as they are made (kept between batches, so they grow only at first). */
+  private readonly rows = new GrowingPostings();
 
   private constructor(
     private readonly core: Core,
@@ -88,40 +90,33 @@ export class DatasetFingerprinter {
   fingerprint(texts: readonly string[]): FingerprintBatch {
     if (this.disposed) throw new TrainprintError('INVALID_OPTIONS', 'the fingerprinter was disposed');
     if (!Array.isArray(texts)) throw new TrainprintError('INVALID_INPUT', 'texts must be an array of strings');
-    const fps: DocumentFingerprint[] = [];
-    let total = 0;
-    for (let i = 0; i < texts.length; i++) {
-      let fp: DocumentFingerprint;
+    const count = texts.length;
+    const offsets = new Uint32Array(count + 1);
+    const tokens = new Uint32Array(count);
+    const bytes = new Uint32Array(count);
+    const minhash = this.options.minhashMode === 'off' ? null : new Uint32Array(count * NEAR_K);
+    const rows = this.rows;
+    rows.length = 0;
+    for (let i = 0; i < count; i++) {
       try {
-        fp = winnowCore(this.core, toText(texts[i]), this.options);
+        // copied from the core's memory into the reused columns (no arrays per document)
+        withWinnowed(this.core, toText(texts[i]), this.options, (fp: DocumentFingerprint) => {
+          rows.append(fp.winnow);
+          tokens[i] = fp.token_count;
+          bytes[i] = fp.byte_length;
+          if (minhash && fp.minhash) minhash.set(fp.minhash, i * NEAR_K);
+        });
       } catch (e) {
         const error = e instanceof TrainprintError ? e : new TrainprintError('INVALID_INPUT', String(e), { cause: e });
         throw Object.assign(error, { index: i });
       }
-      fps.push(fp);
-      total += fp.winnow.hashes.length;
+      offsets[i + 1] = rows.length;
     }
-    const count = fps.length;
-    const offsets = new Uint32Array(count + 1);
-    const tokens = new Uint32Array(count);
-    const bytes = new Uint32Array(count);
-    const hashes = new BigUint64Array(total);
-    const starts = new Uint32Array(total);
-    const ends = new Uint32Array(total);
-    const minhash = this.options.minhashMode === 'off' ? null : new Uint32Array(count * NEAR_K);
-    let at = 0;
-    for (let i = 0; i < count; i++) {
-      const { winnow: w, minhash: sig } = fps[i];
-      hashes.set(w.hashes, at);
-      starts.set(w.starts, at);
-      ends.set(w.ends, at);
-      at += w.hashes.length;
-      offsets[i + 1] = at;
-      tokens[i] = fps[i].token_count;
-      bytes[i] = fps[i].byte_length;
-      if (minhash && sig) minhash.set(sig, i * NEAR_K);
-    }
-    return { params: this.params, count, offsets, tokens, bytes, hashes, starts, ends, minhash };
+    const n = rows.length;
+    return {
+      params: this.params, count, offsets, tokens, bytes,
+      hashes: rows.hashes.slice(0, n), starts: rows.starts.slice(0, n), ends: rows.ends.slice(0, n), minhash,
+    };
   }
 
   /** Free the core (sync; idempotent). @example fingerprinter.dispose() */
@@ -166,5 +161,32 @@ export function checkBatch(batch: FingerprintBatch, documents: number): void {
   const minhashOk = batch.minhash instanceof Uint32Array && batch.minhash.length === documents * NEAR_K;
   if (batch.minhash !== null && !minhashOk) {
     fail(`minhash must be null or count × ${NEAR_K} u32`);
+  }
+}
+
+/** Winnowed postings appended in turn, in columns grown by doubling. */
+class GrowingPostings {
+  hashes = new BigUint64Array(1024);
+  starts = new Uint32Array(1024);
+  ends = new Uint32Array(1024);
+  length = 0;
+
+  append(w: { readonly hashes: BigUint64Array; readonly starts: Uint32Array; readonly ends: Uint32Array }): void {
+    const need = this.length + w.hashes.length;
+    if (need > this.hashes.length) {
+      const cap = Math.max(need, 2 * this.hashes.length);
+      const grow = <T extends BigUint64Array | Uint32Array>(a: T, make: (c: number) => T): T => {
+        const b = make(cap);
+        b.set(a.subarray(0, this.length) as never);
+        return b;
+      };
+      this.hashes = grow(this.hashes, (c) => new BigUint64Array(c));
+      this.starts = grow(this.starts, (c) => new Uint32Array(c));
+      this.ends = grow(this.ends, (c) => new Uint32Array(c));
+    }
+    this.hashes.set(w.hashes, this.length);
+    this.starts.set(w.starts, this.length);
+    this.ends.set(w.ends, this.length);
+    this.length = need;
   }
 }
