@@ -7,7 +7,7 @@ import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from '../text/normalize.js';
-import { tokenizeWords, tokenSpans } from './words.js';
+import { tokenizeWords, tokenSpans, type WordTokens } from './words.js';
 import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
@@ -76,6 +76,8 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     let idA: bigint, idB: bigint;
     let workHash: Promise<string> | null = null;
     let byteLength: number;
+    // word tokens whose offsets need no mapping: the winnowed postings can then be gathered in the core
+    let tokens: WordTokens | null = null;
 
     if (o.unit === 'word') {
       const t = tokenizeWords(core, L, text, o.workHash ? (raw) => { workHash = startSha256Hex(raw); } : undefined);
@@ -90,6 +92,7 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
       starts = spans.starts.subarray(0, m); // fresh arrays from tokenSpans: no second copy
       ends = spans.ends.subarray(last, last + m);
       byteLength = t.byteLength;
+      if (t.regionFixes.length === 0) tokens = t;
     } else {
       // Character k-grams over the canonical normalised text (or the raw text with 'none').
       let src = text;
@@ -145,7 +148,15 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     const hashes = core.u64(hashesPtr, m).slice();
     const shingles: ShingleSet = { hashes, starts, ends };
     let winnow: WinnowSet | undefined;
-    if (o.window > 0) {
+    if (o.window > 0 && tokens) {
+      const at = L.take(w * 16);
+      L.commit();
+      core.raw.winnowPostings(hashesPtr, winPtr, w, o.size, tokens.count, tokens.startsPtr, tokens.endsPtr, at, at + w * 8, at + w * 12);
+      winnow = {
+        hashes: core.u64(at, w).slice(), starts: core.u32(at + w * 8, w).slice(), ends: core.u32(at + w * 12, w).slice(),
+        positions: core.u32(winPtr, w).slice(),
+      };
+    } else if (o.window > 0) {
       const positions = core.u32(winPtr, w).slice();
       const wh = gatherU64(new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2), positions);
       const ws = new Uint32Array(w);

@@ -226,6 +226,12 @@ describe('winnowCore (the indexing path)', () => {
       expect(Array.from(lean.winnow.starts)).toEqual(Array.from(full.winnow!.starts));
       expect(Array.from(lean.winnow.ends)).toEqual(Array.from(full.winnow!.ends));
       expect(Array.from(lean.winnow.positions)).toEqual(Array.from(full.winnow!.positions));
+      // both gather in the core (winnowPostings) when no offsets need mapping: the reference is the shingles themselves
+      const { hashes, starts, ends } = full.shingles!;
+      const at = Array.from(full.winnow!.positions);
+      expect(Array.from(full.winnow!.hashes)).toEqual(at.map((p) => hashes[p]));
+      expect(Array.from(full.winnow!.starts)).toEqual(at.map((p) => starts[p]));
+      expect(Array.from(full.winnow!.ends)).toEqual(at.map((p) => ends[p]));
     }
   });
 });
