@@ -10,6 +10,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { NEAR_K } from '../datasets/exact.js';
 import { checkPortraitWindow, portraitOptions, portraitParams } from '../datasets/portrait.js';
 import { TrainprintError } from '../errors.js';
+import { withRoom } from '../util/grow.js';
 import { toText, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import { DATASET_OPTIONS, DATASET_PARAMS } from '../datasets/params.js';
@@ -173,17 +174,9 @@ class GrowingPostings {
 
   append(w: { readonly hashes: BigUint64Array; readonly starts: Uint32Array; readonly ends: Uint32Array }): void {
     const need = this.length + w.hashes.length;
-    if (need > this.hashes.length) {
-      const cap = Math.max(need, 2 * this.hashes.length);
-      const grow = <T extends BigUint64Array | Uint32Array>(a: T, make: (c: number) => T): T => {
-        const b = make(cap);
-        b.set(a.subarray(0, this.length) as never);
-        return b;
-      };
-      this.hashes = grow(this.hashes, (c) => new BigUint64Array(c));
-      this.starts = grow(this.starts, (c) => new Uint32Array(c));
-      this.ends = grow(this.ends, (c) => new Uint32Array(c));
-    }
+    this.hashes = withRoom(this.hashes, need, this.length);
+    this.starts = withRoom(this.starts, need, this.length);
+    this.ends = withRoom(this.ends, need, this.length);
     this.hashes.set(w.hashes, this.length);
     this.starts.set(w.starts, this.length);
     this.ends.set(w.ends, this.length);

@@ -25,6 +25,7 @@
  */
 import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
+import { withRoom } from '../util/grow.js';
 import { lowerBound, sortByKeyU32 } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
@@ -549,13 +550,7 @@ export class ExactDataset implements ExactSearchable {
 
   /** Store document `d`'s signature and put it in the LSH bands (unless it is the empty set's). */
   private addSignature(d: number, sig: Uint32Array): void {
-    const need = (d + 1) * NEAR_K;
-    if (need > this.sigs.length) {
-      const cap = Math.max(need, 2 * this.sigs.length);
-      const grown = new Uint32Array(cap);
-      grown.set(this.sigs.subarray(0, d * NEAR_K));
-      this.sigs = grown;
-    }
+    this.sigs = withRoom(this.sigs, (d + 1) * NEAR_K, d * NEAR_K);
     const off = d * NEAR_K;
     this.sigs.set(sig, off);
     this.lshKeys = null; // rebuilt before the next near search
@@ -635,7 +630,7 @@ export class ExactDataset implements ExactSearchable {
   private ensureSorted(): void {
     if (this.staged.length === 0) return;
     const core = this.core;
-    const input = this.index.n > 0 ? this.staged.after(StagedPostings.of(this.sortedColumns())) : this.staged;
+    const input = this.index.n > 0 ? this.staged.after(this.sortedColumns()) : this.staged;
     const n = input.length;
     const lenBits = packBits(input.maxStart, input.maxLength);
     core.guard(() => {
@@ -951,15 +946,6 @@ class StagedPostings {
   maxStart = 0;
   maxLength = 0;
 
-  /** Rows already in columns (their length is the row count), as one block of views: to read, not to add to. */
-  static of(columns: PostingColumns): StagedPostings {
-    const out = new StagedPostings();
-    out.blocks.push({ first: 0, ...columns });
-    out.length = columns.keys.length;
-    out.noteSpans(columns.start, columns.end, 0, out.length);
-    return out;
-  }
-
   /** Bytes of the blocks' capacity. */
   get bytes(): number {
     return this.blocks.reduce((sum, b) => sum + b.keys.length * 20, 0);
@@ -970,12 +956,11 @@ class StagedPostings {
     this.append({ keys: hashes, doc: NO_ROWS, start: starts, end: ends }, 0, hashes.length, d);
   }
 
-  /** `first`'s rows, then these. */
-  after(first: StagedPostings): StagedPostings {
+  /** The rows of `first` (columns), then these. */
+  after(first: PostingColumns): StagedPostings {
     const out = new StagedPostings();
-    for (const part of [first, this]) {
-      for (const block of part.blocks) out.append(block, 0, Math.min(block.keys.length, part.length - block.first));
-    }
+    out.append(first, 0, first.keys.length);
+    for (const block of this.blocks) out.append(block, 0, Math.min(block.keys.length, this.length - block.first));
     return out;
   }
 

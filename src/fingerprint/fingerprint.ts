@@ -3,7 +3,7 @@
  * tokens → shingle hashes → winnowing, MinHash, SimHash → copied-out typed arrays.
  * One wasm call per stage per document; nothing is allocated inside the core.
  */
-import type { Core } from '../core/abi.js';
+import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from '../text/normalize.js';
@@ -149,13 +149,7 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     const shingles: ShingleSet = { hashes, starts, ends };
     let winnow: WinnowSet | undefined;
     if (o.window > 0 && tokens) {
-      const at = L.take(w * 16);
-      L.commit();
-      core.raw.winnowPostings(hashesPtr, winPtr, w, o.size, tokens.count, tokens.startsPtr, tokens.endsPtr, at, at + w * 8, at + w * 12);
-      winnow = {
-        hashes: core.u64(at, w).slice(), starts: core.u32(at + w * 8, w).slice(), ends: core.u32(at + w * 12, w).slice(),
-        positions: core.u32(winPtr, w).slice(),
-      };
+      winnow = copyColumns(winnowedInCore(core, L, tokens, hashesPtr, winPtr, w, o.size));
     } else if (o.window > 0) {
       const positions = core.u32(winPtr, w).slice();
       const wh = gatherU64(new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2), positions);
@@ -228,16 +222,13 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
     const minhash = o.minhashMode === 'off'
       ? undefined
       : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
-    const at = L.take(w * 16);
-    L.commit();
-    const positions = core.u32(winPtr, w);
     const extras = minhash ? { minhash } : {};
     if (t.regionFixes.length === 0) {
       // the common case, in the core: no offsets to map, so no per-posting work here
-      core.raw.winnowPostings(t.spareU64Ptr, winPtr, w, o.size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
-      const winnow = { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
+      const winnow = winnowedInCore(core, L, t, t.spareU64Ptr, winPtr, w, o.size);
       return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...extras });
     }
+    const positions = core.u32(winPtr, w);
     const hashes = gatherU64(core.u32(t.spareU64Ptr, m * 2), positions);
     const starts = new Uint32Array(w);
     const ends = new Uint32Array(w);
@@ -261,8 +252,26 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
 
 /** A fingerprint from {@link withWinnowed} with its columns copied out of the core. */
 function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
-  const { hashes, starts, ends, positions } = fp.winnow;
-  return { ...fp, winnow: { hashes: hashes.slice(), starts: starts.slice(), ends: ends.slice(), positions: positions.slice() } };
+  return { ...fp, winnow: copyColumns(fp.winnow) };
+}
+
+/**
+ * The `w` winnowed shingles (their indices at `winPtr`, hashes at `hashesPtr`) with their spans, gathered
+ * in the core from tokens `t`, whose offsets need no mapping: views of the core's memory.
+ */
+function winnowedInCore(
+  core: Core, L: Layout, t: WordTokens, hashesPtr: number, winPtr: number, w: number, size: number,
+): WinnowSet {
+  const at = L.take(w * 16);
+  L.commit();
+  core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
+  const positions = core.u32(winPtr, w);
+  return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
+}
+
+/** Copies of a winnowed set's columns (out of the core's memory). */
+function copyColumns(s: WinnowSet): WinnowSet {
+  return { hashes: s.hashes.slice(), starts: s.starts.slice(), ends: s.ends.slice(), positions: s.positions.slice() };
 }
 
 /**

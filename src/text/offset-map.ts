@@ -10,6 +10,7 @@
  */
 
 import { DecodingMode, HtmlEntityDecoder } from 'entities';
+import { withRoom } from '../util/grow.js';
 
 /**
  * How `content` is to be read.
@@ -163,22 +164,14 @@ export class TextBuilder {
 
   private segment(out: number, orig: number, srcLen: number): void {
     const k = this.n;
-    if (k === this.out.length) {
-      this.out = grow(this.out);
-      this.orig = grow(this.orig);
-      this.srcLen = grow(this.srcLen);
-    }
+    this.out = withRoom(this.out, k + 1);
+    this.orig = withRoom(this.orig, k + 1);
+    this.srcLen = withRoom(this.srcLen, k + 1);
     this.out[k] = out;
     this.orig[k] = orig;
     this.srcLen[k] = srcLen;
     this.n = k + 1;
   }
-}
-
-function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 /** Clamps a caller's index to an integer in `[0, n]` (NaN → 0); never throws. */
