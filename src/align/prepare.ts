@@ -236,26 +236,44 @@ function sentencesOf(
   const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
   const S = Math.max(0, sentTok.length - 1);
   const sentTerm = new Uint32Array(S + 1);
-  const terms: number[] = [];
-  const counts: number[] = [];
-  const distinct: number[] = [];
+  // a sentence's distinct terms are at most its content tokens: one column for all, no array growth or sort garbage
+  let contentTokens = 0;
+  for (let t = 0; t < n; t++) if (tokTerm[t] >= 0) contentTokens++;
+  const terms = new Uint32Array(contentTokens), counts = new Uint32Array(contentTokens);
+  let m = 0;
   for (let i = 0; i < S; i++) {
-    distinct.length = 0;
+    const from = m;
     for (let t = sentTok[i]; t < sentTok[i + 1]; t++) {
       const id = tokTerm[t];
       if (id < 0) continue;
-      if (seen[id]++ === 0) distinct.push(id);
+      if (seen[id]++ === 0) terms[m++] = id;
     }
-    distinct.sort((x, y) => x - y);
-    for (const id of distinct) {
-      terms.push(id);
-      counts.push(seen[id]);
-      seen[id] = 0;
+    sortRange(terms, from, m);
+    for (let k = from; k < m; k++) {
+      counts[k] = seen[terms[k]];
+      seen[terms[k]] = 0;
     }
-    sentTerm[i + 1] = terms.length;
+    sentTerm[i + 1] = m;
   }
   return {
     tokStart, tokEnd, tokTerm, tokWord: ids.word, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm,
-    terms: Uint32Array.from(terms), counts: Uint32Array.from(counts), wordChars,
+    terms: terms.subarray(0, m), counts: counts.subarray(0, m), wordChars,
   };
+}
+
+/** Sorts `a[from, to)` ascending in place: insertion sort for a sentence's few terms, the built-in beyond. */
+function sortRange(a: Uint32Array, from: number, to: number): void {
+  if (to - from > 32) {
+    a.subarray(from, to).sort();
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > x) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
 }

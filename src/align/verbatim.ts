@@ -61,10 +61,17 @@ class BigramIndex {
     this.pos = pos;
   }
 
-  /** Positions [from, to) in `pos` of the bigram (x, y); empty when absent. */
-  range(x: number, y: number): [number, number] {
-    const id = this.table.get(x, y);
-    return id < 0 ? [0, 0] : [this.off[id], this.off[id + 1]];
+  /** The id of the bigram (x, y), −1 when absent: its positions are [{@link from}, {@link to}) in `pos`. */
+  id(x: number, y: number): number {
+    return this.table.get(x, y);
+  }
+
+  from(id: number): number {
+    return id < 0 ? 0 : this.off[id];
+  }
+
+  to(id: number): number {
+    return id < 0 ? 0 : this.off[id + 1];
   }
 
   at(k: number): number {
@@ -82,7 +89,8 @@ export function exactRuns(pa: Prepared, pb: Prepared, K: number, r?: TokenRange)
   const index = new BigramIndex(V, tb0, tb1);
   const runs: number[] = [];
   for (let p = ta0; p + 1 < ta1;) {
-    const [from, to] = index.range(W[p], W[p + 1]);
+    const id = index.id(W[p], W[p + 1]); // no [from, to] array a token: this loop runs for every token of a
+    const from = index.from(id), to = index.to(id);
     let best = 0, bq = -1;
     for (let k = from; k < to; k++) {
       const q = index.at(k);

@@ -16,9 +16,10 @@
  * The index is built on the first search that needs it, from the kept texts (nothing more is
  * stored in snapshots), and rebuilt after documents are added.
  */
-import { contentHashOf, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
+import { contentHashOf, countSpaces, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
+import { withRoom } from '../util/grow.js';
 import { sortByKeyU32 } from '../util/sorted.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
@@ -102,19 +103,21 @@ export function contentPairs(text: string): ContentPairs {
 
 /** {@link contentPairs} of a text already normalised (offsets through its map). */
 export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs {
-  const words: number[] = [], starts: number[] = [], ends: number[] = [];
+  const most = norm.length === 0 ? 0 : countSpaces(norm) + 1;
+  const words = new Uint32Array(most), starts = new Uint32Array(most), ends = new Uint32Array(most);
+  let n = 0;
   for (let s = 0; s < norm.length;) {
     let e = norm.indexOf(' ', s);
     if (e < 0) e = norm.length;
     const h = stems.get(norm, s, e);
     if (h !== NOT_CONTENT) {
-      words.push(h);
-      starts.push(map[s]);
-      ends.push(map[e]);
+      words[n] = h;
+      starts[n] = map[s];
+      ends[n++] = map[e];
     }
     s = e + 1;
   }
-  return pairsOfWords(words, starts, ends);
+  return pairsOfWords(words, starts, ends, n);
 }
 
 /**
@@ -126,29 +129,33 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
 export function queryPairs(text: string): ContentPairs {
   const tokens = tokenizedOnce(text).window(0, text.length);
   const contentOf = lexicon.contentOf; // after the window: interning may have grown it
-  const words: number[] = [], starts: number[] = [], ends: number[] = [];
-  for (let t = 0; t < tokens.word.length; t++) {
+  const most = tokens.word.length;
+  const words = new Uint32Array(most), starts = new Uint32Array(most), ends = new Uint32Array(most);
+  let n = 0;
+  for (let t = 0; t < most; t++) {
     const h = contentOf[tokens.word[t]];
     if (h === NOT_CONTENT) continue;
-    words.push(h);
-    starts.push(tokens.start[t]);
-    ends.push(tokens.end[t]);
+    words[n] = h;
+    starts[n] = tokens.start[t];
+    ends[n++] = tokens.end[t];
   }
-  return pairsOfWords(words, starts, ends);
+  return pairsOfWords(words, starts, ends, n);
 }
 
-/** The sampled pairs of content words (their hashes and spans, in text order). */
-function pairsOfWords(words: readonly number[], starts: readonly number[], ends: readonly number[]): ContentPairs {
-  const H: number[] = [], S: number[] = [], E: number[] = [];
-  for (let i = 0; i < words.length; i++) {
-    for (let j = i + 1; j <= i + PAIR_REACH && j < words.length; j++) {
+/** The sampled pairs of the first `n` content words (their hashes and spans, in text order). */
+function pairsOfWords(words: Uint32Array, starts: Uint32Array, ends: Uint32Array, n: number): ContentPairs {
+  const most = n * PAIR_REACH;
+  const H = new Uint32Array(most), S = new Uint32Array(most), E = new Uint32Array(most);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j <= i + PAIR_REACH && j < n; j++) {
       if (words[i] === words[j]) continue;
       const h = pairHash(words[i], words[j]);
       if (h % PAIR_SAMPLE !== 0) continue;
-      H.push(h); S.push(starts[i]); E.push(ends[j]);
+      H[m] = h; S[m] = starts[i]; E[m++] = ends[j];
     }
   }
-  return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
+  return { hashes: H.slice(0, m), starts: S.slice(0, m), ends: E.slice(0, m) };
 }
 
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
@@ -187,6 +194,8 @@ export class ContentWordIndex implements PairIndex {
   private readonly buckets: Uint32Array;
   /** A key's bucket is `key >>> shift`. */
   private readonly shift: number;
+  /** Hit counts per document for {@link candidateSteps} (up to PAIR_MIN_HITS), zeroed between uses. */
+  #hitCounts: Uint8Array | null = null;
 
   private constructor(
     private readonly keys: Uint32Array,
@@ -309,6 +318,23 @@ export class ContentWordIndex implements PairIndex {
    * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
    */
   *candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]> {
+    // First count the hits per document: one with fewer than PAIR_MIN_HITS can hold no region, and most
+    // documents a query's pairs touch are such (chance pairs), so their hits are never made.
+    let counts = this.#hitCounts ?? new Uint8Array(this.documents);
+    this.#hitCounts = null; // taken: a search sliced into steps may run beside another
+    const touched: number[] = [];
+    for (let i = 0; i < q.hashes.length; i++) {
+      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
+      const lo = at.from[i], end = at.to[i];
+      if (end - lo > MAX_POSTINGS) continue;
+      for (let k = lo; k < end; k++) {
+        const doc = this.docs[k];
+        if (doc >= counts.length) counts = withRoom(counts, doc + 1); // a document added since
+        const c = counts[doc];
+        if (c === 0) touched.push(doc);
+        if (c < PAIR_MIN_HITS) counts[doc] = c + 1;
+      }
+    }
     const byDoc = new Map<number, RegionHit[]>();
     for (let i = 0; i < q.hashes.length; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
@@ -317,11 +343,14 @@ export class ContentWordIndex implements PairIndex {
       const weight = PAIR_WEIGHT / (end - lo);
       for (let k = lo; k < end; k++) {
         const offset = this.offsets[k], doc = this.docs[k];
+        if (counts[doc] < PAIR_MIN_HITS) continue;
         let own = byDoc.get(doc);
         if (!own) byDoc.set(doc, (own = []));
         own.push({ i, start: offset, end: offset, weight, key: q.hashes[i] });
       }
     }
+    for (const doc of touched) counts[doc] = 0;
+    this.#hitCounts = counts;
     const out: PairCandidate[] = [];
     for (const doc of [...byDoc.keys()].sort((a, b) => a - b)) {
       yield PAUSE;

@@ -89,7 +89,20 @@ export function hitRegions(
 
 /** Number of distinct places (document offset and key) among hits `g[lo..hi)`. */
 function distinctPlaces(g: readonly RegionHit[], lo: number, hi: number): number {
+  if (hi - lo <= FEW_PLACES) {
+    // most regions hold a few hits: compare each with those before it (no key strings to make)
+    let distinct = 0;
+    for (let k = lo; k < hi; k++) {
+      let j = lo;
+      while (j < k && (g[j].start !== g[k].start || (g[j].key ?? 0) !== (g[k].key ?? 0))) j++;
+      if (j === k) distinct++;
+    }
+    return distinct;
+  }
   const places = new Set<string>();
   for (let k = lo; k < hi; k++) places.add(`${g[k].start}:${g[k].key ?? 0}`);
   return places.size;
 }
+
+/** Hits up to which {@link distinctPlaces} compares pairs instead of collecting keys in a set. */
+const FEW_PLACES = 48;

@@ -553,24 +553,28 @@ export function toNFKCCasefold(text: string): string {
 
 const CHUNK = 8192;
 let utf16Decoder: TextDecoder | null | undefined;
+let asciiDecoder: TextDecoder | undefined;
 
 /**
- * `String.fromCharCode` over `units[0 .. length)`. Long UTF-16 output goes through `TextDecoder('utf-16le')` when
- * the platform is little-endian (several times faster); otherwise chunks keep the argument list small.
+ * `String.fromCharCode` over `units[0 .. length)` (UTF-16 code units, or ASCII bytes in a `Uint8Array`), through a
+ * `TextDecoder` where it gives the same string: ASCII bytes decode alike as UTF-8, and UTF-16 decodes alike as
+ * `utf-16le` on a little-endian platform because the normaliser never outputs a lone surrogate (it refuses them).
+ * Decoding is 3–30× faster than `fromCharCode.apply` at every length from 64 units (Node 20), and `apply` first
+ * copies the units into an argument list of 8 bytes each: garbage that a search made per tokenized chunk of text.
+ * Elsewhere (big-endian), chunks keep the argument list small.
+ * @example fromCharCodes(new Uint8Array([104, 105]), 2) // 'hi'
  */
 export function fromCharCodes(units: Uint16Array | Uint8Array, length: number): string {
-  if (length <= CHUNK) return String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[]);
-  if (units instanceof Uint16Array) {
-    if (utf16Decoder === undefined) {
-      const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-      try {
-        utf16Decoder = littleEndian ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
-      } catch {
-        utf16Decoder = null;
-      }
+  if (units instanceof Uint8Array) return (asciiDecoder ??= new TextDecoder()).decode(units.subarray(0, length));
+  if (utf16Decoder === undefined) {
+    const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+    try {
+      utf16Decoder = littleEndian ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
+    } catch {
+      utf16Decoder = null;
     }
-    if (utf16Decoder !== null) return utf16Decoder.decode(units.subarray(0, length));
   }
+  if (utf16Decoder !== null) return utf16Decoder.decode(units.subarray(0, length));
   const parts: string[] = [];
   for (let i = 0; i < length; i += CHUNK) {
     const part = units.subarray(i, Math.min(i + CHUNK, length));

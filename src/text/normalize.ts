@@ -81,8 +81,6 @@ const ASCII_TOKEN = /* @__PURE__ */ (() => {
   return table;
 })();
 
-let asciiDecoder: TextDecoder | undefined;
-
 /** The ASCII fast path: one pass over code units, bytes out, no per-character strings. */
 function normalizeAscii(text: string): Normalized {
   const n = text.length;
@@ -113,9 +111,7 @@ function normalizeAscii(text: string): Normalized {
   }
   if (inToken) tokenEnd = n;
   map[o] = tokenEnd;
-  // TextDecoder is the fastest way from bytes to a string in every target runtime; ASCII is valid UTF-8.
-  const decoded = o <= 4096 ? fromCharCodes(out, o) : (asciiDecoder ??= new TextDecoder()).decode(out.subarray(0, o));
-  return { text: decoded, map: trim(map, o + 1) };
+  return { text: fromCharCodes(out, o), map: trim(map, o + 1) };
 }
 
 /** The general path: fold chunk by chunk with offsets, tokenising each chunk's code points as they come. */

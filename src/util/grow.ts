@@ -1,6 +1,6 @@
 /** Typed arrays that grow by doubling: shared by the builders that append to typed columns. */
 
-type Growable = Uint32Array | Int32Array | BigUint64Array;
+type Growable = Uint8Array | Uint32Array | Int32Array | BigUint64Array;
 
 /**
  * `a` if it holds `need` elements, else a new array of the same type with room for at least `need`
