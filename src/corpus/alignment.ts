@@ -346,8 +346,11 @@ const notInsidePair = (text: string, at: number): number => ((text.charCodeAt(at
 /** The query's sampled content-word pairs (computed once) and which documents hold a pair. */
 export interface PairLookup {
   query(): ContentPairs;
-  /** True when document `doc` of `dataset` holds the query's pair number `i`. */
-  holds(dataset: ExactSearchable, doc: number, i: number): boolean;
+  /**
+   * A test of document `doc` of `dataset`: true for the query's pair numbers `i` it holds (looked up once per
+   * document, not per pair: the background walks every pair of the query).
+   */
+  holderOf(dataset: ExactSearchable, doc: number): (i: number) => boolean;
 }
 
 /**
@@ -379,6 +382,7 @@ function* pairBackground(
   pairsOf: PairLookup, dataset: ExactSearchable, doc: number, spans: readonly AlignedSpan[], seen: KeySet,
 ): Steps<number> {
   const q = pairsOf.query();
+  const holds = pairsOf.holderOf(dataset, doc);
   const inSpan = overlapTest(spans);
   seen.clear();
   let outside = 0, held = 0;
@@ -388,7 +392,7 @@ function* pairBackground(
     if (seen.has(h) || inSpan(q.starts[i], q.ends[i])) continue;
     seen.add(h);
     outside++;
-    if (pairsOf.holds(dataset, doc, i)) held++;
+    if (holds(i)) held++;
   }
   return outside < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held / outside);
 }

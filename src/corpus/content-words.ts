@@ -41,6 +41,26 @@ export const PAIR_MIN_DENSITY = 0.05;
  */
 const prefixBitsFor = (postings: number): number => Math.min(24, Math.max(12, Math.ceil(Math.log2(postings / 8 + 1))));
 
+/**
+ * The end of the run of `h` that starts at `keys[lo]` (sorted keys): galloping, then a binary search, so a pair
+ * with many postings costs a logarithm of them rather than a walk over them all.
+ */
+function endOfRun(keys: Uint32Array, lo: number, h: number): number {
+  let step = 1, hi = lo + 1;
+  while (hi < keys.length && keys[hi] === h) {
+    lo = hi;
+    hi = Math.min(keys.length, hi + step);
+    step *= 2;
+  }
+  // keys[lo] === h, and hi is the end or a key > h
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] === h) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 /** Pairs occurring in more documents than this are too common to say anything. */
 export const MAX_POSTINGS = 64;
 /**
@@ -194,6 +214,8 @@ export class ContentWordIndex implements PairIndex {
   private readonly buckets: Uint32Array;
   /** A key's bucket is `key >>> shift`. */
   private readonly shift: number;
+  /** Where {@link postingSteps} leaves the keys it read ahead (kept so that the reads are not optimised away). */
+  #touched = 0;
   /** Hit counts per document for {@link candidateSteps} (up to PAIR_MIN_HITS), zeroed between uses. */
   #hitCounts: Uint8Array | null = null;
 
@@ -266,21 +288,30 @@ export class ContentWordIndex implements PairIndex {
 
   /** {@link postings} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs. */
   *postingSteps(q: ContentPairs): Steps<QueryPostings> {
-    const n = q.hashes.length;
+    const n = q.hashes.length, keys = this.keys;
     const from = new Uint32Array(n), to = new Uint32Array(n);
+    // Each pair's bucket, then a read of its bucket's first key, each in a pass of its own: loads that do
+    // not depend on one another, so the processor has many of these cache misses (a large index is far
+    // bigger than the caches) under way at once, instead of one after another inside each binary search.
+    for (let i = 0; i < n; i++) {
+      const b = q.hashes[i] >>> this.shift;
+      from[i] = this.buckets[b];
+      to[i] = this.buckets[b + 1];
+    }
+    let touched = 0;
+    for (let i = 0; i < n; i++) if (from[i] < to[i]) touched ^= keys[from[i]];
+    this.#touched = touched;
     for (let i = 0; i < n; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const h = q.hashes[i];
-      let lo = this.buckets[h >>> this.shift], hi = this.buckets[(h >>> this.shift) + 1];
+      let lo = from[i], hi = to[i];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.keys[mid] < h) lo = mid + 1;
+        if (keys[mid] < h) lo = mid + 1;
         else hi = mid;
       }
-      let end = lo;
-      while (end < this.keys.length && this.keys[end] === h) end++;
       from[i] = lo;
-      to[i] = end;
+      to[i] = lo < keys.length && keys[lo] === h ? endOfRun(keys, lo, h) : lo;
     }
     return { from, to };
   }

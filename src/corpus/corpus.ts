@@ -566,7 +566,10 @@ export class Corpus {
     // the second stage: align the strongest candidates; their passages replace the seed matches
     const pairsOf: PairLookup = {
       query: pairsOfQuery,
-      holds: (d, doc, i) => pairIndexOf(d).holdsAt(postingsOf(d), i, doc),
+      holderOf: (d, doc) => {
+        const index = pairIndexOf(d), at = postingsOf(d);
+        return (i) => index.holdsAt(at, i, doc);
+      },
     };
     const { aligned, evidence, report } = yield* alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now);
     for (const { d, r } of exact) {

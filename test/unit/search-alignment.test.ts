@@ -129,6 +129,23 @@ describe('two-stage search', () => {
     for (const bad of [-1, Number.NaN, 1e9]) expect(() => engine.search(query, { alignBudgetMs: bad })).toThrow(/alignBudgetMs/);
     engine.dispose();
   });
+
+  it('analyze takes the same bounds: candidates and alignBudgetMs', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    const content = `${passage(persuasion, 10_000, 1500).text}\n\n${passage(thursday, 10_000, 1500).text}`;
+    const request = { content, content_type: 'text' as const };
+    const aligned = (r: { evidence: { datasets: ReadonlyArray<{ aligned?: { documents: number } }> } }) =>
+      r.evidence.datasets[0]?.aligned?.documents ?? 0;
+    expect(aligned(await engine.analyze(request))).toBe(2);
+    expect(aligned(await engine.analyze(request, { candidates: 1 }))).toBe(1);
+    expect(aligned(await engine.analyze(request, { candidates: 0 }))).toBe(0);
+    const cut = await engine.analyze(request, { alignBudgetMs: 0 });
+    expect(cut.limitations).toContain('alignment_budget_exhausted');
+    await expect(engine.analyze(request, { candidates: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(engine.analyze(request, { alignBudgetMs: Number.NaN })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    engine.dispose();
+  });
 });
 
 describe('evidence from aligned passages', () => {

@@ -35,6 +35,16 @@ export interface AnalyzeOptions extends SliceOptions {
   readonly prior?: number;
   /** Only these datasets. @default all loaded */
   readonly datasets?: readonly string[];
+  /**
+   * How many candidate documents are aligned with the content (the search's `candidates`, docs/datasets.md):
+   * fewer bound the work of a query with many candidates; 0 reports seed matches only. @default 50
+   */
+  readonly candidates?: number;
+  /**
+   * Time budget of the alignment stage in ms (the search's `alignBudgetMs`); once spent, the result says
+   * `alignment_budget_exhausted` in its limitations. @default 2000
+   */
+  readonly alignBudgetMs?: number;
   /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
   readonly records?: AlongsideRecords;
   /**

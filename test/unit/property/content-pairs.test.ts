@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
 import {
-  contentPairs, PAIR_REACH, PAIR_SAMPLE, queryPairs, type ContentPairs,
+  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, queryPairs, type ContentPairs,
 } from '../../../src/corpus/content-words.js';
+import { prng } from '../../reference/core.js';
 import { normalize } from '../../../src/text/normalize.js';
 import { randomText, randomWords } from './gen.js';
 
@@ -75,6 +76,36 @@ describe('queryPairs (from the lexicon tokens the alignment reuses) = contentPai
         : i % 4 === 2 ? randomText(i, 3000, 0.7) : randomWords(i, 1000 + i * 400).join(i % 2 ? ' ' : '\n');
       same(queryPairs(text), contentPairs(text));
       same(queryPairs(text), referencePairs(text)); // the second time from the kept tokens
+    }
+  });
+});
+
+describe('ContentWordIndex.postings = a scan of the sorted keys', () => {
+  it('on keys with runs of 1 to 5,000 postings, absent keys, and keys at both ends', () => {
+    for (const seed of [1, 2, 3]) {
+      const rnd = prng(seed);
+      const distinct = Array.from({ length: 400 }, () => Math.floor(rnd() * 2 ** 32));
+      distinct.push(0, 2 ** 32 - 1);
+      const keys: number[] = [];
+      for (const k of distinct) {
+        const run = rnd() < 0.05 ? 1 + Math.floor(rnd() * 5000) : 1 + Math.floor(rnd() * 8);
+        for (let r = 0; r < run; r++) keys.push(k);
+      }
+      const n = keys.length;
+      const index = ContentWordIndex.fromPostings(
+        Uint32Array.from(keys), Uint32Array.from(keys, (_, i) => i % 97), new Uint32Array(n), 97,
+      );
+      const sorted = Uint32Array.from(keys).sort();
+      const asked = [...distinct, ...Array.from({ length: 200 }, () => Math.floor(rnd() * 2 ** 32))];
+      const q: ContentPairs = { hashes: Uint32Array.from(asked), starts: new Uint32Array(asked.length), ends: new Uint32Array(asked.length) };
+      const at = index.postings(q);
+      for (let i = 0; i < asked.length; i++) {
+        const first = sorted.findIndex((k) => k >= asked[i]);
+        const lo = first < 0 ? n : first;
+        let hi = lo;
+        while (hi < n && sorted[hi] === asked[i]) hi++;
+        expect([at.from[i], at.to[i]]).toEqual([lo, hi]);
+      }
     }
   });
 });
