@@ -106,7 +106,11 @@ export class FormTable {
       if (old[b + 1] === 0) continue;
       let at = old[b] & mask;
       while (slots[at * SLOT_INTS + 1] !== 0) at = (at + 1) & mask;
-      slots.set(old.subarray(b, b + SLOT_INTS), at * SLOT_INTS);
+      const to = at * SLOT_INTS; // the four ints by hand: a subarray per slot is an object per form
+      slots[to] = old[b];
+      slots[to + 1] = old[b + 1];
+      slots[to + 2] = old[b + 2];
+      slots[to + 3] = old[b + 3];
     }
     this.#slots = slots;
   }
