@@ -329,13 +329,15 @@ function newChunk(capacity: number): FoldedChunk {
 
 /**
  * Folds `text` from UTF-16 index `from` up to a boundary where NFC cannot interact across (before a code point
- * that is an unmapped starter and composes with nothing before it, e.g. any ASCII character), at least
- * {@link CHUNK_CODE_POINTS} code points later or at the end. Returns the chunk (shared scratch, overwritten by the
- * next call) and the index to continue from. Internal: {@link toNFKCCasefold} and `normalize` loop over it.
+ * that is an unmapped starter and composes with nothing before it, e.g. any lower-case ASCII letter), at least
+ * `minCodePoints` code points later or at the end. Returns the chunk (shared scratch, overwritten by the next
+ * call) and the index to continue from. Internal: {@link toNFKCCasefold} and `normalize` loop over it.
  *
  * @throws TrainprintError INVALID_INPUT when `text` contains a lone surrogate (the detail names its index)
  */
-export function foldChunk(text: string, from: number): { chunk: FoldedChunk; next: number } {
+export function foldChunk(
+  text: string, from: number, minCodePoints = CHUNK_CODE_POINTS,
+): { chunk: FoldedChunk; next: number } {
   const t = getTables();
   const { index, data, offsets, pool, poolInfo } = t;
   let chunk = scratch;
@@ -359,7 +361,7 @@ export function foldChunk(text: string, from: number): { chunk: FoldedChunk; nex
       i++;
     }
     const inf = data[(index[c >> BLOCK_SHIFT] << BLOCK_SHIFT) | (c & BLOCK_MASK)];
-    if (len >= CHUNK_CODE_POINTS && (inf & (INFO_MAPPED | INFO_SECOND | INFO_CCC)) === 0) {
+    if (len >= minCodePoints && (inf & (INFO_MAPPED | INFO_SECOND | INFO_CCC)) === 0) {
       i = s;
       break;
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { prng } from '../reference/core.js';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
-import { isAsciiOnly, normalize, NORMALIZER_ID } from '../../src/text/normalize.js';
+import { isAsciiOnly, normalize, normalizeFolded, NORMALIZER_ID } from '../../src/text/normalize.js';
 import { isIdeographic, isTokenChar, toNFKCCasefold, UNICODE_VERSION } from '../../src/text/nfkc-casefold.js';
 
 interface Vector {
@@ -161,6 +161,38 @@ describe('normalize: known answers', () => {
       expect(Array.from(general.map)).toEqual(Array.from(ascii.map));
     }
     expect(isAsciiOnly('café')).toBe(false);
+  });
+});
+
+describe('normalize: ASCII stretches between folded ones = folding everything', () => {
+  /** Mostly ASCII prose with characters of the other pools sprinkled in, or runs of them, at `density`. */
+  function sprinkled(rand: () => number, length: number, density: number): string {
+    let s = '';
+    while (s.length < length) {
+      if (rand() < density) {
+        const pool = POOL_CHARS[2 + Math.floor(rand() * (POOL_CHARS.length - 2))]!;
+        for (let k = 1 + Math.floor(rand() * (rand() < 0.2 ? 200 : 3)); k > 0; k--) s += pool[Math.floor(rand() * pool.length)];
+      } else {
+        const pool = POOL_CHARS[Math.floor(rand() * 2)]!;
+        for (let k = 1 + Math.floor(rand() * 12); k > 0; k--) s += pool[Math.floor(rand() * pool.length)];
+      }
+    }
+    return s;
+  }
+
+  it('the same text and offset map on sprinkled, dense and long mixed text', () => {
+    const rand = prng(11);
+    for (let i = 0; i < 600; i++) {
+      const density = [0.01, 0.05, 0.3, 0.9][i % 4]!;
+      const text = sprinkled(rand, i % 50 === 0 ? 20_000 : Math.floor(rand() * 400), density);
+      const fast = normalize(text), reference = normalizeFolded(text);
+      expect(fast.text).toBe(reference.text);
+      expect(Array.from(fast.map)).toEqual(Array.from(reference.map));
+    }
+    // a combining mark after an ASCII letter composes with it; a capital before a curly quote is folded
+    for (const t of ['cafe\u0301 au lait', 'A\u0308B', 'Don’t STOP', 'x\uFB01y', '<\u0338', 'end’']) {
+      expect(normalize(t)).toEqual(normalizeFolded(t));
+    }
   });
 });
 
