@@ -60,11 +60,7 @@ export async function runAnalysis(
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
   const { result: found, details, fingerprint: fp } = await corpus.searchDetailedAsync(
     extracted.text,
-    {
-      ...(options.datasets === undefined ? {} : { datasets: options.datasets }),
-      ...(options.candidates === undefined ? {} : { candidates: options.candidates }),
-      ...(options.alignBudgetMs === undefined ? {} : { alignBudgetMs: options.alignBudgetMs }),
-    },
+    { datasets: options.datasets, candidates: options.candidates, alignBudgetMs: options.alignBudgetMs },
     { sliceMs: options.sliceMs, offload: options.offload },
   );
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
