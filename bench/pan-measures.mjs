@@ -2,7 +2,7 @@
 // bench/eval-pan.mjs and the tests share one implementation.
 //
 // Cases (ground truth) and detections are { susp, susp_off, susp_len, src, src_off, src_len }.
-// Semantics (see ../../shared/reference/pan-anchors.md §5, pan13-text-alignment-perfmeasures.py v1.3):
+// Semantics (of the official PAN evaluator, pan13-text-alignment-perfmeasures.py v1.3):
 // - r detects s: same suspicious doc, overlapping half-open intervals there, AND same source doc with
 //   overlapping intervals in the source doc (an overlap in one document only counts as nothing).
 // - recall = mean over cases of (|s_susp ∩ ∪ r_susp| + |s_src ∩ ∪ r_src|) / (|s_susp| + |s_src|), union over
@@ -180,7 +180,7 @@ export function spansToDetections(pair, spans) {
 
 /** The published anchors (pan-anchors.md) shown beside our numbers. */
 export const ANCHORS = {
-  note: 'Published numbers are on PAN 2013 test corpus 2 (official, TIRA) or the PAN 2013 training corpus; ours are on the dev split of the training corpus (no summary sub-corpus), so comparisons are approximate. Source: shared/reference/pan-anchors.md.',
+  note: 'Published numbers are on PAN 2013 test corpus 2 (official, TIRA) or the PAN 2013 training corpus; ours are on the dev split of the training corpus (no summary sub-corpus), so comparisons are approximate. Sources: Potthast et al., Overview of the 5th International Competition on Plagiarism Detection (CLEF 2013), and the participants\' notebooks (Sanchez-Perez, Sidorov & Gelbukh, CLEF 2014; Sanchez-Perez, Gelbukh & Sidorov, CLEF 2015).',
   '02-no-obfuscation': { best_official_test2: { team: 'Baseline 2013', plagdet: 0.93404 }, sanchez_perez_2014_train: { plagdet: 0.89381, recall: 0.97823, precision: 0.8228, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.9812, recall: 0.9761, precision: 0.9933, granularity: 1.0048 } },
   '03-random-obfuscation': { best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88417 }, sanchez_perez_2014_train: { plagdet: 0.88864, recall: 0.85819, precision: 0.92134, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.8847, recall: 0.8699, precision: 0.8999, granularity: 1.0 } },
   '04-translation-obfuscation': { best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88659 }, sanchez_perez_2014_train: { plagdet: 0.88394, recall: 0.89026, precision: 0.8777, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.8792, recall: 0.9128, precision: 0.8481, granularity: 1.0 } },

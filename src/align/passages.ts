@@ -68,22 +68,31 @@ export function dominantSeeds(seeds: Seeds, ratio: number): Seeds {
  * Summary mode (after Suchomel, Kasprzak & Brandejs, PAN 2013, and the summary mode of Sanchez-Perez,
  * Gelbukh & Sidorov, PAN 2015): a summary condenses a long passage into a few sentences, so the
  * counterparts of its consecutive sentences lie far apart in the source and no cluster of the usual gap
- * holds them. Seeds are clustered again with SUMMARY_GAP on the long side (the usual gap on the short
- * one); a cluster is a summary passage when all of these hold:
- * - its long side spans at least SUMMARY_RATIO times the characters of its short side;
+ * holds them. As in PAN, the summary is looked for in `a` (the suspect) and the passage it condenses in `b`
+ * (the source). Seeds are clustered again with SUMMARY_GAP on `b` (the usual gap on `a`); a cluster is a
+ * summary passage when all of these hold:
+ * - its side in `b` spans at least SUMMARY_RATIO times the characters of its side in `a`;
  * - at least SUMMARY_SEEDS distinct sentences seed on each side, and at least SUMMARY_DENSITY of the
- *   short side's sentences seed (every sentence of a summary comes from the source);
- * - at least SUMMARY_SHARE of the short side's tf-idf weight is on words of the long side (the summed
+ *   summary's sentences seed;
+ * - at least SUMMARY_SHARE of the summary's tf-idf weight is on words of the long side (the summed
  *   vectors' cosine would not do: the long side holds much that the summary leaves out);
- * - no passage of the usual clustering with at least two seeded sentences covers half of its short side
- *   (that is reuse of the ordinary kind, and the long side would only add chance seeds around it).
- * None of the 2,035 pairs of PAN 2013 sub-corpora 01–04 (no summaries) yields one.
+ * - the condensing is spread over the summary: consecutive seeded summary sentences have their (best)
+ *   counterparts a median of at least SUMMARY_JUMP sentences apart in `b`. Two or three reused passages of
+ *   the ordinary kind near each other make a cluster of the same length ratio, but with steps of one
+ *   sentence inside each passage and the whole difference in the gaps between them;
+ * - no passage of the usual clustering with at least two seeded sentences covers half of the summary
+ *   unless at least SUMMARY_BEYOND summary sentences seed outside its span in `b` (otherwise it is reuse
+ *   of the ordinary kind, and the long side would only add chance seeds around it).
+ * Measured with bench/eval-pan-summary.mjs (48 constructed summary cases; PAN 2013 sub-corpus 05 is not in
+ * the dev data) and bench/eval-pan.mjs (sub-corpora 01–04): see docs/compare.md.
  */
 const SUMMARY_GAP = 24;
-const SUMMARY_RATIO = 3;
+const SUMMARY_RATIO = 2;
 const SUMMARY_SEEDS = 4;
-const SUMMARY_DENSITY = 0.75;
+const SUMMARY_DENSITY = 0.5;
 const SUMMARY_SHARE = 0.5;
+const SUMMARY_JUMP = 3;
+const SUMMARY_BEYOND = 2;
 
 /** Characters of sentences s0..s1, from the first word to the last. */
 const extent = (p: Prepared, s0: number, s1: number): number =>
@@ -107,8 +116,8 @@ function termSet(p: Prepared, s0: number, s1: number): Set<number> {
 }
 
 /**
- * Summary passages of an obfuscated pair (see SUMMARY_GAP): long-versus-short passage pairs that the usual
- * clustering (`normal`, its passages) splits into single sentences or leaves out.
+ * Summary passages of an obfuscated pair (see SUMMARY_GAP): passages of `a` that condense a longer passage
+ * of `b`, which the usual clustering (`normal`, its passages) splits into single sentences or leaves out.
  * @example
  * const frags = passagesOf(seeds, va, vb, o)
  * frags.push(...summaryPassages(seeds, frags, pa, pb, va, vb, o))
@@ -120,38 +129,50 @@ export function summaryPassages(
   if (seeds.count === 0) return [];
   const all = Array.from({ length: seeds.count }, (_, k) => k);
   const out: Frag[] = [];
-  for (const longOnA of [true, false]) {
-    const gaps: Gaps = longOnA ? [SUMMARY_GAP, o.maxGap] : [o.maxGap, SUMMARY_GAP];
-    for (const group of cluster(seeds, all, gaps, 0, 0)) {
-      const f = fragOf(seeds, group, va, vb);
-      if (isSummary(f, longOnA, seeds, normal, pa, pb, va, vb)) out.push(f);
-    }
+  for (const group of cluster(seeds, all, [o.maxGap, SUMMARY_GAP], 0, 0)) {
+    const f = fragOf(seeds, group, va, vb);
+    if (isSummary(f, seeds, normal, pa, pb, va, vb)) out.push(f);
   }
   return out;
 }
 
 function isSummary(
-  f: Frag, longOnA: boolean, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors,
-  vb: Vectors,
+  f: Frag, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, vb: Vectors,
 ): boolean {
-  const la = extent(pa, f.a0, f.a1), lb = extent(pb, f.b0, f.b1);
-  if ((longOnA ? la < SUMMARY_RATIO * lb : lb < SUMMARY_RATIO * la) || seedSupport(seeds, f) < SUMMARY_SEEDS) {
+  if (extent(pb, f.b0, f.b1) < SUMMARY_RATIO * extent(pa, f.a0, f.a1) || seedSupport(seeds, f) < SUMMARY_SEEDS) {
     return false;
   }
-  // the short side: sentences [s0, s1]
-  const [s0, s1] = longOnA ? [f.b0, f.b1] : [f.a0, f.a1];
   const seeded = new Set<number>();
-  for (const k of f.seeds) seeded.add(longOnA ? seeds.b[k] : seeds.a[k]);
-  if (seeded.size < SUMMARY_DENSITY * (s1 - s0 + 1)) return false;
-  const share = longOnA
-    ? weightShare(pb, vb, f.b0, f.b1, termSet(pa, f.a0, f.a1))
-    : weightShare(pa, va, f.a0, f.a1, termSet(pb, f.b0, f.b1));
-  if (share < SUMMARY_SHARE) return false;
+  for (const k of f.seeds) seeded.add(seeds.a[k]);
+  if (seeded.size < SUMMARY_DENSITY * (f.a1 - f.a0 + 1)) return false;
+  if (weightShare(pa, va, f.a0, f.a1, termSet(pb, f.b0, f.b1)) < SUMMARY_SHARE) return false;
+  if (medianStep(seeds, f) < SUMMARY_JUMP) return false;
   return !normal.some((n) => {
     if (n.a1 < f.a0 || f.a1 < n.a0 || n.b1 < f.b0 || f.b1 < n.b0 || seedSupport(seeds, n) < 2) return false;
-    const [n0, n1] = longOnA ? [n.b0, n.b1] : [n.a0, n.a1];
-    return Math.min(n1, s1) - Math.max(n0, s0) + 1 >= 0.5 * (s1 - s0 + 1);
+    if (Math.min(n.a1, f.a1) - Math.max(n.a0, f.a0) + 1 < 0.5 * (f.a1 - f.a0 + 1)) return false;
+    const beyond = new Set<number>();
+    for (const k of f.seeds) if (seeds.b[k] < n.b0 - 1 || seeds.b[k] > n.b1 + 1) beyond.add(seeds.a[k]);
+    return beyond.size < SUMMARY_BEYOND;
   });
+}
+
+/**
+ * Median distance in `b`, in sentences, between the counterparts of consecutive seeded sentences of `a` in a
+ * passage (each sentence's counterpart: its best seed's sentence).
+ */
+function medianStep(seeds: Seeds, f: Frag): number {
+  const best = new Map<number, number>();
+  for (const k of f.seeds) {
+    const at = best.get(seeds.a[k]);
+    if (at === undefined || seeds.cos[k] > seeds.cos[at]) best.set(seeds.a[k], k);
+  }
+  const order = [...best.keys()].sort((x, y) => x - y);
+  const steps: number[] = [];
+  for (let i = 1; i < order.length; i++) {
+    steps.push(Math.abs(seeds.b[best.get(order[i])!] - seeds.b[best.get(order[i - 1])!]));
+  }
+  steps.sort((x, y) => x - y);
+  return steps.length === 0 ? 0 : steps[steps.length >> 1];
 }
 
 /**
