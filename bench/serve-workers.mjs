@@ -4,7 +4,10 @@
 // processes, alternating (--runs pairs), in the same run. The load generator runs on the same 2 cores, so the
 // ratio is what a second process adds when the clients compete with it. Results: bench/results/serve-workers.json.
 //
-//   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2]   (needs dist/)
+// --words N sends N-word texts instead (e.g. 10,000: a chapter, the size of the analyze latency target), and writes
+// bench/results/serve-workers-wN.json.
+//
+//   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2] [--words N]  (needs dist/)
 import { execFile, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -18,15 +21,18 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const RUNS = arg('runs', 3), REQUESTS = arg('requests', 1500), CONCURRENCY = arg('concurrency', 16);
-const MANY = arg('workers', 2);
+const MANY = arg('workers', 2), WORDS = arg('words', 0);
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 // bodies: prose of 2–6 KB, every third quoting the MIT licence's grant (a match in the starter dataset)
 const prose = english(3_000_000);
 const MIT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files';
+const words = WORDS > 0 ? prose.split(/\s+/) : null;
 const bodies = Array.from({ length: 200 }, (_, i) => {
   const at = (i * 14_983) % (prose.length - 7000);
-  const text = prose.slice(at, at + 2000 + ((i * 97) % 4000));
+  const text = words
+    ? words.slice((i * 7_919) % (words.length - WORDS), (i * 7_919) % (words.length - WORDS) + WORDS).join(' ')
+    : prose.slice(at, at + 2000 + ((i * 97) % 4000));
   return JSON.stringify({ content: i % 3 === 0 ? `${text}\n\n${MIT}` : text, content_type: 'text' });
 });
 
@@ -145,8 +151,8 @@ const one = summary(results[1]), many = summary(results[MANY]);
 const ratio = many.rps_median / one.rps_median;
 console.log(`${MANY} worker processes vs 1: ${ratio.toFixed(2)}× requests/s (medians of ${RUNS} alternating runs)`);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/serve-workers.json', import.meta.url), JSON.stringify({
+writeFileSync(new URL(`./results/serve-workers${WORDS > 0 ? `-w${WORDS}` : ''}.json`, import.meta.url), JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: availableParallelism(),
-  method: `serve --workers 1 vs ${MANY} on one durable PostgreSQL cluster (127.0.0.1), starter dataset, ${CONCURRENCY} keep-alive node:http clients in this process on the same cores, ${REQUESTS} analyze requests (2–6 KB) after a warm-up round, ${RUNS} alternating pairs`,
+  method: `serve --workers 1 vs ${MANY} on one durable PostgreSQL cluster (127.0.0.1), starter dataset, ${CONCURRENCY} keep-alive node:http clients in this process on the same cores, ${REQUESTS} analyze requests (${WORDS > 0 ? `${WORDS} words` : '2–6 KB'}) after a warm-up round, ${RUNS} alternating pairs`,
   workers_1: one, [`workers_${MANY}`]: many, ratio_rps: ratio,
 }, null, 2) + '\n');
