@@ -36,12 +36,12 @@ export const TARGETS = {
 
 /**
  * --check: suspicious documents per sub-corpus (the first by name) and query-side recall floors (macro), set just
- * under what the two-stage search measures on that subset (0.997 / 0.841 / 0.864; seed chains alone gave
- * 0.938 / 0.072 / 0.168).
+ * under what the two-stage search measures on that subset (0.997 / 0.899 / 0.943 with one content-word pair in
+ * three kept, 0.997 / 0.841 / 0.864 with one in four; seed chains alone gave 0.938 / 0.072 / 0.168).
  */
 export const CHECK_DOCS = 10;
 export const CHECK_FLOORS = {
-  '02-no-obfuscation': 0.97, '03-random-obfuscation': 0.8, '04-translation-obfuscation': 0.85,
+  '02-no-obfuscation': 0.97, '03-random-obfuscation': 0.85, '04-translation-obfuscation': 0.9,
 };
 
 export const METHOD = [

@@ -175,8 +175,10 @@ describe('evidence from aligned passages', () => {
 
 describe('content-word pairs', () => {
   it('are order-free within reach, drop stop words, and sample the same pairs on both sides', () => {
-    const a = contentPairs('The quick brown fox jumps over the lazy dog near the river bank today');
-    const b = contentPairs('Today, near the bank of the river, the lazy dog was jumped over by a quick brown fox');
+    const a = contentPairs('The quick brown fox jumps over the lazy dog near the river bank today, while the old ' +
+      'farmer watches his sheep graze on the green hill above the quiet village');
+    const b = contentPairs('Today, near the bank of the river, the lazy dog was jumped over by a quick brown fox; ' +
+      'above the quiet village, on the green hill, the sheep graze and the old farmer watches');
     for (const h of a.hashes) expect(h % PAIR_SAMPLE).toBe(0);
     const shared = [...a.hashes].filter((h) => b.hashes.includes(h));
     expect(shared.length).toBeGreaterThan(0);

@@ -10,15 +10,15 @@ export const CALIBRATION: {
   readonly provenance: Readonly<Record<string, string | number>>;
   readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
 } = {
-  "id": "cal-2026-11-23-c6848605",
+  "id": "cal-2026-11-23-d27676e1",
   "kinds": {
     "exact": {
-      "a": -2.9768011732499766,
-      "b": 2.7378406032272244,
+      "a": -2.9971744364446735,
+      "b": 2.3994601602152708,
       "cov": [
-        0.00873573017249086,
-        -0.005953737342835567,
-        0.029307211057225873
+        0.008885479003118639,
+        -0.005398271931316496,
+        0.022785205361328043
       ]
     },
     "portrait": {
@@ -45,9 +45,9 @@ export const CALIBRATION: {
   },
   "metrics": {
     "exact": {
-      "ece": 0.0121,
-      "brier": 0.0219,
-      "auc": 0.9808
+      "ece": 0.0122,
+      "brier": 0.022,
+      "auc": 0.9809
     },
     "portrait": {
       "ece": 0.012,
