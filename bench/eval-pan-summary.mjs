@@ -2,9 +2,9 @@
 //
 // The PAN 2013 summary sub-corpus (05, human summaries of DUC 2006 document sets) is not in the dev data, so
 // this builds summary cases the way PAN did, from dev documents: bench/data/summary-proxy.json holds, for each
-// case, a passage of a dev source document (name, offset, length: 6,000-8,200 characters) and a summary of it
-// (120-280 words, written for this evaluation by an LLM in one of three styles: `abstract`, `extractive`,
-// `abstractive`). The summary is inserted at a line break near the middle of a dev suspicious document from
+// case, a passage of a dev source document (name, offset, length) and a summary of it (120-300 words, written for
+// this evaluation by an LLM in one of three styles: `abstract`, `extractive`, `abstractive`), in two sets:
+// `passages` (48 cases, passages of 6,000-8,200 characters) and `long` (24 cases, 12,000-18,200 characters). The summary is inserted at a line break near the middle of a dev suspicious document from
 // 01-no-plagiarism (a different host for each case), which gives the case: the summary in the suspicious
 // document, the passage in the source document. Scored with the official PAN measures (bench/pan-measures.mjs).
 // Negatives: each suspicious document against the source document of the next case (a long document it did
@@ -24,10 +24,10 @@ import { join } from 'node:path';
 import { loadCorpus, panMeasures, spansToDetections } from './pan-measures.mjs';
 
 const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
-const DATA = new URL('./data/summary-proxy.json', import.meta.url);
+const DATA = new URL(process.env.SUMMARY_PROXY_DATA ?? './data/summary-proxy.json', import.meta.url);
 
-/** plagdet floor of --check over all the constructed cases (0.698 when the summary mode was last changed). */
-export const CHECK_FLOOR = 0.65;
+/** plagdet floor of --check over all the constructed cases (0.751 when the summary mode was last changed). */
+export const CHECK_FLOOR = 0.7;
 
 /** Insert `summary` as its own line at the line break nearest the middle of `host`: { text, offset }. */
 export function insertSummary(host, summary) {
@@ -55,7 +55,7 @@ export function buildPairs(root) {
       throw new Error(`case ${c.id}: the passage lies outside ${c.source}`);
     }
     return {
-      id: c.id, style: c.style, susp, src: c.source, suspText: text, srcText,
+      id: c.id, style: c.style, set: c.set, susp, src: c.source, suspText: text, srcText,
       cases: [{
         susp, susp_off: offset, susp_len: summary.length,
         src: c.source, src_off: c.source_offset, src_len: c.source_length,
@@ -91,10 +91,14 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
   const report = {
     data: 'bench/data/summary-proxy.json', about,
     measure: 'PAN 2013/14 official measures over the constructed summary cases',
-    all: null, by_style: {}, negatives: null,
+    all: null, by_set: {}, by_style: {}, negatives: null,
   };
   report.all = score(pairs);
   log(`all: ${JSON.stringify(report.all)}`);
+  for (const set of [...new Set(pairs.map((p) => p.set))]) {
+    report.by_set[set] = score(pairs.filter((p) => p.set === set));
+    log(`set ${set}: ${JSON.stringify(report.by_set[set])}`);
+  }
   for (const style of [...new Set(pairs.map((p) => p.style))]) {
     report.by_style[style] = score(pairs.filter((p) => p.style === style));
     log(`${style}: ${JSON.stringify(report.by_style[style])}`);

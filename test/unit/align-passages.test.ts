@@ -133,6 +133,28 @@ describe('summary mode: a few sentences condensing a long passage align with all
     expect(run(filler.join(' '), source)).toEqual([]);
   });
 
+  it('a summary grows by next sentences too reworded to seed that still resemble the passage condensed', () => {
+    const o = resolveCompareOptions(undefined);
+    const dict = new TermDict();
+    // a summary sentence before the seeded ones keeps a fifth of the words of source sentence 40: no seed,
+    // but alike; the summary passage takes it in, and the source span takes in sentence 40
+    const src = sentencesOf(book('austen-persuasion').slice(30_000, 45_000)).slice(0, 48);
+    const lead = src[40].replace(/[.!?,;:"]/g, '').split(' ')
+      .filter((w, i) => !STOP.has(w.toLowerCase()) && i % 5 === 0);
+    const a = `${filler.slice(0, 6).join(' ')}\n\n${lead.join(' ')} and more besides. ${summary}\n\n` +
+      filler.slice(6, 12).join(' ');
+    const b = src.join(' ');
+    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const idf = idfWeights(pa, pb, dict.size);
+    const va = vectors(pa, idf), vb = vectors(pb, idf);
+    const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
+    const found = summaryPassages(seeds, passagesOf(seeds, va, vb, o), pa, pb, va, vb, o);
+    expect(found).toHaveLength(1);
+    const leadSentence = found[0].a0;
+    expect(a.slice(pa.tokStart[pa.sentTok[leadSentence]]).startsWith(lead[0])).toBe(true);
+    expect(pb.tokEnd[pb.sentTok[found[0].b1 + 1] - 1]).toBeGreaterThan(b.indexOf(src[40]));
+  });
+
   it('two ordinary reused passages near each other are not a summary, however far apart in b', () => {
     const o = resolveCompareOptions(undefined);
     const dict = new TermDict();
@@ -140,7 +162,8 @@ describe('summary mode: a few sentences condensing a long passage align with all
     const src = sentencesOf(source).slice(0, 25);
     const edit = (t: string) => t.split(' ').filter((_, i) => i % 5 !== 4).join(' ');
     const a = `${filler.slice(0, 6).join(' ')}\n\n${[...src.slice(0, 5), ...src.slice(20, 25)].map(edit).join(' ')}`;
-    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(src.join(' '), dict, o.minSentenceWords);
+    const b = src.join(' ');
+    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
     const idf = idfWeights(pa, pb, dict.size);
     const va = vectors(pa, idf), vb = vectors(pb, idf);
     const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
