@@ -351,8 +351,8 @@ export class ContentWordIndex implements PairIndex {
 
   /**
    * {@link candidates} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
-   * between documents. The hits are grouped by document in the order found and each group is sorted by
-   * start (a stable sort): the order one stable sort by (document, start) gives, in pieces.
+   * between documents. The hits are grouped by document in the order found (by query pair), and each group is
+   * ordered by (offset, query pair) by hitRegions.
    */
   *candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]> {
     // First count the hits per document: one with fewer than PAIR_MIN_HITS can hold no region, and most
@@ -391,8 +391,8 @@ export class ContentWordIndex implements PairIndex {
     const out: PairCandidate[] = [];
     for (const doc of [...byDoc.keys()].sort((a, b) => a - b)) {
       yield PAUSE;
-      const hits = byDoc.get(doc)!.sort((a, b) => a.start - b.start);
-      const regions = hitRegions(hits, q.starts, q.ends, PAIR_REGIONS);
+      // hitRegions orders the hits by (offset, query pair) itself: they were pushed in query-pair order
+      const regions = hitRegions(byDoc.get(doc)!, q.starts, q.ends, PAIR_REGIONS);
       const best = regions[0];
       if (best) out.push({ doc, hits: best.hits, strength: best.strength, regions });
     }

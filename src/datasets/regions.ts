@@ -2,6 +2,7 @@
  * Where a document's hits on a query cluster: the regions the alignment stage looks at (exact hits of
  * src/datasets/exact.ts and content-word pair hits of src/corpus/content-words.ts alike).
  */
+import { sortRangeBy } from '../util/sorted.js';
 
 /** A stretch of the query and of a document where hits cluster: the place to align. */
 export interface CandidateRegion {
@@ -46,7 +47,7 @@ export interface RegionRule {
  * The regions of one document's hits: hits close in the document are grouped, each group split where
  * consecutive hits are far apart in the query; a group piece that passes the rule is a region, with the
  * query span of its first and last item (`qStarts`, `qEnds` by item) and the document span of its hits.
- * Sorts `own` in place.
+ * Reorders `own` in place (by document offset, then each group by query item).
  * @example
  * const rule = { sourceGap: 2000, queryGap: 256, minHits: 2, minDensity: 0, most: 8 }
  * hitRegions(hits, fp.shingles.starts, fp.shingles.ends, rule) // [{ query_start, …, hits, strength }]
@@ -54,29 +55,30 @@ export interface RegionRule {
 export function hitRegions(
   own: RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
 ): CandidateRegion[] {
-  own.sort((x, y) => x.start - y.start || x.i - y.i);
+  sortRangeBy(own, byStartThenItem);
   const regions: CandidateRegion[] = [];
   for (let from = 0; from < own.length;) {
     let to = from + 1;
     while (to < own.length && own[to].start - own[to - 1].start <= rule.sourceGap) to++;
-    const g = own.slice(from, to).sort((x, y) => x.i - y.i);
-    for (let lo = 0; lo < g.length;) {
+    // the group, by query item (in place: the group is not read by offset again)
+    sortRangeBy(own, byItem, from, to);
+    for (let lo = from; lo < to;) {
       let hi = lo + 1;
-      while (hi < g.length && g[hi].i - g[hi - 1].i <= rule.queryGap) hi++;
+      while (hi < to && own[hi].i - own[hi - 1].i <= rule.queryGap) hi++;
       let items = 0, strength = 0, s0 = Infinity, s1 = 0;
       for (let k = lo; k < hi; k++) {
-        if (k === lo || g[k].i !== g[k - 1].i) { items++; strength += g[k].weight; }
-        s0 = Math.min(s0, g[k].start);
-        s1 = Math.max(s1, g[k].end);
+        if (k === lo || own[k].i !== own[k - 1].i) { items++; strength += own[k].weight; }
+        s0 = Math.min(s0, own[k].start);
+        s1 = Math.max(s1, own[k].end);
       }
       // A word pair repeated in the query ("hand … hands … hand") finds one place of the document several
       // times: a region counts no more hits than it has distinct places in the document either.
-      const places = distinctPlaces(g, lo, hi);
+      const places = distinctPlaces(own, lo, hi);
       const distinct = Math.min(items, places);
-      const spanned = g[hi - 1].i - g[lo].i + 1;
+      const spanned = own[hi - 1].i - own[lo].i + 1;
       if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
         regions.push({
-          query_start: qStarts[g[lo].i], query_end: qEnds[g[hi - 1].i], source_start: s0, source_end: s1,
+          query_start: qStarts[own[lo].i], query_end: qEnds[own[hi - 1].i], source_start: s0, source_end: s1,
           hits: distinct, strength: (strength * distinct) / items,
         });
       }
@@ -86,6 +88,9 @@ export function hitRegions(
   }
   return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, rule.most);
 }
+
+const byStartThenItem = (x: RegionHit, y: RegionHit): number => x.start - y.start || x.i - y.i;
+const byItem = (x: RegionHit, y: RegionHit): number => x.i - y.i;
 
 /** Number of distinct places (document offset and key) among hits `g[lo..hi)`. */
 function distinctPlaces(g: readonly RegionHit[], lo: number, hi: number): number {

@@ -1,6 +1,6 @@
 /** src/util/sorted.ts against the obvious references, on seeded random columns. */
 import { describe, expect, it } from 'vitest';
-import { lowerBound, sortByKeyU32 } from '../../src/util/sorted.js';
+import { lowerBound, sortByKeyU32, sortRangeBy } from '../../src/util/sorted.js';
 import { prng } from '../reference/core.js';
 
 describe('sorted columns', () => {
@@ -20,6 +20,19 @@ describe('sorted columns', () => {
       expect(Array.from(keys)).toEqual(want);
       if (columns.length > 0) expect(Array.from(rows)).toEqual(order);
       if (columns.length > 1) expect(Array.from(other)).toEqual(order.map((r) => r * 7));
+    }
+  });
+
+  it('sortRangeBy sorts a range in place and stably, as Array.prototype.sort does (short and long ranges)', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = prng(seed);
+      const n = Math.floor(rnd() * (seed % 4 === 0 ? 200 : 40));
+      const items = Array.from({ length: n }, (_, id) => ({ key: Math.floor(rnd() * (1 + (seed % 7))), id }));
+      const from = Math.floor(rnd() * (n + 1)), to = from + Math.floor(rnd() * (n - from + 1));
+      const cmp = (x: { key: number }, y: { key: number }) => x.key - y.key;
+      const want = [...items.slice(0, from), ...items.slice(from, to).sort(cmp), ...items.slice(to)];
+      sortRangeBy(items, cmp, from, to);
+      expect(items.map((x) => x.id)).toEqual(want.map((x) => x.id));
     }
   });
 
