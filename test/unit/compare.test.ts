@@ -98,6 +98,23 @@ describe('compare: known cases', () => {
     expect(r.spans[0].score).toBe(1);
   });
 
+  it('beside a verbatim copy, an edited passage of the same source is still found (its rare words are evidence)', () => {
+    const sentencesOf = (t: string): string[] => (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? [])
+      .map((x) => x.trim()).filter((x) => x.split(' ').length >= 8);
+    const src = sentencesOf(book('austen-persuasion').slice(30_000, 45_000)).slice(0, 40);
+    const filler = sentencesOf(book('chesterton-thursday').slice(20_000, 40_000));
+    const fill = filler.join(' ').split(' ').filter((w) => w.length > 4);
+    let f = 0; // every fourth word of sentences 20–23 replaced: short word runs only, no verbatim passage
+    const edited = src.slice(20, 24).map((x) => x.split(' ').map((w, i) => (i % 4 !== 0 ? w : fill[f++])).join(' '));
+    const a = `${filler.slice(0, 5).join(' ')} ${src.slice(2, 7).join(' ')} ${filler.slice(5, 12).join(' ')} ` +
+      `${edited.join(' ')} ${filler.slice(12, 18).join(' ')}`;
+    const spans = compareTexts(core, a, src.join(' ')).spans;
+    expect(spans).toHaveLength(2);
+    expect(a.slice(spans[0].a_start, spans[0].a_end)).toBe(src.slice(2, 7).join(' '));
+    expect(spans[1].a_start).toBe(a.indexOf(edited[0]));
+    expect(spans[1].score).toBeLessThan(0.9);
+  });
+
   it('sentences are cut at a line break before a capital (headings, list items), not inside hard-wrapped sentences', () => {
     const dict = new TermDict();
     const cut = prepare('Annual Flood Report Summary\nFarmers along the banks planted crops in the rich\nsilt every single year.', dict, 3);
