@@ -104,7 +104,12 @@ export function porterStem(word: string): string {
   return stem;
 }
 
-function stemOnce(word: string): string {
+/**
+ * Porter stem of a lower-case a–z word, not remembered: for callers that keep stems themselves (the lexicon of
+ * src/align/tokens.ts stems each new form once; a look-up in the memo first would only miss).
+ * @example stemOnce('generalizations') // 'gener'
+ */
+export function stemOnce(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
   let w = word;
   // 1a

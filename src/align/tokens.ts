@@ -5,7 +5,7 @@
  * widened windows): tokenized once in chunks, a window's tokens are sliced from them.
  */
 import { normalize } from '../text/normalize.js';
-import { porterStem, STOP_WORDS } from './stem.js';
+import { porterStem, stemOnce, STOP_WORDS } from './stem.js';
 
 /**
  * Token forms found by the characters of the text they stand in: ids in order of first sight, in an
@@ -211,7 +211,7 @@ export class Lexicon {
       this.termOf[id] = -1;
       this.contentOf[id] = NOT_CONTENT;
     } else {
-      const stem = porterStem(form);
+      const stem = stemOnce(form); // a new form: the lexicon is the memo
       this.termOf[id] = this.#stem(stem);
       this.contentOf[id] = contentHashOf(form, stem);
     }
