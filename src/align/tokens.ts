@@ -5,6 +5,7 @@
  * widened windows): tokenized once in chunks, a window's tokens are sliced from them.
  */
 import { normalize } from '../text/normalize.js';
+import { lowerBound, upperBound } from '../util/sorted.js';
 import { porterStem, stemOnce, STOP_WORDS } from './stem.js';
 
 /**
@@ -353,13 +354,17 @@ export class TokenizedText {
     for (let c = first; c <= last; c++) parts.push(this.#tokens(c));
     // a chunk tokenized late may have started a new lexicon epoch: then the window is tokenized on its own
     if (parts.some((p) => p.epoch !== lexicon.epoch)) return tokenize(text.slice(from, to));
+    // a chunk's tokens are in text order and do not overlap: those inside [from, to) are one run of each chunk,
+    // from the first starting at or after `from` to the last ending at or before `to`
+    const lo = parts.map((p) => lowerBound(p.start, from));
+    const hi = parts.map((p) => upperBound(p.end, to));
     let n = 0;
-    for (const p of parts) for (let t = 0; t < p.start.length; t++) if (p.start[t] >= from && p.end[t] <= to) n++;
+    for (let c = 0; c < parts.length; c++) n += Math.max(0, hi[c] - lo[c]);
     const start = new Uint32Array(n), end = new Uint32Array(n), word = new Int32Array(n);
     let k = 0;
-    for (const p of parts) {
-      for (let t = 0; t < p.start.length; t++) {
-        if (p.start[t] < from || p.end[t] > to) continue;
+    for (let c = 0; c < parts.length; c++) {
+      const p = parts[c];
+      for (let t = lo[c]; t < hi[c]; t++) {
         start[k] = p.start[t] - from;
         end[k] = p.end[t] - from;
         word[k++] = p.word[t];

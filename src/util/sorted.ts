@@ -17,6 +17,20 @@ export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, t
 }
 
 /**
+ * First position in the ascending `sorted` whose value is > `value`: the count of values ≤ `value`.
+ * @example upperBound(Uint32Array.of(1, 3, 3, 7), 3) // 3
+ */
+export function upperBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
+  let lo = from, hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * Sort u32 `keys` ascending in place and permute every payload column with them, keeping the
  * original order among equal keys: a stable LSD radix sort in two 16-bit passes through scratch of
  * the same size (linear: a comparison sort of tens of millions of postings takes minutes).

@@ -1,6 +1,6 @@
 /** src/util/sorted.ts against the obvious references, on seeded random columns. */
 import { describe, expect, it } from 'vitest';
-import { lowerBound, sortByKeyU32, sortRangeBy } from '../../src/util/sorted.js';
+import { lowerBound, sortByKeyU32, sortRangeBy, upperBound } from '../../src/util/sorted.js';
 import { prng } from '../reference/core.js';
 
 describe('sorted columns', () => {
@@ -40,6 +40,8 @@ describe('sorted columns', () => {
     const rnd = prng(3);
     const a = Uint32Array.from({ length: 500 }, () => Math.floor(rnd() * 100)).sort();
     for (let v = -1; v <= 101; v++) expect(lowerBound(a, v)).toBe(a.filter((x) => x < v).length);
+    for (let v = -1; v <= 101; v++) expect(upperBound(a, v)).toBe(a.filter((x) => x <= v).length);
+    expect(upperBound([], 5)).toBe(0);
     expect(lowerBound([], 5)).toBe(0);
     expect(lowerBound(a, 50, 100, 200)).toBe(Math.min(200, Math.max(100, a.filter((x) => x < 50).length)));
   });
