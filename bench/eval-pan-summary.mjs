@@ -21,7 +21,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { loadCorpus, panMeasures, spansToDetections } from './pan-measures.mjs';
+import { isOverlapping, loadCorpus, panMeasures, spansToDetections } from './pan-measures.mjs';
 
 const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
 const DATA = new URL(process.env.SUMMARY_PROXY_DATA ?? './data/summary-proxy.json', import.meta.url);
@@ -72,9 +72,6 @@ export function buildPairs(root) {
 /** Evaluate `compare(a, b) → { spans }` (a = suspicious, b = source) on the constructed pairs. */
 export function evaluate(compare, root, { log = () => {} } = {}) {
   const { pairs, negatives, about } = buildPairs(root);
-  const detects = (d, c) => d.susp === c.susp && d.src === c.src &&
-    d.susp_off < c.susp_off + c.susp_len && c.susp_off < d.susp_off + d.susp_len &&
-    d.src_off < c.src_off + c.src_len && c.src_off < d.src_off + d.src_len;
   const score = (list) => {
     const cases = [], dets = [];
     for (const p of list) {
@@ -85,7 +82,7 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     return {
       pairs: list.length, detections: m.detections, plagdet: round(m.plagdet), recall: round(m.recall),
       precision: round(m.precision), granularity: round(m.granularity),
-      cases_detected: cases.filter((c) => dets.some((d) => detects(d, c))).length,
+      cases_detected: cases.filter((c) => dets.some((d) => isOverlapping(d, c))).length,
     };
   };
   const report = {

@@ -329,7 +329,7 @@ function alignPrepared(
   // a pair with verbatim reuse is two texts on one subject: passages beside the copies need more evidence
   else {
     frags = frags.filter((f) =>
-      touchesVerbatim(f, verb, pa, pb) || sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE);
+      touchesVerbatim(toSpan(f, pa, pb, a, b), verb) || sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE);
   }
   const out = mergeVerbatim(spansOf(frags, kept, pair, o), verb);
   out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
@@ -392,12 +392,9 @@ const MIN_EVIDENCE = 6;
  */
 const VERBATIM_PAIR_EVIDENCE = 2 * MIN_EVIDENCE;
 
-/** A passage overlaps one of the verbatim passages in both texts (character spans of its sentences). */
-function touchesVerbatim(f: Frag, verb: readonly AlignedSpan[], pa: Prepared, pb: Prepared): boolean {
-  const a0 = pa.tokStart[pa.sentTok[f.a0]], a1 = pa.tokEnd[pa.sentTok[f.a1 + 1] - 1];
-  const b0 = pb.tokStart[pb.sentTok[f.b0]], b1 = pb.tokEnd[pb.sentTok[f.b1 + 1] - 1];
-  return verb.some((v) => v.a_start < a1 && a0 < v.a_end && v.b_start < b1 && b0 < v.b_end);
-}
+/** A passage's span (toSpan) overlaps one of the verbatim passages in both texts. */
+const touchesVerbatim = (s: AlignedSpan, verb: readonly AlignedSpan[]): boolean =>
+  verb.some((v) => v.a_start < s.a_end && s.a_start < v.a_end && v.b_start < s.b_end && s.b_start < v.b_end);
 
 /** Seed thresholds of one pair (loose ones for obfuscated pairs). */
 interface Thresholds {

@@ -9,6 +9,7 @@
  * terms are Porter stems of the tokens that are not stop words.
  */
 import { normalize } from '../text/normalize.js';
+import { sortRangeU32 } from '../util/sorted.js';
 import { porterStem, STOP_WORDS } from './stem.js';
 import { countSpaces, lexicon, tokenize, type Tokens } from './tokens.js';
 
@@ -248,7 +249,7 @@ function sentencesOf(
       if (id < 0) continue;
       if (seen[id]++ === 0) terms[m++] = id;
     }
-    sortRange(terms, from, m);
+    sortRangeU32(terms, from, m);
     for (let k = from; k < m; k++) {
       counts[k] = seen[terms[k]];
       seen[terms[k]] = 0;
@@ -261,19 +262,3 @@ function sentencesOf(
   };
 }
 
-/** Sorts `a[from, to)` ascending in place: insertion sort for a sentence's few terms, the built-in beyond. */
-function sortRange(a: Uint32Array, from: number, to: number): void {
-  if (to - from > 32) {
-    a.subarray(from, to).sort();
-    return;
-  }
-  for (let i = from + 1; i < to; i++) {
-    const x = a[i];
-    let j = i - 1;
-    while (j >= from && a[j] > x) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = x;
-  }
-}

@@ -107,3 +107,26 @@ export function sortRangeBy<T>(
     items[j + 1] = x;
   }
 }
+
+/**
+ * Sort `a[from, to)` ascending in place: by insertion up to INSERTION_SORT_MAX values (a sentence's few terms),
+ * the typed array's own sort beyond.
+ * @example
+ * const terms = Uint32Array.of(9, 5, 7, 1)
+ * sortRangeU32(terms, 0, 3) // terms: 5, 7, 9, 1
+ */
+export function sortRangeU32(a: Uint32Array, from: number, to: number): void {
+  if (to - from > INSERTION_SORT_MAX) {
+    a.subarray(from, to).sort();
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > x) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}

@@ -1,6 +1,6 @@
 /** src/util/sorted.ts against the obvious references, on seeded random columns. */
 import { describe, expect, it } from 'vitest';
-import { lowerBound, sortByKeyU32, sortRangeBy, upperBound } from '../../src/util/sorted.js';
+import { lowerBound, sortByKeyU32, sortRangeBy, sortRangeU32, upperBound } from '../../src/util/sorted.js';
 import { prng } from '../reference/core.js';
 
 describe('sorted columns', () => {
@@ -33,6 +33,18 @@ describe('sorted columns', () => {
       const want = [...items.slice(0, from), ...items.slice(from, to).sort(cmp), ...items.slice(to)];
       sortRangeBy(items, cmp, from, to);
       expect(items.map((x) => x.id)).toEqual(want.map((x) => x.id));
+    }
+  });
+
+  it('sortRangeU32 sorts a range of a typed column in place (short and long ranges), the rest untouched', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rnd = prng(seed);
+      const n = Math.floor(rnd() * (seed % 3 === 0 ? 150 : 40));
+      const a = Uint32Array.from({ length: n }, () => Math.floor(rnd() * (seed % 2 ? 5 : 2 ** 32)));
+      const from = Math.floor(rnd() * (n + 1)), to = from + Math.floor(rnd() * (n - from + 1));
+      const want = [...a.slice(0, from), ...Array.from(a.slice(from, to)).sort((x, y) => x - y), ...a.slice(to)];
+      sortRangeU32(a, from, to);
+      expect(Array.from(a)).toEqual(want);
     }
   });
 
