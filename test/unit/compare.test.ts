@@ -13,6 +13,7 @@ import { porterStem } from '../../src/align/stem.js';
 import { panMeasures, plagdetScore, spansToDetections } from '../../bench/pan-measures.mjs';
 import { prng } from '../reference/core.js';
 import { book } from '../fixtures/texts/index.js';
+import { obfuscate as reword } from '../fixtures/obfuscate.js';
 
 let core: Core;
 beforeAll(async () => {
@@ -113,6 +114,30 @@ describe('compare: known cases', () => {
     expect(a.slice(spans[0].a_start, spans[0].a_end)).toBe(src.slice(2, 7).join(' '));
     expect(spans[1].a_start).toBe(a.indexOf(edited[0]));
     expect(spans[1].score).toBeLessThan(0.9);
+  });
+
+  it('a copy that runs on edited is one passage: word-exact where the copy starts, the edited part kept', () => {
+    const persuasion = book('austen-persuasion');
+    const start = persuasion.indexOf(' ', 40_000) + 1, mid = persuasion.indexOf(' ', start + 700);
+    const end = persuasion.indexOf(' ', mid + 2400);
+    const copied = persuasion.slice(start, mid);
+    const edited = reword(persuasion.slice(mid + 1, end), 5);
+    const before = book('shakespeare-caesar').slice(20_000, 21_500);
+    const a = `${before} ${copied} ${edited} ${book('shakespeare-caesar').slice(30_000, 30_900)}`;
+    const spans = compareTexts(core, a, persuasion.slice(36_000, 47_000)).spans;
+    expect(spans).toHaveLength(1);
+    const [s] = spans;
+    expect(s.a_start).toBe(before.length + 1); // the copy's first word
+    expect(s.b_start).toBe(start - 36_000);
+    // the edited part is in the passage (it ends at a sentence edge near the end of the edited text)
+    const editedEnd = before.length + 2 + copied.length + edited.length;
+    expect(s.a_end).toBeGreaterThan(editedEnd - 300);
+    expect(s.b_end + 36_000).toBeGreaterThan(end - 300);
+    expect(s.score).toBeLessThan(1);
+    // the same copy followed by unrelated text is trimmed to the copy, word-exact on both sides
+    const alone = `${before} ${copied} ${book('shakespeare-caesar').slice(30_000, 32_400)}`;
+    const [v] = compareTexts(core, alone, persuasion.slice(36_000, 47_000)).spans;
+    expect(alone.slice(v.a_start, v.a_end)).toBe(copied);
   });
 
   it('sentences are cut at a line break before a capital (headings, list items), not inside hard-wrapped sentences', () => {

@@ -8,7 +8,7 @@ import { createEngine } from '../../src/index.js';
 import { reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
 import { contentPairs, ContentWordIndex, PAIR_SAMPLE } from '../../src/corpus/content-words.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
-import { PAIR_BACKGROUND_FLOOR } from '../../src/corpus/alignment.js';
+import { PAIR_BACKGROUND_FLOOR, SETTLED_ROOM, settles } from '../../src/corpus/alignment.js';
 import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
 import { book } from '../fixtures/texts/index.js';
 import { obfuscate } from '../fixtures/obfuscate.js';
@@ -69,6 +69,44 @@ describe('two-stage search', () => {
     expect(m.reuse).toBe('verbatim');
     expect(m.similarity).toBe(1);
     expect(thursday.slice(m.source_start, m.source_end)).toContain(src.text.slice(50, 1000));
+    engine.dispose();
+  });
+
+  it('a probe settles only verbatim passages that end well inside its window, in both texts', () => {
+    const w = { q0: 1000, q1: 3000, s0: 5000, s1: 7000 };
+    const inside = { a_start: 1000 + SETTLED_ROOM, a_end: 3000 - SETTLED_ROOM, b_start: 5400, b_end: 6600, score: 1 };
+    expect(settles([inside], w, 10_000, 10_000)).toBe(true);
+    expect(settles([{ ...inside, score: 0.97 }], w, 10_000, 10_000)).toBe(false); // edited: may run on
+    expect(settles([{ ...inside, a_start: 1000 + SETTLED_ROOM - 1 }], w, 10_000, 10_000)).toBe(false);
+    expect(settles([{ ...inside, a_end: 3000 - SETTLED_ROOM + 1 }], w, 10_000, 10_000)).toBe(false);
+    expect(settles([{ ...inside, b_start: 5000 }], w, 10_000, 10_000)).toBe(false);
+    expect(settles([{ ...inside, b_end: 6900 }], w, 10_000, 10_000)).toBe(false);
+    expect(settles([inside, { ...inside, score: 0.5 }], w, 10_000, 10_000)).toBe(false); // every passage
+    // the start or end of a text leaves room enough: nothing lies beyond it
+    expect(settles([{ ...inside, b_start: 5000, b_end: 7000 }], w, 10_000, 7000)).toBe(false);
+    expect(settles([{ ...inside, b_start: 0, b_end: 7000 }], { ...w, s0: 0 }, 10_000, 7000)).toBe(true);
+  });
+
+  it('a copy running on edited past its probe window is widened; a settled copy beside an edited one comes once', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
+    // verbatim, then the text that follows it in the book edited: one passage of both
+    const copied = passage(persuasion, 40_000, 700), edited = passage(persuasion, copied.end, 2400);
+    const before = filler(1500);
+    const query = `${before} ${copied.text} ${obfuscate(edited.text, 3)} ${filler(900)}`;
+    const m = engine.search(query).matches.filter((x): x is ExactMatch => x.kind === 'exact' && x.aligned);
+    const overlap = (x: ExactMatch) => Math.max(0, Math.min(x.source_end, edited.end) - Math.max(x.source_start, edited.start));
+    const covered = m.reduce((a, x) => a + overlap(x), 0);
+    expect(covered / (edited.end - edited.start)).toBeGreaterThan(0.7);
+    // a copy (settled by its probe) and an edited passage 2,500 characters on, in both texts: the edited
+    // passage's widened window takes in the copy's probe, which is aligned again with it, not reported twice
+    const far = passage(persuasion, copied.end + 2500, 2400);
+    const two = `${before} ${copied.text} ${filler(1300)} ${obfuscate(far.text, 5)} ${filler(900)}`;
+    const spans = engine.search(two).matches
+      .filter((x): x is ExactMatch => x.kind === 'exact' && x.aligned)
+      .sort((x, y) => x.query_start - y.query_start);
+    expect(spans.length).toBeGreaterThanOrEqual(2);
+    for (let k = 1; k < spans.length; k++) expect(spans[k].query_start).toBeGreaterThanOrEqual(spans[k - 1].query_end);
     engine.dispose();
   });
 

@@ -10,15 +10,15 @@ export const CALIBRATION: {
   readonly provenance: Readonly<Record<string, string | number>>;
   readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
 } = {
-  "id": "cal-2026-11-23-d27676e1",
+  "id": "cal-2026-11-23-a58b4253",
   "kinds": {
     "exact": {
-      "a": -2.9971744364446735,
-      "b": 2.3994601602152708,
+      "a": -3.0011232343056142,
+      "b": 2.367039484145369,
       "cov": [
-        0.008885479003118639,
-        -0.005398271931316496,
-        0.022785205361328043
+        0.008918113411630013,
+        -0.005337729715880133,
+        0.021795686354114194
       ]
     },
     "portrait": {
@@ -46,7 +46,7 @@ export const CALIBRATION: {
   "metrics": {
     "exact": {
       "ece": 0.0122,
-      "brier": 0.022,
+      "brier": 0.0221,
       "auc": 0.9809
     },
     "portrait": {
