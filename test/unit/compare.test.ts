@@ -116,6 +116,27 @@ describe('compare: known cases', () => {
     expect(spans[1].score).toBeLessThan(0.9);
   });
 
+  it('beside a verbatim copy, a passage reworded as in an obfuscated pair is found too', () => {
+    const persuasion = book('austen-persuasion'), caesar = book('shakespeare-caesar');
+    const cut = (at: number, chars: number) => {
+      const start = persuasion.indexOf(' ', at) + 1;
+      return { start, end: persuasion.indexOf(' ', start + chars) };
+    };
+    const copy = cut(40_000, 700), far = cut(copy.end + 1500, 2400);
+    const before = caesar.slice(20_000, 21_500);
+    const reworded = reword(persuasion.slice(far.start, far.end), 5); // a third of the words replaced
+    const a = `${before} ${persuasion.slice(copy.start, copy.end)} ${caesar.slice(21_500, 22_800)} ${reworded} ` +
+      caesar.slice(22_800, 23_700);
+    const spans = compareTexts(core, a, persuasion.slice(30_000, 60_000)).spans;
+    expect(spans).toHaveLength(2);
+    expect(spans[0]).toMatchObject({ a_start: before.length + 1, b_start: copy.start - 30_000, score: 1 });
+    const q0 = a.indexOf(reworded);
+    expect(spans[1].a_start).toBeGreaterThanOrEqual(q0 - 100);
+    expect(spans[1].a_end).toBeGreaterThan(q0 + reworded.length - 400);
+    expect(spans[1].b_start + 30_000).toBeGreaterThanOrEqual(far.start - 300);
+    expect(spans[1].score).toBeLessThan(0.7);
+  });
+
   it('a copy that runs on edited is one passage: word-exact where the copy starts, the edited part kept', () => {
     const persuasion = book('austen-persuasion');
     const start = persuasion.indexOf(' ', 40_000) + 1, mid = persuasion.indexOf(' ', start + 700);
