@@ -62,7 +62,8 @@ const candidateTokens = new TokenizedCache(1 << 24);
  * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
  * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of
  * the budget: a sliced search passes one that stops while it is paused, so the budget counts only its own work,
- * as in one go.
+ * as in one go. The budget bounds the aligning of candidates; the backgrounds of the documents that aligned
+ * and their passages' shared words follow (work linear in the query and the passages).
  */
 export function* alignSteps(
   core: Core,
@@ -74,14 +75,12 @@ export function* alignSteps(
   now: () => number = () => performance.now(),
 ): Steps<AlignmentOutcome> {
   const ranked = byStrength(jobs);
-  const aligned = new Map<string, Map<number, ExactMatch[]>>();
-  /** The shared-pair counts of each kept passage (the evidence of its dataset). */
-  const countsOf = new Map<ExactMatch, PassageCounts>();
   const withoutText = new Set<string>();
   const started = now();
-  let considered = 0, done = 0, exhausted = false;
+  let considered = 0, exhausted = false;
   const queryTokens = tokenizedOnce(query); // tokenized once (its pairs read the same tokens), in chunks
-  let keys: KeySet | null = null; // one table for every candidate's background: a million pairs, no garbage
+  // first the candidates are aligned, strongest first, while the budget lasts ...
+  const done: AlignedDocument[] = [];
   for (const { dataset, candidate } of ranked) {
     if (considered === limit) break;
     const text = dataset.documentText(candidate.doc);
@@ -94,20 +93,32 @@ export function* alignSteps(
       exhausted = true;
       continue;
     }
-    const id = dataset.descriptor.id;
     const textTokens = candidateTokens.get(dataset, candidate.doc, text);
-    const all = yield* alignRegions(core, queryTokens, textTokens, candidate.regions);
-    const background = all.length === 0
-      ? 0
-      : yield* pairBackground(
-        pairsOf, dataset, candidate.doc, all, (keys ??= new KeySet(pairsOf.query().hashes.length)),
-      );
+    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions);
+    done.push({ dataset, doc: candidate.doc, text, spans });
+    yield PAUSE;
+  }
+  // ... then the backgrounds of the documents that aligned something, in one pass over the query's pairs ...
+  const occurrences = done.length > 0 ? yield* pairOccurrences(pairsOf.query()) : null;
+  const withSpans = done.filter((d) => d.spans.length > 0);
+  const backgrounds = occurrences && withSpans.length > 0
+    ? yield* pairBackgrounds(pairsOf, withSpans, occurrences.previous)
+    : [];
+  const backgroundOf = new Map(withSpans.map((d, k) => [d, backgrounds[k]]));
+  // ... and the passages each keeps
+  const aligned = new Map<string, Map<number, ExactMatch[]>>();
+  /** The shared-pair counts of each kept passage (the evidence of its dataset). */
+  const countsOf = new Map<ExactMatch, PassageCounts>();
+  for (const d of done) {
+    const { dataset, doc, text, spans } = d;
+    const id = dataset.descriptor.id;
+    const background = backgroundOf.get(d) ?? 0;
     const kept: ExactMatch[] = [];
-    for (const s of all) {
+    for (const s of spans) {
       yield PAUSE;
       // each passage is normalised once, for its shared word runs and its shared content-word pairs
       const qn = normalize(query.slice(s.a_start, s.a_end)), sn = normalize(text.slice(s.b_start, s.b_end));
-      const match = alignedMatch(id, dataset.document(candidate.doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
+      const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
       const pairs = sharedPairs(qn, sn);
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
@@ -117,8 +128,7 @@ export function* alignSteps(
     }
     let perDoc = aligned.get(id);
     if (!perDoc) aligned.set(id, (perDoc = new Map()));
-    perDoc.set(candidate.doc, kept);
-    done++;
+    perDoc.set(doc, kept);
     yield PAUSE;
   }
   dropOutranked(aligned);
@@ -128,16 +138,8 @@ export function* alignSteps(
     for (const list of perDoc.values()) for (const m of list) own.push(countsOf.get(m)!);
     passages.set(id, own);
   }
-  let queryPairs = 0; // distinct pairs of the query: a million or so in 10 MB, so counted in pieces
-  if (passages.size > 0) {
-    const hashes = pairsOf.query().hashes, distinct = keys ?? new KeySet(hashes.length);
-    distinct.clear();
-    for (let i = 0; i < hashes.length; i++) {
-      if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
-      distinct.add(hashes[i]);
-    }
-    queryPairs = distinct.size;
-  }
+  // distinct pairs of the query: a million or so in 10 MB
+  const queryPairs = passages.size > 0 && occurrences ? occurrences.distinct : 0;
   const evidence = new Map<string, AlignedEvidence>();
   for (const [id, list] of passages) evidence.set(id, { documents: aligned.get(id)!.size, queryPairs, passages: list });
   return {
@@ -145,7 +147,7 @@ export function* alignSteps(
     evidence,
     report: {
       candidates: ranked.length,
-      aligned: done,
+      aligned: done.length,
       limit,
       budget_ms: budgetMs,
       budget_exhausted: exhausted,
@@ -413,72 +415,72 @@ const MIN_CONTROL_PAIRS = 10;
  */
 export const NO_CONTROL_BACKGROUND = 0.25;
 
-/**
- * How often the query shares a content-word pair with this document where nothing was aligned: the
- * share of the query's sampled pairs outside every aligned query span that the whole document holds
- * (at least PAIR_BACKGROUND_FLOOR; NO_CONTROL_BACKGROUND when fewer than MIN_CONTROL_PAIRS are outside).
- * Two texts on one topic share pairs everywhere; a reused passage
- * shares far more inside its span than the rest of the query shares with the whole document.
- */
-function* pairBackground(
-  pairsOf: PairLookup, dataset: ExactSearchable, doc: number, spans: readonly AlignedSpan[], seen: KeySet,
-): Steps<number> {
-  const q = pairsOf.query();
-  const holds = pairsOf.holderOf(dataset, doc);
-  const inSpan = overlapTest(spans);
-  seen.clear();
-  let outside = 0, held = 0;
-  for (let i = 0; i < q.hashes.length; i++) {
-    if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE; // a large query has a million pairs
-    const h = q.hashes[i];
-    if (seen.has(h) || inSpan(q.starts[i], q.ends[i])) continue;
-    seen.add(h);
-    outside++;
-    if (holds(i)) held++;
-  }
-  return outside < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held / outside);
+/** A candidate document aligned with the query: its text and the aligned spans (none when nothing aligned). */
+interface AlignedDocument {
+  readonly dataset: ExactSearchable;
+  readonly doc: number;
+  readonly text: string;
+  readonly spans: AlignedSpan[];
 }
 
 /**
- * A set of u32 keys (pair hashes) in one typed table sized for `most` of them (open addressing, linear
- * probing): no object per key for the garbage collector and no rehash of a million keys in one piece, as a
- * `Set<number>` has — the background of every aligned candidate walks all the query's pairs.
+ * Where each of the query's sampled pairs occurred before: `previous[i]` is the last j < i with the same hash
+ * (−1 for a first occurrence), and `distinct` the number of distinct hashes. One pass with a typed hash table
+ * (open addressing, linear probing): no object per pair for the garbage collector, as a `Map` of a million
+ * pairs would make.
  */
-class KeySet {
-  private readonly slots: Uint32Array;
-  private readonly used: Uint8Array;
-  private readonly shift: number;
-  size = 0;
-
-  constructor(most: number) {
-    const bits = Math.max(4, Math.ceil(Math.log2(2 * most + 1)));
-    this.slots = new Uint32Array(2 ** bits);
-    this.used = new Uint8Array(2 ** bits);
-    this.shift = 32 - bits;
+function* pairOccurrences(q: ContentPairs): Steps<{ previous: Int32Array; distinct: number }> {
+  const n = q.hashes.length;
+  const bits = Math.max(4, Math.ceil(Math.log2(2 * n + 1)));
+  const keys = new Uint32Array(2 ** bits), last = new Int32Array(2 ** bits).fill(-1);
+  const mask = keys.length - 1, shift = 32 - bits;
+  const previous = new Int32Array(n);
+  let distinct = 0;
+  for (let i = 0; i < n; i++) {
+    if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE; // a large query has a million pairs
+    const h = q.hashes[i];
+    let at = Math.imul(h, 0x9e3779b1) >>> shift;
+    while (last[at] >= 0 && keys[at] !== h) at = (at + 1) & mask;
+    if (last[at] < 0) distinct++;
+    previous[i] = last[at];
+    keys[at] = h;
+    last[at] = i;
   }
+  return { previous, distinct };
+}
 
-  /** Forget every key. */
-  clear(): void {
-    if (this.size > 0) this.used.fill(0);
-    this.size = 0;
-  }
-
-  has(key: number): boolean {
-    const mask = this.used.length - 1;
-    for (let i = Math.imul(key, 0x9e3779b1) >>> this.shift; this.used[i] === 1; i = (i + 1) & mask) {
-      if (this.slots[i] === key) return true;
+/**
+ * How often the query shares a content-word pair with each document where nothing was aligned: the share of the
+ * query's distinct sampled pairs outside every aligned query span of the document that the whole document holds
+ * (at least PAIR_BACKGROUND_FLOOR; NO_CONTROL_BACKGROUND when fewer than MIN_CONTROL_PAIRS are outside). Two texts
+ * on one topic share pairs everywhere; a reused passage shares far more inside its span than the rest of the
+ * query shares with the whole document. A pair counts at its first occurrence outside the spans (`previous`:
+ * {@link pairOccurrences}). The documents are measured together, in one pass over the query's pairs: the look-ups
+ * of one pair for each document read the same postings, which the first brings into the cache.
+ */
+function* pairBackgrounds(
+  pairsOf: PairLookup, docs: readonly AlignedDocument[], previous: Int32Array,
+): Steps<number[]> {
+  const q = pairsOf.query();
+  const holds = docs.map((d) => pairsOf.holderOf(d.dataset, d.doc));
+  const inSpan = docs.map((d) => overlapTest(d.spans));
+  const outside = new Float64Array(docs.length), held = new Float64Array(docs.length);
+  const every = Math.max(1, Math.floor(ITEMS_PER_PAUSE / docs.length)); // pairs between pauses
+  for (let i = 0; i < q.hashes.length; i++) {
+    if (i % every === every - 1) yield PAUSE;
+    for (let e = 0; e < docs.length; e++) {
+      const inSpans = inSpan[e];
+      if (inSpans(q.starts[i], q.ends[i])) continue;
+      let j = previous[i];
+      while (j >= 0 && inSpans(q.starts[j], q.ends[j])) j = previous[j];
+      if (j >= 0) continue; // counted at an earlier occurrence outside the spans
+      outside[e]++;
+      if (holds[e](i)) held[e]++;
     }
-    return false;
   }
-
-  add(key: number): void {
-    const mask = this.used.length - 1;
-    let i = Math.imul(key, 0x9e3779b1) >>> this.shift;
-    for (; this.used[i] === 1; i = (i + 1) & mask) if (this.slots[i] === key) return;
-    this.used[i] = 1;
-    this.slots[i] = key;
-    this.size++;
-  }
+  return docs.map((_, e) => (outside[e] < MIN_CONTROL_PAIRS
+    ? NO_CONTROL_BACKGROUND
+    : Math.max(PAIR_BACKGROUND_FLOOR, held[e] / outside[e])));
 }
 
 /**

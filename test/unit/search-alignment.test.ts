@@ -211,6 +211,38 @@ describe('evidence from aligned passages', () => {
   });
 });
 
+describe('background rate of aligned documents', () => {
+  it('is the share of the query\'s distinct pairs outside the document\'s passages that the document holds', async () => {
+    const engine = await createEngine();
+    const docs = [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }];
+    await engine.addDataset({ id: 'books' }, docs);
+    // two documents aligned in one query, each with its own passages; filler repeated so pairs recur, and a few
+    // words of a passage again after it (their pairs count where they recur outside the passage)
+    const rest = filler(1500), quoted = passage(thursday, 50_000, 2000).text;
+    const content = `${rest}\n\n${obfuscate(passage(persuasion, 120_000, 3000).text, 5)}\n\n${rest}\n\n` +
+      `${quoted}\n\n${filler(700)} ${quoted.slice(0, quoted.indexOf(' ', 90))} ${caesar.slice(40_000, 40_500)}`;
+    const r = await engine.analyze({ content, content_type: 'text' });
+    const q = contentPairs(content);
+    const byDoc = new Map<string, ExactMatch[]>();
+    for (const m of r.matches) {
+      if (m.kind === 'exact' && m.aligned) byDoc.set(m.document_id!, [...(byDoc.get(m.document_id!) ?? []), m]);
+    }
+    expect(byDoc.size).toBe(2);
+    const rates = r.evidence.datasets[0].aligned!.passages.map((p) => p.background_rate);
+    for (const [docId, spans] of byDoc) {
+      const holds = new Set(contentPairs(docs.find((d) => d.id === docId)!.text).hashes);
+      const outside = new Set<number>();
+      q.hashes.forEach((h, i) => {
+        if (!spans.some((m) => m.query_start < q.ends[i] && q.starts[i] < m.query_end)) outside.add(h);
+      });
+      const held = [...outside].filter((h) => holds.has(h)).length;
+      expect(outside.size).toBeGreaterThan(100);
+      expect(rates).toContainEqual(expect.closeTo(Math.max(PAIR_BACKGROUND_FLOOR, held / outside.size), 4));
+    }
+    engine.dispose();
+  });
+});
+
 describe('content-word pairs', () => {
   it('are order-free within reach, drop stop words, and sample the same pairs on both sides', () => {
     const a = contentPairs('The quick brown fox jumps over the lazy dog near the river bank today, while the old ' +
