@@ -17,7 +17,7 @@
  * stored in snapshots), and rebuilt after documents are added.
  */
 import { contentHashOf, countSpaces, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
-import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from '../datasets/regions.js';
+import { columnRegions, type CandidateRegion, type HitColumns, type RegionRule } from '../datasets/regions.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { withRoom } from '../util/grow.js';
 import { sortByKeyU32 } from '../util/sorted.js';
@@ -223,7 +223,7 @@ export class ContentWordIndex implements PairIndex {
   /** Where {@link postingSteps} leaves the keys it read ahead (kept so that the reads are not optimised away). */
   #touched = 0;
   /** Hit counts per document for {@link candidateSteps} (up to PAIR_MIN_HITS), zeroed between uses. */
-  #hitCounts: Uint8Array | null = null;
+  #hitCounts: Uint32Array | null = null;
 
   private constructor(
     private readonly keys: Uint32Array,
@@ -352,12 +352,12 @@ export class ContentWordIndex implements PairIndex {
   /**
    * {@link candidates} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs and
    * between documents. The hits are grouped by document in the order found (by query pair), and each group is
-   * ordered by (offset, query pair) by hitRegions.
+   * ordered by (offset, query pair) by columnRegions.
    */
   *candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]> {
     // First count the hits per document: one with fewer than PAIR_MIN_HITS can hold no region, and most
-    // documents a query's pairs touch are such (chance pairs), so their hits are never made.
-    let counts = this.#hitCounts ?? new Uint8Array(this.documents);
+    // documents a query's pairs touch are such (chance pairs), so their hits are never written.
+    let counts = this.#hitCounts ?? new Uint32Array(this.documents);
     this.#hitCounts = null; // taken: a search sliced into steps may run beside another
     const touched: number[] = [];
     for (let i = 0; i < q.hashes.length; i++) {
@@ -367,34 +367,50 @@ export class ContentWordIndex implements PairIndex {
       for (let k = lo; k < end; k++) {
         const doc = this.docs[k];
         if (doc >= counts.length) counts = withRoom(counts, doc + 1); // a document added since
-        const c = counts[doc];
-        if (c === 0) touched.push(doc);
-        if (c < PAIR_MIN_HITS) counts[doc] = c + 1;
+        if (counts[doc]++ === 0) touched.push(doc);
       }
     }
-    const byDoc = new Map<number, RegionHit[]>();
+    // the documents that can hold a region, in document order, each given its range [from, to) of the hit
+    // columns; from here on a document's count is 1 + where its next hit goes (0: not kept)
+    const kept = touched.filter((doc) => counts[doc] >= PAIR_MIN_HITS).sort((a, b) => a - b);
+    const from = new Uint32Array(kept.length), to = new Uint32Array(kept.length);
+    let total = 0;
+    kept.forEach((doc, t) => {
+      from[t] = total;
+      to[t] = total += counts[doc];
+    });
+    for (const doc of touched) counts[doc] = 0;
+    kept.forEach((doc, t) => { counts[doc] = from[t] + 1; });
+    const offsets = new Uint32Array(total), hits: HitColumns = {
+      item: new Uint32Array(total), start: offsets, end: offsets, weight: new Float64Array(total),
+      key: new Uint32Array(total),
+    };
+    // then write them, in query-pair order within each document
     for (let i = 0; i < q.hashes.length; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const lo = at.from[i], end = at.to[i];
       if (end - lo > MAX_POSTINGS) continue;
       const weight = PAIR_WEIGHT / (end - lo);
       for (let k = lo; k < end; k++) {
-        const offset = this.offsets[k], doc = this.docs[k];
-        if (counts[doc] < PAIR_MIN_HITS) continue;
-        let own = byDoc.get(doc);
-        if (!own) byDoc.set(doc, (own = []));
-        own.push({ i, start: offset, end: offset, weight, key: q.hashes[i] });
+        const doc = this.docs[k], next = counts[doc];
+        if (next === 0) continue;
+        counts[doc] = next + 1;
+        hits.item[next - 1] = i;
+        offsets[next - 1] = this.offsets[k];
+        hits.weight[next - 1] = weight;
+        hits.key[next - 1] = q.hashes[i];
       }
     }
-    for (const doc of touched) counts[doc] = 0;
+    for (const doc of kept) counts[doc] = 0;
     this.#hitCounts = counts;
     const out: PairCandidate[] = [];
-    for (const doc of [...byDoc.keys()].sort((a, b) => a - b)) {
+    const order = new Uint32Array(total);
+    for (let t = 0; t < kept.length; t++) {
       yield PAUSE;
-      // hitRegions orders the hits by (offset, query pair) itself: they were pushed in query-pair order
-      const regions = hitRegions(byDoc.get(doc)!, q.starts, q.ends, PAIR_REGIONS);
+      // columnRegions orders the hits by (offset, query pair) itself: they were written in query-pair order
+      const regions = columnRegions(hits, from[t], to[t], q.starts, q.ends, PAIR_REGIONS, order);
       const best = regions[0];
-      if (best) out.push({ doc, hits: best.hits, strength: best.strength, regions });
+      if (best) out.push({ doc: kept[t], hits: best.hits, strength: best.strength, regions });
     }
     return out.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
   }

@@ -198,7 +198,7 @@ export type ShingleHit = RegionHit & { readonly doc: number };
  * says where to align (its spans in both texts). A document's strength is its best region's.
  */
 function candidateOf(own: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate | null {
-  const regions = hitRegions(own.slice(), qStarts, qEnds, EXACT_REGIONS);
+  const regions = hitRegions(own, qStarts, qEnds, EXACT_REGIONS);
   const best = regions[0];
   return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
 }

@@ -44,68 +44,106 @@ export interface RegionRule {
 }
 
 /**
+ * Hits as columns (hit h: query item `item[h]` found in the document at [start[h], end[h]), weighing
+ * `weight[h]`, with `key[h]`, 0 when the hit has none): a search with thousands of hits per query makes no
+ * object per hit. A document's hits are a range [from, to) of the columns.
+ */
+export interface HitColumns {
+  readonly item: Uint32Array;
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
+  readonly weight: Float64Array;
+  readonly key: Uint32Array;
+}
+
+/**
  * The regions of one document's hits: hits close in the document are grouped, each group split where
  * consecutive hits are far apart in the query; a group piece that passes the rule is a region, with the
  * query span of its first and last item (`qStarts`, `qEnds` by item) and the document span of its hits.
- * Reorders `own` in place (by document offset, then each group by query item).
  * @example
  * const rule = { sourceGap: 2000, queryGap: 256, minHits: 2, minDensity: 0, most: 8 }
  * hitRegions(hits, fp.shingles.starts, fp.shingles.ends, rule) // [{ query_start, …, hits, strength }]
  */
 export function hitRegions(
-  own: RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+  own: readonly RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
 ): CandidateRegion[] {
-  sortRangeBy(own, byStartThenItem);
+  const n = own.length;
+  const hits: HitColumns = {
+    item: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n),
+    weight: new Float64Array(n), key: new Uint32Array(n),
+  };
+  own.forEach((h, k) => {
+    hits.item[k] = h.i;
+    hits.start[k] = h.start;
+    hits.end[k] = h.end;
+    hits.weight[k] = h.weight;
+    hits.key[k] = h.key ?? 0;
+  });
+  return columnRegions(hits, 0, n, qStarts, qEnds, rule);
+}
+
+/**
+ * {@link hitRegions} of the hits [from, to) of `hits` (one document's). `order` is scratch of at least `to`
+ * entries, of which [from, to) are used: one array for all the documents of a search.
+ * @example columnRegions(hits, 0, hits.item.length, query.starts, query.ends, rule)
+ */
+export function columnRegions(
+  hits: HitColumns, from: number, to: number, qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+  order = new Uint32Array(to),
+): CandidateRegion[] {
+  const { item, start, end, weight } = hits;
+  for (let k = from; k < to; k++) order[k] = k;
+  sortRangeBy(order, (x, y) => start[x] - start[y] || item[x] - item[y], from, to);
+  const byItem = (x: number, y: number): number => item[x] - item[y];
   const regions: CandidateRegion[] = [];
-  for (let from = 0; from < own.length;) {
-    let to = from + 1;
-    while (to < own.length && own[to].start - own[to - 1].start <= rule.sourceGap) to++;
+  for (let g = from; g < to;) {
+    let gEnd = g + 1;
+    while (gEnd < to && start[order[gEnd]] - start[order[gEnd - 1]] <= rule.sourceGap) gEnd++;
     // the group, by query item (in place: the group is not read by offset again)
-    sortRangeBy(own, byItem, from, to);
-    for (let lo = from; lo < to;) {
+    sortRangeBy(order, byItem, g, gEnd);
+    for (let lo = g; lo < gEnd;) {
       let hi = lo + 1;
-      while (hi < to && own[hi].i - own[hi - 1].i <= rule.queryGap) hi++;
+      while (hi < gEnd && item[order[hi]] - item[order[hi - 1]] <= rule.queryGap) hi++;
       let items = 0, strength = 0, s0 = Infinity, s1 = 0;
       for (let k = lo; k < hi; k++) {
-        if (k === lo || own[k].i !== own[k - 1].i) { items++; strength += own[k].weight; }
-        s0 = Math.min(s0, own[k].start);
-        s1 = Math.max(s1, own[k].end);
+        const h = order[k];
+        if (k === lo || item[h] !== item[order[k - 1]]) { items++; strength += weight[h]; }
+        s0 = Math.min(s0, start[h]);
+        s1 = Math.max(s1, end[h]);
       }
       // A word pair repeated in the query ("hand … hands … hand") finds one place of the document several
       // times: a region counts no more hits than it has distinct places in the document either.
-      const places = distinctPlaces(own, lo, hi);
+      const places = distinctPlaces(hits, order, lo, hi);
       const distinct = Math.min(items, places);
-      const spanned = own[hi - 1].i - own[lo].i + 1;
+      const spanned = item[order[hi - 1]] - item[order[lo]] + 1;
       if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
         regions.push({
-          query_start: qStarts[own[lo].i], query_end: qEnds[own[hi - 1].i], source_start: s0, source_end: s1,
-          hits: distinct, strength: (strength * distinct) / items,
+          query_start: qStarts[item[order[lo]]], query_end: qEnds[item[order[hi - 1]]], source_start: s0,
+          source_end: s1, hits: distinct, strength: (strength * distinct) / items,
         });
       }
       lo = hi;
     }
-    from = to;
+    g = gEnd;
   }
   return regions.sort((a, b) => b.strength - a.strength || a.query_start - b.query_start).slice(0, rule.most);
 }
 
-const byStartThenItem = (x: RegionHit, y: RegionHit): number => x.start - y.start || x.i - y.i;
-const byItem = (x: RegionHit, y: RegionHit): number => x.i - y.i;
-
-/** Number of distinct places (document offset and key) among hits `g[lo..hi)`. */
-function distinctPlaces(g: readonly RegionHit[], lo: number, hi: number): number {
+/** Number of distinct places (document offset and key) among the hits `order[lo..hi)`. */
+function distinctPlaces({ start, key }: HitColumns, order: Uint32Array, lo: number, hi: number): number {
   if (hi - lo <= FEW_PLACES) {
     // most regions hold a few hits: compare each with those before it (no key strings to make)
     let distinct = 0;
     for (let k = lo; k < hi; k++) {
+      const h = order[k];
       let j = lo;
-      while (j < k && (g[j].start !== g[k].start || (g[j].key ?? 0) !== (g[k].key ?? 0))) j++;
+      while (j < k && (start[order[j]] !== start[h] || key[order[j]] !== key[h])) j++;
       if (j === k) distinct++;
     }
     return distinct;
   }
   const places = new Set<string>();
-  for (let k = lo; k < hi; k++) places.add(`${g[k].start}:${g[k].key ?? 0}`);
+  for (let k = lo; k < hi; k++) places.add(`${start[order[k]]}:${key[order[k]]}`);
   return places.size;
 }
 

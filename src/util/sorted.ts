@@ -78,6 +78,12 @@ function scatterPass(src: Uint32Array[], dst: Uint32Array[], count: Uint32Array,
   }
 }
 
+/** What {@link sortRangeBy} sorts: an array, or a typed array of indices. */
+export interface SortableList<T> {
+  [k: number]: T;
+  readonly length: number;
+}
+
 /** Ranges up to this long are sorted by insertion, in place; longer ones by `Array.prototype.sort`. */
 const INSERTION_SORT_MAX = 32;
 
@@ -90,10 +96,10 @@ const INSERTION_SORT_MAX = 32;
  * sortRangeBy(hits, (x, y) => x.at - y.at) // hits: at 1, 3, 5
  */
 export function sortRangeBy<T>(
-  items: T[], compare: (x: T, y: T) => number, from = 0, to = items.length,
+  items: SortableList<T>, compare: (x: T, y: T) => number, from = 0, to = items.length,
 ): void {
   if (to - from > INSERTION_SORT_MAX) {
-    const sorted = items.slice(from, to).sort(compare);
+    const sorted = Array.from({ length: to - from }, (_, k) => items[from + k]).sort(compare);
     for (let k = 0; k < sorted.length; k++) items[from + k] = sorted[k];
     return;
   }
