@@ -222,7 +222,7 @@ export class ContentWordIndex implements PairIndex {
   private readonly shift: number;
   /** Where {@link postingSteps} leaves the keys it read ahead (kept so that the reads are not optimised away). */
   #touched = 0;
-  /** Hit counts per document for {@link candidateSteps} (up to PAIR_MIN_HITS), zeroed between uses. */
+  /** Hit counts (then write cursors) per document for {@link candidateSteps}, zeroed between uses. */
   #hitCounts: Uint32Array | null = null;
 
   private constructor(
@@ -373,14 +373,14 @@ export class ContentWordIndex implements PairIndex {
     // the documents that can hold a region, in document order, each given its range [from, to) of the hit
     // columns; from here on a document's count is 1 + where its next hit goes (0: not kept)
     const kept = touched.filter((doc) => counts[doc] >= PAIR_MIN_HITS).sort((a, b) => a - b);
+    for (const doc of touched) if (counts[doc] < PAIR_MIN_HITS) counts[doc] = 0;
     const from = new Uint32Array(kept.length), to = new Uint32Array(kept.length);
     let total = 0;
     kept.forEach((doc, t) => {
       from[t] = total;
       to[t] = total += counts[doc];
+      counts[doc] = from[t] + 1;
     });
-    for (const doc of touched) counts[doc] = 0;
-    kept.forEach((doc, t) => { counts[doc] = from[t] + 1; });
     const offsets = new Uint32Array(total), hits: HitColumns = {
       item: new Uint32Array(total), start: offsets, end: offsets, weight: new Float64Array(total),
       key: new Uint32Array(total),
