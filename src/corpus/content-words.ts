@@ -14,10 +14,13 @@
  * like exact hits (close in the query and in the document).
  *
  * The index is built on the first search that needs it, from the kept texts (nothing more is
- * stored in snapshots), and rebuilt after documents are added.
+ * stored in snapshots), and rebuilt after documents are added. A dataset's texts are tokenized in
+ * the WebAssembly core for it, and each distinct token form is stemmed once ({@link pairsOfTokens}):
+ * the same pairs as {@link contentPairs}, at about twice its speed.
  */
 import { contentHashOf, countSpaces, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
 import { columnRegions, type CandidateRegion, type HitColumns, type RegionRule } from '../datasets/regions.js';
+import type { TokenHashes } from '../fingerprint/words.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { withRoom } from '../util/grow.js';
 import { sortByKeyU32 } from '../util/sorted.js';
@@ -122,6 +125,15 @@ function pairHash(x: number, y: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/**
+ * Whether the pair hashed `h` (a u32) is kept: `h % PAIR_SAMPLE === 0`, computed on its 16-bit halves (2^16 ≡
+ * 2^16 % PAIR_SAMPLE), so on small integers only; a u32 above 2^31 is no small integer in V8, and its remainder
+ * was a floating-point one.
+ */
+function sampled(h: number): boolean {
+  return ((h >>> 16) * (0x10000 % PAIR_SAMPLE) + (h & 0xffff)) % PAIR_SAMPLE === 0;
+}
+
 /** The sampled pairs of `text`, in text order. */
 export function contentPairs(text: string): ContentPairs {
   return pairsOfNormalized(normalize(text));
@@ -168,20 +180,212 @@ export function queryPairs(text: string): ContentPairs {
   return pairsOfWords(words, starts, ends, n);
 }
 
+/**
+ * Gives `use` the core's word tokens of a text ({@link TokenHashes}); what an index build needs from the
+ * WebAssembly core, e.g. `(text, use) => withTokenHashes(core, text, use)`.
+ */
+export type TokenSource = <T>(text: string, use: (t: TokenHashes) => T) => T;
+
+/** Most forms a {@link TokenStems} table holds before it starts afresh (32 MB at the limit). */
+const TOKEN_STEMS_LIMIT = 1 << 20;
+/** Int32 values per {@link TokenStems} slot: the form hash's low and high halves, its content-word hash, state. */
+const STEM_SLOT = 4;
+/** Slot states: empty, a content word, no content word (a stop word or a single character). */
+const EMPTY = 0, CONTENT = 1, NO_CONTENT = 2;
+
+/**
+ * {@link contentHashOf} of token forms, keyed by the core's 64-bit hash of the form ({@link TokenHashes}): an
+ * open-addressing table, at most half full, bounded at {@link TOKEN_STEMS_LIMIT} forms, one 16-byte slot a form
+ * (a look-up reads one cache line). The tokens of an index's texts find their stems here without a string or a
+ * character comparison per token; only a form seen for the first time is made a string and stemmed. Two forms
+ * whose 64-bit hashes collide share a stem (at a million forms, a chance of about 3 in 10^8): a pair of content
+ * words only proposes a candidate, which alignment then checks against the text.
+ */
+class TokenStems {
+  /** STEM_SLOT int32 per slot (see {@link STEM_SLOT}); read directly by {@link contentWordsOfTokens}. */
+  slots = new Int32Array(4096 * STEM_SLOT);
+  #size = 0;
+
+  /** The slot of the form hashed (lo, hi) (int32 halves): where it is, or the empty slot where it would go. */
+  find(lo: number, hi: number): number {
+    const slots = this.slots, mask = slots.length / STEM_SLOT - 1;
+    for (let at = lo & mask; ; at = (at + 1) & mask) {
+      const b = at * STEM_SLOT;
+      if (slots[b + 3] === EMPTY || (slots[b] === lo && slots[b + 1] === hi)) return b;
+    }
+  }
+
+  /** Remember the content-word hash of the form hashed (lo, hi), not in the table; returns its slot. */
+  add(lo: number, hi: number, hash: number): number {
+    const slotCount = this.slots.length / STEM_SLOT;
+    if (this.#size === TOKEN_STEMS_LIMIT) this.#resize(4096, false);
+    else if (2 * (this.#size + 1) > slotCount) this.#resize(2 * slotCount, true);
+    const b = this.find(lo, hi);
+    this.slots[b] = lo;
+    this.slots[b + 1] = hi;
+    this.slots[b + 2] = hash === NOT_CONTENT ? 0 : hash;
+    this.slots[b + 3] = hash === NOT_CONTENT ? NO_CONTENT : CONTENT;
+    this.#size++;
+    return b;
+  }
+
+  #resize(slotCount: number, keep: boolean): void {
+    const old = this.slots;
+    this.slots = new Int32Array(slotCount * STEM_SLOT);
+    this.#size = 0;
+    if (!keep) return;
+    for (let b = 0; b < old.length; b += STEM_SLOT) {
+      if (old[b + 3] === EMPTY) continue;
+      const to = this.find(old[b], old[b + 1]);
+      for (let k = 0; k < STEM_SLOT; k++) this.slots[to + k] = old[b + k];
+      this.#size++;
+    }
+  }
+}
+
+const tokenStems = new TokenStems();
+
+/** True when `text.slice(from, to)` is only ASCII letters and digits (its normalised form is its lower case). */
+function asciiWord(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 0x20;
+    if (!((lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39))) return false;
+  }
+  return true;
+}
+
+/**
+ * The content words of `text` from its tokens as the core found them (`t`): their hashes ({@link contentHashOf})
+ * and spans, written to `words`, `starts` and `ends` (room for `t.count`); returns how many, or −1 in a case
+ * that never occurs (the core's tokens and `normalize`'s differ in number). No normalised copy of the text and
+ * no string per token, except for forms the table has not seen: an ASCII form is the lower case of its
+ * characters, any other is read from `normalize(text)`, whose tokens the core's are, one for one.
+ */
+function contentWordsOfTokens(
+  text: string, t: TokenHashes, words: Uint32Array, starts: Uint32Array, ends: Uint32Array,
+): number {
+  const n = t.count, hashes = t.hashes, at = t.starts, to = t.ends;
+  let forms: string[] | null = null;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const lo = hashes[2 * i] | 0, hi = hashes[2 * i + 1] | 0; // as int32: small integers in V8, no u32 doubles
+    let b = tokenStems.find(lo, hi);
+    if (tokenStems.slots[b + 3] === EMPTY) {
+      let form: string;
+      if (asciiWord(text, at[i], to[i])) form = text.slice(at[i], to[i]).toLowerCase();
+      else {
+        forms ??= normalize(text).text.split(' ');
+        if (forms.length !== n) return -1;
+        form = forms[i];
+      }
+      b = tokenStems.add(lo, hi, contentHashOf(form));
+    }
+    const slots = tokenStems.slots; // after add: it may have grown
+    if (slots[b + 3] === NO_CONTENT) continue;
+    words[m] = slots[b + 2];
+    starts[m] = at[i];
+    ends[m++] = to[i];
+  }
+  return m;
+}
+
+/**
+ * {@link contentPairs} of `text` from its tokens as the core found them (`t`, from a {@link TokenSource}): the
+ * same pairs, made without a normalised copy of the text (see {@link contentWordsOfTokens}).
+ * @example withTokenHashes(core, text, (t) => pairsOfTokens(text, t)) // = contentPairs(text)
+ */
+export function pairsOfTokens(text: string, t: TokenHashes): ContentPairs {
+  const words = new Uint32Array(t.count), starts = new Uint32Array(t.count), ends = new Uint32Array(t.count);
+  const n = contentWordsOfTokens(text, t, words, starts, ends);
+  return n < 0 ? contentPairs(text) : pairsOfWords(words, starts, ends, n);
+}
+
 /** The sampled pairs of the first `n` content words (their hashes and spans, in text order). */
 function pairsOfWords(words: Uint32Array, starts: Uint32Array, ends: Uint32Array, n: number): ContentPairs {
   const most = n * PAIR_REACH;
   const H = new Uint32Array(most), S = new Uint32Array(most), E = new Uint32Array(most);
+  const m = pairsOfWordsInto(words, starts, ends, n, H, S, E);
+  return { hashes: H.slice(0, m), starts: S.slice(0, m), ends: E.slice(0, m) };
+}
+
+/**
+ * {@link pairsOfWords} written to `H`, `S` and `E` (room for `n × PAIR_REACH`; reused by an index build);
+ * returns how many pairs.
+ */
+function pairsOfWordsInto(
+  words: Uint32Array, starts: Uint32Array, ends: Uint32Array, n: number, H: Uint32Array, S: Uint32Array, E: Uint32Array,
+): number {
   let m = 0;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j <= i + PAIR_REACH && j < n; j++) {
       if (words[i] === words[j]) continue;
       const h = pairHash(words[i], words[j]);
-      if (h % PAIR_SAMPLE !== 0) continue;
+      if (!sampled(h)) continue;
       H[m] = h; S[m] = starts[i]; E[m++] = ends[j];
     }
   }
-  return { hashes: H.slice(0, m), starts: S.slice(0, m), ends: E.slice(0, m) };
+  return m;
+}
+
+/** One document's content words and pairs at a time, from the core's tokens: arrays grown to the longest text. */
+class PairScratch {
+  words = new Uint32Array(0);
+  starts = this.words;
+  ends = this.words;
+  /** The pairs' hashes, first-word starts and last-word ends (room for PAIR_REACH a token). */
+  H = this.words;
+  S = this.words;
+  E = this.words;
+
+  constructor(private readonly tokens: TokenSource) {}
+
+  /** The pairs of `text` into {@link H}, {@link S}, {@link E}; returns how many (−1: use {@link contentPairs}). */
+  pairsOf(text: string): number {
+    const n = this.tokens(text, (t) => {
+      if (this.words.length < t.count) this.#grow(t.count);
+      return contentWordsOfTokens(text, t, this.words, this.starts, this.ends);
+    });
+    return n < 0 ? n : pairsOfWordsInto(this.words, this.starts, this.ends, n, this.H, this.S, this.E);
+  }
+
+  #grow(tokens: number): void {
+    this.words = new Uint32Array(tokens);
+    this.starts = new Uint32Array(tokens);
+    this.ends = new Uint32Array(tokens);
+    this.H = new Uint32Array(tokens * PAIR_REACH);
+    this.S = new Uint32Array(tokens * PAIR_REACH);
+    this.E = new Uint32Array(tokens * PAIR_REACH);
+  }
+}
+
+/**
+ * The postings of an index being built: (pair hash, document, offset) columns that grow by doubling, and a
+ * document's pairs appended at once.
+ */
+class PostingColumns {
+  keys = new Uint32Array(1 << 16);
+  docs = new Uint32Array(1 << 16);
+  offsets = new Uint32Array(1 << 16);
+  size = 0;
+
+  /** Append the first `m` pairs (hashes `H`, first-word starts `S`) of document `doc`. */
+  append(doc: number, H: Uint32Array, S: Uint32Array, m: number): void {
+    const need = this.size + m;
+    this.keys = withRoom(this.keys, need, this.size);
+    this.docs = withRoom(this.docs, need, this.size);
+    this.offsets = withRoom(this.offsets, need, this.size);
+    this.keys.set(H.subarray(0, m), this.size);
+    this.docs.fill(doc, this.size, need);
+    this.offsets.set(S.subarray(0, m), this.size);
+    this.size = need;
+  }
+
+  /** The columns cut to the postings appended (copies: the spare room goes). */
+  trimmed(): { keys: Uint32Array; docs: Uint32Array; offsets: Uint32Array } {
+    const n = this.size;
+    return { keys: this.keys.slice(0, n), docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n) };
+  }
 }
 
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
@@ -239,34 +443,33 @@ export class ContentWordIndex implements PairIndex {
     for (let b = 0; b < 1 << bits; b++) this.buckets[b + 1] += this.buckets[b];
   }
 
-  /** Build from the documents' texts (null: not kept, skipped). */
-  static build(texts: ReadonlyArray<string | null>): ContentWordIndex {
-    return finish(ContentWordIndex.buildSteps(texts));
+  /**
+   * Build from the documents' texts (null: not kept, skipped). With `tokens` (the core's tokenizer), each text
+   * is tokenized in the core ({@link pairsOfTokens}); the index is the same either way.
+   */
+  static build(texts: ReadonlyArray<string | null>, tokens?: TokenSource): ContentWordIndex {
+    return finish(ContentWordIndex.buildSteps(texts, tokens));
   }
 
   /**
    * {@link build} as steps (src/util/steps.ts): it pauses between documents and between the passes over the
    * postings, so the first search of a large dataset, which builds its index, shares the thread too.
    */
-  static *buildSteps(texts: ReadonlyArray<string | null>): Steps<ContentWordIndex> {
-    const parts: Array<{ doc: number; pairs: ContentPairs }> = [];
-    let total = 0;
+  static *buildSteps(texts: ReadonlyArray<string | null>, tokens?: TokenSource): Steps<ContentWordIndex> {
+    const out = new PostingColumns();
+    const scratch = tokens ? new PairScratch(tokens) : null;
     for (let doc = 0; doc < texts.length; doc++) {
-      const t = texts[doc];
-      if (t === null) continue;
+      const text = texts[doc];
+      if (text === null) continue;
       yield PAUSE;
-      const pairs = contentPairs(t);
-      parts.push({ doc, pairs });
-      total += pairs.hashes.length;
+      const n = scratch ? scratch.pairsOf(text) : -1;
+      if (scratch && n >= 0) out.append(doc, scratch.H, scratch.S, n);
+      else {
+        const p = contentPairs(text);
+        out.append(doc, p.hashes, p.starts, p.hashes.length);
+      }
     }
-    const keys = new Uint32Array(total), docs = new Uint32Array(total), offsets = new Uint32Array(total);
-    let n = 0;
-    for (const { doc, pairs } of parts) {
-      keys.set(pairs.hashes, n);
-      docs.fill(doc, n, n + pairs.hashes.length);
-      offsets.set(pairs.starts, n);
-      n += pairs.hashes.length;
-    }
+    const { keys, docs, offsets } = out.trimmed();
     yield PAUSE;
     sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
     yield PAUSE;

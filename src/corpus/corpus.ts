@@ -21,6 +21,7 @@ import type {
 import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
+import { withTokenHashes } from '../fingerprint/words.js';
 import {
   batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
 } from './dataset-fingerprints.js';
@@ -604,7 +605,9 @@ export class Corpus {
   private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
     let index = this.pairIndexes.get(d);
     if (!index || index.documents !== d.docs.length) {
-      index = yield* ContentWordIndex.buildSteps(d.docs.map((_, i) => d.documentText(i)));
+      const core = this.core();
+      const texts = d.docs.map((_, i) => d.documentText(i));
+      index = yield* ContentWordIndex.buildSteps(texts, (text, use) => withTokenHashes(core, text, use));
       this.pairIndexes.set(d, index);
     }
     return index;

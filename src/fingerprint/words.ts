@@ -246,3 +246,38 @@ export function tokenSpans(core: Core, t: WordTokens): { starts: Uint32Array; en
   }
   return { starts, ends };
 }
+
+/** A text's word tokens as the core computes them (see {@link withTokenHashes}). */
+export interface TokenHashes {
+  readonly count: number;
+  /**
+   * Each token's 64-bit hash of its normalised form (seed 0: equal forms, equal hashes, whatever their case or
+   * Unicode spelling in the text), as (low, high) u32 pairs: 2 × count values.
+   */
+  readonly hashes: Uint32Array;
+  /** Where each token starts and ends in the text (UTF-16 offsets). */
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+/**
+ * Tokenise `text` in the core and hand `use` its tokens' form hashes and spans: views of the core's memory,
+ * valid only during the call. The tokens are those of `normalize(text).text.split(' ')`, in that order. For
+ * work over many texts that needs each token's form only once per distinct form (a table keyed by the hash),
+ * not its characters: no string is made per token.
+ * @example withTokenHashes(core, 'The cat sat.', (t) => t.count) // 3
+ */
+export function withTokenHashes<T>(core: Core, text: string, use: (t: TokenHashes) => T): T {
+  return core.guard(() => {
+    const L = core.layout();
+    const t = tokenizeWords(core, L, text);
+    const starts = core.u32(t.startsPtr, t.count), ends = core.u32(t.endsPtr, t.count);
+    for (const f of t.regionFixes) {
+      for (let j = f.first; j < f.last; j++) {
+        starts[j] = f.base + f.map[starts[j]];
+        ends[j] = f.base + f.map[ends[j]];
+      }
+    }
+    return use({ count: t.count, hashes: core.u32(t.hashesPtr, 2 * t.count), starts, ends });
+  });
+}

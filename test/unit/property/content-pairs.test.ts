@@ -6,8 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
 import {
-  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, queryPairs, type ContentPairs,
+  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, queryPairs, type ContentPairs,
+  type TokenSource,
 } from '../../../src/corpus/content-words.js';
+import { withTokenHashes } from '../../../src/fingerprint/words.js';
+import { BUILDS, coreOf } from '../abi/helpers.js';
 import { prng } from '../../reference/core.js';
 import { normalize } from '../../../src/text/normalize.js';
 import { randomText, randomWords } from './gen.js';
@@ -76,6 +79,59 @@ describe('queryPairs (from the lexicon tokens the alignment reuses) = contentPai
         : i % 4 === 2 ? randomText(i, 3000, 0.7) : randomWords(i, 1000 + i * 400).join(i % 2 ? ' ' : '\n');
       same(queryPairs(text), contentPairs(text));
       same(queryPairs(text), referencePairs(text)); // the second time from the kept tokens
+    }
+  });
+});
+
+/** Prose with capitals, as texts have them: the core folds case while hashing, the table by the lower case. */
+const capitalised = (seed: number, n: number) => {
+  const rnd = prng(seed);
+  return randomWords(seed, n).map((w) => {
+    const r = rnd();
+    return r < 0.2 ? w[0].toUpperCase() + w.slice(1) : r < 0.25 ? w.toUpperCase() : w;
+  }).join(' ');
+};
+
+describe.each(BUILDS)('pairsOfTokens (from the core\'s tokens, %s) = the reference', (build) => {
+  it('on prose with capitals, on random Unicode, and the same forms again from the table', async () => {
+    const core = await coreOf(build);
+    for (let i = 0; i < 30; i++) {
+      const text = i % 3 === 2 ? randomText(100 + i, 2000, i % 2 ? 0.3 : 0.7) : capitalised(i, 800);
+      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
+      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
+    }
+    for (const text of ['', ' ', 'a', 'ﬁx ﬁx Ⅻ ① e\u0301clair', '\u00a0The\u2019s Caf\u00e9 CAFÉ café']) {
+      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
+    }
+  });
+
+  it('past the point where the table starts afresh (2^20 token forms)', async () => {
+    const core = await coreOf(build);
+    const forms = Array.from({ length: (1 << 20) + 5000 }, (_, i) => `Q${i.toString(36)}z`);
+    for (let at = 0; at < forms.length; at += 1 << 18) {
+      const text = forms.slice(at, at + (1 << 18)).join(' ');
+      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
+    }
+    const again = forms.slice(0, 2000).join(' ');
+    same(withTokenHashes(core, again, (t) => pairsOfTokens(again, t)), referencePairs(again));
+  });
+}, 60_000);
+
+describe('ContentWordIndex.build from the core\'s tokens = from contentPairs', () => {
+  it('the same postings for every pair of every document, texts not kept skipped', async () => {
+    const core = await coreOf('core.simd.wasm');
+    const texts = Array.from({ length: 60 }, (_, i) =>
+      i % 7 === 3 ? null : i % 3 === 2 ? randomText(200 + i, 3000, 0.6) : capitalised(300 + i, 600));
+    const tokens: TokenSource = (text, use) => withTokenHashes(core, text, use);
+    const fast = ContentWordIndex.build(texts, tokens), plain = ContentWordIndex.build(texts);
+    expect(fast.bytes).toBe(plain.bytes);
+    for (const text of texts) {
+      if (text === null) continue;
+      const q = contentPairs(text);
+      const a = fast.postings(q), b = plain.postings(q);
+      expect(Array.from(a.from)).toEqual(Array.from(b.from));
+      expect(Array.from(a.to)).toEqual(Array.from(b.to));
+      expect(fast.candidates(q, a)).toEqual(plain.candidates(q, b));
     }
   });
 });
