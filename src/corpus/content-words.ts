@@ -23,7 +23,7 @@ import { columnRegions, type CandidateRegion, type HitColumns, type RegionRule }
 import type { TokenHashes } from '../fingerprint/words.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 import { withRoom } from '../util/grow.js';
-import { sortByKeyU32 } from '../util/sorted.js';
+import { sortByKeyU32, sortedByKeyU32 } from '../util/sorted.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
@@ -381,11 +381,6 @@ class PostingColumns {
     this.size = need;
   }
 
-  /** The columns cut to the postings appended (copies: the spare room goes). */
-  trimmed(): { keys: Uint32Array; docs: Uint32Array; offsets: Uint32Array } {
-    const n = this.size;
-    return { keys: this.keys.slice(0, n), docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n) };
-  }
 }
 
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
@@ -469,9 +464,9 @@ export class ContentWordIndex implements PairIndex {
         out.append(doc, p.hashes, p.starts, p.hashes.length);
       }
     }
-    const { keys, docs, offsets } = out.trimmed();
     yield PAUSE;
-    sortByKeyU32(keys, docs, offsets); // stable: document order among equal keys
+    // stable: document order among equal keys
+    const [keys, docs, offsets] = sortedByKeyU32(out.size, out.keys, out.docs, out.offsets);
     yield PAUSE;
     return new ContentWordIndex(keys, docs, offsets, texts.length);
   }

@@ -1,6 +1,8 @@
 /** src/util/sorted.ts against the obvious references, on seeded random columns. */
 import { describe, expect, it } from 'vitest';
-import { lowerBound, sortByKeyU32, sortRangeBy, sortRangeU32, upperBound } from '../../src/util/sorted.js';
+import {
+  lowerBound, sortByKeyU32, sortedByKeyU32, sortRangeBy, sortRangeU32, upperBound,
+} from '../../src/util/sorted.js';
 import { prng } from '../reference/core.js';
 
 describe('sorted columns', () => {
@@ -20,6 +22,25 @@ describe('sorted columns', () => {
       expect(Array.from(keys)).toEqual(want);
       if (columns.length > 0) expect(Array.from(rows)).toEqual(order);
       if (columns.length > 1) expect(Array.from(other)).toEqual(order.map((r) => r * 7));
+    }
+  });
+
+  it('sortedByKeyU32 sorts the first n rows of longer columns stably into new arrays of length n', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const rnd = prng(100 + seed);
+      const n = Math.floor(rnd() * 3000), spare = Math.floor(rnd() * 500);
+      const distinct = 1 + Math.floor(rnd() * (seed % 3 === 0 ? 5 : 2 ** 32 - 1));
+      const keys = Uint32Array.from({ length: n + spare }, () => Math.floor(rnd() * distinct) * Math.floor(2 ** 32 / distinct));
+      const rows = Uint32Array.from({ length: n + spare }, (_, i) => i);
+      const order = Array.from(rows.subarray(0, n)).sort((a, b) => keys[a] - keys[b] || a - b);
+      const want = order.map((i) => keys[i]);
+      // one, two (their own loops) and three payload columns
+      const columns = [[rows], [rows, rows.map((r) => r * 7)], [rows, rows.map((r) => r * 7), rows.map((r) => r ^ 5)]][seed % 3];
+      const [k, ...sorted] = sortedByKeyU32(n, keys, ...columns);
+      expect(Array.from(k)).toEqual(want);
+      expect(Array.from(sorted[0])).toEqual(order);
+      if (sorted.length > 1) expect(Array.from(sorted[1])).toEqual(order.map((r) => r * 7));
+      if (sorted.length > 2) expect(Array.from(sorted[2])).toEqual(order.map((r) => r ^ 5));
     }
   });
 
