@@ -68,6 +68,8 @@ export class Corpus {
   private readonly sets = new Map<string, ExactDataset | PortraitDataset | StoredExactDataset>();
   /** Content-word pair indexes of exact datasets that keep text, built on the first search. */
   private readonly pairIndexes = new WeakMap<ExactDataset, ContentWordIndex>();
+  /** Content-word pair indexes being built, shared by the searches that need one meanwhile. */
+  private readonly pairBuilds = new WeakMap<ExactDataset, PairIndexBuild>();
   private readonly core: () => Core;
   private readonly variant: CoreVariant;
   private readonly links: DescriptorLinks;
@@ -601,16 +603,42 @@ export class Corpus {
     return finish(this.contentIndexSteps(d));
   }
 
-  /** {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). */
+  /**
+   * {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). Searches that need the index
+   * while it is being built share that build: each moves it on by its own steps, so it is built once however
+   * many searches arrive at once (a server's first requests after a start), and finishes even if the search that
+   * began it is dropped.
+   */
   private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
-    let index = this.pairIndexes.get(d);
-    if (!index || index.documents !== d.docs.length) {
+    const index = this.pairIndexes.get(d);
+    if (index && index.documents === d.docs.length) return index;
+    let build = this.pairBuilds.get(d);
+    if (!build || build.documents !== d.docs.length) {
       const core = this.core();
       const texts = d.docs.map((_, i) => d.documentText(i));
-      index = yield* ContentWordIndex.buildSteps(texts, (text, use) => withTokenHashes(core, text, use));
-      this.pairIndexes.set(d, index);
+      const steps = ContentWordIndex.buildSteps(texts, (text, use) => withTokenHashes(core, text, use));
+      build = { documents: texts.length, steps, index: null };
+      this.pairBuilds.set(d, build);
     }
-    return index;
+    for (;;) {
+      if (build.index) return build.index;
+      if (build.failed) throw build.failed.error; // in another search's step: every search sharing it fails
+      let next: IteratorResult<Pause, ContentWordIndex>;
+      try {
+        next = build.steps.next();
+      } catch (error) {
+        build.failed = { error };
+        if (this.pairBuilds.get(d) === build) this.pairBuilds.delete(d); // the next search starts afresh
+        throw error;
+      }
+      if (!next.done) {
+        yield next.value;
+        continue;
+      }
+      build.index = next.value;
+      this.pairIndexes.set(d, next.value);
+      if (this.pairBuilds.get(d) === build) this.pairBuilds.delete(d);
+    }
   }
 
   /**
@@ -826,6 +854,17 @@ function asSource(data: ExactDatasetData): ExactDatasetSource {
     ...data, keys: chunked(data.keys), postDoc: chunked(data.postDoc), postStart: chunked(data.postStart),
     postEnd: chunked(data.postEnd),
   };
+}
+
+/** A content-word pair index being built (see Corpus.contentIndexSteps). */
+interface PairIndexBuild {
+  /** The dataset's documents when the build began (the index covers these). */
+  readonly documents: number;
+  readonly steps: Steps<ContentWordIndex>;
+  /** The index, once built. */
+  index: ContentWordIndex | null;
+  /** What the build threw, if it did. */
+  failed?: { error: unknown };
 }
 
 /** A step of a search that waits for a stored dataset's database: only the async search can take it. */

@@ -3,7 +3,8 @@
  * synchronous `searchDetailed` — in slices, with every pause taken, and with the pure work of a long query
  * handed to an offload — while other macrotasks run in between.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import { createEngine, OFFLOAD_MIN_UNITS, TrainprintError, type Engine } from '../../src/index.js';
 import type { DetailedSearch } from '../../src/corpus/types.js';
 import { recordingOffload } from '../fixtures/offload.js';
@@ -91,6 +92,26 @@ describe('sliced search', () => {
     const once = strip({ ...(await engine.analyze(request, { sliceMs: Infinity })) });
     expect(strip({ ...(await engine.analyze(request, { sliceMs: 0 })) })).toBe(once);
     expect(strip({ ...(await engine.analyze(request, { offload })) })).toBe(once);
+  });
+
+  it('searches that arrive while the content-word index is being built share that build', async () => {
+    const { engine: reference, query } = await setup();
+    const want = json(reference.corpus.searchDetailed(query, SEARCH));
+    const { engine } = await setup();
+    const builds = vi.spyOn(ContentWordIndex, 'buildSteps');
+    try {
+      // four first searches at once, each pausing at every step: all of them wait on the one index
+      const first = () => engine.corpus.searchDetailedAsync(query, SEARCH, { sliceMs: 0 });
+      const all = await Promise.all([first(), first(), first(), first()]);
+      expect(builds).toHaveBeenCalledTimes(1);
+      for (const r of all) expect(json(r)).toBe(want);
+      // documents added since: the next search builds it again, once
+      await engine.addDataset({ id: 'books' }, [{ id: 'caesar', text: caesar }]);
+      await Promise.all([first(), first()]);
+      expect(builds).toHaveBeenCalledTimes(2);
+    } finally {
+      builds.mockRestore();
+    }
   });
 
   it('compare through runWork is engine.compare', async () => {
