@@ -30,12 +30,14 @@ describe('sorted columns', () => {
       const rnd = prng(100 + seed);
       const n = Math.floor(rnd() * 3000), spare = Math.floor(rnd() * 500);
       const distinct = 1 + Math.floor(rnd() * (seed % 3 === 0 ? 5 : 2 ** 32 - 1));
-      const keys = Uint32Array.from({ length: n + spare }, () => Math.floor(rnd() * distinct) * Math.floor(2 ** 32 / distinct));
+      const step = Math.floor(2 ** 32 / distinct);
+      const keys = Uint32Array.from({ length: n + spare }, () => Math.floor(rnd() * distinct) * step);
       const rows = Uint32Array.from({ length: n + spare }, (_, i) => i);
       const order = Array.from(rows.subarray(0, n)).sort((a, b) => keys[a] - keys[b] || a - b);
       const want = order.map((i) => keys[i]);
       // one, two (their own loops) and three payload columns
-      const columns = [[rows], [rows, rows.map((r) => r * 7)], [rows, rows.map((r) => r * 7), rows.map((r) => r ^ 5)]][seed % 3];
+      const times7 = rows.map((r) => r * 7), xor5 = rows.map((r) => r ^ 5);
+      const columns = [[rows], [rows, times7], [rows, times7, xor5]][seed % 3];
       const [k, ...sorted] = sortedByKeyU32(n, keys, ...columns);
       expect(Array.from(k)).toEqual(want);
       expect(Array.from(sorted[0])).toEqual(order);
