@@ -100,7 +100,8 @@ const HELP = `usage:
       run the HTTP service (/api/v1, OpenAPI at /api/v1/openapi.json, status page at /status);
       prints a development key once at start (account dev, test mode, plan pro, 30 days, scopes of
       an account plus datasets:write, without keys): it replaces the one printed before on the
-      same store, so at most one is valid
+      same store, so at most one is valid; builds the datasets' search indexes (sorted exact
+      indexes, content-word indexes) before it prints its URL, answering GET /readyz with 503 until then
       --port N                  port (default 8787; 0 picks a free one)
       --host H                  interface (default 127.0.0.1)
       --store DIR|URL           durable store (default: in memory): a directory (file store, one
@@ -620,8 +621,22 @@ async function serveCommand(args: string[]): Promise<number> {
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
   const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
-  // ready while the store answers (a PostgreSQL store may be unreachable; the memory and file stores always answer)
-  const ready = async () => (await engine.store.get('http/config/token-secret'), true);
+  // the indexes a first search would build (sorted exact indexes, content-word indexes: tens of seconds for a
+  // large dataset) are built now, in slices, while the server already answers; requests meanwhile share the build
+  let prepared = false, notReady = 'building the search indexes of the datasets';
+  const started = performance.now();
+  const preparing = engine.corpus.prepareSearch().then(() => { prepared = true; }, (e: unknown) => {
+    // not ready (a search would try again, and fail the same way): the reason shows in /readyz and the log
+    notReady = `the search indexes could not be built: ${e instanceof Error ? e.message : String(e)}`;
+    console.error(notReady);
+  });
+  // ready once they are built and while the store answers (a PostgreSQL store may be unreachable; the memory and
+  // file stores always answer)
+  const ready = async () => {
+    if (!prepared) throw new Error(notReady);
+    await engine.store.get('http/config/token-secret');
+    return true;
+  };
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const server = await serve(handler, { port, host, workers, ready });
   const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
@@ -630,8 +645,10 @@ async function serveCommand(args: string[]): Promise<number> {
   // every serving process heartbeats to the store: the status page's availability counts the minutes with one
   const heartbeat = new http.Heartbeat(engine.store);
   void heartbeat.start(); // a failed heartbeat leaves its minute down; /readyz reports the store itself
+  await preparing;
+  const preparedIn = prepared ? `search indexes built in ${((performance.now() - started) / 1000).toFixed(1)} s` : notReady;
   if (worker) process.send?.({ listening: server.url, datasets: sets });
-  else printServing(server.url, `datasets: ${sets}; store: ${where}`, dev!, admin);
+  else printServing(server.url, `datasets: ${sets}; store: ${where}; ${preparedIn}`, dev!, admin);
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
   if (!worker || worker === '1') engine.startMonitoring(60_000);
   await new Promise<void>((resolve) => {

@@ -800,6 +800,16 @@ export class ExactDataset implements ExactSearchable {
     return seedSearch(this.descriptor.id, hitAt, fp, window, chained, (d) => this.docs[d].id);
   }
 
+  /**
+   * Sort the documents added since the last search into the index, and build the near-duplicate table: what
+   * the next search would do first (`Corpus.prepareSearch` calls it before a server reports ready).
+   * @example dataset.prepare() // the next search starts at once
+   */
+  prepare(): void {
+    this.ensureSorted();
+    this.ensureLsh();
+  }
+
   /** Document `d`'s id, length and counts. @example dataset.document(0).id */
   document(d: number): DocInfo {
     return this.docs[d];

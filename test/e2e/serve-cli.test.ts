@@ -15,13 +15,20 @@ describe('npm start, then the README curl', () => {
   let child: ChildProcess;
   let url = '';
   let key = '';
+  let out = () => '';
   beforeAll(async () => {
     requireBuiltCli();
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(pkg.scripts.start).toBe('node dist/cli.js serve --starter');
-    ({ child, url, dev: key } = await startServe(['--starter', '--port', '0'], { startMs: 10_000 }));
+    ({ child, url, dev: key, out } = await startServe(['--starter', '--port', '0'], { startMs: 10_000 }));
   }, 20_000);
   afterAll(() => { child?.kill('SIGTERM'); });
+
+  it('builds the search indexes before it says it listens, and is ready then', async () => {
+    expect(out()).toMatch(/listening on [^\n]*; search indexes built in \d+\.\d s\)/);
+    const ready = await fetch(`${url}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+  });
 
   it('answers the README analyze request with every documented field', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

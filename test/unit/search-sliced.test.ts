@@ -114,6 +114,27 @@ describe('sliced search', () => {
     }
   });
 
+  it('prepareSearch builds what the first search would, so that the first search builds nothing', async () => {
+    const { engine: reference, query } = await setup();
+    const want = json(reference.corpus.searchDetailed(query, SEARCH));
+    const { engine } = await setup();
+    const builds = vi.spyOn(ContentWordIndex, 'buildSteps');
+    try {
+      await engine.corpus.prepareSearch({ sliceMs: 0 });
+      expect(builds).toHaveBeenCalledTimes(1); // the one exact dataset that keeps text
+      expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH))).toBe(want);
+      expect(builds).toHaveBeenCalledTimes(1);
+      await engine.corpus.prepareSearch(); // nothing new: nothing built
+      expect(builds).toHaveBeenCalledTimes(1);
+      for (const sliceMs of [-1, Number.NaN]) {
+        const e = await engine.corpus.prepareSearch({ sliceMs }).catch((x: unknown) => x);
+        expect((e as TrainprintError).code).toBe('INVALID_OPTIONS');
+      }
+    } finally {
+      builds.mockRestore();
+    }
+  });
+
   it('compare through runWork is engine.compare', async () => {
     const engine = await createEngine();
     const a = persuasion.slice(0, 20_000), b = persuasion.slice(10_000, 30_000);
