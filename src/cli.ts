@@ -646,7 +646,9 @@ async function serveCommand(args: string[]): Promise<number> {
   const heartbeat = new http.Heartbeat(engine.store);
   void heartbeat.start(); // a failed heartbeat leaves its minute down; /readyz reports the store itself
   await preparing;
-  const preparedIn = prepared ? `search indexes built in ${((performance.now() - started) / 1000).toFixed(1)} s` : notReady;
+  const preparedIn = prepared
+    ? `search indexes built in ${((performance.now() - started) / 1000).toFixed(1)} s`
+    : notReady;
   if (worker) process.send?.({ listening: server.url, datasets: sets });
   else printServing(server.url, `datasets: ${sets}; store: ${where}; ${preparedIn}`, dev!, admin);
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
