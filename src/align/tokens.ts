@@ -164,8 +164,6 @@ export class Lexicon {
   readonly #stems = new FormTable();
   /** Term id of each word id (−1: a stop word). */
   termOf = new Int32Array(1024);
-  /** The content-word hash of each word id ({@link contentHashOf}; see corpus/content-words.ts). */
-  contentOf = new Float64Array(1024);
 
   get words(): number {
     return this.#forms.size;
@@ -198,24 +196,15 @@ export class Lexicon {
     return id;
   }
 
-  /** Term id and content-word hash of a new word id. */
+  /** Term id of a new word id. */
   #describe(id: number, form: string): void {
     if (id === this.termOf.length) {
       const termOf = new Int32Array(id * 2);
       termOf.set(this.termOf);
       this.termOf = termOf;
-      const content = new Float64Array(id * 2);
-      content.set(this.contentOf);
-      this.contentOf = content;
     }
-    if (STOP_WORDS.has(form)) {
-      this.termOf[id] = -1;
-      this.contentOf[id] = NOT_CONTENT;
-    } else {
-      const stem = stemOnce(form); // a new form: the lexicon is the memo
-      this.termOf[id] = this.#stem(stem);
-      this.contentOf[id] = contentHashOf(form, stem);
-    }
+    // a new form: the lexicon is the memo of its stem
+    this.termOf[id] = STOP_WORDS.has(form) ? -1 : this.#stem(stemOnce(form));
   }
 
   #stem(stem: string): number {

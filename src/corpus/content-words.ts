@@ -18,7 +18,7 @@
  * the WebAssembly core for it, and each distinct token form is stemmed once ({@link pairsOfTokens}):
  * the same pairs as {@link contentPairs}, at about twice its speed.
  */
-import { contentHashOf, countSpaces, FormTable, lexicon, NOT_CONTENT, tokenizedOnce } from '../align/tokens.js';
+import { contentHashOf, countSpaces, FormTable, NOT_CONTENT } from '../align/tokens.js';
 import { columnRegions, type CandidateRegion, type HitColumns, type RegionRule } from '../datasets/regions.js';
 import type { TokenHashes } from '../fingerprint/words.js';
 import { normalize, type Normalized } from '../text/normalize.js';
@@ -154,28 +154,6 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
       ends[n++] = map[e];
     }
     s = e + 1;
-  }
-  return pairsOfWords(words, starts, ends, n);
-}
-
-/**
- * {@link contentPairs} of a query, from its tokens in the process's lexicon ({@link tokenizedOnce}): the same
- * pairs, and the alignment of the same query then reads its windows from those tokens instead of tokenizing
- * them again.
- * @example queryPairs(query).hashes // = contentPairs(query).hashes
- */
-export function queryPairs(text: string): ContentPairs {
-  const tokens = tokenizedOnce(text).window(0, text.length);
-  const contentOf = lexicon.contentOf; // after the window: interning may have grown it
-  const most = tokens.word.length;
-  const words = new Uint32Array(most), starts = new Uint32Array(most), ends = new Uint32Array(most);
-  let n = 0;
-  for (let t = 0; t < most; t++) {
-    const h = contentOf[tokens.word[t]];
-    if (h === NOT_CONTENT) continue;
-    words[n] = h;
-    starts[n] = tokens.start[t];
-    ends[n++] = tokens.end[t];
   }
   return pairsOfWords(words, starts, ends, n);
 }

@@ -28,7 +28,7 @@ import {
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
 import {
-  queryPairs, ContentWordIndex,
+  ContentWordIndex,
   type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
 } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
@@ -522,7 +522,7 @@ export class Corpus {
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let asked = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
-    const pairsOfQuery = (): ContentPairs => (asked ??= queryPairs(query));
+    const pairsOfQuery = (): ContentPairs => (asked ??= runWork(core, { kind: 'pairs', text: query }));
     // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
     // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
     // candidates and backgrounds

@@ -7,12 +7,13 @@
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import type { Core } from '../core/abi.js';
 import { fingerprintCore } from '../fingerprint/fingerprint.js';
+import { withTokenHashes } from '../fingerprint/words.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
   extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
 } from '../text/index.js';
-import { queryPairs, type ContentPairs } from './content-words.js';
+import { pairsOfTokens, type ContentPairs } from './content-words.js';
 
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
@@ -87,7 +88,7 @@ export async function extractOn(
 export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
-    case 'pairs': return queryPairs(work.text) as WorkResult<W>;
+    case 'pairs': return withTokenHashes(core, work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
     case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }

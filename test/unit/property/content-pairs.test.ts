@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
 import {
-  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, queryPairs, type ContentPairs,
+  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, type ContentPairs,
   type TokenSource,
 } from '../../../src/corpus/content-words.js';
 import { withTokenHashes } from '../../../src/fingerprint/words.js';
@@ -68,18 +68,6 @@ describe('contentPairs = the cache-free reference', () => {
     same(contentPairs(text), referencePairs(text));
     const again = forms.slice(0, 2000).join(' ');
     same(contentPairs(again), referencePairs(again));
-  });
-});
-
-describe('queryPairs (from the lexicon tokens the alignment reuses) = contentPairs', () => {
-  it('on prose, random Unicode and texts of many chunks, cut with and without white space', () => {
-    for (let i = 0; i < 24; i++) {
-      const text = i % 4 === 3
-        ? randomText(i, 30_000, 0.1) // long runs without spaces: chunks cut elsewhere
-        : i % 4 === 2 ? randomText(i, 3000, 0.7) : randomWords(i, 1000 + i * 400).join(i % 2 ? ' ' : '\n');
-      same(queryPairs(text), contentPairs(text));
-      same(queryPairs(text), referencePairs(text)); // the second time from the kept tokens
-    }
   });
 });
 
