@@ -119,7 +119,7 @@ export class Corpus {
     }
     const ds = await this.openDataset(descriptor);
     const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
-    const loader = ds instanceof StoredExactDataset ? ds.loader() : null;
+    const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
     let at = 0;
     try {
       for await (const doc of documents as AsyncIterable<DatasetDocument>) {
@@ -157,12 +157,12 @@ export class Corpus {
     descriptor: DatasetDescriptor,
     batches: Iterable<FingerprintedDocuments> | AsyncIterable<FingerprintedDocuments>,
   ): Promise<DatasetStats> {
-    this.core();
+    const core = this.core();
     if (batches === null || typeof batches !== 'object' || (!(Symbol.iterator in batches) && !(Symbol.asyncIterator in batches))) {
       throw new TrainprintError('INVALID_INPUT', 'batches must be an Iterable or AsyncIterable of { documents, fingerprints }');
     }
     const ds = await this.openDataset(descriptor);
-    const loader = ds instanceof StoredExactDataset ? ds.loader() : null;
+    const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
     let at = 0;
     try {
       for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
@@ -269,7 +269,7 @@ export class Corpus {
       throw new TrainprintError('INVALID_OPTIONS', differ);
     }
     try {
-      await target.copyFrom(source.toSource());
+      await target.copyFrom(source.toSource(), pairsIn(this.core()));
     } catch (e) {
       await target.finishLoad().catch(() => undefined);
       throw e;
@@ -522,7 +522,7 @@ export class Corpus {
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let asked = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
-    const pairsOfQuery = (): ContentPairs => (asked ??= runWork(core, { kind: 'pairs', text: query }));
+    const pairsOfQuery = (): ContentPairs => (asked ??= pairsIn(core)(query));
     // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
     // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
     // candidates and backgrounds
@@ -745,7 +745,7 @@ export class Corpus {
       if ('filters' in data) throw new TrainprintError('INVALID_OPTIONS', 'a portrait cannot be stored in a database');
       checkPostings(data);
       try {
-        await into.copyFrom(asSource(data));
+        await into.copyFrom(asSource(data), pairsIn(this.core()));
       } catch (e) {
         await into.finishLoad().catch(() => undefined);
         throw e;
@@ -876,6 +876,9 @@ function asSource(data: ExactDatasetData): ExactDatasetSource {
     postEnd: chunked(data.postEnd),
   };
 }
+
+/** A text's content-word pairs from `core`'s tokens (those of `contentPairs`, faster: see runWork). */
+const pairsIn = (core: Core) => (text: string): ContentPairs => runWork(core, { kind: 'pairs', text });
 
 /** A content-word pair index being built (see Corpus.contentIndexSteps). */
 interface PairIndexBuild {

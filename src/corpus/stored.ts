@@ -98,9 +98,12 @@ export class StoredExactDataset {
     };
   }
 
-  /** A loader that appends documents in batches, numbered after the stored ones. */
-  loader(): StoredLoader {
-    return new StoredLoader(this.storage, this.info.documents, this.keepsText);
+  /**
+   * A loader that appends documents in batches, numbered after the stored ones. `pairsOf` makes a kept text's
+   * content-word pairs ({@link contentPairs}, or the same from the core's tokens).
+   */
+  loader(pairsOf: (text: string) => ContentPairs = contentPairs): StoredLoader {
+    return new StoredLoader(this.storage, this.info.documents, this.keepsText, pairsOf);
   }
 
   /** Ends a load: the storage builds what lookups need; the stats are read again. */
@@ -112,8 +115,8 @@ export class StoredExactDataset {
    * Copies an in-memory exact dataset (its export source) into the storage, after the documents already
    * there: documents first (with their pairs and band keys), then the fingerprints in key order.
    */
-  async copyFrom(source: ExactDatasetSource): Promise<void> {
-    const loader = this.loader();
+  async copyFrom(source: ExactDatasetSource, pairsOf?: (text: string) => ContentPairs): Promise<void> {
+    const loader = this.loader(pairsOf);
     const base = this.info.documents;
     for (let d = 0; d < source.docs.length; d++) {
       const text = source.texts?.[d] ?? null;
@@ -232,8 +235,14 @@ export class StoredLoader {
   private pairRows = 0;
   private bands = { doc: [] as number[], key: [] as number[] };
 
-  /** @param next the number the next document gets (the stored count) */
-  constructor(private readonly storage: ExactStorage, public next: number, private readonly keepText: boolean) {}
+  /**
+   * @param next the number the next document gets (the stored count)
+   * @param pairsOf a kept text's content-word pairs
+   */
+  constructor(
+    private readonly storage: ExactStorage, public next: number, private readonly keepText: boolean,
+    private readonly pairsOf: (text: string) => ContentPairs = contentPairs,
+  ) {}
 
   /**
    * Adds one document with its fingerprint (made with the exact datasets' options from `text`).
@@ -266,7 +275,7 @@ export class StoredLoader {
     const d = this.next + this.docs.length;
     this.docs.push({ ...info, minhash: minhash.slice(), text });
     if (text !== null) {
-      const p = contentPairs(text);
+      const p = this.pairsOf(text);
       this.pairs.push({ doc: d, hashes: p.hashes, starts: p.starts });
       this.pairRows += p.hashes.length;
     }
