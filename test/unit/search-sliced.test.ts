@@ -45,6 +45,17 @@ function json(s: DetailedSearch): string {
 // a budget no test machine reaches: the budget is the one timing-dependent part of a search
 const SEARCH = { alignBudgetMs: 60_000, portraitHits: true };
 
+/**
+ * A fresh engine of {@link setup} whose content-word index is not built yet, the search result it must give (from
+ * another engine), and a count of the index builds (restore it when done).
+ */
+async function withBuildsCounted() {
+  const { engine: reference, query } = await setup();
+  const want = json(reference.corpus.searchDetailed(query, SEARCH));
+  const { engine } = await setup();
+  return { engine, query, want, builds: vi.spyOn(ContentWordIndex, 'buildSteps') };
+}
+
 describe('sliced search', () => {
   it('gives the synchronous result while other macrotasks run between its slices', async () => {
     const { engine, query } = await setup();
@@ -95,10 +106,7 @@ describe('sliced search', () => {
   });
 
   it('searches that arrive while the content-word index is being built share that build', async () => {
-    const { engine: reference, query } = await setup();
-    const want = json(reference.corpus.searchDetailed(query, SEARCH));
-    const { engine } = await setup();
-    const builds = vi.spyOn(ContentWordIndex, 'buildSteps');
+    const { engine, query, want, builds } = await withBuildsCounted();
     try {
       // four first searches at once, each pausing at every step: all of them wait on the one index
       const first = () => engine.corpus.searchDetailedAsync(query, SEARCH, { sliceMs: 0 });
@@ -115,10 +123,7 @@ describe('sliced search', () => {
   });
 
   it('prepareSearch builds what the first search would, so that the first search builds nothing', async () => {
-    const { engine: reference, query } = await setup();
-    const want = json(reference.corpus.searchDetailed(query, SEARCH));
-    const { engine } = await setup();
-    const builds = vi.spyOn(ContentWordIndex, 'buildSteps');
+    const { engine, query, want, builds } = await withBuildsCounted();
     try {
       await engine.corpus.prepareSearch({ sliceMs: 0 });
       expect(builds).toHaveBeenCalledTimes(1); // the one exact dataset that keeps text
