@@ -7,6 +7,10 @@
 // `keep_text: false` (the sort alone) on a fresh engine, and reports its peak RSS.
 // Results: bench/results/first-search[-x<scale>].json.
 //   node bench/first-search.mjs --dist ../base/dist [--scale 30] [--pairs 3]
+// --pool: this build only, `corpus.prepareSearch()` in one thread against `prepareSearch({ offload })` with a
+// worker pool of `trainprint/node` (--threads N, default: the cores − 1, as `serve` makes it), alternating;
+// the process's CPU time (all threads) beside the wall clock. Results: bench/results/first-search-pool.json.
+//   node bench/first-search.mjs --pool [--scale 30] [--pairs 5] [--threads N]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -49,7 +53,60 @@ if (process.argv[2] === '--child') {
   process.exit(0);
 }
 
+// ------------------------------------------------------------------ child: prepareSearch, with or without a pool
+if (process.argv[2] === '--prepare-child') {
+  const [, , , withPool, scaleArg, threadsArg] = process.argv;
+  const { english, scaledDocuments } = await import('./corpus.mjs');
+  const { createEngine } = await import('../dist/index.js');
+  const { createWorkerPool } = await import('../dist/node.js');
+  const engine = await createEngine();
+  const stats = await engine.addDataset({ id: 'bench' }, scaledDocuments(english(10_000_000), Number(scaleArg), 10_000));
+  const pool = withPool === 'pool' ? createWorkerPool(threadsArg === '0' ? {} : { threads: Number(threadsArg) }) : null;
+  if (pool) await pool.run({ kind: 'pairs', text: 'the threads start before the clock does' });
+  const c0 = process.cpuUsage(), t0 = performance.now();
+  await engine.corpus.prepareSearch(pool ? { offload: pool } : {});
+  const ms = performance.now() - t0, cpu = process.cpuUsage(c0);
+  await pool?.close();
+  process.stdout.write(JSON.stringify({
+    bytes: stats.bytes, threads: pool?.threads ?? 0, prepare_ms: ms, cpu_ms: (cpu.user + cpu.system) / 1000,
+  }));
+  process.exit(0);
+}
+
 // ------------------------------------------------------------------ parent: alternating pairs
+if (process.argv.includes('--pool')) {
+  const scale = Number(arg('scale', '30')), pairs = Number(arg('pairs', '5')), threads = arg('threads', '0');
+  const child = (mode) => JSON.parse(execFileSync(process.execPath, [
+    '--max-old-space-size=16000', fileURLToPath(import.meta.url), '--prepare-child', mode, String(scale), threads,
+  ], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  const runs = { one: [], pool: [] };
+  for (let p = 0; p < pairs; p++) {
+    for (const mode of p % 2 === 0 ? ['one', 'pool'] : ['pool', 'one']) {
+      const r = child(mode);
+      runs[mode].push(r);
+      console.log(`pair ${p + 1} ${mode.padEnd(4)} prepareSearch ${(r.prepare_ms / 1000).toFixed(2)} s, CPU ` +
+        `${(r.cpu_ms / 1000).toFixed(2)} s${r.threads ? ` (${r.threads} pool threads)` : ''}`);
+    }
+  }
+  const ratios = runs.one.map((r, i) => r.prepare_ms / runs.pool[i].prepare_ms);
+  const report = {
+    date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, scale,
+    bytes: runs.one[0].bytes, pool_threads: runs.pool[0].threads, pairs,
+    one_thread: { prepare_ms: median(runs.one.map((r) => r.prepare_ms)), cpu_ms: median(runs.one.map((r) => r.cpu_ms)) },
+    with_pool: { prepare_ms: median(runs.pool.map((r) => r.prepare_ms)), cpu_ms: median(runs.pool.map((r) => r.cpu_ms)) },
+    speedup: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+    note: 'corpus.prepareSearch() (sort, near-duplicate table, content-word index) in one thread against ' +
+      'prepareSearch({ offload: createWorkerPool() }); cpu_ms: the whole process, every thread',
+    runs,
+  };
+  mkdirSync(join(here, 'results'), { recursive: true });
+  const file = join(here, 'results', 'first-search-pool.json');
+  writeFileSync(file, JSON.stringify(report, null, 1) + '\n');
+  console.log(`prepareSearch with ${report.pool_threads} pool thread(s): ${report.speedup.median.toFixed(2)}× ` +
+    `(${report.speedup.min.toFixed(2)}–${report.speedup.max.toFixed(2)}); ${file}`);
+  process.exit(0);
+}
+
 const scale = Number(arg('scale', '30'));
 const pairs = Number(arg('pairs', '3'));
 const baseDist = arg('dist', null);

@@ -625,7 +625,7 @@ async function serveCommand(args: string[]): Promise<number> {
   // large dataset) are built now, in slices, while the server already answers; requests meanwhile share the build
   let prepared = false, notReady = 'building the search indexes of the datasets';
   const started = performance.now();
-  const preparing = engine.corpus.prepareSearch().then(() => { prepared = true; }, (e: unknown) => {
+  const preparing = engine.corpus.prepareSearch({ offload: workers }).then(() => { prepared = true; }, (e: unknown) => {
     // not ready (a search would try again, and fail the same way): the reason shows in /readyz and the log
     notReady = `the search indexes could not be built: ${e instanceof Error ? e.message : String(e)}`;
     console.error(notReady);

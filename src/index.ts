@@ -20,7 +20,7 @@ export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-s
 export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
-  SliceOptions,
+  SliceOptions, PrepareOptions,
 } from './corpus/types.js';
 export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';

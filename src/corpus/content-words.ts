@@ -337,11 +337,18 @@ class PairScratch {
   }
 }
 
+/** Postings of a content-word index in document order, not sorted yet: (pair hash, document, offset). */
+export interface PairPostings {
+  readonly keys: Uint32Array;
+  readonly docs: Uint32Array;
+  readonly offsets: Uint32Array;
+}
+
 /**
  * The postings of an index being built: (pair hash, document, offset) columns that grow by doubling, and a
- * document's pairs appended at once.
+ * document's pairs (or a stretch of documents' postings) appended at once.
  */
-class PostingColumns {
+export class PostingColumns {
   keys = new Uint32Array(1 << 16);
   docs = new Uint32Array(1 << 16);
   offsets = new Uint32Array(1 << 16);
@@ -349,16 +356,67 @@ class PostingColumns {
 
   /** Append the first `m` pairs (hashes `H`, first-word starts `S`) of document `doc`. */
   append(doc: number, H: Uint32Array, S: Uint32Array, m: number): void {
-    const need = this.size + m;
-    this.keys = withRoom(this.keys, need, this.size);
-    this.docs = withRoom(this.docs, need, this.size);
-    this.offsets = withRoom(this.offsets, need, this.size);
-    this.keys.set(H.subarray(0, m), this.size);
-    this.docs.fill(doc, this.size, need);
-    this.offsets.set(S.subarray(0, m), this.size);
-    this.size = need;
+    const at = this.#room(m);
+    this.keys.set(H.subarray(0, m), at);
+    this.docs.fill(doc, at, at + m);
+    this.offsets.set(S.subarray(0, m), at);
   }
 
+  /** Append postings made apart (documents after those appended so far). */
+  appendAll(p: PairPostings): void {
+    const at = this.#room(p.keys.length);
+    this.keys.set(p.keys, at);
+    this.docs.set(p.docs, at);
+    this.offsets.set(p.offsets, at);
+  }
+
+  /** The postings appended, as arrays of their length (copies). */
+  copied(): PairPostings {
+    const n = this.size;
+    return { keys: this.keys.slice(0, n), docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n) };
+  }
+
+  /** Room for `m` more postings; returns where they go. */
+  #room(m: number): number {
+    const at = this.size, need = at + m;
+    this.keys = withRoom(this.keys, need, at);
+    this.docs = withRoom(this.docs, need, at);
+    this.offsets = withRoom(this.offsets, need, at);
+    this.size = need;
+    return at;
+  }
+}
+
+/**
+ * Append the postings of documents `first`, `first + 1`, … (their `texts`; null: not kept, skipped) to `out`, a
+ * pause after each document. With `tokens`, each text is tokenized in the core ({@link pairsOfTokens}).
+ */
+export function* collectSteps(
+  texts: ReadonlyArray<string | null>, first: number, tokens: TokenSource | undefined, out: PostingColumns,
+): Steps<void> {
+  const scratch = tokens ? new PairScratch(tokens) : null;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i];
+    if (text === null) continue;
+    yield PAUSE;
+    const n = scratch ? scratch.pairsOf(text) : -1;
+    if (scratch && n >= 0) out.append(first + i, scratch.H, scratch.S, n);
+    else {
+      const p = contentPairs(text);
+      out.append(first + i, p.hashes, p.starts, p.hashes.length);
+    }
+  }
+}
+
+/**
+ * The postings of documents `first`, `first + 1`, … in one go (see {@link collectSteps}): a stretch of a
+ * dataset's documents, which another thread can make (the 'pair-postings' work of src/corpus/work.ts).
+ * @example pairPostings(['first text', null, 'third text'], 100).docs // 100s and 102s, in text order
+ */
+export function pairPostings(texts: ReadonlyArray<string | null>, first: number, tokens?: TokenSource): PairPostings {
+  const out = new PostingColumns();
+  finish(collectSteps(texts, first, tokens, out));
+  return out.copied();
 }
 
 /** The postings range of each pair of a query (see {@link ContentWordIndex.postings}). */
@@ -430,23 +488,21 @@ export class ContentWordIndex implements PairIndex {
    */
   static *buildSteps(texts: ReadonlyArray<string | null>, tokens?: TokenSource): Steps<ContentWordIndex> {
     const out = new PostingColumns();
-    const scratch = tokens ? new PairScratch(tokens) : null;
-    for (let doc = 0; doc < texts.length; doc++) {
-      const text = texts[doc];
-      if (text === null) continue;
-      yield PAUSE;
-      const n = scratch ? scratch.pairsOf(text) : -1;
-      if (scratch && n >= 0) out.append(doc, scratch.H, scratch.S, n);
-      else {
-        const p = contentPairs(text);
-        out.append(doc, p.hashes, p.starts, p.hashes.length);
-      }
-    }
+    yield* collectSteps(texts, 0, tokens, out);
     yield PAUSE;
-    // stable: document order among equal keys
+    const index = ContentWordIndex.fromColumns(out, texts.length);
+    yield PAUSE;
+    return index;
+  }
+
+  /**
+   * The index of postings gathered in document order (`out`, whose columns it takes as scratch) of a dataset
+   * of `documents` documents: sorted by pair hash, stably, so in document order within a hash.
+   * @example ContentWordIndex.fromColumns(columns, texts.length)
+   */
+  static fromColumns(out: PostingColumns, documents: number): ContentWordIndex {
     const [keys, docs, offsets] = sortedByKeyU32(out.size, out.keys, out.docs, out.offsets);
-    yield PAUSE;
-    return new ContentWordIndex(keys, docs, offsets, texts.length);
+    return new ContentWordIndex(keys, docs, offsets, documents);
   }
 
   /**

@@ -39,10 +39,11 @@ import type {
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
-  SearchResult, DatasetDeclaration, DocumentSource, SliceOptions } from './types.js';
+  SearchResult, DatasetDeclaration, DocumentSource, PrepareOptions, SliceOptions } from './types.js';
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, sliced, type Pause, type Steps } from '../util/steps.js';
+import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
-import { runWork, worthOffloading, type PureWork } from './work.js';
+import { runWork, worthOffloading, type Offload, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -397,22 +398,45 @@ export class Corpus {
   /**
    * Build now what the first search of each dataset would build before it could start: the sorted exact indexes
    * and their near-duplicate tables, and the content-word pair index of each exact dataset that keeps text (tens
-   * of seconds for a dataset of 50 M fingerprints), in slices of `sliceMs` like a search. A server calls it
-   * when it starts, and reports itself ready once it is done; a search that arrives meanwhile shares the
-   * build. Documents added later are indexed again by the next search (or the next call).
+   * of seconds for a dataset of 50 M fingerprints), in slices of `sliceMs` like a search. With `offload` (a
+   * worker pool), the content-word index of a large dataset is made in batches on its threads and this one
+   * (src/corpus/pair-build.ts): the same index. A server calls it when it starts, and reports itself ready once
+   * it is done; a search that arrives meanwhile shares the build. Documents added later are indexed again by
+   * the next search (or the next call).
    * @throws (rejects) INVALID_OPTIONS for a bad `sliceMs`
-   * @example await corpus.prepareSearch() // the first search is as fast as the next
+   * @example await corpus.prepareSearch({ offload: pool }) // the first search is as fast as the next
    */
-  async prepareSearch(run: Pick<SliceOptions, 'sliceMs'> = {}): Promise<void> {
+  async prepareSearch(run: PrepareOptions = {}): Promise<void> {
     const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
     if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
       throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
+    const lanes = run.offload ? Math.max(1, Math.floor(run.offload.threads ?? 1)) : 0;
     for (const d of [...this.sets.values()]) {
       if (!(d instanceof ExactDataset) || this.sets.get(d.descriptor.id) !== d) continue; // removed meanwhile
       d.prepare();
-      if (d.keepsText) await sliced(this.contentIndexSteps(d), sliceMs);
+      if (d.keepsText) {
+        if (run.offload) this.startBatchedBuild(d, run.offload, lanes);
+        await sliced(this.contentIndexSteps(d), sliceMs);
+      }
       await nextMacrotask();
     }
+  }
+
+  /**
+   * Begin building `d`'s content-word index in batches on `lanes` threads of `offload` besides this one
+   * (src/corpus/pair-build.ts), unless it is built or being built, or too small to gain from it. The build is
+   * the one searches share ({@link contentIndexSteps}): their steps and the caller's make batches too.
+   */
+  private startBatchedBuild(d: ExactDataset, offload: Offload, lanes: number): void {
+    const index = this.pairIndexes.get(d), building = this.pairBuilds.get(d);
+    const documents = d.docs.length;
+    if (index?.documents === documents || building?.documents === documents) return;
+    const texts = d.docs.map((_, i) => d.documentText(i));
+    if (texts.reduce((n, t) => n + (t?.length ?? 0), 0) < 4 * BATCH_UNITS) return; // a few batches: in one thread
+    const core = this.core();
+    const build = new BatchedPairBuild(texts, (text, use) => withTokenHashes(core, text, use));
+    this.pairBuilds.set(d, { documents, steps: build.steps(), index: null });
+    for (let k = 0; k < lanes; k++) void build.runOn(offload);
   }
 
   /**

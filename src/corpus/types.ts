@@ -178,6 +178,18 @@ export interface SliceOptions {
   readonly offload?: Offload;
 }
 
+/**
+ * How `Corpus.prepareSearch` runs: in slices of `sliceMs`, and with `offload`, the content-word index of a large
+ * dataset is made in batches on its `threads` threads (default 1) as well as in the caller's.
+ * @example await corpus.prepareSearch({ offload: createWorkerPool() }) // a WorkerPool says its threads
+ */
+export interface PrepareOptions {
+  /** Work between two turns of the event loop (ms); 0 yields at every pause point. @default 3 */
+  readonly sliceMs?: number;
+  /** Threads that make batches of a content-word index. @default none: all in the caller's thread */
+  readonly offload?: Offload & { readonly threads?: number };
+}
+
 /** The read side of a corpus that the evidence services use (a {@link Corpus} is one). */
 export interface CorpusView {
   datasets(): DatasetStats[];

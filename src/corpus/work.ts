@@ -13,17 +13,19 @@ import type { Fingerprint } from '../types.js';
 import {
   extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
 } from '../text/index.js';
-import { pairsOfTokens, type ContentPairs } from './content-words.js';
+import { pairPostings, pairsOfTokens, type ContentPairs, type PairPostings } from './content-words.js';
 
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
- * a text (the search's second stage), a whole `compare`, or the readable text of HTML or Markdown
- * content with its offset map (as plain data: {@link ExtractedParts}).
+ * a text (the search's second stage), the content-word index postings of a stretch of a dataset's documents
+ * (numbered from `first`), a whole `compare`, or the readable text of HTML or Markdown content with its offset
+ * map (as plain data: {@link ExtractedParts}).
  * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
  */
 export type PureWork =
   | { readonly kind: 'fingerprint'; readonly text: string; readonly options: ResolvedOptions }
   | { readonly kind: 'pairs'; readonly text: string }
+  | { readonly kind: 'pair-postings'; readonly texts: ReadonlyArray<string | null>; readonly first: number }
   | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions }
   | { readonly kind: 'extract'; readonly content: string; readonly type: ContentType };
 
@@ -33,8 +35,9 @@ export type PureWork =
  */
 export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' } ? Omit<Fingerprint, 'work_hash'>
   : W extends { kind: 'pairs' } ? ContentPairs
-    : W extends { kind: 'extract' } ? ExtractedParts
-      : Comparison;
+    : W extends { kind: 'pair-postings' } ? PairPostings
+      : W extends { kind: 'extract' } ? ExtractedParts
+        : Comparison;
 
 /**
  * Runs pure work somewhere else (`trainprint/node`'s worker pool behind `serve`). It must resolve to
@@ -64,6 +67,7 @@ export function worthOffloading(work: PureWork): boolean {
     case 'fingerprint':
     case 'pairs': return work.text.length >= OFFLOAD_MIN_UNITS;
     case 'extract': return work.content.length >= OFFLOAD_MIN_UNITS;
+    case 'pair-postings': return work.texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= OFFLOAD_MIN_UNITS;
     default: return work.a.length + work.b.length >= OFFLOAD_MIN_UNITS;
   }
 }
@@ -89,6 +93,8 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
     case 'pairs': return withTokenHashes(core, work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
+    case 'pair-postings':
+      return pairPostings(work.texts, work.first, (text, use) => withTokenHashes(core, text, use)) as WorkResult<W>;
     case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
