@@ -1,5 +1,5 @@
 // The first search of an exact dataset that keeps its texts: it sorts the exact index and builds the
-// content-word pair index (src/corpus/content-words.ts), once per dataset and again after documents are
+// content-word pair index (src/corpus/content-words.ts, content-pairs.ts), once per dataset and again after documents are
 // added. This build (dist/) against another (--dist DIR: a baseline checkout's dist/), in alternating pairs
 // of fresh processes, the order flipping each pair (the machine is shared: only ratios within one run mean
 // anything). Each process builds the bench corpus of bench/index.mjs at --scale N (N × 10 MB of English,

@@ -15,7 +15,8 @@ import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datase
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize, type Normalized } from '../text/normalize.js';
-import { pairsOfNormalized, type ContentPairs, type PairCandidate } from './content-words.js';
+import { pairsOfNormalized, type ContentPairs } from './content-pairs.js';
+import type { PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 

@@ -27,10 +27,8 @@ import {
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
-import {
-  ContentWordIndex,
-  type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
-} from './content-words.js';
+import type { ContentPairs } from './content-pairs.js';
+import { ContentWordIndex, type PairCandidate, type PairIndex, type QueryPostings } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
   AlignedEvidence,

@@ -9,9 +9,8 @@
  * steps — in one go, with no event loop to wait in — always finishes it, and a pool that fails or closes only
  * leaves its batches to the other threads.
  */
-import {
-  collectSteps, ContentWordIndex, PostingColumns, type PairPostings, type TokenSource,
-} from './content-words.js';
+import type { TokenSource } from './content-pairs.js';
+import { collectSteps, ContentWordIndex, PostingColumns, type PairPostings } from './content-words.js';
 import type { Offload } from './work.js';
 import { PAUSE, type Steps } from '../util/steps.js';
 

@@ -29,9 +29,9 @@ import type {
 import { DATASET_PARAMS } from '../datasets/params.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, NearMatch } from '../datasets/types.js';
 import { strongest, withPairCandidates } from './alignment.js';
+import { contentPairs, type ContentPairs } from './content-pairs.js';
 import {
-  contentPairs, ContentWordIndex, MAX_POSTINGS,
-  type ContentPairs, type PairCandidate, type PairIndex, type QueryPostings,
+  ContentWordIndex, MAX_POSTINGS, type PairCandidate, type PairIndex, type QueryPostings,
 } from './content-words.js';
 import { finish, type Steps } from '../util/steps.js';
 

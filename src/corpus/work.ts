@@ -13,7 +13,8 @@ import type { Fingerprint } from '../types.js';
 import {
   extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
 } from '../text/index.js';
-import { pairPostings, pairsOfTokens, type ContentPairs, type PairPostings } from './content-words.js';
+import { pairsOfTokens, type ContentPairs } from './content-pairs.js';
+import { pairPostings, type PairPostings } from './content-words.js';
 
 /**
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of

@@ -4,7 +4,8 @@
  * every batch, when its answers never come (steps run in one go), and through `prepareSearch` with an offload.
  */
 import { describe, expect, it } from 'vitest';
-import { ContentWordIndex, contentPairs, type TokenSource } from '../../src/corpus/content-words.js';
+import { contentPairs, type TokenSource } from '../../src/corpus/content-pairs.js';
+import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import { BATCH_UNITS, BatchedPairBuild } from '../../src/corpus/pair-build.js';
 import { withTokenHashes } from '../../src/fingerprint/words.js';
 import { createEngine, type Offload } from '../../src/index.js';

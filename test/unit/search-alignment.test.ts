@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
-import { contentPairs, ContentWordIndex, PAIR_SAMPLE } from '../../src/corpus/content-words.js';
+import { contentPairs, PAIR_SAMPLE } from '../../src/corpus/content-pairs.js';
+import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
 import { PAIR_BACKGROUND_FLOOR, SETTLED_ROOM, settles } from '../../src/corpus/alignment.js';
 import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
 import {
-  contentPairs, ContentWordIndex, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, type ContentPairs,
-  type TokenSource,
-} from '../../../src/corpus/content-words.js';
+  contentPairs, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, type ContentPairs, type TokenSource,
+} from '../../../src/corpus/content-pairs.js';
+import { ContentWordIndex } from '../../../src/corpus/content-words.js';
 import { withTokenHashes } from '../../../src/fingerprint/words.js';
 import { BUILDS, coreOf } from '../abi/helpers.js';
 import { prng } from '../../reference/core.js';
