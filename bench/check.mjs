@@ -8,6 +8,9 @@
 //   export_peak_over_steady  peak RSS while exporting over steady RSS
 //   index_bytes_per_fingerprint  what the dataset reports (deterministic)
 //   rss_per_fingerprint  measured process RSS per fingerprint at the larger scale
+//   content_index_over_build  the content-word index of a kept-text dataset (its first search less the sort alone,
+//                   bench/first-search.mjs) over the dataset's build time, at the larger scale
+//   content_index_growth  that index's time per byte, larger scale over smaller (linear: ≈ 1)
 // A figure fails when it exceeds its baseline × (1 + tolerance). Medians over --pairs pairs (default 3).
 //   node bench/check.mjs [--pairs 3] [--write]   (--write: record the fresh figures as the new baseline)
 import { execFileSync } from 'node:child_process';
@@ -30,6 +33,11 @@ const run = (scale) => JSON.parse(execFileSync(process.execPath,
   ['--expose-gc', '--max-old-space-size=4000', fileURLToPath(new URL('./exact-scale.mjs', import.meta.url)),
     '--scale', String(scale), '--iterations', '30', '--json'],
   { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').pop());
+const firstSearch = (scale) => JSON.parse(execFileSync(process.execPath,
+  ['--expose-gc', '--max-old-space-size=4000', fileURLToPath(new URL('./first-search.mjs', import.meta.url)),
+    '--child', fileURLToPath(new URL('../dist/', import.meta.url)), String(scale)],
+  { encoding: 'utf8', maxBuffer: 1 << 20 }));
+const indexMs = (r) => r.first_search_ms - r.sort_only_ms;
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const samples = {};
@@ -43,6 +51,9 @@ for (let p = 0; p < PAIRS; p++) {
   add('export_peak_over_steady', b.export_peak_over_steady);
   add('index_bytes_per_fingerprint', b.index_bytes_per_fingerprint);
   add('rss_per_fingerprint', b.rss_per_fingerprint);
+  const [c, d] = p % 2 === 0 ? [firstSearch(SMALL), firstSearch(LARGE)] : [firstSearch(LARGE), firstSearch(SMALL)].reverse();
+  add('content_index_over_build', indexMs(d) / d.build_ms);
+  add('content_index_growth', (indexMs(d) / d.bytes) / (indexMs(c) / c.bytes));
   console.log(`pair ${p + 1}: ${b.fingerprints} vs ${a.fingerprints} fingerprints`);
 }
 const fresh = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { median: median(v), runs: v }]));
@@ -51,6 +62,7 @@ if (process.argv.includes('--write')) {
   const tolerance = {
     sort_growth: 0.5, export_growth: 0.5, search_growth: 0.5, analyze_over_search: 0.75,
     export_peak_over_steady: 0.1, index_bytes_per_fingerprint: 0.02, rss_per_fingerprint: 0.3,
+    content_index_over_build: 0.5, content_index_growth: 0.5,
   };
   const figures = Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, Number(v.median.toFixed(3))]));
   writeFileSync(baselineFile, JSON.stringify({ scales: [SMALL, LARGE], pairs: PAIRS, date: new Date().toISOString().slice(0, 10),
