@@ -143,12 +143,12 @@ export const NOT_CONTENT = -1;
 
 /**
  * The content-word hash of a token form (candidate retrieval's pairs are made of them): FNV-1a of its Porter
- * stem (`stem`, when the caller has it), or {@link NOT_CONTENT} for a stop word or a single character.
+ * stem, or {@link NOT_CONTENT} for a stop word or a single character.
  * @example contentHashOf('running') === contentHashOf('runs') // true
  */
-export function contentHashOf(form: string, stem?: string): number {
+export function contentHashOf(form: string): number {
   if (STOP_WORDS.has(form) || form.length <= 1) return NOT_CONTENT;
-  return stemContentHash(stem ?? porterStem(form));
+  return stemContentHash(porterStem(form));
 }
 
 /**

@@ -10,7 +10,8 @@
  * and queries.
  */
 import { contentHashOf, countSpaces, FormTable, NOT_CONTENT } from '../align/tokens.js';
-import type { TokenHashes } from '../fingerprint/words.js';
+import type { Core } from '../core/abi.js';
+import { withTokenHashes, type TokenHashes } from '../fingerprint/words.js';
 import { normalize, type Normalized } from '../text/normalize.js';
 
 /** Content words a pair may span (the second word is 1..PAIR_REACH content words after the first). */
@@ -98,9 +99,15 @@ export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs
 
 /**
  * Gives `use` the core's word tokens of a text ({@link TokenHashes}); what an index build needs from the
- * WebAssembly core, e.g. `(text, use) => withTokenHashes(core, text, use)`.
+ * WebAssembly core ({@link coreTokens}).
  */
 export type TokenSource = <T>(text: string, use: (t: TokenHashes) => T) => T;
+
+/**
+ * The {@link TokenSource} of `core`: its tokenizer, as index builds and queries use it.
+ * @example ContentWordIndex.build(texts, coreTokens(core))
+ */
+export const coreTokens = (core: Core): TokenSource => (text, use) => withTokenHashes(core, text, use);
 
 /** Most forms a {@link TokenStems} table holds before it starts afresh (32 MB at the limit). */
 const TOKEN_STEMS_LIMIT = 1 << 20;

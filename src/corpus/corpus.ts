@@ -21,13 +21,12 @@ import type {
 import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
-import { withTokenHashes } from '../fingerprint/words.js';
 import {
   batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
-import type { ContentPairs } from './content-pairs.js';
+import { coreTokens, type ContentPairs } from './content-pairs.js';
 import { ContentWordIndex, type PairCandidate, type PairIndex, type QueryPostings } from './content-words.js';
 import { membership, tokenCoverage } from './coverage.js';
 import type {
@@ -426,15 +425,27 @@ export class Corpus {
    * the one searches share ({@link contentIndexSteps}): their steps and the caller's make batches too.
    */
   private startBatchedBuild(d: ExactDataset, offload: Offload, lanes: number): void {
-    const index = this.pairIndexes.get(d), building = this.pairBuilds.get(d);
     const documents = d.docs.length;
-    if (index?.documents === documents || building?.documents === documents) return;
+    if (this.pairIndexes.get(d)?.documents !== documents && this.pairBuilds.get(d)?.documents !== documents) {
+      this.beginPairBuild(d, { offload, lanes });
+    }
+  }
+
+  /**
+   * Begin (and record, for the searches that come meanwhile) building `d`'s content-word index from its texts:
+   * in steps in this thread, or with `on`, in batches on `on.lanes` threads of `on.offload` as well, when the
+   * texts are long enough for batches to gain (a few batches: in one thread).
+   */
+  private beginPairBuild(d: ExactDataset, on?: { offload: Offload; lanes: number }): PairIndexBuild {
     const texts = d.docs.map((_, i) => d.documentText(i));
-    if (texts.reduce((n, t) => n + (t?.length ?? 0), 0) < 4 * BATCH_UNITS) return; // a few batches: in one thread
-    const core = this.core();
-    const build = new BatchedPairBuild(texts, (text, use) => withTokenHashes(core, text, use));
-    this.pairBuilds.set(d, { documents, steps: build.steps(), index: null });
-    for (let k = 0; k < lanes; k++) void build.runOn(offload);
+    const tokens = coreTokens(this.core());
+    const batched = on && texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= 4 * BATCH_UNITS
+      ? new BatchedPairBuild(texts, tokens) : null;
+    const steps = batched ? batched.steps() : ContentWordIndex.buildSteps(texts, tokens);
+    const build: PairIndexBuild = { documents: texts.length, steps, index: null };
+    this.pairBuilds.set(d, build);
+    if (batched && on) for (let k = 0; k < on.lanes; k++) void batched.runOn(on.offload);
+    return build;
   }
 
   /**
@@ -656,13 +667,7 @@ export class Corpus {
     const index = this.pairIndexes.get(d);
     if (index && index.documents === d.docs.length) return index;
     let build = this.pairBuilds.get(d);
-    if (!build || build.documents !== d.docs.length) {
-      const core = this.core();
-      const texts = d.docs.map((_, i) => d.documentText(i));
-      const steps = ContentWordIndex.buildSteps(texts, (text, use) => withTokenHashes(core, text, use));
-      build = { documents: texts.length, steps, index: null };
-      this.pairBuilds.set(d, build);
-    }
+    if (!build || build.documents !== d.docs.length) build = this.beginPairBuild(d);
     for (;;) {
       if (build.index) return build.index;
       if (build.failed) throw build.failed.error; // in another search's step: every search sharing it fails

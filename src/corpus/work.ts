@@ -7,13 +7,12 @@
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import type { Core } from '../core/abi.js';
 import { fingerprintCore } from '../fingerprint/fingerprint.js';
-import { withTokenHashes } from '../fingerprint/words.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
   extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
 } from '../text/index.js';
-import { pairsOfTokens, type ContentPairs } from './content-pairs.js';
+import { coreTokens, pairsOfTokens, type ContentPairs } from './content-pairs.js';
 import { pairPostings, type PairPostings } from './content-words.js';
 
 /**
@@ -93,10 +92,10 @@ export async function extractOn(
 export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
-    case 'pairs': return withTokenHashes(core, work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
-    case 'pair-postings':
-      return pairPostings(work.texts, work.first, (text, use) => withTokenHashes(core, text, use)) as WorkResult<W>;
+    case 'pairs': return coreTokens(core)(work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
+    case 'pair-postings': return pairPostings(work.texts, work.first, coreTokens(core)) as WorkResult<W>;
     case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
     default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
 }
+

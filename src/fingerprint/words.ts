@@ -238,13 +238,18 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
 export function tokenSpans(core: Core, t: WordTokens): { starts: Uint32Array; ends: Uint32Array } {
   const starts = core.u32(t.startsPtr, t.count).slice();
   const ends = core.u32(t.endsPtr, t.count).slice();
-  for (const f of t.regionFixes) {
+  mapRegionOffsets(t.regionFixes, starts, ends);
+  return { starts, ends };
+}
+
+/** Map the spans of the tokens of regions normalised here (`fixes`) from their region's text into the input. */
+function mapRegionOffsets(fixes: readonly RegionFix[], starts: Uint32Array, ends: Uint32Array): void {
+  for (const f of fixes) {
     for (let j = f.first; j < f.last; j++) {
       starts[j] = f.base + f.map[starts[j]];
       ends[j] = f.base + f.map[ends[j]];
     }
   }
-  return { starts, ends };
 }
 
 /** A text's word tokens as the core computes them (see {@link withTokenHashes}). */
@@ -272,12 +277,7 @@ export function withTokenHashes<T>(core: Core, text: string, use: (t: TokenHashe
     const L = core.layout();
     const t = tokenizeWords(core, L, text);
     const starts = core.u32(t.startsPtr, t.count), ends = core.u32(t.endsPtr, t.count);
-    for (const f of t.regionFixes) {
-      for (let j = f.first; j < f.last; j++) {
-        starts[j] = f.base + f.map[starts[j]];
-        ends[j] = f.base + f.map[ends[j]];
-      }
-    }
+    mapRegionOffsets(t.regionFixes, starts, ends); // in place: the core's scratch, read only during `use`
     return use({ count: t.count, hashes: core.u32(t.hashesPtr, 2 * t.count), starts, ends });
   });
 }
