@@ -407,7 +407,8 @@ export class Corpus {
     const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
     if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
       throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
-    const lanes = run.offload ? Math.max(1, Math.floor(run.offload.threads ?? 1)) : 0;
+    const threads = Math.floor(run.offload?.threads ?? 1);
+    const lanes = threads >= 1 ? Math.min(threads, 64) : 1; // a worker pool has 1-64
     for (const d of [...this.sets.values()]) {
       if (!(d instanceof ExactDataset) || this.sets.get(d.descriptor.id) !== d) continue; // removed meanwhile
       d.prepare();
@@ -444,7 +445,8 @@ export class Corpus {
     const steps = batched ? batched.steps() : ContentWordIndex.buildSteps(texts, tokens);
     const build: PairIndexBuild = { documents: texts.length, steps, index: null };
     this.pairBuilds.set(d, build);
-    if (batched && on) for (let k = 0; k < on.lanes; k++) void batched.runOn(on.offload);
+    // more lanes than batches would find nothing to take
+    if (batched && on) for (let k = 0; k < Math.min(on.lanes, batched.batches); k++) void batched.runOn(on.offload);
     return build;
   }
 

@@ -67,6 +67,11 @@ export class BatchedPairBuild {
     return this.texts.length;
   }
 
+  /** Batches the documents are cut into. */
+  get batches(): number {
+    return this.#batches.length;
+  }
+
   /**
    * Take batches one at a time and make them on `offload` until none is left to take. A batch it fails on is
    * left to the threads that run {@link steps}.

@@ -6,6 +6,7 @@
  */
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import type { Core } from '../core/abi.js';
+import { TrainprintError } from '../errors.js';
 import { fingerprintCore } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
@@ -90,6 +91,7 @@ export async function extractOn(
  * @example runWork(core, { kind: 'pairs', text: 'The quick brown fox' }).hashes.length
  */
 export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
+  checkTexts(work);
   switch (work.kind) {
     case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
     case 'pairs': return coreTokens(core)(work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
@@ -99,3 +101,19 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
   }
 }
 
+/**
+ * The texts of content-word work must be strings (null: a document whose text is not kept), numbered from a
+ * document number: the core's tokenizer would read anything else as some text.
+ * @throws INVALID_INPUT
+ */
+function checkTexts(work: PureWork): void {
+  const bad = (why: string) => new TrainprintError('INVALID_INPUT', `${work.kind} work: ${why}`);
+  if (work.kind === 'pairs' && typeof work.text !== 'string') throw bad('text must be a string');
+  if (work.kind !== 'pair-postings') return;
+  if (!Array.isArray(work.texts) || !work.texts.every((t) => t === null || typeof t === 'string')) {
+    throw bad('texts must be an array of strings and nulls');
+  }
+  if (!Number.isInteger(work.first) || work.first < 0 || work.first + work.texts.length > 0xffff_ffff) {
+    throw bad('first must be a document number (an integer ≥ 0)');
+  }
+}

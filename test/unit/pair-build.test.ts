@@ -8,7 +8,7 @@ import { contentPairs, type TokenSource } from '../../src/corpus/content-pairs.j
 import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import { BATCH_UNITS, BatchedPairBuild } from '../../src/corpus/pair-build.js';
 import { withTokenHashes } from '../../src/fingerprint/words.js';
-import { createEngine, type Offload } from '../../src/index.js';
+import { createEngine, TrainprintError, type Offload, type PureWork } from '../../src/index.js';
 import { finish, sliced } from '../../src/util/steps.js';
 import { coreOf } from './abi/helpers.js';
 import { recordingOffload } from '../fixtures/offload.js';
@@ -91,5 +91,38 @@ describe('prepareSearch with an offload', () => {
     await engine.corpus.prepareSearch({ offload: Object.assign(offload, { threads: 2 }), sliceMs: 0 });
     expect(kinds.filter((k) => k === 'pair-postings').length).toBeGreaterThan(0);
     expect(await engine.searchAsync(query, { alignBudgetMs: 60_000 })).toEqual(want);
+  });
+});
+
+describe('bad input to the content-word work and to prepareSearch', () => {
+  it('runWork refuses texts that are not strings, and a document number that is not one, with INVALID_INPUT', async () => {
+    const engine = await createEngine();
+    const bad = [
+      { kind: 'pairs', text: 5 }, { kind: 'pair-postings', texts: 'a text', first: 0 },
+      { kind: 'pair-postings', texts: ['a', 5], first: 0 }, { kind: 'pair-postings', texts: ['a'], first: -1 },
+      { kind: 'pair-postings', texts: ['a'], first: 1.5 },
+    ] as unknown as PureWork[];
+    for (const work of bad) {
+      const e = (() => { try { engine.runWork(work); } catch (x) { return x; } })();
+      expect(e).toBeInstanceOf(TrainprintError);
+      expect((e as TrainprintError).code).toBe('INVALID_INPUT');
+    }
+    expect(engine.runWork({ kind: 'pair-postings', texts: ['one two three four', null], first: 7 }).docs.every((d) => d === 7))
+      .toBe(true);
+  });
+
+  it('an offload claiming absurd thread counts gets at most one lane a batch, and the index is built', async () => {
+    const docs = documents().flatMap((text, i) => (text === null ? [] : [{ id: `d${i}`, text }]));
+    for (const threads of [1e9, Number.NaN, -3]) {
+      const engine = await createEngine();
+      await engine.addDataset({ id: 'mixed' }, docs);
+      let asked = 0;
+      const offload: Offload & { threads: number } = {
+        threads, run: async () => { asked++; throw new Error('this pool is closed'); },
+      };
+      await engine.corpus.prepareSearch({ offload });
+      expect(asked).toBeLessThanOrEqual(Math.ceil(docs.reduce((n, d) => n + d.text.length, 0) / BATCH_UNITS) + 1);
+      expect(engine.search(docs[1].text.slice(0, 3000)).matches.length).toBeGreaterThan(0);
+    }
   });
 });
