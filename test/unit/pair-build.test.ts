@@ -95,7 +95,7 @@ describe('prepareSearch with an offload', () => {
 });
 
 describe('bad input to the content-word work and to prepareSearch', () => {
-  it('runWork refuses texts that are not strings, and a document number that is not one, with INVALID_INPUT', async () => {
+  it('runWork refuses texts that are not strings, and a first document that is no number, with INVALID_INPUT', async () => {
     const engine = await createEngine();
     const bad = [
       { kind: 'pairs', text: 5 }, { kind: 'pair-postings', texts: 'a text', first: 0 },
@@ -107,8 +107,8 @@ describe('bad input to the content-word work and to prepareSearch', () => {
       expect(e).toBeInstanceOf(TrainprintError);
       expect((e as TrainprintError).code).toBe('INVALID_INPUT');
     }
-    expect(engine.runWork({ kind: 'pair-postings', texts: ['one two three four', null], first: 7 }).docs.every((d) => d === 7))
-      .toBe(true);
+    const fine = engine.runWork({ kind: 'pair-postings', texts: ['one two three four', null], first: 7 });
+    expect(fine.docs.every((d) => d === 7)).toBe(true);
   });
 
   it('an offload claiming absurd thread counts gets at most one lane a batch, and the index is built', async () => {
