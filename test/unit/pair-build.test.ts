@@ -95,7 +95,7 @@ describe('prepareSearch with an offload', () => {
 });
 
 describe('bad input to the content-word work and to prepareSearch', () => {
-  it('runWork refuses texts that are not strings, and a first document that is no number, with INVALID_INPUT', async () => {
+  it('runWork refuses texts that are not strings and a first document that is no number (INVALID_INPUT)', async () => {
     const engine = await createEngine();
     const bad = [
       { kind: 'pairs', text: 5 }, { kind: 'pair-postings', texts: 'a text', first: 0 },
