@@ -7,6 +7,7 @@
  *   text/ → sketch/ → fingerprint/ → datasets/, align/
  *   store/, models/                          infrastructure for the services
  *   corpus/                                  the loaded datasets and their search
+ *   remote/                                  remote corpora (infini-gram engines): loaded by the engine on demand
  *   packs/                                   reference packs: portrait snapshots with provenance
  *   services/<name>/                         analyze, score, registry, monitors, market, memorization, kb
  *   fingerprint-engine.ts, engine.ts         composition roots; index.ts and fingerprint-entry.ts export them
@@ -15,7 +16,8 @@
 const BOTTOM = '^src/(errors|types)[.]ts$|^src/(util|stats)/';
 const KERNELS = '^src/(core|text|sketch|fingerprint|datasets|align)/';
 const INFRA = '^src/(store|models)/';
-const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/`;
+const REMOTE = '^src/remote/';
+const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/|${REMOTE}`;
 const ROOTS = '^src/(engine|fingerprint-engine|index|fingerprint-entry)[.]ts$';
 const OUTER = '^src/(http|node|client|starter)/|^src/cli[.]ts$';
 const PUBLIC_ENTRIES = '^src/(index|fingerprint-entry)[.]ts$|^src/(http|node|client|starter)/index[.]ts$';
@@ -57,6 +59,20 @@ module.exports = {
       severity: 'error',
       from: { path: `${BOTTOM}|${KERNELS}|${INFRA}` },
       to: { path: '^src/corpus/' },
+    },
+    {
+      name: 'nothing-below-remote-imports-it',
+      comment: 'Remote corpora are searched by the corpus through an interface it defines (corpus/remote-types.ts).',
+      severity: 'error',
+      from: { path: `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/` },
+      to: { path: REMOTE },
+    },
+    {
+      name: 'remote-code-loads-on-demand',
+      comment: 'Only the engine loads src/remote, by a dynamic import when a remote dataset is added: an engine that uses none carries none of its code.',
+      severity: 'error',
+      from: { path: `^src/services/|${ROOTS}` },
+      to: { path: REMOTE, dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
       name: 'kernels-do-not-import-infrastructure',

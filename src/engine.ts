@@ -20,6 +20,8 @@ import { createAnalysisService, type AnalysisService } from './services/analyze/
 import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
+import { remoteIndex } from './services/kb/remote-indexes.js';
+import type { RemoteDatasetConfig } from './corpus/remote-types.js';
 import { kbLinks } from './services/kb/links.js';
 import type { KbDataset, KbModel, KbProvider } from './services/kb/types.js';
 import { createMarketplace, type Marketplace } from './services/market/index.js';
@@ -67,6 +69,12 @@ export interface EngineOptions {
    * @default { ttlDays: 30, maxPerOwner: 10_000 }
    */
   readonly analyses?: AnalysisRetention;
+  /**
+   * Remote training corpora to search beside the local datasets (see {@link Engine.addRemoteDataset}), added before
+   * the engine is handed over. Off by default: analyze, score and monitors then send the text to these engines.
+   * @default []
+   */
+  readonly remoteCorpora?: readonly RemoteDatasetConfig[];
 }
 
 /**
@@ -164,6 +172,37 @@ export class Engine extends FingerprintEngine {
    */
   runWork<W extends PureWork>(work: W): WorkResult<W> {
     return runWork(this.assertLive(), work);
+  }
+
+  /**
+   * Add a web-scale training corpus searched through an engine's API: an index of infini-gram (token-level: The
+   * Pile, Dolma, RedPajama, C4, DCLM, the OLMo-2 mixes at api.infini-gram.io) or infini-gram mini (character-level:
+   * Common Crawl snapshots, DCLM, the Pile at api.infini-gram-mini.io), or a self-hosted engine's. From then on
+   * analyze, `searchAsync`, score and monitors send the text to that endpoint (docs/remote-corpora.md says what is
+   * sent); their results list each remote corpus consulted and how it went. A public index gets its knowledge-base
+   * dataset (and so its models) from the knowledge base; for another, give `kb_dataset`. Nothing is sent here.
+   * @throws (rejects) INVALID_OPTIONS (a bad field), ALREADY_EXISTS (the id is taken), NOT_FOUND (an unknown
+   *   `kb_dataset` or model)
+   * @example
+   * await engine.addRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' })
+   * await engine.addRemoteDataset({ id: 'cc', kind: 'infini-gram-mini', index: 'v2_cc_2025-30' })
+   */
+  async addRemoteDataset(config: RemoteDatasetConfig): Promise<DatasetStats> {
+    this.assertLive();
+    // loaded only here: an engine without remote corpora carries none of their code
+    const { openRemoteDataset, checkRemoteConfig } = await import('./remote/index.js');
+    const checked = checkRemoteConfig(config);
+    const known = remoteIndex(checked.kind, checked.index);
+    const remote = openRemoteDataset(
+      { ...checked, kb_dataset: checked.kb_dataset ?? known?.kb_dataset, name: checked.name ?? known?.corpus },
+      {
+        core: () => this.assertLive(),
+        store: this.store,
+        sizes: known ? { documents: known.documents, tokens: known.tokens, bytes: known.bytes } : undefined,
+        declared: checked.kb_dataset !== undefined || checked.models !== undefined || known === undefined,
+      },
+    );
+    return this.corpus.attachRemoteDataset(remote);
   }
 
   // ---------------------------------------------------------------- analyze
@@ -344,7 +383,15 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   }
   retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
   const { core, variant } = await instantiateCore(options.simd ?? 'auto');
+  const remoteCorpora = options.remoteCorpora ?? [];
+  if (!Array.isArray(remoteCorpora)) throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');
   const engine = new Engine(core, variant, options);
+  try {
+    for (const r of remoteCorpora) await engine.addRemoteDataset(r);
+  } catch (e) {
+    engine.dispose();
+    throw e;
+  }
   if (packs === 'default') {
     // the package's packs/ folder: one level above both src/engine.ts and dist/index.js
     const url = options.packsUrl ?? new URL('../packs/', import.meta.url);

@@ -24,7 +24,15 @@ export type {
 } from './corpus/types.js';
 export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch } from './datasets/types.js';
+export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch, RemoteMatch } from './datasets/types.js';
+// remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
+export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
+export type {
+  RemoteDatasetConfig, RemoteCorpusReport, RemoteOutcome, RemoteHealth, RemoteEngineKind, RemoteSearch, RemoteSearchable,
+  RemoteSearchOptions, TransportOptions,
+} from './corpus/remote-types.js';
+export { REMOTE_INDEXES, DEFAULT_REMOTE_INDEXES, remoteIndex } from './services/kb/remote-indexes.js';
+export type { RemoteIndex } from './services/kb/remote-indexes.js';
 export type {
   ExactStorage, StoredDatasetInfo, StoredBatch, StoredDocument, StoredLookup, StoredPostings, StoredDocumentsRequest,
   StoredDocuments, FetchedDocument,
@@ -39,7 +47,7 @@ export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource,
 export type { AnalysisRetention } from './services/analyze/retention.js';
 export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
-export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from './services/analyze/schema.js';
+export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA } from './services/analyze/schema.js';
 export { extractText, CONTENT_TYPES } from './text/index.js';
 export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
 

@@ -35,7 +35,7 @@ export interface AlignmentOutcome {
 }
 
 /** Compare's defaults: the aligner's measured PAN settings. */
-const COMPARE_DEFAULTS = resolveCompareOptions(undefined);
+export const COMPARE_DEFAULTS = resolveCompareOptions(undefined);
 
 /**
  * Align `query` with the strongest `limit` candidates (across datasets) within `budgetMs`.
@@ -374,13 +374,13 @@ const SPACE = /\s/;
 /** Furthest a cut moves to find white space (text without spaces, e.g. CJK, is cut where it falls). */
 const CUT_REACH = 64;
 /** The offset of the white space at or before `at` (0 at the start), so that no word is cut. */
-function cutBefore(text: string, at: number): number {
+export function cutBefore(text: string, at: number): number {
   if (at <= 0) return 0;
   for (let i = at; i > 0 && i > at - CUT_REACH; i--) if (SPACE.test(text[i])) return i;
   return notInsidePair(text, at);
 }
 /** The offset of the white space at or after `at` (the length at the end). */
-function cutAfter(text: string, at: number): number {
+export function cutAfter(text: string, at: number): number {
   if (at >= text.length) return text.length;
   for (let i = at; i < text.length && i < at + CUT_REACH; i++) if (SPACE.test(text[i])) return i;
   return notInsidePair(text, at);
@@ -507,7 +507,7 @@ function overlapTest(spans: readonly AlignedSpan[]): (start: number, end: number
 }
 
 /** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */
-function sharedPairs(queryPassage: Normalized, sourcePassage: Normalized): { pairs: number; shared: number } {
+export function sharedPairs(queryPassage: Normalized, sourcePassage: Normalized): { pairs: number; shared: number } {
   const q = new Set(pairsOfNormalized(queryPassage).hashes);
   const s = new Set(pairsOfNormalized(sourcePassage).hashes);
   let shared = 0;

@@ -40,6 +40,8 @@ import type {
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, sliced, type Pause, type Steps } from '../util/steps.js';
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
+import { mergeRemoteMatches, RemoteSet, type RemoteFound } from './remote-set.js';
+import type { RemoteSearchable } from './remote-types.js';
 import { runWork, worthOffloading, type Offload, type PureWork } from './work.js';
 
 /** What a {@link Corpus} is built from. */
@@ -72,12 +74,44 @@ export class Corpus {
   private readonly variant: CoreVariant;
   private readonly links: DescriptorLinks;
   private readonly changed: (datasetId: string) => void;
+  /** Remote corpora (`attachRemoteDataset`): searched over the network by the async search only. */
+  private readonly remotes: RemoteSet;
 
   constructor(options: CorpusOptions) {
     this.core = options.core;
     this.variant = options.variant;
     this.links = options.links;
     this.changed = options.onChange ?? (() => undefined);
+    this.remotes = new RemoteSet(options.links);
+  }
+
+  /**
+   * Attach a remote corpus (made by `openRemoteDataset` of src/remote; `engine.addRemoteDataset` makes it from a
+   * configuration): searched by `searchAsync`, analyze, score and monitors beside the loaded datasets. The sync
+   * `search` refuses it (the network cannot be waited for synchronously; `remote: false` leaves it out).
+   * @throws ALREADY_EXISTS (a dataset with this id), NOT_FOUND (a declared knowledge-base id unknown here)
+   * @example corpus.attachRemoteDataset(openRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }, deps))
+   */
+  attachRemoteDataset(remote: RemoteSearchable): DatasetStats {
+    this.assertLive();
+    const stats = this.remotes.add(remote, (id) => this.sets.has(id));
+    this.changed(stats.id);
+    return stats;
+  }
+
+  /**
+   * The remote corpora attached, for their health (`/status`).
+   * @example corpus.remoteDatasets().map((r) => r.health().state)
+   */
+  remoteDatasets(): RemoteSearchable[] {
+    return this.remotes.all();
+  }
+
+  /** NOT_SUPPORTED for operations on a remote corpus's data, which stays with its engine. */
+  private refuseRemote(id: string, what: string): void {
+    if (this.remotes.has(id)) {
+      throw new TrainprintError('NOT_SUPPORTED', `dataset "${id}" is a remote corpus: ${what} works on loaded datasets only`);
+    }
   }
 
   /**
@@ -230,7 +264,7 @@ export class Corpus {
       throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `dataset "${storage.id}" has params ${got}, expected ${want}`);
     }
     checkDescriptor(info.descriptor, this.links);
-    if (this.sets.has(info.descriptor.id)) {
+    if (this.sets.has(info.descriptor.id) || this.remotes.has(info.descriptor.id)) {
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${info.descriptor.id}" is already loaded`);
     }
     const ds = new StoredExactDataset(storage, info);
@@ -252,6 +286,8 @@ export class Corpus {
    */
   async copyDataset(from: string, to: string): Promise<DatasetStats> {
     this.assertLive();
+    this.refuseRemote(from, 'copying');
+    this.refuseRemote(to, 'copying');
     const source = this.sets.get(from);
     const target = this.sets.get(to);
     if (!source) throw new TrainprintError('NOT_FOUND', `no dataset "${from}"`);
@@ -282,6 +318,7 @@ export class Corpus {
     descriptor: DatasetDescriptor,
   ): Promise<ExactDataset | PortraitDataset | StoredExactDataset> {
     checkDescriptor(descriptor, this.links);
+    this.refuseRemote(descriptor.id, 'adding documents');
     let ds = this.sets.get(descriptor.id);
     if (ds) {
       const kind = ds instanceof PortraitDataset ? 'portrait' : 'exact';
@@ -311,7 +348,7 @@ export class Corpus {
    */
   datasets(): DatasetStats[] {
     this.assertLive();
-    return [...this.sets.values()].map((d) => d.stats());
+    return [...[...this.sets.values()].map((d) => d.stats()), ...this.remotes.all().map((r) => r.stats())];
   }
 
   /**
@@ -323,6 +360,7 @@ export class Corpus {
    */
   finalizeDataset(id: string): DatasetStats {
     this.assertLive();
+    this.refuseRemote(id, 'finalizing');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof PortraitDataset) d.seal();
@@ -335,7 +373,7 @@ export class Corpus {
    */
   removeDataset(id: string): boolean {
     this.assertLive();
-    const removed = this.sets.delete(id);
+    const removed = this.sets.delete(id) || this.remotes.delete(id);
     if (removed) this.changed(id);
     return removed;
   }
@@ -456,6 +494,11 @@ export class Corpus {
    */
   searchDetailed(query: string, options: SearchOptions = {}): DetailedSearch {
     const core = this.core();
+    const remote = options !== null && typeof options === 'object' ? this.remotes.targets(options.datasets, options.remote) : [];
+    if (remote.length > 0) {
+      throw new TrainprintError('NOT_SUPPORTED', `dataset "${remote[0].config.id}" is a remote corpus and cannot be searched ` +
+        'synchronously: use searchAsync (analyze and score do), or leave it out (option remote: false)');
+    }
     const steps = this.searchSteps(core, query, options, () => performance.now());
     for (let input: unknown; ;) {
       const step = steps.next(input);
@@ -490,10 +533,25 @@ export class Corpus {
       try { return await wait; } finally { paused += performance.now() - at; sliceStart = performance.now(); }
     };
     let sliceStart = performance.now();
+    // the remote corpora are asked at once, while the local search runs
+    const remoteTargets = options !== null && typeof options === 'object' && typeof query === 'string'
+      ? this.remotes.targets(options.datasets, options.remote) : [];
+    const stop = new AbortController();
+    const signal = options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal;
+    const remote = remoteTargets.length > 0
+      ? this.remotes.search(remoteTargets, query, { signal, persist: options.persistRemote === true })
+      : null;
+    remote?.catch(() => undefined); // awaited below; a local failure must not leave it unhandled meanwhile
     const steps = this.searchSteps(core, query, options, () => performance.now() - paused);
     for (let input: unknown; ;) {
-      const step = steps.next(input);
-      if (step.done) return step.value;
+      let step: IteratorResult<Pause | PureWork | Fetch, DetailedSearch>;
+      try {
+        step = steps.next(input);
+      } catch (e) {
+        stop.abort(); // the local search failed: the remote calls end too
+        throw e;
+      }
+      if (step.done) return remote ? withRemote(step.value, await remote) : step.value;
       input = undefined;
       const work = step.value;
       if (work.kind === 'pause') {
@@ -540,7 +598,7 @@ export class Corpus {
     if (options.datasets !== undefined) {
       if (!Array.isArray(options.datasets))
         throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
-      targets = options.datasets.map((id) => {
+      targets = options.datasets.filter((id) => !this.remotes.has(id)).map((id) => {
         const d = this.sets.get(id);
         if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
         return d;
@@ -699,6 +757,7 @@ export class Corpus {
    */
   documentText(datasetId: string, documentId: string): string | null {
     this.assertLive();
+    this.refuseRemote(datasetId, 'reading document texts (a remote match carries its source passage)');
     const d = this.sets.get(datasetId);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${datasetId}"`);
     if (d instanceof PortraitDataset) return null;
@@ -715,6 +774,7 @@ export class Corpus {
    */
   exportDataset(id: string): Uint8Array {
     this.assertLive();
+    this.refuseRemote(id, 'exporting');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof StoredExactDataset) throw notExportable(d);
@@ -735,6 +795,7 @@ export class Corpus {
    */
   exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
     this.assertLive();
+    this.refuseRemote(id, 'exporting');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof StoredExactDataset) throw notExportable(d);
@@ -805,6 +866,7 @@ export class Corpus {
     declaration: DatasetDeclaration,
   ): DatasetStats {
     this.assertLive();
+    this.refuseRemote(id, 'declaring (a remote corpus is declared when it is added)');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof StoredExactDataset) {
@@ -847,6 +909,7 @@ export class Corpus {
   /** The descriptor of a loaded dataset. @throws NOT_FOUND @example corpus.descriptor('books').kb_dataset */
   descriptor(id: string): DatasetDescriptor {
     const d = this.sets.get(id);
+    if (!d && this.remotes.has(id)) return this.remotes.descriptor(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     return d.descriptor;
   }
@@ -859,6 +922,7 @@ export class Corpus {
   /** Drop every dataset (the engine's dispose). */
   clear(): void {
     this.sets.clear();
+    this.remotes.clear();
   }
 }
 
@@ -869,6 +933,33 @@ const DEFAULT_MIN_TOKENS = 8;
 /** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
 const DEFAULT_NEAR = 0.5;
 type ExactDetail = Extract<DatasetSearchDetail, { kind: 'exact' }>;
+
+/** A local search's result with what the remote corpora found: their matches, coverage, counts and reports. */
+function withRemote(local: DetailedSearch, found: RemoteFound): DetailedSearch {
+  const { matches, coverage } = local.result;
+  const near = matches.filter((m) => m.kind === 'near');
+  const remoteMatches = [...found.searches.values()].flatMap((r) => r.matches);
+  const merged = [...mergeRemoteMatches(matches.filter((m) => m.kind !== 'near'), remoteMatches), ...near];
+  const cov = { ...coverage };
+  const details = new Map(local.details);
+  for (const [id, search] of found.searches) {
+    cov[id] = tokenCoverage(search.matches, local.fingerprint);
+    details.set(id, { kind: 'remote', search });
+  }
+  return { ...local, result: { ...local.result, matches: merged, coverage: cov, remote: found.reports }, details };
+}
+
+/** A signal aborted when any of `signals` is (AbortSignal.any where the runtime has it). */
+function AbortSignalAny(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any) return any(signals);
+  const c = new AbortController();
+  for (const x of signals) {
+    if (x.aborted) { c.abort(); break; }
+    x.addEventListener('abort', () => c.abort(), { once: true });
+  }
+  return c.signal;
+}
 const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
 /** Candidate documents aligned per search, and the most a caller may ask for. */

@@ -8,6 +8,7 @@ import type {
   DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, PortraitHit, SearchMatch,
 } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
+import type { RemoteCorpusReport, RemoteSearch } from './remote-types.js';
 import type { Offload } from './work.js';
 
 /** Options of {@link Corpus.search} (`engine.search`). */
@@ -52,6 +53,15 @@ export interface SearchOptions {
    * @default 2000
    */
   readonly alignBudgetMs?: number;
+  /**
+   * Search the remote corpora too (`addRemoteDataset`; the async search only: the sync one refuses them). false
+   * keeps the text on this machine. @default true
+   */
+  readonly remote?: boolean;
+  /** Cancels the calls to remote corpora in flight; their reports then say `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Keep the remote corpora's answers in the engine's store as well (scores and monitors re-check works). @default false */
+  readonly persistRemote?: boolean;
 }
 
 /**
@@ -119,7 +129,8 @@ export type DatasetSearchDetail =
     /** The aligned passages' content-word evidence (none when nothing was aligned). */
     readonly aligned: AlignedEvidence;
   }
-  | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] };
+  | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] }
+  | { readonly kind: 'remote'; readonly search: RemoteSearch };
 
 /** Result of {@link Corpus.search} (`engine.search`). */
 export interface SearchResult {
@@ -136,6 +147,11 @@ export interface SearchResult {
   readonly query_tokens: number;
   /** What the alignment stage did. */
   readonly alignment: AlignmentReport;
+  /**
+   * Every remote corpus the search consulted, with its outcome (`searched`, `unreachable`, `rate_limited`,
+   * `budget_exhausted`, …), the calls it made and what was sent where; absent when none was.
+   */
+  readonly remote?: RemoteCorpusReport[];
 }
 
 /** Documents to add: any Iterable or AsyncIterable of `{ id, text, meta? }`. */

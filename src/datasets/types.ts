@@ -51,7 +51,8 @@ export interface DatasetDocument {
 export interface DatasetStats {
   readonly id: string;
   readonly name: string | undefined;
-  readonly kind: 'exact' | 'portrait';
+  /** `'remote'`: a corpus searched through an engine's API (`addRemoteDataset`); its sizes are the index's published ones. */
+  readonly kind: 'exact' | 'portrait' | 'remote';
   readonly documents: number;
   /** Word tokens over all documents. */
   readonly tokens: number;
@@ -83,6 +84,16 @@ export interface DatasetStats {
    * PostgreSQL (`createPostgresDataset`); absent otherwise.
    */
   readonly storage?: 'postgres';
+  /**
+   * Remote only: the engine, its endpoint and the index searched (`addRemoteDataset`); `declared` is false when the
+   * dataset's `kb_dataset` comes from the knowledge base's table of public indexes, true when the caller gave it.
+   */
+  readonly remote?: {
+    readonly engine: 'infini-gram' | 'infini-gram-mini';
+    readonly endpoint: string;
+    readonly index: string;
+    readonly declared: boolean;
+  };
   /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */
   readonly fpr?: number;
   /** Portrait only: number of filters in the chain (1 unless the dataset grew after a seal). */
@@ -195,8 +206,50 @@ export interface NearMatch extends DocumentMatchFields {
   readonly score: number;
 }
 
+/**
+ * A reused passage found in a remote corpus (an infini-gram or infini-gram mini index): the query span, the
+ * document as the engine names it, and the span in the window of the document text the engine returned,
+ * where the passage was aligned with the query (the compare algorithm). `count` says how often the span
+ * that led to the document occurs in the corpus.
+ */
+export interface RemoteMatch extends DocumentMatchFields {
+  readonly kind: 'remote';
+  /** The engine's document number, as a string (`doc_ix`). */
+  readonly document_id: string;
+  /** Alignment similarity (tf-idf cosine of the two passages; 1 for a word-for-word copy). */
+  readonly score: number;
+  /** As {@link ExactMatch.reuse}: remote passages are reported only when verbatim or edited. */
+  readonly reuse: ReuseKind;
+  /** Share of the passage's query words in word runs (≥ 3 words) shared with the source passage. */
+  readonly similarity: number;
+  /** Always true: the spans come from aligning the query with the returned document text. */
+  readonly aligned: true;
+  /** The engine's document number and the shard it lies in. */
+  readonly doc_ix: number;
+  readonly shard: number;
+  /** Length of the whole document: tokens (infini-gram) or bytes (infini-gram mini). */
+  readonly doc_length: number;
+  /**
+   * The source passage as the engine returned it: `source_start`/`source_end` are offsets into the window of
+   * the document text the engine sent, not into the whole document, so the text is kept with the match.
+   */
+  readonly source_text: string;
+  /** The span of the query whose occurrences led to the document: `count` is its corpus count. */
+  readonly count_start: number;
+  readonly count_end: number;
+  /** How often that span occurs in the corpus (a number beyond 2^53 is rounded by JSON). */
+  readonly count: number;
+  /**
+   * True when the span occurs so often (≥ the dataset's `boilerplate_count`) that it is text many documents
+   * share (licences, navigation, quotations everyone repeats): reported, but left out of the evidence.
+   */
+  readonly boilerplate: boolean;
+  /** The document's metadata as the index holds it (e.g. the Pile's `{ meta: { pile_set_name } }`); null without. */
+  readonly metadata: Record<string, unknown> | null;
+}
+
 /** One reused passage (or, `kind: 'near'`, one near-duplicate document) found by `search`. */
-export type SearchMatch = ExactMatch | PortraitMatch | NearMatch;
+export type SearchMatch = ExactMatch | PortraitMatch | NearMatch | RemoteMatch;
 
 export interface DocInfo {
   readonly id: string;

@@ -77,6 +77,7 @@ const README_ANALYSIS = {
       + 'corpus evidence, so they are not combined as independent); 0 without sources',
   },
   limitations: ['reference_sample_only', 'paraphrase_not_detectable', 'corpus_evidence_without_model_link'],
+  remote_corpora: [],
   created_at: '2025-06-02T09:30:00.000Z',
 } as const;
 
@@ -233,6 +234,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             + 'same corpus evidence, so they are not combined as independent); 0 without sources',
         },
         limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
+        remote_corpora: [],
         created_at: '2025-06-02T09:30:00.000Z',
       },
     }],

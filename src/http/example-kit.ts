@@ -112,6 +112,7 @@ export const SCORE_EVIDENCE = {
   reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
   factors: ['verbatim_overlap', 'long_verbatim_run'],
   limitations: ['no_model_probe', 'reference_sample_only'],
+  remote_corpora: [],
   evidence: {
     method: 'chunks of 200 words searched in the loaded datasets that sample the model\'s training data; per '
       + 'dataset the chunks\' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × '

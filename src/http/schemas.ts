@@ -9,7 +9,7 @@
  * service's analyze shape, applied to every route; lists sit under a plural name).
  */
 import type { JsonSchema } from './context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../index.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA } from '../index.js';
 import { SCOPES } from './context.js';
 import {
   bool, code, codes, contentType, dateTime, dateTimeOrNull, declarations, int0, jurisdiction, listOf, modelId,
@@ -92,13 +92,14 @@ export const SCORE_RESULT_SCHEMA = ok({
   }),
   factors: codes,
   limitations: codes,
+  remote_corpora: { type: 'array', items: REMOTE_REPORT_SCHEMA, description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went' },
   evidence: object({
     method: str,
     chunk_words: int0,
     datasets: {
       type: 'array',
       items: object({
-        dataset_id: str, kind: { enum: ['exact', 'portrait'] }, kb_dataset: strOrNull, link: { enum: ['kb', 'declared'] },
+        dataset_id: str, kind: { enum: ['exact', 'portrait', 'remote'] }, kb_dataset: strOrNull, link: { enum: ['kb', 'declared'] },
         link_certainty: num01, link_reason: str, flagged_chunks: int0, chance: num01, strength: num, confidence: num01, value: num01,
       }),
     },

@@ -9,10 +9,14 @@ import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
 import { knowledgeBase } from '../kb/index.js';
+import { componentOf } from '../kb/corpus-components.js';
+import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
+import { FULL_COVERAGE_STRIDE } from '../../corpus/remote-types.js';
+import type { SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
 import { CALIBRATION, datasetConfidence } from './calibration.js';
-import { chanceEvidence } from './evidence.js';
+import { chanceEvidence, remoteLimitation } from './evidence.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema } from '../../util/schema-check.js';
@@ -41,6 +45,8 @@ interface Checked {
   jurisdiction: Jurisdiction | null;
   optOut: boolean;
   since: Date | null;
+  /** false when the request keeps the content on this machine (`search_remote: false`). */
+  searchRemote: boolean;
   /** The content as UTF-8 when it was encoded to count its bytes (long content), for its work hash. */
   utf8: Uint8Array | null;
 }
@@ -60,7 +66,11 @@ export async function runAnalysis(
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
   const { result: found, details, fingerprint: fp } = await corpus.searchDetailedAsync(
     extracted.text,
-    { datasets: options.datasets, candidates: options.candidates, alignBudgetMs: options.alignBudgetMs },
+    {
+      datasets: options.datasets, candidates: options.candidates, alignBudgetMs: options.alignBudgetMs,
+      // the content leaves the machine only where the caller allows it (request and options both)
+      remote: req.searchRemote && options.remote !== false, signal: options.signal,
+    },
     { sliceMs: options.sliceMs, offload: options.offload },
   );
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
@@ -115,14 +125,19 @@ export async function runAnalysis(
     });
     const membership = cov.membership !== undefined && cov.membership.p_value < 1e-3;
     if (own.length === 0 && !membership) continue;
-    // ---- evidence factors
-    if (detail.kind === 'exact') {
-      const reuse = new Set(passages.map((m) => (m.kind === 'exact' ? m.reuse : 'verbatim')));
+    // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
+    const evidencePassages = passages.filter((m) => m.kind !== 'remote' || !m.boilerplate);
+    if (detail.kind === 'exact' || detail.kind === 'remote') {
+      const reuse = new Set(evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')));
       if (reuse.has('verbatim')) factors.add('verbatim_overlap');
       if (reuse.has('edited')) factors.add('edited_reuse');
       if (reuse.has('paraphrase')) factors.add('reworded_reuse');
+      if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
     }
-    if (detail.kind === 'exact' && passages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
+    if (detail.kind === 'remote') {
+      if (evidencePassages.length > 0) factors.add('remote_corpus_match');
+      if (evidencePassages.length < passages.length) factors.add('remote_boilerplate');
+    }
     if (chance.runs >= 3) factors.add('multiple_independent_runs');
     if (near.length) factors.add('near_duplicate');
     if (detail.kind === 'portrait') {
@@ -132,28 +147,38 @@ export async function runAnalysis(
     }
     // ---- attribution sources of this dataset
     const before = sources.length;
-    const base = { dataset_id: ds.id, declared: true } as const;
-    if (descriptor.kb_dataset !== undefined) {
-      const kbd = kb.dataset(descriptor.kb_dataset);
+    // a public index's corpus comes from the knowledge base's table of indexes, not from anyone's declaration
+    const declaredLink = ds.remote?.declared !== false;
+    const base = { dataset_id: ds.id, declared: declaredLink };
+    const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
+    // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
+    for (const target of kbTargets(descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
+      const kbd = kb.dataset(target.kb);
+      if (target.component) factors.add('remote_corpus_component');
       for (const link of kb.modelsTrainedOn(kbd.id)) {
-        const c = link.certainty;
+        // a crawl taken after a model's release cannot have been its training data; the text was on the web then
+        const late = remoteIndex?.crawl !== undefined && link.model.release_year !== null
+          && link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
+        if (late) factors.add('remote_crawl_after_model_release');
+        const c = round4(link.certainty * (late ? 0.5 : 1));
+        const reason = late ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.` : link.reason;
         sources.push({
           ...base,
           provider: link.model.provider,
           model: link.model.id,
           confidence: round4(conf.p * c),
           confidence_ci_95: [round4(conf.lo * c), round4(conf.hi * c)],
-          training_dataset: kbd.name,
+          training_dataset: target.component ? `${target.component} (${kb.dataset(descriptor.kb_dataset!).name})` : kbd.name,
           kb_dataset: kbd.id,
           link: 'kb',
           link_certainty: c,
-          link_reason: link.reason,
+          link_reason: reason,
           disclosure: link.model.disclosure,
           citations: link.model.sources,
         });
-        factors.add(link.via.length > 1 ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
+        factors.add(link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
         if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
-        if (link.model.disclosure === 'full' && detail.kind === 'exact') factors.add('exact_match_in_open_corpus');
+        if (link.model.disclosure === 'full' && detail.kind !== 'portrait') factors.add('exact_match_in_open_corpus');
         if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) pirated = true;
         if (link.model.release_year !== null) linkedReleaseYears.push(link.model.release_year);
       }
@@ -177,7 +202,7 @@ export async function runAnalysis(
       });
       if (model.release_year !== null) linkedReleaseYears.push(model.release_year);
     }
-    if (sources.length > before) factors.add('declared_dataset_link');
+    if (sources.length > before && declaredLink) factors.add('declared_dataset_link');
     else factors.add('no_documented_model_link');
   }
   await breathe();
@@ -192,6 +217,10 @@ export async function runAnalysis(
     ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
     : [0, 0];
 
+  for (const r of found.remote ?? []) {
+    if (r.outcome !== 'searched') limitations.add(remoteLimitation(r.outcome));
+    if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) limitations.add('remote_corpus_sampled');
+  }
   if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
   if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
   if (corpus.datasets().length === 0) limitations.add('no_datasets_loaded');
@@ -276,8 +305,29 @@ export async function runAnalysis(
         + 'corpus evidence, so they are not combined as independent); 0 without sources',
     },
     limitations: [...limitations],
+    remote_corpora: found.remote ?? [],
     created_at: new Date(createdMs).toISOString(),
   };
+}
+
+/**
+ * The knowledge-base datasets the models are linked through: the dataset's own, or — for a remote corpus whose
+ * matched documents name a component the knowledge base knows — each such component, and the dataset's own for
+ * passages that name none.
+ */
+function kbTargets(
+  kbDataset: string | undefined, remotePassages: readonly SearchMatch[],
+): Array<{ kb: string; component: string | null }> {
+  if (kbDataset === undefined) return [];
+  const out = new Map<string, string | null>();
+  for (const m of remotePassages) {
+    if (m.kind !== 'remote') continue;
+    const c = componentOf(kbDataset, m.metadata);
+    if (c?.kb_dataset) out.set(c.kb_dataset, c.name);
+    else out.set(kbDataset, null);
+  }
+  if (out.size === 0) out.set(kbDataset, null);
+  return [...out].map(([kb, component]) => ({ kb, component }));
 }
 
 /** One source per model: the most confident. Sorted by confidence, then model id. */
@@ -317,7 +367,7 @@ function* checkRequestSteps(request: unknown): Steps<Checked> {
   const since = d?.since === undefined ? null : new Date(d.since);
   return {
     content, type: r.content_type, title: m?.title, author: m?.author, workType: m?.work_type, jurisdiction,
-    optOut: d?.tdm_opt_out === true, since, utf8,
+    optOut: d?.tdm_opt_out === true, since, utf8, searchRemote: r.search_remote !== false,
   };
 }
 

@@ -38,8 +38,19 @@
  *
  * The dataset's chance is then min(1, 2 · min(seed chance, aligned chance)) (Bonferroni over the two).
  *
+ * **Remote corpora** (infini-gram indexes, src/remote/search.ts): the same two statistics over what the engine's
+ * counts give. The places tested are the sampled places of the query (a suffix-match length every few tokens, or
+ * a found tile of words); a hit is a corpus match of ≥ 12 tokens ending there (or a tile found), q the hit rate of
+ * the samples outside every passage — measured on the query against this corpus, so a web-scale corpus, where
+ * more of any text occurs by chance, gives a higher q and weaker evidence for the same passage. Each aligned
+ * passage's samples are its chain; its content-word pairs count against the background of the document window it
+ * was aligned in. Passages whose span occurs ≥ `boilerplate_count` times in the corpus are left out, samples and
+ * all: text that many documents share says nothing about this one.
+ *
  * Strength = −log₁₀(chance), capped at {@link MAX_STRENGTH}.
  */
+import type { RemoteOutcome, RemoteSearch } from '../../corpus/remote-types.js';
+import type { FactorCode } from '../kb/factors.js';
 import type { DatasetSearchDetail } from '../../corpus/types.js';
 import { binomialUpperTail, poissonUpperTail } from '../../stats/binomial.js';
 
@@ -84,9 +95,46 @@ export interface AlignedChance {
 /** Closed-form chance of a dataset's search result (see the module comment). */
 export function chanceEvidence(detail: DatasetSearchDetail): ChanceEvidence & { aligned?: AlignedChance } {
   if (detail.kind === 'portrait') return portraitChance(detail.search);
+  if (detail.kind === 'remote') return remoteChance(detail.search);
   const seeds = exactChance(detail.search);
   if (detail.aligned.passages.length === 0) return seeds;
   const aligned = alignedChance(detail.aligned);
+  const chance = Math.min(1, 2 * Math.min(seeds.chance, aligned.chance));
+  return { ...seeds, runs: seeds.runs + aligned.passages.length, chance, strength: strengthOf(chance), aligned };
+}
+
+/**
+ * A remote corpus's chance (src/remote/search.ts gives the counts), in the form of an exact dataset's: its samples
+ * are the places tested, each evidence passage's samples a chain of hits, and its aligned passages' content-word
+ * pairs are counted against their document window's background. With `range` (a UTF-16 span of the query), only
+ * the samples inside it and the passages that overlap it: a chunk's part of a search of the whole work (score).
+ */
+export function remoteChance(s: RemoteSearch, range?: readonly [number, number]): ChanceEvidence & { aligned?: AlignedChance } {
+  const [from, to] = range ?? [0, Infinity];
+  const keep: number[] = [];
+  for (let i = 0; i < s.samples.at.length; i++) if (s.samples.at[i] > from && s.samples.at[i] <= to) keep.push(i);
+  const hitAt = Uint8Array.from(keep, (i) => s.samples.hit[i]);
+  const at = keep.map((i) => s.samples.at[i]);
+  const passages = s.passages.filter((p) => p.query_start < to && from < p.query_end);
+  const chains = passages.map((p) => {
+    let first = -1, shingles = 0, hits = 0;
+    at.forEach((x, k) => {
+      if (x <= p.query_start || x > p.query_end) return;
+      if (first < 0) first = k;
+      shingles++;
+      hits += hitAt[k];
+    });
+    return { first: Math.max(0, first), shingles, hits };
+  }).filter((c) => c.shingles > 0);
+  let hits = 0;
+  for (const h of hitAt) hits += h;
+  const seeds = exactChance({ tested: hitAt.length, hits, hitAt, chains });
+  if (passages.length === 0) return seeds;
+  const aligned = alignedChance({
+    documents: new Set(passages.map((p) => p.window)).size,
+    queryPairs: s.queryPairs,
+    passages: passages.map((p) => ({ pairs: p.pairs, shared: p.shared, background: p.background })),
+  });
   const chance = Math.min(1, 2 * Math.min(seeds.chance, aligned.chance));
   return { ...seeds, runs: seeds.runs + aligned.passages.length, chance, strength: strengthOf(chance), aligned };
 }
@@ -105,7 +153,10 @@ function alignedChance(e: Extract<DatasetSearchDetail, { kind: 'exact' }>['align
   };
 }
 
-function exactChance(s: Extract<DatasetSearchDetail, { kind: 'exact' }>['search']): ChanceEvidence {
+/** What the exact statistic reads of a search: places tested, hits, the hit of each place, the chains. */
+type ChainCounts = Pick<Extract<DatasetSearchDetail, { kind: 'exact' }>['search'], 'tested' | 'hits' | 'hitAt' | 'chains'>;
+
+function exactChance(s: ChainCounts): ChanceEvidence {
   const m = s.tested;
   // Independent runs: the same query passage found in several documents (a text copied across
   // the corpus) is one piece of evidence, not many — keep the most surprising chain of each
@@ -151,6 +202,19 @@ function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['s
 }
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** The limitation code of a remote corpus's outcome other than `searched` (analyze and score list it). */
+export function remoteLimitation(outcome: Exclude<RemoteOutcome, 'searched'>): FactorCode {
+  return REMOTE_OUTCOME_CODE[outcome];
+}
+const REMOTE_OUTCOME_CODE: Readonly<Record<Exclude<RemoteOutcome, 'searched'>, FactorCode>> = {
+  unreachable: 'remote_corpus_unreachable',
+  rate_limited: 'remote_corpus_rate_limited',
+  budget_exhausted: 'remote_corpus_budget_exhausted',
+  rejected: 'remote_corpus_error',
+  invalid_response: 'remote_corpus_error',
+  cancelled: 'remote_corpus_cancelled',
+};
 
 function strengthOf(chance: number): number {
   return chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));

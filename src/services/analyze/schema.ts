@@ -50,8 +50,67 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
   } as const;
 };
 
-/** Schema of one search match (exact, near or portrait). */
-export const MATCH_SCHEMA = { oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait')] } as const;
+/** A match in a remote corpus (see `RemoteMatch`): the document as the engine names it, spans in its returned window. */
+const REMOTE_MATCH = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'dataset_id', 'document_id', 'query_start', 'query_end', 'source_start', 'source_end', 'kind', 'tokens', 'score', 'reuse',
+    'similarity', 'aligned', 'doc_ix', 'shard', 'doc_length', 'source_text', 'count_start', 'count_end', 'count', 'boilerplate',
+    'metadata',
+  ],
+  properties: {
+    dataset_id: { type: 'string' },
+    document_id: { type: 'string', description: 'The engine\'s document number (`doc_ix`) as a string' },
+    query_start: offset,
+    query_end: offset,
+    source_start: { ...offset, description: 'Offset into `source_text`\'s window as the engine returned it (see `source_text`)' },
+    source_end: offset,
+    kind: { const: 'remote' },
+    tokens: { type: 'integer', minimum: 0 },
+    score: num01,
+    ...EXACT_ONLY,
+    doc_ix: { type: 'integer', minimum: 0 },
+    shard: { type: 'integer', minimum: 0 },
+    doc_length: { type: 'integer', minimum: 0, description: 'Tokens (infini-gram) or bytes (infini-gram mini) of the whole document' },
+    source_text: { type: 'string', description: 'The source passage as the engine returned it' },
+    count_start: offset,
+    count_end: offset,
+    count: { type: 'number', minimum: 0, description: 'How often the query span [count_start, count_end) occurs in the corpus' },
+    boilerplate: { type: 'boolean', description: 'The span occurs at least `boilerplate_count` times: shown, left out of the evidence' },
+    metadata: { type: ['object', 'null'], description: 'The document\'s metadata as the index holds it (e.g. the Pile\'s `meta.pile_set_name`)' },
+  },
+} as const;
+
+/** What one remote corpus did in a search (`RemoteCorpusReport`). */
+export const REMOTE_REPORT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'dataset_id', 'engine', 'endpoint', 'index', 'outcome', 'message', 'calls', 'cached', 'budget', 'ms', 'samples',
+    'sampled_every', 'unit', 'documents', 'matches',
+  ],
+  properties: {
+    dataset_id: { type: 'string' },
+    engine: { enum: ['infini-gram', 'infini-gram-mini'] },
+    endpoint: { type: 'string', description: 'Where the content was sent' },
+    index: { type: 'string' },
+    outcome: { enum: ['searched', 'unreachable', 'rate_limited', 'budget_exhausted', 'rejected', 'invalid_response', 'cancelled'] },
+    message: { type: ['string', 'null'] },
+    calls: { type: 'integer', minimum: 0 },
+    cached: { type: 'integer', minimum: 0 },
+    budget: { type: 'integer', minimum: 0 },
+    ms: { type: 'number', minimum: 0 },
+    samples: { type: 'integer', minimum: 0 },
+    sampled_every: { type: 'integer', minimum: 0 },
+    unit: { enum: ['tokens', 'words'] },
+    documents: { type: 'integer', minimum: 0 },
+    matches: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+/** Schema of one search match (exact, near, portrait or remote). */
+export const MATCH_SCHEMA = { oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait'), REMOTE_MATCH] } as const;
 
 /** Schema of the `analyze` request. */
 export const ANALYZE_REQUEST_SCHEMA = {
@@ -65,6 +124,10 @@ export const ANALYZE_REQUEST_SCHEMA = {
     content_type: {
       enum: ['text', 'markdown', 'html'],
       description: 'Markup is reduced to its readable text; spans point into `content`.',
+    },
+    search_remote: {
+      type: 'boolean',
+      description: 'false keeps the content on this server: the remote corpora the server is configured with (sent the text to their engines) are left out. Default true.',
     },
     metadata: {
       type: 'object',
@@ -97,7 +160,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
     'success', 'analysis_id', 'fingerprint', 'confidence', 'confidence_ci_95', 'potential_matches', 'corpus_evidence',
     'estimated_revenue',
     'attribution_sources', 'risk_assessment', 'next_steps', 'content_type', 'work_hash', 'tokens', 'matches', 'coverage',
-    'evidence', 'limitations', 'created_at',
+    'evidence', 'limitations', 'remote_corpora', 'created_at',
   ],
   properties: {
     success: { const: true },
@@ -120,7 +183,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
               required: ['dataset_id', 'kind', 'kb_dataset', 'chance', 'strength'],
               properties: {
                 dataset_id: { type: 'string' },
-                kind: { enum: ['exact', 'portrait'] },
+                kind: { enum: ['exact', 'portrait', 'remote'] },
                 kb_dataset: { type: ['string', 'null'] },
                 chance: num01,
                 strength: { type: 'number', minimum: 0 },
@@ -275,7 +338,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
             required: ['dataset_id', 'kind', 'kb_dataset', 'declared_models', 'matches', 'documents', 'near_duplicates', 'coverage', 'longest_run', 'tested', 'found', 'background_rate', 'runs', 'chance', 'strength', 'confidence', 'confidence_ci_95'],
             properties: {
               dataset_id: { type: 'string' },
-              kind: { enum: ['exact', 'portrait'] },
+              kind: { enum: ['exact', 'portrait', 'remote'] },
               kb_dataset: { type: ['string', 'null'] },
               declared_models: strings,
               matches: { type: 'integer', minimum: 0 },
@@ -324,6 +387,10 @@ export const ANALYSIS_RESULT_SCHEMA = {
       },
     },
     limitations: { type: 'array', items: code },
+    remote_corpora: {
+      type: 'array', items: REMOTE_REPORT_SCHEMA,
+      description: 'Every remote corpus consulted (the content was sent to its endpoint) and how its search went',
+    },
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;

@@ -11,6 +11,7 @@ import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
 import type { DatasetCoverage, SliceOptions } from '../../corpus/types.js';
+import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import type { AlignedChance, ChanceEvidence } from './evidence.js';
 
 export type { Declarations, WorkType } from '../../types.js';
@@ -45,6 +46,13 @@ export interface AnalyzeOptions extends SliceOptions {
    * `alignment_budget_exhausted` in its limitations. @default 2000
    */
   readonly alignBudgetMs?: number;
+  /**
+   * Search the remote corpora the engine has (`addRemoteDataset`): false keeps the content on this machine (so does
+   * the request's `search_remote: false`). @default true
+   */
+  readonly remote?: boolean;
+  /** Cancels the remote corpora's calls in flight (a server passes the request's signal). */
+  readonly signal?: AbortSignal;
   /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
   readonly records?: AlongsideRecords;
   /**
@@ -75,7 +83,10 @@ export interface AttributionSource {
   readonly dataset_id: string;
   /** `'kb'`: the model's documentation names the dataset; `'declared'`: the dataset descriptor lists the model. */
   readonly link: 'kb' | 'declared';
-  /** Always true today: which corpus an indexed dataset samples is the user's declaration. */
+  /**
+   * True when which corpus the dataset samples is the user's declaration (every local dataset); false for a public
+   * remote index, which the knowledge base itself links to its corpus.
+   */
   readonly declared: boolean;
   /** Probability that the model trained on the dataset, from documentation alone. */
   readonly link_certainty: number;
@@ -89,7 +100,7 @@ export interface AttributionSource {
 /** How one dataset's confidence was computed: the chance statistic (./evidence.ts) and its calibration. */
 export interface DatasetEvidence extends ChanceEvidence {
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait';
+  readonly kind: 'exact' | 'portrait' | 'remote';
   readonly kb_dataset: string | null;
   readonly declared_models: readonly string[];
   /** Passage matches (exact or portrait). */
@@ -141,7 +152,7 @@ export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number }
 export interface CorpusEvidence {
   readonly strongest: {
     readonly dataset_id: string;
-    readonly kind: 'exact' | 'portrait';
+    readonly kind: 'exact' | 'portrait' | 'remote';
     readonly kb_dataset: string | null;
     readonly chance: number;
     readonly strength: number;
@@ -203,5 +214,7 @@ export interface AnalysisResult {
     readonly combination: string;
   };
   readonly limitations: string[];
+  /** Every remote corpus consulted — the content was sent to its endpoint — and how its search went (empty: none). */
+  readonly remote_corpora: RemoteCorpusReport[];
   readonly created_at: string;
 }

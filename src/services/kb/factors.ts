@@ -39,6 +39,8 @@ const TRAPS = 'Meeus et al. 2024, Copyright Traps (arXiv:2402.09363)';
 const DUAN = 'Duan et al. 2024 (arXiv:2402.07841)';
 const MINK = 'Shi et al. 2024, Min-K% (arXiv:2310.16789)';
 const DI = 'Maini et al. 2024, LLM Dataset Inference (arXiv:2406.06443)';
+const INFINIGRAM = 'Liu et al. 2024, Infini-gram (arXiv:2401.17377); Xu et al. 2025, Infini-gram mini (arXiv:2506.12229)';
+const OLMOTRACE = 'Liu et al. 2025, OLMoTrace (arXiv:2504.07096)';
 const KB_DOCS = 'model cards and papers in the knowledge base (sources per model)';
 const DSM = 'Directive (EU) 2019/790';
 const AI_ACT = 'Regulation (EU) 2024/1689';
@@ -64,6 +66,8 @@ const ROWS = [
   ['near_duplicate', 'evidence', 'The whole content is a near-duplicate of an indexed document (estimated Jaccard of word 5-gram sets ≥ the near threshold).', 'engine.search, MinHash-LSH'],
   ['portrait_membership', 'evidence', 'The content\'s n-grams are in a portrait dataset more often than the filter\'s false-positive rate allows by chance (p < 0.001), or a run of hits is reported as a match.', 'engine.search, portrait datasets'],
   ['exact_match_in_open_corpus', 'evidence', 'The text is found in an open corpus that a model documents training on: the strongest statement corpus access allows.', PORTRAITS + '; Liu et al. 2024, Infini-gram (arXiv:2401.17377)'],
+  ['remote_corpus_match', 'evidence', 'A passage of the content occurs in a remote training corpus searched through its engine (an infini-gram index): found from the corpus\'s own counts and aligned with the document text the engine returned (`matches[].kind` = `remote`).', INFINIGRAM + '; ' + OLMOTRACE],
+  ['remote_boilerplate', 'evidence', 'A passage matched in a remote corpus occurs there at least `boilerplate_count` times (licences, navigation text, quotations everyone repeats): it is shown (`boilerplate: true`) but left out of the evidence, because text that many documents share says nothing about this one.', OLMOTRACE + ' (spans of common text are dropped)'],
   ['verbatim_extraction_verified', 'evidence', 'A model reproduced a span of the work verbatim (≥ 50 words) when prompted with its prefix.', CARLINI21 + '; ' + CARLINI23],
   ['trap_sequence_detected', 'evidence', 'A canary/trap sequence embedded in the work behaves as seen by the model.', TRAPS],
   // ---- attribution
@@ -73,6 +77,8 @@ const ROWS = [
   ['training_data_undisclosed', 'limitation', 'Models whose training data is undisclosed (e.g. openai/gpt-4, anthropic/claude-opus-4) cannot be linked by corpus evidence; only behavioural probes apply to them.', KB_DOCS + ' (e.g. GPT-4 Technical Report, arXiv:2303.08774); ' + CARLINI21 + '; ' + DUAN],
   ['model_training_data_undisclosed', 'limitation', 'The target model discloses no training data, so no corpus evidence can link it.', KB_DOCS + '; ' + DUAN],
   ['dataset_excluded_by_provider', 'attribution', 'A model documents having removed the matched dataset (e.g. "The Pile (without Books3)"), so it is not linked.', KB_DOCS + ' (e.g. the stabilityai/stablelm-3b-4e1t model card)'],
+  ['remote_corpus_component', 'attribution', 'A document matched in a remote corpus names its component in its metadata (e.g. the Pile\'s `pile_set_name` Books3), and the models are linked through that component.', 'The Pile (Gao et al. 2020, arXiv:2101.00027) Table 1; RedPajama and Dolma dataset cards; ' + KB_DOCS],
+  ['remote_crawl_after_model_release', 'attribution', 'The match is in a Common Crawl snapshot taken after the linked model\'s release: the text was on the web then, but only an earlier crawl could have been in its training data, so the link counts half.', 'Common Crawl snapshot dates; ' + KB_DOCS],
   ['declared_dataset_link', 'attribution', 'The link from an indexed dataset to a knowledge-base dataset or to models is the user\'s declaration, not a fact the library checked.', 'dataset descriptor (kb_dataset, models)'],
   ['no_documented_model_link', 'attribution', 'Evidence was found in a dataset that no model documents training on and no declaration links to a model.', 'knowledge base'],
   ['corpus_evidence_without_model_link', 'limitation', 'The content is in a loaded dataset beyond chance (strength ≥ 6, chance ≤ 10⁻⁶), but no model is documented or declared to have trained on that dataset, so `confidence` (that a model trained on it) stays 0; `corpus_evidence` gives the evidence.', 'knowledge base; engine.search'],
@@ -86,6 +92,12 @@ const ROWS = [
   ['alignment_budget_exhausted', 'limitation', 'The alignment stage ran out of its time budget before all candidate documents were aligned; the rest report exact seed runs only (`SearchOptions.alignBudgetMs`).', 'engine.search'],
   ['portrait_no_positions', 'limitation', 'A portrait says that passages are in its corpus, not in which document or where.', 'src/datasets/portrait.ts'],
   ['paraphrase_not_detectable', 'limitation', 'Reworded reuse is found only where the rewording keeps exact 5-grams or nearby pairs of content words of the source (then it is aligned: `reuse` = `paraphrase`); a free paraphrase keeps neither, and the confidence rests on exact seed evidence only (LLM paraphrases of indexed passages: recall 0.44 on the dev data before alignment).', 'bench/results/eval-retrieval.json'],
+  ['remote_corpus_unreachable', 'limitation', 'A remote corpus did not answer (no connection, timeouts, server errors after retries, or the search deadline passed): its part of the evidence is missing or partial, which is not evidence of absence (`remote_corpora[].outcome`).', INFINIGRAM + ' (the services ask clients to retry; no uptime is guaranteed)'],
+  ['remote_corpus_rate_limited', 'limitation', 'A remote corpus refused calls for their rate (HTTP 429) after retries honouring Retry-After: its part of the evidence is missing or partial.', INFINIGRAM],
+  ['remote_corpus_budget_exhausted', 'limitation', 'A remote corpus\'s search spent its call budget before it had asked everything it planned (retries count): its part of the evidence is partial.', 'src/remote/search.ts (call budget)'],
+  ['remote_corpus_error', 'limitation', 'A remote corpus refused the requests (an unknown index, a limit) or answered something its API does not document: its part of the evidence is missing.', INFINIGRAM],
+  ['remote_corpus_cancelled', 'limitation', 'The request was cancelled while a remote corpus was being searched: its part of the evidence is partial.', 'src/remote/search.ts'],
+  ['remote_corpus_sampled', 'limitation', 'The content is longer than a remote corpus\'s call budget samples at its closest spacing, so it was sampled more sparsely (`remote_corpora[].sampled_every`): shorter copied passages may be missed there.', 'src/remote/search.ts (call budget)'],
   ['model_datasets_not_indexed', 'limitation', 'None of the loaded datasets samples a training dataset of the target model (by the knowledge base or a declaration), so no corpus evidence about it could be looked for.', 'knowledge base; dataset descriptors'],
   ['work_text_not_registered', 'limitation', 'The work was registered by fingerprint only; without its text it cannot be split into chunks and searched.', 'registerWork'],
   ['no_model_probe', 'limitation', 'No model was queried: this analysis uses reference corpora and documentation only (memorization probes are separate operations).', DI + '; ' + CARLINI23],

@@ -188,6 +188,9 @@ export async function evaluateMonitors(
     for (const model of models) {
       const s = await deps.score({ work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache);
       const prev = m.last[model];
+      // a remote corpus that could not be searched (outage, rate limit, budget) is no evidence of absence: this
+      // model's last evaluation stands, and the next evaluation asks again
+      if ((s.remote_corpora ?? []).some((r) => r.outcome !== 'searched')) continue;
       const datasets = s.evidence.datasets.filter((d) => d.flagged_chunks > 0).map((d) => d.dataset_id);
       const now = new Date().toISOString();
       const data = {

@@ -33,7 +33,10 @@ import { resolveOptions } from '../../fingerprint/options.js';
 import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
-import { chanceEvidence, MAX_STRENGTH } from '../analyze/evidence.js';
+import { chanceEvidence, MAX_STRENGTH, remoteChance, remoteLimitation } from '../analyze/evidence.js';
+import { FULL_COVERAGE_STRIDE, type RemoteCorpusReport, type RemoteSearch } from '../../corpus/remote-types.js';
+import { componentOf } from '../kb/corpus-components.js';
+import { remoteIndex } from '../kb/remote-indexes.js';
 import { assessRisk, type RiskResult } from '../analyze/risk.js';
 import { chooseWorkType } from '../analyze/revenue.js';
 import { knowledgeBase } from '../kb/index.js';
@@ -82,7 +85,7 @@ export interface ChunkEvidence {
 /** One linked dataset's part of the score. */
 export interface ScoreDatasetEvidence {
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait';
+  readonly kind: 'exact' | 'portrait' | 'remote';
   readonly kb_dataset: string | null;
   readonly link: 'kb' | 'declared';
   readonly link_certainty: number;
@@ -122,6 +125,8 @@ export interface ScoreResult {
   readonly factors: FactorCode[];
   /** What could not be checked. */
   readonly limitations: FactorCode[];
+  /** Every remote corpus consulted for the work — its text was sent to the endpoint — and how its search went. */
+  readonly remote_corpora: RemoteCorpusReport[];
   readonly evidence: {
     readonly method: string;
     readonly chunk_words: number;
@@ -134,7 +139,7 @@ export interface ScoreResult {
 
 interface Linked {
   id: string;
-  kind: 'exact' | 'portrait';
+  kind: 'exact' | 'portrait' | 'remote';
   kb: string | null;
   link: 'kb' | 'declared';
   certainty: number;
@@ -187,19 +192,51 @@ export async function scoreWork(
   if (text === null) limitations.add('work_text_not_registered');
 
   const chunks = text === null ? [] : await chunkText(deps.fingerprint, text, run.offload);
+  /** Per chunk and remote dataset: what the search of the whole work gave (when no cache is passed). */
+  const remoteChunks: ChunkCache = new Map();
+  /** What each remote corpus's search did (the work's text was sent to its endpoint). */
+  const remoteReports: RemoteCorpusReport[] = [];
   const n = chunks.length;
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
   // chances[d][i]: chunk i against linked dataset d
   const chances = linked.map(() => new Float64Array(n).fill(1));
   const longest = linked.map(() => new Int32Array(n));
   const flagged = linked.map(() => new Uint8Array(n));
+  // a remote corpus is searched once for the whole work (its call budget is the text's), then read per chunk
+  for (let d = 0; d < linked.length && text !== null; d++) {
+    const l = linked[d];
+    if (l.kind !== 'remote' || n === 0 || cache?.has(`${work.work_id}\u0000${0}\u0000${l.id}`)) continue;
+    const { result, details } = await deps.corpus.searchDetailedAsync(
+      text, { datasets: [l.id], persistRemote: true }, { sliceMs },
+    );
+    for (const r of result.remote ?? []) {
+      remoteReports.push(r);
+      if (r.outcome !== 'searched') limitations.add(remoteLimitation(r.outcome));
+      if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) limitations.add('remote_corpus_sampled');
+    }
+    const detail = details.get(l.id);
+    if (detail?.kind !== 'remote') continue;
+    const search = forModel(detail.search, l.kb, model, factors);
+    for (let i = 0; i < n; i++) {
+      const { start, end } = chunks[i];
+      const own = search.matches.filter((m) => !m.boilerplate && m.query_start < end && start < m.query_end);
+      const e = {
+        chance: remoteChance(search, [start, end]).chance,
+        flagged: own.length > 0,
+        longest: own.filter((m) => m.reuse === 'verbatim').reduce((x, m) => Math.max(x, m.tokens), 0),
+      };
+      remoteChunks.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
+      cache?.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
+    }
+  }
   let sliceStart = performance.now();
   for (let i = 0; i < n; i++) {
     let chunk: string | null = null;
     for (let d = 0; d < linked.length; d++) {
       const l = linked[d];
       const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
-      let e = cache?.get(key);
+      let e = cache?.get(key) ?? remoteChunks.get(key);
+      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0 }; // no text, or not searched
       if (!e) {
         if (performance.now() - sliceStart >= sliceMs) {
           await nextMacrotask();
@@ -269,7 +306,7 @@ export async function scoreWork(
   const shareCi = wilsonInterval(k, n);
 
   // tier
-  const documentedExact = linked.some((l, d) => l.kind === 'exact' && l.link === 'kb' && l.certainty >= 0.85 && longest[d].some((x) => x >= CONFIRM_WORDS));
+  const documentedExact = linked.some((l, d) => l.kind !== 'portrait' && l.link === 'kb' && l.certainty >= 0.85 && longest[d].some((x) => x >= CONFIRM_WORDS));
   let tier: Tier;
   if (documentedExact) tier = 'confirmed';
   else if (n < MIN_CHUNKS_FOR_TIER) tier = 'inconclusive';
@@ -280,7 +317,8 @@ export async function scoreWork(
 
   // factor codes
   if (k > 0) {
-    if (linked.some((l, d) => l.kind === 'exact' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
+    if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
+    if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1))) factors.add('remote_corpus_match');
     if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
     if (k >= 3) factors.add('multiple_independent_runs');
     for (const l of linked) {
@@ -328,6 +366,7 @@ export async function scoreWork(
     },
     factors: [...factors],
     limitations: [...limitations],
+    remote_corpora: remoteReports,
     evidence: {
       method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
       chunk_words: CHUNK_WORDS,
@@ -355,7 +394,12 @@ function linkedDatasets(corpus: CorpusView, model: KbModel): Linked[] {
       const link = kb.modelsTrainedOn(d.kb_dataset, { modality: 'any' }).find((l) => l.model.id === model.id);
       if (link) {
         const pirated = [d.kb_dataset, ...link.via].some((id) => kb.dataset(id).pirated);
-        best = { id: s.id, kind: s.kind, kb: d.kb_dataset, link: 'kb', certainty: link.certainty, reason: link.reason, component: link.via.length > 1, pirated };
+        // a crawl taken after the model's release cannot have been its training data (as in analyze): half
+        const crawl = s.remote ? remoteIndex(s.remote.engine, s.remote.index)?.crawl : undefined;
+        const late = crawl !== undefined && model.release_year !== null && model.release_year < Number(crawl.month.slice(0, 4));
+        const certainty = late ? Math.round(link.certainty * 0.5 * 1e4) / 1e4 : link.certainty;
+        const reason = late ? `${link.reason} The crawl searched (${crawl!.id}) postdates the model's release, so the link counts half.` : link.reason;
+        best = { id: s.id, kind: s.kind, kb: d.kb_dataset, link: 'kb', certainty, reason, component: link.via.length > 1, pirated };
       }
     }
     if ((d.models ?? []).some((m) => m.toLowerCase() === model.id) && (!best || best.certainty < 1)) {
@@ -364,6 +408,26 @@ function linkedDatasets(corpus: CorpusView, model: KbModel): Linked[] {
     if (best) out.push(best);
   }
   return out;
+}
+
+/**
+ * A remote search as it bears on `model`: passages in documents whose corpus component the model documents
+ * removing (the Pile's Books3 for "The Pile (without Books3)") are left out; the others are kept, and the
+ * component link is noted.
+ */
+function forModel(search: RemoteSearch, kbDataset: string | null, model: KbModel, factors: Set<FactorCode>): RemoteSearch {
+  if (kbDataset === null) return search;
+  const kb = knowledgeBase();
+  const dropped = search.matches.filter((m) => {
+    const c = componentOf(kbDataset, m.metadata);
+    if (!c?.kb_dataset) return false;
+    const linked = kb.modelsTrainedOn(c.kb_dataset, { modality: 'any' }).some((l) => l.model.id === model.id);
+    if (linked) factors.add('remote_corpus_component');
+    return !linked;
+  });
+  if (dropped.length === 0) return search;
+  const out = (p: { query_start: number; query_end: number }) => dropped.some((m) => m.query_start === p.query_start && m.query_end === p.query_end);
+  return { ...search, matches: search.matches.filter((m) => !dropped.includes(m)), passages: search.passages.filter((p) => !out(p)) };
 }
 
 /** A work's word tokens: its 1-word shingles, nothing else. */

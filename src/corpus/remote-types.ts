@@ -1,0 +1,176 @@
+/**
+ * Remote corpus datasets: what `engine.addRemoteDataset` takes, and what a search of one gives — the matches,
+ * the counts behind its evidence, and a report of what was asked of whom.
+ */
+import type { RemoteMatch } from '../datasets/types.js';
+
+/** How a transport behaves; every member has a default. */
+export interface TransportOptions {
+  /** Per call, the whole request and body. @default 10_000 */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt of a call (429, 5xx, network errors, timeouts). @default 3 */
+  readonly maxRetries?: number;
+  /** Back-off base: the n-th retry waits up to `retryBaseMs · 2^(n−1)` (full jitter). @default 250 */
+  readonly retryBaseMs?: number;
+  /** Cap on one wait, `Retry-After` included; a longer `Retry-After` ends the call as rate limited. @default 10_000 */
+  readonly maxRetryDelayMs?: number;
+  /** Calls in flight per endpoint in this process. @default 8 */
+  readonly concurrency?: number;
+  /** Calls started per second per endpoint in this process (a token bucket). @default 150 */
+  readonly ratePerSecond?: number;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** @default setTimeout */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Uniform in [0, 1) for the jitter. @default Math.random */
+  readonly random?: () => number;
+}
+
+/** Closest sampling of an infini-gram search, in tokens: texts longer than the budget covers are sampled more sparsely. */
+export const MIN_STRIDE_TOKENS = 16;
+/** Words of an infini-gram mini tile, its closest sampling. */
+export const TILE_WORDS = 10;
+
+/**
+ * The widest sampling at which a 60-word copy (≈ 80 tokens, 6 tiles) still gets ≥ 3 samples: the spacing the
+ * targets are measured at (a 2,000-word text within its budget). Sparser sampling — a text longer than its
+ * budget covers — is a limitation of the result (`remote_corpus_sampled`).
+ */
+export const FULL_COVERAGE_STRIDE: Readonly<Record<'tokens' | 'words', number>> = Object.freeze({ tokens: 24, words: 12 });
+
+/** The engines this client speaks to. */
+export type RemoteEngineKind = 'infini-gram' | 'infini-gram-mini';
+
+/** The public endpoints of the two engines. */
+export const PUBLIC_ENDPOINTS: Readonly<Record<RemoteEngineKind, string>> = Object.freeze({
+  'infini-gram': 'https://api.infini-gram.io/',
+  'infini-gram-mini': 'https://api.infini-gram-mini.io/',
+});
+
+/**
+ * A remote corpus to search (`engine.addRemoteDataset`). Only `id`, `kind` and `index` are required; a public
+ * index of the knowledge base gets its `kb_dataset` from there.
+ * @example { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }
+ */
+export interface RemoteDatasetConfig extends TransportOptions {
+  /** Stable id, 1–200 characters (the `dataset_id` of its matches). */
+  readonly id: string;
+  /** Which engine's API the endpoint speaks. */
+  readonly kind: RemoteEngineKind;
+  /** The engine's URL. @default the public service of `kind` (api.infini-gram.io, api.infini-gram-mini.io) */
+  readonly endpoint?: string;
+  /** The index name the API takes, e.g. `v4_piletrain_llama`, `v2_cc_2025-30`. */
+  readonly index: string;
+  /** The knowledge-base dataset the index's corpus is. @default the knowledge base's entry for a public index; none for others */
+  readonly kb_dataset?: string;
+  /** Models documented to have trained on this corpus (`provider/model`), beyond what the knowledge base links. */
+  readonly models?: readonly string[];
+  readonly name?: string;
+  /**
+   * Calls one search may make: at most `min(maxCalls, 50 + words / 10)` for a text of `words` words
+   * (250 for 2,000 words, 1,000 from 9,500). @default 1000
+   */
+  readonly maxCalls?: number;
+  /** The whole search, all calls together; then it ends with what it has (`remote_corpus_unreachable`). @default 25_000 */
+  readonly deadlineMs?: number;
+  /** A span that occurs at least this often in the corpus is boilerplate: shown, left out of the evidence. @default 1000 */
+  readonly boilerplate_count?: number;
+  /** How long answers kept in the store stay valid (monitors, scores). @default 30 */
+  readonly cacheDays?: number;
+}
+
+/** How a remote corpus's part of a search ended. */
+export type RemoteOutcome =
+  | 'searched'
+  | 'unreachable'
+  | 'rate_limited'
+  | 'budget_exhausted'
+  | 'rejected'
+  | 'invalid_response'
+  | 'cancelled';
+
+/** What a search asked of one remote corpus, and how it went. Every remote corpus consulted has one. */
+export interface RemoteCorpusReport {
+  readonly dataset_id: string;
+  readonly engine: RemoteEngineKind;
+  /** Origin and path of the endpoint the text was sent to. */
+  readonly endpoint: string;
+  readonly index: string;
+  readonly outcome: RemoteOutcome;
+  /** A sentence on a failure (the endpoint and status, never the text sent). */
+  readonly message: string | null;
+  /** Calls made (retries included) and answers taken from the cache instead. */
+  readonly calls: number;
+  readonly cached: number;
+  /** The budget of this search. */
+  readonly budget: number;
+  readonly ms: number;
+  /** Places of the text tested (sampled suffixes or tiles) and how far apart, in tokens (infini-gram) or words (mini). */
+  readonly samples: number;
+  readonly sampled_every: number;
+  readonly unit: 'tokens' | 'words';
+  /** Document windows fetched and aligned. */
+  readonly documents: number;
+  readonly matches: number;
+}
+
+/**
+ * The counts behind a remote corpus's evidence (services/analyze/evidence.ts reads them with the statistics of an
+ * exact dataset: samples as the places tested, each passage's samples as a chain of hits, the aligned passages'
+ * content-word pairs against the background of their window). Boilerplate passages and their samples are left out.
+ */
+export interface RemoteSearch {
+  /** The places tested, in query order: where each sample's match ends (UTF-16) and whether it hit. */
+  readonly samples: { readonly at: Uint32Array; readonly hit: Uint8Array };
+  /** The evidence passages (not boilerplate): query span and content-word counts. */
+  readonly passages: ReadonlyArray<{
+    readonly query_start: number;
+    readonly query_end: number;
+    /** Distinct sampled content-word pairs of the query span, and how many the source passage holds. */
+    readonly pairs: number;
+    readonly shared: number;
+    /** Share of the query's pairs outside every passage that the passage's document window holds. */
+    readonly background: number;
+    /** Which window (document) it was aligned in, 0-based. */
+    readonly window: number;
+  }>;
+  /** Distinct sampled content-word pairs of the whole query. */
+  readonly queryPairs: number;
+  readonly matches: RemoteMatch[];
+  readonly report: RemoteCorpusReport;
+}
+
+/** How one search runs. */
+export interface RemoteSearchOptions {
+  /** Cancels the calls in flight and ends the search (`cancelled`). */
+  readonly signal?: AbortSignal;
+  /** Keep the answers in the engine's store as well (monitors and scores re-check the same work). @default false */
+  readonly persist?: boolean;
+  /** Calls this search may make, below the dataset's own limit. @default from the text's length */
+  readonly maxCalls?: number;
+}
+
+/** Health of a remote corpus's endpoint as this process saw it (`/status`). */
+export interface RemoteHealth {
+  readonly dataset_id: string;
+  readonly engine: RemoteEngineKind;
+  readonly endpoint: string;
+  readonly index: string;
+  /** `ok`: the last call was answered; `degraded`: calls fail now and then; `down`: the last calls got no answer; `unknown`: no call yet. */
+  readonly state: 'ok' | 'degraded' | 'down' | 'unknown';
+  readonly calls: number;
+  readonly failures: number;
+  readonly last_ok_at: string | null;
+  readonly last_failure_at: string | null;
+  readonly last_failure: RemoteOutcome | null;
+  /** Median latency of the last 100 answered calls, ms. */
+  readonly p50_ms: number | null;
+}
+
+/** What a remote dataset is to the corpus: its descriptor and stats, its search and its health. */
+export interface RemoteSearchable {
+  readonly config: RemoteDatasetConfig & { readonly endpoint: string };
+  stats(): import('../datasets/types.js').DatasetStats;
+  search(text: string, options?: RemoteSearchOptions): Promise<RemoteSearch>;
+  health(): RemoteHealth;
+}

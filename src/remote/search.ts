@@ -1,0 +1,645 @@
+/**
+ * A search of one remote corpus, the way OLMoTrace traces a text (Liu et al. 2025, arXiv 2504.07096): find the
+ * stretches of the text that occur verbatim in the corpus, keep the long ones, fetch their documents, and — unlike
+ * OLMoTrace, which shows the exact spans only — align a window of each document with the text locally (the compare
+ * algorithm), so a copied passage comes out with exact character spans on both sides and an edited copy as one
+ * passage with its gaps, not as fragments.
+ *
+ * **infini-gram** (token-level):
+ * 1. *Tokens.* The text goes to the server in pieces of ≤ 900 characters cut at spaces (never holding ` AND ` or
+ *    ` OR `, which the API reads as a CNF query); each piece is an `infgram_prob` query, whose answer gives the
+ *    server's token ids and strings (mapped back to character offsets: ./token-map.ts) and, free, the longest match
+ *    ending at the piece's last token.
+ * 2. *Samples.* Every `stride` tokens an `infgram_prob` of the ids before that place gives the longest suffix that
+ *    occurs in the corpus (`suffix_len`, the engine's binary lifting over counts) and its count: a maximal match
+ *    ending there. The stride is the budget's: 16 tokens when it allows (a 2,000-word text), wider for long texts.
+ *    A match of ≥ {@link HIT_TOKENS} tokens is a hit.
+ * 3. *Regions.* Hits' matches that overlap or lie within {@link GAP_TOKENS} of each other make one region (an
+ *    edited copy's runs); the longest match of a region is looked up with `find` and the window of its first
+ *    occurrence fetched with `get_doc_by_rank`, wide enough for the region and a margin.
+ * **infini-gram mini** (character-level): tiles of {@link TILE_WORDS} words, each a `find` of its exact characters
+ * (a hit when found); consecutive hit tiles make a region, and the rarest tile's occurrence gives the window
+ * (`get_doc_by_rank` with `max_ctx_len` bytes around it).
+ *
+ * 4. *Alignment.* The region's stretch of the text, widened by a margin, is aligned with the window; passages that
+ *    overlap the region and are verbatim or edited (≥ 50 % of their words in shared runs) are the matches. Regions
+ *    that a passage already covers are not fetched again.
+ * 5. *Counts for the evidence* (services/analyze/evidence.ts, the statistics of an exact dataset): the samples
+ *    are the places tested, a passage's samples a chain of hits among them, the samples outside every passage the
+ *    background hit rate; the aligned passages' content-word pairs against the background of their window. A
+ *    passage whose span occurs ≥ `boilerplate_count` times in the corpus is text many documents share: reported,
+ *    but neither it nor its samples enter the evidence.
+ *
+ * The search stays within its call budget and deadline; what it could not ask is said in its report's outcome.
+ */
+import type { Core } from '../core/abi.js';
+import { alignTokens } from '../align/compare.js';
+import { TokenizedText } from '../align/tokens.js';
+import {
+  COMPARE_DEFAULTS, cutAfter, cutBefore, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR, reuseKind, sharedPairs, sharedRuns,
+} from '../corpus/alignment.js';
+import { pairsOfNormalized } from '../corpus/content-pairs.js';
+import {
+  MIN_STRIDE_TOKENS, TILE_WORDS,
+  type RemoteCorpusReport, type RemoteDatasetConfig, type RemoteOutcome, type RemoteSearch, type RemoteSearchOptions,
+} from '../corpus/remote-types.js';
+import type { RemoteMatch } from '../datasets/types.js';
+import type { Store } from '../store/types.js';
+import { normalize } from '../text/normalize.js';
+import {
+  documentByRank, documentByRankMini, find, firstOccurrence, infgramProb, isUtf8Cut, LIMITS, type DocumentWindow, type FindAnswer,
+} from './api.js';
+import { sharedCache, StoreCache } from './cache.js';
+import { mapTokens } from './token-map.js';
+import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
+
+/** A match of at least this many tokens at a sampled place is a hit. */
+export const HIT_TOKENS = 12;
+/** Tokens of the prompt of a sample: its match can be at most this long (longer copies are several samples). */
+export const SAMPLE_WINDOW = 256;
+/** Hit matches this close (tokens) belong to one region. */
+export const GAP_TOKENS = 24;
+/** Tokens of document fetched beyond a region on each side. */
+export const MARGIN_TOKENS = 96;
+/** Characters of the text aligned beyond a region on each side (and of mini document context). */
+export const MARGIN_CHARS = 600;
+/** Characters of a tokenization piece (the APIs take ≤ 1000). */
+const PIECE_CHARS = 900;
+/** Estimated tokens of a piece (the APIs take ≤ 500). */
+const PIECE_TOKENS = 420;
+/** Share of the budget kept for fetching documents. */
+const FOLLOW_UP_SHARE = 0.25;
+/** Fewest calls kept for fetching documents. */
+const FOLLOW_UP_MIN = 16;
+/** Fewest query pairs outside the passages to measure a window's background (as for exact datasets). */
+const MIN_CONTROL_PAIRS = 10;
+
+/** The calls of a 2,000-word text and of a 10,000-word one: 250 and 1,000 (the dataset's `maxCalls` caps it). */
+export function callBudget(words: number, maxCalls: number): number {
+  return Math.max(20, Math.min(maxCalls, Math.floor(50 + words / 10)));
+}
+
+/** What a search needs of its dataset. */
+export interface SearchContext {
+  readonly config: Required<Pick<RemoteDatasetConfig, 'id' | 'kind' | 'index'>> & {
+    readonly endpoint: string; readonly maxCalls: number; readonly deadlineMs: number;
+    readonly boilerplateCount: number; readonly cacheTtlMs: number; readonly concurrency: number;
+  };
+  readonly post: (body: Record<string, unknown>, run: { budget: CallBudget; signal?: AbortSignal }) => Promise<CallAnswer>;
+  readonly core: () => Core;
+  readonly store?: Store;
+}
+
+/** One sampled place: where in the text (the end of its match, UTF-16), whether it hit, and its match. */
+interface Sample {
+  readonly at: number;
+  readonly hit: boolean;
+  /** The match ending here: tokens [start, end) (infini-gram) or the tile's characters (mini). */
+  readonly span: Span | null;
+}
+/** A stretch of the text with a corpus count: token indexes (infini-gram) or characters (mini). */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+  /** UTF-16 span in the text. */
+  readonly q0: number;
+  readonly q1: number;
+  readonly count: number;
+  /** Token ids (infini-gram) or the exact characters (mini) to look it up with. */
+  readonly query: readonly number[] | string;
+  /** Mini: the `find` answer of the tile (its occurrences), asked already. */
+  readonly found?: FindAnswer;
+}
+interface Region {
+  q0: number;
+  q1: number;
+  best: Span;
+  /** Tokens (infini-gram) of the region, for the window's width. */
+  start: number;
+  end: number;
+}
+
+/** The state of one search: its budget, its deadline and cancellation, its counters and its first fatal failure. */
+class Session {
+  readonly budget: CallBudget;
+  readonly signal: AbortSignal;
+  readonly t0 = Date.now();
+  cached = 0;
+  failures = 0;
+  answered = 0;
+  /** The failure that ended the search early (budget, outage, cancellation). */
+  fatal: RemoteCallError | null = null;
+  /** The most recent failure of a call the search could do without. */
+  lastFailure: RemoteCallError | null = null;
+  private readonly deadline: AbortController;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  readonly storeCache: StoreCache | null;
+
+  constructor(private readonly ctx: SearchContext, limit: number, options: RemoteSearchOptions) {
+    this.budget = new CallBudget(limit);
+    this.deadline = new AbortController();
+    this.timer = setTimeout(() => this.deadline.abort(), ctx.config.deadlineMs);
+    (this.timer as { unref?: () => void }).unref?.();
+    this.signal = options.signal ? anySignal([options.signal, this.deadline.signal]) : this.deadline.signal;
+    this.storeCache = options.persist && ctx.store ? new StoreCache(ctx.store, ctx.config.cacheTtlMs) : null;
+    this.callerSignal = options.signal;
+  }
+  private readonly callerSignal: AbortSignal | undefined;
+
+  get stopped(): boolean { return this.fatal !== null || this.signal.aborted; }
+
+  /** One call through the caches. Throws RemoteCallError; marks the search ended on a fatal one. */
+  async call(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.stopped) throw this.fatal ?? this.abortError();
+    const key = `${this.ctx.config.endpoint}\n${JSON.stringify(body)}`;
+    const hit = sharedCache.get(key) ?? (this.storeCache ? await this.storeCache.get(key) : undefined);
+    if (hit) {
+      this.cached++;
+      return hit;
+    }
+    try {
+      const { body: answer } = await this.ctx.post(body, { budget: this.budget, signal: this.signal });
+      this.answered++;
+      sharedCache.set(key, answer, key.length + approxSize(answer));
+      this.storeCache?.put(key, answer);
+      return answer;
+    } catch (e) {
+      const err = e instanceof RemoteCallError ? e : new RemoteCallError('invalid_response', String((e as Error)?.message ?? e));
+      this.failures++;
+      if (err.kind === 'cancelled' && !this.callerSignal?.aborted) {
+        // the deadline, not the caller: the corpus did not answer in time
+        this.fatal ??= new RemoteCallError('unreachable', `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`);
+      } else if (err.kind === 'cancelled' || err.kind === 'budget_exhausted' || (err.kind === 'unreachable' && err.message.includes('not tried again'))) {
+        this.fatal ??= err;
+      } else {
+        this.lastFailure = err;
+      }
+      throw this.fatal ?? err;
+    }
+  }
+
+  private abortError(): RemoteCallError {
+    return this.callerSignal?.aborted
+      ? new RemoteCallError('cancelled', 'the request was cancelled')
+      : new RemoteCallError('unreachable', `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`);
+  }
+
+  /** The outcome: a fatal failure, or most calls failing, or searched. */
+  outcome(): { outcome: RemoteOutcome; message: string | null } {
+    if (this.signal.aborted && !this.fatal) this.fatal = this.abortError();
+    if (this.fatal) return { outcome: this.fatal.kind, message: this.fatal.message };
+    // a search that lost more than a tenth of its calls is not a clean "nothing found"
+    if (this.lastFailure && this.failures > 0.1 * (this.failures + this.answered + this.cached)) {
+      return { outcome: this.lastFailure.kind, message: this.lastFailure.message };
+    }
+    return { outcome: 'searched', message: null };
+  }
+
+  async end(): Promise<void> {
+    clearTimeout(this.timer);
+    // answers already fetched are kept even when the store fails; the search's result does not depend on it
+    await this.storeCache?.flush().catch(() => undefined);
+  }
+}
+
+/**
+ * Search `text` in the remote corpus of `ctx` (see the module comment). Never throws for the corpus's failures:
+ * the report's outcome says what happened and the matches are what was found before it.
+ */
+export async function searchRemote(ctx: SearchContext, text: string, options: RemoteSearchOptions = {}): Promise<RemoteSearch> {
+  const words = countWords(text);
+  const limit = Math.min(options.maxCalls ?? Infinity, callBudget(words, ctx.config.maxCalls));
+  const session = new Session(ctx, limit, options);
+  let found: Found;
+  try {
+    found = ctx.config.kind === 'infini-gram'
+      ? await searchTokens(ctx, session, text)
+      : await searchTiles(ctx, session, text, words);
+  } finally {
+    await session.end();
+  }
+  return evidenceOf(ctx, session, text, found);
+}
+
+/** What the engine-specific part of a search gives. */
+interface Found {
+  readonly samples: Sample[];
+  readonly stride: number;
+  readonly unit: 'tokens' | 'words';
+  readonly passages: Passage[];
+  readonly windows: number;
+}
+/** A document window and the shard it was read from. */
+type ShardWindow = DocumentWindow & { readonly shard: number; readonly count: number };
+/** An aligned passage with the window it was found in. */
+interface Passage {
+  readonly match: RemoteMatch;
+  readonly window: ShardWindow;
+}
+
+// ---------------------------------------------------------------------------------------------- infini-gram
+
+async function searchTokens(ctx: SearchContext, session: Session, text: string): Promise<Found> {
+  const index = ctx.config.index;
+  const post = (body: Record<string, unknown>) => session.call(body).then((b) => ({ body: b, ms: 0 }));
+  // 1. the server's tokens, piece by piece (and a sample at the end of each piece, free)
+  const pieces = textPieces(text);
+  const tokenized = await mapPool(pieces, ctx.config.concurrency, (p) => tokenizePiece(post, index, text, p, 0).catch(() => null));
+  const ids: number[] = [], starts: number[] = [], ends: number[] = [];
+  const pieceSamples: Array<{ e: number; len: number; count: number }> = [];
+  for (const t of tokenized) {
+    if (!t) continue;
+    for (const part of t) {
+      const base = ids.length;
+      for (let k = 0; k < part.ids.length; k++) { ids.push(part.ids[k]); starts.push(part.starts[k]); ends.push(part.ends[k]); }
+      if (part.ids.length >= 2) pieceSamples.push({ e: base + part.ids.length - 1, len: part.suffixLen, count: part.count });
+    }
+  }
+  const T = ids.length;
+  const spanOf = (start: number, end: number, count: number): Span => ({
+    start, end, q0: starts[start], q1: ends[end - 1], count, query: ids.slice(start, end),
+  });
+  // 2. samples every `stride` tokens, within the budget left after the tokens and the documents: planned from
+  // the budget and the pieces, not from the calls made (answers from the cache must not move the samples)
+  const planned = session.budget.limit - pieces.length;
+  const sampleCalls = Math.max(0, planned - followUpReserve(planned));
+  const stride = Math.max(MIN_STRIDE_TOKENS, Math.ceil(T / Math.max(1, sampleCalls)));
+  const taken = new Set(pieceSamples.map((p) => p.e));
+  const places: number[] = [];
+  for (let e = stride; e < T; e += stride) {
+    if (!pieceSamples.some((p) => Math.abs(p.e - e) < stride / 2)) places.push(e);
+  }
+  if (T > 1 && !taken.has(T - 1) && !places.includes(T - 1) && (places.length === 0 || T - 1 - places[places.length - 1] >= stride / 2)) places.push(T - 1);
+  const sampled = await mapPool(places, ctx.config.concurrency, async (e) => {
+    if (session.stopped) return null;
+    try {
+      const a = await infgramProb(post, index, ids.slice(Math.max(0, e - SAMPLE_WINDOW), e + 1));
+      return { e, len: a.suffixLen, count: a.promptCnt };
+    } catch {
+      return null;
+    }
+  });
+  const raw = [...pieceSamples, ...sampled.filter((s): s is { e: number; len: number; count: number } => s !== null)]
+    .sort((x, y) => x.e - y.e);
+  const samples: Sample[] = raw.map(({ e, len, count }) => ({
+    at: ends[e - 1] ?? 0,
+    hit: len >= HIT_TOKENS,
+    span: len > 0 ? spanOf(e - len, e, count) : null,
+  }));
+  // 3. regions of the hits' matches; 4. their documents, aligned
+  const regions = mergeRegions(samples.filter((s) => s.hit).map((s) => s.span!), GAP_TOKENS, (s) => [s.start, s.end]);
+  const fetch = async (r: Region): Promise<ShardWindow | null> => {
+    const span = r.best;
+    const f = await find(post, index, span.query as number[]);
+    const at = firstOccurrence(f);
+    if (!at) return null;
+    const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
+    return documentByRank(post, index, at.s, at.rank, Math.min(LIMITS.maxDispLen, 2 * reach))
+      .then((w) => ({ ...w, shard: at.s, count: f.cnt }));
+  };
+  const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
+  return { samples, stride, unit: 'tokens', passages, windows };
+}
+
+/** One tokenized piece: ids with spans in the text, and the longest match ending at its last token. */
+interface TokenizedPiece { ids: Uint32Array; starts: Uint32Array; ends: Uint32Array; suffixLen: number; count: number }
+
+/**
+ * Tokenize `text.slice(p.start, p.end)` with one `infgram_prob` call; a piece the server finds too long (more than
+ * 500 tokens: characters of several tokens each) is split in two and tried again (at most 4 times deep).
+ */
+async function tokenizePiece(
+  post: (b: Record<string, unknown>) => Promise<CallAnswer>, index: string, text: string, p: { start: number; end: number }, depth: number,
+): Promise<TokenizedPiece[]> {
+  const piece = text.slice(p.start, p.end);
+  try {
+    const a = await infgramProb(post, index, piece);
+    const m = mapTokens(piece, p.start, a.tokenIds, a.tokens);
+    return [{ ids: m.ids, starts: m.starts, ends: m.ends, suffixLen: a.suffixLen, count: a.promptCnt }];
+  } catch (e) {
+    const tooLong = e instanceof RemoteCallError && e.kind === 'rejected' && /limit your input/i.test(e.message);
+    if (!tooLong || depth >= 4 || p.end - p.start < 8) throw e;
+    const mid = cutAt(text, p.start, p.start + Math.floor((p.end - p.start) / 2));
+    const [a, b] = await Promise.all([
+      tokenizePiece(post, index, text, { start: p.start, end: mid.end }, depth + 1),
+      tokenizePiece(post, index, text, { start: mid.next, end: p.end }, depth + 1),
+    ]);
+    return [...a, ...b];
+  }
+}
+
+/**
+ * The text in pieces for tokenization: each ≤ PIECE_CHARS characters and about PIECE_TOKENS tokens, starting at
+ * a word and ending before the space that precedes the next piece (the server's leading space stands for it);
+ * ` AND ` and ` OR ` are never inside a piece (a piece ends before them).
+ */
+export function textPieces(text: string): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  let start = skipSpace(text, 0);
+  while (start < text.length) {
+    let limit = start, est = 0;
+    while (limit < text.length && limit - start < PIECE_CHARS && est < PIECE_TOKENS) {
+      est += text.charCodeAt(limit) < 0x80 ? 0.3 : 3;
+      limit++;
+    }
+    const cnf = /\s(AND|OR)\s/.exec(text.slice(start, limit));
+    if (cnf && cnf.index > 0) limit = start + cnf.index;
+    if (limit >= text.length) {
+      const end = trimEnd(text, start, text.length);
+      if (end > start) out.push({ start, end });
+      break;
+    }
+    const cut = cutAt(text, start, limit);
+    if (cut.end > start) out.push({ start, end: cut.end });
+    start = skipSpace(text, Math.max(cut.next, start + 1));
+  }
+  return out;
+}
+
+/** Where to cut before `limit`: at the last white space after `start` (else at `limit`), and where the next piece starts. */
+function cutAt(text: string, start: number, limit: number): { end: number; next: number } {
+  for (let i = limit; i > start + (limit - start) / 2; i--) {
+    if (/\s/.test(text[i])) return { end: trimEnd(text, start, i), next: i };
+  }
+  let at = limit;
+  if ((text.charCodeAt(at) & 0xfc00) === 0xdc00) at--; // never between the halves of a surrogate pair
+  return { end: at, next: at };
+}
+
+const skipSpace = (text: string, i: number): number => {
+  while (i < text.length && /\s/.test(text[i])) i++;
+  return i;
+};
+const trimEnd = (text: string, start: number, end: number): number => {
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  return end;
+};
+
+// ---------------------------------------------------------------------------------------------- infini-gram mini
+
+async function searchTiles(ctx: SearchContext, session: Session, text: string, wordCount: number): Promise<Found> {
+  const index = ctx.config.index;
+  const post = (body: Record<string, unknown>) => session.call(body).then((b) => ({ body: b, ms: 0 }));
+  const words = wordSpans(text);
+  const tileCalls = Math.max(1, session.budget.limit - followUpReserve(session.budget.limit));
+  const stride = Math.max(TILE_WORDS, Math.ceil(wordCount / tileCalls));
+  const tiles: Array<{ start: number; end: number; q0: number; q1: number }> = [];
+  for (let w = 0; w + Math.min(TILE_WORDS, words.length) <= words.length && words.length > 0; w += stride) {
+    let last = Math.min(words.length, w + TILE_WORDS) - 1;
+    while (last > w && words[last].end - words[w].start > LIMITS.queryChars) last--;
+    tiles.push({ start: w, end: last + 1, q0: words[w].start, q1: Math.min(words[last].end, words[w].start + LIMITS.queryChars) });
+    if (last + 1 >= words.length) break;
+  }
+  const sampled = await mapPool(tiles, ctx.config.concurrency, async (t) => {
+    if (session.stopped) return null;
+    const query = text.slice(t.q0, t.q1);
+    try {
+      const f = await find(post, index, query);
+      const span: Span = { start: t.start, end: t.end, q0: t.q0, q1: t.q1, count: f.cnt, query, found: f };
+      return { at: t.q1, hit: f.cnt > 0, span } as Sample;
+    } catch {
+      return null;
+    }
+  });
+  const samples = sampled.filter((s): s is Sample => s !== null);
+  // consecutive found tiles (at most one tile apart) make a region; its rarest tile gives the document
+  const regions = mergeRegions(samples.filter((s) => s.hit).map((s) => s.span!), stride + TILE_WORDS, (s) => [s.start, s.end], true);
+  const fetch = async (r: Region): Promise<ShardWindow | null> => {
+    const span = r.best;
+    const at = firstOccurrence(span.found!);
+    if (!at) return null;
+    const reach = Math.ceil(1.2 * (Math.max(span.q0 - r.q0, r.q1 - span.q1) + MARGIN_CHARS));
+    // a window cut inside a multi-byte character is refused: one byte less on each side, up to three times
+    for (let shrink = 0; ; shrink++) {
+      try {
+        const w = await documentByRankMini(post, index, span.query as string, at.s, at.rank, Math.min(LIMITS.maxCtxLen, reach) - shrink);
+        return { ...w, shard: at.s, count: span.count };
+      } catch (e) {
+        if (!isUtf8Cut(e) || shrink >= 3) throw e;
+      }
+    }
+  };
+  const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
+  return { samples, stride, unit: 'words', passages, windows };
+}
+
+/** The words of a text (runs of non-space) as UTF-16 spans. */
+function wordSpans(text: string): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const m of text.matchAll(/\S+/g)) out.push({ start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+const countWords = (text: string): number => (text.match(/\S+/g) ?? []).length;
+
+// ---------------------------------------------------------------------------------------------- both engines
+
+const followUpReserve = (left: number): number => Math.min(left, Math.max(FOLLOW_UP_MIN, Math.round(FOLLOW_UP_SHARE * left)));
+
+/**
+ * Spans merged into regions where they overlap or lie within `gap` (in their own units); each region keeps its
+ * longest span as `best` (the rarest, with `rarest`).
+ */
+function mergeRegions(spans: Span[], gap: number, range: (s: Span) => [number, number], rarest = false): Region[] {
+  const sorted = spans.slice().sort((x, y) => range(x)[0] - range(y)[0]);
+  const out: Region[] = [];
+  for (const s of sorted) {
+    const [a, b] = range(s);
+    const last = out.at(-1);
+    if (last && a <= last.end + gap) {
+      last.end = Math.max(last.end, b);
+      last.q0 = Math.min(last.q0, s.q0);
+      last.q1 = Math.max(last.q1, s.q1);
+      const better = rarest
+        ? s.count < last.best.count || (s.count === last.best.count && b - a > last.best.end - last.best.start)
+        : b - a > last.best.end - last.best.start || (b - a === last.best.end - last.best.start && s.count < last.best.count);
+      if (better) last.best = s;
+    } else {
+      out.push({ q0: s.q0, q1: s.q1, best: s, start: a, end: b });
+    }
+  }
+  return out;
+}
+
+/**
+ * Fetch and align the regions, longest first, in waves of the endpoint's concurrency: a region inside a passage an
+ * earlier wave found is not fetched. Stops when the budget cannot pay for another region or the search has ended.
+ */
+async function followUp(
+  ctx: SearchContext, session: Session, text: string, regions: Region[],
+  fetch: (r: Region) => Promise<ShardWindow | null>,
+): Promise<{ passages: Passage[]; windows: number }> {
+  const order = regions.slice().sort((x, y) => (y.best.end - y.best.start) - (x.best.end - x.best.start) || x.q0 - y.q0);
+  const query = new TokenizedText(text);
+  const passages: Passage[] = [];
+  let windows = 0;
+  const covered = (r: Region) => passages.some((p) => p.match.query_start <= r.best.q0 && r.best.q1 <= p.match.query_end);
+  while (order.length > 0 && !session.stopped) {
+    const wave: Region[] = [];
+    while (order.length > 0 && wave.length < ctx.config.concurrency) {
+      const r = order.shift()!;
+      if (!covered(r)) wave.push(r);
+    }
+    if (wave.length === 0) break;
+    const fetched = await Promise.all(wave.map((r) => fetch(r).catch(() => null)));
+    for (let i = 0; i < wave.length; i++) {
+      const w = fetched[i];
+      if (!w) continue;
+      windows++;
+      for (const m of alignRegion(ctx, text, query, wave[i], w)) {
+        if (!passages.some((p) => sameMatch(p.match, m))) passages.push({ match: m, window: w });
+      }
+    }
+  }
+  return { passages: passages.sort((x, y) => x.match.query_start - y.match.query_start), windows };
+}
+
+/** The passages of one region against its document window (verbatim or edited, overlapping the region). */
+function alignRegion(
+  ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow,
+): RemoteMatch[] {
+  if (w.text.length === 0) return [];
+  const q0 = cutBefore(text, r.q0 - MARGIN_CHARS), q1 = cutAfter(text, r.q1 + MARGIN_CHARS);
+  const source = new TokenizedText(w.text);
+  const spans = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
+  const out: RemoteMatch[] = [];
+  for (const s of spans) {
+    const a0 = s.a_start + q0, a1 = s.a_end + q0;
+    if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
+    const queryPassage = text.slice(a0, a1), sourcePassage = w.text.slice(s.b_start, s.b_end);
+    const runs = sharedRuns(queryPassage, sourcePassage);
+    const reuse = reuseKind(runs.similarity);
+    if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
+    out.push({
+      dataset_id: ctx.config.id,
+      document_id: String(w.docIx),
+      query_start: a0,
+      query_end: a1,
+      source_start: s.b_start,
+      source_end: s.b_end,
+      kind: 'remote',
+      tokens: runs.tokens,
+      score: round4(s.score),
+      reuse,
+      similarity: round4(runs.similarity),
+      aligned: true,
+      doc_ix: w.docIx,
+      shard: w.shard,
+      doc_length: w.docLen,
+      source_text: sourcePassage,
+      count_start: r.best.q0,
+      count_end: r.best.q1,
+      count: w.count,
+      boilerplate: w.count >= ctx.config.boilerplateCount,
+      metadata: w.metadata,
+    });
+  }
+  return out;
+}
+
+/** The same passage found twice (two regions of one copy): same document, overlapping query spans. */
+const sameMatch = (x: RemoteMatch, y: RemoteMatch): boolean =>
+  x.doc_ix === y.doc_ix && x.query_start < y.query_end && y.query_start < x.query_end;
+
+/** The counts of the evidence from what was found (see the module comment, step 5). */
+function evidenceOf(ctx: SearchContext, session: Session, text: string, found: Found): RemoteSearch {
+  const matches = found.passages.map((p) => p.match);
+  const boiler = matches.filter((m) => m.boilerplate);
+  // samples of boilerplate passages say nothing either way: left out
+  const samples = found.samples.filter((s) => !boiler.some((m) => m.query_start < s.at && s.at <= m.query_end));
+  const evidence = found.passages.filter((p) => !p.match.boilerplate);
+  const { outcome, message } = session.outcome();
+  const report: RemoteCorpusReport = {
+    dataset_id: ctx.config.id,
+    engine: ctx.config.kind,
+    endpoint: ctx.config.endpoint,
+    index: ctx.config.index,
+    outcome,
+    message,
+    calls: session.budget.used,
+    cached: session.cached,
+    budget: session.budget.limit,
+    ms: Date.now() - session.t0,
+    samples: found.samples.length,
+    sampled_every: found.stride,
+    unit: found.unit,
+    documents: found.windows,
+    matches: matches.length,
+  };
+  return {
+    samples: { at: Uint32Array.from(samples, (s) => s.at), hit: Uint8Array.from(samples, (s) => (s.hit ? 1 : 0)) },
+    ...alignedCounts(text, evidence),
+    matches,
+    report,
+  };
+}
+
+/**
+ * Per evidence passage: the distinct sampled content-word pairs of its query span, how many its source span holds,
+ * and the background of its window: the share of the query's distinct pairs outside every passage that the window
+ * holds (as an exact dataset's aligned passages, src/corpus/alignment.ts).
+ */
+function alignedCounts(text: string, passages: readonly Passage[]): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
+  if (passages.length === 0) return { passages: [], queryPairs: 0 };
+  const q = pairsOfNormalized(normalize(text));
+  const outside = new Set<number>(), all = new Set<number>();
+  for (let i = 0; i < q.hashes.length; i++) {
+    all.add(q.hashes[i]);
+    if (!passages.some((p) => p.match.query_start < q.ends[i] && q.starts[i] < p.match.query_end)) outside.add(q.hashes[i]);
+  }
+  const windows = new Map<ShardWindow, { index: number; background: number }>();
+  for (const { window } of passages) {
+    if (windows.has(window)) continue;
+    const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
+    let n = 0;
+    for (const h of outside) if (held.has(h)) n++;
+    const background = outside.size < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
+    windows.set(window, { index: windows.size, background });
+  }
+  return {
+    queryPairs: all.size,
+    passages: passages.map(({ match, window }) => ({
+      query_start: match.query_start,
+      query_end: match.query_end,
+      ...sharedPairs(normalize(text.slice(match.query_start, match.query_end)), normalize(match.source_text)),
+      background: windows.get(window)!.background,
+      window: windows.get(window)!.index,
+    })),
+  };
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** A rough size of an answer for the memory cache (its strings and numbers). */
+function approxSize(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Array.isArray(v)) return v.reduce<number>((t, x) => t + approxSize(x) + 1, 2);
+  if (v && typeof v === 'object') return Object.entries(v).reduce<number>((t, [k, x]) => t + k.length + approxSize(x) + 2, 2);
+  return 8;
+}
+
+/** `fn` over `items` with at most `limit` running at once, results in order. */
+async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** A signal aborted when any of `signals` is (AbortSignal.any is Node ≥ 20.3). */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any) return any(signals);
+  const c = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) { c.abort(); break; }
+    s.addEventListener('abort', () => c.abort(), { once: true });
+  }
+  return c.signal;
+}
