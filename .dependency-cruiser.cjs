@@ -75,6 +75,13 @@ module.exports = {
       to: { path: REMOTE, dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
+      name: 'remote-takes-the-alignment-from-the-engine',
+      comment: 'dist/remote.js is a file of its own: the normaliser and the alignment come from the engine (ALIGNMENT_KIT), not a second copy.',
+      severity: 'error',
+      from: { path: REMOTE },
+      to: { path: '^src/(align|text|fingerprint|sketch|datasets)/|^src/corpus/(alignment|alignment-kit|content-pairs|content-words|corpus)[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'kernels-do-not-import-infrastructure',
       comment: 'Fingerprints, datasets and alignment run in every runtime and know no store or model adapter.',
       severity: 'error',

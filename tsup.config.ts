@@ -17,6 +17,20 @@ function mainEntryExternal(dir: string) {
 }
 
 /**
+ * An esbuild plugin for the bundles that hold the engine: its on-demand import of the remote corpora's client
+ * ('./remote/index.js', src/engine.ts) becomes './remote.js' / './remote.cjs' and stays external, so that code is
+ * a file of its own, loaded only when a remote dataset is added, and the main bundle stays one self-contained file
+ * (code splitting would move what the two share into a chunk the main file imports).
+ */
+const remoteExternal = {
+  name: 'remote-external',
+  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
+    const file = build.initialOptions.format === 'cjs' ? './remote.cjs' : './remote.js';
+    build.onResolve({ filter: /^\.\/remote\/index\.js$/ }, (args) => (/[\\/]src$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
+  },
+};
+
+/**
  * A neutral entry (ESM + CJS + types) for Node, Deno and browsers: the WASM bytes are inline
  * (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time, and everything
  * the entry imports is bundled so the browser file is self-contained.
@@ -36,7 +50,10 @@ const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): O
 
 const core: Options[] = [
   // shims: the CommonJS build gets an import.meta.url (from __filename) for the packs folder's default URL
-  neutral({ index: 'src/index.ts' }, { clean: true, shims: true }),
+  neutral({ index: 'src/index.ts' }, { clean: true, shims: true, esbuildPlugins: [remoteExternal] }),
+  // the remote corpora's client, loaded by the engine on demand (above): self-contained, with its own copy of the
+  // normaliser and the alignment it uses (TrainprintError is recognised across bundles by its registered symbol)
+  neutral({ remote: 'src/remote/index.ts' }, { dts: false }),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol
   // (src/errors.ts), so instanceof still works.
@@ -76,6 +93,7 @@ const core: Options[] = [
     // the thread of trainprint/node's worker pool (src/node/offload.ts loads it by URL beside node.js): one
     // self-contained file with its own copy of the core and the pure work functions; no types, no entry
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
+    esbuildPlugins: [remoteExternal],
     format: ['esm'],
     dts: false,
     clean: false,

@@ -71,6 +71,9 @@ const el = {
   analyzeWorkType: byId<HTMLSelectElement>('analyze-work-type'),
   analyzeJurisdiction: byId<HTMLInputElement>('analyze-jurisdiction'),
   analyzeRun: byId<HTMLButtonElement>('analyze-run'),
+  analyzeRemoteField: byId('analyze-remote-field'),
+  analyzeRemote: byId<HTMLInputElement>('analyze-remote'),
+  analyzeRemoteWhere: byId('analyze-remote-where'),
   analyzeStatus: byId('analyze-status'),
   analyzeError: byId('analyze-error'),
   analyzeResult: byId('analyze-result'),
@@ -222,6 +225,8 @@ const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () 
     content: text,
     content_type: el.analyzeType.value as ContentType,
     ...(Object.keys(metadata).length ? { metadata } : {}),
+    // the text leaves the server only when the user ticked the box
+    search_remote: el.analyzeRemote.checked,
   };
   fill(el.analyzeStatus, 'Analyzing…');
   const t0 = performance.now();
@@ -431,6 +436,14 @@ onSubmit(el.declareForm, declare);
   });
 }
 
+/** The consent box, shown only when the backend has remote corpora: it names every engine the text would go to. */
+function offerRemote(): void {
+  const remote = datasets.filter((d) => d.kind === 'remote' && d.remote);
+  el.analyzeRemoteField.hidden = remote.length === 0;
+  const hosts = [...new Set(remote.map((d) => d.remote!.endpoint))];
+  fill(el.analyzeRemoteWhere, `${hosts.join(', ')} (${remote.map((d) => d.name ?? d.id).join(', ')})`);
+}
+
 // ---------------------------------------------------------------- start
 
 route(false);
@@ -448,6 +461,7 @@ started.then(
     await catalog;
     fill(el.declareKb, h('option', { value: '' }, '— no declaration —'), ...kbDatasets.map((d) => h('option', { value: d.id }, `${d.name} (${d.id})`)));
     renderDatasets();
+    offerRemote();
   },
   (e: unknown) => {
     el.status.dataset.state = 'error';

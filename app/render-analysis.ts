@@ -81,6 +81,21 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         h('p', null, `These ${count(m.tokens)} words are in the corpus (chance probability ≤ ${decimal(1 - m.score, 6)}). A portrait keeps no documents or positions, so there is no source passage to show.`));
       return;
     }
+    if (m.kind === 'remote') {
+      // the engine returned the document's window with the match: nothing to fetch
+      const component = componentName(m.metadata);
+      const remoteHead = h('p', { class: 'source-head' }, h('strong', { class: 'doc-id' }, `document ${m.doc_ix}`), ` in ${dsName}`,
+        component ? ` (${component})` : '', h('br'),
+        `Your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · ${m.reuse} · the span occurs ${count(m.count)} time${m.count === 1 ? '' : 's'} in the corpus`,
+        m.boilerplate ? ' — common text (boilerplate): shown, not counted as evidence' : '');
+      const t = m.source_text;
+      const passage = h('blockquote', { class: 'doc passage', id: 'source-passage' },
+        m.source_start > 0 ? '… ' : '', t.slice(0, m.source_start), h('mark', { class: 'hit current' }, t.slice(m.source_start, m.source_end)), t.slice(m.source_end), ' …');
+      fill(sourceBox, remoteHead, passage,
+        h('p', null, h('button', { type: 'button', class: 'link', onclick: () => view.compareWith(m.document_id, t) }, 'Compare your text with this passage')));
+      if (focus) passage.scrollIntoView({ block: 'nearest' });
+      return;
+    }
     const docId = m.document_id;
     const head = h('p', { class: 'source-head' }, h('strong', { class: 'doc-id' }, docId), ` in ${dsName}`, h('br'),
       m.kind === 'near'
@@ -144,11 +159,32 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     section('risk-title', 'Risk', riskBlock(result, view.factors)),
     section('revenue-title', 'Estimated revenue', revenue(result)),
     section('coverage-title', 'Coverage per dataset', coverageChart(result, view.datasets)),
+    result.remote_corpora.length ? section('remote-title', 'Remote corpora consulted', remoteCorpora(result)) : null,
     section('limitations-title', 'Limitations', factorList(result.limitations, view.factors)),
     h('p', { class: 'meta' },
       h('button', { type: 'button', onclick: () => download(result) }, 'Download the result (JSON)'), ' ',
       h('span', { class: 'muted' }, `${result.analysis_id} · ${result.fingerprint} · ${result.work_hash.slice(0, 23)}…`)));
   select(strongest(passages));
+}
+
+/** The component a remote document's metadata names (the Pile's `pile_set_name`, RedPajama's and Dolma's source). */
+function componentName(metadata: unknown): string | null {
+  const m = metadata as { meta?: { pile_set_name?: unknown; redpajama_set_name?: unknown }; source?: unknown } | null;
+  const name = m?.meta?.pile_set_name ?? m?.meta?.redpajama_set_name ?? m?.source;
+  return typeof name === 'string' ? name : null;
+}
+
+/** Each remote corpus the text was sent to, and how its search went. */
+function remoteCorpora(result: AnalysisResult): Child {
+  const outcome: Record<string, string> = {
+    searched: 'searched', unreachable: 'did not answer', rate_limited: 'refused for rate', budget_exhausted: 'call budget spent',
+    rejected: 'refused the request', invalid_response: 'answered unreadably', cancelled: 'cancelled',
+  };
+  return h('ul', { id: 'remote-corpora' }, ...result.remote_corpora.map((r) => h('li', null,
+    h('strong', null, r.dataset_id), ` (${r.engine}, index ${r.index}, sent to ${r.endpoint}): ${outcome[r.outcome] ?? r.outcome}`,
+    ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
+    ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
+    r.message ? h('span', { class: 'muted' }, ` — ${r.message}`) : null)));
 }
 
 /**

@@ -41,6 +41,19 @@ if (!/from\s*"\.\/index\.js"/.test(read('node.js')) || size('node.js') > 128 * 1
   console.error(`package check: dist/node.js must import ./index.js and stay small (${size('node.js')} B)`);
   process.exit(1);
 }
+// The remote corpora's client (src/remote) is a file of its own, loaded by the engine only when a remote dataset is
+// added: the main entry imports it dynamically and holds none of it (the API's query type is a marker of its code).
+for (const [main, remote] of [['index.js', 'remote.js'], ['index.cjs', 'remote.cjs']]) {
+  const text = read(main);
+  if (!text.includes(`"./${remote}"`) || text.includes('infgram_prob') || !read(remote).includes('infgram_prob')) {
+    console.error(`package check: dist/${main} must load ./${remote} on demand and hold none of its code`);
+    process.exit(1);
+  }
+}
+if (/from\s*"\.\/chunk-/.test(read('index.js'))) {
+  console.error('package check: dist/index.js imports a shared chunk: the browser file must be self-contained');
+  process.exit(1);
+}
 // trainprint/starter carries the SPDX licence snapshot (build/starter.mjs) and nothing else: it
 // reuses the main entry (./index.js, ./index.cjs), and no other file carries its bytes.
 // (indexOf, not one regular expression over 12 MB: V8's backtracking overflows its stack there)
@@ -65,7 +78,7 @@ for (const f of ['index.js', 'index.cjs', 'node.js', 'cli.js']) {
   const text = read(f);
   if (probes.some((p) => text.includes(p))) { console.error(`package check: dist/${f} contains the starter snapshot`); process.exit(1); }
 }
-console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, node.js ${size('node.js')} B, ` +
+console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, remote.js ${size('remote.js')} B on demand, node.js ${size('node.js')} B, ` +
   `starter.js ${size('starter.js')} B with a ${base64.length} B base64 snapshot)`);
 
 // A program that only fingerprints must not carry the knowledge base, the marketplace, the

@@ -2,7 +2,7 @@
 //   index.html, styles.css     copied from app/
 //   app.js, worker.js          app/app.ts and worker.ts bundled by esbuild; the library stays
 //                              external: '../src/index.js' → './index.js'
-//   index.js                   a copy of the package's browser bundle (dist/), so the folder can be
+//   index.js, chunk-*.js       a copy of the package's browser bundle (dist/) and its chunks, so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
 //   starter.tpds, starter.json the starter dataset as a snapshot file (raw bytes: no base64 module to parse)
 //                              and its id, source and SHA-256; the worker fetches it after first paint and
@@ -70,7 +70,17 @@ await build({
 
 copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
-copyFileSync(join(dist, 'index.js'), join(out, 'index.js'));
+// index.js with the chunks it loads (code shared with what it imports on demand, such as the remote corpora's
+// client, is split into chunk files): every relative import, static or dynamic, followed to the end
+const library = [];
+for (const queue = ['index.js']; queue.length > 0;) {
+  const f = queue.shift();
+  if (library.includes(f)) continue;
+  library.push(f);
+  copyFileSync(join(dist, f), join(out, f));
+  const code = readFileSync(join(dist, f), 'utf8');
+  for (const m of code.matchAll(/(?:from\s*|import\s*\(\s*|import\s*)["']\.\/([\w.-]+\.js)["']/g)) queue.push(m[1]);
+}
 
 // The default packs, as listed (the worker verifies each file against the SHA-256 of this index).
 const packsDir = join(root, 'packs');
@@ -113,7 +123,7 @@ const starter = {
 writeFileSync(join(out, 'starter.json'), `${JSON.stringify(starter, null, 2)}\n`);
 
 const files = [
-  'index.html', 'styles.css', 'app.js', 'worker.js', 'index.js', 'starter.json', 'starter.tpds', 'starter-texts.json',
+  'index.html', 'styles.css', 'app.js', 'worker.js', ...library, 'starter.json', 'starter.tpds', 'starter-texts.json',
   'packs/index.json', ...packFiles,
 ];
 const kb = (f) => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`;

@@ -16,7 +16,7 @@ import cluster from 'node:cluster';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createEngine, TrainprintError, type Engine, type Fingerprint } from './index.js';
+import { createEngine, publicRemoteCorpora, TrainprintError, type Engine, type Fingerprint, type RemoteDatasetConfig } from './index.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,11 @@ const HELP = `usage:
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
+      --infini-gram IDX[,IDX]     also search these infini-gram indexes ('default': Pile, Dolma, RedPajama, C4,
+                                  DCLM, OLMo-2 mix); the text is SENT to the engine (docs/remote-corpora.md)
+      --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/
+      --infini-gram-mini IDX[,…]  also search these infini-gram mini indexes ('default': the newest Common Crawl)
+      --infini-gram-mini-endpoint URL   a self-hosted infini-gram mini engine
   trainprint fingerprint FILE
       print the fingerprint summary of a UTF-8 file as JSON
   trainprint index build --dataset ID [options] FILES...
@@ -113,6 +118,12 @@ const HELP = `usage:
       --dataset FILE|URL        a dataset file to load (repeatable), or postgres://…[?schema=S][&dataset=ID]:
                                 attach the datasets kept there (every one of the schema without dataset=)
       --starter                 load the embedded starter dataset (the default without --dataset)
+      --infini-gram IDX[,IDX]   analyze, score and monitors also search these infini-gram indexes
+                                ('default': Pile, Dolma, RedPajama, C4, DCLM, OLMo-2 mix): analyzed text is
+                                SENT to the engine; requests may keep it here with "search_remote": false
+      --infini-gram-endpoint URL      a self-hosted infini-gram engine instead of https://api.infini-gram.io/
+      --infini-gram-mini IDX[,IDX]    the same for infini-gram mini ('default': the newest Common Crawl crawl)
+      --infini-gram-mini-endpoint URL a self-hosted infini-gram mini engine
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
                                 default: default)
       --workers N               serve from N processes on one port (default: the cores when --store is
@@ -467,9 +478,12 @@ async function analyzeFile(args: string[]): Promise<number> {
     jurisdiction: { type: 'string' },
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
+    'infini-gram': { type: 'string' }, 'infini-gram-endpoint': { type: 'string' },
+    'infini-gram-mini': { type: 'string' }, 'infini-gram-mini-endpoint': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
+  const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
   const type = (values.type as string | undefined) ?? (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
   let content: string;
@@ -477,7 +491,7 @@ async function analyzeFile(args: string[]): Promise<number> {
     const code = (e as { code?: unknown })?.code;
     throw new TrainprintError('INVALID_INPUT', `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
   }
-  const engine = await createEngine();
+  const engine = await createEngine({ remoteCorpora });
   const closeDatasets = await loadDatasets(engine, values);
   const optOut = values['opt-out'] as string | undefined;
   const metadata = {
@@ -548,8 +562,35 @@ async function engineFor(
   const engine = await createEngine({
     ...(store ? { store } : {}),
     ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
+    remoteCorpora: remoteCorporaFrom(values),
   });
   return { engine, closeDatasets: await loadDatasets(engine, values) };
+}
+
+/**
+ * `--infini-gram IDX[,IDX]|default [--infini-gram-endpoint URL]` and the `--infini-gram-mini` pair: the remote
+ * corpora to search (none without them: the text leaves the machine only when asked).
+ */
+function remoteCorporaFrom(values: Record<string, unknown>): RemoteDatasetConfig[] {
+  const configs: RemoteDatasetConfig[] = [];
+  for (const engine of ['infini-gram', 'infini-gram-mini'] as const) {
+    const list = values[engine] as string | undefined;
+    const endpoint = values[`${engine}-endpoint`] as string | undefined;
+    if (list === undefined) {
+      if (endpoint !== undefined) throw new UsageError(`--${engine}-endpoint goes with --${engine} IDX[,IDX] (or default)`);
+      continue;
+    }
+    const names = list.split(',').map((n) => n.trim());
+    if (names.some((n) => n === '')) throw new UsageError(`--${engine} needs 'default' or a comma-separated list of index names`);
+    const indexes = names.length === 1 && names[0] === 'default' ? 'default' : names;
+    configs.push(...publicRemoteCorpora(engine, { indexes, ...(endpoint !== undefined ? { endpoint } : {}) }));
+  }
+  return configs;
+}
+
+/** One line per remote corpus for the start-up log: what is sent where. */
+function remoteLines(engine: Engine): string[] {
+  return engine.corpus.remoteDatasets().map(({ config: c }) => `remote corpus ${c.id}: analyzed text is sent to ${c.endpoint} (${c.kind} index ${c.index})`);
 }
 
 async function serveCommand(args: string[]): Promise<number> {
@@ -558,9 +599,12 @@ async function serveCommand(args: string[]): Promise<number> {
     dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
     packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
     'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' }, workers: { type: 'string' },
+    'infini-gram': { type: 'string' }, 'infini-gram-endpoint': { type: 'string' },
+    'infini-gram-mini': { type: 'string' }, 'infini-gram-mini-endpoint': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
+  remoteCorporaFrom(values); // refused here, before any process starts (engineFor uses them)
   const drainMs = values['drain-ms'] === undefined ? 0 : Number(values['drain-ms']);
   if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
     throw new UsageError('--drain-ms must be an integer in 0..60000');
@@ -650,7 +694,10 @@ async function serveCommand(args: string[]): Promise<number> {
     ? `search indexes built in ${((performance.now() - started) / 1000).toFixed(1)} s`
     : notReady;
   if (worker) process.send?.({ listening: server.url, datasets: sets });
-  else printServing(server.url, `datasets: ${sets}; store: ${where}; ${preparedIn}`, dev!, admin);
+  else {
+    printServing(server.url, `datasets: ${sets}; store: ${where}; ${preparedIn}`, dev!, admin);
+    for (const line of remoteLines(engine)) console.log(line);
+  }
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
   if (!worker || worker === '1') engine.startMonitoring(60_000);
   await new Promise<void>((resolve) => {

@@ -21,6 +21,7 @@ import { retentionRules, type AnalysisRetention } from './services/analyze/reten
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
 import { remoteIndex } from './services/kb/remote-indexes.js';
+import { ALIGNMENT_KIT } from './corpus/alignment-kit.js';
 import type { RemoteDatasetConfig } from './corpus/remote-types.js';
 import { kbLinks } from './services/kb/links.js';
 import type { KbDataset, KbModel, KbProvider } from './services/kb/types.js';
@@ -197,6 +198,7 @@ export class Engine extends FingerprintEngine {
       { ...checked, kb_dataset: checked.kb_dataset ?? known?.kb_dataset, name: checked.name ?? known?.corpus },
       {
         core: () => this.assertLive(),
+        kit: ALIGNMENT_KIT,
         store: this.store,
         sizes: known ? { documents: known.documents, tokens: known.tokens, bytes: known.bytes } : undefined,
         declared: checked.kb_dataset !== undefined || checked.models !== undefined || known === undefined,

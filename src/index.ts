@@ -31,8 +31,8 @@ export type {
   RemoteDatasetConfig, RemoteCorpusReport, RemoteOutcome, RemoteHealth, RemoteEngineKind, RemoteSearch, RemoteSearchable,
   RemoteSearchOptions, TransportOptions,
 } from './corpus/remote-types.js';
-export { REMOTE_INDEXES, DEFAULT_REMOTE_INDEXES, remoteIndex } from './services/kb/remote-indexes.js';
-export type { RemoteIndex } from './services/kb/remote-indexes.js';
+export { REMOTE_INDEXES, DEFAULT_REMOTE_INDEXES, remoteIndex, publicRemoteCorpora } from './services/kb/remote-indexes.js';
+export type { RemoteIndex, PublicRemoteCorporaOptions } from './services/kb/remote-indexes.js';
 export type {
   ExactStorage, StoredDatasetInfo, StoredBatch, StoredDocument, StoredLookup, StoredPostings, StoredDocumentsRequest,
   StoredDocuments, FetchedDocument,

@@ -40,6 +40,30 @@ type AnalyzeRequest struct {
 	Content     string           `json:"content"`
 	ContentType ContentType      `json:"content_type"`
 	Metadata    *AnalyzeMetadata `json:"metadata,omitempty"`
+	// SearchRemote: false keeps the content on the server (the remote corpora it was started with are not
+	// searched); nil or true lets it send the content to them.
+	SearchRemote *bool `json:"search_remote,omitempty"`
+}
+
+// RemoteCorpusReport says what one remote corpus (an infini-gram index) did in an analysis: where the
+// content was sent and how the search ended (Outcome "searched", "unreachable", "rate_limited",
+// "budget_exhausted", "rejected", "invalid_response" or "cancelled").
+type RemoteCorpusReport struct {
+	DatasetID    string  `json:"dataset_id"`
+	Engine       string  `json:"engine"`
+	Endpoint     string  `json:"endpoint"`
+	Index        string  `json:"index"`
+	Outcome      string  `json:"outcome"`
+	Message      *string `json:"message"`
+	Calls        int     `json:"calls"`
+	Cached       int     `json:"cached"`
+	Budget       int     `json:"budget"`
+	Ms           float64 `json:"ms"`
+	Samples      int     `json:"samples"`
+	SampledEvery int     `json:"sampled_every"`
+	Unit         string  `json:"unit"`
+	Documents    int     `json:"documents"`
+	Matches      int     `json:"matches"`
 }
 
 // Match is a reused passage (Kind "exact" or "portrait") or a near-duplicate document ("near").
@@ -55,6 +79,14 @@ type Match struct {
 	Kind        string  `json:"kind"`
 	Tokens      int     `json:"tokens"`
 	Score       float64 `json:"score"`
+	// Remote matches (Kind "remote") only: the engine's document number, the document window it returned
+	// (SourceStart/SourceEnd point into it), how often the span occurs in the corpus, whether that makes it
+	// boilerplate, and the document's metadata as the index holds it.
+	DocIx       *int64          `json:"doc_ix,omitempty"`
+	SourceText  *string         `json:"source_text,omitempty"`
+	Count       *float64        `json:"count,omitempty"`
+	Boilerplate *bool           `json:"boilerplate,omitempty"`
+	Metadata    json.RawMessage `json:"metadata,omitempty"`
 }
 
 // AttributionSource is a model the evidence links the content to.
@@ -152,7 +184,9 @@ type AnalysisResult struct {
 	// Evidence: how the confidence was computed (kept as JSON).
 	Evidence    json.RawMessage `json:"evidence"`
 	Limitations []string        `json:"limitations"`
-	CreatedAt   string          `json:"created_at"`
+	// RemoteCorpora: every remote corpus the content was sent to, and how its search went.
+	RemoteCorpora []RemoteCorpusReport `json:"remote_corpora"`
+	CreatedAt     string               `json:"created_at"`
 }
 
 // AlignedSpan is one aligned passage: a[AStart:AEnd] was reused as b[BStart:BEnd] (UTF-16 offsets).

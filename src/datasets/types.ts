@@ -230,8 +230,9 @@ export interface RemoteMatch extends DocumentMatchFields {
   /** Length of the whole document: tokens (infini-gram) or bytes (infini-gram mini). */
   readonly doc_length: number;
   /**
-   * The source passage as the engine returned it: `source_start`/`source_end` are offsets into the window of
-   * the document text the engine sent, not into the whole document, so the text is kept with the match.
+   * The source passage with up to 200 characters of the document around it, as the engine returned it:
+   * `source_start`/`source_end` are offsets into this excerpt (an engine sends a window of the document, not the
+   * whole of it), so `source_text.slice(source_start, source_end)` is the source span.
    */
   readonly source_text: string;
   /** The span of the query whose occurrences led to the document: `count` is its corpus count. */

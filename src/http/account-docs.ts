@@ -219,7 +219,8 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
       + '(each `serve` process or worker) writes to the store every 10 s: the share of minutes of the last 24 hours '
       + 'and 30 days, counted from the first heartbeat, in which at least one instance heartbeated, beside the '
       + 'plans\' targets (Pro 99.9 %, Enterprise 99.99 %). It shows that an instance ran and could write to its '
-      + 'store, not that clients reached it: it is not an end-to-end probe. Public.',
+      + 'store, not that clients reached it: it is not an end-to-end probe. `remote_corpora` gives the health of '
+      + 'each remote training corpus the server searches (`serve --infini-gram …`), from its calls since start. Public.',
     examples: [{
       name: 'healthy', summary: 'A healthy server, one of two, on a store with 30 days of heartbeats', status: 200,
       response: {
@@ -251,6 +252,11 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
           ],
           error: null,
         },
+        remote_corpora: [{
+          dataset_id: 'v4_piletrain_llama', engine: 'infini-gram', endpoint: 'https://api.infini-gram.io/',
+          index: 'v4_piletrain_llama', state: 'ok', calls: 1834, failures: 3, last_ok_at: '2025-06-02T09:29:58.412Z',
+          last_failure_at: '2025-06-02T08:12:40.107Z', last_failure: 'unreachable', p50_ms: 41,
+        }],
       },
     }],
   },

@@ -103,7 +103,9 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: 'Searches the reference datasets for the content and answers with the corpus evidence (matches and '
       + 'coverage), a calibrated confidence with its interval, the attribution sources, risk, a revenue estimate and '
       + 'factor codes. Markup (`html`, `markdown`) is reduced to its text first. The result is kept for the account: '
-      + '`GET /api/v1/attribution/analyses/{analysis_id}` returns it.',
+      + '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora '
+      + '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its '
+      + 'outcome; `"search_remote": false` keeps the text on the server.',
     errorCases: [{
       code: 'INVALID_INPUT',
       when: 'the content is empty, over 10 MiB or not valid for its `content_type`',

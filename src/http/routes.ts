@@ -69,7 +69,10 @@ export const ROUTES: readonly Route[] = withDocs([
     handler: async (ctx) => {
       // the owner record goes in the same batch as the result: a crash leaves both or neither
       const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
-      return ctx.engine.analyze(ctx.body as AnalyzeRequest, { records, owner: account(ctx), ...ctx.services.work });
+      // a client that goes away cancels the remote corpus calls still in flight (the result is stored all the same)
+      return ctx.engine.analyze(ctx.body as AnalyzeRequest, {
+        records, owner: account(ctx), signal: ctx.request.signal, ...ctx.services.work,
+      });
     },
   },
   {

@@ -254,7 +254,7 @@ const DOCUMENTS = {
 const DATASET_STATS_PROPS = {
   id: str,
   name: str,
-  kind: { enum: ['exact', 'portrait'] },
+  kind: { enum: ['exact', 'portrait', 'remote'], description: '`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index\'s published ones' },
   documents: int0,
   tokens: int0,
   fingerprints: int0,
@@ -268,8 +268,17 @@ const DATASET_STATS_PROPS = {
   fpr: num01,
   filters: int0,
   storage: { enum: ['postgres'], description: 'Where the index lives when not in the server\'s memory: PostgreSQL' },
+  remote: {
+    ...object({
+      engine: { enum: ['infini-gram', 'infini-gram-mini'] },
+      endpoint: { ...str, description: 'Where analyzed text is sent' },
+      index: str,
+      declared: { ...bool, description: 'false: the knowledge base links the public index to its corpus; true: the operator declared it' },
+    }),
+    description: 'Remote only: the engine searched',
+  },
 } as const;
-const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage'];
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage', 'remote'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
@@ -490,6 +499,24 @@ export const STATUS_SCHEMA = ok({
     }),
   },
   availability: AVAILABILITY_SCHEMA,
+  remote_corpora: {
+    type: 'array',
+    description: 'The remote training corpora analyses search (none unless the server was started with them), as this '
+      + 'process\'s calls found them; a corpus that does not answer does not change `status`',
+    items: object({
+      dataset_id: str,
+      engine: { enum: ['infini-gram', 'infini-gram-mini'] },
+      endpoint: { ...str, description: 'The public service\'s URL, or `self-hosted`' },
+      index: str,
+      state: { enum: ['ok', 'degraded', 'down', 'unknown'] },
+      calls: int0,
+      failures: int0,
+      last_ok_at: dateTimeOrNull,
+      last_failure_at: dateTimeOrNull,
+      last_failure: { enum: ['unreachable', 'rate_limited', 'budget_exhausted', 'rejected', 'invalid_response', 'cancelled', null] },
+      p50_ms: { type: ['number', 'null'], minimum: 0 },
+    }),
+  },
 });
 export const HTML_SCHEMA = { type: 'string', contentMediaType: 'text/html' } as const;
 export const OPENAPI_DOCUMENT_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } as const;

@@ -10,7 +10,7 @@
  * availability (./availability.ts) is the exception: it is read from the heartbeats every instance writes to the
  * store, so it covers every process on the store, over 24 hours and 30 days.
  */
-import { isTrainprintError, type Engine } from '../index.js';
+import { isTrainprintError, PUBLIC_ENDPOINTS, type Engine, type RemoteHealth } from '../index.js';
 import { readAvailability, unmeasuredAvailability, type AvailabilityReport } from './availability.js';
 import type { Plan } from './limits.js';
 
@@ -110,6 +110,7 @@ export class StatusMonitor {
       requests: { total: this.requests, server_errors: this.serverErrors },
       incidents: this.incidents(),
       availability,
+      remote_corpora: this.engine.corpus.remoteDatasets().map((r) => publicHealth(r.health())),
     };
   }
 
@@ -176,6 +177,20 @@ export interface StatusReport {
   }>;
   /** Measured from the heartbeats of every instance on the store (not from this process's records). */
   availability: AvailabilityReport;
+  /**
+   * The remote training corpora analyses search, as this process's calls found them. Not in `status`: a corpus
+   * that is down leaves its part of the evidence missing (a limitation code in each result), not the service.
+   */
+  remote_corpora: RemoteHealth[];
+}
+
+/**
+ * A remote corpus's health for the public page: a self-hosted engine's URL may name an internal host, so only the
+ * public services are named.
+ */
+function publicHealth(h: RemoteHealth): RemoteHealth {
+  const known = Object.values(PUBLIC_ENDPOINTS).includes(h.endpoint);
+  return { ...h, endpoint: known ? h.endpoint : 'self-hosted' };
 }
 
 /**
@@ -199,13 +214,26 @@ export function statusHtml(r: StatusReport): string {
 <table><thead><tr><th>Component</th><th>Status</th><th>Detail</th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Availability</h2>
 ${availabilityHtml(r.availability)}
-<h2>Incidents</h2>
+${remoteHtml(r.remote_corpora)}<h2>Incidents</h2>
 ${incidents}
 <p><small>Status and incidents are derived only from health checks and 5xx responses recorded by this process since
 it started; availability from the heartbeats of every instance. JSON: <a href="api/v1/status">api/v1/status</a>.
 </small></p>
 </body></html>
 `;
+}
+
+/** The remote corpora section (none without remote corpora). */
+function remoteHtml(list: readonly RemoteHealth[]): string {
+  if (list.length === 0) return '';
+  const label = { ok: 'Answering', degraded: 'Some calls fail', down: 'Not answering', unknown: 'Not called yet' } as const;
+  const cls = { ok: 'operational', degraded: 'degraded', down: 'major_outage', unknown: '' } as const;
+  const rows = list.map((h) => `<tr><td>${esc(h.dataset_id)} (${esc(h.engine)} ${esc(h.index)}, ${esc(h.endpoint)})</td>`
+    + `<td class="${cls[h.state]}">${esc(label[h.state])}</td><td>${h.calls} calls, ${h.failures} failed`
+    + `${h.p50_ms === null ? '' : `; median ${h.p50_ms} ms`}${h.last_failure ? `; last failure ${esc(h.last_failure)} at ${esc(h.last_failure_at ?? '')}` : ''}</td></tr>`).join('');
+  return `<h2>Remote corpora</h2>\n<table><thead><tr><th>Corpus</th><th>Status</th><th>Calls since start</th></tr></thead><tbody>${rows}</tbody></table>\n`
+    + '<p><small>Analyses send text to these engines. A corpus that does not answer leaves its part of the evidence '
+    + 'missing, named in each result, and does not change the service status.</small></p>\n';
 }
 
 /** The availability section: both windows, the plans' targets, the instances, and what is measured. */

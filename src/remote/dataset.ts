@@ -3,6 +3,7 @@
  * its search (./search.ts) and the health of its endpoint.
  */
 import type { Core } from '../core/abi.js';
+import type { AlignmentKit } from '../corpus/alignment-kit.js';
 import type {
   RemoteDatasetConfig, RemoteHealth, RemoteSearch, RemoteSearchable, RemoteSearchOptions,
 } from '../corpus/remote-types.js';
@@ -17,6 +18,8 @@ import { createTransport, endpointHealth, transportSettings } from './transport.
 export interface RemoteDatasetDeps {
   /** The engine's live core (alignment runs on it). */
   readonly core: () => Core;
+  /** The engine's alignment (`ALIGNMENT_KIT` of src/corpus/alignment-kit.ts). */
+  readonly kit: AlignmentKit;
   /** The engine's store, for the answers monitors and scores keep. */
   readonly store?: Store;
   /** The index's published sizes, when the knowledge base knows it. */
@@ -70,7 +73,7 @@ export function checkRemoteConfig(config: RemoteDatasetConfig): RemoteDatasetCon
  * A remote corpus ready to search.
  * @throws INVALID_OPTIONS (see {@link checkRemoteConfig})
  * @example
- * const pile = openRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }, { core: () => engineCore })
+ * const pile = openRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }, { core: () => engineCore, kit: ALIGNMENT_KIT })
  * const found = await pile.search(text) // { matches, report: { outcome: 'searched', calls, … }, … }
  */
 export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatasetDeps): RemoteSearchable {
@@ -86,6 +89,7 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
     },
     post,
     core: deps.core,
+    kit: deps.kit,
     store: deps.store,
   };
   const sizes = deps.sizes;

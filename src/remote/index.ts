@@ -5,7 +5,7 @@
  *
  * @example
  * const { openRemoteDataset } = await import('./remote/index.js')
- * const pile = openRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }, { core })
+ * const pile = openRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }, { core, kit: ALIGNMENT_KIT })
  */
 export { openRemoteDataset, checkRemoteConfig } from './dataset.js';
 export type { RemoteDatasetDeps } from './dataset.js';

@@ -33,19 +33,14 @@
  * The search stays within its call budget and deadline; what it could not ask is said in its report's outcome.
  */
 import type { Core } from '../core/abi.js';
-import { alignTokens } from '../align/compare.js';
-import { TokenizedText } from '../align/tokens.js';
-import {
-  COMPARE_DEFAULTS, cutAfter, cutBefore, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR, reuseKind, sharedPairs, sharedRuns,
-} from '../corpus/alignment.js';
-import { pairsOfNormalized } from '../corpus/content-pairs.js';
+import type { TokenizedText } from '../align/tokens.js';
+import type { AlignmentKit } from '../corpus/alignment-kit.js';
 import {
   MIN_STRIDE_TOKENS, TILE_WORDS,
   type RemoteCorpusReport, type RemoteDatasetConfig, type RemoteOutcome, type RemoteSearch, type RemoteSearchOptions,
 } from '../corpus/remote-types.js';
 import type { RemoteMatch } from '../datasets/types.js';
 import type { Store } from '../store/types.js';
-import { normalize } from '../text/normalize.js';
 import {
   documentByRank, documentByRankMini, find, firstOccurrence, infgramProb, isUtf8Cut, LIMITS, type DocumentWindow, type FindAnswer,
 } from './api.js';
@@ -63,6 +58,8 @@ export const GAP_TOKENS = 24;
 export const MARGIN_TOKENS = 96;
 /** Characters of the text aligned beyond a region on each side (and of mini document context). */
 export const MARGIN_CHARS = 600;
+/** Characters of the document window kept on each side of a source passage (`source_text`), for context. */
+export const SOURCE_CONTEXT_CHARS = 200;
 /** Characters of a tokenization piece (the APIs take ≤ 1000). */
 const PIECE_CHARS = 900;
 /** Estimated tokens of a piece (the APIs take ≤ 500). */
@@ -87,6 +84,8 @@ export interface SearchContext {
   };
   readonly post: (body: Record<string, unknown>, run: { budget: CallBudget; signal?: AbortSignal }) => Promise<CallAnswer>;
   readonly core: () => Core;
+  /** The engine's alignment (src/corpus/alignment-kit.ts): this code is loaded apart from it. */
+  readonly kit: AlignmentKit;
   readonly store?: Store;
 }
 
@@ -470,7 +469,7 @@ async function followUp(
   fetch: (r: Region) => Promise<ShardWindow | null>,
 ): Promise<{ passages: Passage[]; windows: number }> {
   const order = regions.slice().sort((x, y) => (y.best.end - y.best.start) - (x.best.end - x.best.start) || x.q0 - y.q0);
-  const query = new TokenizedText(text);
+  const query = new ctx.kit.TokenizedText(text);
   const passages: Passage[] = [];
   let windows = 0;
   const covered = (r: Region) => passages.some((p) => p.match.query_start <= r.best.q0 && r.best.q1 <= p.match.query_end);
@@ -499,6 +498,7 @@ function alignRegion(
   ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow,
 ): RemoteMatch[] {
   if (w.text.length === 0) return [];
+  const { alignTokens, COMPARE_DEFAULTS, cutAfter, cutBefore, reuseKind, sharedRuns, TokenizedText } = ctx.kit;
   const q0 = cutBefore(text, r.q0 - MARGIN_CHARS), q1 = cutAfter(text, r.q1 + MARGIN_CHARS);
   const source = new TokenizedText(w.text);
   const spans = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
@@ -508,6 +508,8 @@ function alignRegion(
     if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
     const queryPassage = text.slice(a0, a1), sourcePassage = w.text.slice(s.b_start, s.b_end);
     const runs = sharedRuns(queryPassage, sourcePassage);
+    // the passage with some of the window around it, kept with the match: the spans point into this excerpt
+    const from = cutBefore(w.text, s.b_start - SOURCE_CONTEXT_CHARS), to = cutAfter(w.text, s.b_end + SOURCE_CONTEXT_CHARS);
     const reuse = reuseKind(runs.similarity);
     if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
     out.push({
@@ -515,8 +517,8 @@ function alignRegion(
       document_id: String(w.docIx),
       query_start: a0,
       query_end: a1,
-      source_start: s.b_start,
-      source_end: s.b_end,
+      source_start: s.b_start - from,
+      source_end: s.b_end - from,
       kind: 'remote',
       tokens: runs.tokens,
       score: round4(s.score),
@@ -526,7 +528,7 @@ function alignRegion(
       doc_ix: w.docIx,
       shard: w.shard,
       doc_length: w.docLen,
-      source_text: sourcePassage,
+      source_text: w.text.slice(from, to),
       count_start: r.best.q0,
       count_end: r.best.q1,
       count: w.count,
@@ -568,7 +570,7 @@ function evidenceOf(ctx: SearchContext, session: Session, text: string, found: F
   };
   return {
     samples: { at: Uint32Array.from(samples, (s) => s.at), hit: Uint8Array.from(samples, (s) => (s.hit ? 1 : 0)) },
-    ...alignedCounts(text, evidence),
+    ...alignedCounts(ctx.kit, text, evidence),
     matches,
     report,
   };
@@ -579,8 +581,11 @@ function evidenceOf(ctx: SearchContext, session: Session, text: string, found: F
  * and the background of its window: the share of the query's distinct pairs outside every passage that the window
  * holds (as an exact dataset's aligned passages, src/corpus/alignment.ts).
  */
-function alignedCounts(text: string, passages: readonly Passage[]): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
+function alignedCounts(
+  kit: AlignmentKit, text: string, passages: readonly Passage[],
+): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
+  const { normalize, pairsOfNormalized, sharedPairs, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR } = kit;
   const q = pairsOfNormalized(normalize(text));
   const outside = new Set<number>(), all = new Set<number>();
   for (let i = 0; i < q.hashes.length; i++) {
@@ -601,7 +606,7 @@ function alignedCounts(text: string, passages: readonly Passage[]): Pick<RemoteS
     passages: passages.map(({ match, window }) => ({
       query_start: match.query_start,
       query_end: match.query_end,
-      ...sharedPairs(normalize(text.slice(match.query_start, match.query_end)), normalize(match.source_text)),
+      ...sharedPairs(normalize(text.slice(match.query_start, match.query_end)), normalize(match.source_text.slice(match.source_start, match.source_end))),
       background: windows.get(window)!.background,
       window: windows.get(window)!.index,
     })),

@@ -66,6 +66,9 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
         found++;
         // the source span is the passage in the returned text, which is the document's text
         expect(documents[m.doc_ix].text).toContain(m.source_text.trim());
+        const sourceSpan = m.source_text.slice(m.source_start, m.source_end);
+        expect(documents[m.doc_ix].text).toContain(sourceSpan);
+        if (!editEvery) expect(sourceSpan.split(/\s+/)).toEqual(c.text.slice(m.query_start, m.query_end).split(/\s+/));
         // every 20th word edited keeps 95 % of the words in shared runs: verbatim by the reuse rule, or edited
         expect(editEvery ? ['verbatim', 'edited'] : ['verbatim']).toContain(m.reuse);
         expect(m.count).toBeGreaterThanOrEqual(1);

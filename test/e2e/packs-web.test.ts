@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../../src/node/static.js';
+import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PRIDE = 'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be ' +
   'in want of a wife. However little known the feelings or views of such a man may be on his first entering a ' +
   'neighbourhood, this truth is so well fixed in the minds of the surrounding families, that he is considered ' +
@@ -28,7 +28,7 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(dist, 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first');
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
+  requireChromium();
   // a tampered copy of the index: the sample pack listed as a default pack with another SHA-256
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-packs-web-'));
   const index = JSON.parse(readFileSync(join(root, 'packs/index.json'), 'utf8'));
@@ -57,14 +57,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const a = server.address();
   base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
-  const { chromium } = await import('playwright-core');
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await launchChromium(join(tmp, 'profile')));
   await page.goto(base);
   // the library as a page module would import it (an import() inside evaluate would be rewritten by vitest)
   const content = "import * as lib from '/dist/index.js'; window.trainprint = lib";

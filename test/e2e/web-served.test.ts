@@ -18,10 +18,10 @@ import { serve, type Server } from '../../src/node/serve.js';
 import { serveStatic } from '../../src/node/static.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import { MIT_GRANT } from '../fixtures/client/server.js';
+import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const output = join(root, 'test/output');
 
 let tmp: string;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   if (!existsSync(join(dist, 'index.js')) || !existsSync(join(dist, 'starter.js'))) {
     throw new Error('dist/index.js or dist/starter.js is missing: run `npm run build` before the web tests');
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
+  requireChromium();
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-served-'));
   const out = join(tmp, 'web');
   await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], { cwd: root, timeout: 60_000 });
@@ -55,15 +55,7 @@ beforeAll(async () => {
   server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
   base = `${server.url}/`;
 
-  const { chromium } = await import('playwright-core');
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('request', (r) => {
     requested.push(r.url());

@@ -14,12 +14,12 @@ import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../../src/node/static.js';
+import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The built package to test (TRAINPRINT_DIST: another build, e.g. an unpacked tarball's dist/). */
 const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
 const output = join(root, 'test/output');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<string, { licenseText: string }>;
 /** The MIT licence's grant paragraph, as a user would paste it (one line). */
 const MIT_GRANT = licences.MIT.licenseText.split(/\n\s*\n/)[2].replace(/\s+/g, ' ');
@@ -47,7 +47,7 @@ beforeAll(async () => {
   if (!existsSync(join(dist, 'index.js')) || !existsSync(join(dist, 'starter.js'))) {
     throw new Error('dist/index.js or dist/starter.js is missing: run `npm run build` before the web tests');
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
+  requireChromium();
   await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist], { cwd: root, timeout: 60_000 });
 
   // An index file made with the built engine, as `trainprint index build` writes it.
@@ -86,15 +86,7 @@ beforeAll(async () => {
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
 
-  const { chromium } = await import('playwright-core');
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });

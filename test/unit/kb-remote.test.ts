@@ -11,6 +11,7 @@ import {
   REMOTE_INDEXES,
   componentOf,
   knowledgeBase,
+  publicRemoteCorpora,
   remoteIndex,
   remoteModelIds,
   type RemoteIndex,
@@ -249,5 +250,25 @@ describe('docs/knowledge-base.md', () => {
     const page = readFileSync(new URL('../../docs/knowledge-base.md', import.meta.url), 'utf8');
     for (const r of REMOTE_INDEXES) expect(page, r.index).toContain(docRow(r));
     for (const id of DEFAULT_REMOTE_INDEXES['infini-gram']) expect(page).toContain(`\`${id}\``);
+  });
+});
+
+describe('publicRemoteCorpora', () => {
+  it('configures the default indexes of an engine, one dataset per index named by it', () => {
+    const configs = publicRemoteCorpora('infini-gram');
+    expect(configs.map((c) => c.id)).toEqual([...DEFAULT_REMOTE_INDEXES['infini-gram']]);
+    expect(configs.every((c) => c.kind === 'infini-gram' && c.index === c.id && c.endpoint === undefined)).toBe(true);
+    expect(publicRemoteCorpora('infini-gram-mini', { indexes: ['v2_cc_2025-05', 'v2_cc_2025-05'] }).map((c) => c.id)).toEqual(['v2_cc_2025-05']);
+  });
+
+  it('passes settings and a self-hosted endpoint, which may serve any index', () => {
+    const [c] = publicRemoteCorpora('infini-gram', { indexes: ['our_index'], endpoint: 'http://10.0.0.5:5000/', settings: { maxCalls: 300 } });
+    expect(c).toEqual({ id: 'our_index', kind: 'infini-gram', index: 'our_index', endpoint: 'http://10.0.0.5:5000/', maxCalls: 300 });
+  });
+
+  it('refuses an unknown public index, an empty list and an unknown engine', () => {
+    expect(() => publicRemoteCorpora('infini-gram', { indexes: ['v4_piletrain_llama', 'v4_typo'] })).toThrow(/serves no public index v4_typo/);
+    expect(() => publicRemoteCorpora('infini-gram', { indexes: [] })).toThrow(/non-empty list/);
+    expect(() => publicRemoteCorpora('bing' as never)).toThrow(/engine must be/);
   });
 });

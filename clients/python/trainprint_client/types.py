@@ -50,10 +50,35 @@ class _AnalyzeRequired(TypedDict):
 class AnalyzeRequest(_AnalyzeRequired, total=False):
     """``POST /api/v1/attribution/analyze``."""
     metadata: AnalyzeMetadata
+    #: ``False`` keeps the content on the server: the remote corpora it was started with are not searched.
+    search_remote: bool
+
+
+class RemoteCorpusReport(TypedDict):
+    """One remote corpus (an infini-gram index) an analysis sent the content to, and how its search ended."""
+    dataset_id: str
+    engine: str
+    endpoint: str
+    index: str
+    #: searched, unreachable, rate_limited, budget_exhausted, rejected, invalid_response or cancelled
+    outcome: str
+    message: Optional[str]
+    calls: int
+    cached: int
+    budget: int
+    ms: float
+    samples: int
+    sampled_every: int
+    unit: str
+    documents: int
+    matches: int
 
 
 class Match(TypedDict):
-    """A reused passage (``kind`` ``exact`` / ``portrait``) or a near-duplicate document (``near``)."""
+    """A reused passage (``kind`` ``exact`` / ``portrait`` / ``remote``) or a near-duplicate document (``near``).
+
+    Remote matches also carry ``doc_ix``, ``source_text``, ``count``, ``boilerplate`` and ``metadata``.
+    """
     dataset_id: str
     document_id: Optional[str]
     query_start: int
@@ -141,6 +166,8 @@ class _AnalysisResultRequired(TypedDict):
 
 class AnalysisResult(_AnalysisResultRequired, total=False):
     """Result of ``analyze`` and ``get_analysis``."""
+    #: Every remote corpus the content was sent to (empty when the server searches none).
+    remote_corpora: List[RemoteCorpusReport]
     #: ``metadata.title`` of the request, when given.
     title: str
     #: ``metadata.author`` of the request, when given.

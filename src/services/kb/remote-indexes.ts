@@ -14,6 +14,8 @@
  */
 
 import type { KnowledgeBase } from './kb.js';
+import type { RemoteDatasetConfig } from '../../corpus/remote-types.js';
+import { TrainprintError } from '../../errors.js';
 
 /** The two public engines. */
 export type RemoteEngine = 'infini-gram' | 'infini-gram-mini';
@@ -204,4 +206,43 @@ export function remoteIndex(engine: RemoteEngine, index: string): RemoteIndex | 
 export function remoteModelIds(kb: KnowledgeBase, index: RemoteIndex): string[] {
   const ids = [...index.models, ...kb.modelsTrainedOn(index.kb_dataset).map((l) => l.model.id)];
   return [...new Set(ids)];
+}
+
+/** Which indexes {@link publicRemoteCorpora} configures, and how. */
+export interface PublicRemoteCorporaOptions {
+  /** Index names, or `'default'` for {@link DEFAULT_REMOTE_INDEXES} of the engine. @default 'default' */
+  readonly indexes?: 'default' | readonly string[];
+  /** A self-hosted engine's URL instead of the public service (then any index name it serves is accepted). */
+  readonly endpoint?: string;
+  /** Further settings for every corpus (`maxCalls`, `deadlineMs`, `ratePerSecond` …). */
+  readonly settings?: Omit<RemoteDatasetConfig, 'id' | 'kind' | 'index' | 'endpoint'>;
+}
+
+/**
+ * Remote dataset configurations for `createEngine({ remoteCorpora })` or `addRemoteDataset`: one per index, its
+ * `id` the index name. With the public service, an index the knowledge base does not list is refused (a typo
+ * would otherwise show only as `remote_corpus_error` on every analysis).
+ * @throws INVALID_OPTIONS for an unknown public index or an empty list
+ * @example
+ * const engine = await createEngine({ remoteCorpora: publicRemoteCorpora('infini-gram') })
+ * publicRemoteCorpora('infini-gram-mini').map((c) => c.id) // ['v2_cc_2025-30']
+ */
+export function publicRemoteCorpora(engine: RemoteEngine, options: PublicRemoteCorporaOptions = {}): RemoteDatasetConfig[] {
+  if (engine !== 'infini-gram' && engine !== 'infini-gram-mini') {
+    throw new TrainprintError('INVALID_OPTIONS', `engine must be 'infini-gram' or 'infini-gram-mini'`);
+  }
+  const indexes = options.indexes === undefined || options.indexes === 'default' ? DEFAULT_REMOTE_INDEXES[engine] : options.indexes;
+  if (!Array.isArray(indexes) || indexes.length === 0 || indexes.some((i) => typeof i !== 'string' || i === '')) {
+    throw new TrainprintError('INVALID_OPTIONS', `indexes must be 'default' or a non-empty list of index names`);
+  }
+  if (options.endpoint === undefined) {
+    const unknown = indexes.filter((i) => remoteIndex(engine, i) === undefined);
+    if (unknown.length > 0) {
+      const known = REMOTE_INDEXES.filter((r) => r.engine === engine).map((r) => r.index).join(', ');
+      throw new TrainprintError('INVALID_OPTIONS', `${engine} serves no public index ${unknown.join(', ')} (known: ${known})`);
+    }
+  }
+  return [...new Set(indexes)].map((index) => ({
+    ...options.settings, id: index, kind: engine, index, ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+  }));
 }

@@ -1,0 +1,41 @@
+/**
+ * What the remote corpora's client (src/remote) uses of the alignment, handed to it by the engine when it loads
+ * that code on demand. The client is a file of its own in the package (dist/remote.js); taking these from the
+ * engine rather than importing them keeps one copy of the normaliser, its Unicode tables and the alignment in a
+ * process, and keeps that file small.
+ */
+import { alignTokens } from '../align/compare.js';
+import { TokenizedText } from '../align/tokens.js';
+import { normalize } from '../text/normalize.js';
+import {
+  COMPARE_DEFAULTS, cutAfter, cutBefore, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR, reuseKind, sharedPairs, sharedRuns,
+} from './alignment.js';
+import { pairsOfNormalized } from './content-pairs.js';
+
+/**
+ * The alignment functions and constants a remote search needs (see {@link ALIGNMENT_KIT}).
+ * @example const spans = kit.alignTokens(core, new kit.TokenizedText(a).window(0, a.length), new kit.TokenizedText(b).window(0, b.length), kit.COMPARE_DEFAULTS)
+ */
+export interface AlignmentKit {
+  readonly alignTokens: typeof alignTokens;
+  readonly TokenizedText: typeof TokenizedText;
+  readonly normalize: typeof normalize;
+  readonly pairsOfNormalized: typeof pairsOfNormalized;
+  readonly cutBefore: typeof cutBefore;
+  readonly cutAfter: typeof cutAfter;
+  readonly reuseKind: typeof reuseKind;
+  readonly sharedPairs: typeof sharedPairs;
+  readonly sharedRuns: typeof sharedRuns;
+  readonly COMPARE_DEFAULTS: typeof COMPARE_DEFAULTS;
+  readonly NO_CONTROL_BACKGROUND: typeof NO_CONTROL_BACKGROUND;
+  readonly PAIR_BACKGROUND_FLOOR: typeof PAIR_BACKGROUND_FLOOR;
+}
+
+/**
+ * The engine's alignment, as the remote client takes it.
+ * @example openRemoteDataset(config, { core: () => engineCore, kit: ALIGNMENT_KIT })
+ */
+export const ALIGNMENT_KIT: AlignmentKit = Object.freeze({
+  alignTokens, TokenizedText, normalize, pairsOfNormalized, cutBefore, cutAfter, reuseKind, sharedPairs, sharedRuns,
+  COMPARE_DEFAULTS, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR,
+});
