@@ -346,7 +346,10 @@ function renderDatasets(): void {
       h('td', { class: 'num' }, count(d.tokens)),
       h('td', { class: 'num' }, bytes(d.bytes)),
       h('td', { class: 'num' }, bytes(d.index_bytes)),
-      h('td', null, d.kb_dataset === null ? h('span', { class: 'muted' }, 'none') : [h('span', { class: 'badge declared' }, 'declared'), ` ${kbName(d.kb_dataset)} (${d.kb_dataset})`]),
+      h('td', null, d.kb_dataset === null ? h('span', { class: 'muted' }, 'none')
+        // a reference pack's corpus is documented with it; any other dataset's is its loader's declaration
+        : [d.supplied_by === 'shipped' ? h('span', { class: 'badge documented', title: 'A reference pack of the package: its sources are documented with it' }, 'reference pack')
+          : h('span', { class: 'badge declared' }, 'declared'), ` ${kbName(d.kb_dataset)} (${d.kb_dataset})`]),
       h('td', null, d.has_text ? 'shown' : h('span', { class: 'muted' }, 'positions only')))))));
   const chosen = el.declareDataset.value;
   fill(el.declareDataset, ...datasets.map((d) => h('option', { value: d.id }, d.name ? `${d.id} — ${d.name}` : d.id)));

@@ -13,6 +13,8 @@ export type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorIn
 export interface DatasetInfo extends DatasetStats {
   /** Whether `sourceText` can return its documents' text (exact datasets keep positions, not text). */
   readonly has_text: boolean;
+  /** Who supplied it, where the backend says (the in-browser engine does; the served API's list does not). */
+  readonly supplied_by?: 'shipped' | 'operator' | 'account';
 }
 
 export interface BackendInfo {

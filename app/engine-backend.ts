@@ -60,7 +60,8 @@ async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promis
     throw new BackendError('SNAPSHOT_INCOMPATIBLE', `The starter dataset is not the one listed (SHA-256 ${sha}, ` +
       `expected ${starter.sha256}): reload the page, or rebuild the web app.`);
   }
-  await engine.importDataset(bytes);
+  // the package's starter dataset: its texts' source is documented with it, not declared by anyone here
+  await engine.importDataset(bytes, { supplied_by: 'shipped' });
 }
 
 export function createEngineBackend(options: EngineBackendOptions = {}): Backend {
@@ -80,8 +81,8 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
   loaded.catch(() => {}); // reported by ready(); no unhandled rejection meanwhile
 
   /** Exact datasets that keep their texts can show a source passage (the engine has the text). */
-  function info(stats: DatasetStats): DatasetInfo {
-    return { ...stats, has_text: (stats.text_bytes ?? 0) > 0 };
+  function info(stats: DatasetStats, engine: Loaded['engine']): DatasetInfo {
+    return { ...stats, has_text: (stats.text_bytes ?? 0) > 0, supplied_by: engine.datasetProvenance(stats.id).supplied_by };
   }
 
   return {
@@ -92,7 +93,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
         label: `In-browser engine (WebAssembly, ${l.engine.variant === 'simd' ? 'SIMD' : 'scalar'})`,
         analyzeBytes: l.lib.ANALYZE_MAX_BYTES,
         canDeclare: typeof l.engine.declareDataset === 'function',
-        datasets: l.engine.datasets().map((s) => info(s)),
+        datasets: l.engine.datasets().map((s) => info(s, l.engine)),
       };
     },
 
@@ -108,7 +109,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
 
     async loadIndex(bytes: Uint8Array) {
       const l = await loaded;
-      return info(await l.engine.importDataset(bytes));
+      return info(await l.engine.importDataset(bytes), l.engine);
     },
 
     async declare(datasetId: string, kbDataset: string | null) {
@@ -118,12 +119,12 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
         throw new BackendError('UNSUPPORTED', 'This build of the engine cannot record declarations (engine.declareDataset is missing): rebuild the package.');
       }
       const stats = l.engine.declareDataset(datasetId, { kb_dataset: kbDataset });
-      return info(stats);
+      return info(stats, l.engine);
     },
 
     async datasets() {
       const l = await loaded;
-      return l.engine.datasets().map((s) => info(s));
+      return l.engine.datasets().map((s) => info(s, l.engine));
     },
 
     async kbDatasets() {

@@ -27,6 +27,14 @@ const CONTEXT_CHARS = 240;
 /** Matches listed (and highlighted); the rest are counted. */
 const MAX_MATCHES = 200;
 /** The public deals behind the revenue rates (`estimated_revenue.basis.deal_ids`), as reported. */
+/** Who supplied an evidence source's dataset, in words. */
+const SUPPLIED_LABEL: Readonly<Record<string, string>> = { shipped: 'reference pack', operator: 'operator', account: 'your upload' };
+const SUPPLIED_TITLE: Readonly<Record<string, string>> = {
+  shipped: 'A reference pack of the package: its sources are documented with it',
+  operator: 'Loaded by whoever runs this engine or service, for every account',
+  account: 'Your own upload: only your analyses search it',
+};
+
 const DEALS: Readonly<Record<number, string>> = {
   9: 'HarperCollins–Microsoft book licence (Publishers Weekly, 25 Nov 2024)',
   17: 'Defined.ai per-word text price (Reuters, 5 Apr 2024)',
@@ -266,7 +274,8 @@ function attribution(result: AnalysisResult, factors: ReadonlyMap<string, Factor
         h('td', null, s.disclosure),
         h('td', { class: 'num' }, `${of100(s.confidence)} %`, h('span', { class: 'note' }, ` (${of100(s.confidence_ci_95[0])}–${of100(s.confidence_ci_95[1])})`)),
         h('td', null,
-          s.declared ? h('span', { class: 'badge declared', title: 'Rests on your declaration of what the dataset samples, not on a fact the engine checked' }, 'declared') : null, ' ',
+          h('span', { class: `badge supplied-${s.supplied_by}`, title: SUPPLIED_TITLE[s.supplied_by] }, SUPPLIED_LABEL[s.supplied_by]), ' ',
+          s.declared ? h('span', { class: 'badge declared', title: 'What the dataset samples was declared by whoever loaded it, not a fact the engine checked' }, 'declared') : null, ' ',
           s.link === 'declared' ? `model declared for ${s.dataset_id}` : `${s.dataset_id} → ${s.kb_dataset ?? '?'}; ${s.link_reason}`,
           h('span', { class: 'note' }, ` (link certainty ${decimal(s.link_certainty)})`)))))));
 }

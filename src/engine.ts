@@ -9,7 +9,9 @@ import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
 import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
-import type { DatasetDeclaration, DocumentSource, SearchOptions, SearchResult, SliceOptions } from './corpus/types.js';
+import type {
+  DatasetDeclaration, DatasetLoadOptions, DatasetProvenance, DocumentSource, SearchOptions, SearchResult, SliceOptions,
+} from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { ExactStorage } from './datasets/stored.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
@@ -32,7 +34,7 @@ import { createMonitorService, type MonitorService } from './services/monitors/s
 import type { WebhookDeliverer, WebhookDelivererOptions } from './services/monitors/webhook.js';
 import { createRegistryService, type RegistryService } from './services/registry/service.js';
 import type * as Registry from './services/registry/works.js';
-import type { ScoreRequest, ScoreResult } from './services/score/score.js';
+import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/score.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
 import { MemoryStore } from './store/memory.js';
 import type { AlongsideRecords, Store } from './store/types.js';
@@ -116,10 +118,17 @@ export class Engine extends FingerprintEngine {
 
   // ---------------------------------------------------------------- datasets (see Corpus for the details)
 
-  /** {@inheritDoc Corpus.addDataset} @example await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text }]) */
-  addDataset(descriptor: DatasetDescriptor, documents: DocumentSource): Promise<DatasetStats> {
-    return this.corpus.addDataset(descriptor, documents);
+  /**
+   * {@inheritDoc Corpus.addDataset}
+   * @example
+   * await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text }])
+   * await engine.addDataset({ id: 'alice-uploads' }, docs, { supplied_by: 'account', account: 'alice' }) // alice's alone
+   */
+  addDataset(descriptor: DatasetDescriptor, documents: DocumentSource, options?: DatasetLoadOptions): Promise<DatasetStats> {
+    return this.corpus.addDataset(descriptor, documents, options);
   }
+  /** {@inheritDoc Corpus.provenance} @example engine.datasetProvenance('pack:gutenberg').supplied_by // 'shipped' */
+  datasetProvenance(id: string): DatasetProvenance { return this.corpus.provenance(id); }
   /**
    * {@inheritDoc Corpus.addFingerprintedDocuments}
    * @example await engine.addFingerprintedDocuments({ id: 'books' }, [{ documents, fingerprints: fingerprinter.fingerprint(texts) }])
@@ -157,7 +166,7 @@ export class Engine extends FingerprintEngine {
     return this.corpus.documentText(datasetId, documentId);
   }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
-  importDataset(bytes: Uint8Array, options?: { readonly into?: string }): Promise<DatasetStats> {
+  importDataset(bytes: Uint8Array, options?: { readonly into?: string } & DatasetLoadOptions): Promise<DatasetStats> {
     return this.corpus.importDataset(bytes, options);
   }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
@@ -252,12 +261,13 @@ export class Engine extends FingerprintEngine {
    * How likely it is that `target_model` trained on a registered work: `score` 0–100, a bootstrap `ci_95`, a `tier`
    * and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share the thread as
    * analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
-   * `options.offload` when given; the result is the same either way.
-   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs)
+   * `options.offload` when given; the result is the same either way. With `options.owner` (an account) it reads
+   * the datasets every account shares and that account's own, never another account's.
+   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs, owner)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
    */
-  score(request: ScoreRequest, options?: SliceOptions): Promise<ScoreResult> {
+  score(request: ScoreRequest, options?: ScoreOptions): Promise<ScoreResult> {
     this.assertLive();
     return this.scores.score(request, undefined, options);
   }
@@ -274,9 +284,13 @@ export class Engine extends FingerprintEngine {
 
   // ---------------------------------------------------------------- monitors (docs/registry.md)
 
-  /** Watch a work: events to the log and, signed, to its webhook (`records`: same batch). @example createMonitor(r) */
-  createMonitor(request: CreateMonitorRequest, options: { records?: AlongsideRecords } = {}): Promise<Monitor> {
-    return this.monitors.create(request, options?.records);
+  /**
+   * Watch a work: events to the log and, signed, to its webhook (`records`: same batch). With `owner` (an account)
+   * its evaluations read the datasets every account shares and that account's own, never another account's.
+   * @example createMonitor(r, { owner: 'alice' })
+   */
+  createMonitor(request: CreateMonitorRequest, options: { records?: AlongsideRecords; owner?: string } = {}): Promise<Monitor> {
+    return this.monitors.create(request, options?.records, options?.owner);
   }
   /** A monitor. @throws NOT_FOUND @example await engine.getMonitor(m.monitor_id) */
   getMonitor(id: string): Promise<Monitor> { return this.monitors.get(id); }

@@ -20,7 +20,7 @@ export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-s
 export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
   SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
-  SliceOptions, PrepareOptions,
+  SliceOptions, PrepareOptions, DatasetSupplier, DatasetProvenance, DatasetLoadOptions,
 } from './corpus/types.js';
 export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
@@ -47,14 +47,14 @@ export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource,
 export type { AnalysisRetention } from './services/analyze/retention.js';
 export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
-export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA } from './services/analyze/schema.js';
+export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from './services/analyze/schema.js';
 export { extractText, CONTENT_TYPES } from './text/index.js';
 export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
 
 // Registry, score, monitors, store
 export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
 export type { Receipt } from './services/registry/receipts.js';
-export type { ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
+export type { ScoreOptions, ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
 export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './services/monitors/monitors.js';
 export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './services/monitors/webhook.js';

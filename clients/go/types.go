@@ -102,11 +102,14 @@ type AttributionSource struct {
 	KBDataset       *string    `json:"kb_dataset"`
 	DatasetID       string     `json:"dataset_id"`
 	Link            string     `json:"link"`
-	Declared        bool       `json:"declared"`
-	LinkCertainty   float64    `json:"link_certainty"`
-	LinkReason      string     `json:"link_reason"`
-	Disclosure      string     `json:"disclosure"`
-	Citations       []string   `json:"citations"`
+	// SuppliedBy: who supplied the dataset — "shipped" (a reference pack of the package), "operator" or
+	// "account" (the asking account's own upload, which no other account's results see).
+	SuppliedBy    string   `json:"supplied_by"`
+	Declared      bool     `json:"declared"`
+	LinkCertainty float64  `json:"link_certainty"`
+	LinkReason    string   `json:"link_reason"`
+	Disclosure    string   `json:"disclosure"`
+	Citations     []string `json:"citations"`
 }
 
 // RiskModifier is one part of a risk weight.

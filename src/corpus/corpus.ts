@@ -36,7 +36,9 @@ import type {
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
-  SearchResult, DatasetDeclaration, DocumentSource, PrepareOptions, SliceOptions } from './types.js';
+  SearchResult, DatasetDeclaration, DatasetLoadOptions, DatasetProvenance, DocumentSource, PrepareOptions, SliceOptions,
+} from './types.js';
+import { checkAccount, provenanceOf, Provenances } from './provenance.js';
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, sliced, type Pause, type Steps } from '../util/steps.js';
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
@@ -76,6 +78,8 @@ export class Corpus {
   private readonly changed: (datasetId: string) => void;
   /** Remote corpora (`attachRemoteDataset`): searched over the network by the async search only. */
   private readonly remotes: RemoteSet;
+  /** Who supplied each dataset: an account's own are searched for that account only. */
+  private readonly provenances = new Provenances();
 
   constructor(options: CorpusOptions) {
     this.core = options.core;
@@ -139,9 +143,11 @@ export class Corpus {
   async addDataset(
     descriptor: DatasetDescriptor,
     documents: DocumentSource,
+    load?: DatasetLoadOptions,
   ): Promise<DatasetStats> {
     const core = this.core();
     checkDescriptor(descriptor, this.links);
+    const provenance = provenanceOf(load);
     if (
       documents === null ||
       typeof documents !== 'object' ||
@@ -149,7 +155,7 @@ export class Corpus {
     ) {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
-    const ds = await this.openDataset(descriptor);
+    const ds = await this.openDataset(descriptor, provenance);
     const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
     const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
     let at = 0;
@@ -193,7 +199,7 @@ export class Corpus {
     if (batches === null || typeof batches !== 'object' || (!(Symbol.iterator in batches) && !(Symbol.asyncIterator in batches))) {
       throw new TrainprintError('INVALID_INPUT', 'batches must be an Iterable or AsyncIterable of { documents, fingerprints }');
     }
-    const ds = await this.openDataset(descriptor);
+    const ds = await this.openDataset(descriptor, provenanceOf(undefined));
     const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
     let at = 0;
     try {
@@ -315,7 +321,7 @@ export class Corpus {
 
   /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
   private async openDataset(
-    descriptor: DatasetDescriptor,
+    descriptor: DatasetDescriptor, provenance: DatasetProvenance,
   ): Promise<ExactDataset | PortraitDataset | StoredExactDataset> {
     checkDescriptor(descriptor, this.links);
     this.refuseRemote(descriptor.id, 'adding documents');
@@ -339,6 +345,7 @@ export class Corpus {
         ? new PortraitDataset(core2, descriptor)
         : new ExactDataset(core2, descriptor, DATASET_PARAMS);
     this.sets.set(descriptor.id, ds);
+    this.provenances.set(descriptor.id, provenance);
     return ds;
   }
 
@@ -374,8 +381,48 @@ export class Corpus {
   removeDataset(id: string): boolean {
     this.assertLive();
     const removed = this.sets.delete(id) || this.remotes.delete(id);
-    if (removed) this.changed(id);
+    if (removed) {
+      this.provenances.delete(id);
+      this.changed(id);
+    }
     return removed;
+  }
+
+  /**
+   * Who supplied a loaded dataset (sync): shipped with the package, the operator's, or an account's own.
+   * @throws NOT_FOUND when no dataset has this id
+   * @example corpus.provenance('pack:gutenberg') // { supplied_by: 'shipped', account: null }
+   */
+  provenance(id: string): DatasetProvenance {
+    if (!this.sets.has(id) && !this.remotes.has(id)) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    return this.provenances.get(id);
+  }
+
+  /**
+   * Whether `account` may search (and see) dataset `id`: one every account shares, or its own.
+   * @example corpus.visibleTo('uploads', 'bob') // false when alice uploaded it
+   */
+  visibleTo(id: string, account: string): boolean {
+    return this.provenances.visibleTo(id, account);
+  }
+
+  /**
+   * `options` with `account` resolved into the datasets that account may search: all it may see when none are
+   * named; a named one it may not see is NOT_FOUND, as if it were not loaded.
+   */
+  private scoped(options: SearchOptions): SearchOptions {
+    if (options === null || typeof options !== 'object' || options.account === undefined) return options;
+    const account = checkAccount(options.account, 'account');
+    if (options.datasets !== undefined) {
+      if (Array.isArray(options.datasets)) {
+        for (const id of options.datasets) {
+          if (!this.provenances.visibleTo(id, account)) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+        }
+      }
+      return options;
+    }
+    const ids = [...this.sets.keys(), ...this.remotes.all().map((r) => r.config.id)];
+    return { ...options, datasets: ids.filter((id) => this.provenances.visibleTo(id, account)) };
   }
 
   /**
@@ -494,6 +541,7 @@ export class Corpus {
    */
   searchDetailed(query: string, options: SearchOptions = {}): DetailedSearch {
     const core = this.core();
+    options = this.scoped(options);
     const remote = options !== null && typeof options === 'object' ? this.remotes.targets(options.datasets, options.remote) : [];
     if (remote.length > 0) {
       throw new TrainprintError('NOT_SUPPORTED', `dataset "${remote[0].config.id}" is a remote corpus and cannot be searched ` +
@@ -524,6 +572,7 @@ export class Corpus {
     query: string, options: SearchOptions = {}, run: SliceOptions = {},
   ): Promise<DetailedSearch> {
     const core = this.core();
+    options = this.scoped(options);
     const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
     if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
       throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
@@ -814,11 +863,14 @@ export class Corpus {
    * const stats = await corpus.importDataset(bytes)
    * await corpus.importDataset(bytes, { into: 'books' })   // 'books': a dataset kept in PostgreSQL
    */
-  async importDataset(bytes: Uint8Array, options: { readonly into?: string } = {}): Promise<DatasetStats> {
+  async importDataset(
+    bytes: Uint8Array, options: { readonly into?: string } & DatasetLoadOptions = {},
+  ): Promise<DatasetStats> {
     this.assertLive();
     if (options === null || typeof options !== 'object') {
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     }
+    const provenance = provenanceOf({ supplied_by: options.supplied_by, account: options.account });
     const into = options.into === undefined ? undefined : this.sets.get(options.into);
     if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
     if (into && !(into instanceof StoredExactDataset)) {
@@ -850,6 +902,7 @@ export class Corpus {
     const core2 = await Core.create(await compileCore(this.variant));
     const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
     this.sets.set(ds.descriptor.id, ds);
+    this.provenances.set(ds.descriptor.id, provenance);
     this.changed(ds.descriptor.id);
     return ds.stats();
   }
@@ -923,6 +976,7 @@ export class Corpus {
   clear(): void {
     this.sets.clear();
     this.remotes.clear();
+    this.provenances.clear();
   }
 }
 

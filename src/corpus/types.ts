@@ -11,8 +11,39 @@ import type { Fingerprint } from '../types.js';
 import type { RemoteCorpusReport, RemoteSearch } from './remote-types.js';
 import type { Offload } from './work.js';
 
+/**
+ * Who supplied a loaded dataset. `shipped`: a reference pack or the starter dataset of the package; `operator`:
+ * whoever runs the engine (code, CLI flags, an admin key over HTTP) — the default; `account`: an account of the
+ * service, for its own use: only that account's analyses, scores and monitors search it (see
+ * {@link SearchOptions.account}), so no account can change what another is told.
+ */
+export type DatasetSupplier = 'shipped' | 'operator' | 'account';
+
+/** Who supplied a dataset, and for which account (`supplied_by: 'account'` only). */
+export interface DatasetProvenance {
+  readonly supplied_by: DatasetSupplier;
+  /** The account the dataset belongs to; null unless `supplied_by` is `account`. */
+  readonly account: string | null;
+}
+
+/**
+ * How a new dataset is recorded (`addDataset`, `importDataset`): who supplied it. Applies when the dataset is
+ * created; documents added later keep it. @default { supplied_by: 'operator' }
+ */
+export interface DatasetLoadOptions {
+  readonly supplied_by?: DatasetSupplier;
+  /** Required with `supplied_by: 'account'` (1–256 characters), refused otherwise. */
+  readonly account?: string;
+}
+
 /** Options of {@link Corpus.search} (`engine.search`). */
 export interface SearchOptions {
+  /**
+   * The account searching: only the datasets every account shares (shipped, operator) and this account's own
+   * are searched; another account's datasets are as if not loaded (naming one in `datasets` is NOT_FOUND).
+   * @default every dataset (a caller that is not a service of several accounts)
+   */
+  readonly account?: string;
   /** Only these datasets. @default all loaded */
   readonly datasets?: readonly string[];
   /** Shortest exact passage reported, in query words covered by its matched shingles. @default 8 */
@@ -212,4 +243,6 @@ export interface CorpusView {
   descriptor(id: string): DatasetDescriptor;
   searchDetailed(query: string, options?: SearchOptions): DetailedSearch;
   searchDetailedAsync(query: string, options?: SearchOptions, run?: SliceOptions): Promise<DetailedSearch>;
+  provenance(id: string): DatasetProvenance;
+  visibleTo(id: string, account: string): boolean;
 }

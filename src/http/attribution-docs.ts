@@ -66,7 +66,7 @@ const README_ANALYSIS = {
       + 'dataset confidence × link certainty.',
     datasets: [
       {
-        dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, declared_models: [], matches: 53,
+        dataset_id: 'spdx-licenses', kind: 'exact', supplied_by: 'shipped', kb_dataset: null, declared_models: [], matches: 53,
         documents: 44, near_duplicates: 0, coverage: 1, longest_run: 67, tested: 63, found: 20,
         background_rate: 0.005, runs: 1, chance: 3.91651e-23, strength: 22.4071, confidence: 1,
         confidence_ci_95: [1, 1],
@@ -155,7 +155,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         },
         attribution_sources: [
           {
-            dataset_id: 'gutenberg-sample', declared: true, provider: 'Meta', model: 'facebook/opt-66b',
+            dataset_id: 'gutenberg-sample', supplied_by: 'operator', declared: true, provider: 'Meta', model: 'facebook/opt-66b',
             confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
             kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
             link_reason: 'facebook/opt-66b (full disclosure) documents "The Pile subset (Pile-CC, OpenWebText2, '
@@ -168,7 +168,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             ],
           },
           {
-            dataset_id: 'gutenberg-sample', declared: true, provider: 'Meta', model: 'meta/llama-65b',
+            dataset_id: 'gutenberg-sample', supplied_by: 'operator', declared: true, provider: 'Meta', model: 'meta/llama-65b',
             confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
             kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
             link_reason: 'meta/llama-65b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which names '
@@ -214,13 +214,13 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             + 'dataset confidence × link certainty.',
           datasets: [
             {
-              dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, declared_models: [], matches: 0,
+              dataset_id: 'spdx-licenses', kind: 'exact', supplied_by: 'shipped', kb_dataset: null, declared_models: [], matches: 0,
               documents: 0, near_duplicates: 0, coverage: 0, longest_run: 0, tested: 100, found: 0,
               background_rate: 0.005, runs: 0, chance: 1, strength: 0, confidence: 0.0495,
               confidence_ci_95: [0.0417, 0.0588],
             },
             {
-              dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg',
+              dataset_id: 'gutenberg-sample', kind: 'exact', supplied_by: 'operator', kb_dataset: 'project-gutenberg',
               declared_models: [], matches: 1, documents: 1, near_duplicates: 1, coverage: 0.9808,
               longest_run: 102, tested: 100, found: 19, background_rate: 0.005, runs: 2, chance: 1.51436e-23,
               strength: 22.8198,

@@ -8,7 +8,7 @@
  */
 import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../index.js';
 import type { KeyStore } from './auth.js';
-import type { RateState } from './limits.js';
+import type { Plan, RateState } from './limits.js';
 
 /**
  * A JSON Schema (2020-12, the dialect of OpenAPI 3.1). Plain data: no functions, no `$ref` across files.
@@ -112,6 +112,8 @@ export interface RouteServices {
   checkWebhookUrl(url: URL): Promise<string | null>;
   /** The names of the plans this handler charges calls to. */
   plans(): readonly string[];
+  /** A plan of this handler by name (undefined for one it does not know). */
+  plan(name: string): Plan | undefined;
   /** The OpenAPI document of this handler's table. */
   openapi(): Record<string, unknown>;
   /** A health check now, then the status report (src/http/status.ts). */
@@ -154,6 +156,15 @@ export interface ModelSpec {
   readonly api?: 'completions' | 'chat';
   /** Alternatives per position asked for with `logprobs` (completions). @default 5 */
   readonly top_logprobs?: number;
+}
+
+/**
+ * What a route's `beforeBody` may allow of a body, below the route's limit: a request declaring more is refused
+ * (413 with `reason`) before anything is read, and reading stops there.
+ */
+export interface BodyAllowance {
+  readonly maxBodyBytes: number;
+  readonly reason: string;
 }
 
 /**
@@ -250,7 +261,7 @@ export interface Route {
    * account's), run after authentication and before the body is read: a large upload to a wrong
    * id is refused without reading it. `ctx.body` is undefined and `ctx.query` empty here.
    */
-  readonly beforeBody?: (ctx: RouteContext) => Promise<void>;
+  readonly beforeBody?: (ctx: RouteContext) => Promise<void | BodyAllowance>;
   /**
    * The operation id this route is another path of (same schemas, handler and documentation):
    * OpenAPI marks it with `x-alias-of`.

@@ -8,15 +8,18 @@ import { KB_MODEL, PERSUASION_OPENING, PERSUASION_VANITY } from './example-kit.j
 const noDataset = { code: 'NOT_FOUND', when: 'no reference dataset has this id' } as const;
 const notOwner = {
   code: 'FORBIDDEN',
-  when: 'another account made the dataset, or the operator loaded it and the caller has no `admin` scope',
+  when: 'the dataset is shared (a reference pack, or loaded by the operator) and the caller has no `admin` scope',
 } as const;
 const readOnly = {
   code: 'CONFLICT',
   when: 'the server keeps its reference datasets as loaded (`trainprint serve --workers N`: each process loads them '
     + 'from files, so a change through one would be missing in the others)',
 } as const;
-const shared = 'Reference datasets are searched, listed and exported by every account.';
-const owned = 'Only the account that created or imported the dataset may change it (an `admin` key may change any).';
+const shared = 'An account searches, lists and exports the shared datasets (the reference packs, and those the operator '
+  + 'loaded: `serve --dataset`, or through an `admin` key) and its own; another account\'s datasets are not there for it '
+  + '(404), so no account can change what another is told.';
+const owned = 'Only the account that created or imported the dataset may change it (an `admin` key may change any); '
+  + 'a shared one needs the `admin` scope.';
 
 /**
  * Documentation of the dataset and knowledge-base operations, by operation id.
@@ -59,10 +62,11 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: 'Creates a reference dataset, optionally with its first documents: `exact` (every fingerprint kept) '
       + 'or `portrait` (a sample). `kb_dataset` and `models` are your declaration of what the documents sample; '
       + 'analyses and scores label the links derived from them as declared. Monitors are evaluated again. '
-      + `${shared} The dataset belongs to the calling account: only it may grow or drop it. \`datasets:write\` is not `
-      + 'among the scopes a key gets by default.',
+      + `${shared} The dataset belongs to the calling account: only its analyses, scores and monitors search it, and only `
+      + 'it may grow or drop it (`supplied_by: "account"` in every evidence source from it); made with an `admin` key it is '
+      + 'the operator\'s and every account searches it. `datasets:write` is not among the scopes a key gets by default.',
     errorCases: [
-      { code: 'ALREADY_EXISTS', when: 'a reference dataset has this id (add documents to it instead)' },
+      { code: 'ALREADY_EXISTS', when: 'a reference dataset has this id (add documents to it instead), or another account\'s does (the id is taken)' },
       { code: 'NOT_FOUND', when: 'the knowledge base has no dataset `kb_dataset` or no model of `models`' },
       readOnly,
     ],

@@ -122,7 +122,7 @@ export const SCORE_EVIDENCE = {
     chunk_words: 200,
     datasets: [
       {
-        dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg', link: 'kb',
+        dataset_id: 'gutenberg-sample', kind: 'exact', supplied_by: 'operator', kb_dataset: 'project-gutenberg', link: 'kb',
         link_certainty: 0.95,
         link_reason: 'meta/llama-7b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which '
           + 'names Project Gutenberg (PG-19).',

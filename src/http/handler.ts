@@ -228,6 +228,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       return 'reason' in r ? r.reason : null;
     },
     plans: () => Object.keys(plans),
+    plan: (name) => (Object.hasOwn(plans, name) ? plans[name] : undefined),
   };
 
   return async function handler(request: Request): Promise<Response> {
@@ -276,11 +277,17 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       }
 
       if (route.body) await checkMediaType(request, route.body);
+      let bodyLimit = c.maxBodyBytes;
       if (route.beforeBody) {
-        // the path alone can refuse the request (a missing or foreign item): answer before reading the body
-        await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
+        // the path alone can refuse the request (a missing or foreign item): answer before reading the body; it may
+        // also allow less of a body than the route does (what the account's plan has left)
+        const allowance = await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
+        if (allowance && allowance.maxBodyBytes < bodyLimit) {
+          bodyLimit = allowance.maxBodyBytes;
+          if (route.body && declared !== null && declared > bodyLimit) throw tooLarge(bodyLimit, allowance.reason);
+        }
       }
-      const raw = route.body ? await readBody(request, c.maxBodyBytes) : new Uint8Array(0);
+      const raw = route.body ? await readBody(request, bodyLimit) : new Uint8Array(0);
       let body: unknown;
       if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && bodies) {
         // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
@@ -486,8 +493,8 @@ function declaredLength(request: Request): number | null {
   return v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
 }
 
-function tooLarge(limit: number): TrainprintError {
-  return new TrainprintError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`);
+function tooLarge(limit: number, reason?: string): TrainprintError {
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes${reason ? ` (${reason})` : ''}`);
 }
 
 /** The client's X-Request-Id when it is a sane token, else a new one. */

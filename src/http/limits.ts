@@ -26,22 +26,31 @@ export interface Plan {
    * Absent or null: the plan promises none.
    */
   readonly availability?: number | null;
+  /**
+   * What an account may keep of its own reference datasets (`POST /api/v1/datasets`, `…/import`, `…/documents`):
+   * how many, and how many bytes of document text in all (each dataset's `bytes`; the server holds about 2–3 times
+   * that in memory with the index). null: no cap. Absent: none either.
+   */
+  readonly datasets?: { readonly count: number | null; readonly bytes: number | null };
 }
+
+const MIB = 1024 * 1024;
 
 /**
  * Built-in plans: Free 100 calls/day, Pro 10,000, Scale 1,000,000; Enterprise has no limit by
  * default (contracts set their own: pass `plans: { enterprise: { daily: 5_000_000, availability: 99.99 } }` or a
- * plan of any other name to `createHandler`). Availability targets: Pro 99.9 %, Enterprise 99.99 %.
+ * plan of any other name to `createHandler`). Availability targets: Pro 99.9 %, Enterprise 99.99 %. An account's own
+ * reference datasets: Free 2 of 10 MiB of text in all, Pro 20 of 250 MiB, Scale 100 of 2 GiB, Enterprise no cap.
  *
  * @example
  * PLANS.pro.daily // 10000
  * PLANS.enterprise.availability // 99.99
  */
 export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
-  free: { daily: 100 },
-  pro: { daily: 10_000, availability: 99.9 },
-  scale: { daily: 1_000_000 },
-  enterprise: { daily: null, availability: 99.99 },
+  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB } },
+  pro: { daily: 10_000, availability: 99.9, datasets: { count: 20, bytes: 250 * MIB } },
+  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB } },
+  enterprise: { daily: null, availability: 99.99, datasets: { count: null, bytes: null } },
 });
 
 /**
@@ -191,6 +200,11 @@ export class RateLimiter {
       if (a !== undefined && a !== null && !(fourDecimals && (a as number) > 0 && (a as number) <= 100)) {
         const why = 'must be a percentage in (0, 100] with at most 4 decimals, or null';
         throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.availability ${why}`);
+      }
+      const d = p.datasets;
+      const cap = (v: unknown) => v === null || (Number.isSafeInteger(v) && (v as number) >= 0);
+      if (d !== undefined && (d === null || typeof d !== 'object' || !cap(d.count) || !cap(d.bytes))) {
+        throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.datasets must be { count, bytes }, each a non-negative integer or null`);
       }
     }
     this.plans = options.plans;

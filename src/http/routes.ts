@@ -21,11 +21,11 @@ import { Decoder } from '@msgpack/msgpack';
 import {
   ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
   worthOffloading,
-  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetStats,
+  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetLoadOptions, type DatasetStats,
   type Engine, type FingerprintOptions, type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
 } from '../index.js';
 import { sha256Hex } from './auth.js';
-import { Reply, type Principal, type Route, type RouteContext, type Scope } from './context.js';
+import { Reply, type BodyAllowance, type Principal, type Route, type RouteContext, type Scope } from './context.js';
 import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
 import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization-routes.js';
 import { withDocs } from './route-docs.js';
@@ -178,7 +178,8 @@ export const ROUTES: readonly Route[] = withDocs([
       const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
       const { work_hash: _unused, ...rest } = req;
       const records = (id: string) => [{ key: `http/owner/monitor/${id}`, value: account(ctx) }];
-      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { records });
+      // its evaluations read the datasets every account shares and this account's own
+      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { records, owner: account(ctx) });
       return new Reply({ ...m }, 201);
     },
   },
@@ -235,23 +236,26 @@ export const ROUTES: readonly Route[] = withDocs([
   // ---------------------------------------------------------------- reference datasets (searched by all)
   {
     method: 'GET', path: '/api/v1/datasets', operationId: 'listDatasets', tag: 'datasets', scope: 'datasets:read',
-    summary: 'The loaded reference datasets with their stats', responseSchema: S.DATASET_LIST_SCHEMA,
-    handler: async (ctx) => ({ datasets: ctx.engine.datasets() }),
+    summary: 'The reference datasets the account searches (shared and its own) with their stats', responseSchema: S.DATASET_LIST_SCHEMA,
+    handler: async (ctx) => ({ datasets: ctx.engine.datasets().filter((d) => mayRead(ctx, d.id)) }),
   },
   {
     method: 'GET', path: '/api/v1/datasets/{dataset_id}', operationId: 'getDataset', tag: 'datasets', scope: 'datasets:read',
     summary: 'One reference dataset\'s stats', responseSchema: S.DATASET_RESPONSE_SCHEMA,
-    handler: async (ctx) => datasetStats(ctx.engine, ctx.params.dataset_id),
+    handler: async (ctx) => datasetStats(ctx, ctx.params.dataset_id),
   },
   {
     method: 'POST', path: '/api/v1/datasets', operationId: 'createDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Create a reference dataset (optionally with its first documents)',
     body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
-    beforeBody: datasetsWritable,
+    beforeBody: async (ctx) => {
+      await datasetsWritable(ctx);
+      return datasetAllowance(ctx, true);
+    },
     handler: async (ctx) => {
       const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
-      const load = () => ctx.engine.addDataset(descriptor as never, documents ?? []);
+      const load = () => ctx.engine.addDataset(descriptor as never, documents ?? [], suppliedBy(ctx));
       const stats = await createOwnDataset(ctx, descriptor.id, load);
       return new Reply({ ...stats }, 201);
     },
@@ -263,6 +267,7 @@ export const ROUTES: readonly Route[] = withDocs([
     beforeBody: async (ctx) => {
       await datasetsWritable(ctx);
       await ownDataset(ctx, ctx.params.dataset_id);
+      return datasetAllowance(ctx, false);
     },
     handler: async (ctx) => {
       await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
@@ -274,6 +279,7 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'A reference dataset as a file (`POST /api/v1/datasets/import` or `engine.importDataset` loads it)',
     responseSchema: S.BINARY_SCHEMA, responseType: 'binary',
     handler: async (ctx) => {
+      datasetStats(ctx, ctx.params.dataset_id); // another account's dataset is not there for this one
       const bytes = ctx.engine.exportDataset(ctx.params.dataset_id);
       return new Response(bytes as Uint8Array<ArrayBuffer>, {
         headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${ctx.params.dataset_id}.tpds"`, 'cache-control': 'no-store' },
@@ -284,12 +290,15 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
     summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201],
-    beforeBody: datasetsWritable,
+    beforeBody: async (ctx) => {
+      await datasetsWritable(ctx);
+      return datasetAllowance(ctx, true);
+    },
     handler: async (ctx) => {
       const bytes = ctx.body as Uint8Array;
       // the id is inside the file: checked before anything is loaded under it
       const id = datasetFileId(bytes);
-      const stats = await createOwnDataset(ctx, id, () => ctx.engine.importDataset(bytes));
+      const stats = await createOwnDataset(ctx, id, () => ctx.engine.importDataset(bytes, suppliedBy(ctx)));
       return new Reply({ ...stats }, 201);
     },
   },
@@ -300,7 +309,6 @@ export const ROUTES: readonly Route[] = withDocs([
       await datasetsWritable(ctx);
       await ownDataset(ctx, ctx.params.dataset_id);
       if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
-      datasetOwners(ctx.engine).delete(ctx.params.dataset_id);
       return { id: ctx.params.dataset_id, deleted: true };
     },
   },
@@ -505,27 +513,57 @@ async function ownMonitor(ctx: RouteContext): Promise<Monitor> {
 
 async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
   await ownWorkByHash(ctx, request.work_hash);
-  return ctx.engine.score(request, ctx.services.work);
+  // the account's score reads the datasets every account shares and its own, never another account's
+  return ctx.engine.score(request, { ...ctx.services.work, owner: account(ctx) });
 }
 
-function datasetStats(engine: Engine, id: string) {
-  return engine.datasets().find((d) => d.id === id) ?? notFound(`no dataset "${id}"`);
+/** A dataset's stats when the caller may read it (shared, or its own); another account's is not there for it. */
+function datasetStats(ctx: RouteContext, id: string) {
+  const d = ctx.engine.datasets().find((x) => x.id === id);
+  return d && mayRead(ctx, id) ? d : notFound(`no dataset "${id}"`);
 }
 
 /**
- * Which account made each dataset loaded over HTTP, per engine. Kept in memory like the datasets
- * themselves (the corpus is not in the store): a record in the store would outlive a restart and
- * hand a dataset the operator loads later under the same id to that account.
+ * Whether the caller may read a loaded dataset: every account reads the shared ones (shipped, the operator's) and
+ * its own; an admin reads all.
  */
-const OWNERS = new WeakMap<Engine, Map<string, string>>();
+function mayRead(ctx: RouteContext, id: string): boolean {
+  const { account: owner } = ctx.engine.datasetProvenance(id);
+  return owner === null || owner === account(ctx) || who(ctx).scopes.includes('admin');
+}
+
+/**
+ * Who supplies a dataset loaded through the API: an admin key loads for every account (the operator's, as CLI
+ * flags do); any other key for its own account alone.
+ */
+function suppliedBy(ctx: RouteContext): DatasetLoadOptions {
+  return who(ctx).scopes.includes('admin') ? { supplied_by: 'operator' } : { supplied_by: 'account', account: account(ctx) };
+}
+
+/**
+ * What the account's plan lets it still keep of its own datasets (`Plan.datasets`): a new one only below the count
+ * (403 otherwise), and a body no larger than the bytes of text left. An admin key loads the operator's: no cap.
+ */
+async function datasetAllowance(ctx: RouteContext, creating: boolean): Promise<BodyAllowance | undefined> {
+  const principal = who(ctx);
+  if (principal.scopes.includes('admin')) return undefined;
+  const caps = ctx.services.plan(principal.plan)?.datasets;
+  if (!caps) return undefined;
+  const own = ctx.engine.datasets().filter((d) => ctx.engine.datasetProvenance(d.id).account === account(ctx));
+  if (creating && caps.count !== null && own.length >= caps.count) {
+    throw new TrainprintError('FORBIDDEN', `plan "${principal.plan}" keeps at most ${caps.count} datasets per account `
+      + `and this account has ${own.length}: drop one first (DELETE /api/v1/datasets/{dataset_id})`);
+  }
+  if (caps.bytes === null) return undefined;
+  const used = own.reduce((n, d) => n + d.bytes, 0);
+  return {
+    maxBodyBytes: Math.max(0, caps.bytes - used),
+    reason: `plan "${principal.plan}" keeps ${caps.bytes} bytes of dataset text per account and ${used} are used`,
+  };
+}
+
 /** Ids being created now, per engine: two requests for one id must not both load it. */
 const CREATING = new WeakMap<Engine, Set<string>>();
-
-function datasetOwners(engine: Engine): Map<string, string> {
-  let m = OWNERS.get(engine);
-  if (!m) OWNERS.set(engine, (m = new Map()));
-  return m;
-}
 
 /** 409 CONFLICT when the handler keeps the reference datasets as they are (`datasetsReadOnly`). */
 async function datasetsWritable(ctx: RouteContext): Promise<void> {
@@ -536,26 +574,20 @@ async function datasetsWritable(ctx: RouteContext): Promise<void> {
 }
 
 /**
- * The dataset when the caller may change it: the account made it, or the caller is an admin (any
- * dataset, those the operator loaded included). 404 when it is not loaded, 403 otherwise.
+ * The dataset when the caller may change it: the account's own, or any for an admin (the shared ones included).
+ * 404 when it is not loaded or is another account's (whose datasets this one cannot see), 403 for a shared one.
  */
 async function ownDataset(ctx: RouteContext, id: string): Promise<void> {
-  const owners = datasetOwners(ctx.engine);
-  if (!ctx.engine.datasets().some((d) => d.id === id)) {
-    owners.delete(id); // dropped outside HTTP: forget its owner
-    notFound(`no dataset "${id}"`);
-  }
+  datasetStats(ctx, id);
   if (who(ctx).scopes.includes('admin')) return;
-  const owner = owners.get(id);
-  if (owner === account(ctx)) return;
-  throw new TrainprintError('FORBIDDEN', owner === undefined
-    ? `dataset "${id}" was loaded by the operator: changing it needs the admin scope`
-    : `dataset "${id}" belongs to another account`);
+  const p = ctx.engine.datasetProvenance(id);
+  if (p.account === account(ctx)) return;
+  throw new TrainprintError('FORBIDDEN', `dataset "${id}" is shared by every account (${p.supplied_by === 'shipped' ? 'a reference pack of the package' : 'loaded by the operator'}): changing it needs the admin scope`);
 }
 
 /**
- * Load a dataset for the calling account under `id` (null: the file's id could not be read; the
- * engine then says why the file is refused), and record the account as its owner.
+ * Load a dataset for the calling account under `id` (null: the file's id could not be read; the engine then says
+ * why the file is refused); `load` records who supplied it ({@link suppliedBy}).
  */
 async function createOwnDataset(
   ctx: RouteContext, id: string | null, load: () => Promise<DatasetStats>,
@@ -566,8 +598,10 @@ async function createOwnDataset(
   if (!creating) CREATING.set(ctx.engine, (creating = new Set()));
   if (id !== null) {
     if (ctx.engine.datasets().some((d) => d.id === id) || creating.has(id)) {
-      const how = `add documents with POST /api/v1/datasets/${id}/documents`;
-      throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" exists; ${how}`);
+      // another account's dataset is not named: only that the id is taken
+      const how = ctx.engine.datasets().some((d) => d.id === id) && mayRead(ctx, id)
+        ? `exists; add documents with POST /api/v1/datasets/${id}/documents` : 'is taken: choose another id';
+      throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" ${how}`);
     }
     creating.add(id);
   }
@@ -578,7 +612,6 @@ async function createOwnDataset(
       ctx.engine.removeDataset(stats.id);
       invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
     }
-    datasetOwners(ctx.engine).set(stats.id, account(ctx));
     return stats;
   } finally {
     if (id !== null) creating.delete(id);

@@ -9,7 +9,7 @@
  * service's analyze shape, applied to every route; lists sit under a plural name).
  */
 import type { JsonSchema } from './context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA } from '../index.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../index.js';
 import { SCOPES } from './context.js';
 import {
   bool, code, codes, contentType, dateTime, dateTimeOrNull, declarations, int0, jurisdiction, listOf, modelId,
@@ -99,7 +99,8 @@ export const SCORE_RESULT_SCHEMA = ok({
     datasets: {
       type: 'array',
       items: object({
-        dataset_id: str, kind: { enum: ['exact', 'portrait', 'remote'] }, kb_dataset: strOrNull, link: { enum: ['kb', 'declared'] },
+        dataset_id: str, kind: { enum: ['exact', 'portrait', 'remote'] }, supplied_by: SUPPLIED_BY, kb_dataset: strOrNull,
+        link: { enum: ['kb', 'declared'] },
         link_certainty: num01, link_reason: str, flagged_chunks: int0, chance: num01, strength: num, confidence: num01, value: num01,
       }),
     },
@@ -223,10 +224,16 @@ const MONITOR_PROPS = {
   created_at: dateTime,
   updated_at: dateTime,
   last: { type: 'object', additionalProperties: MONITOR_MODEL_STATE, description: 'Last evaluation per model id' },
+  owner: {
+    type: ['string', 'null'],
+    description: 'The account it belongs to: its evaluations read the datasets every account shares and this account\'s own',
+  },
 } as const;
+// monitors stored before owners were recorded have none
+const MONITOR_OPTIONAL = ['owner'];
 
-export const MONITOR_SCHEMA = object(MONITOR_PROPS);
-export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS);
+export const MONITOR_SCHEMA = object(MONITOR_PROPS, MONITOR_OPTIONAL);
+export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS, MONITOR_OPTIONAL);
 export const MONITOR_LIST_SCHEMA = listOf('monitors', MONITOR_SCHEMA);
 export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: workId }, ['work_id']);
 

@@ -62,6 +62,7 @@ export async function loadDefaultPacksFromUrl(
   const files = packs.map((p) => readUrl(new URL(p.file, dir), options.fetch));
   files.forEach((f) => f.catch(() => {})); // awaited in order below; a later failure must not go unhandled meanwhile
   const out = [];
-  for (const [i, p] of packs.entries()) out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }));
+  // the package's reference packs: every account reads them, and their sources are documented with them
+  for (const [i, p] of packs.entries()) out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
   return out;
 }

@@ -12,6 +12,7 @@
  * <name>/manifest.json   everything needed to rebuild it from its texts
  * ```
  */
+import type { DatasetLoadOptions } from '../corpus/types.js';
 import type { DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import {
@@ -216,8 +217,9 @@ export async function loadPackFileWith(
   fs: PackFs,
   path: string,
   expect: { sha256?: string } = {},
+  load: DatasetLoadOptions = {},
 ): Promise<{ stats: DatasetStats; info: PackInfo }> {
-  return loadPack(engine, await readBytes(fs, path, 'pack'), expect);
+  return loadPack(engine, await readBytes(fs, path, 'pack'), expect, load);
 }
 
 /**
@@ -233,7 +235,8 @@ export async function loadDefaultPacksWith(
 ): Promise<Array<{ stats: DatasetStats; info: PackInfo }>> {
   const out: Array<{ stats: DatasetStats; info: PackInfo }> = [];
   for (const p of await listPacksWith(fs, dir)) {
-    if (p.default) out.push(await loadPackFileWith(engine, fs, p.path, { sha256: p.sha256 }));
+    // the package's reference packs: every account reads them, and their sources are documented with them
+    if (p.default) out.push(await loadPackFileWith(engine, fs, p.path, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
   }
   return out;
 }

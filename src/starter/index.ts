@@ -43,7 +43,7 @@ export const STARTER_DATASET: {
  * types it names, and a copy of a class with private fields would not accept the real one.
  */
 export interface StarterEngine {
-  importDataset(bytes: Uint8Array): Promise<DatasetStats>;
+  importDataset(bytes: Uint8Array, options?: { readonly supplied_by?: 'shipped' }): Promise<DatasetStats>;
 }
 
 /** Options of {@link loadStarterDataset}. */
@@ -74,6 +74,7 @@ export async function loadStarterDataset(engine: StarterEngine, options: LoadSta
   if (options.id !== undefined && options.id !== STARTER_DATASET.id) {
     throw new TrainprintError('INVALID_OPTIONS', `the starter dataset's id is '${STARTER_DATASET.id}' (a snapshot cannot be imported under another id)`);
   }
-  return engine.importDataset(decodeBase64(STARTER_SNAPSHOT.base64));
+  // embedded in the package: shared by every account, its texts' source documented (spdx-license-list)
+  return engine.importDataset(decodeBase64(STARTER_SNAPSHOT.base64), { supplied_by: 'shipped' });
 }
 

@@ -232,7 +232,7 @@ describe('keys', () => {
 });
 
 describe('datasets belong to the account that made them', () => {
-  it('others get 403; the operator\'s datasets need admin', async () => {
+  it('others cannot see them (404); the operator\'s datasets need admin', async () => {
     const { engine, call, acme, globex, admin } = await setup();
     await engine.addDataset({ id: 'operator-set' }, [{ id: 'a', text: WORK }]);
     const made = await call('POST', '/api/v1/datasets', acme, {
@@ -241,13 +241,20 @@ describe('datasets belong to the account that made them', () => {
     expect(made.status).toBe(201);
     const grow = { documents: [{ id: 'd2', text: `${WORK} Again.` }] };
     const foreign = await call('POST', '/api/v1/datasets/acme-set/documents', globex, grow);
-    expect(foreign.status).toBe(403);
-    expect(foreign.json.error.message).toContain('belongs to another account');
-    expect((await call('DELETE', '/api/v1/datasets/acme-set', globex)).status).toBe(403);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error.message).toContain('no dataset "acme-set"');
+    expect((await call('DELETE', '/api/v1/datasets/acme-set', globex)).status).toBe(404);
     expect((await call('POST', '/api/v1/datasets/acme-set/documents', acme, grow)).json.documents).toBe(2);
-    // every account still sees and searches it
-    expect((await call('GET', '/api/v1/datasets/acme-set', globex)).status).toBe(200);
-    expect((await call('POST', '/api/v1/datasets', globex, { id: 'acme-set' })).status).toBe(409);
+    // only acme sees it (the admin too); to globex it is not there, and its id is only "taken"
+    expect((await call('GET', '/api/v1/datasets/acme-set', globex)).status).toBe(404);
+    expect((await call('GET', '/api/v1/datasets/acme-set/export', globex)).status).toBe(404);
+    expect((await call('GET', '/api/v1/datasets', globex)).json.datasets.map((d: { id: string }) => d.id)).toEqual(['operator-set']);
+    expect((await call('GET', '/api/v1/datasets', acme)).json.datasets.map((d: { id: string }) => d.id)).toEqual(['operator-set', 'acme-set']);
+    expect((await call('GET', '/api/v1/datasets/acme-set', admin)).status).toBe(200);
+    const taken = await call('POST', '/api/v1/datasets', globex, { id: 'acme-set' });
+    expect(taken.status).toBe(409);
+    expect(taken.json.error.message).toContain('dataset "acme-set" is taken: choose another id');
+    expect(engine.datasetProvenance('acme-set')).toEqual({ supplied_by: 'account', account: 'acme' });
     const op = await call('DELETE', '/api/v1/datasets/operator-set', acme);
     expect(op.status).toBe(403);
     expect(op.json.error.message).toContain('admin');
@@ -255,14 +262,18 @@ describe('datasets belong to the account that made them', () => {
     expect((await call('DELETE', '/api/v1/datasets/acme-set', acme)).json).toMatchObject({ deleted: true });
     // once dropped, the id is free for anyone
     expect((await call('POST', '/api/v1/datasets', globex, { id: 'acme-set' })).status).toBe(201);
-    expect((await call('DELETE', '/api/v1/datasets/acme-set', acme)).status).toBe(403);
+    expect((await call('DELETE', '/api/v1/datasets/acme-set', acme)).status).toBe(404);
+    // an admin key loads for every account: the operator's
+    expect((await call('POST', '/api/v1/datasets', admin, { id: 'shared-set' })).status).toBe(201);
+    expect(engine.datasetProvenance('shared-set')).toEqual({ supplied_by: 'operator', account: null });
+    expect((await call('GET', '/api/v1/datasets/shared-set', acme)).status).toBe(200);
   });
 
   it('an upload to a missing or foreign dataset is answered without reading the body', async () => {
     const { handler, call, acme, globex } = await setup();
     expect((await call('POST', '/api/v1/datasets', globex, { id: 'globex-set' })).status).toBe(201);
     const cases = [
-      ['/api/v1/datasets/no-such-set/documents', 404], ['/api/v1/datasets/globex-set/documents', 403],
+      ['/api/v1/datasets/no-such-set/documents', 404], ['/api/v1/datasets/globex-set/documents', 404],
     ] as const;
     for (const [path, status] of cases) {
       let pulled = 0;
@@ -299,8 +310,9 @@ describe('datasets belong to the account that made them', () => {
     expect(engine.datasets().map((d) => d.id)).not.toContain(bad);
     const ok = await upload(scratch.exportDataset('fine-set'), acme);
     expect(ok.status).toBe(201);
-    expect((await call('DELETE', '/api/v1/datasets/fine-set', globex)).status).toBe(403);
+    expect((await call('DELETE', '/api/v1/datasets/fine-set', globex)).status).toBe(404);
     expect((await upload(scratch.exportDataset('fine-set'), globex)).status).toBe(409);
+    expect(engine.datasetProvenance('fine-set')).toEqual({ supplied_by: 'account', account: 'acme' });
     expect((await call('DELETE', '/api/v1/datasets/fine-set', acme)).status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 /**
- * A 200 MiB upload to a dataset that does not exist (or is another account's), over a real socket to `serve`
- * on 127.0.0.1: the server answers 404 / 403 with the JSON error envelope from the path alone, closes the
+ * A 200 MiB upload to a dataset that does not exist, is another account's (which this one cannot see) or is shared
+ * (the operator's), over a real socket to `serve` on 127.0.0.1: the server answers 404 / 404 / 403 with the JSON
+ * error envelope from the path alone, closes the
  * connection instead of reading the rest, and goes on serving.
  *
  * First the answer with 200 MiB declared and none of it sent: it comes, so it does not wait for the body. Then
@@ -76,6 +77,7 @@ describe('a 200 MiB upload to a missing or foreign dataset over HTTP', () => {
     const scopes = ['datasets:read', 'datasets:write', 'analyze'] as const;
     acme = (await keys.createKey({ account: 'acme', plan: 'pro', scopes: [...scopes] })).key;
     const globex = (await keys.createKey({ account: 'globex', plan: 'pro', scopes: [...scopes] })).key;
+    await engine.addDataset({ id: 'operator-set' }, [{ id: 'a', text: 'A document the operator loaded for every account.' }]);
     server = await serve(createHandler(engine, { keys }), { port: 0 });
     const made = await fetch(`${server.url}/api/v1/datasets`, {
       method: 'POST',
@@ -87,7 +89,10 @@ describe('a 200 MiB upload to a missing or foreign dataset over HTTP', () => {
   afterAll(async () => { await server?.close(); });
 
   it('is answered from the path, 404 / 403 with the error envelope, without reading the body; the server goes on', async () => {
-    const cases = [['/api/v1/datasets/no-such-set/documents', 404, 'NOT_FOUND'], ['/api/v1/datasets/globex-set/documents', 403, 'FORBIDDEN']] as const;
+    const cases = [
+      ['/api/v1/datasets/no-such-set/documents', 404, 'NOT_FOUND'], ['/api/v1/datasets/globex-set/documents', 404, 'NOT_FOUND'],
+      ['/api/v1/datasets/operator-set/documents', 403, 'FORBIDDEN'],
+    ] as const;
     for (const [path, status, code] of cases) {
       const declared = await upload(server.url, path, acme, false);
       expect(declared.answer?.status, path).toBe(status);

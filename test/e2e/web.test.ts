@@ -208,6 +208,8 @@ describe('web app (headless Chromium)', () => {
     const rows = page.locator('#sources-table tbody tr');
     expect(await rows.count()).toBeGreaterThan(0);
     expect(await rows.first().locator('.badge.declared').textContent()).toBe('declared');
+    // loaded here, by the person running the page: the operator's, not a reference pack
+    expect(await rows.first().locator('.badge.supplied-operator').textContent()).toBe('operator');
     expect(await page.locator('#sources-table').textContent()).toContain('The Pile');
     await page.locator('#sources-table').screenshot({ path: join(output, 'web-declared.png') });
   });

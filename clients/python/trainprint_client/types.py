@@ -101,6 +101,8 @@ class AttributionSource(TypedDict):
     kb_dataset: Optional[str]
     dataset_id: str
     link: str
+    #: shipped (a reference pack of the package), operator, or account (the asking account's own upload)
+    supplied_by: str
     declared: bool
     link_certainty: float
     link_reason: str

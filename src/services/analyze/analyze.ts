@@ -68,6 +68,8 @@ export async function runAnalysis(
     extracted.text,
     {
       datasets: options.datasets, candidates: options.candidates, alignBudgetMs: options.alignBudgetMs,
+      // an owner's analysis sees the shared datasets and its own, never another account's
+      ...(options.owner !== undefined ? { account: options.owner } : {}),
       // the content leaves the machine only where the caller allows it (request and options both)
       remote: req.searchRemote && options.remote !== false, signal: options.signal,
     },
@@ -104,9 +106,11 @@ export async function runAnalysis(
     const chance = chanceEvidence(detail);
     const conf = datasetConfidence(detail.kind, chance.strength, prior);
     const cov = found.coverage[ds.id];
+    const { supplied_by } = corpus.provenance(ds.id);
     evidence.push({
       dataset_id: ds.id,
       kind: detail.kind,
+      supplied_by,
       kb_dataset: descriptor.kb_dataset ?? null,
       declared_models: descriptor.models ?? [],
       matches: passages.length,
@@ -147,9 +151,10 @@ export async function runAnalysis(
     }
     // ---- attribution sources of this dataset
     const before = sources.length;
-    // a public index's corpus comes from the knowledge base's table of indexes, not from anyone's declaration
-    const declaredLink = ds.remote?.declared !== false;
-    const base = { dataset_id: ds.id, declared: declaredLink };
+    // a public index's corpus comes from the knowledge base's table of indexes, and a shipped pack's from the pack's
+    // documented sources (packs/), not from anyone's declaration
+    const declaredLink = ds.remote?.declared !== false && supplied_by !== 'shipped';
+    const base = { dataset_id: ds.id, supplied_by, declared: declaredLink };
     const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
     // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
     for (const target of kbTargets(descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
@@ -223,7 +228,8 @@ export async function runAnalysis(
   }
   if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
   if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
-  if (corpus.datasets().length === 0) limitations.add('no_datasets_loaded');
+  // the datasets this analysis may search (an owner's: the shared ones and its own)
+  if (details.size === 0) limitations.add('no_datasets_loaded');
   else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
   if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
   if (!req.jurisdiction) limitations.add('jurisdiction_unspecified');

@@ -109,6 +109,12 @@ export const REMOTE_REPORT_SCHEMA = {
   },
 } as const;
 
+/** Who supplied a dataset (`DatasetSupplier`). */
+export const SUPPLIED_BY = {
+  enum: ['shipped', 'operator', 'account'],
+  description: 'shipped: a reference pack of the package; operator: whoever runs the service; account: the asking account\'s own upload',
+} as const;
+
 /** Schema of one search match (exact, near, portrait or remote). */
 export const MATCH_SCHEMA = { oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait'), REMOTE_MATCH] } as const;
 
@@ -246,7 +252,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['provider', 'model', 'confidence', 'confidence_ci_95', 'training_dataset', 'kb_dataset', 'dataset_id', 'link', 'declared', 'link_certainty', 'link_reason', 'disclosure', 'citations'],
+        required: ['provider', 'model', 'confidence', 'confidence_ci_95', 'training_dataset', 'kb_dataset', 'dataset_id', 'link', 'supplied_by', 'declared', 'link_certainty', 'link_reason', 'disclosure', 'citations'],
         properties: {
           provider: { type: 'string' },
           model: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*$' },
@@ -256,6 +262,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
           kb_dataset: { type: ['string', 'null'] },
           dataset_id: { type: 'string' },
           link: { enum: ['kb', 'declared'] },
+          supplied_by: SUPPLIED_BY,
           declared: { type: 'boolean' },
           link_certainty: num01,
           link_reason: { type: 'string' },
@@ -335,10 +342,11 @@ export const ANALYSIS_RESULT_SCHEMA = {
           items: {
             type: 'object',
             additionalProperties: false,
-            required: ['dataset_id', 'kind', 'kb_dataset', 'declared_models', 'matches', 'documents', 'near_duplicates', 'coverage', 'longest_run', 'tested', 'found', 'background_rate', 'runs', 'chance', 'strength', 'confidence', 'confidence_ci_95'],
+            required: ['dataset_id', 'kind', 'supplied_by', 'kb_dataset', 'declared_models', 'matches', 'documents', 'near_duplicates', 'coverage', 'longest_run', 'tested', 'found', 'background_rate', 'runs', 'chance', 'strength', 'confidence', 'confidence_ci_95'],
             properties: {
               dataset_id: { type: 'string' },
               kind: { enum: ['exact', 'portrait', 'remote'] },
+              supplied_by: SUPPLIED_BY,
               kb_dataset: { type: ['string', 'null'] },
               declared_models: strings,
               matches: { type: 'integer', minimum: 0 },

@@ -10,7 +10,7 @@ import type { AlongsideRecords } from '../../store/types.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
-import type { DatasetCoverage, SliceOptions } from '../../corpus/types.js';
+import type { DatasetCoverage, DatasetSupplier, SliceOptions } from '../../corpus/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import type { AlignedChance, ChanceEvidence } from './evidence.js';
 
@@ -56,8 +56,10 @@ export interface AnalyzeOptions extends SliceOptions {
   /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
   readonly records?: AlongsideRecords;
   /**
-   * Whose analysis this is: counted against that owner's cap of stored analyses (`createEngine({ analyses:
-   * { maxPerOwner } })`; the HTTP service passes the account). @default none: only the time to live applies
+   * Whose analysis this is (the HTTP service passes the account): it searches the datasets every account shares
+   * and that owner's own (`supplied_by: 'account'`), never another account's, and it counts against the owner's
+   * cap of stored analyses (`createEngine({ analyses: { maxPerOwner } })`). @default none: every dataset; only the
+   * time to live applies
    */
   readonly owner?: string;
 }
@@ -84,8 +86,14 @@ export interface AttributionSource {
   /** `'kb'`: the model's documentation names the dataset; `'declared'`: the dataset descriptor lists the model. */
   readonly link: 'kb' | 'declared';
   /**
-   * True when which corpus the dataset samples is the user's declaration (every local dataset); false for a public
-   * remote index, which the knowledge base itself links to its corpus.
+   * Who supplied the dataset: `shipped` (a reference pack of the package), `operator` (whoever runs the service)
+   * or `account` (the asking account's own upload).
+   */
+  readonly supplied_by: DatasetSupplier;
+  /**
+   * True when which corpus the dataset samples is a declaration of whoever loaded it (the operator's or an account's
+   * datasets); false for a shipped reference pack (its sources are documented with it) and a public remote index
+   * (the knowledge base itself links it to its corpus).
    */
   readonly declared: boolean;
   /** Probability that the model trained on the dataset, from documentation alone. */
@@ -101,6 +109,8 @@ export interface AttributionSource {
 export interface DatasetEvidence extends ChanceEvidence {
   readonly dataset_id: string;
   readonly kind: 'exact' | 'portrait' | 'remote';
+  /** Who supplied the dataset (as {@link AttributionSource.supplied_by}). */
+  readonly supplied_by: DatasetSupplier;
   readonly kb_dataset: string | null;
   readonly declared_models: readonly string[];
   /** Passage matches (exact or portrait). */

@@ -9,11 +9,12 @@
  *   `event/<time>-<n>-<id>` the event log, in the order events happened
  */
 import type { CorpusView } from '../../corpus/types.js';
+import { checkAccount } from '../../corpus/provenance.js';
 import { TrainprintError } from '../../errors.js';
 import { knowledgeBase } from '../kb/index.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import { getWork, worksByHash } from '../registry/works.js';
-import type { ChunkCache, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
+import type { ChunkCache, ScoreOptions, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
 import { alongsideOps } from '../../store/alongside.js';
 import type { AlongsideRecords, Store } from '../../store/types.js';
 import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
@@ -62,6 +63,11 @@ export interface Monitor {
   readonly created_at: string;
   readonly updated_at: string;
   readonly last: Record<string, MonitorModelState>;
+  /**
+   * The account the monitor belongs to (`createMonitor(…, { owner })`; the HTTP service passes the account): its
+   * evaluations read the datasets every account shares and this account's own. null: the operator's, reading all.
+   */
+  readonly owner?: string | null;
 }
 
 /** An event of the log. */
@@ -87,8 +93,11 @@ export interface MonitorEvent {
 }
 
 /** Create a monitor (see `Engine.createMonitor`). */
-export async function createMonitor(store: Store, request: CreateMonitorRequest, records?: AlongsideRecords): Promise<Monitor> {
+export async function createMonitor(
+  store: Store, request: CreateMonitorRequest, records?: AlongsideRecords, owner?: string,
+): Promise<Monitor> {
   if (typeof records !== 'function') alongsideOps(records, ''); // refuse bad records before any check or write
+  if (owner !== undefined) checkAccount(owner, 'owner');
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
   if ((r.work_id === undefined) === (r.work_hash === undefined)) fail('give exactly one of work_id or work_hash');
@@ -118,6 +127,7 @@ export async function createMonitor(store: Store, request: CreateMonitorRequest,
   const monitor: Monitor = {
     monitor_id: newId('mon_'), work_id: work.work_id, work_hash: work.work_hash, models, datasets,
     webhook: webhook ? { url: webhook.url } : null, events, jurisdiction, state: 'active', created_at: now, updated_at: now, last: {},
+    owner: owner ?? null,
   };
   const ops = [{ type: 'put' as const, key: `monitor/${monitor.monitor_id}`, value: monitor }];
   if (webhook) ops.push({ type: 'put', key: `monitor-secret/${monitor.monitor_id}`, value: webhook.secret as never });
@@ -166,7 +176,7 @@ export async function deleteMonitor(store: Store, id: string): Promise<boolean> 
 /** What evaluating monitors reads: the corpus (for the linked models) and scoring. */
 export interface MonitorDeps {
   readonly corpus: CorpusView;
-  score(request: ScoreRequest, cache: ChunkCache): Promise<ScoreResult>;
+  score(request: ScoreRequest, cache: ChunkCache, run?: ScoreOptions): Promise<ScoreResult>;
 }
 
 /**
@@ -181,12 +191,16 @@ export async function evaluateMonitors(
   for (const m of await listMonitors(store)) {
     if (m.state !== 'active') continue;
     if (datasetId !== undefined && m.datasets !== null && !m.datasets.includes(datasetId)) continue;
-    const models = m.models ?? linkedModels(deps.corpus);
+    // a monitor of an account reads what that account may: the shared datasets and its own (older records: all)
+    const owner = m.owner ?? undefined;
+    const models = m.models ?? linkedModels(deps.corpus, owner);
     const last: Record<string, MonitorModelState> = { ...m.last };
     const events: MonitorEvent[] = [];
     const cache: ChunkCache = new Map();
     for (const model of models) {
-      const s = await deps.score({ work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache);
+      const s = await deps.score(
+        { work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache, owner === undefined ? {} : { owner },
+      );
       const prev = m.last[model];
       // a remote corpus that could not be searched (outage, rate limit, budget) is no evidence of absence: this
       // model's last evaluation stands, and the next evaluation asks again
@@ -238,11 +252,12 @@ export async function listEvents(store: Store, options: { monitor_id?: string; a
   return all.filter((e) => o.monitor_id === undefined || e.data.monitor_id === o.monitor_id).slice(0, limit);
 }
 
-/** Every KB model some loaded dataset links to (by kb_dataset or declaration). */
-function linkedModels(corpus: CorpusView): string[] {
+/** Every KB model some loaded dataset (one `owner` may read) links to (by kb_dataset or declaration). */
+function linkedModels(corpus: CorpusView, owner: string | undefined): string[] {
   const kb = knowledgeBase();
   const ids = new Set<string>();
   for (const s of corpus.datasets()) {
+    if (owner !== undefined && !corpus.visibleTo(s.id, owner)) continue;
     const d = corpus.descriptor(s.id);
     if (d.kb_dataset !== undefined) for (const l of kb.modelsTrainedOn(d.kb_dataset)) ids.add(l.model.id);
     for (const m of d.models ?? []) ids.add(kb.model(m).id);

@@ -24,7 +24,8 @@ import { WebhookDeliverer, type WebhookDelivererOptions } from './webhook.js';
 /** Monitor operations, the evaluation queue and its interval. */
 export interface MonitorService {
   readonly webhooks: WebhookDeliverer;
-  create(request: CreateMonitorRequest, records?: AlongsideRecords): Promise<Monitor>;
+  /** `owner`: the account it belongs to (its evaluations read the shared datasets and that account's own). */
+  create(request: CreateMonitorRequest, records?: AlongsideRecords, owner?: string): Promise<Monitor>;
   get(id: string): Promise<Monitor>;
   list(options?: { work_id?: string }): Promise<Monitor[]>;
   setState(id: string, state: 'active' | 'paused'): Promise<Monitor>;
@@ -99,7 +100,7 @@ export function createMonitorService(deps: {
   };
   return {
     webhooks,
-    create: (request, records) => createMonitor(store, request, records),
+    create: (request, records, owner) => createMonitor(store, request, records, owner),
     get: (id) => getMonitor(store, id),
     list: (options) => listMonitors(store, options),
     setState: (id, state) => setMonitorState(store, id, state),

@@ -27,7 +27,8 @@
  *    the interval's lower bound when below 0.5 — a separate quantity: the jurisdiction never enters
  *    the probability.
  */
-import type { CorpusView, SliceOptions } from '../../corpus/types.js';
+import type { CorpusView, DatasetSupplier, SliceOptions } from '../../corpus/types.js';
+import { checkAccount } from '../../corpus/provenance.js';
 import type { Offload } from '../../corpus/work.js';
 import { resolveOptions } from '../../fingerprint/options.js';
 import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
@@ -86,6 +87,8 @@ export interface ChunkEvidence {
 export interface ScoreDatasetEvidence {
   readonly dataset_id: string;
   readonly kind: 'exact' | 'portrait' | 'remote';
+  /** Who supplied the dataset: `shipped` (a reference pack), `operator` or `account` (the asking account's own). */
+  readonly supplied_by: DatasetSupplier;
   readonly kb_dataset: string | null;
   readonly link: 'kb' | 'declared';
   readonly link_certainty: number;
@@ -149,6 +152,15 @@ interface Linked {
   pirated: boolean;
 }
 
+/** How a score runs: its slices and offload (as analyze's), and whose score it is. */
+export interface ScoreOptions extends SliceOptions {
+  /**
+   * The account asking: the score reads the datasets every account shares and this account's own, never another
+   * account's (as analyze's `owner`). @default every dataset
+   */
+  readonly owner?: string;
+}
+
 /** Chunk search results shared by several scores of one work (monitors score many models at once). */
 export type ChunkCache = Map<string, { chance: number; flagged: boolean; longest: number }>;
 
@@ -166,8 +178,10 @@ export interface ScoreDeps {
  * than a message to another thread. The result is the same whichever way it runs.
  */
 export async function scoreWork(
-  deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache, run: SliceOptions = {},
+  deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache, run: ScoreOptions = {},
 ): Promise<ScoreResult> {
+  const owner = run.owner === undefined ? undefined : checkAccount(run.owner, 'owner');
+  const scope = owner === undefined ? {} : { account: owner };
   const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
   if (typeof sliceMs !== 'number' || !(sliceMs >= 0)) throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
@@ -186,7 +200,7 @@ export async function scoreWork(
   const factors = new Set<FactorCode>();
   const limitations = new Set<FactorCode>(['no_model_probe', 'reference_sample_only', 'calibrated_on_constructed_queries']);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
-  const linked = linkedDatasets(deps.corpus, model);
+  const linked = linkedDatasets(deps.corpus, model, owner);
   const stored = new Set(deps.corpus.datasets().filter((s) => s.storage === 'postgres').map((s) => s.id));
   if (linked.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
@@ -207,7 +221,7 @@ export async function scoreWork(
     const l = linked[d];
     if (l.kind !== 'remote' || n === 0 || cache?.has(`${work.work_id}\u0000${0}\u0000${l.id}`)) continue;
     const { result, details } = await deps.corpus.searchDetailedAsync(
-      text, { datasets: [l.id], persistRemote: true }, { sliceMs },
+      text, { datasets: [l.id], persistRemote: true, ...scope }, { sliceMs },
     );
     for (const r of result.remote ?? []) {
       remoteReports.push(r);
@@ -245,8 +259,8 @@ export async function scoreWork(
         chunk ??= text!.slice(chunks[i].start, chunks[i].end);
         // a dataset kept in a database is searched asynchronously (Infinity: in one go)
         const { result, details } = sliceMs === Infinity && !stored.has(l.id)
-          ? deps.corpus.searchDetailed(chunk, { datasets: [l.id] })
-          : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id] }, { sliceMs });
+          ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...scope })
+          : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...scope }, { sliceMs });
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
@@ -371,7 +385,8 @@ export async function scoreWork(
       method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
       chunk_words: CHUNK_WORDS,
       datasets: linked.map((l, d) => ({
-        dataset_id: l.id, kind: l.kind, kb_dataset: l.kb, link: l.link, link_certainty: l.certainty, link_reason: l.reason,
+        dataset_id: l.id, kind: l.kind, supplied_by: deps.corpus.provenance(l.id).supplied_by, kb_dataset: l.kb, link: l.link,
+        link_certainty: l.certainty, link_reason: l.reason,
         flagged_chunks: flagged[d].reduce((t, x) => t + x, 0),
         chance: sig6(perDataset[d].chance), strength: round4(perDataset[d].strength),
         confidence: round4(perDataset[d].confidence), value: round4(perDataset[d].value),
@@ -383,11 +398,12 @@ export async function scoreWork(
   };
 }
 
-/** Loaded datasets that sample a training dataset of `model`, with the link's certainty. */
-function linkedDatasets(corpus: CorpusView, model: KbModel): Linked[] {
+/** Loaded datasets that sample a training dataset of `model` (those `owner` may search), with the link's certainty. */
+function linkedDatasets(corpus: CorpusView, model: KbModel, owner: string | undefined): Linked[] {
   const kb = knowledgeBase();
   const out: Linked[] = [];
   for (const s of corpus.datasets()) {
+    if (owner !== undefined && !corpus.visibleTo(s.id, owner)) continue;
     const d = corpus.descriptor(s.id);
     let best: Linked | null = null;
     if (d.kb_dataset !== undefined) {

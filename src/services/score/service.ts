@@ -1,16 +1,16 @@
 /** The score service: `score(work_hash, target_model, jurisdiction)` over one corpus and store. */
-import type { CorpusView, SliceOptions } from '../../corpus/types.js';
+import type { CorpusView } from '../../corpus/types.js';
 import type { Store } from '../../store/types.js';
 import type { Fingerprinter } from '../registry/works.js';
-import { scoreWork, type ChunkCache, type ScoreRequest, type ScoreResult } from './score.js';
+import { scoreWork, type ChunkCache, type ScoreOptions, type ScoreRequest, type ScoreResult } from './score.js';
 
 /** Scores of registered works against knowledge-base models. */
 export interface ScoreService {
   /**
    * `cache` shares chunk searches between scores of one work (monitors score many models at once); `run`: how
-   * the searches share the thread (as analyze's, `engine.score`).
+   * the searches share the thread (as analyze's, `engine.score`) and whose score it is (`owner`).
    */
-  score(request: ScoreRequest, cache?: ChunkCache, run?: SliceOptions): Promise<ScoreResult>;
+  score(request: ScoreRequest, cache?: ChunkCache, run?: ScoreOptions): Promise<ScoreResult>;
 }
 
 /**
