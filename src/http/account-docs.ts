@@ -39,8 +39,9 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
     }],
   },
   getUsage: {
-    description: 'The account\'s calls in the current window (a calendar day in UTC, this call included), its plan\'s '
-      + 'limit and when the window resets. Every authenticated response also carries `RateLimit-*` headers.',
+    description: 'The account\'s calls in the current window (a calendar day in UTC), its plan\'s limit and when the '
+      + 'window resets. This call is not charged, so it answers when the limit is reached too. Every authenticated '
+      + 'response of a plan with a daily limit also carries `RateLimit-*` headers.',
     examples: [{
       name: 'today', summary: 'Usage of a pro account', status: 200,
       response: {

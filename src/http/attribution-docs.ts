@@ -106,10 +106,10 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       + '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora '
       + '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its '
       + 'outcome; `"search_remote": false` keeps the text on the server.',
-    errorCases: [{
-      code: 'INVALID_INPUT',
-      when: 'the content is empty, over 10 MiB or not valid for its `content_type`',
-    }],
+    errorCases: [
+      { code: 'INVALID_INPUT', when: 'the content is empty or not valid for its `content_type`' },
+      { code: 'PAYLOAD_TOO_LARGE', when: 'the content is over 10 MiB of UTF-8 (the body is refused from its `Content-Length` when it declares more)' },
+    ],
     examples: [{
       name: 'licenceText',
       summary: 'A README quoting the MIT licence: 44 SPDX licences share the text, and no training corpus is declared '

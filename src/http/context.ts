@@ -254,6 +254,11 @@ export interface Route {
   readonly examples?: readonly RouteExample[];
   /** The POST creates something: an `Idempotency-Key` header is honoured (24 h, per account). */
   readonly creates?: boolean;
+  /**
+   * false: the call is not charged to the plan's limit (reading one's own usage must work when the limit is
+   * reached); it still needs the key and its scope. @default true
+   */
+  readonly metered?: boolean;
   /** Body limit of this route in bytes. @default the handler's `maxBodyBytes` */
   readonly maxBodyBytes?: number;
   /**

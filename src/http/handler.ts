@@ -243,7 +243,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new TrainprintError('NOT_FOUND', 'no such path');
         path = path.slice(basePath.length) || '/';
       }
-      const match = matchRoute(table, path, request.method);
+      // HEAD is answered wherever GET is, without the body (RFC 9110 §9.3.2)
+      const match = matchRoute(table, path, request.method === 'HEAD' ? 'GET' : request.method);
       if ('allow' in match) {
         extra = { allow: match.allow.join(', ') };
         return finish(errorOutcome(new TrainprintError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`), requestId, { allow: match.allow }), extra);
@@ -268,9 +269,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
           extra = { ...rateLimitHeaders(await limiter.peek(principal)), 'www-authenticate': `Bearer realm="trainprint", error="insufficient_scope", scope="${route.scope}"` };
           throw new TrainprintError('FORBIDDEN', `this operation needs scope "${route.scope}"`);
         }
-        const rate: RateState = await limiter.take(principal);
+        const rate: RateState = route.metered === false ? await limiter.peek(principal) : await limiter.take(principal);
         extra = rateLimitHeaders(rate);
-        if (!rate.allowed) {
+        if (!rate.allowed && route.metered !== false) {
           extra['retry-after'] = String(rate.resetSeconds);
           throw new TrainprintError('RATE_LIMITED', `${rate.limit} calls per UTC day on plan "${rate.plan}"; the window resets in ${rate.resetSeconds} s`);
         }
@@ -325,6 +326,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     } catch (err) {
       // a body nobody read is dropped, not left waiting (the Node bridge then closes the connection)
       if (!request.bodyUsed) await request.body?.cancel().catch(() => undefined);
+      // the client went away (mid-body, or while the answer was prepared): nobody reads an answer, and it is no
+      // fault of the service — 499 in the logs (nginx's "client closed request"), never a 5xx on the status page
+      if (request.signal?.aborted) return finish(new Response(null, { status: CLIENT_CLOSED_REQUEST }), extra);
       const out = errorOutcome(shutdownAware(err), requestId);
       if (out.code === 'INTERNAL') options.onError?.(err, requestId);
       return finish(out, extra);
@@ -337,6 +341,10 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const h = new Headers(res.headers);
       for (const [k, v] of Object.entries(headers)) h.set(k, v);
       h.set('x-request-id', requestId);
+      if (request.method === 'HEAD') {
+        void res.body?.cancel().catch(() => undefined);
+        return new Response(null, { status: res.status, statusText: res.statusText, headers: h });
+      }
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: h });
     }
   };
@@ -403,7 +411,11 @@ function matchRoute(table: readonly CompiledRoute[], path: string, method: strin
   }
   if (hits.length === 0) return { route: null };
   const same = hits.filter((h) => h.route.route.method === method);
-  if (same.length === 0) return { allow: [...new Set(hits.map((h) => h.route.route.method))].sort() };
+  if (same.length === 0) {
+    const allowed = new Set<Method>(hits.map((h) => h.route.route.method));
+    if (allowed.has('GET')) allowed.add('HEAD' as Method);
+    return { allow: [...allowed].sort() };
+  }
   return same.sort((a, b) => a.route.params - b.route.params)[0];
 }
 
@@ -418,6 +430,9 @@ async function checkMediaType(request: Request, kind: 'json' | 'form' | 'binary'
     throw new TrainprintError('UNSUPPORTED_MEDIA_TYPE', `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`);
   }
 }
+
+/** The status of a request whose client closed the connection first (nginx's convention; no client sees it). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** Read the body, counting bytes as they arrive (a missing or false Content-Length cannot get past the limit). */
 async function readBody(request: Request, limit: number): Promise<Uint8Array> {

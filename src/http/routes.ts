@@ -364,8 +364,8 @@ export const ROUTES: readonly Route[] = withDocs([
     handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization')),
   },
   {
-    method: 'GET', path: '/api/v1/usage', operationId: 'getUsage', tag: 'account', scope: 'usage',
-    summary: 'Calls used and left in the current UTC day (this call included)', responseSchema: S.USAGE_SCHEMA,
+    method: 'GET', path: '/api/v1/usage', operationId: 'getUsage', tag: 'account', scope: 'usage', metered: false,
+    summary: 'Calls used and left in the current UTC day (not charged: it answers at the limit too)', responseSchema: S.USAGE_SCHEMA,
     handler: async (ctx) => {
       const s = await ctx.services.usage(who(ctx));
       return {

@@ -6,6 +6,7 @@
  * response stream. `GET /healthz` (the process serves) and `GET /readyz` (it can take traffic: 503 while it
  * drains or when `ready` says no) are answered before the handler, for load balancers.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkerPool } from './offload.js';
@@ -152,18 +153,33 @@ async function bridge(handler: (request: Request) => Promise<Response>, req: Inc
     if (!res.writableFinished) abort.abort();
   });
   let response: Response;
-  try {
-    response = await handler(toRequest(req, abort.signal, host, port));
-  } catch {
-    // the handler answers every error itself; this is the bridge's own failure (e.g. a header Fetch refuses)
-    response = new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL', message: 'An unexpected error occurred' } }), {
-      status: 500, headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
+  const requestId = `req_${randomBytes(12).toString('hex')}`;
+  if (FETCH_FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
+    // a Fetch Request cannot carry these methods (TRACE would echo credentials back): refused here, as the handler
+    // refuses any method a path does not serve
+    response = bridgeError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on this server`, requestId);
+  } else {
+    try {
+      response = await handler(toRequest(req, abort, host, port));
+    } catch {
+      // the handler answers every error itself; this is the bridge's own failure (e.g. a header Fetch refuses)
+      response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
+    }
   }
   await writeResponse(response, req, res, abort.signal);
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, host: string, port: number): Request {
+/** Methods the Fetch standard forbids in a Request (it throws on them). */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** An error answered by the bridge itself, in the handler's envelope, with a request id. */
+function bridgeError(status: number, code: string, message: string, requestId: string): Response {
+  return new Response(JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } }), {
+    status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}) },
+  });
+}
+
+function toRequest(req: IncomingMessage, abort: AbortController, host: string, port: number): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     try {
@@ -180,9 +196,9 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, host: string, port
     url.pathname = '/__invalid__';
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal };
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: abort.signal };
   if (hasBody) {
-    init.body = bodyStream(req);
+    init.body = bodyStream(req, abort);
     init.duplex = 'half'; // a streamed request body (Node's fetch requires saying so)
   }
   return new Request(url, init);
@@ -194,7 +210,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, host: string, port
  * that refuses a body (413, 415) must still be able to send its answer, so the rest of the body
  * is discarded instead and the connection closed after the response.
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage, abort: AbortController): ReadableStream<Uint8Array> {
   let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -204,8 +220,16 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
       });
       req.once('end', () => { if (!done) { done = true; controller.close(); } });
-      req.once('error', (e) => { if (!done) { done = true; controller.error(e); } });
-      req.once('aborted', () => { if (!done) { done = true; controller.error(new Error('client aborted the request')); } });
+      // the client went away mid-body: the request's signal says so before the read fails (the handler then knows
+      // it for a client's doing, not the service's)
+      const gone = (e: unknown) => {
+        if (done) return;
+        done = true;
+        abort.abort();
+        controller.error(e);
+      };
+      req.once('error', gone);
+      req.once('aborted', () => gone(new Error('client aborted the request')));
     },
     pull() {
       req.resume();

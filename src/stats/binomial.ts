@@ -3,6 +3,16 @@
  * hit count (portrait membership), Wilson score intervals for proportions, and their logit
  * combination. Plain numbers, no allocation; accurate to ≈ 1e-12 relative in the ranges used.
  */
+import { TrainprintError } from '../errors.js';
+
+/** Refuses what is not a finite number (NaN, ±Infinity, strings …) with INVALID_INPUT: no NaN comes out. */
+function finite(fn: string, values: Record<string, unknown>): void {
+  for (const [name, v] of Object.entries(values)) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new TrainprintError('INVALID_INPUT', `${fn}: ${name} must be a finite number, not ${typeof v === 'number' ? String(v) : typeof v}`);
+    }
+  }
+}
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error < 1e-14). */
 export function logGamma(x: number): number {
@@ -27,10 +37,12 @@ function logBinomialPmf(k: number, n: number, p: number): number {
  * P(X ≥ k) for X ~ Binomial(n, p): the chance of seeing at least `k` hits among `n` independent
  * tests that each hit with probability `p`. Summed upwards from k in log space (the terms fall
  * geometrically once k > np, so a few hundred terms reach 1e-16 of the total).
+ * @throws INVALID_INPUT when an argument is not a finite number
  * @example
  * binomialUpperTail(3, 100, 0.01) // ≈ 0.0794
  */
 export function binomialUpperTail(k: number, n: number, p: number): number {
+  finite('binomialUpperTail', { k, n, p });
   if (k <= 0) return 1;
   if (k > n) return 0;
   if (p <= 0) return 0;
@@ -67,10 +79,12 @@ export const Z95 = 1.959963984540054;
 /**
  * Wilson score interval for a proportion of `successes` in `trials` (Wilson 1927): unlike the
  * normal ("Wald") interval it stays inside [0, 1] and keeps its coverage at 0 and n successes.
+ * @throws INVALID_INPUT when an argument is not a finite number
  * @example
  * wilsonInterval(0, 10) // [0, 0.2775]
  */
 export function wilsonInterval(successes: number, trials: number, z = Z95): [number, number] {
+  finite('wilsonInterval', { successes, trials, z });
   if (trials <= 0) return [0, 1];
   const p = successes / trials;
   const z2 = z * z;

@@ -296,7 +296,7 @@ describe('TypeScript client: errors', () => {
     expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     const method = await failure(tp.request('PATCH', '/api/v1/status'));
     expect(method).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
-    expect(method.details).toMatchObject({ allow: ['GET'] });
+    expect(method.details).toMatchObject({ allow: ['GET', 'HEAD'] });
   });
 
   it('a body that is not an envelope → HTTP_ERROR; unreachable → NETWORK_ERROR', async () => {

@@ -54,9 +54,10 @@ describe('rate limits', () => {
         expect(r.headers.get('ratelimit-limit')).toBe('100');
         expect(r.headers.get('ratelimit-policy')).toBe('100;w=86400');
       }
-      // usage agrees (and, refused, does not count)
+      // usage agrees: it is not charged, so it answers at the limit too (and the refused calls did not count)
       const usage = await api.call('GET', '/api/v1/usage', { key });
-      expect(usage.status).toBe(429);
+      expect(usage.status).toBe(200);
+      expect(usage.json).toMatchObject({ limit: 100, used: 100, remaining: 0 });
     });
   }
 
@@ -72,14 +73,14 @@ describe('rate limits', () => {
     now += 10_001;
     const next = await api.call('GET', '/api/v1/usage', { key });
     expect(next.status).toBe(200);
-    expect(next.json).toMatchObject({ limit: 3, used: 1, remaining: 2, reset_at: '2026-03-03T00:00:00.000Z', reset_seconds: 86_400 });
+    expect(next.json).toMatchObject({ limit: 3, used: 0, remaining: 3, reset_at: '2026-03-03T00:00:00.000Z', reset_seconds: 86_400 });
   });
 
   it('unlimited plans carry no RateLimit headers; an unconfigured plan is refused', async () => {
     const api = await start({}, engine);
     const ent = (await api.keys.createKey({ account: 'bigco', plan: 'enterprise' })).key;
     const r = await api.call('GET', '/api/v1/usage', { key: ent });
-    expect(r.json).toMatchObject({ plan: 'enterprise', limit: null, remaining: null, used: 1 });
+    expect(r.json).toMatchObject({ plan: 'enterprise', limit: null, remaining: null, used: 0 });
     expect(r.headers.get('ratelimit-limit')).toBeNull();
     // a key store refuses a plan it does not know, naming the plans
     await expect(api.keys.createKey({ account: 'odd', plan: 'legacy' })).rejects.toMatchObject({
@@ -159,9 +160,9 @@ describe('OAuth 2.0 client credentials', () => {
     const denied = await api.call('GET', '/api/v1/usage', { key: token });
     expect(denied.status).toBe(403); // the client has `usage`, this token does not
     expect(denied.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="usage"');
-    // usage is charged to the client's account
+    // the token's calls are charged to the client's account (usage itself is not)
     const usage = await api.call('GET', '/api/v1/usage', { key: viaBody.json.access_token });
-    expect(usage.json).toMatchObject({ account: 'oauth-co', used: 2 });
+    expect(usage.json).toMatchObject({ account: 'oauth-co', used: 1 });
     now += 601_000;
     const expired = await api.call('GET', '/api/v1/kb/factors', { key: token });
     expect(expired.status).toBe(401);

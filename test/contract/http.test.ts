@@ -343,7 +343,7 @@ describe('HTTP API contract', () => {
     expect(na.headers.get('allow')).toBe('POST');
     expect(na.json.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { allow: ['POST'] } });
     const both = await call('PUT', `/api/v1/content/wk_${HEX32}`, { key });
-    expect(both.headers.get('allow')).toBe('DELETE, GET');
+    expect(both.headers.get('allow')).toBe('DELETE, GET, HEAD');
     expect((await call('GET', '/api/v1/monitors/create', { key })).headers.get('allow')).toBe('POST'); // a literal, never an id
     expect((await call('GET', '/api/v1/monitors/not-an-id', { key })).status).toBe(404);
   });

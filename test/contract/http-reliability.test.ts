@@ -1,0 +1,113 @@
+/**
+ * Reliability defects an attack run found, each pinned: HEAD is served wherever GET is; TRACE (which a Fetch Request
+ * cannot carry) is 405 with a request id, not a 500; a client that goes away mid-body is the client's doing (499 in
+ * the logs), never a server error on the public status page; reading one's own usage is not charged and works at the
+ * limit; the statistics refuse non-numbers instead of returning NaN.
+ */
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binomialUpperTail, createEngine, wilsonInterval, type Engine } from '../../src/index.js';
+import { createHandler, KeyStore } from '../../src/http/index.js';
+import { serve, type Server } from '../../src/node/serve.js';
+
+let engine: Engine;
+let server: Server;
+let key = '';
+let free = '';
+
+beforeAll(async () => {
+  engine = await createEngine();
+  const keys = new KeyStore(engine.store);
+  // the handler tells the key store of its plans (a tiny one, to reach its limit here)
+  const handler = createHandler(engine, { keys, plans: { tiny: { daily: 2 } } });
+  key = (await keys.createKey({ account: 'acme', plan: 'pro', scopes: ['analyze', 'usage', 'kb', 'datasets:read', 'datasets:write'] })).key;
+  free = (await keys.createKey({ account: 'tiny', plan: 'tiny', scopes: ['usage', 'kb'] })).key;
+  server = await serve(handler, { port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  engine?.dispose();
+});
+
+const get = (path: string, k = key, method = 'GET') => fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${k}` } });
+
+describe('methods', () => {
+  it('HEAD is answered wherever GET is: same status and headers, no body', async () => {
+    const g = await get('/api/v1/kb/models');
+    const h = await get('/api/v1/kb/models', key, 'HEAD');
+    expect(h.status).toBe(200);
+    expect(h.headers.get('content-type')).toBe(g.headers.get('content-type'));
+    expect(await h.text()).toBe('');
+    // a path without GET still refuses HEAD, and a GET path lists HEAD among its methods
+    const post = await get('/api/v1/attribution/analyze', key, 'HEAD');
+    expect(post.status).toBe(405);
+    const del = await fetch(`${server.url}/api/v1/kb/models`, { method: 'PUT', headers: { authorization: `Bearer ${key}` } });
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('TRACE is 405 in the error envelope with a request id, never a 500', async () => {
+    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/status`, { method: 'TRACE' }, (r) => {
+        let body = '';
+        r.on('data', (c) => { body += c; });
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.status).toBe(405);
+    const json = JSON.parse(res.body);
+    expect(json.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(json.error.details.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(res.headers['x-request-id']).toBe(json.error.details.request_id);
+    expect((await (await fetch(`${server.url}/api/v1/status`)).json()).requests.server_errors).toBe(0);
+  });
+});
+
+describe('a client that goes away mid-body', () => {
+  it('is not a server error: the status page stays operational with no incident', async () => {
+    for (let i = 0; i < 3; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(`POST /api/v1/attribution/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n`
+            + 'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"content":"half a body');
+          setTimeout(() => { socket.destroy(); resolve(); }, 50);
+        });
+        socket.on('error', () => resolve());
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const status = await (await fetch(`${server.url}/api/v1/status`)).json();
+    expect(status.requests.server_errors).toBe(0);
+    expect(status.incidents).toEqual([]);
+    expect(status.components.find((c: { name: string }) => c.name === 'api').status).toBe('operational');
+  });
+});
+
+describe('usage', () => {
+  it('reading one\'s own usage is not charged, and answers at the limit', async () => {
+    expect((await get('/api/v1/kb/models', free)).status).toBe(200);
+    expect((await get('/api/v1/kb/models', free)).status).toBe(200);
+    expect((await get('/api/v1/kb/models', free)).status).toBe(429);
+    for (let i = 0; i < 3; i++) {
+      const u = await get('/api/v1/usage', free);
+      expect(u.status).toBe(200);
+      expect(await u.json()).toMatchObject({ limit: 2, used: 2, remaining: 0 });
+    }
+  });
+});
+
+describe('statistics refuse non-numbers', () => {
+  it('wilsonInterval and binomialUpperTail: INVALID_INPUT, never NaN', () => {
+    for (const bad of [NaN, Infinity, -Infinity, '3' as unknown as number, undefined as unknown as number]) {
+      expect(() => wilsonInterval(bad, 10)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      expect(() => wilsonInterval(3, bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      expect(() => binomialUpperTail(bad, 10, 0.1)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      expect(() => binomialUpperTail(3, 10, bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    }
+    expect(wilsonInterval(0, 10)[0]).toBe(0);
+    expect(binomialUpperTail(3, 100, 0.01)).toBeCloseTo(0.0794, 3);
+  });
+});
