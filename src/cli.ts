@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, buildPostgresDataset, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks,
+  buildDatasetFile, buildPackFile, buildPostgresDataset, CLIENT_ADDRESS_HEADER, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks,
   openFileStore, openPostgresDataset, openPostgresDatasets, openPostgresStore, pushDatasetFile, readDatasetInfo,
   resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress, type PostgresDatasetResult,
 } from './node/index.js';
@@ -651,6 +651,8 @@ async function serveCommand(args: string[]): Promise<number> {
     ...(typeof values.store === 'string' ? { counters: new http.StoreCounterStore(engine.store) } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
     resolveHost,
+    // the back-off after failed authentication counts per client address too: the bridge's, never the client's say
+    clientAddress: (request: Request) => request.headers.get(CLIENT_ADDRESS_HEADER),
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
     allowPrivateWebhookHosts: privateWebhooks,
     // each worker process of --workers N loads the datasets from files: a change through one would be missing in

@@ -123,7 +123,7 @@ export interface RouteServices {
   /** Usage of the principal's account in the current window, without charging a call. */
   usage(principal: Principal): Promise<RateState>;
   /** Issue an OAuth access token (RFC 6749 §4.4); the route turns the result into the RFC response. */
-  issueToken(form: URLSearchParams, authorization: string | null): Promise<Response>;
+  issueToken(form: URLSearchParams, authorization: string | null, request: Request): Promise<Response>;
   /**
    * The target model a memorization request names, after the handler's model-host policy
    * (src/http/model-hosts.ts): with a resolver, its name is resolved and checked now and its

@@ -23,6 +23,7 @@
  */
 import { createOpenAICompatibleModel, TrainprintError, type Engine, type Offload, type TargetModel } from '../index.js';
 import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
+import { AuthThrottle, authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
 import { Reply, type Method, type ModelSpec, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
 import { Idempotency, requestHash } from './idempotency.js';
 import { MemoryCounterStore, PLANS, RateLimiter, rateLimitHeaders, type CounterStore, type Plan, type RateState } from './limits.js';
@@ -67,6 +68,13 @@ export interface HandlerOptions {
   readonly maxDatasetBodyBytes?: number;
   /** Clock in ms since the epoch (rate-limit windows, token expiry, idempotency, uptime). @default Date.now */
   readonly now?: () => number;
+  /**
+   * The client's network address of a request, for the back-off after failed authentication (per address, beside
+   * per key and per OAuth client). `trainprint serve` passes the socket's address (the `x-trainprint-client-address`
+   * header, which its Node bridge sets and never takes from the client); behind a proxy, read what the proxy sets.
+   * @default none: the back-off is per key and per OAuth client only
+   */
+  readonly clientAddress?: (request: Request) => string | null;
   /** Key signing the OAuth access tokens (≥ 32 bytes; the same on every instance). @default a random key kept in the store */
   readonly tokenSecret?: string | Uint8Array;
   /** Lifetime of access tokens in seconds, 1–3600. @default 3600 */
@@ -180,6 +188,13 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const tokens = new TokenIssuer(engine.store, options.tokenSecret, options.tokenTtlSeconds);
   const idempotency = new Idempotency(engine.store, now);
   const status = new StatusMonitor(engine, now, plans);
+  const throttle = new AuthThrottle(now);
+  if (options.clientAddress !== undefined && typeof options.clientAddress !== 'function') {
+    throw new TrainprintError('INVALID_OPTIONS', 'clientAddress must be a function of the request');
+  }
+  const addressOf = (request: Request): string | null => {
+    try { return options.clientAddress?.(request) ?? null; } catch { return null; }
+  };
   const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxDatasetBody = positiveInt(options.maxDatasetBodyBytes, DEFAULT_MAX_DATASET_BODY_BYTES, 'maxDatasetBodyBytes');
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
@@ -214,7 +229,15 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     status: async () => ({ ...(await status.report()) }),
     statusHtml: async () => statusHtml(await status.report()),
     usage: (p: Principal) => limiter.peek(p),
-    issueToken: (form, authorization) => tokenEndpoint(form, authorization, keys, tokens, now()),
+    issueToken: async (form, authorization, request) => {
+      // wrong client secrets wait as wrong keys do: per address and per client id
+      const subjects = [...authSubjects(addressOf(request), null), ...oauthClientSubjects(form, authorization)];
+      const wait = throttle.wait(subjects);
+      if (wait > 0) return throttled(wait);
+      const res = await tokenEndpoint(form, authorization, keys, tokens, now());
+      if (res.status === 401) throttle.failed(subjects);
+      return res;
+    },
     targetModel: (spec) => targetModel(spec, modelHosts, modelTimeoutMs, options.modelFetch),
     checkWebhookUrl: async (url) => {
       let allowed = false;
@@ -259,8 +282,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
 
       let principal: Principal | null = null;
       if (route.scope !== null) {
+        // a subject that failed too often waits, before any key is looked up
+        const subjects = authSubjects(addressOf(request), request.headers.get('authorization'));
+        const wait = throttle.wait(subjects);
+        if (wait > 0) {
+          extra = { 'retry-after': String(wait) };
+          throw new TrainprintError('RATE_LIMITED', `too many failed authentications from this address or with this key: retry in ${wait} s`);
+        }
         const who = await authenticate(request.headers.get('authorization'), keys, tokens, now());
         if ('failure' in who) {
+          if (who.failure === 'invalid') throttle.failed(subjects);
           extra = { 'www-authenticate': who.failure === 'missing' ? 'Bearer realm="trainprint"' : `Bearer realm="trainprint", error="invalid_token", error_description="${who.detail}"` };
           throw new TrainprintError('UNAUTHORIZED', who.detail);
         }

@@ -361,7 +361,7 @@ export const ROUTES: readonly Route[] = withDocs([
     method: 'POST', path: '/api/v1/oauth/token', operationId: 'oauthToken', tag: 'account', scope: null,
     summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
     body: 'form', requestSchema: S.TOKEN_REQUEST_SCHEMA, responseSchema: S.TOKEN_RESPONSE_SCHEMA,
-    handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization')),
+    handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization'), ctx.request),
   },
   {
     method: 'GET', path: '/api/v1/usage', operationId: 'getUsage', tag: 'account', scope: 'usage', metered: false,

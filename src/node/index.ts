@@ -20,7 +20,7 @@ export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-d
 export { buildDatasetFile, buildPostgresDataset, pushDatasetFile, readDatasetInfo } from './build.js';
 export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
 export { createPostgresDataset, openPostgresDataset, openPostgresDatasets, PostgresDataset } from '../store/node.js';
-export { serve } from './serve.js';
+export { CLIENT_ADDRESS_HEADER, serve } from './serve.js';
 export { createWorkerPool } from './offload.js';
 export type { WorkerPool, WorkerPoolOptions } from './offload.js';
 export { resolveHost } from './egress.js';

@@ -169,6 +169,12 @@ async function bridge(handler: (request: Request) => Promise<Response>, req: Inc
   await writeResponse(response, req, res, abort.signal);
 }
 
+/**
+ * The header the bridge sets to the socket's peer address (an incoming one is dropped, so a client cannot choose
+ * it): a handler reads it with `createHandler(engine, { clientAddress: (r) => r.headers.get(CLIENT_ADDRESS_HEADER) })`.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-trainprint-client-address';
+
 /** Methods the Fetch standard forbids in a Request (it throws on them). */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -182,12 +188,14 @@ function bridgeError(status: number, code: string, message: string, requestId: s
 function toRequest(req: IncomingMessage, abort: AbortController, host: string, port: number): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() === CLIENT_ADDRESS_HEADER) continue; // only the bridge says where it came from
     try {
       headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     } catch {
       // a header value Fetch refuses (control characters) is dropped rather than failing the request
     }
   }
+  if (req.socket.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress);
   let url: URL;
   try {
     url = new URL(req.url ?? '/', `http://${req.headers.host ?? `${host}:${port}`}`);

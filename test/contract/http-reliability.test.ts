@@ -9,7 +9,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binomialUpperTail, createEngine, wilsonInterval, type Engine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
-import { serve, type Server } from '../../src/node/serve.js';
+import { authSubjects, isLoopback } from '../../src/http/auth-throttle.js';
+import { CLIENT_ADDRESS_HEADER, serve, type Server } from '../../src/node/serve.js';
 
 let engine: Engine;
 let server: Server;
@@ -109,5 +110,70 @@ describe('statistics refuse non-numbers', () => {
     }
     expect(wilsonInterval(0, 10)[0]).toBe(0);
     expect(binomialUpperTail(3, 100, 0.01)).toBeCloseTo(0.0794, 3);
+  });
+});
+
+describe('failed authentication backs off', () => {
+  it('per address and per credential: past 10 failures, 429 with Retry-After before any key is looked up', async () => {
+    let now = Date.parse('2026-03-02T10:00:00Z');
+    const e = await createEngine();
+    const keys = new KeyStore(e.store);
+    // the bridge says 127.0.0.1, which is never counted per address (a local proxy's): played here as a remote one
+    const seen: string[] = [];
+    const clientAddress = (r: Request) => {
+      const peer = r.headers.get(CLIENT_ADDRESS_HEADER);
+      seen.push(String(peer));
+      return peer !== null && isLoopback(peer) ? '203.0.113.9' : peer;
+    };
+    const handler = createHandler(e, { keys, now: () => now, clientAddress });
+    const good = (await keys.createKey({ account: 'acme', plan: 'pro', scopes: ['kb', 'keys'] })).key;
+    const s = await serve(handler, { port: 0 });
+    try {
+      const attempt = (k: string, headers: Record<string, string> = {}) =>
+        fetch(`${s.url}/api/v1/kb/providers`, { headers: { authorization: `Bearer ${k}`, ...headers } });
+      // guessed keys, each different: the address is what they share
+      for (let i = 0; i < 10; i++) expect((await attempt(`tp_live_${String(i).padStart(8, '0')}${'x'.repeat(24)}`)).status).toBe(401);
+      expect((await attempt(`tp_live_guess0010${'x'.repeat(24)}`)).status).toBe(401); // the 11th: counted, wait 1 s
+      const refused = await attempt(good);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect((await refused.json()).error.code).toBe('RATE_LIMITED');
+      // a client cannot name another address: the bridge drops its header and says where it came from
+      expect((await attempt(good, { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' })).status).toBe(429);
+      expect(seen.at(-1)).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+      now += 1001;
+      expect((await attempt(good)).status).toBe(200);
+      expect((await attempt('tp_live_guess0012xxxxxxxxxxxxxxxxxxxxxxxx')).status).toBe(401); // the 12th: wait 2 s
+      expect((await attempt(good)).headers.get('retry-after')).toBe('2');
+      // after the window, the count starts again
+      now += 11 * 60 * 1000;
+      expect((await attempt(good)).status).toBe(200);
+
+      // OAuth client secrets: per client id
+      const client = await keys.createClient({ account: 'acme', plan: 'pro', scopes: ['kb'] });
+      const token = (secret: string) => fetch(`${s.url}/api/v1/oauth/token`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_id=${client.client_id}&client_secret=${secret}`,
+      });
+      now += 11 * 60 * 1000;
+      for (let i = 0; i < 11; i++) expect((await token(`wrong-${i}`)).status).toBe(401);
+      const slow = await token(client.client_secret);
+      expect([slow.status, slow.headers.get('retry-after')]).toEqual([429, '1']);
+      now += 1001;
+      expect((await token(client.client_secret)).status).toBe(200);
+    } finally {
+      await s.close();
+      e.dispose();
+    }
+  });
+});
+
+describe('what a failed authentication counts against', () => {
+  it('an address unless loopback, and the credential presented, never a prefix of it', () => {
+    const wrong = `tp_live_abcd1234${'x'.repeat(24)}`;
+    expect(authSubjects('203.0.113.9', `Bearer ${wrong}`)).toEqual(['addr:203.0.113.9', `cred:${wrong}`]);
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.9.9']) expect(authSubjects(local, null)).toEqual([]);
+    // a wrong key sharing a valid key's first characters never makes the valid one wait
+    expect(authSubjects(null, `Bearer ${wrong}`)).not.toContain(`cred:tp_live_abcd1234${'y'.repeat(24)}`);
   });
 });
