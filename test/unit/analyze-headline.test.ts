@@ -44,6 +44,20 @@ describe('analyze headline', () => {
     expect(r.limitations).not.toContain('corpus_evidence_without_model_link');
   });
 
+  it('scattered hits without a match are no evidence line (the reference packs, a text they do not hold)', async () => {
+    const packed = await createEngine({ packs: 'default' });
+    const r = await packed.analyze({
+      content: 'The committee met on Tuesday to discuss the budget for the new library, and after a long debate it was '
+        + 'agreed that the roof would be repaired before the winter came and the books moved to the east wing.',
+      content_type: 'text',
+    });
+    expect(r.matches).toEqual([]);
+    // some common n-grams are in the packs' filters: counted, but said to be nothing beyond chance
+    expect(r.evidence.datasets.some((d) => d.found > 0)).toBe(true);
+    expect(r.corpus_evidence).toEqual({ strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' });
+    packed.dispose();
+  });
+
   it('linked evidence says so', async () => {
     const e = await createEngine();
     const persuasion = book('austen-persuasion');

@@ -434,13 +434,18 @@ const percent = (p: number) => round1(p * 100);
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
+/** Strength from which hits without a reported match still count as evidence: chance ≤ 10⁻³. */
+const MEMBERSHIP_STRENGTH = 3;
 /** Strength (−log₁₀ chance) from which corpus evidence is overwhelming: chance ≤ 10⁻⁶. */
 const STRONG_EVIDENCE = 6;
 
 /** The dataset with the strongest evidence and a sentence saying what it means for `confidence`. */
 function strongestEvidence(evidence: readonly DatasetEvidence[], linked: boolean): CorpusEvidence {
   let best: DatasetEvidence | null = null;
-  for (const e of evidence) if (e.strength > 0 && (best === null || e.strength > best.strength)) best = e;
+  // a dataset says something only with a reported match or a hit count beyond chance (≤ 10⁻³, as a portrait's
+  // membership): a few scattered hits of common n-grams are no evidence, and the result does not call them any
+  const found = (e: DatasetEvidence) => e.matches + e.near_duplicates > 0 || e.strength >= MEMBERSHIP_STRENGTH;
+  for (const e of evidence) if (e.strength > 0 && found(e) && (best === null || e.strength > best.strength)) best = e;
   if (best === null) return { strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' };
   const { dataset_id, kind, kb_dataset, chance: p, strength } = best;
   const strongest = { dataset_id, kind, kb_dataset, chance: p, strength };
