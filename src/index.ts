@@ -54,7 +54,7 @@ export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js
 // Registry, score, monitors, store
 export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
 export type { Receipt } from './services/registry/receipts.js';
-export type { ScoreOptions, ScoreRequest, ScoreResult, Tier, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
+export type { ScoreOptions, ScoreRequest, ScoreResult, Tier, TierReason, TierReasonCode, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
 export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './services/monitors/monitors.js';
 export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './services/monitors/webhook.js';
@@ -72,7 +72,7 @@ export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
 export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './services/kb/types.js';
 export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
 export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
-export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS } from './services/kb/jurisdictions.js';
+export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS, SUBDIVISIONS } from './services/kb/jurisdictions.js';
 export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
 export { DEALS } from './services/kb/deals.js';
 export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';

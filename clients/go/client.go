@@ -60,8 +60,8 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client) error
 
-// WithAPIKey sets the API key (tp_live_…, tp_test_…) or OAuth access token, sent as
-// Authorization: Bearer …. Public routes (Status) need none.
+// WithAPIKey replaces the API key (tp_live_…, tp_test_…) or OAuth access token, sent as
+// Authorization: Bearer …. Public routes (Status) need none. NewClient takes the key first.
 func WithAPIKey(key string) Option {
 	return func(c *Client) error { c.apiKey = key; return nil }
 }
@@ -140,19 +140,15 @@ func withSleep(fn func(ctx context.Context, d time.Duration) error) Option {
 	return func(c *Client) error { c.sleep = fn; return nil }
 }
 
-// New returns a client of the API at baseURL (without /api/v1; a path prefix is kept:
-// https://example.org/trainprint).
-func New(baseURL string, opts ...Option) (*Client, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("trainprint: base URL must be an absolute http(s) URL, not %q", baseURL)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, errors.New("trainprint: base URL must not carry a query or a fragment")
-	}
+// NewClient returns a client that authenticates with apiKey (an API key tp_live_…/tp_test_… or an
+// OAuth access token; "" for the public routes only), as the service's other clients take it when
+// they are created. The API is at DefaultBaseURL unless WithBaseURL says otherwise.
+//
+//	c, err := trainprint.NewClient(os.Getenv("TRAINPRINT_API_KEY"), trainprint.WithBaseURL("https://trainprint.example.org"))
+func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
-		baseURL:       u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"),
 		http:          &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		apiKey:        apiKey,
 		maxRetries:    3,
 		timeout:       60 * time.Second,
 		maxRetryDelay: 60 * time.Second,
@@ -160,6 +156,9 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		userAgent:     "trainprint-go/" + Version,
 		sleep:         sleepContext,
 		rng:           rand.New(rand.NewSource(time.Now().UnixNano())),
+	}
+	if err := WithBaseURL(DefaultBaseURL)(c); err != nil {
+		return nil, err
 	}
 	for _, o := range opts {
 		if err := o(c); err != nil {
@@ -169,6 +168,30 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// WithBaseURL sets the API's base URL (without /api/v1; a path prefix is kept:
+// https://example.org/trainprint). Default: DefaultBaseURL.
+func WithBaseURL(baseURL string) Option {
+	return func(c *Client) error {
+		u, err := url.Parse(baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("trainprint: base URL must be an absolute http(s) URL, not %q", baseURL)
+		}
+		if u.RawQuery != "" || u.Fragment != "" {
+			return errors.New("trainprint: base URL must not carry a query or a fragment")
+		}
+		c.baseURL = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
+		return nil
+	}
+}
+
+// New returns a client of the API at baseURL; the key comes through WithAPIKey.
+//
+// Deprecated: use NewClient(apiKey, WithBaseURL(baseURL), ...), which takes the key first like the
+// service's other clients.
+func New(baseURL string, opts ...Option) (*Client, error) {
+	return NewClient("", append([]Option{WithBaseURL(baseURL)}, opts...)...)
+}
+
 // NewFromEnv returns a client of TRAINPRINT_BASE_URL (default DefaultBaseURL) with the key
 // TRAINPRINT_API_KEY; opts apply after them.
 func NewFromEnv(opts ...Option) (*Client, error) {
@@ -176,7 +199,7 @@ func NewFromEnv(opts ...Option) (*Client, error) {
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return New(base, append([]Option{WithAPIKey(os.Getenv("TRAINPRINT_API_KEY"))}, opts...)...)
+	return NewClient(os.Getenv("TRAINPRINT_API_KEY"), append([]Option{WithBaseURL(base)}, opts...)...)
 }
 
 // BaseURL is the normalised base URL (no trailing slash).

@@ -78,9 +78,9 @@ func newStub(t *testing.T, opts ...Option) (*stub, *recorder, *Client) {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	rec := &recorder{}
-	all := append([]Option{WithAPIKey("tp_test_" + strings.Repeat("a", 32)), withSleep(rec.sleep),
+	all := append([]Option{WithBaseURL(srv.URL), withSleep(rec.sleep),
 		WithRetryHook(func(i RetryInfo) { rec.mu.Lock(); rec.infos = append(rec.infos, i); rec.mu.Unlock() })}, opts...)
-	c, err := New(srv.URL, all...)
+	c, err := NewClient("tp_test_"+strings.Repeat("a", 32), all...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestPerAttemptTimeout(t *testing.T) {
 
 func TestNetworkError(t *testing.T) {
 	rec := &recorder{}
-	c, err := New("http://127.0.0.1:9", WithMaxRetries(1), withSleep(rec.sleep))
+	c, err := NewClient("", WithBaseURL("http://127.0.0.1:9"), WithMaxRetries(1), withSleep(rec.sleep))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestDoAndRequestEncoding(t *testing.T) {
 		_, _ = io.WriteString(w, `{"success":true,"x":1}`)
 	}))
 	defer srv.Close()
-	c, err := New(srv.URL+"/prefix/", WithAPIKey("tp_test_k"))
+	c, err := NewClient("tp_test_k", WithBaseURL(srv.URL+"/prefix/"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,22 +345,31 @@ func TestDoAndRequestEncoding(t *testing.T) {
 	}
 }
 
-func TestNewValidates(t *testing.T) {
+func TestNewClientValidates(t *testing.T) {
 	for _, bad := range []string{"ftp://x", "http://", "127.0.0.1:8787", "http://x/?q=1"} {
-		if _, err := New(bad); err == nil {
-			t.Errorf("New(%q) accepted", bad)
+		if _, err := NewClient("tp_test_k", WithBaseURL(bad)); err == nil {
+			t.Errorf("WithBaseURL(%q) accepted", bad)
 		}
 	}
-	if _, err := New("http://x", WithMaxRetries(-1)); err == nil {
+	if _, err := NewClient("tp_test_k", WithMaxRetries(-1)); err == nil {
 		t.Error("negative retries accepted")
 	}
-	c, _ := New("https://example.org/tp/")
+	// the key comes first; the base URL defaults to the local server
+	c, err := NewClient("tp_test_k")
+	if err != nil || c.apiKey != "tp_test_k" || c.BaseURL() != DefaultBaseURL {
+		t.Fatalf("%+v %v", c, err)
+	}
+	c, _ = NewClient("tp_test_k", WithBaseURL("https://example.org/tp/"))
 	if c.BaseURL() != "https://example.org/tp" {
 		t.Error(c.BaseURL())
 	}
+	// the older constructor still works
+	if c, err := New("https://example.org/tp/", WithAPIKey("tp_test_k")); err != nil || c.BaseURL() != "https://example.org/tp" || c.apiKey != "tp_test_k" {
+		t.Fatalf("%+v %v", c, err)
+	}
 	t.Setenv("TRAINPRINT_BASE_URL", "http://127.0.0.1:1234/x")
 	t.Setenv("TRAINPRINT_API_KEY", "tp_test_k")
-	c, err := NewFromEnv(WithMaxRetries(1))
+	c, err = NewFromEnv(WithMaxRetries(1))
 	if err != nil || c.BaseURL() != "http://127.0.0.1:1234/x" || c.apiKey != "tp_test_k" || c.maxRetries != 1 {
 		t.Fatalf("%+v %v", c, err)
 	}

@@ -217,7 +217,7 @@ func runStep(t *testing.T, sc *scenario, st *step, env map[string]interface{}) [
 	if v, ok := spec["max_retry_delay_s"].(float64); ok {
 		opts = append(opts, WithMaxRetryDelay(time.Duration(v*float64(time.Second))))
 	}
-	client, err := New(os.Getenv(spec["base_url_env"].(string)), opts...)
+	client, err := NewClient("", append([]Option{WithBaseURL(os.Getenv(spec["base_url_env"].(string)))}, opts...)...)
 	if err != nil {
 		return []string{err.Error()}
 	}

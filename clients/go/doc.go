@@ -2,7 +2,7 @@
 // attribution (analyze, compare, score, fingerprint) and the works registry, with typed
 // requests and results, typed errors and retries. Standard library only.
 //
-//	c, err := trainprint.New("http://127.0.0.1:8787", trainprint.WithAPIKey(os.Getenv("TRAINPRINT_API_KEY")))
+//	c, err := trainprint.NewClient(os.Getenv("TRAINPRINT_API_KEY"), trainprint.WithBaseURL("http://127.0.0.1:8787"))
 //	if err != nil { ... }
 //	r, err := c.Analyze(ctx, trainprint.AnalyzeRequest{Content: text, ContentType: trainprint.ContentText})
 //	var apiErr *trainprint.APIError

@@ -13,7 +13,7 @@ import (
 
 // Analyze a text, print the reused passages, and tell the error families apart.
 func Example() {
-	c, err := trainprint.New("http://127.0.0.1:8787", trainprint.WithAPIKey(os.Getenv("TRAINPRINT_API_KEY")))
+	c, err := trainprint.NewClient(os.Getenv("TRAINPRINT_API_KEY"), trainprint.WithBaseURL("http://127.0.0.1:8787"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -24,7 +24,7 @@ type Declarations struct {
 // AnalyzeMetadata is the optional metadata of an analysis.
 type AnalyzeMetadata struct {
 	// Title and Author: 1 to 1000 characters each; kept in the result and offered as
-	// NextSteps.RegisterPrefill.
+	// RegisterPrefill.
 	Title  string `json:"title,omitempty"`
 	Author string `json:"author,omitempty"`
 	// WorkType: book, article, news, code or other.
@@ -151,14 +151,12 @@ type RegisterPrefill struct {
 	Author string `json:"author,omitempty"`
 }
 
-// NextSteps of an analysis: the service's links, and the registration prefill.
+// NextSteps of an analysis: the service's links (every value is a path).
 type NextSteps struct {
 	// RegisterContent: "/api/v1/content/register".
 	RegisterContent string `json:"register_content"`
 	// SetupMonitoring: "/api/v1/monitors/create".
 	SetupMonitoring string `json:"setup_monitoring"`
-	// RegisterPrefill is nil unless the request's metadata had a title or an author.
-	RegisterPrefill *RegisterPrefill `json:"register_prefill,omitempty"`
 }
 
 // AnalysisResult is the result of Analyze and GetAnalysis.
@@ -175,7 +173,9 @@ type AnalysisResult struct {
 	AttributionSources []AttributionSource `json:"attribution_sources"`
 	RiskAssessment     RiskAssessment      `json:"risk_assessment"`
 	NextSteps          NextSteps           `json:"next_steps"`
-	ContentType        ContentType         `json:"content_type"`
+	// RegisterPrefill is nil unless the request's metadata had a title or an author.
+	RegisterPrefill *RegisterPrefill `json:"register_prefill,omitempty"`
+	ContentType     ContentType      `json:"content_type"`
 	// Title and Author: the request's metadata.title and metadata.author, empty when not given.
 	Title    string  `json:"title,omitempty"`
 	Author   string  `json:"author,omitempty"`
@@ -226,6 +226,9 @@ type RegisterWorkRequest struct {
 	Author       string          `json:"author,omitempty"`
 	WorkType     string          `json:"work_type,omitempty"`
 	Declarations *Declarations   `json:"declarations,omitempty"`
+	// Metadata: the analyze request's shape (Title, Author, WorkType, Declarations) instead of the
+	// fields above; a field given in both places, or a Jurisdiction, is refused.
+	Metadata *AnalyzeMetadata `json:"metadata,omitempty"`
 }
 
 // Receipt is the service's signed registration receipt (verify it with VerifyReceipt).
@@ -308,6 +311,12 @@ type LegalRisk struct {
 	Factors          []string       `json:"factors"`
 }
 
+// TierReason says why a score has its tier: a stable code and its sentence.
+type TierReason struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
 // ScoreResult is the result of Score.
 type ScoreResult struct {
 	Success     bool   `json:"success"`
@@ -318,7 +327,11 @@ type ScoreResult struct {
 	// Score: 0..100, P(the model trained on at least part of the work) × 100.
 	Score float64 `json:"score"`
 	// Tier: confirmed, strong, moderate, weak or inconclusive.
-	Tier        string      `json:"tier"`
+	Tier string `json:"tier"`
+	// TierReasons: the deciding rule first, then what kept the tier from confirmed.
+	TierReasons []TierReason `json:"tier_reasons"`
+	// ToRaise: what evidence would raise the tier (empty for confirmed).
+	ToRaise     []string    `json:"to_raise"`
 	CI95        [2]float64  `json:"ci_95"`
 	ReusedShare ReusedShare `json:"reused_share"`
 	LegalRisk   LegalRisk   `json:"legal_risk"`

@@ -38,10 +38,8 @@ const README_ANALYSIS = {
     modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }, { code: 'attribution_uncertain', delta: 0 }],
     attribution_scale: 0,
   },
-  next_steps: {
-    register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create',
-    register_prefill: { title: 'README of a small library' },
-  },
+  next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
+  register_prefill: { title: 'README of a small library' },
   content_type: 'text',
   title: 'README of a small library',
   work_hash: 'sha256:fa3ff462f020dcadaf3c44b61f0df757293233be81338ffb80c18a3f062c0523',

@@ -108,6 +108,11 @@ export const WORK = {
 export const SCORE_EVIDENCE = {
   work_hash: WORK_HASH,
   work_id: ID.work, target_model: 'meta/llama-7b', provider: 'Meta', score: 95, tier: 'confirmed',
+  tier_reasons: [{
+    code: 'documented_verbatim_run',
+    message: 'A verbatim run of at least 50 words of the work is in an exact dataset the model\'s documentation names (link certainty ≥ 0.85).',
+  }],
+  to_raise: [] as string[],
   ci_95: [95, 95],
   reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
   factors: ['verbatim_overlap', 'long_verbatim_run'],

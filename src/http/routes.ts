@@ -121,7 +121,7 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
     body: 'json', requestSchema: S.REGISTER_REQUEST_SCHEMA, responseSchema: S.REGISTER_RESULT_SCHEMA, status: [200, 201],
     handler: async (ctx) => {
-      const b = ctx.body as Omit<RegisterWorkRequest, 'owner'>;
+      const b = registrationFields(ctx.body as RegisterBody);
       // the schema cannot say "exactly one of"; the 422 still names a field
       const hasContent = b.content !== undefined, hasFingerprint = b.fingerprint !== undefined;
       if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
@@ -478,6 +478,28 @@ function notFound(detail: string): never {
 }
 
 /** 422 naming a field the schema alone cannot require (one of two, not both). */
+type RegisterBody = Omit<RegisterWorkRequest, 'owner'> & {
+  metadata?: Pick<RegisterWorkRequest, 'title' | 'author' | 'work_type' | 'declarations'> & { jurisdiction?: string };
+};
+
+/**
+ * The registration request with `metadata` (the analyze request's shape, so an analysis's metadata can be sent as it is)
+ * folded into the top-level fields.
+ */
+function registrationFields(body: RegisterBody): Omit<RegisterWorkRequest, 'owner'> {
+  const { metadata, ...top } = body;
+  if (metadata === undefined) return top;
+  if (metadata.jurisdiction !== undefined) {
+    invalidField('metadata.jurisdiction', 'a registration has no jurisdiction; give it to score or to a monitor');
+  }
+  const merged: Record<string, unknown> = { ...top };
+  for (const [k, v] of Object.entries(metadata)) {
+    if (k in top) invalidField(`metadata.${k}`, `given twice (also as ${k}); give one`);
+    merged[k] = v;
+  }
+  return merged as Omit<RegisterWorkRequest, 'owner'>;
+}
+
 function invalidField(field: string, reason: string): never {
   throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
 }

@@ -79,6 +79,21 @@ export const SCORE_RESULT_SCHEMA = ok({
   provider: str,
   score: { type: 'number', minimum: 0, maximum: 100 },
   tier,
+  tier_reasons: {
+    type: 'array',
+    description: 'Why this tier: the deciding rule first, then what kept it from confirmed',
+    items: object({
+      code: {
+        enum: [
+          'documented_verbatim_run', 'interval_lower_bound_80', 'interval_lower_bound_50', 'only_point_reaches_50',
+          'score_below_50', 'too_few_chunks', 'work_text_not_registered', 'no_dataset_of_model', 'no_match_in_model_datasets',
+          'portrait_evidence_only', 'no_long_verbatim_run', 'long_run_link_not_documented',
+        ],
+      },
+      message: str,
+    }),
+  },
+  to_raise: { ...strings, description: 'What evidence would raise the tier (empty for confirmed)' },
   ci_95: pair({ type: 'number', minimum: 0, maximum: 100 }),
   reused_share: object({ estimate: num01, ci_95: pair(num01), flagged_chunks: int0, n_chunks: int0 }),
   legal_risk: object({
@@ -178,7 +193,10 @@ const WORK_PROPS = {
 /** A registered work (`owner` is the account that registered it). */
 export const WORK_SCHEMA = object(WORK_PROPS);
 
-/** `POST /api/v1/content/register`: the caller's account is the owner. */
+/**
+ * `POST /api/v1/content/register`: the caller's account is the owner. The work's fields come top-level or, in the analyze
+ * request's shape, under `metadata` (the same field in both places is refused).
+ */
 export const REGISTER_REQUEST_SCHEMA = object({
   content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
   content_type: contentType,
@@ -187,7 +205,14 @@ export const REGISTER_REQUEST_SCHEMA = object({
   author: { type: 'string', minLength: 1, maxLength: 1000 },
   work_type: workType,
   declarations,
-}, ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations']);
+  metadata: object({
+    title: { type: 'string', minLength: 1, maxLength: 1000 },
+    author: { type: 'string', minLength: 1, maxLength: 1000 },
+    work_type: workType,
+    declarations,
+    jurisdiction: { ...jurisdiction, description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)' },
+  }, ['title', 'author', 'work_type', 'declarations', 'jurisdiction']),
+}, ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations', 'metadata']);
 
 export const REGISTER_RESULT_SCHEMA = ok({ ...WORK_PROPS, created: { type: 'boolean', description: 'False when the account had already registered this work_hash' } });
 export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);

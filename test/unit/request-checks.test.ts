@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
 import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
-import { resolveJurisdiction } from '../../src/services/kb/jurisdictions.js';
+import { resolveJurisdiction, SUBDIVISIONS } from '../../src/services/kb/jurisdictions.js';
 import { readRequest } from '../../src/util/schema-check.js';
 import { passageAt } from '../reference/core.js';
 import { book } from '../fixtures/texts/index.js';
@@ -112,6 +112,29 @@ describe('jurisdiction codes must be assigned', () => {
     expect(resolveJurisdiction('EL').code).toBe('GR');
   });
 
+  it('validates subdivisions against the documented list (US-ZZ is no state)', () => {
+    const refused = (code: string): string => {
+      try {
+        resolveJurisdiction(code);
+      } catch (error) {
+        expect((error as TrainprintError).code).toBe('INVALID_INPUT');
+        return (error as TrainprintError).detail;
+      }
+      throw new Error(`${code} was accepted`);
+    };
+    expect(refused('US-ZZ')).toContain('"ZZ" is not an ISO 3166-2 subdivision of US');
+    expect(refused('gb-lnd')).toContain('not an ISO 3166-2 subdivision of GB');
+    expect(refused('JP-48')).toContain('of JP');
+    // a country without a listed subdivision: the country code says the same
+    expect(refused('FR-75')).toContain('give the country code "FR"');
+    for (const [country, subs] of Object.entries(SUBDIVISIONS)) {
+      for (const sub of subs) expect(resolveJurisdiction(`${country}-${sub}`).code).toBe(`${country}-${sub}`);
+    }
+    expect(SUBDIVISIONS.US.size).toBe(57); // 50 states, DC and six outlying areas
+    expect(resolveJurisdiction('de-by')).toMatchObject({ code: 'DE-BY', layers: ['EU', 'DE'], eu: true });
+    expect(resolveJurisdiction('UK-SCT').code).toBe('GB-SCT');
+  });
+
   it('score and analyze (metadata.jurisdiction) refuse it the same way', async () => {
     const jurisdiction = 'XX-99';
     const s = await rejection(engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction }));
@@ -136,17 +159,19 @@ describe('analyze keeps metadata.title and metadata.author', () => {
     expect(r.next_steps).toEqual({
       register_content: '/api/v1/content/register',
       setup_monitoring: '/api/v1/monitors/create',
-      register_prefill: { title: 'Persuasion', author: 'Jane Austen' },
     });
+    // every value of next_steps is a path a client may follow; the prefill sits beside it
+    for (const v of Object.values(r.next_steps)) expect(v).toMatch(/^\/api\/v1\//);
+    expect(r.register_prefill).toEqual({ title: 'Persuasion', author: 'Jane Austen' });
     expect(await engine.getAnalysis(r.analysis_id)).toEqual(r);
     // the prefill is a valid part of a registration request
-    const w = await engine.registerWork({ content: CONTENT, owner: 'reader', ...r.next_steps.register_prefill });
+    const w = await engine.registerWork({ content: CONTENT, owner: 'reader', ...r.register_prefill });
     expect(w).toMatchObject({ title: 'Persuasion', author: 'Jane Austen' });
   });
 
   it('only what was given; nothing without them; empty strings are refused', async () => {
     const one = await engine.analyze({ content: CONTENT, content_type: 'text', metadata: { author: 'Jane Austen' } });
-    expect(one.next_steps.register_prefill).toEqual({ author: 'Jane Austen' });
+    expect(one.register_prefill).toEqual({ author: 'Jane Austen' });
     expect('title' in one).toBe(false);
     const none = await engine.analyze({ content: CONTENT, content_type: 'text' });
     expect(Object.keys(none.next_steps)).toEqual(['register_content', 'setup_monitoring']);

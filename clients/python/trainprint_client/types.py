@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 __all__ = [
     "Json", "ContentType", "WorkType", "Declarations", "AnalyzeMetadata", "AnalyzeRequest", "Match",
-    "AttributionSource", "RiskAssessment", "EstimatedRevenue", "RegisterPrefill", "NextSteps", "AnalysisResult",
+    "AttributionSource", "RiskAssessment", "EstimatedRevenue", "RegisterPrefill", "NextSteps", "TierReason", "AnalysisResult",
     "AlignedSpan", "Comparison",
     "Receipt", "RegisterWorkRequest", "FingerprintRef", "Work", "RegisterWorkResult", "WorkList",
     "ScoreRequest", "ScoreResult", "FingerprintRequest", "FingerprintResult", "Deleted", "Valid", "Usage",
@@ -31,9 +31,9 @@ class Declarations(TypedDict, total=False):
 
 
 class AnalyzeMetadata(TypedDict, total=False):
-    #: 1 to 1000 characters; kept in the result and offered as ``next_steps.register_prefill``.
+    #: 1 to 1000 characters; kept in the result and offered as ``register_prefill``.
     title: str
-    #: 1 to 1000 characters; kept in the result and offered as ``next_steps.register_prefill``.
+    #: 1 to 1000 characters; kept in the result and offered as ``register_prefill``.
     author: str
     work_type: WorkType
     #: ISO 3166: ``US``, ``DE``, ``EU``, ``US-CA``, ...
@@ -132,16 +132,12 @@ class RegisterPrefill(TypedDict, total=False):
     author: str
 
 
-class _NextStepsRequired(TypedDict):
+class NextSteps(TypedDict):
+    """The service's links (every value is a path)."""
     #: ``/api/v1/content/register``
     register_content: str
     #: ``/api/v1/monitors/create``
     setup_monitoring: str
-
-
-class NextSteps(_NextStepsRequired, total=False):
-    """The service's links; ``register_prefill`` only when ``metadata.title`` or ``metadata.author`` was given."""
-    register_prefill: RegisterPrefill
 
 
 class _AnalysisResultRequired(TypedDict):
@@ -170,6 +166,8 @@ class AnalysisResult(_AnalysisResultRequired, total=False):
     """Result of ``analyze`` and ``get_analysis``."""
     #: Every remote corpus the content was sent to (empty when the server searches none).
     remote_corpora: List[RemoteCorpusReport]
+    #: Fields for ``register_work`` from the request's metadata; only when a title or an author was given.
+    register_prefill: RegisterPrefill
     #: ``metadata.title`` of the request, when given.
     title: str
     #: ``metadata.author`` of the request, when given.
@@ -218,6 +216,9 @@ class RegisterWorkRequest(TypedDict, total=False):
     author: str
     work_type: WorkType
     declarations: Declarations
+    #: The analyze request's shape (title, author, work_type, declarations) instead of the top-level fields; a field
+    #: given in both places, or a jurisdiction, is refused.
+    metadata: AnalyzeMetadata
 
 
 class Work(TypedDict):
@@ -258,6 +259,12 @@ class ScoreRequest(TypedDict):
     jurisdiction: str
 
 
+class TierReason(TypedDict):
+    """Why a score has its tier: a stable code (``too_few_chunks``, ``portrait_evidence_only``, ...) and its sentence."""
+    code: str
+    message: str
+
+
 class ScoreResult(TypedDict):
     success: bool
     work_hash: str
@@ -267,6 +274,10 @@ class ScoreResult(TypedDict):
     #: 0..100
     score: float
     tier: str
+    #: The deciding rule first, then what kept the tier from ``confirmed``.
+    tier_reasons: List[TierReason]
+    #: What evidence would raise the tier (empty for ``confirmed``).
+    to_raise: List[str]
     ci_95: List[float]
     reused_share: Json
     legal_risk: Json

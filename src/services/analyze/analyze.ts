@@ -289,8 +289,10 @@ export async function runAnalysis(
       modifiers: risk.modifiers,
       attribution_scale: risk.attribution_scale,
     },
-    // the registration suggestion comes prefilled with what the caller already told us about the work
-    next_steps: Object.keys(named).length > 0 ? { ...NEXT_STEPS, register_prefill: named } : NEXT_STEPS,
+    next_steps: NEXT_STEPS,
+    // the registration request comes prefilled with what the caller already told us about the work; kept out of
+    // next_steps so that a client may follow every path there
+    ...(Object.keys(named).length > 0 ? { register_prefill: named } : {}),
     content_type: req.type,
     ...named,
     work_hash: `sha256:${await workHash}`,

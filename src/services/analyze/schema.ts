@@ -11,7 +11,7 @@ const ci100 = { type: 'array', items: num100, minItems: 2, maxItems: 2 } as cons
 const offset = { type: 'integer', minimum: 0 } as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
-const KEPT = 'Kept in the result, and in `next_steps.register_prefill` for registering the work.';
+const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 
 /** What exact matches carry besides the common fields (see `ExactMatch`). */
 const EXACT_ONLY = {
@@ -300,12 +300,12 @@ export const ANALYSIS_RESULT_SCHEMA = {
       properties: {
         register_content: { const: '/api/v1/content/register' },
         setup_monitoring: { const: '/api/v1/monitors/create' },
-        register_prefill: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { title: { type: 'string' }, author: { type: 'string' } },
-        },
       },
+    },
+    register_prefill: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { title: { type: 'string' }, author: { type: 'string' } },
     },
     content_type: { enum: ['text', 'markdown', 'html'] },
     title: { type: 'string' },

@@ -204,9 +204,12 @@ export interface AnalysisResult {
   readonly next_steps: {
     readonly register_content: '/api/v1/content/register';
     readonly setup_monitoring: '/api/v1/monitors/create';
-    /** Fields for the registration request taken from the analysis request's metadata; only when given. */
-    readonly register_prefill?: { readonly title?: string; readonly author?: string };
   };
+  /**
+   * Fields for `POST /api/v1/content/register` taken from the analysis request's metadata; only when given. Apart from
+   * `next_steps`, whose every value is a path.
+   */
+  readonly register_prefill?: { readonly title?: string; readonly author?: string };
   // ---- extensions
   readonly content_type: ContentType;
   /** `metadata.title` of the request, when given. */

@@ -11,7 +11,8 @@
  * (`US-CA`, `GB-SCT`): `^[A-Z]{2}(-[A-Z0-9]{1,3})?$`. Input is case-insensitive; `UK` and `EL`
  * are accepted as aliases of `GB` and `GR` (the codes EU institutions use; ISO 3166-1 assigns
  * `GB` and `GR`). `EU-DE` is refused: ISO 3166-2 has no `EU-` subdivisions; so is a country part
- * that ISO 3166-1 does not assign (`XX-99`, `ZZ`). The effective law is
+ * that ISO 3166-1 does not assign (`XX-99`, `ZZ`) and a subdivision outside {@link SUBDIVISIONS} (`US-ZZ`). The
+ * effective law is
  * layered: EU (for its members), then the country, then the subdivision; the most specific layer
  * with a base weight gives the base, every layer contributes its factor codes.
  */
@@ -88,6 +89,23 @@ const ISO_3166_1: ReadonlySet<string> = new Set(
     'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
 );
 
+/**
+ * ISO 3166-2 subdivisions accepted, by country: those of the countries whose law the risk table layers or that users
+ * name most (United States: the 50 states, DC and the outlying areas; United Kingdom: its four countries; Canada's
+ * provinces and territories; Australia's states and territories; Germany's Länder; Japan's prefectures). A
+ * subdivision elsewhere, or one not in the list (`US-ZZ`), is refused: the risk table holds no facts below the country
+ * level there, so the country code says the same.
+ */
+export const SUBDIVISIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  US: new Set(('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
+    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR UM VI').split(' ')),
+  GB: new Set(['ENG', 'NIR', 'SCT', 'WLS']),
+  CA: new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' ')),
+  AU: new Set('ACT NSW NT QLD SA TAS VIC WA'.split(' ')),
+  DE: new Set('BW BY BE BB HB HH HE MV NI NW RP SL SN ST SH TH'.split(' ')),
+  JP: new Set(Array.from({ length: 47 }, (_, i) => String(i + 1).padStart(2, '0'))),
+};
+
 /** What a jurisdiction may be, for the INVALID_INPUT details. */
 const ACCEPTED =
   'use an ISO 3166-1 alpha-2 country code (e.g. "US", "DE", "GB"; "UK" means GB), "EU", or an ISO 3166-2 ' +
@@ -96,8 +114,9 @@ const ACCEPTED =
 
 /**
  * Resolve a jurisdiction code into its layers, base weight and factor codes.
- * @throws INVALID_INPUT when the code is not ISO 3166 shaped (`EU-DE` is refused: not ISO 3166-2) or its
- *   country part is not an assigned ISO 3166-1 code (`XX-99`); the detail lists what is accepted
+ * @throws INVALID_INPUT when the code is not ISO 3166 shaped (`EU-DE` is refused: not ISO 3166-2), its
+ *   country part is not an assigned ISO 3166-1 code (`XX-99`), or its subdivision is not in {@link SUBDIVISIONS}
+ *   (`US-ZZ`); the detail lists what is accepted
  * @example
  * resolveJurisdiction('de')    // { code: 'DE', layers: ['EU', 'DE'], base: 0.55, eu: true, … }
  * resolveJurisdiction('US-NY') // { code: 'US-NY', layers: ['US'], base: 0.45, … }
@@ -114,6 +133,13 @@ export function resolveJurisdiction(input: unknown): Jurisdiction {
   if (country !== 'EU' && !ISO_3166_1.has(country)) {
     const why = `"${country0}" is not an assigned ISO 3166-1 country code`;
     throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: ${why}; ${ACCEPTED}`);
+  }
+  if (sub !== undefined && !SUBDIVISIONS[country]?.has(sub)) {
+    const known = SUBDIVISIONS[country];
+    const why = known
+      ? `"${sub}" is not an ISO 3166-2 subdivision of ${country} (e.g. ${[...known].slice(0, 4).map((x) => `"${country}-${x}"`).join(', ')})`
+      : `subdivisions are accepted for ${Object.keys(SUBDIVISIONS).join(', ')}; for ${country} give the country code "${country}" (the risk table has no facts below it)`;
+    throw new TrainprintError('INVALID_INPUT', `jurisdiction "${input}" is not accepted: ${why}`);
   }
   code = sub === undefined ? country : `${country}-${sub}`;
   const eu = country === 'EU' || EU_MEMBERS.has(country);

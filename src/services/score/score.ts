@@ -48,15 +48,11 @@ import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
+import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
 
-/** Word tokens per chunk. */
-export const CHUNK_WORDS = 200;
+export { CHUNK_WORDS, CONFIRM_WORDS, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason, type TierReasonCode } from './tier.js';
 /** Bootstrap resamples. */
 export const BOOTSTRAP_RESAMPLES = 1000;
-/** Chunks below which only `confirmed` or `inconclusive` are given. */
-export const MIN_CHUNKS_FOR_TIER = 3;
-/** Words of a verbatim run that make exact evidence `confirmed`. */
-export const CONFIRM_WORDS = 50;
 
 /** `score` request (the service's three parameters). */
 export interface ScoreRequest {
@@ -66,8 +62,6 @@ export interface ScoreRequest {
   /** ISO 3166: `US`, `US-CA`, `DE`, `GB`, `EU`, … */
   readonly jurisdiction: string;
 }
-
-export type Tier = 'confirmed' | 'strong' | 'moderate' | 'weak' | 'inconclusive';
 
 /** One chunk's evidence (the best linked dataset for it). */
 export interface ChunkEvidence {
@@ -111,6 +105,10 @@ export interface ScoreResult {
   /** 0..100: P(the model trained on at least part of the work) × 100. */
   readonly score: number;
   readonly tier: Tier;
+  /** Why this tier: the deciding rule first, then what kept it from `confirmed` (stable codes with a sentence each). */
+  readonly tier_reasons: TierReason[];
+  /** What evidence would raise the tier (empty for `confirmed`). */
+  readonly to_raise: string[];
   /** 95 % bootstrap interval of `score`. */
   readonly ci_95: readonly [number, number];
   /** Share of chunks with a match in the model's datasets, with its Wilson 95 % interval. */
@@ -319,15 +317,16 @@ export async function scoreWork(
   const share = n === 0 ? 0 : k / n;
   const shareCi = wilsonInterval(k, n);
 
-  // tier
-  const documentedExact = linked.some((l, d) => l.kind !== 'portrait' && l.link === 'kb' && l.certainty >= 0.85 && longest[d].some((x) => x >= CONFIRM_WORDS));
-  let tier: Tier;
-  if (documentedExact) tier = 'confirmed';
-  else if (n < MIN_CHUNKS_FOR_TIER) tier = 'inconclusive';
-  else if (ci[0] >= 0.8) tier = 'strong';
-  else if (ci[0] >= 0.5) tier = 'moderate';
-  else if (point >= 0.5) tier = 'weak';
-  else tier = 'inconclusive';
+  // tier, with its reasons
+  const decision = decideTier({
+    chunks: n, hasText: text !== null, point, lower: ci[0],
+    datasets: linked.map((l, d) => ({
+      kind: l.kind, link: l.link, certainty: l.certainty,
+      flagged: flagged[d].reduce((t, x) => t + x, 0), longest: longest[d].reduce((t, x) => Math.max(t, x), 0),
+    })),
+  });
+  const { tier } = decision;
+  const documentedExact = tier === 'confirmed';
 
   // factor codes
   if (k > 0) {
@@ -367,6 +366,8 @@ export async function scoreWork(
     provider: model.provider,
     score: round1(point * 100),
     tier,
+    tier_reasons: decision.reasons,
+    to_raise: decision.to_raise,
     ci_95: [round1(ci[0] * 100), round1(ci[1] * 100)],
     reused_share: { estimate: round4(share), ci_95: [round4(shareCi[0]), round4(shareCi[1])], flagged_chunks: k, n_chunks: n },
     legal_risk: {
