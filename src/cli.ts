@@ -135,6 +135,8 @@ const HELP = `usage:
                                 interval times the failures it needs, e.g. 10000); a webhook request
                                 still unanswered at its end is handed back to the other processes
       --base-url URL            public base URL (its path is stripped before matching routes)
+      --monitor-interval-s N    evaluate the monitors (and expire marketplace offers) every N seconds
+                                (default 60)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
       Model and webhook host names are resolved, refused when any address is internal, and the
@@ -601,9 +603,14 @@ async function serveCommand(args: string[]): Promise<number> {
     'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' }, workers: { type: 'string' },
     'infini-gram': { type: 'string' }, 'infini-gram-endpoint': { type: 'string' },
     'infini-gram-mini': { type: 'string' }, 'infini-gram-mini-endpoint': { type: 'string' },
+    'monitor-interval-s': { type: 'string' },
   });
   if (values.help) { console.log(HELP); return 0; }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
+  const monitorS = values['monitor-interval-s'] === undefined ? 60 : Number(values['monitor-interval-s']);
+  if (!Number.isInteger(monitorS) || monitorS < 1 || monitorS > 86_400) {
+    throw new UsageError('--monitor-interval-s must be an integer in 1..86400');
+  }
   remoteCorporaFrom(values); // refused here, before any process starts (engineFor uses them)
   const drainMs = values['drain-ms'] === undefined ? 0 : Number(values['drain-ms']);
   if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
@@ -701,7 +708,7 @@ async function serveCommand(args: string[]): Promise<number> {
     for (const line of remoteLines(engine)) console.log(line);
   }
   // one monitoring tick per deployment is enough (several would find the same events; leases keep them single)
-  if (!worker || worker === '1') engine.startMonitoring(60_000);
+  if (!worker || worker === '1') engine.startMonitoring(monitorS * 1000);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
