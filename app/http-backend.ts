@@ -27,7 +27,7 @@ const STARTER_ID = 'spdx-licenses';
 
 /** The mode of this tab (in-browser unless served mode was chosen in it). */
 export function readMode(storage: Storage | null = sessionStorageOrNull()): Mode {
-  if (!storage || storage.getItem(KEYS.mode) !== 'http') return { kind: 'browser' };
+  if (storage?.getItem(KEYS.mode) !== 'http') return { kind: 'browser' };
   const baseUrl = storage.getItem(KEYS.baseUrl);
   const apiKey = storage.getItem(KEYS.apiKey);
   if (!baseUrl || !apiKey) return { kind: 'browser' };

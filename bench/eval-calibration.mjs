@@ -72,7 +72,7 @@ function reliability(conf, y) {
 }
 function auc(score, y) {
   const pos = [], neg = [];
-  score.forEach((s, i) => (y[i] ? pos : neg).push(s));
+  score.forEach((s, i) => { (y[i] ? pos : neg).push(s); });
   let w = 0;
   for (const p of pos) for (const n of neg) w += p > n ? 1 : p === n ? 0.5 : 0;
   return w / (pos.length * neg.length);

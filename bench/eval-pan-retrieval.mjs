@@ -119,7 +119,7 @@ function pickDocs(subs, { limit, perSubCorpus }) {
   const all = [...new Set(subs.flatMap((s) => s.pairs.map((p) => p.susp)))].sort();
   if (perSubCorpus) {
     const keep = new Set();
-    for (const s of subs) [...new Set(s.pairs.map((p) => p.susp))].sort().slice(0, perSubCorpus).forEach((d) => keep.add(d));
+    for (const s of subs) [...new Set(s.pairs.map((p) => p.susp))].sort().slice(0, perSubCorpus).forEach((d) => { keep.add(d); });
     return all.filter((d) => keep.has(d));
   }
   return limit ? all.slice(0, limit) : all;

@@ -76,12 +76,12 @@ function loadSplit() {
   for (const [g, docs] of [...byGenre].sort()) {
     const s = shuffle(docs.sort((a, b) => (a.id < b.id ? -1 : 1)), split);
     const h = Math.ceil(s.length / 2);
-    s.slice(0, h).forEach((d) => indexed.push({ id: d.id, group: 'brown', genre: g, text: d.text }));
-    s.slice(h).forEach((d) => heldOut.push({ id: d.id, group: 'brown', genre: g, text: d.text }));
+    s.slice(0, h).forEach((d) => { indexed.push({ id: d.id, group: 'brown', genre: g, text: d.text }); });
+    s.slice(h).forEach((d) => { heldOut.push({ id: d.id, group: 'brown', genre: g, text: d.text }); });
   }
   // WikiText: half of the articles
   const wiki = shuffle(jsonl('wikitext-2-raw-test/articles.jsonl'), split);
-  wiki.forEach((d, i) => (i < Math.ceil(wiki.length / 2) ? indexed : heldOut).push({ id: d.id, group: 'wikitext', text: d.text }));
+  wiki.forEach((d, i) => { (i < Math.ceil(wiki.length / 2) ? indexed : heldOut).push({ id: d.id, group: 'wikitext', text: d.text }); });
   // Gutenberg
   for (const b of ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar']) indexed.push({ id: b, group: 'gutenberg', text: readText(`gutenberg-nltk/texts/${b}.txt`) });
   indexed.push({ id: 'burgess-busterbrown', group: 'gutenberg', text: readText('gutenberg-nltk/texts-tokenized/burgess-busterbrown.txt') });
@@ -121,7 +121,7 @@ async function tokenSpans(engine, text) {
 }
 
 // ---------------------------------------------------------------- transforms
-const PUNCT = /[.,;:!?"'()\[\]\-—–`]/;
+const PUNCT = /[.,;:!?"'()[\]\-—–`]/;
 function rewrap(s) {
   const words = s.split(/\s+/).filter(Boolean);
   const width = randInt(30, 90);

@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, } from 'node:worker_threads';
 
 const DIST = process.env.TRAINPRINT_DIST ? pathToFileURL(`${process.env.TRAINPRINT_DIST.replace(/\/+$/, '')}/`) : new URL('../dist/', import.meta.url);
 const load = (entry) => import(new URL(entry, DIST).href);

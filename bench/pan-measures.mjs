@@ -137,7 +137,7 @@ export function parseTruth(xml, susp) {
   for (const m of xml.matchAll(/<feature\b([^>]*)\/?>/g)) {
     const attrs = {};
     for (const a of m[1].matchAll(/([\w:-]+)="([^"]*)"/g)) attrs[a[1]] = a[2];
-    if (!attrs.name || !attrs.name.endsWith('plagiarism')) continue;
+    if (!attrs.name?.endsWith('plagiarism')) continue;
     out.push({
       susp, susp_off: +attrs.this_offset, susp_len: +attrs.this_length,
       src: attrs.source_reference, src_off: +attrs.source_offset, src_len: +attrs.source_length,

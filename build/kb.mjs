@@ -30,7 +30,10 @@ export function recordProblems(records) {
   const fail = (i, msg) => out.push(`record ${i}: ${msg}`);
   const seen = new Set();
   records.forEach((r, i) => {
-    if (r === null || typeof r !== 'object' || Array.isArray(r)) return fail(i, 'expected an object');
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+      fail(i, 'expected an object');
+      return;
+    }
     const keys = Object.keys(r);
     if (keys.length !== FIELDS.length || FIELDS.some((f) => !keys.includes(f))) fail(i, `fields are ${keys.join(', ')}`);
     if (typeof r.model !== 'string' || r.model !== r.model.toLowerCase() || !r.model.includes('/')) fail(i, 'model must be provider/name in lower case');
@@ -52,7 +55,7 @@ export function recordProblems(records) {
 export const FACTS_LABEL = 'knowledge-base facts (model cards, papers; sources per record)';
 
 /** The two declarations of the generated module that carry data, exactly as written. */
-export function factsDeclarations(records, sha256, from) {
+export function factsDeclarations(records, sha256, _from) {
   return {
     source: `export const KB_FACTS_SOURCE = { file: '${FACTS_LABEL}', sha256: '${sha256}', records: ${records.length} } as const;`,
     facts: `export const MODEL_FACTS: readonly KbModelFact[] = ${JSON.stringify(records, null, 2)};`,

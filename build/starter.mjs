@@ -4,7 +4,7 @@
 // (generated, git-ignored; kept out of src/ because it is data, not source).
 // No date goes into the output: the same inputs give the same bytes, build after build.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const root = new URL('../', import.meta.url);

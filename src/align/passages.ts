@@ -170,7 +170,7 @@ function growSummary(f: Frag, pa: Prepared, va: Vectors, vb: Vectors, sentencesB
 }
 
 function isSummary(
-  f: Frag, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, vb: Vectors,
+  f: Frag, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, _vb: Vectors,
 ): boolean {
   if (extent(pb, f.b0, f.b1) < SUMMARY_RATIO * extent(pa, f.a0, f.a1) || seedSupport(seeds, f) < SUMMARY_SEEDS) {
     return false;

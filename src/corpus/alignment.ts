@@ -252,7 +252,7 @@ export function mergeAligned(
   for (const matches of aligned.values()) out.push(...matches);
   for (const m of seeds) {
     const own = aligned.get(docIndex(m.document_id));
-    if (own && own.some((a) => a.query_start < m.query_end && m.query_start < a.query_end)) continue;
+    if (own?.some((a) => a.query_start < m.query_end && m.query_start < a.query_end)) continue;
     out.push(m);
   }
   return out;

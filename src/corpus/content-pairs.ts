@@ -57,7 +57,7 @@ const stems = new StemCache();
 
 /** Mix two stem hashes in sorted order (the pair is unordered). */
 function pairHash(x: number, y: number): number {
-  const lo = x < y ? x : y, hi = x < y ? y : x;
+  const lo = Math.min(x , y), hi = Math.max(x , y);
   let h = Math.imul(lo ^ 0x9e3779b9, 0x85ebca6b) ^ hi;
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   h = Math.imul(h ^ (h >>> 12), 0x297a2d39);

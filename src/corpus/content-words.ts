@@ -187,6 +187,7 @@ export class ContentWordIndex implements PairIndex {
   /** A key's bucket is `key >>> shift`. */
   private readonly shift: number;
   /** Where {@link postingSteps} leaves the keys it read ahead (kept so that the reads are not optimised away). */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that the read-ahead is not optimised away
   #touched = 0;
   /** Hit counts (then write cursors) per document for {@link candidateSteps}, zeroed between uses. */
   #hitCounts: Uint32Array | null = null;

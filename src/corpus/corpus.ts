@@ -5,7 +5,7 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { ExactDataset, NEAR_K, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
+import { ExactDataset, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';

@@ -68,7 +68,7 @@ export class RemoteSet {
   ): Promise<RemoteFound> {
     const found = await Promise.all(targets.map((r) => r.search(query, options)));
     const searches = new Map<string, RemoteSearch>();
-    targets.forEach((r, i) => searches.set(r.config.id, found[i]));
+    targets.forEach((r, i) => { searches.set(r.config.id, found[i]); });
     return { searches, reports: found.map((f) => f.report) };
   }
 }

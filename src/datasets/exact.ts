@@ -34,7 +34,7 @@ import { exactDescriptor } from './descriptor.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
 import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
-import type { Chunked, ExactDatasetSource } from './snapshot-stream.js';
+import type { ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
 export type { CandidateRegion } from './regions.js';

@@ -387,7 +387,7 @@ export class PortraitDataset {
       let j = i;
       while (j < m && hits[j]) seen.add(w.hashes[j++]);
       result.hits += j - i;
-      const chance = Math.min(1, m * Math.pow(p, seen.size));
+      const chance = Math.min(1, m * p ** seen.size);
       const tokens = Math.min(fp.token_count, w.positions[j - 1] - w.positions[i] + SIZE);
       result.runs.push({ dataset_id: this.descriptor.id, query_start: w.starts[i], query_end: w.ends[j - 1], fingerprints: seen.size, tokens, chance });
       if (chance <= alpha) {

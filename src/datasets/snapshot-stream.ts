@@ -280,7 +280,7 @@ function isWellFormed(t: string): boolean {
  * any other string, which only a hand-made snapshot could bring in, is left to `encoder`.
  */
 function* textPieces(texts: readonly (string | null)[], encoder: Encoder): Generator<Uint8Array> {
-  let buf = new Uint8Array(TEXT_PIECE);
+  const buf = new Uint8Array(TEXT_PIECE);
   let fill = 0;
   for (const t of texts) {
     if (t !== null && !isWellFormed(t)) {

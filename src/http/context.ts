@@ -266,7 +266,7 @@ export interface Route {
    * account's), run after authentication and before the body is read: a large upload to a wrong
    * id is refused without reading it. `ctx.body` is undefined and `ctx.query` empty here.
    */
-  readonly beforeBody?: (ctx: RouteContext) => Promise<void | BodyAllowance>;
+  readonly beforeBody?: (ctx: RouteContext) => Promise<undefined | BodyAllowance>;
   /**
    * The operation id this route is another path of (same schemas, handler and documentation):
    * OpenAPI marks it with `x-alias-of`.

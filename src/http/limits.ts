@@ -227,7 +227,7 @@ export class RateLimiter {
   }
 
   private window(p: Principal) {
-    const plan = Object.prototype.hasOwnProperty.call(this.plans, p.plan) ? this.plans[p.plan] : undefined;
+    const plan = Object.hasOwn(this.plans, p.plan) ? this.plans[p.plan] : undefined;
     if (!plan) throw new TrainprintError('FORBIDDEN', `plan "${p.plan}" is not configured on this server`);
     const now = this.now();
     return { limit: plan.daily, day: utcDay(now), now };

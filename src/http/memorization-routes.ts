@@ -221,7 +221,7 @@ function refSetKey(ctx: RouteContext, id: string): string {
 /** A stored reference-set id as the account knows it. */
 function shownId(ctx: RouteContext, id: string | null): string | null {
   const prefix = refSetKey(ctx, '');
-  return id !== null && id.startsWith(prefix) ? id.slice(prefix.length) : id;
+  return id?.startsWith(prefix) ? id.slice(prefix.length) : id;
 }
 
 function shownSet(ctx: RouteContext, s: ReferenceSetInfo): ReferenceSetInfo {

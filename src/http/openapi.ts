@@ -191,10 +191,10 @@ export function documentedStatuses(r: Route): { success: number[]; errors: numbe
   // 422 everywhere: an unknown query parameter is refused on every operation
   const errors = new Set<number>([422, 500, 503, ...(r.errors ?? [])]);
   for (const c of r.errorCases ?? []) errors.add(HTTP_STATUS[c.code]);
-  if (r.scope !== null) [401, 403, 429].forEach((s) => errors.add(s));
-  if (r.body) [413, 415].forEach((s) => errors.add(s));
+  if (r.scope !== null) [401, 403, 429].forEach((s) => { errors.add(s); });
+  if (r.body) [413, 415].forEach((s) => { errors.add(s); });
   if (r.body === 'json') errors.add(400);
-  if (r.body === 'form') [400, 401].forEach((s) => errors.add(s));
+  if (r.body === 'form') [400, 401].forEach((s) => { errors.add(s); });
   if (r.creates) errors.add(409);
   if (r.path.includes('{')) errors.add(404);
   return { success: [...(r.status ?? [200])], errors: [...errors].sort((a, b) => a - b) };

@@ -60,7 +60,7 @@ export interface ErrorOutcome {
  * errorOutcome(new TrainprintError('NOT_FOUND', 'no work "wk_…"'), 'req_1').status // 404
  */
 export function errorOutcome(err: unknown, requestId: string, details?: Record<string, unknown>): ErrorOutcome {
-  if (err instanceof TrainprintError && Object.prototype.hasOwnProperty.call(HTTP_STATUS, err.code)) {
+  if (err instanceof TrainprintError && Object.hasOwn(HTTP_STATUS, err.code)) {
     const status = HTTP_STATUS[err.code];
     if (status >= 500) {
       const upstream = (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT') && err.detail ? { upstream: err.detail } : {};

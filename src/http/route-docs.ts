@@ -53,7 +53,7 @@ export function withDocs(rows: readonly Route[]): Route[] {
   const pathOf = new Map(rows.map((r) => [r.operationId, `${r.method} ${r.path}`]));
   return rows.map((r) => {
     const own = r.aliasOf ?? r.operationId;
-    const d = Object.prototype.hasOwnProperty.call(ROUTE_DOCS, own) ? ROUTE_DOCS[own] : undefined;
+    const d = Object.hasOwn(ROUTE_DOCS, own) ? ROUTE_DOCS[own] : undefined;
     if (!d) return r;
     const errorCases = d.errorCases ?? [];
     if (r.aliasOf === undefined) return { ...r, description: d.description, errorCases, examples: d.examples };

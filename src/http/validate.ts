@@ -127,7 +127,7 @@ export function coerceQuery(params: URLSearchParams, schema: JsonSchema | undefi
   const out: Record<string, unknown> = {};
   for (const name of new Set(params.keys())) {
     const all = params.getAll(name);
-    const type = Object.prototype.hasOwnProperty.call(props, name) ? props[name].type : undefined;
+    const type = Object.hasOwn(props, name) ? props[name].type : undefined;
     // an own member whatever the name: `?__proto__=1` must reach the validator as an unknown parameter
     const set = (value: unknown) => Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     if (type === 'array') {

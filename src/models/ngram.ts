@@ -227,12 +227,12 @@ export class NgramLanguageModel {
         for (let j = t.start[r]; j < t.start[r + 1]; j++) {
           const n = t.counts[j];
           total += n;
-          g += d[n >= 3 ? 3 : n];
+          g += d[Math.min(n , 3)];
         }
         gamma[r] = g / total;
         for (let j = t.start[r]; j < t.start[r + 1]; j++) {
           const n = t.counts[j];
-          terms[j] = (n - d[n >= 3 ? 3 : n]) / total;
+          terms[j] = (n - d[Math.min(n , 3)]) / total;
         }
       }
       levels[k] = { ...t, gamma, terms };
@@ -244,7 +244,7 @@ export class NgramLanguageModel {
     const d1 = disc[1];
     for (let w = 2; w < vocab.length; w++) {
       const c = cont1[w];
-      const d = d1[c >= 3 ? 3 : c];
+      const d = d1[Math.min(c , 3)];
       uni[w] = (c - d) / t1;
       unk += d / t1;
     }
@@ -391,7 +391,7 @@ export class NgramLanguageModel {
         return { tokens: s.tokens, logprobs: s.logprobs, offsets: s.starts, ...(s.top ? { top: s.top } : {}), moments: s.moments, full: true };
       },
       async generate(prompt: string, o: GenerateOptions): Promise<string> {
-        if (!o || o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'only temperature 0 (greedy) is supported');
+        if (o?.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'only temperature 0 (greedy) is supported');
         return lm.generateText(prompt, o.maxTokens);
       },
     };

@@ -98,7 +98,7 @@ export function readJsonlRange(range: JsonlRange, ctx: RecordFields): RangeDocum
       const stop = nl === -1 || nl >= have ? have : nl;
       line++;
       if (stop - pos > ctx.maxBytes) throw new RangeLineError(line, tooLong(ctx.maxBytes));
-      let doc;
+      let doc: ReturnType<typeof parseJsonlLine>;
       try { doc = parseJsonlLine(buf.subarray(pos, stop), ctx); } catch (e) {
         const why = jsonlLineError(e);
         if (why) throw new RangeLineError(line, why.detail, { cause: why.cause });

@@ -142,7 +142,7 @@ export async function checkInputs(
   const formats = paths.map((p) => detectFormat(p, options.format));
   const kinds: InputFile[] = [];
   for (const [i, p] of paths.entries()) {
-    let s;
+    let s: Awaited<ReturnType<typeof stat>>;
     try { s = await stat(p); } catch (e) { throw fail(`${p}: ${ioReason(e)}`, e); }
     if (!s.isFile()) throw fail(`${p}: not a regular file`);
     kinds.push({ ...formats[i], size: s.size });
@@ -302,7 +302,7 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
   let carryLen = 0;
   function* emit(bytes: Uint8Array): Generator<DatasetDocument> {
     line++;
-    let doc;
+    let doc: ReturnType<typeof parseJsonlLine>;
     try { doc = parseJsonlLine(bytes, ctx); } catch (e) {
       const why = jsonlLineError(e);
       throw why ? fail(`${path}:${line}: ${why.detail}`, why.cause) : e;
@@ -379,7 +379,7 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
   const { buffer, close } = await fileBuffer(path);
   let row = 0; // rows yielded so far (0-based index of the next)
   try {
-    let metadata;
+    let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
     try { metadata = await parquetMetadataAsync(buffer); } catch (e) { throw fail(`${path}: not a readable Parquet file (${e instanceof Error ? e.message : String(e)})`, e); }
     const names = parquetSchema(metadata).children.map((c) => c.element.name);
     for (const f of [ctx.textField, ctx.idField]) {

@@ -49,7 +49,8 @@ export async function loadDefaultPacksFromUrl(
   base: string | URL,
   options: PackUrlOptions = {},
 ): Promise<Array<{ stats: DatasetStats; info: PackInfo }>> {
-  let dir, index;
+  let dir: URL;
+  let index: ReturnType<typeof checkPackIndex>;
   try {
     // a folder: 'packs' and 'packs/' mean the same
     dir = new URL(`${base}`.replace(/\/?$/, '/'));
@@ -60,7 +61,7 @@ export async function loadDefaultPacksFromUrl(
   }
   const packs = index.packs.filter((p) => p.default);
   const files = packs.map((p) => readUrl(new URL(p.file, dir), options.fetch));
-  files.forEach((f) => f.catch(() => {})); // awaited in order below; a later failure must not go unhandled meanwhile
+  files.forEach((f) => { f.catch(() => {}); }); // awaited in order below; a later failure must not go unhandled meanwhile
   const out = [];
   // the package's reference packs: every account reads them, and their sources are documented with them
   for (const [i, p] of packs.entries()) out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }, { supplied_by: 'shipped' }));

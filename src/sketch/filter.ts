@@ -45,8 +45,8 @@ export function blockedBloomFpr(bitsPerKey: number, k: number): number {
   const jMax = Math.ceil(lambda + 12 * Math.sqrt(lambda) + 20);
   for (let j = 0; j <= jMax; j++) {
     if (j > 0) logP += Math.log(lambda / j);
-    const fill = 1 - Math.pow(1 - 1 / bits, k * j);
-    sum += Math.exp(logP) * Math.pow(fill, k);
+    const fill = 1 - (1 - 1 / bits) ** (k * j);
+    sum += Math.exp(logP) * fill ** k;
   }
   return sum;
 }

@@ -615,6 +615,7 @@ class StoreTransaction implements Transaction {
  * await store.scan('work/') // [['work/1', { title: 'Dune' }]]
  */
 export class MemoryStore extends StoreCore {
+  // biome-ignore lint/complexity/noUselessConstructor: public, where StoreCore's is protected
   constructor() {
     super();
   }

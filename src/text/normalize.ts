@@ -71,6 +71,7 @@ export function isAsciiOnly(text: string): boolean {
   return !NON_ASCII.test(text);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, by its code points
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** For each ASCII code: its lowercase form if it is a token character ([A-Za-z0-9]), else 0. */
@@ -181,6 +182,7 @@ export function normalizeFolded(text: string): Normalized {
 const FOLD_AT_LEAST = 64;
 
 /** `[^\x00-\x7f]` searched from `lastIndex`. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, by its code points
 const NON_ASCII_AT = /[^\x00-\x7f]/g;
 
 /** The output of the general path as it grows: code units, their offsets, and the tokenising state. */

@@ -9,7 +9,7 @@
  * character; lookups are a binary search over the runs.
  */
 
-import { DecodingMode, HtmlEntityDecoder } from 'entities';
+import { type DecodingMode, HtmlEntityDecoder } from 'entities';
 import { withRoom } from '../util/grow.js';
 
 /**
@@ -249,7 +249,7 @@ export class PlainText implements ExtractedText {
     const n = this.text.length;
     const s = clampIndex(start, n);
     const e = clampIndex(end, n);
-    return [s, e < s ? s : e];
+    return [s, Math.max(e , s)];
   }
 }
 

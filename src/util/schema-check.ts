@@ -50,9 +50,9 @@ export type FromSchema<S> = S extends { readonly enum: readonly (infer E)[] }
               ? ObjectOf<P, S extends { readonly required: readonly (infer R)[] } ? R : never>
               : unknown;
 
-const fail = (detail: string): never => {
+function fail(detail: string): never {
   throw new TrainprintError('INVALID_INPUT', detail);
-};
+}
 const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
 /**
@@ -148,7 +148,7 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   if (s.const !== undefined && v !== s.const) fail(`${name} must be ${show(s.const)}`);
   switch (s.type) {
     case 'string': {
-      if (typeof v !== 'string') return fail(`${name} must be a string`);
+      if (typeof v !== 'string') fail(`${name} must be a string`);
       if (s.minLength !== undefined && v.length < s.minLength)
         fail(`${name} must have at least ${s.minLength} character(s)`);
       if (s.maxLength !== undefined && v.length > s.maxLength)
@@ -162,7 +162,7 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     case 'number':
     case 'integer': {
       if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
-        return fail(`${name} must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
+        fail(`${name} must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
       }
       if ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum)) {
         fail(`${name} must be in ${s.minimum ?? '-∞'}..${s.maximum ?? '∞'}`);
@@ -170,11 +170,11 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       return;
     }
     case 'array':
-      if (!Array.isArray(v)) return fail(`${name} must be an array`);
-      if (s.items) v.forEach((x, i) => walk(s.items!, x, `${name}[${i}]`, where));
+      if (!Array.isArray(v)) fail(`${name} must be an array`);
+      if (s.items) v.forEach((x, i) => { walk(s.items!, x, `${name}[${i}]`, where); });
       return;
     case 'object': {
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(`${name} must be an object`);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(`${name} must be an object`);
       const o = v as Record<string, unknown>;
       const props = s.properties ?? {};
       const allowed = Object.keys(props);

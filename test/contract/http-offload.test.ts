@@ -164,7 +164,7 @@ describe('HTTP with an offload', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE, not 500, when the engine is disposed under a request', async () => {
     const helper = await createEngine();
-    let dispose = () => undefined as void;
+    let dispose: () => void = () => {};
     const offload: Offload = {
       run: async (work) => {
         dispose();

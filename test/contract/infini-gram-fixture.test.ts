@@ -266,7 +266,7 @@ describe('infini-gram server: query types', () => {
     const r = await q({ query_type: 'find', query: 'the cat' });
     expect(r.json.segment_by_shard).toHaveLength(2);
     const ids = llama.tokenizer.encodeQuery('the cat');
-    r.json.segment_by_shard.forEach(([lo, hi]: [number, number], s: number) => expect(hi - lo).toBe(naiveCount(llama.shards[s].tokens, ids)));
+    r.json.segment_by_shard.forEach(([lo, hi]: [number, number], s: number) => { expect(hi - lo).toBe(naiveCount(llama.shards[s].tokens, ids)); });
     expect(r.json.cnt).toBe(r.json.segment_by_shard.reduce((n: number, [lo, hi]: number[]) => n + hi - lo, 0));
   });
 

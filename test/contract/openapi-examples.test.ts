@@ -330,7 +330,7 @@ async function freshServer() {
     }
     if (typeof documented !== 'object' || typeof actual !== 'object') return;
     objects.set(JSON.stringify(documented), actual);
-    if (Array.isArray(documented) && Array.isArray(actual)) documented.forEach((d, i) => learn(d, actual[i]));
+    if (Array.isArray(documented) && Array.isArray(actual)) documented.forEach((d, i) => { learn(d, actual[i]); });
     else if (!Array.isArray(documented) && !Array.isArray(actual)) {
       for (const [k, v] of Object.entries(documented)) learn(v, (actual as Record<string, unknown>)[k]);
     }

@@ -145,7 +145,7 @@ function contract(name: string, open: () => Promise<Store>): void {
       }
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
-      const sparse = [1, , 3]; // eslint-disable-line no-sparse-arrays
+      const sparse = [1,  undefined, 3]; // eslint-disable-line no-sparse-arrays
       const values: unknown[] = [
         undefined,
         { a: undefined },
@@ -165,7 +165,7 @@ function contract(name: string, open: () => Promise<Store>): void {
         cyclic,
         JSON.parse('{"__proto__": 1}'),
         'lone \udc00',
-        { ['bad\ud800key']: 1 },
+        { 'bad\ud800key': 1 },
       ];
       for (const value of values) expect([value, await codeOf(s.put('k', value))]).toEqual([value, 'INVALID_INPUT']);
       expect(await s.get('k')).toBeUndefined();
@@ -498,7 +498,7 @@ async function fillConcurrently(dir: string, n: number): Promise<Store> {
   const s = await openFileStore(dir);
   let next = 0;
   await Promise.all(Array.from({ length: 16 }, async () => {
-    for (let i; (i = next++) < n; ) await s.put(`k/${String(i).padStart(5, '0')}`, { i, pad: 'p'.repeat(i % 50) });
+    for (let i: number; (i = next++) < n; ) await s.put(`k/${String(i).padStart(5, '0')}`, { i, pad: 'p'.repeat(i % 50) });
   }));
   return s;
 }

@@ -242,7 +242,7 @@ describe('JSON Lines in byte ranges (what the threads read)', () => {
     let lines = 0;
     for (const range of jsonlRanges(path, kinds[0].size, bytes)) {
       const r = readJsonlRange(range, ctx);
-      r.texts.forEach((text, i) => docs.push({ id: r.ids ? r.ids[i] : `${path}:${lines + r.lines[i]}`, text }));
+      r.texts.forEach((text, i) => { docs.push({ id: r.ids ? r.ids[i] : `${path}:${lines + r.lines[i]}`, text }); });
       lines += r.lineCount;
     }
     return { docs, lines };

@@ -42,7 +42,7 @@ describe('NgramLanguageModel', () => {
     // score: each word's log-prob given the words before it
     const text = 'The baronet approved the lease on Thursday.';
     const s = lm.score(text);
-    s.tokens.forEach((t, i) => expect(s.logprobs[i]).toBeCloseTo(Math.log(lm.probability(s.tokens.slice(0, i), t)), 12));
+    s.tokens.forEach((t, i) => { expect(s.logprobs[i]).toBeCloseTo(Math.log(lm.probability(s.tokens.slice(0, i), t)), 12); });
     expect(s.tokens).toEqual(['the', 'baronet', 'approved', 'the', 'lease', 'on', 'thursday']);
     expect(text.slice(s.starts[1], s.ends[1])).toBe('baronet');
   });
@@ -144,7 +144,7 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const remote = await m.logprobs!(text);
     const local = lm.score(text, { top: 5 });
     expect(remote.logprobs.length).toBe(local.logprobs.length - 1); // the first token has no context
-    remote.logprobs.forEach((v, i) => expect(v).toBeCloseTo(local.logprobs[i + 1], 9));
+    remote.logprobs.forEach((v, i) => { expect(v).toBeCloseTo(local.logprobs[i + 1], 9); });
     expect(remote.offsets![0]).toBe(local.ends[0]);
     remote.top!.forEach((alts, i) => {
       expect(alts.map((a) => a.token.trim())).toEqual(local.top![i + 1].map((t) => t.token));

@@ -63,7 +63,7 @@ describe('FileStore crash safety', () => {
 
     async function verify(): Promise<void> {
       const logBefore = (await stat(join(dir, 'store.log')).catch(() => undefined))?.size;
-      let store;
+      let store: Awaited<ReturnType<typeof openFileStore>>;
       for (let attempt = 0; ; attempt++) {
         try {
           store = await openFileStore(dir, { compactEvery: COMPACT_EVERY, lockStaleMs: LOCK_STALE_MS });

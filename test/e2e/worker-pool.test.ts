@@ -28,7 +28,7 @@ describe('worker pool', () => {
         { kind: 'extract', content: `<p>${text.slice(0, 30_000).replaceAll('\n\n', '</p><p>')}</p>`, type: 'html' },
       ] as const;
       const answers = await Promise.all(works.map((w) => pool.run(w)));
-      works.forEach((w, i) => expect(answers[i]).toEqual(engine.runWork(w)));
+      works.forEach((w, i) => { expect(answers[i]).toEqual(engine.runWork(w)); });
       expect(answers[2].spans.length).toBeGreaterThan(0);
       expect(answers[4].map.out.length).toBeGreaterThan(10);
     } finally {

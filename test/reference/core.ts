@@ -63,7 +63,7 @@ export function splitmix64Ref(x: bigint): bigint {
 export function u64Bytes(values: readonly bigint[]): Uint8Array {
   const out = new Uint8Array(values.length * 8);
   const dv = new DataView(out.buffer);
-  values.forEach((v, i) => dv.setBigUint64(i * 8, v & M64, true));
+  values.forEach((v, i) => { dv.setBigUint64(i * 8, v & M64, true); });
   return out;
 }
 

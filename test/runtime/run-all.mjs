@@ -114,7 +114,7 @@ try {
   console.log(`README quick start: ok (${r.output_lines} lines of output)`);
   passed++;
 } catch (e) {
-  console.error(`README quick start: FAILED — ${e && e.message}`);
+  console.error(`README quick start: FAILED — ${e?.message}`);
   failed++;
 }
 for (const [name, fn] of Object.entries(runtimes)) {
@@ -123,7 +123,7 @@ for (const [name, fn] of Object.entries(runtimes)) {
     results[name] = await fn();
     console.log(`runtime ${name}: ok (${(performance.now() - t0).toFixed(0)} ms, ${results[name].variant} core)`);
   } catch (e) {
-    console.error(`runtime ${name}: FAILED — ${e && e.message}`);
+    console.error(`runtime ${name}: FAILED — ${e?.message}`);
     failed++;
   }
 }

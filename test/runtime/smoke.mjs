@@ -89,7 +89,7 @@ export async function smoke(lib, starter) {
       await engine.fingerprint(bad);
       out.errors[name] = 'no error';
     } catch (e) {
-      out.errors[name] = e instanceof lib.TrainprintError ? e.code : `untyped ${e && e.name}`;
+      out.errors[name] = e instanceof lib.TrainprintError ? e.code : `untyped ${e?.name}`;
     }
   }
   if (starter) {

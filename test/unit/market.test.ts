@@ -442,7 +442,8 @@ describe('exclusivity', () => {
     expect(licences.map((x) => x.licence_id)).toEqual([won[0].value.licence_id]);
     expect(licences[0]).toMatchObject({ exclusive: true, verified: true });
     const { offers: after } = await w.market.listOffers({ listing_id: l.listing_id, limit: 1000 });
-    const byStatus = after.reduce<Record<string, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {});
+    const byStatus: Record<string, number> = {};
+    for (const o of after) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
     expect(byStatus).toEqual({ accepted: 1, declined: 99 });
     expect(after.filter((o) => o.status === 'declined').every((o) => o.reason === 'sold_out')).toBe(true);
     expect(await w.store.scan(`market/pending/${l.listing_id}/`)).toEqual([]);

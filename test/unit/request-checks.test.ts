@@ -118,7 +118,7 @@ describe('jurisdiction codes must be assigned', () => {
         resolveJurisdiction(code);
       } catch (error) {
         expect((error as TrainprintError).code).toBe('INVALID_INPUT');
-        return (error as TrainprintError).detail;
+        return (error as TrainprintError).detail ?? '';
       }
       throw new Error(`${code} was accepted`);
     };

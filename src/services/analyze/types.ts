@@ -15,7 +15,7 @@ import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import type { AlignedChance, ChanceEvidence } from './evidence.js';
 
 export type { Declarations, WorkType } from '../../types.js';
-import type { Declarations, WorkType } from '../../types.js';
+import type { WorkType } from '../../types.js';
 
 /**
  * `analyze` request: derived from its JSON Schema ({@link ANALYZE_REQUEST_SCHEMA}), the one definition that the

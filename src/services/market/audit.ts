@@ -29,6 +29,7 @@ export type AuditInput = Omit<AuditEntry, 'id' | 'seq' | 'at' | 'related' | 'det
  */
 export async function appendAudit(op: Op, input: AuditInput): Promise<AuditEntry> {
   const head = ((await op.get(HEAD)) as { seq: number; at: string } | undefined) ?? { seq: 0, at: '' };
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps, compared as strings
   const at = op.nowIso > head.at ? op.nowIso : head.at;
   const seq = head.seq + 1;
   const id = `${at}-${String(seq).padStart(12, '0')}-${newId('aud_')}`;

@@ -54,7 +54,7 @@ export async function assertExclusivity(op: Op, l: Listing, territory: readonly 
   for (const [, id] of await op.scan(K.listingsOfWork(l.work_id))) {
     if (id === l.listing_id) continue;
     const other = (await op.get(K.listing(id as string))) as Listing | undefined;
-    if (!other || other.status !== 'active' || other.licence_type !== l.licence_type) continue;
+    if (other?.status !== 'active' || other.licence_type !== l.licence_type) continue;
     if ((l.exclusive || other.exclusive) && overlaps(territory, other.territory)) {
       throw new TrainprintError('CONFLICT', `active listing ${other.listing_id} already offers ${other.exclusive ? 'exclusive ' : ''}${other.licence_type} rights to work ${l.work_id} in ${other.territory.join(', ')}; exclusive and other listings may not overlap`);
     }

@@ -14,7 +14,7 @@ import { TrainprintError } from '../../errors.js';
 import { getWork } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkString, fail, onlyKeys, parseDate } from '../../util/validate.js';
-import type { Canary, ReferenceBasis, ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
+import type { ReferenceBasis, ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
 import { wordSpans } from './text.js';
 
 /** Most canaries per work. */

@@ -228,7 +228,7 @@ export async function evaluateMonitors(
       if (JSON.stringify(current.last) !== JSON.stringify(m.last)) return false;
       tx.put(`monitor/${m.monitor_id}`, { ...current, last });
       // time, then order of emission inside the evaluation: the log reads in the order events happened
-      events.forEach((e, i) => tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e));
+      events.forEach((e, i) => { tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e); });
       // Deliveries in the same transaction: a crash cannot log an event and lose its webhook.
       if (deliverer && current.webhook && events.length > 0) {
         const secret = await tx.get(`monitor-secret/${m.monitor_id}`);

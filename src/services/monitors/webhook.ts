@@ -559,7 +559,7 @@ export class WebhookDeliverer {
     if (secret === undefined) {
       // Stay due, so the next run sends it as soon as a secret appears (enqueue or resolveSecret).
       if (record.last_error !== SECRET_UNAVAILABLE) {
-        await this.#update(id, (tx, current, next) => {
+        await this.#update(id, (_tx, current, next) => {
           if (!isScheduled(current)) return false;
           next.last_error = SECRET_UNAVAILABLE;
           return true;

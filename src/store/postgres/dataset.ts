@@ -21,7 +21,7 @@
  *
  * Imports `pg` lazily (Node only): reachable only from the `trainprint/node` entry.
  */
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, } from 'pg';
 import { TrainprintError } from '../../errors.js';
 import type {
   ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocuments, StoredDocumentsRequest,

@@ -98,7 +98,7 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
     expect(inCore(core, '日'.repeat(100), undefined, 199)).toBeNull();
     expect(inCore(core, '日'.repeat(100), undefined, 202)?.map.length).toBe(200);
     const L = core.layout(1 << 20);
-    const p = L.take(256);
+    const _p = L.take(256);
     L.commit();
   });
 

@@ -68,8 +68,8 @@ describe.each(BUILDS)('sketch ABI (%s)', (build) => {
     core.u8.fill(0, filter, filter + 128);
     expect(core.raw.bloomInsert(filter, 2, h, H.length, 6)).toBe(H.length);
     const ref = new BloomRef(2, 6);
-    H.forEach((x, i) => expect(ref.positions(x)).toEqual(BLOOM_POSITIONS[i]));
-    H.forEach((x) => ref.add(x));
+    H.forEach((x, i) => { expect(ref.positions(x)).toEqual(BLOOM_POSITIONS[i]); });
+    H.forEach((x) => { ref.add(x); });
     expect(core.u8.slice(filter, filter + 128)).toEqual(ref.bits);
     expect(core.raw.bloomQuery(filter, 2, h, H.length, 6, out)).toBe(H.length);
     expect(Array.from(core.u8.subarray(out, out + H.length))).toEqual([1, 1, 1, 1, 1, 1]);

@@ -215,7 +215,7 @@ describe('MembershipFilter (blocked Bloom)', () => {
       for (const v of VARIANTS) {
         const f = await MembershipFilter.create(modules.get(v)!, { capacity, bitsPerKey, k });
         const ref = new BloomRef(f.blocks, f.k);
-        keys.forEach((key) => ref.add(key));
+        keys.forEach((key) => { ref.add(key); });
         f.add(keys);
         expect(f.toBytes().subarray(32)).toEqual(ref.bits);
         expect(Array.from(f.has(probes))).toEqual(Array.from(probes, (p) => (ref.has(p) ? 1 : 0)));
