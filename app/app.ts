@@ -101,7 +101,11 @@ const el = {
 function showError(target: HTMLElement, e: unknown): void {
   const m = describeError(e);
   target.dataset.code = m.code;
-  fill(target, h('p', null, h('strong', null, m.text)), m.detail && m.detail !== m.text ? h('p', { class: 'detail' }, m.detail) : null);
+  fill(
+    target,
+    h('p', null, h('strong', null, m.text)),
+    m.detail && m.detail !== m.text ? h('p', { class: 'detail' }, m.detail) : null,
+  );
 }
 
 function clearError(target: HTMLElement): void {
@@ -113,7 +117,12 @@ function clearError(target: HTMLElement): void {
  * Runs a form action once at a time: clears the error, shows `busy` on the button, reports a
  * failure in the form's alert region.
  */
-function action(button: HTMLButtonElement, error: HTMLElement, busyLabel: string, run: () => Promise<void>): () => Promise<void> {
+function action(
+  button: HTMLButtonElement,
+  error: HTMLElement,
+  busyLabel: string,
+  run: () => Promise<void>,
+): () => Promise<void> {
   let running = false;
   const idle = button.textContent ?? '';
   return async () => {
@@ -204,9 +213,12 @@ function setAnalyzeText(text: string, file?: File): void {
   const cut = low ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
   el.analyzeText.value = bigFile ? text.slice(0, cut) : text;
   if (file) {
-    fill(el.analyzeStatus, bigFile
-      ? `Opened ${file.name} (${bytes(file.size)}). The box shows its first ${count(cut)} characters; the whole file is analyzed. Clear to paste text instead.`
-      : `Opened ${file.name} (${bytes(file.size)}). Press Analyze.`);
+    fill(
+      el.analyzeStatus,
+      bigFile
+        ? `Opened ${file.name} (${bytes(file.size)}). The box shows its first ${count(cut)} characters; the whole file is analyzed. Clear to paste text instead.`
+        : `Opened ${file.name} (${bytes(file.size)}). Press Analyze.`,
+    );
   }
 }
 
@@ -233,7 +245,10 @@ const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () 
   const result = await backend.analyze(request);
   const ms = performance.now() - t0;
   renderAnalysis(el.analyzeResult, {
-    text, result, factors, datasets,
+    text,
+    result,
+    factors,
+    datasets,
     sourceText: (d, doc) => backend.sourceText(d, doc),
     compareWith: (_docId, source) => {
       el.compareA.value = text;
@@ -244,7 +259,10 @@ const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () 
   });
   el.analyzeResult.hidden = false;
   const passages = result.matches.filter((m) => m.kind !== 'near').length;
-  fill(el.analyzeStatus, `Done in ${Math.round(ms)} ms: ${count(passages)} matched passage${passages === 1 ? '' : 's'} in ${count(result.potential_matches)} document${result.potential_matches === 1 ? '' : 's'}, risk ${result.risk_assessment.level}.`);
+  fill(
+    el.analyzeStatus,
+    `Done in ${Math.round(ms)} ms: ${count(passages)} matched passage${passages === 1 ? '' : 's'} in ${count(result.potential_matches)} document${result.potential_matches === 1 ? '' : 's'}, risk ${result.risk_assessment.level}.`,
+  );
   if (firstAnalysis) {
     firstAnalysis = false;
     performance.mark('trainprint:first-analysis');
@@ -297,7 +315,10 @@ const compare = action(el.compareRun, el.compareError, 'Comparing…', async () 
   const cmp = await backend.compare(a, b);
   renderComparison(el.compareResult, a, b, cmp);
   el.compareResult.hidden = false;
-  fill(el.compareStatus, `Done in ${Math.round(performance.now() - t0)} ms: ${count(cmp.spans.length)} aligned passage${cmp.spans.length === 1 ? '' : 's'}.`);
+  fill(
+    el.compareStatus,
+    `Done in ${Math.round(performance.now() - t0)} ms: ${count(cmp.spans.length)} aligned passage${cmp.spans.length === 1 ? '' : 's'}.`,
+  );
 });
 
 onSubmit(el.compareForm, compare);
@@ -335,22 +356,62 @@ byId('compare-example').addEventListener('click', () => {
 
 function renderDatasets(): void {
   const kbName = (id: string): string => kbDatasets.find((d) => d.id === id)?.name ?? id;
-  fill(el.datasetTable, h('table', { id: 'datasets-table' },
-    h('caption', null, `${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'} loaded`),
-    h('thead', null, h('tr', null, ...['Dataset', 'Kind', 'Documents', 'Words', 'Text', 'Index', 'Declared sample of', 'Source text'].map((t, i) =>
-      h('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : undefined }, t)))),
-    h('tbody', null, ...datasets.map((d) => h('tr', { 'data-id': d.id },
-      h('th', { scope: 'row' }, d.id, d.name ? h('span', { class: 'note' }, ` ${d.name}`) : null),
-      h('td', null, d.kind),
-      h('td', { class: 'num' }, count(d.documents)),
-      h('td', { class: 'num' }, count(d.tokens)),
-      h('td', { class: 'num' }, bytes(d.bytes)),
-      h('td', { class: 'num' }, bytes(d.index_bytes)),
-      h('td', null, d.kb_dataset === null ? h('span', { class: 'muted' }, 'none')
-        // a reference pack's corpus is documented with it; any other dataset's is its loader's declaration
-        : [d.supplied_by === 'shipped' ? h('span', { class: 'badge documented', title: 'A reference pack of the package: its sources are documented with it' }, 'reference pack')
-          : h('span', { class: 'badge declared' }, 'declared'), ` ${kbName(d.kb_dataset)} (${d.kb_dataset})`]),
-      h('td', null, d.has_text ? 'shown' : h('span', { class: 'muted' }, 'positions only')))))));
+  fill(
+    el.datasetTable,
+    h(
+      'table',
+      { id: 'datasets-table' },
+      h('caption', null, `${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'} loaded`),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ...['Dataset', 'Kind', 'Documents', 'Words', 'Text', 'Index', 'Declared sample of', 'Source text'].map(
+            (t, i) => h('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : undefined }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        ...datasets.map((d) =>
+          h(
+            'tr',
+            { 'data-id': d.id },
+            h('th', { scope: 'row' }, d.id, d.name ? h('span', { class: 'note' }, ` ${d.name}`) : null),
+            h('td', null, d.kind),
+            h('td', { class: 'num' }, count(d.documents)),
+            h('td', { class: 'num' }, count(d.tokens)),
+            h('td', { class: 'num' }, bytes(d.bytes)),
+            h('td', { class: 'num' }, bytes(d.index_bytes)),
+            h(
+              'td',
+              null,
+              d.kb_dataset === null
+                ? h('span', { class: 'muted' }, 'none')
+                : // a reference pack's corpus is documented with it; any other dataset's is its loader's declaration
+                  [
+                    d.supplied_by === 'shipped'
+                      ? h(
+                          'span',
+                          {
+                            class: 'badge documented',
+                            title: 'A reference pack of the package: its sources are documented with it',
+                          },
+                          'reference pack',
+                        )
+                      : h('span', { class: 'badge declared' }, 'declared'),
+                    ` ${kbName(d.kb_dataset)} (${d.kb_dataset})`,
+                  ],
+            ),
+            h('td', null, d.has_text ? 'shown' : h('span', { class: 'muted' }, 'positions only')),
+          ),
+        ),
+      ),
+    ),
+  );
   const chosen = el.declareDataset.value;
   fill(el.declareDataset, ...datasets.map((d) => h('option', { value: d.id }, d.name ? `${d.id} — ${d.name}` : d.id)));
   if (datasets.some((d) => d.id === chosen)) el.declareDataset.value = chosen;
@@ -374,7 +435,10 @@ async function loadIndexFile(file: File): Promise<void> {
     renderDatasets();
     el.declareDataset.value = stats.id;
     syncDeclareKb();
-    fill(el.indexStatus, `Loaded ${stats.id} from ${file.name}: ${count(stats.documents)} documents, ${count(stats.tokens)} words (${stats.kind}). Analyses now search it.`);
+    fill(
+      el.indexStatus,
+      `Loaded ${stats.id} from ${file.name}: ${count(stats.documents)} documents, ${count(stats.tokens)} words (${stats.kind}). Analyses now search it.`,
+    );
   } catch (e) {
     fill(el.indexStatus);
     showError(el.indexError, e);
@@ -398,9 +462,12 @@ const declare = action(byId<HTMLButtonElement>('declare-run'), el.declareError, 
   renderDatasets();
   el.declareDataset.value = d.id;
   syncDeclareKb();
-  fill(el.declareStatus, kb
-    ? `${d.id} is now declared a sample of ${kbDatasets.find((x) => x.id === kb)?.name ?? kb} (${kb}). Analyses label attributions from it as declared.`
-    : `${d.id}: declaration withdrawn.`);
+  fill(
+    el.declareStatus,
+    kb
+      ? `${d.id} is now declared a sample of ${kbDatasets.find((x) => x.id === kb)?.name ?? kb} (${kb}). Analyses label attributions from it as declared.`
+      : `${d.id}: declaration withdrawn.`,
+  );
 });
 onSubmit(el.declareForm, declare);
 
@@ -413,7 +480,9 @@ onSubmit(el.declareForm, declare);
   const baseUrl = byId<HTMLInputElement>('mode-base-url');
   const apiKey = byId<HTMLInputElement>('mode-api-key');
   const error = byId('mode-error');
-  const sync = (): void => { fields.hidden = !httpRadio.checked; };
+  const sync = (): void => {
+    fields.hidden = !httpRadio.checked;
+  };
   httpRadio.checked = mode.kind === 'http';
   byId<HTMLInputElement>('mode-browser').checked = mode.kind === 'browser';
   baseUrl.value = mode.kind === 'http' ? mode.baseUrl : location.origin;
@@ -423,15 +492,25 @@ onSubmit(el.declareForm, declare);
   if (mode.kind === 'http') {
     const where = mode.baseUrl === location.origin ? 'this site' : mode.baseUrl;
     fill(byId('mode-summary'), `served API at ${where}`);
-    fill(byId('tagline'), `Training-data attribution by the trainprint API at ${where}: what you analyze is sent there.`);
+    fill(
+      byId('tagline'),
+      `Training-data attribution by the trainprint API at ${where}: what you analyze is sent there.`,
+    );
     fill(byId('foot-engine'), 'This page sends its requests to the served trainprint API with your key.');
     fill(el.status, 'Connecting to the API…');
-    fill(byId('index-hint'), 'A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API, where every account searches it: the key needs the datasets:write scope.');
+    fill(
+      byId('index-hint'),
+      'A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API, where every account searches it: the key needs the datasets:write scope.',
+    );
   }
   onSubmit(form, async () => {
     clearError(error);
     try {
-      saveMode(httpRadio.checked ? { kind: 'http', baseUrl: baseUrl.value || location.origin, apiKey: apiKey.value } : { kind: 'browser' });
+      saveMode(
+        httpRadio.checked
+          ? { kind: 'http', baseUrl: baseUrl.value || location.origin, apiKey: apiKey.value }
+          : { kind: 'browser' },
+      );
       location.reload();
     } catch (e) {
       showError(error, e);
@@ -458,11 +537,18 @@ started.then(
     datasets = i.datasets;
     const docs = datasets.reduce((n, d) => n + d.documents, 0);
     el.status.dataset.state = 'ready';
-    fill(el.status, `Ready: ${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'}, ${count(docs)} documents.`);
+    fill(
+      el.status,
+      `Ready: ${count(datasets.length)} dataset${datasets.length === 1 ? '' : 's'}, ${count(docs)} documents.`,
+    );
     fill(el.backendLabel, i.label);
     performance.mark('trainprint:ready');
     await catalog;
-    fill(el.declareKb, h('option', { value: '' }, '— no declaration —'), ...kbDatasets.map((d) => h('option', { value: d.id }, `${d.name} (${d.id})`)));
+    fill(
+      el.declareKb,
+      h('option', { value: '' }, '— no declaration —'),
+      ...kbDatasets.map((d) => h('option', { value: d.id }, `${d.name} (${d.id})`)),
+    );
     renderDatasets();
     offerRemote();
   },

@@ -46,7 +46,17 @@ export interface Backend {
 }
 
 /** Method names callable through the worker (worker.ts) — every method of {@link Backend}. */
-export const BACKEND_METHODS = ['ready', 'analyze', 'compare', 'loadIndex', 'declare', 'datasets', 'kbDatasets', 'factors', 'sourceText'] as const satisfies ReadonlyArray<keyof Backend>;
+export const BACKEND_METHODS = [
+  'ready',
+  'analyze',
+  'compare',
+  'loadIndex',
+  'declare',
+  'datasets',
+  'kbDatasets',
+  'factors',
+  'sourceText',
+] as const satisfies ReadonlyArray<keyof Backend>;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 
 /**
@@ -76,7 +86,11 @@ export function serializeError(e: unknown): SerializedError {
   if (e && typeof e === 'object') {
     const o = e as { code?: unknown; message?: unknown; detail?: unknown };
     const message = typeof o.message === 'string' ? o.message : String(e);
-    return { code: typeof o.code === 'string' ? o.code : 'INTERNAL', message, ...(typeof o.detail === 'string' ? { detail: o.detail } : {}) };
+    return {
+      code: typeof o.code === 'string' ? o.code : 'INTERNAL',
+      message,
+      ...(typeof o.detail === 'string' ? { detail: o.detail } : {}),
+    };
   }
   return { code: 'INTERNAL', message: String(e) };
 }

@@ -12,7 +12,11 @@ export type Attrs = Record<string, string | number | boolean | null | undefined 
  * `h('button', { type: 'button', onclick: run }, 'Analyze')`. Attribute values `false`, `null`
  * and `undefined` are skipped, `true` sets an empty attribute; `on*` functions become listeners.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (typeof value === 'function') el.addEventListener(name.slice(2), value);

@@ -57,8 +57,11 @@ async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promis
   const bytes = await fetchBytes(new URL(starter.file, url));
   const sha = await lib.sha256Hex(bytes);
   if (sha !== starter.sha256) {
-    throw new BackendError('SNAPSHOT_INCOMPATIBLE', `The starter dataset is not the one listed (SHA-256 ${sha}, ` +
-      `expected ${starter.sha256}): reload the page, or rebuild the web app.`);
+    throw new BackendError(
+      'SNAPSHOT_INCOMPATIBLE',
+      `The starter dataset is not the one listed (SHA-256 ${sha}, ` +
+        `expected ${starter.sha256}): reload the page, or rebuild the web app.`,
+    );
   }
   // the package's starter dataset: its texts' source is documented with it, not declared by anyone here
   await engine.importDataset(bytes, { supplied_by: 'shipped' });
@@ -82,7 +85,11 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
 
   /** Exact datasets that keep their texts can show a source passage (the engine has the text). */
   function info(stats: DatasetStats, engine: Loaded['engine']): DatasetInfo {
-    return { ...stats, has_text: (stats.text_bytes ?? 0) > 0, supplied_by: engine.datasetProvenance(stats.id).supplied_by };
+    return {
+      ...stats,
+      has_text: (stats.text_bytes ?? 0) > 0,
+      supplied_by: engine.datasetProvenance(stats.id).supplied_by,
+    };
   }
 
   return {
@@ -116,7 +123,10 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
       const l = await loaded;
       // Feature-detected: engine.declareDataset arrived after the first web build.
       if (typeof l.engine.declareDataset !== 'function') {
-        throw new BackendError('UNSUPPORTED', 'This build of the engine cannot record declarations (engine.declareDataset is missing): rebuild the package.');
+        throw new BackendError(
+          'UNSUPPORTED',
+          'This build of the engine cannot record declarations (engine.declareDataset is missing): rebuild the package.',
+        );
       }
       const stats = l.engine.declareDataset(datasetId, { kb_dataset: kbDataset });
       return info(stats, l.engine);

@@ -3,7 +3,12 @@
 const int = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const usdFmt = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
 /** Sub-dollar amounts (per-word rates, small estimates) keep up to 4 decimals: $0.001, not $0.00. */
-const usdSmall = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const usdSmall = new Intl.NumberFormat('en', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
 
 export function count(n: number): string {
   return int.format(n);
@@ -30,7 +35,10 @@ export function bytes(n: number): string {
   const units = ['KiB', 'MiB', 'GiB'];
   let v = n / 1024;
   let u = 0;
-  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
 }
 

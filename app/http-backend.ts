@@ -12,7 +12,9 @@ import { BackendError, type Backend, type BackendInfo, type DatasetInfo, type Da
 import type { StarterTexts } from './engine-backend.js';
 
 /** Which backend the page uses. */
-export type Mode = { readonly kind: 'browser' } | { readonly kind: 'http'; readonly baseUrl: string; readonly apiKey: string };
+export type Mode =
+  | { readonly kind: 'browser' }
+  | { readonly kind: 'http'; readonly baseUrl: string; readonly apiKey: string };
 
 const KEYS = { mode: 'trainprint.mode', baseUrl: 'trainprint.base_url', apiKey: 'trainprint.api_key' } as const;
 
@@ -39,14 +41,22 @@ export function readMode(storage: Storage | null = sessionStorageOrNull()): Mode
  * @throws BackendError `INVALID_SETTINGS` when the URL is not http(s) or the key is empty
  */
 export function saveMode(mode: Mode, storage: Storage | null = sessionStorageOrNull()): void {
-  if (!storage) throw new BackendError('UNSUPPORTED', 'This browser keeps no session storage, so the served mode cannot remember the key.');
+  if (!storage)
+    throw new BackendError(
+      'UNSUPPORTED',
+      'This browser keeps no session storage, so the served mode cannot remember the key.',
+    );
   if (mode.kind === 'browser') {
     for (const k of Object.values(KEYS)) storage.removeItem(k);
     return;
   }
   const baseUrl = checkBaseUrl(mode.baseUrl);
   const apiKey = mode.apiKey.trim();
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new BackendError('INVALID_SETTINGS', 'Enter the API key (printed by `trainprint serve`, or made with POST /api/v1/keys).');
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    throw new BackendError(
+      'INVALID_SETTINGS',
+      'Enter the API key (printed by `trainprint serve`, or made with POST /api/v1/keys).',
+    );
   storage.setItem(KEYS.mode, 'http');
   storage.setItem(KEYS.baseUrl, baseUrl);
   storage.setItem(KEYS.apiKey, apiKey);
@@ -58,9 +68,13 @@ function checkBaseUrl(raw: string): string {
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new BackendError('INVALID_SETTINGS', `The API base URL must be an absolute URL such as ${location.origin}, not ${JSON.stringify(raw)}.`);
+    throw new BackendError(
+      'INVALID_SETTINGS',
+      `The API base URL must be an absolute URL such as ${location.origin}, not ${JSON.stringify(raw)}.`,
+    );
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BackendError('INVALID_SETTINGS', 'The API base URL must start with http:// or https://.');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new BackendError('INVALID_SETTINGS', 'The API base URL must start with http:// or https://.');
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -79,8 +93,13 @@ export interface HttpBackendOptions {
   readonly client?: TrainprintClient;
 }
 
-export function createHttpBackend(settings: { readonly baseUrl: string; readonly apiKey: string }, options: HttpBackendOptions = {}): Backend {
-  const tp = options.client ?? createClient({ api_key: settings.apiKey, base_url: settings.baseUrl, maxRetries: 2, timeoutMs: 120_000 });
+export function createHttpBackend(
+  settings: { readonly baseUrl: string; readonly apiKey: string },
+  options: HttpBackendOptions = {},
+): Backend {
+  const tp =
+    options.client ??
+    createClient({ api_key: settings.apiKey, base_url: settings.baseUrl, maxRetries: 2, timeoutMs: 120_000 });
   const where = tp.baseUrl === location.origin ? 'this site' : new URL(tp.baseUrl).host;
   const textsUrl = options.starterTextsUrl ?? new URL('./starter-texts.json', import.meta.url);
   let texts: Promise<StarterTexts | null> | null = null;
@@ -123,7 +142,10 @@ export function createHttpBackend(settings: { readonly baseUrl: string; readonly
     compare: (a, b) => call(() => tp.compare(a, b)),
     loadIndex: (bytes) => call(async () => info(await tp.datasets.import(bytes))),
     async declare() {
-      throw new BackendError('UNSUPPORTED', 'The served API takes declarations when a dataset is created (POST /api/v1/datasets with kb_dataset), not for a loaded one. Switch to the in-browser mode to declare here.');
+      throw new BackendError(
+        'UNSUPPORTED',
+        'The served API takes declarations when a dataset is created (POST /api/v1/datasets with kb_dataset), not for a loaded one. Switch to the in-browser mode to declare here.',
+      );
     },
     datasets: () => call(async () => (await tp.datasets.list()).datasets.map(info)),
     kbDatasets: () => call(async () => (await tp.kb.datasets()).datasets),
@@ -131,7 +153,7 @@ export function createHttpBackend(settings: { readonly baseUrl: string; readonly
 
     async sourceText(datasetId: string, documentId: string) {
       if (datasetId !== STARTER_ID) return null;
-      const stats = (await call(() => tp.datasets.get(datasetId)).catch(() => null));
+      const stats = await call(() => tp.datasets.get(datasetId)).catch(() => null);
       const version = /spdx-license-list ([0-9][0-9A-Za-z.+-]*)/.exec(stats?.name ?? '')?.[1];
       if (!stats || !version) return null;
       texts ??= fetch(textsUrl)
@@ -139,7 +161,8 @@ export function createHttpBackend(settings: { readonly baseUrl: string; readonly
         .catch(() => null);
       const t = await texts;
       // offsets are only meaningful into the very texts the server indexed
-      if (!t || t.source !== `npm spdx-license-list@${version}` || Object.keys(t.texts).length !== stats.documents) return null;
+      if (!t || t.source !== `npm spdx-license-list@${version}` || Object.keys(t.texts).length !== stats.documents)
+        return null;
       const text = t.texts[documentId];
       return typeof text === 'string' ? text : null;
     },

@@ -7,7 +7,8 @@ import { bytes } from './format.js';
 
 /** What the user should read first, per code; the engine's own message follows as detail. */
 const LEADS: Readonly<Record<string, string>> = {
-  SNAPSHOT_INCOMPATIBLE: 'This file is not a usable trainprint index: it is truncated, corrupted, or was written by an incompatible version.',
+  SNAPSHOT_INCOMPATIBLE:
+    'This file is not a usable trainprint index: it is truncated, corrupted, or was written by an incompatible version.',
   ALREADY_EXISTS: 'A dataset with this id is already loaded.',
   PAYLOAD_TOO_LARGE: 'The input is too large.',
   WASM_UNSUPPORTED: 'This browser cannot run the WebAssembly engine.',
@@ -22,9 +23,15 @@ export interface Message {
 }
 
 export function describeError(e: unknown): Message {
-  const code = e && typeof e === 'object' && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : 'INTERNAL';
+  const code =
+    e && typeof e === 'object' && typeof (e as { code?: unknown }).code === 'string'
+      ? (e as { code: string }).code
+      : 'INTERNAL';
   const message = e instanceof Error ? e.message : String(e);
-  const detail = e && typeof e === 'object' && typeof (e as { detail?: unknown }).detail === 'string' ? (e as { detail: string }).detail : undefined;
+  const detail =
+    e && typeof e === 'object' && typeof (e as { detail?: unknown }).detail === 'string'
+      ? (e as { detail: string }).detail
+      : undefined;
   const lead = LEADS[code];
   // The lead replaces the engine's generic sentence; its specific detail follows.
   return lead ? { code, text: lead, detail: detail ?? message } : { code, text: message };
@@ -35,9 +42,15 @@ export function emptyInput(what: string): BackendError {
 }
 
 export function tooLarge(what: string, size: number, limit: number): BackendError {
-  return new BackendError('PAYLOAD_TOO_LARGE', `${what} is ${bytes(size)} (${size.toLocaleString('en')} bytes of UTF-8); the limit is ${bytes(limit)} (${limit.toLocaleString('en')} bytes).`);
+  return new BackendError(
+    'PAYLOAD_TOO_LARGE',
+    `${what} is ${bytes(size)} (${size.toLocaleString('en')} bytes of UTF-8); the limit is ${bytes(limit)} (${limit.toLocaleString('en')} bytes).`,
+  );
 }
 
 export function fileTooLarge(name: string, size: number, limit: number): BackendError {
-  return new BackendError('FILE_TOO_LARGE', `The file ${JSON.stringify(name)} is ${bytes(size)}; analysis takes at most ${bytes(limit)} of text.`);
+  return new BackendError(
+    'FILE_TOO_LARGE',
+    `The file ${JSON.stringify(name)} is ${bytes(size)}; analysis takes at most ${bytes(limit)} of text.`,
+  );
 }

@@ -28,7 +28,11 @@ const CONTEXT_CHARS = 240;
 const MAX_MATCHES = 200;
 /** The public deals behind the revenue rates (`estimated_revenue.basis.deal_ids`), as reported. */
 /** Who supplied an evidence source's dataset, in words. */
-const SUPPLIED_LABEL: Readonly<Record<string, string>> = { shipped: 'reference pack', operator: 'operator', account: 'your upload' };
+const SUPPLIED_LABEL: Readonly<Record<string, string>> = {
+  shipped: 'reference pack',
+  operator: 'operator',
+  account: 'your upload',
+};
 const SUPPLIED_TITLE: Readonly<Record<string, string>> = {
   shipped: 'A reference pack of the package: its sources are documented with it',
   operator: 'Loaded by whoever runs this engine or service, for every account',
@@ -71,7 +75,16 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       if (covers.length === 0) return text;
       const isCurrent = covers.includes(selected);
       const first = isCurrent ? selected : covers[0];
-      return h('mark', { class: isCurrent ? 'hit current' : 'hit', 'data-match': first, title: `Found in ${label(listed[first])}`, onclick: () => select(first) }, text);
+      return h(
+        'mark',
+        {
+          class: isCurrent ? 'hit current' : 'hit',
+          'data-match': first,
+          title: `Found in ${label(listed[first])}`,
+          onclick: () => select(first),
+        },
+        text,
+      );
     };
     fill(queryBox, ...highlighted(view.text, spans, mark));
   }
@@ -85,93 +98,228 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     const ds = view.datasets.find((d) => d.id === m.dataset_id);
     const dsName = ds?.name ? `${ds.name} (${m.dataset_id})` : m.dataset_id;
     if (m.kind === 'portrait') {
-      fill(sourceBox, h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
-        h('p', null, `These ${count(m.tokens)} words are in the corpus (chance probability ≤ ${decimal(1 - m.score, 6)}). A portrait keeps no documents or positions, so there is no source passage to show.`));
+      fill(
+        sourceBox,
+        h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
+        h(
+          'p',
+          null,
+          `These ${count(m.tokens)} words are in the corpus (chance probability ≤ ${decimal(1 - m.score, 6)}). A portrait keeps no documents or positions, so there is no source passage to show.`,
+        ),
+      );
       return;
     }
     if (m.kind === 'remote') {
       // the engine returned the document's window with the match: nothing to fetch
       const component = componentName(m.metadata);
-      const remoteHead = h('p', { class: 'source-head' }, h('strong', { class: 'doc-id' }, `document ${m.doc_ix}`), ` in ${dsName}`,
-        component ? ` (${component})` : '', h('br'),
+      const remoteHead = h(
+        'p',
+        { class: 'source-head' },
+        h('strong', { class: 'doc-id' }, `document ${m.doc_ix}`),
+        ` in ${dsName}`,
+        component ? ` (${component})` : '',
+        h('br'),
         `Your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · ${m.reuse} · the span occurs ${count(m.count)} time${m.count === 1 ? '' : 's'} in the corpus`,
-        m.boilerplate ? ' — common text (boilerplate): shown, not counted as evidence' : '');
+        m.boilerplate ? ' — common text (boilerplate): shown, not counted as evidence' : '',
+      );
       const t = m.source_text;
-      const passage = h('blockquote', { class: 'doc passage', id: 'source-passage' },
-        m.source_start > 0 ? '… ' : '', t.slice(0, m.source_start), h('mark', { class: 'hit current' }, t.slice(m.source_start, m.source_end)), t.slice(m.source_end), ' …');
-      fill(sourceBox, remoteHead, passage,
-        h('p', null, h('button', { type: 'button', class: 'link', onclick: () => view.compareWith(m.document_id, t) }, 'Compare your text with this passage')));
+      const passage = h(
+        'blockquote',
+        { class: 'doc passage', id: 'source-passage' },
+        m.source_start > 0 ? '… ' : '',
+        t.slice(0, m.source_start),
+        h('mark', { class: 'hit current' }, t.slice(m.source_start, m.source_end)),
+        t.slice(m.source_end),
+        ' …',
+      );
+      fill(
+        sourceBox,
+        remoteHead,
+        passage,
+        h(
+          'p',
+          null,
+          h(
+            'button',
+            { type: 'button', class: 'link', onclick: () => view.compareWith(m.document_id, t) },
+            'Compare your text with this passage',
+          ),
+        ),
+      );
       if (focus) passage.scrollIntoView({ block: 'nearest' });
       return;
     }
     const docId = m.document_id;
-    const head = h('p', { class: 'source-head' }, h('strong', { class: 'doc-id' }, docId), ` in ${dsName}`, h('br'),
+    const head = h(
+      'p',
+      { class: 'source-head' },
+      h('strong', { class: 'doc-id' }, docId),
+      ` in ${dsName}`,
+      h('br'),
       m.kind === 'near'
         ? `Near-duplicate document: estimated Jaccard similarity ${decimal(m.score)} of word 5-grams`
-        : `Source characters ${count(m.source_start)}–${count(m.source_end)} · your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · score ${decimal(m.score)}`);
+        : `Source characters ${count(m.source_start)}–${count(m.source_end)} · your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · score ${decimal(m.score)}`,
+    );
     fill(sourceBox, head, h('p', { class: 'muted' }, 'Loading the source text…'));
     const text = ds?.has_text ? await view.sourceText(m.dataset_id, docId) : null;
     if (token !== sourceToken) return;
     if (text === null) {
-      fill(sourceBox, head, h('p', { class: 'note' }, 'Source text not available in this index (exact datasets keep positions, not text).'));
+      fill(
+        sourceBox,
+        head,
+        h('p', { class: 'note' }, 'Source text not available in this index (exact datasets keep positions, not text).'),
+      );
       return;
     }
     const start = m.kind === 'near' ? 0 : m.source_start;
     const end = m.kind === 'near' ? Math.min(text.length, 600) : m.source_end;
     const { from, to } = excerpt(text, start, end, CONTEXT_CHARS);
-    const passage = h('blockquote', { class: 'doc passage', id: 'source-passage' },
-      from > 0 ? '… ' : '', text.slice(from, start), h('mark', { class: 'hit current' }, text.slice(start, end)), text.slice(end, to), to < text.length ? ' …' : '');
-    fill(sourceBox, head, passage,
-      h('p', null, h('button', { type: 'button', class: 'link', onclick: () => view.compareWith(docId, text) }, `Compare your text with ${docId}`)));
+    const passage = h(
+      'blockquote',
+      { class: 'doc passage', id: 'source-passage' },
+      from > 0 ? '… ' : '',
+      text.slice(from, start),
+      h('mark', { class: 'hit current' }, text.slice(start, end)),
+      text.slice(end, to),
+      to < text.length ? ' …' : '',
+    );
+    fill(
+      sourceBox,
+      head,
+      passage,
+      h(
+        'p',
+        null,
+        h(
+          'button',
+          { type: 'button', class: 'link', onclick: () => view.compareWith(docId, text) },
+          `Compare your text with ${docId}`,
+        ),
+      ),
+    );
     if (focus) passage.scrollIntoView({ block: 'nearest' });
   }
 
   listed.forEach((m, i) => {
-    tableBody.append(h('tr', { 'data-index': i },
-      h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => select(i, true) }, m.document_id ?? '(portrait)')),
-      h('td', null, m.dataset_id),
-      h('td', null, m.kind),
-      h('td', { class: 'num' }, count(m.tokens)),
-      h('td', { class: 'num' }, decimal(m.score)),
-      h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`)));
+    tableBody.append(
+      h(
+        'tr',
+        { 'data-index': i },
+        h(
+          'th',
+          { scope: 'row' },
+          h('button', { type: 'button', class: 'link', onclick: () => select(i, true) }, m.document_id ?? '(portrait)'),
+        ),
+        h('td', null, m.dataset_id),
+        h('td', null, m.kind),
+        h('td', { class: 'num' }, count(m.tokens)),
+        h('td', { class: 'num' }, decimal(m.score)),
+        h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`),
+      ),
+    );
   });
 
   const risk = result.risk_assessment;
-  fill(root,
+  fill(
+    root,
     h('h3', { id: 'result-title', tabindex: -1 }, 'Result'),
-    h('dl', { class: 'summary' },
-      stat('Confidence', `${decimal(result.confidence, 0)} / 100`, `95 % interval ${decimal(result.confidence_ci_95[0], 0)}–${decimal(result.confidence_ci_95[1], 0)}`),
+    h(
+      'dl',
+      { class: 'summary' },
+      stat(
+        'Confidence',
+        `${decimal(result.confidence, 0)} / 100`,
+        `95 % interval ${decimal(result.confidence_ci_95[0], 0)}–${decimal(result.confidence_ci_95[1], 0)}`,
+      ),
       stat('Risk', h('span', { class: `badge risk-${risk.level}` }, risk.level), `score ${decimal(risk.score)}`),
       stat('Matched documents', count(result.potential_matches), `${count(result.tokens)} words analysed`),
-      stat('Estimated revenue', result.estimated_revenue.monthly === null ? 'none' : `${usd(result.estimated_revenue.monthly)} / month`, methodLabel(result.estimated_revenue.basis.method))),
+      stat(
+        'Estimated revenue',
+        result.estimated_revenue.monthly === null ? 'none' : `${usd(result.estimated_revenue.monthly)} / month`,
+        methodLabel(result.estimated_revenue.basis.method),
+      ),
+    ),
     // what the confidence rests on, or why it is 0 although the text is in a corpus
     h('p', { class: 'hint', id: 'corpus-evidence' }, result.corpus_evidence.summary),
-    h('div', { class: 'panes' },
-      h('section', { class: 'pane', 'aria-labelledby': 'query-title' },
+    h(
+      'div',
+      { class: 'panes' },
+      h(
+        'section',
+        { class: 'pane', 'aria-labelledby': 'query-title' },
         h('h4', { id: 'query-title' }, 'Your text'),
-        h('p', { class: 'hint' }, passages.length ? 'Highlighted: passages found in a dataset. Select one (or a row below) to see its source.' : 'No passage of this text was found in the loaded datasets.'),
-        queryBox),
-      h('section', { class: 'pane', 'aria-labelledby': 'source-title' },
+        h(
+          'p',
+          { class: 'hint' },
+          passages.length
+            ? 'Highlighted: passages found in a dataset. Select one (or a row below) to see its source.'
+            : 'No passage of this text was found in the loaded datasets.',
+        ),
+        queryBox,
+      ),
+      h(
+        'section',
+        { class: 'pane', 'aria-labelledby': 'source-title' },
         h('h4', { id: 'source-title' }, 'Source passage'),
-        sourceBox)),
-    section('matches-title', `Matches (${count(result.matches.length)})`,
+        sourceBox,
+      ),
+    ),
+    section(
+      'matches-title',
+      `Matches (${count(result.matches.length)})`,
       listed.length === 0
         ? h('p', { class: 'muted' }, 'No matches.')
-        : [h('div', { class: 'table-wrap scroll', role: 'region', 'aria-labelledby': 'matches-title', tabindex: 0 },
-            h('table', { id: 'match-table' },
-              h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Source document'), h('th', { scope: 'col' }, 'Dataset'), h('th', { scope: 'col' }, 'Kind'),
-                h('th', { scope: 'col', class: 'num' }, 'Words'), h('th', { scope: 'col', class: 'num' }, 'Score'), h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'))),
-              tableBody)),
-          result.matches.length > listed.length ? h('p', { class: 'muted' }, `Showing ${count(listed.length)} of ${count(result.matches.length)} matches.`) : null]),
+        : [
+            h(
+              'div',
+              { class: 'table-wrap scroll', role: 'region', 'aria-labelledby': 'matches-title', tabindex: 0 },
+              h(
+                'table',
+                { id: 'match-table' },
+                h(
+                  'thead',
+                  null,
+                  h(
+                    'tr',
+                    null,
+                    h('th', { scope: 'col' }, 'Source document'),
+                    h('th', { scope: 'col' }, 'Dataset'),
+                    h('th', { scope: 'col' }, 'Kind'),
+                    h('th', { scope: 'col', class: 'num' }, 'Words'),
+                    h('th', { scope: 'col', class: 'num' }, 'Score'),
+                    h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'),
+                  ),
+                ),
+                tableBody,
+              ),
+            ),
+            result.matches.length > listed.length
+              ? h(
+                  'p',
+                  { class: 'muted' },
+                  `Showing ${count(listed.length)} of ${count(result.matches.length)} matches.`,
+                )
+              : null,
+          ],
+    ),
     section('sources-title', 'Attribution sources', attribution(result, view.factors)),
     section('risk-title', 'Risk', riskBlock(result, view.factors)),
     section('revenue-title', 'Estimated revenue', revenue(result)),
     section('coverage-title', 'Coverage per dataset', coverageChart(result, view.datasets)),
     result.remote_corpora.length ? section('remote-title', 'Remote corpora consulted', remoteCorpora(result)) : null,
     section('limitations-title', 'Limitations', factorList(result.limitations, view.factors)),
-    h('p', { class: 'meta' },
-      h('button', { type: 'button', onclick: () => download(result) }, 'Download the result (JSON)'), ' ',
-      h('span', { class: 'muted' }, `${result.analysis_id} · ${result.fingerprint} · ${result.work_hash.slice(0, 23)}…`)));
+    h(
+      'p',
+      { class: 'meta' },
+      h('button', { type: 'button', onclick: () => download(result) }, 'Download the result (JSON)'),
+      ' ',
+      h(
+        'span',
+        { class: 'muted' },
+        `${result.analysis_id} · ${result.fingerprint} · ${result.work_hash.slice(0, 23)}…`,
+      ),
+    ),
+  );
   select(strongest(passages));
 }
 
@@ -185,14 +333,29 @@ function componentName(metadata: unknown): string | null {
 /** Each remote corpus the text was sent to, and how its search went. */
 function remoteCorpora(result: AnalysisResult): Child {
   const outcome: Record<string, string> = {
-    searched: 'searched', unreachable: 'did not answer', rate_limited: 'refused for rate', budget_exhausted: 'call budget spent',
-    rejected: 'refused the request', invalid_response: 'answered unreadably', cancelled: 'cancelled',
+    searched: 'searched',
+    unreachable: 'did not answer',
+    rate_limited: 'refused for rate',
+    budget_exhausted: 'call budget spent',
+    rejected: 'refused the request',
+    invalid_response: 'answered unreadably',
+    cancelled: 'cancelled',
   };
-  return h('ul', { id: 'remote-corpora' }, ...result.remote_corpora.map((r) => h('li', null,
-    h('strong', null, r.dataset_id), ` (${r.engine}, index ${r.index}, sent to ${r.endpoint}): ${outcome[r.outcome] ?? r.outcome}`,
-    ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
-    ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
-    r.message ? h('span', { class: 'muted' }, ` — ${r.message}`) : null)));
+  return h(
+    'ul',
+    { id: 'remote-corpora' },
+    ...result.remote_corpora.map((r) =>
+      h(
+        'li',
+        null,
+        h('strong', null, r.dataset_id),
+        ` (${r.engine}, index ${r.index}, sent to ${r.endpoint}): ${outcome[r.outcome] ?? r.outcome}`,
+        ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
+        ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
+        r.message ? h('span', { class: 'muted' }, ` — ${r.message}`) : null,
+      ),
+    ),
+  );
 }
 
 /**
@@ -201,17 +364,25 @@ function remoteCorpora(result: AnalysisResult): Child {
  * reworded relative of it that starts a few characters earlier.
  */
 function strongest(passages: readonly Match[]): number {
-  let best = 0, bestWeight = -1;
+  let best = 0,
+    bestWeight = -1;
   passages.forEach((m, i) => {
     const similarity = 'similarity' in m && typeof m.similarity === 'number' ? m.similarity : 1;
     const weight = (m.query_end - m.query_start) * similarity;
-    if (weight > bestWeight) { best = i; bestWeight = weight; }
+    if (weight > bestWeight) {
+      best = i;
+      bestWeight = weight;
+    }
   });
   return best;
 }
 
 /** The query with highlighted spans; long texts keep only the matched regions plus context. */
-function highlighted(text: string, spans: readonly Span[], mark: (text: string, covers: readonly number[]) => Child): Child[] {
+function highlighted(
+  text: string,
+  spans: readonly Span[],
+  mark: (text: string, covers: readonly number[]) => Child,
+): Child[] {
   const windows: Span[] = [];
   if (text.length <= FULL_TEXT_CHARS || spans.length === 0) {
     windows.push({ start: 0, end: Math.min(text.length, FULL_TEXT_CHARS) });
@@ -219,7 +390,8 @@ function highlighted(text: string, spans: readonly Span[], mark: (text: string, 
     for (const s of [...spans].sort((a, b) => a.start - b.start)) {
       const w = excerpt(text, s.start, s.end, CONTEXT_CHARS);
       const last = windows[windows.length - 1];
-      if (last && w.from <= last.end) windows[windows.length - 1] = { start: last.start, end: Math.max(last.end, w.to) };
+      if (last && w.from <= last.end)
+        windows[windows.length - 1] = { start: last.start, end: Math.max(last.end, w.to) };
       else windows.push({ start: w.from, end: w.to });
     }
   }
@@ -227,10 +399,12 @@ function highlighted(text: string, spans: readonly Span[], mark: (text: string, 
   for (const w of windows) {
     if (w.start > 0) out.push(h('span', { class: 'gap' }, '…'));
     const local = spans.map((s) => ({ start: s.start - w.start, end: s.end - w.start }));
-    for (const seg of segments(w.end - w.start, local)) out.push(mark(text.slice(w.start + seg.start, w.start + seg.end), seg.covers));
+    for (const seg of segments(w.end - w.start, local))
+      out.push(mark(text.slice(w.start + seg.start, w.start + seg.end), seg.covers));
   }
   const lastEnd = windows[windows.length - 1]?.end ?? 0;
-  if (lastEnd < text.length) out.push(h('span', { class: 'gap' }, `… (${count(text.length - lastEnd)} more characters)`));
+  if (lastEnd < text.length)
+    out.push(h('span', { class: 'gap' }, `… (${count(text.length - lastEnd)} more characters)`));
   return out;
 }
 
@@ -240,7 +414,12 @@ function label(m: Match | undefined): string {
 }
 
 function stat(term: string, value: Child, note: string): HTMLElement {
-  return h('div', { class: 'stat' }, h('dt', null, term), h('dd', null, h('span', { class: 'value' }, value), h('span', { class: 'note' }, note)));
+  return h(
+    'div',
+    { class: 'stat' },
+    h('dt', null, term),
+    h('dd', null, h('span', { class: 'value' }, value), h('span', { class: 'note' }, note)),
+  );
 }
 
 function section(id: string, title: string, ...body: Child[]): HTMLElement {
@@ -248,7 +427,11 @@ function section(id: string, title: string, ...body: Child[]): HTMLElement {
 }
 
 function methodLabel(method: AnalysisResult['estimated_revenue']['basis']['method']): string {
-  return method === 'per_title_36m' ? 'per title, 36-month licence' : method === 'per_word_amortised' ? 'per word, amortised over 36 months' : 'no market anchor';
+  return method === 'per_title_36m'
+    ? 'per title, 36-month licence'
+    : method === 'per_word_amortised'
+      ? 'per word, amortised over 36 months'
+      : 'no market anchor';
 }
 
 /**
@@ -260,31 +443,111 @@ const of100 = (x: number): string => String(Number(x.toFixed(1)));
 function attribution(result: AnalysisResult, factors: ReadonlyMap<string, FactorInfo>): Child {
   const sources = result.attribution_sources;
   if (sources.length === 0) {
-    const why = ['no_documented_model_link', 'no_indexed_dataset_match', 'no_datasets_loaded'].find((c) => result.risk_assessment.factors.includes(c) || result.limitations.includes(c));
-    return h('p', { class: 'muted', id: 'no-sources' }, 'No attribution sources. ', why ? factors.get(why)?.meaning ?? why : '',
-      ' Declare what a loaded dataset samples (Datasets view) to link it to the models documented to train on it.');
+    const why = ['no_documented_model_link', 'no_indexed_dataset_match', 'no_datasets_loaded'].find(
+      (c) => result.risk_assessment.factors.includes(c) || result.limitations.includes(c),
+    );
+    return h(
+      'p',
+      { class: 'muted', id: 'no-sources' },
+      'No attribution sources. ',
+      why ? (factors.get(why)?.meaning ?? why) : '',
+      ' Declare what a loaded dataset samples (Datasets view) to link it to the models documented to train on it.',
+    );
   }
-  return h('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': 'sources-title', tabindex: 0 },
-    h('table', { id: 'sources-table' },
-      h('thead', null, h('tr', null, ...['Provider', 'Model', 'Training dataset', 'Disclosure', 'Confidence', 'Link'].map((t) => h('th', { scope: 'col', class: t === 'Confidence' ? 'num' : undefined }, t)))),
-      h('tbody', null, ...sources.map((s) => h('tr', null,
-        h('td', null, s.provider),
-        h('th', { scope: 'row' }, s.model),
-        h('td', null, s.training_dataset, s.kb_dataset ? h('span', { class: 'muted' }, ` (${s.kb_dataset})`) : null),
-        h('td', null, s.disclosure),
-        h('td', { class: 'num' }, `${of100(s.confidence)} %`, h('span', { class: 'note' }, ` (${of100(s.confidence_ci_95[0])}–${of100(s.confidence_ci_95[1])})`)),
-        h('td', null,
-          h('span', { class: `badge supplied-${s.supplied_by}`, title: SUPPLIED_TITLE[s.supplied_by] }, SUPPLIED_LABEL[s.supplied_by]), ' ',
-          s.declared ? h('span', { class: 'badge declared', title: 'What the dataset samples was declared by whoever loaded it, not a fact the engine checked' }, 'declared') : null, ' ',
-          s.link === 'declared' ? `model declared for ${s.dataset_id}` : `${s.dataset_id} → ${s.kb_dataset ?? '?'}; ${s.link_reason}`,
-          h('span', { class: 'note' }, ` (link certainty ${decimal(s.link_certainty)})`)))))));
+  return h(
+    'div',
+    { class: 'table-wrap', role: 'region', 'aria-labelledby': 'sources-title', tabindex: 0 },
+    h(
+      'table',
+      { id: 'sources-table' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ...['Provider', 'Model', 'Training dataset', 'Disclosure', 'Confidence', 'Link'].map((t) =>
+            h('th', { scope: 'col', class: t === 'Confidence' ? 'num' : undefined }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        ...sources.map((s) =>
+          h(
+            'tr',
+            null,
+            h('td', null, s.provider),
+            h('th', { scope: 'row' }, s.model),
+            h(
+              'td',
+              null,
+              s.training_dataset,
+              s.kb_dataset ? h('span', { class: 'muted' }, ` (${s.kb_dataset})`) : null,
+            ),
+            h('td', null, s.disclosure),
+            h(
+              'td',
+              { class: 'num' },
+              `${of100(s.confidence)} %`,
+              h('span', { class: 'note' }, ` (${of100(s.confidence_ci_95[0])}–${of100(s.confidence_ci_95[1])})`),
+            ),
+            h(
+              'td',
+              null,
+              h(
+                'span',
+                { class: `badge supplied-${s.supplied_by}`, title: SUPPLIED_TITLE[s.supplied_by] },
+                SUPPLIED_LABEL[s.supplied_by],
+              ),
+              ' ',
+              s.declared
+                ? h(
+                    'span',
+                    {
+                      class: 'badge declared',
+                      title:
+                        'What the dataset samples was declared by whoever loaded it, not a fact the engine checked',
+                    },
+                    'declared',
+                  )
+                : null,
+              ' ',
+              s.link === 'declared'
+                ? `model declared for ${s.dataset_id}`
+                : `${s.dataset_id} → ${s.kb_dataset ?? '?'}; ${s.link_reason}`,
+              h('span', { class: 'note' }, ` (link certainty ${decimal(s.link_certainty)})`),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function riskBlock(result: AnalysisResult, factors: ReadonlyMap<string, FactorInfo>): Child[] {
   const r = result.risk_assessment;
   return [
-    h('p', { id: 'risk-level' }, 'Level ', h('span', { class: `badge risk-${r.level}` }, r.level), ` · score ${decimal(r.score)} · jurisdiction ${r.jurisdiction ?? 'not given'} · base weight ${decimal(r.base_weight)} · attribution scale ${decimal(r.attribution_scale)}`),
-    r.modifiers.length ? h('p', null, 'Modifiers: ', r.modifiers.map((m, i) => [i ? ', ' : '', h('code', null, m.code), ` ${m.delta >= 0 ? '+' : '−'}${decimal(Math.abs(m.delta))}`])) : null,
+    h(
+      'p',
+      { id: 'risk-level' },
+      'Level ',
+      h('span', { class: `badge risk-${r.level}` }, r.level),
+      ` · score ${decimal(r.score)} · jurisdiction ${r.jurisdiction ?? 'not given'} · base weight ${decimal(r.base_weight)} · attribution scale ${decimal(r.attribution_scale)}`,
+    ),
+    r.modifiers.length
+      ? h(
+          'p',
+          null,
+          'Modifiers: ',
+          r.modifiers.map((m, i) => [
+            i ? ', ' : '',
+            h('code', null, m.code),
+            ` ${m.delta >= 0 ? '+' : '−'}${decimal(Math.abs(m.delta))}`,
+          ]),
+        )
+      : null,
     h('p', { class: 'hint' }, 'Factors'),
     factorList(r.factors, factors),
   ];
@@ -292,25 +555,58 @@ function riskBlock(result: AnalysisResult, factors: ReadonlyMap<string, FactorIn
 
 function factorList(codes: readonly string[], factors: ReadonlyMap<string, FactorInfo>): Child {
   if (codes.length === 0) return h('p', { class: 'muted' }, 'None.');
-  return h('ul', { class: 'factors' }, ...codes.map((c) => {
-    const f = factors.get(c);
-    return h('li', null, h('code', null, c), f ? h('span', { class: 'cat' }, f.category) : null, ' ', f?.meaning ?? '');
-  }));
+  return h(
+    'ul',
+    { class: 'factors' },
+    ...codes.map((c) => {
+      const f = factors.get(c);
+      return h(
+        'li',
+        null,
+        h('code', null, c),
+        f ? h('span', { class: 'cat' }, f.category) : null,
+        ' ',
+        f?.meaning ?? '',
+      );
+    }),
+  );
 }
 
 function revenue(result: AnalysisResult): Child[] {
   const { monthly, basis } = result.estimated_revenue;
   const rate = basis.rate;
   return [
-    h('p', { class: 'big' }, monthly === null ? 'No estimate: there is no public licence price for this kind of content.' : `${usd(monthly)} per month`),
-    h('dl', { class: 'facts', id: 'revenue-basis' },
+    h(
+      'p',
+      { class: 'big' },
+      monthly === null
+        ? 'No estimate: there is no public licence price for this kind of content.'
+        : `${usd(monthly)} per month`,
+    ),
+    h(
+      'dl',
+      { class: 'facts', id: 'revenue-basis' },
       fact('Range (low – mid – high)', `${usd(basis.low)} – ${usd(basis.mid)} – ${usd(basis.high)} per month`),
       fact('Method', methodLabel(basis.method)),
       fact('Work type', `${basis.work_type} (from ${basis.work_type_source})`),
-      fact('Rate', rate ? `${rate.low === rate.high ? usd(rate.mid) : `${usd(rate.low)} – ${usd(rate.high)}`} ${rate.unit.replace(/^USD\s+/, '')}` : '—'),
-      fact('Quantity', `${count(basis.quantity)} ${basis.unit}${basis.quantity === 1 ? '' : 's'} over ${basis.term_months} months`),
+      fact(
+        'Rate',
+        rate
+          ? `${rate.low === rate.high ? usd(rate.mid) : `${usd(rate.low)} – ${usd(rate.high)}`} ${rate.unit.replace(/^USD\s+/, '')}`
+          : '—',
+      ),
+      fact(
+        'Quantity',
+        `${count(basis.quantity)} ${basis.unit}${basis.quantity === 1 ? '' : 's'} over ${basis.term_months} months`,
+      ),
       fact('Deals', basis.deal_ids.length ? basis.deal_ids.map((d) => DEALS[d] ?? `deal ${d}`).join('; ') : '—'),
-      fact('Providers (P used: low, point, high)', basis.providers.length ? basis.providers.map((p) => `${p.provider} ${p.p_used.map((x) => decimal(x)).join(' / ')}`).join('; ') : 'none: no attribution source, so nothing is owed by anyone')),
+      fact(
+        'Providers (P used: low, point, high)',
+        basis.providers.length
+          ? basis.providers.map((p) => `${p.provider} ${p.p_used.map((x) => decimal(x)).join(' / ')}`).join('; ')
+          : 'none: no attribution source, so nothing is owed by anyone',
+      ),
+    ),
   ];
 }
 
@@ -323,23 +619,58 @@ function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[])
   const ids = Object.keys(result.coverage);
   if (ids.length === 0) return h('p', { class: 'muted' }, 'No dataset was searched.');
   const evidence = new Map(result.evidence.datasets.map((d) => [d.dataset_id, d]));
-  return h('figure', { class: 'chart' },
-    h('figcaption', null, 'Share of your text\'s words inside matched passages, per dataset'),
-    h('table', { id: 'coverage-chart' },
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Dataset'), h('th', { scope: 'col' }, 'Coverage'), h('th', { scope: 'col', class: 'num' }, 'Longest run'), h('th', { scope: 'col', class: 'num' }, 'Evidence confidence'))),
-      h('tbody', null, ...ids.map((id) => {
-        const c = result.coverage[id];
-        const bar = h('span', { class: 'fill' });
-        bar.style.width = `${Math.max(0, Math.min(100, c.share * 100)).toFixed(1)}%`;
-        const name = datasets.find((d) => d.id === id)?.name;
-        const e = evidence.get(id);
-        return h('tr', null,
-          h('th', { scope: 'row' }, id, name ? h('span', { class: 'note' }, ` ${name}`) : null),
-          h('td', { class: 'barcell' }, h('span', { class: 'bar', 'aria-hidden': 'true' }, bar), ` ${percent(c.share)}`),
-          h('td', { class: 'num' }, `${count(c.longest_run)} words`),
-          h('td', { class: 'num' }, e ? percent(e.confidence) : '—'));
-      }))),
-    datasets.length ? h('p', { class: 'note' }, `Searched: ${datasets.map((d) => `${d.id} (${count(d.documents)} documents, ${bytes(d.bytes)} of text)`).join('; ')}.`) : null);
+  return h(
+    'figure',
+    { class: 'chart' },
+    h('figcaption', null, "Share of your text's words inside matched passages, per dataset"),
+    h(
+      'table',
+      { id: 'coverage-chart' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'Dataset'),
+          h('th', { scope: 'col' }, 'Coverage'),
+          h('th', { scope: 'col', class: 'num' }, 'Longest run'),
+          h('th', { scope: 'col', class: 'num' }, 'Evidence confidence'),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        ...ids.map((id) => {
+          const c = result.coverage[id];
+          const bar = h('span', { class: 'fill' });
+          bar.style.width = `${Math.max(0, Math.min(100, c.share * 100)).toFixed(1)}%`;
+          const name = datasets.find((d) => d.id === id)?.name;
+          const e = evidence.get(id);
+          return h(
+            'tr',
+            null,
+            h('th', { scope: 'row' }, id, name ? h('span', { class: 'note' }, ` ${name}`) : null),
+            h(
+              'td',
+              { class: 'barcell' },
+              h('span', { class: 'bar', 'aria-hidden': 'true' }, bar),
+              ` ${percent(c.share)}`,
+            ),
+            h('td', { class: 'num' }, `${count(c.longest_run)} words`),
+            h('td', { class: 'num' }, e ? percent(e.confidence) : '—'),
+          );
+        }),
+      ),
+    ),
+    datasets.length
+      ? h(
+          'p',
+          { class: 'note' },
+          `Searched: ${datasets.map((d) => `${d.id} (${count(d.documents)} documents, ${bytes(d.bytes)} of text)`).join('; ')}.`,
+        )
+      : null,
+  );
 }
 
 function download(result: AnalysisResult): void {

@@ -23,7 +23,10 @@ export interface Segment {
  */
 export function segments(length: number, spans: readonly Span[]): Segment[] {
   const cuts = new Set<number>([0, length]);
-  const clipped = spans.map((s) => ({ start: Math.max(0, Math.min(length, s.start)), end: Math.max(0, Math.min(length, s.end)) }));
+  const clipped = spans.map((s) => ({
+    start: Math.max(0, Math.min(length, s.start)),
+    end: Math.max(0, Math.min(length, s.end)),
+  }));
   for (const s of clipped) if (s.end > s.start) cuts.add(s.start).add(s.end);
   const points = [...cuts].sort((a, b) => a - b);
   // Sweep: the spans starting at each cut join the active set, those ending there leave it.

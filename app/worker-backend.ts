@@ -8,7 +8,10 @@ import { BackendError, type Backend, type BackendMethod } from './backend.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
 
 export function createWorkerBackend(url: string | URL, options: { startAfter?: Promise<unknown> } = {}): Backend {
-  const started = (options.startAfter ?? Promise.resolve()).then(() => start(), () => start());
+  const started = (options.startAfter ?? Promise.resolve()).then(
+    () => start(),
+    () => start(),
+  );
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   let next = 1;
   let broken: BackendError | null = null;
@@ -30,7 +33,9 @@ export function createWorkerBackend(url: string | URL, options: { startAfter?: P
     });
     // A worker that fails to load (missing file, syntax error) reports only an 'error' event.
     worker.addEventListener('error', (event) => {
-      failAll(new BackendError('WORKER_FAILED', `The engine could not start: ${event.message || 'worker.js did not load'}`));
+      failAll(
+        new BackendError('WORKER_FAILED', `The engine could not start: ${event.message || 'worker.js did not load'}`),
+      );
     });
     return worker;
   }

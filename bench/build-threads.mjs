@@ -46,7 +46,11 @@ function peakRss() {
   return m ? Number(m[1]) * 1024 : null;
 }
 function resetPeak() {
-  try { writeFileSync('/proc/self/clear_refs', '5'); } catch { /* not Linux: peaks are since start */ }
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    /* not Linux: peaks are since start */
+  }
 }
 
 // ------------------------------------------------------------------ child: one measured build or export
@@ -57,12 +61,20 @@ if (process.argv[2] === '--child') {
   if (mode === 'build') {
     globalThis.gc?.();
     resetPeak();
-    let readPeak = null, readMs = 0, readCpu = 0, mainAtWrite = null;
+    let readPeak = null,
+      readMs = 0,
+      readCpu = 0,
+      mainAtWrite = null;
     const cpu0 = process.cpuUsage(); // the whole process: every thread, exited ones too
     const main0 = mainThreadTimes();
     const t0 = performance.now();
     const r = await buildDatasetFile({
-      dataset: 'bench', kind, files: [input], out, threads: Number(threadsArg), idField: 'id',
+      dataset: 'bench',
+      kind,
+      files: [input],
+      out,
+      threads: Number(threadsArg),
+      idField: 'id',
       onProgress: (p) => {
         if (p.phase !== 'write' || readPeak !== null) return;
         readPeak = peakRss();
@@ -75,16 +87,31 @@ if (process.argv[2] === '--child') {
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const main1 = mainThreadTimes();
-    const main = main0 && main1 && mainAtWrite ? {
-      main_cpu_index_ms: mainAtWrite.cpu - main0.cpu, main_cpu_write_ms: main1.cpu - mainAtWrite.cpu,
-      main_runq_ms: main1.runq - main0.runq,
-    } : {};
-    process.stdout.write(JSON.stringify({
-      wall_ms: wall, index_ms: readMs, write_ms: wall - readMs, cpu_ms: (cpu.user + cpu.system) / 1000,
-      cpu_index_ms: readCpu, ...main, bytes: r.stats.bytes, documents: r.stats.documents,
-      fingerprints: r.stats.fingerprints, index_bytes: r.stats.index_bytes, file_bytes: r.file_bytes,
-      peak_rss_build: readPeak, peak_rss_total: peakRss(),
-    }));
+    const main =
+      main0 && main1 && mainAtWrite
+        ? {
+            main_cpu_index_ms: mainAtWrite.cpu - main0.cpu,
+            main_cpu_write_ms: main1.cpu - mainAtWrite.cpu,
+            main_runq_ms: main1.runq - main0.runq,
+          }
+        : {};
+    process.stdout.write(
+      JSON.stringify({
+        wall_ms: wall,
+        index_ms: readMs,
+        write_ms: wall - readMs,
+        cpu_ms: (cpu.user + cpu.system) / 1000,
+        cpu_index_ms: readCpu,
+        ...main,
+        bytes: r.stats.bytes,
+        documents: r.stats.documents,
+        fingerprints: r.stats.fingerprints,
+        index_bytes: r.stats.index_bytes,
+        file_bytes: r.file_bytes,
+        peak_rss_build: readPeak,
+        peak_rss_total: peakRss(),
+      }),
+    );
   } else {
     // export: build in this thread, sort the index (the first export sorts it: its CPU time is
     // taken), warm it (a search), then measure one export of the loaded index
@@ -99,7 +126,9 @@ if (process.argv[2] === '--child') {
     const steady = process.memoryUsage().rss;
     resetPeak();
     const t0 = performance.now();
-    let fileBytes, columnsMs = 0, otherMs = 0;
+    let fileBytes,
+      columnsMs = 0,
+      otherMs = 0;
     if (mode === 'export-inmemory') {
       const bytes = engine.exportDataset('bench');
       writeFileSync(out, bytes);
@@ -111,8 +140,13 @@ if (process.argv[2] === '--child') {
       const stream = engine.exportDatasetStream('bench', crc32 ? { crc32 } : {});
       // pieces gathered into 1 MiB writes (buildDatasetFile keeps four 2 MiB writes in flight: 8 MiB more)
       const buffer = new Uint8Array(1 << 20);
-      let fill = 0, at = 0;
-      const flush = async () => { await fh.write(buffer, 0, fill, at); at += fill; fill = 0; };
+      let fill = 0,
+        at = 0;
+      const flush = async () => {
+        await fh.write(buffer, 0, fill, at);
+        at += fill;
+        fill = 0;
+      };
       // CPU time spent making the pieces: the index columns (keys read from the core, postings
       // gathered in sorted order, the signatures: the only pieces over 1 MiB) and the rest (docs, texts).
       const pieces = stream.pieces();
@@ -125,8 +159,13 @@ if (process.argv[2] === '--child') {
         if (piece.length > 1 << 20) columnsMs += ms;
         else otherMs += ms;
         if (fill + piece.length > buffer.length) await flush();
-        if (piece.length >= buffer.length) { await fh.write(piece, 0, piece.length, at); at += piece.length; }
-        else { buffer.set(piece, fill); fill += piece.length; }
+        if (piece.length >= buffer.length) {
+          await fh.write(piece, 0, piece.length, at);
+          at += piece.length;
+        } else {
+          buffer.set(piece, fill);
+          fill += piece.length;
+        }
       }
       await flush();
       const { offset, bytes } = stream.patch();
@@ -134,11 +173,17 @@ if (process.argv[2] === '--child') {
       await fh.close();
       fileBytes = stream.length;
     }
-    process.stdout.write(JSON.stringify({
-      export_ms: performance.now() - t0, steady_rss: steady, peak_rss_export: peakRss(), sort_ms: sortMs,
-      ...(mode === 'export-stream' ? { columns_ms: columnsMs, other_pieces_ms: otherMs } : {}),
-      index_bytes: engine.datasets()[0].index_bytes, file_bytes: fileBytes,
-    }));
+    process.stdout.write(
+      JSON.stringify({
+        export_ms: performance.now() - t0,
+        steady_rss: steady,
+        peak_rss_export: peakRss(),
+        sort_ms: sortMs,
+        ...(mode === 'export-stream' ? { columns_ms: columnsMs, other_pieces_ms: otherMs } : {}),
+        index_bytes: engine.datasets()[0].index_bytes,
+        file_bytes: fileBytes,
+      }),
+    );
   }
   process.exit(0);
 }
@@ -172,15 +217,25 @@ writeFileSync(input, lines.join('\n') + '\n');
 const child = (mode, threads = 1) => {
   const out = join(work, `${mode}-${threads}.tpds`);
   rmSync(out, { force: true }); // a new file each time: renaming over the last one would time its deletion
-  return JSON.parse(execFileSync(process.execPath,
-    ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, input, out, KIND, String(threads), DIST],
-    { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, input, out, KIND, String(threads), DIST],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    ),
+  );
 };
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const r2 = (x) => Math.round(x * 100) / 100;
 
-console.log(`input: ${lines.length} documents, ${(have / MB).toFixed(0)} MB of English text as JSON Lines; ${KIND}; ` +
-  `${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}); ${PAIRS} alternating pairs; ${DIST}`);
+console.log(
+  `input: ${lines.length} documents, ${(have / MB).toFixed(0)} MB of English text as JSON Lines; ${KIND}; ` +
+    `${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'}); ${PAIRS} alternating pairs; ${DIST}`,
+);
 // What the machine gives right now: the same fixed spin loop in 1 and in 2 worker threads at once
 // (2 free cores: ≈ 2.0; a core taken by other processes: ≈ 1.0), measured before every pair.
 const { Worker } = await import('node:worker_threads');
@@ -188,50 +243,77 @@ const SPIN = `const { parentPort } = require('node:worker_threads'); let x = 0;
 for (let i = 0; i < 1e8; i++) x = (x + i * 7) % 1000003; parentPort.postMessage(x);`;
 async function spin(n) {
   const t = performance.now();
-  await Promise.all(Array.from({ length: n }, () => new Promise((resolve) => {
-    const w = new Worker(SPIN, { eval: true });
-    w.once('message', () => { void w.terminate(); resolve(); });
-  })));
+  await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise((resolve) => {
+          const w = new Worker(SPIN, { eval: true });
+          w.once('message', () => {
+            void w.terminate();
+            resolve();
+          });
+        }),
+    ),
+  );
   return performance.now() - t;
 }
 const capacity = [];
 const runs = { 1: [], 2: [] };
 for (let p = 0; p < PAIRS; p++) {
-  const one = await spin(1), two = await spin(2);
+  const one = await spin(1),
+    two = await spin(2);
   capacity.push((2 * one) / two);
-  console.log(`  pair ${p + 1}: spin calibration, 2 threads do ${capacity[p].toFixed(2)}x the work of 1 in the same time`);
+  console.log(
+    `  pair ${p + 1}: spin calibration, 2 threads do ${capacity[p].toFixed(2)}x the work of 1 in the same time`,
+  );
   for (const threads of p % 2 === 0 ? [1, 2] : [2, 1]) {
     const r = child('build', threads);
     r.mb_s = r.bytes / MB / (r.wall_ms / 1000);
     r.cpu_wall = r.cpu_ms / r.wall_ms;
     runs[threads].push(r);
-    console.log(`  pair ${p + 1}, ${threads} thread${threads > 1 ? 's' : ''}: ${r.mb_s.toFixed(2)} MB/s (${r.wall_ms.toFixed(0)} ms: index ${r.index_ms.toFixed(0)}, write ${r.write_ms.toFixed(0)}), ` +
-      `CPU/wall ${r.cpu_wall.toFixed(2)}, main thread CPU index ${r.main_cpu_index_ms?.toFixed(0)} + write ${r.main_cpu_write_ms?.toFixed(0)} ms ` +
-      `(waited for a core ${r.main_runq_ms?.toFixed(0)} ms), peak RSS build ${(r.peak_rss_build / MB).toFixed(0)} MB, overall ${(r.peak_rss_total / MB).toFixed(0)} MB`);
+    console.log(
+      `  pair ${p + 1}, ${threads} thread${threads > 1 ? 's' : ''}: ${r.mb_s.toFixed(2)} MB/s (${r.wall_ms.toFixed(0)} ms: index ${r.index_ms.toFixed(0)}, write ${r.write_ms.toFixed(0)}), ` +
+        `CPU/wall ${r.cpu_wall.toFixed(2)}, main thread CPU index ${r.main_cpu_index_ms?.toFixed(0)} + write ${r.main_cpu_write_ms?.toFixed(0)} ms ` +
+        `(waited for a core ${r.main_runq_ms?.toFixed(0)} ms), peak RSS build ${(r.peak_rss_build / MB).toFixed(0)} MB, overall ${(r.peak_rss_total / MB).toFixed(0)} MB`,
+    );
   }
 }
-const hashes = new Set([1, 2].map((t) => execFileSync('sha256sum', [join(work, `build-${t}.tpds`)], { encoding: 'utf8' }).split(' ')[0]));
+const hashes = new Set(
+  [1, 2].map((t) => execFileSync('sha256sum', [join(work, `build-${t}.tpds`)], { encoding: 'utf8' }).split(' ')[0]),
+);
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const summary = (rs) => ({
-  mb_s: r2(median(rs.map((r) => r.mb_s))), mb_s_range: range(rs.map((r) => r.mb_s)).map(r2), wall_ms: Math.round(median(rs.map((r) => r.wall_ms))),
-  cpu_ms: Math.round(median(rs.map((r) => r.cpu_ms))), cpu_index_ms: Math.round(median(rs.map((r) => r.cpu_index_ms))),
+  mb_s: r2(median(rs.map((r) => r.mb_s))),
+  mb_s_range: range(rs.map((r) => r.mb_s)).map(r2),
+  wall_ms: Math.round(median(rs.map((r) => r.wall_ms))),
+  cpu_ms: Math.round(median(rs.map((r) => r.cpu_ms))),
+  cpu_index_ms: Math.round(median(rs.map((r) => r.cpu_index_ms))),
   main_cpu_index_ms: Math.round(median(rs.map((r) => r.main_cpu_index_ms ?? NaN))),
   main_cpu_write_ms: Math.round(median(rs.map((r) => r.main_cpu_write_ms ?? NaN))),
   main_runq_ms: Math.round(median(rs.map((r) => r.main_runq_ms ?? NaN))),
-  index_ms: Math.round(median(rs.map((r) => r.index_ms))), write_ms: Math.round(median(rs.map((r) => r.write_ms))),
-  cpu_wall: r2(median(rs.map((r) => r.cpu_wall))), peak_rss_build_mb: Math.round(median(rs.map((r) => r.peak_rss_build)) / MB),
-  peak_rss_total_mb: Math.round(median(rs.map((r) => r.peak_rss_total)) / MB), runs_mb_s: rs.map((r) => r.mb_s.toFixed(2)).map(Number),
+  index_ms: Math.round(median(rs.map((r) => r.index_ms))),
+  write_ms: Math.round(median(rs.map((r) => r.write_ms))),
+  cpu_wall: r2(median(rs.map((r) => r.cpu_wall))),
+  peak_rss_build_mb: Math.round(median(rs.map((r) => r.peak_rss_build)) / MB),
+  peak_rss_total_mb: Math.round(median(rs.map((r) => r.peak_rss_total)) / MB),
+  runs_mb_s: rs.map((r) => r.mb_s.toFixed(2)).map(Number),
 });
-const one = summary(runs[1]), two = summary(runs[2]);
+const one = summary(runs[1]),
+  two = summary(runs[2]);
 const ratios = runs[1].map((r, i) => runs[2][i].mb_s / r.mb_s);
 // The serial share: the main thread's write-phase CPU over the whole one-thread build's CPU, per run.
 const serial = runs[1].map((r) => r.main_cpu_write_ms / r.cpu_ms);
 const bound = (s) => 1 / (s + (1 - s) / 2);
-console.log(`build: 1 thread ${one.mb_s} MB/s, 2 threads ${two.mb_s} MB/s; ratio (median of pairs) ${r2(median(ratios))}x ` +
-  `(${r2(Math.min(...ratios))}-${r2(Math.max(...ratios))}); CPU/wall ${one.cpu_wall} vs ${two.cpu_wall}; files identical: ${hashes.size === 1}; ` +
-  `spin calibration ${r2(median(capacity))}x`);
-console.log(`serial: the write phase is ${(100 * median(serial)).toFixed(0)} % of a one-thread build's CPU time ` +
-  `(${one.main_cpu_write_ms} of ${one.cpu_ms} ms), so 2 threads can be at most ${r2(bound(median(serial)))}x as fast`);
+console.log(
+  `build: 1 thread ${one.mb_s} MB/s, 2 threads ${two.mb_s} MB/s; ratio (median of pairs) ${r2(median(ratios))}x ` +
+    `(${r2(Math.min(...ratios))}-${r2(Math.max(...ratios))}); CPU/wall ${one.cpu_wall} vs ${two.cpu_wall}; files identical: ${hashes.size === 1}; ` +
+    `spin calibration ${r2(median(capacity))}x`,
+);
+console.log(
+  `serial: the write phase is ${(100 * median(serial)).toFixed(0)} % of a one-thread build's CPU time ` +
+    `(${one.main_cpu_write_ms} of ${one.cpu_ms} ms), so 2 threads can be at most ${r2(bound(median(serial)))}x as fast`,
+);
 
 // Export peaks: streamed (as buildDatasetFile writes) vs in memory, alternating.
 const exports = { 'export-stream': [], 'export-inmemory': [] };
@@ -240,33 +322,57 @@ for (let p = 0; p < PAIRS; p++) {
     const r = child(mode);
     r.peak_over_steady = r.peak_rss_export / r.steady_rss;
     exports[mode].push(r);
-    console.log(`  pair ${p + 1}, ${mode}: steady RSS ${(r.steady_rss / MB).toFixed(0)} MB, export peak ${(r.peak_rss_export / MB).toFixed(0)} MB ` +
-      `(${r.peak_over_steady.toFixed(2)}x), ${r.export_ms.toFixed(0)} ms; index ${(r.index_bytes / MB).toFixed(0)} MB, file ${(r.file_bytes / MB).toFixed(0)} MB; ` +
-      `sort ${r.sort_ms.toFixed(0)} ms${r.columns_ms === undefined ? '' : `, index columns ${r.columns_ms.toFixed(0)} ms, other pieces ${r.other_pieces_ms.toFixed(0)} ms`}`);
+    console.log(
+      `  pair ${p + 1}, ${mode}: steady RSS ${(r.steady_rss / MB).toFixed(0)} MB, export peak ${(r.peak_rss_export / MB).toFixed(0)} MB ` +
+        `(${r.peak_over_steady.toFixed(2)}x), ${r.export_ms.toFixed(0)} ms; index ${(r.index_bytes / MB).toFixed(0)} MB, file ${(r.file_bytes / MB).toFixed(0)} MB; ` +
+        `sort ${r.sort_ms.toFixed(0)} ms${r.columns_ms === undefined ? '' : `, index columns ${r.columns_ms.toFixed(0)} ms, other pieces ${r.other_pieces_ms.toFixed(0)} ms`}`,
+    );
   }
 }
 const exportSummary = (rs) => ({
-  steady_rss_mb: Math.round(median(rs.map((r) => r.steady_rss)) / MB), peak_rss_mb: Math.round(median(rs.map((r) => r.peak_rss_export)) / MB),
-  peak_over_steady: r2(median(rs.map((r) => r.peak_over_steady))), export_ms: Math.round(median(rs.map((r) => r.export_ms))),
-  index_mb: Math.round(rs[0].index_bytes / MB), file_mb: Math.round(rs[0].file_bytes / MB),
+  steady_rss_mb: Math.round(median(rs.map((r) => r.steady_rss)) / MB),
+  peak_rss_mb: Math.round(median(rs.map((r) => r.peak_rss_export)) / MB),
+  peak_over_steady: r2(median(rs.map((r) => r.peak_over_steady))),
+  export_ms: Math.round(median(rs.map((r) => r.export_ms))),
+  index_mb: Math.round(rs[0].index_bytes / MB),
+  file_mb: Math.round(rs[0].file_bytes / MB),
   sort_ms: Math.round(median(rs.map((r) => r.sort_ms))),
-  ...(rs[0].columns_ms === undefined ? {} : {
-    columns_ms: Math.round(median(rs.map((r) => r.columns_ms))), other_pieces_ms: Math.round(median(rs.map((r) => r.other_pieces_ms))),
-  }),
+  ...(rs[0].columns_ms === undefined
+    ? {}
+    : {
+        columns_ms: Math.round(median(rs.map((r) => r.columns_ms))),
+        other_pieces_ms: Math.round(median(rs.map((r) => r.other_pieces_ms))),
+      }),
 });
-const streamed = exportSummary(exports['export-stream']), inMemory = exportSummary(exports['export-inmemory']);
-console.log(`export peak / steady RSS: streamed ${streamed.peak_over_steady}x, in memory ${inMemory.peak_over_steady}x`);
-console.log(`the export's steps (main-thread CPU time, medians): sort ${streamed.sort_ms} ms, index columns ${streamed.columns_ms} ms, ` +
-  `other pieces ${streamed.other_pieces_ms} ms, for ${runs[1][0].fingerprints} fingerprints`);
+const streamed = exportSummary(exports['export-stream']),
+  inMemory = exportSummary(exports['export-inmemory']);
+console.log(
+  `export peak / steady RSS: streamed ${streamed.peak_over_steady}x, in memory ${inMemory.peak_over_steady}x`,
+);
+console.log(
+  `the export's steps (main-thread CPU time, medians): sort ${streamed.sort_ms} ms, index columns ${streamed.columns_ms} ms, ` +
+    `other pieces ${streamed.other_pieces_ms} ms, for ${runs[1][0].fingerprints} fingerprints`,
+);
 
 const result = {
-  bench: 'build-threads', date: new Date().toISOString(), node: process.version, cores: availableParallelism(),
+  bench: 'build-threads',
+  date: new Date().toISOString(),
+  node: process.version,
+  cores: availableParallelism(),
   ...(own ? {} : { dist: DIST }),
-  input: { documents: lines.length, mb: BYTES / MB, kind: KIND, format: 'jsonl' }, pairs: PAIRS,
+  input: { documents: lines.length, mb: BYTES / MB, kind: KIND, format: 'jsonl' },
+  pairs: PAIRS,
   build: {
-    threads_1: one, threads_2: two, ratio_2_over_1: r2(median(ratios)), ratios: ratios.map(r2), files_identical: hashes.size === 1,
-    serial_share: r2(median(serial)), serial_shares: serial.map(r2), ratio_bound: r2(bound(median(serial))),
-    spin_capacity_2_over_1: r2(median(capacity)), spin_capacity: capacity.map(r2),
+    threads_1: one,
+    threads_2: two,
+    ratio_2_over_1: r2(median(ratios)),
+    ratios: ratios.map(r2),
+    files_identical: hashes.size === 1,
+    serial_share: r2(median(serial)),
+    serial_shares: serial.map(r2),
+    ratio_bound: r2(bound(median(serial))),
+    spin_capacity_2_over_1: r2(median(capacity)),
+    spin_capacity: capacity.map(r2),
   },
   export: { streamed, in_memory: inMemory },
 };

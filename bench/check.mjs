@@ -22,23 +22,55 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const PAIRS = Number(arg('pairs', '3'));
-const SMALL = 1, LARGE = 8;
+const SMALL = 1,
+  LARGE = 8;
 const baselineFile = new URL('./check-baseline.json', import.meta.url);
 if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
 
-const run = (scale) => JSON.parse(execFileSync(process.execPath,
-  ['--expose-gc', '--max-old-space-size=4000', fileURLToPath(new URL('./exact-scale.mjs', import.meta.url)),
-    '--scale', String(scale), '--iterations', '30', '--json'],
-  { encoding: 'utf8', maxBuffer: 1 << 20 }).trim().split('\n').pop());
-const firstSearch = (scale) => JSON.parse(execFileSync(process.execPath,
-  ['--expose-gc', '--max-old-space-size=4000', fileURLToPath(new URL('./first-search.mjs', import.meta.url)),
-    '--child', fileURLToPath(new URL('../dist/', import.meta.url)), String(scale)],
-  { encoding: 'utf8', maxBuffer: 1 << 20 }));
+const run = (scale) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--max-old-space-size=4000',
+        fileURLToPath(new URL('./exact-scale.mjs', import.meta.url)),
+        '--scale',
+        String(scale),
+        '--iterations',
+        '30',
+        '--json',
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    )
+      .trim()
+      .split('\n')
+      .pop(),
+  );
+const firstSearch = (scale) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--max-old-space-size=4000',
+        fileURLToPath(new URL('./first-search.mjs', import.meta.url)),
+        '--child',
+        fileURLToPath(new URL('../dist/', import.meta.url)),
+        String(scale),
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    ),
+  );
 const indexMs = (r) => r.first_search_ms - r.sort_only_ms;
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 const samples = {};
 const add = (name, value) => (samples[name] ??= []).push(value);
@@ -51,22 +83,42 @@ for (let p = 0; p < PAIRS; p++) {
   add('export_peak_over_steady', b.export_peak_over_steady);
   add('index_bytes_per_fingerprint', b.index_bytes_per_fingerprint);
   add('rss_per_fingerprint', b.rss_per_fingerprint);
-  const [c, d] = p % 2 === 0 ? [firstSearch(SMALL), firstSearch(LARGE)] : [firstSearch(LARGE), firstSearch(SMALL)].reverse();
+  const [c, d] =
+    p % 2 === 0 ? [firstSearch(SMALL), firstSearch(LARGE)] : [firstSearch(LARGE), firstSearch(SMALL)].reverse();
   add('content_index_over_build', indexMs(d) / d.build_ms);
-  add('content_index_growth', (indexMs(d) / d.bytes) / (indexMs(c) / c.bytes));
+  add('content_index_growth', indexMs(d) / d.bytes / (indexMs(c) / c.bytes));
   console.log(`pair ${p + 1}: ${b.fingerprints} vs ${a.fingerprints} fingerprints`);
 }
 const fresh = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { median: median(v), runs: v }]));
 
 if (process.argv.includes('--write')) {
   const tolerance = {
-    sort_growth: 0.5, export_growth: 0.5, search_growth: 0.5, analyze_over_search: 0.75,
-    export_peak_over_steady: 0.1, index_bytes_per_fingerprint: 0.02, rss_per_fingerprint: 0.3,
-    content_index_over_build: 0.5, content_index_growth: 0.5,
+    sort_growth: 0.5,
+    export_growth: 0.5,
+    search_growth: 0.5,
+    analyze_over_search: 0.75,
+    export_peak_over_steady: 0.1,
+    index_bytes_per_fingerprint: 0.02,
+    rss_per_fingerprint: 0.3,
+    content_index_over_build: 0.5,
+    content_index_growth: 0.5,
   };
   const figures = Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, Number(v.median.toFixed(3))]));
-  writeFileSync(baselineFile, JSON.stringify({ scales: [SMALL, LARGE], pairs: PAIRS, date: new Date().toISOString().slice(0, 10),
-    node: process.version, figures, tolerance }, null, 2) + '\n');
+  writeFileSync(
+    baselineFile,
+    JSON.stringify(
+      {
+        scales: [SMALL, LARGE],
+        pairs: PAIRS,
+        date: new Date().toISOString().slice(0, 10),
+        node: process.version,
+        figures,
+        tolerance,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   console.log(`wrote ${fileURLToPath(baselineFile)}`);
   process.exit(0);
 }
@@ -78,7 +130,9 @@ for (const [name, want] of Object.entries(baseline.figures)) {
   const ok = got !== undefined && got <= limit;
   if (!ok) failed++;
   const runs = fresh[name]?.runs.map((x) => x.toFixed(2)).join(', ');
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(28)} ${got?.toFixed(3)} (runs ${runs}); baseline ${want}, limit ${limit.toFixed(3)}`);
+  console.log(
+    `${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(28)} ${got?.toFixed(3)} (runs ${runs}); baseline ${want}, limit ${limit.toFixed(3)}`,
+  );
 }
 console.log(`${Object.keys(baseline.figures).length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

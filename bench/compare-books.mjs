@@ -37,9 +37,12 @@ const CASES = ['edited-1.5MB', 'unrelated-1.5MB', 'edited-10MB', 'unrelated-10MB
 // ---------------------------------------------------------------- texts (deterministic)
 const fixture = (p) => readFileSync(new URL(`../test/fixtures/texts/${p}`, import.meta.url), 'utf8');
 const BOOKS = {
-  persuasion: fixture('gutenberg/austen-persuasion.txt'), thursday: fixture('gutenberg/chesterton-thursday.txt'),
-  paradise: fixture('gutenberg/milton-paradise.txt'), caesar: fixture('gutenberg/shakespeare-caesar.txt'),
-  blake: fixture('gutenberg/blake-poems.txt'), alice: fixture('gutenberg-editions/alice-11-0.txt'),
+  persuasion: fixture('gutenberg/austen-persuasion.txt'),
+  thursday: fixture('gutenberg/chesterton-thursday.txt'),
+  paradise: fixture('gutenberg/milton-paradise.txt'),
+  caesar: fixture('gutenberg/shakespeare-caesar.txt'),
+  blake: fixture('gutenberg/blake-poems.txt'),
+  alice: fixture('gutenberg-editions/alice-11-0.txt'),
   alice1865: fixture('gutenberg-editions/alice-old-30.txt'),
 };
 
@@ -84,11 +87,14 @@ function distinctTo(parts, n, salt) {
 
 function textsOf(name) {
   const B = BOOKS;
-  const MB15 = 1_500_000, MB10 = 10_000_000;
+  const MB15 = 1_500_000,
+    MB10 = 10_000_000;
   switch (name) {
     case 'edited-1.5MB':
-      return [repeatTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.alice], MB15),
-        edit(repeatTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.alice1865], MB15), 7)];
+      return [
+        repeatTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.alice], MB15),
+        edit(repeatTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.alice1865], MB15), 7),
+      ];
     case 'unrelated-1.5MB':
       return [repeatTo([B.persuasion, B.thursday], MB15), repeatTo([B.paradise, B.caesar, B.blake, B.alice1865], MB15)];
     case 'edited-10MB': {
@@ -96,8 +102,10 @@ function textsOf(name) {
       return [a, edit(a, 11)];
     }
     case 'unrelated-10MB':
-      return [distinctTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.blake, B.alice], MB10, ''),
-        distinctTo([B.alice1865, B.caesar, B.paradise, B.persuasion, B.thursday], MB10, 'zq')];
+      return [
+        distinctTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.blake, B.alice], MB10, ''),
+        distinctTo([B.alice1865, B.caesar, B.paradise, B.persuasion, B.thursday], MB10, 'zq'),
+      ];
     case 'identical-10MB': {
       const a = distinctTo([B.persuasion, B.thursday, B.paradise, B.caesar, B.blake, B.alice], MB10, '');
       return [a, (' ' + a).slice(1)];
@@ -109,8 +117,10 @@ function textsOf(name) {
 
 /** "wrong result!": each case's spans must say what its texts are. */
 function checkResult(name, r) {
-  const ok = name.startsWith('identical') ? r.similarity === 1 && r.spans.length === 1
-    : name.startsWith('edited') ? r.similarity > 0.95
+  const ok = name.startsWith('identical')
+    ? r.similarity === 1 && r.spans.length === 1
+    : name.startsWith('edited')
+      ? r.similarity > 0.95
       : r.similarity < 0.01;
   if (!ok) throw new Error(`${name}: wrong result (similarity ${r.similarity}, ${r.spans.length} spans)`);
 }
@@ -147,11 +157,16 @@ async function runCase(name) {
     sink += engine.fingerprint(a).byteLength + engine.fingerprint(b).byteLength;
   });
   return {
-    chars: [a.length, b.length], bytes: [Buffer.byteLength(a), Buffer.byteLength(b)],
-    compare, fingerprint_both: fingerprint,
+    chars: [a.length, b.length],
+    bytes: [Buffer.byteLength(a), Buffer.byteLength(b)],
+    compare,
+    fingerprint_both: fingerprint,
     ratio_compare_to_fingerprint: round(compare.p50_ms / fingerprint.p50_ms, 2),
-    similarity: round(last.similarity, 4), spans: last.spans.length,
-    rss_inputs_mb: mb(rssInputs), rss_peak_mb: mb(process.resourceUsage().maxRSS * 1024), sink,
+    similarity: round(last.similarity, 4),
+    spans: last.spans.length,
+    rss_inputs_mb: mb(rssInputs),
+    rss_peak_mb: mb(process.resourceUsage().maxRSS * 1024),
+    sink,
   };
 }
 
@@ -166,8 +181,10 @@ async function runScopes() {
   for (const n of [100_000, 300_000, 500_000]) {
     const B = BOOKS;
     const pairs = {
-      edited: [repeatTo([B.persuasion, B.thursday, B.alice], n),
-        edit(repeatTo([B.persuasion, B.thursday, B.alice1865], n), 7)],
+      edited: [
+        repeatTo([B.persuasion, B.thursday, B.alice], n),
+        edit(repeatTo([B.persuasion, B.thursday, B.alice1865], n), 7),
+      ],
       unrelated: [repeatTo([B.persuasion, B.thursday], n), repeatTo([B.paradise, B.caesar, B.blake, B.alice1865], n)],
     };
     for (const [kind, [a, b]] of Object.entries(pairs)) {
@@ -197,22 +214,30 @@ if (child) {
     const r = results[name];
     if (name === 'scopes') console.log('scopes', JSON.stringify(r));
     else {
-      console.log(`${name.padEnd(16)} compare p50 ${String(r.compare.p50_ms).padStart(8)} ms  ` +
-        `fingerprint(a)+fingerprint(b) ${String(r.fingerprint_both.p50_ms).padStart(7)} ms  ` +
-        `ratio ${r.ratio_compare_to_fingerprint}  peak RSS ${r.rss_peak_mb} MB (inputs ${r.rss_inputs_mb})  ` +
-        `similarity ${r.similarity}, ${r.spans} spans`);
+      console.log(
+        `${name.padEnd(16)} compare p50 ${String(r.compare.p50_ms).padStart(8)} ms  ` +
+          `fingerprint(a)+fingerprint(b) ${String(r.fingerprint_both.p50_ms).padStart(7)} ms  ` +
+          `ratio ${r.ratio_compare_to_fingerprint}  peak RSS ${r.rss_peak_mb} MB (inputs ${r.rss_inputs_mb})  ` +
+          `similarity ${r.similarity}, ${r.spans} spans`,
+      );
     }
   }
   if (WRITE) {
     const doc = {
-      date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length,
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpus()[0]?.model,
+      cores: cpus().length,
       build: arg('--from') ? `esbuild bundle of src (${arg('--from')})` : 'dist/',
-      method: `tinybench, ${ITERATIONS} iterations after 1 warm-up, gc() before each (outside the timing); ` +
+      method:
+        `tinybench, ${ITERATIONS} iterations after 1 warm-up, gc() before each (outside the timing); ` +
         'each case in its own process (node --expose-gc); rss_inputs_mb: resident memory with the texts and ' +
         'the engine loaded, before compare; rss_peak_mb: the process peak; baseline: engine.fingerprint(a) + ' +
         'engine.fingerprint(b), default options, same process',
       targets: {
-        '1.5MB pairs': 'p50 ≤ 2000 ms', '10MB pairs': 'p50 ≤ 10000 ms', identical: 'similarity 1, one span',
+        '1.5MB pairs': 'p50 ≤ 2000 ms',
+        '10MB pairs': 'p50 ≤ 10000 ms',
+        identical: 'similarity 1, one span',
       },
       results,
     };

@@ -22,10 +22,20 @@ function files(dir, ext) {
 }
 
 function jsonlText(p) {
-  return readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => {
-    const o = JSON.parse(l);
-    return o.text ?? o.passage ?? Object.values(o).filter((v) => typeof v === 'string').join('\n');
-  }).join('\n\n');
+  return readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const o = JSON.parse(l);
+      return (
+        o.text ??
+        o.passage ??
+        Object.values(o)
+          .filter((v) => typeof v === 'string')
+          .join('\n')
+      );
+    })
+    .join('\n\n');
 }
 
 /** English text of exactly `bytes` bytes (ASCII-only after dropping other characters is NOT done: real text). */
@@ -47,7 +57,10 @@ export function english(bytes = 10_000_000) {
     if (have >= bytes) break;
   }
   if (have < bytes) throw new Error(`../shared/data holds only ${have} bytes of English`);
-  return Buffer.from(parts.join('')).subarray(0, bytes).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.from(parts.join(''))
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 function repeatTo(text, bytes) {

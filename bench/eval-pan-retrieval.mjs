@@ -41,7 +41,9 @@ export const TARGETS = {
  */
 export const CHECK_DOCS = 10;
 export const CHECK_FLOORS = {
-  '02-no-obfuscation': 0.97, '03-random-obfuscation': 0.85, '04-translation-obfuscation': 0.9,
+  '02-no-obfuscation': 0.97,
+  '03-random-obfuscation': 0.85,
+  '04-translation-obfuscation': 0.9,
 };
 
 export const METHOD = [
@@ -49,7 +51,7 @@ export const METHOD = [
   "of the pairs is analysed once with analyze({ content, content_type: 'text' }). Only matches of kind 'exact' give",
   "spans; 'near' matches (whole-document near duplicates) are counted apart.",
   'Cases found: a gold case counts as found when an exact match naming its source document overlaps its suspicious span.',
-  'Query-side recall: the share of a case\'s suspicious characters covered by the union of the exact matches naming its',
+  "Query-side recall: the share of a case's suspicious characters covered by the union of the exact matches naming its",
   'source document (macro: mean over cases; micro: all covered characters over all case characters).',
   'PAN measures: for each listed (susp, src) pair, the exact matches of the suspicious document naming that source are',
   'its detections (both spans); official macro recall, precision, granularity and plagdet (bench/pan-measures.mjs);',
@@ -71,11 +73,13 @@ export const METHOD = [
 function covered(lo, hi, intervals) {
   const segs = [];
   for (const [a, b] of intervals) {
-    const x = Math.max(a, lo), y = Math.min(b, hi);
+    const x = Math.max(a, lo),
+      y = Math.min(b, hi);
     if (y > x) segs.push([x, y]);
   }
   segs.sort((p, q) => p[0] - q[0]);
-  let n = 0, end = -Infinity;
+  let n = 0,
+    end = -Infinity;
   for (const [a, b] of segs) {
     if (b <= end) continue;
     n += b - Math.max(a, end);
@@ -92,7 +96,8 @@ export function auc(pos, neg) {
   return s / (pos.length * neg.length);
 }
 
-const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : null);
+const quantile = (sorted, q) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : null;
 
 /** Counts of `reuse` values and quantiles of `similarity` over exact matches (null when no match carries them). */
 function alignmentFields(matches) {
@@ -104,13 +109,19 @@ function alignmentFields(matches) {
   }
   sims.sort((a, b) => a - b);
   const present = Object.keys(reuse).length > 0;
-  if (present && Object.values(reuse).reduce((s, x) => s + x, 0) < matches.length) reuse.absent = matches.length - Object.values(reuse).reduce((s, x) => s + x, 0);
+  if (present && Object.values(reuse).reduce((s, x) => s + x, 0) < matches.length)
+    reuse.absent = matches.length - Object.values(reuse).reduce((s, x) => s + x, 0);
   return {
     reuse: present ? reuse : null,
-    similarity: sims.length ? {
-      n: sims.length, mean: round(sims.reduce((s, x) => s + x, 0) / sims.length, 4),
-      p10: round(quantile(sims, 0.1), 4), p50: round(quantile(sims, 0.5), 4), p90: round(quantile(sims, 0.9), 4),
-    } : null,
+    similarity: sims.length
+      ? {
+          n: sims.length,
+          mean: round(sims.reduce((s, x) => s + x, 0) / sims.length, 4),
+          p10: round(quantile(sims, 0.1), 4),
+          p50: round(quantile(sims, 0.5), 4),
+          p90: round(quantile(sims, 0.9), 4),
+        }
+      : null,
   };
 }
 
@@ -119,7 +130,13 @@ function pickDocs(subs, { limit, perSubCorpus }) {
   const all = [...new Set(subs.flatMap((s) => s.pairs.map((p) => p.susp)))].sort();
   if (perSubCorpus) {
     const keep = new Set();
-    for (const s of subs) [...new Set(s.pairs.map((p) => p.susp))].sort().slice(0, perSubCorpus).forEach((d) => { keep.add(d); });
+    for (const s of subs)
+      [...new Set(s.pairs.map((p) => p.susp))]
+        .sort()
+        .slice(0, perSubCorpus)
+        .forEach((d) => {
+          keep.add(d);
+        });
     return all.filter((d) => keep.has(d));
   }
   return limit ? all.slice(0, limit) : all;
@@ -136,16 +153,23 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
   const chosen = new Set(docs);
 
   // --- index every source document as one exact dataset
-  const srcNames = readdirSync(join(root, 'src')).filter((n) => n.endsWith('.txt')).sort();
+  const srcNames = readdirSync(join(root, 'src'))
+    .filter((n) => n.endsWith('.txt'))
+    .sort();
   const srcText = new Map(srcNames.map((n) => [n, readFileSync(join(root, 'src', n), 'utf8')]));
   if (engine.datasets().some((d) => d.id === DATASET)) engine.removeDataset(DATASET);
   let t0 = performance.now();
-  const stats = await engine.addDataset({ id: DATASET }, srcNames.map((id) => ({ id, text: srcText.get(id) })));
+  const stats = await engine.addDataset(
+    { id: DATASET },
+    srcNames.map((id) => ({ id, text: srcText.get(id) })),
+  );
   const indexMs = performance.now() - t0;
   log(`indexed ${stats.documents} source documents (${stats.tokens} tokens) in ${indexMs.toFixed(0)} ms`);
 
   // --- gold: cases per suspicious document (over all sub-corpora), sub-corpora per document, texts
-  const suspText = new Map(), goldOf = new Map(), subsOf = new Map();
+  const suspText = new Map(),
+    goldOf = new Map(),
+    subsOf = new Map();
   for (const s of subs) {
     for (const p of s.pairs) {
       suspText.set(p.susp, p.suspText);
@@ -157,7 +181,8 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
   }
 
   // --- analyse each chosen suspicious document once
-  const results = new Map(), times = [];
+  const results = new Map(),
+    times = [];
   for (const [i, d] of docs.entries()) {
     t0 = performance.now();
     const r = await engine.analyze({ content: suspText.get(d), content_type: 'text' });
@@ -166,31 +191,42 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     results.set(d, {
       exact: r.matches.filter((m) => m.kind === 'exact' && m.document_id !== null),
       near: r.matches.filter((m) => m.kind === 'near').length,
-      confidence: ev?.confidence ?? 0, strength: ev?.strength ?? 0,
+      confidence: ev?.confidence ?? 0,
+      strength: ev?.strength ?? 0,
     });
     if ((i + 1) % 50 === 0) log(`analysed ${i + 1}/${docs.length}`);
   }
 
   // --- verification of every reported exact match against the source text
-  let compareMs = 0, compareCalls = 0;
+  let compareMs = 0,
+    compareCalls = 0;
   const verified = new Map(); // doc → [{ reported, gold, verified }] per exact match
   for (const d of docs) {
     const gold = goldOf.get(d) ?? [];
     const text = suspText.get(d);
-    verified.set(d, results.get(d).exact.map((m) => {
-      const reported = m.query_end - m.query_start;
-      const g = gold.filter((c) => c.src === m.document_id).map((c) => [c.susp_off, c.susp_off + c.susp_len]);
-      const inGold = covered(m.query_start, m.query_end, g);
-      let ok = inGold;
-      if (verify && inGold < reported) {
-        const t = performance.now();
-        const cmp = engine.compare(text.slice(m.query_start, m.query_end), srcText.get(m.document_id).slice(m.source_start, m.source_end));
-        compareMs += performance.now() - t;
-        compareCalls++;
-        ok = covered(m.query_start, m.query_end, [...g, ...cmp.spans.map((s) => [m.query_start + s.a_start, m.query_start + s.a_end])]);
-      }
-      return { reported, gold: inGold, verified: ok };
-    }));
+    verified.set(
+      d,
+      results.get(d).exact.map((m) => {
+        const reported = m.query_end - m.query_start;
+        const g = gold.filter((c) => c.src === m.document_id).map((c) => [c.susp_off, c.susp_off + c.susp_len]);
+        const inGold = covered(m.query_start, m.query_end, g);
+        let ok = inGold;
+        if (verify && inGold < reported) {
+          const t = performance.now();
+          const cmp = engine.compare(
+            text.slice(m.query_start, m.query_end),
+            srcText.get(m.document_id).slice(m.source_start, m.source_end),
+          );
+          compareMs += performance.now() - t;
+          compareCalls++;
+          ok = covered(m.query_start, m.query_end, [
+            ...g,
+            ...cmp.spans.map((s) => [m.query_start + s.a_start, m.query_start + s.a_end]),
+          ]);
+        }
+        return { reported, gold: inGold, verified: ok };
+      }),
+    );
   }
 
   const report = {
@@ -198,11 +234,23 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     corpus: {
       path: 'pan13-text-alignment/train-corpus',
       description: 'PAN 2013 text-alignment training corpus, dev split (sub-corpora 01–04, no summary sub-corpus)',
-      source_documents: srcNames.length, suspicious_documents: suspText.size, analysed_documents: docs.length,
+      source_documents: srcNames.length,
+      suspicious_documents: suspText.size,
+      analysed_documents: docs.length,
       documents_with_reuse: docs.filter((d) => (goldOf.get(d) ?? []).length > 0).length,
-      selection: perSubCorpus ? `first ${perSubCorpus} suspicious documents of each sub-corpus` : limit ? `first ${limit} suspicious documents by name` : 'all',
+      selection: perSubCorpus
+        ? `first ${perSubCorpus} suspicious documents of each sub-corpus`
+        : limit
+          ? `first ${limit} suspicious documents by name`
+          : 'all',
     },
-    index: { documents: stats.documents, tokens: stats.tokens, fingerprints: stats.fingerprints, index_bytes: stats.index_bytes, build_ms: round(indexMs, 1) },
+    index: {
+      documents: stats.documents,
+      tokens: stats.tokens,
+      fingerprints: stats.fingerprints,
+      index_bytes: stats.index_bytes,
+      build_ms: round(indexMs, 1),
+    },
     targets: TARGETS,
     sub_corpora: {},
     overall: null,
@@ -210,9 +258,21 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
 
   // --- per sub-corpus
   const verifiedSum = (ds) => {
-    let reported = 0, gold = 0, ok = 0;
-    for (const d of ds) for (const v of verified.get(d)) { reported += v.reported; gold += v.gold; ok += v.verified; }
-    return { reported_chars: reported, verified_chars: ok, verified_share: reported ? round(ok / reported, 4) : null, gold_only_share: reported ? round(gold / reported, 4) : null };
+    let reported = 0,
+      gold = 0,
+      ok = 0;
+    for (const d of ds)
+      for (const v of verified.get(d)) {
+        reported += v.reported;
+        gold += v.gold;
+        ok += v.verified;
+      }
+    return {
+      reported_chars: reported,
+      verified_chars: ok,
+      verified_share: reported ? round(ok / reported, 4) : null,
+      gold_only_share: reported ? round(gold / reported, 4) : null,
+    };
   };
   const pooled = { cases: [], dets: [], found: 0, macro: 0, cov: 0, len: 0 };
   for (const s of subs) {
@@ -223,13 +283,29 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     for (const p of pairs) {
       for (const m of results.get(p.susp).exact) {
         if (m.document_id !== p.src) continue;
-        dets.push({ susp: p.susp, susp_off: m.query_start, susp_len: m.query_end - m.query_start, src: p.src, src_off: m.source_start, src_len: m.source_end - m.source_start });
+        dets.push({
+          susp: p.susp,
+          susp_off: m.query_start,
+          susp_len: m.query_end - m.query_start,
+          src: p.src,
+          src_off: m.source_start,
+          src_len: m.source_end - m.source_start,
+        });
       }
     }
-    let found = 0, macro = 0, cov = 0, len = 0, head = 0, tail = 0, foundLen = 0;
+    let found = 0,
+      macro = 0,
+      cov = 0,
+      len = 0,
+      head = 0,
+      tail = 0,
+      foundLen = 0;
     const missed = [];
     for (const c of cases) {
-      const iv = results.get(c.susp).exact.filter((m) => m.document_id === c.src).map((m) => [m.query_start, m.query_end]);
+      const iv = results
+        .get(c.susp)
+        .exact.filter((m) => m.document_id === c.src)
+        .map((m) => [m.query_start, m.query_end]);
       const end = c.susp_off + c.susp_len;
       const n = covered(c.susp_off, end, iv);
       if (n > 0) {
@@ -248,36 +324,77 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     const exact = ds.flatMap((d) => results.get(d).exact);
     const paired = new Set(pairs.map((p) => p.susp + '\u0000' + p.src));
     const entry = {
-      documents: ds.length, pairs: pairs.length, cases: cases.length,
-      exact_matches: exact.length, near_matches: ds.reduce((n, d) => n + results.get(d).near, 0),
-      matches_to_unpaired_sources: ds.reduce((n, d) => n + results.get(d).exact.filter((m) => !paired.has(d + '\u0000' + m.document_id)).length, 0),
+      documents: ds.length,
+      pairs: pairs.length,
+      cases: cases.length,
+      exact_matches: exact.length,
+      near_matches: ds.reduce((n, d) => n + results.get(d).near, 0),
+      matches_to_unpaired_sources: ds.reduce(
+        (n, d) => n + results.get(d).exact.filter((m) => !paired.has(d + '\u0000' + m.document_id)).length,
+        0,
+      ),
     };
     if (cases.length) {
       const target = TARGETS.recall[s.name];
       Object.assign(entry, {
-        cases_found: found, cases_found_share: round(found / cases.length, 4),
-        recall_query_macro: round(macro / cases.length, 4), recall_query_micro: round(cov / len, 4), recall_target: target ?? null,
-        pan: { plagdet: round(pan.plagdet), recall: round(pan.recall), precision: round(pan.precision), granularity: round(pan.granularity), detections: pan.detections, micro_recall: round(micro.recall), micro_precision: round(micro.precision) },
+        cases_found: found,
+        cases_found_share: round(found / cases.length, 4),
+        recall_query_macro: round(macro / cases.length, 4),
+        recall_query_micro: round(cov / len, 4),
+        recall_target: target ?? null,
+        pan: {
+          plagdet: round(pan.plagdet),
+          recall: round(pan.recall),
+          precision: round(pan.precision),
+          granularity: round(pan.granularity),
+          detections: pan.detections,
+          micro_recall: round(micro.recall),
+          micro_precision: round(micro.precision),
+        },
         missed: {
           cases: missed.length,
           source_matched_elsewhere_in_document: missed.filter((m) => m.sourceElsewhere).length,
-          median_case_chars: missed.length ? missed.map((m) => m.c.susp_len).sort((a, b) => a - b)[missed.length >> 1] : null,
-          median_found_case_chars: found ? cases.filter((c) => !missed.some((m) => m.c === c)).map((c) => c.susp_len).sort((a, b) => a - b)[found >> 1] : null,
+          median_case_chars: missed.length
+            ? missed.map((m) => m.c.susp_len).sort((a, b) => a - b)[missed.length >> 1]
+            : null,
+          median_found_case_chars: found
+            ? cases
+                .filter((c) => !missed.some((m) => m.c === c))
+                .map((c) => c.susp_len)
+                .sort((a, b) => a - b)[found >> 1]
+            : null,
         },
         // where the characters of the found cases that no match covers lie: before the first, after the last, between
-        found_case_gaps: foundLen ? {
-          head_share: round(head / foundLen, 4), tail_share: round(tail / foundLen, 4),
-          interior_share: round((foundLen - head - tail - cov) / foundLen, 4),
-        } : null,
+        found_case_gaps: foundLen
+          ? {
+              head_share: round(head / foundLen, 4),
+              tail_share: round(tail / foundLen, 4),
+              interior_share: round((foundLen - head - tail - cov) / foundLen, 4),
+            }
+          : null,
       });
       pooled.cases.push(...cases);
-      pooled.found += found; pooled.macro += macro; pooled.cov += cov; pooled.len += len;
+      pooled.found += found;
+      pooled.macro += macro;
+      pooled.cov += cov;
+      pooled.len += len;
     } else {
       const chars = ds.reduce((n, d) => n + suspText.get(d).length, 0);
-      const flagged = ds.reduce((n, d) => n + covered(0, Infinity, results.get(d).exact.map((m) => [m.query_start, m.query_end])), 0);
+      const flagged = ds.reduce(
+        (n, d) =>
+          n +
+          covered(
+            0,
+            Infinity,
+            results.get(d).exact.map((m) => [m.query_start, m.query_end]),
+          ),
+        0,
+      );
       entry.false_positive = {
         documents_with_a_match: ds.filter((d) => results.get(d).exact.length > 0).length,
-        reported_chars: flagged, document_chars: chars, reported_share: chars ? round(flagged / chars, 5) : null,
+        reported_chars: flagged,
+        document_chars: chars,
+        reported_share: chars ? round(flagged / chars, 5) : null,
       };
       entry.pan = { detections: dets.length, pairs_with_a_detection: new Set(dets.map((x) => x.susp + x.src)).size };
     }
@@ -286,15 +403,28 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     entry.precision_verified.target = TARGETS.verified_share;
     entry.alignment_fields = alignmentFields(exact);
     report.sub_corpora[s.name] = entry;
-    log(`${s.name}: ${JSON.stringify({ found: entry.cases_found_share, R_macro: entry.recall_query_macro, plagdet: entry.pan?.plagdet, verified: entry.precision_verified.verified_share })}`);
+    log(
+      `${s.name}: ${JSON.stringify({ found: entry.cases_found_share, R_macro: entry.recall_query_macro, plagdet: entry.pan?.plagdet, verified: entry.precision_verified.verified_share })}`,
+    );
   }
 
   // --- overall
   const clean = docs.filter((d) => (goldOf.get(d) ?? []).length === 0);
   const dirty = docs.filter((d) => (goldOf.get(d) ?? []).length > 0);
   const cleanChars = clean.reduce((n, d) => n + suspText.get(d).length, 0);
-  const cleanFlagged = clean.reduce((n, d) => n + covered(0, Infinity, results.get(d).exact.map((m) => [m.query_start, m.query_end])), 0);
-  const cleanShared = clean.filter((d) => verified.get(d).length > 0 && verified.get(d).every((v) => v.verified === v.reported));
+  const cleanFlagged = clean.reduce(
+    (n, d) =>
+      n +
+      covered(
+        0,
+        Infinity,
+        results.get(d).exact.map((m) => [m.query_start, m.query_end]),
+      ),
+    0,
+  );
+  const cleanShared = clean.filter(
+    (d) => verified.get(d).length > 0 && verified.get(d).every((v) => v.verified === v.reported),
+  );
   const cleanStrict = clean.filter((d) => !cleanShared.includes(d));
   const pan = panMeasures(pooled.cases, pooled.dets);
   const sorted = times.slice().sort((a, b) => a - b);
@@ -304,28 +434,78 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     cases_found_share: pooled.cases.length ? round(pooled.found / pooled.cases.length, 4) : null,
     recall_query_macro: pooled.cases.length ? round(pooled.macro / pooled.cases.length, 4) : null,
     recall_query_micro: pooled.len ? round(pooled.cov / pooled.len, 4) : null,
-    pan_pooled_01_04: { plagdet: round(pan.plagdet), recall: round(pan.recall), precision: round(pan.precision), granularity: round(pan.granularity), detections: pan.detections },
-    exact_matches: allExact.length, near_matches: docs.reduce((n, d) => n + results.get(d).near, 0),
-    precision_verified: { ...verifiedSum(docs), target: TARGETS.verified_share, compare_calls: compareCalls, compare_ms: round(compareMs, 0) },
+    pan_pooled_01_04: {
+      plagdet: round(pan.plagdet),
+      recall: round(pan.recall),
+      precision: round(pan.precision),
+      granularity: round(pan.granularity),
+      detections: pan.detections,
+    },
+    exact_matches: allExact.length,
+    near_matches: docs.reduce((n, d) => n + results.get(d).near, 0),
+    precision_verified: {
+      ...verifiedSum(docs),
+      target: TARGETS.verified_share,
+      compare_calls: compareCalls,
+      compare_ms: round(compareMs, 0),
+    },
     false_positive_no_reuse_docs: {
-      documents: clean.length, documents_with_a_match: clean.filter((d) => results.get(d).exact.length > 0).length,
-      reported_chars: cleanFlagged, document_chars: cleanChars, reported_share: cleanChars ? round(cleanFlagged / cleanChars, 5) : null,
+      documents: clean.length,
+      documents_with_a_match: clean.filter((d) => results.get(d).exact.length > 0).length,
+      reported_chars: cleanFlagged,
+      document_chars: cleanChars,
+      reported_share: cleanChars ? round(cleanFlagged / cleanChars, 5) : null,
     },
     confidence_auc: {
-      positives: dirty.length, negatives: clean.length, target: TARGETS.confidence_auc,
-      confidence: round(auc(dirty.map((d) => results.get(d).confidence), clean.map((d) => results.get(d).confidence)), 4),
-      strength: round(auc(dirty.map((d) => results.get(d).strength), clean.map((d) => results.get(d).strength)), 4),
+      positives: dirty.length,
+      negatives: clean.length,
+      target: TARGETS.confidence_auc,
+      confidence: round(
+        auc(
+          dirty.map((d) => results.get(d).confidence),
+          clean.map((d) => results.get(d).confidence),
+        ),
+        4,
+      ),
+      strength: round(
+        auc(
+          dirty.map((d) => results.get(d).strength),
+          clean.map((d) => results.get(d).strength),
+        ),
+        4,
+      ),
       // documents without a gold case whose reported matches are all verified shared text (boilerplate, an unannotated copy)
       negatives_sharing_verified_text: cleanShared.length,
-      confidence_excluding_those: round(auc(dirty.map((d) => results.get(d).confidence), cleanStrict.map((d) => results.get(d).confidence)), 4),
-      strength_excluding_those: round(auc(dirty.map((d) => results.get(d).strength), cleanStrict.map((d) => results.get(d).strength)), 4),
-      confidence_mean_with_reuse: round(dirty.reduce((s, d) => s + results.get(d).confidence, 0) / (dirty.length || 1), 4),
+      confidence_excluding_those: round(
+        auc(
+          dirty.map((d) => results.get(d).confidence),
+          cleanStrict.map((d) => results.get(d).confidence),
+        ),
+        4,
+      ),
+      strength_excluding_those: round(
+        auc(
+          dirty.map((d) => results.get(d).strength),
+          cleanStrict.map((d) => results.get(d).strength),
+        ),
+        4,
+      ),
+      confidence_mean_with_reuse: round(
+        dirty.reduce((s, d) => s + results.get(d).confidence, 0) / (dirty.length || 1),
+        4,
+      ),
       confidence_mean_without: round(clean.reduce((s, d) => s + results.get(d).confidence, 0) / (clean.length || 1), 4),
     },
     alignment_fields: alignmentFields(allExact),
     latency: {
-      analyze_calls: times.length, analyze_ms_p50: round(quantile(sorted, 0.5), 2), analyze_ms_p90: round(quantile(sorted, 0.9), 2),
-      analyze_ms_max: round(sorted[sorted.length - 1] ?? null, 2), analyze_ms_total: round(times.reduce((s, x) => s + x, 0), 0),
+      analyze_calls: times.length,
+      analyze_ms_p50: round(quantile(sorted, 0.5), 2),
+      analyze_ms_p90: round(quantile(sorted, 0.9), 2),
+      analyze_ms_max: round(sorted[sorted.length - 1] ?? null, 2),
+      analyze_ms_total: round(
+        times.reduce((s, x) => s + x, 0),
+        0,
+      ),
       index_build_ms: round(indexMs, 1),
     },
   };
@@ -348,16 +528,30 @@ export function table(report) {
     const e = report.sub_corpora[name];
     if (!e) continue;
     rows.push({
-      'sub-corpus': name, cases: e.cases, found: pct(e.cases_found_share), 'recall (macro)': pct(e.recall_query_macro),
-      'recall (micro)': pct(e.recall_query_micro), target: e.recall_target, plagdet: pct(e.pan.plagdet),
-      'PAN P': pct(e.pan.precision), verified: pct(e.precision_verified.verified_share), 'in gold': pct(e.precision_verified.gold_only_share),
+      'sub-corpus': name,
+      cases: e.cases,
+      found: pct(e.cases_found_share),
+      'recall (macro)': pct(e.recall_query_macro),
+      'recall (micro)': pct(e.recall_query_micro),
+      target: e.recall_target,
+      plagdet: pct(e.pan.plagdet),
+      'PAN P': pct(e.pan.precision),
+      verified: pct(e.precision_verified.verified_share),
+      'in gold': pct(e.precision_verified.gold_only_share),
     });
   }
   const o = report.overall;
   rows.push({
-    'sub-corpus': 'overall 02–04', cases: o.cases, found: pct(o.cases_found_share), 'recall (macro)': pct(o.recall_query_macro),
-    'recall (micro)': pct(o.recall_query_micro), target: '', plagdet: pct(o.pan_pooled_01_04.plagdet) + ' (01–04)',
-    'PAN P': pct(o.pan_pooled_01_04.precision), verified: pct(o.precision_verified.verified_share), 'in gold': pct(o.precision_verified.gold_only_share),
+    'sub-corpus': 'overall 02–04',
+    cases: o.cases,
+    found: pct(o.cases_found_share),
+    'recall (macro)': pct(o.recall_query_macro),
+    'recall (micro)': pct(o.recall_query_micro),
+    target: '',
+    plagdet: pct(o.pan_pooled_01_04.plagdet) + ' (01–04)',
+    'PAN P': pct(o.pan_pooled_01_04.precision),
+    verified: pct(o.precision_verified.verified_share),
+    'in gold': pct(o.precision_verified.gold_only_share),
   });
   return rows;
 }
@@ -383,21 +577,33 @@ if (isMain) {
   if (argv.includes('--check')) {
     const report = await evaluate(engine, root, { perSubCorpus: CHECK_DOCS, verify: false });
     const rows = checkRows(report);
-    for (const r of rows) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: query-side recall ${r.recall} (floor ${r.floor})`);
+    for (const r of rows)
+      console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: query-side recall ${r.recall} (floor ${r.floor})`);
     process.exit(rows.every((r) => r.ok) ? 0 : 1);
   }
   const report = await evaluate(engine, root, { limit: Number(opt('limit') ?? 0), log: console.log });
   report.runtime = {
-    node: process.version, variant: engine.variant, date: new Date().toISOString().slice(0, 10),
-    build: dist, build_index_js_sha256: createHash('sha256').update(readFileSync(indexJs)).digest('hex').slice(0, 16),
+    node: process.version,
+    variant: engine.variant,
+    date: new Date().toISOString().slice(0, 10),
+    build: dist,
+    build_index_js_sha256: createHash('sha256').update(readFileSync(indexJs)).digest('hex').slice(0, 16),
     wall_s: round((performance.now() - t0) / 1000, 1),
   };
   const o = report.overall;
   console.table(table(report));
-  console.log(`01 / no-reuse documents: ${o.false_positive_no_reuse_docs.documents_with_a_match}/${o.false_positive_no_reuse_docs.documents} with a match, reported share ${o.false_positive_no_reuse_docs.reported_share}`);
-  console.log(`AUC (${o.confidence_auc.positives} vs ${o.confidence_auc.negatives}): confidence ${o.confidence_auc.confidence}, strength ${o.confidence_auc.strength} (target ${TARGETS.confidence_auc})`);
-  console.log(`analyze: p50 ${o.latency.analyze_ms_p50} ms, p90 ${o.latency.analyze_ms_p90} ms, total ${o.latency.analyze_ms_total} ms; index ${o.latency.index_build_ms} ms; near matches ${o.near_matches}; reuse ${JSON.stringify(o.alignment_fields.reuse)}`);
-  const out = opt('out') ? resolve(opt('out')) : fileURLToPath(new URL('./results/eval-pan-retrieval.json', import.meta.url));
+  console.log(
+    `01 / no-reuse documents: ${o.false_positive_no_reuse_docs.documents_with_a_match}/${o.false_positive_no_reuse_docs.documents} with a match, reported share ${o.false_positive_no_reuse_docs.reported_share}`,
+  );
+  console.log(
+    `AUC (${o.confidence_auc.positives} vs ${o.confidence_auc.negatives}): confidence ${o.confidence_auc.confidence}, strength ${o.confidence_auc.strength} (target ${TARGETS.confidence_auc})`,
+  );
+  console.log(
+    `analyze: p50 ${o.latency.analyze_ms_p50} ms, p90 ${o.latency.analyze_ms_p90} ms, total ${o.latency.analyze_ms_total} ms; index ${o.latency.index_build_ms} ms; near matches ${o.near_matches}; reuse ${JSON.stringify(o.alignment_fields.reuse)}`,
+  );
+  const out = opt('out')
+    ? resolve(opt('out'))
+    : fileURLToPath(new URL('./results/eval-pan-retrieval.json', import.meta.url));
   writeReport(report, out);
   console.log(`wrote ${out}`);
 }

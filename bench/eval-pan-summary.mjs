@@ -32,10 +32,18 @@ export const CHECK_FLOOR = 0.7;
 /** Insert `summary` as its own line at the line break nearest the middle of `host`: { text, offset }. */
 export function insertSummary(host, summary) {
   const mid = host.length >> 1;
-  const after = host.indexOf('\n', mid), before = host.lastIndexOf('\n', mid);
-  const at = after === -1 && before === -1 ? host.length
-    : after === -1 ? before + 1 : before === -1 ? after + 1
-      : (after - mid < mid - before ? after + 1 : before + 1);
+  const after = host.indexOf('\n', mid),
+    before = host.lastIndexOf('\n', mid);
+  const at =
+    after === -1 && before === -1
+      ? host.length
+      : after === -1
+        ? before + 1
+        : before === -1
+          ? after + 1
+          : after - mid < mid - before
+            ? after + 1
+            : before + 1;
   const glue = at > 0 && host[at - 1] !== '\n' ? '\n' : '';
   return { text: host.slice(0, at) + glue + summary + '\n' + host.slice(at), offset: at + glue.length };
 }
@@ -55,11 +63,23 @@ export function buildPairs(root) {
       throw new Error(`case ${c.id}: the passage lies outside ${c.source}`);
     }
     return {
-      id: c.id, style: c.style, set: c.set, susp, src: c.source, suspText: text, srcText,
-      cases: [{
-        susp, susp_off: offset, susp_len: summary.length,
-        src: c.source, src_off: c.source_offset, src_len: c.source_length,
-      }],
+      id: c.id,
+      style: c.style,
+      set: c.set,
+      susp,
+      src: c.source,
+      suspText: text,
+      srcText,
+      cases: [
+        {
+          susp,
+          susp_off: offset,
+          susp_len: summary.length,
+          src: c.source,
+          src_off: c.source_offset,
+          src_len: c.source_length,
+        },
+      ],
     };
   });
   const negatives = pairs.map((p, i) => {
@@ -73,22 +93,31 @@ export function buildPairs(root) {
 export function evaluate(compare, root, { log = () => {} } = {}) {
   const { pairs, negatives, about } = buildPairs(root);
   const score = (list) => {
-    const cases = [], dets = [];
+    const cases = [],
+      dets = [];
     for (const p of list) {
       cases.push(...p.cases);
       dets.push(...spansToDetections(p, compare(p.suspText, p.srcText).spans));
     }
     const m = panMeasures(cases, dets);
     return {
-      pairs: list.length, detections: m.detections, plagdet: round(m.plagdet), recall: round(m.recall),
-      precision: round(m.precision), granularity: round(m.granularity),
+      pairs: list.length,
+      detections: m.detections,
+      plagdet: round(m.plagdet),
+      recall: round(m.recall),
+      precision: round(m.precision),
+      granularity: round(m.granularity),
       cases_detected: cases.filter((c) => dets.some((d) => isOverlapping(d, c))).length,
     };
   };
   const report = {
-    data: 'bench/data/summary-proxy.json', about,
+    data: 'bench/data/summary-proxy.json',
+    about,
     measure: 'PAN 2013/14 official measures over the constructed summary cases',
-    all: null, by_set: {}, by_style: {}, negatives: null,
+    all: null,
+    by_set: {},
+    by_style: {},
+    negatives: null,
   };
   report.all = score(pairs);
   log(`all: ${JSON.stringify(report.all)}`);
@@ -100,7 +129,9 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     report.by_style[style] = score(pairs.filter((p) => p.style === style));
     log(`${style}: ${JSON.stringify(report.by_style[style])}`);
   }
-  let falseDets = 0, falseChars = 0, suspChars = 0;
+  let falseDets = 0,
+    falseChars = 0,
+    suspChars = 0;
   for (const n of negatives) {
     const dets = spansToDetections(n, compare(n.suspText, n.srcText).spans);
     falseDets += dets.length;
@@ -108,12 +139,16 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     suspChars += n.suspText.length;
   }
   report.negatives = {
-    pairs: negatives.length, false_detections: falseDets, false_positive_char_share: round(falseChars / suspChars, 7),
+    pairs: negatives.length,
+    false_detections: falseDets,
+    false_positive_char_share: round(falseChars / suspChars, 7),
   };
   log(`negatives: ${JSON.stringify(report.negatives)}`);
   report.published = {
     note: 'plagdet on PAN 2013 sub-corpus 05 (human DUC 2006 summaries), not on this set',
-    suchomel_2013_test2: 0.61011, sanchez_perez_2014_test2: 0.5607, sanchez_perez_2015_train: 0.6304,
+    suchomel_2013_test2: 0.61011,
+    sanchez_perez_2014_test2: 0.5607,
+    sanchez_perez_2015_train: 0.6304,
   };
   return report;
 }
@@ -129,8 +164,10 @@ if (isMain) {
   const report = evaluate((a, b) => engine.compare(a, b), root, { log: check ? () => {} : console.log });
   if (check) {
     const ok = report.all.plagdet >= CHECK_FLOOR && report.negatives.false_detections === 0;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} summary cases: plagdet ${report.all.plagdet} (floor ${CHECK_FLOOR}), ` +
-      `detections on negative pairs ${report.negatives.false_detections}`);
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} summary cases: plagdet ${report.all.plagdet} (floor ${CHECK_FLOOR}), ` +
+        `detections on negative pairs ${report.negatives.false_detections}`,
+    );
     process.exit(ok ? 0 : 1);
   }
   report.runtime = { node: process.version, date: new Date().toISOString().slice(0, 10), build: dist };

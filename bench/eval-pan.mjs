@@ -21,14 +21,17 @@ const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
 /** plagdet floors of --check over the first CHECK_PAIRS pairs of each sub-corpus (01: no detection at all). */
 export const CHECK_PAIRS = 15;
 export const CHECK_FLOORS = {
-  '02-no-obfuscation': 0.9, '03-random-obfuscation': 0.85, '04-translation-obfuscation': 0.85,
+  '02-no-obfuscation': 0.9,
+  '03-random-obfuscation': 0.85,
+  '04-translation-obfuscation': 0.85,
 };
 
 /** The --check run: [{ name, plagdet, detections, ok }] over the first CHECK_PAIRS pairs of 01–04. */
 export function check(compare, root) {
   const out = [];
   for (const sub of loadCorpus(root)) {
-    const cases = [], dets = [];
+    const cases = [],
+      dets = [];
     for (const pair of sub.pairs.slice(0, CHECK_PAIRS)) {
       cases.push(...pair.cases);
       dets.push(...spansToDetections(pair, compare(pair.suspText, pair.srcText).spans));
@@ -47,10 +50,20 @@ export function check(compare, root) {
  */
 export function evaluate(compare, root, { log = () => {} } = {}) {
   const subs = loadCorpus(root);
-  const report = { corpus: root.replace(/.*\/shared\//, 'shared/'), measure: 'PAN 2013/14 official: macro-averaged character recall/precision over cases/detections (both documents), granularity, plagdet = F1 / log2(1 + G)', sub_corpora: {}, pooled_01_04: null };
-  const allCases = [], allDets = [], times = [];
+  const report = {
+    corpus: root.replace(/.*\/shared\//, 'shared/'),
+    measure:
+      'PAN 2013/14 official: macro-averaged character recall/precision over cases/detections (both documents), granularity, plagdet = F1 / log2(1 + G)',
+    sub_corpora: {},
+    pooled_01_04: null,
+  };
+  const allCases = [],
+    allDets = [],
+    times = [];
   for (const sub of subs) {
-    const cases = [], dets = [], t = [];
+    const cases = [],
+      dets = [],
+      t = [];
     let suspChars = 0;
     for (const pair of sub.pairs) {
       const t0 = performance.now();
@@ -65,10 +78,17 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     const m = panMeasures(cases, dets);
     const micro = microMeasures(cases, dets);
     const entry = {
-      pairs: sub.pairs.length, cases: cases.length, detections: m.detections,
-      plagdet: round(m.plagdet), recall: round(m.recall), precision: round(m.precision), granularity: round(m.granularity),
-      micro_recall: round(micro.recall), micro_precision: round(micro.precision),
-      ms_per_pair_p50: round(t[t.length >> 1], 2), ms_per_pair_p90: round(t[Math.floor(t.length * 0.9)], 2),
+      pairs: sub.pairs.length,
+      cases: cases.length,
+      detections: m.detections,
+      plagdet: round(m.plagdet),
+      recall: round(m.recall),
+      precision: round(m.precision),
+      granularity: round(m.granularity),
+      micro_recall: round(micro.recall),
+      micro_precision: round(micro.precision),
+      ms_per_pair_p50: round(t[t.length >> 1], 2),
+      ms_per_pair_p90: round(t[Math.floor(t.length * 0.9)], 2),
     };
     if (sub.name.startsWith('01')) {
       entry.false_detections = dets.length;
@@ -82,19 +102,32 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     report.sub_corpora[sub.name] = entry;
     allCases.push(...cases);
     allDets.push(...dets);
-    log(`${sub.name}: ${JSON.stringify({ plagdet: entry.plagdet, R: entry.recall, P: entry.precision, G: entry.granularity, dets: entry.detections, p50_ms: entry.ms_per_pair_p50 })}`);
+    log(
+      `${sub.name}: ${JSON.stringify({ plagdet: entry.plagdet, R: entry.recall, P: entry.precision, G: entry.granularity, dets: entry.detections, p50_ms: entry.ms_per_pair_p50 })}`,
+    );
   }
   const m = panMeasures(allCases, allDets);
   times.sort((x, y) => x - y);
   report.pooled_01_04 = {
-    pairs: times.length, cases: m.cases, detections: m.detections,
-    plagdet: round(m.plagdet), recall: round(m.recall), precision: round(m.precision), granularity: round(m.granularity),
-    ms_per_pair_p50: round(times[times.length >> 1], 2), ms_per_pair_p90: round(times[Math.floor(times.length * 0.9)], 2),
-    ms_total: round(times.reduce((s, x) => s + x, 0), 0),
+    pairs: times.length,
+    cases: m.cases,
+    detections: m.detections,
+    plagdet: round(m.plagdet),
+    recall: round(m.recall),
+    precision: round(m.precision),
+    granularity: round(m.granularity),
+    ms_per_pair_p50: round(times[times.length >> 1], 2),
+    ms_per_pair_p90: round(times[Math.floor(times.length * 0.9)], 2),
+    ms_total: round(
+      times.reduce((s, x) => s + x, 0),
+      0,
+    ),
     published_entire_corpus_01_05: ANCHORS.entire_corpus_01_05,
   };
   report.anchors_note = ANCHORS.note;
-  log(`pooled 01-04: ${JSON.stringify({ plagdet: report.pooled_01_04.plagdet, R: report.pooled_01_04.recall, P: report.pooled_01_04.precision, G: report.pooled_01_04.granularity })}`);
+  log(
+    `pooled 01-04: ${JSON.stringify({ plagdet: report.pooled_01_04.plagdet, R: report.pooled_01_04.recall, P: report.pooled_01_04.precision, G: report.pooled_01_04.granularity })}`,
+  );
   return report;
 }
 
@@ -103,13 +136,16 @@ export function writeReport(report, file) {
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 }
 
-const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && /eval-pan\.mjs$/.test(process.argv[1]);
+const isMain =
+  process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && /eval-pan\.mjs$/.test(process.argv[1]);
 if (isMain) {
   const root = fileURLToPath(new URL('../../shared/data/pan13-text-alignment/train-corpus', import.meta.url));
   const { createEngine } = await import('../dist/index.js');
   const engine = await createEngine();
   if (typeof engine.compare !== 'function') {
-    console.error('dist/ has no engine.compare yet: rebuild the package after wiring src/align/compare.ts into the engine');
+    console.error(
+      'dist/ has no engine.compare yet: rebuild the package after wiring src/align/compare.ts into the engine',
+    );
     process.exit(1);
   }
   if (process.argv.includes('--check')) {
@@ -122,7 +158,12 @@ if (isMain) {
     process.exit(rows.length === 4 && rows.every((r) => r.ok) ? 0 : 1);
   }
   const report = evaluate((a, b) => engine.compare(a, b), root, { log: console.log });
-  report.runtime = { node: process.version, variant: engine.variant, date: new Date().toISOString().slice(0, 10), build: 'dist/' };
+  report.runtime = {
+    node: process.version,
+    variant: engine.variant,
+    date: new Date().toISOString().slice(0, 10),
+    build: 'dist/',
+  };
   writeReport(report, new URL('./results/eval-pan.json', import.meta.url));
   console.log('wrote bench/results/eval-pan.json');
 }

@@ -12,9 +12,16 @@ import { fileURLToPath } from 'node:url';
 
 const shared = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 const read = (p) => readFileSync(join(shared, p), 'utf8');
-const jsonl = (p) => read(p).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonl = (p) =>
+  read(p)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const dir = (p, ext) =>
-  readdirSync(join(shared, p)).filter((f) => f.endsWith(ext)).sort().map((f) => ({ id: f, text: read(join(p, f)) }));
+  readdirSync(join(shared, p))
+    .filter((f) => f.endsWith(ext))
+    .sort()
+    .map((f) => ({ id: f, text: read(join(p, f)) }));
 
 const corpora = {
   'brown-corpus': jsonl('brown-corpus/documents.jsonl').map((d) => ({ id: d.id, text: d.text })),
@@ -34,23 +41,43 @@ for (const [name, docs] of Object.entries(corpora)) {
   for (const window of [8, 12]) {
     const id = `${name}-w${window}`;
     const s = await engine.addDataset({ id, kind: 'portrait', window }, docs);
-    const perNgram = s.index_bytes / s.fingerprints, ofCorpus = s.index_bytes / s.bytes;
+    const perNgram = s.index_bytes / s.fingerprints,
+      ofCorpus = s.index_bytes / s.bytes;
     const ok = perNgram <= 1.2 && ofCorpus <= 0.05;
     if (!ok) missed++;
     rows.push({
-      corpus: name, window, documents: s.documents, bytes: s.bytes, ngrams: s.fingerprints, index_bytes: s.index_bytes,
-      bytes_per_ngram: Math.round(perNgram * 1e4) / 1e4, share_of_corpus: Math.round(ofCorpus * 1e5) / 1e5, ok,
+      corpus: name,
+      window,
+      documents: s.documents,
+      bytes: s.bytes,
+      ngrams: s.fingerprints,
+      index_bytes: s.index_bytes,
+      bytes_per_ngram: Math.round(perNgram * 1e4) / 1e4,
+      share_of_corpus: Math.round(ofCorpus * 1e5) / 1e5,
+      ok,
     });
-    console.log(`${ok ? 'ok  ' : 'MISS'} ${id.padEnd(28)} ${String(s.documents).padStart(5)} docs ` +
-      `${String(s.bytes).padStart(9)} B  ${perNgram.toFixed(4)} B/n-gram  ${(100 * ofCorpus).toFixed(2)} % of corpus`);
+    console.log(
+      `${ok ? 'ok  ' : 'MISS'} ${id.padEnd(28)} ${String(s.documents).padStart(5)} docs ` +
+        `${String(s.bytes).padStart(9)} B  ${perNgram.toFixed(4)} B/n-gram  ${(100 * ofCorpus).toFixed(2)} % of corpus`,
+    );
     engine.removeDataset(id);
   }
 }
 if (!process.argv.includes('--check')) {
   const out = new URL('./results/eval-portrait.json', import.meta.url);
   mkdirSync(new URL('.', out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ targets: { bytes_per_ngram: 1.2, share_of_corpus: 0.05 }, rows,
-    runtime: { node: process.version, date: new Date().toISOString().slice(0, 10), build: 'dist/' } }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        targets: { bytes_per_ngram: 1.2, share_of_corpus: 0.05 },
+        rows,
+        runtime: { node: process.version, date: new Date().toISOString().slice(0, 10), build: 'dist/' },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   console.log('wrote bench/results/eval-portrait.json');
 }
 if (missed) console.log(`${missed} target(s) missed`);

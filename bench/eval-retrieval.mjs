@@ -44,7 +44,8 @@ const SETTINGS = [
 // ---------------------------------------------------------------- deterministic PRNG
 export function mulberry32(a) {
   return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -64,28 +65,51 @@ export function shuffle(a, r = rng) {
 
 // ---------------------------------------------------------------- data and split
 const readText = (p) => readFileSync(join(shared, p), 'utf8');
-const jsonl = (p) => readText(p).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonl = (p) =>
+  readText(p)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 function loadSplit() {
   const split = mulberry32(SEED ^ 0x5eed);
-  const indexed = [], heldOut = [];
+  const indexed = [],
+    heldOut = [];
   // Brown: half of each genre
   const brown = jsonl('brown-corpus/documents.jsonl');
   const byGenre = new Map();
   for (const d of brown) (byGenre.get(d.category) ?? byGenre.set(d.category, []).get(d.category)).push(d);
   for (const [g, docs] of [...byGenre].sort()) {
-    const s = shuffle(docs.sort((a, b) => (a.id < b.id ? -1 : 1)), split);
+    const s = shuffle(
+      docs.sort((a, b) => (a.id < b.id ? -1 : 1)),
+      split,
+    );
     const h = Math.ceil(s.length / 2);
-    s.slice(0, h).forEach((d) => { indexed.push({ id: d.id, group: 'brown', genre: g, text: d.text }); });
-    s.slice(h).forEach((d) => { heldOut.push({ id: d.id, group: 'brown', genre: g, text: d.text }); });
+    s.slice(0, h).forEach((d) => {
+      indexed.push({ id: d.id, group: 'brown', genre: g, text: d.text });
+    });
+    s.slice(h).forEach((d) => {
+      heldOut.push({ id: d.id, group: 'brown', genre: g, text: d.text });
+    });
   }
   // WikiText: half of the articles
   const wiki = shuffle(jsonl('wikitext-2-raw-test/articles.jsonl'), split);
-  wiki.forEach((d, i) => { (i < Math.ceil(wiki.length / 2) ? indexed : heldOut).push({ id: d.id, group: 'wikitext', text: d.text }); });
+  wiki.forEach((d, i) => {
+    (i < Math.ceil(wiki.length / 2) ? indexed : heldOut).push({ id: d.id, group: 'wikitext', text: d.text });
+  });
   // Gutenberg
-  for (const b of ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar']) indexed.push({ id: b, group: 'gutenberg', text: readText(`gutenberg-nltk/texts/${b}.txt`) });
-  indexed.push({ id: 'burgess-busterbrown', group: 'gutenberg', text: readText('gutenberg-nltk/texts-tokenized/burgess-busterbrown.txt') });
-  indexed.push({ id: 'alice-11-0', group: 'alice', text: readText('gutenberg-editions/alice-in-wonderland-11/11-0.txt') });
+  for (const b of ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'])
+    indexed.push({ id: b, group: 'gutenberg', text: readText(`gutenberg-nltk/texts/${b}.txt`) });
+  indexed.push({
+    id: 'burgess-busterbrown',
+    group: 'gutenberg',
+    text: readText('gutenberg-nltk/texts-tokenized/burgess-busterbrown.txt'),
+  });
+  indexed.push({
+    id: 'alice-11-0',
+    group: 'alice',
+    text: readText('gutenberg-editions/alice-in-wonderland-11/11-0.txt'),
+  });
   heldOut.push({ id: 'blake-poems', group: 'gutenberg', text: readText('gutenberg-nltk/texts/blake-poems.txt') });
   heldOut.push({ id: 'tinyshakespeare', group: 'gutenberg', text: readText('tinyshakespeare/input.txt') });
   // arXivTection: half of the papers per label
@@ -106,8 +130,16 @@ function loadSplit() {
     });
   }
   const editions = [
-    { id: 'old-alice30', truth: 'alice-11-0', text: readText('gutenberg-editions/alice-in-wonderland-11/old-alice30.txt') },
-    { id: 'carroll-alice-tokenised', truth: 'alice-11-0', text: readText('gutenberg-nltk/texts-tokenized/carroll-alice.txt') },
+    {
+      id: 'old-alice30',
+      truth: 'alice-11-0',
+      text: readText('gutenberg-editions/alice-in-wonderland-11/old-alice30.txt'),
+    },
+    {
+      id: 'carroll-alice-tokenised',
+      truth: 'alice-11-0',
+      text: readText('gutenberg-nltk/texts-tokenized/carroll-alice.txt'),
+    },
   ];
   return { indexed, heldOut, editions, paraphrases };
 }
@@ -127,12 +159,16 @@ function rewrap(s) {
   const width = randInt(30, 90);
   const indent = rng() < 0.3 ? '  ' : '';
   const eol = rng() < 0.3 ? '\r\n' : '\n';
-  let out = indent, line = 0;
+  let out = indent,
+    line = 0;
   for (const w of words) {
     if (line > 0 && line + 1 + w.length > width) {
       out += rng() < 0.1 ? eol + eol + indent : eol + indent;
       line = 0;
-    } else if (line > 0) { out += rng() < 0.1 ? '  ' : ' '; line++; }
+    } else if (line > 0) {
+      out += rng() < 0.1 ? '  ' : ' ';
+      line++;
+    }
     out += w;
     line += w.length;
   }
@@ -154,7 +190,10 @@ function repunct(s) {
     if (PUNCT.test(c) && !inWord) {
       const r = rng();
       if (r < 0.4) continue;
-      if (r < 0.6) { out += pick([',', ';', ' -', '.', ':', ' …']); continue; }
+      if (r < 0.6) {
+        out += pick([',', ';', ' -', '.', ':', ' …']);
+        continue;
+      }
     }
     out += c;
     if (c === ' ' && rng() < 0.04) out += pick(['- ', ', ', '( ', '" ']);
@@ -169,19 +208,28 @@ function unicodeNoise(s) {
     if (c === ' ' && rng() < 0.3) out += pick(['\u00a0', '\u2009', '\u202f']);
     else if (c === '"') out += dq++ % 2 ? '\u201d' : '\u201c';
     else if (c === "'" || c === '`') out += /\p{L}/u.test(s[i - 1] ?? '') ? '\u2019' : '\u2018';
-    else if (c === '-' && s[i + 1] === '-') { out += '\u2014'; i++; }
-    else if (c === 'f' && s[i + 1] === 'i' && rng() < 0.7) { out += '\ufb01'; i++; }
-    else if (c === 'f' && s[i + 1] === 'l' && rng() < 0.7) { out += '\ufb02'; i++; }
-    else {
+    else if (c === '-' && s[i + 1] === '-') {
+      out += '\u2014';
+      i++;
+    } else if (c === 'f' && s[i + 1] === 'i' && rng() < 0.7) {
+      out += '\ufb01';
+      i++;
+    } else if (c === 'f' && s[i + 1] === 'l' && rng() < 0.7) {
+      out += '\ufb02';
+      i++;
+    } else {
       out += c;
       // soft hyphen / zero-width space inside a word (ignorables: vanish in normalisation)
-      if (/\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') && rng() < 0.02) out += pick(['\u00ad', '\u200b', '\u200d']);
+      if (/\p{L}/u.test(c) && /\p{L}/u.test(s[i + 1] ?? '') && rng() < 0.02)
+        out += pick(['\u00ad', '\u200b', '\u200d']);
     }
   }
   return out;
 }
 function fullwidth(s) {
-  return s.replace(/\S+/g, (w) => (rng() < 0.3 ? w.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)) : w));
+  return s.replace(/\S+/g, (w) =>
+    rng() < 0.3 ? w.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)) : w,
+  );
 }
 const NOISES = { rewrap, case: recase, punct: repunct, unicode: unicodeNoise, fullwidth };
 const allNoise = (s) => fullwidth(unicodeNoise(repunct(recase(rewrap(s)))));
@@ -191,14 +239,24 @@ function editPassage(text, spans, rate, vocab) {
   const n = spans.starts.length;
   const k = Math.max(1, Math.round(rate * n));
   const pos = new Set(shuffle([...Array(n).keys()]).slice(0, k));
-  let out = '', at = 0;
+  let out = '',
+    at = 0;
   for (let i = 0; i < n; i++) {
-    const s = spans.starts[i], e = spans.ends[i];
+    const s = spans.starts[i],
+      e = spans.ends[i];
     if (!pos.has(i)) continue;
     const op = randInt(0, 2);
-    if (op === 0) { out += text.slice(at, s) + pick(vocab); at = e; }
-    else if (op === 1) { out += text.slice(at, s); at = e; while (at < text.length && /\s/.test(text[at])) at++; }
-    else { out += text.slice(at, e) + ' ' + pick(vocab); at = e; }
+    if (op === 0) {
+      out += text.slice(at, s) + pick(vocab);
+      at = e;
+    } else if (op === 1) {
+      out += text.slice(at, s);
+      at = e;
+      while (at < text.length && /\s/.test(text[at])) at++;
+    } else {
+      out += text.slice(at, e) + ' ' + pick(vocab);
+      at = e;
+    }
   }
   return out + text.slice(at);
 }
@@ -223,7 +281,8 @@ const quantile = (xs, q) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : null;
 };
-const round = (x, d = 4) => (x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
+const round = (x, d = 4) =>
+  x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d;
 
 // ---------------------------------------------------------------- main
 /**
@@ -237,13 +296,21 @@ export async function prepare({ log = console.log, createEngine } = {}) {
   log(`indexed ${indexed.length} documents, held out ${heldOut.length}`);
 
   const t0 = performance.now();
-  const exactStats = await engine.addDataset({ id: 'dev-exact', kind: 'exact' }, indexed.map((d) => ({ id: d.id, text: d.text })));
+  const exactStats = await engine.addDataset(
+    { id: 'dev-exact', kind: 'exact' },
+    indexed.map((d) => ({ id: d.id, text: d.text })),
+  );
   const tExact = performance.now() - t0;
   const t1 = performance.now();
-  const portraitStats = await engine.addDataset({ id: 'dev-portrait', kind: 'portrait' }, indexed.map((d) => ({ id: d.id, text: d.text })));
+  const portraitStats = await engine.addDataset(
+    { id: 'dev-portrait', kind: 'portrait' },
+    indexed.map((d) => ({ id: d.id, text: d.text })),
+  );
   engine.finalizeDataset('dev-portrait');
   const tPortrait = performance.now() - t1;
-  log(`exact: ${exactStats.fingerprints} fingerprints in ${tExact.toFixed(0)} ms; portrait: ${portraitStats.fingerprints} n-grams, ${portraitStats.index_bytes} bytes in ${tPortrait.toFixed(0)} ms`);
+  log(
+    `exact: ${exactStats.fingerprints} fingerprints in ${tExact.toFixed(0)} ms; portrait: ${portraitStats.fingerprints} n-grams, ${portraitStats.index_bytes} bytes in ${tPortrait.toFixed(0)} ms`,
+  );
 
   // Every word 8-gram of the indexed documents: negatives and filler must share none.
   const EIGHT = { shingle: { unit: 'word', size: 8 }, winnow: false, minhash: false, simhash: false, workHash: false };
@@ -278,7 +345,8 @@ export async function prepare({ log = console.log, createEngine } = {}) {
     }
   };
   const vocab = [];
-  for (const d of fillerDocs.slice(0, 40)) for (const w of d.text.split(/\s+/)) if (/^[A-Za-z]{3,}$/.test(w)) vocab.push(w.toLowerCase());
+  for (const d of fillerDocs.slice(0, 40))
+    for (const w of d.text.split(/\s+/)) if (/^[A-Za-z]{3,}$/.test(w)) vocab.push(w.toLowerCase());
 
   /** Embed `parts` ({text, doc?}) in filler; returns the query and its truth spans. */
   const embed = async (parts) => {
@@ -297,7 +365,10 @@ export async function prepare({ log = console.log, createEngine } = {}) {
   const add = (name, group, queries, extra = {}) => buckets.push({ name, group, queries, ...extra });
   for (const n of [12, 15, 20, 30, 50, 100, 200]) {
     const qs = [];
-    for (let i = 0; i < Q; i++) { const d = sourceDoc(n); qs.push(await embed([{ text: randomCut(d, n).text, doc: d.id }])); }
+    for (let i = 0; i < Q; i++) {
+      const d = sourceDoc(n);
+      qs.push(await embed([{ text: randomCut(d, n).text, doc: d.id }]));
+    }
     add(`verbatim-${n}`, n >= 50 ? 'verbatim' : 'verbatim-short', qs, { target: n >= 50 ? 0.95 : null });
   }
   for (const rate of [0.05, 0.1, 0.2]) {
@@ -307,7 +378,10 @@ export async function prepare({ log = console.log, createEngine } = {}) {
         const d = sourceDoc(n);
         const c = randomCut(d, n);
         const base = d.tok.starts[c.at];
-        const spans = { starts: d.tok.starts.slice(c.at, c.at + n).map((x) => x - base), ends: d.tok.ends.slice(c.at, c.at + n).map((x) => x - base) };
+        const spans = {
+          starts: d.tok.starts.slice(c.at, c.at + n).map((x) => x - base),
+          ends: d.tok.ends.slice(c.at, c.at + n).map((x) => x - base),
+        };
         qs.push(await embed([{ text: editPassage(c.text, spans, rate, vocab), doc: d.id }]));
       }
       add(`edits-${Math.round(rate * 100)}%-${n}`, 'edits', qs, { target: rate <= 0.1 ? 0.95 : null });
@@ -315,13 +389,18 @@ export async function prepare({ log = console.log, createEngine } = {}) {
   }
   for (const [name, f] of [...Object.entries(NOISES), ['all', allNoise]]) {
     const qs = [];
-    for (let i = 0; i < Q; i++) { const d = sourceDoc(100); qs.push(await embed([{ text: f(randomCut(d, 100).text), doc: d.id }])); }
+    for (let i = 0; i < Q; i++) {
+      const d = sourceDoc(100);
+      qs.push(await embed([{ text: f(randomCut(d, 100).text), doc: d.id }]));
+    }
     add(`noise-${name}-100`, 'noise', qs, { target: 0.95 });
   }
   {
     const qs = [];
     for (let i = 0; i < Q; i++) {
-      const k = randInt(3, 5), used = new Set(), parts = [];
+      const k = randInt(3, 5),
+        used = new Set(),
+        parts = [];
       for (let j = 0; j < k; j++) {
         const n = randInt(15, 30);
         const d = sourceDoc(n, used);
@@ -341,14 +420,18 @@ export async function prepare({ log = console.log, createEngine } = {}) {
   }
   {
     const qs = [];
-    for (let i = 0; i < Q; i++) { const p = pick(paraphrases); qs.push(await embed([{ text: pick(p.paraphrases), doc: p.doc }])); }
+    for (let i = 0; i < Q; i++) {
+      const p = pick(paraphrases);
+      qs.push(await embed([{ text: pick(p.paraphrases), doc: p.doc }]));
+    }
     add('paraphrase-arxiv-llm', 'paraphrase', qs, { target: null });
   }
   // Negatives: held-out passages of the same genres/authors, no 8-gram in the index.
   const negGroups = new Map();
   for (const d of heldOut) (negGroups.get(d.group) ?? negGroups.set(d.group, []).get(d.group)).push(d);
   const negNames = [...negGroups.keys()].sort();
-  let rejected = 0, tried = 0;
+  let rejected = 0,
+    tried = 0;
   for (const n of [50, 100, 200]) {
     const qs = [];
     while (qs.length < NEG) {
@@ -356,7 +439,10 @@ export async function prepare({ log = console.log, createEngine } = {}) {
       if (d.tok.starts.length < n + 10) continue;
       const p = randomCut(d, n);
       tried++;
-      if (!(await clean(p.text))) { rejected++; continue; }
+      if (!(await clean(p.text))) {
+        rejected++;
+        continue;
+      }
       qs.push({ query: p.text, truth: [], source: d.group, tokens: n });
     }
     add(`negative-${n}`, 'negative', qs, { negative: true });
@@ -364,7 +450,8 @@ export async function prepare({ log = console.log, createEngine } = {}) {
   {
     // whole held-out documents (Brown samples ≈ 2,000 words, WikiText articles, arXiv papers), 8-gram-clean ones only
     const qs = [];
-    for (const d of heldOut.filter((x) => x.group !== 'gutenberg')) if (await clean(d.text)) qs.push({ query: d.text, truth: [], source: d.group, tokens: d.tok.starts.length });
+    for (const d of heldOut.filter((x) => x.group !== 'gutenberg'))
+      if (await clean(d.text)) qs.push({ query: d.text, truth: [], source: d.group, tokens: d.tok.starts.length });
     add('negative-whole-docs', 'negative', qs, { negative: true });
   }
   log(`negatives: rejected ${rejected} of ${tried} candidate passages for sharing an 8-word run with the index`);
@@ -373,10 +460,13 @@ export async function prepare({ log = console.log, createEngine } = {}) {
 }
 
 export async function run({ log = console.log, createEngine } = {}) {
-  const { engine, buckets, exactStats, tExact, tPortrait, indexed, heldOut, editions, tried, rejected } = await prepare({ log, createEngine });
+  const { engine, buckets, exactStats, tExact, tPortrait, indexed, heldOut, editions, tried, rejected } = await prepare(
+    { log, createEngine },
+  );
   // ---- run
   const MEMBERSHIP_P = 1e-3;
-  for (let i = 0; i < 30; i++) { // warm-up
+  for (let i = 0; i < 30; i++) {
+    // warm-up
     engine.search(buckets[0].queries[i].query, { datasets: ['dev-exact'] });
     engine.search(buckets[0].queries[i].query, { datasets: ['dev-portrait'] });
   }
@@ -384,10 +474,24 @@ export async function run({ log = console.log, createEngine } = {}) {
   for (const b of buckets) {
     for (const kind of ['exact', 'portrait']) {
       for (const st of SETTINGS) {
-        const opts = { datasets: [kind === 'exact' ? 'dev-exact' : 'dev-portrait'], minTokens: st.minTokens, alpha: st.alpha };
+        const opts = {
+          datasets: [kind === 'exact' ? 'dev-exact' : 'dev-portrait'],
+          minTokens: st.minTokens,
+          alpha: st.alpha,
+        };
         const times = [];
-        let units = 0, found = 0, queriesAllFound = 0, anyMatch = 0, wrongDoc = 0, matchesN = 0;
-        let ovl = 0, predLen = 0, trueLen = 0, macroP = 0, macroPn = 0, macroR = 0;
+        let units = 0,
+          found = 0,
+          queriesAllFound = 0,
+          anyMatch = 0,
+          wrongDoc = 0,
+          matchesN = 0;
+        let ovl = 0,
+          predLen = 0,
+          trueLen = 0,
+          macroP = 0,
+          macroPn = 0,
+          macroR = 0;
         let significant = 0; // portrait: queries whose hit count beats chance at p < MEMBERSHIP_P
         const failures = [];
         const byWords = {}; // mosaics: recall by quote length
@@ -401,51 +505,87 @@ export async function run({ log = console.log, createEngine } = {}) {
           const pred = union(r.matches.map((m) => [m.query_start, m.query_end]));
           const tr = union(q.truth.map((x) => [x.start, x.end]));
           const o = overlap(pred, tr);
-          ovl += o; predLen += len(pred); trueLen += len(tr);
-          if (len(pred)) { macroP += o / len(pred); macroPn++; }
+          ovl += o;
+          predLen += len(pred);
+          trueLen += len(tr);
+          if (len(pred)) {
+            macroP += o / len(pred);
+            macroPn++;
+          }
           if (len(tr)) macroR += o / len(tr);
           const truthDocs = new Set(q.truth.map((x) => x.doc));
           if (kind === 'exact') wrongDoc += r.matches.filter((m) => !truthDocs.has(m.document_id)).length;
           let all = true;
           for (const x of q.truth) {
             units++;
-            const hit = r.matches.some((m) => m.query_end > x.start && m.query_start < x.end && (kind === 'portrait' || m.document_id === x.doc));
+            const hit = r.matches.some(
+              (m) => m.query_end > x.start && m.query_start < x.end && (kind === 'portrait' || m.document_id === x.doc),
+            );
             if (hit) found++;
             if (x.words) {
               const bin = x.words < 20 ? '15-19' : x.words < 25 ? '20-24' : '25-30';
               (byWords[bin] ??= [0, 0])[0] += hit ? 1 : 0;
               byWords[bin][1]++;
+            } else {
+              all = false;
+              if (failures.length < 3) failures.push(q.query.slice(x.start, x.end).slice(0, 160));
             }
-            else { all = false; if (failures.length < 3) failures.push(q.query.slice(x.start, x.end).slice(0, 160)); }
           }
           if (all && q.truth.length) queriesAllFound++;
         }
         const row = {
-          bucket: b.name, group: b.group, kind, setting: st.name,
-          min_tokens: kind === 'exact' ? st.minTokens : undefined, alpha: kind === 'portrait' ? st.alpha : undefined,
+          bucket: b.name,
+          group: b.group,
+          kind,
+          setting: st.name,
+          min_tokens: kind === 'exact' ? st.minTokens : undefined,
+          alpha: kind === 'portrait' ? st.alpha : undefined,
           queries: b.queries.length,
-          ms_p50: round(quantile(times, 0.5), 3), ms_p95: round(quantile(times, 0.95), 3),
+          ms_p50: round(quantile(times, 0.5), 3),
+          ms_p95: round(quantile(times, 0.95), 3),
         };
         if (b.negative) {
           Object.assign(row, {
-            false_match_rate: round(anyMatch / b.queries.length, 5), queries_with_false_match: anyMatch, false_matches: matchesN,
+            false_match_rate: round(anyMatch / b.queries.length, 5),
+            queries_with_false_match: anyMatch,
+            false_matches: matchesN,
             membership_rate: kind === 'portrait' ? round(significant / b.queries.length, 5) : undefined,
             query_words: b.queries.reduce((t, q) => t + q.tokens, 0),
           });
-          if (anyMatch) row.examples = b.queries.filter((q) => engine.search(q.query, opts).matches.length).slice(0, 3).map((q) => {
-            const m = engine.search(q.query, opts).matches[0];
-            return { source: q.source, match: q.query.slice(m.query_start, m.query_end).slice(0, 200), document_id: m.document_id, tokens: m.tokens };
-          });
+          if (anyMatch)
+            row.examples = b.queries
+              .filter((q) => engine.search(q.query, opts).matches.length)
+              .slice(0, 3)
+              .map((q) => {
+                const m = engine.search(q.query, opts).matches[0];
+                return {
+                  source: q.source,
+                  match: q.query.slice(m.query_start, m.query_end).slice(0, 200),
+                  document_id: m.document_id,
+                  tokens: m.tokens,
+                };
+              });
         } else {
           Object.assign(row, {
             units: b.per === 'quote' ? `${units} quotes` : undefined,
-            doc_recall: round(found / units), target: b.target, meets_target: b.target == null ? undefined : found / units >= b.target,
+            doc_recall: round(found / units),
+            target: b.target,
+            meets_target: b.target == null ? undefined : found / units >= b.target,
             queries_all_found: b.per === 'quote' ? round(queriesAllFound / b.queries.length) : undefined,
-            recall_by_quote_words: b.per === 'quote' ? Object.fromEntries(Object.entries(byWords).sort().map(([k, [f, n]]) => [k, round(f / n)])) : undefined,
+            recall_by_quote_words:
+              b.per === 'quote'
+                ? Object.fromEntries(
+                    Object.entries(byWords)
+                      .sort()
+                      .map(([k, [f, n]]) => [k, round(f / n)]),
+                  )
+                : undefined,
             any_match_rate: round(anyMatch / b.queries.length),
             membership_rate: kind === 'portrait' ? round(significant / b.queries.length) : undefined,
-            span_precision: round(predLen ? ovl / predLen : null), span_recall: round(ovl / trueLen),
-            span_precision_macro: round(macroPn ? macroP / macroPn : null), span_recall_macro: round(macroR / b.queries.length),
+            span_precision: round(predLen ? ovl / predLen : null),
+            span_recall: round(ovl / trueLen),
+            span_precision_macro: round(macroPn ? macroP / macroPn : null),
+            span_recall_macro: round(macroR / b.queries.length),
             wrong_doc_matches: kind === 'exact' ? wrongDoc : undefined,
             missed_examples: failures,
           });
@@ -457,19 +597,37 @@ export async function run({ log = console.log, createEngine } = {}) {
   }
   return {
     what: 'retrieval evaluation of engine.search on the dev data (bench/eval-retrieval.mjs)',
-    seed: SEED, queries_per_bucket: Q, negatives_per_length: NEG, settings: SETTINGS,
-    datasets: { exact: exactStats, portrait: engine.datasets().find((d) => d.id === 'dev-portrait'), build_ms: { exact: round(tExact, 0), portrait: round(tPortrait, 0) } },
-    split: {
-      indexed: indexed.map((d) => d.id), held_out: heldOut.map((d) => d.id), editions: editions.map((e) => e.id),
-      indexed_words: indexed.reduce((t, d) => t + d.tok.starts.length, 0), held_out_words: heldOut.reduce((t, d) => t + d.tok.starts.length, 0),
+    seed: SEED,
+    queries_per_bucket: Q,
+    negatives_per_length: NEG,
+    settings: SETTINGS,
+    datasets: {
+      exact: exactStats,
+      portrait: engine.datasets().find((d) => d.id === 'dev-portrait'),
+      build_ms: { exact: round(tExact, 0), portrait: round(tPortrait, 0) },
     },
-    negatives_filter: { rule: 'no word 8-gram (normalised) shared with any indexed document', candidates: tried, rejected },
+    split: {
+      indexed: indexed.map((d) => d.id),
+      held_out: heldOut.map((d) => d.id),
+      editions: editions.map((e) => e.id),
+      indexed_words: indexed.reduce((t, d) => t + d.tok.starts.length, 0),
+      held_out_words: heldOut.reduce((t, d) => t + d.tok.starts.length, 0),
+    },
+    negatives_filter: {
+      rule: 'no word 8-gram (normalised) shared with any indexed document',
+      candidates: tried,
+      rejected,
+    },
     measures: {
-      doc_recall: 'exact: a match overlapping the inserted span with the right document id; portrait: any match overlapping it (mosaics: per quote)',
-      span_precision: 'characters of the union of reported query spans inside the true spans / characters reported (micro over the bucket; _macro = mean over queries with a match)',
-      span_recall: 'characters of the true spans covered by reported query spans / true characters (micro; _macro = mean over queries)',
+      doc_recall:
+        'exact: a match overlapping the inserted span with the right document id; portrait: any match overlapping it (mosaics: per quote)',
+      span_precision:
+        'characters of the union of reported query spans inside the true spans / characters reported (micro over the bucket; _macro = mean over queries with a match)',
+      span_recall:
+        'characters of the true spans covered by reported query spans / true characters (micro; _macro = mean over queries)',
       false_match_rate: 'share of negative queries with any match',
-      membership_rate: 'portrait: share of queries whose coverage.membership.p_value < 1e-3 (more hits than the filter\'s chance rate gives; a statement about the whole query, not a passage)',
+      membership_rate:
+        "portrait: share of queries whose coverage.membership.p_value < 1e-3 (more hits than the filter's chance rate gives; a statement about the whole query, not a passage)",
       ms: 'engine.search time per query, one dataset',
     },
     results,
@@ -479,11 +637,30 @@ export async function run({ log = console.log, createEngine } = {}) {
 
 export function printTable(report, log = console.log) {
   const pad = (s, n) => String(s ?? '').padEnd(n);
-  log(`\n${pad('bucket', 40)}${pad('kind', 9)}${pad('set', 8)}${pad('n', 6)}${pad('docR', 7)}${pad('spanP', 7)}${pad('spanR', 7)}${pad('FP', 9)}${pad('p50ms', 7)}${pad('p95ms', 7)}target`);
+  log(
+    `\n${pad('bucket', 40)}${pad('kind', 9)}${pad('set', 8)}${pad('n', 6)}${pad('docR', 7)}${pad('spanP', 7)}${pad('spanR', 7)}${pad('FP', 9)}${pad('p50ms', 7)}${pad('p95ms', 7)}target`,
+  );
   for (const r of report.results) {
-    log(pad(r.bucket, 40) + pad(r.kind, 9) + pad(r.setting, 8) + pad(r.queries, 6) + pad(r.doc_recall ?? '', 7) + pad(r.span_precision ?? '', 7) + pad(r.span_recall ?? '', 7)
-      + pad(r.false_match_rate !== undefined ? `${r.queries_with_false_match}/${r.queries}` : r.wrong_doc_matches !== undefined ? `wd ${r.wrong_doc_matches}` : '', 9)
-      + pad(r.ms_p50, 7) + pad(r.ms_p95, 7) + (r.target ? (r.meets_target ? `≥${r.target} ok` : `≥${r.target} MISS`) : ''));
+    log(
+      pad(r.bucket, 40) +
+        pad(r.kind, 9) +
+        pad(r.setting, 8) +
+        pad(r.queries, 6) +
+        pad(r.doc_recall ?? '', 7) +
+        pad(r.span_precision ?? '', 7) +
+        pad(r.span_recall ?? '', 7) +
+        pad(
+          r.false_match_rate !== undefined
+            ? `${r.queries_with_false_match}/${r.queries}`
+            : r.wrong_doc_matches !== undefined
+              ? `wd ${r.wrong_doc_matches}`
+              : '',
+          9,
+        ) +
+        pad(r.ms_p50, 7) +
+        pad(r.ms_p95, 7) +
+        (r.target ? (r.meets_target ? `≥${r.target} ok` : `≥${r.target} MISS`) : ''),
+    );
   }
 }
 

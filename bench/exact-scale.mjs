@@ -30,9 +30,18 @@ const dist = arg('dist', null);
 const { createEngine } = await import(dist ? pathToFileURL(join(resolve(dist), 'index.js')).href : '../dist/index.js');
 const MB = 1e6;
 
-const gc = () => { globalThis.gc?.(); globalThis.gc?.(); };
+const gc = () => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+};
 const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
-const resetPeak = () => { try { writeFileSync('/proc/self/clear_refs', '5'); } catch { /* not Linux */ } };
+const resetPeak = () => {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    /* not Linux */
+  }
+};
 
 const en = english(10_000_000);
 const log = process.argv.includes('--json') ? () => undefined : console.log;
@@ -56,31 +65,53 @@ if (process.argv.includes('--held')) {
     e.search('the first search sorts the index');
     const sortMs = performance.now() - t1;
     const mbs = stats.bytes / MB;
-    runs.push({ bytes: stats.bytes, fingerprints: stats.fingerprints, build_ms: buildMs, sort_ms: sortMs,
-      build_mb_per_s: mbs / (buildMs / 1000), build_and_sort_mb_per_s: mbs / ((buildMs + sortMs) / 1000) });
-    log(`run ${r + 1}: ${stats.fingerprints} fingerprints; build ${(buildMs / 1000).toFixed(1)} s = ` +
-      `${(mbs / (buildMs / 1000)).toFixed(1)} MB/s; with the first search's sort ${(sortMs / 1000).toFixed(1)} s: ` +
-      `${(mbs / ((buildMs + sortMs) / 1000)).toFixed(1)} MB/s`);
+    runs.push({
+      bytes: stats.bytes,
+      fingerprints: stats.fingerprints,
+      build_ms: buildMs,
+      sort_ms: sortMs,
+      build_mb_per_s: mbs / (buildMs / 1000),
+      build_and_sort_mb_per_s: mbs / ((buildMs + sortMs) / 1000),
+    });
+    log(
+      `run ${r + 1}: ${stats.fingerprints} fingerprints; build ${(buildMs / 1000).toFixed(1)} s = ` +
+        `${(mbs / (buildMs / 1000)).toFixed(1)} MB/s; with the first search's sort ${(sortMs / 1000).toFixed(1)} s: ` +
+        `${(mbs / ((buildMs + sortMs) / 1000)).toFixed(1)} MB/s`,
+    );
     e.removeDataset('held');
     gc();
   }
   held = null;
   const median = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[runs.length >> 1];
   const out = {
-    bench: 'exact-scale --held', date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, scale: SCALE,
-    method: 'documents made first and held in memory (an array of { id, text }); per run a fresh engine, a warm-up ' +
+    bench: 'exact-scale --held',
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: cpus()[0]?.model,
+    scale: SCALE,
+    method:
+      'documents made first and held in memory (an array of { id, text }); per run a fresh engine, a warm-up ' +
       'build of 100 documents, then addDataset (keep_text: false) and the first search (the sort), timed apart',
-    runs, median_build_mb_per_s: median('build_mb_per_s'), median_build_and_sort_mb_per_s: median('build_and_sort_mb_per_s'),
+    runs,
+    median_build_mb_per_s: median('build_mb_per_s'),
+    median_build_and_sort_mb_per_s: median('build_and_sort_mb_per_s'),
   };
-  if (!process.argv.includes('--json')) writeFileSync(new URL(`./results/exact-scale-x${SCALE}-held.json`, import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  if (!process.argv.includes('--json'))
+    writeFileSync(
+      new URL(`./results/exact-scale-x${SCALE}-held.json`, import.meta.url),
+      JSON.stringify(out, null, 2) + '\n',
+    );
   else console.log(JSON.stringify(out));
   process.exit(0);
 }
 
 const engine = await createEngine();
-await engine.addDataset({ id: 'warm-up', keep_text: false }, (function* () {
-  for (let at = 0; at < 1_000_000; at += DOC) yield { id: `w${at}`, text: en.slice(at, at + DOC) };
-})());
+await engine.addDataset(
+  { id: 'warm-up', keep_text: false },
+  (function* () {
+    for (let at = 0; at < 1_000_000; at += DOC) yield { id: `w${at}`, text: en.slice(at, at + DOC) };
+  })(),
+);
 engine.search('warm up');
 engine.removeDataset('warm-up');
 gc();
@@ -97,15 +128,19 @@ const steady = process.memoryUsage();
 const stats = engine.datasets().find((d) => d.id === 'bench');
 const n = stats.fingerprints;
 const rssPerFp = (steady.rss - before.rss) / n;
-log(`scale ${SCALE}: ${stats.documents} docs, ${(stats.bytes / MB).toFixed(0)} MB, ${n} fingerprints; build ${(buildMs / 1000).toFixed(1)} s; ` +
-  `first search (sort) ${sortMs.toFixed(0)} ms = ${(sortMs * 1e6 / n).toFixed(1)} ns/key`);
-log(`RSS ${(before.rss / MB).toFixed(0)} → ${(steady.rss / MB).toFixed(0)} MB: ${rssPerFp.toFixed(1)} B/fingerprint; ` +
-  `index_bytes ${(stats.index_bytes / MB).toFixed(0)} MB = ${(stats.index_bytes / n).toFixed(1)} B/fingerprint (was ${(built.index_bytes / n).toFixed(1)} before the sort)`);
+log(
+  `scale ${SCALE}: ${stats.documents} docs, ${(stats.bytes / MB).toFixed(0)} MB, ${n} fingerprints; build ${(buildMs / 1000).toFixed(1)} s; ` +
+    `first search (sort) ${sortMs.toFixed(0)} ms = ${((sortMs * 1e6) / n).toFixed(1)} ns/key`,
+);
+log(
+  `RSS ${(before.rss / MB).toFixed(0)} → ${(steady.rss / MB).toFixed(0)} MB: ${rssPerFp.toFixed(1)} B/fingerprint; ` +
+    `index_bytes ${(stats.index_bytes / MB).toFixed(0)} MB = ${(stats.index_bytes / n).toFixed(1)} B/fingerprint (was ${(built.index_bytes / n).toFixed(1)} before the sort)`,
+);
 
 // 10k words of shuffled corpus words: no passage of the index, nothing to align
 const words = en.slice(0, 2_000_000).split(/\s+/);
 let seed = 12345;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const query = Array.from({ length: 10_000 }, () => words[Math.floor(rnd() * words.length)]).join(' ');
 const request = { content: query, content_type: 'text', metadata: { jurisdiction: 'US', work_type: 'article' } };
 const found = engine.search(query);
@@ -117,11 +152,17 @@ const timed = async (name, fn) => {
   const l = b.tasks[0].result.latency;
   return { p50: l.p50, p99: l.p99, min: l.min };
 };
-const search = await timed('search', () => { engine.search(query); });
-const analyze = await timed('analyze', async () => { await engine.analyze(request); });
-log(`10k-word query, no reuse (${found.query_tokens} tokens, ${found.matches.length} matches, ${analyzed.attribution_sources.length} ` +
-  `attribution sources): search p50 ${search.p50.toFixed(2)} ms (min ${search.min.toFixed(2)}), analyze p50 ${analyze.p50.toFixed(2)} ms ` +
-  `(min ${analyze.min.toFixed(2)}, p99 ${analyze.p99.toFixed(2)})`);
+const search = await timed('search', () => {
+  engine.search(query);
+});
+const analyze = await timed('analyze', async () => {
+  await engine.analyze(request);
+});
+log(
+  `10k-word query, no reuse (${found.query_tokens} tokens, ${found.matches.length} matches, ${analyzed.attribution_sources.length} ` +
+    `attribution sources): search p50 ${search.p50.toFixed(2)} ms (min ${search.min.toFixed(2)}), analyze p50 ${analyze.p50.toFixed(2)} ms ` +
+    `(min ${analyze.min.toFixed(2)}, p99 ${analyze.p99.toFixed(2)})`,
+);
 
 gc();
 const exportSteady = process.memoryUsage().rss;
@@ -131,11 +172,22 @@ const t2 = performance.now();
 const stream = engine.exportDatasetStream('bench');
 const fd = openSync(file, 'w');
 const buffer = new Uint8Array(1 << 20);
-let fill = 0, at = 0;
-const flush = () => { writeSync(fd, buffer, 0, fill, at); at += fill; fill = 0; };
+let fill = 0,
+  at = 0;
+const flush = () => {
+  writeSync(fd, buffer, 0, fill, at);
+  at += fill;
+  fill = 0;
+};
 for (const piece of stream.pieces()) {
   if (fill + piece.length > buffer.length) flush();
-  if (piece.length >= buffer.length) { writeSync(fd, piece, 0, piece.length, at); at += piece.length; } else { buffer.set(piece, fill); fill += piece.length; }
+  if (piece.length >= buffer.length) {
+    writeSync(fd, piece, 0, piece.length, at);
+    at += piece.length;
+  } else {
+    buffer.set(piece, fill);
+    fill += piece.length;
+  }
 }
 flush();
 const patch = stream.patch();
@@ -145,21 +197,43 @@ const exportMs = performance.now() - t2;
 const exportPeak = peakRss();
 const chromium = process.argv.includes('--chromium') ? await inChromium(file, request) : null;
 rmSync(file, { force: true });
-log(`export (streamed, to a file): ${(stream.length / MB).toFixed(0)} MB in ${(exportMs / 1000).toFixed(2)} s = ` +
-  `${(exportMs * 1e6 / stream.length).toFixed(1)} ns/byte; peak RSS ${(exportPeak / MB).toFixed(0)} MB = ${(exportPeak / exportSteady).toFixed(2)}× steady`);
+log(
+  `export (streamed, to a file): ${(stream.length / MB).toFixed(0)} MB in ${(exportMs / 1000).toFixed(2)} s = ` +
+    `${((exportMs * 1e6) / stream.length).toFixed(1)} ns/byte; peak RSS ${(exportPeak / MB).toFixed(0)} MB = ${(exportPeak / exportSteady).toFixed(2)}× steady`,
+);
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 const out = {
-  bench: 'exact-scale', date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, scale: SCALE, build: dist ? 'given' : 'this',
-  documents: stats.documents, corpus_bytes: stats.bytes, fingerprints: n, build_ms: buildMs,
-  sort_ms: sortMs, sort_ns_per_key: sortMs * 1e6 / n,
-  rss_before: before.rss, rss_steady: steady.rss, rss_per_fingerprint: rssPerFp,
-  index_bytes: stats.index_bytes, index_bytes_per_fingerprint: stats.index_bytes / n,
-  heap_used_delta: steady.heapUsed - before.heapUsed, array_buffers_delta: steady.arrayBuffers - before.arrayBuffers,
-  query_tokens: found.query_tokens, matches: found.matches.length, attribution_sources: analyzed.attribution_sources.length,
-  search_ms: search, analyze_ms: analyze,
-  export_bytes: stream.length, export_ms: exportMs, export_ns_per_byte: exportMs * 1e6 / stream.length,
-  export_steady_rss: exportSteady, export_peak_rss: exportPeak, export_peak_over_steady: exportPeak / exportSteady,
+  bench: 'exact-scale',
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: cpus()[0]?.model,
+  scale: SCALE,
+  build: dist ? 'given' : 'this',
+  documents: stats.documents,
+  corpus_bytes: stats.bytes,
+  fingerprints: n,
+  build_ms: buildMs,
+  sort_ms: sortMs,
+  sort_ns_per_key: (sortMs * 1e6) / n,
+  rss_before: before.rss,
+  rss_steady: steady.rss,
+  rss_per_fingerprint: rssPerFp,
+  index_bytes: stats.index_bytes,
+  index_bytes_per_fingerprint: stats.index_bytes / n,
+  heap_used_delta: steady.heapUsed - before.heapUsed,
+  array_buffers_delta: steady.arrayBuffers - before.arrayBuffers,
+  query_tokens: found.query_tokens,
+  matches: found.matches.length,
+  attribution_sources: analyzed.attribution_sources.length,
+  search_ms: search,
+  analyze_ms: analyze,
+  export_bytes: stream.length,
+  export_ms: exportMs,
+  export_ns_per_byte: (exportMs * 1e6) / stream.length,
+  export_steady_rss: exportSteady,
+  export_peak_rss: exportPeak,
+  export_peak_over_steady: exportPeak / exportSteady,
   ...(chromium ? { chromium: { ...chromium, analyze_p50_over_node: chromium.analyze_ms.p50 / analyze.p50 } } : {}),
 };
 const resultFile = new URL(`./results/exact-scale-x${SCALE}.json`, import.meta.url);
@@ -214,19 +288,23 @@ async function inChromium(file, request) {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-    else if (path === '/request') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request));
+    else if (path === '/request')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request));
     else if (path === '/snapshot') {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': statSync(file).size });
       createReadStream(file).pipe(res);
     } else if (/^\/dist\/[\w.-]+\.js$/.test(path)) {
       res.writeHead(200, { 'content-type': 'text/javascript' });
-      createReadStream(new URL(`.${path}`, root)).on('error', () => res.end()).pipe(res);
+      createReadStream(new URL(`.${path}`, root))
+        .on('error', () => res.end())
+        .pipe(res);
     } else res.writeHead(404).end();
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const userDataDir = mkdtempSync(join(tmpdir(), 'tp-exact-scale-chromium-'));
   const context = await pw.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   try {
@@ -235,8 +313,10 @@ async function inChromium(file, request) {
     await tab.waitForFunction(() => window.__result !== undefined, null, { timeout: 600_000 });
     const result = await tab.evaluate(() => window.__result);
     if (result.error) throw new Error(`chromium: ${result.error}`);
-    log(`Chromium (${result.user_agent.match(/Chrome\/[\d.]+/)?.[0]}): import ${(result.import_ms / 1000).toFixed(1)} s, ` +
-      `analyze p50 ${result.analyze_ms.p50.toFixed(2)} ms (min ${result.analyze_ms.min.toFixed(2)}, p99 ${result.analyze_ms.p99.toFixed(2)})`);
+    log(
+      `Chromium (${result.user_agent.match(/Chrome\/[\d.]+/)?.[0]}): import ${(result.import_ms / 1000).toFixed(1)} s, ` +
+        `analyze p50 ${result.analyze_ms.p50.toFixed(2)} ms (min ${result.analyze_ms.min.toFixed(2)}, p99 ${result.analyze_ms.p99.toFixed(2)})`,
+    );
     return result;
   } finally {
     await context.close();

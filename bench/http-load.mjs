@@ -17,9 +17,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker, isMainThread, parentPort, } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 
-const DIST = process.env.TRAINPRINT_DIST ? pathToFileURL(`${process.env.TRAINPRINT_DIST.replace(/\/+$/, '')}/`) : new URL('../dist/', import.meta.url);
+const DIST = process.env.TRAINPRINT_DIST
+  ? pathToFileURL(`${process.env.TRAINPRINT_DIST.replace(/\/+$/, '')}/`)
+  : new URL('../dist/', import.meta.url);
 const load = (entry) => import(new URL(entry, DIST).href);
 
 if (!isMainThread) {
@@ -63,7 +65,16 @@ async function main() {
   const licences = createRequire(import.meta.url)('spdx-license-list/full');
   const prose = english(2_000_000);
   const rnd = prng(20_260_501);
-  const LICENCE_IDS = ['MIT', 'Apache-2.0', 'BSD-3-Clause', 'GPL-3.0-only', 'MPL-2.0', 'ISC', 'LGPL-2.1-only', 'Unlicense'];
+  const LICENCE_IDS = [
+    'MIT',
+    'Apache-2.0',
+    'BSD-3-Clause',
+    'GPL-3.0-only',
+    'MPL-2.0',
+    'ISC',
+    'LGPL-2.1-only',
+    'Unlicense',
+  ];
   const bodies = [];
   for (let i = 0; i < 64; i++) {
     const size = 2048 + Math.floor(rnd() * 4096);
@@ -73,7 +84,14 @@ async function main() {
       const id = LICENCE_IDS[i % LICENCE_IDS.length];
       const lic = licences[id].licenseText;
       const quote = lic.slice(0, Math.min(lic.length, 1500 + Math.floor(rnd() * 1500)));
-      bodies.push({ matching: true, json: JSON.stringify({ content: `# project-${i}\n\n${text.slice(0, size / 2)}\n\n## License\n\n${quote}\n`, content_type: 'markdown', metadata: { work_type: 'code', jurisdiction: 'US' } }) });
+      bodies.push({
+        matching: true,
+        json: JSON.stringify({
+          content: `# project-${i}\n\n${text.slice(0, size / 2)}\n\n## License\n\n${quote}\n`,
+          content_type: 'markdown',
+          metadata: { work_type: 'code', jurisdiction: 'US' },
+        }),
+      });
     } else {
       bodies.push({ matching: false, json: JSON.stringify({ content: text, content_type: 'text' }) });
     }
@@ -87,15 +105,22 @@ async function main() {
     worker.once('error', reject);
   });
   const { url, key } = ready;
-  console.log(`server ${url} (worker thread), starter dataset: ${ready.documents} licences; ${bodies.length} bodies of ${Math.min(...bytes)}–${Math.max(...bytes)} bytes`);
+  console.log(
+    `server ${url} (worker thread), starter dataset: ${ready.documents} licences; ${bodies.length} bodies of ${Math.min(...bytes)}–${Math.max(...bytes)} bytes`,
+  );
 
   let sink = 0;
   let matched = 0;
   const analyze = async (i) => {
     const b = bodies[i % bodies.length];
-    const res = await fetch(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: b.json });
+    const res = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: b.json,
+    });
     const json = await res.json();
-    if (res.status !== 200 || json.success !== true) throw new Error(`analyze: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+    if (res.status !== 200 || json.success !== true)
+      throw new Error(`analyze: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
     if (b.matching && json.potential_matches > 0) matched++;
     sink += json.tokens;
   };
@@ -112,7 +137,9 @@ async function main() {
   matched = 0;
   const httpAnalyze = await pool(REQUESTS, CONCURRENCY, analyze);
   const matchedInRun = matched;
-  const matchingSent = Array.from({ length: REQUESTS }, (_, i) => bodies[i % bodies.length].matching).filter(Boolean).length;
+  const matchingSent = Array.from({ length: REQUESTS }, (_, i) => bodies[i % bodies.length].matching).filter(
+    Boolean,
+  ).length;
   const httpStatus = await pool(STATUS_REQUESTS, CONCURRENCY, status);
   const httpSerial = await pool(SERIAL_REQUESTS, 1, analyze); // one client: latency without queueing
   report(`POST /api/v1/attribution/analyze ×${CONCURRENCY}`, httpAnalyze);
@@ -139,21 +166,48 @@ async function main() {
   const task = bench.tasks[0];
   if (task.result.state !== 'completed') throw new Error(`engine.analyze: ${task.result.state}`);
   const lat = task.result.latency;
-  const direct = { requests: lat.samplesCount, seconds: round((lat.samplesCount * lat.mean) / 1000, 3), rps: round(1000 / lat.mean, 1), p50_ms: round(lat.p50, 3), p99_ms: round(lat.p99, 3), max_ms: round(lat.max, 3), errors: 0 };
+  const direct = {
+    requests: lat.samplesCount,
+    seconds: round((lat.samplesCount * lat.mean) / 1000, 3),
+    rps: round(1000 / lat.mean, 1),
+    p50_ms: round(lat.p50, 3),
+    p99_ms: round(lat.p99, 3),
+    max_ms: round(lat.max, 3),
+    errors: 0,
+  };
   report('engine.analyze (in-process)', direct);
   engine.dispose();
 
-  if (matchedInRun < matchingSent * 0.9) throw new Error(`only ${matchedInRun} of ${matchingSent} licence-quoting bodies matched the starter dataset`);
+  if (matchedInRun < matchingSent * 0.9)
+    throw new Error(`only ${matchedInRun} of ${matchingSent} licence-quoting bodies matched the starter dataset`);
   const out = {
     date: new Date().toISOString(),
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
     dist: DIST.href.startsWith(new URL('../dist/', import.meta.url).href) ? '../dist' : DIST.pathname,
-    method: `${CONCURRENCY} concurrent keep-alive fetch clients (main thread) against serve() in a worker thread on 127.0.0.1; `
-      + `fixed request counts after a 64-request warm-up; latency = request sent → JSON body parsed; baseline engine.analyze with tinybench (sequential, same bodies, same starter dataset)`,
-    config: { concurrency: CONCURRENCY, analyze_requests: REQUESTS, status_requests: STATUS_REQUESTS, serial_requests: SERIAL_REQUESTS, bodies: bodies.length, body_bytes: { min: Math.min(...bytes), max: Math.max(...bytes), mean: Math.round(bytes.reduce((a, b) => a + b, 0) / bytes.length) }, matching_share: round(bodies.filter((b) => b.matching).length / bodies.length, 3) },
-    results: { http_analyze: httpAnalyze, http_status: httpStatus, http_analyze_one_client: httpSerial, direct_analyze: direct },
+    method:
+      `${CONCURRENCY} concurrent keep-alive fetch clients (main thread) against serve() in a worker thread on 127.0.0.1; ` +
+      `fixed request counts after a 64-request warm-up; latency = request sent → JSON body parsed; baseline engine.analyze with tinybench (sequential, same bodies, same starter dataset)`,
+    config: {
+      concurrency: CONCURRENCY,
+      analyze_requests: REQUESTS,
+      status_requests: STATUS_REQUESTS,
+      serial_requests: SERIAL_REQUESTS,
+      bodies: bodies.length,
+      body_bytes: {
+        min: Math.min(...bytes),
+        max: Math.max(...bytes),
+        mean: Math.round(bytes.reduce((a, b) => a + b, 0) / bytes.length),
+      },
+      matching_share: round(bodies.filter((b) => b.matching).length / bodies.length, 3),
+    },
+    results: {
+      http_analyze: httpAnalyze,
+      http_status: httpStatus,
+      http_analyze_one_client: httpSerial,
+      direct_analyze: direct,
+    },
     ratios: {
       http_analyze_rps_vs_direct: round(httpAnalyze.rps / direct.rps, 3),
       http_analyze_one_client_p50_vs_direct_p50: round(httpSerial.p50_ms / direct.p50_ms, 2),
@@ -175,31 +229,45 @@ async function main() {
 /** `total` calls of `fn(i)` by `concurrency` clients; throughput and latency percentiles. */
 async function pool(total, concurrency, fn) {
   const lat = [];
-  let next = 0, errors = 0;
+  let next = 0,
+    errors = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      const t = performance.now();
-      try {
-        await fn(i);
-      } catch (e) {
-        errors++;
-        if (errors === 1) console.error(e);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= total) return;
+        const t = performance.now();
+        try {
+          await fn(i);
+        } catch (e) {
+          errors++;
+          if (errors === 1) console.error(e);
+        }
+        lat.push(performance.now() - t);
       }
-      lat.push(performance.now() - t);
-    }
-  }));
+    }),
+  );
   const seconds = (performance.now() - start) / 1000;
   lat.sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
   if (errors > 0) throw new Error(`${errors} of ${total} requests failed`);
-  return { requests: total, seconds: round(seconds, 3), rps: round(total / seconds, 1), p50_ms: round(q(0.5), 3), p90_ms: round(q(0.9), 3), p99_ms: round(q(0.99), 3), max_ms: round(lat[lat.length - 1], 3), errors };
+  return {
+    requests: total,
+    seconds: round(seconds, 3),
+    rps: round(total / seconds, 1),
+    p50_ms: round(q(0.5), 3),
+    p90_ms: round(q(0.9), 3),
+    p99_ms: round(q(0.99), 3),
+    max_ms: round(lat[lat.length - 1], 3),
+    errors,
+  };
 }
 
 function report(name, r) {
-  console.log(`${name.padEnd(36)} ${String(r.requests).padStart(5)} req  ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50_ms.toFixed(2).padStart(7)} ms  p99 ${r.p99_ms.toFixed(2).padStart(7)} ms`);
+  console.log(
+    `${name.padEnd(36)} ${String(r.requests).padStart(5)} req  ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50_ms.toFixed(2).padStart(7)} ms  p99 ${r.p99_ms.toFixed(2).padStart(7)} ms`,
+  );
 }
 
 function round(x, d) {

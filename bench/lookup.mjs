@@ -30,12 +30,19 @@ function scaledBits(n) {
 }
 
 async function instance(file) {
-  const { instance } = await WebAssembly.instantiate(readFileSync(file), { env: { abort: () => { throw new Error('abort'); } } });
+  const { instance } = await WebAssembly.instantiate(readFileSync(file), {
+    env: {
+      abort: () => {
+        throw new Error('abort');
+      },
+    },
+  });
   return instance.exports;
 }
 
 // splitmix64 on two u32 lanes, enough for uniform test keys
-let s0 = 0x9e3779b9, s1 = 0x7f4a7c15;
+let s0 = 0x9e3779b9,
+  s1 = 0x7f4a7c15;
 function next32() {
   s0 = (s0 + 0x6d2b79f5) | 0;
   let t = Math.imul(s0 ^ (s0 >>> 15), 1 | s0);
@@ -47,9 +54,10 @@ function next32() {
 /** n sorted keys: random gaps averaging 2^64 / n (as the C reference of the peer benchmark builds them). */
 function fillSorted(u32, n) {
   const gap = 2 ** 64 / n;
-  let hi = 0, lo = 0;
+  let hi = 0,
+    lo = 0;
   for (let i = 0; i < n; i++) {
-    const step = Math.floor(next32() / 2 ** 32 * 2 * gap * 0.98) + 1;
+    const step = Math.floor((next32() / 2 ** 32) * 2 * gap * 0.98) + 1;
     lo += step % 2 ** 32;
     hi += Math.floor(step / 2 ** 32) + (lo >= 2 ** 32 ? 1 : 0);
     lo %= 2 ** 32;
@@ -70,7 +78,9 @@ class Side {
     this.outPtr = this.qPtr + Q * 8;
     if (raw.reserve(this.outPtr + Q * 8 - base) === 0) throw new Error('out of memory');
   }
-  u32(ptr, n) { return new Uint32Array(this.raw.memory.buffer, ptr, n); }
+  u32(ptr, n) {
+    return new Uint32Array(this.raw.memory.buffer, ptr, n);
+  }
   build(keys32) {
     this.u32(this.keysPtr, N * 2).set(keys32);
     const t = performance.now();
@@ -88,7 +98,11 @@ class Side {
 const keys32 = new Uint32Array(N * 2);
 fillSorted(keys32, N);
 const sides = [
-  new Side(await instance(oldWasm ?? newWasm), OLD_BITS, `${oldWasm ? 'baseline core' : 'this core'}, 2^${OLD_BITS} slots`),
+  new Side(
+    await instance(oldWasm ?? newWasm),
+    OLD_BITS,
+    `${oldWasm ? 'baseline core' : 'this core'}, 2^${OLD_BITS} slots`,
+  ),
   new Side(await instance(newWasm), scaledBits(N), `this core, 2^${scaledBits(N)} slots`),
 ];
 for (const s of sides) s.build(keys32);
@@ -98,7 +112,7 @@ function batch(present) {
   const out = new Uint32Array(Q * 2);
   for (let j = 0; j < Q; j++) {
     if (j < present) {
-      const i = Math.floor(next32() / 2 ** 32 * N);
+      const i = Math.floor((next32() / 2 ** 32) * N);
       out[2 * j] = keys32[2 * i];
       out[2 * j + 1] = keys32[2 * i + 1];
     } else {
@@ -109,13 +123,22 @@ function batch(present) {
   return out;
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const results = {};
-for (const [kind, present, fresh] of [['mixed', Q / 2, true], ['absent', 0, true], ['repeat', Q / 2, false]]) {
+for (const [kind, present, fresh] of [
+  ['mixed', Q / 2, true],
+  ['absent', 0, true],
+  ['repeat', Q / 2, false],
+]) {
   const same = batch(present);
   const times = sides.map(() => []);
   const ratios = [];
-  for (let r = -2; r < REPS; r++) { // two warm-up rounds
+  for (let r = -2; r < REPS; r++) {
+    // two warm-up rounds
     const q = fresh ? batch(present) : same;
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
     const got = [];
@@ -127,19 +150,44 @@ for (const [kind, present, fresh] of [['mixed', Q / 2, true], ['absent', 0, true
     ratios.push(got[0].ms / got[1].ms);
   }
   results[kind] = sides.map((s, k) => ({
-    layout: s.label, bits: s.bits, keys_per_slot: N / 2 ** s.bits, prefix_bytes_per_key: ((2 ** s.bits + 1) * 4) / N,
-    ms_p50: median(times[k]), ms_min: Math.min(...times[k]), ms_max: Math.max(...times[k]), ns_per_query_p50: median(times[k]) * 1e6 / Q,
+    layout: s.label,
+    bits: s.bits,
+    keys_per_slot: N / 2 ** s.bits,
+    prefix_bytes_per_key: ((2 ** s.bits + 1) * 4) / N,
+    ms_p50: median(times[k]),
+    ms_min: Math.min(...times[k]),
+    ms_max: Math.max(...times[k]),
+    ns_per_query_p50: (median(times[k]) * 1e6) / Q,
   }));
   results[kind].push({ old_over_new_p50: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) });
   for (const x of results[kind].slice(0, 2)) {
-    console.log(`${kind.padEnd(6)} ${x.layout.padEnd(34)} ${x.ms_p50.toFixed(3)} ms p50 (${x.ms_min.toFixed(3)}–${x.ms_max.toFixed(3)}) ` +
-      `per ${Q} queries, ${x.keys_per_slot.toFixed(2)} keys/slot, prefix ${x.prefix_bytes_per_key.toFixed(2)} B/key`);
+    console.log(
+      `${kind.padEnd(6)} ${x.layout.padEnd(34)} ${x.ms_p50.toFixed(3)} ms p50 (${x.ms_min.toFixed(3)}–${x.ms_max.toFixed(3)}) ` +
+        `per ${Q} queries, ${x.keys_per_slot.toFixed(2)} keys/slot, prefix ${x.prefix_bytes_per_key.toFixed(2)} B/key`,
+    );
   }
   const r = results[kind][2];
-  console.log(`${kind.padEnd(6)} old / new: ${r.old_over_new_p50.toFixed(2)}× (pairs ${r.min.toFixed(2)}–${r.max.toFixed(2)})`);
+  console.log(
+    `${kind.padEnd(6)} old / new: ${r.old_over_new_p50.toFixed(2)}× (pairs ${r.min.toFixed(2)}–${r.max.toFixed(2)})`,
+  );
 }
 mkdirSync(new URL('./results/', here), { recursive: true });
-writeFileSync(new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}.json`, here), JSON.stringify({
-  bench: 'lookup', date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, keys: N, queries: Q, reps: REPS,
-  baseline_wasm: oldWasm ? 'given' : 'same binary', prefix_build_ms: sides.map((s) => s.prefixMs), ...results,
-}, null, 2) + '\n');
+writeFileSync(
+  new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}.json`, here),
+  JSON.stringify(
+    {
+      bench: 'lookup',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpus()[0]?.model,
+      keys: N,
+      queries: Q,
+      reps: REPS,
+      baseline_wasm: oldWasm ? 'given' : 'same binary',
+      prefix_build_ms: sides.map((s) => s.prefixMs),
+      ...results,
+    },
+    null,
+    2,
+  ) + '\n',
+);

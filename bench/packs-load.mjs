@@ -31,23 +31,37 @@ const packBytes = defaults.reduce((a, p) => a + p.bytes, 0);
 
 // ---------------------------------------------------------------- Node: a fresh process per run
 const lib = pathToFileURL(join(dist, 'index.js')).href;
-const nodeRun = (packs) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+const nodeRun = (packs) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
   const t0 = performance.now();
   const { createEngine } = await import(${JSON.stringify(lib)});
   const engine = await createEngine(${packs ? "{ packs: 'default' }" : ''});
   const ms = performance.now() - t0;
   console.log(JSON.stringify({ ms, datasets: engine.datasets().length, rss: process.memoryUsage().rss }));
-`], { encoding: 'utf8' }));
+`,
+      ],
+      { encoding: 'utf8' },
+    ),
+  );
 const node = { baseline: [], packs: [] };
 for (let i = 0; i < RUNS; i++) {
   node.baseline.push(nodeRun(false));
   node.packs.push(nodeRun(true));
 }
 const nodeReady = {
-  baseline_ms: median(node.baseline.map((r) => r.ms)), packs_ms: median(node.packs.map((r) => r.ms)),
+  baseline_ms: median(node.baseline.map((r) => r.ms)),
+  packs_ms: median(node.packs.map((r) => r.ms)),
 };
-console.log(`Node: ready ${nodeReady.baseline_ms.toFixed(0)} ms without packs, ` +
-  `${nodeReady.packs_ms.toFixed(0)} ms with the default packs (${(packBytes / 1e6).toFixed(1)} MB read)`);
+console.log(
+  `Node: ready ${nodeReady.baseline_ms.toFixed(0)} ms without packs, ` +
+    `${nodeReady.packs_ms.toFixed(0)} ms with the default packs (${(packBytes / 1e6).toFixed(1)} MB read)`,
+);
 
 // lookup cost: analyze p50 of 100-word passages with and without the packs, in this process
 const { createEngine } = await import(lib);
@@ -67,27 +81,39 @@ async function analyzeP50(engine, passages) {
 const plain = await createEngine();
 const withPacks = await createEngine({ packs: 'default' });
 const lookup = {};
-for (const [kind, book] of [['in_pack', 'austen-persuasion'], ['not_in_pack', 'shakespeare-caesar']]) {
+for (const [kind, book] of [
+  ['in_pack', 'austen-persuasion'],
+  ['not_in_pack', 'shakespeare-caesar'],
+]) {
   const passages = passagesOf(words(book));
   const [without, withThem] = [await analyzeP50(plain, passages), await analyzeP50(withPacks, passages)];
   lookup[kind] = {
-    book, baseline_p50_ms: round(without, 3), packs_p50_ms: round(withThem, 3), ratio: round(withThem / without, 2),
+    book,
+    baseline_p50_ms: round(without, 3),
+    packs_p50_ms: round(withThem, 3),
+    ratio: round(withThem / without, 2),
   };
-  console.log(`Node: analyze of a 100-word passage (${book}) p50 ${without.toFixed(2)} ms without packs, ` +
-    `${withThem.toFixed(2)} ms with them`);
+  console.log(
+    `Node: analyze of a 100-word passage (${book}) p50 ${without.toFixed(2)} ms without packs, ` +
+      `${withThem.toFixed(2)} ms with them`,
+  );
 }
 plain.dispose();
 withPacks.dispose();
 
 // ---------------------------------------------------------------- Chromium
 const { serveStatic } = await import(pathToFileURL(join(dist, 'node.js')).href);
-const mounts = [['/lib/', dist, serveStatic(dist)], ['/packs/', join(root, 'packs'), serveStatic(join(root, 'packs'))],
-  ['/web/', join(dist, 'web'), serveStatic(join(dist, 'web'))]];
+const mounts = [
+  ['/lib/', dist, serveStatic(dist)],
+  ['/packs/', join(root, 'packs'), serveStatic(join(root, 'packs'))],
+  ['/web/', join(dist, 'web'), serveStatic(join(dist, 'web'))],
+];
 /** Bytes served per run: the size of each file sent. */
 let served = 0;
 const PAGES = {
   '/engine.html': "const lib = await import('/lib/index.js'); await lib.createEngine();",
-  '/starter-module.html': "const [lib, s] = await Promise.all([import('/lib/index.js'), import('/lib/starter.js')]); " +
+  '/starter-module.html':
+    "const [lib, s] = await Promise.all([import('/lib/index.js'), import('/lib/starter.js')]); " +
     'await s.loadStarterDataset(await lib.createEngine());',
   '/packs.html': "const lib = await import('/lib/index.js'); await lib.createEngine({ packs: 'default' });",
 };
@@ -112,7 +138,8 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}`;
 const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'],
 });
 async function browserRun(path) {
@@ -131,16 +158,24 @@ async function browserRun(path) {
   return { ms, bytes: served, first_paint_ms: paint };
 }
 const chromiumRuns = {};
-for (const [name, path] of [['engine', '/engine.html'], ['starter_module_before', '/starter-module.html'],
-  ['packs', '/packs.html'], ['web_app', '/web/']]) {
+for (const [name, path] of [
+  ['engine', '/engine.html'],
+  ['starter_module_before', '/starter-module.html'],
+  ['packs', '/packs.html'],
+  ['web_app', '/web/'],
+]) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await browserRun(path));
   chromiumRuns[name] = {
-    ready_ms: median(runs.map((r) => r.ms)), bytes: runs[0].bytes,
-    first_paint_ms: median(runs.map((r) => r.first_paint_ms ?? NaN)), runs: runs.map((r) => round(r.ms)),
+    ready_ms: median(runs.map((r) => r.ms)),
+    bytes: runs[0].bytes,
+    first_paint_ms: median(runs.map((r) => r.first_paint_ms ?? NaN)),
+    runs: runs.map((r) => round(r.ms)),
   };
-  console.log(`Chromium ${name}: ready ${chromiumRuns[name].ready_ms.toFixed(0)} ms, ` +
-    `${(chromiumRuns[name].bytes / 1e6).toFixed(1)} MB transferred`);
+  console.log(
+    `Chromium ${name}: ready ${chromiumRuns[name].ready_ms.toFixed(0)} ms, ` +
+      `${(chromiumRuns[name].bytes / 1e6).toFixed(1)} MB transferred`,
+  );
 }
 await browser.close();
 server.close();
@@ -153,15 +188,23 @@ const result = {
   default_packs: defaults.map((p) => ({ id: p.id, bytes: p.bytes, ngrams: p.ngrams, documents: p.documents })),
   default_pack_bytes: packBytes,
   node_ready: {
-    baseline_ms: round(nodeReady.baseline_ms), packs_ms: round(nodeReady.packs_ms),
+    baseline_ms: round(nodeReady.baseline_ms),
+    packs_ms: round(nodeReady.packs_ms),
     ratio: round(nodeReady.packs_ms / nodeReady.baseline_ms, 2),
     packs_rss_mb: round(median(node.packs.map((r) => r.rss)) / 1e6),
   },
   node_analyze_100_words: lookup,
-  chromium: Object.fromEntries(Object.entries(chromiumRuns).map(([k, v]) => [k, {
-    ...v, ready_ms: round(v.ready_ms), first_paint_ms: round(v.first_paint_ms),
-    ratio_to_engine: round(v.ready_ms / b, 2),
-  }])),
+  chromium: Object.fromEntries(
+    Object.entries(chromiumRuns).map(([k, v]) => [
+      k,
+      {
+        ...v,
+        ready_ms: round(v.ready_ms),
+        first_paint_ms: round(v.first_paint_ms),
+        ratio_to_engine: round(v.ready_ms / b, 2),
+      },
+    ]),
+  ),
 };
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/packs-load.json'), `${JSON.stringify(result, null, 2)}\n`);

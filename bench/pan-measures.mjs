@@ -15,9 +15,14 @@ import { join } from 'node:path';
 
 /** r detects s (symmetric): overlap in the suspicious AND in the source document. */
 export function isOverlapping(r, s) {
-  return r.susp === s.susp && r.src === s.src &&
-    r.susp_off + r.susp_len > s.susp_off && r.susp_off < s.susp_off + s.susp_len &&
-    r.src_off + r.src_len > s.src_off && r.src_off < s.src_off + s.src_len;
+  return (
+    r.susp === s.susp &&
+    r.src === s.src &&
+    r.susp_off + r.susp_len > s.susp_off &&
+    r.susp_off < s.susp_off + s.susp_len &&
+    r.src_off + r.src_len > s.src_off &&
+    r.src_off < s.src_off + s.src_len
+  );
 }
 
 /** Characters of [off, off+len) covered by the union of intervals. */
@@ -25,11 +30,13 @@ function coveredChars(off, len, intervals) {
   if (len <= 0) return 0;
   const segs = [];
   for (const [o, l] of intervals) {
-    const a = Math.max(o, off), b = Math.min(o + l, off + len);
+    const a = Math.max(o, off),
+      b = Math.min(o + l, off + len);
     if (b > a) segs.push([a, b]);
   }
   segs.sort((x, y) => x[0] - y[0]);
-  let n = 0, end = -1;
+  let n = 0,
+    end = -1;
   for (const [a, b] of segs) {
     if (b <= end) continue;
     n += b - Math.max(a, end);
@@ -57,8 +64,16 @@ function recallSum(cases, dets) {
   for (const s of cases) {
     const ds = (dm.get(s.susp + '\u0000' + s.src) ?? []).filter((r) => isOverlapping(r, s));
     if (ds.length === 0) continue;
-    const a = coveredChars(s.susp_off, s.susp_len, ds.map((r) => [r.susp_off, r.susp_len]));
-    const b = coveredChars(s.src_off, s.src_len, ds.map((r) => [r.src_off, r.src_len]));
+    const a = coveredChars(
+      s.susp_off,
+      s.susp_len,
+      ds.map((r) => [r.susp_off, r.susp_len]),
+    );
+    const b = coveredChars(
+      s.src_off,
+      s.src_len,
+      ds.map((r) => [r.src_off, r.src_len]),
+    );
     sum += (a + b) / (s.susp_len + s.src_len);
   }
   return sum;
@@ -70,7 +85,10 @@ function dedupe(dets) {
   const out = [];
   for (const d of dets) {
     const k = `${d.susp}|${d.susp_off}|${d.susp_len}|${d.src}|${d.src_off}|${d.src_len}`;
-    if (!seen.has(k)) { seen.add(k); out.push(d); }
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(d);
+    }
   }
   return out;
 }
@@ -91,10 +109,14 @@ export function macroPrecision(cases, dets) {
 export function granularity(cases, dets) {
   if (dets.length === 0) return 1;
   const dm = byPair(dets);
-  let detected = 0, total = 0;
+  let detected = 0,
+    total = 0;
   for (const s of cases) {
     const n = (dm.get(s.susp + '\u0000' + s.src) ?? []).filter((r) => isOverlapping(r, s)).length;
-    if (n > 0) { detected++; total += n; }
+    if (n > 0) {
+      detected++;
+      total += n;
+    }
   }
   return detected === 0 ? 1 : total / detected;
 }
@@ -111,7 +133,14 @@ export function panMeasures(cases, detections) {
   const recall = macroRecall(cases, dets);
   const precision = macroPrecision(cases, dets);
   const gran = granularity(cases, dets);
-  return { plagdet: plagdetScore(precision, recall, gran), recall, precision, granularity: gran, cases: cases.length, detections: dets.length };
+  return {
+    plagdet: plagdetScore(precision, recall, gran),
+    recall,
+    precision,
+    granularity: gran,
+    cases: cases.length,
+    detections: dets.length,
+  };
 }
 
 /** Micro-averaged character recall/precision (reported beside the official macro numbers). */
@@ -119,12 +148,21 @@ export function microMeasures(cases, detections) {
   const dets = dedupe(detections);
   const part = (xs, ys) => {
     const ym = byPair(ys);
-    let hit = 0, all = 0;
+    let hit = 0,
+      all = 0;
     for (const s of xs) {
       all += s.susp_len + s.src_len;
       const ds = (ym.get(s.susp + '\u0000' + s.src) ?? []).filter((r) => isOverlapping(r, s));
-      hit += coveredChars(s.susp_off, s.susp_len, ds.map((r) => [r.susp_off, r.susp_len]));
-      hit += coveredChars(s.src_off, s.src_len, ds.map((r) => [r.src_off, r.src_len]));
+      hit += coveredChars(
+        s.susp_off,
+        s.susp_len,
+        ds.map((r) => [r.susp_off, r.susp_len]),
+      );
+      hit += coveredChars(
+        s.src_off,
+        s.src_len,
+        ds.map((r) => [r.src_off, r.src_len]),
+      );
     }
     return all === 0 ? 1 : hit / all;
   };
@@ -139,8 +177,12 @@ export function parseTruth(xml, susp) {
     for (const a of m[1].matchAll(/([\w:-]+)="([^"]*)"/g)) attrs[a[1]] = a[2];
     if (!attrs.name?.endsWith('plagiarism')) continue;
     out.push({
-      susp, susp_off: +attrs.this_offset, susp_len: +attrs.this_length,
-      src: attrs.source_reference, src_off: +attrs.source_offset, src_len: +attrs.source_length,
+      susp,
+      susp_off: +attrs.this_offset,
+      susp_len: +attrs.this_length,
+      src: attrs.source_reference,
+      src_off: +attrs.source_offset,
+      src_len: +attrs.source_length,
       obfuscation: attrs.obfuscation ?? attrs.type ?? '',
     });
   }
@@ -148,7 +190,10 @@ export function parseTruth(xml, susp) {
 }
 
 /** The sub-corpora of a PAN corpus folder: [{ name, pairs: [{ susp, src, suspText, srcText, cases }] }]. */
-export function loadCorpus(root, names = ['01-no-plagiarism', '02-no-obfuscation', '03-random-obfuscation', '04-translation-obfuscation']) {
+export function loadCorpus(
+  root,
+  names = ['01-no-plagiarism', '02-no-obfuscation', '03-random-obfuscation', '04-translation-obfuscation'],
+) {
   const cache = new Map();
   const read = (p) => {
     let t = cache.get(p);
@@ -175,14 +220,42 @@ export function loadCorpus(root, names = ['01-no-plagiarism', '02-no-obfuscation
 
 /** Detections of one pair from compare() spans, with a = suspicious and b = source. */
 export function spansToDetections(pair, spans) {
-  return spans.map((s) => ({ susp: pair.susp, susp_off: s.a_start, susp_len: s.a_end - s.a_start, src: pair.src, src_off: s.b_start, src_len: s.b_end - s.b_start }));
+  return spans.map((s) => ({
+    susp: pair.susp,
+    susp_off: s.a_start,
+    susp_len: s.a_end - s.a_start,
+    src: pair.src,
+    src_off: s.b_start,
+    src_len: s.b_end - s.b_start,
+  }));
 }
 
 /** The published anchors (pan-anchors.md) shown beside our numbers. */
 export const ANCHORS = {
-  note: 'Published numbers are on PAN 2013 test corpus 2 (official, TIRA) or the PAN 2013 training corpus; ours are on the dev split of the training corpus (no summary sub-corpus), so comparisons are approximate. Sources: Potthast et al., Overview of the 5th International Competition on Plagiarism Detection (CLEF 2013), and the participants\' notebooks (Sanchez-Perez, Sidorov & Gelbukh, CLEF 2014; Sanchez-Perez, Gelbukh & Sidorov, CLEF 2015).',
-  '02-no-obfuscation': { best_official_test2: { team: 'Baseline 2013', plagdet: 0.93404 }, sanchez_perez_2014_train: { plagdet: 0.89381, recall: 0.97823, precision: 0.8228, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.9812, recall: 0.9761, precision: 0.9933, granularity: 1.0048 } },
-  '03-random-obfuscation': { best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88417 }, sanchez_perez_2014_train: { plagdet: 0.88864, recall: 0.85819, precision: 0.92134, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.8847, recall: 0.8699, precision: 0.8999, granularity: 1.0 } },
-  '04-translation-obfuscation': { best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88659 }, sanchez_perez_2014_train: { plagdet: 0.88394, recall: 0.89026, precision: 0.8777, granularity: 1.0 }, sanchez_perez_2015_train: { plagdet: 0.8792, recall: 0.9128, precision: 0.8481, granularity: 1.0 } },
-  entire_corpus_01_05: { sanchez_perez_2014_test2_official: { plagdet: 0.87818, recall: 0.87904, precision: 0.88168, granularity: 1.00344 }, sanchez_perez_2015_test2: { plagdet: 0.901, recall: 0.8957, precision: 0.9125, granularity: 1.0046 }, baseline_train: { plagdet: 0.431573152404, recall: 0.35448277069, precision: 0.923521328132, granularity: 1.27693761815 } },
+  note: "Published numbers are on PAN 2013 test corpus 2 (official, TIRA) or the PAN 2013 training corpus; ours are on the dev split of the training corpus (no summary sub-corpus), so comparisons are approximate. Sources: Potthast et al., Overview of the 5th International Competition on Plagiarism Detection (CLEF 2013), and the participants' notebooks (Sanchez-Perez, Sidorov & Gelbukh, CLEF 2014; Sanchez-Perez, Gelbukh & Sidorov, CLEF 2015).",
+  '02-no-obfuscation': {
+    best_official_test2: { team: 'Baseline 2013', plagdet: 0.93404 },
+    sanchez_perez_2014_train: { plagdet: 0.89381, recall: 0.97823, precision: 0.8228, granularity: 1.0 },
+    sanchez_perez_2015_train: { plagdet: 0.9812, recall: 0.9761, precision: 0.9933, granularity: 1.0048 },
+  },
+  '03-random-obfuscation': {
+    best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88417 },
+    sanchez_perez_2014_train: { plagdet: 0.88864, recall: 0.85819, precision: 0.92134, granularity: 1.0 },
+    sanchez_perez_2015_train: { plagdet: 0.8847, recall: 0.8699, precision: 0.8999, granularity: 1.0 },
+  },
+  '04-translation-obfuscation': {
+    best_official_test2: { team: 'Sanchez-Perez 2014', plagdet: 0.88659 },
+    sanchez_perez_2014_train: { plagdet: 0.88394, recall: 0.89026, precision: 0.8777, granularity: 1.0 },
+    sanchez_perez_2015_train: { plagdet: 0.8792, recall: 0.9128, precision: 0.8481, granularity: 1.0 },
+  },
+  entire_corpus_01_05: {
+    sanchez_perez_2014_test2_official: { plagdet: 0.87818, recall: 0.87904, precision: 0.88168, granularity: 1.00344 },
+    sanchez_perez_2015_test2: { plagdet: 0.901, recall: 0.8957, precision: 0.9125, granularity: 1.0046 },
+    baseline_train: {
+      plagdet: 0.431573152404,
+      recall: 0.35448277069,
+      precision: 0.923521328132,
+      granularity: 1.27693761815,
+    },
+  },
 };

@@ -31,8 +31,12 @@ const arg = (name, fallback) => {
 const SCALE = arg('--scale', 135);
 const RUNS = arg('--runs', 7);
 const SETTINGS = {
-  shared_buffers: '1GB', work_mem: '64MB', maintenance_work_mem: '512MB', max_wal_size: '4GB',
-  checkpoint_timeout: '30min', synchronous_commit: 'off',
+  shared_buffers: '1GB',
+  work_mem: '64MB',
+  maintenance_work_mem: '512MB',
+  max_wal_size: '4GB',
+  checkpoint_timeout: '30min',
+  synchronous_commit: 'off',
 };
 
 const en = english(10_000_000);
@@ -43,13 +47,15 @@ const median = (xs) => {
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const round = (x, d = 3) => Number(x.toFixed(d));
 const summary = (xs) => ({
-  median: round(median(xs)), range: range(xs).map((x) => round(x)), runs: xs.map((x) => round(x)),
+  median: round(median(xs)),
+  range: range(xs).map((x) => round(x)),
+  runs: xs.map((x) => round(x)),
 });
 const mb = (b) => round(b / 1e6, 1);
 
 // ---------------------------------------------------------------- the query
 let seed = 12345;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const words = en.split(/\s+/).filter(Boolean);
 const parts = [];
 for (let k = 0; k < 100; k++) {
@@ -64,16 +70,23 @@ const out = { date: new Date().toISOString(), node: process.version, cpu: cpus()
 try {
   // ---------------------------------------------------------------- load into PostgreSQL (first: memory stays small)
   const pgds = await createPostgresDataset({ url: cluster.url, id: 'bench', keep_text: false, partitions: 16 });
-  let appendMs = 0, finishMs = 0, batches = 0;
+  let appendMs = 0,
+    finishMs = 0,
+    batches = 0;
   const calls = { lookup: 0, documents: 0 }; // ms spent in the two statements of searches (reset per phase)
   const clock = (what, p) => {
     const t = performance.now();
-    return p.finally(() => { calls[what] += performance.now() - t; });
+    return p.finally(() => {
+      calls[what] += performance.now() - t;
+    });
   };
   // the storage as the engine sees it, with its load calls and the two statements of a search timed
   const timed = {
-    id: pgds.id, label: pgds.label, info: () => pgds.info(),
-    lookup: (q) => clock('lookup', pgds.lookup(q)), documents: (r) => clock('documents', pgds.documents(r)),
+    id: pgds.id,
+    label: pgds.label,
+    info: () => pgds.info(),
+    lookup: (q) => clock('lookup', pgds.lookup(q)),
+    documents: (r) => clock('documents', pgds.documents(r)),
     append: async (b) => {
       const t = performance.now();
       await pgds.append(b);
@@ -93,10 +106,12 @@ try {
   const pgStats = await stored.addDataset({ id: 'bench' }, scaledDocuments(en, SCALE));
   const loadMs = performance.now() - t0;
   const perSecond = Math.round(pgStats.fingerprints / (appendMs / 1000));
-  console.log(`PostgreSQL: ${pgStats.documents} documents, ${pgStats.fingerprints} fingerprints in ` +
-    `${(loadMs / 1000).toFixed(0)} s (appends ${(appendMs / 1000).toFixed(0)} s in ${batches} batches = ` +
-    `${perSecond} rows/s; ` +
-    `indexes + ANALYZE ${(finishMs / 1000).toFixed(0)} s)`);
+  console.log(
+    `PostgreSQL: ${pgStats.documents} documents, ${pgStats.fingerprints} fingerprints in ` +
+      `${(loadMs / 1000).toFixed(0)} s (appends ${(appendMs / 1000).toFixed(0)} s in ${batches} batches = ` +
+      `${perSecond} rows/s; ` +
+      `indexes + ANALYZE ${(finishMs / 1000).toFixed(0)} s)`,
+  );
   const sizes = await sizesOf(pgds);
   console.log(`on disk: ${JSON.stringify(sizes)}`);
 
@@ -140,14 +155,20 @@ try {
     await pgds.lookup(lookup);
     l10.push(performance.now() - t);
   }
-  console.log(`query_10k: ${fp.shingles.hashes.length} shingles (${distinct.length} distinct, ${rows} postings), ` +
-    `${found.matches.length} matches; memory ${median(q10.memory).toFixed(1)} ms, ` +
-    `PostgreSQL ${median(q10.postgres).toFixed(1)} ms ` +
-    `(statement alone ${median(l10).toFixed(1)} ms)`);
+  console.log(
+    `query_10k: ${fp.shingles.hashes.length} shingles (${distinct.length} distinct, ${rows} postings), ` +
+      `${found.matches.length} matches; memory ${median(q10.memory).toFixed(1)} ms, ` +
+      `PostgreSQL ${median(q10.postgres).toFixed(1)} ms ` +
+      `(statement alone ${median(l10).toFixed(1)} ms)`,
+  );
 
   // ---------------------------------------------------------------- single_10k: one-shingle searches
   const wordsOnly = {
-    shingle: { unit: 'word', size: 1 }, minhash: false, simhash: false, workHash: false, winnow: false,
+    shingle: { unit: 'word', size: 1 },
+    minhash: false,
+    simhash: false,
+    workHash: false,
+    winnow: false,
   };
   const tokens = await memory.fingerprint(query, wordsOnly);
   const singles = [];
@@ -179,17 +200,26 @@ try {
 
   const ratio = (pg, m) => round(median(pg) / median(m), 1);
   Object.assign(out, {
-    method: 'both datasets built from the same documents by the client in one run; alternating runs, medians and '
-      + 'ranges (ms); results compared before timing; PostgreSQL 15 throwaway cluster on 127.0.0.1 (TCP), fsync off',
+    method:
+      'both datasets built from the same documents by the client in one run; alternating runs, medians and ' +
+      'ranges (ms); results compared before timing; PostgreSQL 15 throwaway cluster on 127.0.0.1 (TCP), fsync off',
     config: {
-      scale: SCALE, runs: RUNS, settings: SETTINGS, partitions: 16, keep_text: false,
+      scale: SCALE,
+      runs: RUNS,
+      settings: SETTINGS,
+      partitions: 16,
+      keep_text: false,
       memory_gb: round(totalmem() / 2 ** 30, 1),
     },
     dataset: {
-      documents: pgStats.documents, fingerprints: pgStats.fingerprints, corpus_bytes: pgStats.bytes,
+      documents: pgStats.documents,
+      fingerprints: pgStats.fingerprints,
+      corpus_bytes: pgStats.bytes,
     },
     load: {
-      total_s: round(loadMs / 1000, 1), append_s: round(appendMs / 1000, 1), batches,
+      total_s: round(loadMs / 1000, 1),
+      append_s: round(appendMs / 1000, 1),
+      batches,
       rows_per_s: Math.round(pgStats.fingerprints / (appendMs / 1000)),
       index_and_analyze_s: round(finishMs / 1000, 1),
       note: 'total includes fingerprinting the documents in the client (one thread) between appends',
@@ -201,17 +231,23 @@ try {
     },
     memory_build_s: round(memMs / 1000, 1),
     query_10k: {
-      shingles: fp.shingles.hashes.length, distinct_hashes: distinct.length, postings_found: rows,
-      matches: found.matches.length, memory_ms: summary(q10.memory), postgres_ms: summary(q10.postgres),
+      shingles: fp.shingles.hashes.length,
+      distinct_hashes: distinct.length,
+      postings_found: rows,
+      matches: found.matches.length,
+      memory_ms: summary(q10.memory),
+      postgres_ms: summary(q10.postgres),
       ratio_postgres_to_memory: ratio(q10.postgres, q10.memory),
       postgres_statement_alone_ms: summary(l10),
       postgres_mean_per_search_ms: {
-        ...q10Calls, note: 'the two statements of each search (lookup, documents), mean over the runs',
+        ...q10Calls,
+        note: 'the two statements of each search (lookup, documents), mean over the runs',
       },
     },
     single_10k: {
       queries: singles.length,
-      memory_p50_ms: summary(s10.memory), postgres_p50_ms: summary(s10.postgres),
+      memory_p50_ms: summary(s10.memory),
+      postgres_p50_ms: summary(s10.postgres),
       ratio_postgres_to_memory: ratio(s10.postgres, s10.memory),
     },
   });
@@ -243,11 +279,14 @@ async function sizesOf(ds) {
     const { heap, idx, n, docs, bands, db } = r.rows[0];
     return {
       fingerprint_rows: Number(n),
-      fingerprints_heap_bytes: Number(heap), fingerprints_index_bytes: Number(idx),
+      fingerprints_heap_bytes: Number(heap),
+      fingerprints_index_bytes: Number(idx),
       bytes_per_fingerprint: round((Number(heap) + Number(idx)) / Number(n), 1),
       heap_bytes_per_fingerprint: round(Number(heap) / Number(n), 1),
       index_bytes_per_fingerprint: round(Number(idx) / Number(n), 1),
-      documents_table_bytes: Number(docs), bands_table_bytes: Number(bands), database_bytes: Number(db),
+      documents_table_bytes: Number(docs),
+      bands_table_bytes: Number(bands),
+      database_bytes: Number(db),
     };
   } finally {
     await client.end();

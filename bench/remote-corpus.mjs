@@ -43,9 +43,13 @@ if (process.argv[2] === '--server') {
   const { documents } = fixtureCorpus();
   const servers = {
     'infini-gram': await startInfiniGramServer({
-      kind: 'infini-gram', indexes: { v4_piletrain_llama: buildTokenIndex({ documents, tokenizer: 'llama' }) },
+      kind: 'infini-gram',
+      indexes: { v4_piletrain_llama: buildTokenIndex({ documents, tokenizer: 'llama' }) },
     }),
-    'infini-gram-mini': await startInfiniGramServer({ kind: 'infini-gram-mini', indexes: { v2_piletrain: buildCharIndex({ documents }) } }),
+    'infini-gram-mini': await startInfiniGramServer({
+      kind: 'infini-gram-mini',
+      indexes: { v2_piletrain: buildCharIndex({ documents }) },
+    }),
   };
   process.on('message', (m) => {
     for (const s of Object.values(servers)) {
@@ -68,11 +72,18 @@ const INDEX = { 'infini-gram': 'v4_piletrain_llama', 'infini-gram-mini': 'v2_pil
 
 const server = fork(fileURLToPath(import.meta.url), ['--server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
-const configure = (m) => new Promise((resolve) => { server.once('message', resolve); server.send(m); });
+const configure = (m) =>
+  new Promise((resolve) => {
+    server.once('message', resolve);
+    server.send(m);
+  });
 
 const { documents } = fixtureCorpus();
 const local = await createEngine();
-await local.addDataset({ id: 'local', kb_dataset: 'the-pile' }, documents.map((d, i) => ({ id: `doc-${i}`, text: d.text })));
+await local.addDataset(
+  { id: 'local', kb_dataset: 'the-pile' },
+  documents.map((d, i) => ({ id: `doc-${i}`, text: d.text })),
+);
 local.search('the first search builds the indexes');
 
 // the remote client's file, as dist/index.js loads it: its answer cache and endpoint states are per process
@@ -89,8 +100,12 @@ async function remoteEngine(kind, endpoint = urls[kind], extra = {}) {
 /** Whether a remote match covers ≥ 95 % of the planted passage, from its document. */
 function found(result, c) {
   const len = c.passage.end - c.passage.start;
-  return result.matches.some((m) => m.kind === 'remote' && m.doc_ix === c.source.doc_ix
-    && Math.min(m.query_end, c.passage.end) - Math.max(m.query_start, c.passage.start) >= 0.95 * len);
+  return result.matches.some(
+    (m) =>
+      m.kind === 'remote' &&
+      m.doc_ix === c.source.doc_ix &&
+      Math.min(m.query_end, c.passage.end) - Math.max(m.query_start, c.passage.start) >= 0.95 * len,
+  );
 }
 
 async function timed(engine, text) {
@@ -107,7 +122,11 @@ for (const latency of [20, 200]) {
     for (const words of [2000, 10000]) {
       const n = words === 10000 || latency === 200 ? Math.max(2, Math.ceil(TEXTS / 2)) : TEXTS;
       const cases = plantedCases({ seed: 101 + words + latency, count: n, words });
-      const remoteMs = [], localMs = [], calls = [], againMs = [], againCalls = [];
+      const remoteMs = [],
+        localMs = [],
+        calls = [],
+        againMs = [],
+        againCalls = [];
       let hits = 0;
       for (const [i, c] of cases.entries()) {
         const engine = await remoteEngine(kind);
@@ -125,17 +144,27 @@ for (const latency of [20, 200]) {
         engine.dispose();
       }
       const row = {
-        latency_ms: latency, engine: kind, words, texts: n,
-        remote_ms_p50: round(median(remoteMs)), remote_ms_max: round(Math.max(...remoteMs)),
-        calls_p50: median(calls), calls_max: Math.max(...calls),
+        latency_ms: latency,
+        engine: kind,
+        words,
+        texts: n,
+        remote_ms_p50: round(median(remoteMs)),
+        remote_ms_max: round(Math.max(...remoteMs)),
+        calls_p50: median(calls),
+        calls_max: Math.max(...calls),
         found: `${hits}/${n}`,
         local_ms_p50: round(median(localMs)),
         remote_over_local: round(median(remoteMs) / median(localMs), 2),
       };
       rows.push(row);
       cacheRows.push({
-        latency_ms: latency, engine: kind, words, first_ms_p50: row.remote_ms_p50, first_calls_p50: row.calls_p50,
-        again_ms_p50: round(median(againMs)), again_calls_p50: median(againCalls),
+        latency_ms: latency,
+        engine: kind,
+        words,
+        first_ms_p50: row.remote_ms_p50,
+        first_calls_p50: row.calls_p50,
+        again_ms_p50: round(median(againMs)),
+        again_calls_p50: median(againCalls),
         again_over_first: round(median(againMs) / median(remoteMs), 3),
       });
       console.log(JSON.stringify(row));
@@ -148,7 +177,8 @@ await configure({ latency: 0, fault: 'every7' });
 const faultCases = plantedCases({ seed: 977, count: TEXTS * 2, words: 2000 });
 const faults = {};
 for (const kind of ['infini-gram', 'infini-gram-mini']) {
-  let hits = 0, thrown = 0;
+  let hits = 0,
+    thrown = 0;
   const outcomes = {};
   for (const c of faultCases) {
     const engine = await remoteEngine(kind);
@@ -156,19 +186,35 @@ for (const kind of ['infini-gram', 'infini-gram-mini']) {
       const r = await engine.analyze({ content: c.text, content_type: 'text' });
       if (found(r, c)) hits++;
       outcomes[r.remote_corpora[0].outcome] = (outcomes[r.remote_corpora[0].outcome] ?? 0) + 1;
-    } catch { thrown++; }
+    } catch {
+      thrown++;
+    }
     engine.dispose();
   }
-  faults[`every_7th_call_503_${kind}`] = { texts: faultCases.length, found: `${hits}/${faultCases.length}`, found_share: round(hits / faultCases.length, 3), thrown, outcomes };
+  faults[`every_7th_call_503_${kind}`] = {
+    texts: faultCases.length,
+    found: `${hits}/${faultCases.length}`,
+    found_share: round(hits / faultCases.length, 3),
+    thrown,
+    outcomes,
+  };
 }
 // a port nothing listens on: connections are refused
 const deadPort = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
 });
 {
   const engine = await remoteEngine('infini-gram', `http://127.0.0.1:${deadPort}/`);
   const { ms, r } = await timed(engine, faultCases[0].text);
-  faults.down_server = { ms: round(ms), outcome: r.remote_corpora[0].outcome, limitations: r.limitations.filter((l) => l.startsWith('remote_')), calls: r.remote_corpora[0].calls };
+  faults.down_server = {
+    ms: round(ms),
+    outcome: r.remote_corpora[0].outcome,
+    limitations: r.limitations.filter((l) => l.startsWith('remote_')),
+    calls: r.remote_corpora[0].calls,
+  };
   engine.dispose();
 }
 // a server that accepts and never answers: the search deadline decides
@@ -177,7 +223,12 @@ const deadPort = await new Promise((resolve) => {
   await new Promise((resolve) => hang.once('listening', resolve));
   const engine = await remoteEngine('infini-gram', `http://127.0.0.1:${hang.address().port}/`);
   const { ms, r } = await timed(engine, faultCases[0].text);
-  faults.hanging_server = { ms: round(ms), outcome: r.remote_corpora[0].outcome, limitations: r.limitations.filter((l) => l.startsWith('remote_')), calls: r.remote_corpora[0].calls };
+  faults.hanging_server = {
+    ms: round(ms),
+    outcome: r.remote_corpora[0].outcome,
+    limitations: r.limitations.filter((l) => l.startsWith('remote_')),
+    calls: r.remote_corpora[0].calls,
+  };
   engine.dispose();
   hang.close();
 }
@@ -185,12 +236,18 @@ console.log(JSON.stringify(faults));
 
 // ------------------------------------------------------------------ calibration of the remote confidence
 await configure({ latency: 0 });
-const members = [...plantedCases({ seed: 5003, count: TEXTS * 3, words: 2000 }), ...plantedCases({ seed: 5011, count: TEXTS * 3, words: 2000, editEvery: 20 })];
+const members = [
+  ...plantedCases({ seed: 5003, count: TEXTS * 3, words: 2000 }),
+  ...plantedCases({ seed: 5011, count: TEXTS * 3, words: 2000, editEvery: 20 }),
+];
 const nonMembers = cleanTexts({ seed: 5021, count: TEXTS * 6, words: 2000 });
 const scored = [];
 {
   const engine = await remoteEngine('infini-gram');
-  for (const [label, texts] of [[1, members.map((c) => c.text)], [0, nonMembers]]) {
+  for (const [label, texts] of [
+    [1, members.map((c) => c.text)],
+    [0, nonMembers],
+  ]) {
     for (const text of texts) {
       const r = await engine.analyze({ content: text, content_type: 'text' });
       const d = r.evidence.datasets.find((x) => x.dataset_id === 'remote');
@@ -200,20 +257,28 @@ const scored = [];
   engine.dispose();
 }
 const auc = (() => {
-  const pos = scored.filter((s) => s.label === 1), neg = scored.filter((s) => s.label === 0);
+  const pos = scored.filter((s) => s.label === 1),
+    neg = scored.filter((s) => s.label === 0);
   let wins = 0;
-  for (const p of pos) for (const q of neg) wins += p.confidence > q.confidence ? 1 : p.confidence === q.confidence ? 0.5 : 0;
+  for (const p of pos)
+    for (const q of neg) wins += p.confidence > q.confidence ? 1 : p.confidence === q.confidence ? 0.5 : 0;
   return wins / (pos.length * neg.length);
 })();
 const bins = Array.from({ length: 10 }, () => ({ n: 0, conf: 0, acc: 0 }));
 for (const s of scored) {
   const b = bins[Math.min(9, Math.floor(s.confidence * 10))];
-  b.n++; b.conf += s.confidence; b.acc += s.label;
+  b.n++;
+  b.conf += s.confidence;
+  b.acc += s.label;
 }
 const ece = bins.reduce((e, b) => e + (b.n ? (b.n / scored.length) * Math.abs(b.acc / b.n - b.conf / b.n) : 0), 0);
 const brier = scored.reduce((e, s) => e + (s.confidence - s.label) ** 2, 0) / scored.length;
 const calibration = {
-  members: members.length, non_members: nonMembers.length, auc: round(auc, 4), ece: round(ece, 4), brier: round(brier, 4),
+  members: members.length,
+  non_members: nonMembers.length,
+  auc: round(auc, 4),
+  ece: round(ece, 4),
+  brier: round(brier, 4),
   false_positives_at_0_5: scored.filter((s) => s.label === 0 && s.confidence >= 0.5).length,
   members_below_0_5: scored.filter((s) => s.label === 1 && s.confidence < 0.5).length,
 };
@@ -227,13 +292,34 @@ const report = {
   date: new Date().toISOString(),
   node: process.version,
   cores: (await import('node:os')).availableParallelism(),
-  setup: 'fixture infini-gram / infini-gram mini server in a child process on 127.0.0.1, latency added per call; '
-    + 'client defaults (150 calls/s, 8 concurrent); planted 60-word corpus passages; local = addDataset of the same documents',
+  setup:
+    'fixture infini-gram / infini-gram mini server in a child process on 127.0.0.1, latency added per call; ' +
+    'client defaults (150 calls/s, 8 concurrent); planted 60-word corpus passages; local = addDataset of the same documents',
   targets: {
-    p50_ms_2000_words_at_20ms: { target: '≤ 2000', measured: Object.fromEntries(t20.map((r) => [r.engine, r.remote_ms_p50])) },
-    calls_2000_words: { target: '≤ 250', measured: Object.fromEntries(rows.filter((r) => r.words === 2000).map((r) => [`${r.engine}@${r.latency_ms}ms`, r.calls_max])) },
-    calls_10000_words: { target: '≤ 1000', measured: Object.fromEntries(rows.filter((r) => r.words === 10000).map((r) => [`${r.engine}@${r.latency_ms}ms`, r.calls_max])) },
-    every_7th_call_fails: { target: '≥ 0.90 found, nothing thrown', measured: Object.fromEntries(Object.entries(faults).filter(([k]) => k.startsWith('every')).map(([k, v]) => [k, { found_share: v.found_share, thrown: v.thrown }])) },
+    p50_ms_2000_words_at_20ms: {
+      target: '≤ 2000',
+      measured: Object.fromEntries(t20.map((r) => [r.engine, r.remote_ms_p50])),
+    },
+    calls_2000_words: {
+      target: '≤ 250',
+      measured: Object.fromEntries(
+        rows.filter((r) => r.words === 2000).map((r) => [`${r.engine}@${r.latency_ms}ms`, r.calls_max]),
+      ),
+    },
+    calls_10000_words: {
+      target: '≤ 1000',
+      measured: Object.fromEntries(
+        rows.filter((r) => r.words === 10000).map((r) => [`${r.engine}@${r.latency_ms}ms`, r.calls_max]),
+      ),
+    },
+    every_7th_call_fails: {
+      target: '≥ 0.90 found, nothing thrown',
+      measured: Object.fromEntries(
+        Object.entries(faults)
+          .filter(([k]) => k.startsWith('every'))
+          .map(([k, v]) => [k, { found_share: v.found_share, thrown: v.thrown }]),
+      ),
+    },
     down_server: { target: '< 30000 ms, remote_corpus_unreachable', measured: faults.down_server },
   },
   rows,

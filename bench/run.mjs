@@ -15,5 +15,7 @@ if (!existsSync(new URL('./node_modules/bloom-filters', import.meta.url))) {
 }
 const args = process.argv.slice(2);
 for (const script of ['fingerprint.mjs', 'index.mjs']) {
-  execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], {
+    stdio: 'inherit',
+  });
 }

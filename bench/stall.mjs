@@ -74,8 +74,10 @@ async function main() {
   const b = a.slice(0, COMPARE_CHARS / 2) + prose.slice(COMPARE_CHARS, COMPARE_CHARS + COMPARE_CHARS / 2);
   const compareBody = JSON.stringify({ a, b });
   const escaped = content.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  const html = `<html><body>\n<p>${escaped.split(/\n\s*\n/).join('</p>\n<p>')}</p>\n</body></html>`
-    .slice(0, 10 * 1024 * 1024 - 64);
+  const html = `<html><body>\n<p>${escaped.split(/\n\s*\n/).join('</p>\n<p>')}</p>\n</body></html>`.slice(
+    0,
+    10 * 1024 * 1024 - 64,
+  );
 
   const servers = {};
   for (const mode of ['before', 'after']) {
@@ -94,15 +96,18 @@ async function main() {
     compare: { path: '/api/v1/attribution/compare', body: compareBody },
     // the same prose as HTML (escaped, one <p> per blank-line paragraph), kept under the 10 MiB limit
     'analyze-html': {
-      path: '/api/v1/attribution/analyze', body: JSON.stringify({ content: html, content_type: 'html' }),
+      path: '/api/v1/attribution/analyze',
+      body: JSON.stringify({ content: html, content_type: 'html' }),
     },
     // registration of the 10 MB text: extraction and fingerprint of the work
     register: { path: '/api/v1/content/register', body: JSON.stringify({ content, content_type: 'text' }) },
   };
-  const tasks = Object.fromEntries(TASKS.map((t) => {
-    if (!allTasks[t]) throw new Error(`--tasks: no task ${t} (${Object.keys(allTasks).join(', ')})`);
-    return [t, allTasks[t]];
-  }));
+  const tasks = Object.fromEntries(
+    TASKS.map((t) => {
+      if (!allTasks[t]) throw new Error(`--tasks: no task ${t} (${Object.keys(allTasks).join(', ')})`);
+      return [t, allTasks[t]];
+    }),
+  );
   // warm each server once per task (first-search index builds, JIT, pool start)
   for (const mode of ['before', 'after']) for (const t of Object.values(tasks)) await post(servers[mode], t);
 
@@ -112,9 +117,11 @@ async function main() {
       for (const mode of r % 2 === 0 ? ['before', 'after'] : ['after', 'before']) {
         const m = await measure(servers[mode], tasks[task], INTERVAL_MS, FRESH);
         runs[task][mode].push(m);
-        console.log(`run ${r + 1} ${task} ${mode}: ${m.task_ms.toFixed(0)} ms, `
-          + `status n=${m.status_n} (${m.status_errors} failed) `
-          + `p50 ${m.p50_ms.toFixed(1)} p99 ${m.p99_ms.toFixed(1)} max ${m.max_ms.toFixed(1)} ms`);
+        console.log(
+          `run ${r + 1} ${task} ${mode}: ${m.task_ms.toFixed(0)} ms, ` +
+            `status n=${m.status_n} (${m.status_errors} failed) ` +
+            `p50 ${m.p50_ms.toFixed(1)} p99 ${m.p99_ms.toFixed(1)} max ${m.max_ms.toFixed(1)} ms`,
+        );
       }
     }
   }
@@ -197,7 +204,9 @@ async function measure(server, task, interval, fresh) {
   const pending = new Set();
   let stop = false;
   const start = performance.now();
-  const answer = post(server, task).finally(() => { stop = true; });
+  const answer = post(server, task).finally(() => {
+    stop = true;
+  });
   // status requests from the first due time on, until the answer is in
   let due = start + interval;
   while (!stop) {
@@ -205,10 +214,13 @@ async function measure(server, task, interval, fresh) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (stop) break;
     const sentDue = due;
-    const p = status(server.url, agent).then(() => latencies.push(performance.now() - sentDue), (e) => {
-      errors++;
-      if (errors === 1) console.error(`status request failed: ${e.message}`);
-    });
+    const p = status(server.url, agent).then(
+      () => latencies.push(performance.now() - sentDue),
+      (e) => {
+        errors++;
+        if (errors === 1) console.error(`status request failed: ${e.message}`);
+      },
+    );
     pending.add(p);
     p.finally(() => pending.delete(p));
     due += interval;
@@ -222,8 +234,12 @@ async function measure(server, task, interval, fresh) {
   latencies.sort((x, y) => x - y);
   const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
   return {
-    task_ms: taskMs, status_n: latencies.length, status_errors: errors,
-    p50_ms: q(0.5), p99_ms: q(0.99), max_ms: latencies.at(-1) ?? NaN,
+    task_ms: taskMs,
+    status_n: latencies.length,
+    status_errors: errors,
+    p50_ms: q(0.5),
+    p99_ms: q(0.99),
+    max_ms: latencies.at(-1) ?? NaN,
   };
 }
 

@@ -32,9 +32,11 @@ async function timed(ops, body) {
 
 async function inFlight(total, width, op) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < total) await op(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < total) await op(next++);
+    }),
+  );
 }
 
 async function measure(open) {
@@ -47,7 +49,7 @@ async function measure(open) {
   r.put_64 = await timed(N.inflight, () => inFlight(N.inflight, 64, (i) => s.put(`q/${i}`, value(i))));
   r.tx_serial = await timed(N.tx, async () => {
     for (let i = 0; i < N.tx; i++) {
-      await s.transaction(async (tx) => tx.put('counter', (((await tx.get('counter')) ?? 0) + 1)));
+      await s.transaction(async (tx) => tx.put('counter', ((await tx.get('counter')) ?? 0) + 1));
     }
   });
   r.increment_64 = await timed(N.inflight, () => inFlight(N.inflight, 64, () => s.increment('usage/a', 1)));
@@ -72,15 +74,25 @@ try {
   const spread = (i) => (i % 2 ? a : b).increment('usage/b', 1);
   postgres.increment_64_2pools = await timed(N.inflight, () => inFlight(N.inflight, 64, spread));
   if ((await a.get('usage/b')) !== N.inflight) throw new Error('increment lost counts across pools');
-  await a.transaction(async (tx) => { for (const [k] of await tx.scan('')) tx.delete(k); });
+  await a.transaction(async (tx) => {
+    for (const [k] of await tx.scan('')) tx.delete(k);
+  });
   await Promise.all([a.close(), b.close()]);
 
-  const ratio = (x) => Object.fromEntries(Object.entries(x).filter(([k]) => k in file)
-    .map(([k, v]) => [k, Number((v.ops_per_s / file[k].ops_per_s).toFixed(2))]));
+  const ratio = (x) =>
+    Object.fromEntries(
+      Object.entries(x)
+        .filter(([k]) => k in file)
+        .map(([k, v]) => [k, Number((v.ops_per_s / file[k].ops_per_s).toFixed(2))]),
+    );
   const out = {
-    date, node: process.version, cpu: cpus()[0]?.model, cores: cpus().length,
-    method: 'fixed operation counts per store, same process and run; PostgreSQL 127.0.0.1 TCP, fsync and '
-      + 'synchronous_commit on; file store fsyncs before acknowledging; values ~220 bytes msgpack',
+    date,
+    node: process.version,
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    method:
+      'fixed operation counts per store, same process and run; PostgreSQL 127.0.0.1 TCP, fsync and ' +
+      'synchronous_commit on; file store fsyncs before acknowledging; values ~220 bytes msgpack',
     config: { ...N, quick: QUICK, postgres: given ? 'TRAINPRINT_BENCH_PG_URL' : 'test/pg/cluster.mjs, durable' },
     results: { memory, file, postgres },
     ratio_to_file_store: { memory: ratio(memory), postgres: ratio(postgres) },

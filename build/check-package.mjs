@@ -7,8 +7,9 @@ const root = new URL('../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 const missing = [];
 const walk = (node) => {
-  if (typeof node === 'string') { if (!existsSync(new URL(node, root))) missing.push(node); }
-  else if (node && typeof node === 'object') for (const v of Object.values(node)) walk(v);
+  if (typeof node === 'string') {
+    if (!existsSync(new URL(node, root))) missing.push(node);
+  } else if (node && typeof node === 'object') for (const v of Object.values(node)) walk(v);
 };
 walk(pkg.exports);
 walk(pkg.bin);
@@ -18,18 +19,27 @@ if (missing.length) {
 }
 for (const f of ['core.wasm', 'core.simd.wasm']) {
   const size = statSync(new URL(`build/out/${f}`, root)).size;
-  if (size >= 64 * 1024) { console.error(`${f} is ${size} bytes (budget 64 KiB)`); process.exit(1); }
+  if (size >= 64 * 1024) {
+    console.error(`${f} is ${size} bytes (budget 64 KiB)`);
+    process.exit(1);
+  }
 }
 const size = (f) => statSync(new URL(`dist/${f}`, root)).size;
 const read = (f) => readFileSync(new URL(`dist/${f}`, root), 'utf8');
 // The neutral entry must not import node:* (it runs in browsers); only trainprint/node and the CLI may.
 for (const f of ['index.js', 'index.cjs']) {
-  if (/(?:from\s*|require\(|import\()\s*["']node:/.test(read(f))) { console.error(`package check: dist/${f} imports node:*`); process.exit(1); }
+  if (/(?:from\s*|require\(|import\()\s*["']node:/.test(read(f))) {
+    console.error(`package check: dist/${f} imports node:*`);
+    process.exit(1);
+  }
 }
 // The PostgreSQL driver is for trainprint/node alone, and loaded there only when a PostgreSQL store opens.
 const importsPg = (text) => /(?:from\s*|require\(|import\()\s*["']pg["']/.test(text);
 for (const f of ['index.js', 'index.cjs', 'http.js', 'http.cjs', 'client.js', 'fingerprint.js']) {
-  if (importsPg(read(f))) { console.error(`package check: dist/${f} imports pg`); process.exit(1); }
+  if (importsPg(read(f))) {
+    console.error(`package check: dist/${f} imports pg`);
+    process.exit(1);
+  }
 }
 if (/^import[^(]*["']pg["']/m.test(read('node.js'))) {
   console.error('package check: dist/node.js imports pg eagerly');
@@ -43,7 +53,10 @@ if (!/from\s*"\.\/index\.js"/.test(read('node.js')) || size('node.js') > 128 * 1
 }
 // The remote corpora's client (src/remote) is a file of its own, loaded by the engine only when a remote dataset is
 // added: the main entry imports it dynamically and holds none of it (the API's query type is a marker of its code).
-for (const [main, remote] of [['index.js', 'remote.js'], ['index.cjs', 'remote.cjs']]) {
+for (const [main, remote] of [
+  ['index.js', 'remote.js'],
+  ['index.cjs', 'remote.cjs'],
+]) {
   const text = read(main);
   if (!text.includes(`"./${remote}"`) || text.includes('infgram_prob') || !read(remote).includes('infgram_prob')) {
     console.error(`package check: dist/${main} must load ./${remote} on demand and hold none of its code`);
@@ -65,21 +78,34 @@ const embedded = (text) => {
   return value.length >= 1024 && /^[A-Za-z0-9+/=]+$/.test(value.slice(0, 4096)) ? value : undefined;
 };
 const base64 = embedded(read('starter.js'));
-if (!base64) { console.error('package check: dist/starter.js holds no embedded snapshot'); process.exit(1); }
+if (!base64) {
+  console.error('package check: dist/starter.js holds no embedded snapshot');
+  process.exit(1);
+}
 if (!/from\s*"\.\/index\.js"/.test(read('starter.js')) || !/require\("\.\/index\.cjs"\)/.test(read('starter.cjs'))) {
   console.error('package check: dist/starter.js / starter.cjs must import ./index.js / ./index.cjs');
   process.exit(1);
 }
 for (const f of ['starter.js', 'starter.cjs']) {
-  if (size(f) - base64.length > 16 * 1024) { console.error(`package check: dist/${f} holds more than its snapshot (${size(f)} B)`); process.exit(1); }
+  if (size(f) - base64.length > 16 * 1024) {
+    console.error(`package check: dist/${f} holds more than its snapshot (${size(f)} B)`);
+    process.exit(1);
+  }
 }
-const probes = [0.25, 0.5, 0.75].map((at) => base64.slice(Math.floor(base64.length * at), Math.floor(base64.length * at) + 64));
+const probes = [0.25, 0.5, 0.75].map((at) =>
+  base64.slice(Math.floor(base64.length * at), Math.floor(base64.length * at) + 64),
+);
 for (const f of ['index.js', 'index.cjs', 'node.js', 'cli.js']) {
   const text = read(f);
-  if (probes.some((p) => text.includes(p))) { console.error(`package check: dist/${f} contains the starter snapshot`); process.exit(1); }
+  if (probes.some((p) => text.includes(p))) {
+    console.error(`package check: dist/${f} contains the starter snapshot`);
+    process.exit(1);
+  }
 }
-console.log(`package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, remote.js ${size('remote.js')} B on demand, node.js ${size('node.js')} B, ` +
-  `starter.js ${size('starter.js')} B with a ${base64.length} B base64 snapshot)`);
+console.log(
+  `package check: ok (index.js ${size('index.js')} B, index.cjs ${size('index.cjs')} B, remote.js ${size('remote.js')} B on demand, node.js ${size('node.js')} B, ` +
+    `starter.js ${size('starter.js')} B with a ${base64.length} B base64 snapshot)`,
+);
 
 // A program that only fingerprints must not carry the knowledge base, the marketplace, the
 // memorization operations or the monitors. Bundle `createEngine` + `fingerprint` from
@@ -90,15 +116,28 @@ const { build } = await import('esbuild');
 const { gzipSync } = await import('node:zlib');
 const { fileURLToPath } = await import('node:url');
 const rootDir = fileURLToPath(root);
-const program = (from) => `import { createEngine } from ${JSON.stringify(from)};\n` +
+const program = (from) =>
+  `import { createEngine } from ${JSON.stringify(from)};\n` +
   `const engine = await createEngine();\nconsole.log((await engine.fingerprint('Call me Ishmael.')).fingerprint);\n`;
 const bundle = async (from) => {
   const r = await build({
     stdin: { contents: program(from), resolveDir: rootDir, loader: 'js', sourcefile: 'fingerprint-only.mjs' },
-    bundle: true, minify: true, format: 'esm', platform: 'neutral', target: 'es2022', write: false, metafile: true, logLevel: 'silent',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   const bytes = r.outputFiles[0].contents;
-  return { bytes: bytes.length, gzip: gzipSync(bytes).length, inputs: Object.keys(r.metafile.inputs), text: new TextDecoder().decode(bytes) };
+  return {
+    bytes: bytes.length,
+    gzip: gzipSync(bytes).length,
+    inputs: Object.keys(r.metafile.inputs),
+    text: new TextDecoder().decode(bytes),
+  };
 };
 const FORBIDDEN = ['src/services/kb/', 'src/services/market/', 'src/services/memorization/', 'src/services/monitors/'];
 const fromSource = await bundle('./src/fingerprint-entry.ts');
@@ -109,13 +148,17 @@ const fromDist = await bundle('./dist/fingerprint.js');
 const marked = MARKERS.filter((m) => fromDist.text.includes(m));
 const full = await bundle('./dist/index.js');
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-console.log(`fingerprint-only bundle (createEngine + fingerprint, esbuild --minify): trainprint/fingerprint ${kib(fromDist.bytes)} ` +
-  `(${kib(fromDist.gzip)} gzip) vs the main entry ${kib(full.bytes)} (${kib(full.gzip)} gzip)`);
+console.log(
+  `fingerprint-only bundle (createEngine + fingerprint, esbuild --minify): trainprint/fingerprint ${kib(fromDist.bytes)} ` +
+    `(${kib(fromDist.gzip)} gzip) vs the main entry ${kib(full.bytes)} (${kib(full.gzip)} gzip)`,
+);
 if (inside.length || marked.length) {
   console.error(`package check: the fingerprint-only bundle contains ${[...inside, ...marked].join(', ')}`);
   process.exit(1);
 }
 if (!MARKERS.every((m) => full.text.includes(m))) {
-  console.error(`package check: a marker string is missing from the main entry; update MARKERS (${MARKERS.filter((m) => !full.text.includes(m)).join(', ')})`);
+  console.error(
+    `package check: a marker string is missing from the main entry; update MARKERS (${MARKERS.filter((m) => !full.text.includes(m)).join(', ')})`,
+  );
   process.exit(1);
 }

@@ -42,13 +42,20 @@ const COMMON_ERRORS = [
   ['404', 'NOT_FOUND', 'no item of the account has the id in the path'],
   ['409', 'CONFLICT', 'an `Idempotency-Key` reused for another request (creating routes)'],
   ['413', 'PAYLOAD_TOO_LARGE', 'the body is over the limit, refused before it is read'],
-  ['415', 'UNSUPPORTED_MEDIA_TYPE', 'the Content-Type is not the route\'s'],
+  ['415', 'UNSUPPORTED_MEDIA_TYPE', "the Content-Type is not the route's"],
   ['422', 'INVALID_INPUT', 'a field of the body or a query parameter is not valid; `details.field` names it'],
-  ['429', 'RATE_LIMITED', 'the plan\'s daily limit is reached; `Retry-After` gives the seconds to wait'],
-  ['500', 'INTERNAL', 'an unexpected failure; `details.request_id` identifies it in the server\'s log'],
-  ['503', 'STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE',
-    'the server\'s store, or the database of a dataset it searches, is not available'],
-  ['503', 'SERVICE_UNAVAILABLE', 'the server is shutting down and the request was cut before its work was done; send it again'],
+  ['429', 'RATE_LIMITED', "the plan's daily limit is reached; `Retry-After` gives the seconds to wait"],
+  ['500', 'INTERNAL', "an unexpected failure; `details.request_id` identifies it in the server's log"],
+  [
+    '503',
+    'STORE_LOCKED, STORE_CLOSED, STORE_UNAVAILABLE',
+    "the server's store, or the database of a dataset it searches, is not available",
+  ],
+  [
+    '503',
+    'SERVICE_UNAVAILABLE',
+    'the server is shutting down and the request was cut before its work was done; send it again',
+  ],
 ];
 
 /**
@@ -83,7 +90,13 @@ export function renderRoutes(doc, routes) {
     '',
     '| Status | Code | When |',
     '| --- | --- | --- |',
-    ...COMMON_ERRORS.map(([s, c, when]) => `| ${s} | ${c.split(', ').map((x) => `\`${x}\``).join(', ')} | ${when} |`),
+    ...COMMON_ERRORS.map(
+      ([s, c, when]) =>
+        `| ${s} | ${c
+          .split(', ')
+          .map((x) => `\`${x}\``)
+          .join(', ')} | ${when} |`,
+    ),
     '',
   ];
   let group = null;
@@ -134,8 +147,13 @@ function prettyJson(value, indent = '', used = 0) {
   const lines = [];
   for (const m of members) {
     const last = lines.length - 1;
-    const fits = last >= 0 && !m.includes('\n') && !lines[last].includes('\n') && m.length <= 40
-      && inner.length + lines[last].length + m.length + 2 <= 100 && lines[last].length <= 60;
+    const fits =
+      last >= 0 &&
+      !m.includes('\n') &&
+      !lines[last].includes('\n') &&
+      m.length <= 40 &&
+      inner.length + lines[last].length + m.length + 2 <= 100 &&
+      lines[last].length <= 60;
     if (fits) lines[last] += `, ${m}`;
     else lines.push(m);
   }

@@ -20,7 +20,18 @@ const OUT = resolve(ROOT, 'src/services/kb/models.generated.ts');
 
 // The generated module is typed as KbModelFact[]; refuse anything the type would misdescribe, so a schema
 // change in the facts shows up here rather than as a wrong cast at run time.
-export const FIELDS = ['model', 'provider', 'release_year', 'modality', 'training_datasets', 'training_tokens', 'disclosure', 'notes', 'sources', 'uncertain_fields'];
+export const FIELDS = [
+  'model',
+  'provider',
+  'release_year',
+  'modality',
+  'training_datasets',
+  'training_tokens',
+  'disclosure',
+  'notes',
+  'sources',
+  'uncertain_fields',
+];
 const isStrings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** What is wrong with the records, one `record <i>: …` line per problem; empty when they fit KbModelFact. */
@@ -35,8 +46,10 @@ export function recordProblems(records) {
       return;
     }
     const keys = Object.keys(r);
-    if (keys.length !== FIELDS.length || FIELDS.some((f) => !keys.includes(f))) fail(i, `fields are ${keys.join(', ')}`);
-    if (typeof r.model !== 'string' || r.model !== r.model.toLowerCase() || !r.model.includes('/')) fail(i, 'model must be provider/name in lower case');
+    if (keys.length !== FIELDS.length || FIELDS.some((f) => !keys.includes(f)))
+      fail(i, `fields are ${keys.join(', ')}`);
+    if (typeof r.model !== 'string' || r.model !== r.model.toLowerCase() || !r.model.includes('/'))
+      fail(i, 'model must be provider/name in lower case');
     if (seen.has(r.model)) fail(i, `duplicate model ${r.model}`);
     seen.add(r.model);
     if (typeof r.provider !== 'string' || !r.provider) fail(i, 'provider');
@@ -92,7 +105,9 @@ const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fil
 if (isMain) {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const source = resolve(args.find((a) => !a.startsWith('--')) ?? resolve(ROOT, '../shared/reference/kb-models-datasets.json'));
+  const source = resolve(
+    args.find((a) => !a.startsWith('--')) ?? resolve(ROOT, '../shared/reference/kb-models-datasets.json'),
+  );
   const bytes = readFileSync(source);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const records = JSON.parse(bytes.toString('utf8'));
@@ -110,9 +125,10 @@ if (isMain) {
     } catch {}
     if (current !== out) {
       const d = factsDeclarations(records, sha256, from);
-      const why = current.includes(d.source) && current.includes(d.facts)
-        ? 'the facts match, but the module text is not what this generator writes'
-        : 'the facts differ from the JSON';
+      const why =
+        current.includes(d.source) && current.includes(d.facts)
+          ? 'the facts match, but the module text is not what this generator writes'
+          : 'the facts differ from the JSON';
       console.error(`${relative(ROOT, OUT)} is stale (${why}): run node build/kb.mjs`);
       process.exit(1);
     }

@@ -46,7 +46,9 @@ function git(gitDir, args, input) {
     const chunks = [];
     let err = '';
     p.stdout.on('data', (c) => chunks.push(c));
-    p.stderr.on('data', (c) => { err += c; });
+    p.stderr.on('data', (c) => {
+      err += c;
+    });
     p.on('error', rej);
     p.stdin.on('error', () => {}); // EPIPE when git exits before reading (ls-tree reads nothing): its exit code tells
     p.on('close', (code) => {
@@ -67,11 +69,15 @@ function gitDirOf(dir) {
 /** Every blob of a commit: [{ path, blob, size }] (paths as bytes → UTF-8; they may hold \r). */
 async function listBlobs(gitDir, commit) {
   const out = (await git(gitDir, ['ls-tree', '-r', '-l', '-z', commit])).toString('utf8');
-  return out.split('\0').filter(Boolean).map((line) => {
-    const tab = line.indexOf('\t');
-    const [, type, blob, size] = line.slice(0, tab).split(/\s+/);
-    return { path: line.slice(tab + 1), type, blob, size: Number(size) };
-  }).filter((e) => e.type === 'blob');
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [, type, blob, size] = line.slice(0, tab).split(/\s+/);
+      return { path: line.slice(tab + 1), type, blob, size: Number(size) };
+    })
+    .filter((e) => e.type === 'blob');
 }
 
 /** Contents of blobs by id, in one `git cat-file --batch`. */
@@ -156,21 +162,24 @@ const GUTENBERG = {
     "works, then each author's earliest-numbered ebooks in turn. Hashes of word 5-grams only, no text.",
   kb_dataset: 'project-gutenberg',
   kb_note:
-    'Project Gutenberg books are documented training data: PG-19 (Rae et al., arXiv 1911.05507) is The Pile\'s ' +
+    "Project Gutenberg books are documented training data: PG-19 (Rae et al., arXiv 1911.05507) is The Pile's " +
     "Gutenberg component (Gao et al., arXiv 2101.00027), LLaMA-1's books data (Touvron et al., arXiv 2302.13971), " +
     'and part of RedPajama and Dolma. The knowledge base keeps them under one id, project-gutenberg.',
   window: 8,
   built: today(),
-  sources: [{
-    repository: 'rcdm-uga/Gutenberg_Text',
-    commit: 'a0b16d35a9851168ce9ac649851c17b7ab08d48e',
-    url: 'https://github.com/rcdm-uga/Gutenberg_Text',
-    note:
-      "English books of Project Gutenberg's Top 100 Authors (one .txt per book, a folder per author, downloaded with " +
-      'the gutenberg Python package). Header, footer and licence stripped with the rules of c-w/gutenberg ' +
-      'strip_headers; ' +
-      'ebook number, title and author read from the header.',
-  }, WHITMAN_SOURCE],
+  sources: [
+    {
+      repository: 'rcdm-uga/Gutenberg_Text',
+      commit: 'a0b16d35a9851168ce9ac649851c17b7ab08d48e',
+      url: 'https://github.com/rcdm-uga/Gutenberg_Text',
+      note:
+        "English books of Project Gutenberg's Top 100 Authors (one .txt per book, a folder per author, downloaded with " +
+        'the gutenberg Python package). Header, footer and licence stripped with the rules of c-w/gutenberg ' +
+        'strip_headers; ' +
+        'ebook number, title and author read from the header.',
+    },
+    WHITMAN_SOURCE,
+  ],
   licence: {
     texts:
       'Public domain in the USA (Project Gutenberg eBooks; the Project Gutenberg trademark licence covers only the ' +
@@ -189,65 +198,141 @@ const GUTENBERG = {
  * canonical works Project Gutenberg transcribed first).
  */
 const FAMOUS = [
-  ['Austen', /^Pride and Prejudice$/], ['Shelley, Mary', /^Frankenstein/],
-  ['Carroll', /^Alice['’]s Adventures in Wonderland/], ['Melville', /^Moby[- ]Dick/],
-  ['Dickens', /^A Tale of Two Cities/], ['Doyle', /^The Adventures of Sherlock Holmes/], ['Stoker', /^Dracula$/],
-  ['Wilde', /^The Picture of Dorian Gray/], ['Dickens', /^Great Expectations/],
-  ['Twain', /^Adventures of Huckleberry Finn/], ['Shakespeare', /^Romeo and Juliet/], ['Joyce', /^Ulysses/],
-  ['Dickens', /^A Christmas Carol/], ['Tolstoy', /^War and Peace/], ['Dostoyevsky', /^Crime and Punishment/],
-  ['Stevenson', /^The Strange Case of Dr\. Jekyll/], ['Swift', /^Gulliver['’]s Travels/],
-  ['Wilde', /^The Importance of Being Earnest/], ['Dumas', /^The Count of Monte Cristo/], ['Homer', /^The Iliad/],
-  ['Homer', /^The Odyssey/], ['Twain', /^The Adventures of Tom Sawyer/], ['Austen', /^Emma$/],
-  ['Austen', /^Sense and Sensibility/], ['Austen', /^Persuasion/], ['Austen', /^Northanger Abbey/],
-  ['Austen', /^Mansfield Park/], ['Bront', /^Jane Eyre/], ['Alcott', /^Little Women/],
-  ['Stevenson', /^Treasure Island/], ['Wells', /^The Time Machine/], ['Wells', /^The War of the Worlds/],
-  ['Wells', /^The Invisible Man/], ['Wells', /^The Island of Doctor Moreau/], ['Dumas', /^The Three Musketeers/],
-  ['Hugo', /^Les Mis/], ['Cervantes', /^Don Quixote/], ['Dante', /^The Divine Comedy|^Divine Comedy/],
-  ['Plato', /^The Republic/], ['Hawthorne', /^The Scarlet Letter/], ['London', /^The Call of the Wild/],
-  ['London', /^White Fang/], ['Kipling', /^The Jungle Book/], ['Barrie', /^Peter Pan/],
-  ['Baum', /^The Wonderful Wizard of Oz/], ['Montgomery', /^Anne of Green Gables/],
-  ['Defoe', /^The Life and Adventures of Robinson Crusoe|^Robinson Crusoe/], ['Verne', /^Twenty Thousand Leagues/],
-  ['Verne', /^Around the World in Eighty Days/], ['Conrad', /^Heart of Darkness/],
-  ['Hardy', /^Tess of the d['’]Urbervilles/], ['Hardy', /^Far from the Madding Crowd/], ['Scott', /^Ivanhoe/],
-  ['Darwin', /^On the Origin of Species/], ['Nietzsche', /^Thus Spake Zarathustra/],
-  ['Nietzsche', /^Beyond Good and Evil/], ['Voltaire', /^Candide/], ['Ibsen', /^A Doll['’]s House/],
-  ['Goethe', /^Faust/], ['Grimm', /^Grimms['’] Fairy Tales|^Grimm['’]s Fairy Tales/], ['Andersen', /Fairy Tales/],
-  ['Poe', /^The Works of Edgar Allan Poe/], ['Milton', /^Paradise Lost/], ['Burnett', /^The Secret Garden/],
-  ['Burnett', /^A Little Princess/], ['Collins', /^The Woman in White/], ['Collins', /^The Moonstone/],
-  ['Tolstoy', /^Anna Karenina/], ['Dostoyevsky', /^The Brothers Karamazov/],
-  ['Dostoyevsky', /^Notes from the Underground|^Notes from Underground/], ['Dostoyevsky', /^The Idiot/],
-  ['Doyle', /^The Hound of the Baskervilles/], ['Doyle', /^A Study in Scarlet/], ['Doyle', /^The Sign of the Four/],
-  ['Wharton', /^The Age of Innocence/], ['Wharton', /^The House of Mirth/], ['Wharton', /^Ethan Frome/],
-  ['Kipling', /^Kim$/], ['Kipling', /^Just So Stories/], ['Stevenson', /^Kidnapped/], ['Dickens', /^Oliver Twist/],
-  ['Dickens', /^David Copperfield/], ['Dickens', /^Bleak House/], ['Dickens', /^The Pickwick Papers/],
-  ['Dickens', /^Hard Times/], ['Twain', /^The Prince and the Pauper/], ['Twain', /^A Connecticut Yankee/],
-  ['Twain', /^Life on the Mississippi/], ['Twain', /^The Innocents Abroad/], ['Joyce', /^Dubliners/],
-  ['Joyce', /^A Portrait of the Artist/], ['Gibbon', /^The History of the Decline and Fall/],
-  ['Christie', /^The Mysterious Affair at Styles/], ['Christie', /^The Secret Adversary/], ['Thoreau', /^Walden/],
+  ['Austen', /^Pride and Prejudice$/],
+  ['Shelley, Mary', /^Frankenstein/],
+  ['Carroll', /^Alice['’]s Adventures in Wonderland/],
+  ['Melville', /^Moby[- ]Dick/],
+  ['Dickens', /^A Tale of Two Cities/],
+  ['Doyle', /^The Adventures of Sherlock Holmes/],
+  ['Stoker', /^Dracula$/],
+  ['Wilde', /^The Picture of Dorian Gray/],
+  ['Dickens', /^Great Expectations/],
+  ['Twain', /^Adventures of Huckleberry Finn/],
+  ['Shakespeare', /^Romeo and Juliet/],
+  ['Joyce', /^Ulysses/],
+  ['Dickens', /^A Christmas Carol/],
+  ['Tolstoy', /^War and Peace/],
+  ['Dostoyevsky', /^Crime and Punishment/],
+  ['Stevenson', /^The Strange Case of Dr\. Jekyll/],
+  ['Swift', /^Gulliver['’]s Travels/],
+  ['Wilde', /^The Importance of Being Earnest/],
+  ['Dumas', /^The Count of Monte Cristo/],
+  ['Homer', /^The Iliad/],
+  ['Homer', /^The Odyssey/],
+  ['Twain', /^The Adventures of Tom Sawyer/],
+  ['Austen', /^Emma$/],
+  ['Austen', /^Sense and Sensibility/],
+  ['Austen', /^Persuasion/],
+  ['Austen', /^Northanger Abbey/],
+  ['Austen', /^Mansfield Park/],
+  ['Bront', /^Jane Eyre/],
+  ['Alcott', /^Little Women/],
+  ['Stevenson', /^Treasure Island/],
+  ['Wells', /^The Time Machine/],
+  ['Wells', /^The War of the Worlds/],
+  ['Wells', /^The Invisible Man/],
+  ['Wells', /^The Island of Doctor Moreau/],
+  ['Dumas', /^The Three Musketeers/],
+  ['Hugo', /^Les Mis/],
+  ['Cervantes', /^Don Quixote/],
+  ['Dante', /^The Divine Comedy|^Divine Comedy/],
+  ['Plato', /^The Republic/],
+  ['Hawthorne', /^The Scarlet Letter/],
+  ['London', /^The Call of the Wild/],
+  ['London', /^White Fang/],
+  ['Kipling', /^The Jungle Book/],
+  ['Barrie', /^Peter Pan/],
+  ['Baum', /^The Wonderful Wizard of Oz/],
+  ['Montgomery', /^Anne of Green Gables/],
+  ['Defoe', /^The Life and Adventures of Robinson Crusoe|^Robinson Crusoe/],
+  ['Verne', /^Twenty Thousand Leagues/],
+  ['Verne', /^Around the World in Eighty Days/],
+  ['Conrad', /^Heart of Darkness/],
+  ['Hardy', /^Tess of the d['’]Urbervilles/],
+  ['Hardy', /^Far from the Madding Crowd/],
+  ['Scott', /^Ivanhoe/],
+  ['Darwin', /^On the Origin of Species/],
+  ['Nietzsche', /^Thus Spake Zarathustra/],
+  ['Nietzsche', /^Beyond Good and Evil/],
+  ['Voltaire', /^Candide/],
+  ['Ibsen', /^A Doll['’]s House/],
+  ['Goethe', /^Faust/],
+  ['Grimm', /^Grimms['’] Fairy Tales|^Grimm['’]s Fairy Tales/],
+  ['Andersen', /Fairy Tales/],
+  ['Poe', /^The Works of Edgar Allan Poe/],
+  ['Milton', /^Paradise Lost/],
+  ['Burnett', /^The Secret Garden/],
+  ['Burnett', /^A Little Princess/],
+  ['Collins', /^The Woman in White/],
+  ['Collins', /^The Moonstone/],
+  ['Tolstoy', /^Anna Karenina/],
+  ['Dostoyevsky', /^The Brothers Karamazov/],
+  ['Dostoyevsky', /^Notes from the Underground|^Notes from Underground/],
+  ['Dostoyevsky', /^The Idiot/],
+  ['Doyle', /^The Hound of the Baskervilles/],
+  ['Doyle', /^A Study in Scarlet/],
+  ['Doyle', /^The Sign of the Four/],
+  ['Wharton', /^The Age of Innocence/],
+  ['Wharton', /^The House of Mirth/],
+  ['Wharton', /^Ethan Frome/],
+  ['Kipling', /^Kim$/],
+  ['Kipling', /^Just So Stories/],
+  ['Stevenson', /^Kidnapped/],
+  ['Dickens', /^Oliver Twist/],
+  ['Dickens', /^David Copperfield/],
+  ['Dickens', /^Bleak House/],
+  ['Dickens', /^The Pickwick Papers/],
+  ['Dickens', /^Hard Times/],
+  ['Twain', /^The Prince and the Pauper/],
+  ['Twain', /^A Connecticut Yankee/],
+  ['Twain', /^Life on the Mississippi/],
+  ['Twain', /^The Innocents Abroad/],
+  ['Joyce', /^Dubliners/],
+  ['Joyce', /^A Portrait of the Artist/],
+  ['Gibbon', /^The History of the Decline and Fall/],
+  ['Christie', /^The Mysterious Affair at Styles/],
+  ['Christie', /^The Secret Adversary/],
+  ['Thoreau', /^Walden/],
   ['Franklin', /^Autobiography of Benjamin Franklin|^The Autobiography of Benjamin Franklin/],
   ['Chekhov', /^The Cherry Orchard|^Plays by Anton Chekhov/],
-  ['Maupassant', /^The Complete Short Stories|^Short Stories/], ['Burroughs', /^A Princess of Mars/],
-  ['Burroughs', /^Tarzan of the Apes/], ['Chesterton', /^The Man Who Was Thursday/],
-  ['Chesterton', /^The Innocence of Father Brown/], ['Shaw', /^Pygmalion/], ['Wodehouse', /^My Man Jeeves/],
-  ['Irving', /^The Legend of Sleepy Hollow/], ['Stevenson', /^A Child['’]s Garden of Verses/],
-  ['Potter', /^The Tale of Peter Rabbit/], ['Nesbit', /^The Railway Children/], ['Nesbit', /^Five Children and It/],
-  ['Zola', /^Germinal/], ['Balzac', /^Father Goriot|^Pere Goriot/], ['Trollope', /^Barchester Towers/],
-  ['Henty', /^With Clive in India/], ['James, Henry', /^The Turn of the Screw/],
-  ['James, Henry', /^The Portrait of a Lady/], ['Blackwood', /^The Willows/], ['Lang', /^The Blue Fairy Book/],
+  ['Maupassant', /^The Complete Short Stories|^Short Stories/],
+  ['Burroughs', /^A Princess of Mars/],
+  ['Burroughs', /^Tarzan of the Apes/],
+  ['Chesterton', /^The Man Who Was Thursday/],
+  ['Chesterton', /^The Innocence of Father Brown/],
+  ['Shaw', /^Pygmalion/],
+  ['Wodehouse', /^My Man Jeeves/],
+  ['Irving', /^The Legend of Sleepy Hollow/],
+  ['Stevenson', /^A Child['’]s Garden of Verses/],
+  ['Potter', /^The Tale of Peter Rabbit/],
+  ['Nesbit', /^The Railway Children/],
+  ['Nesbit', /^Five Children and It/],
+  ['Zola', /^Germinal/],
+  ['Balzac', /^Father Goriot|^Pere Goriot/],
+  ['Trollope', /^Barchester Towers/],
+  ['Henty', /^With Clive in India/],
+  ['James, Henry', /^The Turn of the Screw/],
+  ['James, Henry', /^The Portrait of a Lady/],
+  ['Blackwood', /^The Willows/],
+  ['Lang', /^The Blue Fairy Book/],
 ];
 
 /** A book's record for the selection (no text kept: 1.2 GB of books would not fit in memory as strings). */
 function gutenbergRecord(entry, raw) {
   const text = raw.toString('utf8');
   const [folder] = entry.path.split('/');
-  const fileTitle = entry.path.slice(folder.length + 1).replace(/\.txt$/, '').split(/[\r\n]/)[0].trim();
+  const fileTitle = entry.path
+    .slice(folder.length + 1)
+    .replace(/\.txt$/, '')
+    .split(/[\r\n]/)[0]
+    .trim();
   const chars = stripGutenbergHeaders(text).length;
   return { ...entry, head: parseGutenbergHeader(text), chars, folder: folder.replace(/^"/, ''), fileTitle };
 }
 
 /** Read blobs in batches of about 64 MB, calling `each(entry, bytes)` for every entry. */
 async function eachBlob(gitDir, entries, each) {
-  for (let i = 0; i < entries.length;) {
+  for (let i = 0; i < entries.length; ) {
     const batch = [];
     let bytes = 0;
     while (i < entries.length && (batch.length === 0 || bytes < 64e6)) {
@@ -263,9 +348,10 @@ async function gutenberg(values) {
   const manifestPath = new URL('packs/gutenberg/manifest.json', root).pathname;
   const read = readManifest(manifestPath);
   // a new selection takes the sources listed here (the first one's commit as the manifest has it)
-  const manifest = read && values.select !== undefined
-    ? { ...read, sources: [read.sources[0], ...GUTENBERG.sources.slice(1)] }
-    : read ?? GUTENBERG;
+  const manifest =
+    read && values.select !== undefined
+      ? { ...read, sources: [read.sources[0], ...GUTENBERG.sources.slice(1)] }
+      : (read ?? GUTENBERG);
   const src = manifest.sources[0];
   const gitDir = gitDirOf(values.repo);
   const textsDir = resolve(values.texts ?? 'pack-texts/gutenberg');
@@ -283,7 +369,13 @@ async function gutenberg(values) {
         id: `pg${r.head.ebook}`,
         file: `pg${r.head.ebook}.txt`,
         title: r.head.title ?? r.fileTitle,
-        author: r.head.author ?? r.folder.split(', ').reverse().join(' ').replace(/ \(.*\)$/, ''),
+        author:
+          r.head.author ??
+          r.folder
+            .split(', ')
+            .reverse()
+            .join(' ')
+            .replace(/ \(.*\)$/, ''),
         ebook: r.head.ebook,
         url: `https://www.gutenberg.org/ebooks/${r.head.ebook}`,
         source: src.repository,
@@ -292,36 +384,53 @@ async function gutenberg(values) {
     }));
     console.error(`${records.length} files read, ${chosen.length} books chosen`);
   } else {
-    chosen = manifest.documents.filter((d) => d.source === src.repository).map((d) => {
-      const e = byPath.get(d.source_path);
-      if (!e) fail(`${d.source_path}: not in ${src.repository} at ${src.commit}`);
-      const { sha256: _s, bytes: _b, ...fields } = d;
-      return { entry: e, fields };
-    });
+    chosen = manifest.documents
+      .filter((d) => d.source === src.repository)
+      .map((d) => {
+        const e = byPath.get(d.source_path);
+        if (!e) fail(`${d.source_path}: not in ${src.repository} at ${src.commit}`);
+        const { sha256: _s, bytes: _b, ...fields } = d;
+        return { entry: e, fields };
+      });
   }
   const texts = new Map();
   const docs = [];
   const fieldsOf = new Map(chosen.map((c) => [c.entry.path, c.fields]));
-  await eachBlob(gitDir, chosen.map((c) => c.entry), (e, raw) => {
-    const fields = fieldsOf.get(e.path);
-    const bytes = Buffer.from(stripGutenbergHeaders(raw.toString('utf8')), 'utf8');
-    texts.set(fields.id, bytes);
-    docs.push(docEntry(fields, bytes));
-  });
+  await eachBlob(
+    gitDir,
+    chosen.map((c) => c.entry),
+    (e, raw) => {
+      const fields = fieldsOf.get(e.path);
+      const bytes = Buffer.from(stripGutenbergHeaders(raw.toString('utf8')), 'utf8');
+      texts.set(fields.id, bytes);
+      docs.push(docEntry(fields, bytes));
+    },
+  );
   // the books of the other sources (EXTRA_BOOKS), after the first source's
   for (const extra of manifest.sources.slice(1)) {
-    const wanted = values.select !== undefined
-      ? EXTRA_BOOKS.map((b) => ({
-        id: `pg${b.ebook}`, file: `pg${b.ebook}.txt`, title: b.title, author: b.author, ebook: b.ebook,
-        url: `https://www.gutenberg.org/ebooks/${b.ebook}`, source: extra.repository, source_path: b.path,
-      }))
-      : manifest.documents.filter((d) => d.source === extra.repository);
+    const wanted =
+      values.select !== undefined
+        ? EXTRA_BOOKS.map((b) => ({
+            id: `pg${b.ebook}`,
+            file: `pg${b.ebook}.txt`,
+            title: b.title,
+            author: b.author,
+            ebook: b.ebook,
+            url: `https://www.gutenberg.org/ebooks/${b.ebook}`,
+            source: extra.repository,
+            source_path: b.path,
+          }))
+        : manifest.documents.filter((d) => d.source === extra.repository);
     if (wanted.length === 0) continue;
     const extraDir = gitDirOf(values.extra);
     const byExtraPath = new Map((await listBlobs(extraDir, extra.commit)).map((e) => [e.path, e]));
-    const entriesOf = wanted.map((d) => byExtraPath.get(d.source_path) ??
-      fail(`${d.source_path}: not in ${extra.repository} at ${extra.commit}`));
-    const blobs = await readBlobs(extraDir, entriesOf.map((e) => e.blob));
+    const entriesOf = wanted.map(
+      (d) => byExtraPath.get(d.source_path) ?? fail(`${d.source_path}: not in ${extra.repository} at ${extra.commit}`),
+    );
+    const blobs = await readBlobs(
+      extraDir,
+      entriesOf.map((e) => e.blob),
+    );
     wanted.forEach((d, i) => {
       const { sha256: _s, bytes: _b, ...fields } = d;
       const bytes = Buffer.from(stripGutenbergHeaders(blobs.get(entriesOf[i].blob).toString('utf8')), 'utf8');
@@ -360,7 +469,10 @@ const ownFolder = (r) => (r.head.author ?? '').toLowerCase().includes(r.folder.s
 function selectGutenberg(records, n) {
   const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
   const normTitle = (r) => {
-    const title = (r.head.title ?? r.fileTitle).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    const title = (r.head.title ?? r.fileTitle)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
     return `${r.folder.split(',')[0].toLowerCase()}|${title}`;
   };
   const ok = records
@@ -380,8 +492,9 @@ function selectGutenberg(records, n) {
   const chosen = [];
   const taken = new Set();
   for (const [author, title] of FAMOUS) {
-    const hits = unique.filter((r) => !taken.has(r) && r.folder.startsWith(author) &&
-      title.test(r.head.title ?? r.fileTitle));
+    const hits = unique.filter(
+      (r) => !taken.has(r) && r.folder.startsWith(author) && title.test(r.head.title ?? r.fileTitle),
+    );
     if (hits.length === 0 || chosen.length >= n) continue;
     // the whole work rather than an excerpt or a retelling: the earliest ebook of those nearly as long as the longest
     const longest = Math.max(...hits.map((r) => r.chars));
@@ -427,21 +540,22 @@ const WIKIPEDIA = {
     "training data of GPT-3, LLaMA, The Pile and most other corpora (the knowledge base's wikipedia entry).",
   window: 4, // a small pack: the 16-word setting (83 % of 16-word and all ≥ 20-word overlaps reported)
   built: today(),
-  sources: [{
-    repository: 'Hongcheng-Gao/RobTest-Demo',
-    commit: '37688d9e4800aa969050bd01f09033221aa5834e',
-    url: 'https://github.com/Hongcheng-Gao/RobTest-Demo',
-    note:
-      'Its copy of WikiText-103: data/wikitext-103/wiki.valid.tokens and wiki.test.tokens (complete), and ' +
-      'data/wiki.train.tokens, the first 2.75 MiB of wiki.train.tokens (its last, cut-off article dropped). Split ' +
-      "into articles at their ' = Title = ' lines and detokenised (' @-@ ' → '-', 'do n't' → 'don't', punctuation " +
-      'rejoined); ' +
-      "the '<unk>' tokens of rare words cannot be restored and stay.",
-  }],
+  sources: [
+    {
+      repository: 'Hongcheng-Gao/RobTest-Demo',
+      commit: '37688d9e4800aa969050bd01f09033221aa5834e',
+      url: 'https://github.com/Hongcheng-Gao/RobTest-Demo',
+      note:
+        'Its copy of WikiText-103: data/wikitext-103/wiki.valid.tokens and wiki.test.tokens (complete), and ' +
+        'data/wiki.train.tokens, the first 2.75 MiB of wiki.train.tokens (its last, cut-off article dropped). Split ' +
+        "into articles at their ' = Title = ' lines and detokenised (' @-@ ' → '-', 'do n't' → 'don't', punctuation " +
+        'rejoined); ' +
+        "the '<unk>' tokens of rare words cannot be restored and stay.",
+    },
+  ],
   licence: {
     texts: 'CC BY-SA 4.0 (Wikipedia text; WikiText is distributed under CC BY-SA)',
-    note:
-      'The pack holds hashes of word 5-grams, not the texts; attribution: the Wikipedia contributors of each article.',
+    note: 'The pack holds hashes of word 5-grams, not the texts; attribution: the Wikipedia contributors of each article.',
   },
   selection: '',
   documents: [],
@@ -460,11 +574,14 @@ async function wikipedia(values) {
   const gitDir = gitDirOf(values.repo);
   const textsDir = resolve(values.texts ?? 'pack-texts/wikipedia');
   const entries = new Map((await listBlobs(gitDir, src.commit)).map((e) => [e.path, e]));
-  const blobs = await readBlobs(gitDir, WIKI_FILES.map((f) => {
-    const e = entries.get(f.path);
-    if (!e) fail(`${f.path}: not in ${src.repository} at ${src.commit}`);
-    return e.blob;
-  }));
+  const blobs = await readBlobs(
+    gitDir,
+    WIKI_FILES.map((f) => {
+      const e = entries.get(f.path);
+      if (!e) fail(`${f.path}: not in ${src.repository} at ${src.commit}`);
+      return e.blob;
+    }),
+  );
   const docs = [];
   const texts = new Map();
   const seen = new Set();
@@ -475,14 +592,17 @@ async function wikipedia(values) {
       seen.add(a.title);
       const bytes = Buffer.from(detokenizeWikiText(a.raw), 'utf8');
       const id = `wikitext-103:${f.split}:${String(i + 1).padStart(4, '0')}`;
-      const d = docEntry({
-        id,
-        file: `wt103-${f.split}-${String(i + 1).padStart(4, '0')}.txt`,
-        title: a.title,
-        url: `https://en.wikipedia.org/wiki/${encodeURIComponent(a.title.replace(/ /g, '_'))}`,
-        source: src.repository,
-        source_path: f.path,
-      }, bytes);
+      const d = docEntry(
+        {
+          id,
+          file: `wt103-${f.split}-${String(i + 1).padStart(4, '0')}.txt`,
+          title: a.title,
+          url: `https://en.wikipedia.org/wiki/${encodeURIComponent(a.title.replace(/ /g, '_'))}`,
+          source: src.repository,
+          source_path: f.path,
+        },
+        bytes,
+      );
       docs.push(d);
       texts.set(id, bytes);
     });
@@ -518,20 +638,22 @@ const WIKIPEDIA_ARTICLES = {
   ),
   window: 4, // the Wikipedia setting: short passages (≥ 16 words) are reported
   built: today(),
-  sources: [{
-    repository: 'Vibhas-hs-edu/WikiTasks',
-    commit: '52b1f163137bc40b0f67cbf129d5dab4f6fd5901',
-    url: 'https://github.com/Vibhas-hs-edu/WikiTasks',
-    note:
-      'text/AA/wiki_00 … wiki_63: WikiExtractor output of one part of an English Wikipedia dump (page ids ' +
-      "56,564,557–57,025,637: pages created in 2018, their text as of a dump older than the commit, October 2021; " +
-      "ids of English Wikipedia's ?curid= URLs). Each <doc> is " +
-      'an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 words, ' +
-      "as 'Title', a blank line and the body, joined by blank lines in file order (text/Temp/ holds the same " +
-      'articles wrapped as XML and is not used).',
-  }],
+  sources: [
+    {
+      repository: 'Vibhas-hs-edu/WikiTasks',
+      commit: '52b1f163137bc40b0f67cbf129d5dab4f6fd5901',
+      url: 'https://github.com/Vibhas-hs-edu/WikiTasks',
+      note:
+        'text/AA/wiki_00 … wiki_63: WikiExtractor output of one part of an English Wikipedia dump (page ids ' +
+        '56,564,557–57,025,637: pages created in 2018, their text as of a dump older than the commit, October 2021; ' +
+        "ids of English Wikipedia's ?curid= URLs). Each <doc> is " +
+        'an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 words, ' +
+        "as 'Title', a blank line and the body, joined by blank lines in file order (text/Temp/ holds the same " +
+        'articles wrapped as XML and is not used).',
+    },
+  ],
   licence: {
-    texts: 'CC BY-SA 3.0 and GFDL (English Wikipedia text at the dump\'s date; CC BY-SA 4.0 since 2023)',
+    texts: "CC BY-SA 3.0 and GFDL (English Wikipedia text at the dump's date; CC BY-SA 4.0 since 2023)",
     note:
       'The pack holds hashes of word 5-grams, not the texts; attribution: the Wikipedia contributors of each ' +
       'article (its history at https://en.wikipedia.org/wiki?curid=<page id>).',
@@ -541,8 +663,13 @@ const WIKIPEDIA_ARTICLES = {
 };
 
 const ARTICLE_MIN_WORDS = 50;
-const decodeXmlAttr = (s) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
-  .replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decodeXmlAttr = (s) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** The articles of one WikiExtractor file: [{ id, title, body }] (body without the title line). */
 function extractorArticles(text) {
@@ -564,17 +691,19 @@ const WIKIPEDIA_CORE = {
     'lowest page ids — the oldest articles, Anarchism (id 12) first. One document per extractor file. Hashes of ' +
     'word 5-grams only, no text.',
   window: 8, // long articles: the book setting, as the Gutenberg pack (every ≥ 12-word overlap reported)
-  sources: [{
-    repository: 'jason-feng/wikiVisual',
-    commit: '1c0fac92f29f17c1603bfffbe864e0dfdff66897',
-    url: 'https://github.com/jason-feng/wikiVisual',
-    note:
-      'text/AA/wiki_00 … wiki_99 at this commit of May 2015 (the next commit removed them): WikiExtractor output ' +
-      "of the English Wikipedia dump, in the dump's page-id order (ids of English Wikipedia's ?curid= URLs). Each " +
-      "<doc> is an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 " +
-      "words, as 'Title', a blank line and the body, joined by blank lines in file order (text/AB … AD, later page " +
-      'ids, are not used: the size budget of the default packs).',
-  }],
+  sources: [
+    {
+      repository: 'jason-feng/wikiVisual',
+      commit: '1c0fac92f29f17c1603bfffbe864e0dfdff66897',
+      url: 'https://github.com/jason-feng/wikiVisual',
+      note:
+        'text/AA/wiki_00 … wiki_99 at this commit of May 2015 (the next commit removed them): WikiExtractor output ' +
+        "of the English Wikipedia dump, in the dump's page-id order (ids of English Wikipedia's ?curid= URLs). Each " +
+        '<doc> is an article: title line, then its paragraphs and section titles. Kept: articles whose body has ≥ 50 ' +
+        "words, as 'Title', a blank line and the body, joined by blank lines in file order (text/AB … AD, later page " +
+        'ids, are not used: the size budget of the default packs).',
+    },
+  ],
 };
 
 /** The WikiExtractor packs: their manifest, template, texts folder and document names. */
@@ -590,32 +719,45 @@ async function wikipediaExtract(values, name) {
   const src = manifest.sources[0];
   const gitDir = gitDirOf(values.repo);
   const textsDir = resolve(values.texts ?? `pack-texts/${name}`);
-  const files = (await listBlobs(gitDir, src.commit)).filter((e) => /^text\/AA\/wiki_\d\d$/.test(e.path))
+  const files = (await listBlobs(gitDir, src.commit))
+    .filter((e) => /^text\/AA\/wiki_\d\d$/.test(e.path))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.length === 0) fail(`no text/AA/wiki_NN files in ${src.repository} at ${src.commit}`);
-  const blobs = await readBlobs(gitDir, files.map((f) => f.blob));
+  const blobs = await readBlobs(
+    gitDir,
+    files.map((f) => f.blob),
+  );
   const docs = [];
   const texts = new Map();
   let articles = 0;
   for (const f of files) {
-    const kept = extractorArticles(blobs.get(f.blob).toString('utf8'))
-      .filter((a) => a.body.split(/\s+/).filter(Boolean).length >= ARTICLE_MIN_WORDS);
+    const kept = extractorArticles(blobs.get(f.blob).toString('utf8')).filter(
+      (a) => a.body.split(/\s+/).filter(Boolean).length >= ARTICLE_MIN_WORDS,
+    );
     if (kept.length === 0) continue;
     articles += kept.length;
     const bytes = Buffer.from(kept.map((a) => `${a.title}\n\n${a.body}`).join('\n\n'), 'utf8');
     const file = f.path.split('/').pop();
     const id = `${pack.ids}${file}`;
-    docs.push(docEntry({
-      id, file: `${pack.files}${file}.txt`,
-      title: `${kept.length} articles, page ids ${kept[0].id}–${kept[kept.length - 1].id}`,
-      url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
-      source: src.repository, source_path: f.path,
-    }, bytes));
+    docs.push(
+      docEntry(
+        {
+          id,
+          file: `${pack.files}${file}.txt`,
+          title: `${kept.length} articles, page ids ${kept[0].id}–${kept[kept.length - 1].id}`,
+          url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
+          source: src.repository,
+          source_path: f.path,
+        },
+        bytes,
+      ),
+    );
     texts.set(id, bytes);
   }
   if (values.select !== undefined) {
     const last = `wiki_${String(files.length - 1).padStart(2, '0')}`;
-    const selection = `Every article with ≥ ${ARTICLE_MIN_WORDS} words in text/AA/wiki_00 … ${last}: ` +
+    const selection =
+      `Every article with ≥ ${ARTICLE_MIN_WORDS} words in text/AA/wiki_00 … ${last}: ` +
       `${articles.toLocaleString('en')} articles in ${docs.length} documents (one per extractor file).`;
     writeManifest(manifestPath, { ...manifest, built: today(), selection, documents: docs });
     writeTexts(textsDir, docs, texts);
@@ -639,13 +781,15 @@ const SAMPLE = {
   kb_note: GUTENBERG.kb_note,
   window: 8,
   built: '2026-11-22',
-  sources: [{
-    repository: 'nltk/nltk',
-    url: 'https://github.com/nltk/nltk',
-    note:
-      "NLTK's gutenberg corpus (nltk_data/corpora/gutenberg/), which already lacks the Project Gutenberg header and " +
-      'licence: the texts of test/fixtures/texts/gutenberg/ as committed (origins in test/fixtures/texts/SOURCE.md).',
-  }],
+  sources: [
+    {
+      repository: 'nltk/nltk',
+      url: 'https://github.com/nltk/nltk',
+      note:
+        "NLTK's gutenberg corpus (nltk_data/corpora/gutenberg/), which already lacks the Project Gutenberg header and " +
+        'licence: the texts of test/fixtures/texts/gutenberg/ as committed (origins in test/fixtures/texts/SOURCE.md).',
+    },
+  ],
   licence: GUTENBERG.licence,
   selection: 'The five books of test/fixtures/texts/gutenberg/, in code-unit order of their file names.',
   texts: '../../test/fixtures/texts/gutenberg',
@@ -670,17 +814,24 @@ function sample(values) {
     if (bad) process.exitCode = 1;
     return;
   }
-  const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   const documents = files.map((f) => {
     const bytes = readFileSync(join(dir, f));
     // NLTK names the book on its first line: [Persuasion by Jane Austen 1818]
     const first = bytes.toString('utf8').split('\n')[0];
     const m = /^\[(.+?) by (.+?)(?: (\d{4}))?\]/.exec(first);
-    return docEntry({
-      id: f.replace(/\.txt$/, ''), file: f,
-      ...(m ? { title: m[1], author: m[2] } : {}),
-      source: 'nltk/nltk', source_path: `nltk_data/corpora/gutenberg/${f}`,
-    }, bytes);
+    return docEntry(
+      {
+        id: f.replace(/\.txt$/, ''),
+        file: f,
+        ...(m ? { title: m[1], author: m[2] } : {}),
+        source: 'nltk/nltk',
+        source_path: `nltk_data/corpora/gutenberg/${f}`,
+      },
+      bytes,
+    );
   });
   writeManifest(manifestPath, { ...manifest, documents });
 }
@@ -689,7 +840,10 @@ function sample(values) {
 
 const { values, positionals } = parseArgs({
   options: {
-    repo: { type: 'string' }, extra: { type: 'string' }, texts: { type: 'string' }, select: { type: 'string' },
+    repo: { type: 'string' },
+    extra: { type: 'string' },
+    texts: { type: 'string' },
+    select: { type: 'string' },
   },
   allowPositionals: true,
   strict: false,
@@ -701,6 +855,8 @@ else if (target === 'wikipedia') await wikipedia(values);
 else if (target in EXTRACT_PACKS) await wikipediaExtract(values, target);
 else if (target === 'sample') sample(values);
 else {
-  fail('usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|wikipedia-core|sample ' +
-    '[--repo GITDIR] [--extra GITDIR] [--texts DIR] [--select [N]]');
+  fail(
+    'usage: node build/packs-prepare.mjs gutenberg|wikipedia|wikipedia-articles|wikipedia-core|sample ' +
+      '[--repo GITDIR] [--extra GITDIR] [--texts DIR] [--select [N]]',
+  );
 }

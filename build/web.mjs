@@ -27,7 +27,9 @@ const src = join(root, 'app');
 
 for (const f of ['index.js', 'starter.js']) {
   if (!existsSync(join(dist, f))) {
-    console.error(`build/web.mjs: ${join(dist, f)} is missing — run \`npm run build\` first (the page uses the built bundles).`);
+    console.error(
+      `build/web.mjs: ${join(dist, f)} is missing — run \`npm run build\` first (the page uses the built bundles).`,
+    );
     process.exit(1);
   }
 }
@@ -49,7 +51,11 @@ const libraryExternal = {
       if (resolve(args.resolveDir) !== src || BUNDLED.has(args.path)) return undefined;
       const to = EXTERNAL[args.path];
       if (to) return { path: to, external: true };
-      return { errors: [{ text: `app/ may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` }] };
+      return {
+        errors: [
+          { text: `app/ may import the library only as ${Object.keys(EXTERNAL).join(' or ')} (found ${args.path})` },
+        ],
+      };
     });
   },
 };
@@ -73,7 +79,7 @@ copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
 // index.js with the chunks it loads (code shared with what it imports on demand, such as the remote corpora's
 // client, is split into chunk files): every relative import, static or dynamic, followed to the end
 const library = [];
-for (const queue = ['index.js']; queue.length > 0;) {
+for (const queue = ['index.js']; queue.length > 0; ) {
   const f = queue.shift();
   if (library.includes(f)) continue;
   library.push(f);
@@ -103,8 +109,10 @@ for (const id of Object.keys(licences).sort((a, b) => (a < b ? -1 : a > b ? 1 : 
 }
 const { STARTER_DATASET, loadStarterDataset } = await import(pathToFileURL(join(dist, 'starter.js')).href);
 if (STARTER_DATASET.source !== source || STARTER_DATASET.documents !== Object.keys(texts).length) {
-  console.error(`build/web.mjs: the starter dataset (${STARTER_DATASET.source}, ${STARTER_DATASET.documents} documents) ` +
-    `does not match ${source} (${Object.keys(texts).length} texts): rebuild with \`npm run build\`.`);
+  console.error(
+    `build/web.mjs: the starter dataset (${STARTER_DATASET.source}, ${STARTER_DATASET.documents} documents) ` +
+      `does not match ${source} (${Object.keys(texts).length} texts): rebuild with \`npm run build\`.`,
+  );
   process.exit(1);
 }
 writeFileSync(join(out, 'starter-texts.json'), JSON.stringify({ source, licence: 'CC0-1.0', texts }));
@@ -117,15 +125,30 @@ const snapshot = engine.exportDataset(STARTER_DATASET.id);
 engine.dispose();
 writeFileSync(join(out, 'starter.tpds'), snapshot);
 const starter = {
-  id: STARTER_DATASET.id, source, licence: 'CC0-1.0', documents: STARTER_DATASET.documents,
-  file: 'starter.tpds', bytes: snapshot.length, sha256: await lib.sha256Hex(snapshot),
+  id: STARTER_DATASET.id,
+  source,
+  licence: 'CC0-1.0',
+  documents: STARTER_DATASET.documents,
+  file: 'starter.tpds',
+  bytes: snapshot.length,
+  sha256: await lib.sha256Hex(snapshot),
 };
 writeFileSync(join(out, 'starter.json'), `${JSON.stringify(starter, null, 2)}\n`);
 
 const files = [
-  'index.html', 'styles.css', 'app.js', 'worker.js', ...library, 'starter.json', 'starter.tpds', 'starter-texts.json',
-  'packs/index.json', ...packFiles,
+  'index.html',
+  'styles.css',
+  'app.js',
+  'worker.js',
+  ...library,
+  'starter.json',
+  'starter.tpds',
+  'starter-texts.json',
+  'packs/index.json',
+  ...packFiles,
 ];
 const kb = (f) => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`;
-console.log(`web app → ${relative(root, out) || '.'}: ${files.map(kb).join(', ')} (${(performance.now() - t0).toFixed(0)} ms)`);
+console.log(
+  `web app → ${relative(root, out) || '.'}: ${files.map(kb).join(', ')} (${(performance.now() - t0).toFixed(0)} ms)`,
+);
 if (dirname(out) !== dist) console.log('(built outside dist/: serve the folder as is)');

@@ -16,14 +16,38 @@ import cluster from 'node:cluster';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createEngine, publicRemoteCorpora, TrainprintError, type Engine, type Fingerprint, type RemoteDatasetConfig } from './index.js';
+import {
+  createEngine,
+  publicRemoteCorpora,
+  TrainprintError,
+  type Engine,
+  type Fingerprint,
+  type RemoteDatasetConfig,
+} from './index.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildDatasetFile, buildPackFile, buildPostgresDataset, CLIENT_ADDRESS_HEADER, createWorkerPool, isPostgresUrl, listPacks, loadDefaultPacks,
-  openFileStore, openPostgresDataset, openPostgresDatasets, openPostgresStore, pushDatasetFile, readDatasetInfo,
-  resolveHost, serve, serveStatic, verifyPackFile, type BuildProgress, type PostgresDatasetResult,
+  buildDatasetFile,
+  buildPackFile,
+  buildPostgresDataset,
+  CLIENT_ADDRESS_HEADER,
+  createWorkerPool,
+  isPostgresUrl,
+  listPacks,
+  loadDefaultPacks,
+  openFileStore,
+  openPostgresDataset,
+  openPostgresDatasets,
+  openPostgresStore,
+  pushDatasetFile,
+  readDatasetInfo,
+  resolveHost,
+  serve,
+  serveStatic,
+  verifyPackFile,
+  type BuildProgress,
+  type PostgresDatasetResult,
 } from './node/index.js';
 import type { ListedPack, PackInfo } from './index.js';
 
@@ -168,9 +192,17 @@ function summary(fp: Fingerprint) {
 }
 
 type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-function parse(args: string[], options: ParseOptions): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(
+  args: string[],
+  options: ParseOptions,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
-    const r = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const r = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
@@ -178,7 +210,8 @@ function parse(args: string[], options: ParseOptions): { values: Record<string, 
 }
 
 const mb = (bytes: number) => bytes / 1e6; // MB = 10^6 bytes
-const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
 function progressPrinter(quiet: boolean) {
@@ -189,8 +222,10 @@ function progressPrinter(quiet: boolean) {
   const line = (p: BuildProgress) => {
     const s = Math.max(p.elapsed_ms, 1) / 1000;
     const where = p.files > 1 ? ` [file ${p.file_index + 1}/${p.files}]` : '';
-    return `${p.phase === 'read' ? 'indexing' : 'writing'}${where} ${p.documents.toLocaleString('en-US')} docs, ${fmt(mb(p.bytes))} MB, ` +
-      `${fmt(p.documents / s, 0)} docs/s, ${fmt(mb(p.bytes) / s, 2)} MB/s, ${fmt(s)} s`;
+    return (
+      `${p.phase === 'read' ? 'indexing' : 'writing'}${where} ${p.documents.toLocaleString('en-US')} docs, ${fmt(mb(p.bytes))} MB, ` +
+      `${fmt(p.documents / s, 0)} docs/s, ${fmt(mb(p.bytes) / s, 2)} MB/s, ${fmt(s)} s`
+    );
   };
   return {
     update(p: BuildProgress) {
@@ -199,22 +234,42 @@ function progressPrinter(quiet: boolean) {
       if (p.phase === 'read' && now - last < every) return;
       if (p.phase === 'done') return;
       last = now;
-      if (tty) { process.stderr.write(`\r\x1b[K${line(p)}`); drawn = true; }
-      else process.stderr.write(`${line(p)}\n`);
+      if (tty) {
+        process.stderr.write(`\r\x1b[K${line(p)}`);
+        drawn = true;
+      } else process.stderr.write(`${line(p)}\n`);
     },
-    end() { if (drawn) { process.stderr.write('\r\x1b[K'); drawn = false; } },
+    end() {
+      if (drawn) {
+        process.stderr.write('\r\x1b[K');
+        drawn = false;
+      }
+    },
   };
 }
 
 async function indexBuild(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    dataset: { type: 'string' }, kind: { type: 'string' }, window: { type: 'string' }, name: { type: 'string' },
-    'kb-dataset': { type: 'string' }, models: { type: 'string' },
-    'text-field': { type: 'string' }, 'id-field': { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
-    threads: { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
-    into: { type: 'string' }, partitions: { type: 'string' }, replace: { type: 'boolean' },
+    dataset: { type: 'string' },
+    kind: { type: 'string' },
+    window: { type: 'string' },
+    name: { type: 'string' },
+    'kb-dataset': { type: 'string' },
+    models: { type: 'string' },
+    'text-field': { type: 'string' },
+    'id-field': { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    threads: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    into: { type: 'string' },
+    partitions: { type: 'string' },
+    replace: { type: 'boolean' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   const dataset = values.dataset as string | undefined;
   const threads = values.threads === undefined ? undefined : Number(values.threads);
   if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {
@@ -223,22 +278,26 @@ async function indexBuild(args: string[]): Promise<number> {
   if (!dataset) throw new UsageError('index build needs --dataset ID');
   if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
   const kind = (values.kind as string | undefined) ?? 'exact';
-  if (kind !== 'exact' && kind !== 'portrait') throw new UsageError(`--kind must be exact or portrait, not ${JSON.stringify(kind)}`);
+  if (kind !== 'exact' && kind !== 'portrait')
+    throw new UsageError(`--kind must be exact or portrait, not ${JSON.stringify(kind)}`);
   let window: number | undefined;
   if (values.window !== undefined) {
     if (kind !== 'portrait') throw new UsageError('--window applies to --kind portrait only');
     window = Number(values.window);
-    if (!Number.isInteger(window) || window < 1 || window > 64) throw new UsageError('--window must be an integer 1..64');
+    if (!Number.isInteger(window) || window < 1 || window > 64)
+      throw new UsageError('--window must be an integer 1..64');
   }
   const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
   if (kbDataset === '') throw new UsageError('--kb-dataset needs a dataset id');
   let models: string[] | undefined;
   if (values.models !== undefined) {
     models = (values.models as string).split(',').map((m) => m.trim());
-    if (models.some((m) => m === '')) throw new UsageError('--models needs a comma-separated list of model ids, none empty');
+    if (models.some((m) => m === ''))
+      throw new UsageError('--models needs a comma-separated list of model ids, none empty');
   }
   const format = values.format as string | undefined;
-  if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format)) throw new UsageError('--format must be text, jsonl, json or parquet');
+  if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format))
+    throw new UsageError('--format must be text, jsonl, json or parquet');
   const into = postgresTarget(values, values.out !== undefined ? '--out' : undefined);
   const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
   const progress = progressPrinter(values.quiet === true);
@@ -246,9 +305,17 @@ async function indexBuild(args: string[]): Promise<number> {
     if (kind !== 'exact') throw new UsageError('--into keeps exact datasets only (a portrait fits a file)');
     try {
       const r = await buildPostgresDataset({
-        dataset, kind, name: values.name as string | undefined, kbDataset, models, files: positionals,
-        textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
-        format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined, threads, ...into,
+        dataset,
+        kind,
+        name: values.name as string | undefined,
+        kbDataset,
+        models,
+        files: positionals,
+        textField: values['text-field'] as string | undefined,
+        idField: values['id-field'] as string | undefined,
+        format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+        threads,
+        ...into,
         onProgress: (p) => progress.update(p),
       });
       progress.end();
@@ -260,9 +327,18 @@ async function indexBuild(args: string[]): Promise<number> {
   }
   try {
     const r = await buildDatasetFile({
-      dataset, kind, window, name: values.name as string | undefined, kbDataset, models, files: positionals, out,
-      textField: values['text-field'] as string | undefined, idField: values['id-field'] as string | undefined,
-      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined, threads,
+      dataset,
+      kind,
+      window,
+      name: values.name as string | undefined,
+      kbDataset,
+      models,
+      files: positionals,
+      out,
+      textField: values['text-field'] as string | undefined,
+      idField: values['id-field'] as string | undefined,
+      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+      threads,
       onProgress: (p) => progress.update(p),
     });
     progress.end();
@@ -270,10 +346,12 @@ async function indexBuild(args: string[]): Promise<number> {
     const st = r.stats;
     console.error(
       `wrote ${r.out}: ${st.kind} dataset "${st.id}", ${st.documents.toLocaleString('en-US')} documents, ${fmt(mb(st.bytes))} MB of text, ` +
-      `${st.fingerprints.toLocaleString('en-US')} fingerprints, file ${fmt(mb(r.file_bytes), 2)} MB; ` +
-      `${fmt(s)} s (${fmt(st.documents / s, 0)} docs/s, ${fmt(mb(st.bytes) / s, 2)} MB/s)`,
+        `${st.fingerprints.toLocaleString('en-US')} fingerprints, file ${fmt(mb(r.file_bytes), 2)} MB; ` +
+        `${fmt(s)} s (${fmt(st.documents / s, 0)} docs/s, ${fmt(mb(st.bytes) / s, 2)} MB/s)`,
     );
-    console.log(JSON.stringify({ out: r.out, file_bytes: r.file_bytes, elapsed_ms: Math.round(r.elapsed_ms), stats: r.stats }));
+    console.log(
+      JSON.stringify({ out: r.out, file_bytes: r.file_bytes, elapsed_ms: Math.round(r.elapsed_ms), stats: r.stats }),
+    );
     return 0;
   } finally {
     progress.end();
@@ -282,7 +360,8 @@ async function indexBuild(args: string[]): Promise<number> {
 
 /** `--into URL`, `--partitions N`, `--replace` (`conflict`: an option that cannot go with --into). */
 function postgresTarget(
-  values: Record<string, unknown>, conflict?: string,
+  values: Record<string, unknown>,
+  conflict?: string,
 ): { into: string; partitions?: number; replace?: boolean } | undefined {
   const into = values.into as string | undefined;
   if (into === undefined) {
@@ -306,8 +385,8 @@ function printStored(what: string, r: PostgresDatasetResult): void {
   const st = r.stats;
   console.error(
     `${what} exact dataset "${st.id}" in ${r.into} (tables ${r.tables}_*, ${r.partitions} partitions): ` +
-    `${st.documents.toLocaleString('en-US')} documents, ${st.fingerprints.toLocaleString('en-US')} fingerprints, ` +
-    `${fmt(mb(st.index_bytes), 1)} MB of posting tables; ${fmt(s)} s (${fmt(st.fingerprints / s, 0)} fingerprints/s)`,
+      `${st.documents.toLocaleString('en-US')} documents, ${st.fingerprints.toLocaleString('en-US')} fingerprints, ` +
+      `${fmt(mb(st.index_bytes), 1)} MB of posting tables; ${fmt(s)} s (${fmt(st.fingerprints / s, 0)} fingerprints/s)`,
   );
   const { into, tables, partitions } = r;
   console.log(JSON.stringify({ into, tables, partitions, elapsed_ms: Math.round(r.elapsed_ms), stats: st }));
@@ -315,9 +394,15 @@ function printStored(what: string, r: PostgresDatasetResult): void {
 
 async function indexPush(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    into: { type: 'string' }, dataset: { type: 'string' }, partitions: { type: 'string' }, replace: { type: 'boolean' },
+    into: { type: 'string' },
+    dataset: { type: 'string' },
+    partitions: { type: 'string' },
+    replace: { type: 'boolean' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length !== 1) throw new UsageError('index push needs exactly one FILE');
   const target = postgresTarget(values);
   if (!target) throw new UsageError('index push needs --into postgres://…');
@@ -329,7 +414,10 @@ async function indexPush(args: string[]): Promise<number> {
 
 async function indexInfo(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {});
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length !== 1) throw new UsageError('index info needs exactly one FILE or URL');
   if (isPostgresUrl(positionals[0])) {
     const ds = await openPostgresDataset({ url: positionals[0] });
@@ -350,10 +438,15 @@ async function indexInfo(args: string[]): Promise<number> {
 
 async function packBuild(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    texts: { type: 'string' }, out: { type: 'string' }, index: { type: 'string' },
+    texts: { type: 'string' },
+    out: { type: 'string' },
+    index: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length !== 1) throw new UsageError('pack build needs exactly one MANIFEST');
   const quiet = values.quiet === true || process.stderr.isTTY !== true;
   let last = 0;
@@ -372,9 +465,9 @@ async function packBuild(args: string[]): Promise<number> {
   const c = r.info.counts;
   console.error(
     `wrote ${r.out}: pack "${r.info.id}" (${r.info.kb_dataset}), ${c.documents.toLocaleString('en-US')} documents, ` +
-    `${c.words.toLocaleString('en-US')} words, ${c.ngrams.toLocaleString('en-US')} n-grams at window ` +
-    `${r.info.window}, file ${fmt(mb(r.file_bytes), 2)} MB (${fmt(r.file_bytes / Math.max(c.ngrams, 1), 2)} B per ` +
-    `n-gram), ${fmt(r.elapsed_ms / 1000)} s`,
+      `${c.words.toLocaleString('en-US')} words, ${c.ngrams.toLocaleString('en-US')} n-grams at window ` +
+      `${r.info.window}, file ${fmt(mb(r.file_bytes), 2)} MB (${fmt(r.file_bytes / Math.max(c.ngrams, 1), 2)} B per ` +
+      `n-gram), ${fmt(r.elapsed_ms / 1000)} s`,
   );
   const elapsed_ms = Math.round(r.elapsed_ms);
   console.log(JSON.stringify({ out: r.out, sha256: r.sha256, file_bytes: r.file_bytes, elapsed_ms, counts: c }));
@@ -404,19 +497,28 @@ function provenance(info: PackInfo & { listed?: boolean }, documents: boolean): 
 
 async function packsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
+  if (sub === '--help' || sub === '-h') {
+    console.log(HELP);
+    return 0;
+  }
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { dir: { type: 'string' }, json: { type: 'boolean' } });
-    if (values.help) { console.log(HELP); return 0; }
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
     if (positionals.length) throw new UsageError('packs list takes no positional arguments');
     const packs = await listPacks(values.dir as string | undefined);
-    if (values.json) { console.log(JSON.stringify(packs, null, 2)); return 0; }
+    if (values.json) {
+      console.log(JSON.stringify(packs, null, 2));
+      return 0;
+    }
     for (const p of packs) {
       console.log(
         `${p.id.padEnd(24)} ${p.file.padEnd(24)} ${fmt(mb(p.bytes), 2).padStart(7)} MB  ` +
-        `${String(p.documents).padStart(6)} docs  ${p.words.toLocaleString('en-US').padStart(12)} words  ` +
-        `${p.ngrams.toLocaleString('en-US').padStart(11)} n-grams  ` +
-        `→ ${p.kb_dataset}${p.default ? '  (default)' : ''}`,
+          `${String(p.documents).padStart(6)} docs  ${p.words.toLocaleString('en-US').padStart(12)} words  ` +
+          `${p.ngrams.toLocaleString('en-US').padStart(11)} n-grams  ` +
+          `→ ${p.kb_dataset}${p.default ? '  (default)' : ''}`,
       );
     }
     const total = packs.filter((p) => p.default).reduce((a, p) => a + p.bytes, 0);
@@ -425,7 +527,10 @@ async function packsCommand(args: string[]): Promise<number> {
   }
   if (sub === 'info' || sub === 'verify') {
     const { values, positionals } = parse(rest, { dir: { type: 'string' }, documents: { type: 'boolean' } });
-    if (values.help) { console.log(HELP); return 0; }
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
     if (sub === 'info' && positionals.length > 1) throw new UsageError('packs info takes at most one FILE or ID');
     const dir = values.dir as string | undefined;
     const targets = await namedPacks(positionals, dir);
@@ -452,9 +557,11 @@ async function packsCommand(args: string[]): Promise<number> {
     }
     return failed === 0 ? 0 : 1;
   }
-  throw new UsageError(sub === undefined
-    ? 'packs needs a subcommand: list, info or verify'
-    : `unknown packs subcommand ${JSON.stringify(sub)}`);
+  throw new UsageError(
+    sub === undefined
+      ? 'packs needs a subcommand: list, info or verify'
+      : `unknown packs subcommand ${JSON.stringify(sub)}`,
+  );
 }
 
 const README_MIT = `# widget
@@ -480,18 +587,30 @@ async function analyzeFile(args: string[]): Promise<number> {
     jurisdiction: { type: 'string' },
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
-    'infini-gram': { type: 'string' }, 'infini-gram-endpoint': { type: 'string' },
-    'infini-gram-mini': { type: 'string' }, 'infini-gram-mini-endpoint': { type: 'string' },
+    'infini-gram': { type: 'string' },
+    'infini-gram-endpoint': { type: 'string' },
+    'infini-gram-mini': { type: 'string' },
+    'infini-gram-mini-endpoint': { type: 'string' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
   const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
-  const type = (values.type as string | undefined) ?? (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
+  const type =
+    (values.type as string | undefined) ??
+    (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
   let content: string;
-  try { content = await readFile(file, 'utf8'); } catch (e) {
+  try {
+    content = await readFile(file, 'utf8');
+  } catch (e) {
     const code = (e as { code?: unknown })?.code;
-    throw new TrainprintError('INVALID_INPUT', `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`,
+    );
   }
   const engine = await createEngine({ remoteCorpora });
   const closeDatasets = await loadDatasets(engine, values);
@@ -524,7 +643,9 @@ function openStore(location: string): ReturnType<typeof openFileStore | typeof o
 async function loadDatasets(engine: Engine, values: Record<string, unknown>): Promise<() => Promise<void>> {
   const datasets = (values.dataset as string[] | undefined) ?? [];
   const attached: Array<{ close(): Promise<void> }> = [];
-  const close = async () => { await Promise.all(attached.map((d) => d.close())); };
+  const close = async () => {
+    await Promise.all(attached.map((d) => d.close()));
+  };
   try {
     for (const d of datasets) {
       if (isPostgresUrl(d)) {
@@ -558,7 +679,8 @@ const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]
 
 /** Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter. */
 async function engineFor(
-  values: Record<string, unknown>, webhookFetch?: typeof fetch,
+  values: Record<string, unknown>,
+  webhookFetch?: typeof fetch,
 ): Promise<{ engine: Engine; closeDatasets: () => Promise<void> }> {
   const store = typeof values.store === 'string' ? await openStore(values.store) : undefined;
   const engine = await createEngine({
@@ -579,11 +701,13 @@ function remoteCorporaFrom(values: Record<string, unknown>): RemoteDatasetConfig
     const list = values[engine] as string | undefined;
     const endpoint = values[`${engine}-endpoint`] as string | undefined;
     if (list === undefined) {
-      if (endpoint !== undefined) throw new UsageError(`--${engine}-endpoint goes with --${engine} IDX[,IDX] (or default)`);
+      if (endpoint !== undefined)
+        throw new UsageError(`--${engine}-endpoint goes with --${engine} IDX[,IDX] (or default)`);
       continue;
     }
     const names = list.split(',').map((n) => n.trim());
-    if (names.some((n) => n === '')) throw new UsageError(`--${engine} needs 'default' or a comma-separated list of index names`);
+    if (names.some((n) => n === ''))
+      throw new UsageError(`--${engine} needs 'default' or a comma-separated list of index names`);
     const indexes = names.length === 1 && names[0] === 'default' ? 'default' : names;
     configs.push(...publicRemoteCorpora(engine, { indexes, ...(endpoint !== undefined ? { endpoint } : {}) }));
   }
@@ -592,20 +716,37 @@ function remoteCorporaFrom(values: Record<string, unknown>): RemoteDatasetConfig
 
 /** One line per remote corpus for the start-up log: what is sent where. */
 function remoteLines(engine: Engine): string[] {
-  return engine.corpus.remoteDatasets().map(({ config: c }) => `remote corpus ${c.id}: analyzed text is sent to ${c.endpoint} (${c.kind} index ${c.index})`);
+  return engine.corpus
+    .remoteDatasets()
+    .map(
+      ({ config: c }) => `remote corpus ${c.id}: analyzed text is sent to ${c.endpoint} (${c.kind} index ${c.index})`,
+    );
 }
 
 async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' },
-    dataset: { type: 'string', multiple: true }, starter: { type: 'boolean' }, 'base-url': { type: 'string' },
-    packs: { type: 'string' }, 'allow-private-model-hosts': { type: 'boolean' }, 'allow-private-webhook-hosts': { type: 'boolean' },
-    'admin-key': { type: 'boolean' }, 'drain-ms': { type: 'string' }, workers: { type: 'string' },
-    'infini-gram': { type: 'string' }, 'infini-gram-endpoint': { type: 'string' },
-    'infini-gram-mini': { type: 'string' }, 'infini-gram-mini-endpoint': { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    store: { type: 'string' },
+    dataset: { type: 'string', multiple: true },
+    starter: { type: 'boolean' },
+    'base-url': { type: 'string' },
+    packs: { type: 'string' },
+    'allow-private-model-hosts': { type: 'boolean' },
+    'allow-private-webhook-hosts': { type: 'boolean' },
+    'admin-key': { type: 'boolean' },
+    'drain-ms': { type: 'string' },
+    workers: { type: 'string' },
+    'infini-gram': { type: 'string' },
+    'infini-gram-endpoint': { type: 'string' },
+    'infini-gram-mini': { type: 'string' },
+    'infini-gram-mini-endpoint': { type: 'string' },
     'monitor-interval-s': { type: 'string' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
   const monitorS = values['monitor-interval-s'] === undefined ? 60 : Number(values['monitor-interval-s']);
   if (!Number.isInteger(monitorS) || monitorS < 1 || monitorS > 86_400) {
@@ -624,14 +765,13 @@ async function serveCommand(args: string[]): Promise<number> {
     throw new UsageError('--workers must be an integer in 1..256');
   }
   if (processes > 1 && !shared) {
-    throw new UsageError(
-      '--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)',
-    );
+    throw new UsageError('--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)');
   }
   const worker = process.env[SERVE_WORKER_ENV];
   if (processes > 1 && cluster.isPrimary) return servePrimary(values, processes);
   const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer in 0..65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be an integer in 0..65535');
   const packs = (values.packs as string | undefined) ?? 'default';
   if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
   const http = await import('./http/index.js');
@@ -664,25 +804,34 @@ async function serveCommand(args: string[]): Promise<number> {
     allowPrivateWebhookHosts: privateWebhooks,
     // each worker process of --workers N loads the datasets from files: a change through one would be missing in
     // the others (and in every process after a restart), so none is accepted
-    ...(worker ? {
-      datasetsReadOnly: `its ${processes} processes each load them at start (--dataset, --starter, packs); `
-        + 'build a dataset file with `trainprint index build` (or into PostgreSQL with --into) and restart',
-    } : {}),
+    ...(worker
+      ? {
+          datasetsReadOnly:
+            `its ${processes} processes each load them at start (--dataset, --starter, packs); ` +
+            'build a dataset file with `trainprint index build` (or into PostgreSQL with --into) and restart',
+        }
+      : {}),
   });
   // the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1
   const webDir = fileURLToPath(new URL('./web/', import.meta.url));
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
-  const handler = async (req: Request) => (files ? (await files(req)) ?? api(req) : api(req));
+  const handler = async (req: Request) => (files ? ((await files(req)) ?? api(req)) : api(req));
   // the indexes a first search would build (sorted exact indexes, content-word indexes: tens of seconds for a
   // large dataset) are built now, in slices, while the server already answers; requests meanwhile share the build
-  let prepared = false, notReady = 'building the search indexes of the datasets';
+  let prepared = false,
+    notReady = 'building the search indexes of the datasets';
   const started = performance.now();
-  const preparing = engine.corpus.prepareSearch({ offload: workers }).then(() => { prepared = true; }, (e: unknown) => {
-    // not ready (a search would try again, and fail the same way): the reason shows in /readyz and the log
-    notReady = `the search indexes could not be built: ${e instanceof Error ? e.message : String(e)}`;
-    console.error(notReady);
-  });
+  const preparing = engine.corpus.prepareSearch({ offload: workers }).then(
+    () => {
+      prepared = true;
+    },
+    (e: unknown) => {
+      // not ready (a search would try again, and fail the same way): the reason shows in /readyz and the log
+      notReady = `the search indexes could not be built: ${e instanceof Error ? e.message : String(e)}`;
+      console.error(notReady);
+    },
+  );
   // ready once they are built and while the store answers (a PostgreSQL store may be unreachable; the memory and
   // file stores always answer)
   const ready = async () => {
@@ -692,7 +841,10 @@ async function serveCommand(args: string[]): Promise<number> {
   };
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const server = await serve(handler, { port, host, workers, ready });
-  const sets = engine.datasets().map((d) => `${d.id} (${d.documents} documents)`).join(', ');
+  const sets = engine
+    .datasets()
+    .map((d) => `${d.id} (${d.documents} documents)`)
+    .join(', ');
   // a store URL may carry a password: the log shows it as ***
   const where = typeof values.store === 'string' ? redact(values.store) : 'in memory';
   // every serving process heartbeats to the store: the status page's availability counts the minutes with one
@@ -717,10 +869,7 @@ async function serveCommand(args: string[]): Promise<number> {
   // Webhooks stop with the drain, not after it: no new attempt from here on, and a request still unanswered when
   // the drain ends is handed back (its lease released) for another process, rather than cut off by a SIGKILL
   // after it and left leased until the lease lapses. Without a drain, a request in flight gets its own timeout.
-  await Promise.all([
-    server.close({ drainMs }),
-    engine.stopMonitoring(drainMs > 0 ? { graceMs: drainMs } : {}),
-  ]);
+  await Promise.all([server.close({ drainMs }), engine.stopMonitoring(drainMs > 0 ? { graceMs: drainMs } : {})]);
   await heartbeat.stop();
   await closeDatasets();
   await engine.store.close();
@@ -740,18 +889,28 @@ type MadeKey = Awaited<ReturnType<InstanceType<HttpModule['KeyStore']>['replaceK
  * hash is stored; it may add the account's own datasets but not make more keys) and, when asked, the admin key.
  */
 async function serveKeys(
-  http: HttpModule, keys: InstanceType<HttpModule['KeyStore']>, withAdmin: boolean,
+  http: HttpModule,
+  keys: InstanceType<HttpModule['KeyStore']>,
+  withAdmin: boolean,
 ): Promise<{ dev: MadeKey; admin: MadeKey | null }> {
   const expires = { expiresInSeconds: 30 * 86_400 };
   const devScopes = [...http.DEFAULT_SCOPES.filter((s) => s !== 'keys'), 'datasets:write' as const];
   const dev = await keys.replaceKey('serve-dev', {
-    account: 'dev', plan: 'pro', mode: 'test', name: 'development key of trainprint serve', scopes: devScopes,
+    account: 'dev',
+    plan: 'pro',
+    mode: 'test',
+    name: 'development key of trainprint serve',
+    scopes: devScopes,
     ...expires,
   });
   const admin = withAdmin
     ? await keys.replaceKey('serve-admin', {
-      account: 'admin', plan: 'enterprise', scopes: ['admin'], name: 'admin key of trainprint serve', ...expires,
-    })
+        account: 'admin',
+        plan: 'enterprise',
+        scopes: ['admin'],
+        name: 'admin key of trainprint serve',
+        ...expires,
+      })
     : null;
   return { dev, admin };
 }
@@ -791,7 +950,9 @@ async function servePrimary(values: Record<string, unknown>, processes: number):
     await store.close();
   }
   const where = redact(values.store as string);
-  let stopping = false, reforks = 0, printed = false;
+  let stopping = false,
+    reforks = 0,
+    printed = false;
   const fork = (n: number) => {
     const w = cluster.fork({ [SERVE_WORKER_ENV]: String(n) });
     w.on('message', (m: { listening?: string; datasets?: string }) => {
@@ -818,21 +979,37 @@ async function servePrimary(values: Record<string, unknown>, processes: number):
   });
   stopping = true;
   const running = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead());
-  await Promise.all(running.map((w) => new Promise<void>((resolve) => {
-    w!.once('exit', () => resolve());
-    w!.process.kill('SIGTERM');
-  })));
+  await Promise.all(
+    running.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          w!.once('exit', () => resolve());
+          w!.process.kill('SIGTERM');
+        }),
+    ),
+  );
   return 0;
 }
 
 async function keysCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw new UsageError(sub === undefined ? 'keys needs a subcommand: create' : `unknown keys subcommand ${JSON.stringify(sub)}`);
+  if (sub !== 'create')
+    throw new UsageError(
+      sub === undefined ? 'keys needs a subcommand: create' : `unknown keys subcommand ${JSON.stringify(sub)}`,
+    );
   const { values, positionals } = parse(rest, {
-    store: { type: 'string' }, account: { type: 'string' }, plan: { type: 'string' }, scopes: { type: 'string' },
-    mode: { type: 'string' }, name: { type: 'string' }, 'expires-days': { type: 'string' },
+    store: { type: 'string' },
+    account: { type: 'string' },
+    plan: { type: 'string' },
+    scopes: { type: 'string' },
+    mode: { type: 'string' },
+    name: { type: 'string' },
+    'expires-days': { type: 'string' },
   });
-  if (values.help) { console.log(HELP); return 0; }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   if (positionals.length) throw new UsageError('keys create takes no positional arguments');
   if (typeof values.store !== 'string') {
     throw new UsageError('keys create needs --store DIR|URL (the store the service runs on)');
@@ -848,9 +1025,13 @@ async function keysCommand(args: string[]): Promise<number> {
     const plans = Object.keys(PLANS).join(', ');
     throw new UsageError(`--plan ${JSON.stringify(values.plan)} is not a plan; the plans are ${plans}`);
   }
-  const scopes = typeof values.scopes === 'string'
-    ? values.scopes.split(',').map((x) => x.trim()).filter(Boolean)
-    : undefined;
+  const scopes =
+    typeof values.scopes === 'string'
+      ? values.scopes
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined;
   const unknown = (scopes ?? []).filter((x) => !(SCOPES as readonly string[]).includes(x));
   if (unknown.length) {
     const what = unknown.length === 1 ? 'is not a scope' : 'are not scopes';
@@ -876,16 +1057,24 @@ async function keysCommand(args: string[]): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd = 'demo', ...rest] = argv;
-  if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(HELP); return 0; }
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    console.log(HELP);
+    return 0;
+  }
   if (cmd === 'index') {
     const [sub, ...args] = rest;
     if (sub === 'build') return indexBuild(args);
     if (sub === 'info') return indexInfo(args);
     if (sub === 'push') return indexPush(args);
-    if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
-    throw new UsageError(sub === undefined
-      ? 'index needs a subcommand: build, push or info'
-      : `unknown index subcommand ${JSON.stringify(sub)}`);
+    if (sub === '--help' || sub === '-h') {
+      console.log(HELP);
+      return 0;
+    }
+    throw new UsageError(
+      sub === undefined
+        ? 'index needs a subcommand: build, push or info'
+        : `unknown index subcommand ${JSON.stringify(sub)}`,
+    );
   }
   if (cmd === 'demo') {
     if (rest.length) throw new UsageError('demo takes no arguments');
@@ -895,32 +1084,48 @@ async function main(argv: string[]): Promise<number> {
     const shared = [...new Set(fa.winnow!.hashes)].filter((h) => fb.winnow!.hashes.includes(h));
     console.log(JSON.stringify({ engine: engine.variant, a: summary(fa), b: summary(fb), similarity: sim }, null, 2));
     for (const h of shared.slice(0, 3)) {
-      const i = fa.winnow!.hashes.indexOf(h), j = fb.winnow!.hashes.indexOf(h);
-      console.log(`shared fingerprint ${h.toString(16).padStart(16, '0')}: A "${A.slice(fa.winnow!.starts[i], fa.winnow!.ends[i])}" ~ B "${B.slice(fb.winnow!.starts[j], fb.winnow!.ends[j])}"`);
+      const i = fa.winnow!.hashes.indexOf(h),
+        j = fb.winnow!.hashes.indexOf(h);
+      console.log(
+        `shared fingerprint ${h.toString(16).padStart(16, '0')}: A "${A.slice(fa.winnow!.starts[i], fa.winnow!.ends[i])}" ~ B "${B.slice(fb.winnow!.starts[j], fb.winnow!.ends[j])}"`,
+      );
     }
     const { loadStarterDataset } = await import('./starter/index.js');
     const stats = await loadStarterDataset(engine);
     const r = await engine.analyze({ content: README_MIT, content_type: 'markdown', metadata: { jurisdiction: 'US' } });
     const top = r.matches.find((m) => m.document_id === 'MIT') ?? r.matches[0];
-    console.log(`\nanalyze (markdown README quoting the MIT licence) against the starter dataset (${stats.documents} SPDX licence texts):`);
-    console.log(JSON.stringify({
-      potential_matches: r.potential_matches,
-      first_match: top && { ...top, text: README_MIT.slice(top.query_start, top.query_end).slice(0, 80) + '…' },
-      confidence: r.confidence,
-      attribution_sources: r.attribution_sources,
-      risk_assessment: { level: r.risk_assessment.level, factors: r.risk_assessment.factors },
-      limitations: r.limitations,
-    }, null, 2));
-    console.log('(the licence texts are a reference sample with no documented model link: matches, but no attribution)');
+    console.log(
+      `\nanalyze (markdown README quoting the MIT licence) against the starter dataset (${stats.documents} SPDX licence texts):`,
+    );
+    console.log(
+      JSON.stringify(
+        {
+          potential_matches: r.potential_matches,
+          first_match: top && { ...top, text: README_MIT.slice(top.query_start, top.query_end).slice(0, 80) + '…' },
+          confidence: r.confidence,
+          attribution_sources: r.attribution_sources,
+          risk_assessment: { level: r.risk_assessment.level, factors: r.risk_assessment.factors },
+          limitations: r.limitations,
+        },
+        null,
+        2,
+      ),
+    );
+    console.log(
+      '(the licence texts are a reference sample with no documented model link: matches, but no attribution)',
+    );
     return 0;
   }
   if (cmd === 'pack') {
     const [sub, ...args] = rest;
     if (sub === 'build') return packBuild(args);
-    if (sub === '--help' || sub === '-h') { console.log(HELP); return 0; }
-    throw new UsageError(sub === undefined
-      ? 'pack needs a subcommand: build'
-      : `unknown pack subcommand ${JSON.stringify(sub)}`);
+    if (sub === '--help' || sub === '-h') {
+      console.log(HELP);
+      return 0;
+    }
+    throw new UsageError(
+      sub === undefined ? 'pack needs a subcommand: build' : `unknown pack subcommand ${JSON.stringify(sub)}`,
+    );
   }
   if (cmd === 'packs') return packsCommand(rest);
   if (cmd === 'analyze') return analyzeFile(rest);
@@ -929,9 +1134,14 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'fingerprint') {
     if (rest.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
     let text: Buffer;
-    try { text = await readFile(rest[0]); } catch (e) {
+    try {
+      text = await readFile(rest[0]);
+    } catch (e) {
       const code = (e as { code?: unknown })?.code;
-      throw new TrainprintError('INVALID_INPUT', `${rest[0]}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`);
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `${rest[0]}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`,
+      );
     }
     const engine = await createEngine();
     console.log(JSON.stringify(summary(await engine.fingerprint(new Uint8Array(text))), null, 2));
@@ -941,7 +1151,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (e: unknown) => {
     if (e instanceof UsageError) {
       console.error(`error: ${e.message}\nrun 'trainprint --help' for usage`);

@@ -10,7 +10,13 @@ import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
 import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type {
-  DatasetDeclaration, DatasetLoadOptions, DatasetProvenance, DocumentSource, SearchOptions, SearchResult, SliceOptions,
+  DatasetDeclaration,
+  DatasetLoadOptions,
+  DatasetProvenance,
+  DocumentSource,
+  SearchOptions,
+  SearchResult,
+  SliceOptions,
 } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { ExactStorage } from './datasets/stored.js';
@@ -102,7 +108,9 @@ export class Engine extends FingerprintEngine {
     const store = (this.store = options.store ?? new MemoryStore());
     const fingerprint = this.fingerprint.bind(this);
     const corpus = (this.corpus = new Corpus({
-      core: () => this.assertLive(), variant, links: kbLinks(knowledgeBase()),
+      core: () => this.assertLive(),
+      variant,
+      links: kbLinks(knowledgeBase()),
       onChange: (id) => this.monitors.datasetChanged(id),
     }));
     this.analyses = createAnalysisService({ corpus, store, retention: retentionRules(options.analyses) });
@@ -124,11 +132,17 @@ export class Engine extends FingerprintEngine {
    * await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text }])
    * await engine.addDataset({ id: 'alice-uploads' }, docs, { supplied_by: 'account', account: 'alice' }) // alice's alone
    */
-  addDataset(descriptor: DatasetDescriptor, documents: DocumentSource, options?: DatasetLoadOptions): Promise<DatasetStats> {
+  addDataset(
+    descriptor: DatasetDescriptor,
+    documents: DocumentSource,
+    options?: DatasetLoadOptions,
+  ): Promise<DatasetStats> {
     return this.corpus.addDataset(descriptor, documents, options);
   }
   /** {@inheritDoc Corpus.provenance} @example engine.datasetProvenance('pack:gutenberg').supplied_by // 'shipped' */
-  datasetProvenance(id: string): DatasetProvenance { return this.corpus.provenance(id); }
+  datasetProvenance(id: string): DatasetProvenance {
+    return this.corpus.provenance(id);
+  }
   /**
    * {@inheritDoc Corpus.addFingerprintedDocuments}
    * @example await engine.addFingerprintedDocuments({ id: 'books' }, [{ documents, fingerprints: fingerprinter.fingerprint(texts) }])
@@ -140,23 +154,37 @@ export class Engine extends FingerprintEngine {
     return this.corpus.addFingerprintedDocuments(descriptor, batches);
   }
   /** {@inheritDoc Corpus.datasets} @example engine.datasets().map((d) => d.id) */
-  datasets(): DatasetStats[] { return this.corpus.datasets(); }
+  datasets(): DatasetStats[] {
+    return this.corpus.datasets();
+  }
   /** {@inheritDoc Corpus.attachDataset} @example await engine.attachDataset(await openPostgresDataset({ url, id })) */
-  attachDataset(storage: ExactStorage): Promise<DatasetStats> { return this.corpus.attachDataset(storage); }
+  attachDataset(storage: ExactStorage): Promise<DatasetStats> {
+    return this.corpus.attachDataset(storage);
+  }
   /** {@inheritDoc Corpus.copyDataset} @example await engine.copyDataset('books', 'books-pg') */
-  copyDataset(from: string, to: string): Promise<DatasetStats> { return this.corpus.copyDataset(from, to); }
+  copyDataset(from: string, to: string): Promise<DatasetStats> {
+    return this.corpus.copyDataset(from, to);
+  }
   /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
-  finalizeDataset(id: string): DatasetStats { return this.corpus.finalizeDataset(id); }
+  finalizeDataset(id: string): DatasetStats {
+    return this.corpus.finalizeDataset(id);
+  }
   /** {@inheritDoc Corpus.removeDataset} @example engine.removeDataset('books') // true */
-  removeDataset(id: string): boolean { return this.corpus.removeDataset(id); }
+  removeDataset(id: string): boolean {
+    return this.corpus.removeDataset(id);
+  }
   /** {@inheritDoc Corpus.search} @example engine.search(suspect).matches[0] */
-  search(text: string | Uint8Array, options?: SearchOptions): SearchResult { return this.corpus.search(text, options); }
+  search(text: string | Uint8Array, options?: SearchOptions): SearchResult {
+    return this.corpus.search(text, options);
+  }
   /** {@inheritDoc Corpus.searchAsync} @example const { matches } = await engine.searchAsync(suspect) */
   searchAsync(text: string | Uint8Array, options?: SearchOptions, run?: SliceOptions): Promise<SearchResult> {
     return this.corpus.searchAsync(text, options, run);
   }
   /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
-  exportDataset(id: string): Uint8Array { return this.corpus.exportDataset(id); }
+  exportDataset(id: string): Uint8Array {
+    return this.corpus.exportDataset(id);
+  }
   /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
   exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
     return this.corpus.exportDatasetStream(id, options);
@@ -229,7 +257,9 @@ export class Engine extends FingerprintEngine {
     return this.analyses.analyze(request, options);
   }
   /** A stored analysis by id. @throws NOT_FOUND @example await engine.getAnalysis(r.analysis_id) */
-  getAnalysis(id: string): Promise<AnalysisResult> { return this.analyses.get(id); }
+  getAnalysis(id: string): Promise<AnalysisResult> {
+    return this.analyses.get(id);
+  }
 
   // ---------------------------------------------------------------- registry and score (docs/registry.md)
 
@@ -241,17 +271,24 @@ export class Engine extends FingerprintEngine {
    * @example const w = await engine.registerWork({ content: text, owner: 'acme-press', title: 'Persuasion' })
    */
   registerWork(
-    request: Registry.RegisterWorkRequest, options?: Registry.RegisterOptions,
+    request: Registry.RegisterWorkRequest,
+    options?: Registry.RegisterOptions,
   ): Promise<Registry.RegisterWorkResult> {
     this.assertLive();
     return this.registry.register(request, options);
   }
   /** True when `receipt` was signed with this engine's key, unaltered. @example engine.verifyReceipt(w.receipt) */
-  verifyReceipt(receipt: unknown): Promise<boolean> { return this.registry.verifyReceipt(receipt); }
+  verifyReceipt(receipt: unknown): Promise<boolean> {
+    return this.registry.verifyReceipt(receipt);
+  }
   /** A registered work. @throws NOT_FOUND @example await engine.getWork(w.work_id) */
-  getWork(workId: string): Promise<Registry.Work> { return this.registry.get(workId); }
+  getWork(workId: string): Promise<Registry.Work> {
+    return this.registry.get(workId);
+  }
   /** Registered works, optionally of one owner, paged. @example await engine.listWorks({ owner: 'acme-press' }) */
-  listWorks(options?: Registry.ListWorksOptions): Promise<Registry.WorkPage> { return this.registry.list(options); }
+  listWorks(options?: Registry.ListWorksOptions): Promise<Registry.WorkPage> {
+    return this.registry.list(options);
+  }
   /** Delete a work and its text; with `owner`, only that owner's. @throws FORBIDDEN @example engine.deleteWork(id) */
   deleteWork(workId: string, options: { owner?: string } = {}): Promise<boolean> {
     return this.registry.delete(workId, options?.owner);
@@ -289,27 +326,44 @@ export class Engine extends FingerprintEngine {
    * its evaluations read the datasets every account shares and that account's own, never another account's.
    * @example createMonitor(r, { owner: 'alice' })
    */
-  createMonitor(request: CreateMonitorRequest, options: { records?: AlongsideRecords; owner?: string } = {}): Promise<Monitor> {
+  createMonitor(
+    request: CreateMonitorRequest,
+    options: { records?: AlongsideRecords; owner?: string } = {},
+  ): Promise<Monitor> {
     return this.monitors.create(request, options?.records, options?.owner);
   }
   /** A monitor. @throws NOT_FOUND @example await engine.getMonitor(m.monitor_id) */
-  getMonitor(id: string): Promise<Monitor> { return this.monitors.get(id); }
+  getMonitor(id: string): Promise<Monitor> {
+    return this.monitors.get(id);
+  }
   /** Monitors, optionally of one work. @example await engine.listMonitors({ work_id: w.work_id }) */
-  listMonitors(options?: { work_id?: string }): Promise<Monitor[]> { return this.monitors.list(options); }
+  listMonitors(options?: { work_id?: string }): Promise<Monitor[]> {
+    return this.monitors.list(options);
+  }
   /** Stop evaluating a monitor. @example await engine.pauseMonitor(m.monitor_id) */
-  pauseMonitor(id: string): Promise<Monitor> { return this.monitors.setState(id, 'paused'); }
+  pauseMonitor(id: string): Promise<Monitor> {
+    return this.monitors.setState(id, 'paused');
+  }
   /** Evaluate a paused monitor again. @example await engine.resumeMonitor(m.monitor_id) */
-  resumeMonitor(id: string): Promise<Monitor> { return this.monitors.setState(id, 'active'); }
+  resumeMonitor(id: string): Promise<Monitor> {
+    return this.monitors.setState(id, 'active');
+  }
   /** Delete a monitor (its events stay). @example await engine.deleteMonitor(m.monitor_id) // true */
-  deleteMonitor(id: string): Promise<boolean> { return this.monitors.delete(id); }
+  deleteMonitor(id: string): Promise<boolean> {
+    return this.monitors.delete(id);
+  }
   /** Re-evaluate every active monitor now; returns the new events. @example await engine.evaluateMonitors() */
-  evaluateMonitors(): Promise<MonitorEvent[]> { return this.monitors.evaluate(); }
+  evaluateMonitors(): Promise<MonitorEvent[]> {
+    return this.monitors.evaluate();
+  }
   /** The event log, oldest first. @example await engine.listEvents({ monitor_id: m.monitor_id }) */
   listEvents(options?: { monitor_id?: string; after?: string; limit?: number }): Promise<MonitorEvent[]> {
     return this.monitors.events(options);
   }
   /** Wait until the evaluations queued by dataset changes have run. @example await engine.monitorsIdle() */
-  monitorsIdle(): Promise<void> { return this.monitors.idle(); }
+  monitorsIdle(): Promise<void> {
+    return this.monitors.idle();
+  }
 
   /**
    * Re-evaluate all monitors every `intervalMs`, deliver due webhooks and expire marketplace offers (timers are
@@ -334,15 +388,25 @@ export class Engine extends FingerprintEngine {
   // ---------------------------------------------------------------- knowledge base (docs/knowledge-base.md)
 
   /** Models of the knowledge base, optionally filtered. @example engine.models({ dataset: 'the-pile' }) */
-  models(filter?: Parameters<KnowledgeBase['models']>[0]): KbModel[] { return knowledgeBase().models(filter); }
+  models(filter?: Parameters<KnowledgeBase['models']>[0]): KbModel[] {
+    return knowledgeBase().models(filter);
+  }
   /** One model by id (case-insensitive). @throws NOT_FOUND @example engine.model('EleutherAI/pythia-6.9b') */
-  model(id: string): KbModel { return knowledgeBase().model(id); }
+  model(id: string): KbModel {
+    return knowledgeBase().model(id);
+  }
   /** Providers and their models. @example engine.providers().find((p) => p.id === 'meta') */
-  providers(): KbProvider[] { return knowledgeBase().providers(); }
+  providers(): KbProvider[] {
+    return knowledgeBase().providers();
+  }
   /** The curated training datasets. @example engine.kbDatasets().map((d) => d.id) */
-  kbDatasets(): KbDataset[] { return knowledgeBase().datasets(); }
+  kbDatasets(): KbDataset[] {
+    return knowledgeBase().datasets();
+  }
   /** One curated dataset by id. @throws NOT_FOUND @example engine.kbDataset('books3').pirated // true */
-  kbDataset(id: string): KbDataset { return knowledgeBase().dataset(id); }
+  kbDataset(id: string): KbDataset {
+    return knowledgeBase().dataset(id);
+  }
 
   /** Release the instance and the datasets; later calls throw ENGINE_DISPOSED. */
   override dispose(): void {
@@ -380,9 +444,11 @@ const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.j
 export async function createDatasetFingerprinter(
   options: DatasetFingerprinterOptions & { readonly simd?: SimdChoice } = {},
 ): Promise<DatasetFingerprinter> {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const simd = options.simd ?? 'auto';
-  if (simd !== 'auto' && simd !== true && simd !== false) throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
+  if (simd !== 'auto' && simd !== true && simd !== false)
+    throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
   return DatasetFingerprinter.create(pickVariant(simd), options);
 }
 
@@ -400,7 +466,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
   const { core, variant } = await instantiateCore(options.simd ?? 'auto');
   const remoteCorpora = options.remoteCorpora ?? [];
-  if (!Array.isArray(remoteCorpora)) throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');
+  if (!Array.isArray(remoteCorpora))
+    throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');
   const engine = new Engine(core, variant, options);
   try {
     for (const r of remoteCorpora) await engine.addRemoteDataset(r);

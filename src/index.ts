@@ -19,23 +19,62 @@ export { SnapshotStream } from './datasets/snapshot-stream.js';
 export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
 export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
 export type {
-  SearchOptions, SearchResult, DatasetCoverage, PortraitMembership, DescriptorLinks, DetailedSearch, DatasetSearchDetail,
-  SliceOptions, PrepareOptions, DatasetSupplier, DatasetProvenance, DatasetLoadOptions,
+  SearchOptions,
+  SearchResult,
+  DatasetCoverage,
+  PortraitMembership,
+  DescriptorLinks,
+  DetailedSearch,
+  DatasetSearchDetail,
+  SliceOptions,
+  PrepareOptions,
+  DatasetSupplier,
+  DatasetProvenance,
+  DatasetLoadOptions,
 } from './corpus/types.js';
 export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, SearchMatch, ExactMatch, PortraitMatch, PortraitHit, NearMatch, RemoteMatch } from './datasets/types.js';
+export type {
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  SearchMatch,
+  ExactMatch,
+  PortraitMatch,
+  PortraitHit,
+  NearMatch,
+  RemoteMatch,
+} from './datasets/types.js';
 // remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
 export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
 export type {
-  RemoteDatasetConfig, RemoteCorpusReport, RemoteOutcome, RemoteHealth, RemoteEngineKind, RemoteSearch, RemoteSearchable,
-  RemoteSearchOptions, TransportOptions,
+  RemoteDatasetConfig,
+  RemoteCorpusReport,
+  RemoteOutcome,
+  RemoteHealth,
+  RemoteEngineKind,
+  RemoteSearch,
+  RemoteSearchable,
+  RemoteSearchOptions,
+  TransportOptions,
 } from './corpus/remote-types.js';
-export { REMOTE_INDEXES, DEFAULT_REMOTE_INDEXES, remoteIndex, publicRemoteCorpora } from './services/kb/remote-indexes.js';
+export {
+  REMOTE_INDEXES,
+  DEFAULT_REMOTE_INDEXES,
+  remoteIndex,
+  publicRemoteCorpora,
+} from './services/kb/remote-indexes.js';
 export type { RemoteIndex, PublicRemoteCorporaOptions } from './services/kb/remote-indexes.js';
 export type {
-  ExactStorage, StoredDatasetInfo, StoredBatch, StoredDocument, StoredLookup, StoredPostings, StoredDocumentsRequest,
-  StoredDocuments, FetchedDocument,
+  ExactStorage,
+  StoredDatasetInfo,
+  StoredBatch,
+  StoredDocument,
+  StoredLookup,
+  StoredPostings,
+  StoredDocumentsRequest,
+  StoredDocuments,
+  FetchedDocument,
 } from './datasets/stored.js';
 
 // Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
@@ -43,23 +82,74 @@ export type {
 export * from './fingerprint-entry.js';
 
 // Analysis
-export type { AnalyzeRequest, AnalyzeOptions, AnalysisResult, AttributionSource, DatasetEvidence, RevenueBasis, RiskLevel, WorkType, Declarations } from './services/analyze/types.js';
+export type {
+  AnalyzeRequest,
+  AnalyzeOptions,
+  AnalysisResult,
+  AttributionSource,
+  DatasetEvidence,
+  RevenueBasis,
+  RiskLevel,
+  WorkType,
+  Declarations,
+} from './services/analyze/types.js';
 export type { AnalysisRetention } from './services/analyze/retention.js';
 export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
-export { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from './services/analyze/schema.js';
+export {
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  MATCH_SCHEMA,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from './services/analyze/schema.js';
 export { extractText, CONTENT_TYPES } from './text/index.js';
 export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
 
 // Registry, score, monitors, store
 export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
 export type { Receipt } from './services/registry/receipts.js';
-export type { ScoreOptions, ScoreRequest, ScoreResult, Tier, TierReason, TierReasonCode, ChunkEvidence, ScoreDatasetEvidence } from './services/score/score.js';
+export type {
+  ScoreOptions,
+  ScoreRequest,
+  ScoreResult,
+  Tier,
+  TierReason,
+  TierReasonCode,
+  ChunkEvidence,
+  ScoreDatasetEvidence,
+} from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
-export type { CreateMonitorRequest, Monitor, MonitorEvent, MonitorEventType, MonitorModelState } from './services/monitors/monitors.js';
-export { WebhookDeliverer, signPayload, verifySignature, SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './services/monitors/webhook.js';
-export type { Delivery, DeliveryAttempt, DeliveryState, WebhookDelivererOptions, WebhookEvent, WebhookSubscription } from './services/monitors/webhook.js';
-export { Marketplace, createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, WORLDWIDE } from './services/market/index.js';
+export type {
+  CreateMonitorRequest,
+  Monitor,
+  MonitorEvent,
+  MonitorEventType,
+  MonitorModelState,
+} from './services/monitors/monitors.js';
+export {
+  WebhookDeliverer,
+  signPayload,
+  verifySignature,
+  SIGNATURE_HEADER,
+  EVENT_HEADER,
+  DELIVERY_HEADER,
+} from './services/monitors/webhook.js';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  WebhookDelivererOptions,
+  WebhookEvent,
+  WebhookSubscription,
+} from './services/monitors/webhook.js';
+export {
+  Marketplace,
+  createMarketplace,
+  LISTING_TRANSITIONS,
+  OFFER_TRANSITIONS,
+  WORLDWIDE,
+} from './services/market/index.js';
 export type * from './services/market/types.js';
 export * from './services/memorization/index.js';
 export * from './models/index.js';
@@ -69,7 +159,15 @@ export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
 
 // Knowledge base
 export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
-export type { KbDataset, KbModel, KbModelDataset, KbProvider, ModelLink, Disclosure, Modality } from './services/kb/types.js';
+export type {
+  KbDataset,
+  KbModel,
+  KbModelDataset,
+  KbProvider,
+  ModelLink,
+  Disclosure,
+  Modality,
+} from './services/kb/types.js';
 export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
 export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
 export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS, SUBDIVISIONS } from './services/kb/jurisdictions.js';

@@ -55,14 +55,28 @@ import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
 import {
-  dominantSeeds, growEdges, passageSupport, passagesOf, pruneEdges, resolveOverlaps, sharedEvidence, summaryPassages,
+  dominantSeeds,
+  growEdges,
+  passageSupport,
+  passagesOf,
+  pruneEdges,
+  resolveOverlaps,
+  sharedEvidence,
+  summaryPassages,
   type Frag,
 } from './passages.js';
 import { preparePair, sentences, type Prepared } from './prepare.js';
 import { tokenize, type Tokens } from './tokens.js';
 import { seededRegions } from './regions.js';
 import {
-  idfWeights, postings, seedsOfPairs, seedsReference, seedsWasm, vectors, type Seeds, type Vectors,
+  idfWeights,
+  postings,
+  seedsOfPairs,
+  seedsReference,
+  seedsWasm,
+  vectors,
+  type Seeds,
+  type Vectors,
 } from './seeds.js';
 import { mergeVerbatim, refineVerbatim, verbatimPassages } from './verbatim.js';
 
@@ -159,7 +173,21 @@ export interface ResolvedCompareOptions {
   readonly extendShare: number;
 }
 
-const DEFAULTS: ResolvedCompareOptions = { seedCosine: 0.33, seedDice: 0.33, maxGap: 4, validation: 0.34, minLength: 150, minSentenceWords: 3, verbatimRun: 6, verbatimShare: 0.8, minSeeds: 2, singleSeedCosine: 0.5, obfuscatedSeedCosine: 0.3, obfuscatedSeedDice: 0.3, extendShare: 0.5 };
+const DEFAULTS: ResolvedCompareOptions = {
+  seedCosine: 0.33,
+  seedDice: 0.33,
+  maxGap: 4,
+  validation: 0.34,
+  minLength: 150,
+  minSentenceWords: 3,
+  verbatimRun: 6,
+  verbatimShare: 0.8,
+  minSeeds: 2,
+  singleSeedCosine: 0.5,
+  obfuscatedSeedCosine: 0.3,
+  obfuscatedSeedDice: 0.3,
+  extendShare: 0.5,
+};
 
 /** Validate and fill defaults; INVALID_OPTIONS names the first bad member. */
 export function resolveCompareOptions(options: CompareOptions | undefined): ResolvedCompareOptions {
@@ -169,9 +197,21 @@ export function resolveCompareOptions(options: CompareOptions | undefined): Reso
   for (const [k, v] of Object.entries(options)) {
     if (!(k in DEFAULTS)) throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}"`);
     if (v === undefined) continue;
-    const ratio = k === 'seedCosine' || k === 'seedDice' || k === 'validation' || k === 'verbatimShare' || k === 'singleSeedCosine' || k === 'obfuscatedSeedCosine' || k === 'obfuscatedSeedDice' || k === 'extendShare';
+    const ratio =
+      k === 'seedCosine' ||
+      k === 'seedDice' ||
+      k === 'validation' ||
+      k === 'verbatimShare' ||
+      k === 'singleSeedCosine' ||
+      k === 'obfuscatedSeedCosine' ||
+      k === 'obfuscatedSeedDice' ||
+      k === 'extendShare';
     const ok = typeof v === 'number' && (ratio ? v >= 0 && v < 1 : Number.isInteger(v) && v >= 0 && v <= 1_000_000);
-    if (!ok) throw new TrainprintError('INVALID_OPTIONS', ratio ? `${k} must be a number in [0, 1)` : `${k} must be a non-negative integer`);
+    if (!ok)
+      throw new TrainprintError(
+        'INVALID_OPTIONS',
+        ratio ? `${k} must be a number in [0, 1)` : `${k} must be a non-negative integer`,
+      );
     out[k] = v as number;
   }
   return out as unknown as ResolvedCompareOptions;
@@ -198,11 +238,20 @@ export const MAX_COMPARE_LENGTH = 64 * 1024 * 1024;
  * @throws INVALID_INPUT (not a string, lone surrogate), INVALID_OPTIONS, PAYLOAD_TOO_LARGE (a text
  *   longer than {@link MAX_COMPARE_LENGTH})
  */
-export function compareTexts(core: Core, a: string, b: string, options?: CompareOptions, kernel: SeedKernel = 'wasm'): Comparison {
+export function compareTexts(
+  core: Core,
+  a: string,
+  b: string,
+  options?: CompareOptions,
+  kernel: SeedKernel = 'wasm',
+): Comparison {
   a = checkText(a, 'a');
   b = checkText(b, 'b');
   const o = resolveCompareOptions(options);
-  for (const [name, t] of [['a', a], ['b', b]] as const) {
+  for (const [name, t] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     if (t.length > MAX_COMPARE_LENGTH) {
       const detail = `${name} has ${t.length} characters; compare aligns texts of at most ${MAX_COMPARE_LENGTH}`;
       throw new TrainprintError('PAYLOAD_TOO_LARGE', detail);
@@ -226,7 +275,8 @@ export function compareTexts(core: Core, a: string, b: string, options?: Compare
 }
 
 function checkText(t: unknown, name: string): string {
-  if (typeof t !== 'string') throw new TrainprintError('INVALID_INPUT', `${name} must be a string, got ${t === null ? 'null' : typeof t}`);
+  if (typeof t !== 'string')
+    throw new TrainprintError('INVALID_INPUT', `${name} must be a string, got ${t === null ? 'null' : typeof t}`);
   try {
     return toText(t);
   } catch (e) {
@@ -254,7 +304,13 @@ export const ALL_PAIRS_LIMIT = 4_000_000;
  * @example
  * const spans = alignSpans(core, query, sourceText, resolveCompareOptions(undefined))
  */
-export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedCompareOptions, kernel: SeedKernel = 'wasm'): AlignedSpan[] {
+export function alignSpans(
+  core: Core | null,
+  a: string,
+  b: string,
+  o: ResolvedCompareOptions,
+  kernel: SeedKernel = 'wasm',
+): AlignedSpan[] {
   return alignSpansScoped(core, a, b, o, 'auto', kernel);
 }
 
@@ -264,7 +320,12 @@ export function alignSpans(core: Core | null, a: string, b: string, o: ResolvedC
  * const viaRegions = alignSpansScoped(core, a, b, resolveCompareOptions(undefined), 'regions')
  */
 export function alignSpansScoped(
-  core: Core | null, a: string, b: string, o: ResolvedCompareOptions, scope: SeedScope, kernel: SeedKernel = 'wasm',
+  core: Core | null,
+  a: string,
+  b: string,
+  o: ResolvedCompareOptions,
+  scope: SeedScope,
+  kernel: SeedKernel = 'wasm',
 ): AlignedSpan[] {
   const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords);
   return alignPrepared(core, { pa, pb, a, b, words }, o, scope, kernel);
@@ -293,7 +354,11 @@ interface Pair {
 
 /** Steps 2–7 of the method on two prepared texts. */
 function alignPrepared(
-  core: Core | null, pair: Pair, o: ResolvedCompareOptions, scope: SeedScope, kernel: SeedKernel,
+  core: Core | null,
+  pair: Pair,
+  o: ResolvedCompareOptions,
+  scope: SeedScope,
+  kernel: SeedKernel,
 ): AlignedSpan[] {
   const { pa, pb, a, b } = pair;
   if (pa.tokStart.length === 0 || pb.tokStart.length === 0) return [];
@@ -331,8 +396,9 @@ function alignPrepared(
   if (obfuscated) frags = frags.filter((f) => sharedEvidence(f, pa, pb, idf) >= MIN_EVIDENCE);
   // a pair with verbatim reuse is two texts on one subject: passages beside the copies need more evidence
   else {
-    frags = frags.filter((f) =>
-      touchesVerbatim(toSpan(f, pa, pb, a, b), verb) || sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE);
+    frags = frags.filter(
+      (f) => touchesVerbatim(toSpan(f, pa, pb, a, b), verb) || sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE,
+    );
   }
   const out = mergeVerbatim(spansOf(frags, kept, pair, o), verb);
   if (!obfuscated) out.push(...rewordedBeside(core, kernel, pair, o, idf, va, vb, out, allPairs));
@@ -351,29 +417,40 @@ function alignPrepared(
  * every figure stayed the same (02 0.99486 → 0.99487; so with 20 instead of 12).
  */
 function rewordedBeside(
-  core: Core | null, kernel: SeedKernel, pair: Pair, o: ResolvedCompareOptions, idf: Float64Array,
-  va: Vectors, vb: Vectors, found: readonly AlignedSpan[], allPairs: boolean,
+  core: Core | null,
+  kernel: SeedKernel,
+  pair: Pair,
+  o: ResolvedCompareOptions,
+  idf: Float64Array,
+  va: Vectors,
+  vb: Vectors,
+  found: readonly AlignedSpan[],
+  allPairs: boolean,
 ): AlignedSpan[] {
   const { pa, pb } = pair;
   if (!allPairs) return [];
   const th = { cos: o.obfuscatedSeedCosine, dice: o.obfuscatedSeedDice };
   const loose = seedsOfAllPairs(core, kernel, va, vb, pair.words, th);
   if (loose.count === 0) return [];
-  const usedA = sentencesTouched(pa, found, 'a'), usedB = sentencesTouched(pb, found, 'b');
+  const usedA = sentencesTouched(pa, found, 'a'),
+    usedB = sentencesTouched(pb, found, 'b');
   const keep: number[] = [];
   for (let k = 0; k < loose.count; k++) if (!usedA[loose.a[k]] && !usedB[loose.b[k]]) keep.push(k);
   if (keep.length === 0) return [];
   const seeds: Seeds = {
-    a: Uint32Array.from(keep, (k) => loose.a[k]), b: Uint32Array.from(keep, (k) => loose.b[k]),
-    cos: Float64Array.from(keep, (k) => loose.cos[k]), count: keep.length,
+    a: Uint32Array.from(keep, (k) => loose.a[k]),
+    b: Uint32Array.from(keep, (k) => loose.b[k]),
+    cos: Float64Array.from(keep, (k) => loose.cos[k]),
+    count: keep.length,
   };
   const kept = dominantSeeds(seeds, DOMINANT_SEED);
   let frags = passagesOf(kept, va, vb, o).map((f) => pruneEdges(f, kept, va, vb));
   if (o.extendShare > 0) frags = frags.map((f) => growEdges(f, pa, pb, idf, va, vb, o.extendShare));
-  frags = resolveOverlaps(frags, va, vb, SIDE_BY_SIDE)
-    .filter((f) => sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE);
-  const overlapsFound = (s: AlignedSpan) => found.some((v) =>
-    (v.a_start < s.a_end && s.a_start < v.a_end) || (v.b_start < s.b_end && s.b_start < v.b_end));
+  frags = resolveOverlaps(frags, va, vb, SIDE_BY_SIDE).filter(
+    (f) => sharedEvidence(f, pa, pb, idf) >= VERBATIM_PAIR_EVIDENCE,
+  );
+  const overlapsFound = (s: AlignedSpan) =>
+    found.some((v) => (v.a_start < s.a_end && s.a_start < v.a_end) || (v.b_start < s.b_end && s.b_start < v.b_end));
   return spansOf(frags, kept, pair, o).filter((s) => !overlapsFound(s));
 }
 
@@ -382,10 +459,15 @@ function sentencesTouched(p: Prepared, spans: readonly AlignedSpan[], side: 'a' 
   const n = p.sentTok.length - 1;
   const used = new Uint8Array(n);
   for (let s = 0; s < n; s++) {
-    const start = p.tokStart[p.sentTok[s]], end = p.tokEnd[p.sentTok[s + 1] - 1];
+    const start = p.tokStart[p.sentTok[s]],
+      end = p.tokEnd[p.sentTok[s + 1] - 1];
     for (const v of spans) {
-      const v0 = side === 'a' ? v.a_start : v.b_start, v1 = side === 'a' ? v.a_end : v.b_end;
-      if (v0 < end && start < v1) { used[s] = 1; break; }
+      const v0 = side === 'a' ? v.a_start : v.b_start,
+        v1 = side === 'a' ? v.a_end : v.b_end;
+      if (v0 < end && start < v1) {
+        used[s] = 1;
+        break;
+      }
     }
   }
   return used;
@@ -400,7 +482,10 @@ function spansOf(frags: Frag[], seeds: Seeds, pair: Pair, o: ResolvedCompareOpti
   for (const f of frags) {
     if (passageSupport(seeds, f) < o.minSeeds && f.cos < o.singleSeedCosine) continue;
     const tokens = {
-      ta0: pa.sentTok[f.a0], ta1: pa.sentTok[f.a1 + 1], tb0: pb.sentTok[f.b0], tb1: pb.sentTok[f.b1 + 1],
+      ta0: pa.sentTok[f.a0],
+      ta1: pa.sentTok[f.a1 + 1],
+      tb0: pb.sentTok[f.b0],
+      tb1: pb.sentTok[f.b1 + 1],
     };
     const s = refineVerbatim(trimEdges(toSpan(f, pa, pb, a, b), f, pa, pb, a, b), tokens, pa, pb, a, b, o);
     if (s.a_end - s.a_start < minA || s.b_end - s.b_start < minB) continue;
@@ -459,7 +544,12 @@ interface Thresholds {
 
 /** Every sentence pair scored, by the kernel or its reference. */
 function seedsOfAllPairs(
-  core: Core | null, kernel: SeedKernel, va: Vectors, vb: Vectors, words: number, th: Thresholds,
+  core: Core | null,
+  kernel: SeedKernel,
+  va: Vectors,
+  vb: Vectors,
+  words: number,
+  th: Thresholds,
 ): Seeds {
   const post = postings(vb, words);
   if (kernel === 'wasm' && core) return seedsWasm(core, va, post, vb, th.cos, th.dice);
@@ -468,7 +558,8 @@ function seedsOfAllPairs(
 
 /** True when both texts are the same word sequence (after normalisation). */
 function sameWords(pa: Prepared, pb: Prepared): boolean {
-  const W = pa.tokWord, V = pb.tokWord;
+  const W = pa.tokWord,
+    V = pb.tokWord;
   if (W.length !== V.length) return false;
   for (let t = 0; t < W.length; t++) if (W[t] !== V[t]) return false;
   return true;
@@ -480,12 +571,16 @@ function coveredShare(pa: Prepared, pb: Prepared, a: string, b: string, spans: r
   const p = useA ? pa : pb;
   if (p.wordChars === 0) return a.length === 0 && b.length === 0 ? 1 : 0;
   const iv = spans.map((s) => (useA ? [s.a_start, s.a_end] : [s.b_start, s.b_end])).sort((x, y) => x[0] - y[0]);
-  let covered = 0, k = 0;
+  let covered = 0,
+    k = 0;
   for (let t = 0; t < p.tokStart.length; t++) {
     while (k < iv.length && iv[k][1] <= p.tokStart[t]) k++;
     // tokens never straddle a span edge: spans start and end at token boundaries
     for (let m = k; m < iv.length && iv[m][0] <= p.tokStart[t]; m++) {
-      if (iv[m][1] >= p.tokEnd[t]) { covered += p.tokEnd[t] - p.tokStart[t]; break; }
+      if (iv[m][1] >= p.tokEnd[t]) {
+        covered += p.tokEnd[t] - p.tokStart[t];
+        break;
+      }
     }
   }
   return covered / p.wordChars;

@@ -51,14 +51,18 @@ function termsOf(p: Prepared, s0: number, s1: number): Set<number> {
  * absent ones (a maximum prefix / suffix sum).
  */
 export function trimEdges(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a: string, b: string): AlignedSpan {
-  const lastA = pa.sentTok.length - 2, lastB = pb.sentTok.length - 2;
+  const lastA = pa.sentTok.length - 2,
+    lastB = pb.sentTok.length - 2;
   const otherB = termsOf(pb, Math.max(0, f.b0 - TRIM_CONTEXT), Math.min(lastB, f.b1 + TRIM_CONTEXT));
   const otherA = termsOf(pa, Math.max(0, f.a0 - TRIM_CONTEXT), Math.min(lastA, f.a1 + TRIM_CONTEXT));
   const [as, ae] = trimSide(pa, a, f.a0, f.a1, otherB);
   const [bs, be] = trimSide(pb, b, f.b0, f.b1, otherA);
   return {
-    a_start: pa.tokStart[as], a_end: closeAt(a, pa.tokEnd[ae - 1]),
-    b_start: pb.tokStart[bs], b_end: closeAt(b, pb.tokEnd[be - 1]), score: s.score,
+    a_start: pa.tokStart[as],
+    a_end: closeAt(a, pa.tokEnd[ae - 1]),
+    b_start: pb.tokStart[bs],
+    b_end: closeAt(b, pb.tokEnd[be - 1]),
+    score: s.score,
   };
 }
 
@@ -66,11 +70,16 @@ export function trimEdges(s: AlignedSpan, f: Frag, pa: Prepared, pb: Prepared, a
 function trimSide(p: Prepared, text: string, s0: number, s1: number, other: Set<number>): [number, number] {
   const w = (t: number): number => (p.tokTerm[t] < 0 ? 0 : other.has(p.tokTerm[t]) ? -TRIM_SHARED : 1);
   const soft = (t: number): boolean => SOFT_GAP.test(text.slice(p.tokEnd[t - 1], p.tokStart[t]));
-  let start = p.sentTok[s0], sum = 0, best = 0;
+  let start = p.sentTok[s0],
+    sum = 0,
+    best = 0;
   const firstEnd = p.sentTok[s0 + 1];
   for (let t = p.sentTok[s0]; t + 1 < firstEnd; t++) {
     sum += w(t);
-    if (sum > best && soft(t + 1)) { best = sum; start = t + 1; }
+    if (sum > best && soft(t + 1)) {
+      best = sum;
+      start = t + 1;
+    }
   }
   let end = p.sentTok[s1 + 1];
   sum = 0;
@@ -78,7 +87,10 @@ function trimSide(p: Prepared, text: string, s0: number, s1: number, other: Set<
   const lastStart = Math.max(p.sentTok[s1], start + 1);
   for (let t = p.sentTok[s1 + 1] - 1; t > lastStart; t--) {
     sum += w(t);
-    if (sum > best && soft(t)) { best = sum; end = t; }
+    if (sum > best && soft(t)) {
+      best = sum;
+      end = t;
+    }
   }
   return [start, end];
 }

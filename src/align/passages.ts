@@ -40,12 +40,14 @@ export function passagesOf(seeds: Seeds, va: Vectors, vb: Vectors, o: ResolvedCo
  * const kept = dominantSeeds(seeds, 0.7)
  */
 export function dominantSeeds(seeds: Seeds, ratio: number): Seeds {
-  let rows = 0, cols = 0;
+  let rows = 0,
+    cols = 0;
   for (let k = 0; k < seeds.count; k++) {
     rows = Math.max(rows, seeds.a[k] + 1);
     cols = Math.max(cols, seeds.b[k] + 1);
   }
-  const bestA = new Float64Array(rows), bestB = new Float64Array(cols);
+  const bestA = new Float64Array(rows),
+    bestB = new Float64Array(cols);
   for (let k = 0; k < seeds.count; k++) {
     bestA[seeds.a[k]] = Math.max(bestA[seeds.a[k]], seeds.cos[k]);
     bestB[seeds.b[k]] = Math.max(bestB[seeds.b[k]], seeds.cos[k]);
@@ -100,7 +102,8 @@ const extent = (p: Prepared, s0: number, s1: number): number =>
 
 /** Share of the tf-idf weight of sentences s0..s1 of a text (`p`, `v`) on the terms in `other`. */
 function weightShare(p: Prepared, v: Vectors, s0: number, s1: number, other: Set<number>): number {
-  let all = 0, hit = 0;
+  let all = 0,
+    hit = 0;
   for (let k = p.sentTerm[s0]; k < p.sentTerm[s1 + 1]; k++) {
     all += v.weights[k];
     if (other.has(p.terms[k])) hit += v.weights[k];
@@ -123,7 +126,12 @@ function termSet(p: Prepared, s0: number, s1: number): Set<number> {
  * frags.push(...summaryPassages(seeds, frags, pa, pb, va, vb, o))
  */
 export function summaryPassages(
-  seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, vb: Vectors,
+  seeds: Seeds,
+  normal: readonly Frag[],
+  pa: Prepared,
+  pb: Prepared,
+  va: Vectors,
+  vb: Vectors,
   o: ResolvedCompareOptions,
 ): Frag[] {
   if (seeds.count === 0) return [];
@@ -149,28 +157,42 @@ export function summaryPassages(
 function growSummary(f: Frag, pa: Prepared, va: Vectors, vb: Vectors, sentencesB: number): Frag {
   let { a0, a1, b0, b1 } = f;
   const counterpart = (i: number): number => {
-    let best = -1, cos = GROW_PAIR_COSINE;
+    let best = -1,
+      cos = GROW_PAIR_COSINE;
     for (let j = Math.max(0, b0 - SUMMARY_GAP); j <= Math.min(sentencesB - 1, b1 + SUMMARY_GAP); j++) {
       const c = sentenceCosine(va, i, vb, j);
-      if (c >= cos) { cos = c; best = j; }
+      if (c >= cos) {
+        cos = c;
+        best = j;
+      }
     }
     return best;
   };
   const sentencesA = pa.sentTok.length - 1;
   const before = (): number => (a0 > 0 ? counterpart(a0 - 1) : -1);
   for (let j = before(); j >= 0; j = before()) {
-    a0--; b0 = Math.min(b0, j); b1 = Math.max(b1, j);
+    a0--;
+    b0 = Math.min(b0, j);
+    b1 = Math.max(b1, j);
   }
   const after = (): number => (a1 + 1 < sentencesA ? counterpart(a1 + 1) : -1);
   for (let j = after(); j >= 0; j = after()) {
-    a1++; b0 = Math.min(b0, j); b1 = Math.max(b1, j);
+    a1++;
+    b0 = Math.min(b0, j);
+    b1 = Math.max(b1, j);
   }
   if (a0 === f.a0 && a1 === f.a1 && b0 === f.b0 && b1 === f.b1) return f;
   return { ...f, a0, a1, b0, b1, cos: rangeCosine(va, a0, a1, vb, b0, b1) };
 }
 
 function isSummary(
-  f: Frag, seeds: Seeds, normal: readonly Frag[], pa: Prepared, pb: Prepared, va: Vectors, _vb: Vectors,
+  f: Frag,
+  seeds: Seeds,
+  normal: readonly Frag[],
+  pa: Prepared,
+  pb: Prepared,
+  va: Vectors,
+  _vb: Vectors,
 ): boolean {
   if (extent(pb, f.b0, f.b1) < SUMMARY_RATIO * extent(pa, f.a0, f.a1) || seedSupport(seeds, f) < SUMMARY_SEEDS) {
     return false;
@@ -238,8 +260,13 @@ export function passageSupport(seeds: Seeds, f: Frag): number {
 
 /** Seed support of a passage: the distinct seeded sentences on its less-supported side. */
 export function seedSupport(seeds: Seeds, f: Frag, minCos = 0): number {
-  const sa = new Set<number>(), sb = new Set<number>();
-  for (const k of f.seeds) if (seeds.cos[k] >= minCos) { sa.add(seeds.a[k]); sb.add(seeds.b[k]); }
+  const sa = new Set<number>(),
+    sb = new Set<number>();
+  for (const k of f.seeds)
+    if (seeds.cos[k] >= minCos) {
+      sa.add(seeds.a[k]);
+      sb.add(seeds.b[k]);
+    }
   return Math.min(sa.size, sb.size);
 }
 
@@ -271,10 +298,15 @@ function cluster(seeds: Seeds, ids: number[], gaps: Gaps, side: 0 | 1, depth: nu
 }
 
 function fragOf(seeds: Seeds, ids: number[], va: Vectors, vb: Vectors): Frag {
-  let a0 = Infinity, a1 = -1, b0 = Infinity, b1 = -1;
+  let a0 = Infinity,
+    a1 = -1,
+    b0 = Infinity,
+    b1 = -1;
   for (const k of ids) {
-    a0 = Math.min(a0, seeds.a[k]); a1 = Math.max(a1, seeds.a[k]);
-    b0 = Math.min(b0, seeds.b[k]); b1 = Math.max(b1, seeds.b[k]);
+    a0 = Math.min(a0, seeds.a[k]);
+    a1 = Math.max(a1, seeds.a[k]);
+    b0 = Math.min(b0, seeds.b[k]);
+    b1 = Math.max(b1, seeds.b[k]);
   }
   return { a0, a1, b0, b1, seeds: ids, cos: rangeCosine(va, a0, a1, vb, b0, b1) };
 }
@@ -306,9 +338,17 @@ export function pruneEdges(f: Frag, seeds: Seeds, va: Vectors, vb: Vectors): Fra
       const seeded = [...new Set(f.seeds.map((k) => key[k]))].sort((x, y) => x - y);
       if (seeded.length < PRUNE_MIN_SENTENCES) continue;
       const n = seeded.length;
-      for (const [edge, next] of [[seeded[0], seeded[1]], [seeded[n - 1], seeded[n - 2]]]) {
+      for (const [edge, next] of [
+        [seeded[0], seeded[1]],
+        [seeded[n - 1], seeded[n - 2]],
+      ]) {
         if (Math.abs(next - edge) < PRUNE_GAP) continue;
-        const g = fragOf(seeds, f.seeds.filter((k) => key[k] !== edge), va, vb);
+        const g = fragOf(
+          seeds,
+          f.seeds.filter((k) => key[k] !== edge),
+          va,
+          vb,
+        );
         if (g.cos > (best ?? f).cos) best = g;
       }
     }
@@ -319,7 +359,12 @@ export function pruneEdges(f: Frag, seeds: Seeds, va: Vectors, vb: Vectors): Fra
 
 /** Keep the cluster when its passages are similar enough, else re-cluster with a smaller gap. */
 function validate(
-  seeds: Seeds, ids: number[], gap: number, va: Vectors, vb: Vectors, o: ResolvedCompareOptions,
+  seeds: Seeds,
+  ids: number[],
+  gap: number,
+  va: Vectors,
+  vb: Vectors,
+  o: ResolvedCompareOptions,
 ): Frag[] {
   const f = fragOf(seeds, ids, va, vb);
   if (f.cos > o.validation) return [f];
@@ -376,11 +421,19 @@ const GROW_PAIR_COSINE = 0.15;
  * too altered to seed, yet mostly made of the source's words.
  */
 export function growEdges(
-  f: Frag, pa: Prepared, pb: Prepared, idf: Float64Array, va: Vectors, vb: Vectors, share: number,
+  f: Frag,
+  pa: Prepared,
+  pb: Prepared,
+  idf: Float64Array,
+  va: Vectors,
+  vb: Vectors,
+  share: number,
 ): Frag {
-  const S_A = pa.sentTok.length - 1, S_B = pb.sentTok.length - 1;
+  const S_A = pa.sentTok.length - 1,
+    S_B = pb.sentTok.length - 1;
   const shared = (p: Prepared, s: number, other: Set<number>): number => {
-    let all = 0, hit = 0;
+    let all = 0,
+      hit = 0;
     for (let k = p.sentTerm[s]; k < p.sentTerm[s + 1]; k++) {
       const w = idf[p.terms[k]] * p.counts[k];
       all += w;
@@ -388,24 +441,44 @@ export function growEdges(
     }
     return all === 0 ? 0 : hit / all;
   };
-  const termsA = new GrowingTerms(pa), termsB = new GrowingTerms(pb);
+  const termsA = new GrowingTerms(pa),
+    termsB = new GrowingTerms(pb);
   let { a0, a1, b0, b1 } = f;
-  let changed = false, pairs = 0;
+  let changed = false,
+    pairs = 0;
   for (;;) {
     let grew = false;
     const tb = termsB.widen(Math.max(0, b0 - 1), Math.min(S_B - 1, b1 + 1));
     const ta = termsA.widen(Math.max(0, a0 - 1), Math.min(S_A - 1, a1 + 1));
     // the two sentences just outside a corner, like each other: reused together, too altered to seed
     if (a0 > 0 && b0 > 0 && sentenceCosine(va, a0 - 1, vb, b0 - 1) >= GROW_PAIR_COSINE) {
-      a0--; b0--; pairs++; grew = true;
+      a0--;
+      b0--;
+      pairs++;
+      grew = true;
     }
     if (a1 + 1 < S_A && b1 + 1 < S_B && sentenceCosine(va, a1 + 1, vb, b1 + 1) >= GROW_PAIR_COSINE) {
-      a1++; b1++; pairs++; grew = true;
+      a1++;
+      b1++;
+      pairs++;
+      grew = true;
     }
-    if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) { a0--; grew = true; }
-    if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) { a1++; grew = true; }
-    if (b0 > 0 && shared(pb, b0 - 1, ta) >= share) { b0--; grew = true; }
-    if (b1 + 1 < S_B && shared(pb, b1 + 1, ta) >= share) { b1++; grew = true; }
+    if (a0 > 0 && shared(pa, a0 - 1, tb) >= share) {
+      a0--;
+      grew = true;
+    }
+    if (a1 + 1 < S_A && shared(pa, a1 + 1, tb) >= share) {
+      a1++;
+      grew = true;
+    }
+    if (b0 > 0 && shared(pb, b0 - 1, ta) >= share) {
+      b0--;
+      grew = true;
+    }
+    if (b1 + 1 < S_B && shared(pb, b1 + 1, ta) >= share) {
+      b1++;
+      grew = true;
+    }
     if (!grew) break;
     changed = true;
   }
@@ -422,10 +495,13 @@ export function growEdges(
 export function sentenceCosine(va: Vectors, i: number, vb: Vectors, j: number): number {
   if (va.norms[i] === 0 || vb.norms[j] === 0) return 0;
   let dot = 0;
-  let k = va.off[i], q = vb.off[j];
-  const kEnd = va.off[i + 1], qEnd = vb.off[j + 1];
+  let k = va.off[i],
+    q = vb.off[j];
+  const kEnd = va.off[i + 1],
+    qEnd = vb.off[j + 1];
   while (k < kEnd && q < qEnd) {
-    const x = va.terms[k], y = vb.terms[q];
+    const x = va.terms[k],
+      y = vb.terms[q];
     if (x === y) dot += va.weights[k++] * vb.weights[q++];
     else if (x < y) k++;
     else q++;
@@ -437,7 +513,9 @@ export function sentenceCosine(va: Vectors, i: number, vb: Vectors, j: number): 
 export function rangeCosine(va: Vectors, a0: number, a1: number, vb: Vectors, b0: number, b1: number): number {
   const sa = sumRange(va, a0, a1);
   const sb = sumRange(vb, b0, b1);
-  let dot = 0, na = 0, nb = 0;
+  let dot = 0,
+    na = 0,
+    nb = 0;
   for (const [t, w] of sa) {
     na += w * w;
     const x = sb.get(t);
@@ -482,10 +560,14 @@ function overlapGroups(frags: Frag[]): Frag[][] {
     const hi = (f: Frag): number => (side === 'a' ? f.a1 : f.b1);
     const order = frags.map((_, k) => k).sort((x, y) => lo(frags[x]) - lo(frags[y]));
     // sweep in order of start: a passage starting inside the union so far overlaps the one reaching furthest
-    let reach = -1, far = -1;
+    let reach = -1,
+      far = -1;
     for (const k of order) {
       if (far >= 0 && lo(frags[k]) <= reach) parent[root(k)] = root(far);
-      if (hi(frags[k]) > reach) { reach = hi(frags[k]); far = k; }
+      if (hi(frags[k]) > reach) {
+        reach = hi(frags[k]);
+        far = k;
+      }
     }
   }
   const groups = new Map<number, Frag[]>();
@@ -506,9 +588,11 @@ function resolveGroup(frags: Frag[], va: Vectors, vb: Vectors, sideBySide: numbe
     frags.sort((x, y) => x.a0 - y.a0 || x.b0 - y.b0);
     outer: for (let i = 0; i < frags.length; i++) {
       for (let j = i + 1; j < frags.length; j++) {
-        const x = frags[i], y = frags[j];
+        const x = frags[i],
+          y = frags[j];
         if (y.a0 > x.a1 && !overlaps(x.b0, x.b1, y.b0, y.b1)) continue;
-        const oa = overlaps(x.a0, x.a1, y.a0, y.a1), ob = overlaps(x.b0, x.b1, y.b0, y.b1);
+        const oa = overlaps(x.a0, x.a1, y.a0, y.a1),
+          ob = overlaps(x.b0, x.b1, y.b0, y.b1);
         if (!oa && !ob) continue;
         if (oa && ob) {
           frags[i] = mergeFrags(x, y, va, vb);
@@ -531,7 +615,10 @@ function sideShare(x: Frag, y: Frag, onA: boolean): number {
 
 /** The passage pair spanning two that overlap on both sides. */
 function mergeFrags(x: Frag, y: Frag, va: Vectors, vb: Vectors): Frag {
-  const a0 = Math.min(x.a0, y.a0), a1 = Math.max(x.a1, y.a1), b0 = Math.min(x.b0, y.b0), b1 = Math.max(x.b1, y.b1);
+  const a0 = Math.min(x.a0, y.a0),
+    a1 = Math.max(x.a1, y.a1),
+    b0 = Math.min(x.b0, y.b0),
+    b1 = Math.max(x.b1, y.b1);
   const cos = rangeCosine(va, a0, a1, vb, b0, b1);
   const merged: Frag = { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos };
   const grownPairs = (x.grownPairs ?? 0) + (y.grownPairs ?? 0);

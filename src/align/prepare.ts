@@ -53,7 +53,11 @@ function isCut(text: string, e: number, s: number): boolean {
  * least `minSentenceWords` content words (a short tail joins the sentence before it).
  */
 function sentenceCuts(
-  text: string, tokStart: Uint32Array, tokEnd: Uint32Array, tokTerm: Int32Array, minSentenceWords: number,
+  text: string,
+  tokStart: Uint32Array,
+  tokEnd: Uint32Array,
+  tokTerm: Int32Array,
+  minSentenceWords: number,
 ): Uint32Array {
   const n = tokTerm.length;
   const cuts: number[] = [0];
@@ -152,9 +156,18 @@ export function prepare(text: string, dict: TermDict, minSentenceWords: number):
     }
     sentTerm[i + 1] = termsL.length;
   }
-  return { tokStart, tokEnd, tokTerm, tokWord, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm, terms: Uint32Array.from(termsL), counts: Uint32Array.from(countsL), wordChars };
+  return {
+    tokStart,
+    tokEnd,
+    tokTerm,
+    tokWord,
+    sentTok: S > 0 ? sentTok : new Uint32Array(1),
+    sentTerm,
+    terms: Uint32Array.from(termsL),
+    counts: Uint32Array.from(countsL),
+    wordChars,
+  };
 }
-
 
 /** Number of sentences. */
 export const sentences = (p: Prepared): number => p.sentTok.length - 1;
@@ -171,7 +184,9 @@ let localTerm = new Int32Array(0);
  * const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), 3)
  */
 export function preparePair(
-  a: Tokens, b: Tokens, minSentenceWords: number,
+  a: Tokens,
+  b: Tokens,
+  minSentenceWords: number,
 ): { pa: Prepared; pb: Prepared; words: number } {
   if (a.epoch !== lexicon.epoch) a = tokenize(a.text);
   if (b.epoch !== lexicon.epoch) b = tokenize(b.text);
@@ -183,7 +198,8 @@ export function preparePair(
     localTerm = new Int32Array(lexicon.terms * 2).fill(-1);
   }
   const counter = { words: 0, terms: 0 };
-  const tokA = localize(a, counter), tokB = localize(b, counter);
+  const tokA = localize(a, counter),
+    tokB = localize(b, counter);
   // reset the scratch ids for the next pair: only the entries this pair set
   for (const tok of [a, b]) {
     for (let t = 0; t < tok.word.length; t++) {
@@ -227,7 +243,10 @@ function localize(tok: Tokens, counter: { words: number; terms: number }): { wor
  * count per term of the pair (left zeroed).
  */
 function sentencesOf(
-  tok: Tokens, ids: { word: Int32Array; term: Int32Array }, minSentenceWords: number, seen: Uint32Array,
+  tok: Tokens,
+  ids: { word: Int32Array; term: Int32Array },
+  minSentenceWords: number,
+  seen: Uint32Array,
 ): Prepared {
   const { text, start: tokStart, end: tokEnd } = tok;
   const tokTerm = ids.term;
@@ -240,7 +259,8 @@ function sentencesOf(
   // a sentence's distinct terms are at most its content tokens: one column for all, no array growth or sort garbage
   let contentTokens = 0;
   for (let t = 0; t < n; t++) if (tokTerm[t] >= 0) contentTokens++;
-  const terms = new Uint32Array(contentTokens), counts = new Uint32Array(contentTokens);
+  const terms = new Uint32Array(contentTokens),
+    counts = new Uint32Array(contentTokens);
   let m = 0;
   for (let i = 0; i < S; i++) {
     const from = m;
@@ -257,8 +277,14 @@ function sentencesOf(
     sentTerm[i + 1] = m;
   }
   return {
-    tokStart, tokEnd, tokTerm, tokWord: ids.word, sentTok: S > 0 ? sentTok : new Uint32Array(1), sentTerm,
-    terms: terms.subarray(0, m), counts: counts.subarray(0, m), wordChars,
+    tokStart,
+    tokEnd,
+    tokTerm,
+    tokWord: ids.word,
+    sentTok: S > 0 ? sentTok : new Uint32Array(1),
+    sentTerm,
+    terms: terms.subarray(0, m),
+    counts: counts.subarray(0, m),
+    wordChars,
   };
 }
-

@@ -76,7 +76,8 @@ function addRegion(strips: Strips, r: Region, hits: Hits, margin: number): void 
   }
   for (const k of r.members) {
     if (hits.weight[k] < BAND_HITS) continue;
-    const sa = hits.a[k], sb = hits.b[k];
+    const sa = hits.a[k],
+      sb = hits.b[k];
     strips.box(sa - BAND_MARGIN, sa + BAND_MARGIN, sb - BAND_MARGIN, sb + BAND_MARGIN);
   }
 }
@@ -94,8 +95,13 @@ interface Anchors {
 function anchorsOf(p: Prepared): Anchors {
   let words = 0;
   for (const t of p.tokTerm) if (t >= 0) words++;
-  const x = new Int32Array(2 * words), y = new Int32Array(2 * words), sent = new Uint32Array(2 * words);
-  let k = 0, s = 0, prev = -1, prevSent = 0;
+  const x = new Int32Array(2 * words),
+    y = new Int32Array(2 * words),
+    sent = new Uint32Array(2 * words);
+  let k = 0,
+    s = 0,
+    prev = -1,
+    prevSent = 0;
   for (let t = 0; t < p.tokTerm.length; t++) {
     while (p.sentTok[s + 1] <= t) s++;
     const term = p.tokTerm[t];
@@ -149,7 +155,8 @@ interface Hits {
 
 /** Every sentence pair sharing a key that is not too frequent (see the module comment). */
 function sentenceHits(pa: Prepared, pb: Prepared): Hits {
-  const A = anchorsOf(pa), B = anchorsOf(pb);
+  const A = anchorsOf(pa),
+    B = anchorsOf(pb);
   const keys = indexKeys(B);
   const idA = new Int32Array(A.x.length);
   const countA = new Uint32Array(keys.table.size);
@@ -161,7 +168,8 @@ function sentenceHits(pa: Prepared, pb: Prepared): Hits {
   const keep = keptKeys(keys, hitsOf, HITS_PER_KEY * (A.x.length + B.x.length));
   let total = 0;
   for (let id = 0; id < keys.table.size; id++) if (keep[id]) total += hitsOf(id);
-  const ha = new Uint32Array(total), hb = new Uint32Array(total);
+  const ha = new Uint32Array(total),
+    hb = new Uint32Array(total);
   let h = 0;
   for (let k = 0; k < A.x.length; k++) {
     const id = idA[k];
@@ -205,12 +213,18 @@ function distinctPairs(ha: Uint32Array, hb: Uint32Array, rows: number): Hits {
   const fill = off.slice(0, rows);
   const cols = new Uint32Array(ha.length);
   for (let h = 0; h < ha.length; h++) cols[fill[ha[h]]++] = hb[h];
-  const a: number[] = [], b: number[] = [], weight: number[] = [];
+  const a: number[] = [],
+    b: number[] = [],
+    weight: number[] = [];
   for (let i = 0; i < rows; i++) {
     const row = cols.subarray(off[i], off[i + 1]).sort();
     for (let k = 0; k < row.length; k++) {
       if (k > 0 && row[k] === row[k - 1]) weight[weight.length - 1]++;
-      else { a.push(i); b.push(row[k]); weight.push(1); }
+      else {
+        a.push(i);
+        b.push(row[k]);
+        weight.push(1);
+      }
     }
   }
   return { a: Uint32Array.from(a), b: Uint32Array.from(b), weight: Uint32Array.from(weight) };
@@ -239,7 +253,8 @@ function regionsOf(hits: Hits): Region[] {
     return c;
   };
   for (let k = 0; k < n; k++) {
-    const ca = cell(hits.a[k]), cb = cell(hits.b[k]);
+    const ca = cell(hits.a[k]),
+      cb = cell(hits.b[k]);
     for (const [da, db] of NEIGHBOURS) {
       if (ca + da < 0 || cb + db < 0) continue;
       const c = cells.get(ca + da, cb + db);
@@ -250,31 +265,43 @@ function regionsOf(hits: Hits): Region[] {
   for (let k = 0; k < n; k++) {
     const r = root(cellOf[k]);
     const g = regions.get(r);
-    const sa = hits.a[k], sb = hits.b[k];
+    const sa = hits.a[k],
+      sb = hits.b[k];
     if (!g) regions.set(r, { members: [k], weight: hits.weight[k], a0: sa, a1: sa, b0: sb, b1: sb });
     else {
       g.members.push(k);
       g.weight += hits.weight[k];
-      g.a0 = Math.min(g.a0, sa); g.a1 = Math.max(g.a1, sa);
-      g.b0 = Math.min(g.b0, sb); g.b1 = Math.max(g.b1, sb);
+      g.a0 = Math.min(g.a0, sa);
+      g.a1 = Math.max(g.a1, sa);
+      g.b0 = Math.min(g.b0, sb);
+      g.b1 = Math.max(g.b1, sb);
     }
   }
   return [...regions.values()];
 }
 
 /** Cells next to a cell that come later in the sweep's order (the others join it from their side). */
-const NEIGHBOURS = [[0, 1], [1, -1], [1, 0], [1, 1]] as const;
+const NEIGHBOURS = [
+  [0, 1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
+] as const;
 
 /** Boxes of sentence pairs, clipped to the texts, merged row by row into sorted candidate pairs. */
 class Strips {
   private rows: number[] = [];
   private spans: number[] = [];
 
-  constructor(private readonly Sa: number, private readonly Sb: number) {}
+  constructor(
+    private readonly Sa: number,
+    private readonly Sb: number,
+  ) {}
 
   /** The pairs [a0, a1] × [b0, b1] (inclusive, clipped). */
   box(a0: number, a1: number, b0: number, b1: number): void {
-    const lo = Math.max(0, b0), hi = Math.min(this.Sb - 1, b1);
+    const lo = Math.max(0, b0),
+      hi = Math.min(this.Sb - 1, b1);
     if (lo > hi) return;
     for (let i = Math.max(0, a0); i <= Math.min(this.Sa - 1, a1); i++) {
       this.rows.push(i);
@@ -297,7 +324,8 @@ class Strips {
       const row = spans.subarray(off[i], off[i + 1]).sort();
       let next = 0;
       for (const packed of row) {
-        const lo = Math.floor(packed / SPAN_SHIFT), hi = packed - lo * SPAN_SHIFT;
+        const lo = Math.floor(packed / SPAN_SHIFT),
+          hi = packed - lo * SPAN_SHIFT;
         for (let j = Math.max(lo, next); j <= hi; j++) cols.push(j);
         next = Math.max(next, hi + 1);
       }

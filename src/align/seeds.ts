@@ -109,11 +109,14 @@ export function seedsReference(va: Vectors, pb: Postings, vb: Vectors, thCos: nu
   const nb = vb.norms.length;
   const acc = new Float64Array(nb);
   const cnt = new Uint32Array(nb);
-  const A: number[] = [], B: number[] = [], C: number[] = [];
+  const A: number[] = [],
+    B: number[] = [],
+    C: number[] = [];
   const na = va.norms.length;
   for (let i = 0; i < na; i++) {
     if (va.norms[i] === 0) continue;
-    let lo = nb, hi = -1;
+    let lo = nb,
+      hi = -1;
     for (let k = va.off[i]; k < va.off[i + 1]; k++) {
       const t = va.terms[k];
       if (t + 1 >= pb.off.length) continue;
@@ -145,28 +148,68 @@ export function seedsReference(va: Vectors, pb: Postings, vb: Vectors, thCos: nu
 /** The same computation in the WebAssembly core. */
 export function seedsWasm(core: Core, va: Vectors, pb: Postings, vb: Vectors, thCos: number, thDice: number): Seeds {
   return core.guard(() => {
-    const na = va.norms.length, nb = vb.norms.length;
-    if (na === 0 || nb === 0) return { a: new Uint32Array(0), b: new Uint32Array(0), cos: new Float64Array(0), count: 0 };
+    const na = va.norms.length,
+      nb = vb.norms.length;
+    if (na === 0 || nb === 0)
+      return { a: new Uint32Array(0), b: new Uint32Array(0), cos: new Float64Array(0), count: 0 };
     const L = core.layout();
-    const aOff = L.take(va.off.byteLength), aTerms = L.take(va.terms.byteLength), aW = L.take(va.weights.byteLength);
-    const aNorm = L.take(va.norms.byteLength), aSize = L.take(va.sizes.byteLength);
-    const bOff = L.take(pb.off.byteLength), bSent = L.take(pb.sent.byteLength), bW = L.take(pb.weights.byteLength);
-    const bNorm = L.take(vb.norms.byteLength), bSize = L.take(vb.sizes.byteLength);
-    const acc = L.take(nb * 8), cnt = L.take(nb * 4);
+    const aOff = L.take(va.off.byteLength),
+      aTerms = L.take(va.terms.byteLength),
+      aW = L.take(va.weights.byteLength);
+    const aNorm = L.take(va.norms.byteLength),
+      aSize = L.take(va.sizes.byteLength);
+    const bOff = L.take(pb.off.byteLength),
+      bSent = L.take(pb.sent.byteLength),
+      bW = L.take(pb.weights.byteLength);
+    const bNorm = L.take(vb.norms.byteLength),
+      bSize = L.take(vb.sizes.byteLength);
+    const acc = L.take(nb * 8),
+      cnt = L.take(nb * 4);
     // a seed shares at least one term: the postings walked bound the number of seeds
     let walked = 0;
     for (const t of va.terms) if (t + 1 < pb.off.length) walked += pb.off[t + 1] - pb.off[t];
     const cap = Math.max(1, Math.min(na * nb, walked));
-    const outIJ = L.take(cap * 8), outCos = L.take(cap * 8);
+    const outIJ = L.take(cap * 8),
+      outCos = L.take(cap * 8);
     L.commit();
-    const put = (ptr: number, arr: Uint32Array | Float64Array): void => core.u8.set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength), ptr);
-    put(aOff, va.off); put(aTerms, va.terms); put(aW, va.weights); put(aNorm, va.norms); put(aSize, va.sizes);
-    put(bOff, pb.off); put(bSent, pb.sent); put(bW, pb.weights); put(bNorm, vb.norms); put(bSize, vb.sizes);
+    const put = (ptr: number, arr: Uint32Array | Float64Array): void =>
+      core.u8.set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength), ptr);
+    put(aOff, va.off);
+    put(aTerms, va.terms);
+    put(aW, va.weights);
+    put(aNorm, va.norms);
+    put(aSize, va.sizes);
+    put(bOff, pb.off);
+    put(bSent, pb.sent);
+    put(bW, pb.weights);
+    put(bNorm, vb.norms);
+    put(bSize, vb.sizes);
     core.u8.fill(0, acc, acc + nb * 8);
     core.u8.fill(0, cnt, cnt + nb * 4);
-    const n = core.raw.alignSeeds(aOff, aTerms, aW, aNorm, aSize, na, bOff, bSent, bW, bNorm, bSize, nb, pb.off.length - 1, thCos, thDice, acc, cnt, outIJ, outCos);
+    const n = core.raw.alignSeeds(
+      aOff,
+      aTerms,
+      aW,
+      aNorm,
+      aSize,
+      na,
+      bOff,
+      bSent,
+      bW,
+      bNorm,
+      bSize,
+      nb,
+      pb.off.length - 1,
+      thCos,
+      thDice,
+      acc,
+      cnt,
+      outIJ,
+      outCos,
+    );
     const ij = core.u32(outIJ, n * 2);
-    const a = new Uint32Array(n), b = new Uint32Array(n);
+    const a = new Uint32Array(n),
+      b = new Uint32Array(n);
     for (let k = 0; k < n; k++) {
       a[k] = ij[2 * k];
       b[k] = ij[2 * k + 1];
@@ -189,7 +232,9 @@ export function seedsOfPairs(va: Vectors, vb: Vectors, cand: Candidates, thCos: 
   for (const t of va.terms) terms = Math.max(terms, t + 1);
   const weightOf = new Float64Array(terms);
   const stamp = new Uint32Array(terms);
-  const A: number[] = [], B: number[] = [], C: number[] = [];
+  const A: number[] = [],
+    B: number[] = [],
+    C: number[] = [];
   for (let i = 0; i + 1 < cand.rowOff.length; i++) {
     if (va.norms[i] === 0 || cand.rowOff[i] === cand.rowOff[i + 1]) continue;
     for (let k = va.off[i]; k < va.off[i + 1]; k++) {
@@ -198,7 +243,8 @@ export function seedsOfPairs(va: Vectors, vb: Vectors, cand: Candidates, thCos: 
     }
     for (let c = cand.rowOff[i]; c < cand.rowOff[i + 1]; c++) {
       const j = cand.cols[c];
-      let acc = 0, cnt = 0;
+      let acc = 0,
+        cnt = 0;
       for (let k = vb.off[j]; k < vb.off[j + 1]; k++) {
         const t = vb.terms[k];
         if (t < terms && stamp[t] === i + 1) {

@@ -7,13 +7,14 @@
 
 /** Function words ignored by the sentence vectors (the usual English list, lower case). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a about above after again against all am an and any are as at be because been before being below between both but by ' +
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
     'can could did do does doing down during each few for from further had has have having he her here hers herself him ' +
     'himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
     'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
     'these they this those through to too under until up very was we were what when where which while who whom why will ' +
-    'with would you your yours yourself yourselves s t d ll m re ve also may might must shall us')
-    .split(' '),
+    'with would you your yours yourself yourselves s t d ll m re ve also may might must shall us'
+  ).split(' '),
 );
 
 const isVowelAt = (w: string, i: number): boolean => {
@@ -70,15 +71,58 @@ function applyRules(w: string, rules: readonly Rule[], minM: number): string {
 }
 
 const STEP2: readonly Rule[] = [
-  ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'], ['bli', 'ble'],
-  ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'], ['ization', 'ize'], ['ation', 'ate'],
-  ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'], ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'],
-  ['iviti', 'ive'], ['biliti', 'ble'], ['logi', 'log'],
+  ['ational', 'ate'],
+  ['tional', 'tion'],
+  ['enci', 'ence'],
+  ['anci', 'ance'],
+  ['izer', 'ize'],
+  ['bli', 'ble'],
+  ['alli', 'al'],
+  ['entli', 'ent'],
+  ['eli', 'e'],
+  ['ousli', 'ous'],
+  ['ization', 'ize'],
+  ['ation', 'ate'],
+  ['ator', 'ate'],
+  ['alism', 'al'],
+  ['iveness', 'ive'],
+  ['fulness', 'ful'],
+  ['ousness', 'ous'],
+  ['aliti', 'al'],
+  ['iviti', 'ive'],
+  ['biliti', 'ble'],
+  ['logi', 'log'],
 ];
 const STEP3: readonly Rule[] = [
-  ['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', ''],
+  ['icate', 'ic'],
+  ['ative', ''],
+  ['alize', 'al'],
+  ['iciti', 'ic'],
+  ['ical', 'ic'],
+  ['ful', ''],
+  ['ness', ''],
 ];
-const STEP4 = ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize'];
+const STEP4 = [
+  'al',
+  'ance',
+  'ence',
+  'er',
+  'ic',
+  'able',
+  'ible',
+  'ant',
+  'ement',
+  'ment',
+  'ent',
+  'ion',
+  'ou',
+  'ism',
+  'ate',
+  'iti',
+  'ous',
+  'ive',
+  'ize',
+];
 
 /** Longest suffix first, as Porter's rule lists are matched on the longest applicable suffix. */
 const byLength = (rules: readonly Rule[]): Rule[] => [...rules].sort((a, b) => b[0].length - a[0].length);

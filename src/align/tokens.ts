@@ -49,7 +49,8 @@ export class FormTable {
   /** {@link intern} with the form's {@link formHash} `h` already computed (as a tokenizer scanning it can). */
   internHashed(text: string, from: number, to: number, hash: number): number {
     const h = hash | 0;
-    const slots = this.#slots, pool = this.#pool;
+    const slots = this.#slots,
+      pool = this.#pool;
     const mask = slots.length / SLOT_INTS - 1;
     const len = to - from;
     for (let at = h & mask; ; at = (at + 1) & mask) {
@@ -259,7 +260,8 @@ export function tokenize(text: string): Tokens {
   let s = 0;
   for (let t = 0; t < n; t++) {
     // one pass over the token finds its end and hashes it (formHash, inlined)
-    let e = s, h = FNV_BASIS;
+    let e = s,
+      h = FNV_BASIS;
     for (; e < norm.length; e++) {
       const c = norm.charCodeAt(e);
       if (c === SPACE_UNIT) break;
@@ -272,7 +274,6 @@ export function tokenize(text: string): Tokens {
   }
   return { text, epoch: lexicon.epoch, start, end, word };
 }
-
 
 /** The space between the tokens of a normalised text. */
 const SPACE_UNIT = 0x20;
@@ -318,11 +319,14 @@ export class TokenizedText {
 
   constructor(text: string) {
     this.text = text;
-    for (let from = 0; from < text.length;) {
+    for (let from = 0; from < text.length; ) {
       let to = Math.min(text.length, from + CHUNK);
       let safe = to === text.length;
       for (let i = to; !safe && i < Math.min(text.length, to + CHUNK_REACH); i++) {
-        if (SPACE.test(text[i])) { to = i; safe = true; }
+        if (SPACE.test(text[i])) {
+          to = i;
+          safe = true;
+        }
       }
       if (!safe && (text.charCodeAt(to) & 0xfc00) === 0xdc00) to--; // never split a surrogate pair
       this.#chunks.push({ from, to, tokens: undefined });
@@ -335,7 +339,8 @@ export class TokenizedText {
   window(from: number, to: number): Tokens {
     const { text } = this;
     const atSpace = (p: number) => p <= 0 || p >= text.length || SPACE.test(text[p]);
-    const first = this.#chunkAt(from), last = this.#chunkAt(Math.max(from, to - 1));
+    const first = this.#chunkAt(from),
+      last = this.#chunkAt(Math.max(from, to - 1));
     let safe = atSpace(from) && atSpace(to);
     for (let c = first; safe && c < last; c++) safe = this.#safeCut[c];
     if (!safe || from >= to) return tokenize(text.slice(from, to));
@@ -349,7 +354,9 @@ export class TokenizedText {
     const hi = parts.map((p) => upperBound(p.end, to));
     let n = 0;
     for (let c = 0; c < parts.length; c++) n += Math.max(0, hi[c] - lo[c]);
-    const start = new Uint32Array(n), end = new Uint32Array(n), word = new Int32Array(n);
+    const start = new Uint32Array(n),
+      end = new Uint32Array(n),
+      word = new Int32Array(n);
     let k = 0;
     for (let c = 0; c < parts.length; c++) {
       const p = parts[c];
@@ -363,7 +370,8 @@ export class TokenizedText {
   }
 
   #chunkAt(p: number): number {
-    let lo = 0, hi = this.#chunks.length - 1;
+    let lo = 0,
+      hi = this.#chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (this.#chunks[mid].from <= p) lo = mid;

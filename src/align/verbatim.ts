@@ -84,19 +84,25 @@ class BigramIndex {
  * triples [a0, b0, len, a0, b0, len, …] of token indices.
  */
 export function exactRuns(pa: Prepared, pb: Prepared, K: number, r?: TokenRange): number[] {
-  const W = pa.tokWord, V = pb.tokWord;
+  const W = pa.tokWord,
+    V = pb.tokWord;
   const { ta0, ta1, tb0, tb1 } = r ?? { ta0: 0, ta1: W.length, tb0: 0, tb1: V.length };
   const index = new BigramIndex(V, tb0, tb1);
   const runs: number[] = [];
-  for (let p = ta0; p + 1 < ta1;) {
+  for (let p = ta0; p + 1 < ta1; ) {
     const id = index.id(W[p], W[p + 1]); // no [from, to] array a token: this loop runs for every token of a
-    const from = index.from(id), to = index.to(id);
-    let best = 0, bq = -1;
+    const from = index.from(id),
+      to = index.to(id);
+    let best = 0,
+      bq = -1;
     for (let k = from; k < to; k++) {
       const q = index.at(k);
       let len = 2;
       while (p + len < ta1 && q + len < tb1 && W[p + len] === V[q + len]) len++;
-      if (len > best) { best = len; bq = q; }
+      if (len > best) {
+        best = len;
+        bq = q;
+      }
     }
     if (best >= K) {
       runs.push(p, bq, best);
@@ -107,17 +113,28 @@ export function exactRuns(pa: Prepared, pb: Prepared, K: number, r?: TokenRange)
 }
 
 /** A chain of exact runs in token indices: [a0, a1) of a, [b0, b1) of b, `n` run words. */
-interface Chain { a0: number; a1: number; b0: number; b1: number; n: number }
+interface Chain {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+  n: number;
+}
 
 /** Runs chained in order on both sides, each joining a recent chain it follows within VERBATIM_GAP words. */
 function chainRuns(runs: number[]): Chain[] {
   const chains: Chain[] = [];
   for (let r = 0; r < runs.length; r += 3) {
-    const p = runs[r], q = runs[r + 1], len = runs[r + 2];
+    const p = runs[r],
+      q = runs[r + 1],
+      len = runs[r + 2];
     let c: Chain | null = null;
     for (let k = chains.length - 1; k >= 0 && k >= chains.length - CHAIN_LOOKBACK; k--) {
       const x = chains[k];
-      if (p - x.a1 <= VERBATIM_GAP && q >= x.b1 && q - x.b1 <= VERBATIM_GAP) { c = x; break; }
+      if (p - x.a1 <= VERBATIM_GAP && q >= x.b1 && q - x.b1 <= VERBATIM_GAP) {
+        c = x;
+        break;
+      }
     }
     if (c) {
       c.a1 = p + len;
@@ -135,7 +152,11 @@ function chainRuns(runs: number[]): Chain[] {
  * with word-exact edges (extended while the words agree).
  */
 export function verbatimPassages(
-  pa: Prepared, pb: Prepared, a: string, b: string, o: ResolvedCompareOptions,
+  pa: Prepared,
+  pb: Prepared,
+  a: string,
+  b: string,
+  o: ResolvedCompareOptions,
 ): AlignedSpan[] {
   // A pair whose shorter text has under 50 words could never reach 40 run words: the thresholds
   // scale with it (runs of a quarter of its words, at least 2), so a near copy of a short text is a
@@ -143,12 +164,19 @@ export function verbatimPassages(
   const words = Math.min(pa.tokWord.length, pb.tokWord.length);
   const minWords = Math.min(VERBATIM_MIN_WORDS, Math.ceil(o.verbatimShare * words));
   const runLength = Math.min(o.verbatimRun, Math.max(SHORT_MIN_RUN, Math.floor(words / 4)));
-  const W = pa.tokWord, V = pb.tokWord;
+  const W = pa.tokWord,
+    V = pb.tokWord;
   const out: AlignedSpan[] = [];
   for (const c of chainRuns(exactRuns(pa, pb, runLength))) {
     if (c.n < minWords || c.n < o.verbatimShare * (c.a1 - c.a0) || c.n < o.verbatimShare * (c.b1 - c.b0)) continue;
-    while (c.a0 > 0 && c.b0 > 0 && W[c.a0 - 1] === V[c.b0 - 1]) { c.a0--; c.b0--; }
-    while (c.a1 < W.length && c.b1 < V.length && W[c.a1] === V[c.b1]) { c.a1++; c.b1++; }
+    while (c.a0 > 0 && c.b0 > 0 && W[c.a0 - 1] === V[c.b0 - 1]) {
+      c.a0--;
+      c.b0--;
+    }
+    while (c.a1 < W.length && c.b1 < V.length && W[c.a1] === V[c.b1]) {
+      c.a1++;
+      c.b1++;
+    }
     out.push(tokenSpan(pa, pb, a, b, c, 1));
   }
   return out;
@@ -157,8 +185,11 @@ export function verbatimPassages(
 /** The span of token ranges [a0, a1) of a and [b0, b1) of b, ends moved past closing punctuation. */
 function tokenSpan(pa: Prepared, pb: Prepared, a: string, b: string, r: Omit<Chain, 'n'>, score: number): AlignedSpan {
   return {
-    a_start: pa.tokStart[r.a0], a_end: closeAt(a, pa.tokEnd[r.a1 - 1]),
-    b_start: pb.tokStart[r.b0], b_end: closeAt(b, pb.tokEnd[r.b1 - 1]), score,
+    a_start: pa.tokStart[r.a0],
+    a_end: closeAt(a, pa.tokEnd[r.a1 - 1]),
+    b_start: pb.tokStart[r.b0],
+    b_end: closeAt(b, pb.tokEnd[r.b1 - 1]),
+    score,
   };
 }
 
@@ -170,14 +201,23 @@ function tokenSpan(pa: Prepared, pb: Prepared, a: string, b: string, r: Omit<Cha
  * keeps the edited part, with the passage's own edge there.
  */
 export function refineVerbatim(
-  s: AlignedSpan, r: TokenRange, pa: Prepared, pb: Prepared, a: string, b: string, o: ResolvedCompareOptions,
+  s: AlignedSpan,
+  r: TokenRange,
+  pa: Prepared,
+  pb: Prepared,
+  a: string,
+  b: string,
+  o: ResolvedCompareOptions,
 ): AlignedSpan {
   const K = o.verbatimRun;
   if (K === 0 || r.ta1 - r.ta0 < K || r.tb1 - r.tb0 < K) return s;
-  const W = pa.tokWord, V = pb.tokWord;
+  const W = pa.tokWord,
+    V = pb.tokWord;
   const runs = exactRuns(pa, pb, K, r);
   if (runs.length === 0) return s;
-  let covered = 0, rb0 = Infinity, rb1 = -1;
+  let covered = 0,
+    rb0 = Infinity,
+    rb1 = -1;
   for (let k = 0; k < runs.length; k += 3) {
     covered += runs[k + 2];
     rb0 = Math.min(rb0, runs[k + 1]);
@@ -190,12 +230,23 @@ export function refineVerbatim(
   const trimEnd = !reworded(pa, pb, ra1, r.ta1, rb1, r.tb1);
   if (!trimStart && !trimEnd) return s;
   // the copy may run on past the sentences that seeded it: extend word by word while the words agree
-  if (trimStart) while (ra0 > 0 && rb0 > 0 && W[ra0 - 1] === V[rb0 - 1]) { ra0--; rb0--; }
-  if (trimEnd) while (ra1 < W.length && rb1 < V.length && W[ra1] === V[rb1]) { ra1++; rb1++; }
+  if (trimStart)
+    while (ra0 > 0 && rb0 > 0 && W[ra0 - 1] === V[rb0 - 1]) {
+      ra0--;
+      rb0--;
+    }
+  if (trimEnd)
+    while (ra1 < W.length && rb1 < V.length && W[ra1] === V[rb1]) {
+      ra1++;
+      rb1++;
+    }
   const exact = tokenSpan(pa, pb, a, b, { a0: ra0, a1: ra1, b0: rb0, b1: rb1 }, s.score);
   return {
-    a_start: trimStart ? exact.a_start : s.a_start, a_end: trimEnd ? exact.a_end : s.a_end,
-    b_start: trimStart ? exact.b_start : s.b_start, b_end: trimEnd ? exact.b_end : s.b_end, score: s.score,
+    a_start: trimStart ? exact.a_start : s.a_start,
+    a_end: trimEnd ? exact.a_end : s.a_end,
+    b_start: trimStart ? exact.b_start : s.b_start,
+    b_end: trimEnd ? exact.b_end : s.b_end,
+    score: s.score,
   };
 }
 
@@ -208,7 +259,9 @@ export function refineVerbatim(
  */
 function reworded(pa: Prepared, pb: Prepared, a0: number, a1: number, b0: number, b1: number): boolean {
   const count = new Map<number, number>();
-  let na = 0, nb = 0, shared = 0;
+  let na = 0,
+    nb = 0,
+    shared = 0;
   for (let t = a0; t < a1; t++) {
     const term = pa.tokTerm[t];
     if (term < 0) continue;
@@ -220,7 +273,10 @@ function reworded(pa: Prepared, pb: Prepared, a0: number, a1: number, b0: number
     if (term < 0) continue;
     nb++;
     const c = count.get(term) ?? 0;
-    if (c > 0) { shared++; count.set(term, c - 1); }
+    if (c > 0) {
+      shared++;
+      count.set(term, c - 1);
+    }
   }
   return na >= REWORDED_MIN_WORDS && nb >= REWORDED_MIN_WORDS && 2 * shared >= REWORDED_DICE * (na + nb);
 }
@@ -242,7 +298,10 @@ class SpanIndex {
   private readonly order: number[];
   private readonly maxEnd: Float64Array;
 
-  constructor(private readonly spans: readonly AlignedSpan[], private readonly side: 'a' | 'b') {
+  constructor(
+    private readonly spans: readonly AlignedSpan[],
+    private readonly side: 'a' | 'b',
+  ) {
     const start = (k: number): number => (side === 'a' ? spans[k].a_start : spans[k].b_start);
     this.order = spans.map((_, k) => k).sort((x, y) => start(x) - start(y) || x - y);
     this.maxEnd = new Float64Array(spans.length);
@@ -260,7 +319,8 @@ class SpanIndex {
 
   /** Indices (ascending) of the spans overlapping [start, end) on this side. */
   overlapping(start: number, end: number): number[] {
-    let lo = 0, hi = this.order.length;
+    let lo = 0,
+      hi = this.order.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (this.start(this.order[mid]) < end) lo = mid + 1;
@@ -291,16 +351,21 @@ export function mergeVerbatim(spans: AlignedSpan[], verb: AlignedSpan[]): Aligne
     let cov = 0;
     for (const k of vs) cov += Math.min(s.a_end, verb[k].a_end) - Math.max(s.a_start, verb[k].a_start);
     if (vs.length > 0 && cov >= VERBATIM_COVER * (s.a_end - s.a_start)) {
-      for (const k of vs) if (!used[k]) { used[k] = 1; out.push(verb[k]); }
+      for (const k of vs)
+        if (!used[k]) {
+          used[k] = 1;
+          out.push(verb[k]);
+        }
     } else {
       for (const k of vs) used[k] = 1;
       out.push(s);
     }
   }
-  const spansA = new SpanIndex(spans, 'a'), spansB = new SpanIndex(spans, 'b');
+  const spansA = new SpanIndex(spans, 'a'),
+    spansB = new SpanIndex(spans, 'b');
   for (const [k, v] of verb.entries()) {
-    const touched = spansA.overlapping(v.a_start, v.a_end).length > 0
-      || spansB.overlapping(v.b_start, v.b_end).length > 0;
+    const touched =
+      spansA.overlapping(v.a_start, v.a_end).length > 0 || spansB.overlapping(v.b_start, v.b_end).length > 0;
     if (!used[k] && !touched) out.push(v);
   }
   return out;

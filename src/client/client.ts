@@ -5,17 +5,71 @@
  * {@link TrainprintApiError}. Retries and timeouts: src/client/transport.ts.
  */
 import type {
-  AnalysisResult, Assessment, CompareOutputRequest, CompareOutputResult, Comparison, CounterOfferRequest, CreateListingRequest,
-  DatasetDocument, DatasetStats, ExtractionResult, FactorInfo, KbDataset, KbModel, KbProvider, Licence, Listing, MakeOfferRequest,
-  Monitor, MonitorEvent, Offer, ProbeResult, Receipt, ReferenceSetInfo, ReferenceSetRequest, RegisterWorkResult, ScoreResult,
-  TrackedWork, UpdateListingRequest, VerifiedLicence, Work,
+  AnalysisResult,
+  Assessment,
+  CompareOutputRequest,
+  CompareOutputResult,
+  Comparison,
+  CounterOfferRequest,
+  CreateListingRequest,
+  DatasetDocument,
+  DatasetStats,
+  ExtractionResult,
+  FactorInfo,
+  KbDataset,
+  KbModel,
+  KbProvider,
+  Licence,
+  Listing,
+  MakeOfferRequest,
+  Monitor,
+  MonitorEvent,
+  Offer,
+  ProbeResult,
+  Receipt,
+  ReferenceSetInfo,
+  ReferenceSetRequest,
+  RegisterWorkResult,
+  ScoreResult,
+  TrackedWork,
+  UpdateListingRequest,
+  VerifiedLicence,
+  Work,
 } from '../index.js';
 import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type RequestOptions } from './transport.js';
 import type {
-  AccessToken, AnalyzeBody, ApiKeyInfo, AssessBody, AuditPage, AuditQuery, CreateDatasetBody, CreateKeyBody, CreateMonitorBody,
-  Deleted, ExtractBody, FingerprintBody, FingerprintResult, JsonObject, JurisdictionRow, KbModelQuery, LicencePage, LicenceQuery,
-  ListingPage, ListingQuery, OAuthClientInfo, OfferPage, OfferQuery, Ok, ProbeBody, RegisterWorkBody, Scope, ScoreBody,
-  StatusReport, TrackWorkBody, Usage, WorkList,
+  AccessToken,
+  AnalyzeBody,
+  ApiKeyInfo,
+  AssessBody,
+  AuditPage,
+  AuditQuery,
+  CreateDatasetBody,
+  CreateKeyBody,
+  CreateMonitorBody,
+  Deleted,
+  ExtractBody,
+  FingerprintBody,
+  FingerprintResult,
+  JsonObject,
+  JurisdictionRow,
+  KbModelQuery,
+  LicencePage,
+  LicenceQuery,
+  ListingPage,
+  ListingQuery,
+  OAuthClientInfo,
+  OfferPage,
+  OfferQuery,
+  Ok,
+  ProbeBody,
+  RegisterWorkBody,
+  Scope,
+  ScoreBody,
+  StatusReport,
+  TrackWorkBody,
+  Usage,
+  WorkList,
 } from './types.js';
 
 /**
@@ -96,7 +150,11 @@ export interface TrainprintClient {
     /** `POST /api/v1/monitors/{monitor_id}/resume`. */
     resume(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
     /** `GET /api/v1/monitors/{monitor_id}/events` — oldest first. */
-    events(monitorId: string, query?: { readonly limit?: number }, options?: CallOptions): Promise<Ok<{ readonly events: MonitorEvent[] }>>;
+    events(
+      monitorId: string,
+      query?: { readonly limit?: number },
+      options?: CallOptions,
+    ): Promise<Ok<{ readonly events: MonitorEvent[] }>>;
   };
 
   /** Reference datasets, shared by every account (writing needs the `datasets:write` scope). */
@@ -108,7 +166,11 @@ export interface TrainprintClient {
     /** `POST /api/v1/datasets` — a new dataset, optionally with its first documents. */
     create(body: CreateDatasetBody, options?: CallOptions): Promise<Ok<DatasetStats>>;
     /** `POST /api/v1/datasets/{dataset_id}/documents`. */
-    addDocuments(datasetId: string, documents: readonly DatasetDocument[], options?: CallOptions): Promise<Ok<DatasetStats>>;
+    addDocuments(
+      datasetId: string,
+      documents: readonly DatasetDocument[],
+      options?: CallOptions,
+    ): Promise<Ok<DatasetStats>>;
     /** `GET /api/v1/datasets/{dataset_id}/export` — the dataset file (`import` or `engine.importDataset` loads it). */
     export(datasetId: string, options?: CallOptions): Promise<Uint8Array>;
     /** `POST /api/v1/datasets/import` — load a dataset file. */
@@ -151,9 +213,19 @@ export interface TrainprintClient {
      * `POST /api/v1/oauth/token` — client-credentials grant; use the token as `api_key` of another client.
      * Errors carry the RFC 6749 code (`invalid_client`, …) as `code`.
      */
-    token(credentials: { readonly client_id: string; readonly client_secret: string; readonly scope?: string | readonly Scope[] }, options?: CallOptions): Promise<AccessToken>;
+    token(
+      credentials: {
+        readonly client_id: string;
+        readonly client_secret: string;
+        readonly scope?: string | readonly Scope[];
+      },
+      options?: CallOptions,
+    ): Promise<AccessToken>;
     /** `POST /api/v1/oauth/clients` — the secret is in the result once. */
-    createClient(body?: { readonly name?: string; readonly scopes?: readonly Scope[] }, options?: CallOptions): Promise<Ok<OAuthClientInfo & { readonly client_secret: string }>>;
+    createClient(
+      body?: { readonly name?: string; readonly scopes?: readonly Scope[] },
+      options?: CallOptions,
+    ): Promise<Ok<OAuthClientInfo & { readonly client_secret: string }>>;
     /** `GET /api/v1/oauth/clients`. */
     listClients(options?: CallOptions): Promise<Ok<{ readonly clients: OAuthClientInfo[] }>>;
     /** `DELETE /api/v1/oauth/clients/{client_id}` — and every token it holds. */
@@ -223,7 +295,10 @@ export interface TrainprintClient {
     /** `POST /api/v1/memorization/assess` — the kept assessment (render it with `report`). */
     assess(body: AssessBody, options?: CallOptions): Promise<Ok<Assessment>>;
     /** `POST /api/v1/memorization/report` — the assessment as a self-contained HTML page. */
-    report(body: { readonly assessment_id: string; readonly max_spans?: number }, options?: CallOptions): Promise<string>;
+    report(
+      body: { readonly assessment_id: string; readonly max_spans?: number },
+      options?: CallOptions,
+    ): Promise<string>;
   };
 
   // ------------------------------------------------------------ service
@@ -271,13 +346,19 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     maxRetryDelayMs: count(options.maxRetryDelayMs, 60_000, 'maxRetryDelayMs'),
   });
   const p = encodeURIComponent;
-  const get = <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) => t.request<T>('GET', path, { ...o, query });
-  const post = <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) => t.request<T>('POST', path, { ...o, body, idempotent });
+  const get = <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) =>
+    t.request<T>('GET', path, { ...o, query });
+  const post = <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) =>
+    t.request<T>('POST', path, { ...o, body, idempotent });
   const del = <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o);
 
   return {
-    get baseUrl() { return t.baseUrl; },
-    get rateLimit() { return t.rateLimit; },
+    get baseUrl() {
+      return t.baseUrl;
+    },
+    get rateLimit() {
+      return t.rateLimit;
+    },
 
     analyze: (body, o) => post('/api/v1/attribution/analyze', body, o),
     getAnalysis: (id, o) => get(`/api/v1/attribution/analyses/${p(id)}`, undefined, o),
@@ -306,7 +387,8 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
       get: (id, o) => get(`/api/v1/datasets/${p(id)}`, undefined, o),
       create: (body, o) => post('/api/v1/datasets', body, o),
       addDocuments: (id, documents, o) => post(`/api/v1/datasets/${p(id)}/documents`, { documents }, o),
-      export: (id, o) => t.request<Uint8Array>('GET', `/api/v1/datasets/${p(id)}/export`, { ...o, responseType: 'bytes' }),
+      export: (id, o) =>
+        t.request<Uint8Array>('GET', `/api/v1/datasets/${p(id)}/export`, { ...o, responseType: 'bytes' }),
       import: (file, o) => post('/api/v1/datasets/import', file, o),
       delete: (id, o) => del(`/api/v1/datasets/${p(id)}`, o),
     },
@@ -315,7 +397,8 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
       models: (query, o) => get('/api/v1/kb/models', { ...query }, o),
       model: (modelId, o) => {
         const slash = modelId.indexOf('/');
-        if (slash <= 0 || slash === modelId.length - 1) return Promise.reject(new TypeError(`a model id is 'provider/model_name', not ${JSON.stringify(modelId)}`));
+        if (slash <= 0 || slash === modelId.length - 1)
+          return Promise.reject(new TypeError(`a model id is 'provider/model_name', not ${JSON.stringify(modelId)}`));
         return get(`/api/v1/kb/models/${p(modelId.slice(0, slash))}/${p(modelId.slice(slash + 1))}`, undefined, o);
       },
       providers: (o) => get('/api/v1/kb/providers', undefined, o),
@@ -333,7 +416,11 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     },
     oauth: {
       token: (c, o) => {
-        const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret });
+        const form = new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: c.client_id,
+          client_secret: c.client_secret,
+        });
         if (c.scope !== undefined) form.set('scope', typeof c.scope === 'string' ? c.scope : c.scope.join(' '));
         // the client's own credentials, not the client's api_key: the token endpoint is public
         return t.request<AccessToken>('POST', '/api/v1/oauth/token', { ...o, body: form, auth: false });
@@ -370,7 +457,14 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
       probe: (body, o) => post(`${MEM}/probe`, body, o),
       compareOutput: (body, o) => post(`${MEM}/compare`, body, o, true),
       assess: (body, o) => post(`${MEM}/assess`, body, o),
-      report: (body, o) => t.request<string>('POST', `${MEM}/report`, { ...o, body, idempotent: true, responseType: 'text', headers: { accept: 'text/html' } }),
+      report: (body, o) =>
+        t.request<string>('POST', `${MEM}/report`, {
+          ...o,
+          body,
+          idempotent: true,
+          responseType: 'text',
+          headers: { accept: 'text/html' },
+        }),
     },
 
     status: (o) => get('/api/v1/status', undefined, o),
@@ -386,14 +480,17 @@ function normaliseBaseUrl(raw: string): string {
   } catch {
     throw new TypeError(`base_url must be an absolute http(s) URL, not ${JSON.stringify(raw)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`base_url must be http or https, not ${u.protocol}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new TypeError(`base_url must be http or https, not ${u.protocol}`);
   if (u.search || u.hash) throw new TypeError('base_url must not carry a query or a fragment');
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 function pageOrigin(): string | null {
   const loc = (globalThis as { location?: { origin?: unknown; protocol?: unknown } }).location;
-  return loc && typeof loc.origin === 'string' && (loc.protocol === 'http:' || loc.protocol === 'https:') ? loc.origin : null;
+  return loc && typeof loc.origin === 'string' && (loc.protocol === 'http:' || loc.protocol === 'https:')
+    ? loc.origin
+    : null;
 }
 
 function count(v: number | undefined, d: number, name: string): number {

@@ -47,8 +47,13 @@ export class TrainprintApiError extends Error {
   readonly retry_after: number | null;
 
   constructor(init: {
-    status: number; code: string; message: string; details?: Record<string, unknown>;
-    request_id?: string | null; retry_after?: number | null; cause?: unknown;
+    status: number;
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+    request_id?: string | null;
+    retry_after?: number | null;
+    cause?: unknown;
   }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
@@ -64,6 +69,12 @@ export class TrainprintApiError extends Error {
  * @example if (isTrainprintApiError(e) && e.status === 404) return null
  */
 export function isTrainprintApiError(e: unknown): e is TrainprintApiError {
-  return e instanceof TrainprintApiError || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'TrainprintApiError'
-    && typeof (e as { code?: unknown }).code === 'string' && typeof (e as { status?: unknown }).status === 'number');
+  return (
+    e instanceof TrainprintApiError ||
+    (typeof e === 'object' &&
+      e !== null &&
+      (e as { name?: unknown }).name === 'TrainprintApiError' &&
+      typeof (e as { code?: unknown }).code === 'string' &&
+      typeof (e as { status?: unknown }).status === 'number')
+  );
 }

@@ -100,11 +100,20 @@ export class Transport {
     const m = method.toUpperCase();
     const url = this.url(path, options.query);
     const { body, contentType } = encodeBody(options.body);
-    const headers: Record<string, string> = { accept: options.responseType === 'bytes' ? 'application/octet-stream, application/json' : 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: options.responseType === 'bytes' ? 'application/octet-stream, application/json' : 'application/json',
+      ...options.headers,
+    };
     if (contentType) headers['content-type'] = contentType;
     if (this.o.apiKey && options.auth !== false) headers.authorization = `Bearer ${this.o.apiKey}`;
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-    const idempotent = m === 'GET' || m === 'HEAD' || m === 'DELETE' || m === 'PUT' || options.idempotencyKey !== undefined || options.idempotent === true;
+    const idempotent =
+      m === 'GET' ||
+      m === 'HEAD' ||
+      m === 'DELETE' ||
+      m === 'PUT' ||
+      options.idempotencyKey !== undefined ||
+      options.idempotent === true;
     const timeoutMs = options.timeoutMs ?? this.o.timeoutMs;
 
     for (let attempt = 0; ; attempt++) {
@@ -115,7 +124,9 @@ export class Transport {
       } catch (e) {
         const err = e as TrainprintApiError;
         if (err.code === CLIENT_ERROR_CODES.ABORTED || !idempotent || !canRetry) throw err;
-        await this.sleep(backoff(attempt), options.signal).catch(() => { throw aborted(options.signal); });
+        await this.sleep(backoff(attempt), options.signal).catch(() => {
+          throw aborted(options.signal);
+        });
         continue;
       }
       this.noteRateLimit(res.headers);
@@ -125,7 +136,9 @@ export class Transport {
       if (!transient || !canRetry) throw err;
       const wait = err.retry_after !== null ? err.retry_after * 1000 : backoff(attempt);
       if (wait > this.o.maxRetryDelayMs) throw err;
-      await this.sleep(wait, options.signal).catch(() => { throw aborted(options.signal); });
+      await this.sleep(wait, options.signal).catch(() => {
+        throw aborted(options.signal);
+      });
     }
   }
 
@@ -142,19 +155,40 @@ export class Transport {
     if (signal?.aborted) throw aborted(signal);
     const controller = new AbortController();
     let timedOut = false;
-    const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const res = await this.o.fetch(url, { ...init, signal: controller.signal });
       // the body is read under the same timeout: a server that stalls mid-body is a timeout too
-      const buffered = new Response(res.status === 204 || res.status === 304 ? null : await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+      const buffered = new Response(res.status === 204 || res.status === 304 ? null : await res.arrayBuffer(), {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
       return buffered;
     } catch (e) {
       if (signal?.aborted) throw aborted(signal);
-      if (timedOut) throw new TrainprintApiError({ status: 0, code: CLIENT_ERROR_CODES.TIMEOUT, message: `no response from ${new URL(url).origin} within ${timeoutMs} ms`, cause: e });
+      if (timedOut)
+        throw new TrainprintApiError({
+          status: 0,
+          code: CLIENT_ERROR_CODES.TIMEOUT,
+          message: `no response from ${new URL(url).origin} within ${timeoutMs} ms`,
+          cause: e,
+        });
       if (e instanceof TrainprintApiError) throw e;
-      throw new TrainprintApiError({ status: 0, code: CLIENT_ERROR_CODES.NETWORK, message: `cannot reach ${new URL(url).origin}: ${e instanceof Error ? e.message : String(e)}`, cause: e });
+      throw new TrainprintApiError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.NETWORK,
+        message: `cannot reach ${new URL(url).origin}: ${e instanceof Error ? e.message : String(e)}`,
+        cause: e,
+      });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -166,15 +200,22 @@ export class Transport {
     const remaining = h.get('ratelimit-remaining');
     const reset = h.get('ratelimit-reset');
     if (limit === null || remaining === null || reset === null) return;
-    this.rateLimit = { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), policy: h.get('ratelimit-policy') };
+    this.rateLimit = {
+      limit: Number(limit),
+      remaining: Number(remaining),
+      reset: Number(reset),
+      policy: h.get('ratelimit-policy'),
+    };
   }
 }
 
 function encodeBody(body: unknown): { body: BodyInit | undefined; contentType: string | null } {
   if (body === undefined) return { body: undefined, contentType: null };
-  if (body instanceof Uint8Array) return { body: body as Uint8Array<ArrayBuffer>, contentType: 'application/octet-stream' };
+  if (body instanceof Uint8Array)
+    return { body: body as Uint8Array<ArrayBuffer>, contentType: 'application/octet-stream' };
   if (body instanceof ArrayBuffer) return { body: new Uint8Array(body), contentType: 'application/octet-stream' };
-  if (body instanceof URLSearchParams) return { body: body.toString(), contentType: 'application/x-www-form-urlencoded' };
+  if (body instanceof URLSearchParams)
+    return { body: body.toString(), contentType: 'application/x-www-form-urlencoded' };
   return { body: JSON.stringify(body), contentType: 'application/json' };
 }
 
@@ -186,7 +227,13 @@ async function readSuccess<T>(res: Response, type: 'json' | 'bytes' | 'text'): P
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    throw new TrainprintApiError({ status: res.status, code: CLIENT_ERROR_CODES.HTTP, message: `the response is not JSON (${res.headers.get('content-type') ?? 'no content type'})`, request_id: res.headers.get('x-request-id'), cause: e });
+    throw new TrainprintApiError({
+      status: res.status,
+      code: CLIENT_ERROR_CODES.HTTP,
+      message: `the response is not JSON (${res.headers.get('content-type') ?? 'no content type'})`,
+      request_id: res.headers.get('x-request-id'),
+      cause: e,
+    });
   }
 }
 
@@ -205,13 +252,28 @@ async function readError(res: Response): Promise<TrainprintApiError> {
   if (isObject(body) && body.success === false && isObject(body.error) && typeof body.error.code === 'string') {
     const e = body.error;
     const details = isObject(e.details) ? e.details : undefined;
-    return new TrainprintApiError({ ...base, code: e.code as string, message: typeof e.message === 'string' ? e.message : e.code as string, details, request_id: requestId ?? (typeof details?.request_id === 'string' ? details.request_id : null) });
+    return new TrainprintApiError({
+      ...base,
+      code: e.code as string,
+      message: typeof e.message === 'string' ? e.message : (e.code as string),
+      details,
+      request_id: requestId ?? (typeof details?.request_id === 'string' ? details.request_id : null),
+    });
   }
-  if (isObject(body) && typeof body.error === 'string') { // RFC 6749 §5.2 (the token endpoint)
-    return new TrainprintApiError({ ...base, code: body.error, message: typeof body.error_description === 'string' ? body.error_description : body.error });
+  if (isObject(body) && typeof body.error === 'string') {
+    // RFC 6749 §5.2 (the token endpoint)
+    return new TrainprintApiError({
+      ...base,
+      code: body.error,
+      message: typeof body.error_description === 'string' ? body.error_description : body.error,
+    });
   }
   const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return new TrainprintApiError({ ...base, code: CLIENT_ERROR_CODES.HTTP, message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${snippet ? `: ${snippet}` : ''}` });
+  return new TrainprintApiError({
+    ...base,
+    code: CLIENT_ERROR_CODES.HTTP,
+    message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${snippet ? `: ${snippet}` : ''}`,
+  });
 }
 
 /** `Retry-After` in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
@@ -230,15 +292,26 @@ function backoff(attempt: number): number {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 function aborted(signal: AbortSignal | undefined): TrainprintApiError {
   const reason = signal?.reason;
-  return new TrainprintApiError({ status: 0, code: CLIENT_ERROR_CODES.ABORTED, message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ''}`, cause: reason });
+  return new TrainprintApiError({
+    status: 0,
+    code: CLIENT_ERROR_CODES.ABORTED,
+    message: `the call was aborted${reason instanceof Error ? `: ${reason.message}` : ''}`,
+    cause: reason,
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -5,9 +5,25 @@
  * at the top level ({@link Ok}).
  */
 import type {
-  AnalyzeRequest, AssessRequest, AuditEntry, AuditFilter, ContentType, CreateMonitorRequest, DatasetDescriptor, DatasetDocument,
-  ExtractRequest, ListingFilter, Listing, Offer, OfferStatus, ProbeRequest, RegisterWorkRequest, ScoreRequest,
-  TrackWorkRequest, VerifiedLicence, Work,
+  AnalyzeRequest,
+  AssessRequest,
+  AuditEntry,
+  AuditFilter,
+  ContentType,
+  CreateMonitorRequest,
+  DatasetDescriptor,
+  DatasetDocument,
+  ExtractRequest,
+  ListingFilter,
+  Listing,
+  Offer,
+  OfferStatus,
+  ProbeRequest,
+  RegisterWorkRequest,
+  ScoreRequest,
+  TrackWorkRequest,
+  VerifiedLicence,
+  Work,
 } from '../index.js';
 
 /**
@@ -120,8 +136,17 @@ export interface Usage {
 
 /** Scopes of keys and tokens (src/http/context.ts `SCOPES`). */
 export type Scope =
-  | 'analyze' | 'registry:read' | 'registry:write' | 'monitors' | 'datasets:read' | 'datasets:write'
-  | 'kb' | 'usage' | 'keys' | 'marketplace' | 'memorization';
+  | 'analyze'
+  | 'registry:read'
+  | 'registry:write'
+  | 'monitors'
+  | 'datasets:read'
+  | 'datasets:write'
+  | 'kb'
+  | 'usage'
+  | 'keys'
+  | 'marketplace'
+  | 'memorization';
 
 /** An API key as listings show it (never the key). */
 export interface ApiKeyInfo {
@@ -171,11 +196,22 @@ export interface StatusReport {
   readonly started_at: string;
   readonly uptime_seconds: number;
   readonly components: ReadonlyArray<{ name: string; status: string; detail: string }>;
-  readonly checks: { total: number; failed: number; last: { at: string; ok: boolean; ms: number; error: string | null } };
+  readonly checks: {
+    total: number;
+    failed: number;
+    last: { at: string; ok: boolean; ms: number; error: string | null };
+  };
   readonly requests: { total: number; server_errors: number };
   readonly incidents: ReadonlyArray<{
-    id: string; started_at: string; last_event_at: string; resolved_at: string | null; failed_checks: number;
-    server_errors: number; statuses: number[]; codes: string[]; operations: string[];
+    id: string;
+    started_at: string;
+    last_event_at: string;
+    resolved_at: string | null;
+    failed_checks: number;
+    server_errors: number;
+    statuses: number[];
+    codes: string[];
+    operations: string[];
   }>;
 }
 
@@ -206,10 +242,22 @@ export interface LicenceQuery {
 export type AuditQuery = AuditFilter & { readonly entity_id: string };
 
 /** Pages of the marketplace lists. */
-export interface ListingPage { readonly listings: Listing[]; readonly next: string | null }
-export interface OfferPage { readonly offers: Offer[]; readonly next: string | null }
-export interface LicencePage { readonly licences: VerifiedLicence[]; readonly next: string | null }
-export interface AuditPage { readonly entries: AuditEntry[]; readonly next: string | null }
+export interface ListingPage {
+  readonly listings: Listing[];
+  readonly next: string | null;
+}
+export interface OfferPage {
+  readonly offers: Offer[];
+  readonly next: string | null;
+}
+export interface LicencePage {
+  readonly licences: VerifiedLicence[];
+  readonly next: string | null;
+}
+export interface AuditPage {
+  readonly entries: AuditEntry[];
+  readonly next: string | null;
+}
 
 // ------------------------------------------------------------------ memorization
 
@@ -239,12 +287,43 @@ export type AssessBody = WithModelSpec<AssessRequest>;
 
 /** The library's types the client's methods use, re-exported for callers. */
 export type {
-  AssessRequest, Assessment, AuditEntry, CompareOutputRequest, CompareOutputResult, CounterOfferRequest, CreateListingRequest,
-  ExtractionResult, Licence, Listing, MakeOfferRequest, Offer, ProbeResult, ReferenceSetInfo, ReferenceSetRequest, TrackedWork,
-  UpdateListingRequest, VerifiedLicence,
+  AssessRequest,
+  Assessment,
+  AuditEntry,
+  CompareOutputRequest,
+  CompareOutputResult,
+  CounterOfferRequest,
+  CreateListingRequest,
+  ExtractionResult,
+  Licence,
+  Listing,
+  MakeOfferRequest,
+  Offer,
+  ProbeResult,
+  ReferenceSetInfo,
+  ReferenceSetRequest,
+  TrackedWork,
+  UpdateListingRequest,
+  VerifiedLicence,
 } from '../index.js';
 /** The library's types the client's methods use, re-exported for callers. */
 export type {
-  AnalysisResult, AnalyzeRequest, Comparison, CreateMonitorRequest, DatasetDescriptor, DatasetDocument, DatasetStats, FactorInfo,
-  KbDataset, KbModel, KbProvider, Monitor, MonitorEvent, Receipt, RegisterWorkResult, ScoreRequest, ScoreResult, Work,
+  AnalysisResult,
+  AnalyzeRequest,
+  Comparison,
+  CreateMonitorRequest,
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  FactorInfo,
+  KbDataset,
+  KbModel,
+  KbProvider,
+  Monitor,
+  MonitorEvent,
+  Receipt,
+  RegisterWorkResult,
+  ScoreRequest,
+  ScoreResult,
+  Work,
 } from '../index.js';

@@ -34,25 +34,66 @@ export interface RawExports {
   nfkcUtf8(ptr: number, len: number, outPtr: number, outCap: number, mapPtr: number, mapCap: number): number;
   /** Entries of the map the last successful nfkcUtf8 wrote: one per UTF-16 unit of its text, plus its end. */
   nfkcMapLength(): number;
-  tokenizeRegions(ptr: number, len: number, seed: bigint, regPtr: number, regions: number, startsPtr: number, endsPtr: number, hashesPtr: number, firstTokPtr: number): number;
+  tokenizeRegions(
+    ptr: number,
+    len: number,
+    seed: bigint,
+    regPtr: number,
+    regions: number,
+    startsPtr: number,
+    endsPtr: number,
+    hashesPtr: number,
+    firstTokPtr: number,
+  ): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
-  charShingles(ptr: number, len: number, k: number, seed: bigint, hashesPtr: number, startsPtr: number, endsPtr: number): number;
+  charShingles(
+    ptr: number,
+    len: number,
+    k: number,
+    seed: bigint,
+    hashesPtr: number,
+    startsPtr: number,
+    endsPtr: number,
+  ): number;
   winnow(hashesPtr: number, count: number, w: number, outPtr: number): number;
   /** Hash, token-start and token-end of each of `w` winnowed shingles (positions at winPtr) of n tokens. */
   winnowPostings(
-    hashesPtr: number, winPtr: number, w: number, n: number, count: number, startsPtr: number, endsPtr: number,
-    outHashesPtr: number, outStartsPtr: number, outEndsPtr: number,
+    hashesPtr: number,
+    winPtr: number,
+    w: number,
+    n: number,
+    count: number,
+    startsPtr: number,
+    endsPtr: number,
+    outHashesPtr: number,
+    outStartsPtr: number,
+    outEndsPtr: number,
   ): void;
   /** Sorted index (assembly/sortindex.ts): MSD counts and scatter by the top 11 bits, then each bucket sorted. */
   radixCount(keysPtr: number, n: number, countsPtr: number): void;
   /** Payload columns a, b and (when `cols` is 3) c travel with the keys. */
   radixScatter(
-    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, cols: number, n: number, cursorsPtr: number,
-    dstKeysPtr: number, dstAPtr: number, dstBPtr: number, dstCPtr: number,
+    keysPtr: number,
+    aPtr: number,
+    bPtr: number,
+    cPtr: number,
+    cols: number,
+    n: number,
+    cursorsPtr: number,
+    dstKeysPtr: number,
+    dstAPtr: number,
+    dstBPtr: number,
+    dstCPtr: number,
   ): void;
   /** `scratchPtr`: 20 bytes per pair of the largest bucket. */
   sortBuckets(
-    keysPtr: number, aPtr: number, bPtr: number, cPtr: number, cols: number, endsPtr: number, scratchPtr: number,
+    keysPtr: number,
+    aPtr: number,
+    bPtr: number,
+    cPtr: number,
+    cols: number,
+    endsPtr: number,
+    scratchPtr: number,
   ): void;
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
   lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
@@ -75,9 +116,27 @@ export interface RawExports {
    * Sentence-pair seeds of `compare` (assembly/align.ts): (i, j) u32 pairs at outIJPtr and f64 cosines at
    * outCosPtr for pairs with cosine > thCos and Dice > thDice; returns the count. acc/cnt: zeroed scratch (nb each).
    */
-  alignSeeds(aOffPtr: number, aTermsPtr: number, aWPtr: number, aNormPtr: number, aSizePtr: number, na: number,
-    bOffPtr: number, bSentPtr: number, bWPtr: number, bNormPtr: number, bSizePtr: number, nb: number, terms: number,
-    thCos: number, thDice: number, accPtr: number, cntPtr: number, outIJPtr: number, outCosPtr: number): number;
+  alignSeeds(
+    aOffPtr: number,
+    aTermsPtr: number,
+    aWPtr: number,
+    aNormPtr: number,
+    aSizePtr: number,
+    na: number,
+    bOffPtr: number,
+    bSentPtr: number,
+    bWPtr: number,
+    bNormPtr: number,
+    bSizePtr: number,
+    nb: number,
+    terms: number,
+    thCos: number,
+    thDice: number,
+    accPtr: number,
+    cntPtr: number,
+    outIJPtr: number,
+    outCosPtr: number,
+  ): number;
 }
 
 const encoder = new TextEncoder();
@@ -88,7 +147,10 @@ const encoder = new TextEncoder();
  */
 export class Layout {
   private offset: number;
-  constructor(private readonly core: Core, from = 0) {
+  constructor(
+    private readonly core: Core,
+    from = 0,
+  ) {
     this.offset = (from + 15) & ~15;
   }
   take(bytes: number): number {
@@ -144,7 +206,10 @@ export class Core {
     } catch (e) {
       if (e instanceof TrainprintError) throw e;
       this.poisoned = true;
-      if (e instanceof RangeError || (typeof WebAssembly.RuntimeError === 'function' && e instanceof WebAssembly.RuntimeError)) {
+      if (
+        e instanceof RangeError ||
+        (typeof WebAssembly.RuntimeError === 'function' && e instanceof WebAssembly.RuntimeError)
+      ) {
         throw new TrainprintError('WASM_ABORT', String((e as Error).message), { cause: e });
       }
       throw e;

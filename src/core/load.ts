@@ -32,7 +32,8 @@ export function pickVariant(simd: SimdChoice = 'auto'): CoreVariant {
   }
   if (simd === false) return 'scalar';
   const ok = WebAssembly.validate(coreBytes('simd') as BufferSource);
-  if (simd === true && !ok) throw new TrainprintError('WASM_UNSUPPORTED', 'SIMD was requested but this runtime lacks WebAssembly SIMD128');
+  if (simd === true && !ok)
+    throw new TrainprintError('WASM_UNSUPPORTED', 'SIMD was requested but this runtime lacks WebAssembly SIMD128');
   return ok ? 'simd' : 'scalar';
 }
 

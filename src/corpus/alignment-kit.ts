@@ -8,7 +8,14 @@ import { alignTokens } from '../align/compare.js';
 import { TokenizedText } from '../align/tokens.js';
 import { normalize } from '../text/normalize.js';
 import {
-  COMPARE_DEFAULTS, cutAfter, cutBefore, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR, reuseKind, sharedPairs, sharedRuns,
+  COMPARE_DEFAULTS,
+  cutAfter,
+  cutBefore,
+  NO_CONTROL_BACKGROUND,
+  PAIR_BACKGROUND_FLOOR,
+  reuseKind,
+  sharedPairs,
+  sharedRuns,
 } from './alignment.js';
 import { pairsOfNormalized } from './content-pairs.js';
 
@@ -36,6 +43,16 @@ export interface AlignmentKit {
  * @example openRemoteDataset(config, { core: () => engineCore, kit: ALIGNMENT_KIT })
  */
 export const ALIGNMENT_KIT: AlignmentKit = Object.freeze({
-  alignTokens, TokenizedText, normalize, pairsOfNormalized, cutBefore, cutAfter, reuseKind, sharedPairs, sharedRuns,
-  COMPARE_DEFAULTS, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR,
+  alignTokens,
+  TokenizedText,
+  normalize,
+  pairsOfNormalized,
+  cutBefore,
+  cutAfter,
+  reuseKind,
+  sharedPairs,
+  sharedRuns,
+  COMPARE_DEFAULTS,
+  NO_CONTROL_BACKGROUND,
+  PAIR_BACKGROUND_FLOOR,
 });

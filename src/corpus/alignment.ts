@@ -78,7 +78,8 @@ export function* alignSteps(
   const ranked = byStrength(jobs);
   const withoutText = new Set<string>();
   const started = now();
-  let considered = 0, exhausted = false;
+  let considered = 0,
+    exhausted = false;
   const queryTokens = tokenizedOnce(query); // tokenized once (its pairs read the same tokens), in chunks
   // first the candidates are aligned, strongest first, while the budget lasts ...
   const done: AlignedDocument[] = [];
@@ -102,9 +103,8 @@ export function* alignSteps(
   // ... then the backgrounds of the documents that aligned something, in one pass over the query's pairs ...
   const occurrences = done.length > 0 ? yield* pairOccurrences(pairsOf.query()) : null;
   const withSpans = done.filter((d) => d.spans.length > 0);
-  const backgrounds = occurrences && withSpans.length > 0
-    ? yield* pairBackgrounds(pairsOf, withSpans, occurrences.previous)
-    : [];
+  const backgrounds =
+    occurrences && withSpans.length > 0 ? yield* pairBackgrounds(pairsOf, withSpans, occurrences.previous) : [];
   const backgroundOf = new Map(withSpans.map((d, k) => [d, backgrounds[k]]));
   // ... and the passages each keeps
   const aligned = new Map<string, Map<number, ExactMatch[]>>();
@@ -118,7 +118,8 @@ export function* alignSteps(
     for (const s of spans) {
       yield PAUSE;
       // each passage is normalised once, for its shared word runs and its shared content-word pairs
-      const qn = normalize(query.slice(s.a_start, s.a_end)), sn = normalize(text.slice(s.b_start, s.b_end));
+      const qn = normalize(query.slice(s.a_start, s.a_end)),
+        sn = normalize(text.slice(s.b_start, s.b_end));
       const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
       const pairs = sharedPairs(qn, sn);
       // a reworded passage is reported only when its shared content words beat its document's background
@@ -181,8 +182,7 @@ const OUTRANKED_OVERLAP = 0.5;
 function dropOutranked(aligned: Map<string, Map<number, ExactMatch[]>>): void {
   const all: ExactMatch[] = [];
   for (const perDoc of aligned.values()) for (const list of perDoc.values()) all.push(...list);
-  const stronger = (x: ExactMatch, y: ExactMatch) =>
-    REUSE_RANK[x.reuse!] > REUSE_RANK[y.reuse!];
+  const stronger = (x: ExactMatch, y: ExactMatch) => REUSE_RANK[x.reuse!] > REUSE_RANK[y.reuse!];
   const dropped = new Set<ExactMatch>();
   for (const p of all) {
     if (p.reuse !== 'paraphrase') continue;
@@ -198,7 +198,11 @@ function dropOutranked(aligned: Map<string, Map<number, ExactMatch[]>>): void {
   }
   if (dropped.size === 0) return;
   for (const perDoc of aligned.values()) {
-    for (const [doc, list] of perDoc) perDoc.set(doc, list.filter((m) => !dropped.has(m)));
+    for (const [doc, list] of perDoc)
+      perDoc.set(
+        doc,
+        list.filter((m) => !dropped.has(m)),
+      );
   }
 }
 
@@ -215,7 +219,10 @@ export function withPairCandidates(
   const byDoc = new Map<number, ExactCandidate>(exact.map((c) => [c.doc, c]));
   for (const p of pairs) {
     const c = byDoc.get(p.doc);
-    if (!c) { byDoc.set(p.doc, p); continue; }
+    if (!c) {
+      byDoc.set(p.doc, p);
+      continue;
+    }
     const regions = [...c.regions, ...p.regions];
     byDoc.set(p.doc, { doc: p.doc, hits: Math.max(c.hits, p.hits), strength: c.strength + p.strength, regions });
   }
@@ -273,7 +280,12 @@ const PROBE_MARGIN = 600;
 const REGION_MARGIN = 3000;
 
 /** A stretch to align: [q0, q1) of the query against [s0, s1) of the document. */
-export interface Window { q0: number; q1: number; s0: number; s1: number }
+export interface Window {
+  q0: number;
+  q1: number;
+  s0: number;
+  s1: number;
+}
 
 /** True when two windows overlap in both texts. */
 const overlaps = (x: Window, y: Window): boolean => x.q0 < y.q1 && y.q0 < x.q1 && x.s0 < y.s1 && y.s0 < x.s1;
@@ -286,18 +298,31 @@ const overlaps = (x: Window, y: Window): boolean => x.q0 < y.q1 && y.q0 < x.q1 &
  * are the result. A whole book is never aligned against a query for the sake of one quoted page.
  */
 function* alignRegions(
-  core: Core, queryTokens: TokenizedText, textTokens: TokenizedText, regions: readonly CandidateRegion[],
+  core: Core,
+  queryTokens: TokenizedText,
+  textTokens: TokenizedText,
+  regions: readonly CandidateRegion[],
 ): Steps<AlignedSpan[]> {
-  const query = queryTokens.text, text = textTokens.text;
-  const around = (margin: number) => (r: Window): Window => ({
-    q0: cutBefore(query, r.q0 - margin),
-    q1: cutAfter(query, r.q1 + margin),
-    s0: cutBefore(text, r.s0 - margin),
-    s1: cutAfter(text, r.s1 + margin),
-  });
-  const probes = mergeWindows(regions.map((r) => around(PROBE_MARGIN)({
-    q0: r.query_start, q1: r.query_end, s0: r.source_start, s1: r.source_end,
-  })));
+  const query = queryTokens.text,
+    text = textTokens.text;
+  const around =
+    (margin: number) =>
+    (r: Window): Window => ({
+      q0: cutBefore(query, r.q0 - margin),
+      q1: cutAfter(query, r.q1 + margin),
+      s0: cutBefore(text, r.s0 - margin),
+      s1: cutAfter(text, r.s1 + margin),
+    });
+  const probes = mergeWindows(
+    regions.map((r) =>
+      around(PROBE_MARGIN)({
+        q0: r.query_start,
+        q1: r.query_end,
+        s0: r.source_start,
+        s1: r.source_end,
+      }),
+    ),
+  );
   const found: Window[] = [];
   const settled: Array<{ window: Window; spans: AlignedSpan[] }> = [];
   for (const w of probes) {
@@ -308,7 +333,7 @@ function* alignRegions(
   }
   let widened = mergeWindows(found.map(around(REGION_MARGIN)));
   // a settled probe that a widened window overlaps is aligned again with it: its passages would come twice
-  for (let k = 0; k < settled.length;) {
+  for (let k = 0; k < settled.length; ) {
     if (widened.some((o) => overlaps(o, settled[k].window))) {
       found.push(settled.splice(k, 1)[0].window);
       widened = mergeWindows(found.map(around(REGION_MARGIN)));
@@ -342,18 +367,30 @@ export const SETTLED_ROOM = 300;
  * settles([copy], { q0: 100, q1: 2100, s0: 300, s1: 2300 }, query.length, text.length) // true
  */
 export function settles(
-  spans: readonly AlignedSpan[], w: Readonly<Window>, queryLength: number, textLength: number,
+  spans: readonly AlignedSpan[],
+  w: Readonly<Window>,
+  queryLength: number,
+  textLength: number,
 ): boolean {
   const room = (edge: number, at: number, textEdge: number) => edge === textEdge || Math.abs(at - edge) >= SETTLED_ROOM;
-  return spans.every((s) => s.score === 1
-    && room(w.q0, s.a_start, 0) && room(w.q1, s.a_end, queryLength)
-    && room(w.s0, s.b_start, 0) && room(w.s1, s.b_end, textLength));
+  return spans.every(
+    (s) =>
+      s.score === 1 &&
+      room(w.q0, s.a_start, 0) &&
+      room(w.q1, s.a_end, queryLength) &&
+      room(w.s0, s.b_start, 0) &&
+      room(w.s1, s.b_end, textLength),
+  );
 }
 
 /** The aligned spans of one window, as offsets in the whole texts. */
 function alignWindow(core: Core, query: TokenizedText, text: TokenizedText, w: Window): AlignedSpan[] {
   return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
-    a_start: s.a_start + w.q0, a_end: s.a_end + w.q0, b_start: s.b_start + w.s0, b_end: s.b_end + w.s0, score: s.score,
+    a_start: s.a_start + w.q0,
+    a_end: s.a_end + w.q0,
+    b_start: s.b_start + w.s0,
+    b_end: s.b_end + w.s0,
+    score: s.score,
   }));
 }
 
@@ -363,8 +400,10 @@ function mergeWindows(windows: Window[]): Window[] {
   for (const w of windows.sort((x, y) => x.q0 - y.q0 || x.s0 - y.s0)) {
     const m = out.find((o) => overlaps(o, w));
     if (m) {
-      m.q0 = Math.min(m.q0, w.q0); m.q1 = Math.max(m.q1, w.q1);
-      m.s0 = Math.min(m.s0, w.s0); m.s1 = Math.max(m.s1, w.s1);
+      m.q0 = Math.min(m.q0, w.q0);
+      m.q1 = Math.max(m.q1, w.q1);
+      m.s0 = Math.min(m.s0, w.s0);
+      m.s1 = Math.max(m.s1, w.s1);
     } else out.push({ ...w });
   }
   return out.length === windows.length ? out : mergeWindows(out);
@@ -433,8 +472,10 @@ interface AlignedDocument {
 function* pairOccurrences(q: ContentPairs): Steps<{ previous: Int32Array; distinct: number }> {
   const n = q.hashes.length;
   const bits = Math.max(4, Math.ceil(Math.log2(2 * n + 1)));
-  const keys = new Uint32Array(2 ** bits), last = new Int32Array(2 ** bits).fill(-1);
-  const mask = keys.length - 1, shift = 32 - bits;
+  const keys = new Uint32Array(2 ** bits),
+    last = new Int32Array(2 ** bits).fill(-1);
+  const mask = keys.length - 1,
+    shift = 32 - bits;
   const previous = new Int32Array(n);
   let distinct = 0;
   for (let i = 0; i < n; i++) {
@@ -460,12 +501,15 @@ function* pairOccurrences(q: ContentPairs): Steps<{ previous: Int32Array; distin
  * of one pair for each document read the same postings, which the first brings into the cache.
  */
 function* pairBackgrounds(
-  pairsOf: PairLookup, docs: readonly AlignedDocument[], previous: Int32Array,
+  pairsOf: PairLookup,
+  docs: readonly AlignedDocument[],
+  previous: Int32Array,
 ): Steps<number[]> {
   const q = pairsOf.query();
   const holds = docs.map((d) => pairsOf.holderOf(d.dataset, d.doc));
   const inSpan = docs.map((d) => overlapTest(d.spans));
-  const outside = new Float64Array(docs.length), held = new Float64Array(docs.length);
+  const outside = new Float64Array(docs.length),
+    held = new Float64Array(docs.length);
   const every = Math.max(1, Math.floor(ITEMS_PER_PAUSE / docs.length)); // pairs between pauses
   for (let i = 0; i < q.hashes.length; i++) {
     if (i % every === every - 1) yield PAUSE;
@@ -479,9 +523,9 @@ function* pairBackgrounds(
       if (holds[e](i)) held[e]++;
     }
   }
-  return docs.map((_, e) => (outside[e] < MIN_CONTROL_PAIRS
-    ? NO_CONTROL_BACKGROUND
-    : Math.max(PAIR_BACKGROUND_FLOOR, held[e] / outside[e])));
+  return docs.map((_, e) =>
+    outside[e] < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, held[e] / outside[e]),
+  );
 }
 
 /**
@@ -496,7 +540,8 @@ function overlapTest(spans: readonly AlignedSpan[]): (start: number, end: number
   const furthest: number[] = [];
   for (const s of sorted) furthest.push(Math.max(s.a_end, furthest.at(-1) ?? -Infinity));
   return (start, end) => {
-    let lo = 0, hi = starts.length; // spans [0, lo) start before `end`
+    let lo = 0,
+      hi = starts.length; // spans [0, lo) start before `end`
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (starts[mid] < end) lo = mid + 1;
@@ -517,7 +562,10 @@ export function sharedPairs(queryPassage: Normalized, sourcePassage: Normalized)
 
 /** An aligned span as a match, with its reuse kind and similarity. */
 function alignedMatch(
-  datasetId: string, documentId: string, s: AlignedSpan, { tokens, similarity }: { tokens: number; similarity: number },
+  datasetId: string,
+  documentId: string,
+  s: AlignedSpan,
+  { tokens, similarity }: { tokens: number; similarity: number },
 ): ExactMatch {
   return {
     dataset_id: datasetId,

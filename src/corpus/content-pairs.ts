@@ -57,7 +57,8 @@ const stems = new StemCache();
 
 /** Mix two stem hashes in sorted order (the pair is unordered). */
 function pairHash(x: number, y: number): number {
-  const lo = Math.min(x , y), hi = Math.max(x , y);
+  const lo = Math.min(x, y),
+    hi = Math.max(x, y);
   let h = Math.imul(lo ^ 0x9e3779b9, 0x85ebca6b) ^ hi;
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
@@ -81,9 +82,11 @@ export function contentPairs(text: string): ContentPairs {
 /** {@link contentPairs} of a text already normalised (offsets through its map). */
 export function pairsOfNormalized({ text: norm, map }: Normalized): ContentPairs {
   const most = norm.length === 0 ? 0 : countSpaces(norm) + 1;
-  const words = new Uint32Array(most), starts = new Uint32Array(most), ends = new Uint32Array(most);
+  const words = new Uint32Array(most),
+    starts = new Uint32Array(most),
+    ends = new Uint32Array(most);
   let n = 0;
-  for (let s = 0; s < norm.length;) {
+  for (let s = 0; s < norm.length; ) {
     let e = norm.indexOf(' ', s);
     if (e < 0) e = norm.length;
     const h = stems.get(norm, s, e);
@@ -107,14 +110,19 @@ export type TokenSource = <T>(text: string, use: (t: TokenHashes) => T) => T;
  * The {@link TokenSource} of `core`: its tokenizer, as index builds and queries use it.
  * @example ContentWordIndex.build(texts, coreTokens(core))
  */
-export const coreTokens = (core: Core): TokenSource => (text, use) => withTokenHashes(core, text, use);
+export const coreTokens =
+  (core: Core): TokenSource =>
+  (text, use) =>
+    withTokenHashes(core, text, use);
 
 /** Most forms a {@link TokenStems} table holds before it starts afresh (32 MB at the limit). */
 const TOKEN_STEMS_LIMIT = 1 << 20;
 /** Int32 values per {@link TokenStems} slot: the form hash's low and high halves, its content-word hash, state. */
 const STEM_SLOT = 4;
 /** Slot states: empty, a content word, no content word (a stop word or a single character). */
-const EMPTY = 0, CONTENT = 1, NO_CONTENT = 2;
+const EMPTY = 0,
+  CONTENT = 1,
+  NO_CONTENT = 2;
 
 /**
  * {@link contentHashOf} of token forms, keyed by the core's 64-bit hash of the form ({@link TokenHashes}): an
@@ -131,7 +139,8 @@ class TokenStems {
 
   /** The slot of the form hashed (lo, hi) (int32 halves): where it is, or the empty slot where it would go. */
   find(lo: number, hi: number): number {
-    const slots = this.slots, mask = slots.length / STEM_SLOT - 1;
+    const slots = this.slots,
+      mask = slots.length / STEM_SLOT - 1;
     for (let at = lo & mask; ; at = (at + 1) & mask) {
       const b = at * STEM_SLOT;
       if (slots[b + 3] === EMPTY || (slots[b] === lo && slots[b + 1] === hi)) return b;
@@ -186,13 +195,21 @@ function asciiWord(text: string, from: number, to: number): boolean {
  * characters, any other is read from `normalize(text)`, whose tokens the core's are, one for one.
  */
 function contentWordsOfTokens(
-  text: string, t: TokenHashes, words: Uint32Array, starts: Uint32Array, ends: Uint32Array,
+  text: string,
+  t: TokenHashes,
+  words: Uint32Array,
+  starts: Uint32Array,
+  ends: Uint32Array,
 ): number {
-  const n = t.count, hashes = t.hashes, at = t.starts, to = t.ends;
+  const n = t.count,
+    hashes = t.hashes,
+    at = t.starts,
+    to = t.ends;
   let forms: string[] | null = null;
   let m = 0;
   for (let i = 0; i < n; i++) {
-    const lo = hashes[2 * i] | 0, hi = hashes[2 * i + 1] | 0; // as int32: small integers in V8, no u32 doubles
+    const lo = hashes[2 * i] | 0,
+      hi = hashes[2 * i + 1] | 0; // as int32: small integers in V8, no u32 doubles
     let b = tokenStems.find(lo, hi);
     if (tokenStems.slots[b + 3] === EMPTY) {
       let form: string;
@@ -219,7 +236,9 @@ function contentWordsOfTokens(
  * @example withTokenHashes(core, text, (t) => pairsOfTokens(text, t)) // = contentPairs(text)
  */
 export function pairsOfTokens(text: string, t: TokenHashes): ContentPairs {
-  const words = new Uint32Array(t.count), starts = new Uint32Array(t.count), ends = new Uint32Array(t.count);
+  const words = new Uint32Array(t.count),
+    starts = new Uint32Array(t.count),
+    ends = new Uint32Array(t.count);
   const n = contentWordsOfTokens(text, t, words, starts, ends);
   return n < 0 ? contentPairs(text) : pairsOfWords(words, starts, ends, n);
 }
@@ -227,7 +246,9 @@ export function pairsOfTokens(text: string, t: TokenHashes): ContentPairs {
 /** The sampled pairs of the first `n` content words (their hashes and spans, in text order). */
 function pairsOfWords(words: Uint32Array, starts: Uint32Array, ends: Uint32Array, n: number): ContentPairs {
   const most = n * PAIR_REACH;
-  const H = new Uint32Array(most), S = new Uint32Array(most), E = new Uint32Array(most);
+  const H = new Uint32Array(most),
+    S = new Uint32Array(most),
+    E = new Uint32Array(most);
   const m = pairsOfWordsInto(words, starts, ends, n, H, S, E);
   return { hashes: H.slice(0, m), starts: S.slice(0, m), ends: E.slice(0, m) };
 }
@@ -237,7 +258,13 @@ function pairsOfWords(words: Uint32Array, starts: Uint32Array, ends: Uint32Array
  * returns how many pairs.
  */
 export function pairsOfWordsInto(
-  words: Uint32Array, starts: Uint32Array, ends: Uint32Array, n: number, H: Uint32Array, S: Uint32Array, E: Uint32Array,
+  words: Uint32Array,
+  starts: Uint32Array,
+  ends: Uint32Array,
+  n: number,
+  H: Uint32Array,
+  S: Uint32Array,
+  E: Uint32Array,
 ): number {
   let m = 0;
   for (let i = 0; i < n; i++) {
@@ -245,7 +272,9 @@ export function pairsOfWordsInto(
       if (words[i] === words[j]) continue;
       const h = pairHash(words[i], words[j]);
       if (!sampled(h)) continue;
-      H[m] = h; S[m] = starts[i]; E[m++] = ends[j];
+      H[m] = h;
+      S[m] = starts[i];
+      E[m++] = ends[j];
     }
   }
   return m;

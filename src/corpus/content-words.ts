@@ -38,7 +38,8 @@ const prefixBitsFor = (postings: number): number => Math.min(24, Math.max(12, Ma
  * with many postings costs a logarithm of them rather than a walk over them all.
  */
 function endOfRun(keys: Uint32Array, lo: number, h: number): number {
-  let step = 1, hi = lo + 1;
+  let step = 1,
+    hi = lo + 1;
   while (hi < keys.length && keys[hi] === h) {
     lo = hi;
     hi = Math.min(keys.length, hi + step);
@@ -65,7 +66,11 @@ const PAIR_WEIGHT = 0.5;
  * words) apart in the query, PAIR_MIN_HITS and PAIR_MIN_DENSITY; 8 a document.
  */
 const PAIR_REGIONS: RegionRule = {
-  sourceGap: 2000, queryGap: 64, minHits: PAIR_MIN_HITS, minDensity: PAIR_MIN_DENSITY, most: 8,
+  sourceGap: 2000,
+  queryGap: 64,
+  minHits: PAIR_MIN_HITS,
+  minDensity: PAIR_MIN_DENSITY,
+  most: 8,
 };
 
 /** Postings of a content-word index in document order, not sorted yet: (pair hash, document, offset). */
@@ -109,7 +114,8 @@ export class PostingColumns {
 
   /** Room for `m` more postings; returns where they go. */
   #room(m: number): number {
-    const at = this.size, need = at + m;
+    const at = this.size,
+      need = at + m;
     this.keys = withRoom(this.keys, need, at);
     this.docs = withRoom(this.docs, need, at);
     this.offsets = withRoom(this.offsets, need, at);
@@ -123,7 +129,10 @@ export class PostingColumns {
  * pause after each document. With `tokens`, each text is tokenized in the core ({@link pairsOfTokens}).
  */
 export function* collectSteps(
-  texts: ReadonlyArray<string | null>, first: number, tokens: TokenSource | undefined, out: PostingColumns,
+  texts: ReadonlyArray<string | null>,
+  first: number,
+  tokens: TokenSource | undefined,
+  out: PostingColumns,
 ): Steps<void> {
   const scratch = tokens ? new PairScratch(tokens) : null;
   for (let i = 0; i < texts.length; i++) {
@@ -258,8 +267,10 @@ export class ContentWordIndex implements PairIndex {
 
   /** {@link postings} as steps (src/util/steps.ts): it pauses every ITEMS_PER_PAUSE query pairs. */
   *postingSteps(q: ContentPairs): Steps<QueryPostings> {
-    const n = q.hashes.length, keys = this.keys;
-    const from = new Uint32Array(n), to = new Uint32Array(n);
+    const n = q.hashes.length,
+      keys = this.keys;
+    const from = new Uint32Array(n),
+      to = new Uint32Array(n);
     // Each pair's bucket, then a read of its bucket's first key, each in a pass of its own: loads that do
     // not depend on one another, so the processor has many of these cache misses (a large index is far
     // bigger than the caches) under way at once, instead of one after another inside each binary search.
@@ -274,7 +285,8 @@ export class ContentWordIndex implements PairIndex {
     for (let i = 0; i < n; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
       const h = q.hashes[i];
-      let lo = from[i], hi = to[i];
+      let lo = from[i],
+        hi = to[i];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (keys[mid] < h) lo = mid + 1;
@@ -291,7 +303,8 @@ export class ContentWordIndex implements PairIndex {
    * which are in document order).
    */
   holdsAt(at: QueryPostings, i: number, doc: number): boolean {
-    let lo = at.from[i], hi = at.to[i];
+    let lo = at.from[i],
+      hi = at.to[i];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.docs[mid] < doc) lo = mid + 1;
@@ -326,7 +339,8 @@ export class ContentWordIndex implements PairIndex {
     const touched: number[] = [];
     for (let i = 0; i < q.hashes.length; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
-      const lo = at.from[i], end = at.to[i];
+      const lo = at.from[i],
+        end = at.to[i];
       if (end - lo > MAX_POSTINGS) continue;
       for (let k = lo; k < end; k++) {
         const doc = this.docs[k];
@@ -338,25 +352,32 @@ export class ContentWordIndex implements PairIndex {
     // columns; from here on a document's count is 1 + where its next hit goes (0: not kept)
     const kept = touched.filter((doc) => counts[doc] >= PAIR_MIN_HITS).sort((a, b) => a - b);
     for (const doc of touched) if (counts[doc] < PAIR_MIN_HITS) counts[doc] = 0;
-    const from = new Uint32Array(kept.length), to = new Uint32Array(kept.length);
+    const from = new Uint32Array(kept.length),
+      to = new Uint32Array(kept.length);
     let total = 0;
     kept.forEach((doc, t) => {
       from[t] = total;
       to[t] = total += counts[doc];
       counts[doc] = from[t] + 1;
     });
-    const offsets = new Uint32Array(total), hits: HitColumns = {
-      item: new Uint32Array(total), start: offsets, end: offsets, weight: new Float64Array(total),
-      key: new Uint32Array(total),
-    };
+    const offsets = new Uint32Array(total),
+      hits: HitColumns = {
+        item: new Uint32Array(total),
+        start: offsets,
+        end: offsets,
+        weight: new Float64Array(total),
+        key: new Uint32Array(total),
+      };
     // then write them, in query-pair order within each document
     for (let i = 0; i < q.hashes.length; i++) {
       if (i % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield PAUSE;
-      const lo = at.from[i], end = at.to[i];
+      const lo = at.from[i],
+        end = at.to[i];
       if (end - lo > MAX_POSTINGS) continue;
       const weight = PAIR_WEIGHT / (end - lo);
       for (let k = lo; k < end; k++) {
-        const doc = this.docs[k], next = counts[doc];
+        const doc = this.docs[k],
+          next = counts[doc];
         if (next === 0) continue;
         counts[doc] = next + 1;
         hits.item[next - 1] = i;

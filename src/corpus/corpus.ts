@@ -22,7 +22,12 @@ import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
-  batchDocument, checkBatch, DATASET_OPTIONS, DATASET_PARAMS, NEAR_MINHASH, type FingerprintBatch,
+  batchDocument,
+  checkBatch,
+  DATASET_OPTIONS,
+  DATASET_PARAMS,
+  NEAR_MINHASH,
+  type FingerprintBatch,
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
 import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
@@ -36,7 +41,13 @@ import type {
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
-  SearchResult, DatasetDeclaration, DatasetLoadOptions, DatasetProvenance, DocumentSource, PrepareOptions, SliceOptions,
+  SearchResult,
+  DatasetDeclaration,
+  DatasetLoadOptions,
+  DatasetProvenance,
+  DocumentSource,
+  PrepareOptions,
+  SliceOptions,
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, sliced, type Pause, type Steps } from '../util/steps.js';
@@ -114,7 +125,10 @@ export class Corpus {
   /** NOT_SUPPORTED for operations on a remote corpus's data, which stays with its engine. */
   private refuseRemote(id: string, what: string): void {
     if (this.remotes.has(id)) {
-      throw new TrainprintError('NOT_SUPPORTED', `dataset "${id}" is a remote corpus: ${what} works on loaded datasets only`);
+      throw new TrainprintError(
+        'NOT_SUPPORTED',
+        `dataset "${id}" is a remote corpus: ${what} works on loaded datasets only`,
+      );
     }
   }
 
@@ -196,8 +210,15 @@ export class Corpus {
     batches: Iterable<FingerprintedDocuments> | AsyncIterable<FingerprintedDocuments>,
   ): Promise<DatasetStats> {
     const core = this.core();
-    if (batches === null || typeof batches !== 'object' || (!(Symbol.iterator in batches) && !(Symbol.asyncIterator in batches))) {
-      throw new TrainprintError('INVALID_INPUT', 'batches must be an Iterable or AsyncIterable of { documents, fingerprints }');
+    if (
+      batches === null ||
+      typeof batches !== 'object' ||
+      (!(Symbol.iterator in batches) && !(Symbol.asyncIterator in batches))
+    ) {
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        'batches must be an Iterable or AsyncIterable of { documents, fingerprints }',
+      );
     }
     const ds = await this.openDataset(descriptor, provenanceOf(undefined));
     const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
@@ -205,13 +226,15 @@ export class Corpus {
     try {
       for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
         if (!Array.isArray(documents)) {
-          throw new TrainprintError('INVALID_INPUT', 'a batch\'s documents must be an array');
+          throw new TrainprintError('INVALID_INPUT', "a batch's documents must be an array");
         }
         checkBatch(fingerprints, documents.length);
         if (fingerprints.params !== ds.params) {
           const made = JSON.stringify(fingerprints.params);
-          throw new TrainprintError('INVALID_INPUT',
-            `fingerprints made with params ${made}, dataset "${descriptor.id}" has ${JSON.stringify(ds.params)}`);
+          throw new TrainprintError(
+            'INVALID_INPUT',
+            `fingerprints made with params ${made}, dataset "${descriptor.id}" has ${JSON.stringify(ds.params)}`,
+          );
         }
         for (let i = 0; i < documents.length; i++, at++) {
           const doc = documents[i];
@@ -321,7 +344,8 @@ export class Corpus {
 
   /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
   private async openDataset(
-    descriptor: DatasetDescriptor, provenance: DatasetProvenance,
+    descriptor: DatasetDescriptor,
+    provenance: DatasetProvenance,
   ): Promise<ExactDataset | PortraitDataset | StoredExactDataset> {
     checkDescriptor(descriptor, this.links);
     this.refuseRemote(descriptor.id, 'adding documents');
@@ -472,7 +496,9 @@ export class Corpus {
    * @example const { matches } = await corpus.searchAsync(suspectText)
    */
   async searchAsync(
-    text: string | Uint8Array, options: SearchOptions = {}, run: SliceOptions = {},
+    text: string | Uint8Array,
+    options: SearchOptions = {},
+    run: SliceOptions = {},
   ): Promise<SearchResult> {
     return (await this.searchDetailedAsync(toText(text), options, run)).result;
   }
@@ -525,8 +551,10 @@ export class Corpus {
   private beginPairBuild(d: ExactDataset, on?: { offload: Offload; lanes: number }): PairIndexBuild {
     const texts = d.docs.map((_, i) => d.documentText(i));
     const tokens = coreTokens(this.core());
-    const batched = on && texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= 4 * BATCH_UNITS
-      ? new BatchedPairBuild(texts, tokens) : null;
+    const batched =
+      on && texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= 4 * BATCH_UNITS
+        ? new BatchedPairBuild(texts, tokens)
+        : null;
     const steps = batched ? batched.steps() : ContentWordIndex.buildSteps(texts, tokens);
     const build: PairIndexBuild = { documents: texts.length, steps, index: null };
     this.pairBuilds.set(d, build);
@@ -542,13 +570,17 @@ export class Corpus {
   searchDetailed(query: string, options: SearchOptions = {}): DetailedSearch {
     const core = this.core();
     options = this.scoped(options);
-    const remote = options !== null && typeof options === 'object' ? this.remotes.targets(options.datasets, options.remote) : [];
+    const remote =
+      options !== null && typeof options === 'object' ? this.remotes.targets(options.datasets, options.remote) : [];
     if (remote.length > 0) {
-      throw new TrainprintError('NOT_SUPPORTED', `dataset "${remote[0].config.id}" is a remote corpus and cannot be searched ` +
-        'synchronously: use searchAsync (analyze and score do), or leave it out (option remote: false)');
+      throw new TrainprintError(
+        'NOT_SUPPORTED',
+        `dataset "${remote[0].config.id}" is a remote corpus and cannot be searched ` +
+          'synchronously: use searchAsync (analyze and score do), or leave it out (option remote: false)',
+      );
     }
     const steps = this.searchSteps(core, query, options, () => performance.now());
-    for (let input: unknown; ;) {
+    for (let input: unknown; ; ) {
       const step = steps.next(input);
       if (step.done) return step.value;
       const work = step.value;
@@ -569,7 +601,9 @@ export class Corpus {
    * @example const { result } = await corpus.searchDetailedAsync(text, {}, { sliceMs: 3 })
    */
   async searchDetailedAsync(
-    query: string, options: SearchOptions = {}, run: SliceOptions = {},
+    query: string,
+    options: SearchOptions = {},
+    run: SliceOptions = {},
   ): Promise<DetailedSearch> {
     const core = this.core();
     options = this.scoped(options);
@@ -579,20 +613,28 @@ export class Corpus {
     let paused = 0; // time spent waiting (for the loop or another thread): not this search's own work
     const waited = async <T>(wait: Promise<T>): Promise<T> => {
       const at = performance.now();
-      try { return await wait; } finally { paused += performance.now() - at; sliceStart = performance.now(); }
+      try {
+        return await wait;
+      } finally {
+        paused += performance.now() - at;
+        sliceStart = performance.now();
+      }
     };
     let sliceStart = performance.now();
     // the remote corpora are asked at once, while the local search runs
-    const remoteTargets = options !== null && typeof options === 'object' && typeof query === 'string'
-      ? this.remotes.targets(options.datasets, options.remote) : [];
+    const remoteTargets =
+      options !== null && typeof options === 'object' && typeof query === 'string'
+        ? this.remotes.targets(options.datasets, options.remote)
+        : [];
     const stop = new AbortController();
     const signal = options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal;
-    const remote = remoteTargets.length > 0
-      ? this.remotes.search(remoteTargets, query, { signal, persist: options.persistRemote === true })
-      : null;
+    const remote =
+      remoteTargets.length > 0
+        ? this.remotes.search(remoteTargets, query, { signal, persist: options.persistRemote === true })
+        : null;
     remote?.catch(() => undefined); // awaited below; a local failure must not leave it unhandled meanwhile
     const steps = this.searchSteps(core, query, options, () => performance.now() - paused);
-    for (let input: unknown; ;) {
+    for (let input: unknown; ; ) {
       let step: IteratorResult<Pause | PureWork | Fetch, DetailedSearch>;
       try {
         step = steps.next(input);
@@ -621,7 +663,10 @@ export class Corpus {
    * work (the caller runs it and passes the result back in `next`). `now` is the alignment budget's clock.
    */
   private *searchSteps(
-    core: Core, query: string, options: SearchOptions, now: () => number,
+    core: Core,
+    query: string,
+    options: SearchOptions,
+    now: () => number,
   ): Generator<Pause | PureWork | Fetch, DetailedSearch, unknown> {
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
@@ -647,11 +692,13 @@ export class Corpus {
     if (options.datasets !== undefined) {
       if (!Array.isArray(options.datasets))
         throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
-      targets = options.datasets.filter((id) => !this.remotes.has(id)).map((id) => {
-        const d = this.sets.get(id);
-        if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-        return d;
-      });
+      targets = options.datasets
+        .filter((id) => !this.remotes.has(id))
+        .map((id) => {
+          const d = this.sets.get(id);
+          if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+          return d;
+        });
     }
     const fp = (yield { kind: 'fingerprint', text: query, options: SEARCH_OPTIONS }) as Fingerprint;
     const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
@@ -663,7 +710,7 @@ export class Corpus {
     const jobs: AlignmentJob[] = [];
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
-    let asked = needsPairs ? (yield { kind: 'pairs', text: query }) as ContentPairs : undefined;
+    let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const pairsOfQuery = (): ContentPairs => (asked ??= pairsIn(core)(query));
     // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
     // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
@@ -696,18 +743,28 @@ export class Corpus {
       } else {
         const pairs = limit > 0 && d.keepsText ? pairsOfQuery() : null;
         // a stored dataset: what the query's keys hit is fetched first, then searched as in memory
-        const x: ExactSearchable = d instanceof StoredExactDataset
-          ? (yield {
-            kind: 'fetch', dataset: d,
-            run: () => d.prepare({
-              fp, pairs, window: DEFAULT_WINDOW, size: DEFAULT_SIZE, minTokens, limit, queryChars: query.length,
-            }),
-          }) as ExactSlice
-          : d;
+        const x: ExactSearchable =
+          d instanceof StoredExactDataset
+            ? ((yield {
+                kind: 'fetch',
+                dataset: d,
+                run: () =>
+                  d.prepare({
+                    fp,
+                    pairs,
+                    window: DEFAULT_WINDOW,
+                    size: DEFAULT_SIZE,
+                    minTokens,
+                    limit,
+                    queryChars: query.length,
+                  }),
+              }) as ExactSlice)
+            : d;
         searched.set(id, x);
-        const r = x instanceof ExactDataset
-          ? yield* x.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens)
-          : x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
+        const r =
+          x instanceof ExactDataset
+            ? yield* x.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens)
+            : x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
         yield PAUSE;
         const nearFound = x.searchNear(fp.minhash!, near, query.length, fp.token_count);
         nearMatches.push(...nearFound);
@@ -733,7 +790,8 @@ export class Corpus {
     const pairsOf: PairLookup = {
       query: pairsOfQuery,
       holderOf: (d, doc) => {
-        const index = pairIndexOf(d), at = postingsOf(d);
+        const index = pairIndexOf(d),
+          at = postingsOf(d);
         return (i) => index.holdsAt(at, i, doc);
       },
     };
@@ -864,7 +922,8 @@ export class Corpus {
    * await corpus.importDataset(bytes, { into: 'books' })   // 'books': a dataset kept in PostgreSQL
    */
   async importDataset(
-    bytes: Uint8Array, options: { readonly into?: string } & DatasetLoadOptions = {},
+    bytes: Uint8Array,
+    options: { readonly into?: string } & DatasetLoadOptions = {},
   ): Promise<DatasetStats> {
     this.assertLive();
     if (options === null || typeof options !== 'object') {
@@ -914,10 +973,7 @@ export class Corpus {
    * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT
    * @example corpus.declareDataset('my-crawl', { kb_dataset: 'common-crawl' })
    */
-  declareDataset(
-    id: string,
-    declaration: DatasetDeclaration,
-  ): DatasetStats {
+  declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
     this.assertLive();
     this.refuseRemote(id, 'declaring (a remote corpus is declared when it is added)');
     const d = this.sets.get(id);
@@ -993,7 +1049,13 @@ function withRemote(local: DetailedSearch, found: RemoteFound): DetailedSearch {
   const { matches, coverage } = local.result;
   const near = matches.filter((m) => m.kind === 'near');
   const remoteMatches = [...found.searches.values()].flatMap((r) => r.matches);
-  const merged = [...mergeRemoteMatches(matches.filter((m) => m.kind !== 'near'), remoteMatches), ...near];
+  const merged = [
+    ...mergeRemoteMatches(
+      matches.filter((m) => m.kind !== 'near'),
+      remoteMatches,
+    ),
+    ...near,
+  ];
   const cov = { ...coverage };
   const details = new Map(local.details);
   for (const [id, search] of found.searches) {
@@ -1009,7 +1071,10 @@ function AbortSignalAny(signals: AbortSignal[]): AbortSignal {
   if (any) return any(signals);
   const c = new AbortController();
   for (const x of signals) {
-    if (x.aborted) { c.abort(); break; }
+    if (x.aborted) {
+      c.abort();
+      break;
+    }
     x.addEventListener('abort', () => c.abort(), { once: true });
   }
   return c.signal;
@@ -1043,16 +1108,23 @@ function checkPostings(data: ExactDatasetData): void {
 /** A decoded exact dataset as an export source (its columns read in place). */
 function asSource(data: ExactDatasetData): ExactDatasetSource {
   const chunked = <T extends BigUint64Array | Uint32Array>(a: T) => ({
-    length: a.length, read: (from: number, to: number) => a.subarray(from, to) as T,
+    length: a.length,
+    read: (from: number, to: number) => a.subarray(from, to) as T,
   });
   return {
-    ...data, keys: chunked(data.keys), postDoc: chunked(data.postDoc), postStart: chunked(data.postStart),
+    ...data,
+    keys: chunked(data.keys),
+    postDoc: chunked(data.postDoc),
+    postStart: chunked(data.postStart),
     postEnd: chunked(data.postEnd),
   };
 }
 
 /** A text's content-word pairs from `core`'s tokens (those of `contentPairs`, faster: see runWork). */
-const pairsIn = (core: Core) => (text: string): ContentPairs => runWork(core, { kind: 'pairs', text });
+const pairsIn =
+  (core: Core) =>
+  (text: string): ContentPairs =>
+    runWork(core, { kind: 'pairs', text });
 
 /** A content-word pair index being built (see Corpus.contentIndexSteps). */
 interface PairIndexBuild {
@@ -1074,25 +1146,37 @@ interface Fetch {
 
 /** What the sync search (and `documentText`) throws for a stored dataset. */
 function notSynchronous(d: StoredExactDataset): TrainprintError {
-  return new TrainprintError('NOT_SUPPORTED', `dataset "${d.descriptor.id}" is stored in ${d.storage.label} and ` +
-    'cannot be searched synchronously: use searchAsync (analyze and score do), or leave it out (option datasets)');
+  return new TrainprintError(
+    'NOT_SUPPORTED',
+    `dataset "${d.descriptor.id}" is stored in ${d.storage.label} and ` +
+      'cannot be searched synchronously: use searchAsync (analyze and score do), or leave it out (option datasets)',
+  );
 }
 
 /** What exporting a stored dataset throws. */
 function notExportable(d: StoredExactDataset): TrainprintError {
-  return new TrainprintError('NOT_SUPPORTED', `dataset "${d.descriptor.id}" is stored in ${d.storage.label}: ` +
-    'it is not exported as a file (the database is its copy)');
+  return new TrainprintError(
+    'NOT_SUPPORTED',
+    `dataset "${d.descriptor.id}" is stored in ${d.storage.label}: ` +
+      'it is not exported as a file (the database is its copy)',
+  );
 }
 
 /** A document's id is a non-empty string of ≤ 1000 characters (INVALID_INPUT naming its position). */
 function checkDocument(doc: DatasetDocument, at: number): void {
   if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
-    throw new TrainprintError('INVALID_INPUT', `document ${at}: id must be a non-empty string of at most 1000 characters`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `document ${at}: id must be a non-empty string of at most 1000 characters`,
+    );
   }
 }
 
 function addToDataset(
-  ds: ExactDataset | PortraitDataset, doc: DatasetDocument, text: string, fp: DocumentFingerprint,
+  ds: ExactDataset | PortraitDataset,
+  doc: DatasetDocument,
+  text: string,
+  fp: DocumentFingerprint,
 ): void {
   if (ds instanceof PortraitDataset) ds.addDocument(doc, fp);
   else ds.addDocument(doc, text, fp);

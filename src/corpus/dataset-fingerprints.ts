@@ -115,8 +115,15 @@ export class DatasetFingerprinter {
     }
     const n = rows.length;
     return {
-      params: this.params, count, offsets, tokens, bytes,
-      hashes: rows.hashes.slice(0, n), starts: rows.starts.slice(0, n), ends: rows.ends.slice(0, n), minhash,
+      params: this.params,
+      count,
+      offsets,
+      tokens,
+      bytes,
+      hashes: rows.hashes.slice(0, n),
+      starts: rows.starts.slice(0, n),
+      ends: rows.ends.slice(0, n),
+      minhash,
     };
   }
 
@@ -155,7 +162,8 @@ export function checkBatch(batch: FingerprintBatch, documents: number): void {
   if (!(batch.tokens instanceof Uint32Array) || batch.tokens.length !== documents) fail('tokens must be count u32');
   if (!(batch.bytes instanceof Uint32Array) || batch.bytes.length !== documents) fail('bytes must be count u32');
   const n = batch.offsets[documents];
-  if (!(batch.hashes instanceof BigUint64Array) || batch.hashes.length !== n) fail('hashes must hold offsets[count] u64');
+  if (!(batch.hashes instanceof BigUint64Array) || batch.hashes.length !== n)
+    fail('hashes must hold offsets[count] u64');
   if (!(batch.starts instanceof Uint32Array) || batch.starts.length !== n) fail('starts must hold offsets[count] u32');
   if (!(batch.ends instanceof Uint32Array) || batch.ends.length !== n) fail('ends must hold offsets[count] u32');
   for (let i = 0; i < documents; i++) if (batch.offsets[i] > batch.offsets[i + 1]) fail('offsets must not decrease');

@@ -51,9 +51,13 @@ export class BatchedPairBuild {
    * @param texts the documents' texts (null: not kept)
    * @param tokens the core's tokenizer for the batches made in this thread
    */
-  constructor(private readonly texts: ReadonlyArray<string | null>, private readonly tokens: TokenSource) {
-    for (let from = 0; from < texts.length;) {
-      let to = from, units = 0;
+  constructor(
+    private readonly texts: ReadonlyArray<string | null>,
+    private readonly tokens: TokenSource,
+  ) {
+    for (let from = 0; from < texts.length; ) {
+      let to = from,
+        units = 0;
       while (to < texts.length && (to === from || units < BATCH_UNITS)) units += texts[to++]?.length ?? 0;
       this.#batches.push({ first: from, texts: texts.slice(from, to) });
       from = to;

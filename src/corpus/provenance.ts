@@ -17,13 +17,15 @@ const SUPPLIERS = ['shipped', 'operator', 'account'] as const;
  */
 export function provenanceOf(options: DatasetLoadOptions | undefined): DatasetProvenance {
   if (options === undefined) return OPERATOR;
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const by = options.supplied_by ?? 'operator';
   if (!(SUPPLIERS as readonly string[]).includes(by)) {
     throw new TrainprintError('INVALID_OPTIONS', `supplied_by must be one of ${SUPPLIERS.join(', ')}`);
   }
   if (by === 'account') return Object.freeze({ supplied_by: by, account: checkAccount(options.account, 'account') });
-  if (options.account !== undefined) throw new TrainprintError('INVALID_OPTIONS', 'account goes with supplied_by: \'account\' only');
+  if (options.account !== undefined)
+    throw new TrainprintError('INVALID_OPTIONS', "account goes with supplied_by: 'account' only");
   return by === 'operator' ? OPERATOR : Object.freeze({ supplied_by: by, account: null });
 }
 

@@ -26,18 +26,29 @@ export class RemoteSet {
    */
   add(remote: RemoteSearchable, taken: (id: string) => boolean): DatasetStats {
     const { id, kb_dataset, models } = remote.config;
-    if (taken(id) || this.byId.has(id)) throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" is already loaded`);
+    if (taken(id) || this.byId.has(id))
+      throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" is already loaded`);
     if (kb_dataset !== undefined) this.links.dataset(kb_dataset);
     for (const m of models ?? []) this.links.model(m);
     this.byId.set(id, remote);
     return remote.stats();
   }
 
-  has(id: string): boolean { return this.byId.has(id); }
-  get(id: string): RemoteSearchable | undefined { return this.byId.get(id); }
-  delete(id: string): boolean { return this.byId.delete(id); }
-  clear(): void { this.byId.clear(); }
-  all(): RemoteSearchable[] { return [...this.byId.values()]; }
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+  get(id: string): RemoteSearchable | undefined {
+    return this.byId.get(id);
+  }
+  delete(id: string): boolean {
+    return this.byId.delete(id);
+  }
+  clear(): void {
+    this.byId.clear();
+  }
+  all(): RemoteSearchable[] {
+    return [...this.byId.values()];
+  }
 
   /** The descriptor analyze and score read: name, knowledge-base dataset and declared models. */
   descriptor(id: string): DatasetDescriptor {
@@ -64,11 +75,15 @@ export class RemoteSet {
    * `signal` cancels the calls in flight.
    */
   async search(
-    targets: readonly RemoteSearchable[], query: string, options: { signal?: AbortSignal; persist?: boolean },
+    targets: readonly RemoteSearchable[],
+    query: string,
+    options: { signal?: AbortSignal; persist?: boolean },
   ): Promise<RemoteFound> {
     const found = await Promise.all(targets.map((r) => r.search(query, options)));
     const searches = new Map<string, RemoteSearch>();
-    targets.forEach((r, i) => { searches.set(r.config.id, found[i]); });
+    targets.forEach((r, i) => {
+      searches.set(r.config.id, found[i]);
+    });
     return { searches, reports: found.map((f) => f.report) };
   }
 }
@@ -78,7 +93,8 @@ export class RemoteSet {
  * first passage shorter than it (ties keep the local order first), so the local order stays as it was.
  */
 export function mergeRemoteMatches<M extends { readonly tokens: number; readonly query_start: number }>(
-  local: readonly M[], remote: readonly RemoteMatch[],
+  local: readonly M[],
+  remote: readonly RemoteMatch[],
 ): Array<M | RemoteMatch> {
   const sorted = remote.slice().sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
   const out: Array<M | RemoteMatch> = [];

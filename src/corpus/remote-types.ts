@@ -36,7 +36,10 @@ export const TILE_WORDS = 10;
  * targets are measured at (a 2,000-word text within its budget). Sparser sampling — a text longer than its
  * budget covers — is a limitation of the result (`remote_corpus_sampled`).
  */
-export const FULL_COVERAGE_STRIDE: Readonly<Record<'tokens' | 'words', number>> = Object.freeze({ tokens: 24, words: 12 });
+export const FULL_COVERAGE_STRIDE: Readonly<Record<'tokens' | 'words', number>> = Object.freeze({
+  tokens: 24,
+  words: 12,
+});
 
 /** The engines this client speaks to. */
 export type RemoteEngineKind = 'infini-gram' | 'infini-gram-mini';

@@ -19,19 +19,34 @@ import { TrainprintError } from '../errors.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import type { Fingerprint } from '../types.js';
 import {
-  bandKeys, chainHits, nearMatches, NEAR_K, seedSearch, swapHalves,
-  type ExactSearch, type ExactSearchable, type ShingleHit,
+  bandKeys,
+  chainHits,
+  nearMatches,
+  NEAR_K,
+  seedSearch,
+  swapHalves,
+  type ExactSearch,
+  type ExactSearchable,
+  type ShingleHit,
 } from '../datasets/exact.js';
 import type { ExactDatasetSource } from '../datasets/snapshot-stream.js';
 import type {
-  ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocument,
+  ExactStorage,
+  FetchedDocument,
+  StoredBatch,
+  StoredDatasetInfo,
+  StoredDocument,
 } from '../datasets/stored.js';
 import { DATASET_PARAMS } from '../datasets/params.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, NearMatch } from '../datasets/types.js';
 import { strongest, withPairCandidates } from './alignment.js';
 import { contentPairs, type ContentPairs } from './content-pairs.js';
 import {
-  ContentWordIndex, MAX_POSTINGS, type PairCandidate, type PairIndex, type QueryPostings,
+  ContentWordIndex,
+  MAX_POSTINGS,
+  type PairCandidate,
+  type PairIndex,
+  type QueryPostings,
 } from './content-words.js';
 import { finish, type Steps } from '../util/steps.js';
 
@@ -60,7 +75,10 @@ export class StoredExactDataset {
   private info: StoredDatasetInfo;
 
   /** @internal use `Corpus.attachDataset` */
-  constructor(readonly storage: ExactStorage, info: StoredDatasetInfo) {
+  constructor(
+    readonly storage: ExactStorage,
+    info: StoredDatasetInfo,
+  ) {
     this.info = info;
   }
 
@@ -145,12 +163,14 @@ export class StoredExactDataset {
     const pairKeys = pairs ? distinct(pairs.hashes) : EMPTY_DISTINCT_U32;
     const bands = bandKeys(fp.minhash!);
     const empty = shingles.keys.length === 0 && pairKeys.keys.length === 0 && bands.length === 0;
-    const found = empty ? null : await this.storage.lookup({
-      shingles: BigUint64Array.from(shingles.keys as bigint[]),
-      pairs: Uint32Array.from(pairKeys.keys as number[]),
-      pairCap: MAX_POSTINGS + 1,
-      bands: Float64Array.from(bands),
-    });
+    const found = empty
+      ? null
+      : await this.storage.lookup({
+          shingles: BigUint64Array.from(shingles.keys as bigint[]),
+          pairs: Uint32Array.from(pairKeys.keys as number[]),
+          pairCap: MAX_POSTINGS + 1,
+          bands: Float64Array.from(bands),
+        });
     // the hits of the shingles, each weighing 1 / the postings of its key, as in memory
     const m = fp.shingles.hashes.length;
     const hitAt = new Uint8Array(m);
@@ -170,7 +190,9 @@ export class StoredExactDataset {
     const p = found?.pairs;
     const pairIndex = ContentWordIndex.fromPostings(
       Uint32Array.from(p?.at ?? [], (at) => pairKeys.keys[at] as number),
-      Uint32Array.from(p?.doc ?? []), Uint32Array.from(p?.offset ?? []), this.info.documents,
+      Uint32Array.from(p?.doc ?? []),
+      Uint32Array.from(p?.offset ?? []),
+      this.info.documents,
     );
     const pairCandidates = pairs ? finish(pairIndex.candidateSteps(pairs, pairIndex.postings(pairs))) : null;
     // near-duplicate candidates: band by band, each key's documents in order (the in-memory table's order)
@@ -179,20 +201,24 @@ export class StoredExactDataset {
       const rows = groupRows(found.bands.at, bands.length);
       for (const own of rows) for (const d of own.map((r) => found.bands.doc[r]).sort((a, b) => a - b)) near.add(d);
     }
-    const aligned = pairs && this.keepsText
-      ? strongest(withPairCandidates(chained.candidates, pairCandidates), q.limit).map((c) => c.doc)
-      : [];
+    const aligned =
+      pairs && this.keepsText
+        ? strongest(withPairCandidates(chained.candidates, pairCandidates), q.limit).map((c) => c.doc)
+        : [];
     const common = new Set<number>();
     const counts = new Map<number, number>();
     for (const at of p?.at ?? []) counts.set(at, (counts.get(at) ?? 0) + 1);
     for (const [at, count] of counts) if (count > MAX_POSTINGS) common.add(pairKeys.keys[at] as number);
     const docs = new Set<number>([...chained.chains.map((c) => c.doc), ...near, ...aligned]);
-    const fetched = docs.size === 0 ? null : await this.storage.documents({
-      docs: Uint32Array.from(docs),
-      signatures: Uint32Array.from(near),
-      texts: Uint32Array.from(aligned),
-      commonPairs: aligned.length === 0 ? new Uint32Array(0) : Uint32Array.from(common),
-    });
+    const fetched =
+      docs.size === 0
+        ? null
+        : await this.storage.documents({
+            docs: Uint32Array.from(docs),
+            signatures: Uint32Array.from(near),
+            texts: Uint32Array.from(aligned),
+            commonPairs: aligned.length === 0 ? new Uint32Array(0) : Uint32Array.from(common),
+          });
     const holds = new Set<string>();
     const held = fetched?.holds ?? { pair: [], doc: [] };
     for (let k = 0; k < held.pair.length; k++) holds.add(`${held.pair[k]}:${held.doc[k]}`);
@@ -215,7 +241,10 @@ function emptyBatch(first: number): StoredBatch {
     first,
     documents: [],
     fingerprints: {
-      doc: new Uint32Array(0), hash: new BigUint64Array(0), start: new Uint32Array(0), end: new Uint32Array(0),
+      doc: new Uint32Array(0),
+      hash: new BigUint64Array(0),
+      start: new Uint32Array(0),
+      end: new Uint32Array(0),
     },
     pairs: { doc: new Uint32Array(0), hash: new Uint32Array(0), offset: new Uint32Array(0) },
     bands: { doc: new Uint32Array(0), key: new Float64Array(0) },
@@ -240,7 +269,9 @@ export class StoredLoader {
    * @param pairsOf a kept text's content-word pairs
    */
   constructor(
-    private readonly storage: ExactStorage, public next: number, private readonly keepText: boolean,
+    private readonly storage: ExactStorage,
+    public next: number,
+    private readonly keepText: boolean,
     private readonly pairsOf: (text: string) => ContentPairs = contentPairs,
   ) {}
 
@@ -259,7 +290,10 @@ export class StoredLoader {
     this.fp.push({ doc: this.next + this.docs.length, hashes: w.hashes, starts: w.starts, ends: w.ends });
     this.fpRows += w.hashes.length;
     const info = {
-      id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length,
+      id: doc.id,
+      chars: text.length,
+      tokens: fp.token_count,
+      bytes: fp.byte_length,
       ...(doc.meta === undefined ? {} : { meta: doc.meta }),
     };
     await this.gather(info, this.keepText ? text : null, sig);
@@ -290,8 +324,10 @@ export class StoredLoader {
   async flush(): Promise<void> {
     if (this.docs.length === 0 && this.fpRows === 0) return;
     const fingerprints = {
-      doc: new Uint32Array(this.fpRows), hash: new BigUint64Array(this.fpRows),
-      start: new Uint32Array(this.fpRows), end: new Uint32Array(this.fpRows),
+      doc: new Uint32Array(this.fpRows),
+      hash: new BigUint64Array(this.fpRows),
+      start: new Uint32Array(this.fpRows),
+      end: new Uint32Array(this.fpRows),
     };
     let at = 0;
     for (const f of this.fp) {

@@ -5,7 +5,12 @@
 import type { ExactSearch } from '../datasets/exact.js';
 import type { PortraitSearch } from '../datasets/portrait.js';
 import type {
-  DatasetDescriptor, DatasetDocument, DatasetStats, NearMatch, PortraitHit, SearchMatch,
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  NearMatch,
+  PortraitHit,
+  SearchMatch,
 } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
 import type { RemoteCorpusReport, RemoteSearch } from './remote-types.js';
@@ -154,12 +159,12 @@ export interface DatasetCoverage {
 /** What one dataset's search found, with its counts (see {@link Corpus.searchDetailed}). */
 export type DatasetSearchDetail =
   | {
-    readonly kind: 'exact';
-    readonly search: ExactSearch;
-    readonly near: NearMatch[];
-    /** The aligned passages' content-word evidence (none when nothing was aligned). */
-    readonly aligned: AlignedEvidence;
-  }
+      readonly kind: 'exact';
+      readonly search: ExactSearch;
+      readonly near: NearMatch[];
+      /** The aligned passages' content-word evidence (none when nothing was aligned). */
+      readonly aligned: AlignedEvidence;
+    }
   | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] }
   | { readonly kind: 'remote'; readonly search: RemoteSearch };
 

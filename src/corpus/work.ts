@@ -11,7 +11,12 @@ import { fingerprintCore } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
-  extractText, fromParts, toParts, type ContentType, type ExtractedParts, type ExtractedText,
+  extractText,
+  fromParts,
+  toParts,
+  type ContentType,
+  type ExtractedParts,
+  type ExtractedText,
 } from '../text/index.js';
 import { coreTokens, pairsOfTokens, type ContentPairs } from './content-pairs.js';
 import { pairPostings, type PairPostings } from './content-words.js';
@@ -34,10 +39,14 @@ export type PureWork =
  * What each kind of {@link PureWork} gives.
  * @example const c: WorkResult<{ kind: 'compare'; a: string; b: string }> = engine.compare(a, b)
  */
-export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' } ? Omit<Fingerprint, 'work_hash'>
-  : W extends { kind: 'pairs' } ? ContentPairs
-    : W extends { kind: 'pair-postings' } ? PairPostings
-      : W extends { kind: 'extract' } ? ExtractedParts
+export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' }
+  ? Omit<Fingerprint, 'work_hash'>
+  : W extends { kind: 'pairs' }
+    ? ContentPairs
+    : W extends { kind: 'pair-postings' }
+      ? PairPostings
+      : W extends { kind: 'extract' }
+        ? ExtractedParts
         : Comparison;
 
 /**
@@ -66,10 +75,14 @@ export const OFFLOAD_MIN_UNITS = 1 << 15;
 export function worthOffloading(work: PureWork): boolean {
   switch (work.kind) {
     case 'fingerprint':
-    case 'pairs': return work.text.length >= OFFLOAD_MIN_UNITS;
-    case 'extract': return work.content.length >= OFFLOAD_MIN_UNITS;
-    case 'pair-postings': return work.texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= OFFLOAD_MIN_UNITS;
-    default: return work.a.length + work.b.length >= OFFLOAD_MIN_UNITS;
+    case 'pairs':
+      return work.text.length >= OFFLOAD_MIN_UNITS;
+    case 'extract':
+      return work.content.length >= OFFLOAD_MIN_UNITS;
+    case 'pair-postings':
+      return work.texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= OFFLOAD_MIN_UNITS;
+    default:
+      return work.a.length + work.b.length >= OFFLOAD_MIN_UNITS;
   }
 }
 
@@ -79,7 +92,9 @@ export function worthOffloading(work: PureWork): boolean {
  * @example (await extractOn(pool, html, 'html')).mapSpan(0, 4)
  */
 export async function extractOn(
-  offload: Offload | undefined, content: string, type: ContentType,
+  offload: Offload | undefined,
+  content: string,
+  type: ContentType,
 ): Promise<ExtractedText> {
   const work = { kind: 'extract', content, type } as const;
   if (type === 'text' || !offload || !worthOffloading(work)) return extractText(content, type);
@@ -93,11 +108,16 @@ export async function extractOn(
 export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> {
   checkTexts(work);
   switch (work.kind) {
-    case 'fingerprint': return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
-    case 'pairs': return coreTokens(core)(work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
-    case 'pair-postings': return pairPostings(work.texts, work.first, coreTokens(core)) as WorkResult<W>;
-    case 'extract': return toParts(extractText(work.content, work.type)) as WorkResult<W>;
-    default: return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
+    case 'fingerprint':
+      return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
+    case 'pairs':
+      return coreTokens(core)(work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
+    case 'pair-postings':
+      return pairPostings(work.texts, work.first, coreTokens(core)) as WorkResult<W>;
+    case 'extract':
+      return toParts(extractText(work.content, work.type)) as WorkResult<W>;
+    default:
+      return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
 }
 

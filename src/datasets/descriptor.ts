@@ -12,7 +12,8 @@ import type { DatasetDescriptor } from './types.js';
 export function exactDescriptor(d: DatasetDescriptor): DatasetDescriptor & { kind: 'exact' } {
   const { id, name, models, kb_dataset, meta, keep_text } = d;
   return {
-    id, kind: 'exact',
+    id,
+    kind: 'exact',
     ...(name === undefined ? {} : { name }),
     ...(keep_text === false ? { keep_text: false } : {}),
     ...(models === undefined ? {} : { models: [...models] }),

@@ -38,7 +38,16 @@ import type { ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
 export type { CandidateRegion } from './regions.js';
-export type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch, PortraitMatch, SearchMatch } from './types.js';
+export type {
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  DocInfo,
+  ExactMatch,
+  NearMatch,
+  PortraitMatch,
+  SearchMatch,
+} from './types.js';
 
 /** Signature length (one-permutation MinHash, seed 0): the `mh=oph128` of the dataset params. */
 export const NEAR_K = EXACT_MINHASH_K;
@@ -79,7 +88,6 @@ function lshBits(m: number): number {
 function lshBytes(docs: number): number {
   return docs * NEAR_BANDS * 8 + (2 ** lshBits(docs * NEAR_BANDS) + 1) * 4;
 }
-
 
 /**
  * Index keys are fingerprints with their 32-bit halves swapped, in place over `count` values from
@@ -162,7 +170,8 @@ const MAX_PACKED_LENGTH = 0xffff;
  * span cannot be packed (its start or length too large for one u32).
  */
 function spanBits(start: Uint32Array, end: Uint32Array, n: number): number {
-  let maxStart = 0, maxLength = 0;
+  let maxStart = 0,
+    maxLength = 0;
   for (let i = 0; i < n; i++) {
     if (start[i] > maxStart) maxStart = start[i];
     if (end[i] - start[i] > maxLength) maxLength = end[i] - start[i];
@@ -179,7 +188,12 @@ function packBits(maxStart: number, maxLength: number): number {
 
 /** Pack spans [from, to) of `start`/`end` into `out` (at 0) with `lenBits` bits of length. */
 function packSpans(
-  start: Uint32Array, end: Uint32Array, from: number, to: number, lenBits: number, out: Uint32Array,
+  start: Uint32Array,
+  end: Uint32Array,
+  from: number,
+  to: number,
+  lenBits: number,
+  out: Uint32Array,
 ): void {
   for (let i = from; i < to; i++) out[i - from] = ((start[i] << lenBits) | (end[i] - start[i])) >>> 0;
 }
@@ -202,7 +216,6 @@ function candidateOf(own: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Ui
   const best = regions[0];
   return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
 }
-
 
 /** What one exact search found, with the counts the evidence statistics need (src/services/analyze/evidence.ts). */
 export interface ExactSearch {
@@ -243,7 +256,6 @@ export interface ExactCandidate {
   readonly regions: readonly CandidateRegion[];
 }
 
-
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
 /** Query shingles looked up between two pauses of a sliced search (about a millisecond of work). */
@@ -254,7 +266,11 @@ export const CANDIDATE_WINDOW = 256;
 export const CANDIDATE_MIN_HITS = 2;
 /** Exact hits further apart than 2,000 characters in the source start another region; 8 regions a document. */
 const EXACT_REGIONS: RegionRule = {
-  sourceGap: 2000, queryGap: CANDIDATE_WINDOW, minHits: CANDIDATE_MIN_HITS, minDensity: 0, most: 8,
+  sourceGap: 2000,
+  queryGap: CANDIDATE_WINDOW,
+  minHits: CANDIDATE_MIN_HITS,
+  minDensity: 0,
+  most: 8,
 };
 
 /**
@@ -276,8 +292,13 @@ export function bandKeys(sig: Uint32Array, offset = 0): number[] {
  * @example nearMatches('books', sig, [3, 7], sigOf, docOf, 0.5, { chars: text.length, tokens: fp.token_count })
  */
 export function nearMatches(
-  datasetId: string, sig: Uint32Array, candidates: Iterable<number>, sigOf: (doc: number) => Uint32Array,
-  docOf: (doc: number) => DocInfo, near: number, query: { readonly chars: number; readonly tokens: number },
+  datasetId: string,
+  sig: Uint32Array,
+  candidates: Iterable<number>,
+  sigOf: (doc: number) => Uint32Array,
+  docOf: (doc: number) => DocInfo,
+  near: number,
+  query: { readonly chars: number; readonly tokens: number },
 ): NearMatch[] {
   const matches: NearMatch[] = [];
   for (const d of candidates) {
@@ -329,11 +350,15 @@ export interface ChainedHits {
  * @example const { chains } = chainHits(hits, fp, 8, 5, 8)
  */
 export function chainHits(
-  hits: ShingleHit[], fp: Fingerprint, window: number, size: number, minTokens: number,
+  hits: ShingleHit[],
+  fp: Fingerprint,
+  window: number,
+  size: number,
+  minTokens: number,
 ): ChainedHits {
   hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
   const hitsOf: ShingleHit[][] = [];
-  for (let from = 0; from < hits.length;) {
+  for (let from = 0; from < hits.length; ) {
     let to = from;
     while (to < hits.length && hits[to].doc === hits[from].doc) to++;
     hitsOf.push(hits.slice(from, to));
@@ -348,7 +373,11 @@ export function chainHits(
  * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
  */
 export function* chainSteps(
-  hitsOf: readonly (readonly ShingleHit[])[], fp: Fingerprint, window: number, size: number, minTokens: number,
+  hitsOf: readonly (readonly ShingleHit[])[],
+  fp: Fingerprint,
+  window: number,
+  size: number,
+  minTokens: number,
 ): Steps<ChainedHits> {
   const candidates: ExactCandidate[] = [];
   for (const own of hitsOf) {
@@ -366,7 +395,16 @@ export function* chainSteps(
   // apart. A passage with isolated word edits thus stays one chain instead of falling apart
   // into fragments (each of which may be too short to report). The diagonal may drift by a
   // quarter of the gap (inserted/deleted words).
-  interface Chain { doc: number; firstI: number; lastI: number; lastQ: number; delta: number; start: number; end: number; count: number }
+  interface Chain {
+    doc: number;
+    firstI: number;
+    lastI: number;
+    lastQ: number;
+    delta: number;
+    start: number;
+    end: number;
+    count: number;
+  }
   const qs = fp.shingles.starts;
   const maxGap = 2 * window + size - 1;
   const done: Chain[] = [];
@@ -383,11 +421,17 @@ export function* chainSteps(
       let bestDrift = Infinity;
       let kept = 0; // chains still open, compacted in place (no array per hit)
       for (const c of active) {
-        if (h.i - c.lastI > maxGap) { done.push(c); continue; }
+        if (h.i - c.lastI > maxGap) {
+          done.push(c);
+          continue;
+        }
         active[kept++] = c;
         if (c.lastI === h.i) continue;
         const drift = Math.abs(delta - c.delta);
-        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) { best = c; bestDrift = drift; }
+        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) {
+          best = c;
+          bestDrift = drift;
+        }
       }
       active.length = kept;
       if (best) {
@@ -417,7 +461,11 @@ export function* chainSteps(
  * @example const result = seedSearch('books', hitAt, fp, 8, chainHits(hits, fp, 8, 5, 8), (d) => ids[d])
  */
 export function seedSearch(
-  datasetId: string, hitAt: Uint8Array, fp: Fingerprint, window: number, chained: ChainedHits,
+  datasetId: string,
+  hitAt: Uint8Array,
+  fp: Fingerprint,
+  window: number,
+  chained: ChainedHits,
   docId: (doc: number) => string,
 ): ExactSearch {
   const result = emptySearch(hitAt.length);
@@ -497,7 +545,11 @@ export class ExactDataset implements ExactSearchable {
   private readonly texts: Array<string | null> = [];
   private textTotal = 0;
 
-  constructor(private readonly core: Core, descriptor: DatasetDescriptor, params: string) {
+  constructor(
+    private readonly core: Core,
+    descriptor: DatasetDescriptor,
+    params: string,
+  ) {
     // Only the documented fields (snapshots refuse unknown ones rather than dropping them).
     this.descriptor = exactDescriptor(descriptor);
     this.params = params;
@@ -513,10 +565,15 @@ export class ExactDataset implements ExactSearchable {
    * text as a string); the text itself is kept for alignment unless `keep_text: false`.
    */
   addDocument(doc: DatasetDocument, text: string, fp: DocumentFingerprint): void {
-    if (this.docIndexById.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
+    if (this.docIndexById.has(doc.id))
+      throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const w = fp.winnow!;
     const sig = fp.minhash;
-    if (!sig || sig.length !== NEAR_K) throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`);
+    if (!sig || sig.length !== NEAR_K)
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `document "${doc.id}": exact datasets need a ${NEAR_K}-value MinHash signature`,
+      );
     const d = this.docs.length;
     const meta = doc.meta === undefined ? {} : { meta: doc.meta };
     this.docs.push({ id: doc.id, chars: text.length, tokens: fp.token_count, bytes: fp.byte_length, ...meta });
@@ -684,7 +741,12 @@ export class ExactDataset implements ExactSearchable {
   private sortedColumns(): PostingColumns {
     const { n, keysPtr, docPtr } = this.index;
     const core = this.core;
-    return { keys: core.u64(keysPtr, n).slice(), doc: core.u32(docPtr, n).slice(), start: this.starts(0, n), end: this.ends(0, n) };
+    return {
+      keys: core.u64(keysPtr, n).slice(),
+      doc: core.u32(docPtr, n).slice(),
+      start: this.starts(0, n),
+      end: this.ends(0, n),
+    };
   }
 
   /** Starts of the sorted postings [from, to), unpacked. */
@@ -771,7 +833,8 @@ export class ExactDataset implements ExactSearchable {
         const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
         if (found === 0) return;
         const out = core.u32(outPtr, count * 2);
-        const docs = core.u32(docPtr, n), spans = core.u32(spanPtr, n);
+        const docs = core.u32(docPtr, n),
+          spans = core.u32(spanPtr, n);
         const ends = lenBits > 0 ? null : core.u32(endPtr, n);
         const mask = (1 << lenBits) - 1;
         for (let k = 0; k < count; k++) {
@@ -903,7 +966,8 @@ export class ExactDataset implements ExactSearchable {
   static fromData(core: Core, data: ExactDatasetData): ExactDataset {
     const ds = new ExactDataset(core, data.descriptor, data.params);
     for (const [i, d] of data.docs.entries()) {
-      if (ds.docIndexById.has(d.id)) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
+      if (ds.docIndexById.has(d.id))
+        throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
       ds.docs.push(d);
       ds.keepText(data.texts?.[i] ?? null, d.bytes);
       ds.docIndexById.set(d.id, i);
@@ -912,7 +976,8 @@ export class ExactDataset implements ExactSearchable {
     }
     const n = data.keys.length;
     for (let i = 0; i < n; i++) {
-      if (data.postEnd[i] > data.docs[data.postDoc[i]].chars) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
+      if (data.postEnd[i] > data.docs[data.postDoc[i]].chars)
+        throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
     }
     ds.placeSorted(data.keys, data.postDoc, data.postStart, data.postEnd);
     ds.sigs = new Uint32Array(Math.max(1, data.docs.length) * NEAR_K);
@@ -980,8 +1045,14 @@ class StagedPostings {
     let i = this.blocks.length - 1;
     while (this.blocks[i].first > from) i--;
     const b = this.blocks[i];
-    const at = from - b.first, end = at + (to - from);
-    return { keys: b.keys.subarray(at, end), doc: b.doc.subarray(at, end), start: b.start.subarray(at, end), end: b.end.subarray(at, end) };
+    const at = from - b.first,
+      end = at + (to - from);
+    return {
+      keys: b.keys.subarray(at, end),
+      doc: b.doc.subarray(at, end),
+      start: b.start.subarray(at, end),
+      end: b.end.subarray(at, end),
+    };
   }
 
   /**
@@ -998,8 +1069,10 @@ class StagedPostings {
         const buffer = new ArrayBuffer(rows * 20);
         const block: StagedBlock = {
           first: growFirst ? 0 : this.length,
-          keys: new BigUint64Array(buffer, 0, rows), doc: new Uint32Array(buffer, rows * 8, rows),
-          start: new Uint32Array(buffer, rows * 12, rows), end: new Uint32Array(buffer, rows * 16, rows),
+          keys: new BigUint64Array(buffer, 0, rows),
+          doc: new Uint32Array(buffer, rows * 8, rows),
+          start: new Uint32Array(buffer, rows * 12, rows),
+          end: new Uint32Array(buffer, rows * 16, rows),
         };
         if (growFirst) {
           block.keys.set(last!.keys);
@@ -1027,7 +1100,8 @@ class StagedPostings {
   }
 
   private noteSpans(start: Uint32Array, end: Uint32Array, from: number, to: number): void {
-    let maxStart = this.maxStart, maxLength = this.maxLength;
+    let maxStart = this.maxStart,
+      maxLength = this.maxLength;
     for (let i = from; i < to; i++) {
       if (start[i] > maxStart) maxStart = start[i];
       if (end[i] - start[i] > maxLength) maxLength = end[i] - start[i];

@@ -183,11 +183,16 @@ export class PortraitDataset {
   /** Counts additions and seals: a search paused in between starts again (see {@link searchSteps}). */
   private version = 0;
 
-  constructor(private readonly core: Core, descriptor: DatasetDescriptor) {
+  constructor(
+    private readonly core: Core,
+    descriptor: DatasetDescriptor,
+  ) {
     const { id, name, models, kb_dataset, meta } = descriptor;
     this.window = checkPortraitWindow(descriptor.window);
     this.descriptor = {
-      id, kind: 'portrait', window: this.window,
+      id,
+      kind: 'portrait',
+      window: this.window,
       ...(name === undefined ? {} : { name }),
       ...(models === undefined ? {} : { models: [...models] }),
       ...(kb_dataset === undefined ? {} : { kb_dataset }),
@@ -203,9 +208,16 @@ export class PortraitDataset {
 
   /** Add one document's fingerprint (made with {@link options}). */
   addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
-    if (this.docIds.has(doc.id)) throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
+    if (this.docIds.has(doc.id))
+      throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
     const keys = portraitKeys(fp.winnow!.hashes);
-    this.docs.push({ id: doc.id, chars: doc.text.length, tokens: fp.token_count, bytes: fp.byte_length, ...(doc.meta === undefined ? {} : { meta: doc.meta }) });
+    this.docs.push({
+      id: doc.id,
+      chars: doc.text.length,
+      tokens: fp.token_count,
+      bytes: fp.byte_length,
+      ...(doc.meta === undefined ? {} : { meta: doc.meta }),
+    });
     this.docIds.add(doc.id);
     this.tokenTotal += fp.token_count;
     this.byteTotal += fp.byte_length;
@@ -241,11 +253,16 @@ export class PortraitDataset {
     // merge two sorted distinct arrays
     const a = this.pending;
     const out = new BigUint64Array(a.length + fresh.length);
-    let i = 0, j = 0, n = 0;
+    let i = 0,
+      j = 0,
+      n = 0;
     while (i < a.length && j < fresh.length) {
       if (a[i] < fresh[j]) out[n++] = a[i++];
       else if (a[i] > fresh[j]) out[n++] = fresh[j++];
-      else { out[n++] = a[i++]; j++; }
+      else {
+        out[n++] = a[i++];
+        j++;
+      }
     }
     while (i < a.length) out[n++] = a[i++];
     while (j < fresh.length) out[n++] = fresh[j++];
@@ -382,14 +399,24 @@ export class PortraitDataset {
     }
     for (let i = 0, read = 0; i < m; ) {
       if (++read % ITEMS_PER_PAUSE === 0) yield PAUSE;
-      if (!hits[i]) { i++; continue; }
+      if (!hits[i]) {
+        i++;
+        continue;
+      }
       const seen = new Set<bigint>();
       let j = i;
       while (j < m && hits[j]) seen.add(w.hashes[j++]);
       result.hits += j - i;
       const chance = Math.min(1, m * p ** seen.size);
       const tokens = Math.min(fp.token_count, w.positions[j - 1] - w.positions[i] + SIZE);
-      result.runs.push({ dataset_id: this.descriptor.id, query_start: w.starts[i], query_end: w.ends[j - 1], fingerprints: seen.size, tokens, chance });
+      result.runs.push({
+        dataset_id: this.descriptor.id,
+        query_start: w.starts[i],
+        query_end: w.ends[j - 1],
+        fingerprints: seen.size,
+        tokens,
+        chance,
+      });
       if (chance <= alpha) {
         result.matches.push({
           dataset_id: this.descriptor.id,
@@ -450,7 +477,8 @@ export class PortraitDataset {
     const links = this.links();
     const docs = this.docs.length;
     const read = (ptr: number, from: number, to: number) => {
-      if (this.docs.length !== docs) throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
+      if (this.docs.length !== docs)
+        throw new TrainprintError('CONFLICT', `dataset "${this.descriptor.id}" changed during its export`);
       return this.core.u8.slice(ptr + from, ptr + to);
     };
     return {
@@ -476,7 +504,8 @@ export class PortraitDataset {
     } catch (e) {
       return bad(`bad portrait descriptor (${(e as Error).message})`);
     }
-    if (data.params !== ds.params) bad(`params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}`);
+    if (data.params !== ds.params)
+      bad(`params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}`);
     for (const d of data.docs) {
       if (ds.docIds.has(d.id)) bad(`document id "${d.id}" appears twice`);
       ds.docs.push(d);

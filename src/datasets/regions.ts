@@ -65,12 +65,18 @@ export interface HitColumns {
  * hitRegions(hits, fp.shingles.starts, fp.shingles.ends, rule) // [{ query_start, …, hits, strength }]
  */
 export function hitRegions(
-  own: readonly RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+  own: readonly RegionHit[],
+  qStarts: Uint32Array,
+  qEnds: Uint32Array,
+  rule: RegionRule,
 ): CandidateRegion[] {
   const n = own.length;
   const hits: HitColumns = {
-    item: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n),
-    weight: new Float64Array(n), key: new Uint32Array(n),
+    item: new Uint32Array(n),
+    start: new Uint32Array(n),
+    end: new Uint32Array(n),
+    weight: new Float64Array(n),
+    key: new Uint32Array(n),
   };
   own.forEach((h, k) => {
     hits.item[k] = h.i;
@@ -88,7 +94,12 @@ export function hitRegions(
  * @example columnRegions(hits, 0, hits.item.length, query.starts, query.ends, rule)
  */
 export function columnRegions(
-  hits: HitColumns, from: number, to: number, qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+  hits: HitColumns,
+  from: number,
+  to: number,
+  qStarts: Uint32Array,
+  qEnds: Uint32Array,
+  rule: RegionRule,
   order = new Uint32Array(to),
 ): CandidateRegion[] {
   const { item, start, end, weight } = hits;
@@ -96,18 +107,24 @@ export function columnRegions(
   sortRangeBy(order, (x, y) => start[x] - start[y] || item[x] - item[y], from, to);
   const byItem = (x: number, y: number): number => item[x] - item[y];
   const regions: CandidateRegion[] = [];
-  for (let g = from; g < to;) {
+  for (let g = from; g < to; ) {
     let gEnd = g + 1;
     while (gEnd < to && start[order[gEnd]] - start[order[gEnd - 1]] <= rule.sourceGap) gEnd++;
     // the group, by query item (in place: the group is not read by offset again)
     sortRangeBy(order, byItem, g, gEnd);
-    for (let lo = g; lo < gEnd;) {
+    for (let lo = g; lo < gEnd; ) {
       let hi = lo + 1;
       while (hi < gEnd && item[order[hi]] - item[order[hi - 1]] <= rule.queryGap) hi++;
-      let items = 0, strength = 0, s0 = Infinity, s1 = 0;
+      let items = 0,
+        strength = 0,
+        s0 = Infinity,
+        s1 = 0;
       for (let k = lo; k < hi; k++) {
         const h = order[k];
-        if (k === lo || item[h] !== item[order[k - 1]]) { items++; strength += weight[h]; }
+        if (k === lo || item[h] !== item[order[k - 1]]) {
+          items++;
+          strength += weight[h];
+        }
         s0 = Math.min(s0, start[h]);
         s1 = Math.max(s1, end[h]);
       }
@@ -118,8 +135,12 @@ export function columnRegions(
       const spanned = item[order[hi - 1]] - item[order[lo]] + 1;
       if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
         regions.push({
-          query_start: qStarts[item[order[lo]]], query_end: qEnds[item[order[hi - 1]]], source_start: s0,
-          source_end: s1, hits: distinct, strength: (strength * distinct) / items,
+          query_start: qStarts[item[order[lo]]],
+          query_end: qEnds[item[order[hi - 1]]],
+          source_start: s0,
+          source_end: s1,
+          hits: distinct,
+          strength: (strength * distinct) / items,
         });
       }
       lo = hi;

@@ -14,8 +14,19 @@ import { TrainprintError } from '../errors.js';
 import { loneSurrogateIndex } from '../fingerprint/fingerprint.js';
 import { crc32, crc32Combine } from '../util/crc32.js';
 import {
-  checkDescriptor, checkDocs, checkFilters, checkMinhash, checkTexts, failWith, leBytes, snapshotHead, unsortedAt,
-  withoutUndefined, type ExactDatasetData, type Fail, type PortraitDatasetData,
+  checkDescriptor,
+  checkDocs,
+  checkFilters,
+  checkMinhash,
+  checkTexts,
+  failWith,
+  leBytes,
+  snapshotHead,
+  unsortedAt,
+  withoutUndefined,
+  type ExactDatasetData,
+  type Fail,
+  type PortraitDatasetData,
 } from './snapshot.js';
 
 /** Values of one large column, read a range at a time (each read a fresh array or a view that stays valid). */
@@ -81,7 +92,10 @@ export class SnapshotStream {
    * @throws INVALID_INPUT when the dataset is malformed (the checks of `encodeDataset`, with the
    *   column checks made chunk by chunk while streaming); INVALID_OPTIONS (`crc32` not a function)
    */
-  constructor(private readonly source: DatasetSource, options: SnapshotStreamOptions = {}) {
+  constructor(
+    private readonly source: DatasetSource,
+    options: SnapshotStreamOptions = {},
+  ) {
     if (options === null || typeof options !== 'object') {
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     }
@@ -124,13 +138,17 @@ export class SnapshotStream {
     yield this.head;
     const fail = failWith('INVALID_INPUT');
     const encoder = new Encoder({ ignoreUndefined: true });
-    const payload = (this.source.descriptor as { kind?: unknown }).kind === 'portrait'
-      ? portraitPayload(this.source as PortraitDatasetSource, encoder)
-      : exactPayload(this.source as ExactDatasetSource, encoder, fail);
-    let crc = 0, length = 0;
+    const payload =
+      (this.source.descriptor as { kind?: unknown }).kind === 'portrait'
+        ? portraitPayload(this.source as PortraitDatasetSource, encoder)
+        : exactPayload(this.source as ExactDatasetSource, encoder, fail);
+    let crc = 0,
+      length = 0;
     for (;;) {
       let next: IteratorResult<Uint8Array>;
-      try { next = payload.next(); } catch (e) {
+      try {
+        next = payload.next();
+      } catch (e) {
         if (e instanceof TrainprintError) throw e;
         const reason = (e as Error).message;
         throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${reason})`, { cause: e });
@@ -198,7 +216,9 @@ function* docsPieces(docs: ExactDatasetData['docs'], encoder: Encoder): Generato
 
 /** A column as bin: its header, then its little-endian bytes a chunk at a time, checked as they pass. */
 function* columnPieces<T extends BigUint64Array | Uint32Array>(
-  col: Chunked<T>, width: number, check: (values: T, from: number) => void,
+  col: Chunked<T>,
+  width: number,
+  check: (values: T, from: number) => void,
 ): Generator<Uint8Array> {
   yield binHeader(col.length * width);
   for (let from = 0; from < col.length; from += CHUNK_VALUES) {
@@ -258,9 +278,17 @@ const strHeaderSize = (n: number) => (n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ?
 
 function writeStrHeader(out: Uint8Array, at: number, n: number): void {
   if (n < 32) out[at] = 0xa0 | n;
-  else if (n < 0x100) { out[at] = 0xd9; out[at + 1] = n; }
-  else if (n < 0x10000) { out[at] = 0xda; out[at + 1] = n >>> 8; out[at + 2] = n & 0xff; }
-  else { out[at] = 0xdb; new DataView(out.buffer, out.byteOffset + at + 1, 4).setUint32(0, n, false); }
+  else if (n < 0x100) {
+    out[at] = 0xd9;
+    out[at + 1] = n;
+  } else if (n < 0x10000) {
+    out[at] = 0xda;
+    out[at + 1] = n >>> 8;
+    out[at + 2] = n & 0xff;
+  } else {
+    out[at] = 0xdb;
+    new DataView(out.buffer, out.byteOffset + at + 1, 4).setUint32(0, n, false);
+  }
 }
 
 const textEncoder = new TextEncoder();

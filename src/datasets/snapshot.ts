@@ -63,7 +63,13 @@ export interface ExactDatasetData {
   };
   /** The fingerprint params id, e.g. 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off'. */
   readonly params: string;
-  readonly docs: ReadonlyArray<{ readonly id: string; readonly chars: number; readonly tokens: number; readonly bytes: number; readonly meta?: unknown }>;
+  readonly docs: ReadonlyArray<{
+    readonly id: string;
+    readonly chars: number;
+    readonly tokens: number;
+    readonly bytes: number;
+    readonly meta?: unknown;
+  }>;
   /** Sorted ascending (non-decreasing) winnowed fingerprint hashes. */
   readonly keys: BigUint64Array;
   /** Per key: index into docs. */
@@ -131,7 +137,6 @@ const MAX_FILTER_K = 16;
 const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-
 /** The fixed bytes before the checksum value: fixstr(8) "checksum", uint32 tag. */
 const CHECKSUM_TAG = Uint8Array.of(0xa8, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x73, 0x75, 0x6d, 0xce);
 
@@ -165,12 +170,19 @@ function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, w
   for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
 }
 
-export function checkDescriptor(d: unknown, fail: Fail, kind: 'exact' | 'portrait' = 'exact'): ExactDatasetData['descriptor'] {
+export function checkDescriptor(
+  d: unknown,
+  fail: Fail,
+  kind: 'exact' | 'portrait' = 'exact',
+): ExactDatasetData['descriptor'] {
   if (!isPlainObject(d)) fail('descriptor must be an object');
   checkKeys(d, kind === 'portrait' ? PORTRAIT_DESCRIPTOR_KEYS : DESCRIPTOR_KEYS, 'descriptor', fail);
   if (typeof d.id !== 'string') fail('descriptor.id must be a string');
   if (d.kind !== kind) fail(`descriptor.kind must be '${kind}', got ${JSON.stringify(d.kind)}`);
-  if (d.window !== undefined && !(Number.isInteger(d.window) && (d.window as number) >= 1 && (d.window as number) <= MAX_PORTRAIT_WINDOW)) {
+  if (
+    d.window !== undefined &&
+    !(Number.isInteger(d.window) && (d.window as number) >= 1 && (d.window as number) <= MAX_PORTRAIT_WINDOW)
+  ) {
     fail(`descriptor.window must be an integer in 1..${MAX_PORTRAIT_WINDOW}`);
   }
   if (d.name !== undefined && typeof d.name !== 'string') fail('descriptor.name must be a string');
@@ -209,11 +221,17 @@ export function unsortedAt(keys: BigUint64Array): number {
   return -1;
 }
 
-function checkColumns(data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postStart' | 'postEnd'>, docCount: number, fail: Fail): void {
+function checkColumns(
+  data: Pick<ExactDatasetData, 'keys' | 'postDoc' | 'postStart' | 'postEnd'>,
+  docCount: number,
+  fail: Fail,
+): void {
   const { keys, postDoc, postStart, postEnd } = data;
   const n = keys.length;
   if (postDoc.length !== n || postStart.length !== n || postEnd.length !== n) {
-    fail(`column lengths differ (keys ${n}, postDoc ${postDoc.length}, postStart ${postStart.length}, postEnd ${postEnd.length})`);
+    fail(
+      `column lengths differ (keys ${n}, postDoc ${postDoc.length}, postStart ${postStart.length}, postEnd ${postEnd.length})`,
+    );
   }
   for (let i = 0; i < n; i++) {
     if (postDoc[i] >= docCount) fail(`postDoc[${i}] = ${postDoc[i]} is not a document index (${docCount} documents)`);
@@ -241,7 +259,9 @@ export function checkTexts(texts: unknown, docs: ExactDatasetData['docs'], fail:
 
 export function checkMinhash(minhash: Uint32Array, docCount: number, fail: Fail): void {
   if (minhash.length !== docCount * EXACT_MINHASH_K) {
-    fail(`minhash has ${minhash.length} values, expected ${docCount} documents × ${EXACT_MINHASH_K} = ${docCount * EXACT_MINHASH_K}`);
+    fail(
+      `minhash has ${minhash.length} values, expected ${docCount} documents × ${EXACT_MINHASH_K} = ${docCount * EXACT_MINHASH_K}`,
+    );
   }
 }
 
@@ -292,7 +312,8 @@ export function encodeDataset(data: DatasetData): Uint8Array {
   const fail: Fail = failWith('INVALID_INPUT');
   if (data === null || typeof data !== 'object') fail('dataset must be an object');
   if (typeof data.params !== 'string' || data.params.length === 0) fail('params must be a non-empty string');
-  if (isPlainObject(data.descriptor) && data.descriptor.kind === 'portrait') return encodePortrait(data as PortraitDatasetData, fail);
+  if (isPlainObject(data.descriptor) && data.descriptor.kind === 'portrait')
+    return encodePortrait(data as PortraitDatasetData, fail);
   data = data as ExactDatasetData;
   const d = checkDescriptor(data.descriptor, fail);
   const docs = checkDocs(data.docs, fail);
@@ -310,7 +331,9 @@ export function encodeDataset(data: DatasetData): Uint8Array {
   for (const x of docs) textBytes += x.bytes;
   const payloadValue = {
     descriptor: withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }),
-    docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
+    docs: docs.map((x) =>
+      withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
+    ),
     keys: leBytes(data.keys),
     postDoc: leBytes(data.postDoc),
     postStart: leBytes(data.postStart),
@@ -335,7 +358,8 @@ export function checkFilters(
     if (!isPlainObject(f)) fail(`filters[${i}] must be a map { keys, k, bits }`);
     checkKeys(f, FILTER_KEYS, `filters[${i}]`, fail);
     if (!isCount(f.keys)) fail(`filters[${i}].keys must be a non-negative integer`);
-    if (!(Number.isInteger(f.k) && (f.k as number) >= 1 && (f.k as number) <= MAX_FILTER_K)) fail(`filters[${i}].k must be an integer in 1..${MAX_FILTER_K}`);
+    if (!(Number.isInteger(f.k) && (f.k as number) >= 1 && (f.k as number) <= MAX_FILTER_K))
+      fail(`filters[${i}].k must be an integer in 1..${MAX_FILTER_K}`);
     const bits = bitsLength(f.bits);
     if (bits === null) fail(`filters[${i}].bits must be bin`);
     if (bits === 0 || bits % 64 !== 0) fail(`filters[${i}].bits has ${bits} bytes, not a positive multiple of 64`);
@@ -349,12 +373,29 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
   const docs = checkDocs(data.docs, fail);
   const keys = checkFilters(data.filters, fail);
   const payloadValue = {
-    descriptor: withoutUndefined({ id: d.id, name: d.name, kind: d.kind, window: d.window, models: d.models, kb_dataset: d.kb_dataset, meta: d.meta }),
-    docs: docs.map((x) => withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta })),
+    descriptor: withoutUndefined({
+      id: d.id,
+      name: d.name,
+      kind: d.kind,
+      window: d.window,
+      models: d.models,
+      kb_dataset: d.kb_dataset,
+      meta: d.meta,
+    }),
+    docs: docs.map((x) =>
+      withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
+    ),
     filters: data.filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits })),
   };
   const bits = data.filters.reduce((a, f) => a + f.bits.length, 0);
-  return frame(payloadValue, bits + 64 * docs.length + 1024, data.params, 'portrait', { docs: docs.length, keys }, fail);
+  return frame(
+    payloadValue,
+    bits + 64 * docs.length + 1024,
+    data.params,
+    'portrait',
+    { docs: docs.length, keys },
+    fail,
+  );
 }
 
 /**
@@ -362,7 +403,11 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
  * checksum value and the payload length (its last 4 bytes) left 0 for the caller to fill in.
  * The bin32 tag of the payload is at `length − 5`.
  */
-export function snapshotHead(params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }): Uint8Array {
+export function snapshotHead(
+  params: string,
+  kind: 'exact' | 'portrait',
+  counts: { docs: number; keys: number },
+): Uint8Array {
   const version = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION;
   const head = new Encoder().encode({ format: DATASET_FORMAT, version, params, kind, counts });
   // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
@@ -378,7 +423,14 @@ export function snapshotHead(params: string, kind: 'exact' | 'portrait', counts:
 }
 
 /** The header + checksum + payload framing shared by every kind (layout in the module comment). */
-function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'exact' | 'portrait', counts: { docs: number; keys: number }, fail: Fail): Uint8Array {
+function frame(
+  payloadValue: unknown,
+  sizeHint: number,
+  params: string,
+  kind: 'exact' | 'portrait',
+  counts: { docs: number; keys: number },
+  fail: Fail,
+): Uint8Array {
   let payload: Uint8Array;
   try {
     const encoder = new Encoder({ initialBufferSize: sizeHint, ignoreUndefined: true });
@@ -404,7 +456,13 @@ function frame(payloadValue: unknown, sizeHint: number, params: string, kind: 'e
 /** msgpack decode with every length bounded by the input size; msgpack errors become `fail`. */
 function decodeBounded(bytes: Uint8Array, what: string): unknown {
   const max = bytes.length;
-  const decoder = new Decoder({ maxStrLength: max, maxBinLength: max, maxArrayLength: max, maxMapLength: max, maxExtLength: max });
+  const decoder = new Decoder({
+    maxStrLength: max,
+    maxBinLength: max,
+    maxArrayLength: max,
+    maxMapLength: max,
+    maxExtLength: max,
+  });
   try {
     return decoder.decode(bytes);
   } catch (e) {
@@ -434,7 +492,10 @@ function copyDescriptor(
 }
 
 /** Checked document records, copied (meta detached from the input). */
-function copyDocs(docs: ReadonlyArray<{ id: string; chars: number; tokens: number; bytes: number; meta?: unknown }>, fail: Fail) {
+function copyDocs(
+  docs: ReadonlyArray<{ id: string; chars: number; tokens: number; bytes: number; meta?: unknown }>,
+  fail: Fail,
+) {
   return docs.map((x) =>
     'meta' in x
       ? { id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: detach(x.meta, 0, fail) }
@@ -460,7 +521,8 @@ function detach(v: unknown, depth: number, fail: Fail): unknown {
 function column(payload: Record<string, unknown>, name: string, width: number, count: number, fail: Fail): Uint8Array {
   const bin = payload[name];
   if (!(bin instanceof Uint8Array)) fail(`payload.${name} must be bin`);
-  if (bin.length !== count * width) fail(`payload.${name} has ${bin.length} bytes, expected ${count} × ${width} = ${count * width}`);
+  if (bin.length !== count * width)
+    fail(`payload.${name} has ${bin.length} bytes, expected ${count} × ${width} = ${count * width}`);
   return bin;
 }
 
@@ -475,14 +537,23 @@ function column(payload: Record<string, unknown>, name: string, width: number, c
 export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' }): ExactDatasetData;
 export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'portrait' }): PortraitDatasetData;
 export function decodeDataset(bytes: Uint8Array, expect: { params?: string; kind: 'any' }): DatasetData;
-export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kind?: 'exact' | 'portrait' | 'any' }): DatasetData {
-  if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
+export function decodeDataset(
+  bytes: Uint8Array,
+  expect?: { params?: string; kind?: 'exact' | 'portrait' | 'any' },
+): DatasetData {
+  if (!(bytes instanceof Uint8Array))
+    throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
   if (
     expect !== undefined &&
-    (expect === null || typeof expect !== 'object' || (expect.params !== undefined && typeof expect.params !== 'string') ||
+    (expect === null ||
+      typeof expect !== 'object' ||
+      (expect.params !== undefined && typeof expect.params !== 'string') ||
       (expect.kind !== undefined && expect.kind !== 'exact' && expect.kind !== 'portrait' && expect.kind !== 'any'))
   ) {
-    throw new TrainprintError('INVALID_OPTIONS', "expect must be { params?: string, kind?: 'exact' | 'portrait' | 'any' }");
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      "expect must be { params?: string, kind?: 'exact' | 'portrait' | 'any' }",
+    );
   }
   const wanted = expect?.kind ?? 'exact';
   const fail: Fail = failWith('SNAPSHOT_INCOMPATIBLE');
@@ -490,13 +561,16 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   if (bytes[0] !== 0x92) fail('not a trainprint dataset snapshot (does not start with a 2-element msgpack array)');
 
   const top = decodeBounded(bytes, 'snapshot');
-  if (!Array.isArray(top) || top.length !== 2) fail('not a trainprint dataset snapshot (top level is not [header, payload])');
+  if (!Array.isArray(top) || top.length !== 2)
+    fail('not a trainprint dataset snapshot (top level is not [header, payload])');
   const [header, payload] = top as [unknown, unknown];
   if (!isPlainObject(header)) fail('header is not a map');
-  if (header.format !== DATASET_FORMAT) fail(`not a trainprint dataset snapshot (format ${JSON.stringify(header.format)}, expected "${DATASET_FORMAT}")`);
+  if (header.format !== DATASET_FORMAT)
+    fail(`not a trainprint dataset snapshot (format ${JSON.stringify(header.format)}, expected "${DATASET_FORMAT}")`);
   const version = header.version;
   if (typeof version !== 'number' || !Number.isInteger(version)) fail('header.version must be an integer');
-  if (version > DATASET_VERSION) fail(`snapshot version ${version} is newer than this library supports (${DATASET_VERSION}); upgrade trainprint`);
+  if (version > DATASET_VERSION)
+    fail(`snapshot version ${version} is newer than this library supports (${DATASET_VERSION}); upgrade trainprint`);
   if (version < OLDEST_VERSION) {
     fail(`snapshot version ${version} is older than this library supports (${OLDEST_VERSION}); rebuild the dataset`);
   }
@@ -504,14 +578,17 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   for (const k of HEADER_KEYS) if (!(k in header)) fail(`header.${k} is missing`);
   const { params, kind, counts, checksum } = header;
   if (typeof params !== 'string' || params.length === 0) fail('header.params must be a non-empty string');
-  if (kind !== 'exact' && kind !== 'portrait') fail(`dataset kind ${JSON.stringify(kind)} is not supported (expected "exact" or "portrait")`);
+  if (kind !== 'exact' && kind !== 'portrait')
+    fail(`dataset kind ${JSON.stringify(kind)} is not supported (expected "exact" or "portrait")`);
   if (wanted !== 'any' && kind !== wanted) fail(`dataset kind ${JSON.stringify(kind)} is not the expected "${wanted}"`);
   if (!isPlainObject(counts)) fail('header.counts must be a map');
   checkKeys(counts, new Set(['docs', 'keys']), 'header.counts', fail);
   const docCount = counts.docs;
   const keyCount = counts.keys;
-  if (!isCount(docCount) || !isCount(keyCount)) fail('header.counts.docs and header.counts.keys must be non-negative integers');
-  if (typeof checksum !== 'number' || !Number.isInteger(checksum) || checksum < 0 || checksum > 0xffffffff) fail('header.checksum must be a u32');
+  if (!isCount(docCount) || !isCount(keyCount))
+    fail('header.counts.docs and header.counts.keys must be non-negative integers');
+  if (typeof checksum !== 'number' || !Number.isInteger(checksum) || checksum < 0 || checksum > 0xffffffff)
+    fail('header.checksum must be a u32');
   if (!(payload instanceof Uint8Array)) fail('payload must be bin');
 
   const c = bytes.length - payload.length - 5; // the payload is last: its bin32 tag is here
@@ -522,7 +599,9 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(c - 4, false);
   const actual = snapshotCrc(bytes, c);
   if (stored !== checksum || actual !== checksum) {
-    fail(`checksum mismatch (stored CRC-32 0x${checksum.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}): the snapshot is corrupted`);
+    fail(
+      `checksum mismatch (stored CRC-32 0x${checksum.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}): the snapshot is corrupted`,
+    );
   }
   if (expect?.params !== undefined && expect.params !== params) {
     fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}`);
@@ -543,7 +622,11 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   const minhashBin = column(body, 'minhash', 4, docCount * EXACT_MINHASH_K, fail);
 
   const data: ExactDatasetData = {
-    descriptor: copyDescriptor(d, { kind: 'exact' as const, keep_text: d.keep_text }, fail) as ExactDatasetData['descriptor'],
+    descriptor: copyDescriptor(
+      d,
+      { kind: 'exact' as const, keep_text: d.keep_text },
+      fail,
+    ) as ExactDatasetData['descriptor'],
     params,
     docs: copyDocs(docs, fail),
     keys: fromLE(keysBin, (n) => new BigUint64Array(n)),
@@ -559,7 +642,13 @@ export function decodeDataset(bytes: Uint8Array, expect?: { params?: string; kin
   return { ...data, texts: (body.texts as Array<string | null>).slice() };
 }
 
-function decodePortrait(body: Record<string, unknown>, params: string, docCount: number, keyCount: number, fail: Fail): PortraitDatasetData {
+function decodePortrait(
+  body: Record<string, unknown>,
+  params: string,
+  docCount: number,
+  keyCount: number,
+  fail: Fail,
+): PortraitDatasetData {
   checkKeys(body, new Set(PORTRAIT_PAYLOAD_KEYS), 'payload', fail);
   for (const k of PORTRAIT_PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
   const d = checkDescriptor(body.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
@@ -569,7 +658,11 @@ function decodePortrait(body: Record<string, unknown>, params: string, docCount:
   if (keys !== keyCount) fail(`header says ${keyCount} keys, the filters hold ${keys}`);
   const filters = body.filters as PortraitDatasetData['filters'];
   return {
-    descriptor: copyDescriptor(d, { kind: 'portrait' as const, window: d.window }, fail) as PortraitDatasetData['descriptor'],
+    descriptor: copyDescriptor(
+      d,
+      { kind: 'portrait' as const, window: d.window },
+      fail,
+    ) as PortraitDatasetData['descriptor'],
     params,
     docs: copyDocs(docs, fail),
     filters: filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits.slice() })),

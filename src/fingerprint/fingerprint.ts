@@ -35,7 +35,10 @@ export function toText(input: unknown): string {
       throw new TrainprintError('INVALID_INPUT', 'bytes are not valid UTF-8', { cause });
     }
   }
-  throw new TrainprintError('INVALID_INPUT', `text must be a string or a Uint8Array of UTF-8, got ${input === null ? 'null' : typeof input}`);
+  throw new TrainprintError(
+    'INVALID_INPUT',
+    `text must be a string or a Uint8Array of UTF-8, got ${input === null ? 'null' : typeof input}`,
+  );
 }
 
 /**
@@ -47,7 +50,10 @@ export function loneSurrogateIndex(s: string): number {
     const c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { i++; continue; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
       return i;
     }
     if (c >= 0xdc00 && c <= 0xdfff) return i;
@@ -80,7 +86,16 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     let tokens: WordTokens | null = null;
 
     if (o.unit === 'word') {
-      const t = tokenizeWords(core, L, text, o.workHash ? (raw) => { workHash = startSha256Hex(raw); } : undefined);
+      const t = tokenizeWords(
+        core,
+        L,
+        text,
+        o.workHash
+          ? (raw) => {
+              workHash = startSha256Hex(raw);
+            }
+          : undefined,
+      );
       count = t.count;
       hashesPtr = t.spareU64Ptr;
       m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
@@ -130,7 +145,8 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
     }
 
     // Sketches read the shingle hashes where they already are.
-    let winPtr = 0, w = 0;
+    let winPtr = 0,
+      w = 0;
     if (o.window > 0) {
       winPtr = L.take(Math.max(m, 1) * 4);
       L.commit();
@@ -219,9 +235,10 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
     const sigPtr = o.minhashMode === 'off' ? 0 : L.take(o.permutations * 4);
     L.commit();
     const w = core.raw.winnow(t.spareU64Ptr, m, o.window, winPtr);
-    const minhash = o.minhashMode === 'off'
-      ? undefined
-      : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
+    const minhash =
+      o.minhashMode === 'off'
+        ? undefined
+        : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
     const extras = minhash ? { minhash } : {};
     if (t.regionFixes.length === 0) {
       // the common case, in the core: no offsets to map, so no per-posting work here
@@ -235,7 +252,8 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
     const ts = core.u32(t.startsPtr, t.count);
     const te = core.u32(t.endsPtr, t.count);
     const fixes = t.regionFixes;
-    let fs = 0, fe = 0; // region cursors: positions (and so their first/last tokens) increase
+    let fs = 0,
+      fe = 0; // region cursors: positions (and so their first/last tokens) increase
     for (let i = 0; i < w; i++) {
       const p = positions[i];
       const q = Math.min(p + o.size - 1, t.count - 1);
@@ -246,7 +264,12 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
       const g = fixes[fe];
       ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
     }
-    return use({ token_count: t.count, byte_length: t.byteLength, winnow: { hashes, starts, ends, positions }, ...extras });
+    return use({
+      token_count: t.count,
+      byte_length: t.byteLength,
+      winnow: { hashes, starts, ends, positions },
+      ...extras,
+    });
   });
 }
 
@@ -260,7 +283,13 @@ function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
  * in the core from tokens `t`, whose offsets need no mapping: views of the core's memory.
  */
 function winnowedInCore(
-  core: Core, L: Layout, t: WordTokens, hashesPtr: number, winPtr: number, w: number, size: number,
+  core: Core,
+  L: Layout,
+  t: WordTokens,
+  hashesPtr: number,
+  winPtr: number,
+  w: number,
+  size: number,
 ): WinnowSet {
   const at = L.take(w * 16);
   L.commit();
@@ -278,14 +307,20 @@ function copyColumns(s: WinnowSet): WinnowSet {
  * Word-shingle hashes only (no spans, no sketches): the fastest path, for building indexes.
  * Bytes must be well-formed UTF-8 (else INVALID_INPUT).
  */
-export function shingleHashesCore(core: Core, input: string | Uint8Array, o: ResolvedOptions, into?: BigUint64Array): BigUint64Array {
+export function shingleHashesCore(
+  core: Core,
+  input: string | Uint8Array,
+  o: ResolvedOptions,
+  into?: BigUint64Array,
+): BigUint64Array {
   return core.guard(() => {
     const L = core.layout();
     const t = tokenizeWords(core, L, input);
     const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
     const view = core.u64(t.spareU64Ptr, m);
     if (!into) return view.slice();
-    if (into.length < m) throw new TrainprintError('INVALID_INPUT', `into holds ${into.length} hashes but ${m} are needed`);
+    if (into.length < m)
+      throw new TrainprintError('INVALID_INPUT', `into holds ${into.length} hashes but ${m} are needed`);
     into.set(view);
     return into.subarray(0, m);
   });
@@ -328,8 +363,10 @@ function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }

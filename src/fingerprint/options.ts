@@ -106,12 +106,14 @@ export function resolveOptions(options: FingerprintOptions | undefined): Resolve
   let permutations = 128;
   if (options.minhash === false) minhashMode = 'off';
   else if (options.minhash !== undefined) {
-    if (typeof options.minhash !== 'object' || options.minhash === null) invalid('minhash must be { mode, permutations } or false');
+    if (typeof options.minhash !== 'object' || options.minhash === null)
+      invalid('minhash must be { mode, permutations } or false');
     minhashMode = options.minhash.mode ?? 'oph';
     if (minhashMode !== 'oph' && minhashMode !== 'classic') invalid(`minhash.mode must be 'oph' or 'classic'`);
     permutations = options.minhash.permutations ?? 128;
     if (minhashMode === 'oph') {
-      if (!isInt(permutations, 1, 1024) || (permutations & (permutations - 1)) !== 0) invalid('minhash.permutations must be a power of two in 1..1024 for oph');
+      if (!isInt(permutations, 1, 1024) || (permutations & (permutations - 1)) !== 0)
+        invalid('minhash.permutations must be a power of two in 1..1024 for oph');
     } else if (!isInt(permutations, 4, 1024) || permutations % 4 !== 0) {
       invalid('minhash.permutations must be a multiple of 4 in 4..1024 for classic');
     }

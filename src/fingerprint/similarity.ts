@@ -18,16 +18,29 @@ export function distinctSorted(hashes: BigUint64Array): BigUint64Array {
 
 /** |A ∩ B| of two sorted distinct arrays (linear merge). */
 export function intersectionSize(a: BigUint64Array, b: BigUint64Array): number {
-  let i = 0, j = 0, n = 0;
+  let i = 0,
+    j = 0,
+    n = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { n++; i++; j++; } else if (a[i] < b[j]) i++; else j++;
+    if (a[i] === b[j]) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
   }
   return n;
 }
 
 function checkFingerprint(fp: unknown, name: string): asserts fp is Fingerprint {
   const f = fp as Fingerprint | null;
-  if (!f || typeof f !== 'object' || f.version !== 1 || typeof f.params !== 'string' || !(f.shingles?.hashes instanceof BigUint64Array)) {
+  if (
+    !f ||
+    typeof f !== 'object' ||
+    f.version !== 1 ||
+    typeof f.params !== 'string' ||
+    !(f.shingles?.hashes instanceof BigUint64Array)
+  ) {
     throw new TrainprintError('INVALID_INPUT', `${name} is not a Fingerprint (version 1)`);
   }
 }

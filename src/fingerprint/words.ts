@@ -77,12 +77,18 @@ export function ensureTables(core: Core, L: Layout): boolean {
  * @throws INVALID_INPUT for a lone surrogate in a region (as `normalize` reports it)
  */
 function normalizeRegions(
-  core: Core, L: Layout, input: string | Uint8Array, inPtr: number, regPtr: number, nReg: number,
+  core: Core,
+  L: Layout,
+  input: string | Uint8Array,
+  inPtr: number,
+  regPtr: number,
+  nReg: number,
   regions: RegionText[],
 ): number {
-  const pieceOf = (rec: Uint32Array, o: number): string => typeof input === 'string'
-    ? input.slice(rec[o + 2], rec[o + 3])
-    : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
+  const pieceOf = (rec: Uint32Array, o: number): string =>
+    typeof input === 'string'
+      ? input.slice(rec[o + 2], rec[o + 3])
+      : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
   const inCore = ensureTables(core, L);
   let regionBytes = 0;
   let regionUnits = 0;
@@ -107,8 +113,13 @@ function normalizeRegions(
     const o = r * 8;
     const written = inCore
       ? core.raw.nfkcUtf8(
-        inPtr + rec[o], rec[o + 1] - rec[o], at, sidePtr + sideCap - at, mapsPtr + mapAt * 4, mapCap - mapAt,
-      )
+          inPtr + rec[o],
+          rec[o + 1] - rec[o],
+          at,
+          sidePtr + sideCap - at,
+          mapsPtr + mapAt * 4,
+          mapCap - mapAt,
+        )
       : -1;
     if (written >= 0) {
       const mapLength = core.raw.nfkcMapLength();
@@ -162,7 +173,12 @@ const utf8Decoder = new TextDecoder('utf-8');
  * receives a view of the raw UTF-8 in wasm memory, valid only during the call.
  * @throws INVALID_INPUT for bytes that are not well-formed UTF-8
  */
-export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array, onRawBytes?: (view: Uint8Array) => void): WordTokens {
+export function tokenizeWords(
+  core: Core,
+  L: Layout,
+  input: string | Uint8Array,
+  onRawBytes?: (view: Uint8Array) => void,
+): WordTokens {
   let inPtr: number;
   let len: number;
   let asciiOnly: boolean;
@@ -214,9 +230,10 @@ export function tokenizeWords(core: Core, L: Layout, input: string | Uint8Array,
   const spareU64Ptr = L.take(tokCap * 8);
   const firstPtr = L.take(Math.max(nReg, 1) * 8);
   L.commit();
-  const count = nReg === 0
-    ? core.raw.tokenize(inPtr, len, 0n, startsPtr, endsPtr, hashesPtr)
-    : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr);
+  const count =
+    nReg === 0
+      ? core.raw.tokenize(inPtr, len, 0n, startsPtr, endsPtr, hashesPtr)
+      : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr);
   const regionFixes: RegionFix[] = [];
   if (nReg > 0) {
     // regions the core normalised have their offsets mapped already (tokenizeRegions); the others are fixed later
@@ -276,7 +293,8 @@ export function withTokenHashes<T>(core: Core, text: string, use: (t: TokenHashe
   return core.guard(() => {
     const L = core.layout();
     const t = tokenizeWords(core, L, text);
-    const starts = core.u32(t.startsPtr, t.count), ends = core.u32(t.endsPtr, t.count);
+    const starts = core.u32(t.startsPtr, t.count),
+      ends = core.u32(t.endsPtr, t.count);
     mapRegionOffsets(t.regionFixes, starts, ends); // in place: the core's scratch, read only during `use`
     return use({ count: t.count, hashes: core.u32(t.hashesPtr, 2 * t.count), starts, ends });
   });

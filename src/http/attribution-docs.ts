@@ -4,38 +4,67 @@
  */
 import type { RouteDocs } from './route-docs.js';
 import {
-  ID, KB_MODEL, MIT_GRANT, PERSUASION_OPENING, PERSUASION_QUOTE, SCORE_EVIDENCE, WORK, WORK_HASH, WORK_TEXT, WORK_TITLE,
+  ID,
+  KB_MODEL,
+  MIT_GRANT,
+  PERSUASION_OPENING,
+  PERSUASION_QUOTE,
+  SCORE_EVIDENCE,
+  WORK,
+  WORK_HASH,
+  WORK_TEXT,
+  WORK_TITLE,
 } from './example-kit.js';
 
 const notOwnWork = {
   code: 'NOT_FOUND',
-  when: 'the account has no work with this id (another account\'s work is not found either)',
+  when: "the account has no work with this id (another account's work is not found either)",
 } as const;
 
 /** The analysis of the README (`POST /api/v1/attribution/analyze`), as `GET …/analyses/{analysis_id}` reads it back. */
 const README_ANALYSIS = {
-  success: true, analysis_id: ID.analysis, fingerprint: 'tp1:f883e8d4a90111e6d5e0e9f7ad633b89',
-  confidence: 0, confidence_ci_95: [0, 0], potential_matches: 1,
+  success: true,
+  analysis_id: ID.analysis,
+  fingerprint: 'tp1:f883e8d4a90111e6d5e0e9f7ad633b89',
+  confidence: 0,
+  confidence_ci_95: [0, 0],
+  potential_matches: 1,
   corpus_evidence: {
     strongest: { dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, chance: 3.91651e-23, strength: 22.4071 },
     linked_to_models: false,
-    summary: 'Strong corpus evidence in dataset "spdx-licenses" (chance 3.9e-23), but no model is documented or '
-      + 'declared to have trained on it, so confidence (that a model trained on this content) is 0.',
+    summary:
+      'Strong corpus evidence in dataset "spdx-licenses" (chance 3.9e-23), but no model is documented or ' +
+      'declared to have trained on it, so confidence (that a model trained on this content) is 0.',
   },
   estimated_revenue: {
-    monthly: 0, currency: 'USD',
+    monthly: 0,
+    currency: 'USD',
     basis: {
-      work_type: 'article', work_type_source: 'length', term_months: 36, providers: [],
-      method: 'per_word_amortised', deal_ids: [17],
+      work_type: 'article',
+      work_type_source: 'length',
+      term_months: 36,
+      providers: [],
+      method: 'per_word_amortised',
+      deal_ids: [17],
       rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
-      quantity: 67, unit: 'word', low: 0, mid: 0, high: 0,
+      quantity: 67,
+      unit: 'word',
+      low: 0,
+      mid: 0,
+      high: 0,
     },
   },
   attribution_sources: [],
   risk_assessment: {
-    level: 'low', factors: ['verbatim_overlap', 'long_verbatim_run', 'shared_text'], score: 0, jurisdiction: 'US',
+    level: 'low',
+    factors: ['verbatim_overlap', 'long_verbatim_run', 'shared_text'],
+    score: 0,
+    jurisdiction: 'US',
     base_weight: 0.45,
-    modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }, { code: 'attribution_uncertain', delta: 0 }],
+    modifiers: [
+      { code: 'licensing_market_exists', delta: 0.05 },
+      { code: 'attribution_uncertain', delta: 0 },
+    ],
     attribution_scale: 0,
   },
   next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
@@ -46,33 +75,68 @@ const README_ANALYSIS = {
   tokens: 67,
   matches: [
     {
-      dataset_id: 'spdx-licenses', document_id: 'MIT', query_start: 0, query_end: 431,
-      source_start: 55, source_end: 486, kind: 'exact', tokens: 67, score: 1, reuse: 'verbatim', similarity: 1,
+      dataset_id: 'spdx-licenses',
+      document_id: 'MIT',
+      query_start: 0,
+      query_end: 431,
+      source_start: 55,
+      source_end: 486,
+      kind: 'exact',
+      tokens: 67,
+      score: 1,
+      reuse: 'verbatim',
+      similarity: 1,
       aligned: true,
     },
     {
-      dataset_id: 'spdx-licenses', document_id: 'MIT-feh', query_start: 0, query_end: 431, source_start: 0,
-      source_end: 431, kind: 'exact', tokens: 67, score: 1, reuse: 'verbatim', similarity: 1, aligned: true,
+      dataset_id: 'spdx-licenses',
+      document_id: 'MIT-feh',
+      query_start: 0,
+      query_end: 431,
+      source_start: 0,
+      source_end: 431,
+      kind: 'exact',
+      tokens: 67,
+      score: 1,
+      reuse: 'verbatim',
+      similarity: 1,
+      aligned: true,
     },
   ],
   coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
   evidence: {
-    method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
-      + 'unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent '
-      + 'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
-      + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × '
-      + 'dataset confidence × link certainty.',
+    method:
+      'Per dataset: chance = the probability of shared text at least this strong if the content were ' +
+      "unrelated (exact: binomial chains over the query's own background hit rate, Poisson over independent " +
+      'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + ' +
+      'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × ' +
+      'dataset confidence × link certainty.',
     datasets: [
       {
-        dataset_id: 'spdx-licenses', kind: 'exact', supplied_by: 'shipped', kb_dataset: null, declared_models: [], matches: 53,
-        documents: 44, near_duplicates: 0, coverage: 1, longest_run: 67, tested: 63, found: 20,
-        background_rate: 0.005, runs: 1, chance: 3.91651e-23, strength: 22.4071, confidence: 1,
+        dataset_id: 'spdx-licenses',
+        kind: 'exact',
+        supplied_by: 'shipped',
+        kb_dataset: null,
+        declared_models: [],
+        matches: 53,
+        documents: 44,
+        near_duplicates: 0,
+        coverage: 1,
+        longest_run: 67,
+        tested: 63,
+        found: 20,
+        background_rate: 0.005,
+        runs: 1,
+        chance: 3.91651e-23,
+        strength: 22.4071,
+        confidence: 1,
         confidence_ci_95: [1, 1],
       },
     ],
     calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
-    combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
-      + 'corpus evidence, so they are not combined as independent); 0 without sources',
+    combination:
+      'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
+      'corpus evidence, so they are not combined as independent); 0 without sources',
   },
   limitations: ['reference_sample_only', 'paraphrase_not_detectable', 'corpus_evidence_without_model_link'],
   remote_corpora: [],
@@ -84,7 +148,10 @@ const SCORE = {
   success: true,
   ...SCORE_EVIDENCE,
   legal_risk: {
-    jurisdiction: 'US', level: 'medium', weight: 0.5, base_weight: 0.45,
+    jurisdiction: 'US',
+    level: 'medium',
+    weight: 0.5,
+    base_weight: 0.45,
     modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
     attribution_scale: 1,
     factors: ['fair_use_case_by_case', 'statutory_damages_available'],
@@ -98,236 +165,352 @@ const SCORE = {
 export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   // ---------------------------------------------------------------- attribution
   analyze: {
-    description: 'Searches the reference datasets for the content and answers with the corpus evidence (matches and '
-      + 'coverage), a calibrated confidence with its interval, the attribution sources, risk, a revenue estimate and '
-      + 'factor codes. Markup (`html`, `markdown`) is reduced to its text first. The result is kept for the account: '
-      + '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora '
-      + '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its '
-      + 'outcome; `"search_remote": false` keeps the text on the server.',
+    description:
+      'Searches the reference datasets for the content and answers with the corpus evidence (matches and ' +
+      'coverage), a calibrated confidence with its interval, the attribution sources, risk, a revenue estimate and ' +
+      'factor codes. Markup (`html`, `markdown`) is reduced to its text first. The result is kept for the account: ' +
+      '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora ' +
+      '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its ' +
+      'outcome; `"search_remote": false` keeps the text on the server.',
     errorCases: [
       { code: 'INVALID_INPUT', when: 'the content is empty or not valid for its `content_type`' },
-      { code: 'PAYLOAD_TOO_LARGE', when: 'the content is over 10 MiB of UTF-8 (the body is refused from its `Content-Length` when it declares more)' },
+      {
+        code: 'PAYLOAD_TOO_LARGE',
+        when: 'the content is over 10 MiB of UTF-8 (the body is refused from its `Content-Length` when it declares more)',
+      },
     ],
-    examples: [{
-      name: 'licenceText',
-      summary: 'A README quoting the MIT licence: 44 SPDX licences share the text, and no training corpus is declared '
-        + 'for them',
-      body: {
-        content: MIT_GRANT, content_type: 'text', metadata: { title: 'README of a small library', jurisdiction: 'US' },
+    examples: [
+      {
+        name: 'licenceText',
+        summary:
+          'A README quoting the MIT licence: 44 SPDX licences share the text, and no training corpus is declared ' +
+          'for them',
+        body: {
+          content: MIT_GRANT,
+          content_type: 'text',
+          metadata: { title: 'README of a small library', jurisdiction: 'US' },
+        },
+        status: 200,
+        response: README_ANALYSIS,
       },
-      status: 200,
-      response: README_ANALYSIS,
-    }, {
-      name: 'novelPassage',
-      summary: 'A web page quoting *Persuasion*, after a dataset declared as a Project Gutenberg sample was loaded',
-      after: ['createDataset'],
-      body: {
-        content: `<article><h1>Reading Austen</h1><p>${PERSUASION_OPENING}</p></article>`, content_type: 'html',
-        metadata: { work_type: 'article', jurisdiction: 'GB' },
-      },
-      status: 200,
-      response: {
-        success: true, analysis_id: ID.analysis, fingerprint: 'tp1:378b10e9e5326b8507448ba32730d23d',
-        confidence: 95, confidence_ci_95: [95, 95], potential_matches: 1,
-        corpus_evidence: {
-          strongest: {
-            dataset_id: 'gutenberg-sample', kind: 'exact', kb_dataset: 'project-gutenberg', chance: 7.57181e-24,
-            strength: 23.1208,
-          },
-          linked_to_models: true,
-          summary: 'Strong corpus evidence in dataset "gutenberg-sample" (chance 7.6e-24), linked to models: see '
-            + 'attribution_sources.',
+      {
+        name: 'novelPassage',
+        summary: 'A web page quoting *Persuasion*, after a dataset declared as a Project Gutenberg sample was loaded',
+        after: ['createDataset'],
+        body: {
+          content: `<article><h1>Reading Austen</h1><p>${PERSUASION_OPENING}</p></article>`,
+          content_type: 'html',
+          metadata: { work_type: 'article', jurisdiction: 'GB' },
         },
-        estimated_revenue: {
-          monthly: 0.02, currency: 'USD',
-          basis: {
-            work_type: 'article', work_type_source: 'metadata', term_months: 36,
-            providers: [
-              { provider: 'Meta', p_used: [0.95, 0.95, 0.95] },
-              { provider: 'Allen Institute for AI', p_used: [0.855, 0.855, 0.855] },
-            ],
-            method: 'per_word_amortised', deal_ids: [17],
-            rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
-            quantity: 104, unit: 'word', low: 0.02, mid: 0.02, high: 0.02,
+        status: 200,
+        response: {
+          success: true,
+          analysis_id: ID.analysis,
+          fingerprint: 'tp1:378b10e9e5326b8507448ba32730d23d',
+          confidence: 95,
+          confidence_ci_95: [95, 95],
+          potential_matches: 1,
+          corpus_evidence: {
+            strongest: {
+              dataset_id: 'gutenberg-sample',
+              kind: 'exact',
+              kb_dataset: 'project-gutenberg',
+              chance: 7.57181e-24,
+              strength: 23.1208,
+            },
+            linked_to_models: true,
+            summary:
+              'Strong corpus evidence in dataset "gutenberg-sample" (chance 7.6e-24), linked to models: see ' +
+              'attribution_sources.',
           },
-        },
-        attribution_sources: [
-          {
-            dataset_id: 'gutenberg-sample', supplied_by: 'operator', declared: true, provider: 'Meta', model: 'facebook/opt-66b',
-            confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
-            kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
-            link_reason: 'facebook/opt-66b (full disclosure) documents "The Pile subset (Pile-CC, OpenWebText2, '
-              + 'USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)", which names '
-              + 'Project Gutenberg (PG-19).',
-            disclosure: 'full',
-            citations: [
-              'OPT: Open Pre-trained Transformer Language Models (arXiv 2205.01068)',
-              'HF model cards facebook/opt-* (Training data section)',
-            ],
+          estimated_revenue: {
+            monthly: 0.02,
+            currency: 'USD',
+            basis: {
+              work_type: 'article',
+              work_type_source: 'metadata',
+              term_months: 36,
+              providers: [
+                { provider: 'Meta', p_used: [0.95, 0.95, 0.95] },
+                { provider: 'Allen Institute for AI', p_used: [0.855, 0.855, 0.855] },
+              ],
+              method: 'per_word_amortised',
+              deal_ids: [17],
+              rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
+              quantity: 104,
+              unit: 'word',
+              low: 0.02,
+              mid: 0.02,
+              high: 0.02,
+            },
           },
-          {
-            dataset_id: 'gutenberg-sample', supplied_by: 'operator', declared: true, provider: 'Meta', model: 'meta/llama-65b',
-            confidence: 95, confidence_ci_95: [95, 95], training_dataset: 'Project Gutenberg (PG-19)',
-            kb_dataset: 'project-gutenberg', link: 'kb', link_certainty: 0.95,
-            link_reason: 'meta/llama-65b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which names '
-              + 'Project Gutenberg (PG-19).',
-            disclosure: 'full',
-            citations: [
-              'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and '
-                + '§2.1',
-            ],
-          },
-        ],
-        risk_assessment: {
-          level: 'high', factors: ['verbatim_overlap', 'long_verbatim_run'], score: 0.65, jurisdiction: 'GB',
-          base_weight: 0.6,
-          modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
-          attribution_scale: 1,
-        },
-        next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
-        content_type: 'html',
-        work_hash: 'sha256:1f9ad269d12b0b60b93c537fbe4aaacb61dc5e568199e991064a782dfc7231b5',
-        tokens: 104,
-        matches: [
-          {
-            dataset_id: 'gutenberg-sample', document_id: 'persuasion-1', query_start: 35, query_end: 659,
-            source_start: 0, source_end: 624, kind: 'exact', tokens: 102, score: 1, reuse: 'verbatim', similarity: 1,
-            aligned: true,
-          },
-          {
-            dataset_id: 'gutenberg-sample', document_id: 'persuasion-1', query_start: 13, query_end: 659,
-            source_start: 0, source_end: 624, kind: 'near', tokens: 104, score: 0.9765625,
-          },
-        ],
-        coverage: {
-          'spdx-licenses': { share: 0, longest_run: 0 },
-          'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
-        },
-        evidence: {
-          method: 'Per dataset: chance = the probability of shared text at least this strong if the content were '
-            + 'unrelated (exact: binomial chains over the query\'s own background hit rate, Poisson over independent '
-            + 'runs, and for aligned passages binomial tails of shared content-word pairs at their document\'s '
-            + 'background rate, Bonferroni over both; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + '
-            + 'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × '
-            + 'dataset confidence × link certainty.',
-          datasets: [
+          attribution_sources: [
             {
-              dataset_id: 'spdx-licenses', kind: 'exact', supplied_by: 'shipped', kb_dataset: null, declared_models: [], matches: 0,
-              documents: 0, near_duplicates: 0, coverage: 0, longest_run: 0, tested: 100, found: 0,
-              background_rate: 0.005, runs: 0, chance: 1, strength: 0, confidence: 0.0495,
-              confidence_ci_95: [0.0417, 0.0588],
+              dataset_id: 'gutenberg-sample',
+              supplied_by: 'operator',
+              declared: true,
+              provider: 'Meta',
+              model: 'facebook/opt-66b',
+              confidence: 95,
+              confidence_ci_95: [95, 95],
+              training_dataset: 'Project Gutenberg (PG-19)',
+              kb_dataset: 'project-gutenberg',
+              link: 'kb',
+              link_certainty: 0.95,
+              link_reason:
+                'facebook/opt-66b (full disclosure) documents "The Pile subset (Pile-CC, OpenWebText2, ' +
+                'USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)", which names ' +
+                'Project Gutenberg (PG-19).',
+              disclosure: 'full',
+              citations: [
+                'OPT: Open Pre-trained Transformer Language Models (arXiv 2205.01068)',
+                'HF model cards facebook/opt-* (Training data section)',
+              ],
             },
             {
-              dataset_id: 'gutenberg-sample', kind: 'exact', supplied_by: 'operator', kb_dataset: 'project-gutenberg',
-              declared_models: [], matches: 1, documents: 1, near_duplicates: 1, coverage: 0.9808,
-              longest_run: 102, tested: 100, found: 19, background_rate: 0.005, runs: 2, chance: 1.51436e-23,
-              strength: 22.8198,
-              aligned: {
-                documents: 1, query_pairs: 27, passages: [{ pairs: 26, shared: 26, background_rate: 0.25 }],
-                chance: 5.9952e-15,
-              },
-              confidence: 1, confidence_ci_95: [1, 1],
+              dataset_id: 'gutenberg-sample',
+              supplied_by: 'operator',
+              declared: true,
+              provider: 'Meta',
+              model: 'meta/llama-65b',
+              confidence: 95,
+              confidence_ci_95: [95, 95],
+              training_dataset: 'Project Gutenberg (PG-19)',
+              kb_dataset: 'project-gutenberg',
+              link: 'kb',
+              link_certainty: 0.95,
+              link_reason:
+                'meta/llama-65b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which names ' +
+                'Project Gutenberg (PG-19).',
+              disclosure: 'full',
+              citations: [
+                'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and ' +
+                  '§2.1',
+              ],
             },
           ],
-          calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
-          combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the '
-            + 'same corpus evidence, so they are not combined as independent); 0 without sources',
+          risk_assessment: {
+            level: 'high',
+            factors: ['verbatim_overlap', 'long_verbatim_run'],
+            score: 0.65,
+            jurisdiction: 'GB',
+            base_weight: 0.6,
+            modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
+            attribution_scale: 1,
+          },
+          next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
+          content_type: 'html',
+          work_hash: 'sha256:1f9ad269d12b0b60b93c537fbe4aaacb61dc5e568199e991064a782dfc7231b5',
+          tokens: 104,
+          matches: [
+            {
+              dataset_id: 'gutenberg-sample',
+              document_id: 'persuasion-1',
+              query_start: 35,
+              query_end: 659,
+              source_start: 0,
+              source_end: 624,
+              kind: 'exact',
+              tokens: 102,
+              score: 1,
+              reuse: 'verbatim',
+              similarity: 1,
+              aligned: true,
+            },
+            {
+              dataset_id: 'gutenberg-sample',
+              document_id: 'persuasion-1',
+              query_start: 13,
+              query_end: 659,
+              source_start: 0,
+              source_end: 624,
+              kind: 'near',
+              tokens: 104,
+              score: 0.9765625,
+            },
+          ],
+          coverage: {
+            'spdx-licenses': { share: 0, longest_run: 0 },
+            'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
+          },
+          evidence: {
+            method:
+              'Per dataset: chance = the probability of shared text at least this strong if the content were ' +
+              "unrelated (exact: binomial chains over the query's own background hit rate, Poisson over independent " +
+              "runs, and for aligned passages binomial tails of shared content-word pairs at their document's " +
+              'background rate, Bonferroni over both; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + ' +
+              'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × ' +
+              'dataset confidence × link certainty.',
+            datasets: [
+              {
+                dataset_id: 'spdx-licenses',
+                kind: 'exact',
+                supplied_by: 'shipped',
+                kb_dataset: null,
+                declared_models: [],
+                matches: 0,
+                documents: 0,
+                near_duplicates: 0,
+                coverage: 0,
+                longest_run: 0,
+                tested: 100,
+                found: 0,
+                background_rate: 0.005,
+                runs: 0,
+                chance: 1,
+                strength: 0,
+                confidence: 0.0495,
+                confidence_ci_95: [0.0417, 0.0588],
+              },
+              {
+                dataset_id: 'gutenberg-sample',
+                kind: 'exact',
+                supplied_by: 'operator',
+                kb_dataset: 'project-gutenberg',
+                declared_models: [],
+                matches: 1,
+                documents: 1,
+                near_duplicates: 1,
+                coverage: 0.9808,
+                longest_run: 102,
+                tested: 100,
+                found: 19,
+                background_rate: 0.005,
+                runs: 2,
+                chance: 1.51436e-23,
+                strength: 22.8198,
+                aligned: {
+                  documents: 1,
+                  query_pairs: 27,
+                  passages: [{ pairs: 26, shared: 26, background_rate: 0.25 }],
+                  chance: 5.9952e-15,
+                },
+                confidence: 1,
+                confidence_ci_95: [1, 1],
+              },
+            ],
+            calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
+            combination:
+              'confidence = the highest attribution-source confidence, both on 0..100 (sources share the ' +
+              'same corpus evidence, so they are not combined as independent); 0 without sources',
+          },
+          limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
+          remote_corpora: [],
+          created_at: '2025-06-02T09:30:00.000Z',
         },
-        limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
-        remote_corpora: [],
-        created_at: '2025-06-02T09:30:00.000Z',
       },
-    }],
+    ],
   },
   getAnalysis: {
-    description: 'An analysis the account ran, exactly as `POST /api/v1/attribution/analyze` answered it. '
-      + 'Kept 30 days, at most 10,000 per account (the oldest go first).',
+    description:
+      'An analysis the account ran, exactly as `POST /api/v1/attribution/analyze` answered it. ' +
+      'Kept 30 days, at most 10,000 per account (the oldest go first).',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no analysis with this id, or it is older than 30 days' }],
-    examples: [{
-      name: 'stored', summary: 'The analysis of the README', after: ['analyze'], params: { analysis_id: ID.analysis },
-      status: 200,
-      response: README_ANALYSIS,
-    }],
+    examples: [
+      {
+        name: 'stored',
+        summary: 'The analysis of the README',
+        after: ['analyze'],
+        params: { analysis_id: ID.analysis },
+        status: 200,
+        response: README_ANALYSIS,
+      },
+    ],
   },
   compare: {
-    description: 'Aligns two texts and answers with their similarity and the reused passages, with character spans in '
-      + 'both (`a_start`/`a_end` index `a`). Nothing is stored.',
-    examples: [{
-      name: 'quotedOpening',
-      summary: 'An essay quoting the opening of *Persuasion*, against the novel\'s text',
-      body: {
-        a: `Austen opens with a portrait of vanity: "${PERSUASION_QUOTE}." The Baronetage is his mirror.`,
-        b: PERSUASION_OPENING,
+    description:
+      'Aligns two texts and answers with their similarity and the reused passages, with character spans in ' +
+      'both (`a_start`/`a_end` index `a`). Nothing is stored.',
+    examples: [
+      {
+        name: 'quotedOpening',
+        summary: "An essay quoting the opening of *Persuasion*, against the novel's text",
+        body: {
+          a: `Austen opens with a portrait of vanity: "${PERSUASION_QUOTE}." The Baronetage is his mirror.`,
+          b: PERSUASION_OPENING,
+        },
+        status: 200,
+        response: {
+          success: true,
+          similarity: 0.8303030303030303,
+          jaccard: 0.4727272727272727,
+          containment_a: 0.8125,
+          containment_b: 0.5306122448979592,
+          spans: [{ a_start: 41, a_end: 381, b_start: 0, b_end: 338, score: 1 }],
+        },
       },
-      status: 200,
-      response: {
-        success: true, similarity: 0.8303030303030303, jaccard: 0.4727272727272727, containment_a: 0.8125,
-        containment_b: 0.5306122448979592,
-        spans: [{ a_start: 41, a_end: 381, b_start: 0, b_end: 338, score: 1 }],
-      },
-    }],
+    ],
   },
   score: {
-    description: 'How likely `target_model` was trained on a work the account registered: a score of 0–100 with a '
-      + 'bootstrap `ci_95`, a tier, the reused share of the work found in reference datasets linked to the model\'s '
-      + 'documented training data, and the legal risk in `jurisdiction`. The work is named by its `work_hash`, so the '
-      + 'text never has to be sent again.',
-    errorCases: [
-      notOwnWork,
-      { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' },
+    description:
+      'How likely `target_model` was trained on a work the account registered: a score of 0–100 with a ' +
+      "bootstrap `ci_95`, a tier, the reused share of the work found in reference datasets linked to the model's " +
+      'documented training data, and the legal risk in `jurisdiction`. The work is named by its `work_hash`, so the ' +
+      'text never has to be sent again.',
+    errorCases: [notOwnWork, { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' }],
+    examples: [
+      {
+        name: 'persuasion',
+        summary: 'The registered chapter against a model documented as trained on Project Gutenberg',
+        after: ['registerWork', 'createDataset'],
+        body: { work_hash: WORK_HASH, target_model: KB_MODEL, jurisdiction: 'US' },
+        status: 200,
+        response: SCORE,
+      },
     ],
-    examples: [{
-      name: 'persuasion',
-      summary: 'The registered chapter against a model documented as trained on Project Gutenberg',
-      after: ['registerWork', 'createDataset'],
-      body: { work_hash: WORK_HASH, target_model: KB_MODEL, jurisdiction: 'US' },
-      status: 200,
-      response: SCORE,
-    }],
   },
   scoreByQuery: {
-    description: 'The score of `POST /api/v1/attribution/score`, with the three fields as query parameters (for '
-      + 'clients that can only GET, and for caching proxies).',
-    errorCases: [
-      notOwnWork,
-      { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' },
+    description:
+      'The score of `POST /api/v1/attribution/score`, with the three fields as query parameters (for ' +
+      'clients that can only GET, and for caching proxies).',
+    errorCases: [notOwnWork, { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' }],
+    examples: [
+      {
+        name: 'persuasion',
+        summary: 'The same score as a GET',
+        after: ['registerWork', 'createDataset'],
+        query: { work_hash: WORK_HASH, target_model: KB_MODEL, jurisdiction: 'US' },
+        status: 200,
+        response: SCORE,
+      },
     ],
-    examples: [{
-      name: 'persuasion',
-      summary: 'The same score as a GET',
-      after: ['registerWork', 'createDataset'],
-      query: { work_hash: WORK_HASH, target_model: KB_MODEL, jurisdiction: 'US' },
-      status: 200,
-      response: SCORE,
-    }],
   },
   fingerprint: {
-    description: 'Fingerprints content without storing anything: the content id (`fingerprint`), the SHA-256 of the '
-      + 'bytes (`work_hash`), the shingle count and the sketches (SimHash, MinHash; winnowed hashes with their spans '
-      + 'on request). `fingerprint` and `work_hash` are what `POST /api/v1/content/register` accepts as `fingerprint` '
-      + 'when the text stays with you.',
-    examples: [{
-      name: 'opening',
-      summary: 'The opening sentence of *Persuasion*, with the default options and no MinHash',
-      body: { content: PERSUASION_OPENING, content_type: 'text', options: { minhash: false } },
-      status: 200,
-      response: {
-        success: true, version: 1,
-        params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=64',
-        fingerprint: 'tp1:1edea6eadf759e878a848ab21be29199',
-        work_hash: 'sha256:989b66c6bba115125fee4012aed9d45004a6c60796f0d6bd3007c9d5a7386ae0',
-        byte_length: 624, token_count: 102, shingle_count: 98, simhash: 'd8675617dc30c004', minhash: null,
+    description:
+      'Fingerprints content without storing anything: the content id (`fingerprint`), the SHA-256 of the ' +
+      'bytes (`work_hash`), the shingle count and the sketches (SimHash, MinHash; winnowed hashes with their spans ' +
+      'on request). `fingerprint` and `work_hash` are what `POST /api/v1/content/register` accepts as `fingerprint` ' +
+      'when the text stays with you.',
+    examples: [
+      {
+        name: 'opening',
+        summary: 'The opening sentence of *Persuasion*, with the default options and no MinHash',
+        body: { content: PERSUASION_OPENING, content_type: 'text', options: { minhash: false } },
+        status: 200,
+        response: {
+          success: true,
+          version: 1,
+          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=64',
+          fingerprint: 'tp1:1edea6eadf759e878a848ab21be29199',
+          work_hash: 'sha256:989b66c6bba115125fee4012aed9d45004a6c60796f0d6bd3007c9d5a7386ae0',
+          byte_length: 624,
+          token_count: 102,
+          shingle_count: 98,
+          simhash: 'd8675617dc30c004',
+          minhash: null,
+        },
       },
-    }],
+    ],
   },
 
   // ---------------------------------------------------------------- works registry
   registerWork: {
-    description: 'Registers a work of the account, by its text (`content`) or only by its `fingerprint` (from `POST '
-      + '/api/v1/attribution/fingerprint`), and answers with the work and a receipt signed by the service. The '
-      + 'account is the owner. 201 with the new work; 200 with the stored one when the account had already registered '
-      + 'this `work_hash`. Another account registering the same bytes gets its own work, and both are told in '
-      + '`conflicting_claims`.',
+    description:
+      'Registers a work of the account, by its text (`content`) or only by its `fingerprint` (from `POST ' +
+      '/api/v1/attribution/fingerprint`), and answers with the work and a receipt signed by the service. The ' +
+      'account is the owner. 201 with the new work; 200 with the stored one when the account had already registered ' +
+      'this `work_hash`. Another account registering the same bytes gets its own work, and both are told in ' +
+      '`conflicting_claims`.',
     errorCases: [{ code: 'INVALID_INPUT', when: 'neither or both of `content` and `fingerprint` are given' }],
     examples: [
       {
@@ -352,14 +535,20 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
     errorCases: [notOwnWork],
     examples: [
       {
-        name: 'own', summary: 'The registered chapter', after: ['registerWork'], params: { work_id: ID.work },
+        name: 'own',
+        summary: 'The registered chapter',
+        after: ['registerWork'],
+        params: { work_id: ID.work },
         status: 200,
         response: { success: true, ...WORK },
       },
       {
-        name: 'otherAccount', summary: 'Another account asks for it: not found', after: ['registerWork'],
+        name: 'otherAccount',
+        summary: 'Another account asks for it: not found',
+        after: ['registerWork'],
         caller: 'buyer',
-        params: { work_id: ID.work }, status: 404,
+        params: { work_id: ID.work },
+        status: 404,
         response: {
           success: false,
           error: { code: 'NOT_FOUND', message: `The requested item does not exist: no work "${ID.work}"` },
@@ -368,38 +557,57 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
     ],
   },
   listWorks: {
-    description: 'The account\'s works in id order, a page at a time: pass `next` as `after` for the following page.',
-    examples: [{
-      name: 'firstPage', summary: 'The first page of ten', after: ['registerWork'], query: { limit: 10 }, status: 200,
-      response: { success: true, works: [WORK], next: null },
-    }],
+    description: "The account's works in id order, a page at a time: pass `next` as `after` for the following page.",
+    examples: [
+      {
+        name: 'firstPage',
+        summary: 'The first page of ten',
+        after: ['registerWork'],
+        query: { limit: 10 },
+        status: 200,
+        response: { success: true, works: [WORK], next: null },
+      },
+    ],
   },
   deleteWork: {
-    description: 'Deletes a work of the account and its stored text. Monitors, listings and licences that name it '
-      + 'keep their records.',
+    description:
+      'Deletes a work of the account and its stored text. Monitors, listings and licences that name it ' +
+      'keep their records.',
     errorCases: [notOwnWork],
-    examples: [{
-      name: 'delete', summary: 'Delete the registered chapter', after: ['registerWork'], params: { work_id: ID.work },
-      status: 200,
-      response: { success: true, id: ID.work, deleted: true },
-    }],
+    examples: [
+      {
+        name: 'delete',
+        summary: 'Delete the registered chapter',
+        after: ['registerWork'],
+        params: { work_id: ID.work },
+        status: 200,
+        response: { success: true, id: ID.work, deleted: true },
+      },
+    ],
   },
   verifyReceipt: {
-    description: 'Checks that a registration receipt was signed by this service and that no field of it was changed. '
-      + 'Any holder of a receipt may check it; nothing is stored.',
-    examples: [{
-      name: 'valid', summary: 'The receipt of the registered chapter', after: ['registerWork'],
-      body: { receipt: WORK.receipt }, status: 200,
-      response: { success: true, valid: true },
-    }],
+    description:
+      'Checks that a registration receipt was signed by this service and that no field of it was changed. ' +
+      'Any holder of a receipt may check it; nothing is stored.',
+    examples: [
+      {
+        name: 'valid',
+        summary: 'The receipt of the registered chapter',
+        after: ['registerWork'],
+        body: { receipt: WORK.receipt },
+        status: 200,
+        response: { success: true, valid: true },
+      },
+    ],
   },
 
   // ---------------------------------------------------------------- monitors
   createMonitor: {
-    description: 'Watches a work of the account (by `work_id` or `work_hash`) against knowledge-base models: each '
-      + 'time the reference datasets change, the work is scored again, and new matches or score changes are written '
-      + 'to the event log and POSTed, signed, to the webhook. Webhooks to loopback, private or internal hosts are '
-      + 'refused.',
+    description:
+      'Watches a work of the account (by `work_id` or `work_hash`) against knowledge-base models: each ' +
+      'time the reference datasets change, the work is scored again, and new matches or score changes are written ' +
+      'to the event log and POSTed, signed, to the webhook. Webhooks to loopback, private or internal hosts are ' +
+      'refused.',
     errorCases: [
       notOwnWork,
       {
@@ -407,122 +615,212 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         when: 'the webhook URL is not http(s) or names an internal host, or its secret is shorter than 16 characters',
       },
     ],
-    examples: [{
-      name: 'withWebhook',
-      summary: 'Watch the chapter against one model, with a webhook',
-      after: ['registerWork'],
-      body: {
-        work_id: ID.work, models: [KB_MODEL], jurisdiction: 'GB', events: ['match.found', 'score.changed'],
-        webhook: { url: 'https://hooks.example.org/trainprint', secret: 'whsec-3b9f1c7a62e04d85' },
+    examples: [
+      {
+        name: 'withWebhook',
+        summary: 'Watch the chapter against one model, with a webhook',
+        after: ['registerWork'],
+        body: {
+          work_id: ID.work,
+          models: [KB_MODEL],
+          jurisdiction: 'GB',
+          events: ['match.found', 'score.changed'],
+          webhook: { url: 'https://hooks.example.org/trainprint', secret: 'whsec-3b9f1c7a62e04d85' },
+        },
+        status: 201,
+        response: {
+          success: true,
+          monitor_id: ID.monitor,
+          work_id: ID.work,
+          work_hash: WORK_HASH,
+          models: ['meta/llama-7b'],
+          datasets: null,
+          webhook: { url: 'https://hooks.example.org/trainprint' },
+          events: ['match.found', 'score.changed'],
+          jurisdiction: 'GB',
+          state: 'active',
+          created_at: '2025-06-02T09:30:00.001Z',
+          updated_at: '2025-06-02T09:30:00.001Z',
+          last: {},
+        },
       },
-      status: 201,
-      response: {
-        success: true, monitor_id: ID.monitor, work_id: ID.work,
-        work_hash: WORK_HASH,
-        models: ['meta/llama-7b'], datasets: null, webhook: { url: 'https://hooks.example.org/trainprint' },
-        events: ['match.found', 'score.changed'], jurisdiction: 'GB', state: 'active',
-        created_at: '2025-06-02T09:30:00.001Z', updated_at: '2025-06-02T09:30:00.001Z', last: {},
-      },
-    }],
+    ],
   },
   listMonitors: {
-    description: 'The account\'s monitors, optionally of one work.',
-    examples: [{
-      name: 'ofWork', summary: 'The monitors of the chapter', after: ['createMonitor'], query: { work_id: ID.work },
-      status: 200,
-      response: {
-        success: true,
-        monitors: [
-          {
-            monitor_id: ID.monitor, work_id: ID.work,
-            work_hash: WORK_HASH,
-            models: ['meta/llama-7b'], datasets: null,
-            webhook: { url: 'https://hooks.example.org/trainprint' },
-            events: ['match.found', 'score.changed'], jurisdiction: 'GB', state: 'active',
-            created_at: '2025-06-02T09:30:00.001Z', updated_at: '2025-06-02T09:30:00.001Z', last: {},
-          },
-        ],
+    description: "The account's monitors, optionally of one work.",
+    examples: [
+      {
+        name: 'ofWork',
+        summary: 'The monitors of the chapter',
+        after: ['createMonitor'],
+        query: { work_id: ID.work },
+        status: 200,
+        response: {
+          success: true,
+          monitors: [
+            {
+              monitor_id: ID.monitor,
+              work_id: ID.work,
+              work_hash: WORK_HASH,
+              models: ['meta/llama-7b'],
+              datasets: null,
+              webhook: { url: 'https://hooks.example.org/trainprint' },
+              events: ['match.found', 'score.changed'],
+              jurisdiction: 'GB',
+              state: 'active',
+              created_at: '2025-06-02T09:30:00.001Z',
+              updated_at: '2025-06-02T09:30:00.001Z',
+              last: {},
+            },
+          ],
+        },
       },
-    }],
+    ],
   },
   getMonitor: {
     description: 'A monitor of the account, with its last evaluation per model.',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [{
-      name: 'evaluated', summary: 'The monitor after a dataset was added', after: ['createMonitor', 'createDataset'],
-      params: { monitor_id: ID.monitor }, status: 200,
-      response: {
-        success: true, monitor_id: ID.monitor, work_id: ID.work, work_hash: WORK_HASH,
-        models: ['meta/llama-7b'], datasets: null, webhook: { url: 'https://hooks.example.org/trainprint' },
-        events: ['match.found', 'score.changed'], jurisdiction: 'GB', state: 'active',
-        created_at: '2025-06-02T09:30:00.006Z', updated_at: '2025-06-02T09:30:00.006Z',
-        last: {
-          'meta/llama-7b': {
-            score: 95, tier: 'confirmed', flagged_chunks: 1, datasets: ['gutenberg-sample'],
-            evaluated_at: '2025-06-02T09:30:00.013Z',
+    examples: [
+      {
+        name: 'evaluated',
+        summary: 'The monitor after a dataset was added',
+        after: ['createMonitor', 'createDataset'],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: {
+          success: true,
+          monitor_id: ID.monitor,
+          work_id: ID.work,
+          work_hash: WORK_HASH,
+          models: ['meta/llama-7b'],
+          datasets: null,
+          webhook: { url: 'https://hooks.example.org/trainprint' },
+          events: ['match.found', 'score.changed'],
+          jurisdiction: 'GB',
+          state: 'active',
+          created_at: '2025-06-02T09:30:00.006Z',
+          updated_at: '2025-06-02T09:30:00.006Z',
+          last: {
+            'meta/llama-7b': {
+              score: 95,
+              tier: 'confirmed',
+              flagged_chunks: 1,
+              datasets: ['gutenberg-sample'],
+              evaluated_at: '2025-06-02T09:30:00.013Z',
+            },
           },
         },
       },
-    }],
+    ],
   },
   deleteMonitor: {
     description: 'Deletes a monitor of the account; its events stay in the log.',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [{
-      name: 'delete', summary: 'Stop watching', after: ['createMonitor'], params: { monitor_id: ID.monitor },
-      status: 200,
-      response: { success: true, id: ID.monitor, deleted: true },
-    }],
+    examples: [
+      {
+        name: 'delete',
+        summary: 'Stop watching',
+        after: ['createMonitor'],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: { success: true, id: ID.monitor, deleted: true },
+      },
+    ],
   },
   pauseMonitor: {
     description: 'Stops evaluating a monitor of the account until it is resumed. No body.',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [{
-      name: 'pause', summary: 'Pause the monitor', after: ['createMonitor'], params: { monitor_id: ID.monitor },
-      status: 200,
-      response: {
-        success: true, monitor_id: ID.monitor, work_id: ID.work, work_hash: WORK_HASH,
-        models: ['meta/llama-7b'], datasets: null, webhook: { url: 'https://hooks.example.org/trainprint' },
-        events: ['match.found', 'score.changed'], jurisdiction: 'GB', state: 'paused',
-        created_at: '2025-06-02T09:30:00.001Z', updated_at: '2025-06-02T09:30:00.002Z', last: {},
+    examples: [
+      {
+        name: 'pause',
+        summary: 'Pause the monitor',
+        after: ['createMonitor'],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: {
+          success: true,
+          monitor_id: ID.monitor,
+          work_id: ID.work,
+          work_hash: WORK_HASH,
+          models: ['meta/llama-7b'],
+          datasets: null,
+          webhook: { url: 'https://hooks.example.org/trainprint' },
+          events: ['match.found', 'score.changed'],
+          jurisdiction: 'GB',
+          state: 'paused',
+          created_at: '2025-06-02T09:30:00.001Z',
+          updated_at: '2025-06-02T09:30:00.002Z',
+          last: {},
+        },
       },
-    }],
+    ],
   },
   resumeMonitor: {
     description: 'Evaluates a paused monitor of the account again. No body.',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [{
-      name: 'resume', summary: 'Resume the paused monitor', after: ['pauseMonitor'], params: { monitor_id: ID.monitor },
-      status: 200,
-      response: {
-        success: true, monitor_id: ID.monitor, work_id: ID.work, work_hash: WORK_HASH,
-        models: ['meta/llama-7b'], datasets: null, webhook: { url: 'https://hooks.example.org/trainprint' },
-        events: ['match.found', 'score.changed'], jurisdiction: 'GB', state: 'active',
-        created_at: '2025-06-02T09:30:00.001Z', updated_at: '2025-06-02T09:30:00.002Z', last: {},
+    examples: [
+      {
+        name: 'resume',
+        summary: 'Resume the paused monitor',
+        after: ['pauseMonitor'],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: {
+          success: true,
+          monitor_id: ID.monitor,
+          work_id: ID.work,
+          work_hash: WORK_HASH,
+          models: ['meta/llama-7b'],
+          datasets: null,
+          webhook: { url: 'https://hooks.example.org/trainprint' },
+          events: ['match.found', 'score.changed'],
+          jurisdiction: 'GB',
+          state: 'active',
+          created_at: '2025-06-02T09:30:00.001Z',
+          updated_at: '2025-06-02T09:30:00.002Z',
+          last: {},
+        },
       },
-    }],
+    ],
   },
   listMonitorEvents: {
-    description: 'The events of a monitor of the account, oldest first: `match.found` when a model\'s evidence first '
-      + 'shows, `score.changed` when its score moves. The webhook gets the same events.',
+    description:
+      "The events of a monitor of the account, oldest first: `match.found` when a model's evidence first " +
+      'shows, `score.changed` when its score moves. The webhook gets the same events.',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [{
-      name: 'matchFound', summary: 'A match found when a dataset holding the chapter was added',
-      after: ['createMonitor', 'createDataset'],
-      params: { monitor_id: ID.monitor }, query: { limit: 20 }, status: 200,
-      response: {
-        success: true,
-        events: [
-          {
-            id: ID.event, type: 'match.found', created_at: '2025-06-02T09:30:00.005Z',
-            data: {
-              monitor_id: ID.monitor, work_id: ID.work, work_hash: WORK_HASH, model: 'meta/llama-7b',
-              score: 95, previous_score: null, tier: 'confirmed', previous_tier: null, flagged_chunks: 1,
-              previous_flagged_chunks: 0, datasets: ['gutenberg-sample'], trigger: 'gutenberg-sample',
+    examples: [
+      {
+        name: 'matchFound',
+        summary: 'A match found when a dataset holding the chapter was added',
+        after: ['createMonitor', 'createDataset'],
+        params: { monitor_id: ID.monitor },
+        query: { limit: 20 },
+        status: 200,
+        response: {
+          success: true,
+          events: [
+            {
+              id: ID.event,
+              type: 'match.found',
+              created_at: '2025-06-02T09:30:00.005Z',
+              data: {
+                monitor_id: ID.monitor,
+                work_id: ID.work,
+                work_hash: WORK_HASH,
+                model: 'meta/llama-7b',
+                score: 95,
+                previous_score: null,
+                tier: 'confirmed',
+                previous_tier: null,
+                flagged_chunks: 1,
+                previous_flagged_chunks: 0,
+                datasets: ['gutenberg-sample'],
+                trigger: 'gutenberg-sample',
+              },
             },
-          },
-        ],
+          ],
+        },
       },
-    }],
+    ],
   },
 };

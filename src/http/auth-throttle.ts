@@ -15,7 +15,11 @@ export const MAX_WAIT_S = 15 * 60;
 /** Subjects remembered at most (the oldest are dropped first). */
 const MAX_SUBJECTS = 100_000;
 
-interface Record { failures: number; since: number; until: number }
+interface Record {
+  failures: number;
+  since: number;
+  until: number;
+}
 
 /**
  * Failed-authentication counts and waits per subject.
@@ -46,7 +50,8 @@ export class AuthThrottle {
     for (const s of subjects) {
       const r = this.current(s, now) ?? { failures: 0, since: now, until: 0 };
       r.failures++;
-      if (r.failures > FREE_FAILURES) r.until = now + 1000 * Math.min(MAX_WAIT_S, 2 ** (r.failures - FREE_FAILURES - 1));
+      if (r.failures > FREE_FAILURES)
+        r.until = now + 1000 * Math.min(MAX_WAIT_S, 2 ** (r.failures - FREE_FAILURES - 1));
       this.subjects.delete(s); // most recent last: the oldest go first when the map is full
       this.subjects.set(s, r);
       if (this.subjects.size > MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value!);
@@ -85,7 +90,8 @@ export function authSubjects(address: string | null, authorization: string | nul
  * @example oauthClientSubjects(new URLSearchParams('client_id=cl_1&client_secret=x'), null) // ['client:cl_1:x']
  */
 export function oauthClientSubjects(form: URLSearchParams, authorization: string | null): string[] {
-  let id = form.get('client_id'), secret = form.get('client_secret');
+  let id = form.get('client_id'),
+    secret = form.get('client_secret');
   const basic = authorization === null ? null : /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization);
   if (basic) {
     try {
@@ -96,7 +102,9 @@ export function oauthClientSubjects(form: URLSearchParams, authorization: string
         id = part(text.slice(0, colon));
         secret = part(text.slice(colon + 1));
       }
-    } catch { /* not Basic credentials: the token endpoint says so */ }
+    } catch {
+      /* not Basic credentials: the token endpoint says so */
+    }
   }
   return id ? [`client:${id.slice(0, 200)}:${(secret ?? '').slice(0, 200)}`] : [];
 }
@@ -106,12 +114,20 @@ export function oauthClientSubjects(form: URLSearchParams, authorization: string
  * @example throttled(8).headers.get('retry-after') // '8'
  */
 export function throttled(waitSeconds: number): Response {
-  return new Response(JSON.stringify({
-    error: 'invalid_client', error_description: `too many failed client authentications: retry in ${waitSeconds} s`,
-  }), {
-    status: 429,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(waitSeconds) },
-  });
+  return new Response(
+    JSON.stringify({
+      error: 'invalid_client',
+      error_description: `too many failed client authentications: retry in ${waitSeconds} s`,
+    }),
+    {
+      status: 429,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'retry-after': String(waitSeconds),
+      },
+    },
+  );
 }
 
 /**

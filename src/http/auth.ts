@@ -150,7 +150,7 @@ export class KeyStore {
     private readonly store: Store,
     options: KeyStoreOptions | (() => number) = {},
   ) {
-    const o: KeyStoreOptions = typeof options === 'function' ? { clock: options } : options ?? {};
+    const o: KeyStoreOptions = typeof options === 'function' ? { clock: options } : (options ?? {});
     this.clock = o.clock ?? Date.now;
     this.planNames = Object.keys({ ...PLANS, ...o.plans });
   }
@@ -196,7 +196,8 @@ export class KeyStore {
    * const { key, replaced } = await keys.replaceKey('serve-dev', { account: 'dev', expiresInSeconds: 86_400 })
    */
   async replaceKey(
-    slot: string, options: CreateKeyOptions,
+    slot: string,
+    options: CreateKeyOptions,
   ): Promise<{ key: string; info: ApiKeyInfo; replaced: ApiKeyInfo | null }> {
     if (typeof slot !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(slot)) {
       throw new TrainprintError('INVALID_INPUT', 'slot must be 1–64 characters of a-z 0-9 . _ -');
@@ -208,9 +209,8 @@ export class KeyStore {
       let before: ApiKeyInfo | null = null;
       if (held && typeof held.account === 'string' && typeof held.key_id === 'string') {
         const oldHash = await tx.get(`http/acct-key/${held.account}/${held.key_id}`);
-        const old = typeof oldHash === 'string'
-          ? ((await tx.get(`http/key/${oldHash}`)) as KeyRecord | undefined)
-          : undefined;
+        const old =
+          typeof oldHash === 'string' ? ((await tx.get(`http/key/${oldHash}`)) as KeyRecord | undefined) : undefined;
         if (old) {
           const revoked: KeyRecord = old.revoked_at === null ? { ...old, revoked_at: at } : old;
           tx.put(`http/key/${oldHash as string}`, revoked);
@@ -239,9 +239,18 @@ export class KeyStore {
     const hash = await sha256Hex(key);
     const now = this.clock();
     const record: KeyRecord = {
-      key_id: `key_${randomHex(8)}`, hash, prefix, last4: key.slice(-4), account: o.account, plan: o.plan, scopes: o.scopes,
-      mode, name: o.name, created_at: new Date(now).toISOString(),
-      expires_at: ttl === undefined ? null : new Date(now + ttl * 1000).toISOString(), revoked_at: null,
+      key_id: `key_${randomHex(8)}`,
+      hash,
+      prefix,
+      last4: key.slice(-4),
+      account: o.account,
+      plan: o.plan,
+      scopes: o.scopes,
+      mode,
+      name: o.name,
+      created_at: new Date(now).toISOString(),
+      expires_at: ttl === undefined ? null : new Date(now + ttl * 1000).toISOString(),
+      revoked_at: null,
     };
     return { key, hash, record };
   }
@@ -259,7 +268,14 @@ export class KeyStore {
     // decision independent of where a near-miss differs, whatever the store's lookup does
     if (!record || !timingSafeEqual(hexBytes(record.hash), hexBytes(hash)) || record.revoked_at !== null) return null;
     if (typeof record.expires_at === 'string' && Date.parse(record.expires_at) <= this.clock()) return null;
-    return { kind: 'api_key', id: record.key_id, account: record.account, plan: record.plan, scopes: record.scopes, mode: record.mode };
+    return {
+      kind: 'api_key',
+      id: record.key_id,
+      account: record.account,
+      plan: record.plan,
+      scopes: record.scopes,
+      mode: record.mode,
+    };
   }
 
   /** The account's keys, oldest id first. @example await keys.listKeys('acme') */
@@ -296,12 +312,20 @@ export class KeyStore {
    * @example
    * const { client_id, client_secret } = await keys.createClient({ account: 'acme', scopes: ['analyze'] })
    */
-  async createClient(options: CreateClientOptions): Promise<{ client_id: string; client_secret: string; info: OAuthClientInfo }> {
+  async createClient(
+    options: CreateClientOptions,
+  ): Promise<{ client_id: string; client_secret: string; info: OAuthClientInfo }> {
     const o = checkOwnerOptions(options, false, this.planNames);
     const client_secret = `tp_cs_${randomBase62(40)}`;
     const record: ClientRecord = {
-      client_id: `tpc_${randomHex(12)}`, secret_hash: await sha256Hex(client_secret), account: o.account, plan: o.plan, scopes: o.scopes,
-      name: o.name, created_at: new Date(this.clock()).toISOString(), revoked_at: null,
+      client_id: `tpc_${randomHex(12)}`,
+      secret_hash: await sha256Hex(client_secret),
+      account: o.account,
+      plan: o.plan,
+      scopes: o.scopes,
+      name: o.name,
+      created_at: new Date(this.clock()).toISOString(),
+      revoked_at: null,
     };
     await this.store.batch([
       { type: 'put', key: `http/client/${record.client_id}`, value: record },
@@ -316,7 +340,9 @@ export class KeyStore {
    * @example await keys.verifyClient(client_id, client_secret)
    */
   async verifyClient(clientId: string, secret: string): Promise<OAuthClientInfo | null> {
-    const record = CLIENT_ID_FORMAT.test(clientId) ? ((await this.store.get(`http/client/${clientId}`)) as ClientRecord | undefined) : undefined;
+    const record = CLIENT_ID_FORMAT.test(clientId)
+      ? ((await this.store.get(`http/client/${clientId}`)) as ClientRecord | undefined)
+      : undefined;
     const presented = hexBytes(await sha256Hex(typeof secret === 'string' ? secret : ''));
     const stored = record ? hexBytes(record.secret_hash) : new Uint8Array(32);
     const match = timingSafeEqual(stored, presented);
@@ -404,11 +430,22 @@ export class TokenIssuer {
   }
 
   /** A signed token for `client` with `scopes` (already checked to be the client's). @example await tokens.issue(client, ['kb'], Date.now()) */
-  async issue(client: OAuthClientInfo, scopes: readonly Scope[], nowMs: number): Promise<{ access_token: string; expires_in: number; scope: string }> {
+  async issue(
+    client: OAuthClientInfo,
+    scopes: readonly Scope[],
+    nowMs: number,
+  ): Promise<{ access_token: string; expires_in: number; scope: string }> {
     const iat = Math.floor(nowMs / 1000);
     const claims: TokenClaims = {
-      iss: TOKEN_ISSUER, sub: client.client_id, client_id: client.client_id, acct: client.account, plan: client.plan,
-      scope: scopes.join(' '), iat, exp: iat + this.ttl, jti: randomHex(16),
+      iss: TOKEN_ISSUER,
+      sub: client.client_id,
+      client_id: client.client_id,
+      acct: client.account,
+      plan: client.plan,
+      scope: scopes.join(' '),
+      iat,
+      exp: iat + this.ttl,
+      jti: randomHex(16),
     };
     const head = `${b64urlJson({ alg: 'HS256', typ: 'at+jwt' })}.${b64urlJson(claims)}`;
     const sig = await globalThis.crypto.subtle.sign('HMAC', await this.signingKey(), new TextEncoder().encode(head));
@@ -422,7 +459,12 @@ export class TokenIssuer {
     const key = await this.signingKey();
     let header: Record<string, unknown>, claims: TokenClaims;
     try {
-      const ok = await globalThis.crypto.subtle.verify('HMAC', key, fromB64url(parts[2]) as Uint8Array<ArrayBuffer>, new TextEncoder().encode(`${parts[0]}.${parts[1]}`));
+      const ok = await globalThis.crypto.subtle.verify(
+        'HMAC',
+        key,
+        fromB64url(parts[2]) as Uint8Array<ArrayBuffer>,
+        new TextEncoder().encode(`${parts[0]}.${parts[1]}`),
+      );
       if (!ok) return null;
       header = JSON.parse(new TextDecoder().decode(fromB64url(parts[0])));
       claims = JSON.parse(new TextDecoder().decode(fromB64url(parts[1])));
@@ -439,7 +481,8 @@ export class TokenIssuer {
   private signingKey(): Promise<CryptoKey> {
     this.key ??= (async () => {
       let raw: Uint8Array;
-      if (this.secret !== undefined) raw = typeof this.secret === 'string' ? new TextEncoder().encode(this.secret) : this.secret;
+      if (this.secret !== undefined)
+        raw = typeof this.secret === 'string' ? new TextEncoder().encode(this.secret) : this.secret;
       else {
         // read-or-create in one transaction: two instances starting together agree on one secret
         raw = await this.store.transaction(async (tx) => {
@@ -450,9 +493,17 @@ export class TokenIssuer {
           return fresh;
         });
       }
-      return globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      return globalThis.crypto.subtle.importKey(
+        'raw',
+        raw as Uint8Array<ArrayBuffer>,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
     })();
-    this.key.catch(() => { this.key = null; }); // a failed load (store closed) is retried next time
+    this.key.catch(() => {
+      this.key = null;
+    }); // a failed load (store closed) is retried next time
     return this.key;
   }
 }
@@ -472,19 +523,35 @@ export interface AuthFailure {
  * @example
  * const who = await authenticate(request.headers.get('authorization'), keys, tokens, Date.now())
  */
-export async function authenticate(authorization: string | null, keys: KeyStore, tokens: TokenIssuer, nowMs: number): Promise<Principal | AuthFailure> {
+export async function authenticate(
+  authorization: string | null,
+  keys: KeyStore,
+  tokens: TokenIssuer,
+  nowMs: number,
+): Promise<Principal | AuthFailure> {
   const m = authorization === null ? null : /^Bearer +([\x21-\x7e]+) *$/i.exec(authorization);
   if (!m) return { failure: 'missing', detail: 'send Authorization: Bearer <API key or access token>' };
   const credential = m[1];
   if (credential.startsWith('tp_')) {
-    return (await keys.verifyKey(credential)) ?? { failure: 'invalid', detail: 'the API key is not valid or was revoked' };
+    return (
+      (await keys.verifyKey(credential)) ?? { failure: 'invalid', detail: 'the API key is not valid or was revoked' }
+    );
   }
   const claims = await tokens.verify(credential, nowMs);
   if (!claims) return { failure: 'invalid', detail: 'the access token is not valid or has expired' };
   const client = await keys.getClient(claims.client_id);
-  if (!client || client.revoked) return { failure: 'invalid', detail: 'the access token\'s client was revoked' };
-  const scopes = claims.scope.split(' ').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && client.scopes.includes(s as Scope));
-  return { kind: 'oauth_token', id: client.client_id, account: client.account, plan: client.plan, scopes, mode: 'live' };
+  if (!client || client.revoked) return { failure: 'invalid', detail: "the access token's client was revoked" };
+  const scopes = claims.scope
+    .split(' ')
+    .filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && client.scopes.includes(s as Scope));
+  return {
+    kind: 'oauth_token',
+    id: client.client_id,
+    account: client.account,
+    plan: client.plan,
+    scopes,
+    mode: 'live',
+  };
 }
 
 /**
@@ -496,47 +563,78 @@ export async function authenticate(authorization: string | null, keys: KeyStore,
  * @example
  * const res = await tokenEndpoint(new URLSearchParams('grant_type=client_credentials'), 'Basic …', keys, tokens, Date.now())
  */
-export async function tokenEndpoint(form: URLSearchParams, authorization: string | null, keys: KeyStore, tokens: TokenIssuer, nowMs: number): Promise<Response> {
+export async function tokenEndpoint(
+  form: URLSearchParams,
+  authorization: string | null,
+  keys: KeyStore,
+  tokens: TokenIssuer,
+  nowMs: number,
+): Promise<Response> {
   for (const name of new Set(form.keys())) {
-    if (form.getAll(name).length > 1) return oauthError(400, 'invalid_request', `parameter "${name}" is given more than once`);
+    if (form.getAll(name).length > 1)
+      return oauthError(400, 'invalid_request', `parameter "${name}" is given more than once`);
   }
-  let id: string | null = null, secret: string | null = null;
+  let id: string | null = null,
+    secret: string | null = null;
   const basic = authorization === null ? null : /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization);
-  if (authorization !== null && !basic) return oauthError(401, 'invalid_client', 'client authentication must use HTTP Basic or the client_id/client_secret parameters', true);
+  if (authorization !== null && !basic)
+    return oauthError(
+      401,
+      'invalid_client',
+      'client authentication must use HTTP Basic or the client_id/client_secret parameters',
+      true,
+    );
   if (basic) {
-    if (form.has('client_secret')) return oauthError(400, 'invalid_request', 'use one client authentication method, not both');
+    if (form.has('client_secret'))
+      return oauthError(400, 'invalid_request', 'use one client authentication method, not both');
     const decoded = decodeBasic(basic[1]);
     if (!decoded) return oauthError(401, 'invalid_client', 'malformed HTTP Basic credentials', true);
     [id, secret] = decoded;
-    if (form.has('client_id') && form.get('client_id') !== id) return oauthError(400, 'invalid_request', 'client_id differs from the authenticated client');
+    if (form.has('client_id') && form.get('client_id') !== id)
+      return oauthError(400, 'invalid_request', 'client_id differs from the authenticated client');
   } else {
     id = form.get('client_id');
     secret = form.get('client_secret');
   }
   const grant = form.get('grant_type');
   if (grant === null) return oauthError(400, 'invalid_request', 'grant_type is required');
-  if (id === null || secret === null) return oauthError(401, 'invalid_client', 'client authentication is required', true);
+  if (id === null || secret === null)
+    return oauthError(401, 'invalid_client', 'client authentication is required', true);
   const client = await keys.verifyClient(id, secret);
-  if (!client) return oauthError(401, 'invalid_client', 'unknown client, wrong secret or revoked client', basic !== null);
-  if (grant !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'only grant_type=client_credentials is supported');
+  if (!client)
+    return oauthError(401, 'invalid_client', 'unknown client, wrong secret or revoked client', basic !== null);
+  if (grant !== 'client_credentials')
+    return oauthError(400, 'unsupported_grant_type', 'only grant_type=client_credentials is supported');
   let scopes: Scope[] = [...client.scopes];
   const asked = form.get('scope');
   if (asked !== null) {
     const names = asked.split(' ').filter((s) => s.length > 0);
     const bad = names.filter((s) => !client.scopes.includes(s as Scope));
-    if (names.length === 0 || bad.length > 0) return oauthError(400, 'invalid_scope', bad.length ? `not granted to this client: ${bad.join(' ')}` : 'scope is empty');
+    if (names.length === 0 || bad.length > 0)
+      return oauthError(
+        400,
+        'invalid_scope',
+        bad.length ? `not granted to this client: ${bad.join(' ')}` : 'scope is empty',
+      );
     scopes = [...new Set(names)] as Scope[];
   }
   const t = await tokens.issue(client, scopes, nowMs);
-  return new Response(JSON.stringify({ access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in, scope: t.scope }), {
-    status: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache' },
-  });
+  return new Response(
+    JSON.stringify({ access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in, scope: t.scope }),
+    {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache' },
+    },
+  );
 }
 
 /** RFC 6749 §5.2 error response. */
 function oauthError(status: 400 | 401, error: string, description: string, challenge = false): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    pragma: 'no-cache',
+  };
   if (challenge) headers['www-authenticate'] = 'Basic realm="trainprint"';
   return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
 }
@@ -575,9 +673,12 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 export { sha256Hex };
 
 function checkOwnerOptions(
-  options: CreateKeyOptions, isKey: boolean, plans: readonly string[],
+  options: CreateKeyOptions,
+  isKey: boolean,
+  plans: readonly string[],
 ): { account: string; plan: string; scopes: Scope[]; name: string | null } {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_INPUT', 'options must be an object { account, plan?, scopes?, name? }');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_INPUT', 'options must be an object { account, plan?, scopes?, name? }');
   for (const k of Object.keys(options)) {
     const known = ['account', 'plan', 'scopes', 'name', ...(isKey ? ['mode', 'expiresInSeconds'] : [])];
     if (!known.includes(k)) throw new TrainprintError('INVALID_INPUT', `unknown option "${k}"`);
@@ -618,16 +719,31 @@ function checkAccount(account: unknown): string {
 
 function keyInfo(r: KeyRecord): ApiKeyInfo {
   return {
-    key_id: r.key_id, name: r.name, prefix: r.prefix, last4: r.last4, account: r.account, plan: r.plan, scopes: r.scopes, mode: r.mode,
-    created_at: r.created_at, expires_at: r.expires_at ?? null, revoked: r.revoked_at !== null,
+    key_id: r.key_id,
+    name: r.name,
+    prefix: r.prefix,
+    last4: r.last4,
+    account: r.account,
+    plan: r.plan,
+    scopes: r.scopes,
+    mode: r.mode,
+    created_at: r.created_at,
+    expires_at: r.expires_at ?? null,
+    revoked: r.revoked_at !== null,
     revoked_at: r.revoked_at,
   };
 }
 
 function clientInfo(r: ClientRecord): OAuthClientInfo {
   return {
-    client_id: r.client_id, name: r.name, account: r.account, plan: r.plan, scopes: r.scopes, created_at: r.created_at,
-    revoked: r.revoked_at !== null, revoked_at: r.revoked_at,
+    client_id: r.client_id,
+    name: r.name,
+    account: r.account,
+    plan: r.plan,
+    scopes: r.scopes,
+    created_at: r.created_at,
+    revoked: r.revoked_at !== null,
+    revoked_at: r.revoked_at,
   };
 }
 
@@ -643,7 +759,9 @@ function randomBase62(n: number): string {
 }
 
 function randomHex(bytes: number): string {
-  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (x) => x.toString(16).padStart(2, '0')).join('');
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (x) =>
+    x.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 function hexBytes(hex: string): Uint8Array {

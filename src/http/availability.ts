@@ -49,11 +49,12 @@ const MAX_LISTED = 20;
 const LIVE_INTERVALS = 3;
 
 /** What {@link readAvailability} says it measures, and what it cannot see (shown on the page and in JSON). */
-export const AVAILABILITY_MEASURES = 'Share of minutes in which at least one instance of the service wrote its '
-  + 'heartbeat (every 10 s) to the store, counted from the first heartbeat the store holds. It shows that an '
-  + 'instance was running and could write to its store; it is not an end-to-end probe and cannot see DNS, network, '
-  + 'TLS or load-balancer failures between clients and the service, nor requests that failed or were slow while an '
-  + 'instance ran (see incidents). A minute with one heartbeat counts as up.';
+export const AVAILABILITY_MEASURES =
+  'Share of minutes in which at least one instance of the service wrote its ' +
+  'heartbeat (every 10 s) to the store, counted from the first heartbeat the store holds. It shows that an ' +
+  'instance was running and could write to its store; it is not an end-to-end probe and cannot see DNS, network, ' +
+  'TLS or load-balancer failures between clients and the service, nor requests that failed or were slow while an ' +
+  'instance ran (see incidents). A minute with one heartbeat counts as up.';
 
 /** One instance's heartbeat record. */
 export interface InstanceRecord {
@@ -172,7 +173,11 @@ export class Heartbeat {
   /** A timer tick: skipped while the last heartbeat is still being written (a slow store does not pile them up). */
   #tick(): void {
     if (this.#pending) return;
-    this.#pending = this.beat().catch(this.#onError).finally(() => { this.#pending = null; });
+    this.#pending = this.beat()
+      .catch(this.#onError)
+      .finally(() => {
+        this.#pending = null;
+      });
   }
 
   #record(now: number, stoppedAt: number | null): InstanceRecord {
@@ -215,11 +220,17 @@ export interface AvailabilityReport {
   readonly last_30d: AvailabilityWindow;
   /** The plans' availability targets, each compared with both windows (null: nothing measured yet). */
   readonly targets: ReadonlyArray<{
-    readonly plan: string; readonly percent: number; readonly met_24h: boolean | null; readonly met_30d: boolean | null;
+    readonly plan: string;
+    readonly percent: number;
+    readonly met_24h: boolean | null;
+    readonly met_30d: boolean | null;
   }>;
   /** Instances seen in the last 24 hours, most recently seen first, then by id (at most 20). */
   readonly instances: ReadonlyArray<{
-    readonly instance_id: string; readonly started_at: string; readonly last_seen: string; readonly live: boolean;
+    readonly instance_id: string;
+    readonly started_at: string;
+    readonly last_seen: string;
+    readonly live: boolean;
   }>;
   /** Why the heartbeats could not be read (the store failed); null when they were. */
   readonly error: string | null;
@@ -234,7 +245,8 @@ export interface AvailabilityReport {
  * report.targets.find((t) => t.plan === 'pro') // { plan: 'pro', percent: 99.9, met_24h: true, met_30d: true }
  */
 export async function readAvailability(
-  store: Store, options: { readonly now: number; readonly plans?: Readonly<Record<string, Plan>> },
+  store: Store,
+  options: { readonly now: number; readonly plans?: Readonly<Record<string, Plan>> },
 ): Promise<AvailabilityReport> {
   const { now } = options;
   const current = Math.floor(now / MINUTE_MS);
@@ -260,8 +272,10 @@ export async function readAvailability(
   const targets = Object.entries(options.plans ?? {})
     .filter(([, p]) => typeof p.availability === 'number')
     .map(([plan, p]) => ({
-      plan, percent: p.availability as number,
-      met_24h: meets(last24h, p.availability as number), met_30d: meets(last30d, p.availability as number),
+      plan,
+      percent: p.availability as number,
+      met_24h: meets(last24h, p.availability as number),
+      met_30d: meets(last30d, p.availability as number),
     }));
   const instances = (await store.scan(INSTANCE_PREFIX))
     .map(([, v]) => v as InstanceRecord)
@@ -269,7 +283,9 @@ export async function readAvailability(
     .sort((a, b) => cmp(b.last_seen, a.last_seen) || cmp(a.instance_id, b.instance_id))
     .slice(0, MAX_LISTED)
     .map((r) => ({
-      instance_id: r.instance_id, started_at: r.started_at, last_seen: r.last_seen,
+      instance_id: r.instance_id,
+      started_at: r.started_at,
+      last_seen: r.last_seen,
       live: r.stopped_at === null && now - Date.parse(r.last_seen) <= LIVE_INTERVALS * (r.interval_ms || MINUTE_MS),
     }));
   return { ...base(), last_24h: last24h, last_30d: last30d, targets, instances, error: null };

@@ -71,12 +71,13 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = Object.freeze
   'registry:write': 'Register and delete own works',
   monitors: 'Create, read, pause, resume and delete monitors of own works; read their events',
   'datasets:read': 'List, describe and export the reference datasets',
-  'datasets:write': 'Create, import, grow and delete the account\'s own reference datasets (searched by every account)',
+  'datasets:write': "Create, import, grow and delete the account's own reference datasets (searched by every account)",
   kb: 'Read the knowledge base: models, providers, datasets, jurisdictions, factor codes',
-  usage: 'Read the account\'s usage and limits',
-  keys: 'Create, list and revoke the account\'s API keys and OAuth clients',
+  usage: "Read the account's usage and limits",
+  keys: "Create, list and revoke the account's API keys and OAuth clients",
   marketplace: 'Licensing marketplace: list own works, make and answer offers, read own licences and their audit trail',
-  memorization: 'Memorization risk: track own works (canaries), extract, probe, compare, assess and report against a model service',
+  memorization:
+    'Memorization risk: track own works (canaries), extract, probe, compare, assess and report against a model service',
   admin: 'Operators: create API keys for any account; grow or delete the datasets the operator loaded',
 });
 

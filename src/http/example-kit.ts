@@ -17,23 +17,25 @@ export const ACME = 'acme';
 export const GLOBEX = 'globex';
 
 /** *Persuasion*, chapter 1, first paragraph. */
-export const PERSUASION_OPENING = 'Sir Walter Elliot, of Kellynch Hall, in Somersetshire, was a man who, for his own '
-  + 'amusement, never took up any book but the Baronetage; there he found occupation for an idle hour, and '
-  + 'consolation in a distressed one; there his faculties were roused into admiration and respect, by contemplating '
-  + 'the limited remnant of the earliest patents; there any unwelcome sensations, arising from domestic affairs '
-  + 'changed naturally into pity and contempt as he turned over the almost endless creations of the last century; and '
-  + 'there, if every other leaf were powerless, he could read his own history with an interest which never failed.';
+export const PERSUASION_OPENING =
+  'Sir Walter Elliot, of Kellynch Hall, in Somersetshire, was a man who, for his own ' +
+  'amusement, never took up any book but the Baronetage; there he found occupation for an idle hour, and ' +
+  'consolation in a distressed one; there his faculties were roused into admiration and respect, by contemplating ' +
+  'the limited remnant of the earliest patents; there any unwelcome sensations, arising from domestic affairs ' +
+  'changed naturally into pity and contempt as he turned over the almost endless creations of the last century; and ' +
+  'there, if every other leaf were powerless, he could read his own history with an interest which never failed.';
 
 /** The first three clauses of {@link PERSUASION_OPENING} (59 words), as an essay or a chatbot quotes them. */
 export const PERSUASION_QUOTE = PERSUASION_OPENING.slice(0, PERSUASION_OPENING.indexOf('; there any unwelcome'));
 
 /** *Persuasion*, chapter 1: the paragraph on Sir Walter's vanity. */
-export const PERSUASION_VANITY = 'Vanity was the beginning and the end of Sir Walter Elliot\'s character; vanity of '
-  + 'person and of situation. He had been remarkably handsome in his youth; and, at fifty-four, was still a very fine '
-  + 'man. Few women could think more of their personal appearance than he did, nor could the valet of any new made '
-  + 'lord be more delighted with the place he held in society. He considered the blessing of beauty as inferior only '
-  + 'to the blessing of a baronetcy; and the Sir Walter Elliot, who united these gifts, was the constant object of '
-  + 'his warmest respect and devotion.';
+export const PERSUASION_VANITY =
+  "Vanity was the beginning and the end of Sir Walter Elliot's character; vanity of " +
+  'person and of situation. He had been remarkably handsome in his youth; and, at fifty-four, was still a very fine ' +
+  'man. Few women could think more of their personal appearance than he did, nor could the valet of any new made ' +
+  'lord be more delighted with the place he held in society. He considered the blessing of beauty as inferior only ' +
+  'to the blessing of a baronetcy; and the Sir Walter Elliot, who united these gifts, was the constant object of ' +
+  'his warmest respect and devotion.';
 
 /** The account's work: the two paragraphs of *Persuasion*. */
 export const WORK_TEXT = `${PERSUASION_OPENING}\n\n${PERSUASION_VANITY}`;
@@ -41,18 +43,19 @@ export const WORK_TEXT = `${PERSUASION_OPENING}\n\n${PERSUASION_VANITY}`;
 export const WORK_TITLE = 'Persuasion, chapter 1 (opening)';
 
 /** The grant of the MIT licence, as a project's README quotes it. */
-export const MIT_GRANT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this '
-  + 'software and associated documentation files (the "Software"), to deal in the Software without restriction, '
-  + 'including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or '
-  + 'sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the '
-  + 'following conditions:';
+export const MIT_GRANT =
+  'Permission is hereby granted, free of charge, to any person obtaining a copy of this ' +
+  'software and associated documentation files (the "Software"), to deal in the Software without restriction, ' +
+  'including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or ' +
+  'sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the ' +
+  'following conditions:';
 
 /** Non-member documents: *The Man Who Was Thursday*, chapter 1. */
 export const THURSDAY = [
-  'The suburb of Saffron Park lay on the sunset side of London, as red and ragged as a cloud of sunset. It was built '
-  + 'of a bright brick throughout; its sky-line was fantastic, and even its ground plan was wild.',
-  'It had been the outburst of a speculative builder, faintly tinged with art, who called its architecture sometimes '
-  + 'Elizabethan and sometimes Queen Anne, apparently under the impression that the two sovereigns were identical.',
+  'The suburb of Saffron Park lay on the sunset side of London, as red and ragged as a cloud of sunset. It was built ' +
+    'of a bright brick throughout; its sky-line was fantastic, and even its ground plan was wild.',
+  'It had been the outburst of a speculative builder, faintly tinged with art, who called its architecture sometimes ' +
+    'Elizabethan and sometimes Queen Anne, apparently under the impression that the two sovereigns were identical.',
   'It was described with some justice as an artistic colony, though it never in any definable way produced any art.',
 ] as const;
 
@@ -90,13 +93,26 @@ export const WORK_HASH = 'sha256:3b65a8ec6d3f79293bd9863ddf674b646e98d025856f518
 
 /** The work as `POST /api/v1/content/register` answered (without `success` and `created`). */
 export const WORK = {
-  work_id: ID.work, work_hash: WORK_HASH, fingerprint: 'tp1:07c2b5c3f74cac57a833937f914d703a', owner: ACME,
+  work_id: ID.work,
+  work_hash: WORK_HASH,
+  fingerprint: 'tp1:07c2b5c3f74cac57a833937f914d703a',
+  owner: ACME,
   title: WORK_TITLE,
-  author: 'Jane Austen', work_type: 'book', content_type: 'text', declarations: {}, tokens: 204,
-  has_text: true, registered_at: '2025-06-02T09:30:00.000Z',
+  author: 'Jane Austen',
+  work_type: 'book',
+  content_type: 'text',
+  declarations: {},
+  tokens: 204,
+  has_text: true,
+  registered_at: '2025-06-02T09:30:00.000Z',
   receipt: {
-    version: 1, alg: 'HMAC-SHA256', key_id: '61856dd32d0025ed', work_hash: WORK_HASH, owner: ACME,
-    registered_at: '2025-06-02T09:30:00.000Z', signature: '1Q0nh3D4Z--gArtofoNjTXyQo6g0lzYBrjgoMtFqVb0',
+    version: 1,
+    alg: 'HMAC-SHA256',
+    key_id: '61856dd32d0025ed',
+    work_hash: WORK_HASH,
+    owner: ACME,
+    registered_at: '2025-06-02T09:30:00.000Z',
+    signature: '1Q0nh3D4Z--gArtofoNjTXyQo6g0lzYBrjgoMtFqVb0',
   },
   conflicting_claims: [] as string[],
 } as const;
@@ -107,11 +123,18 @@ export const WORK = {
  */
 export const SCORE_EVIDENCE = {
   work_hash: WORK_HASH,
-  work_id: ID.work, target_model: 'meta/llama-7b', provider: 'Meta', score: 95, tier: 'confirmed',
-  tier_reasons: [{
-    code: 'documented_verbatim_run',
-    message: 'A verbatim run of at least 50 words of the work is in an exact dataset the model\'s documentation names (link certainty ≥ 0.85).',
-  }],
+  work_id: ID.work,
+  target_model: 'meta/llama-7b',
+  provider: 'Meta',
+  score: 95,
+  tier: 'confirmed',
+  tier_reasons: [
+    {
+      code: 'documented_verbatim_run',
+      message:
+        "A verbatim run of at least 50 words of the work is in an exact dataset the model's documentation names (link certainty ≥ 0.85).",
+    },
+  ],
   to_raise: [] as string[],
   ci_95: [95, 95],
   reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
@@ -119,64 +142,102 @@ export const SCORE_EVIDENCE = {
   limitations: ['no_model_probe', 'reference_sample_only'],
   remote_corpora: [],
   evidence: {
-    method: 'chunks of 200 words searched in the loaded datasets that sample the model\'s training data; per '
-      + 'dataset the chunks\' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × '
-      + 'n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = '
-      + 'percentile bootstrap over chunks (1000 resamples, seeded by work_hash and model); reused_share = '
-      + 'flagged chunks with a Wilson interval',
+    method:
+      "chunks of 200 words searched in the loaded datasets that sample the model's training data; per " +
+      "dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × " +
+      'n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = ' +
+      'percentile bootstrap over chunks (1000 resamples, seeded by work_hash and model); reused_share = ' +
+      'flagged chunks with a Wilson interval',
     chunk_words: 200,
     datasets: [
       {
-        dataset_id: 'gutenberg-sample', kind: 'exact', supplied_by: 'operator', kb_dataset: 'project-gutenberg', link: 'kb',
+        dataset_id: 'gutenberg-sample',
+        kind: 'exact',
+        supplied_by: 'operator',
+        kb_dataset: 'project-gutenberg',
+        link: 'kb',
         link_certainty: 0.95,
-        link_reason: 'meta/llama-7b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which '
-          + 'names Project Gutenberg (PG-19).',
-        flagged_chunks: 1, chance: 1.51436e-23, strength: 22.8198, confidence: 1, value: 0.95,
+        link_reason:
+          'meta/llama-7b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which ' +
+          'names Project Gutenberg (PG-19).',
+        flagged_chunks: 1,
+        chance: 1.51436e-23,
+        strength: 22.8198,
+        confidence: 1,
+        value: 0.95,
       },
     ],
     chunks: [
       {
-        index: 0, start: 0, end: 1184, tokens: 204, flagged: true, dataset_id: 'gutenberg-sample',
-        chance: 1.51436e-23, longest_run: 90,
+        index: 0,
+        start: 0,
+        end: 1184,
+        tokens: 204,
+        flagged: true,
+        dataset_id: 'gutenberg-sample',
+        chance: 1.51436e-23,
+        longest_run: 90,
       },
     ],
-    bootstrap: { resamples: 1000, seed: 3111398085 }, calibration: 'cal-2026-11-23-9dd557d1',
+    bootstrap: { resamples: 1000, seed: 3111398085 },
+    calibration: 'cal-2026-11-23-9dd557d1',
   },
 } as const;
 
 /** The extraction run on the chapter (two prompts), as `POST /memorization/extract` returns it without `success`. */
 export const EXTRACTION = {
-  work_id: ID.work, model: 'openai-compatible:austen-lm', access: 'top_k', prefix_tokens: 16, continuation_tokens: 24,
+  work_id: ID.work,
+  model: 'openai-compatible:austen-lm',
+  access: 'top_k',
+  prefix_tokens: 16,
+  continuation_tokens: 24,
   attempts: [
     {
-      index: 0, prefix_start: 0, prefix_end: 91, prefix_tokens: 16, continuation_start: 93,
-      continuation_end: 226, continuation_tokens: 24,
-      output: ' never took up any book but the baronetage there he found occupation for an idle hour and '
-        + 'consolation in a distressed one there his faculties were roused into admiration and respect by '
-        + 'contemplating the limited remnant of the earliest patents there any unwelcome sensations arising '
-        + 'from domestic affairs',
+      index: 0,
+      prefix_start: 0,
+      prefix_end: 91,
+      prefix_tokens: 16,
+      continuation_start: 93,
+      continuation_end: 226,
+      continuation_tokens: 24,
+      output:
+        ' never took up any book but the baronetage there he found occupation for an idle hour and ' +
+        'consolation in a distressed one there his faculties were roused into admiration and respect by ' +
+        'contemplating the limited remnant of the earliest patents there any unwelcome sensations arising ' +
+        'from domestic affairs',
       exact_continuation_tokens: 24,
       longest_match: { tokens: 48, output_start: 1, output_end: 303, work_start: 93, work_end: 401 },
       verified: false,
     },
     {
-      index: 1, prefix_start: 958, prefix_end: 1044, prefix_tokens: 16, continuation_start: 1045,
-      continuation_end: 1184, continuation_tokens: 24,
-      output: ' the blessing of a baronetcy and the sir walter elliot who united these gifts was the constant '
-        + 'object of his warmest respect and devotion the software and to permit persons to whom the software '
-        + 'is furnished to do so subject to the following conditions the software and to',
+      index: 1,
+      prefix_start: 958,
+      prefix_end: 1044,
+      prefix_tokens: 16,
+      continuation_start: 1045,
+      continuation_end: 1184,
+      continuation_tokens: 24,
+      output:
+        ' the blessing of a baronetcy and the sir walter elliot who united these gifts was the constant ' +
+        'object of his warmest respect and devotion the software and to permit persons to whom the software ' +
+        'is furnished to do so subject to the following conditions the software and to',
       exact_continuation_tokens: 24,
       longest_match: { tokens: 24, output_start: 1, output_end: 137, work_start: 1045, work_end: 1184 },
       verified: false,
     },
   ],
   summary: {
-    attempts: 2, verified: 0, extractable: { count: 2, share: 1, ci_95: [0.3424, 1] },
-    longest_match_tokens: 48, mean_exact_continuation_tokens: 24,
+    attempts: 2,
+    verified: 0,
+    extractable: { count: 2, share: 1, ci_95: [0.3424, 1] },
+    longest_match_tokens: 48,
+    mean_exact_continuation_tokens: 24,
   },
-  factors: [], limitations: [],
-  method: '2 prefixes of 16 words at evenly spaced positions; greedy continuation (temperature 0, ≤ 48 model '
-    + 'tokens); compared in normalised words with the true next 24 words (exact continuation; "extractable" = '
-    + 'all 24 reproduced, Wilson 95 % interval) and with the whole work (longest verbatim run of ≥ 8 words, '
-    + 'words copied from the prompt excluded); ≥ 50 words = verified (Carlini et al. 2021, 2023)',
+  factors: [],
+  limitations: [],
+  method:
+    '2 prefixes of 16 words at evenly spaced positions; greedy continuation (temperature 0, ≤ 48 model ' +
+    'tokens); compared in normalised words with the true next 24 words (exact continuation; "extractable" = ' +
+    'all 24 reproduced, Wilson 95 % interval) and with the whole work (longest verbatim run of ≥ 8 words, ' +
+    'words copied from the prompt excluded); ≥ 50 words = verified (Carlini et al. 2021, 2023)',
 } as const;

@@ -24,9 +24,25 @@
 import { createOpenAICompatibleModel, TrainprintError, type Engine, type Offload, type TargetModel } from '../index.js';
 import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
 import { AuthThrottle, authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
-import { Reply, type Method, type ModelSpec, type Principal, type Route, type RouteContext, type RouteServices } from './context.js';
+import {
+  Reply,
+  type Method,
+  type ModelSpec,
+  type Principal,
+  type Route,
+  type RouteContext,
+  type RouteServices,
+} from './context.js';
 import { Idempotency, requestHash } from './idempotency.js';
-import { MemoryCounterStore, PLANS, RateLimiter, rateLimitHeaders, type CounterStore, type Plan, type RateState } from './limits.js';
+import {
+  MemoryCounterStore,
+  PLANS,
+  RateLimiter,
+  rateLimitHeaders,
+  type CounterStore,
+  type Plan,
+  type RateState,
+} from './limits.js';
 import { defaultModelHosts, refusedResolution, type HostResolver } from './model-hosts.js';
 import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';
@@ -193,10 +209,18 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     throw new TrainprintError('INVALID_OPTIONS', 'clientAddress must be a function of the request');
   }
   const addressOf = (request: Request): string | null => {
-    try { return options.clientAddress?.(request) ?? null; } catch { return null; }
+    try {
+      return options.clientAddress?.(request) ?? null;
+    } catch {
+      return null;
+    }
   };
   const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
-  const maxDatasetBody = positiveInt(options.maxDatasetBodyBytes, DEFAULT_MAX_DATASET_BODY_BYTES, 'maxDatasetBodyBytes');
+  const maxDatasetBody = positiveInt(
+    options.maxDatasetBodyBytes,
+    DEFAULT_MAX_DATASET_BODY_BYTES,
+    'maxDatasetBodyBytes',
+  );
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
   const routes = [...ROUTES, ...(options.routes ?? [])];
   const table = compile(routes, maxBody, maxDatasetBody);
@@ -213,7 +237,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     resolve: webhookPolicyIsDefault ? options.resolveHost : undefined,
   };
   const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
-  if (modelTimeoutMs > 3_600_000) throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
+  if (modelTimeoutMs > 3_600_000)
+    throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
 
   if (options.datasetsReadOnly !== undefined && typeof options.datasetsReadOnly !== 'string') {
     throw new TrainprintError('INVALID_OPTIONS', 'datasetsReadOnly must be a string (why datasets cannot change)');
@@ -241,10 +266,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     targetModel: (spec) => targetModel(spec, modelHosts, modelTimeoutMs, options.modelFetch),
     checkWebhookUrl: async (url) => {
       let allowed = false;
-      try { allowed = webhookHosts.allow(url) === true; } catch { allowed = false; } // a throwing policy refuses
+      try {
+        allowed = webhookHosts.allow(url) === true;
+      } catch {
+        allowed = false;
+      } // a throwing policy refuses
       if (!allowed) {
-        return 'this server does not send events to loopback, private or internal hosts '
-          + '(createHandler option allowPrivateWebhookHosts)';
+        return (
+          'this server does not send events to loopback, private or internal hosts ' +
+          '(createHandler option allowPrivateWebhookHosts)'
+        );
       }
       if (!webhookHosts.resolve) return null;
       const r = await refusedResolution(url, webhookHosts.resolve);
@@ -263,14 +294,25 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const url = new URL(request.url);
       let path = url.pathname;
       if (basePath) {
-        if (path !== basePath && !path.startsWith(`${basePath}/`)) throw new TrainprintError('NOT_FOUND', 'no such path');
+        if (path !== basePath && !path.startsWith(`${basePath}/`))
+          throw new TrainprintError('NOT_FOUND', 'no such path');
         path = path.slice(basePath.length) || '/';
       }
       // HEAD is answered wherever GET is, without the body (RFC 9110 §9.3.2)
       const match = matchRoute(table, path, request.method === 'HEAD' ? 'GET' : request.method);
       if ('allow' in match) {
         extra = { allow: match.allow.join(', ') };
-        return finish(errorOutcome(new TrainprintError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`), requestId, { allow: match.allow }), extra);
+        return finish(
+          errorOutcome(
+            new TrainprintError(
+              'METHOD_NOT_ALLOWED',
+              `${request.method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`,
+            ),
+            requestId,
+            { allow: match.allow },
+          ),
+          extra,
+        );
       }
       if (!match.route) throw new TrainprintError('NOT_FOUND', `no route ${path}`);
       const { route: c, params } = match;
@@ -287,24 +329,38 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
         const wait = throttle.wait(subjects);
         if (wait > 0) {
           extra = { 'retry-after': String(wait) };
-          throw new TrainprintError('RATE_LIMITED', `too many failed authentications from this address or with this key: retry in ${wait} s`);
+          throw new TrainprintError(
+            'RATE_LIMITED',
+            `too many failed authentications from this address or with this key: retry in ${wait} s`,
+          );
         }
         const who = await authenticate(request.headers.get('authorization'), keys, tokens, now());
         if ('failure' in who) {
           if (who.failure === 'invalid') throttle.failed(subjects);
-          extra = { 'www-authenticate': who.failure === 'missing' ? 'Bearer realm="trainprint"' : `Bearer realm="trainprint", error="invalid_token", error_description="${who.detail}"` };
+          extra = {
+            'www-authenticate':
+              who.failure === 'missing'
+                ? 'Bearer realm="trainprint"'
+                : `Bearer realm="trainprint", error="invalid_token", error_description="${who.detail}"`,
+          };
           throw new TrainprintError('UNAUTHORIZED', who.detail);
         }
         principal = who;
         if (!principal.scopes.includes(route.scope)) {
-          extra = { ...rateLimitHeaders(await limiter.peek(principal)), 'www-authenticate': `Bearer realm="trainprint", error="insufficient_scope", scope="${route.scope}"` };
+          extra = {
+            ...rateLimitHeaders(await limiter.peek(principal)),
+            'www-authenticate': `Bearer realm="trainprint", error="insufficient_scope", scope="${route.scope}"`,
+          };
           throw new TrainprintError('FORBIDDEN', `this operation needs scope "${route.scope}"`);
         }
         const rate: RateState = route.metered === false ? await limiter.peek(principal) : await limiter.take(principal);
         extra = rateLimitHeaders(rate);
         if (!rate.allowed && route.metered !== false) {
           extra['retry-after'] = String(rate.resetSeconds);
-          throw new TrainprintError('RATE_LIMITED', `${rate.limit} calls per UTC day on plan "${rate.plan}"; the window resets in ${rate.resetSeconds} s`);
+          throw new TrainprintError(
+            'RATE_LIMITED',
+            `${rate.limit} calls per UTC day on plan "${rate.plan}"; the window resets in ${rate.resetSeconds} s`,
+          );
         }
       }
 
@@ -313,7 +369,17 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       if (route.beforeBody) {
         // the path alone can refuse the request (a missing or foreign item): answer before reading the body; it may
         // also allow less of a body than the route does (what the account's plan has left)
-        const allowance = await route.beforeBody({ engine, request, params, query: {}, body: undefined, principal, keys, services, now });
+        const allowance = await route.beforeBody({
+          engine,
+          request,
+          params,
+          query: {},
+          body: undefined,
+          principal,
+          keys,
+          services,
+          now,
+        });
         if (allowance && allowance.maxBodyBytes < bodyLimit) {
           bodyLimit = allowance.maxBodyBytes;
           if (route.body && declared !== null && declared > bodyLimit) throw tooLarge(bodyLimit, allowance.reason);
@@ -334,20 +400,41 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       }
       const query = coerceQuery(url.searchParams, route.querySchema);
       if (c.checkQuery) c.checkQuery(query);
-      else if (Object.keys(query).length > 0) throw new TrainprintError('INVALID_INPUT', `${Object.keys(query)[0]}: is not a known query parameter`, { cause: { location: 'query', field: Object.keys(query)[0], reason: 'is not a known query parameter' } });
+      else if (Object.keys(query).length > 0)
+        throw new TrainprintError('INVALID_INPUT', `${Object.keys(query)[0]}: is not a known query parameter`, {
+          cause: { location: 'query', field: Object.keys(query)[0], reason: 'is not a known query parameter' },
+        });
 
       const ctx: RouteContext = { engine, request, params, query, body, principal, keys, services, now };
       const idemKey = route.creates && principal ? request.headers.get('idempotency-key') : null;
       if (idemKey === null) return finish(await respond(route, ctx), extra);
-      const slot = await idempotency.begin(principal!.account, idemKey, await requestHash(request.method, path, url.search, raw));
+      const slot = await idempotency.begin(
+        principal!.account,
+        idemKey,
+        await requestHash(request.method, path, url.search, raw),
+      );
       try {
         if (slot.replay) {
-          return finish(new Response(slot.replay.body, { status: slot.replay.status, headers: { 'content-type': slot.replay.content_type, 'cache-control': 'no-store', 'idempotency-replayed': 'true' } }), extra);
+          return finish(
+            new Response(slot.replay.body, {
+              status: slot.replay.status,
+              headers: {
+                'content-type': slot.replay.content_type,
+                'cache-control': 'no-store',
+                'idempotency-replayed': 'true',
+              },
+            }),
+            extra,
+          );
         }
         const res = await respond(route, ctx);
         if (res.status >= 200 && res.status < 300) {
           const text = await res.text();
-          await slot.finish({ status: res.status, body: text, content_type: res.headers.get('content-type') ?? 'application/json; charset=utf-8' });
+          await slot.finish({
+            status: res.status,
+            body: text,
+            content_type: res.headers.get('content-type') ?? 'application/json; charset=utf-8',
+          });
           return finish(new Response(text, { status: res.status, headers: res.headers }), extra);
         }
         return finish(res, extra);
@@ -396,21 +483,26 @@ function compile(routes: readonly Route[], maxBody: number, maxDatasetBody: numb
   const seen = new Set<string>();
   return routes.map((route) => {
     const key = `${route.method} ${route.path}`;
-    if (seen.has(key) || seen.has(route.operationId)) throw new TrainprintError('INVALID_OPTIONS', `duplicate route ${key} (${route.operationId})`);
+    if (seen.has(key) || seen.has(route.operationId))
+      throw new TrainprintError('INVALID_OPTIONS', `duplicate route ${key} (${route.operationId})`);
     seen.add(key);
     seen.add(route.operationId);
-    const segments = route.path.split('/').slice(1).map((s) => {
-      const m = /^\{([^}]+)\}$/.exec(s);
-      if (!m) return { literal: s };
-      const p = PATH_PARAMS[m[1]];
-      return { param: m[1], re: new RegExp(p ? p.pattern : '^[^/]+$') };
-    });
+    const segments = route.path
+      .split('/')
+      .slice(1)
+      .map((s) => {
+        const m = /^\{([^}]+)\}$/.exec(s);
+        if (!m) return { literal: s };
+        const p = PATH_PARAMS[m[1]];
+        return { param: m[1], re: new RegExp(p ? p.pattern : '^[^/]+$') };
+      });
     const dataset = route.path.startsWith('/api/v1/datasets') && route.body !== undefined;
     return {
       route,
       segments,
       params: segments.filter((s) => 'param' in s).length,
-      checkBody: route.body === 'json' && route.requestSchema ? compileValidator(route.requestSchema, 'body') : undefined,
+      checkBody:
+        route.body === 'json' && route.requestSchema ? compileValidator(route.requestSchema, 'body') : undefined,
       checkQuery: route.querySchema ? compileValidator(route.querySchema, 'query') : undefined,
       maxBodyBytes: route.maxBodyBytes ?? (dataset ? maxDatasetBody : maxBody),
     };
@@ -418,8 +510,11 @@ function compile(routes: readonly Route[], maxBody: number, maxDatasetBody: numb
 }
 
 /** The route for `path` and `method`: the most literal of the matching ones, or the methods the path allows. */
-function matchRoute(table: readonly CompiledRoute[], path: string, method: string):
-  { route: CompiledRoute; params: Record<string, string> } | { allow: Method[] } | { route: null } {
+function matchRoute(
+  table: readonly CompiledRoute[],
+  path: string,
+  method: string,
+): { route: CompiledRoute; params: Record<string, string> } | { allow: Method[] } | { route: null } {
   const parts = path.split('/').slice(1);
   let decoded: string[];
   try {
@@ -454,11 +549,22 @@ function matchRoute(table: readonly CompiledRoute[], path: string, method: strin
 async function checkMediaType(request: Request, kind: 'json' | 'form' | 'binary'): Promise<void> {
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const [media, ...paramsList] = type.split(';').map((s) => s.trim());
-  const expected = kind === 'json' ? 'application/json' : kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
-  const charset = paramsList.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const expected =
+    kind === 'json'
+      ? 'application/json'
+      : kind === 'form'
+        ? 'application/x-www-form-urlencoded'
+        : 'application/octet-stream';
+  const charset = paramsList
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   if (media !== expected || (kind !== 'binary' && charset !== undefined && charset !== 'utf-8')) {
     await request.body?.cancel().catch(() => undefined);
-    throw new TrainprintError('UNSUPPORTED_MEDIA_TYPE', `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`);
+    throw new TrainprintError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`,
+    );
   }
 }
 
@@ -495,23 +601,31 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
     const out = new Uint8Array(total);
     out.set(into.subarray(0, filled));
     let at = filled;
-    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
     return out;
   }
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
   return out;
 }
 
 /** Bodies from this size on are parsed in a turn of the event loop of their own (3–5 ms of work per MB). */
 const LARGE_BODY_BYTES = 1 << 20;
 
-
 function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {
   if (kind === 'binary') {
-    if (raw.length === 0) throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', { cause: { location: 'body', field: '', reason: 'must not be empty' } });
+    if (raw.length === 0)
+      throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', {
+        cause: { location: 'body', field: '', reason: 'must not be empty' },
+      });
     return raw;
   }
   if (kind === 'json') return parseJsonBody(raw, c.checkBody);
@@ -540,7 +654,10 @@ function declaredLength(request: Request): number | null {
 }
 
 function tooLarge(limit: number, reason?: string): TrainprintError {
-  return new TrainprintError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes${reason ? ` (${reason})` : ''}`);
+  return new TrainprintError(
+    'PAYLOAD_TOO_LARGE',
+    `the body is larger than ${limit} bytes${reason ? ` (${reason})` : ''}`,
+  );
 }
 
 /** The client's X-Request-Id when it is a sane token, else a new one. */
@@ -557,10 +674,15 @@ function requestIdOf(request: Request): string {
  * a result or an error.
  */
 async function targetModel(
-  spec: ModelSpec, policy: HostPolicy, timeoutMs: number, fetchFn: typeof fetch | undefined,
+  spec: ModelSpec,
+  policy: HostPolicy,
+  timeoutMs: number,
+  fetchFn: typeof fetch | undefined,
 ): Promise<TargetModel> {
   const refuse = (reason: string): never => {
-    throw new TrainprintError('INVALID_INPUT', `model.base_url: ${reason}`, { cause: { location: 'body', field: 'model.base_url', reason } });
+    throw new TrainprintError('INVALID_INPUT', `model.base_url: ${reason}`, {
+      cause: { location: 'body', field: 'model.base_url', reason },
+    });
   };
   let url: URL;
   try {
@@ -570,14 +692,18 @@ async function targetModel(
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse('must be an http or https URL');
   if (url.username !== '' || url.password !== '') refuse('must not carry credentials (send the key as model.api_key)');
-  if (url.search !== '' || url.hash !== '' || spec.base_url.includes('?') || spec.base_url.includes('#')) refuse('must not have a query or fragment');
+  if (url.search !== '' || url.hash !== '' || spec.base_url.includes('?') || spec.base_url.includes('#'))
+    refuse('must not have a query or fragment');
   let allowed = false;
   try {
     allowed = policy.allow(url) === true;
   } catch {
     allowed = false; // a throwing policy refuses
   }
-  if (!allowed) refuse('this server does not call that host (loopback, private, link-local and internal addresses are refused unless the operator allows them)');
+  if (!allowed)
+    refuse(
+      'this server does not call that host (loopback, private, link-local and internal addresses are refused unless the operator allows them)',
+    );
   let pinned: typeof fetch | undefined;
   if (policy.resolve) {
     const r = await refusedResolution(url, policy.resolve);
@@ -586,7 +712,9 @@ async function targetModel(
   }
   fetchFn ??= pinned;
   return createOpenAICompatibleModel({
-    baseUrl: url.href, model: spec.model, timeoutMs,
+    baseUrl: url.href,
+    model: spec.model,
+    timeoutMs,
     ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
     ...(spec.api === undefined ? {} : { api: spec.api }),
     ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),

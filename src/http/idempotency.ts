@@ -96,9 +96,11 @@ export class Idempotency {
       if (!claimed) return;
       claimed = false;
       // only our own claim: after IDEMPOTENCY_CLAIM_MS another request may hold the key
-      await this.store.transaction(async (tx) => {
-        if (((await tx.get(claimKey)) as Claim | undefined)?.token === token) tx.delete(claimKey);
-      }).catch(() => undefined); // a claim left behind lapses by itself
+      await this.store
+        .transaction(async (tx) => {
+          if (((await tx.get(claimKey)) as Claim | undefined)?.token === token) tx.delete(claimKey);
+        })
+        .catch(() => undefined); // a claim left behind lapses by itself
     };
     try {
       const found = await this.store.transaction(async (tx) => {
@@ -131,7 +133,10 @@ export class Idempotency {
         const expires_at = this.now() + IDEMPOTENCY_TTL_MS;
         const record: IdempotencyRecord = { ...r, request_hash: requestHash, expires_at };
         // the response kept and the claim given up together
-        await this.store.batch([{ type: 'put', key: recordKey, value: record }, { type: 'delete', key: claimKey }]);
+        await this.store.batch([
+          { type: 'put', key: recordKey, value: record },
+          { type: 'delete', key: claimKey },
+        ]);
         claimed = false;
       },
       release,

@@ -19,7 +19,16 @@ export type { Handler, HandlerOptions } from './handler.js';
 export { ROUTES, PATH_PARAMS } from './routes.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
 export type {
-  Route, RouteContext, RouteServices, RouteExample, ErrorCase, Principal, Scope, Method, JsonSchema, ModelSpec,
+  Route,
+  RouteContext,
+  RouteServices,
+  RouteExample,
+  ErrorCase,
+  Principal,
+  Scope,
+  Method,
+  JsonSchema,
+  ModelSpec,
 } from './context.js';
 export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from './model-hosts.js';
 export type { HostResolver, ResolvedHost } from './model-hosts.js';
@@ -36,6 +45,10 @@ export { NAMED_SCHEMAS } from './named-schemas.js';
 export { ERROR_ENVELOPE_SCHEMA } from './schemas.js';
 export type { StatusReport } from './status.js';
 export {
-  Heartbeat, HEARTBEAT_INTERVAL_MS, RETAINED_DAYS, AVAILABILITY_MEASURES, readAvailability,
+  Heartbeat,
+  HEARTBEAT_INTERVAL_MS,
+  RETAINED_DAYS,
+  AVAILABILITY_MEASURES,
+  readAvailability,
 } from './availability.js';
 export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from './availability.js';

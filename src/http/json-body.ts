@@ -84,7 +84,9 @@ function checkJsonShape(root: unknown): void {
     const { v, depth, path } = stack.pop()!;
     const fail = (reason: string): never => {
       const field = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-      throw new TrainprintError('INVALID_INPUT', `${field || 'the body'}: ${reason}`, { cause: { location: 'body', field, reason } });
+      throw new TrainprintError('INVALID_INPUT', `${field || 'the body'}: ${reason}`, {
+        cause: { location: 'body', field, reason },
+      });
     };
     if (typeof v === 'string') {
       if (!wellFormed(v)) fail('contains a lone surrogate (not valid Unicode text)');

@@ -204,7 +204,10 @@ export class RateLimiter {
       const d = p.datasets;
       const cap = (v: unknown) => v === null || (Number.isSafeInteger(v) && (v as number) >= 0);
       if (d !== undefined && (d === null || typeof d !== 'object' || !cap(d.count) || !cap(d.bytes))) {
-        throw new TrainprintError('INVALID_OPTIONS', `plans.${name}.datasets must be { count, bytes }, each a non-negative integer or null`);
+        throw new TrainprintError(
+          'INVALID_OPTIONS',
+          `plans.${name}.datasets must be { count, bytes }, each a non-negative integer or null`,
+        );
       }
     }
     this.plans = options.plans;
@@ -233,10 +236,23 @@ export class RateLimiter {
     return { limit: plan.daily, day: utcDay(now), now };
   }
 
-  private state(p: Principal, limit: number | null, used: number, allowed: boolean, resetAt: number, now: number): RateState {
+  private state(
+    p: Principal,
+    limit: number | null,
+    used: number,
+    allowed: boolean,
+    resetAt: number,
+    now: number,
+  ): RateState {
     return {
-      account: p.account, plan: p.plan, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), allowed,
-      resetAt, resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      account: p.account,
+      plan: p.plan,
+      limit,
+      used,
+      remaining: limit === null ? null : Math.max(0, limit - used),
+      allowed,
+      resetAt,
+      resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
     };
   }
 }

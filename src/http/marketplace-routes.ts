@@ -21,8 +21,16 @@
  * FORBIDDEN 403, CONFLICT 409.
  */
 import {
-  TrainprintError, type CounterOfferRequest, type CreateListingRequest, type Licence, type Listing, type ListingFilter,
-  type MakeOfferRequest, type Offer, type UpdateListingRequest, type VerifiedLicence,
+  TrainprintError,
+  type CounterOfferRequest,
+  type CreateListingRequest,
+  type Licence,
+  type Listing,
+  type ListingFilter,
+  type MakeOfferRequest,
+  type Offer,
+  type UpdateListingRequest,
+  type VerifiedLicence,
 } from '../index.js';
 import { Reply, type Route, type RouteContext } from './context.js';
 import * as M from './marketplace-schemas.js';
@@ -37,20 +45,36 @@ const BASE = '/api/v1/marketplace';
 export const MARKETPLACE_ROUTES: readonly Route[] = [
   // ---------------------------------------------------------------- listings
   {
-    method: 'POST', path: `${BASE}/listings`, operationId: 'createListing', tag: TAG, scope: 'marketplace', creates: true,
+    method: 'POST',
+    path: `${BASE}/listings`,
+    operationId: 'createListing',
+    tag: TAG,
+    scope: 'marketplace',
+    creates: true,
     summary: 'List a registered work of the account (draft unless `status: "active"`)',
-    body: 'json', requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA,
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
       const key = ctx.request.headers.get('idempotency-key');
-      const l = await market(ctx).createListing(me(ctx), ctx.body as CreateListingRequest, key === null ? undefined : { idempotencyKey: key });
+      const l = await market(ctx).createListing(
+        me(ctx),
+        ctx.body as CreateListingRequest,
+        key === null ? undefined : { idempotencyKey: key },
+      );
       return new Reply({ ...l }, 201);
     },
   },
   {
-    method: 'GET', path: `${BASE}/listings`, operationId: 'listListings', tag: TAG, scope: 'marketplace',
-    summary: 'Search listings (active ones unless `status` says otherwise; drafts only the account\'s own)',
-    querySchema: M.LISTING_QUERY_SCHEMA, responseSchema: M.LISTING_LIST_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/listings`,
+    operationId: 'listListings',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: "Search listings (active ones unless `status` says otherwise; drafts only the account's own)",
+    querySchema: M.LISTING_QUERY_SCHEMA,
+    responseSchema: M.LISTING_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as ListingFilter;
       const who = me(ctx);
@@ -59,36 +83,62 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
         return market(ctx).listListings({ ...q, owner: who });
       }
       const { items, next } = await visiblePage(
-        (after, limit) => market(ctx).listListings({ ...q, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.listings, next: p.next })),
-        (l) => l.status !== 'draft' || l.owner === who, (l) => l.listing_id, q.after, q.limit ?? 100,
+        (after, limit) =>
+          market(ctx)
+            .listListings({ ...q, ...(after === undefined ? {} : { after }), limit })
+            .then((p) => ({ items: p.listings, next: p.next })),
+        (l) => l.status !== 'draft' || l.owner === who,
+        (l) => l.listing_id,
+        q.after,
+        q.limit ?? 100,
       );
       return { listings: items, next };
     },
   },
   {
-    method: 'GET', path: `${BASE}/listings/{listing_id}`, operationId: 'getListing', tag: TAG, scope: 'marketplace',
-    summary: 'A listing (a draft only to its owner)', responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/listings/{listing_id}`,
+    operationId: 'getListing',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'A listing (a draft only to its owner)',
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => visibleListing(ctx),
   },
   {
-    method: 'PATCH', path: `${BASE}/listings/{listing_id}`, operationId: 'updateListing', tag: TAG, scope: 'marketplace',
+    method: 'PATCH',
+    path: `${BASE}/listings/{listing_id}`,
+    operationId: 'updateListing',
+    tag: TAG,
+    scope: 'marketplace',
     summary: 'Change a draft or active listing of the account',
-    body: 'json', requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA, responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA,
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
       return market(ctx).updateListing(me(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
     },
   },
   {
-    method: 'POST', path: `${BASE}/listings/{listing_id}/publish`, operationId: 'publishListing', tag: TAG, scope: 'marketplace',
-    summary: 'Publish a draft of the account: draft → active (no body)', responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: `${BASE}/listings/{listing_id}/publish`,
+    operationId: 'publishListing',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'Publish a draft of the account: draft → active (no body)',
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
       return market(ctx).publishListing(me(ctx), ctx.params.listing_id);
     },
   },
   {
-    method: 'POST', path: `${BASE}/listings/{listing_id}/withdraw`, operationId: 'withdrawListing', tag: TAG, scope: 'marketplace',
+    method: 'POST',
+    path: `${BASE}/listings/{listing_id}/withdraw`,
+    operationId: 'withdrawListing',
+    tag: TAG,
+    scope: 'marketplace',
     summary: 'Withdraw a listing of the account; its pending offers are declined (no body)',
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -97,67 +147,131 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'POST', path: `${BASE}/listings/{listing_id}/offers`, operationId: 'makeOffer', tag: TAG, scope: 'marketplace', creates: true,
+    method: 'POST',
+    path: `${BASE}/listings/{listing_id}/offers`,
+    operationId: 'makeOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    creates: true,
     summary: 'Offer on an active listing of another account',
-    body: 'json', requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201],
+    body: 'json',
+    requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA,
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       await visibleListing(ctx);
-      return new Reply({ ...(await market(ctx).makeOffer(me(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) }, 201);
+      return new Reply(
+        { ...(await market(ctx).makeOffer(me(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) },
+        201,
+      );
     },
   },
 
   // ---------------------------------------------------------------- offers
   {
-    method: 'GET', path: `${BASE}/offers`, operationId: 'listOffers', tag: TAG, scope: 'marketplace',
-    summary: 'The account\'s offers, as buyer or as seller (due ones expire on the way)',
-    querySchema: M.OFFER_QUERY_SCHEMA, responseSchema: M.OFFER_LIST_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/offers`,
+    operationId: 'listOffers',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: "The account's offers, as buyer or as seller (due ones expire on the way)",
+    querySchema: M.OFFER_QUERY_SCHEMA,
+    responseSchema: M.OFFER_LIST_SCHEMA,
     handler: async (ctx) => {
-      const { role, ...q } = ctx.query as { role?: 'buyer' | 'seller'; listing_id?: string; status?: Offer['status']; after?: string; limit?: number };
+      const { role, ...q } = ctx.query as {
+        role?: 'buyer' | 'seller';
+        listing_id?: string;
+        status?: Offer['status'];
+        after?: string;
+        limit?: number;
+      };
       const who = me(ctx);
       const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
       const { items, next } = await visiblePage(
-        (after, limit) => market(ctx).listOffers({ ...filter, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.offers, next: p.next })),
-        (o) => party(o, who), (o) => o.offer_id, q.after, q.limit ?? 100,
+        (after, limit) =>
+          market(ctx)
+            .listOffers({ ...filter, ...(after === undefined ? {} : { after }), limit })
+            .then((p) => ({ items: p.offers, next: p.next })),
+        (o) => party(o, who),
+        (o) => o.offer_id,
+        q.after,
+        q.limit ?? 100,
       );
       return { offers: items, next };
     },
   },
   {
-    method: 'GET', path: `${BASE}/offers/{offer_id}`, operationId: 'getOffer', tag: TAG, scope: 'marketplace',
-    summary: 'An offer the account is party to', responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/offers/{offer_id}`,
+    operationId: 'getOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'An offer the account is party to',
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => partyOffer(ctx),
   },
   {
-    method: 'POST', path: `${BASE}/offers/{offer_id}/accept`, operationId: 'acceptOffer', tag: TAG, scope: 'marketplace', creates: true,
+    method: 'POST',
+    path: `${BASE}/offers/{offer_id}/accept`,
+    operationId: 'acceptOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    creates: true,
     summary: 'Accept a pending offer made to the account: the signed licence (no body)',
-    responseSchema: M.LICENCE_RESPONSE_SCHEMA, status: [201],
+    responseSchema: M.LICENCE_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
       const key = ctx.request.headers.get('idempotency-key');
-      const licence: Licence = await market(ctx).acceptOffer(me(ctx), ctx.params.offer_id, key === null ? undefined : { idempotencyKey: key });
+      const licence: Licence = await market(ctx).acceptOffer(
+        me(ctx),
+        ctx.params.offer_id,
+        key === null ? undefined : { idempotencyKey: key },
+      );
       return new Reply({ ...licence }, 201);
     },
   },
   {
-    method: 'POST', path: `${BASE}/offers/{offer_id}/decline`, operationId: 'declineOffer', tag: TAG, scope: 'marketplace',
-    summary: 'Decline a pending offer made to the account (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: `${BASE}/offers/{offer_id}/decline`,
+    operationId: 'declineOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'Decline a pending offer made to the account (no body)',
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await partyOffer(ctx);
       return market(ctx).declineOffer(me(ctx), ctx.params.offer_id);
     },
   },
   {
-    method: 'POST', path: `${BASE}/offers/{offer_id}/counter`, operationId: 'counterOffer', tag: TAG, scope: 'marketplace', creates: true,
+    method: 'POST',
+    path: `${BASE}/offers/{offer_id}/counter`,
+    operationId: 'counterOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    creates: true,
     summary: 'Counter a pending offer made to the account: a new pending offer the other way',
-    body: 'json', requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA, responseSchema: M.OFFER_RESPONSE_SCHEMA, status: [201],
+    body: 'json',
+    requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA,
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
-      return new Reply({ ...(await market(ctx).counterOffer(me(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) }, 201);
+      return new Reply(
+        { ...(await market(ctx).counterOffer(me(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) },
+        201,
+      );
     },
   },
   {
-    method: 'POST', path: `${BASE}/offers/{offer_id}/withdraw`, operationId: 'withdrawOffer', tag: TAG, scope: 'marketplace',
-    summary: 'Withdraw a pending offer the account made (no body)', responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: `${BASE}/offers/{offer_id}/withdraw`,
+    operationId: 'withdrawOffer',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'Withdraw a pending offer the account made (no body)',
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await partyOffer(ctx);
       return market(ctx).withdrawOffer(me(ctx), ctx.params.offer_id);
@@ -166,23 +280,45 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
 
   // ---------------------------------------------------------------- licences
   {
-    method: 'GET', path: `${BASE}/licences`, operationId: 'listLicences', tag: TAG, scope: 'marketplace',
-    summary: 'The account\'s licences, as licensor or licensee, each with its signature checked',
-    querySchema: M.LICENCE_QUERY_SCHEMA, responseSchema: M.LICENCE_LIST_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/licences`,
+    operationId: 'listLicences',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: "The account's licences, as licensor or licensee, each with its signature checked",
+    querySchema: M.LICENCE_QUERY_SCHEMA,
+    responseSchema: M.LICENCE_LIST_SCHEMA,
     handler: async (ctx) => {
-      const { role, ...q } = ctx.query as { role?: 'licensor' | 'licensee'; listing_id?: string; work_id?: string; after?: string; limit?: number };
+      const { role, ...q } = ctx.query as {
+        role?: 'licensor' | 'licensee';
+        listing_id?: string;
+        work_id?: string;
+        after?: string;
+        limit?: number;
+      };
       const who = me(ctx);
       const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
       const { items, next } = await visiblePage(
-        (after, limit) => market(ctx).listLicences({ ...filter, ...(after === undefined ? {} : { after }), limit }).then((p) => ({ items: p.licences, next: p.next })),
-        (l) => licenceParty(l, who), (l) => l.licence_id, q.after, q.limit ?? 100,
+        (after, limit) =>
+          market(ctx)
+            .listLicences({ ...filter, ...(after === undefined ? {} : { after }), limit })
+            .then((p) => ({ items: p.licences, next: p.next })),
+        (l) => licenceParty(l, who),
+        (l) => l.licence_id,
+        q.after,
+        q.limit ?? 100,
       );
       return { licences: items, next };
     },
   },
   {
-    method: 'GET', path: `${BASE}/licences/{licence_id}`, operationId: 'getLicence', tag: TAG, scope: 'marketplace',
-    summary: 'A licence the account is party to, with its signature checked', responseSchema: M.VERIFIED_LICENCE_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/licences/{licence_id}`,
+    operationId: 'getLicence',
+    tag: TAG,
+    scope: 'marketplace',
+    summary: 'A licence the account is party to, with its signature checked',
+    responseSchema: M.VERIFIED_LICENCE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const l = await market(ctx).getLicence(ctx.params.licence_id);
       if (!licenceParty(l, me(ctx))) throw notFound(`no licence "${ctx.params.licence_id}"`);
@@ -190,17 +326,28 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'POST', path: `${BASE}/licences/verify`, operationId: 'verifyLicence', tag: TAG, scope: 'marketplace',
+    method: 'POST',
+    path: `${BASE}/licences/verify`,
+    operationId: 'verifyLicence',
+    tag: TAG,
+    scope: 'marketplace',
     summary: 'Check that a licence was signed by this service and no signed field changed',
-    body: 'json', requestSchema: M.VERIFY_LICENCE_REQUEST_SCHEMA, responseSchema: M.VERIFY_LICENCE_RESULT_SCHEMA,
+    body: 'json',
+    requestSchema: M.VERIFY_LICENCE_REQUEST_SCHEMA,
+    responseSchema: M.VERIFY_LICENCE_RESULT_SCHEMA,
     handler: async (ctx) => ({ valid: await market(ctx).verifyLicence((ctx.body as { licence: unknown }).licence) }),
   },
 
   // ---------------------------------------------------------------- audit
   {
-    method: 'GET', path: `${BASE}/audit`, operationId: 'marketplaceAudit', tag: TAG, scope: 'marketplace',
+    method: 'GET',
+    path: `${BASE}/audit`,
+    operationId: 'marketplaceAudit',
+    tag: TAG,
+    scope: 'marketplace',
     summary: 'The audit trail of a listing or work the account owns, or of an offer or licence it is party to',
-    querySchema: M.AUDIT_QUERY_SCHEMA, responseSchema: M.AUDIT_LIST_SCHEMA,
+    querySchema: M.AUDIT_QUERY_SCHEMA,
+    responseSchema: M.AUDIT_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as { entity_id: string; after?: string; limit?: number };
       await checkAuditAccess(ctx, q.entity_id);
@@ -266,7 +413,10 @@ async function checkAuditAccess(ctx: RouteContext, id: string): Promise<void> {
  */
 async function visiblePage<T>(
   read: (after: string | undefined, limit: number) => Promise<{ items: T[]; next: string | null }>,
-  visible: (item: T) => boolean, idOf: (item: T) => string, after: string | undefined, limit: number,
+  visible: (item: T) => boolean,
+  idOf: (item: T) => string,
+  after: string | undefined,
+  limit: number,
 ): Promise<{ items: T[]; next: string | null }> {
   const out: T[] = [];
   let cursor = after;

@@ -6,12 +6,32 @@
  */
 import type { JsonSchema } from './context.js';
 import {
-  bool, dateTime, dateTimeOrNull, int0, licenceId, listingId, nullable, object, offerId, ok, page, pageLimit, str,
-  strings, strOrNull,
-  workHash, workId, workType,
+  bool,
+  dateTime,
+  dateTimeOrNull,
+  int0,
+  licenceId,
+  listingId,
+  nullable,
+  object,
+  offerId,
+  ok,
+  page,
+  pageLimit,
+  str,
+  strings,
+  strOrNull,
+  workHash,
+  workId,
+  workType,
 } from './schema-kit.js';
 const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
-const minor = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units (cents for USD)' } as const;
+const minor = {
+  type: 'integer',
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'Integer minor units (cents for USD)',
+} as const;
 const licenceType = { enum: ['training', 'retrieval', 'display'] } as const;
 const rateUnit = { enum: ['word', 'title', 'month'] } as const;
 const termMonths = { type: 'integer', minimum: 1, maximum: 1200 } as const;
@@ -19,10 +39,18 @@ const text = { type: 'string', minLength: 1, maxLength: 5000 } as const;
 const listingStatus = { enum: ['draft', 'active', 'withdrawn', 'sold_out'] } as const;
 const offerStatus = { enum: ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] } as const;
 const territoryIn = {
-  type: 'array', minItems: 1, maxItems: 300, items: { type: 'string', minLength: 1, maxLength: 16 },
+  type: 'array',
+  minItems: 1,
+  maxItems: 300,
+  items: { type: 'string', minLength: 1, maxLength: 16 },
   description: 'ISO 3166 codes (`US`, `DE`, `US-CA`), `EU` or `WORLDWIDE`; normalised, sorted and deduplicated',
 } as const;
-const cursor = { type: 'string', minLength: 1, maxLength: 300, description: 'The `next` of the previous page' } as const;
+const cursor = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 300,
+  description: 'The `next` of the previous page',
+} as const;
 const limit = { ...pageLimit, description: 'Page size (default 100)' } as const;
 
 /** Money: integer minor units and a currency. */
@@ -30,12 +58,21 @@ export const MONEY_SCHEMA = object({ amount_minor: minor, currency });
 /** A rate: money per word, title or month. */
 export const RATE_SCHEMA = object({ per: rateUnit, amount_minor: minor, currency });
 /** What the licensee's outputs may reproduce at most (`null`: not limited). */
-export const OUTPUT_CAP_SCHEMA = object({ max_consecutive_words: { type: ['integer', 'null'], minimum: 1 }, max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 } });
+export const OUTPUT_CAP_SCHEMA = object({
+  max_consecutive_words: { type: ['integer', 'null'], minimum: 1 },
+  max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+});
 const capIn = {
-  oneOf: [{ type: 'null' }, object({
-    max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-    max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
-  }, ['max_consecutive_words', 'max_percent'])],
+  oneOf: [
+    { type: 'null' },
+    object(
+      {
+        max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+        max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+      },
+      ['max_consecutive_words', 'max_percent'],
+    ),
+  ],
   description: 'Output cap (at least one member), or null for none',
 } as const;
 
@@ -76,7 +113,10 @@ const OFFER_PROPS = {
   work_id: workId,
   buyer: str,
   seller: str,
-  made_by: { type: 'string', description: 'Who proposed these terms (buyer, or seller for a counter); the other party answers' },
+  made_by: {
+    type: 'string',
+    description: 'Who proposed these terms (buyer, or seller for a counter); the other party answers',
+  },
   status: offerStatus,
   amount: MONEY_SCHEMA,
   per: nullable(rateUnit),
@@ -147,42 +187,67 @@ export const AUDIT_LIST_SCHEMA = page('entries', AUDIT_ENTRY_SCHEMA);
 // ------------------------------------------------------------------ requests
 
 /** `POST /api/v1/marketplace/listings`: a work of the account; exactly one of `price` and `rate`. */
-export const CREATE_LISTING_REQUEST_SCHEMA = object({
-  work_id: workId,
-  licence_type: licenceType,
-  territory: territoryIn,
-  term_months: termMonths,
-  price: { ...MONEY_SCHEMA, description: 'Flat fee per licence (or give `rate`)' },
-  rate: { ...RATE_SCHEMA, description: 'Price per word, title or month (or give `price`)' },
-  exclusive: { type: 'boolean', description: 'One licence only, and no overlapping listing or licence of the same type. Default false' },
-  max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000, description: 'Non-exclusive only; null: unlimited' },
-  output_cap: capIn,
-  title: { ...text, description: 'Default: the work\'s title' },
-  description: text,
-  status: { enum: ['draft', 'active'], description: 'Default `draft` (publish later); `active` lists it at once' },
-}, ['price', 'rate', 'exclusive', 'max_licences', 'output_cap', 'title', 'description', 'status']);
+export const CREATE_LISTING_REQUEST_SCHEMA = object(
+  {
+    work_id: workId,
+    licence_type: licenceType,
+    territory: territoryIn,
+    term_months: termMonths,
+    price: { ...MONEY_SCHEMA, description: 'Flat fee per licence (or give `rate`)' },
+    rate: { ...RATE_SCHEMA, description: 'Price per word, title or month (or give `price`)' },
+    exclusive: {
+      type: 'boolean',
+      description: 'One licence only, and no overlapping listing or licence of the same type. Default false',
+    },
+    max_licences: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 1_000_000_000,
+      description: 'Non-exclusive only; null: unlimited',
+    },
+    output_cap: capIn,
+    title: { ...text, description: "Default: the work's title" },
+    description: text,
+    status: { enum: ['draft', 'active'], description: 'Default `draft` (publish later); `active` lists it at once' },
+  },
+  ['price', 'rate', 'exclusive', 'max_licences', 'output_cap', 'title', 'description', 'status'],
+);
 
 /** `PATCH /api/v1/marketplace/listings/{listing_id}`: the fields to change. */
 export const UPDATE_LISTING_REQUEST_SCHEMA = {
-  ...object({
-    title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-    description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-    territory: territoryIn,
-    term_months: termMonths,
-    price: MONEY_SCHEMA,
-    rate: RATE_SCHEMA,
-    exclusive: bool,
-    max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-    output_cap: capIn,
-  }, ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap']),
+  ...object(
+    {
+      title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+      description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+      territory: territoryIn,
+      term_months: termMonths,
+      price: MONEY_SCHEMA,
+      rate: RATE_SCHEMA,
+      exclusive: bool,
+      max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+      output_cap: capIn,
+    },
+    ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'],
+  ),
   minProperties: 1,
 } as const;
 
 const OFFER_TERMS = {
-  amount: { ...MONEY_SCHEMA, description: 'In the listing\'s currency: the flat fee, or the amount per unit of its rate' },
-  territory: { ...territoryIn, description: 'Within the listing\'s territory. Default: the listing\'s (a counter: the countered offer\'s)' },
+  amount: {
+    ...MONEY_SCHEMA,
+    description: "In the listing's currency: the flat fee, or the amount per unit of its rate",
+  },
+  territory: {
+    ...territoryIn,
+    description: "Within the listing's territory. Default: the listing's (a counter: the countered offer's)",
+  },
   term_months: termMonths,
-  expires_at: { type: 'string', minLength: 1, maxLength: 64, description: 'ISO 8601, in the future, at most 90 days ahead. Default: 14 days' },
+  expires_at: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'ISO 8601, in the future, at most 90 days ahead. Default: 14 days',
+  },
   message: text,
 } as const;
 
@@ -191,51 +256,92 @@ export const MAKE_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, ['territory', 'term
 /** `POST /api/v1/marketplace/offers/{offer_id}/counter`: terms left out are the countered offer's. */
 export const COUNTER_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, Object.keys(OFFER_TERMS));
 /** `POST /api/v1/marketplace/licences/verify`. */
-export const VERIFY_LICENCE_REQUEST_SCHEMA = object({ licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' } });
-export const VERIFY_LICENCE_RESULT_SCHEMA = ok({ valid: { type: 'boolean', description: 'Signed by this service and unaltered' } });
+export const VERIFY_LICENCE_REQUEST_SCHEMA = object({
+  licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' },
+});
+export const VERIFY_LICENCE_RESULT_SCHEMA = ok({
+  valid: { type: 'boolean', description: 'Signed by this service and unaltered' },
+});
 
 // ------------------------------------------------------------------ queries
 
 /** `GET /api/v1/marketplace/listings`. Drafts are only ever the caller's own. */
-export const LISTING_QUERY_SCHEMA = object({
-  status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
-  licence_type: licenceType,
-  territory: { type: 'string', minLength: 1, maxLength: 16, description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)' },
-  work_type: workType,
-  owner: { type: 'string', minLength: 1, maxLength: 200 },
-  exclusive: bool,
-  pricing: { enum: ['price', 'rate'] },
-  currency,
-  min_amount_minor: { ...minor, description: 'Needs `currency`' },
-  max_amount_minor: { ...minor, description: 'Needs `currency`' },
-  after: cursor,
-  limit,
-}, ['status', 'licence_type', 'territory', 'work_type', 'owner', 'exclusive', 'pricing', 'currency', 'min_amount_minor', 'max_amount_minor', 'after', 'limit']);
+export const LISTING_QUERY_SCHEMA = object(
+  {
+    status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
+    licence_type: licenceType,
+    territory: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 16,
+      description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)',
+    },
+    work_type: workType,
+    owner: { type: 'string', minLength: 1, maxLength: 200 },
+    exclusive: bool,
+    pricing: { enum: ['price', 'rate'] },
+    currency,
+    min_amount_minor: { ...minor, description: 'Needs `currency`' },
+    max_amount_minor: { ...minor, description: 'Needs `currency`' },
+    after: cursor,
+    limit,
+  },
+  [
+    'status',
+    'licence_type',
+    'territory',
+    'work_type',
+    'owner',
+    'exclusive',
+    'pricing',
+    'currency',
+    'min_amount_minor',
+    'max_amount_minor',
+    'after',
+    'limit',
+  ],
+);
 
 /** `GET /api/v1/marketplace/offers`: the caller's offers, as buyer or as seller. */
-export const OFFER_QUERY_SCHEMA = object({
-  role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
-  listing_id: listingId,
-  status: offerStatus,
-  after: cursor,
-  limit,
-}, ['role', 'listing_id', 'status', 'after', 'limit']);
+export const OFFER_QUERY_SCHEMA = object(
+  {
+    role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
+    listing_id: listingId,
+    status: offerStatus,
+    after: cursor,
+    limit,
+  },
+  ['role', 'listing_id', 'status', 'after', 'limit'],
+);
 
 /** `GET /api/v1/marketplace/licences`: the caller's licences, as licensor or licensee. */
-export const LICENCE_QUERY_SCHEMA = object({
-  role: { enum: ['licensor', 'licensee'], description: 'Only licences where the caller is this party. Default: either' },
-  listing_id: listingId,
-  work_id: workId,
-  after: cursor,
-  limit,
-}, ['role', 'listing_id', 'work_id', 'after', 'limit']);
+export const LICENCE_QUERY_SCHEMA = object(
+  {
+    role: {
+      enum: ['licensor', 'licensee'],
+      description: 'Only licences where the caller is this party. Default: either',
+    },
+    listing_id: listingId,
+    work_id: workId,
+    after: cursor,
+    limit,
+  },
+  ['role', 'listing_id', 'work_id', 'after', 'limit'],
+);
 
 /** `GET /api/v1/marketplace/audit`: entries about one listing, offer, licence or work the caller is a party to. */
-export const AUDIT_QUERY_SCHEMA = object({
-  entity_id: { type: 'string', pattern: '^(lst|ofr|lic|wk)_[0-9a-f]{32}$', description: 'A listing or work the caller owns, or an offer or licence the caller is a party to' },
-  after: { type: 'string', minLength: 1, maxLength: 300, description: 'An entry `id`' },
-  limit,
-}, ['after', 'limit']);
+export const AUDIT_QUERY_SCHEMA = object(
+  {
+    entity_id: {
+      type: 'string',
+      pattern: '^(lst|ofr|lic|wk)_[0-9a-f]{32}$',
+      description: 'A listing or work the caller owns, or an offer or licence the caller is a party to',
+    },
+    after: { type: 'string', minLength: 1, maxLength: 300, description: 'An entry `id`' },
+    limit,
+  },
+  ['after', 'limit'],
+);
 
 /**
  * Component names of the marketplace schemas (merged into `NAMED_SCHEMAS`).

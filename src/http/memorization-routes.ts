@@ -18,9 +18,18 @@
  * call a set `withheld`.
  */
 import {
-  TrainprintError, VERIFY_TOKENS, wordSpans,
-  type Assessment, type AssessRequest, type ExtractRequest, type ProbeRequest, type ProbeResult, type ReferenceSetInfo,
-  type ReferenceSetRequest, type TrackWorkRequest, type Work,
+  TrainprintError,
+  VERIFY_TOKENS,
+  wordSpans,
+  type Assessment,
+  type AssessRequest,
+  type ExtractRequest,
+  type ProbeRequest,
+  type ProbeResult,
+  type ReferenceSetInfo,
+  type ReferenceSetRequest,
+  type TrackWorkRequest,
+  type Work,
 } from '../index.js';
 import { Reply, type ModelSpec, type Route, type RouteContext } from './context.js';
 import * as M from './memorization-schemas.js';
@@ -34,21 +43,42 @@ const BASE = '/api/v1/memorization';
  */
 export const MEMORIZATION_ROUTES: readonly Route[] = [
   {
-    method: 'POST', path: `${BASE}/register-work`, operationId: 'trackWork', tag: TAG, scope: 'memorization', creates: true,
+    method: 'POST',
+    path: `${BASE}/register-work`,
+    operationId: 'trackWork',
+    tag: TAG,
+    scope: 'memorization',
+    creates: true,
     summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
-    body: 'json', requestSchema: M.TRACK_WORK_REQUEST_SCHEMA, responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.TRACK_WORK_REQUEST_SCHEMA,
+    responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as { work_id?: string; work?: Record<string, unknown>; canaries?: TrackWorkRequest['canaries'] };
+      const b = ctx.body as {
+        work_id?: string;
+        work?: Record<string, unknown>;
+        canaries?: TrackWorkRequest['canaries'];
+      };
       exactlyOne(b, ['work_id', 'work']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
-      const req = { ...b, ...(b.work === undefined ? {} : { work: { ...b.work, owner: me(ctx) } }) } as TrackWorkRequest;
+      const req = {
+        ...b,
+        ...(b.work === undefined ? {} : { work: { ...b.work, owner: me(ctx) } }),
+      } as TrackWorkRequest;
       return { ...(await mem(ctx).registerWork(req)) };
     },
   },
   {
-    method: 'POST', path: `${BASE}/reference-sets`, operationId: 'createReferenceSet', tag: TAG, scope: 'memorization', creates: true,
+    method: 'POST',
+    path: `${BASE}/reference-sets`,
+    operationId: 'createReferenceSet',
+    tag: TAG,
+    scope: 'memorization',
+    creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
-    body: 'json', requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA, responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA,
+    responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
       const b = ctx.body as ReferenceSetRequest;
@@ -57,17 +87,32 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'GET', path: `${BASE}/reference-sets`, operationId: 'listReferenceSets', tag: TAG, scope: 'memorization',
-    summary: 'The account\'s reference sets (without their texts)', responseSchema: M.REFERENCE_SET_LIST_SCHEMA,
+    method: 'GET',
+    path: `${BASE}/reference-sets`,
+    operationId: 'listReferenceSets',
+    tag: TAG,
+    scope: 'memorization',
+    summary: "The account's reference sets (without their texts)",
+    responseSchema: M.REFERENCE_SET_LIST_SCHEMA,
     handler: async (ctx) => {
       const prefix = refSetKey(ctx, '');
-      return { reference_sets: (await mem(ctx).listReferenceSets()).filter((s) => s.id.startsWith(prefix)).map((s) => shownSet(ctx, s)) };
+      return {
+        reference_sets: (await mem(ctx).listReferenceSets())
+          .filter((s) => s.id.startsWith(prefix))
+          .map((s) => shownSet(ctx, s)),
+      };
     },
   },
   {
-    method: 'POST', path: `${BASE}/extract`, operationId: 'extractMemorized', tag: TAG, scope: 'memorization',
+    method: 'POST',
+    path: `${BASE}/extract`,
+    operationId: 'extractMemorized',
+    tag: TAG,
+    scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
-    body: 'json', requestSchema: M.EXTRACT_REQUEST_SCHEMA, responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.EXTRACT_REQUEST_SCHEMA,
+    responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
       exactlyOne(b, ['work_id', 'text']);
@@ -77,11 +122,21 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'POST', path: `${BASE}/probe`, operationId: 'probeMemorization', tag: TAG, scope: 'memorization',
+    method: 'POST',
+    path: `${BASE}/probe`,
+    operationId: 'probeMemorization',
+    tag: TAG,
+    scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
-    body: 'json', requestSchema: M.PROBE_REQUEST_SCHEMA, responseSchema: M.PROBE_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.PROBE_REQUEST_SCHEMA,
+    responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string; reference: Record<string, unknown> };
+      const b = ctx.body as Record<string, unknown> & {
+        model: ModelSpec;
+        work_id?: string;
+        reference: Record<string, unknown>;
+      };
       exactlyOne(b, ['work_id', 'text', 'texts']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
@@ -91,9 +146,15 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'POST', path: `${BASE}/compare`, operationId: 'compareOutput', tag: TAG, scope: 'memorization',
-    summary: 'A model output against the account\'s works: verbatim runs and near passages',
-    body: 'json', requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA, responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: `${BASE}/compare`,
+    operationId: 'compareOutput',
+    tag: TAG,
+    scope: 'memorization',
+    summary: "A model output against the account's works: verbatim runs and near passages",
+    body: 'json',
+    requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA,
+    responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as { output: string; work_ids?: string[]; min_tokens?: number; limit?: number };
       const limit = b.limit ?? 1000;
@@ -101,19 +162,39 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       if (ids.length === 0) {
         // nothing of the account to compare with: the engine's empty answer (it refuses an empty list)
         const n = wordSpans(b.output).tokens.length;
-        return { output_tokens: n, works: [], examined: 0, factors: [], limitations: n < VERIFY_TOKENS ? ['short_text_low_power'] : [] };
+        return {
+          output_tokens: n,
+          works: [],
+          examined: 0,
+          factors: [],
+          limitations: n < VERIFY_TOKENS ? ['short_text_low_power'] : [],
+        };
       }
       return { ...(await mem(ctx).compare({ ...b, work_ids: ids })) };
     },
   },
   {
-    method: 'POST', path: `${BASE}/assess`, operationId: 'assessMemorization', tag: TAG, scope: 'memorization', creates: true,
+    method: 'POST',
+    path: `${BASE}/assess`,
+    operationId: 'assessMemorization',
+    tag: TAG,
+    scope: 'memorization',
+    creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
-    body: 'json', requestSchema: M.ASSESS_REQUEST_SCHEMA, responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: M.ASSESS_REQUEST_SCHEMA,
+    responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id: string; probe?: false | { reference: Record<string, unknown> } };
+      const b = ctx.body as Record<string, unknown> & {
+        model: ModelSpec;
+        work_id: string;
+        probe?: false | { reference: Record<string, unknown> };
+      };
       await ownWork(ctx, b.work_id);
-      const probe = b.probe === undefined || b.probe === false ? b.probe : { ...b.probe, reference: ownReference(ctx, b.probe.reference) };
+      const probe =
+        b.probe === undefined || b.probe === false
+          ? b.probe
+          : { ...b.probe, reference: ownReference(ctx, b.probe.reference) };
       const model = await ctx.services.targetModel(b.model);
       const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
       const a = await ownSetIds(ctx, mem(ctx).assess(request));
@@ -121,17 +202,29 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     },
   },
   {
-    method: 'POST', path: `${BASE}/report`, operationId: 'memorizationReport', tag: TAG, scope: 'memorization',
+    method: 'POST',
+    path: `${BASE}/report`,
+    operationId: 'memorizationReport',
+    tag: TAG,
+    scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
-    body: 'json', requestSchema: M.REPORT_REQUEST_SCHEMA, responseSchema: M.REPORT_SCHEMA, responseType: 'html',
+    body: 'json',
+    requestSchema: M.REPORT_REQUEST_SCHEMA,
+    responseSchema: M.REPORT_SCHEMA,
+    responseType: 'html',
     handler: async (ctx) => {
       const b = ctx.body as { assessment_id: string; max_spans?: number };
       const a = await mem(ctx).getAssessment(b.assessment_id);
       if (a.work.owner !== me(ctx)) throw new TrainprintError('NOT_FOUND', `no assessment "${b.assessment_id}"`);
-      const html = await mem(ctx).report(shownAssessment(ctx, a), b.max_spans === undefined ? {} : { maxSpans: b.max_spans });
+      const html = await mem(ctx).report(
+        shownAssessment(ctx, a),
+        b.max_spans === undefined ? {} : { maxSpans: b.max_spans },
+      );
       return new Response(html, {
         headers: {
-          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         },
       });
@@ -178,9 +271,8 @@ function exactlyOne(body: Record<string, unknown>, names: readonly string[]): vo
   if (given.length === 1) return;
   const field = given.length === 0 ? names[0] : given[1];
   const others = names.filter((n) => n !== field);
-  const reason = given.length === 0
-    ? `is required (or give ${others.join(' or ')})`
-    : `give only one of ${names.join(', ')}`;
+  const reason =
+    given.length === 0 ? `is required (or give ${others.join(' or ')})` : `give only one of ${names.join(', ')}`;
   throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
 }
 
@@ -234,7 +326,8 @@ async function ownSetIds<T>(ctx: RouteContext, p: Promise<T>): Promise<T> {
     return await p;
   } catch (e) {
     const quoted = `"${refSetKey(ctx, '')}`;
-    if (e instanceof TrainprintError && e.detail?.includes(quoted)) throw new TrainprintError(e.code, e.detail.split(quoted).join('"'), { cause: e.cause });
+    if (e instanceof TrainprintError && e.detail?.includes(quoted))
+      throw new TrainprintError(e.code, e.detail.split(quoted).join('"'), { cause: e.cause });
     throw e;
   }
 }

@@ -8,9 +8,28 @@
  */
 import type { JsonSchema } from './context.js';
 import {
-  assessmentId, bool, codes, dateTime, int0, intIn, jurisdiction, listOf, modelId, nullable, num, num01, object, ok,
-  pair, riskLevel, str,
-  strings, strOrNull, workHash, workId, workType,
+  assessmentId,
+  bool,
+  codes,
+  dateTime,
+  int0,
+  intIn,
+  jurisdiction,
+  listOf,
+  modelId,
+  nullable,
+  num,
+  num01,
+  object,
+  ok,
+  pair,
+  riskLevel,
+  str,
+  strings,
+  strOrNull,
+  workHash,
+  workId,
+  workType,
 } from './schema-kit.js';
 import { HTML_SCHEMA, REGISTER_REQUEST_SCHEMA, SCORE_RESULT_SCHEMA } from './schemas.js';
 
@@ -18,32 +37,66 @@ const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
 const texts = { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'string', minLength: 1 } } as const;
 /** A reference set id as the API shows it (each account has its own sets). */
-const refSetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', description: 'Reference set id of the account' } as const;
+const refSetId = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+  description: 'Reference set id of the account',
+} as const;
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
  * policy decides which URLs it calls (internal addresses are refused by default).
  */
-export const MODEL_SPEC_SCHEMA = object({
-  base_url: { type: 'string', minLength: 8, maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'Base URL with the version path, e.g. `https://models.example.org/v1`: no credentials, query or fragment' },
-  api_key: { type: 'string', minLength: 1, maxLength: 1000, pattern: '^[\\x21-\\x7e]+$', description: 'Sent to the service as `Authorization: Bearer …`; never stored or echoed' },
-  model: { type: 'string', minLength: 1, maxLength: 200, description: 'The `model` field of the service\'s requests' },
-  api: { enum: ['completions', 'chat'], description: '`completions` (log-probabilities with `echo`; default) or `chat` (generations only)' },
-  top_logprobs: { type: 'integer', minimum: 0, maximum: 20, description: 'Alternatives per position (completions); 0 = own log-probabilities only. Default 5' },
-}, ['api_key', 'api', 'top_logprobs']);
+export const MODEL_SPEC_SCHEMA = object(
+  {
+    base_url: {
+      type: 'string',
+      minLength: 8,
+      maxLength: 2000,
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+      description:
+        'Base URL with the version path, e.g. `https://models.example.org/v1`: no credentials, query or fragment',
+    },
+    api_key: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Sent to the service as `Authorization: Bearer …`; never stored or echoed',
+    },
+    model: { type: 'string', minLength: 1, maxLength: 200, description: "The `model` field of the service's requests" },
+    api: {
+      enum: ['completions', 'chat'],
+      description: '`completions` (log-probabilities with `echo`; default) or `chat` (generations only)',
+    },
+    top_logprobs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 20,
+      description: 'Alternatives per position (completions); 0 = own log-probabilities only. Default 5',
+    },
+  },
+  ['api_key', 'api', 'top_logprobs'],
+);
 
 // ------------------------------------------------------------------ register-work, reference sets
 
 /** `POST /api/v1/memorization/register-work`: a work of the account (`work_id`) or one to register now (`work`). */
-export const TRACK_WORK_REQUEST_SCHEMA = object({
-  work_id: { ...workId, description: 'A registered work of the account (or give `work`)' },
-  work: REGISTER_REQUEST_SCHEMA,
-  canaries: object({
-    count: intIn(1, 100, 'Canary sequences to embed in the published work'),
-    words: intIn(8, 200, 'Words per canary (default 24)'),
-    controls: intIn(1, 1000, 'Never-published controls (default 4 × count, at most 400)'),
-  }, ['words', 'controls']),
-}, ['work_id', 'work', 'canaries']);
+export const TRACK_WORK_REQUEST_SCHEMA = object(
+  {
+    work_id: { ...workId, description: 'A registered work of the account (or give `work`)' },
+    work: REGISTER_REQUEST_SCHEMA,
+    canaries: object(
+      {
+        count: intIn(1, 100, 'Canary sequences to embed in the published work'),
+        words: intIn(8, 200, 'Words per canary (default 24)'),
+        controls: intIn(1, 1000, 'Never-published controls (default 4 × count, at most 400)'),
+      },
+      ['words', 'controls'],
+    ),
+  },
+  ['work_id', 'work', 'canaries'],
+);
 
 const CANARY = object({ id: str, text: str });
 const TRACKED_PROPS = {
@@ -51,20 +104,36 @@ const TRACKED_PROPS = {
   work_hash: workHash,
   title: strOrNull,
   tracked_at: dateTime,
-  canaries: { type: 'array', items: CANARY, description: 'Embed each verbatim in the published work (repeated: the more copies the better)' },
-  controls: { type: 'array', items: CANARY, description: 'Keep private: the canaries\' never-published controls' },
+  canaries: {
+    type: 'array',
+    items: CANARY,
+    description: 'Embed each verbatim in the published work (repeated: the more copies the better)',
+  },
+  controls: { type: 'array', items: CANARY, description: "Keep private: the canaries' never-published controls" },
   canary_words: int0,
 } as const;
 export const TRACKED_WORK_RESPONSE_SCHEMA = ok(TRACKED_PROPS);
 
 /** `POST /api/v1/memorization/reference-sets`. */
-export const REFERENCE_SET_REQUEST_SCHEMA = object({
-  id: refSetId,
-  texts: { ...texts, description: 'Non-member documents (one document each; chunks never span two)' },
-  basis: { ...basis, description: '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`' },
-  description: { type: 'string', minLength: 1, maxLength: 2000 },
-  published_after: { type: 'string', minLength: 1, maxLength: 64, description: 'With `post_cutoff`: earliest publication date (ISO 8601)' },
-}, ['description', 'published_after']);
+export const REFERENCE_SET_REQUEST_SCHEMA = object(
+  {
+    id: refSetId,
+    texts: { ...texts, description: 'Non-member documents (one document each; chunks never span two)' },
+    basis: {
+      ...basis,
+      description:
+        '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
+    },
+    description: { type: 'string', minLength: 1, maxLength: 2000 },
+    published_after: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'With `post_cutoff`: earliest publication date (ISO 8601)',
+    },
+  },
+  ['description', 'published_after'],
+);
 
 const REFERENCE_SET_PROPS = {
   id: refSetId,
@@ -91,12 +160,15 @@ const EXTRACT_OPTIONS = {
 const EXTRACT_OPTION_NAMES = Object.keys(EXTRACT_OPTIONS);
 
 /** `POST /api/v1/memorization/extract`: exactly one of `work_id` and `text`. */
-export const EXTRACT_REQUEST_SCHEMA = object({
-  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-  text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
-  model: MODEL_SPEC_SCHEMA,
-  ...EXTRACT_OPTIONS,
-}, ['work_id', 'text', ...EXTRACT_OPTION_NAMES]);
+export const EXTRACT_REQUEST_SCHEMA = object(
+  {
+    work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
+    text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
+    model: MODEL_SPEC_SCHEMA,
+    ...EXTRACT_OPTIONS,
+  },
+  ['work_id', 'text', ...EXTRACT_OPTION_NAMES],
+);
 
 const VERBATIM_SPAN = object({ tokens: int0, output_start: int0, output_end: int0, work_start: int0, work_end: int0 });
 const EXTRACTION_PROPS = {
@@ -108,8 +180,17 @@ const EXTRACTION_PROPS = {
   attempts: {
     type: 'array',
     items: object({
-      index: int0, prefix_start: int0, prefix_end: int0, prefix_tokens: int0, continuation_start: int0, continuation_end: int0,
-      continuation_tokens: int0, output: str, exact_continuation_tokens: int0, longest_match: nullable(VERBATIM_SPAN), verified: bool,
+      index: int0,
+      prefix_start: int0,
+      prefix_end: int0,
+      prefix_tokens: int0,
+      continuation_start: int0,
+      continuation_end: int0,
+      continuation_tokens: int0,
+      output: str,
+      exact_continuation_tokens: int0,
+      longest_match: nullable(VERBATIM_SPAN),
+      verified: bool,
     }),
   },
   summary: object({
@@ -136,24 +217,44 @@ const PROBE_OPTIONS = {
   chunk_tokens: intIn(16, 4096, 'Words per chunk (default 128)'),
   min_chunks: intIn(5, 100_000, 'Fewest chunks per side for a verdict (default 20)'),
   min_reference_documents: intIn(2, 100_000, 'Fewest reference documents for a verdict (default 5)'),
-  k: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Share of lowest-probability tokens for Min-K% (default 0.2)' },
-  alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'Family-wise significance level (default 0.01)' },
+  k: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'Share of lowest-probability tokens for Min-K% (default 0.2)',
+  },
+  alpha: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 0.5,
+    description: 'Family-wise significance level (default 0.01)',
+  },
   concurrency: intIn(1, 16, 'Model calls in flight (default 4)'),
 } as const;
 const PROBE_OPTION_NAMES = Object.keys(PROBE_OPTIONS).filter((k) => k !== 'reference');
 
 /** `POST /api/v1/memorization/probe`: exactly one of `work_id`, `text` and `texts`. */
-export const PROBE_REQUEST_SCHEMA = object({
-  work_id: workId,
-  text: { type: 'string', minLength: 1 },
-  texts: { ...texts, description: 'Several suspect documents' },
-  model: MODEL_SPEC_SCHEMA,
-  ...PROBE_OPTIONS,
-}, ['work_id', 'text', 'texts', ...PROBE_OPTION_NAMES]);
+export const PROBE_REQUEST_SCHEMA = object(
+  {
+    work_id: workId,
+    text: { type: 'string', minLength: 1 },
+    texts: { ...texts, description: 'Several suspect documents' },
+    model: MODEL_SPEC_SCHEMA,
+    ...PROBE_OPTIONS,
+  },
+  ['work_id', 'text', 'texts', ...PROBE_OPTION_NAMES],
+);
 
 const SIDE = object({ chunks: int0, documents: int0, mean: num, median: num });
 const PROBE_CHUNK = object({
-  document: int0, start: int0, end: int0, scored_tokens: int0, loss: num, zlib_ratio: num, min_k: num, min_k_plus_plus: { type: ['number', 'null'] },
+  document: int0,
+  start: int0,
+  end: int0,
+  scored_tokens: int0,
+  loss: num,
+  zlib_ratio: num,
+  min_k: num,
+  min_k_plus_plus: { type: ['number', 'null'] },
 });
 const PROBE_PROPS = {
   work_id: nullable(workId),
@@ -182,7 +283,9 @@ const PROBE_PROPS = {
       auc_ci_95: pair(num01),
       auc_ci_method: { enum: ['delong', 'clustered'] },
       mann_whitney: object({ u: num, p_value: { type: ['number', 'null'] }, method: { enum: ['exact', 'normal'] } }),
-      document_test: nullable(object({ t: num, df: num, p_value: num, p_holm: num, mean_difference: num, ci_95: pair(num) })),
+      document_test: nullable(
+        object({ t: num, df: num, p_value: num, p_holm: num, mean_difference: num, ci_95: pair(num) }),
+      ),
       significant: bool,
     }),
   },
@@ -197,12 +300,21 @@ export const PROBE_RESPONSE_SCHEMA = ok(PROBE_PROPS);
 // ------------------------------------------------------------------ compare
 
 /** `POST /api/v1/memorization/compare`: a model output against the account's works. */
-export const COMPARE_OUTPUT_REQUEST_SCHEMA = object({
-  output: { type: 'string', minLength: 1, description: 'A model output' },
-  work_ids: { type: 'array', minItems: 1, maxItems: 1000, items: workId, description: 'Works of the account; default: all of them registered with text' },
-  min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
-  limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
-}, ['work_ids', 'min_tokens', 'limit']);
+export const COMPARE_OUTPUT_REQUEST_SCHEMA = object(
+  {
+    output: { type: 'string', minLength: 1, description: 'A model output' },
+    work_ids: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: workId,
+      description: 'Works of the account; default: all of them registered with text',
+    },
+    min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
+    limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
+  },
+  ['work_ids', 'min_tokens', 'limit'],
+);
 
 const COMPARE_PROPS = {
   output_tokens: int0,
@@ -212,7 +324,10 @@ const COMPARE_PROPS = {
       work_id: workId,
       title: strOrNull,
       verbatim: { type: 'array', items: VERBATIM_SPAN },
-      near: { type: 'array', items: object({ output_start: int0, output_end: int0, work_start: int0, work_end: int0, score: num }) },
+      near: {
+        type: 'array',
+        items: object({ output_start: int0, output_end: int0, work_start: int0, work_end: int0, score: num }),
+      },
       longest_verbatim_tokens: int0,
       verbatim_share: num01,
     }),
@@ -226,16 +341,30 @@ export const COMPARE_OUTPUT_RESPONSE_SCHEMA = ok(COMPARE_PROPS);
 // ------------------------------------------------------------------ assess, report
 
 /** `POST /api/v1/memorization/assess`. */
-export const ASSESS_REQUEST_SCHEMA = object({
-  work_id: { ...workId, description: 'A work of the account registered with its text' },
-  model: MODEL_SPEC_SCHEMA,
-  kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
-  jurisdiction,
-  extract: { oneOf: [{ const: false }, object(EXTRACT_OPTIONS, EXTRACT_OPTION_NAMES)], description: 'Extraction settings, or false to skip. Default {}' },
-  probe: { oneOf: [{ const: false }, object(PROBE_OPTIONS, PROBE_OPTION_NAMES)], description: 'Probe settings with the reference, or false. Without it no probe runs' },
-  traps: { type: 'boolean', description: 'Test the work\'s canaries (default true)' },
-  trap_alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'Significance level of the trap test (default 0.01)' },
-}, ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha']);
+export const ASSESS_REQUEST_SCHEMA = object(
+  {
+    work_id: { ...workId, description: 'A work of the account registered with its text' },
+    model: MODEL_SPEC_SCHEMA,
+    kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
+    jurisdiction,
+    extract: {
+      oneOf: [{ const: false }, object(EXTRACT_OPTIONS, EXTRACT_OPTION_NAMES)],
+      description: 'Extraction settings, or false to skip. Default {}',
+    },
+    probe: {
+      oneOf: [{ const: false }, object(PROBE_OPTIONS, PROBE_OPTION_NAMES)],
+      description: 'Probe settings with the reference, or false. Without it no probe runs',
+    },
+    traps: { type: 'boolean', description: "Test the work's canaries (default true)" },
+    trap_alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 0.5,
+      description: 'Significance level of the trap test (default 0.01)',
+    },
+  },
+  ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'],
+);
 
 /** `engine.score` without `legal_risk` (an assessment's `corpus`). */
 const CORPUS_SCHEMA = (() => {
@@ -245,13 +374,27 @@ const CORPUS_SCHEMA = (() => {
 })();
 
 const TRAP_SCHEMA = object({
-  canaries: int0, controls: int0, auc: num01, auc_ci_95: pair(num01), p_value: num01, detected: bool, canary_loss: num, control_loss: num,
+  canaries: int0,
+  controls: int0,
+  auc: num01,
+  auc_ci_95: pair(num01),
+  p_value: num01,
+  detected: bool,
+  canary_loss: num,
+  control_loss: num,
 });
 
 const ASSESSMENT_PROPS = {
   assessment_id: assessmentId,
   created_at: dateTime,
-  work: object({ work_id: workId, work_hash: workHash, title: strOrNull, owner: str, work_type: workType, tokens: int0 }),
+  work: object({
+    work_id: workId,
+    work_hash: workHash,
+    title: strOrNull,
+    owner: str,
+    work_type: workType,
+    tokens: int0,
+  }),
   model: object({ id: str, access, kb_model: strOrNull }),
   jurisdiction: strOrNull,
   level: riskLevel,
@@ -274,11 +417,17 @@ const ASSESSMENT_PROPS = {
 export const ASSESSMENT_RESPONSE_SCHEMA = ok(ASSESSMENT_PROPS);
 
 /** `POST /api/v1/memorization/report`: an assessment of the account as one HTML page. */
-export const REPORT_REQUEST_SCHEMA = object({
-  assessment_id: { ...assessmentId, description: 'From `POST /api/v1/memorization/assess`' },
-  max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
-}, ['max_spans']);
-export const REPORT_SCHEMA = { ...HTML_SCHEMA, description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources' } as const;
+export const REPORT_REQUEST_SCHEMA = object(
+  {
+    assessment_id: { ...assessmentId, description: 'From `POST /api/v1/memorization/assess`' },
+    max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
+  },
+  ['max_spans'],
+);
+export const REPORT_SCHEMA = {
+  ...HTML_SCHEMA,
+  description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources',
+} as const;
 
 /**
  * Component names of the memorization schemas (merged into `NAMED_SCHEMAS`).

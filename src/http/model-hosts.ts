@@ -84,7 +84,8 @@ export function isInternalAddress(address: string): boolean {
  * @example await refusedResolution(new URL('http://127.0.0.1.nip.io/v1'), resolveHost) // 'resolves to …'
  */
 export async function refusedResolution(
-  url: URL, resolve: HostResolver,
+  url: URL,
+  resolve: HostResolver,
 ): Promise<{ reason: string } | { fetch?: typeof fetch }> {
   let resolved: ResolvedHost;
   try {
@@ -155,7 +156,19 @@ export function defaultModelHosts(allowPrivate: boolean): (url: URL) => boolean 
   return allowPrivate ? () => true : (url) => !isInternalHost(url);
 }
 
-const INTERNAL_SUFFIXES = ['.localhost', '.localdomain', '.local', '.svc', '.internal', '.intranet', '.corp', '.home', '.home.arpa', '.lan', '.private'];
+const INTERNAL_SUFFIXES = [
+  '.localhost',
+  '.localdomain',
+  '.local',
+  '.svc',
+  '.internal',
+  '.intranet',
+  '.corp',
+  '.home',
+  '.home.arpa',
+  '.lan',
+  '.private',
+];
 
 /** [network, prefix length] of the IPv4 ranges that are not public unicast. */
 const V4_BLOCKS: ReadonlyArray<readonly [number, number]> = [
@@ -196,7 +209,8 @@ function parseIpv6(s: string): number[] | null {
   const halves = s.split('::');
   if (halves.length > 2) return null;
   const groups = (h: string) => (h === '' ? [] : h.split(':'));
-  const head = groups(halves[0]), tail = halves.length === 2 ? groups(halves[1]) : [];
+  const head = groups(halves[0]),
+    tail = halves.length === 2 ? groups(halves[1]) : [];
   const missing = 8 - head.length - tail.length;
   if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
   const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];

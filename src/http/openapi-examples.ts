@@ -50,7 +50,7 @@ export function errorCasesByStatus(r: Route): Map<number, ErrorCase[]> {
   const invalid = 'a body field or query parameter is not valid; `details.field` names it';
   generic.push({ code: 'INVALID_INPUT', when: invalid });
   if (r.scope !== null) {
-    generic.push({ code: 'RATE_LIMITED', when: 'the plan\'s daily limit is reached; `Retry-After` gives the wait' });
+    generic.push({ code: 'RATE_LIMITED', when: "the plan's daily limit is reached; `Retry-After` gives the wait" });
   }
   const out = new Map<number, ErrorCase[]>();
   for (const c of [...generic, ...own]) {
@@ -121,8 +121,13 @@ export function prettyJson(value: unknown, indent = '', used = 0): string {
   const lines: string[] = [];
   for (const m of members) {
     const last = lines.length - 1;
-    const fits = last >= 0 && !m.includes('\n') && !lines[last].includes('\n') && m.length <= 40
-      && inner.length + lines[last].length + m.length + 2 <= 100 && lines[last].length <= 60;
+    const fits =
+      last >= 0 &&
+      !m.includes('\n') &&
+      !lines[last].includes('\n') &&
+      m.length <= 40 &&
+      inner.length + lines[last].length + m.length + 2 <= 100 &&
+      lines[last].length <= 60;
     if (fits) lines[last] += `, ${m}`;
     else lines.push(m);
   }

@@ -37,19 +37,24 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   413: 'Body over the limit, refused before parsing (PAYLOAD_TOO_LARGE)',
   415: 'Wrong Content-Type (UNSUPPORTED_MEDIA_TYPE)',
   422: 'Well-formed but invalid; `details.field` names the field (INVALID_INPUT, INVALID_OPTIONS, …)',
-  429: 'The plan\'s daily limit is reached (RATE_LIMITED); `Retry-After` gives the seconds to the next window',
+  429: "The plan's daily limit is reached (RATE_LIMITED); `Retry-After` gives the seconds to the next window",
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
-  502: 'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, '
-    + 'content type and length',
+  502:
+    'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, ' +
+    'content type and length',
   501: 'Not supported for this item (NOT_SUPPORTED)',
-  503: 'The store or a dataset\'s database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, '
-    + 'STORE_UNAVAILABLE), or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
+  503:
+    "The store or a dataset's database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, " +
+    'STORE_UNAVAILABLE), or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
 /** The code shown for an error status that no case of the route names. */
 const FALLBACK_CODE: Readonly<Record<number, ErrorCode>> = {
-  500: 'INTERNAL', 502: 'UPSTREAM_ERROR', 503: 'STORE_LOCKED', 504: 'UPSTREAM_TIMEOUT',
+  500: 'INTERNAL',
+  502: 'UPSTREAM_ERROR',
+  503: 'STORE_LOCKED',
+  504: 'UPSTREAM_TIMEOUT',
 };
 
 /** What the token endpoint's RFC 6749 §5.2 errors say, by status. */
@@ -90,11 +95,15 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     op.description = r.description ? `${r.description}\n\n${who}` : who;
     const examples = r.examples ?? [];
     // an example's value of a parameter, for the parameter's `example` / `examples`
-    const paramExamples = (where: 'params' | 'query', name: string) => exampleFields(
-      examples.filter((ex) => ex[where]?.[name] !== undefined).map((ex) => [ex, ex[where]![name]] as const),
-    );
+    const paramExamples = (where: 'params' | 'query', name: string) =>
+      exampleFields(
+        examples.filter((ex) => ex[where]?.[name] !== undefined).map((ex) => [ex, ex[where]![name]] as const),
+      );
     const parameters: unknown[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-      name, in: 'path', required: true, description: PATH_PARAMS[name]?.description,
+      name,
+      in: 'path',
+      required: true,
+      description: PATH_PARAMS[name]?.description,
       schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
       ...paramExamples('params', name),
     }));
@@ -102,7 +111,10 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
       const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, s] of Object.entries(q.properties ?? {})) {
         parameters.push({
-          name, in: 'query', required: (q.required ?? []).includes(name), schema: ref(s),
+          name,
+          in: 'query',
+          required: (q.required ?? []).includes(name),
+          schema: ref(s),
           ...(typeof s.description === 'string' ? { description: s.description } : {}),
           ...paramExamples('query', name),
         });
@@ -110,21 +122,33 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     }
     if (r.creates) {
       parameters.push({
-        name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
-        description: 'Replays the first successful response to the same key and request for 24 h; the same key with another request is 409',
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+        description:
+          'Replays the first successful response to the same key and request for 24 h; the same key with another request is 409',
       });
     }
     if (parameters.length) op.parameters = parameters;
     if (r.body && r.requestSchema) {
-      const media = r.body === 'json' ? 'application/json' : r.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
+      const media =
+        r.body === 'json'
+          ? 'application/json'
+          : r.body === 'form'
+            ? 'application/x-www-form-urlencoded'
+            : 'application/octet-stream';
       // a binary body is a file: its examples name it (`file`), the curl samples send it
       const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
       const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
       op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema), ...shown } } };
     }
-    op.security = r.scope === null
-      ? (r.operationId === 'oauthToken' ? [{ clientBasic: [] }, {}] : [])
-      : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
+    op.security =
+      r.scope === null
+        ? r.operationId === 'oauthToken'
+          ? [{ clientBasic: [] }, {}]
+          : []
+        : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
     op.responses = responses(r, ref);
     if (examples.length) {
       // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http.md
@@ -135,7 +159,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
 
   const schemas: Record<string, unknown> = {};
   // components are emitted until no new name is referenced (a component may use another)
-  for (let added = true; added;) {
+  for (let added = true; added; ) {
     added = false;
     for (const [s, name] of names) {
       if (used.has(name) && !(name in schemas)) {
@@ -144,7 +168,11 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
       }
     }
   }
-  const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]]));
+  const sortedSchemas = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((k) => [k, schemas[k]]),
+  );
 
   return {
     openapi: '3.1.0',
@@ -152,9 +180,10 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     info: {
       title: 'trainprint API',
       version: options.version ?? '1.0.0',
-      description: 'Training-data attribution: analysis, works registry, score, monitors, reference datasets, knowledge base, licensing marketplace and memorization risk. '
-        + 'Success bodies are `{ success: true, …result }`; errors `{ success: false, error: { code, message, details? } }`. '
-        + 'Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy` (daily window in UTC).',
+      description:
+        'Training-data attribution: analysis, works registry, score, monitors, reference datasets, knowledge base, licensing marketplace and memorization risk. ' +
+        'Success bodies are `{ success: true, …result }`; errors `{ success: false, error: { code, message, details? } }`. ' +
+        'Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy` (daily window in UTC).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: options.baseUrl ?? '/' }],
@@ -163,12 +192,26 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
     components: {
       schemas: sortedSchemas,
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tp_live_…` (or `tp_test_…`)' },
-        oauth2: {
-          type: 'oauth2', description: 'Client-credentials grant; tokens last at most one hour',
-          flows: { clientCredentials: { tokenUrl: `${(options.baseUrl ?? '').replace(/\/+$/, '')}/api/v1/oauth/token`, scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])) } },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `Authorization: Bearer tp_live_…` (or `tp_test_…`)',
         },
-        clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client credentials (`client_id:client_secret`) at the token endpoint' },
+        oauth2: {
+          type: 'oauth2',
+          description: 'Client-credentials grant; tokens last at most one hour',
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${(options.baseUrl ?? '').replace(/\/+$/, '')}/api/v1/oauth/token`,
+              scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
+            },
+          },
+        },
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'OAuth client credentials (`client_id:client_secret`) at the token endpoint',
+        },
       },
       headers: {
         'RateLimit-Limit': { description: 'Calls allowed in the window', schema: { type: 'integer' } },
@@ -176,7 +219,10 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
         'RateLimit-Reset': { description: 'Seconds until the window ends (00:00 UTC)', schema: { type: 'integer' } },
         'RateLimit-Policy': { description: '`<limit>;w=86400`', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds until calls are accepted again', schema: { type: 'integer' } },
-        'X-Request-Id': { description: 'Id of this request (echoed when the client sent a valid one)', schema: { type: 'string' } },
+        'X-Request-Id': {
+          description: 'Id of this request (echoed when the client sent a valid one)',
+          schema: { type: 'string' },
+        },
       },
     },
   };
@@ -191,10 +237,19 @@ export function documentedStatuses(r: Route): { success: number[]; errors: numbe
   // 422 everywhere: an unknown query parameter is refused on every operation
   const errors = new Set<number>([422, 500, 503, ...(r.errors ?? [])]);
   for (const c of r.errorCases ?? []) errors.add(HTTP_STATUS[c.code]);
-  if (r.scope !== null) [401, 403, 429].forEach((s) => { errors.add(s); });
-  if (r.body) [413, 415].forEach((s) => { errors.add(s); });
+  if (r.scope !== null)
+    [401, 403, 429].forEach((s) => {
+      errors.add(s);
+    });
+  if (r.body)
+    [413, 415].forEach((s) => {
+      errors.add(s);
+    });
   if (r.body === 'json') errors.add(400);
-  if (r.body === 'form') [400, 401].forEach((s) => { errors.add(s); });
+  if (r.body === 'form')
+    [400, 401].forEach((s) => {
+      errors.add(s);
+    });
   if (r.creates) errors.add(409);
   if (r.path.includes('{')) errors.add(404);
   return { success: [...(r.status ?? [200])], errors: [...errors].sort((a, b) => a - b) };
@@ -203,19 +258,33 @@ export function documentedStatuses(r: Route): { success: number[]; errors: numbe
 function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string, unknown> {
   const limited = r.scope !== null;
   const rateHeaders = limited
-    ? { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } }
+    ? {
+        'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+        'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+        'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+        'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+      }
     : {};
   const common = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   const { success, errors } = documentedStatuses(r);
   const out: Record<string, unknown> = {};
-  const media = r.responseType === 'html' ? 'text/html' : r.responseType === 'binary' ? 'application/octet-stream' : 'application/json';
+  const media =
+    r.responseType === 'html'
+      ? 'text/html'
+      : r.responseType === 'binary'
+        ? 'application/octet-stream'
+        : 'application/json';
   // the worked examples answering a status (binary answers have no example body)
-  const shown = (s: number) => exampleFields((r.examples ?? [])
-    .filter((ex) => ex.status === s && ex.response !== undefined)
-    .map((ex) => [ex, ex.response] as const));
+  const shown = (s: number) =>
+    exampleFields(
+      (r.examples ?? [])
+        .filter((ex) => ex.status === s && ex.response !== undefined)
+        .map((ex) => [ex, ex.response] as const),
+    );
   for (const s of success) {
     out[String(s)] = {
-      description: s === 201 ? 'Created' : 'OK', headers: { ...common, ...rateHeaders },
+      description: s === 201 ? 'Created' : 'OK',
+      headers: { ...common, ...rateHeaders },
       content: { [media]: { schema: ref(r.responseSchema), ...shown(s) } },
     };
   }
@@ -225,11 +294,15 @@ function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     const headers: Record<string, unknown> = { ...common, ...(s === 401 || s === 403 ? {} : rateHeaders) };
     if (s === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     const list = cases.get(s) ?? [];
-    const example = Object.keys(shown(s)).length ? shown(s)
+    const example = Object.keys(shown(s)).length
+      ? shown(s)
       : { example: oauth ? OAUTH_ERROR_EXAMPLE[s] : errorExample(list[0]?.code ?? FALLBACK_CODE[s] ?? 'INTERNAL') };
     out[String(s)] = {
-      description: oauth ? OAUTH_ERROR_TEXT[s]
-        : list.length ? list.map((c) => `- \`${c.code}\`: ${c.when}`).join('\n') : (ERROR_TEXT[s] ?? 'Error'),
+      description: oauth
+        ? OAUTH_ERROR_TEXT[s]
+        : list.length
+          ? list.map((c) => `- \`${c.code}\`: ${c.when}`).join('\n')
+          : (ERROR_TEXT[s] ?? 'Error'),
       headers,
       content: { 'application/json': { schema: ref(oauth ? OAUTH_ERROR_SCHEMA : ERROR_ENVELOPE_SCHEMA), ...example } },
     };

@@ -63,16 +63,33 @@ export function errorOutcome(err: unknown, requestId: string, details?: Record<s
   if (err instanceof TrainprintError && Object.hasOwn(HTTP_STATUS, err.code)) {
     const status = HTTP_STATUS[err.code];
     if (status >= 500) {
-      const upstream = (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT') && err.detail ? { upstream: err.detail } : {};
-      return { status, code: err.code, body: { success: false, error: { code: err.code, message: MESSAGES[err.code], details: { request_id: requestId, ...upstream } } } };
+      const upstream =
+        (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT') && err.detail
+          ? { upstream: err.detail }
+          : {};
+      return {
+        status,
+        code: err.code,
+        body: {
+          success: false,
+          error: { code: err.code, message: MESSAGES[err.code], details: { request_id: requestId, ...upstream } },
+        },
+      };
     }
     const d = details ?? validationDetails(err);
-    return { status, code: err.code, body: { success: false, error: { code: err.code, message: err.message, ...(d ? { details: d } : {}) } } };
+    return {
+      status,
+      code: err.code,
+      body: { success: false, error: { code: err.code, message: err.message, ...(d ? { details: d } : {}) } },
+    };
   }
   return {
     status: 500,
     code: INTERNAL_ERROR_CODE,
-    body: { success: false, error: { code: INTERNAL_ERROR_CODE, message: 'An unexpected error occurred', details: { request_id: requestId } } },
+    body: {
+      success: false,
+      error: { code: INTERNAL_ERROR_CODE, message: 'An unexpected error occurred', details: { request_id: requestId } },
+    },
   };
 }
 

@@ -19,10 +19,25 @@
  */
 import { Decoder } from '@msgpack/msgpack';
 import {
-  ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, extractText, factorTable, jurisdictionTable, TrainprintError,
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  extractText,
+  factorTable,
+  jurisdictionTable,
+  TrainprintError,
   worthOffloading,
-  type AnalyzeRequest, type ContentType, type CreateMonitorRequest, type DatasetDocument, type DatasetLoadOptions, type DatasetStats,
-  type Engine, type FingerprintOptions, type Monitor, type RegisterWorkRequest, type ScoreRequest, type Work,
+  type AnalyzeRequest,
+  type ContentType,
+  type CreateMonitorRequest,
+  type DatasetDocument,
+  type DatasetLoadOptions,
+  type DatasetStats,
+  type Engine,
+  type FingerprintOptions,
+  type Monitor,
+  type RegisterWorkRequest,
+  type ScoreRequest,
+  type Work,
 } from '../index.js';
 import { sha256Hex } from './auth.js';
 import { Reply, type BodyAllowance, type Principal, type Route, type RouteContext, type Scope } from './context.js';
@@ -45,7 +60,10 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
   dataset_id: { pattern: S.DATASET_REF_PATTERN, description: 'Reference dataset id (`pack:…`: a shipped pack)' },
   provider: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Provider part of a model id' },
   model: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Model part of a model id' },
-  kb_dataset_id: { pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)' },
+  kb_dataset_id: {
+    pattern: '^[a-z0-9][a-z0-9._-]*$',
+    description: 'Knowledge-base dataset id (`the-pile`, `books3`, …)',
+  },
   key_id: { pattern: idPattern('key', 16), description: 'API key id' },
   client_id: { pattern: idPattern('tpc', 24), description: 'OAuth client id' },
   listing_id: { pattern: idPattern('lst', 32), description: 'Marketplace listing id (`lst_` + 32 hex)' },
@@ -63,30 +81,51 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
 export const ROUTES: readonly Route[] = withDocs([
   // ---------------------------------------------------------------- attribution
   {
-    method: 'POST', path: '/api/v1/attribution/analyze', operationId: 'analyze', tag: 'attribution', scope: 'analyze', creates: true,
+    method: 'POST',
+    path: '/api/v1/attribution/analyze',
+    operationId: 'analyze',
+    tag: 'attribution',
+    scope: 'analyze',
+    creates: true,
     summary: 'Analyse content against the reference datasets',
-    body: 'json', requestSchema: ANALYZE_REQUEST_SCHEMA, responseSchema: ANALYSIS_RESULT_SCHEMA,
+    body: 'json',
+    requestSchema: ANALYZE_REQUEST_SCHEMA,
+    responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       // the owner record goes in the same batch as the result: a crash leaves both or neither
       const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
       // a client that goes away cancels the remote corpus calls still in flight (the result is stored all the same)
       return ctx.engine.analyze(ctx.body as AnalyzeRequest, {
-        records, owner: account(ctx), signal: ctx.request.signal, ...ctx.services.work,
+        records,
+        owner: account(ctx),
+        signal: ctx.request.signal,
+        ...ctx.services.work,
       });
     },
   },
   {
-    method: 'GET', path: '/api/v1/attribution/analyses/{analysis_id}', operationId: 'getAnalysis', tag: 'attribution', scope: 'analyze',
-    summary: 'A stored analysis of the account', responseSchema: ANALYSIS_RESULT_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/attribution/analyses/{analysis_id}',
+    operationId: 'getAnalysis',
+    tag: 'attribution',
+    scope: 'analyze',
+    summary: 'A stored analysis of the account',
+    responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       await checkOwner(ctx, 'analysis', ctx.params.analysis_id);
       return ctx.engine.getAnalysis(ctx.params.analysis_id);
     },
   },
   {
-    method: 'POST', path: '/api/v1/attribution/compare', operationId: 'compare', tag: 'attribution', scope: 'analyze',
+    method: 'POST',
+    path: '/api/v1/attribution/compare',
+    operationId: 'compare',
+    tag: 'attribution',
+    scope: 'analyze',
     summary: 'Align two texts: reused passages with spans in both',
-    body: 'json', requestSchema: S.COMPARE_REQUEST_SCHEMA, responseSchema: S.COMPARISON_SCHEMA,
+    body: 'json',
+    requestSchema: S.COMPARE_REQUEST_SCHEMA,
+    responseSchema: S.COMPARISON_SCHEMA,
     handler: async (ctx) => {
       const { a, b } = ctx.body as { a: string; b: string };
       // a pure function of the two texts: on the handler's worker pool when it has one and the texts are long
@@ -97,33 +136,59 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'POST', path: '/api/v1/attribution/score', operationId: 'score', tag: 'attribution', scope: 'analyze',
+    method: 'POST',
+    path: '/api/v1/attribution/score',
+    operationId: 'score',
+    tag: 'attribution',
+    scope: 'analyze',
     summary: 'How likely a model trained on a registered work of the account',
-    body: 'json', requestSchema: S.SCORE_REQUEST_SCHEMA, responseSchema: S.SCORE_RESULT_SCHEMA,
+    body: 'json',
+    requestSchema: S.SCORE_REQUEST_SCHEMA,
+    responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.body as ScoreRequest),
   },
   {
-    method: 'GET', path: '/api/v1/attribution/score', operationId: 'scoreByQuery', tag: 'attribution', scope: 'analyze',
-    summary: 'The same score, with query parameters', querySchema: S.SCORE_REQUEST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/attribution/score',
+    operationId: 'scoreByQuery',
+    tag: 'attribution',
+    scope: 'analyze',
+    summary: 'The same score, with query parameters',
+    querySchema: S.SCORE_REQUEST_SCHEMA,
     responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.query as unknown as ScoreRequest),
   },
   {
-    method: 'POST', path: '/api/v1/attribution/fingerprint', operationId: 'fingerprint', tag: 'attribution', scope: 'analyze',
+    method: 'POST',
+    path: '/api/v1/attribution/fingerprint',
+    operationId: 'fingerprint',
+    tag: 'attribution',
+    scope: 'analyze',
     summary: 'Fingerprint content: content id, work_hash, sketches',
-    body: 'json', requestSchema: S.FINGERPRINT_REQUEST_SCHEMA, responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
+    body: 'json',
+    requestSchema: S.FINGERPRINT_REQUEST_SCHEMA,
+    responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
     handler: fingerprintHandler,
   },
 
   // ---------------------------------------------------------------- works registry
   {
-    method: 'POST', path: '/api/v1/content/register', operationId: 'registerWork', tag: 'content', scope: 'registry:write', creates: true,
+    method: 'POST',
+    path: '/api/v1/content/register',
+    operationId: 'registerWork',
+    tag: 'content',
+    scope: 'registry:write',
+    creates: true,
     summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
-    body: 'json', requestSchema: S.REGISTER_REQUEST_SCHEMA, responseSchema: S.REGISTER_RESULT_SCHEMA, status: [200, 201],
+    body: 'json',
+    requestSchema: S.REGISTER_REQUEST_SCHEMA,
+    responseSchema: S.REGISTER_RESULT_SCHEMA,
+    status: [200, 201],
     handler: async (ctx) => {
       const b = registrationFields(ctx.body as RegisterBody);
       // the schema cannot say "exactly one of"; the 422 still names a field
-      const hasContent = b.content !== undefined, hasFingerprint = b.fingerprint !== undefined;
+      const hasContent = b.content !== undefined,
+        hasFingerprint = b.fingerprint !== undefined;
       if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
       if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
       const { offload } = ctx.services.work;
@@ -132,36 +197,67 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'GET', path: '/api/v1/content/{work_id}', operationId: 'getWork', tag: 'content', scope: 'registry:read',
-    summary: 'A registered work of the account', responseSchema: S.WORK_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/content/{work_id}',
+    operationId: 'getWork',
+    tag: 'content',
+    scope: 'registry:read',
+    summary: 'A registered work of the account',
+    responseSchema: S.WORK_RESPONSE_SCHEMA,
     handler: (ctx) => ownWork(ctx, ctx.params.work_id),
   },
   {
-    method: 'GET', path: '/api/v1/content', operationId: 'listWorks', tag: 'content', scope: 'registry:read',
-    summary: 'The account\'s works, by id, with cursor pagination', querySchema: S.WORK_LIST_QUERY_SCHEMA, responseSchema: S.WORK_LIST_SCHEMA,
-    handler: async (ctx) => ctx.engine.listWorks({ ...(ctx.query as { after?: string; limit?: number }), owner: account(ctx) }),
+    method: 'GET',
+    path: '/api/v1/content',
+    operationId: 'listWorks',
+    tag: 'content',
+    scope: 'registry:read',
+    summary: "The account's works, by id, with cursor pagination",
+    querySchema: S.WORK_LIST_QUERY_SCHEMA,
+    responseSchema: S.WORK_LIST_SCHEMA,
+    handler: async (ctx) =>
+      ctx.engine.listWorks({ ...(ctx.query as { after?: string; limit?: number }), owner: account(ctx) }),
   },
   {
-    method: 'DELETE', path: '/api/v1/content/{work_id}', operationId: 'deleteWork', tag: 'content', scope: 'registry:write',
-    summary: 'Delete a work of the account and its text', responseSchema: S.DELETED_SCHEMA,
+    method: 'DELETE',
+    path: '/api/v1/content/{work_id}',
+    operationId: 'deleteWork',
+    tag: 'content',
+    scope: 'registry:write',
+    summary: 'Delete a work of the account and its text',
+    responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       await ownWork(ctx, ctx.params.work_id);
-      if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) }))) throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
+      if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) })))
+        throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
       return { id: ctx.params.work_id, deleted: true };
     },
   },
   {
-    method: 'POST', path: '/api/v1/content/verify-receipt', operationId: 'verifyReceipt', tag: 'content', scope: 'registry:read',
+    method: 'POST',
+    path: '/api/v1/content/verify-receipt',
+    operationId: 'verifyReceipt',
+    tag: 'content',
+    scope: 'registry:read',
     summary: 'Check that a receipt was signed by this service and is unaltered',
-    body: 'json', requestSchema: S.VERIFY_RECEIPT_REQUEST_SCHEMA, responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
+    body: 'json',
+    requestSchema: S.VERIFY_RECEIPT_REQUEST_SCHEMA,
+    responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
     handler: async (ctx) => ({ valid: await ctx.engine.verifyReceipt((ctx.body as { receipt: unknown }).receipt) }),
   },
 
   // ---------------------------------------------------------------- monitors
   {
-    method: 'POST', path: '/api/v1/monitors/create', operationId: 'createMonitor', tag: 'monitors', scope: 'monitors', creates: true,
+    method: 'POST',
+    path: '/api/v1/monitors/create',
+    operationId: 'createMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    creates: true,
     summary: 'Watch a work of the account against models; events go to the log and the webhook',
-    body: 'json', requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA, responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA,
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
       const req = ctx.body as CreateMonitorRequest;
@@ -170,12 +266,17 @@ export const ROUTES: readonly Route[] = withDocs([
       }
       if (req.webhook !== undefined) {
         let url: URL | null = null;
-        try { url = new URL(req.webhook.url); } catch { /* the engine reports a bad URL */ }
+        try {
+          url = new URL(req.webhook.url);
+        } catch {
+          /* the engine reports a bad URL */
+        }
         const refused = url ? await ctx.services.checkWebhookUrl(url) : null;
         if (refused !== null) invalidField('webhook.url', refused);
       }
       // a work_hash names the account's own work, never another account's work with the same bytes
-      const work = req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
+      const work =
+        req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
       const { work_hash: _unused, ...rest } = req;
       const records = (id: string) => [{ key: `http/owner/monitor/${id}`, value: account(ctx) }];
       // its evaluations read the datasets every account shares and this account's own
@@ -184,23 +285,40 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'GET', path: '/api/v1/monitors', operationId: 'listMonitors', tag: 'monitors', scope: 'monitors',
-    summary: 'The account\'s monitors', querySchema: S.MONITOR_LIST_QUERY_SCHEMA, responseSchema: S.MONITOR_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/monitors',
+    operationId: 'listMonitors',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: "The account's monitors",
+    querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
+    responseSchema: S.MONITOR_LIST_SCHEMA,
     handler: async (ctx) => {
       const all = await ctx.engine.listMonitors(ctx.query as { work_id?: string });
       const mine: Monitor[] = [];
-      for (const m of all) if ((await ctx.engine.store.get(`http/owner/monitor/${m.monitor_id}`)) === account(ctx)) mine.push(m);
+      for (const m of all)
+        if ((await ctx.engine.store.get(`http/owner/monitor/${m.monitor_id}`)) === account(ctx)) mine.push(m);
       return { monitors: mine };
     },
   },
   {
-    method: 'GET', path: '/api/v1/monitors/{monitor_id}', operationId: 'getMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'A monitor with its last evaluation per model', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/monitors/{monitor_id}',
+    operationId: 'getMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'A monitor with its last evaluation per model',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: (ctx) => ownMonitor(ctx),
   },
   {
-    method: 'DELETE', path: '/api/v1/monitors/{monitor_id}', operationId: 'deleteMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Delete a monitor (its events stay in the log)', responseSchema: S.DELETED_SCHEMA,
+    method: 'DELETE',
+    path: '/api/v1/monitors/{monitor_id}',
+    operationId: 'deleteMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Delete a monitor (its events stay in the log)',
+    responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       await ctx.engine.deleteMonitor(ctx.params.monitor_id);
@@ -208,61 +326,108 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'POST', path: '/api/v1/monitors/{monitor_id}/pause', operationId: 'pauseMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Stop evaluating a monitor (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: '/api/v1/monitors/{monitor_id}/pause',
+    operationId: 'pauseMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Stop evaluating a monitor (no body)',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       return ctx.engine.pauseMonitor(ctx.params.monitor_id);
     },
   },
   {
-    method: 'POST', path: '/api/v1/monitors/{monitor_id}/resume', operationId: 'resumeMonitor', tag: 'monitors', scope: 'monitors',
-    summary: 'Evaluate a paused monitor again (no body)', responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    method: 'POST',
+    path: '/api/v1/monitors/{monitor_id}/resume',
+    operationId: 'resumeMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Evaluate a paused monitor again (no body)',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
       return ctx.engine.resumeMonitor(ctx.params.monitor_id);
     },
   },
   {
-    method: 'GET', path: '/api/v1/monitors/{monitor_id}/events', operationId: 'listMonitorEvents', tag: 'monitors', scope: 'monitors',
-    summary: 'Events of a monitor, oldest first', querySchema: S.EVENT_LIST_QUERY_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/monitors/{monitor_id}/events',
+    operationId: 'listMonitorEvents',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Events of a monitor, oldest first',
+    querySchema: S.EVENT_LIST_QUERY_SCHEMA,
     responseSchema: S.EVENT_LIST_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);
-      return { events: await ctx.engine.listEvents({ monitor_id: ctx.params.monitor_id, ...(ctx.query as { limit?: number }) }) };
+      return {
+        events: await ctx.engine.listEvents({
+          monitor_id: ctx.params.monitor_id,
+          ...(ctx.query as { limit?: number }),
+        }),
+      };
     },
   },
 
   // ---------------------------------------------------------------- reference datasets (searched by all)
   {
-    method: 'GET', path: '/api/v1/datasets', operationId: 'listDatasets', tag: 'datasets', scope: 'datasets:read',
-    summary: 'The reference datasets the account searches (shared and its own) with their stats', responseSchema: S.DATASET_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/datasets',
+    operationId: 'listDatasets',
+    tag: 'datasets',
+    scope: 'datasets:read',
+    summary: 'The reference datasets the account searches (shared and its own) with their stats',
+    responseSchema: S.DATASET_LIST_SCHEMA,
     handler: async (ctx) => ({ datasets: ctx.engine.datasets().filter((d) => mayRead(ctx, d.id)) }),
   },
   {
-    method: 'GET', path: '/api/v1/datasets/{dataset_id}', operationId: 'getDataset', tag: 'datasets', scope: 'datasets:read',
-    summary: 'One reference dataset\'s stats', responseSchema: S.DATASET_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/datasets/{dataset_id}',
+    operationId: 'getDataset',
+    tag: 'datasets',
+    scope: 'datasets:read',
+    summary: "One reference dataset's stats",
+    responseSchema: S.DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => datasetStats(ctx, ctx.params.dataset_id),
   },
   {
-    method: 'POST', path: '/api/v1/datasets', operationId: 'createDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
+    method: 'POST',
+    path: '/api/v1/datasets',
+    operationId: 'createDataset',
+    tag: 'datasets',
+    scope: 'datasets:write',
+    creates: true,
     summary: 'Create a reference dataset (optionally with its first documents)',
-    body: 'json', requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA, responseSchema: S.DATASET_RESPONSE_SCHEMA,
+    body: 'json',
+    requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA,
+    responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
     beforeBody: async (ctx) => {
       await datasetsWritable(ctx);
       return datasetAllowance(ctx, true);
     },
     handler: async (ctx) => {
-      const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<string, unknown>;
+      const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<
+        string,
+        unknown
+      >;
       const load = () => ctx.engine.addDataset(descriptor as never, documents ?? [], suppliedBy(ctx));
       const stats = await createOwnDataset(ctx, descriptor.id, load);
       return new Reply({ ...stats }, 201);
     },
   },
   {
-    method: 'POST', path: '/api/v1/datasets/{dataset_id}/documents', operationId: 'addDocuments', tag: 'datasets', scope: 'datasets:write', creates: true,
-    summary: 'Add documents to a reference dataset', body: 'json', requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA,
+    method: 'POST',
+    path: '/api/v1/datasets/{dataset_id}/documents',
+    operationId: 'addDocuments',
+    tag: 'datasets',
+    scope: 'datasets:write',
+    creates: true,
+    summary: 'Add documents to a reference dataset',
+    body: 'json',
+    requestSchema: S.ADD_DOCUMENTS_REQUEST_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
     beforeBody: async (ctx) => {
       await datasetsWritable(ctx);
@@ -271,25 +436,45 @@ export const ROUTES: readonly Route[] = withDocs([
     },
     handler: async (ctx) => {
       await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
-      return ctx.engine.addDataset({ id: ctx.params.dataset_id }, (ctx.body as { documents: DatasetDocument[] }).documents);
+      return ctx.engine.addDataset(
+        { id: ctx.params.dataset_id },
+        (ctx.body as { documents: DatasetDocument[] }).documents,
+      );
     },
   },
   {
-    method: 'GET', path: '/api/v1/datasets/{dataset_id}/export', operationId: 'exportDataset', tag: 'datasets', scope: 'datasets:read',
+    method: 'GET',
+    path: '/api/v1/datasets/{dataset_id}/export',
+    operationId: 'exportDataset',
+    tag: 'datasets',
+    scope: 'datasets:read',
     summary: 'A reference dataset as a file (`POST /api/v1/datasets/import` or `engine.importDataset` loads it)',
-    responseSchema: S.BINARY_SCHEMA, responseType: 'binary',
+    responseSchema: S.BINARY_SCHEMA,
+    responseType: 'binary',
     handler: async (ctx) => {
       datasetStats(ctx, ctx.params.dataset_id); // another account's dataset is not there for this one
       const bytes = ctx.engine.exportDataset(ctx.params.dataset_id);
       return new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${ctx.params.dataset_id}.tpds"`, 'cache-control': 'no-store' },
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="${ctx.params.dataset_id}.tpds"`,
+          'cache-control': 'no-store',
+        },
       });
     },
   },
   {
-    method: 'POST', path: '/api/v1/datasets/import', operationId: 'importDataset', tag: 'datasets', scope: 'datasets:write', creates: true,
-    summary: 'Load a dataset file (application/octet-stream)', body: 'binary', requestSchema: S.BINARY_SCHEMA,
-    responseSchema: S.DATASET_RESPONSE_SCHEMA, status: [201],
+    method: 'POST',
+    path: '/api/v1/datasets/import',
+    operationId: 'importDataset',
+    tag: 'datasets',
+    scope: 'datasets:write',
+    creates: true,
+    summary: 'Load a dataset file (application/octet-stream)',
+    body: 'binary',
+    requestSchema: S.BINARY_SCHEMA,
+    responseSchema: S.DATASET_RESPONSE_SCHEMA,
+    status: [201],
     beforeBody: async (ctx) => {
       await datasetsWritable(ctx);
       return datasetAllowance(ctx, true);
@@ -303,51 +488,92 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'DELETE', path: '/api/v1/datasets/{dataset_id}', operationId: 'deleteDataset', tag: 'datasets', scope: 'datasets:write',
-    summary: 'Drop a reference dataset of the account', responseSchema: S.DELETED_SCHEMA,
+    method: 'DELETE',
+    path: '/api/v1/datasets/{dataset_id}',
+    operationId: 'deleteDataset',
+    tag: 'datasets',
+    scope: 'datasets:write',
+    summary: 'Drop a reference dataset of the account',
+    responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
       await datasetsWritable(ctx);
       await ownDataset(ctx, ctx.params.dataset_id);
-      if (!ctx.engine.removeDataset(ctx.params.dataset_id)) throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
+      if (!ctx.engine.removeDataset(ctx.params.dataset_id))
+        throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
       return { id: ctx.params.dataset_id, deleted: true };
     },
   },
 
   // ---------------------------------------------------------------- knowledge base
   {
-    method: 'GET', path: '/api/v1/kb/models', operationId: 'listModels', tag: 'knowledge base', scope: 'kb',
-    summary: 'Models with their documented training data', querySchema: S.KB_MODEL_QUERY_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/models',
+    operationId: 'listModels',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'Models with their documented training data',
+    querySchema: S.KB_MODEL_QUERY_SCHEMA,
     responseSchema: S.KB_MODEL_LIST_SCHEMA,
     handler: async (ctx) => ({ models: ctx.engine.models(ctx.query as Parameters<Engine['models']>[0]) }),
   },
   {
-    method: 'GET', path: '/api/v1/kb/models/{provider}/{model}', operationId: 'getModel', tag: 'knowledge base', scope: 'kb',
-    summary: 'One model (`provider/model_name`, case-insensitive)', responseSchema: S.KB_MODEL_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/models/{provider}/{model}',
+    operationId: 'getModel',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'One model (`provider/model_name`, case-insensitive)',
+    responseSchema: S.KB_MODEL_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.model(`${ctx.params.provider}/${ctx.params.model}`),
   },
   {
-    method: 'GET', path: '/api/v1/kb/providers', operationId: 'listProviders', tag: 'knowledge base', scope: 'kb',
-    summary: 'Providers and their models', responseSchema: S.KB_PROVIDER_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/providers',
+    operationId: 'listProviders',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'Providers and their models',
+    responseSchema: S.KB_PROVIDER_LIST_SCHEMA,
     handler: async (ctx) => ({ providers: ctx.engine.providers() }),
   },
   {
-    method: 'GET', path: '/api/v1/kb/datasets', operationId: 'listKbDatasets', tag: 'knowledge base', scope: 'kb',
-    summary: 'The curated training datasets', responseSchema: S.KB_DATASET_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/datasets',
+    operationId: 'listKbDatasets',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'The curated training datasets',
+    responseSchema: S.KB_DATASET_LIST_SCHEMA,
     handler: async (ctx) => ({ datasets: ctx.engine.kbDatasets() }),
   },
   {
-    method: 'GET', path: '/api/v1/kb/datasets/{kb_dataset_id}', operationId: 'getKbDataset', tag: 'knowledge base', scope: 'kb',
-    summary: 'One curated training dataset', responseSchema: S.KB_DATASET_RESPONSE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/datasets/{kb_dataset_id}',
+    operationId: 'getKbDataset',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'One curated training dataset',
+    responseSchema: S.KB_DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.kbDataset(ctx.params.kb_dataset_id),
   },
   {
-    method: 'GET', path: '/api/v1/kb/jurisdictions', operationId: 'listJurisdictions', tag: 'knowledge base', scope: 'kb',
-    summary: 'The jurisdiction risk table (a heuristic, not legal advice)', responseSchema: S.JURISDICTION_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/jurisdictions',
+    operationId: 'listJurisdictions',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'The jurisdiction risk table (a heuristic, not legal advice)',
+    responseSchema: S.JURISDICTION_LIST_SCHEMA,
     handler: async () => ({ jurisdictions: jurisdictionTable() }),
   },
   {
-    method: 'GET', path: '/api/v1/kb/factors', operationId: 'listFactors', tag: 'knowledge base', scope: 'kb',
-    summary: 'Every factor code results may carry, with meaning and source', responseSchema: S.FACTOR_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/kb/factors',
+    operationId: 'listFactors',
+    tag: 'knowledge base',
+    scope: 'kb',
+    summary: 'Every factor code results may carry, with meaning and source',
+    responseSchema: S.FACTOR_LIST_SCHEMA,
     handler: async () => ({ factors: factorTable() }),
   },
 
@@ -358,62 +584,130 @@ export const ROUTES: readonly Route[] = withDocs([
 
   // ---------------------------------------------------------------- account
   {
-    method: 'POST', path: '/api/v1/oauth/token', operationId: 'oauthToken', tag: 'account', scope: null,
+    method: 'POST',
+    path: '/api/v1/oauth/token',
+    operationId: 'oauthToken',
+    tag: 'account',
+    scope: null,
     summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
-    body: 'form', requestSchema: S.TOKEN_REQUEST_SCHEMA, responseSchema: S.TOKEN_RESPONSE_SCHEMA,
-    handler: (ctx) => ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization'), ctx.request),
+    body: 'form',
+    requestSchema: S.TOKEN_REQUEST_SCHEMA,
+    responseSchema: S.TOKEN_RESPONSE_SCHEMA,
+    handler: (ctx) =>
+      ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization'), ctx.request),
   },
   {
-    method: 'GET', path: '/api/v1/usage', operationId: 'getUsage', tag: 'account', scope: 'usage', metered: false,
-    summary: 'Calls used and left in the current UTC day (not charged: it answers at the limit too)', responseSchema: S.USAGE_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/usage',
+    operationId: 'getUsage',
+    tag: 'account',
+    scope: 'usage',
+    metered: false,
+    summary: 'Calls used and left in the current UTC day (not charged: it answers at the limit too)',
+    responseSchema: S.USAGE_SCHEMA,
     handler: async (ctx) => {
       const s = await ctx.services.usage(who(ctx));
       return {
-        account: s.account, plan: s.plan, window: 'day', limit: s.limit, used: s.used, remaining: s.remaining,
-        reset_at: new Date(s.resetAt).toISOString(), reset_seconds: s.resetSeconds,
+        account: s.account,
+        plan: s.plan,
+        window: 'day',
+        limit: s.limit,
+        used: s.used,
+        remaining: s.remaining,
+        reset_at: new Date(s.resetAt).toISOString(),
+        reset_seconds: s.resetSeconds,
       };
     },
   },
   {
-    method: 'POST', path: '/api/v1/keys', operationId: 'createApiKey', tag: 'account', scope: 'keys', creates: true,
+    method: 'POST',
+    path: '/api/v1/keys',
+    operationId: 'createApiKey',
+    tag: 'account',
+    scope: 'keys',
+    creates: true,
     summary: 'Create an API key for the account (shown once)',
-    body: 'json', requestSchema: S.CREATE_KEY_REQUEST_SCHEMA, responseSchema: S.KEY_CREATED_SCHEMA, status: [201],
+    body: 'json',
+    requestSchema: S.CREATE_KEY_REQUEST_SCHEMA,
+    responseSchema: S.KEY_CREATED_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const p = who(ctx);
       const b = ctx.body as { name?: string; scopes?: Scope[]; mode?: 'live' | 'test' };
-      const { key, info } = await ctx.keys.createKey({ account: p.account, plan: p.plan, scopes: grantable(p, b.scopes), mode: b.mode ?? p.mode, ...(b.name === undefined ? {} : { name: b.name }) });
+      const { key, info } = await ctx.keys.createKey({
+        account: p.account,
+        plan: p.plan,
+        scopes: grantable(p, b.scopes),
+        mode: b.mode ?? p.mode,
+        ...(b.name === undefined ? {} : { name: b.name }),
+      });
       return new Reply({ key, ...info }, 201);
     },
   },
   {
-    method: 'GET', path: '/api/v1/keys', operationId: 'listApiKeys', tag: 'account', scope: 'keys',
-    summary: 'The account\'s API keys (prefix and last four characters, never the key)', responseSchema: S.KEY_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/keys',
+    operationId: 'listApiKeys',
+    tag: 'account',
+    scope: 'keys',
+    summary: "The account's API keys (prefix and last four characters, never the key)",
+    responseSchema: S.KEY_LIST_SCHEMA,
     handler: async (ctx) => ({ keys: await ctx.keys.listKeys(account(ctx)) }),
   },
   {
-    method: 'DELETE', path: '/api/v1/keys/{key_id}', operationId: 'revokeApiKey', tag: 'account', scope: 'keys',
-    summary: 'Revoke an API key of the account', responseSchema: S.KEY_RESPONSE_SCHEMA,
-    handler: async (ctx) => (await ctx.keys.revokeKey(account(ctx), ctx.params.key_id)) ?? notFound(`no API key "${ctx.params.key_id}"`),
+    method: 'DELETE',
+    path: '/api/v1/keys/{key_id}',
+    operationId: 'revokeApiKey',
+    tag: 'account',
+    scope: 'keys',
+    summary: 'Revoke an API key of the account',
+    responseSchema: S.KEY_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      (await ctx.keys.revokeKey(account(ctx), ctx.params.key_id)) ?? notFound(`no API key "${ctx.params.key_id}"`),
   },
   {
-    method: 'POST', path: '/api/v1/oauth/clients', operationId: 'createOAuthClient', tag: 'account', scope: 'keys', creates: true,
+    method: 'POST',
+    path: '/api/v1/oauth/clients',
+    operationId: 'createOAuthClient',
+    tag: 'account',
+    scope: 'keys',
+    creates: true,
     summary: 'Register an OAuth client for the account (secret shown once)',
-    body: 'json', requestSchema: S.CREATE_CLIENT_REQUEST_SCHEMA, responseSchema: S.CLIENT_CREATED_SCHEMA, status: [201],
+    body: 'json',
+    requestSchema: S.CREATE_CLIENT_REQUEST_SCHEMA,
+    responseSchema: S.CLIENT_CREATED_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const p = who(ctx);
       const b = ctx.body as { name?: string; scopes?: Scope[] };
-      const { client_secret, info } = await ctx.keys.createClient({ account: p.account, plan: p.plan, scopes: grantable(p, b.scopes), ...(b.name === undefined ? {} : { name: b.name }) });
+      const { client_secret, info } = await ctx.keys.createClient({
+        account: p.account,
+        plan: p.plan,
+        scopes: grantable(p, b.scopes),
+        ...(b.name === undefined ? {} : { name: b.name }),
+      });
       return new Reply({ client_secret, ...info }, 201);
     },
   },
   {
     // no Idempotency-Key (creates stays unset): a replay would keep the new key in the store's replay records
-    method: 'POST', path: '/api/v1/admin/keys', operationId: 'adminCreateKey', tag: 'account', scope: 'admin',
+    method: 'POST',
+    path: '/api/v1/admin/keys',
+    operationId: 'adminCreateKey',
+    tag: 'account',
+    scope: 'admin',
     summary: 'Create an API key for any account, with its plan and scopes (operators; the key is shown once)',
-    body: 'json', requestSchema: S.ADMIN_CREATE_KEY_REQUEST_SCHEMA, responseSchema: S.KEY_CREATED_SCHEMA, status: [201],
+    body: 'json',
+    requestSchema: S.ADMIN_CREATE_KEY_REQUEST_SCHEMA,
+    responseSchema: S.KEY_CREATED_SCHEMA,
+    status: [201],
     handler: async (ctx) => {
       const b = ctx.body as {
-        account: string; plan?: string; scopes?: Scope[]; mode?: 'live' | 'test'; name?: string;
+        account: string;
+        plan?: string;
+        scopes?: Scope[];
+        mode?: 'live' | 'test';
+        name?: string;
         expires_in_days?: number;
       };
       const plans = ctx.services.plans();
@@ -423,7 +717,9 @@ export const ROUTES: readonly Route[] = withDocs([
         invalidField('plan', `${JSON.stringify(plan)} is not a known plan; the plans are ${plans.join(', ')}`);
       }
       const { key, info } = await ctx.keys.createKey({
-        account: b.account, plan, mode: b.mode ?? 'live',
+        account: b.account,
+        plan,
+        mode: b.mode ?? 'live',
         ...(b.scopes === undefined ? {} : { scopes: b.scopes }),
         ...(b.name === undefined ? {} : { name: b.name }),
         ...(b.expires_in_days === undefined ? {} : { expiresInSeconds: b.expires_in_days * 86_400 }),
@@ -432,33 +728,66 @@ export const ROUTES: readonly Route[] = withDocs([
     },
   },
   {
-    method: 'GET', path: '/api/v1/oauth/clients', operationId: 'listOAuthClients', tag: 'account', scope: 'keys',
-    summary: 'The account\'s OAuth clients (never the secret)', responseSchema: S.CLIENT_LIST_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/oauth/clients',
+    operationId: 'listOAuthClients',
+    tag: 'account',
+    scope: 'keys',
+    summary: "The account's OAuth clients (never the secret)",
+    responseSchema: S.CLIENT_LIST_SCHEMA,
     handler: async (ctx) => ({ clients: await ctx.keys.listClients(account(ctx)) }),
   },
   {
-    method: 'DELETE', path: '/api/v1/oauth/clients/{client_id}', operationId: 'revokeOAuthClient', tag: 'account', scope: 'keys',
-    summary: 'Revoke an OAuth client and every token it holds', responseSchema: S.CLIENT_RESPONSE_SCHEMA,
-    handler: async (ctx) => (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ?? notFound(`no OAuth client "${ctx.params.client_id}"`),
+    method: 'DELETE',
+    path: '/api/v1/oauth/clients/{client_id}',
+    operationId: 'revokeOAuthClient',
+    tag: 'account',
+    scope: 'keys',
+    summary: 'Revoke an OAuth client and every token it holds',
+    responseSchema: S.CLIENT_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ??
+      notFound(`no OAuth client "${ctx.params.client_id}"`),
   },
 
   // ---------------------------------------------------------------- service
   {
-    method: 'GET', path: '/api/v1/openapi.json', operationId: 'openapi', tag: 'service', scope: null,
-    summary: 'This OpenAPI 3.1 document', responseSchema: S.OPENAPI_DOCUMENT_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    operationId: 'openapi',
+    tag: 'service',
+    scope: null,
+    summary: 'This OpenAPI 3.1 document',
+    responseSchema: S.OPENAPI_DOCUMENT_SCHEMA,
     handler: async (ctx) => jsonDocument(ctx.services.openapi()),
   },
   {
-    method: 'GET', path: '/api/v1/status', operationId: 'getStatus', tag: 'service', scope: null,
-    summary: 'Health (a check runs now), uptime, and incidents derived from recorded checks and 5xx responses', responseSchema: S.STATUS_SCHEMA,
+    method: 'GET',
+    path: '/api/v1/status',
+    operationId: 'getStatus',
+    tag: 'service',
+    scope: null,
+    summary: 'Health (a check runs now), uptime, and incidents derived from recorded checks and 5xx responses',
+    responseSchema: S.STATUS_SCHEMA,
     handler: (ctx) => ctx.services.status(),
   },
   {
-    method: 'GET', path: '/status', operationId: 'statusPage', tag: 'service', scope: null,
-    summary: 'The status as an HTML page', responseSchema: S.HTML_SCHEMA, responseType: 'html',
-    handler: async (ctx) => new Response(await ctx.services.statusHtml(), {
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
-    }),
+    method: 'GET',
+    path: '/status',
+    operationId: 'statusPage',
+    tag: 'service',
+    scope: null,
+    summary: 'The status as an HTML page',
+    responseSchema: S.HTML_SCHEMA,
+    responseType: 'html',
+    handler: async (ctx) =>
+      new Response(await ctx.services.statusHtml(), {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        },
+      }),
   },
 ]);
 
@@ -506,7 +835,9 @@ function invalidField(field: string, reason: string): never {
 
 /** The OpenAPI document as it is (no success envelope: it is a document, not a result). */
 function jsonDocument(doc: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(doc), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' } });
+  return new Response(JSON.stringify(doc), {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' },
+  });
 }
 
 /** Items the HTTP layer created for an account: `http/owner/<kind>/<id>` → account. */
@@ -559,7 +890,9 @@ function mayRead(ctx: RouteContext, id: string): boolean {
  * flags do); any other key for its own account alone.
  */
 function suppliedBy(ctx: RouteContext): DatasetLoadOptions {
-  return who(ctx).scopes.includes('admin') ? { supplied_by: 'operator' } : { supplied_by: 'account', account: account(ctx) };
+  return who(ctx).scopes.includes('admin')
+    ? { supplied_by: 'operator' }
+    : { supplied_by: 'account', account: account(ctx) };
 }
 
 /**
@@ -573,8 +906,11 @@ async function datasetAllowance(ctx: RouteContext, creating: boolean): Promise<B
   if (!caps) return undefined;
   const own = ctx.engine.datasets().filter((d) => ctx.engine.datasetProvenance(d.id).account === account(ctx));
   if (creating && caps.count !== null && own.length >= caps.count) {
-    throw new TrainprintError('FORBIDDEN', `plan "${principal.plan}" keeps at most ${caps.count} datasets per account `
-      + `and this account has ${own.length}: drop one first (DELETE /api/v1/datasets/{dataset_id})`);
+    throw new TrainprintError(
+      'FORBIDDEN',
+      `plan "${principal.plan}" keeps at most ${caps.count} datasets per account ` +
+        `and this account has ${own.length}: drop one first (DELETE /api/v1/datasets/{dataset_id})`,
+    );
   }
   if (caps.bytes === null) return undefined;
   const used = own.reduce((n, d) => n + d.bytes, 0);
@@ -604,7 +940,10 @@ async function ownDataset(ctx: RouteContext, id: string): Promise<void> {
   if (who(ctx).scopes.includes('admin')) return;
   const p = ctx.engine.datasetProvenance(id);
   if (p.account === account(ctx)) return;
-  throw new TrainprintError('FORBIDDEN', `dataset "${id}" is shared by every account (${p.supplied_by === 'shipped' ? 'a reference pack of the package' : 'loaded by the operator'}): changing it needs the admin scope`);
+  throw new TrainprintError(
+    'FORBIDDEN',
+    `dataset "${id}" is shared by every account (${p.supplied_by === 'shipped' ? 'a reference pack of the package' : 'loaded by the operator'}): changing it needs the admin scope`,
+  );
 }
 
 /**
@@ -612,7 +951,9 @@ async function ownDataset(ctx: RouteContext, id: string): Promise<void> {
  * why the file is refused); `load` records who supplied it ({@link suppliedBy}).
  */
 async function createOwnDataset(
-  ctx: RouteContext, id: string | null, load: () => Promise<DatasetStats>,
+  ctx: RouteContext,
+  id: string | null,
+  load: () => Promise<DatasetStats>,
 ): Promise<DatasetStats> {
   const idPattern = new RegExp(S.DATASET_ID_PATTERN);
   if (id !== null && !idPattern.test(id)) invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
@@ -621,8 +962,10 @@ async function createOwnDataset(
   if (id !== null) {
     if (ctx.engine.datasets().some((d) => d.id === id) || creating.has(id)) {
       // another account's dataset is not named: only that the id is taken
-      const how = ctx.engine.datasets().some((d) => d.id === id) && mayRead(ctx, id)
-        ? `exists; add documents with POST /api/v1/datasets/${id}/documents` : 'is taken: choose another id';
+      const how =
+        ctx.engine.datasets().some((d) => d.id === id) && mayRead(ctx, id)
+          ? `exists; add documents with POST /api/v1/datasets/${id}/documents`
+          : 'is taken: choose another id';
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" ${how}`);
     }
     creating.add(id);
@@ -648,7 +991,11 @@ async function createOwnDataset(
 function datasetFileId(bytes: Uint8Array): string | null {
   const max = bytes.length;
   const decoder = new Decoder({
-    maxStrLength: max, maxBinLength: max, maxArrayLength: max, maxMapLength: max, maxExtLength: max,
+    maxStrLength: max,
+    maxBinLength: max,
+    maxArrayLength: max,
+    maxMapLength: max,
+    maxExtLength: max,
   });
   try {
     const top = decoder.decode(bytes);
@@ -665,26 +1012,38 @@ function datasetFileId(bytes: Uint8Array): string | null {
 function grantable(p: Principal, asked: readonly Scope[] | undefined): Scope[] {
   if (asked === undefined) return [...p.scopes];
   const extra = asked.filter((s) => !p.scopes.includes(s));
-  if (extra.length) throw new TrainprintError('FORBIDDEN', `cannot grant scopes the caller does not have: ${extra.join(', ')}`);
+  if (extra.length)
+    throw new TrainprintError('FORBIDDEN', `cannot grant scopes the caller does not have: ${extra.join(', ')}`);
   return [...asked];
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {
   // the size is bounded by the body limit (maxBodyBytes); fingerprinting has no limit of its own
-  const b = ctx.body as { content: string; content_type?: ContentType; options?: FingerprintOptions; include_winnow?: boolean };
+  const b = ctx.body as {
+    content: string;
+    content_type?: ContentType;
+    options?: FingerprintOptions;
+    include_winnow?: boolean;
+  };
   const type = b.content_type ?? 'text';
   const x = extractText(b.content, type);
   // work_hash is of the bytes sent (markup included), as registerWork computes it
   const fp = await ctx.engine.fingerprint(x.text, { ...b.options, workHash: type === 'text' });
   const workHash = fp.work_hash ?? `sha256:${await sha256Hex(b.content)}`;
   const out: Record<string, unknown> = {
-    version: fp.version, params: fp.params, fingerprint: fp.fingerprint, work_hash: workHash, byte_length: fp.byte_length,
-    token_count: fp.token_count, shingle_count: fp.shingles.hashes.length,
+    version: fp.version,
+    params: fp.params,
+    fingerprint: fp.fingerprint,
+    work_hash: workHash,
+    byte_length: fp.byte_length,
+    token_count: fp.token_count,
+    shingle_count: fp.shingles.hashes.length,
     simhash: fp.simhash === undefined ? null : fp.simhash.toString(16).padStart(16, '0'),
     minhash: fp.minhash === undefined ? null : Array.from(fp.minhash),
   };
   if (b.include_winnow && fp.winnow) {
-    const starts: number[] = [], ends: number[] = [];
+    const starts: number[] = [],
+      ends: number[] = [];
     for (let i = 0; i < fp.winnow.hashes.length; i++) {
       const [s, e] = x.mapSpan(fp.winnow.starts[i], fp.winnow.ends[i]);
       starts.push(s);

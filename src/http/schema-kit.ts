@@ -19,8 +19,16 @@ export const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 export const codes = { type: 'array', items: code } as const;
 export const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
 export const workHash = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
-export const modelId = { type: 'string', pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$', description: '`provider/model_name` of the knowledge base' } as const;
-export const jurisdiction = { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$', description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`' } as const;
+export const modelId = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$',
+  description: '`provider/model_name` of the knowledge base',
+} as const;
+export const jurisdiction = {
+  type: 'string',
+  pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
+  description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`',
+} as const;
 export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
 export const contentType = { enum: ['text', 'markdown', 'html'] } as const;
 export const tier = { enum: ['confirmed', 'strong', 'moderate', 'weak', 'inconclusive'] } as const;
@@ -77,11 +85,13 @@ export function intIn(minimum: number, maximum: number, description?: string): J
 export const pageLimit = { type: 'integer', minimum: 1, maximum: 1000 } as const;
 /** `next` of a cursor page: the id to pass as `after`, or null on the last page. */
 export const nextCursor = {
-  type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last page',
+  type: ['string', 'null'],
+  description: 'Pass as `after` for the next page; null on the last page',
 } as const;
 
 export const declarations = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { tdm_opt_out: bool, since: { type: 'string', description: 'ISO 8601 date' } },
 } as const;
 
@@ -90,7 +100,12 @@ export const declarations = {
  * @example object({ id: str, note: str }, ['note'])
  */
 export function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
-  return { type: 'object', additionalProperties: false, required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    properties,
+  };
 }
 
 /**
@@ -100,7 +115,6 @@ export function object(properties: Record<string, JsonSchema>, optional: readonl
 export function ok(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
   return object({ success: { const: true }, ...properties }, optional);
 }
-
 
 /**
  * A success body holding one list: `{ success: true, <name>: [items] }`.

@@ -9,12 +9,43 @@
  * service's analyze shape, applied to every route; lists sit under a plural name).
  */
 import type { JsonSchema } from './context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../index.js';
+import {
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  MATCH_SCHEMA,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from '../index.js';
 import { SCOPES } from './context.js';
 import {
-  bool, code, codes, contentType, dateTime, dateTimeOrNull, declarations, int0, jurisdiction, listOf, modelId,
-  monitorId, nullable, num,
-  num01, object, ok, page, pageLimit, pair, prefixedId, riskLevel, str, strings, strOrNull, tier, workHash, workId,
+  bool,
+  code,
+  codes,
+  contentType,
+  dateTime,
+  dateTimeOrNull,
+  declarations,
+  int0,
+  jurisdiction,
+  listOf,
+  modelId,
+  monitorId,
+  nullable,
+  num,
+  num01,
+  object,
+  ok,
+  page,
+  pageLimit,
+  pair,
+  prefixedId,
+  riskLevel,
+  str,
+  strings,
+  strOrNull,
+  tier,
+  workHash,
+  workId,
   workType,
 } from './schema-kit.js';
 
@@ -37,24 +68,48 @@ export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
  */
 export const ERROR_ENVELOPE_SCHEMA = object({
   success: { const: false },
-  error: object({
-    code: { type: 'string', pattern: '^[A-Z][A-Z_]*$', description: 'Stable code (README "Error codes")' },
-    message: str,
-    details: { type: 'object', description: 'Machine-readable context: e.g. `{ location, field, reason }` for 422, `{ allow }` for 405, `{ request_id }` for 500' },
-  }, ['details']),
+  error: object(
+    {
+      code: { type: 'string', pattern: '^[A-Z][A-Z_]*$', description: 'Stable code (README "Error codes")' },
+      message: str,
+      details: {
+        type: 'object',
+        description:
+          'Machine-readable context: e.g. `{ location, field, reason }` for 422, `{ allow }` for 405, `{ request_id }` for 500',
+      },
+    },
+    ['details'],
+  ),
 });
 
 /** RFC 6749 §5.2 error of the token endpoint. */
-export const OAUTH_ERROR_SCHEMA = object({
-  error: { enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'] },
-  error_description: str,
-}, ['error_description']);
+export const OAUTH_ERROR_SCHEMA = object(
+  {
+    error: {
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'invalid_grant',
+        'unauthorized_client',
+        'unsupported_grant_type',
+        'invalid_scope',
+      ],
+    },
+    error_description: str,
+  },
+  ['error_description'],
+);
 
 // ------------------------------------------------------------------ attribution
 
 /** `POST /api/v1/attribution/compare`. */
 export const COMPARE_REQUEST_SCHEMA = object({
-  a: { type: 'string', minLength: 1, maxLength: 500_000, description: 'First text (e.g. the suspect); spans `a_start`/`a_end` index it' },
+  a: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 500_000,
+    description: 'First text (e.g. the suspect); spans `a_start`/`a_end` index it',
+  },
   b: { type: 'string', minLength: 1, maxLength: 500_000, description: 'Second text (e.g. the source)' },
 });
 
@@ -85,9 +140,18 @@ export const SCORE_RESULT_SCHEMA = ok({
     items: object({
       code: {
         enum: [
-          'documented_verbatim_run', 'interval_lower_bound_80', 'interval_lower_bound_50', 'only_point_reaches_50',
-          'score_below_50', 'too_few_chunks', 'work_text_not_registered', 'no_dataset_of_model', 'no_match_in_model_datasets',
-          'portrait_evidence_only', 'no_long_verbatim_run', 'long_run_link_not_documented',
+          'documented_verbatim_run',
+          'interval_lower_bound_80',
+          'interval_lower_bound_50',
+          'only_point_reaches_50',
+          'score_below_50',
+          'too_few_chunks',
+          'work_text_not_registered',
+          'no_dataset_of_model',
+          'no_match_in_model_datasets',
+          'portrait_evidence_only',
+          'no_long_verbatim_run',
+          'long_run_link_not_documented',
         ],
       },
       message: str,
@@ -107,21 +171,43 @@ export const SCORE_RESULT_SCHEMA = ok({
   }),
   factors: codes,
   limitations: codes,
-  remote_corpora: { type: 'array', items: REMOTE_REPORT_SCHEMA, description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went' },
+  remote_corpora: {
+    type: 'array',
+    items: REMOTE_REPORT_SCHEMA,
+    description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went',
+  },
   evidence: object({
     method: str,
     chunk_words: int0,
     datasets: {
       type: 'array',
       items: object({
-        dataset_id: str, kind: { enum: ['exact', 'portrait', 'remote'] }, supplied_by: SUPPLIED_BY, kb_dataset: strOrNull,
+        dataset_id: str,
+        kind: { enum: ['exact', 'portrait', 'remote'] },
+        supplied_by: SUPPLIED_BY,
+        kb_dataset: strOrNull,
         link: { enum: ['kb', 'declared'] },
-        link_certainty: num01, link_reason: str, flagged_chunks: int0, chance: num01, strength: num, confidence: num01, value: num01,
+        link_certainty: num01,
+        link_reason: str,
+        flagged_chunks: int0,
+        chance: num01,
+        strength: num,
+        confidence: num01,
+        value: num01,
       }),
     },
     chunks: {
       type: 'array',
-      items: object({ index: int0, start: int0, end: int0, tokens: int0, flagged: bool, dataset_id: strOrNull, chance: num01, longest_run: int0 }),
+      items: object({
+        index: int0,
+        start: int0,
+        end: int0,
+        tokens: int0,
+        flagged: bool,
+        dataset_id: strOrNull,
+        chance: num01,
+        longest_run: int0,
+      }),
     },
     bootstrap: object({ resamples: int0, seed: int0 }),
     calibration: str,
@@ -129,37 +215,64 @@ export const SCORE_RESULT_SCHEMA = ok({
 });
 
 /** `POST /api/v1/attribution/fingerprint`. */
-export const FINGERPRINT_REQUEST_SCHEMA = object({
-  content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
-  content_type: { ...contentType, description: 'How to read `content` (markup is reduced to its text). Default `text`' },
-  options: object({
-    normalize: { enum: ['nfkc-casefold', 'none'] },
-    // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
-    shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
-    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-    winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
-    minhash: { oneOf: [{ const: false }, object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, ['mode', 'permutations'])] },
-    simhash: bool,
-  }, ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash']),
-  include_winnow: { type: 'boolean', description: 'Also return the winnowed fingerprints with their spans in `content`. Default false' },
-}, ['content_type', 'options', 'include_winnow']);
+export const FINGERPRINT_REQUEST_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
+    content_type: {
+      ...contentType,
+      description: 'How to read `content` (markup is reduced to its text). Default `text`',
+    },
+    options: object(
+      {
+        normalize: { enum: ['nfkc-casefold', 'none'] },
+        // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
+        shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
+        seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+        winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
+        minhash: {
+          oneOf: [
+            { const: false },
+            object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, [
+              'mode',
+              'permutations',
+            ]),
+          ],
+        },
+        simhash: bool,
+      },
+      ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
+    ),
+    include_winnow: {
+      type: 'boolean',
+      description: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
+    },
+  },
+  ['content_type', 'options', 'include_winnow'],
+);
 
-export const FINGERPRINT_RESULT_SCHEMA = ok({
-  version: { const: 1 },
-  params: str,
-  fingerprint: { type: 'string', pattern: '^tp1r?:[0-9a-f]{32}$', description: 'Id of the normalised text (`tp1:` + 32 hex)' },
-  work_hash: { ...workHash, description: 'SHA-256 of the content\'s UTF-8 bytes, markup included' },
-  byte_length: int0,
-  token_count: int0,
-  shingle_count: int0,
-  simhash: { type: ['string', 'null'], pattern: '^[0-9a-f]{16}$', description: '64-bit SimHash as 16 hex digits' },
-  minhash: { type: ['array', 'null'], items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
-  winnow: object({
-    hashes: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
-    starts: { type: 'array', items: int0 },
-    ends: { type: 'array', items: int0 },
-  }),
-}, ['winnow']);
+export const FINGERPRINT_RESULT_SCHEMA = ok(
+  {
+    version: { const: 1 },
+    params: str,
+    fingerprint: {
+      type: 'string',
+      pattern: '^tp1r?:[0-9a-f]{32}$',
+      description: 'Id of the normalised text (`tp1:` + 32 hex)',
+    },
+    work_hash: { ...workHash, description: "SHA-256 of the content's UTF-8 bytes, markup included" },
+    byte_length: int0,
+    token_count: int0,
+    shingle_count: int0,
+    simhash: { type: ['string', 'null'], pattern: '^[0-9a-f]{16}$', description: '64-bit SimHash as 16 hex digits' },
+    minhash: { type: ['array', 'null'], items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
+    winnow: object({
+      hashes: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+      starts: { type: 'array', items: int0 },
+      ends: { type: 'array', items: int0 },
+    }),
+  },
+  ['winnow'],
+);
 
 // ------------------------------------------------------------------ registry
 
@@ -197,45 +310,71 @@ export const WORK_SCHEMA = object(WORK_PROPS);
  * `POST /api/v1/content/register`: the caller's account is the owner. The work's fields come top-level or, in the analyze
  * request's shape, under `metadata` (the same field in both places is refused).
  */
-export const REGISTER_REQUEST_SCHEMA = object({
-  content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
-  content_type: contentType,
-  fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
-  title: { type: 'string', minLength: 1, maxLength: 1000 },
-  author: { type: 'string', minLength: 1, maxLength: 1000 },
-  work_type: workType,
-  declarations,
-  metadata: object({
+export const REGISTER_REQUEST_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
+    content_type: contentType,
+    fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
     title: { type: 'string', minLength: 1, maxLength: 1000 },
     author: { type: 'string', minLength: 1, maxLength: 1000 },
     work_type: workType,
     declarations,
-    jurisdiction: { ...jurisdiction, description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)' },
-  }, ['title', 'author', 'work_type', 'declarations', 'jurisdiction']),
-}, ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations', 'metadata']);
+    metadata: object(
+      {
+        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        author: { type: 'string', minLength: 1, maxLength: 1000 },
+        work_type: workType,
+        declarations,
+        jurisdiction: {
+          ...jurisdiction,
+          description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
+        },
+      },
+      ['title', 'author', 'work_type', 'declarations', 'jurisdiction'],
+    ),
+  },
+  ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations', 'metadata'],
+);
 
-export const REGISTER_RESULT_SCHEMA = ok({ ...WORK_PROPS, created: { type: 'boolean', description: 'False when the account had already registered this work_hash' } });
+export const REGISTER_RESULT_SCHEMA = ok({
+  ...WORK_PROPS,
+  created: { type: 'boolean', description: 'False when the account had already registered this work_hash' },
+});
 export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
 export const WORK_LIST_SCHEMA = page('works', WORK_SCHEMA);
 export const WORK_LIST_QUERY_SCHEMA = object({ after: workId, limit: pageLimit }, ['after', 'limit']);
-export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({ receipt: { type: 'object', description: 'A receipt as returned by register' } });
+export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({
+  receipt: { type: 'object', description: 'A receipt as returned by register' },
+});
 export const VERIFY_RECEIPT_RESULT_SCHEMA = ok({ valid: bool });
 export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });
 
 // ------------------------------------------------------------------ monitors
 
 /** `POST /api/v1/monitors/create`: `work_id` or `work_hash` names the work (the route says which is missing). */
-export const CREATE_MONITOR_REQUEST_SCHEMA = object({
-  work_id: workId,
-  work_hash: workHash,
-  models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
-  datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
-  webhook: object({ url: { type: 'string', minLength: 1, maxLength: 2000 }, secret: { type: 'string', minLength: 16, maxLength: 500 } }),
-  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
-  jurisdiction,
-}, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction']);
+export const CREATE_MONITOR_REQUEST_SCHEMA = object(
+  {
+    work_id: workId,
+    work_hash: workHash,
+    models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
+    datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
+    webhook: object({
+      url: { type: 'string', minLength: 1, maxLength: 2000 },
+      secret: { type: 'string', minLength: 16, maxLength: 500 },
+    }),
+    events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
+    jurisdiction,
+  },
+  ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'],
+);
 
-const MONITOR_MODEL_STATE = object({ score: { type: 'number', minimum: 0, maximum: 100 }, tier, flagged_chunks: int0, datasets: strings, evaluated_at: dateTime });
+const MONITOR_MODEL_STATE = object({
+  score: { type: 'number', minimum: 0, maximum: 100 },
+  tier,
+  flagged_chunks: int0,
+  datasets: strings,
+  evaluated_at: dateTime,
+});
 const MONITOR_PROPS = {
   monitor_id: monitorId,
   work_id: str,
@@ -251,7 +390,8 @@ const MONITOR_PROPS = {
   last: { type: 'object', additionalProperties: MONITOR_MODEL_STATE, description: 'Last evaluation per model id' },
   owner: {
     type: ['string', 'null'],
-    description: 'The account it belongs to: its evaluations read the datasets every account shares and this account\'s own',
+    description:
+      "The account it belongs to: its evaluations read the datasets every account shares and this account's own",
   },
 } as const;
 // monitors stored before owners were recorded have none
@@ -267,9 +407,18 @@ export const MONITOR_EVENT_SCHEMA = object({
   type: { enum: ['match.found', 'score.changed'] },
   created_at: dateTime,
   data: object({
-    monitor_id: str, work_id: str, work_hash: workHash, model: str,
-    score: num, previous_score: { type: ['number', 'null'] }, tier, previous_tier: nullable(tier),
-    flagged_chunks: int0, previous_flagged_chunks: int0, datasets: strings, trigger: str,
+    monitor_id: str,
+    work_id: str,
+    work_hash: workHash,
+    model: str,
+    score: num,
+    previous_score: { type: ['number', 'null'] },
+    tier,
+    previous_tier: nullable(tier),
+    flagged_chunks: int0,
+    previous_flagged_chunks: int0,
+    datasets: strings,
+    trigger: str,
   }),
 });
 export const EVENT_LIST_SCHEMA = listOf('events', MONITOR_EVENT_SCHEMA);
@@ -279,14 +428,27 @@ export const EVENT_LIST_QUERY_SCHEMA = object({ limit: pageLimit }, ['limit']);
 
 const datasetId = { type: 'string', pattern: DATASET_ID_PATTERN } as const;
 const DOCUMENTS = {
-  type: 'array', minItems: 1, maxItems: 100_000,
-  items: object({ id: { type: 'string', minLength: 1, maxLength: 1000 }, text: str, meta: { description: 'Any JSON, kept with the document' } }, ['meta']),
+  type: 'array',
+  minItems: 1,
+  maxItems: 100_000,
+  items: object(
+    {
+      id: { type: 'string', minLength: 1, maxLength: 1000 },
+      text: str,
+      meta: { description: 'Any JSON, kept with the document' },
+    },
+    ['meta'],
+  ),
 } as const;
 
 const DATASET_STATS_PROPS = {
   id: str,
   name: str,
-  kind: { enum: ['exact', 'portrait', 'remote'], description: '`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index\'s published ones' },
+  kind: {
+    enum: ['exact', 'portrait', 'remote'],
+    description:
+      "`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index's published ones",
+  },
   documents: int0,
   tokens: int0,
   fingerprints: int0,
@@ -299,13 +461,16 @@ const DATASET_STATS_PROPS = {
   window: int0,
   fpr: num01,
   filters: int0,
-  storage: { enum: ['postgres'], description: 'Where the index lives when not in the server\'s memory: PostgreSQL' },
+  storage: { enum: ['postgres'], description: "Where the index lives when not in the server's memory: PostgreSQL" },
   remote: {
     ...object({
       engine: { enum: ['infini-gram', 'infini-gram-mini'] },
       endpoint: { ...str, description: 'Where analyzed text is sent' },
       index: str,
-      declared: { ...bool, description: 'false: the knowledge base links the public index to its corpus; true: the operator declared it' },
+      declared: {
+        ...bool,
+        description: 'false: the knowledge base links the public index to its corpus; true: the operator declared it',
+      },
     }),
     description: 'Remote only: the engine searched',
   },
@@ -317,23 +482,31 @@ export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL
 export const DATASET_RESPONSE_SCHEMA = ok(DATASET_STATS_PROPS, DATASET_OPTIONAL);
 export const DATASET_LIST_SCHEMA = listOf('datasets', DATASET_STATS_SCHEMA);
 
-export const CREATE_DATASET_REQUEST_SCHEMA = object({
-  id: datasetId,
-  name: { type: 'string', maxLength: 1000 },
-  kind: { enum: ['exact', 'portrait'] },
-  window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
-  models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
-  kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
-  keep_text: {
-    type: 'boolean',
-    description: 'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
+export const CREATE_DATASET_REQUEST_SCHEMA = object(
+  {
+    id: datasetId,
+    name: { type: 'string', maxLength: 1000 },
+    kind: { enum: ['exact', 'portrait'] },
+    window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
+    models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
+    kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
+    keep_text: {
+      type: 'boolean',
+      description:
+        'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
+    },
+    meta: { description: 'Any JSON' },
+    documents: DOCUMENTS,
   },
-  meta: { description: 'Any JSON' },
-  documents: DOCUMENTS,
-}, ['name', 'kind', 'window', 'models', 'kb_dataset', 'keep_text', 'meta', 'documents']);
+  ['name', 'kind', 'window', 'models', 'kb_dataset', 'keep_text', 'meta', 'documents'],
+);
 
 export const ADD_DOCUMENTS_REQUEST_SCHEMA = object({ documents: DOCUMENTS });
-export const BINARY_SCHEMA = { type: 'string', contentMediaType: 'application/octet-stream', description: 'A dataset file (msgpack, versioned, checksummed)' } as const;
+export const BINARY_SCHEMA = {
+  type: 'string',
+  contentMediaType: 'application/octet-stream',
+  description: 'A dataset file (msgpack, versioned, checksummed)',
+} as const;
 
 // ------------------------------------------------------------------ knowledge base
 
@@ -356,34 +529,61 @@ const KB_MODEL_PROPS = {
 export const KB_MODEL_SCHEMA = object(KB_MODEL_PROPS);
 export const KB_MODEL_RESPONSE_SCHEMA = ok(KB_MODEL_PROPS);
 export const KB_MODEL_LIST_SCHEMA = listOf('models', KB_MODEL_SCHEMA);
-export const KB_MODEL_QUERY_SCHEMA = object({
-  provider: str,
-  modality: { enum: ['text', 'image'] },
-  disclosure: { enum: ['full', 'partial', 'undisclosed'] },
-  dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
-}, ['provider', 'modality', 'disclosure', 'dataset']);
+export const KB_MODEL_QUERY_SCHEMA = object(
+  {
+    provider: str,
+    modality: { enum: ['text', 'image'] },
+    disclosure: { enum: ['full', 'partial', 'undisclosed'] },
+    dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
+  },
+  ['provider', 'modality', 'disclosure', 'dataset'],
+);
 export const KB_PROVIDER_LIST_SCHEMA = listOf('providers', object({ id: str, name: str, models: strings }));
 
-const KB_DATASET_PROPS = { id: str, name: str, kind: str, aliases: strings, components: strings, pirated: bool, description: str, sources: strings } as const;
+const KB_DATASET_PROPS = {
+  id: str,
+  name: str,
+  kind: str,
+  aliases: strings,
+  components: strings,
+  pirated: bool,
+  description: str,
+  sources: strings,
+} as const;
 export const KB_DATASET_SCHEMA = object(KB_DATASET_PROPS);
 export const KB_DATASET_RESPONSE_SCHEMA = ok(KB_DATASET_PROPS);
 export const KB_DATASET_LIST_SCHEMA = listOf('datasets', KB_DATASET_SCHEMA);
-export const JURISDICTION_LIST_SCHEMA = listOf('jurisdictions', object({
-  code: str, name: str, base: num01, factors: codes, reasons: str,
-}));
-export const FACTOR_LIST_SCHEMA = listOf('factors', object({
-  code, category: { enum: ['evidence', 'attribution', 'limitation', 'jurisdiction', 'risk_modifier'] }, meaning: str,
-  source: str,
-}));
+export const JURISDICTION_LIST_SCHEMA = listOf(
+  'jurisdictions',
+  object({
+    code: str,
+    name: str,
+    base: num01,
+    factors: codes,
+    reasons: str,
+  }),
+);
+export const FACTOR_LIST_SCHEMA = listOf(
+  'factors',
+  object({
+    code,
+    category: { enum: ['evidence', 'attribution', 'limitation', 'jurisdiction', 'risk_modifier'] },
+    meaning: str,
+    source: str,
+  }),
+);
 
 // ------------------------------------------------------------------ account: keys, OAuth, usage
 
 const scopes = { type: 'array', items: scope, minItems: 1, uniqueItems: true } as const;
-export const CREATE_KEY_REQUEST_SCHEMA = object({
-  name: { type: 'string', maxLength: 100 },
-  scopes: { ...scopes, description: 'A subset of the caller\'s scopes. Default: the caller\'s scopes' },
-  mode: { enum: ['live', 'test'] },
-}, ['name', 'scopes', 'mode']);
+export const CREATE_KEY_REQUEST_SCHEMA = object(
+  {
+    name: { type: 'string', maxLength: 100 },
+    scopes: { ...scopes, description: "A subset of the caller's scopes. Default: the caller's scopes" },
+    mode: { enum: ['live', 'test'] },
+  },
+  ['name', 'scopes', 'mode'],
+);
 
 const KEY_INFO_PROPS = {
   key_id: prefixedId('key', 16),
@@ -400,29 +600,44 @@ const KEY_INFO_PROPS = {
   revoked_at: dateTimeOrNull,
 } as const;
 export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
-export const KEY_CREATED_SCHEMA = ok({ key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' }, ...KEY_INFO_PROPS });
+export const KEY_CREATED_SCHEMA = ok({
+  key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' },
+  ...KEY_INFO_PROPS,
+});
 export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
 export const KEY_LIST_SCHEMA = listOf('keys', KEY_INFO_SCHEMA);
 
 /** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
-export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object({
-  account: {
-    type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
-    description: 'The account the key acts for; an account exists once it has a key',
+export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object(
+  {
+    account: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
+      description: 'The account the key acts for; an account exists once it has a key',
+    },
+    plan: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 32,
+      description: "A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator's). Default `free`",
+    },
+    scopes: { ...scopes, description: 'Default: every scope but `datasets:write` and `admin`' },
+    mode: { enum: ['live', 'test'] },
+    name: { type: 'string', maxLength: 100 },
+    expires_in_days: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3660,
+      description: 'Days until the key stops working. Default: no expiry',
+    },
   },
-  plan: {
-    type: 'string', minLength: 1, maxLength: 32,
-    description: 'A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator\'s). Default `free`',
-  },
-  scopes: { ...scopes, description: 'Default: every scope but `datasets:write` and `admin`' },
-  mode: { enum: ['live', 'test'] },
-  name: { type: 'string', maxLength: 100 },
-  expires_in_days: {
-    type: 'integer', minimum: 1, maximum: 3660, description: 'Days until the key stops working. Default: no expiry',
-  },
-}, ['plan', 'scopes', 'mode', 'name', 'expires_in_days']);
+  ['plan', 'scopes', 'mode', 'name', 'expires_in_days'],
+);
 
-export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, ['name', 'scopes']);
+export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, [
+  'name',
+  'scopes',
+]);
 const CLIENT_INFO_PROPS = {
   client_id: prefixedId('tpc', 24),
   name: strOrNull,
@@ -434,17 +649,23 @@ const CLIENT_INFO_PROPS = {
   revoked_at: dateTimeOrNull,
 } as const;
 export const CLIENT_INFO_SCHEMA = object(CLIENT_INFO_PROPS);
-export const CLIENT_CREATED_SCHEMA = ok({ client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' }, ...CLIENT_INFO_PROPS });
+export const CLIENT_CREATED_SCHEMA = ok({
+  client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' },
+  ...CLIENT_INFO_PROPS,
+});
 export const CLIENT_RESPONSE_SCHEMA = ok(CLIENT_INFO_PROPS);
 export const CLIENT_LIST_SCHEMA = listOf('clients', CLIENT_INFO_SCHEMA);
 
 /** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
-export const TOKEN_REQUEST_SCHEMA = object({
-  grant_type: { const: 'client_credentials' },
-  scope: { type: 'string', description: 'Space-separated subset of the client\'s scopes; default all of them' },
-  client_id: { type: 'string', description: 'When not using HTTP Basic' },
-  client_secret: { type: 'string', description: 'When not using HTTP Basic' },
-}, ['scope', 'client_id', 'client_secret']);
+export const TOKEN_REQUEST_SCHEMA = object(
+  {
+    grant_type: { const: 'client_credentials' },
+    scope: { type: 'string', description: "Space-separated subset of the client's scopes; default all of them" },
+    client_id: { type: 'string', description: 'When not using HTTP Basic' },
+    client_secret: { type: 'string', description: 'When not using HTTP Basic' },
+  },
+  ['scope', 'client_id', 'client_secret'],
+);
 
 export const TOKEN_RESPONSE_SCHEMA = object({
   access_token: str,
@@ -470,7 +691,7 @@ const componentStatus = { enum: ['operational', 'degraded', 'major_outage'] } as
 const percentOrNull = { type: ['number', 'null'], minimum: 0, maximum: 100 } as const;
 const boolOrNull = { type: ['boolean', 'null'] } as const;
 const availabilityWindow = object({
-  since: { ...dateTimeOrNull, description: 'Start of the minutes counted: the window\'s start or the first heartbeat' },
+  since: { ...dateTimeOrNull, description: "Start of the minutes counted: the window's start or the first heartbeat" },
   minutes: { ...int0, description: 'Minutes since `since`, the current one included once it has a heartbeat' },
   minutes_up: { ...int0, description: 'Minutes in which at least one instance heartbeated' },
   percent: { ...percentOrNull, description: '100 · minutes_up / minutes, rounded down to 4 decimals; null: none yet' },
@@ -483,9 +704,12 @@ const AVAILABILITY_SCHEMA = {
     last_30d: availabilityWindow,
     targets: {
       type: 'array',
-      description: 'The plans\' availability targets (percent), each compared with both windows (null: not measured)',
+      description: "The plans' availability targets (percent), each compared with both windows (null: not measured)",
       items: object({
-        plan: str, percent: { type: 'number', minimum: 0, maximum: 100 }, met_24h: boolOrNull, met_30d: boolOrNull,
+        plan: str,
+        percent: { type: 'number', minimum: 0, maximum: 100 },
+        met_24h: boolOrNull,
+        met_30d: boolOrNull,
       }),
     },
     instances: {
@@ -495,8 +719,9 @@ const AVAILABILITY_SCHEMA = {
     },
     error: { ...strOrNull, description: 'Why the heartbeats could not be read; null when they were' },
   }),
-  description: 'Measured from the heartbeats every serving instance writes to the store every 10 s (not an '
-    + 'end-to-end probe): the share of minutes in which at least one instance was running and could write',
+  description:
+    'Measured from the heartbeats every serving instance writes to the store every 10 s (not an ' +
+    'end-to-end probe): the share of minutes in which at least one instance was running and could write',
 } as const;
 export const STATUS_SCHEMA = ok({
   status: componentStatus,
@@ -533,25 +758,32 @@ export const STATUS_SCHEMA = ok({
   availability: AVAILABILITY_SCHEMA,
   remote_corpora: {
     type: 'array',
-    description: 'The remote training corpora analyses search (none unless the server was started with them), as this '
-      + 'process\'s calls found them; a corpus that does not answer does not change `status`',
+    description:
+      'The remote training corpora analyses search (none unless the server was started with them), as this ' +
+      "process's calls found them; a corpus that does not answer does not change `status`",
     items: object({
       dataset_id: str,
       engine: { enum: ['infini-gram', 'infini-gram-mini'] },
-      endpoint: { ...str, description: 'The public service\'s URL, or `self-hosted`' },
+      endpoint: { ...str, description: "The public service's URL, or `self-hosted`" },
       index: str,
       state: { enum: ['ok', 'degraded', 'down', 'unknown'] },
       calls: int0,
       failures: int0,
       last_ok_at: dateTimeOrNull,
       last_failure_at: dateTimeOrNull,
-      last_failure: { enum: ['unreachable', 'rate_limited', 'budget_exhausted', 'rejected', 'invalid_response', 'cancelled', null] },
+      last_failure: {
+        enum: ['unreachable', 'rate_limited', 'budget_exhausted', 'rejected', 'invalid_response', 'cancelled', null],
+      },
       p50_ms: { type: ['number', 'null'], minimum: 0 },
     }),
   },
 });
 export const HTML_SCHEMA = { type: 'string', contentMediaType: 'text/html' } as const;
-export const OPENAPI_DOCUMENT_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } } as const;
+export const OPENAPI_DOCUMENT_SCHEMA = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { const: '3.1.0' } },
+} as const;
 
 /**
  * Component names of the core schemas (src/http/named-schemas.ts adds the marketplace and

@@ -58,7 +58,10 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
     }
     case 'enum': {
       const e = at('enum');
-      return { field: fieldName(path), reason: `must be one of ${Array.isArray(e) ? e.map((x) => JSON.stringify(x)).join(', ') : 'the allowed values'}` };
+      return {
+        field: fieldName(path),
+        reason: `must be one of ${Array.isArray(e) ? e.map((x) => JSON.stringify(x)).join(', ') : 'the allowed values'}`,
+      };
     }
     case 'const':
       return { field: fieldName(path), reason: `must be ${JSON.stringify(at('const'))}` };
@@ -81,17 +84,26 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
 }
 
 const BOUNDS: Record<string, string> = {
-  minLength: 'must have at least this many characters:', maxLength: 'must have at most this many characters:',
-  minItems: 'must have at least this many items:', maxItems: 'must have at most this many items:',
-  minimum: 'must be ≥', maximum: 'must be ≤', exclusiveMinimum: 'must be >', exclusiveMaximum: 'must be <',
-  minProperties: 'must have at least this many members:', maxProperties: 'must have at most this many members:',
+  minLength: 'must have at least this many characters:',
+  maxLength: 'must have at most this many characters:',
+  minItems: 'must have at least this many items:',
+  maxItems: 'must have at most this many items:',
+  minimum: 'must be ≥',
+  maximum: 'must be ≤',
+  exclusiveMinimum: 'must be >',
+  exclusiveMaximum: 'must be <',
+  minProperties: 'must have at least this many members:',
+  maxProperties: 'must have at most this many members:',
 };
 
 /** `#/metadata/declarations/since` → ['metadata', 'declarations', 'since']. */
 function pointerSegments(pointer: string): string[] {
   const p = pointer.replace(/^#/, '');
   if (p === '' || p === '/') return [];
-  return p.slice(1).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return p
+    .slice(1)
+    .split('/')
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** ['documents', '2', 'text'] → 'documents[2].text'. */
@@ -109,7 +121,8 @@ function lookup(schema: JsonSchema, keywordLocation: string, keyword: string): u
     node = (node as Record<string, unknown>)[s];
   }
   // the location may end at the keyword itself or at the schema holding it
-  if (node !== null && typeof node === 'object' && !Array.isArray(node) && keyword in (node as object)) return (node as Record<string, unknown>)[keyword];
+  if (node !== null && typeof node === 'object' && !Array.isArray(node) && keyword in (node as object))
+    return (node as Record<string, unknown>)[keyword];
   return node;
 }
 
@@ -123,18 +136,22 @@ function lookup(schema: JsonSchema, keywordLocation: string, keyword: string): u
  * coerceQuery(new URLSearchParams('limit=10'), { type: 'object', properties: { limit: { type: 'integer' } } }) // { limit: 10 }
  */
 export function coerceQuery(params: URLSearchParams, schema: JsonSchema | undefined): Record<string, unknown> {
-  const props = ((schema?.properties ?? {}) as Record<string, { type?: unknown }>);
+  const props = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
   const out: Record<string, unknown> = {};
   for (const name of new Set(params.keys())) {
     const all = params.getAll(name);
     const type = Object.hasOwn(props, name) ? props[name].type : undefined;
     // an own member whatever the name: `?__proto__=1` must reach the validator as an unknown parameter
-    const set = (value: unknown) => Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    const set = (value: unknown) =>
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     if (type === 'array') {
       set(all.flatMap((v) => v.split(',')).filter((v) => v.length > 0));
       continue;
     }
-    if (all.length > 1) throw new TrainprintError('INVALID_INPUT', `${name}: is given more than once`, { cause: { location: 'query', field: name, reason: 'is given more than once' } });
+    if (all.length > 1)
+      throw new TrainprintError('INVALID_INPUT', `${name}: is given more than once`, {
+        cause: { location: 'query', field: name, reason: 'is given more than once' },
+      });
     const v = all[0];
     if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(v)) set(Number(v));
     else if (type === 'boolean' && (v === 'true' || v === 'false')) set(v === 'true');

@@ -45,7 +45,10 @@ interface Tokenised {
  * const handler = createNgramHandler(lm, { model: 'ngram-brown', apiKey: 'sk-test' })
  * Deno.serve({ port: 8000 }, handler)   // or a node:http bridge
  */
-export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandlerOptions = {}): (request: Request) => Promise<Response> {
+export function createNgramHandler(
+  lm: NgramLanguageModel,
+  options: NgramHandlerOptions = {},
+): (request: Request) => Promise<Response> {
   const name = options.model ?? 'ngram';
   const maxLogprobs = options.maxLogprobs ?? 20;
   const maxTokens = options.maxTokens ?? 4096;
@@ -58,13 +61,17 @@ export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandler
       return oaiError(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
     }
     if (path.endsWith('/v1/models')) {
-      if (request.method !== 'GET') return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
+      if (request.method !== 'GET')
+        return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
       return json(200, { object: 'list', data: [{ id: name, object: 'model', created: 0, owned_by: 'trainprint' }] });
     }
     const chat = path.endsWith('/v1/chat/completions');
-    if (!chat && !path.endsWith('/v1/completions')) return oaiError(404, `Unknown path ${url.pathname}`, 'invalid_request_error');
-    if (request.method !== 'POST') return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
-    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody) return oaiError(413, 'The request body is too large.', 'invalid_request_error');
+    if (!chat && !path.endsWith('/v1/completions'))
+      return oaiError(404, `Unknown path ${url.pathname}`, 'invalid_request_error');
+    if (request.method !== 'POST')
+      return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
+    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody)
+      return oaiError(413, 'The request body is too large.', 'invalid_request_error');
     const raw = await request.text();
     if (raw.length > maxBody) return oaiError(413, 'The request body is too large.', 'invalid_request_error');
     let body: Record<string, unknown>;
@@ -75,39 +82,100 @@ export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandler
     } catch {
       return oaiError(400, 'The request body is not a JSON object.', 'invalid_request_error');
     }
-    if (body.model !== undefined && body.model !== name) return oaiError(404, `The model \`${String(body.model)}\` does not exist.`, 'invalid_request_error', 'model_not_found', 'model');
-    if (body.stream === true) return oaiError(400, 'stream is not supported by this server.', 'invalid_request_error', null, 'stream');
+    if (body.model !== undefined && body.model !== name)
+      return oaiError(
+        404,
+        `The model \`${String(body.model)}\` does not exist.`,
+        'invalid_request_error',
+        'model_not_found',
+        'model',
+      );
+    if (body.stream === true)
+      return oaiError(400, 'stream is not supported by this server.', 'invalid_request_error', null, 'stream');
     if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', 'invalid_request_error', null, 'n');
     const temperature = body.temperature ?? 1;
-    if (typeof temperature !== 'number' || temperature !== 0) return oaiError(400, 'This model decodes greedily: temperature must be 0.', 'invalid_request_error', null, 'temperature');
+    if (typeof temperature !== 'number' || temperature !== 0)
+      return oaiError(
+        400,
+        'This model decodes greedily: temperature must be 0.',
+        'invalid_request_error',
+        null,
+        'temperature',
+      );
     const mt = body.max_tokens ?? 16;
-    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens) return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, 'invalid_request_error', null, 'max_tokens');
+    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens)
+      return oaiError(
+        400,
+        `max_tokens must be an integer in 0..${maxTokens}.`,
+        'invalid_request_error',
+        null,
+        'max_tokens',
+      );
     const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
     const created = Math.floor(Date.now() / 1000);
 
     if (chat) {
       const messages = body.messages;
-      if (!Array.isArray(messages) || messages.length === 0 || messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')) {
-        return oaiError(400, 'messages must be a non-empty array of { role, content: string }.', 'invalid_request_error', null, 'messages');
+      if (
+        !Array.isArray(messages) ||
+        messages.length === 0 ||
+        messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')
+      ) {
+        return oaiError(
+          400,
+          'messages must be a non-empty array of { role, content: string }.',
+          'invalid_request_error',
+          null,
+          'messages',
+        );
       }
-      if (body.logprobs !== undefined && body.logprobs !== false) return oaiError(400, 'logprobs are not supported on chat completions by this server; use /v1/completions.', 'invalid_request_error', null, 'logprobs');
+      if (body.logprobs !== undefined && body.logprobs !== false)
+        return oaiError(
+          400,
+          'logprobs are not supported on chat completions by this server; use /v1/completions.',
+          'invalid_request_error',
+          null,
+          'logprobs',
+        );
       const prompt = (messages[messages.length - 1] as { content: string }).content;
       const words = lm.generateTokens(wordSpans(prompt).tokens, mt);
       const content = words.join(' ');
       const promptTokens = wordSpans(messages.map((m) => (m as { content: string }).content).join('\n')).tokens.length;
       return json(200, {
-        id, object: 'chat.completion', created, model: name,
+        id,
+        object: 'chat.completion',
+        created,
+        model: name,
         choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: words.length, total_tokens: promptTokens + words.length },
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: words.length,
+          total_tokens: promptTokens + words.length,
+        },
       });
     }
 
     const prompt = body.prompt;
-    if (typeof prompt !== 'string') return oaiError(400, 'prompt must be a string (arrays and token ids are not supported by this server).', 'invalid_request_error', null, 'prompt');
+    if (typeof prompt !== 'string')
+      return oaiError(
+        400,
+        'prompt must be a string (arrays and token ids are not supported by this server).',
+        'invalid_request_error',
+        null,
+        'prompt',
+      );
     const echo = body.echo ?? false;
-    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', 'invalid_request_error', null, 'echo');
+    if (typeof echo !== 'boolean')
+      return oaiError(400, 'echo must be a boolean.', 'invalid_request_error', null, 'echo');
     const lp = body.logprobs ?? null;
-    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs)) return oaiError(400, `logprobs must be an integer in 0..${maxLogprobs}.`, 'invalid_request_error', null, 'logprobs');
+    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs))
+      return oaiError(
+        400,
+        `logprobs must be an integer in 0..${maxLogprobs}.`,
+        'invalid_request_error',
+        null,
+        'logprobs',
+      );
     const p = tokenise(prompt);
     const gen = lm.generateTokens(p.words, mt);
     const completion = gen.map((w) => ' ' + w).join('');
@@ -116,7 +184,10 @@ export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandler
     if (lp !== null) {
       const all = [...p.words, ...gen];
       const score = lm.score(all.join(' '), { top: lp });
-      const tokens: string[] = [], tokenLogprobs: Array<number | null> = [], top: Array<Record<string, number> | null> = [], offsets: number[] = [];
+      const tokens: string[] = [],
+        tokenLogprobs: Array<number | null> = [],
+        top: Array<Record<string, number> | null> = [],
+        offsets: number[] = [];
       const base = echo ? prompt.length : 0;
       if (echo) {
         p.tokens.forEach((t, i) => {
@@ -138,9 +209,16 @@ export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandler
       logprobs = { tokens, token_logprobs: tokenLogprobs, top_logprobs: top, text_offset: offsets };
     }
     return json(200, {
-      id, object: 'text_completion', created, model: name,
+      id,
+      object: 'text_completion',
+      created,
+      model: name,
       choices: [{ text, index: 0, logprobs, finish_reason: 'length' }],
-      usage: { prompt_tokens: p.words.length, completion_tokens: gen.length, total_tokens: p.words.length + gen.length },
+      usage: {
+        prompt_tokens: p.words.length,
+        completion_tokens: gen.length,
+        total_tokens: p.words.length + gen.length,
+      },
     });
   };
 }
@@ -148,7 +226,8 @@ export function createNgramHandler(lm: NgramLanguageModel, options: NgramHandler
 /** Word tokens of a prompt as strings that concatenate to it, with their offsets. */
 function tokenise(prompt: string): Tokenised {
   const { tokens: words, ends } = wordSpans(prompt);
-  const tokens: string[] = [], offsets: number[] = [];
+  const tokens: string[] = [],
+    offsets: number[] = [];
   let prev = 0;
   for (let i = 0; i < words.length; i++) {
     const end = i === words.length - 1 ? prompt.length : ends[i];
@@ -169,6 +248,12 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function oaiError(status: number, message: string, type: string, code: string | null = null, param: string | null = null): Response {
+function oaiError(
+  status: number,
+  message: string,
+  type: string,
+  code: string | null = null,
+  param: string | null = null,
+): Response {
   return json(status, { error: { message, type, param, code } });
 }

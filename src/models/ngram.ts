@@ -28,7 +28,14 @@
  */
 import { TrainprintError } from '../errors.js';
 import { normalize } from '../text/normalize.js';
-import type { AccessLevel, DistributionMoments, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
+import type {
+  AccessLevel,
+  DistributionMoments,
+  GenerateOptions,
+  TargetModel,
+  TokenLogprobs,
+  TopLogprob,
+} from './types.js';
 
 /** Options of {@link NgramLanguageModel.train}. */
 export interface NgramOptions {
@@ -119,7 +126,15 @@ export class NgramLanguageModel {
   private readonly uniOrder: Int32Array;
   private scratch: Scratch | null = null;
 
-  private constructor(order: number, vocab: string[], ids: Map<string, number>, tokens: number, levels: OrderTable[], disc: Float64Array[], uni: Float64Array) {
+  private constructor(
+    order: number,
+    vocab: string[],
+    ids: Map<string, number>,
+    tokens: number,
+    levels: OrderTable[],
+    disc: Float64Array[],
+    uni: Float64Array,
+  ) {
     this.order = order;
     this.vocabulary = vocab;
     this.ids = ids;
@@ -128,7 +143,8 @@ export class NgramLanguageModel {
     this.disc = disc;
     this.uni = uni;
     this.logUni = uni.map((u) => (u > 0 ? Math.log(u) : -Infinity));
-    let h = 0, q = 0;
+    let h = 0,
+      q = 0;
     for (let w = 0; w < uni.length; w++) {
       if (uni[w] > 0) {
         h += uni[w] * this.logUni[w];
@@ -151,14 +167,20 @@ export class NgramLanguageModel {
    */
   static train(texts: Iterable<string>, options: NgramOptions = {}): NgramLanguageModel {
     const order = options.order ?? 4;
-    if (!Number.isInteger(order) || order < 2 || order > 6) throw new TrainprintError('INVALID_OPTIONS', 'order must be an integer in 2..6');
-    if (texts === null || typeof texts !== 'object' || !(Symbol.iterator in texts)) throw new TrainprintError('INVALID_INPUT', 'texts must be an iterable of strings');
+    if (!Number.isInteger(order) || order < 2 || order > 6)
+      throw new TrainprintError('INVALID_OPTIONS', 'order must be an integer in 2..6');
+    if (texts === null || typeof texts !== 'object' || !(Symbol.iterator in texts))
+      throw new TrainprintError('INVALID_INPUT', 'texts must be an iterable of strings');
     const vocab: string[] = [BOS, UNK];
-    const ids = new Map<string, number>([[BOS, BOS_ID], [UNK, UNK_ID]]);
+    const ids = new Map<string, number>([
+      [BOS, BOS_ID],
+      [UNK, UNK_ID],
+    ]);
     // highest order: one record (context row, word) per token
     const topIndex = new Map<string, number>();
     const topKeys: string[] = [];
-    const rows: number[] = [], words: number[] = [];
+    const rows: number[] = [],
+      words: number[] = [];
     let tokens = 0;
     let at = 0;
     for (const text of texts) {
@@ -197,7 +219,8 @@ export class NgramLanguageModel {
       const upper = tables[k + 1];
       const index = new Map<string, number>();
       const keys: string[] = [];
-      const rs: number[] = [], ws: number[] = [];
+      const rs: number[] = [],
+        ws: number[] = [];
       upper.keys.forEach((key, r) => {
         const suffix = key.slice(key.indexOf(',') + 1);
         let row = index.get(suffix);
@@ -223,16 +246,17 @@ export class NgramLanguageModel {
       const gamma = new Float64Array(rowsN);
       const terms = new Float64Array(t.ids.length);
       for (let r = 0; r < rowsN; r++) {
-        let total = 0, g = 0;
+        let total = 0,
+          g = 0;
         for (let j = t.start[r]; j < t.start[r + 1]; j++) {
           const n = t.counts[j];
           total += n;
-          g += d[Math.min(n , 3)];
+          g += d[Math.min(n, 3)];
         }
         gamma[r] = g / total;
         for (let j = t.start[r]; j < t.start[r + 1]; j++) {
           const n = t.counts[j];
-          terms[j] = (n - d[Math.min(n , 3)]) / total;
+          terms[j] = (n - d[Math.min(n, 3)]) / total;
         }
       }
       levels[k] = { ...t, gamma, terms };
@@ -244,7 +268,7 @@ export class NgramLanguageModel {
     const d1 = disc[1];
     for (let w = 2; w < vocab.length; w++) {
       const c = cont1[w];
-      const d = d1[Math.min(c , 3)];
+      const d = d1[Math.min(c, 3)];
       uni[w] = (c - d) / t1;
       unk += d / t1;
     }
@@ -330,7 +354,8 @@ export class NgramLanguageModel {
    */
   score(text: string, options: { top?: number; moments?: boolean } = {}): NgramScore {
     const topK = options.top ?? 0;
-    if (!Number.isInteger(topK) || topK < 0 || topK > 1000) throw new TrainprintError('INVALID_OPTIONS', 'top must be an integer in 0..1000');
+    if (!Number.isInteger(topK) || topK < 0 || topK > 1000)
+      throw new TrainprintError('INVALID_OPTIONS', 'top must be an integer in 0..1000');
     const spans = wordSpans(text);
     const n = spans.tokens.length;
     const hist = this.history([]);
@@ -356,8 +381,11 @@ export class NgramLanguageModel {
    * @example lm.generateText('it was the best of', 10) // ' times it was the worst of times …'
    */
   generateText(prompt: string, maxTokens: number): string {
-    if (!Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 100_000) throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be an integer in 0..100000');
-    return this.generateTokens(prompt, maxTokens).map((t) => ' ' + t).join('');
+    if (!Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 100_000)
+      throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be an integer in 0..100000');
+    return this.generateTokens(prompt, maxTokens)
+      .map((t) => ' ' + t)
+      .join('');
   }
 
   /** Greedy continuation as tokens. */
@@ -388,10 +416,18 @@ export class NgramLanguageModel {
       access,
       async logprobs(text: string): Promise<TokenLogprobs> {
         const s = lm.score(text, { top, moments: true });
-        return { tokens: s.tokens, logprobs: s.logprobs, offsets: s.starts, ...(s.top ? { top: s.top } : {}), moments: s.moments, full: true };
+        return {
+          tokens: s.tokens,
+          logprobs: s.logprobs,
+          offsets: s.starts,
+          ...(s.top ? { top: s.top } : {}),
+          moments: s.moments,
+          full: true,
+        };
       },
       async generate(prompt: string, o: GenerateOptions): Promise<string> {
-        if (o?.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'only temperature 0 (greedy) is supported');
+        if (o?.temperature !== 0)
+          throw new TrainprintError('INVALID_OPTIONS', 'only temperature 0 (greedy) is supported');
         return lm.generateText(prompt, o.maxTokens);
       },
     };
@@ -439,17 +475,27 @@ export class NgramLanguageModel {
   }
 
   /** Top-k (by probability) and, optionally, the exact moments of log p at one position. */
-  private dense(hist: readonly number[], end: number, k: number, withMoments: boolean, noUnk = false): { top: Array<[number, number]>; moments?: DistributionMoments } {
+  private dense(
+    hist: readonly number[],
+    end: number,
+    k: number,
+    withMoments: boolean,
+    noUnk = false,
+  ): { top: Array<[number, number]>; moments?: DistributionMoments } {
     const V = this.vocabulary.length;
     let s = this.scratch;
-    if (!s || s.extra.length !== V) s = this.scratch = { extra: new Float64Array(V), mark: new Uint8Array(V), touched: [] };
+    if (!s || s.extra.length !== V)
+      s = this.scratch = { extra: new Float64Array(V), mark: new Uint8Array(V), touched: [] };
     const { extra, mark, touched } = s;
     const { levels, a } = this.prepare(hist, end);
     for (const { table, row, scale } of levels) {
       const { ids, terms, start } = table;
       for (let j = start[row]; j < start[row + 1]; j++) {
         const w = ids[j];
-        if (!mark[w]) { mark[w] = 1; touched.push(w); }
+        if (!mark[w]) {
+          mark[w] = 1;
+          touched.push(w);
+        }
         extra[w] += scale * terms[j];
       }
     }
@@ -466,7 +512,11 @@ export class NgramLanguageModel {
     let moments: DistributionMoments | undefined;
     if (withMoments) {
       const la = Math.log(a);
-      let m1 = 0, m2 = 0, uS = 0, hS = 0, qS = 0;
+      let m1 = 0,
+        m2 = 0,
+        uS = 0,
+        hS = 0,
+        qS = 0;
       for (const w of touched) {
         const p = a * this.uni[w] + extra[w];
         const lp = Math.log(p);
@@ -480,12 +530,17 @@ export class NgramLanguageModel {
           qS += u * lu * lu;
         }
       }
-      const uR = Math.max(0, 1 - uS), hR = this.uniH - hS, qR = this.uniQ - qS;
+      const uR = Math.max(0, 1 - uS),
+        hR = this.uniH - hS,
+        qR = this.uniQ - qS;
       m1 += a * (la * uR + hR);
       m2 += a * (la * la * uR + 2 * la * hR + qR);
       moments = { mean: m1, variance: Math.max(0, m2 - m1 * m1) };
     }
-    for (const w of touched) { extra[w] = 0; mark[w] = 0; }
+    for (const w of touched) {
+      extra[w] = 0;
+      mark[w] = 0;
+    }
     touched.length = 0;
     return { top: heap.sorted(), ...(moments ? { moments } : {}) };
   }
@@ -495,8 +550,15 @@ export class NgramLanguageModel {
  * Count (row, word) records into compressed rows: sort the keys row·V + word (exact in doubles:
  * rows · V < 2^53), then run lengths.
  */
-function buildTable(index: Map<string, number>, rows: readonly number[], words: readonly number[], V: number, nRows: number): Omit<OrderTable, 'gamma' | 'terms'> {
-  if (nRows * V > Number.MAX_SAFE_INTEGER) throw new TrainprintError('PAYLOAD_TOO_LARGE', 'too many distinct contexts × vocabulary for this n-gram model');
+function buildTable(
+  index: Map<string, number>,
+  rows: readonly number[],
+  words: readonly number[],
+  V: number,
+  nRows: number,
+): Omit<OrderTable, 'gamma' | 'terms'> {
+  if (nRows * V > Number.MAX_SAFE_INTEGER)
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', 'too many distinct contexts × vocabulary for this n-gram model');
   const keys = new Float64Array(rows.length);
   for (let i = 0; i < rows.length; i++) keys[i] = rows[i] * V + words[i];
   keys.sort();
@@ -521,7 +583,8 @@ function buildTable(index: Map<string, number>, rows: readonly number[], words: 
 
 /** Position of word w among row's followers (ids ascending), or −1. */
 function find(t: { start: Int32Array; ids: Int32Array }, row: number, w: number): number {
-  let lo = t.start[row], hi = t.start[row + 1];
+  let lo = t.start[row],
+    hi = t.start[row + 1];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const x = t.ids[mid];
@@ -534,7 +597,10 @@ function find(t: { start: Int32Array; ids: Int32Array }, row: number, w: number)
 
 /** Discounts [0, D1, D2, D3+] from count-of-counts (Chen & Goodman 1998, eq. 26), clamped to (0, c). */
 function discounts(counts: Iterable<number>): Float64Array {
-  let n1 = 0, n2 = 0, n3 = 0, n4 = 0;
+  let n1 = 0,
+    n2 = 0,
+    n3 = 0,
+    n4 = 0;
   for (const c of counts) {
     if (c === 1) n1++;
     else if (c === 2) n2++;
@@ -581,7 +647,8 @@ class TopK {
     this.ids[0] = id;
     this.ps[0] = p;
     for (let i = 0; ; ) {
-      const l = 2 * i + 1, r = l + 1;
+      const l = 2 * i + 1,
+        r = l + 1;
       let m = i;
       if (l < this.ids.length && this.less(l, m)) m = l;
       if (r < this.ids.length && this.less(r, m)) m = r;
@@ -604,7 +671,9 @@ export function wordsOf(text: string): string[] {
 /** The engine's word tokens with their UTF-16 spans in `text`. */
 export function wordSpans(text: string): WordTokenSpans {
   const { text: t, map } = normalize(text);
-  const tokens: string[] = [], starts: number[] = [], ends: number[] = [];
+  const tokens: string[] = [],
+    starts: number[] = [],
+    ends: number[] = [];
   if (t.length === 0) return { tokens, starts, ends };
   let s = 0;
   for (let i = 0; i <= t.length; i++) {

@@ -69,7 +69,7 @@ export interface OpenAICompatibleOptions {
 }
 
 const DEFAULT_CHAT = (prompt: string) => [
-  { role: 'system', content: 'Continue the user\'s text exactly where it stops. Reply with the continuation only.' },
+  { role: 'system', content: "Continue the user's text exactly where it stops. Reply with the continuation only." },
   { role: 'user', content: prompt },
 ];
 
@@ -83,20 +83,28 @@ const DEFAULT_CHAT = (prompt: string) => [
  * const { tokens, logprobs, top } = await model.logprobs!('Call me Ishmael.')
  */
 export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): TargetModel {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object { baseUrl, model, … }');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object { baseUrl, model, … }');
   let base: URL;
   try {
     base = new URL(options.baseUrl);
   } catch {
-    throw new TrainprintError('INVALID_OPTIONS', 'baseUrl must be an absolute http(s) URL such as "http://127.0.0.1:8000/v1"');
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      'baseUrl must be an absolute http(s) URL such as "http://127.0.0.1:8000/v1"',
+    );
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TrainprintError('INVALID_OPTIONS', 'baseUrl must be http: or https:');
-  if (typeof options.model !== 'string' || options.model.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'model must be a non-empty string');
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new TrainprintError('INVALID_OPTIONS', 'baseUrl must be http: or https:');
+  if (typeof options.model !== 'string' || options.model.length === 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'model must be a non-empty string');
   const api = options.api ?? 'completions';
-  if (api !== 'completions' && api !== 'chat') throw new TrainprintError('INVALID_OPTIONS', `api must be 'completions' or 'chat'`);
+  if (api !== 'completions' && api !== 'chat')
+    throw new TrainprintError('INVALID_OPTIONS', `api must be 'completions' or 'chat'`);
   const top = options.topLogprobs ?? 5;
   const int = (v: number, lo: number, hi: number, name: string) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in ${lo}..${hi}`);
+    if (!Number.isInteger(v) || v < lo || v > hi)
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in ${lo}..${hi}`);
     return v;
   };
   int(top, 0, 100, 'topLogprobs');
@@ -106,13 +114,18 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const retryBase = int(options.retryBaseMs ?? 500, 0, 60_000, 'retryBaseMs');
   const maxDelay = int(options.maxRetryDelayMs ?? 10_000, 0, 300_000, 'maxRetryDelayMs');
   const doFetch = options.fetch ?? globalThis.fetch;
-  if (typeof doFetch !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
+  if (typeof doFetch !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = options.random ?? Math.random;
   const root = base.href.replace(/\/+$/, '');
   // what error messages name: never credentials in the URL, nor its query
   const shown = `${base.protocol}//${base.host}${base.pathname}`.replace(/\/+$/, '');
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...options.headers,
+  };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
   const chatMessages = options.chatMessages ?? DEFAULT_CHAT;
 
@@ -124,11 +137,20 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     for (let attempt = 0; ; attempt++) {
       const controller = new AbortController();
       let timedOut = false;
-      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
       let retryAfter: number | undefined;
       let failure: TrainprintError;
       try {
-        const res = await doFetch(url, { method: 'POST', headers, body: payload, signal: controller.signal, redirect: 'error' });
+        const res = await doFetch(url, {
+          method: 'POST',
+          headers,
+          body: payload,
+          signal: controller.signal,
+          redirect: 'error',
+        });
         const text = await res.text();
         if (res.ok) {
           try {
@@ -147,12 +169,22 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
         if (e instanceof TrainprintError) throw e;
-        if (timedOut) throw new TrainprintError('UPSTREAM_TIMEOUT', `${where}: no complete answer within ${timeoutMs} ms`, { cause: e });
-        failure = new TrainprintError('UPSTREAM_ERROR', `${where}: network error: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        if (timedOut)
+          throw new TrainprintError('UPSTREAM_TIMEOUT', `${where}: no complete answer within ${timeoutMs} ms`, {
+            cause: e,
+          });
+        failure = new TrainprintError(
+          'UPSTREAM_ERROR',
+          `${where}: network error: ${e instanceof Error ? e.message : String(e)}`,
+          { cause: e },
+        );
       } finally {
         clearTimeout(timer);
       }
-      if (attempt >= maxRetries) throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, { cause: failure });
+      if (attempt >= maxRetries)
+        throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, {
+          cause: failure,
+        });
       const backoff = random() * Math.min(maxDelay, retryBase * 2 ** attempt);
       await sleep(retryAfter !== undefined ? Math.min(maxDelay, retryAfter) : backoff);
     }
@@ -163,35 +195,81 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
 
   async function generate(prompt: string, o: GenerateOptions): Promise<string> {
     if (typeof prompt !== 'string') throw new TrainprintError('INVALID_INPUT', 'prompt must be a string');
-    if (!o || typeof o !== 'object' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1) throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be a positive integer');
+    if (!o || typeof o !== 'object' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1)
+      throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be a positive integer');
     if (o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'temperature must be 0 (greedy decoding)');
     if (api === 'chat') {
-      const r = await post('/chat/completions', { model: options.model, messages: chatMessages(prompt), max_tokens: o.maxTokens, temperature: 0 });
-      const content = (firstChoice(r, `${shown}/chat/completions`).message as { content?: unknown } | undefined)?.content;
-      if (typeof content !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${shown}/chat/completions: choices[0].message.content is not a string`);
+      const r = await post('/chat/completions', {
+        model: options.model,
+        messages: chatMessages(prompt),
+        max_tokens: o.maxTokens,
+        temperature: 0,
+      });
+      const content = (firstChoice(r, `${shown}/chat/completions`).message as { content?: unknown } | undefined)
+        ?.content;
+      if (typeof content !== 'string')
+        throw new TrainprintError(
+          'UPSTREAM_ERROR',
+          `${shown}/chat/completions: choices[0].message.content is not a string`,
+        );
       return content;
     }
     const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 });
     const text = firstChoice(r, `${shown}/completions`).text;
-    if (typeof text !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
+    if (typeof text !== 'string')
+      throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
     return text;
   }
 
   async function logprobs(text: string): Promise<TokenLogprobs> {
-    if (typeof text !== 'string' || text.length === 0) throw new TrainprintError('INVALID_INPUT', 'text must be a non-empty string');
+    if (typeof text !== 'string' || text.length === 0)
+      throw new TrainprintError('INVALID_INPUT', 'text must be a non-empty string');
     const where = `${shown}/completions`;
-    const r = await post('/completions', { model: options.model, prompt: text, max_tokens: echoMax, temperature: 0, echo: true, logprobs: top });
+    const r = await post('/completions', {
+      model: options.model,
+      prompt: text,
+      max_tokens: echoMax,
+      temperature: 0,
+      echo: true,
+      logprobs: top,
+    });
     const choice = firstChoice(r, where);
     const lp = choice.logprobs as Record<string, unknown> | null | undefined;
-    if (!lp || typeof lp !== 'object') throw new TrainprintError('UPSTREAM_ERROR', `${where}: the answer has no choices[0].logprobs (the server may not support logprobs)`);
-    const { tokens, token_logprobs: tl, text_offset: off, top_logprobs: tops } = lp as { tokens?: unknown; token_logprobs?: unknown; text_offset?: unknown; top_logprobs?: unknown };
-    if (!Array.isArray(tokens) || !Array.isArray(tl) || !Array.isArray(off) || tokens.length !== tl.length || off.length !== tokens.length) {
-      throw new TrainprintError('UPSTREAM_ERROR', `${where}: choices[0].logprobs must carry tokens, token_logprobs and text_offset of equal length`);
+    if (!lp || typeof lp !== 'object')
+      throw new TrainprintError(
+        'UPSTREAM_ERROR',
+        `${where}: the answer has no choices[0].logprobs (the server may not support logprobs)`,
+      );
+    const {
+      tokens,
+      token_logprobs: tl,
+      text_offset: off,
+      top_logprobs: tops,
+    } = lp as { tokens?: unknown; token_logprobs?: unknown; text_offset?: unknown; top_logprobs?: unknown };
+    if (
+      !Array.isArray(tokens) ||
+      !Array.isArray(tl) ||
+      !Array.isArray(off) ||
+      tokens.length !== tl.length ||
+      off.length !== tokens.length
+    ) {
+      throw new TrainprintError(
+        'UPSTREAM_ERROR',
+        `${where}: choices[0].logprobs must carry tokens, token_logprobs and text_offset of equal length`,
+      );
     }
     if (typeof choice.text === 'string' && !choice.text.startsWith(text)) {
-      throw new TrainprintError('UPSTREAM_ERROR', `${where}: echo was not honoured (the returned text does not start with the prompt), so prompt log-probabilities are unavailable; use api: 'chat' for generations only`);
+      throw new TrainprintError(
+        'UPSTREAM_ERROR',
+        `${where}: echo was not honoured (the returned text does not start with the prompt), so prompt log-probabilities are unavailable; use api: 'chat' for generations only`,
+      );
     }
-    const out: TokenLogprobs & { tokens: string[]; logprobs: number[]; offsets: number[]; top?: TopLogprob[][] } = { tokens: [], logprobs: [], offsets: [], ...(top > 0 ? { top: [] } : {}) };
+    const out: TokenLogprobs & { tokens: string[]; logprobs: number[]; offsets: number[]; top?: TopLogprob[][] } = {
+      tokens: [],
+      logprobs: [],
+      offsets: [],
+      ...(top > 0 ? { top: [] } : {}),
+    };
     let inPrompt = 0;
     for (let i = 0; i < tokens.length; i++) {
       const o = off[i];
@@ -199,17 +277,28 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
       inPrompt++;
       const v = tl[i];
       if (v === null) continue; // the first token: no context
-      if (typeof v !== 'number' || Number.isNaN(v) || typeof tokens[i] !== 'string') throw new TrainprintError('UPSTREAM_ERROR', `${where}: token_logprobs[${i}] is not a number`);
+      if (typeof v !== 'number' || Number.isNaN(v) || typeof tokens[i] !== 'string')
+        throw new TrainprintError('UPSTREAM_ERROR', `${where}: token_logprobs[${i}] is not a number`);
       out.tokens.push(tokens[i] as string);
       out.logprobs.push(Math.max(v, -1e4));
       out.offsets.push(o);
       if (out.top) {
         const t = Array.isArray(tops) ? tops[i] : undefined;
-        out.top.push(t && typeof t === 'object' ? Object.entries(t as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number').map(([token, logprob]) => ({ token, logprob })).sort((a, b) => b.logprob - a.logprob) : []);
+        out.top.push(
+          t && typeof t === 'object'
+            ? Object.entries(t as Record<string, unknown>)
+                .filter((e): e is [string, number] => typeof e[1] === 'number')
+                .map(([token, logprob]) => ({ token, logprob }))
+                .sort((a, b) => b.logprob - a.logprob)
+            : [],
+        );
       }
     }
     if (inPrompt === 0 && /\S/.test(text)) {
-      throw new TrainprintError('UPSTREAM_ERROR', `${where}: no log-probabilities for the prompt's tokens (the server returns them for generated tokens only); use api: 'chat' for generations only`);
+      throw new TrainprintError(
+        'UPSTREAM_ERROR',
+        `${where}: no log-probabilities for the prompt's tokens (the server returns them for generated tokens only); use api: 'chat' for generations only`,
+      );
     }
     return out;
   }
@@ -219,7 +308,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
 
 function firstChoice(r: Record<string, unknown>, where: string): Record<string, unknown> {
   const c = Array.isArray(r.choices) ? r.choices[0] : undefined;
-  if (!c || typeof c !== 'object') throw new TrainprintError('UPSTREAM_ERROR', `${where}: the answer has no choices[0]`);
+  if (!c || typeof c !== 'object')
+    throw new TrainprintError('UPSTREAM_ERROR', `${where}: the answer has no choices[0]`);
   return c as Record<string, unknown>;
 }
 
@@ -252,7 +342,9 @@ export interface UpstreamAnswer {
 
 function upstreamAnswer(res: Response, text: string): UpstreamAnswer {
   return {
-    status: res.status, contentType: res.headers.get('content-type'), bytes: new TextEncoder().encode(text).length,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    bytes: new TextEncoder().encode(text).length,
     message: serverMessage(text),
   };
 }
@@ -262,7 +354,8 @@ function serverMessage(text: string): string {
   try {
     const b = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const e = b.error;
-    if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return clip((e as { message: string }).message);
+    if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string')
+      return clip((e as { message: string }).message);
     if (typeof e === 'string') return clip(e);
     if (typeof b.message === 'string') return clip(b.message);
     if (typeof b.detail === 'string') return clip(b.detail);

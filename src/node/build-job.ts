@@ -62,7 +62,9 @@ export function failedReply(seq: number, e: unknown, fatal: boolean, documents?:
  * @example const { reply, transfer } = runBuildJob(fingerprinter, 0, { texts: ['Call me Ishmael.'] })
  */
 export function runBuildJob(
-  fingerprinter: DatasetFingerprinter, seq: number, job: BuildJob,
+  fingerprinter: DatasetFingerprinter,
+  seq: number,
+  job: BuildJob,
 ): { reply: BuildReply; transfer: ArrayBuffer[] } {
   let documents: RangeDocuments | undefined;
   if ('range' in job) {
@@ -72,7 +74,10 @@ export function runBuildJob(
       const code = (e as { code?: unknown })?.code;
       // An unreadable file is the input's fault, reported like the main thread's reader does.
       const unreadable = typeof code === 'string' && !(e instanceof RangeLineError);
-      return { reply: failedReply(seq, unreadable ? new Error(`cannot read the file (${code})`) : e, false), transfer: [] };
+      return {
+        reply: failedReply(seq, unreadable ? new Error(`cannot read the file (${code})`) : e, false),
+        transfer: [],
+      };
     }
   }
   let batch: FingerprintBatch;
@@ -82,7 +87,8 @@ export function runBuildJob(
     return { reply: failedReply(seq, e, true, documents), transfer: [] };
   }
   const transfer = [batch.offsets, batch.tokens, batch.bytes, batch.hashes, batch.starts, batch.ends, batch.minhash]
-    .filter((a) => a !== null).map((a) => a.buffer as ArrayBuffer);
+    .filter((a) => a !== null)
+    .map((a) => a.buffer as ArrayBuffer);
   if (documents) transfer.push(documents.lines.buffer as ArrayBuffer);
   return { reply: { seq, batch, ...(documents ? { documents } : {}) }, transfer };
 }

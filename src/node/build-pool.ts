@@ -20,8 +20,13 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
-  createDatasetFingerprinter, MESSAGES, TrainprintError,
-  type DatasetDocument, type DatasetFingerprinter, type ErrorCode, type FingerprintedDocuments,
+  createDatasetFingerprinter,
+  MESSAGES,
+  TrainprintError,
+  type DatasetDocument,
+  type DatasetFingerprinter,
+  type ErrorCode,
+  type FingerprintedDocuments,
 } from '../index.js';
 import { runBuildJob, type BuildJob, type BuildReply } from './build-job.js';
 import { jsonlRanges } from './jsonl-ranges.js';
@@ -158,7 +163,7 @@ class WorkerPool {
    */
   private stop(w: number): void {
     this.stopped.add(w);
-    const later = new TrainprintError('INTERNAL', 'a fingerprinting thread stopped on an earlier batch\'s error');
+    const later = new TrainprintError('INTERNAL', "a fingerprinting thread stopped on an earlier batch's error");
     for (const job of this.queues[w].values()) job.reject(later);
     this.queues[w].clear();
     if (this.stopped.size === this.workers.length) {
@@ -238,7 +243,14 @@ class InFlight {
   send(message: Message, settle: Settle): void {
     const entry = { reply: this.pool.submit(this.seq++, message), done: false, settle };
     // taken in order below; a later batch may fail while an earlier one is awaited
-    entry.reply.then(() => { entry.done = true; }, () => { entry.done = true; });
+    entry.reply.then(
+      () => {
+        entry.done = true;
+      },
+      () => {
+        entry.done = true;
+      },
+    );
     this.queue.push(entry);
   }
 
@@ -273,9 +285,10 @@ function textsSettle(documents: readonly DatasetDocument[], file: number): Settl
   return (reply) => {
     if (reply.error) {
       const { code, detail, index } = reply.error;
-      const where = index >= 0 && index < documents.length
-        ? `document "${documents[index].id}"`
-        : `documents "${documents[0]?.id}" to "${documents[documents.length - 1]?.id}"`;
+      const where =
+        index >= 0 && index < documents.length
+          ? `document "${documents[index].id}"`
+          : `documents "${documents[0]?.id}" to "${documents[documents.length - 1]?.id}"`;
       throw new TrainprintError(errorCode(code), `${where}: ${detail}`);
     }
     return { documents, fingerprints: reply.batch!, file };
@@ -295,7 +308,9 @@ function checkText(doc: DatasetDocument): void {
  * full), then leave the last ones in flight.
  */
 async function* sendDocuments(
-  flight: InFlight, source: AsyncIterable<DatasetDocument>, file: number,
+  flight: InFlight,
+  source: AsyncIterable<DatasetDocument>,
+  file: number,
 ): AsyncGenerator<FileBatch> {
   let batch: DatasetDocument[] = [];
   let chars = 0;
@@ -353,7 +368,8 @@ export interface ThreadedFilesOptions extends ThreadedFingerprintOptions {
  *   fingerprinted, named); INTERNAL (a thread died)
  */
 export async function* fingerprintFilesInThreads(
-  files: readonly string[], options: ThreadedFilesOptions,
+  files: readonly string[],
+  options: ThreadedFilesOptions,
 ): AsyncGenerator<FileBatch> {
   const { inputs, fields, read } = options;
   const flight = new InFlight(options);

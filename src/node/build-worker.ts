@@ -24,11 +24,14 @@ if (port) {
     (e: unknown) => port.postMessage({ failed: { detail: e instanceof Error ? e.message : String(e) } }),
   );
   port.on('message', (job: BuildJob & { seq: number }) => {
-    void ready.then((fingerprinter) => {
-      const { reply, transfer } = runBuildJob(fingerprinter, job.seq, job);
-      port.postMessage(reply, transfer);
-      // the parent terminates us too; closing the port ends the thread even if it does not
-      if (reply.error?.fatal) port.close();
-    }, () => {}); // reported once, as `failed`
+    void ready.then(
+      (fingerprinter) => {
+        const { reply, transfer } = runBuildJob(fingerprinter, job.seq, job);
+        port.postMessage(reply, transfer);
+        // the parent terminates us too; closing the port ends the thread even if it does not
+        if (reply.error?.fatal) port.close();
+      },
+      () => {},
+    ); // reported once, as `failed`
   });
 }

@@ -11,8 +11,13 @@ import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
 import {
-  createEngine, TrainprintError,
-  type DatasetDocument, type DatasetStats, type Engine, type FingerprintedDocuments, type SnapshotStream,
+  createEngine,
+  TrainprintError,
+  type DatasetDocument,
+  type DatasetStats,
+  type Engine,
+  type FingerprintedDocuments,
+  type SnapshotStream,
 } from '../index.js';
 import { createPostgresDataset, type PostgresDataset, type PostgresDatasetConnection } from '../store/node.js';
 import { defaultThreads, fingerprintFilesInThreads, MAX_THREADS } from './build-pool.js';
@@ -132,39 +137,71 @@ interface CheckedBuild {
   readonly t0: number;
   report(phase: BuildProgress['phase']): void;
   counted(source: AsyncIterable<DatasetDocument>): AsyncGenerator<DatasetDocument>;
-  countedBatches(batches: AsyncIterable<FingerprintedDocuments & { readonly file: number }>): AsyncGenerator<FingerprintedDocuments>;
+  countedBatches(
+    batches: AsyncIterable<FingerprintedDocuments & { readonly file: number }>,
+  ): AsyncGenerator<FingerprintedDocuments>;
   onFile(file: string, index: number): void;
 }
 
 type DatasetDescriptorFields = {
-  id: string; kind: 'exact' | 'portrait'; window?: number; name?: string; kb_dataset?: string; models?: string[];
+  id: string;
+  kind: 'exact' | 'portrait';
+  window?: number;
+  name?: string;
+  kb_dataset?: string;
+  models?: string[];
 };
 
 function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const { dataset, kind = 'exact', window, name, kbDataset, models, files, onProgress } = options;
   const threads = options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
     throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
   }
-  if (!Array.isArray(files) || files.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
-  if (kbDataset !== undefined && (typeof kbDataset !== 'string' || kbDataset.length === 0)) throw new TrainprintError('INVALID_OPTIONS', 'kbDataset must be a non-empty string');
+  if (!Array.isArray(files) || files.length === 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
+  if (kbDataset !== undefined && (typeof kbDataset !== 'string' || kbDataset.length === 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'kbDataset must be a non-empty string');
   if (models !== undefined && (!Array.isArray(models) || models.some((m) => typeof m !== 'string' || m.length === 0))) {
     throw new TrainprintError('INVALID_OPTIONS', 'models must be an array of non-empty strings');
   }
   const t0 = performance.now();
-  let documents = 0, bytes = 0, file: string | undefined, fileIndex = 0;
+  let documents = 0,
+    bytes = 0,
+    file: string | undefined,
+    fileIndex = 0;
   const report = (phase: BuildProgress['phase']) =>
-    onProgress?.({ phase, documents, bytes, elapsed_ms: performance.now() - t0, file, file_index: fileIndex, files: files.length });
+    onProgress?.({
+      phase,
+      documents,
+      bytes,
+      elapsed_ms: performance.now() - t0,
+      file,
+      file_index: fileIndex,
+      files: files.length,
+    });
   const descriptor = {
-    id: dataset, kind, ...(window === undefined ? {} : { window }), ...(name === undefined ? {} : { name }),
+    id: dataset,
+    kind,
+    ...(window === undefined ? {} : { window }),
+    ...(name === undefined ? {} : { name }),
     ...(kbDataset === undefined ? {} : { kb_dataset: kbDataset }),
     ...(models === undefined ? {} : { models: [...models] }),
   };
   return {
-    options, threads, descriptor, t0, report,
-    onFile: (f, i) => { file = f; fileIndex = i; },
+    options,
+    threads,
+    descriptor,
+    t0,
+    report,
+    onFile: (f, i) => {
+      file = f;
+      fileIndex = i;
+    },
     async *counted(source) {
       for await (const doc of source) {
         yield doc;
@@ -176,7 +213,10 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
     // Counted as each batch is taken, i.e. once the one before it is added.
     async *countedBatches(batches) {
       for await (const batch of batches) {
-        if (batch.file !== fileIndex || file === undefined) { fileIndex = batch.file; file = files[fileIndex]; }
+        if (batch.file !== fileIndex || file === undefined) {
+          fileIndex = batch.file;
+          file = files[fileIndex];
+        }
         yield batch;
         documents += batch.documents.length;
         for (const b of batch.fingerprints.bytes) bytes += b;
@@ -304,15 +344,22 @@ export async function pushDatasetFile(options: PushDatasetFileOptions): Promise<
  * `load` left empty (the input was refused before anything was appended) is dropped again.
  */
 async function intoPostgres(
-  target: PostgresTargetOptions, fields: Record<string, unknown> & { id: string }, t0: number,
+  target: PostgresTargetOptions,
+  fields: Record<string, unknown> & { id: string },
+  t0: number,
   load: (engine: Engine) => Promise<void>,
 ): Promise<PostgresDatasetResult> {
   if (typeof target.into !== 'string') throw new TrainprintError('INVALID_OPTIONS', 'into must be a postgres:// URL');
   const connection: PostgresDatasetConnection = {
-    url: target.into, ...(target.schema ? { schema: target.schema } : {}),
+    url: target.into,
+    ...(target.schema ? { schema: target.schema } : {}),
   };
   const ds = await createPostgresDataset({
-    ...connection, ...fields, id: fields.id, partitions: target.partitions, replace: target.replace,
+    ...connection,
+    ...fields,
+    id: fields.id,
+    partitions: target.partitions,
+    replace: target.replace,
   });
   const engine = await createEngine();
   try {
@@ -332,7 +379,9 @@ async function intoPostgres(
 async function dropIfEmpty(ds: PostgresDataset): Promise<void> {
   try {
     if ((await ds.info()).documents === 0) await ds.drop();
-  } catch { /* the database may be what failed: the first error is the one to report */ }
+  } catch {
+    /* the database may be what failed: the first error is the one to report */
+  }
 }
 
 /** A file's bytes (INVALID_INPUT naming the file when it cannot be read). */
@@ -358,7 +407,9 @@ function datasetFileDescriptor(bytes: Uint8Array): Record<string, unknown> {
     const [, payload] = decode(bytes) as [Record<string, unknown>, Uint8Array];
     const d = (decode(payload) as { descriptor?: Record<string, unknown> }).descriptor;
     if (d && typeof d === 'object' && typeof d.id === 'string') return d;
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'not a dataset file');
 }
 
@@ -392,7 +443,11 @@ async function writeAtomic(path: string, stream: SnapshotStream): Promise<number
     await rm(tmp, { force: true }).catch(() => {});
     if (e instanceof TrainprintError) throw e;
     const code = (e as { code?: unknown })?.code;
-    throw new TrainprintError('INVALID_INPUT', `${path}: cannot write the dataset file (${typeof code === 'string' ? code : e instanceof Error ? e.message : String(e)})`, { cause: e });
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${path}: cannot write the dataset file (${typeof code === 'string' ? code : e instanceof Error ? e.message : String(e)})`,
+      { cause: e },
+    );
   }
 }
 
@@ -407,14 +462,20 @@ async function writeStream(fh: FileHandle, stream: SnapshotStream): Promise<void
   const buffers = Array.from({ length: WRITES_IN_FLIGHT }, () => new Uint8Array(WRITE_BUFFER));
   const writes: Array<Promise<void> | null> = buffers.map(() => null);
   let failed: unknown = null;
-  let current = 0, fill = 0, position = 0, synced = 0;
+  let current = 0,
+    fill = 0,
+    position = 0,
+    synced = 0;
   let syncing: Promise<void> | null = null;
   const writeAt = async (bytes: Uint8Array, at: number) => {
-    for (let done = 0; done < bytes.length;) done += (await fh.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+    for (let done = 0; done < bytes.length; )
+      done += (await fh.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
   };
   const flush = async () => {
     if (fill > 0) {
-      writes[current] = writeAt(buffers[current].subarray(0, fill), position).catch((e: unknown) => { failed ??= e; });
+      writes[current] = writeAt(buffers[current].subarray(0, fill), position).catch((e: unknown) => {
+        failed ??= e;
+      });
       position += fill;
       fill = 0;
       current = (current + 1) % buffers.length;
@@ -424,12 +485,19 @@ async function writeStream(fh: FileHandle, stream: SnapshotStream): Promise<void
     if (failed) throw failed;
     if (position - synced >= SYNC_EVERY && !syncing) {
       synced = position;
-      syncing = fh.datasync().catch((e: unknown) => { failed ??= e; }).then(() => { syncing = null; });
+      syncing = fh
+        .datasync()
+        .catch((e: unknown) => {
+          failed ??= e;
+        })
+        .then(() => {
+          syncing = null;
+        });
     }
   };
   // A piece may be a view the stream reuses for the next one: it is copied before the next is taken.
   for (const piece of stream.pieces()) {
-    for (let from = 0; from < piece.length;) {
+    for (let from = 0; from < piece.length; ) {
       const n = Math.min(piece.length - from, WRITE_BUFFER - fill);
       buffers[current].set(n === piece.length ? piece : piece.subarray(from, from + n), fill);
       fill += n;
@@ -462,7 +530,8 @@ export interface DatasetFileInfo {
  * @example (await readDatasetInfo('c4-sample.tpds')).stats.documents
  */
 export async function readDatasetInfo(path: string): Promise<DatasetFileInfo> {
-  if (typeof path !== 'string' || path.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'path must be a file path');
+  if (typeof path !== 'string' || path.length === 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'path must be a file path');
   const bytes = await readWhole(path);
   const engine = await createEngine();
   try {

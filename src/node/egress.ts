@@ -70,39 +70,50 @@ function pinnedFetch(hostname: string, addresses: readonly LookupAddress[]): typ
     }
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
     const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => { headers[k] = v; });
+    request.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     if (body !== undefined) headers['content-length'] = String(body.byteLength);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<Response>((resolve, reject) => {
-      const req = send({
-        protocol: url.protocol, hostname: host, port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`, method: request.method, headers, lookup: lookup as never, agent: false,
-        signal: request.signal,
-      }, (res) => {
-        const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400 && request.redirect === 'error') {
-          res.resume();
-          reject(new TypeError(`redirect refused (status ${status})`));
-          return;
-        }
-        if (status < 200 || status > 599) {
-          res.destroy();
-          reject(new TypeError(`unexpected status ${status}`));
-          return;
-        }
-        const h = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          try {
-            h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
-          } catch {
-            // a header value Fetch refuses is dropped, as the server's bridge does
+      const req = send(
+        {
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port === '' ? undefined : Number(url.port),
+          path: `${url.pathname}${url.search}`,
+          method: request.method,
+          headers,
+          lookup: lookup as never,
+          agent: false,
+          signal: request.signal,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status >= 300 && status < 400 && request.redirect === 'error') {
+            res.resume();
+            reject(new TypeError(`redirect refused (status ${status})`));
+            return;
           }
-        }
-        const empty = status === 204 || status === 205 || status === 304 || request.method === 'HEAD';
-        if (empty) res.resume();
-        const stream = empty ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
-        resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: h }));
-      });
+          if (status < 200 || status > 599) {
+            res.destroy();
+            reject(new TypeError(`unexpected status ${status}`));
+            return;
+          }
+          const h = new Headers();
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            try {
+              h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+            } catch {
+              // a header value Fetch refuses is dropped, as the server's bridge does
+            }
+          }
+          const empty = status === 204 || status === 205 || status === 304 || request.method === 'HEAD';
+          if (empty) res.resume();
+          const stream = empty ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+          resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: h }));
+        },
+      );
       req.once('error', reject);
       req.end(body);
     });

@@ -32,6 +32,9 @@ export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store
 export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from '../store/node.js';
 export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
 export type {
-  BuildPostgresDatasetOptions, PostgresDatasetResult, PostgresTargetOptions, PushDatasetFileOptions,
+  BuildPostgresDatasetOptions,
+  PostgresDatasetResult,
+  PostgresTargetOptions,
+  PushDatasetFileOptions,
 } from './build.js';
 export * from './packs.js';

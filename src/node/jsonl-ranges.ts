@@ -35,7 +35,11 @@ export interface RangeDocuments {
 
 /** A line that is not a document: the reason, and the line counted from the range's first line (1-based). */
 export class RangeLineError extends Error {
-  constructor(readonly line: number, readonly detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly line: number,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(detail, options);
   }
 }
@@ -99,7 +103,9 @@ export function readJsonlRange(range: JsonlRange, ctx: RecordFields): RangeDocum
       line++;
       if (stop - pos > ctx.maxBytes) throw new RangeLineError(line, tooLong(ctx.maxBytes));
       let doc: ReturnType<typeof parseJsonlLine>;
-      try { doc = parseJsonlLine(buf.subarray(pos, stop), ctx); } catch (e) {
+      try {
+        doc = parseJsonlLine(buf.subarray(pos, stop), ctx);
+      } catch (e) {
         const why = jsonlLineError(e);
         if (why) throw new RangeLineError(line, why.detail, { cause: why.cause });
         throw e;

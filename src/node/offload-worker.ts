@@ -25,7 +25,10 @@ port.on('message', (task: Task) => {
     // no engine needed: answered without waiting for it
     try {
       const { bytes, schema } = task.json;
-      port.postMessage({ id: task.id, result: parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema)) });
+      port.postMessage({
+        id: task.id,
+        result: parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema)),
+      });
     } catch (e) {
       fail(e);
     }
@@ -49,7 +52,8 @@ function errorOf(e: unknown): { code: string; detail: string | undefined; cause?
 
 /** A cause made of strings and numbers only (a schema failure's `{ location, field, reason }`), else none. */
 function plainCause(cause: unknown): Record<string, string | number> | undefined {
-  if (cause === null || typeof cause !== 'object' || Object.getPrototypeOf(cause) !== Object.prototype) return undefined;
+  if (cause === null || typeof cause !== 'object' || Object.getPrototypeOf(cause) !== Object.prototype)
+    return undefined;
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(cause)) {
     if (typeof v !== 'string' && typeof v !== 'number') return undefined;

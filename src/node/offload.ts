@@ -11,7 +11,13 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
-  createEngine, TrainprintError, type Engine, type ErrorCode, type Offload, type PureWork, type WorkResult,
+  createEngine,
+  TrainprintError,
+  type Engine,
+  type ErrorCode,
+  type Offload,
+  type PureWork,
+  type WorkResult,
 } from '../index.js';
 import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
 
@@ -82,7 +88,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; task: Pending }>();
   const queue: Pending[] = [];
-  let started = 0, nextId = 0, closed = false;
+  let started = 0,
+    nextId = 0,
+    closed = false;
 
   const spawn = (): Worker => {
     const worker = new Worker(WORKER_URL);
@@ -108,7 +116,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       dispatch();
     };
     worker.on('error', (e) => lost(e.message));
-    worker.on('exit', (code) => { if (busy.has(worker) || idle.includes(worker)) lost(`exit code ${code}`); });
+    worker.on('exit', (code) => {
+      if (busy.has(worker) || idle.includes(worker)) lost(`exit code ${code}`);
+    });
     return worker;
   };
 
@@ -141,8 +151,8 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
       // a body that fills its buffer (as the handler reads one of known length) moves instead of being copied;
       // a view into a larger buffer is copied, so the caller's other bytes stay where they are
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        && bytes.buffer instanceof ArrayBuffer;
+      const whole =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
       return submit({ json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
     async close(): Promise<void> {

@@ -8,8 +8,18 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildPackFileWith, createEngine, listPacksWith, loadDefaultPacksWith, PACK_INDEX_FILE, verifyPackFileWith,
-  type BuildPackFileOptions, type BuildPackFileResult, type DatasetStats, type ListedPack, type PackEngine, type PackFs,
+  buildPackFileWith,
+  createEngine,
+  listPacksWith,
+  loadDefaultPacksWith,
+  PACK_INDEX_FILE,
+  verifyPackFileWith,
+  type BuildPackFileOptions,
+  type BuildPackFileResult,
+  type DatasetStats,
+  type ListedPack,
+  type PackEngine,
+  type PackFs,
   type PackInfo,
 } from '../index.js';
 

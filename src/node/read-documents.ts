@@ -43,8 +43,11 @@ export interface ReadDocumentsOptions {
 }
 
 const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
-  '.txt': 'text', '.text': 'text', '.md': 'text',
-  '.jsonl': 'jsonl', '.ndjson': 'jsonl',
+  '.txt': 'text',
+  '.text': 'text',
+  '.md': 'text',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
   '.json': 'json',
   '.parquet': 'parquet',
 };
@@ -54,22 +57,33 @@ const fail = (detail: string, cause?: unknown): TrainprintError =>
   new TrainprintError('INVALID_INPUT', detail, cause === undefined ? undefined : { cause });
 
 /** Format and compression of a path by its extensions (`x.jsonl.zst` → jsonl + zstd). */
-export function detectFormat(path: string, format?: DocumentFormat): { format: DocumentFormat; compression: Compression } {
+export function detectFormat(
+  path: string,
+  format?: DocumentFormat,
+): { format: DocumentFormat; compression: Compression } {
   const lower = path.toLowerCase();
   let compression: Compression = 'none';
   let rest = lower;
-  if (lower.endsWith('.gz') || lower.endsWith('.gzip')) { compression = 'gzip'; rest = lower.slice(0, lower.lastIndexOf('.')); }
-  else if (lower.endsWith('.zst') || lower.endsWith('.zstd')) { compression = 'zstd'; rest = lower.slice(0, lower.lastIndexOf('.')); }
+  if (lower.endsWith('.gz') || lower.endsWith('.gzip')) {
+    compression = 'gzip';
+    rest = lower.slice(0, lower.lastIndexOf('.'));
+  } else if (lower.endsWith('.zst') || lower.endsWith('.zstd')) {
+    compression = 'zstd';
+    rest = lower.slice(0, lower.lastIndexOf('.'));
+  }
   let f = format;
   if (f === undefined) {
     const dot = rest.lastIndexOf('.');
     const slash = Math.max(rest.lastIndexOf('/'), rest.lastIndexOf('\\'));
     f = dot > slash ? EXTENSIONS[rest.slice(dot)] : undefined;
     if (f === undefined) {
-      throw fail(`${path}: unknown file type (expected .txt, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst; or pass format)`);
+      throw fail(
+        `${path}: unknown file type (expected .txt, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst; or pass format)`,
+      );
     }
   }
-  if (f === 'parquet' && compression !== 'none') throw fail(`${path}: a compressed .parquet file is not supported (Parquet compresses its pages itself)`);
+  if (f === 'parquet' && compression !== 'none')
+    throw fail(`${path}: a compressed .parquet file is not supported (Parquet compresses its pages itself)`);
   return { format: f, compression };
 }
 
@@ -87,7 +101,10 @@ export function detectFormat(path: string, format?: DocumentFormat): { format: D
  * const engine = await createEngine()
  * await engine.addDataset({ id: 'c4-sample' }, readDocuments(['c4-00000.json.gz'], { textField: 'text', idField: 'url' }))
  */
-export async function* readDocuments(paths: readonly string[], options: ReadDocumentsOptions = {}): AsyncGenerator<DatasetDocument, void, undefined> {
+export async function* readDocuments(
+  paths: readonly string[],
+  options: ReadDocumentsOptions = {},
+): AsyncGenerator<DatasetDocument, void, undefined> {
   const { kinds, ctx } = await checkInputs(paths, options);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
@@ -125,25 +142,35 @@ export interface InputFile {
  * @example const { kinds, ctx } = await checkInputs(['a.jsonl'], { idField: 'id' })
  */
 export async function checkInputs(
-  paths: readonly string[], options: ReadDocumentsOptions,
+  paths: readonly string[],
+  options: ReadDocumentsOptions,
 ): Promise<{ kinds: InputFile[]; ctx: RecordFields }> {
   if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) {
     throw new TrainprintError('INVALID_OPTIONS', 'paths must be an array of non-empty strings');
   }
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const textField = options.textField ?? 'text';
   const idField = options.idField;
-  if (typeof textField !== 'string' || textField.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'textField must be a non-empty string');
-  if (idField !== undefined && (typeof idField !== 'string' || idField.length === 0)) throw new TrainprintError('INVALID_OPTIONS', 'idField must be a non-empty string');
-  if (options.format !== undefined && !FORMATS.has(options.format)) throw new TrainprintError('INVALID_OPTIONS', `format must be one of ${[...FORMATS].join(', ')}`);
+  if (typeof textField !== 'string' || textField.length === 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'textField must be a non-empty string');
+  if (idField !== undefined && (typeof idField !== 'string' || idField.length === 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'idField must be a non-empty string');
+  if (options.format !== undefined && !FORMATS.has(options.format))
+    throw new TrainprintError('INVALID_OPTIONS', `format must be one of ${[...FORMATS].join(', ')}`);
   const maxBytes = options.maxDocumentBytes ?? 256 * 1024 * 1024;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new TrainprintError('INVALID_OPTIONS', 'maxDocumentBytes must be a positive integer');
+  if (!Number.isInteger(maxBytes) || maxBytes < 1)
+    throw new TrainprintError('INVALID_OPTIONS', 'maxDocumentBytes must be a positive integer');
 
   const formats = paths.map((p) => detectFormat(p, options.format));
   const kinds: InputFile[] = [];
   for (const [i, p] of paths.entries()) {
     let s: Awaited<ReturnType<typeof stat>>;
-    try { s = await stat(p); } catch (e) { throw fail(`${p}: ${ioReason(e)}`, e); }
+    try {
+      s = await stat(p);
+    } catch (e) {
+      throw fail(`${p}: ${ioReason(e)}`, e);
+    }
     if (!s.isFile()) throw fail(`${p}: not a regular file`);
     kinds.push({ ...formats[i], size: s.size });
   }
@@ -159,7 +186,11 @@ function ioReason(e: unknown): string {
 }
 
 async function openFile(path: string): Promise<FileHandle> {
-  try { return await open(path, 'r'); } catch (e) { throw fail(`${path}: ${ioReason(e)}`, e); }
+  try {
+    return await open(path, 'r');
+  } catch (e) {
+    throw fail(`${path}: ${ioReason(e)}`, e);
+  }
 }
 
 /** The file's bytes, decompressed, as chunks (streams; closes the file when done or abandoned). */
@@ -173,7 +204,9 @@ async function* byteChunks(path: string, compression: Compression): AsyncGenerat
       yield* gz as AsyncIterable<Uint8Array>;
     } else if (compression === 'zstd') {
       const out: Uint8Array[] = [];
-      const z = new Decompress((chunk) => { if (chunk.length) out.push(chunk); });
+      const z = new Decompress((chunk) => {
+        if (chunk.length) out.push(chunk);
+      });
       for await (const chunk of raw as AsyncIterable<Uint8Array>) {
         z.push(chunk);
         while (out.length) yield out.shift()!; // each block is a fresh array (fzstd allocates per block)
@@ -194,7 +227,10 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(length);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -215,8 +251,14 @@ async function readWhole(path: string, compression: Compression, maxBytes: numbe
       if (n > maxBytes) throw fail(`${path}: larger than maxDocumentBytes (${maxBytes} bytes)`);
       parts.push(c);
     }
-  } catch (e) { throw decodeError(path, '', e); }
-  try { return utf8.decode(concat(parts, n)); } catch (e) { throw fail(`${path}: not valid UTF-8`, e); }
+  } catch (e) {
+    throw decodeError(path, '', e);
+  }
+  try {
+    return utf8.decode(concat(parts, n));
+  } catch (e) {
+    throw fail(`${path}: not valid UTF-8`, e);
+  }
 }
 
 /**
@@ -274,7 +316,9 @@ export function parseJsonlLine(bytes: Uint8Array, ctx: RecordFields): { id: stri
     throw new RecordError('not valid UTF-8', { cause: e });
   }
   let record: unknown;
-  try { record = JSON.parse(s); } catch (e) {
+  try {
+    record = JSON.parse(s);
+  } catch (e) {
     throw new RecordError(`malformed JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
   return recordDocument(record, ctx);
@@ -303,7 +347,9 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
   function* emit(bytes: Uint8Array): Generator<DatasetDocument> {
     line++;
     let doc: ReturnType<typeof parseJsonlLine>;
-    try { doc = parseJsonlLine(bytes, ctx); } catch (e) {
+    try {
+      doc = parseJsonlLine(bytes, ctx);
+    } catch (e) {
       const why = jsonlLineError(e);
       throw why ? fail(`${path}:${line}: ${why.detail}`, why.cause) : e;
     }
@@ -313,13 +359,22 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
   try {
     for (;;) {
       let next: IteratorResult<Uint8Array>;
-      try { next = await chunks.next(); } catch (e) { throw decodeError(path, ` after line ${line}`, e); }
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        throw decodeError(path, ` after line ${line}`, e);
+      }
       if (next.done) break;
       const c = next.value;
       let from = 0;
       for (let nl = c.indexOf(10); nl !== -1; nl = c.indexOf(10, from)) {
         let bytes = c.subarray(from, nl);
-        if (carryLen > 0) { carry.push(bytes); bytes = concat(carry, carryLen + bytes.length); carry.length = 0; carryLen = 0; }
+        if (carryLen > 0) {
+          carry.push(bytes);
+          bytes = concat(carry, carryLen + bytes.length);
+          carry.length = 0;
+          carryLen = 0;
+        }
         if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
         from = nl + 1;
         yield* emit(bytes);
@@ -338,10 +393,13 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
 
 function* readJsonArray(path: string, text: string, ctx: RecordFields): Generator<DatasetDocument> {
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) {
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
     throw fail(`${path}: malformed JSON (${e instanceof Error ? e.message : String(e)})`, e);
   }
-  if (!Array.isArray(value)) throw fail(`${path}: expected a JSON array of objects (use .jsonl for one object per line)`);
+  if (!Array.isArray(value))
+    throw fail(`${path}: expected a JSON array of objects (use .jsonl for one object per line)`);
   for (let i = 0; i < value.length; i++) yield docFrom(value[i], path, `[${i}]`, `${path}[${i}]`, ctx);
 }
 
@@ -380,10 +438,15 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
   let row = 0; // rows yielded so far (0-based index of the next)
   try {
     let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
-    try { metadata = await parquetMetadataAsync(buffer); } catch (e) { throw fail(`${path}: not a readable Parquet file (${e instanceof Error ? e.message : String(e)})`, e); }
+    try {
+      metadata = await parquetMetadataAsync(buffer);
+    } catch (e) {
+      throw fail(`${path}: not a readable Parquet file (${e instanceof Error ? e.message : String(e)})`, e);
+    }
     const names = parquetSchema(metadata).children.map((c) => c.element.name);
     for (const f of [ctx.textField, ctx.idField]) {
-      if (f !== undefined && !names.includes(f)) throw fail(`${path}: no column "${f}" (columns: ${names.slice(0, 20).join(', ')})`);
+      if (f !== undefined && !names.includes(f))
+        throw fail(`${path}: no column "${f}" (columns: ${names.slice(0, 20).join(', ')})`);
     }
     const columns = ctx.idField === undefined ? [ctx.textField] : [ctx.textField, ctx.idField];
     for (const group of metadata.row_groups) {
@@ -391,17 +454,34 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
       if (n === 0) continue;
       let rows: Record<string, unknown>[];
       try {
-        rows = await parquetReadObjects({ file: buffer, metadata, columns, rowStart: row, rowEnd: row + n, compressors: COMPRESSORS });
+        rows = await parquetReadObjects({
+          file: buffer,
+          metadata,
+          columns,
+          rowStart: row,
+          rowEnd: row + n,
+          compressors: COMPRESSORS,
+        });
       } catch (e) {
-        throw fail(`${path}: rows ${row + 1}–${row + n}: cannot read the row group (${e instanceof Error ? e.message : String(e)})`, e);
+        throw fail(
+          `${path}: rows ${row + 1}–${row + n}: cannot read the row group (${e instanceof Error ? e.message : String(e)})`,
+          e,
+        );
       }
       for (const r of rows) {
         row++;
         let text = r[ctx.textField];
         if (text instanceof Uint8Array) {
-          try { text = utf8.decode(text); } catch (e) { throw fail(`${path}:${row}: column "${ctx.textField}" is not valid UTF-8`, e); }
+          try {
+            text = utf8.decode(text);
+          } catch (e) {
+            throw fail(`${path}:${row}: column "${ctx.textField}" is not valid UTF-8`, e);
+          }
         }
-        if (typeof text !== 'string') throw fail(`${path}:${row}: column "${ctx.textField}" is ${text === null || text === undefined ? 'null' : `not a string (${typeof text})`}`);
+        if (typeof text !== 'string')
+          throw fail(
+            `${path}:${row}: column "${ctx.textField}" is ${text === null || text === undefined ? 'null' : `not a string (${typeof text})`}`,
+          );
         let id = `${path}:${row}`;
         if (ctx.idField !== undefined) {
           try {

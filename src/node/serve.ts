@@ -65,7 +65,10 @@ export interface Server {
  * const pool = createWorkerPool()
  * await serve(createHandler(engine, { offload: pool }), { workers: pool })
  */
-export async function serve(handler: (request: Request) => Promise<Response>, options: ServeOptions = {}): Promise<Server> {
+export async function serve(
+  handler: (request: Request) => Promise<Response>,
+  options: ServeOptions = {},
+): Promise<Server> {
   const port = options.port ?? 8787;
   const host = options.host ?? '127.0.0.1';
   let draining = false;
@@ -82,9 +85,17 @@ export async function serve(handler: (request: Request) => Promise<Response>, op
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ success: false, error: { code: 'MALFORMED_REQUEST', message: status === 431 ? 'The request headers are too large' : 'The request could not be parsed as HTTP' } });
+    const body = JSON.stringify({
+      success: false,
+      error: {
+        code: 'MALFORMED_REQUEST',
+        message: status === 431 ? 'The request headers are too large' : 'The request could not be parsed as HTTP',
+      },
+    });
     const id = `req_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -121,9 +132,11 @@ const MAX_DRAIN_MS = 60_000;
  * 200 `{ status: 'ready' }`, or 503 `{ status: 'not_ready', reason }` when it says false or throws (within 2 s).
  */
 async function probe(
-  check: null | 'draining' | (() => boolean | Promise<boolean>) | undefined, res: ServerResponse,
+  check: null | 'draining' | (() => boolean | Promise<boolean>) | undefined,
+  res: ServerResponse,
 ): Promise<void> {
-  let status = 200, body: Record<string, string> = { status: check === null ? 'ok' : 'ready' };
+  let status = 200,
+    body: Record<string, string> = { status: check === null ? 'ok' : 'ready' };
   if (check === 'draining') [status, body] = [503, { status: 'draining' }];
   else if (typeof check === 'function') {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -142,12 +155,20 @@ async function probe(
   }
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text),
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
   });
   res.end(text);
 }
 
-async function bridge(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse, host: string, port: number): Promise<void> {
+async function bridge(
+  handler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+  port: number,
+): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
@@ -180,9 +201,17 @@ const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** An error answered by the bridge itself, in the handler's envelope, with a request id. */
 function bridgeError(status: number, code: string, message: string, requestId: string): Response {
-  return new Response(JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } }), {
-    status, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}) },
-  });
+  return new Response(
+    JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } }),
+    {
+      status,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': requestId,
+        ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}),
+      },
+    },
+  );
 }
 
 function toRequest(req: IncomingMessage, abort: AbortController, host: string, port: number): Request {
@@ -220,36 +249,49 @@ function toRequest(req: IncomingMessage, abort: AbortController, host: string, p
  */
 function bodyStream(req: IncomingMessage, abort: AbortController): ReadableStream<Uint8Array> {
   let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        if (done) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      });
-      req.once('end', () => { if (!done) { done = true; controller.close(); } });
-      // the client went away mid-body: the request's signal says so before the read fails (the handler then knows
-      // it for a client's doing, not the service's)
-      const gone = (e: unknown) => {
-        if (done) return;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (!done) {
+            done = true;
+            controller.close();
+          }
+        });
+        // the client went away mid-body: the request's signal says so before the read fails (the handler then knows
+        // it for a client's doing, not the service's)
+        const gone = (e: unknown) => {
+          if (done) return;
+          done = true;
+          abort.abort();
+          controller.error(e);
+        };
+        req.once('error', gone);
+        req.once('aborted', () => gone(new Error('client aborted the request')));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
         done = true;
-        abort.abort();
-        controller.error(e);
-      };
-      req.once('error', gone);
-      req.once('aborted', () => gone(new Error('client aborted the request')));
+        req.resume(); // flowing with no consumer: the rest is read and dropped
+      },
     },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      done = true;
-      req.resume(); // flowing with no consumer: the rest is read and dropped
-    },
-  }, { highWaterMark: 1 << 20, size: (c) => c.byteLength });
+    { highWaterMark: 1 << 20, size: (c) => c.byteLength },
+  );
 }
 
-async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function writeResponse(
+  response: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
     if (k !== 'set-cookie') headers[k] = v;
@@ -266,7 +308,9 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     return;
   }
   const reader = response.body.getReader();
-  const onAbort = () => { void reader.cancel().catch(() => undefined); };
+  const onAbort = () => {
+    void reader.cancel().catch(() => undefined);
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
@@ -274,7 +318,11 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
       if (done) break;
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
-          const go = () => { res.off('drain', go); res.off('close', go); resolve(); };
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
           res.on('drain', go);
           res.on('close', go);
         });

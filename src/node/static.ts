@@ -59,10 +59,22 @@ export function serveStatic(dir: string, options: ServeStaticOptions = {}): Stat
     const file = await locate(url.pathname);
     if (!file) return null;
     // A directory without its trailing slash: relative URLs in its index.html would miss.
-    if (file === 'directory') return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
+    if (file === 'directory')
+      return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
     const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
-    const headers = new Headers({ 'content-type': CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream', etag, 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' });
-    if (request.headers.get('if-none-match')?.split(',').some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers });
+    const headers = new Headers({
+      'content-type': CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream',
+      etag,
+      'cache-control': cacheControl,
+      'x-content-type-options': 'nosniff',
+    });
+    if (
+      request.headers
+        .get('if-none-match')
+        ?.split(',')
+        .some((t) => t.trim() === etag)
+    )
+      return new Response(null, { status: 304, headers });
     headers.set('content-length', String(file.size));
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
     const body = await readFile(file.path).catch(() => null);
@@ -71,7 +83,9 @@ export function serveStatic(dir: string, options: ServeStaticOptions = {}): Stat
   };
 
   /** The file a URL path names, or null (not found, not a file, or outside the root). */
-  async function locate(pathname: string): Promise<{ path: string; size: number; mtimeMs: number } | 'directory' | null> {
+  async function locate(
+    pathname: string,
+  ): Promise<{ path: string; size: number; mtimeMs: number } | 'directory' | null> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);

@@ -20,9 +20,8 @@ export interface PackUrlOptions {
 async function readUrl(url: URL, fetchUrl: PackUrlOptions['fetch']): Promise<Uint8Array> {
   try {
     // a runtime-only import: browsers never take this branch, and bundlers must not try to resolve it
-    const fs = url.protocol === 'file:'
-      ? await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises')
-      : null;
+    const fs =
+      url.protocol === 'file:' ? await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises') : null;
     if (fs) return new Uint8Array(await fs.readFile(url));
     const res = await (fetchUrl ?? fetch)(url);
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -61,9 +60,12 @@ export async function loadDefaultPacksFromUrl(
   }
   const packs = index.packs.filter((p) => p.default);
   const files = packs.map((p) => readUrl(new URL(p.file, dir), options.fetch));
-  files.forEach((f) => { f.catch(() => {}); }); // awaited in order below; a later failure must not go unhandled meanwhile
+  files.forEach((f) => {
+    f.catch(() => {});
+  }); // awaited in order below; a later failure must not go unhandled meanwhile
   const out = [];
   // the package's reference packs: every account reads them, and their sources are documented with them
-  for (const [i, p] of packs.entries()) out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
+  for (const [i, p] of packs.entries())
+    out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
   return out;
 }

@@ -16,8 +16,13 @@ import type { DatasetLoadOptions } from '../corpus/types.js';
 import type { DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import {
-  checkPackIndex, checkPackManifest, PACK_INDEX_FORMAT, PACK_MANIFEST_VERSION,
-  type PackIndex, type PackIndexEntry, type PackManifest,
+  checkPackIndex,
+  checkPackManifest,
+  PACK_INDEX_FORMAT,
+  PACK_MANIFEST_VERSION,
+  type PackIndex,
+  type PackIndexEntry,
+  type PackManifest,
 } from './manifest.js';
 import { buildPack, loadPack, verifyPack, type PackBuildProgress, type PackEngine, type PackInfo } from './pack.js';
 
@@ -154,14 +159,18 @@ export async function buildPackFileWith(
   const t0 = performance.now();
   const manifestPath = fs.resolve(options.manifest);
   const manifest = await readPackManifestWith(fs, manifestPath);
-  const texts = options.texts ??
-    (manifest.texts === undefined ? undefined : fs.resolve(fs.dirname(manifestPath), manifest.texts));
+  const texts =
+    options.texts ?? (manifest.texts === undefined ? undefined : fs.resolve(fs.dirname(manifestPath), manifest.texts));
   if (texts === undefined) {
     throw new TrainprintError('INVALID_OPTIONS', 'no texts folder: pass one (the manifest names none)');
   }
   const out = fs.resolve(options.out ?? `${fs.dirname(manifestPath)}.tpk`);
-  const built = await buildPack(engine, manifest, (d) => readBytes(fs, fs.resolve(texts, d.file), `text of ${d.id}`),
-    options.onProgress ? { onProgress: options.onProgress } : {});
+  const built = await buildPack(
+    engine,
+    manifest,
+    (d) => readBytes(fs, fs.resolve(texts, d.file), `text of ${d.id}`),
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
   await writeAtomic(fs, out, built.bytes);
   if (options.index !== undefined) await recordInIndex(fs, fs.resolve(options.index), manifestPath, out, built.info);
   const elapsed = performance.now() - t0;
@@ -169,7 +178,11 @@ export async function buildPackFileWith(
 }
 
 async function recordInIndex(
-  fs: PackFs, indexPath: string, manifestPath: string, out: string, info: PackInfo,
+  fs: PackFs,
+  indexPath: string,
+  manifestPath: string,
+  out: string,
+  info: PackInfo,
 ): Promise<void> {
   const dir = fs.dirname(indexPath);
   const rel = (to: string) => fs.relative(dir, to).split(fs.sep).join('/'); // the index is the same file on every OS
@@ -178,9 +191,18 @@ async function recordInIndex(
     : { format: PACK_INDEX_FORMAT, version: PACK_MANIFEST_VERSION, packs: [] };
   const old = index.packs.find((p) => p.id === info.id);
   const entry: PackIndexEntry = {
-    id: info.id, file: rel(out), manifest: rel(manifestPath), sha256: info.sha256, bytes: info.file_bytes,
-    default: old?.default ?? false, name: info.name, pack_version: info.pack_version, kb_dataset: info.kb_dataset ?? '',
-    documents: info.counts.documents, words: info.counts.words, ngrams: info.counts.ngrams,
+    id: info.id,
+    file: rel(out),
+    manifest: rel(manifestPath),
+    sha256: info.sha256,
+    bytes: info.file_bytes,
+    default: old?.default ?? false,
+    name: info.name,
+    pack_version: info.pack_version,
+    kb_dataset: info.kb_dataset ?? '',
+    documents: info.counts.documents,
+    words: info.counts.words,
+    ngrams: info.counts.ngrams,
   };
   const next = { ...index, packs: old ? index.packs.map((p) => (p === old ? entry : p)) : [...index.packs, entry] };
   checkPackIndex(next);
@@ -236,7 +258,8 @@ export async function loadDefaultPacksWith(
   const out: Array<{ stats: DatasetStats; info: PackInfo }> = [];
   for (const p of await listPacksWith(fs, dir)) {
     // the package's reference packs: every account reads them, and their sources are documented with them
-    if (p.default) out.push(await loadPackFileWith(engine, fs, p.path, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
+    if (p.default)
+      out.push(await loadPackFileWith(engine, fs, p.path, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
   }
   return out;
 }

@@ -10,24 +10,50 @@
  * info.kb_dataset // 'project-gutenberg'
  */
 export {
-  buildPack, loadPack, verifyPack, readPackInfo, PACK_FORMAT, PACK_VERSION,
+  buildPack,
+  loadPack,
+  verifyPack,
+  readPackInfo,
+  PACK_FORMAT,
+  PACK_VERSION,
 } from './pack.js';
 export type {
-  BuiltPack, PackBuildProgress, PackDocumentMeta, PackEngine, PackInfo, PackMeta, PackTextReader,
+  BuiltPack,
+  PackBuildProgress,
+  PackDocumentMeta,
+  PackEngine,
+  PackInfo,
+  PackMeta,
+  PackTextReader,
 } from './pack.js';
 export {
-  checkPackIndex, checkPackManifest, PACK_INDEX_FORMAT, PACK_MANIFEST_FORMAT, PACK_MANIFEST_VERSION,
+  checkPackIndex,
+  checkPackManifest,
+  PACK_INDEX_FORMAT,
+  PACK_MANIFEST_FORMAT,
+  PACK_MANIFEST_VERSION,
 } from './manifest.js';
 export type {
-  PackIndex, PackIndexEntry, PackLicence, PackManifest, PackManifestDocument, PackSource,
+  PackIndex,
+  PackIndexEntry,
+  PackLicence,
+  PackManifest,
+  PackManifestDocument,
+  PackSource,
 } from './manifest.js';
 export { parseGutenbergHeader, stripGutenbergHeaders } from './gutenberg.js';
 export type { GutenbergHeader } from './gutenberg.js';
 export { detokenizeWikiText, splitWikiText } from './wikitext.js';
 export type { WikiTextArticle } from './wikitext.js';
 export {
-  buildPackFileWith, listPacksWith, loadDefaultPacksWith, loadPackFileWith, readPackIndexWith, readPackManifestWith,
-  verifyPackFileWith, PACK_INDEX_FILE,
+  buildPackFileWith,
+  listPacksWith,
+  loadDefaultPacksWith,
+  loadPackFileWith,
+  readPackIndexWith,
+  readPackManifestWith,
+  verifyPackFileWith,
+  PACK_INDEX_FILE,
 } from './files.js';
 export { loadDefaultPacksFromUrl } from './default.js';
 export type { PackUrlOptions } from './default.js';

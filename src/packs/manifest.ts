@@ -157,20 +157,48 @@ function sha(o: Obj, k: string, where: string): void {
 /** A relative path inside the texts folder: no absolute path, no `..`, no backslash. */
 function relativeFile(o: Obj, k: string, where: string): void {
   const v = o[k];
-  const ok = typeof v === 'string' && v.length > 0 && v.length <= 500 &&
-    !v.startsWith('/') && !v.includes('\\') && !v.split('/').includes('..');
+  const ok =
+    typeof v === 'string' &&
+    v.length > 0 &&
+    v.length <= 500 &&
+    !v.startsWith('/') &&
+    !v.includes('\\') &&
+    !v.split('/').includes('..');
   if (!ok) {
     bad(where, `"${k}" must be a relative path without ".." (at most 500 characters)`);
   }
 }
 
 const MANIFEST_KEYS = [
-  'format', 'version', 'id', 'name', 'pack_version', 'description', 'kb_dataset', 'kb_note', 'window', 'built',
-  'sources', 'licence', 'selection', 'texts', 'documents',
+  'format',
+  'version',
+  'id',
+  'name',
+  'pack_version',
+  'description',
+  'kb_dataset',
+  'kb_note',
+  'window',
+  'built',
+  'sources',
+  'licence',
+  'selection',
+  'texts',
+  'documents',
 ] as const;
 const MANIFEST_REQUIRED = [
-  'format', 'version', 'id', 'name', 'pack_version', 'description', 'kb_dataset', 'window', 'built', 'sources',
-  'licence', 'documents',
+  'format',
+  'version',
+  'id',
+  'name',
+  'pack_version',
+  'description',
+  'kb_dataset',
+  'window',
+  'built',
+  'sources',
+  'licence',
+  'documents',
 ] as const;
 const DOC_KEYS = ['id', 'file', 'sha256', 'bytes', 'title', 'author', 'ebook', 'url', 'source', 'source_path'] as const;
 
@@ -228,7 +256,17 @@ export function checkPackManifest(value: unknown): PackManifest {
 }
 
 const ENTRY_KEYS = [
-  'id', 'file', 'manifest', 'sha256', 'bytes', 'default', 'name', 'pack_version', 'kb_dataset', 'documents', 'words',
+  'id',
+  'file',
+  'manifest',
+  'sha256',
+  'bytes',
+  'default',
+  'name',
+  'pack_version',
+  'kb_dataset',
+  'documents',
+  'words',
   'ngrams',
 ] as const;
 

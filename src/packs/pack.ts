@@ -22,7 +22,11 @@ import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datase
 import { TrainprintError } from '../errors.js';
 import { sha256Hex } from '../fingerprint/sha256.js';
 import {
-  checkPackManifest, type PackLicence, type PackManifest, type PackManifestDocument, type PackSource,
+  checkPackManifest,
+  type PackLicence,
+  type PackManifest,
+  type PackManifestDocument,
+  type PackSource,
 } from './manifest.js';
 
 /** `meta.format` of a pack's descriptor: what tells a pack from any other portrait dataset. */
@@ -132,17 +136,29 @@ function defined<T extends Record<string, unknown>>(o: T): T {
 
 function packMeta(m: PackManifest, counts: PackMeta['counts'], params: string): PackMeta {
   return defined({
-    format: PACK_FORMAT, version: PACK_VERSION, name: m.name, pack_version: m.pack_version,
-    description: m.description, kb_note: m.kb_note, built: m.built,
+    format: PACK_FORMAT,
+    version: PACK_VERSION,
+    name: m.name,
+    pack_version: m.pack_version,
+    description: m.description,
+    kb_note: m.kb_note,
+    built: m.built,
     sources: m.sources.map((s) => defined({ repository: s.repository, commit: s.commit, url: s.url, note: s.note })),
     licence: defined({ texts: m.licence.texts, note: m.licence.note }),
-    selection: m.selection, counts, shingles: { words: SHINGLE_WORDS, window: m.window, params },
+    selection: m.selection,
+    counts,
+    shingles: { words: SHINGLE_WORDS, window: m.window, params },
   }) as PackMeta;
 }
 
 function documentMeta(d: PackManifestDocument): PackDocumentMeta {
   return defined({
-    sha256: d.sha256, title: d.title, author: d.author, ebook: d.ebook, url: d.url, source: d.source,
+    sha256: d.sha256,
+    title: d.title,
+    author: d.author,
+    ebook: d.ebook,
+    url: d.url,
+    source: d.source,
     source_path: d.source_path,
   });
 }
@@ -188,9 +204,11 @@ export async function buildPack(
       }
       const sha = await sha256Hex(raw);
       if (sha !== d.sha256 || raw.length !== d.bytes) {
-        throw new TrainprintError('INVALID_INPUT',
+        throw new TrainprintError(
+          'INVALID_INPUT',
           `${d.file}: not the text the manifest names ` +
-          `(SHA-256 ${sha}, ${raw.length} bytes; expected ${d.sha256}, ${d.bytes} bytes)`);
+            `(SHA-256 ${sha}, ${raw.length} bytes; expected ${d.sha256}, ${d.bytes} bytes)`,
+        );
       }
       let text: string;
       try {
@@ -205,7 +223,11 @@ export async function buildPack(
     }
   }
   const descriptor: DatasetDescriptor = {
-    id: m.id, name: m.name, kind: 'portrait', window: m.window, kb_dataset: m.kb_dataset,
+    id: m.id,
+    name: m.name,
+    kind: 'portrait',
+    window: m.window,
+    kb_dataset: m.kb_dataset,
   };
   let exported: Uint8Array;
   let stats: DatasetStats;
@@ -218,7 +240,10 @@ export async function buildPack(
   }
   const data = decodeDataset(exported, { kind: 'portrait' });
   const counts = {
-    documents: stats.documents, words: stats.tokens, ngrams: stats.fingerprints, text_bytes: stats.bytes,
+    documents: stats.documents,
+    words: stats.tokens,
+    ngrams: stats.fingerprints,
+    text_bytes: stats.bytes,
   };
   const final: PortraitDatasetData = {
     ...data,
@@ -233,24 +258,44 @@ function describe(data: PortraitDatasetData, fileBytes: number, sha256: string):
   const d = data.descriptor;
   const meta = d.meta as Partial<PackMeta> | undefined;
   if (!meta || typeof meta !== 'object' || meta.format !== PACK_FORMAT) {
-    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE',
-      `dataset "${d.id}" is a portrait but not a reference pack (no pack provenance in its meta)`);
+    throw new TrainprintError(
+      'SNAPSHOT_INCOMPATIBLE',
+      `dataset "${d.id}" is a portrait but not a reference pack (no pack provenance in its meta)`,
+    );
   }
   if (meta.version !== PACK_VERSION) {
-    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE',
-      `pack meta version ${JSON.stringify(meta.version)} is not supported (expected ${PACK_VERSION})`);
+    throw new TrainprintError(
+      'SNAPSHOT_INCOMPATIBLE',
+      `pack meta version ${JSON.stringify(meta.version)} is not supported (expected ${PACK_VERSION})`,
+    );
   }
   const m = meta as PackMeta;
   const filterBytes = data.filters.reduce((a, f) => a + f.bits.length, 0);
   const keys = data.filters.reduce((a, f) => a + f.keys, 0);
   return defined({
-    id: d.id, name: m.name, pack_version: m.pack_version, description: m.description,
-    kb_dataset: d.kb_dataset ?? null, models: d.models ?? [], window: d.window ?? m.shingles?.window,
-    params: data.params, built: m.built, sources: m.sources, licence: m.licence, selection: m.selection,
-    kb_note: m.kb_note, counts: m.counts,
-    file_bytes: fileBytes, sha256, bytes_per_ngram: keys === 0 ? 0 : filterBytes / keys, filters: data.filters.length,
+    id: d.id,
+    name: m.name,
+    pack_version: m.pack_version,
+    description: m.description,
+    kb_dataset: d.kb_dataset ?? null,
+    models: d.models ?? [],
+    window: d.window ?? m.shingles?.window,
+    params: data.params,
+    built: m.built,
+    sources: m.sources,
+    licence: m.licence,
+    selection: m.selection,
+    kb_note: m.kb_note,
+    counts: m.counts,
+    file_bytes: fileBytes,
+    sha256,
+    bytes_per_ngram: keys === 0 ? 0 : filterBytes / keys,
+    filters: data.filters.length,
     documents: data.docs.map((x) => ({
-      id: x.id, ...((x.meta ?? {}) as PackDocumentMeta), words: x.tokens, bytes: x.bytes,
+      id: x.id,
+      ...((x.meta ?? {}) as PackDocumentMeta),
+      words: x.tokens,
+      bytes: x.bytes,
     })),
   }) as PackInfo;
 }
@@ -275,8 +320,10 @@ export async function verifyPack(bytes: Uint8Array, expect: { sha256?: string } 
   if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a pack must be a Uint8Array');
   const sha = await sha256Hex(bytes);
   if (expect.sha256 !== undefined && sha !== expect.sha256.toLowerCase()) {
-    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE',
-      `SHA-256 mismatch (file ${sha}, expected ${expect.sha256}): the pack is not the one listed`);
+    throw new TrainprintError(
+      'SNAPSHOT_INCOMPATIBLE',
+      `SHA-256 mismatch (file ${sha}, expected ${expect.sha256}): the pack is not the one listed`,
+    );
   }
   return describe(decodeDataset(bytes, { kind: 'portrait' }), bytes.length, sha);
 }

@@ -56,7 +56,25 @@ export function splitWikiText(text: string, options: { complete?: boolean } = {}
 
 /** Tokens that attach to the word before them (no space before). */
 const CLOSERS = new Set([
-  ',', '.', ';', ':', '!', '?', '%', ')', ']', '}', "'s", "'S", "n't", "N'T", "'re", "'ve", "'ll", "'d", "'m",
+  ',',
+  '.',
+  ';',
+  ':',
+  '!',
+  '?',
+  '%',
+  ')',
+  ']',
+  '}',
+  "'s",
+  "'S",
+  "n't",
+  "N'T",
+  "'re",
+  "'ve",
+  "'ll",
+  "'d",
+  "'m",
 ]);
 /** Tokens that attach to the word after them (no space after). */
 const OPENERS = new Set(['(', '[', '{', '$', '£', '€', '#']);
@@ -65,7 +83,10 @@ const JOINERS: Record<string, string> = { '@-@': '-', '@,@': ',', '@.@': '.' };
 
 /** One line of WikiText tokens back to running text. */
 function detokenizeLine(line: string): string {
-  const tokens = line.trim().split(/ +/).filter((t) => t.length > 0);
+  const tokens = line
+    .trim()
+    .split(/ +/)
+    .filter((t) => t.length > 0);
   let out = '';
   let glueNext = true; // no space before the first token
   let quoteOpen = false;

@@ -60,7 +60,9 @@ export interface DocumentWindow {
 
 type Post = (body: Record<string, unknown>) => Promise<CallAnswer>;
 
-const bad = (what: string): never => { throw new RemoteCallError('invalid_response', what); };
+const bad = (what: string): never => {
+  throw new RemoteCallError('invalid_response', what);
+};
 
 /** A finite number ≥ 0 (counts beyond 2^53 arrive rounded, and stay usable as magnitudes). */
 function count(v: unknown, name: string): number {
@@ -74,8 +76,10 @@ function int(v: unknown, name: string): number {
 
 /** The query's ids and token strings of an infini-gram answer (flat queries only). */
 function queryTokens(b: Record<string, unknown>): { tokenIds: number[]; tokens: string[] } {
-  const ids = b.token_ids, tokens = b.tokens;
-  if (!Array.isArray(ids) || !ids.every((x) => Number.isSafeInteger(x) && x >= 0)) return bad('token_ids is not a list of ids');
+  const ids = b.token_ids,
+    tokens = b.tokens;
+  if (!Array.isArray(ids) || !ids.every((x) => Number.isSafeInteger(x) && x >= 0))
+    return bad('token_ids is not a list of ids');
   if (!Array.isArray(tokens) || tokens.length !== ids.length || !tokens.every((t) => typeof t === 'string')) {
     return bad('tokens is not a list of strings as long as token_ids');
   }
@@ -86,7 +90,11 @@ function queryTokens(b: Record<string, unknown>): { tokenIds: number[]; tokens: 
  * `infgram_prob` of a prompt and one continuation: a string query (tokenized by the server: the ids come back)
  * or the ids themselves (≥ 2: the last is the continuation).
  */
-export async function infgramProb(post: Post, index: string, query: string | readonly number[]): Promise<InfgramAnswer> {
+export async function infgramProb(
+  post: Post,
+  index: string,
+  query: string | readonly number[],
+): Promise<InfgramAnswer> {
   const q = typeof query === 'string' ? { query } : { query_ids: [...query] };
   const { body } = await post({ index, query_type: 'infgram_prob', ...q });
   return {
@@ -105,7 +113,8 @@ export async function find(post: Post, index: string, query: string | readonly n
   if (!Array.isArray(segs)) return bad('segment_by_shard is not a list');
   const segments = segs.map((s, i) => {
     if (!Array.isArray(s) || s.length !== 2) return bad(`segment_by_shard[${i}] is not a pair`);
-    const lo = int(s[0], 'a segment start'), hi = int(s[1], 'a segment end');
+    const lo = int(s[0], 'a segment start'),
+      hi = int(s[1], 'a segment end');
     if (hi < lo) return bad(`segment_by_shard[${i}] ends before it starts`);
     return [lo, hi] as const;
   });
@@ -117,7 +126,8 @@ export async function find(post: Post, index: string, query: string | readonly n
  * sorted by the suffix that starts there, so the first rank of the first shard with any is as good as any other.
  */
 export function firstOccurrence(f: FindAnswer): { s: number; rank: number } | null {
-  for (let s = 0; s < f.segments.length; s++) if (f.segments[s][1] > f.segments[s][0]) return { s, rank: f.segments[s][0] };
+  for (let s = 0; s < f.segments.length; s++)
+    if (f.segments[s][1] > f.segments[s][0]) return { s, rank: f.segments[s][0] };
   return null;
 }
 
@@ -128,10 +138,18 @@ export function firstOccurrence(f: FindAnswer): { s: number; rank: number } | nu
  * edges (the needle's place in the window is not needed: the whole window is aligned).
  */
 export async function documentByRank(
-  post: Post, index: string, s: number, rank: number, maxDispLen: number,
+  post: Post,
+  index: string,
+  s: number,
+  rank: number,
+  maxDispLen: number,
 ): Promise<DocumentWindow> {
   const { body } = await post({
-    index, query_type: 'get_doc_by_rank', query_ids: [], s, rank,
+    index,
+    query_type: 'get_doc_by_rank',
+    query_ids: [],
+    s,
+    rank,
     max_disp_len: Math.max(1, Math.min(LIMITS.maxDispLen, Math.round(maxDispLen))),
   });
   return windowOf(body);
@@ -143,10 +161,19 @@ export async function documentByRank(
  * another length ({@link isUtf8Cut}).
  */
 export async function documentByRankMini(
-  post: Post, index: string, query: string, s: number, rank: number, maxCtxLen: number,
+  post: Post,
+  index: string,
+  query: string,
+  s: number,
+  rank: number,
+  maxCtxLen: number,
 ): Promise<DocumentWindow> {
   const { body } = await post({
-    index, query_type: 'get_doc_by_rank', query, s, rank,
+    index,
+    query_type: 'get_doc_by_rank',
+    query,
+    s,
+    rank,
     max_ctx_len: Math.max(1, Math.min(LIMITS.maxCtxLen, Math.round(maxCtxLen))),
   });
   return windowOf(body);
@@ -189,7 +216,9 @@ export function parseMetadata(v: unknown): Record<string, unknown> | null {
   if (typeof v !== 'string' || v.trim() === '') return null;
   try {
     const parsed: unknown = JSON.parse(v);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -33,7 +33,10 @@ export class AnswerCache {
 
   get(key: string): Record<string, unknown> | undefined {
     const e = this.entries.get(key);
-    if (!e) { this.misses++; return undefined; }
+    if (!e) {
+      this.misses++;
+      return undefined;
+    }
     this.entries.delete(key); // most recently used goes last
     this.entries.set(key, e);
     this.hits++;
@@ -42,7 +45,10 @@ export class AnswerCache {
 
   set(key: string, answer: Record<string, unknown>, size: number): void {
     const old = this.entries.get(key);
-    if (old) { this.held -= old.size; this.entries.delete(key); }
+    if (old) {
+      this.held -= old.size;
+      this.entries.delete(key);
+    }
     const total = size + key.length;
     if (total > this.maxChars) return;
     this.entries.set(key, { answer, size: total });
@@ -54,7 +60,9 @@ export class AnswerCache {
     }
   }
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 
   clear(): void {
     this.entries.clear();
@@ -69,7 +77,11 @@ export const sharedCache = new AnswerCache();
 export class StoreCache {
   private readonly fresh: Array<{ key: string; value: Persisted }> = [];
 
-  constructor(private readonly store: Store, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async get(request: string): Promise<Record<string, unknown> | undefined> {
     const v = (await this.store.get(storeKey(request))) as Persisted | undefined;
@@ -93,7 +105,8 @@ export class StoreCache {
 
 /** `remote-cache/` and a 64-bit FNV-1a of the request, in hex. */
 export function storeKey(request: string): string {
-  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < request.length; i++) {
     const c = request.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193);

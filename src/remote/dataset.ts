@@ -5,7 +5,11 @@
 import type { Core } from '../core/abi.js';
 import type { AlignmentKit } from '../corpus/alignment-kit.js';
 import type {
-  RemoteDatasetConfig, RemoteHealth, RemoteSearch, RemoteSearchable, RemoteSearchOptions,
+  RemoteDatasetConfig,
+  RemoteHealth,
+  RemoteSearch,
+  RemoteSearchable,
+  RemoteSearchOptions,
 } from '../corpus/remote-types.js';
 import { PUBLIC_ENDPOINTS } from '../corpus/remote-types.js';
 import type { DatasetStats } from '../datasets/types.js';
@@ -29,11 +33,31 @@ export interface RemoteDatasetDeps {
 }
 
 const KEYS = [
-  'id', 'kind', 'endpoint', 'index', 'kb_dataset', 'models', 'name', 'maxCalls', 'deadlineMs', 'boilerplate_count', 'cacheDays',
-  'timeoutMs', 'maxRetries', 'retryBaseMs', 'maxRetryDelayMs', 'concurrency', 'ratePerSecond', 'fetch', 'sleep', 'random',
+  'id',
+  'kind',
+  'endpoint',
+  'index',
+  'kb_dataset',
+  'models',
+  'name',
+  'maxCalls',
+  'deadlineMs',
+  'boilerplate_count',
+  'cacheDays',
+  'timeoutMs',
+  'maxRetries',
+  'retryBaseMs',
+  'maxRetryDelayMs',
+  'concurrency',
+  'ratePerSecond',
+  'fetch',
+  'sleep',
+  'random',
 ] as const;
 
-const bad = (detail: string): never => { throw new TrainprintError('INVALID_OPTIONS', detail); };
+const bad = (detail: string): never => {
+  throw new TrainprintError('INVALID_OPTIONS', detail);
+};
 
 /**
  * Check a remote dataset's configuration: INVALID_OPTIONS naming the field. The endpoint must be an http(s) URL
@@ -41,22 +65,36 @@ const bad = (detail: string): never => { throw new TrainprintError('INVALID_OPTI
  * @example checkRemoteConfig({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' }).endpoint // 'https://api.infini-gram.io/'
  */
 export function checkRemoteConfig(config: RemoteDatasetConfig): RemoteDatasetConfig & { readonly endpoint: string } {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) bad('the remote dataset must be an object { id, kind, index, endpoint? }');
-  for (const k of Object.keys(config)) if (!(KEYS as readonly string[]).includes(k)) bad(`unknown field "${k}" of a remote dataset`);
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    bad('the remote dataset must be an object { id, kind, index, endpoint? }');
+  for (const k of Object.keys(config))
+    if (!(KEYS as readonly string[]).includes(k)) bad(`unknown field "${k}" of a remote dataset`);
   const { id, kind, index } = config;
   if (typeof id !== 'string' || id.length === 0 || id.length > 200) bad('id must be a string of 1..200 characters');
   if (kind !== 'infini-gram' && kind !== 'infini-gram-mini') bad(`kind must be 'infini-gram' or 'infini-gram-mini'`);
-  if (typeof index !== 'string' || !/^[\w.-]{1,200}$/.test(index)) bad('index must be an index name such as "v4_piletrain_llama"');
+  if (typeof index !== 'string' || !/^[\w.-]{1,200}$/.test(index))
+    bad('index must be an index name such as "v4_piletrain_llama"');
   const endpoint = config.endpoint ?? PUBLIC_ENDPOINTS[kind];
   let url: URL | null = null;
-  try { url = new URL(endpoint); } catch { /* below */ }
+  try {
+    url = new URL(endpoint);
+  } catch {
+    /* below */
+  }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) bad('endpoint must be an http: or https: URL');
   if (url!.username !== '' || url!.password !== '') bad('endpoint must not contain credentials');
-  if (config.kb_dataset !== undefined && (typeof config.kb_dataset !== 'string' || config.kb_dataset.length === 0)) bad('kb_dataset must be a dataset id');
-  if (config.models !== undefined && (!Array.isArray(config.models) || config.models.some((m) => typeof m !== 'string'))) bad('models must be an array of model ids');
-  if (config.name !== undefined && (typeof config.name !== 'string' || config.name.length > 200)) bad('name must be a string of at most 200 characters');
+  if (config.kb_dataset !== undefined && (typeof config.kb_dataset !== 'string' || config.kb_dataset.length === 0))
+    bad('kb_dataset must be a dataset id');
+  if (
+    config.models !== undefined &&
+    (!Array.isArray(config.models) || config.models.some((m) => typeof m !== 'string'))
+  )
+    bad('models must be an array of model ids');
+  if (config.name !== undefined && (typeof config.name !== 'string' || config.name.length > 200))
+    bad('name must be a string of at most 200 characters');
   const int = (v: unknown, lo: number, hi: number, name: string) => {
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)) bad(`${name} must be an integer in ${lo}..${hi}`);
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi))
+      bad(`${name} must be an integer in ${lo}..${hi}`);
   };
   int(config.maxCalls, 20, 1_000_000, 'maxCalls');
   int(config.deadlineMs, 100, 3_600_000, 'deadlineMs');
@@ -82,9 +120,14 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
   const post = createTransport(checked.endpoint, checked);
   const ctx: SearchContext = {
     config: {
-      id: checked.id, kind: checked.kind, index: checked.index, endpoint: checked.endpoint,
-      maxCalls: checked.maxCalls ?? 1000, deadlineMs: checked.deadlineMs ?? 25_000,
-      boilerplateCount: checked.boilerplate_count ?? 1000, cacheTtlMs: (checked.cacheDays ?? 30) * 86_400_000,
+      id: checked.id,
+      kind: checked.kind,
+      index: checked.index,
+      endpoint: checked.endpoint,
+      maxCalls: checked.maxCalls ?? 1000,
+      deadlineMs: checked.deadlineMs ?? 25_000,
+      boilerplateCount: checked.boilerplate_count ?? 1000,
+      cacheTtlMs: (checked.cacheDays ?? 30) * 86_400_000,
       concurrency: settings.concurrency,
     },
     post,
@@ -108,7 +151,12 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
         params: `remote:${checked.kind}`,
         kb_dataset: checked.kb_dataset ?? null,
         models: checked.models ?? [],
-        remote: { engine: checked.kind, endpoint: checked.endpoint, index: checked.index, declared: deps.declared ?? true },
+        remote: {
+          engine: checked.kind,
+          endpoint: checked.endpoint,
+          index: checked.index,
+          declared: deps.declared ?? true,
+        },
       };
     },
     search(text: string, options?: RemoteSearchOptions): Promise<RemoteSearch> {
@@ -117,14 +165,28 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
     },
     health(): RemoteHealth {
       const h = endpointHealth(checked.endpoint);
-      const state = h === null || h.calls === 0 ? 'unknown'
-        : h.consecutive_unreachable >= 3 ? 'down'
-          : h.last_failure_at !== null && h.last_ok_at !== null && h.last_failure_at > h.last_ok_at ? 'degraded'
-            : h.last_ok_at === null ? 'down' : 'ok';
+      const state =
+        h === null || h.calls === 0
+          ? 'unknown'
+          : h.consecutive_unreachable >= 3
+            ? 'down'
+            : h.last_failure_at !== null && h.last_ok_at !== null && h.last_failure_at > h.last_ok_at
+              ? 'degraded'
+              : h.last_ok_at === null
+                ? 'down'
+                : 'ok';
       return {
-        dataset_id: checked.id, engine: checked.kind, endpoint: checked.endpoint, index: checked.index, state,
-        calls: h?.calls ?? 0, failures: h?.failures ?? 0, last_ok_at: h?.last_ok_at ?? null,
-        last_failure_at: h?.last_failure_at ?? null, last_failure: h?.last_failure ?? null, p50_ms: h?.p50_ms ?? null,
+        dataset_id: checked.id,
+        engine: checked.kind,
+        endpoint: checked.endpoint,
+        index: checked.index,
+        state,
+        calls: h?.calls ?? 0,
+        failures: h?.failures ?? 0,
+        last_ok_at: h?.last_ok_at ?? null,
+        last_failure_at: h?.last_failure_at ?? null,
+        last_failure: h?.last_failure ?? null,
+        p50_ms: h?.p50_ms ?? null,
       };
     },
   };

@@ -36,13 +36,26 @@ import type { Core } from '../core/abi.js';
 import type { TokenizedText } from '../align/tokens.js';
 import type { AlignmentKit } from '../corpus/alignment-kit.js';
 import {
-  MIN_STRIDE_TOKENS, TILE_WORDS,
-  type RemoteCorpusReport, type RemoteDatasetConfig, type RemoteOutcome, type RemoteSearch, type RemoteSearchOptions,
+  MIN_STRIDE_TOKENS,
+  TILE_WORDS,
+  type RemoteCorpusReport,
+  type RemoteDatasetConfig,
+  type RemoteOutcome,
+  type RemoteSearch,
+  type RemoteSearchOptions,
 } from '../corpus/remote-types.js';
 import type { RemoteMatch } from '../datasets/types.js';
 import type { Store } from '../store/types.js';
 import {
-  documentByRank, documentByRankMini, find, firstOccurrence, infgramProb, isUtf8Cut, LIMITS, type DocumentWindow, type FindAnswer,
+  documentByRank,
+  documentByRankMini,
+  find,
+  firstOccurrence,
+  infgramProb,
+  isUtf8Cut,
+  LIMITS,
+  type DocumentWindow,
+  type FindAnswer,
 } from './api.js';
 import { sharedCache, StoreCache } from './cache.js';
 import { mapTokens } from './token-map.js';
@@ -79,10 +92,17 @@ export function callBudget(words: number, maxCalls: number): number {
 /** What a search needs of its dataset. */
 export interface SearchContext {
   readonly config: Required<Pick<RemoteDatasetConfig, 'id' | 'kind' | 'index'>> & {
-    readonly endpoint: string; readonly maxCalls: number; readonly deadlineMs: number;
-    readonly boilerplateCount: number; readonly cacheTtlMs: number; readonly concurrency: number;
+    readonly endpoint: string;
+    readonly maxCalls: number;
+    readonly deadlineMs: number;
+    readonly boilerplateCount: number;
+    readonly cacheTtlMs: number;
+    readonly concurrency: number;
   };
-  readonly post: (body: Record<string, unknown>, run: { budget: CallBudget; signal?: AbortSignal }) => Promise<CallAnswer>;
+  readonly post: (
+    body: Record<string, unknown>,
+    run: { budget: CallBudget; signal?: AbortSignal },
+  ) => Promise<CallAnswer>;
   readonly core: () => Core;
   /** The engine's alignment (src/corpus/alignment-kit.ts): this code is loaded apart from it. */
   readonly kit: AlignmentKit;
@@ -134,7 +154,11 @@ class Session {
   private readonly timer: ReturnType<typeof setTimeout>;
   readonly storeCache: StoreCache | null;
 
-  constructor(private readonly ctx: SearchContext, limit: number, options: RemoteSearchOptions) {
+  constructor(
+    private readonly ctx: SearchContext,
+    limit: number,
+    options: RemoteSearchOptions,
+  ) {
     this.budget = new CallBudget(limit);
     this.deadline = new AbortController();
     this.timer = setTimeout(() => this.deadline.abort(), ctx.config.deadlineMs);
@@ -145,7 +169,9 @@ class Session {
   }
   private readonly callerSignal: AbortSignal | undefined;
 
-  get stopped(): boolean { return this.fatal !== null || this.signal.aborted; }
+  get stopped(): boolean {
+    return this.fatal !== null || this.signal.aborted;
+  }
 
   /** One call through the caches. Throws RemoteCallError; marks the search ended on a fatal one. */
   async call(body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -163,12 +189,20 @@ class Session {
       this.storeCache?.put(key, answer);
       return answer;
     } catch (e) {
-      const err = e instanceof RemoteCallError ? e : new RemoteCallError('invalid_response', String((e as Error)?.message ?? e));
+      const err =
+        e instanceof RemoteCallError ? e : new RemoteCallError('invalid_response', String((e as Error)?.message ?? e));
       this.failures++;
       if (err.kind === 'cancelled' && !this.callerSignal?.aborted) {
         // the deadline, not the caller: the corpus did not answer in time
-        this.fatal ??= new RemoteCallError('unreachable', `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`);
-      } else if (err.kind === 'cancelled' || err.kind === 'budget_exhausted' || (err.kind === 'unreachable' && err.message.includes('not tried again'))) {
+        this.fatal ??= new RemoteCallError(
+          'unreachable',
+          `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`,
+        );
+      } else if (
+        err.kind === 'cancelled' ||
+        err.kind === 'budget_exhausted' ||
+        (err.kind === 'unreachable' && err.message.includes('not tried again'))
+      ) {
         this.fatal ??= err;
       } else {
         this.lastFailure = err;
@@ -180,7 +214,10 @@ class Session {
   private abortError(): RemoteCallError {
     return this.callerSignal?.aborted
       ? new RemoteCallError('cancelled', 'the request was cancelled')
-      : new RemoteCallError('unreachable', `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`);
+      : new RemoteCallError(
+          'unreachable',
+          `no complete answer within the deadline of ${this.ctx.config.deadlineMs} ms`,
+        );
   }
 
   /** The outcome: a fatal failure, or most calls failing, or searched. */
@@ -205,15 +242,20 @@ class Session {
  * Search `text` in the remote corpus of `ctx` (see the module comment). Never throws for the corpus's failures:
  * the report's outcome says what happened and the matches are what was found before it.
  */
-export async function searchRemote(ctx: SearchContext, text: string, options: RemoteSearchOptions = {}): Promise<RemoteSearch> {
+export async function searchRemote(
+  ctx: SearchContext,
+  text: string,
+  options: RemoteSearchOptions = {},
+): Promise<RemoteSearch> {
   const words = countWords(text);
   const limit = Math.min(options.maxCalls ?? Infinity, callBudget(words, ctx.config.maxCalls));
   const session = new Session(ctx, limit, options);
   let found: Found;
   try {
-    found = ctx.config.kind === 'infini-gram'
-      ? await searchTokens(ctx, session, text)
-      : await searchTiles(ctx, session, text, words);
+    found =
+      ctx.config.kind === 'infini-gram'
+        ? await searchTokens(ctx, session, text)
+        : await searchTiles(ctx, session, text, words);
   } finally {
     await session.end();
   }
@@ -243,20 +285,34 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   const post = (body: Record<string, unknown>) => session.call(body).then((b) => ({ body: b, ms: 0 }));
   // 1. the server's tokens, piece by piece (and a sample at the end of each piece, free)
   const pieces = textPieces(text);
-  const tokenized = await mapPool(pieces, ctx.config.concurrency, (p) => tokenizePiece(post, index, text, p, 0).catch(() => null));
-  const ids: number[] = [], starts: number[] = [], ends: number[] = [];
+  const tokenized = await mapPool(pieces, ctx.config.concurrency, (p) =>
+    tokenizePiece(post, index, text, p, 0).catch(() => null),
+  );
+  const ids: number[] = [],
+    starts: number[] = [],
+    ends: number[] = [];
   const pieceSamples: Array<{ e: number; len: number; count: number }> = [];
   for (const t of tokenized) {
     if (!t) continue;
     for (const part of t) {
       const base = ids.length;
-      for (let k = 0; k < part.ids.length; k++) { ids.push(part.ids[k]); starts.push(part.starts[k]); ends.push(part.ends[k]); }
-      if (part.ids.length >= 2) pieceSamples.push({ e: base + part.ids.length - 1, len: part.suffixLen, count: part.count });
+      for (let k = 0; k < part.ids.length; k++) {
+        ids.push(part.ids[k]);
+        starts.push(part.starts[k]);
+        ends.push(part.ends[k]);
+      }
+      if (part.ids.length >= 2)
+        pieceSamples.push({ e: base + part.ids.length - 1, len: part.suffixLen, count: part.count });
     }
   }
   const T = ids.length;
   const spanOf = (start: number, end: number, count: number): Span => ({
-    start, end, q0: starts[start], q1: ends[end - 1], count, query: ids.slice(start, end),
+    start,
+    end,
+    q0: starts[start],
+    q1: ends[end - 1],
+    count,
+    query: ids.slice(start, end),
   });
   // 2. samples every `stride` tokens, within the budget left after the tokens and the documents: planned from
   // the budget and the pieces, not from the calls made (answers from the cache must not move the samples)
@@ -268,7 +324,13 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   for (let e = stride; e < T; e += stride) {
     if (!pieceSamples.some((p) => Math.abs(p.e - e) < stride / 2)) places.push(e);
   }
-  if (T > 1 && !taken.has(T - 1) && !places.includes(T - 1) && (places.length === 0 || T - 1 - places[places.length - 1] >= stride / 2)) places.push(T - 1);
+  if (
+    T > 1 &&
+    !taken.has(T - 1) &&
+    !places.includes(T - 1) &&
+    (places.length === 0 || T - 1 - places[places.length - 1] >= stride / 2)
+  )
+    places.push(T - 1);
   const sampled = await mapPool(places, ctx.config.concurrency, async (e) => {
     if (session.stopped) return null;
     try {
@@ -278,37 +340,56 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
       return null;
     }
   });
-  const raw = [...pieceSamples, ...sampled.filter((s): s is { e: number; len: number; count: number } => s !== null)]
-    .sort((x, y) => x.e - y.e);
+  const raw = [
+    ...pieceSamples,
+    ...sampled.filter((s): s is { e: number; len: number; count: number } => s !== null),
+  ].sort((x, y) => x.e - y.e);
   const samples: Sample[] = raw.map(({ e, len, count }) => ({
     at: ends[e - 1] ?? 0,
     hit: len >= HIT_TOKENS,
     span: len > 0 ? spanOf(e - len, e, count) : null,
   }));
   // 3. regions of the hits' matches; 4. their documents, aligned
-  const regions = mergeRegions(samples.filter((s) => s.hit).map((s) => s.span!), GAP_TOKENS, (s) => [s.start, s.end]);
+  const regions = mergeRegions(
+    samples.filter((s) => s.hit).map((s) => s.span!),
+    GAP_TOKENS,
+    (s) => [s.start, s.end],
+  );
   const fetch = async (r: Region): Promise<ShardWindow | null> => {
     const span = r.best;
     const f = await find(post, index, span.query as number[]);
     const at = firstOccurrence(f);
     if (!at) return null;
     const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
-    return documentByRank(post, index, at.s, at.rank, Math.min(LIMITS.maxDispLen, 2 * reach))
-      .then((w) => ({ ...w, shard: at.s, count: f.cnt }));
+    return documentByRank(post, index, at.s, at.rank, Math.min(LIMITS.maxDispLen, 2 * reach)).then((w) => ({
+      ...w,
+      shard: at.s,
+      count: f.cnt,
+    }));
   };
   const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
   return { samples, stride, unit: 'tokens', passages, windows };
 }
 
 /** One tokenized piece: ids with spans in the text, and the longest match ending at its last token. */
-interface TokenizedPiece { ids: Uint32Array; starts: Uint32Array; ends: Uint32Array; suffixLen: number; count: number }
+interface TokenizedPiece {
+  ids: Uint32Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  suffixLen: number;
+  count: number;
+}
 
 /**
  * Tokenize `text.slice(p.start, p.end)` with one `infgram_prob` call; a piece the server finds too long (more than
  * 500 tokens: characters of several tokens each) is split in two and tried again (at most 4 times deep).
  */
 async function tokenizePiece(
-  post: (b: Record<string, unknown>) => Promise<CallAnswer>, index: string, text: string, p: { start: number; end: number }, depth: number,
+  post: (b: Record<string, unknown>) => Promise<CallAnswer>,
+  index: string,
+  text: string,
+  p: { start: number; end: number },
+  depth: number,
 ): Promise<TokenizedPiece[]> {
   const piece = text.slice(p.start, p.end);
   try {
@@ -336,7 +417,8 @@ export function textPieces(text: string): Array<{ start: number; end: number }> 
   const out: Array<{ start: number; end: number }> = [];
   let start = skipSpace(text, 0);
   while (start < text.length) {
-    let limit = start, est = 0;
+    let limit = start,
+      est = 0;
     while (limit < text.length && limit - start < PIECE_CHARS && est < PIECE_TOKENS) {
       est += text.charCodeAt(limit) < 0x80 ? 0.3 : 3;
       limit++;
@@ -386,7 +468,12 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
   for (let w = 0; w + Math.min(TILE_WORDS, words.length) <= words.length && words.length > 0; w += stride) {
     let last = Math.min(words.length, w + TILE_WORDS) - 1;
     while (last > w && words[last].end - words[w].start > LIMITS.queryChars) last--;
-    tiles.push({ start: w, end: last + 1, q0: words[w].start, q1: Math.min(words[last].end, words[w].start + LIMITS.queryChars) });
+    tiles.push({
+      start: w,
+      end: last + 1,
+      q0: words[w].start,
+      q1: Math.min(words[last].end, words[w].start + LIMITS.queryChars),
+    });
     if (last + 1 >= words.length) break;
   }
   const sampled = await mapPool(tiles, ctx.config.concurrency, async (t) => {
@@ -402,7 +489,12 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
   });
   const samples = sampled.filter((s): s is Sample => s !== null);
   // consecutive found tiles (at most one tile apart) make a region; its rarest tile gives the document
-  const regions = mergeRegions(samples.filter((s) => s.hit).map((s) => s.span!), stride + TILE_WORDS, (s) => [s.start, s.end], true);
+  const regions = mergeRegions(
+    samples.filter((s) => s.hit).map((s) => s.span!),
+    stride + TILE_WORDS,
+    (s) => [s.start, s.end],
+    true,
+  );
   const fetch = async (r: Region): Promise<ShardWindow | null> => {
     const span = r.best;
     const at = firstOccurrence(span.found!);
@@ -411,7 +503,14 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     // a window cut inside a multi-byte character is refused: one byte less on each side, up to three times
     for (let shrink = 0; ; shrink++) {
       try {
-        const w = await documentByRankMini(post, index, span.query as string, at.s, at.rank, Math.min(LIMITS.maxCtxLen, reach) - shrink);
+        const w = await documentByRankMini(
+          post,
+          index,
+          span.query as string,
+          at.s,
+          at.rank,
+          Math.min(LIMITS.maxCtxLen, reach) - shrink,
+        );
         return { ...w, shard: at.s, count: span.count };
       } catch (e) {
         if (!isUtf8Cut(e) || shrink >= 3) throw e;
@@ -433,7 +532,8 @@ const countWords = (text: string): number => (text.match(/\S+/g) ?? []).length;
 
 // ---------------------------------------------------------------------------------------------- both engines
 
-const followUpReserve = (left: number): number => Math.min(left, Math.max(FOLLOW_UP_MIN, Math.round(FOLLOW_UP_SHARE * left)));
+const followUpReserve = (left: number): number =>
+  Math.min(left, Math.max(FOLLOW_UP_MIN, Math.round(FOLLOW_UP_SHARE * left)));
 
 /**
  * Spans merged into regions where they overlap or lie within `gap` (in their own units); each region keeps its
@@ -451,7 +551,8 @@ function mergeRegions(spans: Span[], gap: number, range: (s: Span) => [number, n
       last.q1 = Math.max(last.q1, s.q1);
       const better = rarest
         ? s.count < last.best.count || (s.count === last.best.count && b - a > last.best.end - last.best.start)
-        : b - a > last.best.end - last.best.start || (b - a === last.best.end - last.best.start && s.count < last.best.count);
+        : b - a > last.best.end - last.best.start ||
+          (b - a === last.best.end - last.best.start && s.count < last.best.count);
       if (better) last.best = s;
     } else {
       out.push({ q0: s.q0, q1: s.q1, best: s, start: a, end: b });
@@ -465,14 +566,18 @@ function mergeRegions(spans: Span[], gap: number, range: (s: Span) => [number, n
  * earlier wave found is not fetched. Stops when the budget cannot pay for another region or the search has ended.
  */
 async function followUp(
-  ctx: SearchContext, session: Session, text: string, regions: Region[],
+  ctx: SearchContext,
+  session: Session,
+  text: string,
+  regions: Region[],
   fetch: (r: Region) => Promise<ShardWindow | null>,
 ): Promise<{ passages: Passage[]; windows: number }> {
-  const order = regions.slice().sort((x, y) => (y.best.end - y.best.start) - (x.best.end - x.best.start) || x.q0 - y.q0);
+  const order = regions.slice().sort((x, y) => y.best.end - y.best.start - (x.best.end - x.best.start) || x.q0 - y.q0);
   const query = new ctx.kit.TokenizedText(text);
   const passages: Passage[] = [];
   let windows = 0;
-  const covered = (r: Region) => passages.some((p) => p.match.query_start <= r.best.q0 && r.best.q1 <= p.match.query_end);
+  const covered = (r: Region) =>
+    passages.some((p) => p.match.query_start <= r.best.q0 && r.best.q1 <= p.match.query_end);
   while (order.length > 0 && !session.stopped) {
     const wave: Region[] = [];
     while (order.length > 0 && wave.length < ctx.config.concurrency) {
@@ -494,22 +599,24 @@ async function followUp(
 }
 
 /** The passages of one region against its document window (verbatim or edited, overlapping the region). */
-function alignRegion(
-  ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow,
-): RemoteMatch[] {
+function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow): RemoteMatch[] {
   if (w.text.length === 0) return [];
   const { alignTokens, COMPARE_DEFAULTS, cutAfter, cutBefore, reuseKind, sharedRuns, TokenizedText } = ctx.kit;
-  const q0 = cutBefore(text, r.q0 - MARGIN_CHARS), q1 = cutAfter(text, r.q1 + MARGIN_CHARS);
+  const q0 = cutBefore(text, r.q0 - MARGIN_CHARS),
+    q1 = cutAfter(text, r.q1 + MARGIN_CHARS);
   const source = new TokenizedText(w.text);
   const spans = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
   const out: RemoteMatch[] = [];
   for (const s of spans) {
-    const a0 = s.a_start + q0, a1 = s.a_end + q0;
+    const a0 = s.a_start + q0,
+      a1 = s.a_end + q0;
     if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
-    const queryPassage = text.slice(a0, a1), sourcePassage = w.text.slice(s.b_start, s.b_end);
+    const queryPassage = text.slice(a0, a1),
+      sourcePassage = w.text.slice(s.b_start, s.b_end);
     const runs = sharedRuns(queryPassage, sourcePassage);
     // the passage with some of the window around it, kept with the match: the spans point into this excerpt
-    const from = cutBefore(w.text, s.b_start - SOURCE_CONTEXT_CHARS), to = cutAfter(w.text, s.b_end + SOURCE_CONTEXT_CHARS);
+    const from = cutBefore(w.text, s.b_start - SOURCE_CONTEXT_CHARS),
+      to = cutAfter(w.text, s.b_end + SOURCE_CONTEXT_CHARS);
     const reuse = reuseKind(runs.similarity);
     if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
     out.push({
@@ -582,15 +689,19 @@ function evidenceOf(ctx: SearchContext, session: Session, text: string, found: F
  * holds (as an exact dataset's aligned passages, src/corpus/alignment.ts).
  */
 function alignedCounts(
-  kit: AlignmentKit, text: string, passages: readonly Passage[],
+  kit: AlignmentKit,
+  text: string,
+  passages: readonly Passage[],
 ): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
   const { normalize, pairsOfNormalized, sharedPairs, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR } = kit;
   const q = pairsOfNormalized(normalize(text));
-  const outside = new Set<number>(), all = new Set<number>();
+  const outside = new Set<number>(),
+    all = new Set<number>();
   for (let i = 0; i < q.hashes.length; i++) {
     all.add(q.hashes[i]);
-    if (!passages.some((p) => p.match.query_start < q.ends[i] && q.starts[i] < p.match.query_end)) outside.add(q.hashes[i]);
+    if (!passages.some((p) => p.match.query_start < q.ends[i] && q.starts[i] < p.match.query_end))
+      outside.add(q.hashes[i]);
   }
   const windows = new Map<ShardWindow, { index: number; background: number }>();
   for (const { window } of passages) {
@@ -598,7 +709,8 @@ function alignedCounts(
     const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
     let n = 0;
     for (const h of outside) if (held.has(h)) n++;
-    const background = outside.size < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
+    const background =
+      outside.size < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
     windows.set(window, { index: windows.size, background });
   }
   return {
@@ -606,7 +718,10 @@ function alignedCounts(
     passages: passages.map(({ match, window }) => ({
       query_start: match.query_start,
       query_end: match.query_end,
-      ...sharedPairs(normalize(text.slice(match.query_start, match.query_end)), normalize(match.source_text.slice(match.source_start, match.source_end))),
+      ...sharedPairs(
+        normalize(text.slice(match.query_start, match.query_end)),
+        normalize(match.source_text.slice(match.source_start, match.source_end)),
+      ),
       background: windows.get(window)!.background,
       window: windows.get(window)!.index,
     })),
@@ -619,7 +734,8 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 function approxSize(v: unknown): number {
   if (typeof v === 'string') return v.length;
   if (Array.isArray(v)) return v.reduce<number>((t, x) => t + approxSize(x) + 1, 2);
-  if (v && typeof v === 'object') return Object.entries(v).reduce<number>((t, [k, x]) => t + k.length + approxSize(x) + 2, 2);
+  if (v && typeof v === 'object')
+    return Object.entries(v).reduce<number>((t, [k, x]) => t + k.length + approxSize(x) + 2, 2);
   return 8;
 }
 
@@ -643,7 +759,10 @@ function anySignal(signals: AbortSignal[]): AbortSignal {
   if (any) return any(signals);
   const c = new AbortController();
   for (const s of signals) {
-    if (s.aborted) { c.abort(); break; }
+    if (s.aborted) {
+      c.abort();
+      break;
+    }
     s.addEventListener('abort', () => c.abort(), { once: true });
   }
   return c.signal;

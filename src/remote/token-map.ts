@@ -97,13 +97,18 @@ const RESYNC_REACH = 48;
  * [m.starts[2], m.ends[2]] // [13, 24]: ' Washington', the token's space included
  */
 export function mapTokens(
-  text: string, offset: number, ids: readonly number[], tokens: readonly string[],
+  text: string,
+  offset: number,
+  ids: readonly number[],
+  tokens: readonly string[],
   spelling: TokenSpelling = tokenSpelling(tokens),
 ): MappedTokens {
   const { bytes, unitAt } = utf8WithOffsets(text);
   const n = Math.min(ids.length, tokens.length);
-  const starts = new Uint32Array(n), ends = new Uint32Array(n);
-  let cursor = 0, unmapped = 0;
+  const starts = new Uint32Array(n),
+    ends = new Uint32Array(n);
+  let cursor = 0,
+    unmapped = 0;
   for (let k = 0; k < n; k++) {
     let t = tokenBytes(tokens[k], spelling);
     // a leading space the text does not have here: the server's dummy prefix or prepended space
@@ -112,7 +117,10 @@ export function mapTokens(
     if (at < 0 && t.length > 1 && t[0] === 0x20) {
       const rest = t.subarray(1); // a space the text lacks inside the reach
       const again = findBytes(bytes, rest, cursor, RESYNC_REACH);
-      if (again >= 0) { t = rest; at = again; }
+      if (again >= 0) {
+        t = rest;
+        at = again;
+      }
     }
     if (at < 0) {
       unmapped++;
@@ -146,11 +154,14 @@ export function utf8WithOffsets(text: string): { bytes: Uint8Array; unitAt: (byt
   let b = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    let len: number, width = 1;
+    let len: number,
+      width = 1;
     if (c < 0x80) len = 1;
     else if (c < 0x800) len = 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { len = 4; width = 2; }
-    else len = 3;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      len = 4;
+      width = 2;
+    } else len = 3;
     for (let j = 0; j < len; j++) units[b + j] = i;
     b += len;
     i += width - 1;

@@ -16,12 +16,22 @@ import { TrainprintError } from '../errors.js';
 export type { TransportOptions };
 
 /** Why a call (or a whole search) did not get its answer. */
-export type RemoteFailure = 'unreachable' | 'rate_limited' | 'invalid_response' | 'rejected' | 'budget_exhausted' | 'cancelled';
+export type RemoteFailure =
+  | 'unreachable'
+  | 'rate_limited'
+  | 'invalid_response'
+  | 'rejected'
+  | 'budget_exhausted'
+  | 'cancelled';
 
 /** A call that failed, classified. The message names the endpoint and the status, never the request body. */
 export class RemoteCallError extends Error {
   override readonly name = 'RemoteCallError';
-  constructor(readonly kind: RemoteFailure, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: RemoteFailure,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -59,10 +69,13 @@ export function transportSettings(o: TransportOptions = {}): TransportSettings {
 export class CallBudget {
   used = 0;
   constructor(readonly limit: number) {}
-  get left(): number { return this.limit - this.used; }
+  get left(): number {
+    return this.limit - this.used;
+  }
   /** Take one call, or throw `budget_exhausted`. */
   take(): void {
-    if (this.used >= this.limit) throw new RemoteCallError('budget_exhausted', `the call budget of ${this.limit} is spent`);
+    if (this.used >= this.limit)
+      throw new RemoteCallError('budget_exhausted', `the call budget of ${this.limit} is spent`);
     this.used++;
   }
 }
@@ -111,7 +124,10 @@ class Endpoint {
   async acquire(signal: AbortSignal | undefined, sleep: NonNullable<TransportOptions['sleep']>): Promise<() => void> {
     while (this.inFlight >= this.settings.concurrency) {
       await new Promise<void>((resolve, reject) => {
-        const wake = () => { signal?.removeEventListener('abort', stop); resolve(); };
+        const wake = () => {
+          signal?.removeEventListener('abort', stop);
+          resolve();
+        };
         const stop = () => {
           const i = this.waiting.indexOf(wake);
           if (i >= 0) this.waiting.splice(i, 1);
@@ -129,7 +145,10 @@ class Endpoint {
         const rate = this.settings.ratePerSecond;
         this.tokens = Math.min(rate, this.tokens + ((now - this.refilled) / 1000) * rate);
         this.refilled = now;
-        if (this.tokens >= 1) { this.tokens--; break; }
+        if (this.tokens >= 1) {
+          this.tokens--;
+          break;
+        }
         await sleep(Math.ceil(((1 - this.tokens) / rate) * 1000), signal);
       }
     } catch (e) {
@@ -158,7 +177,8 @@ class Endpoint {
     this.failures++;
     this.lastFailure = Date.now();
     this.lastFailureKind = kind;
-    if (kind === 'unreachable' && ++this.consecutiveUnreachable >= DOWN_AFTER && this.downSince === 0) this.downSince = Date.now();
+    if (kind === 'unreachable' && ++this.consecutiveUnreachable >= DOWN_AFTER && this.downSince === 0)
+      this.downSince = Date.now();
   }
 
   /** True while the endpoint counts as down; one caller at a time may try it again after DOWN_FOR_MS. */
@@ -217,12 +237,19 @@ function originOf(endpoint: string): string {
 
 const cancelled = () => new RemoteCallError('cancelled', 'the request was cancelled');
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((resolve, reject) => {
-  if (signal?.aborted) return reject(cancelled());
-  const timer = setTimeout(() => { signal?.removeEventListener('abort', stop); resolve(); }, ms);
-  const stop = () => { clearTimeout(timer); reject(cancelled()); };
-  signal?.addEventListener('abort', stop, { once: true });
-});
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 
 /** Largest response body read (a document window of 10,000 tokens is well under 1 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -242,13 +269,15 @@ export interface CallAnswer {
 export function createTransport(endpoint: string, options: TransportOptions = {}) {
   const settings = transportSettings(options);
   const doFetch = options.fetch ?? globalThis.fetch;
-  if (typeof doFetch !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
+  if (typeof doFetch !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const shown = originOf(endpoint);
 
   return async function post(
-    body: Record<string, unknown>, run: { readonly budget: CallBudget; readonly signal?: AbortSignal },
+    body: Record<string, unknown>,
+    run: { readonly budget: CallBudget; readonly signal?: AbortSignal },
   ): Promise<CallAnswer> {
     const payload = JSON.stringify(body);
     const t0 = Date.now();
@@ -256,7 +285,10 @@ export function createTransport(endpoint: string, options: TransportOptions = {}
     for (let attempt = 0; ; attempt++) {
       if (run.signal?.aborted) throw cancelled();
       if (state.isDown()) {
-        throw new RemoteCallError('unreachable', `${shown} did not answer its last ${DOWN_AFTER} calls; not tried again before ${DOWN_FOR_MS / 1000} s have passed`);
+        throw new RemoteCallError(
+          'unreachable',
+          `${shown} did not answer its last ${DOWN_AFTER} calls; not tried again before ${DOWN_FOR_MS / 1000} s have passed`,
+        );
       }
       run.budget.take();
       const release = await state.acquire(run.signal, sleep);
@@ -278,26 +310,41 @@ export function createTransport(endpoint: string, options: TransportOptions = {}
       if (retryAfterMs !== undefined && retryAfterMs > settings.maxRetryDelayMs) throw failure;
       const backoff = Math.floor(random() * settings.retryBaseMs * 2 ** attempt);
       await sleep(Math.min(settings.maxRetryDelayMs, Math.max(retryAfterMs ?? 0, backoff)), run.signal);
-      if (run.budget.left <= 0) throw new RemoteCallError('budget_exhausted', `the call budget of ${run.budget.limit} is spent (${failure.message})`);
+      if (run.budget.left <= 0)
+        throw new RemoteCallError(
+          'budget_exhausted',
+          `the call budget of ${run.budget.limit} is spent (${failure.message})`,
+        );
     }
   };
 }
 
 /** One POST: the parsed body of a 200, or the classified failure (cancellation throws). */
 async function attemptOnce(
-  doFetch: typeof fetch, url: string, payload: string, timeoutMs: number, signal: AbortSignal | undefined, shown: string,
+  doFetch: typeof fetch,
+  url: string,
+  payload: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  shown: string,
 ): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; error: RemoteCallError; retryAfterMs?: number }> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
   const onAbort = () => controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     let res: Response;
     try {
       res = await doFetch(url, {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: payload, signal: controller.signal, redirect: 'error',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: payload,
+        signal: controller.signal,
+        redirect: 'error',
       });
     } catch (e) {
       if (signal?.aborted) throw cancelled();
@@ -309,8 +356,13 @@ async function attemptOnce(
       text = await readBody(res);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
-      const why = timedOut ? `the body did not arrive within ${timeoutMs} ms` : `the connection closed mid-body (${causeOf(e)})`;
-      return { ok: false, error: new RemoteCallError('unreachable', `${shown}: status ${res.status}, ${why}`, res.status) };
+      const why = timedOut
+        ? `the body did not arrive within ${timeoutMs} ms`
+        : `the connection closed mid-body (${causeOf(e)})`;
+      return {
+        ok: false,
+        error: new RemoteCallError('unreachable', `${shown}: status ${res.status}, ${why}`, res.status),
+      };
     }
     if (res.status === 429) {
       return {
@@ -323,22 +375,47 @@ async function attemptOnce(
       const retryMs = retryAfter(res.headers.get('retry-after'));
       // the engines answer internal errors as 500 with a JSON `error`; a proxy's 502/503 page is an outage
       const apiError = res.status === 500 ? errorOf(text) : null;
-      if (apiError !== null) return { ok: false, error: new RemoteCallError('rejected', `${shown}: status 500: ${clip(apiError)}`, 500) };
-      return { ok: false, error: new RemoteCallError('unreachable', `${shown}: status ${res.status} (${bodyShape(res, text)})`, res.status), retryAfterMs: retryMs };
+      if (apiError !== null)
+        return { ok: false, error: new RemoteCallError('rejected', `${shown}: status 500: ${clip(apiError)}`, 500) };
+      return {
+        ok: false,
+        error: new RemoteCallError(
+          'unreachable',
+          `${shown}: status ${res.status} (${bodyShape(res, text)})`,
+          res.status,
+        ),
+        retryAfterMs: retryMs,
+      };
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { ok: false, error: new RemoteCallError('invalid_response', `${shown}: status ${res.status} with a body that is not JSON (${bodyShape(res, text)})`, res.status) };
+      return {
+        ok: false,
+        error: new RemoteCallError(
+          'invalid_response',
+          `${shown}: status ${res.status} with a body that is not JSON (${bodyShape(res, text)})`,
+          res.status,
+        ),
+      };
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return { ok: false, error: new RemoteCallError('invalid_response', `${shown}: status ${res.status} with a JSON body that is not an object`, res.status) };
+      return {
+        ok: false,
+        error: new RemoteCallError(
+          'invalid_response',
+          `${shown}: status ${res.status} with a JSON body that is not an object`,
+          res.status,
+        ),
+      };
     }
     const body = parsed as Record<string, unknown>;
     // the engines answer bad requests as 400 `[Flask] …` and validation errors as 200 `{ error }`
-    if (typeof body.error === 'string') return { ok: false, error: new RemoteCallError('rejected', `${shown}: ${clip(body.error)}`, res.status) };
-    if (!res.ok) return { ok: false, error: new RemoteCallError('rejected', `${shown}: status ${res.status}`, res.status) };
+    if (typeof body.error === 'string')
+      return { ok: false, error: new RemoteCallError('rejected', `${shown}: ${clip(body.error)}`, res.status) };
+    if (!res.ok)
+      return { ok: false, error: new RemoteCallError('rejected', `${shown}: status ${res.status}`, res.status) };
     return { ok: true, body };
   } finally {
     clearTimeout(timer);
@@ -369,7 +446,10 @@ async function readBody(res: Response): Promise<string> {
   }
   const all = new Uint8Array(size);
   let at = 0;
-  for (const p of parts) { all.set(p, at); at += p.byteLength; }
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
   return new TextDecoder().decode(all);
 }
 

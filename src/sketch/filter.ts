@@ -124,16 +124,22 @@ export class MembershipFilter {
    * @throws INVALID_OPTIONS (capacity, bitsPerKey or k out of range), OUT_OF_MEMORY
    * @example const f = await MembershipFilter.create(module, { capacity: 50_000, bitsPerKey: 9.6 })
    */
-  static async create(source: WebAssembly.Module | Core | undefined, options: MembershipFilterOptions): Promise<MembershipFilter> {
+  static async create(
+    source: WebAssembly.Module | Core | undefined,
+    options: MembershipFilterOptions,
+  ): Promise<MembershipFilter> {
     if (typeof options !== 'object' || options === null) invalid('filter options must be an object');
     const { capacity } = options;
     const bitsPerKey = options.bitsPerKey ?? 9.6;
-    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 0xffffffff) invalid('capacity must be an integer in 1..2^32-1');
-    if (typeof bitsPerKey !== 'number' || !(bitsPerKey >= 1 && bitsPerKey <= 64)) invalid('bitsPerKey must be a number in 1..64');
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 0xffffffff)
+      invalid('capacity must be an integer in 1..2^32-1');
+    if (typeof bitsPerKey !== 'number' || !(bitsPerKey >= 1 && bitsPerKey <= 64))
+      invalid('bitsPerKey must be a number in 1..64');
     const k = options.k ?? optimalBloomK(bitsPerKey);
     if (!Number.isInteger(k) || k < 1 || k > MAX_K) invalid(`k must be an integer in 1..${MAX_K}`);
     const blocks = Math.max(1, Math.ceil((capacity * bitsPerKey) / (BLOCK_BYTES * 8)));
-    if (blocks * BLOCK_BYTES > 0xffff_0000) throw new TrainprintError('OUT_OF_MEMORY', 'the filter would not fit in 4 GiB of WebAssembly memory');
+    if (blocks * BLOCK_BYTES > 0xffff_0000)
+      throw new TrainprintError('OUT_OF_MEMORY', 'the filter would not fit in 4 GiB of WebAssembly memory');
     return new MembershipFilter(await coreFor(source), capacity, bitsPerKey, k, blocks);
   }
 
@@ -155,8 +161,10 @@ export class MembershipFilter {
     const capacity = dv.getUint32(12, true);
     const bitsPerKey = dv.getFloat64(16, true);
     const size = dv.getBigUint64(24, true);
-    if (k < 1 || k > MAX_K || blocks < 1 || capacity < 1 || !(bitsPerKey >= 1 && bitsPerKey <= 64)) bad('corrupted filter header');
-    if (bytes.length !== HEADER + blocks * BLOCK_BYTES) bad(`expected ${HEADER + blocks * BLOCK_BYTES} bytes, got ${bytes.length}`);
+    if (k < 1 || k > MAX_K || blocks < 1 || capacity < 1 || !(bitsPerKey >= 1 && bitsPerKey <= 64))
+      bad('corrupted filter header');
+    if (bytes.length !== HEADER + blocks * BLOCK_BYTES)
+      bad(`expected ${HEADER + blocks * BLOCK_BYTES} bytes, got ${bytes.length}`);
     const f = new MembershipFilter(await coreFor(source), capacity, bitsPerKey, k, blocks);
     f.core.u8.set(bytes.subarray(HEADER), f.filterPtr);
     f.added = Number(size);
@@ -208,7 +216,8 @@ export class MembershipFilter {
    * @example filter.hasOne(0x9e3779b97f4a7c15n) // false
    */
   hasOne(key: bigint): boolean {
-    if (typeof key !== 'bigint' || key < 0n || key >> 64n !== 0n) throw new TrainprintError('INVALID_INPUT', 'key must be a bigint in [0, 2^64)');
+    if (typeof key !== 'bigint' || key < 0n || key >> 64n !== 0n)
+      throw new TrainprintError('INVALID_INPUT', 'key must be a bigint in [0, 2^64)');
     const { core } = this;
     return core.guard(() => {
       core.u64(this.keysPtr, 1)[0] = key;

@@ -42,13 +42,18 @@ export const MINHASH_MAX_K = 1024;
  * @example resolveMinhashOptions({ mode: 'oph' }) // { k: 128, seed: 0n, mode: 'oph' }
  */
 export function resolveMinhashOptions(options: Readonly<Partial<MinhashOptions>> = {}): ResolvedMinhashOptions {
-  if (typeof options !== 'object' || options === null) throw new TrainprintError('INVALID_OPTIONS', 'minhash options must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new TrainprintError('INVALID_OPTIONS', 'minhash options must be an object');
   const mode = options.mode ?? 'classic';
-  if (mode !== 'classic' && mode !== 'oph') throw new TrainprintError('INVALID_OPTIONS', `minhash mode must be 'classic' or 'oph'`);
+  if (mode !== 'classic' && mode !== 'oph')
+    throw new TrainprintError('INVALID_OPTIONS', `minhash mode must be 'classic' or 'oph'`);
   const k = options.k ?? 128;
-  if (!Number.isInteger(k) || k < 1 || k > MINHASH_MAX_K) throw new TrainprintError('INVALID_OPTIONS', `minhash k must be an integer in 1..${MINHASH_MAX_K}`);
-  if (mode === 'classic' && k % 4 !== 0) throw new TrainprintError('INVALID_OPTIONS', 'classic minhash k must be a multiple of 4');
-  if (mode === 'oph' && (k & (k - 1)) !== 0) throw new TrainprintError('INVALID_OPTIONS', 'oph minhash k must be a power of two');
+  if (!Number.isInteger(k) || k < 1 || k > MINHASH_MAX_K)
+    throw new TrainprintError('INVALID_OPTIONS', `minhash k must be an integer in 1..${MINHASH_MAX_K}`);
+  if (mode === 'classic' && k % 4 !== 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'classic minhash k must be a multiple of 4');
+  if (mode === 'oph' && (k & (k - 1)) !== 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'oph minhash k must be a power of two');
   return { k, seed: toSeed(options.seed ?? 0), mode };
 }
 
@@ -70,12 +75,19 @@ export function toSeed(seed: number | bigint): bigint {
  * // … shingles written at h …
  * const sig = minhashAt(core, h, n, out, resolveMinhashOptions({ mode: 'oph' }))
  */
-export function minhashAt(core: Core, hashesPtr: number, count: number, outPtr: number, options: ResolvedMinhashOptions): Uint32Array {
+export function minhashAt(
+  core: Core,
+  hashesPtr: number,
+  count: number,
+  outPtr: number,
+  options: ResolvedMinhashOptions,
+): Uint32Array {
   return core.guard(() => {
     const { k, seed, mode } = options;
-    const r = mode === 'oph'
-      ? core.raw.minhashOph(hashesPtr, count, k, seed, outPtr)
-      : core.raw.minhashSignature(hashesPtr, count, k, seed, outPtr);
+    const r =
+      mode === 'oph'
+        ? core.raw.minhashOph(hashesPtr, count, k, seed, outPtr)
+        : core.raw.minhashSignature(hashesPtr, count, k, seed, outPtr);
     if (r !== k) throw new TrainprintError('INVALID_OPTIONS', `the core rejected minhash k = ${k} for mode ${mode}`);
     return core.u32(outPtr, k).slice();
   });
@@ -90,8 +102,13 @@ export function minhashAt(core: Core, hashesPtr: number, count: number, outPtr: 
  * const sig = minhashSignature(core, hashes, { k: 128, mode: 'oph', seed: 7 })
  * jaccardEstimate(sig, minhashSignature(core, other, { k: 128, mode: 'oph', seed: 7 }))
  */
-export function minhashSignature(core: Core, hashes: BigUint64Array, options?: Readonly<Partial<MinhashOptions>>): Uint32Array {
-  if (!(hashes instanceof BigUint64Array)) throw new TrainprintError('INVALID_INPUT', 'hashes must be a BigUint64Array');
+export function minhashSignature(
+  core: Core,
+  hashes: BigUint64Array,
+  options?: Readonly<Partial<MinhashOptions>>,
+): Uint32Array {
+  if (!(hashes instanceof BigUint64Array))
+    throw new TrainprintError('INVALID_INPUT', 'hashes must be a BigUint64Array');
   const o = resolveMinhashOptions(options);
   return core.guard(() => {
     const L = core.layout();
@@ -111,8 +128,10 @@ export function minhashSignature(core: Core, hashes: BigUint64Array, options?: R
  * @example jaccardEstimate(sigA, sigB) // 0.42
  */
 export function jaccardEstimate(a: Uint32Array, b: Uint32Array): number {
-  if (!(a instanceof Uint32Array) || !(b instanceof Uint32Array)) throw new TrainprintError('INVALID_INPUT', 'signatures must be Uint32Arrays');
-  if (a.length !== b.length) throw new TrainprintError('PARAMS_MISMATCH', `signature lengths differ (${a.length} vs ${b.length})`);
+  if (!(a instanceof Uint32Array) || !(b instanceof Uint32Array))
+    throw new TrainprintError('INVALID_INPUT', 'signatures must be Uint32Arrays');
+  if (a.length !== b.length)
+    throw new TrainprintError('PARAMS_MISMATCH', `signature lengths differ (${a.length} vs ${b.length})`);
   if (a.length === 0) throw new TrainprintError('INVALID_INPUT', 'empty signatures');
   let same = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;

@@ -22,7 +22,8 @@ export function simhashAt(core: Core, hashesPtr: number, count: number): bigint 
  * @example hammingDistance(simhash64(core, a), simhash64(core, b)) // small for near-duplicates
  */
 export function simhash64(core: Core, hashes: BigUint64Array): bigint {
-  if (!(hashes instanceof BigUint64Array)) throw new TrainprintError('INVALID_INPUT', 'hashes must be a BigUint64Array');
+  if (!(hashes instanceof BigUint64Array))
+    throw new TrainprintError('INVALID_INPUT', 'hashes must be a BigUint64Array');
   return core.guard(() => {
     const L = core.layout();
     const p = L.take(hashes.length * 8);

@@ -66,15 +66,21 @@ export interface LoadStarterOptions {
  * @example
  * const stats = await loadStarterDataset(engine) // { id: 'spdx-licenses', kind: 'exact', documents: 727, … }
  */
-export async function loadStarterDataset(engine: StarterEngine, options: LoadStarterOptions = {}): Promise<DatasetStats> {
+export async function loadStarterDataset(
+  engine: StarterEngine,
+  options: LoadStarterOptions = {},
+): Promise<DatasetStats> {
   if (engine === null || typeof engine !== 'object' || typeof engine.importDataset !== 'function') {
     throw new TrainprintError('INVALID_INPUT', 'engine must be an Engine from createEngine()');
   }
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   if (options.id !== undefined && options.id !== STARTER_DATASET.id) {
-    throw new TrainprintError('INVALID_OPTIONS', `the starter dataset's id is '${STARTER_DATASET.id}' (a snapshot cannot be imported under another id)`);
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      `the starter dataset's id is '${STARTER_DATASET.id}' (a snapshot cannot be imported under another id)`,
+    );
   }
   // embedded in the package: shared by every account, its texts' source documented (spdx-license-list)
   return engine.importDataset(decodeBase64(STARTER_SNAPSHOT.base64), { supplied_by: 'shipped' });
 }
-

@@ -9,7 +9,10 @@ import { TrainprintError } from '../errors.js';
 function finite(fn: string, values: Record<string, unknown>): void {
   for (const [name, v] of Object.entries(values)) {
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TrainprintError('INVALID_INPUT', `${fn}: ${name} must be a finite number, not ${typeof v === 'number' ? String(v) : typeof v}`);
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `${fn}: ${name} must be a finite number, not ${typeof v === 'number' ? String(v) : typeof v}`,
+      );
     }
   }
 }

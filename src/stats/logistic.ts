@@ -29,11 +29,17 @@ export function sigmoid(z: number): number {
  */
 export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, ridge = 1e-3): LogisticFit {
   const n = x.length;
-  let a = 0, b = 0;
-  let h00 = 0, h01 = 0, h11 = 0;
+  let a = 0,
+    b = 0;
+  let h00 = 0,
+    h01 = 0,
+    h11 = 0;
   for (let iter = 0; iter < 100; iter++) {
-    let g0 = 0, g1 = -ridge * b;
-    h00 = 0; h01 = 0; h11 = ridge;
+    let g0 = 0,
+      g1 = -ridge * b;
+    h00 = 0;
+    h01 = 0;
+    h11 = ridge;
     for (let i = 0; i < n; i++) {
       const p = sigmoid(a + b * x[i]);
       const r = y[i] - p;

@@ -10,10 +10,17 @@ import type { AlongsideRecord, AlongsideRecords, BatchOp } from './types.js';
 export function alongsideOps(records: AlongsideRecords | undefined, id: string): BatchOp[] {
   if (records === undefined) return [];
   const list: unknown = typeof records === 'function' ? records(id) : records;
-  if (!Array.isArray(list)) throw new TrainprintError('INVALID_OPTIONS', 'records must be an array of { key, value } or a function returning one');
+  if (!Array.isArray(list))
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      'records must be an array of { key, value } or a function returning one',
+    );
   return (list as AlongsideRecord[]).map((r, i) => {
     if (r === null || typeof r !== 'object' || typeof r.key !== 'string' || r.key.length === 0 || r.key.length > 1000) {
-      throw new TrainprintError('INVALID_OPTIONS', `records[${i}] must be { key: a string of 1..1000 characters, value }`);
+      throw new TrainprintError(
+        'INVALID_OPTIONS',
+        `records[${i}] must be { key: a string of 1..1000 characters, value }`,
+      );
     }
     return { type: 'put', key: r.key, value: r.value };
   });

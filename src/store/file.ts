@@ -171,7 +171,11 @@ function logHeader(generation: number): Uint8Array {
 }
 
 function frameRecord(seq: number, ops: readonly EncodedOp[]): Uint8Array {
-  const payload = encoder.encode({ ops: ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value } : { type: 'delete', key: op.key })) });
+  const payload = encoder.encode({
+    ops: ops.map((op) =>
+      op.type === 'put' ? { type: 'put', key: op.key, value: op.value } : { type: 'delete', key: op.key },
+    ),
+  });
   const out = new Uint8Array(RECORD_HEADER + payload.length);
   const dv = view(out);
   dv.setUint32(0, payload.length, true);
@@ -195,7 +199,8 @@ function encodeSnapshot(generation: number, entries: Iterable<[string, Uint8Arra
 }
 
 function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<string, Uint8Array> } {
-  if (bytes.length < SNAPSHOT_HEADER || !hasMagic(bytes, SNAPSHOT_MAGIC)) throw corrupt(SNAPSHOT, 'not a trainprint store snapshot');
+  if (bytes.length < SNAPSHOT_HEADER || !hasMagic(bytes, SNAPSHOT_MAGIC))
+    throw corrupt(SNAPSHOT, 'not a trainprint store snapshot');
   const dv = view(bytes);
   const version = dv.getUint32(4, true);
   if (version !== SNAPSHOT_VERSION) throw corrupt(SNAPSHOT, `written by unsupported format version ${version}`);
@@ -215,7 +220,8 @@ function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<s
   if (!Array.isArray(list)) throw corrupt(SNAPSHOT, 'payload has no entries');
   const entries = new Map<string, Uint8Array>();
   for (const e of list) {
-    if (!Array.isArray(e) || typeof e[0] !== 'string' || !(e[1] instanceof Uint8Array)) throw corrupt(SNAPSHOT, 'malformed entry');
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !(e[1] instanceof Uint8Array))
+      throw corrupt(SNAPSHOT, 'malformed entry');
     entries.set(e[0], new Uint8Array(e[1])); // own copy: a view would pin the whole file buffer
   }
   return { generation: dv.getUint32(8, true), entries };
@@ -321,7 +327,8 @@ function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
   if (!Array.isArray(ops)) throw corrupt(LOG, `record ${seq} has no ops`);
   return ops.map((op: { type?: unknown; key?: unknown; value?: unknown } | null): EncodedOp => {
     if (typeof op?.key === 'string' && op.type === 'delete') return { type: 'delete', key: op.key };
-    if (typeof op?.key === 'string' && op.type === 'put' && op.value instanceof Uint8Array) return { type: 'put', key: op.key, value: new Uint8Array(op.value) };
+    if (typeof op?.key === 'string' && op.type === 'put' && op.value instanceof Uint8Array)
+      return { type: 'put', key: op.key, value: new Uint8Array(op.value) };
     throw corrupt(LOG, `record ${seq} has a malformed op`);
   });
 }
@@ -619,7 +626,8 @@ export type { FileStore };
  * await store.close()
  */
 export async function openFileStore(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
-  if (typeof dir !== 'string' || dir.length === 0) throw new TrainprintError('INVALID_INPUT', 'openFileStore needs a directory path');
+  if (typeof dir !== 'string' || dir.length === 0)
+    throw new TrainprintError('INVALID_INPUT', 'openFileStore needs a directory path');
   const compactEvery = options.compactEvery ?? 10_000;
   const lockStaleMs = options.lockStaleMs ?? 5_000;
   if (!Number.isSafeInteger(compactEvery) || compactEvery < 1 || compactEvery > 0xffffffff) {

@@ -40,7 +40,8 @@ function bootId(): Promise<string | undefined> {
 function parseLock(text: string): LockRecord | undefined {
   try {
     const v = JSON.parse(text) as Partial<LockRecord> | null;
-    if (v && Number.isSafeInteger(v.pid) && v.pid! > 0 && typeof v.hostname === 'string' && typeof v.token === 'string') return v as LockRecord;
+    if (v && Number.isSafeInteger(v.pid) && v.pid! > 0 && typeof v.hostname === 'string' && typeof v.token === 'string')
+      return v as LockRecord;
   } catch {
     // unreadable: handled by the caller
   }
@@ -57,7 +58,10 @@ function isAlive(pid: number): boolean {
 }
 
 /** Who holds the lock and whether it is stale; undefined when the LOCK vanished meanwhile. */
-async function inspectLock(path: string, staleMs: number): Promise<{ text: string; stale: boolean; holder: string } | undefined> {
+async function inspectLock(
+  path: string,
+  staleMs: number,
+): Promise<{ text: string; stale: boolean; holder: string } | undefined> {
   let text: string;
   let mtimeMs: number;
   try {
@@ -73,10 +77,16 @@ async function inspectLock(path: string, staleMs: number): Promise<{ text: strin
     return { text, stale: age > staleMs, holder: `an unreadable LOCK file ${age} ms old (stale after ${staleMs} ms)` };
   }
   const holder = `pid ${lock.pid} on ${lock.hostname} (since ${lock.started})`;
-  if (lock.hostname !== hostname()) return { text, stale: false, holder: `${holder}, another host: cannot check it, remove ${path} if that process is gone` };
+  if (lock.hostname !== hostname())
+    return {
+      text,
+      stale: false,
+      holder: `${holder}, another host: cannot check it, remove ${path} if that process is gone`,
+    };
   const boot = await bootId();
   if (boot !== undefined && lock.bootId !== undefined && lock.bootId !== boot) return { text, stale: true, holder };
-  if (lock.pid === process.pid) return { text, stale: false, holder: `this process (pid ${lock.pid}): the store is already open here` };
+  if (lock.pid === process.pid)
+    return { text, stale: false, holder: `this process (pid ${lock.pid}): the store is already open here` };
   return { text, stale: !isAlive(lock.pid), holder };
 }
 
@@ -96,14 +106,23 @@ async function removeStaleLock(path: string, staleText: string): Promise<void> {
   if (moved !== staleText) {
     await link(aside, path).catch(() => undefined);
     await unlink(aside);
-    throw new TrainprintError('STORE_LOCKED', `${path} was taken over by another process while a stale lock was being removed`);
+    throw new TrainprintError(
+      'STORE_LOCKED',
+      `${path} was taken over by another process while a stale lock was being removed`,
+    );
   }
   await unlink(aside);
 }
 
 export async function acquireLock(dir: string, staleMs: number): Promise<HeldLock> {
   const path = join(dir, LOCK);
-  const record: LockRecord = { pid: process.pid, hostname: hostname(), started: new Date().toISOString(), bootId: await bootId(), token: randomUUID() };
+  const record: LockRecord = {
+    pid: process.pid,
+    hostname: hostname(),
+    started: new Date().toISOString(),
+    bootId: await bootId(),
+    token: randomUUID(),
+  };
   const text = `${JSON.stringify(record)}\n`;
   // Attempt 0 may find a stale lock and remove it; attempt 1 is the one retry.
   for (let attempt = 0; ; attempt++) {
@@ -113,8 +132,13 @@ export async function acquireLock(dir: string, staleMs: number): Promise<HeldLoc
     } catch (error) {
       if (errno(error) !== 'EEXIST') throw error;
       const found = await inspectLock(path, staleMs);
-      if (found !== undefined && !found.stale) throw new TrainprintError('STORE_LOCKED', `${dir} is held by ${found.holder}`);
-      if (attempt >= 1) throw new TrainprintError('STORE_LOCKED', `${dir}: the lock was taken again while a stale lock was being recovered`);
+      if (found !== undefined && !found.stale)
+        throw new TrainprintError('STORE_LOCKED', `${dir} is held by ${found.holder}`);
+      if (attempt >= 1)
+        throw new TrainprintError(
+          'STORE_LOCKED',
+          `${dir}: the lock was taken again while a stale lock was being recovered`,
+        );
       if (found !== undefined) await removeStaleLock(path, found.text);
       continue;
     }

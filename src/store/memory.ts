@@ -61,10 +61,14 @@ function isWellFormed(s: string): boolean {
  * checkKey('')        // throws TrainprintError INVALID_INPUT
  */
 export function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string') throw new TrainprintError('INVALID_INPUT', `a store key must be a string, got ${typeof key}`);
+  if (typeof key !== 'string')
+    throw new TrainprintError('INVALID_INPUT', `a store key must be a string, got ${typeof key}`);
   if (key.length === 0) throw new TrainprintError('INVALID_INPUT', 'a store key must not be empty');
   if (key.length > MAX_KEY_LENGTH) {
-    throw new TrainprintError('INVALID_INPUT', `a store key is at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `a store key is at most ${MAX_KEY_LENGTH} characters, got ${key.length}`,
+    );
   }
   if (!isWellFormed(key)) throw new TrainprintError('INVALID_INPUT', 'a store key must not contain a lone surrogate');
 }
@@ -100,7 +104,8 @@ function checkValue(value: unknown, path: string, depth: number): void {
   if (Object.getOwnPropertySymbols(value).length > 0) throw invalidValue(path, 'has symbol keys');
   for (const k of Object.keys(value)) {
     // msgpack's decoder refuses a __proto__ key, so storing one would make the record unreadable.
-    if (k === '__proto__' || !isWellFormed(k)) throw invalidValue(path, `has an unstorable member name ${JSON.stringify(k)}`);
+    if (k === '__proto__' || !isWellFormed(k))
+      throw invalidValue(path, `has an unstorable member name ${JSON.stringify(k)}`);
     checkValue((value as Record<string, unknown>)[k], `${path}.${k}`, depth + 1);
   }
 }
@@ -123,7 +128,9 @@ export function encodeValue(value: unknown): Uint8Array {
   try {
     return encoder.encode(value);
   } catch (cause) {
-    throw new TrainprintError('INVALID_INPUT', `the stored value cannot be encoded: ${(cause as Error).message}`, { cause });
+    throw new TrainprintError('INVALID_INPUT', `the stored value cannot be encoded: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
@@ -158,11 +165,15 @@ function detachBinaries(v: unknown): unknown {
 export function encodeBatch(ops: readonly BatchOp[]): EncodedOp[] {
   if (!Array.isArray(ops)) throw new TrainprintError('INVALID_INPUT', 'a batch must be an array of ops');
   return ops.map((op, i) => {
-    if (op === null || typeof op !== 'object') throw new TrainprintError('INVALID_INPUT', `batch op ${i} is not an object`);
+    if (op === null || typeof op !== 'object')
+      throw new TrainprintError('INVALID_INPUT', `batch op ${i} is not an object`);
     checkKey(op.key);
     if (op.type === 'put') return { type: 'put', key: op.key, value: encodeValue(op.value) };
     if (op.type === 'delete') return { type: 'delete', key: op.key };
-    throw new TrainprintError('INVALID_INPUT', `batch op ${i} has type ${JSON.stringify((op as { type?: unknown }).type)}; expected 'put' or 'delete'`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `batch op ${i} has type ${JSON.stringify((op as { type?: unknown }).type)}; expected 'put' or 'delete'`,
+    );
   });
 }
 
@@ -170,14 +181,20 @@ export function encodeBatch(ops: readonly BatchOp[]): EncodedOp[] {
  * Checks a scan's prefix and options; returns `after` and the limit (Infinity for none).
  * @example checkScan('work/', { limit: 10 }) // { after: undefined, limit: 10 }
  */
-export function checkScan(prefix: unknown, options: ScanOptions | undefined):
-{ after: string | undefined; limit: number } {
+export function checkScan(
+  prefix: unknown,
+  options: ScanOptions | undefined,
+): { after: string | undefined; limit: number } {
   if (typeof prefix !== 'string') throw new TrainprintError('INVALID_INPUT', 'a scan prefix must be a string');
   const after = options?.after;
   const limit = options?.limit ?? Infinity;
-  if (after !== undefined && typeof after !== 'string') throw new TrainprintError('INVALID_INPUT', 'scan option `after` must be a string');
+  if (after !== undefined && typeof after !== 'string')
+    throw new TrainprintError('INVALID_INPUT', 'scan option `after` must be a string');
   if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
-    throw new TrainprintError('INVALID_INPUT', `scan option \`limit\` must be a non-negative integer, got ${String(limit)}`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `scan option \`limit\` must be a non-negative integer, got ${String(limit)}`,
+    );
   }
   return { after, limit };
 }
@@ -461,7 +478,11 @@ export abstract class StoreCore implements Store {
 
   #throwFailed(): never {
     const cause = this.#failure!.error;
-    throw new TrainprintError('STORE_CLOSED', `an earlier write failed (${(cause as Error)?.message ?? String(cause)}); reopen the store`, { cause });
+    throw new TrainprintError(
+      'STORE_CLOSED',
+      `an earlier write failed (${(cause as Error)?.message ?? String(cause)}); reopen the store`,
+      { cause },
+    );
   }
 
   /**
@@ -469,7 +490,9 @@ export abstract class StoreCore implements Store {
    * A body without ops (read-only transaction, delete of a missing key) still waits for the
    * writes staged before it: what it read may be one of them and must not escape before it is durable.
    */
-  #submit<T>(body: () => Promise<{ ops: readonly EncodedOp[]; result: T }> | { ops: readonly EncodedOp[]; result: T }): Promise<T> {
+  #submit<T>(
+    body: () => Promise<{ ops: readonly EncodedOp[]; result: T }> | { ops: readonly EncodedOp[]; result: T },
+  ): Promise<T> {
     const staged = this.#chain.then(async () => {
       if (this.#failure) this.#throwFailed();
       const { ops, result } = await body();
@@ -503,7 +526,8 @@ export abstract class StoreCore implements Store {
       while (this.#queue.length > 0) {
         let n = 0;
         let bytes = 0;
-        while (n < this.#queue.length && (n === 0 || bytes + this.#queue[n].bytes <= MAX_GROUP_BYTES)) bytes += this.#queue[n++].bytes;
+        while (n < this.#queue.length && (n === 0 || bytes + this.#queue[n].bytes <= MAX_GROUP_BYTES))
+          bytes += this.#queue[n++].bytes;
         const groups = this.#queue.slice(0, n);
         this.#queue = this.#queue.slice(n);
         const ops = groups.length === 1 ? groups[0].ops : groups.flatMap((g) => g.ops);
@@ -538,7 +562,11 @@ export abstract class StoreCore implements Store {
     const rest = this.#queue;
     this.#queue = [];
     this.#pending.clear();
-    const closed = new TrainprintError('STORE_CLOSED', `an earlier write failed (${(error as Error)?.message ?? String(error)})`, { cause: error });
+    const closed = new TrainprintError(
+      'STORE_CLOSED',
+      `an earlier write failed (${(error as Error)?.message ?? String(error)})`,
+      { cause: error },
+    );
     for (const g of rest) g.reject(closed);
   }
 }
@@ -588,7 +616,8 @@ class StoreTransaction implements Transaction {
   /** The transaction's writes, the last one per key. */
   ops(): EncodedOp[] {
     const ops: EncodedOp[] = [];
-    for (const [key, value] of this.#writes) ops.push(value === null ? { type: 'delete', key } : { type: 'put', key, value });
+    for (const [key, value] of this.#writes)
+      ops.push(value === null ? { type: 'delete', key } : { type: 'put', key, value });
     return ops;
   }
 

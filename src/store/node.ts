@@ -18,6 +18,9 @@ export { openPostgresStore, PostgresStore } from './postgres/store.js';
 export type { PostgresStoreOptions } from './postgres/store.js';
 export { isPostgresUrl } from './postgres/connection.js';
 export {
-  createPostgresDataset, openPostgresDataset, openPostgresDatasets, PostgresDataset,
+  createPostgresDataset,
+  openPostgresDataset,
+  openPostgresDatasets,
+  PostgresDataset,
 } from './postgres/dataset.js';
 export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from './postgres/dataset.js';

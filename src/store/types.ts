@@ -21,9 +21,7 @@ export type BatchOp =
  * own prefix (the engine's prefixes: `analysis/`, `monitor/`, `work/`, …). A function receives the id of what the
  * operation creates (the analysis or monitor id), for records keyed by it.
  */
-export type AlongsideRecords =
-  | readonly AlongsideRecord[]
-  | ((id: string) => readonly AlongsideRecord[]);
+export type AlongsideRecords = readonly AlongsideRecord[] | ((id: string) => readonly AlongsideRecord[]);
 
 /** One record of {@link AlongsideRecords}. */
 export interface AlongsideRecord {

@@ -17,7 +17,6 @@ import { extractMarkdownInto } from './markdown.js';
 import { PlainText, TextBuilder } from './offset-map.js';
 export { fromParts, toParts } from './offset-map.js';
 
-
 /**
  * Every {@link ContentType}, for validation and error messages.
  *
@@ -27,7 +26,6 @@ export { fromParts, toParts } from './offset-map.js';
 export type { ContentType, ExtractedParts, ExtractedText };
 
 export const CONTENT_TYPES: readonly ContentType[] = Object.freeze(['text', 'markdown', 'html'] as const);
-
 
 /**
  * Extracts what a reader sees from `content`. `'text'` is the identity (no copy); `'html'` and `'markdown'`
@@ -42,7 +40,10 @@ export const CONTENT_TYPES: readonly ContentType[] = Object.freeze(['text', 'mar
  */
 export function extractText(content: string, type: ContentType): ExtractedText {
   if (typeof content !== 'string') {
-    throw new TrainprintError('INVALID_INPUT', `content must be a string, got ${content === null ? 'null' : typeof content}`);
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `content must be a string, got ${content === null ? 'null' : typeof content}`,
+    );
   }
   switch (type) {
     case 'text':

@@ -40,22 +40,100 @@ export const MARKUP_END = 3;
 
 /** Elements that start a new line of text (HTML's block-level and line-breaking elements). */
 const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'button', 'caption', 'center', 'dd', 'details',
-  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1',
-  'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'input', 'legend', 'li', 'listing', 'main',
-  'menu', 'nav', 'ol', 'optgroup', 'option', 'p', 'pre', 'section', 'select', 'summary', 'table', 'tbody',
-  'textarea', 'tfoot', 'thead', 'tr', 'ul', 'xmp',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'br',
+  'button',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'input',
+  'legend',
+  'li',
+  'listing',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'optgroup',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'select',
+  'summary',
+  'table',
+  'tbody',
+  'textarea',
+  'tfoot',
+  'thead',
+  'tr',
+  'ul',
+  'xmp',
 ]);
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Raw-text elements whose content is not shown. */
-const RAW_DROPPED: ReadonlySet<string> = new Set(['script', 'style', 'title', 'iframe', 'noembed', 'noframes', 'noscript']);
+const RAW_DROPPED: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'title',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+]);
 /** Raw-text elements whose content is shown: textarea decodes references (RCDATA), xmp does not. */
 const RAW_KEPT: ReadonlySet<string> = new Set(['textarea', 'xmp']);
 /** Ordinary elements whose whole subtree is not shown. */
-const DROPPED: ReadonlySet<string> = new Set(['head', 'template', 'object', 'applet', 'svg', 'audio', 'video', 'canvas', 'datalist']);
+const DROPPED: ReadonlySet<string> = new Set([
+  'head',
+  'template',
+  'object',
+  'applet',
+  'svg',
+  'audio',
+  'video',
+  'canvas',
+  'datalist',
+]);
 /** Start tags that may appear inside `<head>`; any other start tag (or text) ends an unclosed head, as in HTML5. */
 const HEAD_CONTENT: ReadonlySet<string> = new Set([
-  'head', 'meta', 'link', 'title', 'style', 'script', 'noscript', 'base', 'basefont', 'bgsound', 'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'style',
+  'script',
+  'noscript',
+  'base',
+  'basefont',
+  'bgsound',
+  'template',
 ]);
 /** Longest tag name in the sets above ('blockquote', 'figcaption'); longer names are not looked up. */
 const MAX_KNOWN_NAME = 10;
@@ -367,7 +445,9 @@ function isAttrNameEnd(c: number): boolean {
 }
 
 function isAlt(s: string, p: number): boolean {
-  return (s.charCodeAt(p) | 0x20) === 0x61 && (s.charCodeAt(p + 1) | 0x20) === 0x6c && (s.charCodeAt(p + 2) | 0x20) === 0x74;
+  return (
+    (s.charCodeAt(p) | 0x20) === 0x61 && (s.charCodeAt(p + 1) | 0x20) === 0x6c && (s.charCodeAt(p + 2) | 0x20) === 0x74
+  );
 }
 
 function allSpace(s: string, from: number, to: number): boolean {

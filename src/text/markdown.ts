@@ -22,7 +22,16 @@
  */
 
 import { DecodingMode } from 'entities';
-import { extractHtmlInto, findEndTag, HtmlScanner, MARKUP_END, MARKUP_SKIP, MARKUP_START, MARKUP_TEXT, separatorFor } from './html.js';
+import {
+  extractHtmlInto,
+  findEndTag,
+  HtmlScanner,
+  MARKUP_END,
+  MARKUP_SKIP,
+  MARKUP_START,
+  MARKUP_TEXT,
+  separatorFor,
+} from './html.js';
 import {
   decodeEntityAt,
   emitWithEntities,
@@ -62,11 +71,68 @@ const TILDE = 0x7e;
 
 /** CommonMark HTML block start condition 6: these tag names start a block that ends at a blank line. */
 const HTML_BLOCK_NAMES: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup',
-  'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
-  'frame', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend',
-  'li', 'link', 'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param',
-  'search', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul',
+  'address',
+  'article',
+  'aside',
+  'base',
+  'basefont',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'col',
+  'colgroup',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frame',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'head',
+  'header',
+  'hr',
+  'html',
+  'iframe',
+  'legend',
+  'li',
+  'link',
+  'main',
+  'menu',
+  'menuitem',
+  'nav',
+  'noframes',
+  'ol',
+  'optgroup',
+  'option',
+  'p',
+  'param',
+  'search',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'title',
+  'tr',
+  'track',
+  'ul',
 ]);
 /** CommonMark HTML block start condition 1: raw elements whose block ends at their end tag. */
 const HTML_RAW_NAMES: ReadonlySet<string> = new Set(['script', 'pre', 'style', 'textarea']);
@@ -398,7 +464,8 @@ class BlockScanner {
       const close = findEndTag(s, name, k);
       return close < 0 ? this.n : this.lineAfter(close);
     }
-    if (HTML_BLOCK_NAMES.has(name) && (ends || (after === 0x2f && s.charCodeAt(k + 1) === GT))) return this.blankLineFrom(next);
+    if (HTML_BLOCK_NAMES.has(name) && (ends || (after === 0x2f && s.charCodeAt(k + 1) === GT)))
+      return this.blankLineFrom(next);
     // Condition 7: a complete tag alone on its line; cannot interrupt a paragraph.
     if (this.paraOpen() || HTML_RAW_NAMES.has(name)) return -1;
     const line = s.slice(p, end);
@@ -778,7 +845,12 @@ function autolinkEnd(s: string, i: number): number {
   if (k === i + 1 || s.charCodeAt(k) !== 0x40) return -1;
   for (;;) {
     const label = ++k;
-    while (k < n && k - label < 63 && (isAsciiAlpha(s.charCodeAt(k)) || isDigit(s.charCodeAt(k)) || s.charCodeAt(k) === DASH)) k++;
+    while (
+      k < n &&
+      k - label < 63 &&
+      (isAsciiAlpha(s.charCodeAt(k)) || isDigit(s.charCodeAt(k)) || s.charCodeAt(k) === DASH)
+    )
+      k++;
     if (k === label || s.charCodeAt(label) === DASH || s.charCodeAt(k - 1) === DASH) return -1;
     const c = s.charCodeAt(k);
     if (c === GT) return k + 1;
@@ -838,7 +910,10 @@ function isDefinitionRest(s: string, p: number, end: number): boolean {
   while (e > t && isSpace(s.charCodeAt(e - 1))) e--;
   const open = s.charCodeAt(t);
   const close = s.charCodeAt(e - 1);
-  return e - t >= 2 && ((open === 0x22 && close === 0x22) || (open === 0x27 && close === 0x27) || (open === LPAREN && close === RPAREN));
+  return (
+    e - t >= 2 &&
+    ((open === 0x22 && close === 0x22) || (open === 0x27 && close === 0x27) || (open === LPAREN && close === RPAREN))
+  );
 }
 
 /** CommonMark label matching: case-insensitive, inner whitespace collapsed. */

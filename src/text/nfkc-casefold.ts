@@ -37,8 +37,15 @@ const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 const BLOCK_MASK = BLOCK_SIZE - 1;
 const CODE_POINTS = 0x110000;
 
-const S_BASE = 0xac00, L_BASE = 0x1100, V_BASE = 0x1161, T_BASE = 0x11a7;
-const L_COUNT = 19, V_COUNT = 21, T_COUNT = 28, N_COUNT = V_COUNT * T_COUNT, S_COUNT = L_COUNT * N_COUNT;
+const S_BASE = 0xac00,
+  L_BASE = 0x1100,
+  V_BASE = 0x1161,
+  T_BASE = 0x11a7;
+const L_COUNT = 19,
+  V_COUNT = 21,
+  T_COUNT = 28,
+  N_COUNT = V_COUNT * T_COUNT,
+  S_COUNT = L_COUNT * N_COUNT;
 
 interface Tables {
   /** Two-stage trie: `data[(index[cp >> 6] << 6) | (cp & 63)]` is the info word of `cp`. */
@@ -126,7 +133,9 @@ function decodeTables(): Tables {
   {
     const r = new VarintReader(COMPOSITION);
     const secondIds = new Map<number, number>();
-    let c = 0, a = 0, b = 0;
+    let c = 0,
+      a = 0,
+      b = 0;
     while (!r.done) {
       c += r.next();
       a += r.nextSigned();
@@ -155,7 +164,8 @@ function decodeTables(): Tables {
     while (!r.done) {
       const cp0 = next + r.next();
       const count = r.next() + 1;
-      let stride = 1, shift = 0;
+      let stride = 1,
+        shift = 0;
       if (count > 1) {
         stride = r.next() + 1;
         shift = r.nextSigned();
@@ -336,7 +346,9 @@ function newChunk(capacity: number): FoldedChunk {
  * @throws TrainprintError INVALID_INPUT when `text` contains a lone surrogate (the detail names its index)
  */
 export function foldChunk(
-  text: string, from: number, minCodePoints = CHUNK_CODE_POINTS,
+  text: string,
+  from: number,
+  minCodePoints = CHUNK_CODE_POINTS,
 ): { chunk: FoldedChunk; next: number } {
   const t = getTables();
   const { index, data, offsets, pool, poolInfo } = t;

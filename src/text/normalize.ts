@@ -126,7 +126,7 @@ function normalizeGeneral(text: string): Normalized {
   const n = text.length;
   const into = new Folded(n);
   const table = ASCII_TOKEN;
-  for (let p = 0; p < n;) {
+  for (let p = 0; p < n; ) {
     NON_ASCII_AT.lastIndex = p;
     const found = NON_ASCII_AT.exec(text);
     const stop = found === null ? n : Math.max(p, found.index - 1); // fold from the character before it
@@ -170,7 +170,7 @@ export function normalizeFolded(text: string): Normalized {
     throw new TrainprintError('INVALID_INPUT', `text must be a string, got ${text === null ? 'null' : typeof text}`);
   }
   const into = new Folded(text.length);
-  for (let p = 0; p < text.length;) p = into.fold(text, p);
+  for (let p = 0; p < text.length; ) p = into.fold(text, p);
   return into.finish();
 }
 

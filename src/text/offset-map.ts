@@ -150,7 +150,13 @@ export class TextBuilder {
   /** Builds the result; the builder must not be used afterwards. */
   finish(type: ContentType): ExtractedText {
     const n = this.n;
-    return new MappedText(this.parts.join(''), type, this.out.slice(0, n), this.orig.slice(0, n), this.srcLen.slice(0, n));
+    return new MappedText(
+      this.parts.join(''),
+      type,
+      this.out.slice(0, n),
+      this.orig.slice(0, n),
+      this.srcLen.slice(0, n),
+    );
   }
 
   private flushSeparator(next: number): void {
@@ -249,7 +255,7 @@ export class PlainText implements ExtractedText {
     const n = this.text.length;
     const s = clampIndex(start, n);
     const e = clampIndex(end, n);
-    return [s, Math.max(e , s)];
+    return [s, Math.max(e, s)];
   }
 }
 
@@ -438,7 +444,14 @@ function indexInRange(s: string, code: number, from: number, to: number): number
 export function isSpace(c: number): boolean {
   if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }

@@ -171,7 +171,10 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     }
     case 'array':
       if (!Array.isArray(v)) fail(`${name} must be an array`);
-      if (s.items) v.forEach((x, i) => { walk(s.items!, x, `${name}[${i}]`, where); });
+      if (s.items)
+        v.forEach((x, i) => {
+          walk(s.items!, x, `${name}[${i}]`, where);
+        });
       return;
     case 'object': {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(`${name} must be an object`);

@@ -7,7 +7,8 @@
  * @example lowerBound(Uint32Array.of(1, 3, 3, 7), 3) // 1
  */
 export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
-  let lo = from, hi = to;
+  let lo = from,
+    hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] < value) lo = mid + 1;
@@ -21,7 +22,8 @@ export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, t
  * @example upperBound(Uint32Array.of(1, 3, 3, 7), 3) // 3
  */
 export function upperBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
-  let lo = from, hi = to;
+  let lo = from,
+    hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] <= value) lo = mid + 1;
@@ -43,7 +45,8 @@ export function sortByKeyU32(keys: Uint32Array, ...columns: Uint32Array[]): void
   const from = [keys, ...columns];
   const to = from.map(() => new Uint32Array(n));
   // both passes' counts from one read of the keys
-  const low = new Uint32Array(0x10000), high = new Uint32Array(0x10000);
+  const low = new Uint32Array(0x10000),
+    high = new Uint32Array(0x10000);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
     low[k & 0xffff]++;
@@ -65,7 +68,9 @@ export function sortByKeyU32(keys: Uint32Array, ...columns: Uint32Array[]): void
 export function sortedByKeyU32(n: number, keys: Uint32Array, ...columns: Uint32Array[]): Uint32Array[] {
   const from = [keys, ...columns].map((a) => a.subarray(0, n));
   const to = from.map(() => new Uint32Array(n));
-  const c0 = new Uint32Array(0x800), c1 = new Uint32Array(0x800), c2 = new Uint32Array(0x400);
+  const c0 = new Uint32Array(0x800),
+    c1 = new Uint32Array(0x800),
+    c2 = new Uint32Array(0x400);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
     c0[k & 0x7ff]++;
@@ -89,11 +94,14 @@ function scatterPass(src: Uint32Array[], dst: Uint32Array[], count: Uint32Array,
     count[b] = at;
     at += c;
   }
-  const k = src[0], kd = dst[0], n = k.length;
+  const k = src[0],
+    kd = dst[0],
+    n = k.length;
   // one and two payload columns (the common cases) get loops of their own: the generic one, with its inner loop
   // over the columns, is a third slower for one and half as fast for two
   if (src.length === 2) {
-    const s1 = src[1], d1 = dst[1];
+    const s1 = src[1],
+      d1 = dst[1];
     for (let i = 0; i < n; i++) {
       const key = k[i];
       const at = count[(key >>> shift) & mask]++;
@@ -103,7 +111,10 @@ function scatterPass(src: Uint32Array[], dst: Uint32Array[], count: Uint32Array,
     return;
   }
   if (src.length === 3) {
-    const s1 = src[1], d1 = dst[1], s2 = src[2], d2 = dst[2];
+    const s1 = src[1],
+      d1 = dst[1],
+      s2 = src[2],
+      d2 = dst[2];
     for (let i = 0; i < n; i++) {
       const key = k[i];
       const at = count[(key >>> shift) & mask]++;
@@ -137,7 +148,10 @@ const INSERTION_SORT_MAX = 32;
  * sortRangeBy(hits, (x, y) => x.at - y.at) // hits: at 1, 3, 5
  */
 export function sortRangeBy<T>(
-  items: SortableList<T>, compare: (x: T, y: T) => number, from = 0, to = items.length,
+  items: SortableList<T>,
+  compare: (x: T, y: T) => number,
+  from = 0,
+  to = items.length,
 ): void {
   if (to - from > INSERTION_SORT_MAX) {
     const sorted = Array.from({ length: to - from }, (_, k) => items[from + k]).sort(compare);

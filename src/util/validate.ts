@@ -33,7 +33,8 @@ export function onlyKeys(o: Record<string, unknown>, allowed: readonly string[],
 
 /** A string of 1..max characters. */
 export function checkString(v: unknown, where: string, max = 1000): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > max) fail(`${where} must be a non-empty string of at most ${max} characters`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > max)
+    fail(`${where} must be a non-empty string of at most ${max} characters`);
   return v as string;
 }
 
@@ -41,13 +42,15 @@ const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\
 
 /** An ISO 8601 date or date-time. */
 export function parseDate(v: unknown, where: string): Date {
-  if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v))) fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
+  if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v)))
+    fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
   return new Date(v as string);
 }
 
 /** One of {@link WORK_TYPES}. */
 export function checkWorkType(v: unknown, where: string): WorkType {
-  if (!(WORK_TYPES as readonly unknown[]).includes(v)) fail(`${where} must be one of ${WORK_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  if (!(WORK_TYPES as readonly unknown[]).includes(v))
+    fail(`${where} must be one of ${WORK_TYPES.map((t) => `'${t}'`).join(', ')}`);
   return v as WorkType;
 }
 
@@ -57,12 +60,16 @@ export function checkDeclarations(v: unknown, where: string): Declarations {
   onlyKeys(d, ['tdm_opt_out', 'since'], where);
   if (d.tdm_opt_out !== undefined && typeof d.tdm_opt_out !== 'boolean') fail(`${where}.tdm_opt_out must be a boolean`);
   if (d.since !== undefined) parseDate(d.since, `${where}.since`);
-  return { ...(d.tdm_opt_out === undefined ? {} : { tdm_opt_out: d.tdm_opt_out as boolean }), ...(d.since === undefined ? {} : { since: d.since as string }) };
+  return {
+    ...(d.tdm_opt_out === undefined ? {} : { tdm_opt_out: d.tdm_opt_out as boolean }),
+    ...(d.since === undefined ? {} : { since: d.since as string }),
+  };
 }
 
 /** `sha256:` + 64 lowercase hex digits. */
 export function checkWorkHash(v: unknown, where = 'work_hash'): string {
-  if (typeof v !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(v)) fail(`${where} must be "sha256:" followed by 64 lowercase hex digits`);
+  if (typeof v !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(v))
+    fail(`${where} must be "sha256:" followed by 64 lowercase hex digits`);
   return v as string;
 }
 

@@ -106,8 +106,9 @@ describePostgres('PostgreSQL', (pg) => {
     const schema = pg.schema();
     const stores = [await openPostgresStore(pg.url, { schema }), await openPostgresStore(pg.url, { schema })];
     let clock = Date.parse('2026-03-01T12:00:00Z');
-    const engines = await Promise.all(stores.map((store) =>
-      createEngine({ store, analyses: { ttlDays: 30, maxPerOwner: 5, now: () => clock } })));
+    const engines = await Promise.all(
+      stores.map((store) => createEngine({ store, analyses: { ttlDays: 30, maxPerOwner: 5, now: () => clock } })),
+    );
     const analyze = (i: number) => engines[i % 2].analyze({ content: TEXT, content_type: 'text' }, { owner: 'acme' });
     await Promise.all(Array.from({ length: 40 }, (_, i) => analyze(i)));
     clock += 31 * 86_400_000; // everything expires: the next analyses delete it while others count
@@ -121,7 +122,16 @@ describePostgres('PostgreSQL', (pg) => {
 
 describe('retention options', () => {
   it('are checked: INVALID_OPTIONS', async () => {
-    const bad = [{ ttlDays: 0 }, { ttlDays: -1 }, { ttlDays: Infinity }, { maxPerOwner: 0 }, { maxPerOwner: 1.5 }, { now: 5 }, null, 'x'];
+    const bad = [
+      { ttlDays: 0 },
+      { ttlDays: -1 },
+      { ttlDays: Infinity },
+      { maxPerOwner: 0 },
+      { maxPerOwner: 1.5 },
+      { now: 5 },
+      null,
+      'x',
+    ];
     for (const analyses of bad) {
       await expect(createEngine({ analyses: analyses as never })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     }

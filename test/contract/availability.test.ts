@@ -59,11 +59,16 @@ function availability(name: string, open: () => Promise<Store>): void {
       expect(r.last_24h).toEqual({ since, minutes: 600, minutes_up: 595, percent: 99.1666 });
       expect(r.last_30d).toEqual(r.last_24h); // the service is younger than a day: the same minutes
       expect(r.targets.map((t) => [t.plan, t.met_24h, t.met_30d])).toEqual([
-        ['pro', false, false], ['enterprise', false, false],
+        ['pro', false, false],
+        ['enterprise', false, false],
       ]);
-      expect(r.instances.map((i) => [i.instance_id, i.live])).toEqual([['ins_b', true], ['ins_a', false]]);
+      expect(r.instances.map((i) => [i.instance_id, i.live])).toEqual([
+        ['ins_b', true],
+        ['ins_a', false],
+      ]);
       expect(r.instances[1]).toMatchObject({
-        started_at: new Date(at(0)).toISOString(), last_seen: new Date(at(299)).toISOString(),
+        started_at: new Date(at(0)).toISOString(),
+        last_seen: new Date(at(299)).toISOString(),
       });
       clock = at(600);
       expect((await read()).last_24h).toMatchObject({ minutes: 600, minutes_up: 595 }); // 600 is not down yet
@@ -76,7 +81,10 @@ function availability(name: string, open: () => Promise<Store>): void {
       await a.beat();
       r = await read();
       expect(r.last_24h).toEqual({
-        since: new Date(T0 + (601 + 1440) * MINUTE).toISOString(), minutes: 1440, minutes_up: 1, percent: 0.0694,
+        since: new Date(T0 + (601 + 1440) * MINUTE).toISOString(),
+        minutes: 1440,
+        minutes_up: 1,
+        percent: 0.0694,
       });
       expect(r.last_30d).toEqual({ since, minutes: 600 + 2 * 1440 + 1, minutes_up: 597, percent: 17.1502 });
       // b was last seen two days ago: not listed; a is live again

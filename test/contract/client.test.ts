@@ -9,12 +9,30 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/http/index.js';
-import { createClient, TrainprintApiError, parseRetryAfter, type FetchLike, type TrainprintClient } from '../../src/client/index.js';
+import {
+  createClient,
+  TrainprintApiError,
+  parseRetryAfter,
+  type FetchLike,
+  type TrainprintClient,
+} from '../../src/client/index.js';
 import { MIT_GRANT, startServer, type TestServer } from '../fixtures/client/server.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
 import { book } from '../fixtures/texts/index.js';
 
-const ALL_SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write', 'kb', 'usage', 'keys', 'marketplace', 'memorization'] as const;
+const ALL_SCOPES = [
+  'analyze',
+  'registry:read',
+  'registry:write',
+  'monitors',
+  'datasets:read',
+  'datasets:write',
+  'kb',
+  'usage',
+  'keys',
+  'marketplace',
+  'memorization',
+] as const;
 const DAY = 86_400_000;
 
 let srv: TestServer;
@@ -40,7 +58,10 @@ beforeAll(async () => {
   key = (await srv.keys.createKey({ account: 'acme', plan: 'pro', scopes: [...ALL_SCOPES], name: 'client test' })).key;
   tp = createClient({ api_key: key, base_url: srv.url });
 });
-afterAll(async () => { await srv?.close(); srv?.engine.dispose(); });
+afterAll(async () => {
+  await srv?.close();
+  srv?.engine.dispose();
+});
 
 describe('TypeScript client: typed methods against a real server', () => {
   it('status and openapi need no key', async () => {
@@ -79,7 +100,7 @@ describe('TypeScript client: typed methods against a real server', () => {
   });
 
   it('works: register, get, list, verify receipt, score, delete', async () => {
-    const text = `${MIT_GRANT} ${'A paragraph of the author\'s own words follows the licence grant here. '.repeat(20)}`;
+    const text = `${MIT_GRANT} ${"A paragraph of the author's own words follows the licence grant here. ".repeat(20)}`;
     const w = await tp.registerWork({ content: text, title: 'Client test work', work_type: 'article' });
     expect(w.created).toBe(true);
     expect(w.owner).toBe('acme');
@@ -124,14 +145,26 @@ describe('TypeScript client: typed methods against a real server', () => {
 
   it('datasets: create, add documents, get, list, export, delete, import', async () => {
     const docs = [
-      { id: 'd1', text: 'Zorblax quintessential marmalade fjords whisper under purple lanterns of the eastern harbour every night.' },
-      { id: 'd2', text: 'Glimmering tortoise caravans negotiate with astonished lighthouse keepers about the price of seaweed.' },
+      {
+        id: 'd1',
+        text: 'Zorblax quintessential marmalade fjords whisper under purple lanterns of the eastern harbour every night.',
+      },
+      {
+        id: 'd2',
+        text: 'Glimmering tortoise caravans negotiate with astonished lighthouse keepers about the price of seaweed.',
+      },
     ];
-    const created = await tp.datasets.create({ id: 'client-test', name: 'Client test corpus', documents: docs.slice(0, 1) });
+    const created = await tp.datasets.create({
+      id: 'client-test',
+      name: 'Client test corpus',
+      documents: docs.slice(0, 1),
+    });
     expect(created).toMatchObject({ success: true, id: 'client-test', documents: 1 });
     expect((await tp.datasets.addDocuments('client-test', docs.slice(1))).documents).toBe(2);
     expect((await tp.datasets.get('client-test')).name).toBe('Client test corpus');
-    expect((await tp.datasets.list()).datasets.map((d) => d.id)).toEqual(expect.arrayContaining(['spdx-licenses', 'client-test']));
+    expect((await tp.datasets.list()).datasets.map((d) => d.id)).toEqual(
+      expect.arrayContaining(['spdx-licenses', 'client-test']),
+    );
     const file = await tp.datasets.export('client-test');
     expect(file).toBeInstanceOf(Uint8Array);
     expect(file.length).toBeGreaterThan(100);
@@ -185,11 +218,19 @@ describe('TypeScript client: typed methods against a real server', () => {
   });
 
   it('request(): any route, with query, body and idempotency key', async () => {
-    const r = await tp.request<{ success: true; models: Array<{ provider: string }> }>('GET', '/api/v1/kb/models', { query: { provider: 'meta', modality: undefined } });
+    const r = await tp.request<{ success: true; models: Array<{ provider: string }> }>('GET', '/api/v1/kb/models', {
+      query: { provider: 'meta', modality: undefined },
+    });
     expect(r.models.every((m) => m.provider.toLowerCase().includes('meta'))).toBe(true);
     const idem = `client-test-${Date.now()}`;
-    const a = await tp.request<{ work_id: string }>('POST', '/api/v1/content/register', { body: { content: 'Idempotent registration text for the generic request.' }, idempotencyKey: idem });
-    const b = await tp.request<{ work_id: string }>('POST', '/api/v1/content/register', { body: { content: 'Idempotent registration text for the generic request.' }, idempotencyKey: idem });
+    const a = await tp.request<{ work_id: string }>('POST', '/api/v1/content/register', {
+      body: { content: 'Idempotent registration text for the generic request.' },
+      idempotencyKey: idem,
+    });
+    const b = await tp.request<{ work_id: string }>('POST', '/api/v1/content/register', {
+      body: { content: 'Idempotent registration text for the generic request.' },
+      idempotencyKey: idem,
+    });
     expect(b.work_id).toBe(a.work_id);
     await expect(tp.request('GET', 'api/v1/status')).rejects.toThrow(TypeError);
   });
@@ -197,7 +238,10 @@ describe('TypeScript client: typed methods against a real server', () => {
 
 describe('TypeScript client: marketplace and memorization', () => {
   const words = (name: string, from: number, n: number) =>
-    book(name).split(/\s+/).slice(from, from + n).join(' ');
+    book(name)
+      .split(/\s+/)
+      .slice(from, from + n)
+      .join(' ');
   let mem: TestServer;
   let model: ServedModel;
   let seller: TrainprintClient;
@@ -207,8 +251,14 @@ describe('TypeScript client: marketplace and memorization', () => {
     // the model server runs on 127.0.0.1: the default SSRF policy would refuse it
     mem = await startServer({ allowPrivateModelHosts: true }, srv.engine);
     servers.push(mem);
-    seller = createClient({ api_key: (await mem.keys.createKey({ account: 'estate', plan: 'pro', scopes: [...ALL_SCOPES] })).key, base_url: mem.url });
-    buyer = createClient({ api_key: (await mem.keys.createKey({ account: 'lab', plan: 'pro', scopes: ['marketplace'] })).key, base_url: mem.url });
+    seller = createClient({
+      api_key: (await mem.keys.createKey({ account: 'estate', plan: 'pro', scopes: [...ALL_SCOPES] })).key,
+      base_url: mem.url,
+    });
+    buyer = createClient({
+      api_key: (await mem.keys.createKey({ account: 'lab', plan: 'pro', scopes: ['marketplace'] })).key,
+      base_url: mem.url,
+    });
   });
   afterAll(async () => {
     await model?.close();
@@ -217,28 +267,52 @@ describe('TypeScript client: marketplace and memorization', () => {
 
   it('marketplace: listings, offers, counter, accept (idempotent), licences, audit', async () => {
     const USD = (amount_minor: number) => ({ amount_minor, currency: 'USD' });
-    const work = await seller.registerWork({ content: words('austen-persuasion', 1000, 800), title: 'Persuasion (excerpt)', work_type: 'book' });
+    const work = await seller.registerWork({
+      content: words('austen-persuasion', 1000, 800),
+      title: 'Persuasion (excerpt)',
+      work_type: 'book',
+    });
     const draft = await seller.marketplace.createListing(
       { work_id: work.work_id, licence_type: 'training', territory: ['US'], term_months: 12, price: USD(500_000) },
       { idempotencyKey: `listing-${work.work_id}` },
     );
     expect(draft.status).toBe('draft');
-    expect((await seller.marketplace.updateListing(draft.listing_id, { description: 'A chapter' })).description).toBe('A chapter');
+    expect((await seller.marketplace.updateListing(draft.listing_id, { description: 'A chapter' })).description).toBe(
+      'A chapter',
+    );
     const listing = await seller.marketplace.publishListing(draft.listing_id);
     expect(listing.status).toBe('active');
-    expect((await buyer.marketplace.listListings({ licence_type: 'training', territory: 'US' })).listings.map((l) => l.listing_id)).toContain(listing.listing_id);
+    expect(
+      (await buyer.marketplace.listListings({ licence_type: 'training', territory: 'US' })).listings.map(
+        (l) => l.listing_id,
+      ),
+    ).toContain(listing.listing_id);
     expect((await buyer.marketplace.getListing(listing.listing_id)).owner).toBe('estate');
 
-    const offer = await buyer.marketplace.makeOffer(listing.listing_id, { amount: USD(400_000), message: 'For a research model' });
-    expect((await seller.marketplace.listOffers({ role: 'seller', status: 'pending' })).offers.map((o) => o.offer_id)).toContain(offer.offer_id);
+    const offer = await buyer.marketplace.makeOffer(listing.listing_id, {
+      amount: USD(400_000),
+      message: 'For a research model',
+    });
+    expect(
+      (await seller.marketplace.listOffers({ role: 'seller', status: 'pending' })).offers.map((o) => o.offer_id),
+    ).toContain(offer.offer_id);
     expect((await seller.marketplace.getOffer(offer.offer_id)).buyer).toBe('lab');
     const counter = await seller.marketplace.counterOffer(offer.offer_id, { amount: USD(450_000) });
     expect(counter.made_by).toBe('estate');
     // the response of the accept is lost once: the retry with the same key returns the same licence
-    mem.faults.push({ method: 'POST', path: `/api/v1/marketplace/offers/${counter.offer_id}/accept`, when: 'after', status: 502 });
-    const licence = await buyer.marketplace.acceptOffer(counter.offer_id, { idempotencyKey: `accept-${counter.offer_id}` });
+    mem.faults.push({
+      method: 'POST',
+      path: `/api/v1/marketplace/offers/${counter.offer_id}/accept`,
+      when: 'after',
+      status: 502,
+    });
+    const licence = await buyer.marketplace.acceptOffer(counter.offer_id, {
+      idempotencyKey: `accept-${counter.offer_id}`,
+    });
     expect(licence).toMatchObject({ licensor: 'estate', licensee: 'lab', amount: USD(450_000) });
-    expect((await buyer.marketplace.listLicences({ role: 'licensee' })).licences.map((l) => l.licence_id)).toEqual([licence.licence_id]);
+    expect((await buyer.marketplace.listLicences({ role: 'licensee' })).licences.map((l) => l.licence_id)).toEqual([
+      licence.licence_id,
+    ]);
     expect((await seller.marketplace.getLicence(licence.licence_id)).verified).toBe(true);
     const { success: _s, ...document } = licence;
     expect((await buyer.marketplace.verifyLicence(document)).valid).toBe(true);
@@ -249,32 +323,57 @@ describe('TypeScript client: marketplace and memorization', () => {
     const mine = await buyer.marketplace.makeOffer(listing.listing_id, { amount: USD(2_000) });
     expect((await buyer.marketplace.withdrawOffer(mine.offer_id)).status).toBe('withdrawn');
     const trail = await seller.marketplace.audit({ entity_id: listing.listing_id });
-    expect(trail.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['listing.created', 'listing.published']));
+    expect(trail.entries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['listing.created', 'listing.published']),
+    );
     expect((await seller.marketplace.withdrawListing(listing.listing_id)).status).toBe('withdrawn');
   });
 
   it('memorization: track, reference sets, extract, probe, compare, assess, report', async () => {
     const WORK = words('austen-persuasion', 20_000, 1500);
-    model = await serveModel([WORK, WORK, WORK, words('milton-paradise', 0, 10_000)], { name: 'ngram-client', order: 6 });
+    model = await serveModel([WORK, WORK, WORK, words('milton-paradise', 0, 10_000)], {
+      name: 'ngram-client',
+      order: 6,
+    });
     const spec = { base_url: model.baseUrl, model: model.name, top_logprobs: 5 };
-    const tracked = await seller.memorization.trackWork({ work: { content: WORK, title: 'Persuasion (chapter)' }, canaries: { count: 1 } });
+    const tracked = await seller.memorization.trackWork({
+      work: { content: WORK, title: 'Persuasion (chapter)' },
+      canaries: { count: 1 },
+    });
     expect(tracked.canaries).toHaveLength(1);
     const reference = Array.from({ length: 6 }, (_, i) => words('chesterton-thursday', 5_000 + i * 700, 600));
-    expect((await seller.memorization.createReferenceSet({ id: 'withheld', texts: reference, basis: 'randomized_split' })).documents).toBe(6);
+    expect(
+      (await seller.memorization.createReferenceSet({ id: 'withheld', texts: reference, basis: 'randomized_split' }))
+        .documents,
+    ).toBe(6);
     expect((await seller.memorization.listReferenceSets()).reference_sets.map((r) => r.id)).toEqual(['withheld']);
     const ex = await seller.memorization.extract({ work_id: tracked.work_id, model: spec, prefixes: 2 });
     expect(ex.summary.verified).toBeGreaterThan(0);
-    const pr = await seller.memorization.probe({ work_id: tracked.work_id, model: spec, reference: { reference_set: 'withheld' }, chunk_tokens: 64 });
+    const pr = await seller.memorization.probe({
+      work_id: tracked.work_id,
+      model: spec,
+      reference: { reference_set: 'withheld' },
+      chunk_tokens: 64,
+    });
     expect(pr.reference.id).toBe('withheld');
-    const cmp = await seller.memorization.compareOutput({ output: `It said: ${WORK.split(' ').slice(300, 400).join(' ')}` });
+    const cmp = await seller.memorization.compareOutput({
+      output: `It said: ${WORK.split(' ').slice(300, 400).join(' ')}`,
+    });
     expect(cmp.works[0].work_id).toBe(tracked.work_id);
-    const a = await seller.memorization.assess({ work_id: tracked.work_id, model: spec, extract: { prefixes: 2 }, probe: false });
+    const a = await seller.memorization.assess({
+      work_id: tracked.work_id,
+      model: spec,
+      extract: { prefixes: 2 },
+      probe: false,
+    });
     expect(a.assessment_id).toMatch(/^ma_/);
     const html = await seller.memorization.report({ assessment_id: a.assessment_id });
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toContain('Memorization risk report');
     // the server may not call hosts of its private network unless told: a 422 naming the field
-    const refused = await failure(createClient({ api_key: key, base_url: srv.url }).memorization.extract({ text: WORK, model: spec }));
+    const refused = await failure(
+      createClient({ api_key: key, base_url: srv.url }).memorization.extract({ text: WORK, model: spec }),
+    );
     expect(refused).toMatchObject({ status: 422, details: { field: 'model.base_url' } });
   });
 });
@@ -288,7 +387,9 @@ describe('TypeScript client: errors', () => {
     expect(e.request_id).toMatch(/^req_/);
     expect(e.message).toContain('content_type');
 
-    const wrong = await failure(createClient({ api_key: `tp_live_${'0'.repeat(32)}`, base_url: srv.url, maxRetries: 0 }).kb.factors());
+    const wrong = await failure(
+      createClient({ api_key: `tp_live_${'0'.repeat(32)}`, base_url: srv.url, maxRetries: 0 }).kb.factors(),
+    );
     expect(wrong).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     const none = await failure(createClient({ base_url: srv.url }).usage());
     expect(none).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
@@ -303,7 +404,7 @@ describe('TypeScript client: errors', () => {
     srv.faults.push({ method: 'GET', path: '/api/v1/kb/factors', when: 'before', status: 418 });
     const fake: FetchLike = async (url, init) => {
       const r = await fetch(url, init);
-      return r.status === 418 ? new Response('<html>teapot</html>', { status: 418, statusText: 'I\'m a teapot' }) : r;
+      return r.status === 418 ? new Response('<html>teapot</html>', { status: 418, statusText: "I'm a teapot" }) : r;
     };
     const e = await failure(createClient({ api_key: key, base_url: srv.url, fetch: fake }).kb.factors());
     expect(e).toMatchObject({ status: 418, code: 'HTTP_ERROR' });
@@ -322,7 +423,9 @@ describe('TypeScript client: errors', () => {
 
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('user left')), 100);
-    const a = await failure(tp.request('GET', '/api/v1/kb/providers', { headers: { 'x-test-delay': '1500' }, signal: ac.signal }));
+    const a = await failure(
+      tp.request('GET', '/api/v1/kb/providers', { headers: { 'x-test-delay': '1500' }, signal: ac.signal }),
+    );
     expect(a.code).toBe('ABORTED');
   });
 });
@@ -366,7 +469,13 @@ describe('TypeScript client: retries', () => {
   });
 
   it('429 of a POST without Idempotency-Key is retried (nothing ran); a 5xx of it is not', async () => {
-    srv.faults.push({ method: 'POST', path: '/api/v1/attribution/analyze', when: 'before', status: 429, headers: { 'retry-after': '1' } });
+    srv.faults.push({
+      method: 'POST',
+      path: '/api/v1/attribution/analyze',
+      when: 'before',
+      status: 429,
+      headers: { 'retry-after': '1' },
+    });
     const before = srv.seen.length;
     const r = await tp.analyze({ content: MIT_GRANT, content_type: 'text' });
     expect(r.success).toBe(true);
@@ -395,14 +504,19 @@ describe('TypeScript client: retries', () => {
       if (calls === 1) throw new TypeError('fetch failed: ECONNRESET');
       return fetch(url, init);
     };
-    expect((await createClient({ api_key: key, base_url: srv.url, fetch: flaky }).kb.jurisdictions()).success).toBe(true);
+    expect((await createClient({ api_key: key, base_url: srv.url, fetch: flaky }).kb.jurisdictions()).success).toBe(
+      true,
+    );
     expect(calls).toBe(2);
     calls = 0;
-    const post = await failure(createClient({ api_key: key, base_url: srv.url, fetch: flaky }).registerWork({ content: 'never sent twice' }));
+    const post = await failure(
+      createClient({ api_key: key, base_url: srv.url, fetch: flaky }).registerWork({ content: 'never sent twice' }),
+    );
     expect(post.code).toBe('NETWORK_ERROR');
     expect(calls).toBe(1);
 
-    for (let i = 0; i < 3; i++) srv.faults.push({ method: 'GET', path: '/api/v1/kb/datasets', when: 'before', status: 503 });
+    for (let i = 0; i < 3; i++)
+      srv.faults.push({ method: 'GET', path: '/api/v1/kb/datasets', when: 'before', status: 503 });
     const e = await failure(createClient({ api_key: key, base_url: srv.url, maxRetries: 2 }).kb.datasets());
     expect(e.status).toBe(503);
     srv.faults.length = 0;
@@ -437,9 +551,12 @@ describe('TypeScript client: portable source', () => {
     const dir = new URL('../../src/client/', import.meta.url);
     for (const f of readdirSync(dir)) {
       // comments (JSDoc examples mention process.env) are not code
-      const src = readFileSync(new URL(f, dir), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const src = readFileSync(new URL(f, dir), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       expect(src, f).not.toMatch(/from ['"]node:|require\(|\bBuffer\b|process\./);
-      for (const m of src.matchAll(/^import (?!type )[^;]*from ['"]([^'"]+)['"]/gm)) expect(m[1], `${f} imports ${m[1]} at run time`).toMatch(/^\.\/[a-z-]+\.js$/);
+      for (const m of src.matchAll(/^import (?!type )[^;]*from ['"]([^'"]+)['"]/gm))
+        expect(m[1], `${f} imports ${m[1]} at run time`).toMatch(/^\.\/[a-z-]+\.js$/);
     }
   });
 
@@ -448,7 +565,9 @@ describe('TypeScript client: portable source', () => {
     expect(() => createClient({ base_url: 'not a url' })).toThrow(TypeError);
     expect(() => createClient({ base_url: 'http://x?a=1' })).toThrow(TypeError);
     expect(() => createClient({ maxRetries: -1 })).toThrow(TypeError);
-    expect(createClient({ base_url: 'https://example.org/trainprint/' }).baseUrl).toBe('https://example.org/trainprint');
+    expect(createClient({ base_url: 'https://example.org/trainprint/' }).baseUrl).toBe(
+      'https://example.org/trainprint',
+    );
   });
 });
 

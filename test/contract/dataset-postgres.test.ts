@@ -10,7 +10,10 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { createEngine, type Engine, type SearchOptions, type SearchResult } from '../../src/index.js';
 import {
-  createPostgresDataset, openPostgresDataset, openPostgresDatasets, type PostgresDataset,
+  createPostgresDataset,
+  openPostgresDataset,
+  openPostgresDatasets,
+  type PostgresDataset,
 } from '../../src/store/node.js';
 import { TrainprintError, type ErrorCode } from '../../src/errors.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';
@@ -36,7 +39,7 @@ const codeOf = async (p: Promise<unknown> | (() => unknown)): Promise<Outcome['c
 /** Sections of ~`size` characters of `text`, cut at paragraph breaks. */
 function sections(name: string, text: string, size: number): Array<{ id: string; text: string }> {
   const out: Array<{ id: string; text: string }> = [];
-  for (let at = 0; at < text.length;) {
+  for (let at = 0; at < text.length; ) {
     let end = text.indexOf('\n\n', at + size);
     if (end < 0) end = text.length;
     out.push({ id: `${name}-${out.length}`, text: text.slice(at, end) });
@@ -47,8 +50,9 @@ function sections(name: string, text: string, size: number): Array<{ id: string;
 
 // A notice that 80 of the sections carry: its content-word pairs are in more documents than a pair
 // lookup returns (64), so the too-common path of the stored dataset is taken.
-const NOTICE = 'This transcription was proofread by volunteers of the Example Reading Society, who checked '
-  + 'every chapter against the printed edition and corrected spelling, punctuation and page headings.';
+const NOTICE =
+  'This transcription was proofread by volunteers of the Example Reading Society, who checked ' +
+  'every chapter against the printed edition and corrected spelling, punctuation and page headings.';
 
 const persuasion = book('austen-persuasion');
 const thursday = book('chesterton-thursday');
@@ -69,8 +73,9 @@ const GPL2_EDITED = lic['GPL-2.0-only'].replace(/software/g, 'program code').rep
 /** The queries compared: verbatim, edited, near-duplicate, boilerplate, non-ASCII, unrelated, empty. */
 const QUERIES: string[] = [
   `${milton.slice(1000, 3000)}\n\n${persuasion.slice(50_500, 52_500)}\n\n${milton.slice(9000, 10_000)}`,
-  [milton.slice(20_000, 21_500), obfuscate(persuasion.slice(120_000, 122_500), 7), milton.slice(30_000, 30_800)]
-    .join('\n\n'),
+  [milton.slice(20_000, 21_500), obfuscate(persuasion.slice(120_000, 122_500), 7), milton.slice(30_000, 30_800)].join(
+    '\n\n',
+  ),
   `${obfuscate(thursday.slice(30_000, 32_000), 11, 5)} ${caesar.slice(40_000, 41_000)}`,
   GPL2_EDITED,
   `${NOTICE}\n\n${milton.slice(50_000, 51_000)}\n\n${NOTICE}`,
@@ -108,10 +113,11 @@ async function proxy(url: string): Promise<{ url: string; cut(): Promise<void> }
   through.port = String((server.address() as { port: number }).port);
   return {
     url: through.toString(),
-    cut: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    cut: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -120,7 +126,8 @@ describePostgres('exact datasets in PostgreSQL', (db) => {
   let stored: Engine;
   let books: PostgresDataset;
   const opened: PostgresDataset[] = [];
-  const model = knowledgeBase().modelsTrainedOn('project-gutenberg')
+  const model = knowledgeBase()
+    .modelsTrainedOn('project-gutenberg')
     .find((l) => l.via.length === 1 && l.model.disclosure === 'full')!.model.id;
   const descriptor = { id: 'books', name: 'Books and licences', kb_dataset: 'project-gutenberg' };
 
@@ -150,7 +157,9 @@ describePostgres('exact datasets in PostgreSQL', (db) => {
   });
 
   it('searches like the in-memory dataset: same matches, spans, scores, alignment and near-duplicates', async () => {
-    let aligned = 0, near = 0, matched = 0;
+    let aligned = 0,
+      near = 0,
+      matched = 0;
     for (const options of OPTION_SETS) {
       for (const q of QUERIES) {
         const want = memory.search(q, options);
@@ -222,13 +231,16 @@ describePostgres('exact datasets in PostgreSQL', (db) => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const parts = async (table: string) => (await client.query(
-        `SELECT p.partstrat, a.attname, count(i.inhrelid)::int AS n
+      const parts = async (table: string) =>
+        (
+          await client.query(
+            `SELECT p.partstrat, a.attname, count(i.inhrelid)::int AS n
           FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
           JOIN pg_inherits i ON i.inhparent = p.partrelid
           WHERE p.partrelid = $1::regclass GROUP BY p.partstrat, a.attname`,
-        [`"${books.schema}"."${books.tables}_${table}"`],
-      )).rows[0];
+            [`"${books.schema}"."${books.tables}_${table}"`],
+          )
+        ).rows[0];
       expect(books.partitions).toBe(16);
       expect(await parts('fingerprints')).toEqual({ partstrat: 'h', attname: 'hash', n: 16 });
       expect(await parts('pairs')).toEqual({ partstrat: 'h', attname: 'hash', n: 16 });
@@ -238,16 +250,18 @@ describePostgres('exact datasets in PostgreSQL', (db) => {
       expect(rows.rows).toHaveLength(16);
       expect(rows.rows.reduce((a, r) => a + r.n, 0)).toBe(stored.datasets()[0].fingerprints);
       // each partition has its own index on hash
-      const idx = await client.query(`SELECT count(*)::int AS n FROM pg_index x
+      const idx = await client.query(
+        `SELECT count(*)::int AS n FROM pg_index x
         JOIN pg_inherits i ON i.inhrelid = x.indrelid WHERE i.inhparent = $1::regclass`,
-      [`"${books.schema}"."${books.tables}_fingerprints"`]);
+        [`"${books.schema}"."${books.tables}_fingerprints"`],
+      );
       expect(idx.rows[0].n).toBe(16);
     } finally {
       await client.end();
     }
   });
 
-  it('opens a stored dataset from another process\'s view: by id, by URL parameter, all of a schema', async () => {
+  it("opens a stored dataset from another process's view: by id, by URL parameter, all of a schema", async () => {
     const one = await openPostgresDataset({ url: db.url, schema: books.schema, id: 'books' });
     const url = new URL(db.url);
     url.searchParams.set('schema', books.schema);

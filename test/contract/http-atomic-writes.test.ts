@@ -21,12 +21,14 @@ class RecordingStore extends MemoryStore {
   }
   override async transaction<T>(fn: (tx: Transaction) => Promise<T> | T): Promise<T> {
     const keys: string[] = [];
-    const result = await super.transaction((tx) => fn({
-      get: (k) => tx.get(k),
-      scan: (prefix, options) => tx.scan(prefix, options),
-      put: (k, value) => (keys.push(k), tx.put(k, value)),
-      delete: (k) => (keys.push(k), tx.delete(k)),
-    }));
+    const result = await super.transaction((tx) =>
+      fn({
+        get: (k) => tx.get(k),
+        scan: (prefix, options) => tx.scan(prefix, options),
+        put: (k, value) => (keys.push(k), tx.put(k, value)),
+        delete: (k) => (keys.push(k), tx.delete(k)),
+      }),
+    );
     if (keys.length > 0) this.writes.push(keys);
     return result;
   }
@@ -38,18 +40,28 @@ let handler: (r: Request) => Promise<Response>;
 let key: string;
 
 const post = async (path: string, json: unknown) => {
-  const res = await handler(new Request(`http://x${path}`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(json),
-  }));
-  return { status: res.status, json: await res.json() as Record<string, any> };
+  const res = await handler(
+    new Request(`http://x${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    }),
+  );
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
 };
 
 beforeAll(async () => {
   store = new RecordingStore();
   engine = await createEngine({ store });
-  await engine.addDataset({ id: 'pg', kb_dataset: 'project-gutenberg' }, [{ id: 'persuasion', text: book('austen-persuasion') }]);
+  await engine.addDataset({ id: 'pg', kb_dataset: 'project-gutenberg' }, [
+    { id: 'persuasion', text: book('austen-persuasion') },
+  ]);
   const keys = new KeyStore(store);
-  ({ key } = await keys.createKey({ account: 'acme', plan: 'pro', scopes: ['analyze', 'registry:read', 'registry:write', 'monitors'] }));
+  ({ key } = await keys.createKey({
+    account: 'acme',
+    plan: 'pro',
+    scopes: ['analyze', 'registry:read', 'registry:write', 'monitors'],
+  }));
   handler = createHandler(engine, { keys });
 });
 
@@ -66,22 +78,27 @@ describe('multi-record writes over HTTP are atomic', () => {
   });
 
   it('monitors/create: the monitor, its webhook secret and its owner record in one batch', async () => {
-    const w = await post('/api/v1/content/register', { content: book('austen-persuasion').slice(0, 5000), title: 'Persuasion' });
+    const w = await post('/api/v1/content/register', {
+      content: book('austen-persuasion').slice(0, 5000),
+      title: 'Persuasion',
+    });
     expect(w.status).toBeLessThan(300);
     const m = await post('/api/v1/monitors/create', {
-      work_id: w.json.work_id, webhook: { url: 'https://hooks.example.org/trainprint', secret: 'whsec_0123456789abcdef' },
+      work_id: w.json.work_id,
+      webhook: { url: 'https://hooks.example.org/trainprint', secret: 'whsec_0123456789abcdef' },
     });
     expect(m.status).toBe(201);
     const id = m.json.monitor_id as string;
-    expect(writeOf(`monitor/${id}`)).toEqual(expect.arrayContaining([
-      `monitor/${id}`, `monitor-secret/${id}`, `http/owner/monitor/${id}`,
-    ]));
+    expect(writeOf(`monitor/${id}`)).toEqual(
+      expect.arrayContaining([`monitor/${id}`, `monitor-secret/${id}`, `http/owner/monitor/${id}`]),
+    );
   });
 
   it('records that are not { key, value } are refused before anything is written', async () => {
     const before = store.writes.length;
-    await expect(engine.analyze({ content: 'some words here', content_type: 'text' }, { records: [{ key: '' } as never] }))
-      .rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(
+      engine.analyze({ content: 'some words here', content_type: 'text' }, { records: [{ key: '' } as never] }),
+    ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     expect(store.writes.length).toBe(before);
   });
 });

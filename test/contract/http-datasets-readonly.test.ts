@@ -53,8 +53,9 @@ describe('reference datasets kept as loaded', () => {
   it('refuses a datasetsReadOnly that is not a string with INVALID_OPTIONS', async () => {
     const engine = await createEngine();
     for (const bad of [true, 1, {}, null]) {
-      expect(() => createHandler(engine, { datasetsReadOnly: bad as unknown as string }))
-        .toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      expect(() => createHandler(engine, { datasetsReadOnly: bad as unknown as string })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
     }
   });
 

@@ -15,15 +15,25 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError } from '../../src/index.js';
 import {
-  createHandler, egressFetch, isInternalAddress, KeyStore, ROUTES, SCOPES, type HandlerOptions, type HostResolver,
+  createHandler,
+  egressFetch,
+  isInternalAddress,
+  KeyStore,
+  ROUTES,
+  SCOPES,
+  type HandlerOptions,
+  type HostResolver,
 } from '../../src/http/index.js';
 
-const WORK = 'A short work of a few dozen words that its author registers before anything else happens to it, '
-  + 'so that monitors and memorization checks can name it by its id.';
+const WORK =
+  'A short work of a few dozen words that its author registers before anything else happens to it, ' +
+  'so that monitors and memorization checks can name it by its id.';
 /** Twelve words: with 4-word prefixes and 8-word continuations, one model call. */
 const TWELVE = 'one two three four five six seven eight nine ten eleven twelve';
 const ONE_CALL = { prefixes: 1, prefix_tokens: 4, continuation_tokens: 8 };
-const noNetwork = async (): Promise<Response> => { throw new TypeError('no network in this test'); };
+const noNetwork = async (): Promise<Response> => {
+  throw new TypeError('no network in this test');
+};
 
 async function setup(options: HandlerOptions = {}) {
   const engine = await createEngine({ webhooks: { fetch: noNetwork } });
@@ -53,7 +63,13 @@ function fakeDns(table: Record<string, string[]>, answer: () => Response = () =>
     looked.push(name);
     const addresses = table[name];
     if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return { addresses, fetch: async (input) => { fetched.push(String(input)); return answer(); } };
+    return {
+      addresses,
+      fetch: async (input) => {
+        fetched.push(String(input));
+        return answer();
+      },
+    };
   };
   return { resolve, looked, fetched };
 }
@@ -68,19 +84,42 @@ const DNS = {
   'hooks.example.org': ['93.184.215.34'],
 };
 const INTERNAL_NAMES = [
-  '127.0.0.1.nip.io', 'localtest.me', 'half.example.org', 'mapped.example.org', 'ula.example.org',
+  '127.0.0.1.nip.io',
+  'localtest.me',
+  'half.example.org',
+  'mapped.example.org',
+  'ula.example.org',
 ];
 
 describe('egress: names are resolved, checked and pinned', () => {
   it('classifies addresses as resolvers give them', () => {
     const internal = [
-      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::',
-      '::ffff:127.0.0.1', '::ffff:7f00:1', 'fe80::1', 'fe80::1%eth0', 'fd00::1', 'fc00::', '64:ff9b::a9fe:a9fe',
-      'not an address', '',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      '::',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fd00::1',
+      'fc00::',
+      '64:ff9b::a9fe:a9fe',
+      'not an address',
+      '',
     ];
     for (const a of internal) expect(isInternalAddress(a), a).toBe(true);
     const external = [
-      '93.184.215.14', '8.8.8.8', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '2001:4860:4860::8888', '::ffff:8.8.8.8',
+      '93.184.215.14',
+      '8.8.8.8',
+      '2606:2800:21f:cb07:6820:80da:af6b:8b2c',
+      '2001:4860:4860::8888',
+      '::ffff:8.8.8.8',
     ];
     for (const a of external) expect(isInternalAddress(a), a).toBe(false);
   });
@@ -88,9 +127,12 @@ describe('egress: names are resolved, checked and pinned', () => {
   it('a model host resolving to an internal address (any one of them) is 422 naming model.base_url', async () => {
     const dns = fakeDns(DNS);
     const { call, acme } = await setup({ resolveHost: dns.resolve });
-    const extract = (base: string) => call('POST', '/api/v1/memorization/extract', acme, {
-      text: TWELVE, model: { base_url: base, model: 'm' }, ...ONE_CALL,
-    });
+    const extract = (base: string) =>
+      call('POST', '/api/v1/memorization/extract', acme, {
+        text: TWELVE,
+        model: { base_url: base, model: 'm' },
+        ...ONE_CALL,
+      });
     for (const host of INTERNAL_NAMES) {
       const r = await extract(`http://${host}/v1`);
       expect([host, r.status, r.json.error.details.field]).toEqual([host, 422, 'model.base_url']);
@@ -101,7 +143,8 @@ describe('egress: names are resolved, checked and pinned', () => {
     expect(unknown.json.error.message).toContain('does not resolve');
     expect(dns.fetched).toEqual([]); // no request reached any of them
     const short = await call('POST', '/api/v1/extract', acme, {
-      text: TWELVE, model: { base_url: 'http://localtest.me/v1', model: 'm' },
+      text: TWELVE,
+      model: { base_url: 'http://localtest.me/v1', model: 'm' },
     });
     expect(short.json.error.details.field).toBe('model.base_url'); // the short path goes through the same check
   });
@@ -128,8 +171,10 @@ describe('egress: names are resolved, checked and pinned', () => {
     status = 200; // an internal service answering 200 with a page: still only its shape
     const odd = await call('POST', '/api/v1/memorization/extract', acme, body);
     expect(odd.status).toBe(502);
-    expect(odd.json.error.details.upstream).toBe('https://models.example.org/v1/completions: status 200 with a body '
-      + `that is not a JSON object (text/html, ${page.length} bytes)`);
+    expect(odd.json.error.details.upstream).toBe(
+      'https://models.example.org/v1/completions: status 200 with a body ' +
+        `that is not a JSON object (text/html, ${page.length} bytes)`,
+    );
     expect(odd.text).not.toContain('SECRET');
   });
 
@@ -139,7 +184,9 @@ describe('egress: names are resolved, checked and pinned', () => {
     for (const options of [{ allowPrivateModelHosts: true }, { modelHosts: () => true }] as HandlerOptions[]) {
       const { call, acme } = await setup({ ...options, resolveHost: dns.resolve, modelFetch: refusing });
       const r = await call('POST', '/api/v1/memorization/extract', acme, {
-        text: TWELVE, model: { base_url: 'http://localtest.me/v1', model: 'm' }, ...ONE_CALL,
+        text: TWELVE,
+        model: { base_url: 'http://localtest.me/v1', model: 'm' },
+        ...ONE_CALL,
       });
       expect(r.status).toBe(502); // called: the operator's fetch answered 404
     }
@@ -151,9 +198,11 @@ describe('egress: names are resolved, checked and pinned', () => {
     const { call, acme } = await setup({ resolveHost: dns.resolve });
     const work = await call('POST', '/api/v1/content/register', acme, { content: WORK });
     expect(work.status).toBe(201);
-    const monitor = (host: string) => call('POST', '/api/v1/monitors/create', acme, {
-      work_id: work.json.work_id, webhook: { url: `https://${host}/hook`, secret: 'whsec_0123456789abcdef' },
-    });
+    const monitor = (host: string) =>
+      call('POST', '/api/v1/monitors/create', acme, {
+        work_id: work.json.work_id,
+        webhook: { url: `https://${host}/hook`, secret: 'whsec_0123456789abcdef' },
+      });
     for (const host of ['127.0.0.1.nip.io', 'half.example.org', 'nowhere.example.org']) {
       const r = await monitor(host);
       expect([host, r.status, r.json.error.details.field]).toEqual([host, 422, 'webhook.url']);
@@ -180,7 +229,8 @@ describe('keys', () => {
     const e = await keys.createKey({ account: 'acme', plan: 'platinum' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TrainprintError);
     expect(e).toMatchObject({
-      code: 'INVALID_INPUT', detail: 'plan: "platinum" is not a known plan; the plans are free, pro, scale, enterprise',
+      code: 'INVALID_INPUT',
+      detail: 'plan: "platinum" is not a known plan; the plans are free, pro, scale, enterprise',
     });
     const client = keys.createClient({ account: 'acme', plan: 'platinum' });
     await expect(client).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -232,11 +282,12 @@ describe('keys', () => {
 });
 
 describe('datasets belong to the account that made them', () => {
-  it('others cannot see them (404); the operator\'s datasets need admin', async () => {
+  it("others cannot see them (404); the operator's datasets need admin", async () => {
     const { engine, call, acme, globex, admin } = await setup();
     await engine.addDataset({ id: 'operator-set' }, [{ id: 'a', text: WORK }]);
     const made = await call('POST', '/api/v1/datasets', acme, {
-      id: 'acme-set', documents: [{ id: 'd1', text: WORK }],
+      id: 'acme-set',
+      documents: [{ id: 'd1', text: WORK }],
     });
     expect(made.status).toBe(201);
     const grow = { documents: [{ id: 'd2', text: `${WORK} Again.` }] };
@@ -248,8 +299,13 @@ describe('datasets belong to the account that made them', () => {
     // only acme sees it (the admin too); to globex it is not there, and its id is only "taken"
     expect((await call('GET', '/api/v1/datasets/acme-set', globex)).status).toBe(404);
     expect((await call('GET', '/api/v1/datasets/acme-set/export', globex)).status).toBe(404);
-    expect((await call('GET', '/api/v1/datasets', globex)).json.datasets.map((d: { id: string }) => d.id)).toEqual(['operator-set']);
-    expect((await call('GET', '/api/v1/datasets', acme)).json.datasets.map((d: { id: string }) => d.id)).toEqual(['operator-set', 'acme-set']);
+    expect((await call('GET', '/api/v1/datasets', globex)).json.datasets.map((d: { id: string }) => d.id)).toEqual([
+      'operator-set',
+    ]);
+    expect((await call('GET', '/api/v1/datasets', acme)).json.datasets.map((d: { id: string }) => d.id)).toEqual([
+      'operator-set',
+      'acme-set',
+    ]);
     expect((await call('GET', '/api/v1/datasets/acme-set', admin)).status).toBe(200);
     const taken = await call('POST', '/api/v1/datasets', globex, { id: 'acme-set' });
     expect(taken.status).toBe(409);
@@ -273,19 +329,23 @@ describe('datasets belong to the account that made them', () => {
     const { handler, call, acme, globex } = await setup();
     expect((await call('POST', '/api/v1/datasets', globex, { id: 'globex-set' })).status).toBe(201);
     const cases = [
-      ['/api/v1/datasets/no-such-set/documents', 404], ['/api/v1/datasets/globex-set/documents', 404],
+      ['/api/v1/datasets/no-such-set/documents', 404],
+      ['/api/v1/datasets/globex-set/documents', 404],
     ] as const;
     for (const [path, status] of cases) {
       let pulled = 0;
       const chunk = new Uint8Array(64 * 1024).fill(0x20);
       // 200 MiB on offer, produced only as it is read
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (pulled >= 200 * 1024 * 1024) return controller.close();
-          pulled += chunk.length;
-          controller.enqueue(chunk);
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (pulled >= 200 * 1024 * 1024) return controller.close();
+            pulled += chunk.length;
+            controller.enqueue(chunk);
+          },
         },
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
       const headers = { authorization: `Bearer ${acme}`, 'content-type': 'application/json' };
       const init = { method: 'POST', headers, body, duplex: 'half' } as RequestInit;
       const res = await handler(new Request(`http://api.test${path}`, init));
@@ -294,16 +354,20 @@ describe('datasets belong to the account that made them', () => {
     }
   });
 
-  it('import: the file\'s dataset id is checked before it is loaded; the dataset is the importer\'s', async () => {
+  it("import: the file's dataset id is checked before it is loaded; the dataset is the importer's", async () => {
     const { engine, handler, call, acme, globex } = await setup();
     const scratch = await createEngine();
     const bad = '../evil\r\nSet-Cookie: x=1';
     await scratch.addDataset({ id: bad }, [{ id: 'a', text: WORK }]);
     await scratch.addDataset({ id: 'fine-set' }, [{ id: 'a', text: WORK }]);
-    const upload = (bytes: Uint8Array, key: string) => handler(new Request('http://api.test/api/v1/datasets/import', {
-      method: 'POST', body: bytes as Uint8Array<ArrayBuffer>,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
-    }));
+    const upload = (bytes: Uint8Array, key: string) =>
+      handler(
+        new Request('http://api.test/api/v1/datasets/import', {
+          method: 'POST',
+          body: bytes as Uint8Array<ArrayBuffer>,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+        }),
+      );
     const refused = await upload(scratch.exportDataset(bad), acme);
     expect(refused.status).toBe(422);
     expect((await refused.json()).error.details).toMatchObject({ field: 'id' });
@@ -316,13 +380,14 @@ describe('datasets belong to the account that made them', () => {
     expect((await call('DELETE', '/api/v1/datasets/fine-set', acme)).status).toBe(200);
   });
 
-  it('the shipped packs\' ids (with a colon) are addressable; monitors refuse malformed dataset ids', async () => {
+  it("the shipped packs' ids (with a colon) are addressable; monitors refuse malformed dataset ids", async () => {
     const { engine, call, acme } = await setup();
     await engine.addDataset({ id: 'pack:sample' }, [{ id: 'a', text: WORK }]);
     expect((await call('GET', '/api/v1/datasets/pack:sample', acme)).status).toBe(200);
     const work = await call('POST', '/api/v1/content/register', acme, { content: WORK });
     const bad = await call('POST', '/api/v1/monitors/create', acme, {
-      work_id: work.json.work_id, datasets: ['../x\r\n'],
+      work_id: work.json.work_id,
+      datasets: ['../x\r\n'],
     });
     expect([bad.status, bad.json.error.details.field]).toEqual([422, 'datasets[0]']);
     // an account cannot take a name of the packs' family
@@ -334,14 +399,21 @@ describe('required fields', () => {
   /** Routes whose schema cannot require a field (exactly one of several), checked by the route itself. */
   const ONE_OF = new Set(['registerWork', 'createMonitor', 'trackWork', 'extractMemorized', 'probeMemorization']);
   const PREFIX: Readonly<Record<string, string>> = {
-    listing: 'lst', offer: 'ofr', monitor: 'mon', work: 'wk', analysis: 'an', licence: 'lic',
+    listing: 'lst',
+    offer: 'ofr',
+    monitor: 'mon',
+    work: 'wk',
+    analysis: 'an',
+    licence: 'lic',
   };
 
   it('every route with a required field answers {} with 422 naming it', async () => {
     const { call, acme, admin } = await setup();
     expect((await call('POST', '/api/v1/datasets', acme, { id: 'mine' })).status).toBe(201);
-    const fill = (path: string) => path.replace('{dataset_id}', 'mine')
-      .replace(/\{(\w+)_id\}/g, (_, kind: string) => `${PREFIX[kind] ?? kind}_${'0'.repeat(32)}`);
+    const fill = (path: string) =>
+      path
+        .replace('{dataset_id}', 'mine')
+        .replace(/\{(\w+)_id\}/g, (_, kind: string) => `${PREFIX[kind] ?? kind}_${'0'.repeat(32)}`);
     const checked: string[] = [];
     for (const r of ROUTES.filter((x) => x.body === 'json')) {
       const required = ((r.requestSchema as { required?: string[] } | undefined)?.required ?? []).length > 0;
@@ -356,7 +428,8 @@ describe('required fields', () => {
     expect(checked).toContain('registerWorkAlias');
     const monitor = await call('POST', '/api/v1/monitors/create', acme, {});
     expect(monitor.json.error).toMatchObject({
-      code: 'INVALID_INPUT', details: { field: 'work_id', reason: 'is required (or give work_hash)' },
+      code: 'INVALID_INPUT',
+      details: { field: 'work_id', reason: 'is required (or give work_hash)' },
     });
   });
 });

@@ -17,10 +17,18 @@ function twoProcesses() {
   let clock = Date.parse('2026-11-23T10:00:00Z');
   const now = () => clock;
   const another = () => new Idempotency(store, now);
-  return { a: another(), b: another(), another, store, advance: (ms: number) => { clock += ms; } };
+  return {
+    a: another(),
+    b: another(),
+    another,
+    store,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
-const code = (e: unknown) => (e as { code?: string; message?: string });
+const code = (e: unknown) => e as { code?: string; message?: string };
 
 describe('Idempotency-Key across processes on one store', () => {
   it('refuses a retry in the other process while the first runs, then replays the kept response there', async () => {

@@ -27,7 +27,10 @@ const start = async (...a: Parameters<typeof startApi>) => {
 
 beforeAll(async () => {
   engine = await createEngine();
-  await engine.addDataset({ id: 'pg-sample', kb_dataset: 'project-gutenberg' }, INDEXED.slice(0, 1).map((id) => ({ id, text: book(id) })));
+  await engine.addDataset(
+    { id: 'pg-sample', kb_dataset: 'project-gutenberg' },
+    INDEXED.slice(0, 1).map((id) => ({ id, text: book(id) })),
+  );
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -38,12 +41,16 @@ describe('rate limits', () => {
     it(`150 parallel calls on a Free key: exactly 100 succeed, 50 get 429 with Retry-After (${counters} counters)`, async () => {
       const api = await start(counters === 'store' ? { counters: new StoreCounterStore(engine.store) } : {}, engine);
       const { key } = await api.keys.createKey({ account: `free-${counters}`, plan: 'free' });
-      const replies = await Promise.all(Array.from({ length: 150 }, () => api.call('GET', '/api/v1/kb/factors', { key })));
+      const replies = await Promise.all(
+        Array.from({ length: 150 }, () => api.call('GET', '/api/v1/kb/factors', { key })),
+      );
       const good = replies.filter((r) => r.status === 200);
       const limited = replies.filter((r) => r.status === 429);
       expect(good.length).toBe(100);
       expect(limited.length).toBe(50);
-      expect(good.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      expect(good.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 100 }, (_, i) => i),
+      );
       for (const r of limited) {
         expect(r.json.error.code).toBe('RATE_LIMITED');
         expect(Number(r.headers.get('retry-after'))).toBe(Number(r.headers.get('ratelimit-reset')));
@@ -73,7 +80,13 @@ describe('rate limits', () => {
     now += 10_001;
     const next = await api.call('GET', '/api/v1/usage', { key });
     expect(next.status).toBe(200);
-    expect(next.json).toMatchObject({ limit: 3, used: 0, remaining: 3, reset_at: '2026-03-03T00:00:00.000Z', reset_seconds: 86_400 });
+    expect(next.json).toMatchObject({
+      limit: 3,
+      used: 0,
+      remaining: 3,
+      reset_at: '2026-03-03T00:00:00.000Z',
+      reset_seconds: 86_400,
+    });
   });
 
   it('unlimited plans carry no RateLimit headers; an unconfigured plan is refused', async () => {
@@ -84,7 +97,8 @@ describe('rate limits', () => {
     expect(r.headers.get('ratelimit-limit')).toBeNull();
     // a key store refuses a plan it does not know, naming the plans
     await expect(api.keys.createKey({ account: 'odd', plan: 'legacy' })).rejects.toMatchObject({
-      code: 'INVALID_INPUT', detail: 'plan: "legacy" is not a known plan; the plans are free, pro, scale, enterprise',
+      code: 'INVALID_INPUT',
+      detail: 'plan: "legacy" is not a known plan; the plans are free, pro, scale, enterprise',
     });
     // a key from when the server had that plan (another key store that knew it) is refused by the handler
     const then = new KeyStore(engine.store, { plans: { legacy: { daily: 5 } } });
@@ -100,7 +114,9 @@ describe('plain Fetch handler', () => {
     const handler = createHandler(engine, { baseUrl: 'https://example.org/trainprint/' });
     const doc = await (await handler(new Request('https://example.org/trainprint/api/v1/openapi.json'))).json();
     expect(doc.servers).toEqual([{ url: 'https://example.org/trainprint/' }]);
-    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe('https://example.org/trainprint/api/v1/oauth/token');
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(
+      'https://example.org/trainprint/api/v1/oauth/token',
+    );
     const check = (pointer: string, body: unknown) => {
       const v = new Validator({ $ref: `https://t.test/openapi.json#${pointer}` }, '2020-12', false);
       v.addSchema(withoutExamples(doc) as never, 'https://t.test/openapi.json');
@@ -124,8 +140,18 @@ describe('status page', () => {
     sick.dispose();
     const r = await api.call('GET', '/api/v1/status');
     expect(r.json.status).toBe('major_outage');
-    expect(r.json.components.find((c: any) => c.name === 'engine')).toMatchObject({ status: 'major_outage', detail: 'engine: ENGINE_DISPOSED' });
-    expect(r.json.incidents).toEqual([expect.objectContaining({ failed_checks: 1, server_errors: 0, resolved_at: null, codes: ['engine: ENGINE_DISPOSED'] })]);
+    expect(r.json.components.find((c: any) => c.name === 'engine')).toMatchObject({
+      status: 'major_outage',
+      detail: 'engine: ENGINE_DISPOSED',
+    });
+    expect(r.json.incidents).toEqual([
+      expect.objectContaining({
+        failed_checks: 1,
+        server_errors: 0,
+        resolved_at: null,
+        codes: ['engine: ENGINE_DISPOSED'],
+      }),
+    ]);
     const page = await api.call('GET', '/status');
     expect(page.text).toContain('Major outage');
     expect(page.text).toContain('not yet resolved');
@@ -137,9 +163,12 @@ describe('OAuth 2.0 client credentials', () => {
   let now = Date.parse('2026-05-01T12:00:00Z');
   let client: { client_id: string; client_secret: string };
   const form = (body: string, auth?: string) => ({
-    body, unchecked: false, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
+    body,
+    unchecked: false,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
   });
-  const basic = (id: string, secret: string) => `Basic ${btoa(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`)}`;
+  const basic = (id: string, secret: string) =>
+    `Basic ${btoa(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`)}`;
 
   beforeAll(async () => {
     api = await start({ now: () => now, tokenTtlSeconds: 600 }, engine);
@@ -148,14 +177,28 @@ describe('OAuth 2.0 client credentials', () => {
   });
 
   it('issues scoped, expiring bearer tokens; scopes are enforced per route', async () => {
-    const viaBody = await api.call('POST', '/api/v1/oauth/token', form(`grant_type=client_credentials&client_id=${client.client_id}&client_secret=${client.client_secret}`));
+    const viaBody = await api.call(
+      'POST',
+      '/api/v1/oauth/token',
+      form(`grant_type=client_credentials&client_id=${client.client_id}&client_secret=${client.client_secret}`),
+    );
     expect(viaBody.status).toBe(200);
     expect(viaBody.json).toMatchObject({ token_type: 'Bearer', expires_in: 600, scope: 'kb analyze usage' });
-    const narrow = await api.call('POST', '/api/v1/oauth/token', form('grant_type=client_credentials&scope=kb', basic(client.client_id, client.client_secret)));
+    const narrow = await api.call(
+      'POST',
+      '/api/v1/oauth/token',
+      form('grant_type=client_credentials&scope=kb', basic(client.client_id, client.client_secret)),
+    );
     const token = narrow.json.access_token as string;
     expect(token.split('.')).toHaveLength(3);
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
-    expect(claims).toMatchObject({ acct: 'oauth-co', plan: 'pro', scope: 'kb', client_id: client.client_id, exp: claims.iat + 600 });
+    expect(claims).toMatchObject({
+      acct: 'oauth-co',
+      plan: 'pro',
+      scope: 'kb',
+      client_id: client.client_id,
+      exp: claims.iat + 600,
+    });
     expect((await api.call('GET', '/api/v1/kb/factors', { key: token })).status).toBe(200);
     const denied = await api.call('GET', '/api/v1/usage', { key: token });
     expect(denied.status).toBe(403); // the client has `usage`, this token does not
@@ -176,12 +219,32 @@ describe('OAuth 2.0 client credentials', () => {
     const cases: Array<[string, string | undefined, number, string]> = [
       ['grant_type=client_credentials', basic(client.client_id, 'tp_cs_wrong'), 401, 'invalid_client'],
       ['grant_type=client_credentials', undefined, 401, 'invalid_client'],
-      [`grant_type=client_credentials&client_id=tpc_${'0'.repeat(24)}&client_secret=${client.client_secret}`, undefined, 401, 'invalid_client'],
+      [
+        `grant_type=client_credentials&client_id=tpc_${'0'.repeat(24)}&client_secret=${client.client_secret}`,
+        undefined,
+        401,
+        'invalid_client',
+      ],
       ['grant_type=password', basic(client.client_id, client.client_secret), 400, 'unsupported_grant_type'],
       ['scope=kb', basic(client.client_id, client.client_secret), 400, 'invalid_request'],
-      ['grant_type=client_credentials&scope=kb%20datasets:write', basic(client.client_id, client.client_secret), 400, 'invalid_scope'],
-      ['grant_type=client_credentials&grant_type=client_credentials', basic(client.client_id, client.client_secret), 400, 'invalid_request'],
-      [`grant_type=client_credentials&client_secret=${client.client_secret}`, basic(client.client_id, client.client_secret), 400, 'invalid_request'],
+      [
+        'grant_type=client_credentials&scope=kb%20datasets:write',
+        basic(client.client_id, client.client_secret),
+        400,
+        'invalid_scope',
+      ],
+      [
+        'grant_type=client_credentials&grant_type=client_credentials',
+        basic(client.client_id, client.client_secret),
+        400,
+        'invalid_request',
+      ],
+      [
+        `grant_type=client_credentials&client_secret=${client.client_secret}`,
+        basic(client.client_id, client.client_secret),
+        400,
+        'invalid_request',
+      ],
     ];
     for (const [body, auth, status, error] of cases) {
       const r = await api.call('POST', '/api/v1/oauth/token', form(body, auth));
@@ -204,24 +267,44 @@ describe('bodies over node:http', () => {
   });
 
   /** A raw request: `write` gets the request to send its body; resolves with the response. */
-  function raw(path: string, headers: Record<string, string | number>, write: (req: ReturnType<typeof httpRequest>) => void) {
+  function raw(
+    path: string,
+    headers: Record<string, string | number>,
+    write: (req: ReturnType<typeof httpRequest>) => void,
+  ) {
     return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = httpRequest(`${api.server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...headers } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => { body += c; });
-        res.on('end', () => { resolve({ status: res.statusCode!, body, headers: res.headers }); req.destroy(); });
+      const req = httpRequest(
+        `${api.server.url}${path}`,
+        { method: 'POST', headers: { authorization: `Bearer ${key}`, ...headers } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => {
+            body += c;
+          });
+          res.on('end', () => {
+            resolve({ status: res.statusCode!, body, headers: res.headers });
+            req.destroy();
+          });
+        },
+      );
+      req.on('error', (e) => {
+        if (!(e as NodeJS.ErrnoException).code?.startsWith('ECONN') && (e as NodeJS.ErrnoException).code !== 'EPIPE')
+          reject(e);
       });
-      req.on('error', (e) => { if (!(e as NodeJS.ErrnoException).code?.startsWith('ECONN') && (e as NodeJS.ErrnoException).code !== 'EPIPE') reject(e); });
       write(req);
     });
   }
 
   it('413 for a declared Content-Length over the limit, before the body is sent', async () => {
     const t0 = Date.now();
-    const r = await raw('/api/v1/attribution/analyze', { 'content-type': 'application/json', 'content-length': 50 * 1024 * 1024 }, (req) => {
-      req.write('{"content":"'); // 12 bytes of a promised 50 MiB: the answer must not wait for the rest
-    });
+    const r = await raw(
+      '/api/v1/attribution/analyze',
+      { 'content-type': 'application/json', 'content-length': 50 * 1024 * 1024 },
+      (req) => {
+        req.write('{"content":"'); // 12 bytes of a promised 50 MiB: the answer must not wait for the rest
+      },
+    );
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body).error.code).toBe('PAYLOAD_TOO_LARGE');
     api.validate('POST', '/api/v1/attribution/analyze', 413, JSON.parse(r.body));
@@ -234,9 +317,13 @@ describe('bodies over node:http', () => {
     const r = await raw('/api/v1/attribution/analyze', { 'content-type': 'application/json' }, (req) => {
       let sent = 0;
       const pump = () => {
-        while (sent < 64) { // 4 MiB, far past 256 KiB
+        while (sent < 64) {
+          // 4 MiB, far past 256 KiB
           sent++;
-          if (!req.write(chunk)) { req.once('drain', pump); return; }
+          if (!req.write(chunk)) {
+            req.once('drain', pump);
+            return;
+          }
         }
         req.end();
       };
@@ -251,17 +338,29 @@ describe('bodies over node:http', () => {
 
   it('415 for other content types and charsets, 400 for bodies that are not UTF-8', async () => {
     for (const type of ['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']) {
-      const r = await api.call('POST', '/api/v1/attribution/compare', { key, body: '{"a":"x","b":"y"}', headers: { 'content-type': type } });
+      const r = await api.call('POST', '/api/v1/attribution/compare', {
+        key,
+        body: '{"a":"x","b":"y"}',
+        headers: { 'content-type': type },
+      });
       expect([type, r.status]).toEqual([type, 415]);
     }
-    const r = await api.call('POST', '/api/v1/attribution/compare', { key, body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const r = await api.call('POST', '/api/v1/attribution/compare', {
+      key,
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('MALFORMED_JSON');
   });
 
   it('concurrent requests with one Idempotency-Key create one work', async () => {
     const body = { content: 'A work registered by an impatient client that retries at once.' };
-    const replies = await Promise.all(Array.from({ length: 5 }, () => api.call('POST', '/api/v1/content/register', { key, json: body, headers: { 'idempotency-key': 'burst' } })));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api.call('POST', '/api/v1/content/register', { key, json: body, headers: { 'idempotency-key': 'burst' } }),
+      ),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
@@ -272,9 +371,16 @@ describe('bodies over node:http', () => {
 
   it('a client that disconnects mid-response does not disturb the server', async () => {
     await new Promise<void>((resolve) => {
-      const req = httpRequest(`${api.server.url}/api/v1/datasets/pg-sample/export`, { headers: { authorization: `Bearer ${key}` } }, (res) => {
-        res.once('data', () => { req.destroy(); resolve(); });
-      });
+      const req = httpRequest(
+        `${api.server.url}/api/v1/datasets/pg-sample/export`,
+        { headers: { authorization: `Bearer ${key}` } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on('error', () => undefined);
       req.end();
     });

@@ -8,14 +8,15 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 
 // the opening of Moby-Dick (Melville, 1851; Project Gutenberg eBook #2701): 142 words, one chunk
-const MOBY_DICK_OPENING = 'Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse, '
-  + 'and nothing particular to interest me on shore, I thought I would sail about a little and see the watery part of '
-  + 'the world. It is a way I have of driving off the spleen and regulating the circulation. Whenever I find myself '
-  + 'growing grim about the mouth; whenever it is a damp, drizzly November in my soul; whenever I find myself '
-  + 'involuntarily pausing before coffin warehouses, and bringing up the rear of every funeral I meet; and especially '
-  + 'whenever my hypos get such an upper hand of me, that it requires a strong moral principle to prevent me from '
-  + 'deliberately stepping into the street, and methodically knocking people\'s hats off—then, I account it high time '
-  + 'to get to sea as soon as I can.';
+const MOBY_DICK_OPENING =
+  'Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse, ' +
+  'and nothing particular to interest me on shore, I thought I would sail about a little and see the watery part of ' +
+  'the world. It is a way I have of driving off the spleen and regulating the circulation. Whenever I find myself ' +
+  'growing grim about the mouth; whenever it is a damp, drizzly November in my soul; whenever I find myself ' +
+  'involuntarily pausing before coffin warehouses, and bringing up the rear of every funeral I meet; and especially ' +
+  'whenever my hypos get such an upper hand of me, that it requires a strong moral principle to prevent me from ' +
+  "deliberately stepping into the street, and methodically knocking people's hats off—then, I account it high time " +
+  'to get to sea as soon as I can.';
 
 let engine: Engine;
 let call: (method: string, path: string, json?: unknown) => Promise<{ status: number; json: Record<string, any> }>;
@@ -23,12 +24,20 @@ let call: (method: string, path: string, json?: unknown) => Promise<{ status: nu
 beforeAll(async () => {
   engine = await createEngine({ packs: 'default' });
   const keys = new KeyStore(engine.store);
-  const key = (await keys.createKey({ account: 'newcomer', plan: 'pro', scopes: ['analyze', 'registry:read', 'registry:write'] })).key;
+  const key = (
+    await keys.createKey({ account: 'newcomer', plan: 'pro', scopes: ['analyze', 'registry:read', 'registry:write'] })
+  ).key;
   const handler = createHandler(engine, { keys });
   call = async (method, path, json) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     if (json !== undefined) headers['content-type'] = 'application/json';
-    const res = await handler(new Request(`http://api.test${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }));
+    const res = await handler(
+      new Request(`http://api.test${path}`, {
+        method,
+        headers,
+        body: json === undefined ? undefined : JSON.stringify(json),
+      }),
+    );
     return { status: res.status, json: await res.json() };
   };
 }, 120_000);
@@ -37,22 +46,38 @@ afterAll(() => engine?.dispose());
 describe('analyze → register, as a client follows it', () => {
   it('next_steps holds only paths; the prefill is top-level and registration takes the analyze metadata as it is', async () => {
     const metadata = { title: 'Moby-Dick', author: 'Herman Melville' };
-    const a = await call('POST', '/api/v1/attribution/analyze', { content: MOBY_DICK_OPENING, content_type: 'text', metadata });
+    const a = await call('POST', '/api/v1/attribution/analyze', {
+      content: MOBY_DICK_OPENING,
+      content_type: 'text',
+      metadata,
+    });
     expect(a.status).toBe(200);
-    for (const [name, path] of Object.entries(a.json.next_steps)) expect([name, path]).toEqual([name, expect.stringMatching(/^\/api\/v1\//)]);
+    for (const [name, path] of Object.entries(a.json.next_steps))
+      expect([name, path]).toEqual([name, expect.stringMatching(/^\/api\/v1\//)]);
     expect(a.json.register_prefill).toEqual(metadata);
 
     // the analyze request's own shape
-    const r = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING, content_type: 'text', metadata });
+    const r = await call('POST', '/api/v1/content/register', {
+      content: MOBY_DICK_OPENING,
+      content_type: 'text',
+      metadata,
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ title: 'Moby-Dick', author: 'Herman Melville', work_hash: a.json.work_hash });
     // the prefill spread top-level is the same registration
-    const again = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING, ...a.json.register_prefill });
+    const again = await call('POST', '/api/v1/content/register', {
+      content: MOBY_DICK_OPENING,
+      ...a.json.register_prefill,
+    });
     expect(again).toMatchObject({ status: 200, json: { created: false, work_id: r.json.work_id } });
   });
 
   it('refuses a field given twice, a jurisdiction, and an unknown metadata field, each naming it', async () => {
-    const twice = await call('POST', '/api/v1/content/register', { content: 'x y z', title: 'A', metadata: { title: 'B' } });
+    const twice = await call('POST', '/api/v1/content/register', {
+      content: 'x y z',
+      title: 'A',
+      metadata: { title: 'B' },
+    });
     expect(twice.status).toBe(422);
     expect(twice.json.error.details).toMatchObject({ field: 'metadata.title' });
     const jur = await call('POST', '/api/v1/content/register', { content: 'x y z', metadata: { jurisdiction: 'US' } });
@@ -67,7 +92,11 @@ describe('analyze → register, as a client follows it', () => {
 describe('every score tier says why', () => {
   it('a one-chunk work matched only in a portrait: inconclusive, with too_few_chunks and portrait_evidence_only', async () => {
     const r = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING, content_type: 'text' });
-    const s = await call('POST', '/api/v1/attribution/score', { work_hash: r.json.work_hash, target_model: 'meta/llama-7b', jurisdiction: 'US' });
+    const s = await call('POST', '/api/v1/attribution/score', {
+      work_hash: r.json.work_hash,
+      target_model: 'meta/llama-7b',
+      jurisdiction: 'US',
+    });
     expect(s.status).toBe(200);
     // the case as reported: score 95, interval [95, 95], inconclusive — now with its reasons
     expect(s.json).toMatchObject({ score: 95, ci_95: [95, 95], tier: 'inconclusive' });
@@ -80,11 +109,21 @@ describe('every score tier says why', () => {
   });
 
   it('a work with no match: the score rule and no_match_in_model_datasets', async () => {
-    const text = Array.from({ length: 70 }, (_, i) => `Ledger line ${i} records ${(i * 53) % 97} crates of quince shipped from the orchard cooperative.`).join(' ');
+    const text = Array.from(
+      { length: 70 },
+      (_, i) => `Ledger line ${i} records ${(i * 53) % 97} crates of quince shipped from the orchard cooperative.`,
+    ).join(' ');
     const r = await call('POST', '/api/v1/content/register', { content: text });
-    const s = await call('POST', '/api/v1/attribution/score', { work_hash: r.json.work_hash, target_model: 'meta/llama-7b', jurisdiction: 'US' });
+    const s = await call('POST', '/api/v1/attribution/score', {
+      work_hash: r.json.work_hash,
+      target_model: 'meta/llama-7b',
+      jurisdiction: 'US',
+    });
     expect(s.json.tier).toBe('inconclusive');
-    expect(s.json.tier_reasons.map((x: { code: string }) => x.code)).toEqual(['score_below_50', 'no_match_in_model_datasets']);
+    expect(s.json.tier_reasons.map((x: { code: string }) => x.code)).toEqual([
+      'score_below_50',
+      'no_match_in_model_datasets',
+    ]);
   });
 });
 
@@ -92,13 +131,25 @@ describe('jurisdictions', () => {
   it('US-ZZ is refused like EU-DE, naming the subdivision', async () => {
     const r = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING });
     for (const bad of ['US-ZZ', 'EU-DE', 'XX']) {
-      const s = await call('POST', '/api/v1/attribution/score', { work_hash: r.json.work_hash, target_model: 'meta/llama-7b', jurisdiction: bad });
+      const s = await call('POST', '/api/v1/attribution/score', {
+        work_hash: r.json.work_hash,
+        target_model: 'meta/llama-7b',
+        jurisdiction: bad,
+      });
       expect([bad, s.status]).toEqual([bad, 422]);
     }
-    const zz = await call('POST', '/api/v1/attribution/analyze', { content: MOBY_DICK_OPENING, content_type: 'text', metadata: { jurisdiction: 'US-ZZ' } });
+    const zz = await call('POST', '/api/v1/attribution/analyze', {
+      content: MOBY_DICK_OPENING,
+      content_type: 'text',
+      metadata: { jurisdiction: 'US-ZZ' },
+    });
     expect(zz.status).toBe(422);
     expect(zz.json.error.message).toContain('not an ISO 3166-2 subdivision of US');
-    const ok = await call('POST', '/api/v1/attribution/score', { work_hash: r.json.work_hash, target_model: 'meta/llama-7b', jurisdiction: 'US-NY' });
+    const ok = await call('POST', '/api/v1/attribution/score', {
+      work_hash: r.json.work_hash,
+      target_model: 'meta/llama-7b',
+      jurisdiction: 'US-NY',
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -53,12 +53,19 @@ async function countingOffload() {
  * About 1.2 MB of prose with one quoted passage of the indexed book: a body over the 1 MiB from which the
  * offload parses it, with little to align (the alignment's time budget stays far away).
  */
-const LARGE = [book('milton-paradise'), book('austen-persuasion').slice(10_000, 14_000), book('chesterton-thursday'),
-  book('shakespeare-caesar'), book('milton-paradise')].join('\n\n').slice(0, 1_200_000);
+const LARGE = [
+  book('milton-paradise'),
+  book('austen-persuasion').slice(10_000, 14_000),
+  book('chesterton-thursday'),
+  book('shakespeare-caesar'),
+  book('milton-paradise'),
+]
+  .join('\n\n')
+  .slice(0, 1_200_000);
 const strip = ({ analysis_id: _a, created_at: _c, ...rest }: Record<string, unknown>) => rest;
 
 describe('HTTP with an offload', () => {
-  it('parses a large JSON body on the offload: the same analysis as in the handler\'s thread', async () => {
+  it("parses a large JSON body on the offload: the same analysis as in the handler's thread", async () => {
     const { offload, calls } = await countingOffload();
     const off = await setup({ offload });
     const local = await setup();
@@ -70,7 +77,10 @@ describe('HTTP with an offload', () => {
     expect(calls[0]).toBe('json');
     // a small body stays in the handler's thread
     calls.length = 0;
-    expect((await off.call('POST', '/api/v1/attribution/analyze', { content: 'A short text.', content_type: 'text' })).status).toBe(200);
+    expect(
+      (await off.call('POST', '/api/v1/attribution/analyze', { content: 'A short text.', content_type: 'text' }))
+        .status,
+    ).toBe(200);
     expect(calls).not.toContain('json');
   });
 
@@ -116,8 +126,12 @@ describe('HTTP with an offload', () => {
       const a = await off.call('POST', '/api/v1/content/register', body);
       const b = await local.call('POST', '/api/v1/content/register', body);
       expect(a.status).toBe(201);
-      const same = ({ work_hash, fingerprint, tokens, content_type }: Record<string, unknown>) =>
-        ({ work_hash, fingerprint, tokens, content_type });
+      const same = ({ work_hash, fingerprint, tokens, content_type }: Record<string, unknown>) => ({
+        work_hash,
+        fingerprint,
+        tokens,
+        content_type,
+      });
       expect(same(a.json)).toEqual(same(b.json));
     }
     expect(calls.filter((k) => k !== 'json')).toEqual(['extract', 'fingerprint', 'fingerprint']);
@@ -156,10 +170,16 @@ describe('HTTP with an offload', () => {
       },
     };
     const { call } = await setup({ offload });
-    const r = await call('POST', '/api/v1/attribution/analyze', { content: book('austen-persuasion').slice(0, 50_000), content_type: 'text' });
+    const r = await call('POST', '/api/v1/attribution/analyze', {
+      content: book('austen-persuasion').slice(0, 50_000),
+      content_type: 'text',
+    });
     expect(closing).not.toBeNull();
     expect(r.status).toBe(503);
-    expect(r.json).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', details: { request_id: expect.any(String) } } });
+    expect(r.json).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', details: { request_id: expect.any(String) } },
+    });
   });
 
   it('answers 503 SERVICE_UNAVAILABLE, not 500, when the engine is disposed under a request', async () => {
@@ -173,7 +193,10 @@ describe('HTTP with an offload', () => {
     };
     const { engine, call } = await setup({ offload });
     dispose = () => engine.dispose();
-    const r = await call('POST', '/api/v1/attribution/analyze', { content: book('austen-persuasion').slice(0, 50_000), content_type: 'text' });
+    const r = await call('POST', '/api/v1/attribution/analyze', {
+      content: book('austen-persuasion').slice(0, 50_000),
+      content_type: 'text',
+    });
     expect(r.status).toBe(503);
     expect(r.json).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
   });

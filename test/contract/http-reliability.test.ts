@@ -22,7 +22,13 @@ beforeAll(async () => {
   const keys = new KeyStore(engine.store);
   // the handler tells the key store of its plans (a tiny one, to reach its limit here)
   const handler = createHandler(engine, { keys, plans: { tiny: { daily: 2 } } });
-  key = (await keys.createKey({ account: 'acme', plan: 'pro', scopes: ['analyze', 'usage', 'kb', 'datasets:read', 'datasets:write'] })).key;
+  key = (
+    await keys.createKey({
+      account: 'acme',
+      plan: 'pro',
+      scopes: ['analyze', 'usage', 'kb', 'datasets:read', 'datasets:write'],
+    })
+  ).key;
   free = (await keys.createKey({ account: 'tiny', plan: 'tiny', scopes: ['usage', 'kb'] })).key;
   server = await serve(handler, { port: 0 });
 });
@@ -31,7 +37,8 @@ afterAll(async () => {
   engine?.dispose();
 });
 
-const get = (path: string, k = key, method = 'GET') => fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${k}` } });
+const get = (path: string, k = key, method = 'GET') =>
+  fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${k}` } });
 
 describe('methods', () => {
   it('HEAD is answered wherever GET is: same status and headers, no body', async () => {
@@ -43,21 +50,28 @@ describe('methods', () => {
     // a path without GET still refuses HEAD, and a GET path lists HEAD among its methods
     const post = await get('/api/v1/attribution/analyze', key, 'HEAD');
     expect(post.status).toBe(405);
-    const del = await fetch(`${server.url}/api/v1/kb/models`, { method: 'PUT', headers: { authorization: `Bearer ${key}` } });
+    const del = await fetch(`${server.url}/api/v1/kb/models`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('TRACE is 405 in the error envelope with a request id, never a 500', async () => {
-    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/v1/status`, { method: 'TRACE' }, (r) => {
-        let body = '';
-        r.on('data', (c) => { body += c; });
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${server.url}/api/v1/status`, { method: 'TRACE' }, (r) => {
+          let body = '';
+          r.on('data', (c) => {
+            body += c;
+          });
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
     expect(res.status).toBe(405);
     const json = JSON.parse(res.body);
     expect(json.error.code).toBe('METHOD_NOT_ALLOWED');
@@ -72,9 +86,14 @@ describe('a client that goes away mid-body', () => {
     for (let i = 0; i < 3; i++) {
       await new Promise<void>((resolve) => {
         const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-          socket.write(`POST /api/v1/attribution/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n`
-            + 'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"content":"half a body');
-          setTimeout(() => { socket.destroy(); resolve(); }, 50);
+          socket.write(
+            `POST /api/v1/attribution/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+              'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"content":"half a body',
+          );
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
         });
         socket.on('error', () => resolve());
       });
@@ -88,7 +107,7 @@ describe('a client that goes away mid-body', () => {
 });
 
 describe('usage', () => {
-  it('reading one\'s own usage is not charged, and answers at the limit', async () => {
+  it("reading one's own usage is not charged, and answers at the limit", async () => {
     expect((await get('/api/v1/kb/models', free)).status).toBe(200);
     expect((await get('/api/v1/kb/models', free)).status).toBe(200);
     expect((await get('/api/v1/kb/models', free)).status).toBe(429);
@@ -132,7 +151,8 @@ describe('failed authentication backs off', () => {
       const attempt = (k: string, headers: Record<string, string> = {}) =>
         fetch(`${s.url}/api/v1/kb/providers`, { headers: { authorization: `Bearer ${k}`, ...headers } });
       // guessed keys, each different: the address is what they share
-      for (let i = 0; i < 10; i++) expect((await attempt(`tp_live_${String(i).padStart(8, '0')}${'x'.repeat(24)}`)).status).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect((await attempt(`tp_live_${String(i).padStart(8, '0')}${'x'.repeat(24)}`)).status).toBe(401);
       expect((await attempt(`tp_live_guess0010${'x'.repeat(24)}`)).status).toBe(401); // the 11th: counted, wait 1 s
       const refused = await attempt(good);
       expect(refused.status).toBe(429);
@@ -151,10 +171,12 @@ describe('failed authentication backs off', () => {
 
       // OAuth client secrets: per client id
       const client = await keys.createClient({ account: 'acme', plan: 'pro', scopes: ['kb'] });
-      const token = (secret: string) => fetch(`${s.url}/api/v1/oauth/token`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `grant_type=client_credentials&client_id=${client.client_id}&client_secret=${secret}`,
-      });
+      const token = (secret: string) =>
+        fetch(`${s.url}/api/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=client_credentials&client_id=${client.client_id}&client_secret=${secret}`,
+        });
       now += 11 * 60 * 1000;
       for (let i = 0; i < 11; i++) expect((await token(`wrong-${i}`)).status).toBe(401);
       const slow = await token(client.client_secret);
@@ -172,7 +194,8 @@ describe('what a failed authentication counts against', () => {
   it('an address unless loopback, and the credential presented, never a prefix of it', () => {
     const wrong = `tp_live_abcd1234${'x'.repeat(24)}`;
     expect(authSubjects('203.0.113.9', `Bearer ${wrong}`)).toEqual(['addr:203.0.113.9', `cred:${wrong}`]);
-    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.9.9']) expect(authSubjects(local, null)).toEqual([]);
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.9.9'])
+      expect(authSubjects(local, null)).toEqual([]);
     // a wrong key sharing a valid key's first characters never makes the valid one wait
     expect(authSubjects(null, `Bearer ${wrong}`)).not.toContain(`cred:tp_live_abcd1234${'y'.repeat(24)}`);
   });

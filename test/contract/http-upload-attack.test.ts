@@ -41,15 +41,19 @@ function upload(url: string, path: string, key: string, offer: boolean): Promise
       req.destroy();
       resolve({ answer, sent });
     };
-    const req = request(`${url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': TOTAL },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => finish({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': TOTAL },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => finish({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (done) return;
       // the server closed the connection on the unread body: the expected end of the upload
@@ -77,7 +81,9 @@ describe('a 200 MiB upload to a missing or foreign dataset over HTTP', () => {
     const scopes = ['datasets:read', 'datasets:write', 'analyze'] as const;
     acme = (await keys.createKey({ account: 'acme', plan: 'pro', scopes: [...scopes] })).key;
     const globex = (await keys.createKey({ account: 'globex', plan: 'pro', scopes: [...scopes] })).key;
-    await engine.addDataset({ id: 'operator-set' }, [{ id: 'a', text: 'A document the operator loaded for every account.' }]);
+    await engine.addDataset({ id: 'operator-set' }, [
+      { id: 'a', text: 'A document the operator loaded for every account.' },
+    ]);
     server = await serve(createHandler(engine, { keys }), { port: 0 });
     const made = await fetch(`${server.url}/api/v1/datasets`, {
       method: 'POST',
@@ -86,11 +92,14 @@ describe('a 200 MiB upload to a missing or foreign dataset over HTTP', () => {
     });
     expect(made.status).toBe(201);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   it('is answered from the path, 404 / 403 with the error envelope, without reading the body; the server goes on', async () => {
     const cases = [
-      ['/api/v1/datasets/no-such-set/documents', 404, 'NOT_FOUND'], ['/api/v1/datasets/globex-set/documents', 404, 'NOT_FOUND'],
+      ['/api/v1/datasets/no-such-set/documents', 404, 'NOT_FOUND'],
+      ['/api/v1/datasets/globex-set/documents', 404, 'NOT_FOUND'],
       ['/api/v1/datasets/operator-set/documents', 403, 'FORBIDDEN'],
     ] as const;
     for (const [path, status, code] of cases) {

@@ -26,7 +26,8 @@ function sharedMonitors(name: string, open: () => Promise<[Store, Store, () => P
       const text = passageAt(book('chesterton-thursday'), 40_000, 1_000).text;
       const w = await one.registerWork({ content: text, owner: 'estate', title: 'Thursday' });
       const m = await one.createMonitor({
-        work_id: w.work_id, models: ['meta/llama-7b'],
+        work_id: w.work_id,
+        models: ['meta/llama-7b'],
         webhook: { url: 'https://hooks.example/x', secret: 'whsec_0123456789abcdef' },
       });
       const documents = [{ id: 'thursday', text: book('chesterton-thursday') }];
@@ -51,6 +52,12 @@ describePostgres('PostgreSQL', (pg) => {
   sharedMonitors('PostgresStore', async () => {
     const schema = pg.schema();
     const [a, b] = await Promise.all([openPostgresStore(pg.url, { schema }), openPostgresStore(pg.url, { schema })]);
-    return [a, b, async () => { await Promise.all([a.close(), b.close()]); }];
+    return [
+      a,
+      b,
+      async () => {
+        await Promise.all([a.close(), b.close()]);
+      },
+    ];
   });
 });

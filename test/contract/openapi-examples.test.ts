@@ -27,7 +27,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, createNgramHandler, HTTP_STATUS, NgramLanguageModel } from '../../src/index.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import {
-  buildOpenApi, createHandler, KeyStore, PATH_PARAMS, ROUTES, SCOPES, type Route, type RouteExample,
+  buildOpenApi,
+  createHandler,
+  KeyStore,
+  PATH_PARAMS,
+  ROUTES,
+  SCOPES,
+  type Route,
+  type RouteExample,
 } from '../../src/http/index.js';
 import { MIT_GRANT, MODEL, WORK_TEXT } from '../../src/http/example-kit.js';
 import { ROUTE_DOCS } from '../../src/http/route-docs.js';
@@ -42,8 +49,8 @@ const opOf = (r: Route) => doc.paths[r.path][r.method.toLowerCase()];
 
 const DOC_ID = 'https://trainprint.test/openapi.json';
 /** A JSON pointer of the document from its segments. */
-const pointer = (...segments: string[]) => segments.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`)
-  .join('');
+const pointer = (...segments: string[]) =>
+  segments.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 const opPointer = (r: Route) => pointer('paths', r.path, r.method.toLowerCase());
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)));
@@ -57,8 +64,8 @@ function check(at: string, value: unknown): string | null {
 }
 
 /** The values an OpenAPI object holds in `example` or `examples`. */
-const examplesOf = (o: any): unknown[] => ('example' in o ? [o.example]
-  : Object.values(o.examples ?? {}).map((x: any) => x.value));
+const examplesOf = (o: any): unknown[] =>
+  'example' in o ? [o.example] : Object.values(o.examples ?? {}).map((x: any) => x.value);
 
 /**
  * The OpenAPI 3.1 schema. Schema Objects in it are `$dynamicRef: '#meta'` (any object or boolean unless a
@@ -85,7 +92,9 @@ describe('OpenAPI document with worked examples', () => {
     delete broken.info;
     broken.paths['/api/v1/status'].get.responses['200'].description = 1;
     expect(meta(broken)).toBe(false);
-    expect(meta.errors!.map((e) => e.instancePath)).toEqual(expect.arrayContaining(['', '/paths/~1api~1v1~1status/get/responses/200/description']));
+    expect(meta.errors!.map((e) => e.instancePath)).toEqual(
+      expect.arrayContaining(['', '/paths/~1api~1v1~1status/get/responses/200/description']),
+    );
   });
 
   it('is OpenAPI 3.1 in structure', () => {
@@ -119,7 +128,10 @@ describe('OpenAPI document with worked examples', () => {
           expect(templated, `${at}: ${p.name} is in the path`).toContain(p.name);
         }
         for (const name of templated) {
-          expect(params.some((p) => p.in === 'path' && p.name === name), `${at}: {${name}} declared`).toBe(true);
+          expect(
+            params.some((p) => p.in === 'path' && p.name === name),
+            `${at}: {${name}} declared`,
+          ).toBe(true);
         }
 
         if (op.requestBody) expect(Object.keys(op.requestBody.content).length, `${at}: media`).toBeGreaterThan(0);
@@ -271,7 +283,7 @@ describe('OpenAPI document with worked examples', () => {
     }
   });
 
-  it('has docs/http.md\'s Routes section as build/docs-http.mjs renders it', () => {
+  it("has docs/http.md's Routes section as build/docs-http.mjs renders it", () => {
     const md = readFileSync(new URL('../../docs/http.md', import.meta.url), 'utf8');
     const start = md.indexOf(START_MARKER);
     const end = md.indexOf(END_MARKER);
@@ -307,10 +319,18 @@ function setupOrder(ex: RouteExample): string[] {
   return order;
 }
 
-interface Sent { status: number; type: string; text: string; json?: any; bytes?: Uint8Array }
+interface Sent {
+  status: number;
+  type: string;
+  text: string;
+  json?: any;
+  bytes?: Uint8Array;
+}
 
 async function freshServer() {
-  const noNetwork = async (): Promise<Response> => { throw new TypeError('no network in this test'); };
+  const noNetwork = async (): Promise<Response> => {
+    throw new TypeError('no network in this test');
+  };
   const engine = await createEngine({ webhooks: { fetch: noNetwork } });
   await loadStarterDataset(engine);
   const keys = new KeyStore(engine.store);
@@ -330,7 +350,10 @@ async function freshServer() {
     }
     if (typeof documented !== 'object' || typeof actual !== 'object') return;
     objects.set(JSON.stringify(documented), actual);
-    if (Array.isArray(documented) && Array.isArray(actual)) documented.forEach((d, i) => { learn(d, actual[i]); });
+    if (Array.isArray(documented) && Array.isArray(actual))
+      documented.forEach((d, i) => {
+        learn(d, actual[i]);
+      });
     else if (!Array.isArray(documented) && !Array.isArray(actual)) {
       for (const [k, v] of Object.entries(documented)) learn(v, (actual as Record<string, unknown>)[k]);
     }

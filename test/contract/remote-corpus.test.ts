@@ -6,10 +6,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildCharIndex, buildTokenIndex, cleanTexts, fixtureCorpus, plantedCases, startInfiniGramServer,
-  type CharIndex, type Fault, type InfiniGramServer, type PlantedCase, type TokenIndex,
+  buildCharIndex,
+  buildTokenIndex,
+  cleanTexts,
+  fixtureCorpus,
+  plantedCases,
+  startInfiniGramServer,
+  type CharIndex,
+  type Fault,
+  type InfiniGramServer,
+  type PlantedCase,
+  type TokenIndex,
 } from '../fixtures/infini-gram/index.mjs';
-import { createEngine, TrainprintError, type AnalysisResult, type Engine, type RemoteDatasetConfig, type RemoteMatch } from '../../src/index.js';
+import {
+  createEngine,
+  TrainprintError,
+  type AnalysisResult,
+  type Engine,
+  type RemoteDatasetConfig,
+  type RemoteMatch,
+} from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 
 let documents: ReturnType<typeof fixtureCorpus>['documents'];
@@ -25,7 +41,9 @@ beforeAll(() => {
 /** Fast retries for the tests (the defaults wait up to seconds). */
 const QUICK = { retryBaseMs: 5, maxRetryDelayMs: 2000, ratePerSecond: 100_000 } as const;
 
-async function engineWith(config: Partial<RemoteDatasetConfig> & Pick<RemoteDatasetConfig, 'endpoint' | 'kind' | 'index'>): Promise<Engine> {
+async function engineWith(
+  config: Partial<RemoteDatasetConfig> & Pick<RemoteDatasetConfig, 'endpoint' | 'kind' | 'index'>,
+): Promise<Engine> {
   sharedCache.clear();
   resetEndpoints();
   return createEngine({ remoteCorpora: [{ id: 'remote', ...QUICK, ...config }] });
@@ -50,7 +68,10 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
     server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: tokens } });
     engine = await engineWith({ kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url });
   });
-  afterAll(async () => { engine?.dispose(); await server?.close(); });
+  afterAll(async () => {
+    engine?.dispose();
+    await server?.close();
+  });
 
   for (const editEvery of [0, 20]) {
     it(`finds ≥ 95 % of 60-word passages${editEvery ? ' with every 20th word changed' : ''} with exact spans, ≤ 250 calls each`, async () => {
@@ -92,17 +113,23 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
 
   it('links a match to the models of the Pile, through the component the document names (Books3: pirated)', async () => {
     // the fixture labels Persuasion's documents 'Books3'
-    const c = plantedCases({ seed: 3, count: 40 }).find((x) => JSON.stringify(documents[x.source.doc_ix].metadata).includes('Books3'))!;
+    const c = plantedCases({ seed: 3, count: 40 }).find((x) =>
+      JSON.stringify(documents[x.source.doc_ix].metadata).includes('Books3'),
+    )!;
     const r = await engine.analyze({ content: c.text, content_type: 'text', metadata: { jurisdiction: 'US' } });
     const m = foundExactly(r, c)!;
     expect(m.metadata).toMatchObject({ metadata: { meta: { pile_set_name: 'Books3' } } });
     const models = r.attribution_sources.map((s) => s.model);
-    expect(models).toEqual(expect.arrayContaining(['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b', 'eleutherai/gpt-neox-20b']));
+    expect(models).toEqual(
+      expect.arrayContaining(['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b', 'eleutherai/gpt-neox-20b']),
+    );
     expect(models).not.toContain('stabilityai/stablelm-3b-4e1t'); // "The Pile (without Books3)"
     const pythia = r.attribution_sources.find((s) => s.model === 'eleutherai/pythia-6.9b')!;
     expect(pythia).toMatchObject({ kb_dataset: 'books3', link: 'kb', declared: false, dataset_id: 'remote' });
     expect(pythia.training_dataset).toBe('Books3 (The Pile)');
-    expect(r.risk_assessment.factors).toEqual(expect.arrayContaining(['remote_corpus_component', 'pirated_source_dataset']));
+    expect(r.risk_assessment.factors).toEqual(
+      expect.arrayContaining(['remote_corpus_component', 'pirated_source_dataset']),
+    );
     expect(r.risk_assessment.factors).not.toContain('declared_dataset_link');
     expect(r.confidence).toBeGreaterThan(50);
   });
@@ -113,7 +140,11 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
     const calls = server.calls.length;
     const second = await engine.analyze({ content: c.text, content_type: 'text' });
     expect(server.calls.length).toBe(calls);
-    expect(second.remote_corpora[0]).toMatchObject({ calls: 0, cached: first.remote_corpora[0].calls + first.remote_corpora[0].cached, outcome: 'searched' });
+    expect(second.remote_corpora[0]).toMatchObject({
+      calls: 0,
+      cached: first.remote_corpora[0].calls + first.remote_corpora[0].cached,
+      outcome: 'searched',
+    });
     expect(second.matches).toEqual(first.matches);
   });
 
@@ -127,7 +158,8 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
     }
     const r = await engine.analyze({ content: text, content_type: 'text' });
     expect(r.remote_corpora[0].calls).toBeLessThanOrEqual(1000);
-    for (const p of planted) expect(remoteMatches(r).some((m) => m.query_start <= p.start + 20 && m.query_end >= p.end - 20)).toBe(true);
+    for (const p of planted)
+      expect(remoteMatches(r).some((m) => m.query_start <= p.start + 20 && m.query_end >= p.end - 20)).toBe(true);
   });
 
   it('sends nothing when the request or the options keep the text here', async () => {
@@ -149,12 +181,20 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
   });
 
   it('refuses data operations on a remote corpus with NOT_SUPPORTED, and lists it among the datasets', () => {
-    for (const op of [() => engine.exportDataset('remote'), () => engine.finalizeDataset('remote'), () => engine.documentText('remote', '1'),
-      () => engine.declareDataset('remote', { kb_dataset: 'c4' })]) {
+    for (const op of [
+      () => engine.exportDataset('remote'),
+      () => engine.finalizeDataset('remote'),
+      () => engine.documentText('remote', '1'),
+      () => engine.declareDataset('remote', { kb_dataset: 'c4' }),
+    ]) {
       expect(op).toThrow(expect.objectContaining({ code: 'NOT_SUPPORTED' }));
     }
     const stats = engine.datasets().find((d) => d.id === 'remote')!;
-    expect(stats).toMatchObject({ kind: 'remote', kb_dataset: 'the-pile', remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false } });
+    expect(stats).toMatchObject({
+      kind: 'remote',
+      kb_dataset: 'the-pile',
+      remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false },
+    });
     expect(stats.documents).toBeGreaterThan(1e8); // the public index's published size
   });
 });
@@ -163,11 +203,17 @@ describe('infini-gram with byte-level (GPT-2 style) tokens', () => {
   it('maps Ġ tokens and finds planted passages', async () => {
     const gpt2 = buildTokenIndex({ documents, tokenizer: 'gpt2' });
     const server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { fixture_gpt2: gpt2 } });
-    const engine = await engineWith({ kind: 'infini-gram', index: 'fixture_gpt2', endpoint: server.url, kb_dataset: 'the-pile' });
+    const engine = await engineWith({
+      kind: 'infini-gram',
+      index: 'fixture_gpt2',
+      endpoint: server.url,
+      kb_dataset: 'the-pile',
+    });
     try {
       const cases = plantedCases({ seed: 8, count: 8, editEvery: 20 });
       let found = 0;
-      for (const c of cases) if (foundExactly(await engine.analyze({ content: c.text, content_type: 'text' }), c)) found++;
+      for (const c of cases)
+        if (foundExactly(await engine.analyze({ content: c.text, content_type: 'text' }), c)) found++;
       expect(found).toBeGreaterThanOrEqual(7);
       // a self-hosted index with a declared corpus: the link is the caller's declaration
       const r = await engine.analyze({ content: cases[0].text, content_type: 'text' });
@@ -186,10 +232,14 @@ describe('infini-gram mini (character-level)', () => {
     server = await startInfiniGramServer({ kind: 'infini-gram-mini', indexes: { v2_piletrain: chars } });
     engine = await engineWith({ kind: 'infini-gram-mini', index: 'v2_piletrain', endpoint: server.url });
   });
-  afterAll(async () => { engine?.dispose(); await server?.close(); });
+  afterAll(async () => {
+    engine?.dispose();
+    await server?.close();
+  });
 
   it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', async () => {
-    let found = 0, total = 0;
+    let found = 0,
+      total = 0;
     for (const editEvery of [0, 20]) {
       for (const c of plantedCases({ seed: 31 + editEvery, count: 10, editEvery })) {
         const r = await engine.analyze({ content: c.text, content_type: 'text' });
@@ -201,13 +251,15 @@ describe('infini-gram mini (character-level)', () => {
     }
     expect(found / total).toBeGreaterThanOrEqual(0.95);
     let falseMatches = 0;
-    for (const text of cleanTexts({ seed: 9, count: 10 })) falseMatches += remoteMatches(await engine.analyze({ content: text, content_type: 'text' })).length;
+    for (const text of cleanTexts({ seed: 9, count: 10 }))
+      falseMatches += remoteMatches(await engine.analyze({ content: text, content_type: 'text' })).length;
     expect(falseMatches).toBe(0);
   });
 
   it('gets windows cut inside a multi-byte character again, one byte shorter', async () => {
     // the server's refusal of a window that cuts a UTF-8 character, for every even max_ctx_len
-    const cut = 'Failed to decode document text with UTF-8. This is likely because the context was cut off in the middle of a multi-byte char. Please try with a different max context length.';
+    const cut =
+      'Failed to decode document text with UTF-8. This is likely because the context was cut off in the middle of a multi-byte char. Please try with a different max context length.';
     const asked: number[] = [];
     server.setFault((({ body }: { body: { query_type?: string; max_ctx_len?: number } }) => {
       if (body?.query_type !== 'get_doc_by_rank') return undefined;
@@ -229,9 +281,14 @@ describe('faults: every failure is a factor code, never a throw', () => {
   beforeAll(async () => {
     server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: tokens } });
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
-  async function withFault(fault: ((call: { n: number; body: { query_type?: string } }) => Fault | undefined) | undefined, config: Partial<RemoteDatasetConfig> = {}) {
+  async function withFault(
+    fault: ((call: { n: number; body: { query_type?: string } }) => Fault | undefined) | undefined,
+    config: Partial<RemoteDatasetConfig> = {},
+  ) {
     server.setFault(fault as never);
     return engineWith({ kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...config });
   }
@@ -258,7 +315,8 @@ describe('faults: every failure is a factor code, never a throw', () => {
   });
 
   it('429 with Retry-After: the client waits as long as it asks, then goes on', async () => {
-    let limited = 0, seen = 0;
+    let limited = 0,
+      seen = 0;
     const engine = await withFault(() => (++seen === 3 ? (limited++, { status: 429, retryAfter: 1 }) : undefined));
     const c = plantedCases({ seed: 43, count: 1 })[0];
     const t0 = Date.now();
@@ -310,10 +368,18 @@ describe('faults: every failure is a factor code, never a throw', () => {
     engine.dispose();
   });
 
-  it('an index the server does not have: remote_corpus_error with the server\'s message', async () => {
+  it("an index the server does not have: remote_corpus_error with the server's message", async () => {
     server.setFault(undefined as never);
-    const engine = await engineWith({ kind: 'infini-gram', index: 'v4_no_such_index', endpoint: server.url, kb_dataset: 'c4' });
-    const r = await engine.analyze({ content: 'Some text to look up in an index that is not there, long enough to sample.', content_type: 'text' });
+    const engine = await engineWith({
+      kind: 'infini-gram',
+      index: 'v4_no_such_index',
+      endpoint: server.url,
+      kb_dataset: 'c4',
+    });
+    const r = await engine.analyze({
+      content: 'Some text to look up in an index that is not there, long enough to sample.',
+      content_type: 'text',
+    });
     expect(r.remote_corpora[0].outcome).toBe('rejected');
     expect(r.remote_corpora[0].message).toMatch(/Invalid index/);
     engine.dispose();
@@ -333,7 +399,9 @@ describe('faults: every failure is a factor code, never a throw', () => {
   });
 
   it('truncated documents: what the window holds is aligned, nothing is thrown', async () => {
-    const engine = await withFault(({ body }) => (body?.query_type === 'get_doc_by_rank' ? { truncateDocument: true } : undefined));
+    const engine = await withFault(({ body }) =>
+      body?.query_type === 'get_doc_by_rank' ? { truncateDocument: true } : undefined,
+    );
     const c = plantedCases({ seed: 49, count: 1 })[0];
     const r = await engine.analyze({ content: c.text, content_type: 'text' });
     expect(r.remote_corpora[0].outcome).toBe('searched');
@@ -348,7 +416,10 @@ describe('faults: every failure is a factor code, never a throw', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const before = server.calls.length;
-    const r = await engine.analyze({ content: cleanTexts({ seed: 50, count: 1 })[0], content_type: 'text' }, { signal: controller.signal });
+    const r = await engine.analyze(
+      { content: cleanTexts({ seed: 50, count: 1 })[0], content_type: 'text' },
+      { signal: controller.signal },
+    );
     const made = server.calls.length - before;
     await new Promise((res) => setTimeout(res, 300));
     expect(server.calls.length - before).toBeLessThanOrEqual(made + 8); // at most the calls in flight finish
@@ -373,14 +444,18 @@ describe('configuration', () => {
       null,
     ];
     for (const config of bad) {
-      await expect(engine.addRemoteDataset(config as RemoteDatasetConfig)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+      await expect(engine.addRemoteDataset(config as RemoteDatasetConfig)).rejects.toMatchObject({
+        code: 'INVALID_OPTIONS',
+      });
     }
-    await expect(engine.addRemoteDataset({ id: 'x', kind: 'infini-gram', index: 'my_index', kb_dataset: 'no-such-dataset' }))
-      .rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      engine.addRemoteDataset({ id: 'x', kind: 'infini-gram', index: 'my_index', kb_dataset: 'no-such-dataset' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const stats = await engine.addRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' });
     expect(stats.remote?.endpoint).toBe('https://api.infini-gram.io/'); // nothing is sent when it is added
-    await expect(engine.addRemoteDataset({ id: 'pile', kind: 'infini-gram-mini', index: 'v2_piletrain' }))
-      .rejects.toBeInstanceOf(TrainprintError);
+    await expect(
+      engine.addRemoteDataset({ id: 'pile', kind: 'infini-gram-mini', index: 'v2_piletrain' }),
+    ).rejects.toBeInstanceOf(TrainprintError);
     expect(engine.removeDataset('pile')).toBe(true);
     engine.dispose();
   });
@@ -391,18 +466,30 @@ describe('score and monitors consult the remote corpora for registered works', (
   beforeAll(async () => {
     server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: tokens } });
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   it('scores a work against a model of the corpus, and keeps the answers in the store for the next time', async () => {
     const { MemoryStore } = await import('../../src/index.js');
     const store = new MemoryStore();
     sharedCache.clear();
     resetEndpoints();
-    const config = { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK } as const;
+    const config = {
+      id: 'pile',
+      kind: 'infini-gram',
+      index: 'v4_piletrain_llama',
+      endpoint: server.url,
+      ...QUICK,
+    } as const;
     const engine = await createEngine({ store, remoteCorpora: [config] });
     const c = plantedCases({ seed: 61, count: 1 })[0];
     const work = await engine.registerWork({ content: c.text, owner: 'acme', title: 'A planted chapter' });
-    const s = await engine.score({ work_hash: work.work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' });
+    const s = await engine.score({
+      work_hash: work.work_hash,
+      target_model: 'eleutherai/pythia-6.9b',
+      jurisdiction: 'US',
+    });
     expect(s.remote_corpora[0]).toMatchObject({ dataset_id: 'pile', outcome: 'searched' });
     expect(s.evidence.datasets[0]).toMatchObject({ dataset_id: 'pile', kind: 'remote' });
     expect(s.reused_share.flagged_chunks).toBeGreaterThanOrEqual(1);
@@ -414,7 +501,11 @@ describe('score and monitors consult the remote corpora for registered works', (
     sharedCache.clear();
     const again = await createEngine({ store, remoteCorpora: [config] });
     const calls = server.calls.length;
-    const s2 = await again.score({ work_hash: work.work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' });
+    const s2 = await again.score({
+      work_hash: work.work_hash,
+      target_model: 'eleutherai/pythia-6.9b',
+      jurisdiction: 'US',
+    });
     expect(server.calls.length).toBe(calls);
     expect(s2.score).toBe(s.score);
     again.dispose();
@@ -425,7 +516,9 @@ describe('score and monitors consult the remote corpora for registered works', (
     resetEndpoints();
     server.setFault((() => ({ closeSocket: true })) as never);
     const engine = await createEngine({
-      remoteCorpora: [{ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 }],
+      remoteCorpora: [
+        { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 },
+      ],
     });
     const c = plantedCases({ seed: 62, count: 1 })[0];
     const work = await engine.registerWork({ content: c.text, owner: 'acme' });

@@ -50,12 +50,18 @@ describePostgres('PostgresStore', (db) => {
     const schema = db.schema();
     const a = await openPostgresStore(db.url, { schema });
     const dune = { title: 'Dune', bytes: new Uint8Array([1, 2]) };
-    await a.batch([{ type: 'put', key: 'work/1', value: dune }, { type: 'put', key: 'work/2', value: 2 }]);
+    await a.batch([
+      { type: 'put', key: 'work/1', value: dune },
+      { type: 'put', key: 'work/2', value: 2 },
+    ]);
     await a.close();
     const url = new URL(db.url);
     url.searchParams.set('schema', schema); // the URL parameter names the schema too
     const b = await openPostgresStore(url.toString());
-    expect(await b.scan('work/')).toEqual([['work/1', dune], ['work/2', 2]]);
+    expect(await b.scan('work/')).toEqual([
+      ['work/1', dune],
+      ['work/2', 2],
+    ]);
     const other = await openPostgresStore(db.url, { schema: db.schema() });
     expect(await other.scan('')).toEqual([]);
     await Promise.all([b.close(), other.close()]);
@@ -146,7 +152,11 @@ describePostgres('PostgresStore', (db) => {
     wrongPassword.password = 'not-the-password-42';
     const noDatabase = new URL(db.url);
     noDatabase.pathname = '/no_such_database';
-    const cases = [[refused, 'ECONNREFUSED'], [wrongPassword, 'login'], [noDatabase, 'does not exist']] as const;
+    const cases = [
+      [refused, 'ECONNREFUSED'],
+      [wrongPassword, 'login'],
+      [noDatabase, 'does not exist'],
+    ] as const;
     for (const [u, says] of cases) {
       const f = await failure(openPostgresStore(u.toString(), { connectTimeoutMs: 5_000 }));
       expect([f.code, f.message]).toEqual(['STORE_UNAVAILABLE', expect.stringContaining(says)]);

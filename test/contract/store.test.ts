@@ -67,7 +67,10 @@ function contract(name: string, open: () => Promise<Store>): void {
       expect((await s.scan('')).map(([k]) => k)).toEqual(sorted);
       const b = sorted.filter((k) => k.startsWith('b/'));
       expect((await s.scan('b/')).map(([k]) => k)).toEqual(b);
-      expect(await s.scan('b/1')).toEqual([['b/1', 3], ['b/10', 4]]);
+      expect(await s.scan('b/1')).toEqual([
+        ['b/1', 3],
+        ['b/10', 4],
+      ]);
       expect((await s.scan('b/', { after: 'b/1' })).map(([k]) => k)).toEqual(b.slice(b.indexOf('b/1') + 1));
       expect((await s.scan('b/', { after: 'a' })).map(([k]) => k)).toEqual(b); // after below the prefix
       expect(await s.scan('b/', { after: 'c' })).toEqual([]);
@@ -98,7 +101,10 @@ function contract(name: string, open: () => Promise<Store>): void {
         { type: 'delete', key: 'x' },
         { type: 'put', key: 'a', value: 3 },
       ]);
-      expect(await s.scan('')).toEqual([['a', 3], ['b', 2]]);
+      expect(await s.scan('')).toEqual([
+        ['a', 3],
+        ['b', 2],
+      ]);
       // one bad op anywhere: nothing is written
       const bad = [
         { type: 'put', key: 'c', value: 1 },
@@ -108,7 +114,10 @@ function contract(name: string, open: () => Promise<Store>): void {
       expect(await codeOf(s.batch(bad))).toBe('INVALID_INPUT');
       expect(await codeOf(s.batch([{ type: 'put', key: '', value: 1 }]))).toBe('INVALID_INPUT');
       expect(await codeOf(s.batch([{ type: 'merge', key: 'a' } as never]))).toBe('INVALID_INPUT');
-      expect(await s.scan('')).toEqual([['a', 3], ['b', 2]]);
+      expect(await s.scan('')).toEqual([
+        ['a', 3],
+        ['b', 2],
+      ]);
       await s.batch([]);
       await s.close();
     });
@@ -145,7 +154,7 @@ function contract(name: string, open: () => Promise<Store>): void {
       }
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
-      const sparse = [1,  undefined, 3]; // eslint-disable-line no-sparse-arrays
+      const sparse = [1, undefined, 3]; // eslint-disable-line no-sparse-arrays
       const values: unknown[] = [
         undefined,
         { a: undefined },
@@ -170,7 +179,13 @@ function contract(name: string, open: () => Promise<Store>): void {
       for (const value of values) expect([value, await codeOf(s.put('k', value))]).toEqual([value, 'INVALID_INPUT']);
       expect(await s.get('k')).toBeUndefined();
       // the boundary cases that are accepted
-      await s.put('k', { emoji: '😀', nested: [[[]]], nil: null, bytes: new Uint8Array(0), proto: Object.create(null) });
+      await s.put('k', {
+        emoji: '😀',
+        nested: [[[]]],
+        nil: null,
+        bytes: new Uint8Array(0),
+        proto: Object.create(null),
+      });
       expect(await s.get('k')).toEqual({ emoji: '😀', nested: [[[]]], nil: null, bytes: new Uint8Array(0), proto: {} });
       await s.close();
     });
@@ -205,7 +220,11 @@ function contract(name: string, open: () => Promise<Store>): void {
           throw boom;
         }),
       ).rejects.toBe(boom);
-      expect(await s.scan('a/')).toEqual([['a/1', 1], ['a/3', 3], ['a/5', 5]]);
+      expect(await s.scan('a/')).toEqual([
+        ['a/1', 1],
+        ['a/3', 3],
+        ['a/5', 5],
+      ]);
       const seen = await s.transaction(async (tx) => {
         tx.put('a/2', 2);
         tx.delete('a/3');
@@ -219,10 +238,24 @@ function contract(name: string, open: () => Promise<Store>): void {
       });
       expect(seen).toEqual({
         get: [2, undefined, 5],
-        all: [['a/0', 0], ['a/1', 1], ['a/2', 2], ['a/5', 5]],
-        page: [['a/2', 2], ['a/5', 5]],
+        all: [
+          ['a/0', 0],
+          ['a/1', 1],
+          ['a/2', 2],
+          ['a/5', 5],
+        ],
+        page: [
+          ['a/2', 2],
+          ['a/5', 5],
+        ],
       });
-      expect(await s.scan('')).toEqual([['a/0', 0], ['a/1', 1], ['a/2', 2], ['a/5', 5], ['b', 'b']]);
+      expect(await s.scan('')).toEqual([
+        ['a/0', 0],
+        ['a/1', 1],
+        ['a/2', 2],
+        ['a/5', 5],
+        ['b', 'b'],
+      ]);
       // a tx handle used after its callback settled is refused (a missing await would lose the write)
       let leaked: Parameters<Parameters<Store['transaction']>[0]>[0] | undefined;
       await s.transaction((tx) => {
@@ -321,11 +354,19 @@ describe('MemoryStore', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-async function fillAndClose(dir: string, n: number, options?: { compactEvery?: number }): Promise<Array<[string, unknown]>> {
+async function fillAndClose(
+  dir: string,
+  n: number,
+  options?: { compactEvery?: number },
+): Promise<Array<[string, unknown]>> {
   const s = await openFileStore(dir, options);
   for (let i = 0; i < n; i++) {
     if (i % 7 === 3) await s.delete(`k/${i - 1}`);
-    else if (i % 5 === 0) await s.batch([{ type: 'put', key: `k/${i}`, value: { i } }, { type: 'put', key: `b/${i}`, value: new Uint8Array([i]) }]);
+    else if (i % 5 === 0)
+      await s.batch([
+        { type: 'put', key: `k/${i}`, value: { i } },
+        { type: 'put', key: `b/${i}`, value: new Uint8Array([i]) },
+      ]);
     else await s.put(`k/${i}`, { i, s: 'x'.repeat(i) });
   }
   const all = await s.scan('');
@@ -351,7 +392,8 @@ function recordOffsets(log: Uint8Array): number[] {
   return out;
 }
 
-const u32At = (bytes: Uint8Array, offset: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
+const u32At = (bytes: Uint8Array, offset: number): number =>
+  new DataView(bytes.buffer, bytes.byteOffset).getUint32(offset, true);
 
 describe('FileStore', () => {
   it('reopening keeps everything, including deletes and binary values', async () => {
@@ -497,9 +539,12 @@ async function corruptDetail(dir: string): Promise<string> {
 async function fillConcurrently(dir: string, n: number): Promise<Store> {
   const s = await openFileStore(dir);
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    for (let i: number; (i = next++) < n; ) await s.put(`k/${String(i).padStart(5, '0')}`, { i, pad: 'p'.repeat(i % 50) });
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i: number; (i = next++) < n; )
+        await s.put(`k/${String(i).padStart(5, '0')}`, { i, pad: 'p'.repeat(i % 50) });
+    }),
+  );
   return s;
 }
 
@@ -632,12 +677,24 @@ describe('FileStore: lost acknowledged data is STORE_CORRUPT, a torn tail is not
   it('a log of format version 1 is read with its old rules and upgraded on open', async () => {
     const dir = freshDir();
     await mkdir(dir);
-    await writeFile(join(dir, 'store.log'), versionOneLog([['a', 1], ['b', { x: 'y' }]]));
-    expect(await scanAll(dir)).toEqual([['a', 1], ['b', { x: 'y' }]]);
+    await writeFile(
+      join(dir, 'store.log'),
+      versionOneLog([
+        ['a', 1],
+        ['b', { x: 'y' }],
+      ]),
+    );
+    expect(await scanAll(dir)).toEqual([
+      ['a', 1],
+      ['b', { x: 'y' }],
+    ]);
     const log = await readFile(join(dir, 'store.log'));
     expect([u32At(log, 4), u32At(log, 8), log.length]).toEqual([2, 1, LOG_HEADER]);
     expect(u32At(await readFile(join(dir, 'MANIFEST')), 8)).toBe(1);
-    expect(await scanAll(dir)).toEqual([['a', 1], ['b', { x: 'y' }]]);
+    expect(await scanAll(dir)).toEqual([
+      ['a', 1],
+      ['b', { x: 'y' }],
+    ]);
   });
 });
 
@@ -722,7 +779,10 @@ describe('FileStore lock', () => {
     // a pid that certainly does not run any more: a process that has exited
     const gone = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => gone.on('close', r));
-    await writeFile(join(dir, 'LOCK'), JSON.stringify({ pid: gone.pid, hostname: hostname(), started: new Date().toISOString(), token: 'x' }));
+    await writeFile(
+      join(dir, 'LOCK'),
+      JSON.stringify({ pid: gone.pid, hostname: hostname(), started: new Date().toISOString(), token: 'x' }),
+    );
     await (await openFileStore(dir)).close();
   });
 

@@ -7,7 +7,8 @@ import { serveStatic, type StaticHandler } from '../../src/node/static.js';
 
 let dir: string;
 let serve: StaticHandler;
-const get = (path: string, init?: RequestInit): Promise<Response | null> => serve(new Request(`http://127.0.0.1${path}`, init));
+const get = (path: string, init?: RequestInit): Promise<Response | null> =>
+  serve(new Request(`http://127.0.0.1${path}`, init));
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-static-'));
@@ -17,7 +18,8 @@ beforeAll(() => {
   writeFileSync(join(site, 'index.html'), '<!doctype html><title>root</title>');
   writeFileSync(join(site, 'sub', 'index.html'), '<!doctype html><title>sub</title>');
   writeFileSync(join(site, '.env'), 'SECRET dot-file');
-  for (const f of ['app.js', 'styles.css', 'core.wasm', 'data.json', 'shot.png', 'logo.svg', 'blob.bin', 'a b.txt']) writeFileSync(join(site, f), `file ${f}`);
+  for (const f of ['app.js', 'styles.css', 'core.wasm', 'data.json', 'shot.png', 'logo.svg', 'blob.bin', 'a b.txt'])
+    writeFileSync(join(site, f), `file ${f}`);
   symlinkSync(join(dir, 'secret.txt'), join(site, 'link.txt'));
   serve = serveStatic(site);
 });
@@ -31,8 +33,13 @@ describe('serveStatic', () => {
     expect(root?.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await root?.text()).toContain('<title>root</title>');
     const types: Record<string, string> = {
-      '/app.js': 'text/javascript; charset=utf-8', '/styles.css': 'text/css; charset=utf-8', '/core.wasm': 'application/wasm',
-      '/data.json': 'application/json; charset=utf-8', '/shot.png': 'image/png', '/logo.svg': 'image/svg+xml', '/blob.bin': 'application/octet-stream',
+      '/app.js': 'text/javascript; charset=utf-8',
+      '/styles.css': 'text/css; charset=utf-8',
+      '/core.wasm': 'application/wasm',
+      '/data.json': 'application/json; charset=utf-8',
+      '/shot.png': 'image/png',
+      '/logo.svg': 'image/svg+xml',
+      '/blob.bin': 'application/octet-stream',
     };
     for (const [path, type] of Object.entries(types)) {
       const r = await get(path);
@@ -65,9 +72,21 @@ describe('serveStatic', () => {
 
   it('never serves anything outside the root', async () => {
     const attempts = [
-      '/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/sub/..%2f..%2fsecret.txt', '/%2e%2e%2fsecret.txt',
-      '/..%5csecret.txt', '/%5c..%5csecret.txt', '/sub/%2e%2e/%2e%2e/secret.txt', '/.env', '/%2eenv', '/link.txt',
-      '/index.html%00.js', '/%E0%A4%A', '//secret.txt', `/${'../'.repeat(8)}etc/passwd`,
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/sub/..%2f..%2fsecret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/%5c..%5csecret.txt',
+      '/sub/%2e%2e/%2e%2e/secret.txt',
+      '/.env',
+      '/%2eenv',
+      '/link.txt',
+      '/index.html%00.js',
+      '/%E0%A4%A',
+      '//secret.txt',
+      `/${'../'.repeat(8)}etc/passwd`,
     ];
     for (const path of attempts) {
       const r = await get(path);
@@ -77,7 +96,14 @@ describe('serveStatic', () => {
     }
     // The URL parser already resolves '..' and '%2e%2e' segments; encoded separators, dot-files and
     // the symbolic link are refused by serveStatic itself:
-    for (const path of ['/..%2fsecret.txt', '/..%5csecret.txt', '/.env', '/link.txt', '/%E0%A4%A', '/index.html%00.js']) {
+    for (const path of [
+      '/..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/.env',
+      '/link.txt',
+      '/%E0%A4%A',
+      '/index.html%00.js',
+    ]) {
       expect(await get(path), path).toBeNull();
     }
   });

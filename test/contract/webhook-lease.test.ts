@@ -15,7 +15,10 @@ import { describePostgres } from '../pg/postgres.js';
 
 const SUBSCRIPTION = { id: 'sub_1', url: 'https://hooks.example/receive', secret: 'whsec_0123456789abcdef' };
 const event = (i: number) => ({
-  id: `evt_${i}`, type: 'match.found', created_at: new Date().toISOString(), data: { i },
+  id: `evt_${i}`,
+  type: 'match.found',
+  created_at: new Date().toISOString(),
+  data: { i },
 });
 
 /** A receiver that answers 200 after a few milliseconds, counting requests per event id. */
@@ -102,7 +105,9 @@ function leases(name: string, open: () => Promise<[Store, Store, () => Promise<v
       const bodies: string[] = [];
       const gated = (async (_url: string, init: RequestInit) => {
         bodies.push(String(init.body));
-        await new Promise<void>((r) => { answer = r; });
+        await new Promise<void>((r) => {
+          answer = r;
+        });
         return new Response(null, { status: 200 });
       }) as unknown as typeof globalThis.fetch;
       const d = new WebhookDeliverer({ store: a, fetch: gated, resolveSecret, concurrency: 1 });
@@ -135,6 +140,12 @@ describePostgres('PostgreSQL', (pg) => {
   leases('PostgresStore', async () => {
     const schema = pg.schema();
     const [a, b] = await Promise.all([openPostgresStore(pg.url, { schema }), openPostgresStore(pg.url, { schema })]);
-    return [a, b, async () => { await Promise.all([a.close(), b.close()]); }];
+    return [
+      a,
+      b,
+      async () => {
+        await Promise.all([a.close(), b.close()]);
+      },
+    ];
   });
 });

@@ -26,13 +26,19 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
  * batches (a batch closes at 1 M characters or 2,048 documents), so batches finish out of order.
  */
 function corpusLines(): string[] {
-  const vocabulary = 'the of and a to in is was that for it with as his on be at by had not are but from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people mr how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(' ');
+  const vocabulary =
+    'the of and a to in is was that for it with as his on be at by had not are but from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people mr how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(
+      ' ',
+    );
   let seed = 0x2545f491;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const lines: string[] = [];
   let previous = '';
   for (let i = 0; i < 3000; i++) {
-    const words = Array.from({ length: 100 + Math.floor(next() * 400) }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+    const words = Array.from(
+      { length: 100 + Math.floor(next() * 400) },
+      () => vocabulary[Math.floor(next() * vocabulary.length)],
+    );
     let text = words.join(' ');
     if (i % 7 === 0) text += ' ' + previous.slice(0, 400); // shared passages across documents
     previous = text;
@@ -92,7 +98,10 @@ describe('index build --threads', () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, lines.join('\n') + '\n');
     const out = join(dir, 'bad.tpds');
-    const e = await node.buildDatasetFile({ dataset: 'bad', files: [bad], out, threads: 2, idField: 'id' }).then(() => null, (err: unknown) => err);
+    const e = await node.buildDatasetFile({ dataset: 'bad', files: [bad], out, threads: 2, idField: 'id' }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(lib.isTrainprintError(e, 'INVALID_INPUT'), String(e)).toBe(true);
     expect((e as Error).message).toContain('document "broken"');
     expect((e as Error).message).toContain('lone surrogate');
@@ -102,7 +111,10 @@ describe('index build --threads', () => {
 
   it('threads must be an integer 1..256 (API and CLI)', async () => {
     for (const threads of [0, 1.5, 257]) {
-      const e = await node.buildDatasetFile({ dataset: 'x', files: [input], out: join(dir, 'x.tpds'), threads }).then(() => null, (err: unknown) => err);
+      const e = await node.buildDatasetFile({ dataset: 'x', files: [input], out: join(dir, 'x.tpds'), threads }).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(lib.isTrainprintError(e, 'INVALID_OPTIONS'), String(e)).toBe(true);
     }
     const r = await run(['index', 'build', '--dataset', 'x', '--threads', 'two', input]);
@@ -114,7 +126,10 @@ describe('index build --threads', () => {
     const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
     let pulled = 0;
     async function* endless() {
-      for (let i = 0; i < 1e7; i++) { pulled++; yield { id: `d${i}`, text: `word${i % 97} and more words ${i}` }; }
+      for (let i = 0; i < 1e7; i++) {
+        pulled++;
+        yield { id: `d${i}`, text: `word${i % 97} and more words ${i}` };
+      }
     }
     const threads = 2;
     const workerUrl = new URL(`file://${dist('build-worker.js')}`);
@@ -134,7 +149,9 @@ describe('index build --threads', () => {
     const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
     // many batches: the main thread does batches while the workers start, and must meet their failure
     const docs = Array.from({ length: 40 * 2048 }, (_, i) => ({ id: `d${i}`, text: `some words here ${i}` }));
-    async function* source() { yield* docs; }
+    async function* source() {
+      yield* docs;
+    }
     for (const [name, code, expected] of [
       ['exits.mjs', 'process.exit(3)', 'exited (code 3)'],
       ['throws.mjs', 'throw new Error("broken worker")', 'broken worker'],
@@ -142,9 +159,14 @@ describe('index build --threads', () => {
       writeFileSync(join(dir, name), code);
       const workerUrl = new URL(`file://${join(dir, name)}`);
       const run = async () => {
-        for await (const _ of fingerprintInThreads(source(), { threads: 2, kind: 'exact', workerUrl })) { /* drain */ }
+        for await (const _ of fingerprintInThreads(source(), { threads: 2, kind: 'exact', workerUrl })) {
+          /* drain */
+        }
       };
-      const e = await run().then(() => null, (err: unknown) => err);
+      const e = await run().then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(lib.isTrainprintError(e, 'INTERNAL'), String(e)).toBe(true);
       expect((e as Error).message).toContain(expected);
     }
@@ -154,11 +176,19 @@ describe('index build --threads', () => {
     const { fingerprintInThreads } = await import('../../src/node/build-pool.js');
     const name = join(dir, 'never-ready.mjs');
     writeFileSync(name, 'setInterval(() => {}, 1000)'); // starts, never says ready, never exits
-    const texts = corpusLines().slice(0, 3000).map((l) => (JSON.parse(l) as { text: string }).text);
-    async function* source() { for (const [i, text] of texts.entries()) yield { id: `d${i}`, text }; }
+    const texts = corpusLines()
+      .slice(0, 3000)
+      .map((l) => (JSON.parse(l) as { text: string }).text);
+    async function* source() {
+      for (const [i, text] of texts.entries()) yield { id: `d${i}`, text };
+    }
     const fingerprinter = await lib.createDatasetFingerprinter({ kind: 'portrait' });
     let documents = 0;
-    const batches = fingerprintInThreads(source(), { threads: 2, kind: 'portrait', workerUrl: new URL(`file://${name}`) });
+    const batches = fingerprintInThreads(source(), {
+      threads: 2,
+      kind: 'portrait',
+      workerUrl: new URL(`file://${name}`),
+    });
     for await (const { documents: docs, fingerprints } of batches) {
       const expected = fingerprinter.fingerprint(docs.map((d) => d.text));
       expect(fingerprints.hashes).toEqual(expected.hashes);
@@ -171,7 +201,9 @@ describe('index build --threads', () => {
   it('ids PATH:LINE, blank and CRLF lines, files read on the main thread: one file for 1, 2, 3 threads', async () => {
     // JSON Lines without ids (the workers number the lines of their ranges), a gzip file and a text
     // file (read on the main thread, their texts sent to the workers), one after the other
-    const lines = corpusLines().slice(0, 1500).map((l, i) => (i % 97 === 0 ? `${l}\r\n\n  ` : l));
+    const lines = corpusLines()
+      .slice(0, 1500)
+      .map((l, i) => (i % 97 === 0 ? `${l}\r\n\n  ` : l));
     const plain = join(dir, 'plain.jsonl');
     writeFileSync(plain, lines.join('\n')); // no final newline
     const gz = join(dir, 'more.jsonl.gz');
@@ -198,8 +230,12 @@ describe('index build --threads', () => {
     const bad = join(dir, 'bad-lines.jsonl');
     writeFileSync(bad, lines.join('\n') + '\n');
     for (const threads of [1, 2, 3]) {
-      const e = await node.buildDatasetFile({ dataset: 'bad', files: [bad], out: join(dir, 'bad-lines.tpds'), threads })
-        .then(() => null, (err: unknown) => err);
+      const e = await node
+        .buildDatasetFile({ dataset: 'bad', files: [bad], out: join(dir, 'bad-lines.tpds'), threads })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
       expect(lib.isTrainprintError(e, 'INVALID_INPUT'), String(e)).toBe(true);
       expect((e as Error).message).toContain(`${bad}:1203: no field "text"`);
     }
@@ -208,15 +244,30 @@ describe('index build --threads', () => {
     surrogate[2100] = JSON.stringify({ text: 'a lone surrogate \ud800 in the text' });
     const path = join(dir, 'surrogate.jsonl');
     writeFileSync(path, surrogate.join('\n') + '\n');
-    const e = await node.buildDatasetFile({ dataset: 's', files: [path], out: join(dir, 's.tpds'), threads: 2 })
-      .then(() => null, (err: unknown) => err);
+    const e = await node.buildDatasetFile({ dataset: 's', files: [path], out: join(dir, 's.tpds'), threads: 2 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(lib.isTrainprintError(e, 'INVALID_INPUT'), String(e)).toBe(true);
     expect((e as Error).message).toContain(`document "${path}:2101"`);
   });
 
   it('the CLI builds with --threads 2 the same file as with --threads 1', async () => {
     for (const threads of ['1', '2']) {
-      const r = await run(['index', 'build', '--dataset', 'salad', '--id-field', 'id', '--quiet', '--threads', threads, '--out', `cli-${threads}.tpds`, input]);
+      const r = await run([
+        'index',
+        'build',
+        '--dataset',
+        'salad',
+        '--id-field',
+        'id',
+        '--quiet',
+        '--threads',
+        threads,
+        '--out',
+        `cli-${threads}.tpds`,
+        input,
+      ]);
       expect(r.code, r.stderr).toBe(0);
     }
     expect(sha256(join(dir, 'cli-2.tpds'))).toBe(sha256(join(dir, 'cli-1.tpds')));
@@ -242,13 +293,15 @@ describe('JSON Lines in byte ranges (what the threads read)', () => {
     let lines = 0;
     for (const range of jsonlRanges(path, kinds[0].size, bytes)) {
       const r = readJsonlRange(range, ctx);
-      r.texts.forEach((text, i) => { docs.push({ id: r.ids ? r.ids[i] : `${path}:${lines + r.lines[i]}`, text }); });
+      r.texts.forEach((text, i) => {
+        docs.push({ id: r.ids ? r.ids[i] : `${path}:${lines + r.lines[i]}`, text });
+      });
       lines += r.lineCount;
     }
     return { docs, lines };
   }
 
-  it('any range size gives readDocuments\' documents, ids and line numbers', async () => {
+  it("any range size gives readDocuments' documents, ids and line numbers", async () => {
     for (const ending of ['\n', '\r\n', '']) {
       const path = join(dir, `tricky-${ending.length}.jsonl`);
       writeFileSync(path, tricky.join('\n') + ending);
@@ -269,11 +322,16 @@ describe('JSON Lines in byte ranges (what the threads read)', () => {
     const { RangeLineError } = await import('../../src/node/jsonl-ranges.js');
     const path = join(dir, 'tricky-bad.jsonl');
     writeFileSync(path, [...tricky.slice(0, 5), '{"text": oops}', ...tricky.slice(5)].join('\n'));
-    const e = await viaRanges(path, 1 << 20, {}).then(() => null, (err: unknown) => err);
+    const e = await viaRanges(path, 1 << 20, {}).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(RangeLineError);
     expect(e).toMatchObject({ line: 6, detail: expect.stringContaining('malformed JSON') });
-    const long = await viaRanges(join(dir, 'tricky-1.jsonl'), 64, { maxDocumentBytes: 1000 })
-      .then(() => null, (err: unknown) => err);
+    const long = await viaRanges(join(dir, 'tricky-1.jsonl'), 64, { maxDocumentBytes: 1000 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(long).toMatchObject({ detail: 'line longer than maxDocumentBytes (1000 bytes)' });
   });
 });

@@ -22,7 +22,10 @@ const cli = join(root, 'dist/cli.js');
 
 let dir: string;
 const at = (name: string) => join(dir, name);
-const write = (name: string, data: string | Uint8Array) => { writeFileSync(at(name), data); return at(name); };
+const write = (name: string, data: string | Uint8Array) => {
+  writeFileSync(at(name), data);
+  return at(name);
+};
 
 async function collect(paths: string[], options?: ReadDocumentsOptions) {
   const out: { id: string; text: string }[] = [];
@@ -32,7 +35,10 @@ async function collect(paths: string[], options?: ReadDocumentsOptions) {
 
 /** The rejection of `p`, which must be a TrainprintError with `code` whose detail contains every `parts`. */
 async function rejects(p: Promise<unknown>, code: string, ...parts: string[]) {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e, 'expected a rejection').toBeInstanceOf(TrainprintError);
   expect((e as TrainprintError).code).toBe(code);
   for (const part of parts) expect((e as TrainprintError).message).toContain(part);
@@ -57,22 +63,32 @@ afterAll(() => {
 
 describe('readDocuments', () => {
   it('plain text: one document per file, id = the path', async () => {
-    const a = write('a.txt', corpus[0].text), b = write('b.md', corpus[1].text + '\n');
-    expect(await collect([a, b])).toEqual([{ id: a, text: corpus[0].text }, { id: b, text: corpus[1].text + '\n' }]);
+    const a = write('a.txt', corpus[0].text),
+      b = write('b.md', corpus[1].text + '\n');
+    expect(await collect([a, b])).toEqual([
+      { id: a, text: corpus[0].text },
+      { id: b, text: corpus[1].text + '\n' },
+    ]);
   });
 
   it('JSON Lines: one document per line, ids PATH:LINE (blank lines skipped, CRLF ok) or from idField', async () => {
     const p = write('d.jsonl', `${LINES[0]}\r\n\n   \n${LINES[1]}\n${LINES[2]}`); // no final newline
     expect(await collect([p])).toEqual([
-      { id: `${p}:1`, text: corpus[0].text }, { id: `${p}:4`, text: corpus[1].text }, { id: `${p}:5`, text: corpus[2].text },
+      { id: `${p}:1`, text: corpus[0].text },
+      { id: `${p}:4`, text: corpus[1].text },
+      { id: `${p}:5`, text: corpus[2].text },
     ]);
     expect(await collect([p], { idField: 'id' })).toEqual(corpus);
     const q = write('e.ndjson', corpus.map((d, i) => JSON.stringify({ n: i, body: d.text })).join('\n'));
-    expect(await collect([q], { textField: 'body', idField: 'n' })).toEqual(corpus.map((d, i) => ({ id: String(i), text: d.text })));
+    expect(await collect([q], { textField: 'body', idField: 'n' })).toEqual(
+      corpus.map((d, i) => ({ id: String(i), text: d.text })),
+    );
   });
 
   it('gzip JSON Lines stream across chunk boundaries (3000 lines, multi-byte text)', async () => {
-    const many = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `doc-${i}`, text: `${corpus[i % 3].text} №${i} ☃` }));
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ id: `doc-${i}`, text: `${corpus[i % 3].text} №${i} ☃` }),
+    );
     const p = write('many.jsonl.gz', gzipSync(many.join('\n') + '\n'));
     const docs = await collect([p], { idField: 'id' });
     expect(docs.length).toBe(3000);
@@ -90,7 +106,8 @@ describe('readDocuments', () => {
 
   it('JSON arrays: ids PATH[INDEX] or from idField; .json.gz too', async () => {
     const arr = JSON.stringify(corpus.map((d) => ({ key: d.id, text: d.text })));
-    const p = write('arr.json', arr), g = write('arr.json.gz', gzipSync(arr));
+    const p = write('arr.json', arr),
+      g = write('arr.json.gz', gzipSync(arr));
     expect((await collect([p])).map((d) => d.id)).toEqual([`${p}[0]`, `${p}[1]`, `${p}[2]`]);
     expect(await collect([g], { idField: 'key' })).toEqual(corpus);
   });
@@ -98,7 +115,9 @@ describe('readDocuments', () => {
   it('Parquet: the text column row group by row group (snappy, zstd and gzip pages)', async () => {
     for (const f of ['docs.parquet', 'docs-zstd.parquet', 'docs-gzip.parquet']) {
       expect(await collect([fx(f)], { textField: 'content', idField: 'doc_id' })).toEqual(corpus);
-      expect((await collect([fx(f)], { textField: 'content' })).map((d) => d.id)).toEqual([1, 2, 3].map((r) => `${fx(f)}:${r}`));
+      expect((await collect([fx(f)], { textField: 'content' })).map((d) => d.id)).toEqual(
+        [1, 2, 3].map((r) => `${fx(f)}:${r}`),
+      );
     }
   });
 
@@ -121,32 +140,79 @@ describe('readDocuments', () => {
     await rejects(collect([nonString]), 'INVALID_INPUT', `${nonString}:1`, 'non-string field "text"');
     const notObject = write('array.jsonl', `["a"]\n`);
     await rejects(collect([notObject]), 'INVALID_INPUT', `${notObject}:1`, 'expected a JSON object');
-    await rejects(collect([write('id.jsonl', `{"text": "x", "id": {}}\n`)], { idField: 'id' }), 'INVALID_INPUT', 'id.jsonl:1', 'id field "id"');
-    const utf = write('utf.jsonl', new Uint8Array([...Buffer.from(`${LINES[0]}\n{"text": "`), 0xff, 0xfe, ...Buffer.from('"}\n')]));
+    await rejects(
+      collect([write('id.jsonl', `{"text": "x", "id": {}}\n`)], { idField: 'id' }),
+      'INVALID_INPUT',
+      'id.jsonl:1',
+      'id field "id"',
+    );
+    const utf = write(
+      'utf.jsonl',
+      new Uint8Array([...Buffer.from(`${LINES[0]}\n{"text": "`), 0xff, 0xfe, ...Buffer.from('"}\n')]),
+    );
     await rejects(collect([utf]), 'INVALID_INPUT', `${utf}:2`, 'UTF-8');
     await rejects(collect([at('missing.jsonl')]), 'INVALID_INPUT', 'missing.jsonl', 'no such file');
     await rejects(collect([write('data.csv', 'a,b')]), 'INVALID_INPUT', 'data.csv', 'unknown file type');
     await rejects(collect([dir]), 'INVALID_INPUT', 'unknown file type');
     await rejects(collect([write('x.parquet.gz', 'x')]), 'INVALID_INPUT', 'compressed .parquet');
     // every path is checked before the first document: a missing last file fails at once
-    await rejects(readDocuments([fx('docs.jsonl.zst'), at('later.jsonl')]).next(), 'INVALID_INPUT', 'later.jsonl', 'no such file');
-    await rejects(collect([write('arr2.json', '{"text": "not an array"}')]), 'INVALID_INPUT', 'arr2.json', 'JSON array');
-    await rejects(collect([write('arr3.json', '[{"text": "a"}, {"txt": "b"}]')]), 'INVALID_INPUT', 'arr3.json[1]', 'no field "text"');
+    await rejects(
+      readDocuments([fx('docs.jsonl.zst'), at('later.jsonl')]).next(),
+      'INVALID_INPUT',
+      'later.jsonl',
+      'no such file',
+    );
+    await rejects(
+      collect([write('arr2.json', '{"text": "not an array"}')]),
+      'INVALID_INPUT',
+      'arr2.json',
+      'JSON array',
+    );
+    await rejects(
+      collect([write('arr3.json', '[{"text": "a"}, {"txt": "b"}]')]),
+      'INVALID_INPUT',
+      'arr3.json[1]',
+      'no field "text"',
+    );
   });
 
   it('corrupt or truncated compressed data is INVALID_INPUT, not a crash', async () => {
     const gz = gzipSync(LINES.join('\n') + '\n');
-    await rejects(collect([write('trunc.jsonl.gz', gz.subarray(0, gz.length - 12))]), 'INVALID_INPUT', 'trunc.jsonl.gz', 'cannot read');
+    await rejects(
+      collect([write('trunc.jsonl.gz', gz.subarray(0, gz.length - 12))]),
+      'INVALID_INPUT',
+      'trunc.jsonl.gz',
+      'cannot read',
+    );
     await rejects(collect([write('notgz.jsonl.gz', 'plain text')]), 'INVALID_INPUT', 'notgz.jsonl.gz', 'cannot read');
     const zst = readFileSync(fx('docs.jsonl.zst'));
-    await rejects(collect([write('trunc.jsonl.zst', zst.subarray(0, zst.length - 20))]), 'INVALID_INPUT', 'trunc.jsonl.zst', 'cannot read');
-    await rejects(collect([write('notzst.jsonl.zst', 'plain text, long enough to be looked at')]), 'INVALID_INPUT', 'notzst.jsonl.zst', 'cannot read');
+    await rejects(
+      collect([write('trunc.jsonl.zst', zst.subarray(0, zst.length - 20))]),
+      'INVALID_INPUT',
+      'trunc.jsonl.zst',
+      'cannot read',
+    );
+    await rejects(
+      collect([write('notzst.jsonl.zst', 'plain text, long enough to be looked at')]),
+      'INVALID_INPUT',
+      'notzst.jsonl.zst',
+      'cannot read',
+    );
   });
 
   it('Parquet errors: not Parquet, missing column', async () => {
-    await rejects(collect([write('fake.parquet', 'PAR1 this is not parquet at all PAR1')]), 'INVALID_INPUT', 'fake.parquet', 'not a readable Parquet file');
+    await rejects(
+      collect([write('fake.parquet', 'PAR1 this is not parquet at all PAR1')]),
+      'INVALID_INPUT',
+      'fake.parquet',
+      'not a readable Parquet file',
+    );
     await rejects(collect([fx('docs.parquet')]), 'INVALID_INPUT', 'docs.parquet', 'no column "text"', 'content');
-    await rejects(collect([fx('docs.parquet')], { textField: 'content', idField: 'nope' }), 'INVALID_INPUT', 'no column "nope"');
+    await rejects(
+      collect([fx('docs.parquet')], { textField: 'content', idField: 'nope' }),
+      'INVALID_INPUT',
+      'no column "nope"',
+    );
   });
 
   it('options are validated', async () => {
@@ -159,7 +225,10 @@ describe('readDocuments', () => {
     const many = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ text: `line ${i}` })).join('\n');
     const p = write('stop.jsonl.gz', gzipSync(many));
     let n = 0;
-    for await (const d of readDocuments([p])) { n++; if (d.id.endsWith(':3')) break; }
+    for await (const d of readDocuments([p])) {
+      n++;
+      if (d.id.endsWith(':3')) break;
+    }
     expect(n).toBe(3);
   });
 });
@@ -170,8 +239,16 @@ describe('buildDatasetFile / readDatasetInfo', () => {
     const phases: string[] = [];
     let last = 0;
     const r = await buildDatasetFile({
-      dataset: 'lib', name: 'Library', files: [fx('docs.parquet')], textField: 'content', idField: 'doc_id', out,
-      onProgress: (p) => { phases.push(p.phase); last = p.documents; },
+      dataset: 'lib',
+      name: 'Library',
+      files: [fx('docs.parquet')],
+      textField: 'content',
+      idField: 'doc_id',
+      out,
+      onProgress: (p) => {
+        phases.push(p.phase);
+        last = p.documents;
+      },
     });
     expect(r.stats).toMatchObject({ id: 'lib', name: 'Library', kind: 'exact', documents: 3 });
     expect(phases.slice(0, 3)).toEqual(['read', 'read', 'read']);
@@ -191,9 +268,17 @@ describe('buildDatasetFile / readDatasetInfo', () => {
 
   it('a failing build leaves no output and no temporary file; an unwritable out is INVALID_INPUT', async () => {
     const out = at('fail.tpds');
-    await rejects(buildDatasetFile({ dataset: 'f', files: [write('f.jsonl', `${LINES[0]}\n{oops\n`)], out }), 'INVALID_INPUT', 'f.jsonl:2');
+    await rejects(
+      buildDatasetFile({ dataset: 'f', files: [write('f.jsonl', `${LINES[0]}\n{oops\n`)], out }),
+      'INVALID_INPUT',
+      'f.jsonl:2',
+    );
     expect(existsSync(out)).toBe(false);
-    await rejects(buildDatasetFile({ dataset: 'f', files: [fx('docs.jsonl.zst')], out: at('no/such/dir/x.tpds') }), 'INVALID_INPUT', 'cannot write');
+    await rejects(
+      buildDatasetFile({ dataset: 'f', files: [fx('docs.jsonl.zst')], out: at('no/such/dir/x.tpds') }),
+      'INVALID_INPUT',
+      'cannot write',
+    );
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     await rejects(buildDatasetFile({ dataset: 'f', files: [], out }), 'INVALID_OPTIONS');
     await rejects(readDatasetInfo(at('f.jsonl')), 'SNAPSHOT_INCOMPATIBLE');
@@ -207,17 +292,43 @@ describe('trainprint CLI (dist/cli.js)', () => {
   });
 
   it('index build (txt + jsonl.gz + jsonl.zst), then index info; the file loads and a search finds the passage', async () => {
-    write('story.txt', 'A short story about a ferry across the grey estuary, where the passengers argued every morning about the tide tables and the price of coffee on board.');
-    write('more.jsonl.gz', gzipSync(LINES.slice(0, 2).map((l) => l.replace('"id":"', '"id":"gz-')).join('\n') + '\n'));
-    const b = await run(['index', 'build', '--dataset', 'mixed', '--name', 'Mixed corpus', '--id-field', 'id', '--out', 'mixed.tpds',
-      'story.txt', 'more.jsonl.gz', fx('docs.jsonl.zst')]);
+    write(
+      'story.txt',
+      'A short story about a ferry across the grey estuary, where the passengers argued every morning about the tide tables and the price of coffee on board.',
+    );
+    write(
+      'more.jsonl.gz',
+      gzipSync(
+        LINES.slice(0, 2)
+          .map((l) => l.replace('"id":"', '"id":"gz-'))
+          .join('\n') + '\n',
+      ),
+    );
+    const b = await run([
+      'index',
+      'build',
+      '--dataset',
+      'mixed',
+      '--name',
+      'Mixed corpus',
+      '--id-field',
+      'id',
+      '--out',
+      'mixed.tpds',
+      'story.txt',
+      'more.jsonl.gz',
+      fx('docs.jsonl.zst'),
+    ]);
     expect(b.stderr).not.toMatch(/\n\s+at /);
     expect(b.code, b.stderr).toBe(0);
     // non-TTY stderr: plain progress lines (no \r), then a summary
     expect(b.stderr).toMatch(/^indexing .*docs\/s, .*MB\/s/m);
     expect(b.stderr).not.toContain('\r');
     expect(b.stderr).toMatch(/wrote mixed\.tpds: exact dataset "mixed", 6 documents/);
-    expect(JSON.parse(b.stdout)).toMatchObject({ out: 'mixed.tpds', stats: { id: 'mixed', documents: 6, kind: 'exact' } });
+    expect(JSON.parse(b.stdout)).toMatchObject({
+      out: 'mixed.tpds',
+      stats: { id: 'mixed', documents: 6, kind: 'exact' },
+    });
 
     const i = await run(['index', 'info', 'mixed.tpds']);
     expect(i.code, i.stderr).toBe(0);
@@ -233,11 +344,26 @@ describe('trainprint CLI (dist/cli.js)', () => {
     const hit = (q: string) => engine.search(`Quoted without credit: ${q} End of quote.`).matches[0];
     expect(hit(corpus[2].text)).toMatchObject({ dataset_id: 'mixed', document_id: 'observatory' });
     expect(hit(corpus[0].text)).toMatchObject({ document_id: 'gz-lighthouse' });
-    expect(hit('A short story about a ferry across the grey estuary, where the passengers argued every morning')).toMatchObject({ document_id: 'story.txt' });
+    expect(
+      hit('A short story about a ferry across the grey estuary, where the passengers argued every morning'),
+    ).toMatchObject({ document_id: 'story.txt' });
   });
 
   it('index build --kind portrait from Parquet (default out ID.tpds); a long quote is found', async () => {
-    const b = await run(['index', 'build', '--dataset', 'pq', '--kind', 'portrait', '--window', '3', '--text-field', 'content', '--quiet', fx('docs-zstd.parquet')]);
+    const b = await run([
+      'index',
+      'build',
+      '--dataset',
+      'pq',
+      '--kind',
+      'portrait',
+      '--window',
+      '3',
+      '--text-field',
+      'content',
+      '--quiet',
+      fx('docs-zstd.parquet'),
+    ]);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).not.toMatch(/^indexing/m); // --quiet
     const info = JSON.parse((await run(['index', 'info', 'pq.tpds'])).stdout);
@@ -250,20 +376,53 @@ describe('trainprint CLI (dist/cli.js)', () => {
   });
 
   it('index build --kb-dataset --models: the declaration is stored in the descriptor and shown by index info', async () => {
-    const b = await run(['index', 'build', '--dataset', 'pile-sample', '--kb-dataset', 'the-pile', '--models', 'eleutherai/gpt-j-6b, eleutherai/gpt-neo-2.7b',
-      '--id-field', 'id', '--quiet', fx('docs.jsonl.zst')]);
+    const b = await run([
+      'index',
+      'build',
+      '--dataset',
+      'pile-sample',
+      '--kb-dataset',
+      'the-pile',
+      '--models',
+      'eleutherai/gpt-j-6b, eleutherai/gpt-neo-2.7b',
+      '--id-field',
+      'id',
+      '--quiet',
+      fx('docs.jsonl.zst'),
+    ]);
     expect(b.code, b.stderr).toBe(0);
     const i = await run(['index', 'info', 'pile-sample.tpds']);
     expect(i.code, i.stderr).toBe(0);
-    expect(JSON.parse(i.stdout).descriptor).toMatchObject({ id: 'pile-sample', kind: 'exact', kb_dataset: 'the-pile', models: ['eleutherai/gpt-j-6b', 'eleutherai/gpt-neo-2.7b'] });
-    for (const args of [['--kb-dataset', ''], ['--kb-dataset'], ['--models', ''], ['--models', 'a/b,,c/d'], ['--models', 'a/b,']]) {
+    expect(JSON.parse(i.stdout).descriptor).toMatchObject({
+      id: 'pile-sample',
+      kind: 'exact',
+      kb_dataset: 'the-pile',
+      models: ['eleutherai/gpt-j-6b', 'eleutherai/gpt-neo-2.7b'],
+    });
+    for (const args of [
+      ['--kb-dataset', ''],
+      ['--kb-dataset'],
+      ['--models', ''],
+      ['--models', 'a/b,,c/d'],
+      ['--models', 'a/b,'],
+    ]) {
       const r = await run(['index', 'build', '--dataset', 'x', fx('docs.jsonl.zst'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
     }
-    await rejects(buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), kbDataset: '' }), 'INVALID_OPTIONS', 'kbDataset');
-    await rejects(buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), models: ['a/b', ''] }), 'INVALID_OPTIONS', 'models');
-    expect((await run(['--help'])).stdout).toMatch(/--kb-dataset ID[\s\S]*--models A\/B,C\/D[\s\S]*labelled as declared/);
+    await rejects(
+      buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), kbDataset: '' }),
+      'INVALID_OPTIONS',
+      'kbDataset',
+    );
+    await rejects(
+      buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), models: ['a/b', ''] }),
+      'INVALID_OPTIONS',
+      'models',
+    );
+    expect((await run(['--help'])).stdout).toMatch(
+      /--kb-dataset ID[\s\S]*--models A\/B,C\/D[\s\S]*labelled as declared/,
+    );
   });
 
   it('errors: one line, no stack; exit 1 for bad input, 2 for usage; --help is 0', async () => {
@@ -307,10 +466,30 @@ describe('trainprint CLI (dist/cli.js)', () => {
   });
 
   it('analyze FILE: against a dataset file with a declared KB link, and against the starter by default', async () => {
-    const b = await run(['index', 'build', '--dataset', 'declared', '--kb-dataset', 'the-pile', '--quiet', '--out', 'declared.tpds', fx('docs.jsonl.zst')]);
+    const b = await run([
+      'index',
+      'build',
+      '--dataset',
+      'declared',
+      '--kb-dataset',
+      'the-pile',
+      '--quiet',
+      '--out',
+      'declared.tpds',
+      fx('docs.jsonl.zst'),
+    ]);
     expect(b.code, b.stderr).toBe(0);
     write('quote.md', `# Notes\n\n> ${corpus[2].text}\n`);
-    const a = await run(['analyze', 'quote.md', '--dataset', 'declared.tpds', '--jurisdiction', 'us', '--opt-out', '2021-03-01']);
+    const a = await run([
+      'analyze',
+      'quote.md',
+      '--dataset',
+      'declared.tpds',
+      '--jurisdiction',
+      'us',
+      '--opt-out',
+      '2021-03-01',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     const r = JSON.parse(a.stdout);
     expect(r).toMatchObject({ success: true, content_type: 'markdown', risk_assessment: { jurisdiction: 'US' } });
@@ -319,7 +498,10 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect(r.attribution_sources[0]).toMatchObject({ kb_dataset: 'the-pile', declared: true });
     expect(r.risk_assessment.factors).toContain('declared_dataset_link');
     // default: the starter dataset; matches without attribution
-    write('mit.txt', 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction');
+    write(
+      'mit.txt',
+      'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction',
+    );
     const m = JSON.parse((await run(['analyze', 'mit.txt'])).stdout);
     expect(m.matches.some((x: { document_id: string }) => x.document_id === 'MIT')).toBe(true);
     expect(m).toMatchObject({ confidence: 0, attribution_sources: [] });

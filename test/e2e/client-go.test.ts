@@ -25,16 +25,23 @@ const goDir = join(root, 'clients/go');
 const GO = process.env.GO ?? 'go';
 const goVersion = (() => {
   try {
-    return execFileSync(GO, ['version'], { encoding: 'utf8', timeout: 10_000, env: { ...process.env, GOTOOLCHAIN: 'local' } }).trim();
+    return execFileSync(GO, ['version'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      env: { ...process.env, GOTOOLCHAIN: 'local' },
+    }).trim();
   } catch {
     return null;
   }
 })();
-if (!goVersion) console.warn(`client-go.test.ts: SKIPPED — ${GO} not found (install Go 1.19+, e.g. apt-get install golang-go, to test clients/go)`);
+if (!goVersion)
+  console.warn(
+    `client-go.test.ts: SKIPPED — ${GO} not found (install Go 1.19+, e.g. apt-get install golang-go, to test clients/go)`,
+  );
 
-const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as { steps: Array<{ id: string }> };
-
-
+const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as {
+  steps: Array<{ id: string }>;
+};
 
 describe.skipIf(!goVersion)('Go client against a real server', () => {
   let srv: TestServer;
@@ -45,15 +52,29 @@ describe.skipIf(!goVersion)('Go client against a real server', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'trainprint-go-'));
     srv = await startServer();
-    const { key } = await srv.keys.createKey({ account: 'go', plan: 'pro', scopes: ['analyze', 'registry:read', 'registry:write', 'usage'], name: 'go test' });
+    const { key } = await srv.keys.createKey({
+      account: 'go',
+      plan: 'pro',
+      scopes: ['analyze', 'registry:read', 'registry:write', 'usage'],
+      name: 'go test',
+    });
     limited = await startLimitedServer(srv.engine);
     const one = await limited.keys.createKey({ account: 'go-limited', plan: 'tiny', scopes: ['registry:read'] });
     goEnv = {
       ...process.env,
-      GOTOOLCHAIN: 'local', GOPROXY: 'off', GOSUMDB: 'off', GOFLAGS: '', GO111MODULE: 'on', CGO_ENABLED: '0',
-      GOCACHE: join(tmp, 'gocache'), GOPATH: join(tmp, 'gopath'), GOWORK: 'off',
-      TRAINPRINT_BASE_URL: srv.url, TRAINPRINT_API_KEY: key,
-      TRAINPRINT_LIMITED_BASE_URL: limited.url, TRAINPRINT_LIMITED_API_KEY: one.key,
+      GOTOOLCHAIN: 'local',
+      GOPROXY: 'off',
+      GOSUMDB: 'off',
+      GOFLAGS: '',
+      GO111MODULE: 'on',
+      CGO_ENABLED: '0',
+      GOCACHE: join(tmp, 'gocache'),
+      GOPATH: join(tmp, 'gopath'),
+      GOWORK: 'off',
+      TRAINPRINT_BASE_URL: srv.url,
+      TRAINPRINT_API_KEY: key,
+      TRAINPRINT_LIMITED_BASE_URL: limited.url,
+      TRAINPRINT_LIMITED_API_KEY: one.key,
     };
   });
   afterAll(async () => {
@@ -62,7 +83,11 @@ describe.skipIf(!goVersion)('Go client against a real server', () => {
     srv?.engine.dispose();
     if (tmp) {
       // the module cache is read-only; make it removable first
-      try { execFileSync('chmod', ['-R', 'u+w', tmp], { stdio: 'ignore' }); } catch { /* nothing to fix */ }
+      try {
+        execFileSync('chmod', ['-R', 'u+w', tmp], { stdio: 'ignore' });
+      } catch {
+        /* nothing to fix */
+      }
       rmSync(tmp, { recursive: true, force: true });
     }
   });
@@ -78,13 +103,20 @@ describe.skipIf(!goVersion)('Go client against a real server', () => {
 
   it('go test ./... passes: stub tests and every conformance step, nothing skipped', async () => {
     const t0 = Date.now();
-    const { code, out } = await run(GO, ['test', '-count=1', '-v', './...'], { cwd: goDir, env: goEnv, timeout: 240_000 });
+    const { code, out } = await run(GO, ['test', '-count=1', '-v', './...'], {
+      cwd: goDir,
+      env: goEnv,
+      timeout: 240_000,
+    });
     expect(code, out).toBe(0);
     expect(out).toMatch(/^ok\s+github\.com\/trainprint\/trainprint\/clients\/go\b/m);
     expect(out, 'nothing skipped').not.toMatch(/--- SKIP/);
     expect(out).toMatch(/--- PASS: TestConformance \(/);
-    for (const s of SCENARIO.steps) expect(out, `conformance step ${s.id}`).toMatch(new RegExp(`--- PASS: TestConformance/${s.id} \\(`));
+    for (const s of SCENARIO.steps)
+      expect(out, `conformance step ${s.id}`).toMatch(new RegExp(`--- PASS: TestConformance/${s.id} \\(`));
     const passed = out.match(/^\s*--- PASS: /gm)?.length ?? 0;
-    console.info(`client-go (${goVersion}): ${passed} tests and subtests passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.info(
+      `client-go (${goVersion}): ${passed} tests and subtests passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
   }, 300_000);
 });

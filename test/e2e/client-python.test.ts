@@ -39,12 +39,25 @@ const hasPython = (() => {
     return false;
   }
 })();
-if (!hasPython) console.warn(`client-python.test.ts: SKIPPED — ${PYTHON} not found (install Python 3.8+ to test clients/python)`);
+if (!hasPython)
+  console.warn(`client-python.test.ts: SKIPPED — ${PYTHON} not found (install Python 3.8+ to test clients/python)`);
 
-const ALL_SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write', 'kb', 'usage', 'keys', 'marketplace', 'memorization'];
-const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as { steps: Array<{ id: string }> };
-
-
+const ALL_SCOPES = [
+  'analyze',
+  'registry:read',
+  'registry:write',
+  'monitors',
+  'datasets:read',
+  'datasets:write',
+  'kb',
+  'usage',
+  'keys',
+  'marketplace',
+  'memorization',
+];
+const SCENARIO = JSON.parse(readFileSync(join(root, 'clients/conformance.json'), 'utf8')) as {
+  steps: Array<{ id: string }>;
+};
 
 describe.skipIf(!hasPython)('Python client against a real server', () => {
   let srv: TestServer;
@@ -60,16 +73,23 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
     const { key } = await srv.keys.createKey({ account: 'py', plan: 'pro', scopes: ALL_SCOPES, name: 'python test' });
     const buyer = await srv.keys.createKey({ account: 'py-buyer', plan: 'pro', scopes: ['marketplace'] });
     const text = (name: string, from: number, n: number) =>
-      book(name).split(/\s+/).slice(from, from + n).join(' ');
+      book(name)
+        .split(/\s+/)
+        .slice(from, from + n)
+        .join(' ');
     const work = text('austen-persuasion', 30_000, 1200);
     model = await serveModel([work, work, work, text('milton-paradise', 0, 8_000)], { name: 'ngram-py', order: 6 });
     limited = await startLimitedServer(srv.engine);
     const one = await limited.keys.createKey({ account: 'py-limited', plan: 'tiny', scopes: ['registry:read'] });
     Object.assign(env, {
-      TRAINPRINT_BASE_URL: srv.url, TRAINPRINT_API_KEY: key,
-      TRAINPRINT_LIMITED_BASE_URL: limited.url, TRAINPRINT_LIMITED_API_KEY: one.key,
+      TRAINPRINT_BASE_URL: srv.url,
+      TRAINPRINT_API_KEY: key,
+      TRAINPRINT_LIMITED_BASE_URL: limited.url,
+      TRAINPRINT_LIMITED_API_KEY: one.key,
       TRAINPRINT_BUYER_API_KEY: buyer.key,
-      TRAINPRINT_MODEL_BASE_URL: model.baseUrl, TRAINPRINT_MODEL_NAME: model.name, TRAINPRINT_MODEL_WORK: work,
+      TRAINPRINT_MODEL_BASE_URL: model.baseUrl,
+      TRAINPRINT_MODEL_NAME: model.name,
+      TRAINPRINT_MODEL_WORK: work,
     });
   });
   afterAll(async () => {
@@ -86,18 +106,30 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
     const venv = join(tmp, 'venv');
     const made = await run(PYTHON, ['-m', 'venv', '--system-site-packages', venv], { cwd: tmp, timeout: 120_000 });
     if (made.code !== 0) {
-      console.warn(`client-python.test.ts: install test SKIPPED — ${PYTHON} -m venv failed (python3-venv missing?):\n${made.out}`);
+      console.warn(
+        `client-python.test.ts: install test SKIPPED — ${PYTHON} -m venv failed (python3-venv missing?):\n${made.out}`,
+      );
       ctx.skip();
       return;
     }
     const src = join(tmp, 'src');
-    cpSync(join(root, 'clients/python'), src, { recursive: true, filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p) });
+    cpSync(join(root, 'clients/python'), src, {
+      recursive: true,
+      filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p),
+    });
     const py = join(venv, 'bin', 'python');
     const pipEnv = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONDONTWRITEBYTECODE: '1' };
-    const installed = await run(py, ['-m', 'pip', 'install', '--no-build-isolation', '--no-index', src], { cwd: tmp, env: pipEnv, timeout: 180_000 });
+    const installed = await run(py, ['-m', 'pip', 'install', '--no-build-isolation', '--no-index', src], {
+      cwd: tmp,
+      env: pipEnv,
+      timeout: 180_000,
+    });
     expect(installed.code, installed.out).toBe(0);
     expect(installed.out).toMatch(/Successfully installed trainprint-client-\d+\.\d+\.\d+/);
-    const where = await run(py, ['-c', 'import trainprint_client as t; print(t.__file__, t.__version__)'], { cwd: tmp, timeout: 30_000 });
+    const where = await run(py, ['-c', 'import trainprint_client as t; print(t.__file__, t.__version__)'], {
+      cwd: tmp,
+      timeout: 30_000,
+    });
     expect(where.code, where.out).toBe(0);
     expect(where.out.startsWith(venv), where.out).toBe(true);
     venvPython = py;
@@ -111,16 +143,21 @@ describe.skipIf(!hasPython)('Python client against a real server', () => {
     const extra = venvPython ? {} : { PYTHONPATH: join(root, 'clients/python') };
     const t0 = Date.now();
     const { code, out } = await run(python, ['-m', 'unittest', 'discover', '-s', tests, '-t', tests, '-v'], {
-      cwd: tmp, timeout: 150_000, env: { ...process.env, ...env, ...extra, PYTHONDONTWRITEBYTECODE: '1' },
+      cwd: tmp,
+      timeout: 150_000,
+      env: { ...process.env, ...env, ...extra, PYTHONDONTWRITEBYTECODE: '1' },
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/\nOK\s*$/m);
     expect(out, 'the live tests ran').not.toMatch(/skipped/i);
     const ran = Number(/Ran (\d+) tests/.exec(out)?.[1]);
     expect(ran, out).toBeGreaterThanOrEqual(44);
-    if (venvPython) expect(out).toMatch(new RegExp(`trainprint_client from ${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    if (venvPython)
+      expect(out).toMatch(new RegExp(`trainprint_client from ${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     SCENARIO.steps.forEach((s, i) => {
-      expect(out, `conformance step ${s.id}`).toMatch(new RegExp(`test_${String(i).padStart(2, '0')}_${s.id} \\([^)]*\\)\\n[^\\n]*\\.\\.\\. ok`));
+      expect(out, `conformance step ${s.id}`).toMatch(
+        new RegExp(`test_${String(i).padStart(2, '0')}_${s.id} \\([^)]*\\)\\n[^\\n]*\\.\\.\\. ok`),
+      );
     });
     console.info(`client-python: ${ran} tests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }, 180_000);

@@ -25,7 +25,8 @@ function run(args: string[], timeout = 120_000): Promise<{ code: number; stdout:
 
 const thursday = book('chesterton-thursday');
 const LINES = Array.from({ length: 40 }, (_, i) =>
-  JSON.stringify({ id: `thursday-${i}`, text: thursday.slice(i * 5000, (i + 1) * 5000) }));
+  JSON.stringify({ id: `thursday-${i}`, text: thursday.slice(i * 5000, (i + 1) * 5000) }),
+);
 const QUOTE = `Notes on a novel.\n\n${thursday.slice(52_000, 54_500)}\n\nEnd of notes.`;
 
 beforeAll(() => {
@@ -88,17 +89,26 @@ describePostgres('trainprint CLI with datasets in PostgreSQL', (db) => {
     const again = await run(['index', 'push', 'thursday.tpds', '--into', at(schema), '--dataset', 'pushed']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^error: ALREADY_EXISTS: /);
-    const replaced = await run(['index', 'push', 'thursday.tpds', '--into', at(schema), '--dataset', 'pushed', '--replace']);
+    const replaced = await run([
+      'index',
+      'push',
+      'thursday.tpds',
+      '--into',
+      at(schema),
+      '--dataset',
+      'pushed',
+      '--replace',
+    ]);
     expect(replaced.code, replaced.stderr).toBe(0);
 
     const s = await startServe(['--port', '0', '--packs', 'none', '--dataset', at(schema)], { running });
     expect(s.out()).toContain('datasets: pushed (40 documents)');
     const headers = { authorization: `Bearer ${s.dev}`, 'content-type': 'application/json' };
-    const listed = await (await fetch(`${s.url}/api/v1/datasets`, { headers })).json() as { datasets: unknown[] };
+    const listed = (await (await fetch(`${s.url}/api/v1/datasets`, { headers })).json()) as { datasets: unknown[] };
     expect(listed.datasets[0]).toMatchObject({ id: 'pushed', storage: 'postgres', documents: 40 });
     const body = JSON.stringify({ content: QUOTE, content_type: 'text' });
     const res = await fetch(`${s.url}/api/v1/attribution/analyze`, { method: 'POST', headers, body });
-    const r = await res.json() as { matches: unknown[] };
+    const r = (await res.json()) as { matches: unknown[] };
     expect(r.matches[0]).toMatchObject({ dataset_id: 'pushed', document_id: 'thursday-10' });
     await stopProcess(s.child);
   });

@@ -28,12 +28,29 @@ let stderr = '';
 /** Start the fixture; resolve with its `{ url, key }` line. */
 function start(): Promise<{ url: string; key: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(DENO, ['run', '--no-prompt', '--no-config', '--allow-net=127.0.0.1', `--allow-read=${join(root, 'dist')}`, join(root, 'test/fixtures/client/deno-serve.ts')], {
-      cwd: root, env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawn(
+      DENO,
+      [
+        'run',
+        '--no-prompt',
+        '--no-config',
+        '--allow-net=127.0.0.1',
+        `--allow-read=${join(root, 'dist')}`,
+        join(root, 'test/fixtures/client/deno-serve.ts'),
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child = p;
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`deno did not report a URL within ${START_TIMEOUT_MS} ms\nstdout: ${out}\nstderr: ${stderr}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`deno did not report a URL within ${START_TIMEOUT_MS} ms\nstdout: ${out}\nstderr: ${stderr}`)),
+      START_TIMEOUT_MS,
+    );
     p.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{'));
@@ -45,12 +62,19 @@ function start(): Promise<{ url: string; key: string }> {
         reject(e);
       }
     });
-    p.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-    p.once('error', (e) => { clearTimeout(timer); reject(e); });
-    p.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`deno exited (${code ?? signal}) before listening\nstdout: ${out}\nstderr: ${stderr}`)); });
+    p.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    p.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    p.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`deno exited (${code ?? signal}) before listening\nstdout: ${out}\nstderr: ${stderr}`));
+    });
   });
 }
-
 
 describe('Deno.serve with the built package', () => {
   beforeAll(async () => {

@@ -13,7 +13,16 @@
  * `html`, `text` (output), `python` (the Python client, tested by test/e2e/client-python.test.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,14 +58,28 @@ function blocksOf(page: string): Block[] {
     while (j >= 0 && lines[j].trim() === '') j--;
     const want = j >= 0 ? /^<!--\s*expect:\s*(.*?)\s*-->$/.exec(lines[j].trim()) : null;
     blocks.push({
-      page, line: start + 1, lang: open[2], code: body.join('\n') + '\n',
-      expect: want ? want[1].split('|').map((s) => s.trim()).filter(Boolean) : [],
+      page,
+      line: start + 1,
+      lang: open[2],
+      code: body.join('\n') + '\n',
+      expect: want
+        ? want[1]
+            .split('|')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
     });
   }
   return blocks;
 }
 
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const all = pages.flatMap(blocksOf);
 const runnable = all.filter((b) => RUN_LANGS.has(b.lang));
 
@@ -96,30 +119,55 @@ describe('documentation examples', () => {
 
   describe.concurrent.each(pages.filter((p) => runnable.some((b) => b.page === p)))('%s', (page) => {
     const blocks = runnable.filter((b) => b.page === page);
-    it.each(blocks.map((b) => [`line ${b.line} (${b.lang}${usesDeno(b) ? ', deno' : ''})`, b] as const))('%s', async (_name, b) => {
-      const id = `${b.page.replace(/[^a-z0-9]+/gi, '-')}-${b.line}-${n++}`;
-      let out: string;
-      if (usesDeno(b)) {
-        const dist = (entry: string) => pathToFileURL(join(root, 'dist', `${entry || 'index'}.js`)).href;
-        const code = b.code.replace(/(['"])npm:trainprint(?:\/(\w+))?\1/g, (_m, q: string, entry: string | undefined) => q + dist(entry ?? '') + q);
-        const file = join(dir, `${id}.ts`);
-        writeFileSync(file, code);
-        const denoDir = mkdtempSync(join(tmpdir(), 'trainprint-docs-deno-'));
-        try {
-          out = await run(DENO, ['run', '--no-prompt', '--no-config', '--allow-net=127.0.0.1', `--allow-read=${join(root, 'dist')}`, file], dir,
-            { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' });
-        } finally {
-          rmSync(denoDir, { recursive: true, force: true });
+    it.each(blocks.map((b) => [`line ${b.line} (${b.lang}${usesDeno(b) ? ', deno' : ''})`, b] as const))(
+      '%s',
+      async (_name, b) => {
+        const id = `${b.page.replace(/[^a-z0-9]+/gi, '-')}-${b.line}-${n++}`;
+        let out: string;
+        if (usesDeno(b)) {
+          const dist = (entry: string) => pathToFileURL(join(root, 'dist', `${entry || 'index'}.js`)).href;
+          const code = b.code.replace(
+            /(['"])npm:trainprint(?:\/(\w+))?\1/g,
+            (_m, q: string, entry: string | undefined) => q + dist(entry ?? '') + q,
+          );
+          const file = join(dir, `${id}.ts`);
+          writeFileSync(file, code);
+          const denoDir = mkdtempSync(join(tmpdir(), 'trainprint-docs-deno-'));
+          try {
+            out = await run(
+              DENO,
+              [
+                'run',
+                '--no-prompt',
+                '--no-config',
+                '--allow-net=127.0.0.1',
+                `--allow-read=${join(root, 'dist')}`,
+                file,
+              ],
+              dir,
+              { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
+            );
+          } finally {
+            rmSync(denoDir, { recursive: true, force: true });
+          }
+        } else {
+          const code =
+            b.lang === 'ts'
+              ? ts.transpileModule(b.code, {
+                  compilerOptions: {
+                    target: ts.ScriptTarget.ES2022,
+                    module: ts.ModuleKind.ESNext,
+                    verbatimModuleSyntax: false,
+                  },
+                }).outputText
+              : b.code;
+          const file = join(dir, `${id}.mjs`);
+          writeFileSync(file, code);
+          out = await run(process.execPath, [file], dir, { ...process.env, NODE_OPTIONS: '' });
         }
-      } else {
-        const code = b.lang === 'ts'
-          ? ts.transpileModule(b.code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false } }).outputText
-          : b.code;
-        const file = join(dir, `${id}.mjs`);
-        writeFileSync(file, code);
-        out = await run(process.execPath, [file], dir, { ...process.env, NODE_OPTIONS: '' });
-      }
-      for (const want of b.expect) expect(out, `${b.page}:${b.line} prints "${want}"`).toContain(want);
-    }, BLOCK_TIMEOUT_MS + 10_000);
+        for (const want of b.expect) expect(out, `${b.page}:${b.line} prints "${want}"`).toContain(want);
+      },
+      BLOCK_TIMEOUT_MS + 10_000,
+    );
   });
 });

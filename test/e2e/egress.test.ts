@@ -17,11 +17,21 @@ const seen: Array<{ method: string; url: string; headers: IncomingMessage['heade
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (d) => { body += d; });
+    req.on('data', (d) => {
+      body += d;
+    });
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      if (req.url === '/redirect') { res.writeHead(302, { location: 'http://169.254.169.254/' }); res.end(); return; }
-      if (req.url === '/empty') { res.writeHead(204); res.end(); return; }
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: 'http://169.254.169.254/' });
+        res.end();
+        return;
+      }
+      if (req.url === '/empty') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
       if (req.url === '/hang') return; // never answers: the caller aborts
       res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' });
       res.end(JSON.stringify({ echoed: body.length }));
@@ -36,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('resolveHost (Node)', () => {
-  it('gives every address of a name; localhost\'s are all internal', async () => {
+  it("gives every address of a name; localhost's are all internal", async () => {
     const r = await resolveHost('localhost');
     expect(r.addresses.length).toBeGreaterThan(0);
     expect(r.addresses.every((a) => isInternalAddress(a))).toBe(true);
@@ -47,7 +57,9 @@ describe('resolveHost (Node)', () => {
     const { addresses, fetch: pinned } = await resolveHost('127.0.0.1');
     expect(addresses).toEqual(['127.0.0.1']);
     const res = await pinned(`http://127.0.0.1:${port}/v1/completions?x=1`, {
-      method: 'POST', body: '{"prompt":"hello"}', redirect: 'error',
+      method: 'POST',
+      body: '{"prompt":"hello"}',
+      redirect: 'error',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' },
     });
     expect(res.status).toBe(201);
@@ -56,7 +68,9 @@ describe('resolveHost (Node)', () => {
     const got = seen.at(-1)!;
     expect(got).toMatchObject({ method: 'POST', url: '/v1/completions?x=1', body: '{"prompt":"hello"}' });
     expect(got.headers).toMatchObject({
-      host: `127.0.0.1:${port}`, authorization: 'Bearer sk-test', 'content-length': '18',
+      host: `127.0.0.1:${port}`,
+      authorization: 'Bearer sk-test',
+      'content-length': '18',
     });
     expect((await pinned(`http://127.0.0.1:${port}/empty`)).status).toBe(204);
   });

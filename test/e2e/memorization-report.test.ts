@@ -39,7 +39,12 @@ beforeAll(async () => {
   engine = await createEngine();
   mem = new Memorization(engine);
   tracked = await mem.registerWork({
-    work: { content: split.popular.text, owner: 'press', title: 'Press report <script>alert(1)</script> & "quotes"', work_type: 'article' },
+    work: {
+      content: split.popular.text,
+      owner: 'press',
+      title: 'Press report <script>alert(1)</script> & "quotes"',
+      work_type: 'article',
+    },
     canaries: { count: 8, words: 24 },
   });
   // the published copy carries every canary three times: twice spread through the text (after 16
@@ -50,11 +55,22 @@ beforeAll(async () => {
     i % every === every - 1 && i < 16 * every ? tracked.canaries[Math.floor(i / every) % 8] : null;
   const published =
     lines.map((p, i) => (canaryAfter(i) ? `${p}\n${canaryAfter(i)!.text}.` : p)).join('\n') +
-    '\n' + tracked.canaries.map((c) => c.text).join('.\n');
+    '\n' +
+    tracked.canaries.map((c) => c.text).join('.\n');
   const background = split.background.slice(0, 20).map((d) => d.text);
-  trained = await serve(NgramLanguageModel.train([...background, ...Array(6).fill(published)], { order: 4 }), 'ngram-popular');
-  untrained = await serve(NgramLanguageModel.train([...background, ...split.other.slice(0, 6).map((d) => d.text)], { order: 4 }), 'ngram-clean');
-  await mem.addReferenceSet({ id: 'held-out', texts: split.reference.slice(0, 6).map((d) => d.text), basis: 'randomized_split' });
+  trained = await serve(
+    NgramLanguageModel.train([...background, ...Array(6).fill(published)], { order: 4 }),
+    'ngram-popular',
+  );
+  untrained = await serve(
+    NgramLanguageModel.train([...background, ...split.other.slice(0, 6).map((d) => d.text)], { order: 4 }),
+    'ngram-clean',
+  );
+  await mem.addReferenceSet({
+    id: 'held-out',
+    texts: split.reference.slice(0, 6).map((d) => d.text),
+    basis: 'randomized_split',
+  });
 });
 
 afterAll(async () => {
@@ -68,7 +84,9 @@ describe('register-work with canaries', () => {
     for (const c of [...tracked.canaries, ...tracked.controls]) expect(c.text.split(' ')).toHaveLength(24);
     expect(new Set([...tracked.canaries, ...tracked.controls].map((c) => c.text)).size).toBe(40);
     expect(await mem.getTrackedWork(tracked.work_id)).toEqual(tracked);
-    await expect(mem.registerWork({ work_id: tracked.work_id, canaries: { count: 2 } })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(mem.registerWork({ work_id: tracked.work_id, canaries: { count: 2 } })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect(await mem.registerWork({ work_id: tracked.work_id })).toEqual(tracked);
     const work = await engine.getWork(tracked.work_id);
     expect(work.work_hash).toBe(tracked.work_hash);
@@ -78,11 +96,33 @@ describe('register-work with canaries', () => {
 describe('assess + report', () => {
   let a: Assessment;
   it('combines extraction, probe and canaries into factor codes and a level', async () => {
-    a = await mem.assess({ work_id: tracked.work_id, model: trained, jurisdiction: 'DE', extract: { prefixes: 8 }, probe: { reference: { reference_set: 'held-out' }, chunk_tokens: 64 } });
-    console.log('assessment', a.level, a.evidence_tier, a.risk, a.factors, a.limitations, a.traps, a.probe?.statistics.map((s) => [s.name, s.auc, s.document_test?.p_holm]));
+    a = await mem.assess({
+      work_id: tracked.work_id,
+      model: trained,
+      jurisdiction: 'DE',
+      extract: { prefixes: 8 },
+      probe: { reference: { reference_set: 'held-out' }, chunk_tokens: 64 },
+    });
+    console.log(
+      'assessment',
+      a.level,
+      a.evidence_tier,
+      a.risk,
+      a.factors,
+      a.limitations,
+      a.traps,
+      a.probe?.statistics.map((s) => [s.name, s.auc, s.document_test?.p_holm]),
+    );
     expect(a.model).toEqual({ id: trained.id, access: 'top_k', kb_model: null });
     expect(a.evidence_tier).toBe('confirmed');
-    expect(a.factors).toEqual(expect.arrayContaining(['verbatim_extraction_verified', 'trap_sequence_detected', 'verbatim_memorization', 'memorization_is_reproduction']));
+    expect(a.factors).toEqual(
+      expect.arrayContaining([
+        'verbatim_extraction_verified',
+        'trap_sequence_detected',
+        'verbatim_memorization',
+        'memorization_is_reproduction',
+      ]),
+    );
     expect(a.risk.modifiers).toContainEqual({ code: 'verbatim_memorization', delta: 0.3 });
     expect(a.level).toBe('critical');
     expect(a.probe!.verdict).toBe('significant');
@@ -94,10 +134,21 @@ describe('assess + report', () => {
     // trap test's p-value is uniform there: at the default trap_alpha (0.01) this assertion would fail in one run of
     // a hundred by design. A smaller alpha keeps the check (no detection without training) without the flake.
     const clean = await mem.assess({
-      work_id: tracked.work_id, model: untrained, extract: { prefixes: 8 }, trap_alpha: 1e-4,
+      work_id: tracked.work_id,
+      model: untrained,
+      extract: { prefixes: 8 },
+      trap_alpha: 1e-4,
       probe: { reference: { reference_set: 'held-out' }, chunk_tokens: 64 },
     });
-    console.log('clean assessment', clean.level, clean.evidence_tier, clean.factors, clean.limitations, clean.traps, clean.probe?.statistics.map((s) => [s.name, s.auc, s.document_test?.p_holm]));
+    console.log(
+      'clean assessment',
+      clean.level,
+      clean.evidence_tier,
+      clean.factors,
+      clean.limitations,
+      clean.traps,
+      clean.probe?.statistics.map((s) => [s.name, s.auc, s.document_test?.p_holm]),
+    );
     expect(clean.level).toBe('none');
     expect(clean.evidence_tier).toBe('inconclusive');
     expect(clean.factors).not.toContain('verbatim_extraction_verified');
@@ -116,13 +167,25 @@ describe('assess + report', () => {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1200, height: 900 },
     });
     try {
       const page = await context.newPage();
       let external = 0;
-      await page.route('**/*', (route) => { external++; return route.abort(); });
+      await page.route('**/*', (route) => {
+        external++;
+        return route.abort();
+      });
       await page.setContent(html, { waitUntil: 'load' });
       expect(await page.title()).toContain('Press report <script>');
       expect(await page.locator('script').count()).toBe(0);

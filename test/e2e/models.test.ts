@@ -11,7 +11,10 @@ import { TrainprintError } from '../../src/errors.js';
 import { sampleDocuments, serveFetchHandler, type Served } from '../fixtures/memorization/http.js';
 
 const docs = sampleDocuments();
-const lm = NgramLanguageModel.train(docs.slice(0, 12).map((d) => d.text), { order: 4 });
+const lm = NgramLanguageModel.train(
+  docs.slice(0, 12).map((d) => d.text),
+  { order: 4 },
+);
 const noSleep = async () => {};
 
 async function rejection(p: Promise<unknown>): Promise<TrainprintError> {
@@ -26,7 +29,14 @@ async function rejection(p: Promise<unknown>): Promise<TrainprintError> {
 
 describe('NgramLanguageModel', () => {
   it('every next-token distribution sums to 1 and matches probability/score', () => {
-    const contexts = ['', 'the', 'sir walter elliot of', 'zzqx unknown words here', docs[0].text.slice(0, 400), 'of the'];
+    const contexts = [
+      '',
+      'the',
+      'sir walter elliot of',
+      'zzqx unknown words here',
+      docs[0].text.slice(0, 400),
+      'of the',
+    ];
     for (const c of contexts) {
       const p = lm.distribution(c);
       let sum = 0;
@@ -37,12 +47,15 @@ describe('NgramLanguageModel', () => {
       expect(sum).toBeCloseTo(1, 12);
       expect(p[0]).toBe(0); // <s> is never predicted
       expect(p[1]).toBeGreaterThan(0); // <unk>
-      for (const w of ['the', 'elliot', 'of']) expect(lm.probability(c, w)).toBeCloseTo(p[lm.vocabulary.indexOf(w)], 14);
+      for (const w of ['the', 'elliot', 'of'])
+        expect(lm.probability(c, w)).toBeCloseTo(p[lm.vocabulary.indexOf(w)], 14);
     }
     // score: each word's log-prob given the words before it
     const text = 'The baronet approved the lease on Thursday.';
     const s = lm.score(text);
-    s.tokens.forEach((t, i) => { expect(s.logprobs[i]).toBeCloseTo(Math.log(lm.probability(s.tokens.slice(0, i), t)), 12); });
+    s.tokens.forEach((t, i) => {
+      expect(s.logprobs[i]).toBeCloseTo(Math.log(lm.probability(s.tokens.slice(0, i), t)), 12);
+    });
     expect(s.tokens).toEqual(['the', 'baronet', 'approved', 'the', 'lease', 'on', 'thursday']);
     expect(text.slice(s.starts[1], s.ends[1])).toBe('baronet');
   });
@@ -81,8 +94,13 @@ describe('NgramLanguageModel', () => {
     const s = lm.score(text, { top: 5, moments: true });
     for (let i = 0; i < s.tokens.length; i += 7) {
       const p = lm.distribution(s.tokens.slice(0, i));
-      let m1 = 0, m2 = 0;
-      for (const x of p) if (x > 0) { m1 += x * Math.log(x); m2 += x * Math.log(x) ** 2; }
+      let m1 = 0,
+        m2 = 0;
+      for (const x of p)
+        if (x > 0) {
+          m1 += x * Math.log(x);
+          m2 += x * Math.log(x) ** 2;
+        }
       expect(s.moments![i].mean).toBeCloseTo(m1, 9);
       expect(s.moments![i].variance).toBeCloseTo(m2 - m1 * m1, 8);
       const order = [...p.keys()].sort((a, b) => p[b] - p[a]).slice(0, 5);
@@ -109,16 +127,25 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
   let faults: Map<number, { status?: number; delayMs?: number; message?: string }>;
   beforeAll(async () => {
     faults = new Map();
-    server = await serveFetchHandler(createNgramHandler(lm, { model: 'ngram-books', apiKey: 'sk-test-123' }), (n) => faults.get(n));
+    server = await serveFetchHandler(createNgramHandler(lm, { model: 'ngram-books', apiKey: 'sk-test-123' }), (n) =>
+      faults.get(n),
+    );
   });
   afterAll(() => server.close());
   const model = (o: Partial<Parameters<typeof createOpenAICompatibleModel>[0]> = {}) =>
-    createOpenAICompatibleModel({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test-123', model: 'ngram-books', sleep: noSleep, ...o });
+    createOpenAICompatibleModel({
+      baseUrl: `${server.url}/v1`,
+      apiKey: 'sk-test-123',
+      model: 'ngram-books',
+      sleep: noSleep,
+      ...o,
+    });
 
   it('the completions endpoint follows the legacy schema (echo + logprobs)', async () => {
     const prompt = 'Committee approval of the act seemed certain,';
     const res = await fetch(`${server.url}/v1/completions`, {
-      method: 'POST', headers: { authorization: 'Bearer sk-test-123', 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test-123', 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'ngram-books', prompt, max_tokens: 2, temperature: 0, echo: true, logprobs: 3 }),
     });
     expect(res.status).toBe(200);
@@ -144,7 +171,9 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const remote = await m.logprobs!(text);
     const local = lm.score(text, { top: 5 });
     expect(remote.logprobs.length).toBe(local.logprobs.length - 1); // the first token has no context
-    remote.logprobs.forEach((v, i) => { expect(v).toBeCloseTo(local.logprobs[i + 1], 9); });
+    remote.logprobs.forEach((v, i) => {
+      expect(v).toBeCloseTo(local.logprobs[i + 1], 9);
+    });
     expect(remote.offsets![0]).toBe(local.ends[0]);
     remote.top!.forEach((alts, i) => {
       expect(alts.map((a) => a.token.trim())).toEqual(local.top![i + 1].map((t) => t.token));
@@ -208,9 +237,25 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
 
   it('a server that ignores echo is refused, not misread; network errors are retried then reported', async () => {
     // like llama-server issue #27174: logprobs only for generated tokens
-    const stub = await serveFetchHandler(async () => new Response(JSON.stringify({
-      choices: [{ text: ' world', logprobs: { tokens: [' world'], token_logprobs: [-0.5], top_logprobs: [{ ' world': -0.5 }], text_offset: [0] } }],
-    }), { headers: { 'content-type': 'application/json' } }));
+    const stub = await serveFetchHandler(
+      async () =>
+        new Response(
+          JSON.stringify({
+            choices: [
+              {
+                text: ' world',
+                logprobs: {
+                  tokens: [' world'],
+                  token_logprobs: [-0.5],
+                  top_logprobs: [{ ' world': -0.5 }],
+                  text_offset: [0],
+                },
+              },
+            ],
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+    );
     try {
       const m = createOpenAICompatibleModel({ baseUrl: `${stub.url}/v1`, model: 'x' });
       const e = await rejection(m.logprobs!('hello there'));
@@ -223,7 +268,14 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const url = dead.url;
     await dead.close();
     const before = { n: 0 };
-    const m = createOpenAICompatibleModel({ baseUrl: `${url}/v1`, model: 'x', maxRetries: 2, sleep: async () => { before.n++; } });
+    const m = createOpenAICompatibleModel({
+      baseUrl: `${url}/v1`,
+      model: 'x',
+      maxRetries: 2,
+      sleep: async () => {
+        before.n++;
+      },
+    });
     const e = await rejection(m.generate('x', { maxTokens: 1, temperature: 0 }));
     expect(e.code).toBe('UPSTREAM_ERROR');
     expect(e.message).toMatch(/network error/);
@@ -234,7 +286,9 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     expect(() => createOpenAICompatibleModel({ baseUrl: 'not a url', model: 'x' })).toThrow(/baseUrl/);
     expect(() => createOpenAICompatibleModel({ baseUrl: 'ftp://x/v1', model: 'x' })).toThrow(/http/);
     expect(() => createOpenAICompatibleModel({ baseUrl: 'http://x/v1', model: '' })).toThrow(/model/);
-    expect(() => createOpenAICompatibleModel({ baseUrl: 'http://x/v1', model: 'x', topLogprobs: -1 })).toThrow(/topLogprobs/);
+    expect(() => createOpenAICompatibleModel({ baseUrl: 'http://x/v1', model: 'x', topLogprobs: -1 })).toThrow(
+      /topLogprobs/,
+    );
     await expect(model().generate('x', { maxTokens: 1, temperature: 0.7 as 0 })).rejects.toThrow(/temperature/);
   });
 });

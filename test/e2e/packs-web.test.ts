@@ -14,7 +14,8 @@ import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
-const PRIDE = 'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be ' +
+const PRIDE =
+  'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be ' +
   'in want of a wife. However little known the feelings or views of such a man may be on his first entering a ' +
   'neighbourhood, this truth is so well fixed in the minds of the surrounding families, that he is considered ' +
   'the rightful property of some one or other of their daughters.';
@@ -35,12 +36,17 @@ beforeAll(async () => {
   const sample = index.packs.find((p: { id: string }) => p.id === 'pack:gutenberg-sample');
   mkdirSync(join(tmp, 'tampered'));
   copyFileSync(join(root, 'packs', sample.file), join(tmp, 'tampered', sample.file));
-  writeFileSync(join(tmp, 'tampered/index.json'), JSON.stringify({
-    ...index, packs: [{ ...sample, default: true, sha256: '0'.repeat(64) }],
-  }));
+  writeFileSync(
+    join(tmp, 'tampered/index.json'),
+    JSON.stringify({
+      ...index,
+      packs: [{ ...sample, default: true, sha256: '0'.repeat(64) }],
+    }),
+  );
   // /dist/… from the build, /packs/… committed, /tampered/… the copy above
   const mounts: Array<[string, ReturnType<typeof serveStatic>]> = [
-    ['/dist/', serveStatic(dist)], ['/packs/', serveStatic(join(root, 'packs'))],
+    ['/dist/', serveStatic(dist)],
+    ['/packs/', serveStatic(join(root, 'packs'))],
     ['/tampered/', serveStatic(join(tmp, 'tampered'))],
   ];
   server = createServer(async (req, res) => {
@@ -48,9 +54,12 @@ beforeAll(async () => {
     requested.push(path);
     const mount = mounts.find(([prefix]) => path.startsWith(prefix));
     const r = mount ? await mount[1](new Request(`http://127.0.0.1/${path.slice(mount[0].length)}`)) : null;
-    const response = r ?? new Response(path === '/' ? '<!doctype html><title>packs</title>' : 'not found', {
-      status: path === '/' ? 200 : 404, headers: { 'content-type': 'text/html' },
-    });
+    const response =
+      r ??
+      new Response(path === '/' ? '<!doctype html><title>packs</title>' : 'not found', {
+        status: path === '/' ? 200 : 404,
+        headers: { 'content-type': 'text/html' },
+      });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
@@ -67,7 +76,11 @@ beforeAll(async () => {
 
 /** The library in the page. */
 type Lib = typeof import('../../src/index.js');
-declare global { interface Window { trainprint: Lib } }
+declare global {
+  interface Window {
+    trainprint: Lib;
+  }
+}
 
 afterAll(async () => {
   await context?.close();
@@ -76,13 +89,16 @@ afterAll(async () => {
 });
 
 describe('default packs in headless Chromium', () => {
-  it('createEngine({ packs: \'default\' }) fetches ../packs/ beside the bundle; Austen → Gutenberg', async () => {
+  it("createEngine({ packs: 'default' }) fetches ../packs/ beside the bundle; Austen → Gutenberg", async () => {
     const r = await page.evaluate(async (content) => {
       const lib = window.trainprint;
       const engine = await lib.createEngine({ packs: 'default' });
       const result = await engine.analyze({ content, content_type: 'text' });
       const out = {
-        datasets: engine.datasets().map((d) => d.id).sort(),
+        datasets: engine
+          .datasets()
+          .map((d) => d.id)
+          .sort(),
         matched: result.matches.map((m) => m.dataset_id),
         confidence: result.confidence,
       };

@@ -11,11 +11,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createEngine, knowledgeBase, loadDefaultPacksFromUrl, readPackIndexWith, readPackInfo, readPackManifestWith,
+  createEngine,
+  knowledgeBase,
+  loadDefaultPacksFromUrl,
+  readPackIndexWith,
+  readPackInfo,
+  readPackManifestWith,
 } from '../../src/index.js';
 import { serveStatic } from '../../src/node/static.js';
 import {
-  buildPackFile, listPacks, loadDefaultPacks, nodePackFs, packsDir, verifyPackFile,
+  buildPackFile,
+  listPacks,
+  loadDefaultPacks,
+  nodePackFs,
+  packsDir,
+  verifyPackFile,
 } from '../../src/node/index.js';
 import { book } from '../fixtures/texts/index.js';
 
@@ -63,7 +73,11 @@ describe('shipped reference packs', () => {
   it('verifies every listed pack against the index, and the index against the manifests', async () => {
     const listed = await listPacks(packs);
     const ids = [
-      'pack:gutenberg', 'pack:wikipedia-wikitext', 'pack:wikipedia-articles', 'pack:wikipedia-core', 'pack:gutenberg-sample',
+      'pack:gutenberg',
+      'pack:wikipedia-wikitext',
+      'pack:wikipedia-articles',
+      'pack:wikipedia-core',
+      'pack:gutenberg-sample',
     ];
     expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
     for (const p of listed) {
@@ -90,14 +104,20 @@ describe('shipped reference packs', () => {
 
   it('refuses a pack file whose SHA-256 is not the listed one', async () => {
     const p = (await listPacks(packs)).find((x) => x.id === 'pack:gutenberg-sample')!;
-    await expect(verifyPackFile(p.path, { sha256: 'f'.repeat(64) }))
-      .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
+    await expect(verifyPackFile(p.path, { sha256: 'f'.repeat(64) })).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE',
+    });
   });
 
-  it('createEngine({ packs: \'default\' }): a packed book links to Gutenberg, new text finds nothing', async () => {
+  it("createEngine({ packs: 'default' }): a packed book links to Gutenberg, new text finds nothing", async () => {
     const engine = await createEngine({ packs: 'default' });
     const defaults = (await listPacks(packs)).filter((p) => p.default);
-    expect(engine.datasets().map((d) => d.id).sort()).toEqual(defaults.map((p) => p.id).sort());
+    expect(
+      engine
+        .datasets()
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(defaults.map((p) => p.id).sort());
     expect(new Set(engine.datasets().map((d) => d.kb_dataset))).toEqual(new Set(['project-gutenberg', 'wikipedia']));
     // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
@@ -108,7 +128,7 @@ describe('shipped reference packs', () => {
     engine.dispose();
   });
 
-  it('loadDefaultPacks (trainprint/node) loads the same packs as createEngine({ packs: \'default\' })', async () => {
+  it("loadDefaultPacks (trainprint/node) loads the same packs as createEngine({ packs: 'default' })", async () => {
     const engine = await createEngine();
     const loaded = await loadDefaultPacks(engine);
     const defaults = (await listPacks(packs)).filter((p) => p.default);
@@ -120,8 +140,10 @@ describe('shipped reference packs', () => {
     const info = await readPackInfo(new Uint8Array(readFileSync(join(packs, 'gutenberg.tpk'))));
     expect(info.sources[0]).toMatchObject({ repository: 'rcdm-uga/Gutenberg_Text' });
     expect(info.sources[0].commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(info.documents.find((d) => d.ebook === 1342))
-      .toMatchObject({ title: 'Pride and Prejudice', author: 'Jane Austen' });
+    expect(info.documents.find((d) => d.ebook === 1342)).toMatchObject({
+      title: 'Pride and Prejudice',
+      author: 'Jane Austen',
+    });
     expect(info.licence.texts).toContain('Public domain');
   });
 });
@@ -151,16 +173,19 @@ describe('default packs from a URL (packsUrl)', () => {
     res.writeHead(r.status, Object.fromEntries(r.headers));
     res.end(Buffer.from(await r.arrayBuffer()));
   });
-  const listening = new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
-  }));
+  const listening = new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
+    }),
+  );
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('fetches the index and the listed file over HTTP, checks it and loads it', async () => {
     const engine = await createEngine({ packs: 'default', packsUrl: `${await listening}good` });
-    expect(engine.datasets().map((d) => [d.id, d.kb_dataset]))
-      .toEqual([['pack:gutenberg-sample', 'project-gutenberg']]);
+    expect(engine.datasets().map((d) => [d.id, d.kb_dataset])).toEqual([
+      ['pack:gutenberg-sample', 'project-gutenberg'],
+    ]);
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
     expect((await engine.analyze({ content: persuasion, content_type: 'text' })).matches.length).toBeGreaterThan(0);
     engine.dispose();
@@ -176,23 +201,29 @@ describe('default packs from a URL (packsUrl)', () => {
   it('refuses a pack whose SHA-256 is not the listed one, over HTTP and from disk, loading nothing', async () => {
     const url = `${await listening}tampered/`;
     await expect(createEngine({ packs: 'default', packsUrl: url })).rejects.toMatchObject({
-      code: 'SNAPSHOT_INCOMPATIBLE', message: expect.stringContaining('SHA-256 mismatch'),
+      code: 'SNAPSHOT_INCOMPATIBLE',
+      message: expect.stringContaining('SHA-256 mismatch'),
     });
     const engine = await createEngine();
-    await expect(loadDefaultPacksFromUrl(engine, pathToFileURL(tampered)))
-      .rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE' });
+    await expect(loadDefaultPacksFromUrl(engine, pathToFileURL(tampered))).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE',
+    });
     expect(engine.datasets()).toEqual([]);
     engine.dispose();
   });
 
   it('answers a missing file, a missing index or a bad URL with INVALID_INPUT', async () => {
     const base = await listening;
-    await expect(createEngine({ packs: 'default', packsUrl: `${base}missing/` }))
-      .rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('HTTP 404') });
-    await expect(createEngine({ packs: 'default', packsUrl: `${base}nowhere/` }))
-      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(createEngine({ packs: 'default', packsUrl: 'not a url' }))
-      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}missing/` })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('HTTP 404'),
+    });
+    await expect(createEngine({ packs: 'default', packsUrl: `${base}nowhere/` })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(createEngine({ packs: 'default', packsUrl: 'not a url' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(createEngine({ packs: 'all' as 'default' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });
@@ -219,7 +250,6 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('trainprint packs (dist/cl
   });
 });
 
-
 describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve --starter): default packs', () => {
   let child: ChildProcess;
   let url = '';
@@ -236,7 +266,9 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     }
     if (!url || !key) throw new Error(`serve did not start:\n${out}`);
   }, 30_000);
-  afterAll(() => { child?.kill('SIGTERM'); });
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
 
   const analyze = async (content: string) => {
     const res = await fetch(`${url}/api/v1/attribution/analyze`, {
@@ -246,13 +278,18 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     });
     expect(res.status).toBe(200);
     return (await res.json()) as {
-      matches: { dataset_id: string }[]; confidence: number;
+      matches: { dataset_id: string }[];
+      confidence: number;
       attribution_sources: { model: string; kb_dataset: string | null; dataset_id: string; confidence: number }[];
     };
   };
 
   // the models the knowledge base documents as trained on Project Gutenberg (PG-19, The Pile's Gutenberg part …)
-  const documented = new Set(knowledgeBase().models({ dataset: 'project-gutenberg' }).map((m) => m.id));
+  const documented = new Set(
+    knowledgeBase()
+      .models({ dataset: 'project-gutenberg' })
+      .map((m) => m.id),
+  );
 
   it.each(famous.passages.map((p) => [`${p.author}, ${p.title.split(/[;:]| or,/)[0]}`, p.passage]))(
     '%s: 100 words attributed to models trained on Project Gutenberg, confidence ≥ 80',
@@ -271,7 +308,11 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     },
   );
 
-  const onWikipedia = new Set(knowledgeBase().models({ dataset: 'wikipedia' }).map((m) => m.id));
+  const onWikipedia = new Set(
+    knowledgeBase()
+      .models({ dataset: 'wikipedia' })
+      .map((m) => m.id),
+  );
   it.each(wikipedia.passages.map((p) => [`${p.title} (${p.pack})`, p.pack, p.passage]))(
     'Wikipedia, %s: 100 words attributed to models trained on English Wikipedia, confidence ≥ 80',
     async (_name, pack, passage) => {

@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 /** Start `trainprint serve` with `args`; resolves once it printed its URL and keys. */
-const start = (args: string[]): Promise<ServeProcess> => startServe(['--port', '0', '--packs', 'none', ...args], { running });
+const start = (args: string[]): Promise<ServeProcess> =>
+  startServe(['--port', '0', '--packs', 'none', ...args], { running });
 
 async function call(url: string, key: string, method: string, path: string, json?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -38,11 +39,11 @@ async function call(url: string, key: string, method: string, path: string, json
     headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  return { status: res.status, json: await res.json() as any };
+  return { status: res.status, json: (await res.json()) as any };
 }
 
 describe('trainprint serve: the development key', () => {
-  it('grows and drops its own dataset, makes no keys; a restart replaces it, keeps the day\'s count', async () => {
+  it("grows and drops its own dataset, makes no keys; a restart replaces it, keeps the day's count", async () => {
     const store = join(dir, 'store');
     const first = await start(['--store', store]);
     const until = /development key \([^)]*until (\d{4}-\d{2}-\d{2})/.exec(first.out())?.[1];
@@ -91,16 +92,22 @@ describe('trainprint serve --admin-key: two accounts try the marketplace', () =>
     expect(platinum.json.error.message).toContain('the plans are free, pro, scale, enterprise');
 
     const work = await call(url, alice, 'POST', '/api/v1/content/register', {
-      content: 'A short story that alice wrote and wants to license for training.', title: 'A story',
+      content: 'A short story that alice wrote and wants to license for training.',
+      title: 'A story',
     });
     expect(work.status).toBe(201);
     const listing = await call(url, alice, 'POST', '/api/v1/marketplace/listings', {
-      work_id: work.json.work_id, licence_type: 'training', territory: ['WORLDWIDE'], term_months: 12,
-      price: { amount_minor: 50000, currency: 'USD' }, status: 'active',
+      work_id: work.json.work_id,
+      licence_type: 'training',
+      territory: ['WORLDWIDE'],
+      term_months: 12,
+      price: { amount_minor: 50000, currency: 'USD' },
+      status: 'active',
     });
     expect(listing.status, JSON.stringify(listing.json)).toBe(201);
     const offer = await call(url, bob, 'POST', `/api/v1/marketplace/listings/${listing.json.listing_id}/offers`, {
-      amount: { amount_minor: 45000, currency: 'USD' }, message: 'For a research model',
+      amount: { amount_minor: 45000, currency: 'USD' },
+      message: 'For a research model',
     });
     expect(offer.status, JSON.stringify(offer.json)).toBe(201);
     const seen = await call(url, alice, 'GET', '/api/v1/marketplace/offers');
@@ -109,11 +116,12 @@ describe('trainprint serve --admin-key: two accounts try the marketplace', () =>
 });
 
 describe('trainprint keys create', () => {
-  const run = (args: string[]) => new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, 'keys', 'create', ...args], { timeout: 30_000 }, (err, _stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stderr });
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(process.execPath, [cli, 'keys', 'create', ...args], { timeout: 30_000 }, (err, _stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stderr });
+      });
     });
-  });
 
   it('refuses a plan or a scope that does not exist, naming those that do', async () => {
     const store = join(dir, 'keys-store');

@@ -19,8 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, startServe, stopProcess, type ServeProcess } from '../fixtures/serve-process.js';
 
 // a 150-word original text (numbered sentences keep it distinct): the victim's work
-const VICTIM_TEXT = Array.from({ length: 15 }, (_, i) =>
-  `In the ${i + 1}th chapter of her unpublished memoir the narrator counts ${(i * 37) % 91} lanterns along the quay at dusk.`).join(' ');
+const VICTIM_TEXT = Array.from(
+  { length: 15 },
+  (_, i) =>
+    `In the ${i + 1}th chapter of her unpublished memoir the narrator counts ${(i * 37) % 91} lanterns along the quay at dusk.`,
+).join(' ');
 const SCOPES = ['analyze', 'registry:read', 'registry:write', 'monitors', 'datasets:read', 'datasets:write'];
 
 const running: ChildProcess[] = [];
@@ -35,7 +38,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-serve-attack-'));
   receiver = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       try {
         deliveries.push({ path: req.url ?? '', type: String(JSON.parse(body).type) });
@@ -54,9 +59,22 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const start = (store: string): Promise<ServeProcess> => startServe([
-  '--port', '0', '--packs', 'none', '--store', store, '--admin-key', '--allow-private-webhook-hosts', '--monitor-interval-s', '1',
-], { running });
+const start = (store: string): Promise<ServeProcess> =>
+  startServe(
+    [
+      '--port',
+      '0',
+      '--packs',
+      'none',
+      '--store',
+      store,
+      '--admin-key',
+      '--allow-private-webhook-hosts',
+      '--monitor-interval-s',
+      '1',
+    ],
+    { running },
+  );
 
 async function call(url: string, key: string, method: string, path: string, json?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -64,7 +82,7 @@ async function call(url: string, key: string, method: string, path: string, json
     headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  return { status: res.status, json: await res.json() as any };
+  return { status: res.status, json: (await res.json()) as any };
 }
 
 /** What an analysis or score tells, without what differs between two calls (ids, times). */
@@ -85,14 +103,15 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
 }
 
 /** Resolves once the monitor has been evaluated after `since` (ISO time) for every model. */
-const evaluatedAfter = (url: string, key: string, id: string, since: string) => until(`an evaluation of ${id} after ${since}`, async () => {
-  const m = await call(url, key, 'GET', `/api/v1/monitors/${id}`);
-  const last = Object.values(m.json.last ?? {}) as Array<{ evaluated_at: string }>;
-  return last.length === 2 && last.every((x) => x.evaluated_at > since) ? m.json : undefined;
-});
+const evaluatedAfter = (url: string, key: string, id: string, since: string) =>
+  until(`an evaluation of ${id} after ${since}`, async () => {
+    const m = await call(url, key, 'GET', `/api/v1/monitors/${id}`);
+    const last = Object.values(m.json.last ?? {}) as Array<{ evaluated_at: string }>;
+    return last.length === 2 && last.every((x) => x.evaluated_at > since) ? m.json : undefined;
+  });
 
 describe('trainprint serve: an account cannot plant evidence for another', () => {
-  it('the victim\'s analyze, score and webhooks are unchanged by the attacker\'s declared upload, across a restart', async () => {
+  it("the victim's analyze, score and webhooks are unchanged by the attacker's declared upload, across a restart", async () => {
     const store = join(dir, 'store');
     let srv = await start(store);
     const keyFor = async (account: string, plan: string) => {
@@ -103,23 +122,32 @@ describe('trainprint serve: an account cannot plant evidence for another', () =>
     const victim = await keyFor('victim', 'pro');
     const attacker = await keyFor('attacker', 'free');
 
-    const work = await call(srv.url, victim, 'POST', '/api/v1/content/register', { content: VICTIM_TEXT, title: 'Memoir' });
+    const work = await call(srv.url, victim, 'POST', '/api/v1/content/register', {
+      content: VICTIM_TEXT,
+      title: 'Memoir',
+    });
     expect(work.status).toBe(201);
     const monitor = await call(srv.url, victim, 'POST', '/api/v1/monitors/create', {
-      work_id: work.json.work_id, models: ['meta/llama-65b', 'facebook/opt-66b'],
+      work_id: work.json.work_id,
+      models: ['meta/llama-65b', 'facebook/opt-66b'],
       webhook: { url: `${hookUrl}/victim`, secret: 'whsec_victim_0123456789abcdef' },
     });
     expect(monitor.status, JSON.stringify(monitor.json)).toBe(201);
     const id = monitor.json.monitor_id as string;
-    const analyze = (url: string, key = victim) => call(url, key, 'POST', '/api/v1/attribution/analyze', { content: VICTIM_TEXT, content_type: 'text' });
-    const score = (url: string) => call(url, victim, 'POST', '/api/v1/attribution/score', {
-      work_hash: work.json.work_hash, target_model: 'meta/llama-65b', jurisdiction: 'US',
-    });
+    const analyze = (url: string, key = victim) =>
+      call(url, key, 'POST', '/api/v1/attribution/analyze', { content: VICTIM_TEXT, content_type: 'text' });
+    const score = (url: string) =>
+      call(url, victim, 'POST', '/api/v1/attribution/score', {
+        work_hash: work.json.work_hash,
+        target_model: 'meta/llama-65b',
+        jurisdiction: 'US',
+      });
 
     // the attacker watches the same text: its monitor shows that webhooks do reach this receiver
     const theirs = await call(srv.url, attacker, 'POST', '/api/v1/content/register', { content: VICTIM_TEXT });
     const theirMonitor = await call(srv.url, attacker, 'POST', '/api/v1/monitors/create', {
-      work_id: theirs.json.work_id, models: ['meta/llama-65b'],
+      work_id: theirs.json.work_id,
+      models: ['meta/llama-65b'],
       webhook: { url: `${hookUrl}/attacker`, secret: 'whsec_attacker_0123456789abcdef' },
     });
     expect(theirMonitor.status, JSON.stringify(theirMonitor.json)).toBe(201);
@@ -133,7 +161,9 @@ describe('trainprint serve: an account cannot plant evidence for another', () =>
     // the attack
     const attackAt = new Date().toISOString();
     const planted = await call(srv.url, attacker, 'POST', '/api/v1/datasets', {
-      id: 'totally-gutenberg', kb_dataset: 'project-gutenberg', documents: [{ id: 'memoir', text: VICTIM_TEXT }],
+      id: 'totally-gutenberg',
+      kb_dataset: 'project-gutenberg',
+      documents: [{ id: 'memoir', text: VICTIM_TEXT }],
     });
     expect(planted.status, JSON.stringify(planted.json)).toBe(201);
     // the attacker sees its own upload at work
@@ -143,16 +173,26 @@ describe('trainprint serve: an account cannot plant evidence for another', () =>
 
     // two evaluations later (the monitor runs every second), nothing changed for the victim
     const later = await evaluatedAfter(srv.url, victim, id, attackAt);
-    await evaluatedAfter(srv.url, victim, id, Object.values(later.last as Record<string, { evaluated_at: string }>)[0].evaluated_at);
+    await evaluatedAfter(
+      srv.url,
+      victim,
+      id,
+      Object.values(later.last as Record<string, { evaluated_at: string }>)[0].evaluated_at,
+    );
     expect(told((await analyze(srv.url)).json)).toEqual(told(before.json));
     expect(told((await score(srv.url)).json)).toEqual(told(scoreBefore.json));
     const m = await call(srv.url, victim, 'GET', `/api/v1/monitors/${id}`);
     for (const model of ['meta/llama-65b', 'facebook/opt-66b']) {
-      expect(m.json.last[model]).toMatchObject({ score: first.last[model].score, tier: first.last[model].tier, flagged_chunks: 0 });
+      expect(m.json.last[model]).toMatchObject({
+        score: first.last[model].score,
+        tier: first.last[model].tier,
+        flagged_chunks: 0,
+      });
     }
     expect((await call(srv.url, victim, 'GET', '/api/v1/datasets/totally-gutenberg')).status).toBe(404);
-    await until('match.found at the attacker\'s receiver', async () =>
-      deliveries.some((d) => d.path === '/attacker' && d.type === 'match.found') ? true : undefined);
+    await until("match.found at the attacker's receiver", async () =>
+      deliveries.some((d) => d.path === '/attacker' && d.type === 'match.found') ? true : undefined,
+    );
 
     // the monitor goes on after a restart on the same store, and still nothing reaches the victim
     await stopProcess(srv.child);
@@ -172,15 +212,21 @@ describe('trainprint serve: the reliability cases over its socket', () => {
   it('TRACE is 405 with a request id, HEAD is served wherever GET is, a hang-up mid-body is no server error', async () => {
     const srv = await start(join(dir, 'store-reliability'));
     const port = Number(new URL(srv.url).port);
-    const raw = (method: string, path: string) => new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { authorization: `Bearer ${srv.dev}` } }, (r) => {
-        let body = '';
-        r.on('data', (c) => { body += c; });
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path, method, headers: { authorization: `Bearer ${srv.dev}` } },
+          (r) => {
+            let body = '';
+            r.on('data', (c) => {
+              body += c;
+            });
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     // (TRACK and other unregistered methods never reach the handler: node's parser answers them 400)
     for (const method of ['TRACE']) {
       const t = await raw(method, '/api/v1/kb/models');
@@ -196,15 +242,20 @@ describe('trainprint serve: the reliability cases over its socket', () => {
     for (let i = 0; i < 5; i++) {
       await new Promise<void>((resolve) => {
         const socket = connect(port, '127.0.0.1', () => {
-          socket.write(`POST /api/v1/attribution/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${srv.dev}\r\n`
-            + 'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"content":"half a body');
-          setTimeout(() => { socket.destroy(); resolve(); }, 50);
+          socket.write(
+            `POST /api/v1/attribution/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${srv.dev}\r\n` +
+              'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"content":"half a body',
+          );
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
         });
         socket.on('error', () => resolve());
       });
     }
     await new Promise((r) => setTimeout(r, 200));
-    const status = await (await fetch(`${srv.url}/api/v1/status`)).json() as any;
+    const status = (await (await fetch(`${srv.url}/api/v1/status`)).json()) as any;
     expect(status.requests.server_errors).toBe(0);
     expect(status.incidents).toEqual([]);
     expect(status.components.find((c: { name: string }) => c.name === 'api').status).toBe('operational');

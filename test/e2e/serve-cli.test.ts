@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
 
-
 describe('npm start, then the README curl', () => {
   let child: ChildProcess;
   let url = '';
@@ -22,7 +21,9 @@ describe('npm start, then the README curl', () => {
     expect(pkg.scripts.start).toBe('node dist/cli.js serve --starter');
     ({ child, url, dev: key, out } = await startServe(['--starter', '--port', '0'], { startMs: 10_000 }));
   }, 20_000);
-  afterAll(() => { child?.kill('SIGTERM'); });
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
 
   it('builds the search indexes before it says it listens, and is ready then', async () => {
     expect(out()).toMatch(/listening on [^\n]*; search indexes built in \d+\.\d s\)/);
@@ -53,7 +54,11 @@ describe('npm start, then the README curl', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     // no key: 401 with the challenge
-    const anon = await fetch(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const anon = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(anon.status).toBe(401);
     expect(anon.headers.get('www-authenticate')).toContain('Bearer');
   });

@@ -39,72 +39,83 @@ const start = (store: string): Promise<ServeProcess> =>
 async function call(s: ServeProcess, method: string, path: string, json?: unknown) {
   const res = await fetch(`${s.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${s.dev}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${s.dev}`,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   return { status: res.status, json: (await res.json()) as any };
 }
 
 describe('trainprint serve --store, killed while creating monitors', () => {
-  it(`keeps every acknowledged monitor with its owner, and no monitor without one, over ${CYCLES} kills`,
-    { timeout: 240_000 }, async () => {
-      const store = join(dir, 'store');
-      const rnd = prng(0xdead_5e7e);
-      const acked = new Set<string>();
-      let workId = '';
-      let refusedOrCut = 0;
-      for (let cycle = 0; cycle < CYCLES; cycle++) {
-        const s = await start(store);
-        if (!workId) {
-          const w = await call(s, 'POST', '/api/v1/content/register', {
-            content: 'A short essay its author monitors while the server that holds it is killed again and again.',
-          });
-          expect(w.status).toBe(201);
-          workId = w.json.work_id;
-        }
-        let killed = false;
-        let first = true;
-        const killAfter = 20 + rnd() * 250;
-        const worker = async (): Promise<void> => {
-          while (!killed) {
-            try {
-              const r = await call(s, 'POST', '/api/v1/monitors/create', { work_id: workId });
-              if (r.status === 201) {
-                acked.add(r.json.monitor_id);
-                if (first) {
-                  first = false;
-                  setTimeout(() => { killed = true; s.child.kill('SIGKILL'); }, killAfter);
-                }
-              } else refusedOrCut++;
-            } catch {
-              refusedOrCut++; // the connection died with the server: not acknowledged
-              if (killed) return;
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-        await exited(s.child);
-      }
-      expect(acked.size).toBeGreaterThan(CYCLES);
-
-      // a last start: every acknowledged monitor is the owner's
+  it(`keeps every acknowledged monitor with its owner, and no monitor without one, over ${CYCLES} kills`, {
+    timeout: 240_000,
+  }, async () => {
+    const store = join(dir, 'store');
+    const rnd = prng(0xdead_5e7e);
+    const acked = new Set<string>();
+    let workId = '';
+    let refusedOrCut = 0;
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
       const s = await start(store);
-      const r = await call(s, 'GET', `/api/v1/monitors?work_id=${workId}`);
-      expect(r.status).toBe(200);
-      const listed = new Set<string>(r.json.monitors.map((m: { monitor_id: string }) => m.monitor_id));
-      for (const id of acked) expect(listed.has(id), `acknowledged monitor ${id} is listed`).toBe(true);
-      s.child.kill('SIGTERM');
+      if (!workId) {
+        const w = await call(s, 'POST', '/api/v1/content/register', {
+          content: 'A short essay its author monitors while the server that holds it is killed again and again.',
+        });
+        expect(w.status).toBe(201);
+        workId = w.json.work_id;
+      }
+      let killed = false;
+      let first = true;
+      const killAfter = 20 + rnd() * 250;
+      const worker = async (): Promise<void> => {
+        while (!killed) {
+          try {
+            const r = await call(s, 'POST', '/api/v1/monitors/create', { work_id: workId });
+            if (r.status === 201) {
+              acked.add(r.json.monitor_id);
+              if (first) {
+                first = false;
+                setTimeout(() => {
+                  killed = true;
+                  s.child.kill('SIGKILL');
+                }, killAfter);
+              }
+            } else refusedOrCut++;
+          } catch {
+            refusedOrCut++; // the connection died with the server: not acknowledged
+            if (killed) return;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
       await exited(s.child);
+    }
+    expect(acked.size).toBeGreaterThan(CYCLES);
 
-      // and the store has no half-written pair
-      const opened = await openFileStore(store);
-      const monitors = new Set((await opened.scan('monitor/')).map(([k]) => k.slice('monitor/'.length)));
-      const owners = new Set((await opened.scan('http/owner/monitor/')).map(([k]) => k.slice('http/owner/monitor/'.length)));
-      await opened.close();
-      expect([...monitors].filter((id) => !owners.has(id))).toEqual([]);
-      expect([...owners].filter((id) => !monitors.has(id))).toEqual([]);
-      expect(monitors.size).toBeGreaterThanOrEqual(acked.size);
-      console.log(`serve-kill: ${CYCLES} kills, ${acked.size} acknowledged monitors, ${monitors.size} stored, ` +
-        `${refusedOrCut} requests refused or cut by a kill`);
-    });
+    // a last start: every acknowledged monitor is the owner's
+    const s = await start(store);
+    const r = await call(s, 'GET', `/api/v1/monitors?work_id=${workId}`);
+    expect(r.status).toBe(200);
+    const listed = new Set<string>(r.json.monitors.map((m: { monitor_id: string }) => m.monitor_id));
+    for (const id of acked) expect(listed.has(id), `acknowledged monitor ${id} is listed`).toBe(true);
+    s.child.kill('SIGTERM');
+    await exited(s.child);
+
+    // and the store has no half-written pair
+    const opened = await openFileStore(store);
+    const monitors = new Set((await opened.scan('monitor/')).map(([k]) => k.slice('monitor/'.length)));
+    const owners = new Set(
+      (await opened.scan('http/owner/monitor/')).map(([k]) => k.slice('http/owner/monitor/'.length)),
+    );
+    await opened.close();
+    expect([...monitors].filter((id) => !owners.has(id))).toEqual([]);
+    expect([...owners].filter((id) => !monitors.has(id))).toEqual([]);
+    expect(monitors.size).toBeGreaterThanOrEqual(acked.size);
+    console.log(
+      `serve-kill: ${CYCLES} kills, ${acked.size} acknowledged monitors, ${monitors.size} stored, ` +
+        `${refusedOrCut} requests refused or cut by a kill`,
+    );
+  });
 });

@@ -27,7 +27,12 @@ import { describePostgres } from '../pg/postgres.js';
 import { book } from '../fixtures/texts/index.js';
 import { passageAt } from '../reference/core.js';
 import {
-  createKey, exited, requireBuiltCli, startServe, stopProcess, type ServeProcess,
+  createKey,
+  exited,
+  requireBuiltCli,
+  startServe,
+  stopProcess,
+  type ServeProcess,
 } from '../fixtures/serve-process.js';
 
 const WRITES = 50;
@@ -35,16 +40,31 @@ const SECRET = 'whsec_kill_test_secret_0123456789';
 const running: ChildProcess[] = [];
 
 /** `trainprint serve` (one process) on `store`, sending webhooks to 127.0.0.1, draining 1 s on SIGTERM. */
-const start = (store: string): Promise<ServeProcess> => startServe([
-  '--port', '0', '--packs', 'none', '--workers', '1', '--drain-ms', '1000', '--allow-private-webhook-hosts',
-  '--store', store,
-], { running });
+const start = (store: string): Promise<ServeProcess> =>
+  startServe(
+    [
+      '--port',
+      '0',
+      '--packs',
+      'none',
+      '--workers',
+      '1',
+      '--drain-ms',
+      '1000',
+      '--allow-private-webhook-hosts',
+      '--store',
+      store,
+    ],
+    { running },
+  );
 
 async function call(url: string, key: string, method: string, path: string, json?: unknown, headers = {}) {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers,
+      authorization: `Bearer ${key}`,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
     },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
@@ -90,7 +110,10 @@ function webhookReceiver() {
         r.held.push({ delivery, res });
         return;
       }
-      res.on('finish', () => { bump(r.acked, delivery); bump(r.ackedEvents, event); });
+      res.on('finish', () => {
+        bump(r.acked, delivery);
+        bump(r.ackedEvents, event);
+      });
       res.writeHead(200).end();
     });
   });
@@ -119,7 +142,10 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
   /** A monitor of the work whose webhook fires when `dataset` is loaded where it is evaluated. */
   const monitor = async (url: string, dataset: string) => {
     const m = await call(url, key, 'POST', '/api/v1/monitors/create', {
-      work_id: workId, models: ['meta/llama-7b'], events: ['match.found'], datasets: [dataset],
+      work_id: workId,
+      models: ['meta/llama-7b'],
+      events: ['match.found'],
+      datasets: [dataset],
       webhook: { url: `${hooks.url}/${dataset}`, secret: SECRET },
     });
     expect(m.status, JSON.stringify(m.json)).toBe(201);
@@ -127,7 +153,9 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
   /** Load the chapter holding the work as `dataset` into the process at `url`: the monitors of `dataset` fire there. */
   const load = async (url: string, dataset: string) => {
     const r = await call(url, key, 'POST', '/api/v1/datasets', {
-      id: dataset, kb_dataset: 'project-gutenberg', documents: [{ id: 'thursday', text: text.slice(30_000, 60_000) }],
+      id: dataset,
+      kb_dataset: 'project-gutenberg',
+      documents: [{ id: 'thursday', text: text.slice(30_000, 60_000) }],
     });
     expect(r.status, JSON.stringify(r.json)).toBe(201);
   };
@@ -144,7 +172,8 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
     const scopes = 'registry:read,registry:write,monitors,datasets:read,datasets:write';
     key = await createKey(storeUrl, ['--account', 'acme', '--plan', 'pro', '--scopes', scopes]);
     const w = await call(a.url, key, 'POST', '/api/v1/content/register', {
-      content: passageAt(text, 40_000, 1_000).text, title: 'Thursday, a passage',
+      content: passageAt(text, 40_000, 1_000).text,
+      title: 'Thursday, a passage',
     });
     expect(w.status, JSON.stringify(w.json)).toBe(201);
     workId = w.json.work_id;
@@ -156,24 +185,32 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
     await new Promise((r) => hooks.server.close(r));
   });
 
-  it(`SIGKILL during ${WRITES} concurrent writes and webhook deliveries: every acknowledged write is kept, `
-    + 'the survivor answers, no webhook is acknowledged twice', { timeout: 300_000 }, async () => {
+  it(`SIGKILL during ${WRITES} concurrent writes and webhook deliveries: every acknowledged write is kept, ` +
+    'the survivor answers, no webhook is acknowledged twice', { timeout: 300_000 }, async () => {
     for (let i = 0; i < 3; i++) await monitor(i % 2 ? a.url : b.url, 'on-a');
     for (let i = 0; i < 3; i++) await monitor(i % 2 ? a.url : b.url, 'on-b');
     // both heartbeat to the store: the survivor's status lists both, live
-    const live = await until('both instances heartbeating', async () => {
-      const s = await call(b.url, key, 'GET', '/api/v1/status');
-      const n = (s.json.availability.instances as Array<{ live: boolean }>).filter((i) => i.live).length;
-      return n >= 2 ? s.json.availability : undefined;
-    }, 30);
+    const live = await until(
+      'both instances heartbeating',
+      async () => {
+        const s = await call(b.url, key, 'GET', '/api/v1/status');
+        const n = (s.json.availability.instances as Array<{ live: boolean }>).filter((i) => i.live).length;
+        return n >= 2 ? s.json.availability : undefined;
+      },
+      30,
+    );
     expect(live.last_24h.percent).toBe(100);
 
     // the monitors of `on-a` fire in a, those of `on-b` in b: each sends its deliveries, held by the receiver
     await Promise.all([load(a.url, 'on-a'), load(b.url, 'on-b')]);
-    const runners = await until('deliveries leased by both processes', async () => {
-      const leases = (await store.scan('delivery-lease/')).map(([, v]) => (v as { by: string }).by);
-      return hooks.held.length >= 6 && new Set(leases).size === 2 ? new Set(leases) : undefined;
-    }, 60);
+    const runners = await until(
+      'deliveries leased by both processes',
+      async () => {
+        const leases = (await store.scan('delivery-lease/')).map(([, v]) => (v as { by: string }).by);
+        return hooks.held.length >= 6 && new Set(leases).size === 2 ? new Set(leases) : undefined;
+      },
+      60,
+    );
     expect(runners.size).toBe(2);
 
     // 50 registrations with Idempotency-Keys over both; a is killed once it has acknowledged five
@@ -183,8 +220,14 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
     const write = async (i: number) => {
       const target = i % 2 ? a : b;
       try {
-        const r = await call(target.url, key, 'POST', '/api/v1/content/register',
-          { content: content(i), title: `w${i}` }, { 'idempotency-key': `kill-${i}` });
+        const r = await call(
+          target.url,
+          key,
+          'POST',
+          '/api/v1/content/register',
+          { content: content(i), title: `w${i}` },
+          { 'idempotency-key': `kill-${i}` },
+        );
         if (r.status >= 200 && r.status < 300) {
           acked.set(i, r.json.work_id);
           if (target === a && ++ackedByA === 5) a.child.kill('SIGKILL');
@@ -206,8 +249,14 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
     }
     // a client retries every write on the survivor with its key: each succeeds, an acknowledged one as a replay
     for (let i = 0; i < WRITES; i++) {
-      const r = await call(b.url, key, 'POST', '/api/v1/content/register', { content: content(i), title: `w${i}` },
-        { 'idempotency-key': `kill-${i}` });
+      const r = await call(
+        b.url,
+        key,
+        'POST',
+        '/api/v1/content/register',
+        { content: content(i), title: `w${i}` },
+        { 'idempotency-key': `kill-${i}` },
+      );
       expect(r.status, `w${i}: ${JSON.stringify(r.json)}`).toBeGreaterThanOrEqual(200);
       expect(r.status).toBeLessThan(300);
       if (acked.has(i)) expect(r.json.work_id, `w${i}`).toBe(acked.get(i));
@@ -232,34 +281,42 @@ describePostgres('two trainprint serve processes on one PostgreSQL store, one ki
     expect([...hooks.ackedEvents.values()].every((n) => n === 1)).toBe(true);
   });
 
-  it('SIGTERM with a delivery in flight: the drain ends it and releases its lease; the next process sends it',
-    { timeout: 240_000 }, async () => {
-      await monitor(b.url, 'hand-back');
-      hooks.holding = true;
-      const received = hooks.received.size;
-      await load(b.url, 'hand-back');
-      const mine = await until('its delivery in flight', async () => {
+  it('SIGTERM with a delivery in flight: the drain ends it and releases its lease; the next process sends it', {
+    timeout: 240_000,
+  }, async () => {
+    await monitor(b.url, 'hand-back');
+    hooks.holding = true;
+    const received = hooks.received.size;
+    await load(b.url, 'hand-back');
+    const mine = await until(
+      'its delivery in flight',
+      async () => {
         const [d] = (await deliveries()).filter((x) => x.url.endsWith('/hand-back'));
         return d && hooks.held.some((h) => h.delivery === d.id) ? d : undefined;
-      }, 60);
-      expect(await store.get(`delivery-lease/${mine.id}`)).toBeDefined();
+      },
+      60,
+    );
+    expect(await store.get(`delivery-lease/${mine.id}`)).toBeDefined();
 
-      const code = new Promise<number | null>((r) => b.child.once('exit', (c) => r(c)));
-      b.child.kill('SIGTERM');
-      expect(await code).toBe(0);
-      // handed back, not left leased until the lease lapses; no attempt logged for the request cut off
-      expect(await store.scan('delivery-lease/')).toEqual([]);
-      expect(await store.get(`delivery/${mine.id}`)).toMatchObject({ state: 'pending', attempts: [] });
-      expect(hooks.received.size).toBeGreaterThan(received);
-      expect(hooks.acked.has(mine.id)).toBe(false);
+    const code = new Promise<number | null>((r) => b.child.once('exit', (c) => r(c)));
+    b.child.kill('SIGTERM');
+    expect(await code).toBe(0);
+    // handed back, not left leased until the lease lapses; no attempt logged for the request cut off
+    expect(await store.scan('delivery-lease/')).toEqual([]);
+    expect(await store.get(`delivery/${mine.id}`)).toMatchObject({ state: 'pending', attempts: [] });
+    expect(hooks.received.size).toBeGreaterThan(received);
+    expect(hooks.acked.has(mine.id)).toBe(false);
 
-      hooks.holding = false;
-      hooks.drop();
-      const c = await start(storeUrl);
-      await until('the handed-back delivery sent by the next process', async () =>
-        ((await store.get(`delivery/${mine.id}`)) as Delivery).state === 'delivered' ? true : undefined, 60);
-      expect(hooks.acked.get(mine.id)).toBe(1);
-      expect([...hooks.acked.values()].every((n) => n === 1)).toBe(true);
-      await stopProcess(c.child);
-    });
+    hooks.holding = false;
+    hooks.drop();
+    const c = await start(storeUrl);
+    await until(
+      'the handed-back delivery sent by the next process',
+      async () => (((await store.get(`delivery/${mine.id}`)) as Delivery).state === 'delivered' ? true : undefined),
+      60,
+    );
+    expect(hooks.acked.get(mine.id)).toBe(1);
+    expect([...hooks.acked.values()].every((n) => n === 1)).toBe(true);
+    await stopProcess(c.child);
+  });
 });

@@ -15,7 +15,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PLANS } from '../../src/http/limits.js';
 import { describePostgres } from '../pg/postgres.js';
 import {
-  createKey, requireBuiltCli, startServe, stopProcess as stop, type ServeProcess,
+  createKey,
+  requireBuiltCli,
+  startServe,
+  stopProcess as stop,
+  type ServeProcess,
 } from '../fixtures/serve-process.js';
 
 const ANALYZE = '/api/v1/attribution/analyze';
@@ -31,7 +35,7 @@ async function call(url: string, key: string, method: string, path: string, json
     headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  return { status: res.status, json: await res.json() as any };
+  return { status: res.status, json: (await res.json()) as any };
 }
 
 beforeAll(() => {
@@ -84,12 +88,18 @@ describePostgres('two trainprint serve processes on one PostgreSQL store', (db) 
     ]);
     const [a, b] = servers.map((s) => s.url);
     const work = await call(a, alice, 'POST', '/api/v1/content/register', {
-      content: 'A short story that alice wrote and licenses, exclusively, to one buyer for training.', title: 'A story',
+      content: 'A short story that alice wrote and licenses, exclusively, to one buyer for training.',
+      title: 'A story',
     });
     expect(work.status, JSON.stringify(work.json)).toBe(201);
     const listing = await call(b, alice, 'POST', '/api/v1/marketplace/listings', {
-      work_id: work.json.work_id, licence_type: 'training', territory: ['WORLDWIDE'], term_months: 12,
-      price: { amount_minor: 50000, currency: 'USD' }, exclusive: true, status: 'active',
+      work_id: work.json.work_id,
+      licence_type: 'training',
+      territory: ['WORLDWIDE'],
+      term_months: 12,
+      price: { amount_minor: 50000, currency: 'USD' },
+      exclusive: true,
+      status: 'active',
     });
     expect(listing.status, JSON.stringify(listing.json)).toBe(201);
     const lid = listing.json.listing_id as string;

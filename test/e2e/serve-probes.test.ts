@@ -14,7 +14,13 @@ const json = async (url: string) => {
 describe('serve(): health probes', () => {
   it('/healthz and /readyz are answered before the handler, with no key', async () => {
     let handled = 0;
-    const server = await serve(async () => { handled++; return new Response('{}'); }, { port: 0 });
+    const server = await serve(
+      async () => {
+        handled++;
+        return new Response('{}');
+      },
+      { port: 0 },
+    );
     try {
       expect(await json(`${server.url}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
       expect(await json(`${server.url}/readyz?verbose=1`)).toEqual({ status: 200, body: { status: 'ready' } });
@@ -52,16 +58,23 @@ describe('serve(): health probes', () => {
 describe('serve(): graceful close', () => {
   it('drains (503 on /readyz, still serving), answers the request in flight, then refuses connections', async () => {
     let release!: () => void;
-    const slow = new Promise<void>((r) => { release = r; });
-    const server = await serve(async (req) => {
-      if (new URL(req.url).pathname === '/slow') await slow;
-      const body = JSON.stringify({ path: new URL(req.url).pathname });
-      return new Response(body, { headers: { 'content-type': 'application/json' } });
-    }, { port: 0 });
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    const server = await serve(
+      async (req) => {
+        if (new URL(req.url).pathname === '/slow') await slow;
+        const body = JSON.stringify({ path: new URL(req.url).pathname });
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      },
+      { port: 0 },
+    );
     const inFlight = fetch(`${server.url}/slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
     await new Promise((r) => setTimeout(r, 50)); // the slow request has reached the handler
     let closed = false;
-    const closing = server.close({ drainMs: 400 }).then(() => { closed = true; });
+    const closing = server.close({ drainMs: 400 }).then(() => {
+      closed = true;
+    });
     // during the drain: not ready, yet serving
     expect(await json(`${server.url}/readyz`)).toEqual({ status: 503, body: { status: 'draining' } });
     expect(await json(`${server.url}/other`)).toEqual({ status: 200, body: { path: '/other' } });

@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 import {
-  buildTokenIndex, fixtureCorpus, plantedCases, startInfiniGramServer, type InfiniGramServer, type PlantedCase,
+  buildTokenIndex,
+  fixtureCorpus,
+  plantedCases,
+  startInfiniGramServer,
+  type InfiniGramServer,
+  type PlantedCase,
 } from '../fixtures/infini-gram/index.mjs';
 
 let infini: InfiniGramServer;
@@ -22,7 +27,10 @@ let tmp: string;
 beforeAll(async () => {
   requireBuiltCli();
   const { documents } = fixtureCorpus();
-  infini = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: buildTokenIndex({ documents }) } });
+  infini = await startInfiniGramServer({
+    kind: 'infini-gram',
+    indexes: { v4_piletrain_llama: buildTokenIndex({ documents }) },
+  });
   planted = plantedCases({ seed: 31, count: 1, words: 800 })[0];
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-serve-remote-'));
 }, 60_000);
@@ -45,23 +53,36 @@ describe('serve --infini-gram', () => {
   let key = '';
   let out = () => '';
   beforeAll(async () => {
-    ({ child, url, dev: key, out } = await startServe(
+    ({
+      child,
+      url,
+      dev: key,
+      out,
+    } = await startServe(
       ['--packs', 'none', '--port', '0', '--infini-gram', 'v4_piletrain_llama', '--infini-gram-endpoint', infini.url],
       { startMs: 15_000 },
     ));
   }, 30_000);
-  afterAll(() => { child?.kill('SIGTERM'); });
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
 
   const analyze = async (body: Record<string, unknown>) => {
     const res = await fetch(`${url}/api/v1/attribution/analyze`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     expect(res.status).toBe(200);
     return res.json();
   };
 
   it('says at start where analyzed text is sent', async () => {
-    await expect.poll(out).toContain(`remote corpus v4_piletrain_llama: analyzed text is sent to ${infini.url}/ (infini-gram index v4_piletrain_llama)`);
+    await expect
+      .poll(out)
+      .toContain(
+        `remote corpus v4_piletrain_llama: analyzed text is sent to ${infini.url}/ (infini-gram index v4_piletrain_llama)`,
+      );
   });
 
   it('analyze searches the remote corpus; search_remote: false keeps the text here', async () => {
@@ -71,7 +92,9 @@ describe('serve --infini-gram', () => {
     expect(infini.calls.length).toBe(0);
 
     const r = await analyze({ content: planted.text, content_type: 'text' });
-    expect(r.remote_corpora).toEqual([expect.objectContaining({ dataset_id: 'v4_piletrain_llama', outcome: 'searched', endpoint: `${infini.url}/` })]);
+    expect(r.remote_corpora).toEqual([
+      expect.objectContaining({ dataset_id: 'v4_piletrain_llama', outcome: 'searched', endpoint: `${infini.url}/` }),
+    ]);
     const m = r.matches.find((x: { kind: string }) => x.kind === 'remote');
     expect(m).toMatchObject({ dataset_id: 'v4_piletrain_llama', doc_ix: planted.source.doc_ix });
     expect(Math.abs(m.query_start - planted.passage.start)).toBeLessThan(20);
@@ -80,15 +103,21 @@ describe('serve --infini-gram', () => {
     expect(r.attribution_sources.length).toBeGreaterThan(0);
     expect(r.attribution_sources.every((s: { declared: boolean }) => s.declared === false)).toBe(true);
 
-    const datasets = await (await fetch(`${url}/api/v1/datasets`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const datasets = await (
+      await fetch(`${url}/api/v1/datasets`, { headers: { authorization: `Bearer ${key}` } })
+    ).json();
     expect(datasets.datasets.find((d: { id: string }) => d.id === 'v4_piletrain_llama')).toMatchObject({
-      kind: 'remote', kb_dataset: 'the-pile', remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false },
+      kind: 'remote',
+      kb_dataset: 'the-pile',
+      remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false },
     });
   });
 
   it('/api/v1/status shows the corpus answering, without naming a self-hosted endpoint', async () => {
     const status = await (await fetch(`${url}/api/v1/status`)).json();
-    expect(status.remote_corpora).toEqual([expect.objectContaining({ dataset_id: 'v4_piletrain_llama', state: 'ok', endpoint: 'self-hosted' })]);
+    expect(status.remote_corpora).toEqual([
+      expect.objectContaining({ dataset_id: 'v4_piletrain_llama', state: 'ok', endpoint: 'self-hosted' }),
+    ]);
     expect(status.remote_corpora[0].calls).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, startServe } from '../fixtures/serve-process.js';
 import { book } from '../fixtures/texts/index.js';
 
-
 /** About `bytes` of English prose: the fixture books, each copy with a numbered heading. */
 function prose(bytes: number): string {
   const books = ['austen-persuasion', 'chesterton-thursday', 'milton-paradise', 'shakespeare-caesar'].map(book);
@@ -29,22 +28,31 @@ function prose(bytes: number): string {
  * callback), `answer` with the status and body text.
  */
 function post(
-  url: string, path: string, key: string, body: string,
+  url: string,
+  path: string,
+  key: string,
+  body: string,
 ): { sent: Promise<void>; answer: Promise<{ status: number; text: string }> } {
   let sent!: () => void;
   const whenSent = new Promise<void>((r) => (sent = r));
   const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(`${url}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
+    const req = request(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body, () => sent());
   });
@@ -74,7 +82,9 @@ describe('trainprint serve: other requests go on while a long one runs', () => {
     requireBuiltCli();
     ({ child, url, dev: key } = await startServe(['--starter', '--port', '0'], { startMs: 30_000 }));
   }, 40_000);
-  afterAll(() => { child?.kill('SIGTERM'); });
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
 
   it('answers status requests while a 10 MB analyze runs, and the analysis succeeds', async () => {
     const content = prose(10_000_000);

@@ -39,13 +39,16 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
 it('--workers 2 without a PostgreSQL store is a usage error', async () => {
   const code = await new Promise<number | null>((resolve) => {
     execFile(process.execPath, [cli, 'serve', '--workers', '2', '--port', '0'], { timeout: 30_000 }, (err) =>
-      resolve(err ? (err as { code?: number }).code ?? null : 0));
+      resolve(err ? ((err as { code?: number }).code ?? null) : 0),
+    );
   });
   expect(code).toBe(2);
 });
 
 describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
-  it('serves from two processes, keeps datasets as loaded, replaces a killed one, stops on SIGTERM', { timeout: 120_000 }, async () => {
+  it('serves from two processes, keeps datasets as loaded, replaces a killed one, stops on SIGTERM', {
+    timeout: 120_000,
+  }, async () => {
     const store = new URL(db.url);
     store.searchParams.set('schema', db.schema());
     const args = ['--port', '0', '--packs', 'none', '--workers', '2', '--store', store.toString()];
@@ -57,19 +60,36 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
     expect(out()).toMatch(/2 worker processes/);
     expect((await children(child.pid!)).length).toBe(2);
 
-    const analyze = async () => (await fetch(`${url}/api/v1/attribution/analyze`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'Permission is hereby granted, free of charge, to any person', content_type: 'text' }),
-    })).status;
+    const analyze = async () =>
+      (
+        await fetch(`${url}/api/v1/attribution/analyze`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            content: 'Permission is hereby granted, free of charge, to any person',
+            content_type: 'text',
+          }),
+        })
+      ).status;
     const first = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(first.every((s) => s === 200)).toBe(true);
 
     // each process loaded the datasets itself: a change through one would be missing in the other, so none is taken
     const writer = await new Promise<string>((resolve, reject) => {
-      const argv = [cli, 'keys', 'create', '--store', store.toString(), '--account', 'ops', '--scopes', 'datasets:write'];
+      const argv = [
+        cli,
+        'keys',
+        'create',
+        '--store',
+        store.toString(),
+        '--account',
+        'ops',
+        '--scopes',
+        'datasets:write',
+      ];
       execFile(process.execPath, argv, { timeout: 30_000 }, (err, stdout) =>
-        (err ? reject(err) : resolve((JSON.parse(stdout) as { key: string }).key)));
+        err ? reject(err) : resolve((JSON.parse(stdout) as { key: string }).key),
+      );
     });
     const created = await fetch(`${url}/api/v1/datasets`, {
       method: 'POST',
@@ -77,7 +97,9 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
       body: JSON.stringify({ id: 'made-in-one-process' }),
     });
     expect(created.status).toBe(409);
-    expect(((await created.json()) as { error: { message: string } }).error.message).toMatch(/2 processes each load them/);
+    expect(((await created.json()) as { error: { message: string } }).error.message).toMatch(
+      /2 processes each load them/,
+    );
 
     // a worker dies: the primary forks another, and the service keeps answering meanwhile
     const [victim] = await children(child.pid!);
@@ -88,7 +110,12 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
     });
     expect(replaced).not.toContain(victim);
     await until('the replacement serving', async () =>
-      ((await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0)) === 200 ? true : undefined));
+      (await fetch(`${url}/readyz`)
+        .then((r) => r.status)
+        .catch(() => 0)) === 200
+        ? true
+        : undefined,
+    );
     const second = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(second.every((s) => s === 200)).toBe(true);
     expect(out()).toMatch(/worker \d exited \(SIGKILL\): starting another/);

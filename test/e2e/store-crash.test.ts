@@ -70,7 +70,8 @@ describe('FileStore crash safety', () => {
           break;
         } catch (error) {
           // killed between creating the LOCK and filling it: stale once older than lockStaleMs
-          if (!isTrainprintError(error, 'STORE_LOCKED') || !/unreadable/.test(error.message) || attempt > 0) throw error;
+          if (!isTrainprintError(error, 'STORE_LOCKED') || !/unreadable/.test(error.message) || attempt > 0)
+            throw error;
           stats.unreadableLocks++;
           await new Promise((r) => setTimeout(r, LOCK_STALE_MS + 50));
         }
@@ -92,9 +93,13 @@ describe('FileStore crash safety', () => {
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
       const runStarted = new Set<number>();
       const runDone = new Set<number>();
-      const proc = spawn(process.execPath, [child, 'write', dir, String(nextUnit), String(COMPACT_EVERY), String(LOCK_STALE_MS)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const proc = spawn(
+        process.execPath,
+        [child, 'write', dir, String(nextUnit), String(COMPACT_EVERY), String(LOCK_STALE_MS)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const kill = () => proc.kill('SIGKILL');
       const r = rnd();
       // 15%: any time from spawn (start-up, lock, recovery); else after `ready`: 40% within 3 ms, else up to 80 ms
@@ -127,7 +132,9 @@ describe('FileStore crash safety', () => {
           } else throw new Error(`unexpected child output ${line}`);
         }
       });
-      const signal = await new Promise<NodeJS.Signals | null>((resolve) => proc.on('close', (_code, sig) => resolve(sig)));
+      const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+        proc.on('close', (_code, sig) => resolve(sig)),
+      );
       expect(signal).toBe('SIGKILL'); // it never stops by itself
       stats.kills++;
       if (!ready) stats.killedBeforeReady++;
@@ -136,13 +143,17 @@ describe('FileStore crash safety', () => {
       if (files.length === 0) continue; // killed before it even created the directory
       if (files.includes('LOCK')) stats.staleLocks++;
       if (files.some((f) => f.endsWith('.tmp'))) stats.interruptedCompactions++;
-      const [snapGen, logGen] = await Promise.all([generationOf(join(dir, 'snapshot')), generationOf(join(dir, 'store.log'))]);
+      const [snapGen, logGen] = await Promise.all([
+        generationOf(join(dir, 'snapshot')),
+        generationOf(join(dir, 'store.log')),
+      ]);
       if (snapGen !== undefined && logGen !== undefined && logGen + 1 === snapGen) stats.supersededLogs++;
       stats.compactions = snapGen ?? 0; // one generation per compaction
 
       await verify();
       const unfinished = [...runStarted].filter((u) => !runDone.has(u));
-      nextUnit = unfinished.length > 0 ? Math.min(...unfinished) : runStarted.size > 0 ? Math.max(...runStarted) + 1 : nextUnit;
+      nextUnit =
+        unfinished.length > 0 ? Math.min(...unfinished) : runStarted.size > 0 ? Math.max(...runStarted) + 1 : nextUnit;
     }
     await verify();
     await rm(root, { recursive: true, force: true });

@@ -17,7 +17,12 @@ import { serve, type Server } from '../../src/node/serve.js';
 import { serveStatic } from '../../src/node/static.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import {
-  buildTokenIndex, fixtureCorpus, plantedCases, startInfiniGramServer, type InfiniGramServer, type PlantedCase,
+  buildTokenIndex,
+  fixtureCorpus,
+  plantedCases,
+  startInfiniGramServer,
+  type InfiniGramServer,
+  type PlantedCase,
 } from '../fixtures/infini-gram/index.mjs';
 import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 
@@ -37,17 +42,26 @@ const problems: string[] = [];
 const analyzeBodies: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` before the web tests');
+  if (!existsSync(join(dist, 'index.js')))
+    throw new Error('dist/index.js is missing: run `npm run build` before the web tests');
   requireChromium();
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-remote-'));
   const out = join(tmp, 'web');
-  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], { cwd: root, timeout: 60_000 });
+  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], {
+    cwd: root,
+    timeout: 60_000,
+  });
 
   const { documents } = fixtureCorpus();
-  infini = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: buildTokenIndex({ documents }) } });
+  infini = await startInfiniGramServer({
+    kind: 'infini-gram',
+    indexes: { v4_piletrain_llama: buildTokenIndex({ documents }) },
+  });
   planted = plantedCases({ seed: 4242, count: 1, words: 600 })[0];
   engine = await createEngine({
-    remoteCorpora: [{ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: infini.url, name: 'The Pile (train)' }],
+    remoteCorpora: [
+      { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: infini.url, name: 'The Pile (train)' },
+    ],
   });
   await loadStarterDataset(engine);
   const keys = new KeyStore(engine.store);
@@ -105,7 +119,9 @@ describe('web app with a remote corpus (served mode, headless Chromium)', () => 
     expect(infini.calls.length).toBeGreaterThan(0);
     const consulted = await page.locator('#remote-corpora li').allTextContents();
     expect(consulted).toHaveLength(1);
-    expect(consulted[0]).toMatch(/^pile \(infini-gram, index v4_piletrain_llama, sent to http:\/\/127\.0\.0\.1:\d+\/\): searched · 1 match/);
+    expect(consulted[0]).toMatch(
+      /^pile \(infini-gram, index v4_piletrain_llama, sent to http:\/\/127\.0\.0\.1:\d+\/\): searched · 1 match/,
+    );
 
     const row = page.locator('#match-table tr', { hasText: 'remote' }).first();
     await row.locator('button').click();
@@ -114,16 +130,24 @@ describe('web app with a remote corpus (served mode, headless Chromium)', () => 
     expect(head).toMatch(/occurs \d+ times? in the corpus/);
     const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).join(' ');
     const passage = words(await page.locator('#source-passage mark').textContent());
-    expect(passage).toContain(words(planted.text.slice(planted.passage.start, planted.passage.end)).split(' ').slice(5, 15).join(' '));
+    expect(passage).toContain(
+      words(planted.text.slice(planted.passage.start, planted.passage.end)).split(' ').slice(5, 15).join(' '),
+    );
     expect(problems).toEqual([]);
   });
 
   it('the status report shows the remote corpus answering', async () => {
     const status = await (await fetch(`${server.url}/api/v1/status`)).json();
     expect(status.status).toBe('operational');
-    expect(status.remote_corpora).toEqual([expect.objectContaining({
-      dataset_id: 'pile', engine: 'infini-gram', index: 'v4_piletrain_llama', state: 'ok', endpoint: 'self-hosted',
-    })]);
+    expect(status.remote_corpora).toEqual([
+      expect.objectContaining({
+        dataset_id: 'pile',
+        engine: 'infini-gram',
+        index: 'v4_piletrain_llama',
+        state: 'ok',
+        endpoint: 'self-hosted',
+      }),
+    ]);
     const html = await (await fetch(`${server.url}/status`)).text();
     expect(html).toContain('<h2>Remote corpora</h2>');
     expect(html).not.toContain(infini.url);

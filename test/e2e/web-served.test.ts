@@ -44,7 +44,10 @@ beforeAll(async () => {
   requireChromium();
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-served-'));
   const out = join(tmp, 'web');
-  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], { cwd: root, timeout: 60_000 });
+  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], {
+    cwd: root,
+    timeout: 60_000,
+  });
 
   engine = await createEngine();
   await loadStarterDataset(engine);
@@ -92,11 +95,18 @@ describe('web app, served mode (headless Chromium)', () => {
     expect(await page.locator('#backend-label').textContent()).toContain('Served API at this site');
     expect(await page.locator('#mode-summary').textContent()).toBe('served API at this site');
     expect(await page.locator('#tagline').textContent()).toContain('is sent there');
-    const stored = await page.evaluate(() => ({ mode: sessionStorage.getItem('trainprint.mode'), key: sessionStorage.getItem('trainprint.api_key'), local: localStorage.length }));
+    const stored = await page.evaluate(() => ({
+      mode: sessionStorage.getItem('trainprint.mode'),
+      key: sessionStorage.getItem('trainprint.api_key'),
+      local: localStorage.length,
+    }));
     expect(stored).toEqual({ mode: 'http', key, local: 0 });
 
     const since = requested.length;
-    await page.fill('#analyze-text', `Our project is free software.\n\n${MIT_GRANT}\n\nSee the documentation for details.`);
+    await page.fill(
+      '#analyze-text',
+      `Our project is free software.\n\n${MIT_GRANT}\n\nSee the documentation for details.`,
+    );
     await page.click('#analyze-run');
     await page.waitForFunction(() => /^Done in/.test(document.getElementById('analyze-status')?.textContent ?? ''));
     const marks = await page.locator('#query-text mark.hit').allTextContents();

@@ -20,7 +20,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The built package to test (TRAINPRINT_DIST: another build, e.g. an unpacked tarball's dist/). */
 const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
 const output = join(root, 'test/output');
-const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<string, { licenseText: string }>;
+const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<
+  string,
+  { licenseText: string }
+>;
 /** The MIT licence's grant paragraph, as a user would paste it (one line). */
 const MIT_GRANT = licences.MIT.licenseText.split(/\n\s*\n/)[2].replace(/\s+/g, ' ');
 
@@ -37,7 +40,7 @@ let corpusQuery = '';
 /** Words no licence uses, so the test corpus shares nothing with the starter dataset. */
 function corpus(): { id: string; text: string }[] {
   let seed = 12345;
-  const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const rnd = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
   const syl = ['ka', 'lo', 'mi', 'ven', 'tar', 'qu', 'zo', 'rel', 'ish', 'ne', 'bru', 'fa'];
   const word = (): string => Array.from({ length: 2 + rnd(3) }, () => syl[rnd(syl.length)]).join('');
   return ['doc-1', 'doc-2', 'doc-3'].map((id) => ({ id, text: Array.from({ length: 400 }, word).join(' ') + '.' }));
@@ -48,7 +51,10 @@ beforeAll(async () => {
     throw new Error('dist/index.js or dist/starter.js is missing: run `npm run build` before the web tests');
   }
   requireChromium();
-  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist], { cwd: root, timeout: 60_000 });
+  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist], {
+    cwd: root,
+    timeout: 60_000,
+  });
 
   // An index file made with the built engine, as `trainprint index build` writes it.
   tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-'));
@@ -78,7 +84,9 @@ beforeAll(async () => {
   server = createServer(async (req, res) => {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const response = (await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }))) ?? new Response('not found', { status: 404 });
+    const response =
+      (await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }))) ??
+      new Response('not found', { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
   });
@@ -88,8 +96,12 @@ beforeAll(async () => {
 
   ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+  });
   mkdirSync(output, { recursive: true });
 });
 
@@ -112,8 +124,10 @@ describe('web app (headless Chromium)', () => {
     await analyze(`Our project is free software.\n\n${MIT_GRANT}\n\nSee the documentation for details.`);
     const ms = await page.evaluate(() => performance.getEntriesByName('trainprint:first-analysis')[0]?.startTime ?? -1);
     const ready = await page.evaluate(() => performance.getEntriesByName('trainprint:ready')[0]?.startTime ?? -1);
-    console.log(`web: engine, starter and packs ready ${ready.toFixed(0)} ms, first analysis shown ${ms.toFixed(0)} ms ` +
-      'after navigation start');
+    console.log(
+      `web: engine, starter and packs ready ${ready.toFixed(0)} ms, first analysis shown ${ms.toFixed(0)} ms ` +
+        'after navigation start',
+    );
 
     const marks = await page.locator('#query-text mark.hit').allTextContents();
     expect(marks.join('')).toContain('to deal in the Software without restriction');
@@ -141,11 +155,15 @@ describe('web app (headless Chromium)', () => {
 
   it('analyzes a long file (kept aside, previewed) and shows its matched passage in context', async () => {
     await page.setInputFiles('#analyze-file', files.long);
-    await page.waitForFunction(() => /whole file is analyzed/.test(document.getElementById('analyze-status')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /whole file is analyzed/.test(document.getElementById('analyze-status')?.textContent ?? ''),
+    );
     expect(await page.locator('#analyze-text').evaluate((t) => (t as HTMLTextAreaElement).readOnly)).toBe(true);
     await page.click('#analyze-run');
     await page.waitForFunction(() => /^Done in/.test(document.getElementById('analyze-status')?.textContent ?? ''));
-    expect((await page.locator('#query-text mark.hit').allTextContents()).join('')).toContain('to deal in the Software without restriction');
+    expect((await page.locator('#query-text mark.hit').allTextContents()).join('')).toContain(
+      'to deal in the Software without restriction',
+    );
     expect(await page.locator('#query-text .gap').count()).toBeGreaterThan(0); // context windows, not 3 MB of DOM
     await page.click('#analyze-clear');
     expect(await page.locator('#analyze-text').evaluate((t) => (t as HTMLTextAreaElement).readOnly)).toBe(false);
@@ -170,8 +188,12 @@ describe('web app (headless Chromium)', () => {
     await page.evaluate(() => document.getElementById('compare-result')!.replaceChildren());
     await page.click('#compare-run');
     await page.waitForSelector('#aligned-list li');
-    const a = await page.locator('#compare-a-text mark.pair').evaluateAll((ms) => ms.map((m) => (m as HTMLElement).dataset.span));
-    const b = await page.locator('#compare-b-text mark.pair').evaluateAll((ms) => ms.map((m) => (m as HTMLElement).dataset.span));
+    const a = await page
+      .locator('#compare-a-text mark.pair')
+      .evaluateAll((ms) => ms.map((m) => (m as HTMLElement).dataset.span));
+    const b = await page
+      .locator('#compare-b-text mark.pair')
+      .evaluateAll((ms) => ms.map((m) => (m as HTMLElement).dataset.span));
     expect(a.length).toBeGreaterThan(0);
     expect(new Set(a)).toEqual(new Set(b));
     expect(await page.locator('#cmp-a-0').textContent()).toContain('deal in the Software');
@@ -182,7 +204,9 @@ describe('web app (headless Chromium)', () => {
   it('loads an exported index; analysis finds its document and shows its source passage', async () => {
     await page.click('#nav-datasets');
     await page.setInputFiles('#index-file', files.index);
-    await page.waitForFunction(() => /^Loaded test-corpus/.test(document.getElementById('index-status')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^Loaded test-corpus/.test(document.getElementById('index-status')?.textContent ?? ''),
+    );
     expect(await page.locator('#datasets-table tr[data-id="test-corpus"]').textContent()).toContain('Test corpus');
     await page.click('#nav-analyze');
     await analyze(`An introduction. ${corpusQuery} A conclusion.`);
@@ -190,8 +214,9 @@ describe('web app (headless Chromium)', () => {
     expect(await page.locator('#source-view .doc-id').textContent()).toBe('doc-2');
     // the index keeps its texts (exact datasets do by default), so the page shows the passage from it
     await page.locator('#source-passage mark').waitFor();
-    expect(await page.locator('#source-passage mark').first().textContent())
-      .toContain(corpusQuery.split(' ').slice(0, 4).join(' '));
+    expect(await page.locator('#source-passage mark').first().textContent()).toContain(
+      corpusQuery.split(' ').slice(0, 4).join(' '),
+    );
     expect(await page.locator('#coverage-chart').textContent()).toContain('test-corpus');
   });
 
@@ -201,7 +226,9 @@ describe('web app (headless Chromium)', () => {
     await page.selectOption('#declare-kb', 'the-pile');
     await page.click('#declare-run');
     expect(canDeclare).toBe(true);
-    await page.waitForFunction(() => /declared a sample of/.test(document.getElementById('declare-status')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /declared a sample of/.test(document.getElementById('declare-status')?.textContent ?? ''),
+    );
     expect(await page.locator('#datasets-table tr[data-id="test-corpus"]').textContent()).toContain('the-pile');
     await page.click('#nav-analyze');
     await analyze(corpusQuery);
@@ -233,7 +260,9 @@ describe('web app (headless Chromium)', () => {
     });
     await page.waitForSelector('#analyze-error[data-code="PAYLOAD_TOO_LARGE"]');
     expect(await page.locator('#analyze-error').textContent()).toMatch(/too large.*limit is 10 MiB/s);
-    await page.evaluate(() => { (document.getElementById('analyze-text') as HTMLTextAreaElement).value = ''; });
+    await page.evaluate(() => {
+      (document.getElementById('analyze-text') as HTMLTextAreaElement).value = '';
+    });
 
     await page.click('#nav-compare');
     await page.fill('#compare-a', '');
@@ -242,7 +271,9 @@ describe('web app (headless Chromium)', () => {
 
     await page.click('#nav-datasets');
     for (const f of [files.corrupt, files.garbage]) {
-      await page.evaluate(() => { document.getElementById('index-error')!.removeAttribute('data-code'); });
+      await page.evaluate(() => {
+        document.getElementById('index-error')!.removeAttribute('data-code');
+      });
       await page.setInputFiles('#index-file', f);
       await page.waitForSelector('#index-error[data-code="SNAPSHOT_INCOMPATIBLE"]');
       expect(await page.locator('#index-error').textContent()).toContain('not a usable trainprint index');

@@ -73,7 +73,9 @@ class MapStore implements Store {
 }
 
 function scanMap(map: Map<string, unknown>, prefix: string, options: ScanOptions): Array<[string, unknown]> {
-  const keys = [...map.keys()].filter((k) => k.startsWith(prefix) && (options.after === undefined || k > options.after)).sort();
+  const keys = [...map.keys()]
+    .filter((k) => k.startsWith(prefix) && (options.after === undefined || k > options.after))
+    .sort();
   return keys.slice(0, options.limit ?? keys.length).map((k) => [k, structuredClone(map.get(k))]);
 }
 
@@ -143,12 +145,20 @@ function setup(options: Partial<WebhookDelivererOptions> = {}) {
     store,
   });
   const subscription = { id: 'sub_1', url: `${base}/hooks`, secret: SECRET };
-  const event = { id: 'evt_1', type: 'match.found', created_at: '2025-01-01T00:00:00.000Z', data: { work_id: 'w1', score: 0.93 } };
+  const event = {
+    id: 'evt_1',
+    type: 'match.found',
+    created_at: '2025-01-01T00:00:00.000Z',
+    data: { work_id: 'w1', score: 0.93 },
+  };
   return { clock, store, deliverer, subscription, event };
 }
 
 async function expectCode(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isTrainprintError(error), String(error)).toBe(true);
   expect((error as { code: string }).code).toBe(code);
 }
@@ -183,7 +193,9 @@ describe('signPayload / verifySignature', () => {
     expect(await verifySignature(SECRET, body, header, { now: t + 300 })).toBe(true); // edge of the window
     const rotated = `t=${t},v1=${hmacHex('old-secret', `${t}.${body}`)},v0=whatever,v1=${hmacHex(SECRET, `${t}.${body}`)}`;
     expect(await verifySignature(SECRET, body, rotated, { now: t })).toBe(true);
-    expect(await verifySignature(SECRET, body, ` t=${t} , v1=${hmacHex(SECRET, `${t}.${body}`)} `, { now: t })).toBe(true);
+    expect(await verifySignature(SECRET, body, ` t=${t} , v1=${hmacHex(SECRET, `${t}.${body}`)} `, { now: t })).toBe(
+      true,
+    );
   });
 
   it('rejects a wrong secret, a tampered body and timestamps outside the window', async () => {
@@ -206,10 +218,26 @@ describe('signPayload / verifySignature', () => {
     const t = 1_700_000_000;
     const mac = hmacHex(SECRET, `${t}.${body}`);
     const malformed: unknown[] = [
-      '', 'garbage', `v1=${mac}`, `t=${t}`, `t=${t},v0=${mac}`, `t=abc,v1=${mac}`, `t=-1,v1=${mac}`,
-      `t=${t},t=${t},v1=${mac}`, `t=${t},v1=${mac.toUpperCase()}`, `t=${t},v1=${mac.slice(1)}`, `t=${t},v1=`,
-      `t=${t},=x,v1=${mac}`, `t=${t};v1=${mac}`, `t=${t},v1=${mac},junk`, `t=${t},v1=${mac}`.padEnd(5000, ' '),
-      undefined, null, 42, [`t=${t},v1=${mac}`], { t },
+      '',
+      'garbage',
+      `v1=${mac}`,
+      `t=${t}`,
+      `t=${t},v0=${mac}`,
+      `t=abc,v1=${mac}`,
+      `t=-1,v1=${mac}`,
+      `t=${t},t=${t},v1=${mac}`,
+      `t=${t},v1=${mac.toUpperCase()}`,
+      `t=${t},v1=${mac.slice(1)}`,
+      `t=${t},v1=`,
+      `t=${t},=x,v1=${mac}`,
+      `t=${t};v1=${mac}`,
+      `t=${t},v1=${mac},junk`,
+      `t=${t},v1=${mac}`.padEnd(5000, ' '),
+      undefined,
+      null,
+      42,
+      [`t=${t},v1=${mac}`],
+      { t },
     ];
     for (const header of malformed) {
       expect(await verifySignature(SECRET, body, header as string, { now: t }), JSON.stringify(header)).toBe(false);
@@ -229,7 +257,13 @@ describe('signPayload / verifySignature', () => {
 describe('WebhookDeliverer', () => {
   it('validates subscriptions and never stores the secret', async () => {
     const { deliverer, subscription, event, store } = setup();
-    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'file:///etc/passwd', 'http://u:p@example.com/']) {
+    for (const url of [
+      'ftp://example.com/x',
+      'javascript:alert(1)',
+      'not a url',
+      'file:///etc/passwd',
+      'http://u:p@example.com/',
+    ]) {
       await expectCode(deliverer.enqueue({ ...subscription, url }, event), 'INVALID_INPUT');
     }
     await expectCode(deliverer.enqueue({ ...subscription, secret: '' }, event), 'INVALID_INPUT');
@@ -237,7 +271,13 @@ describe('WebhookDeliverer', () => {
     expect(() => new WebhookDeliverer({ store, maxAttempts: 0 })).toThrow(/maxAttempts/);
 
     const d = await deliverer.enqueue(subscription, event);
-    expect(d).toMatchObject({ subscription_id: 'sub_1', event_id: 'evt_1', event_type: 'match.found', state: 'pending', attempts: [] });
+    expect(d).toMatchObject({
+      subscription_id: 'sub_1',
+      event_id: 'evt_1',
+      event_type: 'match.found',
+      state: 'pending',
+      attempts: [],
+    });
     expect(d.id).toMatch(/^dlv_[0-9a-f]{32}$/);
     expect(d.next_attempt_at).toBe(new Date(T0).toISOString());
     const stored = JSON.stringify([...(store as MapStore).data]);
@@ -332,7 +372,12 @@ describe('WebhookDeliverer', () => {
   });
 
   it('caps backoff at maxDelayMs (full jitter: random · min(max, base · 2^(n−1)))', async () => {
-    const { deliverer, subscription, event, clock } = setup({ baseDelayMs: 1000, maxDelayMs: 3000, maxAttempts: 5, random: () => 0.999 });
+    const { deliverer, subscription, event, clock } = setup({
+      baseDelayMs: 1000,
+      maxDelayMs: 3000,
+      maxAttempts: 5,
+      random: () => 0.999,
+    });
     respond = () => ({ status: 500 });
     const d = await deliverer.enqueue(subscription, event);
     const delays: number[] = [];
@@ -359,7 +404,8 @@ describe('WebhookDeliverer', () => {
     expect(rec.last_error).toBe('HTTP 410');
 
     received = [];
-    respond = (r) => (r.url === '/hooks' ? { status: 302, headers: { location: `${base}/elsewhere` } } : { status: 200 });
+    respond = (r) =>
+      r.url === '/hooks' ? { status: 302, headers: { location: `${base}/elsewhere` } } : { status: 200 };
     const moved = await deliverer.enqueue(subscription, { ...event, id: 'evt_2' });
     await deliverer.drain();
     const movedRec = (await deliverer.get(moved.id))!;
@@ -388,7 +434,12 @@ describe('WebhookDeliverer', () => {
 
   it('429 with Retry-After is honoured (and capped at maxDelayMs)', async () => {
     const { deliverer, subscription, event, clock } = setup({ maxDelayMs: 60_000 });
-    respond = (_r, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '7' } } : n === 2 ? { status: 503, headers: { 'retry-after': '3600' } } : { status: 200 });
+    respond = (_r, n) =>
+      n === 1
+        ? { status: 429, headers: { 'retry-after': '7' } }
+        : n === 2
+          ? { status: 503, headers: { 'retry-after': '3600' } }
+          : { status: 200 };
     const d = await deliverer.enqueue(subscription, event);
     await deliverer.runDue();
     let rec = (await deliverer.get(d.id))!;
@@ -432,13 +483,18 @@ describe('WebhookDeliverer', () => {
     expect(received).toHaveLength(0);
 
     const asked: string[] = [];
-    const third = setup({ store: first.store, resolveSecret: async (id) => (asked.push(id), id === 'sub_1' ? SECRET : undefined) });
+    const third = setup({
+      store: first.store,
+      resolveSecret: async (id) => (asked.push(id), id === 'sub_1' ? SECRET : undefined),
+    });
     expect(await third.deliverer.runDue()).toBe(1);
     rec = (await third.deliverer.get(d.id))!;
     expect(rec.state).toBe('delivered');
     expect(asked).toEqual(['sub_1']);
     const [req] = received;
-    expect(await verifySignature(SECRET, req.body, req.headers['trainprint-signature'] as string, { now: T0 / 1000 })).toBe(true);
+    expect(
+      await verifySignature(SECRET, req.body, req.headers['trainprint-signature'] as string, { now: T0 / 1000 }),
+    ).toBe(true);
   });
 
   it('list filters by state and subscription, in creation order', async () => {

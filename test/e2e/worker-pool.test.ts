@@ -28,7 +28,9 @@ describe('worker pool', () => {
         { kind: 'extract', content: `<p>${text.slice(0, 30_000).replaceAll('\n\n', '</p><p>')}</p>`, type: 'html' },
       ] as const;
       const answers = await Promise.all(works.map((w) => pool.run(w)));
-      works.forEach((w, i) => { expect(answers[i]).toEqual(engine.runWork(w)); });
+      works.forEach((w, i) => {
+        expect(answers[i]).toEqual(engine.runWork(w));
+      });
       expect(answers[2].spans.length).toBeGreaterThan(0);
       expect(answers[4].map.out.length).toBeGreaterThan(10);
     } finally {
@@ -40,15 +42,21 @@ describe('worker pool', () => {
     const { isTrainprintError } = await dist('index.js');
     const { createWorkerPool } = await dist('node.js');
     const pool = createWorkerPool({ threads: 1 });
-    const bad = await pool.run({ kind: 'compare', a: 'one', b: 'two', options: { maxGap: -1 } }).catch((e: unknown) => e);
+    const bad = await pool
+      .run({ kind: 'compare', a: 'one', b: 'two', options: { maxGap: -1 } })
+      .catch((e: unknown) => e);
     expect(isTrainprintError(bad, 'INVALID_OPTIONS')).toBe(true);
     // the thread is still usable after an error
     expect((await pool.run({ kind: 'compare', a: 'same words here', b: 'same words here' })).similarity).toBe(1);
     await pool.close();
     const closed = await pool.run({ kind: 'pairs', text: 'x' }).catch((e: unknown) => e);
     expect(isTrainprintError(closed, 'SERVICE_UNAVAILABLE')).toBe(true);
-    expect(isTrainprintError(await pool.parseJson(new Uint8Array([123, 125])).catch((e: unknown) => e), 'SERVICE_UNAVAILABLE'))
-      .toBe(true);
+    expect(
+      isTrainprintError(
+        await pool.parseJson(new Uint8Array([123, 125])).catch((e: unknown) => e),
+        'SERVICE_UNAVAILABLE',
+      ),
+    ).toBe(true);
     expect(() => createWorkerPool({ threads: 0 })).toThrow(/threads/);
   });
 
@@ -66,13 +74,24 @@ describe('worker pool', () => {
       const bytes = encode(good);
       await pool.parseJson(bytes, schema);
       expect(bytes.byteLength).toBe(0); // a body that fills its buffer moves to the thread: no copy
-      for (const bad of [good.slice(0, -1), JSON.stringify({ content: text, content_type: 'pdf' }), '{"a":"\\ud800"}']) {
+      for (const bad of [
+        good.slice(0, -1),
+        JSON.stringify({ content: text, content_type: 'pdf' }),
+        '{"a":"\\ud800"}',
+      ]) {
         const off = await pool.parseJson(encode(bad), schema).catch((e: unknown) => e);
         let here: unknown;
-        try { parseJsonBody(encode(bad), bodyChecker(schema)); } catch (e) { here = e; }
+        try {
+          parseJsonBody(encode(bad), bodyChecker(schema));
+        } catch (e) {
+          here = e;
+        }
         expect(isTrainprintError(off)).toBe(true);
-        expect({ code: off.code, message: off.message, cause: off.cause })
-          .toEqual({ code: (here as any).code, message: (here as any).message, cause: (here as any).cause });
+        expect({ code: off.code, message: off.message, cause: off.cause }).toEqual({
+          code: (here as any).code,
+          message: (here as any).message,
+          cause: (here as any).cause,
+        });
       }
     } finally {
       await pool.close();
@@ -89,18 +108,29 @@ describe('worker pool', () => {
     const pool = createWorkerPool({ threads: 1 });
     let queued!: () => void;
     const onPool = new Promise<void>((resolve) => (queued = resolve));
-    const offload = { run: (work: never) => { const answer = pool.run(work); queued(); return answer; } };
+    const offload = {
+      run: (work: never) => {
+        const answer = pool.run(work);
+        queued();
+        return answer;
+      },
+    };
     const handler = createHandler(engine, { keys, offload });
-    const answer = handler(new Request('http://api.test/api/v1/attribution/analyze', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: book('austen-persuasion'), content_type: 'text' }),
-    }));
+    const answer = handler(
+      new Request('http://api.test/api/v1/attribution/analyze', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: book('austen-persuasion'), content_type: 'text' }),
+      }),
+    );
     await onPool; // the analysis waits for its first piece of work on the pool …
     await pool.close(); // … when the server shuts down
     const res = await answer;
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', details: { request_id: expect.any(String) } } });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', details: { request_id: expect.any(String) } },
+    });
   });
 });

@@ -25,12 +25,16 @@ export function findPostgresBin() {
   try {
     const bindir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     candidates.push(bindir.trim());
-  } catch { /* no pg_config */ }
+  } catch {
+    /* no pg_config */
+  }
   try {
     const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v));
     versions.sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
-  } catch { /* not Debian's layout */ }
+  } catch {
+    /* not Debian's layout */
+  }
   for (const dir of candidates) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   for (const dir of (process.env.PATH ?? '').split(':')) {
     if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
@@ -77,12 +81,25 @@ export async function startCluster({ durable = false, settings = {} } = {}) {
     chownSync(dir, 65534, 65534);
     chownSync(join(dir, 'pwfile'), 65534, 65534);
   }
-  const initdb = ['-D', data, '-U', 'postgres', '--pwfile', join(dir, 'pwfile'), '--auth-host=scram-sha-256',
-    '--auth-local=trust', '-E', 'UTF8', '--no-sync'];
+  const initdb = [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--pwfile',
+    join(dir, 'pwfile'),
+    '--auth-host=scram-sha-256',
+    '--auth-local=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ];
   runAs(join(bin, 'initdb'), initdb, asNobody);
   const port = await freePort();
   const fsync = durable ? '' : ' -c fsync=off';
-  const extra = Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('');
+  const extra = Object.entries(settings)
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join('');
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fsync}${extra}`;
   const log = join(dir, 'server.log');
   runAs(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start'], asNobody);

@@ -13,9 +13,10 @@ const GIVEN = process.env.TRAINPRINT_TEST_PG_URL;
 const CAN_START = GIVEN === undefined && findPostgresBin() !== undefined;
 
 /** Whether the PostgreSQL tier runs, and why not. */
-export const POSTGRES_SKIP_REASON: string | undefined = GIVEN !== undefined || CAN_START
-  ? undefined
-  : 'PostgreSQL tier skipped: TRAINPRINT_TEST_PG_URL is not set and no PostgreSQL binaries were found';
+export const POSTGRES_SKIP_REASON: string | undefined =
+  GIVEN !== undefined || CAN_START
+    ? undefined
+    : 'PostgreSQL tier skipped: TRAINPRINT_TEST_PG_URL is not set and no PostgreSQL binaries were found';
 
 const RUN = `tp_${process.pid}_${randomBytes(3).toString('hex')}`;
 let schemas = 0;

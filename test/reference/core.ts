@@ -31,24 +31,45 @@ export function xxh64Ref(b: Uint8Array, seed = 0n): bigint {
   const len = b.length;
   let h: bigint;
   if (len >= 32) {
-    let v1 = add(add(seed, P1), P2), v2 = add(seed, P2), v3 = seed, v4 = (seed - P1) & M64;
+    let v1 = add(add(seed, P1), P2),
+      v2 = add(seed, P2),
+      v3 = seed,
+      v4 = (seed - P1) & M64;
     while (p + 32 <= len) {
-      v1 = round(v1, readLE(b, p, 8)); v2 = round(v2, readLE(b, p + 8, 8));
-      v3 = round(v3, readLE(b, p + 16, 8)); v4 = round(v4, readLE(b, p + 24, 8));
+      v1 = round(v1, readLE(b, p, 8));
+      v2 = round(v2, readLE(b, p + 8, 8));
+      v3 = round(v3, readLE(b, p + 16, 8));
+      v4 = round(v4, readLE(b, p + 24, 8));
       p += 32;
     }
     h = add(add(rotl(v1, 1n), rotl(v2, 7n)), add(rotl(v3, 12n), rotl(v4, 18n)));
     for (const v of [v1, v2, v3, v4]) h = add(mul(h ^ round(0n, v), P1), P4);
   } else h = add(seed, P5);
   h = add(h, BigInt(len));
-  while (p + 8 <= len) { h ^= round(0n, readLE(b, p, 8)); h = add(mul(rotl(h, 27n), P1), P4); p += 8; }
-  if (p + 4 <= len) { h ^= mul(readLE(b, p, 4), P1); h = add(mul(rotl(h, 23n), P2), P3); p += 4; }
-  while (p < len) { h ^= mul(BigInt(b[p]), P5); h = mul(rotl(h, 11n), P1); p++; }
+  while (p + 8 <= len) {
+    h ^= round(0n, readLE(b, p, 8));
+    h = add(mul(rotl(h, 27n), P1), P4);
+    p += 8;
+  }
+  if (p + 4 <= len) {
+    h ^= mul(readLE(b, p, 4), P1);
+    h = add(mul(rotl(h, 23n), P2), P3);
+    p += 4;
+  }
+  while (p < len) {
+    h ^= mul(BigInt(b[p]), P5);
+    h = mul(rotl(h, 11n), P1);
+    p++;
+  }
   return avalanche64Ref(h);
 }
 
 export function avalanche64Ref(h: bigint): bigint {
-  h ^= h >> 33n; h = mul(h, P2); h ^= h >> 29n; h = mul(h, P3); h ^= h >> 32n;
+  h ^= h >> 33n;
+  h = mul(h, P2);
+  h ^= h >> 29n;
+  h = mul(h, P3);
+  h ^= h >> 32n;
   return h;
 }
 
@@ -63,11 +84,17 @@ export function splitmix64Ref(x: bigint): bigint {
 export function u64Bytes(values: readonly bigint[]): Uint8Array {
   const out = new Uint8Array(values.length * 8);
   const dv = new DataView(out.buffer);
-  values.forEach((v, i) => { dv.setBigUint64(i * 8, v & M64, true); });
+  values.forEach((v, i) => {
+    dv.setBigUint64(i * 8, v & M64, true);
+  });
   return out;
 }
 
-export interface RefTokens { hashes: bigint[]; starts: number[]; ends: number[] }
+export interface RefTokens {
+  hashes: bigint[];
+  starts: number[];
+  ends: number[];
+}
 
 /** Tokens of an already-normalised text ("tok tok tok"): split on spaces, UTF-16 offsets. */
 export function tokensRef(normalized: string): RefTokens {
@@ -125,7 +152,11 @@ export function charShinglesRef(text: string, k: number, seed: bigint): RefToken
   const cps: number[] = [];
   const offs: number[] = [];
   let u = 0;
-  for (const ch of text) { cps.push(ch.codePointAt(0)!); offs.push(u); u += ch.length; }
+  for (const ch of text) {
+    cps.push(ch.codePointAt(0)!);
+    offs.push(u);
+    u += ch.length;
+  }
   offs.push(u);
   const out: RefTokens = { hashes: [], starts: [], ends: [] };
   const gram = (i: number, len: number) => {
@@ -136,7 +167,10 @@ export function charShinglesRef(text: string, k: number, seed: bigint): RefToken
     out.ends.push(offs[i + len]);
   };
   if (cps.length === 0) return out;
-  if (cps.length < k) { gram(0, cps.length); return out; }
+  if (cps.length < k) {
+    gram(0, cps.length);
+    return out;
+  }
   for (let i = 0; i + k <= cps.length; i++) gram(i, k);
   return out;
 }
@@ -162,7 +196,8 @@ export function passageAt(src: string, at: number, words: number): { text: strin
   // never start inside a word: a cut word is not a word the source shares
   while (at > 0 && at < src.length && !/\s/.test(src[at - 1])) at++;
   re.lastIndex = at;
-  let first = -1, end = at;
+  let first = -1,
+    end = at;
   for (let i = 0; i < words; i++) {
     const m = re.exec(src)!;
     if (first < 0) first = m.index;

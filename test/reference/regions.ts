@@ -8,15 +8,18 @@
 import type { CandidateRegion, RegionHit, RegionRule } from '../../src/datasets/regions.js';
 
 export function hitRegionsRef(
-  hits: readonly RegionHit[], qStarts: Uint32Array, qEnds: Uint32Array, rule: RegionRule,
+  hits: readonly RegionHit[],
+  qStarts: Uint32Array,
+  qEnds: Uint32Array,
+  rule: RegionRule,
 ): CandidateRegion[] {
   const own = [...hits].sort((x, y) => x.start - y.start || x.i - y.i);
   const regions: CandidateRegion[] = [];
-  for (let from = 0; from < own.length;) {
+  for (let from = 0; from < own.length; ) {
     let to = from + 1;
     while (to < own.length && own[to].start - own[to - 1].start <= rule.sourceGap) to++;
     const group = own.slice(from, to).sort((x, y) => x.i - y.i);
-    for (let lo = 0; lo < group.length;) {
+    for (let lo = 0; lo < group.length; ) {
       let hi = lo + 1;
       while (hi < group.length && group[hi].i - group[hi - 1].i <= rule.queryGap) hi++;
       const piece = group.slice(lo, hi);
@@ -28,9 +31,12 @@ export function hitRegionsRef(
       const spanned = piece[piece.length - 1].i - piece[0].i + 1;
       if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
         regions.push({
-          query_start: qStarts[piece[0].i], query_end: qEnds[piece[piece.length - 1].i],
-          source_start: Math.min(...piece.map((h) => h.start)), source_end: Math.max(...piece.map((h) => h.end)),
-          hits: distinct, strength: (strength * distinct) / items,
+          query_start: qStarts[piece[0].i],
+          query_end: qEnds[piece[piece.length - 1].i],
+          source_start: Math.min(...piece.map((h) => h.start)),
+          source_end: Math.max(...piece.map((h) => h.end)),
+          hits: distinct,
+          strength: (strength * distinct) / items,
         });
       }
       lo = hi;

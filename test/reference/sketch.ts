@@ -25,7 +25,7 @@ export function minhashClassicRef(hashes: ArrayLike<bigint>, k: number, seed: bi
     for (let j = 0; j < hashes.length; j++) {
       const x = hashes[j];
       const x32 = (x ^ (x >> 32n)) & M32;
-      const h = (((a * x32 + b) & M64) >> 32n);
+      const h = ((a * x32 + b) & M64) >> 32n;
       if (h < m) m = h;
     }
     out[i] = Number(m);
@@ -80,7 +80,10 @@ export function simhash64Ref(hashes: ArrayLike<bigint>): bigint {
 /** Blocked Bloom filter over `blocks` 512-bit blocks, bits as a Uint8Array (bit b of byte b>>3 LE). */
 export class BloomRef {
   readonly bits: Uint8Array;
-  constructor(readonly blocks: number, readonly k: number) {
+  constructor(
+    readonly blocks: number,
+    readonly k: number,
+  ) {
     this.bits = new Uint8Array(blocks * 64);
     this.muls = Array.from({ length: k }, (_, i) => splitmix64(BigInt(i)) | 1n);
   }

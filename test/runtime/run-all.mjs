@@ -18,7 +18,11 @@ const goldenPath = join(root, 'test/fixtures/smoke-golden.json');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function node(file) {
-  const { stdout } = await run(process.execPath, [join(root, file)], { cwd: root, timeout: 120_000, maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, [join(root, file)], {
+    cwd: root,
+    timeout: 120_000,
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(stdout);
 }
 
@@ -28,7 +32,10 @@ async function deno() {
   try {
     // No permissions: the bundle carries its WebAssembly inline and touches no file or network.
     const { stdout } = await run(bin, ['run', '--no-prompt', '--no-config', join(root, 'test/runtime/deno.mjs')], {
-      cwd: root, timeout: 120_000, maxBuffer: 1 << 24, env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
+      cwd: root,
+      timeout: 120_000,
+      maxBuffer: 1 << 24,
+      env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
     });
     return JSON.parse(stdout);
   } finally {
@@ -37,10 +44,18 @@ async function deno() {
 }
 
 function serveStatic() {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json' };
+  const types = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.json': 'application/json',
+  };
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (path.includes('..')) { res.writeHead(400).end(); return; }
+    if (path.includes('..')) {
+      res.writeHead(400).end();
+      return;
+    }
     try {
       const body = await readFile(join(root, path));
       res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
@@ -59,14 +74,24 @@ async function chromium() {
   const context = await pw.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
     await page.goto(`http://127.0.0.1:${server.address().port}/test/runtime/browser.html`);
     await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
     const result = await page.evaluate(() => window.__result);
@@ -86,17 +111,24 @@ async function readme() {
   const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
   if (blocks.length < 2) throw new Error('README quick start needs its two js blocks');
   // what each block must print: the fingerprint basics, then an attribution through the declared dataset
-  const expected = [['sha256:', 'best of times', 'jaccard'], ['persuasion-ch1', 'meta/llama-7b']];
+  const expected = [
+    ['sha256:', 'best of times', 'jaccard'],
+    ['persuasion-ch1', 'meta/llama-7b'],
+  ];
   const dir = mkdtempSync(join(tmpdir(), 'trainprint-readme-'));
   try {
     let lines = 0;
     for (const [i, block] of blocks.entries()) {
       const file = join(dir, `quickstart-${i}.mjs`);
-      writeFileSync(file, block
-        .replace("from 'trainprint/starter'", `from ${JSON.stringify(join(root, 'dist/starter.js'))}`)
-        .replace("from 'trainprint'", `from ${JSON.stringify(join(root, 'dist/index.js'))}`));
+      writeFileSync(
+        file,
+        block
+          .replace("from 'trainprint/starter'", `from ${JSON.stringify(join(root, 'dist/starter.js'))}`)
+          .replace("from 'trainprint'", `from ${JSON.stringify(join(root, 'dist/index.js'))}`),
+      );
       const { stdout } = await run(process.execPath, [file], { timeout: 60_000 });
-      for (const want of expected[i] ?? []) if (!stdout.includes(want)) throw new Error(`block ${i + 1}: no "${want}" in the output:\n${stdout}`);
+      for (const want of expected[i] ?? [])
+        if (!stdout.includes(want)) throw new Error(`block ${i + 1}: no "${want}" in the output:\n${stdout}`);
       lines += stdout.trim().split('\n').length;
     }
     return { variant: 'n/a', output_lines: lines };
@@ -105,7 +137,12 @@ async function readme() {
   }
 }
 
-const runtimes = { 'node-esm': () => node('test/runtime/node-esm.mjs'), 'node-cjs': () => node('test/runtime/node-cjs.cjs'), deno, chromium };
+const runtimes = {
+  'node-esm': () => node('test/runtime/node-esm.mjs'),
+  'node-cjs': () => node('test/runtime/node-cjs.cjs'),
+  deno,
+  chromium,
+};
 let failed = 0;
 let passed = 0;
 const results = {};
@@ -146,7 +183,10 @@ for (const [name, r] of Object.entries(results)) {
   } else if (golden) {
     failed++;
     for (const key of Object.keys(want)) {
-      if (!isDeepStrictEqual(digest[key], want[key])) console.error(`runtime ${name}: "${key}" differs:\n  got  ${JSON.stringify(digest[key])}\n  want ${JSON.stringify(want[key])}`);
+      if (!isDeepStrictEqual(digest[key], want[key]))
+        console.error(
+          `runtime ${name}: "${key}" differs:\n  got  ${JSON.stringify(digest[key])}\n  want ${JSON.stringify(want[key])}`,
+        );
     }
   }
 }

@@ -3,8 +3,10 @@
 // produce the identical digest and that it equals test/fixtures/smoke-golden.json.
 
 export const TEXTS = {
-  english: 'It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of foolishness.',
-  mixed: 'Straße ﬁnance ＡＢＣ１２３ — Σίσυφος, «Привет, мир!» مرحبا بالعالم שלום עולם café naïve e\u0301 co\u00ADoperate 👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  english:
+    'It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of foolishness.',
+  mixed:
+    'Straße ﬁnance ＡＢＣ１２３ — Σίσυφος, «Привет, мир!» مرحبا بالعالم שלום עולם café naïve e\u0301 co\u00ADoperate 👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
   cjk: '日本語のテキストを正規化します。中文文本也需要分词。한국어 텍스트도 있습니다.',
   code: 'function add(a, b) {\n  return a + b; // sum\n}\n',
   empty: '',
@@ -19,7 +21,8 @@ function u32Digest(engine, arr) {
 }
 
 // The MIT licence's grant paragraph, quoted in a README: the starter dataset must find it.
-const MIT_GRANT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:';
+const MIT_GRANT =
+  'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:';
 
 /** `lib` is dist/index.js; `starter`, when given, is dist/starter.js ('trainprint/starter'). */
 export async function smoke(lib, starter) {
@@ -49,9 +52,11 @@ export async function smoke(lib, starter) {
   out.scalar_matches = {};
   for (const [name, text] of Object.entries(TEXTS)) {
     const [x, y] = [await engine.fingerprint(text), await scalar.fingerprint(text)];
-    out.scalar_matches[name] = x.fingerprint === y.fingerprint && x.simhash === y.simhash
-      && u32Digest(engine, x.minhash) === u32Digest(engine, y.minhash)
-      && u32Digest(engine, x.shingles.hashes) === u32Digest(engine, y.shingles.hashes);
+    out.scalar_matches[name] =
+      x.fingerprint === y.fingerprint &&
+      x.simhash === y.simhash &&
+      u32Digest(engine, x.minhash) === u32Digest(engine, y.minhash) &&
+      u32Digest(engine, x.shingles.hashes) === u32Digest(engine, y.shingles.hashes);
   }
   const a = await engine.fingerprint(TEXTS.english);
   const b = await engine.fingerprint(TEXTS.english.toUpperCase() + ' And then some more words.');
@@ -59,7 +64,9 @@ export async function smoke(lib, starter) {
   out.similarity = { jaccard: s.jaccard, containment_a: s.containment_a, simhash_distance: s.simhash_distance };
   // A dataset: built, exported to bytes, imported into a fresh engine, searched.
   const doc = TEXTS.english.repeat(3) + ' ' + TEXTS.mixed + ' ' + TEXTS.cjk;
-  await engine.addDataset({ id: 'smoke', name: 'smoke test', models: ['eleutherai/pythia-6.9b'] }, [{ id: 'doc-1', text: doc }]);
+  await engine.addDataset({ id: 'smoke', name: 'smoke test', models: ['eleutherai/pythia-6.9b'] }, [
+    { id: 'doc-1', text: doc },
+  ]);
   const bytes = engine.exportDataset('smoke');
   const fresh = await lib.createEngine();
   const stats = await fresh.importDataset(bytes);
@@ -78,11 +85,23 @@ export async function smoke(lib, starter) {
     metadata: { jurisdiction: 'de', work_type: 'article', declarations: { tdm_opt_out: true, since: '2019-06-01' } },
   });
   const { analysis_id, created_at, ...stable } = analysis;
-  out.analyze = { ...stable, id_ok: /^an_[0-9a-f]{32}$/.test(analysis_id), stored: JSON.stringify(await fresh.getAnalysis(analysis_id)) === JSON.stringify(analysis) };
+  out.analyze = {
+    ...stable,
+    id_ok: /^an_[0-9a-f]{32}$/.test(analysis_id),
+    stored: JSON.stringify(await fresh.getAnalysis(analysis_id)) === JSON.stringify(analysis),
+  };
   // compare: a passage reused inside another text.
-  const reused = TEXTS.english + ' It was the epoch of belief, it was the epoch of incredulity, it was the season of Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair.';
-  const source = 'The committee met on Tuesday to read aloud. ' + reused + ' Nothing else was decided that day, and the members went home early.';
-  const suspect = 'In his essay the author wrote this. ' + reused.toUpperCase().replace(/, /g, ',\n') + ' That is all he wrote about it.';
+  const reused =
+    TEXTS.english +
+    ' It was the epoch of belief, it was the epoch of incredulity, it was the season of Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair.';
+  const source =
+    'The committee met on Tuesday to read aloud. ' +
+    reused +
+    ' Nothing else was decided that day, and the members went home early.';
+  const suspect =
+    'In his essay the author wrote this. ' +
+    reused.toUpperCase().replace(/, /g, ',\n') +
+    ' That is all he wrote about it.';
   out.compare = engine.compare(suspect, source);
   for (const [name, bad] of Object.entries({ number: 42, lone_surrogate: 'a\uD800b', null: null })) {
     try {

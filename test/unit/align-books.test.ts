@@ -8,7 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import type { Core } from '../../src/core/abi.js';
 import {
-  ALL_PAIRS_LIMIT, alignSpans, alignSpansScoped, compareTexts, resolveCompareOptions,
+  ALL_PAIRS_LIMIT,
+  alignSpans,
+  alignSpansScoped,
+  compareTexts,
+  resolveCompareOptions,
 } from '../../src/align/compare.js';
 import { PairTable } from '../../src/align/key-table.js';
 import { rangeCosine, resolveOverlaps, type Frag } from '../../src/align/passages.js';
@@ -20,7 +24,7 @@ import { aliceEditions, book } from '../fixtures/texts/index.js';
 
 let core: Core;
 beforeAll(async () => {
-  core = (await createEngine() as unknown as { assertLive(): Core }).assertLive();
+  core = ((await createEngine()) as unknown as { assertLive(): Core }).assertLive();
 });
 
 const DEFAULTS = resolveCompareOptions(undefined);
@@ -67,18 +71,31 @@ describe('whole books', () => {
   // a: Persuasion and Paradise Lost (about 0.9 MB) with two passages pasted in at paragraph breaks, one
   // of The Man Who Was Thursday verbatim, one of Alice with about one word in twelve changed; b: Thursday,
   // Julius Caesar, Blake and Alice (about 0.6 MB). Far more sentence pairs than ALL_PAIRS_LIMIT.
-  const source = [book('chesterton-thursday'), book('shakespeare-caesar'), book('blake-poems'), aliceEditions().current]
-    .join('\n\n');
+  const source = [
+    book('chesterton-thursday'),
+    book('shakespeare-caesar'),
+    book('blake-poems'),
+    aliceEditions().current,
+  ].join('\n\n');
   const base = `${book('austen-persuasion')}\n\n${book('milton-paradise')}`;
   const verbatim = paragraphsAt(source, 150_000, 2_500);
   const edited = paragraphsAt(source, source.length - 60_000, 2_000);
   const rnd = prng(3);
-  const editedText = source.slice(edited.start, edited.end)
+  const editedText = source
+    .slice(edited.start, edited.end)
     .replace(/[a-z]{4,}/g, (w) => (rnd() < 0.08 ? 'something' : w));
-  const cut1 = base.indexOf('\n\n', 150_000) + 2, cut2 = base.indexOf('\n\n', 400_000) + 2;
-  const a = base.slice(0, cut1) + source.slice(verbatim.start, verbatim.end) + '\n\n' + base.slice(cut1, cut2) +
-    editedText + '\n\n' + base.slice(cut2);
-  const at1 = cut1, at2 = cut2 + (verbatim.end - verbatim.start) + 2;
+  const cut1 = base.indexOf('\n\n', 150_000) + 2,
+    cut2 = base.indexOf('\n\n', 400_000) + 2;
+  const a =
+    base.slice(0, cut1) +
+    source.slice(verbatim.start, verbatim.end) +
+    '\n\n' +
+    base.slice(cut1, cut2) +
+    editedText +
+    '\n\n' +
+    base.slice(cut2);
+  const at1 = cut1,
+    at2 = cut2 + (verbatim.end - verbatim.start) + 2;
 
   it('a pair of 1.5 MB in all: the two pasted passages are found, with their spans on both sides', () => {
     expect(cut1).toBeGreaterThan(150_000);
@@ -102,8 +119,9 @@ describe('whole books', () => {
     expect(longFirst).toHaveLength(1);
     expectWordsOf(a, longFirst[0].a_start, longFirst[0].a_end, at1, at1 + verbatim.end - verbatim.start);
     const shortFirst = alignSpans(core, short, a, DEFAULTS);
-    expect(shortFirst.map((s) => ({ ...s, a_start: s.b_start, a_end: s.b_end, b_start: s.a_start, b_end: s.a_end })))
-      .toEqual(longFirst);
+    expect(
+      shortFirst.map((s) => ({ ...s, a_start: s.b_start, a_end: s.b_end, b_start: s.a_start, b_end: s.a_end })),
+    ).toEqual(longFirst);
   });
 
   it('two unrelated books: no span', () => {
@@ -122,10 +140,13 @@ describe('seeded regions score like the kernel', () => {
   it('every pair as a candidate: the same seeds as the reference, bit for bit', () => {
     for (let round = 0; round < 10; round++) {
       const dict = new TermDict();
-      const pa = prepare(text(60 + round * 40), dict, 3), pb = prepare(text(50 + round * 30), dict, 3);
+      const pa = prepare(text(60 + round * 40), dict, 3),
+        pb = prepare(text(50 + round * 30), dict, 3);
       const idf = idfWeights(pa, pb, dict.size);
-      const va = vectors(pa, idf), vb = vectors(pb, idf);
-      const Sa = sentences(pa), Sb = sentences(pb);
+      const va = vectors(pa, idf),
+        vb = vectors(pb, idf);
+      const Sa = sentences(pa),
+        Sb = sentences(pb);
       const rowOff = Uint32Array.from({ length: Sa + 1 }, (_, i) => i * Sb);
       const cols = Uint32Array.from({ length: Sa * Sb }, (_, k) => k % Sb);
       const got = seedsOfPairs(va, vb, { rowOff, cols }, 0.2, 0.2);
@@ -139,7 +160,8 @@ describe('seeded regions score like the kernel', () => {
   it('candidates are sorted, distinct and inside the texts', () => {
     const dict = new TermDict();
     const s = book('shakespeare-caesar');
-    const pa = prepare(s.slice(0, 60_000), dict, 3), pb = prepare(s.slice(30_000, 90_000), dict, 3);
+    const pa = prepare(s.slice(0, 60_000), dict, 3),
+      pb = prepare(s.slice(30_000, 90_000), dict, 3);
     const { rowOff, cols } = seededRegions(pa, pb, { margin: 4 });
     expect(rowOff.length).toBe(sentences(pa) + 1);
     expect(cols.length).toBeGreaterThan(0);
@@ -150,7 +172,7 @@ describe('seeded regions score like the kernel', () => {
       }
     }
     // the shared half of the play is scored in full along its diagonal, not the whole product
-    expect(cols.length).toBeLessThan(sentences(pa) * sentences(pb) / 2);
+    expect(cols.length).toBeLessThan((sentences(pa) * sentences(pb)) / 2);
     const spans = alignSpansScoped(core, s.slice(0, 60_000), s.slice(30_000, 90_000), DEFAULTS, 'regions');
     expect(spans).toEqual(alignSpansScoped(core, s.slice(0, 60_000), s.slice(30_000, 90_000), DEFAULTS, 'all-pairs'));
   });
@@ -162,7 +184,8 @@ describe('near-linear stages keep their results', () => {
     const rnd = prng(5);
     const seen = new Map<string, number>();
     for (let k = 0; k < 5000; k++) {
-      const x = Math.floor(rnd() * 300), y = Math.floor(rnd() * 300);
+      const x = Math.floor(rnd() * 300),
+        y = Math.floor(rnd() * 300);
       const id = t.add(x, y);
       const key = `${x},${y}`;
       if (!seen.has(key)) seen.set(key, seen.size);
@@ -178,8 +201,10 @@ describe('near-linear stages keep their results', () => {
 
   /** The overlap resolution as first written: one loop over all passages, restarted after each change. */
   function resolveAllAtOnce(
-  frags: Frag[], cosOf: (a0: number, a1: number, b0: number, b1: number) => number, sideBySide: number,
-): Frag[] {
+    frags: Frag[],
+    cosOf: (a0: number, a1: number, b0: number, b1: number) => number,
+    sideBySide: number,
+  ): Frag[] {
     const ov = (x0: number, x1: number, y0: number, y1: number): boolean => x0 <= y1 && y0 <= x1;
     let changed = true;
     while (changed) {
@@ -187,18 +212,23 @@ describe('near-linear stages keep their results', () => {
       frags.sort((x, y) => x.a0 - y.a0 || x.b0 - y.b0);
       outer: for (let i = 0; i < frags.length; i++) {
         for (let j = i + 1; j < frags.length; j++) {
-          const x = frags[i], y = frags[j];
-          const oa = ov(x.a0, x.a1, y.a0, y.a1), ob = ov(x.b0, x.b1, y.b0, y.b1);
+          const x = frags[i],
+            y = frags[j];
+          const oa = ov(x.a0, x.a1, y.a0, y.a1),
+            ob = ov(x.b0, x.b1, y.b0, y.b1);
           if (!oa && !ob) continue;
           if (oa && ob) {
-            const a0 = Math.min(x.a0, y.a0), a1 = Math.max(x.a1, y.a1);
-            const b0 = Math.min(x.b0, y.b0), b1 = Math.max(x.b1, y.b1);
+            const a0 = Math.min(x.a0, y.a0),
+              a1 = Math.max(x.a1, y.a1);
+            const b0 = Math.min(x.b0, y.b0),
+              b1 = Math.max(x.b1, y.b1);
             frags[i] = { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos: cosOf(a0, a1, b0, b1) };
             frags.splice(j, 1);
           } else {
             const [x0, x1, y0, y1] = oa ? [x.a0, x.a1, y.a0, y.a1] : [x.b0, x.b1, y.b0, y.b1];
             if ((Math.min(x1, y1) - Math.max(x0, y0) + 1) / Math.min(x1 - x0 + 1, y1 - y0 + 1) < sideBySide) continue;
-            const wx = x.cos * (x.a1 - x.a0 + 1 + x.b1 - x.b0 + 1), wy = y.cos * (y.a1 - y.a0 + 1 + y.b1 - y.b0 + 1);
+            const wx = x.cos * (x.a1 - x.a0 + 1 + x.b1 - x.b0 + 1),
+              wy = y.cos * (y.a1 - y.a0 + 1 + y.b1 - y.b0 + 1);
             frags.splice(wx >= wy ? j : i, 1);
           }
           changed = true;
@@ -214,19 +244,35 @@ describe('near-linear stages keep their results', () => {
     const S = 400;
     // one term per sentence, so a passage's cosine is that of its sentence ranges
     const vec = (): Vectors => ({
-      off: Uint32Array.from({ length: S + 1 }, (_, i) => i), terms: Uint32Array.from({ length: S }, (_, i) => i % 37),
-      weights: new Float64Array(S).fill(1), norms: new Float64Array(S).fill(1), sizes: new Uint32Array(S).fill(1),
+      off: Uint32Array.from({ length: S + 1 }, (_, i) => i),
+      terms: Uint32Array.from({ length: S }, (_, i) => i % 37),
+      weights: new Float64Array(S).fill(1),
+      norms: new Float64Array(S).fill(1),
+      sizes: new Uint32Array(S).fill(1),
     });
-    const va = vec(), vb = vec();
+    const va = vec(),
+      vb = vec();
     for (let round = 0; round < 30; round++) {
       const frags: Frag[] = Array.from({ length: 5 + Math.floor(rnd() * 60) }, (_, k) => {
-        const a0 = Math.floor(rnd() * (S - 20)), b0 = Math.floor(rnd() * (S - 20));
+        const a0 = Math.floor(rnd() * (S - 20)),
+          b0 = Math.floor(rnd() * (S - 20));
         return { a0, a1: a0 + Math.floor(rnd() * 12), b0, b1: b0 + Math.floor(rnd() * 12), seeds: [k], cos: rnd() };
       });
       const cosOf = (a0: number, a1: number, b0: number, b1: number): number => rangeCosine(va, a0, a1, vb, b0, b1);
       for (const sideBySide of [0, 0.5]) {
-        const want = resolveAllAtOnce(frags.map((f) => ({ ...f })), cosOf, sideBySide);
-        expect(resolveOverlaps(frags.map((f) => ({ ...f })), va, vb, sideBySide)).toEqual(want);
+        const want = resolveAllAtOnce(
+          frags.map((f) => ({ ...f })),
+          cosOf,
+          sideBySide,
+        );
+        expect(
+          resolveOverlaps(
+            frags.map((f) => ({ ...f })),
+            va,
+            vb,
+            sideBySide,
+          ),
+        ).toEqual(want);
       }
     }
   });

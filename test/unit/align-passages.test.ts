@@ -6,13 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { alignSpans, resolveCompareOptions, type AlignedSpan } from '../../src/align/compare.js';
 import {
-  dominantSeeds, growEdges, passageSupport, passagesOf, pruneEdges, rangeCosine, sentenceCosine, sharedEvidence,
+  dominantSeeds,
+  growEdges,
+  passageSupport,
+  passagesOf,
+  pruneEdges,
+  rangeCosine,
+  sentenceCosine,
+  sharedEvidence,
   summaryPassages,
 } from '../../src/align/passages.js';
 import { prepare, TermDict } from '../../src/align/prepare.js';
-import {
-  idfWeights, MIN_IDF_SENTENCES, postings, seedsReference, vectors, type Seeds,
-} from '../../src/align/seeds.js';
+import { idfWeights, MIN_IDF_SENTENCES, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
 import { book } from '../fixtures/texts/index.js';
 
 const seedsOf = (rows: [number, number, number][]): Seeds => ({
@@ -28,13 +33,23 @@ describe('dominantSeeds', () => {
   it('drops a seed far weaker than the best seed of one of its sentences, keeps split sentences', () => {
     // sentence 325 of a reused as 6 and 7 of b (a split: similar cosines), and a topical seed 325-21
     const s = seedsOf([
-      [324, 4, 0.6], [325, 6, 0.68], [325, 7, 0.54], [325, 21, 0.39], [326, 9, 0.77], [329, 18, 0.34], [329, 12, 0.62],
+      [324, 4, 0.6],
+      [325, 6, 0.68],
+      [325, 7, 0.54],
+      [325, 21, 0.39],
+      [326, 9, 0.77],
+      [329, 18, 0.34],
+      [329, 12, 0.62],
     ]);
     expect(pairs(dominantSeeds(s, 0.7))).toEqual(['324-4', '325-6', '325-7', '326-9', '329-12']);
   });
 
   it('a seed dominated on the other side goes too; ratio 0 keeps everything (same object)', () => {
-    const s = seedsOf([[1, 5, 0.9], [2, 5, 0.4], [3, 6, 0.5]]);
+    const s = seedsOf([
+      [1, 5, 0.9],
+      [2, 5, 0.4],
+      [3, 6, 0.5],
+    ]);
     expect(pairs(dominantSeeds(s, 0.7))).toEqual(['1-5', '3-6']);
     expect(dominantSeeds(s, 0)).toBe(s);
   });
@@ -48,7 +63,8 @@ describe('growEdges: the two sentences just outside one end join together when a
   const o = resolveCompareOptions(undefined);
   const setup = (a: string, b: string) => {
     const dict = new TermDict();
-    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const pa = prepare(a, dict, o.minSentenceWords),
+      pb = prepare(b, dict, o.minSentenceWords);
     const idf = idfWeights(pa, pb, dict.size);
     return { pa, pb, idf, va: vectors(pa, idf), vb: vectors(pb, idf) };
   };
@@ -84,18 +100,32 @@ describe('growEdges: the two sentences just outside one end join together when a
 });
 
 describe('summary mode: a few sentences condensing a long passage align with all of it', () => {
-  const sentencesOf = (t: string): string[] => (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? [])
-    .map((s) => s.trim()).filter((s) => s.split(' ').length >= 8);
-  const STOP = new Set(('the a an of to and in that was is it he she her his had be as with for on at by not but ' +
-    'which have this from all were been so they would could their there or').split(' '));
+  const sentencesOf = (t: string): string[] =>
+    (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? []).map((s) => s.trim()).filter((s) => s.split(' ').length >= 8);
+  const STOP = new Set(
+    (
+      'the a an of to and in that was is it he she her his had be as with for on at by not but ' +
+      'which have this from all were been so they would could their there or'
+    ).split(' '),
+  );
   // 40 sentences of Persuasion; the summary keeps every 7th sentence, without its stop words and every
   // third word, so that consecutive summary sentences come from sentences 7 apart in the source
   const source = sentencesOf(book('austen-persuasion').slice(30_000, 39_000)).slice(0, 40).join(' ');
-  const summary = sentencesOf(source).filter((_, i) => i % 7 === 0).map((s) => s.replace(/[.!?,;:"]/g, '')
-    .split(' ').filter((w, i) => !STOP.has(w.toLowerCase()) && i % 3 !== 2).join(' ') + '.').join(' ');
+  const summary = sentencesOf(source)
+    .filter((_, i) => i % 7 === 0)
+    .map(
+      (s) =>
+        s
+          .replace(/[.!?,;:"]/g, '')
+          .split(' ')
+          .filter((w, i) => !STOP.has(w.toLowerCase()) && i % 3 !== 2)
+          .join(' ') + '.',
+    )
+    .join(' ');
   const filler = sentencesOf(book('chesterton-thursday').slice(20_000, 40_000));
   const suspect = `${filler.slice(0, 15).join(' ')}\n\n${summary}\n\n${filler.slice(15, 30).join(' ')}`;
-  const s0 = suspect.indexOf(summary), s1 = s0 + summary.length;
+  const s0 = suspect.indexOf(summary),
+    s1 = s0 + summary.length;
   const covered = (spans: AlignedSpan[], lo: number, hi: number, onA: boolean): number => {
     let n = 0;
     for (const s of spans) {
@@ -120,9 +150,11 @@ describe('summary mode: a few sentences condensing a long passage align with all
     const o = resolveCompareOptions(undefined);
     const run = (a: string, b: string) => {
       const dict = new TermDict();
-      const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+      const pa = prepare(a, dict, o.minSentenceWords),
+        pb = prepare(b, dict, o.minSentenceWords);
       const idf = idfWeights(pa, pb, dict.size);
-      const va = vectors(pa, idf), vb = vectors(pb, idf);
+      const va = vectors(pa, idf),
+        vb = vectors(pb, idf);
       const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
       return summaryPassages(seeds, passagesOf(seeds, va, vb, o), pa, pb, va, vb, o);
     };
@@ -139,14 +171,19 @@ describe('summary mode: a few sentences condensing a long passage align with all
     // a summary sentence before the seeded ones keeps a fifth of the words of source sentence 40: no seed,
     // but alike; the summary passage takes it in, and the source span takes in sentence 40
     const src = sentencesOf(book('austen-persuasion').slice(30_000, 45_000)).slice(0, 48);
-    const lead = src[40].replace(/[.!?,;:"]/g, '').split(' ')
+    const lead = src[40]
+      .replace(/[.!?,;:"]/g, '')
+      .split(' ')
       .filter((w, i) => !STOP.has(w.toLowerCase()) && i % 5 === 0);
-    const a = `${filler.slice(0, 6).join(' ')}\n\n${lead.join(' ')} and more besides. ${summary}\n\n` +
+    const a =
+      `${filler.slice(0, 6).join(' ')}\n\n${lead.join(' ')} and more besides. ${summary}\n\n` +
       filler.slice(6, 12).join(' ');
     const b = src.join(' ');
-    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const pa = prepare(a, dict, o.minSentenceWords),
+      pb = prepare(b, dict, o.minSentenceWords);
     const idf = idfWeights(pa, pb, dict.size);
-    const va = vectors(pa, idf), vb = vectors(pb, idf);
+    const va = vectors(pa, idf),
+      vb = vectors(pb, idf);
     const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
     const found = summaryPassages(seeds, passagesOf(seeds, va, vb, o), pa, pb, va, vb, o);
     expect(found).toHaveLength(1);
@@ -160,12 +197,18 @@ describe('summary mode: a few sentences condensing a long passage align with all
     const dict = new TermDict();
     // a: sentences 0-4 and 20-24 of the source, lightly edited, back to back; b: all 25 (ratio > 2)
     const src = sentencesOf(source).slice(0, 25);
-    const edit = (t: string) => t.split(' ').filter((_, i) => i % 5 !== 4).join(' ');
+    const edit = (t: string) =>
+      t
+        .split(' ')
+        .filter((_, i) => i % 5 !== 4)
+        .join(' ');
     const a = `${filler.slice(0, 6).join(' ')}\n\n${[...src.slice(0, 5), ...src.slice(20, 25)].map(edit).join(' ')}`;
     const b = src.join(' ');
-    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const pa = prepare(a, dict, o.minSentenceWords),
+      pb = prepare(b, dict, o.minSentenceWords);
     const idf = idfWeights(pa, pb, dict.size);
-    const va = vectors(pa, idf), vb = vectors(pb, idf);
+    const va = vectors(pa, idf),
+      vb = vectors(pb, idf);
     const seeds = seedsReference(va, postings(vb, dict.size), vb, o.obfuscatedSeedCosine, o.obfuscatedSeedDice);
     expect(seeds.count).toBeGreaterThanOrEqual(8);
     expect(summaryPassages(seeds, [], pa, pb, va, vb, o)).toEqual([]);
@@ -191,11 +234,19 @@ describe('pruneEdges: an outlying edge seed goes when the passage is more alike 
   const A = [...reused, ...other, stray].join(' ');
   const B = [...reused, other[0], other[1], other[2], stray2].join(' ');
   const dict = new TermDict();
-  const pa = prepare(A, dict, o.minSentenceWords), pb = prepare(B, dict, o.minSentenceWords);
+  const pa = prepare(A, dict, o.minSentenceWords),
+    pb = prepare(B, dict, o.minSentenceWords);
   const idf = idfWeights(pa, pb, dict.size);
-  const va = vectors(pa, idf), vb = vectors(pb, idf);
+  const va = vectors(pa, idf),
+    vb = vectors(pb, idf);
   // seeds 0-0 … 3-3 (the reused sentences) and 7-7 (the stray pair), as one cluster
-  const seeds = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [2, 2, 0.9], [3, 3, 0.9], [7, 7, 0.35]]);
+  const seeds = seedsOf([
+    [0, 0, 0.9],
+    [1, 1, 0.9],
+    [2, 2, 0.9],
+    [3, 3, 0.9],
+    [7, 7, 0.35],
+  ]);
   const whole = { a0: 0, a1: 7, b0: 0, b1: 7, seeds: [0, 1, 2, 3, 4], cos: 0 };
 
   it('cuts the stray seed four sentences off the reused ones', () => {
@@ -205,10 +256,20 @@ describe('pruneEdges: an outlying edge seed goes when the passage is more alike 
   });
 
   it('keeps a passage whose edge seed is near the others, or that has too few seeded sentences', () => {
-    const near = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [2, 2, 0.9], [3, 3, 0.9], [5, 5, 0.35]]);
+    const near = seedsOf([
+      [0, 0, 0.9],
+      [1, 1, 0.9],
+      [2, 2, 0.9],
+      [3, 3, 0.9],
+      [5, 5, 0.35],
+    ]);
     const f = { a0: 0, a1: 5, b0: 0, b1: 5, seeds: [0, 1, 2, 3, 4], cos: rangeCosine(va, 0, 5, vb, 0, 5) };
     expect(pruneEdges(f, near, va, vb)).toBe(f);
-    const few = seedsOf([[0, 0, 0.9], [1, 1, 0.9], [7, 7, 0.35]]);
+    const few = seedsOf([
+      [0, 0, 0.9],
+      [1, 1, 0.9],
+      [7, 7, 0.35],
+    ]);
     const g = { a0: 0, a1: 7, b0: 0, b1: 7, seeds: [0, 1, 2], cos: rangeCosine(va, 0, 7, vb, 0, 7) };
     expect(pruneEdges(g, few, va, vb)).toBe(g);
   });
@@ -218,7 +279,8 @@ describe('sharedEvidence: shared words weighed by how rare they are in the pair'
   const o = resolveCompareOptions(undefined);
   const run = (a: string, b: string, f: { a0: number; a1: number; b0: number; b1: number }) => {
     const dict = new TermDict();
-    const pa = prepare(a, dict, o.minSentenceWords), pb = prepare(b, dict, o.minSentenceWords);
+    const pa = prepare(a, dict, o.minSentenceWords),
+      pb = prepare(b, dict, o.minSentenceWords);
     return sharedEvidence({ ...f, seeds: [], cos: 0 }, pa, pb, idfWeights(pa, pb, dict.size));
   };
   // two texts on one subject: every sentence names the hospital network
@@ -243,13 +305,16 @@ describe('sharedEvidence: shared words weighed by how rare they are in the pair'
     // 11 content words found in just one sentence of each text: log(N / 2) / log N each, N = 8 sentences
     // floored at MIN_IDF_SENTENCES (16)
     const N = Math.max(8, MIN_IDF_SENTENCES);
-    expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo(11 * Math.log(N / 2) / Math.log(N), 9);
+    expect(run(A2, B2, { a0: 3, a1: 3, b0: 3, b1: 3 })).toBeCloseTo((11 * Math.log(N / 2)) / Math.log(N), 9);
   });
 });
 
 describe('passageSupport: seeded sentences plus the alike sentence pairs a passage grew by', () => {
   it('a lone seed grown by one alike pair has the support of two seeds; merging adds them up', () => {
-    const seeds = seedsOf([[5, 9, 0.45], [8, 12, 0.6]]);
+    const seeds = seedsOf([
+      [5, 9, 0.45],
+      [8, 12, 0.6],
+    ]);
     const lone = { a0: 5, a1: 5, b0: 9, b1: 9, seeds: [0], cos: 0.45 };
     expect(passageSupport(seeds, lone)).toBe(1);
     expect(passageSupport(seeds, { ...lone, a0: 4, b0: 8, grownPairs: 1 })).toBe(2);

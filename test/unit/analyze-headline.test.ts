@@ -10,7 +10,10 @@ import { SHARED_MIN_DOCUMENTS, sharedText } from '../../src/services/analyze/sha
 import { loadStarterDataset } from '../../src/starter/index.js';
 import { book } from '../fixtures/texts/index.js';
 
-const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<string, { licenseText: string }>;
+const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<
+  string,
+  { licenseText: string }
+>;
 let engine: Engine;
 
 beforeAll(async () => {
@@ -39,7 +42,11 @@ describe('analyze headline', () => {
 
   it('text outside every dataset: no evidence, no shared text, no headline limitation', async () => {
     const r = await engine.analyze({ content: book('austen-persuasion').slice(20_000, 22_000), content_type: 'text' });
-    expect(r.corpus_evidence).toEqual({ strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' });
+    expect(r.corpus_evidence).toEqual({
+      strongest: null,
+      linked_to_models: false,
+      summary: 'No corpus evidence beyond chance.',
+    });
     expect(r.potential_matches).toBe(0);
     expect(r.limitations).not.toContain('corpus_evidence_without_model_link');
   });
@@ -47,14 +54,19 @@ describe('analyze headline', () => {
   it('scattered hits without a match are no evidence line (the reference packs, a text they do not hold)', async () => {
     const packed = await createEngine({ packs: 'default' });
     const r = await packed.analyze({
-      content: 'The committee met on Tuesday to discuss the budget for the new library, and after a long debate it was '
-        + 'agreed that the roof would be repaired before the winter came and the books moved to the east wing.',
+      content:
+        'The committee met on Tuesday to discuss the budget for the new library, and after a long debate it was ' +
+        'agreed that the roof would be repaired before the winter came and the books moved to the east wing.',
       content_type: 'text',
     });
     expect(r.matches).toEqual([]);
     // some common n-grams are in the packs' filters: counted, but said to be nothing beyond chance
     expect(r.evidence.datasets.some((d) => d.found > 0)).toBe(true);
-    expect(r.corpus_evidence).toEqual({ strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' });
+    expect(r.corpus_evidence).toEqual({
+      strongest: null,
+      linked_to_models: false,
+      summary: 'No corpus evidence beyond chance.',
+    });
     packed.dispose();
   });
 
@@ -71,8 +83,18 @@ describe('analyze headline', () => {
 
   it('sharedText counts a passage matched by many documents once, and a document with its own match once', () => {
     const m = (doc: string, s: number, e: number) => ({
-      dataset_id: 'd', document_id: doc, query_start: s, query_end: e, source_start: 0, source_end: e - s,
-      kind: 'exact' as const, tokens: 10, score: 1, reuse: 'verbatim' as const, similarity: 1, aligned: false,
+      dataset_id: 'd',
+      document_id: doc,
+      query_start: s,
+      query_end: e,
+      source_start: 0,
+      source_end: e - s,
+      kind: 'exact' as const,
+      tokens: 10,
+      score: 1,
+      reuse: 'verbatim' as const,
+      similarity: 1,
+      aligned: false,
     });
     const docs = Array.from({ length: SHARED_MIN_DOCUMENTS + 2 }, (_, i) => m(`doc${i}`, 100, 200)); // a shared disclaimer
     const own = m('original', 0, 200); // one document matches far more than the disclaimer

@@ -48,8 +48,15 @@ describe('analyze', () => {
     const src = book('austen-persuasion');
     const p = passageAt(src, 120_000, 160);
     const excerpt = editWords(p.text, 0.05, 3);
-    const content = 'A review quoted the novel at length:\n\n' + excerpt + '\n\nThe reviewer then moved on to other matters entirely.';
-    const r = await engine.analyze({ content, content_type: 'text', metadata: { work_type: 'book', jurisdiction: 'US' } });
+    const content =
+      'A review quoted the novel at length:\n\n' +
+      excerpt +
+      '\n\nThe reviewer then moved on to other matters entirely.';
+    const r = await engine.analyze({
+      content,
+      content_type: 'text',
+      metadata: { work_type: 'book', jurisdiction: 'US' },
+    });
     expectSchema(r);
     expect(r.success).toBe(true);
     expect(r.fingerprint).toBe((await engine.fingerprint(content)).fingerprint);
@@ -68,7 +75,10 @@ describe('analyze', () => {
     expect(covered / excerpt.length).toBeGreaterThan(0.6);
     expect(r.potential_matches).toBe(1);
     // attribution: exactly the text models the KB links to Project Gutenberg
-    const want = knowledgeBase().modelsTrainedOn('project-gutenberg').map((l) => l.model.id).sort();
+    const want = knowledgeBase()
+      .modelsTrainedOn('project-gutenberg')
+      .map((l) => l.model.id)
+      .sort();
     expect(want.length).toBeGreaterThan(3);
     expect(r.attribution_sources.map((s) => s.model).sort()).toEqual(want);
     for (const s of r.attribution_sources) {
@@ -83,13 +93,31 @@ describe('analyze', () => {
     // the top-level confidence is its best source's, on the same scale and rounding
     const first = r.attribution_sources[0];
     expect([r.confidence, r.confidence_ci_95]).toEqual([first.confidence, first.confidence_ci_95]);
-    expect(r.risk_assessment.factors).toEqual(expect.arrayContaining(['verbatim_overlap', 'long_verbatim_run', 'declared_dataset_link', 'fair_use_case_by_case']));
+    expect(r.risk_assessment.factors).toEqual(
+      expect.arrayContaining([
+        'verbatim_overlap',
+        'long_verbatim_run',
+        'declared_dataset_link',
+        'fair_use_case_by_case',
+      ]),
+    );
     expect(['medium', 'high', 'critical']).toContain(r.risk_assessment.level);
-    expect(r.limitations).toEqual(expect.arrayContaining(['reference_sample_only', 'paraphrase_not_detectable', 'calibrated_on_constructed_queries']));
+    expect(r.limitations).toEqual(
+      expect.arrayContaining([
+        'reference_sample_only',
+        'paraphrase_not_detectable',
+        'calibrated_on_constructed_queries',
+      ]),
+    );
     // revenue: a book, per title over 36 months, one term per provider
     const providers = new Set(r.attribution_sources.map((s) => s.provider));
     expect(r.estimated_revenue.currency).toBe('USD');
-    expect(r.estimated_revenue.basis).toMatchObject({ method: 'per_title_36m', deal_ids: [9], quantity: 1, term_months: 36 });
+    expect(r.estimated_revenue.basis).toMatchObject({
+      method: 'per_title_36m',
+      deal_ids: [9],
+      quantity: 1,
+      term_months: 36,
+    });
     expect(r.estimated_revenue.basis.providers.length).toBe(providers.size);
     const mid = r.estimated_revenue.basis.providers.reduce((t, p) => t + p.p_used[1] * 3750, 0) / 36;
     expect(r.estimated_revenue.monthly).toBeCloseTo(mid, 1);
@@ -113,7 +141,9 @@ describe('analyze', () => {
     expect(r.confidence).toBe(0);
     expect(r.risk_assessment.level).toBe('none');
     expect(r.estimated_revenue.monthly).toBe(0);
-    expect(r.limitations).toEqual(expect.arrayContaining(['no_indexed_dataset_match', 'reference_sample_only', 'jurisdiction_unspecified']));
+    expect(r.limitations).toEqual(
+      expect.arrayContaining(['no_indexed_dataset_match', 'reference_sample_only', 'jurisdiction_unspecified']),
+    );
     const ev = r.evidence.datasets[0];
     expect(ev.confidence).toBeLessThan(0.25);
     expect(ev.chance).toBeGreaterThan(0.01);
@@ -124,7 +154,10 @@ describe('analyze', () => {
     const words = p.split(/\s+/);
     const md = `# A heading\n\nSome *intro* text.\n\n> ${words.slice(0, 60).join(' ')} **${words.slice(60).join(' ')}**\n\n[link](https://example.org)`;
     const html = `<html><head><style>p{}</style></head><body><p>Intro &amp; more.</p><blockquote>${words.slice(0, 60).join(' ')} <em>${words.slice(60).join(' ')}</em></blockquote></body></html>`;
-    for (const [content, content_type] of [[md, 'markdown'], [html, 'html']] as const) {
+    for (const [content, content_type] of [
+      [md, 'markdown'],
+      [html, 'html'],
+    ] as const) {
       const r = await engine.analyze({ content, content_type });
       expectSchema(r);
       expect(r.content_type).toBe(content_type);
@@ -140,30 +173,61 @@ describe('analyze', () => {
 
   it('declared models, opt-out, jurisdictions and the EU layer move the risk as the table says', async () => {
     const e = await createEngine();
-    await e.addDataset({ id: 'mine', models: ['eleutherai/pythia-6.9b'] }, [{ id: 'a', text: book('milton-paradise') }]);
+    await e.addDataset({ id: 'mine', models: ['eleutherai/pythia-6.9b'] }, [
+      { id: 'a', text: book('milton-paradise') },
+    ]);
     const content = passageAt(book('milton-paradise'), 50_000, 200).text;
-    const us = await e.analyze({ content, content_type: 'text', metadata: { jurisdiction: 'US', work_type: 'article' } });
-    const de = await e.analyze({ content, content_type: 'text', metadata: { jurisdiction: 'de', work_type: 'article', declarations: { tdm_opt_out: true, since: '2020-01-01' } } });
+    const us = await e.analyze({
+      content,
+      content_type: 'text',
+      metadata: { jurisdiction: 'US', work_type: 'article' },
+    });
+    const de = await e.analyze({
+      content,
+      content_type: 'text',
+      metadata: { jurisdiction: 'de', work_type: 'article', declarations: { tdm_opt_out: true, since: '2020-01-01' } },
+    });
     expectSchema(us);
-    expect(us.attribution_sources).toEqual([expect.objectContaining({ model: 'eleutherai/pythia-6.9b', link: 'declared', disclosure: 'declared', link_certainty: 1 })]);
+    expect(us.attribution_sources).toEqual([
+      expect.objectContaining({
+        model: 'eleutherai/pythia-6.9b',
+        link: 'declared',
+        disclosure: 'declared',
+        link_certainty: 1,
+      }),
+    ]);
     expect(us.risk_assessment.base_weight).toBe(0.45);
     expect(de.risk_assessment.jurisdiction).toBe('DE');
     expect(de.risk_assessment.base_weight).toBe(0.55);
-    expect(de.risk_assessment.modifiers).toEqual(expect.arrayContaining([{ code: 'tdm_opt_out_declared', delta: 0.2 }, { code: 'licensing_market_exists', delta: 0.05 }]));
-    expect(de.risk_assessment.factors).toEqual(expect.arrayContaining(['tdm_exception_with_opt_out', 'memorization_is_reproduction', 'tdm_opt_out_declared']));
+    expect(de.risk_assessment.modifiers).toEqual(
+      expect.arrayContaining([
+        { code: 'tdm_opt_out_declared', delta: 0.2 },
+        { code: 'licensing_market_exists', delta: 0.05 },
+      ]),
+    );
+    expect(de.risk_assessment.factors).toEqual(
+      expect.arrayContaining(['tdm_exception_with_opt_out', 'memorization_is_reproduction', 'tdm_opt_out_declared']),
+    );
     expect(de.risk_assessment.score).toBeGreaterThan(us.risk_assessment.score);
     // an opt-out declared after every linked model's release did not apply to them
-    const late = await e.analyze({ content, content_type: 'text', metadata: { declarations: { tdm_opt_out: true, since: '2030-01-01' } } });
+    const late = await e.analyze({
+      content,
+      content_type: 'text',
+      metadata: { declarations: { tdm_opt_out: true, since: '2030-01-01' } },
+    });
     expect(late.limitations).toContain('opt_out_after_model_release');
     expect(late.risk_assessment.modifiers.map((m) => m.code)).not.toContain('tdm_opt_out_declared');
     // per-word revenue for an article: P(used) × $0.001 × words / 36
     expect(us.estimated_revenue.basis).toMatchObject({ method: 'per_word_amortised', deal_ids: [17], unit: 'word' });
     const pUsed = us.estimated_revenue.basis.providers[0].p_used[1]; // the source's confidence as a probability
     expect(pUsed * 100).toBeCloseTo(us.attribution_sources[0].confidence, 1);
-    expect(us.estimated_revenue.monthly).toBeCloseTo(pUsed * 0.001 * us.tokens / 36, 2);
+    expect(us.estimated_revenue.monthly).toBeCloseTo((pUsed * 0.001 * us.tokens) / 36, 2);
     expect(us.limitations).toContain('low_confidence_rate');
     // code has no market anchor
-    const c = await e.analyze({ content: 'const a = 1;\nfunction f() {\n  return a;\n}\nexport { f };\n', content_type: 'text' });
+    const c = await e.analyze({
+      content: 'const a = 1;\nfunction f() {\n  return a;\n}\nexport { f };\n',
+      content_type: 'text',
+    });
     expect(c.estimated_revenue.monthly).toBeNull();
     expect(c.limitations).toEqual(expect.arrayContaining(['no_market_anchor', 'short_text_low_power']));
   });
@@ -195,10 +259,15 @@ describe('analyze', () => {
       [{ content: 'x'.repeat(10 * 1024 * 1024 + 1), content_type: 'text' }, 'PAYLOAD_TOO_LARGE'],
       [{ content: 'é'.repeat(5 * 1024 * 1024 + 1), content_type: 'text' }, 'PAYLOAD_TOO_LARGE'],
     ];
-    for (const [req, c] of bad) await expect(engine.analyze(req as never), JSON.stringify(req)?.slice(0, 80)).rejects.toEqual(code(c));
-    const unknownType = await engine.analyze({ content: 'x', content_type: 'pdf' } as never).catch((e: Error) => e.message);
+    for (const [req, c] of bad)
+      await expect(engine.analyze(req as never), JSON.stringify(req)?.slice(0, 80)).rejects.toEqual(code(c));
+    const unknownType = await engine
+      .analyze({ content: 'x', content_type: 'pdf' } as never)
+      .catch((e: Error) => e.message);
     expect(unknownType).toContain("'text', 'markdown', 'html'");
-    await expect(engine.analyze({ content: 'x', content_type: 'text' }, { prior: 1 })).rejects.toEqual(code('INVALID_OPTIONS'));
+    await expect(engine.analyze({ content: 'x', content_type: 'text' }, { prior: 1 })).rejects.toEqual(
+      code('INVALID_OPTIONS'),
+    );
     await expect(engine.getAnalysis('an_nope')).rejects.toEqual(code('NOT_FOUND'));
     // the request schema agrees with the validation on shape
     expect(validRequest({ content: 'x', content_type: 'text', metadata: { jurisdiction: 'US-CA' } })).toBe(true);
@@ -237,7 +306,11 @@ describe('analyze', () => {
     const fields = new Set<string>();
     const walk = (schema: Record<string, unknown>, path: string) => {
       const props = schema.properties as Record<string, Record<string, unknown>> | undefined;
-      if (props) for (const [k, v] of Object.entries(props)) { fields.add(path + k); walk(v, `${path}${k}.`); }
+      if (props)
+        for (const [k, v] of Object.entries(props)) {
+          fields.add(path + k);
+          walk(v, `${path}${k}.`);
+        }
       const items = schema.items as Record<string, unknown> | undefined;
       if (items && typeof items === 'object') walk(items, path.replace(/\.$/, '[].'));
       const add = schema.additionalProperties as Record<string, unknown> | undefined;

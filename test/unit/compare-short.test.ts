@@ -8,9 +8,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 
-const WORDS = ('the quick brown fox jumps over a lazy dog while seven wizards quietly hex the jovial king beside an ' +
+const WORDS = (
+  'the quick brown fox jumps over a lazy dog while seven wizards quietly hex the jovial king beside an ' +
   'old river that runs north through green hills and dark forests where owls call at night under pale stars so ' +
-  'travellers rest by warm fires telling long stories about distant lands').split(' ');
+  'travellers rest by warm fires telling long stories about distant lands'
+).split(' ');
 
 const textOf = (n: number): string => `${WORDS.slice(0, n).join(' ')}.`;
 
@@ -47,9 +49,11 @@ describe('compare: short texts', () => {
   }
 
   it('a reworded one-sentence passage (clauses moved, words replaced) is found as one span', () => {
-    const a = 'The committee will publish its annual report on regional water quality in early March, after the ' +
+    const a =
+      'The committee will publish its annual report on regional water quality in early March, after the ' +
       'board has reviewed the findings.';
-    const b = 'After the board reviews its findings, the committee is to publish the yearly report on water quality ' +
+    const b =
+      'After the board reviews its findings, the committee is to publish the yearly report on water quality ' +
       'in the region in early March.';
     const r = engine.compare(a, b);
     expect(r.spans).toHaveLength(1);

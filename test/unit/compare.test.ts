@@ -17,7 +17,7 @@ import { obfuscate as reword } from '../fixtures/obfuscate.js';
 
 let core: Core;
 beforeAll(async () => {
-  core = (await createEngine() as unknown as { assertLive(): Core }).assertLive();
+  core = ((await createEngine()) as unknown as { assertLive(): Core }).assertLive();
 });
 
 const code = (c: string) => expect.objectContaining({ name: 'TrainprintError', code: c });
@@ -51,7 +51,10 @@ describe('compare: known cases', () => {
   });
 
   it('a passage copied into another text (re-cased, re-wrapped, punctuation noise) → one span on the passage', () => {
-    const noisy = PASSAGE.toUpperCase().replace(/ /g, (m, i: number) => (i % 7 === 0 ? '\n' : m)).replace(/,/g, ' ;').replace(/\. /g, '.  ');
+    const noisy = PASSAGE.toUpperCase()
+      .replace(/ /g, (m, i: number) => (i % 7 === 0 ? '\n' : m))
+      .replace(/,/g, ' ;')
+      .replace(/\. /g, '.  ');
     const a = FILLER_A + PASSAGE + ' ' + FILLER_A;
     const b = FILLER_B + noisy + '\n\n' + FILLER_B;
     const r = compareTexts(core, a, b);
@@ -100,14 +103,25 @@ describe('compare: known cases', () => {
   });
 
   it('beside a verbatim copy, an edited passage of the same source is still found (its rare words are evidence)', () => {
-    const sentencesOf = (t: string): string[] => (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? [])
-      .map((x) => x.trim()).filter((x) => x.split(' ').length >= 8);
+    const sentencesOf = (t: string): string[] =>
+      (t.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g) ?? [])
+        .map((x) => x.trim())
+        .filter((x) => x.split(' ').length >= 8);
     const src = sentencesOf(book('austen-persuasion').slice(30_000, 45_000)).slice(0, 40);
     const filler = sentencesOf(book('chesterton-thursday').slice(20_000, 40_000));
-    const fill = filler.join(' ').split(' ').filter((w) => w.length > 4);
+    const fill = filler
+      .join(' ')
+      .split(' ')
+      .filter((w) => w.length > 4);
     let f = 0; // every fourth word of sentences 20–23 replaced: short word runs only, no verbatim passage
-    const edited = src.slice(20, 24).map((x) => x.split(' ').map((w, i) => (i % 4 !== 0 ? w : fill[f++])).join(' '));
-    const a = `${filler.slice(0, 5).join(' ')} ${src.slice(2, 7).join(' ')} ${filler.slice(5, 12).join(' ')} ` +
+    const edited = src.slice(20, 24).map((x) =>
+      x
+        .split(' ')
+        .map((w, i) => (i % 4 !== 0 ? w : fill[f++]))
+        .join(' '),
+    );
+    const a =
+      `${filler.slice(0, 5).join(' ')} ${src.slice(2, 7).join(' ')} ${filler.slice(5, 12).join(' ')} ` +
       `${edited.join(' ')} ${filler.slice(12, 18).join(' ')}`;
     const spans = compareTexts(core, a, src.join(' ')).spans;
     expect(spans).toHaveLength(2);
@@ -117,15 +131,18 @@ describe('compare: known cases', () => {
   });
 
   it('beside a verbatim copy, a passage reworded as in an obfuscated pair is found too', () => {
-    const persuasion = book('austen-persuasion'), caesar = book('shakespeare-caesar');
+    const persuasion = book('austen-persuasion'),
+      caesar = book('shakespeare-caesar');
     const cut = (at: number, chars: number) => {
       const start = persuasion.indexOf(' ', at) + 1;
       return { start, end: persuasion.indexOf(' ', start + chars) };
     };
-    const copy = cut(40_000, 700), far = cut(copy.end + 1500, 2400);
+    const copy = cut(40_000, 700),
+      far = cut(copy.end + 1500, 2400);
     const before = caesar.slice(20_000, 21_500);
     const reworded = reword(persuasion.slice(far.start, far.end), 5); // a third of the words replaced
-    const a = `${before} ${persuasion.slice(copy.start, copy.end)} ${caesar.slice(21_500, 22_800)} ${reworded} ` +
+    const a =
+      `${before} ${persuasion.slice(copy.start, copy.end)} ${caesar.slice(21_500, 22_800)} ${reworded} ` +
       caesar.slice(22_800, 23_700);
     const spans = compareTexts(core, a, persuasion.slice(30_000, 60_000)).spans;
     expect(spans).toHaveLength(2);
@@ -139,7 +156,8 @@ describe('compare: known cases', () => {
 
   it('a copy that runs on edited is one passage: word-exact where the copy starts, the edited part kept', () => {
     const persuasion = book('austen-persuasion');
-    const start = persuasion.indexOf(' ', 40_000) + 1, mid = persuasion.indexOf(' ', start + 700);
+    const start = persuasion.indexOf(' ', 40_000) + 1,
+      mid = persuasion.indexOf(' ', start + 700);
     const end = persuasion.indexOf(' ', mid + 2400);
     const copied = persuasion.slice(start, mid);
     const edited = reword(persuasion.slice(mid + 1, end), 5);
@@ -163,7 +181,11 @@ describe('compare: known cases', () => {
 
   it('sentences are cut at a line break before a capital (headings, list items), not inside hard-wrapped sentences', () => {
     const dict = new TermDict();
-    const cut = prepare('Annual Flood Report Summary\nFarmers along the banks planted crops in the rich\nsilt every single year.', dict, 3);
+    const cut = prepare(
+      'Annual Flood Report Summary\nFarmers along the banks planted crops in the rich\nsilt every single year.',
+      dict,
+      3,
+    );
     expect(cut.sentTok.length - 1).toBe(2);
     const wrapped = prepare('Farmers along the banks planted crops in the rich\nsilt every single year.', dict, 3);
     expect(wrapped.sentTok.length - 1).toBe(1);
@@ -177,7 +199,19 @@ describe('compare: known cases', () => {
   });
 
   it('Porter stemmer known words', () => {
-    const cases: Record<string, string> = { caresses: 'caress', ponies: 'poni', agreed: 'agre', motoring: 'motor', hopping: 'hop', happy: 'happi', relational: 'relat', generalizations: 'gener', electrical: 'electr', adjustment: 'adjust', controll: 'control' };
+    const cases: Record<string, string> = {
+      caresses: 'caress',
+      ponies: 'poni',
+      agreed: 'agre',
+      motoring: 'motor',
+      hopping: 'hop',
+      happy: 'happi',
+      relational: 'relat',
+      generalizations: 'gener',
+      electrical: 'electr',
+      adjustment: 'adjust',
+      controll: 'control',
+    };
     for (const [w, s] of Object.entries(cases)) expect(porterStem(w)).toBe(s);
   });
 });
@@ -186,12 +220,17 @@ describe('seed kernel: WebAssembly agrees with the TypeScript reference', () => 
   it('random texts over a small vocabulary', () => {
     const rnd = prng(7);
     const vocab = Array.from({ length: 60 }, (_, i) => `w${i}ord`);
-    const text = (n: number) => Array.from({ length: n }, (_, i) => vocab[Math.floor(rnd() * vocab.length)] + (i % 9 === 8 ? '. ' : ' ')).join('');
+    const text = (n: number) =>
+      Array.from({ length: n }, (_, i) => vocab[Math.floor(rnd() * vocab.length)] + (i % 9 === 8 ? '. ' : ' ')).join(
+        '',
+      );
     for (let round = 0; round < 20; round++) {
       const dict = new TermDict();
-      const pa = prepare(text(50 + round * 30), dict, 3), pb = prepare(text(40 + round * 25), dict, 3);
+      const pa = prepare(text(50 + round * 30), dict, 3),
+        pb = prepare(text(40 + round * 25), dict, 3);
       const idf = idfWeights(pa, pb, dict.size);
-      const va = vectors(pa, idf), vb = vectors(pb, idf);
+      const va = vectors(pa, idf),
+        vb = vectors(pb, idf);
       const post = postings(vb, dict.size);
       const ref = seedsReference(va, post, vb, 0.2, 0.2);
       const got = seedsWasm(core, va, post, vb, 0.2, 0.2);
@@ -204,14 +243,28 @@ describe('seed kernel: WebAssembly agrees with the TypeScript reference', () => 
 });
 
 /** A ground-truth case or a detection, as the PAN evaluator counts them (bench/pan-measures.mjs). */
-interface PanCase { susp: string; susp_off: number; susp_len: number; src: string; src_off: number; src_len: number }
-interface PanPair { susp: string; src: string; suspText: string; srcText: string; cases: PanCase[] }
+interface PanCase {
+  susp: string;
+  susp_off: number;
+  susp_len: number;
+  src: string;
+  src_off: number;
+  src_len: number;
+}
+interface PanPair {
+  susp: string;
+  src: string;
+  suspText: string;
+  srcText: string;
+  cases: PanCase[];
+}
 
 /** `n` consecutive words of `text` from a random word on, with its offsets (whitespace kept inside). */
 function wordsAt(text: string, n: number, rnd: () => number): { text: string; start: number; end: number } {
   const words = [...text.matchAll(/\S+/g)];
   const i = Math.floor(rnd() * (words.length - n));
-  const start = words[i].index, end = words[i + n - 1].index + words[i + n - 1][0].length;
+  const start = words[i].index,
+    end = words[i + n - 1].index + words[i + n - 1][0].length;
   return { text: text.slice(start, end), start, end };
 }
 
@@ -247,13 +300,15 @@ function panStylePairs(kind: 'none' | 'verbatim' | 'random', count: number, seed
     const a = names[i % 2];
     const sameBook = kind === 'none' && i % 4 < 2;
     const b = sameBook ? a : names[(i % 2) + 1 + Math.floor(rnd() * 2)];
-    const bookA = book(a), half = Math.floor(book(a).length / 2);
+    const bookA = book(a),
+      half = Math.floor(book(a).length / 2);
     // the same book: the suspicious text from its first half, the source from its second half
     const base = wordsAt(sameBook ? bookA.slice(0, half) : bookA, 3000, rnd).text;
     const srcText = wordsAt(sameBook ? bookA.slice(half) : book(b), 3000, rnd).text;
     const breaks = [...base.matchAll(/\n\s*\n/g)].map((m) => m.index);
     const vocab = base.split(/\s+/);
-    const susp = `susp-${kind}-${i}.txt`, src = `src-${kind}-${i}.txt`;
+    const susp = `susp-${kind}-${i}.txt`,
+      src = `src-${kind}-${i}.txt`;
     const cases: PanCase[] = [];
     let suspText = '';
     let from = 0;
@@ -262,12 +317,20 @@ function panStylePairs(kind: 'none' | 'verbatim' | 'random', count: number, seed
     const at = [...new Set(picks)].sort((x, y) => x - y);
     for (const [k, cut] of at.entries()) {
       // each from its own part of the source, as in the PAN corpora (compare aligns a source passage once)
-      const lo = Math.floor((k * srcText.length) / at.length), hi = Math.floor(((k + 1) * srcText.length) / at.length);
+      const lo = Math.floor((k * srcText.length) / at.length),
+        hi = Math.floor(((k + 1) * srcText.length) / at.length);
       const p = wordsAt(srcText.slice(lo, hi), 50 + Math.floor(rnd() * 350), rnd);
       const text = kind === 'random' ? obfuscate(p.text, vocab, rnd) : p.text;
       suspText += base.slice(from, cut) + '\n\n';
       const srcOff = lo + p.start;
-      cases.push({ susp, susp_off: suspText.length, susp_len: text.length, src, src_off: srcOff, src_len: p.end - p.start });
+      cases.push({
+        susp,
+        susp_off: suspText.length,
+        susp_len: text.length,
+        src,
+        src_off: srcOff,
+        src_len: p.end - p.start,
+      });
       suspText += text;
       from = cut;
     }
@@ -303,13 +366,20 @@ describe('PAN-style pairs with their ground truth (the PAN corpora themselves: b
   it('verbatim and obfuscated pastes score above a floor, unrelated pairs give no detection (WASM, TS, regions agree)', () => {
     const floors = { verbatim: 0.97, random: 0.8 };
     for (const kind of ['none', 'verbatim', 'random'] as const) {
-      const cases: PanCase[] = [], dets: PanCase[] = [];
+      const cases: PanCase[] = [],
+        dets: PanCase[] = [];
       for (const pair of panStylePairs(kind, 12, kind.length)) {
         const r = compareTexts(core, pair.suspText, pair.srcText);
         const js = alignSpans(null, pair.suspText, pair.srcText, resolveCompareOptions(undefined), 'js');
         expect(r.spans).toEqual(js);
         // the seeded-region path of long pairs gives these PAN-sized pairs the same spans
-        const viaRegions = alignSpansScoped(core, pair.suspText, pair.srcText, resolveCompareOptions(undefined), 'regions');
+        const viaRegions = alignSpansScoped(
+          core,
+          pair.suspText,
+          pair.srcText,
+          resolveCompareOptions(undefined),
+          'regions',
+        );
         expect(viaRegions).toEqual(js);
         for (const s of r.spans) {
           expect(s.a_start).toBeLessThan(s.a_end);

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, extractText, fromParts, toParts, type ContentType, type ExtractedText } from '../../src/text/index.js';
+import {
+  CONTENT_TYPES,
+  extractText,
+  fromParts,
+  toParts,
+  type ContentType,
+  type ExtractedText,
+} from '../../src/text/index.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 
@@ -30,18 +37,23 @@ function checkMap(content: string, x: ExtractedText): void {
   let prev = 0;
   for (let i = 0; i <= n; i++) {
     const o = x.toOriginal(i);
-    if (!(o >= prev && o <= content.length)) throw new Error(`toOriginal(${i}) = ${o} after ${prev} in ${JSON.stringify(content)}`);
+    if (!(o >= prev && o <= content.length))
+      throw new Error(`toOriginal(${i}) = ${o} after ${prev} in ${JSON.stringify(content)}`);
     prev = o;
     if (i === n) break;
     const [a, e] = x.mapSpan(i, i + 1);
     const next = i + 1 < n ? x.toOriginal(i + 1) : content.length;
     const sameReplacement = i + 1 < n && next === a && x.mapSpan(i + 1, i + 2)[1] === e;
-    if (a !== o || e < a || (e > next && !sameReplacement)) throw new Error(`mapSpan(${i}, ${i + 1}) = [${a}, ${e}] in ${JSON.stringify(content)}`);
+    if (a !== o || e < a || (e > next && !sameReplacement))
+      throw new Error(`mapSpan(${i}, ${i + 1}) = [${a}, ${e}] in ${JSON.stringify(content)}`);
     if (e - a === 1 && !/\s/.test(x.text[i]) && content[a] !== x.text[i]) {
-      throw new Error(`unit ${i} ${JSON.stringify(x.text[i])} maps to ${JSON.stringify(content[a])} in ${JSON.stringify(content)}`);
+      throw new Error(
+        `unit ${i} ${JSON.stringify(x.text[i])} maps to ${JSON.stringify(content[a])} in ${JSON.stringify(content)}`,
+      );
     }
   }
-  if (n > 0 && x.toOriginal(n) !== x.mapSpan(n - 1, n)[1]) throw new Error('toOriginal(length) is not the end of the last unit');
+  if (n > 0 && x.toOriginal(n) !== x.mapSpan(n - 1, n)[1])
+    throw new Error('toOriginal(length) is not the end of the last unit');
 }
 
 /** Every ASCII word of the extracted text maps back to exactly that word. */
@@ -188,7 +200,9 @@ describe('extractText: HTML', () => {
     expect(html('<div>a<div>b</div>c</div>').text).toBe('a\nb\nc');
     expect(html('line<br>break<br/>again<hr>rule').text).toBe('line\nbreak\nagain\nrule');
     expect(html('<ul><li>x</li><li>y</li></ul>').text).toBe('x\ny');
-    expect(html('<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>').text).toBe('h1\th2\na\tb');
+    expect(html('<table><tr><th>h1</th><th>h2</th></tr><tr><td>a</td><td>b</td></tr></table>').text).toBe(
+      'h1\th2\na\tb',
+    );
     expect(html('<h1>Title</h1>Text').text).toBe('Title\nText');
     expect(html('in<b>line</b><em>s</em> <a href="x">link</a><span>ed</span>').text).toBe('inlines linked');
     // No separator where whitespace is already there, and none at the very start.
@@ -231,7 +245,9 @@ describe('extractText: Markdown', () => {
   });
 
   it('removes emphasis, strong and strikethrough markers', () => {
-    expect(md('*em* _em_ **strong** __strong__ ***both*** ~~gone~~ ~one~').text).toBe('em em strong strong both gone one');
+    expect(md('*em* _em_ **strong** __strong__ ***both*** ~~gone~~ ~one~').text).toBe(
+      'em em strong strong both gone one',
+    );
     expect(md('**bold *nested* text**').text).toBe('bold nested text');
     expect(md('snake_case_name 2 * 3 * 4 a*b lone * star').text).toBe('snake_case_name 2 * 3 * 4 a*b lone * star');
     expect(md('emphasis *across\nlines* ok').text).toBe('emphasis across\nlines ok');
@@ -239,7 +255,9 @@ describe('extractText: Markdown', () => {
 
   it('keeps code: spans, fences and indented blocks', () => {
     expect(md('Use `npm *install*` and ``a ` b``.').text).toBe('Use npm *install* and a ` b.');
-    expect(md('```js\nconst a = [1](2) * 3;\n# not a heading\n```\nafter').text).toBe('\nconst a = [1](2) * 3;\n# not a heading\n\nafter');
+    expect(md('```js\nconst a = [1](2) * 3;\n# not a heading\n```\nafter').text).toBe(
+      '\nconst a = [1](2) * 3;\n# not a heading\n\nafter',
+    );
     expect(md('~~~~\ncode ~~~\n~~~~').text).toBe('\ncode ~~~\n');
     expect(md('para\n\n    indented *code*\n\nnext').text).toBe('para\n\n    indented *code*\n\nnext');
     expect(md('unmatched `tick').text).toBe('unmatched `tick');
@@ -247,7 +265,9 @@ describe('extractText: Markdown', () => {
 
   it('removes blockquote and list markers (task boxes too)', () => {
     expect(md('> quoted **text**\n> > nested').text).toBe('quoted text\nnested');
-    expect(md('- one\n* two\n+ three\n1. four\n2) five\n- [ ] task\n- [x] done').text).toBe('one\ntwo\nthree\nfour\nfive\ntask\ndone');
+    expect(md('- one\n* two\n+ three\n1. four\n2) five\n- [ ] task\n- [x] done').text).toBe(
+      'one\ntwo\nthree\nfour\nfive\ntask\ndone',
+    );
     expect(md('- item\n  continued\n\n  second para').text).toBe('item\n  continued\n\n  second para');
     expect(md('In\n1999. That').text).toBe('In\n1999. That'); // only "1." may interrupt a paragraph
   });
@@ -257,14 +277,21 @@ describe('extractText: Markdown', () => {
   });
 
   it('turns links and images into their text', () => {
-    expect(md('[text](http://x.y "title") and [t2](<a b>) and [t3]( /u (paren title) ) and [](empty)').text).toBe('text and t2 and t3 and ');
+    expect(md('[text](http://x.y "title") and [t2](<a b>) and [t3]( /u (paren title) ) and [](empty)').text).toBe(
+      'text and t2 and t3 and ',
+    );
     expect(md('![alt *text*](img.png) and [![Badge](b.svg)](https://ci)').text).toBe('alt text and Badge');
-    expect(md('[nested (parens)](http://x/(a)) [not a link] [also](not').text).toBe('nested (parens) [not a link] [also](not');
-    expect(md('<https://auto.link/x?y=1> <me@example.com> <not auto>').text).toBe('https://auto.link/x?y=1 me@example.com ');
+    expect(md('[nested (parens)](http://x/(a)) [not a link] [also](not').text).toBe(
+      'nested (parens) [not a link] [also](not',
+    );
+    expect(md('<https://auto.link/x?y=1> <me@example.com> <not auto>').text).toBe(
+      'https://auto.link/x?y=1 me@example.com ',
+    );
   });
 
   it('resolves reference links and drops definitions', () => {
-    const content = 'See [the docs][docs], [Docs][] and [docs].\n\n[docs]: https://x.y/docs "Title"\n[other]: <http://z>\n\n[undefined] [x][nope]';
+    const content =
+      'See [the docs][docs], [Docs][] and [docs].\n\n[docs]: https://x.y/docs "Title"\n[other]: <http://z>\n\n[undefined] [x][nope]';
     expect(md(content).text).toBe('See the docs, Docs and docs.\n\n\n\n\n[undefined] [x][nope]');
   });
 
@@ -273,7 +300,9 @@ describe('extractText: Markdown', () => {
   });
 
   it('removes inline HTML, decodes entities, applies backslash escapes', () => {
-    expect(md('a <b>bold</b> <span class="x">s</span>, H<sub>2</sub>O, line<br>break').text).toBe('a bold s, H2O, line\nbreak');
+    expect(md('a <b>bold</b> <span class="x">s</span>, H<sub>2</sub>O, line<br>break').text).toBe(
+      'a bold s, H2O, line\nbreak',
+    );
     expect(md('x <!-- comment\nover lines --> y').text).toBe('x  y');
     expect(md('&amp; &copy; &#233; &copy &#65').text).toBe('& © é &copy &#65'); // CommonMark: ';' required
     expect(md('\\*not em\\* \\# \\[x\\](y) C:\\path').text).toBe('*not em* # [x](y) C:\\path');
@@ -282,7 +311,8 @@ describe('extractText: Markdown', () => {
   });
 
   it('extracts HTML blocks with the HTML extractor', () => {
-    const content = '<p align="center">\n  <img src="logo.svg" alt="Logo">\n</p>\n\n<details><summary>More</summary>\n\nInside *md*\n</details>\n\n<!--\nhidden\n-->\nText';
+    const content =
+      '<p align="center">\n  <img src="logo.svg" alt="Logo">\n</p>\n\n<details><summary>More</summary>\n\nInside *md*\n</details>\n\n<!--\nhidden\n-->\nText';
     const x = md(content);
     expect(x.text).toBe('\n  Logo\n\n\nMore\n\nInside md\n\n\n\nText'); // the comment block keeps the newline after -->
     expect(spanOf(x, 'Logo')).toEqual([content.indexOf('Logo'), content.indexOf('Logo') + 4]);
@@ -331,7 +361,7 @@ function randomHtml(seed: number): [string, string[]] {
       [`<a href="http://x.y/?a=1&amp;b=2" title="nothing">${w}</a>`, [w], false],
       ['<p>', [], true],
       ['</p>', [], true],
-      ['<div data-x=\'1 > 0\'>', [], true],
+      ["<div data-x='1 > 0'>", [], true],
       ['<br>', [], true],
       [`<li>${w}</li>`, [w], true],
       [`<td>${w}</td>`, [w], true],
@@ -351,7 +381,8 @@ function randomHtml(seed: number): [string, string[]] {
     prevBlock = block;
   }
   let doc = parts.join('');
-  if (rnd() < 0.3) doc = `<!DOCTYPE html><html><head><title>hidden</title><meta charset=utf-8></head><body>${doc}</body></html>`;
+  if (rnd() < 0.3)
+    doc = `<!DOCTYPE html><html><head><title>hidden</title><meta charset=utf-8></head><body>${doc}</body></html>`;
   return [doc, words];
 }
 
@@ -434,9 +465,59 @@ describe('extractText: properties', () => {
 
   it('random markup soup never throws and keeps the map consistent', () => {
     const bits = [
-      '<', '>', '/', '!', '-', '--', '[', ']', '(', ')', '*', '**', '_', '~', '`', '```', '&', '#', ';', 'amp', 'a',
-      'b', 'p', 'script', 'img alt=', ' ', ' ', '\n', '\n\n', '\r\n', '\t', '"', "'", '=', '|', '\\', 'x', 'é', '😀',
-      '\ud800', '1.', '- ', '> ', '    ', '#x1F600', '<!--', '-->', ':', 'http', '@', '^', '![', '](',
+      '<',
+      '>',
+      '/',
+      '!',
+      '-',
+      '--',
+      '[',
+      ']',
+      '(',
+      ')',
+      '*',
+      '**',
+      '_',
+      '~',
+      '`',
+      '```',
+      '&',
+      '#',
+      ';',
+      'amp',
+      'a',
+      'b',
+      'p',
+      'script',
+      'img alt=',
+      ' ',
+      ' ',
+      '\n',
+      '\n\n',
+      '\r\n',
+      '\t',
+      '"',
+      "'",
+      '=',
+      '|',
+      '\\',
+      'x',
+      'é',
+      '😀',
+      '\ud800',
+      '1.',
+      '- ',
+      '> ',
+      '    ',
+      '#x1F600',
+      '<!--',
+      '-->',
+      ':',
+      'http',
+      '@',
+      '^',
+      '![',
+      '](',
     ];
     for (let seed = 1; seed <= 1500; seed++) {
       const rnd = prng(seed * 7919);
@@ -504,7 +585,27 @@ describe('extractText: real documents', () => {
 
 describe('extractText: pathological inputs finish (linear time)', () => {
   const M = 1 << 20;
-  const units = ['<', '[', '*', '&', '<!--', '<a ', '<a x="', '](', '[](a', '](a()', '` ``', '_a', '<a:', '&#', '![', '> ', '\n', '<svg>', '<img alt='];
+  const units = [
+    '<',
+    '[',
+    '*',
+    '&',
+    '<!--',
+    '<a ',
+    '<a x="',
+    '](',
+    '[](a',
+    '](a()',
+    '` ``',
+    '_a',
+    '<a:',
+    '&#',
+    '![',
+    '> ',
+    '\n',
+    '<svg>',
+    '<img alt=',
+  ];
   for (const type of ['html', 'markdown'] as const) {
     it(`1 MB of each of ${units.length} repeated units (${type})`, () => {
       for (const u of units) {

@@ -15,7 +15,10 @@ describe('exact datasets', () => {
   const corpus = Object.fromEntries(books.map((b) => [b, text(b)]));
   beforeAll(async () => {
     engine = await createEngine();
-    const stats = await engine.addDataset({ id: 'gutenberg', name: 'Gutenberg sample', models: ['eleutherai/pythia-6.9b'] }, books.slice(0, 3).map((b) => ({ id: b, text: corpus[b] })));
+    const stats = await engine.addDataset(
+      { id: 'gutenberg', name: 'Gutenberg sample', models: ['eleutherai/pythia-6.9b'] },
+      books.slice(0, 3).map((b) => ({ id: b, text: corpus[b] })),
+    );
     expect(stats.documents).toBe(3);
     expect(stats.fingerprints).toBeGreaterThan(stats.tokens * 0.15);
   });
@@ -46,7 +49,11 @@ describe('exact datasets', () => {
     const rnd = prng(9);
     for (let t = 0; t < 20; t++) {
       const p = passage(src, Math.floor(rnd() * (src.length - 5000)), 50);
-      const noisy = p.text.toUpperCase().replace(/\s+/g, () => (rnd() < 0.3 ? '\n' : '\u00a0')).replace(/,/g, ' ;').replace(/'/g, '\u2019');
+      const noisy = p.text
+        .toUpperCase()
+        .replace(/\s+/g, () => (rnd() < 0.3 ? '\n' : '\u00a0'))
+        .replace(/,/g, ' ;')
+        .replace(/'/g, '\u2019');
       const { matches } = engine.search('Preface. ' + noisy + ' The end.');
       expect(matches[0]?.document_id, p.text.slice(0, 60)).toBe('chesterton-thursday');
       expect(matches[0].tokens).toBeGreaterThanOrEqual(35);
@@ -65,7 +72,9 @@ describe('exact datasets', () => {
   it('adds documents to an existing dataset and refuses duplicates', async () => {
     const e = await createEngine();
     await e.addDataset({ id: 'd' }, [{ id: 'a', text: corpus['milton-paradise'].slice(0, 50_000) }]);
-    async function* more() { yield { id: 'b', text: corpus['milton-paradise'].slice(50_000, 100_000) }; }
+    async function* more() {
+      yield { id: 'b', text: corpus['milton-paradise'].slice(50_000, 100_000) };
+    }
     const stats = await e.addDataset({ id: 'd' }, more());
     expect(stats.documents).toBe(2);
     const p = passage(corpus['milton-paradise'], 60_000, 40);
@@ -110,14 +119,18 @@ describe('exact datasets', () => {
     // a new snapshot format or fingerprint changes it)
     const bytes = once.exportDataset('d');
     expect(Buffer.compare(steps.exportDataset('d'), bytes)).toBe(0);
-    expect(createHash('sha256').update(bytes).digest('hex'))
-      .toBe('cb4cfdcec6e22cae2529952d706e94f9eb615b0fe08bea6f3986e3d6440af508');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(
+      'cb4cfdcec6e22cae2529952d706e94f9eb615b0fe08bea6f3986e3d6440af508',
+    );
     expect(steps.datasets()).toEqual(once.datasets());
   });
 
   it('reports what the index holds: 16 bytes a posting, the prefix table, signatures and LSH table', async () => {
     const e = await createEngine();
-    await e.addDataset({ id: 'd', keep_text: false }, books.map((b) => ({ id: b, text: corpus[b].slice(0, 200_000) })));
+    await e.addDataset(
+      { id: 'd', keep_text: false },
+      books.map((b) => ({ id: b, text: corpus[b].slice(0, 200_000) })),
+    );
     e.search('sorts the index');
     const s = e.datasets()[0];
     const n = s.fingerprints;
@@ -131,7 +144,10 @@ describe('exact datasets', () => {
     // one 70,000-character "word": the 5-word spans over it are longer than 65,535 characters
     const milton = corpus['milton-paradise'];
     const long = `${milton.slice(0, 30_000)} ${'x'.repeat(70_000)} ${milton.slice(30_000, 60_000)}`;
-    const docs = [{ id: 'long', text: long }, { id: 'caesar', text: corpus['shakespeare-caesar'].slice(0, 40_000) }];
+    const docs = [
+      { id: 'long', text: long },
+      { id: 'caesar', text: corpus['shakespeare-caesar'].slice(0, 40_000) },
+    ];
     const wide = await createEngine();
     await wide.addDataset({ id: 'd' }, docs);
     const p = passage(long, 40_000 + 70_000, 40);

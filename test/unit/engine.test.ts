@@ -2,7 +2,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  createEngine, HTTP_STATUS, MESSAGES, normalize, paramsId, resolveOptions, sha256Hex, TrainprintError, type ErrorCode,
+  createEngine,
+  HTTP_STATUS,
+  MESSAGES,
+  normalize,
+  paramsId,
+  resolveOptions,
+  sha256Hex,
+  TrainprintError,
+  type ErrorCode,
 } from '../../src/index.js';
 import { sha256Portable, startSha256HexOfText, toHex } from '../../src/fingerprint/sha256.js';
 import type { Core } from '../../src/core/abi.js';
@@ -43,12 +51,29 @@ describe('createEngine and fingerprint input validation', () => {
   it('validates every option and names it', async () => {
     const engine = await createEngine();
     const bad: unknown[] = [
-      { shingle: { unit: 'line' } }, { shingle: { unit: 'word', size: 0 } }, { shingle: { unit: 'word', size: 65 } },
-      { shingle: { unit: 'char', size: 257 } }, { normalize: 'nfd' }, { normalize: 'none' }, { seed: -1 }, { seed: 2 ** 32 },
-      { seed: 1.5 }, { winnow: { window: 0 } }, { winnow: true }, { minhash: { mode: 'oph', permutations: 100 } },
-      { minhash: { mode: 'classic', permutations: 6 } }, { minhash: { mode: 'bbit' } }, { simhash: 'yes' }, { workHash: 1 }, { unknown: 1 }, 'opts',
+      { shingle: { unit: 'line' } },
+      { shingle: { unit: 'word', size: 0 } },
+      { shingle: { unit: 'word', size: 65 } },
+      { shingle: { unit: 'char', size: 257 } },
+      { normalize: 'nfd' },
+      { normalize: 'none' },
+      { seed: -1 },
+      { seed: 2 ** 32 },
+      { seed: 1.5 },
+      { winnow: { window: 0 } },
+      { winnow: true },
+      { minhash: { mode: 'oph', permutations: 100 } },
+      { minhash: { mode: 'classic', permutations: 6 } },
+      { minhash: { mode: 'bbit' } },
+      { simhash: 'yes' },
+      { workHash: 1 },
+      { unknown: 1 },
+      'opts',
     ];
-    for (const o of bad) await expect(engine.fingerprint('some text', o as never), JSON.stringify(o)).rejects.toThrow(code('INVALID_OPTIONS'));
+    for (const o of bad)
+      await expect(engine.fingerprint('some text', o as never), JSON.stringify(o)).rejects.toThrow(
+        code('INVALID_OPTIONS'),
+      );
   });
 
   it('handles empty and one-character texts', async () => {
@@ -62,8 +87,17 @@ describe('createEngine and fingerprint input validation', () => {
 
   it('names its parameters canonically', () => {
     expect(paramsId(resolveOptions({}))).toBe('tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64');
-    expect(paramsId(resolveOptions({ normalize: 'none', shingle: { unit: 'char', size: 7 }, winnow: false, minhash: false, simhash: false })))
-      .toBe('tp1;raw;xxh64-rk.v1;char7;seed=0;win=off;mh=off;sh=off');
+    expect(
+      paramsId(
+        resolveOptions({
+          normalize: 'none',
+          shingle: { unit: 'char', size: 7 },
+          winnow: false,
+          minhash: false,
+          simhash: false,
+        }),
+      ),
+    ).toBe('tp1;raw;xxh64-rk.v1;char7;seed=0;win=off;mh=off;sh=off');
   });
 });
 
@@ -72,12 +106,16 @@ describe('similarity', () => {
     const engine = await createEngine();
     const a = await engine.fingerprint('one two three four five six seven eight nine ten');
     const b = await engine.fingerprint('ONE two three four five six; seven eight nine ten!');
-    const c = await engine.fingerprint('one two three four five six seven eight nine ten', { shingle: { unit: 'word', size: 3 } });
+    const c = await engine.fingerprint('one two three four five six seven eight nine ten', {
+      shingle: { unit: 'word', size: 3 },
+    });
     const s = engine.similarity(a, b);
     expect(s).toEqual({ jaccard: 1, containment_a: 1, containment_b: 1, minhash_jaccard: 1, simhash_distance: 0 });
     expect(() => engine.similarity(a, c)).toThrow(code('PARAMS_MISMATCH'));
     expect(() => engine.similarity(a, {} as never)).toThrow(code('INVALID_INPUT'));
-    const half = await engine.fingerprint('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen');
+    const half = await engine.fingerprint(
+      'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen',
+    );
     const sim = engine.similarity(a, half);
     expect(sim.containment_a).toBe(1);
     expect(sim.containment_b).toBeCloseTo(6 / 12);
@@ -94,7 +132,8 @@ describe('lifecycle and traps', () => {
 
   it('xxh64 refuses input that is not text or bytes, and bad seeds', async () => {
     const engine = await createEngine();
-    for (const bad of [42, null, {}, [1, 2], 'a\uD800']) expect(() => engine.xxh64(bad as never)).toThrow(code('INVALID_INPUT'));
+    for (const bad of [42, null, {}, [1, 2], 'a\uD800'])
+      expect(() => engine.xxh64(bad as never)).toThrow(code('INVALID_INPUT'));
     expect(() => engine.xxh64('x', 1.5)).toThrow(code('INVALID_INPUT'));
     expect(engine.xxh64('abc')).toBe(0x44bc2cf5ad770999n);
     expect(engine.xxh64(new TextEncoder().encode('abc'))).toBe(0x44bc2cf5ad770999n);
@@ -150,7 +189,15 @@ describe('SHA-256 fallback', () => {
   });
 
   it('hashes texts through one reused buffer: calls started together each get their own digest', async () => {
-    const texts = ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'é'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(1000)];
+    const texts = [
+      '',
+      'abc',
+      'ünïcödé 👍🏽',
+      'x'.repeat(65_536),
+      'é'.repeat(65_536),
+      'y'.repeat(65_537),
+      'z'.repeat(1000),
+    ];
     const pending = texts.map((t) => startSha256HexOfText(t)); // all started before any resolves
     const want = texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
     expect(await Promise.all(pending)).toEqual(want);

@@ -27,13 +27,31 @@ describe('REMOTE_INDEXES', () => {
     const names = REMOTE_INDEXES.map((r) => `${r.engine}/${r.index}`);
     expect(new Set(names).size).toBe(names.length);
     expect(REMOTE_INDEXES.filter((r) => r.engine === 'infini-gram').map((r) => r.index)).toEqual([
-      'v4_olmo-2-0325-32b-instruct_llama', 'v4_olmo-2-1124-13b-instruct_llama', 'v4_olmoe-0125-1b-7b-instruct_llama',
-      'v4_olmo-mix-1124_llama', 'v4_dclm-baseline_llama', 'v4_dolma-v1_7_llama', 'v4_rpj_llama_s4', 'v4_piletrain_llama',
-      'v4_c4train_llama', 'v4_dolma-v1_6-sample_llama', 'v4_dolmasample_olmo', 'v4_pileval_llama', 'v4_pileval_gpt2',
+      'v4_olmo-2-0325-32b-instruct_llama',
+      'v4_olmo-2-1124-13b-instruct_llama',
+      'v4_olmoe-0125-1b-7b-instruct_llama',
+      'v4_olmo-mix-1124_llama',
+      'v4_dclm-baseline_llama',
+      'v4_dolma-v1_7_llama',
+      'v4_rpj_llama_s4',
+      'v4_piletrain_llama',
+      'v4_c4train_llama',
+      'v4_dolma-v1_6-sample_llama',
+      'v4_dolmasample_olmo',
+      'v4_pileval_llama',
+      'v4_pileval_gpt2',
     ]);
     expect(REMOTE_INDEXES.filter((r) => r.engine === 'infini-gram-mini').map((r) => r.index)).toEqual([
-      'v2_cc_2025-30', 'v2_cc_2025-26', 'v2_cc_2025-21', 'v2_cc_2025-18', 'v2_cc_2025-13', 'v2_cc_2025-08', 'v2_cc_2025-05',
-      'v2_dclm_all', 'v2_piletrain', 'v2_pileval',
+      'v2_cc_2025-30',
+      'v2_cc_2025-26',
+      'v2_cc_2025-21',
+      'v2_cc_2025-18',
+      'v2_cc_2025-13',
+      'v2_cc_2025-08',
+      'v2_cc_2025-05',
+      'v2_dclm_all',
+      'v2_piletrain',
+      'v2_pileval',
     ]);
     for (const r of REMOTE_INDEXES) {
       expect(ids, r.index).toContain(r.kb_dataset);
@@ -53,17 +71,27 @@ describe('REMOTE_INDEXES', () => {
     expect(byName('v4_dolmasample_olmo').tokenizer).toBe('olmo');
     expect(byName('v4_pileval_gpt2').tokenizer).toBe('gpt-2');
     expect(byName('v4_rpj_llama_s4')).toMatchObject({ documents: 931_361_530, tokens: 1_385_942_948_192 });
-    expect(byName('v2_cc_2025-30')).toMatchObject({ kb_dataset: 'common-crawl', crawl: { id: 'CC-MAIN-2025-30', month: '2025-07' } });
+    expect(byName('v2_cc_2025-30')).toMatchObject({
+      kb_dataset: 'common-crawl',
+      crawl: { id: 'CC-MAIN-2025-30', month: '2025-07' },
+    });
   });
 
   it('maps each corpus to its dataset; Common Crawl crawls to common-crawl', () => {
     const map = Object.fromEntries(REMOTE_INDEXES.map((r) => [r.index, r.kb_dataset]));
     expect(map).toMatchObject({
-      'v4_piletrain_llama': 'the-pile', 'v2_piletrain': 'the-pile', 'v4_c4train_llama': 'c4', 'v4_rpj_llama_s4': 'redpajama-v1',
-      'v4_dolma-v1_7_llama': 'dolma-v1-7', 'v4_dolma-v1_6-sample_llama': 'dolma', 'v4_dclm-baseline_llama': 'dclm',
-      'v2_dclm_all': 'dclm', 'v4_olmo-mix-1124_llama': 'olmo-mix-1124',
+      v4_piletrain_llama: 'the-pile',
+      v2_piletrain: 'the-pile',
+      v4_c4train_llama: 'c4',
+      v4_rpj_llama_s4: 'redpajama-v1',
+      'v4_dolma-v1_7_llama': 'dolma-v1-7',
+      'v4_dolma-v1_6-sample_llama': 'dolma',
+      'v4_dclm-baseline_llama': 'dclm',
+      v2_dclm_all: 'dclm',
+      'v4_olmo-mix-1124_llama': 'olmo-mix-1124',
     });
-    for (const r of REMOTE_INDEXES.filter((x) => x.index.startsWith('v2_cc_'))) expect(r.kb_dataset).toBe('common-crawl');
+    for (const r of REMOTE_INDEXES.filter((x) => x.index.startsWith('v2_cc_')))
+      expect(r.kb_dataset).toBe('common-crawl');
   });
 
   it('every training-data index links to at least one text model; the Pile validation split to none', () => {
@@ -77,25 +105,41 @@ describe('REMOTE_INDEXES', () => {
         for (const m of models) expect(kb.model(m).modality, `${r.index} → ${m}`).toBe('text');
       }
     }
-    expect(REMOTE_INDEXES.filter((r) => r.evaluation).map((r) => r.index)).toEqual(['v4_pileval_llama', 'v4_pileval_gpt2', 'v2_pileval']);
+    expect(REMOTE_INDEXES.filter((r) => r.evaluation).map((r) => r.index)).toEqual([
+      'v4_pileval_llama',
+      'v4_pileval_gpt2',
+      'v2_pileval',
+    ]);
   });
 
   it('names the documented models: Pile → Pythia, GPT-J, GPT-NeoX; C4 → T5; RedPajama → INCITE; Dolma → OLMo; DCLM → DCLM-7B; OLMo 2 mixes → OLMo 2', () => {
     for (const index of ['v4_piletrain_llama', 'v2_piletrain']) {
-      expect(linked(index)).toEqual(expect.arrayContaining(['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b', 'eleutherai/gpt-neox-20b']));
+      expect(linked(index)).toEqual(
+        expect.arrayContaining(['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b', 'eleutherai/gpt-neox-20b']),
+      );
     }
     expect(linked('v4_c4train_llama')).toContain('google/t5');
     expect(linked('v4_rpj_llama_s4')).toContain('togethercomputer/redpajama-incite-7b-base');
     expect(linked('v4_dolma-v1_7_llama')).toEqual(['allenai/olmo-7b-0424']);
-    expect(linked('v4_dolma-v1_6-sample_llama')).toEqual(expect.arrayContaining(['allenai/olmo-1b', 'allenai/olmo-7b']));
+    expect(linked('v4_dolma-v1_6-sample_llama')).toEqual(
+      expect.arrayContaining(['allenai/olmo-1b', 'allenai/olmo-7b']),
+    );
     for (const index of ['v4_dclm-baseline_llama', 'v2_dclm_all']) expect(linked(index)).toContain('apple/dclm-7b');
     expect(linked('v4_olmo-mix-1124_llama')).toEqual(
-      expect.arrayContaining(['allenai/olmo-2-1124-7b', 'allenai/olmo-2-1124-13b', 'allenai/olmo-2-0325-32b', 'allenai/olmo-2-0325-32b-instruct']),
+      expect.arrayContaining([
+        'allenai/olmo-2-1124-7b',
+        'allenai/olmo-2-1124-13b',
+        'allenai/olmo-2-0325-32b',
+        'allenai/olmo-2-0325-32b-instruct',
+      ]),
     );
-    expect(kb.modelsTrainedOn('dclm').find((l) => l.model.id === 'apple/dclm-7b')).toMatchObject({ certainty: 0.95, relation: 'named' });
+    expect(kb.modelsTrainedOn('dclm').find((l) => l.model.id === 'apple/dclm-7b')).toMatchObject({
+      certainty: 0.95,
+      relation: 'named',
+    });
   });
 
-  it('an Instruct index is its model\'s whole training data: named by the model and in `models`', () => {
+  it("an Instruct index is its model's whole training data: named by the model and in `models`", () => {
     const cases: Array<[string, string]> = [
       ['v4_olmo-2-0325-32b-instruct_llama', 'allenai/olmo-2-0325-32b-instruct'],
       ['v4_olmo-2-1124-13b-instruct_llama', 'allenai/olmo-2-1124-13b-instruct'],
@@ -104,10 +148,14 @@ describe('REMOTE_INDEXES', () => {
     for (const [index, model] of cases) {
       const r = byName(index);
       expect(r.models).toEqual([model]);
-      expect(kb.modelsTrainedOn(r.kb_dataset).map((l) => [l.model.id, l.relation, l.certainty])).toEqual([[model, 'named', 0.95]]);
+      expect(kb.modelsTrainedOn(r.kb_dataset).map((l) => [l.model.id, l.relation, l.certainty])).toEqual([
+        [model, 'named', 0.95],
+      ]);
     }
     // The OLMo 2 Instruct data contains OLMo-mix-1124, so its DCLM text reaches the Instruct model as a component too.
-    expect(kb.descendants('olmo-2-0325-32b-instruct-data')).toEqual(expect.arrayContaining(['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3', 'dclm']));
+    expect(kb.descendants('olmo-2-0325-32b-instruct-data')).toEqual(
+      expect.arrayContaining(['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3', 'dclm']),
+    );
     for (const r of REMOTE_INDEXES.filter((x) => x.models.length === 0)) expect(r.index).not.toMatch(/instruct/);
   });
 
@@ -140,10 +188,17 @@ describe('remoteIndex and the defaults', () => {
 
   it('the default set: six training corpora of infini-gram and the newest crawl of infini-gram mini', () => {
     expect(DEFAULT_REMOTE_INDEXES['infini-gram']).toEqual([
-      'v4_piletrain_llama', 'v4_dolma-v1_7_llama', 'v4_rpj_llama_s4', 'v4_c4train_llama', 'v4_dclm-baseline_llama', 'v4_olmo-mix-1124_llama',
+      'v4_piletrain_llama',
+      'v4_dolma-v1_7_llama',
+      'v4_rpj_llama_s4',
+      'v4_c4train_llama',
+      'v4_dclm-baseline_llama',
+      'v4_olmo-mix-1124_llama',
     ]);
     expect(DEFAULT_REMOTE_INDEXES['infini-gram-mini']).toEqual(['v2_cc_2025-30']);
-    for (const [engine, names] of Object.entries(DEFAULT_REMOTE_INDEXES) as Array<[RemoteIndex['engine'], readonly string[]]>) {
+    for (const [engine, names] of Object.entries(DEFAULT_REMOTE_INDEXES) as Array<
+      [RemoteIndex['engine'], readonly string[]]
+    >) {
       for (const n of names) expect(remoteIndex(engine, n)?.evaluation, n).toBe(false);
     }
     const newest = REMOTE_INDEXES.filter((r) => r.crawl).sort((a, b) => (a.crawl!.month < b.crawl!.month ? 1 : -1))[0];
@@ -154,61 +209,118 @@ describe('remoteIndex and the defaults', () => {
 describe('componentOf', () => {
   const doc = (metadata: Record<string, unknown>, path = 'train/00.jsonl') => ({ path, linenum: 3, metadata });
 
-  it('reads the Pile\'s pile_set_name: all 22 names, in the documented nestings', () => {
+  it("reads the Pile's pile_set_name: all 22 names, in the documented nestings", () => {
     const names = [
-      'Pile-CC', 'PubMed Central', 'Books3', 'OpenWebText2', 'ArXiv', 'Github', 'FreeLaw', 'StackExchange', 'USPTO Backgrounds',
-      'PubMed Abstracts', 'Gutenberg (PG-19)', 'OpenSubtitles', 'Wikipedia (en)', 'DM Mathematics', 'Ubuntu IRC', 'BookCorpus2',
-      'EuroParl', 'HackerNews', 'YoutubeSubtitles', 'PhilPapers', 'NIH ExPorter', 'Enron Emails',
+      'Pile-CC',
+      'PubMed Central',
+      'Books3',
+      'OpenWebText2',
+      'ArXiv',
+      'Github',
+      'FreeLaw',
+      'StackExchange',
+      'USPTO Backgrounds',
+      'PubMed Abstracts',
+      'Gutenberg (PG-19)',
+      'OpenSubtitles',
+      'Wikipedia (en)',
+      'DM Mathematics',
+      'Ubuntu IRC',
+      'BookCorpus2',
+      'EuroParl',
+      'HackerNews',
+      'YoutubeSubtitles',
+      'PhilPapers',
+      'NIH ExPorter',
+      'Enron Emails',
     ];
     const got = names.map((n) => componentOf('the-pile', doc({ meta: { pile_set_name: n } }))?.kb_dataset);
     expect(got).toEqual([...kb.dataset('the-pile').components]);
-    expect(componentOf('the-pile', doc({ meta: { pile_set_name: 'Books3' } }))).toEqual({ name: 'Books3', kb_dataset: 'books3' });
+    expect(componentOf('the-pile', doc({ meta: { pile_set_name: 'Books3' } }))).toEqual({
+      name: 'Books3',
+      kb_dataset: 'books3',
+    });
     expect(componentOf('the-pile', doc({ pile_set_name: 'Books3' }))?.kb_dataset).toBe('books3');
-    expect(componentOf('the-pile', { meta: { pile_set_name: 'Gutenberg (PG-19)' } })?.kb_dataset).toBe('project-gutenberg');
+    expect(componentOf('the-pile', { meta: { pile_set_name: 'Gutenberg (PG-19)' } })?.kb_dataset).toBe(
+      'project-gutenberg',
+    );
     // the engine's own string (JSON + newline)
     const raw = JSON.stringify(doc({ meta: { pile_set_name: 'FreeLaw' } })) + '\n';
     expect(componentOf('the-pile', raw)).toEqual({ name: 'FreeLaw', kb_dataset: 'freelaw' });
     expect(componentOf('the-pile-deduplicated', doc({ meta: { pile_set_name: 'Books3' } }))?.kb_dataset).toBe('books3');
     // without path/linenum, and a raw Dolma record whose own `metadata` holds no part field
     expect(componentOf('the-pile', { metadata: { meta: { pile_set_name: 'EuroParl' } } })?.kb_dataset).toBe('europarl');
-    expect(componentOf('dolma', { id: 'd1', source: 'c4', metadata: { url: 'https://example.com' } })?.kb_dataset).toBe('c4');
+    expect(componentOf('dolma', { id: 'd1', source: 'c4', metadata: { url: 'https://example.com' } })?.kb_dataset).toBe(
+      'c4',
+    );
   });
 
   it('Books3 found in the Pile is the pirated component, linked to the Pile models', () => {
     const c = componentOf('the-pile', doc({ meta: { pile_set_name: 'Books3' } }))!;
     expect(kb.dataset(c.kb_dataset!).pirated).toBe(true);
-    expect(kb.modelsTrainedOn(c.kb_dataset!).map((l) => l.model.id)).toEqual(expect.arrayContaining(['eleutherai/gpt-j-6b', 'meta/llama-7b']));
+    expect(kb.modelsTrainedOn(c.kb_dataset!).map((l) => l.model.id)).toEqual(
+      expect.arrayContaining(['eleutherai/gpt-j-6b', 'meta/llama-7b']),
+    );
   });
 
   it('the Pile validation split names the part but links none (held out)', () => {
-    expect(componentOf('the-pile-validation', doc({ meta: { pile_set_name: 'Books3' } }))).toEqual({ name: 'Books3', kb_dataset: null });
+    expect(componentOf('the-pile-validation', doc({ meta: { pile_set_name: 'Books3' } }))).toEqual({
+      name: 'Books3',
+      kb_dataset: null,
+    });
   });
 
   it('reads RedPajama-1T slices: redpajama_set_name, red_pajama_subset or the folder of the path', () => {
     const sets: Array<[string, string]> = [
-      ['RedPajamaCommonCrawl', 'ccnet'], ['RedPajamaC4', 'c4'], ['RedPajamaGithub', 'github'], ['RedPajamaBook', 'redpajama-books'],
-      ['RedPajamaArXiv', 'arxiv'], ['RedPajamaWikipedia', 'wikipedia'], ['RedPajamaStackExchange', 'stackexchange'],
+      ['RedPajamaCommonCrawl', 'ccnet'],
+      ['RedPajamaC4', 'c4'],
+      ['RedPajamaGithub', 'github'],
+      ['RedPajamaBook', 'redpajama-books'],
+      ['RedPajamaArXiv', 'arxiv'],
+      ['RedPajamaWikipedia', 'wikipedia'],
+      ['RedPajamaStackExchange', 'stackexchange'],
     ];
     for (const [name, id] of sets) {
-      expect(componentOf('redpajama-v1', doc({ meta: { redpajama_set_name: name } })), name).toEqual({ name, kb_dataset: id });
+      expect(componentOf('redpajama-v1', doc({ meta: { redpajama_set_name: name } })), name).toEqual({
+        name,
+        kb_dataset: id,
+      });
       expect(componentOf('redpajama-v1', doc({ redpajama_set_name: name }))?.kb_dataset, name).toBe(id);
     }
     expect(componentOf('redpajama-v1', doc({ red_pajama_subset: 'book' }))?.kb_dataset).toBe('redpajama-books');
-    expect(componentOf('redpajama-v1', doc({ meta: { url: 'x' } }, 'common_crawl/2023-06/en_head_0000.json.gz.dedup.classifier.jsonl'))).toEqual({
-      name: 'common_crawl', kb_dataset: 'ccnet',
+    expect(
+      componentOf(
+        'redpajama-v1',
+        doc({ meta: { url: 'x' } }, 'common_crawl/2023-06/en_head_0000.json.gz.dedup.classifier.jsonl'),
+      ),
+    ).toEqual({
+      name: 'common_crawl',
+      kb_dataset: 'ccnet',
     });
     expect(componentOf('redpajama-v1', doc({ meta: {} }, 'book/book.jsonl'))?.kb_dataset).toBe('redpajama-books');
     expect(kb.descendants('redpajama-books')).toContain('books3');
     expect(componentOf('redpajama-v1', doc({ meta: {} }, 'unknown/x.jsonl'))).toBeNull();
-    expect(componentOf('redpajama-v1', doc({ meta: { redpajama_set_name: 'RedPajamaSomethingNew' } }))).toEqual({ name: 'RedPajamaSomethingNew', kb_dataset: null });
+    expect(componentOf('redpajama-v1', doc({ meta: { redpajama_set_name: 'RedPajamaSomethingNew' } }))).toEqual({
+      name: 'RedPajamaSomethingNew',
+      kb_dataset: null,
+    });
   });
 
-  it('reads Dolma\'s source field, ignoring case and punctuation, within the corpus\'s own parts', () => {
+  it("reads Dolma's source field, ignoring case and punctuation, within the corpus's own parts", () => {
     const sources: Array<[string, string]> = [
-      ['common-crawl', 'common-crawl'], ['c4', 'c4'], ['gutenberg', 'project-gutenberg'], ['wikipedia', 'wikipedia'], ['wiki', 'wikipedia'],
-      ['pes2o', 'pes2o'], ['s2', 'pes2o'], ['stack-dedup', 'the-stack'], ['reddit', 'pushshift-reddit'], ['Wikibooks', 'wikibooks'],
+      ['common-crawl', 'common-crawl'],
+      ['c4', 'c4'],
+      ['gutenberg', 'project-gutenberg'],
+      ['wikipedia', 'wikipedia'],
+      ['wiki', 'wikipedia'],
+      ['pes2o', 'pes2o'],
+      ['s2', 'pes2o'],
+      ['stack-dedup', 'the-stack'],
+      ['reddit', 'pushshift-reddit'],
+      ['Wikibooks', 'wikibooks'],
     ];
-    for (const [source, id] of sources) expect(componentOf('dolma', doc({ source })), source).toEqual({ name: source, kb_dataset: id });
+    for (const [source, id] of sources)
+      expect(componentOf('dolma', doc({ source })), source).toEqual({ name: source, kb_dataset: id });
     expect(componentOf('dolma-v1-7', doc({ source: 'starcoder' }))?.kb_dataset).toBe('starcoder-data');
     expect(componentOf('dolma-v1-7', doc({ source: 'falcon' }))?.kb_dataset).toBe('refinedweb');
     expect(componentOf('dolma-v1-7', doc({ source: 'redpajama/arxiv' }))?.kb_dataset).toBe('arxiv');
@@ -258,16 +370,30 @@ describe('publicRemoteCorpora', () => {
     const configs = publicRemoteCorpora('infini-gram');
     expect(configs.map((c) => c.id)).toEqual([...DEFAULT_REMOTE_INDEXES['infini-gram']]);
     expect(configs.every((c) => c.kind === 'infini-gram' && c.index === c.id && c.endpoint === undefined)).toBe(true);
-    expect(publicRemoteCorpora('infini-gram-mini', { indexes: ['v2_cc_2025-05', 'v2_cc_2025-05'] }).map((c) => c.id)).toEqual(['v2_cc_2025-05']);
+    expect(
+      publicRemoteCorpora('infini-gram-mini', { indexes: ['v2_cc_2025-05', 'v2_cc_2025-05'] }).map((c) => c.id),
+    ).toEqual(['v2_cc_2025-05']);
   });
 
   it('passes settings and a self-hosted endpoint, which may serve any index', () => {
-    const [c] = publicRemoteCorpora('infini-gram', { indexes: ['our_index'], endpoint: 'http://10.0.0.5:5000/', settings: { maxCalls: 300 } });
-    expect(c).toEqual({ id: 'our_index', kind: 'infini-gram', index: 'our_index', endpoint: 'http://10.0.0.5:5000/', maxCalls: 300 });
+    const [c] = publicRemoteCorpora('infini-gram', {
+      indexes: ['our_index'],
+      endpoint: 'http://10.0.0.5:5000/',
+      settings: { maxCalls: 300 },
+    });
+    expect(c).toEqual({
+      id: 'our_index',
+      kind: 'infini-gram',
+      index: 'our_index',
+      endpoint: 'http://10.0.0.5:5000/',
+      maxCalls: 300,
+    });
   });
 
   it('refuses an unknown public index, an empty list and an unknown engine', () => {
-    expect(() => publicRemoteCorpora('infini-gram', { indexes: ['v4_piletrain_llama', 'v4_typo'] })).toThrow(/serves no public index v4_typo/);
+    expect(() => publicRemoteCorpora('infini-gram', { indexes: ['v4_piletrain_llama', 'v4_typo'] })).toThrow(
+      /serves no public index v4_typo/,
+    );
     expect(() => publicRemoteCorpora('infini-gram', { indexes: [] })).toThrow(/non-empty list/);
     expect(() => publicRemoteCorpora('bing' as never)).toThrow(/engine must be/);
   });

@@ -50,7 +50,10 @@ describe('kb facts', () => {
     expect(module).toContain(d.facts);
     expect(module).toContain(`// sha256 of the source: ${KB_FACTS_SOURCE.sha256}\n`);
     // the generator refuses what the type would misdescribe
-    const bad = [{ ...MODEL_FACTS[0], modality: 'audio' }, { ...MODEL_FACTS[0], extra: 1 }];
+    const bad = [
+      { ...MODEL_FACTS[0], modality: 'audio' },
+      { ...MODEL_FACTS[0], extra: 1 },
+    ];
     expect(recordProblems(bad)).toEqual([
       'record 0: modality audio',
       expect.stringMatching(/^record 1: fields are /),
@@ -67,8 +70,12 @@ describe('kb facts', () => {
       expect(f.notes.length, f.model).toBeGreaterThan(20);
     }
     expect(MODEL_FACTS_SUPPLEMENT.map((f) => f.model)).toEqual([
-      'apple/dclm-7b', 'allenai/olmo-7b-0424', 'allenai/olmo-2-0325-32b', 'allenai/olmo-2-0325-32b-instruct',
-      'allenai/olmo-2-1124-13b-instruct', 'allenai/olmoe-1b-7b-0125-instruct',
+      'apple/dclm-7b',
+      'allenai/olmo-7b-0424',
+      'allenai/olmo-2-0325-32b',
+      'allenai/olmo-2-0325-32b-instruct',
+      'allenai/olmo-2-1124-13b-instruct',
+      'allenai/olmoe-1b-7b-0125-instruct',
     ]);
   });
 
@@ -110,12 +117,52 @@ describe('kb dataset table and entry map', () => {
   it('defines the required ids, once each', () => {
     expect(ids.size).toBe(DATASETS.length);
     for (const id of [
-      'the-pile', 'c4', 'dolma', 'refinedweb', 'the-stack', 'the-stack-v2', 'books3', 'project-gutenberg', 'wikipedia',
-      'common-crawl', 'redpajama-v1', 'bookcorpus', 'webtext', 'webtext2', 'books1', 'books2', 'arxiv', 'github',
-      'stackexchange', 'pile-cc', 'openwebtext2', 'pes2o', 's2orc', 'dclm', 'fineweb-edu', 'mc4', 'roots', 'cosmopedia',
-      'starcoder-data', 'openwebmath', 'algebraic-stack', 'proof-pile-2', 'olmo-mix-1124', 'dolmino-mix-1124',
-      'olmoe-mix-0924', 'cc-stories', 'ccnews', 'pushshift-reddit', 'opensubtitles', 'uspto', 'dm-mathematics',
-      'hackernews', 'laion-5b', 'laion-2b-en', 'databricks-dolly-15k', 'ccnet',
+      'the-pile',
+      'c4',
+      'dolma',
+      'refinedweb',
+      'the-stack',
+      'the-stack-v2',
+      'books3',
+      'project-gutenberg',
+      'wikipedia',
+      'common-crawl',
+      'redpajama-v1',
+      'bookcorpus',
+      'webtext',
+      'webtext2',
+      'books1',
+      'books2',
+      'arxiv',
+      'github',
+      'stackexchange',
+      'pile-cc',
+      'openwebtext2',
+      'pes2o',
+      's2orc',
+      'dclm',
+      'fineweb-edu',
+      'mc4',
+      'roots',
+      'cosmopedia',
+      'starcoder-data',
+      'openwebmath',
+      'algebraic-stack',
+      'proof-pile-2',
+      'olmo-mix-1124',
+      'dolmino-mix-1124',
+      'olmoe-mix-0924',
+      'cc-stories',
+      'ccnews',
+      'pushshift-reddit',
+      'opensubtitles',
+      'uspto',
+      'dm-mathematics',
+      'hackernews',
+      'laion-5b',
+      'laion-2b-en',
+      'databricks-dolly-15k',
+      'ccnet',
     ]) {
       expect(ids, id).toContain(id);
     }
@@ -141,13 +188,15 @@ describe('kb dataset table and entry map', () => {
       expect(kb.descendants(d.id), d.id).not.toContain(d.id);
     }
     for (const [name, m] of Object.entries(ENTRY_MAP)) {
-      for (const id of [...m.datasets, ...(m.excludes ?? []), ...(m.subset_of ?? [])]) expect(ids, `${name} → ${id}`).toContain(id);
+      for (const id of [...m.datasets, ...(m.excludes ?? []), ...(m.subset_of ?? [])])
+        expect(ids, `${name} → ${id}`).toContain(id);
     }
   });
 
   it('names resolve to one dataset only', () => {
     // the constructor refuses colliding aliases; check that the table's names resolve to their own dataset
-    for (const d of DATASETS) for (const a of [d.id, d.name, ...d.aliases]) expect(kb.resolveDatasetName(a), a).toBe(d.id);
+    for (const d of DATASETS)
+      for (const a of [d.id, d.name, ...d.aliases]) expect(kb.resolveDatasetName(a), a).toBe(d.id);
   });
 
   it('maps the documented examples', () => {
@@ -155,8 +204,20 @@ describe('kb dataset table and entry map', () => {
     expect(ENTRY_MAP['Project Gutenberg + Books3 (4.5%)'].datasets).toEqual(['project-gutenberg', 'books3']);
     expect(ENTRY_MAP['The Pile (without Books3)']).toEqual({ datasets: ['the-pile'], excludes: ['books3'] });
     expect(ENTRY_MAP['RedPajama-Data (without Books3)']).toEqual({ datasets: ['redpajama-v1'], excludes: ['books3'] });
-    const subset = ENTRY_MAP['The Pile subset (Pile-CC, OpenWebText2, USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)'];
-    expect(subset.datasets).toEqual(['pile-cc', 'openwebtext2', 'uspto', 'project-gutenberg', 'opensubtitles', 'wikipedia', 'dm-mathematics', 'hackernews']);
+    const subset =
+      ENTRY_MAP[
+        'The Pile subset (Pile-CC, OpenWebText2, USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)'
+      ];
+    expect(subset.datasets).toEqual([
+      'pile-cc',
+      'openwebtext2',
+      'uspto',
+      'project-gutenberg',
+      'opensubtitles',
+      'wikipedia',
+      'dm-mathematics',
+      'hackernews',
+    ]);
     expect(subset.subset_of).toEqual(['the-pile']);
     for (const s of ['Books, English (13%)', 'curated corpora (not enumerated on the card)', 'undisclosed']) {
       expect(ENTRY_MAP[s].datasets, s).toEqual([]);
@@ -166,18 +227,53 @@ describe('kb dataset table and entry map', () => {
 
   it('records the documented compositions', () => {
     expect(kb.dataset('the-pile').components).toEqual(
-      expect.arrayContaining(['pile-cc', 'books3', 'project-gutenberg', 'wikipedia', 'arxiv', 'github', 'stackexchange', 'openwebtext2', 'uspto', 'opensubtitles', 'dm-mathematics', 'hackernews']),
+      expect.arrayContaining([
+        'pile-cc',
+        'books3',
+        'project-gutenberg',
+        'wikipedia',
+        'arxiv',
+        'github',
+        'stackexchange',
+        'openwebtext2',
+        'uspto',
+        'opensubtitles',
+        'dm-mathematics',
+        'hackernews',
+      ]),
     );
     expect(kb.dataset('the-pile').components).toHaveLength(22);
     expect(kb.descendants('redpajama-v1')).toEqual(
-      expect.arrayContaining(['common-crawl', 'c4', 'github', 'books3', 'project-gutenberg', 'arxiv', 'wikipedia', 'stackexchange']),
+      expect.arrayContaining([
+        'common-crawl',
+        'c4',
+        'github',
+        'books3',
+        'project-gutenberg',
+        'arxiv',
+        'wikipedia',
+        'stackexchange',
+      ]),
     );
     expect(kb.dataset('dolma').components).toEqual(
-      expect.arrayContaining(['common-crawl', 'c4', 'the-stack', 'pushshift-reddit', 'pes2o', 'project-gutenberg', 'wikipedia']),
+      expect.arrayContaining([
+        'common-crawl',
+        'c4',
+        'the-stack',
+        'pushshift-reddit',
+        'pes2o',
+        'project-gutenberg',
+        'wikipedia',
+      ]),
     );
     expect(kb.dataset('proof-pile-2').components).toEqual(['arxiv', 'openwebmath', 'algebraic-stack']);
     expect(kb.ancestors('books3')).toEqual(expect.arrayContaining(['the-pile', 'redpajama-v1']));
-    expect(kb.datasets().filter((d) => d.pirated).map((d) => d.id)).toEqual(['books3']);
+    expect(
+      kb
+        .datasets()
+        .filter((d) => d.pirated)
+        .map((d) => d.id),
+    ).toEqual(['books3']);
     expect(kb.dataset('books3').description).toMatch(/Bibliotik/);
   });
 
@@ -211,11 +307,22 @@ describe('kb lookups', () => {
   });
 
   it('filters models', () => {
-    expect(kb.models({ provider: 'Meta', disclosure: 'full' }).map((m) => m.id)).toEqual(['meta/llama-7b', 'meta/llama-65b', 'facebook/opt-66b']);
-    expect(kb.models({ modality: 'image' }).map((m) => m.id).sort()).toEqual(['compvis/stable-diffusion-v1-4', 'stabilityai/stable-diffusion-2']);
+    expect(kb.models({ provider: 'Meta', disclosure: 'full' }).map((m) => m.id)).toEqual([
+      'meta/llama-7b',
+      'meta/llama-65b',
+      'facebook/opt-66b',
+    ]);
+    expect(
+      kb
+        .models({ modality: 'image' })
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['compvis/stable-diffusion-v1-4', 'stabilityai/stable-diffusion-2']);
     expect(kb.models({ disclosure: 'undisclosed' }).length).toBe(6);
     const onPile = kb.models({ dataset: 'The Pile' }).map((m) => m.id);
-    expect(onPile).toEqual(expect.arrayContaining(['eleutherai/pythia-6.9b', 'facebook/opt-66b', 'stabilityai/stablelm-3b-4e1t']));
+    expect(onPile).toEqual(
+      expect.arrayContaining(['eleutherai/pythia-6.9b', 'facebook/opt-66b', 'stabilityai/stablelm-3b-4e1t']),
+    );
     expect(onPile).not.toContain('meta/llama-7b');
     expect(kb.models({ dataset: 'laion-5b' }).length).toBe(2);
   });
@@ -243,7 +350,10 @@ describe('kb modelsTrainedOn', () => {
     expect(link('books3', 'stabilityai/stablelm-3b-4e1t')).toBeUndefined();
     const rows = kb.exclusions('books3');
     expect(rows.map((r) => r.model.id)).toContain('stabilityai/stablelm-3b-4e1t');
-    expect(rows.map((r) => r.entry.name).sort()).toEqual(['RedPajama-Data (without Books3)', 'The Pile (without Books3)']);
+    expect(rows.map((r) => r.entry.name).sort()).toEqual([
+      'RedPajama-Data (without Books3)',
+      'The Pile (without Books3)',
+    ]);
     expect(kb.exclusions('the-pile')).toEqual([]);
   });
 
@@ -298,21 +408,42 @@ describe('kb modelsTrainedOn', () => {
     expect(kb.modelsTrainedOn('laion-5b')).toEqual([]);
     expect(link('laion-2b-en', 'compvis/stable-diffusion-v1-4')).toBeUndefined();
     expect(link('laion-2b-en', 'compvis/stable-diffusion-v1-4', 'image')?.certainty).toBe(0.95);
-    expect(kb.modelsTrainedOn('laion-5b', { modality: 'any' }).map((l) => l.model.id).sort()).toEqual([
-      'compvis/stable-diffusion-v1-4',
-      'stabilityai/stable-diffusion-2',
-    ]);
+    expect(
+      kb
+        .modelsTrainedOn('laion-5b', { modality: 'any' })
+        .map((l) => l.model.id)
+        .sort(),
+    ).toEqual(['compvis/stable-diffusion-v1-4', 'stabilityai/stable-diffusion-2']);
     expect(kb.modelsTrainedOn('common-crawl').some((l) => l.model.modality === 'image')).toBe(false);
   });
 });
 
 describe('kb from a custom source', () => {
-  const fact = (model: string, training_datasets: string[], disclosure: KbModelFact['disclosure'] = 'full'): KbModelFact => ({
-    model, provider: 'Test Lab', release_year: 2024, modality: 'text', training_datasets, training_tokens: null,
-    disclosure, notes: '', sources: ['test'], uncertain_fields: [],
+  const fact = (
+    model: string,
+    training_datasets: string[],
+    disclosure: KbModelFact['disclosure'] = 'full',
+  ): KbModelFact => ({
+    model,
+    provider: 'Test Lab',
+    release_year: 2024,
+    modality: 'text',
+    training_datasets,
+    training_tokens: null,
+    disclosure,
+    notes: '',
+    sources: ['test'],
+    uncertain_fields: [],
   });
   const data = (id: string, components: string[] = []): KbDataset => ({
-    id, name: id.toUpperCase(), kind: 'mixture', aliases: [id], components, pirated: false, description: id, sources: ['test'],
+    id,
+    name: id.toUpperCase(),
+    kind: 'mixture',
+    aliases: [id],
+    components,
+    pirated: false,
+    description: id,
+    sources: ['test'],
   });
   const datasets = [data('mix', ['web', 'books']), data('books', ['shadow']), data('shadow'), data('web')];
 
@@ -326,17 +457,34 @@ describe('kb from a custom source', () => {
       ['lab/b', 0.765, ['mix', 'books', 'shadow']],
     ]);
     expect(kb2.exclusions('shadow').map((r) => r.model.id)).toEqual(['lab/a']);
-    expect(kb2.modelsTrainedOn('mix').map((l) => [l.model.id, l.certainty])).toEqual([['lab/b', 0.85], ['lab/a', 0.76]]);
+    expect(kb2.modelsTrainedOn('mix').map((l) => [l.model.id, l.certainty])).toEqual([
+      ['lab/b', 0.85],
+      ['lab/a', 0.76],
+    ]);
     expect(kb2.provider('test-lab').models).toEqual(['lab/a', 'lab/b']);
   });
 
   it('refuses unmapped entries, unknown ids, colliding names and cycles', () => {
     const entries = { mix: { datasets: ['mix'] } };
-    expect(codeOf(() => new KnowledgeBase({ datasets, entries, models: [fact('lab/a', ['unmapped'])] }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => new KnowledgeBase({ datasets, models: [fact('lab/a', ['x'])], entries: { x: { datasets: ['nope'] } } }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => new KnowledgeBase({ datasets: [data('a', ['b'])], models: [], entries }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => new KnowledgeBase({ datasets: [data('a', ['b']), data('b', ['a'])], models: [], entries }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => new KnowledgeBase({ datasets: [data('a'), { ...data('b'), aliases: ['A'] }], models: [], entries }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => new KnowledgeBase({ datasets, entries, models: [fact('lab/a', ['mix']), fact('lab/a', ['mix'])] }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => new KnowledgeBase({ datasets, entries, models: [fact('lab/a', ['unmapped'])] }))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(
+      codeOf(
+        () => new KnowledgeBase({ datasets, models: [fact('lab/a', ['x'])], entries: { x: { datasets: ['nope'] } } }),
+      ),
+    ).toBe('INVALID_INPUT');
+    expect(codeOf(() => new KnowledgeBase({ datasets: [data('a', ['b'])], models: [], entries }))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(
+      codeOf(() => new KnowledgeBase({ datasets: [data('a', ['b']), data('b', ['a'])], models: [], entries })),
+    ).toBe('INVALID_INPUT');
+    expect(
+      codeOf(() => new KnowledgeBase({ datasets: [data('a'), { ...data('b'), aliases: ['A'] }], models: [], entries })),
+    ).toBe('INVALID_INPUT');
+    expect(
+      codeOf(() => new KnowledgeBase({ datasets, entries, models: [fact('lab/a', ['mix']), fact('lab/a', ['mix'])] })),
+    ).toBe('INVALID_INPUT');
   });
 });

@@ -15,8 +15,16 @@ import { MemoryStore } from '../../src/store/memory.js';
 import { openFileStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
 import {
-  createMarketplace, LISTING_TRANSITIONS, OFFER_TRANSITIONS, type CreateListingRequest, type Licence, type Listing,
-  type ListingStatus, type Marketplace, type Offer, type OfferStatus,
+  createMarketplace,
+  LISTING_TRANSITIONS,
+  OFFER_TRANSITIONS,
+  type CreateListingRequest,
+  type Licence,
+  type Listing,
+  type ListingStatus,
+  type Marketplace,
+  type Offer,
+  type OfferStatus,
 } from '../../src/services/market/index.js';
 
 const T0 = Date.parse('2026-01-10T00:00:00.000Z');
@@ -62,16 +70,30 @@ async function world(store: Store = new MemoryStore()): Promise<World> {
   const clock = { now: T0 };
   const market = createMarketplace({ store, key: async () => key, now: () => clock.now });
   const w: World = {
-    store, engine, key, market, clock,
+    store,
+    engine,
+    key,
+    market,
+    clock,
     async work(owner = 'estate') {
       const n = works++;
-      const r = await engine.registerWork({ content: `Work number ${n}: a short text that only this test registers, ${n} times over.`, owner, title: `Title ${n}`, work_type: n % 2 ? 'article' : 'book' });
+      const r = await engine.registerWork({
+        content: `Work number ${n}: a short text that only this test registers, ${n} times over.`,
+        owner,
+        title: `Title ${n}`,
+        work_type: n % 2 ? 'article' : 'book',
+      });
       return r.work_id;
     },
     async listing(over = {}, owner = 'estate') {
       return market.createListing(owner, {
-        work_id: over.work_id ?? (await w.work(owner)), licence_type: 'training', territory: ['US', 'EU'], term_months: 36,
-        price: USD(500_000), status: 'active', ...over,
+        work_id: over.work_id ?? (await w.work(owner)),
+        licence_type: 'training',
+        territory: ['US', 'EU'],
+        term_months: 36,
+        price: USD(500_000),
+        status: 'active',
+        ...over,
       });
     },
   };
@@ -89,12 +111,25 @@ describe('listings', () => {
   it('creates a draft with normalised fields, publishes and withdraws it, each change audited', async () => {
     const workId = await w.work();
     const l = await w.market.createListing('estate', {
-      work_id: workId, licence_type: 'training', territory: ['de', 'uk', 'DE', 'us-ca'], term_months: 36, price: USD(500_000),
+      work_id: workId,
+      licence_type: 'training',
+      territory: ['de', 'uk', 'DE', 'us-ca'],
+      term_months: 36,
+      price: USD(500_000),
       output_cap: { max_consecutive_words: 200, max_percent: 5 },
     });
     expect(l).toMatchObject({
-      status: 'draft', owner: 'estate', work_id: workId, territory: ['DE', 'GB', 'US-CA'], exclusive: false, max_licences: null,
-      output_cap: { max_consecutive_words: 200, max_percent: 5 }, rate: null, licences_issued: 0, published_at: null, work_type: expect.any(String),
+      status: 'draft',
+      owner: 'estate',
+      work_id: workId,
+      territory: ['DE', 'GB', 'US-CA'],
+      exclusive: false,
+      max_licences: null,
+      output_cap: { max_consecutive_words: 200, max_percent: 5 },
+      rate: null,
+      licences_issued: 0,
+      published_at: null,
+      work_type: expect.any(String),
     });
     expect(l.listing_id).toMatch(/^lst_[0-9a-f]{32}$/);
     expect(l.work_hash).toMatch(/^sha256:/);
@@ -124,27 +159,47 @@ describe('listings', () => {
     const err = await errorOf(w.market.updateListing('estate', l.listing_id, { price: USD(450_000) }));
     expect(err.code).toBe('CONFLICT');
     expect(err.detail).toContain(o.offer_id);
-    expect(await codeOf(w.market.updateListing('estate', l.listing_id, { rate: { per: 'word', amount_minor: 1, currency: 'USD' } }))).toBe('CONFLICT');
+    expect(
+      await codeOf(
+        w.market.updateListing('estate', l.listing_id, { rate: { per: 'word', amount_minor: 1, currency: 'USD' } }),
+      ),
+    ).toBe('CONFLICT');
     expect(await codeOf(w.market.updateListing('estate', l.listing_id, { territory: ['US'] }))).toBe('CONFLICT');
-    expect(await codeOf(w.market.updateListing('estate', l.listing_id, { output_cap: { max_consecutive_words: 50 } }))).toBe('CONFLICT');
+    expect(
+      await codeOf(w.market.updateListing('estate', l.listing_id, { output_cap: { max_consecutive_words: 50 } })),
+    ).toBe('CONFLICT');
     // same price as now: not a change, allowed
     expect((await w.market.updateListing('estate', l.listing_id, { price: USD(500_000) })).price).toEqual(USD(500_000));
     await w.market.withdrawOffer('buyer', o.offer_id);
     const u = await w.market.updateListing('estate', l.listing_id, { price: USD(450_000) });
     expect(u).toMatchObject({ price: USD(450_000), rate: null, updated_at: expect.any(String) });
-    const sw = await w.market.updateListing('estate', l.listing_id, { rate: { per: 'month', amount_minor: 10_000, currency: 'USD' } });
+    const sw = await w.market.updateListing('estate', l.listing_id, {
+      rate: { per: 'month', amount_minor: 10_000, currency: 'USD' },
+    });
     expect(sw).toMatchObject({ price: null, rate: { per: 'month', amount_minor: 10_000, currency: 'USD' } });
-    const audit = (await w.market.auditLog({ entity_id: l.listing_id })).entries.filter((e) => e.action === 'listing.updated');
-    expect(audit.map((e) => Object.keys((e.details as { changes: object }).changes))).toEqual([['title'], ['price'], ['price', 'rate']]);
+    const audit = (await w.market.auditLog({ entity_id: l.listing_id })).entries.filter(
+      (e) => e.action === 'listing.updated',
+    );
+    expect(audit.map((e) => Object.keys((e.details as { changes: object }).changes))).toEqual([
+      ['title'],
+      ['price'],
+      ['price', 'rate'],
+    ]);
   });
 
   it('a pending offer that has expired no longer blocks a price change (lazy expiry)', async () => {
     const l = await w.listing();
-    const o = await w.market.makeOffer('buyer', l.listing_id, { amount: USD(1), expires_at: new Date(w.clock.now + DAY).toISOString() });
+    const o = await w.market.makeOffer('buyer', l.listing_id, {
+      amount: USD(1),
+      expires_at: new Date(w.clock.now + DAY).toISOString(),
+    });
     w.clock.now += 2 * DAY;
     try {
       expect((await w.market.updateListing('estate', l.listing_id, { price: USD(9) })).price).toEqual(USD(9));
-      expect((await w.store.get(`market/offer/${o.offer_id}`)) as Offer).toMatchObject({ status: 'expired', reason: 'expired' });
+      expect((await w.store.get(`market/offer/${o.offer_id}`)) as Offer).toMatchObject({
+        status: 'expired',
+        reason: 'expired',
+      });
     } finally {
       w.clock.now = T0;
     }
@@ -155,9 +210,18 @@ describe('listings', () => {
     const book = await s.work('pub'); // even counter → book… not guaranteed: read it back
     const a = await s.listing({ work_id: book, territory: ['EU'], price: USD(100) }, 'pub');
     const b = await s.listing({ licence_type: 'retrieval', territory: ['US'], price: USD(300) }, 'pub');
-    const c = await s.listing({ territory: ['WORLDWIDE'], rate: { per: 'word', amount_minor: 2, currency: 'EUR' }, price: undefined, exclusive: true }, 'pub');
+    const c = await s.listing(
+      {
+        territory: ['WORLDWIDE'],
+        rate: { per: 'word', amount_minor: 2, currency: 'EUR' },
+        price: undefined,
+        exclusive: true,
+      },
+      'pub',
+    );
     const d = await s.listing({ territory: ['DE'], price: USD(200), status: 'draft' }, 'pub');
-    const ids = async (f: Parameters<Marketplace['listListings']>[0]) => (await s.market.listListings(f)).listings.map((l) => l.listing_id).sort();
+    const ids = async (f: Parameters<Marketplace['listListings']>[0]) =>
+      (await s.market.listListings(f)).listings.map((l) => l.listing_id).sort();
     expect(await ids({})).toEqual([a, b, c].map((l) => l.listing_id).sort());
     expect(await ids({ status: 'any' })).toEqual([a, b, c, d].map((l) => l.listing_id).sort());
     expect(await ids({ status: 'draft' })).toEqual([d.listing_id]);
@@ -174,7 +238,9 @@ describe('listings', () => {
     expect(p1.listings).toHaveLength(2);
     const p2 = await s.market.listListings({ limit: 2, after: p1.next! });
     expect(p2).toMatchObject({ next: null });
-    expect([...p1.listings, ...p2.listings].map((l) => l.listing_id).sort()).toEqual([a, b, c].map((l) => l.listing_id).sort());
+    expect([...p1.listings, ...p2.listings].map((l) => l.listing_id).sort()).toEqual(
+      [a, b, c].map((l) => l.listing_id).sort(),
+    );
   });
 });
 
@@ -188,7 +254,10 @@ describe('listing state machine: every (state, action) pair', () => {
 
   /** A fresh non-exclusive listing in `state` (sold_out: max_licences 1, sold once). */
   async function listingIn(state: ListingStatus): Promise<Listing> {
-    const l = await w.listing({ status: state === 'draft' ? 'draft' : 'active', max_licences: state === 'sold_out' ? 1 : null });
+    const l = await w.listing({
+      status: state === 'draft' ? 'draft' : 'active',
+      max_licences: state === 'sold_out' ? 1 : null,
+    });
     if (state === 'withdrawn') await w.market.withdrawListing('estate', l.listing_id);
     if (state === 'sold_out') {
       const o = await w.market.makeOffer('buyer', l.listing_id, { amount: USD(1) });
@@ -202,12 +271,23 @@ describe('listing state machine: every (state, action) pair', () => {
   const actions: Record<string, { allowedFrom: ListingStatus[]; run: (l: Listing) => Promise<unknown> }> = {
     publish: { allowedFrom: ['draft'], run: (l) => w.market.publishListing('estate', l.listing_id) },
     withdraw: { allowedFrom: ['draft', 'active'], run: (l) => w.market.withdrawListing('estate', l.listing_id) },
-    update: { allowedFrom: ['draft', 'active'], run: (l) => w.market.updateListing('estate', l.listing_id, { description: 'changed' }) },
-    'make an offer': { allowedFrom: ['active'], run: (l) => w.market.makeOffer('buyer', l.listing_id, { amount: USD(5) }) },
+    update: {
+      allowedFrom: ['draft', 'active'],
+      run: (l) => w.market.updateListing('estate', l.listing_id, { description: 'changed' }),
+    },
+    'make an offer': {
+      allowedFrom: ['active'],
+      run: (l) => w.market.makeOffer('buyer', l.listing_id, { amount: USD(5) }),
+    },
   };
 
   it('the table matches the documented machine', () => {
-    expect(LISTING_TRANSITIONS).toEqual({ draft: ['active', 'withdrawn'], active: ['withdrawn', 'sold_out'], withdrawn: [], sold_out: [] });
+    expect(LISTING_TRANSITIONS).toEqual({
+      draft: ['active', 'withdrawn'],
+      active: ['withdrawn', 'sold_out'],
+      withdrawn: [],
+      sold_out: [],
+    });
   });
 
   for (const state of ['draft', 'active', 'withdrawn', 'sold_out'] as ListingStatus[]) {
@@ -245,7 +325,10 @@ describe('offer state machine: every (state, action) pair', () => {
   /** A fresh offer by `buyer` on its own non-exclusive listing, moved to `state`. */
   async function offerIn(state: OfferStatus): Promise<Offer> {
     const l = await w.listing();
-    const o = await w.market.makeOffer('buyer', l.listing_id, { amount: USD(10), expires_at: new Date(w.clock.now + DAY).toISOString() });
+    const o = await w.market.makeOffer('buyer', l.listing_id, {
+      amount: USD(10),
+      expires_at: new Date(w.clock.now + DAY).toISOString(),
+    });
     if (state === 'accepted') await w.market.acceptOffer('estate', o.offer_id);
     if (state === 'declined') await w.market.declineOffer('estate', o.offer_id);
     if (state === 'countered') await w.market.counterOffer('estate', o.offer_id, { amount: USD(20) });
@@ -268,7 +351,8 @@ describe('offer state machine: every (state, action) pair', () => {
 
   it('the table matches the documented machine', () => {
     expect(OFFER_TRANSITIONS.pending).toEqual(['accepted', 'declined', 'countered', 'expired', 'withdrawn']);
-    for (const s of ['accepted', 'declined', 'countered', 'expired', 'withdrawn'] as OfferStatus[]) expect(OFFER_TRANSITIONS[s]).toEqual([]);
+    for (const s of ['accepted', 'declined', 'countered', 'expired', 'withdrawn'] as OfferStatus[])
+      expect(OFFER_TRANSITIONS[s]).toEqual([]);
   });
 
   for (const state of ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] as OfferStatus[]) {
@@ -289,14 +373,20 @@ describe('offer state machine: every (state, action) pair', () => {
   it('pending → expired lazily: accepting a due offer refuses it AND records the expiry', async () => {
     w.clock.now = T0;
     const l = await w.listing();
-    const o = await w.market.makeOffer('buyer', l.listing_id, { amount: USD(10), expires_at: new Date(T0 + DAY).toISOString() });
+    const o = await w.market.makeOffer('buyer', l.listing_id, {
+      amount: USD(10),
+      expires_at: new Date(T0 + DAY).toISOString(),
+    });
     w.clock.now = T0 + DAY; // exactly at expires_at: expired
     const err = await errorOf(w.market.acceptOffer('estate', o.offer_id));
     expect(err.code).toBe('CONFLICT');
     expect(err.detail).toContain('expired');
     expect((await w.store.get(`market/offer/${o.offer_id}`)) as Offer).toMatchObject({ status: 'expired' });
     const log = (await w.market.auditLog({ entity_id: o.offer_id })).entries;
-    expect(log.map((e) => [e.action, e.actor])).toEqual([['offer.created', 'buyer'], ['offer.expired', 'system']]);
+    expect(log.map((e) => [e.action, e.actor])).toEqual([
+      ['offer.created', 'buyer'],
+      ['offer.expired', 'system'],
+    ]);
     expect(await w.market.listLicences({ listing_id: l.listing_id })).toEqual({ licences: [], next: null });
   });
 
@@ -305,7 +395,17 @@ describe('offer state machine: every (state, action) pair', () => {
     const l = await w.listing({ term_months: 24 });
     const o = await w.market.makeOffer('buyer', l.listing_id, { amount: USD(100), territory: ['US'], message: 'hi' });
     const c = await w.market.counterOffer('estate', o.offer_id, { amount: USD(150) });
-    expect(c).toMatchObject({ status: 'pending', made_by: 'estate', buyer: 'buyer', seller: 'estate', counter_of: o.offer_id, amount: USD(150), territory: ['US'], term_months: 24, message: null });
+    expect(c).toMatchObject({
+      status: 'pending',
+      made_by: 'estate',
+      buyer: 'buyer',
+      seller: 'estate',
+      counter_of: o.offer_id,
+      amount: USD(150),
+      territory: ['US'],
+      term_months: 24,
+      message: null,
+    });
     expect(await w.market.getOffer(o.offer_id)).toMatchObject({ status: 'countered', countered_by: c.offer_id });
     expect(await codeOf(w.market.acceptOffer('estate', c.offer_id))).toBe('FORBIDDEN');
     expect(await codeOf(w.market.withdrawOffer('buyer', c.offer_id))).toBe('FORBIDDEN');
@@ -314,8 +414,18 @@ describe('offer state machine: every (state, action) pair', () => {
     expect(await codeOf(w.market.acceptOffer('buyer', cc.offer_id))).toBe('FORBIDDEN');
     const c3 = await w.market.counterOffer('estate', cc.offer_id, { amount: USD(140) });
     const licence = await w.market.acceptOffer('buyer', c3.offer_id);
-    expect(licence).toMatchObject({ licensor: 'estate', licensee: 'buyer', amount: USD(140), territory: ['US'], offer_id: c3.offer_id });
-    const c4 = await w.market.counterOffer('estate', (await w.market.makeOffer('buyer', l.listing_id, { amount: USD(1) })).offer_id, {});
+    expect(licence).toMatchObject({
+      licensor: 'estate',
+      licensee: 'buyer',
+      amount: USD(140),
+      territory: ['US'],
+      offer_id: c3.offer_id,
+    });
+    const c4 = await w.market.counterOffer(
+      'estate',
+      (await w.market.makeOffer('buyer', l.listing_id, { amount: USD(1) })).offer_id,
+      {},
+    );
     expect((await w.market.withdrawOffer('estate', c4.offer_id)).status).toBe('withdrawn');
   });
 });
@@ -330,7 +440,17 @@ describe('owners only, unknown ids, bad input', () => {
 
   it('another account cannot list, update, publish, withdraw, accept, decline or counter', async () => {
     const workId = await w.work('estate');
-    expect(await codeOf(w.market.createListing('mallory', { work_id: workId, licence_type: 'training', territory: ['US'], term_months: 12, price: USD(1) }))).toBe('FORBIDDEN');
+    expect(
+      await codeOf(
+        w.market.createListing('mallory', {
+          work_id: workId,
+          licence_type: 'training',
+          territory: ['US'],
+          term_months: 12,
+          price: USD(1),
+        }),
+      ),
+    ).toBe('FORBIDDEN');
     const d = await w.listing({ status: 'draft' });
     const l = await w.listing();
     expect(await codeOf(w.market.publishListing('mallory', d.listing_id))).toBe('FORBIDDEN');
@@ -364,12 +484,28 @@ describe('owners only, unknown ids, bad input', () => {
     expect(await codeOf(w.market.declineOffer('estate', `ofr_${Z}`))).toBe('NOT_FOUND');
     expect(await codeOf(w.market.withdrawOffer('buyer', `ofr_${Z}`))).toBe('NOT_FOUND');
     expect(await codeOf(w.market.publishListing('estate', `lst_${Z}`))).toBe('NOT_FOUND');
-    expect(await codeOf(w.market.createListing('estate', { work_id: `wk_${Z}`, licence_type: 'training', territory: ['US'], term_months: 1, price: USD(1) }))).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        w.market.createListing('estate', {
+          work_id: `wk_${Z}`,
+          licence_type: 'training',
+          territory: ['US'],
+          term_months: 1,
+          price: USD(1),
+        }),
+      ),
+    ).toBe('NOT_FOUND');
   });
 
   it('bad input is INVALID_INPUT naming the field', async () => {
     const workId = await w.work();
-    const base: CreateListingRequest = { work_id: workId, licence_type: 'training', territory: ['US'], term_months: 12, price: USD(100) };
+    const base: CreateListingRequest = {
+      work_id: workId,
+      licence_type: 'training',
+      territory: ['US'],
+      term_months: 12,
+      price: USD(100),
+    };
     const cases: Array<[string, Record<string, unknown>]> = [
       ['price.currency', { price: { amount_minor: 1, currency: 'usd' } }],
       ['price.amount_minor', { price: { amount_minor: 1.5, currency: 'USD' } }],
@@ -417,7 +553,9 @@ describe('owners only, unknown ids, bad input', () => {
     expect((await errorOf(w.market.listListings({ territory: 'XYZW' }))).detail).toContain('territory');
     expect((await errorOf(w.market.listListings({ limit: 0 }))).detail).toContain('limit');
     expect((await errorOf(w.market.acceptOffer('', 'ofr_1'))).detail).toContain('caller');
-    expect((await errorOf(w.market.acceptOffer('estate', 'ofr_1', { idempotencyKey: '' }))).detail).toContain('idempotencyKey');
+    expect((await errorOf(w.market.acceptOffer('estate', 'ofr_1', { idempotencyKey: '' }))).detail).toContain(
+      'idempotencyKey',
+    );
     expect(await codeOf(w.market.auditLog({ entity: 'x' } as never))).toBe('INVALID_INPUT');
     expect(() => createMarketplace({ store: w.store, key: 'k' as never })).toThrow(TrainprintError);
     expect(() => w.market.start(0)).toThrow(/intervalMs/);
@@ -430,7 +568,9 @@ describe('exclusivity', () => {
   it('100 concurrent accepts of 100 offers on one exclusive listing → exactly one licence', async () => {
     const w = await world();
     const l = await w.listing({ exclusive: true });
-    const offers = await Promise.all(Array.from({ length: 100 }, (_, i) => w.market.makeOffer(`buyer-${i}`, l.listing_id, { amount: USD(1000 + i) })));
+    const offers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => w.market.makeOffer(`buyer-${i}`, l.listing_id, { amount: USD(1000 + i) })),
+    );
     const results = await Promise.allSettled(offers.map((o) => w.market.acceptOffer('estate', o.offer_id)));
     const won = results.filter((r): r is PromiseFulfilledResult<Licence> => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -453,7 +593,9 @@ describe('exclusivity', () => {
   it('non-exclusive: every accepted offer gets its own licence; max_licences sells out', async () => {
     const w = await world();
     const l = await w.listing({ max_licences: 2 });
-    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((who) => w.market.makeOffer(who, l.listing_id, { amount: USD(10) })));
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map((who) => w.market.makeOffer(who, l.listing_id, { amount: USD(10) })),
+    );
     await w.market.acceptOffer('estate', a.offer_id);
     expect(await w.market.getListing(l.listing_id)).toMatchObject({ status: 'active', licences_issued: 1 });
     await w.market.acceptOffer('estate', b.offer_id);
@@ -461,7 +603,8 @@ describe('exclusivity', () => {
     expect(await w.market.getOffer(c.offer_id)).toMatchObject({ status: 'declined', reason: 'sold_out' });
     expect((await w.market.listLicences({ listing_id: l.listing_id })).licences).toHaveLength(2);
     const u = await w.listing();
-    for (const who of ['x', 'y', 'z']) await w.market.acceptOffer('estate', (await w.market.makeOffer(who, u.listing_id, { amount: USD(1) })).offer_id);
+    for (const who of ['x', 'y', 'z'])
+      await w.market.acceptOffer('estate', (await w.market.makeOffer(who, u.listing_id, { amount: USD(1) })).offer_id);
     expect(await w.market.getListing(u.listing_id)).toMatchObject({ status: 'active', licences_issued: 3 });
   });
 
@@ -508,17 +651,33 @@ describe('idempotency', () => {
 
   it('createListing: same key and request → the same listing once; another request → CONFLICT; keys are per caller', async () => {
     const workId = await w.work();
-    const req: CreateListingRequest = { work_id: workId, licence_type: 'retrieval', territory: ['GB'], term_months: 12, price: USD(7) };
+    const req: CreateListingRequest = {
+      work_id: workId,
+      licence_type: 'retrieval',
+      territory: ['GB'],
+      term_months: 12,
+      price: USD(7),
+    };
     const a = await w.market.createListing('estate', req, { idempotencyKey: 'k-1' });
-    const b = await w.market.createListing('estate', { price: USD(7), term_months: 12, territory: ['GB'], licence_type: 'retrieval', work_id: workId }, { idempotencyKey: 'k-1' });
+    const b = await w.market.createListing(
+      'estate',
+      { price: USD(7), term_months: 12, territory: ['GB'], licence_type: 'retrieval', work_id: workId },
+      { idempotencyKey: 'k-1' },
+    );
     expect(b).toEqual(a);
     const [c, d] = await Promise.all([
       w.market.createListing('estate', req, { idempotencyKey: 'k-2' }),
       w.market.createListing('estate', req, { idempotencyKey: 'k-2' }),
     ]);
     expect(c).toEqual(d);
-    expect((await w.market.listListings({ owner: 'estate', status: 'any', limit: 1000 })).listings.filter((l) => l.work_id === workId)).toHaveLength(2);
-    expect(await codeOf(w.market.createListing('estate', { ...req, term_months: 13 }, { idempotencyKey: 'k-1' }))).toBe('CONFLICT');
+    expect(
+      (await w.market.listListings({ owner: 'estate', status: 'any', limit: 1000 })).listings.filter(
+        (l) => l.work_id === workId,
+      ),
+    ).toHaveLength(2);
+    expect(await codeOf(w.market.createListing('estate', { ...req, term_months: 13 }, { idempotencyKey: 'k-1' }))).toBe(
+      'CONFLICT',
+    );
     const other = await w.work('other-estate');
     const e = await w.market.createListing('other-estate', { ...req, work_id: other }, { idempotencyKey: 'k-1' });
     expect(e.owner).toBe('other-estate');
@@ -527,7 +686,10 @@ describe('idempotency', () => {
 
   it('acceptOffer: a retry with the key returns the same licence; the key on another offer → CONFLICT', async () => {
     const l = await w.listing();
-    const [o1, o2] = await Promise.all([w.market.makeOffer('b1', l.listing_id, { amount: USD(1) }), w.market.makeOffer('b2', l.listing_id, { amount: USD(2) })]);
+    const [o1, o2] = await Promise.all([
+      w.market.makeOffer('b1', l.listing_id, { amount: USD(1) }),
+      w.market.makeOffer('b2', l.listing_id, { amount: USD(2) }),
+    ]);
     const [x, y] = await Promise.all([
       w.market.acceptOffer('estate', o1.offer_id, { idempotencyKey: 'acc' }),
       w.market.acceptOffer('estate', o1.offer_id, { idempotencyKey: 'acc' }),
@@ -539,7 +701,10 @@ describe('idempotency', () => {
     expect((await w.market.listLicences({ listing_id: l.listing_id })).licences).toHaveLength(1);
     // a failed attempt stores nothing: the key is still free for another request
     const l2 = await w.listing();
-    const o3 = await w.market.makeOffer('b3', l2.listing_id, { amount: USD(3), expires_at: new Date(T0 + DAY).toISOString() });
+    const o3 = await w.market.makeOffer('b3', l2.listing_id, {
+      amount: USD(3),
+      expires_at: new Date(T0 + DAY).toISOString(),
+    });
     w.clock.now = T0 + 2 * DAY;
     try {
       expect(await codeOf(w.market.acceptOffer('estate', o3.offer_id, { idempotencyKey: 'try' }))).toBe('CONFLICT');
@@ -557,13 +722,21 @@ describe('expiry', () => {
   it('expireDue expires what is due, only that; listOffers never shows a due offer as pending', async () => {
     const w = await world();
     const l = await w.listing();
-    const soon = await w.market.makeOffer('b1', l.listing_id, { amount: USD(1), expires_at: new Date(T0 + DAY).toISOString() });
-    const later = await w.market.makeOffer('b2', l.listing_id, { amount: USD(1), expires_at: new Date(T0 + 10 * DAY).toISOString() });
+    const soon = await w.market.makeOffer('b1', l.listing_id, {
+      amount: USD(1),
+      expires_at: new Date(T0 + DAY).toISOString(),
+    });
+    const later = await w.market.makeOffer('b2', l.listing_id, {
+      amount: USD(1),
+      expires_at: new Date(T0 + 10 * DAY).toISOString(),
+    });
     const dflt = await w.market.makeOffer('b3', l.listing_id, { amount: USD(1) });
     expect(dflt.expires_at).toBe(new Date(T0 + 14 * DAY).toISOString());
     expect(await w.market.expireDue()).toBe(0);
     w.clock.now = T0 + 2 * DAY;
-    expect((await w.market.listOffers({ listing_id: l.listing_id, status: 'pending' })).offers.map((o) => o.offer_id).sort()).toEqual([later.offer_id, dflt.offer_id].sort());
+    expect(
+      (await w.market.listOffers({ listing_id: l.listing_id, status: 'pending' })).offers.map((o) => o.offer_id).sort(),
+    ).toEqual([later.offer_id, dflt.offer_id].sort());
     expect((await w.market.listOffers({ status: 'expired' })).offers.map((o) => o.offer_id)).toEqual([soon.offer_id]);
     expect(await w.market.expireDue()).toBe(0); // listOffers already expired it
     w.clock.now = T0 + 20 * DAY;
@@ -575,11 +748,17 @@ describe('expiry', () => {
   it('the interval expires offers in the background; stop() ends it', async () => {
     const w = await world();
     const l = await w.listing();
-    const o = await w.market.makeOffer('b1', l.listing_id, { amount: USD(1), expires_at: new Date(T0 + DAY).toISOString() });
+    const o = await w.market.makeOffer('b1', l.listing_id, {
+      amount: USD(1),
+      expires_at: new Date(T0 + DAY).toISOString(),
+    });
     w.clock.now = T0 + 2 * DAY;
     w.market.start(5);
     try {
-      await vi.waitFor(async () => expect(((await w.store.get(`market/offer/${o.offer_id}`)) as Offer).status).toBe('expired'), { timeout: 5000 });
+      await vi.waitFor(
+        async () => expect(((await w.store.get(`market/offer/${o.offer_id}`)) as Offer).status).toBe('expired'),
+        { timeout: 5000 },
+      );
     } finally {
       await w.market.stop();
     }
@@ -594,7 +773,12 @@ describe('licences', () => {
   let licence: Licence;
   beforeAll(async () => {
     w = await world();
-    const l = await w.listing({ exclusive: true, territory: ['EU', 'GB'], term_months: 36, output_cap: { max_consecutive_words: 200, max_percent: 5 } });
+    const l = await w.listing({
+      exclusive: true,
+      territory: ['EU', 'GB'],
+      term_months: 36,
+      output_cap: { max_consecutive_words: 200, max_percent: 5 },
+    });
     const o = await w.market.makeOffer('acme-ai', l.listing_id, { amount: USD(500_000), territory: ['DE', 'GB'] });
     w.clock.now = T0 + 3600_000;
     licence = await w.market.acceptOffer('estate', o.offer_id);
@@ -603,9 +787,19 @@ describe('licences', () => {
 
   it('carries the terms and signs them with the receipt key', async () => {
     expect(licence).toMatchObject({
-      version: 1, alg: 'HMAC-SHA256', key_id: w.key.id, licensor: 'estate', licensee: 'acme-ai', licence_type: 'training',
-      territory: ['DE', 'GB'], amount: USD(500_000), per: null, exclusive: true, output_cap: { max_consecutive_words: 200, max_percent: 5 },
-      issued_at: '2026-01-10T01:00:00.000Z', term: { start: '2026-01-10T01:00:00.000Z', end: '2029-01-10T01:00:00.000Z' },
+      version: 1,
+      alg: 'HMAC-SHA256',
+      key_id: w.key.id,
+      licensor: 'estate',
+      licensee: 'acme-ai',
+      licence_type: 'training',
+      territory: ['DE', 'GB'],
+      amount: USD(500_000),
+      per: null,
+      exclusive: true,
+      output_cap: { max_consecutive_words: 200, max_percent: 5 },
+      issued_at: '2026-01-10T01:00:00.000Z',
+      term: { start: '2026-01-10T01:00:00.000Z', end: '2029-01-10T01:00:00.000Z' },
     });
     expect(licence.licence_id).toMatch(/^lic_/);
     expect(await w.market.verifyLicence(licence)).toBe(true);
@@ -616,21 +810,40 @@ describe('licences', () => {
 
   it('fails verification when any signed field changes, or under another key', async () => {
     const changed: Array<[string, Partial<Record<keyof Licence, unknown>>]> = [
-      ['licence_id', { licence_id: 'lic_other' }], ['listing_id', { listing_id: 'lst_other' }], ['offer_id', { offer_id: 'ofr_other' }],
-      ['work_id', { work_id: 'wk_other' }], ['work_hash', { work_hash: `sha256:${'0'.repeat(64)}` }], ['licensor', { licensor: 'mallory' }],
-      ['licensee', { licensee: 'mallory' }], ['licence_type', { licence_type: 'display' }], ['territory', { territory: ['WORLDWIDE'] }],
-      ['territory order', { territory: ['GB', 'DE'] }], ['term.start', { term: { ...licence.term, start: '2020-01-01T00:00:00.000Z' } }],
-      ['term.end', { term: { ...licence.term, end: '2099-01-01T00:00:00.000Z' } }], ['amount', { amount: USD(1) }],
-      ['currency', { amount: { amount_minor: 500_000, currency: 'EUR' } }], ['per', { per: 'word' }], ['exclusive', { exclusive: false }],
-      ['output_cap', { output_cap: null }], ['output cap words', { output_cap: { max_consecutive_words: 2000, max_percent: 5 } }],
-      ['issued_at', { issued_at: '2026-01-11T00:00:00.000Z' }], ['signature', { signature: licence.signature.replace(/^./, (ch) => (ch === 'A' ? 'B' : 'A')) }],
-      ['key_id', { key_id: '0000000000000000' }], ['version', { version: 2 }], ['missing field', { licensee: undefined }],
+      ['licence_id', { licence_id: 'lic_other' }],
+      ['listing_id', { listing_id: 'lst_other' }],
+      ['offer_id', { offer_id: 'ofr_other' }],
+      ['work_id', { work_id: 'wk_other' }],
+      ['work_hash', { work_hash: `sha256:${'0'.repeat(64)}` }],
+      ['licensor', { licensor: 'mallory' }],
+      ['licensee', { licensee: 'mallory' }],
+      ['licence_type', { licence_type: 'display' }],
+      ['territory', { territory: ['WORLDWIDE'] }],
+      ['territory order', { territory: ['GB', 'DE'] }],
+      ['term.start', { term: { ...licence.term, start: '2020-01-01T00:00:00.000Z' } }],
+      ['term.end', { term: { ...licence.term, end: '2099-01-01T00:00:00.000Z' } }],
+      ['amount', { amount: USD(1) }],
+      ['currency', { amount: { amount_minor: 500_000, currency: 'EUR' } }],
+      ['per', { per: 'word' }],
+      ['exclusive', { exclusive: false }],
+      ['output_cap', { output_cap: null }],
+      ['output cap words', { output_cap: { max_consecutive_words: 2000, max_percent: 5 } }],
+      ['issued_at', { issued_at: '2026-01-11T00:00:00.000Z' }],
+      ['signature', { signature: licence.signature.replace(/^./, (ch) => (ch === 'A' ? 'B' : 'A')) }],
+      ['key_id', { key_id: '0000000000000000' }],
+      ['version', { version: 2 }],
+      ['missing field', { licensee: undefined }],
     ];
-    for (const [name, patch] of changed) expect([name, await w.market.verifyLicence({ ...licence, ...patch })]).toEqual([name, false]);
+    for (const [name, patch] of changed)
+      expect([name, await w.market.verifyLicence({ ...licence, ...patch })]).toEqual([name, false]);
     expect(await w.market.verifyLicence(null)).toBe(false);
     expect(await w.market.verifyLicence('licence')).toBe(false);
     // a registration receipt signed by the same key is not a licence
-    expect(await w.market.verifyLicence(await signReceipt(w.key, { work_hash: licence.work_hash, owner: 'estate', registered_at: licence.issued_at }))).toBe(false);
+    expect(
+      await w.market.verifyLicence(
+        await signReceipt(w.key, { work_hash: licence.work_hash, owner: 'estate', registered_at: licence.issued_at }),
+      ),
+    ).toBe(false);
     const otherKey = await loadReceiptKey(new MemoryStore());
     const other = createMarketplace({ store: w.store, key: async () => otherKey });
     expect(await other.verifyLicence(licence)).toBe(false);
@@ -641,8 +854,15 @@ describe('licences', () => {
   });
 
   it('rate listings sign the rate unit', async () => {
-    const l = await w.listing({ price: undefined, rate: { per: 'word', amount_minor: 1, currency: 'USD' }, territory: ['JP'] });
-    const lic = await w.market.acceptOffer('estate', (await w.market.makeOffer('acme-ai', l.listing_id, { amount: USD(2) })).offer_id);
+    const l = await w.listing({
+      price: undefined,
+      rate: { per: 'word', amount_minor: 1, currency: 'USD' },
+      territory: ['JP'],
+    });
+    const lic = await w.market.acceptOffer(
+      'estate',
+      (await w.market.makeOffer('acme-ai', l.listing_id, { amount: USD(2) })).offer_id,
+    );
     expect(lic).toMatchObject({ amount: USD(2), per: 'word' });
     expect(await w.market.verifyLicence(lic)).toBe(true);
     expect(await w.market.verifyLicence({ ...lic, per: 'title' })).toBe(false);
@@ -650,10 +870,16 @@ describe('licences', () => {
 
   it('withdrawing a listing declines its pending offers and keeps issued licences', async () => {
     const l = await w.listing({ territory: ['AU'] });
-    const sold = await w.market.acceptOffer('estate', (await w.market.makeOffer('b1', l.listing_id, { amount: USD(1) })).offer_id);
+    const sold = await w.market.acceptOffer(
+      'estate',
+      (await w.market.makeOffer('b1', l.listing_id, { amount: USD(1) })).offer_id,
+    );
     const pending = await w.market.makeOffer('b2', l.listing_id, { amount: USD(1) });
     await w.market.withdrawListing('estate', l.listing_id);
-    expect(await w.market.getOffer(pending.offer_id)).toMatchObject({ status: 'declined', reason: 'listing_withdrawn' });
+    expect(await w.market.getOffer(pending.offer_id)).toMatchObject({
+      status: 'declined',
+      reason: 'listing_withdrawn',
+    });
     expect((await w.market.getLicence(sold.licence_id)).verified).toBe(true);
   });
 });
@@ -670,14 +896,36 @@ describe('audit log', () => {
     const lic = await w.market.acceptOffer('b2', c.offer_id);
     const all = (await w.market.auditLog({ limit: 1000 })).entries;
     expect(all.map((e) => e.action)).toEqual([
-      'listing.created', 'offer.created', 'offer.created', 'offer.countered', 'offer.created',
-      'offer.accepted', 'licence.issued', 'listing.sold_out', 'offer.declined',
+      'listing.created',
+      'offer.created',
+      'offer.created',
+      'offer.countered',
+      'offer.created',
+      'offer.accepted',
+      'licence.issued',
+      'listing.sold_out',
+      'offer.declined',
     ]);
     expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
-    expect(all.find((e) => e.action === 'offer.declined')).toMatchObject({ entity_id: o1.offer_id, actor: 'b2', from: 'pending', to: 'declined', details: { reason: 'sold_out' } });
-    expect(all.find((e) => e.action === 'licence.issued')).toMatchObject({ entity: 'licence', entity_id: lic.licence_id, related: [l.listing_id, c.offer_id, l.work_id] });
+    expect(all.find((e) => e.action === 'offer.declined')).toMatchObject({
+      entity_id: o1.offer_id,
+      actor: 'b2',
+      from: 'pending',
+      to: 'declined',
+      details: { reason: 'sold_out' },
+    });
+    expect(all.find((e) => e.action === 'licence.issued')).toMatchObject({
+      entity: 'licence',
+      entity_id: lic.licence_id,
+      related: [l.listing_id, c.offer_id, l.work_id],
+    });
     expect((await w.market.auditLog({ entity_id: l.listing_id, limit: 1000 })).entries).toHaveLength(all.length);
-    expect((await w.market.auditLog({ entity_id: c.offer_id })).entries.map((e) => e.action)).toEqual(['offer.countered', 'offer.created', 'offer.accepted', 'licence.issued']);
+    expect((await w.market.auditLog({ entity_id: c.offer_id })).entries.map((e) => e.action)).toEqual([
+      'offer.countered',
+      'offer.created',
+      'offer.accepted',
+      'licence.issued',
+    ]);
     const p1 = await w.market.auditLog({ limit: 4 });
     const p2 = await w.market.auditLog({ limit: 4, after: p1.next! });
     const p3 = await w.market.auditLog({ limit: 4, after: p2.next! });
@@ -707,7 +955,9 @@ describe('restart of the file store', () => {
     const store = await openFileStore(sub);
     const w = await world(store);
     const l = await w.listing({ exclusive: true });
-    const offers = await Promise.all(Array.from({ length: 100 }, (_, i) => w.market.makeOffer(`buyer-${i}`, l.listing_id, { amount: USD(i) })));
+    const offers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => w.market.makeOffer(`buyer-${i}`, l.listing_id, { amount: USD(i) })),
+    );
     const results = await Promise.allSettled(offers.map((o) => w.market.acceptOffer('estate', o.offer_id)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     await store.close();
@@ -717,7 +967,9 @@ describe('restart of the file store', () => {
       const market = createMarketplace({ store: reopened, key: async () => key, now: () => T0 });
       expect((await market.listLicences({ listing_id: l.listing_id })).licences).toHaveLength(1);
       expect((await market.getListing(l.listing_id)).status).toBe('sold_out');
-      expect((await market.listOffers({ listing_id: l.listing_id, status: 'declined', limit: 1000 })).offers).toHaveLength(99);
+      expect(
+        (await market.listOffers({ listing_id: l.listing_id, status: 'declined', limit: 1000 })).offers,
+      ).toHaveLength(99);
     } finally {
       await reopened.close();
     }
@@ -754,7 +1006,14 @@ describe('restart of the file store', () => {
     });
     const before = await snapshot(w.market);
     expect(before.listings.map((l) => l.status)).toEqual(['draft', 'sold_out', 'active', 'withdrawn']);
-    expect(before.offers.map((o) => o.status)).toEqual(['accepted', 'declined', 'countered', 'expired', 'declined', 'accepted']);
+    expect(before.offers.map((o) => o.status)).toEqual([
+      'accepted',
+      'declined',
+      'countered',
+      'expired',
+      'declined',
+      'accepted',
+    ]);
     expect(before.licences.map((l) => l.licence_id).sort()).toEqual([lic1.licence_id, lic2.licence_id].sort());
     expect(before.audit.length).toBeGreaterThan(15);
     await store.close();
@@ -768,11 +1027,17 @@ describe('restart of the file store', () => {
       expect(before.licences.every((l) => l.verified)).toBe(true);
       // state survives: the exclusive listing stays sold, the idempotent accept replays, the log continues
       expect(await codeOf(market.acceptOffer('estate', offers[1].offer_id))).toBe('CONFLICT');
-      expect(await market.acceptOffer('estate', offers[0].offer_id, { idempotencyKey: 'restart-accept' })).toEqual(lic1);
+      expect(await market.acceptOffer('estate', offers[0].offer_id, { idempotencyKey: 'restart-accept' })).toEqual(
+        lic1,
+      );
       const next = await market.publishListing('estate', draft.listing_id);
       const tail = (await market.auditLog({ limit: 1000 })).entries;
       expect(tail.slice(0, before.audit.length)).toEqual(before.audit);
-      expect(tail[tail.length - 1]).toMatchObject({ action: 'listing.published', entity_id: next.listing_id, seq: before.audit.length + 1 });
+      expect(tail[tail.length - 1]).toMatchObject({
+        action: 'listing.published',
+        entity_id: next.listing_id,
+        seq: before.audit.length + 1,
+      });
     } finally {
       await reopened.close();
     }

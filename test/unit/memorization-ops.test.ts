@@ -7,25 +7,39 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { Memorization } from '../../src/services/memorization/memorization.js';
-import { aucInterval, holm, mannWhitney, mean, normalSf, pooledTTest, studentTSf } from '../../src/services/memorization/stats.js';
+import {
+  aucInterval,
+  holm,
+  mannWhitney,
+  mean,
+  normalSf,
+  pooledTTest,
+  studentTSf,
+} from '../../src/services/memorization/stats.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
 import { membershipSplit, prng, sampleDocuments, shuffle } from '../fixtures/memorization/http.js';
 
 /** Every way of choosing k of n indices. */
 function* combinations(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
-  if (acc.length === k) { yield acc; return; }
+  if (acc.length === k) {
+    yield acc;
+    return;
+  }
   for (let i = start; i < n; i++) yield* combinations(n, k, i + 1, [...acc, i]);
 }
 
 /** One-sided permutation p of U (exact, ties included) by enumerating every split. */
 function permutationP(x: number[], y: number[]): number {
   const all = [...x, ...y];
-  const u = (xs: number[], ys: number[]) => xs.reduce((t, a) => t + ys.reduce((s, b) => s + (a > b ? 1 : a === b ? 0.5 : 0), 0), 0);
+  const u = (xs: number[], ys: number[]) =>
+    xs.reduce((t, a) => t + ys.reduce((s, b) => s + (a > b ? 1 : a === b ? 0.5 : 0), 0), 0);
   const observed = u(x, y);
-  let hits = 0, total = 0;
+  let hits = 0,
+    total = 0;
   for (const idx of combinations(all.length, x.length)) {
     const set = new Set(idx);
-    const xs = idx.map((i) => all[i]), ys = all.filter((_, i) => !set.has(i));
+    const xs = idx.map((i) => all[i]),
+      ys = all.filter((_, i) => !set.has(i));
     if (u(xs, ys) >= observed - 1e-9) hits++;
     total++;
   }
@@ -50,19 +64,22 @@ describe('statistics', () => {
     expect(mannWhitney([5, 6, 7], [1, 2, 3]).p_value).toBeCloseTo(1 / 20, 12);
     const rnd = prng(3);
     for (let t = 0; t < 5; t++) {
-      const x = Array.from({ length: 5 }, () => rnd()), y = Array.from({ length: 6 }, () => rnd() - 0.2);
+      const x = Array.from({ length: 5 }, () => rnd()),
+        y = Array.from({ length: 6 }, () => rnd() - 0.2);
       const r = mannWhitney(x, y);
       expect(r.method).toBe('exact');
       expect(r.p_value).toBeCloseTo(permutationP(x, y), 12);
     }
-    const x = Array.from({ length: 8 }, () => Math.round(rnd() * 4)), y = Array.from({ length: 8 }, () => Math.round(rnd() * 4) - 1);
+    const x = Array.from({ length: 8 }, () => Math.round(rnd() * 4)),
+      y = Array.from({ length: 8 }, () => Math.round(rnd() * 4) - 1);
     const r = mannWhitney(x, y);
     expect(r.method).toBe('normal');
     expect(Math.abs(r.p_value - permutationP(x, y))).toBeLessThan(0.02);
   });
 
   it('AUC, DeLong and clustered intervals; Holm; pooled t', () => {
-    const x = [0.9, 0.8, 0.75, 0.6, 0.55], y = [0.7, 0.5, 0.4, 0.3, 0.55, 0.2];
+    const x = [0.9, 0.8, 0.75, 0.6, 0.55],
+      y = [0.7, 0.5, 0.4, 0.3, 0.55, 0.2];
     let pairs = 0;
     for (const a of x) for (const b of y) pairs += a > b ? 1 : a === b ? 0.5 : 0;
     const d = aucInterval(x, y);
@@ -71,14 +88,24 @@ describe('statistics', () => {
     expect(d.ci_95[1]).toBeGreaterThan(d.auc);
     // chunks that share their document's offset: clustering widens the interval
     const rnd = prng(9);
-    const cx: number[] = [], vx: number[] = [], cy: number[] = [], vy: number[] = [];
+    const cx: number[] = [],
+      vx: number[] = [],
+      cy: number[] = [],
+      vy: number[] = [];
     for (let doc = 0; doc < 8; doc++) {
       const off = rnd() * 2;
       for (let c = 0; c < 15; c++) {
-        if (doc < 4) { cx.push(doc); vx.push(off + rnd() * 0.3); } else { cy.push(doc); vy.push(off + rnd() * 0.3); }
+        if (doc < 4) {
+          cx.push(doc);
+          vx.push(off + rnd() * 0.3);
+        } else {
+          cy.push(doc);
+          vy.push(off + rnd() * 0.3);
+        }
       }
     }
-    const plain = aucInterval(vx, vy), clustered = aucInterval(vx, vy, { x: cx, y: cy });
+    const plain = aucInterval(vx, vy),
+      clustered = aucInterval(vx, vy, { x: cx, y: cy });
     expect(clustered.method).toBe('clustered');
     expect(clustered.auc).toBe(plain.auc);
     expect(clustered.se).toBeGreaterThan(2 * plain.se);
@@ -95,7 +122,10 @@ describe('statistics', () => {
     // an LM that saw neither side; "work" = 1 book section, reference = 10 others, 150 random splits
     const docs = sampleDocuments();
     const order = shuffle(docs, prng(77));
-    const lm = NgramLanguageModel.train(order.slice(0, 50).map((d) => d.text), { order: 4 });
+    const lm = NgramLanguageModel.train(
+      order.slice(0, 50).map((d) => d.text),
+      { order: 4 },
+    );
     const pool = order.slice(50, 110).map((d) => {
       const s = lm.score(d.text);
       const out: number[] = [];
@@ -106,15 +136,22 @@ describe('statistics', () => {
       return out;
     });
     const rnd = prng(5);
-    let docLevel = 0, chunkLevel = 0;
+    let docLevel = 0,
+      chunkLevel = 0;
     const T = 150;
     for (let t = 0; t < T; t++) {
-      const idx = shuffle(pool.map((_, i) => i), rnd);
-      const work = pool[idx[0]], ref = idx.slice(1, 11).map((i) => pool[i]);
+      const idx = shuffle(
+        pool.map((_, i) => i),
+        rnd,
+      );
+      const work = pool[idx[0]],
+        ref = idx.slice(1, 11).map((i) => pool[i]);
       if (pooledTTest([mean(work)], ref.map(mean))!.p_value < 0.05) docLevel++;
       if (mannWhitney(work, ref.flat()).p_value < 0.05) chunkLevel++;
     }
-    console.log(`false positives at α = 0.05 over ${T} splits: document-level t ${docLevel / T}, chunk-level Mann–Whitney ${chunkLevel / T}`);
+    console.log(
+      `false positives at α = 0.05 over ${T} splits: document-level t ${docLevel / T}, chunk-level Mann–Whitney ${chunkLevel / T}`,
+    );
     expect(docLevel / T).toBeLessThanOrEqual(0.1);
     expect(chunkLevel / T).toBeGreaterThan(0.12);
   });
@@ -130,12 +167,28 @@ describe('operations', () => {
   });
 
   it('reference sets: add, get, list, delete; ids are unique; inputs checked', async () => {
-    const info = await mem.addReferenceSet({ id: 'post-cutoff-news', texts: ['One two three.', 'Four five six seven.'], basis: 'post_cutoff', published_after: '2025-01-01', description: 'news published after the cutoff' });
-    expect(info).toMatchObject({ id: 'post-cutoff-news', basis: 'post_cutoff', documents: 2, tokens: 7, published_after: '2025-01-01' });
+    const info = await mem.addReferenceSet({
+      id: 'post-cutoff-news',
+      texts: ['One two three.', 'Four five six seven.'],
+      basis: 'post_cutoff',
+      published_after: '2025-01-01',
+      description: 'news published after the cutoff',
+    });
+    expect(info).toMatchObject({
+      id: 'post-cutoff-news',
+      basis: 'post_cutoff',
+      documents: 2,
+      tokens: 7,
+      published_after: '2025-01-01',
+    });
     expect(await mem.getReferenceSet('post-cutoff-news')).toEqual(info);
     expect((await mem.listReferenceSets()).map((r) => r.id)).toContain('post-cutoff-news');
-    await expect(mem.addReferenceSet({ id: 'post-cutoff-news', texts: ['x'], basis: 'unverified' })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
-    await expect(mem.addReferenceSet({ id: 'r2', texts: [], basis: 'unverified' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(
+      mem.addReferenceSet({ id: 'post-cutoff-news', texts: ['x'], basis: 'unverified' }),
+    ).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
+    await expect(mem.addReferenceSet({ id: 'r2', texts: [], basis: 'unverified' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(mem.addReferenceSet({ id: 'r2', texts: ['x'], basis: 'matched' as never })).rejects.toThrow(/basis/);
     expect(await mem.deleteReferenceSet('post-cutoff-news')).toBe(true);
     await expect(mem.getReferenceSet('post-cutoff-news')).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -144,7 +197,12 @@ describe('operations', () => {
   it('compare: a model output against the registered works', async () => {
     const a = await engine.registerWork({ content: split.members[0].text, owner: 'o1', title: 'Work A' });
     const b = await engine.registerWork({ content: split.members[1].text, owner: 'o2', title: 'Work B' });
-    const words = (t: string, from: number, n: number) => t.split(/\s+/).filter(Boolean).slice(from, from + n).join(' ');
+    const words = (t: string, from: number, n: number) =>
+      t
+        .split(/\s+/)
+        .filter(Boolean)
+        .slice(from, from + n)
+        .join(' ');
     const copied = words(split.members[0].text, 300, 70);
     const output = `Here is what I recall: ${copied} And that is all I can say about it.`;
     const r = await mem.compare({ output });
@@ -152,19 +210,34 @@ describe('operations', () => {
     expect(r.works[0].work_id).toBe(a.work_id);
     const v = r.works[0].verbatim[0];
     expect(v.tokens).toBeGreaterThanOrEqual(55);
-    expect(output.slice(v.output_start, v.output_end)).toBe(copied.slice(copied.length - (v.output_end - v.output_start)));
-    expect(split.members[0].text.slice(v.work_start, v.work_end).replace(/\s+/g, ' ')).toBe(output.slice(v.output_start, v.output_end).replace(/\s+/g, ' '));
+    expect(output.slice(v.output_start, v.output_end)).toBe(
+      copied.slice(copied.length - (v.output_end - v.output_start)),
+    );
+    expect(split.members[0].text.slice(v.work_start, v.work_end).replace(/\s+/g, ' ')).toBe(
+      output.slice(v.output_start, v.output_end).replace(/\s+/g, ' '),
+    );
     expect(r.factors).toEqual(['long_verbatim_run']);
     expect(r.works.some((w) => w.work_id === b.work_id && w.verbatim.length > 0)).toBe(false);
-    const none = await mem.compare({ output: 'A completely unrelated sentence about quantum chromodynamics and lattice gauge theory.', work_ids: [a.work_id, b.work_id] });
+    const none = await mem.compare({
+      output: 'A completely unrelated sentence about quantum chromodynamics and lattice gauge theory.',
+      work_ids: [a.work_id, b.work_id],
+    });
     expect(none.works).toEqual([]);
     expect(none.limitations).toContain('short_text_low_power');
   });
 
   it('the local LM as a target model: exact Min-K%++ (full distribution)', async () => {
-    const lm = NgramLanguageModel.train([...split.background.slice(0, 8), ...split.members.slice(0, 3)].map((d) => d.text), { order: 3 });
+    const lm = NgramLanguageModel.train(
+      [...split.background.slice(0, 8), ...split.members.slice(0, 3)].map((d) => d.text),
+      { order: 3 },
+    );
     const model = lm.asTargetModel({ id: 'ngram-local' });
-    const r = await mem.probe({ model, texts: split.members.slice(0, 3).map((d) => d.text), reference: { texts: split.reference.slice(0, 5).map((d) => d.text) }, chunk_tokens: 64 });
+    const r = await mem.probe({
+      model,
+      texts: split.members.slice(0, 3).map((d) => d.text),
+      reference: { texts: split.reference.slice(0, 5).map((d) => d.text) },
+      chunk_tokens: 64,
+    });
     expect(r.distribution).toBe('full');
     expect(r.statistics.find((s) => s.name === 'min_k_plus_plus')!.approximate).toBe(false);
     expect(r.verdict).toBe('significant');
@@ -174,11 +247,27 @@ describe('operations', () => {
   });
 
   it('assess: corpus evidence through engine.score for a knowledge-base model; generations-only limits', async () => {
-    const lm = NgramLanguageModel.train([...Array<string>(6).fill(split.popular.text), ...split.background.slice(0, 5).map((d) => d.text)], { order: 4 });
+    const lm = NgramLanguageModel.train(
+      [...Array<string>(6).fill(split.popular.text), ...split.background.slice(0, 5).map((d) => d.text)],
+      { order: 4 },
+    );
     const local = lm.asTargetModel({ id: 'ngram-local' });
     const chatOnly = { id: 'chat-only', access: 'generations_only' as const, generate: local.generate };
-    const w = await engine.registerWork({ content: split.popular.text, owner: 'o3', title: 'Popular', work_type: 'news', declarations: { tdm_opt_out: true } });
-    const a = await mem.assess({ work_id: w.work_id, model: chatOnly, kb_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US', extract: { prefixes: 4 }, probe: { reference: { texts: ['x y z'] } } });
+    const w = await engine.registerWork({
+      content: split.popular.text,
+      owner: 'o3',
+      title: 'Popular',
+      work_type: 'news',
+      declarations: { tdm_opt_out: true },
+    });
+    const a = await mem.assess({
+      work_id: w.work_id,
+      model: chatOnly,
+      kb_model: 'eleutherai/pythia-6.9b',
+      jurisdiction: 'US',
+      extract: { prefixes: 4 },
+      probe: { reference: { texts: ['x y z'] } },
+    });
     expect(a.corpus?.target_model).toBe('eleutherai/pythia-6.9b');
     expect(a.corpus).not.toHaveProperty('legal_risk');
     expect(a.limitations).toEqual(expect.arrayContaining(['no_logprob_access', 'model_datasets_not_indexed']));
@@ -187,10 +276,16 @@ describe('operations', () => {
     expect(a.extraction!.summary.verified).toBeGreaterThan(0);
     expect(a.evidence_tier).toBe('confirmed');
     // US: base 0.45 + opt-out 0.05 + news market 0.05 + verbatim memorization 0.20
-    expect(a.risk.modifiers.map((m) => m.code)).toEqual(['tdm_opt_out_declared', 'licensing_market_exists', 'verbatim_memorization']);
+    expect(a.risk.modifiers.map((m) => m.code)).toEqual([
+      'tdm_opt_out_declared',
+      'licensing_market_exists',
+      'verbatim_memorization',
+    ]);
     expect(a.risk.score).toBeCloseTo(0.75, 10);
     expect(a.level).toBe('high');
-    expect(a.factors).toEqual(expect.arrayContaining(['fair_use_case_by_case', 'verbatim_extraction_verified', 'verbatim_memorization']));
+    expect(a.factors).toEqual(
+      expect.arrayContaining(['fair_use_case_by_case', 'verbatim_extraction_verified', 'verbatim_memorization']),
+    );
     const html = await mem.report(a);
     expect(html).toContain('Corpus evidence');
     expect(html).not.toContain('Probe against non-member text');
@@ -198,12 +293,16 @@ describe('operations', () => {
 
   it('input checks name the field', async () => {
     const model = NgramLanguageModel.train(['a b c d e f']).asTargetModel();
-    await expect(mem.extract({ model, text: 'x', work_id: 'wk_1' } as never)).rejects.toThrow(/exactly one of work_id or text/);
+    await expect(mem.extract({ model, text: 'x', work_id: 'wk_1' } as never)).rejects.toThrow(
+      /exactly one of work_id or text/,
+    );
     await expect(mem.extract({ model, text: 'x y z', prefixes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     await expect(mem.extract({ model: { id: 'm' } as never, text: 'x' })).rejects.toThrow(/TargetModel/);
     await expect(mem.extract({ model, text: 'x', bogus: 1 } as never)).rejects.toThrow(/unknown field "bogus"/);
     await expect(mem.probe({ model, text: 'x', reference: { texts: ['y'] }, k: 2 })).rejects.toThrow(/k must be/);
-    await expect(mem.extract({ model, work_id: 'wk_00000000000000000000000000000000' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(mem.extract({ model, work_id: 'wk_00000000000000000000000000000000' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const short = await mem.extract({ model, text: 'only a few words here' });
     expect(short.attempts).toEqual([]);
     expect(short.limitations).toEqual(['short_text_low_power']);

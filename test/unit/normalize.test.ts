@@ -17,9 +17,7 @@ interface Fixture {
   vectors: Vector[];
   cases: { input: string; nfkc_cf: string }[];
 }
-const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/nfkc-vectors.json', import.meta.url), 'utf8'),
-) as Fixture;
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/nfkc-vectors.json', import.meta.url), 'utf8')) as Fixture;
 
 const POOLS: readonly string[] = [
   'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
@@ -171,7 +169,8 @@ describe('normalize: ASCII stretches between folded ones = folding everything', 
     while (s.length < length) {
       if (rand() < density) {
         const pool = POOL_CHARS[2 + Math.floor(rand() * (POOL_CHARS.length - 2))]!;
-        for (let k = 1 + Math.floor(rand() * (rand() < 0.2 ? 200 : 3)); k > 0; k--) s += pool[Math.floor(rand() * pool.length)];
+        for (let k = 1 + Math.floor(rand() * (rand() < 0.2 ? 200 : 3)); k > 0; k--)
+          s += pool[Math.floor(rand() * pool.length)];
       } else {
         const pool = POOL_CHARS[Math.floor(rand() * 2)]!;
         for (let k = 1 + Math.floor(rand() * 12); k > 0; k--) s += pool[Math.floor(rand() * pool.length)];
@@ -185,7 +184,8 @@ describe('normalize: ASCII stretches between folded ones = folding everything', 
     for (let i = 0; i < 600; i++) {
       const density = [0.01, 0.05, 0.3, 0.9][i % 4]!;
       const text = sprinkled(rand, i % 50 === 0 ? 20_000 : Math.floor(rand() * 400), density);
-      const fast = normalize(text), reference = normalizeFolded(text);
+      const fast = normalize(text),
+        reference = normalizeFolded(text);
       expect(fast.text).toBe(reference.text);
       expect(Array.from(fast.map)).toEqual(Array.from(reference.map));
     }
@@ -247,7 +247,12 @@ describe('normalize: offset map', () => {
 
 describe('normalize: errors and scale', () => {
   it('rejects lone surrogates, naming the index', () => {
-    for (const [input, index] of [['ab\uD800', 2], ['\uDC00x', 0], ['é\uD83Dz', 1], ['👍\uDE00', 2]] as const) {
+    for (const [input, index] of [
+      ['ab\uD800', 2],
+      ['\uDC00x', 0],
+      ['é\uD83Dz', 1],
+      ['👍\uDE00', 2],
+    ] as const) {
       let error: unknown;
       try {
         normalize(input);
@@ -270,9 +275,7 @@ describe('normalize: errors and scale', () => {
   it('handles 5 MB inputs in linear time', () => {
     const sentence = 'The quick brown fox, jumps over 13 lazy dogs. ';
     const ascii = sentence.repeat(Math.ceil(5e6 / sentence.length));
-    const mixed = 'Ἀρχὴ ήμισυ παντός — Straße ﬁnance 日本語 👍🏽 e\u0301\u0323 한국어 '.repeat(
-      Math.ceil(5e6 / 60),
-    );
+    const mixed = 'Ἀρχὴ ήμισυ παντός — Straße ﬁnance 日本語 👍🏽 e\u0301\u0323 한국어 '.repeat(Math.ceil(5e6 / 60));
     // Long runs of marks exercise canonical ordering, which must not go quadratic either.
     const marks = ('a' + '\u0301\u0323'.repeat(50) + ' ').repeat(Math.ceil(5e6 / 102));
     for (const input of [ascii, mixed, marks]) {

@@ -2,15 +2,32 @@
 // and index checks, and the pack build → verify → load round trip on committed fixture books.
 import { describe, expect, it } from 'vitest';
 import {
-  buildPack, checkPackIndex, checkPackManifest, createEngine, detokenizeWikiText, loadPack, parseGutenbergHeader,
-  readPackInfo, sha256Hex, splitWikiText, stripGutenbergHeaders, TrainprintError, verifyPack,
-  type PackManifest, type PackManifestDocument,
+  buildPack,
+  checkPackIndex,
+  checkPackManifest,
+  createEngine,
+  detokenizeWikiText,
+  loadPack,
+  parseGutenbergHeader,
+  readPackInfo,
+  sha256Hex,
+  splitWikiText,
+  stripGutenbergHeaders,
+  TrainprintError,
+  verifyPack,
+  type PackManifest,
+  type PackManifestDocument,
 } from '../../src/index.js';
 import { book } from '../fixtures/texts/index.js';
 
 /** The rejection (or throw) of `f`: a TrainprintError with `code` whose message contains every one of `parts`. */
 async function fails(f: () => unknown, code: string, ...parts: string[]) {
-  const e = await Promise.resolve().then(f).then(() => undefined, (err: unknown) => err);
+  const e = await Promise.resolve()
+    .then(f)
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
   expect(e, 'expected a TrainprintError').toBeInstanceOf(TrainprintError);
   expect((e as TrainprintError).code).toBe(code);
   for (const p of parts) expect((e as TrainprintError).message).toContain(p);
@@ -60,19 +77,26 @@ describe('Project Gutenberg texts', () => {
 
   it('ends a short text at the END line too, and drops the repeated World Library notices', () => {
     const short = [
-      '*** START OF THE PROJECT GUTENBERG EBOOK X ***', 'One line.',
-      '*** END OF THE PROJECT GUTENBERG EBOOK X ***', 'licence',
+      '*** START OF THE PROJECT GUTENBERG EBOOK X ***',
+      'One line.',
+      '*** END OF THE PROJECT GUTENBERG EBOOK X ***',
+      'licence',
     ].join('\n');
     expect(stripGutenbergHeaders(short)).toBe('One line.');
     const notice = [
-      '<<THIS ELECTRONIC VERSION OF THE COMPLETE WORKS', 'IS COPYRIGHT', 'SERVICE THAT CHARGES FOR DOWNLOAD TIME.>>',
+      '<<THIS ELECTRONIC VERSION OF THE COMPLETE WORKS',
+      'IS COPYRIGHT',
+      'SERVICE THAT CHARGES FOR DOWNLOAD TIME.>>',
     ].join('\n');
     expect(stripGutenbergHeaders(`Act I\n${notice}\nAct II`)).toBe('Act I\nAct II');
   });
 
   it('reads the ebook number, title, author and language from the header', () => {
     expect(parseGutenbergHeader(RAW)).toEqual({
-      ebook: 1342, title: 'Pride and Prejudice or, a Second Title Line', author: 'Jane Austen', language: 'English',
+      ebook: 1342,
+      title: 'Pride and Prejudice or, a Second Title Line',
+      author: 'Jane Austen',
+      language: 'English',
     });
     // no "[EBook #…]": the footer's file name gives the number
     expect(parseGutenbergHeader(RAW.replace('[EBook #1342]', '')).ebook).toBe(1342);
@@ -101,26 +125,30 @@ describe('WikiText', () => {
   it('splits a file into articles at their " = Title = " lines (dropping a cut-off last one on request)', () => {
     const all = splitWikiText(WIKITEXT);
     expect(all.map((a) => a.title)).toEqual([
-      'Valkyria Chronicles III', 'Tower Building of the Little Rock Arsenal', 'Cut Off',
+      'Valkyria Chronicles III',
+      'Tower Building of the Little Rock Arsenal',
+      'Cut Off',
     ]);
     expect(splitWikiText(WIKITEXT, { complete: false }).map((a) => a.title)).toHaveLength(2);
     expect(all[0].raw).toContain(' = = Gameplay = = ');
   });
 
   it('detokenises back to running text', () => {
-    expect(detokenizeWikiText(splitWikiText(WIKITEXT)[0].raw)).toBe([
-      'Valkyria Chronicles III',
-      'Senjō no Valkyria 3: <unk> Chronicles (Japanese: 戦場のヴァルキュリア3, lit. Valkyria 3) is a role-playing game.',
-      'Gameplay',
-      'It sold 1,000 copies at $3.5 each; critics said "it isn\'t bad".',
-    ].join('\n\n'));
+    expect(detokenizeWikiText(splitWikiText(WIKITEXT)[0].raw)).toBe(
+      [
+        'Valkyria Chronicles III',
+        'Senjō no Valkyria 3: <unk> Chronicles (Japanese: 戦場のヴァルキュリア3, lit. Valkyria 3) is a role-playing game.',
+        'Gameplay',
+        'It sold 1,000 copies at $3.5 each; critics said "it isn\'t bad".',
+      ].join('\n\n'),
+    );
   });
 
   it('gives the words of the original text (split contractions included)', async () => {
     const engine = await createEngine();
-    const original = 'Critics said it isn\'t a role-playing game, at 1,000 copies (a 3.5 % share) in 2010–11.';
+    const original = "Critics said it isn't a role-playing game, at 1,000 copies (a 3.5 % share) in 2010–11.";
     const tokens =
-      ' Critics said it is n\'t a role @-@ playing game , at 1 @,@ 000 copies ( a 3 @.@ 5 % share ) in 2010 – 11 . ';
+      " Critics said it is n't a role @-@ playing game , at 1 @,@ 000 copies ( a 3 @.@ 5 % share ) in 2010 – 11 . ";
     const [a, b] = [await engine.fingerprint(original), await engine.fingerprint(detokenizeWikiText(tokens))];
     expect([...b.shingles.hashes]).toEqual([...a.shingles.hashes]);
     // without detokenising, the split contraction alone changes the words
@@ -142,10 +170,18 @@ async function fixtureManifest(window = 8): Promise<{ manifest: PackManifest; te
     documents.push({ id: name, file: `${name}.txt`, sha256, bytes: bytes.length, title: name, source: 'nltk/nltk' });
   }
   const manifest: PackManifest = {
-    format: 'trainprint.pack-manifest', version: 1, id: 'pack:test', name: 'Test pack', pack_version: '1.0.0',
-    description: 'Three fixture books.', kb_dataset: 'project-gutenberg', window, built: '2026-01-02',
+    format: 'trainprint.pack-manifest',
+    version: 1,
+    id: 'pack:test',
+    name: 'Test pack',
+    pack_version: '1.0.0',
+    description: 'Three fixture books.',
+    kb_dataset: 'project-gutenberg',
+    window,
+    built: '2026-01-02',
     sources: [{ repository: 'nltk/nltk', url: 'https://github.com/nltk/nltk' }],
-    licence: { texts: 'Public domain in the USA' }, documents,
+    licence: { texts: 'Public domain in the USA' },
+    documents,
   };
   return { manifest, texts };
 }
@@ -158,7 +194,10 @@ describe('pack manifests and the pack index', () => {
     await fails(() => checkPackManifest({ ...manifest, colour: 'red' }), 'INVALID_INPUT', 'unknown field "colour"');
     await fails(() => checkPackManifest({ ...manifest, window: 0 }), 'INVALID_INPUT', 'window');
     await fails(() => checkPackManifest({ ...manifest, built: 'yesterday' }), 'INVALID_INPUT', 'built');
-    const withDocs = (...documents: unknown[]) => () => checkPackManifest({ ...manifest, documents });
+    const withDocs =
+      (...documents: unknown[]) =>
+      () =>
+        checkPackManifest({ ...manifest, documents });
     await fails(withDocs({ ...doc, sha256: 'abc' }), 'INVALID_INPUT', 'SHA-256');
     await fails(withDocs(doc, { ...doc, file: 'other.txt' }), 'INVALID_INPUT', 'appears twice');
     await fails(withDocs({ ...doc, file: '../secret.txt' }), 'INVALID_INPUT', 'relative path');
@@ -168,9 +207,18 @@ describe('pack manifests and the pack index', () => {
 
   it('checks the pack index', async () => {
     const entry = {
-      id: 'pack:test', file: 'test.tpk', manifest: 'test/manifest.json', sha256: 'a'.repeat(64), bytes: 1,
-      default: true, name: 'Test', pack_version: '1.0.0', kb_dataset: 'project-gutenberg',
-      documents: 1, words: 1, ngrams: 1,
+      id: 'pack:test',
+      file: 'test.tpk',
+      manifest: 'test/manifest.json',
+      sha256: 'a'.repeat(64),
+      bytes: 1,
+      default: true,
+      name: 'Test',
+      pack_version: '1.0.0',
+      kb_dataset: 'project-gutenberg',
+      documents: 1,
+      words: 1,
+      ngrams: 1,
     };
     const index = (...packs: unknown[]) => ({ format: 'trainprint.packs', version: 1, packs });
     expect(checkPackIndex(index(entry)).packs).toHaveLength(1);
@@ -193,8 +241,15 @@ describe('building, verifying and loading a pack', () => {
 
     const info = await readPackInfo(a.bytes);
     expect(info).toMatchObject({
-      id: 'pack:test', kb_dataset: 'project-gutenberg', window: 8, built: '2026-01-02', pack_version: '1.0.0',
-      sources: manifest.sources, licence: manifest.licence, sha256: a.sha256, file_bytes: a.bytes.length,
+      id: 'pack:test',
+      kb_dataset: 'project-gutenberg',
+      window: 8,
+      built: '2026-01-02',
+      pack_version: '1.0.0',
+      sources: manifest.sources,
+      licence: manifest.licence,
+      sha256: a.sha256,
+      file_bytes: a.bytes.length,
     });
     expect(info.counts.documents).toBe(3);
     expect(info.counts.ngrams).toBeGreaterThan(1000);
@@ -217,10 +272,12 @@ describe('building, verifying and loading a pack', () => {
     const { manifest, texts } = await fixtureManifest();
     const engine = await createEngine();
     const changed = (d: PackManifestDocument) =>
-      (d.id === 'chesterton-thursday' ? enc.encode('changed') : texts.get(d.file)!);
+      d.id === 'chesterton-thursday' ? enc.encode('changed') : texts.get(d.file)!;
     await fails(() => buildPack(engine, manifest, changed), 'INVALID_INPUT', 'chesterton-thursday.txt', 'not the text');
     expect(engine.datasets()).toEqual([]);
-    const gone = () => { throw new Error('gone'); };
+    const gone = () => {
+      throw new Error('gone');
+    };
     await fails(() => buildPack(engine, manifest, gone), 'INVALID_INPUT', 'cannot read', 'gone');
     await engine.addDataset({ id: 'pack:test', kind: 'portrait' }, []);
     await fails(() => buildPack(engine, manifest, (d) => texts.get(d.file)!), 'ALREADY_EXISTS');

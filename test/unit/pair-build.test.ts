@@ -32,11 +32,16 @@ function documents(): Array<string | null> {
 function readOut(index: ContentWordIndex, queries: string[]): unknown {
   const { keys, docs, offsets } = index as unknown as Record<'keys' | 'docs' | 'offsets', Uint32Array>;
   const read = queries.map((q) => {
-    const pairs = contentPairs(q), at = index.postings(pairs);
+    const pairs = contentPairs(q),
+      at = index.postings(pairs);
     return [Array.from(at.from), Array.from(at.to), index.candidates(pairs, at), index.bytes, index.documents];
   });
-  return { keys: Buffer.from(keys.buffer).toString('base64'), docs: Buffer.from(docs.buffer).toString('base64'),
-    offsets: Buffer.from(offsets.buffer).toString('base64'), read };
+  return {
+    keys: Buffer.from(keys.buffer).toString('base64'),
+    docs: Buffer.from(docs.buffer).toString('base64'),
+    offsets: Buffer.from(offsets.buffer).toString('base64'),
+    read,
+  };
 }
 
 describe('BatchedPairBuild = ContentWordIndex.buildSteps', async () => {
@@ -47,7 +52,7 @@ describe('BatchedPairBuild = ContentWordIndex.buildSteps', async () => {
   const want = readOut(ContentWordIndex.build(texts, tokens), queries);
   const units = texts.reduce((n, t) => n + (t?.length ?? 0), 0);
 
-  it('with batches on an offload and in the caller\'s sliced steps at once', async () => {
+  it("with batches on an offload and in the caller's sliced steps at once", async () => {
     expect(units).toBeGreaterThan(8 * BATCH_UNITS);
     const { offload, kinds } = await recordingOffload();
     const build = new BatchedPairBuild(texts, tokens);
@@ -58,7 +63,11 @@ describe('BatchedPairBuild = ContentWordIndex.buildSteps', async () => {
   });
 
   it('when the offload fails on every batch, and when its answers never come (steps in one go)', async () => {
-    const failing: Offload = { run: async () => { throw new Error('closed'); } };
+    const failing: Offload = {
+      run: async () => {
+        throw new Error('closed');
+      },
+    };
     const a = new BatchedPairBuild(texts, tokens);
     const [, index] = await Promise.all([a.runOn(failing), sliced(a.steps(), 3)]);
     expect(readOut(index, queries)).toEqual(want);
@@ -98,12 +107,20 @@ describe('bad input to the content-word work and to prepareSearch', () => {
   it('runWork refuses texts that are not strings and a first document that is no number (INVALID_INPUT)', async () => {
     const engine = await createEngine();
     const bad = [
-      { kind: 'pairs', text: 5 }, { kind: 'pair-postings', texts: 'a text', first: 0 },
-      { kind: 'pair-postings', texts: ['a', 5], first: 0 }, { kind: 'pair-postings', texts: ['a'], first: -1 },
+      { kind: 'pairs', text: 5 },
+      { kind: 'pair-postings', texts: 'a text', first: 0 },
+      { kind: 'pair-postings', texts: ['a', 5], first: 0 },
+      { kind: 'pair-postings', texts: ['a'], first: -1 },
       { kind: 'pair-postings', texts: ['a'], first: 1.5 },
     ] as unknown as PureWork[];
     for (const work of bad) {
-      const e = (() => { try { engine.runWork(work); } catch (x) { return x; } })();
+      const e = (() => {
+        try {
+          engine.runWork(work);
+        } catch (x) {
+          return x;
+        }
+      })();
       expect(e).toBeInstanceOf(TrainprintError);
       expect((e as TrainprintError).code).toBe('INVALID_INPUT');
     }
@@ -118,7 +135,11 @@ describe('bad input to the content-word work and to prepareSearch', () => {
       await engine.addDataset({ id: 'mixed' }, docs);
       let asked = 0;
       const offload: Offload & { threads: number } = {
-        threads, run: async () => { asked++; throw new Error('this pool is closed'); },
+        threads,
+        run: async () => {
+          asked++;
+          throw new Error('this pool is closed');
+        },
       };
       await engine.corpus.prepareSearch({ offload });
       expect(asked).toBeLessThanOrEqual(Math.ceil(docs.reduce((n, d) => n + d.text.length, 0) / BATCH_UNITS) + 1);

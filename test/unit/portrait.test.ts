@@ -35,7 +35,12 @@ const TRIALS = 100;
  * Share of embedded, disguised verbatim passages of each length reported by `dataset` as
  * matches, and (`hits`) shown by at least one run of `portrait_hits` inside the passage.
  */
-function detectionRates(engine: Engine, dataset: string, seed: number, hitRates: Record<number, number> = {}): Record<number, number> {
+function detectionRates(
+  engine: Engine,
+  dataset: string,
+  seed: number,
+  hitRates: Record<number, number> = {},
+): Record<number, number> {
   const rnd = prng(seed);
   const noise = outTexts[0];
   const rates: Record<number, number> = {};
@@ -49,7 +54,8 @@ function detectionRates(engine: Engine, dataset: string, seed: number, hitRates:
       const before = passage(noise, a, 40) + '\n\n';
       const query = before + p + '\n\n' + passage(noise, a + 2000, 40);
       const { matches, coverage, portrait_hits } = engine.search(query, { datasets: [dataset], portraitHits: true });
-      const start = before.length, end = before.length + p.length;
+      const start = before.length,
+        end = before.length + p.length;
       // a run on the passage (it may run on into the noise by a chance hit next to it)
       if (portrait_hits!.some((h) => h.query_end > start && h.query_start < end)) hit++;
       // a reported run must lie on the copied passage (it may reach one fingerprint into the noise)
@@ -78,7 +84,10 @@ describe('portrait datasets', () => {
     engine = await createEngine();
     stats = {};
     for (const w of WINDOWS) {
-      stats[w] = await engine.addDataset({ id: `books-w${w}`, kind: 'portrait', window: w, models: ['eleutherai/pythia-6.9b'] }, docs);
+      stats[w] = await engine.addDataset(
+        { id: `books-w${w}`, kind: 'portrait', window: w, models: ['eleutherai/pythia-6.9b'] },
+        docs,
+      );
     }
   });
 
@@ -86,7 +95,9 @@ describe('portrait datasets', () => {
     for (const w of WINDOWS) {
       const s = stats[w];
       const r = ratios(s);
-      console.log(`gutenberg (3 books, ${s.bytes} B) window ${w}: ${s.fingerprints} n-grams, ${s.index_bytes} B = ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus, design FPR ${(100 * s.fpr!).toFixed(3)} %`);
+      console.log(
+        `gutenberg (3 books, ${s.bytes} B) window ${w}: ${s.fingerprints} n-grams, ${s.index_bytes} B = ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus, design FPR ${(100 * s.fpr!).toFixed(3)} %`,
+      );
       expect(s).toMatchObject({ kind: 'portrait', documents: 3, window: w, filters: 1 });
       expect(r.perNgram).toBeLessThanOrEqual(1.2);
       expect(s.fpr!).toBeGreaterThan(0.01);
@@ -105,7 +116,10 @@ describe('portrait datasets', () => {
     const corpora: Record<string, Array<{ id: string; text: string }>> = {
       'book-sections': sampleDocuments().map((d) => ({ id: d.id, text: d.text })),
       'spdx-licences': Object.entries(licences()).map(([id, text]) => ({ id, text })),
-      'alice-editions': [{ id: 'current', text: alice.current }, { id: 'old', text: alice.old }],
+      'alice-editions': [
+        { id: 'current', text: alice.current },
+        { id: 'old', text: alice.old },
+      ],
       tokenised: [
         { id: 'alice', text: tokenised('carroll-alice') },
         { id: 'buster', text: tokenised('burgess-busterbrown') },
@@ -115,7 +129,9 @@ describe('portrait datasets', () => {
       for (const w of [8, 12]) {
         const s = await e.addDataset({ id: `${name}-w${w}`, kind: 'portrait', window: w }, ds);
         const r = ratios(s);
-        console.log(`${name} (${s.documents} docs, ${s.bytes} B) window ${w}: ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus`);
+        console.log(
+          `${name} (${s.documents} docs, ${s.bytes} B) window ${w}: ${r.perNgram.toFixed(4)} B/n-gram, ${(100 * r.ofCorpus).toFixed(2)} % of corpus`,
+        );
         expect(r.perNgram).toBeLessThanOrEqual(1.2);
         expect(r.ofCorpus).toBeLessThanOrEqual(0.05);
         e.removeDataset(`${name}-w${w}`);
@@ -161,7 +177,9 @@ describe('portrait datasets', () => {
         expect(coverage[id]).toMatchObject({ share: 0, longest_run: 0 });
         if (coverage[id].membership!.p_value < 0.01) lowP++;
       }
-      console.log(`${id}: ${falseMatches} matches on 200 passages (100–500 words) of other books; membership p < 0.01 on ${lowP}`);
+      console.log(
+        `${id}: ${falseMatches} matches on 200 passages (100–500 words) of other books; membership p < 0.01 on ${lowP}`,
+      );
       expect(falseMatches).toBe(0);
       // the hit-count test is calibrated on clean text: p < 0.01 about 1 % of the time (binomial 200, 0.01: ≤ 7 at 99.9 %)
       expect(lowP).toBeLessThanOrEqual(7);
@@ -174,7 +192,13 @@ describe('portrait datasets', () => {
     const { matches, coverage } = engine.search(query, { datasets: ['books-w8'] });
     expect(matches.length).toBe(1);
     const m = matches[0] as PortraitMatch;
-    expect(m).toMatchObject({ dataset_id: 'books-w8', document_id: null, source_start: null, source_end: null, kind: 'portrait' });
+    expect(m).toMatchObject({
+      dataset_id: 'books-w8',
+      document_id: null,
+      source_start: null,
+      source_end: null,
+      kind: 'portrait',
+    });
     expect(m.query_start).toBeGreaterThanOrEqual(query.indexOf(p) - 1);
     expect(m.query_end).toBeLessThanOrEqual(query.indexOf(p) + p.length);
     expect(m.tokens).toBeGreaterThan(50);
@@ -188,7 +212,8 @@ describe('portrait datasets', () => {
   it('counts hits against chance: scattered 12-word quotes, none a match, make the whole query significant', () => {
     const rnd = prng(11);
     const noise = outTexts[1];
-    let significant = 0, clean = 0;
+    let significant = 0,
+      clean = 0;
     for (let t = 0; t < 20; t++) {
       let q = '';
       let c = '';
@@ -205,7 +230,9 @@ describe('portrait datasets', () => {
       if (m.p_value < 1e-3) significant++;
       if (engine.search(c, { datasets: ['books-w8'] }).coverage['books-w8'].membership!.p_value < 1e-3) clean++;
     }
-    console.log(`eight 12-word quotes in 480 words of other text: membership p < 1e-3 in ${significant}/20 (no matches); the same text without quotes: ${clean}/20`);
+    console.log(
+      `eight 12-word quotes in 480 words of other text: membership p < 1e-3 in ${significant}/20 (no matches); the same text without quotes: ${clean}/20`,
+    );
     expect(significant).toBeGreaterThanOrEqual(18);
     expect(clean).toBeLessThanOrEqual(1);
   });
@@ -224,13 +251,18 @@ describe('portrait datasets', () => {
     const e = await createEngine();
     const one = await e.addDataset({ id: 'one', kind: 'portrait' }, docs);
     await e.addDataset({ id: 'two', kind: 'portrait' }, docs.slice(0, 1));
-    async function* rest() { yield* docs.slice(1); }
+    async function* rest() {
+      yield* docs.slice(1);
+    }
     const two = await e.addDataset({ id: 'two', kind: 'portrait' }, rest());
     expect({ ...two, id: 'one' }).toEqual(one);
     // sealed: kept keys dropped; a later addition starts a second filter
     await e.addDataset({ id: 'three', kind: 'portrait' }, docs.slice(0, 2));
     expect(e.finalizeDataset('three').filters).toBe(1);
-    const three = await e.addDataset({ id: 'three' }, [docs[2], { id: 'again', text: corpus['austen-persuasion'].slice(0, 50_000) }]);
+    const three = await e.addDataset({ id: 'three' }, [
+      docs[2],
+      { id: 'again', text: corpus['austen-persuasion'].slice(0, 50_000) },
+    ]);
     expect(three.filters).toBe(2);
     expect(three.documents).toBe(4);
     // n-grams already in the sealed filter are not stored twice
@@ -242,7 +274,9 @@ describe('portrait datasets', () => {
       expect(e.search(q, { datasets: ['three'] }).matches.length, b).toBe(1);
     }
     await expect(e.addDataset({ id: 'three', kind: 'exact' }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
-    await expect(e.addDataset({ id: 'three', kind: 'portrait', window: 9 }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'three', kind: 'portrait', window: 9 }, [])).rejects.toThrow(
+      code('INVALID_OPTIONS'),
+    );
     await expect(e.addDataset({ id: 'three' }, [{ id: 'again', text: 'x' }])).rejects.toThrow(code('ALREADY_EXISTS'));
     expect(e.removeDataset('three')).toBe(true);
     expect(e.datasets().map((d) => d.id)).toEqual(['one', 'two']);
@@ -259,7 +293,10 @@ describe('portrait datasets', () => {
     const rnd = prng(11);
     for (let t = 0; t < 10; t++) {
       const src = t % 2 ? corpus['chesterton-thursday'] : outTexts[0];
-      const q = outTexts[1].slice(0, 500) + passage(src, Math.floor(rnd() * (src.length - 5000)), 30 + t * 5) + outTexts[1].slice(500, 900);
+      const q =
+        outTexts[1].slice(0, 500) +
+        passage(src, Math.floor(rnd() * (src.length - 5000)), 30 + t * 5) +
+        outTexts[1].slice(500, 900);
       expect(other.search(q)).toEqual(engine.search(q, { datasets: ['books-w8'] }));
     }
     await expect(other.importDataset(bytes)).rejects.toThrow(code('ALREADY_EXISTS'));
@@ -275,7 +312,9 @@ describe('portrait datasets', () => {
 
   it('refuses corrupted, truncated and incompatible snapshots', async () => {
     const e = await createEngine();
-    await e.addDataset({ id: 'small', kind: 'portrait', window: 12 }, [{ id: 'a', text: corpus['milton-paradise'].slice(0, 30_000) }]);
+    await e.addDataset({ id: 'small', kind: 'portrait', window: 12 }, [
+      { id: 'a', text: corpus['milton-paradise'].slice(0, 30_000) },
+    ]);
     const bytes = e.exportDataset('small');
     const fresh = await createEngine();
     const rnd = prng(3);
@@ -286,7 +325,9 @@ describe('portrait datasets', () => {
       await expect(fresh.importDataset(b), `byte ${at}`).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
     }
     for (const cut of [0, 1, 10, 100, bytes.length - 64, bytes.length - 1]) {
-      await expect(fresh.importDataset(bytes.subarray(0, cut)), `cut ${cut}`).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
+      await expect(fresh.importDataset(bytes.subarray(0, cut)), `cut ${cut}`).rejects.toThrow(
+        code('SNAPSHOT_INCOMPATIBLE'),
+      );
     }
     expect(fresh.datasets()).toEqual([]);
     expect(await fresh.importDataset(bytes)).toEqual(e.datasets()[0]);
@@ -295,7 +336,9 @@ describe('portrait datasets', () => {
   it('validates its options', async () => {
     const e = await createEngine();
     for (const window of [0, 65, 1.5, '8', null]) {
-      await expect(e.addDataset({ id: 'p', kind: 'portrait', window } as never, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+      await expect(e.addDataset({ id: 'p', kind: 'portrait', window } as never, [])).rejects.toThrow(
+        code('INVALID_OPTIONS'),
+      );
     }
     await expect(e.addDataset({ id: 'p', window: 8 }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
     await expect(e.addDataset({ id: 'p', kind: 'bloom' } as never, [])).rejects.toThrow(code('INVALID_OPTIONS'));

@@ -12,24 +12,32 @@ describe('candidate regions', () => {
       const qStarts = Uint32Array.from({ length: items }, (_, i) => i * 7);
       const qEnds = qStarts.map((s) => s + 5);
       const rule = {
-        sourceGap: 50 + Math.floor(rnd() * 3000), queryGap: 1 + Math.floor(rnd() * 80),
-        minHits: 1 + Math.floor(rnd() * 4), minDensity: rnd() < 0.5 ? 0 : rnd() * 0.3, most: 1 + Math.floor(rnd() * 8),
+        sourceGap: 50 + Math.floor(rnd() * 3000),
+        queryGap: 1 + Math.floor(rnd() * 80),
+        minHits: 1 + Math.floor(rnd() * 4),
+        minDensity: rnd() < 0.5 ? 0 : rnd() * 0.3,
+        most: 1 + Math.floor(rnd() * 8),
       };
       // several documents' hits one after another, with repeated items, offsets and keys (few distinct values)
       const docs: RegionHit[][] = [];
       for (let d = 0; d < 3; d++) {
         const n = Math.floor(rnd() * (seed % 4 === 0 ? 300 : 40));
         const spread = 1 + Math.floor(rnd() * (seed % 5 === 0 ? 40 : 20_000)); // few offsets: places repeat
-        docs.push(Array.from({ length: n }, () => {
-          const start = Math.floor(rnd() * spread), i = Math.floor(rnd() * items);
-          const key = seed % 3 === 0 ? undefined : i % 5;
-          return { i, start, end: start + Math.floor(rnd() * 30), weight: 0.1 + rnd(), key };
-        }));
+        docs.push(
+          Array.from({ length: n }, () => {
+            const start = Math.floor(rnd() * spread),
+              i = Math.floor(rnd() * items);
+            const key = seed % 3 === 0 ? undefined : i % 5;
+            return { i, start, end: start + Math.floor(rnd() * 30), weight: 0.1 + rnd(), key };
+          }),
+        );
       }
       const all = docs.flat();
       const hits: HitColumns = {
-        item: Uint32Array.from(all, (h) => h.i), start: Uint32Array.from(all, (h) => h.start),
-        end: Uint32Array.from(all, (h) => h.end), weight: Float64Array.from(all, (h) => h.weight),
+        item: Uint32Array.from(all, (h) => h.i),
+        start: Uint32Array.from(all, (h) => h.start),
+        end: Uint32Array.from(all, (h) => h.end),
+        weight: Float64Array.from(all, (h) => h.weight),
         key: Uint32Array.from(all, (h) => h.key ?? 0),
       };
       const order = new Uint32Array(all.length);

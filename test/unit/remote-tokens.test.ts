@@ -6,7 +6,8 @@ import { callBudget } from '../../src/remote/search.js';
 import { createTokenizer } from '../fixtures/infini-gram/index.mjs';
 
 /** The substring each token maps to. */
-const spans = (text: string, m: ReturnType<typeof mapTokens>) => Array.from(m.starts, (s, k) => text.slice(s, m.ends[k]));
+const spans = (text: string, m: ReturnType<typeof mapTokens>) =>
+  Array.from(m.starts, (s, k) => text.slice(s, m.ends[k]));
 
 describe('token spellings', () => {
   it('tells SentencePiece, byte-level and plain tokens apart', () => {
@@ -25,7 +26,7 @@ describe('token spellings', () => {
   });
 });
 
-describe('mapTokens: the server\'s tokens back to offsets in the caller\'s text', () => {
+describe("mapTokens: the server's tokens back to offsets in the caller's text", () => {
   it('maps the documented Llama-2 example', () => {
     const m = mapTokens('University of Washington', 0, [3014, 310, 7660], ['▁University', '▁of', '▁Washington']);
     expect(Array.from(m.starts)).toEqual([0, 10, 13]); // a token holds its word-start space
@@ -37,7 +38,12 @@ describe('mapTokens: the server\'s tokens back to offsets in the caller\'s text'
     // “ is E2 80 9C; é is C3 A9
     const text = '“café”';
     const tokens = ['▁', '<0xE2>', '<0x80>', '<0x9C>', 'caf', '<0xC3>', '<0xA9>', '<0xE2>', '<0x80>', '<0x9D>'];
-    const m = mapTokens(text, 100, tokens.map((_, i) => i), tokens);
+    const m = mapTokens(
+      text,
+      100,
+      tokens.map((_, i) => i),
+      tokens,
+    );
     expect(m.unmapped).toBe(0);
     expect(m.starts[1]).toBe(100); // the first byte of “
     expect(m.ends[3]).toBe(101);
@@ -48,7 +54,12 @@ describe('mapTokens: the server\'s tokens back to offsets in the caller\'s text'
   it('maps GPT-2 tokens, with the space the server prepends taken as virtual', () => {
     const text = 'Call me Ishmael.\nSome years ago';
     const tokens = ['ĠCall', 'Ġme', 'ĠIsh', 'mael', '.', 'Ċ', 'Some', 'Ġyears', 'Ġago'];
-    const m = mapTokens(text, 0, tokens.map((_, i) => i), tokens);
+    const m = mapTokens(
+      text,
+      0,
+      tokens.map((_, i) => i),
+      tokens,
+    );
     expect(spans(text, m)).toEqual(['Call', ' me', ' Ish', 'mael', '.', '\n', 'Some', ' years', ' ago']);
   });
 
@@ -59,14 +70,16 @@ describe('mapTokens: the server\'s tokens back to offsets in the caller\'s text'
   });
 
   it('maps every token of the fixture tokenizers back onto the text they encoded (property, both spellings)', () => {
-    const corpus = 'The quick brown fox jumps over the lazy dog. Le café est fermé — “naïve” 東京 😀 tabs\tand\nnew lines.\n';
+    const corpus =
+      'The quick brown fox jumps over the lazy dog. Le café est fermé — “naïve” 東京 😀 tabs\tand\nnew lines.\n';
     for (const flavour of ['llama', 'gpt2'] as const) {
       const tok = createTokenizer(flavour, corpus.repeat(20), { vocabSize: 400 });
       let seed = 7;
-      const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       for (let trial = 0; trial < 60; trial++) {
         const words = corpus.split(' ');
-        const from = Math.floor(rnd() * words.length), to = from + 1 + Math.floor(rnd() * 8);
+        const from = Math.floor(rnd() * words.length),
+          to = from + 1 + Math.floor(rnd() * 8);
         const text = words.slice(from, to).join(' ').trimEnd();
         if (text.trim() === '' || /^\s/.test(text)) continue;
         const ids = tok.encodeQuery(text);
@@ -82,7 +95,7 @@ describe('mapTokens: the server\'s tokens back to offsets in the caller\'s text'
 
 describe('textPieces', () => {
   it('cuts at spaces into pieces of at most 900 characters that never hold " AND " or " OR "', () => {
-    const text = ('Alpha beta gamma delta. '.repeat(100)) + 'cats AND dogs OR birds ' + 'x'.repeat(2000) + ' end';
+    const text = 'Alpha beta gamma delta. '.repeat(100) + 'cats AND dogs OR birds ' + 'x'.repeat(2000) + ' end';
     const pieces = textPieces(text);
     let last = 0;
     for (const p of pieces) {
@@ -113,9 +126,10 @@ describe('small parts', () => {
     expect(retryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
   });
 
-  it('parses the indexer\'s metadata string', () => {
-    expect(parseMetadata('{"path": "a.jsonl", "linenum": 3, "metadata": {"meta": {"pile_set_name": "Books3"}}}\n'))
-      .toEqual({ path: 'a.jsonl', linenum: 3, metadata: { meta: { pile_set_name: 'Books3' } } });
+  it("parses the indexer's metadata string", () => {
+    expect(
+      parseMetadata('{"path": "a.jsonl", "linenum": 3, "metadata": {"meta": {"pile_set_name": "Books3"}}}\n'),
+    ).toEqual({ path: 'a.jsonl', linenum: 3, metadata: { meta: { pile_set_name: 'Books3' } } });
     expect(parseMetadata('')).toBeNull();
     expect(parseMetadata('not json')).toBeNull();
     expect(parseMetadata('[1,2]')).toBeNull();

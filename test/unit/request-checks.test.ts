@@ -17,7 +17,10 @@ const CONTENT = passageAt(book('austen-persuasion'), 60_000, 120).text;
 
 /** The TrainprintError a promise rejects with (fails the test for anything else). */
 async function rejection(p: Promise<unknown>): Promise<TrainprintError> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TrainprintError);
   return error as TrainprintError;
 }
@@ -35,23 +38,55 @@ describe('a request field that throws when read is INVALID_INPUT, never the raw 
   };
 
   it('analyze', async () => {
-    const request = { content: 'x', content_type: 'text', get metadata() { return boom(); } };
+    const request = {
+      content: 'x',
+      content_type: 'text',
+      get metadata() {
+        return boom();
+      },
+    };
     const e = await rejection(engine.analyze(request as never));
     expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'metadata could not be read (boom)']);
-    const nested = { content: 'x', content_type: 'text', metadata: { get title() { return boom(); } } };
+    const nested = {
+      content: 'x',
+      content_type: 'text',
+      metadata: {
+        get title() {
+          return boom();
+        },
+      },
+    };
     expect((await rejection(engine.analyze(nested as never))).detail).toBe('metadata.title could not be read (boom)');
   });
 
   it('registerWork', async () => {
-    const request = { content: CONTENT, get owner() { return boom(); } };
+    const request = {
+      content: CONTENT,
+      get owner() {
+        return boom();
+      },
+    };
     const e = await rejection(engine.registerWork(request as never));
     expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'owner could not be read (boom)']);
-    const byFingerprint = { owner: 'o', fingerprint: { get work_hash() { return boom(); } } };
+    const byFingerprint = {
+      owner: 'o',
+      fingerprint: {
+        get work_hash() {
+          return boom();
+        },
+      },
+    };
     expect((await rejection(engine.registerWork(byFingerprint as never))).code).toBe('INVALID_INPUT');
   });
 
   it('score', async () => {
-    const request = { work_hash: workHash, target_model: 'meta/llama-7b', get jurisdiction() { return boom(); } };
+    const request = {
+      work_hash: workHash,
+      target_model: 'meta/llama-7b',
+      get jurisdiction() {
+        return boom();
+      },
+    };
     const e = await rejection(engine.score(request as never));
     expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'jurisdiction could not be read (boom)']);
   });
@@ -68,9 +103,19 @@ describe('a request field that throws when read is INVALID_INPUT, never the raw 
   });
 
   it('createMonitor and the webhook deliverer', async () => {
-    const monitor = { get work_hash() { return boom(); } };
+    const monitor = {
+      get work_hash() {
+        return boom();
+      },
+    };
     expect((await rejection(engine.createMonitor(monitor as never))).detail).toBe('work_hash could not be read (boom)');
-    const subscription = { id: 'sub_1', secret: 'whsec_0123456789abcdef', get url() { return boom(); } };
+    const subscription = {
+      id: 'sub_1',
+      secret: 'whsec_0123456789abcdef',
+      get url() {
+        return boom();
+      },
+    };
     const event = { id: 'evt_1', type: 'match.found', created_at: new Date().toISOString(), data: null };
     const e = await rejection(engine.webhooks.enqueue(subscription as never, event));
     expect([e.code, e.detail]).toEqual(['INVALID_INPUT', 'subscription.url could not be read (boom)']);
@@ -78,7 +123,12 @@ describe('a request field that throws when read is INVALID_INPUT, never the raw 
 
   it('a getter runs once: the operation uses the value that was checked', async () => {
     let reads = 0;
-    const request = { content_type: 'text', get content() { return ++reads === 1 ? CONTENT : ''; } };
+    const request = {
+      content_type: 'text',
+      get content() {
+        return ++reads === 1 ? CONTENT : '';
+      },
+    };
     const r = await engine.analyze(request as never);
     expect(reads).toBe(1);
     expect(r.tokens).toBeGreaterThan(100);
@@ -141,8 +191,9 @@ describe('jurisdiction codes must be assigned', () => {
     const a = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { jurisdiction } }));
     expect([s.code, a.code]).toEqual(['INVALID_INPUT', 'INVALID_INPUT']);
     expect(a.detail).toBe(s.detail);
-    expect((await engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction: 'BR' })).legal_risk)
-      .toBeDefined();
+    expect(
+      (await engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction: 'BR' })).legal_risk,
+    ).toBeDefined();
   });
 });
 

@@ -25,7 +25,17 @@ describe('factor codes', () => {
       expect(readme, r.code).toContain('`' + r.code + '`');
     }
     // the codes that results, docs and clients rely on exist
-    for (const c of ['verbatim_overlap', 'long_verbatim_run', 'near_duplicate', 'dataset_disclosed_by_provider', 'training_data_undisclosed', 'no_indexed_dataset_match', 'short_text_low_power', 'tdm_opt_out_declared', 'reference_sample_only']) {
+    for (const c of [
+      'verbatim_overlap',
+      'long_verbatim_run',
+      'near_duplicate',
+      'dataset_disclosed_by_provider',
+      'training_data_undisclosed',
+      'no_indexed_dataset_match',
+      'short_text_low_power',
+      'tdm_opt_out_declared',
+      'reference_sample_only',
+    ]) {
       expect(FACTORS).toHaveProperty(c);
     }
     // every jurisdiction code is a known factor
@@ -35,8 +45,18 @@ describe('factor codes', () => {
 
 describe('jurisdictions', () => {
   it('layers EU, country and subdivision; normalises aliases; refuses non-ISO shapes', () => {
-    expect(resolveJurisdiction('de')).toMatchObject({ code: 'DE', layers: ['EU', 'DE'], base: 0.55, eu: true, known: true });
-    expect(resolveJurisdiction('DE').factors).toEqual(['tdm_exception_with_opt_out', 'training_summary_required', 'memorization_is_reproduction']);
+    expect(resolveJurisdiction('de')).toMatchObject({
+      code: 'DE',
+      layers: ['EU', 'DE'],
+      base: 0.55,
+      eu: true,
+      known: true,
+    });
+    expect(resolveJurisdiction('DE').factors).toEqual([
+      'tdm_exception_with_opt_out',
+      'training_summary_required',
+      'memorization_is_reproduction',
+    ]);
     expect(resolveJurisdiction('FR')).toMatchObject({ code: 'FR', layers: ['EU'], base: 0.5, eu: true });
     expect(resolveJurisdiction('US-CA')).toMatchObject({ layers: ['US', 'US-CA'], base: 0.5 });
     expect(resolveJurisdiction('US-NY')).toMatchObject({ code: 'US-NY', layers: ['US'], base: 0.45 });
@@ -44,18 +64,29 @@ describe('jurisdictions', () => {
     expect(resolveJurisdiction('EL')).toMatchObject({ code: 'GR', eu: true });
     expect(resolveJurisdiction('BR')).toMatchObject({ code: 'BR', layers: [], base: 0.5, known: false });
     expect(EU_MEMBERS.size).toBe(27);
-    for (const bad of ['EU-DE', 'USA', 'U', '', 'US-CALI', 'us_ca', 42, null]) expect(() => resolveJurisdiction(bad), String(bad)).toThrow(code('INVALID_INPUT'));
+    for (const bad of ['EU-DE', 'USA', 'U', '', 'US-CALI', 'us_ca', 42, null])
+      expect(() => resolveJurisdiction(bad), String(bad)).toThrow(code('INVALID_INPUT'));
   });
 });
 
 describe('risk', () => {
   const us = resolveJurisdiction('US');
   it('levels from the weight; none without a match; weak attribution scales the weight', () => {
-    const base = { jurisdiction: us, anyMatch: true, attributionLow: 0.9, optOut: 'none', pirated: false, workType: 'code' } as const;
+    const base = {
+      jurisdiction: us,
+      anyMatch: true,
+      attributionLow: 0.9,
+      optOut: 'none',
+      pirated: false,
+      workType: 'code',
+    } as const;
     expect(assessRisk({ ...base, anyMatch: false })).toMatchObject({ level: 'none' });
     expect(assessRisk(base)).toMatchObject({ level: 'medium', score: 0.45, attribution_scale: 1 });
     expect(assessRisk({ ...base, pirated: true, workType: 'book' })).toMatchObject({ level: 'high', score: 0.75 });
-    expect(assessRisk({ ...base, pirated: true, workType: 'book', optOut: 'applies' })).toMatchObject({ level: 'critical', score: 0.8 });
+    expect(assessRisk({ ...base, pirated: true, workType: 'book', optOut: 'applies' })).toMatchObject({
+      level: 'critical',
+      score: 0.8,
+    });
     const weak = assessRisk({ ...base, attributionLow: 0.2 });
     expect(weak).toMatchObject({ level: 'low', score: 0.09, attribution_scale: 0.2 });
     expect(weak.factors).toContain('attribution_uncertain');
@@ -63,20 +94,25 @@ describe('risk', () => {
     expect(de.modifiers).toEqual([{ code: 'tdm_opt_out_declared', delta: 0.2 }]);
     expect(de.score).toBe(0.75);
     expect(assessRisk({ ...base, jurisdiction: null }).base_weight).toBe(0.5);
-    expect(assessRisk({ ...base, jurisdiction: resolveJurisdiction('GB'), pirated: true }).modifiers).toEqual([{ code: 'pirated_source_dataset', delta: 0.15 }]);
+    expect(assessRisk({ ...base, jurisdiction: resolveJurisdiction('GB'), pirated: true }).modifiers).toEqual([
+      { code: 'pirated_source_dataset', delta: 0.15 },
+    ]);
   });
 });
 
 describe('revenue', () => {
   it('books per title over 36 months, text per word, code none; sums over providers', () => {
-    const two = [{ provider: 'A', p_used: [0.5, 0.8, 0.9] as const }, { provider: 'B', p_used: [0.1, 0.2, 0.3] as const }];
+    const two = [
+      { provider: 'A', p_used: [0.5, 0.8, 0.9] as const },
+      { provider: 'B', p_used: [0.1, 0.2, 0.3] as const },
+    ];
     const b = estimateRevenue('book', 'metadata', 100_000, two);
     expect(b.basis).toMatchObject({ method: 'per_title_36m', deal_ids: [9], quantity: 1, term_months: 36 });
-    expect(b.monthly).toBeCloseTo((0.8 + 0.2) * 3750 / 36, 2);
-    expect(b.basis.low).toBeCloseTo((0.5 + 0.1) * 2500 / 36, 2);
-    expect(b.basis.high).toBeCloseTo((0.9 + 0.3) * 5000 / 36, 2);
+    expect(b.monthly).toBeCloseTo(((0.8 + 0.2) * 3750) / 36, 2);
+    expect(b.basis.low).toBeCloseTo(((0.5 + 0.1) * 2500) / 36, 2);
+    expect(b.basis.high).toBeCloseTo(((0.9 + 0.3) * 5000) / 36, 2);
     const a = estimateRevenue('news', 'metadata', 36_000, two);
-    expect(a.monthly).toBeCloseTo(1.0 * 0.001 * 36_000 / 36, 2);
+    expect(a.monthly).toBeCloseTo((1.0 * 0.001 * 36_000) / 36, 2);
     expect(a.factors).toEqual(['low_confidence_rate']);
     const c = estimateRevenue('code', 'form', 500, two);
     expect(c).toMatchObject({ monthly: null, factors: ['no_market_anchor'] });
@@ -84,7 +120,13 @@ describe('revenue', () => {
   });
   it('chooses the work type by metadata, form, then length', () => {
     expect(chooseWorkType('news', 'x', 10)).toEqual({ type: 'news', source: 'metadata' });
-    expect(chooseWorkType(undefined, 'import x from "y";\nconst a = 1;\nfunction f() {\n  return a;\n}\nexport default f;\n', 20)).toEqual({ type: 'code', source: 'form' });
+    expect(
+      chooseWorkType(
+        undefined,
+        'import x from "y";\nconst a = 1;\nfunction f() {\n  return a;\n}\nexport default f;\n',
+        20,
+      ),
+    ).toEqual({ type: 'code', source: 'form' });
     expect(chooseWorkType(undefined, 'words '.repeat(10), 40_000)).toEqual({ type: 'book', source: 'length' });
     expect(chooseWorkType(undefined, 'words '.repeat(10), 39_999)).toEqual({ type: 'article', source: 'length' });
   });

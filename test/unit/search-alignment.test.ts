@@ -30,7 +30,10 @@ const filler = (n: number): string => caesar.slice(20_000, 20_000 + n);
 describe('two-stage search', () => {
   it('aligns a heavily edited passage: right document, query and source spans, kind edited or paraphrase', async () => {
     const engine = await createEngine();
-    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ]);
     const src = passage(persuasion, 150_000, 2500);
     const copy = obfuscate(src.text, 7);
     const before = filler(1500);
@@ -38,9 +41,12 @@ describe('two-stage search', () => {
     const seedsOnly = engine.search(query, { candidates: 0 });
     const r = engine.search(query);
     expect(r.alignment.aligned).toBeGreaterThanOrEqual(1);
-    const hits = r.matches.filter((m): m is ExactMatch => m.kind === 'exact' && m.document_id === 'persuasion' && m.aligned);
+    const hits = r.matches.filter(
+      (m): m is ExactMatch => m.kind === 'exact' && m.document_id === 'persuasion' && m.aligned,
+    );
     expect(hits.length).toBeGreaterThanOrEqual(1);
-    const qs = before.length + 2, qe = qs + copy.length;
+    const qs = before.length + 2,
+      qe = qs + copy.length;
     let covered = 0;
     for (const m of hits) covered += Math.max(0, Math.min(qe, m.query_end) - Math.max(qs, m.query_start));
     expect(covered / copy.length).toBeGreaterThan(0.8);
@@ -92,19 +98,22 @@ describe('two-stage search', () => {
     const engine = await createEngine();
     await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
     // verbatim, then the text that follows it in the book edited: one passage of both
-    const copied = passage(persuasion, 40_000, 700), edited = passage(persuasion, copied.end, 2400);
+    const copied = passage(persuasion, 40_000, 700),
+      edited = passage(persuasion, copied.end, 2400);
     const before = filler(1500);
     const query = `${before} ${copied.text} ${obfuscate(edited.text, 3)} ${filler(900)}`;
     const m = engine.search(query).matches.filter((x): x is ExactMatch => x.kind === 'exact' && x.aligned);
-    const overlap = (x: ExactMatch) => Math.max(0, Math.min(x.source_end, edited.end) - Math.max(x.source_start, edited.start));
+    const overlap = (x: ExactMatch) =>
+      Math.max(0, Math.min(x.source_end, edited.end) - Math.max(x.source_start, edited.start));
     const covered = m.reduce((a, x) => a + overlap(x), 0);
     expect(covered / (edited.end - edited.start)).toBeGreaterThan(0.7);
     // a copy (settled by its probe) and an edited passage 2,500 characters on, in both texts: the edited
     // passage's widened window takes in the copy's probe, which is aligned again with it, not reported twice
     const far = passage(persuasion, copied.end + 2500, 2400);
     const two = `${before} ${copied.text} ${filler(1300)} ${obfuscate(far.text, 5)} ${filler(900)}`;
-    const spans = engine.search(two).matches
-      .filter((x): x is ExactMatch => x.kind === 'exact' && x.aligned)
+    const spans = engine
+      .search(two)
+      .matches.filter((x): x is ExactMatch => x.kind === 'exact' && x.aligned)
       .sort((x, y) => x.query_start - y.query_start);
     expect(spans.length).toBeGreaterThanOrEqual(2);
     for (let k = 1; k < spans.length; k++) expect(spans[k].query_start).toBeGreaterThanOrEqual(spans[k - 1].query_end);
@@ -121,12 +130,16 @@ describe('two-stage search', () => {
     expect(r.matches.filter((m) => m.kind === 'exact').every((m) => (m as ExactMatch).aligned === false)).toBe(true);
     const a = await engine.analyze({ content: query, content_type: 'text' });
     expect(a.limitations).toContain('alignment_unavailable');
-    await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    await expect(engine.addDataset({ id: 'x', kind: 'portrait', keep_text: true }, [])).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+    });
+    await expect(engine.addDataset({ id: 'x', kind: 'portrait', keep_text: true }, [])).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+    });
     engine.dispose();
   });
 
-  it('documentText: the text a match\'s source span points into; null without kept text; NOT_FOUND', async () => {
+  it("documentText: the text a match's source span points into; null without kept text; NOT_FOUND", async () => {
     const engine = await createEngine();
     await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
     await engine.addDataset({ id: 'lean', keep_text: false }, [{ id: 'persuasion', text: persuasion }]);
@@ -134,7 +147,9 @@ describe('two-stage search', () => {
     const { text } = passage(persuasion, 80_000, 300);
     const m = engine.search(`${filler(200)} ${text}`, { datasets: ['books'] }).matches[0] as ExactMatch;
     const source = engine.documentText('books', 'persuasion')!;
-    expect(source.slice(m.source_start, m.source_end).split(/\s+/).slice(0, 20)).toEqual(text.split(/\s+/).slice(0, 20));
+    expect(source.slice(m.source_start, m.source_end).split(/\s+/).slice(0, 20)).toEqual(
+      text.split(/\s+/).slice(0, 20),
+    );
     expect(engine.documentText('lean', 'persuasion')).toBeNull();
     expect(engine.documentText('portrait', 'persuasion')).toBeNull();
     expect(() => engine.documentText('books', 'emma')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
@@ -157,7 +172,10 @@ describe('two-stage search', () => {
 
   it('the candidate limit and the time budget bound the work, and say so', async () => {
     const engine = await createEngine();
-    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ]);
     const query = `${passage(persuasion, 10_000, 1500).text}\n\n${passage(thursday, 10_000, 1500).text}`;
     const one = engine.search(query, { candidates: 1 });
     expect(one.alignment).toMatchObject({ candidates: 2, aligned: 1, limit: 1, budget_exhausted: false });
@@ -165,13 +183,17 @@ describe('two-stage search', () => {
     expect(none.alignment.budget_exhausted).toBe(true);
     expect(none.matches.some((m) => m.kind === 'exact' && (m as ExactMatch).aligned)).toBe(false);
     for (const bad of [-1, 1.5, 10_000]) expect(() => engine.search(query, { candidates: bad })).toThrow(/candidates/);
-    for (const bad of [-1, Number.NaN, 1e9]) expect(() => engine.search(query, { alignBudgetMs: bad })).toThrow(/alignBudgetMs/);
+    for (const bad of [-1, Number.NaN, 1e9])
+      expect(() => engine.search(query, { alignBudgetMs: bad })).toThrow(/alignBudgetMs/);
     engine.dispose();
   });
 
   it('analyze takes the same bounds: candidates and alignBudgetMs', async () => {
     const engine = await createEngine();
-    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ]);
     const content = `${passage(persuasion, 10_000, 1500).text}\n\n${passage(thursday, 10_000, 1500).text}`;
     const request = { content, content_type: 'text' as const };
     const aligned = (r: { evidence: { datasets: ReadonlyArray<{ aligned?: { documents: number } }> } }) =>
@@ -182,7 +204,9 @@ describe('two-stage search', () => {
     const cut = await engine.analyze(request, { alignBudgetMs: 0 });
     expect(cut.limitations).toContain('alignment_budget_exhausted');
     await expect(engine.analyze(request, { candidates: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    await expect(engine.analyze(request, { alignBudgetMs: Number.NaN })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(engine.analyze(request, { alignBudgetMs: Number.NaN })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+    });
     engine.dispose();
   });
 });
@@ -190,7 +214,10 @@ describe('two-stage search', () => {
 describe('evidence from aligned passages', () => {
   it('an edited copy with few exact 5-grams left gets its strength from the aligned passages, recomputable from the counts', async () => {
     const engine = await createEngine();
-    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }]);
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ]);
     const content = `${filler(900)}\n\n${obfuscate(passage(persuasion, 120_000, 3000).text, 5)}\n\n${filler(600)}`;
     const withAlignment = await engine.analyze({ content, content_type: 'text' });
     const e = withAlignment.evidence.datasets[0];
@@ -206,21 +233,28 @@ describe('evidence from aligned passages', () => {
     const M = a.query_pairs;
     const pis = a.passages.map((p) => binomialUpperTail(p.shared, p.pairs, p.background_rate)).sort((x, y) => x - y);
     let best = 1;
-    pis.forEach((pi, j) => { best = Math.min(best, poissonUpperTail(j + 1, M * pi)); });
+    pis.forEach((pi, j) => {
+      best = Math.min(best, poissonUpperTail(j + 1, M * pi));
+    });
     expect(a.chance).toBeCloseTo(Math.min(1, a.documents * pis.length * best), 12);
     engine.dispose();
   });
 });
 
 describe('background rate of aligned documents', () => {
-  it('is the share of the query\'s distinct pairs outside the document\'s passages that the document holds', async () => {
+  it("is the share of the query's distinct pairs outside the document's passages that the document holds", async () => {
     const engine = await createEngine();
-    const docs = [{ id: 'persuasion', text: persuasion }, { id: 'thursday', text: thursday }];
+    const docs = [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ];
     await engine.addDataset({ id: 'books' }, docs);
     // two documents aligned in one query, each with its own passages; filler repeated so pairs recur, and a few
     // words of a passage again after it (their pairs count where they recur outside the passage)
-    const rest = filler(1500), quoted = passage(thursday, 50_000, 2000).text;
-    const content = `${rest}\n\n${obfuscate(passage(persuasion, 120_000, 3000).text, 5)}\n\n${rest}\n\n` +
+    const rest = filler(1500),
+      quoted = passage(thursday, 50_000, 2000).text;
+    const content =
+      `${rest}\n\n${obfuscate(passage(persuasion, 120_000, 3000).text, 5)}\n\n${rest}\n\n` +
       `${quoted}\n\n${filler(700)} ${quoted.slice(0, quoted.indexOf(' ', 90))} ${caesar.slice(40_000, 40_500)}`;
     const r = await engine.analyze({ content, content_type: 'text' });
     const q = contentPairs(content);
@@ -246,10 +280,14 @@ describe('background rate of aligned documents', () => {
 
 describe('content-word pairs', () => {
   it('are order-free within reach, drop stop words, and sample the same pairs on both sides', () => {
-    const a = contentPairs('The quick brown fox jumps over the lazy dog near the river bank today, while the old ' +
-      'farmer watches his sheep graze on the green hill above the quiet village');
-    const b = contentPairs('Today, near the bank of the river, the lazy dog was jumped over by a quick brown fox; ' +
-      'above the quiet village, on the green hill, the sheep graze and the old farmer watches');
+    const a = contentPairs(
+      'The quick brown fox jumps over the lazy dog near the river bank today, while the old ' +
+        'farmer watches his sheep graze on the green hill above the quiet village',
+    );
+    const b = contentPairs(
+      'Today, near the bank of the river, the lazy dog was jumped over by a quick brown fox; ' +
+        'above the quiet village, on the green hill, the sheep graze and the old farmer watches',
+    );
     for (const h of a.hashes) expect(h % PAIR_SAMPLE).toBe(0);
     const shared = [...a.hashes].filter((h) => b.hashes.includes(h));
     expect(shared.length).toBeGreaterThan(0);
@@ -268,12 +306,15 @@ describe('content-word pairs', () => {
 
   it('count a pair the query repeats as one place of the document', () => {
     // sampled pairs (one in PAIR_SAMPLE is kept) of two words each, from a list of content words
-    const words = 'harbour lighthouse keeper watched grey northern sea storm lantern cliff tide gull rope anchor'.split(' ');
+    const words = 'harbour lighthouse keeper watched grey northern sea storm lantern cliff tide gull rope anchor'.split(
+      ' ',
+    );
     const sampled: string[] = [];
     for (let i = 0; i < words.length && sampled.length < 3; i++) {
       for (let j = 0; j < words.length && sampled.length < 3; j++) {
         const two = `${words[i]} ${words[j]}`;
-        if (i !== j && contentPairs(two).hashes.length === 1 && !sampled.some((p) => p.includes(words[i]))) sampled.push(two);
+        if (i !== j && contentPairs(two).hashes.length === 1 && !sampled.some((p) => p.includes(words[i])))
+          sampled.push(two);
       }
     }
     expect(sampled.length).toBe(3);
@@ -304,7 +345,9 @@ describe('content-word pairs', () => {
 describe('reuse kinds', () => {
   it('known answers', () => {
     expect(sharedRuns('one two three four', 'one two three four')).toEqual({ tokens: 4, similarity: 1 });
-    expect(sharedRuns('one two three x five six seven', 'one two three y five six seven').similarity).toBeCloseTo(6 / 7);
+    expect(sharedRuns('one two three x five six seven', 'one two three y five six seven').similarity).toBeCloseTo(
+      6 / 7,
+    );
     expect(sharedRuns('alpha beta gamma', 'gamma beta alpha').similarity).toBe(0);
     expect(reuseKind(1)).toBe('verbatim');
     expect(reuseKind(0.95)).toBe('verbatim');

@@ -27,7 +27,8 @@ describe('exact search with word edits', () => {
       // 13 verbatim words between edits: every segment holds a hit, and consecutive hits are at most
       // 2·8 + 5 − 1 = 20 shingles apart, so one chain crosses every edit (spans may stop a window short)
       const best = mine[0];
-      const covered = Math.min(best.query_end, prefix.length + edited.length) - Math.max(best.query_start, prefix.length);
+      const covered =
+        Math.min(best.query_end, prefix.length + edited.length) - Math.max(best.query_start, prefix.length);
       if (mine.length === 1 && covered > 0.65 * edited.length) found++;
       expect(best.source_end! - best.source_start!).toBeGreaterThan(0.6 * edited.length);
     }

@@ -16,7 +16,10 @@ const caesar = book('shakespeare-caesar');
 
 /** Every `every`-th word of `text` replaced: edited reuse, which the alignment stage has to find. */
 function edit(text: string, every: number): string {
-  return text.split(' ').map((w, i) => (i % every === 0 ? 'zzyzx' : w)).join(' ');
+  return text
+    .split(' ')
+    .map((w, i) => (i % every === 0 ? 'zzyzx' : w))
+    .join(' ');
 }
 
 /** Exact and portrait datasets, and a query with verbatim, edited and unrelated stretches. */
@@ -79,8 +82,9 @@ describe('sliced search', () => {
     // a query of 32 Ki units or more sends its pure work to the offload; a shorter one keeps it in this thread
     const query = `${short}\n\n${thursday.slice(100_000, 120_000)}`;
     expect([short.length < OFFLOAD_MIN_UNITS, query.length >= OFFLOAD_MIN_UNITS]).toEqual([true, true]);
-    expect(json(await engine.corpus.searchDetailedAsync(short, SEARCH, { offload })))
-      .toBe(json(engine.corpus.searchDetailed(short, SEARCH)));
+    expect(json(await engine.corpus.searchDetailedAsync(short, SEARCH, { offload }))).toBe(
+      json(engine.corpus.searchDetailed(short, SEARCH)),
+    );
     expect(kinds).toEqual([]);
     const sync = engine.corpus.searchDetailed(query, SEARCH);
     expect(json(await engine.corpus.searchDetailedAsync(query, SEARCH, { offload }))).toBe(json(sync));
@@ -142,7 +146,8 @@ describe('sliced search', () => {
 
   it('compare through runWork is engine.compare', async () => {
     const engine = await createEngine();
-    const a = persuasion.slice(0, 20_000), b = persuasion.slice(10_000, 30_000);
+    const a = persuasion.slice(0, 20_000),
+      b = persuasion.slice(10_000, 30_000);
     expect(engine.runWork({ kind: 'compare', a, b })).toEqual(engine.compare(a, b));
   });
 

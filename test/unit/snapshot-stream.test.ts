@@ -7,7 +7,10 @@ import { crc32, crc32Combine } from '../../src/util/crc32.js';
 // @ts-expect-error plain .mjs fixture module without types
 import { CORPUS } from '../fixtures/corpus/corpus.mjs';
 
-const docs = (CORPUS as { id: string; text: string }[]).map((d, i) => ({ ...d, ...(i === 1 ? { meta: { lang: 'en', n: 2 } } : {}) }));
+const docs = (CORPUS as { id: string; text: string }[]).map((d, i) => ({
+  ...d,
+  ...(i === 1 ? { meta: { lang: 'en', n: 2 } } : {}),
+}));
 
 /** The stream's pieces concatenated, with the patch applied: what a file writer produces. */
 function assemble(stream: SnapshotStream): Uint8Array {
@@ -15,7 +18,10 @@ function assemble(stream: SnapshotStream): Uint8Array {
   for (const piece of stream.pieces()) pieces.push(piece.slice()); // a piece may be reused by the next: copy it now
   const out = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
   let at = 0;
-  for (const p of pieces) { out.set(p, at); at += p.length; }
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
   const { offset, bytes } = stream.patch();
   out.set(bytes, offset);
   expect(stream.length).toBe(out.length);
@@ -26,7 +32,8 @@ describe('crc32Combine', () => {
   it('equals the CRC of the concatenation, for lengths 0 … 300 and a long tail', () => {
     const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 131 + (i >> 3)) & 0xff);
     for (const cut of [0, 1, 7, 8, 64, 300, 4999, 5000]) {
-      const a = bytes.subarray(0, cut), b = bytes.subarray(cut);
+      const a = bytes.subarray(0, cut),
+        b = bytes.subarray(cut);
       expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(bytes));
     }
   });
@@ -53,10 +60,15 @@ describe('exportDatasetStream', () => {
     // a 1 MiB piece (encoded on its own)
     const lengths = [0, 1, 10, 11, 31, 32, 85, 86, 255, 256, 21845, 21846, 65535, 65536, 400_000];
     const texts = lengths.flatMap((n) => [
-      'x'.repeat(n), '\u20ac'.repeat(Math.ceil(n / 3)), `${'y'.repeat(Math.max(0, n - 2))}\u00e9`,
+      'x'.repeat(n),
+      '\u20ac'.repeat(Math.ceil(n / 3)),
+      `${'y'.repeat(Math.max(0, n - 2))}\u00e9`,
     ]);
     const engine = await createEngine();
-    await engine.addDataset({ id: 'widths' }, texts.map((text, i) => ({ id: `t${i}`, text: `${text} words here` })));
+    await engine.addDataset(
+      { id: 'widths' },
+      texts.map((text, i) => ({ id: `t${i}`, text: `${text} words here` })),
+    );
     // (Buffer.equals: toEqual walks a few megabytes element by element for seconds)
     const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(b);
     expect(same(assemble(engine.exportDatasetStream('widths')), engine.exportDataset('widths'))).toBe(true);
@@ -74,11 +86,18 @@ describe('exportDatasetStream', () => {
     const engine = await createEngine();
     await engine.addDataset({ id: 'd' }, docs);
     let calls = 0;
-    const counting = (bytes: Uint8Array, crc: number) => { calls++; return crc32(bytes, crc); };
+    const counting = (bytes: Uint8Array, crc: number) => {
+      calls++;
+      return crc32(bytes, crc);
+    };
     expect(assemble(engine.exportDatasetStream('d', { crc32: counting }))).toEqual(engine.exportDataset('d'));
     expect(calls).toBeGreaterThan(0);
     let e: unknown;
-    try { engine.exportDatasetStream('d', { crc32: 'fast' as never }); } catch (err) { e = err; }
+    try {
+      engine.exportDatasetStream('d', { crc32: 'fast' as never });
+    } catch (err) {
+      e = err;
+    }
     expect(isTrainprintError(e, 'INVALID_OPTIONS'), String(e)).toBe(true);
     engine.dispose();
   });
@@ -97,7 +116,9 @@ describe('exportDatasetStream', () => {
         if (pieces.next().done) break;
         if (i === 2) await engine.addDataset({ id: 'grows' }, docs.slice(1, 2));
       }
-    } catch (e) { err = e; }
+    } catch (e) {
+      err = e;
+    }
     expect(isTrainprintError(err, 'CONFLICT'), String(err)).toBe(true);
     expect(() => engine.exportDatasetStream('nope')).toThrow(/no dataset/);
     engine.dispose();
@@ -112,7 +133,10 @@ describe('addFingerprintedDocuments', () => {
       await a.addDataset({ id: 'd', kind }, docs);
       const b = await createEngine();
       // two batches, to check the documents keep their order across batches
-      const batches = [docs.slice(0, 1), docs.slice(1)].map((part) => ({ documents: part, fingerprints: fingerprinter.fingerprint(part.map((d) => d.text)) }));
+      const batches = [docs.slice(0, 1), docs.slice(1)].map((part) => ({
+        documents: part,
+        fingerprints: fingerprinter.fingerprint(part.map((d) => d.text)),
+      }));
       await b.addFingerprintedDocuments({ id: 'd', kind }, batches);
       a.finalizeDataset('d');
       b.finalizeDataset('d');
@@ -126,11 +150,17 @@ describe('addFingerprintedDocuments', () => {
     const portrait = await createDatasetFingerprinter({ kind: 'portrait' });
     const engine = await createEngine();
     const texts = docs.map((d) => d.text);
-    const wrongKind = engine.addFingerprintedDocuments({ id: 'x' }, [{ documents: docs, fingerprints: portrait.fingerprint(texts) }]);
+    const wrongKind = engine.addFingerprintedDocuments({ id: 'x' }, [
+      { documents: docs, fingerprints: portrait.fingerprint(texts) },
+    ]);
     await expect(wrongKind).rejects.toThrow(/params/);
-    const short = engine.addFingerprintedDocuments({ id: 'y', kind: 'portrait' }, [{ documents: docs, fingerprints: portrait.fingerprint(texts.slice(1)) }]);
+    const short = engine.addFingerprintedDocuments({ id: 'y', kind: 'portrait' }, [
+      { documents: docs, fingerprints: portrait.fingerprint(texts.slice(1)) },
+    ]);
     await expect(short).rejects.toThrow(/expected 3/);
-    expect(() => portrait.fingerprint(['fine', 'lone \ud800 surrogate'])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', index: 1 }));
+    expect(() => portrait.fingerprint(['fine', 'lone \ud800 surrogate'])).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', index: 1 }),
+    );
     await expect(createDatasetFingerprinter({ kind: 'exact', window: 3 })).rejects.toThrow(/window/);
     engine.dispose();
   });

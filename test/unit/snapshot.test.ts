@@ -1,7 +1,15 @@
 /** Dataset snapshots (src/datasets/snapshot.ts): round trips, corruption, hostile input. */
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '@msgpack/msgpack';
-import { crc32, decodeDataset, encodeDataset, DATASET_FORMAT, DATASET_VERSION, EXACT_MINHASH_K, type ExactDatasetData } from '../../src/datasets/snapshot.js';
+import {
+  crc32,
+  decodeDataset,
+  encodeDataset,
+  DATASET_FORMAT,
+  DATASET_VERSION,
+  EXACT_MINHASH_K,
+  type ExactDatasetData,
+} from '../../src/datasets/snapshot.js';
 import { TrainprintError } from '../../src/errors.js';
 import { prng } from '../reference/core.js';
 
@@ -18,7 +26,12 @@ function signatures(nDocs: number, seed: number): Uint32Array {
 function makeData(nKeys: number, nDocs: number, seed: number): ExactDatasetData {
   const rnd = prng(seed);
   const u32 = () => Math.floor(rnd() * 4294967296);
-  const docs = Array.from({ length: nDocs }, (_, i) => ({ id: `doc-${i}-${u32().toString(36)}`, chars: u32() % 100000, tokens: u32() % 20000, bytes: u32() % 300000 }));
+  const docs = Array.from({ length: nDocs }, (_, i) => ({
+    id: `doc-${i}-${u32().toString(36)}`,
+    chars: u32() % 100000,
+    tokens: u32() % 20000,
+    bytes: u32() % 300000,
+  }));
   const keys = new BigUint64Array(nKeys);
   for (let i = 0; i < nKeys; i++) keys[i] = (BigInt(u32()) << 32n) | BigInt(u32());
   keys.sort();
@@ -30,7 +43,16 @@ function makeData(nKeys: number, nDocs: number, seed: number): ExactDatasetData 
     postStart[i] = u32() % 100000;
     postEnd[i] = postStart[i] + (u32() % 200);
   }
-  return { descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['m1', 'm2'] }, params: PARAMS, docs, keys, postDoc, postStart, postEnd, minhash: signatures(nDocs, seed) };
+  return {
+    descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['m1', 'm2'] },
+    params: PARAMS,
+    docs,
+    keys,
+    postDoc,
+    postStart,
+    postEnd,
+    minhash: signatures(nDocs, seed),
+  };
 }
 
 function small(): ExactDatasetData {
@@ -56,7 +78,12 @@ function expectSame(a: ExactDatasetData, b: ExactDatasetData): void {
   for (const k of ['keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const) {
     expect(b[k].constructor).toBe(a[k].constructor);
     expect(b[k].length, k).toBe(a[k].length);
-    expect(Buffer.from(b[k].buffer, b[k].byteOffset, b[k].byteLength).equals(Buffer.from(a[k].buffer, a[k].byteOffset, a[k].byteLength)), k).toBe(true);
+    expect(
+      Buffer.from(b[k].buffer, b[k].byteOffset, b[k].byteLength).equals(
+        Buffer.from(a[k].buffer, a[k].byteOffset, a[k].byteLength),
+      ),
+      k,
+    ).toBe(true);
   }
 }
 
@@ -82,7 +109,8 @@ function incompatible(fn: () => unknown, detail?: RegExp): void {
   if (detail) expect((err as TrainprintError).detail).toMatch(detail);
 }
 
-const le = (a: BigUint64Array | Uint32Array) => new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength));
+const le = (a: BigUint64Array | Uint32Array) =>
+  new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength));
 
 /** Hand-built snapshot with a *valid* checksum, to reach the checks behind it. */
 function craft(
@@ -92,17 +120,27 @@ function craft(
   const payload =
     over.payload instanceof Uint8Array
       ? over.payload
-      : encode({
-          descriptor: base.descriptor,
-          docs: base.docs,
-          keys: le(base.keys),
-          postDoc: le(base.postDoc),
-          postStart: le(base.postStart),
-          postEnd: le(base.postEnd),
-          minhash: le(base.minhash),
-          ...over.payload,
-        }, { ignoreUndefined: true });
-  const h = { format: DATASET_FORMAT, version: DATASET_VERSION, params: base.params, kind: 'exact', counts: { docs: base.docs.length, keys: base.keys.length }, ...over.header };
+      : encode(
+          {
+            descriptor: base.descriptor,
+            docs: base.docs,
+            keys: le(base.keys),
+            postDoc: le(base.postDoc),
+            postStart: le(base.postStart),
+            postEnd: le(base.postEnd),
+            minhash: le(base.minhash),
+            ...over.payload,
+          },
+          { ignoreUndefined: true },
+        );
+  const h = {
+    format: DATASET_FORMAT,
+    version: DATASET_VERSION,
+    params: base.params,
+    kind: 'exact',
+    counts: { docs: base.docs.length, keys: base.keys.length },
+    ...over.header,
+  };
   const head = encode(h, { ignoreUndefined: true });
   expect(head[0] & 0xf0).toBe(0x80); // fixmap: one more entry follows
   head[0] += 1;
@@ -152,7 +190,14 @@ describe('encodeDataset / decodeDataset round trip', () => {
 
   it('one document, descriptor and meta preserved (unicode ids, absent optionals stay absent)', () => {
     const data: ExactDatasetData = {
-      descriptor: { id: 'корпус-🚀', name: 'ñ', kind: 'exact', models: ['gpt-x'], kb_dataset: 'k', meta: { a: [1, 'two', null, { b: true }], t: 1.5, big: 1.7e12 } },
+      descriptor: {
+        id: 'корпус-🚀',
+        name: 'ñ',
+        kind: 'exact',
+        models: ['gpt-x'],
+        kb_dataset: 'k',
+        meta: { a: [1, 'two', null, { b: true }], t: 1.5, big: 1.7e12 },
+      },
       params: PARAMS,
       docs: [{ id: '\u{1F600}\u0000x', chars: 3, tokens: 1, bytes: 6, meta: { src: 'é' } }],
       keys: new BigUint64Array([42n]),
@@ -206,7 +251,11 @@ describe('encodeDataset / decodeDataset round trip', () => {
 describe('corruption', () => {
   it('truncation at every byte of a small file', () => {
     const bytes = encodeDataset(small());
-    for (let cut = 0; cut < bytes.length; cut++) expect(codeOf(() => decodeDataset(bytes.subarray(0, cut))), `cut ${cut}`).toBe('SNAPSHOT_INCOMPATIBLE');
+    for (let cut = 0; cut < bytes.length; cut++)
+      expect(
+        codeOf(() => decodeDataset(bytes.subarray(0, cut))),
+        `cut ${cut}`,
+      ).toBe('SNAPSHOT_INCOMPATIBLE');
     incompatible(() => decodeDataset(new Uint8Array(0)), /empty/);
     incompatible(() => decodeDataset(bytes.subarray(0, bytes.length - 1)), /truncated/);
   });
@@ -216,7 +265,10 @@ describe('corruption', () => {
     const rnd = prng(99);
     for (let t = 0; t < 200; t++) {
       const cut = Math.floor(rnd() * bytes.length);
-      expect(codeOf(() => decodeDataset(bytes.subarray(0, cut))), `cut ${cut}`).toBe('SNAPSHOT_INCOMPATIBLE');
+      expect(
+        codeOf(() => decodeDataset(bytes.subarray(0, cut))),
+        `cut ${cut}`,
+      ).toBe('SNAPSHOT_INCOMPATIBLE');
     }
   });
 
@@ -250,7 +302,10 @@ describe('corruption', () => {
       const pos = t < 50 ? t : Math.floor(rnd() * bytes.length); // the header too
       const b = bytes.slice();
       b[pos] ^= 1 + Math.floor(rnd() * 255);
-      expect(codeOf(() => decodeDataset(b)), `pos ${pos}`).toBe('SNAPSHOT_INCOMPATIBLE');
+      expect(
+        codeOf(() => decodeDataset(b)),
+        `pos ${pos}`,
+      ).toBe('SNAPSHOT_INCOMPATIBLE');
     }
   });
 
@@ -281,13 +336,24 @@ describe('compatibility checks', () => {
     incompatible(() => decodeDataset(encode({ hello: 'world' })), /not a trainprint dataset/);
     incompatible(() => decodeDataset(encode([1, 2])), /header is not a map/);
     incompatible(() => decodeDataset(encode([{ format: DATASET_FORMAT }, 1, 2])), /not a trainprint dataset/);
-    incompatible(() => decodeDataset(new TextEncoder().encode('{"format":"trainprint.dataset"}')), /not a trainprint dataset/);
+    incompatible(
+      () => decodeDataset(new TextEncoder().encode('{"format":"trainprint.dataset"}')),
+      /not a trainprint dataset/,
+    );
     incompatible(() => decodeDataset(new Uint8Array([0x92, 0xc1, 0xc1])), /not valid msgpack/);
   });
 
   it('non-Uint8Array input is INVALID_INPUT', () => {
     const bytes = encodeDataset(small());
-    for (const bad of [bytes.buffer, Array.from(bytes), 'x', null, undefined, new Uint16Array(4), new DataView(bytes.buffer)]) {
+    for (const bad of [
+      bytes.buffer,
+      Array.from(bytes),
+      'x',
+      null,
+      undefined,
+      new Uint16Array(4),
+      new DataView(bytes.buffer),
+    ]) {
       expect(codeOf(() => decodeDataset(bad as never))).toBe('INVALID_INPUT');
     }
     expect(codeOf(() => decodeDataset(bytes, { params: 3 } as never))).toBe('INVALID_OPTIONS');
@@ -300,21 +366,92 @@ describe('inconsistent or mistyped contents (valid checksum)', () => {
     ['key count', { header: { counts: { docs: 2, keys: 5 } } }, /payload.keys has 32 bytes, expected 5/],
     ['column length', { payload: { postEnd: le(new Uint32Array([5, 9, 4])) } }, /payload.postEnd has 12 bytes/],
     ['ragged column bytes', { payload: { postDoc: new Uint8Array(15) } }, /payload.postDoc has 15 bytes/],
-    ['minhash one value short', { payload: { minhash: le(new Uint32Array(2 * K - 1)) } }, new RegExp(`payload.minhash has ${(2 * K - 1) * 4} bytes, expected ${2 * K} × 4`)],
-    ['minhash one document too many', { payload: { minhash: le(new Uint32Array(3 * K)) } }, /payload.minhash has 1536 bytes, expected 256 × 4 = 1024/],
+    [
+      'minhash one value short',
+      { payload: { minhash: le(new Uint32Array(2 * K - 1)) } },
+      new RegExp(`payload.minhash has ${(2 * K - 1) * 4} bytes, expected ${2 * K} × 4`),
+    ],
+    [
+      'minhash one document too many',
+      { payload: { minhash: le(new Uint32Array(3 * K)) } },
+      /payload.minhash has 1536 bytes, expected 256 × 4 = 1024/,
+    ],
     ['minhash ragged bytes', { payload: { minhash: new Uint8Array(2 * K * 4 + 2) } }, /payload.minhash has 1026 bytes/],
     ['minhash not bin', { payload: { minhash: [1, 2, 3] } }, /payload.minhash must be bin/],
     ['minhash missing', { payload: { minhash: undefined } }, /payload.minhash is missing/],
-    ['postDoc range', { payload: { postDoc: le(new Uint32Array([0, 1, 2, 1])) } }, /postDoc\[2\] = 2 is not a document index/],
+    [
+      'postDoc range',
+      { payload: { postDoc: le(new Uint32Array([0, 1, 2, 1])) } },
+      /postDoc\[2\] = 2 is not a document index/,
+    ],
     ['start > end', { payload: { postStart: le(new Uint32Array([0, 3, 5, 7])) } }, /posting 2 starts after it ends/],
     ['unsorted keys', { payload: { keys: le(new BigUint64Array([1n, 5n, 4n, 9n])) } }, /keys\[2\] < keys\[1\]/],
-    ['unsorted keys (low word)', { payload: { keys: le(new BigUint64Array([1n, 0x1_0000_0005n, 0x1_0000_0004n, 9n])) } }, /not sorted/],
+    [
+      'unsorted keys (low word)',
+      { payload: { keys: le(new BigUint64Array([1n, 0x1_0000_0005n, 0x1_0000_0004n, 9n])) } },
+      /not sorted/,
+    ],
     ['keys not bin', { payload: { keys: [1, 5, 5, 9] } }, /payload.keys must be bin/],
-    ['doc chars string', { payload: { docs: [{ id: 'a', chars: '10', tokens: 2, bytes: 10 }, { id: 'b', chars: 1, tokens: 1, bytes: 1 }] } }, /docs\[0\].chars/],
-    ['doc chars fractional', { payload: { docs: [{ id: 'a', chars: 1.5, tokens: 2, bytes: 10 }, { id: 'b', chars: 1, tokens: 1, bytes: 1 }] } }, /docs\[0\].chars/],
-    ['doc chars negative', { payload: { docs: [{ id: 'a', chars: -1, tokens: 2, bytes: 10 }, { id: 'b', chars: 1, tokens: 1, bytes: 1 }] } }, /docs\[0\].chars/],
-    ['doc id number', { payload: { docs: [{ id: 1, chars: 1, tokens: 2, bytes: 10 }, { id: 'b', chars: 1, tokens: 1, bytes: 1 }] } }, /docs\[0\].id/],
-    ['doc unknown field', { payload: { docs: [{ id: 'a', chars: 1, tokens: 2, bytes: 10, x: 1 }, { id: 'b', chars: 1, tokens: 1, bytes: 1 }] } }, /docs\[0\] has unknown field "x"/],
+    [
+      'doc chars string',
+      {
+        payload: {
+          docs: [
+            { id: 'a', chars: '10', tokens: 2, bytes: 10 },
+            { id: 'b', chars: 1, tokens: 1, bytes: 1 },
+          ],
+        },
+      },
+      /docs\[0\].chars/,
+    ],
+    [
+      'doc chars fractional',
+      {
+        payload: {
+          docs: [
+            { id: 'a', chars: 1.5, tokens: 2, bytes: 10 },
+            { id: 'b', chars: 1, tokens: 1, bytes: 1 },
+          ],
+        },
+      },
+      /docs\[0\].chars/,
+    ],
+    [
+      'doc chars negative',
+      {
+        payload: {
+          docs: [
+            { id: 'a', chars: -1, tokens: 2, bytes: 10 },
+            { id: 'b', chars: 1, tokens: 1, bytes: 1 },
+          ],
+        },
+      },
+      /docs\[0\].chars/,
+    ],
+    [
+      'doc id number',
+      {
+        payload: {
+          docs: [
+            { id: 1, chars: 1, tokens: 2, bytes: 10 },
+            { id: 'b', chars: 1, tokens: 1, bytes: 1 },
+          ],
+        },
+      },
+      /docs\[0\].id/,
+    ],
+    [
+      'doc unknown field',
+      {
+        payload: {
+          docs: [
+            { id: 'a', chars: 1, tokens: 2, bytes: 10, x: 1 },
+            { id: 'b', chars: 1, tokens: 1, bytes: 1 },
+          ],
+        },
+      },
+      /docs\[0\] has unknown field "x"/,
+    ],
     ['doc not a map', { payload: { docs: [1, 2] } }, /docs\[0\] must be an object/],
     ['docs not array', { payload: { docs: { 0: 'a' } } }, /docs must be an array/],
     ['descriptor id', { payload: { descriptor: { id: 7, kind: 'exact' } } }, /descriptor.id/],
@@ -335,13 +472,19 @@ describe('inconsistent or mistyped contents (valid checksum)', () => {
   for (const [name, over, detail] of cases) it(name, () => incompatible(() => decodeDataset(craft(over)), detail));
 
   it('missing header field, checksum not canonical', () => {
-    const b = encode([{ format: DATASET_FORMAT, version: 1, params: PARAMS, kind: 'exact', counts: { docs: 0, keys: 0 } }, new Uint8Array(0)]);
+    const b = encode([
+      { format: DATASET_FORMAT, version: 1, params: PARAMS, kind: 'exact', counts: { docs: 0, keys: 0 } },
+      new Uint8Array(0),
+    ]);
     incompatible(() => decodeDataset(b), /header.checksum is missing/);
     const good = encodeDataset(small());
     const header = decode(good) as [Record<string, unknown>, Uint8Array];
     // Same values, but msgpack-encoded by the library (checksum as int, payload as bin16/bin8).
     incompatible(() => decodeDataset(encode(header)), /checksum is not where it belongs/);
-    incompatible(() => decodeDataset(encode([{ ...header[0], checksum: 1.5 }, header[1]])), /header.checksum must be a u32/);
+    incompatible(
+      () => decodeDataset(encode([{ ...header[0], checksum: 1.5 }, header[1]])),
+      /header.checksum must be a u32/,
+    );
     // checksum before counts
     const { checksum, ...rest } = header[0];
     incompatible(() => decodeDataset(encode([{ checksum, ...rest }, header[1]])), /checksum is not where it belongs/);
@@ -361,7 +504,10 @@ describe('hostile sizes fail fast', () => {
   };
 
   it('a 4 GB bin claim in the outer array', () => {
-    timed(new Uint8Array([...prefix(), 0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2, 3]), /bin length \(4294967295\) > maxBinLength/);
+    timed(
+      new Uint8Array([...prefix(), 0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2, 3]),
+      /bin length \(4294967295\) > maxBinLength/,
+    );
   });
 
   it('4-billion-element array / map / string claims', () => {
@@ -387,7 +533,8 @@ describe('hostile sizes fail fast', () => {
 });
 
 describe('encodeDataset input checks', () => {
-  const bad = (over: Partial<Record<keyof ExactDatasetData, unknown>>) => codeOf(() => encodeDataset({ ...small(), ...over } as never));
+  const bad = (over: Partial<Record<keyof ExactDatasetData, unknown>>) =>
+    codeOf(() => encodeDataset({ ...small(), ...over } as never));
   it('refuses what decode would refuse', () => {
     expect(bad({ keys: new BigUint64Array([5n, 1n, 6n, 7n]) })).toBe('INVALID_INPUT');
     expect(bad({ keys: [1n] })).toBe('INVALID_INPUT');
@@ -431,7 +578,9 @@ describe('speed (1M keys)', () => {
       crc32(bytes);
       crc = Math.min(crc, performance.now() - t);
     }
-    console.log(`snapshot 1M keys / 5000 docs: ${(bytes.length / 1e6).toFixed(1)} MB, encode ${enc.toFixed(1)} ms, decode ${dec.toFixed(1)} ms, crc32 alone ${crc.toFixed(1)} ms (best of ${runs})`);
+    console.log(
+      `snapshot 1M keys / 5000 docs: ${(bytes.length / 1e6).toFixed(1)} MB, encode ${enc.toFixed(1)} ms, decode ${dec.toFixed(1)} ms, crc32 alone ${crc.toFixed(1)} ms (best of ${runs})`,
+    );
     expect(enc).toBeLessThan(500);
     expect(dec).toBeLessThan(500);
   });

@@ -1,7 +1,12 @@
 /** src/util/sorted.ts against the obvious references, on seeded random columns. */
 import { describe, expect, it } from 'vitest';
 import {
-  lowerBound, sortByKeyU32, sortedByKeyU32, sortRangeBy, sortRangeU32, upperBound,
+  lowerBound,
+  sortByKeyU32,
+  sortedByKeyU32,
+  sortRangeBy,
+  sortRangeU32,
+  upperBound,
 } from '../../src/util/sorted.js';
 import { prng } from '../reference/core.js';
 
@@ -28,7 +33,8 @@ describe('sorted columns', () => {
   it('sortedByKeyU32 sorts the first n rows of longer columns stably into new arrays of length n', () => {
     for (let seed = 1; seed <= 12; seed++) {
       const rnd = prng(100 + seed);
-      const n = Math.floor(rnd() * 3000), spare = Math.floor(rnd() * 500);
+      const n = Math.floor(rnd() * 3000),
+        spare = Math.floor(rnd() * 500);
       const distinct = 1 + Math.floor(rnd() * (seed % 3 === 0 ? 5 : 2 ** 32 - 1));
       const step = Math.floor(2 ** 32 / distinct);
       const keys = Uint32Array.from({ length: n + spare }, () => Math.floor(rnd() * distinct) * step);
@@ -36,7 +42,8 @@ describe('sorted columns', () => {
       const order = Array.from(rows.subarray(0, n)).sort((a, b) => keys[a] - keys[b] || a - b);
       const want = order.map((i) => keys[i]);
       // one, two (their own loops) and three payload columns
-      const times7 = rows.map((r) => r * 7), xor5 = rows.map((r) => r ^ 5);
+      const times7 = rows.map((r) => r * 7),
+        xor5 = rows.map((r) => r ^ 5);
       const columns = [[rows], [rows, times7], [rows, times7, xor5]][seed % 3];
       const [k, ...sorted] = sortedByKeyU32(n, keys, ...columns);
       expect(Array.from(k)).toEqual(want);
@@ -51,7 +58,8 @@ describe('sorted columns', () => {
       const rnd = prng(seed);
       const n = Math.floor(rnd() * (seed % 4 === 0 ? 200 : 40));
       const items = Array.from({ length: n }, (_, id) => ({ key: Math.floor(rnd() * (1 + (seed % 7))), id }));
-      const from = Math.floor(rnd() * (n + 1)), to = from + Math.floor(rnd() * (n - from + 1));
+      const from = Math.floor(rnd() * (n + 1)),
+        to = from + Math.floor(rnd() * (n - from + 1));
       const cmp = (x: { key: number }, y: { key: number }) => x.key - y.key;
       const want = [...items.slice(0, from), ...items.slice(from, to).sort(cmp), ...items.slice(to)];
       sortRangeBy(items, cmp, from, to);
@@ -64,7 +72,8 @@ describe('sorted columns', () => {
       const rnd = prng(seed);
       const n = Math.floor(rnd() * (seed % 3 === 0 ? 150 : 40));
       const a = Uint32Array.from({ length: n }, () => Math.floor(rnd() * (seed % 2 ? 5 : 2 ** 32)));
-      const from = Math.floor(rnd() * (n + 1)), to = from + Math.floor(rnd() * (n - from + 1));
+      const from = Math.floor(rnd() * (n + 1)),
+        to = from + Math.floor(rnd() * (n - from + 1));
       const want = [...a.slice(0, from), ...Array.from(a.slice(from, to)).sort((x, y) => x - y), ...a.slice(to)];
       sortRangeU32(a, from, to);
       expect(Array.from(a)).toEqual(want);

@@ -7,7 +7,10 @@ import { createEngine, TrainprintError, type ExactMatch, type SearchMatch } from
 import { loadStarterDataset, STARTER_DATASET } from '../../src/starter/index.js';
 import { book } from '../fixtures/texts/index.js';
 
-const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<string, { licenseText: string }>;
+const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.json') as Record<
+  string,
+  { licenseText: string }
+>;
 const withText = Object.keys(licences).filter((id) => licences[id].licenseText.trim() !== '');
 const persuasion = book('austen-persuasion');
 
@@ -17,7 +20,12 @@ describe('trainprint/starter', () => {
     const stats = await loadStarterDataset(engine);
     expect(stats).toMatchObject({ id: 'spdx-licenses', kind: 'exact', documents: withText.length });
     expect(stats.documents).toBeGreaterThan(700);
-    expect(STARTER_DATASET).toMatchObject({ id: 'spdx-licenses', documents: stats.documents, licence: 'CC0-1.0', source: 'npm spdx-license-list@6.12.0' });
+    expect(STARTER_DATASET).toMatchObject({
+      id: 'spdx-licenses',
+      documents: stats.documents,
+      licence: 'CC0-1.0',
+      source: 'npm spdx-license-list@6.12.0',
+    });
     expect(engine.datasets()).toEqual([stats]);
     // the snapshot is what exportDataset gives back, byte for byte
     expect(engine.exportDataset('spdx-licenses').length).toBe(STARTER_DATASET.bytes);
@@ -63,7 +71,10 @@ describe('trainprint/starter', () => {
       // @ts-expect-error not an engine
       [() => loadStarterDataset({}), 'INVALID_INPUT'],
     ] as const) {
-      const e = await load().then(() => undefined, (err: unknown) => err);
+      const e = await load().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(e).toBeInstanceOf(TrainprintError);
       expect((e as TrainprintError).code).toBe(code);
     }

@@ -27,7 +27,12 @@ describe('stats', () => {
     expect(binomialUpperTail(3, 100, 0.01)).toBeCloseTo(0.0793732, 6);
     expect(binomialUpperTail(0, 10, 0.3)).toBe(1);
     expect(binomialUpperTail(11, 10, 0.3)).toBe(0);
-    for (const [n, p] of [[10, 0.3], [40, 0.05], [60, 0.5], [25, 0.9]] as const) {
+    for (const [n, p] of [
+      [10, 0.3],
+      [40, 0.05],
+      [60, 0.5],
+      [25, 0.9],
+    ] as const) {
       for (let k = 0; k <= n; k++) {
         const want = directTail(k, n, p);
         expect(Math.abs(binomialUpperTail(k, n, p) - want)).toBeLessThan(1e-12 + want * 1e-9);

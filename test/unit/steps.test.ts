@@ -18,7 +18,9 @@ afterEach(() => {
 /** Resolves after `fn` ran in a macrotask queued now, or says it did not run before `turn` resolved. */
 async function ranBefore(turn: () => Promise<void>, queue: (fn: () => void) => void): Promise<boolean> {
   let ran = false;
-  queue(() => { ran = true; });
+  queue(() => {
+    ran = true;
+  });
   await turn();
   return ran;
 }
@@ -33,19 +35,26 @@ describe('nextMacrotask', () => {
   it('without setImmediate (browsers, Deno, Workers): a MessageChannel message, closed afterwards', async () => {
     g.setImmediate = undefined;
     const Real = saved.MessageChannel as typeof MessageChannel;
-    let made = 0, closed = 0;
+    let made = 0,
+      closed = 0;
     g.MessageChannel = class extends Real {
       constructor() {
         super();
         made++;
         const close = this.port1.close.bind(this.port1);
-        this.port1.close = () => { closed++; close(); };
+        this.port1.close = () => {
+          closed++;
+          close();
+        };
       }
     };
     // a message posted before it is delivered before it: the turn is a real macrotask, not a microtask
     const other = new Real();
     const queued = ranBefore(nextMacrotask, (fn) => {
-      other.port1.onmessage = () => { other.port1.close(); fn(); };
+      other.port1.onmessage = () => {
+        other.port1.close();
+        fn();
+      };
       other.port2.postMessage(null);
     });
     expect(await queued).toBe(true);

@@ -7,8 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError } from '../../src/index.js';
 import type {
-  ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocument, StoredDocuments,
-  StoredDocumentsRequest, StoredLookup, StoredPostings,
+  ExactStorage,
+  FetchedDocument,
+  StoredBatch,
+  StoredDatasetInfo,
+  StoredDocument,
+  StoredDocuments,
+  StoredDocumentsRequest,
+  StoredLookup,
+  StoredPostings,
 } from '../../src/datasets/stored.js';
 import { book, licences } from '../fixtures/texts/index.js';
 
@@ -22,14 +29,23 @@ class ArrayStorage implements ExactStorage {
   params = '';
   lookups = 0;
 
-  constructor(readonly id: string, private readonly descriptor: StoredDatasetInfo['descriptor']) {}
+  constructor(
+    readonly id: string,
+    private readonly descriptor: StoredDatasetInfo['descriptor'],
+  ) {}
 
   async info(): Promise<StoredDatasetInfo> {
     const sum = (f: (d: StoredDocument) => number) => this.docs.reduce((a, d) => a + f(d), 0);
     return {
-      descriptor: this.descriptor, params: this.params, documents: this.docs.length, tokens: sum((d) => d.tokens),
-      bytes: sum((d) => d.bytes), fingerprints: this.fp.length, text_bytes: sum((d) => (d.text === null ? 0 : d.bytes)),
-      index_bytes: this.fp.length * 20, storage: 'postgres',
+      descriptor: this.descriptor,
+      params: this.params,
+      documents: this.docs.length,
+      tokens: sum((d) => d.tokens),
+      bytes: sum((d) => d.bytes),
+      fingerprints: this.fp.length,
+      text_bytes: sum((d) => (d.text === null ? 0 : d.bytes)),
+      index_bytes: this.fp.length * 20,
+      storage: 'postgres',
     };
   }
 
@@ -66,11 +82,14 @@ class ArrayStorage implements ExactStorage {
     const bands = this.bands.filter(([k]) => b.has(k));
     return {
       shingles: {
-        at: Uint32Array.from(fp, ([h]) => s.get(h)!), doc: Uint32Array.from(fp, (r) => r[1]),
-        start: Uint32Array.from(fp, (r) => r[2]), end: Uint32Array.from(fp, (r) => r[3]),
+        at: Uint32Array.from(fp, ([h]) => s.get(h)!),
+        doc: Uint32Array.from(fp, (r) => r[1]),
+        start: Uint32Array.from(fp, (r) => r[2]),
+        end: Uint32Array.from(fp, (r) => r[3]),
       },
       pairs: {
-        at: Uint32Array.from(pairs, ([h]) => p.get(h)!), doc: Uint32Array.from(pairs, (r) => r[1]),
+        at: Uint32Array.from(pairs, ([h]) => p.get(h)!),
+        doc: Uint32Array.from(pairs, (r) => r[1]),
         offset: Uint32Array.from(pairs, (r) => r[2]),
       },
       bands: { at: Uint32Array.from(bands, ([k]) => b.get(k)!), doc: Uint32Array.from(bands, (r) => r[1]) },
@@ -79,7 +98,9 @@ class ArrayStorage implements ExactStorage {
 
   async documents(r: StoredDocumentsRequest): Promise<StoredDocuments> {
     const docs = new Map<number, FetchedDocument>();
-    const sigs = new Set(r.signatures), texts = new Set(r.texts), common = new Set(r.commonPairs);
+    const sigs = new Set(r.signatures),
+      texts = new Set(r.texts),
+      common = new Set(r.commonPairs);
     for (const d of r.docs) {
       const { minhash, text, ...info } = this.docs[d];
       docs.set(d, { info, ...(sigs.has(d) ? { minhash } : {}), ...(texts.has(d) ? { text } : {}) });
@@ -105,10 +126,16 @@ describe('stored exact datasets (corpus side)', () => {
     await stored.attachDataset(storage);
     await stored.addDataset({ id: 'd' }, DOCS);
     expect(storage.docs.map((d) => d.id)).toEqual(DOCS.map((d) => d.id));
-    const edited = persuasion.slice(40_000, 42_500).split(' ').map((w, i) => (i % 4 ? w : 'zzq')).join(' ');
+    const edited = persuasion
+      .slice(40_000, 42_500)
+      .split(' ')
+      .map((w, i) => (i % 4 ? w : 'zzq'))
+      .join(' ');
     const queries = [
-      `${caesar.slice(1000, 2500)} ${persuasion.slice(20_000, 22_000)}`, edited,
-      licences()['MPL-2.0'].replace(/the/g, 'a'), '',
+      `${caesar.slice(1000, 2500)} ${persuasion.slice(20_000, 22_000)}`,
+      edited,
+      licences()['MPL-2.0'].replace(/the/g, 'a'),
+      '',
     ];
     for (const q of queries) {
       for (const options of [{ alignBudgetMs: 60_000 }, { candidates: 0, near: 0.3 }]) {
@@ -116,8 +143,11 @@ describe('stored exact datasets (corpus side)', () => {
       }
     }
     // the queries exercised seed matches, aligned passages and near-duplicates
-    const kinds = new Set(queries.flatMap((q) => memory.search(q, { near: 0.3 }).matches)
-      .map((m) => (m.kind === 'exact' ? `exact:${m.aligned}` : m.kind)));
+    const kinds = new Set(
+      queries
+        .flatMap((q) => memory.search(q, { near: 0.3 }).matches)
+        .map((m) => (m.kind === 'exact' ? `exact:${m.aligned}` : m.kind)),
+    );
     expect([...kinds].sort()).toEqual(['exact:false', 'exact:true', 'near']);
     // an empty query asks nothing of the storage
     const before = storage.lookups;

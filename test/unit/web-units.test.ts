@@ -13,7 +13,11 @@ const webDir = fileURLToPath(new URL('../../app/', import.meta.url));
 
 describe('segments', () => {
   it('covers the text in order and lists overlapping spans', () => {
-    const s = segments(10, [{ start: 2, end: 6 }, { start: 4, end: 8 }, { start: 4, end: 6 }]);
+    const s = segments(10, [
+      { start: 2, end: 6 },
+      { start: 4, end: 8 },
+      { start: 4, end: 6 },
+    ]);
     expect(s).toEqual([
       { start: 0, end: 2, covers: [] },
       { start: 2, end: 4, covers: [0] },
@@ -24,7 +28,13 @@ describe('segments', () => {
   });
 
   it('clips spans to the text and ignores empty ones', () => {
-    expect(segments(5, [{ start: -3, end: 2 }, { start: 3, end: 3 }, { start: 4, end: 99 }])).toEqual([
+    expect(
+      segments(5, [
+        { start: -3, end: 2 },
+        { start: 3, end: 3 },
+        { start: 4, end: 99 },
+      ]),
+    ).toEqual([
       { start: 0, end: 2, covers: [0] },
       { start: 2, end: 4, covers: [] },
       { start: 4, end: 5, covers: [2] },
@@ -34,10 +44,13 @@ describe('segments', () => {
 
   it('agrees with a per-character oracle on random spans', () => {
     let seed = 7;
-    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     for (let trial = 0; trial < 200; trial++) {
       const len = rnd(40);
-      const spans = Array.from({ length: rnd(6) }, () => { const a = rnd(45) - 2; return { start: a, end: a + rnd(15) }; });
+      const spans = Array.from({ length: rnd(6) }, () => {
+        const a = rnd(45) - 2;
+        return { start: a, end: a + rnd(15) };
+      });
       const segs = segments(len, spans);
       let at = 0;
       for (const g of segs) {
@@ -76,7 +89,10 @@ describe('size checks', () => {
   });
 
   it('serializeError keeps a TrainprintError code and detail across the worker boundary', () => {
-    expect(serializeError(new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'bad crc'))).toMatchObject({ code: 'SNAPSHOT_INCOMPATIBLE', detail: 'bad crc' });
+    expect(serializeError(new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'bad crc'))).toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE',
+      detail: 'bad crc',
+    });
     expect(serializeError('boom')).toEqual({ code: 'INTERNAL', message: 'boom' });
   });
 });

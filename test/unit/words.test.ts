@@ -18,13 +18,34 @@ describe('inert separators', () => {
   });
 
   it('each behaves exactly like an ASCII space before an ASCII character', () => {
-    const before = ['a', 'Z', '7', '=', '<', ' ', '', 'é', 'e\u0301', '\u0301', '\u0338', '한', '\u1100', '日', 'ﬁ', '\u00ad', '\u2019'];
+    const before = [
+      'a',
+      'Z',
+      '7',
+      '=',
+      '<',
+      ' ',
+      '',
+      'é',
+      'e\u0301',
+      '\u0301',
+      '\u0338',
+      '한',
+      '\u1100',
+      '日',
+      'ﬁ',
+      '\u00ad',
+      '\u2019',
+    ];
     const after = ['a', '1', ' ', '=', '>', ''];
     for (const cp of chars) {
       const x = String.fromCharCode(cp);
-      for (const p of before) for (const s of after) {
-        expect(normalize(p + x + s).text, `${JSON.stringify(p)} U+${cp.toString(16)} ${JSON.stringify(s)}`).toBe(normalize(p + ' ' + s).text);
-      }
+      for (const p of before)
+        for (const s of after) {
+          expect(normalize(p + x + s).text, `${JSON.stringify(p)} U+${cp.toString(16)} ${JSON.stringify(s)}`).toBe(
+            normalize(p + ' ' + s).text,
+          );
+        }
     }
   });
 });
@@ -34,11 +55,30 @@ describe('word tokens with normaliser regions', () => {
     const engine = await createEngine();
     const core = (engine as unknown as { assertLive(): import('../../src/core/abi.js').Core }).assertLive();
     const inert = new Set(inertCodePoints());
-    const probe = [...inert, 0xa8, 0xaa, 0xad, 0xb2, 0xb4, 0xb5, 0xc0, 0x2017, 0x200b, 0x2033, 0x207f, 0x2122, 0x2211, 0x3004, 0x3005, 0x4e00];
+    const probe = [
+      ...inert,
+      0xa8,
+      0xaa,
+      0xad,
+      0xb2,
+      0xb4,
+      0xb5,
+      0xc0,
+      0x2017,
+      0x200b,
+      0x2033,
+      0x207f,
+      0x2122,
+      0x2211,
+      0x3004,
+      0x3005,
+      0x4e00,
+    ];
     for (const cp of probe) {
       const bytes = new TextEncoder().encode(`a${String.fromCharCode(cp)}b`);
       const L = core.layout();
-      const p = L.take(bytes.length + 16), out = L.take(64);
+      const p = L.take(bytes.length + 16),
+        out = L.take(64);
       L.commit();
       core.writeBytes(p, bytes);
       const regions = core.raw.findRegions(p, bytes.length, out, 2);
@@ -49,7 +89,12 @@ describe('word tokens with normaliser regions', () => {
   it('spans point into the original text, through inert separators and regions', async () => {
     const engine = await createEngine();
     const text = 'It\u2019s \u201cTHE\u201d caf\u00e9\u00a0Ｎｏ.\u20051 — ÉCOLE, déjà-vu a=\u0338b';
-    const fp = await engine.fingerprint(text, { shingle: { unit: 'word', size: 1 }, minhash: false, simhash: false, workHash: false });
+    const fp = await engine.fingerprint(text, {
+      shingle: { unit: 'word', size: 1 },
+      minhash: false,
+      simhash: false,
+      workHash: false,
+    });
     const spans = Array.from(fp.shingles.starts, (s, i) => text.slice(s, fp.shingles.ends[i]));
     expect(spans).toEqual(['It', 's', 'THE', 'caf\u00e9', 'Ｎｏ', '1', 'ÉCOLE', 'déjà', 'vu', 'a', 'b']);
     expect(spans.length).toBe(normalize(text).text.split(' ').length);
@@ -62,8 +107,17 @@ describe('word tokens with normaliser regions', () => {
     const b = engine.shingleHashes(new TextEncoder().encode(text));
     expect(Array.from(b)).toEqual(Array.from(a));
     expect(Array.from(a)).toEqual(Array.from((await engine.fingerprint(text)).shingles.hashes));
-    for (const bad of [[0xc3], [0xe2, 0x80], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0x61, 0xff]]) {
-      expect(() => engine.shingleHashes(Uint8Array.from(bad))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    for (const bad of [
+      [0xc3],
+      [0xe2, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0x61, 0xff],
+    ]) {
+      expect(() => engine.shingleHashes(Uint8Array.from(bad))).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
     }
   });
 });

@@ -25,14 +25,24 @@ import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps } from './shared-text.js';
 import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
 import type {
-  AnalysisResult, AnalyzedMatch, AnalyzeOptions, AnalyzeRequest, AttributionSource, CorpusEvidence, DatasetEvidence, WorkType,
+  AnalysisResult,
+  AnalyzedMatch,
+  AnalyzeOptions,
+  AnalyzeRequest,
+  AttributionSource,
+  CorpusEvidence,
+  DatasetEvidence,
+  WorkType,
 } from './types.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
 export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
 /** Below this many words, `short_text_low_power`. */
 export const SHORT_TEXT_WORDS = 50;
-const NEXT_STEPS = Object.freeze({ register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' } as const);
+const NEXT_STEPS = Object.freeze({
+  register_content: '/api/v1/content/register',
+  setup_monitoring: '/api/v1/monitors/create',
+} as const);
 
 /** Validated request. */
 interface Checked {
@@ -53,7 +63,10 @@ interface Checked {
 
 /** Run one analysis against the corpus (see `engine.analyze`). */
 export async function runAnalysis(
-  corpus: CorpusView, request: AnalyzeRequest, options: AnalyzeOptions = {}, createdMs: number = Date.now(),
+  corpus: CorpusView,
+  request: AnalyzeRequest,
+  options: AnalyzeOptions = {},
+  createdMs: number = Date.now(),
 ): Promise<AnalysisResult> {
   // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
@@ -64,14 +77,21 @@ export async function runAnalysis(
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
   // so that a host's other requests are served while a large text is searched (results as in one go)
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
-  const { result: found, details, fingerprint: fp } = await corpus.searchDetailedAsync(
+  const {
+    result: found,
+    details,
+    fingerprint: fp,
+  } = await corpus.searchDetailedAsync(
     extracted.text,
     {
-      datasets: options.datasets, candidates: options.candidates, alignBudgetMs: options.alignBudgetMs,
+      datasets: options.datasets,
+      candidates: options.candidates,
+      alignBudgetMs: options.alignBudgetMs,
       // an owner's analysis sees the shared datasets and its own, never another account's
       ...(options.owner !== undefined ? { account: options.owner } : {}),
       // the content leaves the machine only where the caller allows it (request and options both)
-      remote: req.searchRemote && options.remote !== false, signal: options.signal,
+      remote: req.searchRemote && options.remote !== false,
+      signal: options.signal,
     },
     { sliceMs: options.sliceMs, offload: options.offload },
   );
@@ -93,7 +113,13 @@ export async function runAnalysis(
   const evidence: DatasetEvidence[] = [];
   const sources: AttributionSource[] = [];
   const factors = new Set<FactorCode>();
-  const limitations = new Set<FactorCode>(['reference_sample_only', 'paraphrase_not_detectable', 'no_model_probe', 'training_data_undisclosed', 'calibrated_on_constructed_queries']);
+  const limitations = new Set<FactorCode>([
+    'reference_sample_only',
+    'paraphrase_not_detectable',
+    'no_model_probe',
+    'training_data_undisclosed',
+    'calibrated_on_constructed_queries',
+  ]);
   let pirated = false;
   const linkedReleaseYears: number[] = [];
   for (const ds of corpus.datasets()) {
@@ -121,7 +147,9 @@ export async function runAnalysis(
       ...chance,
       // 6 significant digits: Math.exp/log differ in the last bit between engines (V8 versions)
       chance: Number(chance.chance.toPrecision(6)),
-      ...(chance.aligned ? { aligned: { ...chance.aligned, chance: Number(chance.aligned.chance.toPrecision(6)) } } : {}),
+      ...(chance.aligned
+        ? { aligned: { ...chance.aligned, chance: Number(chance.aligned.chance.toPrecision(6)) } }
+        : {}),
       background_rate: round6(chance.background_rate),
       strength: round4(chance.strength),
       confidence: round4(conf.p),
@@ -132,7 +160,9 @@ export async function runAnalysis(
     // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
     const evidencePassages = passages.filter((m) => m.kind !== 'remote' || !m.boilerplate);
     if (detail.kind === 'exact' || detail.kind === 'remote') {
-      const reuse = new Set(evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')));
+      const reuse = new Set(
+        evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')),
+      );
       if (reuse.has('verbatim')) factors.add('verbatim_overlap');
       if (reuse.has('edited')) factors.add('edited_reuse');
       if (reuse.has('paraphrase')) factors.add('reworded_reuse');
@@ -162,18 +192,24 @@ export async function runAnalysis(
       if (target.component) factors.add('remote_corpus_component');
       for (const link of kb.modelsTrainedOn(kbd.id)) {
         // a crawl taken after a model's release cannot have been its training data; the text was on the web then
-        const late = remoteIndex?.crawl !== undefined && link.model.release_year !== null
-          && link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
+        const late =
+          remoteIndex?.crawl !== undefined &&
+          link.model.release_year !== null &&
+          link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
         if (late) factors.add('remote_crawl_after_model_release');
         const c = round4(link.certainty * (late ? 0.5 : 1));
-        const reason = late ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.` : link.reason;
+        const reason = late
+          ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.`
+          : link.reason;
         sources.push({
           ...base,
           provider: link.model.provider,
           model: link.model.id,
           confidence: round4(conf.p * c),
           confidence_ci_95: [round4(conf.lo * c), round4(conf.hi * c)],
-          training_dataset: target.component ? `${target.component} (${kb.dataset(descriptor.kb_dataset!).name})` : kbd.name,
+          training_dataset: target.component
+            ? `${target.component} (${kb.dataset(descriptor.kb_dataset!).name})`
+            : kbd.name,
           kb_dataset: kbd.id,
           link: 'kb',
           link_certainty: c,
@@ -181,7 +217,9 @@ export async function runAnalysis(
           disclosure: link.model.disclosure,
           citations: link.model.sources,
         });
-        factors.add(link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
+        factors.add(
+          link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider',
+        );
         if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
         if (link.model.disclosure === 'full' && detail.kind !== 'portrait') factors.add('exact_match_in_open_corpus');
         if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) pirated = true;
@@ -244,7 +282,10 @@ export async function runAnalysis(
   let optOut: 'none' | 'applies' | 'after_release' = 'none';
   if (req.optOut) {
     const year = req.since?.getUTCFullYear();
-    optOut = year !== undefined && linkedReleaseYears.length > 0 && linkedReleaseYears.every((y) => y < year) ? 'after_release' : 'applies';
+    optOut =
+      year !== undefined && linkedReleaseYears.length > 0 && linkedReleaseYears.every((y) => y < year)
+        ? 'after_release'
+        : 'applies';
     if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
   }
   const risk = assessRisk({
@@ -300,17 +341,19 @@ export async function runAnalysis(
     matches,
     coverage: found.coverage,
     evidence: {
-      method: 'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated '
-        + '(exact: binomial chains over the query\'s own background hit rate, Poisson over independent runs, and for '
-        + 'aligned passages binomial tails of shared content-word pairs at their document\'s background rate, Bonferroni '
-        + 'over both; '
-        + 'portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + '
-        + 'logit(prior)), (a, b) from the calibration. Source confidence = 100 × dataset confidence × link '
-        + 'certainty.',
+      method:
+        'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
+        "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
+        "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
+        'over both; ' +
+        'portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + ' +
+        'logit(prior)), (a, b) from the calibration. Source confidence = 100 × dataset confidence × link ' +
+        'certainty.',
       datasets: evidence,
       calibration: { id: CALIBRATION.id, prior },
-      combination: 'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same '
-        + 'corpus evidence, so they are not combined as independent); 0 without sources',
+      combination:
+        'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
+        'corpus evidence, so they are not combined as independent); 0 without sources',
     },
     limitations: [...limitations],
     remote_corpora: found.remote ?? [],
@@ -324,7 +367,8 @@ export async function runAnalysis(
  * passages that name none.
  */
 function kbTargets(
-  kbDataset: string | undefined, remotePassages: readonly SearchMatch[],
+  kbDataset: string | undefined,
+  remotePassages: readonly SearchMatch[],
 ): Array<{ kb: string; component: string | null }> {
   if (kbDataset === undefined) return [];
   const out = new Map<string, string | null>();
@@ -352,7 +396,11 @@ function bestPerModel(sources: AttributionSource[]): AttributionSource[] {
 function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
   const byProvider = new Map<string, ProviderUse>();
   for (const s of sources) {
-    if (!byProvider.has(s.provider)) byProvider.set(s.provider, { provider: s.provider, p_used: [s.confidence_ci_95[0], s.confidence, s.confidence_ci_95[1]] });
+    if (!byProvider.has(s.provider))
+      byProvider.set(s.provider, {
+        provider: s.provider,
+        p_used: [s.confidence_ci_95[0], s.confidence, s.confidence_ci_95[1]],
+      });
   }
   return [...byProvider.values()];
 }
@@ -374,8 +422,16 @@ function* checkRequestSteps(request: unknown): Steps<Checked> {
   const d = m?.declarations === undefined ? undefined : checkDeclarations(m.declarations, 'metadata.declarations');
   const since = d?.since === undefined ? null : new Date(d.since);
   return {
-    content, type: r.content_type, title: m?.title, author: m?.author, workType: m?.work_type, jurisdiction,
-    optOut: d?.tdm_opt_out === true, since, utf8, searchRemote: r.search_remote !== false,
+    content,
+    type: r.content_type,
+    title: m?.title,
+    author: m?.author,
+    workType: m?.work_type,
+    jurisdiction,
+    optOut: d?.tdm_opt_out === true,
+    since,
+    utf8,
+    searchRemote: r.search_remote !== false,
   };
 }
 
@@ -393,7 +449,7 @@ function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE
   const out = new Uint8Array(Math.min(max, 3 * s.length));
   const encoder = new TextEncoder();
   let written = 0;
-  for (let from = 0; from < s.length;) {
+  for (let from = 0; from < s.length; ) {
     if (from > 0) yield PAUSE;
     let to = Math.min(s.length, from + UNITS_PER_PAUSE);
     if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--; // a high surrogate ends the piece
@@ -406,9 +462,11 @@ function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE
 }
 
 function checkPrior(options: AnalyzeOptions): number {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const prior = options.prior ?? 0.5;
-  if (typeof prior !== 'number' || !(prior > 0 && prior < 1)) throw new TrainprintError('INVALID_OPTIONS', 'prior must be a number in (0, 1)');
+  if (typeof prior !== 'number' || !(prior > 0 && prior < 1))
+    throw new TrainprintError('INVALID_OPTIONS', 'prior must be a number in (0, 1)');
   return prior;
 }
 
@@ -420,8 +478,10 @@ export function exceedsUtf8Bytes(s: string, max: number): boolean {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n > max;
 }
@@ -452,11 +512,12 @@ function strongestEvidence(evidence: readonly DatasetEvidence[], linked: boolean
   const { dataset_id, kind, kb_dataset, chance: p, strength } = best;
   const strongest = { dataset_id, kind, kb_dataset, chance: p, strength };
   const chance = `chance ${best.chance.toPrecision(2)}`;
-  const summary = best.strength < STRONG_EVIDENCE
-    ? `Weak corpus evidence in dataset "${best.dataset_id}" (${chance}).`
-    : linked
-      ? `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), linked to models: see attribution_sources.`
-      : `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), but no model is documented or declared to `
-        + 'have trained on it, so confidence (that a model trained on this content) is 0.';
+  const summary =
+    best.strength < STRONG_EVIDENCE
+      ? `Weak corpus evidence in dataset "${best.dataset_id}" (${chance}).`
+      : linked
+        ? `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), linked to models: see attribution_sources.`
+        : `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), but no model is documented or declared to ` +
+          'have trained on it, so confidence (that a model trained on this content) is 0.';
   return { strongest, linked_to_models: linked, summary };
 }

@@ -17,7 +17,11 @@ export { CALIBRATION };
  * datasetConfidence('exact', 0)   // no evidence: { p: ≈ 0.05, … }
  * datasetConfidence('exact', 40)  // a long verbatim run: { p: ≈ 1, … }
  */
-export function datasetConfidence(kind: 'exact' | 'portrait' | 'remote', strength: number, prior = 0.5): { p: number; lo: number; hi: number } {
+export function datasetConfidence(
+  kind: 'exact' | 'portrait' | 'remote',
+  strength: number,
+  prior = 0.5,
+): { p: number; lo: number; hi: number } {
   // a remote corpus's chance is the exact statistic over the engine's counts (evidence.ts): the exact fit, whose
   // fit on remote cases bench/remote-corpus.mjs measures
   const fit = CALIBRATION.kinds[kind === 'remote' ? 'exact' : kind];

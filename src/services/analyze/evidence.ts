@@ -109,23 +109,30 @@ export function chanceEvidence(detail: DatasetSearchDetail): ChanceEvidence & { 
  * pairs are counted against their document window's background. With `range` (a UTF-16 span of the query), only
  * the samples inside it and the passages that overlap it: a chunk's part of a search of the whole work (score).
  */
-export function remoteChance(s: RemoteSearch, range?: readonly [number, number]): ChanceEvidence & { aligned?: AlignedChance } {
+export function remoteChance(
+  s: RemoteSearch,
+  range?: readonly [number, number],
+): ChanceEvidence & { aligned?: AlignedChance } {
   const [from, to] = range ?? [0, Infinity];
   const keep: number[] = [];
   for (let i = 0; i < s.samples.at.length; i++) if (s.samples.at[i] > from && s.samples.at[i] <= to) keep.push(i);
   const hitAt = Uint8Array.from(keep, (i) => s.samples.hit[i]);
   const at = keep.map((i) => s.samples.at[i]);
   const passages = s.passages.filter((p) => p.query_start < to && from < p.query_end);
-  const chains = passages.map((p) => {
-    let first = -1, shingles = 0, hits = 0;
-    at.forEach((x, k) => {
-      if (x <= p.query_start || x > p.query_end) return;
-      if (first < 0) first = k;
-      shingles++;
-      hits += hitAt[k];
-    });
-    return { first: Math.max(0, first), shingles, hits };
-  }).filter((c) => c.shingles > 0);
+  const chains = passages
+    .map((p) => {
+      let first = -1,
+        shingles = 0,
+        hits = 0;
+      at.forEach((x, k) => {
+        if (x <= p.query_start || x > p.query_end) return;
+        if (first < 0) first = k;
+        shingles++;
+        hits += hitAt[k];
+      });
+      return { first: Math.max(0, first), shingles, hits };
+    })
+    .filter((c) => c.shingles > 0);
   let hits = 0;
   for (const h of hitAt) hits += h;
   const seeds = exactChance({ tested: hitAt.length, hits, hitAt, chains });
@@ -147,14 +154,18 @@ function alignedChance(e: Extract<DatasetSearchDetail, { kind: 'exact' }>['align
   for (let j = 1; j <= pis.length; j++) best = Math.min(best, poissonUpperTail(j, M * pis[j - 1]));
   const chance = Math.min(1, e.documents * pis.length * best);
   return {
-    documents: e.documents, query_pairs: e.queryPairs,
+    documents: e.documents,
+    query_pairs: e.queryPairs,
     passages: e.passages.map((p) => ({ pairs: p.pairs, shared: p.shared, background_rate: round6(p.background) })),
     chance,
   };
 }
 
 /** What the exact statistic reads of a search: places tested, hits, the hit of each place, the chains. */
-type ChainCounts = Pick<Extract<DatasetSearchDetail, { kind: 'exact' }>['search'], 'tested' | 'hits' | 'hitAt' | 'chains'>;
+type ChainCounts = Pick<
+  Extract<DatasetSearchDetail, { kind: 'exact' }>['search'],
+  'tested' | 'hits' | 'hitAt' | 'chains'
+>;
 
 function exactChance(s: ChainCounts): ChanceEvidence {
   const m = s.tested;
@@ -167,7 +178,10 @@ function exactChance(s: ChainCounts): ChanceEvidence {
   let inShingles = 0;
   for (const c of s.chains) {
     for (let i = c.first, e = Math.min(m, c.first + c.shingles); i < e; i++) {
-      if (!covered[i]) { covered[i] = 1; inShingles++; }
+      if (!covered[i]) {
+        covered[i] = 1;
+        inShingles++;
+      }
     }
   }
   let outsideHits = 0;
@@ -198,7 +212,14 @@ function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['s
   let bestRun = 1;
   for (const r of s.runs) bestRun = Math.min(bestRun, r.chance);
   const chance = Math.min(1, 2 * Math.min(membershipP, bestRun));
-  return { tested: s.tested, found: s.hits, background_rate: s.fpr, runs: s.matches.length, chance, strength: strengthOf(chance) };
+  return {
+    tested: s.tested,
+    found: s.hits,
+    background_rate: s.fpr,
+    runs: s.matches.length,
+    chance,
+    strength: strengthOf(chance),
+  };
 }
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;

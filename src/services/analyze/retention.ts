@@ -96,8 +96,12 @@ export function isExpired(createdAt: string, nowMs: number, rules: RetentionRule
  * const made = { id, createdMs: Date.now(), order: 0 }
  * await store.batch([{ type: 'put', key: `analysis/${id}`, value: r }, ...retentionOps(rules, made, 'acme', [])])
  */
-export function retentionOps(rules: RetentionRules, made: Made, owner: string | undefined, extra: readonly string[]):
-BatchOp[] {
+export function retentionOps(
+  rules: RetentionRules,
+  made: Made,
+  owner: string | undefined,
+  extra: readonly string[],
+): BatchOp[] {
   const { id, createdMs } = made;
   const ownerKey = owner === undefined ? null : ownerKeyOf(owner, made);
   const dueKey = `${DUE}${new Date(createdMs + rules.ttlMs).toISOString()}/${id}`;
@@ -119,17 +123,21 @@ BatchOp[] {
  * @example await store.batch(ops); await retainAfter(store, rules, sweeper, made, 'acme')
  */
 export async function retainAfter(
-  store: Store, rules: RetentionRules, sweeper: Sweeper, made: Made, owner: string | undefined,
+  store: Store,
+  rules: RetentionRules,
+  sweeper: Sweeper,
+  made: Made,
+  owner: string | undefined,
 ): Promise<void> {
   if (owner !== undefined) {
     const countKey = `${OWNER_COUNT}${encodeURIComponent(owner)}`;
     const counted = store.increment
       ? await store.increment(countKey, 1)
       : await store.transaction(async (tx) => {
-        const value = counterValue(countKey, await tx.get(countKey)) + 1;
-        tx.put(countKey, value);
-        return { value, applied: true };
-      });
+          const value = counterValue(countKey, await tx.get(countKey)) + 1;
+          tx.put(countKey, value);
+          return { value, applied: true };
+        });
     if (counted.value > rules.maxPerOwner) await trim(store, rules, owner, ownerKeyOf(owner, made));
   }
   await sweeper.sweep(store, rules);
@@ -188,7 +196,9 @@ export class Sweeper {
     })()
       // a failed sweep deletes nothing and the next one tries again; `get` already refuses what has expired
       .catch(() => {})
-      .finally(() => { this.#running = undefined; });
+      .finally(() => {
+        this.#running = undefined;
+      });
     return this.#running;
   }
 }

@@ -36,16 +36,39 @@ export interface ProviderUse {
  * estimateRevenue('book', 'metadata', 120_000, [{ provider: 'EleutherAI', p_used: [0.9, 0.95, 0.98] }])
  * // { monthly: 98.96, basis: { method: 'per_title_36m', low: 62.5, mid: 98.96, high: 136.11, … }, factors: [] }
  */
-export function estimateRevenue(workType: WorkType, source: RevenueBasis['work_type_source'], words: number, providers: readonly ProviderUse[]): { monthly: number | null; basis: RevenueBasis; factors: FactorCode[] } {
-  const base = { work_type: workType, work_type_source: source, term_months: TERM_MONTHS, providers: providers.map((p) => ({ provider: p.provider, p_used: p.p_used })) };
+export function estimateRevenue(
+  workType: WorkType,
+  source: RevenueBasis['work_type_source'],
+  words: number,
+  providers: readonly ProviderUse[],
+): { monthly: number | null; basis: RevenueBasis; factors: FactorCode[] } {
+  const base = {
+    work_type: workType,
+    work_type_source: source,
+    term_months: TERM_MONTHS,
+    providers: providers.map((p) => ({ provider: p.provider, p_used: p.p_used })),
+  };
   if (workType === 'code') {
-    const basis: RevenueBasis = { ...base, method: 'none', deal_ids: [], rate: null, quantity: words, unit: 'word', low: null, mid: null, high: null };
+    const basis: RevenueBasis = {
+      ...base,
+      method: 'none',
+      deal_ids: [],
+      rate: null,
+      quantity: words,
+      unit: 'word',
+      low: null,
+      mid: null,
+      high: null,
+    };
     return { monthly: null, basis, factors: ['no_market_anchor'] };
   }
   const book = workType === 'book';
-  const rate = book ? { low: 2500, mid: 3750, high: 5000, unit: 'USD per title per 36-month licence' } : { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' };
+  const rate = book
+    ? { low: 2500, mid: 3750, high: 5000, unit: 'USD per title per 36-month licence' }
+    : { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' };
   const quantity = book ? 1 : words;
-  const sum = (k: 0 | 1 | 2, r: number) => cents(providers.reduce((t, p) => t + p.p_used[k] * r * quantity, 0) / TERM_MONTHS);
+  const sum = (k: 0 | 1 | 2, r: number) =>
+    cents(providers.reduce((t, p) => t + p.p_used[k] * r * quantity, 0) / TERM_MONTHS);
   const basis: RevenueBasis = {
     ...base,
     method: book ? 'per_title_36m' : 'per_word_amortised',
@@ -61,7 +84,11 @@ export function estimateRevenue(workType: WorkType, source: RevenueBasis['work_t
 }
 
 /** Work type from metadata, else from the form (code) and the length (books ≥ 40,000 words). */
-export function chooseWorkType(declared: WorkType | undefined, text: string, words: number): { type: WorkType; source: RevenueBasis['work_type_source'] } {
+export function chooseWorkType(
+  declared: WorkType | undefined,
+  text: string,
+  words: number,
+): { type: WorkType; source: RevenueBasis['work_type_source'] } {
   if (declared) return { type: declared, source: 'metadata' };
   if (looksLikeCode(text)) return { type: 'code', source: 'form' };
   return { type: words >= BOOK_MIN_WORDS ? 'book' : 'article', source: 'length' };
@@ -72,9 +99,14 @@ export function chooseWorkType(declared: WorkType | undefined, text: string, wor
  * a keyword or comment marker, across at least 5 lines.
  */
 function looksLikeCode(text: string): boolean {
-  const lines = text.slice(0, 20_000).split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .slice(0, 20_000)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length < 5) return false;
-  const CODE_LINE = /([;{}):]|=>)$|^(\/\/|#include|#!|import |export |def |class |function |return |const |let |var |if \(|for \(|public |private |package )/;
+  const CODE_LINE =
+    /([;{}):]|=>)$|^(\/\/|#include|#!|import |export |def |class |function |return |const |let |var |if \(|for \(|public |private |package )/;
   let n = 0;
   for (const l of lines) if (CODE_LINE.test(l)) n++;
   return n / lines.length >= 0.6;

@@ -56,7 +56,11 @@ export function assessRisk(input: RiskInput): RiskResult {
   const factors: FactorCode[] = j ? [...j.factors] : [];
   const modifiers: Array<{ code: FactorCode; delta: number }> = [];
   if (input.optOut === 'applies') modifiers.push({ code: 'tdm_opt_out_declared', delta: j?.eu ? 0.2 : 0.05 });
-  if (input.pirated) modifiers.push({ code: 'pirated_source_dataset', delta: j && (j.code === 'US' || j.code.startsWith('US-')) ? 0.25 : 0.15 });
+  if (input.pirated)
+    modifiers.push({
+      code: 'pirated_source_dataset',
+      delta: j && (j.code === 'US' || j.code.startsWith('US-')) ? 0.25 : 0.15,
+    });
   if (PRICED.has(input.workType)) modifiers.push({ code: 'licensing_market_exists', delta: 0.05 });
   let weight = Math.min(1, Math.max(0, base + modifiers.reduce((t, m) => t + m.delta, 0)));
   let scale = 1;
@@ -66,7 +70,15 @@ export function assessRisk(input: RiskInput): RiskResult {
   }
   weight *= scale;
   for (const m of modifiers) factors.push(m.code);
-  const level: RiskLevel = !input.anyMatch ? 'none' : weight < 0.35 ? 'low' : weight < 0.6 ? 'medium' : weight < 0.8 ? 'high' : 'critical';
+  const level: RiskLevel = !input.anyMatch
+    ? 'none'
+    : weight < 0.35
+      ? 'low'
+      : weight < 0.6
+        ? 'medium'
+        : weight < 0.8
+          ? 'high'
+          : 'critical';
   return { level, score: round4(weight), base_weight: base, modifiers, attribution_scale: round4(scale), factors };
 }
 

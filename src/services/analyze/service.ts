@@ -27,7 +27,9 @@ const ANALYSIS_ID = /^an_[0-9a-f]{32}$/;
  * await analyses.get(r.analysis_id)
  */
 export function createAnalysisService(deps: {
-  readonly corpus: CorpusView; readonly store: Store; readonly retention: RetentionRules;
+  readonly corpus: CorpusView;
+  readonly store: Store;
+  readonly retention: RetentionRules;
 }): AnalysisService {
   const { corpus, store, retention } = deps;
   const sweeper = new Sweeper();

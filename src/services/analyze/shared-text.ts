@@ -48,11 +48,15 @@ export function* sharedTextSteps(matches: readonly SearchMatch[], length: number
   for (const [datasetId, idx] of byDataset) {
     const docs = new Set(idx.map((i) => matches[i].document_id));
     if (docs.size < SHARED_MIN_DOCUMENTS) continue;
-    const depth = yield* documentDepth(idx.map((i) => matches[i]), length);
+    const depth = yield* documentDepth(
+      idx.map((i) => matches[i]),
+      length,
+    );
     for (const i of idx) {
       yield PAUSE;
       const m = matches[i];
-      let inShared = 0, most = 0;
+      let inShared = 0,
+        most = 0;
       for (let c = m.query_start; c < m.query_end; c++) {
         if (depth[c] >= SHARED_MIN_DOCUMENTS) inShared++;
         if (depth[c] > most) most = depth[c];
@@ -63,7 +67,8 @@ export function* sharedTextSteps(matches: readonly SearchMatch[], length: number
     }
   }
   // a near-duplicate of a document whose every exact match is shared text is one more copy of that text
-  const ownText = new Set<string>(), anyExact = new Set<string>();
+  const ownText = new Set<string>(),
+    anyExact = new Set<string>();
   matches.forEach((m, i) => {
     if (m.kind !== 'exact') return;
     anyExact.add(`${m.dataset_id}\u0000${m.document_id}`);
@@ -99,11 +104,13 @@ function* documentDepth(matches: readonly SearchMatch[], length: number): Steps<
     for (const [a, b] of spans.slice(1)) {
       if (a <= e) e = Math.max(e, b);
       else {
-        diff[s]++; diff[e]--;
+        diff[s]++;
+        diff[e]--;
         [s, e] = [a, b];
       }
     }
-    diff[s]++; diff[e]--;
+    diff[s]++;
+    diff[e]--;
   }
   for (let from = 1; from <= length; from += CHARS_PER_PAUSE) {
     yield PAUSE;
@@ -116,7 +123,9 @@ function* documentDepth(matches: readonly SearchMatch[], length: number): Steps<
 /** Number of passages after merging overlapping shared spans of the same dataset. */
 function mergedCount(regions: Array<[string, number, number]>): number {
   regions.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-  let n = 0, dataset = '', end = -1;
+  let n = 0,
+    dataset = '',
+    end = -1;
   for (const [d, s, e] of regions) {
     if (d !== dataset || s >= end) {
       n++;

@@ -189,7 +189,11 @@ export interface AnalysisResult {
   readonly potential_matches: number;
   /** The strongest corpus evidence, whether or not a model is linked to it: what `confidence` rests on, or why not. */
   readonly corpus_evidence: CorpusEvidence;
-  readonly estimated_revenue: { readonly monthly: number | null; readonly currency: 'USD'; readonly basis: RevenueBasis };
+  readonly estimated_revenue: {
+    readonly monthly: number | null;
+    readonly currency: 'USD';
+    readonly basis: RevenueBasis;
+  };
   readonly attribution_sources: AttributionSource[];
   readonly risk_assessment: {
     readonly level: RiskLevel;

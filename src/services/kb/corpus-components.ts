@@ -35,24 +35,24 @@ export interface CorpusComponent {
 const PILE_SETS: Readonly<Record<string, string>> = {
   'Pile-CC': 'pile-cc',
   'PubMed Central': 'pubmed-central',
-  'Books3': 'books3',
-  'OpenWebText2': 'openwebtext2',
-  'ArXiv': 'arxiv',
-  'Github': 'github',
-  'FreeLaw': 'freelaw',
-  'StackExchange': 'stackexchange',
+  Books3: 'books3',
+  OpenWebText2: 'openwebtext2',
+  ArXiv: 'arxiv',
+  Github: 'github',
+  FreeLaw: 'freelaw',
+  StackExchange: 'stackexchange',
   'USPTO Backgrounds': 'uspto',
   'PubMed Abstracts': 'pubmed-abstracts',
   'Gutenberg (PG-19)': 'project-gutenberg',
-  'OpenSubtitles': 'opensubtitles',
+  OpenSubtitles: 'opensubtitles',
   'Wikipedia (en)': 'wikipedia',
   'DM Mathematics': 'dm-mathematics',
   'Ubuntu IRC': 'ubuntu-irc',
-  'BookCorpus2': 'bookcorpus2',
-  'EuroParl': 'europarl',
-  'HackerNews': 'hackernews',
-  'YoutubeSubtitles': 'youtube-subtitles',
-  'PhilPapers': 'philpapers',
+  BookCorpus2: 'bookcorpus2',
+  EuroParl: 'europarl',
+  HackerNews: 'hackernews',
+  YoutubeSubtitles: 'youtube-subtitles',
+  PhilPapers: 'philpapers',
   'NIH ExPorter': 'nih-exporter',
   'Enron Emails': 'enron-emails',
 };
@@ -112,7 +112,7 @@ const FAMILY: Readonly<Record<string, Family>> = {
   'the-pile-deduplicated': 'pile',
   'the-pile-validation': 'pile',
   'redpajama-v1': 'redpajama',
-  'dolma': 'dolma',
+  dolma: 'dolma',
   'dolma-v1-7': 'dolma',
   'olmo-mix-1124': 'dolma',
   'dolmino-mix-1124': 'dolma',
@@ -175,7 +175,10 @@ export function componentOf(kbDataset: string, metadata: unknown): CorpusCompone
     id = name !== undefined && Object.hasOwn(PILE_SETS, name) ? PILE_SETS[name] : undefined;
   } else if (family === 'redpajama') {
     const folder = typeof root.path === 'string' && root.path.includes('/') ? root.path.split('/')[0] : undefined;
-    name = field(places, 'redpajama_set_name') ?? field(places, 'red_pajama_subset') ?? (folder && Object.hasOwn(REDPAJAMA_SETS, folder) ? folder : undefined);
+    name =
+      field(places, 'redpajama_set_name') ??
+      field(places, 'red_pajama_subset') ??
+      (folder && Object.hasOwn(REDPAJAMA_SETS, folder) ? folder : undefined);
     id = name !== undefined && Object.hasOwn(REDPAJAMA_SETS, name) ? REDPAJAMA_SETS[name] : undefined;
   } else {
     name = field(places, 'source');

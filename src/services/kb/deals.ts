@@ -72,7 +72,7 @@ export const DEALS: readonly LicensingDeal[] = [
     licensor: 'Reddit',
     licensee: 'Google',
     date: '2024-02-22',
-    licensed: 'real-time access to Reddit\'s Data API and its content, for training and display',
+    licensed: "real-time access to Reddit's Data API and its content, for training and display",
     terms: 'about $60 million per year (sources quoted by Reuters; the companies gave no figure)',
     used_for: 'docs: news and forum deals are lump sums per licensor and year, so they give no per-work rate',
     sources: [
@@ -93,7 +93,7 @@ export const DEALS: readonly LicensingDeal[] = [
   {
     id: 3,
     kind: 'licence',
-    licensor: 'News Corp (The Wall Street Journal, Barron\'s, MarketWatch, New York Post, The Times, …)',
+    licensor: "News Corp (The Wall Street Journal, Barron's, MarketWatch, New York Post, The Times, …)",
     licensee: 'OpenAI',
     date: '2024-05-22',
     licensed: 'current and archived news content, for training and for display in answers',
@@ -120,10 +120,12 @@ export const DEALS: readonly LicensingDeal[] = [
     licensor: 'HarperCollins',
     licensee: 'Microsoft (reported by Bloomberg; HarperCollins did not name the licensee)',
     date: '2024-11-18',
-    licensed: 'select nonfiction backlist titles for AI training; author opt-in; output cap of "no more than 200 '
-      + 'consecutive words and/or five percent of a book\'s text"; no training on pirated copies',
-    terms: '$5,000 per title for 3 years, split 50/50: $2,500 to the author, $2,500 to the publisher, not charged '
-      + 'against royalties or advances',
+    licensed:
+      'select nonfiction backlist titles for AI training; author opt-in; output cap of "no more than 200 ' +
+      'consecutive words and/or five percent of a book\'s text"; no training on pirated copies',
+    terms:
+      '$5,000 per title for 3 years, split 50/50: $2,500 to the author, $2,500 to the publisher, not charged ' +
+      'against royalties or advances',
     used_for: 'the book rate: $2,500 (author share) / $3,750 (midpoint) / $5,000 (gross) per title, 36 months',
     sources: [
       {
@@ -134,7 +136,7 @@ export const DEALS: readonly LicensingDeal[] = [
       },
       {
         by: '404 Media',
-        title: 'HarperCollins Confirms It Has a Deal to Sell Authors\' Work to AI Company',
+        title: "HarperCollins Confirms It Has a Deal to Sell Authors' Work to AI Company",
         date: '2024-11-18',
         url: 'https://www.404media.co/harpercollins-ai-deal/',
       },
@@ -157,7 +159,7 @@ export const DEALS: readonly LicensingDeal[] = [
     sources: [
       {
         by: 'Reuters (Katie Paul, Anna Tong)',
-        title: 'Inside Big Tech\'s underground race to buy AI training data',
+        title: "Inside Big Tech's underground race to buy AI training data",
         date: '2024-04-05',
         url: 'https://www.reuters.com/technology/inside-big-techs-underground-race-buy-ai-training-data-2024-04-05/',
       },
@@ -169,8 +171,9 @@ export const DEALS: readonly LicensingDeal[] = [
     licensor: 'authors and publishers of the certified class (Bartz v. Anthropic)',
     licensee: 'Anthropic',
     date: '2025-09-25',
-    licensed: 'release of claims for past acquisition and training on ≈ 482,000–500,000 books from shadow '
-      + 'libraries; not a licence for outputs or future works',
+    licensed:
+      'release of claims for past acquisition and training on ≈ 482,000–500,000 books from shadow ' +
+      'libraries; not a licence for outputs or future works',
     terms: '$1.5 billion, ≈ $3,000 per work; preliminarily approved 25 Sep 2025',
     used_for: 'a sanity check of the book band ($3,000 falls inside $2,500–$5,000); never an input of the estimate',
     sources: [

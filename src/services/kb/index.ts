@@ -13,7 +13,13 @@ export { DATASETS, ENTRY_MAP, datasetKey } from './datasets.js';
 export type { EntryMapping } from './datasets.js';
 export { MODEL_FACTS, KB_FACTS_SOURCE } from './models.generated.js';
 export { MODEL_FACTS_SUPPLEMENT } from './models-supplement.js';
-export { REMOTE_INDEXES, DEFAULT_REMOTE_INDEXES, publicRemoteCorpora, remoteIndex, remoteModelIds } from './remote-indexes.js';
+export {
+  REMOTE_INDEXES,
+  DEFAULT_REMOTE_INDEXES,
+  publicRemoteCorpora,
+  remoteIndex,
+  remoteModelIds,
+} from './remote-indexes.js';
 export type { PublicRemoteCorporaOptions, RemoteIndex, RemoteEngine, RemoteTokenizer } from './remote-indexes.js';
 export { componentOf } from './corpus-components.js';
 export type { CorpusComponent } from './corpus-components.js';

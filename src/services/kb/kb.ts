@@ -22,7 +22,16 @@ import { TrainprintError } from '../../errors.js';
 import { DATASETS, ENTRY_MAP, datasetKey, type EntryMapping } from './datasets.js';
 import { MODEL_FACTS } from './models.generated.js';
 import { MODEL_FACTS_SUPPLEMENT } from './models-supplement.js';
-import type { Disclosure, KbDataset, KbModel, KbModelDataset, KbModelFact, KbProvider, Modality, ModelLink } from './types.js';
+import type {
+  Disclosure,
+  KbDataset,
+  KbModel,
+  KbModelDataset,
+  KbModelFact,
+  KbProvider,
+  Modality,
+  ModelLink,
+} from './types.js';
 
 /** Filter of {@link KnowledgeBase.models}; every field given must match. */
 export interface ModelFilter {
@@ -137,7 +146,8 @@ export class KnowledgeBase {
       for (const name of [d.id, d.name, ...d.aliases]) {
         const key = datasetKey(name);
         const other = this.#byKey.get(key);
-        if (other !== undefined && other !== d.id) throw invalid(`name "${name}" of ${d.id} is also a name of ${other}`);
+        if (other !== undefined && other !== d.id)
+          throw invalid(`name "${name}" of ${d.id} is also a name of ${other}`);
         this.#byKey.set(key, d.id);
       }
     }
@@ -236,7 +246,8 @@ export class KnowledgeBase {
    */
   dataset(id: string): KbDataset {
     const found = this.resolveDatasetName(id);
-    if (found === null) throw new TrainprintError('NOT_FOUND', `no dataset ${JSON.stringify(id)} in the knowledge base`);
+    if (found === null)
+      throw new TrainprintError('NOT_FOUND', `no dataset ${JSON.stringify(id)} in the knowledge base`);
     return this.#datasetById.get(found)!;
   }
 
@@ -357,12 +368,20 @@ export class KnowledgeBase {
       for (const named of entry.datasets) {
         const via = this.#path(named, asked.id, new Set(entry.excludes));
         if (!via) continue;
-        const certainty = base * (via.length > 1 ? CERTAINTY.component : 1) * (removed.length ? CERTAINTY.removedPart : 1);
+        const certainty =
+          base * (via.length > 1 ? CERTAINTY.component : 1) * (removed.length ? CERTAINTY.removedPart : 1);
         const reason =
           via.length === 1
             ? `${who} documents "${entry.name}", which names ${asked.name}${without}.`
             : `${who} documents "${entry.name}", and ${asked.name} is part of it (${this.#names(via, ' ⊃ ')})${without}.`;
-        offer({ entry, via, relation: via.length > 1 ? 'component' : 'named', removed, certainty: round(certainty), reason });
+        offer({
+          entry,
+          via,
+          relation: via.length > 1 ? 'component' : 'named',
+          removed,
+          certainty: round(certainty),
+          reason,
+        });
       }
     }
 
@@ -375,7 +394,14 @@ export class KnowledgeBase {
       const reason = every
         ? `${who} names every part of ${asked.name} (${this.#names(parts)}) but not ${asked.name} itself.`
         : `${who} names only some parts of ${asked.name}: ${this.#names(parts)}.`;
-      offer({ entry: partEntries[0], via: [asked.id], relation: 'parts', removed: [], certainty: round(certainty), reason });
+      offer({
+        entry: partEntries[0],
+        via: [asked.id],
+        relation: 'parts',
+        removed: [],
+        certainty: round(certainty),
+        reason,
+      });
     }
     return best;
   }

@@ -10,9 +10,12 @@ import type { KbModelFact } from './types.js';
 
 const OLMO2 = 'OLMo 2 (2 OLMo 2 Furious, OLMo Team, arXiv 2501.00656)';
 const TULU3 = 'Tülu 3: Pushing Frontiers in Open Language Model Post-Training (Lambert et al., arXiv 2411.15124)';
-const OLMOTRACE = 'OLMoTrace: Tracing Language Model Outputs Back to Trillions of Training Tokens (Liu et al., arXiv 2504.07096)';
-const INFINI_GRAM = 'infini-gram API documentation, "Available indexes" (https://infini-gram.readthedocs.io/en/latest/api.html)';
-const OLMO2_32B_BLOG = 'Ai2 blog "OLMo 2 32B: First fully open model to outperform GPT 3.5 and GPT 4o mini" (allenai.org/blog/olmo2-32B, 13 Mar 2025)';
+const OLMOTRACE =
+  'OLMoTrace: Tracing Language Model Outputs Back to Trillions of Training Tokens (Liu et al., arXiv 2504.07096)';
+const INFINI_GRAM =
+  'infini-gram API documentation, "Available indexes" (https://infini-gram.readthedocs.io/en/latest/api.html)';
+const OLMO2_32B_BLOG =
+  'Ai2 blog "OLMo 2 32B: First fully open model to outperform GPT 3.5 and GPT 4o mini" (allenai.org/blog/olmo2-32B, 13 Mar 2025)';
 
 /**
  * The supplement's records, in the order they join the knowledge base (after the generated ones).
@@ -48,7 +51,10 @@ export const MODEL_FACTS_SUPPLEMENT: readonly KbModelFact[] = [
     disclosure: 'full',
     notes:
       "OLMo 1.7-7B (repository allenai/OLMo-7B-0424, formerly OLMo-1.7-7B): 'an improved version of the Dolma dataset and staged training'. The Dolma card lists v1_7 as 'Used to train OLMo-7B-v1.7'.",
-    sources: ['HF model card allenai/OLMo-7B-0424 (OLMo 1.7-7B) README.md', 'HF dataset card allenai/dolma README.md (versions table)'],
+    sources: [
+      'HF model card allenai/OLMo-7B-0424 (OLMo 1.7-7B) README.md',
+      'HF dataset card allenai/dolma README.md (versions table)',
+    ],
     uncertain_fields: [],
   },
   {
@@ -59,7 +65,8 @@ export const MODEL_FACTS_SUPPLEMENT: readonly KbModelFact[] = [
     training_datasets: ['OLMo-mix-1124', 'Dolmino-mix-1124'],
     training_tokens: '6T tokens',
     disclosure: 'full',
-    notes: "Trained 'on the same ... pretraining and mid-training mixes released in November' (OLMo-mix-1124, Dolmino-mix-1124), up to 6T tokens.",
+    notes:
+      "Trained 'on the same ... pretraining and mid-training mixes released in November' (OLMo-mix-1124, Dolmino-mix-1124), up to 6T tokens.",
     sources: ['HF model card allenai/OLMo-2-0325-32B', OLMO2_32B_BLOG, OLMO2],
     uncertain_fields: [],
   },
@@ -124,7 +131,13 @@ export const MODEL_FACTS_SUPPLEMENT: readonly KbModelFact[] = [
     disclosure: 'full',
     notes:
       "Post-trained variant of OLMoE-1B-7B January 2025 (allenai/OLMoE-1B-7B-0125): SFT 'on an OLMo-specific variant of the Tülu 3 dataset', then DPO and RLVR. infini-gram's index v4_olmoe-0125-1b-7b-instruct_llama holds its full training data. The base model's pretraining and mid-training mixes are not cited in this record.",
-    sources: ['HF model card allenai/OLMoE-1B-7B-0125-SFT', 'HF model card allenai/OLMoE-1B-7B-0125-Instruct', TULU3, INFINI_GRAM, OLMOTRACE],
+    sources: [
+      'HF model card allenai/OLMoE-1B-7B-0125-SFT',
+      'HF model card allenai/OLMoE-1B-7B-0125-Instruct',
+      TULU3,
+      INFINI_GRAM,
+      OLMOTRACE,
+    ],
     uncertain_fields: ['training_datasets', 'training_tokens'],
   },
 ];

@@ -52,9 +52,12 @@ export interface RemoteIndex {
   readonly sources: readonly string[];
 }
 
-const IG_DOC = 'infini-gram API documentation, "Available indexes" (https://infini-gram.readthedocs.io/en/latest/api.html)';
-const MINI_DOC = 'infini-gram mini API documentation, "Available indexes" (https://infini-gram-mini.readthedocs.io/en/latest/api.html)';
-const OLMOTRACE = 'OLMoTrace: Tracing Language Model Outputs Back to Trillions of Training Tokens (Liu et al., arXiv 2504.07096)';
+const IG_DOC =
+  'infini-gram API documentation, "Available indexes" (https://infini-gram.readthedocs.io/en/latest/api.html)';
+const MINI_DOC =
+  'infini-gram mini API documentation, "Available indexes" (https://infini-gram-mini.readthedocs.io/en/latest/api.html)';
+const OLMOTRACE =
+  'OLMoTrace: Tracing Language Model Outputs Back to Trillions of Training Tokens (Liu et al., arXiv 2504.07096)';
 const PILE = 'The Pile: An 800GB Dataset of Diverse Text for Language Modeling (Gao et al., arXiv 2101.00027)';
 
 type Row = Omit<RemoteIndex, 'engine' | 'evaluation' | 'models' | 'bytes' | 'tokens' | 'tokenizer'> &
@@ -72,7 +75,8 @@ function row(engine: RemoteEngine, r: Row): RemoteIndex {
   } satisfies RemoteIndex);
 }
 
-const ig = (r: Row & { tokenizer: RemoteTokenizer; tokens: number }) => row('infini-gram', { ...r, sources: [IG_DOC, ...r.sources] });
+const ig = (r: Row & { tokenizer: RemoteTokenizer; tokens: number }) =>
+  row('infini-gram', { ...r, sources: [IG_DOC, ...r.sources] });
 const mini = (r: Row & { bytes: number }) => row('infini-gram-mini', { ...r, sources: [MINI_DOC, ...r.sources] });
 
 /** infini-gram mini's Common Crawl crawls: [crawl id, month, documents, bytes of text]. */
@@ -94,71 +98,162 @@ const CRAWLS: ReadonlyArray<readonly [string, string, number, number]> = [
  */
 export const REMOTE_INDEXES: readonly RemoteIndex[] = Object.freeze([
   ig({
-    index: 'v4_olmo-2-0325-32b-instruct_llama', corpus: 'OLMo-2-0325-32B-Instruct training data', kb_dataset: 'olmo-2-0325-32b-instruct-data',
-    tokenizer: 'llama-2', documents: 3_163_901_920, tokens: 4_610_629_088_477, models: ['allenai/olmo-2-0325-32b-instruct'], sources: [OLMOTRACE],
+    index: 'v4_olmo-2-0325-32b-instruct_llama',
+    corpus: 'OLMo-2-0325-32B-Instruct training data',
+    kb_dataset: 'olmo-2-0325-32b-instruct-data',
+    tokenizer: 'llama-2',
+    documents: 3_163_901_920,
+    tokens: 4_610_629_088_477,
+    models: ['allenai/olmo-2-0325-32b-instruct'],
+    sources: [OLMOTRACE],
   }),
   ig({
-    index: 'v4_olmo-2-1124-13b-instruct_llama', corpus: 'OLMo-2-1124-13B-Instruct training data', kb_dataset: 'olmo-2-1124-13b-instruct-data',
-    tokenizer: 'llama-2', documents: 3_163_974_994, tokens: 4_610_749_614_285, models: ['allenai/olmo-2-1124-13b-instruct'], sources: [OLMOTRACE],
+    index: 'v4_olmo-2-1124-13b-instruct_llama',
+    corpus: 'OLMo-2-1124-13B-Instruct training data',
+    kb_dataset: 'olmo-2-1124-13b-instruct-data',
+    tokenizer: 'llama-2',
+    documents: 3_163_974_994,
+    tokens: 4_610_749_614_285,
+    models: ['allenai/olmo-2-1124-13b-instruct'],
+    sources: [OLMOTRACE],
   }),
   ig({
-    index: 'v4_olmoe-0125-1b-7b-instruct_llama', corpus: 'OLMoE-0125-1B-7B-Instruct training data', kb_dataset: 'olmoe-0125-1b-7b-instruct-data',
-    tokenizer: 'llama-2', documents: 3_163_953_717, tokens: 4_610_737_979_121, models: ['allenai/olmoe-1b-7b-0125-instruct'], sources: [OLMOTRACE],
+    index: 'v4_olmoe-0125-1b-7b-instruct_llama',
+    corpus: 'OLMoE-0125-1B-7B-Instruct training data',
+    kb_dataset: 'olmoe-0125-1b-7b-instruct-data',
+    tokenizer: 'llama-2',
+    documents: 3_163_953_717,
+    tokens: 4_610_737_979_121,
+    models: ['allenai/olmoe-1b-7b-0125-instruct'],
+    sources: [OLMOTRACE],
   }),
   ig({
-    index: 'v4_olmo-mix-1124_llama', corpus: 'OLMo-mix-1124', kb_dataset: 'olmo-mix-1124',
-    tokenizer: 'llama-2', documents: 3_081_440_534, tokens: 4_575_475_702_047, sources: ['HF dataset card allenai/olmo-mix-1124'],
+    index: 'v4_olmo-mix-1124_llama',
+    corpus: 'OLMo-mix-1124',
+    kb_dataset: 'olmo-mix-1124',
+    tokenizer: 'llama-2',
+    documents: 3_081_440_534,
+    tokens: 4_575_475_702_047,
+    sources: ['HF dataset card allenai/olmo-mix-1124'],
   }),
   ig({
-    index: 'v4_dclm-baseline_llama', corpus: 'DCLM-baseline 1.0', kb_dataset: 'dclm',
-    tokenizer: 'llama-2', documents: 2_948_096_911, tokens: 4_341_627_197_578, sources: ['HF dataset card mlfoundations/dclm-baseline-1.0'],
+    index: 'v4_dclm-baseline_llama',
+    corpus: 'DCLM-baseline 1.0',
+    kb_dataset: 'dclm',
+    tokenizer: 'llama-2',
+    documents: 2_948_096_911,
+    tokens: 4_341_627_197_578,
+    sources: ['HF dataset card mlfoundations/dclm-baseline-1.0'],
   }),
   ig({
-    index: 'v4_dolma-v1_7_llama', corpus: 'Dolma v1.7', kb_dataset: 'dolma-v1-7',
-    tokenizer: 'llama-2', documents: 3_403_336_408, tokens: 2_604_642_372_173, sources: ['HF dataset card allenai/dolma README.md'],
+    index: 'v4_dolma-v1_7_llama',
+    corpus: 'Dolma v1.7',
+    kb_dataset: 'dolma-v1-7',
+    tokenizer: 'llama-2',
+    documents: 3_403_336_408,
+    tokens: 2_604_642_372_173,
+    sources: ['HF dataset card allenai/dolma README.md'],
   }),
   ig({
-    index: 'v4_rpj_llama_s4', corpus: 'RedPajama-Data-1T', kb_dataset: 'redpajama-v1',
-    tokenizer: 'llama-2', documents: 931_361_530, tokens: 1_385_942_948_192, sources: ['HF dataset card togethercomputer/RedPajama-Data-1T'],
+    index: 'v4_rpj_llama_s4',
+    corpus: 'RedPajama-Data-1T',
+    kb_dataset: 'redpajama-v1',
+    tokenizer: 'llama-2',
+    documents: 931_361_530,
+    tokens: 1_385_942_948_192,
+    sources: ['HF dataset card togethercomputer/RedPajama-Data-1T'],
   }),
   ig({
-    index: 'v4_piletrain_llama', corpus: 'Pile (train)', kb_dataset: 'the-pile',
-    tokenizer: 'llama-2', documents: 210_607_728, tokens: 383_299_322_520, sources: [PILE],
+    index: 'v4_piletrain_llama',
+    corpus: 'Pile (train)',
+    kb_dataset: 'the-pile',
+    tokenizer: 'llama-2',
+    documents: 210_607_728,
+    tokens: 383_299_322_520,
+    sources: [PILE],
   }),
   ig({
-    index: 'v4_c4train_llama', corpus: 'C4 (train)', kb_dataset: 'c4',
-    tokenizer: 'llama-2', documents: 364_868_892, tokens: 198_079_554_945, sources: ['HF dataset card allenai/c4'],
+    index: 'v4_c4train_llama',
+    corpus: 'C4 (train)',
+    kb_dataset: 'c4',
+    tokenizer: 'llama-2',
+    documents: 364_868_892,
+    tokens: 198_079_554_945,
+    sources: ['HF dataset card allenai/c4'],
   }),
   // A sample of Dolma v1.6 (v1.5 with extra deduplication): text of the Dolma that OLMo-1B and OLMo-7B trained on.
   ig({
-    index: 'v4_dolma-v1_6-sample_llama', corpus: 'Dolma v1.6 sample', kb_dataset: 'dolma',
-    tokenizer: 'llama-2', documents: 13_095_416, tokens: 9_178_218_956, sources: ['HF dataset card allenai/dolma README.md'],
+    index: 'v4_dolma-v1_6-sample_llama',
+    corpus: 'Dolma v1.6 sample',
+    kb_dataset: 'dolma',
+    tokenizer: 'llama-2',
+    documents: 13_095_416,
+    tokens: 9_178_218_956,
+    sources: ['HF dataset card allenai/dolma README.md'],
   }),
   ig({
-    index: 'v4_dolmasample_olmo', corpus: 'Dolma v1.6 sample', kb_dataset: 'dolma',
-    tokenizer: 'olmo', documents: 13_095_416, tokens: 8_039_098_124, sources: ['HF dataset card allenai/dolma README.md'],
+    index: 'v4_dolmasample_olmo',
+    corpus: 'Dolma v1.6 sample',
+    kb_dataset: 'dolma',
+    tokenizer: 'olmo',
+    documents: 13_095_416,
+    tokens: 8_039_098_124,
+    sources: ['HF dataset card allenai/dolma README.md'],
   }),
   ig({
-    index: 'v4_pileval_llama', corpus: 'Pile (val)', kb_dataset: 'the-pile-validation', evaluation: true,
-    tokenizer: 'llama-2', documents: 214_670, tokens: 393_769_120, sources: [PILE],
+    index: 'v4_pileval_llama',
+    corpus: 'Pile (val)',
+    kb_dataset: 'the-pile-validation',
+    evaluation: true,
+    tokenizer: 'llama-2',
+    documents: 214_670,
+    tokens: 393_769_120,
+    sources: [PILE],
   }),
   ig({
-    index: 'v4_pileval_gpt2', corpus: 'Pile (val)', kb_dataset: 'the-pile-validation', evaluation: true,
-    tokenizer: 'gpt-2', documents: 214_670, tokens: 383_326_404, sources: [PILE],
+    index: 'v4_pileval_gpt2',
+    corpus: 'Pile (val)',
+    kb_dataset: 'the-pile-validation',
+    evaluation: true,
+    tokenizer: 'gpt-2',
+    documents: 214_670,
+    tokens: 383_326_404,
+    sources: [PILE],
   }),
   ...CRAWLS.map(([id, month, documents, bytes]) =>
     mini({
-      index: `v2_cc_${id}`, corpus: `Common Crawl CC-MAIN-${id}`, kb_dataset: 'common-crawl', documents, bytes,
-      crawl: { id: `CC-MAIN-${id}`, month }, sources: [`Common Crawl, https://data.commoncrawl.org/crawl-data/CC-MAIN-${id}/index.html`],
+      index: `v2_cc_${id}`,
+      corpus: `Common Crawl CC-MAIN-${id}`,
+      kb_dataset: 'common-crawl',
+      documents,
+      bytes,
+      crawl: { id: `CC-MAIN-${id}`, month },
+      sources: [`Common Crawl, https://data.commoncrawl.org/crawl-data/CC-MAIN-${id}/index.html`],
     }),
   ),
   mini({
-    index: 'v2_dclm_all', corpus: 'DCLM-baseline 1.0', kb_dataset: 'dclm', documents: 2_948_096_911, bytes: 16_666_308_904_212,
+    index: 'v2_dclm_all',
+    corpus: 'DCLM-baseline 1.0',
+    kb_dataset: 'dclm',
+    documents: 2_948_096_911,
+    bytes: 16_666_308_904_212,
     sources: ['HF dataset card mlfoundations/dclm-baseline-1.0'],
   }),
-  mini({ index: 'v2_piletrain', corpus: 'Pile (train)', kb_dataset: 'the-pile', documents: 210_607_728, bytes: 1_307_910_802_542, sources: [PILE] }),
   mini({
-    index: 'v2_pileval', corpus: 'Pile (val)', kb_dataset: 'the-pile-validation', evaluation: true, documents: 214_670, bytes: 1_344_908_273,
+    index: 'v2_piletrain',
+    corpus: 'Pile (train)',
+    kb_dataset: 'the-pile',
+    documents: 210_607_728,
+    bytes: 1_307_910_802_542,
+    sources: [PILE],
+  }),
+  mini({
+    index: 'v2_pileval',
+    corpus: 'Pile (val)',
+    kb_dataset: 'the-pile-validation',
+    evaluation: true,
+    documents: 214_670,
+    bytes: 1_344_908_273,
     sources: [PILE],
   }),
 ]);
@@ -227,22 +322,35 @@ export interface PublicRemoteCorporaOptions {
  * const engine = await createEngine({ remoteCorpora: publicRemoteCorpora('infini-gram') })
  * publicRemoteCorpora('infini-gram-mini').map((c) => c.id) // ['v2_cc_2025-30']
  */
-export function publicRemoteCorpora(engine: RemoteEngine, options: PublicRemoteCorporaOptions = {}): RemoteDatasetConfig[] {
+export function publicRemoteCorpora(
+  engine: RemoteEngine,
+  options: PublicRemoteCorporaOptions = {},
+): RemoteDatasetConfig[] {
   if (engine !== 'infini-gram' && engine !== 'infini-gram-mini') {
     throw new TrainprintError('INVALID_OPTIONS', `engine must be 'infini-gram' or 'infini-gram-mini'`);
   }
-  const indexes = options.indexes === undefined || options.indexes === 'default' ? DEFAULT_REMOTE_INDEXES[engine] : options.indexes;
+  const indexes =
+    options.indexes === undefined || options.indexes === 'default' ? DEFAULT_REMOTE_INDEXES[engine] : options.indexes;
   if (!Array.isArray(indexes) || indexes.length === 0 || indexes.some((i) => typeof i !== 'string' || i === '')) {
     throw new TrainprintError('INVALID_OPTIONS', `indexes must be 'default' or a non-empty list of index names`);
   }
   if (options.endpoint === undefined) {
     const unknown = indexes.filter((i) => remoteIndex(engine, i) === undefined);
     if (unknown.length > 0) {
-      const known = REMOTE_INDEXES.filter((r) => r.engine === engine).map((r) => r.index).join(', ');
-      throw new TrainprintError('INVALID_OPTIONS', `${engine} serves no public index ${unknown.join(', ')} (known: ${known})`);
+      const known = REMOTE_INDEXES.filter((r) => r.engine === engine)
+        .map((r) => r.index)
+        .join(', ');
+      throw new TrainprintError(
+        'INVALID_OPTIONS',
+        `${engine} serves no public index ${unknown.join(', ')} (known: ${known})`,
+      );
     }
   }
   return [...new Set(indexes)].map((index) => ({
-    ...options.settings, id: index, kind: engine, index, ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+    ...options.settings,
+    id: index,
+    kind: engine,
+    index,
+    ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
   }));
 }

@@ -16,7 +16,21 @@ export type Disclosure = 'full' | 'partial' | 'undisclosed';
 export type Modality = 'text' | 'image';
 
 /** Kind of a curated training dataset. */
-export type KbDatasetKind = 'web' | 'books' | 'code' | 'encyclopedia' | 'academic' | 'news' | 'forum' | 'math' | 'dialogue' | 'synthetic' | 'mixture' | 'image-text' | 'legal' | 'instruction';
+export type KbDatasetKind =
+  | 'web'
+  | 'books'
+  | 'code'
+  | 'encyclopedia'
+  | 'academic'
+  | 'news'
+  | 'forum'
+  | 'math'
+  | 'dialogue'
+  | 'synthetic'
+  | 'mixture'
+  | 'image-text'
+  | 'legal'
+  | 'instruction';
 
 /**
  * One record of the knowledge-base facts, verbatim (src/services/kb/models.generated.ts, and the hand-curated

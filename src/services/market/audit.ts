@@ -34,7 +34,9 @@ export async function appendAudit(op: Op, input: AuditInput): Promise<AuditEntry
   const seq = head.seq + 1;
   const id = `${at}-${String(seq).padStart(12, '0')}-${newId('aud_')}`;
   const entry: AuditEntry = {
-    id, seq, at,
+    id,
+    seq,
+    at,
     actor: input.actor,
     action: input.action,
     entity: input.entity,
@@ -55,17 +57,27 @@ export async function appendAudit(op: Op, input: AuditInput): Promise<AuditEntry
  * @example
  * const { entries, next } = await readAudit(store, { entity_id: 'lst_…', limit: 50 })
  */
-export async function readAudit(store: Store, filter: AuditFilter = {}): Promise<{ entries: AuditEntry[]; next: string | null }> {
+export async function readAudit(
+  store: Store,
+  filter: AuditFilter = {},
+): Promise<{ entries: AuditEntry[]; next: string | null }> {
   const o = checkObject(filter, 'the filter');
   onlyKeys(o, ['entity_id', 'after', 'limit'], 'auditLog filter');
   const { after, limit } = checkPage(o);
   let entries: AuditEntry[];
   if (o.entity_id !== undefined) {
     const prefix = `${BY}${checkString(o.entity_id, 'entity_id', 200)}/`;
-    const refs = await store.scan(prefix, { after: after === undefined ? undefined : prefix + after, limit: limit + 1 });
-    entries = (await Promise.all(refs.map(([, id]) => store.get(LOG + (id as string))))).filter((e): e is AuditEntry => e !== undefined);
+    const refs = await store.scan(prefix, {
+      after: after === undefined ? undefined : prefix + after,
+      limit: limit + 1,
+    });
+    entries = (await Promise.all(refs.map(([, id]) => store.get(LOG + (id as string))))).filter(
+      (e): e is AuditEntry => e !== undefined,
+    );
   } else {
-    entries = (await store.scan(LOG, { after: after === undefined ? undefined : LOG + after, limit: limit + 1 })).map(([, e]) => e as AuditEntry);
+    entries = (await store.scan(LOG, { after: after === undefined ? undefined : LOG + after, limit: limit + 1 })).map(
+      ([, e]) => e as AuditEntry,
+    );
   }
   const more = entries.length > limit;
   if (more) entries.length = limit;

@@ -23,7 +23,11 @@ interface IdemRecord {
 export function canonicalJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
     x !== null && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, (x as Record<string, unknown>)[k]]),
+        )
       : x,
   );
 }
@@ -34,10 +38,17 @@ export function canonicalJson(v: unknown): string {
  * @example
  * const hit = await idemLookup(op, 'accept', 'estate', 'k1', offerId)
  */
-export async function idemLookup(op: Op, scope: string, caller: string, key: string, request: string): Promise<{ result: unknown } | undefined> {
+export async function idemLookup(
+  op: Op,
+  scope: string,
+  caller: string,
+  key: string,
+  request: string,
+): Promise<{ result: unknown } | undefined> {
   const rec = (await op.get(K.idem(scope, caller, key))) as IdemRecord | undefined;
   if (rec === undefined) return undefined;
-  if (rec.request !== request) throw new TrainprintError('CONFLICT', `idempotency key "${key}" was already used for a different ${scope} request`);
+  if (rec.request !== request)
+    throw new TrainprintError('CONFLICT', `idempotency key "${key}" was already used for a different ${scope} request`);
   return { result: rec.result };
 }
 
@@ -45,6 +56,13 @@ export async function idemLookup(op: Op, scope: string, caller: string, key: str
  * Store the result of the first call with this key.
  * @example idemRemember(op, 'accept', 'estate', 'k1', offerId, licence)
  */
-export function idemRemember(op: Op, scope: string, caller: string, key: string, request: string, result: unknown): void {
+export function idemRemember(
+  op: Op,
+  scope: string,
+  caller: string,
+  key: string,
+  request: string,
+  result: unknown,
+): void {
   op.put(K.idem(scope, caller, key), { request, result, created_at: op.nowIso } satisfies IdemRecord);
 }

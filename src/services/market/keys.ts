@@ -26,6 +26,7 @@ export const K = {
   licencesOfWork: (workId: string) => `market/licence-by-work/${workId}/`,
   pendingOf: (listingId: string) => `market/pending/${listingId}/`,
   due: (expiresAt: string, offerId: string) => `market/offer-due/${expiresAt}/${offerId}`,
-  idem: (scope: string, caller: string, key: string) => `idem/${scope}/${encodeURIComponent(caller)}/${encodeURIComponent(key)}`,
+  idem: (scope: string, caller: string, key: string) =>
+    `idem/${scope}/${encodeURIComponent(caller)}/${encodeURIComponent(key)}`,
   work: (workId: string) => `work/${workId}`,
 } as const;

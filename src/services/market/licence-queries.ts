@@ -20,7 +20,10 @@ export async function getLicence(ctx: MarketContext, id: unknown): Promise<Verif
 }
 
 /** Licences matching the filter, with `verified` (see `Marketplace.listLicences`). */
-export async function listLicences(ctx: MarketContext, filter: LicenceFilter = {}): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
+export async function listLicences(
+  ctx: MarketContext,
+  filter: LicenceFilter = {},
+): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
   const o = checkObject(filter, 'the filter');
   onlyKeys(o, ['licensor', 'licensee', 'listing_id', 'work_id', 'after', 'limit'], 'listLicences filter');
   const licensor = o.licensor === undefined ? undefined : checkString(o.licensor, 'licensor', 200);
@@ -28,8 +31,11 @@ export async function listLicences(ctx: MarketContext, filter: LicenceFilter = {
   const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
   const work = o.work_id === undefined ? undefined : checkId(o.work_id, 'wk_', 'work_id');
   const { after, limit } = checkPage(o);
-  const keep = (l: Licence) => (licensor === undefined || l.licensor === licensor) && (licensee === undefined || l.licensee === licensee) &&
-    (listing === undefined || l.listing_id === listing) && (work === undefined || l.work_id === work);
+  const keep = (l: Licence) =>
+    (licensor === undefined || l.licensor === licensor) &&
+    (licensee === undefined || l.licensee === licensee) &&
+    (listing === undefined || l.listing_id === listing) &&
+    (work === undefined || l.work_id === work);
   const { items, next } = await scanPage<Licence>(ctx.store, K.LICENCE, after, limit, keep);
   const key = await ctx.key();
   const licences = await Promise.all(items.map(async (l) => ({ ...l, verified: await checkLicence(key, l) })));

@@ -20,10 +20,28 @@ const PREFIX = 'trainprint-licence/v1\n';
  */
 export function licenceMessage(f: LicenceFields): string {
   const cap = f.output_cap === null ? null : [f.output_cap.max_consecutive_words, f.output_cap.max_percent];
-  return PREFIX + JSON.stringify([
-    f.licence_id, f.listing_id, f.offer_id, f.work_id, f.work_hash, f.licensor, f.licensee, f.licence_type,
-    f.territory, f.term.start, f.term.end, f.amount.amount_minor, f.amount.currency, f.per, f.exclusive, cap, f.issued_at,
-  ]);
+  return (
+    PREFIX +
+    JSON.stringify([
+      f.licence_id,
+      f.listing_id,
+      f.offer_id,
+      f.work_id,
+      f.work_hash,
+      f.licensor,
+      f.licensee,
+      f.licence_type,
+      f.territory,
+      f.term.start,
+      f.term.end,
+      f.amount.amount_minor,
+      f.amount.currency,
+      f.per,
+      f.exclusive,
+      cap,
+      f.issued_at,
+    ])
+  );
 }
 
 /**
@@ -51,7 +69,12 @@ export async function checkLicence(k: ReceiptKey, licence: unknown): Promise<boo
   if (l.version !== 1 || l.alg !== 'HMAC-SHA256' || l.key_id !== k.id || typeof l.signature !== 'string') return false;
   const sig = fromBase64url(l.signature);
   if (sig === null) return false;
-  return globalThis.crypto.subtle.verify('HMAC', k.key, sig as Uint8Array<ArrayBuffer>, new TextEncoder().encode(licenceMessage(f)));
+  return globalThis.crypto.subtle.verify(
+    'HMAC',
+    k.key,
+    sig as Uint8Array<ArrayBuffer>,
+    new TextEncoder().encode(licenceMessage(f)),
+  );
 }
 
 /**
@@ -80,12 +103,31 @@ function readFields(v: unknown): LicenceFields | null {
   const amount = l.amount as Record<string, unknown> | null;
   const cap = l.output_cap as Record<string, unknown> | null;
   const ok =
-    [l.licence_id, l.listing_id, l.offer_id, l.work_id, l.work_hash, l.licensor, l.licensee, l.licence_type, l.issued_at].every(isStr) &&
-    Array.isArray(l.territory) && l.territory.every(isStr) &&
-    term !== null && typeof term === 'object' && isStr(term.start) && isStr(term.end) &&
-    amount !== null && typeof amount === 'object' && isNum(amount.amount_minor) && isStr(amount.currency) &&
-    (l.per === null || isStr(l.per)) && typeof l.exclusive === 'boolean' &&
-    (cap === null || (typeof cap === 'object' && isNumOrNull(cap.max_consecutive_words) && isNumOrNull(cap.max_percent)));
+    [
+      l.licence_id,
+      l.listing_id,
+      l.offer_id,
+      l.work_id,
+      l.work_hash,
+      l.licensor,
+      l.licensee,
+      l.licence_type,
+      l.issued_at,
+    ].every(isStr) &&
+    Array.isArray(l.territory) &&
+    l.territory.every(isStr) &&
+    term !== null &&
+    typeof term === 'object' &&
+    isStr(term.start) &&
+    isStr(term.end) &&
+    amount !== null &&
+    typeof amount === 'object' &&
+    isNum(amount.amount_minor) &&
+    isStr(amount.currency) &&
+    (l.per === null || isStr(l.per)) &&
+    typeof l.exclusive === 'boolean' &&
+    (cap === null ||
+      (typeof cap === 'object' && isNumOrNull(cap.max_consecutive_words) && isNumOrNull(cap.max_percent)));
   if (!ok) return null;
   return {
     licence_id: l.licence_id as string,

@@ -10,22 +10,57 @@ import { appendAudit } from './audit.js';
 import { canonicalJson, idemLookup, idemRemember } from './idempotent-op.js';
 import { K } from './keys.js';
 import { runOp } from './op.js';
-import { assertExclusivity, assertWorkHeld, declineAllPending, livePending, loadListing, type MarketContext } from './records.js';
+import {
+  assertExclusivity,
+  assertWorkHeld,
+  declineAllPending,
+  livePending,
+  loadListing,
+  type MarketContext,
+} from './records.js';
 import { scanPage } from './page.js';
-import { checkCaller, checkId, checkIdempotency, parseCreateListing, parseListingFilter, parseListingPatch, type ListingPatch } from './requests.js';
+import {
+  checkCaller,
+  checkId,
+  checkIdempotency,
+  parseCreateListing,
+  parseListingFilter,
+  parseListingPatch,
+  type ListingPatch,
+} from './requests.js';
 import { assertListingIn, assertListingTransition } from './states.js';
 import { covers } from './territory.js';
-import type { CreateListingRequest, IdempotencyOptions, Listing, ListingFilter, UpdateListingRequest } from './types.js';
+import type {
+  CreateListingRequest,
+  IdempotencyOptions,
+  Listing,
+  ListingFilter,
+  UpdateListingRequest,
+} from './types.js';
 
 /** Changing any of these changes what a buyer is offering on, so they freeze while offers are pending. */
-const COMMERCIAL: ReadonlyArray<keyof ListingPatch> = ['territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'];
+const COMMERCIAL: ReadonlyArray<keyof ListingPatch> = [
+  'territory',
+  'term_months',
+  'price',
+  'rate',
+  'exclusive',
+  'max_licences',
+  'output_cap',
+];
 
 function assertOwner(l: Listing, caller: string, action: string): void {
-  if (l.owner !== caller) throw new TrainprintError('FORBIDDEN', `only the owner of listing ${l.listing_id} can ${action} it`);
+  if (l.owner !== caller)
+    throw new TrainprintError('FORBIDDEN', `only the owner of listing ${l.listing_id} can ${action} it`);
 }
 
 /** Create a listing (see `Marketplace.createListing`). */
-export async function createListing(ctx: MarketContext, caller: unknown, request: CreateListingRequest, options?: IdempotencyOptions): Promise<Listing> {
+export async function createListing(
+  ctx: MarketContext,
+  caller: unknown,
+  request: CreateListingRequest,
+  options?: IdempotencyOptions,
+): Promise<Listing> {
   const who = checkCaller(caller);
   const req = parseCreateListing(request);
   const idem = checkIdempotency(options);
@@ -37,7 +72,11 @@ export async function createListing(ctx: MarketContext, caller: unknown, request
     }
     const work = (await op.get(K.work(req.work_id))) as Work | undefined;
     if (work === undefined) throw new TrainprintError('NOT_FOUND', `no work "${req.work_id}"`);
-    if (work.owner !== who) throw new TrainprintError('FORBIDDEN', `work ${req.work_id} belongs to another owner; only its owner can list it`);
+    if (work.owner !== who)
+      throw new TrainprintError(
+        'FORBIDDEN',
+        `work ${req.work_id} belongs to another owner; only its owner can list it`,
+      );
     const listing: Listing = {
       listing_id: newId('lst_'),
       work_id: work.work_id,
@@ -65,8 +104,13 @@ export async function createListing(ctx: MarketContext, caller: unknown, request
     op.put(K.listing(listing.listing_id), listing);
     op.put(K.listingsOfWork(listing.work_id) + listing.listing_id, listing.listing_id);
     await appendAudit(op, {
-      actor: who, action: 'listing.created', entity: 'listing', entity_id: listing.listing_id, to: listing.status,
-      related: [listing.work_id], details: { licence_type: listing.licence_type, exclusive: listing.exclusive },
+      actor: who,
+      action: 'listing.created',
+      entity: 'listing',
+      entity_id: listing.listing_id,
+      to: listing.status,
+      related: [listing.work_id],
+      details: { licence_type: listing.licence_type, exclusive: listing.exclusive },
     });
     if (idem !== undefined) idemRemember(op, 'listing.create', who, idem, fingerprint, listing);
     return listing;
@@ -82,11 +126,15 @@ export async function getListing(ctx: MarketContext, id: unknown): Promise<Listi
 }
 
 /** Search listings (see `Marketplace.listListings`). */
-export async function listListings(ctx: MarketContext, filter: ListingFilter = {}): Promise<{ listings: Listing[]; next: string | null }> {
+export async function listListings(
+  ctx: MarketContext,
+  filter: ListingFilter = {},
+): Promise<{ listings: Listing[]; next: string | null }> {
   const q = parseListingFilter(filter);
   const keep = (l: Listing): boolean => {
     const money = l.price ?? l.rate!;
-    return (q.status === 'any' || l.status === q.status) &&
+    return (
+      (q.status === 'any' || l.status === q.status) &&
       (q.licence_type === undefined || l.licence_type === q.licence_type) &&
       (q.territory === undefined || l.territory.some((t) => covers(t, q.territory!))) &&
       (q.work_type === undefined || l.work_type === q.work_type) &&
@@ -95,14 +143,20 @@ export async function listListings(ctx: MarketContext, filter: ListingFilter = {
       (q.pricing === undefined || (q.pricing === 'price') === (l.price !== null)) &&
       (q.currency === undefined || money.currency === q.currency) &&
       (q.min === undefined || money.amount_minor >= q.min) &&
-      (q.max === undefined || money.amount_minor <= q.max);
+      (q.max === undefined || money.amount_minor <= q.max)
+    );
   };
   const { items, next } = await scanPage<Listing>(ctx.store, K.LISTING, q.after, q.limit, keep);
   return { listings: items, next };
 }
 
 /** Update a listing (see `Marketplace.updateListing`). */
-export async function updateListing(ctx: MarketContext, caller: unknown, id: unknown, request: UpdateListingRequest): Promise<Listing> {
+export async function updateListing(
+  ctx: MarketContext,
+  caller: unknown,
+  id: unknown,
+  request: UpdateListingRequest,
+): Promise<Listing> {
   const who = checkCaller(caller);
   const lid = checkId(id, 'lst_', 'listing_id');
   const patch = parseListingPatch(request);
@@ -111,25 +165,54 @@ export async function updateListing(ctx: MarketContext, caller: unknown, id: unk
     assertOwner(l, who, 'update');
     assertListingIn(lid, l.status, ['draft', 'active'], 'update');
     const next: Listing = { ...l, ...patch };
-    if (next.exclusive && next.max_licences !== null) throw new TrainprintError('INVALID_INPUT', 'max_licences is for non-exclusive listings (an exclusive listing sells one licence)');
-    const changed = (Object.keys(patch) as Array<keyof ListingPatch>).filter((k) => canonicalJson(l[k]) !== canonicalJson(next[k])).sort();
+    if (next.exclusive && next.max_licences !== null)
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        'max_licences is for non-exclusive listings (an exclusive listing sells one licence)',
+      );
+    const changed = (Object.keys(patch) as Array<keyof ListingPatch>)
+      .filter((k) => canonicalJson(l[k]) !== canonicalJson(next[k]))
+      .sort();
     if (changed.length === 0) return l;
     const commercial = changed.filter((k) => COMMERCIAL.includes(k));
     if (l.status === 'active' && commercial.length > 0) {
       const pending = await livePending(op, l.listing_id);
       op.checkpoint();
       if (pending.length > 0) {
-        throw new TrainprintError('CONFLICT', `listing ${lid} has ${pending.length} pending offer(s) (${pending.slice(0, 3).map((o) => o.offer_id).join(', ')}${pending.length > 3 ? ', …' : ''}); ${commercial.join(', ')} cannot change until they are accepted, declined, withdrawn or expire`);
+        throw new TrainprintError(
+          'CONFLICT',
+          `listing ${lid} has ${pending.length} pending offer(s) (${pending
+            .slice(0, 3)
+            .map((o) => o.offer_id)
+            .join(
+              ', ',
+            )}${pending.length > 3 ? ', …' : ''}); ${commercial.join(', ')} cannot change until they are accepted, declined, withdrawn or expire`,
+        );
       }
-      if (next.exclusive && !l.exclusive && l.licences_issued > 0) throw new TrainprintError('CONFLICT', `listing ${lid} has already sold ${l.licences_issued} non-exclusive licence(s); it cannot become exclusive`);
-      if (next.max_licences !== null && next.max_licences <= l.licences_issued) throw new TrainprintError('CONFLICT', `listing ${lid} has already sold ${l.licences_issued} licence(s); max_licences must be above that (withdraw the listing to stop selling)`);
-      if (changed.includes('territory') || changed.includes('exclusive')) await assertExclusivity(op, next, next.territory, true);
+      if (next.exclusive && !l.exclusive && l.licences_issued > 0)
+        throw new TrainprintError(
+          'CONFLICT',
+          `listing ${lid} has already sold ${l.licences_issued} non-exclusive licence(s); it cannot become exclusive`,
+        );
+      if (next.max_licences !== null && next.max_licences <= l.licences_issued)
+        throw new TrainprintError(
+          'CONFLICT',
+          `listing ${lid} has already sold ${l.licences_issued} licence(s); max_licences must be above that (withdraw the listing to stop selling)`,
+        );
+      if (changed.includes('territory') || changed.includes('exclusive'))
+        await assertExclusivity(op, next, next.territory, true);
     }
     const updated: Listing = { ...next, updated_at: op.nowIso };
     op.put(K.listing(lid), updated);
     const changes: Record<string, unknown> = {};
     for (const k of changed) changes[k] = { from: l[k], to: next[k] };
-    await appendAudit(op, { actor: who, action: 'listing.updated', entity: 'listing', entity_id: lid, details: { changes } });
+    await appendAudit(op, {
+      actor: who,
+      action: 'listing.updated',
+      entity: 'listing',
+      entity_id: lid,
+      details: { changes },
+    });
     return updated;
   });
 }
@@ -146,7 +229,14 @@ export async function publishListing(ctx: MarketContext, caller: unknown, id: un
     await assertExclusivity(op, l, l.territory, true);
     const next: Listing = { ...l, status: 'active', published_at: op.nowIso, updated_at: op.nowIso };
     op.put(K.listing(lid), next);
-    await appendAudit(op, { actor: who, action: 'listing.published', entity: 'listing', entity_id: lid, from: l.status, to: 'active' });
+    await appendAudit(op, {
+      actor: who,
+      action: 'listing.published',
+      entity: 'listing',
+      entity_id: lid,
+      from: l.status,
+      to: 'active',
+    });
     return next;
   });
 }
@@ -161,7 +251,14 @@ export async function withdrawListing(ctx: MarketContext, caller: unknown, id: u
     assertListingTransition(lid, l.status, 'withdrawn', 'withdraw');
     const next: Listing = { ...l, status: 'withdrawn', closed_at: op.nowIso, updated_at: op.nowIso };
     op.put(K.listing(lid), next);
-    await appendAudit(op, { actor: who, action: 'listing.withdrawn', entity: 'listing', entity_id: lid, from: l.status, to: 'withdrawn' });
+    await appendAudit(op, {
+      actor: who,
+      action: 'listing.withdrawn',
+      entity: 'listing',
+      entity_id: lid,
+      from: l.status,
+      to: 'withdrawn',
+    });
     await declineAllPending(op, lid, who, 'listing_withdrawn');
     return next;
   });

@@ -12,11 +12,32 @@ import { readAudit } from './audit.js';
 import { checkLicence } from './licence-signing.js';
 import { getLicence, listLicences } from './licence-queries.js';
 import { createListing, getListing, listListings, publishListing, updateListing, withdrawListing } from './listings.js';
-import { acceptOffer, counterOffer, declineOffer, expireDue, getOffer, listOffers, makeOffer, withdrawOffer } from './offers.js';
+import {
+  acceptOffer,
+  counterOffer,
+  declineOffer,
+  expireDue,
+  getOffer,
+  listOffers,
+  makeOffer,
+  withdrawOffer,
+} from './offers.js';
 import type { MarketContext } from './records.js';
 import type {
-  AuditEntry, AuditFilter, CounterOfferRequest, CreateListingRequest, IdempotencyOptions, Licence, LicenceFilter, Listing,
-  ListingFilter, MakeOfferRequest, Offer, OfferFilter, UpdateListingRequest, VerifiedLicence,
+  AuditEntry,
+  AuditFilter,
+  CounterOfferRequest,
+  CreateListingRequest,
+  IdempotencyOptions,
+  Licence,
+  LicenceFilter,
+  Listing,
+  ListingFilter,
+  MakeOfferRequest,
+  Offer,
+  OfferFilter,
+  UpdateListingRequest,
+  VerifiedLicence,
 } from './types.js';
 
 /**
@@ -234,7 +255,8 @@ export class Marketplace {
    * @example market.start(60_000)
    */
   start(intervalMs: number): void {
-    if (typeof intervalMs !== 'number' || !Number.isFinite(intervalMs) || intervalMs <= 0) throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be a positive number');
+    if (typeof intervalMs !== 'number' || !Number.isFinite(intervalMs) || intervalMs <= 0)
+      throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be a positive number');
     this.#clearTimer();
     const tick = () => {
       if (this.#run !== undefined) return;
@@ -284,13 +306,21 @@ export class Marketplace {
  * const market = createMarketplace({ store: engine.store, key: () => loadReceiptKey(engine.store) })
  */
 export function createMarketplace(options: MarketplaceOptions): Marketplace {
-  if (options === null || typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const s = options.store as unknown as Record<string, unknown> | null;
-  if (s === null || typeof s !== 'object' || ['get', 'put', 'delete', 'scan', 'batch', 'transaction'].some((m) => typeof s[m] !== 'function')) {
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    ['get', 'put', 'delete', 'scan', 'batch', 'transaction'].some((m) => typeof s[m] !== 'function')
+  ) {
     throw new TrainprintError('INVALID_OPTIONS', 'store must implement the Store interface');
   }
-  if (typeof options.key !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'key must be a function returning the receipt key');
-  if (options.now !== undefined && typeof options.now !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'now must be a function returning ms');
-  if (options.onError !== undefined && typeof options.onError !== 'function') throw new TrainprintError('INVALID_OPTIONS', 'onError must be a function');
+  if (typeof options.key !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'key must be a function returning the receipt key');
+  if (options.now !== undefined && typeof options.now !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'now must be a function returning ms');
+  if (options.onError !== undefined && typeof options.onError !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'onError must be a function');
   return new Marketplace(options);
 }

@@ -18,29 +18,66 @@ import { addMonths, signLicence } from './licence-signing.js';
 import { runOp, type Op } from './op.js';
 import { scanPage } from './page.js';
 import {
-  assertExclusivity, assertWorkHeld, declineAllPending, expireIfDue, loadListing, loadOffer, moveOffer, type MarketContext,
+  assertExclusivity,
+  assertWorkHeld,
+  declineAllPending,
+  expireIfDue,
+  loadListing,
+  loadOffer,
+  moveOffer,
+  type MarketContext,
 } from './records.js';
-import { checkCaller, checkId, checkIdempotency, checkOfferStatus, checkPage, parseOffer, type OfferInput } from './requests.js';
+import {
+  checkCaller,
+  checkId,
+  checkIdempotency,
+  checkOfferStatus,
+  checkPage,
+  parseOffer,
+  type OfferInput,
+} from './requests.js';
 import { assertListingIn, assertListingTransition, assertOfferTransition } from './states.js';
 import { coversAll } from './territory.js';
-import type { CounterOfferRequest, IdempotencyOptions, Licence, Listing, MakeOfferRequest, Offer, OfferFilter } from './types.js';
+import type {
+  CounterOfferRequest,
+  IdempotencyOptions,
+  Licence,
+  Listing,
+  MakeOfferRequest,
+  Offer,
+  OfferFilter,
+} from './types.js';
 
 /** FORBIDDEN unless `caller` is the party that did not make the offer. */
 function assertRecipient(o: Offer, caller: string, action: string): void {
   const recipient = o.made_by === o.buyer ? o.seller : o.buyer;
   if (caller !== recipient) {
-    throw new TrainprintError('FORBIDDEN', `only ${o.made_by === o.buyer ? 'the listing owner' : 'the buyer'} can ${action} offer ${o.offer_id}`);
+    throw new TrainprintError(
+      'FORBIDDEN',
+      `only ${o.made_by === o.buyer ? 'the listing owner' : 'the buyer'} can ${action} offer ${o.offer_id}`,
+    );
   }
 }
 
 /** The offer's terms: the request's, else `base`'s (the countered offer), else the listing's. */
-function resolveTerms(l: Listing, input: OfferInput, base?: Offer): Pick<Offer, 'amount' | 'per' | 'territory' | 'term_months'> {
+function resolveTerms(
+  l: Listing,
+  input: OfferInput,
+  base?: Offer,
+): Pick<Offer, 'amount' | 'per' | 'territory' | 'term_months'> {
   const currency = (l.price ?? l.rate!).currency;
   const amount = input.amount ?? base!.amount;
-  if (amount.currency !== currency) fail(`amount.currency must be "${currency}", the currency of listing ${l.listing_id}`);
+  if (amount.currency !== currency)
+    fail(`amount.currency must be "${currency}", the currency of listing ${l.listing_id}`);
   const territory = input.territory ?? base?.territory ?? l.territory;
-  if (!coversAll(l.territory, territory)) fail(`territory must lie within the listing's territory (${l.territory.join(', ')})`);
-  return { amount, per: l.rate?.per ?? null, territory, term_months: input.term_months ?? base?.term_months ?? l.term_months };
+  if (!coversAll(l.territory, territory))
+    fail(`territory must lie within the listing's territory (${l.territory.join(', ')})`);
+  return {
+    amount,
+    per: l.rate?.per ?? null,
+    territory,
+    term_months: input.term_months ?? base?.term_months ?? l.term_months,
+  };
 }
 
 /** Write a new pending offer with its indexes and `offer.created` entry. */
@@ -49,7 +86,11 @@ async function createOffer(op: Op, offer: Offer, actor: string): Promise<Offer> 
   op.put(K.pendingOf(offer.listing_id) + offer.offer_id, offer.offer_id);
   op.put(K.due(offer.expires_at, offer.offer_id), offer.offer_id);
   await appendAudit(op, {
-    actor, action: 'offer.created', entity: 'offer', entity_id: offer.offer_id, to: 'pending',
+    actor,
+    action: 'offer.created',
+    entity: 'offer',
+    entity_id: offer.offer_id,
+    to: 'pending',
     related: [offer.listing_id, ...(offer.counter_of === null ? [] : [offer.counter_of])],
     details: { amount: offer.amount, per: offer.per, expires_at: offer.expires_at, counter_of: offer.counter_of },
   });
@@ -57,19 +98,42 @@ async function createOffer(op: Op, offer: Offer, actor: string): Promise<Offer> 
 }
 
 /** Make an offer (see `Marketplace.makeOffer`). */
-export async function makeOffer(ctx: MarketContext, caller: unknown, listingId: unknown, request: MakeOfferRequest): Promise<Offer> {
+export async function makeOffer(
+  ctx: MarketContext,
+  caller: unknown,
+  listingId: unknown,
+  request: MakeOfferRequest,
+): Promise<Offer> {
   const who = checkCaller(caller);
   const lid = checkId(listingId, 'lst_', 'listing_id');
   return runOp(ctx.store, ctx.now, async (op) => {
     const input = parseOffer(request, op.nowMs, false);
     const l = await loadListing(op, lid);
-    if (l.owner === who) throw new TrainprintError('FORBIDDEN', `the owner of listing ${lid} cannot make an offer on it`);
+    if (l.owner === who)
+      throw new TrainprintError('FORBIDDEN', `the owner of listing ${lid} cannot make an offer on it`);
     assertListingIn(lid, l.status, ['active'], 'make an offer on');
-    return createOffer(op, {
-      offer_id: newId('ofr_'), listing_id: lid, work_id: l.work_id, buyer: who, seller: l.owner, made_by: who, status: 'pending',
-      ...resolveTerms(l, input), expires_at: input.expires_at, message: input.message,
-      counter_of: null, countered_by: null, licence_id: null, reason: null, created_at: op.nowIso, updated_at: op.nowIso,
-    }, who);
+    return createOffer(
+      op,
+      {
+        offer_id: newId('ofr_'),
+        listing_id: lid,
+        work_id: l.work_id,
+        buyer: who,
+        seller: l.owner,
+        made_by: who,
+        status: 'pending',
+        ...resolveTerms(l, input),
+        expires_at: input.expires_at,
+        message: input.message,
+        counter_of: null,
+        countered_by: null,
+        licence_id: null,
+        reason: null,
+        created_at: op.nowIso,
+        updated_at: op.nowIso,
+      },
+      who,
+    );
   });
 }
 
@@ -80,7 +144,10 @@ export async function getOffer(ctx: MarketContext, id: unknown): Promise<Offer> 
 }
 
 /** List offers, expiring due ones on the way (see `Marketplace.listOffers`). */
-export async function listOffers(ctx: MarketContext, filter: OfferFilter = {}): Promise<{ offers: Offer[]; next: string | null }> {
+export async function listOffers(
+  ctx: MarketContext,
+  filter: OfferFilter = {},
+): Promise<{ offers: Offer[]; next: string | null }> {
   const o = checkObject(filter, 'the filter');
   onlyKeys(o, ['listing_id', 'buyer', 'seller', 'status', 'after', 'limit'], 'listOffers filter');
   const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
@@ -90,9 +157,13 @@ export async function listOffers(ctx: MarketContext, filter: OfferFilter = {}): 
   const { after, limit } = checkPage(o);
   return runOp(ctx.store, ctx.now, async (op) => {
     // filter on the status the offer has once lazy expiry has run, so a due offer never shows as pending
-    const effective = (x: Offer) => (x.status === 'pending' && Date.parse(x.expires_at) <= op.nowMs ? 'expired' : x.status);
-    const keep = (x: Offer) => (listing === undefined || x.listing_id === listing) && (buyer === undefined || x.buyer === buyer) &&
-      (seller === undefined || x.seller === seller) && (status === undefined || effective(x) === status);
+    const effective = (x: Offer) =>
+      x.status === 'pending' && Date.parse(x.expires_at) <= op.nowMs ? 'expired' : x.status;
+    const keep = (x: Offer) =>
+      (listing === undefined || x.listing_id === listing) &&
+      (buyer === undefined || x.buyer === buyer) &&
+      (seller === undefined || x.seller === seller) &&
+      (status === undefined || effective(x) === status);
     const page = await scanPage<Offer>(op, K.OFFER, after, limit, keep);
     const offers: Offer[] = [];
     for (const x of page.items) offers.push(await expireIfDue(op, x));
@@ -101,7 +172,12 @@ export async function listOffers(ctx: MarketContext, filter: OfferFilter = {}): 
 }
 
 /** Accept an offer and issue its licence (see `Marketplace.acceptOffer`). */
-export async function acceptOffer(ctx: MarketContext, caller: unknown, offerId: unknown, options?: IdempotencyOptions): Promise<Licence> {
+export async function acceptOffer(
+  ctx: MarketContext,
+  caller: unknown,
+  offerId: unknown,
+  options?: IdempotencyOptions,
+): Promise<Licence> {
   const who = checkCaller(caller);
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   const idem = checkIdempotency(options);
@@ -122,25 +198,53 @@ export async function acceptOffer(ctx: MarketContext, caller: unknown, offerId: 
     await assertExclusivity(op, l, offer.territory, false);
 
     const licence = await signLicence(key, {
-      licence_id: newId('lic_'), listing_id: l.listing_id, offer_id: oid, work_id: l.work_id, work_hash: l.work_hash,
-      licensor: l.owner, licensee: offer.buyer, licence_type: l.licence_type, territory: offer.territory,
+      licence_id: newId('lic_'),
+      listing_id: l.listing_id,
+      offer_id: oid,
+      work_id: l.work_id,
+      work_hash: l.work_hash,
+      licensor: l.owner,
+      licensee: offer.buyer,
+      licence_type: l.licence_type,
+      territory: offer.territory,
       term: { start: op.nowIso, end: addMonths(op.nowIso, offer.term_months) },
-      amount: offer.amount, per: offer.per, exclusive: l.exclusive, output_cap: l.output_cap, issued_at: op.nowIso,
+      amount: offer.amount,
+      per: offer.per,
+      exclusive: l.exclusive,
+      output_cap: l.output_cap,
+      issued_at: op.nowIso,
     });
     op.put(K.licence(licence.licence_id), licence);
     op.put(K.licencesOfWork(l.work_id) + licence.licence_id, licence.licence_id);
     await moveOffer(op, offer, 'accepted', who, 'accept', { licence_id: licence.licence_id });
     await appendAudit(op, {
-      actor: who, action: 'licence.issued', entity: 'licence', entity_id: licence.licence_id,
-      related: [l.listing_id, oid, l.work_id], details: { licensor: licence.licensor, licensee: licence.licensee, exclusive: licence.exclusive },
+      actor: who,
+      action: 'licence.issued',
+      entity: 'licence',
+      entity_id: licence.licence_id,
+      related: [l.listing_id, oid, l.work_id],
+      details: { licensor: licence.licensor, licensee: licence.licensee, exclusive: licence.exclusive },
     });
 
     const issued = l.licences_issued + 1;
     const soldOut = l.exclusive || (l.max_licences !== null && issued >= l.max_licences);
     if (soldOut) assertListingTransition(l.listing_id, l.status, 'sold_out', 'sell out');
-    op.put(K.listing(l.listing_id), { ...l, licences_issued: issued, updated_at: op.nowIso, ...(soldOut ? { status: 'sold_out', closed_at: op.nowIso } : {}) } satisfies Listing);
+    op.put(K.listing(l.listing_id), {
+      ...l,
+      licences_issued: issued,
+      updated_at: op.nowIso,
+      ...(soldOut ? { status: 'sold_out', closed_at: op.nowIso } : {}),
+    } satisfies Listing);
     if (soldOut) {
-      await appendAudit(op, { actor: who, action: 'listing.sold_out', entity: 'listing', entity_id: l.listing_id, from: 'active', to: 'sold_out', related: [licence.licence_id] });
+      await appendAudit(op, {
+        actor: who,
+        action: 'listing.sold_out',
+        entity: 'listing',
+        entity_id: l.listing_id,
+        from: 'active',
+        to: 'sold_out',
+        related: [licence.licence_id],
+      });
       await declineAllPending(op, l.listing_id, who, 'sold_out');
     }
     if (idem !== undefined) idemRemember(op, 'offer.accept', who, idem, oid, licence);
@@ -162,7 +266,12 @@ export async function declineOffer(ctx: MarketContext, caller: unknown, offerId:
 }
 
 /** Counter an offer: a new pending offer the other way (see `Marketplace.counterOffer`). */
-export async function counterOffer(ctx: MarketContext, caller: unknown, offerId: unknown, request: CounterOfferRequest): Promise<Offer> {
+export async function counterOffer(
+  ctx: MarketContext,
+  caller: unknown,
+  offerId: unknown,
+  request: CounterOfferRequest,
+): Promise<Offer> {
   const who = checkCaller(caller);
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   return runOp(ctx.store, ctx.now, async (op) => {
@@ -177,11 +286,28 @@ export async function counterOffer(ctx: MarketContext, caller: unknown, offerId:
     const terms = resolveTerms(l, input, offer);
     const counterId = newId('ofr_');
     await moveOffer(op, offer, 'countered', who, 'counter', { countered_by: counterId });
-    return createOffer(op, {
-      offer_id: counterId, listing_id: l.listing_id, work_id: l.work_id, buyer: offer.buyer, seller: offer.seller, made_by: who, status: 'pending',
-      ...terms, expires_at: input.expires_at, message: input.message,
-      counter_of: oid, countered_by: null, licence_id: null, reason: null, created_at: op.nowIso, updated_at: op.nowIso,
-    }, who);
+    return createOffer(
+      op,
+      {
+        offer_id: counterId,
+        listing_id: l.listing_id,
+        work_id: l.work_id,
+        buyer: offer.buyer,
+        seller: offer.seller,
+        made_by: who,
+        status: 'pending',
+        ...terms,
+        expires_at: input.expires_at,
+        message: input.message,
+        counter_of: oid,
+        countered_by: null,
+        licence_id: null,
+        reason: null,
+        created_at: op.nowIso,
+        updated_at: op.nowIso,
+      },
+      who,
+    );
   });
 }
 
@@ -191,7 +317,8 @@ export async function withdrawOffer(ctx: MarketContext, caller: unknown, offerId
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   return runOp(ctx.store, ctx.now, async (op) => {
     const loaded = await loadOffer(op, oid);
-    if (loaded.made_by !== who) throw new TrainprintError('FORBIDDEN', `only the party that made offer ${oid} can withdraw it`);
+    if (loaded.made_by !== who)
+      throw new TrainprintError('FORBIDDEN', `only the party that made offer ${oid} can withdraw it`);
     const offer = await expireIfDue(op, loaded);
     op.checkpoint();
     return moveOffer(op, offer, 'withdrawn', who, 'withdraw');

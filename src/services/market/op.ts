@@ -18,7 +18,10 @@ export class Op {
   #writes = 0;
   #safe = 0;
 
-  constructor(readonly tx: Transaction, readonly nowMs: number) {
+  constructor(
+    readonly tx: Transaction,
+    readonly nowMs: number,
+  ) {
     this.nowIso = new Date(nowMs).toISOString();
   }
 

@@ -16,7 +16,11 @@ export interface Scanner {
  * const { items, next } = await scanPage<Listing>(store, 'market/listing/', undefined, 100, (l) => l.status === 'active')
  */
 export async function scanPage<T>(
-  from: Scanner, prefix: string, after: string | undefined, limit: number, keep: (item: T) => boolean,
+  from: Scanner,
+  prefix: string,
+  after: string | undefined,
+  limit: number,
+  keep: (item: T) => boolean,
 ): Promise<{ items: T[]; next: string | null }> {
   const items: T[] = [];
   const ids: string[] = [];

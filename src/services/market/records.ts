@@ -34,7 +34,11 @@ export async function loadListing(op: Op, id: string): Promise<Listing> {
 /** The work must still be registered to the listing's owner (it may have been deleted since). */
 export async function assertWorkHeld(op: Op, l: Listing): Promise<void> {
   const w = (await op.get(K.work(l.work_id))) as Work | undefined;
-  if (w === undefined || w.owner !== l.owner) throw new TrainprintError('CONFLICT', `work ${l.work_id} of listing ${l.listing_id} is no longer registered to ${l.owner}`);
+  if (w === undefined || w.owner !== l.owner)
+    throw new TrainprintError(
+      'CONFLICT',
+      `work ${l.work_id} of listing ${l.listing_id} is no longer registered to ${l.owner}`,
+    );
 }
 
 /**
@@ -42,12 +46,20 @@ export async function assertWorkHeld(op: Op, l: Listing): Promise<void> {
  * active listing — of the same work and licence type, where either side is exclusive and the
  * territories overlap. A licence is live until its term ends.
  */
-export async function assertExclusivity(op: Op, l: Listing, territory: readonly string[], listings: boolean): Promise<void> {
+export async function assertExclusivity(
+  op: Op,
+  l: Listing,
+  territory: readonly string[],
+  listings: boolean,
+): Promise<void> {
   for (const [, id] of await op.scan(K.licencesOfWork(l.work_id))) {
     const lic = (await op.get(K.licence(id as string))) as Licence | undefined;
     if (!lic || lic.licence_type !== l.licence_type || lic.term.end <= op.nowIso) continue;
     if ((l.exclusive || lic.exclusive) && overlaps(territory, lic.territory)) {
-      throw new TrainprintError('CONFLICT', `${lic.exclusive ? 'exclusive ' : ''}${lic.licence_type} licence ${lic.licence_id} for work ${l.work_id} covers ${lic.territory.join(', ')} until ${lic.term.end}; ${l.exclusive ? 'an exclusive licence needs no other live licence there' : 'it excludes other licences there'}`);
+      throw new TrainprintError(
+        'CONFLICT',
+        `${lic.exclusive ? 'exclusive ' : ''}${lic.licence_type} licence ${lic.licence_id} for work ${l.work_id} covers ${lic.territory.join(', ')} until ${lic.term.end}; ${l.exclusive ? 'an exclusive licence needs no other live licence there' : 'it excludes other licences there'}`,
+      );
     }
   }
   if (!listings) return;
@@ -56,7 +68,10 @@ export async function assertExclusivity(op: Op, l: Listing, territory: readonly 
     const other = (await op.get(K.listing(id as string))) as Listing | undefined;
     if (other?.status !== 'active' || other.licence_type !== l.licence_type) continue;
     if ((l.exclusive || other.exclusive) && overlaps(territory, other.territory)) {
-      throw new TrainprintError('CONFLICT', `active listing ${other.listing_id} already offers ${other.exclusive ? 'exclusive ' : ''}${other.licence_type} rights to work ${l.work_id} in ${other.territory.join(', ')}; exclusive and other listings may not overlap`);
+      throw new TrainprintError(
+        'CONFLICT',
+        `active listing ${other.listing_id} already offers ${other.exclusive ? 'exclusive ' : ''}${other.licence_type} rights to work ${l.work_id} in ${other.territory.join(', ')}; exclusive and other listings may not overlap`,
+      );
     }
   }
 }
@@ -73,7 +88,11 @@ export async function loadOffer(op: Op, id: string): Promise<Offer> {
  * due index entries when it leaves `pending`, and appends `offer.<to>` to the audit log.
  */
 export async function moveOffer(
-  op: Op, o: Offer, to: OfferStatus, actor: string, action: string,
+  op: Op,
+  o: Offer,
+  to: OfferStatus,
+  actor: string,
+  action: string,
   extra: Partial<Pick<Offer, 'licence_id' | 'countered_by' | 'reason'>> = {},
 ): Promise<Offer> {
   assertOfferTransition(o.offer_id, o.status, to, action, o.reason);
@@ -83,7 +102,13 @@ export async function moveOffer(
   op.delete(K.due(o.expires_at, o.offer_id));
   const related = [o.listing_id, next.licence_id, next.countered_by].filter((x): x is string => x !== null);
   await appendAudit(op, {
-    actor, action: `offer.${to}`, entity: 'offer', entity_id: o.offer_id, from: o.status, to, related,
+    actor,
+    action: `offer.${to}`,
+    entity: 'offer',
+    entity_id: o.offer_id,
+    from: o.status,
+    to,
+    related,
     details: next.reason === null ? null : { reason: next.reason },
   });
   return next;

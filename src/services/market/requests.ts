@@ -7,8 +7,17 @@ import type { WorkType } from '../analyze/types.js';
 import { checkObject, checkString, checkWorkType, fail, onlyKeys, parseDate } from '../../util/validate.js';
 import { checkTerritory, checkTerritoryCode } from './territory.js';
 import {
-  LICENCE_TYPES, LISTING_STATES, OFFER_STATES, RATE_UNITS,
-  type LicenceType, type ListingStatus, type Money, type OfferStatus, type OutputCap, type Rate, type RateUnit,
+  LICENCE_TYPES,
+  LISTING_STATES,
+  OFFER_STATES,
+  RATE_UNITS,
+  type LicenceType,
+  type ListingStatus,
+  type Money,
+  type OfferStatus,
+  type OutputCap,
+  type Rate,
+  type RateUnit,
 } from './types.js';
 
 /**
@@ -38,7 +47,8 @@ export function checkCaller(v: unknown): string {
 
 /** An id of the given prefix (`lst_`, `ofr_`, `lic_`, `wk_`). */
 export function checkId(v: unknown, prefix: string, where: string): string {
-  if (typeof v !== 'string' || !new RegExp(`^${prefix}[A-Za-z0-9_-]{1,64}$`).test(v)) fail(`${where} must be a "${prefix}…" id`);
+  if (typeof v !== 'string' || !new RegExp(`^${prefix}[A-Za-z0-9_-]{1,64}$`).test(v))
+    fail(`${where} must be a "${prefix}…" id`);
   return v as string;
 }
 
@@ -46,8 +56,10 @@ export function checkId(v: unknown, prefix: string, where: string): string {
 export function checkMoney(v: unknown, where: string, extra: readonly string[] = []): Money {
   const o = checkObject(v, where);
   onlyKeys(o, ['amount_minor', 'currency', ...extra], where);
-  if (!Number.isSafeInteger(o.amount_minor) || (o.amount_minor as number) < 0) fail(`${where}.amount_minor must be a non-negative integer (minor units, e.g. cents)`);
-  if (typeof o.currency !== 'string' || !CURRENCY.test(o.currency)) fail(`${where}.currency must be an ISO 4217 code such as "USD"`);
+  if (!Number.isSafeInteger(o.amount_minor) || (o.amount_minor as number) < 0)
+    fail(`${where}.amount_minor must be a non-negative integer (minor units, e.g. cents)`);
+  if (typeof o.currency !== 'string' || !CURRENCY.test(o.currency))
+    fail(`${where}.currency must be an ISO 4217 code such as "USD"`);
   return { amount_minor: o.amount_minor as number, currency: o.currency as string };
 }
 
@@ -55,12 +67,14 @@ export function checkMoney(v: unknown, where: string, extra: readonly string[] =
 export function checkRate(v: unknown, where: string): Rate {
   const m = checkMoney(v, where, ['per']);
   const per = (v as Record<string, unknown>).per;
-  if (!(RATE_UNITS as readonly unknown[]).includes(per)) fail(`${where}.per must be one of ${RATE_UNITS.map((u) => `'${u}'`).join(', ')}`);
+  if (!(RATE_UNITS as readonly unknown[]).includes(per))
+    fail(`${where}.per must be one of ${RATE_UNITS.map((u) => `'${u}'`).join(', ')}`);
   return { per: per as RateUnit, ...m };
 }
 
 function checkInt(v: unknown, where: string, min: number, max: number): number {
-  if (!Number.isSafeInteger(v) || (v as number) < min || (v as number) > max) fail(`${where} must be an integer in ${min}..${max}`);
+  if (!Number.isSafeInteger(v) || (v as number) < min || (v as number) > max)
+    fail(`${where} must be an integer in ${min}..${max}`);
   return v as number;
 }
 
@@ -68,13 +82,18 @@ function checkOutputCap(v: unknown, where: string): OutputCap | null {
   if (v === null) return null;
   const o = checkObject(v, where);
   onlyKeys(o, ['max_consecutive_words', 'max_percent'], where);
-  const words = o.max_consecutive_words == null ? null : checkInt(o.max_consecutive_words, `${where}.max_consecutive_words`, 1, 1_000_000_000);
+  const words =
+    o.max_consecutive_words == null
+      ? null
+      : checkInt(o.max_consecutive_words, `${where}.max_consecutive_words`, 1, 1_000_000_000);
   let percent: number | null = null;
   if (o.max_percent != null) {
-    if (typeof o.max_percent !== 'number' || !(o.max_percent > 0 && o.max_percent <= 100)) fail(`${where}.max_percent must be a number in (0, 100]`);
+    if (typeof o.max_percent !== 'number' || !(o.max_percent > 0 && o.max_percent <= 100))
+      fail(`${where}.max_percent must be a number in (0, 100]`);
     percent = o.max_percent as number;
   }
-  if (words === null && percent === null) fail(`${where} needs max_consecutive_words or max_percent (or pass null for no cap)`);
+  if (words === null && percent === null)
+    fail(`${where} needs max_consecutive_words or max_percent (or pass null for no cap)`);
   return { max_consecutive_words: words, max_percent: percent };
 }
 
@@ -83,7 +102,8 @@ function optionalText(v: unknown, where: string): string | null {
 }
 
 function checkLicenceType(v: unknown, where: string): LicenceType {
-  if (!(LICENCE_TYPES as readonly unknown[]).includes(v)) fail(`${where} must be one of ${LICENCE_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  if (!(LICENCE_TYPES as readonly unknown[]).includes(v))
+    fail(`${where} must be one of ${LICENCE_TYPES.map((t) => `'${t}'`).join(', ')}`);
   return v as LicenceType;
 }
 
@@ -112,7 +132,24 @@ export interface ListingInput {
 /** Checks a `createListing` request. */
 export function parseCreateListing(v: unknown): ListingInput {
   const r = checkObject(v, 'the listing');
-  onlyKeys(r, ['work_id', 'licence_type', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap', 'title', 'description', 'status'], 'createListing');
+  onlyKeys(
+    r,
+    [
+      'work_id',
+      'licence_type',
+      'territory',
+      'term_months',
+      'price',
+      'rate',
+      'exclusive',
+      'max_licences',
+      'output_cap',
+      'title',
+      'description',
+      'status',
+    ],
+    'createListing',
+  );
   const work_id = checkId(r.work_id, 'wk_', 'work_id');
   const licence_type = checkLicenceType(r.licence_type, 'licence_type');
   const territory = checkTerritory(r.territory, 'territory');
@@ -127,13 +164,36 @@ export function parseCreateListing(v: unknown): ListingInput {
   const status = r.status ?? 'draft';
   if (status !== 'draft' && status !== 'active') fail(`status must be 'draft' or 'active'`);
   return {
-    work_id, licence_type, territory, term_months, price, rate, exclusive, max_licences, output_cap,
-    title: optionalText(r.title, 'title'), description: optionalText(r.description, 'description'), status: status as 'draft' | 'active',
+    work_id,
+    licence_type,
+    territory,
+    term_months,
+    price,
+    rate,
+    exclusive,
+    max_licences,
+    output_cap,
+    title: optionalText(r.title, 'title'),
+    description: optionalText(r.description, 'description'),
+    status: status as 'draft' | 'active',
   };
 }
 
 /** A parsed `updateListing` patch: only the fields given. */
-export type ListingPatch = Partial<Pick<ListingInput, 'title' | 'description' | 'territory' | 'term_months' | 'price' | 'rate' | 'exclusive' | 'max_licences' | 'output_cap'>>;
+export type ListingPatch = Partial<
+  Pick<
+    ListingInput,
+    | 'title'
+    | 'description'
+    | 'territory'
+    | 'term_months'
+    | 'price'
+    | 'rate'
+    | 'exclusive'
+    | 'max_licences'
+    | 'output_cap'
+  >
+>;
 
 /**
  * Checks an `updateListing` patch. Giving `price` clears `rate` and the other way round; setting
@@ -142,7 +202,11 @@ export type ListingPatch = Partial<Pick<ListingInput, 'title' | 'description' | 
  */
 export function parseListingPatch(v: unknown): ListingPatch {
   const r = checkObject(v, 'the patch');
-  onlyKeys(r, ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'], 'updateListing');
+  onlyKeys(
+    r,
+    ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'],
+    'updateListing',
+  );
   if (Object.keys(r).length === 0) fail('the patch is empty');
   if (r.price !== undefined && r.rate !== undefined) fail('give price or rate, not both');
   const p: { -readonly [K in keyof ListingPatch]: ListingPatch[K] } = {};
@@ -156,9 +220,11 @@ export function parseListingPatch(v: unknown): ListingPatch {
     if (typeof r.exclusive !== 'boolean') fail('exclusive must be a boolean');
     p.exclusive = r.exclusive as boolean;
   }
-  if ('max_licences' in r) p.max_licences = r.max_licences == null ? null : checkInt(r.max_licences, 'max_licences', 1, 1_000_000_000);
+  if ('max_licences' in r)
+    p.max_licences = r.max_licences == null ? null : checkInt(r.max_licences, 'max_licences', 1, 1_000_000_000);
   if ('output_cap' in r) p.output_cap = r.output_cap === undefined ? null : checkOutputCap(r.output_cap, 'output_cap');
-  if (p.exclusive === true && p.max_licences != null) fail('max_licences is for non-exclusive listings (an exclusive listing sells one licence)');
+  if (p.exclusive === true && p.max_licences != null)
+    fail('max_licences is for non-exclusive listings (an exclusive listing sells one licence)');
   if (p.exclusive === true) p.max_licences = null;
   return p;
 }
@@ -195,8 +261,10 @@ export function parseOffer(v: unknown, nowMs: number, counter: boolean): OfferIn
 /** Checks `after`/`limit` of a list call. */
 export function checkPage(o: Record<string, unknown>): { after: string | undefined; limit: number } {
   const limit = o.limit === undefined ? 100 : o.limit;
-  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 1000) fail('limit must be an integer in 1..1000');
-  if (o.after !== undefined && (typeof o.after !== 'string' || o.after.length === 0)) fail('after must be a cursor string');
+  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 1000)
+    fail('limit must be an integer in 1..1000');
+  if (o.after !== undefined && (typeof o.after !== 'string' || o.after.length === 0))
+    fail('after must be a cursor string');
   return { after: o.after as string | undefined, limit: limit as number };
 }
 
@@ -219,15 +287,44 @@ export interface ListingQuery {
 /** Checks a `listListings` filter. */
 export function parseListingFilter(v: unknown): ListingQuery {
   const o = checkObject(v, 'the filter');
-  onlyKeys(o, ['status', 'licence_type', 'territory', 'work_type', 'owner', 'exclusive', 'pricing', 'currency', 'min_amount_minor', 'max_amount_minor', 'after', 'limit'], 'listListings filter');
+  onlyKeys(
+    o,
+    [
+      'status',
+      'licence_type',
+      'territory',
+      'work_type',
+      'owner',
+      'exclusive',
+      'pricing',
+      'currency',
+      'min_amount_minor',
+      'max_amount_minor',
+      'after',
+      'limit',
+    ],
+    'listListings filter',
+  );
   const status = o.status ?? 'active';
-  if (status !== 'any' && !(LISTING_STATES as readonly unknown[]).includes(status)) fail(`status must be one of ${LISTING_STATES.map((s) => `'${s}'`).join(', ')} or 'any'`);
+  if (status !== 'any' && !(LISTING_STATES as readonly unknown[]).includes(status))
+    fail(`status must be one of ${LISTING_STATES.map((s) => `'${s}'`).join(', ')} or 'any'`);
   if (o.exclusive !== undefined && typeof o.exclusive !== 'boolean') fail('exclusive must be a boolean');
-  if (o.pricing !== undefined && o.pricing !== 'price' && o.pricing !== 'rate') fail(`pricing must be 'price' or 'rate'`);
-  if (o.currency !== undefined && (typeof o.currency !== 'string' || !CURRENCY.test(o.currency))) fail('currency must be an ISO 4217 code such as "USD"');
-  const min = o.min_amount_minor === undefined ? undefined : checkInt(o.min_amount_minor, 'min_amount_minor', 0, Number.MAX_SAFE_INTEGER);
-  const max = o.max_amount_minor === undefined ? undefined : checkInt(o.max_amount_minor, 'max_amount_minor', 0, Number.MAX_SAFE_INTEGER);
-  if ((min !== undefined || max !== undefined) && o.currency === undefined) fail('a price range (min_amount_minor / max_amount_minor) needs currency: amounts in different currencies do not compare');
+  if (o.pricing !== undefined && o.pricing !== 'price' && o.pricing !== 'rate')
+    fail(`pricing must be 'price' or 'rate'`);
+  if (o.currency !== undefined && (typeof o.currency !== 'string' || !CURRENCY.test(o.currency)))
+    fail('currency must be an ISO 4217 code such as "USD"');
+  const min =
+    o.min_amount_minor === undefined
+      ? undefined
+      : checkInt(o.min_amount_minor, 'min_amount_minor', 0, Number.MAX_SAFE_INTEGER);
+  const max =
+    o.max_amount_minor === undefined
+      ? undefined
+      : checkInt(o.max_amount_minor, 'max_amount_minor', 0, Number.MAX_SAFE_INTEGER);
+  if ((min !== undefined || max !== undefined) && o.currency === undefined)
+    fail(
+      'a price range (min_amount_minor / max_amount_minor) needs currency: amounts in different currencies do not compare',
+    );
   if (min !== undefined && max !== undefined && min > max) fail('min_amount_minor must not exceed max_amount_minor');
   return {
     status: status as ListingStatus | 'any',
@@ -246,7 +343,8 @@ export function parseListingFilter(v: unknown): ListingQuery {
 
 /** Checks an `OfferStatus` filter value. */
 export function checkOfferStatus(v: unknown, where: string): OfferStatus {
-  if (!(OFFER_STATES as readonly unknown[]).includes(v)) fail(`${where} must be one of ${OFFER_STATES.map((s) => `'${s}'`).join(', ')}`);
+  if (!(OFFER_STATES as readonly unknown[]).includes(v))
+    fail(`${where} must be one of ${OFFER_STATES.map((s) => `'${s}'`).join(', ')}`);
   return v as OfferStatus;
 }
 

@@ -42,7 +42,10 @@ function fromStates<S extends string>(table: Readonly<Record<S, readonly S[]>>, 
  */
 export function assertListingTransition(id: string, from: ListingStatus, to: ListingStatus, action: string): void {
   if (LISTING_TRANSITIONS[from].includes(to)) return;
-  throw new TrainprintError('CONFLICT', `cannot ${action} listing ${id}: it is ${from}; ${action} needs ${fromStates(LISTING_TRANSITIONS, to).join(' or ') || 'no state'}`);
+  throw new TrainprintError(
+    'CONFLICT',
+    `cannot ${action} listing ${id}: it is ${from}; ${action} needs ${fromStates(LISTING_TRANSITIONS, to).join(' or ') || 'no state'}`,
+  );
 }
 
 /**
@@ -51,9 +54,18 @@ export function assertListingTransition(id: string, from: ListingStatus, to: Lis
  * @example
  * assertOfferTransition('ofr_1', 'expired', 'accepted', 'accept') // throws CONFLICT
  */
-export function assertOfferTransition(id: string, from: OfferStatus, to: OfferStatus, action: string, reason?: string | null): void {
+export function assertOfferTransition(
+  id: string,
+  from: OfferStatus,
+  to: OfferStatus,
+  action: string,
+  reason?: string | null,
+): void {
   if (OFFER_TRANSITIONS[from].includes(to)) return;
-  throw new TrainprintError('CONFLICT', `cannot ${action} offer ${id}: it is ${from}${reason ? ` (${reason})` : ''}; only a pending offer can be ${to}`);
+  throw new TrainprintError(
+    'CONFLICT',
+    `cannot ${action} offer ${id}: it is ${from}${reason ? ` (${reason})` : ''}; only a pending offer can be ${to}`,
+  );
 }
 
 /**
@@ -61,7 +73,15 @@ export function assertOfferTransition(id: string, from: OfferStatus, to: OfferSt
  * @example
  * assertListingIn('lst_1', 'draft', ['active'], 'make an offer on') // throws CONFLICT
  */
-export function assertListingIn(id: string, status: ListingStatus, allowed: readonly ListingStatus[], action: string): void {
+export function assertListingIn(
+  id: string,
+  status: ListingStatus,
+  allowed: readonly ListingStatus[],
+  action: string,
+): void {
   if (allowed.includes(status)) return;
-  throw new TrainprintError('CONFLICT', `cannot ${action} listing ${id}: it is ${status}; this needs ${allowed.join(' or ')}`);
+  throw new TrainprintError(
+    'CONFLICT',
+    `cannot ${action} listing ${id}: it is ${status}; this needs ${allowed.join(' or ')}`,
+  );
 }

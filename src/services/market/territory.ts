@@ -23,7 +23,8 @@ const MAX_CODES = 300;
  * checkTerritory(['de', 'uk', 'DE'], 'territory') // ['DE', 'GB']
  */
 export function checkTerritory(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CODES) fail(`${where} must be a non-empty array of at most ${MAX_CODES} ISO 3166 codes (or "EU", "WORLDWIDE")`);
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CODES)
+    fail(`${where} must be a non-empty array of at most ${MAX_CODES} ISO 3166 codes (or "EU", "WORLDWIDE")`);
   const codes = new Set<string>();
   (v as unknown[]).forEach((c, i) => {
     if (typeof c === 'string' && c.trim().toUpperCase() === WORLDWIDE) {

@@ -29,7 +29,14 @@ export const LISTING_STATES: readonly ListingStatus[] = ['draft', 'active', 'wit
  */
 export type OfferStatus = 'pending' | 'accepted' | 'declined' | 'countered' | 'expired' | 'withdrawn';
 /** @example OFFER_STATES.includes('countered') // true */
-export const OFFER_STATES: readonly OfferStatus[] = ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'];
+export const OFFER_STATES: readonly OfferStatus[] = [
+  'pending',
+  'accepted',
+  'declined',
+  'countered',
+  'expired',
+  'withdrawn',
+];
 
 /**
  * Unit of a rate: per `word` of the work, per `title` (per work, per licensee), per `month` of

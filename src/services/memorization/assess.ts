@@ -37,7 +37,11 @@ import { mapLimit } from './text.js';
 import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult } from './types.js';
 
 /** Attribution lower bound per tier (see the module comment). */
-export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = { confirmed: 1, strong: 0.8, moderate: 0.4 };
+export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = {
+  confirmed: 1,
+  strong: 0.8,
+  moderate: 0.4,
+};
 
 /** Run an assessment and keep it under `mem/assessment/<id>`. */
 export async function runAssessment(deps: MemorizationDeps, store: Store, request: AssessRequest): Promise<Assessment> {
@@ -62,7 +66,11 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   let corpus: Omit<ScoreResult, 'legal_risk'> | null = null;
   let pirated = false;
   if (kbModel) {
-    const s = await deps.score({ work_hash: work.work_hash, target_model: kbModel.id, jurisdiction: jurisdiction?.code ?? 'US' });
+    const s = await deps.score({
+      work_hash: work.work_hash,
+      target_model: kbModel.id,
+      jurisdiction: jurisdiction?.code ?? 'US',
+    });
     pirated = s.legal_risk.modifiers.some((m) => m.code === 'pirated_source_dataset');
     const { legal_risk: _drop, ...rest } = s;
     corpus = rest;
@@ -74,14 +82,19 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   }
 
   // extraction
-  const extraction = r.extract === false ? null : await runExtraction(store, { ...(r.extract as object ?? {}), model, work_id: work.work_id } as never);
+  const extraction =
+    r.extract === false
+      ? null
+      : await runExtraction(store, { ...((r.extract as object) ?? {}), model, work_id: work.work_id } as never);
   if (extraction) {
     for (const f of extraction.factors) factors.add(f);
     for (const l of extraction.limitations) limitations.add(l);
     const s = extraction.summary;
-    summary.push(s.verified > 0
-      ? `The model reproduced ≥ 50 words of the work verbatim from ${s.verified} of ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words): verbatim extraction verified.`
-      : `Extraction: no verbatim continuation of ≥ 50 words from ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words). Memorization is sufficient evidence, its absence proves nothing.`);
+    summary.push(
+      s.verified > 0
+        ? `The model reproduced ≥ 50 words of the work verbatim from ${s.verified} of ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words): verbatim extraction verified.`
+        : `Extraction: no verbatim continuation of ≥ 50 words from ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words). Memorization is sufficient evidence, its absence proves nothing.`,
+    );
   }
 
   // probe
@@ -104,9 +117,11 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   if (r.traps !== false && tracked && tracked.canaries.length > 0 && model.access !== 'generations_only') {
     traps = await testTraps(model, tracked, trapAlpha);
     if (traps.detected) factors.add('trap_sequence_detected');
-    summary.push(traps.detected
-      ? `The work's ${traps.canaries} canaries are more likely to the model than their ${traps.controls} never-published controls (AUC ${traps.auc.toFixed(3)}, p = ${fmtP(traps.p_value)}): trap sequences detected.`
-      : `Canaries vs controls: no significant difference (AUC ${traps.auc.toFixed(3)}, p = ${fmtP(traps.p_value)}); traps need long sequences repeated many times to become detectable.`);
+    summary.push(
+      traps.detected
+        ? `The work's ${traps.canaries} canaries are more likely to the model than their ${traps.controls} never-published controls (AUC ${traps.auc.toFixed(3)}, p = ${fmtP(traps.p_value)}): trap sequences detected.`
+        : `Canaries vs controls: no significant difference (AUC ${traps.auc.toFixed(3)}, p = ${fmtP(traps.p_value)}); traps need long sequences repeated many times to become detectable.`,
+    );
   }
 
   // tier and attribution bound
@@ -117,7 +132,12 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   if (verified || traps?.detected || corpus?.tier === 'confirmed') tier = 'confirmed';
   else if ((probeSig && probe!.reference.matched) || corpusLow >= 0.8) tier = 'strong';
   else if (probeSig || corpusLow >= 0.5) tier = 'moderate';
-  const tierLow = tier === 'inconclusive' ? 0 : tier === 'moderate' && !(corpusLow >= 0.5) ? TIER_ATTRIBUTION.moderate : TIER_ATTRIBUTION[tier];
+  const tierLow =
+    tier === 'inconclusive'
+      ? 0
+      : tier === 'moderate' && !(corpusLow >= 0.5)
+        ? TIER_ATTRIBUTION.moderate
+        : TIER_ATTRIBUTION[tier];
   const attributionLow = Math.max(corpusLow, tierLow);
   const anyMatch = verified || traps?.detected === true || probeSig || (corpus?.reused_share.flagged_chunks ?? 0) > 0;
 
@@ -127,7 +147,10 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   let optOut: 'none' | 'applies' | 'after_release' = 'none';
   if (work.declarations.tdm_opt_out === true) {
     const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
-    optOut = kbModel && kbModel.release_year !== null && since !== null && kbModel.release_year < since ? 'after_release' : 'applies';
+    optOut =
+      kbModel && kbModel.release_year !== null && since !== null && kbModel.release_year < since
+        ? 'after_release'
+        : 'applies';
     if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
   }
   const workType = work.work_type ?? chooseWorkType(undefined, text as string, work.tokens).type;
@@ -141,19 +164,40 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   }
   const sum = modifiers.reduce((t, m) => t + m.delta, 0);
   const weight = Math.min(1, Math.max(0, base.base_weight + sum)) * base.attribution_scale;
-  const level: RiskLevel = !anyMatch ? 'none' : weight < 0.35 ? 'low' : weight < 0.6 ? 'medium' : weight < 0.8 ? 'high' : 'critical';
+  const level: RiskLevel = !anyMatch
+    ? 'none'
+    : weight < 0.35
+      ? 'low'
+      : weight < 0.6
+        ? 'medium'
+        : weight < 0.8
+          ? 'high'
+          : 'critical';
   for (const f of jurisdiction?.factors ?? []) factors.add(f);
   for (const m of modifiers) factors.add(m.code);
 
   const assessment: Assessment = {
     assessment_id: newId('ma_'),
     created_at: new Date().toISOString(),
-    work: { work_id: work.work_id, work_hash: work.work_hash, title: work.title, owner: work.owner, work_type: workType, tokens: work.tokens },
+    work: {
+      work_id: work.work_id,
+      work_hash: work.work_hash,
+      title: work.title,
+      owner: work.owner,
+      work_type: workType,
+      tokens: work.tokens,
+    },
     model: { id: model.id, access: model.access, kb_model: kbModel?.id ?? null },
     jurisdiction: jurisdiction?.code ?? null,
     level,
     evidence_tier: tier,
-    risk: { score: round4(weight), base_weight: base.base_weight, modifiers, attribution_low: round4(attributionLow), attribution_scale: base.attribution_scale },
+    risk: {
+      score: round4(weight),
+      base_weight: base.base_weight,
+      modifiers,
+      attribution_low: round4(attributionLow),
+      attribution_scale: base.attribution_scale,
+    },
     factors: [...factors],
     limitations: [...limitations],
     summary,
@@ -175,19 +219,30 @@ export async function testTraps(model: TargetModel, tracked: TrackedWork, alpha:
   const loss = async (c: { text: string }) => -mean((await model.logprobs!(c.text)).logprobs.filter(Number.isFinite));
   const can = await mapLimit(tracked.canaries, 4, loss);
   const ctl = await mapLimit(tracked.controls, 4, loss);
-  const mw = mannWhitney(can.map((v) => -v), ctl.map((v) => -v));
-  const auc = aucInterval(can.map((v) => -v), ctl.map((v) => -v));
+  const mw = mannWhitney(
+    can.map((v) => -v),
+    ctl.map((v) => -v),
+  );
+  const auc = aucInterval(
+    can.map((v) => -v),
+    ctl.map((v) => -v),
+  );
   return {
-    canaries: can.length, controls: ctl.length,
-    auc: round4(mw.auc), auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])],
-    p_value: Number(mw.p_value.toPrecision(6)), detected: mw.p_value < alpha,
-    canary_loss: round4(mean(can)), control_loss: round4(mean(ctl)),
+    canaries: can.length,
+    controls: ctl.length,
+    auc: round4(mw.auc),
+    auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])],
+    p_value: Number(mw.p_value.toPrecision(6)),
+    detected: mw.p_value < alpha,
+    canary_loss: round4(mean(can)),
+    control_loss: round4(mean(ctl)),
   };
 }
 
 /** A stored assessment. @throws NOT_FOUND */
 export async function getAssessment(store: Store, id: unknown): Promise<Assessment> {
-  const a = typeof id === 'string' && /^ma_[0-9a-f]{32}$/.test(id) ? await store.get(`mem/assessment/${id}`) : undefined;
+  const a =
+    typeof id === 'string' && /^ma_[0-9a-f]{32}$/.test(id) ? await store.get(`mem/assessment/${id}`) : undefined;
   if (!a) throw new TrainprintError('NOT_FOUND', `no assessment "${String(id)}"`);
   return a as Assessment;
 }

@@ -19,7 +19,11 @@ import { VERIFY_TOKENS } from './extract.js';
 const COMPARE_MAX_CHARS = 500_000;
 
 /** Run the comparison. */
-export async function compareOutput(deps: MemorizationDeps, store: Store, request: CompareOutputRequest): Promise<CompareOutputResult> {
+export async function compareOutput(
+  deps: MemorizationDeps,
+  store: Store,
+  request: CompareOutputRequest,
+): Promise<CompareOutputResult> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['output', 'work_ids', 'min_tokens', 'limit'], 'compare');
   if (typeof r.output !== 'string' || r.output.trim().length === 0) fail('output must be a non-empty string');
@@ -55,21 +59,31 @@ export async function compareOutput(deps: MemorizationDeps, store: Store, reques
     const chosen: VerbatimSpan[] = [];
     const taken: Array<[number, number]> = [];
     for (const run of new RunIndex(work.tokens).runs(out.tokens, minTokens)) {
-      const a = run.output_token, b = a + run.tokens;
+      const a = run.output_token,
+        b = a + run.tokens;
       if (taken.some(([x, y]) => a < y && b > x)) continue;
       taken.push([a, b]);
       chosen.push({
         tokens: run.tokens,
-        output_start: out.starts[a], output_end: out.ends[b - 1],
-        work_start: work.starts[run.work_token], work_end: work.ends[run.work_token + run.tokens - 1],
+        output_start: out.starts[a],
+        output_end: out.ends[b - 1],
+        work_start: work.starts[run.work_token],
+        work_end: work.ends[run.work_token + run.tokens - 1],
       });
     }
     let near: NearSpan[] = [];
     if (text.length <= COMPARE_MAX_CHARS && output.length <= COMPARE_MAX_CHARS) {
       try {
-        near = deps.compare(output, text).spans
-          .filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
-          .map((s) => ({ output_start: s.a_start, output_end: s.a_end, work_start: s.b_start, work_end: s.b_end, score: Math.round(s.score * 1e4) / 1e4 }));
+        near = deps
+          .compare(output, text)
+          .spans.filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
+          .map((s) => ({
+            output_start: s.a_start,
+            output_end: s.a_end,
+            work_start: s.b_start,
+            work_end: s.b_end,
+            score: Math.round(s.score * 1e4) / 1e4,
+          }));
       } catch (e) {
         if (!(e instanceof TrainprintError && e.code === 'PAYLOAD_TOO_LARGE')) throw e;
       }
@@ -77,14 +91,18 @@ export async function compareOutput(deps: MemorizationDeps, store: Store, reques
     if (chosen.length === 0 && near.length === 0) continue;
     const covered = taken.reduce((t, [a, b]) => t + (b - a), 0);
     results.push({
-      work_id: w.work_id, title: w.title,
-      verbatim: chosen.sort((x, y) => x.output_start - y.output_start), near,
+      work_id: w.work_id,
+      title: w.title,
+      verbatim: chosen.sort((x, y) => x.output_start - y.output_start),
+      near,
       longest_verbatim_tokens: Math.max(0, ...chosen.map((c) => c.tokens)),
       verbatim_share: out.tokens.length ? Math.round((covered / out.tokens.length) * 1e4) / 1e4 : 0,
     });
   }
   results.sort((a, b) => b.longest_verbatim_tokens - a.longest_verbatim_tokens || b.near.length - a.near.length);
-  const factors: FactorCode[] = results.some((x) => x.longest_verbatim_tokens >= VERIFY_TOKENS) ? ['long_verbatim_run'] : [];
+  const factors: FactorCode[] = results.some((x) => x.longest_verbatim_tokens >= VERIFY_TOKENS)
+    ? ['long_verbatim_run']
+    : [];
   if (out.tokens.length < VERIFY_TOKENS) limitations.add('short_text_low_power');
   return { output_tokens: out.tokens.length, works: results, examined, factors, limitations: [...limitations] };
 }

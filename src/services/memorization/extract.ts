@@ -24,7 +24,11 @@ export const MIN_RUN_TOKENS = 8;
 /** Run the extraction experiment. */
 export async function runExtraction(store: Store, request: ExtractRequest): Promise<ExtractionResult> {
   const r = checkObject(request, 'the request');
-  onlyKeys(r, ['model', 'work_id', 'text', 'prefix_tokens', 'continuation_tokens', 'prefixes', 'max_tokens', 'concurrency'], 'extract');
+  onlyKeys(
+    r,
+    ['model', 'work_id', 'text', 'prefix_tokens', 'continuation_tokens', 'prefixes', 'max_tokens', 'concurrency'],
+    'extract',
+  );
   const model = checkModel(r.model);
   const prefix = intOption(r.prefix_tokens, 50, 4, 2000, 'prefix_tokens');
   const cont = intOption(r.continuation_tokens, 64, 8, 2000, 'continuation_tokens');
@@ -53,7 +57,8 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     const output = await model.generate(prompt, { maxTokens, temperature: 0 });
     if (typeof output !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
     const out = wordSpans(output);
-    const c0 = s + prefix, c1 = Math.min(n, c0 + cont);
+    const c0 = s + prefix,
+      c1 = Math.min(n, c0 + cont);
     const exact = commonPrefix(out.tokens, spans.tokens.slice(c0, c1));
     const longest = longestOutsidePrompt(index.runs(out.tokens, MIN_RUN_TOKENS), s, s + prefix);
     const match = longest && longest.tokens >= MIN_RUN_TOKENS ? toSpan(longest, out, spans) : null;
@@ -73,7 +78,9 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
   });
 
   const verified = attempts.filter((a) => a.verified).length;
-  const full = attempts.filter((a) => a.continuation_tokens > 0 && a.exact_continuation_tokens >= a.continuation_tokens).length;
+  const full = attempts.filter(
+    (a) => a.continuation_tokens > 0 && a.exact_continuation_tokens >= a.continuation_tokens,
+  ).length;
   const ci = wilsonInterval(full, attempts.length);
   const factors: FactorCode[] = verified > 0 ? ['verbatim_extraction_verified'] : [];
   return {
@@ -86,9 +93,15 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     summary: {
       attempts: attempts.length,
       verified,
-      extractable: { count: full, share: attempts.length ? round4(full / attempts.length) : 0, ci_95: [round4(ci[0]), round4(ci[1])] },
+      extractable: {
+        count: full,
+        share: attempts.length ? round4(full / attempts.length) : 0,
+        ci_95: [round4(ci[0]), round4(ci[1])],
+      },
       longest_match_tokens: Math.max(0, ...attempts.map((a) => a.longest_match?.tokens ?? 0)),
-      mean_exact_continuation_tokens: attempts.length ? round4(attempts.reduce((t, a) => t + a.exact_continuation_tokens, 0) / attempts.length) : 0,
+      mean_exact_continuation_tokens: attempts.length
+        ? round4(attempts.reduce((t, a) => t + a.exact_continuation_tokens, 0) / attempts.length)
+        : 0,
     },
     factors,
     limitations: [...limitations],
@@ -103,13 +116,16 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
 function longestOutsidePrompt(runs: readonly TokenRun[], p0: number, p1: number): TokenRun | null {
   let best: TokenRun | null = null;
   for (const r of runs) {
-    const b0 = r.work_token, b1 = r.work_token + r.tokens;
+    const b0 = r.work_token,
+      b1 = r.work_token + r.tokens;
     let piece: TokenRun = r;
     if (b0 < p1 && b1 > p0) {
-      const left = Math.max(0, p0 - b0), right = Math.max(0, b1 - p1);
-      piece = right >= left
-        ? { tokens: right, output_token: r.output_token + (r.tokens - right), work_token: p1 }
-        : { tokens: left, output_token: r.output_token, work_token: b0 };
+      const left = Math.max(0, p0 - b0),
+        right = Math.max(0, b1 - p1);
+      piece =
+        right >= left
+          ? { tokens: right, output_token: r.output_token + (r.tokens - right), work_token: p1 }
+          : { tokens: left, output_token: r.output_token, work_token: b0 };
     }
     if (!best || piece.tokens > best.tokens) best = piece;
   }

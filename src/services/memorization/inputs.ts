@@ -13,29 +13,44 @@ const ACCESS = ['logprobs', 'top_k', 'generations_only'];
 /** A {@link TargetModel}: id, access, generate, and logprobs unless generations_only. */
 export function checkModel(v: unknown): TargetModel {
   const m = v as TargetModel;
-  if (!m || typeof m !== 'object' || typeof m.id !== 'string' || m.id.length === 0 || typeof m.generate !== 'function' || !ACCESS.includes(m.access)) {
-    fail('model must be a TargetModel { id, access, generate, logprobs? } (createOpenAICompatibleModel, NgramLanguageModel.asTargetModel)');
+  if (
+    !m ||
+    typeof m !== 'object' ||
+    typeof m.id !== 'string' ||
+    m.id.length === 0 ||
+    typeof m.generate !== 'function' ||
+    !ACCESS.includes(m.access)
+  ) {
+    fail(
+      'model must be a TargetModel { id, access, generate, logprobs? } (createOpenAICompatibleModel, NgramLanguageModel.asTargetModel)',
+    );
   }
-  if (m.access !== 'generations_only' && typeof m.logprobs !== 'function') fail(`model "${m.id}" has access '${m.access}' but no logprobs method`);
+  if (m.access !== 'generations_only' && typeof m.logprobs !== 'function')
+    fail(`model "${m.id}" has access '${m.access}' but no logprobs method`);
   return m;
 }
 
 /** An integer option in lo..hi, or its default. */
 export function intOption(v: unknown, dflt: number, lo: number, hi: number, where: string): number {
   if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) throw new TrainprintError('INVALID_OPTIONS', `${where} must be an integer in ${lo}..${hi}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+    throw new TrainprintError('INVALID_OPTIONS', `${where} must be an integer in ${lo}..${hi}`);
   return v;
 }
 
 /** A number option in the open/closed interval (lo, hi], or its default. */
 export function numberOption(v: unknown, dflt: number, lo: number, hi: number, where: string): number {
   if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !(v > lo && v <= hi)) throw new TrainprintError('INVALID_OPTIONS', `${where} must be a number in (${lo}, ${hi}]`);
+  if (typeof v !== 'number' || !(v > lo && v <= hi))
+    throw new TrainprintError('INVALID_OPTIONS', `${where} must be a number in (${lo}, ${hi}]`);
   return v;
 }
 
 /** The text of `work_id` (registered with its content) or `text`; exactly one. */
-export async function resolveWork(store: Store, r: Record<string, unknown>): Promise<{ text: string; workId: string | null }> {
+export async function resolveWork(
+  store: Store,
+  r: Record<string, unknown>,
+): Promise<{ text: string; workId: string | null }> {
   if ((r.work_id === undefined) === (r.text === undefined)) fail('give exactly one of work_id or text');
   if (r.text !== undefined) {
     if (typeof r.text !== 'string' || r.text.trim().length === 0) fail('text must be a non-empty string');
@@ -43,6 +58,7 @@ export async function resolveWork(store: Store, r: Record<string, unknown>): Pro
   }
   const work = await getWork(store, r.work_id);
   const text = await workText(store, work.work_id);
-  if (text === null) fail(`work "${work.work_id}" was registered by fingerprint only: its text is needed (pass text instead)`);
+  if (text === null)
+    fail(`work "${work.work_id}" was registered by fingerprint only: its text is needed (pass text instead)`);
   return { text: text as string, workId: work.work_id };
 }

@@ -10,11 +10,28 @@ import { getAssessment, runAssessment } from './assess.js';
 import { compareOutput } from './compare-output.js';
 import { runExtraction } from './extract.js';
 import { runProbe } from './probe.js';
-import { addReferenceSet, deleteReferenceSet, getReferenceSet, getTracked, listReferenceSets, trackWork } from './register.js';
+import {
+  addReferenceSet,
+  deleteReferenceSet,
+  getReferenceSet,
+  getTracked,
+  listReferenceSets,
+  trackWork,
+} from './register.js';
 import { renderReport, type ReportOptions } from './report.js';
 import type {
-  Assessment, AssessRequest, CompareOutputRequest, CompareOutputResult, ExtractionResult, ExtractRequest, ProbeRequest, ProbeResult,
-  ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest,
+  Assessment,
+  AssessRequest,
+  CompareOutputRequest,
+  CompareOutputResult,
+  ExtractionResult,
+  ExtractRequest,
+  ProbeRequest,
+  ProbeResult,
+  ReferenceSetInfo,
+  ReferenceSetRequest,
+  TrackedWork,
+  TrackWorkRequest,
 } from './types.js';
 
 /**

@@ -33,7 +33,14 @@ import { checkModel, intOption, numberOption, resolveWork } from './inputs.js';
 import { checkTexts, loadReferenceSet } from './register.js';
 import { aucInterval, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
 import { chunkDocuments, deflateLength, mapLimit, type TextChunk } from './text.js';
-import type { ProbeChunk, ProbeRequest, ProbeResult, ProbeStatistic, ProbeStatisticName, ReferenceBasis } from './types.js';
+import type {
+  ProbeChunk,
+  ProbeRequest,
+  ProbeResult,
+  ProbeStatistic,
+  ProbeStatisticName,
+  ReferenceBasis,
+} from './types.js';
 
 /** Default words per chunk. */
 export const PROBE_CHUNK_TOKENS = 128;
@@ -52,16 +59,39 @@ const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }
 /** Run the probe. */
 export async function runProbe(store: Store, request: ProbeRequest): Promise<ProbeResult> {
   const r = checkObject(request, 'the request');
-  onlyKeys(r, ['model', 'work_id', 'text', 'texts', 'reference', 'chunk_tokens', 'min_chunks', 'min_reference_documents', 'k', 'alpha', 'concurrency'], 'probe');
+  onlyKeys(
+    r,
+    [
+      'model',
+      'work_id',
+      'text',
+      'texts',
+      'reference',
+      'chunk_tokens',
+      'min_chunks',
+      'min_reference_documents',
+      'k',
+      'alpha',
+      'concurrency',
+    ],
+    'probe',
+  );
   const model = checkModel(r.model);
   const chunkTokens = intOption(r.chunk_tokens, PROBE_CHUNK_TOKENS, 16, 4096, 'chunk_tokens');
   const minChunks = intOption(r.min_chunks, PROBE_MIN_CHUNKS, 5, 100_000, 'min_chunks');
-  const minDocs = intOption(r.min_reference_documents, PROBE_MIN_REFERENCE_DOCUMENTS, 2, 100_000, 'min_reference_documents');
+  const minDocs = intOption(
+    r.min_reference_documents,
+    PROBE_MIN_REFERENCE_DOCUMENTS,
+    2,
+    100_000,
+    'min_reference_documents',
+  );
   const k = numberOption(r.k, 0.2, 0, 1, 'k');
   const alpha = numberOption(r.alpha, 0.01, 0, 0.5, 'alpha');
   const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
 
-  let suspectTexts: string[], workId: string | null = null;
+  let suspectTexts: string[],
+    workId: string | null = null;
   if (r.texts !== undefined) {
     if (r.work_id !== undefined || r.text !== undefined) fail('give one of work_id, text or texts');
     suspectTexts = checkTexts(r.texts, 'texts');
@@ -71,7 +101,9 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     workId = w.workId;
   }
   const ref = checkObject(r.reference, 'reference');
-  let refTexts: string[], basis: ReferenceBasis, refId: string | null = null;
+  let refTexts: string[],
+    basis: ReferenceBasis,
+    refId: string | null = null;
   if (ref.reference_set !== undefined) {
     onlyKeys(ref, ['reference_set'], 'reference');
     const set = await loadReferenceSet(store, ref.reference_set);
@@ -92,9 +124,15 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   const rChunks = chunkDocuments(refTexts, chunkTokens);
   const docsOf = (c: readonly TextChunk[]) => new Set(c.map((x) => x.document)).size;
   const base = {
-    work_id: workId, model: model.id, access: model.access,
-    reference: { source: refId === null ? 'texts' as const : 'reference_set' as const, id: refId, basis, matched },
-    chunk_tokens: chunkTokens, k, alpha, min_chunks: minChunks, min_reference_documents: minDocs,
+    work_id: workId,
+    model: model.id,
+    access: model.access,
+    reference: { source: refId === null ? ('texts' as const) : ('reference_set' as const), id: refId, basis, matched },
+    chunk_tokens: chunkTokens,
+    k,
+    alpha,
+    min_chunks: minChunks,
+    min_reference_documents: minDocs,
     n_chunks: { suspect: sChunks.length, reference: rChunks.length },
     n_documents: { suspect: docsOf(sChunks), reference: docsOf(rChunks) },
     method: METHOD(chunkTokens, k, alpha),
@@ -103,16 +141,29 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   if (model.access === 'generations_only' || !model.logprobs) {
     limitations.add('no_logprob_access');
     return {
-      ...base, distribution: 'none', verdict: 'not_applicable',
+      ...base,
+      distribution: 'none',
+      verdict: 'not_applicable',
       statement: `The model gives no log-probabilities (access ${model.access}), so likelihood statistics cannot be computed. Extraction probes still apply.`,
-      statistics: [], chunks: { suspect: [], reference: [] }, factors, limitations: [...limitations],
+      statistics: [],
+      chunks: { suspect: [], reference: [] },
+      factors,
+      limitations: [...limitations],
     };
   }
 
   const jobs = [...sChunks.map((c) => ({ c, texts: suspectTexts })), ...rChunks.map((c) => ({ c, texts: refTexts }))];
-  const all = await mapLimit(jobs, concurrency, ({ c, texts }) => scoreChunk(model, texts[c.document].slice(c.start, c.end), c, k));
-  const suspect = all.slice(0, sChunks.length), reference = all.slice(sChunks.length);
-  const distribution: ProbeResult['distribution'] = all.length > 0 && all.every((c) => c.basis === 'full') ? 'full' : all.length > 0 && all.every((c) => c.basis !== 'none') ? 'top_k' : 'none';
+  const all = await mapLimit(jobs, concurrency, ({ c, texts }) =>
+    scoreChunk(model, texts[c.document].slice(c.start, c.end), c, k),
+  );
+  const suspect = all.slice(0, sChunks.length),
+    reference = all.slice(sChunks.length);
+  const distribution: ProbeResult['distribution'] =
+    all.length > 0 && all.every((c) => c.basis === 'full')
+      ? 'full'
+      : all.length > 0 && all.every((c) => c.basis !== 'none')
+        ? 'top_k'
+        : 'none';
 
   const enough = suspect.length >= minChunks && reference.length >= minChunks && base.n_documents.reference >= minDocs;
   if (!enough) limitations.add('short_text_low_power');
@@ -121,15 +172,20 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   for (const { name, dir } of STATS) {
     if (all.length === 0 || all.some((c) => c.values[name] === null)) continue;
     const sign = dir === 'lower' ? -1 : 1;
-    const x = suspect.map((c) => sign * c.values[name]!), y = reference.map((c) => sign * c.values[name]!);
-    const auc = aucInterval(x, y, { x: suspect.map((c) => c.chunk.document), y: reference.map((c) => c.chunk.document) });
+    const x = suspect.map((c) => sign * c.values[name]!),
+      y = reference.map((c) => sign * c.values[name]!);
+    const auc = aucInterval(x, y, {
+      x: suspect.map((c) => c.chunk.document),
+      y: reference.map((c) => c.chunk.document),
+    });
     const mw = mannWhitney(x, y);
     const docMeans = (cs: readonly Scored[]) => {
       const by = new Map<number, number[]>();
       for (const c of cs) {
         const v = sign * c.values[name]!;
         const list = by.get(c.chunk.document);
-        if (list) list.push(v); else by.set(c.chunk.document, [v]);
+        if (list) list.push(v);
+        else by.set(c.chunk.document, [v]);
       }
       return [...by.values()].map(mean);
     };
@@ -137,27 +193,61 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     if (t) tests.push({ i: statistics.length, p: t.p_value });
     const nat = (cs: readonly Scored[]) => cs.map((c) => c.values[name]!);
     statistics.push({
-      name, member_direction: dir, approximate: name === 'min_k_plus_plus' && distribution !== 'full',
-      suspect: { chunks: x.length, documents: base.n_documents.suspect, mean: sig(mean(nat(suspect))), median: sig(median(nat(suspect))) },
-      reference: { chunks: y.length, documents: base.n_documents.reference, mean: sig(mean(nat(reference))), median: sig(median(nat(reference))) },
-      auc: round4(auc.auc), auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])], auc_ci_method: auc.method,
+      name,
+      member_direction: dir,
+      approximate: name === 'min_k_plus_plus' && distribution !== 'full',
+      suspect: {
+        chunks: x.length,
+        documents: base.n_documents.suspect,
+        mean: sig(mean(nat(suspect))),
+        median: sig(median(nat(suspect))),
+      },
+      reference: {
+        chunks: y.length,
+        documents: base.n_documents.reference,
+        mean: sig(mean(nat(reference))),
+        median: sig(median(nat(reference))),
+      },
+      auc: round4(auc.auc),
+      auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])],
+      auc_ci_method: auc.method,
       mann_whitney: { u: mw.u, p_value: enough ? sig(mw.p_value) : null, method: mw.method },
-      document_test: t ? { t: sig(t.t), df: t.df, p_value: sig(t.p_value), p_holm: 1, mean_difference: sig(sign * t.mean_difference), ci_95: sign > 0 ? [sig(t.ci_95[0]), sig(t.ci_95[1])] : [sig(-t.ci_95[1]), sig(-t.ci_95[0])] } : null,
+      document_test: t
+        ? {
+            t: sig(t.t),
+            df: t.df,
+            p_value: sig(t.p_value),
+            p_holm: 1,
+            mean_difference: sig(sign * t.mean_difference),
+            ci_95: sign > 0 ? [sig(t.ci_95[0]), sig(t.ci_95[1])] : [sig(-t.ci_95[1]), sig(-t.ci_95[0])],
+          }
+        : null,
       significant: false,
     });
   }
   const adjusted = holm(tests.map((t) => t.p));
   tests.forEach((t, j) => {
     const s = statistics[t.i];
-    statistics[t.i] = { ...s, document_test: { ...s.document_test!, p_holm: sig(adjusted[j]) }, significant: adjusted[j] < alpha };
+    statistics[t.i] = {
+      ...s,
+      document_test: { ...s.document_test!, p_holm: sig(adjusted[j]) },
+      significant: adjusted[j] < alpha,
+    };
   });
-  const verdict: ProbeResult['verdict'] = !enough ? 'insufficient_data' : statistics.some((s) => s.significant) ? 'significant' : 'not_significant';
+  const verdict: ProbeResult['verdict'] = !enough
+    ? 'insufficient_data'
+    : statistics.some((s) => s.significant)
+      ? 'significant'
+      : 'not_significant';
   return {
-    ...base, distribution, verdict,
+    ...base,
+    distribution,
+    verdict,
     statement: statement(verdict, statistics, base.n_chunks, base.n_documents, minChunks, minDocs, alpha, matched),
     statistics,
     chunks: { suspect: suspect.map(toChunk), reference: reference.map(toChunk) },
-    factors, limitations: [...limitations],
+    factors,
+    limitations: [...limitations],
   };
 }
 
@@ -170,10 +260,17 @@ interface Scored {
 
 async function scoreChunk(model: TargetModel, text: string, chunk: TextChunk, k: number): Promise<Scored> {
   const lp: TokenLogprobs = await model.logprobs!(text);
-  if (!lp || !Array.isArray(lp.logprobs)) throw new TypeError(`model ${model.id}: logprobs did not return { tokens, logprobs }`);
+  if (!lp || !Array.isArray(lp.logprobs))
+    throw new TypeError(`model ${model.id}: logprobs did not return { tokens, logprobs }`);
   const values = lp.logprobs.map((v) => (Number.isFinite(v) ? v : -1e4));
   const n = values.length;
-  if (n === 0) return { chunk, scored: 0, basis: 'none', values: { loss: null, zlib_ratio: null, min_k: null, min_k_plus_plus: null } };
+  if (n === 0)
+    return {
+      chunk,
+      scored: 0,
+      basis: 'none',
+      values: { loss: null, zlib_ratio: null, min_k: null, min_k_plus_plus: null },
+    };
   const loss = -mean(values);
   const zlib = loss / Math.max(1, await deflateLength(text));
   const take = Math.max(1, Math.ceil(k * n));
@@ -183,18 +280,25 @@ async function scoreChunk(model: TargetModel, text: string, chunk: TextChunk, k:
   const z: number[] = [];
   if (lp.moments && lp.moments.length === n) {
     basis = lp.full ? 'full' : 'top_k';
-    lp.moments.forEach((m, i) => { if (m.variance > 0) z.push((values[i] - m.mean) / Math.sqrt(m.variance)); });
+    lp.moments.forEach((m, i) => {
+      if (m.variance > 0) z.push((values[i] - m.mean) / Math.sqrt(m.variance));
+    });
   } else if (lp.top && lp.top.length === n) {
     basis = 'top_k';
     lp.top.forEach((alts, i) => {
       if (!alts || alts.length < 2) return;
-      let w = 0, m1 = 0, m2 = 0;
+      let w = 0,
+        m1 = 0,
+        m2 = 0;
       for (const a of alts) {
         const p = Math.exp(a.logprob);
-        w += p; m1 += p * a.logprob; m2 += p * a.logprob * a.logprob;
+        w += p;
+        m1 += p * a.logprob;
+        m2 += p * a.logprob * a.logprob;
       }
       if (!(w > 0)) return;
-      const mu = m1 / w, v = m2 / w - mu * mu;
+      const mu = m1 / w,
+        v = m2 / w - mu * mu;
       if (v > 1e-12) z.push((values[i] - mu) / Math.sqrt(v));
     });
   }
@@ -206,17 +310,42 @@ async function scoreChunk(model: TargetModel, text: string, chunk: TextChunk, k:
 function toChunk(s: Scored): ProbeChunk {
   const v = s.values;
   return {
-    document: s.chunk.document, start: s.chunk.start, end: s.chunk.end, scored_tokens: s.scored,
-    loss: sig(v.loss ?? NaN), zlib_ratio: sig(v.zlib_ratio ?? NaN), min_k: sig(v.min_k ?? NaN),
+    document: s.chunk.document,
+    start: s.chunk.start,
+    end: s.chunk.end,
+    scored_tokens: s.scored,
+    loss: sig(v.loss ?? NaN),
+    zlib_ratio: sig(v.zlib_ratio ?? NaN),
+    min_k: sig(v.min_k ?? NaN),
     min_k_plus_plus: v.min_k_plus_plus === null ? null : sig(v.min_k_plus_plus),
   };
 }
 
-function statement(verdict: ProbeResult['verdict'], stats: readonly ProbeStatistic[], n: { suspect: number; reference: number }, d: { suspect: number; reference: number }, minChunks: number, minDocs: number, alpha: number, matched: boolean): string {
-  const label: Record<ProbeStatisticName, string> = { loss: 'loss', zlib_ratio: 'zlib ratio', min_k: 'Min-K%', min_k_plus_plus: 'Min-K%++' };
-  const best = [...stats].sort((a, b) => (a.document_test?.p_holm ?? 1) - (b.document_test?.p_holm ?? 1) || b.auc - a.auc)[0];
-  const desc = best ? `${label[best.name]}: AUC ${best.auc.toFixed(3)} [${best.auc_ci_95[0].toFixed(3)}, ${best.auc_ci_95[1].toFixed(3)}]${best.document_test ? `, document-level p = ${fmtP(best.document_test.p_holm)} after Holm correction` : ''}` : '';
-  const shift = matched ? '' : ' The reference set is not declared a randomized split of one pool, so a difference in time, genre or style between the work and the reference text could produce the same result (distribution_shift_risk).';
+function statement(
+  verdict: ProbeResult['verdict'],
+  stats: readonly ProbeStatistic[],
+  n: { suspect: number; reference: number },
+  d: { suspect: number; reference: number },
+  minChunks: number,
+  minDocs: number,
+  alpha: number,
+  matched: boolean,
+): string {
+  const label: Record<ProbeStatisticName, string> = {
+    loss: 'loss',
+    zlib_ratio: 'zlib ratio',
+    min_k: 'Min-K%',
+    min_k_plus_plus: 'Min-K%++',
+  };
+  const best = [...stats].sort(
+    (a, b) => (a.document_test?.p_holm ?? 1) - (b.document_test?.p_holm ?? 1) || b.auc - a.auc,
+  )[0];
+  const desc = best
+    ? `${label[best.name]}: AUC ${best.auc.toFixed(3)} [${best.auc_ci_95[0].toFixed(3)}, ${best.auc_ci_95[1].toFixed(3)}]${best.document_test ? `, document-level p = ${fmtP(best.document_test.p_holm)} after Holm correction` : ''}`
+    : '';
+  const shift = matched
+    ? ''
+    : ' The reference set is not declared a randomized split of one pool, so a difference in time, genre or style between the work and the reference text could produce the same result (distribution_shift_risk).';
   switch (verdict) {
     case 'significant':
       return `Across ${n.suspect} chunks of the work and ${n.reference} chunks of ${d.reference} reference documents, the model finds the work systematically more likely than the reference text (${desc}). This is set-level evidence consistent with the model having trained on the work; it makes no claim about any single chunk.${shift}`;

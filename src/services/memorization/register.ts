@@ -30,8 +30,11 @@ const BASES: readonly ReferenceBasis[] = ['randomized_split', 'post_cutoff', 'un
 export async function trackWork(deps: MemorizationDeps, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work', 'canaries'], 'registerWork');
-  if ((r.work_id === undefined) === (r.work === undefined)) fail('give exactly one of work_id (a registered work) or work (a registerWork request)');
-  let count = 0, words = CANARY_WORDS, controls = 0;
+  if ((r.work_id === undefined) === (r.work === undefined))
+    fail('give exactly one of work_id (a registered work) or work (a registerWork request)');
+  let count = 0,
+    words = CANARY_WORDS,
+    controls = 0;
   if (r.canaries !== undefined) {
     const c = checkObject(r.canaries, 'canaries');
     onlyKeys(c, ['count', 'words', 'controls'], 'canaries');
@@ -44,7 +47,11 @@ export async function trackWork(deps: MemorizationDeps, store: Store, request: T
     const key = `mem/work/${work.work_id}`;
     const existing = (await tx.get(key)) as TrackedWork | undefined;
     if (existing) {
-      if (count > 0 && existing.canaries.length > 0) throw new TrainprintError('CONFLICT', `work "${work.work_id}" already has ${existing.canaries.length} canaries; they stay as generated (published copies may carry them)`);
+      if (count > 0 && existing.canaries.length > 0)
+        throw new TrainprintError(
+          'CONFLICT',
+          `work "${work.work_id}" already has ${existing.canaries.length} canaries; they stay as generated (published copies may carry them)`,
+        );
       if (count === 0) return existing;
     }
     const tracked: TrackedWork = {
@@ -53,7 +60,10 @@ export async function trackWork(deps: MemorizationDeps, store: Store, request: T
       title: work.title,
       tracked_at: existing?.tracked_at ?? new Date().toISOString(),
       canaries: Array.from({ length: count }, (_, i) => ({ id: `cn_${i + 1}`, text: randomSequence(words) })),
-      controls: Array.from({ length: count > 0 ? controls : 0 }, (_, i) => ({ id: `ct_${i + 1}`, text: randomSequence(words) })),
+      controls: Array.from({ length: count > 0 ? controls : 0 }, (_, i) => ({
+        id: `ct_${i + 1}`,
+        text: randomSequence(words),
+      })),
       canary_words: count > 0 ? words : 0,
     };
     tx.put(key, tracked);
@@ -65,7 +75,8 @@ export async function trackWork(deps: MemorizationDeps, store: Store, request: T
 export async function getTracked(store: Store, workId: unknown): Promise<TrackedWork> {
   if (typeof workId !== 'string' || !workId.startsWith('wk_')) fail('work_id must be a "wk_…" id');
   const t = (await store.get(`mem/work/${workId}`)) as TrackedWork | undefined;
-  if (!t) throw new TrainprintError('NOT_FOUND', `work "${workId}" is not tracked for memorization (registerWork first)`);
+  if (!t)
+    throw new TrainprintError('NOT_FOUND', `work "${workId}" is not tracked for memorization (registerWork first)`);
   return t;
 }
 
@@ -94,8 +105,13 @@ export async function addReferenceSet(store: Store, request: ReferenceSetRequest
     publishedAfter = r.published_after as string;
   }
   const info: ReferenceSetInfo = {
-    id, basis, description, published_after: publishedAfter, documents: texts.length,
-    tokens: texts.reduce((t, x) => t + wordSpans(x).tokens.length, 0), created_at: new Date().toISOString(),
+    id,
+    basis,
+    description,
+    published_after: publishedAfter,
+    documents: texts.length,
+    tokens: texts.reduce((t, x) => t + wordSpans(x).tokens.length, 0),
+    created_at: new Date().toISOString(),
   };
   return store.transaction(async (tx) => {
     if (await tx.get(`mem/refset/${id}`)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${id}" exists`);
@@ -130,18 +146,21 @@ export async function deleteReferenceSet(store: Store, id: unknown): Promise<boo
 
 /** A non-empty array of non-empty strings, within {@link MAX_REFERENCE_CHARS}. */
 export function checkTexts(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000) fail(`${where} must be a non-empty array of strings (at most 100,000)`);
+  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000)
+    fail(`${where} must be a non-empty array of strings (at most 100,000)`);
   let total = 0;
   (v as unknown[]).forEach((t, i) => {
     if (typeof t !== 'string' || t.trim().length === 0) fail(`${where}[${i}] must be a non-empty string`);
     total += (t as string).length;
   });
-  if (total > MAX_REFERENCE_CHARS) throw new TrainprintError('PAYLOAD_TOO_LARGE', `${where} hold more than ${MAX_REFERENCE_CHARS} characters`);
+  if (total > MAX_REFERENCE_CHARS)
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `${where} hold more than ${MAX_REFERENCE_CHARS} characters`);
   return [...(v as string[])];
 }
 
 function intIn(v: unknown, lo: number, hi: number, where: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) fail(`${where} must be an integer in ${lo}..${hi}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+    fail(`${where} must be an integer in ${lo}..${hi}`);
   return v as number;
 }
 

@@ -15,7 +15,12 @@ export interface ReportOptions {
   readonly maxSpans?: number;
 }
 
-const LABELS: Record<string, string> = { loss: 'Loss (mean NLL)', zlib_ratio: 'zlib ratio', min_k: 'Min-K% (k = 20 %)', min_k_plus_plus: 'Min-K%++' };
+const LABELS: Record<string, string> = {
+  loss: 'Loss (mean NLL)',
+  zlib_ratio: 'zlib ratio',
+  min_k: 'Min-K% (k = 20 %)',
+  min_k_plus_plus: 'Min-K%++',
+};
 
 /**
  * The HTML report of an assessment.
@@ -62,9 +67,14 @@ export function renderReport(a: Assessment, options: ReportOptions = {}): string
 <table><thead><tr><th>#</th><th>Prefix (characters)</th><th>Exact continuation</th><th>Longest verbatim run</th><th>Verified</th></tr></thead><tbody>
 ${ex.attempts.map((t) => `<tr><td>${t.index + 1}</td><td>${num(t.prefix_start)}–${num(t.prefix_end)}</td><td>${num(t.exact_continuation_tokens)} / ${num(t.continuation_tokens)}</td><td>${t.longest_match ? `${num(t.longest_match.tokens)} words` : '—'}</td><td>${t.verified ? '<b class="yes">yes</b>' : 'no'}</td></tr>`).join('\n')}
 </tbody></table>`);
-    const shown = ex.attempts.filter((t) => t.longest_match).sort((x, y) => y.longest_match!.tokens - x.longest_match!.tokens).slice(0, maxSpans);
+    const shown = ex.attempts
+      .filter((t) => t.longest_match)
+      .sort((x, y) => y.longest_match!.tokens - x.longest_match!.tokens)
+      .slice(0, maxSpans);
     if (shown.length > 0) {
-      parts.push(`<h3>Evidence spans</h3><p class="note">The prompt is <span class="prefix">underlined</span>; words the model reproduced verbatim are <mark>highlighted</mark> in the work and in its output.</p>`);
+      parts.push(
+        `<h3>Evidence spans</h3><p class="note">The prompt is <span class="prefix">underlined</span>; words the model reproduced verbatim are <mark>highlighted</mark> in the work and in its output.</p>`,
+      );
       for (const t of shown) parts.push(spanFigure(t, text));
     }
     parts.push(`<p class="method">${esc(ex.method)}.</p></section>`);
@@ -136,27 +146,47 @@ ${text !== null ? `<div class="excerpt"><span class="lbl">Work</span>${work}</di
 }
 
 function probeSection(p: ProbeResult): string {
-  const rows = p.statistics.map((s) => `<tr${s.significant ? ' class="sig"' : ''}><td>${esc(LABELS[s.name] ?? s.name)}${s.approximate ? ' <span class="approx">approx. (top-k)</span>' : ''}</td><td>${s.member_direction === 'lower' ? 'lower' : 'higher'}</td><td>${fix(s.suspect.mean, 4)}</td><td>${fix(s.reference.mean, 4)}</td><td><b>${fix(s.auc, 3)}</b> [${fix(s.auc_ci_95[0], 3)}, ${fix(s.auc_ci_95[1], 3)}]</td><td>${s.document_test ? `t = ${fix(s.document_test.t, 2)}, df ${s.document_test.df}, p = ${pv(s.document_test.p_value)}, Holm ${pv(s.document_test.p_holm)}` : '—'}</td><td>${s.mann_whitney.p_value === null ? '—' : pv(s.mann_whitney.p_value)}</td></tr>`);
+  const rows = p.statistics.map(
+    (s) =>
+      `<tr${s.significant ? ' class="sig"' : ''}><td>${esc(LABELS[s.name] ?? s.name)}${s.approximate ? ' <span class="approx">approx. (top-k)</span>' : ''}</td><td>${s.member_direction === 'lower' ? 'lower' : 'higher'}</td><td>${fix(s.suspect.mean, 4)}</td><td>${fix(s.reference.mean, 4)}</td><td><b>${fix(s.auc, 3)}</b> [${fix(s.auc_ci_95[0], 3)}, ${fix(s.auc_ci_95[1], 3)}]</td><td>${s.document_test ? `t = ${fix(s.document_test.t, 2)}, df ${s.document_test.df}, p = ${pv(s.document_test.p_value)}, Holm ${pv(s.document_test.p_holm)}` : '—'}</td><td>${s.mann_whitney.p_value === null ? '—' : pv(s.mann_whitney.p_value)}</td></tr>`,
+  );
   return `<section><h2>Probe against non-member text</h2>
 <div class="badge verdict-${esc(p.verdict)}">${esc(p.verdict.replace(/_/g, ' '))}</div>
 <p>${esc(p.statement)}</p>
 <p>Work: ${num(p.n_chunks.suspect)} chunks from ${num(p.n_documents.suspect)} document(s); reference: ${num(p.n_chunks.reference)} chunks from ${num(p.n_documents.reference)} documents (${p.reference.id ? `set <code>${esc(p.reference.id)}</code>, ` : ''}basis <b>${esc(p.reference.basis)}</b>); ${num(p.chunk_tokens)} words per chunk; next-token distribution: ${esc(p.distribution)}; α = ${p.alpha}.</p>
-${rows.length ? `<table><thead><tr><th>Statistic</th><th>Members tend</th><th>Work mean</th><th>Reference mean</th><th>AUC [95 % CI]</th><th>Document-level test (verdict)</th><th>Chunk Mann–Whitney p (descriptive)</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<div class="plots">${p.statistics.map((s) => stripPlot(s, p)).join('')}</div>` : ''}
+${
+  rows.length
+    ? `<table><thead><tr><th>Statistic</th><th>Members tend</th><th>Work mean</th><th>Reference mean</th><th>AUC [95 % CI]</th><th>Document-level test (verdict)</th><th>Chunk Mann–Whitney p (descriptive)</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<div class="plots">${p.statistics.map((s) => stripPlot(s, p)).join('')}</div>`
+    : ''
+}
 <p class="method">${esc(p.method)}.</p></section>`;
 }
 
 /** Work chunks vs reference chunks on one axis (inline SVG). */
 function stripPlot(s: ProbeStatistic, p: ProbeResult): string {
   const key = s.name;
-  const xs = p.chunks.suspect.map((c) => c[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-  const ys = p.chunks.reference.map((c) => c[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const xs = p.chunks.suspect
+    .map((c) => c[key])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const ys = p.chunks.reference
+    .map((c) => c[key])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (xs.length + ys.length === 0) return '';
   const all = [...xs, ...ys];
-  let lo = Math.min(...all), hi = Math.max(...all);
-  if (hi === lo) { lo -= 1; hi += 1; }
-  const W = 360, L = 10, x = (v: number) => (L + ((v - lo) / (hi - lo)) * (W - 2 * L)).toFixed(1);
-  const dots = (vs: number[], y: number, cls: string) => vs.map((v, i) => `<circle class="${cls}" cx="${x(v)}" cy="${(y + ((i * 7) % 13) - 6).toFixed(1)}" r="2.2"/>`).join('');
+  let lo = Math.min(...all),
+    hi = Math.max(...all);
+  if (hi === lo) {
+    lo -= 1;
+    hi += 1;
+  }
+  const W = 360,
+    L = 10,
+    x = (v: number) => (L + ((v - lo) / (hi - lo)) * (W - 2 * L)).toFixed(1);
+  const dots = (vs: number[], y: number, cls: string) =>
+    vs
+      .map((v, i) => `<circle class="${cls}" cx="${x(v)}" cy="${(y + ((i * 7) % 13) - 6).toFixed(1)}" r="2.2"/>`)
+      .join('');
   return `<figure class="plot"><figcaption>${esc(LABELS[key] ?? key)}</figcaption><svg viewBox="0 0 ${W} 74" width="${W}" height="74" role="img" aria-label="${esc(LABELS[key] ?? key)}: work chunks above, reference chunks below">
 <text x="0" y="12" class="lbl">work</text>${dots(xs, 22, 'w')}<text x="0" y="44" class="lbl">reference</text>${dots(ys, 54, 'r')}
 <text x="${L}" y="72" class="ax">${esc(fix(lo, 3))}</text><text x="${W - L}" y="72" class="ax" text-anchor="end">${esc(fix(hi, 3))}</text></svg></figure>`;
@@ -168,7 +198,10 @@ function ellipsis(b: boolean): string {
 
 /** Escape text for HTML content and attribute values. */
 export function esc(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const num = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');

@@ -69,11 +69,13 @@ const EXACT_MAX_N = 60;
  * @example mannWhitney([5, 6, 7], [1, 2, 3]) // { u: 9, auc: 1, p_value: 0.05, method: 'exact' }
  */
 export function mannWhitney(x: readonly number[], y: readonly number[]): MannWhitney {
-  const n1 = x.length, n2 = y.length;
+  const n1 = x.length,
+    n2 = y.length;
   if (n1 === 0 || n2 === 0) return { u: 0, auc: 0.5, p_value: 1, method: 'normal', z: null };
   const all = [...x.map((v) => ({ v, g: 0 })), ...y.map((v) => ({ v, g: 1 }))].sort((a, b) => a.v - b.v);
   const n = n1 + n2;
-  let rankSum = 0, tieTerm = 0;
+  let rankSum = 0,
+    tieTerm = 0;
   for (let i = 0; i < n; ) {
     let j = i + 1;
     while (j < n && all[j].v === all[i].v) j++;
@@ -85,7 +87,8 @@ export function mannWhitney(x: readonly number[], y: readonly number[]): MannWhi
   }
   const u = rankSum - (n1 * (n1 + 1)) / 2;
   const auc = u / (n1 * n2);
-  if (tieTerm === 0 && n <= EXACT_MAX_N) return { u, auc, p_value: exactUpperTail(n1, n2, u), method: 'exact', z: null };
+  if (tieTerm === 0 && n <= EXACT_MAX_N)
+    return { u, auc, p_value: exactUpperTail(n1, n2, u), method: 'exact', z: null };
   const mean = (n1 * n2) / 2;
   const variance = ((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1)));
   if (variance <= 0) return { u, auc, p_value: 1, method: 'normal', z: 0 };
@@ -103,8 +106,10 @@ function exactUpperTail(n1: number, n2: number, u: number): number {
     for (let m = 1; m <= n1; m++) {
       const size = m * nn + 1;
       const d = new Float64Array(size);
-      const a = cur[m - 1], b = prev[m];
-      const wa = m / (m + nn), wb = nn / (m + nn);
+      const a = cur[m - 1],
+        b = prev[m];
+      const wa = m / (m + nn),
+        wb = nn / (m + nn);
       for (let k = 0; k < size; k++) {
         const ka = k - nn;
         d[k] = (ka >= 0 && ka < a.length ? wa * a[ka] : 0) + (k < b.length ? wb * b[k] : 0);
@@ -142,8 +147,13 @@ export interface AucInterval {
  * reference population. At complete separation the interval degenerates to a point.
  * @example aucInterval([3, 4, 5], [1, 2, 3.5]).auc // 0.8889
  */
-export function aucInterval(x: readonly number[], y: readonly number[], clusters?: { x: readonly (string | number)[]; y: readonly (string | number)[] }): AucInterval {
-  const n1 = x.length, n2 = y.length;
+export function aucInterval(
+  x: readonly number[],
+  y: readonly number[],
+  clusters?: { x: readonly (string | number)[]; y: readonly (string | number)[] },
+): AucInterval {
+  const n1 = x.length,
+    n2 = y.length;
   if (n1 === 0 || n2 === 0) return { auc: 0.5, se: 0, ci_95: [0, 1], method: 'delong' };
   const ys = [...y].sort((a, b) => a - b);
   const xs = [...x].sort((a, b) => a - b);
@@ -155,7 +165,8 @@ export function aucInterval(x: readonly number[], y: readonly number[], clusters
   const varX = clustered ? sideVariance(vx, clusters.x, auc) : variance(vx) / n1;
   const varY = clustered ? sideVariance(vy, clusters.y, auc) : variance(vy) / n2;
   const se = Math.sqrt(varX + varY);
-  const lo = Math.max(0, auc - Z95 * se), hi = Math.min(1, auc + Z95 * se);
+  const lo = Math.max(0, auc - Z95 * se),
+    hi = Math.min(1, auc + Z95 * se);
   return { auc, se, ci_95: [lo, hi], method: clustered ? 'clustered' : 'delong' };
 }
 
@@ -170,13 +181,17 @@ function sideVariance(v: readonly number[], labels: readonly (string | number)[]
   v.forEach((x, j) => {
     const k = String(labels[j]);
     const c = sums.get(k);
-    if (c) { c.s += x; c.m += 1; } else sums.set(k, { s: x, m: 1 });
+    if (c) {
+      c.s += x;
+      c.m += 1;
+    } else sums.set(k, { s: x, m: 1 });
   });
-  const I = sums.size, M = v.length;
+  const I = sums.size,
+    M = v.length;
   if (I < 2) return variance(v) / M;
   let ss = 0;
   for (const { s, m } of sums.values()) ss += (s - m * auc) * (s - m * auc);
-  return (I / ((I - 1) * M)) * ss / M;
+  return ((I / ((I - 1) * M)) * ss) / M;
 }
 
 /**
@@ -196,8 +211,12 @@ export function holm(p: readonly number[]): number[] {
 }
 
 function countEqual(sorted: readonly number[], v: number): number {
-  let lo = lowerBound(sorted, v), n = 0;
-  while (lo < sorted.length && sorted[lo] === v) { lo++; n++; }
+  let lo = lowerBound(sorted, v),
+    n = 0;
+  while (lo < sorted.length && sorted[lo] === v) {
+    lo++;
+    n++;
+  }
   return n;
 }
 
@@ -244,19 +263,25 @@ export function regularizedBeta(x: number, a: number, b: number): number {
 
 function betaFraction(x: number, a: number, b: number): number {
   const tiny = 1e-300;
-  let c = 1, d = 1 - ((a + b) * x) / (a + 1);
+  let c = 1,
+    d = 1 - ((a + b) * x) / (a + 1);
   if (Math.abs(d) < tiny) d = tiny;
   d = 1 / d;
   let h = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
     let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d; h *= d * c;
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
     aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
     d = 1 / d;
     const del = d * c;
     h *= del;
@@ -283,10 +308,12 @@ export interface PooledTTest {
  * @example pooledTTest([5], [1, 2, 3, 2, 1]).p_value // small
  */
 export function pooledTTest(x: readonly number[], y: readonly number[]): PooledTTest | null {
-  const n1 = x.length, n2 = y.length;
+  const n1 = x.length,
+    n2 = y.length;
   const df = n1 + n2 - 2;
   if (n1 < 1 || n2 < 1 || df < 1) return null;
-  const m1 = mean(x), m2 = mean(y);
+  const m1 = mean(x),
+    m2 = mean(y);
   let ss = 0;
   for (const v of x) ss += (v - m1) * (v - m1);
   for (const v of y) ss += (v - m2) * (v - m2);
@@ -301,7 +328,8 @@ export function pooledTTest(x: readonly number[], y: readonly number[]): PooledT
 
 /** The q-quantile of Student's t (bisection on the tail; q in (0, 1)). */
 export function studentTQuantile(q: number, df: number): number {
-  let lo = -1e3, hi = 1e3;
+  let lo = -1e3,
+    hi = 1e3;
   for (let i = 0; i < 200; i++) {
     const mid = (lo + hi) / 2;
     if (1 - studentTSf(mid, df) < q) lo = mid;

@@ -25,7 +25,8 @@ export function chunkDocuments(texts: readonly string[], size: number): TextChun
   const out: TextChunk[] = [];
   texts.forEach((text, document) => {
     const { starts, ends } = wordSpans(text);
-    for (let i = 0; i + size <= starts.length; i += size) out.push({ document, start: starts[i], end: ends[i + size - 1], tokens: size });
+    for (let i = 0; i + size <= starts.length; i += size)
+      out.push({ document, start: starts[i], end: ends[i + size - 1], tokens: size });
   });
   return out;
 }
@@ -46,7 +47,10 @@ export interface TokenRun {
 export class RunIndex {
   readonly tokens: string[];
   private readonly seeds = new Map<string, number[]>();
-  constructor(tokens: string[], readonly seed = 4) {
+  constructor(
+    tokens: string[],
+    readonly seed = 4,
+  ) {
     this.tokens = tokens;
     for (let j = 0; j + seed <= tokens.length; j++) {
       const key = tokens.slice(j, j + seed).join(' ');
@@ -65,8 +69,12 @@ export class RunIndex {
       if (!list) continue;
       for (const j of list) {
         // start of the maximal run through (i, j)
-        let a = i, b = j;
-        while (a > 0 && b > 0 && out[a - 1] === this.tokens[b - 1]) { a--; b--; }
+        let a = i,
+          b = j;
+        while (a > 0 && b > 0 && out[a - 1] === this.tokens[b - 1]) {
+          a--;
+          b--;
+        }
         const key = `${a}:${b}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -97,9 +105,16 @@ let rawSupported: boolean | undefined;
 export async function deflateLength(text: string): Promise<number> {
   const bytes = encoder.encode(text);
   if (rawSupported === undefined) {
-    try { new CompressionStream('deflate-raw'); rawSupported = true; } catch { rawSupported = false; }
+    try {
+      new CompressionStream('deflate-raw');
+      rawSupported = true;
+    } catch {
+      rawSupported = false;
+    }
   }
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream(rawSupported ? 'deflate-raw' : 'deflate'));
+  const stream = new Blob([bytes])
+    .stream()
+    .pipeThrough(new CompressionStream(rawSupported ? 'deflate-raw' : 'deflate'));
   let n = 0;
   const reader = stream.getReader();
   for (;;) {
@@ -111,7 +126,11 @@ export async function deflateLength(text: string): Promise<number> {
 }
 
 /** Map with at most `limit` calls in flight; results in input order; the first rejection rejects. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;

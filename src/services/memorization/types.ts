@@ -80,7 +80,9 @@ export interface ReferenceSetInfo {
 // ------------------------------------------------------------------ extract
 
 /** What the operations read a work from: a registered work, or a text. */
-export type WorkInput = { readonly work_id: string; readonly text?: undefined } | { readonly text: string; readonly work_id?: undefined };
+export type WorkInput =
+  | { readonly work_id: string; readonly text?: undefined }
+  | { readonly text: string; readonly work_id?: undefined };
 
 /** `extract` request. */
 export type ExtractRequest = WorkInput & {
@@ -156,12 +158,13 @@ export interface ExtractionResult {
 // ------------------------------------------------------------------ probe
 
 /** The non-member side of a probe. */
-export type ProbeReference =
-  | { readonly reference_set: string }
-  | { readonly texts: readonly string[] };
+export type ProbeReference = { readonly reference_set: string } | { readonly texts: readonly string[] };
 
 /** `probe` request. */
-export type ProbeRequest = (WorkInput | { readonly texts: readonly string[]; readonly work_id?: undefined; readonly text?: undefined }) & {
+export type ProbeRequest = (
+  | WorkInput
+  | { readonly texts: readonly string[]; readonly work_id?: undefined; readonly text?: undefined }
+) & {
   readonly model: TargetModel;
   readonly reference: ProbeReference;
   /** Words per chunk. @default 128 */
@@ -187,8 +190,18 @@ export interface ProbeStatistic {
   readonly member_direction: 'lower' | 'higher';
   /** Min-K%++ from top-k alternatives instead of the full distribution. */
   readonly approximate: boolean;
-  readonly suspect: { readonly chunks: number; readonly documents: number; readonly mean: number; readonly median: number };
-  readonly reference: { readonly chunks: number; readonly documents: number; readonly mean: number; readonly median: number };
+  readonly suspect: {
+    readonly chunks: number;
+    readonly documents: number;
+    readonly mean: number;
+    readonly median: number;
+  };
+  readonly reference: {
+    readonly chunks: number;
+    readonly documents: number;
+    readonly mean: number;
+    readonly median: number;
+  };
   /**
    * Rank AUC over chunk pairs: P(a work chunk looks more member-like than a reference chunk),
    * 0.5 = no difference. An effect size, not a per-chunk classifier.
@@ -207,7 +220,14 @@ export interface ProbeStatistic {
    * The verdict's test: one-sided pooled t-test on the per-document means (suspect documents vs
    * reference documents; with one suspect document, is it outside the reference documents' spread).
    */
-  readonly document_test: { readonly t: number; readonly df: number; readonly p_value: number; readonly p_holm: number; readonly mean_difference: number; readonly ci_95: readonly [number, number] } | null;
+  readonly document_test: {
+    readonly t: number;
+    readonly df: number;
+    readonly p_value: number;
+    readonly p_holm: number;
+    readonly mean_difference: number;
+    readonly ci_95: readonly [number, number];
+  } | null;
   readonly significant: boolean;
 }
 
@@ -236,7 +256,12 @@ export interface ProbeResult {
   readonly verdict: ProbeVerdict;
   /** One paragraph saying what the verdict does and does not mean. */
   readonly statement: string;
-  readonly reference: { readonly source: 'reference_set' | 'texts'; readonly id: string | null; readonly basis: ReferenceBasis; readonly matched: boolean };
+  readonly reference: {
+    readonly source: 'reference_set' | 'texts';
+    readonly id: string | null;
+    readonly basis: ReferenceBasis;
+    readonly matched: boolean;
+  };
   readonly chunk_tokens: number;
   readonly k: number;
   readonly alpha: number;
@@ -338,7 +363,14 @@ export type EvidenceTier = 'confirmed' | 'strong' | 'moderate' | 'inconclusive';
 export interface Assessment {
   readonly assessment_id: string;
   readonly created_at: string;
-  readonly work: { readonly work_id: string; readonly work_hash: string; readonly title: string | null; readonly owner: string; readonly work_type: WorkType; readonly tokens: number };
+  readonly work: {
+    readonly work_id: string;
+    readonly work_hash: string;
+    readonly title: string | null;
+    readonly owner: string;
+    readonly work_type: WorkType;
+    readonly tokens: number;
+  };
   readonly model: { readonly id: string; readonly access: AccessLevel; readonly kb_model: string | null };
   readonly jurisdiction: string | null;
   readonly level: RiskLevel;

@@ -94,29 +94,44 @@ export interface MonitorEvent {
 
 /** Create a monitor (see `Engine.createMonitor`). */
 export async function createMonitor(
-  store: Store, request: CreateMonitorRequest, records?: AlongsideRecords, owner?: string,
+  store: Store,
+  request: CreateMonitorRequest,
+  records?: AlongsideRecords,
+  owner?: string,
 ): Promise<Monitor> {
   if (typeof records !== 'function') alongsideOps(records, ''); // refuse bad records before any check or write
   if (owner !== undefined) checkAccount(owner, 'owner');
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
   if ((r.work_id === undefined) === (r.work_hash === undefined)) fail('give exactly one of work_id or work_hash');
-  const work = r.work_id !== undefined ? await getWork(store, r.work_id) : (await worksByHash(store, checkWorkHash(r.work_hash)))[0];
+  const work =
+    r.work_id !== undefined
+      ? await getWork(store, r.work_id)
+      : (await worksByHash(store, checkWorkHash(r.work_hash)))[0];
   if (!work) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${String(r.work_hash)}`);
   const models = r.models === undefined ? null : checkIds(r.models, 'models').map((m) => knowledgeBase().model(m).id);
   const datasets = r.datasets === undefined ? null : checkIds(r.datasets, 'datasets');
-  const events = r.events === undefined ? [...MONITOR_EVENTS] : checkIds(r.events, 'events').map((e) => {
-    if (!(MONITOR_EVENTS as readonly string[]).includes(e)) fail(`events: "${e}" is not one of ${MONITOR_EVENTS.join(', ')}`);
-    return e as MonitorEventType;
-  });
+  const events =
+    r.events === undefined
+      ? [...MONITOR_EVENTS]
+      : checkIds(r.events, 'events').map((e) => {
+          if (!(MONITOR_EVENTS as readonly string[]).includes(e))
+            fail(`events: "${e}" is not one of ${MONITOR_EVENTS.join(', ')}`);
+          return e as MonitorEventType;
+        });
   let webhook: { url: string; secret: string } | null = null;
   if (r.webhook !== undefined) {
     const w = checkObject(r.webhook, 'webhook');
     onlyKeys(w, ['url', 'secret'], 'webhook');
     const url = checkString(w.url, 'webhook.url', 2000);
     let parsed: URL | null = null;
-    try { parsed = new URL(url); } catch { /* reported below */ }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) fail('webhook.url must be an http: or https: URL');
+    try {
+      parsed = new URL(url);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+      fail('webhook.url must be an http: or https: URL');
     // The deliverer refuses such a URL (fetch would on every attempt): refuse it here, not at the first event.
     if (parsed && (parsed.username !== '' || parsed.password !== '')) fail('webhook.url must not contain credentials');
     webhook = { url, secret: checkString(w.secret, 'webhook.secret', 500) };
@@ -125,8 +140,18 @@ export async function createMonitor(
   const jurisdiction = r.jurisdiction === undefined ? 'US' : resolveJurisdiction(r.jurisdiction).code;
   const now = new Date().toISOString();
   const monitor: Monitor = {
-    monitor_id: newId('mon_'), work_id: work.work_id, work_hash: work.work_hash, models, datasets,
-    webhook: webhook ? { url: webhook.url } : null, events, jurisdiction, state: 'active', created_at: now, updated_at: now, last: {},
+    monitor_id: newId('mon_'),
+    work_id: work.work_id,
+    work_hash: work.work_hash,
+    models,
+    datasets,
+    webhook: webhook ? { url: webhook.url } : null,
+    events,
+    jurisdiction,
+    state: 'active',
+    created_at: now,
+    updated_at: now,
+    last: {},
     owner: owner ?? null,
   };
   const ops = [{ type: 'put' as const, key: `monitor/${monitor.monitor_id}`, value: monitor }];
@@ -185,7 +210,11 @@ export interface MonitorDeps {
  * runs the deliverer: a service being stopped leaves them due for another process). Returns them.
  */
 export async function evaluateMonitors(
-  deps: MonitorDeps, store: Store, deliverer: WebhookDeliverer | null, trigger: string, datasetId?: string,
+  deps: MonitorDeps,
+  store: Store,
+  deliverer: WebhookDeliverer | null,
+  trigger: string,
+  datasetId?: string,
 ): Promise<MonitorEvent[]> {
   const out: MonitorEvent[] = [];
   for (const m of await listMonitors(store)) {
@@ -199,7 +228,9 @@ export async function evaluateMonitors(
     const cache: ChunkCache = new Map();
     for (const model of models) {
       const s = await deps.score(
-        { work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction }, cache, owner === undefined ? {} : { owner },
+        { work_hash: m.work_hash, target_model: model, jurisdiction: m.jurisdiction },
+        cache,
+        owner === undefined ? {} : { owner },
       );
       const prev = m.last[model];
       // a remote corpus that could not be searched (outage, rate limit, budget) is no evidence of absence: this
@@ -208,18 +239,36 @@ export async function evaluateMonitors(
       const datasets = s.evidence.datasets.filter((d) => d.flagged_chunks > 0).map((d) => d.dataset_id);
       const now = new Date().toISOString();
       const data = {
-        monitor_id: m.monitor_id, work_id: m.work_id, work_hash: m.work_hash, model, score: s.score, previous_score: prev?.score ?? null,
-        tier: s.tier, previous_tier: prev?.tier ?? null, flagged_chunks: s.reused_share.flagged_chunks,
-        previous_flagged_chunks: prev?.flagged_chunks ?? 0, datasets, trigger,
+        monitor_id: m.monitor_id,
+        work_id: m.work_id,
+        work_hash: m.work_hash,
+        model,
+        score: s.score,
+        previous_score: prev?.score ?? null,
+        tier: s.tier,
+        previous_tier: prev?.tier ?? null,
+        flagged_chunks: s.reused_share.flagged_chunks,
+        previous_flagged_chunks: prev?.flagged_chunks ?? 0,
+        datasets,
+        trigger,
       };
       const newDataset = datasets.some((d) => !(prev?.datasets ?? []).includes(d));
-      if (m.events.includes('match.found') && (s.reused_share.flagged_chunks > (prev?.flagged_chunks ?? 0) || newDataset)) {
+      if (
+        m.events.includes('match.found') &&
+        (s.reused_share.flagged_chunks > (prev?.flagged_chunks ?? 0) || newDataset)
+      ) {
         events.push({ id: newId('evt_'), type: 'match.found', created_at: now, data });
       }
       if (m.events.includes('score.changed') && prev && (Math.abs(s.score - prev.score) >= 1 || s.tier !== prev.tier)) {
         events.push({ id: newId('evt_'), type: 'score.changed', created_at: now, data });
       }
-      last[model] = { score: s.score, tier: s.tier, flagged_chunks: s.reused_share.flagged_chunks, datasets, evaluated_at: now };
+      last[model] = {
+        score: s.score,
+        tier: s.tier,
+        flagged_chunks: s.reused_share.flagged_chunks,
+        datasets,
+        evaluated_at: now,
+      };
     }
     const kept = await store.transaction(async (tx) => {
       const current = (await tx.get(`monitor/${m.monitor_id}`)) as Monitor | undefined;
@@ -228,7 +277,9 @@ export async function evaluateMonitors(
       if (JSON.stringify(current.last) !== JSON.stringify(m.last)) return false;
       tx.put(`monitor/${m.monitor_id}`, { ...current, last });
       // time, then order of emission inside the evaluation: the log reads in the order events happened
-      events.forEach((e, i) => { tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e); });
+      events.forEach((e, i) => {
+        tx.put(`event/${e.created_at}-${String(i).padStart(4, '0')}-${e.id}`, e);
+      });
       // Deliveries in the same transaction: a crash cannot log an event and lose its webhook.
       if (deliverer && current.webhook && events.length > 0) {
         const secret = await tx.get(`monitor-secret/${m.monitor_id}`);
@@ -243,12 +294,17 @@ export async function evaluateMonitors(
 }
 
 /** Events of the log, oldest first, optionally of one monitor, with cursor pagination. */
-export async function listEvents(store: Store, options: { monitor_id?: string; after?: string; limit?: number } = {}): Promise<MonitorEvent[]> {
+export async function listEvents(
+  store: Store,
+  options: { monitor_id?: string; after?: string; limit?: number } = {},
+): Promise<MonitorEvent[]> {
   const o = checkObject(options, 'options');
   onlyKeys(o, ['monitor_id', 'after', 'limit'], 'listEvents options');
   const limit = o.limit === undefined ? 100 : (o.limit as number);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) fail('limit must be an integer in 1..1000');
-  const all = (await store.scan('event/', o.after === undefined ? {} : { after: `event/${o.after}` })).map(([, e]) => e as MonitorEvent);
+  const all = (await store.scan('event/', o.after === undefined ? {} : { after: `event/${o.after}` })).map(
+    ([, e]) => e as MonitorEvent,
+  );
   return all.filter((e) => o.monitor_id === undefined || e.data.monitor_id === o.monitor_id).slice(0, limit);
 }
 
@@ -266,6 +322,7 @@ function linkedModels(corpus: CorpusView, owner: string | undefined): string[] {
 }
 
 function checkIds(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || x.length === 0)) fail(`${where} must be a non-empty array of strings`);
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || x.length === 0))
+    fail(`${where} must be a non-empty array of strings`);
   return [...new Set(v as string[])];
 }

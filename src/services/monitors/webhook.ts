@@ -355,7 +355,9 @@ export class WebhookDeliverer {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const tail = this.#tail;
-      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), graceMs); });
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
       if ((await Promise.race([tail.then(() => 'done' as const), late])) === 'late') {
         for (const request of this.#inFlight) request.abort(HANDED_BACK);
         await tail;
@@ -400,7 +402,8 @@ export class WebhookDeliverer {
    * const dead = await deliverer.list({ state: 'dead_letter' })
    */
   async list(filter: ListDeliveriesOptions = {}): Promise<Delivery[]> {
-    if (filter.state !== undefined && !STATES.includes(filter.state)) throw invalid(`unknown state ${String(filter.state)}`);
+    if (filter.state !== undefined && !STATES.includes(filter.state))
+      throw invalid(`unknown state ${String(filter.state)}`);
     const out: Delivery[] = [];
     for (const [, value] of await this.#store.scan(RECORD_PREFIX)) {
       const d = value as Delivery;
@@ -431,24 +434,27 @@ export class WebhookDeliverer {
    */
   async retry(id: string): Promise<Delivery> {
     if (typeof id !== 'string') throw invalid('id must be a string');
-    return this.#store.transaction(async (tx) => {
-      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-      if (!current) throw new TrainprintError('NOT_FOUND', `delivery ${id}`);
-      if (current.state === 'delivered') throw new TrainprintError('CONFLICT', `delivery ${id} was already delivered`);
-      const now = this.#now();
-      const next: Mutable<Delivery> = { ...current };
-      if (current.state === 'dead_letter') {
-        next.state = 'pending';
-        next.cycle_start = current.attempts.length;
-      }
-      reschedule(tx, current, next, now);
-      next.updated_at = new Date(now).toISOString();
-      tx.put(RECORD_PREFIX + id, next);
-      return next;
-    }).then((next) => {
-      this.#armDue(false);
-      return next;
-    });
+    return this.#store
+      .transaction(async (tx) => {
+        const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
+        if (!current) throw new TrainprintError('NOT_FOUND', `delivery ${id}`);
+        if (current.state === 'delivered')
+          throw new TrainprintError('CONFLICT', `delivery ${id} was already delivered`);
+        const now = this.#now();
+        const next: Mutable<Delivery> = { ...current };
+        if (current.state === 'dead_letter') {
+          next.state = 'pending';
+          next.cycle_start = current.attempts.length;
+        }
+        reschedule(tx, current, next, now);
+        next.updated_at = new Date(now).toISOString();
+        tx.put(RECORD_PREFIX + id, next);
+        return next;
+      })
+      .then((next) => {
+        this.#armDue(false);
+        return next;
+      });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -550,7 +556,8 @@ export class WebhookDeliverer {
       // The index entry outlived its record's schedule (e.g. retry() moved it): drop it.
       await this.#store.transaction(async (tx) => {
         const fresh = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-        if (!fresh || !isScheduled(fresh) || dueKey(Date.parse(fresh.next_attempt_at!), id) !== indexKey) tx.delete(indexKey);
+        if (!fresh || !isScheduled(fresh) || dueKey(Date.parse(fresh.next_attempt_at!), id) !== indexKey)
+          tx.delete(indexKey);
       });
       return false;
     }
@@ -790,7 +797,8 @@ function checkUrl(value: unknown): string {
   } catch {
     throw invalid(`subscription.url is not a URL: ${value}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`subscription.url must be http: or https:, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid(`subscription.url must be http: or https:, not ${url.protocol}`);
   // fetch refuses URLs with credentials, so accepting one would only fail later, on every attempt.
   if (url.username !== '' || url.password !== '') throw invalid('subscription.url must not contain credentials');
   return url.href;

@@ -42,7 +42,8 @@ export async function loadReceiptKey(store: Store, configured?: string | Uint8Ar
   let raw: Uint8Array;
   if (configured !== undefined) {
     raw = typeof configured === 'string' ? new TextEncoder().encode(configured) : configured;
-    if (!(raw instanceof Uint8Array) || raw.length < 32) throw new TrainprintError('INVALID_OPTIONS', 'receiptKey must be a string or Uint8Array of at least 32 bytes');
+    if (!(raw instanceof Uint8Array) || raw.length < 32)
+      throw new TrainprintError('INVALID_OPTIONS', 'receiptKey must be a string or Uint8Array of at least 32 bytes');
   } else {
     // Read and create in one transaction: two engines starting on one store must end up with the same key,
     // or receipts signed by the one whose write lost would stop verifying after a restart.
@@ -55,12 +56,21 @@ export async function loadReceiptKey(store: Store, configured?: string | Uint8Ar
     });
   }
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', raw as Uint8Array<ArrayBuffer>));
-  const key = await globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  const key = await globalThis.crypto.subtle.importKey(
+    'raw',
+    raw as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   return { id: hex(digest.subarray(0, 8)), key };
 }
 
 /** Sign a receipt. */
-export async function signReceipt(k: ReceiptKey, fields: Pick<Receipt, 'work_hash' | 'owner' | 'registered_at'>): Promise<Receipt> {
+export async function signReceipt(
+  k: ReceiptKey,
+  fields: Pick<Receipt, 'work_hash' | 'owner' | 'registered_at'>,
+): Promise<Receipt> {
   const sig = await globalThis.crypto.subtle.sign('HMAC', k.key, new TextEncoder().encode(receiptMessage(fields)));
   return { version: 1, alg: 'HMAC-SHA256', key_id: k.id, ...fields, signature: base64url(new Uint8Array(sig)) };
 }
@@ -70,7 +80,13 @@ export async function checkReceipt(k: ReceiptKey, receipt: unknown): Promise<boo
   if (receipt === null || typeof receipt !== 'object') return false;
   const r = receipt as Record<string, unknown>;
   if (r.version !== 1 || r.alg !== 'HMAC-SHA256' || r.key_id !== k.id) return false;
-  if (typeof r.work_hash !== 'string' || typeof r.owner !== 'string' || typeof r.registered_at !== 'string' || typeof r.signature !== 'string') return false;
+  if (
+    typeof r.work_hash !== 'string' ||
+    typeof r.owner !== 'string' ||
+    typeof r.registered_at !== 'string' ||
+    typeof r.signature !== 'string'
+  )
+    return false;
   const sig = fromBase64url(r.signature);
   if (!sig) return false;
   const msg = receiptMessage({ work_hash: r.work_hash, owner: r.owner, registered_at: r.registered_at });

@@ -17,7 +17,16 @@ import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
 import type { Store } from '../../store/types.js';
-import { checkDeclarations, checkObject, checkString, checkWorkHash, checkWorkType, fail, newId, onlyKeys } from '../../util/validate.js';
+import {
+  checkDeclarations,
+  checkObject,
+  checkString,
+  checkWorkHash,
+  checkWorkType,
+  fail,
+  newId,
+  onlyKeys,
+} from '../../util/validate.js';
 import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
 
 /** `registerWork` request: `content` or `fingerprint` (its id and work_hash, when the text stays with you). */
@@ -80,38 +89,56 @@ const REGISTER_FINGERPRINT: FingerprintOptions = Object.freeze({ minhash: false,
 
 /** Register (see `engine.registerWork`). */
 export async function registerWork(
-  fingerprintText: Fingerprinter, store: Store, key: ReceiptKey, request: RegisterWorkRequest,
+  fingerprintText: Fingerprinter,
+  store: Store,
+  key: ReceiptKey,
+  request: RegisterWorkRequest,
   options: RegisterOptions = {},
 ): Promise<RegisterWorkResult> {
   const r = checkObject(request, 'the request');
-  onlyKeys(r, ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'], 'registerWork');
+  onlyKeys(
+    r,
+    ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'],
+    'registerWork',
+  );
   const owner = checkString(r.owner, 'owner', 200);
   const title = r.title === undefined ? null : checkString(r.title, 'title');
   const author = r.author === undefined ? null : checkString(r.author, 'author');
   const workType = r.work_type === undefined ? null : checkWorkType(r.work_type, 'work_type');
   const declarations = r.declarations === undefined ? {} : checkDeclarations(r.declarations, 'declarations');
   if ((r.content === undefined) === (r.fingerprint === undefined)) fail('give exactly one of content or fingerprint');
-  let workHash: string, fingerprint: string, text: string | null = null, tokens = 0, contentType: ContentType | null = null;
+  let workHash: string,
+    fingerprint: string,
+    text: string | null = null,
+    tokens = 0,
+    contentType: ContentType | null = null;
   if (r.content !== undefined) {
     if (typeof r.content !== 'string' || r.content.trim().length === 0) fail('content must be a non-empty string');
     const content = r.content as string;
-    if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES)) throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+    if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
+      throw new TrainprintError(
+        'PAYLOAD_TOO_LARGE',
+        `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`,
+      );
     contentType = (r.content_type ?? 'text') as ContentType;
-    if (!CONTENT_TYPES.includes(contentType)) fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
+    if (!CONTENT_TYPES.includes(contentType))
+      fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
     const { offload } = options;
     text = (await extractOn(offload, content, contentType)).text;
     const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
     // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work
-    const fp = offload && worthOffloading(work)
-      ? await offload.run({ ...work, text: toText(text) })
-      : await fingerprintText(text, REGISTER_FINGERPRINT);
+    const fp =
+      offload && worthOffloading(work)
+        ? await offload.run({ ...work, text: toText(text) })
+        : await fingerprintText(text, REGISTER_FINGERPRINT);
     fingerprint = fp.fingerprint;
     tokens = fp.token_count;
     workHash = `sha256:${await sha256Hex(content)}`;
   } else {
     if (r.content_type !== undefined) fail('content_type goes with content');
     const f = checkObject(r.fingerprint, 'fingerprint');
-    if (typeof f.fingerprint !== 'string' || !FP_ID.test(f.fingerprint)) fail('fingerprint.fingerprint must be a fingerprint id ("tp1:" + 32 hex digits)');
+    if (typeof f.fingerprint !== 'string' || !FP_ID.test(f.fingerprint))
+      fail('fingerprint.fingerprint must be a fingerprint id ("tp1:" + 32 hex digits)');
     fingerprint = f.fingerprint as string;
     workHash = checkWorkHash(f.work_hash, 'fingerprint.work_hash');
   }
@@ -163,7 +190,9 @@ export async function getWork(store: Store, workId: unknown): Promise<Work> {
 export async function worksByHash(store: Store, workHash: string): Promise<Work[]> {
   const ids = (await store.scan(`work-hash/${workHash}/`)).map(([, id]) => id as string);
   const works = (await Promise.all(ids.map((id) => store.get(`work/${id}`)))) as Array<Work | undefined>;
-  return works.filter((w): w is Work => w !== undefined).sort((a, b) => (a.registered_at < b.registered_at ? -1 : a.registered_at > b.registered_at ? 1 : 0));
+  return works
+    .filter((w): w is Work => w !== undefined)
+    .sort((a, b) => (a.registered_at < b.registered_at ? -1 : a.registered_at > b.registered_at ? 1 : 0));
 }
 
 /** The kept text of a work, or null. */
@@ -216,13 +245,15 @@ export async function deleteWork(store: Store, workId: unknown, owner?: string):
   return store.transaction(async (tx) => {
     const w = (await tx.get(`work/${workId}`)) as Work | undefined;
     if (!w) return false;
-    if (owner !== undefined && w.owner !== owner) throw new TrainprintError('FORBIDDEN', `work "${workId}" belongs to another owner`);
+    if (owner !== undefined && w.owner !== owner)
+      throw new TrainprintError('FORBIDDEN', `work "${workId}" belongs to another owner`);
     tx.delete(`work/${workId}`);
     tx.delete(`work-text/${workId}`);
     tx.delete(`work-hash/${w.work_hash}/${w.owner}`);
     for (const id of w.conflicting_claims) {
       const other = (await tx.get(`work/${id}`)) as Work | undefined;
-      if (other) tx.put(`work/${id}`, { ...other, conflicting_claims: other.conflicting_claims.filter((x) => x !== workId) });
+      if (other)
+        tx.put(`work/${id}`, { ...other, conflicting_claims: other.conflicting_claims.filter((x) => x !== workId) });
     }
     return true;
   });

@@ -50,7 +50,14 @@ import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
 
-export { CHUNK_WORDS, CONFIRM_WORDS, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason, type TierReasonCode } from './tier.js';
+export {
+  CHUNK_WORDS,
+  CONFIRM_WORDS,
+  MIN_CHUNKS_FOR_TIER,
+  type Tier,
+  type TierReason,
+  type TierReasonCode,
+} from './tier.js';
 /** Bootstrap resamples. */
 export const BOOTSTRAP_RESAMPLES = 1000;
 
@@ -112,7 +119,12 @@ export interface ScoreResult {
   /** 95 % bootstrap interval of `score`. */
   readonly ci_95: readonly [number, number];
   /** Share of chunks with a match in the model's datasets, with its Wilson 95 % interval. */
-  readonly reused_share: { readonly estimate: number; readonly ci_95: readonly [number, number]; readonly flagged_chunks: number; readonly n_chunks: number };
+  readonly reused_share: {
+    readonly estimate: number;
+    readonly ci_95: readonly [number, number];
+    readonly flagged_chunks: number;
+    readonly n_chunks: number;
+  };
   readonly legal_risk: {
     readonly jurisdiction: string;
     readonly level: RiskResult['level'];
@@ -176,19 +188,26 @@ export interface ScoreDeps {
  * than a message to another thread. The result is the same whichever way it runs.
  */
 export async function scoreWork(
-  deps: ScoreDeps, store: Store, request: ScoreRequest, cache?: ChunkCache, run: ScoreOptions = {},
+  deps: ScoreDeps,
+  store: Store,
+  request: ScoreRequest,
+  cache?: ChunkCache,
+  run: ScoreOptions = {},
 ): Promise<ScoreResult> {
   const owner = run.owner === undefined ? undefined : checkAccount(run.owner, 'owner');
   const scope = owner === undefined ? {} : { account: owner };
   const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
-  if (typeof sliceMs !== 'number' || !(sliceMs >= 0)) throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
+  if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
   onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
   const workHash = checkWorkHash(r.work_hash);
-  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model)) fail('target_model must be "provider/model_name", e.g. "eleutherai/pythia-6.9b"');
+  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
+    fail('target_model must be "provider/model_name", e.g. "eleutherai/pythia-6.9b"');
   const kb = knowledgeBase();
   const model = kb.model(r.target_model as string);
-  if (r.jurisdiction === undefined) fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
+  if (r.jurisdiction === undefined)
+    fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
   const works = await worksByHash(store, workHash);
   if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
@@ -196,10 +215,19 @@ export async function scoreWork(
   const text = (await workText(store, work.work_id)) ?? (await firstText(store, works));
 
   const factors = new Set<FactorCode>();
-  const limitations = new Set<FactorCode>(['no_model_probe', 'reference_sample_only', 'calibrated_on_constructed_queries']);
+  const limitations = new Set<FactorCode>([
+    'no_model_probe',
+    'reference_sample_only',
+    'calibrated_on_constructed_queries',
+  ]);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
   const linked = linkedDatasets(deps.corpus, model, owner);
-  const stored = new Set(deps.corpus.datasets().filter((s) => s.storage === 'postgres').map((s) => s.id));
+  const stored = new Set(
+    deps.corpus
+      .datasets()
+      .filter((s) => s.storage === 'postgres')
+      .map((s) => s.id),
+  );
   if (linked.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
 
@@ -219,7 +247,9 @@ export async function scoreWork(
     const l = linked[d];
     if (l.kind !== 'remote' || n === 0 || cache?.has(`${work.work_id}\u0000${0}\u0000${l.id}`)) continue;
     const { result, details } = await deps.corpus.searchDetailedAsync(
-      text, { datasets: [l.id], persistRemote: true, ...scope }, { sliceMs },
+      text,
+      { datasets: [l.id], persistRemote: true, ...scope },
+      { sliceMs },
     );
     for (const r of result.remote ?? []) {
       remoteReports.push(r);
@@ -256,9 +286,10 @@ export async function scoreWork(
         }
         chunk ??= text!.slice(chunks[i].start, chunks[i].end);
         // a dataset kept in a database is searched asynchronously (Infinity: in one go)
-        const { result, details } = sliceMs === Infinity && !stored.has(l.id)
-          ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...scope })
-          : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...scope }, { sliceMs });
+        const { result, details } =
+          sliceMs === Infinity && !stored.has(l.id)
+            ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...scope })
+            : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...scope }, { sliceMs });
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
@@ -273,10 +304,14 @@ export async function scoreWork(
   }
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
-  const value = (d: number, idx: ArrayLike<number>): { chance: number; strength: number; confidence: number; value: number } => {
+  const value = (
+    d: number,
+    idx: ArrayLike<number>,
+  ): { chance: number; strength: number; confidence: number; value: number } => {
     const cs = Array.from(idx, (i) => chances[d][i]).sort((a, b) => a - b);
     let best = 1;
-    for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++) best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
+    for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++)
+      best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
     const chance = Math.min(1, cs.length * best);
     const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
     const confidence = datasetConfidence(linked[d].kind, strength).p;
@@ -298,7 +333,8 @@ export async function scoreWork(
     boots[b] = v;
   }
   boots.sort();
-  const ci: [number, number] = n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
+  const ci: [number, number] =
+    n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
 
   // reused share and its Wilson interval
   let k = 0;
@@ -308,7 +344,11 @@ export async function scoreWork(
     const any = linked.some((_, d) => flagged[d][i] === 1);
     if (any) k++;
     return {
-      index: i, start: c.start, end: c.end, tokens: c.tokens, flagged: any,
+      index: i,
+      start: c.start,
+      end: c.end,
+      tokens: c.tokens,
+      flagged: any,
       dataset_id: bestD >= 0 && any ? linked[bestD].id : null,
       chance: bestD >= 0 ? sig6(chances[bestD][i]) : 1,
       longest_run: bestD >= 0 ? Math.max(...linked.map((_, d) => longest[d][i])) : 0,
@@ -319,10 +359,16 @@ export async function scoreWork(
 
   // tier, with its reasons
   const decision = decideTier({
-    chunks: n, hasText: text !== null, point, lower: ci[0],
+    chunks: n,
+    hasText: text !== null,
+    point,
+    lower: ci[0],
     datasets: linked.map((l, d) => ({
-      kind: l.kind, link: l.link, certainty: l.certainty,
-      flagged: flagged[d].reduce((t, x) => t + x, 0), longest: longest[d].reduce((t, x) => Math.max(t, x), 0),
+      kind: l.kind,
+      link: l.link,
+      certainty: l.certainty,
+      flagged: flagged[d].reduce((t, x) => t + x, 0),
+      longest: longest[d].reduce((t, x) => Math.max(t, x), 0),
     })),
   });
   const { tier } = decision;
@@ -330,8 +376,10 @@ export async function scoreWork(
 
   // factor codes
   if (k > 0) {
-    if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
-    if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1))) factors.add('remote_corpus_match');
+    if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1)))
+      factors.add('verbatim_overlap');
+    if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1)))
+      factors.add('remote_corpus_match');
     if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
     if (k >= 3) factors.add('multiple_independent_runs');
     for (const l of linked) {
@@ -345,9 +393,14 @@ export async function scoreWork(
   }
 
   // legal risk (separate from the probability)
-  const optOut = work.declarations.tdm_opt_out === true
-    ? (work.declarations.since !== undefined && model.release_year !== null && model.release_year < new Date(work.declarations.since).getUTCFullYear() ? 'after_release' : 'applies')
-    : 'none';
+  const optOut =
+    work.declarations.tdm_opt_out === true
+      ? work.declarations.since !== undefined &&
+        model.release_year !== null &&
+        model.release_year < new Date(work.declarations.since).getUTCFullYear()
+        ? 'after_release'
+        : 'applies'
+      : 'none';
   if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
   const workType = work.work_type ?? chooseWorkType(undefined, text ?? '', work.tokens).type;
   const risk = assessRisk({
@@ -369,7 +422,12 @@ export async function scoreWork(
     tier_reasons: decision.reasons,
     to_raise: decision.to_raise,
     ci_95: [round1(ci[0] * 100), round1(ci[1] * 100)],
-    reused_share: { estimate: round4(share), ci_95: [round4(shareCi[0]), round4(shareCi[1])], flagged_chunks: k, n_chunks: n },
+    reused_share: {
+      estimate: round4(share),
+      ci_95: [round4(shareCi[0]), round4(shareCi[1])],
+      flagged_chunks: k,
+      n_chunks: n,
+    },
     legal_risk: {
       jurisdiction: jurisdiction.code,
       level: risk.level,
@@ -386,11 +444,18 @@ export async function scoreWork(
       method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
       chunk_words: CHUNK_WORDS,
       datasets: linked.map((l, d) => ({
-        dataset_id: l.id, kind: l.kind, supplied_by: deps.corpus.provenance(l.id).supplied_by, kb_dataset: l.kb, link: l.link,
-        link_certainty: l.certainty, link_reason: l.reason,
+        dataset_id: l.id,
+        kind: l.kind,
+        supplied_by: deps.corpus.provenance(l.id).supplied_by,
+        kb_dataset: l.kb,
+        link: l.link,
+        link_certainty: l.certainty,
+        link_reason: l.reason,
         flagged_chunks: flagged[d].reduce((t, x) => t + x, 0),
-        chance: sig6(perDataset[d].chance), strength: round4(perDataset[d].strength),
-        confidence: round4(perDataset[d].confidence), value: round4(perDataset[d].value),
+        chance: sig6(perDataset[d].chance),
+        strength: round4(perDataset[d].strength),
+        confidence: round4(perDataset[d].confidence),
+        value: round4(perDataset[d].value),
       })),
       chunks: chunkEvidence,
       bootstrap: { resamples: boots.length, seed },
@@ -413,14 +478,35 @@ function linkedDatasets(corpus: CorpusView, model: KbModel, owner: string | unde
         const pirated = [d.kb_dataset, ...link.via].some((id) => kb.dataset(id).pirated);
         // a crawl taken after the model's release cannot have been its training data (as in analyze): half
         const crawl = s.remote ? remoteIndex(s.remote.engine, s.remote.index)?.crawl : undefined;
-        const late = crawl !== undefined && model.release_year !== null && model.release_year < Number(crawl.month.slice(0, 4));
+        const late =
+          crawl !== undefined && model.release_year !== null && model.release_year < Number(crawl.month.slice(0, 4));
         const certainty = late ? Math.round(link.certainty * 0.5 * 1e4) / 1e4 : link.certainty;
-        const reason = late ? `${link.reason} The crawl searched (${crawl!.id}) postdates the model's release, so the link counts half.` : link.reason;
-        best = { id: s.id, kind: s.kind, kb: d.kb_dataset, link: 'kb', certainty, reason, component: link.via.length > 1, pirated };
+        const reason = late
+          ? `${link.reason} The crawl searched (${crawl!.id}) postdates the model's release, so the link counts half.`
+          : link.reason;
+        best = {
+          id: s.id,
+          kind: s.kind,
+          kb: d.kb_dataset,
+          link: 'kb',
+          certainty,
+          reason,
+          component: link.via.length > 1,
+          pirated,
+        };
       }
     }
     if ((d.models ?? []).some((m) => m.toLowerCase() === model.id) && (!best || best.certainty < 1)) {
-      best = { id: s.id, kind: s.kind, kb: d.kb_dataset ?? null, link: 'declared', certainty: 1, reason: `declared in the descriptor of dataset "${s.id}"`, component: false, pirated: best?.pirated ?? false };
+      best = {
+        id: s.id,
+        kind: s.kind,
+        kb: d.kb_dataset ?? null,
+        link: 'declared',
+        certainty: 1,
+        reason: `declared in the descriptor of dataset "${s.id}"`,
+        component: false,
+        pirated: best?.pirated ?? false,
+      };
     }
     if (best) out.push(best);
   }
@@ -432,7 +518,12 @@ function linkedDatasets(corpus: CorpusView, model: KbModel, owner: string | unde
  * removing (the Pile's Books3 for "The Pile (without Books3)") are left out; the others are kept, and the
  * component link is noted.
  */
-function forModel(search: RemoteSearch, kbDataset: string | null, model: KbModel, factors: Set<FactorCode>): RemoteSearch {
+function forModel(
+  search: RemoteSearch,
+  kbDataset: string | null,
+  model: KbModel,
+  factors: Set<FactorCode>,
+): RemoteSearch {
   if (kbDataset === null) return search;
   const kb = knowledgeBase();
   const dropped = search.matches.filter((m) => {
@@ -443,16 +534,29 @@ function forModel(search: RemoteSearch, kbDataset: string | null, model: KbModel
     return !linked;
   });
   if (dropped.length === 0) return search;
-  const out = (p: { query_start: number; query_end: number }) => dropped.some((m) => m.query_start === p.query_start && m.query_end === p.query_end);
-  return { ...search, matches: search.matches.filter((m) => !dropped.includes(m)), passages: search.passages.filter((p) => !out(p)) };
+  const out = (p: { query_start: number; query_end: number }) =>
+    dropped.some((m) => m.query_start === p.query_start && m.query_end === p.query_end);
+  return {
+    ...search,
+    matches: search.matches.filter((m) => !dropped.includes(m)),
+    passages: search.passages.filter((p) => !out(p)),
+  };
 }
 
 /** A work's word tokens: its 1-word shingles, nothing else. */
-const WORD_TOKENS = { shingle: { unit: 'word', size: 1 }, winnow: false, minhash: false, simhash: false, workHash: false } as const;
+const WORD_TOKENS = {
+  shingle: { unit: 'word', size: 1 },
+  winnow: false,
+  minhash: false,
+  simhash: false,
+  workHash: false,
+} as const;
 
 /** Chunks of CHUNK_WORDS tokens as UTF-16 spans (a tail under half a chunk joins the previous one). */
 async function chunkText(
-  fingerprint: Fingerprinter, text: string, offload?: Offload,
+  fingerprint: Fingerprinter,
+  text: string,
+  offload?: Offload,
 ): Promise<Array<{ start: number; end: number; tokens: number }>> {
   const { starts, ends } = offload
     ? (await offload.run({ kind: 'fingerprint', text, options: resolveOptions(WORD_TOKENS) })).shingles

@@ -70,7 +70,14 @@ function redact(url: string): string {
 
 /** Socket-level failures: the server is not there, or went away. */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
 ]);
 
 /**
@@ -162,7 +169,9 @@ export async function inTransaction<T>(pool: Pool, begin: string, body: (db: Poo
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
     throw error;
   } finally {
     client.release(broken);

@@ -21,17 +21,30 @@
  *
  * Imports `pg` lazily (Node only): reachable only from the `trainprint/node` entry.
  */
-import type { Pool, PoolClient, } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { TrainprintError } from '../../errors.js';
 import type {
-  ExactStorage, FetchedDocument, StoredBatch, StoredDatasetInfo, StoredDocuments, StoredDocumentsRequest,
-  StoredLookup, StoredPostings,
+  ExactStorage,
+  FetchedDocument,
+  StoredBatch,
+  StoredDatasetInfo,
+  StoredDocuments,
+  StoredDocumentsRequest,
+  StoredLookup,
+  StoredPostings,
 } from '../../datasets/stored.js';
 import { exactDescriptor } from '../../datasets/descriptor.js';
 import type { DatasetDescriptor } from '../../datasets/types.js';
 import { decodeValue, encodeValue } from '../memory.js';
 import {
-  checkPoolSettings, checkSchema, inTransaction, lockId, openPool, parseTarget, quote, unavailable,
+  checkPoolSettings,
+  checkSchema,
+  inTransaction,
+  lockId,
+  openPool,
+  parseTarget,
+  quote,
+  unavailable,
   type PostgresTarget,
 } from './connection.js';
 import { applyMigrations, DATASET_MIGRATIONS } from './migrations.js';
@@ -109,7 +122,10 @@ class DatasetSql {
   readonly tag: string;
   readonly #lookups = new Map<number, string>();
 
-  constructor(readonly schema: string, readonly prefix: string) {
+  constructor(
+    readonly schema: string,
+    readonly prefix: string,
+  ) {
     const t = (name: string) => this.table(name);
     this.tag = `tp${(lockId(schema) >>> 0).toString(36)}_${prefix}`;
     this.documents = t('documents');
@@ -166,9 +182,13 @@ class DatasetSql {
 
   /** The DDL of a new dataset's tables. */
   create(partitions: number): string[] {
-    const parts = (name: string) => Array.from({ length: partitions }, (_, k) =>
-      `CREATE TABLE ${this.table(`${name}_p${k}`)} PARTITION OF ${this.table(name)}
-        FOR VALUES WITH (MODULUS ${partitions}, REMAINDER ${k})`);
+    const parts = (name: string) =>
+      Array.from(
+        { length: partitions },
+        (_, k) =>
+          `CREATE TABLE ${this.table(`${name}_p${k}`)} PARTITION OF ${this.table(name)}
+        FOR VALUES WITH (MODULUS ${partitions}, REMAINDER ${k})`,
+      );
     return [
       `CREATE TABLE ${this.documents} (doc integer PRIMARY KEY, id text NOT NULL UNIQUE, chars integer NOT NULL,
         tokens integer NOT NULL, bytes integer NOT NULL, meta bytea, minhash bytea NOT NULL, text bytea)`,
@@ -292,8 +312,15 @@ export class PostgresDataset implements ExactStorage {
       await db.query(
         `UPDATE ${this.#catalog} SET documents = documents + $2, tokens = tokens + $3, bytes = bytes + $4,
           fingerprints = fingerprints + $5, text_bytes = text_bytes + $6, params = $7 WHERE id = $1`,
-        [this.id, docs.length, sum((d) => d.tokens), sum((d) => d.bytes), batch.fingerprints.hash.length,
-          sum((d) => (d.text === null ? 0 : d.bytes)), batch.params],
+        [
+          this.id,
+          docs.length,
+          sum((d) => d.tokens),
+          sum((d) => d.bytes),
+          batch.fingerprints.hash.length,
+          sum((d) => (d.text === null ? 0 : d.bytes)),
+          batch.params,
+        ],
       );
     });
   }
@@ -307,8 +334,11 @@ export class PostgresDataset implements ExactStorage {
           SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::bytea[],
             $7::bytea[], $8::bytea[])`,
         [
-          arrayOf(docs.map((_, i) => batch.first + i)), docs.map((d) => d.id), arrayOf(docs.map((d) => d.chars)),
-          arrayOf(docs.map((d) => d.tokens)), arrayOf(docs.map((d) => d.bytes)),
+          arrayOf(docs.map((_, i) => batch.first + i)),
+          docs.map((d) => d.id),
+          arrayOf(docs.map((d) => d.chars)),
+          arrayOf(docs.map((d) => d.tokens)),
+          arrayOf(docs.map((d) => d.bytes)),
           docs.map((d) => (d.meta === undefined ? null : buffer(encodeValue(d.meta)))),
           docs.map((d) => signatureBytes(d.minhash)),
           docs.map((d) => (d.text === null ? null : Buffer.from(d.text, 'utf8'))),
@@ -333,8 +363,12 @@ export class PostgresDataset implements ExactStorage {
       await db.query(
         `INSERT INTO ${this.#sql.fingerprints} (hash, doc, start_at, end_at)
           SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[])`,
-        [arrayOf(hashes), arrayOf(f.doc.subarray(from, to)), arrayOf(f.start.subarray(from, to)),
-          arrayOf(f.end.subarray(from, to))],
+        [
+          arrayOf(hashes),
+          arrayOf(f.doc.subarray(from, to)),
+          arrayOf(f.start.subarray(from, to)),
+          arrayOf(f.end.subarray(from, to)),
+        ],
       );
     }
     for (let from = 0; from < p.hash.length; from += ROWS_PER_STATEMENT) {
@@ -342,16 +376,19 @@ export class PostgresDataset implements ExactStorage {
       await db.query(
         `INSERT INTO ${this.#sql.pairs} (hash, doc, at)
           SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[])`,
-        [arrayOf(new Int32Array(p.hash.subarray(from, to))), arrayOf(p.doc.subarray(from, to)),
-          arrayOf(p.offset.subarray(from, to))],
+        [
+          arrayOf(new Int32Array(p.hash.subarray(from, to))),
+          arrayOf(p.doc.subarray(from, to)),
+          arrayOf(p.offset.subarray(from, to)),
+        ],
       );
     }
     for (let from = 0; from < b.key.length; from += ROWS_PER_STATEMENT) {
       const to = Math.min(b.key.length, from + ROWS_PER_STATEMENT);
-      await db.query(
-        `INSERT INTO ${this.#sql.bands} (band, doc) SELECT * FROM unnest($1::bigint[], $2::integer[])`,
-        [arrayOf(b.key.subarray(from, to)), arrayOf(b.doc.subarray(from, to))],
-      );
+      await db.query(`INSERT INTO ${this.#sql.bands} (band, doc) SELECT * FROM unnest($1::bigint[], $2::integer[])`, [
+        arrayOf(b.key.subarray(from, to)),
+        arrayOf(b.doc.subarray(from, to)),
+      ]);
     }
   }
 
@@ -382,12 +419,21 @@ export class PostgresDataset implements ExactStorage {
     const bandKeys = Array.from(q.bands, String);
     const lists = (shingleKeys.length ? 1 : 0) | (pairKeys.length ? 2 : 0) | (bandKeys.length ? 4 : 0);
     const values = [
-      ...(lists & 1 ? [arrayOf(shingleKeys)] : []), ...(lists & 2 ? [arrayOf(pairKeys), q.pairCap] : []),
+      ...(lists & 1 ? [arrayOf(shingleKeys)] : []),
+      ...(lists & 2 ? [arrayOf(pairKeys), q.pairCap] : []),
       ...(lists & 4 ? [arrayOf(bandKeys)] : []),
     ];
-    const r = lists === 0 ? { rows: [] } : await this.#run(() => this.#shared.pool.query({
-      name: `${this.#sql.tag}_l${lists}`, text: this.#sql.lookup(lists), values, rowMode: 'array',
-    }));
+    const r =
+      lists === 0
+        ? { rows: [] }
+        : await this.#run(() =>
+            this.#shared.pool.query({
+              name: `${this.#sql.tag}_l${lists}`,
+              text: this.#sql.lookup(lists),
+              values,
+              rowMode: 'array',
+            }),
+          );
     const positions = [shingleKeys, pairKeys, bandKeys].map((keys) => new Map(keys.map((k, i) => [k, i])));
     const column = (): number[] => [];
     const found = [0, 1, 2].map(() => ({ at: column(), doc: column(), a: column(), b: column() }));
@@ -401,8 +447,10 @@ export class PostgresDataset implements ExactStorage {
     const [s, p, b] = found;
     return {
       shingles: {
-        at: Uint32Array.from(s.at), doc: Uint32Array.from(s.doc),
-        start: Uint32Array.from(s.a), end: Uint32Array.from(s.b),
+        at: Uint32Array.from(s.at),
+        doc: Uint32Array.from(s.doc),
+        start: Uint32Array.from(s.a),
+        end: Uint32Array.from(s.b),
       },
       pairs: { at: Uint32Array.from(p.at), doc: Uint32Array.from(p.doc), offset: Uint32Array.from(p.a) },
       bands: { at: Uint32Array.from(b.at), doc: Uint32Array.from(b.doc) },
@@ -412,16 +460,23 @@ export class PostgresDataset implements ExactStorage {
   /** The documents a query needs, with their signatures and texts as asked, in one statement. */
   async documents(request: StoredDocumentsRequest): Promise<StoredDocuments> {
     this.#checkOpen();
-    const r = await this.#run(() => this.#shared.pool.query({
-      name: `${this.#sql.tag}_fetch`,
-      text: this.#sql.fetch,
-      values: [arrayOf(request.docs), arrayOf(request.signatures), arrayOf(request.texts),
-        arrayOf(new Int32Array(request.commonPairs))],
-      rowMode: 'array',
-    }));
+    const r = await this.#run(() =>
+      this.#shared.pool.query({
+        name: `${this.#sql.tag}_fetch`,
+        text: this.#sql.fetch,
+        values: [
+          arrayOf(request.docs),
+          arrayOf(request.signatures),
+          arrayOf(request.texts),
+          arrayOf(new Int32Array(request.commonPairs)),
+        ],
+        rowMode: 'array',
+      }),
+    );
     const docs = new Map<number, FetchedDocument>();
     const texts = new Set(request.texts);
-    const pair: number[] = [], held: number[] = [];
+    const pair: number[] = [],
+      held: number[] = [];
     type Row = [number, number, string, number, number, number, Buffer | null, Buffer | null, number | null];
     for (const row of r.rows as Row[]) {
       if (row[0] === 1) {
@@ -550,12 +605,16 @@ async function place(options: PostgresDatasetConnection): Promise<Place> {
     // statement over every partition on each call (a one-key lookup took 0.6 ms, 0.37 ms generic, 16 parts),
     // and a generic plan is the one wanted anyway (a probe per key, pruned at run time). Pools of the caller
     // keep their settings (set it there, or in the role: ALTER ROLE … SET plan_cache_mode).
-    made.on('connect', (client) => { client.query('SET plan_cache_mode = force_generic_plan').catch(noop); });
+    made.on('connect', (client) => {
+      client.query('SET plan_cache_mode = force_generic_plan').catch(noop);
+    });
     shared = { pool: made, owned: true, users: 0 };
   }
   try {
     await applyMigrations(shared.pool, schema, {
-      migrations: DATASET_MIGRATIONS, table: 'dataset_migrations', lockClass: MIGRATION_LOCK_CLASS,
+      migrations: DATASET_MIGRATIONS,
+      table: 'dataset_migrations',
+      lockClass: MIGRATION_LOCK_CLASS,
     });
   } catch (error) {
     if (shared.owned) await shared.pool.end().catch(noop);
@@ -706,9 +765,10 @@ export async function openPostgresDataset(
 export async function openPostgresDatasets(options: PostgresDatasetConnection): Promise<PostgresDataset[]> {
   const p = await place(options);
   const rows = await using(p, async () => {
-    const r = p.dataset === undefined
-      ? (await p.shared.pool.query(`SELECT * FROM ${quote(p.schema)}.datasets ORDER BY id`)).rows as CatalogRow[]
-      : [await catalogRow(p.shared.pool, p.schema, p.dataset)];
+    const r =
+      p.dataset === undefined
+        ? ((await p.shared.pool.query(`SELECT * FROM ${quote(p.schema)}.datasets ORDER BY id`)).rows as CatalogRow[])
+        : [await catalogRow(p.shared.pool, p.schema, p.dataset)];
     if (r[0] === undefined && p.dataset !== undefined) {
       throw new TrainprintError('NOT_FOUND', `no dataset "${p.dataset}" in ${p.target.label} (schema ${p.schema})`);
     }

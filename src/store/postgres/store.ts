@@ -25,7 +25,14 @@ import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
 import { bytesKey, keyBytes, prefixEnd } from './key-bytes.js';
 import {
-  checkSchema, inTransaction, lockId, openPool, parseTarget, quote, unavailable, type PostgresTarget,
+  checkSchema,
+  inTransaction,
+  lockId,
+  openPool,
+  parseTarget,
+  quote,
+  unavailable,
+  type PostgresTarget,
 } from './connection.js';
 import { applyMigrations, MIGRATIONS } from './migrations.js';
 
@@ -114,8 +121,13 @@ async function getValue(db: Queryable, sql: Statements, key: string, forUpdate =
 }
 
 /** A prefix scan as one index range: key ≥ prefix, < the prefix's end, > after, in byte order. */
-async function scanRows(db: Queryable, sql: Statements, prefix: string, after: string | undefined, limit: number):
-Promise<Array<[string, unknown]>> {
+async function scanRows(
+  db: Queryable,
+  sql: Statements,
+  prefix: string,
+  after: string | undefined,
+  limit: number,
+): Promise<Array<[string, unknown]>> {
   if (limit === 0) return [];
   const start = keyBytes(prefix);
   const values: unknown[] = [buffer(start)];
@@ -129,8 +141,11 @@ Promise<Array<[string, unknown]>> {
 }
 
 /** Applies writes (the last one per key wins) in two statements: one upsert, one delete. */
-async function applyWrites(db: Queryable, sql: Statements, writes: ReadonlyMap<string, Uint8Array | null>):
-Promise<void> {
+async function applyWrites(
+  db: Queryable,
+  sql: Statements,
+  writes: ReadonlyMap<string, Uint8Array | null>,
+): Promise<void> {
   const putKeys: Buffer[] = [];
   const putValues: Buffer[] = [];
   const deleteKeys: Buffer[] = [];

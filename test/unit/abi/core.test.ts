@@ -9,7 +9,10 @@ const PRIME32 = 2654435761;
 function sanityBuffer(n: number): Uint8Array {
   const b = new Uint8Array(n);
   let g = PRIME32;
-  for (let i = 0; i < n; i++) { b[i] = g >>> 24; g = Math.imul(g, g) >>> 0; }
+  for (let i = 0; i < n; i++) {
+    b[i] = g >>> 24;
+    g = Math.imul(g, g) >>> 0;
+  }
   return b;
 }
 const KAV: Array<[number, bigint, bigint]> = [
@@ -49,7 +52,7 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
     const buf = new Uint8Array(300).map(() => (rnd() * 256) | 0);
     const p = put(core, buf);
     for (let len = 0; len <= 300; len++) {
-      const seed = BigInt(Math.floor(rnd() * 2 ** 32)) << 32n | BigInt(Math.floor(rnd() * 2 ** 32));
+      const seed = (BigInt(Math.floor(rnd() * 2 ** 32)) << 32n) | BigInt(Math.floor(rnd() * 2 ** 32));
       expect(BigInt.asUintN(64, core.raw.xxh64(p, len, seed))).toBe(xxh64Ref(buf.subarray(0, len), seed));
     }
   });
@@ -61,7 +64,8 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
     for (let t = 0; t < 200; t++) {
       let s = '';
       const n = (rnd() * 70) | 0;
-      for (let i = 0; i < n; i++) s += rnd() < 0.8 ? alnum[(rnd() * alnum.length) | 0] : String.fromCodePoint(0x80 + ((rnd() * 0x2000) | 0));
+      for (let i = 0; i < n; i++)
+        s += rnd() < 0.8 ? alnum[(rnd() * alnum.length) | 0] : String.fromCodePoint(0x80 + ((rnd() * 0x2000) | 0));
       const bytes = new TextEncoder().encode(s);
       const lower = new TextEncoder().encode(s.replace(/[A-Z]/g, (c) => c.toLowerCase()));
       expect(BigInt.asUintN(64, core.raw.xxh64Folded(put(core, bytes), bytes.length, 5n))).toBe(xxh64Ref(lower, 5n));

@@ -31,12 +31,23 @@ export function put(core: Core, bytes: Uint8Array): number {
  * (numbered from 0) as the first payload column and one or two (`cols` 2 or 3) columns derived from
  * them, then each bucket sorted in place with scratch for the largest. Returns the keys and each column.
  */
-export function radixSort(core: Core, keys: BigUint64Array, chunk: number, cols = 3):
-  { keys: BigUint64Array; rows: Uint32Array; b: Uint32Array; c: Uint32Array } {
+export function radixSort(
+  core: Core,
+  keys: BigUint64Array,
+  chunk: number,
+  cols = 3,
+): { keys: BigUint64Array; rows: Uint32Array; b: Uint32Array; c: Uint32Array } {
   const n = keys.length;
   const L = core.layout();
-  const k = L.take(n * 8), a = L.take(n * 4), b = L.take(n * 4), c = L.take(n * 4), counts = L.take(2048 * 4);
-  const ik = L.take(chunk * 8), ia = L.take(chunk * 4), ib = L.take(chunk * 4), ic = L.take(chunk * 4);
+  const k = L.take(n * 8),
+    a = L.take(n * 4),
+    b = L.take(n * 4),
+    c = L.take(n * 4),
+    counts = L.take(2048 * 4);
+  const ik = L.take(chunk * 8),
+    ia = L.take(chunk * 4),
+    ib = L.take(chunk * 4),
+    ic = L.take(chunk * 4);
   const scratch = L.take(n * 20);
   L.commit();
   core.u32(counts, 2048).fill(0);
@@ -59,7 +70,12 @@ export function radixSort(core: Core, keys: BigUint64Array, chunk: number, cols 
     core.raw.radixScatter(ik, ia, ib, ic, cols, part.length, counts, k, a, b, c);
   }
   core.raw.sortBuckets(k, a, b, c, cols, counts, scratch);
-  return { keys: core.u64(k, n).slice(), rows: core.u32(a, n).slice(), b: core.u32(b, n).slice(), c: core.u32(c, n).slice() };
+  return {
+    keys: core.u64(k, n).slice(),
+    rows: core.u32(a, n).slice(),
+    b: core.u32(b, n).slice(),
+    c: core.u32(c, n).slice(),
+  };
 }
 
 /**
@@ -67,11 +83,19 @@ export function radixSort(core: Core, keys: BigUint64Array, chunk: number, cols 
  * bits built in the arena, then every query looked up. Returns the prefix table, (first, count) per
  * query and what lookupSorted returned.
  */
-export function lookupAll(core: Core, sorted: ArrayLike<bigint>, bits: number, queries: ArrayLike<bigint>):
-  { prefix: Uint32Array; out: Uint32Array; found: number } {
-  const n = sorted.length, m = queries.length;
+export function lookupAll(
+  core: Core,
+  sorted: ArrayLike<bigint>,
+  bits: number,
+  queries: ArrayLike<bigint>,
+): { prefix: Uint32Array; out: Uint32Array; found: number } {
+  const n = sorted.length,
+    m = queries.length;
   const L = core.layout();
-  const k = L.take(n * 8), pre = L.take((2 ** bits + 1) * 4), q = L.take(m * 8), out = L.take(m * 8);
+  const k = L.take(n * 8),
+    pre = L.take((2 ** bits + 1) * 4),
+    q = L.take(m * 8),
+    out = L.take(m * 8);
   L.commit();
   core.u64(k, n).set(Array.from(sorted));
   core.raw.buildPrefix(k, n, bits, pre);

@@ -56,7 +56,7 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
   it('matches normalize() on random Unicode (text and map)', () => {
     let handedBack = 0;
     for (let seed = 1; seed <= 400; seed++) {
-      const text = randomText(seed, 1 + (seed * 37) % 3000, [0, 0.3, 0.8][seed % 3]);
+      const text = randomText(seed, 1 + ((seed * 37) % 3000), [0, 0.3, 0.8][seed % 3]);
       if (!expectSame(core, text)) {
         expect(text).toContain('\ufffd');
         handedBack++;
@@ -74,9 +74,44 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
 
   it('matches normalize() around clusters, long runs of marks and Hangul', () => {
     const rnd = prng(9);
-    const parts = ['é', 'e\u0301', '\u0301', '\u0323', '\u0345', 'a', ' ', 'ᾳ\u0313', '\u1100\u1161\u11a8', '한',
-      '\uac00\u11a8', 'ﷺ', '日', 'Ǆ', 'İ', '\u{1d400}', 'ｶﾞ', 'ς', '=\u0338', '\u0f73', '\u0f75\u0f81', 'ǖ', 'Ǖ',
-      'ñ', 'ệ', '\u0344', '\u0340', 'Å', '\u212b', 'ώ', '\u1f71', 'ﬁ', 'б', 'Б', 'й', '\u0439\u0308'];
+    const parts = [
+      'é',
+      'e\u0301',
+      '\u0301',
+      '\u0323',
+      '\u0345',
+      'a',
+      ' ',
+      'ᾳ\u0313',
+      '\u1100\u1161\u11a8',
+      '한',
+      '\uac00\u11a8',
+      'ﷺ',
+      '日',
+      'Ǆ',
+      'İ',
+      '\u{1d400}',
+      'ｶﾞ',
+      'ς',
+      '=\u0338',
+      '\u0f73',
+      '\u0f75\u0f81',
+      'ǖ',
+      'Ǖ',
+      'ñ',
+      'ệ',
+      '\u0344',
+      '\u0340',
+      'Å',
+      '\u212b',
+      'ώ',
+      '\u1f71',
+      'ﬁ',
+      'б',
+      'Б',
+      'й',
+      '\u0439\u0308',
+    ];
     for (let t = 0; t < 60; t++) {
       let s = '';
       const n = 200 + Math.floor(rnd() * 3000);
@@ -102,7 +137,7 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
     L.commit();
   });
 
-  it('reads an inert separator rewritten by findRegions (\' \' + 0xFF bytes) as the separator it was', () => {
+  it("reads an inert separator rewritten by findRegions (' ' + 0xFF bytes) as the separator it was", () => {
     const L = core.layout(1 << 20);
     const p = L.take(256);
     L.commit();

@@ -8,12 +8,18 @@ const H = [0x0123456789abcdefn, 0xfedcba9876543210n, 0n, 0xffffffffffffffffn, 1n
 
 // Pasted from test/reference/sketch.ts (and checked against it below).
 const CLASSIC8_SEED0 = [0x732ad626, 0x09f195df, 0x63033b0c, 0x213087be, 0x0d374456, 0x4db4c445, 0x590a31b4, 0x875b9307];
-const CLASSIC8_SEED42 = [0x78411eb7, 0x289ddb74, 0x36a21b4f, 0x14d1fd58, 0x18e2daff, 0x030927e1, 0x12e96f18, 0x36057413];
+const CLASSIC8_SEED42 = [
+  0x78411eb7, 0x289ddb74, 0x36a21b4f, 0x14d1fd58, 0x18e2daff, 0x030927e1, 0x12e96f18, 0x36057413,
+];
 const OPH8_SEED1 = [0x12f4fc44, 0x43131e55, 0x43131e55, 0x12f4fc44, 0xbac1aef0, 0x12f4fc44, 0x12f4fc44, 0xbac1aef0];
 const OPH4_SEED0_FIRST2 = [0xac4d5038, 0x53817e45, 0xac4d5038, 0xac4d5038];
 const BLOOM_POSITIONS = [
-  [391, 7, 383, 285, 0, 115], [692, 726, 849, 679, 803, 710], [0, 0, 0, 0, 0, 0],
-  [571, 733, 721, 965, 803, 825], [452, 290, 302, 58, 220, 198], [904, 828, 769, 779, 957, 746],
+  [391, 7, 383, 285, 0, 115],
+  [692, 726, 849, 679, 803, 710],
+  [0, 0, 0, 0, 0, 0],
+  [571, 733, 721, 965, 803, 825],
+  [452, 290, 302, 58, 220, 198],
+  [904, 828, 769, 779, 957, 746],
 ];
 
 function layout(core: Core, hashes: bigint[]): { h: number; out: number; filter: number } {
@@ -68,8 +74,12 @@ describe.each(BUILDS)('sketch ABI (%s)', (build) => {
     core.u8.fill(0, filter, filter + 128);
     expect(core.raw.bloomInsert(filter, 2, h, H.length, 6)).toBe(H.length);
     const ref = new BloomRef(2, 6);
-    H.forEach((x, i) => { expect(ref.positions(x)).toEqual(BLOOM_POSITIONS[i]); });
-    H.forEach((x) => { ref.add(x); });
+    H.forEach((x, i) => {
+      expect(ref.positions(x)).toEqual(BLOOM_POSITIONS[i]);
+    });
+    H.forEach((x) => {
+      ref.add(x);
+    });
     expect(core.u8.slice(filter, filter + 128)).toEqual(ref.bits);
     expect(core.raw.bloomQuery(filter, 2, h, H.length, 6, out)).toBe(H.length);
     expect(Array.from(core.u8.subarray(out, out + H.length))).toEqual([1, 1, 1, 1, 1, 1]);

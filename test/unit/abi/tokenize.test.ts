@@ -13,14 +13,25 @@ import { prng, shinglesRef, tokensRef, xxh64Ref } from '../../reference/core.js'
 const enc = new TextEncoder();
 const SENTINEL = 0xdeadbeef;
 
-interface Tokens { count: number; hashes: bigint[]; starts: number[]; ends: number[] }
+interface Tokens {
+  count: number;
+  hashes: bigint[];
+  starts: number[];
+  ends: number[];
+}
 
 /** Tokens of a raw string: runs of [0-9A-Za-z] or non-ASCII, ASCII letters hashed in lower case. */
 function rawRef(text: string, seed: bigint): Tokens {
   // every separator is one ASCII code unit, so turning it into a space keeps all offsets
   const spaced = text.replace(/[^0-9A-Za-z\u0080-\uffff]/g, ' ').replace(/[A-Z]/g, (c) => c.toLowerCase());
   const r = tokensRef(spaced);
-  const hashes = seed === 0n ? r.hashes : spaced.split(' ').filter(Boolean).map((t) => xxh64Ref(enc.encode(t), seed));
+  const hashes =
+    seed === 0n
+      ? r.hashes
+      : spaced
+          .split(' ')
+          .filter(Boolean)
+          .map((t) => xxh64Ref(enc.encode(t), seed));
   return { count: r.hashes.length, hashes, starts: r.starts, ends: r.ends };
 }
 
@@ -60,8 +71,12 @@ function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0): Toke
 function check(core: Core, text: string, seed = 0n, misalign = 0): void {
   const got = tokenizeRaw(core, text, seed, misalign);
   const want = rawRef(text, seed);
-  if (got.count !== want.count || got.starts.join() !== want.starts.join() || got.ends.join() !== want.ends.join() ||
-    got.hashes.join() !== want.hashes.join()) {
+  if (
+    got.count !== want.count ||
+    got.starts.join() !== want.starts.join() ||
+    got.ends.join() !== want.ends.join() ||
+    got.hashes.join() !== want.hashes.join()
+  ) {
     // fail with a readable diff
     expect({ text, misalign, ...got }).toEqual({ text, misalign, ...want });
   }
@@ -127,7 +142,8 @@ describe.each(BUILDS)('tokenize / shingleTokens (%s)', (build) => {
     for (let t = 0; t < 200; t++) {
       let s = '';
       const target = (rnd() * 400) | 0;
-      while (s.length < target) s += word(rnd, 1 + ((rnd() * 35) | 0)) + SEPS[(rnd() * SEPS.length) | 0].repeat(1 + ((rnd() * 3) | 0));
+      while (s.length < target)
+        s += word(rnd, 1 + ((rnd() * 35) | 0)) + SEPS[(rnd() * SEPS.length) | 0].repeat(1 + ((rnd() * 3) | 0));
       check(core, s, BigInt(t), t % 16);
       check(core, s.slice(0, -((rnd() * 5) | 0) || undefined), 1n);
     }

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { porterStem, STOP_WORDS } from '../../../src/align/stem.js';
 import {
-  contentPairs, PAIR_REACH, PAIR_SAMPLE, pairsOfTokens, type ContentPairs, type TokenSource,
+  contentPairs,
+  PAIR_REACH,
+  PAIR_SAMPLE,
+  pairsOfTokens,
+  type ContentPairs,
+  type TokenSource,
 } from '../../../src/corpus/content-pairs.js';
 import { ContentWordIndex } from '../../../src/corpus/content-words.js';
 import { withTokenHashes } from '../../../src/fingerprint/words.js';
@@ -18,7 +23,9 @@ import { randomText, randomWords } from './gen.js';
 /** The pairs as first written: a Map-free, cache-free restatement of the definition. */
 function referencePairs(text: string): ContentPairs {
   const { text: norm, map } = normalize(text);
-  const words: number[] = [], starts: number[] = [], ends: number[] = [];
+  const words: number[] = [],
+    starts: number[] = [],
+    ends: number[] = [];
   let s = 0;
   for (const token of norm.length === 0 ? [] : norm.split(' ')) {
     const e = s + token.length;
@@ -32,7 +39,9 @@ function referencePairs(text: string): ContentPairs {
     }
     s = e + 1;
   }
-  const H: number[] = [], S: number[] = [], E: number[] = [];
+  const H: number[] = [],
+    S: number[] = [],
+    E: number[] = [];
   for (let i = 0; i < words.length; i++) {
     for (let j = i + 1; j <= i + PAIR_REACH && j < words.length; j++) {
       if (words[i] === words[j]) continue;
@@ -41,7 +50,9 @@ function referencePairs(text: string): ContentPairs {
       h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
       h = (h ^ (h >>> 15)) >>> 0;
       if (h % PAIR_SAMPLE !== 0) continue;
-      H.push(h); S.push(starts[i]); E.push(ends[j]);
+      H.push(h);
+      S.push(starts[i]);
+      E.push(ends[j]);
     }
   }
   return { hashes: Uint32Array.from(H), starts: Uint32Array.from(S), ends: Uint32Array.from(E) };
@@ -74,49 +85,73 @@ describe('contentPairs = the cache-free reference', () => {
 /** Prose with capitals, as texts have them: the core folds case while hashing, the table by the lower case. */
 const capitalised = (seed: number, n: number) => {
   const rnd = prng(seed);
-  return randomWords(seed, n).map((w) => {
-    const r = rnd();
-    return r < 0.2 ? w[0].toUpperCase() + w.slice(1) : r < 0.25 ? w.toUpperCase() : w;
-  }).join(' ');
+  return randomWords(seed, n)
+    .map((w) => {
+      const r = rnd();
+      return r < 0.2 ? w[0].toUpperCase() + w.slice(1) : r < 0.25 ? w.toUpperCase() : w;
+    })
+    .join(' ');
 };
 
-describe.each(BUILDS)('pairsOfTokens (from the core\'s tokens, %s) = the reference', (build) => {
-  it('on prose with capitals, on random Unicode, and the same forms again from the table', async () => {
-    const core = await coreOf(build);
-    for (let i = 0; i < 30; i++) {
-      const text = i % 3 === 2 ? randomText(100 + i, 2000, i % 2 ? 0.3 : 0.7) : capitalised(i, 800);
-      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
-      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
-    }
-    for (const text of ['', ' ', 'a', 'ﬁx ﬁx Ⅻ ① e\u0301clair', '\u00a0The\u2019s Caf\u00e9 CAFÉ café']) {
-      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
-    }
-  });
+describe.each(BUILDS)(
+  "pairsOfTokens (from the core's tokens, %s) = the reference",
+  (build) => {
+    it('on prose with capitals, on random Unicode, and the same forms again from the table', async () => {
+      const core = await coreOf(build);
+      for (let i = 0; i < 30; i++) {
+        const text = i % 3 === 2 ? randomText(100 + i, 2000, i % 2 ? 0.3 : 0.7) : capitalised(i, 800);
+        same(
+          withTokenHashes(core, text, (t) => pairsOfTokens(text, t)),
+          referencePairs(text),
+        );
+        same(
+          withTokenHashes(core, text, (t) => pairsOfTokens(text, t)),
+          referencePairs(text),
+        );
+      }
+      for (const text of ['', ' ', 'a', 'ﬁx ﬁx Ⅻ ① e\u0301clair', '\u00a0The\u2019s Caf\u00e9 CAFÉ café']) {
+        same(
+          withTokenHashes(core, text, (t) => pairsOfTokens(text, t)),
+          referencePairs(text),
+        );
+      }
+    });
 
-  it('past the point where the table starts afresh (2^20 token forms)', async () => {
-    const core = await coreOf(build);
-    const forms = Array.from({ length: (1 << 20) + 5000 }, (_, i) => `Q${i.toString(36)}z`);
-    for (let at = 0; at < forms.length; at += 1 << 18) {
-      const text = forms.slice(at, at + (1 << 18)).join(' ');
-      same(withTokenHashes(core, text, (t) => pairsOfTokens(text, t)), referencePairs(text));
-    }
-    const again = forms.slice(0, 2000).join(' ');
-    same(withTokenHashes(core, again, (t) => pairsOfTokens(again, t)), referencePairs(again));
-  });
-}, 60_000);
+    it('past the point where the table starts afresh (2^20 token forms)', async () => {
+      const core = await coreOf(build);
+      const forms = Array.from({ length: (1 << 20) + 5000 }, (_, i) => `Q${i.toString(36)}z`);
+      for (let at = 0; at < forms.length; at += 1 << 18) {
+        const text = forms.slice(at, at + (1 << 18)).join(' ');
+        same(
+          withTokenHashes(core, text, (t) => pairsOfTokens(text, t)),
+          referencePairs(text),
+        );
+      }
+      const again = forms.slice(0, 2000).join(' ');
+      same(
+        withTokenHashes(core, again, (t) => pairsOfTokens(again, t)),
+        referencePairs(again),
+      );
+    });
+  },
+  60_000,
+);
 
-describe('ContentWordIndex.build from the core\'s tokens = from contentPairs', () => {
+describe("ContentWordIndex.build from the core's tokens = from contentPairs", () => {
   it('the same postings for every pair of every document, texts not kept skipped', async () => {
     const core = await coreOf('core.simd.wasm');
     const texts = Array.from({ length: 60 }, (_, i) =>
-      i % 7 === 3 ? null : i % 3 === 2 ? randomText(200 + i, 3000, 0.6) : capitalised(300 + i, 600));
+      i % 7 === 3 ? null : i % 3 === 2 ? randomText(200 + i, 3000, 0.6) : capitalised(300 + i, 600),
+    );
     const tokens: TokenSource = (text, use) => withTokenHashes(core, text, use);
-    const fast = ContentWordIndex.build(texts, tokens), plain = ContentWordIndex.build(texts);
+    const fast = ContentWordIndex.build(texts, tokens),
+      plain = ContentWordIndex.build(texts);
     expect(fast.bytes).toBe(plain.bytes);
     for (const text of texts) {
       if (text === null) continue;
       const q = contentPairs(text);
-      const a = fast.postings(q), b = plain.postings(q);
+      const a = fast.postings(q),
+        b = plain.postings(q);
       expect(Array.from(a.from)).toEqual(Array.from(b.from));
       expect(Array.from(a.to)).toEqual(Array.from(b.to));
       expect(fast.candidates(q, a)).toEqual(plain.candidates(q, b));
@@ -137,11 +172,18 @@ describe('ContentWordIndex.postings = a scan of the sorted keys', () => {
       }
       const n = keys.length;
       const index = ContentWordIndex.fromPostings(
-        Uint32Array.from(keys), Uint32Array.from(keys, (_, i) => i % 97), new Uint32Array(n), 97,
+        Uint32Array.from(keys),
+        Uint32Array.from(keys, (_, i) => i % 97),
+        new Uint32Array(n),
+        97,
       );
       const sorted = Uint32Array.from(keys).sort();
       const asked = [...distinct, ...Array.from({ length: 200 }, () => Math.floor(rnd() * 2 ** 32))];
-      const q: ContentPairs = { hashes: Uint32Array.from(asked), starts: new Uint32Array(asked.length), ends: new Uint32Array(asked.length) };
+      const q: ContentPairs = {
+        hashes: Uint32Array.from(asked),
+        starts: new Uint32Array(asked.length),
+        ends: new Uint32Array(asked.length),
+      };
       const at = index.postings(q);
       for (let i = 0; i < asked.length; i++) {
         const first = sorted.findIndex((k) => k >= asked[i]);

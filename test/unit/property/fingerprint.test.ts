@@ -40,7 +40,10 @@ function expectMatchesReference(fp: Fingerprint, ref: ReturnType<typeof referenc
   expect(Array.from(fp.winnow!.positions)).toEqual(ref.winnow);
 }
 
-describe.each([['simd', true], ['scalar', false]] as const)('fingerprint pipeline, %s build', (_name, simd) => {
+describe.each([
+  ['simd', true],
+  ['scalar', false],
+] as const)('fingerprint pipeline, %s build', (_name, simd) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await createEngine({ simd });
@@ -60,25 +63,68 @@ describe.each([['simd', true], ['scalar', false]] as const)('fingerprint pipelin
     // The core reads 64-byte blocks of non-ASCII text as a whole; these texts put every kind of character at every
     // offset of a block: CJK, kana, Hangul, Cyrillic, Latin-1 letters, emoji, fullwidth forms, and inert separators
     // (no-break space, curly quotes, dashes, ideographic comma, full stop and space, minus) before ASCII or not.
-    const PIECES = ['漢字', '日本語の', 'かな', 'カタカナ', '한국어', 'Кириллица', 'écoute', 'Straße', '😀', 'ｆｕｌｌ', '４２',
-      '\u00a0', '\u201c', '\u201d', '\u2014', '\u3001', '\u3002', '\u3000', '\u2212', '\u00bb', ' ', '  ', '\n', '\t',
-      'ascii', 'A1', '-', ',', '.', 'x'];
+    const PIECES = [
+      '漢字',
+      '日本語の',
+      'かな',
+      'カタカナ',
+      '한국어',
+      'Кириллица',
+      'écoute',
+      'Straße',
+      '😀',
+      'ｆｕｌｌ',
+      '４２',
+      '\u00a0',
+      '\u201c',
+      '\u201d',
+      '\u2014',
+      '\u3001',
+      '\u3002',
+      '\u3000',
+      '\u2212',
+      '\u00bb',
+      ' ',
+      '  ',
+      '\n',
+      '\t',
+      'ascii',
+      'A1',
+      '-',
+      ',',
+      '.',
+      'x',
+    ];
     const rnd = prng(4321);
     for (let t = 0; t < 400; t++) {
       let text = '';
       const n = 20 + Math.floor(rnd() * 400);
       for (let k = 0; k < n; k++) text += PIECES[Math.floor(rnd() * PIECES.length)];
-      const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'word', size: 1 }, winnow: { window: 1 } });
+      const fp = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        shingle: { unit: 'word', size: 1 },
+        winnow: { window: 1 },
+      });
       expectMatchesReference(fp, referenceWord(text, 1, 1));
       expectMatchesReference(await engine.fingerprint(text, NO_SKETCH), referenceWord(text));
     }
   });
 
   it('equals the reference for other sizes, windows and seeds', async () => {
-    for (const [size, window, seed] of [[1, 1, 0], [2, 3, 7], [9, 4, 0xffffffff], [13, 50, 42]]) {
+    for (const [size, window, seed] of [
+      [1, 1, 0],
+      [2, 3, 7],
+      [9, 4, 0xffffffff],
+      [13, 50, 42],
+    ]) {
       for (let t = 0; t < 20; t++) {
         const text = randomText(500 + t, 200, 0.7);
-        const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'word', size }, winnow: { window }, seed });
+        const fp = await engine.fingerprint(text, {
+          ...NO_SKETCH,
+          shingle: { unit: 'word', size },
+          winnow: { window },
+          seed,
+        });
         expectMatchesReference(fp, referenceWord(text, size, window, seed));
       }
     }
@@ -96,7 +142,12 @@ describe.each([['simd', true], ['scalar', false]] as const)('fingerprint pipelin
     for (let t = 0; t < 60; t++) {
       const text = randomText(3000 + t, t * 7, 0.5);
       const k = 1 + (t % 13);
-      const raw = await engine.fingerprint(text, { ...NO_SKETCH, normalize: 'none', shingle: { unit: 'char', size: k }, winnow: false });
+      const raw = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        normalize: 'none',
+        shingle: { unit: 'char', size: k },
+        winnow: false,
+      });
       const r = charShinglesRef(text, k, 0n);
       expect(Array.from(raw.shingles.hashes)).toEqual(r.hashes);
       expect(Array.from(raw.shingles.starts)).toEqual(r.starts);
@@ -123,8 +174,16 @@ describe('invariants', () => {
       const w = 1 + Math.floor(rnd() * 12);
       const n = 1 + Math.floor(rnd() * 7);
       const shared = randomWords(t * 3 + 1, w + n - 1);
-      const a = [...randomWords(t * 3 + 2, Math.floor(rnd() * 300)), ...shared, ...randomWords(t * 3 + 4, Math.floor(rnd() * 300))];
-      const b = [...randomWords(t * 3 + 3, Math.floor(rnd() * 300)), ...shared.map((x) => x.toUpperCase()), ...randomWords(t * 3 + 5, 50)];
+      const a = [
+        ...randomWords(t * 3 + 2, Math.floor(rnd() * 300)),
+        ...shared,
+        ...randomWords(t * 3 + 4, Math.floor(rnd() * 300)),
+      ];
+      const b = [
+        ...randomWords(t * 3 + 3, Math.floor(rnd() * 300)),
+        ...shared.map((x) => x.toUpperCase()),
+        ...randomWords(t * 3 + 5, 50),
+      ];
       const opts = { ...NO_SKETCH, shingle: { unit: 'word' as const, size: n }, winnow: { window: w } };
       const fa = await engine.fingerprint(a.join(' '), opts);
       const fb = await engine.fingerprint(b.join(', '), opts);
@@ -189,7 +248,39 @@ describe('invariants', () => {
 describe('ASCII/non-ASCII region preparation', () => {
   it('token stream equals normalize() on adversarial boundaries', async () => {
     const engine = await createEngine();
-    const alphabet = ['a', 'B', '7', ' ', '=', '<', '>', '-', '\u00a0', '\u2019', '\u2014', '\u00d7', '\u3002', '\u2017', '\u00b4', '\u00a8', '\u0338', '\u0301', '\u00ad', '\u200d', 'é', 'ß', 'Ⅻ', '①', '¼', '日', '\u1100', '\u1161', 'ﬁ', '\u{1d400}', '\u00a0'];
+    const alphabet = [
+      'a',
+      'B',
+      '7',
+      ' ',
+      '=',
+      '<',
+      '>',
+      '-',
+      '\u00a0',
+      '\u2019',
+      '\u2014',
+      '\u00d7',
+      '\u3002',
+      '\u2017',
+      '\u00b4',
+      '\u00a8',
+      '\u0338',
+      '\u0301',
+      '\u00ad',
+      '\u200d',
+      'é',
+      'ß',
+      'Ⅻ',
+      '①',
+      '¼',
+      '日',
+      '\u1100',
+      '\u1161',
+      'ﬁ',
+      '\u{1d400}',
+      '\u00a0',
+    ];
     const rnd = prng(4242);
     for (let t = 0; t < 3000; t++) {
       let s = '';
@@ -217,9 +308,17 @@ describe('winnowCore (the indexing path)', () => {
     const rnd = prng(77);
     for (let t = 0; t < 200; t++) {
       const text = randomText(t + 40_000, Math.floor(rnd() * 600), rnd());
-      const o = resolveOptions({ ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      const o = resolveOptions({
+        ...NO_SKETCH,
+        winnow: { window: 1 + (t % 12) },
+        shingle: { unit: 'word', size: 1 + (t % 7) },
+      });
       const lean = winnowCore(core, text, o);
-      const full = await engine.fingerprint(text, { ...NO_SKETCH, winnow: { window: 1 + (t % 12) }, shingle: { unit: 'word', size: 1 + (t % 7) } });
+      const full = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        winnow: { window: 1 + (t % 12) },
+        shingle: { unit: 'word', size: 1 + (t % 7) },
+      });
       expect(lean.token_count).toBe(full.token_count);
       expect(lean.byte_length).toBe(full.byte_length);
       expect(Array.from(lean.winnow.hashes)).toEqual(Array.from(full.winnow!.hashes));

@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { prepare, preparePair, TermDict } from '../../../src/align/prepare.js';
 import { STOP_WORDS } from '../../../src/align/stem.js';
-import {
-  Lexicon, tokenize, TokenizedCache, TokenizedText, type Tokens,
-} from '../../../src/align/tokens.js';
+import { Lexicon, tokenize, TokenizedCache, TokenizedText, type Tokens } from '../../../src/align/tokens.js';
 import { prng } from '../../reference/core.js';
 import { randomText, randomWords } from './gen.js';
 
-const CONTENT = ('connect connected connection connections running runs runner generalization generalizations ' +
-  'happy happiness relational agreed agreement cats cat sitting Mat mats warm warmth').split(' ');
+const CONTENT = (
+  'connect connected connection connections running runs runner generalization generalizations ' +
+  'happy happiness relational agreed agreement cats cat sitting Mat mats warm warmth'
+).split(' ');
 const MARKS = [' ', ' ', ' ', ' ', '. ', '! ', '? ', ', ', '.\n', '\n\n', '\nThe ', '… ', '.” '];
 
 /** Prose of `n` words: stop words, inflected content words, seeded random words, sentence marks. */
@@ -35,14 +35,20 @@ function reference(a: string, b: string, min: number) {
   return { pa, pb, words: dict.size };
 }
 
-const plain = (x: object) => JSON.parse(JSON.stringify(x, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v)));
+const plain = (x: object) =>
+  JSON.parse(JSON.stringify(x, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v)));
 
 describe('preparePair = prepare with one TermDict', () => {
   it('on random word texts sharing vocabulary, and on random Unicode', () => {
     const rnd = prng(20261123);
     for (let i = 0; i < 300; i++) {
       const a = i % 3 === 2 ? randomText(i, 1 + Math.floor(rnd() * 400)) : prose(i, 1 + Math.floor(rnd() * 120));
-      const b = i % 4 === 0 ? a : i % 5 === 0 ? randomText(i + 1000, Math.floor(rnd() * 300)) : prose(i + 1000, Math.floor(rnd() * 150));
+      const b =
+        i % 4 === 0
+          ? a
+          : i % 5 === 0
+            ? randomText(i + 1000, Math.floor(rnd() * 300))
+            : prose(i + 1000, Math.floor(rnd() * 150));
       const min = 1 + (i % 4);
       expect(plain(preparePair(tokenize(a), tokenize(b), min))).toEqual(plain(reference(a, b, min)));
     }
@@ -51,7 +57,8 @@ describe('preparePair = prepare with one TermDict', () => {
   it('on prose with sentence marks, line breaks and stop words', () => {
     const a = 'The cat sat on the mat. It was warm!\nAnd then?\n\nA new paragraph begins here, as they do.';
     const b = 'Cats sitting on mats: the warmth of it. “Quoted.” Then nothing.\nlower case goes on';
-    for (const min of [1, 3, 5]) expect(plain(preparePair(tokenize(a), tokenize(b), min))).toEqual(plain(reference(a, b, min)));
+    for (const min of [1, 3, 5])
+      expect(plain(preparePair(tokenize(a), tokenize(b), min))).toEqual(plain(reference(a, b, min)));
   });
 
   it('tokens of an older lexicon epoch are interned again', () => {
@@ -100,7 +107,8 @@ describe('TokenizedText windows = tokenize of the slice', () => {
   it('on long prose and on Unicode without spaces, windows cut at white space or anywhere', () => {
     const rnd = prng(7);
     for (let i = 0; i < 40; i++) {
-      const text = i % 4 === 3 ? randomText(i, 3000 + Math.floor(rnd() * 20_000), 0.1) : prose(i, 500 + Math.floor(rnd() * 4000));
+      const text =
+        i % 4 === 3 ? randomText(i, 3000 + Math.floor(rnd() * 20_000), 0.1) : prose(i, 500 + Math.floor(rnd() * 4000));
       const tt = new TokenizedText(text);
       for (let w = 0; w < 25; w++) {
         const anywhere = w % 5 === 4;
@@ -117,8 +125,10 @@ describe('TokenizedText windows = tokenize of the slice', () => {
 describe('TokenizedCache', () => {
   it('gives a kept document again, a fresh one when its text changed, and holds at most its limit', () => {
     const cache = new TokenizedCache(10_000);
-    const owner = {}, other = {};
-    const a = prose(1, 600), b = prose(2, 600);
+    const owner = {},
+      other = {};
+    const a = prose(1, 600),
+      b = prose(2, 600);
     const first = cache.get(owner, 0, a);
     expect(cache.get(owner, 0, a)).toBe(first);
     expect(cache.get(other, 0, a)).not.toBe(first); // another dataset's document 0

@@ -61,7 +61,8 @@ describe('MinHash equals the reference on both builds', () => {
       for (const k of ks) {
         const seed = SEEDS[(n + k) % SEEDS.length];
         const want = minhashClassicRef(h, k, seed);
-        for (const v of VARIANTS) expect(minhashSignature(cores.get(v)!, h, { k, seed, mode: 'classic' }), `${v} n=${n} k=${k}`).toEqual(want);
+        for (const v of VARIANTS)
+          expect(minhashSignature(cores.get(v)!, h, { k, seed, mode: 'classic' }), `${v} n=${n} k=${k}`).toEqual(want);
       }
     }
   });
@@ -79,7 +80,8 @@ describe('MinHash equals the reference on both builds', () => {
       for (const k of [1, 2, 16, 128, 1024]) {
         const seed = SEEDS[(n + k) % SEEDS.length];
         const want = minhashOphRef(h, k, seed);
-        for (const v of VARIANTS) expect(minhashSignature(cores.get(v)!, h, { k, seed, mode: 'oph' }), `${v} n=${n} k=${k}`).toEqual(want);
+        for (const v of VARIANTS)
+          expect(minhashSignature(cores.get(v)!, h, { k, seed, mode: 'oph' }), `${v} n=${n} k=${k}`).toEqual(want);
       }
     }
   });
@@ -122,19 +124,26 @@ describe('MinHash estimates Jaccard', () => {
       const core = cores.get('simd')!;
       const rng = new Rng(mode === 'oph' ? 31 : 30);
       const k = 128;
-      let within = 0, absSum = 0, signedSum = 0;
+      let within = 0,
+        absSum = 0,
+        signedSum = 0;
       const pairs = 300;
       for (let t = 0; t < pairs; t++) {
         const [a, b] = pair(rng, 200 + rng.int(2800), rng.float());
         const J = exactJaccard(a, b);
-        const est = jaccardEstimate(minhashSignature(core, a, { k, mode, seed: 12345 }), minhashSignature(core, b, { k, mode, seed: 12345 }));
+        const est = jaccardEstimate(
+          minhashSignature(core, a, { k, mode, seed: 12345 }),
+          minhashSignature(core, b, { k, mode, seed: 12345 }),
+        );
         const err = est - J;
         if (Math.abs(err) <= 3 * Math.sqrt((J * (1 - J)) / k) + 1 / k) within++;
         absSum += Math.abs(err);
         signedSum += err;
       }
       // eslint-disable-next-line no-console
-      console.log(`minhash ${mode} k=${k}: ${within}/${pairs} within 3σ+1/k, mean |err| ${(absSum / pairs).toFixed(4)}, mean err ${(signedSum / pairs).toFixed(4)}`);
+      console.log(
+        `minhash ${mode} k=${k}: ${within}/${pairs} within 3σ+1/k, mean |err| ${(absSum / pairs).toFixed(4)}, mean err ${(signedSum / pairs).toFixed(4)}`,
+      );
       expect(within / pairs).toBeGreaterThanOrEqual(0.99);
       expect(absSum / pairs).toBeLessThanOrEqual(0.035);
       expect(Math.abs(signedSum / pairs)).toBeLessThanOrEqual(0.01);
@@ -186,7 +195,8 @@ describe('SimHash', () => {
       }
       return sum / 60;
     });
-    for (let i = 1; i < means.length; i++) expect(means[i], `J=${levels[i]} vs ${levels[i - 1]}: ${means}`).toBeGreaterThan(means[i - 1]);
+    for (let i = 1; i < means.length; i++)
+      expect(means[i], `J=${levels[i]} vs ${levels[i - 1]}: ${means}`).toBeGreaterThan(means[i - 1]);
     expect(means[means.length - 1]).toBeGreaterThan(28); // unrelated sets: ≈ 32 bits
   });
 
@@ -209,13 +219,20 @@ describe('SimHash', () => {
 describe('MembershipFilter (blocked Bloom)', () => {
   it('bits and answers equal the reference on both builds', async () => {
     const rng = new Rng(505);
-    for (const [capacity, bitsPerKey, k] of [[1, 9.6, 6], [1000, 9.6, undefined], [5000, 12, 3], [20_000, 16, 16]] as const) {
+    for (const [capacity, bitsPerKey, k] of [
+      [1, 9.6, 6],
+      [1000, 9.6, undefined],
+      [5000, 12, 3],
+      [20_000, 16, 16],
+    ] as const) {
       const keys = rng.hashes(capacity);
       const probes = new BigUint64Array([...keys.subarray(0, 100), ...rng.hashes(2000)]);
       for (const v of VARIANTS) {
         const f = await MembershipFilter.create(modules.get(v)!, { capacity, bitsPerKey, k });
         const ref = new BloomRef(f.blocks, f.k);
-        keys.forEach((key) => { ref.add(key); });
+        keys.forEach((key) => {
+          ref.add(key);
+        });
         f.add(keys);
         expect(f.toBytes().subarray(32)).toEqual(ref.bits);
         expect(Array.from(f.has(probes))).toEqual(Array.from(probes, (p) => (ref.has(p) ? 1 : 0)));
@@ -236,7 +253,11 @@ describe('MembershipFilter (blocked Bloom)', () => {
   });
 
   // No false negatives, and the FPR over 10^6 absent keys within ±30 % (relative) of the design.
-  for (const [variant, capacity, bitsPerKey] of [['simd', 1_000_000, 9.6], ['scalar', 1_000_000, 9.6], ['simd', 200_000, 14]] as const) {
+  for (const [variant, capacity, bitsPerKey] of [
+    ['simd', 1_000_000, 9.6],
+    ['scalar', 1_000_000, 9.6],
+    ['simd', 200_000, 14],
+  ] as const) {
     it(`${variant}: no false negatives, measured FPR ≈ design (capacity ${capacity}, ${bitsPerKey} bits/key)`, async () => {
       const f = await MembershipFilter.create(modules.get(variant)!, { capacity, bitsPerKey });
       const rng = new Rng(606 + capacity);
@@ -250,7 +271,9 @@ describe('MembershipFilter (blocked Bloom)', () => {
       const fpr = hits / absent.length;
       const design = f.expectedFpr;
       // eslint-disable-next-line no-console
-      console.log(`filter ${variant} ${bitsPerKey} bits/key k=${f.k}: ${(f.byteLength / capacity).toFixed(3)} B/key, design FPR ${(design * 100).toFixed(3)} %, measured ${(fpr * 100).toFixed(3)} %`);
+      console.log(
+        `filter ${variant} ${bitsPerKey} bits/key k=${f.k}: ${(f.byteLength / capacity).toFixed(3)} B/key, design FPR ${(design * 100).toFixed(3)} %, measured ${(fpr * 100).toFixed(3)} %`,
+      );
       expect(Math.abs(fpr - design) / design).toBeLessThanOrEqual(0.3);
     });
   }
@@ -286,7 +309,12 @@ describe('MembershipFilter (blocked Bloom)', () => {
     const a = await MembershipFilter.create(modules.get('simd')!, { capacity: 1000 });
     const b = await MembershipFilter.create(modules.get('simd')!, { capacity: 1000 });
     a.add(new Rng(1).hashes(1000));
-    expect(b.toBytes().subarray(32).every((x) => x === 0)).toBe(true);
+    expect(
+      b
+        .toBytes()
+        .subarray(32)
+        .every((x) => x === 0),
+    ).toBe(true);
     expect(a.has(new BigUint64Array(0))).toEqual(new Uint8Array(0));
   });
 });
@@ -296,8 +324,18 @@ describe('bad options', () => {
     const core = cores.get('scalar')!;
     const h = new BigUint64Array(3);
     const bad: object[] = [
-      { k: 0 }, { k: 6 }, { k: 1028 }, { k: 2.5 }, { k: 12, mode: 'oph' }, { k: 2048, mode: 'oph' },
-      { mode: 'minwise' }, { seed: -1 }, { seed: 1.5 }, { seed: 1n << 64n }, { seed: -1n }, { seed: '7' },
+      { k: 0 },
+      { k: 6 },
+      { k: 1028 },
+      { k: 2.5 },
+      { k: 12, mode: 'oph' },
+      { k: 2048, mode: 'oph' },
+      { mode: 'minwise' },
+      { seed: -1 },
+      { seed: 1.5 },
+      { seed: 1n << 64n },
+      { seed: -1n },
+      { seed: '7' },
     ];
     for (const o of bad) throwsCode(() => minhashSignature(core, h, o as never), 'INVALID_OPTIONS');
     throwsCode(() => minhashSignature(core, [1n] as never), 'INVALID_INPUT');
@@ -307,9 +345,19 @@ describe('bad options', () => {
   it('filter → INVALID_OPTIONS / INVALID_INPUT', async () => {
     const m = modules.get('scalar')!;
     const bad: object[] = [
-      {}, { capacity: 0 }, { capacity: -5 }, { capacity: 1.5 }, { capacity: NaN }, { capacity: 2 ** 32 },
-      { capacity: 10, bitsPerKey: 0 }, { capacity: 10, bitsPerKey: 65 }, { capacity: 10, bitsPerKey: NaN }, { capacity: 10, bitsPerKey: '9' },
-      { capacity: 10, k: 0 }, { capacity: 10, k: 17 }, { capacity: 10, k: 2.5 },
+      {},
+      { capacity: 0 },
+      { capacity: -5 },
+      { capacity: 1.5 },
+      { capacity: NaN },
+      { capacity: 2 ** 32 },
+      { capacity: 10, bitsPerKey: 0 },
+      { capacity: 10, bitsPerKey: 65 },
+      { capacity: 10, bitsPerKey: NaN },
+      { capacity: 10, bitsPerKey: '9' },
+      { capacity: 10, k: 0 },
+      { capacity: 10, k: 17 },
+      { capacity: 10, k: 2.5 },
     ];
     for (const o of bad) await rejectsCode(MembershipFilter.create(m, o as never), 'INVALID_OPTIONS');
     await rejectsCode(MembershipFilter.create(m, null as never), 'INVALID_OPTIONS');

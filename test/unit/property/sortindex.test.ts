@@ -59,14 +59,21 @@ describe.each(VARIANTS)('sorted index sort (%s)', (variant) => {
       // only in their low 42 bits in some
       if (seed % 4 === 0) for (let i = 0; i < n; i += 2) keys[i] &= 0x001f_ffff_ffff_ffffn;
       if (seed % 4 === 2) for (let i = 0; i < n; i += 2) keys[i] &= 0x0000_03ff_ffff_ffffn;
-      const want = sortPairsRef(keys, keys.map((_, i) => i));
+      const want = sortPairsRef(
+        keys,
+        keys.map((_, i) => i),
+      );
       const cols = seed % 3 === 0 ? 2 : 3; // two payload columns (packed spans) or three
       const got = radixSort(core, BigUint64Array.from(keys), 1 + Math.floor(rnd() * 2000), cols);
       expect(Array.from(got.keys), `seed ${seed}`).toEqual(want.keys);
       expect(Array.from(got.rows), `seed ${seed}`).toEqual(want.vals);
       expect(Array.from(got.b), `seed ${seed}`).toEqual(want.vals.map((r) => r * 3));
       if (cols === 3) expect(Array.from(got.c), `seed ${seed}`).toEqual(want.vals.map((r) => ~r >>> 0));
-      else expect(got.c.every((x) => x === 0), `seed ${seed}: the third column untouched`).toBe(true);
+      else
+        expect(
+          got.c.every((x) => x === 0),
+          `seed ${seed}: the third column untouched`,
+        ).toBe(true);
     }
   });
 });
