@@ -162,3 +162,20 @@ if (!MARKERS.every((m) => full.text.includes(m))) {
   );
   process.exit(1);
 }
+
+// Every exported function and class of the public entry points carries its JSDoc (a comment stranded above
+// another declaration leaves one bare); every exported function shows an @example.
+const { readdirSync } = await import('node:fs');
+const undocumented = [];
+for (const file of readdirSync(new URL('dist/', root)).filter((f) => f.endsWith('.d.ts'))) {
+  const text = read(file);
+  const declaration = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?(?:export )?declare (?:async )?(function|class) (\w+)/g;
+  for (const m of text.matchAll(declaration)) {
+    if (m[1] === undefined) undocumented.push(`${file}: ${m[2]} ${m[3]} has no JSDoc`);
+    else if (m[2] === 'function' && !m[1].includes('@example')) undocumented.push(`${file}: function ${m[3]} has no @example`);
+  }
+}
+if (undocumented.length) {
+  console.error(`package check: public declarations without their documentation:\n  ${[...new Set(undocumented)].join('\n  ')}`);
+  process.exit(1);
+}

@@ -419,17 +419,6 @@ const STORE_METHODS = ['get', 'put', 'delete', 'scan', 'batch', 'transaction', '
 const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.join(', ')})`;
 
 /**
- * Create an engine: compiles the core once per process (cached), instantiates it per engine; with
- * `packs: 'default'` it also loads the default reference packs (each verified by SHA-256) before resolving.
- * @throws (rejects) WASM_UNSUPPORTED when the runtime has no WebAssembly (or no SIMD with `simd: true`),
- *   INVALID_OPTIONS; with packs: INVALID_INPUT (a pack file cannot be read), SNAPSHOT_INCOMPATIBLE (checksum)
- * @example
- * import { createEngine } from 'trainprint'
- * const engine = await createEngine()
- * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
- * const withPacks = await createEngine({ packs: 'default' }) // knows Project Gutenberg and Wikipedia text
- */
-/**
  * A fingerprinter for dataset documents of one kind, with its own core: what `addDataset` computes
  * per document, made apart from any engine so that worker threads can fingerprint in parallel
  * (`trainprint index build --threads`) and the engine adds the batches with
@@ -452,6 +441,18 @@ export async function createDatasetFingerprinter(
   return DatasetFingerprinter.create(pickVariant(simd), options);
 }
 
+/**
+ * Create an engine: compiles the core once per process (cached), instantiates it per engine; with
+ * `packs: 'default'` it also loads the default reference packs (each verified by SHA-256) before resolving.
+ * @throws (rejects) WASM_UNSUPPORTED when the runtime has no WebAssembly (or no SIMD with `simd: true`),
+ *   INVALID_OPTIONS; with packs: INVALID_INPUT (a pack file cannot be read), SNAPSHOT_INCOMPATIBLE (checksum)
+ * @example
+ * import { createEngine } from 'trainprint'
+ * const engine = await createEngine()
+ * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
+ * const withPacks = await createEngine({ packs: 'default' }) // knows Project Gutenberg and Wikipedia text
+ * const durable = await createEngine({ store: await openFileStore('./trainprint-data') }) // from 'trainprint/node'
+ */
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   if (options === null || typeof options !== 'object') {
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');

@@ -135,7 +135,12 @@ export class TrainprintError extends Error {
   }
 }
 
-/** True when `value` is a {@link TrainprintError} (with the given code, if one is passed). */
+/**
+ * True when `value` is a {@link TrainprintError} (with the given code, if one is passed); works across copies of
+ * the package, where `instanceof` does not.
+ * @example
+ * try { await engine.score(request) } catch (e) { if (isTrainprintError(e, 'NOT_FOUND')) console.log(e.detail) }
+ */
 export function isTrainprintError(value: unknown, code?: ErrorCode): value is TrainprintError {
   return value instanceof TrainprintError && (code === undefined || value.code === code);
 }

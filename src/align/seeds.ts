@@ -3,8 +3,9 @@
  * distinct content terms both exceed their thresholds (Sanchez-Perez, Sidorov & Gelbukh, PAN 2014).
  *
  * The scoring loop (an inverted index of b's sentences walked once per sentence of a) runs in the
- * WebAssembly core (`alignSeeds`, assembly/align.ts); {@link seedsReference} is the plain-TS
- * oracle it is tested against. Long pairs score only candidate pairs ({@link seedsOfPairs}, the
+ * WebAssembly core (`alignSeeds`, assembly/align.ts); {@link seedsReference} is its plain-TS twin (the same walk),
+ * and both are tested against a brute-force oracle that scores every pair from the vectors directly
+ * (test/reference/align.ts, test/unit/property/align-seeds.test.ts). Long pairs score only candidate pairs ({@link seedsOfPairs}, the
  * seeded regions of regions.ts), with the same arithmetic.
  */
 import type { Core } from '../core/abi.js';

@@ -276,7 +276,11 @@ async function readError(res: Response): Promise<TrainprintApiError> {
   });
 }
 
-/** `Retry-After` in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+/**
+ * `Retry-After` in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable.
+ * @example parseRetryAfter('120') // 120
+ * @example parseRetryAfter('Wed, 21 Oct 2026 07:28:00 GMT', Date.parse('2026-10-21T07:27:00Z')) // 60
+ */
 export function parseRetryAfter(v: string | null, now = Date.now()): number | null {
   if (v === null) return null;
   const s = v.trim();

@@ -662,13 +662,19 @@ class TopK {
   }
 }
 
-/** The engine's word tokens (`normalize(text).text.split(' ')`). */
+/**
+ * The engine's word tokens (`normalize(text).text.split(' ')`).
+ * @example wordsOf('Call me Ishmael.') // ['call', 'me', 'ishmael']
+ */
 export function wordsOf(text: string): string[] {
   const t = normalize(text).text;
   return t.length === 0 ? [] : t.split(' ');
 }
 
-/** The engine's word tokens with their UTF-16 spans in `text`. */
+/**
+ * The engine's word tokens with their UTF-16 spans in `text`.
+ * @example wordSpans('Call me') // { tokens: ['call', 'me'], starts: [0, 5], ends: [4, 7] }
+ */
 export function wordSpans(text: string): WordTokenSpans {
   const { text: t, map } = normalize(text);
   const tokens: string[] = [],

@@ -56,7 +56,10 @@ const FORMATS = new Set<DocumentFormat>(['text', 'jsonl', 'json', 'parquet']);
 const fail = (detail: string, cause?: unknown): TrainprintError =>
   new TrainprintError('INVALID_INPUT', detail, cause === undefined ? undefined : { cause });
 
-/** Format and compression of a path by its extensions (`x.jsonl.zst` → jsonl + zstd). */
+/**
+ * Format and compression of a path by its extensions (`x.jsonl.zst` → jsonl + zstd).
+ * @example detectFormat('shard-00.jsonl.zst') // { format: 'jsonl', compression: 'zstd' }
+ */
 export function detectFormat(
   path: string,
   format?: DocumentFormat,

@@ -47,6 +47,12 @@ export interface ServeStaticOptions {
   readonly cacheControl?: string;
 }
 
+/**
+ * A handler serving the files under `dir` (see the module comment); resolves `null` for what it does not serve.
+ * @example
+ * const files = serveStatic('dist/web')
+ * const handle = async (req: Request) => (await files(req)) ?? api(req)
+ */
 export function serveStatic(dir: string, options: ServeStaticOptions = {}): StaticHandler {
   const root = resolve(dir);
   const index = options.index ?? 'index.html';

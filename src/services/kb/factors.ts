@@ -536,7 +536,10 @@ export function factorInfo(code: FactorCode): FactorInfo {
   return FACTORS[code];
 }
 
-/** Every row, in table order. */
+/**
+ * Every row, in table order.
+ * @example factorTable().filter((f) => f.category === 'limitation').map((f) => f.code) // ['training_data_undisclosed', 'model_training_data_undisclosed', …]
+ */
 export function factorTable(): FactorInfo[] {
   return ROWS.map(([code]) => FACTORS[code]);
 }
