@@ -172,10 +172,13 @@ for (const file of readdirSync(new URL('dist/', root)).filter((f) => f.endsWith(
   const declaration = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?(?:export )?declare (?:async )?(function|class) (\w+)/g;
   for (const m of text.matchAll(declaration)) {
     if (m[1] === undefined) undocumented.push(`${file}: ${m[2]} ${m[3]} has no JSDoc`);
-    else if (m[2] === 'function' && !m[1].includes('@example')) undocumented.push(`${file}: function ${m[3]} has no @example`);
+    else if (m[2] === 'function' && !m[1].includes('@example'))
+      undocumented.push(`${file}: function ${m[3]} has no @example`);
   }
 }
 if (undocumented.length) {
-  console.error(`package check: public declarations without their documentation:\n  ${[...new Set(undocumented)].join('\n  ')}`);
+  console.error(
+    `package check: public declarations without their documentation:\n  ${[...new Set(undocumented)].join('\n  ')}`,
+  );
   process.exit(1);
 }
