@@ -150,6 +150,17 @@ module.exports = {
       },
     },
     {
+      name: 'http-imports-the-library-surface',
+      comment:
+        'The HTTP adapter is thin: it reaches the engine and the services (accounts included) only through the main entry, never a service module, a store or another entry.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/index[.]ts$', '^src/http/', '^src/util/steps[.]ts$'],
+      },
+    },
+    {
       name: 'app-imports-public-entries',
       comment: 'The browser app (not part of the package) uses the library through its public entries only.',
       severity: 'error',

@@ -1,17 +1,21 @@
+import { resolve as resolvePath } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 /**
- * An esbuild plugin for a secondary entry in `src/<dir>`: its imports of the library ('../index.js')
- * become './index.js' / './index.cjs' and stay external, so the engine and TrainprintError classes
- * (which the entries check with instanceof) exist once, in the main bundle.
+ * An esbuild plugin for a secondary entry in `src/<dir>`: its imports of the library (`src/index.ts`, as
+ * '../index.js' or from a subfolder '../../index.js') become './index.js' / './index.cjs' and stay external, so the
+ * engine and TrainprintError classes (which the entries check with instanceof) exist once, in the main bundle.
  */
 function mainEntryExternal(dir: string) {
-  const inDir = new RegExp(`[\\\\/]src[\\\\/]${dir}$`);
+  const inDir = new RegExp(`[\\\\/]src[\\\\/]${dir}([\\\\/].*)?$`);
+  const library = resolvePath(process.cwd(), 'src', 'index.js'); // tsup runs from the package root
   return {
     name: 'main-entry-external',
-    setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
+    setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { path: string; resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
       const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-      build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (inDir.test(args.resolveDir) ? { path: main, external: true } : undefined));
+      build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, (args) =>
+        inDir.test(args.resolveDir) && resolvePath(args.resolveDir, args.path) === library ? { path: main, external: true } : undefined,
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
-// Writes the Routes section of docs/http.md from the route table and its worked examples
-// (src/http/route-docs.ts), through the OpenAPI document of the built package:
+// Writes the generated reference docs/http-routes.md from the route table and its worked examples
+// (src/http/docs/index.ts), through the OpenAPI document of the built package:
 //
 //   npm run build && node build/docs-http.mjs [--check]
 //
@@ -14,9 +14,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PAGE = resolve(ROOT, 'docs/http.md');
+const PAGE = resolve(ROOT, 'docs/http-routes.md');
 
-/** The line before the generated section of docs/http.md. */
+/** The line before the generated section of docs/http-routes.md. */
 export const START_MARKER = '<!-- routes:start -->';
 /** The line after it. */
 export const END_MARKER = '<!-- routes:end -->';
@@ -191,19 +191,19 @@ export function withRoutes(page, section) {
 async function main() {
   const http = await import(pathToFileURL(resolve(ROOT, 'dist/http.js')).href);
   const section = renderRoutes(http.buildOpenApi(http.ROUTES), http.ROUTES);
-  const before = existsSync(PAGE) ? readFileSync(PAGE, 'utf8') : '# HTTP API\n';
+  const before = existsSync(PAGE) ? readFileSync(PAGE, 'utf8') : '# HTTP API reference\n';
   const after = withRoutes(before, section);
   if (process.argv.includes('--check')) {
     if (after !== before) {
-      console.error('docs/http.md: the Routes section is out of date (run node build/docs-http.mjs)');
+      console.error('docs/http-routes.md: the Routes section is out of date (run node build/docs-http.mjs)');
       process.exit(1);
     }
-    console.log('docs/http.md: Routes section up to date');
+    console.log('docs/http-routes.md: Routes section up to date');
     return;
   }
   mkdirSync(dirname(PAGE), { recursive: true });
   writeFileSync(PAGE, after);
-  console.log(`docs/http.md: Routes section written (${http.ROUTES.length} routes)`);
+  console.log(`docs/http-routes.md: Routes section written (${http.ROUTES.length} routes)`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -43,7 +43,8 @@ import type * as Registry from './services/registry/works.js';
 import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/score.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
 import { MemoryStore } from './store/memory.js';
-import type { AlongsideRecords, Store } from './store/types.js';
+import type { Store } from './store/types.js';
+import { migrateStore } from './services/migrations/index.js';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -256,9 +257,12 @@ export class Engine extends FingerprintEngine {
     this.assertLive();
     return this.analyses.analyze(request, options);
   }
-  /** A stored analysis by id. @throws NOT_FOUND @example await engine.getAnalysis(r.analysis_id) */
-  getAnalysis(id: string): Promise<AnalysisResult> {
-    return this.analyses.get(id);
+  /**
+   * A stored analysis by id; with `owner`, only one made for that owner (`analyze(…, { owner })`) is found.
+   * @throws NOT_FOUND @example await engine.getAnalysis(r.analysis_id, { owner: 'alice' })
+   */
+  getAnalysis(id: string, options?: { readonly owner?: string }): Promise<AnalysisResult> {
+    return this.analyses.get(id, options);
   }
 
   // ---------------------------------------------------------------- registry and score (docs/registry.md)
@@ -281,9 +285,19 @@ export class Engine extends FingerprintEngine {
   verifyReceipt(receipt: unknown): Promise<boolean> {
     return this.registry.verifyReceipt(receipt);
   }
-  /** A registered work. @throws NOT_FOUND @example await engine.getWork(w.work_id) */
-  getWork(workId: string): Promise<Registry.Work> {
-    return this.registry.get(workId);
+  /**
+   * A registered work; with `owner`, only that owner's. @throws NOT_FOUND
+   * @example await engine.getWork(w.work_id, { owner: 'acme-press' })
+   */
+  getWork(workId: string, options?: { readonly owner?: string }): Promise<Registry.Work> {
+    return this.registry.get(workId, options);
+  }
+  /**
+   * The work `owner` registered with `work_hash` (never another owner's with the same bytes). @throws NOT_FOUND
+   * @example await engine.findWork(w.work_hash, { owner: 'acme-press' })
+   */
+  findWork(workHash: string, options: { readonly owner: string }): Promise<Registry.Work> {
+    return this.registry.find(workHash, options?.owner);
   }
   /** Registered works, optionally of one owner, paged. @example await engine.listWorks({ owner: 'acme-press' }) */
   listWorks(options?: Registry.ListWorksOptions): Promise<Registry.WorkPage> {
@@ -322,35 +336,42 @@ export class Engine extends FingerprintEngine {
   // ---------------------------------------------------------------- monitors (docs/registry.md)
 
   /**
-   * Watch a work: events to the log and, signed, to its webhook (`records`: same batch). With `owner` (an account)
-   * its evaluations read the datasets every account shares and that account's own, never another account's.
+   * Watch a work: events to the log and, signed, to its webhook. With `owner` (an account) the monitor is that
+   * account's (the owner-scoped calls below find it), and its evaluations read the datasets every account shares and
+   * that account's own, never another account's.
    * @example createMonitor(r, { owner: 'alice' })
    */
-  createMonitor(
-    request: CreateMonitorRequest,
-    options: { records?: AlongsideRecords; owner?: string } = {},
-  ): Promise<Monitor> {
-    return this.monitors.create(request, options?.records, options?.owner);
+  createMonitor(request: CreateMonitorRequest, options: { readonly owner?: string } = {}): Promise<Monitor> {
+    return this.monitors.create(request, options?.owner);
   }
-  /** A monitor. @throws NOT_FOUND @example await engine.getMonitor(m.monitor_id) */
-  getMonitor(id: string): Promise<Monitor> {
-    return this.monitors.get(id);
+  /**
+   * A monitor; with `owner`, only that owner's. @throws NOT_FOUND
+   * @example await engine.getMonitor(m.monitor_id, { owner: 'alice' })
+   */
+  getMonitor(id: string, options?: { readonly owner?: string }): Promise<Monitor> {
+    return this.monitors.get(id, options);
   }
-  /** Monitors, optionally of one work. @example await engine.listMonitors({ work_id: w.work_id }) */
-  listMonitors(options?: { work_id?: string }): Promise<Monitor[]> {
+  /**
+   * Monitors, optionally of one work; with `owner`, that owner's (read from its index).
+   * @example await engine.listMonitors({ owner: 'alice', work_id: w.work_id })
+   */
+  listMonitors(options?: { work_id?: string; owner?: string }): Promise<Monitor[]> {
     return this.monitors.list(options);
   }
-  /** Stop evaluating a monitor. @example await engine.pauseMonitor(m.monitor_id) */
-  pauseMonitor(id: string): Promise<Monitor> {
-    return this.monitors.setState(id, 'paused');
+  /** Stop evaluating a monitor (with `owner`: only that owner's). @example await engine.pauseMonitor(m.monitor_id) */
+  pauseMonitor(id: string, options?: { readonly owner?: string }): Promise<Monitor> {
+    return this.monitors.setState(id, 'paused', options);
   }
   /** Evaluate a paused monitor again. @example await engine.resumeMonitor(m.monitor_id) */
-  resumeMonitor(id: string): Promise<Monitor> {
-    return this.monitors.setState(id, 'active');
+  resumeMonitor(id: string, options?: { readonly owner?: string }): Promise<Monitor> {
+    return this.monitors.setState(id, 'active', options);
   }
-  /** Delete a monitor (its events stay). @example await engine.deleteMonitor(m.monitor_id) // true */
-  deleteMonitor(id: string): Promise<boolean> {
-    return this.monitors.delete(id);
+  /**
+   * Delete a monitor (its events stay); with `owner`, only that owner's (false for another's).
+   * @example await engine.deleteMonitor(m.monitor_id) // true
+   */
+  deleteMonitor(id: string, options?: { readonly owner?: string }): Promise<boolean> {
+    return this.monitors.delete(id, options);
   }
   /** Re-evaluate every active monitor now; returns the new events. @example await engine.evaluateMonitors() */
   evaluateMonitors(): Promise<MonitorEvent[]> {
@@ -471,6 +492,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');
   const engine = new Engine(core, variant, options);
   try {
+    // a store written by an earlier version is brought to this layout first (idempotent; cheap when done)
+    await migrateStore(engine.store);
     for (const r of remoteCorpora) await engine.addRemoteDataset(r);
   } catch (e) {
     engine.dispose();

@@ -120,6 +120,11 @@ export type {
   ScoreDatasetEvidence,
 } from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
+// the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
+export * from './services/accounts/index.js';
+export { migrateStore } from './services/migrations/index.js';
+export type { MigrationReport } from './services/migrations/index.js';
+export { sha256Hex } from './fingerprint/sha256.js';
 export type {
   CreateMonitorRequest,
   Monitor,

@@ -21,9 +21,26 @@
  * Errors anywhere become the envelope `{ success: false, error: { code, message, details? } }`;
  * unexpected ones are 500 `INTERNAL` without internals, and every 5xx is recorded for /status.
  */
-import { createOpenAICompatibleModel, TrainprintError, type Engine, type Offload, type TargetModel } from '../index.js';
-import { authenticate, KeyStore, tokenEndpoint, TokenIssuer } from './auth.js';
-import { AuthThrottle, authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
+import {
+  AuthThrottle,
+  authenticate,
+  createOpenAICompatibleModel,
+  Idempotency,
+  KeyStore,
+  MemoryCounterStore,
+  PLANS,
+  RateLimiter,
+  requestHash,
+  TokenIssuer,
+  TrainprintError,
+  type CounterStore,
+  type Engine,
+  type Offload,
+  type Plan,
+  type RateState,
+  type TargetModel,
+} from '../index.js';
+import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
 import {
   Reply,
   type Method,
@@ -33,16 +50,8 @@ import {
   type RouteContext,
   type RouteServices,
 } from './context.js';
-import { Idempotency, requestHash } from './idempotency.js';
-import {
-  MemoryCounterStore,
-  PLANS,
-  RateLimiter,
-  rateLimitHeaders,
-  type CounterStore,
-  type Plan,
-  type RateState,
-} from './limits.js';
+import { tokenEndpoint } from './oauth.js';
+import { rateLimitHeaders } from './rate-limit.js';
 import { defaultModelHosts, refusedResolution, type HostResolver } from './model-hosts.js';
 import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';

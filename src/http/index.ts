@@ -32,13 +32,21 @@ export type {
 } from './context.js';
 export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from './model-hosts.js';
 export type { HostResolver, ResolvedHost } from './model-hosts.js';
-export { KeyStore, MAX_TOKEN_TTL } from './auth.js';
-export type { ApiKeyInfo, OAuthClientInfo, CreateKeyOptions, CreateClientOptions, KeyStoreOptions } from './auth.js';
-export { PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from './limits.js';
-export type { Plan, CounterStore, RateState } from './limits.js';
+// the accounts service (also exported by the main entry), re-exported here for the hosts that import it with the handler
+export { KeyStore, MAX_TOKEN_TTL, PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from '../index.js';
+export type {
+  ApiKeyInfo,
+  OAuthClientInfo,
+  CreateKeyOptions,
+  CreateClientOptions,
+  KeyStoreOptions,
+  Plan,
+  CounterStore,
+  RateState,
+} from '../index.js';
 export { buildOpenApi } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';
-export { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+export { IDEMPOTENCY_TTL_MS } from '../index.js';
 export { INTERNAL_ERROR_CODE } from './respond.js';
 export type { EnvelopeCode } from './respond.js';
 export { NAMED_SCHEMAS } from './named-schemas.js';
@@ -50,5 +58,5 @@ export {
   RETAINED_DAYS,
   AVAILABILITY_MEASURES,
   readAvailability,
-} from './availability.js';
-export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from './availability.js';
+} from '../index.js';
+export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from '../index.js';

@@ -281,10 +281,8 @@ function mem(ctx: RouteContext) {
 }
 
 /** The work when the account owns it, else 404 (another account's work does not exist for it). */
-async function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
-  const w = await ctx.engine.getWork(workId);
-  if (w.owner !== me(ctx)) throw new TrainprintError('NOT_FOUND', `no work "${workId}"`);
-  return w;
+function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
+  return ctx.engine.getWork(workId, { owner: me(ctx) });
 }
 
 async function ownWorkIds(ctx: RouteContext, ids: readonly string[]): Promise<string[]> {

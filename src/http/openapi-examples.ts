@@ -1,6 +1,6 @@
 /**
  * The documentation parts of an OpenAPI operation that come from the worked examples and error
- * cases of a route (src/http/route-docs.ts): parameter, request and response examples, a curl
+ * cases of a route (src/http/docs/index.ts): parameter, request and response examples, a curl
  * sample per example (`x-codeSamples`, the vendor extension Redoc and other renderers show), and
  * the error cases of each error status. src/http/openapi.ts places them in the document.
  */

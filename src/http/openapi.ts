@@ -5,7 +5,7 @@
  * `$ref`), security per operation with the route's scope (API key as HTTP bearer, and OAuth 2.0
  * client credentials), and every status an operation can answer — successes, the error envelope
  * for each error status, the RateLimit headers on authenticated ones. The documentation of the
- * operations (src/http/route-docs.ts) adds descriptions with the scope, parameter, request and
+ * operations (src/http/docs/index.ts) adds descriptions with the scope, parameter, request and
  * response examples, a curl sample per example (`x-codeSamples`) and the error cases of each
  * error status (src/http/openapi-examples.ts).
  */
@@ -151,7 +151,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
         : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
     op.responses = responses(r, ref);
     if (examples.length) {
-      // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http.md
+      // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http-routes.md
       op['x-codeSamples'] = examples.map((ex) => ({ lang: 'Shell', label: ex.summary, source: curlSample(r, ex) }));
     }
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;

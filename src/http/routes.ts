@@ -8,7 +8,7 @@
  * group with many rows keeps them in its own module and is spread in here, as the marketplace
  * (src/http/marketplace-routes.ts) and memorization (src/http/memorization-routes.ts) groups are;
  * path parameters go in {@link PATH_PARAMS}; the description, errors and worked examples of each
- * operation go in the documentation table (src/http/route-docs.ts), which {@link withDocs} merges
+ * operation go in the documentation table (src/http/docs/index.ts), which {@link withDocs} merges
  * into the rows. Handlers return the result object; the adapter wraps it as `{ success: true, ...result }`.
  *
  * Tenancy: works, analyses and monitors belong to the calling account (`owner` of a work is the
@@ -24,6 +24,7 @@ import {
   extractText,
   factorTable,
   jurisdictionTable,
+  sha256Hex,
   TrainprintError,
   worthOffloading,
   type AnalyzeRequest,
@@ -39,11 +40,10 @@ import {
   type ScoreRequest,
   type Work,
 } from '../index.js';
-import { sha256Hex } from './auth.js';
 import { Reply, type BodyAllowance, type Principal, type Route, type RouteContext, type Scope } from './context.js';
 import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
 import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization-routes.js';
-import { withDocs } from './route-docs.js';
+import { withDocs } from './docs/index.js';
 import { idPattern } from './schema-kit.js';
 import * as S from './schemas.js';
 
@@ -92,11 +92,9 @@ export const ROUTES: readonly Route[] = withDocs([
     requestSchema: ANALYZE_REQUEST_SCHEMA,
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
-      // the owner record goes in the same batch as the result: a crash leaves both or neither
-      const records = (id: string) => [{ key: `http/owner/analysis/${id}`, value: account(ctx) }];
-      // a client that goes away cancels the remote corpus calls still in flight (the result is stored all the same)
+      // the analysis is the account's (stored with its owner); a client that goes away cancels the remote corpus
+      // calls still in flight (the result is stored all the same)
       return ctx.engine.analyze(ctx.body as AnalyzeRequest, {
-        records,
         owner: account(ctx),
         signal: ctx.request.signal,
         ...ctx.services.work,
@@ -111,10 +109,7 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'analyze',
     summary: 'A stored analysis of the account',
     responseSchema: ANALYSIS_RESULT_SCHEMA,
-    handler: async (ctx) => {
-      await checkOwner(ctx, 'analysis', ctx.params.analysis_id);
-      return ctx.engine.getAnalysis(ctx.params.analysis_id);
-    },
+    handler: (ctx) => ctx.engine.getAnalysis(ctx.params.analysis_id, { owner: account(ctx) }),
   },
   {
     method: 'POST',
@@ -278,9 +273,8 @@ export const ROUTES: readonly Route[] = withDocs([
       const work =
         req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
       const { work_hash: _unused, ...rest } = req;
-      const records = (id: string) => [{ key: `http/owner/monitor/${id}`, value: account(ctx) }];
-      // its evaluations read the datasets every account shares and this account's own
-      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { records, owner: account(ctx) });
+      // the account's monitor: its evaluations read the datasets every account shares and this account's own
+      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { owner: account(ctx) });
       return new Reply({ ...m }, 201);
     },
   },
@@ -293,13 +287,9 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: "The account's monitors",
     querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
     responseSchema: S.MONITOR_LIST_SCHEMA,
-    handler: async (ctx) => {
-      const all = await ctx.engine.listMonitors(ctx.query as { work_id?: string });
-      const mine: Monitor[] = [];
-      for (const m of all)
-        if ((await ctx.engine.store.get(`http/owner/monitor/${m.monitor_id}`)) === account(ctx)) mine.push(m);
-      return { monitors: mine };
-    },
+    handler: async (ctx) => ({
+      monitors: await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) }),
+    }),
   },
   {
     method: 'GET',
@@ -320,8 +310,9 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'Delete a monitor (its events stay in the log)',
     responseSchema: S.DELETED_SCHEMA,
     handler: async (ctx) => {
-      await ownMonitor(ctx);
-      await ctx.engine.deleteMonitor(ctx.params.monitor_id);
+      if (!(await ctx.engine.deleteMonitor(ctx.params.monitor_id, { owner: account(ctx) }))) {
+        notFound(`no monitor "${ctx.params.monitor_id}"`);
+      }
       return { id: ctx.params.monitor_id, deleted: true };
     },
   },
@@ -333,10 +324,7 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'monitors',
     summary: 'Stop evaluating a monitor (no body)',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await ownMonitor(ctx);
-      return ctx.engine.pauseMonitor(ctx.params.monitor_id);
-    },
+    handler: (ctx) => ctx.engine.pauseMonitor(ctx.params.monitor_id, { owner: account(ctx) }),
   },
   {
     method: 'POST',
@@ -346,10 +334,7 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'monitors',
     summary: 'Evaluate a paused monitor again (no body)',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await ownMonitor(ctx);
-      return ctx.engine.resumeMonitor(ctx.params.monitor_id);
-    },
+    handler: (ctx) => ctx.engine.resumeMonitor(ctx.params.monitor_id, { owner: account(ctx) }),
   },
   {
     method: 'GET',
@@ -840,29 +825,14 @@ function jsonDocument(doc: Record<string, unknown>): Response {
   });
 }
 
-/** Items the HTTP layer created for an account: `http/owner/<kind>/<id>` → account. */
-async function checkOwner(ctx: RouteContext, kind: 'analysis' | 'monitor', id: string): Promise<void> {
-  if ((await ctx.engine.store.get(`http/owner/${kind}/${id}`)) !== account(ctx)) notFound(`no ${kind} "${id}"`);
-}
+const ownWork = (ctx: RouteContext, workId: string): Promise<Work> =>
+  ctx.engine.getWork(workId, { owner: account(ctx) });
 
-async function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
-  const w = await ctx.engine.getWork(workId);
-  if (w.owner !== account(ctx)) notFound(`no work "${workId}"`);
-  return w;
-}
+const ownWorkByHash = (ctx: RouteContext, workHash: string): Promise<Work> =>
+  ctx.engine.findWork(workHash, { owner: account(ctx) });
 
-async function ownWorkByHash(ctx: RouteContext, workHash: string): Promise<Work> {
-  // the registry's own index, `work-hash/<work_hash>/<owner>` → work_id (src/services/registry/works.ts):
-  // one read, where listing the account's works would page through all of them
-  const id = await ctx.engine.store.get(`work-hash/${workHash}/${account(ctx)}`);
-  if (typeof id !== 'string') notFound(`no registered work of the account with work_hash ${workHash}`);
-  return ctx.engine.getWork(id as string);
-}
-
-async function ownMonitor(ctx: RouteContext): Promise<Monitor> {
-  await checkOwner(ctx, 'monitor', ctx.params.monitor_id);
-  return ctx.engine.getMonitor(ctx.params.monitor_id);
-}
+const ownMonitor = (ctx: RouteContext): Promise<Monitor> =>
+  ctx.engine.getMonitor(ctx.params.monitor_id, { owner: account(ctx) });
 
 async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
   await ownWorkByHash(ctx, request.work_hash);

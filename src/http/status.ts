@@ -10,9 +10,16 @@
  * availability (./availability.ts) is the exception: it is read from the heartbeats every instance writes to the
  * store, so it covers every process on the store, over 24 hours and 30 days.
  */
-import { isTrainprintError, PUBLIC_ENDPOINTS, type Engine, type RemoteHealth } from '../index.js';
-import { readAvailability, unmeasuredAvailability, type AvailabilityReport } from './availability.js';
-import type { Plan } from './limits.js';
+import {
+  isTrainprintError,
+  PUBLIC_ENDPOINTS,
+  readAvailability,
+  unmeasuredAvailability,
+  type AvailabilityReport,
+  type Engine,
+  type Plan,
+  type RemoteHealth,
+} from '../index.js';
 
 /** Failures closer than this belong to one incident. */
 export const INCIDENT_GAP_MS = 10 * 60 * 1000;

@@ -15,20 +15,6 @@ export type BatchOp =
   | { readonly type: 'put'; readonly key: string; readonly value: unknown }
   | { readonly type: 'delete'; readonly key: string };
 
-/**
- * Records a caller writes in the same atomic batch as an operation's own records — e.g. the HTTP adapter's
- * owner record of a new analysis or monitor — so a crash leaves both or neither. Keys belong to the caller's
- * own prefix (the engine's prefixes: `analysis/`, `monitor/`, `work/`, …). A function receives the id of what the
- * operation creates (the analysis or monitor id), for records keyed by it.
- */
-export type AlongsideRecords = readonly AlongsideRecord[] | ((id: string) => readonly AlongsideRecord[]);
-
-/** One record of {@link AlongsideRecords}. */
-export interface AlongsideRecord {
-  readonly key: string;
-  readonly value: unknown;
-}
-
 /** Options of {@link Store.scan}. */
 export interface ScanOptions {
   /** Only keys strictly greater than this (cursor pagination). */

@@ -39,10 +39,9 @@ function retention(name: string, open: () => Promise<Store>): void {
     const now = () => clock;
     const engineOn = async (store: Store): Promise<Engine> =>
       createEngine({ store, analyses: { ttlDays: 30, maxPerOwner: 3, now } });
-    const analyze = (e: Engine, owner?: string) => {
-      const records = (id: string) => [{ key: `owned/${id}`, value: owner ?? null }];
-      return e.analyze({ content: TEXT, content_type: 'text' }, { records, ...(owner === undefined ? {} : { owner }) });
-    };
+    // an analysis with an owner keeps it beside the result (`analysis-by/<id>`), deleted with it
+    const analyze = (e: Engine, owner?: string) =>
+      e.analyze({ content: TEXT, content_type: 'text' }, owner === undefined ? {} : { owner });
 
     it('read back for 30 days, then NOT_FOUND, and deleted with its records by a later analysis', async () => {
       const store = await open();
@@ -57,7 +56,7 @@ function retention(name: string, open: () => Promise<Store>): void {
       expect(await store.get(`analysis/${first.analysis_id}`)).toBeDefined(); // gone for readers, not yet deleted
       const third = await analyze(e); // deletes what expired
       expect(await store.get(`analysis/${first.analysis_id}`)).toBeUndefined();
-      expect(await store.get(`owned/${first.analysis_id}`)).toBeUndefined();
+      expect(await store.get(`analysis-by/${first.analysis_id}`)).toBeUndefined();
       expect(await store.scan('analysis-owner/')).toEqual([]);
       expect(await store.get('analysis-owner-count/acme')).toBeUndefined();
       expect((await store.scan('analysis/')).map(([k]) => k).sort()).toEqual(
@@ -66,7 +65,7 @@ function retention(name: string, open: () => Promise<Store>): void {
       clock += 31 * DAY;
       await analyze(e); // both older ones expire now
       expect((await store.scan('analysis/')).length).toBe(1);
-      expect((await store.scan('owned/')).length).toBe(1);
+      expect(await store.scan('analysis-by/')).toEqual([]); // only the first had an owner
       expect((await store.scan('analysis-due/')).length).toBe(1);
       await store.close();
     });
@@ -85,7 +84,10 @@ function retention(name: string, open: () => Promise<Store>): void {
       expect((await e.getAnalysis(other.analysis_id)).analysis_id).toBe(other.analysis_id);
       expect(await store.get('analysis-owner-count/a%2Fb')).toBe(3);
       expect(await store.get('analysis-owner-count/a')).toBe(1);
-      expect((await store.scan('owned/')).length).toBe(4);
+      expect((await store.scan('analysis-by/')).length).toBe(4);
+      // an owner reads its own, nobody else's
+      expect((await e.getAnalysis(other.analysis_id, { owner: 'a' })).analysis_id).toBe(other.analysis_id);
+      expect(await notFound(e.getAnalysis(other.analysis_id, { owner: 'a/b' }))).toBe(true);
       // a clock that does not move: the newest is still never the one dropped
       const still = await Promise.all([analyze(e, 'a'), analyze(e, 'a'), analyze(e, 'a'), analyze(e, 'a')]);
       expect((await e.getAnalysis(still[3].analysis_id)).analysis_id).toBe(still[3].analysis_id);

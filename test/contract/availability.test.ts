@@ -1,5 +1,5 @@
 /**
- * Measured availability (src/http/availability.ts) on every store (memory, file, PostgreSQL), with a clock the test
+ * Measured availability (src/services/accounts/availability.ts) on every store (memory, file, PostgreSQL), with a clock the test
  * moves: heartbeats of two instances mark the minutes they ran in; the 24-hour and 30-day windows count from the
  * first heartbeat, a minute without any heartbeat is down, the current minute counts once it has one; the plans'
  * targets are compared exactly; the records stay bounded (31 days of minutes, instances a day after last seen).

@@ -1,6 +1,6 @@
 /**
  * The measured availability on `GET /api/v1/status` and the page `/status` (src/http/status.ts,
- * src/http/availability.ts), against a real server on 127.0.0.1 with a clock the test moves: two instances'
+ * src/services/accounts/availability.ts), against a real server on 127.0.0.1 with a clock the test moves: two instances'
  * heartbeats in the engine's store, the 24-hour and 30-day shares beside the plans' targets (the built-in ones,
  * or the handler's own), and what the figures measure. Every response is validated against the OpenAPI document
  * the server serves (test/fixtures/http/harness.ts).

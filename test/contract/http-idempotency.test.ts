@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/index.js';
-import { Idempotency, IDEMPOTENCY_CLAIM_MS } from '../../src/http/idempotency.js';
+import { Idempotency, IDEMPOTENCY_CLAIM_MS } from '../../src/services/accounts/idempotency.js';
 import { openPostgresStore } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';
 

@@ -9,7 +9,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binomialUpperTail, createEngine, wilsonInterval, type Engine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
-import { authSubjects, isLoopback } from '../../src/http/auth-throttle.js';
+import { authSubjects } from '../../src/http/auth-throttle.js';
+import { isLoopback } from '../../src/services/accounts/throttle.js';
 import { CLIENT_ADDRESS_HEADER, serve, type Server } from '../../src/node/serve.js';
 
 let engine: Engine;

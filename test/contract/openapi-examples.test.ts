@@ -1,5 +1,5 @@
 /**
- * The worked examples of the HTTP API (src/http/route-docs.ts) against the document and the
+ * The worked examples of the HTTP API (src/http/docs/index.ts) against the document and the
  * server they describe:
  *
  * - the OpenAPI document validates against the OpenAPI 3.1 schema (the specification's JSON Schema, as
@@ -15,7 +15,7 @@
  *   body valid against the documented schema. Generated values in a documented request are
  *   replaced by what this server answered to the earlier examples (their documented responses
  *   compared with the real ones, field by field);
- * - docs/http.md's Routes section is what build/docs-http.mjs renders from the table.
+ * - docs/http-routes.md's Routes section is what build/docs-http.mjs renders from the table.
  *
  * `ROUTE_EXAMPLES_DUMP=<file>` writes every real response (setup steps included) to a JSON file, to
  * refresh the documented responses after a change.
@@ -36,8 +36,8 @@ import {
   type Route,
   type RouteExample,
 } from '../../src/http/index.js';
-import { MIT_GRANT, MODEL, WORK_TEXT } from '../../src/http/example-kit.js';
-import { ROUTE_DOCS } from '../../src/http/route-docs.js';
+import { MIT_GRANT, MODEL, WORK_TEXT } from '../../src/http/docs/example-kit.js';
+import { ROUTE_DOCS } from '../../src/http/docs/index.js';
 // @ts-expect-error plain JS build script
 import { END_MARKER, renderRoutes, START_MARKER } from '../../build/docs-http.mjs';
 
@@ -283,15 +283,15 @@ describe('OpenAPI document with worked examples', () => {
     }
   });
 
-  it("has docs/http.md's Routes section as build/docs-http.mjs renders it", () => {
-    const md = readFileSync(new URL('../../docs/http.md', import.meta.url), 'utf8');
+  it("has docs/http-routes.md's Routes section as build/docs-http.mjs renders it", () => {
+    const md = readFileSync(new URL('../../docs/http-routes.md', import.meta.url), 'utf8');
     const start = md.indexOf(START_MARKER);
     const end = md.indexOf(END_MARKER);
-    expect(start, 'the markers are in docs/http.md').toBeGreaterThanOrEqual(0);
+    expect(start, 'the markers are in docs/http-routes.md').toBeGreaterThanOrEqual(0);
     expect(end).toBeGreaterThan(start);
     const current = md.slice(start + START_MARKER.length, end);
     const expected = renderRoutes(doc, ROUTES);
-    expect(current, 'docs/http.md is out of date: npm run build && node build/docs-http.mjs').toBe(expected);
+    expect(current, 'docs/http-routes.md is out of date: npm run build && node build/docs-http.mjs').toBe(expected);
   });
 });
 

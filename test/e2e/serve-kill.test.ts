@@ -106,9 +106,8 @@ describe('trainprint serve --store, killed while creating monitors', () => {
     // and the store has no half-written pair
     const opened = await openFileStore(store);
     const monitors = new Set((await opened.scan('monitor/')).map(([k]) => k.slice('monitor/'.length)));
-    const owners = new Set(
-      (await opened.scan('http/owner/monitor/')).map(([k]) => k.slice('http/owner/monitor/'.length)),
-    );
+    // the owner index is `monitor-of/<owner>/<monitor_id>`: the id is the last segment
+    const owners = new Set((await opened.scan('monitor-of/')).map(([k]) => k.slice(k.lastIndexOf('/') + 1)));
     await opened.close();
     expect([...monitors].filter((id) => !owners.has(id))).toEqual([]);
     expect([...owners].filter((id) => !monitors.has(id))).toEqual([]);

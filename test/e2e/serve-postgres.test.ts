@@ -12,7 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PLANS } from '../../src/http/limits.js';
+import { PLANS } from '../../src/services/accounts/plans.js';
 import { describePostgres } from '../pg/postgres.js';
 import {
   createKey,

@@ -213,6 +213,7 @@ async function drop(tx: Transaction, dueKey: string): Promise<void> {
   tx.delete(dueKey);
   if (!due) return;
   tx.delete(`analysis/${due.id}`);
+  tx.delete(`analysis-by/${due.id}`); // its owner (./service.ts)
   for (const key of due.extra) tx.delete(key);
   if (due.owner_key === null) return;
   if ((await tx.get(due.owner_key)) === undefined) return; // already dropped

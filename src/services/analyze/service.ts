@@ -4,7 +4,6 @@
  */
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
-import { alongsideOps } from '../../store/alongside.js';
 import type { Store } from '../../store/types.js';
 import { runAnalysis } from './analyze.js';
 import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
@@ -13,8 +12,12 @@ import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js'
 /** `analyze` and `getAnalysis` over one corpus and store. */
 export interface AnalysisService {
   analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<AnalysisResult>;
-  get(id: string): Promise<AnalysisResult>;
+  /** With `owner`, only that owner's analysis is found (another's is NOT_FOUND, as if it did not exist). */
+  get(id: string, options?: { readonly owner?: string }): Promise<AnalysisResult>;
 }
+
+/** `analysis-by/<id>` → the owner of an analysis made with one (deleted with the analysis, ./retention.ts). */
+export const ANALYSIS_OWNER_PREFIX = 'analysis-by/';
 
 const ANALYSIS_ID = /^an_[0-9a-f]{32}$/;
 
@@ -36,28 +39,31 @@ export function createAnalysisService(deps: {
   let made = 0;
   return {
     async analyze(request, options) {
-      if (typeof options?.records !== 'function') alongsideOps(options?.records, ''); // refuse bad records before the work
       const owner = options?.owner;
       if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256)) {
         throw new TrainprintError('INVALID_OPTIONS', 'owner must be a string of 1..256 characters');
       }
       const createdMs = retention.now();
       const result = await runAnalysis(corpus, request, options, createdMs);
-      const extra = alongsideOps(options?.records, result.analysis_id);
-      // one atomic batch: the result, the caller's records and the retention records; then the count and
-      // the deletions it causes (retention.ts says why these are not in the same transaction)
+      // one atomic batch: the result, its owner and the retention records; then the count and the deletions it
+      // causes (retention.ts says why these are not in the same transaction)
       const stored = { id: result.analysis_id, createdMs, order: made++ };
-      const keys = extra.map((op) => op.key);
       await store.batch([
         { type: 'put', key: `analysis/${result.analysis_id}`, value: result },
-        ...extra,
-        ...retentionOps(retention, stored, owner, keys),
+        ...(owner === undefined
+          ? []
+          : [{ type: 'put' as const, key: `${ANALYSIS_OWNER_PREFIX}${result.analysis_id}`, value: owner }]),
+        ...retentionOps(retention, stored, owner, []),
       ]);
       await retainAfter(store, retention, sweeper, stored, owner);
       return result;
     },
-    async get(id) {
-      const r = typeof id === 'string' && ANALYSIS_ID.test(id) ? await store.get(`analysis/${id}`) : undefined;
+    async get(id, options) {
+      const valid = typeof id === 'string' && ANALYSIS_ID.test(id);
+      const r = valid ? await store.get(`analysis/${id}`) : undefined;
+      if (r && options?.owner !== undefined && (await store.get(`${ANALYSIS_OWNER_PREFIX}${id}`)) !== options.owner) {
+        throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);
+      }
       // past its time to live it is gone, whether or not a later analysis has deleted it yet
       if (!r || isExpired((r as AnalysisResult).created_at, retention.now(), retention)) {
         throw new TrainprintError('NOT_FOUND', `no analysis "${String(id)}"`);

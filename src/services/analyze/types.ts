@@ -6,7 +6,6 @@
  * every result against it and docs/analyze.md's field reference against both.
  */
 import type { ContentType } from '../../text/index.js';
-import type { AlongsideRecords } from '../../store/types.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import type { SearchMatch } from '../../datasets/types.js';
@@ -53,8 +52,6 @@ export interface AnalyzeOptions extends SliceOptions {
   readonly remote?: boolean;
   /** Cancels the remote corpora's calls in flight (a server passes the request's signal). */
   readonly signal?: AbortSignal;
-  /** Written in one batch with the stored result (see `AlongsideRecords`). @default [] */
-  readonly records?: AlongsideRecords;
   /**
    * Whose analysis this is (the HTTP service passes the account): it searches the datasets every account shares
    * and that owner's own (`supplied_by: 'account'`), never another account's, and it counts against the owner's

@@ -15,8 +15,7 @@ import { knowledgeBase } from '../kb/index.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import { getWork, worksByHash } from '../registry/works.js';
 import type { ChunkCache, ScoreOptions, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
-import { alongsideOps } from '../../store/alongside.js';
-import type { AlongsideRecords, Store } from '../../store/types.js';
+import type { Store } from '../../store/types.js';
 import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
 import type { WebhookDeliverer } from './webhook.js';
 
@@ -92,14 +91,21 @@ export interface MonitorEvent {
   };
 }
 
+/**
+ * `monitor-of/<owner>/<monitor_id>` → true: the monitors of an owner, read by prefix (owner percent-encoded, so `a/b`
+ * never falls under the prefix of `a`).
+ */
+export const MONITOR_OWNER_PREFIX = 'monitor-of/';
+const ownerIndexKey = (owner: string, id: string): string =>
+  `${MONITOR_OWNER_PREFIX}${encodeURIComponent(owner)}/${id}`;
+
+/** Whose monitors an operation may see: with `owner`, only that owner's (another's is NOT_FOUND). */
+export interface MonitorScope {
+  readonly owner?: string;
+}
+
 /** Create a monitor (see `Engine.createMonitor`). */
-export async function createMonitor(
-  store: Store,
-  request: CreateMonitorRequest,
-  records?: AlongsideRecords,
-  owner?: string,
-): Promise<Monitor> {
-  if (typeof records !== 'function') alongsideOps(records, ''); // refuse bad records before any check or write
+export async function createMonitor(store: Store, request: CreateMonitorRequest, owner?: string): Promise<Monitor> {
   if (owner !== undefined) checkAccount(owner, 'owner');
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
@@ -156,29 +162,52 @@ export async function createMonitor(
   };
   const ops = [{ type: 'put' as const, key: `monitor/${monitor.monitor_id}`, value: monitor }];
   if (webhook) ops.push({ type: 'put', key: `monitor-secret/${monitor.monitor_id}`, value: webhook.secret as never });
-  await store.batch([...ops, ...alongsideOps(records, monitor.monitor_id)]);
+  if (owner !== undefined)
+    ops.push({ type: 'put', key: ownerIndexKey(owner, monitor.monitor_id), value: true as never });
+  await store.batch(ops);
   return monitor;
 }
 
 /** A monitor by id. @throws NOT_FOUND */
-export async function getMonitor(store: Store, id: unknown): Promise<Monitor> {
+export async function getMonitor(store: Store, id: unknown, scope: MonitorScope = {}): Promise<Monitor> {
   if (typeof id !== 'string' || !id.startsWith('mon_')) fail('monitor_id must be a "mon_…" id');
   const m = (await store.get(`monitor/${id}`)) as Monitor | undefined;
-  if (!m) throw new TrainprintError('NOT_FOUND', `no monitor "${id}"`);
+  if (!m || (scope.owner !== undefined && m.owner !== scope.owner)) {
+    throw new TrainprintError('NOT_FOUND', `no monitor "${id}"`);
+  }
   return m;
 }
 
-/** Monitors, optionally of one work. */
-export async function listMonitors(store: Store, options: { work_id?: string } = {}): Promise<Monitor[]> {
+/**
+ * Monitors, optionally of one work; with `owner`, that owner's only, read from its index (no scan of every
+ * monitor).
+ */
+export async function listMonitors(
+  store: Store,
+  options: { work_id?: string; owner?: string } = {},
+): Promise<Monitor[]> {
   const o = checkObject(options, 'options');
-  onlyKeys(o, ['work_id'], 'listMonitors options');
-  const all = (await store.scan('monitor/')).map(([, m]) => m as Monitor);
+  onlyKeys(o, ['work_id', 'owner'], 'listMonitors options');
+  let all: Monitor[];
+  if (o.owner === undefined) all = (await store.scan('monitor/')).map(([, m]) => m as Monitor);
+  else {
+    const owner = checkAccount(o.owner, 'owner');
+    const prefix = `${MONITOR_OWNER_PREFIX}${encodeURIComponent(owner)}/`;
+    const ids = (await store.scan(prefix)).map(([k]) => k.slice(prefix.length));
+    const found = await Promise.all(ids.map((id) => store.get(`monitor/${id}`) as Promise<Monitor | undefined>));
+    all = found.filter((m): m is Monitor => m !== undefined && m.owner === owner);
+  }
   return o.work_id === undefined ? all : all.filter((m) => m.work_id === o.work_id);
 }
 
 /** Pause or resume. */
-export async function setMonitorState(store: Store, id: string, state: 'active' | 'paused'): Promise<Monitor> {
-  await getMonitor(store, id);
+export async function setMonitorState(
+  store: Store,
+  id: string,
+  state: 'active' | 'paused',
+  scope: MonitorScope = {},
+): Promise<Monitor> {
+  await getMonitor(store, id, scope);
   return store.transaction(async (tx) => {
     const m = (await tx.get(`monitor/${id}`)) as Monitor;
     const next = { ...m, state, updated_at: new Date().toISOString() };
@@ -188,12 +217,14 @@ export async function setMonitorState(store: Store, id: string, state: 'active' 
 }
 
 /** Delete a monitor and its secret; its events stay in the log. */
-export async function deleteMonitor(store: Store, id: string): Promise<boolean> {
+export async function deleteMonitor(store: Store, id: string, scope: MonitorScope = {}): Promise<boolean> {
   if (typeof id !== 'string' || !id.startsWith('mon_')) fail('monitor_id must be a "mon_…" id');
   return store.transaction(async (tx) => {
-    if ((await tx.get(`monitor/${id}`)) === undefined) return false;
+    const m = (await tx.get(`monitor/${id}`)) as Monitor | undefined;
+    if (m === undefined || (scope.owner !== undefined && m.owner !== scope.owner)) return false;
     tx.delete(`monitor/${id}`);
     tx.delete(`monitor-secret/${id}`);
+    if (m.owner) tx.delete(ownerIndexKey(m.owner, id));
     return true;
   });
 }

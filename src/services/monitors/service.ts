@@ -5,7 +5,7 @@
  */
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
-import type { AlongsideRecords, Store } from '../../store/types.js';
+import type { Store } from '../../store/types.js';
 import type { ScoreService } from '../score/service.js';
 import {
   createMonitor,
@@ -18,6 +18,7 @@ import {
   type CreateMonitorRequest,
   type Monitor,
   type MonitorEvent,
+  type MonitorScope,
 } from './monitors.js';
 import { WebhookDeliverer, type WebhookDelivererOptions } from './webhook.js';
 
@@ -25,11 +26,12 @@ import { WebhookDeliverer, type WebhookDelivererOptions } from './webhook.js';
 export interface MonitorService {
   readonly webhooks: WebhookDeliverer;
   /** `owner`: the account it belongs to (its evaluations read the shared datasets and that account's own). */
-  create(request: CreateMonitorRequest, records?: AlongsideRecords, owner?: string): Promise<Monitor>;
-  get(id: string): Promise<Monitor>;
-  list(options?: { work_id?: string }): Promise<Monitor[]>;
-  setState(id: string, state: 'active' | 'paused'): Promise<Monitor>;
-  delete(id: string): Promise<boolean>;
+  create(request: CreateMonitorRequest, owner?: string): Promise<Monitor>;
+  /** With `scope.owner`, only that owner's monitors are found (another's is NOT_FOUND, or false to delete). */
+  get(id: string, scope?: MonitorScope): Promise<Monitor>;
+  list(options?: { work_id?: string; owner?: string }): Promise<Monitor[]>;
+  setState(id: string, state: 'active' | 'paused', scope?: MonitorScope): Promise<Monitor>;
+  delete(id: string, scope?: MonitorScope): Promise<boolean>;
   events(options?: { monitor_id?: string; after?: string; limit?: number }): Promise<MonitorEvent[]>;
   /** Queue an evaluation of every active monitor; resolves to the new events. */
   evaluate(): Promise<MonitorEvent[]>;
@@ -100,11 +102,11 @@ export function createMonitorService(deps: {
   };
   return {
     webhooks,
-    create: (request, records, owner) => createMonitor(store, request, records, owner),
-    get: (id) => getMonitor(store, id),
+    create: (request, owner) => createMonitor(store, request, owner),
+    get: (id, scope) => getMonitor(store, id, scope),
     list: (options) => listMonitors(store, options),
-    setState: (id, state) => setMonitorState(store, id, state),
-    delete: (id) => deleteMonitor(store, id),
+    setState: (id, state, scope) => setMonitorState(store, id, state, scope),
+    delete: (id, scope) => deleteMonitor(store, id, scope),
     events: (options) => listEvents(store, options),
     evaluate: () => queue('manual'),
     datasetChanged: (id) => void queue(id, id).catch(() => undefined),

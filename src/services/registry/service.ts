@@ -6,6 +6,7 @@ import type { Store } from '../../store/types.js';
 import { checkReceipt, loadReceiptKey, type ReceiptKey } from './receipts.js';
 import {
   deleteWork,
+  findWork,
   getWork,
   listWorks,
   registerWork,
@@ -24,7 +25,10 @@ export interface RegistryService {
   key(): Promise<ReceiptKey>;
   register(request: RegisterWorkRequest, options?: RegisterOptions): Promise<RegisterWorkResult>;
   verifyReceipt(receipt: unknown): Promise<boolean>;
-  get(workId: string): Promise<Work>;
+  /** With `scope.owner`, only that owner's work is found. */
+  get(workId: string, scope?: { readonly owner?: string }): Promise<Work>;
+  /** The work `owner` registered with `workHash`. */
+  find(workHash: string, owner: string): Promise<Work>;
   list(options?: ListWorksOptions): Promise<WorkPage>;
   delete(workId: string, owner?: string): Promise<boolean>;
 }
@@ -45,7 +49,8 @@ export function createRegistryService(deps: {
     key: () => (key ??= loadReceiptKey(store, receiptKey)),
     register: async (request, options) => registerWork(fingerprint, store, await service.key(), request, options),
     verifyReceipt: async (receipt) => checkReceipt(await service.key(), receipt),
-    get: (workId) => getWork(store, workId),
+    get: (workId, scope) => getWork(store, workId, scope),
+    find: (workHash, owner) => findWork(store, workHash, owner),
     list: (options) => listWorks(store, options),
     delete: (workId, owner) => deleteWork(store, workId, owner),
   };

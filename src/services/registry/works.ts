@@ -179,11 +179,28 @@ export async function registerWork(
 }
 
 /** A work by id. @throws NOT_FOUND */
-export async function getWork(store: Store, workId: unknown): Promise<Work> {
+export async function getWork(store: Store, workId: unknown, scope: { readonly owner?: string } = {}): Promise<Work> {
   if (typeof workId !== 'string' || !workId.startsWith('wk_')) fail('work_id must be a "wk_…" id');
   const w = (await store.get(`work/${workId}`)) as Work | undefined;
-  if (!w) throw new TrainprintError('NOT_FOUND', `no work "${workId}"`);
+  if (!w || (scope.owner !== undefined && w.owner !== scope.owner)) {
+    throw new TrainprintError('NOT_FOUND', `no work "${workId}"`);
+  }
   return w;
+}
+
+/**
+ * The work `owner` registered with `workHash`: one read of the registry's index, never another owner's work with the
+ * same bytes.
+ * @throws NOT_FOUND when the owner registered none
+ */
+export async function findWork(store: Store, workHash: unknown, owner: unknown): Promise<Work> {
+  const hash = checkWorkHash(workHash);
+  if (typeof owner !== 'string' || owner.length === 0) fail('owner must be a non-empty string');
+  const id = await store.get(`work-hash/${hash}/${owner}`);
+  if (typeof id !== 'string') {
+    throw new TrainprintError('NOT_FOUND', `no registered work of the account with work_hash ${hash}`);
+  }
+  return getWork(store, id, { owner: owner as string });
 }
 
 /** The works registered with `workHash` (oldest first). */

@@ -1,6 +1,6 @@
 /**
- * Building blocks of the worked examples of the HTTP API (src/http/route-docs.ts and the
- * `*-docs.ts` modules it gathers): the public-domain texts the examples send, the ids that
+ * Building blocks of the worked examples of the HTTP API (src/http/docs/index.ts and the
+ * modules of this folder): the public-domain texts the examples send, the ids that
  * stand for generated ones, and the records several examples answer with.
  *
  * The texts are small on purpose: the opening of Jane Austen's *Persuasion* (1818) as the

@@ -10,8 +10,9 @@
  * client's string, of any shape), and `http/idem-claim/<account>/<sha256(key)>` while a request with the key
  * runs. Expired records are dropped when next looked up.
  */
-import { TrainprintError, type Store } from '../index.js';
-import { sha256Hex } from './auth.js';
+import { TrainprintError } from '../../errors.js';
+import { sha256Hex } from '../../fingerprint/sha256.js';
+import type { Store } from '../../store/types.js';
 
 /**
  * How long a response is kept, in ms (24 h).

@@ -1,11 +1,11 @@
 /**
  * Documentation of the memorization operations (src/http/memorization-routes.ts): descriptions,
- * errors and worked examples (src/http/route-docs.ts says how they are used). The examples probe
+ * errors and worked examples (src/http/docs/index.ts says how they are used). The examples probe
  * `austen-lm`, a model served by the caller at `https://models.example.org/v1` that has read the
  * account's chapter of *Persuasion* and never the Chesterton sentences of the reference set.
  */
-import type { ErrorCase } from './context.js';
-import type { RouteDocs } from './route-docs.js';
+import type { ErrorCase } from '../context.js';
+import type { RouteDocs } from './index.js';
 import {
   EXTRACTION,
   ID,

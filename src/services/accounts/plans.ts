@@ -12,8 +12,9 @@
  * durable with the file store and shared by every process on one PostgreSQL store. Another shared
  * counter (Redis `INCR` with a Lua check) implements the same two methods.
  */
-import { TrainprintError, type Store } from '../index.js';
-import type { Principal } from './context.js';
+import { TrainprintError } from '../../errors.js';
+import type { Store } from '../../store/types.js';
+import type { Principal } from './scopes.js';
 
 /**
  * A plan: calls per UTC day, or `null` for no limit; optionally the availability it promises.
@@ -255,21 +256,4 @@ export class RateLimiter {
       resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
     };
   }
-}
-
-/**
- * The `RateLimit-*` headers of a state (none for a plan without limit: there is nothing to announce).
- * A refused call also gets `Retry-After` (the handler adds it to the 429).
- *
- * @example
- * rateLimitHeaders(state) // { 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '3600', 'ratelimit-policy': '100;w=86400' }
- */
-export function rateLimitHeaders(s: RateState): Record<string, string> {
-  if (s.limit === null) return {};
-  return {
-    'ratelimit-limit': String(s.limit),
-    'ratelimit-remaining': String(s.remaining),
-    'ratelimit-reset': String(s.resetSeconds),
-    'ratelimit-policy': `${s.limit};w=${WINDOW_SECONDS}`,
-  };
 }

@@ -1,8 +1,8 @@
 /**
  * Documentation of the attribution, works-registry and monitor operations (src/http/routes.ts):
- * descriptions, errors and worked examples (src/http/route-docs.ts says how they are used).
+ * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from './route-docs.js';
+import type { RouteDocs } from './index.js';
 import {
   ID,
   KB_MODEL,

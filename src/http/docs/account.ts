@@ -1,10 +1,10 @@
 /**
  * Documentation of the account (usage, API keys, OAuth) and service operations (src/http/routes.ts):
- * descriptions, errors and worked examples (src/http/route-docs.ts says how they are used).
+ * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from './route-docs.js';
+import type { RouteDocs } from './index.js';
 import { ID } from './example-kit.js';
-import { AVAILABILITY_MEASURES } from './availability.js';
+import { AVAILABILITY_MEASURES } from '../../index.js';
 
 /** The secret `POST /api/v1/oauth/clients` answered in the examples (shown once; the token example uses it). */
 const CLIENT_SECRET = 'tp_cs_Tn1gLNYs1SgqvSScOWkCRlU2QzsJCqn2G4tM2iGu';

@@ -1,10 +1,10 @@
 /**
  * Documentation of the licensing-marketplace operations (src/http/marketplace-routes.ts):
- * descriptions, errors and worked examples (src/http/route-docs.ts says how they are used). In the
+ * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used). In the
  * examples `acme` lists its chapter of *Persuasion* for AI training and `globex` buys a licence.
  */
-import type { ErrorCase } from './context.js';
-import type { RouteDocs } from './route-docs.js';
+import type { ErrorCase } from '../context.js';
+import type { RouteDocs } from './index.js';
 import { ACME, GLOBEX, ID, WORK_HASH, WORK_TITLE } from './example-kit.js';
 
 const noListing: ErrorCase = { code: 'NOT_FOUND', when: "no listing has this id, or it is another account's draft" };

@@ -4,20 +4,20 @@
  * One table drives three things, so they cannot drift apart: the route rows (src/http/routes.ts
  * gains these fields through {@link withDocs}), the OpenAPI document (src/http/openapi.ts emits
  * descriptions, examples, curl samples and error responses from them) and the Routes section of
- * docs/http.md (build/docs-http.mjs renders it from the document). The contract test sends every
+ * docs/http-routes.md (build/docs-http.mjs renders it from the document). The contract test sends every
  * example to a fresh server and checks its status and response against the document.
  *
  * The entries live with their group: attribution, registry and monitors
- * (src/http/attribution-docs.ts), reference datasets and the knowledge base
- * (src/http/datasets-docs.ts), the marketplace (src/http/marketplace-docs.ts), memorization
- * (src/http/memorization-docs.ts), account and service (src/http/account-docs.ts).
+ * (src/http/docs/attribution.ts), reference datasets and the knowledge base
+ * (src/http/docs/datasets.ts), the marketplace (src/http/docs/marketplace.ts), memorization
+ * (src/http/docs/memorization.ts), account and service (src/http/docs/account.ts).
  */
-import type { ErrorCase, Route, RouteExample } from './context.js';
-import { ACCOUNT_DOCS } from './account-docs.js';
-import { ATTRIBUTION_DOCS } from './attribution-docs.js';
-import { DATASETS_DOCS } from './datasets-docs.js';
-import { MARKETPLACE_DOCS } from './marketplace-docs.js';
-import { MEMORIZATION_DOCS } from './memorization-docs.js';
+import type { ErrorCase, Route, RouteExample } from '../context.js';
+import { ACCOUNT_DOCS } from './account.js';
+import { ATTRIBUTION_DOCS } from './attribution.js';
+import { DATASETS_DOCS } from './datasets.js';
+import { MARKETPLACE_DOCS } from './marketplace.js';
+import { MEMORIZATION_DOCS } from './memorization.js';
 
 /**
  * The documentation of one operation.

@@ -17,9 +17,9 @@
  * - `availability/instance/<id>`: `{ instance_id, started_at, last_seen, stopped_at, interval_ms }`, pruned a
  *   day after it was last seen.
  */
-import type { Store, Transaction } from '../index.js';
-import { TrainprintError } from '../index.js';
-import type { Plan } from './limits.js';
+import { TrainprintError } from '../../errors.js';
+import type { Store, Transaction } from '../../store/types.js';
+import type { Plan } from './plans.js';
 
 /**
  * How often an instance writes its heartbeat, in ms.
