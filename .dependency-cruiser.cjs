@@ -5,7 +5,7 @@
  *   errors.ts, types.ts, util/, stats/       shared by everything
  *   core/                                    the TypeScript half of the WebAssembly ABI
  *   text/ → sketch/ → fingerprint/ → datasets/, align/
- *   store/, models/                          infrastructure for the services
+ *   store/, models/, net/                    infrastructure for the services (net/: the egress host policy)
  *   corpus/                                  the loaded datasets and their search
  *   remote/                                  remote corpora (infini-gram engines): loaded by the engine on demand
  *   packs/                                   reference packs: portrait snapshots with provenance
@@ -15,7 +15,7 @@
  */
 const BOTTOM = '^src/(errors|types)[.]ts$|^src/(util|stats)/';
 const KERNELS = '^src/(core|text|sketch|fingerprint|datasets|align)/';
-const INFRA = '^src/(store|models)/';
+const INFRA = '^src/(store|models|net)/';
 const REMOTE = '^src/remote/';
 const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/|${REMOTE}`;
 const ROOTS = '^src/(engine|fingerprint-engine|index|fingerprint-entry)[.]ts$';

@@ -154,9 +154,9 @@ export class Engine extends FingerprintEngine {
   ): Promise<DatasetStats> {
     return this.corpus.addFingerprintedDocuments(descriptor, batches);
   }
-  /** {@inheritDoc Corpus.datasets} @example engine.datasets().map((d) => d.id) */
-  datasets(): DatasetStats[] {
-    return this.corpus.datasets();
+  /** {@inheritDoc Corpus.datasets} @example engine.datasets({ account: 'alice' }).map((d) => d.id) */
+  datasets(options?: { readonly account?: string }): DatasetStats[] {
+    return this.corpus.datasets(options);
   }
   /** {@inheritDoc Corpus.attachDataset} @example await engine.attachDataset(await openPostgresDataset({ url, id })) */
   attachDataset(storage: ExactStorage): Promise<DatasetStats> {

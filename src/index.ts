@@ -182,3 +182,11 @@ export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js
 
 // Reference packs (portrait datasets of real public text with their provenance)
 export * from './packs/index.js';
+export {
+  isInternalHost,
+  isInternalAddress,
+  defaultModelHosts,
+  egressFetch,
+  refusedResolution,
+} from './net/egress.js';
+export type { HostResolver, ResolvedHost } from './net/egress.js';

@@ -1,6 +1,6 @@
 /**
  * `createClient({ api_key, base_url })`: the HTTP API under `/api/v1` as typed methods, one per
- * route of the table (src/http/routes.ts), plus `request()` for routes added later. Results are
+ * route of the table (src/http/routes/index.ts), plus `request()` for routes added later. Results are
  * the success bodies as sent (`{ success: true, ...result }`); failures reject with
  * {@link TrainprintApiError}. Retries and timeouts: src/client/transport.ts.
  */

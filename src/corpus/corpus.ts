@@ -374,12 +374,16 @@ export class Corpus {
   }
 
   /**
-   * The datasets loaded in this engine, with their stats (sync).
+   * The datasets loaded in this engine, with their stats (sync). With `account`, only those that account may
+   * search: the ones every account shares and its own.
    * @example corpus.datasets().map((d) => `${d.id}: ${d.documents} documents`)
+   * @example corpus.datasets({ account: 'alice' }) // shared datasets and alice's uploads, not bob's
    */
-  datasets(): DatasetStats[] {
+  datasets(options: { readonly account?: string } = {}): DatasetStats[] {
     this.assertLive();
-    return [...[...this.sets.values()].map((d) => d.stats()), ...this.remotes.all().map((r) => r.stats())];
+    const account = options?.account === undefined ? undefined : checkAccount(options.account, 'account');
+    const all = [...[...this.sets.values()].map((d) => d.stats()), ...this.remotes.all().map((r) => r.stats())];
+    return account === undefined ? all : all.filter((d) => this.provenances.visibleTo(d.id, account));
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The shapes shared by the HTTP adapter's modules: a {@link Route} of the table (src/http/routes.ts),
+ * The shapes shared by the HTTP adapter's modules: a {@link Route} of the table (src/http/routes/index.ts),
  * the {@link RouteContext} its handler receives, the authenticated {@link Principal}, and the
  * {@link Reply} a handler returns when the status or headers are not the defaults.
  *
@@ -51,7 +51,7 @@ export interface RouteServices {
   issueToken(form: URLSearchParams, authorization: string | null, request: Request): Promise<Response>;
   /**
    * The target model a memorization request names, after the handler's model-host policy
-   * (src/http/model-hosts.ts): with a resolver, its name is resolved and checked now and its
+   * (src/net/egress.ts): with a resolver, its name is resolved and checked now and its
    * requests go to the checked addresses.
    * @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
    */
@@ -100,7 +100,7 @@ export interface BodyAllowance {
 export interface RouteContext {
   readonly engine: Engine;
   readonly request: Request;
-  /** Path parameters, decoded, each matching its pattern (src/http/routes.ts `PATH_PARAMS`). */
+  /** Path parameters, decoded, each matching its pattern (src/http/routes/index.ts `PATH_PARAMS`). */
   readonly params: Readonly<Record<string, string>>;
   /** Query parameters, coerced to the types of `querySchema` and validated. */
   readonly query: Readonly<Record<string, unknown>>;

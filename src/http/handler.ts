@@ -25,16 +25,19 @@ import {
   AuthThrottle,
   authenticate,
   createOpenAICompatibleModel,
+  defaultModelHosts,
   Idempotency,
   KeyStore,
   MemoryCounterStore,
   PLANS,
   RateLimiter,
+  refusedResolution,
   requestHash,
   TokenIssuer,
   TrainprintError,
   type CounterStore,
   type Engine,
+  type HostResolver,
   type Offload,
   type Plan,
   type RateState,
@@ -52,10 +55,9 @@ import {
 } from './context.js';
 import { tokenEndpoint } from './oauth.js';
 import { rateLimitHeaders } from './rate-limit.js';
-import { defaultModelHosts, refusedResolution, type HostResolver } from './model-hosts.js';
 import { buildOpenApi } from './openapi.js';
 import { errorOutcome, jsonResponse } from './respond.js';
-import { PATH_PARAMS, ROUTES } from './routes.js';
+import { PATH_PARAMS, ROUTES } from './routes/index.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import { parseJsonBody, type JsonBodyOffload } from './json-body.js';
 import { coerceQuery, compileValidator } from './validate.js';
@@ -108,7 +110,7 @@ export interface HandlerOptions {
    * Which model services the memorization routes may call (`model.base_url` of a request): return
    * true to allow. Replaces the default policy, e.g. an allow-list:
    * `(url) => url.origin === 'https://models.example.org'`. A refused URL is 422 naming `model.base_url`.
-   * @default refuse loopback, private, link-local and other internal addresses and names (src/http/model-hosts.ts)
+   * @default refuse loopback, private, link-local and other internal addresses and names (src/net/egress.ts)
    */
   readonly modelHosts?: (url: URL) => boolean;
   /**
@@ -129,7 +131,7 @@ export interface HandlerOptions {
    * address is refused (422 naming the field), and model requests go to the checked addresses
    * through the resolver's `fetch` (unless `modelFetch` is given). Node: `resolveHost` from
    * `trainprint/node` (`trainprint serve` uses it). Other runtimes have no default: only the URL
-   * text is checked (src/http/model-hosts.ts).
+   * text is checked (src/net/egress.ts).
    * @default none
    */
   readonly resolveHost?: HostResolver;

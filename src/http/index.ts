@@ -16,7 +16,7 @@ export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES }
 export { MAX_JSON_DEPTH, parseJsonBody, bodyChecker } from './json-body.js';
 export type { JsonBodyOffload } from './json-body.js';
 export type { Handler, HandlerOptions } from './handler.js';
-export { ROUTES, PATH_PARAMS } from './routes.js';
+export { ROUTES, PATH_PARAMS } from './routes/index.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
 export type {
   Route,
@@ -30,8 +30,9 @@ export type {
   JsonSchema,
   ModelSpec,
 } from './context.js';
-export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from './model-hosts.js';
-export type { HostResolver, ResolvedHost } from './model-hosts.js';
+// the egress policy lives in the library (src/net/egress.ts); kept here too, where it was first exported
+export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from '../index.js';
+export type { HostResolver, ResolvedHost } from '../index.js';
 // the accounts service (also exported by the main entry), re-exported here for the hosts that import it with the handler
 export { KeyStore, MAX_TOKEN_TTL, PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from '../index.js';
 export type {
@@ -49,8 +50,8 @@ export type { OpenApiOptions } from './openapi.js';
 export { IDEMPOTENCY_TTL_MS } from '../index.js';
 export { INTERNAL_ERROR_CODE } from './respond.js';
 export type { EnvelopeCode } from './respond.js';
-export { NAMED_SCHEMAS } from './named-schemas.js';
-export { ERROR_ENVELOPE_SCHEMA } from './schemas.js';
+export { NAMED_SCHEMAS } from './schemas/named.js';
+export { ERROR_ENVELOPE_SCHEMA } from './schemas/index.js';
 export type { StatusReport } from './status.js';
 export {
   Heartbeat,

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table and the same JSON Schema objects that
  * validate requests: paths and operations from the rows, `components.schemas` from the named
- * schemas (src/http/named-schemas.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
+ * schemas (src/http/schemas/named.ts `NAMED_SCHEMAS`, each use of one of those objects becoming a
  * `$ref`), security per operation with the route's scope (API key as HTTP bearer, and OAuth 2.0
  * client credentials), and every status an operation can answer — successes, the error envelope
  * for each error status, the RateLimit headers on authenticated ones. The documentation of the
@@ -12,10 +12,10 @@
 import { HTTP_STATUS, type ErrorCode } from '../index.js';
 import type { Route, JsonSchema } from './context.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
-import { PATH_PARAMS } from './routes.js';
-import { NAMED_SCHEMAS } from './named-schemas.js';
+import { PATH_PARAMS } from './routes/index.js';
+import { NAMED_SCHEMAS } from './schemas/named.js';
 import { curlSample, errorCasesByStatus, errorExample, exampleFields } from './openapi-examples.js';
-import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas.js';
+import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas/index.js';
 
 /**
  * Options of {@link buildOpenApi}.

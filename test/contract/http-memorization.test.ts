@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { createHandler, KeyStore, ROUTES } from '../../src/http/index.js';
-import { isInternalHost } from '../../src/http/model-hosts.js';
+import { isInternalHost } from '../../src/net/egress.js';
 import { book, startApi, type Api, type Reply } from '../fixtures/http/harness.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
 

@@ -91,7 +91,7 @@ function migrationSuite(name: string, open: () => Promise<Store>): void {
         await expect(engine.findWork(theirs.work_hash, { owner: me })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       }
       // a second run finds nothing left to do
-      expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 0 });
+      expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 0, listings: 0 });
       engine.dispose();
       await store.close();
     });
@@ -110,7 +110,7 @@ describePostgres('PostgreSQL store', (db) => {
 describe('migrateStore', () => {
   it('reports what it changed: two analyses, two monitors (one without an owner before)', async () => {
     const store = await replayInto(new MemoryStore());
-    expect(await migrateStore(store)).toEqual({ analyses: 2, monitors: 2, indexed: 0 });
+    expect(await migrateStore(store)).toEqual({ analyses: 2, monitors: 2, indexed: 0, listings: 0 });
     expect(((await store.get(`monitor/${MADE.bob.monitor_id}`)) as Monitor).owner).toBe('bob');
     expect(await store.get(`analysis-by/${MADE.alice.analysis_id}`)).toBe('alice');
     expect(await store.get(`monitor-of/bob/${MADE.bob.monitor_id}`)).toBe(true);
@@ -126,8 +126,30 @@ describe('migrateStore', () => {
     const m = await engine.createMonitor({ work_id: w.work_id }, { owner: 'carol' });
     await store.delete(`monitor-of/carol/${m.monitor_id}`);
     expect(await engine.listMonitors({ owner: 'carol' })).toEqual([]);
-    expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 1 });
+    expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 1, listings: 0 });
     expect((await engine.listMonitors({ owner: 'carol' })).map((x) => x.monitor_id)).toEqual([m.monitor_id]);
+    engine.dispose();
+  });
+
+  it('indexes a listing by its owner (listings made before the marketplace kept that index)', async () => {
+    const store = new MemoryStore();
+    const engine = await createEngine({ store });
+    const w = await engine.registerWork({ content: 'A text of its own, long enough to list here.', owner: 'dana' });
+    const l = await engine.marketplace.createListing('dana', {
+      work_id: w.work_id,
+      licence_type: 'training',
+      territory: ['WORLDWIDE'],
+      term_months: 12,
+      price: { amount_minor: 1000, currency: 'EUR' },
+    });
+    const INDEX = `market/listing-by-owner/dana/${l.listing_id}`;
+    expect(await store.get(INDEX)).toBe(l.listing_id);
+    await store.delete(INDEX);
+    expect((await engine.marketplace.listListings({ owner: 'dana', status: 'any' })).listings).toEqual([]);
+    expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 0, listings: 1 });
+    const after = await engine.marketplace.listListings({ owner: 'dana', status: 'any' });
+    expect(after.listings.map((x) => x.listing_id)).toEqual([l.listing_id]);
+    expect(await migrateStore(store)).toEqual({ analyses: 0, monitors: 0, indexed: 0, listings: 0 });
     engine.dispose();
   });
 });

@@ -242,6 +242,42 @@ describe('listings', () => {
       [a, b, c].map((l) => l.listing_id).sort(),
     );
   });
+
+  it("an owner's listings come from its index (paged); visible_to hides other accounts' drafts; party selects offers", async () => {
+    const s = await world();
+    const mine = [
+      await s.listing({ territory: ['US'] }, 'ann'),
+      await s.listing({ territory: ['DE'], status: 'draft' }, 'ann'),
+      await s.listing({ territory: ['FR'] }, 'ann'),
+    ];
+    const theirs = await s.listing({ territory: ['JP'], status: 'draft' }, 'ben');
+    const open = await s.listing({ territory: ['GB'] }, 'ben');
+    const ids = (ls: Listing[]) => ls.map((l) => l.listing_id).sort();
+    expect(ids((await s.market.listListings({ owner: 'ann', status: 'any' })).listings)).toEqual(ids(mine));
+    const p1 = await s.market.listListings({ owner: 'ann', status: 'any', limit: 2 });
+    const p2 = await s.market.listListings({ owner: 'ann', status: 'any', limit: 2, after: p1.next! });
+    expect(p1.listings).toHaveLength(2);
+    expect(p2.next).toBeNull();
+    expect(ids([...p1.listings, ...p2.listings])).toEqual(ids(mine));
+    // ann sees her own draft and nobody else's
+    const seen = ids((await s.market.listListings({ status: 'any', visible_to: 'ann' })).listings);
+    expect(seen).toEqual(ids([...mine, open]));
+    expect(seen).not.toContain(theirs.listing_id);
+    expect(ids((await s.market.listListings({ status: 'draft', visible_to: 'ann' })).listings)).toEqual([
+      mine[1].listing_id,
+    ]);
+    // offers and licences by party: the buyer and the seller, nobody else
+    const o = await s.market.makeOffer('carl', open.listing_id, { amount: USD(400_000) });
+    for (const who of ['carl', 'ben'])
+      expect((await s.market.listOffers({ party: who })).offers.map((x) => x.offer_id)).toEqual([o.offer_id]);
+    expect((await s.market.listOffers({ party: 'ann' })).offers).toEqual([]);
+    const lic = await s.market.acceptOffer('ben', o.offer_id);
+    for (const who of ['carl', 'ben'])
+      expect((await s.market.listLicences({ party: who })).licences.map((x) => x.licence_id)).toEqual([lic.licence_id]);
+    expect((await s.market.listLicences({ party: 'ann' })).licences).toEqual([]);
+    expect((await errorOf(s.market.listOffers({ party: 5 as never }))).detail).toContain('party');
+    expect((await errorOf(s.market.listListings({ visible_to: '' }))).detail).toContain('visible_to');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

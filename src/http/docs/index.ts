@@ -1,7 +1,7 @@
 /**
  * The documentation of every operation of the route table, keyed by operation id: a description
  * (what it does, who may call it, what it stores), the errors it gives and its worked examples.
- * One table drives three things, so they cannot drift apart: the route rows (src/http/routes.ts
+ * One table drives three things, so they cannot drift apart: the route rows (src/http/routes/index.ts
  * gains these fields through {@link withDocs}), the OpenAPI document (src/http/openapi.ts emits
  * descriptions, examples, curl samples and error responses from them) and the Routes section of
  * docs/http-routes.md (build/docs-http.mjs renders it from the document). The contract test sends every

@@ -1,5 +1,5 @@
 /**
- * Documentation of the licensing-marketplace operations (src/http/marketplace-routes.ts):
+ * Documentation of the licensing-marketplace operations (src/http/routes/marketplace.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used). In the
  * examples `acme` lists its chapter of *Persuasion* for AI training and `globex` buys a licence.
  */

@@ -1,5 +1,5 @@
 /**
- * Documentation of the memorization operations (src/http/memorization-routes.ts): descriptions,
+ * Documentation of the memorization operations (src/http/routes/memorization.ts): descriptions,
  * errors and worked examples (src/http/docs/index.ts says how they are used). The examples probe
  * `austen-lm`, a model served by the caller at `https://models.example.org/v1` that has read the
  * account's chapter of *Persuasion* and never the Chesterton sentences of the reference set.

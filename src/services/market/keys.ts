@@ -4,6 +4,7 @@
  *   `market/offer/<ofr_id>`                         the offer
  *   `market/licence/<lic_id>`                       the signed licence
  *   `market/listing-by-work/<wk_id>/<lst_id>`       → lst_id (exclusivity checks at publish)
+ *   `market/listing-by-owner/<owner>/<lst_id>`      → lst_id (an owner's listings, read by prefix)
  *   `market/licence-by-work/<wk_id>/<lic_id>`       → lic_id (exclusivity checks at accept)
  *   `market/pending/<lst_id>/<ofr_id>`              → ofr_id while the offer is pending
  *   `market/offer-due/<expires_at>/<ofr_id>`        → ofr_id while pending, ordered by expiry
@@ -23,6 +24,7 @@ export const K = {
   offer: (id: string) => `market/offer/${id}`,
   licence: (id: string) => `market/licence/${id}`,
   listingsOfWork: (workId: string) => `market/listing-by-work/${workId}/`,
+  listingsOfOwner: (owner: string) => `market/listing-by-owner/${encodeURIComponent(owner)}/`,
   licencesOfWork: (workId: string) => `market/licence-by-work/${workId}/`,
   pendingOf: (listingId: string) => `market/pending/${listingId}/`,
   due: (expiresAt: string, offerId: string) => `market/offer-due/${expiresAt}/${offerId}`,

@@ -25,15 +25,17 @@ export async function listLicences(
   filter: LicenceFilter = {},
 ): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
   const o = checkObject(filter, 'the filter');
-  onlyKeys(o, ['licensor', 'licensee', 'listing_id', 'work_id', 'after', 'limit'], 'listLicences filter');
+  onlyKeys(o, ['licensor', 'licensee', 'party', 'listing_id', 'work_id', 'after', 'limit'], 'listLicences filter');
   const licensor = o.licensor === undefined ? undefined : checkString(o.licensor, 'licensor', 200);
   const licensee = o.licensee === undefined ? undefined : checkString(o.licensee, 'licensee', 200);
+  const party = o.party === undefined ? undefined : checkString(o.party, 'party', 200);
   const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
   const work = o.work_id === undefined ? undefined : checkId(o.work_id, 'wk_', 'work_id');
   const { after, limit } = checkPage(o);
   const keep = (l: Licence) =>
     (licensor === undefined || l.licensor === licensor) &&
     (licensee === undefined || l.licensee === licensee) &&
+    (party === undefined || l.licensor === party || l.licensee === party) &&
     (listing === undefined || l.listing_id === listing) &&
     (work === undefined || l.work_id === work);
   const { items, next } = await scanPage<Licence>(ctx.store, K.LICENCE, after, limit, keep);

@@ -103,6 +103,7 @@ export async function createListing(
     if (listing.status === 'active') await assertExclusivity(op, listing, listing.territory, true);
     op.put(K.listing(listing.listing_id), listing);
     op.put(K.listingsOfWork(listing.work_id) + listing.listing_id, listing.listing_id);
+    op.put(K.listingsOfOwner(listing.owner) + listing.listing_id, listing.listing_id);
     await appendAudit(op, {
       actor: who,
       action: 'listing.created',
@@ -146,7 +147,15 @@ export async function listListings(
       (q.max === undefined || money.amount_minor <= q.max)
     );
   };
-  const { items, next } = await scanPage<Listing>(ctx.store, K.LISTING, q.after, q.limit, keep);
+  const visible = (l: Listing): boolean =>
+    q.visible_to === undefined || l.status !== 'draft' || l.owner === q.visible_to;
+  // an owner's listings come from the owner's index; a search of the market reads every listing
+  const { items, next } =
+    q.owner === undefined
+      ? await scanPage<Listing>(ctx.store, K.LISTING, q.after, q.limit, (l) => keep(l) && visible(l))
+      : await scanPage<Listing>(ctx.store, K.listingsOfOwner(q.owner), q.after, q.limit, (l) => keep(l) && visible(l), {
+          load: async (id) => (await ctx.store.get(K.listing(id as string))) as Listing | undefined,
+        });
   return { listings: items, next };
 }
 

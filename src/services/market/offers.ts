@@ -149,10 +149,11 @@ export async function listOffers(
   filter: OfferFilter = {},
 ): Promise<{ offers: Offer[]; next: string | null }> {
   const o = checkObject(filter, 'the filter');
-  onlyKeys(o, ['listing_id', 'buyer', 'seller', 'status', 'after', 'limit'], 'listOffers filter');
+  onlyKeys(o, ['listing_id', 'buyer', 'seller', 'party', 'status', 'after', 'limit'], 'listOffers filter');
   const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
   const buyer = o.buyer === undefined ? undefined : checkString(o.buyer, 'buyer', 200);
   const seller = o.seller === undefined ? undefined : checkString(o.seller, 'seller', 200);
+  const party = o.party === undefined ? undefined : checkString(o.party, 'party', 200);
   const status = o.status === undefined ? undefined : checkOfferStatus(o.status, 'status');
   const { after, limit } = checkPage(o);
   return runOp(ctx.store, ctx.now, async (op) => {
@@ -163,6 +164,7 @@ export async function listOffers(
       (listing === undefined || x.listing_id === listing) &&
       (buyer === undefined || x.buyer === buyer) &&
       (seller === undefined || x.seller === seller) &&
+      (party === undefined || x.buyer === party || x.seller === party) &&
       (status === undefined || effective(x) === status);
     const page = await scanPage<Offer>(op, K.OFFER, after, limit, keep);
     const offers: Offer[] = [];

@@ -11,7 +11,8 @@ export interface Scanner {
 
 /**
  * Items under `prefix` (keys `prefix + id`) after id `after` that pass `keep`, at most `limit`;
- * `next` is the id to pass as `after` for the next page, or null at the end.
+ * `next` is the id to pass as `after` for the next page, or null at the end. With `load`, the prefix is an index
+ * whose values name the records (`load` reads one; undefined skips it).
  * @example
  * const { items, next } = await scanPage<Listing>(store, 'market/listing/', undefined, 100, (l) => l.status === 'active')
  */
@@ -21,6 +22,7 @@ export async function scanPage<T>(
   after: string | undefined,
   limit: number,
   keep: (item: T) => boolean,
+  options: { load?: (value: unknown) => Promise<T | undefined> } = {},
 ): Promise<{ items: T[]; next: string | null }> {
   const items: T[] = [];
   const ids: string[] = [];
@@ -28,8 +30,10 @@ export async function scanPage<T>(
   for (;;) {
     const page = await from.scan(prefix, { after: cursor, limit: limit + 1 });
     for (const [key, value] of page) {
-      if (!keep(value as T)) continue;
-      items.push(value as T);
+      // an index entry whose record is gone (deleted since) is skipped like a filtered one
+      const item = options.load === undefined ? (value as T) : await options.load(value);
+      if (item === undefined || !keep(item)) continue;
+      items.push(item);
       ids.push(key.slice(prefix.length));
       if (items.length > limit) break;
     }

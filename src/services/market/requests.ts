@@ -275,6 +275,7 @@ export interface ListingQuery {
   readonly territory?: string;
   readonly work_type?: WorkType;
   readonly owner?: string;
+  readonly visible_to?: string;
   readonly exclusive?: boolean;
   readonly pricing?: 'price' | 'rate';
   readonly currency?: string;
@@ -295,6 +296,7 @@ export function parseListingFilter(v: unknown): ListingQuery {
       'territory',
       'work_type',
       'owner',
+      'visible_to',
       'exclusive',
       'pricing',
       'currency',
@@ -332,6 +334,7 @@ export function parseListingFilter(v: unknown): ListingQuery {
     ...(o.territory === undefined ? {} : { territory: checkTerritoryCode(o.territory, 'territory') }),
     ...(o.work_type === undefined ? {} : { work_type: checkWorkType(o.work_type, 'work_type') }),
     ...(o.owner === undefined ? {} : { owner: checkString(o.owner, 'owner', 200) }),
+    ...(o.visible_to === undefined ? {} : { visible_to: checkString(o.visible_to, 'visible_to', 200) }),
     ...(o.exclusive === undefined ? {} : { exclusive: o.exclusive as boolean }),
     ...(o.pricing === undefined ? {} : { pricing: o.pricing as 'price' | 'rate' }),
     ...(o.currency === undefined ? {} : { currency: o.currency as string }),

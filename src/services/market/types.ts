@@ -287,7 +287,13 @@ export interface ListingFilter {
   /** Only listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`). */
   readonly territory?: string;
   readonly work_type?: WorkType;
+  /** This owner's listings only (read through the owner's index, not a scan of every listing). */
   readonly owner?: string;
+  /**
+   * Whose eyes the page is for: drafts appear only when this account owns them (another account's drafts are
+   * skipped, as if absent). Without it every listing the other fields select is returned.
+   */
+  readonly visible_to?: string;
   readonly exclusive?: boolean;
   /** `price` (flat fee) or `rate` listings only. */
   readonly pricing?: 'price' | 'rate';
@@ -308,6 +314,8 @@ export interface OfferFilter {
   readonly listing_id?: string;
   readonly buyer?: string;
   readonly seller?: string;
+  /** Offers this account is a party to (as buyer or seller). */
+  readonly party?: string;
   readonly status?: OfferStatus;
   readonly after?: string;
   /** 1..1000. @default 100 */
@@ -321,6 +329,8 @@ export interface OfferFilter {
 export interface LicenceFilter {
   readonly licensor?: string;
   readonly licensee?: string;
+  /** Licences this account is a party to (as licensor or licensee). */
+  readonly party?: string;
   readonly listing_id?: string;
   readonly work_id?: string;
   readonly after?: string;

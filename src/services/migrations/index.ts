@@ -8,10 +8,13 @@
  * now the services': `analysis-by/<id>` → owner (./analyze/service.ts), the monitor's `owner` field with the index
  * `monitor-of/<owner>/<id>` (./monitors/monitors.ts). Each old record becomes the new ones, then is deleted, in one
  * batch; a monitor made before monitors recorded their owner takes it from the old record. Monitors that have an
- * owner but no index entry (made through the library by an earlier version) get one.
+ * owner but no index entry (made through the library by an earlier version) get one, and so do listings: the
+ * marketplace now reads an owner's listings through `market/listing-by-owner/<owner>/<id>` (../market/keys.ts).
  */
 import type { BatchOp, Store } from '../../store/types.js';
 import { ANALYSIS_OWNER_PREFIX } from '../analyze/service.js';
+import { K as MARKET } from '../market/keys.js';
+import type { Listing } from '../market/types.js';
 import { MONITOR_OWNER_PREFIX, type Monitor } from '../monitors/monitors.js';
 
 /** Keys read per page while migrating (bounded memory on large stores). */
@@ -22,6 +25,8 @@ export interface MigrationReport {
   readonly analyses: number;
   readonly monitors: number;
   readonly indexed: number;
+  /** Listings given their owner's index entry. */
+  readonly listings: number;
 }
 
 /** Every `[key, value]` under `prefix`, a page at a time. */
@@ -41,7 +46,7 @@ const monitorIndexKey = (owner: string, id: string): string =>
 
 /**
  * Bring a store written by an earlier version to this version's layout (see the module comment).
- * @example await migrateStore(await openFileStore('./data')) // { analyses: 2, monitors: 2, indexed: 0 }
+ * @example await migrateStore(await openFileStore('./data')) // { analyses: 2, monitors: 2, indexed: 0, listings: 0 }
  */
 export async function migrateStore(store: Store): Promise<MigrationReport> {
   let analyses = 0;
@@ -87,5 +92,17 @@ export async function migrateStore(store: Store): Promise<MigrationReport> {
       }
     }
   }
-  return { analyses, monitors, indexed };
+  let listings = 0;
+  for await (const page of pages(store, MARKET.LISTING)) {
+    for (const [, value] of page) {
+      const l = value as Listing;
+      if (typeof l.owner !== 'string' || typeof l.listing_id !== 'string') continue;
+      const k = MARKET.listingsOfOwner(l.owner) + l.listing_id;
+      if ((await store.get(k)) === undefined) {
+        await store.put(k, l.listing_id);
+        listings++;
+      }
+    }
+  }
+  return { analyses, monitors, indexed, listings };
 }

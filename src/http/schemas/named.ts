@@ -4,10 +4,10 @@
  * that uses the same object a `$ref` to it. Kept apart from the schema modules so that the
  * marketplace and memorization schemas can build on the core ones without an import cycle.
  */
-import type { JsonSchema } from './context.js';
-import { MARKETPLACE_SCHEMA_NAMES } from './marketplace-schemas.js';
-import { MEMORIZATION_SCHEMA_NAMES } from './memorization-schemas.js';
-import { CORE_SCHEMA_NAMES } from './schemas.js';
+import type { JsonSchema } from '../context.js';
+import { MARKETPLACE_SCHEMA_NAMES } from './marketplace.js';
+import { MEMORIZATION_SCHEMA_NAMES } from './memorization.js';
+import { CORE_SCHEMA_NAMES } from './index.js';
 
 /**
  * Every named schema.

@@ -4,7 +4,7 @@
  * the schemas cannot express (exactly one of `price` and `rate`, territory codes, expiry bounds);
  * responses are the engine's records (src/services/market/types.ts) field for field.
  */
-import type { JsonSchema } from './context.js';
+import type { JsonSchema } from '../context.js';
 import {
   bool,
   dateTime,
@@ -24,7 +24,7 @@ import {
   workHash,
   workId,
   workType,
-} from './schema-kit.js';
+} from './kit.js';
 const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
 const minor = {
   type: 'integer',

@@ -3,7 +3,7 @@
  * `/api/v1/memorization/`, scope `memorization`. A request names its target model as
  * `model: { base_url, api_key?, model, api?, top_logprobs? }`, an OpenAI-compatible service the
  * server calls (through `ctx.services.targetModel`, which applies the handler's model-host
- * policy: see src/http/model-hosts.ts). The API key stays in memory for the request only.
+ * policy: see src/net/egress.ts). The API key stays in memory for the request only.
  * A failing model service answers 502 `UPSTREAM_ERROR`, a silent one 504 `UPSTREAM_TIMEOUT`;
  * their `details.upstream` says how the service answered (status, content type, length), never what.
  *
@@ -30,15 +30,15 @@ import {
   type ReferenceSetRequest,
   type TrackWorkRequest,
   type Work,
-} from '../index.js';
-import { Reply, type ModelSpec, type Route, type RouteContext } from './context.js';
-import * as M from './memorization-schemas.js';
+} from '../../index.js';
+import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
+import * as M from '../schemas/memorization.js';
 
 const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
 
 /**
- * The memorization rows of the route table (src/http/routes.ts spreads them into `ROUTES`).
+ * The memorization rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MEMORIZATION_ROUTES.map((r) => r.operationId)
  */
 export const MEMORIZATION_ROUTES: readonly Route[] = [

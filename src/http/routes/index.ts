@@ -6,7 +6,7 @@
  *
  * Extending: add rows to {@link ROUTES} (or pass more to `createHandler(engine, { routes })`); a
  * group with many rows keeps them in its own module and is spread in here, as the marketplace
- * (src/http/marketplace-routes.ts) and memorization (src/http/memorization-routes.ts) groups are;
+ * (src/http/routes/marketplace.ts) and memorization (src/http/routes/memorization.ts) groups are;
  * path parameters go in {@link PATH_PARAMS}; the description, errors and worked examples of each
  * operation go in the documentation table (src/http/docs/index.ts), which {@link withDocs} merges
  * into the rows. Handlers return the result object; the adapter wraps it as `{ success: true, ...result }`.
@@ -39,13 +39,13 @@ import {
   type RegisterWorkRequest,
   type ScoreRequest,
   type Work,
-} from '../index.js';
-import { Reply, type BodyAllowance, type Principal, type Route, type RouteContext, type Scope } from './context.js';
-import { MARKETPLACE_ROUTES } from './marketplace-routes.js';
-import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization-routes.js';
-import { withDocs } from './docs/index.js';
-import { idPattern } from './schema-kit.js';
-import * as S from './schemas.js';
+} from '../../index.js';
+import { Reply, type BodyAllowance, type Principal, type Route, type RouteContext, type Scope } from '../context.js';
+import { MARKETPLACE_ROUTES } from './marketplace.js';
+import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization.js';
+import { withDocs } from '../docs/index.js';
+import { idPattern } from '../schemas/kit.js';
+import * as S from '../schemas/index.js';
 
 /**
  * Patterns of the path parameters. A segment that does not fit its pattern does not match the
@@ -365,7 +365,11 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'datasets:read',
     summary: 'The reference datasets the account searches (shared and its own) with their stats',
     responseSchema: S.DATASET_LIST_SCHEMA,
-    handler: async (ctx) => ({ datasets: ctx.engine.datasets().filter((d) => mayRead(ctx, d.id)) }),
+    handler: async (ctx) => ({
+      datasets: who(ctx).scopes.includes('admin')
+        ? ctx.engine.datasets()
+        : ctx.engine.datasets({ account: account(ctx) }),
+    }),
   },
   {
     method: 'GET',

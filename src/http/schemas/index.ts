@@ -1,22 +1,22 @@
 /**
  * JSON Schemas (2020-12) of the HTTP API's requests and responses: the request schemas validate
  * bodies and queries (src/http/validate.ts), and all of them make up the OpenAPI document
- * (src/http/openapi.ts), where every schema object registered in `NAMED_SCHEMAS` (src/http/named-schemas.ts) becomes a
+ * (src/http/openapi.ts), where every schema object registered in `NAMED_SCHEMAS` (src/http/schemas/named.ts) becomes a
  * component and each use of that same object a `$ref` — so validation and documentation cannot
  * drift apart. Schemas are inline objects (no `$ref`), so each validates on its own.
  *
  * Success bodies are objects with `success: true` and the result's fields at the top level (the
  * service's analyze shape, applied to every route; lists sit under a plural name).
  */
-import type { JsonSchema } from './context.js';
+import type { JsonSchema } from '../context.js';
 import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
   MATCH_SCHEMA,
   REMOTE_REPORT_SCHEMA,
   SUPPLIED_BY,
-} from '../index.js';
-import { SCOPES } from './context.js';
+} from '../../index.js';
+import { SCOPES } from '../context.js';
 import {
   bool,
   code,
@@ -47,7 +47,7 @@ import {
   workHash,
   workId,
   workType,
-} from './schema-kit.js';
+} from './kit.js';
 
 const scope = { enum: [...SCOPES] } as const;
 
@@ -786,7 +786,7 @@ export const OPENAPI_DOCUMENT_SCHEMA = {
 } as const;
 
 /**
- * Component names of the core schemas (src/http/named-schemas.ts adds the marketplace and
+ * Component names of the core schemas (src/http/schemas/named.ts adds the marketplace and
  * memorization ones).
  * @example CORE_SCHEMA_NAMES.ScoreResult === SCORE_RESULT_SCHEMA // true
  */

@@ -31,15 +31,15 @@ import {
   type Offer,
   type UpdateListingRequest,
   type VerifiedLicence,
-} from '../index.js';
-import { Reply, type Route, type RouteContext } from './context.js';
-import * as M from './marketplace-schemas.js';
+} from '../../index.js';
+import { Reply, type Route, type RouteContext } from '../context.js';
+import * as M from '../schemas/marketplace.js';
 
 const TAG = 'marketplace';
 const BASE = '/api/v1/marketplace';
 
 /**
- * The marketplace rows of the route table (src/http/routes.ts spreads them into `ROUTES`).
+ * The marketplace rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MARKETPLACE_ROUTES.map((r) => `${r.method} ${r.path}`)
  */
 export const MARKETPLACE_ROUTES: readonly Route[] = [
@@ -78,21 +78,9 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const q = ctx.query as ListingFilter;
       const who = me(ctx);
-      if (q.status === 'draft') {
-        if (q.owner !== undefined && q.owner !== who) return { listings: [], next: null };
-        return market(ctx).listListings({ ...q, owner: who });
-      }
-      const { items, next } = await visiblePage(
-        (after, limit) =>
-          market(ctx)
-            .listListings({ ...q, ...(after === undefined ? {} : { after }), limit })
-            .then((p) => ({ items: p.listings, next: p.next })),
-        (l) => l.status !== 'draft' || l.owner === who,
-        (l) => l.listing_id,
-        q.after,
-        q.limit ?? 100,
-      );
-      return { listings: items, next };
+      if (q.status === 'draft' && q.owner !== undefined && q.owner !== who) return { listings: [], next: null };
+      // drafts only the caller's own: the marketplace skips the others' (their owner's index for a draft query)
+      return market(ctx).listListings({ ...q, ...(q.status === 'draft' ? { owner: who } : {}), visible_to: who });
     },
   },
   {
@@ -186,18 +174,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
         limit?: number;
       };
       const who = me(ctx);
-      const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
-      const { items, next } = await visiblePage(
-        (after, limit) =>
-          market(ctx)
-            .listOffers({ ...filter, ...(after === undefined ? {} : { after }), limit })
-            .then((p) => ({ items: p.offers, next: p.next })),
-        (o) => party(o, who),
-        (o) => o.offer_id,
-        q.after,
-        q.limit ?? 100,
-      );
-      return { offers: items, next };
+      return market(ctx).listOffers({ ...q, ...(role === undefined ? {} : { [role]: who }), party: who });
     },
   },
   {
@@ -297,18 +274,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
         limit?: number;
       };
       const who = me(ctx);
-      const filter = { ...q, ...(role === undefined ? {} : { [role]: who }) };
-      const { items, next } = await visiblePage(
-        (after, limit) =>
-          market(ctx)
-            .listLicences({ ...filter, ...(after === undefined ? {} : { after }), limit })
-            .then((p) => ({ items: p.licences, next: p.next })),
-        (l) => licenceParty(l, who),
-        (l) => l.licence_id,
-        q.after,
-        q.limit ?? 100,
-      );
-      return { licences: items, next };
+      return market(ctx).listLicences({ ...q, ...(role === undefined ? {} : { [role]: who }), party: who });
     },
   },
   {
@@ -403,31 +369,5 @@ async function checkAuditAccess(ctx: RouteContext, id: string): Promise<void> {
   } catch (e) {
     if (e instanceof TrainprintError && e.code === 'NOT_FOUND') throw hidden();
     throw e;
-  }
-}
-
-/**
- * One page of `limit` items visible to the caller, read through the engine's pages: the engine
- * filters what it can (its `next` is the id of its page's last item), this keeps the visible
- * ones, and `next` is the id of the last item returned when more visible ones follow.
- */
-async function visiblePage<T>(
-  read: (after: string | undefined, limit: number) => Promise<{ items: T[]; next: string | null }>,
-  visible: (item: T) => boolean,
-  idOf: (item: T) => string,
-  after: string | undefined,
-  limit: number,
-): Promise<{ items: T[]; next: string | null }> {
-  const out: T[] = [];
-  let cursor = after;
-  for (;;) {
-    const page = await read(cursor, limit);
-    for (const item of page.items) {
-      if (!visible(item)) continue;
-      if (out.length === limit) return { items: out, next: idOf(out[limit - 1]) };
-      out.push(item);
-    }
-    if (page.next === null) return { items: out, next: null };
-    cursor = page.next;
   }
 }

@@ -1,9 +1,9 @@
 /**
- * Building blocks of the HTTP API's JSON Schemas (src/http/schemas.ts and the marketplace and
+ * Building blocks of the HTTP API's JSON Schemas (src/http/schemas/index.ts and the marketplace and
  * memorization schemas): small shared fragments, the id formats (shared with the path parameters
- * of src/http/routes.ts), the object shapes every schema uses, lists and cursor pages.
+ * of src/http/routes/index.ts), the object shapes every schema uses, lists and cursor pages.
  */
-import type { JsonSchema } from './context.js';
+import type { JsonSchema } from '../context.js';
 
 export const str = { type: 'string' } as const;
 export const strOrNull = { type: ['string', 'null'] } as const;
@@ -36,7 +36,7 @@ export const riskLevel = { enum: ['none', 'low', 'medium', 'high', 'critical'] }
 
 /**
  * Pattern of a generated id: a prefix, `_` and `hex` lowercase hex digits. The schemas and the
- * path parameters (src/http/routes.ts `PATH_PARAMS`) take their patterns from here, so an id a
+ * path parameters (src/http/routes/index.ts `PATH_PARAMS`) take their patterns from here, so an id a
  * response carries always fits the path that names it.
  * @example idPattern('wk', 32) // '^wk_[0-9a-f]{32}$'
  */

@@ -6,7 +6,7 @@
  * here, so one API call cannot turn the server into a request cannon. Responses are the engine's
  * results (src/services/memorization/types.ts) field for field.
  */
-import type { JsonSchema } from './context.js';
+import type { JsonSchema } from '../context.js';
 import {
   assessmentId,
   bool,
@@ -30,8 +30,8 @@ import {
   workHash,
   workId,
   workType,
-} from './schema-kit.js';
-import { HTML_SCHEMA, REGISTER_REQUEST_SCHEMA, SCORE_RESULT_SCHEMA } from './schemas.js';
+} from './kit.js';
+import { HTML_SCHEMA, REGISTER_REQUEST_SCHEMA, SCORE_RESULT_SCHEMA } from './index.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
