@@ -25,6 +25,9 @@ export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
 // alignment: sentence-pair seed scoring (tf-idf cosine and Dice) for compare
 export { alignSeeds } from './align';
 
+// byte-level GPT inference (the memorization test models): one token with a key/value cache
+export { gptStep, gptParameters } from './gpt';
+
 /** 1 when this binary was compiled with SIMD128 (the host checks it picked the right build). */
 export function simdEnabled(): u32 {
   return ASC_FEATURE_SIMD ? 1 : 0;

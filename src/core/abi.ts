@@ -98,6 +98,26 @@ export interface RawExports {
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
   lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
   simdEnabled(): number;
+  // byte-level GPT inference (assembly/gpt.ts)
+  /** float32 parameters of a shape (the weights file's bytes / 4). */
+  gptParameters(vocab: number, context: number, d: number, layers: number): number;
+  /**
+   * Feed `token` at position `t` (the cache at kvPtr holds 0..t-1); the next token's logits go to logitsPtr (vocab
+   * f32). scratchPtr: 10·d + context f32. Returns 1, or 0 for arguments out of range.
+   */
+  gptStep(
+    weightsPtr: number,
+    vocab: number,
+    context: number,
+    d: number,
+    layers: number,
+    heads: number,
+    kvPtr: number,
+    scratchPtr: number,
+    t: number,
+    token: number,
+    logitsPtr: number,
+  ): number;
   // sketches: MinHash, SimHash, blocked Bloom filter
   readonly minhashMaxK: WebAssembly.Global;
   readonly bloomMaxK: WebAssembly.Global;
@@ -252,6 +272,11 @@ export class Core {
   /** A fresh u64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u64(ptr: number, count: number): BigUint64Array {
     return new BigUint64Array(this.raw.memory.buffer, ptr, count);
+  }
+
+  /** A fresh f32 view of `count` elements at `ptr` (valid until the next call that grows memory). */
+  f32(ptr: number, count: number): Float32Array {
+    return new Float32Array(this.raw.memory.buffer, ptr, count);
   }
 
   /** A fresh f64 view of `count` elements at `ptr` (valid until the next call that grows memory). */

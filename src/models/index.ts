@@ -1,7 +1,8 @@
 /**
  * Target models for the memorization operations: the {@link TargetModel} contract, an
- * OpenAI-compatible HTTP adapter, and a local Kneser-Ney n-gram LM (with an OpenAI-compatible
- * fetch handler to serve it).
+ * OpenAI-compatible HTTP adapter, a local Kneser-Ney n-gram LM (with an OpenAI-compatible
+ * fetch handler to serve it), and byte-level GPTs (the test models of models/, run in the
+ * WebAssembly core or in TypeScript).
  */
 export type {
   AccessLevel,
@@ -17,3 +18,11 @@ export { createNgramHandler } from './ngram-server.js';
 export type { NgramHandlerOptions } from './ngram-server.js';
 export { createOpenAICompatibleModel } from './openai.js';
 export type { OpenAICompatibleOptions } from './openai.js';
+export { createByteGptModel, loadByteGptModel, utf8WithOffsets } from './byte-gpt/model.js';
+export type { ByteGptModelOptions } from './byte-gpt/model.js';
+export { readByteGptWeights, checkByteGptConfig, byteGptParameters } from './byte-gpt/weights.js';
+export type { ByteGptConfig, ByteGptWeights, ByteGptBlock } from './byte-gpt/weights.js';
+export { ByteGptRunner } from './byte-gpt/runner.js';
+export type { TokenRunner } from './byte-gpt/runner.js';
+export { WasmByteGptRunner } from './byte-gpt/wasm-runner.js';
+export { referenceLogits, logSoftmax } from './byte-gpt/reference.js';
