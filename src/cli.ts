@@ -17,8 +17,11 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
+  createByteGptHandler,
   createEngine,
+  loadByteGptModel,
   publicRemoteCorpora,
+  readByteGptWeights,
   TrainprintError,
   type Engine,
   type Fingerprint,
@@ -171,6 +174,14 @@ const HELP = `usage:
       may keep running; a running server also makes keys through POST /api/v1/admin/keys); the key
       is printed once (only its hash is stored)
       --scopes   default: every scope but datasets:write and admin
+  trainprint model serve --model NAME [--models-dir DIR] [--port N] [--host H] [--api-key K]
+                         [--generations-only] [--engine wasm|typescript]
+      serve a byte-level test model of models/ (models/README.md) with the OpenAI completions API:
+      GET /v1/models, POST /v1/completions (echo, logprobs, temperature 0 = greedy, seed),
+      POST /v1/chat/completions; the memorization operations call it as any OpenAI-compatible model
+      --models-dir   where the model directories are (default: ./models, else the package's models/)
+      --port         default 8000; --host default 127.0.0.1
+      --generations-only   refuse log-probabilities (a black-box model)
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;
@@ -991,6 +1002,74 @@ async function servePrimary(values: Record<string, unknown>, processes: number):
   return 0;
 }
 
+/** `trainprint model serve`: a test model of models/ behind the OpenAI completions API, until SIGINT/SIGTERM. */
+async function modelCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'serve')
+    throw new UsageError(
+      sub === undefined ? 'model needs a subcommand: serve' : `unknown model subcommand ${JSON.stringify(sub)}`,
+    );
+  const { values, positionals } = parse(rest, {
+    model: { type: 'string' },
+    'models-dir': { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'api-key': { type: 'string' },
+    'generations-only': { type: 'boolean' },
+    engine: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError('model serve takes no positional arguments');
+  const name = values.model;
+  if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,99}$/.test(name))
+    throw new UsageError('model serve needs --model NAME (a directory of models/, e.g. byte-gpt-base)');
+  const port = values.port === undefined ? 8000 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be an integer in 0..65535');
+  const engine = values.engine ?? 'wasm';
+  if (engine !== 'wasm' && engine !== 'typescript') throw new UsageError('--engine must be wasm or typescript');
+  const dirs =
+    typeof values['models-dir'] === 'string'
+      ? [values['models-dir']]
+      : ['models', fileURLToPath(new URL('../models/', import.meta.url))];
+  const dir = dirs.map((d) => join(d, name)).find((d) => existsSync(join(d, 'manifest.json')));
+  if (dir === undefined) throw new UsageError(`no model ${JSON.stringify(name)} in ${dirs.join(' or ')}`);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
+    weights: string;
+    sha256: string;
+    config: unknown;
+  };
+  const bytes = new Uint8Array(await readFile(join(dir, manifest.weights)));
+  const { createHash } = await import('node:crypto');
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (sha !== manifest.sha256)
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${join(dir, manifest.weights)}: SHA-256 ${sha}, the manifest says ${manifest.sha256}`,
+    );
+  const model = await loadByteGptModel(readByteGptWeights(bytes, manifest.config), {
+    id: name,
+    engine,
+    access: 'top_k',
+    topK: 20,
+  });
+  const handler = createByteGptHandler(model, {
+    ...(typeof values['api-key'] === 'string' ? { apiKey: values['api-key'] } : {}),
+    generationsOnly: values['generations-only'] === true,
+  });
+  const server = await serve(handler, { port, host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
+  console.log(`model ${name} (${engine}) serving the OpenAI completions API at ${server.url}/v1`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await server.close();
+  return 0;
+}
+
 async function keysCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'create')
@@ -1131,6 +1210,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'analyze') return analyzeFile(rest);
   if (cmd === 'serve') return serveCommand(rest);
   if (cmd === 'keys') return keysCommand(rest);
+  if (cmd === 'model') return modelCommand(rest);
   if (cmd === 'fingerprint') {
     if (rest.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
     let text: Buffer;

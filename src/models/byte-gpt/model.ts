@@ -83,7 +83,7 @@ function readThrough(runner: TokenRunner, bytes: Uint8Array, visit: (i: number, 
  * const lp = await model.logprobs!('Fellow-Citizens of the Senate')
  * const text = await model.generate('Fellow-Citizens of the', { maxTokens: 40, temperature: 0 })
  */
-export function createByteGptModel(weights: ByteGptWeights, options: ByteGptModelOptions = {}): TargetModel {
+export function createByteGptModel(weights: ByteGptWeights, options: ByteGptModelOptions = {}): ByteGptModel {
   const access = options.access ?? 'logprobs';
   if (!['logprobs', 'top_k', 'generations_only'].includes(access))
     throw new TrainprintError('INVALID_INPUT', `access must be 'logprobs', 'top_k' or 'generations_only'`);
@@ -124,11 +124,12 @@ export function createByteGptModel(weights: ByteGptWeights, options: ByteGptMode
     };
   };
 
-  const generate = async (prompt: string, o: GenerateOptions): Promise<string> => {
+  /** The continuation of `prompt`, each next byte chosen by `pick` from the logits; stops at the boundary byte. */
+  const continueFrom = (prompt: string, maxTokens: unknown, pick: (logits: Float32Array) => number): string => {
     if (typeof prompt !== 'string') throw new TrainprintError('INVALID_INPUT', 'the prompt must be a string');
-    const max = o?.maxTokens;
-    if (!Number.isInteger(max) || max < 0 || max > 1 << 16)
+    if (!Number.isInteger(maxTokens) || (maxTokens as number) < 0 || (maxTokens as number) > 1 << 16)
       throw new TrainprintError('INVALID_INPUT', 'maxTokens must be an integer in 0..65536');
+    const max = maxTokens as number;
     const seq = Array.from(new TextEncoder().encode(prompt));
     const keep = Math.max(1, weights.config.context >> 1);
     const out: number[] = [];
@@ -139,23 +140,74 @@ export function createByteGptModel(weights: ByteGptWeights, options: ByteGptMode
     if (start > 0) runner.reset();
     for (let j = start; j < seq.length; j++) logits = runner.push(seq[j]);
     while (out.length < max) {
-      let best = 0;
-      for (let v = 1; v < logits.length; v++) if (logits[v] > logits[best]) best = v;
-      if (best === BOUNDARY) break;
-      out.push(best);
-      seq.push(best);
+      const next = pick(logits);
+      if (next === BOUNDARY) break;
+      out.push(next);
+      seq.push(next);
       if (out.length === max) break;
       if (runner.room === 0) {
         runner.reset();
         for (let j = seq.length - keep; j < seq.length - 1; j++) runner.push(seq[j]);
       }
-      logits = runner.push(best);
+      logits = runner.push(next);
     }
     return new TextDecoder().decode(new Uint8Array(out));
   };
 
+  const generate = async (prompt: string, o: GenerateOptions): Promise<string> =>
+    continueFrom(prompt, o?.maxTokens, (logits) => {
+      let best = 0;
+      for (let v = 1; v < logits.length; v++) if (logits[v] > logits[best]) best = v;
+      return best;
+    });
+
+  const sample = async (prompt: string, o: SampleOptions): Promise<string> => {
+    const t = o?.temperature;
+    if (typeof t !== 'number' || !(t > 0 && t <= 100))
+      throw new TrainprintError('INVALID_INPUT', 'temperature must be a number in (0, 100]');
+    if (!Number.isSafeInteger(o.seed)) throw new TrainprintError('INVALID_INPUT', 'seed must be an integer');
+    const random = mulberry32(o.seed);
+    return continueFrom(prompt, o.maxTokens, (logits) => {
+      const lp = logSoftmax(Float64Array.from(logits, (x) => x / t));
+      let u = random();
+      for (let v = 0; v < lp.length; v++) {
+        u -= Math.exp(lp[v]);
+        if (u <= 0) return v;
+      }
+      return lp.length - 1;
+    });
+  };
+
   const id = options.id ?? 'byte-gpt';
-  return access === 'generations_only' ? { id, access, generate } : { id, access, logprobs, generate };
+  return access === 'generations_only' ? { id, access, generate, sample } : { id, access, logprobs, generate, sample };
+}
+
+/** Options of {@link ByteGptModel.sample}. */
+export interface SampleOptions {
+  /** Most bytes to generate. */
+  readonly maxTokens: number;
+  /** Softmax temperature, > 0. */
+  readonly temperature: number;
+  /** The same seed, prompt and options give the same text. */
+  readonly seed: number;
+}
+
+/** A byte-level GPT as a target model, which can also sample. */
+export interface ByteGptModel extends TargetModel {
+  /** A sampled continuation of `prompt` (the continuation only). */
+  sample(prompt: string, options: SampleOptions): Promise<string>;
+}
+
+/** A seeded generator (mulberry32): sampling is reproducible. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /**
@@ -168,7 +220,7 @@ export function createByteGptModel(weights: ByteGptWeights, options: ByteGptMode
 export async function loadByteGptModel(
   weights: ByteGptWeights,
   options: Omit<ByteGptModelOptions, 'runner'> & { engine?: 'wasm' | 'typescript'; simd?: SimdChoice } = {},
-): Promise<TargetModel> {
+): Promise<ByteGptModel> {
   const { engine = 'wasm', simd, ...rest } = options;
   if (engine !== 'wasm' && engine !== 'typescript')
     throw new TrainprintError('INVALID_INPUT', `engine must be 'wasm' or 'typescript'`);

@@ -1,0 +1,191 @@
+/**
+ * Serve a byte-level GPT as an OpenAI-compatible endpoint (a fetch handler, no runtime-specific imports), so every
+ * memorization operation and the HTTP routes run against it over HTTP as against vLLM:
+ * - `POST …/v1/completions` (the legacy schema): `prompt` (a string), `max_tokens` (default 16; 0 with `echo`
+ *   scores the prompt only), `temperature` (0 = greedy, else sampled; default 1), `seed`, `echo`, `logprobs` (the
+ *   number of alternatives, 0..20) → `choices[0].logprobs.{tokens, token_logprobs, top_logprobs, text_offset}`;
+ * - `POST …/v1/chat/completions`: the last message's content continued (generation only);
+ * - `GET …/v1/models`.
+ * Tokens are bytes. In `tokens`, the first byte of a character carries the whole character and the other bytes
+ * of it are empty strings, so the tokens concatenate to the text and each `text_offset` is its character's UTF-16
+ * offset. Every byte has a log-probability (the model reads from a boundary byte), the first one included.
+ * With `generationsOnly`, log-probabilities are refused (400), as a chat-only API would.
+ */
+import type { TokenLogprobs } from '../types.js';
+import type { ByteGptModel } from './model.js';
+
+/** Options of {@link createByteGptHandler}. */
+export interface ByteGptHandlerOptions {
+  /** The model name the endpoint reports (and accepts in `model`). @default the model's id */
+  readonly model?: string;
+  /** When set, requests need `Authorization: Bearer <apiKey>` (401 otherwise). */
+  readonly apiKey?: string;
+  /** Refuse log-probabilities: a black-box model. @default false */
+  readonly generationsOnly?: boolean;
+  /** Largest `max_tokens`. @default 4096 */
+  readonly maxTokens?: number;
+  /** Largest request body, in UTF-16 units (413 beyond). @default 1 MiB */
+  readonly maxBodyChars?: number;
+}
+
+const MAX_LOGPROBS = 20;
+
+/**
+ * A fetch handler serving a byte-level GPT with the OpenAI completions and chat completions schemas.
+ * @example
+ * const handler = createByteGptHandler(await loadByteGptModel(weights, { id: 'byte-gpt-base' }))
+ * Deno.serve({ port: 8000 }, handler)   // or `trainprint model serve --model byte-gpt-base`
+ */
+export function createByteGptHandler(
+  model: ByteGptModel,
+  options: ByteGptHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const name = options.model ?? model.id;
+  const maxTokens = options.maxTokens ?? 4096;
+  const maxBody = options.maxBodyChars ?? 1024 * 1024;
+  let counter = 0;
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/\/+$/, '');
+    if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
+      return oaiError(401, 'Incorrect API key provided.', 'invalid_api_key');
+    }
+    if (path.endsWith('/v1/models')) {
+      if (request.method !== 'GET') return oaiError(405, `Method ${request.method} not allowed`);
+      return json(200, { object: 'list', data: [{ id: name, object: 'model', created: 0, owned_by: 'trainprint' }] });
+    }
+    const chat = path.endsWith('/v1/chat/completions');
+    if (!chat && !path.endsWith('/v1/completions')) return oaiError(404, `Unknown path ${url.pathname}`);
+    if (request.method !== 'POST') return oaiError(405, `Method ${request.method} not allowed`);
+    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody)
+      return oaiError(413, 'The request body is too large.');
+    const raw = await request.text();
+    if (raw.length > maxBody) return oaiError(413, 'The request body is too large.');
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return oaiError(400, 'The request body is not a JSON object.');
+    }
+    if (body.model !== undefined && body.model !== name)
+      return oaiError(404, `The model \`${String(body.model)}\` does not exist.`, 'model_not_found', 'model');
+    if (body.stream === true) return oaiError(400, 'stream is not supported by this server.', null, 'stream');
+    if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', null, 'n');
+    const temperature = body.temperature ?? 1;
+    if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))
+      return oaiError(400, 'temperature must be a number in 0..2.', null, 'temperature');
+    const seed = body.seed ?? null;
+    if (seed !== null && !Number.isSafeInteger(seed)) return oaiError(400, 'seed must be an integer.', null, 'seed');
+    const mt = body.max_tokens ?? 16;
+    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens)
+      return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, null, 'max_tokens');
+    const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
+    const created = Math.floor(Date.now() / 1000);
+    const continuation = (prompt: string): Promise<string> =>
+      temperature === 0
+        ? model.generate(prompt, { maxTokens: mt, temperature: 0 })
+        : model.sample(prompt, { maxTokens: mt, temperature, seed: (seed as number | null) ?? counter });
+
+    if (chat) {
+      const messages = body.messages;
+      if (
+        !Array.isArray(messages) ||
+        messages.length === 0 ||
+        messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')
+      ) {
+        return oaiError(400, 'messages must be a non-empty array of { role, content: string }.', null, 'messages');
+      }
+      if (body.logprobs !== undefined && body.logprobs !== false)
+        return oaiError(400, 'logprobs are not supported on chat completions; use /v1/completions.', null, 'logprobs');
+      const prompt = (messages[messages.length - 1] as { content: string }).content;
+      const content = await continuation(prompt);
+      const promptTokens = byteLength(prompt);
+      const completionTokens = byteLength(content);
+      return json(200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model: name,
+        choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
+      });
+    }
+
+    const prompt = body.prompt;
+    if (typeof prompt !== 'string')
+      return oaiError(400, 'prompt must be a string (arrays and token ids are not supported).', null, 'prompt');
+    const echo = body.echo ?? false;
+    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', null, 'echo');
+    const lp = body.logprobs ?? null;
+    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > MAX_LOGPROBS))
+      return oaiError(400, `logprobs must be an integer in 0..${MAX_LOGPROBS}.`, null, 'logprobs');
+    if (lp !== null && options.generationsOnly)
+      return oaiError(400, 'This model gives generations only: logprobs are not available.', null, 'logprobs');
+    if (lp !== null && !model.logprobs)
+      return oaiError(400, 'This model gives generations only: logprobs are not available.', null, 'logprobs');
+    const completion = await continuation(prompt);
+    const text = echo ? prompt + completion : completion;
+    let logprobs: unknown = null;
+    if (lp !== null && model.logprobs) {
+      const scored = await model.logprobs(prompt + completion);
+      logprobs = choiceLogprobs(prompt + completion, scored, echo ? 0 : prompt.length, lp);
+    }
+    const promptTokens = byteLength(prompt);
+    const completionTokens = byteLength(completion);
+    return json(200, {
+      id,
+      object: 'text_completion',
+      created,
+      model: name,
+      choices: [{ text, index: 0, logprobs, finish_reason: 'length' }],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
+    });
+  };
+}
+
+/**
+ * The `logprobs` object of a choice over `full` (prompt + completion): the tokens from UTF-16 offset `from` on
+ * (0 with echo, the completion's start without), offsets relative to the returned text.
+ */
+function choiceLogprobs(full: string, scored: TokenLogprobs, from: number, top: number): unknown {
+  const tokens: string[] = [];
+  const tokenLogprobs: number[] = [];
+  const topLogprobs: Array<Record<string, number> | null> = [];
+  const offsets: number[] = [];
+  const at = scored.offsets ?? [];
+  for (let i = 0; i < scored.logprobs.length; i++) {
+    const o = at[i];
+    if (o === undefined || o < from) continue;
+    const first = i === 0 || at[i - 1] !== o;
+    const cp = full.codePointAt(o);
+    tokens.push(first && cp !== undefined ? String.fromCodePoint(cp) : '');
+    tokenLogprobs.push(scored.logprobs[i]);
+    offsets.push(o - from);
+    if (top > 0) {
+      const alternatives: Record<string, number> = {};
+      for (const t of (scored.top?.[i] ?? []).slice(0, top)) alternatives[t.token] = t.logprob;
+      topLogprobs.push(alternatives);
+    } else topLogprobs.push(null);
+  }
+  return { tokens, token_logprobs: tokenLogprobs, top_logprobs: topLogprobs, text_offset: offsets };
+}
+
+const byteLength = (s: string): number => new TextEncoder().encode(s).length;
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function oaiError(status: number, message: string, code: string | null = null, param: string | null = null): Response {
+  return json(status, { error: { message, type: 'invalid_request_error', param, code } });
+}
