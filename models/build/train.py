@@ -126,17 +126,25 @@ def batches(texts, rng, batch, ctx):
 
 
 @torch.no_grad()
-def mean_loss(model, texts, ctx):
+def mean_loss(model, texts, ctx, batch=64):
     """Mean loss in nats per byte over whole documents, each read from its boundary byte in windows of ctx."""
     model.eval()
-    total, count = 0.0, 0
+    full, tails = [], []
     for t in texts:
         ids = [BOUNDARY] + encode(t)
         for s in range(0, len(ids) - 1, ctx):
-            chunk = torch.tensor([ids[s : s + ctx + 1]], dtype=torch.long)
-            logits = model(chunk[:, :-1])
-            total += F.cross_entropy(logits[0], chunk[0, 1:], reduction="sum").item()
-            count += chunk.shape[1] - 1
+            w = ids[s : s + ctx + 1]
+            (full if len(w) == ctx + 1 else tails).append(w)
+    total, count = 0.0, 0
+    for s in range(0, len(full), batch):
+        chunk = torch.tensor(full[s : s + batch], dtype=torch.long)
+        logits = model(chunk[:, :-1])
+        total += F.cross_entropy(logits.reshape(-1, logits.shape[-1]), chunk[:, 1:].reshape(-1), reduction="sum").item()
+        count += chunk.shape[0] * (chunk.shape[1] - 1)
+    for w in tails:
+        chunk = torch.tensor([w], dtype=torch.long)
+        total += F.cross_entropy(model(chunk[:, :-1])[0], chunk[0, 1:], reduction="sum").item()
+        count += chunk.shape[1] - 1
     model.train()
     return total / count
 
