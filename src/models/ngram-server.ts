@@ -18,6 +18,7 @@
  * the tokens concatenate to the prompt. Generated tokens are the words with one leading space.
  */
 import { wordSpans, type NgramLanguageModel } from './ngram.js';
+import { chatPrompt, json, oaiError, readCompletionsRequest } from './openai-wire.js';
 
 /** Options of {@link createNgramHandler}. */
 export interface NgramHandlerOptions {
@@ -55,92 +56,29 @@ export function createNgramHandler(
   const maxBody = options.maxBodyChars ?? 10 * 1024 * 1024;
   let counter = 0;
   return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const path = url.pathname.replace(/\/+$/, '');
-    if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
-      return oaiError(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
-    }
-    if (path.endsWith('/v1/models')) {
-      if (request.method !== 'GET')
-        return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
-      return json(200, { object: 'list', data: [{ id: name, object: 'model', created: 0, owned_by: 'trainprint' }] });
-    }
-    const chat = path.endsWith('/v1/chat/completions');
-    if (!chat && !path.endsWith('/v1/completions'))
-      return oaiError(404, `Unknown path ${url.pathname}`, 'invalid_request_error');
-    if (request.method !== 'POST')
-      return oaiError(405, `Method ${request.method} not allowed`, 'invalid_request_error');
-    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody)
-      return oaiError(413, 'The request body is too large.', 'invalid_request_error');
-    const raw = await request.text();
-    if (raw.length > maxBody) return oaiError(413, 'The request body is too large.', 'invalid_request_error');
-    let body: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return oaiError(400, 'The request body is not a JSON object.', 'invalid_request_error');
-    }
-    if (body.model !== undefined && body.model !== name)
-      return oaiError(
-        404,
-        `The model \`${String(body.model)}\` does not exist.`,
-        'invalid_request_error',
-        'model_not_found',
-        'model',
-      );
-    if (body.stream === true)
-      return oaiError(400, 'stream is not supported by this server.', 'invalid_request_error', null, 'stream');
-    if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', 'invalid_request_error', null, 'n');
+    const read = await readCompletionsRequest(request, {
+      name,
+      maxBody,
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    });
+    if (read instanceof Response) return read;
+    const { chat, body } = read;
     const temperature = body.temperature ?? 1;
     if (typeof temperature !== 'number' || temperature !== 0)
-      return oaiError(
-        400,
-        'This model decodes greedily: temperature must be 0.',
-        'invalid_request_error',
-        null,
-        'temperature',
-      );
+      return oaiError(400, 'This model decodes greedily: temperature must be 0.', null, 'temperature');
     const mt = body.max_tokens ?? 16;
     if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens)
-      return oaiError(
-        400,
-        `max_tokens must be an integer in 0..${maxTokens}.`,
-        'invalid_request_error',
-        null,
-        'max_tokens',
-      );
+      return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, null, 'max_tokens');
     const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
     const created = Math.floor(Date.now() / 1000);
 
     if (chat) {
-      const messages = body.messages;
-      if (
-        !Array.isArray(messages) ||
-        messages.length === 0 ||
-        messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')
-      ) {
-        return oaiError(
-          400,
-          'messages must be a non-empty array of { role, content: string }.',
-          'invalid_request_error',
-          null,
-          'messages',
-        );
-      }
-      if (body.logprobs !== undefined && body.logprobs !== false)
-        return oaiError(
-          400,
-          'logprobs are not supported on chat completions by this server; use /v1/completions.',
-          'invalid_request_error',
-          null,
-          'logprobs',
-        );
-      const prompt = (messages[messages.length - 1] as { content: string }).content;
+      const prompt = chatPrompt(body);
+      if (prompt instanceof Response) return prompt;
+      const messages = body.messages as Array<{ content: string }>;
       const words = lm.generateTokens(wordSpans(prompt).tokens, mt);
       const content = words.join(' ');
-      const promptTokens = wordSpans(messages.map((m) => (m as { content: string }).content).join('\n')).tokens.length;
+      const promptTokens = wordSpans(messages.map((m) => m.content).join('\n')).tokens.length;
       return json(200, {
         id,
         object: 'chat.completion',
@@ -160,22 +98,14 @@ export function createNgramHandler(
       return oaiError(
         400,
         'prompt must be a string (arrays and token ids are not supported by this server).',
-        'invalid_request_error',
         null,
         'prompt',
       );
     const echo = body.echo ?? false;
-    if (typeof echo !== 'boolean')
-      return oaiError(400, 'echo must be a boolean.', 'invalid_request_error', null, 'echo');
+    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', null, 'echo');
     const lp = body.logprobs ?? null;
     if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs))
-      return oaiError(
-        400,
-        `logprobs must be an integer in 0..${maxLogprobs}.`,
-        'invalid_request_error',
-        null,
-        'logprobs',
-      );
+      return oaiError(400, `logprobs must be an integer in 0..${maxLogprobs}.`, null, 'logprobs');
     const p = tokenise(prompt);
     const gen = lm.generateTokens(p.words, mt);
     const completion = gen.map((w) => ' ' + w).join('');
@@ -242,18 +172,4 @@ function topRecord(top: ReadonlyArray<{ token: string; logprob: number }> | unde
   const r: Record<string, number> = {};
   for (const t of top ?? []) r[' ' + t.token] = t.logprob;
   return r;
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function oaiError(
-  status: number,
-  message: string,
-  type: string,
-  code: string | null = null,
-  param: string | null = null,
-): Response {
-  return json(status, { error: { message, type, param, code } });
 }

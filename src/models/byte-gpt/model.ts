@@ -136,9 +136,9 @@ export function createByteGptModel(weights: ByteGptWeights, options: ByteGptMode
     // the prompt's tail that fits, after the boundary byte when the whole prompt fits
     const start = Math.max(0, seq.length - (weights.config.context - 1));
     runner.reset();
-    let logits = runner.push(BOUNDARY);
-    if (start > 0) runner.reset();
-    for (let j = start; j < seq.length; j++) logits = runner.push(seq[j]);
+    // a prompt cut to its tail has no document start before it: no boundary byte then
+    let logits = start === 0 ? runner.push(BOUNDARY) : runner.push(seq[start]);
+    for (let j = start === 0 ? 0 : start + 1; j < seq.length; j++) logits = runner.push(seq[j]);
     while (out.length < max) {
       const next = pick(logits);
       if (next === BOUNDARY) break;

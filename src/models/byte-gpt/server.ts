@@ -11,6 +11,7 @@
  * offset. Every byte has a log-probability (the model reads from a boundary byte), the first one included.
  * With `generationsOnly`, log-probabilities are refused (400), as a chat-only API would.
  */
+import { chatPrompt, json, oaiError, readCompletionsRequest } from '../openai-wire.js';
 import type { TokenLogprobs } from '../types.js';
 import type { ByteGptModel } from './model.js';
 
@@ -45,34 +46,13 @@ export function createByteGptHandler(
   const maxBody = options.maxBodyChars ?? 1024 * 1024;
   let counter = 0;
   return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const path = url.pathname.replace(/\/+$/, '');
-    if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
-      return oaiError(401, 'Incorrect API key provided.', 'invalid_api_key');
-    }
-    if (path.endsWith('/v1/models')) {
-      if (request.method !== 'GET') return oaiError(405, `Method ${request.method} not allowed`);
-      return json(200, { object: 'list', data: [{ id: name, object: 'model', created: 0, owned_by: 'trainprint' }] });
-    }
-    const chat = path.endsWith('/v1/chat/completions');
-    if (!chat && !path.endsWith('/v1/completions')) return oaiError(404, `Unknown path ${url.pathname}`);
-    if (request.method !== 'POST') return oaiError(405, `Method ${request.method} not allowed`);
-    if (Number(request.headers.get('content-length') ?? 0) > 3 * maxBody)
-      return oaiError(413, 'The request body is too large.');
-    const raw = await request.text();
-    if (raw.length > maxBody) return oaiError(413, 'The request body is too large.');
-    let body: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return oaiError(400, 'The request body is not a JSON object.');
-    }
-    if (body.model !== undefined && body.model !== name)
-      return oaiError(404, `The model \`${String(body.model)}\` does not exist.`, 'model_not_found', 'model');
-    if (body.stream === true) return oaiError(400, 'stream is not supported by this server.', null, 'stream');
-    if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', null, 'n');
+    const read = await readCompletionsRequest(request, {
+      name,
+      maxBody,
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    });
+    if (read instanceof Response) return read;
+    const { chat, body } = read;
     const temperature = body.temperature ?? 1;
     if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))
       return oaiError(400, 'temperature must be a number in 0..2.', null, 'temperature');
@@ -89,17 +69,8 @@ export function createByteGptHandler(
         : model.sample(prompt, { maxTokens: mt, temperature, seed: (seed as number | null) ?? counter });
 
     if (chat) {
-      const messages = body.messages;
-      if (
-        !Array.isArray(messages) ||
-        messages.length === 0 ||
-        messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')
-      ) {
-        return oaiError(400, 'messages must be a non-empty array of { role, content: string }.', null, 'messages');
-      }
-      if (body.logprobs !== undefined && body.logprobs !== false)
-        return oaiError(400, 'logprobs are not supported on chat completions; use /v1/completions.', null, 'logprobs');
-      const prompt = (messages[messages.length - 1] as { content: string }).content;
+      const prompt = chatPrompt(body);
+      if (prompt instanceof Response) return prompt;
       const content = await continuation(prompt);
       const promptTokens = byteLength(prompt);
       const completionTokens = byteLength(content);
@@ -181,11 +152,3 @@ function choiceLogprobs(full: string, scored: TokenLogprobs, from: number, top: 
 }
 
 const byteLength = (s: string): number => new TextEncoder().encode(s).length;
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function oaiError(status: number, message: string, code: string | null = null, param: string | null = null): Response {
-  return json(status, { error: { message, type: 'invalid_request_error', param, code } });
-}

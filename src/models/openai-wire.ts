@@ -1,0 +1,100 @@
+/**
+ * What every OpenAI-compatible endpoint of the package checks before its model is asked anything (the n-gram LM's
+ * and the byte-level GPT's servers): the key, the path and method, the body's size and JSON, the model name, and
+ * the options neither supports (`stream`, `n` > 1); errors in OpenAI's envelope `{ error: { message, type, param,
+ * code } }`.
+ */
+
+/** A JSON response. */
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** An error in OpenAI's envelope (type `invalid_request_error`). */
+export function oaiError(
+  status: number,
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+): Response {
+  return json(status, { error: { message, type: 'invalid_request_error', param, code } });
+}
+
+/** What the server checks a request against. */
+export interface WireOptions {
+  /** The model name the endpoint reports and accepts. */
+  readonly name: string;
+  /** When set, requests need `Authorization: Bearer <apiKey>`. */
+  readonly apiKey?: string;
+  /** Largest body, in UTF-16 units. */
+  readonly maxBody: number;
+}
+
+/**
+ * The request's body when it is a completions or chat completions call that passed the common checks; otherwise
+ * the response to send (an error, or the model list of `GET …/v1/models`).
+ * @example
+ * const r = await readCompletionsRequest(request, { name: 'ngram', maxBody: 1 << 20 })
+ * if (r instanceof Response) return r
+ */
+export async function readCompletionsRequest(
+  request: Request,
+  options: WireOptions,
+): Promise<Response | { chat: boolean; body: Record<string, unknown> }> {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
+    return oaiError(401, 'Incorrect API key provided.', 'invalid_api_key');
+  }
+  if (path.endsWith('/v1/models')) {
+    if (request.method !== 'GET') return oaiError(405, `Method ${request.method} not allowed`);
+    return json(200, {
+      object: 'list',
+      data: [{ id: options.name, object: 'model', created: 0, owned_by: 'trainprint' }],
+    });
+  }
+  const chat = path.endsWith('/v1/chat/completions');
+  if (!chat && !path.endsWith('/v1/completions')) return oaiError(404, `Unknown path ${url.pathname}`);
+  if (request.method !== 'POST') return oaiError(405, `Method ${request.method} not allowed`);
+  if (Number(request.headers.get('content-length') ?? 0) > 3 * options.maxBody)
+    return oaiError(413, 'The request body is too large.');
+  const raw = await request.text();
+  if (raw.length > options.maxBody) return oaiError(413, 'The request body is too large.');
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    body = parsed as Record<string, unknown>;
+  } catch {
+    return oaiError(400, 'The request body is not a JSON object.');
+  }
+  if (body.model !== undefined && body.model !== options.name)
+    return oaiError(404, `The model \`${String(body.model)}\` does not exist.`, 'model_not_found', 'model');
+  if (body.stream === true) return oaiError(400, 'stream is not supported by this server.', null, 'stream');
+  if (body.n !== undefined && body.n !== 1) return oaiError(400, 'n must be 1.', null, 'n');
+  return { chat, body };
+}
+
+/**
+ * The prompt of a chat completion (the last message's content), or the error response for bad `messages` or a
+ * request for log-probabilities (these servers give them on `/v1/completions` only).
+ * @example const prompt = chatPrompt(body); if (prompt instanceof Response) return prompt
+ */
+export function chatPrompt(body: Record<string, unknown>): string | Response {
+  const messages = body.messages;
+  if (
+    !Array.isArray(messages) ||
+    messages.length === 0 ||
+    messages.some((m) => !m || typeof m !== 'object' || typeof (m as { content?: unknown }).content !== 'string')
+  ) {
+    return oaiError(400, 'messages must be a non-empty array of { role, content: string }.', null, 'messages');
+  }
+  if (body.logprobs !== undefined && body.logprobs !== false)
+    return oaiError(
+      400,
+      'logprobs are not supported on chat completions by this server; use /v1/completions.',
+      null,
+      'logprobs',
+    );
+  return (messages[messages.length - 1] as { content: string }).content;
+}
