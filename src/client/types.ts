@@ -282,8 +282,14 @@ export type WithModelSpec<T> = T extends unknown ? Omit<T, 'model'> & { readonly
 /** `POST /api/v1/memorization/register-work`: `work_id`, or `work` (registered for the account). */
 export type TrackWorkBody = Omit<TrackWorkRequest, 'work'> & { readonly work?: Omit<RegisterWorkRequest, 'owner'> };
 export type ExtractBody = WithModelSpec<ExtractRequest>;
-export type ProbeBody = WithModelSpec<ProbeRequest>;
-export type AssessBody = WithModelSpec<AssessRequest>;
+/** Probe settings over HTTP: the reference model is a {@link ModelSpec} too (distributes over unions). */
+export type WithReferenceModelSpec<T> = T extends unknown
+  ? Omit<T, 'reference_model'> & { readonly reference_model?: ModelSpec }
+  : never;
+export type ProbeBody = WithReferenceModelSpec<WithModelSpec<ProbeRequest>>;
+export type AssessBody = Omit<WithModelSpec<AssessRequest>, 'probe'> & {
+  readonly probe?: WithReferenceModelSpec<Exclude<AssessRequest['probe'], false | undefined>> | false;
+};
 
 /** The library's types the client's methods use, re-exported for callers. */
 export type {

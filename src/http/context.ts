@@ -53,9 +53,9 @@ export interface RouteServices {
    * The target model a memorization request names, after the handler's model-host policy
    * (src/net/egress.ts): with a resolver, its name is resolved and checked now and its
    * requests go to the checked addresses.
-   * @throws INVALID_INPUT naming `model.base_url` (malformed, or a host the policy refuses)
+   * @throws INVALID_INPUT naming `<field>.base_url` (malformed, or a host the policy refuses)
    */
-  targetModel(spec: ModelSpec): Promise<TargetModel>;
+  targetModel(spec: ModelSpec, field?: string): Promise<TargetModel>;
   /**
    * How long CPU work (analyze, compare) shares the thread: the handler's `sliceMs` and `offload`,
    * passed on to `engine.analyze`; compare runs on `offload` when there is one.

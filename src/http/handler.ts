@@ -274,7 +274,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       if (res.status === 401) throttle.failed(subjects);
       return res;
     },
-    targetModel: (spec) => targetModel(spec, modelHosts, modelTimeoutMs, options.modelFetch),
+    targetModel: (spec, field = 'model') => targetModel(spec, field, modelHosts, modelTimeoutMs, options.modelFetch),
     checkWebhookUrl: async (url) => {
       let allowed = false;
       try {
@@ -686,13 +686,14 @@ function requestIdOf(request: Request): string {
  */
 async function targetModel(
   spec: ModelSpec,
+  field: string,
   policy: HostPolicy,
   timeoutMs: number,
   fetchFn: typeof fetch | undefined,
 ): Promise<TargetModel> {
   const refuse = (reason: string): never => {
-    throw new TrainprintError('INVALID_INPUT', `model.base_url: ${reason}`, {
-      cause: { location: 'body', field: 'model.base_url', reason },
+    throw new TrainprintError('INVALID_INPUT', `${field}.base_url: ${reason}`, {
+      cause: { location: 'body', field: `${field}.base_url`, reason },
     });
   };
   let url: URL;

@@ -377,6 +377,47 @@ describe('model hosts (SSRF) and timeouts, through the Fetch handler', () => {
     expect(fetched).toBe(0);
   });
 
+  it('a reference model goes through the same policy: 422 naming its field, before any request', async () => {
+    let fetched = 0;
+    const engine = await createEngine();
+    const keys = new KeyStore(engine.store);
+    const { key } = await keys.createKey({ account: 'acme', plan: 'pro' });
+    const handler = createHandler(engine, {
+      keys,
+      modelFetch: async () => {
+        fetched++;
+        return new Response('{}', { status: 500 });
+      },
+    });
+    const post = async (path: string, body: unknown) => {
+      const res = await handler(
+        new Request(`http://x/api/v1/memorization/${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+      const json = await res.json();
+      api.validate('POST', `/api/v1/memorization/${path}`, res.status, json);
+      return { status: res.status, field: json.error?.details?.field, json };
+    };
+    const model = { base_url: 'https://models.example.org/v1', model: 'm' };
+    const internal = { base_url: 'http://169.254.169.254/v1', model: 'earlier' };
+    const reference = { texts: ['one two three four five six seven eight nine ten'] };
+    const probe = await post('probe', { text: 'a b c', model, reference, reference_model: internal });
+    expect([probe.status, probe.field]).toEqual([422, 'reference_model.base_url']);
+    const tracked = await post('register-work', { work: { content: 'one two three four five six seven' } });
+    expect(tracked.status).toBe(200);
+    const assess = await post('assess', {
+      work_id: tracked.json.work_id,
+      model,
+      extract: false,
+      probe: { reference, reference_model: internal },
+    });
+    expect([assess.status, assess.field]).toEqual([422, 'probe.reference_model.base_url']);
+    expect(fetched).toBe(0);
+  });
+
   it("a public host passes; the service's refusal is 502 with its status, content type and length", async () => {
     const seen: string[] = [];
     const extract = await setup({

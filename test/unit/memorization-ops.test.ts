@@ -246,6 +246,67 @@ describe('operations', () => {
     expect(r.chunks.suspect[0]).toMatchObject({ document: 0, scored_tokens: 64 });
   });
 
+  it('a reference model calibrates the loss: text both models saw is not evidence, text only the target saw is', async () => {
+    const background = split.background.slice(0, 12).map((d) => d.text);
+    const onlyTarget = split.members.slice(0, 2).map((d) => d.text);
+    // the target saw the background and two works; the reference model saw the background only
+    const target = NgramLanguageModel.train([...background, ...onlyTarget], { order: 3 }).asTargetModel({
+      id: 'target',
+    });
+    const reference_model = NgramLanguageModel.train(background, { order: 3 }).asTargetModel({ id: 'earlier' });
+    const reference = { texts: split.reference.slice(0, 6).map((d) => d.text) };
+    const opts = { chunk_tokens: 32, min_chunks: 5 };
+    const known = background[0]; // predictable to any model trained on that background
+    const plain = await mem.probe({ model: target, text: known, reference, ...opts });
+    expect(plain.verdict).toBe('significant');
+    expect(plain.reference_model).toBeNull();
+    expect(plain.statistics.map((s) => s.name)).not.toContain('calibrated_loss');
+    expect(plain.statistics.every((s) => s.in_verdict && s.document_test!.p_holm !== null)).toBe(true);
+    expect(plain.chunks.suspect.every((c) => c.calibrated_loss === null)).toBe(true);
+
+    const calibrated = await mem.probe({ model: target, reference_model, text: known, reference, ...opts });
+    expect(calibrated.verdict).toBe('not_significant');
+    expect(calibrated.reference_model).toEqual({ id: 'earlier', access: reference_model.access });
+    const cal = calibrated.statistics.find((s) => s.name === 'calibrated_loss')!;
+    expect(cal.in_verdict).toBe(true);
+    for (const s of calibrated.statistics.filter((x) => x.name !== 'calibrated_loss')) {
+      expect(s.in_verdict).toBe(false);
+      expect(s.significant).toBe(false);
+      expect(s.document_test!.p_holm).toBeNull();
+    }
+    // reproducible from the chunks: NLL per character of both models, differenced
+    const c = calibrated.chunks.suspect[0];
+    const chunk = known.slice(c.start, c.end);
+    const perChar = async (m: typeof target) =>
+      -(await m.logprobs!(chunk)).logprobs.filter(Number.isFinite).reduce((a, b) => a + b, 0) / chunk.length;
+    expect(c.calibrated_loss).toBeCloseTo((await perChar(target)) - (await perChar(reference_model)), 5);
+    expect(calibrated.statement).toMatch(/calibrated by the reference model earlier/);
+    expect(calibrated.method).toMatch(/calibrated loss/);
+
+    const member = await mem.probe({ model: target, reference_model, text: onlyTarget[0], reference, ...opts });
+    expect(member.verdict).toBe('significant');
+    expect(member.statistics.find((s) => s.name === 'calibrated_loss')!.significant).toBe(true);
+
+    const html = await mem.report(
+      await mem.assess({
+        work_id: (await engine.registerWork({ content: onlyTarget[1], owner: 'o9', title: 'Only target' })).work_id,
+        model: target,
+        extract: false,
+        probe: { reference, reference_model, ...opts },
+      }),
+    );
+    expect(html).toContain('loss calibrated by the reference model <code>earlier</code>');
+    expect(html).toContain('Calibrated loss');
+
+    const blind = { id: 'blind', access: 'generations_only' as const, generate: target.generate };
+    await expect(mem.probe({ model: target, reference_model: blind, text: known, reference })).rejects.toThrow(
+      /reference_model "blind" gives no log-probabilities/,
+    );
+    await expect(
+      mem.probe({ model: target, reference_model: { id: 'x' } as never, text: known, reference }),
+    ).rejects.toThrow(/reference_model must be a TargetModel/);
+  });
+
   it('assess: corpus evidence through engine.score for a knowledge-base model; generations-only limits', async () => {
     const lm = NgramLanguageModel.train(
       [...Array<string>(6).fill(split.popular.text), ...split.background.slice(0, 5).map((d) => d.text)],

@@ -162,7 +162,10 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
       'Dataset-inference style: likelihood statistics of the work (loss, zlib ratio, Min-K%, Min-K%++) per ' +
       'chunk against a non-member reference, AUCs with cluster-robust intervals, and a verdict only above the ' +
       'minimum amount of text (else `insufficient_data`). Needs log-probabilities (`api: "completions"`); a chat ' +
-      'model gets `not_applicable`. ' +
+      'model gets `not_applicable`. With `reference_model` (a model that cannot have seen the work, called the ' +
+      'same way) every chunk is also scored by it and the verdict rests on the calibrated loss alone: the ' +
+      "target's NLL per character minus the reference model's, so wording any model finds predictable cancels " +
+      'out. ' +
       modelNote,
     errorCases: [notOwnWork, { code: 'NOT_FOUND', when: 'the account has no reference set with this id' }, ...upstream],
     examples: [
@@ -177,6 +180,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
           work_id: ID.work,
           model: 'openai-compatible:austen-lm',
           access: 'top_k',
+          reference_model: null,
           reference: { source: 'reference_set', id: 'thursday-2024', basis: 'post_cutoff', matched: false },
           chunk_tokens: 32,
           k: 0.2,
@@ -202,6 +206,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
               name: 'loss',
               member_direction: 'lower',
               approximate: false,
+              in_verdict: true,
               suspect: { chunks: 6, documents: 1, mean: 0.446083, median: 0.471646 },
               reference: { chunks: 2, documents: 2, mean: 1.9461, median: 1.9461 },
               auc: 1,
@@ -215,6 +220,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
               name: 'zlib_ratio',
               member_direction: 'lower',
               approximate: false,
+              in_verdict: true,
               suspect: { chunks: 6, documents: 1, mean: 0.00351731, median: 0.00373474 },
               reference: { chunks: 2, documents: 2, mean: 0.0150068, median: 0.0150068 },
               auc: 1,
@@ -236,6 +242,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 zlib_ratio: 0.00201688,
                 min_k: -0.314486,
                 min_k_plus_plus: 0.367255,
+                calibrated_loss: null,
               },
               {
                 document: 0,
@@ -246,6 +253,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 zlib_ratio: 0.00381196,
                 min_k: -1.39622,
                 min_k_plus_plus: -0.488805,
+                calibrated_loss: null,
               },
             ],
             reference: [
@@ -258,6 +266,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 zlib_ratio: 0.0159174,
                 min_k: -4.54454,
                 min_k_plus_plus: -3.13634,
+                calibrated_loss: null,
               },
               {
                 document: 1,
@@ -268,6 +277,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 zlib_ratio: 0.0140962,
                 min_k: -5.3857,
                 min_k_plus_plus: -3.91983,
+                calibrated_loss: null,
               },
             ],
           },

@@ -28,6 +28,7 @@ import {
   type ProbeResult,
   type ReferenceSetInfo,
   type ReferenceSetRequest,
+  type TargetModel,
   type TrackWorkRequest,
   type Work,
 } from '../../index.js';
@@ -134,13 +135,19 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
         model: ModelSpec;
+        reference_model?: ModelSpec;
         work_id?: string;
         reference: Record<string, unknown>;
       };
       exactlyOne(b, ['work_id', 'text', 'texts']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
-      const request = { ...b, reference: ownReference(ctx, b.reference), model } as ProbeRequest;
+      const request = {
+        ...b,
+        reference: ownReference(ctx, b.reference),
+        model,
+        ...(await referenceModel(ctx, b.reference_model, 'reference_model')),
+      } as ProbeRequest;
       const r = await ownSetIds(ctx, mem(ctx).probe(request));
       return { ...shownProbe(ctx, r) };
     },
@@ -188,13 +195,17 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const b = ctx.body as Record<string, unknown> & {
         model: ModelSpec;
         work_id: string;
-        probe?: false | { reference: Record<string, unknown> };
+        probe?: false | { reference: Record<string, unknown>; reference_model?: ModelSpec };
       };
       await ownWork(ctx, b.work_id);
       const probe =
         b.probe === undefined || b.probe === false
           ? b.probe
-          : { ...b.probe, reference: ownReference(ctx, b.probe.reference) };
+          : {
+              ...b.probe,
+              reference: ownReference(ctx, b.probe.reference),
+              ...(await referenceModel(ctx, b.probe.reference_model, 'probe.reference_model')),
+            };
       const model = await ctx.services.targetModel(b.model);
       const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
       const a = await ownSetIds(ctx, mem(ctx).assess(request));
@@ -278,6 +289,15 @@ function exactlyOne(body: Record<string, unknown>, names: readonly string[]): vo
 
 function mem(ctx: RouteContext) {
   return ctx.engine.memorization;
+}
+
+/** The probe's `reference_model`, called through the same model-host policy as `model`. */
+async function referenceModel(
+  ctx: RouteContext,
+  spec: ModelSpec | undefined,
+  field: string,
+): Promise<{ reference_model?: TargetModel }> {
+  return spec === undefined ? {} : { reference_model: await ctx.services.targetModel(spec, field) };
 }
 
 /** The work when the account owns it, else 404 (another account's work does not exist for it). */

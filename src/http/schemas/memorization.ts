@@ -230,6 +230,11 @@ const PROBE_OPTIONS = {
     description: 'Family-wise significance level (default 0.01)',
   },
   concurrency: intIn(1, 16, 'Model calls in flight (default 4)'),
+  reference_model: {
+    ...MODEL_SPEC_SCHEMA,
+    description:
+      'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
+  },
 } as const;
 const PROBE_OPTION_NAMES = Object.keys(PROBE_OPTIONS).filter((k) => k !== 'reference');
 
@@ -255,11 +260,13 @@ const PROBE_CHUNK = object({
   zlib_ratio: num,
   min_k: num,
   min_k_plus_plus: { type: ['number', 'null'] },
+  calibrated_loss: { type: ['number', 'null'] },
 });
 const PROBE_PROPS = {
   work_id: nullable(workId),
   model: str,
   access,
+  reference_model: nullable(object({ id: str, access })),
   distribution: { enum: ['full', 'top_k', 'none'] },
   verdict: { enum: ['significant', 'not_significant', 'insufficient_data', 'not_applicable'] },
   statement: str,
@@ -274,9 +281,10 @@ const PROBE_PROPS = {
   statistics: {
     type: 'array',
     items: object({
-      name: { enum: ['loss', 'zlib_ratio', 'min_k', 'min_k_plus_plus'] },
+      name: { enum: ['loss', 'zlib_ratio', 'min_k', 'min_k_plus_plus', 'calibrated_loss'] },
       member_direction: { enum: ['lower', 'higher'] },
       approximate: bool,
+      in_verdict: bool,
       suspect: SIDE,
       reference: SIDE,
       auc: num01,
@@ -284,7 +292,14 @@ const PROBE_PROPS = {
       auc_ci_method: { enum: ['delong', 'clustered'] },
       mann_whitney: object({ u: num, p_value: { type: ['number', 'null'] }, method: { enum: ['exact', 'normal'] } }),
       document_test: nullable(
-        object({ t: num, df: num, p_value: num, p_holm: num, mean_difference: num, ci_95: pair(num) }),
+        object({
+          t: num,
+          df: num,
+          p_value: num,
+          p_holm: { type: ['number', 'null'] },
+          mean_difference: num,
+          ci_95: pair(num),
+        }),
       ),
       significant: bool,
     }),

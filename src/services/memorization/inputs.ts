@@ -11,7 +11,7 @@ import { fail } from '../../util/validate.js';
 const ACCESS = ['logprobs', 'top_k', 'generations_only'];
 
 /** A {@link TargetModel}: id, access, generate, and logprobs unless generations_only. */
-export function checkModel(v: unknown): TargetModel {
+export function checkModel(v: unknown, name = 'model'): TargetModel {
   const m = v as TargetModel;
   if (
     !m ||
@@ -22,11 +22,11 @@ export function checkModel(v: unknown): TargetModel {
     !ACCESS.includes(m.access)
   ) {
     fail(
-      'model must be a TargetModel { id, access, generate, logprobs? } (createOpenAICompatibleModel, NgramLanguageModel.asTargetModel)',
+      `${name} must be a TargetModel { id, access, generate, logprobs? } (createOpenAICompatibleModel, NgramLanguageModel.asTargetModel)`,
     );
   }
   if (m.access !== 'generations_only' && typeof m.logprobs !== 'function')
-    fail(`model "${m.id}" has access '${m.access}' but no logprobs method`);
+    fail(`${name} "${m.id}" has access '${m.access}' but no logprobs method`);
   return m;
 }
 

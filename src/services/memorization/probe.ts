@@ -24,6 +24,14 @@
  * 5. No verdict below `min_chunks` chunks on either side or `min_reference_documents` reference
  *    documents (`insufficient_data`, `short_text_low_power`); `distribution_shift_risk` unless the
  *    reference set is declared a randomized split of one pool.
+ * 6. Difficulty calibration (optional `reference_model`: a model that cannot have seen the work):
+ *    every chunk is scored by both models and the verdict rests on the calibrated loss alone — the
+ *    target's negative log-likelihood per character minus the reference model's. Text that any
+ *    model finds easy (formulaic, common or often quoted wording) is easy to both and cancels out;
+ *    what remains is what the target learned beyond the reference (Watson et al., ICLR 2022,
+ *    arXiv 2111.08440; the reference-model ratio of Carlini et al., USENIX Security 2021,
+ *    arXiv 2012.07805). Per character, so the two models may tokenize differently. The four
+ *    uncalibrated statistics are still reported, as description (`in_verdict: false`).
  */
 import type { FactorCode } from '../kb/factors.js';
 import type { TargetModel, TokenLogprobs } from '../../models/types.js';
@@ -54,6 +62,7 @@ const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }
   { name: 'zlib_ratio', dir: 'lower' },
   { name: 'min_k', dir: 'higher' },
   { name: 'min_k_plus_plus', dir: 'higher' },
+  { name: 'calibrated_loss', dir: 'lower' },
 ];
 
 /** Run the probe. */
@@ -63,6 +72,7 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     r,
     [
       'model',
+      'reference_model',
       'work_id',
       'text',
       'texts',
@@ -77,6 +87,9 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     'probe',
   );
   const model = checkModel(r.model);
+  const referenceModel = r.reference_model === undefined ? null : checkModel(r.reference_model, 'reference_model');
+  if (referenceModel && !referenceModel.logprobs)
+    fail(`reference_model "${referenceModel.id}" gives no log-probabilities: calibration needs them`);
   const chunkTokens = intOption(r.chunk_tokens, PROBE_CHUNK_TOKENS, 16, 4096, 'chunk_tokens');
   const minChunks = intOption(r.min_chunks, PROBE_MIN_CHUNKS, 5, 100_000, 'min_chunks');
   const minDocs = intOption(
@@ -127,6 +140,7 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     work_id: workId,
     model: model.id,
     access: model.access,
+    reference_model: referenceModel && { id: referenceModel.id, access: referenceModel.access },
     reference: { source: refId === null ? ('texts' as const) : ('reference_set' as const), id: refId, basis, matched },
     chunk_tokens: chunkTokens,
     k,
@@ -135,7 +149,7 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     min_reference_documents: minDocs,
     n_chunks: { suspect: sChunks.length, reference: rChunks.length },
     n_documents: { suspect: docsOf(sChunks), reference: docsOf(rChunks) },
-    method: METHOD(chunkTokens, k, alpha),
+    method: METHOD(chunkTokens, k, alpha, referenceModel?.id ?? null),
   };
 
   if (model.access === 'generations_only' || !model.logprobs) {
@@ -154,7 +168,7 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
 
   const jobs = [...sChunks.map((c) => ({ c, texts: suspectTexts })), ...rChunks.map((c) => ({ c, texts: refTexts }))];
   const all = await mapLimit(jobs, concurrency, ({ c, texts }) =>
-    scoreChunk(model, texts[c.document].slice(c.start, c.end), c, k),
+    scoreChunk(model, referenceModel, texts[c.document].slice(c.start, c.end), c, k),
   );
   const suspect = all.slice(0, sChunks.length),
     reference = all.slice(sChunks.length);
@@ -171,6 +185,9 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   const tests: Array<{ i: number; p: number }> = [];
   for (const { name, dir } of STATS) {
     if (all.length === 0 || all.some((c) => c.values[name] === null)) continue;
+    // with a reference model the verdict is the calibrated loss alone: the others are confounded
+    // by how predictable the text is to any model
+    const inVerdict = referenceModel === null || name === 'calibrated_loss';
     const sign = dir === 'lower' ? -1 : 1;
     const x = suspect.map((c) => sign * c.values[name]!),
       y = reference.map((c) => sign * c.values[name]!);
@@ -190,12 +207,13 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
       return [...by.values()].map(mean);
     };
     const t = enough ? pooledTTest(docMeans(suspect), docMeans(reference)) : null;
-    if (t) tests.push({ i: statistics.length, p: t.p_value });
+    if (t && inVerdict) tests.push({ i: statistics.length, p: t.p_value });
     const nat = (cs: readonly Scored[]) => cs.map((c) => c.values[name]!);
     statistics.push({
       name,
       member_direction: dir,
       approximate: name === 'min_k_plus_plus' && distribution !== 'full',
+      in_verdict: inVerdict,
       suspect: {
         chunks: x.length,
         documents: base.n_documents.suspect,
@@ -217,7 +235,7 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
             t: sig(t.t),
             df: t.df,
             p_value: sig(t.p_value),
-            p_holm: 1,
+            p_holm: null,
             mean_difference: sig(sign * t.mean_difference),
             ci_95: sign > 0 ? [sig(t.ci_95[0]), sig(t.ci_95[1])] : [sig(-t.ci_95[1]), sig(-t.ci_95[0])],
           }
@@ -243,7 +261,17 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     ...base,
     distribution,
     verdict,
-    statement: statement(verdict, statistics, base.n_chunks, base.n_documents, minChunks, minDocs, alpha, matched),
+    statement: statement(
+      verdict,
+      statistics.filter((x) => x.in_verdict),
+      base.n_chunks,
+      base.n_documents,
+      minChunks,
+      minDocs,
+      alpha,
+      matched,
+      referenceModel?.id ?? null,
+    ),
     statistics,
     chunks: { suspect: suspect.map(toChunk), reference: reference.map(toChunk) },
     factors,
@@ -258,18 +286,43 @@ interface Scored {
   values: Record<ProbeStatisticName, number | null>;
 }
 
-async function scoreChunk(model: TargetModel, text: string, chunk: TextChunk, k: number): Promise<Scored> {
+async function tokenLogprobs(model: TargetModel, text: string): Promise<TokenLogprobs> {
   const lp: TokenLogprobs = await model.logprobs!(text);
   if (!lp || !Array.isArray(lp.logprobs))
     throw new TypeError(`model ${model.id}: logprobs did not return { tokens, logprobs }`);
+  return lp;
+}
+
+/**
+ * Negative log-likelihood per character over the tokens the model scored (an unscored first token
+ * of an echoed prompt is left out): comparable across tokenizers.
+ */
+function lossPerCharacter(lp: TokenLogprobs, text: string): number {
+  let sum = 0;
+  for (const v of lp.logprobs) if (Number.isFinite(v)) sum -= v;
+  return sum / Math.max(1, text.length);
+}
+
+async function scoreChunk(
+  model: TargetModel,
+  referenceModel: TargetModel | null,
+  text: string,
+  chunk: TextChunk,
+  k: number,
+): Promise<Scored> {
+  const [lp, referenceLp] = await Promise.all([
+    tokenLogprobs(model, text),
+    referenceModel ? tokenLogprobs(referenceModel, text) : null,
+  ]);
   const values = lp.logprobs.map((v) => (Number.isFinite(v) ? v : -1e4));
   const n = values.length;
+  const calibrated = referenceLp ? lossPerCharacter(lp, text) - lossPerCharacter(referenceLp, text) : null;
   if (n === 0)
     return {
       chunk,
       scored: 0,
       basis: 'none',
-      values: { loss: null, zlib_ratio: null, min_k: null, min_k_plus_plus: null },
+      values: { loss: null, zlib_ratio: null, min_k: null, min_k_plus_plus: null, calibrated_loss: null },
     };
   const loss = -mean(values);
   const zlib = loss / Math.max(1, await deflateLength(text));
@@ -304,7 +357,12 @@ async function scoreChunk(model: TargetModel, text: string, chunk: TextChunk, k:
   }
   const mkpp = z.length > 0 ? mean(z.sort((a, b) => a - b).slice(0, Math.max(1, Math.ceil(k * z.length)))) : null;
   if (mkpp === null) basis = 'none';
-  return { chunk, scored: n, basis, values: { loss, zlib_ratio: zlib, min_k: minK, min_k_plus_plus: mkpp } };
+  return {
+    chunk,
+    scored: n,
+    basis,
+    values: { loss, zlib_ratio: zlib, min_k: minK, min_k_plus_plus: mkpp, calibrated_loss: calibrated },
+  };
 }
 
 function toChunk(s: Scored): ProbeChunk {
@@ -318,6 +376,7 @@ function toChunk(s: Scored): ProbeChunk {
     zlib_ratio: sig(v.zlib_ratio ?? NaN),
     min_k: sig(v.min_k ?? NaN),
     min_k_plus_plus: v.min_k_plus_plus === null ? null : sig(v.min_k_plus_plus),
+    calibrated_loss: v.calibrated_loss === null ? null : sig(v.calibrated_loss),
   };
 }
 
@@ -330,22 +389,27 @@ function statement(
   minDocs: number,
   alpha: number,
   matched: boolean,
+  referenceModel: string | null,
 ): string {
   const label: Record<ProbeStatisticName, string> = {
     loss: 'loss',
     zlib_ratio: 'zlib ratio',
     min_k: 'Min-K%',
     min_k_plus_plus: 'Min-K%++',
+    calibrated_loss: `loss calibrated by ${referenceModel}`,
   };
   const best = [...stats].sort(
     (a, b) => (a.document_test?.p_holm ?? 1) - (b.document_test?.p_holm ?? 1) || b.auc - a.auc,
   )[0];
   const desc = best
-    ? `${label[best.name]}: AUC ${best.auc.toFixed(3)} [${best.auc_ci_95[0].toFixed(3)}, ${best.auc_ci_95[1].toFixed(3)}]${best.document_test ? `, document-level p = ${fmtP(best.document_test.p_holm)} after Holm correction` : ''}`
+    ? `${label[best.name]}: AUC ${best.auc.toFixed(3)} [${best.auc_ci_95[0].toFixed(3)}, ${best.auc_ci_95[1].toFixed(3)}]${best.document_test ? `, document-level p = ${fmtP(best.document_test.p_holm ?? best.document_test.p_value)} after Holm correction` : ''}`
+    : '';
+  const calibration = referenceModel
+    ? ` The verdict rests on the loss calibrated by the reference model ${referenceModel}, which must not have seen the work: wording that any model finds predictable cancels out.`
     : '';
   const shift = matched
-    ? ''
-    : ' The reference set is not declared a randomized split of one pool, so a difference in time, genre or style between the work and the reference text could produce the same result (distribution_shift_risk).';
+    ? calibration
+    : `${calibration} The reference set is not declared a randomized split of one pool, so a difference in time, genre or style between the work and the reference text could produce the same result (distribution_shift_risk).`;
   switch (verdict) {
     case 'significant':
       return `Across ${n.suspect} chunks of the work and ${n.reference} chunks of ${d.reference} reference documents, the model finds the work systematically more likely than the reference text (${desc}). This is set-level evidence consistent with the model having trained on the work; it makes no claim about any single chunk.${shift}`;
@@ -356,10 +420,15 @@ function statement(
   }
 }
 
-const METHOD = (chunk: number, k: number, alpha: number) =>
-  `chunks of ${chunk} words, each scored separately; per chunk loss (mean NLL), zlib ratio (loss / DEFLATE bytes), Min-K% and Min-K%++ (k = ${k}); ` +
+const METHOD = (chunk: number, k: number, alpha: number, referenceModel: string | null) =>
+  `chunks of ${chunk} words, each scored separately; per chunk loss (mean NLL), zlib ratio (loss / DEFLATE bytes), Min-K% and Min-K%++ (k = ${k})` +
+  (referenceModel
+    ? `, and the calibrated loss (NLL per character minus that of the reference model ${referenceModel}; Watson et al. 2022); `
+    : '; ') +
   `effect size = rank AUC over chunk pairs with a 95 % interval clustered by reference document (Obuchowski 1997); ` +
-  `verdict = one-sided pooled t-test of per-document means (work vs reference documents), Holm-corrected over the statistics, α = ${alpha}; ` +
+  (referenceModel
+    ? `verdict = one-sided pooled t-test of per-document means of the calibrated loss (work vs reference documents), α = ${alpha}; `
+    : `verdict = one-sided pooled t-test of per-document means (work vs reference documents), Holm-corrected over the statistics, α = ${alpha}; `) +
   `the chunk-level Mann–Whitney p is descriptive (chunks of one document are correlated); dataset inference after Maini et al. 2024`;
 
 function fmtP(p: number): string {

@@ -20,6 +20,7 @@ const LABELS: Record<string, string> = {
   zlib_ratio: 'zlib ratio',
   min_k: 'Min-K% (k = 20 %)',
   min_k_plus_plus: 'Min-K%++',
+  calibrated_loss: 'Calibrated loss (per character, minus the reference model)',
 };
 
 /**
@@ -148,12 +149,12 @@ ${text !== null ? `<div class="excerpt"><span class="lbl">Work</span>${work}</di
 function probeSection(p: ProbeResult): string {
   const rows = p.statistics.map(
     (s) =>
-      `<tr${s.significant ? ' class="sig"' : ''}><td>${esc(LABELS[s.name] ?? s.name)}${s.approximate ? ' <span class="approx">approx. (top-k)</span>' : ''}</td><td>${s.member_direction === 'lower' ? 'lower' : 'higher'}</td><td>${fix(s.suspect.mean, 4)}</td><td>${fix(s.reference.mean, 4)}</td><td><b>${fix(s.auc, 3)}</b> [${fix(s.auc_ci_95[0], 3)}, ${fix(s.auc_ci_95[1], 3)}]</td><td>${s.document_test ? `t = ${fix(s.document_test.t, 2)}, df ${s.document_test.df}, p = ${pv(s.document_test.p_value)}, Holm ${pv(s.document_test.p_holm)}` : '—'}</td><td>${s.mann_whitney.p_value === null ? '—' : pv(s.mann_whitney.p_value)}</td></tr>`,
+      `<tr${s.significant ? ' class="sig"' : ''}><td>${esc(LABELS[s.name] ?? s.name)}${s.approximate ? ' <span class="approx">approx. (top-k)</span>' : ''}</td><td>${s.member_direction === 'lower' ? 'lower' : 'higher'}</td><td>${fix(s.suspect.mean, 4)}</td><td>${fix(s.reference.mean, 4)}</td><td><b>${fix(s.auc, 3)}</b> [${fix(s.auc_ci_95[0], 3)}, ${fix(s.auc_ci_95[1], 3)}]</td><td>${s.document_test ? `t = ${fix(s.document_test.t, 2)}, df ${s.document_test.df}, p = ${pv(s.document_test.p_value)}${s.document_test.p_holm === null ? ' (description)' : `, Holm ${pv(s.document_test.p_holm)}`}` : '—'}</td><td>${s.mann_whitney.p_value === null ? '—' : pv(s.mann_whitney.p_value)}</td></tr>`,
   );
   return `<section><h2>Probe against non-member text</h2>
 <div class="badge verdict-${esc(p.verdict)}">${esc(p.verdict.replace(/_/g, ' '))}</div>
 <p>${esc(p.statement)}</p>
-<p>Work: ${num(p.n_chunks.suspect)} chunks from ${num(p.n_documents.suspect)} document(s); reference: ${num(p.n_chunks.reference)} chunks from ${num(p.n_documents.reference)} documents (${p.reference.id ? `set <code>${esc(p.reference.id)}</code>, ` : ''}basis <b>${esc(p.reference.basis)}</b>); ${num(p.chunk_tokens)} words per chunk; next-token distribution: ${esc(p.distribution)}; α = ${p.alpha}.</p>
+<p>Work: ${num(p.n_chunks.suspect)} chunks from ${num(p.n_documents.suspect)} document(s); reference: ${num(p.n_chunks.reference)} chunks from ${num(p.n_documents.reference)} documents (${p.reference.id ? `set <code>${esc(p.reference.id)}</code>, ` : ''}basis <b>${esc(p.reference.basis)}</b>)${p.reference_model ? `; loss calibrated by the reference model <code>${esc(p.reference_model.id)}</code>` : ''}; ${num(p.chunk_tokens)} words per chunk; next-token distribution: ${esc(p.distribution)}; α = ${p.alpha}.</p>
 ${
   rows.length
     ? `<table><thead><tr><th>Statistic</th><th>Members tend</th><th>Work mean</th><th>Reference mean</th><th>AUC [95 % CI]</th><th>Document-level test (verdict)</th><th>Chunk Mann–Whitney p (descriptive)</th></tr></thead><tbody>${rows.join('')}</tbody></table>

@@ -167,6 +167,13 @@ export type ProbeRequest = (
 ) & {
   readonly model: TargetModel;
   readonly reference: ProbeReference;
+  /**
+   * A model that cannot have seen the work (released before it was written, or trained on disclosed
+   * data without it), best of the same family or data as `model`. With it, every chunk is scored by
+   * both and the verdict rests on the calibrated loss (difficulty calibration): wording that any
+   * model finds predictable no longer reads as membership.
+   */
+  readonly reference_model?: TargetModel;
   /** Words per chunk. @default 128 */
   readonly chunk_tokens?: number;
   /** Fewest chunks on each side for a verdict. @default 20 */
@@ -181,7 +188,11 @@ export type ProbeRequest = (
   readonly concurrency?: number;
 };
 
-export type ProbeStatisticName = 'loss' | 'zlib_ratio' | 'min_k' | 'min_k_plus_plus';
+/**
+ * `calibrated_loss`: the target's negative log-likelihood per character minus the reference
+ * model's (present with `reference_model` only).
+ */
+export type ProbeStatisticName = 'loss' | 'zlib_ratio' | 'min_k' | 'min_k_plus_plus' | 'calibrated_loss';
 
 /** One statistic, computed the same way on both sets. */
 export interface ProbeStatistic {
@@ -190,6 +201,11 @@ export interface ProbeStatistic {
   readonly member_direction: 'lower' | 'higher';
   /** Min-K%++ from top-k alternatives instead of the full distribution. */
   readonly approximate: boolean;
+  /**
+   * Whether the verdict tests this statistic: all four without a reference model, only
+   * `calibrated_loss` with one (the others are then description).
+   */
+  readonly in_verdict: boolean;
   readonly suspect: {
     readonly chunks: number;
     readonly documents: number;
@@ -224,7 +240,8 @@ export interface ProbeStatistic {
     readonly t: number;
     readonly df: number;
     readonly p_value: number;
-    readonly p_holm: number;
+    /** Holm-adjusted over the statistics in the verdict; null for a statistic outside it. */
+    readonly p_holm: number | null;
     readonly mean_difference: number;
     readonly ci_95: readonly [number, number];
   } | null;
@@ -242,6 +259,8 @@ export interface ProbeChunk {
   readonly zlib_ratio: number;
   readonly min_k: number;
   readonly min_k_plus_plus: number | null;
+  /** NLL per character, target minus reference model; null without a reference model. */
+  readonly calibrated_loss: number | null;
 }
 
 export type ProbeVerdict = 'significant' | 'not_significant' | 'insufficient_data' | 'not_applicable';
@@ -251,6 +270,8 @@ export interface ProbeResult {
   readonly work_id: string | null;
   readonly model: string;
   readonly access: AccessLevel;
+  /** The model that calibrates the loss, or null. */
+  readonly reference_model: { readonly id: string; readonly access: AccessLevel } | null;
   /** What Min-K%++ rests on: the full distribution (exact), top-k (approximate) or nothing. */
   readonly distribution: 'full' | 'top_k' | 'none';
   readonly verdict: ProbeVerdict;
