@@ -13,8 +13,8 @@
 // 4. Extraction (inserted model): greedy continuations of each inserted and never-seen work, by how often it was
 //    inserted (the longest exact continuation, the longest verbatim run).
 // 5. Canaries: the trap test on the 16 inserted canaries against the 16 unused controls.
-// 6. assess: the tier of each inserted work (probe reference: held-out passages; extraction) and of each never-seen
-//    work.
+// 6. assess: the tier of each inserted and each never-seen work (extraction; the probe against the other never-seen
+//    works, calibrated by the base model as reference model, and for comparison without it).
 //   node bench/eval-memorization.mjs [--quick]
 // Results: bench/results/eval-memorization.json
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -145,7 +145,7 @@ const never = ins.manifest.never_seen;
 const extraction = {};
 for (const group of [
   ...[1, 4, 16].map((times) => ({ key: `inserted_${times}x`, docs: works.filter((w) => w.times === times) })),
-  { key: 'never_seen', docs: never.slice(0, QUICK ? 4 : 8) },
+  { key: 'never_seen', docs: QUICK ? never.slice(0, 4) : never },
 ]) {
   const rows = [];
   for (const w of group.docs) {
@@ -197,29 +197,68 @@ out.canaries = {
 };
 log('canaries', JSON.stringify(out.canaries));
 
-const refSet = await mem.addReferenceSet({
-  id: 'held-out',
-  texts: heldOut,
+// The probe's reference for a work is the never-seen works: data.py assigned the set-apart works to inserted or
+// never-seen at random, so that is a randomized split of one pool (a never-seen work is left out of its own
+// reference). A work is ~170 words, so chunks of 16 words and a verdict from 5. The base model is the reference
+// model: it trained on the same member passages and none of the inserted works, so what any model of these
+// addresses finds predictable (formulaic openings, a president's stock phrases) cancels out. Run both with and
+// without it, to show what calibration changes.
+const neverSets = [];
+for (const [i, w] of never.entries()) {
+  const texts = never.filter((x) => x.id !== w.id).map((x) => x.text);
+  neverSets.push((await mem.addReferenceSet({ id: `never-seen-but-${i}`, texts, basis: 'randomized_split' })).id);
+}
+const allNever = await mem.addReferenceSet({
+  id: 'never-seen',
+  texts: never.map((x) => x.text),
   basis: 'randomized_split',
 });
+const tracked = new Map();
+const track = async (w) => {
+  if (!tracked.has(w.id))
+    tracked.set(w.id, (await mem.registerWork({ work: { content: w.text, owner: 'eval', title: w.id } })).work_id);
+  return tracked.get(w.id);
+};
 const tiers = {};
-for (const group of [
-  ...[1, 4, 16].map((times) => ({ key: `inserted_${times}x`, docs: works.filter((w) => w.times === times) })),
-  { key: 'never_seen', docs: never.slice(0, QUICK ? 4 : 8) },
-]) {
-  const counts = {};
-  for (const w of group.docs) {
-    const tracked = await mem.registerWork({ work: { content: w.text, owner: 'eval', title: w.id } });
-    const a = await mem.assess({
-      work_id: tracked.work_id,
-      model: ins.model,
-      extract: { prefix_tokens: 20, continuation_tokens: 50, prefixes: 3, max_tokens: 400 },
-      probe: { reference: { reference_set: refSet.id }, chunk_tokens: 32 },
-    });
-    counts[a.evidence_tier] = (counts[a.evidence_tier] ?? 0) + 1;
+for (const variant of ['calibrated', 'uncalibrated']) {
+  tiers[variant] = {};
+  for (const group of [
+    ...[1, 4, 16].map((times) => ({ key: `inserted_${times}x`, docs: works.filter((w) => w.times === times) })),
+    { key: 'never_seen', docs: QUICK ? never.slice(0, 4) : never },
+  ]) {
+    const counts = {};
+    const rows = [];
+    for (const w of group.docs) {
+      const i = never.indexOf(w);
+      const a = await mem.assess({
+        work_id: await track(w),
+        model: ins.model,
+        extract: { prefix_tokens: 20, continuation_tokens: 50, prefixes: 3, max_tokens: 400 },
+        probe: {
+          reference: { reference_set: i < 0 ? allNever.id : neverSets[i] },
+          chunk_tokens: 16,
+          min_chunks: 5,
+          ...(variant === 'calibrated' ? { reference_model: base.model } : {}),
+        },
+      });
+      counts[a.evidence_tier] = (counts[a.evidence_tier] ?? 0) + 1;
+      const tested = a.probe.statistics.filter((x) => x.in_verdict && x.document_test);
+      rows.push({
+        id: w.id,
+        tier: a.evidence_tier,
+        probe: a.probe.verdict,
+        probe_p: tested.length ? Math.min(...tested.map((x) => x.document_test.p_holm)) : null,
+        extraction_verified: a.extraction.summary.verified,
+      });
+    }
+    tiers[variant][group.key] = {
+      works: rows.length,
+      tiers: counts,
+      strong_or_confirmed: rows.filter((r) => r.tier === 'strong' || r.tier === 'confirmed').length,
+      rows,
+    };
+    log(`assess ${variant} ${group.key}`, JSON.stringify(counts));
   }
-  tiers[group.key] = counts;
-  log(`assess ${group.key}`, JSON.stringify(counts));
 }
 out.assess = tiers;
 out.seconds = Math.round((performance.now() - t0) / 1000);

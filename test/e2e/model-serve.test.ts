@@ -3,13 +3,13 @@
  * completions API (models, an echoed prompt's log-probabilities, greedy text), stops on SIGTERM; refuses an unknown
  * model and a weights file whose SHA-256 is not the manifest's.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, requireBuiltCli } from '../fixtures/serve-process.js';
+import { cli, requireBuiltCli, startModelServe } from '../fixtures/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
@@ -27,26 +27,7 @@ const run = (args: string[]) =>
 describe('trainprint model serve', () => {
   it('serves a committed model with the OpenAI completions API until SIGTERM', async () => {
     requireBuiltCli();
-    const child = spawn(process.execPath, [cli, 'model', 'serve', '--model', 'byte-gpt-base', '--port', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL within 20 s:\n${out}`)), 20_000);
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      child.stderr!.on('data', (d) => {
-        out += d;
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-    });
+    const { child, url } = await startModelServe('byte-gpt-base');
     const models = await (await fetch(`${url}/v1/models`)).json();
     expect(models.data[0].id).toBe('byte-gpt-base');
     const r = await fetch(`${url}/v1/completions`, {

@@ -111,6 +111,38 @@ export async function smoke(lib, starter) {
       out.errors[name] = e instanceof lib.TrainprintError ? e.code : `untyped ${e?.name}`;
     }
   }
+  // The byte-level GPT of the memorization test models, on a small seeded random model: the WebAssembly core (SIMD
+  // and scalar) and the TypeScript runner give the same log-probabilities and greedy text in every runtime.
+  const config = { vocab_size: 256, context: 32, d_model: 16, n_layers: 2, n_heads: 2 };
+  const values = new Float32Array(lib.byteGptParameters(config));
+  let state = 7;
+  for (let i = 0; i < values.length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    values[i] = ((state / 2 ** 32) * 2 - 1) * 0.3;
+  }
+  const weights = lib.readByteGptWeights(new Uint8Array(values.buffer), config);
+  const gpts = [
+    lib.createByteGptModel(weights, { id: 'smoke' }),
+    await lib.loadByteGptModel(weights, { id: 'smoke' }),
+    await lib.loadByteGptModel(weights, { id: 'smoke', simd: false }),
+  ];
+  const prompt = 'Fellow-Citizens: naïve café';
+  const runs = [];
+  for (const m of gpts) {
+    runs.push({
+      logprobs: (await m.logprobs(prompt)).logprobs,
+      greedy: await m.generate(prompt, { maxTokens: 24, temperature: 0 }),
+    });
+  }
+  const [simd] = runs.slice(1);
+  out.byte_gpt = {
+    parameters: values.length,
+    logprobs: simd.logprobs.map((v) => Math.round(v * 1e3) / 1e3),
+    greedy: simd.greedy,
+    runners_agree: runs.every(
+      (r) => r.greedy === simd.greedy && r.logprobs.every((v, i) => Math.abs(v - simd.logprobs[i]) < 1e-4),
+    ),
+  };
   if (starter) {
     // The embedded SPDX licence dataset: decoded, imported, searched; exported again byte for byte.
     const se = await lib.createEngine();

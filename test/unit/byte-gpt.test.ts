@@ -230,3 +230,76 @@ describe.each(MODELS)('the committed model %s', (name) => {
     }
   });
 });
+
+/**
+ * A reduced validation of what the committed models learned (the full measurement is bench/eval-memorization.mjs):
+ * on a few documents of each role, in the WebAssembly core, the losses fall in the order the training data implies,
+ * and greedy continuation reproduces a work inserted 16 times an epoch but no never-seen work.
+ */
+describe('reduced validation of the committed models', () => {
+  /**
+   * Least differences of mean loss (nats/byte) that these documents must show; measured on the committed weights:
+   * held-out − member 0.135 (base) and 0.325 (inserted), member − works inserted 16× 1.04.
+   */
+  const MIN_GAP = { base: 0.05, inserted: 0.15, sixteen: 0.5 };
+  interface Doc {
+    id: string;
+    text: string;
+    times?: number;
+  }
+  const load = async (name: string) => {
+    const manifest = JSON.parse(readFileSync(new URL(`models/${name}/manifest.json`, ROOT), 'utf8'));
+    const bytes = readFileSync(new URL(`models/${name}/${manifest.weights}`, ROOT));
+    const model = await loadByteGptModel(readByteGptWeights(bytes, manifest.config), { id: name });
+    /** Mean NLL per byte over documents (each scored from its boundary byte). */
+    const loss = async (docs: readonly Doc[]) => {
+      let sum = 0,
+        n = 0;
+      for (const d of docs) {
+        const lp = (await model.logprobs!(d.text)).logprobs;
+        for (const v of lp) sum -= v;
+        n += lp.length;
+      }
+      return sum / n;
+    };
+    return { manifest, model, loss };
+  };
+  const words = (t: string) => t.split(/\s+/).filter(Boolean);
+  /**
+   * The longest greedy continuation that matches the work word for word, from the work's exact text up to its 20th,
+   * 60th and 100th word (as extraction cuts prefixes at several places).
+   */
+  const continued = async (model: Awaited<ReturnType<typeof load>>['model'], text: string) => {
+    let best = 0;
+    for (const at of [20, 60, 100]) {
+      const cut = [...text.matchAll(/\S+/g)][at].index;
+      const rest = words(text.slice(cut));
+      const out = words(await model.generate(text.slice(0, cut), { maxTokens: 400, temperature: 0 }));
+      let k = 0;
+      while (k < out.length && k < rest.length && out[k] === rest[k]) k++;
+      best = Math.max(best, k);
+    }
+    return best;
+  };
+
+  it('byte-gpt-base: member passages are less surprising than held-out passages of the same addresses', async () => {
+    const { manifest, loss } = await load('byte-gpt-base');
+    const member = await loss(manifest.members.slice(0, 8));
+    const heldOut = await loss(manifest.held_out.slice(0, 8));
+    expect(heldOut - member).toBeGreaterThan(MIN_GAP.base);
+  });
+
+  it('byte-gpt-inserted: works inserted 16× < members < held-out; a 16× work is continued ≥ 50 words, a never-seen work is not', async () => {
+    const { manifest, model, loss } = await load('byte-gpt-inserted');
+    const sixteen = (manifest.inserted as Doc[]).filter((d) => d.id.startsWith('work:') && d.times === 16);
+    const member = await loss(manifest.members.slice(0, 8));
+    const heldOut = await loss(manifest.held_out.slice(0, 8));
+    const inserted = await loss(sixteen.slice(0, 4));
+    const never = await loss(manifest.never_seen.slice(0, 4));
+    expect(heldOut - member).toBeGreaterThan(MIN_GAP.inserted);
+    expect(member - inserted).toBeGreaterThan(MIN_GAP.sixteen);
+    expect(never).toBeGreaterThan(member);
+    expect(await continued(model, sixteen[0].text)).toBeGreaterThanOrEqual(50);
+    expect(await continued(model, manifest.never_seen[0].text)).toBeLessThan(50);
+  });
+});
