@@ -5,7 +5,15 @@
  * worker of this page, or the served API through the HTTP client (http-backend.ts), chosen per
  * tab in the mode form (`selectBackend`).
  */
-import type { AnalyzeRequest, Backend, BackendInfo, DatasetInfo, FactorInfo, KbDataset } from './backend.js';
+import {
+  BackendError,
+  type AnalyzeRequest,
+  type Backend,
+  type BackendInfo,
+  type DatasetInfo,
+  type FactorInfo,
+  type KbDataset,
+} from './backend.js';
 import { byId, fill, h } from './dom.js';
 import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
 import { bytes, bytesOverLimit, count } from './format.js';
@@ -13,6 +21,8 @@ import { createHttpBackend, readMode, saveMode, type Mode } from './http-backend
 import { describeError, emptyInput, fileTooLarge, tooLarge } from './messages.js';
 import { renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
+import { DEMO_MODELS, DEMO_REFERENCE, DEMO_WORK } from './memorization-demo.js';
+import { renderMemorization } from './render-memorization.js';
 import { createWorkerBackend } from './worker-backend.js';
 
 type ContentType = AnalyzeRequest['content_type'];
@@ -25,7 +35,7 @@ const FILE_LIMIT = 10 * 1024 * 1024;
  * aside and the (read-only) text area shows its beginning.
  */
 const PREVIEW_CHARS = 200_000;
-const VIEWS = ['analyze', 'compare', 'datasets'] as const;
+const VIEWS = ['analyze', 'compare', 'datasets', 'memorization'] as const;
 type View = (typeof VIEWS)[number];
 
 const mode: Mode = readMode();
@@ -94,6 +104,22 @@ const el = {
   declareKb: byId<HTMLSelectElement>('declare-kb'),
   declareStatus: byId('declare-status'),
   declareError: byId('declare-error'),
+  memorizationForm: byId<HTMLFormElement>('memorization-form'),
+  memorizationWork: byId<HTMLTextAreaElement>('memorization-work'),
+  memorizationModelUrl: byId<HTMLInputElement>('memorization-model-url'),
+  memorizationModelName: byId<HTMLInputElement>('memorization-model-name'),
+  memorizationModelKey: byId<HTMLInputElement>('memorization-model-key'),
+  memorizationReferenceUrl: byId<HTMLInputElement>('memorization-reference-url'),
+  memorizationReferenceName: byId<HTMLInputElement>('memorization-reference-name'),
+  memorizationReferenceTexts: byId<HTMLTextAreaElement>('memorization-reference-texts'),
+  memorizationRandomized: byId<HTMLInputElement>('memorization-randomized'),
+  memorizationChunk: byId<HTMLInputElement>('memorization-chunk'),
+  memorizationMinChunks: byId<HTMLInputElement>('memorization-min-chunks'),
+  memorizationRun: byId<HTMLButtonElement>('memorization-run'),
+  memorizationDemo: byId<HTMLButtonElement>('memorization-demo'),
+  memorizationStatus: byId('memorization-status'),
+  memorizationError: byId('memorization-error'),
+  memorizationResult: byId('memorization-result'),
 };
 
 // ---------------------------------------------------------------- helpers
@@ -350,6 +376,82 @@ byId('compare-example').addEventListener('click', () => {
   el.compareA.value = COMPARE_EXAMPLE.a;
   el.compareB.value = COMPARE_EXAMPLE.b;
   el.compareA.focus();
+});
+
+// ---------------------------------------------------------------- memorization
+
+/** The model fields as an endpoint, or null when both are empty; half-filled is an error naming the field. */
+function modelEndpoint(url: HTMLInputElement, name: HTMLInputElement, what: string, key?: HTMLInputElement) {
+  const baseUrl = url.value.trim();
+  const model = name.value.trim();
+  if (!baseUrl && !model) return null;
+  if (!/^https?:\/\/\S+$/.test(baseUrl))
+    throw new BackendError('INVALID_INPUT', `${what}: enter a base URL such as http://127.0.0.1:8000/v1.`);
+  if (!model) throw new BackendError('INVALID_INPUT', `${what}: enter the model name its server expects.`);
+  const apiKey = key?.value.trim();
+  return { base_url: baseUrl, model, ...(apiKey ? { api_key: apiKey } : {}) };
+}
+
+function integerField(input: HTMLInputElement, lo: number, hi: number, what: string): number {
+  const n = Number(input.value);
+  if (!Number.isInteger(n) || n < lo || n > hi)
+    throw new BackendError('INVALID_INPUT', `${what} must be a whole number from ${lo} to ${hi}.`);
+  return n;
+}
+
+const assessMemorization = action(el.memorizationRun, el.memorizationError, 'Assessing…', async () => {
+  fill(el.memorizationStatus);
+  const work = el.memorizationWork.value;
+  if (work.trim() === '') throw emptyInput('The work');
+  const model = modelEndpoint(
+    el.memorizationModelUrl,
+    el.memorizationModelName,
+    'Model under test',
+    el.memorizationModelKey,
+  );
+  if (!model) throw emptyInput('The model under test');
+  const referenceModel = modelEndpoint(el.memorizationReferenceUrl, el.memorizationReferenceName, 'Reference model');
+  const referenceTexts = el.memorizationReferenceTexts.value
+    .split(/^\s*---\s*$/m)
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (referenceTexts.length === 0) throw emptyInput('The non-member texts');
+  const request = {
+    work,
+    model,
+    ...(referenceModel ? { reference_model: referenceModel } : {}),
+    reference_texts: referenceTexts,
+    randomized_split: el.memorizationRandomized.checked,
+    chunk_tokens: integerField(el.memorizationChunk, 16, 4096, 'Words per chunk'),
+    min_chunks: integerField(el.memorizationMinChunks, 5, 100_000, 'Fewest chunks'),
+  };
+  fill(el.memorizationStatus, 'Asking the model…');
+  const t0 = performance.now();
+  const outcome = await backend.assessMemorization(request);
+  renderMemorization(el.memorizationResult, outcome);
+  fill(
+    el.memorizationStatus,
+    `Done in ${(Math.round(performance.now() - t0) / 1000).toFixed(1)} s: evidence tier ${outcome.assessment.evidence_tier}.`,
+  );
+});
+
+onSubmit(el.memorizationForm, assessMemorization);
+el.memorizationDemo.addEventListener('click', () => {
+  el.memorizationWork.value = DEMO_WORK.text;
+  el.memorizationModelUrl.value = DEMO_MODELS.target.base_url;
+  el.memorizationModelName.value = DEMO_MODELS.target.model;
+  el.memorizationReferenceUrl.value = DEMO_MODELS.reference.base_url;
+  el.memorizationReferenceName.value = DEMO_MODELS.reference.model;
+  el.memorizationReferenceTexts.value = DEMO_REFERENCE.map((d) => d.text).join('\n---\n');
+  el.memorizationRandomized.checked = true;
+  // a work of ~170 words: chunks of 16 words give the probe enough of them
+  el.memorizationChunk.value = '16';
+  el.memorizationMinChunks.value = '5';
+  fill(
+    el.memorizationStatus,
+    `Demo: ${DEMO_WORK.id}, which byte-gpt-inserted saw 4 times an epoch and byte-gpt-base never saw, against ${DEMO_REFERENCE.length} works neither saw.`,
+  );
+  el.memorizationWork.focus();
 });
 
 // ---------------------------------------------------------------- datasets

@@ -5,9 +5,47 @@
  * second implementation of the same interface, so every method is async and every value is
  * plain data (it crosses a worker boundary today and the network tomorrow).
  */
-import type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset } from '../src/index.js';
+import type {
+  AnalysisResult,
+  AnalyzeRequest,
+  Assessment,
+  Comparison,
+  DatasetStats,
+  FactorInfo,
+  KbDataset,
+} from '../src/index.js';
 
-export type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset };
+export type { AnalysisResult, AnalyzeRequest, Assessment, Comparison, DatasetStats, FactorInfo, KbDataset };
+
+/** An OpenAI-compatible model endpoint (`trainprint model serve`, vLLM, …). */
+export interface ModelEndpoint {
+  /** With the version path, e.g. `http://127.0.0.1:8000/v1`. */
+  readonly base_url: string;
+  /** The `model` field of its requests. */
+  readonly model: string;
+  readonly api_key?: string;
+}
+
+/** What the memorization view asks: one work, the model under test, non-member text of the same kind. */
+export interface MemorizationRequest {
+  readonly work: string;
+  readonly title?: string;
+  readonly model: ModelEndpoint;
+  /** A model that cannot have seen the work: the probe's loss is calibrated by it. */
+  readonly reference_model?: ModelEndpoint;
+  /** Non-member documents, one text each. */
+  readonly reference_texts: readonly string[];
+  /** Whether the reference documents were set apart at random from the work's own pool (a matched reference). */
+  readonly randomized_split: boolean;
+  readonly chunk_tokens: number;
+  readonly min_chunks: number;
+}
+
+/** An assessment and its self-contained HTML report. */
+export interface MemorizationOutcome {
+  readonly assessment: Assessment;
+  readonly html: string;
+}
 
 /** A searchable dataset as the page shows it. */
 export interface DatasetInfo extends DatasetStats {
@@ -43,6 +81,8 @@ export interface Backend {
   factors(): Promise<FactorInfo[]>;
   /** A source document's text, when the backend has it; `null` otherwise. */
   sourceText(datasetId: string, documentId: string): Promise<string | null>;
+  /** Registers the work, keeps the reference texts as a reference set, assesses and renders the report. */
+  assessMemorization(request: MemorizationRequest): Promise<MemorizationOutcome>;
 }
 
 /** Method names callable through the worker (worker.ts) — every method of {@link Backend}. */
@@ -56,6 +96,7 @@ export const BACKEND_METHODS = [
   'kbDatasets',
   'factors',
   'sourceText',
+  'assessMemorization',
 ] as const satisfies ReadonlyArray<keyof Backend>;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 

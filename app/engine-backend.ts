@@ -10,7 +10,16 @@
  * checked against its SHA-256 before it is imported.
  */
 import type { AnalyzeRequest, Engine } from '../src/index.js';
-import { BackendError, type Backend, type BackendInfo, type DatasetInfo, type DatasetStats } from './backend.js';
+import {
+  BackendError,
+  type Backend,
+  type BackendInfo,
+  type DatasetInfo,
+  type DatasetStats,
+  type MemorizationRequest,
+  type ModelEndpoint,
+} from './backend.js';
+import { MEMORIZATION_EXTRACT, referenceSetId } from './memorization-plan.js';
 
 /** File written by build/web.mjs next to the page: the starter dataset's snapshot and its checksum. */
 export interface StarterFile {
@@ -145,6 +154,39 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
     async factors() {
       const { lib } = await loaded;
       return lib.factorTable();
+    },
+
+    async assessMemorization(request: MemorizationRequest) {
+      const { engine, lib } = await loaded;
+      // the page calls the model itself: its server must allow this page's origin (CORS)
+      const model = (m: ModelEndpoint) =>
+        lib.createOpenAICompatibleModel({
+          baseUrl: m.base_url,
+          model: m.model,
+          topLogprobs: 5,
+          ...(m.api_key ? { apiKey: m.api_key } : {}),
+        });
+      const mem = engine.memorization;
+      const { work_id } = await mem.registerWork({
+        work: { content: request.work, owner: 'this-browser', ...(request.title ? { title: request.title } : {}) },
+      });
+      const set = await mem.addReferenceSet({
+        id: referenceSetId(),
+        texts: [...request.reference_texts],
+        basis: request.randomized_split ? 'randomized_split' : 'unverified',
+      });
+      const assessment = await mem.assess({
+        work_id,
+        model: model(request.model),
+        extract: MEMORIZATION_EXTRACT,
+        probe: {
+          reference: { reference_set: set.id },
+          chunk_tokens: request.chunk_tokens,
+          min_chunks: request.min_chunks,
+          ...(request.reference_model ? { reference_model: model(request.reference_model) } : {}),
+        },
+      });
+      return { assessment, html: await mem.report(assessment) };
     },
 
     async sourceText(datasetId: string, documentId: string) {

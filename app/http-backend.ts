@@ -8,7 +8,15 @@
  * never written to localStorage, a cookie or the URL, and another tab starts in-browser.
  */
 import { createClient, isTrainprintApiError, type TrainprintClient } from '../src/client/index.js';
-import { BackendError, type Backend, type BackendInfo, type DatasetInfo, type DatasetStats } from './backend.js';
+import {
+  BackendError,
+  type Backend,
+  type BackendInfo,
+  type DatasetInfo,
+  type DatasetStats,
+  type MemorizationRequest,
+} from './backend.js';
+import { MEMORIZATION_EXTRACT, referenceSetId } from './memorization-plan.js';
 import type { StarterTexts } from './engine-backend.js';
 
 /** Which backend the page uses. */
@@ -150,6 +158,32 @@ export function createHttpBackend(
     datasets: () => call(async () => (await tp.datasets.list()).datasets.map(info)),
     kbDatasets: () => call(async () => (await tp.kb.datasets()).datasets),
     factors: () => call(async () => (await tp.kb.factors()).factors),
+
+    // the API calls the models (its operator allows their hosts: `serve --allow-private-model-hosts` for 127.0.0.1)
+    assessMemorization: (request: MemorizationRequest) =>
+      call(async () => {
+        const { work_id } = await tp.memorization.trackWork({
+          work: { content: request.work, ...(request.title ? { title: request.title } : {}) },
+        });
+        const set = await tp.memorization.createReferenceSet({
+          id: referenceSetId(),
+          texts: [...request.reference_texts],
+          basis: request.randomized_split ? 'randomized_split' : 'unverified',
+        });
+        const assessment = await tp.memorization.assess({
+          work_id,
+          model: request.model,
+          extract: MEMORIZATION_EXTRACT,
+          probe: {
+            reference: { reference_set: set.id },
+            chunk_tokens: request.chunk_tokens,
+            min_chunks: request.min_chunks,
+            ...(request.reference_model ? { reference_model: request.reference_model } : {}),
+          },
+        });
+        const html = await tp.memorization.report({ assessment_id: assessment.assessment_id });
+        return { assessment, html };
+      }),
 
     async sourceText(datasetId: string, documentId: string) {
       if (datasetId !== STARTER_ID) return null;

@@ -58,6 +58,7 @@ export function createWorkerBackend(url: string | URL, options: { startAfter?: P
     declare: (datasetId, kbDataset) => call('declare', [datasetId, kbDataset]),
     datasets: () => call('datasets', []),
     kbDatasets: () => call('kbDatasets', []),
+    assessMemorization: (request) => call('assessMemorization', [request]),
     factors: () => call('factors', []),
     sourceText: (datasetId, documentId) => call('sourceText', [datasetId, documentId]),
   };

@@ -23,6 +23,7 @@ import {
   publicRemoteCorpora,
   readByteGptWeights,
   TrainprintError,
+  withCors,
   type Engine,
   type Fingerprint,
   type RemoteDatasetConfig,
@@ -175,13 +176,15 @@ const HELP = `usage:
       is printed once (only its hash is stored)
       --scopes   default: every scope but datasets:write and admin
   trainprint model serve --model NAME [--models-dir DIR] [--port N] [--host H] [--api-key K]
-                         [--generations-only] [--engine wasm|typescript]
+                         [--generations-only] [--engine wasm|typescript] [--allow-origin ORIGIN]
       serve a byte-level test model of models/ (models/README.md) with the OpenAI completions API:
       GET /v1/models, POST /v1/completions (echo, logprobs, temperature 0 = greedy, seed),
       POST /v1/chat/completions; the memorization operations call it as any OpenAI-compatible model
       --models-dir   where the model directories are (default: ./models, else the package's models/)
       --port         default 8000; --host default 127.0.0.1
       --generations-only   refuse log-probabilities (a black-box model)
+      --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
+                           e.g. the web app in its in-browser mode
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;
@@ -1017,6 +1020,7 @@ async function modelCommand(args: string[]): Promise<number> {
     'api-key': { type: 'string' },
     'generations-only': { type: 'boolean' },
     engine: { type: 'string' },
+    'allow-origin': { type: 'string' },
   });
   if (values.help) {
     console.log(HELP);
@@ -1031,6 +1035,9 @@ async function modelCommand(args: string[]): Promise<number> {
     throw new UsageError('--port must be an integer in 0..65535');
   const engine = values.engine ?? 'wasm';
   if (engine !== 'wasm' && engine !== 'typescript') throw new UsageError('--engine must be wasm or typescript');
+  const origin = values['allow-origin'];
+  if (origin !== undefined && (typeof origin !== 'string' || (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin))))
+    throw new UsageError('--allow-origin must be * or an origin such as http://127.0.0.1:3000 (no path)');
   const dirs =
     typeof values['models-dir'] === 'string'
       ? [values['models-dir']]
@@ -1056,10 +1063,11 @@ async function modelCommand(args: string[]): Promise<number> {
     access: 'top_k',
     topK: 20,
   });
-  const handler = createByteGptHandler(model, {
+  const served = createByteGptHandler(model, {
     ...(typeof values['api-key'] === 'string' ? { apiKey: values['api-key'] } : {}),
     generationsOnly: values['generations-only'] === true,
   });
+  const handler = typeof origin === 'string' ? withCors(served, origin) : served;
   const server = await serve(handler, { port, host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
   console.log(`model ${name} (${engine}) serving the OpenAI completions API at ${server.url}/v1`);
   await new Promise<void>((resolve) => {

@@ -15,6 +15,7 @@ export type {
 export { NgramLanguageModel, wordSpans, wordsOf, BOS, UNK } from './ngram.js';
 export type { NgramOptions, NgramScore, WordTokenSpans } from './ngram.js';
 export { createNgramHandler } from './ngram-server.js';
+export { withCors } from './openai-wire.js';
 export type { NgramHandlerOptions } from './ngram-server.js';
 export { createOpenAICompatibleModel } from './openai.js';
 export type { OpenAICompatibleOptions } from './openai.js';

@@ -5,6 +5,38 @@
  * code } }`.
  */
 
+/**
+ * `handler` answering browsers of `origin` (a web page calling the model directly, e.g. the web app in its
+ * in-browser mode): the preflight `OPTIONS` gets 204 with the allowed methods and headers, every response
+ * `Access-Control-Allow-Origin`. `'*'` allows any page, as vLLM's OpenAI server does by default; without this
+ * wrapper browsers of other origins cannot read the answers.
+ * @example serve(withCors(createByteGptHandler(model), 'http://127.0.0.1:3000'))
+ */
+export function withCors(
+  handler: (request: Request) => Promise<Response>,
+  origin: string,
+): (request: Request) => Promise<Response> {
+  const allow = (h: Headers) => {
+    h.set('access-control-allow-origin', origin);
+    if (origin !== '*') h.append('vary', 'Origin');
+  };
+  return async (request) => {
+    if (request.method === 'OPTIONS') {
+      const headers = new Headers({
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-max-age': '600',
+      });
+      allow(headers);
+      return new Response(null, { status: 204, headers });
+    }
+    const response = await handler(request);
+    const headers = new Headers(response.headers);
+    allow(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
 /** A JSON response. */
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -13,6 +13,7 @@ import {
   createOpenAICompatibleModel,
   loadByteGptModel,
   readByteGptWeights,
+  withCors,
   type ByteGptModel,
 } from '../../src/index.js';
 import { serve, type Server } from '../../src/node/index.js';
@@ -139,5 +140,33 @@ describe('served over HTTP', () => {
     expect(bad.status).toBe(400);
     expect((await fetch(`${server.url}/v1/completions`)).status).toBe(405);
     expect((await fetch(`${server.url}/v2/other`)).status).toBe(404);
+  });
+
+  it('withCors: the preflight and every answer allow the one origin given; none without it', async () => {
+    const origin = 'http://127.0.0.1:3000';
+    const open = await serve(withCors(createByteGptHandler(model), origin), { port: 0 });
+    try {
+      const pre = await fetch(`${open.url}/v1/completions`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(pre.headers.get('access-control-allow-headers')).toContain('content-type');
+      const r = await fetch(`${open.url}/v1/completions`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'Fellow', max_tokens: 2, temperature: 0 }),
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(r.headers.get('vary')).toContain('Origin');
+      const err = await fetch(`${open.url}/v2/other`, { headers: { origin } });
+      expect([err.status, err.headers.get('access-control-allow-origin')]).toEqual([404, origin]);
+    } finally {
+      await open.close();
+    }
+    const plain = await fetch(`${server.url}/v1/models`, { headers: { origin: 'http://127.0.0.1:3000' } });
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -3,12 +3,8 @@
 // consent box names where the text would go and is off; analyzing then sends `search_remote: false` and the engine
 // gets no call. Ticked, the planted corpus passage is found in the remote corpus, its source passage comes from the
 // engine's document window, and the result lists the corpus consulted. The status report shows the corpus's health.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -25,9 +21,7 @@ import {
   type PlantedCase,
 } from '../fixtures/infini-gram/index.mjs';
 import { launchChromium, requireChromium } from '../fixtures/chromium.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
+import { buildWebApp } from '../fixtures/web-build.js';
 
 let tmp: string;
 let infini: InfiniGramServer;
@@ -42,15 +36,9 @@ const problems: string[] = [];
 const analyzeBodies: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'index.js')))
-    throw new Error('dist/index.js is missing: run `npm run build` before the web tests');
   requireChromium();
-  tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-remote-'));
-  const out = join(tmp, 'web');
-  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], {
-    cwd: root,
-    timeout: 60_000,
-  });
+  let out: string;
+  ({ tmp, out } = await buildWebApp('web-remote'));
 
   const { documents } = fixtureCorpus();
   infini = await startInfiniGramServer({

@@ -4,12 +4,9 @@
 // highlighted span and the source passage come from the API (no engine or worker is loaded);
 // the key stays in sessionStorage only. A wrong key gives an error message on the status line
 // and in the analyze form. Built into a temporary folder, so it can run beside web.test.ts.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -19,9 +16,9 @@ import { serveStatic } from '../../src/node/static.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import { MIT_GRANT } from '../fixtures/client/server.js';
 import { launchChromium, requireChromium } from '../fixtures/chromium.js';
+import { buildWebApp } from '../fixtures/web-build.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const dist = process.env.TRAINPRINT_DIST ?? join(root, 'dist');
 const output = join(root, 'test/output');
 
 let tmp: string;
@@ -38,16 +35,9 @@ const requested: string[] = [];
 const authorizations: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'index.js')) || !existsSync(join(dist, 'starter.js'))) {
-    throw new Error('dist/index.js or dist/starter.js is missing: run `npm run build` before the web tests');
-  }
   requireChromium();
-  tmp = mkdtempSync(join(tmpdir(), 'trainprint-web-served-'));
-  const out = join(tmp, 'web');
-  await promisify(execFile)(process.execPath, [join(root, 'build/web.mjs'), '--dist', dist, '--out', out], {
-    cwd: root,
-    timeout: 60_000,
-  });
+  let out: string;
+  ({ tmp, out } = await buildWebApp('web-served', ['index.js', 'starter.js']));
 
   engine = await createEngine();
   await loadStarterDataset(engine);

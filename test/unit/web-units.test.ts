@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { excerpt, segments } from '../../app/spans.js';
 import { bytesOverLimit, bytes, usd } from '../../app/format.js';
 import { serializeError } from '../../app/backend.js';
+import { DEMO_REFERENCE, DEMO_WORK } from '../../app/memorization-demo.js';
 import { TrainprintError } from '../../src/index.js';
 
 const webDir = fileURLToPath(new URL('../../app/', import.meta.url));
@@ -104,5 +105,20 @@ describe('app/', () => {
       const code = readFileSync(join(webDir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       expect(sinks.test(code), `${f} uses an HTML sink`).toBe(false);
     }
+  });
+});
+
+describe('memorization demo', () => {
+  it('is still the test models’ known membership: a work inserted 4 times, works neither model saw', () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../models/byte-gpt-inserted/manifest.json', import.meta.url), 'utf8'),
+    ) as {
+      inserted: Array<{ id: string; text: string; times: number }>;
+      never_seen: Array<{ id: string; text: string }>;
+    };
+    const work = manifest.inserted.find((d) => d.id === DEMO_WORK.id);
+    expect(work).toMatchObject({ text: DEMO_WORK.text, times: 4 });
+    expect(DEMO_REFERENCE).toEqual(manifest.never_seen.slice(0, DEMO_REFERENCE.length));
+    expect(DEMO_REFERENCE.length).toBeGreaterThanOrEqual(10);
   });
 });
