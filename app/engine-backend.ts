@@ -16,6 +16,7 @@ import {
   type BackendInfo,
   type DatasetInfo,
   type DatasetStats,
+  type MemorizationOutcome,
   type MemorizationRequest,
   type ModelEndpoint,
 } from './backend.js';
@@ -101,6 +102,39 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
     };
   }
 
+  /** assess in this page: the engine calls the models itself, so their servers must allow this page's origin (CORS). */
+  async function assessInThisPage(request: MemorizationRequest): Promise<MemorizationOutcome> {
+    const { engine, lib } = await loaded;
+    const model = (m: ModelEndpoint) =>
+      lib.createOpenAICompatibleModel({
+        baseUrl: m.base_url,
+        model: m.model,
+        topLogprobs: 5,
+        ...(m.api_key ? { apiKey: m.api_key } : {}),
+      });
+    const mem = engine.memorization;
+    const { work_id } = await mem.registerWork({
+      work: { content: request.work, owner: 'this-browser', ...(request.title ? { title: request.title } : {}) },
+    });
+    const set = await mem.addReferenceSet({
+      id: referenceSetId(),
+      texts: [...request.reference_texts],
+      basis: request.randomized_split ? 'randomized_split' : 'unverified',
+    });
+    const assessment = await mem.assess({
+      work_id,
+      model: model(request.model),
+      extract: MEMORIZATION_EXTRACT,
+      probe: {
+        reference: { reference_set: set.id },
+        chunk_tokens: request.chunk_tokens,
+        min_chunks: request.min_chunks,
+        ...(request.reference_model ? { reference_model: model(request.reference_model) } : {}),
+      },
+    });
+    return { assessment, html: await mem.report(assessment) };
+  }
+
   return {
     async ready(): Promise<BackendInfo> {
       const l = await loaded;
@@ -157,36 +191,20 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
     },
 
     async assessMemorization(request: MemorizationRequest) {
-      const { engine, lib } = await loaded;
-      // the page calls the model itself: its server must allow this page's origin (CORS)
-      const model = (m: ModelEndpoint) =>
-        lib.createOpenAICompatibleModel({
-          baseUrl: m.base_url,
-          model: m.model,
-          topLogprobs: 5,
-          ...(m.api_key ? { apiKey: m.api_key } : {}),
-        });
-      const mem = engine.memorization;
-      const { work_id } = await mem.registerWork({
-        work: { content: request.work, owner: 'this-browser', ...(request.title ? { title: request.title } : {}) },
-      });
-      const set = await mem.addReferenceSet({
-        id: referenceSetId(),
-        texts: [...request.reference_texts],
-        basis: request.randomized_split ? 'randomized_split' : 'unverified',
-      });
-      const assessment = await mem.assess({
-        work_id,
-        model: model(request.model),
-        extract: MEMORIZATION_EXTRACT,
-        probe: {
-          reference: { reference_set: set.id },
-          chunk_tokens: request.chunk_tokens,
-          min_chunks: request.min_chunks,
-          ...(request.reference_model ? { reference_model: model(request.reference_model) } : {}),
-        },
-      });
-      return { assessment, html: await mem.report(assessment) };
+      try {
+        return await assessInThisPage(request);
+      } catch (e) {
+        // a browser hides why a cross-origin call failed: a server that is down and one that does not allow
+        // this page's origin look the same
+        const detail = e instanceof Error ? e.message : String(e);
+        if ((e as { code?: string }).code === 'UPSTREAM_ERROR' && /network error/.test(detail))
+          throw new BackendError(
+            'UPSTREAM_ERROR',
+            `This page could not reach a model server (${detail}). Is it running, and does it allow this page's origin? Start it with \`trainprint model serve … --allow-origin ${location.origin}\`, or use the served mode.`,
+            detail,
+          );
+        throw e;
+      }
     },
 
     async sourceText(datasetId: string, documentId: string) {

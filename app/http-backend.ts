@@ -130,6 +130,25 @@ export function createHttpBackend(
     }
   }
 
+  /** {@link call}, with what to do when the API refuses to call a model on this machine or network. */
+  async function refusedModelHost<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await call(run);
+    } catch (e) {
+      if (
+        e instanceof BackendError &&
+        e.code === 'INVALID_INPUT' &&
+        /base_url: this server does not call/.test(e.message)
+      )
+        throw new BackendError(
+          e.code,
+          `${e.message} — for models on this machine, start the API with \`trainprint serve --allow-private-model-hosts\` (npm start -- --allow-private-model-hosts).`,
+          e.detail,
+        );
+      throw e;
+    }
+  }
+
   /** The served starter has the texts of starter-texts.json when its name carries the same list version. */
   function info(stats: DatasetStats): DatasetInfo {
     return { ...stats, has_text: stats.id === STARTER_ID && /spdx-license-list [0-9]/.test(stats.name ?? '') };
@@ -161,7 +180,7 @@ export function createHttpBackend(
 
     // the API calls the models (its operator allows their hosts: `serve --allow-private-model-hosts` for 127.0.0.1)
     assessMemorization: (request: MemorizationRequest) =>
-      call(async () => {
+      refusedModelHost(async () => {
         const { work_id } = await tp.memorization.trackWork({
           work: { content: request.work, ...(request.title ? { title: request.title } : {}) },
         });

@@ -30,13 +30,17 @@ const output = join(root, 'test/output');
 let tmp: string;
 let engine: Engine;
 let site: Server;
+/** The same page and API, except that the API keeps to its default model-host policy (no private hosts). */
+let strictSite: Server;
+/** byte-gpt-base without CORS: a page of another origin cannot read it. */
+let closedModel: Server;
 const models: Record<'target' | 'reference', Server> = {} as never;
 let key: string;
 let context: BrowserContext;
 let page: Page;
 const problems: string[] = [];
 
-async function serveModel(name: string, origin: () => string): Promise<Server> {
+async function serveModel(name: string, origin: (() => string) | null): Promise<Server> {
   const manifest = JSON.parse(readFileSync(join(root, 'models', name, 'manifest.json'), 'utf8'));
   const bytes = readFileSync(join(root, 'models', name, manifest.weights));
   const model = await loadByteGptModel(readByteGptWeights(new Uint8Array(bytes), manifest.config), {
@@ -46,7 +50,7 @@ async function serveModel(name: string, origin: () => string): Promise<Server> {
   });
   const handler = createByteGptHandler(model);
   // the page's origin is known once the site listens: decided per request
-  return serve((req) => withCors(handler, origin())(req), { port: 0, host: '127.0.0.1' });
+  return serve((req) => (origin ? withCors(handler, origin())(req) : handler(req)), { port: 0, host: '127.0.0.1' });
 }
 
 beforeAll(async () => {
@@ -59,6 +63,9 @@ beforeAll(async () => {
   const api = createHandler(engine, { keys, allowPrivateModelHosts: true });
   const files = serveStatic(out);
   site = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
+  const strictApi = createHandler(engine, { keys });
+  strictSite = await serve(async (req) => (await files(req)) ?? strictApi(req), { port: 0, host: '127.0.0.1' });
+  closedModel = await serveModel(DEMO_MODELS.reference.model, null);
   models.target = await serveModel(DEMO_MODELS.target.model, () => site.url);
   models.reference = await serveModel(DEMO_MODELS.reference.model, () => site.url);
   ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 1000 }));
@@ -67,21 +74,36 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await Promise.all([site?.close(), models.target?.close(), models.reference?.close()]);
+  await Promise.all([
+    site?.close(),
+    strictSite?.close(),
+    closedModel?.close(),
+    models.target?.close(),
+    models.reference?.close(),
+  ]);
   engine?.dispose();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Open the view, fill in the demo, point the model fields at this run's servers, assess; the tier shown. */
-async function assessDemo(): Promise<string> {
-  await page.goto(`${site.url}/#memorization`);
+/** Switch the page at `origin` to served mode with the test key (the mode is kept per origin and tab). */
+async function useServedMode(origin: string): Promise<void> {
+  await page.goto(`${origin}/`);
+  await page.locator('#mode summary').click();
+  await page.check('#mode-http');
+  await page.fill('#mode-api-key', key);
+  await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+}
+
+/** Open the view, fill in the demo, point the model fields at this run's servers (or `target`), assess. */
+async function runDemo(origin: string, target = `${models.target.url}/v1`): Promise<void> {
+  await page.goto(`${origin}/#memorization`);
   await page.waitForFunction(() => document.getElementById('engine-status')?.dataset.state === 'ready', null, {
     timeout: 60_000,
   });
   await page.click('#memorization-demo');
   expect(await page.inputValue('#memorization-work')).toBe(DEMO_WORK.text);
   expect(await page.inputValue('#memorization-chunk')).toBe('16');
-  await page.fill('#memorization-model-url', `${models.target.url}/v1`);
+  await page.fill('#memorization-model-url', target);
   await page.fill('#memorization-reference-url', `${models.reference.url}/v1`);
   await page.click('#memorization-run');
   await page.waitForFunction(
@@ -91,6 +113,11 @@ async function assessDemo(): Promise<string> {
     null,
     { timeout: 120_000 },
   );
+}
+
+/** The demo against this run's model servers; the tier shown. */
+async function assessDemo(): Promise<string> {
+  await runDemo(site.url);
   expect(await page.locator('#memorization-error').textContent()).toBe('');
   const srcdoc = (await page.locator('#memorization-report').getAttribute('srcdoc')) ?? '';
   expect(srcdoc).toContain('loss calibrated by the reference model <code>openai-compatible:byte-gpt-base</code>');
@@ -102,11 +129,7 @@ async function assessDemo(): Promise<string> {
 
 describe('web app, memorization view (headless Chromium)', () => {
   it('the demo in served mode: the API calls the models; a work seen 4 times reads strong', async () => {
-    await page.goto(`${site.url}/`);
-    await page.locator('#mode summary').click();
-    await page.check('#mode-http');
-    await page.fill('#mode-api-key', key);
-    await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+    await useServedMode(site.url);
     expect(await assessDemo()).toBe('strong');
     expect(DEMO_REFERENCE.length).toBe(12);
     mkdirSync(output, { recursive: true });
@@ -123,4 +146,16 @@ describe('web app, memorization view (headless Chromium)', () => {
     expect(await assessDemo()).toBe('strong');
     expect(problems).toEqual([]);
   }, 240_000);
+
+  it('says what to do when the API may not call the models, or a model server does not allow the page', async () => {
+    await useServedMode(strictSite.url);
+    await runDemo(strictSite.url);
+    expect(await page.locator('#memorization-error').textContent()).toContain('--allow-private-model-hosts');
+    await page.goto(`${site.url}/`); // in-browser mode on this origin (the previous test left it there)
+    await runDemo(site.url, `${closedModel.url}/v1`);
+    const error = (await page.locator('#memorization-error').textContent()) ?? '';
+    expect(error).toContain('could not reach a model server');
+    expect(error).toContain(`--allow-origin ${site.url}`);
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
