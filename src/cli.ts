@@ -21,7 +21,6 @@ import {
   createEngine,
   loadByteGptModel,
   publicRemoteCorpora,
-  readByteGptWeights,
   TrainprintError,
   withCors,
   type Engine,
@@ -41,6 +40,7 @@ import {
   listPacks,
   loadDefaultPacks,
   openFileStore,
+  readModelDirectory,
   openPostgresDataset,
   openPostgresDatasets,
   openPostgresStore,
@@ -1044,20 +1044,8 @@ async function modelCommand(args: string[]): Promise<number> {
       : ['models', fileURLToPath(new URL('../models/', import.meta.url))];
   const dir = dirs.map((d) => join(d, name)).find((d) => existsSync(join(d, 'manifest.json')));
   if (dir === undefined) throw new UsageError(`no model ${JSON.stringify(name)} in ${dirs.join(' or ')}`);
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
-    weights: string;
-    sha256: string;
-    config: unknown;
-  };
-  const bytes = new Uint8Array(await readFile(join(dir, manifest.weights)));
-  const { createHash } = await import('node:crypto');
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  if (sha !== manifest.sha256)
-    throw new TrainprintError(
-      'INVALID_INPUT',
-      `${join(dir, manifest.weights)}: SHA-256 ${sha}, the manifest says ${manifest.sha256}`,
-    );
-  const model = await loadByteGptModel(readByteGptWeights(bytes, manifest.config), {
+  const { weights } = await readModelDirectory(dir);
+  const model = await loadByteGptModel(weights, {
     id: name,
     engine,
     access: 'top_k',

@@ -18,7 +18,15 @@
  * the tokens concatenate to the prompt. Generated tokens are the words with one leading space.
  */
 import { wordSpans, type NgramLanguageModel } from './ngram.js';
-import { chatPrompt, json, oaiError, readCompletionsRequest } from './openai-wire.js';
+import {
+  answerHead,
+  chatPrompt,
+  completionAnswer,
+  completionOptions,
+  maxTokensOf,
+  oaiError,
+  readCompletionsRequest,
+} from './openai-wire.js';
 
 /** Options of {@link createNgramHandler}. */
 export interface NgramHandlerOptions {
@@ -66,46 +74,22 @@ export function createNgramHandler(
     const temperature = body.temperature ?? 1;
     if (typeof temperature !== 'number' || temperature !== 0)
       return oaiError(400, 'This model decodes greedily: temperature must be 0.', null, 'temperature');
-    const mt = body.max_tokens ?? 16;
-    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens)
-      return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, null, 'max_tokens');
-    const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
-    const created = Math.floor(Date.now() / 1000);
+    const mt = maxTokensOf(body, maxTokens);
+    if (mt instanceof Response) return mt;
+    const head = answerHead(chat, ++counter, name);
 
     if (chat) {
       const prompt = chatPrompt(body);
       if (prompt instanceof Response) return prompt;
       const messages = body.messages as Array<{ content: string }>;
       const words = lm.generateTokens(wordSpans(prompt).tokens, mt);
-      const content = words.join(' ');
       const promptTokens = wordSpans(messages.map((m) => m.content).join('\n')).tokens.length;
-      return json(200, {
-        id,
-        object: 'chat.completion',
-        created,
-        model: name,
-        choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }],
-        usage: {
-          prompt_tokens: promptTokens,
-          completion_tokens: words.length,
-          total_tokens: promptTokens + words.length,
-        },
-      });
+      return completionAnswer(head, words.join(' '), null, { prompt: promptTokens, completion: words.length });
     }
 
-    const prompt = body.prompt;
-    if (typeof prompt !== 'string')
-      return oaiError(
-        400,
-        'prompt must be a string (arrays and token ids are not supported by this server).',
-        null,
-        'prompt',
-      );
-    const echo = body.echo ?? false;
-    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', null, 'echo');
-    const lp = body.logprobs ?? null;
-    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs))
-      return oaiError(400, `logprobs must be an integer in 0..${maxLogprobs}.`, null, 'logprobs');
+    const asked = completionOptions(body, maxLogprobs);
+    if (asked instanceof Response) return asked;
+    const { prompt, echo, logprobs: lp } = asked;
     const p = tokenise(prompt);
     const gen = lm.generateTokens(p.words, mt);
     const completion = gen.map((w) => ' ' + w).join('');
@@ -138,18 +122,7 @@ export function createNgramHandler(
       });
       logprobs = { tokens, token_logprobs: tokenLogprobs, top_logprobs: top, text_offset: offsets };
     }
-    return json(200, {
-      id,
-      object: 'text_completion',
-      created,
-      model: name,
-      choices: [{ text, index: 0, logprobs, finish_reason: 'length' }],
-      usage: {
-        prompt_tokens: p.words.length,
-        completion_tokens: gen.length,
-        total_tokens: p.words.length + gen.length,
-      },
-    });
+    return completionAnswer(head, text, logprobs, { prompt: p.words.length, completion: gen.length });
   };
 }
 

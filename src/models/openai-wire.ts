@@ -130,3 +130,77 @@ export function chatPrompt(body: Record<string, unknown>): string | Response {
     );
   return (messages[messages.length - 1] as { content: string }).content;
 }
+
+/** `max_tokens` (default 16, 0 allowed: with `echo` it scores the prompt only), or the error response. */
+export function maxTokensOf(body: Record<string, unknown>, limit: number): number | Response {
+  const mt = body.max_tokens ?? 16;
+  if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > limit)
+    return oaiError(400, `max_tokens must be an integer in 0..${limit}.`, null, 'max_tokens');
+  return mt;
+}
+
+/** A legacy completion's `prompt`, `echo` and `logprobs` (null when not asked for), or the error response. */
+export function completionOptions(
+  body: Record<string, unknown>,
+  maxLogprobs: number,
+): { prompt: string; echo: boolean; logprobs: number | null } | Response {
+  const prompt = body.prompt;
+  if (typeof prompt !== 'string')
+    return oaiError(
+      400,
+      'prompt must be a string (arrays and token ids are not supported by this server).',
+      null,
+      'prompt',
+    );
+  const echo = body.echo ?? false;
+  if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', null, 'echo');
+  const lp = body.logprobs ?? null;
+  if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > maxLogprobs))
+    return oaiError(400, `logprobs must be an integer in 0..${maxLogprobs}.`, null, 'logprobs');
+  return { prompt, echo, logprobs: lp as number | null };
+}
+
+/** What every answer of one request carries: its id (`cmpl-…`, `chatcmpl-…`), creation time and model name. */
+export interface AnswerHead {
+  readonly chat: boolean;
+  readonly id: string;
+  readonly created: number;
+  readonly model: string;
+}
+
+/** The head of the `n`-th answer of a server. */
+export function answerHead(chat: boolean, n: number, model: string): AnswerHead {
+  return {
+    chat,
+    id: `${chat ? 'chatcmpl' : 'cmpl'}-${n.toString(16).padStart(8, '0')}`,
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
+}
+
+/**
+ * A chat completion (`content` = the assistant message) or a legacy completion (`content` = the choice's text,
+ * with its `logprobs`), usage counted in the server's own tokens; every answer stops at `max_tokens`.
+ */
+export function completionAnswer(
+  head: AnswerHead,
+  content: string,
+  logprobs: unknown,
+  usage: { prompt: number; completion: number },
+): Response {
+  const { chat, ...fields } = head;
+  return json(200, {
+    ...fields,
+    object: chat ? 'chat.completion' : 'text_completion',
+    choices: [
+      chat
+        ? { index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }
+        : { text: content, index: 0, logprobs, finish_reason: 'length' },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+    },
+  });
+}

@@ -26,6 +26,8 @@ export type { WorkerPool, WorkerPoolOptions } from './offload.js';
 export { resolveHost } from './egress.js';
 export type { PinnedHost } from './egress.js';
 export { serveStatic, CONTENT_TYPES } from './static.js';
+export { readModelDirectory } from './models.js';
+export type { ModelManifest } from './models.js';
 export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';
 export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store/node.js';

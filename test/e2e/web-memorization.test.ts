@@ -4,20 +4,14 @@
 // this run's ports. Served mode: the API calls the models (allowPrivateModelHosts). In-browser mode: the page's
 // engine calls them itself, which their servers allow for this page's origin only (CORS). Both read `strong`, with
 // the report in a sandboxed frame. Built into a temporary folder, so it can run beside the other web tests.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createByteGptHandler,
-  createEngine,
-  loadByteGptModel,
-  readByteGptWeights,
-  withCors,
-  type Engine,
-} from '../../src/index.js';
+import { createByteGptHandler, createEngine, loadByteGptModel, withCors, type Engine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
+import { readModelDirectory } from '../../src/node/models.js';
 import { serve, type Server } from '../../src/node/serve.js';
 import { serveStatic } from '../../src/node/static.js';
 import { DEMO_MODELS, DEMO_REFERENCE, DEMO_WORK } from '../../app/memorization-demo.js';
@@ -41,9 +35,8 @@ let page: Page;
 const problems: string[] = [];
 
 async function serveModel(name: string, origin: (() => string) | null): Promise<Server> {
-  const manifest = JSON.parse(readFileSync(join(root, 'models', name, 'manifest.json'), 'utf8'));
-  const bytes = readFileSync(join(root, 'models', name, manifest.weights));
-  const model = await loadByteGptModel(readByteGptWeights(new Uint8Array(bytes), manifest.config), {
+  const { weights } = await readModelDirectory(join(root, 'models', name));
+  const model = await loadByteGptModel(weights, {
     id: name,
     access: 'top_k',
     topK: 20,

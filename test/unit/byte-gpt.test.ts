@@ -6,12 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createByteGptModel, loadByteGptModel, utf8WithOffsets } from '../../src/models/byte-gpt/model.js';
 import { logSoftmax, referenceLogits } from '../../src/models/byte-gpt/reference.js';
 import { ByteGptRunner } from '../../src/models/byte-gpt/runner.js';
 import { WasmByteGptRunner } from '../../src/models/byte-gpt/wasm-runner.js';
 import { prng as rng } from '../reference/core.js';
+import { readModelDirectory } from '../../src/node/models.js';
 import {
   byteGptParameters,
   checkByteGptConfig,
@@ -248,9 +250,9 @@ describe('reduced validation of the committed models', () => {
     times?: number;
   }
   const load = async (name: string) => {
-    const manifest = JSON.parse(readFileSync(new URL(`models/${name}/manifest.json`, ROOT), 'utf8'));
-    const bytes = readFileSync(new URL(`models/${name}/${manifest.weights}`, ROOT));
-    const model = await loadByteGptModel(readByteGptWeights(bytes, manifest.config), { id: name });
+    const read = await readModelDirectory(fileURLToPath(new URL(`models/${name}/`, ROOT)));
+    const manifest = read.manifest as unknown as Record<'members' | 'held_out' | 'inserted' | 'never_seen', Doc[]>;
+    const model = await loadByteGptModel(read.weights, { id: name });
     /** Mean NLL per byte over documents (each scored from its boundary byte). */
     const loss = async (docs: readonly Doc[]) => {
       let sum = 0,
@@ -291,7 +293,7 @@ describe('reduced validation of the committed models', () => {
 
   it('byte-gpt-inserted: works inserted 16× < members < held-out; a 16× work is continued ≥ 50 words, a never-seen work is not', async () => {
     const { manifest, model, loss } = await load('byte-gpt-inserted');
-    const sixteen = (manifest.inserted as Doc[]).filter((d) => d.id.startsWith('work:') && d.times === 16);
+    const sixteen = manifest.inserted.filter((d) => d.id.startsWith('work:') && d.times === 16);
     const member = await loss(manifest.members.slice(0, 8));
     const heldOut = await loss(manifest.held_out.slice(0, 8));
     const inserted = await loss(sixteen.slice(0, 4));

@@ -36,39 +36,15 @@ export interface TokenRunner {
 }
 
 /**
- * A model's state over one sequence: feed tokens with {@link push}, read the next token's logits.
- * @example
- * const r = new ByteGptRunner(weights)
- * r.push(0)                                   // the boundary byte: a document starts
- * const logits = r.push(0x46)                 // 'F' → scores of the byte after it
+ * What every runner keeps the same way: the position in the sequence, the room left, reset, and the checks of a
+ * fed token; a runner supplies the step itself.
  */
-export class ByteGptRunner implements TokenRunner {
+export abstract class SequenceRunner implements TokenRunner {
   readonly weights: ByteGptWeights;
   #length = 0;
-  readonly #keys: Float32Array[];
-  readonly #values: Float32Array[];
-  readonly #x: Float32Array;
-  readonly #h: Float32Array;
-  readonly #qkv: Float32Array;
-  readonly #y: Float32Array;
-  readonly #tmp: Float32Array;
-  readonly #hidden: Float32Array;
-  readonly #scores: Float32Array;
-  readonly #logits: Float32Array;
 
   constructor(weights: ByteGptWeights) {
     this.weights = weights;
-    const { d_model: d, context, n_layers, vocab_size } = weights.config;
-    this.#keys = Array.from({ length: n_layers }, () => new Float32Array(context * d));
-    this.#values = Array.from({ length: n_layers }, () => new Float32Array(context * d));
-    this.#x = new Float32Array(d);
-    this.#h = new Float32Array(d);
-    this.#qkv = new Float32Array(3 * d);
-    this.#y = new Float32Array(d);
-    this.#tmp = new Float32Array(d);
-    this.#hidden = new Float32Array(4 * d);
-    this.#scores = new Float32Array(context);
-    this.#logits = new Float32Array(vocab_size);
   }
 
   /** Tokens fed since the last {@link reset}. */
@@ -92,11 +68,55 @@ export class ByteGptRunner implements TokenRunner {
    * @throws RangeError when the context is full or the token is not a byte
    */
   push(token: number): Float32Array {
-    const w = this.weights;
-    const { d_model: d, n_heads: heads, vocab_size: vocab, context } = w.config;
+    const { vocab_size: vocab, context } = this.weights.config;
     if (this.#length >= context) throw new RangeError(`the context of ${context} tokens is full`);
     if (!Number.isInteger(token) || token < 0 || token >= vocab) throw new RangeError(`not a token: ${token}`);
-    const t = this.#length++;
+    const logits = this.step(this.#length, token);
+    this.#length++; // after the step: a step that throws leaves the sequence as it was
+    return logits;
+  }
+
+  /** The logits after `token` at position `t` (both checked), from the cache of the positions before it. */
+  protected abstract step(t: number, token: number): Float32Array;
+}
+
+/**
+ * A model's state over one sequence: feed tokens with {@link push}, read the next token's logits.
+ * @example
+ * const r = new ByteGptRunner(weights)
+ * r.push(0)                                   // the boundary byte: a document starts
+ * const logits = r.push(0x46)                 // 'F' → scores of the byte after it
+ */
+export class ByteGptRunner extends SequenceRunner {
+  readonly #keys: Float32Array[];
+  readonly #values: Float32Array[];
+  readonly #x: Float32Array;
+  readonly #h: Float32Array;
+  readonly #qkv: Float32Array;
+  readonly #y: Float32Array;
+  readonly #tmp: Float32Array;
+  readonly #hidden: Float32Array;
+  readonly #scores: Float32Array;
+  readonly #logits: Float32Array;
+
+  constructor(weights: ByteGptWeights) {
+    super(weights);
+    const { d_model: d, context, n_layers, vocab_size } = weights.config;
+    this.#keys = Array.from({ length: n_layers }, () => new Float32Array(context * d));
+    this.#values = Array.from({ length: n_layers }, () => new Float32Array(context * d));
+    this.#x = new Float32Array(d);
+    this.#h = new Float32Array(d);
+    this.#qkv = new Float32Array(3 * d);
+    this.#y = new Float32Array(d);
+    this.#tmp = new Float32Array(d);
+    this.#hidden = new Float32Array(4 * d);
+    this.#scores = new Float32Array(context);
+    this.#logits = new Float32Array(vocab_size);
+  }
+
+  protected step(t: number, token: number): Float32Array {
+    const w = this.weights;
+    const { d_model: d, n_heads: heads, vocab_size: vocab } = w.config;
     const hd = d / heads;
     const scale = 1 / Math.sqrt(hd);
     const x = this.#x;

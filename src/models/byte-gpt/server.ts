@@ -11,7 +11,15 @@
  * offset. Every byte has a log-probability (the model reads from a boundary byte), the first one included.
  * With `generationsOnly`, log-probabilities are refused (400), as a chat-only API would.
  */
-import { chatPrompt, json, oaiError, readCompletionsRequest } from '../openai-wire.js';
+import {
+  answerHead,
+  chatPrompt,
+  completionAnswer,
+  completionOptions,
+  maxTokensOf,
+  oaiError,
+  readCompletionsRequest,
+} from '../openai-wire.js';
 import type { TokenLogprobs } from '../types.js';
 import type { ByteGptModel } from './model.js';
 
@@ -58,11 +66,9 @@ export function createByteGptHandler(
       return oaiError(400, 'temperature must be a number in 0..2.', null, 'temperature');
     const seed = body.seed ?? null;
     if (seed !== null && !Number.isSafeInteger(seed)) return oaiError(400, 'seed must be an integer.', null, 'seed');
-    const mt = body.max_tokens ?? 16;
-    if (typeof mt !== 'number' || !Number.isInteger(mt) || mt < 0 || mt > maxTokens)
-      return oaiError(400, `max_tokens must be an integer in 0..${maxTokens}.`, null, 'max_tokens');
-    const id = `${chat ? 'chatcmpl' : 'cmpl'}-${(++counter).toString(16).padStart(8, '0')}`;
-    const created = Math.floor(Date.now() / 1000);
+    const mt = maxTokensOf(body, maxTokens);
+    if (mt instanceof Response) return mt;
+    const head = answerHead(chat, ++counter, name);
     const continuation = (prompt: string): Promise<string> =>
       temperature === 0
         ? model.generate(prompt, { maxTokens: mt, temperature: 0 })
@@ -72,54 +78,23 @@ export function createByteGptHandler(
       const prompt = chatPrompt(body);
       if (prompt instanceof Response) return prompt;
       const content = await continuation(prompt);
-      const promptTokens = byteLength(prompt);
-      const completionTokens = byteLength(content);
-      return json(200, {
-        id,
-        object: 'chat.completion',
-        created,
-        model: name,
-        choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'length' }],
-        usage: {
-          prompt_tokens: promptTokens,
-          completion_tokens: completionTokens,
-          total_tokens: promptTokens + completionTokens,
-        },
-      });
+      return completionAnswer(head, content, null, { prompt: byteLength(prompt), completion: byteLength(content) });
     }
 
-    const prompt = body.prompt;
-    if (typeof prompt !== 'string')
-      return oaiError(400, 'prompt must be a string (arrays and token ids are not supported).', null, 'prompt');
-    const echo = body.echo ?? false;
-    if (typeof echo !== 'boolean') return oaiError(400, 'echo must be a boolean.', null, 'echo');
-    const lp = body.logprobs ?? null;
-    if (lp !== null && (typeof lp !== 'number' || !Number.isInteger(lp) || lp < 0 || lp > MAX_LOGPROBS))
-      return oaiError(400, `logprobs must be an integer in 0..${MAX_LOGPROBS}.`, null, 'logprobs');
-    if (lp !== null && options.generationsOnly)
-      return oaiError(400, 'This model gives generations only: logprobs are not available.', null, 'logprobs');
-    if (lp !== null && !model.logprobs)
+    const asked = completionOptions(body, MAX_LOGPROBS);
+    if (asked instanceof Response) return asked;
+    const { prompt, echo, logprobs: lp } = asked;
+    if (lp !== null && (options.generationsOnly || !model.logprobs))
       return oaiError(400, 'This model gives generations only: logprobs are not available.', null, 'logprobs');
     const completion = await continuation(prompt);
-    const text = echo ? prompt + completion : completion;
     let logprobs: unknown = null;
     if (lp !== null && model.logprobs) {
       const scored = await model.logprobs(prompt + completion);
       logprobs = choiceLogprobs(prompt + completion, scored, echo ? 0 : prompt.length, lp);
     }
-    const promptTokens = byteLength(prompt);
-    const completionTokens = byteLength(completion);
-    return json(200, {
-      id,
-      object: 'text_completion',
-      created,
-      model: name,
-      choices: [{ text, index: 0, logprobs, finish_reason: 'length' }],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-      },
+    return completionAnswer(head, echo ? prompt + completion : completion, logprobs, {
+      prompt: byteLength(prompt),
+      completion: byteLength(completion),
     });
   };
 }

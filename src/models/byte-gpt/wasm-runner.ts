@@ -6,7 +6,7 @@
 import { Core } from '../../core/abi.js';
 import { compileCore, pickVariant, type SimdChoice } from '../../core/load.js';
 import { TrainprintError } from '../../errors.js';
-import type { TokenRunner } from './runner.js';
+import { SequenceRunner } from './runner.js';
 import type { ByteGptWeights } from './weights.js';
 
 /**
@@ -16,8 +16,7 @@ import type { ByteGptWeights } from './weights.js';
  * r.push(0)
  * const logits = r.push(0x46)
  */
-export class WasmByteGptRunner implements TokenRunner {
-  readonly weights: ByteGptWeights;
+export class WasmByteGptRunner extends SequenceRunner {
   readonly simd: boolean;
   readonly #core: Core;
   readonly #weightsPtr: number;
@@ -25,11 +24,10 @@ export class WasmByteGptRunner implements TokenRunner {
   readonly #scratchPtr: number;
   readonly #logitsPtr: number;
   readonly #logits: Float32Array;
-  #length = 0;
 
   private constructor(core: Core, weights: ByteGptWeights) {
+    super(weights);
     this.#core = core;
-    this.weights = weights;
     this.simd = core.raw.simdEnabled() === 1;
     const { vocab_size: vocab, context, d_model: d, n_layers: layers } = weights.config;
     if (core.raw.gptParameters(vocab, context, d, layers) !== weights.all.length) {
@@ -58,22 +56,8 @@ export class WasmByteGptRunner implements TokenRunner {
     return new WasmByteGptRunner(core, weights);
   }
 
-  get length(): number {
-    return this.#length;
-  }
-
-  get room(): number {
-    return this.weights.config.context - this.#length;
-  }
-
-  reset(): void {
-    this.#length = 0;
-  }
-
-  push(token: number): Float32Array {
+  protected step(t: number, token: number): Float32Array {
     const { vocab_size: vocab, context, d_model: d, n_layers: layers, n_heads: heads } = this.weights.config;
-    if (this.#length >= context) throw new RangeError(`the context of ${context} tokens is full`);
-    if (!Number.isInteger(token) || token < 0 || token >= vocab) throw new RangeError(`not a token: ${token}`);
     const ok = this.#core.guard(() =>
       this.#core.raw.gptStep(
         this.#weightsPtr,
@@ -84,13 +68,12 @@ export class WasmByteGptRunner implements TokenRunner {
         heads,
         this.#kvPtr,
         this.#scratchPtr,
-        this.#length,
+        t,
         token,
         this.#logitsPtr,
       ),
     );
     if (ok !== 1) throw new RangeError('the core refused the step');
-    this.#length++;
     this.#logits.set(this.#core.f32(this.#logitsPtr, vocab));
     return this.#logits;
   }
