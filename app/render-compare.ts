@@ -106,7 +106,7 @@ export function renderComparison(root: HTMLElement, a: string, b: string, cmp: C
                   },
                   `Show passage ${i + 1}`,
                 ),
-                ` A ${count(s.a_start)}–${count(s.a_end)} ↔ B ${count(s.b_start)}–${count(s.b_end)} · score ${decimal(s.score)} · `,
+                ` A ${count(s.a_start)}–${count(s.a_end)} ↔ B ${count(s.b_start)}–${count(s.b_end)} · ${s.kind} · score ${decimal(s.score)} · `,
                 h('q', null, clip(a.slice(s.a_start, s.a_end), 120)),
               ),
             ),

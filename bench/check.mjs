@@ -12,7 +12,12 @@
 //                   bench/first-search.mjs) over the dataset's build time, at the larger scale
 //   content_index_growth  that index's time per byte, larger scale over smaller (linear: ≈ 1)
 // A figure fails when it exceeds its baseline × (1 + tolerance). Medians over --pairs pairs (default 3).
-//   node bench/check.mjs [--pairs 3] [--write]   (--write: record the fresh figures as the new baseline)
+// Then, where the development data lies beside the checkout (../shared/data), the accuracy guards: each evaluation's
+// --check run (bench/eval-pan.mjs, eval-pan-summary.mjs, eval-pan-retrieval.mjs, eval-paraphrase.mjs) measures afresh
+// and fails under its floors, and the committed reports (bench/results/eval-*.json) are read against the targets
+// they record (EVAL_TARGETS below): a report that misses one is listed (as a miss, not a failure: the reports say
+// where the product stands).
+//   node bench/check.mjs [--pairs 3] [--write] [--evals-only]   (--write: record the fresh figures as the new baseline)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +76,106 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/** The evaluations' --check runs (each exits 1 under its floors). */
+const EVAL_CHECKS = ['eval-pan.mjs', 'eval-pan-summary.mjs', 'eval-pan-retrieval.mjs', 'eval-paraphrase.mjs'];
+/** Targets read from the committed reports: [report, what, path to the figure, at least (true) or at most]. */
+const EVAL_TARGETS = [
+  [
+    'eval-pan.json',
+    'compare: random obfuscation plagdet ≥ 0.93',
+    'sub_corpora.03-random-obfuscation.plagdet',
+    0.93,
+    true,
+  ],
+  ['eval-pan.json', 'compare: pooled 01–04 plagdet ≥ 0.96', 'pooled_01_04.plagdet', 0.96, true],
+  [
+    'eval-pan.json',
+    'compare: false-positive characters on 01 ≤ 563',
+    'sub_corpora.01-no-plagiarism.false_positive_chars',
+    563,
+    false,
+  ],
+  ['eval-pan-summary.json', 'compare: summaries plagdet ≥ 0.65 (constructed set)', 'all.plagdet', 0.65, true],
+  [
+    'eval-pan-retrieval.json',
+    'analyze: random obfuscation recall ≥ 0.92',
+    'sub_corpora.03-random-obfuscation.recall_query_macro',
+    0.92,
+    true,
+  ],
+  [
+    'eval-pan-retrieval.json',
+    'analyze: translation recall ≥ 0.92',
+    'sub_corpora.04-translation-obfuscation.recall_query_macro',
+    0.92,
+    true,
+  ],
+  [
+    'eval-pan-retrieval.json',
+    'analyze: verbatim recall ≥ 0.99',
+    'sub_corpora.02-no-obfuscation.recall_query_macro',
+    0.99,
+    true,
+  ],
+  [
+    'eval-pan-retrieval.json',
+    'analyze: verified share ≥ 0.97',
+    'overall.precision_verified.verified_share',
+    0.97,
+    true,
+  ],
+  ['eval-paraphrase.json', 'analyze: LLM paraphrases found ≥ 0.80', 'positives.found', 0.8, true],
+  [
+    'eval-paraphrase.json',
+    'analyze: false matches on same-field passages ≤ 0.01',
+    'negatives.false_match_rate',
+    0.01,
+    false,
+  ],
+  ['analyze-budget.json', 'analyze at 52 M fingerprints, no reuse ≤ 2 ms', 'current.no_reuse_p50_ms', 2, false],
+  [
+    'analyze-budget.json',
+    'analyze at 52 M fingerprints, five passages ≤ 10 ms',
+    'current.five_passages_p50_ms',
+    10,
+    false,
+  ],
+];
+
+/** Runs the evaluations' checks and reads the reports; returns the number of failed checks. */
+function evalGuards() {
+  const data = fileURLToPath(new URL('../../shared/data', import.meta.url));
+  let failed = 0;
+  if (!existsSync(data)) console.log('no ../shared/data beside the checkout: the evaluation checks are skipped');
+  else
+    for (const script of EVAL_CHECKS) {
+      try {
+        const out = execFileSync(
+          process.execPath,
+          [fileURLToPath(new URL(`./${script}`, import.meta.url)), '--check'],
+          {
+            encoding: 'utf8',
+            maxBuffer: 16 << 20,
+          },
+        );
+        for (const line of out.split('\n')) if (/^(ok|FAIL)/.test(line)) console.log(`${script}: ${line}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${script} --check\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+      }
+    }
+  const at = (o, path) => path.split('.').reduce((x, k) => (x === undefined || x === null ? x : x[k]), o);
+  for (const [file, what, path, limit, atLeast] of EVAL_TARGETS) {
+    const url = new URL(`./results/${file}`, import.meta.url);
+    const value = existsSync(url) ? at(JSON.parse(readFileSync(url, 'utf8')), path) : undefined;
+    const met = typeof value === 'number' && (atLeast ? value >= limit : value <= limit);
+    console.log(`${met ? 'met ' : 'miss'} ${what}: ${value ?? 'no figure'} (bench/results/${file})`);
+  }
+  return failed;
+}
+
+if (process.argv.includes('--evals-only')) process.exit(evalGuards() ? 1 : 0);
 
 const samples = {};
 const add = (name, value) => (samples[name] ??= []).push(value);
@@ -135,4 +240,5 @@ for (const [name, want] of Object.entries(baseline.figures)) {
   );
 }
 console.log(`${Object.keys(baseline.figures).length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+const evalFailed = evalGuards();
+process.exit(failed || evalFailed ? 1 : 0);

@@ -6,6 +6,7 @@
 // bench/results/eval-retrieval.json and prints a table.
 //
 //   node bench/eval-retrieval.mjs [--queries N] [--negatives N] [--seed S]     (needs dist/)
+//   node bench/eval-retrieval.mjs --dist DIR --out FILE   (another build: DIR/index.js; the report written to FILE)
 //
 // Split (deterministic, seed below):
 //   indexed   half of the Brown samples of each genre; half of the WikiText articles; Gutenberg
@@ -23,8 +24,8 @@
 // filler; the truth is the passage's character span in the query and its document. Mosaics hold
 // 3–5 quotes of 15–30 tokens from different indexed documents between filler segments.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const shared = join(here, '../../shared/data');
@@ -32,6 +33,13 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
+const textArg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+/** --dist DIR: another build of the package (DIR/index.js); --out FILE: write the report there. */
+const DIST = textArg('dist');
+const OUT = textArg('out');
 const SEED = arg('seed', 20240611);
 const Q = arg('queries', 250); // queries per positive bucket (≥ 200)
 const NEG = arg('negatives', 1500); // negative passages per length (50/100/200 tokens)
@@ -290,7 +298,8 @@ const round = (x, d = 4) =>
  * a seed). Shared with bench/eval-calibration.mjs.
  */
 export async function prepare({ log = console.log, createEngine } = {}) {
-  createEngine ??= (await import('../dist/index.js')).createEngine;
+  createEngine ??= (await import(DIST ? pathToFileURL(join(resolve(DIST), 'index.js')).href : '../dist/index.js'))
+    .createEngine;
   const engine = await createEngine();
   const { indexed, heldOut, editions, paraphrases } = loadSplit();
   log(`indexed ${indexed.length} documents, held out ${heldOut.length}`);
@@ -668,7 +677,7 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const report = await run();
   printTable(report);
-  const out = new URL('./results/eval-retrieval.json', import.meta.url);
+  const out = OUT ? pathToFileURL(resolve(OUT)) : new URL('./results/eval-retrieval.json', import.meta.url);
   mkdirSync(new URL('.', out), { recursive: true });
   writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
   console.log(`\nwrote ${fileURLToPath(out)}`);

@@ -199,6 +199,10 @@ type AlignedSpan struct {
 	BStart int     `json:"b_start"`
 	BEnd   int     `json:"b_end"`
 	Score  float64 `json:"score"`
+	// Kind is "verbatim", "edited", "paraphrase" (by Similarity) or "summary" (a condenses a longer passage of b).
+	Kind string `json:"kind"`
+	// Similarity is the share of a's words in runs of at least 3 words that b's side holds too.
+	Similarity float64 `json:"similarity"`
 }
 
 // Comparison is the result of Compare.

@@ -66,6 +66,7 @@ import {
   type Frag,
 } from './passages.js';
 import { preparePair, sentences, type Prepared } from './prepare.js';
+import { reuseKind, sharedRuns, type PassageKind } from './reuse.js';
 import { tokenize, type Tokens } from './tokens.js';
 import { seededRegions } from './regions.js';
 import {
@@ -137,6 +138,22 @@ export interface AlignedSpan {
   readonly b_end: number;
   /** tf-idf cosine of the two passages (0..1); 1 for a verbatim passage found by the exact-run detector. */
   readonly score: number;
+  /** Set on a passage of the summary mode: `a`'s side condenses `b`'s (see {@link PassageKind}). */
+  readonly summary?: true;
+}
+
+/** A passage of `compare`'s result: its spans and score, and what kind of reuse it is. */
+export interface ComparedSpan {
+  readonly a_start: number;
+  readonly a_end: number;
+  readonly b_start: number;
+  readonly b_end: number;
+  /** tf-idf cosine of the two passages (0..1); 1 for a verbatim passage found by the exact-run detector. */
+  readonly score: number;
+  /** `'verbatim'`, `'edited'`, `'paraphrase'` (by `similarity`) or `'summary'` (see {@link PassageKind}). */
+  readonly kind: PassageKind;
+  /** Share of the words of `a`'s side inside runs of ≥ 3 words that `b`'s side holds too, 0..1 (4 decimals). */
+  readonly similarity: number;
 }
 
 /** Result of `engine.compare`. */
@@ -153,7 +170,7 @@ export interface Comparison {
   /** |A ∩ B| / |B| over distinct word 5-grams. */
   readonly containment_b: number;
   /** Aligned passages, in order of `a_start`. */
-  readonly spans: AlignedSpan[];
+  readonly spans: ComparedSpan[];
 }
 
 /** Options with defaults filled in. */
@@ -270,7 +287,21 @@ export function compareTexts(
     jaccard: union === 0 ? 1 : inter / union,
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
-    spans,
+    spans: spans.map((s) => comparedSpan(s, a, b)),
+  };
+}
+
+/** A span of the result: its kind from its shared word runs, or `'summary'` as the aligner found it. */
+function comparedSpan(s: AlignedSpan, a: string, b: string): ComparedSpan {
+  const { similarity } = sharedRuns(a.slice(s.a_start, s.a_end), b.slice(s.b_start, s.b_end));
+  return {
+    a_start: s.a_start,
+    a_end: s.a_end,
+    b_start: s.b_start,
+    b_end: s.b_end,
+    score: s.score,
+    kind: s.summary ? 'summary' : reuseKind(similarity),
+    similarity: Math.round(similarity * 1e4) / 1e4,
   };
 }
 
@@ -489,7 +520,7 @@ function spansOf(frags: Frag[], seeds: Seeds, pair: Pair, o: ResolvedCompareOpti
     };
     const s = refineVerbatim(trimEdges(toSpan(f, pa, pb, a, b), f, pa, pb, a, b), tokens, pa, pb, a, b, o);
     if (s.a_end - s.a_start < minA || s.b_end - s.b_start < minB) continue;
-    spans.push(s);
+    spans.push(f.summary ? { ...s, summary: true } : s);
   }
   return spans;
 }

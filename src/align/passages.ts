@@ -18,6 +18,8 @@ export interface Frag {
   cos: number;
   /** Sentence pairs joined by growing (growEdges) as alike pairs: seeds in all but the threshold. */
   grownPairs?: number;
+  /** A passage of the summary mode (summaryPassages): `a`'s side condenses `b`'s. */
+  summary?: true;
 }
 
 /** Seeds → validated passage pairs: clusters along a and b, each kept or split by {@link validate}. */
@@ -139,7 +141,8 @@ export function summaryPassages(
   const out: Frag[] = [];
   for (const group of cluster(seeds, all, [o.maxGap, SUMMARY_GAP], 0, 0)) {
     const f = fragOf(seeds, group, va, vb);
-    if (isSummary(f, seeds, normal, pa, pb, va, vb)) out.push(growSummary(f, pa, va, vb, pb.sentTok.length - 1));
+    if (isSummary(f, seeds, normal, pa, pb, va, vb))
+      out.push({ ...growSummary(f, pa, va, vb, pb.sentTok.length - 1), summary: true });
   }
   return out;
 }
@@ -623,6 +626,8 @@ function mergeFrags(x: Frag, y: Frag, va: Vectors, vb: Vectors): Frag {
   const merged: Frag = { a0, a1, b0, b1, seeds: [...x.seeds, ...y.seeds], cos };
   const grownPairs = (x.grownPairs ?? 0) + (y.grownPairs ?? 0);
   if (grownPairs > 0) merged.grownPairs = grownPairs;
+  // a summary merged with a passage of the usual kind overlapping it on both sides still condenses its source
+  if (x.summary || y.summary) merged.summary = true;
   return merged;
 }
 

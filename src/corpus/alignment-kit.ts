@@ -11,7 +11,7 @@ import {
   COMPARE_DEFAULTS,
   cutAfter,
   cutBefore,
-  NO_CONTROL_BACKGROUND,
+  neighbourBackground,
   PAIR_BACKGROUND_FLOOR,
   reuseKind,
   sharedPairs,
@@ -34,7 +34,7 @@ export interface AlignmentKit {
   readonly sharedPairs: typeof sharedPairs;
   readonly sharedRuns: typeof sharedRuns;
   readonly COMPARE_DEFAULTS: typeof COMPARE_DEFAULTS;
-  readonly NO_CONTROL_BACKGROUND: typeof NO_CONTROL_BACKGROUND;
+  readonly neighbourBackground: typeof neighbourBackground;
   readonly PAIR_BACKGROUND_FLOOR: typeof PAIR_BACKGROUND_FLOOR;
 }
 
@@ -53,6 +53,6 @@ export const ALIGNMENT_KIT: AlignmentKit = Object.freeze({
   sharedPairs,
   sharedRuns,
   COMPARE_DEFAULTS,
-  NO_CONTROL_BACKGROUND,
+  neighbourBackground,
   PAIR_BACKGROUND_FLOOR,
 });

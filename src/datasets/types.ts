@@ -2,6 +2,7 @@
  * Types shared by every dataset kind (exact: src/datasets/exact.ts, portrait: src/datasets/portrait.ts)
  * and by `Engine.search`.
  */
+import type { PassageKind } from '../align/reuse.js';
 
 /** What a dataset is: its id, its kind and the knowledge-base facts attached to it. */
 export interface DatasetDescriptor {
@@ -114,8 +115,8 @@ interface DocumentMatchFields {
   readonly tokens: number;
 }
 
-/** How a passage was reused: word for word, with word edits, or reworded. */
-export type ReuseKind = 'verbatim' | 'edited' | 'paraphrase';
+/** How a passage was reused: word for word, with word edits, reworded, or condensed (see {@link PassageKind}). */
+export type ReuseKind = PassageKind;
 
 /** A reused passage found in an exact dataset: spans in the query and in the source document. */
 export interface ExactMatch extends DocumentMatchFields {
@@ -130,8 +131,9 @@ export interface ExactMatch extends DocumentMatchFields {
   /**
    * Aligned passages: `'verbatim'` when ≥ 95 % of the passage's query words lie in word runs
    * (≥ 3 words) shared with the source passage, `'edited'` when ≥ 50 %, `'paraphrase'` below
-   * (reworded, reordered, translated and back). Seed matches: `'verbatim'` when `score` ≥ 0.9,
-   * else `'edited'`.
+   * (reworded, reordered, translated and back); `'summary'` when the aligner's summary mode found it
+   * (the query passage condenses a source passage at least twice as long). Seed matches: `'verbatim'`
+   * when `score` ≥ 0.9, else `'edited'`.
    */
   readonly reuse: ReuseKind;
   /**

@@ -694,7 +694,7 @@ function alignedCounts(
   passages: readonly Passage[],
 ): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
-  const { normalize, pairsOfNormalized, sharedPairs, NO_CONTROL_BACKGROUND, PAIR_BACKGROUND_FLOOR } = kit;
+  const { normalize, pairsOfNormalized, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
   const q = pairsOfNormalized(normalize(text));
   const outside = new Set<number>(),
     all = new Set<number>();
@@ -703,28 +703,29 @@ function alignedCounts(
     if (!passages.some((p) => p.match.query_start < q.ends[i] && q.starts[i] < p.match.query_end))
       outside.add(q.hashes[i]);
   }
-  const windows = new Map<ShardWindow, { index: number; background: number }>();
+  // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
+  const windows = new Map<ShardWindow, { index: number; background: number | null }>();
   for (const { window } of passages) {
     if (windows.has(window)) continue;
     const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
     let n = 0;
     for (const h of outside) if (held.has(h)) n++;
-    const background =
-      outside.size < MIN_CONTROL_PAIRS ? NO_CONTROL_BACKGROUND : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
+    const background = outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
     windows.set(window, { index: windows.size, background });
   }
   return {
     queryPairs: all.size,
-    passages: passages.map(({ match, window }) => ({
-      query_start: match.query_start,
-      query_end: match.query_end,
-      ...sharedPairs(
-        normalize(text.slice(match.query_start, match.query_end)),
-        normalize(match.source_text.slice(match.source_start, match.source_end)),
-      ),
-      background: windows.get(window)!.background,
-      window: windows.get(window)!.index,
-    })),
+    passages: passages.map(({ match, window }) => {
+      const queryPassage = normalize(text.slice(match.query_start, match.query_end));
+      const source = { b_start: match.source_start, b_end: match.source_end };
+      return {
+        query_start: match.query_start,
+        query_end: match.query_end,
+        ...sharedPairs(queryPassage, normalize(match.source_text.slice(match.source_start, match.source_end))),
+        background: windows.get(window)!.background ?? neighbourBackground(queryPassage, match.source_text, source),
+        window: windows.get(window)!.index,
+      };
+    }),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import { prepare, TermDict } from '../../src/align/prepare.js';
 import { idfWeights, MIN_IDF_SENTENCES, postings, seedsReference, vectors, type Seeds } from '../../src/align/seeds.js';
 import { book } from '../fixtures/texts/index.js';
+import { createEngine } from '../../src/index.js';
 
 const seedsOf = (rows: [number, number, number][]): Seeds => ({
   a: Uint32Array.from(rows, (r) => r[0]),
@@ -144,6 +145,18 @@ describe('summary mode: a few sentences condensing a long passage align with all
     // the other way round (the summary in b) it is not looked for: what is found covers little of the source
     const ba = alignSpans(null, source, suspect, o, 'js');
     expect(covered(ba, 0, source.length, true)).toBeLessThan(0.5);
+  });
+
+  it("is reported by compare with kind 'summary' (whatever its shared runs), and in analyze as reuse 'summary'", async () => {
+    const engine = await createEngine();
+    const [span] = engine.compare(suspect, source).spans;
+    expect(span).toMatchObject({ kind: 'summary' });
+    expect(span.similarity).toBeLessThan(0.5);
+    await engine.addDataset({ id: 'book' }, [{ id: 'persuasion', text: source }]);
+    const r = await engine.analyze({ content: suspect, content_type: 'text' });
+    const found = r.matches.filter((m) => m.kind === 'exact' && m.document_id === 'persuasion');
+    expect(found.map((m) => (m.kind === 'exact' ? m.reuse : null))).toEqual(['summary']);
+    engine.dispose();
   });
 
   it('summaryPassages: one long-versus-short passage pair; none between unrelated texts', () => {

@@ -27,12 +27,13 @@ describe('compare: short texts', () => {
       const a = textOf(n);
       const r = engine.compare(a, a);
       expect(r.similarity).toBe(1);
-      expect(r.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 0, b_end: a.length, score: 1 }]);
+      const copy = { score: 1, kind: 'verbatim', similarity: 1 };
+      expect(r.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 0, b_end: a.length, ...copy }]);
       // identical after normalisation: case, spacing and punctuation do not matter
       const b = `  ${a.toUpperCase().replace(/ /g, '\n')}`;
       const r2 = engine.compare(a, b);
       expect(r2.similarity).toBe(1);
-      expect(r2.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 2, b_end: b.length, score: 1 }]);
+      expect(r2.spans).toEqual([{ a_start: 0, a_end: a.length, b_start: 2, b_end: b.length, ...copy }]);
     });
   }
 

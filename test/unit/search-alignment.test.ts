@@ -9,7 +9,14 @@ import { reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
 import { contentPairs, PAIR_SAMPLE } from '../../src/corpus/content-pairs.js';
 import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
-import { PAIR_BACKGROUND_FLOOR, SETTLED_ROOM, settles } from '../../src/corpus/alignment.js';
+import {
+  NO_CONTROL_BACKGROUND,
+  neighbourBackground,
+  PAIR_BACKGROUND_FLOOR,
+  SETTLED_ROOM,
+  settles,
+} from '../../src/corpus/alignment.js';
+import { normalize } from '../../src/text/normalize.js';
 import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
 import { book } from '../fixtures/texts/index.js';
 import { obfuscate } from '../fixtures/obfuscate.js';
@@ -275,6 +282,77 @@ describe('background rate of aligned documents', () => {
       expect(rates).toContainEqual(expect.closeTo(Math.max(PAIR_BACKGROUND_FLOOR, held / outside.size), 4));
     }
     engine.dispose();
+  });
+});
+
+/**
+ * A paragraph of Persuasion (chapter 18: Anne hears of Louisa's engagement) reworded the way a language model
+ * rewords, written for this test: clauses reordered, most words replaced, the names kept.
+ */
+const REWORDED =
+  "Anne was not at all ready for the news, so Mary's worry on that point was needless: she had never been so " +
+  'astonished in her whole life. Louisa Musgrove to marry Captain Benwick! It seemed almost too wonderful to ' +
+  'believe, and it took her greatest effort to stay in the room, appear calm, and reply to the ordinary questions ' +
+  'of the moment. Luckily, there were not many of them. Her father only asked whether the Crofts had travelled ' +
+  'with four horses, and whether they would probably take lodgings in a part of Bath where Miss Elliot and he ' +
+  'could suitably call on them; beyond that he showed little curiosity.';
+/** The same book's people and places in a paragraph of their own: the subject, no passage of the text. */
+const SAME_SUBJECT =
+  'Anne Elliot, the second daughter of Sir Walter Elliot of Kellynch Hall, had been persuaded by Lady Russell, ' +
+  'years before, to break off her engagement to Frederick Wentworth, a young naval officer with no fortune. When ' +
+  'he came back from the war a rich captain, and the Crofts took Kellynch, she found that her feelings for him had ' +
+  'not changed at all, though she was sure that his for her had. Her sisters Elizabeth and Mary noticed nothing, ' +
+  'and her father thought only of Bath.';
+
+describe('background of a query that is one passage', () => {
+  it("is measured on the source passage's neighbours: a reworded paragraph is found, a paragraph on the subject is not", async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'thursday', text: thursday },
+    ]);
+    const r = await engine.analyze({ content: REWORDED, content_type: 'text' });
+    const found = r.matches.filter((m): m is ExactMatch => m.kind === 'exact' && m.document_id === 'persuasion');
+    expect(found).toHaveLength(1);
+    const [m] = found;
+    expect(m.reuse).toBe('paraphrase');
+    // the source span is the paragraph the query rewords
+    const paragraph = persuasion.indexOf('Mary need not have feared');
+    expect(m.source_start).toBeLessThan(paragraph + 300);
+    expect(m.source_end).toBeGreaterThan(paragraph + 300);
+    // the whole query is the passage: its background is that of the passage's neighbours, recomputed here
+    const [p] = r.evidence.datasets[0].aligned!.passages;
+    const q = normalize(REWORDED.slice(m.query_start, m.query_end));
+    const rate = neighbourBackground(q, persuasion, { b_start: m.source_start, b_end: m.source_end });
+    expect(p.background_rate).toBeCloseTo(rate, 6);
+    expect(rate).toBeLessThan(NO_CONTROL_BACKGROUND / 2);
+    expect(p.shared / p.pairs).toBeGreaterThan(3 * rate);
+    const subject = await engine.analyze({ content: SAME_SUBJECT, content_type: 'text' });
+    expect(subject.matches.filter((x) => x.kind === 'exact')).toEqual([]);
+    engine.dispose();
+  });
+
+  it('neighbourBackground: the larger share held by the text just before or after; the prior with no neighbour', () => {
+    const words = (seed: number, n: number): string =>
+      Array.from({ length: n }, (_, i) => `w${String((i * 7919 + seed * 104729) % 5000).padStart(4, '0')}x`).join(' ');
+    // words of one length: each neighbour, as long as the source, is one of these stretches
+    const before = words(1, 120),
+      source = words(2, 120),
+      after = words(3, 120);
+    const text = `${before} ${source} ${after}`;
+    const span = { b_start: before.length + 1, b_end: before.length + 1 + source.length };
+    // a query passage made of the text after the source: all its pairs are held there
+    expect(neighbourBackground(normalize(after), text, span)).toBe(1);
+    // a query passage sharing nothing with either neighbour: the floor
+    expect(neighbourBackground(normalize(words(4, 120)), text, span)).toBe(PAIR_BACKGROUND_FLOOR);
+    // the source passage is the whole document: nothing to measure on
+    expect(neighbourBackground(normalize(after), source, { b_start: 0, b_end: source.length })).toBe(
+      NO_CONTROL_BACKGROUND,
+    );
+    // half of the query from the text before: about half its pairs
+    const half = neighbourBackground(normalize(`${before.slice(0, before.length >> 1)} ${words(5, 60)}`), text, span);
+    expect(half).toBeGreaterThan(0.3);
+    expect(half).toBeLessThan(0.7);
   });
 });
 

@@ -180,6 +180,10 @@ class AlignedSpan(TypedDict):
     b_start: int
     b_end: int
     score: float
+    #: ``verbatim``, ``edited``, ``paraphrase`` (by ``similarity``) or ``summary`` (a condenses a longer passage of b).
+    kind: str
+    #: Share of a's words in runs of at least 3 words that b's side holds too.
+    similarity: float
 
 
 class Comparison(TypedDict):

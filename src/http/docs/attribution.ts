@@ -436,7 +436,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           jaccard: 0.4727272727272727,
           containment_a: 0.8125,
           containment_b: 0.5306122448979592,
-          spans: [{ a_start: 41, a_end: 381, b_start: 0, b_end: 338, score: 1 }],
+          spans: [{ a_start: 41, a_end: 381, b_start: 0, b_end: 338, score: 1, kind: 'verbatim', similarity: 1 }],
         },
       },
     ],

@@ -120,7 +120,21 @@ export const COMPARISON_SCHEMA = ok({
   containment_b: num01,
   spans: {
     type: 'array',
-    items: object({ a_start: int0, a_end: int0, b_start: int0, b_end: int0, score: num01 }),
+    items: object({
+      a_start: int0,
+      a_end: int0,
+      b_start: int0,
+      b_end: int0,
+      score: num01,
+      kind: {
+        type: 'string',
+        enum: ['verbatim', 'edited', 'paraphrase', 'summary'],
+        description:
+          "'verbatim' (≥ 95 % of a's words in runs of ≥ 3 words that b's side holds), 'edited' (≥ 50 %), " +
+          "'paraphrase' (less), or 'summary' (a's side condenses a passage of b at least twice as long)",
+      },
+      similarity: { ...num01, description: "Share of a's words in runs of ≥ 3 words shared with b's side" },
+    }),
   },
 });
 

@@ -165,7 +165,7 @@ export async function runAnalysis(
       );
       if (reuse.has('verbatim')) factors.add('verbatim_overlap');
       if (reuse.has('edited')) factors.add('edited_reuse');
-      if (reuse.has('paraphrase')) factors.add('reworded_reuse');
+      if (reuse.has('paraphrase') || reuse.has('summary')) factors.add('reworded_reuse');
       if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
     }
     if (detail.kind === 'remote') {

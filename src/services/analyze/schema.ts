@@ -17,8 +17,10 @@ const KEPT = 'Kept in the result, and in `register_prefill` for registering the 
 const EXACT_ONLY = {
   shared_documents: { type: 'integer', minimum: 1 },
   reuse: {
-    enum: ['verbatim', 'edited', 'paraphrase'],
-    description: 'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source',
+    enum: ['verbatim', 'edited', 'paraphrase', 'summary'],
+    description:
+      'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source ' +
+      '(verbatim ≥ 95 %, edited ≥ 50 %, paraphrase less), or summary: it condenses a source passage at least twice as long',
   },
   similarity: { ...num01, description: "Share of the passage's words in word runs shared with the source passage" },
   aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },

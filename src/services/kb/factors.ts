@@ -74,7 +74,7 @@ const ROWS = [
   [
     'reworded_reuse',
     'evidence',
-    'A passage of the content was aligned with an indexed document although fewer than half of its words lie in shared word runs: reworded, reordered or translated and back (`matches[].reuse` = `paraphrase`).',
+    'A passage of the content was aligned with an indexed document although fewer than half of its words lie in shared word runs: reworded, reordered or translated and back (`matches[].reuse` = `paraphrase`), or condensed from a longer source passage (`summary`).',
     'engine.search, alignment (Sanchez-Perez, Gelbukh & Sidorov, PAN 2015)',
   ],
   [
@@ -250,8 +250,8 @@ const ROWS = [
   [
     'paraphrase_not_detectable',
     'limitation',
-    'Reworded reuse is found only where the rewording keeps exact 5-grams or nearby pairs of content words of the source (then it is aligned: `reuse` = `paraphrase`); a free paraphrase keeps neither, and the confidence rests on exact seed evidence only (LLM paraphrases of indexed passages: recall 0.44 on the dev data before alignment).',
-    'bench/results/eval-retrieval.json',
+    'Reworded reuse is found only where the rewording keeps nearby pairs of content words or exact 5-grams of the source (then it is aligned: `reuse` = `paraphrase` or `summary`); a free paraphrase or a summary that keeps neither is not found (LLM paraphrases of indexed arXiv passages analysed on their own: 0.91 found on the dev data; see docs/analyze.md, kinds of passage).',
+    'bench/results/eval-paraphrase.json',
   ],
   [
     'remote_corpus_unreachable',
