@@ -66,7 +66,7 @@ import {
   type Frag,
 } from './passages.js';
 import { preparePair, sentences, type Prepared } from './prepare.js';
-import { reuseKind, sharedRuns, type PassageKind } from './reuse.js';
+import { reuseKind, runShare, type PassageKind } from './reuse.js';
 import { tokenize, type Tokens } from './tokens.js';
 import { seededRegions } from './regions.js';
 import {
@@ -287,13 +287,33 @@ export function compareTexts(
     jaccard: union === 0 ? 1 : inter / union,
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
-    spans: spans.map((s) => comparedSpan(s, a, b)),
+    spans: spans.map((s) => comparedSpan(s, pa, pb)),
   };
 }
 
-/** A span of the result: its kind from its shared word runs, or `'summary'` as the aligner found it. */
-function comparedSpan(s: AlignedSpan, a: string, b: string): ComparedSpan {
-  const { similarity } = sharedRuns(a.slice(s.a_start, s.a_end), b.slice(s.b_start, s.b_end));
+/** The tokens [from, to) of a prepared text inside the span [start, end) (spans start and end at tokens). */
+function tokensIn(p: Prepared, start: number, end: number): [number, number] {
+  const first = (x: number): number => {
+    let lo = 0,
+      hi = p.tokStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (p.tokStart[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return [first(start), first(end)];
+}
+
+/**
+ * A span of the result: its kind from its shared word runs (on the prepared tokens' word ids: the same share as
+ * `sharedRuns` of the two passages), or `'summary'` as the aligner found it.
+ */
+function comparedSpan(s: AlignedSpan, pa: Prepared, pb: Prepared): ComparedSpan {
+  const [a0, a1] = tokensIn(pa, s.a_start, s.a_end),
+    [b0, b1] = tokensIn(pb, s.b_start, s.b_end);
+  const similarity = runShare(pa.tokWord, a0, a1, pb.tokWord, b0, b1);
   return {
     a_start: s.a_start,
     a_end: s.a_end,

@@ -4,30 +4,9 @@
  * (test/unit/align-passages.test.ts). The examples are those of docs/compare.md.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reuseKind, runsOf, sharedRuns } from '../../src/align/reuse.js';
+import { reuseKind, runShare, runsOf, sharedRuns } from '../../src/align/reuse.js';
 import { createEngine, type Engine } from '../../src/index.js';
-import { book } from '../fixtures/texts/index.js';
-
-const persuasion = book('austen-persuasion');
-const at = persuasion.indexOf('Mary need not have feared');
-/** Persuasion, chapter 18: the paragraph on Anne hearing of Louisa's engagement. */
-const PARAGRAPH = persuasion.slice(at, persuasion.indexOf('\n\n', at));
-/** The paragraph with a dozen words changed. */
-const EDITED =
-  "Mary need not have feared her sister's being at all prepared for the news. She had never in her life been so " +
-  'astonished. Captain Benwick and Louisa Musgrove! It was almost too wonderful to believe, and it was with the ' +
-  'greatest effort that she could stay in the room, keep an air of calmness, and answer the common questions of the ' +
-  'moment. Happily for her, they were few. Sir Walter wanted to know whether the Crofts travelled with four horses, ' +
-  'and whether they were likely to be lodged in such a part of Bath as it might suit Miss Elliot and himself to ' +
-  'visit; but had little curiosity beyond.';
-/** The paragraph reworded the way a language model rewords (written for this test). */
-const REWORDED =
-  "Anne was not at all ready for the news, so Mary's worry on that point was needless: she had never been so " +
-  'astonished in her whole life. Louisa Musgrove to marry Captain Benwick! It seemed almost too wonderful to ' +
-  'believe, and it took her greatest effort to stay in the room, appear calm, and reply to the ordinary questions ' +
-  'of the moment. Luckily, there were not many of them. Her father only asked whether the Crofts had travelled ' +
-  'with four horses, and whether they would probably take lodgings in a part of Bath where Miss Elliot and he ' +
-  'could suitably call on them; beyond that he showed little curiosity.';
+import { EDITED, PARAGRAPH, REWORDED } from '../fixtures/reworded.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -69,5 +48,41 @@ describe('kinds of passage', () => {
     expect(runsOf(['two', 'words'], ['two', 'words', 'more'])).toEqual({ tokens: 2, similarity: 1 });
     expect(runsOf(['two', 'words'], ['words', 'two'])).toEqual({ tokens: 2, similarity: 0 });
     expect(runsOf([], ['x'])).toEqual({ tokens: 0, similarity: 0 });
+  });
+
+  it('runShare equals a plain reference (3-word runs as strings in a Set) on random word sequences', () => {
+    /** The measure as first written: runs of min(3, |q|) words joined as strings. */
+    const reference = (q: number[], t: number[]): number => {
+      if (q.length === 0) return 0;
+      const run = Math.min(3, q.length);
+      const grams = new Set<string>();
+      for (let i = 0; i + run <= t.length; i++) grams.add(t.slice(i, i + run).join(' '));
+      const covered = new Uint8Array(q.length);
+      for (let i = 0; i + run <= q.length; i++)
+        if (grams.has(q.slice(i, i + run).join(' '))) covered.fill(1, i, i + run);
+      return covered.reduce((x, y) => x + y, 0) / q.length;
+    };
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let trial = 0; trial < 400; trial++) {
+      const vocab = 2 + rnd(12);
+      const t = Array.from({ length: rnd(60) }, () => rnd(vocab));
+      // q: pieces of t and random words
+      const q: number[] = [];
+      for (let len = rnd(50); q.length < len; ) {
+        if (t.length > 0 && rnd(2) === 0) {
+          const at = rnd(t.length);
+          q.push(...t.slice(at, at + 1 + rnd(6)));
+        } else q.push(rnd(vocab));
+      }
+      // inside larger arrays, at offsets, as compare calls it
+      const pad = [99, 98, 97];
+      const Q = Int32Array.from([...pad, ...q, ...pad]),
+        T = Int32Array.from([...pad, ...pad, ...t, ...pad]);
+      expect(runShare(Q, 3, 3 + q.length, T, 6, 6 + t.length)).toBeCloseTo(reference(q, t), 12);
+    }
   });
 });

@@ -20,6 +20,7 @@ import { normalize } from '../../src/text/normalize.js';
 import { binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
 import { book } from '../fixtures/texts/index.js';
 import { obfuscate } from '../fixtures/obfuscate.js';
+import { PARAGRAPH_START, REWORDED, SAME_SUBJECT } from '../fixtures/reworded.js';
 
 const persuasion = book('austen-persuasion');
 const thursday = book('chesterton-thursday');
@@ -285,25 +286,6 @@ describe('background rate of aligned documents', () => {
   });
 });
 
-/**
- * A paragraph of Persuasion (chapter 18: Anne hears of Louisa's engagement) reworded the way a language model
- * rewords, written for this test: clauses reordered, most words replaced, the names kept.
- */
-const REWORDED =
-  "Anne was not at all ready for the news, so Mary's worry on that point was needless: she had never been so " +
-  'astonished in her whole life. Louisa Musgrove to marry Captain Benwick! It seemed almost too wonderful to ' +
-  'believe, and it took her greatest effort to stay in the room, appear calm, and reply to the ordinary questions ' +
-  'of the moment. Luckily, there were not many of them. Her father only asked whether the Crofts had travelled ' +
-  'with four horses, and whether they would probably take lodgings in a part of Bath where Miss Elliot and he ' +
-  'could suitably call on them; beyond that he showed little curiosity.';
-/** The same book's people and places in a paragraph of their own: the subject, no passage of the text. */
-const SAME_SUBJECT =
-  'Anne Elliot, the second daughter of Sir Walter Elliot of Kellynch Hall, had been persuaded by Lady Russell, ' +
-  'years before, to break off her engagement to Frederick Wentworth, a young naval officer with no fortune. When ' +
-  'he came back from the war a rich captain, and the Crofts took Kellynch, she found that her feelings for him had ' +
-  'not changed at all, though she was sure that his for her had. Her sisters Elizabeth and Mary noticed nothing, ' +
-  'and her father thought only of Bath.';
-
 describe('background of a query that is one passage', () => {
   it("is measured on the source passage's neighbours: a reworded paragraph is found, a paragraph on the subject is not", async () => {
     const engine = await createEngine();
@@ -317,9 +299,8 @@ describe('background of a query that is one passage', () => {
     const [m] = found;
     expect(m.reuse).toBe('paraphrase');
     // the source span is the paragraph the query rewords
-    const paragraph = persuasion.indexOf('Mary need not have feared');
-    expect(m.source_start).toBeLessThan(paragraph + 300);
-    expect(m.source_end).toBeGreaterThan(paragraph + 300);
+    expect(m.source_start).toBeLessThan(PARAGRAPH_START + 300);
+    expect(m.source_end).toBeGreaterThan(PARAGRAPH_START + 300);
     // the whole query is the passage: its background is that of the passage's neighbours, recomputed here
     const [p] = r.evidence.datasets[0].aligned!.passages;
     const q = normalize(REWORDED.slice(m.query_start, m.query_end));
