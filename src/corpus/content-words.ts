@@ -22,6 +22,22 @@ import { contentPairs, PairScratch, type ContentPairs, type TokenSource } from '
 /** Fewest distinct sampled pairs in one region for a document to be a candidate. */
 export const PAIR_MIN_HITS = 3;
 /**
+ * A region of RARE_PAIR_HITS pairs (fewer than PAIR_MIN_HITS) is a candidate too when its pairs are rare: their
+ * strength (Σ PAIR_WEIGHT / postings) reaches RARE_PAIR_STRENGTH, as one pair held by this document alone does.
+ * Word-level obfuscation leaves a short reused passage two of its kept pairs; two pairs that few documents hold
+ * meet in one region of a document by chance far less often than two common ones. On PAN 2013 as retrieval
+ * (bench/eval-pan-retrieval.mjs): query-side recall of random obfuscation 0.890 → 0.900, translation 0.924 → 0.923,
+ * verified share ≥ 0.975, the same characters on documents without reuse; analyze's median time +15 %. Any two
+ * pairs (PAIR_MIN_HITS 2) found 0.903, but at 52 M fingerprints (bench/analyze-budget.mjs), whose scaled corpus
+ * repeats its pairs in many copies, five aligned passages took 13.5–14.5 ms instead of 5–7: common pairs are
+ * what made the chance candidates.
+ */
+export const RARE_PAIR_HITS = 2;
+export const RARE_PAIR_STRENGTH = 0.5;
+/** Fewest hits a document needs to be looked at for a region at all. */
+const FEWEST_HITS = Math.min(PAIR_MIN_HITS, RARE_PAIR_HITS);
+
+/**
  * Fewest hits per query pair spanned for a region: reuse keeps a good share of its pairs together
  * (a third and more under heavy edits), chance hits of a long query are a few scattered ones.
  */
@@ -63,7 +79,7 @@ export const MAX_POSTINGS = 64;
 const PAIR_WEIGHT = 0.5;
 /**
  * Regions of pair hits: ≤ 2,000 characters apart in the document, ≤ 64 sampled query pairs (≈ 128 content
- * words) apart in the query, PAIR_MIN_HITS and PAIR_MIN_DENSITY; 8 a document.
+ * words) apart in the query, PAIR_MIN_HITS (or RARE_PAIR_HITS rare ones) and PAIR_MIN_DENSITY; 8 a document.
  */
 const PAIR_REGIONS: RegionRule = {
   sourceGap: 2000,
@@ -71,6 +87,7 @@ const PAIR_REGIONS: RegionRule = {
   minHits: PAIR_MIN_HITS,
   minDensity: PAIR_MIN_DENSITY,
   most: 8,
+  rare: { hits: RARE_PAIR_HITS, strength: RARE_PAIR_STRENGTH },
 };
 
 /** Postings of a content-word index in document order, not sorted yet: (pair hash, document, offset). */
@@ -332,7 +349,7 @@ export class ContentWordIndex implements PairIndex {
    * ordered by (offset, query pair) by columnRegions.
    */
   *candidateSteps(q: ContentPairs, at: QueryPostings): Steps<PairCandidate[]> {
-    // First count the hits per document: one with fewer than PAIR_MIN_HITS can hold no region, and most
+    // First count the hits per document: one with fewer than FEWEST_HITS can hold no region, and most
     // documents a query's pairs touch are such (chance pairs), so their hits are never written.
     let counts = this.#hitCounts ?? new Uint32Array(this.documents);
     this.#hitCounts = null; // taken: a search sliced into steps may run beside another
@@ -350,8 +367,8 @@ export class ContentWordIndex implements PairIndex {
     }
     // the documents that can hold a region, in document order, each given its range [from, to) of the hit
     // columns; from here on a document's count is 1 + where its next hit goes (0: not kept)
-    const kept = touched.filter((doc) => counts[doc] >= PAIR_MIN_HITS).sort((a, b) => a - b);
-    for (const doc of touched) if (counts[doc] < PAIR_MIN_HITS) counts[doc] = 0;
+    const kept = touched.filter((doc) => counts[doc] >= FEWEST_HITS).sort((a, b) => a - b);
+    for (const doc of touched) if (counts[doc] < FEWEST_HITS) counts[doc] = 0;
     const from = new Uint32Array(kept.length),
       to = new Uint32Array(kept.length);
     let total = 0;

@@ -41,6 +41,8 @@ export interface RegionRule {
   readonly minDensity: number;
   /** Regions kept, strongest first. */
   readonly most: number;
+  /** Regions of fewer than `minHits` (at least `hits`) distinct items are kept too when their strength reaches `strength`. */
+  readonly rare?: { readonly hits: number; readonly strength: number };
 }
 
 /**
@@ -133,7 +135,10 @@ export function columnRegions(
       const places = distinctPlaces(hits, order, lo, hi);
       const distinct = Math.min(items, places);
       const spanned = item[order[hi - 1]] - item[order[lo]] + 1;
-      if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
+      const enough =
+        distinct >= rule.minHits ||
+        (rule.rare !== undefined && distinct >= rule.rare.hits && (strength * distinct) / items >= rule.rare.strength);
+      if (enough && distinct >= rule.minDensity * spanned) {
         regions.push({
           query_start: qStarts[item[order[lo]]],
           query_end: qEnds[item[order[hi - 1]]],

@@ -3,7 +3,8 @@
  * and `Array.prototype.sort`: hits sorted by (document offset, query item), grouped where consecutive offsets
  * are more than `sourceGap` apart, each group sorted by item and split where consecutive items are more than
  * `queryGap` apart; a piece counts its distinct items (and no more than its distinct places, offset and key),
- * and passes the rule's minimum hits and density. The property test holds the column version to it.
+ * and passes the rule's minimum hits (or, with `rule.rare`, at least `rare.hits` whose strength reaches
+ * `rare.strength`) and density. The property test holds the column version to it.
  */
 import type { CandidateRegion, RegionHit, RegionRule } from '../../src/datasets/regions.js';
 
@@ -29,7 +30,8 @@ export function hitRegionsRef(
       const places = new Set(piece.map((h) => `${h.start}:${h.key ?? 0}`)).size;
       const distinct = Math.min(items, places);
       const spanned = piece[piece.length - 1].i - piece[0].i + 1;
-      if (distinct >= rule.minHits && distinct >= rule.minDensity * spanned) {
+      const rare = rule.rare && distinct >= rule.rare.hits && (strength * distinct) / items >= rule.rare.strength;
+      if ((distinct >= rule.minHits || rare) && distinct >= rule.minDensity * spanned) {
         regions.push({
           query_start: qStarts[piece[0].i],
           query_end: qEnds[piece[piece.length - 1].i],

@@ -17,6 +17,8 @@ describe('candidate regions', () => {
         minHits: 1 + Math.floor(rnd() * 4),
         minDensity: rnd() < 0.5 ? 0 : rnd() * 0.3,
         most: 1 + Math.floor(rnd() * 8),
+        // fewer hits when they weigh enough, on half of the seeds (the content-word pairs' rule for rare pairs)
+        ...(seed % 2 === 0 ? { rare: { hits: 1 + Math.floor(rnd() * 2), strength: rnd() * 2 } } : {}),
       };
       // several documents' hits one after another, with repeated items, offsets and keys (few distinct values)
       const docs: RegionHit[][] = [];
@@ -49,5 +51,21 @@ describe('candidate regions', () => {
         from += own.length;
       }
     }
+  });
+
+  it('a region of fewer hits than minHits stands when it meets the rare rule, and only then', () => {
+    const q = Uint32Array.from({ length: 10 }, (_, i) => i * 10);
+    const qe = q.map((x) => x + 5);
+    const rule = { sourceGap: 2000, queryGap: 64, minHits: 3, minDensity: 0.05, most: 8 };
+    const two = (w: number): RegionHit[] => [
+      { i: 1, start: 100, end: 110, weight: w, key: 1 },
+      { i: 3, start: 140, end: 150, weight: w, key: 2 },
+    ];
+    expect(hitRegions(two(0.5), q, qe, rule)).toEqual([]);
+    const rare = { ...rule, rare: { hits: 2, strength: 0.5 } };
+    expect(hitRegions(two(0.25), q, qe, rare)).toMatchObject([{ hits: 2, strength: 0.5 }]);
+    expect(hitRegions(two(0.2), q, qe, rare)).toEqual([]);
+    // one hit is never enough under this rule, however rare
+    expect(hitRegions(two(1).slice(0, 1), q, qe, rare)).toEqual([]);
   });
 });
