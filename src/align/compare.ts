@@ -47,6 +47,8 @@
  * 7. Sentence passages mostly covered by verbatim passages are replaced by them (exact edges, one
  *    detection per copied passage); verbatim passages that no sentence passage touches are added
  *    (mergeVerbatim).
+ * 8. Each span gets its kind (reuse.ts): `summary` when the summary mode found it, else `verbatim` / `edited` /
+ *    `paraphrase` by the share of its words in runs of ≥ 3 words that its other side holds (`similarity`).
  */
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
