@@ -491,8 +491,9 @@ export function neighbourBackground(
     [cutBefore(text, s.b_start - len), s.b_start],
     [s.b_end, cutAfter(text, s.b_end + len)],
   ].filter(([from, to]) => to - from >= MIN_NEIGHBOUR_SHARE * len);
+  if (sides.length === 0) return NO_CONTROL_BACKGROUND; // a passage that is (nearly) its whole document
   const q = new Set(pairsOfNormalized(queryPassage).hashes);
-  if (sides.length === 0 || q.size === 0) return NO_CONTROL_BACKGROUND;
+  if (q.size === 0) return NO_CONTROL_BACKGROUND;
   let most = 0;
   for (const [from, to] of sides) {
     const held = new Set(pairsOfNormalized(normalize(text.slice(from, to))).hashes);
