@@ -19,7 +19,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import { english, scaledDocuments } from './corpus.mjs';
+import { copyDocuments, english, scaledDocuments } from './corpus.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,7 +47,7 @@ async function child(dist, keepText) {
   const shuffled = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
   const noReuse = shuffled(10_000);
   // five passages of documents of the middle copy, one word in ten replaced
-  const docs = [...scaledDocuments(en, SCALE, 10_000)].filter((d) => d.id.startsWith(`c${SCALE >> 1}-`));
+  const docs = [...copyDocuments(en, SCALE >> 1, 10_000)];
   const parts = [];
   const sources = [];
   for (let k = 0; k < 5; k++) {

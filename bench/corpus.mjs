@@ -87,11 +87,14 @@ export function cjk(bytes = 2_000_000) {
  * and the documents hold `scale` distinct-looking corpora of real word statistics.
  */
 export function* scaledDocuments(text, scale, doc = 10_000) {
-  for (let copy = 0; copy < scale; copy++) {
-    for (let at = 0, n = 0; at < text.length; at += doc, n++) {
-      let part = text.slice(at, at + doc);
-      if (copy > 0) part = part.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
-      yield { id: `c${copy}-d${n}`, text: part };
-    }
+  for (let copy = 0; copy < scale; copy++) yield* copyDocuments(text, copy, doc);
+}
+
+/** The documents of one copy of {@link scaledDocuments} (`copy` from 0), made alone. */
+export function* copyDocuments(text, copy, doc = 10_000) {
+  for (let at = 0, n = 0; at < text.length; at += doc, n++) {
+    let part = text.slice(at, at + doc);
+    if (copy > 0) part = part.replace(/(\S+)(\s+\S+\s+\S+\s+\S+)/g, `$1x${copy}$2`);
+    yield { id: `c${copy}-d${n}`, text: part };
   }
 }

@@ -24,7 +24,7 @@ export { sha256Hex } from './fingerprint/sha256.js';
 export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
 export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
 export type { CompareOptions, Comparison, AlignedSpan, ComparedSpan } from './align/compare.js';
-export type { PassageKind } from './align/reuse.js';
+export { PASSAGE_KINDS, type PassageKind } from './align/reuse.js';
 export { jaccardEstimate } from './sketch/minhash.js';
 export { hammingDistance } from './sketch/simhash.js';
 export { MembershipFilter } from './sketch/filter.js';

@@ -145,13 +145,7 @@ export interface AlignedSpan {
 }
 
 /** A passage of `compare`'s result: its spans and score, and what kind of reuse it is. */
-export interface ComparedSpan {
-  readonly a_start: number;
-  readonly a_end: number;
-  readonly b_start: number;
-  readonly b_end: number;
-  /** tf-idf cosine of the two passages (0..1); 1 for a verbatim passage found by the exact-run detector. */
-  readonly score: number;
+export interface ComparedSpan extends Omit<AlignedSpan, 'summary'> {
   /** `'verbatim'`, `'edited'`, `'paraphrase'` (by `similarity`) or `'summary'` (see {@link PassageKind}). */
   readonly kind: PassageKind;
   /** Share of the words of `a`'s side inside runs of ≥ 3 words that `b`'s side holds too, 0..1 (4 decimals). */

@@ -15,7 +15,9 @@ import { normalize, type Normalized } from '../text/normalize.js';
  * - `'summary'`: a passage that condenses a source passage at least twice its length (compare's summary mode),
  *   whatever its shared runs.
  */
-export type PassageKind = 'verbatim' | 'edited' | 'paraphrase' | 'summary';
+export type PassageKind = (typeof PASSAGE_KINDS)[number];
+/** Every {@link PassageKind}, as the HTTP schemas list them. */
+export const PASSAGE_KINDS = ['verbatim', 'edited', 'paraphrase', 'summary'] as const;
 
 /** Shared word runs counted from this many words (a pair of words is shared by chance too often). */
 const RUN_WORDS = 3;

@@ -13,6 +13,7 @@ import {
   cutBefore,
   neighbourBackground,
   PAIR_BACKGROUND_FLOOR,
+  pairSet,
   reuseKind,
   sharedPairs,
   sharedRuns,
@@ -35,6 +36,7 @@ export interface AlignmentKit {
   readonly sharedRuns: typeof sharedRuns;
   readonly COMPARE_DEFAULTS: typeof COMPARE_DEFAULTS;
   readonly neighbourBackground: typeof neighbourBackground;
+  readonly pairSet: typeof pairSet;
   readonly PAIR_BACKGROUND_FLOOR: typeof PAIR_BACKGROUND_FLOOR;
 }
 
@@ -54,5 +56,6 @@ export const ALIGNMENT_KIT: AlignmentKit = Object.freeze({
   sharedRuns,
   COMPARE_DEFAULTS,
   neighbourBackground,
+  pairSet,
   PAIR_BACKGROUND_FLOOR,
 });

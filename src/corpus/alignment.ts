@@ -123,8 +123,9 @@ export function* alignSteps(
       const qn = normalize(query.slice(s.a_start, s.a_end)),
         sn = normalize(text.slice(s.b_start, s.b_end));
       const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
-      const pairs = sharedPairs(qn, sn);
-      const background = documentBackground ?? neighbourBackground(qn, text, s);
+      const queryPairs = pairSet(qn);
+      const pairs = sharedPairs(queryPairs, sn);
+      const background = documentBackground ?? neighbourBackground(queryPairs, text, s);
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
       if (REUSE_RANK[match.reuse] === 0 && !beyondChance) continue;
@@ -479,10 +480,10 @@ const MIN_NEIGHBOUR_SHARE = 0.5;
  * field 0.04; with NO_CONTROL_BACKGROUND for every such passage, 0.68 of the paraphrases were found, with this 0.90
  * (the same false matches).
  * @example
- * const rate = neighbourBackground(normalize(query), documentText, { b_start: 4000, b_end: 4600 })
+ * const rate = neighbourBackground(pairSet(normalize(query)), documentText, { b_start: 4000, b_end: 4600 })
  */
 export function neighbourBackground(
-  queryPassage: Normalized,
+  queryPairs: ReadonlySet<number>,
   text: string,
   s: { readonly b_start: number; readonly b_end: number },
 ): number {
@@ -491,15 +492,12 @@ export function neighbourBackground(
     [cutBefore(text, s.b_start - len), s.b_start],
     [s.b_end, cutAfter(text, s.b_end + len)],
   ].filter(([from, to]) => to - from >= MIN_NEIGHBOUR_SHARE * len);
-  if (sides.length === 0) return NO_CONTROL_BACKGROUND; // a passage that is (nearly) its whole document
-  const q = new Set(pairsOfNormalized(queryPassage).hashes);
-  if (q.size === 0) return NO_CONTROL_BACKGROUND;
+  // no neighbour: a passage that is (nearly) its whole document
+  if (sides.length === 0 || queryPairs.size === 0) return NO_CONTROL_BACKGROUND;
   let most = 0;
   for (const [from, to] of sides) {
-    const held = new Set(pairsOfNormalized(normalize(text.slice(from, to))).hashes);
-    let n = 0;
-    for (const h of q) if (held.has(h)) n++;
-    most = Math.max(most, n / q.size);
+    const { shared } = sharedPairs(queryPairs, normalize(text.slice(from, to)));
+    most = Math.max(most, shared / queryPairs.size);
   }
   return Math.max(PAIR_BACKGROUND_FLOOR, most);
 }
@@ -600,13 +598,18 @@ function overlapTest(spans: readonly AlignedSpan[]): (start: number, end: number
   };
 }
 
-/** Distinct sampled content-word pairs of a query passage, and how many of them the source passage holds. */
-export function sharedPairs(queryPassage: Normalized, sourcePassage: Normalized): { pairs: number; shared: number } {
-  const q = new Set(pairsOfNormalized(queryPassage).hashes);
-  const s = new Set(pairsOfNormalized(sourcePassage).hashes);
+/**
+ * The distinct sampled content-word pairs of a normalised passage.
+ * @example sharedPairs(pairSet(normalize(queryPassage)), normalize(sourcePassage))
+ */
+export const pairSet = (passage: Normalized): Set<number> => new Set(pairsOfNormalized(passage).hashes);
+
+/** The distinct sampled content-word pairs of a query passage (`pairSet`), and how many of them a passage holds. */
+export function sharedPairs(queryPairs: ReadonlySet<number>, passage: Normalized): { pairs: number; shared: number } {
+  const held = pairSet(passage);
   let shared = 0;
-  for (const h of q) if (s.has(h)) shared++;
-  return { pairs: q.size, shared };
+  for (const h of queryPairs) if (held.has(h)) shared++;
+  return { pairs: queryPairs.size, shared };
 }
 
 /** An aligned span as a match, with its reuse kind and similarity. */

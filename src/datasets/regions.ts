@@ -135,9 +135,11 @@ export function columnRegions(
       const places = distinctPlaces(hits, order, lo, hi);
       const distinct = Math.min(items, places);
       const spanned = item[order[hi - 1]] - item[order[lo]] + 1;
+      // a query item found at one place several times counts once: the strength scales with the distinct hits
+      const regionStrength = (strength * distinct) / items;
       const enough =
         distinct >= rule.minHits ||
-        (rule.rare !== undefined && distinct >= rule.rare.hits && (strength * distinct) / items >= rule.rare.strength);
+        (rule.rare !== undefined && distinct >= rule.rare.hits && regionStrength >= rule.rare.strength);
       if (enough && distinct >= rule.minDensity * spanned) {
         regions.push({
           query_start: qStarts[item[order[lo]]],
@@ -145,7 +147,7 @@ export function columnRegions(
           source_start: s0,
           source_end: s1,
           hits: distinct,
-          strength: (strength * distinct) / items,
+          strength: regionStrength,
         });
       }
       lo = hi;

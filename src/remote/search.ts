@@ -694,7 +694,7 @@ function alignedCounts(
   passages: readonly Passage[],
 ): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
-  const { normalize, pairsOfNormalized, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
+  const { normalize, pairsOfNormalized, pairSet, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
   const q = pairsOfNormalized(normalize(text));
   const outside = new Set<number>(),
     all = new Set<number>();
@@ -716,13 +716,13 @@ function alignedCounts(
   return {
     queryPairs: all.size,
     passages: passages.map(({ match, window }) => {
-      const queryPassage = normalize(text.slice(match.query_start, match.query_end));
+      const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
       const source = { b_start: match.source_start, b_end: match.source_end };
       return {
         query_start: match.query_start,
         query_end: match.query_end,
-        ...sharedPairs(queryPassage, normalize(match.source_text.slice(match.source_start, match.source_end))),
-        background: windows.get(window)!.background ?? neighbourBackground(queryPassage, match.source_text, source),
+        ...sharedPairs(queryPairs, normalize(match.source_text.slice(match.source_start, match.source_end))),
+        background: windows.get(window)!.background ?? neighbourBackground(queryPairs, match.source_text, source),
         window: windows.get(window)!.index,
       };
     }),

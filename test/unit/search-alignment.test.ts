@@ -13,6 +13,7 @@ import {
   NO_CONTROL_BACKGROUND,
   neighbourBackground,
   PAIR_BACKGROUND_FLOOR,
+  pairSet,
   SETTLED_ROOM,
   settles,
 } from '../../src/corpus/alignment.js';
@@ -304,7 +305,7 @@ describe('background of a query that is one passage', () => {
     // the whole query is the passage: its background is that of the passage's neighbours, recomputed here
     const [p] = r.evidence.datasets[0].aligned!.passages;
     const q = normalize(REWORDED.slice(m.query_start, m.query_end));
-    const rate = neighbourBackground(q, persuasion, { b_start: m.source_start, b_end: m.source_end });
+    const rate = neighbourBackground(pairSet(q), persuasion, { b_start: m.source_start, b_end: m.source_end });
     expect(p.background_rate).toBeCloseTo(rate, 6);
     expect(rate).toBeLessThan(NO_CONTROL_BACKGROUND / 2);
     expect(p.shared / p.pairs).toBeGreaterThan(3 * rate);
@@ -323,15 +324,19 @@ describe('background of a query that is one passage', () => {
     const text = `${before} ${source} ${after}`;
     const span = { b_start: before.length + 1, b_end: before.length + 1 + source.length };
     // a query passage made of the text after the source: all its pairs are held there
-    expect(neighbourBackground(normalize(after), text, span)).toBe(1);
+    expect(neighbourBackground(pairSet(normalize(after)), text, span)).toBe(1);
     // a query passage sharing nothing with either neighbour: the floor
-    expect(neighbourBackground(normalize(words(4, 120)), text, span)).toBe(PAIR_BACKGROUND_FLOOR);
+    expect(neighbourBackground(pairSet(normalize(words(4, 120))), text, span)).toBe(PAIR_BACKGROUND_FLOOR);
     // the source passage is the whole document: nothing to measure on
-    expect(neighbourBackground(normalize(after), source, { b_start: 0, b_end: source.length })).toBe(
+    expect(neighbourBackground(pairSet(normalize(after)), source, { b_start: 0, b_end: source.length })).toBe(
       NO_CONTROL_BACKGROUND,
     );
     // half of the query from the text before: about half its pairs
-    const half = neighbourBackground(normalize(`${before.slice(0, before.length >> 1)} ${words(5, 60)}`), text, span);
+    const half = neighbourBackground(
+      pairSet(normalize(`${before.slice(0, before.length >> 1)} ${words(5, 60)}`)),
+      text,
+      span,
+    );
     expect(half).toBeGreaterThan(0.3);
     expect(half).toBeLessThan(0.7);
   });

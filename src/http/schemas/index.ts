@@ -13,6 +13,7 @@ import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
   MATCH_SCHEMA,
+  PASSAGE_KINDS,
   REMOTE_REPORT_SCHEMA,
   SUPPLIED_BY,
 } from '../../index.js';
@@ -128,7 +129,7 @@ export const COMPARISON_SCHEMA = ok({
       score: num01,
       kind: {
         type: 'string',
-        enum: ['verbatim', 'edited', 'paraphrase', 'summary'],
+        enum: [...PASSAGE_KINDS],
         description:
           "'verbatim' (≥ 95 % of a's words in runs of ≥ 3 words that b's side holds), 'edited' (≥ 50 %), " +
           "'paraphrase' (less), or 'summary' (a's side condenses a passage of b at least twice as long)",

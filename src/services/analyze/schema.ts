@@ -3,6 +3,7 @@
  * HTTP adapter serves it in its OpenAPI document; a test validates real results against it, and
  * checks that docs/analyze.md's field reference names every property.
  */
+import { PASSAGE_KINDS } from '../../align/reuse.js';
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
@@ -17,7 +18,7 @@ const KEPT = 'Kept in the result, and in `register_prefill` for registering the 
 const EXACT_ONLY = {
   shared_documents: { type: 'integer', minimum: 1 },
   reuse: {
-    enum: ['verbatim', 'edited', 'paraphrase', 'summary'],
+    enum: [...PASSAGE_KINDS],
     description:
       'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source ' +
       '(verbatim ≥ 95 %, edited ≥ 50 %, paraphrase less), or summary: it condenses a source passage at least twice as long',
