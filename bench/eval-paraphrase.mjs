@@ -25,7 +25,7 @@ const round = (x, d = 4) => (x === null || Number.isNaN(x) ? null : Math.round(x
 /** The targets: found share of the paraphrases, false-match share of same-field passages. */
 export const TARGETS = { found: 0.8, false_match_rate: 0.01 };
 /** --check floors (set under the measured figures when the retrieval last changed; see the report). */
-export const CHECK_FLOORS = { found: 0.85, false_match_rate: 0.01 };
+export const CHECK_FLOORS = { found: 0.9, false_match_rate: 0.01 };
 
 /** Papers → { id, label, passages: [{ verbatim, paraphrases }] }, by title. */
 export function loadPapers(file) {

@@ -33,6 +33,14 @@ for (const f of ['index.js', 'index.cjs']) {
     process.exit(1);
   }
 }
+// WordNet's licence asks for its notice on every copy of the synonym sets (src/align/synonyms.generated.ts): the
+// bundles that align texts hold them, and must keep that legal comment.
+for (const f of ['index.js', 'index.cjs', 'fingerprint.js', 'fingerprint.cjs']) {
+  if (!read(f).includes('WordNet 3.1 Copyright 2011 by Princeton University')) {
+    console.error(`package check: dist/${f} holds WordNet's synonym sets without WordNet's notice`);
+    process.exit(1);
+  }
+}
 // The PostgreSQL driver is for trainprint/node alone, and loaded there only when a PostgreSQL store opens.
 const importsPg = (text) => /(?:from\s*|require\(|import\()\s*["']pg["']/.test(text);
 for (const f of ['index.js', 'index.cjs', 'http.js', 'http.cjs', 'client.js', 'fingerprint.js']) {

@@ -122,14 +122,21 @@ export interface CompareOptions {
    * Obfuscated reuse keeps fewer shared words per sentence, so its seeds need a lower bar. @default 0.3
    */
   readonly obfuscatedSeedCosine?: number;
-  /** Seed Dice threshold for pairs recognised as obfuscated (see `obfuscatedSeedCosine`). @default 0.3 */
+  /** Seed Dice threshold for pairs recognised as obfuscated (see `obfuscatedSeedCosine`). @default 0.25 */
   readonly obfuscatedSeedDice?: number;
   /**
    * In pairs recognised as obfuscated, a passage grows by the sentence next to one of its edges while at
    * least this share of that sentence's tf-idf weight is on words of the other passage; 0 turns growing
-   * off. @default 0.5
+   * off. @default 0.55
    */
   readonly extendShare?: number;
+  /**
+   * Read a content word of `a` that `b` lacks as `b`'s word of the same WordNet 3.1 synonym set when `b` holds one
+   * and `a` does not (coupon → voucher), so reworded sentences meet their source; `false` aligns the words as
+   * written. Exact runs, verbatim passages and each span's `similarity` always read the words as written.
+   * @default true
+   */
+  readonly synonyms?: boolean;
 }
 
 /** One aligned passage: `a.slice(a_start, a_end)` was reused as `b.slice(b_start, b_end)`. */
@@ -184,6 +191,7 @@ export interface ResolvedCompareOptions {
   readonly obfuscatedSeedCosine: number;
   readonly obfuscatedSeedDice: number;
   readonly extendShare: number;
+  readonly synonyms: boolean;
 }
 
 const DEFAULTS: ResolvedCompareOptions = {
@@ -198,18 +206,24 @@ const DEFAULTS: ResolvedCompareOptions = {
   minSeeds: 2,
   singleSeedCosine: 0.5,
   obfuscatedSeedCosine: 0.3,
-  obfuscatedSeedDice: 0.3,
-  extendShare: 0.5,
+  obfuscatedSeedDice: 0.25,
+  extendShare: 0.55,
+  synonyms: true,
 };
 
 /** Validate and fill defaults; INVALID_OPTIONS names the first bad member. */
 export function resolveCompareOptions(options: CompareOptions | undefined): ResolvedCompareOptions {
   if (options === undefined || options === null) return DEFAULTS;
   if (typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  const out: Record<string, number> = { ...DEFAULTS };
+  const out: Record<string, number | boolean> = { ...DEFAULTS };
   for (const [k, v] of Object.entries(options)) {
     if (!(k in DEFAULTS)) throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}"`);
     if (v === undefined) continue;
+    if (k === 'synonyms') {
+      if (typeof v !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'synonyms must be a boolean');
+      out[k] = v;
+      continue;
+    }
     const ratio =
       k === 'seedCosine' ||
       k === 'seedDice' ||
@@ -276,7 +290,7 @@ export function compareTexts(
   const inter = intersectionSize(A, B);
   const union = A.length + B.length - inter;
 
-  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords);
+  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords, o.synonyms);
   const spans = alignPrepared(core, { pa, pb, a, b, words }, o, 'auto', kernel);
   return {
     similarity: coveredShare(pa, pb, a, b, spans),
@@ -374,7 +388,7 @@ export function alignSpansScoped(
   scope: SeedScope,
   kernel: SeedKernel = 'wasm',
 ): AlignedSpan[] {
-  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords);
+  const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords, o.synonyms);
   return alignPrepared(core, { pa, pb, a, b, words }, o, scope, kernel);
 }
 
@@ -386,7 +400,7 @@ export function alignSpansScoped(
  * const spans = alignTokens(core, q.window(0, 4000), tokenize(source), resolveCompareOptions(undefined))
  */
 export function alignTokens(core: Core | null, a: Tokens, b: Tokens, o: ResolvedCompareOptions): AlignedSpan[] {
-  const { pa, pb, words } = preparePair(a, b, o.minSentenceWords);
+  const { pa, pb, words } = preparePair(a, b, o.minSentenceWords, o.synonyms);
   return alignPrepared(core, { pa, pb, a: a.text, b: b.text, words }, o, 'auto', 'wasm');
 }
 

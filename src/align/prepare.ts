@@ -11,6 +11,7 @@
 import { normalize } from '../text/normalize.js';
 import { sortRangeU32 } from '../util/sorted.js';
 import { porterStem, STOP_WORDS } from './stem.js';
+import { swapSynonyms } from './synonyms.js';
 import { countSpaces, lexicon, tokenize, type Tokens } from './tokens.js';
 
 /** A prepared text. */
@@ -179,7 +180,9 @@ let localTerm = new Int32Array(0);
 /**
  * The two texts of a pair prepared as {@link prepare} with one shared {@link TermDict} prepares them — the same
  * token spans, the same dense word and term ids (numbered by first occurrence in `a`, then `b`), the same
- * sentences — from their {@link tokenize}d forms. `words` is the number of distinct terms of the pair.
+ * sentences — from their {@link tokenize}d forms. `words` is the number of distinct terms of the pair. With
+ * `synonyms`, a content word of `a` that `b` lacks is read as `b`'s word of the same WordNet synonym set when `b`
+ * holds one and `a` does not ({@link swapSynonyms}); words are left as they are (the verbatim runs read them).
  * @example
  * const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), 3)
  */
@@ -187,6 +190,7 @@ export function preparePair(
   a: Tokens,
   b: Tokens,
   minSentenceWords: number,
+  synonyms = false,
 ): { pa: Prepared; pb: Prepared; words: number } {
   if (a.epoch !== lexicon.epoch) a = tokenize(a.text);
   if (b.epoch !== lexicon.epoch) b = tokenize(b.text);
@@ -198,8 +202,10 @@ export function preparePair(
     localTerm = new Int32Array(lexicon.terms * 2).fill(-1);
   }
   const counter = { words: 0, terms: 0 };
-  const tokA = localize(a, counter),
-    tokB = localize(b, counter);
+  const lexiconTerm: number[] = [];
+  const tokA = localize(a, counter, lexiconTerm),
+    tokB = localize(b, counter, lexiconTerm);
+  if (synonyms) swapSynonyms(tokA.term, tokB.term, counter.terms, lexiconTerm);
   // reset the scratch ids for the next pair: only the entries this pair set
   for (const tok of [a, b]) {
     for (let t = 0; t < tok.word.length; t++) {
@@ -217,8 +223,15 @@ export function preparePair(
   };
 }
 
-/** Local word and term ids of a text's tokens, numbering new ones from `counter`. */
-function localize(tok: Tokens, counter: { words: number; terms: number }): { word: Int32Array; term: Int32Array } {
+/**
+ * Local word and term ids of a text's tokens, numbering new ones from `counter`; `lexiconTerm` gets the lexicon's
+ * term id of each new local term.
+ */
+function localize(
+  tok: Tokens,
+  counter: { words: number; terms: number },
+  lexiconTerm: number[],
+): { word: Int32Array; term: Int32Array } {
   const n = tok.word.length;
   const word = new Int32Array(n);
   const term = new Int32Array(n);
@@ -231,7 +244,10 @@ function localize(tok: Tokens, counter: { words: number; terms: number }): { wor
     if (g < 0) term[t] = -1;
     else {
       let lt = localTerm[g];
-      if (lt < 0) lt = localTerm[g] = counter.terms++;
+      if (lt < 0) {
+        lt = localTerm[g] = counter.terms++;
+        lexiconTerm[lt] = g;
+      }
       term[t] = lt;
     }
   }

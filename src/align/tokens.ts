@@ -208,6 +208,14 @@ export class Lexicon {
     this.termOf[id] = STOP_WORDS.has(form) ? -1 : this.#stem(stemOnce(form));
   }
 
+  /**
+   * The stem of term id `term`.
+   * @example lexicon.stemOf(lexicon.termOf[lexicon.word('running')]) // 'run'
+   */
+  stemOf(term: number): string {
+    return this.#stems.form(term);
+  }
+
   #stem(stem: string): number {
     return this.#stems.intern(stem, 0, stem.length);
   }

@@ -84,6 +84,7 @@ describe('compare: known cases', () => {
     expect(() => compareTexts(core, 'a', 'b', { maxGap: -1 })).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', { seedCosine: 1.5 })).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', { nope: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
+    expect(() => compareTexts(core, 'a', 'b', { synonyms: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', 'x' as never)).toThrow(code('INVALID_OPTIONS'));
     expect(compareTexts(core, '', '')).toMatchObject({ spans: [], jaccard: 1 });
   });
