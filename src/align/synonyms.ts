@@ -84,27 +84,27 @@ class TermSets {
 
   /** Looks up the sets of lexicon term `term` if not yet done (after {@link sync}). */
   ensure(term: number): void {
+    if (term < this.start.length && this.start[term] !== 0) return;
     if (term >= this.start.length) {
-      const start = new Int32Array(Math.max(term + 1, this.start.length * 2));
-      start.set(this.start);
-      const count = new Uint16Array(start.length);
-      count.set(this.count);
-      this.start = start;
-      this.count = count;
+      const size = Math.max(term + 1, this.start.length * 2);
+      this.start = grown(this.start, size);
+      this.count = grown(this.count, size);
     }
-    if (this.start[term] !== 0) return;
     const sets = synonymSets().get(lexicon.stemOf(term));
     const n = sets?.length ?? 0;
-    if (this.used + n > this.pool.length) {
-      const pool = new Int32Array(Math.max(this.used + n, this.pool.length * 2));
-      pool.set(this.pool.subarray(0, this.used));
-      this.pool = pool;
-    }
+    if (this.used + n > this.pool.length) this.pool = grown(this.pool, Math.max(this.used + n, this.pool.length * 2));
     if (sets) this.pool.set(sets, this.used);
     this.start[term] = this.used + 1;
     this.count[term] = n;
     this.used += n;
   }
+}
+
+/** A copy of `a` in a larger array of its type. */
+function grown<T extends Int32Array | Uint16Array>(a: T, size: number): T {
+  const larger = new (a.constructor as new (length: number) => T)(size);
+  larger.set(a);
+  return larger;
 }
 
 const termSets = new TermSets();
@@ -142,12 +142,7 @@ export function swapSynonyms(
   for (const t of termA) if (t >= 0) held[t] |= IN_A;
   for (const t of termB) if (t >= 0) held[t] |= IN_B;
   termSets.sync();
-  for (let t = 0; t < terms; t++) {
-    const g = lexiconTerm[t];
-    if ((held[t] === IN_A || held[t] === IN_B) && (g >= termSets.start.length || termSets.start[g] === 0)) {
-      termSets.ensure(g);
-    }
-  }
+  for (let t = 0; t < terms; t++) if (held[t] === IN_A || held[t] === IN_B) termSets.ensure(lexiconTerm[t]);
   const { start, count, pool } = termSets;
   // the synonym sets of b's own terms, each to its first such term (a stamped table: no Map, no clearing)
   const stamp = nextStamp();
@@ -159,7 +154,6 @@ export function swapSynonyms(
       to = from + count[g];
     for (let k = from; k < to; k++) {
       const s = pool[k];
-      if (s >= setStamp.length) growSetTables(s + 1);
       if (setStamp[s] === stamp) continue;
       setStamp[s] = stamp;
       setTerm[s] = t;
@@ -176,7 +170,7 @@ export function swapSynonyms(
       to = from + count[g];
     for (let k = from; k < to; k++) {
       const s = pool[k];
-      if (s < setStamp.length && setStamp[s] === stamp) {
+      if (setStamp[s] === stamp) {
         swap[t] = setTerm[s];
         any = true;
         break;
@@ -195,9 +189,12 @@ export function swapSynonyms(
   return relabelled;
 }
 
-/** Per synonym set: the stamp of the swap that last saw it, and the term of `b` it stands for there. */
-let setStamp = new Uint32Array(SYNSET_COUNT);
-let setTerm = new Int32Array(SYNSET_COUNT);
+/**
+ * Per synonym set (ids below SYNSET_COUNT: the sets come from the generated table alone): the stamp of the swap that
+ * last saw it, and the term of `b` it stands for there.
+ */
+const setStamp = new Uint32Array(SYNSET_COUNT);
+const setTerm = new Int32Array(SYNSET_COUNT);
 let lastStamp = 0;
 
 function nextStamp(): number {
@@ -206,13 +203,4 @@ function nextStamp(): number {
     lastStamp = 0;
   }
   return ++lastStamp;
-}
-
-function growSetTables(size: number): void {
-  const stamps = new Uint32Array(Math.max(size, setStamp.length * 2));
-  stamps.set(setStamp);
-  const owners = new Int32Array(stamps.length);
-  owners.set(setTerm);
-  setStamp = stamps;
-  setTerm = owners;
 }
