@@ -223,6 +223,8 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
   fill(
     root,
     h('h3', { id: 'result-title', tabindex: -1 }, 'Result'),
+    // what the number rests on, in words, before the number: the evidence a person can check, or that there is none
+    h('p', { class: 'rests-on', id: 'corpus-evidence' }, result.corpus_evidence.summary),
     h(
       'dl',
       { class: 'summary' },
@@ -239,8 +241,6 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         methodLabel(result.estimated_revenue.basis.method),
       ),
     ),
-    // what the confidence rests on, or why it is 0 although the text is in a corpus
-    h('p', { class: 'hint', id: 'corpus-evidence' }, result.corpus_evidence.summary),
     h(
       'div',
       { class: 'panes' },
@@ -658,7 +658,23 @@ function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[])
               ` ${percent(c.share)}`,
             ),
             h('td', { class: 'num' }, `${count(c.longest_run)} words`),
-            h('td', { class: 'num' }, e ? percent(e.confidence) : '—'),
+            // a dataset whose evidence does not count shows none, not the calibration's floor for the text's length
+            h(
+              'td',
+              { class: 'num' },
+              !e
+                ? '—'
+                : e.counted
+                  ? percent(e.confidence)
+                  : h(
+                      'span',
+                      {
+                        class: 'note',
+                        title: `Nothing checkable beyond chance (the floor for a text this long is ${percent(e.confidence)})`,
+                      },
+                      'no evidence',
+                    ),
+            ),
           );
         }),
       ),

@@ -78,7 +78,13 @@ const median = (xs) => {
 };
 
 /** The evaluations' --check runs (each exits 1 under its floors). */
-const EVAL_CHECKS = ['eval-pan.mjs', 'eval-pan-summary.mjs', 'eval-pan-retrieval.mjs', 'eval-paraphrase.mjs'];
+const EVAL_CHECKS = [
+  'eval-pan.mjs',
+  'eval-pan-summary.mjs',
+  'eval-pan-retrieval.mjs',
+  'eval-paraphrase.mjs',
+  'eval-false-attribution.mjs',
+];
 /** Targets read from the committed reports: [report, what, path to the figure, at least (true) or at most]. */
 const EVAL_TARGETS = [
   [
@@ -133,6 +139,42 @@ const EVAL_TARGETS = [
     0.01,
     false,
   ],
+  [
+    'eval-false-attribution.json',
+    'default packs: natural texts in no dataset at confidence ≥ 50 ≤ 0.5 %',
+    'kinds.portrait.parts.test.negatives.ge50.share',
+    0.005,
+    false,
+  ],
+  [
+    'eval-false-attribution.json',
+    'default packs: natural texts at confidence ≥ 90: 0',
+    'kinds.portrait.parts.test.negatives.ge90.k',
+    0,
+    false,
+  ],
+  [
+    'eval-false-attribution.json',
+    'exact datasets: natural texts in no dataset at confidence ≥ 50 ≤ 0.5 %',
+    'kinds.exact.parts.test.negatives.ge50.share',
+    0.005,
+    false,
+  ],
+  [
+    'eval-false-attribution.json',
+    'every answer ≥ 50 shows a checkable span',
+    'kinds.portrait.parts.test.shown_when_confident.share',
+    1,
+    true,
+  ],
+  [
+    'eval-false-attribution.json',
+    'fresh works scored ≥ 50 against meta/llama-7b ≤ 1 %',
+    'kinds.portrait.score.test.negatives.share',
+    0.01,
+    false,
+  ],
+  ['eval-calibration.json', 'portrait ECE per length bucket ≤ 0.03', 'kinds.portrait.test.1500.ece', 0.03, false],
   ['analyze-budget.json', 'analyze at 52 M fingerprints, no reuse ≤ 2 ms', 'current.no_reuse_p50_ms', 2, false],
   [
     'analyze-budget.json',

@@ -1,250 +1,335 @@
-// Calibration of the dataset-level confidence of `analyze` (src/services/analyze/calibration.ts) on the dev
-// data, following the protocol docs/analyze.md states:
+// Calibration of the dataset-level confidence of `analyze` (src/services/analyze/calibration.ts), fitted on natural
+// negatives and on positives of every length (bench/attribution-cases.mjs), as docs/analyze.md states:
 //
-//   labelled dev queries   the retrieval evaluation's queries (bench/eval-retrieval.mjs, same seed):
-//                          members = queries holding passages of indexed documents under the
-//                          transforms (verbatim 12–200 words, 5/10/20 % word edits, re-wrap / case /
-//                          punctuation / Unicode noise, mosaics, the other editions); non-members =
-//                          clean same-genre passages and whole documents (no 8-word run shared with
-//                          the index). LLM paraphrases of indexed passages are members too (the
-//                          alignment finds some). PAN 2013 text alignment (exact kind only): the
-//                          suspicious documents with reuse are members, those without non-members.
-//   balanced classes       the larger class is subsampled (seeded) to the size of the smaller.
-//   fit / test             a seeded half of each class fits σ(a + b·min(strength, cap)) per dataset
-//                          kind (Platt scaling, small ridge on b); the other half is scored.
-//   measures               10 equal-width bins of confidence: ECE = Σ (n_bin / n) |acc − conf|, and
-//                          the Brier score; reported on the test half (and the fit half).
+//   pairs        (text, dataset): a positive with the dataset that holds its text; a negative with every dataset of
+//                its engine (bench/attribution-cases.mjs `pairedWith`). Portrait kind: the four default packs; exact
+//                kind: the four exact development datasets. The strength is the one the confidence may rest on: 0
+//                without a checkable match (src/services/policy).
+//   weights      per length bucket (70 … 2,000 words; the 5,000–100,000-word concatenations count with 2,000), the
+//                two classes weigh the same: the fit is made at a 50 % prior, as `prior` assumes
+//   two parts    with no checkable evidence (strength 0) the confidence is the floor: the share of positives that
+//                show none at that length (per bucket, non-increasing in length, Wilson interval), a step per bucket
+//                (up to the geometric mean of two buckets' lengths); with evidence, σ(a + b·min(strength, cap)) — a weighted logistic fit by Firth's penalised
+//                likelihood (finite where the classes separate), its 95 % interval from the fit's covariance — never
+//                below the floor (more evidence never lowers a confidence)
+//   halves       fitted on the `tune` half (bench/natural-texts.mjs; positives by the half of their source), measured
+//                on the `test` half: ECE over 10 equal-width bins (classes weighted equally) per length bucket
 //
-//   node bench/eval-calibration.mjs [--write]     (needs dist/; --write regenerates
-//                                                   src/services/analyze/calibration.generated.ts)
+//   node bench/eval-calibration.mjs [--write] [--quick]   (needs dist/; --write regenerates
+//                                                         src/services/analyze/calibration.generated.ts)
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mulberry32, prepare, shuffle } from './eval-retrieval.mjs';
+import { analyse, buildCases, caseEngine, LENGTHS, pairedWith } from './attribution-cases.mjs';
+import { hasSharedData } from './natural-texts.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+if (!hasSharedData()) {
+  console.log('eval-calibration: no ../shared/data beside the checkout: skipped');
+  process.exit(0);
+}
 const WRITE = process.argv.includes('--write');
-const SEED = 7;
+const QUICK = process.argv.includes('--quick');
 const STRENGTH_CAP = 30;
-const RIDGE = 1e-3;
-const BINS = 10;
-const KINDS = { exact: 'dev-exact', portrait: 'dev-portrait' };
-const PAN_DATASET = 'dev-pan';
-
+const log = (s) => console.error(s);
+const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const sigmoid = (z) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
-/** Same algorithm as src/stats/logistic.ts (kept here so the bench reads only the built package). */
-function fitLogistic(x, y, ridge) {
+/**
+ * Weighted σ(a + b·x) by Firth's penalised likelihood (Firth 1993, Biometrika 80:27–38; Heinze & Schemper 2002,
+ * Statistics in Medicine 21:2409–2419): the score gains h_i(½ − p_i), h_i the hat values, so a fit stays finite when
+ * the feature separates the classes — the portraits' reported runs are never a negative's in the tuning half, and
+ * plain maximum likelihood would then say 1 − 10⁻¹⁶. Newton steps; the covariance is the inverse information.
+ */
+function fitLogistic(x, y, w) {
   let a = 0,
     b = 0,
-    h00 = 0,
-    h01 = 0,
-    h11 = 0;
-  for (let iter = 0; iter < 100; iter++) {
-    let g0 = 0,
-      g1 = -ridge * b;
-    h00 = 0;
-    h01 = 0;
-    h11 = ridge;
+    i00 = 0,
+    i01 = 0,
+    i11 = 0;
+  for (let iter = 0; iter < 500; iter++) {
+    i00 = i01 = i11 = 0;
+    const p = x.map((xi) => sigmoid(a + b * xi));
     for (let i = 0; i < x.length; i++) {
-      const p = sigmoid(a + b * x[i]);
-      g0 += y[i] - p;
-      g1 += (y[i] - p) * x[i];
-      const w = p * (1 - p);
-      h00 += w;
-      h01 += w * x[i];
-      h11 += w * x[i] * x[i];
+      const v = w[i] * p[i] * (1 - p[i]);
+      i00 += v;
+      i01 += v * x[i];
+      i11 += v * x[i] * x[i];
     }
-    const det = h00 * h11 - h01 * h01;
+    const det = i00 * i11 - i01 * i01;
     if (!(det > 0)) break;
-    const da = (h11 * g0 - h01 * g1) / det,
-      db = (h00 * g1 - h01 * g0) / det;
+    let g0 = 0,
+      g1 = 0;
+    for (let i = 0; i < x.length; i++) {
+      const v = w[i] * p[i] * (1 - p[i]);
+      const h = (v * (i11 - 2 * x[i] * i01 + x[i] * x[i] * i00)) / det; // hat value: v · x̃ᵀ I⁻¹ x̃
+      const r = w[i] * (y[i] - p[i]) + h * (0.5 - p[i]);
+      g0 += r;
+      g1 += r * x[i];
+    }
+    let da = (i11 * g0 - i01 * g1) / det,
+      db = (i00 * g1 - i01 * g0) / det;
+    const step = Math.max(Math.abs(da), Math.abs(db));
+    if (step > 5) {
+      da *= 5 / step;
+      db *= 5 / step;
+    }
     a += da;
     b += db;
     if (Math.abs(da) + Math.abs(db) < 1e-10) break;
   }
-  const det = h00 * h11 - h01 * h01;
-  return { a, b, cov: [h11 / det, -h01 / det, h00 / det] };
-}
-
-function reliability(conf, y) {
-  const bins = Array.from({ length: BINS }, (_, i) => ({ lo: i / BINS, hi: (i + 1) / BINS, n: 0, conf: 0, acc: 0 }));
-  let brier = 0;
-  for (let i = 0; i < conf.length; i++) {
-    const k = Math.min(BINS - 1, Math.floor(conf[i] * BINS));
-    bins[k].n++;
-    bins[k].conf += conf[i];
-    bins[k].acc += y[i];
-    brier += (conf[i] - y[i]) ** 2;
-  }
-  let ece = 0;
-  for (const b of bins) {
-    if (b.n) {
-      b.conf /= b.n;
-      b.acc /= b.n;
-      ece += (b.n / conf.length) * Math.abs(b.acc - b.conf);
-    }
-  }
+  const det = i00 * i11 - i01 * i01;
   return {
-    ece,
-    brier: brier / conf.length,
-    bins: bins.map((b) => ({ range: [b.lo, b.hi], n: b.n, mean_confidence: round(b.conf), accuracy: round(b.acc) })),
+    a: round(a, 6),
+    b: round(b, 6),
+    cov: [i11 / det, -i01 / det, i00 / det].map((v) => Number(v.toPrecision(6))),
   };
 }
-function auc(score, y) {
-  const pos = [],
-    neg = [];
-  score.forEach((s, i) => {
-    (y[i] ? pos : neg).push(s);
-  });
-  let w = 0;
-  for (const p of pos) for (const n of neg) w += p > n ? 1 : p === n ? 0.5 : 0;
-  return w / (pos.length * neg.length);
-}
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 
-const log = (s) => console.error(s);
-const { engine, buckets } = await prepare({ log });
-const members = [],
-  nonMembers = [];
-for (const b of buckets) {
-  for (const q of b.queries) (b.negative ? nonMembers : members).push({ query: q.query, bucket: b.name });
+/** The length bucket of a pair: its nominal length, the concatenations counted with 2,000. */
+const bucket = (words) => Math.min(2000, words);
+/** Weights: per bucket, each class half of the bucket's weight; weights sum to the number of pairs. */
+function weights(pairs) {
+  const per = new Map();
+  for (const p of pairs) {
+    const k = `${bucket(p.words)}:${p.y}`;
+    per.set(k, (per.get(k) ?? 0) + 1);
+  }
+  const raw = pairs.map((p) => {
+    const b = bucket(p.words);
+    const n = (per.get(`${b}:0`) ?? 0) + (per.get(`${b}:1`) ?? 0);
+    const own = per.get(`${b}:${p.y}`);
+    // a bucket with one class only (the long concatenations' without positives): its pairs weigh as negatives of 2000
+    const other = per.get(`${b}:${1 - p.y}`) ?? 0;
+    return other === 0 ? 0.5 / Math.max(1, per.get(`2000:${p.y}`) ?? own) : (0.5 * n) / own / n;
+  });
+  const total = raw.reduce((a, x) => a + x, 0);
+  return raw.map((x) => (x * pairs.length) / total);
 }
-// PAN 2013 text alignment (training corpus): every source document as one more exact dataset; the
-// suspicious documents with reuse (verbatim, random obfuscation, cyclic translation) are members, those
-// without any case non-members. Exact datasets only (the obfuscated reuse is what alignment adds).
-const panRoot = join(here, '../../shared/data/pan13-text-alignment/train-corpus');
-if (existsSync(panRoot)) {
-  const { loadCorpus } = await import('./pan-measures.mjs');
-  const srcDir = join(panRoot, 'src');
-  const sources = readdirSync(srcDir)
-    .sort()
-    .map((f) => ({ id: f, text: readFileSync(join(srcDir, f), 'utf8') }));
-  await engine.addDataset({ id: PAN_DATASET }, sources);
-  const docs = new Map();
-  for (const sub of loadCorpus(panRoot)) {
-    for (const p of sub.pairs) {
-      const d = docs.get(p.susp) ?? { query: p.suspText, types: new Set() };
-      if (p.cases.length > 0) d.types.add(sub.name);
-      docs.set(p.susp, d);
+
+/**
+ * The floor: per length bucket, the weighted share of positives among the pairs without checkable evidence, made
+ * non-increasing in length by pooling adjacent violators (Barlow et al. 1972) — a longer text never gets a higher
+ * floor — each with a Wilson 95 % interval over the bucket's effective sample size (Kish).
+ */
+function fitFloor(pairs, w) {
+  const rows = LENGTHS.map((L) => {
+    let pos = 0,
+      all = 0,
+      sq = 0;
+    pairs.forEach((p, i) => {
+      if (p.s > 0 || bucket(p.words) !== L) return;
+      all += w[i];
+      sq += w[i] * w[i];
+      if (p.y) pos += w[i];
+    });
+    return { words: [L], weight: all, share: all > 0 ? pos / all : 0, neff: all > 0 ? (all * all) / sq : 0 };
+  });
+  // pool adjacent violators of "non-increasing"
+  const blocks = [];
+  for (const r of rows) {
+    blocks.push({ ...r });
+    while (blocks.length > 1 && blocks.at(-2).share < blocks.at(-1).share) {
+      const b = blocks.pop(),
+        a = blocks.pop();
+      const weight = a.weight + b.weight;
+      blocks.push({
+        words: [...a.words, ...b.words],
+        weight,
+        share: (a.share * a.weight + b.share * b.weight) / weight,
+        neff: a.neff + b.neff,
+      });
     }
   }
-  for (const [, d] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const bucket = d.types.size === 0 ? 'pan-no-reuse' : `pan-${[...d.types].sort().at(-1).slice(3)}`;
-    (d.types.size === 0 ? nonMembers : members).push({ query: d.query, bucket, only: { exact: PAN_DATASET } });
-  }
-}
-
-const rnd = mulberry32(SEED);
-const n = Math.min(members.length, nonMembers.length);
-const pos = shuffle(members, rnd).slice(0, n),
-  neg = shuffle(nonMembers, rnd).slice(0, n);
-const half = Math.floor(n / 2);
-const fitAll = [...pos.slice(0, half).map((q) => ({ ...q, y: 1 })), ...neg.slice(0, half).map((q) => ({ ...q, y: 0 }))];
-const testAll = [...pos.slice(half).map((q) => ({ ...q, y: 1 })), ...neg.slice(half).map((q) => ({ ...q, y: 0 }))];
-log(
-  `members ${members.length}, non-members ${nonMembers.length}; balanced ${n} + ${n}; fit ${fitAll.length}, test ${testAll.length}`,
-);
-
-async function strengths(set, kind, dataset) {
+  const z = 1.959964;
   const out = [];
-  for (const q of set) {
-    const id = q.only ? q.only[kind] : dataset;
-    const r = await engine.analyze({ content: q.query, content_type: 'text' }, { datasets: [id] });
-    out.push(r.evidence.datasets.find((d) => d.dataset_id === id).strength);
+  for (const b of blocks) {
+    const n = Math.max(1, b.neff),
+      p = b.share;
+    const d = 1 + (z * z) / n,
+      c = (p + (z * z) / (2 * n)) / d,
+      h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+    for (const L of b.words)
+      out.push({ words: L, p: round(p, 6), lo: round(Math.max(0, c - h), 6), hi: round(Math.min(1, c + h), 6) });
   }
-  return out;
+  // each bucket's step runs up to the geometric mean of its length and the next one's
+  return out.map((f, i) => ({
+    ...f,
+    below: i + 1 < out.length ? Math.round(Math.sqrt(f.words * out[i + 1].words)) : null,
+  }));
 }
-/** The queries of a set that apply to a dataset kind (PAN queries: exact only). */
-const forKind = (set, kind) => set.filter((q) => !q.only || q.only[kind] !== undefined);
 
-const report = { kinds: {} };
-const fits = {};
-for (const [kind, dataset] of Object.entries(KINDS)) {
-  const t0 = performance.now();
-  const fitSet = forKind(fitAll, kind),
-    testSet = forKind(testAll, kind);
-  const sFit = await strengths(fitSet, kind, dataset),
-    sTest = await strengths(testSet, kind, dataset);
-  const ms = (performance.now() - t0) / (fitSet.length + testSet.length);
-  const x = sFit.map((s) => Math.min(s, STRENGTH_CAP)),
-    y = fitSet.map((q) => q.y);
-  const fit = fitLogistic(x, y, RIDGE);
-  fits[kind] = fit;
-  const confOf = (s) => sigmoid(fit.a + fit.b * Math.min(s, STRENGTH_CAP));
-  const yTest = testSet.map((q) => q.y);
-  const test = reliability(sTest.map(confOf), yTest);
-  const train = reliability(sFit.map(confOf), y);
-  const byBucket = {};
-  testSet.forEach((q, i) => {
-    const e = (byBucket[q.bucket] ??= { n: 0, member: q.y, mean_confidence: 0 });
-    e.n++;
-    e.mean_confidence += confOf(sTest[i]);
+function fitKind(pairs) {
+  const w = weights(pairs);
+  const some = [];
+  pairs.forEach((p, i) => {
+    if (p.s > 0) some.push(i);
   });
-  for (const e of Object.values(byBucket)) e.mean_confidence = round(e.mean_confidence / e.n);
-  report.kinds[kind] = {
-    dataset,
-    fit: { a: round(fit.a, 6), b: round(fit.b, 6), cov: fit.cov.map((v) => Number(v.toPrecision(6))) },
-    test: {
-      n: testSet.length,
-      ece: round(test.ece),
-      brier: round(test.brier),
-      auc: round(auc(sTest, yTest)),
-      bins: test.bins,
-    },
-    fit_half: { n: fitSet.length, ece: round(train.ece), brier: round(train.brier) },
-    confidence_without_evidence: round(confOf(0)),
-    mean_confidence_by_bucket: byBucket,
-    analyze_ms_per_query: round(ms, 3),
-    meets_target: test.ece <= 0.05,
+  const evidence = fitLogistic(
+    some.map((i) => Math.min(pairs[i].s, STRENGTH_CAP)),
+    some.map((i) => pairs[i].y),
+    some.map((i) => w[i]),
+  );
+  return { floor: fitFloor(pairs, w), evidence };
+}
+/** The floor at `words` (as src/services/analyze/calibration.ts): the step of the bucket it falls in. */
+function floorAt(floor, words) {
+  for (const f of floor) if (f.below === null || words < f.below) return f.p;
+  return floor.at(-1).p;
+}
+const confidence = (fit, s, words) => {
+  const f = floorAt(fit.floor, words);
+  return s > 0 ? Math.max(f, sigmoid(fit.evidence.a + fit.evidence.b * Math.min(s, STRENGTH_CAP))) : f;
+};
+function ece(ps, ys, ws) {
+  const bins = Array.from({ length: 10 }, () => ({ w: 0, c: 0, a: 0 }));
+  let total = 0;
+  ps.forEach((p, i) => {
+    const b = bins[Math.min(9, Math.floor(p * 10))];
+    b.w += ws[i];
+    b.c += ws[i] * p;
+    b.a += ws[i] * ys[i];
+    total += ws[i];
+  });
+  return bins.reduce((e, b) => e + Math.abs(b.a - b.c) / total, 0);
+}
+
+// ------------------------------------------------------------------ the pairs
+const { createEngine } = await import('../dist/index.js');
+const { negatives, long, positives } = buildCases({ quick: QUICK });
+const pairs = { portrait: [], exact: [] };
+for (const kind of ['portrait', 'exact']) {
+  const engine = await caseEngine(kind, createEngine);
+  const ids = engine.datasets().map((d) => d.id);
+  for (const n of [...negatives, ...long]) {
+    const r = await analyse(engine, n.text);
+    for (const id of pairedWith(n, ids))
+      pairs[kind].push({ y: 0, words: n.words, part: n.part, s: r.datasets[id].strength });
+  }
+  for (const p of positives(kind)) {
+    const r = await analyse(engine, p.text);
+    pairs[kind].push({ y: 1, words: p.words, part: p.part, s: r.datasets[p.dataset].strength, t: p.transform });
+  }
+  engine.dispose();
+  log(`${kind}: ${pairs[kind].length} pairs`);
+}
+
+// ------------------------------------------------------------------ fit and measure
+const fits = {};
+const report = { kinds: {} };
+for (const kind of ['portrait', 'exact']) {
+  const tune = pairs[kind].filter((p) => p.part === 'tune');
+  const test = pairs[kind].filter((p) => p.part === 'test');
+  const fit = fitKind(tune);
+  fits[kind] = fit;
+  const measure = (set) => {
+    const out = {};
+    for (const L of [...LENGTHS, 'all']) {
+      const sel = L === 'all' ? set : set.filter((p) => bucket(p.words) === L && p.words <= 2000);
+      const w = weights(sel);
+      const ps = sel.map((p) => confidence(fit, p.s, p.words));
+      out[L] = {
+        n: sel.length,
+        positives: sel.filter((p) => p.y).length,
+        negatives: sel.filter((p) => !p.y).length,
+        ece: round(
+          ece(
+            ps,
+            sel.map((p) => p.y),
+            w,
+          ),
+        ),
+        floor: round(confidence(fit, 0, L === 'all' ? 400 : L)),
+      };
+    }
+    return out;
   };
+  report.kinds[kind] = {
+    floor: fit.floor,
+    evidence: fit.evidence,
+    tune: measure(tune),
+    test: measure(test),
+    confidence_at: Object.fromEntries([1, 2, 3, 4, 6, 8, 12].map((s) => [s, round(confidence(fit, s, 400))])),
+  };
+  const t = report.kinds[kind].test;
   log(
-    `${kind}: a=${fit.a.toFixed(3)} b=${fit.b.toFixed(3)}  test ECE ${test.ece.toFixed(4)}  Brier ${test.brier.toFixed(4)}  AUC ${auc(sTest, yTest).toFixed(4)}  (no evidence → ${confOf(0).toFixed(3)})`,
+    `${kind}: floor ${fit.floor.map((f) => `${f.words}:${f.p.toFixed(3)}`).join(' ')}, evidence σ(${fit.evidence.a} + ${fit.evidence.b}·s); ` +
+      `test ECE ${LENGTHS.map((L) => `${L}:${t[L].ece}`).join(' ')}; floors ${LENGTHS.map((L) => t[L].floor).join(' ')}; ` +
+      `p(s) ${JSON.stringify(report.kinds[kind].confidence_at)}`,
   );
 }
 
 const date = new Date().toISOString().slice(0, 10);
 const provenance = {
   code: 'bench/eval-calibration.mjs',
-  data: 'bench/eval-retrieval.mjs prepare() on the development corpora: Brown Corpus, WikiText-2 test split, NLTK Gutenberg selection, Alice in Wonderland editions, arXivTection (incl. LLM paraphrases); seed 20240611; and the PAN 2013 text-alignment training corpus (exact kind only: sources indexed, suspicious documents as queries)',
+  data:
+    "bench/attribution-cases.mjs on this project's development data: natural negatives (Brown Corpus, arXiv passages, " +
+    'PAN 2013 essays without reuse, student short answers) of 70 to 100,000 words; positives of the same lengths ' +
+    '(verbatim, 5 % and 10 % word edits, an older edition, 40-word quotations in natural text; for exact datasets also ' +
+    'LLM paraphrases and PAN 2013 reuse) of Gutenberg books and WikiText articles (portrait kind: the default reference ' +
+    'packs; exact kind: four development datasets)',
   protocol:
-    'members = transformed passages of indexed documents (incl. word edits and LLM paraphrases) and PAN suspicious documents with verbatim, randomly obfuscated or translated reuse; non-members = clean same-genre passages/documents and PAN suspicious documents without reuse; balanced by seeded subsampling; fit on one half, measured on the other; 10 equal-width bins',
+    'pairs (text, dataset); per length bucket the two classes weigh the same (prior 0.5); no checkable evidence: ' +
+    'the floor, the share of positives per length bucket (non-increasing in length, one step per bucket); ' +
+    "evidence: σ(a + b·min(strength, cap)) by Firth's penalised likelihood, at least the floor; fitted on the tune " +
+    'half, measured on the test half; ECE over 10 equal-width bins per length bucket',
   date,
-  seed: SEED,
   strength_cap: STRENGTH_CAP,
-  ridge: RIDGE,
-  n_fit: fitAll.length,
-  n_test: testAll.length,
+  estimator: 'Firth penalised likelihood',
+  n_fit: pairs.portrait.filter((p) => p.part === 'tune').length + pairs.exact.filter((p) => p.part === 'tune').length,
+  n_test: pairs.portrait.filter((p) => p.part === 'test').length + pairs.exact.filter((p) => p.part === 'test').length,
 };
 const metrics = Object.fromEntries(
-  Object.entries(report.kinds).map(([k, r]) => [k, { ece: r.test.ece, brier: r.test.brier, auc: r.test.auc }]),
+  Object.entries(report.kinds).map(([k, r]) => [
+    k,
+    { ece_max: Math.max(...LENGTHS.map((L) => r.test[L].ece)), ece: r.test.all.ece },
+  ]),
 );
 const body = JSON.stringify({ kinds: fits, strength_cap: STRENGTH_CAP, provenance, metrics });
 const id = `cal-${date}-${createHash('sha256').update(body).digest('hex').slice(0, 8)}`;
 Object.assign(report, {
-  what: 'calibration of the dataset-level confidence of analyze (bench/eval-calibration.mjs)',
+  what: 'calibration of the dataset-level confidence of analyze',
   id,
   provenance,
-  runtime: { node: process.version, date },
+  node: process.version,
 });
-mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results/eval-calibration.json'), JSON.stringify(report, null, 2) + '\n');
-log('wrote bench/results/eval-calibration.json');
+if (!QUICK)
+  writeFileSync(
+    fileURLToPath(new URL('./results/eval-calibration.json', import.meta.url)),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
 if (WRITE) {
   const ts = `// Generated by bench/eval-calibration.mjs --write on ${date}; do not edit. Protocol and measures:
 // bench/results/eval-calibration.json and docs/analyze.md ("Confidence and calibration").
 import type { LogisticFit } from '../../stats/logistic.js';
 
+/** The confidence without a checkable match for texts of one length bucket, with its 95 % interval. */
+export interface FloorPoint {
+  /** The bucket's length (words). */
+  readonly words: number;
+  /** The step holds for texts of fewer words than this (and at least the previous step's); null: any longer text. */
+  readonly below: number | null;
+  readonly p: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** One kind's calibration: the floor without checkable evidence (by length) and the curve with it (by strength). */
+export interface KindCalibration {
+  /** By length, non-increasing: one step per length bucket. */
+  readonly floor: readonly FloorPoint[];
+  /** σ(a + b·min(strength, strength_cap)), never below the floor. */
+  readonly evidence: LogisticFit;
+}
+
 /** Calibration of the dataset-level confidence, with its provenance. */
 export const CALIBRATION: {
   readonly id: string;
-  readonly kinds: { readonly exact: LogisticFit; readonly portrait: LogisticFit };
+  readonly kinds: { readonly exact: KindCalibration; readonly portrait: KindCalibration };
   readonly strength_cap: number;
   readonly provenance: Readonly<Record<string, string | number>>;
-  readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece: number; readonly brier: number; readonly auc: number }>>;
+  readonly metrics: Readonly<Record<'exact' | 'portrait', { readonly ece_max: number; readonly ece: number }>>;
 } = ${JSON.stringify({ id, kinds: fits, strength_cap: STRENGTH_CAP, provenance, metrics }, null, 2)};
 `;
-  writeFileSync(join(here, '../src/services/analyze/calibration.generated.ts'), ts);
+  writeFileSync(fileURLToPath(new URL('../src/services/analyze/calibration.generated.ts', import.meta.url)), ts);
   log('wrote src/services/analyze/calibration.generated.ts (rebuild to use it)');
 }

@@ -11,6 +11,7 @@ import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-
 import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type {
   DatasetDeclaration,
+  DatasetImportOptions,
   DatasetLoadOptions,
   DatasetProvenance,
   DocumentSource,
@@ -20,6 +21,7 @@ import type {
 } from './corpus/types.js';
 import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { ExactStorage } from './datasets/stored.js';
+import type { PortraitBackground } from './datasets/background.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
 import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
@@ -195,8 +197,19 @@ export class Engine extends FingerprintEngine {
     return this.corpus.documentText(datasetId, documentId);
   }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
-  importDataset(bytes: Uint8Array, options?: { readonly into?: string } & DatasetLoadOptions): Promise<DatasetStats> {
+  importDataset(bytes: Uint8Array, options?: DatasetImportOptions): Promise<DatasetStats> {
     return this.corpus.importDataset(bytes, options);
+  }
+  /**
+   * {@inheritDoc Corpus.measureBackground}
+   * @example await engine.measureBackground('my-books', essays, { corpus: '400 newspaper essays of 2024' })
+   */
+  measureBackground(
+    id: string,
+    texts: Iterable<string> | AsyncIterable<string>,
+    options: { readonly corpus: string; readonly date?: string },
+  ): Promise<PortraitBackground> {
+    return this.corpus.measureBackground(id, texts, options);
   }
   /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {

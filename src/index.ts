@@ -30,6 +30,7 @@ export type {
   PrepareOptions,
   DatasetSupplier,
   DatasetProvenance,
+  DatasetImportOptions,
   DatasetLoadOptions,
 } from './corpus/types.js';
 export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
@@ -45,6 +46,9 @@ export type {
   NearMatch,
   RemoteMatch,
 } from './datasets/types.js';
+// the null a portrait's runs are read against (engine.measureBackground)
+export { DEFAULT_PORTRAIT_BACKGROUND } from './datasets/background.js';
+export type { PortraitBackground } from './datasets/background.js';
 // remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
 export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
 export type {

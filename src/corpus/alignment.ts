@@ -125,7 +125,15 @@ export function* alignSteps(
       const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
       const queryPairs = pairSet(qn);
       const pairs = sharedPairs(queryPairs, sn);
-      const background = documentBackground ?? neighbourBackground(queryPairs, text, s);
+      // a reworded passage of a long query is also read against the query text around it (same text, same subject):
+      // a query of many topics would otherwise leave its one passage on a field a low background against a
+      // document of that field (bench/eval-false-attribution.mjs, concatenations of unrelated texts)
+      const background =
+        documentBackground === null
+          ? neighbourBackground(queryPairs, text, s)
+          : REUSE_RANK[match.reuse] === 0
+            ? Math.max(documentBackground, localBackground(pairsOf, d, s))
+            : documentBackground;
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
       if (REUSE_RANK[match.reuse] === 0 && !beyondChance) continue;
@@ -500,6 +508,47 @@ export function neighbourBackground(
     most = Math.max(most, shared / queryPairs.size);
   }
   return Math.max(PAIR_BACKGROUND_FLOOR, most);
+}
+
+/** Query characters on each side of a passage that {@link localBackground} measures on (about 2,000 words). */
+export const LOCAL_BACKGROUND_CHARS = 12_000;
+
+/**
+ * The background of a reworded passage of a long query measured on the query text around it: the share of the
+ * query's distinct sampled pairs within {@link LOCAL_BACKGROUND_CHARS} before and after the passage, outside every
+ * aligned span of the document, that the document holds (0 when fewer than MIN_CONTROL_PAIRS lie there). A query
+ * shorter than the window on both sides gives its whole-query background again, so a document-sized query is
+ * judged as before; in a long query of many topics the text around a passage is on its subject, as the whole is not.
+ */
+function localBackground(pairsOf: PairLookup, d: AlignedDocument, s: AlignedSpan): number {
+  const q = pairsOf.query();
+  const from = s.a_start - LOCAL_BACKGROUND_CHARS,
+    to = s.a_end + LOCAL_BACKGROUND_CHARS;
+  if (from <= 0 && to >= (q.ends.at(-1) ?? 0)) return 0; // the whole query: its background is the document's
+  const inSpans = overlapTest(d.spans);
+  const holds = pairsOf.holderOf(d.dataset, d.doc);
+  const seen = new Set<number>();
+  let outside = 0,
+    held = 0;
+  for (let i = firstAtOrAfter(q.starts, Math.max(0, from)); i < q.hashes.length && q.starts[i] < to; i++) {
+    if (inSpans(q.starts[i], q.ends[i]) || seen.has(q.hashes[i])) continue;
+    seen.add(q.hashes[i]);
+    outside++;
+    if (holds(i)) held++;
+  }
+  return outside < MIN_CONTROL_PAIRS ? 0 : held / outside;
+}
+
+/** The first index of sorted `a` whose value is at least `x`. */
+function firstAtOrAfter(a: Uint32Array, x: number): number {
+  let lo = 0,
+    hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A candidate document aligned with the query: its text and the aligned spans (none when nothing aligned). */

@@ -6,7 +6,8 @@
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
 import { ExactDataset, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
-import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
+import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
+import { checkPortraitWindow, PORTRAIT_ALPHA, PORTRAIT_FPR, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
@@ -43,6 +44,7 @@ import type {
   SearchOptions,
   SearchResult,
   DatasetDeclaration,
+  DatasetImportOptions,
   DatasetLoadOptions,
   DatasetProvenance,
   DocumentSource,
@@ -403,6 +405,46 @@ export class Corpus {
   }
 
   /**
+   * Measure how unrelated natural text hits a portrait (async): its background, the null its runs of hits are read
+   * against (src/datasets/background.ts). Give it texts that are **not** in the dataset — several genres, in the
+   * portrait's language, the more the better (the reference packs: 1.2 M words) — and say in `corpus` what they
+   * are. The result is kept in the dataset's descriptor (and its exported file) and returned.
+   * @throws (rejects) NOT_FOUND, INVALID_OPTIONS (not a portrait; `corpus` not a string of 1–2000 characters),
+   *   INVALID_INPUT (a text that is not a string, or texts without a fingerprint)
+   * @example
+   * await corpus.measureBackground('my-books', essays, { corpus: '400 newspaper essays of 2024, none in my-books' })
+   */
+  async measureBackground(
+    id: string,
+    texts: Iterable<string> | AsyncIterable<string>,
+    options: { readonly corpus: string; readonly date?: string },
+  ): Promise<PortraitBackground> {
+    this.assertLive();
+    const d = this.sets.get(id);
+    if (!d && !this.remotes.has(id)) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (!(d instanceof PortraitDataset))
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is not a portrait: only portraits are measured`);
+    if (options === null || typeof options !== 'object' || typeof options.corpus !== 'string')
+      throw new TrainprintError('INVALID_OPTIONS', 'options.corpus must say what the background texts are');
+    if (options.corpus.length === 0 || options.corpus.length > 2000)
+      throw new TrainprintError('INVALID_OPTIONS', 'options.corpus must be 1 to 2000 characters');
+    const date = options.date ?? new Date().toISOString().slice(0, 10);
+    const tally = new BackgroundTally();
+    const core = this.core();
+    let n = 0;
+    for await (const text of texts) {
+      if (typeof text !== 'string') throw new TrainprintError('INVALID_INPUT', `background text ${n} is not a string`);
+      const fp = runWork(core, { kind: 'fingerprint', text, options: d.options }) as Fingerprint;
+      tally.add(d.hitsOf(fp), fp.winnow!.hashes);
+      if (++n % 64 === 0) await nextMacrotask();
+    }
+    const background = checkPortraitBackground(tally.result(options.corpus, date, Math.max(d.fpr(), PORTRAIT_FPR)));
+    d.setBackground(background);
+    this.changed(id);
+    return background;
+  }
+
+  /**
    * Drop a dataset and free its memory (sync). Returns false when there was none with this id.
    * @example corpus.removeDataset('gutenberg-sample') // true
    */
@@ -461,9 +503,10 @@ export class Corpus {
    * query words (default 8: two shared winnowed 5-grams at least 4 words apart — one shared
    * 5-gram alone is common phrasing, not evidence). Any shared run of ≥ 12 words shares at least
    * one fingerprint (the winnowing guarantee), but needs ≈ 15–20 words to show two.
-   * Portrait datasets give matches with `kind: 'portrait'`, `document_id`/`source_*` null: runs of
-   * consecutive hits among the query's winnowed fingerprints whose chance probability is ≤
-   * `alpha` (default 1e-6 per query and dataset; `score` = 1 − that probability).
+   * Portrait datasets give matches with `kind: 'portrait'`, `document_id`/`source_*` null: the runs of
+   * consecutive hits among the query's winnowed fingerprints that its evidence rests on, when the chance of
+   * runs that strong in unrelated text — under the portrait's measured background — is ≤ `alpha` (default
+   * 1e-4 per query and dataset; src/datasets/background.ts). Scattered hits never become matches.
    *
    * Near-duplicate documents (exact datasets only), in addition to the passage matches: the
    * query's one-permutation MinHash (k = 128) over all its word 5-grams is looked up in each
@@ -925,14 +968,13 @@ export class Corpus {
    * const stats = await corpus.importDataset(bytes)
    * await corpus.importDataset(bytes, { into: 'books' })   // 'books': a dataset kept in PostgreSQL
    */
-  async importDataset(
-    bytes: Uint8Array,
-    options: { readonly into?: string } & DatasetLoadOptions = {},
-  ): Promise<DatasetStats> {
+  async importDataset(bytes: Uint8Array, options: DatasetImportOptions = {}): Promise<DatasetStats> {
     this.assertLive();
     if (options === null || typeof options !== 'object') {
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
     }
+    const background =
+      options.background === undefined ? undefined : checkPortraitBackground(options.background, 'options.background');
     const provenance = provenanceOf({ supplied_by: options.supplied_by, account: options.account });
     const into = options.into === undefined ? undefined : this.sets.get(options.into);
     if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
@@ -963,7 +1005,10 @@ export class Corpus {
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
     checkLinks(this.links, data.descriptor);
     const core2 = await Core.create(await compileCore(this.variant));
+    if (background && !('filters' in data))
+      throw new TrainprintError('INVALID_OPTIONS', 'background is an option of portrait files only');
     const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
+    if (background) (ds as PortraitDataset).setBackground(background);
     this.sets.set(ds.descriptor.id, ds);
     this.provenances.set(ds.descriptor.id, provenance);
     this.changed(ds.descriptor.id);
@@ -1200,6 +1245,11 @@ function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
     if (d.kind !== 'portrait')
       throw new TrainprintError('INVALID_OPTIONS', `window is an option of kind 'portrait' only`);
     checkPortraitWindow(d.window);
+  }
+  if (d.background !== undefined) {
+    if (d.kind !== 'portrait')
+      throw new TrainprintError('INVALID_OPTIONS', `background is an option of kind 'portrait' only`);
+    checkPortraitBackground(d.background, 'descriptor.background');
   }
   if (d.keep_text !== undefined) {
     if (typeof d.keep_text !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');

@@ -1,18 +1,24 @@
 /** Coverage of a query by its matches, and a portrait's hit count tested against chance. */
 import type { PortraitSearch } from '../datasets/portrait.js';
 import type { SearchMatch } from '../datasets/types.js';
-import { binomialUpperTail } from '../stats/binomial.js';
+import { betaBinomialUpperTail } from '../stats/binomial.js';
 import type { Fingerprint } from '../types.js';
 import type { PortraitMembership } from './types.js';
 
-/** A portrait search's hit count against what the filter's false positives alone would give. */
+/**
+ * A portrait search's hit count against how often unrelated natural text hits the portrait (its background's hit
+ * rate, overdispersed between texts): shown for the record, never evidence on its own — scattered hits are what
+ * the common phrases of a language give (src/datasets/background.ts).
+ */
 export function membership(r: PortraitSearch): PortraitMembership {
+  const rate = Math.max(r.background.hit_rate, r.fpr);
   return {
     tested: r.tested,
     hits: r.hits,
-    expected: r.tested * r.fpr,
+    expected: r.tested * rate,
     fpr: r.fpr,
-    p_value: binomialUpperTail(r.hits, r.tested, r.fpr),
+    background_rate: rate,
+    p_value: betaBinomialUpperTail(r.hits, r.tested, rate, r.background.dispersion),
   };
 }
 

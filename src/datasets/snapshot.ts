@@ -47,6 +47,7 @@
 import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
 import { crc32 } from '../util/crc32.js';
+import { checkPortraitBackground, type PortraitBackground } from './background.js';
 
 export { crc32 };
 
@@ -94,6 +95,8 @@ export interface PortraitDatasetData {
     readonly models?: readonly string[];
     readonly kb_dataset?: string;
     readonly meta?: unknown;
+    /** The measured null of its runs (src/datasets/background.ts). */
+    readonly background?: PortraitBackground;
   };
   /** The fingerprint params id (its `win=` is the portrait's window). */
   readonly params: string;
@@ -129,7 +132,7 @@ const PAYLOAD_OPTIONAL = ['texts'] as const;
 const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
 const COMMON_DESCRIPTOR_KEYS = ['id', 'name', 'kind', 'models', 'kb_dataset', 'meta'];
 const DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'keep_text']);
-const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window']);
+const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window', 'background']);
 const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
 /** Largest portrait window accepted (as in src/datasets/portrait.ts). */
 const MAX_PORTRAIT_WINDOW = 64;
@@ -191,6 +194,13 @@ export function checkDescriptor(
     fail('descriptor.models must be an array of strings');
   }
   if (d.keep_text !== undefined && typeof d.keep_text !== 'boolean') fail('descriptor.keep_text must be a boolean');
+  if (d.background !== undefined) {
+    try {
+      checkPortraitBackground(d.background, 'descriptor.background');
+    } catch (e) {
+      fail((e as Error).message);
+    }
+  }
   return d as unknown as ExactDatasetData['descriptor'];
 }
 
@@ -381,6 +391,7 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
       models: d.models,
       kb_dataset: d.kb_dataset,
       meta: d.meta,
+      background: d.background,
     }),
     docs: docs.map((x) =>
       withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
@@ -660,7 +671,11 @@ function decodePortrait(
   return {
     descriptor: copyDescriptor(
       d,
-      { kind: 'portrait' as const, window: d.window },
+      {
+        kind: 'portrait' as const,
+        window: d.window,
+        background: d.background === undefined ? undefined : checkPortraitBackground(d.background),
+      },
       fail,
     ) as PortraitDatasetData['descriptor'],
     params,

@@ -66,6 +66,13 @@ export async function loadDefaultPacksFromUrl(
   const out = [];
   // the package's reference packs: every account reads them, and their sources are documented with them
   for (const [i, p] of packs.entries())
-    out.push(await loadPack(engine, await files[i]!, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
+    out.push(
+      await loadPack(
+        engine,
+        await files[i]!,
+        { sha256: p.sha256 },
+        { supplied_by: 'shipped', ...(p.background ? { background: p.background } : {}) },
+      ),
+    );
   return out;
 }

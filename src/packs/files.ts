@@ -12,7 +12,7 @@
  * <name>/manifest.json   everything needed to rebuild it from its texts
  * ```
  */
-import type { DatasetLoadOptions } from '../corpus/types.js';
+import type { DatasetImportOptions } from '../corpus/types.js';
 import type { DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import {
@@ -203,6 +203,8 @@ async function recordInIndex(
     documents: info.counts.documents,
     words: info.counts.words,
     ngrams: info.counts.ngrams,
+    // the background was measured on these bytes: a pack that changed must be measured again
+    ...(old?.background && old.sha256 === info.sha256 ? { background: old.background } : {}),
   };
   const next = { ...index, packs: old ? index.packs.map((p) => (p === old ? entry : p)) : [...index.packs, entry] };
   checkPackIndex(next);
@@ -239,7 +241,7 @@ export async function loadPackFileWith(
   fs: PackFs,
   path: string,
   expect: { sha256?: string } = {},
-  load: DatasetLoadOptions = {},
+  load: DatasetImportOptions = {},
 ): Promise<{ stats: DatasetStats; info: PackInfo }> {
   return loadPack(engine, await readBytes(fs, path, 'pack'), expect, load);
 }
@@ -259,7 +261,15 @@ export async function loadDefaultPacksWith(
   for (const p of await listPacksWith(fs, dir)) {
     // the package's reference packs: every account reads them, and their sources are documented with them
     if (p.default)
-      out.push(await loadPackFileWith(engine, fs, p.path, { sha256: p.sha256 }, { supplied_by: 'shipped' }));
+      out.push(
+        await loadPackFileWith(
+          engine,
+          fs,
+          p.path,
+          { sha256: p.sha256 },
+          { supplied_by: 'shipped', ...(p.background ? { background: p.background } : {}) },
+        ),
+      );
   }
   return out;
 }

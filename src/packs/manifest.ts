@@ -5,6 +5,7 @@
  * ship, their files, SHA-256 and whether they load by default). Both are checked strictly: an
  * unknown field is refused rather than ignored, so a typo cannot silently change a build.
  */
+import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { TrainprintError } from '../errors.js';
 
 /** `format` of a pack manifest. */
@@ -102,6 +103,11 @@ export interface PackIndexEntry {
   readonly documents: number;
   readonly words: number;
   readonly ngrams: number;
+  /**
+   * How unrelated natural text hits the pack, measured on these bytes (bench/measure-background.mjs): the null its
+   * runs of hits are read against (src/datasets/background.ts). Given to the dataset when the pack is loaded.
+   */
+  readonly background?: PortraitBackground;
 }
 
 /** `packs/index.json`: the packs that ship with the library. */
@@ -284,7 +290,8 @@ export function checkPackIndex(value: unknown): PackIndex {
   const ids = new Set<string>();
   (x.packs as unknown[]).forEach((e, i) => {
     const where = `pack index.packs[${i}]`;
-    const o = obj(e, where, ENTRY_KEYS, ENTRY_KEYS);
+    const o = obj(e, where, [...ENTRY_KEYS, 'background'], ENTRY_KEYS);
+    if (o.background !== undefined) checkPortraitBackground(o.background, `${where}.background`);
     for (const k of ['id', 'name', 'pack_version', 'kb_dataset']) str(o, k, where, 200);
     relativeFile(o, 'file', where);
     relativeFile(o, 'manifest', where);

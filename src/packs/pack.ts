@@ -16,7 +16,7 @@
  * manifest and texts give the same bytes on every run and machine: the portrait's filters are a
  * function of the sorted distinct fingerprints, and the snapshot encoding of its input.
  */
-import type { DatasetLoadOptions, DocumentSource } from '../corpus/types.js';
+import type { DatasetImportOptions, DocumentSource } from '../corpus/types.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
@@ -41,7 +41,7 @@ export interface PackEngine {
   addDataset(descriptor: DatasetDescriptor, documents: DocumentSource): Promise<DatasetStats>;
   finalizeDataset(id: string): DatasetStats;
   exportDataset(id: string): Uint8Array;
-  importDataset(bytes: Uint8Array, options?: DatasetLoadOptions): Promise<DatasetStats>;
+  importDataset(bytes: Uint8Array, options?: DatasetImportOptions): Promise<DatasetStats>;
   removeDataset(id: string): boolean;
   datasets(): DatasetStats[];
 }
@@ -339,7 +339,7 @@ export async function loadPack(
   engine: Pick<PackEngine, 'importDataset'>,
   bytes: Uint8Array,
   expect: { sha256?: string } = {},
-  load: DatasetLoadOptions = {},
+  load: DatasetImportOptions = {},
 ): Promise<{ stats: DatasetStats; info: PackInfo }> {
   const info = await verifyPack(bytes, expect);
   const stats = await engine.importDataset(bytes, load);

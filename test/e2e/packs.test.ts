@@ -46,6 +46,13 @@ const ORIGINAL = [
   'before the month ended.',
 ].join(' ');
 
+/** The paragraph of the false-attribution report, written for it: in no dataset. */
+const LIGHTHOUSE =
+  'The lighthouse keeper Marisol Vantablack counted seventeen herons over the estuary at dawn, each one a grey comma ' +
+  'against the pewter water, and she wrote their number in the ledger beside the price of paraffin, the wind speed, ' +
+  'and the name of the ship that did not come back in the autumn of the long storms. Her daughter would read the ' +
+  'ledger forty years later and find the herons before she found the ships.';
+
 /** 100-word passages of articles of the Wikipedia packs (test/fixtures/texts/SOURCE.md). */
 const wikipedia = JSON.parse(readFileSync(join(root, 'test/fixtures/texts/wikipedia-passages.json'), 'utf8')) as {
   passages: { title: string; pack: string; passage: string }[];
@@ -332,5 +339,26 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     const r = await analyze(ORIGINAL);
     expect(r.matches).toEqual([]);
     expect(r.attribution_sources).toEqual([]);
+  });
+
+  // Written for these tests and in no dataset: a 70-word paragraph that the packs once answered with 94 (common
+  // phrases of 601 books and 30,000 articles counted as evidence) and a 1,532-word essay
+  it.each([
+    ['the 70-word lighthouse paragraph', LIGHTHOUSE],
+    ['a 1,532-word unpublished essay', readFileSync(join(root, 'test/fixtures/texts/unpublished-essay.txt'), 'utf8')],
+  ])('%s: confidence < 50, no model named at 50 or more, the summary says why', async (_name, text) => {
+    const r = (await analyze(text)) as Awaited<ReturnType<typeof analyze>> & {
+      corpus_evidence: { strongest: unknown; summary: string };
+      evidence: { datasets: { dataset_id: string; found: number; counted: boolean }[] };
+      limitations: string[];
+    };
+    expect(r.confidence).toBeLessThan(50);
+    expect(r.attribution_sources.filter((s) => s.confidence >= 50)).toEqual([]);
+    // the packs hold some of its common phrases: shown for the record, not evidence
+    expect(r.evidence.datasets.some((d) => d.dataset_id.startsWith('pack:') && d.found > 0)).toBe(true);
+    expect(r.evidence.datasets.every((d) => !d.counted)).toBe(true);
+    expect(r.limitations).toContain('scattered_common_phrases');
+    expect(r.corpus_evidence.strongest).toBeNull();
+    expect(r.corpus_evidence.summary).toMatch(/^No corpus evidence/);
   });
 });

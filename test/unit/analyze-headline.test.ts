@@ -15,6 +15,8 @@ const licences = createRequire(import.meta.url)('spdx-license-list/spdx-full.jso
   { licenseText: string }
 >;
 let engine: Engine;
+const NO_EVIDENCE =
+  'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).';
 
 beforeAll(async () => {
   engine = await createEngine();
@@ -45,7 +47,7 @@ describe('analyze headline', () => {
     expect(r.corpus_evidence).toEqual({
       strongest: null,
       linked_to_models: false,
-      summary: 'No corpus evidence beyond chance.',
+      summary: NO_EVIDENCE,
     });
     expect(r.potential_matches).toBe(0);
     expect(r.limitations).not.toContain('corpus_evidence_without_model_link');
@@ -65,8 +67,10 @@ describe('analyze headline', () => {
     expect(r.corpus_evidence).toEqual({
       strongest: null,
       linked_to_models: false,
-      summary: 'No corpus evidence beyond chance.',
+      summary: NO_EVIDENCE,
     });
+    expect(r.limitations).toContain('scattered_common_phrases');
+    expect(r.confidence).toBe(0);
     packed.dispose();
   });
 

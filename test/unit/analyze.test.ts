@@ -103,11 +103,7 @@ describe('analyze', () => {
     );
     expect(['medium', 'high', 'critical']).toContain(r.risk_assessment.level);
     expect(r.limitations).toEqual(
-      expect.arrayContaining([
-        'reference_sample_only',
-        'paraphrase_not_detectable',
-        'calibrated_on_constructed_queries',
-      ]),
+      expect.arrayContaining(['reference_sample_only', 'paraphrase_not_detectable', 'calibrated_on_development_data']),
     );
     // revenue: a book, per title over 36 months, one term per provider
     const providers = new Set(r.attribution_sources.map((s) => s.provider));

@@ -83,11 +83,20 @@ describe('portrait datasets', () => {
   beforeAll(async () => {
     engine = await createEngine();
     stats = {};
+    // each portrait's null is measured on natural text it does not hold: both Alice editions and the SPDX licence
+    // texts (the books the tests query as negatives stay out of it)
+    const alice = aliceEditions();
+    const background = [alice.current, alice.old, ...Object.values(licences())];
     for (const w of WINDOWS) {
-      stats[w] = await engine.addDataset(
+      await engine.addDataset(
         { id: `books-w${w}`, kind: 'portrait', window: w, models: ['eleutherai/pythia-6.9b'] },
         docs,
       );
+      await engine.measureBackground(`books-w${w}`, background, {
+        corpus: 'the SPDX licence texts',
+        date: '2026-11-25',
+      });
+      stats[w] = engine.datasets().find((d) => d.id === `books-w${w}`)!;
     }
   });
 
@@ -139,28 +148,31 @@ describe('portrait datasets', () => {
     }
   });
 
-  it('reports verbatim passages by length: ≥ 30 words at window 8, ≥ 16 words at window 3', () => {
+  it('reports verbatim passages by length: ≥ 50 words at window 8, ≥ 20 words at window 3', () => {
     const h8: Record<number, number> = {};
     const r8 = detectionRates(engine, 'books-w8', 1, h8);
     const r12 = detectionRates(engine, 'books-w12', 2);
     const r3 = detectionRates(engine, 'books-w3', 3);
     const fmt = (r: Record<number, number>) => LENGTHS.map((L) => `${L}w ${(100 * r[L]).toFixed(0)}%`).join(', ');
-    console.log(`detection (alpha 1e-6/query), window 8: ${fmt(r8)}`);
-    console.log(`detection (alpha 1e-6/query), window 12: ${fmt(r12)}`);
+    console.log(`detection (alpha 1e-4/query, measured background), window 8: ${fmt(r8)}`);
+    console.log(`detection (alpha 1e-4/query, measured background), window 12: ${fmt(r12)}`);
     console.log(`shown in portrait_hits, window 8: ${fmt(h8)}`);
     // the winnowing guarantee: every shared run of ≥ 12 word tokens has a fingerprint hit at
     // window 8 (a whitespace "word" of punctuation alone is not a token, hence ≥ 0.97 at 12)
     expect(h8[12]).toBeGreaterThanOrEqual(0.97);
     for (const L of LENGTHS.slice(1)) expect(h8[L], `${L} words`).toBe(1);
-    console.log(`detection (alpha 1e-6/query), window 3: ${fmt(r3)}`);
-    // window 8: the 12-word guarantee gives one shared fingerprint, not a reportable run
-    expect(r8[12]).toBeLessThanOrEqual(0.05);
-    expect(r8[30]).toBeGreaterThanOrEqual(0.8);
-    expect(r8[50]).toBeGreaterThanOrEqual(0.98);
-    expect(r12[50]).toBeGreaterThanOrEqual(0.9);
-    // the ≥ 16-word setting
-    expect(r3[16]).toBeGreaterThanOrEqual(0.9);
-    expect(r3[20]).toBeGreaterThanOrEqual(0.98);
+    console.log(`detection (alpha 1e-4/query, measured background), window 3: ${fmt(r3)}`);
+    // window 8: one shared fingerprint (the 12-word guarantee) is what common phrases give too, never a match; a
+    // run long enough to beat this small portrait's measured background (few runs of two, so a cautious tail) is
+    // about 50 words
+    expect(r8[12]).toBe(0);
+    expect(r8[25]).toBeLessThanOrEqual(0.05);
+    expect(r8[50]).toBeGreaterThanOrEqual(0.9);
+    expect(r12[50]).toBeGreaterThanOrEqual(0.1);
+    // the denser setting
+    expect(r3[16]).toBeLessThanOrEqual(0.3);
+    expect(r3[20]).toBeGreaterThanOrEqual(0.85);
+    expect(r3[25]).toBeGreaterThanOrEqual(0.98);
     expect(r3[50]).toBe(1);
   });
 
@@ -202,39 +214,59 @@ describe('portrait datasets', () => {
     expect(m.query_start).toBeGreaterThanOrEqual(query.indexOf(p) - 1);
     expect(m.query_end).toBeLessThanOrEqual(query.indexOf(p) + p.length);
     expect(m.tokens).toBeGreaterThan(50);
-    expect(m.score).toBeGreaterThan(1 - 1e-6);
+    expect(m.score).toBeGreaterThan(1 - 1e-4);
     expect(m.score).toBeLessThanOrEqual(1);
     expect(coverage['books-w8'].longest_run).toBe(m.tokens);
     // a stricter alpha needs a longer run
     expect(engine.search(query, { datasets: ['books-w8'], alpha: 1e-300 }).matches).toEqual([]);
   });
 
-  it('counts hits against chance: scattered 12-word quotes, none a match, make the whole query significant', () => {
+  it('12-word quotes show as hits; the same text without them has scattered hits that are no evidence', async () => {
     const rnd = prng(11);
     const noise = outTexts[1];
-    let significant = 0,
-      clean = 0;
+    let shown = 0,
+      reported = 0,
+      scattered = 0;
     for (let t = 0; t < 20; t++) {
-      let q = '';
-      let c = '';
+      let q = '',
+        c = '';
+      const quotes: Array<[number, number]> = [];
       for (let i = 0; i < 8; i++) {
-        const filler = passage(noise, Math.floor(rnd() * (noise.length - 3000)), 60);
+        const filler = `${passage(noise, Math.floor(rnd() * (noise.length - 3000)), 60)} `;
+        q += filler;
+        c += filler;
         const src = corpus[inBooks[(t + i) % inBooks.length]];
-        q += filler + ' ' + passage(src, Math.floor(rnd() * (src.length - 3000)), 12) + ' ';
-        c += filler + ' ';
+        const quote = passage(src, Math.floor(rnd() * (src.length - 3000)), 12);
+        quotes.push([q.length, q.length + quote.length]);
+        q += `${quote} `;
       }
-      const r = engine.search(q, { datasets: ['books-w8'] });
-      expect(r.matches).toEqual([]);
+      const onQuote = (x: { query_start: number; query_end: number }) =>
+        quotes.some(([a, b]) => x.query_end > a && x.query_start < b);
+      const r = engine.search(q, { datasets: ['books-w8'], portraitHits: true });
+      // each quote leaves its hit (the winnowing guarantee), shown in portrait_hits; runs of two hits on several
+      // quotes are a real finding (the text quotes the books eight times), reported as matches on the quotes only
+      shown += quotes.filter(([a, b]) => r.portrait_hits!.some((h) => h.query_end > a && h.query_start < b)).length;
+      for (const m of r.matches) expect(onQuote(m), JSON.stringify(m)).toBe(true);
+      if (r.matches.length > 0) reported++;
+      // the hit count is recorded against the background's rate, overdispersed between texts
       const m = r.coverage['books-w8'].membership!;
-      expect(m.expected).toBeCloseTo(m.tested * m.fpr, 9);
-      if (m.p_value < 1e-3) significant++;
-      if (engine.search(c, { datasets: ['books-w8'] }).coverage['books-w8'].membership!.p_value < 1e-3) clean++;
+      expect(m.background_rate).toBeGreaterThanOrEqual(m.fpr);
+      expect(m.expected).toBeCloseTo(m.tested * m.background_rate, 9);
+      // without the quotes: scattered hits of common phrases, not evidence — no source, no confidence
+      const a = await engine.analyze({ content: c, content_type: 'text' }, { datasets: ['books-w8'] });
+      expect(a.matches).toEqual([]);
+      expect(a.confidence).toBe(0);
+      expect(a.attribution_sources).toEqual([]);
+      expect(a.evidence.datasets[0]).toMatchObject({ checkable: 0, counted: false, strength: 0 });
+      if (a.evidence.datasets[0].found > 0) {
+        scattered++;
+        expect(a.limitations).toContain('scattered_common_phrases');
+      }
     }
     console.log(
-      `eight 12-word quotes in 480 words of other text: membership p < 1e-3 in ${significant}/20 (no matches); the same text without quotes: ${clean}/20`,
+      `eight 12-word quotes in 480 words of other text, 20 texts: ${shown}/160 quotes show a hit, ${reported}/20 texts report runs on the quotes; without the quotes ${scattered}/20 have scattered hits, none evidence`,
     );
-    expect(significant).toBeGreaterThanOrEqual(18);
-    expect(clean).toBeLessThanOrEqual(1);
+    expect(shown).toBeGreaterThanOrEqual(152);
   });
 
   it('searches exact and portrait datasets together', async () => {

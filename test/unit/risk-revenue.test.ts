@@ -133,19 +133,43 @@ describe('revenue', () => {
 });
 
 describe('calibration', () => {
-  it('is the stored fit: confidence recomputes from strength, prior moves it by Bayes', () => {
+  const logit = (p: number) => Math.log(p / (1 - p));
+  it('is the stored fit: the floor by length without evidence, the curve by strength with it, prior by Bayes', () => {
     expect(CALIBRATION.id).toMatch(/^cal-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$/);
     for (const kind of ['exact', 'portrait'] as const) {
       const f = CALIBRATION.kinds[kind];
-      expect(CALIBRATION.metrics[kind].ece).toBeLessThanOrEqual(0.05);
-      for (const s of [0, 0.5, 2, 10, 100]) {
+      expect(CALIBRATION.metrics[kind].ece_max).toBeLessThanOrEqual(0.03);
+      // the floor: one step per length bucket, never rising with length
+      for (let i = 1; i < f.floor.length; i++) expect(f.floor[i].p).toBeLessThanOrEqual(f.floor[i - 1].p);
+      for (const [i, point] of f.floor.entries()) {
+        const words = point.words;
+        const c = datasetConfidence(kind, 0, 0.5, words);
+        expect(c.p).toBeCloseTo(point.p, 9);
+        expect([c.lo, c.hi]).toEqual([expect.closeTo(point.lo, 9), expect.closeTo(point.hi, 9)]);
+        // the step holds up to its bound
+        if (point.below !== null) {
+          expect(datasetConfidence(kind, 0, 0.5, point.below - 1).p).toBeCloseTo(point.p, 9);
+          expect(datasetConfidence(kind, 0, 0.5, point.below).p).toBeCloseTo(f.floor[i + 1].p, 9);
+        }
+      }
+      // confidence without evidence does not rise with length, up to 100,000 words
+      let last = 1;
+      for (const w of [10, 70, 100, 150, 400, 1000, 1500, 2000, 5000, 100_000]) {
+        const p = datasetConfidence(kind, 0, 0.5, w).p;
+        expect(p).toBeLessThanOrEqual(last);
+        last = p;
+      }
+      for (const s of [2, 10, 100]) {
         const x = Math.min(s, CALIBRATION.strength_cap);
-        const c = datasetConfidence(kind, s);
-        expect(c.p).toBeCloseTo(sigmoid(f.a + f.b * x), 12);
+        const c = datasetConfidence(kind, s, 0.5, 400);
+        const curve = sigmoid(f.evidence.a + f.evidence.b * x);
+        expect(c.p).toBeCloseTo(Math.max(curve, datasetConfidence(kind, 0, 0.5, 400).p), 12);
         expect(c.lo).toBeLessThanOrEqual(c.p);
         expect(c.hi).toBeGreaterThanOrEqual(c.p);
-        const low = datasetConfidence(kind, s, 0.01);
-        expect(low.p).toBeCloseTo(sigmoid(f.a + f.b * x + Math.log(0.01 / 0.99)), 12);
+        // more evidence never lowers a confidence
+        expect(c.p).toBeGreaterThanOrEqual(datasetConfidence(kind, 0, 0.5, 400).p);
+        const low = datasetConfidence(kind, s, 0.01, 400);
+        expect(logit(low.p)).toBeCloseTo(logit(c.p) + logit(0.01), 9);
       }
     }
     expect(CALIBRATION.provenance).toMatchObject({ code: 'bench/eval-calibration.mjs' });

@@ -30,11 +30,20 @@ const README_ANALYSIS = {
   confidence_ci_95: [0, 0],
   potential_matches: 1,
   corpus_evidence: {
-    strongest: { dataset_id: 'spdx-licenses', kind: 'exact', kb_dataset: null, chance: 3.91651e-23, strength: 22.4071 },
+    strongest: {
+      dataset_id: 'spdx-licenses',
+      kind: 'exact',
+      kb_dataset: null,
+      chance: 3.91651e-23,
+      strength: 22.4071,
+      confidence: 0.9988,
+      level: 'strong',
+    },
     linked_to_models: false,
     summary:
-      'Strong corpus evidence in dataset "spdx-licenses" (chance 3.9e-23), but no model is documented or ' +
-      'declared to have trained on it, so confidence (that a model trained on this content) is 0.',
+      'Strong corpus evidence in dataset "spdx-licenses" (confidence 99.9 %, chance 3.9e-23): a passage of 67 ' +
+      'words (characters 214–660) matches document "MIT"; but no model is documented or declared to have trained ' +
+      'on it, so confidence (that a model trained on this content) is 0.',
   },
   estimated_revenue: {
     monthly: 0,
@@ -106,11 +115,14 @@ const README_ANALYSIS = {
   coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
   evidence: {
     method:
-      'Per dataset: chance = the probability of shared text at least this strong if the content were ' +
-      "unrelated (exact: binomial chains over the query's own background hit rate, Poisson over independent " +
-      'runs; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + ' +
-      'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × ' +
-      'dataset confidence × link certainty.',
+      'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
+      "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
+      "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
+      'over both; ' +
+      "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
+      'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
+      'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
+      'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
     datasets: [
       {
         dataset_id: 'spdx-licenses',
@@ -121,6 +133,8 @@ const README_ANALYSIS = {
         matches: 53,
         documents: 44,
         near_duplicates: 0,
+        checkable: 53,
+        counted: true,
         coverage: 1,
         longest_run: 67,
         tested: 63,
@@ -129,11 +143,11 @@ const README_ANALYSIS = {
         runs: 1,
         chance: 3.91651e-23,
         strength: 22.4071,
-        confidence: 1,
-        confidence_ci_95: [1, 1],
+        confidence: 0.9988,
+        confidence_ci_95: [0.9937, 0.9998],
       },
     ],
-    calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
+    calibration: { id: 'cal-2026-11-25-f6c1aea6', prior: 0.5 },
     combination:
       'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
       'corpus evidence, so they are not combined as independent); 0 without sources',
@@ -217,11 +231,13 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
               kb_dataset: 'project-gutenberg',
               chance: 7.57181e-24,
               strength: 23.1208,
+              confidence: 0.9988,
+              level: 'strong',
             },
             linked_to_models: true,
             summary:
-              'Strong corpus evidence in dataset "gutenberg-sample" (chance 7.6e-24), linked to models: see ' +
-              'attribution_sources.',
+              'Strong corpus evidence in dataset "gutenberg-sample" (confidence 99.9 %, chance 7.6e-24): a passage ' +
+              'of 102 words (characters 0–590) matches document "persuasion"; linked to models: see attribution_sources.',
           },
           estimated_revenue: {
             monthly: 0.02,
@@ -335,12 +351,14 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           },
           evidence: {
             method:
-              'Per dataset: chance = the probability of shared text at least this strong if the content were ' +
-              "unrelated (exact: binomial chains over the query's own background hit rate, Poisson over independent " +
-              "runs, and for aligned passages binomial tails of shared content-word pairs at their document's " +
-              'background rate, Bonferroni over both; portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + ' +
-              'b·min(strength, cap) + logit(prior)), (a, b) from the calibration. Source confidence = 100 × ' +
-              'dataset confidence × link certainty.',
+              'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
+              "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
+              "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
+              'over both; ' +
+              "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
+              'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
+              'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
+              'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
             datasets: [
               {
                 dataset_id: 'spdx-licenses',
@@ -351,6 +369,8 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 matches: 0,
                 documents: 0,
                 near_duplicates: 0,
+                checkable: 0,
+                counted: false,
                 coverage: 0,
                 longest_run: 0,
                 tested: 100,
@@ -359,8 +379,8 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 runs: 0,
                 chance: 1,
                 strength: 0,
-                confidence: 0.0495,
-                confidence_ci_95: [0.0417, 0.0588],
+                confidence: 0.0024,
+                confidence_ci_95: [0.0013, 0.0044],
               },
               {
                 dataset_id: 'gutenberg-sample',
@@ -371,6 +391,8 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 matches: 1,
                 documents: 1,
                 near_duplicates: 1,
+                checkable: 2,
+                counted: true,
                 coverage: 0.9808,
                 longest_run: 102,
                 tested: 100,
@@ -385,11 +407,11 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
                   passages: [{ pairs: 26, shared: 26, background_rate: 0.25 }],
                   chance: 5.9952e-15,
                 },
-                confidence: 1,
-                confidence_ci_95: [1, 1],
+                confidence: 0.9988,
+                confidence_ci_95: [0.9937, 0.9998],
               },
             ],
-            calibration: { id: 'cal-2026-11-23-9dd557d1', prior: 0.5 },
+            calibration: { id: 'cal-2026-11-25-f6c1aea6', prior: 0.5 },
             combination:
               'confidence = the highest attribution-source confidence, both on 0..100 (sources share the ' +
               'same corpus evidence, so they are not combined as independent); 0 without sources',

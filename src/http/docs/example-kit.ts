@@ -139,7 +139,7 @@ export const SCORE_EVIDENCE = {
   ci_95: [95, 95],
   reused_share: { estimate: 1, ci_95: [0.2065, 1], flagged_chunks: 1, n_chunks: 1 },
   factors: ['verbatim_overlap', 'long_verbatim_run'],
-  limitations: ['no_model_probe', 'reference_sample_only'],
+  limitations: ['no_model_probe', 'reference_sample_only', 'calibrated_on_development_data'],
   remote_corpora: [],
   evidence: {
     method:
@@ -163,8 +163,8 @@ export const SCORE_EVIDENCE = {
         flagged_chunks: 1,
         chance: 1.51436e-23,
         strength: 22.8198,
-        confidence: 1,
-        value: 0.95,
+        confidence: 0.9988,
+        value: 0.9489,
       },
     ],
     chunks: [
@@ -179,8 +179,21 @@ export const SCORE_EVIDENCE = {
         longest_run: 90,
       },
     ],
+    matches: [
+      {
+        chunk: 0,
+        dataset_id: 'gutenberg-sample',
+        kind: 'exact',
+        query_start: 0,
+        query_end: 1184,
+        document_id: 'persuasion',
+        source_start: 0,
+        source_end: 1184,
+        tokens: 204,
+      },
+    ],
     bootstrap: { resamples: 1000, seed: 3111398085 },
-    calibration: 'cal-2026-11-23-9dd557d1',
+    calibration: 'cal-2026-11-25-f6c1aea6',
   },
 } as const;
 

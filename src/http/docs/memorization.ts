@@ -365,7 +365,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
             attribution_scale: 1,
           },
           factors: ['verbatim_overlap', 'long_verbatim_run'],
-          limitations: ['reference_sample_only', 'calibrated_on_constructed_queries'],
+          limitations: ['reference_sample_only', 'calibrated_on_development_data'],
           summary: [
             'Corpus evidence for meta/llama-7b: score 95 [95, 95], tier confirmed.',
             'Extraction: no verbatim continuation of ≥ 50 words from 2 prefixes (longest run 48 words). Memorization is ' +

@@ -224,6 +224,22 @@ export const SCORE_RESULT_SCHEMA = ok({
         longest_run: int0,
       }),
     },
+    matches: {
+      type: 'array',
+      description:
+        "What a person can check: the longest checkable matches of each flagged chunk, spans in the work's text",
+      items: object({
+        chunk: int0,
+        dataset_id: str,
+        kind: { enum: ['exact', 'portrait', 'remote', 'near'] },
+        query_start: int0,
+        query_end: int0,
+        document_id: strOrNull,
+        source_start: { type: ['integer', 'null'], minimum: 0 },
+        source_end: { type: ['integer', 'null'], minimum: 0 },
+        tokens: int0,
+      }),
+    },
     bootstrap: object({ resamples: int0, seed: int0 }),
     calibration: str,
   }),

@@ -17,6 +17,13 @@ import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
 import { CALIBRATION, datasetConfidence } from './calibration.js';
 import { chanceEvidence, remoteLimitation } from './evidence.js';
+import {
+  checkableMatches,
+  corpusEvidence,
+  countedStrength,
+  countsAsEvidence,
+  findingLimitations,
+} from '../policy/evidence-policy.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema } from '../../util/schema-check.js';
@@ -30,7 +37,6 @@ import type {
   AnalyzeOptions,
   AnalyzeRequest,
   AttributionSource,
-  CorpusEvidence,
   DatasetEvidence,
   WorkType,
 } from './types.js';
@@ -118,7 +124,7 @@ export async function runAnalysis(
     'paraphrase_not_detectable',
     'no_model_probe',
     'training_data_undisclosed',
-    'calibrated_on_constructed_queries',
+    'calibrated_on_development_data',
   ]);
   let pirated = false;
   const linkedReleaseYears: number[] = [];
@@ -130,7 +136,10 @@ export async function runAnalysis(
     const passages = own.filter((m) => m.kind !== 'near');
     const near = own.filter((m) => m.kind === 'near');
     const chance = chanceEvidence(detail);
-    const conf = datasetConfidence(detail.kind, chance.strength, prior);
+    // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence
+    const checkable = checkableMatches(own);
+    const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength };
+    const conf = datasetConfidence(detail.kind, countedStrength(finding), prior, fp.token_count);
     const cov = found.coverage[ds.id];
     const { supplied_by } = corpus.provenance(ds.id);
     evidence.push({
@@ -142,6 +151,8 @@ export async function runAnalysis(
       matches: passages.length,
       documents: new Set(passages.map((m) => m.document_id)).size,
       near_duplicates: near.length,
+      checkable: checkable.length,
+      counted: countsAsEvidence(finding),
       coverage: round4(cov.share),
       longest_run: cov.longest_run,
       ...chance,
@@ -155,10 +166,14 @@ export async function runAnalysis(
       confidence: round4(conf.p),
       confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
     });
-    const membership = cov.membership !== undefined && cov.membership.p_value < 1e-3;
-    if (own.length === 0 && !membership) continue;
+    for (const code of findingLimitations(finding)) limitations.add(code);
+    // a remote corpus's boilerplate passages are shown, not evidence: said whether or not anything else counts
+    if (detail.kind === 'remote' && checkable.length < own.length) factors.add('remote_boilerplate');
+    if (detail.kind === 'portrait' && !detail.search.background_measured)
+      limitations.add('portrait_background_not_measured');
+    if (!countsAsEvidence(finding)) continue;
     // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
-    const evidencePassages = passages.filter((m) => m.kind !== 'remote' || !m.boilerplate);
+    const evidencePassages = checkable.filter((m) => m.kind !== 'near');
     if (detail.kind === 'exact' || detail.kind === 'remote') {
       const reuse = new Set(
         evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')),
@@ -168,10 +183,7 @@ export async function runAnalysis(
       if (reuse.has('paraphrase') || reuse.has('summary')) factors.add('reworded_reuse');
       if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
     }
-    if (detail.kind === 'remote') {
-      if (evidencePassages.length > 0) factors.add('remote_corpus_match');
-      if (evidencePassages.length < passages.length) factors.add('remote_boilerplate');
-    }
+    if (detail.kind === 'remote' && evidencePassages.length > 0) factors.add('remote_corpus_match');
     if (chance.runs >= 3) factors.add('multiple_independent_runs');
     if (near.length) factors.add('near_duplicate');
     if (detail.kind === 'portrait') {
@@ -290,7 +302,8 @@ export async function runAnalysis(
   }
   const risk = assessRisk({
     jurisdiction: req.jurisdiction,
-    anyMatch: found.matches.length > 0,
+    // risk rests on evidence that counts (the policy), not on a stock phrase shown for the record
+    anyMatch: evidence.some((e) => e.counted),
     attributionLow: top ? top.confidence_ci_95[0] : 0,
     optOut,
     pirated,
@@ -298,9 +311,14 @@ export async function runAnalysis(
   });
 
   if (shared.shared.some(Boolean)) factors.add('shared_text');
-  const corpusEvidence = strongestEvidence(evidence, attribution.length > 0);
-  const strong = (corpusEvidence.strongest?.strength ?? 0) >= STRONG_EVIDENCE;
-  if (strong && attribution.length === 0) {
+  const headline = corpusEvidence(
+    evidence.map((e) => ({
+      ...e,
+      shown: checkableMatches(matches.filter((m) => m.dataset_id === e.dataset_id)),
+    })),
+    attribution.length > 0,
+  );
+  if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     limitations.add('corpus_evidence_without_model_link');
   }
   const named = {
@@ -314,7 +332,7 @@ export async function runAnalysis(
     confidence,
     confidence_ci_95: confidenceCi,
     potential_matches: shared.distinct_sources,
-    corpus_evidence: corpusEvidence,
+    corpus_evidence: headline,
     estimated_revenue: { monthly: revenue.monthly, currency: 'USD', basis: revenue.basis },
     attribution_sources: attribution.map((s) => ({
       ...s,
@@ -346,9 +364,10 @@ export async function runAnalysis(
         "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
         "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
         'over both; ' +
-        'portrait: filter run and hit-count tails); strength = −log10(chance); confidence = σ(a + b·min(strength, cap) + ' +
-        'logit(prior)), (a, b) from the calibration. Source confidence = 100 × dataset confidence × link ' +
-        'certainty.',
+        "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
+        'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
+        'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
+        'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
       datasets: evidence,
       calibration: { id: CALIBRATION.id, prior },
       combination:
@@ -495,29 +514,3 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const percent = (p: number) => round1(p * 100);
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
-
-/** Strength from which hits without a reported match still count as evidence: chance ≤ 10⁻³. */
-const MEMBERSHIP_STRENGTH = 3;
-/** Strength (−log₁₀ chance) from which corpus evidence is overwhelming: chance ≤ 10⁻⁶. */
-const STRONG_EVIDENCE = 6;
-
-/** The dataset with the strongest evidence and a sentence saying what it means for `confidence`. */
-function strongestEvidence(evidence: readonly DatasetEvidence[], linked: boolean): CorpusEvidence {
-  let best: DatasetEvidence | null = null;
-  // a dataset says something only with a reported match or a hit count beyond chance (≤ 10⁻³, as a portrait's
-  // membership): a few scattered hits of common n-grams are no evidence, and the result does not call them any
-  const found = (e: DatasetEvidence) => e.matches + e.near_duplicates > 0 || e.strength >= MEMBERSHIP_STRENGTH;
-  for (const e of evidence) if (e.strength > 0 && found(e) && (best === null || e.strength > best.strength)) best = e;
-  if (best === null) return { strongest: null, linked_to_models: false, summary: 'No corpus evidence beyond chance.' };
-  const { dataset_id, kind, kb_dataset, chance: p, strength } = best;
-  const strongest = { dataset_id, kind, kb_dataset, chance: p, strength };
-  const chance = `chance ${best.chance.toPrecision(2)}`;
-  const summary =
-    best.strength < STRONG_EVIDENCE
-      ? `Weak corpus evidence in dataset "${best.dataset_id}" (${chance}).`
-      : linked
-        ? `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), linked to models: see attribution_sources.`
-        : `Strong corpus evidence in dataset "${best.dataset_id}" (${chance}), but no model is documented or declared to ` +
-          'have trained on it, so confidence (that a model trained on this content) is 0.';
-  return { strongest, linked_to_models: linked, summary };
-}

@@ -1,30 +1,57 @@
 /**
- * Calibrated dataset confidence: P(the content shares text with the dataset | evidence
- * strength) = σ(a + b·strength + logit(prior)), with (a, b) fitted per dataset kind by Platt
- * scaling on labelled dev queries (bench/eval-calibration.mjs; protocol and provenance in the
- * generated file and docs/analyze.md). The fit is made at a 50 % prior; `prior` moves it as Bayes'
- * rule does (the fitted part is the log likelihood ratio). The 95 % interval is the fit's own
- * uncertainty (delta method), so it is wide where the dev data had few queries.
+ * Calibrated dataset confidence: P(the content shares text with the dataset | what was found), in two parts fitted
+ * per dataset kind on natural negatives and on positives of every length (bench/eval-calibration.mjs; protocol and
+ * provenance in the generated file and docs/analyze.md):
+ *
+ * - **no checkable evidence** (strength 0, src/services/policy): the floor — the share of texts of that length in a
+ *   dataset that show nothing checkable (short texts often do; long ones rarely), measured per length bucket and
+ *   non-increasing in length, one step per bucket;
+ * - **checkable evidence**: σ(a + b·min(strength, cap)), never below the floor (more evidence never lowers it).
+ *
+ * The fits are made at a 50 % prior; `prior` moves them as Bayes' rule does (the fitted part is the log likelihood
+ * ratio). The 95 % interval is the fit's own uncertainty (delta method; Wilson for the floor), wide where the data
+ * was thin.
  */
-import { logisticInterval } from '../../stats/logistic.js';
-import { CALIBRATION } from './calibration.generated.js';
+import { logisticInterval, sigmoid } from '../../stats/logistic.js';
+import { CALIBRATION, type FloorPoint } from './calibration.generated.js';
 
 export { CALIBRATION };
 
+/** The word count the floor is read at when a caller gives none. */
+const DEFAULT_WORDS = 400;
+
 /**
- * Calibrated probability and 95 % interval for a dataset of `kind` at evidence `strength`.
+ * Calibrated probability and 95 % interval for a dataset of `kind` at evidence `strength` (0: nothing checkable),
+ * for content of `words` word tokens.
  * @example
- * datasetConfidence('exact', 0)   // no evidence: { p: ≈ 0.05, … }
- * datasetConfidence('exact', 40)  // a long verbatim run: { p: ≈ 1, … }
+ * datasetConfidence('exact', 0, 0.5, 1500)   // nothing checkable in 1,500 words: { p: ≈ 0, … }
+ * datasetConfidence('portrait', 20)          // a long run of the content's words in the portrait: { p: ≈ 1, … }
  */
 export function datasetConfidence(
   kind: 'exact' | 'portrait' | 'remote',
   strength: number,
   prior = 0.5,
+  words: number = DEFAULT_WORDS,
 ): { p: number; lo: number; hi: number } {
   // a remote corpus's chance is the exact statistic over the engine's counts (evidence.ts): the exact fit, whose
   // fit on remote cases bench/remote-corpus.mjs measures
   const fit = CALIBRATION.kinds[kind === 'remote' ? 'exact' : kind];
-  const offset = Math.log(prior / (1 - prior));
-  return logisticInterval(fit, Math.min(strength, CALIBRATION.strength_cap), offset);
+  const offset = logit(prior);
+  const floor = floorAt(fit.floor, words, offset);
+  if (!(strength > 0)) return floor;
+  const evidence = logisticInterval(fit.evidence, Math.min(strength, CALIBRATION.strength_cap), offset);
+  return evidence.p >= floor.p ? evidence : floor;
+}
+
+/** The floor for content of `words` words: the step of its length bucket, moved by `offset` (the prior). */
+function floorAt(points: readonly FloorPoint[], words: number, offset: number): { p: number; lo: number; hi: number } {
+  const f = points.find((q) => q.below === null || words < q.below) ?? points[points.length - 1];
+  const at = (p: number) => sigmoid(logit(p) + offset);
+  return { p: at(f.p), lo: at(f.lo), hi: at(f.hi) };
+}
+
+/** ln(p / (1 − p)), finite at 0 and 1. */
+function logit(p: number): number {
+  const q = Math.min(1 - 1e-12, Math.max(1e-12, p));
+  return Math.log(q / (1 - q));
 }

@@ -20,9 +20,11 @@
  * rarely does), so it is conservative; it treats hits as independent, which stock phrases are
  * not — the floor on q and the calibration absorb that.
  *
- * **Portraits.** The chance of the most surprising run of hits (m·pʳ, src/datasets/portrait.ts) and the
- * binomial tail of the query's hit count at the filter's false-positive rate
- * (coverage.membership.p_value); chance = min(1, 2 · min of the two).
+ * **Portraits.** Runs of consecutive hits only, against the portrait's measured background — how often unrelated
+ * natural text starts and continues runs of hits in it (src/datasets/background.ts): with π(r) = a · c₁ · cₜ^(r−2)
+ * the chance that a run of r fingerprints starts at a place, chance = min(1, K · minⱼ P(Poisson(m · π₍ⱼ₎) ≥ j)) over
+ * the K runs of at least two fresh fingerprints. The query's scattered hit count is shown
+ * (coverage.membership) but is not evidence: unrelated text of any length shares common phrases with a large corpus.
  *
  * **Aligned passages** (exact datasets that keep text, see src/corpus/alignment.ts). Reuse with word
  * edits or rewording keeps few exact 5-grams, so its seed chance is weak; the aligned passages carry
@@ -65,9 +67,9 @@ export interface ChanceEvidence {
   readonly tested: number;
   /** Of those, found in the dataset. */
   readonly found: number;
-  /** Background hit rate used (exact: q; portrait: the filter's false-positive rate). */
+  /** Background rate used (exact: q, the query's hit rate outside its chains; portrait: a, the run start rate). */
   readonly background_rate: number;
-  /** Chains (exact) or reported runs (portrait) that entered the statistic. */
+  /** Chains (exact) or runs (portrait) the chance rests on. */
   readonly runs: number;
   /** Chance probability of evidence at least this strong under the null hypothesis. */
   readonly chance: number;
@@ -208,17 +210,15 @@ function independentChains(chains: readonly Chain[]): Chain[] {
 }
 
 function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['search']): ChanceEvidence {
-  const membershipP = binomialUpperTail(s.hits, s.tested, s.fpr);
-  let bestRun = 1;
-  for (const r of s.runs) bestRun = Math.min(bestRun, r.chance);
-  const chance = Math.min(1, 2 * Math.min(membershipP, bestRun));
+  // runs only, against the portrait's measured background (src/datasets/background.ts): scattered hits are the
+  // common phrases of the language and never enter the chance
   return {
     tested: s.tested,
     found: s.hits,
-    background_rate: s.fpr,
-    runs: s.matches.length,
-    chance,
-    strength: strengthOf(chance),
+    background_rate: s.run_start,
+    runs: s.evidence_runs,
+    chance: s.chance,
+    strength: strengthOf(s.chance),
   };
 }
 
@@ -238,5 +238,6 @@ const REMOTE_OUTCOME_CODE: Readonly<Record<Exclude<RemoteOutcome, 'searched'>, F
 };
 
 function strengthOf(chance: number): number {
-  return chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
+  // chance 1 is strength 0, not −0 (−log₁₀ 1)
+  return chance <= 0 ? MAX_STRENGTH : chance >= 1 ? 0 : Math.min(MAX_STRENGTH, -Math.log10(chance));
 }

@@ -115,6 +115,17 @@ export interface DatasetEvidence extends ChanceEvidence {
   /** Distinct source documents among the matches (exact). */
   readonly documents: number;
   readonly near_duplicates: number;
+  /**
+   * Matches a person can check (spans, a near-duplicate document, a portrait's run of the content's words; not a
+   * remote corpus's boilerplate): without one, the dataset's strength does not count and it gives no source.
+   */
+  readonly checkable: number;
+  /**
+   * Whether the evidence counts: something checkable, with a chance of at most 0.05 (a match no stronger than
+   * unrelated text shows is a stock phrase, `match_within_chance`). Only then does the strength enter `confidence`
+   * and the dataset give attribution sources.
+   */
+  readonly counted: boolean;
   /** Share of the content's tokens inside matches. */
   readonly coverage: number;
   /** Longest match, in tokens. */
@@ -151,24 +162,8 @@ export interface RevenueBasis {
 /** A search match of an analysis; exact matches say how many documents of their dataset share the passage. */
 export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number };
 
-/**
- * The headline of the corpus evidence: the dataset with the smallest chance probability, and whether any model is
- * linked to the evidence. Text can be in a corpus beyond doubt (chance 1e-44) while `confidence` — that a model
- * trained on it — is 0, because no model documents training on that corpus; this says so at the top level.
- */
-export interface CorpusEvidence {
-  readonly strongest: {
-    readonly dataset_id: string;
-    readonly kind: 'exact' | 'portrait' | 'remote';
-    readonly kb_dataset: string | null;
-    readonly chance: number;
-    readonly strength: number;
-  } | null;
-  /** True when at least one attribution source rests on the evidence. */
-  readonly linked_to_models: boolean;
-  /** One sentence for people. */
-  readonly summary: string;
-}
+export type { CorpusEvidence } from '../policy/evidence-policy.js';
+import type { CorpusEvidence } from '../policy/evidence-policy.js';
 
 /** `analyze` result. */
 export interface AnalysisResult {

@@ -98,8 +98,8 @@ const ROWS = [
   [
     'portrait_membership',
     'evidence',
-    "The content's n-grams are in a portrait dataset more often than the filter's false-positive rate allows by chance (p < 0.001), or a run of hits is reported as a match.",
-    'engine.search, portrait datasets',
+    "Runs of the content's consecutive words are in a portrait dataset, more and longer than unrelated natural text gives it (the portrait's measured background): each run is a match with its span in the content.",
+    'engine.search, portrait datasets (' + PORTRAITS + ')',
   ],
   [
     'exact_match_in_open_corpus',
@@ -195,7 +195,7 @@ const ROWS = [
   [
     'corpus_evidence_without_model_link',
     'limitation',
-    'The content is in a loaded dataset beyond chance (strength ≥ 6, chance ≤ 10⁻⁶), but no model is documented or declared to have trained on that dataset, so `confidence` (that a model trained on it) stays 0; `corpus_evidence` gives the evidence.',
+    'The content is in a loaded dataset (strong evidence: a checkable match and confidence ≥ 50 %), but no model is documented or declared to have trained on that dataset, so `confidence` (that a model trained on it) stays 0; `corpus_evidence` gives the evidence.',
     'knowledge base; engine.search',
   ],
   [
@@ -205,6 +205,24 @@ const ROWS = [
     'engine.search',
   ],
   // ---- limitations
+  [
+    'scattered_common_phrases',
+    'limitation',
+    "The content's n-grams were found in a dataset only scattered, not as a passage a person could check: unrelated text of any length shares common phrases with a large corpus, so they are not evidence, and the dataset gives no attribution source.",
+    'engine.search; ' + PORTRAITS,
+  ],
+  [
+    'match_within_chance',
+    'limitation',
+    'A dataset matched a passage of the content, but the match is no stronger than what unrelated text shows (chance above 0.05: a stock phrase such as "return to the United States"): it is shown, not evidence, and the dataset gives no attribution source.',
+    'engine.search; the chance of evidence.datasets[]',
+  ],
+  [
+    'portrait_background_not_measured',
+    'limitation',
+    'A portrait searched has no measured background (how unrelated natural text hits it): its runs were read against the default one, the largest rates measured on the shipped packs. Measure it with `engine.measureBackground`.',
+    'engine.search, portrait datasets',
+  ],
   [
     'no_datasets_loaded',
     'limitation',
@@ -320,10 +338,10 @@ const ROWS = [
     'Das et al. 2024, Blind Baselines (arXiv:2406.16201); Meeus et al. 2025, SoK (arXiv:2406.17975)',
   ],
   [
-    'calibrated_on_constructed_queries',
+    'calibrated_on_development_data',
     'limitation',
-    'Confidences are calibrated on constructed dev queries at a 50 % prior (members = transformed passages of indexed documents; non-members = clean same-genre passages).',
-    'bench/eval-calibration.mjs',
+    'Confidences are calibrated at a 50 % prior on development data: natural English texts of a few genres in no dataset (70 to 100,000 words) and constructed positives (verbatim, edited, quoted and reworded excerpts); other languages, genres or web-scale portraits may differ.',
+    'bench/eval-calibration.mjs; bench/eval-false-attribution.mjs',
   ],
   [
     'jurisdiction_unspecified',

@@ -35,6 +35,8 @@ import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
 import { chanceEvidence, MAX_STRENGTH, remoteChance, remoteLimitation } from '../analyze/evidence.js';
+import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import type { SearchMatch } from '../../datasets/types.js';
 import { FULL_COVERAGE_STRIDE, type RemoteCorpusReport, type RemoteSearch } from '../../corpus/remote-types.js';
 import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex } from '../kb/remote-indexes.js';
@@ -145,6 +147,11 @@ export interface ScoreResult {
     readonly chunk_words: number;
     readonly datasets: ScoreDatasetEvidence[];
     readonly chunks: ChunkEvidence[];
+    /**
+     * What a person can check: the longest checkable matches of each flagged chunk (at most three per chunk and
+     * dataset), spans in the work's registered text. A score above 0 always has at least one.
+     */
+    readonly matches: ScoreMatch[];
     readonly bootstrap: { readonly resamples: number; readonly seed: number };
     readonly calibration: string;
   };
@@ -171,8 +178,77 @@ export interface ScoreOptions extends SliceOptions {
   readonly owner?: string;
 }
 
+/**
+ * A match a score shows (its checkable evidence, src/services/policy): spans in the work's registered text and, for
+ * exact datasets and remote corpora, in the source document.
+ */
+export interface ScoreMatch {
+  readonly chunk: number;
+  readonly dataset_id: string;
+  readonly kind: 'exact' | 'portrait' | 'remote' | 'near';
+  readonly query_start: number;
+  readonly query_end: number;
+  readonly document_id: string | null;
+  readonly source_start: number | null;
+  readonly source_end: number | null;
+  readonly tokens: number;
+}
+
+/** One chunk's search against one dataset, as a score reads it. */
+interface ChunkFinding {
+  /** The chunk's chance; 1 when it shows nothing checkable (the policy). */
+  chance: number;
+  /** A checkable match in the chunk. */
+  flagged: boolean;
+  /** Longest verbatim run, in words. */
+  longest: number;
+  /** Its longest checkable matches (at most {@link SHOWN_PER_CHUNK}), offsets in the work's text. */
+  shown: ScoreMatch[];
+}
+
 /** Chunk search results shared by several scores of one work (monitors score many models at once). */
-export type ChunkCache = Map<string, { chance: number; flagged: boolean; longest: number }>;
+export type ChunkCache = Map<string, ChunkFinding>;
+
+/** Matches kept per chunk and dataset for `evidence.matches`. */
+const SHOWN_PER_CHUNK = 3;
+
+/**
+ * One chunk's finding under the policy (src/services/policy): it is flagged, and its chance counts, only when it
+ * shows something checkable beyond chance (a stock phrase is neither).
+ */
+function chunkFinding(checkable: readonly SearchMatch[], chance: number, chunk: number, offset: number): ChunkFinding {
+  const strength = chance <= 0 ? MAX_STRENGTH : chance >= 1 ? 0 : -Math.log10(chance);
+  const counts = countsAsEvidence({ checkable: checkable.length, found: checkable.length, strength });
+  return {
+    chance: counts ? chance : 1,
+    flagged: counts,
+    longest: counts
+      ? checkable
+          .filter((m) => m.kind === 'remote' && m.reuse === 'verbatim')
+          .reduce((x, m) => Math.max(x, m.tokens), 0)
+      : 0,
+    shown: counts ? shownOf(checkable, chunk, offset) : [],
+  };
+}
+
+/** The longest checkable matches of a chunk, moved to the work's offsets. */
+function shownOf(matches: readonly SearchMatch[], chunk: number, offset: number): ScoreMatch[] {
+  return checkableMatches(matches)
+    .slice()
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, SHOWN_PER_CHUNK)
+    .map((m) => ({
+      chunk,
+      dataset_id: m.dataset_id,
+      kind: m.kind,
+      query_start: m.query_start + offset,
+      query_end: m.query_end + offset,
+      document_id: m.document_id,
+      source_start: m.source_start,
+      source_end: m.source_end,
+      tokens: m.tokens,
+    }));
+}
 
 /** What scoring reads: the corpus and the engine's fingerprinting. */
 export interface ScoreDeps {
@@ -218,7 +294,7 @@ export async function scoreWork(
   const limitations = new Set<FactorCode>([
     'no_model_probe',
     'reference_sample_only',
-    'calibrated_on_constructed_queries',
+    'calibrated_on_development_data',
   ]);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
   const linked = linkedDatasets(deps.corpus, model, owner);
@@ -237,9 +313,13 @@ export async function scoreWork(
   /** What each remote corpus's search did (the work's text was sent to its endpoint). */
   const remoteReports: RemoteCorpusReport[] = [];
   const n = chunks.length;
+  // the calibration reads the length of what was searched: the work's words
+  const workWords = chunks.reduce((t, c) => t + c.tokens, 0);
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
   // chances[d][i]: chunk i against linked dataset d
   const chances = linked.map(() => new Float64Array(n).fill(1));
+  /** The checkable matches of the flagged chunks: what a score above inconclusive shows. */
+  const shownMatches: ScoreMatch[] = [];
   const longest = linked.map(() => new Int32Array(n));
   const flagged = linked.map(() => new Uint8Array(n));
   // a remote corpus is searched once for the whole work (its call budget is the text's), then read per chunk
@@ -261,12 +341,8 @@ export async function scoreWork(
     const search = forModel(detail.search, l.kb, model, factors);
     for (let i = 0; i < n; i++) {
       const { start, end } = chunks[i];
-      const own = search.matches.filter((m) => !m.boilerplate && m.query_start < end && start < m.query_end);
-      const e = {
-        chance: remoteChance(search, [start, end]).chance,
-        flagged: own.length > 0,
-        longest: own.filter((m) => m.reuse === 'verbatim').reduce((x, m) => Math.max(x, m.tokens), 0),
-      };
+      const own = checkableMatches(search.matches.filter((m) => m.query_start < end && start < m.query_end));
+      const e = chunkFinding(own, own.length > 0 ? remoteChance(search, [start, end]).chance : 1, i, 0);
       remoteChunks.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
       cache?.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
     }
@@ -278,7 +354,7 @@ export async function scoreWork(
       const l = linked[d];
       const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
       let e = cache?.get(key) ?? remoteChunks.get(key);
-      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0 }; // no text, or not searched
+      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
       if (!e) {
         if (performance.now() - sliceStart >= sliceMs) {
           await nextMacrotask();
@@ -293,12 +369,19 @@ export async function scoreWork(
         const detail = details.get(l.id)!;
         let run = 0;
         for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
-        e = { chance: chanceEvidence(detail).chance, flagged: result.matches.length > 0, longest: run };
+        const finding = chunkFinding(
+          checkableMatches(result.matches),
+          chanceEvidence(detail).chance,
+          i,
+          chunks[i].start,
+        );
+        e = { ...finding, longest: finding.flagged ? run : 0 };
         cache?.set(key, e);
       }
       chances[d][i] = e.chance;
       flagged[d][i] = e.flagged ? 1 : 0;
       longest[d][i] = e.longest;
+      for (const m of e.shown) shownMatches.push({ ...m, chunk: i });
       if (l.kind === 'portrait' && e.flagged) factors.add('portrait_membership');
     }
   }
@@ -308,13 +391,20 @@ export async function scoreWork(
     d: number,
     idx: ArrayLike<number>,
   ): { chance: number; strength: number; confidence: number; value: number } => {
+    // the policy (src/services/policy): a dataset none of whose chunks shows a checkable match gives nothing
+    let shown = 0;
+    for (const i of Array.from(idx)) shown += flagged[d][i];
+    if (shown === 0) return { chance: 1, strength: 0, confidence: 0, value: 0 };
     const cs = Array.from(idx, (i) => chances[d][i]).sort((a, b) => a - b);
     let best = 1;
     for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++)
       best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
     const chance = Math.min(1, cs.length * best);
     const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
-    const confidence = datasetConfidence(linked[d].kind, strength).p;
+    // ... and one whose matches are no stronger than chance gives nothing either
+    const finding = { checkable: shown, found: shown, strength };
+    if (!countsAsEvidence(finding)) return { chance, strength, confidence: 0, value: 0 };
+    const confidence = datasetConfidence(linked[d].kind, countedStrength(finding), 0.5, workWords).p;
     return { chance, strength, confidence, value: confidence * linked[d].certainty };
   };
   const all = Array.from({ length: n }, (_, i) => i);
@@ -458,6 +548,7 @@ export async function scoreWork(
         value: round4(perDataset[d].value),
       })),
       chunks: chunkEvidence,
+      matches: shownMatches,
       bootstrap: { resamples: boots.length, seed },
       calibration: CALIBRATION.id,
     },

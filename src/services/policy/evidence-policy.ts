@@ -1,0 +1,180 @@
+/**
+ * The evidence policy: what an answer may claim from what a search found. The one place analyze and score read
+ * (monitors and assess read it through score), so that every door gives the same answer.
+ *
+ * 1. **A confident answer shows its evidence.** Evidence counts only with something a person can check: a match with
+ *    exact spans in both texts (exact datasets, remote corpora), a near-duplicate document, or a portrait's run of the
+ *    query's own consecutive words (src/datasets/background.ts). A dataset with nothing checkable gives no
+ *    attribution source, its strength does not count, and no confidence, tier, monitor event or risk above low rests
+ *    on it. A remote corpus's boilerplate passages are shown, not evidence.
+ * 2. **Scattered hits and chance matches are not evidence.** Unrelated text shares common phrases with any large
+ *    corpus: a dataset hit only by scattered n-grams says so (`scattered_common_phrases`), and one whose matches are
+ *    no stronger than unrelated text shows (chance above {@link EVIDENCE_CHANCE}: "return to the United States")
+ *    says so too (`match_within_chance`); neither gives anything else.
+ * 3. **The words follow the number.** A dataset's evidence is called strong only when its calibrated confidence is
+ *    at least {@link CONFIDENT}; below that it is weak, whatever its chance.
+ */
+import type { SearchMatch } from '../../datasets/types.js';
+import type { FactorCode } from '../kb/factors.js';
+
+/** Confidence (0..1) from which evidence is called strong and an answer confident. */
+export const CONFIDENT = 0.5;
+/**
+ * Largest chance of a dataset's checkable evidence that still counts (rule 2): the level reworded passages are held
+ * to as well (src/corpus/alignment.ts PARAPHRASE_ALPHA).
+ */
+export const EVIDENCE_CHANCE = 0.05;
+/** −log₁₀ {@link EVIDENCE_CHANCE}: the least strength that counts. */
+const MIN_STRENGTH = -Math.log10(EVIDENCE_CHANCE);
+
+/** The matches of a search a person can check (rule 1): all but a remote corpus's boilerplate passages. */
+export function checkableMatches<M extends SearchMatch>(matches: readonly M[]): M[] {
+  return matches.filter((m) => m.kind !== 'remote' || !m.boilerplate);
+}
+
+/** What the policy reads about one dataset's search. */
+export interface DatasetFinding {
+  /** Matches a person can check ({@link checkableMatches}). */
+  readonly checkable: number;
+  /** Query n-grams found in the dataset, scattered or not. */
+  readonly found: number;
+  /** −log₁₀ of the chance of what was found (src/services/analyze/evidence.ts). */
+  readonly strength: number;
+}
+
+/**
+ * True when the dataset's evidence counts (rules 1 and 2): something checkable, beyond chance (≤ {@link EVIDENCE_CHANCE}).
+ * Only then may it give attribution sources, tiers and events.
+ * @example countsAsEvidence({ checkable: 0, found: 22, strength: 5.4 }) // false: scattered hits
+ * @example countsAsEvidence({ checkable: 1, found: 3, strength: 0.4 })  // false: a stock phrase
+ */
+export function countsAsEvidence(f: DatasetFinding): boolean {
+  return f.checkable > 0 && f.strength >= MIN_STRENGTH;
+}
+
+/**
+ * The strength the confidence may rest on: the dataset's strength when its evidence counts, else 0 — no evidence.
+ * @example countedStrength({ checkable: 0, found: 22, strength: 5.4 }) // 0: scattered hits
+ */
+export function countedStrength(f: DatasetFinding): number {
+  return countsAsEvidence(f) ? f.strength : 0;
+}
+
+/**
+ * The limitation a dataset's finding adds (rule 2): `scattered_common_phrases` when it was hit but shows nothing
+ * checkable, `match_within_chance` when its checkable matches are no stronger than unrelated text shows.
+ * @example findingLimitations({ checkable: 0, found: 9, strength: 0 }) // ['scattered_common_phrases']
+ */
+export function findingLimitations(f: DatasetFinding): FactorCode[] {
+  if (f.checkable === 0) return f.found > 0 ? ['scattered_common_phrases'] : [];
+  return countsAsEvidence(f) ? [] : ['match_within_chance'];
+}
+
+/** How strong a dataset's evidence is called (rule 3). */
+export type EvidenceLevel = 'none' | 'weak' | 'strong';
+
+/**
+ * The level of a dataset's evidence: `none` when it does not count ({@link countsAsEvidence}), `strong` at
+ * confidence ≥ {@link CONFIDENT}, else `weak`.
+ * @example evidenceLevel(0.97, true)  // 'strong'
+ * @example evidenceLevel(0.97, false) // 'none': nothing a person could check beyond chance
+ */
+export function evidenceLevel(confidence: number, counts: boolean): EvidenceLevel {
+  if (!counts) return 'none';
+  return confidence >= CONFIDENT ? 'strong' : 'weak';
+}
+
+/**
+ * What a match shows, in words: "48 consecutive words of the content (characters 120–410) are in the portrait",
+ * "a passage of 48 words (characters 120–410) matches document "x"". Offsets are the caller's.
+ * @example describeMatch({ kind: 'portrait', tokens: 48, query_start: 120, query_end: 410, … }) // '48 consecutive words …'
+ */
+export function describeMatch(m: SearchMatch): string {
+  const where = `characters ${m.query_start}–${m.query_end}`;
+  switch (m.kind) {
+    case 'portrait':
+      return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
+    case 'near':
+      return `the whole content is a near-duplicate of document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`;
+    case 'remote':
+      return `a passage of ${m.tokens} words (${where}) is in corpus document ${m.document_id}`;
+    default:
+      return `a passage of ${m.tokens} words (${where}) matches document "${m.document_id}"${m.reuse === 'verbatim' ? '' : ` (${m.reuse})`}`;
+  }
+}
+
+/** The dataset the headline names: what it is, how strong its evidence and how it is called (rule 3). */
+export interface HeadlineDataset {
+  readonly dataset_id: string;
+  readonly kind: 'exact' | 'portrait' | 'remote';
+  readonly kb_dataset: string | null;
+  readonly chance: number;
+  readonly strength: number;
+  /** The dataset's calibrated confidence (0..1) that the content shares text with it. */
+  readonly confidence: number;
+  /** `strong` at confidence ≥ 0.5, else `weak` (rule 3). */
+  readonly level: 'weak' | 'strong';
+}
+
+/** One searched dataset as the headline reads it. */
+export interface DatasetHeadline extends Omit<HeadlineDataset, 'level'> {
+  /** Its checkable matches ({@link checkableMatches}), offsets in the caller's content. */
+  readonly shown: readonly SearchMatch[];
+  /** Whether its evidence counts ({@link countsAsEvidence}). */
+  readonly counted: boolean;
+}
+
+/**
+ * The headline of the corpus evidence: the dataset with the strongest checkable evidence, what it rests on and
+ * whether a model is linked to it. Text can be in a corpus beyond doubt while `confidence` — that a model trained on
+ * it — is 0, because no model documents training on that corpus; this says so at the top level.
+ */
+export interface CorpusEvidence {
+  readonly strongest: HeadlineDataset | null;
+  /** True when at least one attribution source rests on the evidence. */
+  readonly linked_to_models: boolean;
+  /** One sentence for people: how strong, and what a person can check. */
+  readonly summary: string;
+}
+
+/**
+ * The headline of an analysis (rules 1 and 3): datasets with nothing checkable are left out, the strongest of the
+ * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5.
+ * @example corpusEvidence([], false).summary // 'No corpus evidence: …'
+ */
+export function corpusEvidence(datasets: readonly DatasetHeadline[], linked: boolean): CorpusEvidence {
+  let best: DatasetHeadline | null = null;
+  for (const d of datasets)
+    if (
+      d.counted &&
+      d.shown.length > 0 &&
+      (best === null || d.strength > best.strength || (d.strength === best.strength && d.confidence > best.confidence))
+    )
+      best = d;
+  if (best === null)
+    return {
+      strongest: null,
+      linked_to_models: false,
+      summary:
+        'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).',
+    };
+  const level = evidenceLevel(best.confidence, true) === 'strong' ? 'strong' : 'weak';
+  const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;
+  const longest = best.shown.reduce((a, m) => (m.tokens > a.tokens ? m : a));
+  const more = best.shown.length > 1 ? ` (the longest of ${best.shown.length} matches)` : '';
+  const rests = `${describeMatch(longest)}${more}`;
+  // a confidence that rounds to 100 % is not certainty: said as "> 99.9 %"
+  const pct = confidence >= 0.9995 ? '> 99.9' : `${Math.round(confidence * 1000) / 10}`;
+  const numbers = `confidence ${pct} %, chance ${chance.toPrecision(2)}`;
+  const summary =
+    level === 'weak'
+      ? `Weak corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}.`
+      : linked
+        ? `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; linked to models: see attribution_sources.`
+        : `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; but no model is documented or declared to have trained on it, so confidence (that a model trained on this content) is 0.`;
+  return {
+    strongest: { dataset_id, kind, kb_dataset, chance, strength, confidence, level },
+    linked_to_models: linked,
+    summary,
+  };
+}
