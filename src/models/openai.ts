@@ -22,6 +22,7 @@
  * is in the error's `cause`, an {@link UpstreamAnswer}) or `UPSTREAM_TIMEOUT` (no answer within
  * `timeoutMs`; not retried).
  */
+import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
 import type { AccessLevel, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
@@ -52,6 +53,12 @@ export interface OpenAICompatibleOptions {
   readonly id?: string;
   /** Per-request timeout (whole request, body included). @default 60_000 */
   readonly timeoutMs?: number;
+  /**
+   * Largest answer body read, in bytes: a model server answering more (or streaming without end) is cut off at once
+   * and reported as UPSTREAM_ERROR, not retried, so a hostile or broken server cannot fill the memory.
+   * @default 16 MiB ({@link MAX_MODEL_RESPONSE_BYTES})
+   */
+  readonly maxResponseBytes?: number;
   /** Retries after the first attempt. @default 3 */
   readonly maxRetries?: number;
   /** Backoff base: the n-th retry waits up to `retryBaseMs · 2^(n−1)`. @default 500 */
@@ -67,6 +74,9 @@ export interface OpenAICompatibleOptions {
   /** Uniform in [0, 1) for the jitter. @default Math.random */
   readonly random?: () => number;
 }
+
+/** Default cap on a model server's answer body (16 MiB, as the remote corpus client's). */
+export const MAX_MODEL_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 const DEFAULT_CHAT = (prompt: string) => [
   { role: 'system', content: "Continue the user's text exactly where it stops. Reply with the continuation only." },
@@ -110,6 +120,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   int(top, 0, 100, 'topLogprobs');
   const echoMax = int(options.echoMaxTokens ?? 1, 0, 16, 'echoMaxTokens');
   const timeoutMs = int(options.timeoutMs ?? 60_000, 1, 3_600_000, 'timeoutMs');
+  const maxBytes = int(options.maxResponseBytes ?? MAX_MODEL_RESPONSE_BYTES, 1, 1 << 30, 'maxResponseBytes');
   const maxRetries = int(options.maxRetries ?? 3, 0, 10, 'maxRetries');
   const retryBase = int(options.retryBaseMs ?? 500, 0, 60_000, 'retryBaseMs');
   const maxDelay = int(options.maxRetryDelayMs ?? 10_000, 0, 300_000, 'maxRetryDelayMs');
@@ -151,7 +162,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
           signal: controller.signal,
           redirect: 'error',
         });
-        const text = await res.text();
+        let text: string;
+        try {
+          text = await readTextCapped(res, maxBytes);
+        } catch (e) {
+          if (!(e instanceof BodyTooLarge)) throw e;
+          // a hostile or broken server: stop reading, answer at once, never retry
+          throw new TrainprintError('UPSTREAM_ERROR', `${where}: status ${res.status} with ${e.message}`, { cause: e });
+        }
         if (res.ok) {
           try {
             const parsed: unknown = JSON.parse(text);

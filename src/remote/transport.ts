@@ -10,6 +10,7 @@
  * services publish no numeric rate limit and ask clients to retry ("can't guarantee 100% uptime"), so the
  * client is polite by default and an operator may raise the limits for a self-hosted engine.
  */
+import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import type { TransportOptions } from '../corpus/remote-types.js';
 import { TrainprintError } from '../errors.js';
 
@@ -356,6 +357,16 @@ async function attemptOnce(
       text = await readBody(res);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
+      // the engine answered, with more than any answer of its API holds: an invalid answer, not an unreachable engine
+      if (e instanceof BodyTooLarge)
+        return {
+          ok: false,
+          error: new RemoteCallError(
+            'invalid_response',
+            `${shown}: status ${res.status} with ${e.message}`,
+            res.status,
+          ),
+        };
       const why = timedOut
         ? `the body did not arrive within ${timeoutMs} ms`
         : `the connection closed mid-body (${causeOf(e)})`;
@@ -424,34 +435,7 @@ async function attemptOnce(
 }
 
 /** The body as text, refusing more than MAX_BODY_BYTES (a broken proxy could stream without end). */
-async function readBody(res: Response): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-    await res.body?.cancel();
-    throw new Error(`a body of ${declared} bytes`);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new Error(`a body over ${MAX_BODY_BYTES} bytes`);
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
+const readBody = (res: Response): Promise<string> => readTextCapped(res, MAX_BODY_BYTES);
 
 /** `Retry-After` as milliseconds (seconds or an HTTP date), or undefined. */
 export function retryAfter(header: string | null): number | undefined {

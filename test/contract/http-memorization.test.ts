@@ -438,6 +438,47 @@ describe('model hosts (SSRF) and timeouts, through the Fetch handler', () => {
     expect(seen).toEqual(['https://models.example.org/v1/completions']);
   });
 
+  it('a model service answering 200 with 50 MB is cut off at the cap: 502 at once, the body never read whole', async () => {
+    let pulled = 0;
+    const huge: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            // 1 MiB a pull, 50 MiB in all: a reader that buffered everything would hold 50 MiB
+            if (pulled >= 50) return controller.close();
+            pulled++;
+            controller.enqueue(new Uint8Array(1 << 20).fill(0x20));
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const extract = await setup({ modelFetch: huge });
+    const r = await extract('https://models.example.org/v1');
+    expect(r.status).toBe(502);
+    expect(r.json.error.code).toBe('UPSTREAM_ERROR');
+    expect(r.json.error.details.upstream).toMatch(/a body over 16777216 bytes/);
+    // the read stopped at the cap (16 MiB and the chunk that passed it), and was not retried
+    expect(pulled).toBeLessThanOrEqual(18);
+    // a declared Content-Length over the cap is refused before anything is read
+    let declaredPulls = 0;
+    const declared = await setup({
+      modelFetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              declaredPulls++;
+              controller.enqueue(new Uint8Array(1024));
+            },
+          }),
+          { status: 200, headers: { 'content-length': String(50 << 20) } },
+        ),
+    });
+    const d = await declared('https://models.example.org/v1');
+    expect(d.status).toBe(502);
+    expect(d.json.error.details.upstream).toMatch(/a body of 52428800 bytes declared/);
+    expect(declaredPulls).toBeLessThanOrEqual(1);
+  });
+
   it('allowPrivateModelHosts and modelHosts change the policy; a silent service is 504', async () => {
     const hang: typeof fetch = (_url, init) =>
       new Promise((_, reject) =>

@@ -368,6 +368,19 @@ describe('faults: every failure is a factor code, never a throw', () => {
     engine.dispose();
   });
 
+  it('an engine answering 200 with 50 MB: cut off at 16 MiB, invalid_response (the engine did answer), never held whole', async () => {
+    const before = server.bodyBytesSent;
+    const engine = await withFault(() => ({ hugeBody: 50 << 20 }), { maxRetries: 0 });
+    const r = await engine.analyze({ content: plantedCases({ seed: 47, count: 1 })[0].text, content_type: 'text' });
+    expect(r.remote_corpora[0].outcome).toBe('invalid_response');
+    expect(r.remote_corpora[0].message).toMatch(/a body over 16777216 bytes/);
+    expect(r.limitations).toContain('remote_corpus_error');
+    // the client stopped reading: the server wrote at most the cap and what the socket buffers held, per call
+    const calls = Math.max(1, r.remote_corpora[0].calls);
+    expect(server.bodyBytesSent - before).toBeLessThan(calls * 24 * (1 << 20));
+    engine.dispose();
+  });
+
   it("an index the server does not have: remote_corpus_error with the server's message", async () => {
     server.setFault(undefined as never);
     const engine = await engineWith({
