@@ -19,7 +19,7 @@ import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
 import { bytes, bytesOverLimit, count } from './format.js';
 import { createHttpBackend, readMode, saveMode, type Mode } from './http-backend.js';
 import { describeError, emptyInput, fileTooLarge, tooLarge } from './messages.js';
-import { renderAnalysis } from './render-analysis.js';
+import { engineWhere, renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
 import { DEMO_MODELS, DEMO_REFERENCE, DEMO_WORK } from './memorization-demo.js';
 import { renderMemorization } from './render-memorization.js';
@@ -624,7 +624,7 @@ onSubmit(el.declareForm, declare);
 function offerRemote(): void {
   const remote = datasets.filter((d) => d.kind === 'remote' && d.remote);
   el.analyzeRemoteField.hidden = remote.length === 0;
-  const hosts = [...new Set(remote.map((d) => d.remote!.endpoint))];
+  const hosts = [...new Set(remote.map((d) => engineWhere(d.remote!.endpoint)))];
   fill(el.analyzeRemoteWhere, `${hosts.join(', ')} (${remote.map((d) => d.name ?? d.id).join(', ')})`);
 }
 

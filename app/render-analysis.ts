@@ -330,6 +330,14 @@ function componentName(metadata: unknown): string | null {
   return typeof name === 'string' ? name : null;
 }
 
+/**
+ * Where a remote corpus's engine is, in words: its URL, or — when the API keeps a self-hosted engine's URL to the
+ * operator (it may name an internal host) — the service's own engine.
+ */
+export function engineWhere(endpoint: string): string {
+  return endpoint === 'self-hosted' ? "the service's own engine" : endpoint;
+}
+
 /** Each remote corpus the text was sent to, and how its search went. */
 function remoteCorpora(result: AnalysisResult): Child {
   const outcome: Record<string, string> = {
@@ -349,7 +357,7 @@ function remoteCorpora(result: AnalysisResult): Child {
         'li',
         null,
         h('strong', null, r.dataset_id),
-        ` (${r.engine}, index ${r.index}, sent to ${r.endpoint}): ${outcome[r.outcome] ?? r.outcome}`,
+        ` (${r.engine}, index ${r.index}, sent to ${engineWhere(r.endpoint)}): ${outcome[r.outcome] ?? r.outcome}`,
         ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
         ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
         r.message ? h('span', { class: 'muted' }, ` — ${r.message}`) : null,
@@ -615,6 +623,20 @@ function fact(term: string, value: string): Child {
 }
 
 /** A bar chart that is also a table: one row per searched dataset. */
+/** The datasets this analysis searched: a remote corpus only when its search ended `searched` (not down, not off). */
+function searchedIn(result: AnalysisResult, datasets: readonly DatasetInfo[]): readonly DatasetInfo[] {
+  const searched = new Set(result.remote_corpora.filter((r) => r.outcome === 'searched').map((r) => r.dataset_id));
+  return datasets.filter((d) => d.kind !== 'remote' || searched.has(d.id));
+}
+
+/** The remote corpora consulted whose search did not finish, in words ('' when none). */
+function notSearched(result: AnalysisResult): string {
+  const missed = result.remote_corpora.filter((r) => r.outcome !== 'searched');
+  return missed.length
+    ? ` Not searched: ${missed.map((r) => `${r.dataset_id} (${r.outcome.replace(/_/g, ' ')})`).join('; ')}.`
+    : '';
+}
+
 function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[]): Child {
   const ids = Object.keys(result.coverage);
   if (ids.length === 0) return h('p', { class: 'muted' }, 'No dataset was searched.');
@@ -683,7 +705,9 @@ function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[])
       ? h(
           'p',
           { class: 'note' },
-          `Searched: ${datasets.map((d) => `${d.id} (${count(d.documents)} documents, ${bytes(d.bytes)} of text)`).join('; ')}.`,
+          `Searched: ${searchedIn(result, datasets)
+            .map((d) => `${d.id} (${count(d.documents)} documents, ${bytes(d.bytes)} of text)`)
+            .join('; ')}.${notSearched(result)}`,
         )
       : null,
   );

@@ -72,6 +72,8 @@ const HELP = `usage:
                                   postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);
                                   the default when no --dataset is given
+      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia
+                                  portraits), as 'npm start' and the web app do (default: default)
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
@@ -598,6 +600,7 @@ async function analyzeFile(args: string[]): Promise<number> {
     type: { type: 'string' },
     dataset: { type: 'string', multiple: true },
     starter: { type: 'boolean' },
+    packs: { type: 'string' },
     jurisdiction: { type: 'string' },
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
@@ -611,6 +614,7 @@ async function analyzeFile(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
+  const packs = packsOption(values);
   const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
   const type =
@@ -628,6 +632,12 @@ async function analyzeFile(args: string[]): Promise<number> {
   }
   const engine = await createEngine({ remoteCorpora });
   const closeDatasets = await loadDatasets(engine, values);
+  // the server's datasets: the same text gets the same answer here as from 'npm start' and the web app
+  if (packs === 'default') {
+    if (process.stderr.isTTY) process.stderr.write('loading the reference packs…');
+    await loadDefaultPacks(engine);
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  }
   const optOut = values['opt-out'] as string | undefined;
   const metadata = {
     ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
@@ -642,6 +652,13 @@ async function analyzeFile(args: string[]): Promise<number> {
     await closeDatasets();
   }
   return 0;
+}
+
+/** `--packs default|none` (default: default, as `npm start`). */
+function packsOption(values: Record<string, unknown>): 'default' | 'none' {
+  const packs = (values.packs as string | undefined) ?? 'default';
+  if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
+  return packs;
 }
 
 /** The store `--store` names: a PostgreSQL URL (`postgres://…`, `postgresql://…`) or a directory. */
@@ -786,8 +803,7 @@ async function serveCommand(args: string[]): Promise<number> {
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be an integer in 0..65535');
-  const packs = (values.packs as string | undefined) ?? 'default';
-  if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
+  const packs = packsOption(values);
   const http = await import('./http/index.js');
   const privateWebhooks = values['allow-private-webhook-hosts'] === true;
   // a webhook URL was checked when its monitor was made, but its name may resolve elsewhere by the

@@ -56,7 +56,7 @@ import {
 import { tokenEndpoint } from './oauth.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { buildOpenApi } from './openapi.js';
-import { errorOutcome, jsonResponse } from './respond.js';
+import { errorOutcome, forClients, jsonResponse } from './respond.js';
 import { PATH_PARAMS, ROUTES } from './routes/index.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import { parseJsonBody, type JsonBodyOffload } from './json-body.js';
@@ -483,11 +483,13 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
 async function respond(route: Route, ctx: RouteContext): Promise<Response> {
   const result = await route.handler(ctx);
   if (result instanceof Response) return result;
-  if (result instanceof Reply) return jsonResponse(result.status, { success: true, ...result.body }, result.headers);
+  if (result instanceof Reply)
+    return jsonResponse(result.status, { success: true, ...forClients(result.body) }, result.headers);
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
     throw new Error(`route ${route.operationId} returned a non-object`); // a bug in the route: 500 INTERNAL
   }
-  return jsonResponse(route.status?.[0] ?? 200, { success: true, ...(result as Record<string, unknown>) });
+  // a self-hosted remote engine's URL is the operator's, not the client's (src/http/respond.ts)
+  return jsonResponse(route.status?.[0] ?? 200, { success: true, ...forClients(result as Record<string, unknown>) });
 }
 
 function compile(routes: readonly Route[], maxBody: number, maxDatasetBody: number): CompiledRoute[] {

@@ -11,7 +11,7 @@
  * credentials or query, its status, the content type and length of its body; never the body,
  * which could be an internal page, nor the API key).
  */
-import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../index.js';
+import { HTTP_STATUS, MESSAGES, PUBLIC_ENDPOINTS, TrainprintError, type ErrorCode } from '../index.js';
 
 /**
  * Code of an unexpected failure (not a `TrainprintError`): HTTP 500, generic message.
@@ -100,4 +100,44 @@ function validationDetails(err: TrainprintError): Record<string, unknown> | unde
     return { location: c.location, field: c.field, reason: c.reason };
   }
   return undefined;
+}
+
+/** What a client is shown instead of a self-hosted engine's URL (which may name an internal host). */
+export const SELF_HOSTED = 'self-hosted';
+
+/**
+ * A success body as API clients see it: every remote corpus report (`remote_corpora`, at the top of an analysis or a
+ * score, or in an assessment's `corpus`) and every dataset's stats (`remote.endpoint`) name only the public
+ * infini-gram services; a self-hosted engine's URL, which may name an internal host, is shown as "self-hosted", in
+ * `endpoint` and in `message` alike — as the status page shows it. The stored result keeps the URL for the operator.
+ * @example forClients({ remote_corpora: [{ endpoint: 'http://10.0.0.5:8000', … }] }).remote_corpora[0].endpoint // 'self-hosted'
+ */
+export function forClients<T extends Record<string, unknown>>(body: T): T {
+  const publicUrls = new Set<string>(Object.values(PUBLIC_ENDPOINTS));
+  const mask = (reports: unknown): unknown =>
+    Array.isArray(reports)
+      ? reports.map((r) => {
+          if (r === null || typeof r !== 'object') return r;
+          const { endpoint, message } = r as { endpoint?: unknown; message?: unknown };
+          if (typeof endpoint !== 'string' || publicUrls.has(endpoint)) return r;
+          return {
+            ...r,
+            endpoint: SELF_HOSTED,
+            ...(typeof message === 'string' ? { message: message.split(endpoint).join(SELF_HOSTED) } : {}),
+          };
+        })
+      : reports;
+  // a dataset's stats (GET /datasets, one dataset): `remote.endpoint`
+  const maskStats = (d: unknown): unknown => {
+    const remote = (d as { remote?: { endpoint?: unknown } } | null)?.remote;
+    if (!remote || typeof remote.endpoint !== 'string' || publicUrls.has(remote.endpoint)) return d;
+    return { ...(d as object), remote: { ...remote, endpoint: SELF_HOSTED } };
+  };
+  let out = maskStats(body) as Record<string, unknown>;
+  if (Array.isArray(body.datasets)) out = { ...out, datasets: body.datasets.map(maskStats) };
+  if (Array.isArray(body.remote_corpora)) out = { ...out, remote_corpora: mask(body.remote_corpora) };
+  const corpus = body.corpus as Record<string, unknown> | null | undefined;
+  if (corpus && typeof corpus === 'object' && Array.isArray(corpus.remote_corpora))
+    out = { ...out, corpus: { ...corpus, remote_corpora: mask(corpus.remote_corpora) } };
+  return out as T;
 }

@@ -65,8 +65,14 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
     }
     case 'const':
       return { field: fieldName(path), reason: `must be ${JSON.stringify(at('const'))}` };
-    case 'pattern':
-      return { field: fieldName(path), reason: `must match ${String(at('pattern'))}` };
+    case 'pattern': {
+      // a schema may say in words what its pattern wants (`x-pattern-hint`): a client reads that, not a regex
+      const hint = lookup(schema, leaf.keywordLocation.replace(/\/pattern$/, ''), 'x-pattern-hint');
+      return {
+        field: fieldName(path),
+        reason: typeof hint === 'string' ? `must be ${hint}` : `must match ${String(at('pattern'))}`,
+      };
+    }
     case 'minLength':
     case 'maxLength':
     case 'minItems':

@@ -20,7 +20,8 @@
  * once. Errors are TrainprintError `UPSTREAM_ERROR` (the URL, the status, and the content type and
  * length of the body in the detail, never the body itself nor the API key; the server's own message
  * is in the error's `cause`, an {@link UpstreamAnswer}) or `UPSTREAM_TIMEOUT` (no answer within
- * `timeoutMs`; not retried).
+ * `timeoutMs`, which bounds the whole call: every attempt and every wait between them, so a server
+ * that drips failing answers cannot stretch one call to a multiple of it).
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
@@ -51,7 +52,10 @@ export interface OpenAICompatibleOptions {
   readonly chatMessages?: (prompt: string) => Array<{ role: string; content: string }>;
   /** Name in results. @default `openai-compatible:<model>` */
   readonly id?: string;
-  /** Per-request timeout (whole request, body included). @default 60_000 */
+  /**
+   * Time limit of one call (a generation or a scoring), in ms: the request, its body, and any retries and waits
+   * between them; past it the call fails with UPSTREAM_TIMEOUT. @default 60_000
+   */
   readonly timeoutMs?: number;
   /**
    * Largest answer body read, in bytes: a model server answering more (or streaming without end) is cut off at once
@@ -145,13 +149,24 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     const url = `${root}${path}`;
     const where = `${shown}${path}`;
     const payload = JSON.stringify(body);
+    // one deadline for the whole call: retries and backoff come out of the same budget
+    const deadline = Date.now() + timeoutMs;
+    const timeout = (attempts: number, cause?: unknown) =>
+      new TrainprintError(
+        'UPSTREAM_TIMEOUT',
+        `${where}: no complete answer within ${timeoutMs} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`,
+        cause === undefined ? undefined : { cause },
+      );
     for (let attempt = 0; ; attempt++) {
       const controller = new AbortController();
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          controller.abort();
+        },
+        Math.max(1, deadline - Date.now()),
+      );
       let retryAfter: number | undefined;
       let failure: TrainprintError;
       try {
@@ -187,10 +202,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
         if (e instanceof TrainprintError) throw e;
-        if (timedOut)
-          throw new TrainprintError('UPSTREAM_TIMEOUT', `${where}: no complete answer within ${timeoutMs} ms`, {
-            cause: e,
-          });
+        if (timedOut) throw timeout(attempt + 1, e);
         failure = new TrainprintError(
           'UPSTREAM_ERROR',
           `${where}: network error: ${e instanceof Error ? e.message : String(e)}`,
@@ -204,7 +216,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
           cause: failure,
         });
       const backoff = random() * Math.min(maxDelay, retryBase * 2 ** attempt);
-      await sleep(retryAfter !== undefined ? Math.min(maxDelay, retryAfter) : backoff);
+      const wait = retryAfter !== undefined ? Math.min(maxDelay, retryAfter) : backoff;
+      if (Date.now() + wait >= deadline) throw timeout(attempt + 1, failure);
+      await sleep(wait);
     }
   }
 

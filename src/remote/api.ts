@@ -86,6 +86,15 @@ function queryTokens(b: Record<string, unknown>): { tokenIds: number[]; tokens: 
   return { tokenIds: ids as number[], tokens: tokens as string[] };
 }
 
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** True when `s` holds an unpaired UTF-16 surrogate (JSON can carry one as `\ud800`; it is not text). */
+function hasLoneSurrogate(s: string): boolean {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+}
+
 /**
  * `infgram_prob` of a prompt and one continuation: a string query (tokenized by the server: the ids come back)
  * or the ids themselves (≥ 2: the last is the continuation).
@@ -97,11 +106,12 @@ export async function infgramProb(
 ): Promise<InfgramAnswer> {
   const q = typeof query === 'string' ? { query } : { query_ids: [...query] };
   const { body } = await post({ index, query_type: 'infgram_prob', ...q });
-  return {
-    ...queryTokens(body),
-    suffixLen: int(body.suffix_len, 'suffix_len'),
-    promptCnt: count(body.prompt_cnt, 'prompt_cnt'),
-  };
+  const tokens = queryTokens(body);
+  if (typeof query !== 'string' && !sameIds(tokens.tokenIds, query)) return bad('token_ids is not the query sent');
+  const suffixLen = int(body.suffix_len, 'suffix_len');
+  // the longest suffix of the prompt (every token but the continuation) found in the corpus
+  if (suffixLen > Math.max(0, tokens.tokenIds.length - 1)) return bad('suffix_len is longer than the prompt');
+  return { ...tokens, suffixLen, promptCnt: count(body.prompt_cnt, 'prompt_cnt') };
 }
 
 /** `find` of token ids (infini-gram) or a string (mini). */
@@ -207,6 +217,7 @@ function windowOf(b: Record<string, unknown>): DocumentWindow {
     // mini sends both; the spans are cut from the text, so they must agree
     return bad('the spans of a document answer do not make up its text');
   }
+  if (hasLoneSurrogate(text)) return bad('a document answer holds a lone surrogate (its text is not Unicode)');
   return { docIx, docLen, text, needleAt, metadata: parseMetadata(b.metadata) };
 }
 

@@ -60,6 +60,13 @@ export class AnswerCache {
     }
   }
 
+  delete(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.held -= e.size;
+  }
+
   get size(): number {
     return this.entries.size;
   }
@@ -92,6 +99,11 @@ export class StoreCache {
 
   put(request: string, answer: Record<string, unknown>): void {
     this.fresh.push({ key: storeKey(request), value: { request, answer, at: this.now() } });
+  }
+
+  /** Forget what this search fetched: its answers are not to be kept (one of them was unusable). */
+  discard(): void {
+    this.fresh.length = 0;
   }
 
   /** Write what this search fetched (one batch); a store that fails leaves the cache as it was. */

@@ -150,6 +150,10 @@ class Session {
   fatal: RemoteCallError | null = null;
   /** The most recent failure of a call the search could do without. */
   lastFailure: RemoteCallError | null = null;
+  /** Failures already counted by {@link call}, so that {@link unusable} does not count them twice. */
+  private readonly counted = new WeakSet<object>();
+  /** Requests this search fetched (not cached ones): dropped from the caches when an answer proves unusable. */
+  private readonly fetched: string[] = [];
   private readonly deadline: AbortController;
   private readonly timer: ReturnType<typeof setTimeout>;
   readonly storeCache: StoreCache | null;
@@ -187,6 +191,7 @@ class Session {
       this.answered++;
       sharedCache.set(key, answer, key.length + approxSize(answer));
       this.storeCache?.put(key, answer);
+      this.fetched.push(key);
       return answer;
     } catch (e) {
       const err =
@@ -207,8 +212,31 @@ class Session {
       } else {
         this.lastFailure = err;
       }
-      throw this.fatal ?? err;
+      const thrown = this.fatal ?? err;
+      this.counted.add(thrown);
+      throw thrown;
     }
+  }
+
+  /**
+   * A failure caught where the search can go on without that call. Failures of the call itself were counted by
+   * {@link call}; anything else is an answer that arrived but could not be used (a field of the wrong type or out of
+   * range, a document that is not text): the engine is not answering as its API says, so the search ends with
+   * `invalid_response` rather than reading a silent "nothing found" from it, and what it fetched is not cached.
+   */
+  unusable(e: unknown): void {
+    if (e !== null && typeof e === 'object' && this.counted.has(e)) return;
+    const err =
+      e instanceof RemoteCallError && e.kind === 'invalid_response'
+        ? e
+        : new RemoteCallError(
+            'invalid_response',
+            e instanceof RemoteCallError ? e.message : `an answer could not be used: ${(e as Error)?.message ?? e}`,
+          );
+    this.failures++;
+    this.fatal ??= err;
+    for (const key of this.fetched.splice(0)) sharedCache.delete(key);
+    this.storeCache?.discard();
   }
 
   private abortError(): RemoteCallError {
@@ -286,7 +314,10 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   // 1. the server's tokens, piece by piece (and a sample at the end of each piece, free)
   const pieces = textPieces(text);
   const tokenized = await mapPool(pieces, ctx.config.concurrency, (p) =>
-    tokenizePiece(post, index, text, p, 0).catch(() => null),
+    tokenizePiece(post, index, text, p, 0).catch((e) => {
+      session.unusable(e);
+      return null;
+    }),
   );
   const ids: number[] = [],
     starts: number[] = [],
@@ -336,7 +367,8 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     try {
       const a = await infgramProb(post, index, ids.slice(Math.max(0, e - SAMPLE_WINDOW), e + 1));
       return { e, len: a.suffixLen, count: a.promptCnt };
-    } catch {
+    } catch (err) {
+      session.unusable(err);
       return null;
     }
   });
@@ -483,7 +515,8 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
       const f = await find(post, index, query);
       const span: Span = { start: t.start, end: t.end, q0: t.q0, q1: t.q1, count: f.cnt, query, found: f };
       return { at: t.q1, hit: f.cnt > 0, span } as Sample;
-    } catch {
+    } catch (e) {
+      session.unusable(e);
       return null;
     }
   });
@@ -585,12 +618,28 @@ async function followUp(
       if (!covered(r)) wave.push(r);
     }
     if (wave.length === 0) break;
-    const fetched = await Promise.all(wave.map((r) => fetch(r).catch(() => null)));
+    const fetched = await Promise.all(
+      wave.map((r) =>
+        fetch(r).catch((e) => {
+          session.unusable(e);
+          return null;
+        }),
+      ),
+    );
     for (let i = 0; i < wave.length; i++) {
       const w = fetched[i];
-      if (!w) continue;
+      if (!w || session.stopped) continue;
       windows++;
-      for (const m of alignRegion(ctx, text, query, wave[i], w)) {
+      let aligned: RemoteMatch[];
+      try {
+        aligned = alignRegion(ctx, text, query, wave[i], w);
+      } catch (e) {
+        // the window passed the answer checks but not the aligner's (a bug or an input it refuses): this corpus's
+        // error, never the caller's request's
+        session.unusable(e);
+        continue;
+      }
+      for (const m of aligned) {
         if (!passages.some((p) => sameMatch(p.match, m))) passages.push({ match: m, window: w });
       }
     }

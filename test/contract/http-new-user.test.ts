@@ -127,6 +127,28 @@ describe('every score tier says why', () => {
   });
 });
 
+describe('format errors in words', () => {
+  it('a model name without its provider, a bad work hash: what to send, not a regular expression', async () => {
+    const r = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING });
+    const s = await call('POST', '/api/v1/attribution/score', {
+      work_hash: r.json.work_hash,
+      target_model: 'gpt-4o',
+      jurisdiction: 'US',
+    });
+    expect(s.status).toBe(422);
+    expect(s.json.error.details).toMatchObject({ field: 'target_model' });
+    expect(s.json.error.details.reason).toContain('"provider/model_name"');
+    expect(s.json.error.details.reason).toContain('/api/v1/kb/models');
+    const h = await call('POST', '/api/v1/attribution/score', {
+      work_hash: 'abc',
+      target_model: 'meta/llama-7b',
+      jurisdiction: 'US',
+    });
+    expect(h.json.error.details.reason).toContain('"sha256:" then 64 lowercase hex digits');
+    for (const reply of [s, h]) expect(reply.json.error.message).not.toMatch(/\^|\$|\\w|\[0-9/);
+  });
+});
+
 describe('jurisdictions', () => {
   it('US-ZZ is refused like EU-DE, naming the subdivision', async () => {
     const r = await call('POST', '/api/v1/content/register', { content: MOBY_DICK_OPENING });

@@ -59,6 +59,10 @@ function foundExactly(r: AnalysisResult, c: PlantedCase): RemoteMatch | undefine
   });
 }
 
+/** A local text of the caller's, to show the local results survive a remote corpus's failure. */
+const LOCAL_MEMO =
+  'Minutes of the orchard committee: the pruning of the old pear trees is postponed until the frost has passed, the cider press is to be repaired by the blacksmith before the harvest, and the accounts of the spring fair are to be read aloud at the next meeting in the village hall.';
+
 const remoteMatches = (r: AnalysisResult) => r.matches.filter((m): m is RemoteMatch => m.kind === 'remote');
 
 describe('infini-gram (token-level): planted passages and clean texts', () => {
@@ -347,6 +351,10 @@ describe('faults: every failure is a factor code, never a throw', () => {
     expect(r.remote_corpora[0].outcome).toBe('unreachable');
     expect(r.limitations).toContain('remote_corpus_unreachable');
     expect(r.remote_corpora[0].message).toMatch(/no connection|did not answer/);
+    // an answer of no evidence says the corpus was not searched (it is not listed as searched)
+    expect(r.corpus_evidence.summary).toMatch(
+      /Searched: 0 local datasets .* and 0 remote corpora; not searched: "remote" \(unreachable\)\./,
+    );
     engine.dispose();
   });
 
@@ -380,6 +388,61 @@ describe('faults: every failure is a factor code, never a throw', () => {
     expect(server.bodyBytesSent - before).toBeLessThan(calls * 24 * (1 << 20));
     engine.dispose();
   });
+
+  // Answers that parse but do not mean what the API says: each ends the search as invalid_response, never a
+  // silent "searched, nothing found"; the analysis still answers, and the bad answers are not cached.
+  const hostile: Array<[string, string, (a: Record<string, any>) => unknown, RegExp]> = [
+    ['token_ids of the wrong type', 'infgram_prob', (a) => ({ ...a, token_ids: [-1, 1.5, 'x'] }), /token_ids/],
+    ['tokens with non-strings', 'infgram_prob', (a) => ({ ...a, tokens: [1, null] }), /tokens/],
+    ['suffix_len of 2^60', 'infgram_prob', (a) => ({ ...a, suffix_len: 2 ** 60 }), /suffix_len/],
+    [
+      'suffix_len longer than the prompt',
+      'infgram_prob',
+      (a) => ({ ...a, suffix_len: (a.token_ids as number[]).length + 5 }),
+      /suffix_len is longer than the prompt/,
+    ],
+    [
+      'segments out of range',
+      'find',
+      (a) => ({
+        ...a,
+        segment_by_shard: [
+          [5, -1],
+          [-3, 10],
+        ],
+      }),
+      /segment/,
+    ],
+    [
+      'a document with a lone surrogate',
+      'get_doc_by_rank',
+      (a) => ({
+        ...a,
+        spans: [[`\ud800${(a.spans as [string, unknown][])[0][0]}`, null], ...(a.spans as unknown[]).slice(1)],
+      }),
+      /lone surrogate/,
+    ],
+  ];
+  for (const [name, queryType, alter, message] of hostile) {
+    it(`an engine answering ${name}: invalid_response, the analysis still answers`, async () => {
+      const engine = await withFault(({ body }) => (body?.query_type === queryType ? { alter } : undefined), {
+        maxRetries: 0,
+      });
+      await engine.addDataset({ id: 'local' }, [{ id: 'memo', text: LOCAL_MEMO }]);
+      const c = plantedCases({ seed: 50, count: 1 })[0];
+      const r = await engine.analyze({ content: `${c.text}\n\n${LOCAL_MEMO}`, content_type: 'text' });
+      expect(r.remote_corpora[0].outcome).toBe('invalid_response');
+      expect(r.remote_corpora[0].message).toMatch(message);
+      expect(r.limitations).toContain('remote_corpus_error');
+      expect(r.matches.some((m) => m.kind === 'exact' && m.dataset_id === 'local')).toBe(true);
+      // nothing of that search is kept: the same text against a healthy engine finds the planted passage
+      server.setFault(undefined as never);
+      const again = await engine.analyze({ content: c.text, content_type: 'text' });
+      expect(again.remote_corpora[0].outcome).toBe('searched');
+      expect(foundExactly(again, c)).toBeTruthy();
+      engine.dispose();
+    });
+  }
 
   it("an index the server does not have: remote_corpus_error with the server's message", async () => {
     server.setFault(undefined as never);

@@ -514,6 +514,36 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect((await run(['analyze', 'nope.txt'])).code).toBe(1);
   });
 
+  it('analyze answers as the server does: the default packs unless --packs none', async () => {
+    // the same text, the same settings: what 'npm start' (serve --starter with the default packs) and
+    // createEngine({ packs: 'default' }) with the starter answer
+    const moby = join(root, 'test/fixtures/texts/moby-dick-opening.txt');
+    const cliDefault = await run(['analyze', moby], 180_000);
+    expect(cliDefault.code, cliDefault.stderr).toBe(0);
+    const c = JSON.parse(cliDefault.stdout); // stdout is the JSON result alone
+    const engine = await createEngine({ packs: 'default' });
+    const { loadStarterDataset } = await import('../../src/starter/index.js');
+    await loadStarterDataset(engine);
+    const lib = await engine.analyze({ content: readFileSync(moby, 'utf8'), content_type: 'text' });
+    engine.dispose();
+    const answer = (r: Record<string, any>) => ({
+      confidence: r.confidence,
+      matches: r.matches.map((m: Record<string, unknown>) => [m.dataset_id, m.document_id, m.query_start, m.query_end]),
+      sources: r.attribution_sources.map((s: Record<string, unknown>) => [s.provider, s.model, s.kb_dataset]),
+      risk: r.risk_assessment,
+      evidence: r.corpus_evidence,
+    });
+    expect(answer(c)).toEqual(answer(lib));
+    expect(c.confidence).toBeGreaterThanOrEqual(50);
+    expect(c.attribution_sources.some((s: { kb_dataset: string }) => s.kb_dataset === 'project-gutenberg')).toBe(true);
+    const none = await run(['analyze', moby, '--packs', 'none']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ confidence: 0, attribution_sources: [] });
+    const bad = await run(['analyze', moby, '--packs', 'all']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--packs must be 'default' or 'none'/);
+  }, 300_000);
+
   it('demo and fingerprint still work', async () => {
     const d = await run(['demo']);
     expect(d.code, d.stderr).toBe(0);

@@ -3,6 +3,7 @@
  * moments, greedy generation) and the OpenAI-compatible adapter against the n-gram LM served on
  * 127.0.0.1 over real HTTP (echo logprobs, generation, retries, timeout, errors).
  */
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNgramHandler } from '../../src/models/ngram-server.js';
 import { NgramLanguageModel } from '../../src/models/ngram.js';
@@ -217,6 +218,44 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const e = await rejection(model({ timeoutMs: 150 }).generate('the', { maxTokens: 1, temperature: 0 }));
     expect(e.code).toBe('UPSTREAM_TIMEOUT');
     expect(server.requests() - before).toBe(1);
+  });
+
+  it('a server dripping failing answers: one deadline for the whole call, retries and waits included', async () => {
+    // each answer is a 503 whose body drips for ~150 ms: under a per-attempt timer the call would last
+    // attempts × 150 ms; with one deadline it stops at timeoutMs
+    let requests = 0;
+    const drip = createServer((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' });
+      let sent = 0;
+      const t = setInterval(() => {
+        if (++sent === 6) {
+          clearInterval(t);
+          res.end('{}');
+        } else res.write('  ');
+      }, 25);
+      res.on('close', () => clearInterval(t));
+    });
+    await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
+    try {
+      const port = (drip.address() as { port: number }).port;
+      const m = createOpenAICompatibleModel({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: 'x',
+        timeoutMs: 600,
+        maxRetries: 10,
+        retryBaseMs: 0,
+      });
+      const e = await rejection(m.generate('x', { maxTokens: 1, temperature: 0 }));
+      expect(e.code).toBe('UPSTREAM_TIMEOUT');
+      expect(e.message).toMatch(/no complete answer within 600 ms \(\d+ attempts\)/);
+      expect(requests).toBeGreaterThan(1);
+      expect(requests).toBeLessThan(11); // 11 = every retry run out, each under its own timer
+    } finally {
+      drip.closeAllConnections();
+      await new Promise((r) => drip.close(r));
+    }
   });
 
   it('401 → UPSTREAM_ERROR with the status (its message only in the cause), at once, without the key', async () => {

@@ -93,8 +93,10 @@ describe('serve --infini-gram', () => {
 
     const r = await analyze({ content: planted.text, content_type: 'text' });
     expect(r.remote_corpora).toEqual([
-      expect.objectContaining({ dataset_id: 'v4_piletrain_llama', outcome: 'searched', endpoint: `${infini.url}/` }),
+      // the engine is self-hosted: its URL is the operator's, not shown to API clients (as on /status)
+      expect.objectContaining({ dataset_id: 'v4_piletrain_llama', outcome: 'searched', endpoint: 'self-hosted' }),
     ]);
+    expect(JSON.stringify(r)).not.toContain(infini.url);
     const m = r.matches.find((x: { kind: string }) => x.kind === 'remote');
     expect(m).toMatchObject({ dataset_id: 'v4_piletrain_llama', doc_ix: planted.source.doc_ix });
     expect(Math.abs(m.query_start - planted.passage.start)).toBeLessThan(20);
@@ -109,8 +111,9 @@ describe('serve --infini-gram', () => {
     expect(datasets.datasets.find((d: { id: string }) => d.id === 'v4_piletrain_llama')).toMatchObject({
       kind: 'remote',
       kb_dataset: 'the-pile',
-      remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false },
+      remote: { engine: 'infini-gram', index: 'v4_piletrain_llama', declared: false, endpoint: 'self-hosted' },
     });
+    expect(JSON.stringify(datasets)).not.toContain(infini.url);
   });
 
   it('/api/v1/status shows the corpus answering, without naming a self-hosted endpoint', async () => {

@@ -47,7 +47,8 @@ describe('analyze headline', () => {
     expect(r.corpus_evidence).toEqual({
       strongest: null,
       linked_to_models: false,
-      summary: NO_EVIDENCE,
+      // an absence of evidence says what was looked at
+      summary: `${NO_EVIDENCE} Searched: 1 local dataset (samples of training corpora) only; no web-scale corpus was searched (remote corpora are off).`,
     });
     expect(r.potential_matches).toBe(0);
     expect(r.limitations).not.toContain('corpus_evidence_without_model_link');
@@ -67,7 +68,7 @@ describe('analyze headline', () => {
     expect(r.corpus_evidence).toEqual({
       strongest: null,
       linked_to_models: false,
-      summary: NO_EVIDENCE,
+      summary: `${NO_EVIDENCE} Searched: 4 local datasets (samples of training corpora) only; no web-scale corpus was searched (remote corpora are off).`,
     });
     expect(r.limitations).toContain('scattered_common_phrases');
     expect(r.confidence).toBe(0);

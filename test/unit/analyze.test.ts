@@ -99,26 +99,44 @@ describe('analyze', () => {
         'long_verbatim_run',
         'declared_dataset_link',
         'fair_use_case_by_case',
+        'public_domain_source',
       ]),
     );
-    expect(['medium', 'high', 'critical']).toContain(r.risk_assessment.level);
+    // Project Gutenberg's texts are public domain in the USA: the risk of using the text, not of infringing it, and
+    // no licensing revenue rests on it
+    expect(r.risk_assessment.level).toBe('low');
+    expect(r.risk_assessment.modifiers).toContainEqual({ code: 'public_domain_source', delta: -1 });
+    expect(r.estimated_revenue.basis).toMatchObject({ method: 'per_title_36m', providers: [] });
+    expect(r.estimated_revenue.monthly).toBe(0);
     expect(r.limitations).toEqual(
       expect.arrayContaining(['reference_sample_only', 'paraphrase_not_detectable', 'calibrated_on_development_data']),
     );
-    // revenue: a book, per title over 36 months, one term per provider
-    const providers = new Set(r.attribution_sources.map((s) => s.provider));
-    expect(r.estimated_revenue.currency).toBe('USD');
-    expect(r.estimated_revenue.basis).toMatchObject({
+    // the same copy in a dataset of books under copyright (declared BookCorpus): risk and revenue as the tables say —
+    // a book, per title over 36 months, one term per provider
+    const copyrighted = await createEngine();
+    await copyrighted.addDataset({ id: 'books', kb_dataset: 'bookcorpus' }, [{ id: 'austen-persuasion', text: src }]);
+    const c = await copyrighted.analyze({
+      content,
+      content_type: 'text',
+      metadata: { work_type: 'book', jurisdiction: 'US' },
+    });
+    expect(['medium', 'high', 'critical']).toContain(c.risk_assessment.level);
+    expect(c.risk_assessment.factors).not.toContain('public_domain_source');
+    const providers = new Set(c.attribution_sources.map((s) => s.provider));
+    expect(providers.size).toBeGreaterThan(0);
+    expect(c.estimated_revenue.currency).toBe('USD');
+    expect(c.estimated_revenue.basis).toMatchObject({
       method: 'per_title_36m',
       deal_ids: [9],
       quantity: 1,
       term_months: 36,
     });
-    expect(r.estimated_revenue.basis.providers.length).toBe(providers.size);
-    const mid = r.estimated_revenue.basis.providers.reduce((t, p) => t + p.p_used[1] * 3750, 0) / 36;
-    expect(r.estimated_revenue.monthly).toBeCloseTo(mid, 1);
-    expect(r.estimated_revenue.basis.low!).toBeLessThanOrEqual(r.estimated_revenue.monthly!);
-    expect(r.estimated_revenue.basis.high!).toBeGreaterThanOrEqual(r.estimated_revenue.monthly!);
+    expect(c.estimated_revenue.basis.providers.length).toBe(providers.size);
+    const mid = c.estimated_revenue.basis.providers.reduce((t, p) => t + p.p_used[1] * 3750, 0) / 36;
+    expect(c.estimated_revenue.monthly).toBeCloseTo(mid, 1);
+    expect(c.estimated_revenue.basis.low!).toBeLessThanOrEqual(c.estimated_revenue.monthly!);
+    expect(c.estimated_revenue.basis.high!).toBeGreaterThanOrEqual(c.estimated_revenue.monthly!);
+    copyrighted.dispose();
     // evidence explains the numbers
     const ev = r.evidence.datasets.find((d) => d.dataset_id === 'pg-sample')!;
     expect(ev.strength).toBeGreaterThan(10);
@@ -261,9 +279,34 @@ describe('analyze', () => {
       .analyze({ content: 'x', content_type: 'pdf' } as never)
       .catch((e: Error) => e.message);
     expect(unknownType).toContain("'text', 'markdown', 'html'");
-    await expect(engine.analyze({ content: 'x', content_type: 'text' }, { prior: 1 })).rejects.toEqual(
-      code('INVALID_OPTIONS'),
-    );
+    // every bad option is INVALID_OPTIONS naming it, never a TypeError from inside
+    const badOptions: unknown[] = [
+      null,
+      'fast',
+      [],
+      { prior: 1 },
+      { prior: '0.5' },
+      { sliceMs: '3' },
+      { sliceMs: -1 },
+      { sliceMs: Number.NaN },
+      { signal: 'stop' },
+      { signal: {} },
+      { signal: null },
+      { remote: 'no' },
+      { offload: {} },
+      { offload: null },
+      { owner: 42 },
+      { owner: '' },
+      { datasets: 'all' },
+      { candidates: -1 },
+      { alignBudgetMs: '2s' },
+      { colour: 'blue' },
+    ];
+    for (const o of badOptions)
+      await expect(
+        engine.analyze({ content: 'some text', content_type: 'text' }, o as never),
+        JSON.stringify(o),
+      ).rejects.toEqual(code('INVALID_OPTIONS'));
     await expect(engine.getAnalysis('an_nope')).rejects.toEqual(code('NOT_FOUND'));
     // the request schema agrees with the validation on shape
     expect(validRequest({ content: 'x', content_type: 'text', metadata: { jurisdiction: 'US-CA' } })).toBe(true);

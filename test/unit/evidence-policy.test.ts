@@ -158,6 +158,34 @@ describe('a confident answer shows its evidence (analyze and score, default pack
     expect(await holdsTheRule(essay)).toBe(0);
   });
 
+  it('a public-domain source: in a training corpus is not a claim (risk low in the USA, no revenue, said in words)', async () => {
+    const passage = famous[0].passage;
+    const us = await engine.analyze({
+      content: passage,
+      content_type: 'text',
+      metadata: { jurisdiction: 'US', work_type: 'book' },
+    });
+    expect(us.confidence).toBeGreaterThanOrEqual(90);
+    expect(us.risk_assessment.factors).toContain('public_domain_source');
+    expect(us.risk_assessment.modifiers).toContainEqual({ code: 'public_domain_source', delta: -1 });
+    expect(us.risk_assessment.level).toBe('low');
+    expect(us.estimated_revenue.monthly).toBe(0);
+    expect(us.estimated_revenue.basis.providers).toEqual([]);
+    expect(us.corpus_evidence.summary).toMatch(
+      /public domain in the USA: that this text is in a training corpus does not mean anyone holds a claim/,
+    );
+    // elsewhere the code is listed without a weight: the author's country decides
+    const de = await engine.analyze({
+      content: passage,
+      content_type: 'text',
+      metadata: { jurisdiction: 'DE', work_type: 'book' },
+    });
+    expect(de.risk_assessment.modifiers).toContainEqual({ code: 'public_domain_source', delta: 0 });
+    expect(de.estimated_revenue.monthly).toBe(0);
+    // the factor says no documented link only where there is none
+    expect(us.risk_assessment.factors).not.toContain('no_documented_model_link');
+  });
+
   it('score and monitors: a fresh work scores 0 with nothing to show and no event; a packed one scores with matches', async () => {
     const fresh = await engine.registerWork({ content: essay, owner: 'policy-test' });
     const s = await engine.score({ work_hash: fresh.work_hash, target_model: 'meta/llama-7b', jurisdiction: 'US' });

@@ -442,6 +442,7 @@ describe('kb from a custom source', () => {
     aliases: [id],
     components,
     pirated: false,
+    public_domain_in: [],
     description: id,
     sources: ['test'],
   });

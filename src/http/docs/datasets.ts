@@ -405,6 +405,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
             {
               components: ['pile-cc', 'pubmed-central'],
               pirated: false,
+              public_domain_in: [],
               id: 'the-pile',
               name: 'The Pile',
               kind: 'mixture',
@@ -417,6 +418,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
             {
               components: ['the-pile'],
               pirated: false,
+              public_domain_in: [],
               id: 'the-pile-deduplicated',
               name: 'The Pile (deduplicated)',
               kind: 'mixture',
@@ -447,6 +449,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
           success: true,
           components: [],
           pirated: true,
+          public_domain_in: [],
           id: 'books3',
           name: 'Books3',
           kind: 'books',

@@ -578,6 +578,7 @@ const KB_DATASET_PROPS = {
   aliases: strings,
   components: strings,
   pirated: bool,
+  public_domain_in: strings,
   description: str,
   sources: strings,
 } as const;

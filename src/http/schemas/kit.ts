@@ -18,16 +18,23 @@ export const dateTimeOrNull = { type: ['string', 'null'], format: 'date-time' } 
 export const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 export const codes = { type: 'array', items: code } as const;
 export const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
-export const workHash = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } as const;
+export const workHash = {
+  type: 'string',
+  pattern: '^sha256:[0-9a-f]{64}$',
+  'x-pattern-hint': 'a work hash: "sha256:" then 64 lowercase hex digits (the work_hash of analyze or register)',
+} as const;
 export const modelId = {
   type: 'string',
   pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$',
   description: '`provider/model_name` of the knowledge base',
+  'x-pattern-hint':
+    '"provider/model_name" as the knowledge base names it (GET /api/v1/kb/models lists them), e.g. "eleutherai/pythia-6.9b"',
 } as const;
 export const jurisdiction = {
   type: 'string',
   pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
   description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`',
+  'x-pattern-hint': 'an ISO 3166 code such as "US", "DE", "EU", "US-CA" or "GB-SCT"',
 } as const;
 export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
 export const contentType = { enum: ['text', 'markdown', 'html'] } as const;

@@ -74,10 +74,11 @@ export async function runAnalysis(
   options: AnalyzeOptions = {},
   createdMs: number = Date.now(),
 ): Promise<AnalysisResult> {
+  // the options first: a bad one is INVALID_OPTIONS, never a TypeError from deep inside
+  const prior = checkOptions(options);
   // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   const req = await sliced(checkRequestSteps(request), sliceMs);
-  const prior = checkPrior(options);
   if (options.sliceMs !== Infinity) await nextMacrotask();
   const extracted = await extractOn(options.offload, req.content, req.type);
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
@@ -128,6 +129,8 @@ export async function runAnalysis(
   ]);
   let pirated = false;
   const linkedReleaseYears: number[] = [];
+  /** Per dataset whose evidence counts: where its texts are public domain (empty: nowhere documented). */
+  const publicDomain = new Map<string, readonly string[]>();
   for (const ds of corpus.datasets()) {
     const detail = details.get(ds.id);
     if (!detail) continue;
@@ -172,6 +175,10 @@ export async function runAnalysis(
     if (detail.kind === 'portrait' && !detail.search.background_measured)
       limitations.add('portrait_background_not_measured');
     if (!countsAsEvidence(finding)) continue;
+    publicDomain.set(
+      ds.id,
+      descriptor.kb_dataset === undefined ? [] : kb.dataset(descriptor.kb_dataset).public_domain_in,
+    );
     // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
     const evidencePassages = checkable.filter((m) => m.kind !== 'near');
     if (detail.kind === 'exact' || detail.kind === 'remote') {
@@ -257,8 +264,9 @@ export async function runAnalysis(
       });
       if (model.release_year !== null) linkedReleaseYears.push(model.release_year);
     }
-    if (sources.length > before && declaredLink) factors.add('declared_dataset_link');
-    else factors.add('no_documented_model_link');
+    // a link the dataset's loader declared says so; a dataset that links to no model says that
+    if (sources.length === before) factors.add('no_documented_model_link');
+    else if (declaredLink) factors.add('declared_dataset_link');
   }
   await breathe();
   // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
@@ -287,7 +295,13 @@ export async function runAnalysis(
 
   // ---- revenue
   const work = chooseWorkType(req.workType, extracted.text, fp.token_count);
-  const revenue = estimateRevenue(work.type, work.source, fp.token_count, providerUse(attribution));
+  // no licensing revenue rests on a public-domain source (its texts have no licence market where they are free)
+  const revenue = estimateRevenue(
+    work.type,
+    work.source,
+    fp.token_count,
+    providerUse(attribution.filter((s) => (publicDomain.get(s.dataset_id) ?? []).length === 0)),
+  );
   for (const f of revenue.factors) limitations.add(f);
 
   // ---- risk
@@ -308,6 +322,7 @@ export async function runAnalysis(
     optOut,
     pirated,
     workType: work.type,
+    publicDomainIn: publicDomainOnly(publicDomain),
   });
 
   if (shared.shared.some(Boolean)) factors.add('shared_text');
@@ -315,8 +330,10 @@ export async function runAnalysis(
     evidence.map((e) => ({
       ...e,
       shown: checkableMatches(matches.filter((m) => m.dataset_id === e.dataset_id)),
+      public_domain_in: publicDomain.get(e.dataset_id) ?? [],
     })),
     attribution.length > 0,
+    { local: evidence.filter((e) => e.kind !== 'remote').length, remote: found.remote ?? [] },
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     limitations.add('corpus_evidence_without_model_link');
@@ -401,6 +418,19 @@ function kbTargets(
   return [...out].map(([kb, component]) => ({ kb, component }));
 }
 
+/**
+ * Where all the evidence that counts is public domain: the jurisdictions its every dataset is documented as public
+ * domain in (their intersection), or null when some counted evidence is not public domain (or none counts).
+ */
+function publicDomainOnly(byDataset: ReadonlyMap<string, readonly string[]>): string[] | null {
+  let common: string[] | null = null;
+  for (const where of byDataset.values()) {
+    if (where.length === 0) return null;
+    common = common === null ? [...where] : common.filter((j) => where.includes(j));
+  }
+  return common !== null && common.length > 0 ? common : null;
+}
+
 /** One source per model: the most confident. Sorted by confidence, then model id. */
 function bestPerModel(sources: AttributionSource[]): AttributionSource[] {
   const best = new Map<string, AttributionSource>();
@@ -480,12 +510,51 @@ function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE
   return out.subarray(0, written);
 }
 
-function checkPrior(options: AnalyzeOptions): number {
-  if (options === null || typeof options !== 'object')
-    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+/** The options `analyze` takes (AnalyzeOptions): any other key is refused, as the request's are. */
+const OPTION_KEYS = [
+  'prior',
+  'datasets',
+  'candidates',
+  'alignBudgetMs',
+  'remote',
+  'signal',
+  'owner',
+  'sliceMs',
+  'offload',
+] as const;
+
+/**
+ * The options checked where a wrong one would otherwise surface as a TypeError far from the call (a null, a
+ * non-signal `signal`, a string `sliceMs` …): INVALID_OPTIONS naming the option. `candidates` and `alignBudgetMs`
+ * are checked by the search they configure. Returns the prior.
+ */
+function checkOptions(options: AnalyzeOptions): number {
+  const bad = (detail: string): never => {
+    throw new TrainprintError('INVALID_OPTIONS', detail);
+  };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) bad('options must be an object');
+  for (const k of Object.keys(options))
+    if (!(OPTION_KEYS as readonly string[]).includes(k))
+      bad(`unknown option "${k}" (allowed: ${OPTION_KEYS.join(', ')})`);
   const prior = options.prior ?? 0.5;
-  if (typeof prior !== 'number' || !(prior > 0 && prior < 1))
-    throw new TrainprintError('INVALID_OPTIONS', 'prior must be a number in (0, 1)');
+  if (typeof prior !== 'number' || !(prior > 0 && prior < 1)) bad('prior must be a number in (0, 1)');
+  const { sliceMs, remote, signal, offload } = options;
+  if (sliceMs !== undefined && (typeof sliceMs !== 'number' || !(sliceMs >= 0)))
+    bad('sliceMs must be a number ≥ 0 (Infinity: in one go)');
+  if (remote !== undefined && typeof remote !== 'boolean') bad('remote must be a boolean');
+  const { datasets, owner } = options;
+  if (datasets !== undefined && (!Array.isArray(datasets) || datasets.some((d) => typeof d !== 'string')))
+    bad('datasets must be an array of dataset ids');
+  if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256))
+    bad('owner must be a string of 1..256 characters');
+  const isSignal = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as AbortSignal).aborted === 'boolean' &&
+    typeof (v as AbortSignal).addEventListener === 'function';
+  if (signal !== undefined && !isSignal(signal)) bad('signal must be an AbortSignal');
+  if (offload !== undefined && (offload === null || typeof (offload as { run?: unknown }).run !== 'function'))
+    bad('offload must be an object with a run(work) function (a WorkerPool)');
   return prior;
 }
 

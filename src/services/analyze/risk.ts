@@ -25,6 +25,12 @@ export interface RiskInput {
   /** A linked model reached the content through a dataset documented as pirated. */
   readonly pirated: boolean;
   readonly workType: WorkType;
+  /**
+   * Where the evidence is public domain when all of it is (Project Gutenberg's texts: `['US']`), else null/absent:
+   * in those jurisdictions using the text infringes nothing (`public_domain_source`, the weight goes to 0); elsewhere
+   * the code is listed without a weight (the term of the author's country decides: check it).
+   */
+  readonly publicDomainIn?: readonly string[] | null;
 }
 
 /** The assessment, with every part of the weight. */
@@ -62,6 +68,12 @@ export function assessRisk(input: RiskInput): RiskResult {
       delta: j && (j.code === 'US' || j.code.startsWith('US-')) ? 0.25 : 0.15,
     });
   if (PRICED.has(input.workType)) modifiers.push({ code: 'licensing_market_exists', delta: 0.05 });
+  const pd = input.publicDomainIn ?? null;
+  if (pd !== null) {
+    // the risk of using a public-domain text, not of infringing it: nothing to weigh where it is public domain
+    const country = j?.code.split('-')[0];
+    modifiers.push({ code: 'public_domain_source', delta: country !== undefined && pd.includes(country) ? -1 : 0 });
+  }
   let weight = Math.min(1, Math.max(0, base + modifiers.reduce((t, m) => t + m.delta, 0)));
   let scale = 1;
   if (input.attributionLow < 0.5) {

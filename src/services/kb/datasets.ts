@@ -42,9 +42,13 @@ const TULU3 = 'Tülu 3: Pushing Frontiers in Open Language Model Post-Training (
 
 /** The table's fields with the usual defaults (no components, not pirated). */
 function ds(
-  d: Omit<KbDataset, 'components' | 'pirated'> & { components?: readonly string[]; pirated?: boolean },
+  d: Omit<KbDataset, 'components' | 'pirated' | 'public_domain_in'> & {
+    components?: readonly string[];
+    pirated?: boolean;
+    public_domain_in?: readonly string[];
+  },
 ): KbDataset {
-  return { components: [], pirated: false, ...d };
+  return { components: [], pirated: false, public_domain_in: [], ...d };
 }
 
 /** A component of The Pile that no KB model names on its own: one line from Gao et al. 2020. */
@@ -193,6 +197,9 @@ export const DATASETS: readonly KbDataset[] = [
     aliases: ['Project Gutenberg', 'Gutenberg', 'Gutenberg Project', 'PG-19', 'Gutenberg (PG-19)'],
     description:
       'Public-domain books from Project Gutenberg; PG-19 is the pre-1919 selection that The Pile uses, and LLaMA-1, RedPajama and Dolma include Gutenberg books.',
+    // "Project Gutenberg eBooks are ... in the public domain in the United States" (the licence every eBook carries);
+    // elsewhere the copyright term of each author's country decides
+    public_domain_in: ['US'],
     sources: [
       'Compressive Transformers for Long-Range Sequence Modelling (Rae et al., arXiv 1911.05507) — PG-19',
       PILE,

@@ -528,6 +528,12 @@ const ROWS = [
     GETTY + '; ' + HEURISTIC,
   ],
   [
+    'public_domain_source',
+    'risk_modifier',
+    "All the evidence is in datasets of public-domain texts (Project Gutenberg's eBooks are public domain in the USA): the text is in a training corpus, which does not mean anyone holds a claim to it. Where the source is public domain the risk weight goes to 0 (−1) and no licensing revenue is estimated for it; elsewhere the code is listed without a weight: the copyright term of the author's country decides, check it.",
+    'Project Gutenberg licence ("public domain in the United States"); 17 U.S.C. §§ 302–304 (terms)',
+  ],
+  [
     'attribution_uncertain',
     'risk_modifier',
     'The lower end of the attribution confidence interval is below 0.5, so the risk weight is scaled by it.',

@@ -66,6 +66,12 @@ export interface KbDataset {
   readonly components: readonly string[];
   /** Documented as assembled from a shadow library or pirated copies (Books3, LibGen). */
   readonly pirated: boolean;
+  /**
+   * Jurisdictions (ISO 3166 codes) where the dataset's texts are documented as public domain (Project Gutenberg's
+   * eBooks: `['US']`); empty when not. Finding a text in such a dataset says it is in a training corpus, not that
+   * anyone holds a claim to it there (factor `public_domain_source`).
+   */
+  readonly public_domain_in: readonly string[];
   /** One line on what it is. */
   readonly description: string;
   /** Where the facts come from. */

@@ -122,6 +122,8 @@ export interface DatasetHeadline extends Omit<HeadlineDataset, 'level'> {
   readonly shown: readonly SearchMatch[];
   /** Whether its evidence counts ({@link countsAsEvidence}). */
   readonly counted: boolean;
+  /** Jurisdictions where its texts are documented as public domain (empty: none). */
+  readonly public_domain_in?: readonly string[];
 }
 
 /**
@@ -139,10 +141,38 @@ export interface CorpusEvidence {
 
 /**
  * The headline of an analysis (rules 1 and 3): datasets with nothing checkable are left out, the strongest of the
- * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5.
- * @example corpusEvidence([], false).summary // 'No corpus evidence: …'
+ * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5. With
+ * `scope`, an answer of no evidence says what was searched and what was not (a remote corpus that was off, down or
+ * out of budget).
+ * @example corpusEvidence([], false, { local: 4, remote: [] }).summary // 'No corpus evidence: … Searched: 4 local datasets (…) only; …'
  */
-export function corpusEvidence(datasets: readonly DatasetHeadline[], linked: boolean): CorpusEvidence {
+/** What an analysis searched: its local datasets and how each remote corpus's search ended. */
+export interface SearchScope {
+  readonly local: number;
+  readonly remote: ReadonlyArray<{ readonly dataset_id: string; readonly outcome: string }>;
+}
+
+/**
+ * What was not searched, in words, for an answer of no evidence: an absence of evidence is worth only what was
+ * looked at.
+ */
+function notSearched(scope: SearchScope | undefined): string {
+  if (!scope) return '';
+  const local = `${scope.local} local dataset${scope.local === 1 ? '' : 's'} (samples of training corpora)`;
+  const missed = scope.remote.filter((r) => r.outcome !== 'searched');
+  const searched = scope.remote.length - missed.length;
+  if (scope.remote.length === 0)
+    return ` Searched: ${local} only; no web-scale corpus was searched (remote corpora are off).`;
+  const remote = `${searched} remote ${searched === 1 ? 'corpus' : 'corpora'}`;
+  const failed = missed.map((r) => `"${r.dataset_id}" (${r.outcome.replace(/_/g, ' ')})`).join(', ');
+  return ` Searched: ${local} and ${remote}${missed.length ? `; not searched: ${failed}` : ''}.`;
+}
+
+export function corpusEvidence(
+  datasets: readonly DatasetHeadline[],
+  linked: boolean,
+  scope?: SearchScope,
+): CorpusEvidence {
   let best: DatasetHeadline | null = null;
   for (const d of datasets)
     if (
@@ -156,7 +186,8 @@ export function corpusEvidence(datasets: readonly DatasetHeadline[], linked: boo
       strongest: null,
       linked_to_models: false,
       summary:
-        'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).',
+        'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
+        notSearched(scope),
     };
   const level = evidenceLevel(best.confidence, true) === 'strong' ? 'strong' : 'weak';
   const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;
@@ -172,9 +203,15 @@ export function corpusEvidence(datasets: readonly DatasetHeadline[], linked: boo
       : linked
         ? `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; linked to models: see attribution_sources.`
         : `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; but no model is documented or declared to have trained on it, so confidence (that a model trained on this content) is 0.`;
+  // being in a training corpus is not a claim: a public-domain source says so
+  const pd = best.public_domain_in ?? [];
+  const rights =
+    pd.length === 0
+      ? ''
+      : ` Its texts are public domain in ${pd.map((c) => (c === 'US' ? 'the USA' : c)).join(', ')}: that this text is in a training corpus does not mean anyone holds a claim to it there (elsewhere, check your country's copyright term).`;
   return {
     strongest: { dataset_id, kind, kb_dataset, chance, strength, confidence, level },
     linked_to_models: linked,
-    summary,
+    summary: summary + rights,
   };
 }

@@ -278,9 +278,9 @@ export async function scoreWork(
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
   onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
   const workHash = checkWorkHash(r.work_hash);
-  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
-    fail('target_model must be "provider/model_name", e.g. "eleutherai/pythia-6.9b"');
   const kb = knowledgeBase();
+  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
+    fail(modelIdAdvice(kb, r.target_model));
   const model = kb.model(r.target_model as string);
   if (r.jurisdiction === undefined)
     fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
@@ -691,3 +691,20 @@ function mulberry32(a: number): () => number {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const sig6 = (x: number) => Number(x.toPrecision(6));
+
+/**
+ * What to say of a target_model that is not `provider/model_name`: the form, where the list is, and the knowledge
+ * base's ids with that model name when there are any ("pythia-6.9b" → "eleutherai/pythia-6.9b").
+ */
+function modelIdAdvice(kb: ReturnType<typeof knowledgeBase>, given: unknown): string {
+  const base =
+    'target_model must be "provider/model_name" as the knowledge base names it (the models listed by /api/v1/kb/models), e.g. "eleutherai/pythia-6.9b"';
+  if (typeof given !== 'string' || given.trim() === '') return base;
+  const name = given.trim().toLowerCase();
+  const same = kb
+    .models()
+    .map((m) => m.id)
+    .filter((id) => id.slice(id.indexOf('/') + 1) === name);
+  if (same.length > 0) return `${base}: did you mean ${same.map((id) => JSON.stringify(id)).join(' or ')}?`;
+  return `${base}; ${JSON.stringify(given.slice(0, 80))} names no provider`;
+}
