@@ -7,6 +7,23 @@ import { defineConfig } from 'vitest/config';
 //   unit      pure: no dist/, no network, no child processes; fast enough to run on every change
 //   contract  HTTP through the handler and the store contract
 //   e2e       the CLI, real listening servers, Chromium, Deno, Python and crash tests (some need dist/)
+// `npm run test:quick` is unit + contract without the slowest files below (each over 10 s on a 2-core machine:
+// statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything.
+const SLOW = [
+  'test/unit/score.test.ts',
+  'test/contract/remote-corpus.test.ts',
+  'test/unit/byte-gpt.test.ts',
+  'test/unit/property/content-pairs.test.ts',
+  'test/contract/http.test.ts',
+  'test/unit/abi/tokenize.test.ts',
+  'test/unit/dataset.test.ts',
+  'test/unit/property/fingerprint.test.ts',
+  'test/contract/openapi-examples.test.ts',
+];
+
+// npm names the script it runs: `npm run test:quick` leaves the slow files out, every other way of running keeps them
+const skipped = process.env.npm_lifecycle_event === 'test:quick' ? SLOW : [];
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -14,9 +31,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: skipped } },
+      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], exclude: skipped } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+
     ],
   },
 });

@@ -321,6 +321,8 @@ byId('analyze-example').addEventListener('click', () => {
 });
 byId('analyze-clear').addEventListener('click', () => {
   setAnalyzeText('');
+  // a file or an example may have set the content type: a cleared form starts again from plain text
+  el.analyzeType.value = 'text';
   el.analyzeResult.hidden = true;
   fill(el.analyzeResult);
   fill(el.analyzeStatus);

@@ -48,3 +48,12 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (!el) throw new Error(`index.html has no element #${id}`);
   return el as T;
 }
+
+/**
+ * Text whose `backtick` spans are code (field names and values in the service's messages and the factor table), as
+ * nodes: the page shows `matches[].reuse` as code, never the backticks themselves.
+ * @example withCode('a copy (`edited`)') // ['a copy (', <code>edited</code>, ')']
+ */
+export function withCode(text: string): Child[] {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? h('code', null, part) : part));
+}

@@ -24,6 +24,18 @@ export function decimal(x: number, digits = 2): string {
   return x.toFixed(digits);
 }
 
+/**
+ * A chance (probability) as a person reads it: three decimals down to 0.001, then a power of ten
+ * (7.7e-50 → '7.7 × 10⁻⁵⁰'); below what a double holds beside 1 (a score of 1 − chance that rounds to 1) 'below 10⁻¹⁵'.
+ */
+export function chance(p: number): string {
+  if (!(p > 1e-15)) return 'below 10⁻¹⁵';
+  if (p >= 0.001) return p.toFixed(3);
+  const [m, e] = p.toExponential(1).split('e');
+  const sup = String(Number(e)).replace(/[-0-9]/g, (c) => '⁻⁰¹²³⁴⁵⁶⁷⁸⁹'['-0123456789'.indexOf(c)]);
+  return `${m} × 10${sup}`;
+}
+
 export function usd(x: number | null): string {
   if (x === null) return '—';
   return x !== 0 && Math.abs(x) < 1 ? usdSmall.format(x) : usdFmt.format(x);

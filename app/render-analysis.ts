@@ -4,8 +4,8 @@
  * coverage chart and limitations. Builds elements only through dom.ts (text nodes).
  */
 import type { AnalysisResult, DatasetInfo, FactorInfo } from './backend.js';
-import { fill, h, type Child } from './dom.js';
-import { bytes, count, decimal, percent, usd } from './format.js';
+import { fill, h, withCode, type Child } from './dom.js';
+import { bytes, chance, count, decimal, percent, usd } from './format.js';
 import { excerpt, segments, type Span } from './spans.js';
 
 type Match = AnalysisResult['matches'][number];
@@ -104,7 +104,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         h(
           'p',
           null,
-          `These ${count(m.tokens)} words are in the corpus (chance probability ≤ ${decimal(1 - m.score, 6)}). A portrait keeps no documents or positions, so there is no source passage to show.`,
+          `These ${count(m.tokens)} words are in the corpus (chance probability ${chance(1 - m.score).startsWith('below') ? chance(1 - m.score) : `≤ ${chance(1 - m.score)}`}). A portrait keeps no documents or positions, so there is no source passage to show.`,
         ),
       );
       return;
@@ -224,12 +224,12 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     root,
     h('h3', { id: 'result-title', tabindex: -1 }, 'Result'),
     // what the number rests on, in words, before the number: the evidence a person can check, or that there is none
-    h('p', { class: 'rests-on', id: 'corpus-evidence' }, result.corpus_evidence.summary),
+    h('p', { class: 'rests-on', id: 'corpus-evidence' }, withCode(result.corpus_evidence.summary)),
     h(
       'dl',
       { class: 'summary' },
       stat(
-        'Confidence',
+        'Confidence a model trained on it',
         `${decimal(result.confidence, 0)} / 100`,
         `95 % interval ${decimal(result.confidence_ci_95[0], 0)}–${decimal(result.confidence_ci_95[1], 0)}`,
       ),
@@ -360,7 +360,7 @@ function remoteCorpora(result: AnalysisResult): Child {
         ` (${r.engine}, index ${r.index}, sent to ${engineWhere(r.endpoint)}): ${outcome[r.outcome] ?? r.outcome}`,
         ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
         ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
-        r.message ? h('span', { class: 'muted' }, ` — ${r.message}`) : null,
+        r.message ? h('span', { class: 'muted' }, ' — ', withCode(r.message)) : null,
       ),
     ),
   );
@@ -458,7 +458,7 @@ function attribution(result: AnalysisResult, factors: ReadonlyMap<string, Factor
       'p',
       { class: 'muted', id: 'no-sources' },
       'No attribution sources. ',
-      why ? (factors.get(why)?.meaning ?? why) : '',
+      why ? withCode(factors.get(why)?.meaning ?? why) : '',
       ' Declare what a loaded dataset samples (Datasets view) to link it to the models documented to train on it.',
     );
   }
@@ -574,7 +574,7 @@ function factorList(codes: readonly string[], factors: ReadonlyMap<string, Facto
         h('code', null, c),
         f ? h('span', { class: 'cat' }, f.category) : null,
         ' ',
-        f?.meaning ?? '',
+        withCode(f?.meaning ?? ''),
       );
     }),
   );
@@ -657,7 +657,8 @@ function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[])
           h('th', { scope: 'col' }, 'Dataset'),
           h('th', { scope: 'col' }, 'Coverage'),
           h('th', { scope: 'col', class: 'num' }, 'Longest run'),
-          h('th', { scope: 'col', class: 'num' }, 'Evidence confidence'),
+          // the text is in the dataset: not the headline's "a model trained on it", which needs a documented link
+          h('th', { scope: 'col', class: 'num' }, 'Confidence it is in the dataset'),
         ),
       ),
       h(

@@ -81,7 +81,7 @@ import {
   type Seeds,
   type Vectors,
 } from './seeds.js';
-import { mergeVerbatim, refineVerbatim, verbatimPassages } from './verbatim.js';
+import { mergeVerbatim, refineVerbatim, shortRuns, verbatimPassages } from './verbatim.js';
 
 /** Options of `engine.compare`. Every member is optional. */
 export interface CompareOptions {
@@ -98,6 +98,13 @@ export interface CompareOptions {
    * the shorter text are reported whatever their length. @default 150
    */
   readonly minLength?: number;
+  /**
+   * A run of at least this many consecutive words (stop words included, as written after normalisation) that both
+   * texts hold is a `verbatim` passage whatever its length in characters, when no other passage covers it: the
+   * shortest reuse that winnowing guarantees to see (window 8 of word 5-grams: 8 + 5 − 1 = 12 words), so a
+   * sentence quoted word for word is never missed for being under `minLength`. 0 turns it off. @default 12
+   */
+  readonly minRunWords?: number;
   /** Sentences with fewer content words are joined to the next one. @default 3 */
   readonly minSentenceWords?: number;
   /** Shortest exact word run (all words, stop words included) used to trim verbatim passages. @default 6 */
@@ -183,6 +190,7 @@ export interface ResolvedCompareOptions {
   readonly maxGap: number;
   readonly validation: number;
   readonly minLength: number;
+  readonly minRunWords: number;
   readonly minSentenceWords: number;
   readonly verbatimRun: number;
   readonly verbatimShare: number;
@@ -200,6 +208,7 @@ const DEFAULTS: ResolvedCompareOptions = {
   maxGap: 4,
   validation: 0.34,
   minLength: 150,
+  minRunWords: 12,
   minSentenceWords: 3,
   verbatimRun: 6,
   verbatimShare: 0.8,
@@ -291,7 +300,11 @@ export function compareTexts(
   const union = A.length + B.length - inter;
 
   const { pa, pb, words } = preparePair(tokenize(a), tokenize(b), o.minSentenceWords, o.synonyms);
-  const spans = alignPrepared(core, { pa, pb, a, b, words }, o, 'auto', kernel);
+  const aligned = alignPrepared(core, { pa, pb, a, b, words }, o, 'auto', kernel);
+  const spans =
+    o.minRunWords > 0
+      ? shortRuns(pa, pb, a, b, o.minRunWords, aligned).sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start)
+      : aligned;
   return {
     similarity: coveredShare(pa, pb, a, b, spans),
     jaccard: union === 0 ? 1 : inter / union,

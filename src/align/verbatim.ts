@@ -182,6 +182,58 @@ export function verbatimPassages(
   return out;
 }
 
+/**
+ * `found` with the exact runs of at least `minWords` words it misses: a run beside a passage on both sides widens it,
+ * a run that no passage overlaps on either side is a verbatim span (score 1) of its own — the short quotations the
+ * sentence aligner leaves out (under `minLength`, or too few words for a verbatim chain). Only `compare` adds them;
+ * they do not change how the rest of the pair is aligned.
+ */
+export function shortRuns(
+  pa: Prepared,
+  pb: Prepared,
+  a: string,
+  b: string,
+  minWords: number,
+  found: readonly AlignedSpan[],
+): AlignedSpan[] {
+  const runs = exactRuns(pa, pb, minWords);
+  const spans = found.slice();
+  for (let r = 0; r < runs.length; r += 3) {
+    const p = runs[r],
+      q = runs[r + 1],
+      len = runs[r + 2];
+    const s = tokenSpan(pa, pb, a, b, { a0: p, a1: p + len, b0: q, b1: q + len }, 1);
+    // a run just beside a passage on both sides is that passage's edge, which the aligner trimmed: the passage
+    // grows over it (one detection per reused passage); a run that overlaps a passage on one side only is left out
+    const near = spans.findIndex(
+      (v) =>
+        gap(v.a_start, v.a_end, s.a_start, s.a_end) <= EDGE_GAP &&
+        gap(v.b_start, v.b_end, s.b_start, s.b_end) <= EDGE_GAP,
+    );
+    if (near >= 0) {
+      const v = spans[near];
+      spans[near] = {
+        ...v,
+        a_start: Math.min(v.a_start, s.a_start),
+        a_end: Math.max(v.a_end, s.a_end),
+        b_start: Math.min(v.b_start, s.b_start),
+        b_end: Math.max(v.b_end, s.b_end),
+      };
+      continue;
+    }
+    const touches = (v: AlignedSpan) =>
+      (v.a_start < s.a_end && s.a_start < v.a_end) || (v.b_start < s.b_end && s.b_start < v.b_end);
+    if (!spans.some(touches)) spans.push(s);
+  }
+  return spans;
+}
+
+/** Characters between two ranges (0 when they overlap or touch). */
+const gap = (a0: number, a1: number, b0: number, b1: number): number => Math.max(0, b0 - a1, a0 - b1);
+
+/** A short run this close (characters) to a passage on both sides is that passage's edge (see shortRuns). */
+const EDGE_GAP = 200;
+
 /** The span of token ranges [a0, a1) of a and [b0, b1) of b, ends moved past closing punctuation. */
 function tokenSpan(pa: Prepared, pb: Prepared, a: string, b: string, r: Omit<Chain, 'n'>, score: number): AlignedSpan {
   return {

@@ -90,6 +90,8 @@ export interface ModelSpec {
 export interface BodyAllowance {
   readonly maxBodyBytes: number;
   readonly reason: string;
+  /** Gives back what the check reserved for this request; the handler calls it once the request has ended. */
+  readonly release?: () => void;
 }
 
 /**

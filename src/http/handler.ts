@@ -43,6 +43,7 @@ import {
   type RateState,
   type TargetModel,
 } from '../index.js';
+import { LARGE_WORK_BYTES, LARGE_WORK_RETRY_SECONDS, LargeWorkGate, type LargeWorkLimits } from './large-work.js';
 import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
 import {
   Reply,
@@ -142,6 +143,13 @@ export interface HandlerOptions {
    * pinned fetch of `resolveHost` (the addresses are still checked). @default globalThis.fetch
    */
   readonly modelFetch?: typeof fetch;
+  /**
+   * How many requests with a body of 1 MiB or more run at once, and how many wait for a place (in order); one more
+   * is answered 503 `SERVICE_UNAVAILABLE` with `Retry-After`, before its body is read. Each holds tens to hundreds
+   * of MB while it runs, so this bounds the server's peak memory (src/http/large-work.ts).
+   * @default { running: 4, waiting: 16 }
+   */
+  readonly largeRequests?: LargeWorkLimits;
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
   /**
@@ -258,6 +266,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
+  const largeWork = new LargeWorkGate(options.largeRequests);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
     datasetsReadOnly: options.datasetsReadOnly ?? null,
@@ -301,6 +310,18 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     status.recordRequest();
     let operation = 'unmatched';
     let extra: Record<string, string> = {};
+    // what a route's beforeBody reserved (an account's dataset allowance): given back however the request ends
+    let releaseAllowance: (() => void) | undefined;
+    // a place among the large requests running at once, held until the answer is made
+    let releaseLarge: (() => void) | undefined;
+    const enterLarge = async () => {
+      try {
+        releaseLarge = await largeWork.enter();
+      } catch (e) {
+        extra['retry-after'] = String(LARGE_WORK_RETRY_SECONDS);
+        throw e;
+      }
+    };
     try {
       const url = new URL(request.url);
       let path = url.pathname;
@@ -391,12 +412,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
           services,
           now,
         });
+        releaseAllowance = allowance?.release;
         if (allowance && allowance.maxBodyBytes < bodyLimit) {
           bodyLimit = allowance.maxBodyBytes;
           if (route.body && declared !== null && declared > bodyLimit) throw tooLarge(bodyLimit, allowance.reason);
         }
       }
+      // a large body waits for its place before it is read (its size declared), or right after (chunked)
+      if (route.body && declared !== null && declared >= LARGE_WORK_BYTES) await enterLarge();
       const raw = route.body ? await readBody(request, bodyLimit) : new Uint8Array(0);
+      if (!releaseLarge && raw.length >= LARGE_WORK_BYTES) await enterLarge();
       let body: unknown;
       if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && bodies) {
         // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
@@ -461,6 +486,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const out = errorOutcome(shutdownAware(err), requestId);
       if (out.code === 'INTERNAL') options.onError?.(err, requestId);
       return finish(out, extra);
+    } finally {
+      releaseAllowance?.();
+      releaseLarge?.();
     }
 
     /** Add the request id and the collected headers; record 5xx. */

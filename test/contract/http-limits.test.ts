@@ -387,3 +387,88 @@ describe('bodies over node:http', () => {
     expect((await api.call('GET', '/api/v1/datasets/pg-sample', { key })).status).toBe(200);
   });
 });
+
+describe('large requests run a few at a time', () => {
+  it('with one place and no queue, a second large request is 503 with Retry-After before its body is read', async () => {
+    const engine = await createEngine();
+    const keys = new KeyStore(engine.store);
+    const key = (await keys.createKey({ account: 'big', plan: 'pro' })).key;
+    const handler = createHandler(engine, { keys, largeRequests: { running: 1, waiting: 0 } });
+    const content = 'The keeper counted herons over the estuary at dawn. '.repeat(50_000); // 2.6 MB
+    const json = new TextEncoder().encode(JSON.stringify({ content, content_type: 'text' }));
+    // the first request's body arrives in two halves; the second half waits until the test lets it go
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => (letGo = r));
+    let half = 0;
+    const first = handler(
+      new Request('http://api.test/api/v1/attribution/analyze', {
+        method: 'POST',
+        duplex: 'half',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': String(json.length),
+        },
+        body: new ReadableStream<Uint8Array>({
+          async pull(c) {
+            if (half === 0) c.enqueue(json.subarray(0, json.length >> 1));
+            else {
+              await held;
+              c.enqueue(json.subarray(json.length >> 1));
+              c.close();
+            }
+            half++;
+          },
+        }),
+      } as RequestInit),
+    );
+    while (half === 0) await new Promise((r) => setTimeout(r, 5));
+    let pulled = 0;
+    const second = await handler(
+      new Request('http://api.test/api/v1/attribution/analyze', {
+        method: 'POST',
+        duplex: 'half',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': String(json.length),
+        },
+        body: new ReadableStream<Uint8Array>(
+          {
+            pull(c) {
+              pulled++;
+              c.enqueue(json);
+              c.close();
+            },
+          },
+          { highWaterMark: 0 },
+        ),
+      } as RequestInit),
+    );
+    expect(second.status).toBe(503);
+    expect(second.headers.get('retry-after')).toBe('5');
+    expect((await second.json()).error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(pulled).toBe(0);
+    // small requests are not held up
+    const small = await handler(
+      new Request('http://api.test/api/v1/attribution/compare', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ a: 'one two three four five six', b: 'one two three four five six' }),
+      }),
+    );
+    expect(small.status).toBe(200);
+    letGo();
+    expect((await first).status).toBe(200);
+    // the place is given back: the next large request runs
+    const third = await handler(
+      new Request('http://api.test/api/v1/attribution/analyze', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: json,
+      }),
+    );
+    expect(third.status).toBe(200);
+    engine.dispose();
+  });
+});

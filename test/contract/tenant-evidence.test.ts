@@ -177,3 +177,151 @@ describe('per-account dataset caps by plan, checked before the body is read', ()
     }
   });
 });
+
+describe('dataset caps under concurrency: reserved before the body is read', () => {
+  const big = (id: string, mb: number) => ({
+    id,
+    text: `${'lantern quay dusk memoir '.repeat((mb * 1024 * 1024) / 25)}`,
+  });
+  const send = async (handler: ReturnType<typeof createHandler>, key: string, path: string, json: unknown) => {
+    const body = JSON.stringify(json);
+    const res = await handler(
+      new Request(`http://api.test${path}`, {
+        method: 'POST',
+        body,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      }),
+    );
+    return res.status;
+  };
+
+  it('a Free key sending 8 uploads of 4.5 MB at once keeps at most 2 datasets and 10 MiB; 10 small ones make 2', async () => {
+    const engine = await createEngine();
+    const keys = new KeyStore(engine.store);
+    const handler = createHandler(engine, { keys });
+    const scopes = ['datasets:read', 'datasets:write'] as const;
+    const free = (await keys.createKey({ account: 'burst', plan: 'free', scopes: [...scopes] })).key;
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        send(handler, free, '/api/v1/datasets', { id: `big-${i}`, documents: [big('d', 4.5)] }),
+      ),
+    );
+    const own = () => engine.datasets().filter((d) => engine.datasetProvenance(d.id).account === 'burst');
+    expect(statuses.filter((s) => s === 201).length).toBe(own().length);
+    expect(own().length).toBeLessThanOrEqual(2);
+    expect(own().reduce((n, d) => n + d.bytes, 0)).toBeLessThanOrEqual(10 * 1024 * 1024);
+    expect(statuses.every((s) => s === 201 || s === 403 || s === 413)).toBe(true);
+
+    const small = (await keys.createKey({ account: 'many', plan: 'free', scopes: [...scopes] })).key;
+    const made = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        send(handler, small, '/api/v1/datasets', { id: `small-${i}`, documents: [{ id: 'd', text: VICTIM_TEXT }] }),
+      ),
+    );
+    expect(made.filter((s) => s === 201)).toHaveLength(2);
+    expect(made.filter((s) => s === 403)).toHaveLength(8);
+    // the reservations are given back: after a drop, one more can be made
+    expect(
+      (
+        await handler(
+          new Request('http://api.test/api/v1/datasets/small-0', {
+            method: 'DELETE',
+            headers: { authorization: `Bearer ${small}` },
+          }),
+        )
+      ).status,
+    ).toBeLessThan(300);
+    const ids = engine
+      .datasets()
+      .filter((d) => engine.datasetProvenance(d.id).account === 'many')
+      .map((d) => d.id);
+    expect(ids.length).toBe(1);
+    expect(
+      await send(handler, small, '/api/v1/datasets', { id: 'again', documents: [{ id: 'd', text: VICTIM_TEXT }] }),
+    ).toBe(201);
+  });
+
+  it('parallel documents to one dataset stay within the bytes left', async () => {
+    const engine = await createEngine();
+    const keys = new KeyStore(engine.store);
+    const handler = createHandler(engine, { keys });
+    const free = (await keys.createKey({ account: 'adder', plan: 'free', scopes: ['datasets:read', 'datasets:write'] }))
+      .key;
+    expect(
+      await send(handler, free, '/api/v1/datasets', { id: 'mine', documents: [{ id: 'a', text: VICTIM_TEXT }] }),
+    ).toBe(201);
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        send(handler, free, '/api/v1/datasets/mine/documents', { documents: [big(`d${i}`, 4.5)] }),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 413)).toHaveLength(2);
+    expect(engine.datasets().find((d) => d.id === 'mine')!.bytes).toBeLessThanOrEqual(10 * 1024 * 1024);
+  });
+});
+
+describe('datasets created through the API say they do not outlast a restart', () => {
+  it('durable: false on them (true on the operator’s); a monitor limited to a dataset the server lost lists it', async () => {
+    const { engine, call, victim } = await setup();
+    await engine.addDataset({ id: 'operator-books' }, [{ id: 'memo', text: VICTIM_TEXT }]);
+    const made = await call('POST', '/api/v1/datasets', victim, {
+      id: 'my-drafts',
+      documents: [{ id: 'ch1', text: VICTIM_TEXT }],
+    });
+    expect(made.status).toBe(201);
+    expect(made.json.durable).toBe(false);
+    const list = await call('GET', '/api/v1/datasets', victim);
+    expect(
+      Object.fromEntries(list.json.datasets.map((d: { id: string; durable: boolean }) => [d.id, d.durable])),
+    ).toEqual({ 'operator-books': true, 'my-drafts': false });
+    const work = await call('POST', '/api/v1/content/register', victim, { content: VICTIM_TEXT, title: 'Memoir' });
+    const m = await call('POST', '/api/v1/monitors/create', victim, {
+      work_id: work.json.work_id,
+      datasets: ['my-drafts'],
+    });
+    expect(m.status).toBe(201);
+    expect(m.json.missing_datasets).toEqual([]);
+
+    // a restart: the store keeps the monitor, the new server holds no dataset of the API
+    const { createEngine: fresh } = await import('../../src/index.js');
+    const restarted = await fresh({ store: engine.store });
+    const keys = new KeyStore(restarted.store);
+    const handler = createHandler(restarted, { keys });
+    const res = await handler(
+      new Request(`http://api.test/api/v1/monitors/${m.json.monitor_id}`, {
+        headers: { authorization: `Bearer ${victim}` },
+      }),
+    );
+    const shown = await res.json();
+    expect(res.status).toBe(200);
+    expect(shown.missing_datasets).toEqual(['my-drafts']);
+  });
+});
+
+describe("the knowledge base's dataset names are the operator's", () => {
+  it('an account cannot take "the-pile", "c4" or "books3"; the operator still can', async () => {
+    const { engine, call, attacker } = await setup();
+    for (const id of ['the-pile', 'c4', 'books3', 'Pile']) {
+      const r = await call('POST', '/api/v1/datasets', attacker, { id, documents: [{ id: 'a', text: VICTIM_TEXT }] });
+      expect([id, r.status]).toEqual([id, 422]);
+      expect(r.json.error.details.field).toBe('id');
+      expect(r.json.error.message).toContain('names a dataset of the knowledge base');
+    }
+    expect(engine.datasets().map((d) => d.id)).toEqual([]);
+    const keys = new KeyStore(engine.store);
+    const admin = (
+      await keys.createKey({ account: 'ops', plan: 'pro', scopes: ['admin', 'datasets:read', 'datasets:write'] })
+    ).key;
+    const op = await call('POST', '/api/v1/datasets', admin, {
+      id: 'the-pile',
+      kb_dataset: 'the-pile',
+      documents: [{ id: 'a', text: VICTIM_TEXT }],
+    });
+    expect(op.status).toBe(201);
+  });
+});

@@ -24,6 +24,14 @@ import { createHandler, KeyStore, PATH_PARAMS, ROUTES, type Route } from '../../
 import { serve, type Server } from '../../src/node/serve.js';
 import { book, templateOf, withoutExamples } from '../fixtures/http/harness.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
+import { serveHostileModel, type HostileModel } from '../fixtures/http/hostile-model.js';
+import {
+  buildTokenIndex,
+  fixtureCorpus,
+  startInfiniGramServer,
+  type Fault,
+  type InfiniGramServer,
+} from '../fixtures/infini-gram/index.mjs';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_501);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
@@ -67,6 +75,9 @@ describe('HTTP fuzz', () => {
   let handler: (r: Request) => Promise<Response>;
   let server: Server;
   let model: ServedModel;
+  let hostile: HostileModel;
+  let engineServer: InfiniGramServer;
+  const engineFaults: Record<string, number> = {};
   let doc: Record<string, any>;
   const pools: Pools = {};
   let datasetFile = new Uint8Array(0);
@@ -80,7 +91,59 @@ describe('HTTP fuzz', () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onRejection);
     // webhook deliveries go to a stub: a fuzzed monitor must not reach the network
-    engine = await createEngine({ webhooks: { fetch: async () => new Response('ok'), maxAttempts: 1 } });
+    // hostile upstreams: a model server and a remote corpus engine that answer out of contract, drawn from the seed
+    hostile = await serveHostileModel(SEED);
+    const faultRng = prng(SEED + 1);
+    const engineFault = (): Fault | undefined => {
+      const r = faultRng.next();
+      const pick = (name: string, f: Fault): Fault => ((engineFaults[name] = (engineFaults[name] ?? 0) + 1), f);
+      if (r < 0.55) return undefined;
+      if (r < 0.6) return pick('status-503', { status: 503, html: true });
+      if (r < 0.65) return pick('close-socket', { closeSocket: true });
+      if (r < 0.7) return pick('malformed-json', { malformedJson: true });
+      if (r < 0.72) return pick('huge-body', { hugeBody: 17 << 20 });
+      if (r < 0.77) return pick('huge-counts', { hugeCounts: true });
+      const garbage: Array<[string, (a: Record<string, any>) => unknown]> = [
+        ['token-ids', (a) => ({ ...a, token_ids: [-1, 1.5, 'x'] })],
+        ['tokens', (a) => ({ ...a, tokens: [1, null] })],
+        ['suffix-len', (a) => ({ ...a, suffix_len: 2 ** 60 })],
+        [
+          'segments',
+          (a) => ({
+            ...a,
+            segment_by_shard: [
+              [5, -1],
+              [-3, 10],
+            ],
+          }),
+        ],
+        ['lone-surrogate', (a) => (Array.isArray(a.spans) ? { ...a, spans: [['\ud800', null]] } : a)],
+        ['not-an-object', () => [1, 2, 3]],
+      ];
+      const [name, alter] = garbage[Math.floor(faultRng.next() * garbage.length)];
+      return pick(name, { alter });
+    };
+    engineServer = await startInfiniGramServer({
+      kind: 'infini-gram',
+      indexes: { v4_piletrain_llama: buildTokenIndex({ documents: fixtureCorpus().documents, tokenizer: 'llama' }) },
+      fault: engineFault,
+    });
+    engine = await createEngine({
+      webhooks: { fetch: async () => new Response('ok'), maxAttempts: 1 },
+      remoteCorpora: [
+        {
+          id: 'hostile-remote',
+          kind: 'infini-gram',
+          index: 'v4_piletrain_llama',
+          endpoint: engineServer.url,
+          kb_dataset: 'the-pile',
+          retryBaseMs: 5,
+          maxRetryDelayMs: 50,
+          ratePerSecond: 100_000,
+          maxCalls: 20,
+        },
+      ],
+    });
     await engine.addDataset({ id: 'pg-sample', kb_dataset: 'project-gutenberg' }, [
       { id: 'persuasion', text: text.slice(0, 200_000) },
     ]);
@@ -111,9 +174,10 @@ describe('HTTP fuzz', () => {
     const victim = await ks.createClient({ account: 'acme', plan: 'enterprise', scopes: ['kb'] });
     keys.clientBasic = `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`;
     const modelHost = new URL(model.baseUrl).host;
+    const hostileHost = new URL(hostile.baseUrl).host;
     handler = createHandler(engine, {
       keys: ks,
-      modelHosts: (u) => u.host === modelHost,
+      modelHosts: (u) => u.host === modelHost || u.host === hostileHost,
       modelTimeoutMs: 5_000,
       onError: (error, requestId) => {
         internal.push({ error, requestId });
@@ -150,6 +214,8 @@ describe('HTTP fuzz', () => {
       base_url: [
         model.baseUrl,
         model.baseUrl,
+        hostile.baseUrl,
+        hostile.baseUrl,
         'http://127.0.0.1:9/v1',
         'http://169.254.169.254/latest',
         'https://models.example.org/v1',
@@ -251,6 +317,9 @@ describe('HTTP fuzz', () => {
     process.off('unhandledRejection', onRejection);
     await server?.close();
     await model?.close();
+    await hostile?.close();
+    await engineServer?.close();
+    engine?.dispose();
   });
 
   it(
@@ -344,12 +413,70 @@ describe('HTTP fuzz', () => {
       ).toEqual([]);
       expect(rejections.map(String), 'unhandled rejections').toEqual([]);
       expect(sent).toBeGreaterThanOrEqual(REQUESTS * 0.97);
-      expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+      // 502/504 are the hostile model's answers passed on as UPSTREAM_ERROR/UPSTREAM_TIMEOUT (the envelope is checked
+      // with every answer); any other 5xx is the service's own
+      expect([...statuses.keys()].filter((s) => s >= 500 && s !== 502 && s !== 504)).toEqual([]);
       for (const r of ROUTES)
         expect(byRoute.get(r.operationId) ?? 0, r.operationId).toBeGreaterThan(REQUESTS / ROUTES.length / 2);
     },
     HANG_GUARD_MS,
   );
+
+  it('hostile upstreams: 60 model calls and 60 remote searches out of contract, each a documented answer', async () => {
+    await replenish(1_000); // the random run may have dropped the dataset the analyses need
+    const spec = { base_url: hostile.baseUrl, model: 'hostile' };
+    const seen = new Map<number, number>();
+    const failures: string[] = [];
+    const check = async (path: string, json: unknown) => {
+      const res = await handler(
+        new Request(`http://x${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        }),
+      );
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+      const problem = checkResponse('POST', path, res.status, res.headers, bytes, doc, (pointer) => {
+        const v = new Validator({ $ref: `https://fuzz.test/openapi.json#${pointer}` }, '2020-12', false);
+        v.addSchema(withoutExamples(doc) as never, 'https://fuzz.test/openapi.json');
+        return v;
+      });
+      if (problem) failures.push(`${path} → ${res.status}: ${problem}`);
+      return { status: res.status, json: JSON.parse(new TextDecoder().decode(bytes) || 'null') };
+    };
+    for (let i = 0; i < 30; i++) {
+      await check('/api/v1/memorization/extract', { text: WORK_TEXT, model: spec, prefixes: 1 });
+      await check('/api/v1/memorization/probe', {
+        text: WORK_TEXT,
+        model: spec,
+        reference: { texts: REFERENCE },
+        chunk_tokens: 64,
+      });
+    }
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < 60; i++) {
+      const content = text.slice(60_000 + i * 1500, 61_400 + i * 1500);
+      const r = await check('/api/v1/attribution/analyze', { content, content_type: 'text' });
+      if (r.status !== 200) continue;
+      const o = r.json.remote_corpora[0]?.outcome as string;
+      outcomes.set(o, (outcomes.get(o) ?? 0) + 1);
+      // the local search answers whatever the engine did
+      if (!r.json.matches.some((m: { dataset_id: string }) => m.dataset_id === 'pg-sample'))
+        failures.push(`analyze #${i}: the local match is missing (remote outcome ${o})`);
+      // every other outcome says what went wrong (remote_corpus_error, _unreachable, _rate_limited, …)
+      if (o !== 'searched' && !r.json.limitations.some((c: string) => c.startsWith('remote_corpus_')))
+        failures.push(`analyze #${i}: outcome ${o} without a remote_corpus_ limitation`);
+    }
+    console.log('hostile upstreams: statuses', Object.fromEntries(seen), 'model behaviours', hostile.drawn);
+    console.log('remote outcomes', Object.fromEntries(outcomes), 'engine faults', engineFaults);
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect([...seen.keys()].filter((s) => s >= 500 && s !== 502 && s !== 504)).toEqual([]);
+    expect(internal.map((x: any) => String(x.error?.stack ?? x.error))).toEqual([]);
+    expect(Object.keys(hostile.drawn).length, 'model behaviours exercised').toBeGreaterThanOrEqual(8);
+    expect(outcomes.get('invalid_response') ?? 0, 'out-of-contract engine answers reported').toBeGreaterThan(0);
+    expect(seen.get(200) ?? 0).toBeGreaterThan(60); // the analyses, and the model calls that drew a valid answer
+  }, 300_000);
 });
 
 // ------------------------------------------------------------------ request generation
@@ -844,7 +971,10 @@ function checkResponse(
   doc: Record<string, any>,
   validatorFor: (pointer: string) => Validator,
 ): string | null {
-  if (status >= 500) return `server error: ${new TextDecoder().decode(bytes).slice(0, 400)}`;
+  // a hostile model's answer is passed on as 502 UPSTREAM_ERROR / 504 UPSTREAM_TIMEOUT, and only so
+  const upstream =
+    (status === 502 || status === 504) && /"code":"UPSTREAM_(ERROR|TIMEOUT)"/.test(new TextDecoder().decode(bytes));
+  if (status >= 500 && !upstream) return `server error: ${new TextDecoder().decode(bytes).slice(0, 400)}`;
   if (!/^[A-Za-z0-9._:-]+$/.test(headers.get('x-request-id') ?? '')) return 'no X-Request-Id';
   if (method === 'HEAD') return null;
   const type = (headers.get('content-type') ?? '').split(';')[0];

@@ -316,6 +316,8 @@ describe('web app (headless Chromium)', () => {
     await tabTo('#compare-run');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#aligned-list li');
+    // the example reuses two passages: the edited one and the sentence copied word for word (a 12-word run)
+    expect(await page.locator('#aligned-list li').count()).toBe(2);
 
     await fresh();
     await tabTo('#nav-datasets');

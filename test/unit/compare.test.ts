@@ -192,6 +192,34 @@ describe('compare: known cases', () => {
     expect(wrapped.sentTok.length - 1).toBe(1);
   });
 
+  it('a sentence quoted word for word (≥ 12 words) is a verbatim passage, however short', () => {
+    const a =
+      'The committee met on Tuesday to discuss the budget. After a long debate, it was decided that the river bridge would be repaired before the spring floods could reach the lower fields of the valley. Everyone went home tired.';
+    const b =
+      'My grandmother remembers that year well. She says the council argued until midnight, and in the end the river bridge would be repaired before the spring floods could reach the lower fields of the valley. Nobody believed it.';
+    const run =
+      'the river bridge would be repaired before the spring floods could reach the lower fields of the valley.';
+    const r = compareTexts(core, a, b);
+    expect(r.spans).toHaveLength(1);
+    expect(r.spans[0]).toMatchObject({ kind: 'verbatim', score: 1, similarity: 1 });
+    expect(a.slice(r.spans[0].a_start, r.spans[0].a_end)).toBe(run);
+    expect(b.slice(r.spans[0].b_start, r.spans[0].b_end)).toBe(run);
+    expect(r.similarity).toBeGreaterThan(0.4);
+    // 11 shared words are not enough, and minRunWords: 0 turns the rule off (the aligner alone: nothing under 150 characters)
+    const eleven = b.replace('lower fields of the valley', 'low farms').replace('the river bridge', 'a bridge');
+    expect(compareTexts(core, a, eleven).spans).toEqual([]);
+    expect(compareTexts(core, a, b, { minRunWords: 0 }).spans).toEqual([]);
+    expect(() => compareTexts(core, a, b, { minRunWords: 1.5 })).toThrow(code('INVALID_OPTIONS'));
+    // two unrelated texts sharing only common phrases stay apart
+    expect(compareTexts(core, FILLER_A, FILLER_B).spans).toEqual([]);
+  });
+
+  it('a short run inside a passage found by the aligner is not reported twice', () => {
+    const copy = `${FILLER_A}${PASSAGE} ${FILLER_B}`;
+    const r = compareTexts(core, copy, `Preface. ${PASSAGE} Afterword.`);
+    expect(r.spans).toHaveLength(1);
+  });
+
   it('new options are validated', () => {
     expect(() => compareTexts(core, 'a', 'b', { obfuscatedSeedCosine: 1 })).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', { obfuscatedSeedDice: -0.1 })).toThrow(code('INVALID_OPTIONS'));
@@ -372,7 +400,9 @@ describe('PAN-style pairs with their ground truth (the PAN corpora themselves: b
       for (const pair of panStylePairs(kind, 12, kind.length)) {
         const r = compareTexts(core, pair.suspText, pair.srcText);
         const js = alignSpans(null, pair.suspText, pair.srcText, resolveCompareOptions(undefined), 'js');
-        expect(r.spans.map(({ kind: _, similarity: __, ...geometry }) => geometry)).toEqual(js);
+        // the aligner's spans (short verbatim runs are compare's own addition, after it)
+        const aligned = compareTexts(core, pair.suspText, pair.srcText, { minRunWords: 0 });
+        expect(aligned.spans.map(({ kind: _, similarity: __, ...geometry }) => geometry)).toEqual(js);
         // the seeded-region path of long pairs gives these PAN-sized pairs the same spans
         const viaRegions = alignSpansScoped(
           core,

@@ -24,6 +24,7 @@ import {
   extractText,
   factorTable,
   jurisdictionTable,
+  knowledgeBase,
   sha256Hex,
   TrainprintError,
   worthOffloading,
@@ -275,7 +276,7 @@ export const ROUTES: readonly Route[] = withDocs([
       const { work_hash: _unused, ...rest } = req;
       // the account's monitor: its evaluations read the datasets every account shares and this account's own
       const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { owner: account(ctx) });
-      return new Reply({ ...m }, 201);
+      return new Reply({ ...shownMonitor(ctx, m) }, 201);
     },
   },
   {
@@ -288,7 +289,9 @@ export const ROUTES: readonly Route[] = withDocs([
     querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
     responseSchema: S.MONITOR_LIST_SCHEMA,
     handler: async (ctx) => ({
-      monitors: await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) }),
+      monitors: (await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) })).map(
+        (m) => shownMonitor(ctx, m),
+      ),
     }),
   },
   {
@@ -299,7 +302,7 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'monitors',
     summary: 'A monitor with its last evaluation per model',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: (ctx) => ownMonitor(ctx),
+    handler: async (ctx) => shownMonitor(ctx, await ownMonitor(ctx)),
   },
   {
     method: 'DELETE',
@@ -324,7 +327,8 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'monitors',
     summary: 'Stop evaluating a monitor (no body)',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: (ctx) => ctx.engine.pauseMonitor(ctx.params.monitor_id, { owner: account(ctx) }),
+    handler: async (ctx) =>
+      shownMonitor(ctx, await ctx.engine.pauseMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
   },
   {
     method: 'POST',
@@ -334,7 +338,8 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'monitors',
     summary: 'Evaluate a paused monitor again (no body)',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: (ctx) => ctx.engine.resumeMonitor(ctx.params.monitor_id, { owner: account(ctx) }),
+    handler: async (ctx) =>
+      shownMonitor(ctx, await ctx.engine.resumeMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
   },
   {
     method: 'GET',
@@ -366,9 +371,10 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: 'The reference datasets the account searches (shared and its own) with their stats',
     responseSchema: S.DATASET_LIST_SCHEMA,
     handler: async (ctx) => ({
-      datasets: who(ctx).scopes.includes('admin')
+      datasets: (who(ctx).scopes.includes('admin')
         ? ctx.engine.datasets()
-        : ctx.engine.datasets({ account: account(ctx) }),
+        : ctx.engine.datasets({ account: account(ctx) })
+      ).map((d) => shownDataset(ctx, d)),
     }),
   },
   {
@@ -379,7 +385,7 @@ export const ROUTES: readonly Route[] = withDocs([
     scope: 'datasets:read',
     summary: "One reference dataset's stats",
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
-    handler: async (ctx) => datasetStats(ctx, ctx.params.dataset_id),
+    handler: async (ctx) => shownDataset(ctx, datasetStats(ctx, ctx.params.dataset_id)),
   },
   {
     method: 'POST',
@@ -404,7 +410,7 @@ export const ROUTES: readonly Route[] = withDocs([
       >;
       const load = () => ctx.engine.addDataset(descriptor as never, documents ?? [], suppliedBy(ctx));
       const stats = await createOwnDataset(ctx, descriptor.id, load);
-      return new Reply({ ...stats }, 201);
+      return new Reply({ ...shownDataset(ctx, stats) }, 201);
     },
   },
   {
@@ -425,10 +431,11 @@ export const ROUTES: readonly Route[] = withDocs([
     },
     handler: async (ctx) => {
       await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
-      return ctx.engine.addDataset(
+      const stats = await ctx.engine.addDataset(
         { id: ctx.params.dataset_id },
         (ctx.body as { documents: DatasetDocument[] }).documents,
       );
+      return shownDataset(ctx, stats);
     },
   },
   {
@@ -473,7 +480,7 @@ export const ROUTES: readonly Route[] = withDocs([
       // the id is inside the file: checked before anything is loaded under it
       const id = datasetFileId(bytes);
       const stats = await createOwnDataset(ctx, id, () => ctx.engine.importDataset(bytes, suppliedBy(ctx)));
-      return new Reply({ ...stats }, 201);
+      return new Reply({ ...shownDataset(ctx, stats) }, 201);
     },
   },
   {
@@ -489,6 +496,7 @@ export const ROUTES: readonly Route[] = withDocs([
       await ownDataset(ctx, ctx.params.dataset_id);
       if (!ctx.engine.removeDataset(ctx.params.dataset_id))
         throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
+      loadedByApi(ctx.engine).delete(ctx.params.dataset_id);
       return { id: ctx.params.dataset_id, deleted: true };
     },
   },
@@ -835,6 +843,17 @@ const ownWork = (ctx: RouteContext, workId: string): Promise<Work> =>
 const ownWorkByHash = (ctx: RouteContext, workHash: string): Promise<Work> =>
   ctx.engine.findWork(workHash, { owner: account(ctx) });
 
+/**
+ * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
+ * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
+ * says so instead of scoring 0 in silence.
+ */
+function shownMonitor(ctx: RouteContext, m: Monitor): Monitor & { missing_datasets: string[] } {
+  if (m.datasets === null) return { ...m, missing_datasets: [] };
+  const seen = new Set(ctx.engine.datasets({ account: account(ctx) }).map((d) => d.id));
+  return { ...m, missing_datasets: m.datasets.filter((id) => !seen.has(id)) };
+}
+
 const ownMonitor = (ctx: RouteContext): Promise<Monitor> =>
   ctx.engine.getMonitor(ctx.params.monitor_id, { owner: account(ctx) });
 
@@ -878,20 +897,67 @@ async function datasetAllowance(ctx: RouteContext, creating: boolean): Promise<B
   if (principal.scopes.includes('admin')) return undefined;
   const caps = ctx.services.plan(principal.plan)?.datasets;
   if (!caps) return undefined;
-  const own = ctx.engine.datasets().filter((d) => ctx.engine.datasetProvenance(d.id).account === account(ctx));
-  if (creating && caps.count !== null && own.length >= caps.count) {
+  const me = account(ctx);
+  const own = ctx.engine.datasets().filter((d) => ctx.engine.datasetProvenance(d.id).account === me);
+  // requests of this account still running count as if done: checked and reserved in one step (no await between),
+  // so parallel uploads cannot each see the same room
+  let byAccount = RESERVED.get(ctx.engine);
+  if (!byAccount) RESERVED.set(ctx.engine, (byAccount = new Map()));
+  const held = byAccount.get(me) ?? { count: 0, bytes: 0 };
+  if (creating && caps.count !== null && own.length + held.count >= caps.count) {
+    const running = held.count > 0 ? ` (${held.count} being created now)` : '';
     throw new TrainprintError(
       'FORBIDDEN',
       `plan "${principal.plan}" keeps at most ${caps.count} datasets per account ` +
-        `and this account has ${own.length}: drop one first (DELETE /api/v1/datasets/{dataset_id})`,
+        `and this account has ${own.length}${running}: drop one first (DELETE /api/v1/datasets/{dataset_id})`,
     );
   }
-  if (caps.bytes === null) return undefined;
   const used = own.reduce((n, d) => n + d.bytes, 0);
-  return {
-    maxBodyBytes: Math.max(0, caps.bytes - used),
-    reason: `plan "${principal.plan}" keeps ${caps.bytes} bytes of dataset text per account and ${used} are used`,
+  const left = caps.bytes === null ? Number.MAX_SAFE_INTEGER : Math.max(0, caps.bytes - used - held.bytes);
+  // a body of declared length reserves that much (the text it holds is less); one without reserves all that is left
+  const declared = Number(ctx.request.headers.get('content-length') ?? Number.NaN);
+  const take =
+    caps.bytes === null ? 0 : Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, left) : left;
+  const mine = { count: creating ? 1 : 0, bytes: take };
+  byAccount.set(me, { count: held.count + mine.count, bytes: held.bytes + mine.bytes });
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const now = byAccount.get(me)!;
+    const next = { count: now.count - mine.count, bytes: now.bytes - mine.bytes };
+    if (next.count === 0 && next.bytes === 0) byAccount.delete(me);
+    else byAccount.set(me, next);
   };
+  const uploading = held.bytes > 0 ? ` (and ${held.bytes} held by uploads running now)` : '';
+  return {
+    maxBodyBytes: left,
+    reason: `plan "${principal.plan}" keeps ${caps.bytes} bytes of dataset text per account and ${used} are used${uploading}`,
+    release,
+  };
+}
+
+/**
+ * What running dataset writes of each account hold of its plan's caps, per engine: a dataset being created counts
+ * toward the number, a body being read toward the bytes, until its request ends.
+ */
+const RESERVED = new WeakMap<Engine, Map<string, { count: number; bytes: number }>>();
+
+/**
+ * Datasets loaded through this API, per engine. They live in the server's memory: a restart drops them, while the
+ * operator's (loaded at start from files or kept in PostgreSQL) and the packs come back.
+ */
+const LOADED_BY_API = new WeakMap<Engine, Set<string>>();
+
+function loadedByApi(engine: Engine): Set<string> {
+  let set = LOADED_BY_API.get(engine);
+  if (!set) LOADED_BY_API.set(engine, (set = new Set()));
+  return set;
+}
+
+/** A dataset as the API shows it: with `durable`, whether it outlasts a restart of the server. */
+function shownDataset(ctx: RouteContext, d: DatasetStats): DatasetStats & { durable: boolean } {
+  return { ...d, durable: !loadedByApi(ctx.engine).has(d.id) };
 }
 
 /** Ids being created now, per engine: two requests for one id must not both load it. */
@@ -931,6 +997,14 @@ async function createOwnDataset(
 ): Promise<DatasetStats> {
   const idPattern = new RegExp(S.DATASET_ID_PATTERN);
   if (id !== null && !idPattern.test(id)) invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
+  if (id !== null && !who(ctx).scopes.includes('admin') && knowledgeBase().resolveDatasetName(id) !== null) {
+    // the knowledge base's names are the operator's: an account holding "the-pile" would keep the operator's sample
+    // of The Pile from loading under its name, and read to others as if it were that corpus
+    invalidField(
+      'id',
+      `"${id}" names a dataset of the knowledge base (${knowledgeBase().resolveDatasetName(id)}), kept for the operator's samples: choose another id, e.g. "${id.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}-mine", and declare what it samples with kb_dataset`,
+    );
+  }
   let creating = CREATING.get(ctx.engine);
   if (!creating) CREATING.set(ctx.engine, (creating = new Set()));
   if (id !== null) {
@@ -951,6 +1025,7 @@ async function createOwnDataset(
       ctx.engine.removeDataset(stats.id);
       invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
     }
+    loadedByApi(ctx.engine).add(stats.id);
     return stats;
   } finally {
     if (id !== null) creating.delete(id);

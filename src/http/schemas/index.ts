@@ -412,6 +412,12 @@ const MONITOR_PROPS = {
   work_hash: workHash,
   models: { type: ['array', 'null'], items: str },
   datasets: { type: ['array', 'null'], items: str },
+  missing_datasets: {
+    type: 'array',
+    items: str,
+    description:
+      'Of `datasets`, those this server does not hold now (dropped, or created through the API before a restart): the monitor cannot evaluate against them',
+  },
   webhook: { oneOf: [{ type: 'null' }, object({ url: str })] },
   events: { type: 'array', items: { enum: ['match.found', 'score.changed'] } },
   jurisdiction: str,
@@ -493,6 +499,11 @@ const DATASET_STATS_PROPS = {
   fpr: num01,
   filters: int0,
   storage: { enum: ['postgres'], description: "Where the index lives when not in the server's memory: PostgreSQL" },
+  durable: {
+    type: 'boolean',
+    description:
+      "false: created or imported through the API and held in this server's memory, so a restart drops it (export it to keep it); true: the operator's (loaded at start or kept in PostgreSQL) or a reference pack",
+  },
   remote: {
     ...object({
       engine: { enum: ['infini-gram', 'infini-gram-mini'] },

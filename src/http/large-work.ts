@@ -1,0 +1,84 @@
+/**
+ * How many large requests run at once. A request with a body of 1 MiB or more (a book to analyze, two long texts to
+ * compare, a dataset upload) holds tens to hundreds of MB while it runs — the body, its text, fingerprints, the
+ * search's working set — and the WebAssembly core keeps the memory it grew to. Without a bound, a burst of them
+ * takes the process's memory with it; with one, the peak is about `limit` times one request's, and the rest wait
+ * their turn (in order) or, when too many wait, are answered 503 with `Retry-After` at once, before their bodies
+ * are read.
+ */
+import { TrainprintError } from '../index.js';
+
+/** Requests whose body is at least this large (bytes) take a place. */
+export const LARGE_WORK_BYTES = 1 << 20;
+
+/** Options of {@link LargeWorkGate}. */
+export interface LargeWorkLimits {
+  /** Large requests running at once. @default 4 */
+  readonly running?: number;
+  /** Large requests waiting for a place; one more is refused (503). @default 16 */
+  readonly waiting?: number;
+}
+
+/** Seconds a refused request is told to wait (`Retry-After`). */
+export const LARGE_WORK_RETRY_SECONDS = 5;
+
+/**
+ * A counting semaphore with a bounded FIFO queue.
+ * @example
+ * const gate = new LargeWorkGate({ running: 2 })
+ * const release = await gate.enter() // throws SERVICE_UNAVAILABLE when the queue is full
+ * try { await work() } finally { release() }
+ */
+export class LargeWorkGate {
+  readonly running: number;
+  readonly waiting: number;
+  #active = 0;
+  readonly #queue: Array<() => void> = [];
+
+  constructor(limits: LargeWorkLimits = {}) {
+    const check = (v: number | undefined, d: number, name: string, min: number) => {
+      if (v === undefined) return d;
+      if (!Number.isInteger(v) || v < min)
+        throw new TrainprintError('INVALID_OPTIONS', `largeRequests.${name} must be an integer ≥ ${min}`);
+      return v;
+    };
+    this.running = check(limits.running, 4, 'running', 1);
+    this.waiting = check(limits.waiting, 16, 'waiting', 0);
+  }
+
+  /** Large requests running now. */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Large requests waiting now. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * A place for one large request: at once when one is free, else after those before it. The returned function
+   * gives the place back (once; later calls do nothing).
+   * @throws SERVICE_UNAVAILABLE when `waiting` requests already wait
+   */
+  async enter(): Promise<() => void> {
+    if (this.#active >= this.running) {
+      if (this.#queue.length >= this.waiting) {
+        throw new TrainprintError(
+          'SERVICE_UNAVAILABLE',
+          `${this.#active} large requests (bodies of 1 MiB or more) are running and ${this.#queue.length} are waiting: send it again in ${LARGE_WORK_RETRY_SECONDS} s`,
+        );
+      }
+      await new Promise<void>((resolve) => this.#queue.push(resolve));
+    } else this.#active++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.#queue.shift();
+      // the place passes to the next in line as it is: the count stays
+      if (next) next();
+      else this.#active--;
+    };
+  }
+}
