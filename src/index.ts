@@ -98,7 +98,7 @@ export type {
   Declarations,
 } from './services/analyze/types.js';
 export type { AnalysisRetention } from './services/analyze/retention.js';
-export { ANALYZE_MAX_BYTES } from './services/analyze/analyze.js';
+export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
 export {
   ANALYSIS_RESULT_SCHEMA,

@@ -400,7 +400,8 @@ describe('large requests run a few at a time', () => {
     let letGo!: () => void;
     const held = new Promise<void>((r) => (letGo = r));
     let half = 0;
-    const first = handler(
+    /** An analyze request whose body streams from `body`, its full length declared. */
+    const streamed = (body: ReadableStream<Uint8Array>) =>
       new Request('http://api.test/api/v1/attribution/analyze', {
         method: 'POST',
         duplex: 'half',
@@ -409,7 +410,11 @@ describe('large requests run a few at a time', () => {
           'content-type': 'application/json',
           'content-length': String(json.length),
         },
-        body: new ReadableStream<Uint8Array>({
+        body,
+      } as RequestInit);
+    const first = handler(
+      streamed(
+        new ReadableStream<Uint8Array>({
           async pull(c) {
             if (half === 0) c.enqueue(json.subarray(0, json.length >> 1));
             else {
@@ -420,20 +425,13 @@ describe('large requests run a few at a time', () => {
             half++;
           },
         }),
-      } as RequestInit),
+      ),
     );
     while (half === 0) await new Promise((r) => setTimeout(r, 5));
     let pulled = 0;
     const second = await handler(
-      new Request('http://api.test/api/v1/attribution/analyze', {
-        method: 'POST',
-        duplex: 'half',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          'content-length': String(json.length),
-        },
-        body: new ReadableStream<Uint8Array>(
+      streamed(
+        new ReadableStream<Uint8Array>(
           {
             pull(c) {
               pulled++;
@@ -443,7 +441,7 @@ describe('large requests run a few at a time', () => {
           },
           { highWaterMark: 0 },
         ),
-      } as RequestInit),
+      ),
     );
     expect(second.status).toBe(503);
     expect(second.headers.get('retry-after')).toBe('5');

@@ -3,6 +3,7 @@
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from './index.js';
+import { EVIDENCE_METHOD } from '../../index.js';
 import {
   ID,
   KB_MODEL,
@@ -114,15 +115,7 @@ const README_ANALYSIS = {
   ],
   coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
   evidence: {
-    method:
-      'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
-      "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
-      "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
-      'over both; ' +
-      "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
-      'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
-      'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
-      'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
+    method: EVIDENCE_METHOD,
     datasets: [
       {
         dataset_id: 'spdx-licenses',
@@ -350,15 +343,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
             'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
           },
           evidence: {
-            method:
-              'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
-              "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
-              "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
-              'over both; ' +
-              "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
-              'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
-              'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
-              'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
+            method: EVIDENCE_METHOD,
             datasets: [
               {
                 dataset_id: 'spdx-licenses',

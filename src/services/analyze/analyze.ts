@@ -376,15 +376,7 @@ export async function runAnalysis(
     matches,
     coverage: found.coverage,
     evidence: {
-      method:
-        'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
-        "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
-        "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
-        'over both; ' +
-        "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
-        'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
-        'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
-        'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.',
+      method: EVIDENCE_METHOD,
       datasets: evidence,
       calibration: { id: CALIBRATION.id, prior },
       combination:
@@ -583,3 +575,14 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const percent = (p: number) => round1(p * 100);
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** How `evidence` of an analysis is computed, in words: its `method` (also what the HTTP examples show). */
+export const EVIDENCE_METHOD =
+  'Per dataset: chance = the probability of shared text at least this strong if the content were unrelated ' +
+  "(exact: binomial chains over the query's own background hit rate, Poisson over independent runs, and for " +
+  "aligned passages binomial tails of shared content-word pairs at their document's background rate, Bonferroni " +
+  'over both; ' +
+  "portrait: runs of consecutive hits against the portrait's measured background, Poisson over independent runs; " +
+  'scattered hits are not evidence); strength = −log10(chance), counted only when the dataset shows a checkable ' +
+  'match with chance ≤ 0.05 (else 0); confidence = the calibration at that strength and the content length. Source ' +
+  'confidence = 100 × dataset confidence × link certainty; a dataset whose evidence does not count gives no source.';
