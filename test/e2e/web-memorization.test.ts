@@ -106,6 +106,8 @@ async function runDemo(origin: string, target = `${models.target.url}/v1`): Prom
     null,
     { timeout: 120_000 },
   );
+  // what a user waits for, as the page says it ("Done in …"): docs/web-app.md quotes it
+  console.log(`memorization demo: ${await page.locator('#memorization-status').textContent()}`);
 }
 
 /** The demo against this run's model servers; the tier shown. */
