@@ -873,7 +873,9 @@ async function serveCommand(args: string[]): Promise<number> {
   const server = await serve(handler, { port, host, workers, ready });
   const sets = engine
     .datasets()
-    .map((d) => `${d.id} (${d.documents} documents)`)
+    // a pack's documents are its source files (a Wikipedia pack: one per extractor file of thousands of articles):
+    // its name says what they hold
+    .map((d) => `${d.id} (${d.documents} documents${d.id.startsWith('pack:') && d.name ? `: ${d.name}` : ''})`)
     .join(', ');
   // a store URL may carry a password: the log shows it as ***
   const where = typeof values.store === 'string' ? redact(values.store) : 'in memory';
