@@ -391,7 +391,9 @@ export class Corpus {
   /**
    * Seal a portrait dataset (sync): its open filter joins the chain and the fingerprints kept
    * for rebuilding are dropped, so it holds only its filters (1.2 B per stored n-gram). Documents
-   * added later go into a new filter. Exact datasets have nothing to seal. Returns the stats.
+   * added later go into a new filter. An exact dataset sorts the documents added since its last search into its
+   * index (what its next search or export would do first), so that its stats are those of the index as a file or
+   * a later load holds it, not of the staging arrays. Returns the stats.
    * @throws NOT_FOUND
    * @example corpus.finalizeDataset('books-portrait').index_bytes
    */
@@ -401,6 +403,7 @@ export class Corpus {
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     if (d instanceof PortraitDataset) d.seal();
+    else if (d instanceof ExactDataset) d.finalize();
     return d.stats();
   }
 

@@ -873,6 +873,15 @@ export class ExactDataset implements ExactSearchable {
     this.ensureLsh();
   }
 
+  /**
+   * Sort the documents added since the last search into the index (`Corpus.finalizeDataset`): its stats then
+   * describe the index as a file or a later load holds it, not the staging arrays.
+   * @example dataset.finalize(); dataset.stats().index_bytes
+   */
+  finalize(): void {
+    this.ensureSorted();
+  }
+
   /** Document `d`'s id, length and counts. @example dataset.document(0).id */
   document(d: number): DocInfo {
     return this.docs[d];

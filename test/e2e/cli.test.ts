@@ -338,6 +338,8 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect(info.stats.fingerprints).toBeGreaterThan(0);
     expect(info.stats.bytes).toBeGreaterThan(0);
     expect(typeof info.stats.params).toBe('string');
+    // one file, one set of sizes: what build printed is what info reads from the file
+    expect(JSON.parse(b.stdout).stats).toEqual(info.stats);
 
     const engine = await createEngine();
     await engine.importDataset(new Uint8Array(readFileSync(at('mixed.tpds'))));
