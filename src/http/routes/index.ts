@@ -288,11 +288,11 @@ export const ROUTES: readonly Route[] = withDocs([
     summary: "The account's monitors",
     querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
     responseSchema: S.MONITOR_LIST_SCHEMA,
-    handler: async (ctx) => ({
-      monitors: (await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) })).map(
-        (m) => shownMonitor(ctx, m),
-      ),
-    }),
+    handler: async (ctx) => {
+      const list = await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) });
+      const held = heldDatasets(ctx); // once for the list, not per monitor
+      return { monitors: list.map((m) => shownMonitor(ctx, m, held)) };
+    },
   },
   {
     method: 'GET',
@@ -848,10 +848,17 @@ const ownWorkByHash = (ctx: RouteContext, workHash: string): Promise<Work> =>
  * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
  * says so instead of scoring 0 in silence.
  */
-function shownMonitor(ctx: RouteContext, m: Monitor): Monitor & { missing_datasets: string[] } {
-  if (m.datasets === null) return { ...m, missing_datasets: [] };
-  const seen = new Set(ctx.engine.datasets({ account: account(ctx) }).map((d) => d.id));
-  return { ...m, missing_datasets: m.datasets.filter((id) => !seen.has(id)) };
+function shownMonitor(
+  ctx: RouteContext,
+  m: Monitor,
+  held: ReadonlySet<string> = heldDatasets(ctx),
+): Monitor & { missing_datasets: string[] } {
+  return { ...m, missing_datasets: m.datasets === null ? [] : m.datasets.filter((id) => !held.has(id)) };
+}
+
+/** Ids of the datasets the caller's account searches now (the shared ones and its own). */
+function heldDatasets(ctx: RouteContext): Set<string> {
+  return new Set(ctx.engine.datasets({ account: account(ctx) }).map((d) => d.id));
 }
 
 const ownMonitor = (ctx: RouteContext): Promise<Monitor> =>
@@ -997,12 +1004,13 @@ async function createOwnDataset(
 ): Promise<DatasetStats> {
   const idPattern = new RegExp(S.DATASET_ID_PATTERN);
   if (id !== null && !idPattern.test(id)) invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
-  if (id !== null && !who(ctx).scopes.includes('admin') && knowledgeBase().resolveDatasetName(id) !== null) {
+  const kbName = id !== null && !who(ctx).scopes.includes('admin') ? knowledgeBase().resolveDatasetName(id) : null;
+  if (kbName !== null) {
     // the knowledge base's names are the operator's: an account holding "the-pile" would keep the operator's sample
     // of The Pile from loading under its name, and read to others as if it were that corpus
     invalidField(
       'id',
-      `"${id}" names a dataset of the knowledge base (${knowledgeBase().resolveDatasetName(id)}), kept for the operator's samples: choose another id, e.g. "${id.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}-mine", and declare what it samples with kb_dataset`,
+      `"${id}" names a dataset of the knowledge base (${kbName}), kept for the operator's samples: choose another id, e.g. "${id!.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}-mine", and declare what it samples with kb_dataset`,
     );
   }
   let creating = CREATING.get(ctx.engine);
