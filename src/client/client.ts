@@ -13,7 +13,6 @@ import type {
   CounterOfferRequest,
   CreateListingRequest,
   DatasetDocument,
-  DatasetStats,
   ExtractionResult,
   FactorInfo,
   KbDataset,
@@ -22,7 +21,6 @@ import type {
   Licence,
   Listing,
   MakeOfferRequest,
-  Monitor,
   MonitorEvent,
   Offer,
   ProbeResult,
@@ -40,6 +38,8 @@ import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type R
 import type {
   AccessToken,
   AnalyzeBody,
+  ApiDataset,
+  ApiMonitor,
   ApiKeyInfo,
   AssessBody,
   AuditPage,
@@ -138,17 +138,17 @@ export interface TrainprintClient {
 
   readonly monitors: {
     /** `POST /api/v1/monitors/create` — watch a work of the account (by `work_id` or `work_hash`). */
-    create(body: CreateMonitorBody, options?: CallOptions): Promise<Ok<Monitor>>;
+    create(body: CreateMonitorBody, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `GET /api/v1/monitors`. */
-    list(query?: { readonly work_id?: string }, options?: CallOptions): Promise<Ok<{ readonly monitors: Monitor[] }>>;
+    list(query?: { readonly work_id?: string }, options?: CallOptions): Promise<Ok<{ readonly monitors: ApiMonitor[] }>>;
     /** `GET /api/v1/monitors/{monitor_id}`. */
-    get(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    get(monitorId: string, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `DELETE /api/v1/monitors/{monitor_id}` (its events stay in the log). */
     delete(monitorId: string, options?: CallOptions): Promise<Ok<Deleted>>;
     /** `POST /api/v1/monitors/{monitor_id}/pause`. */
-    pause(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    pause(monitorId: string, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `POST /api/v1/monitors/{monitor_id}/resume`. */
-    resume(monitorId: string, options?: CallOptions): Promise<Ok<Monitor>>;
+    resume(monitorId: string, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `GET /api/v1/monitors/{monitor_id}/events` — oldest first. */
     events(
       monitorId: string,
@@ -160,21 +160,21 @@ export interface TrainprintClient {
   /** Reference datasets, shared by every account (writing needs the `datasets:write` scope). */
   readonly datasets: {
     /** `GET /api/v1/datasets`. */
-    list(options?: CallOptions): Promise<Ok<{ readonly datasets: DatasetStats[] }>>;
+    list(options?: CallOptions): Promise<Ok<{ readonly datasets: ApiDataset[] }>>;
     /** `GET /api/v1/datasets/{dataset_id}`. */
-    get(datasetId: string, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    get(datasetId: string, options?: CallOptions): Promise<Ok<ApiDataset>>;
     /** `POST /api/v1/datasets` — a new dataset, optionally with its first documents. */
-    create(body: CreateDatasetBody, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    create(body: CreateDatasetBody, options?: CallOptions): Promise<Ok<ApiDataset>>;
     /** `POST /api/v1/datasets/{dataset_id}/documents`. */
     addDocuments(
       datasetId: string,
       documents: readonly DatasetDocument[],
       options?: CallOptions,
-    ): Promise<Ok<DatasetStats>>;
+    ): Promise<Ok<ApiDataset>>;
     /** `GET /api/v1/datasets/{dataset_id}/export` — the dataset file (`import` or `engine.importDataset` loads it). */
     export(datasetId: string, options?: CallOptions): Promise<Uint8Array>;
     /** `POST /api/v1/datasets/import` — load a dataset file. */
-    import(file: Uint8Array, options?: CallOptions): Promise<Ok<DatasetStats>>;
+    import(file: Uint8Array, options?: CallOptions): Promise<Ok<ApiDataset>>;
     /** `DELETE /api/v1/datasets/{dataset_id}`. */
     delete(datasetId: string, options?: CallOptions): Promise<Ok<Deleted>>;
   };

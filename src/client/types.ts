@@ -13,9 +13,11 @@ import type {
   CreateMonitorRequest,
   DatasetDescriptor,
   DatasetDocument,
+  DatasetStats,
   ExtractRequest,
   ListingFilter,
   Listing,
+  Monitor,
   Offer,
   OfferStatus,
   ProbeRequest,
@@ -97,6 +99,26 @@ export interface Deleted {
   readonly id: string;
   readonly deleted: true;
 }
+
+/**
+ * A dataset as the API shows it: the library's stats plus `durable`, whether it outlasts a restart of the
+ * server (false for a dataset created or imported through the API: it lives in the server's memory).
+ *
+ * @example
+ * const { durable } = await client.datasets.create({ id: 'my-essays', name: 'My essays' });
+ * if (!durable) console.warn('kept until the server restarts: export it to keep a copy');
+ */
+export type ApiDataset = DatasetStats & { readonly durable: boolean };
+
+/**
+ * A monitor as the API shows it: the library's monitor plus `missing_datasets`, the datasets it is limited
+ * to that this server does not hold now (a dataset created through the API and lost on a restart).
+ *
+ * @example
+ * const m = await client.monitors.get(id);
+ * if (m.missing_datasets.length) console.warn(`not searched: ${m.missing_datasets.join(', ')}`);
+ */
+export type ApiMonitor = Monitor & { readonly missing_datasets: readonly string[] };
 
 /** `POST /api/v1/datasets`: a descriptor and, optionally, the first documents. */
 export interface CreateDatasetBody extends DatasetDescriptor {

@@ -132,6 +132,8 @@ describe('TypeScript client: typed methods against a real server', () => {
     const model = (await tp.kb.models({ modality: 'text' })).models[0].id;
     const m = await tp.monitors.create({ work_id: w.work_id, models: [model], jurisdiction: 'US' });
     expect(m.monitor_id).toMatch(/^mon_/);
+    const missing: readonly string[] = m.missing_datasets; // typed: ApiMonitor
+    expect(missing).toEqual([]);
     expect((await tp.monitors.list()).monitors.map((x) => x.monitor_id)).toContain(m.monitor_id);
     expect((await tp.monitors.list({ work_id: w.work_id })).monitors).toHaveLength(1);
     expect((await tp.monitors.get(m.monitor_id)).work_id).toBe(w.work_id);
@@ -160,6 +162,10 @@ describe('TypeScript client: typed methods against a real server', () => {
       documents: docs.slice(0, 1),
     });
     expect(created).toMatchObject({ success: true, id: 'client-test', documents: 1 });
+    const durable: boolean = created.durable; // typed: ApiDataset
+    expect(durable).toBe(false);
+    const shipped = (await tp.datasets.list()).datasets.find((d) => d.id === 'spdx-licenses');
+    expect(shipped?.durable).toBe(true);
     expect((await tp.datasets.addDocuments('client-test', docs.slice(1))).documents).toBe(2);
     expect((await tp.datasets.get('client-test')).name).toBe('Client test corpus');
     expect((await tp.datasets.list()).datasets.map((d) => d.id)).toEqual(
