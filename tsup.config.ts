@@ -35,6 +35,20 @@ const remoteExternal = {
 };
 
 /**
+ * An esbuild plugin for every bundle that holds the aligner: its on-demand import of the WordNet synonym table
+ * ('./synonyms.generated.js', src/align/synonyms.ts) becomes './synonyms.js' / './synonyms.cjs' and stays external,
+ * so the 580 KB table is a file of its own (the `synonyms` entry below) that `createEngine` loads before it returns
+ * and that a page bundling `trainprint/fingerprint` gets as a chunk of its own.
+ */
+const synonymsExternal = {
+  name: 'synonyms-external',
+  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
+    const file = build.initialOptions.format === 'cjs' ? './synonyms.cjs' : './synonyms.js';
+    build.onResolve({ filter: /^\.\/synonyms\.generated\.js$/ }, (args) => (/[\\/]src[\\/]align$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
+  },
+};
+
+/**
  * A neutral entry (ESM + CJS + types) for Node, Deno and browsers: the WASM bytes are inline
  * (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time, and everything
  * the entry imports is bundled so the browser file is self-contained.
@@ -49,7 +63,13 @@ const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): O
   platform: 'neutral',
   removeNodeProtocol: false, // Deno needs the `node:` prefix where Node-only entries use it
   noExternal: [/.*/],
+  // the CommonJS build loads its on-demand files (remote.cjs, synonyms.cjs) with require(): Node's import() of a
+  // CommonJS file gives only `default` for esbuild's neutral output, so the named exports would be missing
+  esbuildOptions(o, { format }) {
+    if (format === 'cjs') o.supported = { ...o.supported, 'dynamic-import': false };
+  },
   ...extra,
+  esbuildPlugins: [synonymsExternal, ...(extra.esbuildPlugins ?? [])],
 });
 
 const core: Options[] = [
@@ -58,6 +78,8 @@ const core: Options[] = [
   // the remote corpora's client, loaded by the engine on demand (above): self-contained, with its own copy of the
   // normaliser and the alignment it uses (TrainprintError is recognised across bundles by its registered symbol)
   neutral({ remote: 'src/remote/index.ts' }, { dts: false }),
+  // the WordNet synonym table that the aligner imports on demand (synonymsExternal above)
+  neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol
   // (src/errors.ts), so instanceof still works.
@@ -97,7 +119,7 @@ const core: Options[] = [
     // the thread of trainprint/node's worker pool (src/node/offload.ts loads it by URL beside node.js): one
     // self-contained file with its own copy of the core and the pure work functions; no types, no entry
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
-    esbuildPlugins: [remoteExternal],
+    esbuildPlugins: [remoteExternal, synonymsExternal],
     format: ['esm'],
     dts: false,
     clean: false,

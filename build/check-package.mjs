@@ -33,11 +33,27 @@ for (const f of ['index.js', 'index.cjs']) {
     process.exit(1);
   }
 }
-// WordNet's licence asks for its notice on every copy of the synonym sets (src/align/synonyms.generated.ts): the
-// bundles that align texts hold them, and must keep that legal comment.
-for (const f of ['index.js', 'index.cjs', 'fingerprint.js', 'fingerprint.cjs']) {
-  if (!read(f).includes('WordNet 3.1 Copyright 2011 by Princeton University')) {
+// WordNet's licence asks for its notice on every copy of the synonym sets (src/align/synonyms.generated.ts): they
+// are a file of their own (synonyms.js / .cjs), which must keep that legal comment; the bundles that align texts
+// import it on demand and must not hold a second copy (the fingerprint entry stays light without it).
+const WORDNET_NOTICE = 'WordNet 3.1 Copyright 2011 by Princeton University';
+for (const f of ['synonyms.js', 'synonyms.cjs']) {
+  if (!read(f).includes(WORDNET_NOTICE)) {
     console.error(`package check: dist/${f} holds WordNet's synonym sets without WordNet's notice`);
+    process.exit(1);
+  }
+}
+for (const [f, file] of [
+  ['index.js', 'synonyms.js'],
+  ['index.cjs', 'synonyms.cjs'],
+  ['fingerprint.js', 'synonyms.js'],
+  ['fingerprint.cjs', 'synonyms.cjs'],
+  ['offload-worker.js', 'synonyms.js'],
+]) {
+  const text = read(f);
+  // ESM: import("./synonyms.js"); CommonJS: require("./synonyms.cjs") inside a promise (tsup.config.ts)
+  if (text.includes(WORDNET_NOTICE) || !text.includes(`("./${file}")`)) {
+    console.error(`package check: dist/${f} must load the synonym sets from ./${file}, not hold them`);
     process.exit(1);
   }
 }
@@ -123,14 +139,20 @@ console.log(
 const { build } = await import('esbuild');
 const { gzipSync } = await import('node:zlib');
 const { fileURLToPath } = await import('node:url');
+const { relative } = await import('node:path');
 const rootDir = fileURLToPath(root);
 const program = (from) =>
   `import { createEngine } from ${JSON.stringify(from)};\n` +
   `const engine = await createEngine();\nconsole.log((await engine.fingerprint('Call me Ishmael.')).fingerprint);\n`;
+// Bundled as a page's bundler would (`--bundle --splitting --format=esm --minify`): what a page loads before
+// its first line runs is the entry chunk and the chunks it imports statically; what is imported on demand (the
+// synonym table that createEngine loads unless `synonyms: false`) is a chunk apart.
 const bundle = async (from) => {
   const r = await build({
     stdin: { contents: program(from), resolveDir: rootDir, loader: 'js', sourcefile: 'fingerprint-only.mjs' },
     bundle: true,
+    splitting: true,
+    outdir: 'out',
     minify: true,
     format: 'esm',
     platform: 'neutral',
@@ -139,12 +161,27 @@ const bundle = async (from) => {
     metafile: true,
     logLevel: 'silent',
   });
-  const bytes = r.outputFiles[0].contents;
+  const outputs = r.metafile.outputs;
+  const entry = Object.keys(outputs).find((o) => outputs[o].entryPoint !== undefined);
+  const eager = new Set([entry]);
+  for (const queue = [entry]; queue.length > 0; ) {
+    for (const i of outputs[queue.pop()].imports) {
+      if (i.kind === 'import-statement' && !i.external && !eager.has(i.path)) {
+        eager.add(i.path);
+        queue.push(i.path);
+      }
+    }
+  }
+  const files = new Map(r.outputFiles.map((f) => [relative(rootDir, f.path), f.contents]));
+  const join = (names) => Buffer.concat([...names].map((n) => files.get(n)));
+  const first = join(eager);
+  const later = join(Object.keys(outputs).filter((o) => !eager.has(o) && o.endsWith('.js')));
   return {
-    bytes: bytes.length,
-    gzip: gzipSync(bytes).length,
+    bytes: first.length,
+    gzip: gzipSync(first).length,
+    onDemand: later.length,
     inputs: Object.keys(r.metafile.inputs),
-    text: new TextDecoder().decode(bytes),
+    text: new TextDecoder().decode(Buffer.concat([first, later])),
   };
 };
 const FORBIDDEN = ['src/services/kb/', 'src/services/market/', 'src/services/memorization/', 'src/services/monitors/'];
@@ -157,9 +194,18 @@ const marked = MARKERS.filter((m) => fromDist.text.includes(m));
 const full = await bundle('./dist/index.js');
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(
-  `fingerprint-only bundle (createEngine + fingerprint, esbuild --minify): trainprint/fingerprint ${kib(fromDist.bytes)} ` +
-    `(${kib(fromDist.gzip)} gzip) vs the main entry ${kib(full.bytes)} (${kib(full.gzip)} gzip)`,
+  `fingerprint-only bundle (createEngine + fingerprint, esbuild --bundle --splitting --minify), loaded first: ` +
+    `trainprint/fingerprint ${kib(fromDist.bytes)} (${kib(fromDist.gzip)} gzip; ${kib(fromDist.onDemand)} on demand) ` +
+    `vs the main entry ${kib(full.bytes)} (${kib(full.gzip)} gzip; ${kib(full.onDemand)} on demand)`,
 );
+// the light entry's budget: what a page that only fingerprints loads before its first line runs
+const FINGERPRINT_BUDGET = 250 * 1024;
+if (fromDist.bytes > FINGERPRINT_BUDGET) {
+  console.error(
+    `package check: trainprint/fingerprint loads ${kib(fromDist.bytes)} first, over ${kib(FINGERPRINT_BUDGET)}`,
+  );
+  process.exit(1);
+}
 if (inside.length || marked.length) {
   console.error(`package check: the fingerprint-only bundle contains ${[...inside, ...marked].join(', ')}`);
   process.exit(1);

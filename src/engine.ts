@@ -24,7 +24,7 @@ import type { ExactStorage } from './datasets/stored.js';
 import type { PortraitBackground } from './datasets/background.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import { TrainprintError } from './errors.js';
-import { FingerprintEngine, instantiateCore } from './fingerprint-engine.js';
+import { FingerprintEngine, instantiateCore, type FingerprintEngineOptions } from './fingerprint-engine.js';
 import { loadDefaultPacksFromUrl } from './packs/default.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
 import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
@@ -48,10 +48,8 @@ import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
 import { migrateStore } from './services/migrations/index.js';
 
-/** Options of {@link createEngine}. */
-export interface EngineOptions {
-  /** Use the SIMD build: `'auto'` (when the runtime validates it), `true` (required) or `false`. @default 'auto' */
-  readonly simd?: SimdChoice;
+/** Options of {@link createEngine} (with `simd` and `synonyms` of {@link FingerprintEngineOptions}). */
+export interface EngineOptions extends FingerprintEngineOptions {
   /**
    * Where the registry, analyses, monitors, events and deliveries live: a {@link Store}. The default keeps them in
    * memory (every runtime); `openFileStore(dir)` from `trainprint/node` is durable. @default new MemoryStore()
@@ -499,7 +497,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     throw new TrainprintError('INVALID_OPTIONS', `packs must be 'default' or 'none'`);
   }
   retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
-  const { core, variant } = await instantiateCore(options.simd ?? 'auto');
+  const { core, variant } = await instantiateCore(options);
   const remoteCorpora = options.remoteCorpora ?? [];
   if (!Array.isArray(remoteCorpora))
     throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');

@@ -5,6 +5,7 @@
  * (`trainprint/fingerprint`); the full {@link Engine} of the main entry extends it.
  */
 import { compareTexts, type CompareOptions, type Comparison } from './align/compare.js';
+import { loadSynonyms } from './align/synonyms.js';
 import { Core } from './core/abi.js';
 import { compileCore, pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
 import { TrainprintError } from './errors.js';
@@ -178,12 +179,34 @@ export class FingerprintEngine {
   }
 }
 
-/** Check the `simd` option and instantiate the core it picks (shared by both engines' factories). */
-export async function instantiateCore(simd: unknown = 'auto'): Promise<{ core: Core; variant: CoreVariant }> {
+/** Options of {@link createFingerprintEngine}; `createEngine` takes them too. */
+export interface FingerprintEngineOptions {
+  /** Use the SIMD build: `'auto'` (when the runtime validates it), `true` (required) or `false`. @default 'auto' */
+  readonly simd?: SimdChoice;
+  /**
+   * Load the WordNet synonym table that `compare` reads (a module of its own, about 580 KB, loaded with a dynamic
+   * `import()` before the engine is handed over, so a page that only fingerprints and never creates an engine with it
+   * does not download it). `false` skips it: `compare` then reads words as written and says so in its result
+   * (`limitations: ['synonyms_not_loaded']`), unless another engine of the process loaded it. @default true
+   */
+  readonly synonyms?: boolean;
+}
+
+/**
+ * Check the `simd` and `synonyms` options, instantiate the core `simd` picks and load the synonym table unless
+ * `synonyms` is false (shared by both engines' factories).
+ */
+export async function instantiateCore(
+  options: FingerprintEngineOptions,
+): Promise<{ core: Core; variant: CoreVariant }> {
+  const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false)
     throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
+  const synonyms = options.synonyms ?? true;
+  if (typeof synonyms !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'synonyms must be a boolean');
   const variant = pickVariant(simd as SimdChoice);
-  return { core: await Core.create(await compileCore(variant)), variant };
+  const [core] = await Promise.all([Core.create(await compileCore(variant)), synonyms ? loadSynonyms() : undefined]);
+  return { core, variant };
 }
 
 /**
@@ -195,11 +218,9 @@ export async function instantiateCore(simd: unknown = 'auto'): Promise<{ core: C
  * const engine = await createEngine()
  * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
  */
-export async function createFingerprintEngine(
-  options: { readonly simd?: SimdChoice } = {},
-): Promise<FingerprintEngine> {
+export async function createFingerprintEngine(options: FingerprintEngineOptions = {}): Promise<FingerprintEngine> {
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  const { core, variant } = await instantiateCore(options.simd ?? 'auto');
+  const { core, variant } = await instantiateCore(options);
   return new FingerprintEngine(core, variant);
 }

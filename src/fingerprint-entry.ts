@@ -14,6 +14,7 @@ export {
   createFingerprintEngine as createEngine,
   createFingerprintEngine,
   FingerprintEngine,
+  type FingerprintEngineOptions,
 } from './fingerprint-engine.js';
 export type { CoreVariant, SimdChoice } from './core/load.js';
 export { CORE_BUILDS } from './core/load.js';
@@ -23,7 +24,13 @@ export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
 export { sha256Hex } from './fingerprint/sha256.js';
 export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
 export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
-export type { CompareOptions, Comparison, AlignedSpan, ComparedSpan } from './align/compare.js';
+export type {
+  CompareOptions,
+  Comparison,
+  CompareLimitation,
+  AlignedSpan,
+  ComparedSpan,
+} from './align/compare.js';
 export { PASSAGE_KINDS, type PassageKind } from './align/reuse.js';
 export { jaccardEstimate } from './sketch/minhash.js';
 export { hammingDistance } from './sketch/simhash.js';

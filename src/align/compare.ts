@@ -71,6 +71,7 @@ import { preparePair, sentences, type Prepared } from './prepare.js';
 import { reuseKind, runShare, type PassageKind } from './reuse.js';
 import { tokenize, type Tokens } from './tokens.js';
 import { seededRegions } from './regions.js';
+import { synonymsLoaded } from './synonyms.js';
 import {
   idfWeights,
   postings,
@@ -140,7 +141,9 @@ export interface CompareOptions {
   /**
    * Read a content word of `a` that `b` lacks as `b`'s word of the same WordNet 3.1 synonym set when `b` holds one
    * and `a` does not (coupon → voucher), so reworded sentences meet their source; `false` aligns the words as
-   * written. Exact runs, verbatim passages and each span's `similarity` always read the words as written.
+   * written. Exact runs, verbatim passages and each span's `similarity` always read the words as written. The table
+   * is loaded by `createEngine` unless it is given `synonyms: false`; without it the words are read as written and
+   * the result says so (`limitations`).
    * @default true
    */
   readonly synonyms?: boolean;
@@ -181,7 +184,15 @@ export interface Comparison {
   readonly containment_b: number;
   /** Aligned passages, in order of `a_start`. */
   readonly spans: ComparedSpan[];
+  /**
+   * What this comparison could not do, when anything: `'synonyms_not_loaded'` — synonyms were asked for
+   * (`synonyms`, the default) but the engine was created with `synonyms: false`, so words were read as written.
+   */
+  readonly limitations?: readonly CompareLimitation[];
 }
+
+/** Codes of {@link Comparison.limitations}. */
+export type CompareLimitation = 'synonyms_not_loaded';
 
 /** Options with defaults filled in. */
 export interface ResolvedCompareOptions {
@@ -311,6 +322,7 @@ export function compareTexts(
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
     spans: spans.map((s) => comparedSpan(s, pa, pb)),
+    ...(o.synonyms && !synonymsLoaded() ? { limitations: ['synonyms_not_loaded'] as const } : {}),
   };
 }
 

@@ -11,21 +11,64 @@
  * relabels a word whose synonym is in the other text and not its own, so words both texts hold keep their
  * weight, and a pair with no such synonyms is prepared exactly as before.
  */
-import { LEMMAS, SYNSETS, SYNSET_COUNT } from './synonyms.generated.js';
 import { stemOnce, STOP_WORDS } from './stem.js';
 import { lexicon } from './tokens.js';
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
+/** The generated table (src/align/synonyms.generated.ts), once {@link loadSynonyms} has brought it. */
+interface SynonymTable {
+  readonly LEMMAS: string;
+  readonly SYNSETS: string;
+  readonly SYNSET_COUNT: number;
+}
+
+let table: SynonymTable | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Load the synonym table (580 KB of the 51,081 lemmas' sets) once per process. It is a module of its own, imported
+ * on demand, so a bundle that only fingerprints does not carry it: `createEngine` awaits this before it returns
+ * (unless `synonyms: false`), and compare, which is synchronous, then reads the table loaded. Until it is loaded
+ * the aligner reads words as written and compare says so (`limitations: ['synonyms_not_loaded']`).
+ * @example
+ * await loadSynonyms()
+ * synonymsLoaded() // true
+ */
+export function loadSynonyms(): Promise<void> {
+  loading ??= import('./synonyms.generated.js').then(
+    (m) => {
+      table = m;
+    },
+    (e: unknown) => {
+      loading = undefined; // a failed load (a chunk the page could not fetch) may be tried again
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/**
+ * Whether the synonym table is loaded in this process ({@link loadSynonyms}).
+ * @example if (!synonymsLoaded()) await loadSynonyms()
+ */
+export function synonymsLoaded(): boolean {
+  return table !== undefined;
+}
+
 let byStem: Map<string, Int32Array> | undefined;
+const NONE: ReadonlyMap<string, Int32Array> = new Map();
 
 /**
  * The synonym sets of each stem (the aligner's stems of WordNet's single-word lemmas, stop words left out):
- * stem → ascending set numbers. Decoded at first use (51,081 lemmas and irregular forms in 35,933 sets; about 4 ms).
+ * stem → ascending set numbers. Decoded at first use (51,081 lemmas and irregular forms in 35,933 sets; about 4 ms);
+ * empty while the table is not loaded ({@link loadSynonyms}).
  * @example synonymSets().get(stemOnce('coupon')) // Int32Array [ … the set it shares with 'voucher' … ]
  */
 export function synonymSets(): ReadonlyMap<string, Int32Array> {
   if (byStem) return byStem;
+  if (!table) return NONE;
+  const { LEMMAS, SYNSETS, SYNSET_COUNT } = table;
   const lemmas: string[] = [];
   let prev = '';
   for (const entry of LEMMAS.split(' ')) {
@@ -62,7 +105,7 @@ export function synonymSets(): ReadonlyMap<string, Int32Array> {
 /**
  * The synonym sets of the process lexicon's terms, looked up once per term and kept in flat arrays (a swap reads
  * them for every term of every pair a search aligns: a Map or a sparse array there cost more than the alignment).
- * Starts afresh with the lexicon's epoch.
+ * Starts afresh with the lexicon's epoch, and when the table loads.
  */
 class TermSets {
   epoch = -1;
@@ -73,10 +116,14 @@ class TermSets {
   pool = new Int32Array(1 << 16);
   used = 0;
 
-  /** Starts afresh when the lexicon did (its term ids are new). */
+  /** The table the lookups were made with (none before it loaded). */
+  table: SynonymTable | undefined;
+
+  /** Starts afresh when the lexicon did (its term ids are new) or the table has loaded since. */
   sync(): void {
-    if (this.epoch === lexicon.epoch) return;
+    if (this.epoch === lexicon.epoch && this.table === table) return;
     this.epoch = lexicon.epoch;
+    this.table = table;
     this.start = new Int32Array(Math.max(1024, lexicon.terms * 2));
     this.count = new Uint16Array(this.start.length);
     this.used = 0;
@@ -193,11 +240,17 @@ export function swapSynonyms(
  * Per synonym set (ids below SYNSET_COUNT: the sets come from the generated table alone): the stamp of the swap that
  * last saw it, and the term of `b` it stands for there.
  */
-const setStamp = new Uint32Array(SYNSET_COUNT);
-const setTerm = new Int32Array(SYNSET_COUNT);
+let setStamp = new Uint32Array(0);
+let setTerm = new Int32Array(0);
 let lastStamp = 0;
 
 function nextStamp(): number {
+  const sets = table?.SYNSET_COUNT ?? 0;
+  if (setStamp.length !== sets) {
+    setStamp = new Uint32Array(sets);
+    setTerm = new Int32Array(sets);
+    lastStamp = 0;
+  }
   if (lastStamp === 0xffffffff) {
     setStamp.fill(0);
     lastStamp = 0;

@@ -140,7 +140,10 @@ export interface TrainprintClient {
     /** `POST /api/v1/monitors/create` — watch a work of the account (by `work_id` or `work_hash`). */
     create(body: CreateMonitorBody, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `GET /api/v1/monitors`. */
-    list(query?: { readonly work_id?: string }, options?: CallOptions): Promise<Ok<{ readonly monitors: ApiMonitor[] }>>;
+    list(
+      query?: { readonly work_id?: string },
+      options?: CallOptions,
+    ): Promise<Ok<{ readonly monitors: ApiMonitor[] }>>;
     /** `GET /api/v1/monitors/{monitor_id}`. */
     get(monitorId: string, options?: CallOptions): Promise<Ok<ApiMonitor>>;
     /** `DELETE /api/v1/monitors/{monitor_id}` (its events stay in the log). */

@@ -12,6 +12,12 @@ export const TEXTS = {
   empty: '',
 };
 
+/** A sentence and its copy with content words swapped for WordNet synonyms (compare's synonym table). */
+export const SYNONYM_PAIR = [
+  'The former home stood at the close of the route, its windows dark and its garden untamed, near the river.',
+  'The old house stood at the end of the road, its windows dark and its garden wild, near the river.',
+];
+
 function hex(v) {
   return BigInt.asUintN(64, v).toString(16).padStart(16, '0');
 }
@@ -103,6 +109,24 @@ export async function smoke(lib, starter) {
     reused.toUpperCase().replace(/, /g, ',\n') +
     ' That is all he wrote about it.';
   out.compare = engine.compare(suspect, source);
+  // compare reads the WordNet synonym table, a file loaded on demand by createEngine (synonyms.js / synonyms.cjs):
+  // a sentence with its content words swapped for synonyms aligns with its source in every runtime
+  const [swapped, plain] = SYNONYM_PAIR;
+  const withSynonyms = engine.compare(swapped, plain, { minLength: 0 });
+  const asWritten = engine.compare(swapped, plain, { minLength: 0, synonyms: false });
+  out.compare_synonyms = {
+    spans: withSynonyms.spans,
+    limitations: withSynonyms.limitations ?? null,
+    score_gain: Math.round(((withSynonyms.spans[0]?.score ?? 0) - (asWritten.spans[0]?.score ?? 0)) * 1e4) / 1e4,
+  };
+  // the remote corpora's client is a file loaded on demand too (remote.js / remote.cjs): a bad configuration is
+  // refused by its checks, a typed error in every runtime
+  try {
+    await engine.addRemoteDataset({ id: 'bad', kind: 'not-an-engine', index: 'x' });
+    out.errors.remote_config = 'no error';
+  } catch (e) {
+    out.errors.remote_config = e instanceof lib.TrainprintError ? e.code : `untyped ${e?.name}: ${e?.message}`;
+  }
   for (const [name, bad] of Object.entries({ number: 42, lone_surrogate: 'a\uD800b', null: null })) {
     try {
       await engine.fingerprint(bad);

@@ -114,30 +114,39 @@ export const COMPARE_REQUEST_SCHEMA = object({
   b: { type: 'string', minLength: 1, maxLength: 500_000, description: 'Second text (e.g. the source)' },
 });
 
-export const COMPARISON_SCHEMA = ok({
-  similarity: num01,
-  jaccard: num01,
-  containment_a: num01,
-  containment_b: num01,
-  spans: {
-    type: 'array',
-    items: object({
-      a_start: int0,
-      a_end: int0,
-      b_start: int0,
-      b_end: int0,
-      score: num01,
-      kind: {
-        type: 'string',
-        enum: [...PASSAGE_KINDS],
-        description:
-          "'verbatim' (≥ 95 % of a's words in runs of ≥ 3 words that b's side holds), 'edited' (≥ 50 %), " +
-          "'paraphrase' (less), or 'summary' (a's side condenses a passage of b at least twice as long)",
-      },
-      similarity: { ...num01, description: "Share of a's words in runs of ≥ 3 words shared with b's side" },
-    }),
+export const COMPARISON_SCHEMA = ok(
+  {
+    similarity: num01,
+    jaccard: num01,
+    containment_a: num01,
+    containment_b: num01,
+    spans: {
+      type: 'array',
+      items: object({
+        a_start: int0,
+        a_end: int0,
+        b_start: int0,
+        b_end: int0,
+        score: num01,
+        kind: {
+          type: 'string',
+          enum: [...PASSAGE_KINDS],
+          description:
+            "'verbatim' (≥ 95 % of a's words in runs of ≥ 3 words that b's side holds), 'edited' (≥ 50 %), " +
+            "'paraphrase' (less), or 'summary' (a's side condenses a passage of b at least twice as long)",
+        },
+        similarity: { ...num01, description: "Share of a's words in runs of ≥ 3 words shared with b's side" },
+      }),
+    },
+    limitations: {
+      type: 'array',
+      items: { type: 'string', enum: ['synonyms_not_loaded'] },
+      description:
+        'What the comparison could not do (absent when nothing): synonyms_not_loaded — words read as written',
+    },
   },
-});
+  ['limitations'],
+);
 
 /** `POST /api/v1/attribution/score` body and `GET` query. */
 export const SCORE_REQUEST_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });

@@ -3,14 +3,18 @@
  * Map-based reference of its rule on random texts over words that share sets, and compare aligning a passage whose
  * content words were replaced by synonyms as nearly its source (as written, it is at the validation bar).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { preparePair } from '../../../src/align/prepare.js';
 import { stemOnce } from '../../../src/align/stem.js';
-import { swapSynonyms, synonymSets, termSynsets } from '../../../src/align/synonyms.js';
+import { loadSynonyms, swapSynonyms, synonymSets, termSynsets } from '../../../src/align/synonyms.js';
 import { SYNSET_COUNT } from '../../../src/align/synonyms.generated.js';
 import { lexicon, tokenize } from '../../../src/align/tokens.js';
 import { createFingerprintEngine } from '../../../src/index.js';
 import { prng } from '../../reference/core.js';
+import { filler, REWORDED, SOURCE, SWAPS } from '../../fixtures/synonym-pair.js';
+
+// the table is a module of its own that createEngine loads; these tests read it directly
+beforeAll(loadSynonyms);
 
 const setsOf = (word: string): Int32Array => synonymSets().get(stemOnce(word)) ?? new Int32Array(0);
 const share = (x: string, y: string): boolean => setsOf(x).some((s) => setsOf(y).includes(s));
@@ -131,46 +135,6 @@ describe('swapSynonyms = its plain rule', () => {
 });
 
 describe('compare with synonyms', () => {
-  const SOURCE =
-    'It was a bright cold day in April, and the clocks were striking thirteen. The old house stood at the end of ' +
-    'the road, its windows dark and its garden wild. She had walked past it every morning for years without once ' +
-    'stopping to look at the door. That day the gate was open, and a small boy sat on the step holding a broken ' +
-    'kite. He asked her whether she could mend the string, and she said she would try. They worked together for an ' +
-    'hour in the quiet street until the kite was whole again.';
-  const SWAPS: Record<string, string> = {
-    bright: 'brilliant',
-    cold: 'chilly',
-    day: 'daytime',
-    striking: 'hitting',
-    old: 'former',
-    house: 'home',
-    end: 'close',
-    road: 'route',
-    wild: 'untamed',
-    morning: 'forenoon',
-    stopping: 'halting',
-    door: 'doorway',
-    open: 'unfastened',
-    small: 'little',
-    step: 'stair',
-    broken: 'busted',
-    asked: 'inquired',
-    mend: 'repair',
-    string: 'twine',
-    said: 'stated',
-    try: 'attempt',
-    quiet: 'tranquil',
-    whole: 'entire',
-    years: 'twelvemonths',
-    holding: 'keeping',
-    hour: 'hr',
-  };
-  const REWORDED = SOURCE.replace(/[A-Za-z]+/g, (w) => SWAPS[w] ?? w);
-  const filler = Array.from(
-    { length: 8 },
-    (_, i) => `Report ${i} weighs the markets, the taxes and the weather of distant provinces.`,
-  ).join(' ');
-
   it('every swap of the example shares a WordNet synonym set with its word', () => {
     for (const [x, y] of Object.entries(SWAPS)) expect(share(x, y), `${x} ~ ${y}`).toBe(true);
   });
