@@ -29,7 +29,7 @@ import { loadDefaultPacksFromUrl } from './packs/default.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
 import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
-import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
+import { knowledgeBase, KnowledgeBase } from './services/kb/index.js';
 import { remoteIndex } from './services/kb/remote-indexes.js';
 import { ALIGNMENT_KIT } from './corpus/alignment-kit.js';
 import type { RemoteDatasetConfig } from './corpus/remote-types.js';
@@ -85,6 +85,12 @@ export interface EngineOptions extends FingerprintEngineOptions {
    * @default []
    */
   readonly remoteCorpora?: readonly RemoteDatasetConfig[];
+  /**
+   * The knowledge base of models, training datasets and their links that analyze, score, monitors, assess and the
+   * `models`/`datasets` look-ups read: a {@link KnowledgeBase} made from the shipped facts extended or replaced
+   * (`new KnowledgeBase({ datasets, entries, … })`, docs/knowledge-base.md). @default knowledgeBase(), the shipped one
+   */
+  readonly kb?: KnowledgeBase;
 }
 
 /**
@@ -96,6 +102,8 @@ export class Engine extends FingerprintEngine {
   readonly store: Store;
   /** The loaded reference datasets (what `addDataset`, `search` … work on). */
   readonly corpus: Corpus;
+  /** The knowledge base this engine reads (`createEngine({ kb })`; the shipped one by default). */
+  readonly kb: KnowledgeBase;
   private readonly analyses: AnalysisService;
   private readonly registry: RegistryService;
   private readonly scores: ScoreService;
@@ -108,16 +116,17 @@ export class Engine extends FingerprintEngine {
     super(core, variant);
     const store = (this.store = options.store ?? new MemoryStore());
     const fingerprint = this.fingerprint.bind(this);
+    const kb = (this.kb = options.kb ?? knowledgeBase());
     const corpus = (this.corpus = new Corpus({
       core: () => this.assertLive(),
       variant,
-      links: kbLinks(knowledgeBase()),
+      links: kbLinks(kb),
       onChange: (id) => this.monitors.datasetChanged(id),
     }));
-    this.analyses = createAnalysisService({ corpus, store, retention: retentionRules(options.analyses) });
+    this.analyses = createAnalysisService({ corpus, store, kb, retention: retentionRules(options.analyses) });
     this.registry = createRegistryService({ store, fingerprint, receiptKey: options.receiptKey });
-    this.scores = createScoreService({ corpus, store, fingerprint });
-    this.monitors = createMonitorService({ corpus, store, scores: this.scores, webhooks: options.webhooks });
+    this.scores = createScoreService({ corpus, store, kb, fingerprint });
+    this.monitors = createMonitorService({ corpus, store, kb, scores: this.scores, webhooks: options.webhooks });
   }
 
   /** Webhook deliveries of monitor events (its `list`, `get`, `retry`, `start`, `stop`). */
@@ -421,23 +430,23 @@ export class Engine extends FingerprintEngine {
 
   /** Models of the knowledge base, optionally filtered. @example engine.models({ dataset: 'the-pile' }) */
   models(filter?: Parameters<KnowledgeBase['models']>[0]): KbModel[] {
-    return knowledgeBase().models(filter);
+    return this.kb.models(filter);
   }
   /** One model by id (case-insensitive). @throws NOT_FOUND @example engine.model('EleutherAI/pythia-6.9b') */
   model(id: string): KbModel {
-    return knowledgeBase().model(id);
+    return this.kb.model(id);
   }
   /** Providers and their models. @example engine.providers().find((p) => p.id === 'meta') */
   providers(): KbProvider[] {
-    return knowledgeBase().providers();
+    return this.kb.providers();
   }
   /** The curated training datasets. @example engine.kbDatasets().map((d) => d.id) */
   kbDatasets(): KbDataset[] {
-    return knowledgeBase().datasets();
+    return this.kb.datasets();
   }
   /** One curated dataset by id. @throws NOT_FOUND @example engine.kbDataset('books3').pirated // true */
   kbDataset(id: string): KbDataset {
-    return knowledgeBase().dataset(id);
+    return this.kb.dataset(id);
   }
 
   /** Release the instance and the datasets; later calls throw ENGINE_DISPOSED. */
@@ -497,6 +506,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     throw new TrainprintError('INVALID_OPTIONS', `packs must be 'default' or 'none'`);
   }
   retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
+  if (options.kb !== undefined && !(options.kb instanceof KnowledgeBase))
+    throw new TrainprintError('INVALID_OPTIONS', 'kb must be a KnowledgeBase (new KnowledgeBase(source))');
   const { core, variant } = await instantiateCore(options);
   const remoteCorpora = options.remoteCorpora ?? [];
   if (!Array.isArray(remoteCorpora))

@@ -168,10 +168,12 @@ export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
 
 // Knowledge base
 export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
+export type { KnowledgeBaseSource, EntryMapping } from './services/kb/index.js';
 export type {
   KbDataset,
   KbModel,
   KbModelDataset,
+  KbModelFact,
   KbProvider,
   ModelLink,
   Disclosure,

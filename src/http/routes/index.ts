@@ -1004,7 +1004,7 @@ async function createOwnDataset(
 ): Promise<DatasetStats> {
   const idPattern = new RegExp(S.DATASET_ID_PATTERN);
   if (id !== null && !idPattern.test(id)) invalidField('id', `the dataset id must match ${S.DATASET_ID_PATTERN}`);
-  const kbName = id !== null && !who(ctx).scopes.includes('admin') ? knowledgeBase().resolveDatasetName(id) : null;
+  const kbName = id !== null && !who(ctx).scopes.includes('admin') ? ctx.engine.kb.resolveDatasetName(id) : null;
   if (kbName !== null) {
     // the knowledge base's names are the operator's: an account holding "the-pile" would keep the operator's sample
     // of The Pile from loading under its name, and read to others as if it were that corpus

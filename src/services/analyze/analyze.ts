@@ -8,7 +8,7 @@ import { extractOn } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
-import { knowledgeBase } from '../kb/index.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import { FULL_COVERAGE_STRIDE } from '../../corpus/remote-types.js';
@@ -70,6 +70,7 @@ interface Checked {
 /** Run one analysis against the corpus (see `engine.analyze`). */
 export async function runAnalysis(
   corpus: CorpusView,
+  kb: KnowledgeBase,
   request: AnalyzeRequest,
   options: AnalyzeOptions = {},
   createdMs: number = Date.now(),
@@ -106,7 +107,6 @@ export async function runAnalysis(
   const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
   await breathe();
   const workHash = req.utf8 ? startSha256Hex(req.utf8) : startSha256HexOfText(req.content);
-  const kb = knowledgeBase();
 
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
   const shared = await sliced(sharedTextSteps(found.matches, extracted.text.length), sliceMs);
@@ -206,7 +206,7 @@ export async function runAnalysis(
     const base = { dataset_id: ds.id, supplied_by, declared: declaredLink };
     const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
     // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
-    for (const target of kbTargets(descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
+    for (const target of kbTargets(kb, descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
       const kbd = kb.dataset(target.kb);
       if (target.component) factors.add('remote_corpus_component');
       for (const link of kb.modelsTrainedOn(kbd.id)) {
@@ -395,6 +395,7 @@ export async function runAnalysis(
  * passages that name none.
  */
 function kbTargets(
+  kb: KnowledgeBase,
   kbDataset: string | undefined,
   remotePassages: readonly SearchMatch[],
 ): Array<{ kb: string; component: string | null }> {
@@ -402,7 +403,7 @@ function kbTargets(
   const out = new Map<string, string | null>();
   for (const m of remotePassages) {
     if (m.kind !== 'remote') continue;
-    const c = componentOf(kbDataset, m.metadata);
+    const c = componentOf(kbDataset, m.metadata, kb);
     if (c?.kb_dataset) out.set(c.kb_dataset, c.name);
     else out.set(kbDataset, null);
   }

@@ -5,6 +5,7 @@
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import { runAnalysis } from './analyze.js';
 import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
@@ -25,16 +26,17 @@ const ANALYSIS_ID = /^an_[0-9a-f]{32}$/;
  * Stored results follow `retention` (./retention.ts): read back until their time to live ends, at
  * most `maxPerOwner` per owner.
  * @example
- * const analyses = createAnalysisService({ corpus, store, retention: retentionRules({ ttlDays: 30 }) })
+ * const analyses = createAnalysisService({ corpus, store, kb: knowledgeBase(), retention: retentionRules({ ttlDays: 30 }) })
  * const r = await analyses.analyze({ content: text, content_type: 'text' })
  * await analyses.get(r.analysis_id)
  */
 export function createAnalysisService(deps: {
   readonly corpus: CorpusView;
   readonly store: Store;
+  readonly kb: KnowledgeBase;
   readonly retention: RetentionRules;
 }): AnalysisService {
-  const { corpus, store, retention } = deps;
+  const { corpus, store, kb, retention } = deps;
   const sweeper = new Sweeper();
   let made = 0;
   return {
@@ -44,7 +46,7 @@ export function createAnalysisService(deps: {
         throw new TrainprintError('INVALID_OPTIONS', 'owner must be a string of 1..256 characters');
       }
       const createdMs = retention.now();
-      const result = await runAnalysis(corpus, request, options, createdMs);
+      const result = await runAnalysis(corpus, kb, request, options, createdMs);
       // one atomic batch: the result, its owner and the retention records; then the count and the deletions it
       // causes (retention.ts says why these are not in the same transaction)
       const stored = { id: result.analysis_id, createdMs, order: made++ };

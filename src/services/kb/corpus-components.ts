@@ -21,7 +21,7 @@
  */
 
 import { datasetKey } from './datasets.js';
-import { knowledgeBase } from './kb.js';
+import { knowledgeBase, type KnowledgeBase } from './kb.js';
 
 /** The part of a corpus a document belongs to. */
 export interface CorpusComponent {
@@ -146,7 +146,8 @@ function field(places: readonly Obj[], name: string): string | undefined {
 /**
  * The part of the corpus `kbDataset` that a remote document belongs to, from the metadata the engine returned
  * with it (an object, or the engine's JSON string), or `null` when the corpus has no documented part field or
- * the metadata names none.
+ * the metadata names none. A part is named by its knowledge-base dataset only where `kb` (the shipped knowledge base
+ * by default) holds it as part of `kbDataset`.
  * @example
  * componentOf('the-pile', { path: '00.jsonl', linenum: 7, metadata: { meta: { pile_set_name: 'Books3' } } })
  * // { name: 'Books3', kb_dataset: 'books3' }
@@ -154,7 +155,11 @@ function field(places: readonly Obj[], name: string): string | undefined {
  * // { name: 'book', kb_dataset: 'redpajama-books' }
  * componentOf('dolma-v1-7', { metadata: { source: 'megawika' }, path: 'x', linenum: 0 }) // { name: 'megawika', kb_dataset: null }
  */
-export function componentOf(kbDataset: string, metadata: unknown): CorpusComponent | null {
+export function componentOf(
+  kbDataset: string,
+  metadata: unknown,
+  kb: KnowledgeBase = knowledgeBase(),
+): CorpusComponent | null {
   const family = Object.hasOwn(FAMILY, kbDataset) ? FAMILY[kbDataset] : undefined;
   if (family === undefined) return null;
   let root = metadata;
@@ -196,6 +201,6 @@ export function componentOf(kbDataset: string, metadata: unknown): CorpusCompone
   }
   if (name === undefined) return null;
   // Only a dataset that is part of the corpus in the DAG: a held-out split, for one, has none.
-  const inCorpus = id !== undefined && knowledgeBase().descendants(kbDataset).includes(id);
+  const inCorpus = id !== undefined && kb.descendants(kbDataset).includes(id);
   return { name, kb_dataset: inCorpus ? id! : null };
 }

@@ -123,6 +123,8 @@ export class KnowledgeBase {
   readonly #parents = new Map<string, string[]>();
   readonly #byKey = new Map<string, string>();
   readonly #entries: Readonly<Record<string, EntryMapping>>;
+  /** The model facts it was built from ({@link extend} builds on them). */
+  readonly #facts: readonly KbModelFact[];
   /**
    * Answers of modelsTrainedOn and exclusions, per dataset (and modality): the facts never change after
    * construction, and analyze asks the same question for every dataset on every call (≈ 0.2 ms each).
@@ -156,8 +158,9 @@ export class KnowledgeBase {
     }
 
     const providers = new Map<string, { id: string; name: string; models: string[] }>();
+    this.#facts = source.models ?? KB_MODEL_FACTS;
     this.#models = Object.freeze(
-      (source.models ?? KB_MODEL_FACTS).map((fact) => {
+      this.#facts.map((fact) => {
         const model = this.#toModel(fact);
         if (this.#modelById.has(model.id)) throw invalid(`duplicate model ${model.id}`);
         this.#modelById.set(model.id, model);
@@ -170,6 +173,31 @@ export class KnowledgeBase {
     this.#providers = Object.freeze(
       [...providers.values()].map((p) => Object.freeze({ ...p, models: Object.freeze(p.models) })),
     );
+  }
+
+  /**
+   * A new knowledge base holding this one's facts and `more`: models and datasets added (an id this one has is
+   * INVALID_INPUT: replace the whole base with `new KnowledgeBase(source)` to change a fact), and training-data
+   * strings mapped, over this one's mappings. This one is left as it is. Pass the result to `createEngine({ kb })`.
+   * @throws `INVALID_INPUT` when the combined facts break a rule of the constructor.
+   * @example
+   * const kb = knowledgeBase().extend({
+   *   datasets: [{ id: 'house-archive', name: 'House Archive', kind: 'books', aliases: [], components: [],
+   *     pirated: false, public_domain_in: [], description: 'Our back catalogue', sources: ['https://example.org'] }],
+   *   entries: { 'House Archive': { datasets: ['house-archive'] } },
+   *   models: [{ model: 'acme/writer-1', provider: 'Acme', release_year: 2026, modality: 'text',
+   *     training_datasets: ['House Archive', 'The Pile'], training_tokens: null, disclosure: 'full', notes: '',
+   *     sources: ['https://example.org/writer-1'], uncertain_fields: [] }],
+   * })
+   * const engine = await createEngine({ kb })
+   */
+  extend(more: KnowledgeBaseSource): KnowledgeBase {
+    if (more === null || typeof more !== 'object') throw invalid('extend() takes { models, datasets, entries }');
+    return new KnowledgeBase({
+      models: [...this.#facts, ...(more.models ?? [])],
+      datasets: [...this.#datasets, ...(more.datasets ?? [])],
+      entries: { ...this.#entries, ...more.entries },
+    });
   }
 
   /**

@@ -21,7 +21,6 @@ import type { RiskLevel } from '../analyze/types.js';
 import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
-import { knowledgeBase } from '../kb/index.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import type { TargetModel } from '../../models/types.js';
 import { getWork, workText } from '../registry/works.js';
@@ -52,7 +51,7 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   const text = await workText(store, work.work_id);
   if (text === null) fail(`work "${work.work_id}" was registered by fingerprint only: assess needs its text`);
   const jurisdiction = r.jurisdiction === undefined ? null : resolveJurisdiction(r.jurisdiction);
-  const kbModel = r.kb_model === undefined ? null : knowledgeBase().model(checkString(r.kb_model, 'kb_model', 200));
+  const kbModel = r.kb_model === undefined ? null : deps.kb.model(checkString(r.kb_model, 'kb_model', 200));
   if (r.extract !== undefined && r.extract !== false) checkObject(r.extract, 'extract');
   if (r.probe !== undefined && r.probe !== false) checkObject(r.probe, 'probe');
   if (r.traps !== undefined && typeof r.traps !== 'boolean') fail('traps must be a boolean');

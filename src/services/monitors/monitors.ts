@@ -11,7 +11,7 @@
 import type { CorpusView } from '../../corpus/types.js';
 import { checkAccount } from '../../corpus/provenance.js';
 import { TrainprintError } from '../../errors.js';
-import { knowledgeBase } from '../kb/index.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import { getWork, worksByHash } from '../registry/works.js';
 import type { ChunkCache, ScoreOptions, ScoreRequest, ScoreResult, Tier } from '../score/score.js';
@@ -105,7 +105,12 @@ export interface MonitorScope {
 }
 
 /** Create a monitor (see `Engine.createMonitor`). */
-export async function createMonitor(store: Store, request: CreateMonitorRequest, owner?: string): Promise<Monitor> {
+export async function createMonitor(
+  store: Store,
+  kb: KnowledgeBase,
+  request: CreateMonitorRequest,
+  owner?: string,
+): Promise<Monitor> {
   if (owner !== undefined) checkAccount(owner, 'owner');
   const r = checkObject(request, 'the request');
   onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
@@ -115,7 +120,7 @@ export async function createMonitor(store: Store, request: CreateMonitorRequest,
       ? await getWork(store, r.work_id)
       : (await worksByHash(store, checkWorkHash(r.work_hash)))[0];
   if (!work) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${String(r.work_hash)}`);
-  const models = r.models === undefined ? null : checkIds(r.models, 'models').map((m) => knowledgeBase().model(m).id);
+  const models = r.models === undefined ? null : checkIds(r.models, 'models').map((m) => kb.model(m).id);
   const datasets = r.datasets === undefined ? null : checkIds(r.datasets, 'datasets');
   const events =
     r.events === undefined
@@ -232,6 +237,7 @@ export async function deleteMonitor(store: Store, id: string, scope: MonitorScop
 /** What evaluating monitors reads: the corpus (for the linked models) and scoring. */
 export interface MonitorDeps {
   readonly corpus: CorpusView;
+  readonly kb: KnowledgeBase;
   score(request: ScoreRequest, cache: ChunkCache, run?: ScoreOptions): Promise<ScoreResult>;
 }
 
@@ -253,7 +259,7 @@ export async function evaluateMonitors(
     if (datasetId !== undefined && m.datasets !== null && !m.datasets.includes(datasetId)) continue;
     // a monitor of an account reads what that account may: the shared datasets and its own (older records: all)
     const owner = m.owner ?? undefined;
-    const models = m.models ?? linkedModels(deps.corpus, owner);
+    const models = m.models ?? linkedModels(deps.corpus, deps.kb, owner);
     const last: Record<string, MonitorModelState> = { ...m.last };
     const events: MonitorEvent[] = [];
     const cache: ChunkCache = new Map();
@@ -340,8 +346,7 @@ export async function listEvents(
 }
 
 /** Every KB model some loaded dataset (one `owner` may read) links to (by kb_dataset or declaration). */
-function linkedModels(corpus: CorpusView, owner: string | undefined): string[] {
-  const kb = knowledgeBase();
+function linkedModels(corpus: CorpusView, kb: KnowledgeBase, owner: string | undefined): string[] {
   const ids = new Set<string>();
   for (const s of corpus.datasets()) {
     if (owner !== undefined && !corpus.visibleTo(s.id, owner)) continue;

@@ -6,6 +6,7 @@
 import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import type { ScoreService } from '../score/service.js';
 import {
   createMonitor,
@@ -62,16 +63,17 @@ export const DELIVERY_POLL_MS = 5_000;
 
 /**
  * @example
- * const monitors = createMonitorService({ corpus, store, scores })
+ * const monitors = createMonitorService({ corpus, store, kb: knowledgeBase(), scores })
  * await monitors.create({ work_id, webhook: { url: 'https://example.org/hooks', secret: 'whsec_0123456789abcdef' } })
  */
 export function createMonitorService(deps: {
   readonly corpus: CorpusView;
   readonly store: Store;
+  readonly kb: KnowledgeBase;
   readonly scores: ScoreService;
   readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
 }): MonitorService {
-  const { corpus, store, scores } = deps;
+  const { corpus, store, kb, scores } = deps;
   const webhooks = new WebhookDeliverer({
     ...deps.webhooks,
     store,
@@ -80,7 +82,7 @@ export function createMonitorService(deps: {
       return typeof s === 'string' ? s : undefined;
     },
   });
-  const evaluation = { corpus, score: scores.score };
+  const evaluation = { corpus, kb, score: scores.score };
   let chain: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setInterval> | null = null;
   /** Calls of stop() under way: evaluations then leave their deliveries due instead of sending them. */
@@ -102,7 +104,7 @@ export function createMonitorService(deps: {
   };
   return {
     webhooks,
-    create: (request, owner) => createMonitor(store, request, owner),
+    create: (request, owner) => createMonitor(store, kb, request, owner),
     get: (id, scope) => getMonitor(store, id, scope),
     list: (options) => listMonitors(store, options),
     setState: (id, state, scope) => setMonitorState(store, id, state, scope),

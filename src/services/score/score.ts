@@ -42,7 +42,7 @@ import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex } from '../kb/remote-indexes.js';
 import { assessRisk, type RiskResult } from '../analyze/risk.js';
 import { chooseWorkType } from '../analyze/revenue.js';
-import { knowledgeBase } from '../kb/index.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import type { KbModel } from '../kb/types.js';
@@ -254,6 +254,8 @@ function shownOf(matches: readonly SearchMatch[], chunk: number, offset: number)
 export interface ScoreDeps {
   readonly corpus: CorpusView;
   readonly fingerprint: Fingerprinter;
+  /** The knowledge base the engine was made with (`createEngine({ kb })`). */
+  readonly kb: KnowledgeBase;
 }
 
 /**
@@ -278,7 +280,7 @@ export async function scoreWork(
   const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
   onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
   const workHash = checkWorkHash(r.work_hash);
-  const kb = knowledgeBase();
+  const { kb } = deps;
   if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
     fail(modelIdAdvice(kb, r.target_model));
   const model = kb.model(r.target_model as string);
@@ -297,7 +299,7 @@ export async function scoreWork(
     'calibrated_on_development_data',
   ]);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
-  const linked = linkedDatasets(deps.corpus, model, owner);
+  const linked = linkedDatasets(deps.corpus, kb, model, owner);
   const stored = new Set(
     deps.corpus
       .datasets()
@@ -338,7 +340,7 @@ export async function scoreWork(
     }
     const detail = details.get(l.id);
     if (detail?.kind !== 'remote') continue;
-    const search = forModel(detail.search, l.kb, model, factors);
+    const search = forModel(kb, detail.search, l.kb, model, factors);
     for (let i = 0; i < n; i++) {
       const { start, end } = chunks[i];
       const own = checkableMatches(search.matches.filter((m) => m.query_start < end && start < m.query_end));
@@ -556,8 +558,7 @@ export async function scoreWork(
 }
 
 /** Loaded datasets that sample a training dataset of `model` (those `owner` may search), with the link's certainty. */
-function linkedDatasets(corpus: CorpusView, model: KbModel, owner: string | undefined): Linked[] {
-  const kb = knowledgeBase();
+function linkedDatasets(corpus: CorpusView, kb: KnowledgeBase, model: KbModel, owner: string | undefined): Linked[] {
   const out: Linked[] = [];
   for (const s of corpus.datasets()) {
     if (owner !== undefined && !corpus.visibleTo(s.id, owner)) continue;
@@ -610,15 +611,15 @@ function linkedDatasets(corpus: CorpusView, model: KbModel, owner: string | unde
  * component link is noted.
  */
 function forModel(
+  kb: KnowledgeBase,
   search: RemoteSearch,
   kbDataset: string | null,
   model: KbModel,
   factors: Set<FactorCode>,
 ): RemoteSearch {
   if (kbDataset === null) return search;
-  const kb = knowledgeBase();
   const dropped = search.matches.filter((m) => {
-    const c = componentOf(kbDataset, m.metadata);
+    const c = componentOf(kbDataset, m.metadata, kb);
     if (!c?.kb_dataset) return false;
     const linked = kb.modelsTrainedOn(c.kb_dataset, { modality: 'any' }).some((l) => l.model.id === model.id);
     if (linked) factors.add('remote_corpus_component');
@@ -696,7 +697,7 @@ const sig6 = (x: number) => Number(x.toPrecision(6));
  * What to say of a target_model that is not `provider/model_name`: the form, where the list is, and the knowledge
  * base's ids with that model name when there are any ("pythia-6.9b" → "eleutherai/pythia-6.9b").
  */
-function modelIdAdvice(kb: ReturnType<typeof knowledgeBase>, given: unknown): string {
+function modelIdAdvice(kb: KnowledgeBase, given: unknown): string {
   const base =
     'target_model must be "provider/model_name" as the knowledge base names it (the models listed by /api/v1/kb/models), e.g. "eleutherai/pythia-6.9b"';
   if (typeof given !== 'string' || given.trim() === '') return base;

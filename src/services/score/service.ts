@@ -1,6 +1,7 @@
 /** The score service: `score(work_hash, target_model, jurisdiction)` over one corpus and store. */
 import type { CorpusView } from '../../corpus/types.js';
 import type { Store } from '../../store/types.js';
+import type { KnowledgeBase } from '../kb/kb.js';
 import type { Fingerprinter } from '../registry/works.js';
 import { scoreWork, type ChunkCache, type ScoreOptions, type ScoreRequest, type ScoreResult } from './score.js';
 
@@ -15,13 +16,14 @@ export interface ScoreService {
 
 /**
  * @example
- * const scores = createScoreService({ corpus, store, fingerprint: (t, o) => engine.fingerprint(t, o) })
+ * const scores = createScoreService({ corpus, store, kb: knowledgeBase(), fingerprint: (t, o) => engine.fingerprint(t, o) })
  * await scores.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
  */
 export function createScoreService(deps: {
   readonly corpus: CorpusView;
   readonly store: Store;
   readonly fingerprint: Fingerprinter;
+  readonly kb: KnowledgeBase;
 }): ScoreService {
   const { store } = deps;
   return { score: (request, cache, run) => scoreWork(deps, store, request, cache, run) };
