@@ -82,7 +82,10 @@ import {
   type Seeds,
   type Vectors,
 } from './seeds.js';
+import type { AlignedSpan, ResolvedCompareOptions } from './types.js';
 import { mergeVerbatim, refineVerbatim, shortRuns, verbatimPassages } from './verbatim.js';
+
+export type { AlignedSpan, ResolvedCompareOptions } from './types.js';
 
 /** Options of `engine.compare`. Every member is optional. */
 export interface CompareOptions {
@@ -149,18 +152,6 @@ export interface CompareOptions {
   readonly synonyms?: boolean;
 }
 
-/** One aligned passage: `a.slice(a_start, a_end)` was reused as `b.slice(b_start, b_end)`. */
-export interface AlignedSpan {
-  readonly a_start: number;
-  readonly a_end: number;
-  readonly b_start: number;
-  readonly b_end: number;
-  /** tf-idf cosine of the two passages (0..1); 1 for a verbatim passage found by the exact-run detector. */
-  readonly score: number;
-  /** Set on a passage of the summary mode: `a`'s side condenses `b`'s (see {@link PassageKind}). */
-  readonly summary?: true;
-}
-
 /** A passage of `compare`'s result: its spans and score, and what kind of reuse it is. */
 export interface ComparedSpan extends Omit<AlignedSpan, 'summary'> {
   /** `'verbatim'`, `'edited'`, `'paraphrase'` (by `similarity`) or `'summary'` (see {@link PassageKind}). */
@@ -193,25 +184,6 @@ export interface Comparison {
 
 /** Codes of {@link Comparison.limitations}. */
 export type CompareLimitation = 'synonyms_not_loaded';
-
-/** Options with defaults filled in. */
-export interface ResolvedCompareOptions {
-  readonly seedCosine: number;
-  readonly seedDice: number;
-  readonly maxGap: number;
-  readonly validation: number;
-  readonly minLength: number;
-  readonly minRunWords: number;
-  readonly minSentenceWords: number;
-  readonly verbatimRun: number;
-  readonly verbatimShare: number;
-  readonly minSeeds: number;
-  readonly singleSeedCosine: number;
-  readonly obfuscatedSeedCosine: number;
-  readonly obfuscatedSeedDice: number;
-  readonly extendShare: number;
-  readonly synonyms: boolean;
-}
 
 const DEFAULTS: ResolvedCompareOptions = {
   seedCosine: 0.33,

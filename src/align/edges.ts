@@ -2,7 +2,7 @@
  * Passage pairs in sentences → spans in UTF-16 offsets of the original strings (step 6 of the method in
  * compare.ts): sentence edges, trimmed at line breaks or clause marks where the words are not shared.
  */
-import type { AlignedSpan } from './compare.js';
+import type { AlignedSpan } from './types.js';
 import type { Frag } from './passages.js';
 import type { Prepared } from './prepare.js';
 import { closeAt } from './verbatim.js';

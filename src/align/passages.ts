@@ -4,7 +4,7 @@
  * Each stage is near-linear in the seeds and the sentences the passages cover: overlaps are resolved
  * inside groups of passages that overlap one another, and edge growing keeps its word sets as they grow.
  */
-import type { ResolvedCompareOptions } from './compare.js';
+import type { ResolvedCompareOptions } from './types.js';
 import type { Prepared } from './prepare.js';
 import { idfSentences, type Seeds, type Vectors } from './seeds.js';
 

@@ -4,7 +4,7 @@
  * merge of the two kinds of passage. Every stage is linear in the two texts' tokens (a bigram index
  * over typed arrays, at most MAX_CANDIDATES positions a bigram) or in the passages (sorted sweeps).
  */
-import type { AlignedSpan, ResolvedCompareOptions } from './compare.js';
+import type { AlignedSpan, ResolvedCompareOptions } from './types.js';
 import { PairTable } from './key-table.js';
 import type { Prepared } from './prepare.js';
 

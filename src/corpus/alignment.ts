@@ -20,6 +20,7 @@ import { pairsOfNormalized, type ContentPairs } from './content-pairs.js';
 import type { PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
+import { round4 } from '../util/round.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
@@ -685,8 +686,6 @@ function alignedMatch(
 }
 
 export { reuseKind, sharedRuns };
-
-const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** True for matches that point into a document (exact and near). */
 export const isExact = (m: SearchMatch): m is ExactMatch => m.kind === 'exact';

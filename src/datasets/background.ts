@@ -33,6 +33,7 @@
  */
 import { TrainprintError } from '../errors.js';
 import { poissonUpperTail, wilsonInterval } from '../stats/binomial.js';
+import { round6 } from '../util/round.js';
 
 /** How unrelated natural text hits a portrait (see the module comment), with how it was measured. */
 export interface PortraitBackground {
@@ -310,5 +311,3 @@ export function checkPortraitBackground(v: unknown, where = 'background'): Portr
     },
   };
 }
-
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;

@@ -259,3 +259,17 @@ export interface RouteExample {
    */
   readonly response?: unknown;
 }
+
+/**
+ * The documentation of one operation.
+ * @example
+ * const d: RouteDocs = { description: 'Drop a reference dataset.', errorCases: [], examples: [ex] }
+ */
+export interface RouteDocs {
+  /** What it does, what it stores, who sees the result; Markdown. The scope is added from the row. */
+  readonly description: string;
+  /** Errors specific to the operation (the generic ones come from the row's features). */
+  readonly errorCases?: readonly ErrorCase[];
+  /** At least one; the first is the one other examples run as their setup (`after`). */
+  readonly examples: readonly RouteExample[];
+}

@@ -60,6 +60,7 @@ import {
 import { sharedCache, StoreCache } from './cache.js';
 import { mapTokens } from './token-map.js';
 import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
+import { round4 } from '../util/round.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
 export const HIT_TOKENS = 12;
@@ -777,8 +778,6 @@ function alignedCounts(
     }),
   };
 }
-
-const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** A rough size of an answer for the memory cache (its strings and numbers). */
 function approxSize(v: unknown): number {

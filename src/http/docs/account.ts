@@ -2,7 +2,7 @@
  * Documentation of the account (usage, API keys, OAuth) and service operations (src/http/routes/index.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from './index.js';
+import type { RouteDocs } from '../context.js';
 import { ID } from './example-kit.js';
 import { AVAILABILITY_MEASURES } from '../../index.js';
 

@@ -2,7 +2,7 @@
  * Documentation of the attribution, works-registry and monitor operations (src/http/routes/index.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from './index.js';
+import type { RouteDocs } from '../context.js';
 import { EVIDENCE_METHOD } from '../../index.js';
 import {
   ID,

@@ -2,7 +2,7 @@
  * Documentation of the reference-dataset and knowledge-base operations (src/http/routes/index.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from './index.js';
+import type { RouteDocs } from '../context.js';
 import { KB_MODEL, PERSUASION_OPENING, PERSUASION_VANITY } from './example-kit.js';
 
 const noDataset = { code: 'NOT_FOUND', when: 'no reference dataset has this id' } as const;

@@ -12,26 +12,14 @@
  * (src/http/docs/datasets.ts), the marketplace (src/http/docs/marketplace.ts), memorization
  * (src/http/docs/memorization.ts), account and service (src/http/docs/account.ts).
  */
-import type { ErrorCase, Route, RouteExample } from '../context.js';
+import type { Route, RouteDocs } from '../context.js';
 import { ACCOUNT_DOCS } from './account.js';
 import { ATTRIBUTION_DOCS } from './attribution.js';
 import { DATASETS_DOCS } from './datasets.js';
 import { MARKETPLACE_DOCS } from './marketplace.js';
 import { MEMORIZATION_DOCS } from './memorization.js';
 
-/**
- * The documentation of one operation.
- * @example
- * const d: RouteDocs = { description: 'Drop a reference dataset.', errorCases: [], examples: [ex] }
- */
-export interface RouteDocs {
-  /** What it does, what it stores, who sees the result; Markdown. The scope is added from the row. */
-  readonly description: string;
-  /** Errors specific to the operation (the generic ones come from the row's features). */
-  readonly errorCases?: readonly ErrorCase[];
-  /** At least one; the first is the one other examples run as their setup (`after`). */
-  readonly examples: readonly RouteExample[];
-}
+export type { RouteDocs } from '../context.js';
 
 /**
  * The documentation of every operation of `ROUTES`, by operation id.

@@ -4,7 +4,7 @@
  * examples `acme` lists its chapter of *Persuasion* for AI training and `globex` buys a licence.
  */
 import type { ErrorCase } from '../context.js';
-import type { RouteDocs } from './index.js';
+import type { RouteDocs } from '../context.js';
 import { ACME, GLOBEX, ID, WORK_HASH, WORK_TITLE } from './example-kit.js';
 
 const noListing: ErrorCase = { code: 'NOT_FOUND', when: "no listing has this id, or it is another account's draft" };

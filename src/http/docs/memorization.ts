@@ -5,7 +5,7 @@
  * account's chapter of *Persuasion* and never the Chesterton sentences of the reference set.
  */
 import type { ErrorCase } from '../context.js';
-import type { RouteDocs } from './index.js';
+import type { RouteDocs } from '../context.js';
 import {
   EXTRACTION,
   ID,

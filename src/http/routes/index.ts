@@ -24,7 +24,6 @@ import {
   extractText,
   factorTable,
   jurisdictionTable,
-  knowledgeBase,
   sha256Hex,
   TrainprintError,
   worthOffloading,

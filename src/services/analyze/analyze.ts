@@ -40,6 +40,7 @@ import type {
   DatasetEvidence,
   WorkType,
 } from './types.js';
+import { round1, round4, round6 } from '../../util/round.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
 export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
@@ -567,15 +568,12 @@ export function exceedsUtf8Bytes(s: string, max: number): boolean {
   return n > max;
 }
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 /**
  * A probability (already rounded to 4 decimals) on the 0..100 scale with 1 decimal: the top-level
  * confidence and every source's confidence go through this one rounding, so the top-level figure is
  * exactly its best source's.
  */
 const percent = (p: number) => round1(p * 100);
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** How `evidence` of an analysis is computed, in words: its `method` (also what the HTTP examples show). */
 export const EVIDENCE_METHOD =

@@ -55,6 +55,7 @@ import type { RemoteOutcome, RemoteSearch } from '../../corpus/remote-types.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { DatasetSearchDetail } from '../../corpus/types.js';
 import { binomialUpperTail, poissonUpperTail } from '../../stats/binomial.js';
+import { round6 } from '../../util/round.js';
 
 /** Lowest background hit rate assumed for an exact dataset's query 5-grams. */
 export const BACKGROUND_FLOOR = 0.005;
@@ -221,8 +222,6 @@ function portraitChance(s: Extract<DatasetSearchDetail, { kind: 'portrait' }>['s
     strength: strengthOf(s.chance),
   };
 }
-
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The limitation code of a remote corpus's outcome other than `searched` (analyze and score list it). */
 export function remoteLimitation(outcome: Exclude<RemoteOutcome, 'searched'>): FactorCode {

@@ -13,6 +13,7 @@
 import type { FactorCode } from '../kb/factors.js';
 import { NEUTRAL_BASE, type Jurisdiction } from '../kb/jurisdictions.js';
 import type { RiskLevel, WorkType } from './types.js';
+import { round4 } from '../../util/round.js';
 
 /** What the risk weight is computed from. */
 export interface RiskInput {
@@ -93,5 +94,3 @@ export function assessRisk(input: RiskInput): RiskResult {
           : 'critical';
   return { level, score: round4(weight), base_weight: base, modifiers, attribution_scale: round4(scale), factors };
 }
-
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

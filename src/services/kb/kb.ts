@@ -32,6 +32,7 @@ import type {
   Modality,
   ModelLink,
 } from './types.js';
+import { round3 } from '../../util/round.js';
 
 /** Filter of {@link KnowledgeBase.models}; every field given must match. */
 export interface ModelFilter {
@@ -101,7 +102,6 @@ export function providerSlug(name: string): string {
 }
 
 const invalid = (detail: string) => new TrainprintError('INVALID_INPUT', `knowledge base: ${detail}`);
-const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * Models, providers and datasets of the knowledge base, indexed once. The bundled facts are checked when
@@ -407,7 +407,7 @@ export class KnowledgeBase {
           via,
           relation: via.length > 1 ? 'component' : 'named',
           removed,
-          certainty: round(certainty),
+          certainty: round3(certainty),
           reason,
         });
       }
@@ -427,7 +427,7 @@ export class KnowledgeBase {
         via: [asked.id],
         relation: 'parts',
         removed: [],
-        certainty: round(certainty),
+        certainty: round3(certainty),
         reason,
       });
     }

@@ -34,6 +34,7 @@ import { findTracked } from './register.js';
 import { aucInterval, mannWhitney, mean } from './stats.js';
 import { mapLimit } from './text.js';
 import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult } from './types.js';
+import { round4 } from '../../util/round.js';
 
 /** Attribution lower bound per tier (see the module comment). */
 export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = {
@@ -249,5 +250,3 @@ export async function getAssessment(store: Store, id: unknown): Promise<Assessme
 function fmtP(p: number): string {
   return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
 }
-
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

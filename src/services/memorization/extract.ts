@@ -15,6 +15,7 @@ import type { ExtractionAttempt, ExtractionResult, ExtractRequest, VerbatimSpan 
 import { commonPrefix, mapLimit, RunIndex, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import { checkObject, onlyKeys } from '../../util/validate.js';
+import { round4 } from '../../util/round.js';
 
 /** Words of a verbatim run that verify extraction (Carlini et al.'s 50 tokens). */
 export const VERIFY_TOKENS = 50;
@@ -141,5 +142,3 @@ function toSpan(run: TokenRun, out: WordTokenSpans, work: WordTokenSpans): Verba
     work_end: work.ends[run.work_token + run.tokens - 1],
   };
 }
-
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -49,6 +49,7 @@ import type {
   ProbeStatisticName,
   ReferenceBasis,
 } from './types.js';
+import { round4 } from '../../util/round.js';
 
 /** Default words per chunk. */
 export const PROBE_CHUNK_TOKENS = 128;
@@ -435,5 +436,4 @@ function fmtP(p: number): string {
   return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
 }
 
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const sig = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(6)) : x);

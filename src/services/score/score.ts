@@ -51,6 +51,7 @@ import type { Store } from '../../store/types.js';
 import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
+import { round1, round4 } from '../../util/round.js';
 
 export {
   CHUNK_WORDS,
@@ -689,8 +690,6 @@ function mulberry32(a: number): () => number {
   };
 }
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const sig6 = (x: number) => Number(x.toPrecision(6));
 
 /**
