@@ -22,7 +22,7 @@ function mainEntryExternal(dir: string) {
 
 /**
  * An esbuild plugin for the bundles that hold the engine: its on-demand import of the remote corpora's client
- * ('./remote/index.js', src/engine.ts) becomes './remote.js' / './remote.cjs' and stays external, so that code is
+ * ('./remote/index.js', src/remote-corpus.ts) becomes './remote.js' / './remote.cjs' and stays external, so that code is
  * a file of its own, loaded only when a remote dataset is added, and the main bundle stays one self-contained file
  * (code splitting would move what the two share into a chunk the main file imports).
  */
@@ -136,9 +136,11 @@ const core: Options[] = [
   // only types from the library, so nothing of the 700 KB main entry comes with it.
   neutral({ client: 'src/client/index.ts' }),
   {
-    // The CLI is a thin layer over the built entries: its imports of the library, the node helpers
-    // and the starter dataset become './index.js', './node.js' and './starter.js' (external), so
-    // every class exists once and the starter's 5 MB load only when a command asks for it.
+    // The CLI is a thin layer over the built entries: the imports of the library, the node helpers,
+    // the starter dataset and the HTTP entry, by its entry (src/cli.ts: './index.js' …) and by its
+    // commands (src/cli/*.ts: '../index.js' …), become './index.js', './node.js', './starter.js' and
+    // './http.js' (external), so every class exists once and the starter's 5 MB load only when a
+    // command asks for it.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,
@@ -150,9 +152,19 @@ const core: Options[] = [
     esbuildPlugins: [{
       name: 'entries-external',
       setup(build) {
-        const to: Record<string, string> = { './index.js': './index.js', './node/index.js': './node.js', './starter/index.js': './starter.js', './http/index.js': './http.js' };
-        build.onResolve({ filter: /^\.\/(index|node\/index|starter\/index|http\/index)\.js$/ }, (args) =>
-          /[\\/]src$/.test(args.resolveDir) ? { path: to[args.path], external: true } : undefined);
+        // by the file each import names (tsup runs from the package root), whichever of the two folders it is in
+        const src = resolvePath(process.cwd(), 'src');
+        const to: Record<string, string> = {
+          [resolvePath(src, 'index.js')]: './index.js',
+          [resolvePath(src, 'node', 'index.js')]: './node.js',
+          [resolvePath(src, 'starter', 'index.js')]: './starter.js',
+          [resolvePath(src, 'http', 'index.js')]: './http.js',
+        };
+        const cli = /[\\/]src([\\/]cli)?$/;
+        build.onResolve({ filter: /^\.\.?\/((node|starter|http)\/)?index\.js$/ }, (args) => {
+          const file = cli.test(args.resolveDir) ? to[resolvePath(args.resolveDir, args.path)] : undefined;
+          return file ? { path: file, external: true } : undefined;
+        });
       },
     }],
   },

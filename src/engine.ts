@@ -2,13 +2,13 @@
  * The Engine, the composition root: a {@link FingerprintEngine} plus the corpus of loaded
  * datasets and the services built over it and one store — analyze, registry, score, monitors,
  * marketplace, memorization and the knowledge base. It wires; the work is in src/corpus and
- * src/services (each service takes only what it needs, never the Engine).
+ * src/services (each service takes only what it needs, never the Engine). Its options are in engine-options.ts, its
+ * factory `createEngine` in create-engine.ts.
  */
 import type { Core } from './core/abi.js';
-import { pickVariant, type CoreVariant, type SimdChoice } from './core/load.js';
+import type { CoreVariant } from './core/load.js';
 import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
 import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
-import { DatasetFingerprinter, type DatasetFingerprinterOptions } from './corpus/dataset-fingerprints.js';
 import type {
   DatasetDeclaration,
   DatasetImportOptions,
@@ -23,78 +23,30 @@ import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
 import type { ExactStorage } from './datasets/stored.js';
 import type { PortraitBackground } from './datasets/background.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
-import { TrainprintError } from './errors.js';
-import { FingerprintEngine, instantiateCore, type FingerprintEngineOptions } from './fingerprint-engine.js';
-import { loadDefaultPacksFromUrl } from './packs/default.js';
+import type { EngineOptions } from './engine-options.js';
+import { FingerprintEngine } from './fingerprint-engine.js';
 import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
-import { retentionRules, type AnalysisRetention } from './services/analyze/retention.js';
+import { retentionRules } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
-import { knowledgeBase, KnowledgeBase } from './services/kb/index.js';
-import { remoteIndex } from './services/kb/remote-indexes.js';
-import { ALIGNMENT_KIT } from './corpus/alignment-kit.js';
+import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
 import type { RemoteDatasetConfig } from './corpus/remote-types.js';
 import { kbLinks } from './services/kb/links.js';
+import { openRemoteCorpus } from './remote-corpus.js';
 import type { KbDataset, KbModel, KbProvider } from './services/kb/types.js';
 import { createMarketplace, type Marketplace } from './services/market/index.js';
 import { Memorization } from './services/memorization/memorization.js';
 import type { CreateMonitorRequest, Monitor, MonitorEvent } from './services/monitors/monitors.js';
 import { createMonitorService, type MonitorService } from './services/monitors/service.js';
-import type { WebhookDeliverer, WebhookDelivererOptions } from './services/monitors/webhook.js';
+import type { WebhookDeliverer } from './services/monitors/webhook.js';
 import { createRegistryService, type RegistryService } from './services/registry/service.js';
 import type * as Registry from './services/registry/works.js';
 import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/score.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
-import { migrateStore } from './services/migrations/index.js';
-
-/** Options of {@link createEngine} (with `simd` and `synonyms` of {@link FingerprintEngineOptions}). */
-export interface EngineOptions extends FingerprintEngineOptions {
-  /**
-   * Where the registry, analyses, monitors, events and deliveries live: a {@link Store}. The default keeps them in
-   * memory (every runtime); `openFileStore(dir)` from `trainprint/node` is durable. @default new MemoryStore()
-   */
-  readonly store?: Store;
-  /**
-   * Key of the registration receipts (HMAC-SHA256), ≥ 32 bytes. Without it the engine generates one and keeps it
-   * in the store, so receipts verify across restarts with the same store.
-   */
-  readonly receiptKey?: string | Uint8Array;
-  /** Webhook delivery settings (retries, timeouts; `fetch`, clock and sleep for tests). */
-  readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
-  /**
-   * Reference packs to load before the engine is handed over: `'default'` loads every default pack of the packs
-   * folder at {@link packsUrl} (Project Gutenberg and English Wikipedia portraits, about 20 MB), each file checked
-   * against the SHA-256 its index lists first (docs/packs.md). Nothing of them is in the bundle. @default 'none'
-   */
-  readonly packs?: 'default' | 'none';
-  /**
-   * Where the packs are: a folder URL holding `index.json` and the files it lists. The default is the `packs/`
-   * folder of this package (read from disk in Node, Deno and Bun; fetched where the package is served from a CDN).
-   * Pass one in browsers that serve the package files elsewhere.
-   */
-  readonly packsUrl?: string | URL;
-  /**
-   * How long stored analyses stay (`getAnalysis`): a time to live and a cap per owner (docs/analyze.md).
-   * @default { ttlDays: 30, maxPerOwner: 10_000 }
-   */
-  readonly analyses?: AnalysisRetention;
-  /**
-   * Remote training corpora to search beside the local datasets (see {@link Engine.addRemoteDataset}), added before
-   * the engine is handed over. Off by default: analyze, score and monitors then send the text to these engines.
-   * @default []
-   */
-  readonly remoteCorpora?: readonly RemoteDatasetConfig[];
-  /**
-   * The knowledge base of models, training datasets and their links that analyze, score, monitors, assess and the
-   * `models`/`datasets` look-ups read: a {@link KnowledgeBase} made from the shipped facts extended or replaced
-   * (`new KnowledgeBase({ datasets, entries, … })`, docs/knowledge-base.md). @default knowledgeBase(), the shipped one
-   */
-  readonly kb?: KnowledgeBase;
-}
 
 /**
- * The training-data attribution engine. Create with {@link createEngine}. The fingerprint operations come from
+ * The training-data attribution engine. Create with `createEngine` (create-engine.ts). The fingerprint operations come from
  * {@link FingerprintEngine}; dataset operations are {@link Corpus}'s; the rest are services on {@link store}.
  */
 export class Engine extends FingerprintEngine {
@@ -111,7 +63,7 @@ export class Engine extends FingerprintEngine {
   private market: Marketplace | null = null;
   private mem: Memorization | null = null;
 
-  /** @internal use {@link createEngine} */
+  /** @internal use `createEngine` (create-engine.ts) */
   constructor(core: Core, variant: CoreVariant, options: EngineOptions = {}) {
     super(core, variant);
     const store = (this.store = options.store ?? new MemoryStore());
@@ -247,21 +199,7 @@ export class Engine extends FingerprintEngine {
    * await engine.addRemoteDataset({ id: 'cc', kind: 'infini-gram-mini', index: 'v2_cc_2025-30' })
    */
   async addRemoteDataset(config: RemoteDatasetConfig): Promise<DatasetStats> {
-    this.assertLive();
-    // loaded only here: an engine without remote corpora carries none of their code
-    const { openRemoteDataset, checkRemoteConfig } = await import('./remote/index.js');
-    const checked = checkRemoteConfig(config);
-    const known = remoteIndex(checked.kind, checked.index);
-    const remote = openRemoteDataset(
-      { ...checked, kb_dataset: checked.kb_dataset ?? known?.kb_dataset, name: checked.name ?? known?.corpus },
-      {
-        core: () => this.assertLive(),
-        kit: ALIGNMENT_KIT,
-        store: this.store,
-        sizes: known ? { documents: known.documents, tokens: known.tokens, bytes: known.bytes } : undefined,
-        declared: checked.kb_dataset !== undefined || checked.models !== undefined || known === undefined,
-      },
-    );
+    const remote = await openRemoteCorpus(config, { core: () => this.assertLive(), store: this.store });
     return this.corpus.attachRemoteDataset(remote);
   }
 
@@ -454,80 +392,4 @@ export class Engine extends FingerprintEngine {
     super.dispose();
     this.corpus.clear();
   }
-}
-
-const STORE_METHODS = ['get', 'put', 'delete', 'scan', 'batch', 'transaction', 'close'];
-const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.join(', ')})`;
-
-/**
- * A fingerprinter for dataset documents of one kind, with its own core: what `addDataset` computes
- * per document, made apart from any engine so that worker threads can fingerprint in parallel
- * (`trainprint index build --threads`) and the engine adds the batches with
- * `addFingerprintedDocuments`.
- *
- * @throws INVALID_OPTIONS (unknown kind, `window` out of 1..64 or given for an exact dataset, bad `simd`),
- *   WASM_UNSUPPORTED
- * @example
- * const fingerprinter = await createDatasetFingerprinter({ kind: 'portrait', window: 8 })
- * const batch = fingerprinter.fingerprint(['Call me Ishmael. Some years ago…'])
- */
-export async function createDatasetFingerprinter(
-  options: DatasetFingerprinterOptions & { readonly simd?: SimdChoice } = {},
-): Promise<DatasetFingerprinter> {
-  if (options === null || typeof options !== 'object')
-    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  const simd = options.simd ?? 'auto';
-  if (simd !== 'auto' && simd !== true && simd !== false)
-    throw new TrainprintError('INVALID_OPTIONS', `simd must be 'auto', true or false`);
-  return DatasetFingerprinter.create(pickVariant(simd), options);
-}
-
-/**
- * Create an engine: compiles the core once per process (cached), instantiates it per engine; with
- * `packs: 'default'` it also loads the default reference packs (each verified by SHA-256) before resolving.
- * @throws (rejects) WASM_UNSUPPORTED when the runtime has no WebAssembly (or no SIMD with `simd: true`),
- *   INVALID_OPTIONS; with packs: INVALID_INPUT (a pack file cannot be read), SNAPSHOT_INCOMPATIBLE (checksum)
- * @example
- * import { createEngine } from 'trainprint'
- * const engine = await createEngine()
- * const fp = await engine.fingerprint('Call me Ishmael. Some years ago…')
- * const withPacks = await createEngine({ packs: 'default' }) // knows Project Gutenberg and Wikipedia text
- * const durable = await createEngine({ store: await openFileStore('./trainprint-data') }) // from 'trainprint/node'
- */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
-  if (options === null || typeof options !== 'object') {
-    throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  }
-  const store = options.store as unknown as Record<string, unknown> | null | undefined;
-  const isStore = !!store && typeof store === 'object' && STORE_METHODS.every((m) => typeof store[m] === 'function');
-  if (store !== undefined && !isStore) throw new TrainprintError('INVALID_OPTIONS', NOT_A_STORE);
-  const packs = options.packs ?? 'none';
-  if (packs !== 'default' && packs !== 'none') {
-    throw new TrainprintError('INVALID_OPTIONS', `packs must be 'default' or 'none'`);
-  }
-  retentionRules(options.analyses); // INVALID_OPTIONS before the core is compiled
-  if (options.kb !== undefined && !(options.kb instanceof KnowledgeBase))
-    throw new TrainprintError('INVALID_OPTIONS', 'kb must be a KnowledgeBase (new KnowledgeBase(source))');
-  const { core, variant } = await instantiateCore(options);
-  const remoteCorpora = options.remoteCorpora ?? [];
-  if (!Array.isArray(remoteCorpora))
-    throw new TrainprintError('INVALID_OPTIONS', 'remoteCorpora must be an array of remote dataset configurations');
-  const engine = new Engine(core, variant, options);
-  try {
-    // a store written by an earlier version is brought to this layout first (idempotent; cheap when done)
-    await migrateStore(engine.store);
-    for (const r of remoteCorpora) await engine.addRemoteDataset(r);
-  } catch (e) {
-    engine.dispose();
-    throw e;
-  }
-  if (packs === 'default') {
-    // the package's packs/ folder: one level above both src/engine.ts and dist/index.js
-    const url = options.packsUrl ?? new URL('../packs/', import.meta.url);
-    await loadDefaultPacksFromUrl(engine, url).catch((e: unknown) => {
-      engine.dispose();
-      throw e;
-    });
-  }
-  return engine;
 }

@@ -10,8 +10,9 @@
  */
 
 // Engine
-export { createDatasetFingerprinter, createEngine, Engine } from './engine.js';
-export type { EngineOptions } from './engine.js';
+export { Engine } from './engine.js';
+export { createDatasetFingerprinter, createEngine } from './create-engine.js';
+export type { EngineOptions } from './engine-options.js';
 export { Corpus } from './corpus/corpus.js';
 export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
 export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';

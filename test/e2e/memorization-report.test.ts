@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import { Memorization } from '../../src/services/memorization/memorization.js';
 import type { Assessment, TrackedWork } from '../../src/services/memorization/types.js';
 import { createNgramHandler } from '../../src/models/ngram-server.js';

@@ -5,7 +5,7 @@
  * and input checks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import { Memorization } from '../../src/services/memorization/memorization.js';
 import {
   aucInterval,

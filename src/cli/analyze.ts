@@ -1,0 +1,64 @@
+/**
+ * `trainprint analyze FILE`: the attribution analysis of a file (engine.analyze) as JSON, against dataset files,
+ * datasets kept in PostgreSQL and/or the starter dataset, the default reference packs and, when asked, remote
+ * corpora.
+ */
+import { createEngine } from '../index.js';
+import { loadDefaultPacks } from '../node/index.js';
+import { HELP } from './help.js';
+import { loadDatasets, packsOption, parse, readInputFile, remoteCorporaFrom, UsageError } from './shared.js';
+
+/**
+ * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension, the metadata
+ * from `--jurisdiction`, `--work-type` and `--opt-out`.
+ * @example process.exitCode = await analyzeCommand(['README.md', '--packs', 'none', '--jurisdiction', 'US'])
+ */
+export async function analyzeCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    type: { type: 'string' },
+    dataset: { type: 'string', multiple: true },
+    starter: { type: 'boolean' },
+    packs: { type: 'string' },
+    jurisdiction: { type: 'string' },
+    'work-type': { type: 'string' },
+    'opt-out': { type: 'string' },
+    'infini-gram': { type: 'string' },
+    'infini-gram-endpoint': { type: 'string' },
+    'infini-gram-mini': { type: 'string' },
+    'infini-gram-mini-endpoint': { type: 'string' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
+  const packs = packsOption(values);
+  const remoteCorpora = remoteCorporaFrom(values);
+  const file = positionals[0];
+  const type =
+    (values.type as string | undefined) ??
+    (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
+  const content = await readInputFile(file, 'utf8');
+  const engine = await createEngine({ remoteCorpora });
+  const closeDatasets = await loadDatasets(engine, values);
+  // the server's datasets: the same text gets the same answer here as from 'npm start' and the web app
+  if (packs === 'default') {
+    if (process.stderr.isTTY) process.stderr.write('loading the reference packs…');
+    await loadDefaultPacks(engine);
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  }
+  const optOut = values['opt-out'] as string | undefined;
+  const metadata = {
+    ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
+    ...(values['work-type'] === undefined ? {} : { work_type: values['work-type'] as never }),
+    ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
+  };
+  try {
+    const request = { content, content_type: type as never, ...(Object.keys(metadata).length ? { metadata } : {}) };
+    const r = await engine.analyze(request);
+    console.log(JSON.stringify(r, null, 2));
+  } finally {
+    await closeDatasets();
+  }
+  return 0;
+}

@@ -1,0 +1,138 @@
+/**
+ * The usage text of `trainprint`: one page for every command, printed by `trainprint --help` and by each
+ * command's `--help` (a command's options read best beside the others it shares them with).
+ */
+
+/**
+ * The whole usage text, as `trainprint --help` prints it.
+ * @example console.log(HELP) // usage:\n  trainprint demo …
+ */
+export const HELP = `usage:
+  trainprint demo
+      fingerprint two built-in passages and compare them, then analyze a README that
+      quotes the MIT licence against the embedded starter dataset (SPDX licence texts)
+  trainprint analyze FILE [options]
+      analyze a UTF-8 file (engine.analyze) and print the result as JSON
+      --type text|markdown|html   content type (default: by extension .md/.markdown, .html/.htm, else text)
+      --dataset FILE|URL          a dataset file to search (repeatable; from 'index build'), or
+                                  postgres://…[?schema=S][&dataset=ID]: the datasets kept there
+      --starter                   also search the embedded starter dataset (SPDX licence texts);
+                                  the default when no --dataset is given
+      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia
+                                  portraits), as 'npm start' and the web app do (default: default)
+      --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
+      --work-type T               book|article|news|code|other
+      --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
+      --infini-gram IDX[,IDX]     also search these infini-gram indexes ('default': Pile, Dolma, RedPajama, C4,
+                                  DCLM, OLMo-2 mix); the text is SENT to the engine (docs/remote-corpora.md)
+      --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/
+      --infini-gram-mini IDX[,…]  also search these infini-gram mini indexes ('default': the newest Common Crawl)
+      --infini-gram-mini-endpoint URL   a self-hosted infini-gram mini engine
+  trainprint fingerprint FILE
+      print the fingerprint summary of a UTF-8 file as JSON
+  trainprint index build --dataset ID [options] FILES...
+      index corpus files into a dataset file (engine.exportDataset bytes)
+      FILES: .txt/.md (one document per file), .jsonl/.ndjson (one JSON object per line),
+             .json (an array of objects), .parquet; .txt/.jsonl/.json may end in .gz or .zst
+      --kind exact|portrait   exact: passages with their source spans; portrait: compact
+                              membership filter, says which passages are in the corpus (default exact)
+      --window N              portrait winnowing window, 1..64 (default 8)
+      --name NAME             human-readable dataset name
+      --kb-dataset ID         declare that the files sample this knowledge-base dataset (e.g. the-pile)
+      --models A/B,C/D        declare the models trained on it (provider/model, comma-separated)
+                              Both are your declaration, stored in the dataset file as given;
+                              results derived from them are labelled as declared.
+      --text-field F          JSON/Parquet field holding the text (default text)
+      --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
+      --format F              text|jsonl|json|parquet for every file, instead of by extension
+      --out FILE              output file (default ID.tpds)
+      --into URL              instead of a file, keep the (exact) dataset in PostgreSQL:
+                              postgres://user@host:5432/db[?schema=S] (default schema trainprint_datasets)
+      --partitions N          with --into: hash partitions of the posting tables, 1..1024 (default 16)
+      --replace               with --into: drop a dataset with the same id first
+      --threads N             threads that fingerprint documents, and read and parse plain
+                              .jsonl files (default: the available cores); the file is
+                              byte-identical for any N
+      --quiet                 no progress line
+  trainprint index push FILE --into URL [--dataset ID] [--partitions N] [--replace]
+      copy an exact dataset file into PostgreSQL (same documents, same search results); the
+      dataset keeps the file's id unless --dataset names another
+  trainprint index info FILE|URL
+      validate a dataset file and print its header, descriptor and stats as JSON; or, for
+      postgres://…?dataset=ID, the stats of a dataset kept in PostgreSQL
+  trainprint pack build MANIFEST [options]
+      build a reference pack (a portrait dataset with its knowledge-base link and provenance)
+      from its manifest (packs/NAME/manifest.json) and a folder of texts; every text is checked
+      against the manifest's SHA-256, and the same inputs always give the same bytes
+      --texts DIR             the texts (default: the manifest's "texts" folder)
+      --out FILE              the pack file (default: packs/NAME.tpk beside the manifest's folder)
+      --index FILE            record the pack's SHA-256, size and counts in this pack index
+      --quiet                 no progress line
+  trainprint packs list [--dir DIR] [--json]
+      the packs of the pack index (default: the packs shipped with trainprint): file, size,
+      documents, n-grams, knowledge-base link, loaded by default or not
+  trainprint packs info [FILE|ID] [--documents] [--dir DIR]
+      provenance of a pack (every listed pack without an argument) as JSON: sources and commits,
+      licence of the texts, build date, counts, window; --documents lists every document
+  trainprint packs verify [FILE|ID...] [--dir DIR]
+      check packs (every listed one without an argument): CRC-32, layout, and the SHA-256 the
+      index lists; exit code 1 when one fails
+  trainprint serve [options]
+      run the HTTP service (/api/v1, OpenAPI at /api/v1/openapi.json, status page at /status);
+      prints a development key once at start (account dev, test mode, plan pro, 30 days, scopes of
+      an account plus datasets:write, without keys): it replaces the one printed before on the
+      same store, so at most one is valid; builds the datasets' search indexes (sorted exact
+      indexes, content-word indexes) before it prints its URL, answering GET /readyz with 503 until then
+      --port N                  port (default 8787; 0 picks a free one)
+      --host H                  interface (default 127.0.0.1)
+      --store DIR|URL           durable store (default: in memory): a directory (file store, one
+                                process) or postgres://user:password@host:5432/db[?schema=name]
+                                (PostgreSQL: several serve processes may share it); daily call
+                                counts are kept in it too, so they survive a restart
+      --admin-key               also print an admin key (scope admin, 30 days; replaces the one printed
+                                before): POST /api/v1/admin/keys creates accounts and keys with it
+      --dataset FILE|URL        a dataset file to load (repeatable), or postgres://…[?schema=S][&dataset=ID]:
+                                attach the datasets kept there (every one of the schema without dataset=)
+      --starter                 load the embedded starter dataset (the default without --dataset)
+      --infini-gram IDX[,IDX]   analyze, score and monitors also search these infini-gram indexes
+                                ('default': Pile, Dolma, RedPajama, C4, DCLM, OLMo-2 mix): analyzed text is
+                                SENT to the engine; requests may keep it here with "search_remote": false
+      --infini-gram-endpoint URL      a self-hosted infini-gram engine instead of https://api.infini-gram.io/
+      --infini-gram-mini IDX[,IDX]    the same for infini-gram mini ('default': the newest Common Crawl crawl)
+      --infini-gram-mini-endpoint URL a self-hosted infini-gram mini engine
+      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
+                                default: default)
+      --workers N               serve from N processes on one port (default: the cores when --store is
+                                PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
+                                datasets and packs itself (memory per process: docs/http.md), so
+                                with N > 1 the API does not change datasets (409 CONFLICT)
+      --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
+                                serving, then stop (default 0; behind a load balancer: its probe
+                                interval times the failures it needs, e.g. 10000); a webhook request
+                                still unanswered at its end is handed back to the other processes
+      --base-url URL            public base URL (its path is stripped before matching routes)
+      --monitor-interval-s N    evaluate the monitors (and expire marketplace offers) every N seconds
+                                (default 60)
+      --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
+      --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
+      Model and webhook host names are resolved, refused when any address is internal, and the
+      request goes to the address that was checked.
+  trainprint keys create --store DIR|URL --account A [--plan free|pro|scale|enterprise]
+                         [--scopes a,b] [--mode live|test] [--name LABEL] [--expires-days N]
+      create an API key in a file store (stop the server on it first) or a PostgreSQL store (servers
+      may keep running; a running server also makes keys through POST /api/v1/admin/keys); the key
+      is printed once (only its hash is stored)
+      --scopes   default: every scope but datasets:write and admin
+  trainprint model serve --model NAME [--models-dir DIR] [--port N] [--host H] [--api-key K]
+                         [--generations-only] [--engine wasm|typescript] [--allow-origin ORIGIN]
+      serve a byte-level test model of models/ (models/README.md) with the OpenAI completions API:
+      GET /v1/models, POST /v1/completions (echo, logprobs, temperature 0 = greedy, seed),
+      POST /v1/chat/completions; the memorization operations call it as any OpenAI-compatible model
+      --models-dir   where the model directories are (default: ./models, else the package's models/)
+      --port         default 8000; --host default 127.0.0.1
+      --generations-only   refuse log-probabilities (a black-box model)
+      --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
+                           e.g. the web app in its in-browser mode
+  trainprint --help
+
+exit codes: 0 ok, 1 runtime error, 2 usage error`;

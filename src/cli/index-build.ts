@@ -1,0 +1,167 @@
+/**
+ * `trainprint index build`: index corpus files into a dataset file (the bytes of engine.exportDataset), or an exact
+ * dataset into PostgreSQL (`--into URL`), with a progress line on stderr while it reads.
+ */
+import {
+  buildDatasetFile,
+  buildPostgresDataset,
+  type BuildDatasetFileResult,
+  type BuildProgress,
+} from '../node/index.js';
+import { HELP } from './help.js';
+import { fmt, mb, parse, postgresTarget, printStored, UsageError } from './shared.js';
+
+/** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
+function progressPrinter(quiet: boolean) {
+  const tty = process.stderr.isTTY === true;
+  const every = tty ? 200 : 5000;
+  let last = -Infinity;
+  let drawn = false;
+  const line = (p: BuildProgress) => {
+    const s = Math.max(p.elapsed_ms, 1) / 1000;
+    const where = p.files > 1 ? ` [file ${p.file_index + 1}/${p.files}]` : '';
+    return (
+      `${p.phase === 'read' ? 'indexing' : 'writing'}${where} ${p.documents.toLocaleString('en-US')} docs, ${fmt(mb(p.bytes))} MB, ` +
+      `${fmt(p.documents / s, 0)} docs/s, ${fmt(mb(p.bytes) / s, 2)} MB/s, ${fmt(s)} s`
+    );
+  };
+  return {
+    update(p: BuildProgress) {
+      if (quiet) return;
+      const now = p.elapsed_ms;
+      if (p.phase === 'read' && now - last < every) return;
+      if (p.phase === 'done') return;
+      last = now;
+      if (tty) {
+        process.stderr.write(`\r\x1b[K${line(p)}`);
+        drawn = true;
+      } else process.stderr.write(`${line(p)}\n`);
+    },
+    end() {
+      if (drawn) {
+        process.stderr.write('\r\x1b[K');
+        drawn = false;
+      }
+    },
+  };
+}
+
+/** The line (stderr) and JSON (stdout) of a dataset file written. */
+function printWritten(r: BuildDatasetFileResult): void {
+  const s = Math.max(r.elapsed_ms, 1) / 1000;
+  const st = r.stats;
+  console.error(
+    `wrote ${r.out}: ${st.kind} dataset "${st.id}", ${st.documents.toLocaleString('en-US')} documents, ${fmt(mb(st.bytes))} MB of text, ` +
+      `${st.fingerprints.toLocaleString('en-US')} fingerprints, file ${fmt(mb(r.file_bytes), 2)} MB; ` +
+      `${fmt(s)} s (${fmt(st.documents / s, 0)} docs/s, ${fmt(mb(st.bytes) / s, 2)} MB/s)`,
+  );
+  console.log(
+    JSON.stringify({ out: r.out, file_bytes: r.file_bytes, elapsed_ms: Math.round(r.elapsed_ms), stats: r.stats }),
+  );
+}
+
+/**
+ * `trainprint index build --dataset ID [options] FILES...`: the options are checked before any file is read; the
+ * file (default ID.tpds) is byte-identical for any `--threads`.
+ * @example process.exitCode = await indexBuildCommand(['--dataset', 'wiki', '--out', 'wiki.tpds', 'wiki.jsonl'])
+ */
+export async function indexBuildCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    dataset: { type: 'string' },
+    kind: { type: 'string' },
+    window: { type: 'string' },
+    name: { type: 'string' },
+    'kb-dataset': { type: 'string' },
+    models: { type: 'string' },
+    'text-field': { type: 'string' },
+    'id-field': { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    threads: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    into: { type: 'string' },
+    partitions: { type: 'string' },
+    replace: { type: 'boolean' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const dataset = values.dataset as string | undefined;
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {
+    throw new UsageError('--threads must be an integer 1..256');
+  }
+  if (!dataset) throw new UsageError('index build needs --dataset ID');
+  if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
+  const kind = (values.kind as string | undefined) ?? 'exact';
+  if (kind !== 'exact' && kind !== 'portrait')
+    throw new UsageError(`--kind must be exact or portrait, not ${JSON.stringify(kind)}`);
+  let window: number | undefined;
+  if (values.window !== undefined) {
+    if (kind !== 'portrait') throw new UsageError('--window applies to --kind portrait only');
+    window = Number(values.window);
+    if (!Number.isInteger(window) || window < 1 || window > 64)
+      throw new UsageError('--window must be an integer 1..64');
+  }
+  const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
+  if (kbDataset === '') throw new UsageError('--kb-dataset needs a dataset id');
+  let models: string[] | undefined;
+  if (values.models !== undefined) {
+    models = (values.models as string).split(',').map((m) => m.trim());
+    if (models.some((m) => m === ''))
+      throw new UsageError('--models needs a comma-separated list of model ids, none empty');
+  }
+  const format = values.format as string | undefined;
+  if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format))
+    throw new UsageError('--format must be text, jsonl, json or parquet');
+  const into = postgresTarget(values, values.out !== undefined ? '--out' : undefined);
+  const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
+  const progress = progressPrinter(values.quiet === true);
+  if (into) {
+    if (kind !== 'exact') throw new UsageError('--into keeps exact datasets only (a portrait fits a file)');
+    try {
+      const r = await buildPostgresDataset({
+        dataset,
+        kind,
+        name: values.name as string | undefined,
+        kbDataset,
+        models,
+        files: positionals,
+        textField: values['text-field'] as string | undefined,
+        idField: values['id-field'] as string | undefined,
+        format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+        threads,
+        ...into,
+        onProgress: (p) => progress.update(p),
+      });
+      progress.end();
+      printStored('built', r);
+      return 0;
+    } finally {
+      progress.end();
+    }
+  }
+  try {
+    const r = await buildDatasetFile({
+      dataset,
+      kind,
+      window,
+      name: values.name as string | undefined,
+      kbDataset,
+      models,
+      files: positionals,
+      out,
+      textField: values['text-field'] as string | undefined,
+      idField: values['id-field'] as string | undefined,
+      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+      threads,
+      onProgress: (p) => progress.update(p),
+    });
+    progress.end();
+    printWritten(r);
+    return 0;
+  } finally {
+    progress.end();
+  }
+}
