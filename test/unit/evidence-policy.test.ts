@@ -18,6 +18,8 @@ import {
   findingLimitations,
 } from '../../src/services/policy/evidence-policy.js';
 import type { SearchMatch } from '../../src/datasets/types.js';
+import { optOutStatus } from '../../src/services/policy/opt-out.js';
+import type { FactorCode } from '../../src/services/kb/factors.js';
 import { prng } from '../reference/core.js';
 
 const portraitMatch = (tokens: number, start = 0): SearchMatch => ({
@@ -210,6 +212,25 @@ describe('a confident answer shows its evidence (analyze and score, default pack
       expect(m.dataset_id).toBe('pack:gutenberg');
       expect(m.kind).toBe('portrait');
       expect(m.query_end).toBeGreaterThan(m.query_start);
+    }
+  });
+});
+
+describe('the opt-out rule (one place for analyze, score and assess)', () => {
+  it('applies unless every model came before the reservation; unknown years count as not before', () => {
+    const cases: Array<[boolean, number | null, (number | null)[], string]> = [
+      [false, 2023, [2021], 'none'],
+      [true, 2023, [2021, 2022], 'after_release'],
+      [true, 2023, [2021, 2023], 'applies'],
+      [true, 2023, [2021, null], 'applies'],
+      [true, 2023, [], 'applies'],
+      [true, null, [2021], 'applies'],
+      [true, Number.NaN, [2021], 'applies'],
+    ];
+    for (const [optedOut, since, years, want] of cases) {
+      const limitations = new Set<FactorCode>();
+      expect(optOutStatus(optedOut, since, years, limitations), `${optedOut} ${since} ${years}`).toBe(want);
+      expect(limitations.has('opt_out_after_model_release')).toBe(want === 'after_release');
     }
   });
 });

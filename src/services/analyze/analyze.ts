@@ -41,6 +41,7 @@ import type {
   WorkType,
 } from './types.js';
 import { round1, round4, round6 } from '../../util/round.js';
+import { optOutStatus } from '../policy/opt-out.js';
 
 /** Largest content accepted, in UTF-8 bytes (10 MiB). */
 export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
@@ -306,15 +307,8 @@ export async function runAnalysis(
   for (const f of revenue.factors) limitations.add(f);
 
   // ---- risk
-  let optOut: 'none' | 'applies' | 'after_release' = 'none';
-  if (req.optOut) {
-    const year = req.since?.getUTCFullYear();
-    optOut =
-      year !== undefined && linkedReleaseYears.length > 0 && linkedReleaseYears.every((y) => y < year)
-        ? 'after_release'
-        : 'applies';
-    if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
-  }
+  // models of unknown release year are left out of the rule here: the others decide
+  const optOut = optOutStatus(req.optOut, req.since?.getUTCFullYear() ?? null, linkedReleaseYears, limitations);
   const risk = assessRisk({
     jurisdiction: req.jurisdiction,
     // risk rests on evidence that counts (the policy), not on a stock phrase shown for the record

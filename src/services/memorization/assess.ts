@@ -35,6 +35,7 @@ import { aucInterval, mannWhitney, mean } from './stats.js';
 import { mapLimit } from './text.js';
 import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult } from './types.js';
 import { round4 } from '../../util/round.js';
+import { optOutStatus } from '../policy/opt-out.js';
 
 /** Attribution lower bound per tier (see the module comment). */
 export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = {
@@ -144,15 +145,9 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   // risk
   if (!jurisdiction) limitations.add('jurisdiction_unspecified');
   else if (!jurisdiction.known) limitations.add('jurisdiction_not_in_table');
-  let optOut: 'none' | 'applies' | 'after_release' = 'none';
-  if (work.declarations.tdm_opt_out === true) {
-    const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
-    optOut =
-      kbModel && kbModel.release_year !== null && since !== null && kbModel.release_year < since
-        ? 'after_release'
-        : 'applies';
-    if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
-  }
+  const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
+  const releaseYears = kbModel ? [kbModel.release_year] : [];
+  const optOut = optOutStatus(work.declarations.tdm_opt_out === true, since, releaseYears, limitations);
   const workType = work.work_type ?? chooseWorkType(undefined, text as string, work.tokens).type;
   const base = assessRisk({ jurisdiction, anyMatch, attributionLow, optOut, pirated, workType });
   const modifiers = [...base.modifiers];

@@ -52,6 +52,7 @@ import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
 import { round1, round4 } from '../../util/round.js';
+import { optOutStatus } from '../policy/opt-out.js';
 
 export {
   CHUNK_WORDS,
@@ -486,15 +487,8 @@ export async function scoreWork(
   }
 
   // legal risk (separate from the probability)
-  const optOut =
-    work.declarations.tdm_opt_out === true
-      ? work.declarations.since !== undefined &&
-        model.release_year !== null &&
-        model.release_year < new Date(work.declarations.since).getUTCFullYear()
-        ? 'after_release'
-        : 'applies'
-      : 'none';
-  if (optOut === 'after_release') limitations.add('opt_out_after_model_release');
+  const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
+  const optOut = optOutStatus(work.declarations.tdm_opt_out === true, since, [model.release_year], limitations);
   const workType = work.work_type ?? chooseWorkType(undefined, text ?? '', work.tokens).type;
   const risk = assessRisk({
     jurisdiction,
