@@ -86,7 +86,11 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   const extraction =
     r.extract === false
       ? null
-      : await runExtraction(store, { ...((r.extract as object) ?? {}), model, work_id: work.work_id } as never);
+      : await runExtraction(store, {
+          ...((r.extract as AssessRequest['extract']) || {}),
+          model,
+          work_id: work.work_id,
+        });
   if (extraction) {
     for (const f of extraction.factors) factors.add(f);
     for (const l of extraction.limitations) limitations.add(l);
@@ -104,7 +108,8 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
     limitations.add('no_logprob_access');
     summary.push('The model gives no log-probabilities: likelihood probes and canary tests could not run.');
   } else if (r.probe !== undefined && r.probe !== false) {
-    probe = await runProbe(store, { ...(r.probe as object), model, work_id: work.work_id } as never);
+    const settings = r.probe as Exclude<AssessRequest['probe'], false | undefined>; // an object: checked above
+    probe = await runProbe(store, { ...settings, model, work_id: work.work_id });
     for (const f of probe.factors) factors.add(f);
     for (const l of probe.limitations) limitations.add(l);
     summary.push(`Probe (${probe.verdict.replace('_', ' ')}): ${probe.statement}`);
