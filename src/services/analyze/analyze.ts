@@ -3,7 +3,7 @@
  * sources through the knowledge base → overall confidence, risk, revenue, factor codes.
  * Every number in the result is recomputable from the `evidence` block and the tables it names.
  */
-import type { CorpusView } from '../../corpus/types.js';
+import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import { extractOn } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
@@ -12,7 +12,7 @@ import type { KnowledgeBase } from '../kb/kb.js';
 import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import { FULL_COVERAGE_STRIDE } from '../../corpus/remote-types.js';
-import type { SearchMatch } from '../../datasets/types.js';
+import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
 import { CALIBRATION, datasetConfidence } from './calibration.js';
@@ -29,7 +29,7 @@ import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js'
 import { checkSchema } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import { sharedTextSteps } from './shared-text.js';
+import { sharedTextSteps, type SharedText } from './shared-text.js';
 import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
 import type {
   AnalysisResult,
@@ -80,9 +80,84 @@ export async function runAnalysis(
   // the options first: a bad one is INVALID_OPTIONS, never a TypeError from deep inside
   const prior = checkOptions(options);
   // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
-  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-  const req = await sliced(checkRequestSteps(request), sliceMs);
+  const req = await sliced(checkRequestSteps(request), options.sliceMs ?? DEFAULT_SLICE_MS);
   if (options.sliceMs !== Infinity) await nextMacrotask();
+  // what follows is linear in the content too: a turn of the event loop between its larger pieces
+  const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
+  const searched = await searchContent(corpus, req, options, breathe);
+  const acc = newFindings();
+  for (const ds of corpus.datasets()) {
+    const detail = searched.details.get(ds.id);
+    if (detail) addDatasetFindings({ corpus, kb, prior, searched, acc }, ds, detail);
+  }
+  await breathe();
+  // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
+  const attribution = bestPerModel(acc.sources);
+  addSearchLimitations(searched, req, acc.limitations);
+
+  // ---- revenue
+  const work = chooseWorkType(req.workType, searched.extracted.text, searched.fp.token_count);
+  // no licensing revenue rests on a public-domain source (its texts have no licence market where they are free)
+  const revenue = estimateRevenue(
+    work.type,
+    work.source,
+    searched.fp.token_count,
+    providerUse(attribution.filter((s) => (acc.publicDomain.get(s.dataset_id) ?? []).length === 0)),
+  );
+  for (const f of revenue.factors) acc.limitations.add(f);
+
+  // ---- risk
+  // models of unknown release year are left out of the rule here: the others decide
+  const since = req.since?.getUTCFullYear() ?? null;
+  const optOut = optOutStatus(req.optOut, since, acc.linkedReleaseYears, acc.limitations);
+  const top = attribution[0];
+  const risk = assessRisk({
+    jurisdiction: req.jurisdiction,
+    // risk rests on evidence that counts (the policy), not on a stock phrase shown for the record
+    anyMatch: acc.evidence.some((e) => e.counted),
+    attributionLow: top ? top.confidence_ci_95[0] : 0,
+    optOut,
+    pirated: acc.pirated,
+    workType: work.type,
+    publicDomainIn: publicDomainOnly(acc.publicDomain),
+  });
+
+  if (searched.shared.shared.some(Boolean)) acc.factors.add('shared_text');
+  const headline = corpusEvidence(
+    acc.evidence.map((e) => ({
+      ...e,
+      shown: checkableMatches(searched.matches.filter((m) => m.dataset_id === e.dataset_id)),
+      public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
+    })),
+    attribution.length > 0,
+    { local: acc.evidence.filter((e) => e.kind !== 'remote').length, remote: searched.found.remote ?? [] },
+  );
+  if (headline.strongest?.level === 'strong' && attribution.length === 0) {
+    acc.limitations.add('corpus_evidence_without_model_link');
+  }
+  return resultOf({ req, searched, acc, attribution, headline, revenue, risk, prior, createdMs });
+}
+
+/** What the search of one analysis gave: the content as searched, its matches and the fingerprint of the pass. */
+interface Searched {
+  readonly extracted: Awaited<ReturnType<typeof extractOn>>;
+  readonly found: DetailedSearch['result'];
+  readonly details: DetailedSearch['details'];
+  readonly fp: DetailedSearch['fingerprint'];
+  /** The work hash of the content as sent, being computed. */
+  readonly workHash: Promise<string>;
+  readonly shared: SharedText;
+  /** The matches with their spans in the content as sent. */
+  readonly matches: AnalyzedMatch[];
+}
+
+/** Extract, search (in slices, so a host's other requests are served meanwhile) and map the matches back. */
+async function searchContent(
+  corpus: CorpusView,
+  req: Checked,
+  options: AnalyzeOptions,
+  breathe: () => Promise<unknown>,
+): Promise<Searched> {
   const extracted = await extractOn(options.offload, req.content, req.type);
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
   // so that a host's other requests are served while a large text is searched (results as in one go)
@@ -105,183 +180,223 @@ export async function runAnalysis(
     },
     { sliceMs: options.sliceMs, offload: options.offload },
   );
-  // what follows is linear in the content too: a turn of the event loop between its larger pieces
-  const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
   await breathe();
   const workHash = req.utf8 ? startSha256Hex(req.utf8) : startSha256HexOfText(req.content);
-
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
-  const shared = await sliced(sharedTextSteps(found.matches, extracted.text.length), sliceMs);
+  const shared = await sliced(
+    sharedTextSteps(found.matches, extracted.text.length),
+    options.sliceMs ?? DEFAULT_SLICE_MS,
+  );
   await breathe();
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
     const mapped = { ...m, query_start, query_end };
     return m.kind === 'exact' ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
   });
+  return { extracted, found, details, fp, workHash, shared, matches };
+}
 
-  const evidence: DatasetEvidence[] = [];
-  const sources: AttributionSource[] = [];
-  const factors = new Set<FactorCode>();
-  const limitations = new Set<FactorCode>([
-    'reference_sample_only',
-    'paraphrase_not_detectable',
-    'no_model_probe',
-    'training_data_undisclosed',
-    'calibrated_on_development_data',
-  ]);
-  let pirated = false;
-  const linkedReleaseYears: number[] = [];
+/** What the datasets' findings add up to, as they are read one by one. */
+interface Findings {
+  readonly evidence: DatasetEvidence[];
+  readonly sources: AttributionSource[];
+  readonly factors: Set<FactorCode>;
+  readonly limitations: Set<FactorCode>;
+  pirated: boolean;
+  readonly linkedReleaseYears: number[];
   /** Per dataset whose evidence counts: where its texts are public domain (empty: nowhere documented). */
-  const publicDomain = new Map<string, readonly string[]>();
-  for (const ds of corpus.datasets()) {
-    const detail = details.get(ds.id);
-    if (!detail) continue;
-    const descriptor = corpus.descriptor(ds.id);
-    const own = found.matches.filter((m) => m.dataset_id === ds.id);
-    const passages = own.filter((m) => m.kind !== 'near');
-    const near = own.filter((m) => m.kind === 'near');
-    const chance = chanceEvidence(detail);
-    // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence
-    const checkable = checkableMatches(own);
-    const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength };
-    const conf = datasetConfidence(detail.kind, countedStrength(finding), prior, fp.token_count);
-    const cov = found.coverage[ds.id];
-    const { supplied_by } = corpus.provenance(ds.id);
-    evidence.push({
-      dataset_id: ds.id,
-      kind: detail.kind,
-      supplied_by,
-      kb_dataset: descriptor.kb_dataset ?? null,
-      declared_models: descriptor.models ?? [],
-      matches: passages.length,
-      documents: new Set(passages.map((m) => m.document_id)).size,
-      near_duplicates: near.length,
-      checkable: checkable.length,
-      counted: countsAsEvidence(finding),
-      coverage: round4(cov.share),
-      longest_run: cov.longest_run,
-      ...chance,
-      // 6 significant digits: Math.exp/log differ in the last bit between engines (V8 versions)
-      chance: Number(chance.chance.toPrecision(6)),
-      ...(chance.aligned
-        ? { aligned: { ...chance.aligned, chance: Number(chance.aligned.chance.toPrecision(6)) } }
-        : {}),
-      background_rate: round6(chance.background_rate),
-      strength: round4(chance.strength),
-      confidence: round4(conf.p),
-      confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
-    });
-    for (const code of findingLimitations(finding)) limitations.add(code);
-    // a remote corpus's boilerplate passages are shown, not evidence: said whether or not anything else counts
-    if (detail.kind === 'remote' && checkable.length < own.length) factors.add('remote_boilerplate');
-    if (detail.kind === 'portrait' && !detail.search.background_measured)
-      limitations.add('portrait_background_not_measured');
-    if (!countsAsEvidence(finding)) continue;
-    publicDomain.set(
-      ds.id,
-      descriptor.kb_dataset === undefined ? [] : kb.dataset(descriptor.kb_dataset).public_domain_in,
+  readonly publicDomain: Map<string, readonly string[]>;
+}
+
+function newFindings(): Findings {
+  return {
+    evidence: [],
+    sources: [],
+    factors: new Set<FactorCode>(),
+    limitations: new Set<FactorCode>([
+      'reference_sample_only',
+      'paraphrase_not_detectable',
+      'no_model_probe',
+      'training_data_undisclosed',
+      'calibrated_on_development_data',
+    ]),
+    pirated: false,
+    linkedReleaseYears: [],
+    publicDomain: new Map(),
+  };
+}
+
+/** What reading one dataset's findings needs. */
+interface FindingContext {
+  readonly corpus: CorpusView;
+  readonly kb: KnowledgeBase;
+  readonly prior: number;
+  readonly searched: Searched;
+  readonly acc: Findings;
+}
+
+/**
+ * One dataset's evidence (its chance, whether it counts by the policy, its calibrated confidence), its factor codes,
+ * and — when it counts — the attribution sources it links to.
+ */
+function addDatasetFindings(ctx: FindingContext, ds: DatasetStats, detail: DatasetSearchDetail): void {
+  const { corpus, prior, acc } = ctx;
+  const { found, fp } = ctx.searched;
+  const { factors, limitations } = acc;
+  const descriptor = corpus.descriptor(ds.id);
+  const own = found.matches.filter((m) => m.dataset_id === ds.id);
+  const passages = own.filter((m) => m.kind !== 'near');
+  const near = own.filter((m) => m.kind === 'near');
+  const chance = chanceEvidence(detail);
+  // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence
+  const checkable = checkableMatches(own);
+  const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength };
+  const conf = datasetConfidence(detail.kind, countedStrength(finding), prior, fp.token_count);
+  const cov = found.coverage[ds.id];
+  const { supplied_by } = corpus.provenance(ds.id);
+  acc.evidence.push({
+    dataset_id: ds.id,
+    kind: detail.kind,
+    supplied_by,
+    kb_dataset: descriptor.kb_dataset ?? null,
+    declared_models: descriptor.models ?? [],
+    matches: passages.length,
+    documents: new Set(passages.map((m) => m.document_id)).size,
+    near_duplicates: near.length,
+    checkable: checkable.length,
+    counted: countsAsEvidence(finding),
+    coverage: round4(cov.share),
+    longest_run: cov.longest_run,
+    ...chance,
+    // 6 significant digits: Math.exp/log differ in the last bit between engines (V8 versions)
+    chance: Number(chance.chance.toPrecision(6)),
+    ...(chance.aligned ? { aligned: { ...chance.aligned, chance: Number(chance.aligned.chance.toPrecision(6)) } } : {}),
+    background_rate: round6(chance.background_rate),
+    strength: round4(chance.strength),
+    confidence: round4(conf.p),
+    confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
+  });
+  for (const code of findingLimitations(finding)) limitations.add(code);
+  // a remote corpus's boilerplate passages are shown, not evidence: said whether or not anything else counts
+  if (detail.kind === 'remote' && checkable.length < own.length) factors.add('remote_boilerplate');
+  if (detail.kind === 'portrait' && !detail.search.background_measured)
+    limitations.add('portrait_background_not_measured');
+  if (!countsAsEvidence(finding)) return;
+  acc.publicDomain.set(
+    ds.id,
+    descriptor.kb_dataset === undefined ? [] : ctx.kb.dataset(descriptor.kb_dataset).public_domain_in,
+  );
+  // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
+  const evidencePassages = checkable.filter((m) => m.kind !== 'near');
+  if (detail.kind === 'exact' || detail.kind === 'remote') {
+    const reuse = new Set(
+      evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')),
     );
-    // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
-    const evidencePassages = checkable.filter((m) => m.kind !== 'near');
-    if (detail.kind === 'exact' || detail.kind === 'remote') {
-      const reuse = new Set(
-        evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')),
-      );
-      if (reuse.has('verbatim')) factors.add('verbatim_overlap');
-      if (reuse.has('edited')) factors.add('edited_reuse');
-      if (reuse.has('paraphrase') || reuse.has('summary')) factors.add('reworded_reuse');
-      if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
-    }
-    if (detail.kind === 'remote' && evidencePassages.length > 0) factors.add('remote_corpus_match');
-    if (chance.runs >= 3) factors.add('multiple_independent_runs');
-    if (near.length) factors.add('near_duplicate');
-    if (detail.kind === 'portrait') {
-      factors.add('portrait_membership');
-      limitations.add('portrait_no_positions');
-      limitations.add('alignment_unavailable');
-    }
-    // ---- attribution sources of this dataset
-    const before = sources.length;
-    // a public index's corpus comes from the knowledge base's table of indexes, and a shipped pack's from the pack's
-    // documented sources (packs/), not from anyone's declaration
-    const declaredLink = ds.remote?.declared !== false && supplied_by !== 'shipped';
-    const base = { dataset_id: ds.id, supplied_by, declared: declaredLink };
-    const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
-    // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
-    for (const target of kbTargets(kb, descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
-      const kbd = kb.dataset(target.kb);
-      if (target.component) factors.add('remote_corpus_component');
-      for (const link of kb.modelsTrainedOn(kbd.id)) {
-        // a crawl taken after a model's release cannot have been its training data; the text was on the web then
-        const late =
-          remoteIndex?.crawl !== undefined &&
-          link.model.release_year !== null &&
-          link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
-        if (late) factors.add('remote_crawl_after_model_release');
-        const c = round4(link.certainty * (late ? 0.5 : 1));
-        const reason = late
-          ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.`
-          : link.reason;
-        sources.push({
-          ...base,
-          provider: link.model.provider,
-          model: link.model.id,
-          confidence: round4(conf.p * c),
-          confidence_ci_95: [round4(conf.lo * c), round4(conf.hi * c)],
-          training_dataset: target.component
-            ? `${target.component} (${kb.dataset(descriptor.kb_dataset!).name})`
-            : kbd.name,
-          kb_dataset: kbd.id,
-          link: 'kb',
-          link_certainty: c,
-          link_reason: reason,
-          disclosure: link.model.disclosure,
-          citations: link.model.sources,
-        });
-        factors.add(
-          link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider',
-        );
-        if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
-        if (link.model.disclosure === 'full' && detail.kind !== 'portrait') factors.add('exact_match_in_open_corpus');
-        if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) pirated = true;
-        if (link.model.release_year !== null) linkedReleaseYears.push(link.model.release_year);
-      }
-      if (kb.exclusions(kbd.id).length) factors.add('dataset_excluded_by_provider');
-    }
-    for (const id of descriptor.models ?? []) {
-      const model = kb.model(id);
+    if (reuse.has('verbatim')) factors.add('verbatim_overlap');
+    if (reuse.has('edited')) factors.add('edited_reuse');
+    if (reuse.has('paraphrase') || reuse.has('summary')) factors.add('reworded_reuse');
+    if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
+  }
+  if (detail.kind === 'remote' && evidencePassages.length > 0) factors.add('remote_corpus_match');
+  if (chance.runs >= 3) factors.add('multiple_independent_runs');
+  if (near.length) factors.add('near_duplicate');
+  if (detail.kind === 'portrait') {
+    factors.add('portrait_membership');
+    limitations.add('portrait_no_positions');
+    limitations.add('alignment_unavailable');
+  }
+  addSources(ctx, ds, detail, conf, evidencePassages);
+}
+
+/**
+ * The attribution sources of a dataset whose evidence counts: every model the knowledge base links to its
+ * knowledge-base dataset (or, for a remote corpus, to the components its matched documents name), and the models
+ * its descriptor declares.
+ */
+function addSources(
+  ctx: FindingContext,
+  ds: DatasetStats,
+  detail: DatasetSearchDetail,
+  conf: { readonly p: number; readonly lo: number; readonly hi: number },
+  evidencePassages: readonly SearchMatch[],
+): void {
+  const { kb, acc } = ctx;
+  const { sources, factors } = acc;
+  const descriptor = ctx.corpus.descriptor(ds.id);
+  const { supplied_by } = ctx.corpus.provenance(ds.id);
+  const before = sources.length;
+  // a public index's corpus comes from the knowledge base's table of indexes, and a shipped pack's from the pack's
+  // documented sources (packs/), not from anyone's declaration
+  const declaredLink = ds.remote?.declared !== false && supplied_by !== 'shipped';
+  const base = { dataset_id: ds.id, supplied_by, declared: declaredLink };
+  const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
+  // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
+  for (const target of kbTargets(kb, descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
+    const kbd = kb.dataset(target.kb);
+    if (target.component) factors.add('remote_corpus_component');
+    for (const link of kb.modelsTrainedOn(kbd.id)) {
+      // a crawl taken after a model's release cannot have been its training data; the text was on the web then
+      const late =
+        remoteIndex?.crawl !== undefined &&
+        link.model.release_year !== null &&
+        link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
+      if (late) factors.add('remote_crawl_after_model_release');
+      const c = round4(link.certainty * (late ? 0.5 : 1));
+      const reason = late
+        ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.`
+        : link.reason;
       sources.push({
         ...base,
-        provider: model.provider,
-        model: model.id,
-        confidence: round4(conf.p),
-        confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
-        training_dataset: descriptor.name ?? ds.id,
-        kb_dataset: descriptor.kb_dataset ?? null,
-        link: 'declared',
-        link_certainty: 1,
-        link_reason: `declared in the descriptor of dataset "${ds.id}"`,
-        disclosure: 'declared',
-        citations: [],
+        provider: link.model.provider,
+        model: link.model.id,
+        confidence: round4(conf.p * c),
+        confidence_ci_95: [round4(conf.lo * c), round4(conf.hi * c)],
+        training_dataset: target.component
+          ? `${target.component} (${kb.dataset(descriptor.kb_dataset!).name})`
+          : kbd.name,
+        kb_dataset: kbd.id,
+        link: 'kb',
+        link_certainty: c,
+        link_reason: reason,
+        disclosure: link.model.disclosure,
+        citations: link.model.sources,
       });
-      if (model.release_year !== null) linkedReleaseYears.push(model.release_year);
+      factors.add(
+        link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider',
+      );
+      if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
+      if (link.model.disclosure === 'full' && detail.kind !== 'portrait') factors.add('exact_match_in_open_corpus');
+      if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) acc.pirated = true;
+      if (link.model.release_year !== null) acc.linkedReleaseYears.push(link.model.release_year);
     }
-    // a link the dataset's loader declared says so; a dataset that links to no model says that
-    if (sources.length === before) factors.add('no_documented_model_link');
-    else if (declaredLink) factors.add('declared_dataset_link');
+    if (kb.exclusions(kbd.id).length) factors.add('dataset_excluded_by_provider');
   }
-  await breathe();
-  // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
-  const attribution = bestPerModel(sources);
+  for (const id of descriptor.models ?? []) {
+    const model = kb.model(id);
+    sources.push({
+      ...base,
+      provider: model.provider,
+      model: model.id,
+      confidence: round4(conf.p),
+      confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
+      training_dataset: descriptor.name ?? ds.id,
+      kb_dataset: descriptor.kb_dataset ?? null,
+      link: 'declared',
+      link_certainty: 1,
+      link_reason: `declared in the descriptor of dataset "${ds.id}"`,
+      disclosure: 'declared',
+      citations: [],
+    });
+    if (model.release_year !== null) acc.linkedReleaseYears.push(model.release_year);
+  }
+  // a link the dataset's loader declared says so; a dataset that links to no model says that
+  if (sources.length === before) factors.add('no_documented_model_link');
+  else if (declaredLink) factors.add('declared_dataset_link');
+}
 
-  // ---- overall confidence: the best-supported source (sources share the same corpus evidence,
-  // so combining them as independent — noisy-OR — would overstate it)
-  const top = attribution[0];
-  const confidence = top ? percent(top.confidence) : 0;
-  const confidenceCi: [number, number] = top
-    ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
-    : [0, 0];
-
+/** What the search as a whole could not do: remote corpora not searched or sampled, alignment, length, place. */
+function addSearchLimitations(searched: Searched, req: Checked, limitations: Set<FactorCode>): void {
+  const { found, details, fp } = searched;
   for (const r of found.remote ?? []) {
     if (r.outcome !== 'searched') limitations.add(remoteLimitation(r.outcome));
     if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) limitations.add('remote_corpus_sampled');
@@ -294,45 +409,28 @@ export async function runAnalysis(
   if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
   if (!req.jurisdiction) limitations.add('jurisdiction_unspecified');
   else if (!req.jurisdiction.known) limitations.add('jurisdiction_not_in_table');
+}
 
-  // ---- revenue
-  const work = chooseWorkType(req.workType, extracted.text, fp.token_count);
-  // no licensing revenue rests on a public-domain source (its texts have no licence market where they are free)
-  const revenue = estimateRevenue(
-    work.type,
-    work.source,
-    fp.token_count,
-    providerUse(attribution.filter((s) => (publicDomain.get(s.dataset_id) ?? []).length === 0)),
-  );
-  for (const f of revenue.factors) limitations.add(f);
-
-  // ---- risk
-  // models of unknown release year are left out of the rule here: the others decide
-  const optOut = optOutStatus(req.optOut, req.since?.getUTCFullYear() ?? null, linkedReleaseYears, limitations);
-  const risk = assessRisk({
-    jurisdiction: req.jurisdiction,
-    // risk rests on evidence that counts (the policy), not on a stock phrase shown for the record
-    anyMatch: evidence.some((e) => e.counted),
-    attributionLow: top ? top.confidence_ci_95[0] : 0,
-    optOut,
-    pirated,
-    workType: work.type,
-    publicDomainIn: publicDomainOnly(publicDomain),
-  });
-
-  if (shared.shared.some(Boolean)) factors.add('shared_text');
-  const headline = corpusEvidence(
-    evidence.map((e) => ({
-      ...e,
-      shown: checkableMatches(matches.filter((m) => m.dataset_id === e.dataset_id)),
-      public_domain_in: publicDomain.get(e.dataset_id) ?? [],
-    })),
-    attribution.length > 0,
-    { local: evidence.filter((e) => e.kind !== 'remote').length, remote: found.remote ?? [] },
-  );
-  if (headline.strongest?.level === 'strong' && attribution.length === 0) {
-    limitations.add('corpus_evidence_without_model_link');
-  }
+/** The result: every number from the evidence block and the tables it names, on the 0..100 scale where shown. */
+async function resultOf(r: {
+  readonly req: Checked;
+  readonly searched: Searched;
+  readonly acc: Findings;
+  readonly attribution: AttributionSource[];
+  readonly headline: AnalysisResult['corpus_evidence'];
+  readonly revenue: ReturnType<typeof estimateRevenue>;
+  readonly risk: ReturnType<typeof assessRisk>;
+  readonly prior: number;
+  readonly createdMs: number;
+}): Promise<AnalysisResult> {
+  const { req, searched, acc, attribution, revenue, risk } = r;
+  // ---- overall confidence: the best-supported source (sources share the same corpus evidence,
+  // so combining them as independent — noisy-OR — would overstate it)
+  const top = attribution[0];
+  const confidence = top ? percent(top.confidence) : 0;
+  const confidenceCi: [number, number] = top
+    ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
+    : [0, 0];
   const named = {
     ...(req.title === undefined ? {} : { title: req.title }),
     ...(req.author === undefined ? {} : { author: req.author }),
@@ -340,11 +438,11 @@ export async function runAnalysis(
   return {
     success: true,
     analysis_id: newId('an_'),
-    fingerprint: fp.fingerprint,
+    fingerprint: searched.fp.fingerprint,
     confidence,
     confidence_ci_95: confidenceCi,
-    potential_matches: shared.distinct_sources,
-    corpus_evidence: headline,
+    potential_matches: searched.shared.distinct_sources,
+    corpus_evidence: r.headline,
     estimated_revenue: { monthly: revenue.monthly, currency: 'USD', basis: revenue.basis },
     attribution_sources: attribution.map((s) => ({
       ...s,
@@ -353,7 +451,7 @@ export async function runAnalysis(
     })),
     risk_assessment: {
       level: risk.level,
-      factors: [...factors, ...risk.factors],
+      factors: [...acc.factors, ...risk.factors],
       score: risk.score,
       jurisdiction: req.jurisdiction?.code ?? null,
       base_weight: risk.base_weight,
@@ -366,21 +464,21 @@ export async function runAnalysis(
     ...(Object.keys(named).length > 0 ? { register_prefill: named } : {}),
     content_type: req.type,
     ...named,
-    work_hash: `sha256:${await workHash}`,
-    tokens: fp.token_count,
-    matches,
-    coverage: found.coverage,
+    work_hash: `sha256:${await searched.workHash}`,
+    tokens: searched.fp.token_count,
+    matches: searched.matches,
+    coverage: searched.found.coverage,
     evidence: {
       method: EVIDENCE_METHOD,
-      datasets: evidence,
-      calibration: { id: CALIBRATION.id, prior },
+      datasets: acc.evidence,
+      calibration: { id: CALIBRATION.id, prior: r.prior },
       combination:
         'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
         'corpus evidence, so they are not combined as independent); 0 without sources',
     },
-    limitations: [...limitations],
-    remote_corpora: found.remote ?? [],
-    created_at: new Date(createdMs).toISOString(),
+    limitations: [...acc.limitations],
+    remote_corpora: searched.found.remote ?? [],
+    created_at: new Date(r.createdMs).toISOString(),
   };
 }
 
