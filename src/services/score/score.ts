@@ -274,26 +274,8 @@ export async function scoreWork(
   cache?: ChunkCache,
   run: ScoreOptions = {},
 ): Promise<ScoreResult> {
-  const owner = run.owner === undefined ? undefined : checkAccount(run.owner, 'owner');
-  const scope = owner === undefined ? {} : { account: owner };
-  const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
-  if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
-    throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
-  const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
-  onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
-  const workHash = checkWorkHash(r.work_hash);
-  const { kb } = deps;
-  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
-    fail(modelIdAdvice(kb, r.target_model));
-  const model = kb.model(r.target_model as string);
-  if (r.jurisdiction === undefined)
-    fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
-  const jurisdiction = resolveJurisdiction(r.jurisdiction);
-  const works = await worksByHash(store, workHash);
-  if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
-  const work = works[0];
-  const text = (await workText(store, work.work_id)) ?? (await firstText(store, works));
-
+  const q = await checkScoreRequest(deps, store, request, run);
+  const { model, work, text } = q;
   const factors = new Set<FactorCode>();
   const limitations = new Set<FactorCode>([
     'no_model_probe',
@@ -301,153 +283,29 @@ export async function scoreWork(
     'calibrated_on_development_data',
   ]);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
-  const linked = linkedDatasets(deps.corpus, kb, model, owner);
-  const stored = new Set(
-    deps.corpus
-      .datasets()
-      .filter((s) => s.storage === 'postgres')
-      .map((s) => s.id),
-  );
+  const linked = linkedDatasets(deps.corpus, deps.kb, model, q.owner);
   if (linked.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
 
   const chunks = text === null ? [] : await chunkText(deps.fingerprint, text, run.offload);
-  /** Per chunk and remote dataset: what the search of the whole work gave (when no cache is passed). */
-  const remoteChunks: ChunkCache = new Map();
-  /** What each remote corpus's search did (the work's text was sent to its endpoint). */
-  const remoteReports: RemoteCorpusReport[] = [];
   const n = chunks.length;
   // the calibration reads the length of what was searched: the work's words
   const workWords = chunks.reduce((t, c) => t + c.tokens, 0);
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
-  // chances[d][i]: chunk i against linked dataset d
-  const chances = linked.map(() => new Float64Array(n).fill(1));
-  /** The checkable matches of the flagged chunks: what a score above inconclusive shows. */
-  const shownMatches: ScoreMatch[] = [];
-  const longest = linked.map(() => new Int32Array(n));
-  const flagged = linked.map(() => new Uint8Array(n));
-  // a remote corpus is searched once for the whole work (its call budget is the text's), then read per chunk
-  for (let d = 0; d < linked.length && text !== null; d++) {
-    const l = linked[d];
-    if (l.kind !== 'remote' || n === 0 || cache?.has(`${work.work_id}\u0000${0}\u0000${l.id}`)) continue;
-    const { result, details } = await deps.corpus.searchDetailedAsync(
-      text,
-      { datasets: [l.id], persistRemote: true, ...scope },
-      { sliceMs },
-    );
-    for (const r of result.remote ?? []) {
-      remoteReports.push(r);
-      if (r.outcome !== 'searched') limitations.add(remoteLimitation(r.outcome));
-      if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) limitations.add('remote_corpus_sampled');
-    }
-    const detail = details.get(l.id);
-    if (detail?.kind !== 'remote') continue;
-    const search = forModel(kb, detail.search, l.kb, model, factors);
-    for (let i = 0; i < n; i++) {
-      const { start, end } = chunks[i];
-      const own = checkableMatches(search.matches.filter((m) => m.query_start < end && start < m.query_end));
-      const e = chunkFinding(own, own.length > 0 ? remoteChance(search, [start, end]).chance : 1, i, 0);
-      remoteChunks.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
-      cache?.set(`${work.work_id}\u0000${i}\u0000${l.id}`, e);
-    }
-  }
-  let sliceStart = performance.now();
-  for (let i = 0; i < n; i++) {
-    let chunk: string | null = null;
-    for (let d = 0; d < linked.length; d++) {
-      const l = linked[d];
-      const key = `${work.work_id}\u0000${i}\u0000${l.id}`;
-      let e = cache?.get(key) ?? remoteChunks.get(key);
-      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
-      if (!e) {
-        if (performance.now() - sliceStart >= sliceMs) {
-          await nextMacrotask();
-          sliceStart = performance.now();
-        }
-        chunk ??= text!.slice(chunks[i].start, chunks[i].end);
-        // a dataset kept in a database is searched asynchronously (Infinity: in one go)
-        const { result, details } =
-          sliceMs === Infinity && !stored.has(l.id)
-            ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...scope })
-            : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...scope }, { sliceMs });
-        const detail = details.get(l.id)!;
-        let run = 0;
-        for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
-        const finding = chunkFinding(
-          checkableMatches(result.matches),
-          chanceEvidence(detail).chance,
-          i,
-          chunks[i].start,
-        );
-        e = { ...finding, longest: finding.flagged ? run : 0 };
-        cache?.set(key, e);
-      }
-      chances[d][i] = e.chance;
-      flagged[d][i] = e.flagged ? 1 : 0;
-      longest[d][i] = e.longest;
-      for (const m of e.shown) shownMatches.push({ ...m, chunk: i });
-      if (l.kind === 'portrait' && e.flagged) factors.add('portrait_membership');
-    }
-  }
+  const searches = { deps, q, linked, chunks, cache, factors, limitations };
+  const remote = await searchRemoteCorpora(searches);
+  const grid = await searchChunks(searches, remote.chunks);
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
-  const value = (
-    d: number,
-    idx: ArrayLike<number>,
-  ): { chance: number; strength: number; confidence: number; value: number } => {
-    // the policy (src/services/policy): a dataset none of whose chunks shows a checkable match gives nothing
-    let shown = 0;
-    for (const i of Array.from(idx)) shown += flagged[d][i];
-    if (shown === 0) return { chance: 1, strength: 0, confidence: 0, value: 0 };
-    const cs = Array.from(idx, (i) => chances[d][i]).sort((a, b) => a - b);
-    let best = 1;
-    for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++)
-      best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
-    const chance = Math.min(1, cs.length * best);
-    const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
-    // ... and one whose matches are no stronger than chance gives nothing either
-    const finding = { checkable: shown, found: shown, strength };
-    if (!countsAsEvidence(finding)) return { chance, strength, confidence: 0, value: 0 };
-    const confidence = datasetConfidence(linked[d].kind, countedStrength(finding), 0.5, workWords).p;
-    return { chance, strength, confidence, value: confidence * linked[d].certainty };
-  };
   const all = Array.from({ length: n }, (_, i) => i);
-  const perDataset = linked.map((_, d) => value(d, all));
+  const perDataset = linked.map((_, d) => datasetValue(grid, linked, d, all, workWords));
   const point = n === 0 ? 0 : Math.max(0, ...perDataset.map((v) => v.value));
-
-  // bootstrap over chunks, seeded by (work_hash, model)
-  const seed = seedOf(`${workHash}\n${model.id}`);
-  const rnd = mulberry32(seed);
-  const boots = new Float64Array(n === 0 ? 0 : BOOTSTRAP_RESAMPLES);
-  const pick = new Int32Array(n);
-  for (let b = 0; b < boots.length; b++) {
-    for (let i = 0; i < n; i++) pick[i] = Math.floor(rnd() * n);
-    let v = 0;
-    for (let d = 0; d < linked.length; d++) v = Math.max(v, value(d, pick).value);
-    boots[b] = v;
-  }
-  boots.sort();
-  const ci: [number, number] =
-    n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
+  const boot = bootstrap(grid, linked, n, workWords, seedOf(`${q.workHash}\n${model.id}`));
+  const { ci } = boot;
 
   // reused share and its Wilson interval
-  let k = 0;
-  const chunkEvidence: ChunkEvidence[] = chunks.map((c, i) => {
-    let bestD = -1;
-    for (let d = 0; d < linked.length; d++) if (bestD < 0 || chances[d][i] < chances[bestD][i]) bestD = d;
-    const any = linked.some((_, d) => flagged[d][i] === 1);
-    if (any) k++;
-    return {
-      index: i,
-      start: c.start,
-      end: c.end,
-      tokens: c.tokens,
-      flagged: any,
-      dataset_id: bestD >= 0 && any ? linked[bestD].id : null,
-      chance: bestD >= 0 ? sig6(chances[bestD][i]) : 1,
-      longest_run: bestD >= 0 ? Math.max(...linked.map((_, d) => longest[d][i])) : 0,
-    };
-  });
+  const chunkEvidence = chunkEvidenceOf(grid, linked, chunks);
+  const k = chunkEvidence.filter((c) => c.flagged).length;
   const share = n === 0 ? 0 : k / n;
   const shareCi = wilsonInterval(k, n);
 
@@ -461,37 +319,20 @@ export async function scoreWork(
       kind: l.kind,
       link: l.link,
       certainty: l.certainty,
-      flagged: flagged[d].reduce((t, x) => t + x, 0),
-      longest: longest[d].reduce((t, x) => Math.max(t, x), 0),
+      flagged: grid.flagged[d].reduce((t, x) => t + x, 0),
+      longest: grid.longest[d].reduce((t, x) => Math.max(t, x), 0),
     })),
   });
   const { tier } = decision;
-  const documentedExact = tier === 'confirmed';
-
-  // factor codes
-  if (k > 0) {
-    if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1)))
-      factors.add('verbatim_overlap');
-    if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1)))
-      factors.add('remote_corpus_match');
-    if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
-    if (k >= 3) factors.add('multiple_independent_runs');
-    for (const l of linked) {
-      if (l.link === 'declared') factors.add('declared_dataset_link');
-      else factors.add(l.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
-    }
-    if (model.disclosure === 'partial') factors.add('partial_disclosure');
-    if (documentedExact && model.disclosure === 'full') factors.add('exact_match_in_open_corpus');
-  } else if (linked.length > 0 && n > 0) {
-    limitations.add('no_indexed_dataset_match');
-  }
+  if (k > 0) addScoreFactors(grid, linked, model, k, tier === 'confirmed', factors);
+  else if (linked.length > 0 && n > 0) limitations.add('no_indexed_dataset_match');
 
   // legal risk (separate from the probability)
   const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
   const optOut = optOutStatus(work.declarations.tdm_opt_out === true, since, [model.release_year], limitations);
   const workType = work.work_type ?? chooseWorkType(undefined, text ?? '', work.tokens).type;
   const risk = assessRisk({
-    jurisdiction,
+    jurisdiction: q.jurisdiction,
     anyMatch: k > 0,
     attributionLow: ci[0],
     optOut,
@@ -500,7 +341,7 @@ export async function scoreWork(
   });
 
   return {
-    work_hash: workHash,
+    work_hash: q.workHash,
     work_id: work.work_id,
     target_model: model.id,
     provider: model.provider,
@@ -516,7 +357,7 @@ export async function scoreWork(
       n_chunks: n,
     },
     legal_risk: {
-      jurisdiction: jurisdiction.code,
+      jurisdiction: q.jurisdiction.code,
       level: risk.level,
       weight: risk.score,
       base_weight: risk.base_weight,
@@ -526,7 +367,7 @@ export async function scoreWork(
     },
     factors: [...factors],
     limitations: [...limitations],
-    remote_corpora: remoteReports,
+    remote_corpora: remote.reports,
     evidence: {
       method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
       chunk_words: CHUNK_WORDS,
@@ -538,18 +379,268 @@ export async function scoreWork(
         link: l.link,
         link_certainty: l.certainty,
         link_reason: l.reason,
-        flagged_chunks: flagged[d].reduce((t, x) => t + x, 0),
+        flagged_chunks: grid.flagged[d].reduce((t, x) => t + x, 0),
         chance: sig6(perDataset[d].chance),
         strength: round4(perDataset[d].strength),
         confidence: round4(perDataset[d].confidence),
         value: round4(perDataset[d].value),
       })),
       chunks: chunkEvidence,
-      matches: shownMatches,
-      bootstrap: { resamples: boots.length, seed },
+      matches: grid.shown,
+      bootstrap: { resamples: boot.resamples, seed: boot.seed },
       calibration: CALIBRATION.id,
     },
   };
+}
+
+/** A checked score request: the work (its first registration with the hash) and its text, the model, the place. */
+interface CheckedScore {
+  readonly owner: string | undefined;
+  /** The corpus scope of the owner's searches. */
+  readonly scope: { readonly account?: string };
+  readonly sliceMs: number;
+  readonly workHash: string;
+  readonly model: KbModel;
+  readonly jurisdiction: ReturnType<typeof resolveJurisdiction>;
+  readonly work: Awaited<ReturnType<typeof worksByHash>>[number];
+  readonly text: string | null;
+}
+
+async function checkScoreRequest(
+  deps: ScoreDeps,
+  store: Store,
+  request: ScoreRequest,
+  run: ScoreOptions,
+): Promise<CheckedScore> {
+  const owner = run.owner === undefined ? undefined : checkAccount(run.owner, 'owner');
+  const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
+  if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
+  const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
+  onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
+  const workHash = checkWorkHash(r.work_hash);
+  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
+    fail(modelIdAdvice(deps.kb, r.target_model));
+  const model = deps.kb.model(r.target_model as string);
+  if (r.jurisdiction === undefined)
+    fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
+  const jurisdiction = resolveJurisdiction(r.jurisdiction);
+  const works = await worksByHash(store, workHash);
+  if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
+  const work = works[0];
+  const text = (await workText(store, work.work_id)) ?? (await firstText(store, works));
+  return {
+    owner,
+    scope: owner === undefined ? {} : { account: owner },
+    sliceMs,
+    workHash,
+    model,
+    jurisdiction,
+    work,
+    text,
+  };
+}
+
+/** What the searches of one score share. */
+interface ScoreSearches {
+  readonly deps: ScoreDeps;
+  readonly q: CheckedScore;
+  readonly linked: readonly Linked[];
+  readonly chunks: readonly { readonly start: number; readonly end: number; readonly tokens: number }[];
+  readonly cache: ChunkCache | undefined;
+  readonly factors: Set<FactorCode>;
+  readonly limitations: Set<FactorCode>;
+}
+
+/**
+ * A remote corpus is searched once for the whole work (its call budget is the text's), then read per chunk: the
+ * chunks' findings (when no cache is passed) and what each search did (the work's text was sent to its endpoint).
+ */
+async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCache; reports: RemoteCorpusReport[] }> {
+  const { deps, q, linked, chunks, cache } = s;
+  const remoteChunks: ChunkCache = new Map();
+  const reports: RemoteCorpusReport[] = [];
+  const n = chunks.length;
+  for (let d = 0; d < linked.length && q.text !== null; d++) {
+    const l = linked[d];
+    if (l.kind !== 'remote' || n === 0 || cache?.has(`${q.work.work_id}\u0000${0}\u0000${l.id}`)) continue;
+    const { result, details } = await deps.corpus.searchDetailedAsync(
+      q.text,
+      { datasets: [l.id], persistRemote: true, ...q.scope },
+      { sliceMs: q.sliceMs },
+    );
+    for (const r of result.remote ?? []) {
+      reports.push(r);
+      if (r.outcome !== 'searched') s.limitations.add(remoteLimitation(r.outcome));
+      if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) s.limitations.add('remote_corpus_sampled');
+    }
+    const detail = details.get(l.id);
+    if (detail?.kind !== 'remote') continue;
+    const search = forModel(deps.kb, detail.search, l.kb, q.model, s.factors);
+    for (let i = 0; i < n; i++) {
+      const { start, end } = chunks[i];
+      const own = checkableMatches(search.matches.filter((m) => m.query_start < end && start < m.query_end));
+      const e = chunkFinding(own, own.length > 0 ? remoteChance(search, [start, end]).chance : 1, i, 0);
+      remoteChunks.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
+      cache?.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
+    }
+  }
+  return { chunks: remoteChunks, reports };
+}
+
+/** Per linked dataset (d) and chunk (i): the chunk's chance, whether it is flagged, its longest run; and what shows. */
+interface ChunkGrid {
+  readonly chances: Float64Array[];
+  readonly flagged: Uint8Array[];
+  readonly longest: Int32Array[];
+  /** The checkable matches of the flagged chunks: what a score above inconclusive shows. */
+  readonly shown: ScoreMatch[];
+}
+
+/** Every chunk against every linked local dataset (a remote corpus's findings come from its one search). */
+async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise<ChunkGrid> {
+  const { deps, q, linked, chunks, cache } = s;
+  const n = chunks.length;
+  const stored = new Set(
+    deps.corpus
+      .datasets()
+      .filter((x) => x.storage === 'postgres')
+      .map((x) => x.id),
+  );
+  const grid: ChunkGrid = {
+    chances: linked.map(() => new Float64Array(n).fill(1)),
+    flagged: linked.map(() => new Uint8Array(n)),
+    longest: linked.map(() => new Int32Array(n)),
+    shown: [],
+  };
+  let sliceStart = performance.now();
+  for (let i = 0; i < n; i++) {
+    let chunk: string | null = null;
+    for (let d = 0; d < linked.length; d++) {
+      const l = linked[d];
+      const key = `${q.work.work_id}\u0000${i}\u0000${l.id}`;
+      let e = cache?.get(key) ?? remoteChunks.get(key);
+      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
+      if (!e) {
+        if (performance.now() - sliceStart >= q.sliceMs) {
+          await nextMacrotask();
+          sliceStart = performance.now();
+        }
+        chunk ??= q.text!.slice(chunks[i].start, chunks[i].end);
+        // a dataset kept in a database is searched asynchronously (Infinity: in one go)
+        const { result, details } =
+          q.sliceMs === Infinity && !stored.has(l.id)
+            ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...q.scope })
+            : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...q.scope }, { sliceMs: q.sliceMs });
+        const detail = details.get(l.id)!;
+        let run = 0;
+        for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
+        const finding = chunkFinding(
+          checkableMatches(result.matches),
+          chanceEvidence(detail).chance,
+          i,
+          chunks[i].start,
+        );
+        e = { ...finding, longest: finding.flagged ? run : 0 };
+        cache?.set(key, e);
+      }
+      grid.chances[d][i] = e.chance;
+      grid.flagged[d][i] = e.flagged ? 1 : 0;
+      grid.longest[d][i] = e.longest;
+      for (const m of e.shown) grid.shown.push({ ...m, chunk: i });
+      if (l.kind === 'portrait' && e.flagged) s.factors.add('portrait_membership');
+    }
+  }
+  return grid;
+}
+
+/** One linked dataset over the chunks `idx`: order-statistic chance → calibrated confidence × link certainty. */
+function datasetValue(
+  grid: ChunkGrid,
+  linked: readonly Linked[],
+  d: number,
+  idx: ArrayLike<number>,
+  workWords: number,
+): { chance: number; strength: number; confidence: number; value: number } {
+  // the policy (src/services/policy): a dataset none of whose chunks shows a checkable match gives nothing
+  let shown = 0;
+  for (const i of Array.from(idx)) shown += grid.flagged[d][i];
+  if (shown === 0) return { chance: 1, strength: 0, confidence: 0, value: 0 };
+  const cs = Array.from(idx, (i) => grid.chances[d][i]).sort((a, b) => a - b);
+  let best = 1;
+  for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++)
+    best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
+  const chance = Math.min(1, cs.length * best);
+  const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
+  // ... and one whose matches are no stronger than chance gives nothing either
+  const finding = { checkable: shown, found: shown, strength };
+  if (!countsAsEvidence(finding)) return { chance, strength, confidence: 0, value: 0 };
+  const confidence = datasetConfidence(linked[d].kind, countedStrength(finding), 0.5, workWords).p;
+  return { chance, strength, confidence, value: confidence * linked[d].certainty };
+}
+
+/** The score's percentile bootstrap over chunks, seeded (by work_hash and model): the same inputs, the same interval. */
+function bootstrap(
+  grid: ChunkGrid,
+  linked: readonly Linked[],
+  n: number,
+  workWords: number,
+  seed: number,
+): { ci: [number, number]; resamples: number; seed: number } {
+  const rnd = mulberry32(seed);
+  const boots = new Float64Array(n === 0 ? 0 : BOOTSTRAP_RESAMPLES);
+  const pick = new Int32Array(n);
+  for (let b = 0; b < boots.length; b++) {
+    for (let i = 0; i < n; i++) pick[i] = Math.floor(rnd() * n);
+    let v = 0;
+    for (let d = 0; d < linked.length; d++) v = Math.max(v, datasetValue(grid, linked, d, pick, workWords).value);
+    boots[b] = v;
+  }
+  boots.sort();
+  const ci: [number, number] =
+    n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
+  return { ci, resamples: boots.length, seed };
+}
+
+/** Per chunk: whether any linked dataset flags it, the dataset with its lowest chance, its longest run. */
+function chunkEvidenceOf(grid: ChunkGrid, linked: readonly Linked[], chunks: ScoreSearches['chunks']): ChunkEvidence[] {
+  return chunks.map((c, i) => {
+    let bestD = -1;
+    for (let d = 0; d < linked.length; d++) if (bestD < 0 || grid.chances[d][i] < grid.chances[bestD][i]) bestD = d;
+    const any = linked.some((_, d) => grid.flagged[d][i] === 1);
+    return {
+      index: i,
+      start: c.start,
+      end: c.end,
+      tokens: c.tokens,
+      flagged: any,
+      dataset_id: bestD >= 0 && any ? linked[bestD].id : null,
+      chance: bestD >= 0 ? sig6(grid.chances[bestD][i]) : 1,
+      longest_run: bestD >= 0 ? Math.max(...linked.map((_, d) => grid.longest[d][i])) : 0,
+    };
+  });
+}
+
+/** The factor codes of a score with `k` flagged chunks. */
+function addScoreFactors(
+  grid: ChunkGrid,
+  linked: readonly Linked[],
+  model: KbModel,
+  k: number,
+  documentedExact: boolean,
+  factors: Set<FactorCode>,
+): void {
+  const { flagged, longest } = grid;
+  if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
+  if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1))) factors.add('remote_corpus_match');
+  if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
+  if (k >= 3) factors.add('multiple_independent_runs');
+  for (const l of linked) {
+    if (l.link === 'declared') factors.add('declared_dataset_link');
+    else factors.add(l.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider');
+  }
+  if (model.disclosure === 'partial') factors.add('partial_disclosure');
+  if (documentedExact && model.disclosure === 'full') factors.add('exact_match_in_open_corpus');
 }
 
 /** Loaded datasets that sample a training dataset of `model` (those `owner` may search), with the link's certainty. */
