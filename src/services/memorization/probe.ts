@@ -68,81 +68,24 @@ const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }
 
 /** Run the probe. */
 export async function runProbe(store: Store, request: ProbeRequest): Promise<ProbeResult> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    [
-      'model',
-      'reference_model',
-      'work_id',
-      'text',
-      'texts',
-      'reference',
-      'chunk_tokens',
-      'min_chunks',
-      'min_reference_documents',
-      'k',
-      'alpha',
-      'concurrency',
-    ],
-    'probe',
-  );
-  const model = checkModel(r.model);
-  const referenceModel = r.reference_model === undefined ? null : checkModel(r.reference_model, 'reference_model');
-  if (referenceModel && !referenceModel.logprobs)
-    fail(`reference_model "${referenceModel.id}" gives no log-probabilities: calibration needs them`);
-  const chunkTokens = intOption(r.chunk_tokens, PROBE_CHUNK_TOKENS, 16, 4096, 'chunk_tokens');
-  const minChunks = intOption(r.min_chunks, PROBE_MIN_CHUNKS, 5, 100_000, 'min_chunks');
-  const minDocs = intOption(
-    r.min_reference_documents,
-    PROBE_MIN_REFERENCE_DOCUMENTS,
-    2,
-    100_000,
-    'min_reference_documents',
-  );
-  const k = numberOption(r.k, 0.2, 0, 1, 'k');
-  const alpha = numberOption(r.alpha, 0.01, 0, 0.5, 'alpha');
-  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
-
-  let suspectTexts: string[],
-    workId: string | null = null;
-  if (r.texts !== undefined) {
-    if (r.work_id !== undefined || r.text !== undefined) fail('give one of work_id, text or texts');
-    suspectTexts = checkTexts(r.texts, 'texts');
-  } else {
-    const w = await resolveWork(store, r);
-    suspectTexts = [w.text];
-    workId = w.workId;
-  }
-  const ref = checkObject(r.reference, 'reference');
-  let refTexts: string[],
-    basis: ReferenceBasis,
-    refId: string | null = null;
-  if (ref.reference_set !== undefined) {
-    onlyKeys(ref, ['reference_set'], 'reference');
-    const set = await loadReferenceSet(store, ref.reference_set);
-    refTexts = set.texts;
-    basis = set.info.basis;
-    refId = set.info.id;
-  } else {
-    onlyKeys(ref, ['texts'], 'reference');
-    refTexts = checkTexts(ref.texts, 'reference.texts');
-    basis = 'unverified';
-  }
-  const matched = basis === 'randomized_split';
+  const o = checkProbeOptions(request);
+  const { model, referenceModel, chunkTokens, k, alpha, minChunks, minDocs } = o;
+  const texts = await probeTexts(store, o.r);
+  const matched = texts.basis === 'randomized_split';
   const factors: FactorCode[] = [];
   const limitations = new Set<FactorCode>();
   if (!matched) limitations.add('distribution_shift_risk');
 
-  const sChunks = chunkDocuments(suspectTexts, chunkTokens);
-  const rChunks = chunkDocuments(refTexts, chunkTokens);
+  const sChunks = chunkDocuments(texts.suspect, chunkTokens);
+  const rChunks = chunkDocuments(texts.reference, chunkTokens);
   const docsOf = (c: readonly TextChunk[]) => new Set(c.map((x) => x.document)).size;
+  const source = texts.referenceSet === null ? ('texts' as const) : ('reference_set' as const);
   const base = {
-    work_id: workId,
+    work_id: texts.workId,
     model: model.id,
     access: model.access,
     reference_model: referenceModel && { id: referenceModel.id, access: referenceModel.access },
-    reference: { source: refId === null ? ('texts' as const) : ('reference_set' as const), id: refId, basis, matched },
+    reference: { source, id: texts.referenceSet, basis: texts.basis, matched },
     chunk_tokens: chunkTokens,
     k,
     alpha,
@@ -167,8 +110,11 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     };
   }
 
-  const jobs = [...sChunks.map((c) => ({ c, texts: suspectTexts })), ...rChunks.map((c) => ({ c, texts: refTexts }))];
-  const all = await mapLimit(jobs, concurrency, ({ c, texts }) =>
+  const jobs = [
+    ...sChunks.map((c) => ({ c, texts: texts.suspect })),
+    ...rChunks.map((c) => ({ c, texts: texts.reference })),
+  ];
+  const all = await mapLimit(jobs, o.concurrency, ({ c, texts }) =>
     scoreChunk(model, referenceModel, texts[c.document].slice(c.start, c.end), c, k),
   );
   const suspect = all.slice(0, sChunks.length),
@@ -184,65 +130,16 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   if (!enough) limitations.add('short_text_low_power');
   const statistics: ProbeStatistic[] = [];
   const tests: Array<{ i: number; p: number }> = [];
-  for (const { name, dir } of STATS) {
-    if (all.length === 0 || all.some((c) => c.values[name] === null)) continue;
-    // with a reference model the verdict is the calibrated loss alone: the others are confounded
-    // by how predictable the text is to any model
-    const inVerdict = referenceModel === null || name === 'calibrated_loss';
-    const sign = dir === 'lower' ? -1 : 1;
-    const x = suspect.map((c) => sign * c.values[name]!),
-      y = reference.map((c) => sign * c.values[name]!);
-    const auc = aucInterval(x, y, {
-      x: suspect.map((c) => c.chunk.document),
-      y: reference.map((c) => c.chunk.document),
+  for (const stat of STATS) {
+    if (all.length === 0 || all.some((c) => c.values[stat.name] === null)) continue;
+    const compared = compareStatistic(stat, suspect, reference, {
+      enough,
+      distribution,
+      withReference: referenceModel !== null,
+      documents: base.n_documents,
     });
-    const mw = mannWhitney(x, y);
-    const docMeans = (cs: readonly Scored[]) => {
-      const by = new Map<number, number[]>();
-      for (const c of cs) {
-        const v = sign * c.values[name]!;
-        const list = by.get(c.chunk.document);
-        if (list) list.push(v);
-        else by.set(c.chunk.document, [v]);
-      }
-      return [...by.values()].map(mean);
-    };
-    const t = enough ? pooledTTest(docMeans(suspect), docMeans(reference)) : null;
-    if (t && inVerdict) tests.push({ i: statistics.length, p: t.p_value });
-    const nat = (cs: readonly Scored[]) => cs.map((c) => c.values[name]!);
-    statistics.push({
-      name,
-      member_direction: dir,
-      approximate: name === 'min_k_plus_plus' && distribution !== 'full',
-      in_verdict: inVerdict,
-      suspect: {
-        chunks: x.length,
-        documents: base.n_documents.suspect,
-        mean: sig(mean(nat(suspect))),
-        median: sig(median(nat(suspect))),
-      },
-      reference: {
-        chunks: y.length,
-        documents: base.n_documents.reference,
-        mean: sig(mean(nat(reference))),
-        median: sig(median(nat(reference))),
-      },
-      auc: round4(auc.auc),
-      auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])],
-      auc_ci_method: auc.method,
-      mann_whitney: { u: mw.u, p_value: enough ? sig(mw.p_value) : null, method: mw.method },
-      document_test: t
-        ? {
-            t: sig(t.t),
-            df: t.df,
-            p_value: sig(t.p_value),
-            p_holm: null,
-            mean_difference: sig(sign * t.mean_difference),
-            ci_95: sign > 0 ? [sig(t.ci_95[0]), sig(t.ci_95[1])] : [sig(-t.ci_95[1]), sig(-t.ci_95[0])],
-          }
-        : null,
-      significant: false,
-    });
+    if (compared.test !== null) tests.push({ i: statistics.length, p: compared.test });
+    statistics.push(compared.statistic);
   }
   const adjusted = holm(tests.map((t) => t.p));
   tests.forEach((t, j) => {
@@ -278,6 +175,156 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
     factors,
     limitations: [...limitations],
   };
+}
+
+/** The probe's options, checked (the request as an object, for the texts read next). */
+function checkProbeOptions(request: ProbeRequest) {
+  const r = checkObject(request, 'the request');
+  onlyKeys(
+    r,
+    [
+      'model',
+      'reference_model',
+      'work_id',
+      'text',
+      'texts',
+      'reference',
+      'chunk_tokens',
+      'min_chunks',
+      'min_reference_documents',
+      'k',
+      'alpha',
+      'concurrency',
+    ],
+    'probe',
+  );
+  const model = checkModel(r.model);
+  const referenceModel = r.reference_model === undefined ? null : checkModel(r.reference_model, 'reference_model');
+  if (referenceModel && !referenceModel.logprobs)
+    fail(`reference_model "${referenceModel.id}" gives no log-probabilities: calibration needs them`);
+  return {
+    r,
+    model,
+    referenceModel,
+    chunkTokens: intOption(r.chunk_tokens, PROBE_CHUNK_TOKENS, 16, 4096, 'chunk_tokens'),
+    minChunks: intOption(r.min_chunks, PROBE_MIN_CHUNKS, 5, 100_000, 'min_chunks'),
+    minDocs: intOption(r.min_reference_documents, PROBE_MIN_REFERENCE_DOCUMENTS, 2, 100_000, 'min_reference_documents'),
+    k: numberOption(r.k, 0.2, 0, 1, 'k'),
+    alpha: numberOption(r.alpha, 0.01, 0, 0.5, 'alpha'),
+    concurrency: intOption(r.concurrency, 4, 1, 64, 'concurrency'),
+  };
+}
+
+/** The suspect texts (the work's, a text, or texts) and the reference texts (given, or a stored reference set). */
+async function probeTexts(
+  store: Store,
+  r: Record<string, unknown>,
+): Promise<{
+  suspect: string[];
+  workId: string | null;
+  reference: string[];
+  basis: ReferenceBasis;
+  referenceSet: string | null;
+}> {
+  let suspect: string[],
+    workId: string | null = null;
+  if (r.texts !== undefined) {
+    if (r.work_id !== undefined || r.text !== undefined) fail('give one of work_id, text or texts');
+    suspect = checkTexts(r.texts, 'texts');
+  } else {
+    const w = await resolveWork(store, r);
+    suspect = [w.text];
+    workId = w.workId;
+  }
+  const ref = checkObject(r.reference, 'reference');
+  if (ref.reference_set !== undefined) {
+    onlyKeys(ref, ['reference_set'], 'reference');
+    const set = await loadReferenceSet(store, ref.reference_set);
+    return { suspect, workId, reference: set.texts, basis: set.info.basis, referenceSet: set.info.id };
+  }
+  onlyKeys(ref, ['texts'], 'reference');
+  return {
+    suspect,
+    workId,
+    reference: checkTexts(ref.texts, 'reference.texts'),
+    basis: 'unverified',
+    referenceSet: null,
+  };
+}
+
+/**
+ * One statistic compared between the suspect and the reference chunks: AUC with its interval, Mann-Whitney, and
+ * (with enough data) the document-level t-test whose p-value enters the verdict (`test`), Holm-adjusted later.
+ */
+function compareStatistic(
+  { name, dir }: (typeof STATS)[number],
+  suspect: readonly Scored[],
+  reference: readonly Scored[],
+  run: {
+    readonly enough: boolean;
+    readonly distribution: ProbeResult['distribution'];
+    readonly withReference: boolean;
+    readonly documents: { readonly suspect: number; readonly reference: number };
+  },
+): { statistic: ProbeStatistic; test: number | null } {
+  const { enough } = run;
+  // with a reference model the verdict is the calibrated loss alone: the others are confounded
+  // by how predictable the text is to any model
+  const inVerdict = !run.withReference || name === 'calibrated_loss';
+  const sign = dir === 'lower' ? -1 : 1;
+  const x = suspect.map((c) => sign * c.values[name]!),
+    y = reference.map((c) => sign * c.values[name]!);
+  const auc = aucInterval(x, y, {
+    x: suspect.map((c) => c.chunk.document),
+    y: reference.map((c) => c.chunk.document),
+  });
+  const mw = mannWhitney(x, y);
+  const docMeans = (cs: readonly Scored[]) => {
+    const by = new Map<number, number[]>();
+    for (const c of cs) {
+      const v = sign * c.values[name]!;
+      const list = by.get(c.chunk.document);
+      if (list) list.push(v);
+      else by.set(c.chunk.document, [v]);
+    }
+    return [...by.values()].map(mean);
+  };
+  const t = enough ? pooledTTest(docMeans(suspect), docMeans(reference)) : null;
+  const nat = (cs: readonly Scored[]) => cs.map((c) => c.values[name]!);
+  const statistic: ProbeStatistic = {
+    name,
+    member_direction: dir,
+    approximate: name === 'min_k_plus_plus' && run.distribution !== 'full',
+    in_verdict: inVerdict,
+    suspect: {
+      chunks: x.length,
+      documents: run.documents.suspect,
+      mean: sig(mean(nat(suspect))),
+      median: sig(median(nat(suspect))),
+    },
+    reference: {
+      chunks: y.length,
+      documents: run.documents.reference,
+      mean: sig(mean(nat(reference))),
+      median: sig(median(nat(reference))),
+    },
+    auc: round4(auc.auc),
+    auc_ci_95: [round4(auc.ci_95[0]), round4(auc.ci_95[1])],
+    auc_ci_method: auc.method,
+    mann_whitney: { u: mw.u, p_value: enough ? sig(mw.p_value) : null, method: mw.method },
+    document_test: t
+      ? {
+          t: sig(t.t),
+          df: t.df,
+          p_value: sig(t.p_value),
+          p_holm: null,
+          mean_difference: sig(sign * t.mean_difference),
+          ci_95: sign > 0 ? [sig(t.ci_95[0]), sig(t.ci_95[1])] : [sig(-t.ci_95[1]), sig(-t.ci_95[0])],
+        }
+      : null,
+    significant: false,
+  };
+  return { statistic, test: t && inVerdict ? t.p_value : null };
 }
 
 interface Scored {
