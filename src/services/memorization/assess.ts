@@ -21,9 +21,10 @@ import type { RiskLevel } from '../analyze/types.js';
 import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
-import { resolveJurisdiction } from '../kb/jurisdictions.js';
+import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
+import type { KbModel } from '../kb/types.js';
 import type { TargetModel } from '../../models/types.js';
-import { getWork, workText } from '../registry/works.js';
+import { getWork, workText, type Work } from '../registry/works.js';
 import type { ScoreResult } from '../score/score.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkString, fail, newId, onlyKeys } from '../../util/validate.js';
@@ -63,6 +64,100 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
   const limitations = new Set<FactorCode>();
   const summary: string[] = [];
 
+  const { corpus, pirated, extraction, probe, traps } = await gatherEvidence(
+    { deps, store, r, model, work, kbModel, jurisdiction, trapAlpha },
+    { factors, limitations, summary },
+  );
+
+  // tier and attribution bound
+  const verified = (extraction?.summary.verified ?? 0) > 0;
+  const probeSig = probe?.verdict === 'significant';
+  const corpusLow = corpus ? corpus.ci_95[0] / 100 : 0;
+  let tier: EvidenceTier = 'inconclusive';
+  if (verified || traps?.detected || corpus?.tier === 'confirmed') tier = 'confirmed';
+  else if ((probeSig && probe!.reference.matched) || corpusLow >= 0.8) tier = 'strong';
+  else if (probeSig || corpusLow >= 0.5) tier = 'moderate';
+  const tierLow =
+    tier === 'inconclusive'
+      ? 0
+      : tier === 'moderate' && !(corpusLow >= 0.5)
+        ? TIER_ATTRIBUTION.moderate
+        : TIER_ATTRIBUTION[tier];
+  const attributionLow = Math.max(corpusLow, tierLow);
+  const anyMatch = verified || traps?.detected === true || probeSig || (corpus?.reused_share.flagged_chunks ?? 0) > 0;
+
+  const { level, weight, modifiers, base, workType } = memorizationRisk(
+    { work, text: text as string, kbModel, jurisdiction, anyMatch, attributionLow, pirated, verified },
+    factors,
+    limitations,
+  );
+
+  const assessment: Assessment = {
+    assessment_id: newId('ma_'),
+    created_at: new Date().toISOString(),
+    work: {
+      work_id: work.work_id,
+      work_hash: work.work_hash,
+      title: work.title,
+      owner: work.owner,
+      work_type: workType,
+      tokens: work.tokens,
+    },
+    model: { id: model.id, access: model.access, kb_model: kbModel?.id ?? null },
+    jurisdiction: jurisdiction?.code ?? null,
+    level,
+    evidence_tier: tier,
+    risk: {
+      score: round4(weight),
+      base_weight: base.base_weight,
+      modifiers,
+      attribution_low: round4(attributionLow),
+      attribution_scale: base.attribution_scale,
+    },
+    factors: [...factors],
+    limitations: [...limitations],
+    summary,
+    corpus,
+    extraction,
+    probe,
+    traps,
+  };
+  await store.put(`mem/assessment/${assessment.assessment_id}`, assessment);
+  return assessment;
+}
+
+/** What an assessment reads about the work and the model before it decides. */
+interface AssessContext {
+  readonly deps: MemorizationDeps;
+  readonly store: Store;
+  readonly r: Record<string, unknown>;
+  readonly model: TargetModel;
+  readonly work: Work;
+  readonly kbModel: KbModel | null;
+  readonly jurisdiction: Jurisdiction | null;
+  readonly trapAlpha: number;
+}
+
+/** What an assessment collects as it goes: factor and limitation codes, and its summary's sentences. */
+interface AssessNotes {
+  readonly factors: Set<FactorCode>;
+  readonly limitations: Set<FactorCode>;
+  readonly summary: string[];
+}
+
+/** The four kinds of evidence, each where it can run: corpus evidence, extraction, the probe, the canaries. */
+async function gatherEvidence(
+  ctx: AssessContext,
+  notes: AssessNotes,
+): Promise<{
+  corpus: Omit<ScoreResult, 'legal_risk'> | null;
+  pirated: boolean;
+  extraction: Assessment['extraction'];
+  probe: Assessment['probe'];
+  traps: TrapResult | null;
+}> {
+  const { deps, store, r, model, work, kbModel, jurisdiction, trapAlpha } = ctx;
+  const { factors, limitations, summary } = notes;
   // corpus evidence
   let corpus: Omit<ScoreResult, 'legal_risk'> | null = null;
   let pirated = false;
@@ -129,24 +224,25 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
         : `Canaries vs controls: no significant difference (AUC ${traps.auc.toFixed(3)}, p = ${fmtP(traps.p_value)}); traps need long sequences repeated many times to become detectable.`,
     );
   }
+  return { corpus, pirated, extraction, probe, traps };
+}
 
-  // tier and attribution bound
-  const verified = (extraction?.summary.verified ?? 0) > 0;
-  const probeSig = probe?.verdict === 'significant';
-  const corpusLow = corpus ? corpus.ci_95[0] / 100 : 0;
-  let tier: EvidenceTier = 'inconclusive';
-  if (verified || traps?.detected || corpus?.tier === 'confirmed') tier = 'confirmed';
-  else if ((probeSig && probe!.reference.matched) || corpusLow >= 0.8) tier = 'strong';
-  else if (probeSig || corpusLow >= 0.5) tier = 'moderate';
-  const tierLow =
-    tier === 'inconclusive'
-      ? 0
-      : tier === 'moderate' && !(corpusLow >= 0.5)
-        ? TIER_ATTRIBUTION.moderate
-        : TIER_ATTRIBUTION[tier];
-  const attributionLow = Math.max(corpusLow, tierLow);
-  const anyMatch = verified || traps?.detected === true || probeSig || (corpus?.reused_share.flagged_chunks ?? 0) > 0;
-
+/** The risk of using the work as the evidence stands, with verbatim memorization's own modifier. */
+function memorizationRisk(
+  e: {
+    readonly work: Work;
+    readonly text: string;
+    readonly kbModel: KbModel | null;
+    readonly jurisdiction: Jurisdiction | null;
+    readonly anyMatch: boolean;
+    readonly attributionLow: number;
+    readonly pirated: boolean;
+    readonly verified: boolean;
+  },
+  factors: Set<FactorCode>,
+  limitations: Set<FactorCode>,
+) {
+  const { work, text, kbModel, jurisdiction, anyMatch, attributionLow, pirated, verified } = e;
   // risk
   if (!jurisdiction) limitations.add('jurisdiction_unspecified');
   else if (!jurisdiction.known) limitations.add('jurisdiction_not_in_table');
@@ -175,39 +271,7 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
           : 'critical';
   for (const f of jurisdiction?.factors ?? []) factors.add(f);
   for (const m of modifiers) factors.add(m.code);
-
-  const assessment: Assessment = {
-    assessment_id: newId('ma_'),
-    created_at: new Date().toISOString(),
-    work: {
-      work_id: work.work_id,
-      work_hash: work.work_hash,
-      title: work.title,
-      owner: work.owner,
-      work_type: workType,
-      tokens: work.tokens,
-    },
-    model: { id: model.id, access: model.access, kb_model: kbModel?.id ?? null },
-    jurisdiction: jurisdiction?.code ?? null,
-    level,
-    evidence_tier: tier,
-    risk: {
-      score: round4(weight),
-      base_weight: base.base_weight,
-      modifiers,
-      attribution_low: round4(attributionLow),
-      attribution_scale: base.attribution_scale,
-    },
-    factors: [...factors],
-    limitations: [...limitations],
-    summary,
-    corpus,
-    extraction,
-    probe,
-    traps,
-  };
-  await store.put(`mem/assessment/${assessment.assessment_id}`, assessment);
-  return assessment;
+  return { level, weight, modifiers, base, workType };
 }
 
 /**
