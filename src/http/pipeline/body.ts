@@ -1,0 +1,112 @@
+/**
+ * The body of a request, around its reading (read-body.ts): the Content-Type (415), the route's check of what the
+ * path names before a byte is read (`beforeBody`: 404, 403, or a smaller allowance — 413), then decoding,
+ * parsing and validation (400 `MALFORMED_JSON`, 422) — on the offload's thread for a large JSON body.
+ */
+import { type Principal, TrainprintError } from '../../index.js';
+import type { Route } from '../context.js';
+import { type JsonBodyOffload, parseJsonBody } from '../json-body.js';
+import { nextMacrotask } from '../../util/steps.js';
+import type { Exchange } from './exchange.js';
+import { declaredLength, tooLarge } from './limits.js';
+import type { CompiledRoute, RouteMatch } from './match.js';
+import { routeContext, type RouteEnvironment } from './route.js';
+
+/** Bodies from this size on are parsed in a turn of the event loop of their own (3–5 ms of work per MB). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+/**
+ * Step: 415 unless the Content-Type is the route's (and UTF-8 for text bodies); the body is then dropped unread.
+ * @example await checkMediaType(request, found.route.body)
+ */
+export async function checkMediaType(request: Request, kind: Route['body']): Promise<void> {
+  if (!kind) return;
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const [media, ...paramsList] = type.split(';').map((s) => s.trim());
+  const expected =
+    kind === 'json'
+      ? 'application/json'
+      : kind === 'form'
+        ? 'application/x-www-form-urlencoded'
+        : 'application/octet-stream';
+  const charset = paramsList
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
+  if (media !== expected || (kind !== 'binary' && charset !== undefined && charset !== 'utf-8')) {
+    await request.body?.cancel().catch(() => undefined);
+    throw new TrainprintError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`,
+    );
+  }
+}
+
+/**
+ * Step: the route's `beforeBody` check, so that a large upload to a missing or foreign item is refused unread, and
+ * the body limit it leaves: the route's, or less (what the account's plan has left; a larger declared length is
+ * 413 at once). What it reserved is given back when the exchange is released.
+ * @example const limit = await checkBeforeBody(x, found, env, principal)
+ */
+export async function checkBeforeBody(
+  x: Exchange,
+  found: RouteMatch,
+  env: RouteEnvironment,
+  principal: Principal | null,
+): Promise<number> {
+  const { route } = found;
+  const limit = found.compiled.maxBodyBytes;
+  if (!route.beforeBody) return limit;
+  const allowance = await route.beforeBody(routeContext(env, x.request, found, principal));
+  x.releaseAllowance = allowance?.release;
+  if (!allowance || allowance.maxBodyBytes >= limit) return limit;
+  const declared = declaredLength(x.request);
+  if (route.body && declared !== null && declared > allowance.maxBodyBytes)
+    throw tooLarge(allowance.maxBodyBytes, allowance.reason);
+  return allowance.maxBodyBytes;
+}
+
+/**
+ * Step: the body as the route takes it — validated JSON, `URLSearchParams` (form), bytes (binary), or undefined for
+ * a route without one. A large JSON body is parsed on the offload's thread where there is one, else here between
+ * two turns of the event loop, so that other requests are answered meanwhile.
+ * @example const body = await decodeBody(x, found, raw, principal, offload)
+ */
+export async function decodeBody(
+  x: Exchange,
+  found: RouteMatch,
+  raw: Uint8Array,
+  principal: Principal | null,
+  offload: JsonBodyOffload | null,
+): Promise<unknown> {
+  const { route } = found;
+  if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && offload) {
+    // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
+    // bytes (a copy goes where an Idempotency-Key needs them afterwards, for the request's hash)
+    const keep = route.creates === true && principal !== null && x.request.headers.get('idempotency-key') !== null;
+    return await offload.parseJson(keep ? raw.slice() : raw, route.requestSchema);
+  }
+  // … or here, with a turn of the loop for the other requests before and after
+  if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
+  const body = route.body ? parseBody(route.body, raw, found.compiled) : undefined;
+  if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
+  return body;
+}
+
+function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {
+  if (kind === 'binary') {
+    if (raw.length === 0)
+      throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', {
+        cause: { location: 'body', field: '', reason: 'must not be empty' },
+      });
+    return raw;
+  }
+  if (kind === 'json') return parseJsonBody(raw, c.checkBody);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
+  } catch {
+    throw new TrainprintError('MALFORMED_JSON', 'the body is not valid UTF-8');
+  }
+  return new URLSearchParams(text);
+}

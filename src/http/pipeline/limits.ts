@@ -1,0 +1,57 @@
+/**
+ * The limits on a request's size: a declared `Content-Length` over the route's limit is refused before anything is
+ * read (413), and a large body waits for its place among the large requests running at once (503 with
+ * `Retry-After` when too many wait; src/http/large-work.ts).
+ */
+import { TrainprintError } from '../../index.js';
+import { LARGE_WORK_BYTES, LARGE_WORK_RETRY_SECONDS, type LargeWorkGate } from '../large-work.js';
+import type { Exchange } from './exchange.js';
+import type { RouteMatch } from './match.js';
+
+/**
+ * The request's `Content-Length` when it is a plain decimal number, else null (absent, chunked or malformed).
+ * @example declaredLength(new Request('http://x/', { method: 'POST', body: 'abc' })) // 3
+ */
+export function declaredLength(request: Request): number | null {
+  const v = request.headers.get('content-length');
+  return v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
+}
+
+/**
+ * The 413 of a body over `limit`.
+ * @example throw tooLarge(1024, 'the plan allows 1 KiB more')
+ */
+export function tooLarge(limit: number, reason?: string): TrainprintError {
+  return new TrainprintError(
+    'PAYLOAD_TOO_LARGE',
+    `the body is larger than ${limit} bytes${reason ? ` (${reason})` : ''}`,
+  );
+}
+
+/**
+ * Step: 413 for a body whose declared length is over the route's limit, before anything is read.
+ * @example refuseDeclaredLength(x, found)
+ */
+export function refuseDeclaredLength(x: Exchange, found: RouteMatch): void {
+  const declared = declaredLength(x.request);
+  if (found.route.body && declared !== null && declared > found.compiled.maxBodyBytes)
+    throw tooLarge(found.compiled.maxBodyBytes);
+}
+
+/**
+ * Step: a request of `bytes` (the declared length before the body is read, the length read after; null for none)
+ * from 1 MiB on waits for its place among the large requests, once; it holds it until the exchange is released.
+ * A full queue is 503 with `Retry-After`, at once.
+ * @example
+ * await holdLargeWork(x, gate, found.route.body ? declaredLength(x.request) : null) // before reading
+ * await holdLargeWork(x, gate, raw.length) // after: a chunked body takes its place here
+ */
+export async function holdLargeWork(x: Exchange, gate: LargeWorkGate, bytes: number | null): Promise<void> {
+  if (x.releaseLarge !== undefined || bytes === null || bytes < LARGE_WORK_BYTES) return;
+  try {
+    x.releaseLarge = await gate.enter();
+  } catch (e) {
+    x.headers['retry-after'] = String(LARGE_WORK_RETRY_SECONDS);
+    throw e;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Reading a request body while counting its bytes: a missing or false `Content-Length` cannot get past the
+ * limit, and a body with a declared length is read into one buffer of that size (no second copy).
+ */
+import type { Route } from '../context.js';
+import { declaredLength, tooLarge } from './limits.js';
+
+/**
+ * Step: the body's bytes (empty for a route that reads none), 413 as soon as they pass `limit`.
+ * @example const raw = await readBody(request, found.route.body, limit)
+ */
+export async function readBody(request: Request, kind: Route['body'], limit: number): Promise<Uint8Array> {
+  if (!kind || !request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  // with a declared length the bytes go straight into one buffer: no list of chunks copied again
+  // at the end, which halves the memory a large upload takes while it is read
+  const declared = declaredLength(request);
+  const into = declared !== null && declared > 0 && declared <= limit ? new Uint8Array(declared) : null;
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let filled = 0; // bytes in `into`; once a chunk does not fit, the rest goes to `chunks`
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.byteLength > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    if (into !== null && chunks.length === 0 && filled + value.byteLength <= into.length) {
+      into.set(value, filled);
+      filled += value.byteLength;
+    } else chunks.push(value);
+    total += value.byteLength;
+  }
+  if (into === null) return chunks.length === 1 ? chunks[0] : concat(chunks, total);
+  // a body shorter or longer than its Content-Length: keep what came, in order
+  if (chunks.length === 0) return filled === into.length ? into : into.subarray(0, filled);
+  return concat([into.subarray(0, filled), ...chunks], total);
+}
+
+/** The chunks, `total` bytes in all, in one array. */
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
