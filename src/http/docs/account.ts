@@ -1,5 +1,5 @@
 /**
- * Documentation of the account (usage, API keys, OAuth) and service operations (src/http/routes/index.ts):
+ * Documentation of the account (usage, API keys, OAuth) and service operations (src/http/routes/account.ts, service.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * Documentation of the attribution, works-registry and monitor operations (src/http/routes/index.ts):
+ * Documentation of the attribution, works-registry and monitor operations (src/http/routes/attribution.ts, content.ts, monitors.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * Documentation of the reference-dataset and knowledge-base operations (src/http/routes/index.ts):
+ * Documentation of the reference-dataset and knowledge-base operations (src/http/routes/datasets.ts, kb.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from '../context.js';

@@ -15,9 +15,12 @@
  * owned by the account); `compare` looks only at the account's works; assessments are reported
  * only to the owner of their work. Reference sets belong to the account: the id a client
  * chooses is stored as `<account>/<id>` and shown without the prefix, so two accounts may both
- * call a set `withheld`.
+ * call a set `withheld`. Ownership is passed as data: before the engine is called, the route
+ * looks up the account's own set (`<account>/<id>`) and answers 404 or 409 itself, naming the id
+ * as the client knows it, so the engine's errors are never rewritten.
  */
 import {
+  isTrainprintError,
   TrainprintError,
   VERIFY_TOKENS,
   wordSpans,
@@ -30,10 +33,11 @@ import {
   type ReferenceSetRequest,
   type TargetModel,
   type TrackWorkRequest,
-  type Work,
 } from '../../index.js';
 import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
+import { account, ownWork } from './caller.js';
+import { invalidField, notFound } from './refusals.js';
 
 const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
@@ -64,7 +68,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const req = {
         ...b,
-        ...(b.work === undefined ? {} : { work: { ...b.work, owner: me(ctx) } }),
+        ...(b.work === undefined ? {} : { work: { ...b.work, owner: account(ctx) } }),
       } as TrackWorkRequest;
       return { ...(await mem(ctx).registerWork(req)) };
     },
@@ -83,7 +87,9 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     status: [201],
     handler: async (ctx) => {
       const b = ctx.body as ReferenceSetRequest;
-      const info = await ownSetIds(ctx, mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) }));
+      // only the account's own sets can hold the id it chose: another account's `withheld` is another set
+      if (await findOwnSet(ctx, b.id)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${b.id}" exists`);
+      const info = await mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) });
       return new Reply({ ...shownSet(ctx, info) }, 201);
     },
   },
@@ -142,14 +148,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       exactlyOne(b, ['work_id', 'text', 'texts']);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
-      const request = {
-        ...b,
-        reference: ownReference(ctx, b.reference),
-        model,
-        ...(await referenceModel(ctx, b.reference_model, 'reference_model')),
-      } as ProbeRequest;
-      const r = await ownSetIds(ctx, mem(ctx).probe(request));
-      return { ...shownProbe(ctx, r) };
+      const calibration = await referenceModel(ctx, b.reference_model, 'reference_model');
+      await assertOwnReference(ctx, b.reference);
+      const request = { ...b, reference: ownReference(ctx, b.reference), model, ...calibration } as ProbeRequest;
+      return { ...shownProbe(ctx, await mem(ctx).probe(request)) };
     },
   },
   {
@@ -207,9 +209,12 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
               ...(await referenceModel(ctx, b.probe.reference_model, 'probe.reference_model')),
             };
       const model = await ctx.services.targetModel(b.model);
+      // the engine reads the reference set only when it runs the probe, which it never does for a model without
+      // log-probabilities: only then is a set the account does not have a 404
+      if (b.probe !== undefined && b.probe !== false && model.access !== 'generations_only')
+        await assertOwnReference(ctx, b.probe.reference);
       const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
-      const a = await ownSetIds(ctx, mem(ctx).assess(request));
-      return { ...shownAssessment(ctx, a) };
+      return { ...shownAssessment(ctx, await mem(ctx).assess(request)) };
     },
   },
   {
@@ -226,7 +231,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const b = ctx.body as { assessment_id: string; max_spans?: number };
       const a = await mem(ctx).getAssessment(b.assessment_id);
-      if (a.work.owner !== me(ctx)) throw new TrainprintError('NOT_FOUND', `no assessment "${b.assessment_id}"`);
+      if (a.work.owner !== account(ctx)) notFound(`no assessment "${b.assessment_id}"`);
       const html = await mem(ctx).report(
         shownAssessment(ctx, a),
         b.max_spans === undefined ? {} : { maxSpans: b.max_spans },
@@ -268,11 +273,6 @@ export const MEMORIZATION_ALIASES: readonly Route[] = SHORT_PATHS.map(([name, id
 
 // ------------------------------------------------------------------ helpers
 
-function me(ctx: RouteContext): string {
-  if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: every route here has a scope
-  return ctx.principal.account;
-}
-
 /**
  * Exactly one of `names` in the body, which the schemas cannot say: none is 422 naming the first
  * (the usual one), several is 422 naming the second given.
@@ -282,9 +282,10 @@ function exactlyOne(body: Record<string, unknown>, names: readonly string[]): vo
   if (given.length === 1) return;
   const field = given.length === 0 ? names[0] : given[1];
   const others = names.filter((n) => n !== field);
-  const reason =
-    given.length === 0 ? `is required (or give ${others.join(' or ')})` : `give only one of ${names.join(', ')}`;
-  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
+  invalidField(
+    field,
+    given.length === 0 ? `is required (or give ${others.join(' or ')})` : `give only one of ${names.join(', ')}`,
+  );
 }
 
 function mem(ctx: RouteContext) {
@@ -300,11 +301,6 @@ async function referenceModel(
   return spec === undefined ? {} : { reference_model: await ctx.services.targetModel(spec, field) };
 }
 
-/** The work when the account owns it, else 404 (another account's work does not exist for it). */
-function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
-  return ctx.engine.getWork(workId, { owner: me(ctx) });
-}
-
 async function ownWorkIds(ctx: RouteContext, ids: readonly string[]): Promise<string[]> {
   for (const id of ids) await ownWork(ctx, id);
   return [...ids];
@@ -315,7 +311,7 @@ async function accountWorksWithText(ctx: RouteContext, limit: number): Promise<s
   const ids: string[] = [];
   let after: string | undefined;
   while (ids.length < limit) {
-    const page = await ctx.engine.listWorks({ owner: me(ctx), limit: 1000, ...(after ? { after } : {}) });
+    const page = await ctx.engine.listWorks({ owner: account(ctx), limit: 1000, ...(after ? { after } : {}) });
     for (const w of page.works) if (w.has_text && ids.length < limit) ids.push(w.work_id);
     if (!page.next) break;
     after = page.next;
@@ -323,9 +319,30 @@ async function accountWorksWithText(ctx: RouteContext, limit: number): Promise<s
   return ids;
 }
 
+// ------------------------------------------------------------------ reference sets: the account's own
+
 /** Store id of the account's reference set `id` (accounts never contain `/`). */
 function refSetKey(ctx: RouteContext, id: string): string {
-  return `${me(ctx)}/${id}`;
+  return `${account(ctx)}/${id}`;
+}
+
+/**
+ * The account's reference set `id`, or null when the account has none by that id (another account's set of the
+ * same id is another store id, never looked at). Absence is the engine's NOT_FOUND, read here as null.
+ */
+async function findOwnSet(ctx: RouteContext, id: string): Promise<ReferenceSetInfo | null> {
+  try {
+    return await mem(ctx).getReferenceSet(refSetKey(ctx, id));
+  } catch (e) {
+    if (isTrainprintError(e, 'NOT_FOUND')) return null;
+    throw e;
+  }
+}
+
+/** 404 naming the id as the account knows it when a probe's `reference` names a set the account does not have. */
+async function assertOwnReference(ctx: RouteContext, ref: Record<string, unknown>): Promise<void> {
+  const id = ref.reference_set;
+  if (typeof id === 'string' && !(await findOwnSet(ctx, id))) notFound(`no reference set "${id}"`);
 }
 
 /** A stored reference-set id as the account knows it. */
@@ -338,19 +355,7 @@ function shownSet(ctx: RouteContext, s: ReferenceSetInfo): ReferenceSetInfo {
   return { ...s, id: shownId(ctx, s.id)! };
 }
 
-/** `p`, with the account prefix taken out of reference-set ids quoted in its error (`no reference set "withheld"`). */
-async function ownSetIds<T>(ctx: RouteContext, p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (e) {
-    const quoted = `"${refSetKey(ctx, '')}`;
-    if (e instanceof TrainprintError && e.detail?.includes(quoted))
-      throw new TrainprintError(e.code, e.detail.split(quoted).join('"'), { cause: e.cause });
-    throw e;
-  }
-}
-
-/** A probe's `reference` with a reference-set id made the account's. */
+/** A probe's `reference` as the engine reads it: a reference-set id becomes the account's store id. */
 function ownReference(ctx: RouteContext, ref: Record<string, unknown>): Record<string, unknown> {
   return typeof ref.reference_set === 'string' ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
 }

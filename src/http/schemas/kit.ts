@@ -1,7 +1,7 @@
 /**
- * Building blocks of the HTTP API's JSON Schemas (src/http/schemas/index.ts and the marketplace and
- * memorization schemas): small shared fragments, the id formats (shared with the path parameters
- * of src/http/routes/index.ts), the object shapes every schema uses, lists and cursor pages.
+ * Building blocks of the HTTP API's JSON Schemas (the route groups' modules beside this one):
+ * small shared fragments, the id formats (shared with the path parameters of
+ * src/http/routes/index.ts), the object shapes every schema uses, lists and cursor pages.
  */
 import type { JsonSchema } from '../context.js';
 

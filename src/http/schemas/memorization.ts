@@ -31,7 +31,9 @@ import {
   workId,
   workType,
 } from './kit.js';
-import { HTML_SCHEMA, REGISTER_REQUEST_SCHEMA, SCORE_RESULT_SCHEMA } from './index.js';
+import { SCORE_RESULT_SCHEMA } from './attribution.js';
+import { REGISTER_REQUEST_SCHEMA } from './content.js';
+import { HTML_SCHEMA } from './service.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;

@@ -1,0 +1,195 @@
+/**
+ * Routes of the account (tag `account`): the OAuth 2.0 token endpoint, the day's usage, the
+ * account's API keys and OAuth clients, and the operators' key creation for any account
+ * (`admin`). A key or client is created for the caller's account with at most the caller's scopes;
+ * another account's key or client answers 404, as if absent.
+ */
+import { TrainprintError } from '../../index.js';
+import { Reply, type Principal, type Route, type Scope } from '../context.js';
+import * as S from '../schemas/account.js';
+import { account, who } from './caller.js';
+import { invalidField, notFound } from './refusals.js';
+
+/**
+ * The account rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
+ * @example ACCOUNT_ROUTES.map((r) => `${r.method} ${r.path}`) // ['POST /api/v1/oauth/token', 'GET /api/v1/usage', …]
+ */
+export const ACCOUNT_ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/oauth/token',
+    operationId: 'oauthToken',
+    tag: 'account',
+    scope: null,
+    summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
+    body: 'form',
+    requestSchema: S.TOKEN_REQUEST_SCHEMA,
+    responseSchema: S.TOKEN_RESPONSE_SCHEMA,
+    handler: (ctx) =>
+      ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization'), ctx.request),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/usage',
+    operationId: 'getUsage',
+    tag: 'account',
+    scope: 'usage',
+    metered: false,
+    summary: 'Calls used and left in the current UTC day (not charged: it answers at the limit too)',
+    responseSchema: S.USAGE_SCHEMA,
+    handler: async (ctx) => {
+      const s = await ctx.services.usage(who(ctx));
+      return {
+        account: s.account,
+        plan: s.plan,
+        window: 'day',
+        limit: s.limit,
+        used: s.used,
+        remaining: s.remaining,
+        reset_at: new Date(s.resetAt).toISOString(),
+        reset_seconds: s.resetSeconds,
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/keys',
+    operationId: 'createApiKey',
+    tag: 'account',
+    scope: 'keys',
+    creates: true,
+    summary: 'Create an API key for the account (shown once)',
+    body: 'json',
+    requestSchema: S.CREATE_KEY_REQUEST_SCHEMA,
+    responseSchema: S.KEY_CREATED_SCHEMA,
+    status: [201],
+    handler: async (ctx) => {
+      const p = who(ctx);
+      const b = ctx.body as { name?: string; scopes?: Scope[]; mode?: 'live' | 'test' };
+      const { key, info } = await ctx.keys.createKey({
+        account: p.account,
+        plan: p.plan,
+        scopes: grantable(p, b.scopes),
+        mode: b.mode ?? p.mode,
+        ...(b.name === undefined ? {} : { name: b.name }),
+      });
+      return new Reply({ key, ...info }, 201);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/keys',
+    operationId: 'listApiKeys',
+    tag: 'account',
+    scope: 'keys',
+    summary: "The account's API keys (prefix and last four characters, never the key)",
+    responseSchema: S.KEY_LIST_SCHEMA,
+    handler: async (ctx) => ({ keys: await ctx.keys.listKeys(account(ctx)) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/keys/{key_id}',
+    operationId: 'revokeApiKey',
+    tag: 'account',
+    scope: 'keys',
+    summary: 'Revoke an API key of the account',
+    responseSchema: S.KEY_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      (await ctx.keys.revokeKey(account(ctx), ctx.params.key_id)) ?? notFound(`no API key "${ctx.params.key_id}"`),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/oauth/clients',
+    operationId: 'createOAuthClient',
+    tag: 'account',
+    scope: 'keys',
+    creates: true,
+    summary: 'Register an OAuth client for the account (secret shown once)',
+    body: 'json',
+    requestSchema: S.CREATE_CLIENT_REQUEST_SCHEMA,
+    responseSchema: S.CLIENT_CREATED_SCHEMA,
+    status: [201],
+    handler: async (ctx) => {
+      const p = who(ctx);
+      const b = ctx.body as { name?: string; scopes?: Scope[] };
+      const { client_secret, info } = await ctx.keys.createClient({
+        account: p.account,
+        plan: p.plan,
+        scopes: grantable(p, b.scopes),
+        ...(b.name === undefined ? {} : { name: b.name }),
+      });
+      return new Reply({ client_secret, ...info }, 201);
+    },
+  },
+  {
+    // no Idempotency-Key (creates stays unset): a replay would keep the new key in the store's replay records
+    method: 'POST',
+    path: '/api/v1/admin/keys',
+    operationId: 'adminCreateKey',
+    tag: 'account',
+    scope: 'admin',
+    summary: 'Create an API key for any account, with its plan and scopes (operators; the key is shown once)',
+    body: 'json',
+    requestSchema: S.ADMIN_CREATE_KEY_REQUEST_SCHEMA,
+    responseSchema: S.KEY_CREATED_SCHEMA,
+    status: [201],
+    handler: async (ctx) => {
+      const b = ctx.body as {
+        account: string;
+        plan?: string;
+        scopes?: Scope[];
+        mode?: 'live' | 'test';
+        name?: string;
+        expires_in_days?: number;
+      };
+      const plans = ctx.services.plans();
+      const plan = b.plan ?? 'free';
+      // the server's plans, which may be more than the key store was told of: name the field either way
+      if (!plans.includes(plan)) {
+        invalidField('plan', `${JSON.stringify(plan)} is not a known plan; the plans are ${plans.join(', ')}`);
+      }
+      const { key, info } = await ctx.keys.createKey({
+        account: b.account,
+        plan,
+        mode: b.mode ?? 'live',
+        ...(b.scopes === undefined ? {} : { scopes: b.scopes }),
+        ...(b.name === undefined ? {} : { name: b.name }),
+        ...(b.expires_in_days === undefined ? {} : { expiresInSeconds: b.expires_in_days * 86_400 }),
+      });
+      return new Reply({ key, ...info }, 201);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/oauth/clients',
+    operationId: 'listOAuthClients',
+    tag: 'account',
+    scope: 'keys',
+    summary: "The account's OAuth clients (never the secret)",
+    responseSchema: S.CLIENT_LIST_SCHEMA,
+    handler: async (ctx) => ({ clients: await ctx.keys.listClients(account(ctx)) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/oauth/clients/{client_id}',
+    operationId: 'revokeOAuthClient',
+    tag: 'account',
+    scope: 'keys',
+    summary: 'Revoke an OAuth client and every token it holds',
+    responseSchema: S.CLIENT_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ??
+      notFound(`no OAuth client "${ctx.params.client_id}"`),
+  },
+];
+
+// ------------------------------------------------------------------ helpers
+
+/** Scopes for a new key or client: the asked ones, which must all be the caller's; default the caller's. */
+function grantable(p: Principal, asked: readonly Scope[] | undefined): Scope[] {
+  if (asked === undefined) return [...p.scopes];
+  const extra = asked.filter((s) => !p.scopes.includes(s));
+  if (extra.length)
+    throw new TrainprintError('FORBIDDEN', `cannot grant scopes the caller does not have: ${extra.join(', ')}`);
+  return [...asked];
+}

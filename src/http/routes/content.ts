@@ -1,0 +1,116 @@
+/**
+ * Routes of the works registry under `/api/v1/content/` (tag `content`, scopes `registry:read` and
+ * `registry:write`): register a work and get a signed receipt, read, list and delete the account's
+ * works, verify a receipt. A work's `owner` is the calling account, whatever the body says, and
+ * another account's work answers 404, as if absent.
+ */
+import { TrainprintError, type RegisterWorkRequest } from '../../index.js';
+import { Reply, type Route } from '../context.js';
+import * as S from '../schemas/content.js';
+import { account, ownWork } from './caller.js';
+import { invalidField } from './refusals.js';
+
+/**
+ * The works-registry rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
+ * @example CONTENT_ROUTES.map((r) => `${r.method} ${r.path}`) // ['POST /api/v1/content/register', …]
+ */
+export const CONTENT_ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/content/register',
+    operationId: 'registerWork',
+    tag: 'content',
+    scope: 'registry:write',
+    creates: true,
+    summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
+    body: 'json',
+    requestSchema: S.REGISTER_REQUEST_SCHEMA,
+    responseSchema: S.REGISTER_RESULT_SCHEMA,
+    status: [200, 201],
+    handler: async (ctx) => {
+      const b = registrationFields(ctx.body as RegisterBody);
+      // the schema cannot say "exactly one of"; the 422 still names a field
+      const hasContent = b.content !== undefined,
+        hasFingerprint = b.fingerprint !== undefined;
+      if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
+      if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
+      const { offload } = ctx.services.work;
+      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) }, offload ? { offload } : {});
+      return new Reply({ ...w }, w.created ? 201 : 200);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/content/{work_id}',
+    operationId: 'getWork',
+    tag: 'content',
+    scope: 'registry:read',
+    summary: 'A registered work of the account',
+    responseSchema: S.WORK_RESPONSE_SCHEMA,
+    handler: (ctx) => ownWork(ctx, ctx.params.work_id),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/content',
+    operationId: 'listWorks',
+    tag: 'content',
+    scope: 'registry:read',
+    summary: "The account's works, by id, with cursor pagination",
+    querySchema: S.WORK_LIST_QUERY_SCHEMA,
+    responseSchema: S.WORK_LIST_SCHEMA,
+    handler: async (ctx) =>
+      ctx.engine.listWorks({ ...(ctx.query as { after?: string; limit?: number }), owner: account(ctx) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/content/{work_id}',
+    operationId: 'deleteWork',
+    tag: 'content',
+    scope: 'registry:write',
+    summary: 'Delete a work of the account and its text',
+    responseSchema: S.DELETED_SCHEMA,
+    handler: async (ctx) => {
+      await ownWork(ctx, ctx.params.work_id);
+      if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) })))
+        throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
+      return { id: ctx.params.work_id, deleted: true };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/content/verify-receipt',
+    operationId: 'verifyReceipt',
+    tag: 'content',
+    scope: 'registry:read',
+    summary: 'Check that a receipt was signed by this service and is unaltered',
+    body: 'json',
+    requestSchema: S.VERIFY_RECEIPT_REQUEST_SCHEMA,
+    responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
+    handler: async (ctx) => ({ valid: await ctx.engine.verifyReceipt((ctx.body as { receipt: unknown }).receipt) }),
+  },
+];
+
+// ------------------------------------------------------------------ helpers
+
+/** A registration body: the work's fields top-level or, in the analyze request's shape, under `metadata`. */
+type RegisterBody = Omit<RegisterWorkRequest, 'owner'> & {
+  metadata?: Pick<RegisterWorkRequest, 'title' | 'author' | 'work_type' | 'declarations'> & { jurisdiction?: string };
+};
+
+/**
+ * The registration request with `metadata` (the analyze request's shape, so an analysis's metadata can be sent as it is)
+ * folded into the top-level fields.
+ */
+function registrationFields(body: RegisterBody): Omit<RegisterWorkRequest, 'owner'> {
+  const { metadata, ...top } = body;
+  if (metadata === undefined) return top;
+  if (metadata.jurisdiction !== undefined) {
+    invalidField('metadata.jurisdiction', 'a registration has no jurisdiction; give it to score or to a monitor');
+  }
+  const merged: Record<string, unknown> = { ...top };
+  for (const [k, v] of Object.entries(metadata)) {
+    if (k in top) invalidField(`metadata.${k}`, `given twice (also as ${k}); give one`);
+    merged[k] = v;
+  }
+  return merged as Omit<RegisterWorkRequest, 'owner'>;
+}

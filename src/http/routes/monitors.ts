@@ -1,0 +1,162 @@
+/**
+ * Routes of the monitors under `/api/v1/monitors/` (tag and scope `monitors`): watch a work of the
+ * account against knowledge-base models, list, read, pause, resume and delete monitors, read their
+ * events. A monitor is the account's: it watches only the account's works, its evaluations read
+ * the datasets every account shares and the account's own, and another account's monitor answers
+ * 404, as if absent.
+ */
+import type { CreateMonitorRequest, Monitor } from '../../index.js';
+import { Reply, type Route, type RouteContext } from '../context.js';
+import { DELETED_SCHEMA } from '../schemas/content.js';
+import * as S from '../schemas/monitors.js';
+import { account, ownWork, ownWorkByHash } from './caller.js';
+import { invalidField, notFound } from './refusals.js';
+
+/**
+ * The monitor rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
+ * @example MONITOR_ROUTES.map((r) => r.operationId) // ['createMonitor', 'listMonitors', …]
+ */
+export const MONITOR_ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/monitors/create',
+    operationId: 'createMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    creates: true,
+    summary: 'Watch a work of the account against models; events go to the log and the webhook',
+    body: 'json',
+    requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA,
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    status: [201],
+    handler: async (ctx) => {
+      const req = ctx.body as CreateMonitorRequest;
+      if (req.work_id === undefined && req.work_hash === undefined) {
+        invalidField('work_id', 'is required (or give work_hash)');
+      }
+      if (req.webhook !== undefined) {
+        let url: URL | null = null;
+        try {
+          url = new URL(req.webhook.url);
+        } catch {
+          /* the engine reports a bad URL */
+        }
+        const refused = url ? await ctx.services.checkWebhookUrl(url) : null;
+        if (refused !== null) invalidField('webhook.url', refused);
+      }
+      // a work_hash names the account's own work, never another account's work with the same bytes
+      const work =
+        req.work_id !== undefined ? await ownWork(ctx, req.work_id) : await ownWorkByHash(ctx, req.work_hash!);
+      const { work_hash: _unused, ...rest } = req;
+      // the account's monitor: its evaluations read the datasets every account shares and this account's own
+      const m = await ctx.engine.createMonitor({ ...rest, work_id: work.work_id }, { owner: account(ctx) });
+      return new Reply({ ...shownMonitor(ctx, m) }, 201);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/monitors',
+    operationId: 'listMonitors',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: "The account's monitors",
+    querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
+    responseSchema: S.MONITOR_LIST_SCHEMA,
+    handler: async (ctx) => {
+      const list = await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) });
+      const held = heldDatasets(ctx); // once for the list, not per monitor
+      return { monitors: list.map((m) => shownMonitor(ctx, m, held)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/monitors/{monitor_id}',
+    operationId: 'getMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'A monitor with its last evaluation per model',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    handler: async (ctx) => shownMonitor(ctx, await ownMonitor(ctx)),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/monitors/{monitor_id}',
+    operationId: 'deleteMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Delete a monitor (its events stay in the log)',
+    responseSchema: DELETED_SCHEMA,
+    handler: async (ctx) => {
+      if (!(await ctx.engine.deleteMonitor(ctx.params.monitor_id, { owner: account(ctx) }))) {
+        notFound(`no monitor "${ctx.params.monitor_id}"`);
+      }
+      return { id: ctx.params.monitor_id, deleted: true };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/monitors/{monitor_id}/pause',
+    operationId: 'pauseMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Stop evaluating a monitor (no body)',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      shownMonitor(ctx, await ctx.engine.pauseMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/monitors/{monitor_id}/resume',
+    operationId: 'resumeMonitor',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Evaluate a paused monitor again (no body)',
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    handler: async (ctx) =>
+      shownMonitor(ctx, await ctx.engine.resumeMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/monitors/{monitor_id}/events',
+    operationId: 'listMonitorEvents',
+    tag: 'monitors',
+    scope: 'monitors',
+    summary: 'Events of a monitor, oldest first',
+    querySchema: S.EVENT_LIST_QUERY_SCHEMA,
+    responseSchema: S.EVENT_LIST_SCHEMA,
+    handler: async (ctx) => {
+      await ownMonitor(ctx);
+      return {
+        events: await ctx.engine.listEvents({
+          monitor_id: ctx.params.monitor_id,
+          ...(ctx.query as { limit?: number }),
+        }),
+      };
+    },
+  },
+];
+
+// ------------------------------------------------------------------ helpers
+
+/**
+ * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
+ * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
+ * says so instead of scoring 0 in silence.
+ */
+function shownMonitor(
+  ctx: RouteContext,
+  m: Monitor,
+  held: ReadonlySet<string> = heldDatasets(ctx),
+): Monitor & { missing_datasets: string[] } {
+  return { ...m, missing_datasets: m.datasets === null ? [] : m.datasets.filter((id) => !held.has(id)) };
+}
+
+/** Ids of the datasets the caller's account searches now (the shared ones and its own). */
+function heldDatasets(ctx: RouteContext): Set<string> {
+  return new Set(ctx.engine.datasets({ account: account(ctx) }).map((d) => d.id));
+}
+
+/** The monitor of the path when the caller's account owns it, else 404. */
+function ownMonitor(ctx: RouteContext): Promise<Monitor> {
+  return ctx.engine.getMonitor(ctx.params.monitor_id, { owner: account(ctx) });
+}

@@ -1,0 +1,117 @@
+/**
+ * JSON Schemas of the account routes: API keys (the caller's and the operators' `admin/keys`),
+ * OAuth clients, the token request and response (form fields, RFC 6749 §4.4), the day's usage.
+ */
+import { SCOPES } from '../context.js';
+import { bool, dateTime, dateTimeOrNull, int0, listOf, object, ok, prefixedId, str, strOrNull } from './kit.js';
+
+const scope = { enum: [...SCOPES] } as const;
+const scopes = { type: 'array', items: scope, minItems: 1, uniqueItems: true } as const;
+export const CREATE_KEY_REQUEST_SCHEMA = object(
+  {
+    name: { type: 'string', maxLength: 100 },
+    scopes: { ...scopes, description: "A subset of the caller's scopes. Default: the caller's scopes" },
+    mode: { enum: ['live', 'test'] },
+  },
+  ['name', 'scopes', 'mode'],
+);
+
+const KEY_INFO_PROPS = {
+  key_id: prefixedId('key', 16),
+  name: strOrNull,
+  prefix: { enum: ['tp_live_', 'tp_test_'] },
+  last4: { type: 'string', pattern: '^[0-9A-Za-z]{4}$' },
+  account: str,
+  plan: str,
+  scopes,
+  mode: { enum: ['live', 'test'] },
+  created_at: dateTime,
+  expires_at: { ...dateTimeOrNull, description: 'When the key stops working; null: it does not expire' },
+  revoked: bool,
+  revoked_at: dateTimeOrNull,
+} as const;
+export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
+export const KEY_CREATED_SCHEMA = ok({
+  key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' },
+  ...KEY_INFO_PROPS,
+});
+export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
+export const KEY_LIST_SCHEMA = listOf('keys', KEY_INFO_SCHEMA);
+
+/** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
+export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object(
+  {
+    account: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
+      description: 'The account the key acts for; an account exists once it has a key',
+    },
+    plan: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 32,
+      description: "A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator's). Default `free`",
+    },
+    scopes: { ...scopes, description: 'Default: every scope but `datasets:write` and `admin`' },
+    mode: { enum: ['live', 'test'] },
+    name: { type: 'string', maxLength: 100 },
+    expires_in_days: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3660,
+      description: 'Days until the key stops working. Default: no expiry',
+    },
+  },
+  ['plan', 'scopes', 'mode', 'name', 'expires_in_days'],
+);
+
+export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, [
+  'name',
+  'scopes',
+]);
+const CLIENT_INFO_PROPS = {
+  client_id: prefixedId('tpc', 24),
+  name: strOrNull,
+  account: str,
+  plan: str,
+  scopes,
+  created_at: dateTime,
+  revoked: bool,
+  revoked_at: dateTimeOrNull,
+} as const;
+export const CLIENT_INFO_SCHEMA = object(CLIENT_INFO_PROPS);
+export const CLIENT_CREATED_SCHEMA = ok({
+  client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' },
+  ...CLIENT_INFO_PROPS,
+});
+export const CLIENT_RESPONSE_SCHEMA = ok(CLIENT_INFO_PROPS);
+export const CLIENT_LIST_SCHEMA = listOf('clients', CLIENT_INFO_SCHEMA);
+
+/** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
+export const TOKEN_REQUEST_SCHEMA = object(
+  {
+    grant_type: { const: 'client_credentials' },
+    scope: { type: 'string', description: "Space-separated subset of the client's scopes; default all of them" },
+    client_id: { type: 'string', description: 'When not using HTTP Basic' },
+    client_secret: { type: 'string', description: 'When not using HTTP Basic' },
+  },
+  ['scope', 'client_id', 'client_secret'],
+);
+
+export const TOKEN_RESPONSE_SCHEMA = object({
+  access_token: str,
+  token_type: { const: 'Bearer' },
+  expires_in: { type: 'integer', minimum: 1, maximum: 3600 },
+  scope: str,
+});
+
+export const USAGE_SCHEMA = ok({
+  account: str,
+  plan: str,
+  window: { const: 'day', description: 'Calendar day in UTC' },
+  limit: { type: ['integer', 'null'], description: 'Calls per window; null: no limit' },
+  used: int0,
+  remaining: { type: ['integer', 'null'] },
+  reset_at: dateTime,
+  reset_seconds: int0,
+});

@@ -1,0 +1,237 @@
+/**
+ * JSON Schemas of the attribution routes (`/api/v1/attribution/…`): compare, score (body and
+ * query alike) and fingerprint. Analyze's request and result are the library's own
+ * (`ANALYZE_REQUEST_SCHEMA`, `ANALYSIS_RESULT_SCHEMA`), used as they are.
+ */
+import { PASSAGE_KINDS, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../../index.js';
+import {
+  bool,
+  code,
+  codes,
+  contentType,
+  int0,
+  jurisdiction,
+  modelId,
+  num,
+  num01,
+  object,
+  ok,
+  pair,
+  riskLevel,
+  str,
+  strings,
+  strOrNull,
+  tier,
+  workHash,
+} from './kit.js';
+
+/** `POST /api/v1/attribution/compare`. */
+export const COMPARE_REQUEST_SCHEMA = object({
+  a: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 500_000,
+    description: 'First text (e.g. the suspect); spans `a_start`/`a_end` index it',
+  },
+  b: { type: 'string', minLength: 1, maxLength: 500_000, description: 'Second text (e.g. the source)' },
+});
+
+export const COMPARISON_SCHEMA = ok(
+  {
+    similarity: num01,
+    jaccard: num01,
+    containment_a: num01,
+    containment_b: num01,
+    spans: {
+      type: 'array',
+      items: object({
+        a_start: int0,
+        a_end: int0,
+        b_start: int0,
+        b_end: int0,
+        score: num01,
+        kind: {
+          type: 'string',
+          enum: [...PASSAGE_KINDS],
+          description:
+            "'verbatim' (≥ 95 % of a's words in runs of ≥ 3 words that b's side holds), 'edited' (≥ 50 %), " +
+            "'paraphrase' (less), or 'summary' (a's side condenses a passage of b at least twice as long)",
+        },
+        similarity: { ...num01, description: "Share of a's words in runs of ≥ 3 words shared with b's side" },
+      }),
+    },
+    limitations: {
+      type: 'array',
+      items: { type: 'string', enum: ['synonyms_not_loaded'] },
+      description:
+        'What the comparison could not do (absent when nothing): synonyms_not_loaded — words read as written',
+    },
+  },
+  ['limitations'],
+);
+
+/** `POST /api/v1/attribution/score` body and `GET` query. */
+export const SCORE_REQUEST_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });
+
+export const SCORE_RESULT_SCHEMA = ok({
+  work_hash: workHash,
+  work_id: str,
+  target_model: str,
+  provider: str,
+  score: { type: 'number', minimum: 0, maximum: 100 },
+  tier,
+  tier_reasons: {
+    type: 'array',
+    description: 'Why this tier: the deciding rule first, then what kept it from confirmed',
+    items: object({
+      code: {
+        enum: [
+          'documented_verbatim_run',
+          'interval_lower_bound_80',
+          'interval_lower_bound_50',
+          'only_point_reaches_50',
+          'score_below_50',
+          'too_few_chunks',
+          'work_text_not_registered',
+          'no_dataset_of_model',
+          'no_match_in_model_datasets',
+          'portrait_evidence_only',
+          'no_long_verbatim_run',
+          'long_run_link_not_documented',
+        ],
+      },
+      message: str,
+    }),
+  },
+  to_raise: { ...strings, description: 'What evidence would raise the tier (empty for confirmed)' },
+  ci_95: pair({ type: 'number', minimum: 0, maximum: 100 }),
+  reused_share: object({ estimate: num01, ci_95: pair(num01), flagged_chunks: int0, n_chunks: int0 }),
+  legal_risk: object({
+    jurisdiction: str,
+    level: riskLevel,
+    weight: num01,
+    base_weight: num01,
+    modifiers: { type: 'array', items: object({ code, delta: num }) },
+    attribution_scale: num01,
+    factors: codes,
+  }),
+  factors: codes,
+  limitations: codes,
+  remote_corpora: {
+    type: 'array',
+    items: REMOTE_REPORT_SCHEMA,
+    description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went',
+  },
+  evidence: object({
+    method: str,
+    chunk_words: int0,
+    datasets: {
+      type: 'array',
+      items: object({
+        dataset_id: str,
+        kind: { enum: ['exact', 'portrait', 'remote'] },
+        supplied_by: SUPPLIED_BY,
+        kb_dataset: strOrNull,
+        link: { enum: ['kb', 'declared'] },
+        link_certainty: num01,
+        link_reason: str,
+        flagged_chunks: int0,
+        chance: num01,
+        strength: num,
+        confidence: num01,
+        value: num01,
+      }),
+    },
+    chunks: {
+      type: 'array',
+      items: object({
+        index: int0,
+        start: int0,
+        end: int0,
+        tokens: int0,
+        flagged: bool,
+        dataset_id: strOrNull,
+        chance: num01,
+        longest_run: int0,
+      }),
+    },
+    matches: {
+      type: 'array',
+      description:
+        "What a person can check: the longest checkable matches of each flagged chunk, spans in the work's text",
+      items: object({
+        chunk: int0,
+        dataset_id: str,
+        kind: { enum: ['exact', 'portrait', 'remote', 'near'] },
+        query_start: int0,
+        query_end: int0,
+        document_id: strOrNull,
+        source_start: { type: ['integer', 'null'], minimum: 0 },
+        source_end: { type: ['integer', 'null'], minimum: 0 },
+        tokens: int0,
+      }),
+    },
+    bootstrap: object({ resamples: int0, seed: int0 }),
+    calibration: str,
+  }),
+});
+
+/** `POST /api/v1/attribution/fingerprint`. */
+export const FINGERPRINT_REQUEST_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
+    content_type: {
+      ...contentType,
+      description: 'How to read `content` (markup is reduced to its text). Default `text`',
+    },
+    options: object(
+      {
+        normalize: { enum: ['nfkc-casefold', 'none'] },
+        // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
+        shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
+        seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+        winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
+        minhash: {
+          oneOf: [
+            { const: false },
+            object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, [
+              'mode',
+              'permutations',
+            ]),
+          ],
+        },
+        simhash: bool,
+      },
+      ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
+    ),
+    include_winnow: {
+      type: 'boolean',
+      description: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
+    },
+  },
+  ['content_type', 'options', 'include_winnow'],
+);
+
+export const FINGERPRINT_RESULT_SCHEMA = ok(
+  {
+    version: { const: 1 },
+    params: str,
+    fingerprint: {
+      type: 'string',
+      pattern: '^tp1r?:[0-9a-f]{32}$',
+      description: 'Id of the normalised text (`tp1:` + 32 hex)',
+    },
+    work_hash: { ...workHash, description: "SHA-256 of the content's UTF-8 bytes, markup included" },
+    byte_length: int0,
+    token_count: int0,
+    shingle_count: int0,
+    simhash: { type: ['string', 'null'], pattern: '^[0-9a-f]{16}$', description: '64-bit SimHash as 16 hex digits' },
+    minhash: { type: ['array', 'null'], items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
+    winnow: object({
+      hashes: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+      starts: { type: 'array', items: int0 },
+      ends: { type: 'array', items: int0 },
+    }),
+  },
+  ['winnow'],
+);

@@ -1,0 +1,96 @@
+/**
+ * JSON Schemas of the works registry (`/api/v1/content/…`): receipts, works, registration, the
+ * account's work list; and `Deleted`, the answer of every DELETE route.
+ */
+import {
+  bool,
+  contentType,
+  dateTime,
+  declarations,
+  int0,
+  jurisdiction,
+  nullable,
+  object,
+  ok,
+  page,
+  pageLimit,
+  str,
+  strings,
+  strOrNull,
+  workHash,
+  workId,
+  workType,
+} from './kit.js';
+
+export const RECEIPT_SCHEMA = object({
+  version: { const: 1 },
+  alg: { const: 'HMAC-SHA256' },
+  key_id: str,
+  work_hash: workHash,
+  owner: str,
+  registered_at: dateTime,
+  signature: str,
+});
+
+const WORK_PROPS = {
+  work_id: workId,
+  work_hash: workHash,
+  fingerprint: str,
+  owner: str,
+  title: strOrNull,
+  author: strOrNull,
+  work_type: nullable(workType),
+  content_type: nullable(contentType),
+  declarations,
+  tokens: int0,
+  has_text: bool,
+  registered_at: dateTime,
+  receipt: RECEIPT_SCHEMA,
+  conflicting_claims: strings,
+} as const;
+
+/** A registered work (`owner` is the account that registered it). */
+export const WORK_SCHEMA = object(WORK_PROPS);
+
+/**
+ * `POST /api/v1/content/register`: the caller's account is the owner. The work's fields come top-level or, in the analyze
+ * request's shape, under `metadata` (the same field in both places is refused).
+ */
+export const REGISTER_REQUEST_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
+    content_type: contentType,
+    fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
+    title: { type: 'string', minLength: 1, maxLength: 1000 },
+    author: { type: 'string', minLength: 1, maxLength: 1000 },
+    work_type: workType,
+    declarations,
+    metadata: object(
+      {
+        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        author: { type: 'string', minLength: 1, maxLength: 1000 },
+        work_type: workType,
+        declarations,
+        jurisdiction: {
+          ...jurisdiction,
+          description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
+        },
+      },
+      ['title', 'author', 'work_type', 'declarations', 'jurisdiction'],
+    ),
+  },
+  ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations', 'metadata'],
+);
+
+export const REGISTER_RESULT_SCHEMA = ok({
+  ...WORK_PROPS,
+  created: { type: 'boolean', description: 'False when the account had already registered this work_hash' },
+});
+export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
+export const WORK_LIST_SCHEMA = page('works', WORK_SCHEMA);
+export const WORK_LIST_QUERY_SCHEMA = object({ after: workId, limit: pageLimit }, ['after', 'limit']);
+export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({
+  receipt: { type: 'object', description: 'A receipt as returned by register' },
+});
+export const VERIFY_RECEIPT_RESULT_SCHEMA = ok({ valid: bool });
+export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });

@@ -1,0 +1,101 @@
+/**
+ * JSON Schemas of the reference-dataset routes (`/api/v1/datasets…`): the two id patterns, a
+ * dataset's stats, creating one, adding documents, the dataset file.
+ */
+import { bool, int0, listOf, modelId, num01, object, ok, str } from './kit.js';
+
+/**
+ * A reference dataset id as the path and monitors name it: also the ids of the shipped packs
+ * (`pack:gutenberg`). Ids an account chooses ({@link DATASET_ID_PATTERN}) have no `:`, so an
+ * account cannot take a name of that family.
+ */
+export const DATASET_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$';
+/** The id of a dataset an account creates or imports (letters, digits, `.`, `_`, `-`; at most 200). */
+export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
+
+const datasetId = { type: 'string', pattern: DATASET_ID_PATTERN } as const;
+const DOCUMENTS = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 100_000,
+  items: object(
+    {
+      id: { type: 'string', minLength: 1, maxLength: 1000 },
+      text: str,
+      meta: { description: 'Any JSON, kept with the document' },
+    },
+    ['meta'],
+  ),
+} as const;
+
+const DATASET_STATS_PROPS = {
+  id: str,
+  name: str,
+  kind: {
+    enum: ['exact', 'portrait', 'remote'],
+    description:
+      "`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index's published ones",
+  },
+  documents: int0,
+  tokens: int0,
+  fingerprints: int0,
+  bytes: int0,
+  index_bytes: int0,
+  params: str,
+  kb_dataset: { type: ['string', 'null'], description: 'The declared knowledge-base dataset it samples' },
+  models: { type: 'array', items: str, description: 'The declared models trained on it' },
+  text_bytes: { ...int0, description: 'Exact only: UTF-8 bytes of the document texts kept for alignment' },
+  window: int0,
+  fpr: num01,
+  filters: int0,
+  storage: { enum: ['postgres'], description: "Where the index lives when not in the server's memory: PostgreSQL" },
+  durable: {
+    type: 'boolean',
+    description:
+      "false: created or imported through the API and held in this server's memory, so a restart drops it (export it to keep it); true: the operator's (loaded at start or kept in PostgreSQL) or a reference pack",
+  },
+  remote: {
+    ...object({
+      engine: { enum: ['infini-gram', 'infini-gram-mini'] },
+      endpoint: { ...str, description: 'Where analyzed text is sent' },
+      index: str,
+      declared: {
+        ...bool,
+        description: 'false: the knowledge base links the public index to its corpus; true: the operator declared it',
+      },
+    }),
+    description: 'Remote only: the engine searched',
+  },
+} as const;
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage', 'remote'];
+
+/** Size and content of a reference dataset (`engine.datasets()`). */
+export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
+export const DATASET_RESPONSE_SCHEMA = ok(DATASET_STATS_PROPS, DATASET_OPTIONAL);
+export const DATASET_LIST_SCHEMA = listOf('datasets', DATASET_STATS_SCHEMA);
+
+export const CREATE_DATASET_REQUEST_SCHEMA = object(
+  {
+    id: datasetId,
+    name: { type: 'string', maxLength: 1000 },
+    kind: { enum: ['exact', 'portrait'] },
+    window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
+    models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
+    kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
+    keep_text: {
+      type: 'boolean',
+      description:
+        'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
+    },
+    meta: { description: 'Any JSON' },
+    documents: DOCUMENTS,
+  },
+  ['name', 'kind', 'window', 'models', 'kb_dataset', 'keep_text', 'meta', 'documents'],
+);
+
+export const ADD_DOCUMENTS_REQUEST_SCHEMA = object({ documents: DOCUMENTS });
+export const BINARY_SCHEMA = {
+  type: 'string',
+  contentMediaType: 'application/octet-stream',
+  description: 'A dataset file (msgpack, versioned, checksummed)',
+} as const;

@@ -1,0 +1,103 @@
+/**
+ * JSON Schemas of the monitor routes (`/api/v1/monitors/…`): creating a monitor, the monitor as
+ * shown (with `missing_datasets`), its events.
+ */
+import { DATASET_REF_PATTERN } from './datasets.js';
+import {
+  dateTime,
+  int0,
+  jurisdiction,
+  listOf,
+  modelId,
+  monitorId,
+  nullable,
+  num,
+  object,
+  ok,
+  pageLimit,
+  prefixedId,
+  str,
+  strings,
+  tier,
+  workHash,
+  workId,
+} from './kit.js';
+
+/** `POST /api/v1/monitors/create`: `work_id` or `work_hash` names the work (the route says which is missing). */
+export const CREATE_MONITOR_REQUEST_SCHEMA = object(
+  {
+    work_id: workId,
+    work_hash: workHash,
+    models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
+    datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
+    webhook: object({
+      url: { type: 'string', minLength: 1, maxLength: 2000 },
+      secret: { type: 'string', minLength: 16, maxLength: 500 },
+    }),
+    events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
+    jurisdiction,
+  },
+  ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'],
+);
+
+const MONITOR_MODEL_STATE = object({
+  score: { type: 'number', minimum: 0, maximum: 100 },
+  tier,
+  flagged_chunks: int0,
+  datasets: strings,
+  evaluated_at: dateTime,
+});
+const MONITOR_PROPS = {
+  monitor_id: monitorId,
+  work_id: str,
+  work_hash: workHash,
+  models: { type: ['array', 'null'], items: str },
+  datasets: { type: ['array', 'null'], items: str },
+  missing_datasets: {
+    type: 'array',
+    items: str,
+    description:
+      'Of `datasets`, those this server does not hold now (dropped, or created through the API before a restart): the monitor cannot evaluate against them',
+  },
+  webhook: { oneOf: [{ type: 'null' }, object({ url: str })] },
+  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] } },
+  jurisdiction: str,
+  state: { enum: ['active', 'paused'] },
+  created_at: dateTime,
+  updated_at: dateTime,
+  last: { type: 'object', additionalProperties: MONITOR_MODEL_STATE, description: 'Last evaluation per model id' },
+  owner: {
+    type: ['string', 'null'],
+    description:
+      "The account it belongs to: its evaluations read the datasets every account shares and this account's own",
+  },
+} as const;
+// monitors stored before owners were recorded have none
+const MONITOR_OPTIONAL = ['owner'];
+
+export const MONITOR_SCHEMA = object(MONITOR_PROPS, MONITOR_OPTIONAL);
+export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS, MONITOR_OPTIONAL);
+export const MONITOR_LIST_SCHEMA = listOf('monitors', MONITOR_SCHEMA);
+export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: workId }, ['work_id']);
+
+export const MONITOR_EVENT_SCHEMA = object({
+  id: prefixedId('evt', 32),
+  type: { enum: ['match.found', 'score.changed'] },
+  created_at: dateTime,
+  data: object({
+    monitor_id: str,
+    work_id: str,
+    work_hash: workHash,
+    model: str,
+    score: num,
+    previous_score: { type: ['number', 'null'] },
+    tier,
+    previous_tier: nullable(tier),
+    flagged_chunks: int0,
+    previous_flagged_chunks: int0,
+    datasets: strings,
+    trigger: str,
+  }),
+});
+export const EVENT_LIST_SCHEMA = listOf('events', MONITOR_EVENT_SCHEMA);
+export const EVENT_LIST_QUERY_SCHEMA = object({ limit: pageLimit }, ['limit']);
