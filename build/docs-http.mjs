@@ -54,7 +54,7 @@ const COMMON_ERRORS = [
   [
     '503',
     'SERVICE_UNAVAILABLE',
-    'the server is shutting down and the request was cut before its work was done; send it again',
+    'the server is shutting down and the request was cut before its work was done, or it already runs and queues as many large requests as it takes at once (`Retry-After` gives the seconds); send it again',
   ],
 ];
 

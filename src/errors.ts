@@ -56,7 +56,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   STORE_CLOSED: 'The store has been closed',
   STORE_CORRUPT: 'The store file is corrupted beyond its last acknowledged write',
   STORE_UNAVAILABLE: 'The database behind the store cannot be reached or refused the connection',
-  SERVICE_UNAVAILABLE: 'The service is shutting down and cannot finish this request',
+  SERVICE_UNAVAILABLE: 'The service cannot take or finish this request now',
   CONFLICT: 'The request conflicts with the current state',
   FORBIDDEN: 'The caller may not do this',
   UNAUTHORIZED: 'Authentication is missing or not valid',

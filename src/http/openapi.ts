@@ -45,7 +45,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   501: 'Not supported for this item (NOT_SUPPORTED)',
   503:
     "The store or a dataset's database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, " +
-    'STORE_UNAVAILABLE), or the server is shutting down and cut the request (SERVICE_UNAVAILABLE)',
+    'STORE_UNAVAILABLE), or the server cannot take the request now (SERVICE_UNAVAILABLE: it is shutting down and cut the request, or as many large requests as it runs at once are running and waiting; `Retry-After` says when to try again)',
   504: 'The model service named in the request did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
