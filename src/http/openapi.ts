@@ -69,6 +69,76 @@ const OAUTH_ERROR_EXAMPLE: Readonly<Record<number, unknown>> = {
   401: { error: 'invalid_client', error_description: 'unknown client, wrong secret or revoked client' },
 };
 
+/** One operation of the document: its parameters (path, query, Idempotency-Key), body, security and responses. */
+function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string, unknown> {
+  const op: Record<string, unknown> = { operationId: r.operationId, tags: [r.tag], summary: r.summary };
+  if (r.aliasOf !== undefined) op['x-alias-of'] = r.aliasOf; // another path of that operation
+  const who = r.scope === null ? 'Public: no credentials.' : `Scope: \`${r.scope}\`.`;
+  op.description = r.description ? `${r.description}\n\n${who}` : who;
+  const examples = r.examples ?? [];
+  // an example's value of a parameter, for the parameter's `example` / `examples`
+  const paramExamples = (where: 'params' | 'query', name: string) =>
+    exampleFields(
+      examples.filter((ex) => ex[where]?.[name] !== undefined).map((ex) => [ex, ex[where]![name]] as const),
+    );
+  const parameters: unknown[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_PARAMS[name]?.description,
+    schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
+    ...paramExamples('params', name),
+  }));
+  if (r.querySchema) {
+    const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, s] of Object.entries(q.properties ?? {})) {
+      parameters.push({
+        name,
+        in: 'query',
+        required: (q.required ?? []).includes(name),
+        schema: ref(s),
+        ...(typeof s.description === 'string' ? { description: s.description } : {}),
+        ...paramExamples('query', name),
+      });
+    }
+  }
+  if (r.creates) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+      description:
+        'Replays the first successful response to the same key and request for 24 h; the same key with another request is 409',
+    });
+  }
+  if (parameters.length) op.parameters = parameters;
+  if (r.body && r.requestSchema) {
+    const media =
+      r.body === 'json'
+        ? 'application/json'
+        : r.body === 'form'
+          ? 'application/x-www-form-urlencoded'
+          : 'application/octet-stream';
+    // a binary body is a file: its examples name it (`file`), the curl samples send it
+    const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
+    const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
+    op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema), ...shown } } };
+  }
+  op.security =
+    r.scope === null
+      ? r.operationId === 'oauthToken'
+        ? [{ clientBasic: [] }, {}]
+        : []
+      : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
+  op.responses = responses(r, ref);
+  if (examples.length) {
+    // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http-routes.md
+    op['x-codeSamples'] = examples.map((ex) => ({ lang: 'Shell', label: ex.summary, source: curlSample(r, ex) }));
+  }
+  return op;
+}
+
 /**
  * The document of a route table.
  *
@@ -88,74 +158,7 @@ export function buildOpenApi(routes: readonly Route[], options: OpenApiOptions =
   const ref = (s: JsonSchema): JsonSchema => emit(s, names, used, true);
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    const op: Record<string, unknown> = { operationId: r.operationId, tags: [r.tag], summary: r.summary };
-    if (r.aliasOf !== undefined) op['x-alias-of'] = r.aliasOf; // another path of that operation
-    const who = r.scope === null ? 'Public: no credentials.' : `Scope: \`${r.scope}\`.`;
-    op.description = r.description ? `${r.description}\n\n${who}` : who;
-    const examples = r.examples ?? [];
-    // an example's value of a parameter, for the parameter's `example` / `examples`
-    const paramExamples = (where: 'params' | 'query', name: string) =>
-      exampleFields(
-        examples.filter((ex) => ex[where]?.[name] !== undefined).map((ex) => [ex, ex[where]![name]] as const),
-      );
-    const parameters: unknown[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-      name,
-      in: 'path',
-      required: true,
-      description: PATH_PARAMS[name]?.description,
-      schema: { type: 'string', ...(PATH_PARAMS[name] ? { pattern: PATH_PARAMS[name].pattern } : {}) },
-      ...paramExamples('params', name),
-    }));
-    if (r.querySchema) {
-      const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const [name, s] of Object.entries(q.properties ?? {})) {
-        parameters.push({
-          name,
-          in: 'query',
-          required: (q.required ?? []).includes(name),
-          schema: ref(s),
-          ...(typeof s.description === 'string' ? { description: s.description } : {}),
-          ...paramExamples('query', name),
-        });
-      }
-    }
-    if (r.creates) {
-      parameters.push({
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
-        description:
-          'Replays the first successful response to the same key and request for 24 h; the same key with another request is 409',
-      });
-    }
-    if (parameters.length) op.parameters = parameters;
-    if (r.body && r.requestSchema) {
-      const media =
-        r.body === 'json'
-          ? 'application/json'
-          : r.body === 'form'
-            ? 'application/x-www-form-urlencoded'
-            : 'application/octet-stream';
-      // a binary body is a file: its examples name it (`file`), the curl samples send it
-      const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
-      const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
-      op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema), ...shown } } };
-    }
-    op.security =
-      r.scope === null
-        ? r.operationId === 'oauthToken'
-          ? [{ clientBasic: [] }, {}]
-          : []
-        : [{ apiKey: [r.scope] }, { oauth2: [r.scope] }];
-    op.responses = responses(r, ref);
-    if (examples.length) {
-      // the vendor extension Redoc and other renderers show; build/docs-http.mjs puts them in docs/http-routes.md
-      op['x-codeSamples'] = examples.map((ex) => ({ lang: 'Shell', label: ex.summary, source: curlSample(r, ex) }));
-    }
-    (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
-  }
+  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, ref);
 
   const schemas: Record<string, unknown> = {};
   // components are emitted until no new name is referenced (a component may use another)
