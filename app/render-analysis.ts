@@ -345,6 +345,7 @@ function remoteCorpora(result: AnalysisResult): Child {
     unreachable: 'did not answer',
     rate_limited: 'refused for rate',
     budget_exhausted: 'call budget spent',
+    deadline_reached: 'deadline reached, partly searched',
     rejected: 'refused the request',
     invalid_response: 'answered unreadably',
     cancelled: 'cancelled',

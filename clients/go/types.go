@@ -47,7 +47,7 @@ type AnalyzeRequest struct {
 
 // RemoteCorpusReport says what one remote corpus (an infini-gram index) did in an analysis: where the
 // content was sent and how the search ended (Outcome "searched", "unreachable", "rate_limited",
-// "budget_exhausted", "rejected", "invalid_response" or "cancelled").
+// "budget_exhausted", "deadline_reached", "rejected", "invalid_response" or "cancelled").
 type RemoteCorpusReport struct {
 	DatasetID    string  `json:"dataset_id"`
 	Engine       string  `json:"engine"`

@@ -88,6 +88,7 @@ export type RemoteOutcome =
   | 'unreachable'
   | 'rate_limited'
   | 'budget_exhausted'
+  | 'deadline_reached'
   | 'rejected'
   | 'invalid_response'
   | 'cancelled';

@@ -139,6 +139,12 @@ interface Region {
   end: number;
 }
 
+/**
+ * Share of a search's deadline its samples may use: the rest is kept for fetching the documents of what they found,
+ * so that a slow engine's hits become passages with spans instead of being lost when the deadline ends the search.
+ */
+export const SAMPLING_SHARE = 0.7;
+
 /** The state of one search: its budget, its deadline and cancellation, its counters and its first fatal failure. */
 class Session {
   readonly budget: CallBudget;
@@ -147,6 +153,12 @@ class Session {
   cached = 0;
   failures = 0;
   answered = 0;
+  /** Samples planned but not asked because sampling's share of the deadline had passed. */
+  skipped = 0;
+  /** Whether the deadline (not the caller, not a failure) ended the search. */
+  private deadlinePassed = false;
+  /** When sampling stops asking ({@link SAMPLING_SHARE} of the deadline). */
+  private readonly samplingEnds: number;
   /** The failure that ended the search early (budget, outage, cancellation). */
   fatal: RemoteCallError | null = null;
   /** The most recent failure of a call the search could do without. */
@@ -166,7 +178,11 @@ class Session {
   ) {
     this.budget = new CallBudget(limit);
     this.deadline = new AbortController();
-    this.timer = setTimeout(() => this.deadline.abort(), ctx.config.deadlineMs);
+    this.samplingEnds = this.t0 + SAMPLING_SHARE * ctx.config.deadlineMs;
+    this.timer = setTimeout(() => {
+      this.deadlinePassed = true;
+      this.deadline.abort();
+    }, ctx.config.deadlineMs);
     (this.timer as { unref?: () => void }).unref?.();
     this.signal = options.signal ? anySignal([options.signal, this.deadline.signal]) : this.deadline.signal;
     this.storeCache = options.persist && ctx.store ? new StoreCache(ctx.store, ctx.config.cacheTtlMs) : null;
@@ -176,6 +192,17 @@ class Session {
 
   get stopped(): boolean {
     return this.fatal !== null || this.signal.aborted;
+  }
+
+  /**
+   * Whether a planned sample may still be asked: not once the search has stopped, nor once sampling's share of the
+   * deadline has passed (counted in {@link skipped}; the documents of what was found are fetched in the time left).
+   */
+  maySample(): boolean {
+    if (this.stopped) return false;
+    if (Date.now() < this.samplingEnds) return true;
+    this.skipped++;
+    return false;
   }
 
   /** One call through the caches. Throws RemoteCallError; marks the search ended on a fatal one. */
@@ -249,9 +276,23 @@ class Session {
         );
   }
 
-  /** The outcome: a fatal failure, or most calls failing, or searched. */
+  /**
+   * The outcome: the deadline reached (the engine answered, but not everything planned was asked in time: what was
+   * found is kept), a fatal failure, most calls failing, or searched.
+   */
   outcome(): { outcome: RemoteOutcome; message: string | null } {
     if (this.signal.aborted && !this.fatal) this.fatal = this.abortError();
+    const answers = this.answered + this.cached;
+    const byDeadline = this.deadlinePassed && !this.callerSignal?.aborted && this.fatal?.kind === 'unreachable';
+    if (answers > 0 && (byDeadline || (this.fatal === null && this.skipped > 0))) {
+      const ms = this.ctx.config.deadlineMs;
+      return {
+        outcome: 'deadline_reached',
+        message: byDeadline
+          ? `the deadline of ${ms} ms passed after ${answers} answered calls: what was found before it is kept`
+          : `${this.skipped} planned samples were not asked: sampling stops at ${Math.round(SAMPLING_SHARE * 100)} % of the deadline of ${ms} ms to leave time for fetching the documents of what it found`,
+      };
+    }
     if (this.fatal) return { outcome: this.fatal.kind, message: this.fatal.message };
     // a search that lost more than a tenth of its calls is not a clean "nothing found"
     if (this.lastFailure && this.failures > 0.1 * (this.failures + this.answered + this.cached)) {
@@ -364,7 +405,7 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   )
     places.push(T - 1);
   const sampled = await mapPool(places, ctx.config.concurrency, async (e) => {
-    if (session.stopped) return null;
+    if (!session.maySample()) return null;
     try {
       const a = await infgramProb(post, index, ids.slice(Math.max(0, e - SAMPLE_WINDOW), e + 1));
       return { e, len: a.suffixLen, count: a.promptCnt };
@@ -510,7 +551,7 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     if (last + 1 >= words.length) break;
   }
   const sampled = await mapPool(tiles, ctx.config.concurrency, async (t) => {
-    if (session.stopped) return null;
+    if (!session.maySample()) return null;
     const query = text.slice(t.q0, t.q1);
     try {
       const f = await find(post, index, query);

@@ -368,6 +368,37 @@ describe('faults: every failure is a factor code, never a throw', () => {
     server.setFault(undefined as never);
   });
 
+  it('a slow engine that would pass the deadline: what it answered is kept (deadline_reached), the hit fetched in the time left', async () => {
+    // 150 ms a call: the samples of 2,000 words need longer than the deadline allows; sampling stops at 70 % of it
+    // and the documents of what it found are fetched in the rest (before, every answer was lost: "unreachable")
+    server.setLatency(150);
+    try {
+      const engine = await withFault(undefined, { deadlineMs: 2500 });
+      const [c] = plantedCases({ seed: 48, count: 1 });
+      const passage = c.text.slice(c.passage.start, c.passage.end);
+      const text = `${passage} ${c.text.slice(0, c.passage.start)}${c.text.slice(c.passage.end)}`;
+      const t0 = Date.now();
+      const r = await engine.analyze({ content: text, content_type: 'text' });
+      const report = r.remote_corpora[0];
+      expect(report.outcome).toBe('deadline_reached');
+      expect(report.message).toMatch(
+        /planned samples were not asked: sampling stops at 70 % of the deadline of 2500 ms/,
+      );
+      expect(r.limitations).toContain('remote_corpus_deadline_reached');
+      expect(r.limitations).not.toContain('remote_corpus_unreachable');
+      const m = remoteMatches(r).find((x) => x.doc_ix === c.source.doc_ix);
+      expect(m, 'the planted passage, found before the deadline').toBeDefined();
+      expect(m!.query_start).toBeLessThan(passage.length);
+      expect(m!.source_text.length).toBeGreaterThan(0.9 * passage.length);
+      // an answer of partial evidence says so: partly searched, not "not searched"
+      expect(Date.now() - t0).toBeLessThan(2500 + 4000);
+      engine.dispose();
+    } finally {
+      server.setLatency(0);
+      server.setFault(undefined as never);
+    }
+  });
+
   it('malformed JSON and undocumented answers: remote_corpus_error', async () => {
     const engine = await withFault(() => ({ malformedJson: true }), { maxRetries: 0 });
     const r = await engine.analyze({ content: plantedCases({ seed: 47, count: 1 })[0].text, content_type: 'text' });

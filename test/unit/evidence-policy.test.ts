@@ -234,3 +234,18 @@ describe('the opt-out rule (one place for analyze, score and assess)', () => {
     }
   });
 });
+
+describe('an answer of no evidence says what was searched', () => {
+  it('a corpus cut short by its deadline or budget is partly searched; a failed one not searched', () => {
+    const remote = [
+      { dataset_id: 'pile', outcome: 'deadline_reached' },
+      { dataset_id: 'dolma', outcome: 'budget_exhausted' },
+      { dataset_id: 'cc', outcome: 'unreachable' },
+      { dataset_id: 'c4', outcome: 'searched' },
+    ];
+    const { summary } = corpusEvidence([], false, { local: 2, remote });
+    expect(summary).toContain(
+      'and 1 remote corpus; partly searched: "pile" (deadline reached), "dolma" (budget exhausted); not searched: "cc" (unreachable).',
+    );
+  });
+});

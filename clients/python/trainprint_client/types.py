@@ -60,7 +60,7 @@ class RemoteCorpusReport(TypedDict):
     engine: str
     endpoint: str
     index: str
-    #: searched, unreachable, rate_limited, budget_exhausted, rejected, invalid_response or cancelled
+    #: searched, unreachable, rate_limited, budget_exhausted, deadline_reached, rejected, invalid_response or cancelled
     outcome: str
     message: Optional[str]
     calls: int

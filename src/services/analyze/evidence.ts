@@ -231,6 +231,7 @@ const REMOTE_OUTCOME_CODE: Readonly<Record<Exclude<RemoteOutcome, 'searched'>, F
   unreachable: 'remote_corpus_unreachable',
   rate_limited: 'remote_corpus_rate_limited',
   budget_exhausted: 'remote_corpus_budget_exhausted',
+  deadline_reached: 'remote_corpus_deadline_reached',
   rejected: 'remote_corpus_error',
   invalid_response: 'remote_corpus_error',
   cancelled: 'remote_corpus_cancelled',

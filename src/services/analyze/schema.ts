@@ -161,6 +161,7 @@ export const REMOTE_REPORT_SCHEMA = {
         'unreachable',
         'rate_limited',
         'budget_exhausted',
+        'deadline_reached',
         'rejected',
         'invalid_response',
         'cancelled',

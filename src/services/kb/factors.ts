@@ -290,6 +290,12 @@ const ROWS = [
     'src/remote/search.ts (call budget)',
   ],
   [
+    'remote_corpus_deadline_reached',
+    'limitation',
+    "A remote corpus's search reached its deadline before it had asked everything it planned (the engine answered, slowly): what it found before is kept, with its documents fetched in the time its samples leave, and its part of the evidence is partial.",
+    'src/remote/search.ts (deadline)',
+  ],
+  [
     'remote_corpus_error',
     'limitation',
     'A remote corpus refused the requests (an unknown index, a limit) or answered something its API does not document: its part of the evidence is missing.',

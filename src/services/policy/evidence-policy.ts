@@ -156,16 +156,21 @@ export interface SearchScope {
  * What was not searched, in words, for an answer of no evidence: an absence of evidence is worth only what was
  * looked at.
  */
+const PARTIAL_OUTCOMES: ReadonlySet<string> = new Set(['budget_exhausted', 'deadline_reached']);
+
 function notSearched(scope: SearchScope | undefined): string {
   if (!scope) return '';
   const local = `${scope.local} local dataset${scope.local === 1 ? '' : 's'} (samples of training corpora)`;
-  const missed = scope.remote.filter((r) => r.outcome !== 'searched');
-  const searched = scope.remote.length - missed.length;
+  // a search cut short by its budget or deadline asked part of what it planned: partly searched, not unsearched
+  const partial = scope.remote.filter((r) => PARTIAL_OUTCOMES.has(r.outcome));
+  const missed = scope.remote.filter((r) => r.outcome !== 'searched' && !PARTIAL_OUTCOMES.has(r.outcome));
+  const searched = scope.remote.length - missed.length - partial.length;
   if (scope.remote.length === 0)
     return ` Searched: ${local} only; no web-scale corpus was searched (remote corpora are off).`;
   const remote = `${searched} remote ${searched === 1 ? 'corpus' : 'corpora'}`;
-  const failed = missed.map((r) => `"${r.dataset_id}" (${r.outcome.replace(/_/g, ' ')})`).join(', ');
-  return ` Searched: ${local} and ${remote}${missed.length ? `; not searched: ${failed}` : ''}.`;
+  const named = (rs: typeof missed) => rs.map((r) => `"${r.dataset_id}" (${r.outcome.replace(/_/g, ' ')})`).join(', ');
+  const part = partial.length ? `; partly searched: ${named(partial)}` : '';
+  return ` Searched: ${local} and ${remote}${part}${missed.length ? `; not searched: ${named(missed)}` : ''}.`;
 }
 
 export function corpusEvidence(
