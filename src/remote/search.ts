@@ -484,8 +484,8 @@ async function tokenizePiece(
 
 /**
  * The text in pieces for tokenization: each ≤ PIECE_CHARS characters and about PIECE_TOKENS tokens, starting at
- * a word and ending before the space that precedes the next piece (the server's leading space stands for it);
- * ` AND ` and ` OR ` are never inside a piece (a piece ends before them).
+ * a word and ending before the single space that precedes the next piece (the server's leading space stands for
+ * it: {@link cutAt}); ` AND ` and ` OR ` are never inside a piece (a piece ends before them).
  */
 export function textPieces(text: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
@@ -511,9 +511,18 @@ export function textPieces(text: string): Array<{ start: number; end: number }> 
   return out;
 }
 
-/** Where to cut before `limit`: at the last white space after `start` (else at `limit`), and where the next piece starts. */
+/**
+ * Where to cut before `limit`, and where the next piece starts: at the last single space between two words after
+ * `start` — the one place a cut loses no token, since the next piece's leading `▁` (the tokenizer's dummy prefix)
+ * stands for exactly that space, while a newline (`<0x0A>`) or a second space (a lone `▁`) before it would be
+ * lost — else at the last white space, else at `limit`.
+ */
 function cutAt(text: string, start: number, limit: number): { end: number; next: number } {
-  for (let i = limit; i > start + (limit - start) / 2; i--) {
+  const half = start + (limit - start) / 2;
+  for (let i = limit; i > half; i--) {
+    if (text[i] === ' ' && !/\s/.test(text[i - 1]) && !/\s/.test(text[i + 1] ?? ' ')) return { end: i, next: i };
+  }
+  for (let i = limit; i > half; i--) {
     if (/\s/.test(text[i])) return { end: trimEnd(text, start, i), next: i };
   }
   let at = limit;

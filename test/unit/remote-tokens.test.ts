@@ -112,6 +112,28 @@ describe('textPieces', () => {
     for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i])) expect(covered[i]).toBe(1);
   });
 
+  it('loses no token at a boundary: hard-wrapped and double-spaced text tokenized in pieces gives the whole text’s ids', () => {
+    // a Llama tokenizer as the engines use (dummy prefix ▁, newline as <0x0A>, a second space a lone ▁): a piece
+    // cut after a newline or a double space would lose that token; cut at a single space, the next piece's leading
+    // ▁ stands for it (the server drops a query's leading lone ▁, as the real one strips id 29871)
+    const words = 'the quiet harbour kept its lamps lit through the long winter of the flood'.split(' ');
+    const rnd = (() => {
+      let x = 7;
+      return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
+    let text = '';
+    for (let i = 0; i < 1400; i++) {
+      const gap = i === 0 ? '' : rnd() < 0.12 ? '\n' : rnd() < 0.1 ? '  ' : ' ';
+      text += gap + words[Math.floor(rnd() * words.length)];
+    }
+    const tok = createTokenizer('llama', text);
+    const pieces = textPieces(text);
+    expect(pieces.length).toBeGreaterThan(3);
+    const joined = pieces.flatMap((p) => tok.encodeQuery(text.slice(p.start, p.end)));
+    expect(joined).toEqual(tok.encodeQuery(text));
+    for (const p of pieces.slice(1)) expect(text.slice(p.start - 2, p.start)).toMatch(/^\S $/);
+  });
+
   it('keeps non-ASCII pieces short enough for the 500-token limit', () => {
     const pieces = textPieces('東京都'.repeat(400));
     for (const p of pieces) expect(p.end - p.start).toBeLessThanOrEqual(150);
