@@ -64,10 +64,7 @@ export const DATASET_ROUTES: readonly Route[] = [
     requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
-    beforeBody: async (ctx) => {
-      await datasetsWritable(ctx);
-      return datasetAllowance(ctx, true);
-    },
+    beforeBody: newDatasetAllowance,
     handler: async (ctx) => {
       const { documents, ...descriptor } = ctx.body as { id: string; documents?: DatasetDocument[] } & Record<
         string,
@@ -136,10 +133,7 @@ export const DATASET_ROUTES: readonly Route[] = [
     requestSchema: S.BINARY_SCHEMA,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
-    beforeBody: async (ctx) => {
-      await datasetsWritable(ctx);
-      return datasetAllowance(ctx, true);
-    },
+    beforeBody: newDatasetAllowance,
     handler: async (ctx) => {
       const bytes = ctx.body as Uint8Array;
       // the id is inside the file: checked before anything is loaded under it
@@ -341,6 +335,12 @@ async function createOwnDataset(
   } finally {
     if (id !== null) creating.delete(id);
   }
+}
+
+/** Before the body of a new dataset (created or imported): writable here, and room in the plan's count and bytes. */
+async function newDatasetAllowance(ctx: RouteContext): Promise<BodyAllowance | undefined> {
+  await datasetsWritable(ctx);
+  return datasetAllowance(ctx, true);
 }
 
 /**
