@@ -9,12 +9,16 @@
  *   corpus/                                  the loaded datasets and their search
  *   remote/                                  remote corpora (infini-gram engines): loaded by the engine on demand
  *   packs/                                   reference packs: portrait snapshots with provenance
+ *   formats/                                 the text of EPUB, PDF and DOCX files (on text/, errors.ts, util/), for the
+ *                                            services; its libraries (fflate, pdfjs-dist) are loaded on demand
  *   services/<name>/                         analyze, score, registry, monitors, market, memorization, kb
  *   fingerprint-engine.ts, engine.ts         composition roots (engine-options.ts, create-engine.ts: the
  *                                            Engine's options and factory; remote-corpus.ts: opening a remote
- *                                            corpus); index.ts and fingerprint-entry.ts
- *                                            export them
- *   http/, node/, client/, starter/          the outer ring: public entries only
+ *                                            corpus); library.ts exports them with everything below (the whole
+ *                                            library, internal); index.ts and entries/<name>.ts, the main entry
+ *                                            and the sub-entries, re-export parts of it; fingerprint-entry.ts is
+ *                                            the fingerprint engine alone
+ *   http/, node/, client/, starter/          the outer ring: the library module and the public entries only
  *   cli.ts, cli/                             the CLI, in the outer ring too: cli.ts dispatches, cli/ holds the commands
  */
 const BOTTOM = '^src/(errors|types)[.]ts$|^src/(util|stats)/';
@@ -22,11 +26,16 @@ const KERNELS = '^src/(core|text|sketch|fingerprint|datasets|align)/';
 const INFRA = '^src/(store|models|net)/';
 const REMOTE = '^src/remote/';
 const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/|${REMOTE}`;
-const ROOTS = '^src/(engine|engine-options|create-engine|remote-corpus|fingerprint-engine|index|fingerprint-entry)[.]ts$';
+const ROOTS =
+  '^src/(engine|engine-options|create-engine|remote-corpus|fingerprint-engine|library|index|fingerprint-entry)[.]ts$|^src/entries/';
 // dependency-cruiser's $1 (below) is the first group that matched: the folder, 'cli' for src/cli.ts too, so the
 // CLI's entry may import its commands in src/cli/ as the folders' modules import each other
 const OUTER = '^src/(http|node|client|starter|cli)/|^src/(cli)[.]ts$';
-const PUBLIC_ENTRIES = '^src/(index|fingerprint-entry)[.]ts$|^src/(http|node|client|starter)/index[.]ts$';
+const PUBLIC_ENTRIES =
+  '^src/(index|fingerprint-entry)[.]ts$|^src/entries/[^/]+[.]ts$|^src/(http|node|client|starter)/index[.]ts$';
+// The whole library in one module (src/library.ts): internal, not a package export. The outer ring imports it, and the
+// main entry and the sub-entries re-export it, so that tsup builds it once (dist/library.js) and every class is one.
+const LIBRARY = '^src/library[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -73,6 +82,20 @@ module.exports = {
       severity: 'error',
       from: { path: `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/` },
       to: { path: REMOTE },
+    },
+    {
+      name: 'formats-build-on-text-errors-util',
+      comment: 'Document extraction (src/formats) reads files with the HTML extraction of src/text, the error table and src/util, and nothing else of the library.',
+      severity: 'error',
+      from: { path: '^src/formats/' },
+      to: { path: '^src/', pathNot: ['^src/formats/', '^src/text/', '^src/errors[.]ts$', '^src/util/'] },
+    },
+    {
+      name: 'nothing-below-the-services-imports-formats',
+      comment: 'The services (and what is above them) extract documents; the kernels, infrastructure, corpus and remote corpora know nothing of files.',
+      severity: 'error',
+      from: { path: BELOW_SERVICES },
+      to: { path: '^src/formats/' },
     },
     {
       name: 'remote-code-loads-on-demand',
@@ -141,13 +164,15 @@ module.exports = {
       to: { path: `${ROOTS}|${OUTER}` },
     },
     {
-      name: 'outer-ring-imports-public-entries',
-      comment: 'http/, node/, client/, starter/ and the CLI (cli.ts, cli/) use the library as its users do: through its public entries.',
+      name: 'outer-ring-imports-the-library-module',
+      comment:
+        'http/, node/, client/, starter/ and the CLI (cli.ts, cli/) use the library as a whole, through the library module (src/library.ts) — not the layers below it — and the public entries; the library module exports what they need, so whatever they use is a name of the package (an entry re-exports it) without being the main entry\'s.',
       severity: 'error',
       from: { path: OUTER },
       to: {
         path: '^src/',
         pathNot: [
+          LIBRARY,
           PUBLIC_ENTRIES,
           '^src/$1/', // its own folder
           '^src/store/node[.]ts$', // trainprint/node publishes the file store (Node-only code of the store layer)
@@ -159,13 +184,36 @@ module.exports = {
     {
       name: 'http-imports-the-library-surface',
       comment:
-        'The HTTP adapter is thin: it reaches the engine and the services (accounts included) only through the main entry, never a service module, a store or another entry.',
+        'The HTTP adapter is thin: it reaches the engine and the services (accounts included) only through the library module, never a service module, a store or an entry.',
       severity: 'error',
       from: { path: '^src/http/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/index[.]ts$', '^src/http/', '^src/util/steps[.]ts$'],
+        pathNot: [LIBRARY, '^src/http/', '^src/util/steps[.]ts$'],
       },
+    },
+    {
+      name: 'outer-ring-imports-the-library-not-its-entries',
+      comment:
+        "The main entry and the sub-entries only re-export the library module: the outer ring imports the module itself, the one import that tsup.config.ts makes './library.js' in its bundles (an import of an entry would bundle a second copy of the library).",
+      severity: 'error',
+      from: { path: OUTER },
+      to: { path: '^src/index[.]ts$|^src/entries/' },
+    },
+    {
+      name: 'entries-re-export-the-library',
+      comment:
+        'The main entry (src/index.ts) and the sub-entries (src/entries/) are lists of re-exports of the library module, so that their bundles are files of re-exports of dist/library.js and a class exists once (tsup.config.ts).',
+      severity: 'error',
+      from: { path: '^src/index[.]ts$|^src/entries/' },
+      to: { path: '^src/', pathNot: LIBRARY },
+    },
+    {
+      name: 'only-entries-and-the-outer-ring-import-the-library-module',
+      comment: 'The library module is the top of the library: nothing in it imports it back (the layers import each other).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${OUTER}|^src/index[.]ts$|^src/entries/` },
+      to: { path: LIBRARY },
     },
     {
       name: 'app-imports-public-entries',

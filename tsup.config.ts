@@ -1,24 +1,42 @@
+import { readdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 /**
- * An esbuild plugin for a secondary entry in `src/<dir>`: its imports of the library (`src/index.ts`, as
- * '../index.js' or from a subfolder '../../index.js') become './index.js' / './index.cjs' and stay external, so the
- * engine and TrainprintError classes (which the entries check with instanceof) exist once, in the main bundle.
+ * The library module, src/library.ts (imported as './library.js', '../library.js' or '../../library.js'): the whole
+ * library in one module, built once as dist/library.js / dist/library.cjs, the one bundle that holds the engine.
  */
-function mainEntryExternal(dir: string) {
-  const inDir = new RegExp(`[\\\\/]src[\\\\/]${dir}([\\\\/].*)?$`);
-  const library = resolvePath(process.cwd(), 'src', 'index.js'); // tsup runs from the package root
+const LIBRARY = resolvePath(process.cwd(), 'src', 'library.js'); // tsup runs from the package root
+/** How the library module is imported (a relative path ending in library.js): kept out of the d.ts bundles too. */
+const LIBRARY_IMPORT = /^(\.\.?\/)+library\.js$/;
+
+/**
+ * An esbuild plugin for the bundles built on the library (the main entry and the sub-entries, http, starter): where
+ * a module of a folder that `dirs` matches imports the library module, the import becomes './library.js' /
+ * './library.cjs' and stays external, so the library — the Engine, KnowledgeBase and TrainprintError classes that
+ * the entries check with instanceof, and the compiled core — exists once, in dist/library.js (or .cjs), whichever
+ * entry a program imports.
+ */
+function libraryExternal(dirs: RegExp) {
   return {
-    name: 'main-entry-external',
+    name: 'library-external',
     setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { path: string; resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
-      const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-      build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, (args) =>
-        inDir.test(args.resolveDir) && resolvePath(args.resolveDir, args.path) === library ? { path: main, external: true } : undefined,
+      const file = build.initialOptions.format === 'cjs' ? './library.cjs' : './library.js';
+      build.onResolve({ filter: LIBRARY_IMPORT }, (args) =>
+        dirs.test(args.resolveDir) && resolvePath(args.resolveDir, args.path) === LIBRARY ? { path: file, external: true } : undefined,
       );
     },
   };
 }
+
+/**
+ * The sub-entries `trainprint/<name>`: every module of src/entries/, each re-exporting one concern of the library.
+ * package.json's "exports" names each (test/unit/entries.test.ts), and build/check-package.mjs checks that each is
+ * built as a file of re-exports.
+ */
+const SUB_ENTRIES = readdirSync('src/entries')
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.slice(0, -'.ts'.length));
 
 /**
  * An esbuild plugin for the bundles that hold the engine: its on-demand import of the remote corpora's client
@@ -49,6 +67,32 @@ const synonymsExternal = {
 };
 
 /**
+ * An esbuild plugin for every neutral bundle: the libraries of document extraction (src/formats: fflate for EPUB and
+ * DOCX, pdf.js for PDF — package dependencies) stay external, so they are imported by their dynamic import() when a
+ * file of their format arrives and no bundle carries them (the neutral bundles' `noExternal` would inline them).
+ */
+const formatLibrariesExternal = {
+  name: 'format-libraries-external',
+  setup(build: { onResolve: (o: { filter: RegExp }, f: (a: { path: string }) => { path: string; external: boolean }) => void }) {
+    build.onResolve({ filter: /^(fflate|pdfjs-dist)(\/|$)/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * An esbuild plugin for the bundles that hold the services: their on-demand import of document extraction
+ * ('../../formats/index.js', src/services/analyze/files.ts) becomes './formats.js' / './formats.cjs' and stays
+ * external, so the readers of EPUB, PDF and DOCX are a file of their own (the `formats` entry below), loaded when a
+ * file first arrives; the engine's bundle carries none of them.
+ */
+const formatsExternal = {
+  name: 'formats-external',
+  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
+    const file = build.initialOptions.format === 'cjs' ? './formats.cjs' : './formats.js';
+    build.onResolve({ filter: /^\.\.\/\.\.\/formats\/index\.js$/ }, (args) => (/[\\/]src[\\/]services[\\/]analyze$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
+  },
+};
+
+/**
  * A neutral entry (ESM + CJS + types) for Node, Deno and browsers: the WASM bytes are inline
  * (src/core/wasm.generated.ts), so nothing is fetched or read from disk at run time, and everything
  * the entry imports is bundled so the browser file is self-contained.
@@ -69,15 +113,25 @@ const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): O
     if (format === 'cjs') o.supported = { ...o.supported, 'dynamic-import': false };
   },
   ...extra,
-  esbuildPlugins: [synonymsExternal, ...(extra.esbuildPlugins ?? [])],
+  esbuildPlugins: [synonymsExternal, formatLibrariesExternal, formatsExternal, ...(extra.esbuildPlugins ?? [])],
 });
 
 const core: Options[] = [
+  // the library: every name of src/library.ts, in one self-contained bundle (and one d.ts) that the entries import.
   // shims: the CommonJS build gets an import.meta.url (from __filename) for the packs folder's default URL
-  neutral({ index: 'src/index.ts' }, { clean: true, shims: true, esbuildPlugins: [remoteExternal] }),
+  neutral({ library: 'src/library.ts' }, { clean: true, shims: true, esbuildPlugins: [remoteExternal] }),
+  // 'trainprint' and 'trainprint/<name>': files of re-exports of './library.js' (their d.ts too: the types are
+  // library.d.ts's, so `Engine` is one type whichever entry names it). build/entry-types.mjs points the d.cts files
+  // at './library.cjs'.
+  neutral(
+    { index: 'src/index.ts', ...Object.fromEntries(SUB_ENTRIES.map((name) => [name, `src/entries/${name}.ts`])) },
+    { splitting: false, external: [LIBRARY_IMPORT], esbuildPlugins: [libraryExternal(/[\\/]src([\\/]entries)?$/)] },
+  ),
   // the remote corpora's client, loaded by the engine on demand (above): self-contained, with its own copy of the
   // normaliser and the alignment it uses (TrainprintError is recognised across bundles by its registered symbol)
   neutral({ remote: 'src/remote/index.ts' }, { dts: false }),
+  // document extraction (EPUB, PDF, DOCX), loaded on demand by the services (formatsExternal above)
+  neutral({ formats: 'src/formats/index.ts' }, { dts: false }),
   // the WordNet synonym table that the aligner imports on demand (synonymsExternal above)
   neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
@@ -86,10 +140,10 @@ const core: Options[] = [
   neutral({ fingerprint: 'src/fingerprint-entry.ts' }),
   {
     // 'trainprint/node' (Node only: node:fs, node:zlib, fzstd, hyparquet stay external). Its imports
-    // of the main entry ('../index.js') are rewritten to './index.js' and left external, so the
+    // of the library module ('../library.js') are rewritten to './library.js' and left external, so the
     // library (its TrainprintError class, its compiled core) exists once, not twice; its imports of the
     // HTTP entry become './http.js' likewise, and the file store's import of the error table goes to the
-    // main entry for the same reason. The PostgreSQL
+    // library for the same reason. The PostgreSQL
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
     entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts' },
@@ -99,19 +153,22 @@ const core: Options[] = [
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
+    // external: for the d.ts (library.d.ts's types); noExternal: so that the plugin below, not tsup, rewrites it
+    external: [LIBRARY_IMPORT],
+    noExternal: [LIBRARY_IMPORT],
     esbuildPlugins: [{
-      name: 'main-entry-external',
+      name: 'library-external',
       setup(build) {
-        build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
-          /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+        build.onResolve({ filter: /^\.\.\/library\.js$/ }, (args) =>
+          /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './library.js', external: true } : undefined);
         // the worker pool parses JSON bodies with the HTTP entry's function: imported from it, not copied
         build.onResolve({ filter: /^\.\.\/http\/index\.js$/ }, (args) =>
           /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './http.js', external: true } : undefined);
         build.onResolve({ filter: /^\.\.\/errors\.js$/ }, (args) =>
-          /[\\/]src[\\/]store$/.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+          /[\\/]src[\\/]store$/.test(args.resolveDir) ? { path: './library.js', external: true } : undefined);
         const postgres = /[\\/]src[\\/]store[\\/]postgres$/;
         build.onResolve({ filter: /^\.\.\/\.\.\/errors\.js$/ }, (args) =>
-          postgres.test(args.resolveDir) ? { path: './index.js', external: true } : undefined);
+          postgres.test(args.resolveDir) ? { path: './library.js', external: true } : undefined);
       },
     }],
   },
@@ -128,17 +185,20 @@ const core: Options[] = [
     removeNodeProtocol: false,
     noExternal: [/.*/],
   },
-  // 'trainprint/http': the Fetch-API handler (every runtime). Its imports of the library ('../index.js')
-  // stay external ('./index.js' / './index.cjs'), so TrainprintError — which the error mapping checks
-  // with instanceof — exists once.
-  neutral({ http: 'src/http/index.ts' }, { esbuildPlugins: [mainEntryExternal('http')] }),
+  // 'trainprint/http': the Fetch-API handler (every runtime). Its imports of the library ('../library.js',
+  // '../../library.js') stay external ('./library.js' / './library.cjs'), so TrainprintError — which the error
+  // mapping checks with instanceof — exists once, and the Engine its d.ts names is library.d.ts's.
+  neutral(
+    { http: 'src/http/index.ts' },
+    { external: [LIBRARY_IMPORT], esbuildPlugins: [libraryExternal(/[\\/]src[\\/]http([\\/].*)?$/)] },
+  ),
   // 'trainprint/client': the HTTP client (fetch only, every runtime), without the engine: imports
-  // only types from the library, so nothing of the 700 KB main entry comes with it.
-  neutral({ client: 'src/client/index.ts' }),
+  // only types from the library (library.d.ts's), so nothing of the 700 KB library comes with it.
+  neutral({ client: 'src/client/index.ts' }, { external: [LIBRARY_IMPORT] }),
   {
     // The CLI is a thin layer over the built entries: the imports of the library, the node helpers,
-    // the starter dataset and the HTTP entry, by its entry (src/cli.ts: './index.js' …) and by its
-    // commands (src/cli/*.ts: '../index.js' …), become './index.js', './node.js', './starter.js' and
+    // the starter dataset and the HTTP entry, by its entry (src/cli.ts: './library.js' …) and by its
+    // commands (src/cli/*.ts: '../library.js' …), become './library.js', './node.js', './starter.js' and
     // './http.js' (external), so every class exists once and the starter's 5 MB load only when a
     // command asks for it.
     entry: { cli: 'src/cli.ts' },
@@ -155,13 +215,13 @@ const core: Options[] = [
         // by the file each import names (tsup runs from the package root), whichever of the two folders it is in
         const src = resolvePath(process.cwd(), 'src');
         const to: Record<string, string> = {
-          [resolvePath(src, 'index.js')]: './index.js',
+          [LIBRARY]: './library.js',
           [resolvePath(src, 'node', 'index.js')]: './node.js',
           [resolvePath(src, 'starter', 'index.js')]: './starter.js',
           [resolvePath(src, 'http', 'index.js')]: './http.js',
         };
         const cli = /[\\/]src([\\/]cli)?$/;
-        build.onResolve({ filter: /^\.\.?\/((node|starter|http)\/)?index\.js$/ }, (args) => {
+        build.onResolve({ filter: /^\.\.?\/(library|(node|starter|http)\/index)\.js$/ }, (args) => {
           const file = cli.test(args.resolveDir) ? to[resolvePath(args.resolveDir, args.path)] : undefined;
           return file ? { path: file, external: true } : undefined;
         });
@@ -173,8 +233,11 @@ const core: Options[] = [
 // 'trainprint/starter': the embedded SPDX licence dataset (build/generated/starter-dataset.ts, ≈ 5 MB
 // of base64). Its snapshot is made by build/starter.mjs with the built dist/index.js, so this entry
 // is a second pass: `tsup --env.TRAINPRINT_BUILD starter` (see package.json "build"). Neutral like
-// the main entry; its imports of '../index.js' become './index.js' / './index.cjs' and stay
-// external, so the engine and TrainprintError classes exist once and the bytes stay out of index.js.
-const starter: Options = neutral({ starter: 'src/starter/index.ts' }, { esbuildPlugins: [mainEntryExternal('starter')] });
+// the main entry; its imports of '../library.js' become './library.js' / './library.cjs' and stay
+// external, so the engine and TrainprintError classes exist once and the bytes stay out of the library.
+const starter: Options = neutral(
+  { starter: 'src/starter/index.ts' },
+  { external: [LIBRARY_IMPORT], esbuildPlugins: [libraryExternal(/[\\/]src[\\/]starter$/)] },
+);
 
 export default defineConfig((options) => (options.env?.TRAINPRINT_BUILD === 'starter' ? [starter] : core));

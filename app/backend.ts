@@ -5,15 +5,8 @@
  * second implementation of the same interface, so every method is async and every value is
  * plain data (it crosses a worker boundary today and the network tomorrow).
  */
-import type {
-  AnalysisResult,
-  AnalyzeRequest,
-  Assessment,
-  Comparison,
-  DatasetStats,
-  FactorInfo,
-  KbDataset,
-} from '../src/index.js';
+import type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset } from '../src/index.js';
+import type { Assessment } from '../src/entries/memorization.js';
 
 export type { AnalysisResult, AnalyzeRequest, Assessment, Comparison, DatasetStats, FactorInfo, KbDataset };
 

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Bench } from 'tinybench';
-import { ByteGptRunner, readByteGptWeights, referenceLogits, WasmByteGptRunner } from '../dist/index.js';
+import { ByteGptRunner, readByteGptWeights, referenceLogits, WasmByteGptRunner } from '../dist/models.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -18,7 +18,8 @@
 //   node bench/eval-memorization.mjs [--quick]
 // Results: bench/results/eval-memorization.json
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createEngine, loadByteGptModel, readByteGptWeights } from '../dist/index.js';
+import { createEngine } from '../dist/index.js';
+import { loadByteGptModel, readByteGptWeights } from '../dist/models.js';
 import { auc, blindScores, rng, shuffled, tprAt } from './memorization-measures.mjs';
 
 const QUICK = process.argv.includes('--quick');

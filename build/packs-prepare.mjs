@@ -20,7 +20,7 @@
 // manifest are kept when it exists, else taken from the templates here; `built` is set to today).
 // `sample` needs no source: its texts are the committed test fixtures the manifest points at.
 //
-// Runs the library's own stripping and detokenising (dist/index.js: run `npm run build` first).
+// Runs the library's own stripping and detokenising (dist/packs.js, trainprint/packs: run `npm run build` first).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = new URL('../', import.meta.url);
-const lib = await import(new URL('dist/index.js', root).href);
+const lib = await import(new URL('dist/packs.js', root).href);
 const { stripGutenbergHeaders, parseGutenbergHeader, splitWikiText, detokenizeWikiText, checkPackManifest } = lib;
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');

@@ -13,10 +13,10 @@
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  *
  * This file is the dispatch only: each command is a module of src/cli/, and src/cli/shared.ts holds what several
- * share. The library comes only through its public entries ('./index.js' here, '../index.js' … in src/cli/), which
- * the build keeps external (tsup.config.ts), so dist/cli.js holds the CLI alone.
+ * share. The library comes only through the library module ('./library.js' here, '../library.js' in src/cli/) and
+ * the public entries, which the build keeps external (tsup.config.ts), so dist/cli.js holds the CLI alone.
  */
-import { TrainprintError } from './index.js';
+import { TrainprintError } from './library.js';
 import { analyzeCommand } from './cli/analyze.js';
 import { demoCommand } from './cli/demo.js';
 import { fingerprintCommand } from './cli/fingerprint.js';

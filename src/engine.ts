@@ -1,9 +1,8 @@
 /**
- * The Engine, the composition root: a {@link FingerprintEngine} plus the corpus of loaded
- * datasets and the services built over it and one store — analyze, registry, score, monitors,
- * marketplace, memorization and the knowledge base. It wires; the work is in src/corpus and
- * src/services (each service takes only what it needs, never the Engine). Its options are in engine-options.ts, its
- * factory `createEngine` in create-engine.ts.
+ * The Engine, the composition root: a {@link FingerprintEngine} plus the corpus of loaded datasets and the services
+ * built over it and one store — analyze, registry, score, monitors, marketplace, memorization and the knowledge base.
+ * It wires; the work is in src/corpus and src/services (each service takes only what it needs, never the Engine).
+ * Its options are in engine-options.ts, its factory `createEngine` in create-engine.ts.
  */
 import type { Core } from './core/abi.js';
 import type { CoreVariant } from './core/load.js';
@@ -30,6 +29,7 @@ import { retentionRules } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
 import type { RemoteDatasetConfig } from './corpus/remote-types.js';
+import type { EvidenceSource } from './corpus/source.js';
 import { kbLinks } from './services/kb/links.js';
 import { openRemoteCorpus } from './remote-corpus.js';
 import type { KbDataset, KbModel, KbProvider } from './services/kb/types.js';
@@ -46,8 +46,8 @@ import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
 
 /**
- * The training-data attribution engine. Create with `createEngine` (create-engine.ts). The fingerprint operations come from
- * {@link FingerprintEngine}; dataset operations are {@link Corpus}'s; the rest are services on {@link store}.
+ * The training-data attribution engine, made by `createEngine` (create-engine.ts). The fingerprint operations come
+ * from {@link FingerprintEngine}; dataset operations are {@link Corpus}'s; the rest are services on {@link store}.
  */
 export class Engine extends FingerprintEngine {
   /** The store of the registry, analyses, monitors, events, deliveries and the marketplace. */
@@ -130,6 +130,10 @@ export class Engine extends FingerprintEngine {
   /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
   finalizeDataset(id: string): DatasetStats {
     return this.corpus.finalizeDataset(id);
+  }
+  /** {@inheritDoc Corpus.attachEvidenceSource} @example engine.addEvidenceSource(quotes) // searched by analyze, score, monitors */
+  addEvidenceSource(source: EvidenceSource, load?: DatasetLoadOptions): DatasetStats {
+    return this.corpus.attachEvidenceSource(source, load);
   }
   /** {@inheritDoc Corpus.removeDataset} @example engine.removeDataset('books') // true */
   removeDataset(id: string): boolean {

@@ -1,6 +1,12 @@
 /**
  * trainprint — training-data attribution engine with a WebAssembly fingerprint core.
  *
+ * The main entry: the engine, its errors, the requests and results of its methods, and the few helpers its users
+ * call. The rest of the library is in sub-entries by concern — `trainprint/datasets`, `trainprint/text`,
+ * `trainprint/kb`, `trainprint/evidence`, `trainprint/accounts`, `trainprint/models`, `trainprint/memorization`,
+ * `trainprint/market`, `trainprint/monitors`, `trainprint/packs` — which re-export the same bundle (dist/library.js),
+ * so a class is one class whichever entry it is imported from.
+ *
  * @example
  * import { createEngine } from 'trainprint'
  * const engine = await createEngine()
@@ -9,112 +15,106 @@
  * engine.similarity(a, b) // { jaccard, containment_a, containment_b, minhash_jaccard, simhash_distance }
  */
 
-// Engine
-export { Engine } from './engine.js';
-export { createDatasetFingerprinter, createEngine } from './create-engine.js';
-export type { EngineOptions } from './engine-options.js';
-export { Corpus } from './corpus/corpus.js';
-export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
-export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';
-export { SnapshotStream } from './datasets/snapshot-stream.js';
-export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
-export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
-export type {
-  SearchOptions,
-  SearchResult,
-  DatasetCoverage,
-  PortraitMembership,
-  DescriptorLinks,
-  DetailedSearch,
-  DatasetSearchDetail,
-  SliceOptions,
-  PrepareOptions,
-  DatasetSupplier,
-  DatasetProvenance,
-  DatasetImportOptions,
-  DatasetLoadOptions,
-} from './corpus/types.js';
-export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
-export type { Offload, PureWork, WorkResult } from './corpus/work.js';
-export type {
-  DatasetDescriptor,
-  DatasetDocument,
-  DatasetStats,
-  SearchMatch,
-  ExactMatch,
-  PortraitMatch,
-  PortraitHit,
-  NearMatch,
-  RemoteMatch,
-} from './datasets/types.js';
-// the null a portrait's runs are read against (engine.measureBackground)
-export { DEFAULT_PORTRAIT_BACKGROUND } from './datasets/background.js';
-export type { PortraitBackground } from './datasets/background.js';
-// remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
-export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
-export type {
-  RemoteDatasetConfig,
-  RemoteCorpusReport,
-  RemoteOutcome,
-  RemoteHealth,
-  RemoteEngineKind,
-  RemoteSearch,
-  RemoteSearchable,
-  RemoteSearchOptions,
-  TransportOptions,
-} from './corpus/remote-types.js';
+// The engine and its factories
 export {
-  REMOTE_INDEXES,
-  DEFAULT_REMOTE_INDEXES,
-  remoteIndex,
-  publicRemoteCorpora,
-} from './services/kb/remote-indexes.js';
-export type { RemoteIndex, PublicRemoteCorporaOptions } from './services/kb/remote-indexes.js';
-export type {
-  ExactStorage,
-  StoredDatasetInfo,
-  StoredBatch,
-  StoredDocument,
-  StoredLookup,
-  StoredPostings,
-  StoredDocumentsRequest,
-  StoredDocuments,
-  FetchedDocument,
-} from './datasets/stored.js';
+  Engine,
+  createEngine,
+  createDatasetFingerprinter,
+  DatasetFingerprinter,
+  FingerprintEngine,
+  createFingerprintEngine,
+  CORE_BUILDS,
+  type EngineOptions,
+  type FingerprintEngineOptions,
+  type DatasetFingerprinterOptions,
+  type FingerprintBatch,
+  type CoreVariant,
+  type SimdChoice,
+  type AnalysisRetention,
+} from './library.js';
 
-// Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
-// fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)
-export * from './fingerprint-entry.js';
+// Errors: one table of codes, each with its message and HTTP status
+export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS, type ErrorCode } from './library.js';
+
+// Fingerprints, sketches, similarity and compare (the fingerprint engine's methods)
+export {
+  sha256Hex,
+  paramsId,
+  resolveOptions,
+  HASH_ID,
+  jaccardEstimate,
+  hammingDistance,
+  MembershipFilter,
+  PASSAGE_KINDS,
+  type Fingerprint,
+  type ShingleSet,
+  type WinnowSet,
+  type Similarity,
+  type FingerprintOptions,
+  type ResolvedOptions,
+  type MinhashOptions,
+  type MinhashMode,
+  type MembershipFilterOptions,
+  type CompareOptions,
+  type Comparison,
+  type CompareLimitation,
+  type AlignedSpan,
+  type ComparedSpan,
+  type PassageKind,
+} from './library.js';
+
+// Datasets: what the engine's dataset methods take and return (the rest: trainprint/datasets)
+export {
+  SnapshotStream,
+  type DatasetDescriptor,
+  type DatasetDocument,
+  type DatasetStats,
+  type DatasetProvenance,
+  type DatasetLoadOptions,
+  type DatasetImportOptions,
+  type FingerprintedDocuments,
+  type SearchOptions,
+  type SearchResult,
+  type SliceOptions,
+  type SearchMatch,
+  type ExactMatch,
+  type PortraitMatch,
+  type PortraitHit,
+  type NearMatch,
+  type RemoteMatch,
+  type SourceMatch,
+  type EvidenceSource,
+  type SourceFindings,
+  type SnapshotStreamOptions,
+  type PortraitBackground,
+  type RemoteDatasetConfig,
+  type ExactStorage,
+} from './library.js';
 
 // Analysis
-export type {
-  AnalyzeRequest,
-  AnalyzeOptions,
-  AnalysisResult,
-  AttributionSource,
-  DatasetEvidence,
-  RevenueBasis,
-  RiskLevel,
-  WorkType,
-  Declarations,
-} from './services/analyze/types.js';
-export type { AnalysisRetention } from './services/analyze/retention.js';
-export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
-export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
 export {
-  ANALYSIS_RESULT_SCHEMA,
-  ANALYZE_REQUEST_SCHEMA,
-  MATCH_SCHEMA,
-  REMOTE_REPORT_SCHEMA,
-  SUPPLIED_BY,
-} from './services/analyze/schema.js';
-export { extractText, CONTENT_TYPES } from './text/index.js';
-export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
+  ANALYZE_MAX_BYTES,
+  ANALYZE_MAX_FILE_BYTES,
+  type AnalyzeRequest,
+  type AnalysisExtraction,
+  type AnalyzeOptions,
+  type AnalysisResult,
+  type AttributionSource,
+  type DatasetEvidence,
+  type RevenueBasis,
+  type RiskLevel,
+  type WorkType,
+  type Declarations,
+  type ContentType,
+} from './library.js';
 
-// Registry, score, monitors, store
-export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
-export type { Receipt } from './services/registry/receipts.js';
+// Registry and score
 export type {
+  RegisterOptions,
+  RegisterWorkRequest,
+  RegisterWorkResult,
+  Work,
+  Receipt,
   ScoreOptions,
   ScoreRequest,
   ScoreResult,
@@ -123,77 +123,40 @@ export type {
   TierReasonCode,
   ChunkEvidence,
   ScoreDatasetEvidence,
-} from './services/score/score.js';
-export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
-// the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
-export * from './services/accounts/index.js';
-export { migrateStore } from './services/migrations/index.js';
-export type { MigrationReport } from './services/migrations/index.js';
-export { sha256Hex } from './fingerprint/sha256.js';
-export type {
-  CreateMonitorRequest,
-  Monitor,
-  MonitorEvent,
-  MonitorEventType,
-  MonitorModelState,
-} from './services/monitors/monitors.js';
+} from './library.js';
+
+// Monitors and their webhooks (what a receiver checks a delivery with)
 export {
   WebhookDeliverer,
-  signPayload,
   verifySignature,
   SIGNATURE_HEADER,
   EVENT_HEADER,
   DELIVERY_HEADER,
-} from './services/monitors/webhook.js';
-export type {
-  Delivery,
-  DeliveryAttempt,
-  DeliveryState,
-  WebhookDelivererOptions,
-  WebhookEvent,
-  WebhookSubscription,
-} from './services/monitors/webhook.js';
+  type WebhookEvent,
+  type CreateMonitorRequest,
+  type Monitor,
+  type MonitorEvent,
+  type MonitorEventType,
+  type MonitorModelState,
+} from './library.js';
+
+// What the engine's marketplace, memorization and knowledge-base methods return (the rest: trainprint/market,
+// trainprint/memorization, trainprint/kb)
 export {
   Marketplace,
-  createMarketplace,
-  LISTING_TRANSITIONS,
-  OFFER_TRANSITIONS,
-  WORLDWIDE,
-} from './services/market/index.js';
-export type * from './services/market/types.js';
-export * from './services/memorization/index.js';
-export * from './models/index.js';
-export { MemoryStore } from './store/memory.js';
-export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
-export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
+  Memorization,
+  factorInfo,
+  factorTable,
+  type KbModel,
+  type KbProvider,
+  type KbDataset,
+  type FactorCode,
+  type FactorInfo,
+} from './library.js';
 
-// Knowledge base
-export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
-export type { KnowledgeBaseSource, EntryMapping } from './services/kb/index.js';
-export type {
-  KbDataset,
-  KbModel,
-  KbModelDataset,
-  KbModelFact,
-  KbProvider,
-  ModelLink,
-  Disclosure,
-  Modality,
-} from './services/kb/types.js';
-export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
-export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
-export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS, SUBDIVISIONS } from './services/kb/jurisdictions.js';
-export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
-export { DEALS } from './services/kb/deals.js';
-export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';
+// The store the engine keeps its records in (the contract's details: trainprint/datasets)
+export { MemoryStore, type Store } from './library.js';
 
-// Reference packs (portrait datasets of real public text with their provenance)
-export * from './packs/index.js';
-export {
-  isInternalHost,
-  isInternalAddress,
-  defaultModelHosts,
-  egressFetch,
-  refusedResolution,
-} from './net/egress.js';
-export type { HostResolver, ResolvedHost } from './net/egress.js';
+// Helpers most programs call: a model to probe (trainprint/models has the others), the default reference packs
+// in a browser (trainprint/packs has the rest)
+export { createOpenAICompatibleModel, type TargetModel, loadDefaultPacksFromUrl } from './library.js';

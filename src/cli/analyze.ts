@@ -3,10 +3,29 @@
  * datasets kept in PostgreSQL and/or the starter dataset, the default reference packs and, when asked, remote
  * corpora.
  */
-import { createEngine } from '../index.js';
+import { createEngine } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { HELP } from './help.js';
-import { loadDatasets, packsOption, parse, readInputFile, remoteCorporaFrom, UsageError } from './shared.js';
+import {
+  loadDatasets,
+  packsOption,
+  parse,
+  readInputFile,
+  REMOTE_CORPUS_OPTIONS,
+  remoteCorporaFrom,
+  UsageError,
+} from './shared.js';
+
+/** The content types read from a file's bytes (analyze extracts their text). */
+const FILE_TYPES = ['epub', 'pdf', 'docx'];
+
+/** The content type a file's extension says: .md/.markdown, .html/.htm, .epub, .pdf, .docx, else text. */
+function typeOfFile(file: string): string {
+  const ext = /\.([a-z]+)$/i.exec(file)?.[1].toLowerCase();
+  if (ext === 'md' || ext === 'markdown') return 'markdown';
+  if (ext === 'html' || ext === 'htm') return 'html';
+  return ext !== undefined && FILE_TYPES.includes(ext) ? ext : 'text';
+}
 
 /**
  * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension, the metadata
@@ -22,10 +41,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     jurisdiction: { type: 'string' },
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
-    'infini-gram': { type: 'string' },
-    'infini-gram-endpoint': { type: 'string' },
-    'infini-gram-mini': { type: 'string' },
-    'infini-gram-mini-endpoint': { type: 'string' },
+    ...REMOTE_CORPUS_OPTIONS,
   });
   if (values.help) {
     console.log(HELP);
@@ -35,10 +51,11 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const packs = packsOption(values);
   const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
-  const type =
-    (values.type as string | undefined) ??
-    (/\.(md|markdown)$/i.test(file) ? 'markdown' : /\.html?$/i.test(file) ? 'html' : 'text');
-  const content = await readInputFile(file, 'utf8');
+  const type = (values.type as string | undefined) ?? typeOfFile(file);
+  // a book or a report file is read as bytes, its text extracted by analyze; a text file as UTF-8
+  const content = FILE_TYPES.includes(type)
+    ? new Uint8Array(await readInputFile(file))
+    : await readInputFile(file, 'utf8');
   const engine = await createEngine({ remoteCorpora });
   const closeDatasets = await loadDatasets(engine, values);
   // the server's datasets: the same text gets the same answer here as from 'npm start' and the web app
@@ -54,7 +71,11 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
   };
   try {
-    const request = { content, content_type: type as never, ...(Object.keys(metadata).length ? { metadata } : {}) };
+    const request = {
+      content: content as string | Uint8Array,
+      content_type: type as never,
+      ...(Object.keys(metadata).length ? { metadata } : {}),
+    };
     const r = await engine.analyze(request);
     console.log(JSON.stringify(r, null, 2));
   } finally {

@@ -2,7 +2,7 @@
  * `trainprint demo` (also `trainprint` alone): fingerprint two built-in passages and compare them, then analyze a
  * README that quotes the MIT licence against the embedded starter dataset (SPDX licence texts).
  */
-import { createEngine } from '../index.js';
+import { createEngine } from '../library.js';
 import { summary, UsageError } from './shared.js';
 
 /** Two passages to compare: A from A Tale of Two Cities, B a review that quotes it with other case and punctuation. */

@@ -1,5 +1,5 @@
 /** `trainprint fingerprint FILE`: the fingerprint summary of a UTF-8 file as JSON. */
-import { createEngine } from '../index.js';
+import { createEngine } from '../library.js';
 import { readInputFile, summary, UsageError } from './shared.js';
 
 /**

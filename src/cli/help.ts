@@ -12,8 +12,10 @@ export const HELP = `usage:
       fingerprint two built-in passages and compare them, then analyze a README that
       quotes the MIT licence against the embedded starter dataset (SPDX licence texts)
   trainprint analyze FILE [options]
-      analyze a UTF-8 file (engine.analyze) and print the result as JSON
-      --type text|markdown|html   content type (default: by extension .md/.markdown, .html/.htm, else text)
+      analyze a UTF-8 text file, or an EPUB, PDF or DOCX file (engine.analyze), and print the result as JSON
+      --type T                    text|markdown|html|epub|pdf|docx (default: by extension .md/.markdown,
+                                  .html/.htm, .epub, .pdf, .docx, else text); a file's text is extracted
+                                  and the spans point into it (the result's extraction)
       --dataset FILE|URL          a dataset file to search (repeatable; from 'index build'), or
                                   postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);

@@ -9,7 +9,7 @@ import {
   type BuildProgress,
 } from '../node/index.js';
 import { HELP } from './help.js';
-import { fmt, mb, parse, postgresTarget, printStored, UsageError } from './shared.js';
+import { fmt, mb, parse, POSTGRES_TARGET_OPTIONS, postgresTarget, printStored, UsageError } from './shared.js';
 
 /** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
 function progressPrinter(quiet: boolean) {
@@ -79,9 +79,7 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
     out: { type: 'string' },
     threads: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
-    into: { type: 'string' },
-    partitions: { type: 'string' },
-    replace: { type: 'boolean' },
+    ...POSTGRES_TARGET_OPTIONS,
   });
   if (values.help) {
     console.log(HELP);

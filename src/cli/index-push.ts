@@ -1,7 +1,7 @@
 /** `trainprint index push FILE --into URL`: copy an exact dataset file into PostgreSQL. */
 import { pushDatasetFile } from '../node/index.js';
 import { HELP } from './help.js';
-import { parse, postgresTarget, printStored, UsageError } from './shared.js';
+import { parse, POSTGRES_TARGET_OPTIONS, postgresTarget, printStored, UsageError } from './shared.js';
 
 /**
  * `trainprint index push FILE --into URL [--dataset ID] [--partitions N] [--replace]`: the same documents and the
@@ -10,10 +10,8 @@ import { parse, postgresTarget, printStored, UsageError } from './shared.js';
  */
 export async function indexPushCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    into: { type: 'string' },
+    ...POSTGRES_TARGET_OPTIONS,
     dataset: { type: 'string' },
-    partitions: { type: 'string' },
-    replace: { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);

@@ -3,7 +3,7 @@
  * (servers may keep running); the key is printed once, only its hash is stored.
  */
 import { HELP } from './help.js';
-import { openStore, parse, UsageError } from './shared.js';
+import { openStore, parseSubcommand, UsageError } from './shared.js';
 
 /**
  * `trainprint keys create --store DIR|URL --account A [--plan P] [--scopes a,b] [--mode live|test] [--name LABEL]
@@ -11,12 +11,7 @@ import { openStore, parse, UsageError } from './shared.js';
  * @example process.exitCode = await keysCommand(['create', '--store', './data', '--account', 'alice'])
  */
 export async function keysCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'create')
-    throw new UsageError(
-      sub === undefined ? 'keys needs a subcommand: create' : `unknown keys subcommand ${JSON.stringify(sub)}`,
-    );
-  const { values, positionals } = parse(rest, {
+  const values = parseSubcommand(args, 'keys', 'create', {
     store: { type: 'string' },
     account: { type: 'string' },
     plan: { type: 'string' },
@@ -29,7 +24,6 @@ export async function keysCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length) throw new UsageError('keys create takes no positional arguments');
   if (typeof values.store !== 'string') {
     throw new UsageError('keys create needs --store DIR|URL (the store the service runs on)');
   }

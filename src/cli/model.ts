@@ -5,22 +5,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createByteGptHandler, loadByteGptModel, withCors } from '../index.js';
+import { createByteGptHandler, loadByteGptModel, withCors } from '../library.js';
 import { readModelDirectory, serve } from '../node/index.js';
 import { HELP } from './help.js';
-import { parse, UsageError } from './shared.js';
+import { parseSubcommand, UsageError } from './shared.js';
 
 /**
  * `trainprint model serve --model NAME [options]`: serves until SIGINT/SIGTERM.
  * @example process.exitCode = await modelCommand(['serve', '--model', 'byte-gpt-base', '--port', '0'])
  */
 export async function modelCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'serve')
-    throw new UsageError(
-      sub === undefined ? 'model needs a subcommand: serve' : `unknown model subcommand ${JSON.stringify(sub)}`,
-    );
-  const { values, positionals } = parse(rest, {
+  const values = parseSubcommand(args, 'model', 'serve', {
     model: { type: 'string' },
     'models-dir': { type: 'string' },
     port: { type: 'string' },
@@ -34,7 +29,6 @@ export async function modelCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length) throw new UsageError('model serve takes no positional arguments');
   const name = values.model;
   if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,99}$/.test(name))
     throw new UsageError('model serve needs --model NAME (a directory of models/, e.g. byte-gpt-base)');

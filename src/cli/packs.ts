@@ -3,7 +3,7 @@
  * trainprint) — their sizes and counts, their provenance, and the checks of their bytes (CRC-32, layout, SHA-256).
  */
 import { existsSync } from 'node:fs';
-import { TrainprintError, type ListedPack, type PackInfo } from '../index.js';
+import { TrainprintError, type ListedPack, type PackInfo } from '../library.js';
 import { listPacks, verifyPackFile } from '../node/index.js';
 import { HELP } from './help.js';
 import { fmt, mb, parse, UsageError } from './shared.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine } from '../index.js';
+import { createEngine, type Engine } from '../library.js';
 import {
   CLIENT_ADDRESS_HEADER,
   createWorkerPool,
@@ -21,7 +21,16 @@ import {
 import { HELP } from './help.js';
 import { printServing, serveKeys, type HttpModule } from './serve-keys.js';
 import { SERVE_WORKER_ENV, servePrimary } from './serve-workers.js';
-import { loadDatasets, openStore, packsOption, parse, redact, remoteCorporaFrom, UsageError } from './shared.js';
+import {
+  loadDatasets,
+  openStore,
+  packsOption,
+  parse,
+  redact,
+  REMOTE_CORPUS_OPTIONS,
+  remoteCorporaFrom,
+  UsageError,
+} from './shared.js';
 
 /** Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter. */
 async function engineFor(
@@ -211,10 +220,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     'admin-key': { type: 'boolean' },
     'drain-ms': { type: 'string' },
     workers: { type: 'string' },
-    'infini-gram': { type: 'string' },
-    'infini-gram-endpoint': { type: 'string' },
-    'infini-gram-mini': { type: 'string' },
-    'infini-gram-mini-endpoint': { type: 'string' },
+    ...REMOTE_CORPUS_OPTIONS,
     'monitor-interval-s': { type: 'string' },
   });
   if (values.help) {

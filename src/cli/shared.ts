@@ -1,8 +1,8 @@
 /**
  * What several `trainprint` commands share: parsing their options (a bad one is a UsageError, exit code 2),
  * numbers for the lines on stderr, reading the input file, and the options that pick datasets, reference packs,
- * remote corpora and stores. The library comes only through its public entries ('../index.js',
- * '../node/index.js', '../starter/index.js'), which the build keeps external (tsup.config.ts).
+ * remote corpora and stores. The library comes only through the library module ('../library.js') and the public
+ * entries ('../node/index.js', '../starter/index.js'), which the build keeps external (tsup.config.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import {
   type Engine,
   type Fingerprint,
   type RemoteDatasetConfig,
-} from '../index.js';
+} from '../library.js';
 import {
   isPostgresUrl,
   openFileStore,
@@ -54,6 +54,30 @@ export function parse(
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
+}
+
+/**
+ * The options of `<command> <sub>`, for a command with one subcommand and no positional arguments (`keys create`,
+ * `model serve`): a missing or other subcommand, or a positional argument, is a UsageError (with `--help`, the
+ * caller prints the help instead).
+ * @example const values = parseSubcommand(['serve', '--port', '0'], 'model', 'serve', { port: { type: 'string' } })
+ */
+export function parseSubcommand(
+  args: string[],
+  command: string,
+  sub: string,
+  options: ParseOptions,
+): Record<string, string | boolean | undefined> {
+  const [given, ...rest] = args;
+  if (given !== sub)
+    throw new UsageError(
+      given === undefined
+        ? `${command} needs a subcommand: ${sub}`
+        : `unknown ${command} subcommand ${JSON.stringify(given)}`,
+    );
+  const { values, positionals } = parse(rest, options);
+  if (!values.help && positionals.length) throw new UsageError(`${command} ${sub} takes no positional arguments`);
+  return values;
 }
 
 /** Bytes in MB (10^6 bytes). @example mb(2_500_000) // 2.5 */
@@ -109,6 +133,14 @@ export function packsOption(values: Record<string, unknown>): 'default' | 'none'
   if (packs !== 'default' && packs !== 'none') throw new UsageError(`--packs must be 'default' or 'none'`);
   return packs;
 }
+
+/** The options {@link remoteCorporaFrom} reads, for the `parse` table of each command that searches remote corpora. */
+export const REMOTE_CORPUS_OPTIONS = {
+  'infini-gram': { type: 'string' },
+  'infini-gram-endpoint': { type: 'string' },
+  'infini-gram-mini': { type: 'string' },
+  'infini-gram-mini-endpoint': { type: 'string' },
+} as const;
 
 /**
  * `--infini-gram IDX[,IDX]|default [--infini-gram-endpoint URL]` and the `--infini-gram-mini` pair: the remote
@@ -182,6 +214,13 @@ export async function loadDatasets(engine: Engine, values: Record<string, unknow
   }
   return close;
 }
+
+/** The options {@link postgresTarget} reads, for the `parse` tables of `index build` and `index push`. */
+export const POSTGRES_TARGET_OPTIONS = {
+  into: { type: 'string' },
+  partitions: { type: 'string' },
+  replace: { type: 'boolean' },
+} as const;
 
 /**
  * `--into URL`, `--partitions N`, `--replace` of `index build` and `index push` (`conflict`: an option that cannot

@@ -33,7 +33,7 @@ import type {
   UpdateListingRequest,
   VerifiedLicence,
   Work,
-} from '../index.js';
+} from '../library.js';
 import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type RequestOptions } from './transport.js';
 import type {
   AccessToken,

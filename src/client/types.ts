@@ -1,6 +1,6 @@
 /**
  * Request and response types of the HTTP API that the library has no type for (the library's
- * own — AnalysisResult, Work, Monitor, … — are imported from the main entry as types only, so
+ * own — AnalysisResult, Work, Monitor, … — are imported from the library module as types only, so
  * the client carries no engine code). Every success body is the result with `success: true`
  * at the top level ({@link Ok}).
  */
@@ -26,7 +26,7 @@ import type {
   TrackWorkRequest,
   VerifiedLicence,
   Work,
-} from '../index.js';
+} from '../library.js';
 
 /**
  * A success body: the result's fields and `success: true`.
@@ -333,7 +333,7 @@ export type {
   TrackedWork,
   UpdateListingRequest,
   VerifiedLicence,
-} from '../index.js';
+} from '../library.js';
 /** The library's types the client's methods use, re-exported for callers. */
 export type {
   AnalysisResult,
@@ -354,4 +354,4 @@ export type {
   ScoreRequest,
   ScoreResult,
   Work,
-} from '../index.js';
+} from '../library.js';

@@ -5,20 +5,13 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { ExactDataset, type ExactSearch, type ExactSearchable } from '../datasets/exact.js';
+import { ExactDataset } from '../datasets/exact.js';
 import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PORTRAIT_FPR, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
-import type {
-  DatasetDescriptor,
-  DatasetDocument,
-  DatasetStats,
-  NearMatch,
-  PortraitHit,
-  SearchMatch,
-} from '../datasets/types.js';
+import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
@@ -31,14 +24,11 @@ import {
   type FingerprintBatch,
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
-import { alignSteps, mergeAligned, withPairCandidates, type AlignmentJob, type PairLookup } from './alignment.js';
 import { coreTokens, type ContentPairs } from './content-pairs.js';
-import { ContentWordIndex, type PairCandidate, type PairIndex, type QueryPostings } from './content-words.js';
-import { membership, tokenCoverage } from './coverage.js';
+import { ContentWordIndex } from './content-words.js';
+import { tokenCoverage } from './coverage.js';
 import type {
   AlignedEvidence,
-  DatasetCoverage,
-  DatasetSearchDetail,
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
@@ -52,10 +42,14 @@ import type {
   SliceOptions,
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
-import { DEFAULT_SLICE_MS, finish, nextMacrotask, PAUSE, sliced, type Pause, type Steps } from '../util/steps.js';
+import { DEFAULT_SLICE_MS, finish, nextMacrotask, sliced, type Pause, type Steps } from '../util/steps.js';
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
-import { ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
-import { mergeRemoteMatches, RemoteSet, type RemoteFound } from './remote-set.js';
+import { type ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
+import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
+import { searchExactSteps } from './search-exact.js';
+import { searchPortraitSteps } from './search-portrait.js';
+import { type EvidenceSource, checkEvidenceSource } from './source.js';
+import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import type { RemoteSearchable } from './remote-types.js';
 import { runWork, worthOffloading, type Offload, type PureWork } from './work.js';
 
@@ -89,8 +83,11 @@ export class Corpus {
   private readonly variant: CoreVariant;
   private readonly links: DescriptorLinks;
   private readonly changed: (datasetId: string) => void;
-  /** Remote corpora (`attachRemoteDataset`): searched over the network by the async search only. */
-  private readonly remotes: RemoteSet;
+  /**
+   * Remote corpora (`attachRemoteDataset`) and evidence sources (`attachEvidenceSource`): searched by the async
+   * search only, beside the loaded datasets.
+   */
+  private readonly remotes: SourceSet;
   /** Who supplied each dataset: an account's own are searched for that account only. */
   private readonly provenances = new Provenances();
 
@@ -99,7 +96,7 @@ export class Corpus {
     this.variant = options.variant;
     this.links = options.links;
     this.changed = options.onChange ?? (() => undefined);
-    this.remotes = new RemoteSet(options.links);
+    this.remotes = new SourceSet(options.links);
   }
 
   /**
@@ -111,7 +108,25 @@ export class Corpus {
    */
   attachRemoteDataset(remote: RemoteSearchable): DatasetStats {
     this.assertLive();
-    const stats = this.remotes.add(remote, (id) => this.sets.has(id));
+    const stats = this.remotes.add({ remote }, (id) => this.sets.has(id));
+    this.changed(stats.id);
+    return stats;
+  }
+
+  /**
+   * Attach an evidence source of the caller's (src/corpus/source.ts): searched by `searchAsync`, analyze, score and
+   * monitors beside the loaded datasets, its findings read by the same evidence policy. The sync `search` refuses
+   * it. Who supplied it is recorded as for a loaded dataset (`supplied_by`, default the operator).
+   * @throws INVALID_OPTIONS (not an evidence source), ALREADY_EXISTS (a dataset with this id), NOT_FOUND (a
+   *   declared knowledge-base id unknown here)
+   * @example corpus.attachEvidenceSource({ descriptor: { id: 'quotes', kind: 'passage-list' }, stats, search })
+   */
+  attachEvidenceSource(source: EvidenceSource, load: DatasetLoadOptions = {}): DatasetStats {
+    this.assertLive();
+    checkEvidenceSource(source);
+    const provenance = provenanceOf(load);
+    const stats = this.remotes.add({ source }, (id) => this.sets.has(id));
+    this.provenances.set(stats.id, provenance);
     this.changed(stats.id);
     return stats;
   }
@@ -121,16 +136,14 @@ export class Corpus {
    * @example corpus.remoteDatasets().map((r) => r.health().state)
    */
   remoteDatasets(): RemoteSearchable[] {
-    return this.remotes.all();
+    return this.remotes.remotes();
   }
 
   /** NOT_SUPPORTED for operations on a remote corpus's data, which stays with its engine. */
   private refuseRemote(id: string, what: string): void {
     if (this.remotes.has(id)) {
-      throw new TrainprintError(
-        'NOT_SUPPORTED',
-        `dataset "${id}" is a remote corpus: ${what} works on loaded datasets only`,
-      );
+      const kind = this.remotes.isRemote(id) ? 'a remote corpus' : 'an evidence source';
+      throw new TrainprintError('NOT_SUPPORTED', `dataset "${id}" is ${kind}: ${what} works on loaded datasets only`);
     }
   }
 
@@ -384,7 +397,7 @@ export class Corpus {
   datasets(options: { readonly account?: string } = {}): DatasetStats[] {
     this.assertLive();
     const account = options?.account === undefined ? undefined : checkAccount(options.account, 'account');
-    const all = [...[...this.sets.values()].map((d) => d.stats()), ...this.remotes.all().map((r) => r.stats())];
+    const all = [...[...this.sets.values()].map((d) => d.stats()), ...this.remotes.stats()];
     return account === undefined ? all : all.filter((d) => this.provenances.visibleTo(d.id, account));
   }
 
@@ -494,7 +507,7 @@ export class Corpus {
       }
       return options;
     }
-    const ids = [...this.sets.keys(), ...this.remotes.all().map((r) => r.config.id)];
+    const ids = [...this.sets.keys(), ...this.remotes.ids()];
     return { ...options, datasets: ids.filter((id) => this.provenances.visibleTo(id, account)) };
   }
 
@@ -623,10 +636,14 @@ export class Corpus {
     const remote =
       options !== null && typeof options === 'object' ? this.remotes.targets(options.datasets, options.remote) : [];
     if (remote.length > 0) {
+      const [id] = remote;
       throw new TrainprintError(
         'NOT_SUPPORTED',
-        `dataset "${remote[0].config.id}" is a remote corpus and cannot be searched ` +
-          'synchronously: use searchAsync (analyze and score do), or leave it out (option remote: false)',
+        this.remotes.isRemote(id)
+          ? `dataset "${id}" is a remote corpus and cannot be searched ` +
+              'synchronously: use searchAsync (analyze and score do), or leave it out (option remote: false)'
+          : `dataset "${id}" is an evidence source and cannot be searched synchronously: use searchAsync ` +
+              '(analyze and score do), or leave it out (option datasets)',
       );
     }
     const steps = this.searchSteps(core, query, options, () => performance.now());
@@ -671,7 +688,7 @@ export class Corpus {
       }
     };
     let sliceStart = performance.now();
-    // the remote corpora are asked at once, while the local search runs
+    // the remote corpora and evidence sources are asked at once, while the local search runs
     const remoteTargets =
       options !== null && typeof options === 'object' && typeof query === 'string'
         ? this.remotes.targets(options.datasets, options.remote)
@@ -692,7 +709,7 @@ export class Corpus {
         stop.abort(); // the local search failed: the remote calls end too
         throw e;
       }
-      if (step.done) return remote ? withRemote(step.value, await remote) : step.value;
+      if (step.done) return remote ? withSources(step.value, await remote) : step.value;
       input = undefined;
       const work = step.value;
       if (work.kind === 'pause') {
@@ -751,122 +768,40 @@ export class Corpus {
         });
     }
     const fp = (yield { kind: 'fingerprint', text: query, options: SEARCH_OPTIONS }) as Fingerprint;
-    const winnowed = new Map<number, Fingerprint>(); // portrait window → query winnowed with it
-    const matches: SearchMatch[] = [];
-    const nearMatches: NearMatch[] = [];
-    const coverage: Record<string, DatasetCoverage> = {};
-    const portraitRuns: PortraitHit[] = [];
-    const details = new Map<string, DatasetSearchDetail>();
-    const jobs: AlignmentJob[] = [];
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
-    const pairsOfQuery = (): ContentPairs => (asked ??= pairsIn(core)(query));
-    // each exact dataset's content-word pair index (an in-memory one's built on its first search, a stored
-    // one's: what the query fetched of it) and where the query's pairs sit in it: looked up once, for
-    // candidates and backgrounds
-    const indexes = new Map<ExactSearchable, PairIndex>();
-    const pairIndexOf = (d: ExactSearchable): PairIndex =>
-      indexes.get(d) ?? (d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs);
-    const postings = new Map<ExactSearchable, QueryPostings>();
-    const postingsOf = (d: ExactSearchable): QueryPostings => {
-      let at = postings.get(d);
-      if (!at) postings.set(d, (at = pairIndexOf(d).postings(pairsOfQuery())));
-      return at;
-    };
-    const searched = new Map<string, ExactSearchable>();
-    const exact: Array<{ d: ExactSearchable; r: ExactSearch }> = [];
-    for (const d of targets) {
-      const id = d.descriptor.id;
-      if (d instanceof PortraitDataset) {
-        let qw = winnowed.get(d.window);
-        if (!qw) {
-          qw = (yield { kind: 'fingerprint', text: query, options: d.options }) as Fingerprint;
-          winnowed.set(d.window, qw);
-        }
-        const r = yield* d.searchSteps(qw, alpha);
-        if (portraitHits) portraitRuns.push(...r.runs);
-        coverage[id] = { ...tokenCoverage(r.matches, fp), membership: membership(r) };
-        matches.push(...r.matches);
-        details.set(id, { kind: 'portrait', search: r, near: [] });
-        yield PAUSE;
-      } else {
-        const pairs = limit > 0 && d.keepsText ? pairsOfQuery() : null;
-        // a stored dataset: what the query's keys hit is fetched first, then searched as in memory
-        const x: ExactSearchable =
-          d instanceof StoredExactDataset
-            ? ((yield {
-                kind: 'fetch',
-                dataset: d,
-                run: () =>
-                  d.prepare({
-                    fp,
-                    pairs,
-                    window: DEFAULT_WINDOW,
-                    size: DEFAULT_SIZE,
-                    minTokens,
-                    limit,
-                    queryChars: query.length,
-                  }),
-              }) as ExactSlice)
-            : d;
-        searched.set(id, x);
-        const r =
-          x instanceof ExactDataset
-            ? yield* x.searchSteps(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens)
-            : x.search(fp, DEFAULT_WINDOW, DEFAULT_SIZE, minTokens);
-        yield PAUSE;
-        const nearFound = x.searchNear(fp.minhash!, near, query.length, fp.token_count);
-        nearMatches.push(...nearFound);
-        let pairCandidates: PairCandidate[] | null = null;
-        if (pairs && x instanceof ExactSlice) pairCandidates = x.pairCandidates;
-        else if (pairs) {
-          if (x instanceof ExactDataset) {
-            const index = yield* this.contentIndexSteps(x);
-            indexes.set(x, index);
-            postings.set(x, yield* index.postingSteps(pairs));
-          }
-          pairCandidates = yield* pairIndexOf(x).candidateSteps(pairs, postingsOf(x));
-        }
-        for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
-          jobs.push({ dataset: x, candidate });
-        }
-        exact.push({ d: x, r });
-        details.set(id, { kind: 'exact', search: r, near: nearFound, aligned: NOTHING_ALIGNED });
-        yield PAUSE;
-      }
-    }
-    // the second stage: align the strongest candidates; their passages replace the seed matches
-    const pairsOf: PairLookup = {
-      query: pairsOfQuery,
-      holderOf: (d, doc) => {
-        const index = pairIndexOf(d),
-          at = postingsOf(d);
-        return (i) => index.holdsAt(at, i, doc);
+    const s: LocalSearch = {
+      query,
+      options: { minTokens, alpha, near, portraitHits, limit },
+      fp,
+      winnowed: new Map(),
+      matches: [],
+      nearMatches: [],
+      coverage: {},
+      portraitRuns: [],
+      details: new Map(),
+      jobs: [],
+      exact: [],
+      searched: new Map(),
+      pairsOfQuery: () => (asked ??= pairsIn(core)(query)),
+      // an in-memory dataset's index is built on its first search, a stored one's is what the query fetched of it
+      indexes: new Map(),
+      postings: new Map(),
+      pairIndexOf: (d) =>
+        s.indexes.get(d) ?? (d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs),
+      postingsOf: (d) => {
+        let at = s.postings.get(d);
+        if (!at) s.postings.set(d, (at = s.pairIndexOf(d).postings(s.pairsOfQuery())));
+        return at;
       },
+      contentIndexSteps: (d) => this.contentIndexSteps(d),
     };
-    const { aligned, evidence, report } = yield* alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now);
-    for (const { d, r } of exact) {
-      const found = evidence.get(d.descriptor.id);
-      if (found) details.set(d.descriptor.id, { ...(details.get(d.descriptor.id) as ExactDetail), aligned: found });
-      const own = mergeAligned(r.matches, aligned.get(d.descriptor.id), (docId) => d.documentIndex(docId));
-      coverage[d.descriptor.id] = tokenCoverage(own, fp);
-      matches.push(...own);
-      yield PAUSE;
+    for (const d of targets) {
+      if (d instanceof PortraitDataset) yield* searchPortraitSteps(d, s);
+      else yield* searchExactSteps(d, s);
     }
-    // Longest first; among equally long passages (one passage copied into many documents) the one that is
-    // the larger part of its document first: the short document that is mostly this passage is the
-    // likelier original than the long one quoting it.
-    const docChars = (m: SearchMatch): number => {
-      const d = m.document_id === null ? undefined : searched.get(m.dataset_id);
-      const at = d ? d.documentIndex(m.document_id!) : -1;
-      return d && at >= 0 ? d.document(at).chars : 0;
-    };
-    matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start || docChars(a) - docChars(b));
-    nearMatches.sort((a, b) => b.score - a.score);
-    matches.push(...nearMatches);
-    const result: SearchResult = { matches, coverage, query_tokens: fp.token_count, alignment: report };
-    return { result: portraitHits ? { ...result, portrait_hits: portraitRuns } : result, details, fingerprint: fp };
+    return yield* alignedResultSteps(core, s, budgetMs, now);
   }
 
   /** The content-word pair index of `d` (built now if missing or stale). */
@@ -1088,33 +1023,35 @@ export class Corpus {
   }
 }
 
-const DEFAULT_SIZE = 5;
-const DEFAULT_WINDOW = 8;
+const _DEFAULT_SIZE = 5;
+const _DEFAULT_WINDOW = 8;
 /** Two hits at least 4 words apart (measured: 0 false matches in 4,645 clean negatives, bench/eval-retrieval.mjs). */
 const DEFAULT_MIN_TOKENS = 8;
 /** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
 const DEFAULT_NEAR = 0.5;
-type ExactDetail = Extract<DatasetSearchDetail, { kind: 'exact' }>;
 
-/** A local search's result with what the remote corpora found: their matches, coverage, counts and reports. */
-function withRemote(local: DetailedSearch, found: RemoteFound): DetailedSearch {
+/**
+ * A local search's result with what the remote corpora and evidence sources found: their matches, coverage and
+ * details, and the remote corpora's reports (a search that consulted none has no `remote`).
+ */
+function withSources(local: DetailedSearch, found: SourcesFound): DetailedSearch {
   const { matches, coverage } = local.result;
   const near = matches.filter((m) => m.kind === 'near');
-  const remoteMatches = [...found.searches.values()].flatMap((r) => r.matches);
   const merged = [
-    ...mergeRemoteMatches(
+    ...mergeSourceMatches(
       matches.filter((m) => m.kind !== 'near'),
-      remoteMatches,
+      [...found.matches.values()].flat(),
     ),
     ...near,
   ];
   const cov = { ...coverage };
   const details = new Map(local.details);
-  for (const [id, search] of found.searches) {
-    cov[id] = tokenCoverage(search.matches, local.fingerprint);
-    details.set(id, { kind: 'remote', search });
+  for (const [id, detail] of found.details) {
+    cov[id] = tokenCoverage(found.matches.get(id)!, local.fingerprint);
+    details.set(id, detail);
   }
-  return { ...local, result: { ...local.result, matches: merged, coverage: cov, remote: found.reports }, details };
+  const remote = found.reports.length > 0 ? { remote: found.reports } : {};
+  return { ...local, result: { ...local.result, matches: merged, coverage: cov, ...remote }, details };
 }
 
 /** A signal aborted when any of `signals` is (AbortSignal.any where the runtime has it). */
@@ -1131,7 +1068,7 @@ function AbortSignalAny(signals: AbortSignal[]): AbortSignal {
   }
   return c.signal;
 }
-const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
+const _NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
 /** Candidate documents aligned per search, and the most a caller may ask for. */
 const DEFAULT_CANDIDATES = 50;
@@ -1187,13 +1124,6 @@ interface PairIndexBuild {
   index: ContentWordIndex | null;
   /** What the build threw, if it did. */
   failed?: { error: unknown };
-}
-
-/** A step of a search that waits for a stored dataset's database: only the async search can take it. */
-interface Fetch {
-  readonly kind: 'fetch';
-  readonly dataset: StoredExactDataset;
-  run(): Promise<ExactSlice>;
 }
 
 /** What the sync search (and `documentText`) throws for a stored dataset. */

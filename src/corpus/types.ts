@@ -15,6 +15,7 @@ import type {
 } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
 import type { RemoteCorpusReport, RemoteSearch } from './remote-types.js';
+import type { SourceSearch } from './source.js';
 import type { Offload } from './work.js';
 
 /**
@@ -182,7 +183,8 @@ export type DatasetSearchDetail =
       readonly aligned: AlignedEvidence;
     }
   | { readonly kind: 'portrait'; readonly search: PortraitSearch; readonly near: NearMatch[] }
-  | { readonly kind: 'remote'; readonly search: RemoteSearch };
+  | { readonly kind: 'remote'; readonly search: RemoteSearch }
+  | { readonly kind: 'source'; readonly search: SourceSearch };
 
 /** Result of {@link Corpus.search} (`engine.search`). */
 export interface SearchResult {

@@ -60,8 +60,11 @@ export interface DatasetDocument {
 export interface DatasetStats {
   readonly id: string;
   readonly name: string | undefined;
-  /** `'remote'`: a corpus searched through an engine's API (`addRemoteDataset`); its sizes are the index's published ones. */
-  readonly kind: 'exact' | 'portrait' | 'remote';
+  /**
+   * `'remote'`: a corpus searched through an engine's API (`addRemoteDataset`); its sizes are the index's published
+   * ones. `'source'`: an evidence source of the caller's (`addEvidenceSource`); its sizes are the ones it reports.
+   */
+  readonly kind: 'exact' | 'portrait' | 'remote' | 'source';
   readonly documents: number;
   /** Word tokens over all documents. */
   readonly tokens: number;
@@ -103,6 +106,8 @@ export interface DatasetStats {
     readonly index: string;
     readonly declared: boolean;
   };
+  /** Evidence sources only: what kind of source it is, in its own words (`EvidenceSource.kind`). */
+  readonly source?: { readonly kind: string };
   /** Portrait only: designed false-positive rate of one lookup against all of the dataset's filters. */
   readonly fpr?: number;
   /** Portrait only: number of filters in the chain (1 unless the dataset grew after a seal). */
@@ -261,8 +266,24 @@ export interface RemoteMatch extends DocumentMatchFields {
   readonly metadata: Record<string, unknown> | null;
 }
 
+/**
+ * A passage found by an evidence source of the caller's (`addEvidenceSource`): the query span and the span in the
+ * source's document, as the source reported them (checked to lie inside the query).
+ */
+export interface SourceMatch extends DocumentMatchFields {
+  readonly kind: 'source';
+  /** The source's similarity of the two passages, 0..1 (1 when it gave none: a word-for-word find). */
+  readonly score: number;
+  /** As {@link ExactMatch.reuse}: `'verbatim'` when the source gave none. */
+  readonly reuse: ReuseKind;
+  /** As {@link ExactMatch.similarity}: `score`. */
+  readonly similarity: number;
+  /** Whether the source aligned the two texts (its own word). */
+  readonly aligned: boolean;
+}
+
 /** One reused passage (or, `kind: 'near'`, one near-duplicate document) found by `search`. */
-export type SearchMatch = ExactMatch | PortraitMatch | NearMatch | RemoteMatch;
+export type SearchMatch = ExactMatch | PortraitMatch | NearMatch | RemoteMatch | SourceMatch;
 
 export interface DocInfo {
   readonly id: string;

@@ -2,7 +2,7 @@
  * The HTTP side of the back-off after failed authentication (the counting is the accounts service's
  * `AuthThrottle`): what a request's credentials count against, and the token endpoint's 429.
  */
-import { isLoopback } from '../index.js';
+import { isLoopback } from '../library.js';
 
 /**
  * What a failed attempt counts against: the client's address (unless loopback), and the credential presented. Not a

@@ -6,10 +6,10 @@
  * Kept apart from the table so that modules other than the table (the OpenAPI builder, the
  * handler, later route groups) can import the types without importing every route.
  */
-import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../index.js';
-import type { KeyStore, Plan, Principal, RateState, Scope } from '../index.js';
-export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../index.js';
-export type { Principal, Scope } from '../index.js';
+import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../library.js';
+import type { KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
+export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../library.js';
+export type { Principal, Scope } from '../library.js';
 
 /**
  * A JSON Schema (2020-12, the dialect of OpenAPI 3.1). Plain data: no functions, no `$ref` across files.
@@ -202,6 +202,18 @@ export interface Route {
   /** Returns the body object (wrapped as `{ success: true, ...body }`), a {@link Reply}, or a finished `Response`. */
   readonly handler: (ctx: RouteContext) => Promise<unknown>;
 }
+
+/**
+ * The media type of each kind of body a route reads (`body`) or answers (`responseType`): the Content-Type the
+ * handler requires and the document names.
+ * @example MEDIA_TYPES[route.responseType ?? 'json'] // 'application/json'
+ */
+export const MEDIA_TYPES: Readonly<Record<NonNullable<Route['body'] | Route['responseType']>, string>> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  binary: 'application/octet-stream',
+  html: 'text/html',
+};
 
 /**
  * An error an operation gives, and when.

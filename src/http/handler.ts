@@ -43,7 +43,7 @@ import {
   type Offload,
   type Plan,
   type TargetModel,
-} from '../index.js';
+} from '../library.js';
 import { LargeWorkGate, type LargeWorkLimits } from './large-work.js';
 import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
 import type { ModelSpec, Principal, Route, RouteServices } from './context.js';

@@ -32,10 +32,10 @@ export type {
   ModelSpec,
 } from './context.js';
 // the egress policy lives in the library (src/net/egress.ts); kept here too, where it was first exported
-export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from '../index.js';
-export type { HostResolver, ResolvedHost } from '../index.js';
-// the accounts service (also exported by the main entry), re-exported here for the hosts that import it with the handler
-export { KeyStore, MAX_TOKEN_TTL, PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from '../index.js';
+export { isInternalHost, isInternalAddress, defaultModelHosts, egressFetch } from '../library.js';
+export type { HostResolver, ResolvedHost } from '../library.js';
+// the accounts service (also exported by trainprint/accounts), re-exported here for the hosts that import it with the handler
+export { KeyStore, MAX_TOKEN_TTL, PLANS, WINDOW_SECONDS, MemoryCounterStore, StoreCounterStore } from '../library.js';
 export type {
   ApiKeyInfo,
   OAuthClientInfo,
@@ -45,10 +45,10 @@ export type {
   Plan,
   CounterStore,
   RateState,
-} from '../index.js';
+} from '../library.js';
 export { buildOpenApi } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';
-export { IDEMPOTENCY_TTL_MS } from '../index.js';
+export { IDEMPOTENCY_TTL_MS } from '../library.js';
 export { INTERNAL_ERROR_CODE } from './respond.js';
 export type { EnvelopeCode } from './respond.js';
 export { NAMED_SCHEMAS } from './schemas/named.js';
@@ -60,5 +60,5 @@ export {
   RETAINED_DAYS,
   AVAILABILITY_MEASURES,
   readAvailability,
-} from '../index.js';
-export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from '../index.js';
+} from '../library.js';
+export type { HeartbeatOptions, AvailabilityReport, AvailabilityWindow, InstanceRecord } from '../library.js';

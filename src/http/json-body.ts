@@ -4,7 +4,7 @@
  * large body and an offload that can ({@link JsonBodyOffload}: `trainprint/node`'s worker pool), on another
  * thread — the same function there, so a body gets the same value or the same error either way.
  */
-import { TrainprintError } from '../index.js';
+import { TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { compileValidator } from './validate.js';
 

@@ -6,7 +6,7 @@
  * their turn (in order) or, when too many wait, are answered 503 with `Retry-After` at once, before their bodies
  * are read.
  */
-import { TrainprintError } from '../index.js';
+import { TrainprintError } from '../library.js';
 
 /** Requests whose body is at least this large (bytes) take a place. */
 export const LARGE_WORK_BYTES = 1 << 20;

@@ -1,7 +1,7 @@
 /**
  * `POST /api/v1/oauth/token`: the token endpoint of RFC 6749 over the accounts service's clients and tokens.
  */
-import type { KeyStore, Scope, TokenIssuer } from '../index.js';
+import type { KeyStore, Scope, TokenIssuer } from '../library.js';
 
 /**
  * The token endpoint (RFC 6749 §4.4 with client authentication per §2.3.1): `grant_type=

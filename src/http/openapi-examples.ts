@@ -4,7 +4,7 @@
  * sample per example (`x-codeSamples`, the vendor extension Redoc and other renderers show), and
  * the error cases of each error status. src/http/openapi.ts places them in the document.
  */
-import { HTTP_STATUS, MESSAGES, type ErrorCode } from '../index.js';
+import { HTTP_STATUS, MESSAGES, type ErrorCode } from '../library.js';
 import type { ErrorCase, Route, RouteExample } from './context.js';
 
 /** Variables the curl samples read: the server's URL and the keys of the two accounts of the examples. */

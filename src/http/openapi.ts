@@ -9,9 +9,9 @@
  * response examples, a curl sample per example (`x-codeSamples`) and the error cases of each
  * error status (src/http/openapi-examples.ts).
  */
-import { HTTP_STATUS, type ErrorCode } from '../index.js';
+import { HTTP_STATUS, type ErrorCode } from '../library.js';
 import type { Route, JsonSchema } from './context.js';
-import { SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
+import { MEDIA_TYPES, SCOPE_DESCRIPTIONS, SCOPES } from './context.js';
 import { PATH_PARAMS } from './routes/index.js';
 import { NAMED_SCHEMAS } from './schemas/named.js';
 import { curlSample, errorCasesByStatus, errorExample, exampleFields } from './openapi-examples.js';
@@ -114,12 +114,7 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
   }
   if (parameters.length) op.parameters = parameters;
   if (r.body && r.requestSchema) {
-    const media =
-      r.body === 'json'
-        ? 'application/json'
-        : r.body === 'form'
-          ? 'application/x-www-form-urlencoded'
-          : 'application/octet-stream';
+    const media = MEDIA_TYPES[r.body];
     // a binary body is a file: its examples name it (`file`), the curl samples send it
     const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
     const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
@@ -271,12 +266,7 @@ function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
   const common = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   const { success, errors } = documentedStatuses(r);
   const out: Record<string, unknown> = {};
-  const media =
-    r.responseType === 'html'
-      ? 'text/html'
-      : r.responseType === 'binary'
-        ? 'application/octet-stream'
-        : 'application/json';
+  const media = MEDIA_TYPES[r.responseType ?? 'json'];
   // the worked examples answering a status (binary answers have no example body)
   const shown = (s: number) =>
     exampleFields(

@@ -1,5 +1,5 @@
 /** The `RateLimit-*` response headers of a plan's daily limit. */
-import { type RateState, WINDOW_SECONDS } from '../index.js';
+import { type RateState, WINDOW_SECONDS } from '../library.js';
 
 /**
  * The `RateLimit-*` headers of a state (none for a plan without limit: there is nothing to announce).

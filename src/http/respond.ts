@@ -11,7 +11,7 @@
  * credentials or query, its status, the content type and length of its body; never the body,
  * which could be an internal page, nor the API key).
  */
-import { HTTP_STATUS, MESSAGES, PUBLIC_ENDPOINTS, TrainprintError, type ErrorCode } from '../index.js';
+import { HTTP_STATUS, MESSAGES, PUBLIC_ENDPOINTS, TrainprintError, type ErrorCode } from '../library.js';
 
 /**
  * Code of an unexpected failure (not a `TrainprintError`): HTTP 500, generic message.

@@ -19,7 +19,7 @@ import {
   type Engine,
   type Plan,
   type RemoteHealth,
-} from '../index.js';
+} from '../library.js';
 
 /** Failures closer than this belong to one incident. */
 export const INCIDENT_GAP_MS = 10 * 60 * 1000;

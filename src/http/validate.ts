@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { TrainprintError } from '../index.js';
+import { TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 
 /** Where a validated value came from (named in the error). */

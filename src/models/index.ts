@@ -4,14 +4,8 @@
  * fetch handler to serve it), and byte-level GPTs (the test models of models/, run in the
  * WebAssembly core or in TypeScript).
  */
-export type {
-  AccessLevel,
-  DistributionMoments,
-  GenerateOptions,
-  TargetModel,
-  TokenLogprobs,
-  TopLogprob,
-} from './types.js';
+// the contract (./types.ts) whole: every type a backend implements or a caller reads
+export type * from './types.js';
 export { NgramLanguageModel, wordSpans, wordsOf, BOS, UNK } from './ngram.js';
 export type { NgramOptions, NgramScore, WordTokenSpans } from './ngram.js';
 export { createNgramHandler } from './ngram-server.js';

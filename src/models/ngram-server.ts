@@ -18,15 +18,7 @@
  * the tokens concatenate to the prompt. Generated tokens are the words with one leading space.
  */
 import { wordSpans, type NgramLanguageModel } from './ngram.js';
-import {
-  answerHead,
-  chatPrompt,
-  completionAnswer,
-  completionOptions,
-  maxTokensOf,
-  oaiError,
-  readCompletionsRequest,
-} from './openai-wire.js';
+import { chatPrompt, completionOptions, maxTokensOf, oaiError, serveCompletions } from './openai-wire.js';
 
 /** Options of {@link createNgramHandler}. */
 export interface NgramHandlerOptions {
@@ -62,21 +54,14 @@ export function createNgramHandler(
   const maxLogprobs = options.maxLogprobs ?? 20;
   const maxTokens = options.maxTokens ?? 4096;
   const maxBody = options.maxBodyChars ?? 10 * 1024 * 1024;
-  let counter = 0;
-  return async (request: Request): Promise<Response> => {
-    const read = await readCompletionsRequest(request, {
-      name,
-      maxBody,
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    });
-    if (read instanceof Response) return read;
-    const { chat, body } = read;
+  return serveCompletions({ name, maxBody, apiKey: options.apiKey }, async (call) => {
+    const { chat, body } = call;
     const temperature = body.temperature ?? 1;
     if (typeof temperature !== 'number' || temperature !== 0)
       return oaiError(400, 'This model decodes greedily: temperature must be 0.', null, 'temperature');
     const mt = maxTokensOf(body, maxTokens);
     if (mt instanceof Response) return mt;
-    const head = answerHead(chat, ++counter, name);
+    call.start();
 
     if (chat) {
       const prompt = chatPrompt(body);
@@ -84,7 +69,7 @@ export function createNgramHandler(
       const messages = body.messages as Array<{ content: string }>;
       const words = lm.generateTokens(wordSpans(prompt).tokens, mt);
       const promptTokens = wordSpans(messages.map((m) => m.content).join('\n')).tokens.length;
-      return completionAnswer(head, words.join(' '), null, { prompt: promptTokens, completion: words.length });
+      return { content: words.join(' '), logprobs: null, usage: { prompt: promptTokens, completion: words.length } };
     }
 
     const asked = completionOptions(body, maxLogprobs);
@@ -122,8 +107,8 @@ export function createNgramHandler(
       });
       logprobs = { tokens, token_logprobs: tokenLogprobs, top_logprobs: top, text_offset: offsets };
     }
-    return completionAnswer(head, text, logprobs, { prompt: p.words.length, completion: gen.length });
-  };
+    return { content: text, logprobs, usage: { prompt: p.words.length, completion: gen.length } };
+  });
 }
 
 /** Word tokens of a prompt as strings that concatenate to it, with their offsets. */

@@ -69,7 +69,7 @@ export interface WireOptions {
  * const r = await readCompletionsRequest(request, { name: 'ngram', maxBody: 1 << 20 })
  * if (r instanceof Response) return r
  */
-export async function readCompletionsRequest(
+async function readCompletionsRequest(
   request: Request,
   options: WireOptions,
 ): Promise<Response | { chat: boolean; body: Record<string, unknown> }> {
@@ -161,7 +161,7 @@ export function completionOptions(
 }
 
 /** What every answer of one request carries: its id (`cmpl-…`, `chatcmpl-…`), creation time and model name. */
-export interface AnswerHead {
+interface AnswerHead {
   readonly chat: boolean;
   readonly id: string;
   readonly created: number;
@@ -169,7 +169,7 @@ export interface AnswerHead {
 }
 
 /** The head of the `n`-th answer of a server. */
-export function answerHead(chat: boolean, n: number, model: string): AnswerHead {
+function answerHead(chat: boolean, n: number, model: string): AnswerHead {
   return {
     chat,
     id: `${chat ? 'chatcmpl' : 'cmpl'}-${n.toString(16).padStart(8, '0')}`,
@@ -182,7 +182,7 @@ export function answerHead(chat: boolean, n: number, model: string): AnswerHead 
  * A chat completion (`content` = the assistant message) or a legacy completion (`content` = the choice's text,
  * with its `logprobs`), usage counted in the server's own tokens; every answer stops at `max_tokens`.
  */
-export function completionAnswer(
+function completionAnswer(
   head: AnswerHead,
   content: string,
   logprobs: unknown,
@@ -203,4 +203,54 @@ export function completionAnswer(
       total_tokens: usage.prompt + usage.completion,
     },
   });
+}
+
+/** A request that passed the common checks, for the server's model to answer. */
+export interface CompletionCall {
+  /** A chat completion (`/v1/chat/completions`), else a legacy one. */
+  readonly chat: boolean;
+  readonly body: Record<string, unknown>;
+  /**
+   * Takes the call on once the model's own options are checked: numbers its answer (the server's n-th, which the
+   * answer's id carries) and stamps its creation time. Returns n.
+   */
+  start(): number;
+}
+
+/** What the model answers a call with: the text, a legacy completion's `logprobs`, the usage in its own tokens. */
+export interface CompletionContent {
+  readonly content: string;
+  readonly logprobs: unknown;
+  readonly usage: { prompt: number; completion: number };
+}
+
+/**
+ * A fetch handler serving a model with the OpenAI schemas: every request is read and checked
+ * ({@link readCompletionsRequest}), then `answer` checks the model's own options, takes the call on
+ * ({@link CompletionCall.start}) and answers it; its content goes out as a completion, an error as is.
+ * @example
+ * const handler = serveCompletions({ name: 'echo', maxBody: 1 << 20 }, async (call) => {
+ *   call.start()
+ *   return { content: 'hello', logprobs: null, usage: { prompt: 1, completion: 1 } }
+ * })
+ */
+export function serveCompletions(
+  options: WireOptions,
+  answer: (call: CompletionCall) => Promise<CompletionContent | Response>,
+): (request: Request) => Promise<Response> {
+  let counter = 0;
+  return async (request: Request): Promise<Response> => {
+    const read = await readCompletionsRequest(request, options);
+    if (read instanceof Response) return read;
+    let head: AnswerHead | undefined;
+    const start = (): number => {
+      const n = ++counter;
+      head = answerHead(read.chat, n, options.name);
+      return n;
+    };
+    const answered = await answer({ ...read, start });
+    if (answered instanceof Response) return answered;
+    if (head === undefined) throw new Error('an answer before start()'); // a server's bug, not a request's
+    return completionAnswer(head, answered.content, answered.logprobs, answered.usage);
+  };
 }

@@ -5,7 +5,7 @@
  * (./jsonl-ranges.ts) and fingerprint; the reply carries the fingerprints as a few flat arrays, so
  * that it crosses threads as transferred buffers.
  */
-import { isTrainprintError, type DatasetFingerprinter, type FingerprintBatch } from '../index.js';
+import { isTrainprintError, type DatasetFingerprinter, type FingerprintBatch } from '../library.js';
 import { RangeLineError, readJsonlRange, type JsonlRange, type RangeDocuments } from './jsonl-ranges.js';
 import type { RecordFields } from './read-documents.js';
 

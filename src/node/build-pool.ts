@@ -27,7 +27,7 @@ import {
   type DatasetFingerprinter,
   type ErrorCode,
   type FingerprintedDocuments,
-} from '../index.js';
+} from '../library.js';
 import { runBuildJob, type BuildJob, type BuildReply } from './build-job.js';
 import { jsonlRanges } from './jsonl-ranges.js';
 import { readDocuments, type InputFile, type ReadDocumentsOptions, type RecordFields } from './read-documents.js';

@@ -12,7 +12,7 @@
  *               a BuildReply: { seq, batch, documents? } | { seq, error, documents? }
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDatasetFingerprinter } from '../index.js';
+import { createDatasetFingerprinter } from '../library.js';
 import { runBuildJob, type BuildJob } from './build-job.js';
 
 const port = parentPort;

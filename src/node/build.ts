@@ -18,7 +18,7 @@ import {
   type Engine,
   type FingerprintedDocuments,
   type SnapshotStream,
-} from '../index.js';
+} from '../library.js';
 import { createPostgresDataset, type PostgresDataset, type PostgresDatasetConnection } from '../store/node.js';
 import { defaultThreads, fingerprintFilesInThreads, MAX_THREADS } from './build-pool.js';
 import { checkInputs, readDocuments, type DocumentFormat } from './read-documents.js';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readByteGptWeights, TrainprintError, type ByteGptWeights } from '../index.js';
+import { readByteGptWeights, TrainprintError, type ByteGptWeights } from '../library.js';
 
 /** The fields of a model manifest the package reads (the file holds the documents by role too). */
 export interface ModelManifest {

@@ -6,7 +6,7 @@
  * TrainprintError goes back as its code, detail and (plain data only) cause; anything else as INTERNAL.
  */
 import { parentPort } from 'node:worker_threads';
-import { createEngine, isTrainprintError, type PureWork } from '../index.js';
+import { createEngine, isTrainprintError, type PureWork } from '../library.js';
 import { bodyChecker, parseJsonBody, type JsonSchema } from '../http/index.js';
 
 /** A request of the pool: work or a body, and the number its answer carries back. */

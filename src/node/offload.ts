@@ -18,7 +18,7 @@ import {
   type Offload,
   type PureWork,
   type WorkResult,
-} from '../index.js';
+} from '../library.js';
 import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
 
 /**

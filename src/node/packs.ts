@@ -1,6 +1,6 @@
 /**
  * Reference packs on disk with Node's file system: `trainprint pack build` and `trainprint packs
- * list|info|verify` are built on these. The work is in src/packs/files.ts (the main entry); this
+ * list|info|verify` are built on these. The work is in src/packs/files.ts (trainprint/packs); this
  * hands it `node:fs` and `node:path`, and finds the packs folder shipped with the library.
  */
 import { existsSync } from 'node:fs';
@@ -21,10 +21,10 @@ import {
   type PackEngine,
   type PackFs,
   type PackInfo,
-} from '../index.js';
+} from '../library.js';
 
 /**
- * Node's file system as the pack files need it: pass it to the `…With` functions of the main entry
+ * Node's file system as the pack files need it: pass it to the `…With` functions of trainprint/packs
  * (`readPackManifestWith(nodePackFs, path)`, `loadPackFileWith(engine, nodePackFs, path)` …).
  */
 export const nodePackFs: PackFs = { readFile, writeFile, rename, rm, existsSync, resolve, dirname, relative, sep };

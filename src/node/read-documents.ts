@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
 import { Decompress, decompress as zstdDecompress } from 'fzstd';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
-import { TrainprintError, type DatasetDocument } from '../index.js';
+import { TrainprintError, type DatasetDocument } from '../library.js';
 
 /** The document formats {@link readDocuments} reads. */
 export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet';

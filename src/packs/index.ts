@@ -4,7 +4,8 @@
  * Pure TypeScript for every runtime; reading pack files and texts from disk is `trainprint/node`'s.
  *
  * @example
- * import { createEngine, loadPack } from 'trainprint'
+ * import { createEngine } from 'trainprint'
+ * import { loadPack } from 'trainprint/packs'
  * const engine = await createEngine()
  * const { info } = await loadPack(engine, bytes, { sha256: entry.sha256 }) // from packs/index.json
  * info.kb_dataset // 'project-gutenberg'

@@ -192,20 +192,8 @@ const MANIFEST_KEYS = [
   'texts',
   'documents',
 ] as const;
-const MANIFEST_REQUIRED = [
-  'format',
-  'version',
-  'id',
-  'name',
-  'pack_version',
-  'description',
-  'kb_dataset',
-  'window',
-  'built',
-  'sources',
-  'licence',
-  'documents',
-] as const;
+const MANIFEST_OPTIONAL: readonly string[] = ['kb_note', 'selection', 'texts'];
+const MANIFEST_REQUIRED = MANIFEST_KEYS.filter((k) => !MANIFEST_OPTIONAL.includes(k));
 const DOC_KEYS = ['id', 'file', 'sha256', 'bytes', 'title', 'author', 'ebook', 'url', 'source', 'source_path'] as const;
 
 /**

@@ -69,16 +69,11 @@ export interface PackMeta {
   readonly shingles: { readonly words: number; readonly window: number; readonly params: string };
 }
 
-/** What a pack says about one document (its `meta`). */
-export interface PackDocumentMeta {
-  readonly sha256: string;
-  readonly title?: string;
-  readonly author?: string;
-  readonly ebook?: number;
-  readonly url?: string;
-  readonly source?: string;
-  readonly source_path?: string;
-}
+/** What a pack says about one document (its `meta`): the manifest's provenance of its text. */
+export type PackDocumentMeta = Pick<
+  PackManifestDocument,
+  'sha256' | 'title' | 'author' | 'ebook' | 'url' | 'source' | 'source_path'
+>;
 
 /** A pack's description, read from its bytes ({@link readPackInfo}, {@link verifyPack}). */
 export interface PackInfo {

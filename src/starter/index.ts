@@ -15,7 +15,7 @@
  * await loadStarterDataset(engine) // { id: 'spdx-licenses', documents: 727, … }
  * engine.search(readmeText).matches // e.g. [{ document_id: 'MIT', kind: 'exact', … }]
  */
-import { TrainprintError, type DatasetStats } from '../index.js';
+import { TrainprintError, type DatasetStats } from '../library.js';
 import { STARTER_SNAPSHOT } from '../../build/generated/starter-dataset.js';
 import { decodeBase64 } from '../core/base64.js';
 

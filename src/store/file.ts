@@ -158,14 +158,23 @@ function decodeSlot(bytes: Uint8Array, offset: number): { stamp: number; point: 
   return { stamp, point: { records: dv.getUint32(4, true), length } };
 }
 
-/** A fresh version-2 log header: nothing durable yet beyond the header itself (slot stamp 1). */
-function logHeader(generation: number): Uint8Array {
-  const out = new Uint8Array(LOG_HEADER);
+/**
+ * `size` bytes starting as the log header and the manifest both start: the magic, the format version, the
+ * generation and the CRC-32 of those 12 bytes (all little-endian u32).
+ */
+function stampedHead(size: number, magic: readonly number[], version: number, generation: number): Uint8Array {
+  const out = new Uint8Array(size);
   const dv = view(out);
-  out.set(LOG_MAGIC, 0);
-  dv.setUint32(4, LOG_VERSION, true);
+  out.set(magic, 0);
+  dv.setUint32(4, version, true);
   dv.setUint32(8, generation, true);
   dv.setUint32(12, crc32(out.subarray(0, 12)), true);
+  return out;
+}
+
+/** A fresh version-2 log header: nothing durable yet beyond the header itself (slot stamp 1). */
+function logHeader(generation: number): Uint8Array {
+  const out = stampedHead(LOG_HEADER, LOG_MAGIC, LOG_VERSION, generation);
   out.set(encodeSlot(1, { records: 0, length: LOG_HEADER }), SLOT_OFFSETS[1]);
   return out;
 }
@@ -228,13 +237,7 @@ function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<s
 }
 
 function encodeManifest(generation: number): Uint8Array {
-  const out = new Uint8Array(MANIFEST_BYTES);
-  const dv = view(out);
-  out.set(MANIFEST_MAGIC, 0);
-  dv.setUint32(4, MANIFEST_VERSION, true);
-  dv.setUint32(8, generation, true);
-  dv.setUint32(12, crc32(out.subarray(0, 12)), true);
-  return out;
+  return stampedHead(MANIFEST_BYTES, MANIFEST_MAGIC, MANIFEST_VERSION, generation);
 }
 
 function decodeManifest(bytes: Uint8Array): { generation: number } {

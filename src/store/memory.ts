@@ -232,7 +232,7 @@ export class SortedIndex {
     if (!this.#map.has(key)) {
       const keys = this.#keys;
       if (keys.length === 0 || keys[keys.length - 1] < key) keys.push(key);
-      else keys.splice(this.#lowerBound(key), 0, key);
+      else keys.splice(this.#bound(key, false), 0, key);
     }
     this.#map.set(key, value);
   }
@@ -240,7 +240,7 @@ export class SortedIndex {
   /** True when the key existed. */
   delete(key: string): boolean {
     if (!this.#map.delete(key)) return false;
-    this.#keys.splice(this.#lowerBound(key), 1);
+    this.#keys.splice(this.#bound(key, false), 1);
     return true;
   }
 
@@ -253,7 +253,7 @@ export class SortedIndex {
   /** Keys starting with `prefix` and greater than `after` (when given), in order. */
   *keysFrom(prefix: string, after?: string): Generator<string> {
     const keys = this.#keys;
-    let i = after !== undefined && after >= prefix ? this.#upperBound(after) : this.#lowerBound(prefix);
+    let i = after !== undefined && after >= prefix ? this.#bound(after, true) : this.#bound(prefix, false);
     for (; i < keys.length && keys[i].startsWith(prefix); i++) yield keys[i];
   }
 
@@ -268,27 +268,17 @@ export class SortedIndex {
     else this.delete(op.key);
   }
 
-  /** First index whose key is ≥ `key`. */
-  #lowerBound(key: string): number {
+  /**
+   * First index whose key is > `key` (`past`), or ≥ it: a binary search of the sorted keys (strings: the numeric
+   * `lowerBound` of src/util/sorted.ts stays on numbers, so its call sites in the kernels stay monomorphic).
+   */
+  #bound(key: string, past: boolean): number {
     const keys = this.#keys;
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (keys[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** First index whose key is > `key`. */
-  #upperBound(key: string): number {
-    const keys = this.#keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] <= key) lo = mid + 1;
+      if (keys[mid] < key || (past && keys[mid] === key)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -571,41 +561,29 @@ export abstract class StoreCore implements Store {
   }
 }
 
-/** The view a transaction callback gets: its own writes over the staged writes over the index. */
-class StoreTransaction implements Transaction {
-  readonly #index: SortedIndex;
-  readonly #pending: Layer;
-  readonly #writes = new Map<string, Uint8Array | null>();
+/**
+ * What every store's transaction view shares: writes are kept in the view (a delete as null), encoded and
+ * checked as they are made, until the store sends them; after `end` every call throws. The stores differ in how
+ * they read (`get`, `scan`) and send the writes.
+ */
+export abstract class BufferedTransaction implements Transaction {
+  /** The writes kept so far, the last one per key (null: a delete). */
+  protected writes = new Map<string, Uint8Array | null>();
   #done = false;
 
-  constructor(index: SortedIndex, pending: Layer) {
-    this.#index = index;
-    this.#pending = pending;
-  }
-
-  async get(key: string): Promise<unknown | undefined> {
-    this.#checkActive();
-    checkKey(key);
-    const v = lookup(this.#index, [this.#pending, this.#writes], key);
-    return v === undefined ? undefined : decodeValue(v);
-  }
+  abstract get(key: string): Promise<unknown | undefined>;
+  abstract scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>>;
 
   put(key: string, value: unknown): void {
-    this.#checkActive();
+    this.checkActive();
     checkKey(key);
-    this.#writes.set(key, encodeValue(value));
+    this.writes.set(key, encodeValue(value));
   }
 
   delete(key: string): void {
-    this.#checkActive();
+    this.checkActive();
     checkKey(key);
-    this.#writes.set(key, null);
-  }
-
-  async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
-    this.#checkActive();
-    const { after, limit } = checkScan(prefix, options);
-    return scanLayers(this.#index, [this.#pending, this.#writes], prefix, after, limit);
+    this.writes.set(key, null);
   }
 
   /** Ends the transaction: later calls on it throw. */
@@ -613,17 +591,46 @@ class StoreTransaction implements Transaction {
     this.#done = true;
   }
 
+  protected checkActive(): void {
+    // A callback that forgot an `await` would otherwise write after the commit, silently lost.
+    if (this.#done) throw new TrainprintError('STORE_CLOSED', 'the transaction has already finished');
+  }
+}
+
+/** The view a transaction callback gets: its own writes over the staged writes over the index. */
+class StoreTransaction extends BufferedTransaction {
+  readonly #index: SortedIndex;
+  /**
+   * What lies over the index, the later first in a look-up: the staged writes, then this transaction's own (the
+   * map itself: this view never swaps it for another).
+   */
+  readonly #layers: readonly Layer[];
+
+  constructor(index: SortedIndex, pending: Layer) {
+    super();
+    this.#index = index;
+    this.#layers = [pending, this.writes];
+  }
+
+  async get(key: string): Promise<unknown | undefined> {
+    this.checkActive();
+    checkKey(key);
+    const v = lookup(this.#index, this.#layers, key);
+    return v === undefined ? undefined : decodeValue(v);
+  }
+
+  async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
+    this.checkActive();
+    const { after, limit } = checkScan(prefix, options);
+    return scanLayers(this.#index, this.#layers, prefix, after, limit);
+  }
+
   /** The transaction's writes, the last one per key. */
   ops(): EncodedOp[] {
     const ops: EncodedOp[] = [];
-    for (const [key, value] of this.#writes)
+    for (const [key, value] of this.writes)
       ops.push(value === null ? { type: 'delete', key } : { type: 'put', key, value });
     return ops;
-  }
-
-  #checkActive(): void {
-    // A callback that forgot an `await` would otherwise write after the commit, silently lost.
-    if (this.#done) throw new TrainprintError('STORE_CLOSED', 'the transaction has already finished');
   }
 }
 

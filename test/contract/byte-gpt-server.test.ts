@@ -15,7 +15,7 @@ import {
   readByteGptWeights,
   withCors,
   type ByteGptModel,
-} from '../../src/index.js';
+} from '../../src/library.js';
 import { serve, type Server } from '../../src/node/index.js';
 
 const ROOT = new URL('../../', import.meta.url);

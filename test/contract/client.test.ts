@@ -386,7 +386,7 @@ describe('TypeScript client: marketplace and memorization', () => {
 
 describe('TypeScript client: errors', () => {
   it('maps the error envelope: status, code, message, details, request_id', async () => {
-    const e = await failure(tp.analyze({ content: 'x', content_type: 'pdf' as never }));
+    const e = await failure(tp.analyze({ content: 'x', content_type: 'rtf' as never }));
     expect(e.status).toBe(422);
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.details).toMatchObject({ location: 'body', field: 'content_type' });

@@ -5,7 +5,7 @@
  * main record would be a window in which a crash leaves an unowned analysis or a monitor its owner cannot see).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, MemoryStore, type BatchOp, type Engine, type Transaction } from '../../src/index.js';
+import { createEngine, MemoryStore, type BatchOp, type Engine, type Transaction } from '../../src/library.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { book, passageAt } from '../fixtures/http/harness.js';
 

@@ -10,7 +10,7 @@
  *   is answered 503 SERVICE_UNAVAILABLE with the JSON error envelope, never 500.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, type Offload } from '../../src/index.js';
+import { createEngine, type Offload } from '../../src/library.js';
 import { createHandler, KeyStore, type HandlerOptions, type JsonBodyOffload } from '../../src/http/index.js';
 import { createWorkerPool } from '../../src/node/index.js';
 import { knowledgeBase } from '../../src/services/kb/index.js';

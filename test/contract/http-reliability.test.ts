@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binomialUpperTail, createEngine, wilsonInterval, type Engine } from '../../src/index.js';
+import { binomialUpperTail, createEngine, wilsonInterval, type Engine } from '../../src/library.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { authSubjects } from '../../src/http/auth-throttle.js';
 import { isLoopback } from '../../src/services/accounts/throttle.js';

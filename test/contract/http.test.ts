@@ -462,10 +462,10 @@ describe('HTTP API contract', () => {
     expect(typed.json.error.details).toMatchObject({ field: 'limit', reason: 'must be of type integer' });
     const enumed = await call('POST', '/api/v1/attribution/analyze', {
       key,
-      json: { content: 'x', content_type: 'pdf' },
+      json: { content: 'x', content_type: 'rtf' },
     });
     expect(enumed.json.error.message).toBe(
-      'The input is not valid: content_type: must be one of "text", "markdown", "html"',
+      'The input is not valid: content_type: must be one of "text", "markdown", "html", "epub", "pdf", "docx"',
     );
     // an engine-level check (after the schema) is also 422 and names the field
     const engineLevel = await call('POST', '/api/v1/attribution/analyze', {

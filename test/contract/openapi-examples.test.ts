@@ -24,7 +24,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, createNgramHandler, HTTP_STATUS, NgramLanguageModel } from '../../src/index.js';
+import { createEngine, createNgramHandler, HTTP_STATUS, NgramLanguageModel } from '../../src/library.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import {
   buildOpenApi,

@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, MemoryStore, migrateStore, type Monitor, type Store } from '../../src/index.js';
+import { createEngine, MemoryStore, migrateStore, type Monitor, type Store } from '../../src/library.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { openFileStore, openPostgresStore } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';

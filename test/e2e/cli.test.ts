@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { buildDocx, persuasion } from '../fixtures/documents.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -514,6 +515,15 @@ describe('trainprint CLI (dist/cli.js)', () => {
     expect(bad.stderr).toMatch(/^error: INVALID_INPUT: .*EU has no ISO 3166-2 subdivisions/);
     expect((await run(['analyze'])).code).toBe(2);
     expect((await run(['analyze', 'nope.txt'])).code).toBe(1);
+    // a file by its extension: its text extracted, the extraction described; a broken one is one line, exit 1
+    writeFileSync(at('persuasion.docx'), buildDocx(persuasion(2)));
+    const d = await run(['analyze', 'persuasion.docx', '--packs', 'none']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(JSON.parse(d.stdout)).toMatchObject({ content_type: 'docx', extraction: { format: 'docx' } });
+    writeFileSync(at('broken.epub'), 'not a zip');
+    const e = await run(['analyze', 'broken.epub', '--packs', 'none']);
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/^error: INVALID_INPUT: .*EPUB/);
   });
 
   it('analyze answers as the server does: the default packs unless --packs none', async () => {

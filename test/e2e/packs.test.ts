@@ -17,7 +17,7 @@ import {
   readPackIndexWith,
   readPackInfo,
   readPackManifestWith,
-} from '../../src/index.js';
+} from '../../src/library.js';
 import { serveStatic } from '../../src/node/static.js';
 import {
   buildPackFile,

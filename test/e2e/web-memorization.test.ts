@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createByteGptHandler, createEngine, loadByteGptModel, withCors, type Engine } from '../../src/index.js';
+import { createByteGptHandler, createEngine, loadByteGptModel, withCors, type Engine } from '../../src/library.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { readModelDirectory } from '../../src/node/models.js';
 import { serve, type Server } from '../../src/node/serve.js';

@@ -76,7 +76,7 @@ describe('worker pool', () => {
       expect(bytes.byteLength).toBe(0); // a body that fills its buffer moves to the thread: no copy
       for (const bad of [
         good.slice(0, -1),
-        JSON.stringify({ content: text, content_type: 'pdf' }),
+        JSON.stringify({ content: text, content_type: 'rtf' }),
         '{"a":"\\ud800"}',
       ]) {
         const off = await pool.parseJson(encode(bad), schema).catch((e: unknown) => e);

@@ -30,7 +30,11 @@ function u32Digest(engine, arr) {
 const MIT_GRANT =
   'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:';
 
-/** `lib` is dist/index.js; `starter`, when given, is dist/starter.js ('trainprint/starter'). */
+/**
+ * `lib`: the exports of dist/index.js ('trainprint') with those of dist/models.js and dist/text.js ('trainprint/models',
+ * 'trainprint/text': the byte-level GPT and the normaliser); `starter`, when given, is dist/starter.js
+ * ('trainprint/starter').
+ */
 export async function smoke(lib, starter) {
   const engine = await lib.createEngine();
   const out = { variant: engine.variant, fingerprints: {}, errors: {}, similarity: null };
@@ -185,4 +189,43 @@ export async function smoke(lib, starter) {
     se.dispose();
   }
   return out;
+}
+
+/**
+ * The entries built on the library (the main entry, the sub-entries, http, node, starter) re-export one bundle,
+ * dist/library.js (.cjs): a class or function that two of them export is one value (constants may share a name and
+ * differ: trainprint/node's CONTENT_TYPES are MIME types, trainprint/text's the content kinds), and a value the engine
+ * makes is an instance of the class each entry exports. `entries` maps an entry's name ('trainprint',
+ * 'trainprint/kb', …) to its exports; returns what breaks that, empty when nothing does.
+ */
+export async function oneLibrary(entries) {
+  const problems = [];
+  const first = new Map();
+  for (const [entry, exports] of Object.entries(entries)) {
+    for (const [name, value] of Object.entries(exports)) {
+      if (typeof value !== 'function') continue;
+      if (!first.has(name)) first.set(name, [entry, value]);
+      else if (first.get(name)[1] !== value) problems.push(`${name} of ${entry} is not ${first.get(name)[0]}'s`);
+    }
+  }
+  const main = entries.trainprint;
+  const engine = await main.createEngine();
+  try {
+    const checks = [
+      ['Engine', engine instanceof main.Engine],
+      ['KnowledgeBase', engine.kb instanceof entries['trainprint/kb'].KnowledgeBase],
+      ['Marketplace', engine.marketplace instanceof entries['trainprint/market'].Marketplace],
+      ['MemoryStore', engine.store instanceof entries['trainprint/datasets'].MemoryStore],
+    ];
+    try {
+      engine.model('no/such-model');
+      checks.push(['TrainprintError (thrown)', false]);
+    } catch (e) {
+      checks.push(['TrainprintError', e instanceof main.TrainprintError && e.code === 'NOT_FOUND']);
+    }
+    for (const [name, ok] of checks) if (!ok) problems.push(`instanceof ${name} fails across entries`);
+  } finally {
+    engine.dispose();
+  }
+  return problems;
 }

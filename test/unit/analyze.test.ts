@@ -276,9 +276,9 @@ describe('analyze', () => {
     for (const [req, c] of bad)
       await expect(engine.analyze(req as never), JSON.stringify(req)?.slice(0, 80)).rejects.toEqual(code(c));
     const unknownType = await engine
-      .analyze({ content: 'x', content_type: 'pdf' } as never)
+      .analyze({ content: 'x', content_type: 'rtf' } as never)
       .catch((e: Error) => e.message);
-    expect(unknownType).toContain("'text', 'markdown', 'html'");
+    expect(unknownType).toContain("'text', 'markdown', 'html', 'epub', 'pdf', 'docx'");
     // every bad option is INVALID_OPTIONS naming it, never a TypeError from inside
     const badOptions: unknown[] = [
       null,
@@ -310,7 +310,7 @@ describe('analyze', () => {
     await expect(engine.getAnalysis('an_nope')).rejects.toEqual(code('NOT_FOUND'));
     // the request schema agrees with the validation on shape
     expect(validRequest({ content: 'x', content_type: 'text', metadata: { jurisdiction: 'US-CA' } })).toBe(true);
-    expect(validRequest({ content: 'x', content_type: 'pdf' })).toBe(false);
+    expect(validRequest({ content: 'x', content_type: 'rtf' })).toBe(false);
   });
 
   it('declareDataset: a loaded dataset gains (and loses) its declared KB link; the file keeps it', async () => {

@@ -11,7 +11,7 @@ import {
   sha256Hex,
   TrainprintError,
   type ErrorCode,
-} from '../../src/index.js';
+} from '../../src/library.js';
 import { sha256Portable, startSha256HexOfText, toHex } from '../../src/fingerprint/sha256.js';
 import type { Core } from '../../src/core/abi.js';
 import { prng } from '../reference/core.js';

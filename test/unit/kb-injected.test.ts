@@ -3,7 +3,7 @@
  * test can use a small one. analyze, score, monitors and the look-ups all read the engine's, never the shipped one.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, isTrainprintError, KnowledgeBase, knowledgeBase, type KbModelFact } from '../../src/index.js';
+import { createEngine, isTrainprintError, KnowledgeBase, knowledgeBase, type KbModelFact } from '../../src/library.js';
 
 const HOUSE_TEXT =
   'The lamplighter of Harrowgate kept a ledger of every wick he trimmed, and in the winter of the flood he wrote ' +

@@ -1,6 +1,7 @@
 /**
  * The layers of src/ (docs/architecture.md): the dependency-cruiser rules of .dependency-cruiser.cjs
- * hold for src/ and app/, and only src/core touches WebAssembly memory.
+ * hold for src/ and app/, only src/core touches WebAssembly memory, and the services look kinds of evidence up
+ * (src/services/policy/kinds/) instead of switching on them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,5 +47,19 @@ describe('layers', () => {
       .filter((f) => /\bmemory\.buffer\b|\.raw\.memory\b|new WebAssembly\.Memory\b/.test(readFileSync(f, 'utf8')))
       .map((f) => relative(root, f));
     expect(touching).toEqual([]);
+  });
+
+  it('no service switches on a dataset or match kind outside the result schemas', () => {
+    // the kinds the corpus gives (DatasetSearchDetail, SearchMatch, DatasetStats): their meaning is their module's
+    const KIND =
+      /\bkind\s*(===|!==)\s*'(exact|portrait|remote|source|near)'|case\s+'(exact|portrait|remote|source|near)'\s*:/;
+    const switching = sources(join(root, 'src', 'services'))
+      .filter((f) => !/schema\.ts$/.test(f))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (KIND.test(line) ? [`${relative(root, f)}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(switching).toEqual([]);
   });
 });

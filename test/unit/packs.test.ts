@@ -17,7 +17,7 @@ import {
   verifyPack,
   type PackManifest,
   type PackManifestDocument,
-} from '../../src/index.js';
+} from '../../src/library.js';
 import { book } from '../fixtures/texts/index.js';
 
 /** The rejection (or throw) of `f`: a TrainprintError with `code` whose message contains every one of `parts`. */

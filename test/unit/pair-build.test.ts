@@ -8,7 +8,7 @@ import { contentPairs, type TokenSource } from '../../src/corpus/content-pairs.j
 import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import { BATCH_UNITS, BatchedPairBuild } from '../../src/corpus/pair-build.js';
 import { withTokenHashes } from '../../src/fingerprint/words.js';
-import { createEngine, TrainprintError, type Offload, type PureWork } from '../../src/index.js';
+import { createEngine, TrainprintError, type Offload, type PureWork } from '../../src/library.js';
 import { finish, sliced } from '../../src/util/steps.js';
 import { coreOf } from './abi/helpers.js';
 import { recordingOffload } from '../fixtures/offload.js';

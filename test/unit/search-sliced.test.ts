@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ContentWordIndex } from '../../src/corpus/content-words.js';
-import { createEngine, OFFLOAD_MIN_UNITS, TrainprintError, type Engine } from '../../src/index.js';
+import { createEngine, OFFLOAD_MIN_UNITS, TrainprintError, type Engine } from '../../src/library.js';
 import type { DetailedSearch } from '../../src/corpus/types.js';
 import { recordingOffload } from '../fixtures/offload.js';
 import { book } from '../fixtures/texts/index.js';

@@ -75,7 +75,8 @@ class RemoteCorpusReport(TypedDict):
 
 
 class Match(TypedDict):
-    """A reused passage (``kind`` ``exact`` / ``portrait`` / ``remote``) or a near-duplicate document (``near``).
+    """A reused passage (``kind`` ``exact`` / ``portrait`` / ``remote`` / ``source``) or a near-duplicate document
+    (``near``).
 
     Remote matches also carry ``doc_ix``, ``source_text``, ``count``, ``boilerplate`` and ``metadata``.
     """

@@ -4,11 +4,39 @@
  */
 import type { RouteDocs } from '../context.js';
 import { ID } from './example-kit.js';
-import { AVAILABILITY_MEASURES } from '../../index.js';
+import { AVAILABILITY_MEASURES } from '../../library.js';
 
 /** The secret `POST /api/v1/oauth/clients` answered in the examples (shown once; the token example uses it). */
 const CLIENT_SECRET = 'tp_cs_Tn1gLNYs1SgqvSScOWkCRlU2QzsJCqn2G4tM2iGu';
 const widerScopes = { code: 'FORBIDDEN', when: "a scope asked for is not among the caller's" } as const;
+
+/** The test-mode key for CI that createApiKey makes, as listings show it (the key itself is not kept). */
+const CI_KEY = {
+  key_id: ID.newKey,
+  name: 'ci',
+  prefix: 'tp_test_',
+  last4: '9z1q',
+  account: 'acme',
+  plan: 'pro',
+  scopes: ['analyze', 'kb'],
+  mode: 'test',
+  created_at: '2025-06-02T09:30:00.000Z',
+  expires_at: null,
+  revoked: false,
+  revoked_at: null,
+} as const;
+
+/** The OAuth client of the nightly batch job that createOAuthClient registers (its secret: {@link CLIENT_SECRET}). */
+const BATCH_CLIENT = {
+  client_id: ID.client,
+  name: 'nightly-batch',
+  account: 'acme',
+  plan: 'pro',
+  scopes: ['analyze', 'kb'],
+  created_at: '2025-06-02T09:30:00.000Z',
+  revoked: false,
+  revoked_at: null,
+} as const;
 
 /**
  * Documentation of the account and service operations, by operation id.
@@ -84,22 +112,7 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         summary: 'A test-mode key for CI that can only analyse and read the knowledge base',
         body: { name: 'ci', scopes: ['analyze', 'kb'], mode: 'test' },
         status: 201,
-        response: {
-          success: true,
-          key: 'tp_test_VpgiO4lfL1geP70zCEA9k85xCaZm9z1q',
-          key_id: ID.newKey,
-          name: 'ci',
-          prefix: 'tp_test_',
-          last4: '9z1q',
-          account: 'acme',
-          plan: 'pro',
-          scopes: ['analyze', 'kb'],
-          mode: 'test',
-          created_at: '2025-06-02T09:30:00.000Z',
-          expires_at: null,
-          revoked: false,
-          revoked_at: null,
-        },
+        response: { success: true, key: 'tp_test_VpgiO4lfL1geP70zCEA9k85xCaZm9z1q', ...CI_KEY },
       },
     ],
   },
@@ -128,20 +141,7 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
               revoked: false,
               revoked_at: null,
             },
-            {
-              key_id: ID.key,
-              name: 'ci',
-              prefix: 'tp_test_',
-              last4: 'O0wV',
-              account: 'acme',
-              plan: 'pro',
-              scopes: ['analyze', 'kb'],
-              mode: 'test',
-              created_at: '2025-06-02T09:30:00.000Z',
-              expires_at: null,
-              revoked: false,
-              revoked_at: null,
-            },
+            { ...CI_KEY, key_id: ID.key, last4: 'O0wV' },
           ],
         },
       },
@@ -159,16 +159,9 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
+          ...CI_KEY,
           key_id: ID.key,
-          name: 'ci',
-          prefix: 'tp_test_',
           last4: '3Nh4',
-          account: 'acme',
-          plan: 'pro',
-          scopes: ['analyze', 'kb'],
-          mode: 'test',
-          created_at: '2025-06-02T09:30:00.000Z',
-          expires_at: null,
           revoked: true,
           revoked_at: '2025-06-02T09:30:00.001Z',
         },
@@ -245,18 +238,7 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         summary: 'A client for a nightly batch job',
         body: { name: 'nightly-batch', scopes: ['analyze', 'kb'] },
         status: 201,
-        response: {
-          success: true,
-          client_secret: CLIENT_SECRET,
-          client_id: ID.client,
-          name: 'nightly-batch',
-          account: 'acme',
-          plan: 'pro',
-          scopes: ['analyze', 'kb'],
-          created_at: '2025-06-02T09:30:00.000Z',
-          revoked: false,
-          revoked_at: null,
-        },
+        response: { success: true, client_secret: CLIENT_SECRET, ...BATCH_CLIENT },
       },
     ],
   },
@@ -270,18 +252,7 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          clients: [
-            {
-              client_id: ID.client,
-              name: 'nightly-batch',
-              account: 'acme',
-              plan: 'pro',
-              scopes: ['analyze', 'kb'],
-              created_at: '2025-06-02T09:30:00.000Z',
-              revoked: false,
-              revoked_at: null,
-            },
-          ],
+          clients: [BATCH_CLIENT],
         },
       },
     ],
@@ -296,17 +267,7 @@ export const ACCOUNT_DOCS: Readonly<Record<string, RouteDocs>> = {
         after: ['createOAuthClient'],
         params: { client_id: ID.client },
         status: 200,
-        response: {
-          success: true,
-          client_id: ID.client,
-          name: 'nightly-batch',
-          account: 'acme',
-          plan: 'pro',
-          scopes: ['analyze', 'kb'],
-          created_at: '2025-06-02T09:30:00.000Z',
-          revoked: true,
-          revoked_at: '2025-06-02T09:30:00.001Z',
-        },
+        response: { success: true, ...BATCH_CLIENT, revoked: true, revoked_at: '2025-06-02T09:30:00.001Z' },
       },
     ],
   },

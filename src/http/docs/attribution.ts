@@ -3,7 +3,7 @@
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from '../context.js';
-import { EVIDENCE_METHOD } from '../../index.js';
+import { EVIDENCE_METHOD } from '../../library.js';
 import {
   ID,
   KB_MODEL,

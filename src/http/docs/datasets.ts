@@ -24,6 +24,69 @@ const owned =
   'Only the account that created or imported the dataset may change it (an `admin` key may change any); ' +
   'a shared one needs the `admin` scope.';
 
+/** The params id of every dataset of the examples (the engine's default fingerprint settings). */
+const PARAMS = 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32';
+
+/** The starter's dataset, as a server started with it reports it. */
+const SPDX_DATASET = {
+  id: 'spdx-licenses',
+  name: 'SPDX licence texts (spdx-license-list 6.12.0)',
+  kind: 'exact',
+  documents: 727,
+  tokens: 792079,
+  fingerprints: 173833,
+  bytes: 4980061,
+  index_bytes: 3487128,
+  durable: true,
+  params: PARAMS,
+  kb_dataset: null,
+  models: [],
+} as const;
+
+/** The dataset createDataset makes: the first paragraph of *Persuasion*, declared as sampling Project Gutenberg. */
+const GUTENBERG_SAMPLE = {
+  id: 'gutenberg-sample',
+  name: 'Project Gutenberg sample',
+  kind: 'exact',
+  documents: 1,
+  tokens: 102,
+  fingerprints: 19,
+  bytes: 624,
+  index_bytes: 1284,
+  durable: false,
+  params: PARAMS,
+  kb_dataset: 'project-gutenberg',
+  models: [],
+} as const;
+
+/** LLaMA 7B as the knowledge base documents it (`KB_MODEL`; the 65B differs only in its size). */
+const LLAMA_7B = {
+  id: KB_MODEL,
+  provider: 'Meta',
+  provider_id: 'meta',
+  release_year: 2023,
+  modality: 'text',
+  disclosure: 'full',
+  training_datasets: [
+    {
+      name: 'CommonCrawl (CCNet, 67%)',
+      datasets: ['common-crawl', 'ccnet'],
+      excludes: [],
+      share: '67%',
+      subset_of: [],
+    },
+    { name: 'C4 (15%)', datasets: ['c4'], excludes: [], share: '15%', subset_of: [] },
+  ],
+  training_tokens: '1.0T tokens',
+  notes:
+    "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of " +
+    "ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
+  sources: [
+    'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and §2.1',
+  ],
+  uncertain_fields: [],
+} as const;
+
 /**
  * Documentation of the dataset and knowledge-base operations, by operation id.
  * @example DATASETS_DOCS.createDataset.examples[0].body
@@ -39,22 +102,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          datasets: [
-            {
-              id: 'spdx-licenses',
-              name: 'SPDX licence texts (spdx-license-list 6.12.0)',
-              kind: 'exact',
-              documents: 727,
-              tokens: 792079,
-              fingerprints: 173833,
-              bytes: 4980061,
-              index_bytes: 3487128,
-              durable: true,
-              params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
-              kb_dataset: null,
-              models: [],
-            },
-          ],
+          datasets: [SPDX_DATASET],
         },
       },
     ],
@@ -68,21 +116,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         summary: 'The SPDX licences',
         params: { dataset_id: 'spdx-licenses' },
         status: 200,
-        response: {
-          success: true,
-          id: 'spdx-licenses',
-          name: 'SPDX licence texts (spdx-license-list 6.12.0)',
-          kind: 'exact',
-          documents: 727,
-          tokens: 792079,
-          fingerprints: 173833,
-          bytes: 4980061,
-          index_bytes: 3487128,
-          durable: true,
-          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
-          kb_dataset: null,
-          models: [],
-        },
+        response: { success: true, ...SPDX_DATASET },
       },
     ],
   },
@@ -114,21 +148,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
           documents: [{ id: 'persuasion-1', text: PERSUASION_OPENING, meta: { author: 'Jane Austen', year: 1818 } }],
         },
         status: 201,
-        response: {
-          success: true,
-          id: 'gutenberg-sample',
-          name: 'Project Gutenberg sample',
-          kind: 'exact',
-          documents: 1,
-          tokens: 102,
-          fingerprints: 19,
-          bytes: 624,
-          index_bytes: 1284,
-          durable: false,
-          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
-          kb_dataset: 'project-gutenberg',
-          models: [],
-        },
+        response: { success: true, ...GUTENBERG_SAMPLE },
       },
       {
         name: 'exists',
@@ -168,18 +188,12 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          id: 'gutenberg-sample',
-          name: 'Project Gutenberg sample',
-          kind: 'exact',
+          ...GUTENBERG_SAMPLE,
           documents: 2,
           tokens: 204,
           fingerprints: 42,
           bytes: 1183,
           index_bytes: 2512,
-          durable: false,
-          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
-          kb_dataset: 'project-gutenberg',
-          models: [],
         },
       },
     ],
@@ -224,21 +238,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         after: ['exportDataset', 'deleteDataset'],
         file: 'gutenberg-sample.tpds',
         status: 201,
-        response: {
-          success: true,
-          id: 'gutenberg-sample',
-          name: 'Project Gutenberg sample',
-          kind: 'exact',
-          documents: 1,
-          tokens: 102,
-          fingerprints: 19,
-          bytes: 624,
-          index_bytes: 1208,
-          durable: false,
-          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32',
-          kb_dataset: 'project-gutenberg',
-          models: [],
-        },
+        response: { success: true, ...GUTENBERG_SAMPLE, index_bytes: 1208 },
       },
     ],
   },
@@ -271,62 +271,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          models: [
-            {
-              id: 'meta/llama-7b',
-              provider: 'Meta',
-              provider_id: 'meta',
-              release_year: 2023,
-              modality: 'text',
-              disclosure: 'full',
-              training_datasets: [
-                {
-                  name: 'CommonCrawl (CCNet, 67%)',
-                  datasets: ['common-crawl', 'ccnet'],
-                  excludes: [],
-                  share: '67%',
-                  subset_of: [],
-                },
-                { name: 'C4 (15%)', datasets: ['c4'], excludes: [], share: '15%', subset_of: [] },
-              ],
-              training_tokens: '1.0T tokens',
-              notes:
-                "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of " +
-                "ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
-              sources: [
-                'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and ' +
-                  '§2.1',
-              ],
-              uncertain_fields: [],
-            },
-            {
-              id: 'meta/llama-65b',
-              provider: 'Meta',
-              provider_id: 'meta',
-              release_year: 2023,
-              modality: 'text',
-              disclosure: 'full',
-              training_datasets: [
-                {
-                  name: 'CommonCrawl (CCNet, 67%)',
-                  datasets: ['common-crawl', 'ccnet'],
-                  excludes: [],
-                  share: '67%',
-                  subset_of: [],
-                },
-                { name: 'C4 (15%)', datasets: ['c4'], excludes: [], share: '15%', subset_of: [] },
-              ],
-              training_tokens: '1.4T tokens',
-              notes:
-                "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of " +
-                "ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
-              sources: [
-                'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and ' +
-                  '§2.1',
-              ],
-              uncertain_fields: [],
-            },
-          ],
+          models: [LLAMA_7B, { ...LLAMA_7B, id: 'meta/llama-65b', training_tokens: '1.4T tokens' }],
         },
       },
     ],
@@ -340,33 +285,7 @@ export const DATASETS_DOCS: Readonly<Record<string, RouteDocs>> = {
         summary: KB_MODEL,
         params: { provider: KB_MODEL.split('/')[0], model: KB_MODEL.split('/')[1] },
         status: 200,
-        response: {
-          success: true,
-          id: 'meta/llama-7b',
-          provider: 'Meta',
-          provider_id: 'meta',
-          release_year: 2023,
-          modality: 'text',
-          disclosure: 'full',
-          training_datasets: [
-            {
-              name: 'CommonCrawl (CCNet, 67%)',
-              datasets: ['common-crawl', 'ccnet'],
-              excludes: [],
-              share: '67%',
-              subset_of: [],
-            },
-            { name: 'C4 (15%)', datasets: ['c4'], excludes: [], share: '15%', subset_of: [] },
-          ],
-          training_tokens: '1.0T tokens',
-          notes:
-            "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of " +
-            "ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
-          sources: [
-            'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and §2.1',
-          ],
-          uncertain_fields: [],
-        },
+        response: { success: true, ...LLAMA_7B },
       },
     ],
   },

@@ -19,6 +19,42 @@ import {
 } from './example-kit.js';
 
 const notOwnWork: ErrorCase = { code: 'NOT_FOUND', when: 'the account has no work with this id' };
+
+/** The reference set the examples keep (createReferenceSet) and list. */
+const REFERENCE_SET = {
+  id: 'thursday-2024',
+  basis: 'post_cutoff',
+  description: 'Chesterton, chapter 1, republished in 2024',
+  published_after: '2024-01-01',
+  documents: 3,
+  tokens: 94,
+  created_at: '2025-06-02T09:30:00.000Z',
+} as const;
+
+/**
+ * A statistic of the probe example, which has too little text for a verdict: every work chunk scores below every
+ * reference chunk (AUC 1), and no document test runs with a single work document.
+ */
+function undecidedStatistic(
+  name: string,
+  suspect: { chunks: number; documents: number; mean: number; median: number },
+  reference: { chunks: number; documents: number; mean: number; median: number },
+) {
+  return {
+    name,
+    member_direction: 'lower',
+    approximate: false,
+    in_verdict: true,
+    suspect,
+    reference,
+    auc: 1,
+    auc_ci_95: [1, 1],
+    auc_ci_method: 'clustered',
+    mann_whitney: { u: 12, p_value: null, method: 'exact' },
+    document_test: null,
+    significant: false,
+  };
+}
 const upstream: readonly ErrorCase[] = [
   {
     code: 'INVALID_INPUT',
@@ -98,16 +134,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
           published_after: '2024-01-01',
         },
         status: 201,
-        response: {
-          success: true,
-          id: 'thursday-2024',
-          basis: 'post_cutoff',
-          description: 'Chesterton, chapter 1, republished in 2024',
-          published_after: '2024-01-01',
-          documents: 3,
-          tokens: 94,
-          created_at: '2025-06-02T09:30:00.000Z',
-        },
+        response: { success: true, ...REFERENCE_SET },
       },
     ],
   },
@@ -121,17 +148,7 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          reference_sets: [
-            {
-              id: 'thursday-2024',
-              basis: 'post_cutoff',
-              description: 'Chesterton, chapter 1, republished in 2024',
-              published_after: '2024-01-01',
-              documents: 3,
-              tokens: 94,
-              created_at: '2025-06-02T09:30:00.000Z',
-            },
-          ],
+          reference_sets: [REFERENCE_SET],
         },
       },
     ],
@@ -202,34 +219,16 @@ export const MEMORIZATION_DOCS: Readonly<Record<string, RouteDocs>> = {
             'Too little text for a verdict: 6 work chunks and 2 reference chunks from 2 documents (at least 20 ' +
             'chunks on each side and 5 reference documents are needed). The statistics are descriptive only.',
           statistics: [
-            {
-              name: 'loss',
-              member_direction: 'lower',
-              approximate: false,
-              in_verdict: true,
-              suspect: { chunks: 6, documents: 1, mean: 0.446083, median: 0.471646 },
-              reference: { chunks: 2, documents: 2, mean: 1.9461, median: 1.9461 },
-              auc: 1,
-              auc_ci_95: [1, 1],
-              auc_ci_method: 'clustered',
-              mann_whitney: { u: 12, p_value: null, method: 'exact' },
-              document_test: null,
-              significant: false,
-            },
-            {
-              name: 'zlib_ratio',
-              member_direction: 'lower',
-              approximate: false,
-              in_verdict: true,
-              suspect: { chunks: 6, documents: 1, mean: 0.00351731, median: 0.00373474 },
-              reference: { chunks: 2, documents: 2, mean: 0.0150068, median: 0.0150068 },
-              auc: 1,
-              auc_ci_95: [1, 1],
-              auc_ci_method: 'clustered',
-              mann_whitney: { u: 12, p_value: null, method: 'exact' },
-              document_test: null,
-              significant: false,
-            },
+            undecidedStatistic(
+              'loss',
+              { chunks: 6, documents: 1, mean: 0.446083, median: 0.471646 },
+              { chunks: 2, documents: 2, mean: 1.9461, median: 1.9461 },
+            ),
+            undecidedStatistic(
+              'zlib_ratio',
+              { chunks: 6, documents: 1, mean: 0.00351731, median: 0.00373474 },
+              { chunks: 2, documents: 2, mean: 0.0150068, median: 0.0150068 },
+            ),
           ],
           chunks: {
             suspect: [

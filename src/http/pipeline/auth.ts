@@ -11,7 +11,7 @@ import {
   type Principal,
   type RateLimiter,
   type TokenIssuer,
-} from '../../index.js';
+} from '../../library.js';
 import { authSubjects } from '../auth-throttle.js';
 import type { Route } from '../context.js';
 import { rateLimitHeaders } from '../rate-limit.js';

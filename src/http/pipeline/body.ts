@@ -3,8 +3,8 @@
  * path names before a byte is read (`beforeBody`: 404, 403, or a smaller allowance — 413), then decoding,
  * parsing and validation (400 `MALFORMED_JSON`, 422) — on the offload's thread for a large JSON body.
  */
-import { type Principal, TrainprintError } from '../../index.js';
-import type { Route } from '../context.js';
+import { type Principal, TrainprintError } from '../../library.js';
+import { MEDIA_TYPES, type Route } from '../context.js';
 import { type JsonBodyOffload, parseJsonBody } from '../json-body.js';
 import { nextMacrotask } from '../../util/steps.js';
 import type { Exchange } from './exchange.js';
@@ -23,12 +23,7 @@ export async function checkMediaType(request: Request, kind: Route['body']): Pro
   if (!kind) return;
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const [media, ...paramsList] = type.split(';').map((s) => s.trim());
-  const expected =
-    kind === 'json'
-      ? 'application/json'
-      : kind === 'form'
-        ? 'application/x-www-form-urlencoded'
-        : 'application/octet-stream';
+  const expected = MEDIA_TYPES[kind];
   const charset = paramsList
     .find((p) => p.startsWith('charset='))
     ?.slice(8)

@@ -2,7 +2,7 @@
  * The answer to a request that a step refused or that failed: the error envelope with the status of its code
  * (src/http/respond.ts), 499 when the client has gone, 503 when the engine was disposed under the request.
  */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 import { errorOutcome } from '../respond.js';
 import type { Exchange } from './exchange.js';
 

@@ -3,7 +3,7 @@
  * kept (24 h, per account); a retry with the same key and request gets that answer again
  * (`Idempotency-Replayed: true`); the same key on another request, or while the first still runs, is 409.
  */
-import { requestHash, type Idempotency, type Principal } from '../../index.js';
+import { requestHash, type Idempotency, type Principal } from '../../library.js';
 import type { Exchange } from './exchange.js';
 import type { RouteMatch } from './match.js';
 

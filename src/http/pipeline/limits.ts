@@ -3,7 +3,7 @@
  * read (413), and a large body waits for its place among the large requests running at once (503 with
  * `Retry-After` when too many wait; src/http/large-work.ts).
  */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 import { LARGE_WORK_BYTES, LARGE_WORK_RETRY_SECONDS, type LargeWorkGate } from '../large-work.js';
 import type { Exchange } from './exchange.js';
 import type { RouteMatch } from './match.js';

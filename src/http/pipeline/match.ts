@@ -2,7 +2,7 @@
  * The route table, compiled once per handler, and the first step of every request: strip the base path, then
  * find the route of the path and method — 404, or 405 with `Allow`.
  */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 import type { Method, Route } from '../context.js';
 import { errorOutcome } from '../respond.js';
 import { PATH_PARAMS } from '../routes/index.js';

@@ -3,7 +3,7 @@
  * call over the day's limit is 429 with `Retry-After`. Routes with `metered: false` (reading one's usage) are
  * not charged, only told the state.
  */
-import { TrainprintError, type Principal, type RateLimiter, type RateState } from '../../index.js';
+import { TrainprintError, type Principal, type RateLimiter, type RateState } from '../../library.js';
 import type { Route } from '../context.js';
 import { rateLimitHeaders } from '../rate-limit.js';
 import type { Exchange } from './exchange.js';

@@ -1,5 +1,5 @@
 /** The query parameters of a request, coerced to the types of the route's `querySchema` and validated (422). */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 import { coerceQuery } from '../validate.js';
 import type { RouteMatch } from './match.js';
 

@@ -4,7 +4,7 @@
  * (`admin`). A key or client is created for the caller's account with at most the caller's scopes;
  * another account's key or client answers 404, as if absent.
  */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 import { Reply, type Principal, type Route, type Scope } from '../context.js';
 import * as S from '../schemas/account.js';
 import { account, who } from './caller.js';

@@ -15,7 +15,7 @@ import {
   type ContentType,
   type FingerprintOptions,
   type ScoreRequest,
-} from '../../index.js';
+} from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import * as S from '../schemas/attribution.js';
 import { account, ownWorkByHash } from './caller.js';

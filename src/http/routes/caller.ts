@@ -3,7 +3,7 @@
  * look-up passes the caller's account to the engine as the `owner`, so another account's record
  * answers 404 as if it were absent, and no route has to compare owners after the fact.
  */
-import { TrainprintError, type Work } from '../../index.js';
+import { TrainprintError, type Work } from '../../library.js';
 import type { Principal, RouteContext } from '../context.js';
 
 /**

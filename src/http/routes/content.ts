@@ -4,7 +4,7 @@
  * works, verify a receipt. A work's `owner` is the calling account, whatever the body says, and
  * another account's work answers 404, as if absent.
  */
-import { TrainprintError, type RegisterWorkRequest } from '../../index.js';
+import { TrainprintError, type RegisterWorkRequest } from '../../library.js';
 import { Reply, type Route } from '../context.js';
 import * as S from '../schemas/content.js';
 import { account, ownWork } from './caller.js';

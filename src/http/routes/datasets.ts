@@ -15,7 +15,7 @@ import {
   type DatasetLoadOptions,
   type DatasetStats,
   type Engine,
-} from '../../index.js';
+} from '../../library.js';
 import { Reply, type BodyAllowance, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/datasets.js';

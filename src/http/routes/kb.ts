@@ -4,7 +4,7 @@
  * jurisdiction risk table and the factor codes. The knowledge base is the engine's (`engine.kb`)
  * and shared by every account.
  */
-import { factorTable, jurisdictionTable, type Engine } from '../../index.js';
+import { factorTable, jurisdictionTable, type Engine } from '../../library.js';
 import type { Route } from '../context.js';
 import * as S from '../schemas/kb.js';
 

@@ -31,7 +31,7 @@ import {
   type Offer,
   type UpdateListingRequest,
   type VerifiedLicence,
-} from '../../index.js';
+} from '../../library.js';
 import { Reply, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/marketplace.js';
 

@@ -33,7 +33,7 @@ import {
   type ReferenceSetRequest,
   type TargetModel,
   type TrackWorkRequest,
-} from '../../index.js';
+} from '../../library.js';
 import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
 import { account, ownWork } from './caller.js';

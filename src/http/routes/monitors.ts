@@ -5,7 +5,7 @@
  * the datasets every account shares and the account's own, and another account's monitor answers
  * 404, as if absent.
  */
-import type { CreateMonitorRequest, Monitor } from '../../index.js';
+import type { CreateMonitorRequest, Monitor } from '../../library.js';
 import { Reply, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/monitors.js';

@@ -2,7 +2,7 @@
  * The refusals the routes make themselves, beyond what the schemas and the engine check: each
  * throws the `TrainprintError` the adapter turns into the error envelope.
  */
-import { TrainprintError } from '../../index.js';
+import { TrainprintError } from '../../library.js';
 
 /**
  * 404 `NOT_FOUND` with the detail given.

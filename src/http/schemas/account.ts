@@ -3,18 +3,27 @@
  * OAuth clients, the token request and response (form fields, RFC 6749 §4.4), the day's usage.
  */
 import { SCOPES } from '../context.js';
-import { bool, dateTime, dateTimeOrNull, int0, listOf, object, ok, prefixedId, str, strOrNull } from './kit.js';
+import {
+  bool,
+  dateTime,
+  dateTimeOrNull,
+  int0,
+  listOf,
+  object,
+  ok,
+  partialObject,
+  prefixedId,
+  str,
+  strOrNull,
+} from './kit.js';
 
 const scope = { enum: [...SCOPES] } as const;
 const scopes = { type: 'array', items: scope, minItems: 1, uniqueItems: true } as const;
-export const CREATE_KEY_REQUEST_SCHEMA = object(
-  {
-    name: { type: 'string', maxLength: 100 },
-    scopes: { ...scopes, description: "A subset of the caller's scopes. Default: the caller's scopes" },
-    mode: { enum: ['live', 'test'] },
-  },
-  ['name', 'scopes', 'mode'],
-);
+export const CREATE_KEY_REQUEST_SCHEMA = partialObject({
+  name: { type: 'string', maxLength: 100 },
+  scopes: { ...scopes, description: "A subset of the caller's scopes. Default: the caller's scopes" },
+  mode: { enum: ['live', 'test'] },
+});
 
 const KEY_INFO_PROPS = {
   key_id: prefixedId('key', 16),
@@ -65,10 +74,7 @@ export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object(
   ['plan', 'scopes', 'mode', 'name', 'expires_in_days'],
 );
 
-export const CREATE_CLIENT_REQUEST_SCHEMA = object({ name: { type: 'string', maxLength: 100 }, scopes }, [
-  'name',
-  'scopes',
-]);
+export const CREATE_CLIENT_REQUEST_SCHEMA = partialObject({ name: { type: 'string', maxLength: 100 }, scopes });
 const CLIENT_INFO_PROPS = {
   client_id: prefixedId('tpc', 24),
   name: strOrNull,

@@ -3,7 +3,7 @@
  * query alike) and fingerprint. Analyze's request and result are the library's own
  * (`ANALYZE_REQUEST_SCHEMA`, `ANALYSIS_RESULT_SCHEMA`), used as they are.
  */
-import { PASSAGE_KINDS, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../../index.js';
+import { PASSAGE_KINDS, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../../library.js';
 import {
   bool,
   code,
@@ -129,7 +129,7 @@ export const SCORE_RESULT_SCHEMA = ok({
       type: 'array',
       items: object({
         dataset_id: str,
-        kind: { enum: ['exact', 'portrait', 'remote'] },
+        kind: { enum: ['exact', 'portrait', 'remote', 'source'] },
         supplied_by: SUPPLIED_BY,
         kb_dataset: strOrNull,
         link: { enum: ['kb', 'declared'] },
@@ -162,7 +162,7 @@ export const SCORE_RESULT_SCHEMA = ok({
       items: object({
         chunk: int0,
         dataset_id: str,
-        kind: { enum: ['exact', 'portrait', 'remote', 'near'] },
+        kind: { enum: ['exact', 'portrait', 'remote', 'source', 'near'] },
         query_start: int0,
         query_end: int0,
         document_id: strOrNull,

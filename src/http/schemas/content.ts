@@ -14,6 +14,7 @@ import {
   ok,
   page,
   pageLimit,
+  partialObject,
   str,
   strings,
   strOrNull,
@@ -52,35 +53,31 @@ const WORK_PROPS = {
 /** A registered work (`owner` is the account that registered it). */
 export const WORK_SCHEMA = object(WORK_PROPS);
 
+/** The work's own fields in a registration: top-level, or under `metadata` in the analyze request's shape. */
+const WORK_FIELDS_IN = {
+  title: { type: 'string', minLength: 1, maxLength: 1000 },
+  author: { type: 'string', minLength: 1, maxLength: 1000 },
+  work_type: workType,
+  declarations,
+} as const;
+
 /**
  * `POST /api/v1/content/register`: the caller's account is the owner. The work's fields come top-level or, in the analyze
  * request's shape, under `metadata` (the same field in both places is refused).
  */
-export const REGISTER_REQUEST_SCHEMA = object(
-  {
-    content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
-    content_type: contentType,
-    fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
-    title: { type: 'string', minLength: 1, maxLength: 1000 },
-    author: { type: 'string', minLength: 1, maxLength: 1000 },
-    work_type: workType,
-    declarations,
-    metadata: object(
-      {
-        title: { type: 'string', minLength: 1, maxLength: 1000 },
-        author: { type: 'string', minLength: 1, maxLength: 1000 },
-        work_type: workType,
-        declarations,
-        jurisdiction: {
-          ...jurisdiction,
-          description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
-        },
-      },
-      ['title', 'author', 'work_type', 'declarations', 'jurisdiction'],
-    ),
-  },
-  ['content', 'content_type', 'fingerprint', 'title', 'author', 'work_type', 'declarations', 'metadata'],
-);
+export const REGISTER_REQUEST_SCHEMA = partialObject({
+  content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
+  content_type: contentType,
+  fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
+  ...WORK_FIELDS_IN,
+  metadata: partialObject({
+    ...WORK_FIELDS_IN,
+    jurisdiction: {
+      ...jurisdiction,
+      description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
+    },
+  }),
+});
 
 export const REGISTER_RESULT_SCHEMA = ok({
   ...WORK_PROPS,
@@ -88,7 +85,7 @@ export const REGISTER_RESULT_SCHEMA = ok({
 });
 export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
 export const WORK_LIST_SCHEMA = page('works', WORK_SCHEMA);
-export const WORK_LIST_QUERY_SCHEMA = object({ after: workId, limit: pageLimit }, ['after', 'limit']);
+export const WORK_LIST_QUERY_SCHEMA = partialObject({ after: workId, limit: pageLimit });
 export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({
   receipt: { type: 'object', description: 'A receipt as returned by register' },
 });

@@ -32,9 +32,9 @@ const DATASET_STATS_PROPS = {
   id: str,
   name: str,
   kind: {
-    enum: ['exact', 'portrait', 'remote'],
+    enum: ['exact', 'portrait', 'remote', 'source'],
     description:
-      "`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index's published ones",
+      "`remote`: a training corpus searched through its engine (`serve --infini-gram …`); its sizes are the index's published ones. `source`: an evidence source the operator's code added (`engine.addEvidenceSource`); its sizes are the ones it reports",
   },
   documents: int0,
   tokens: int0,
@@ -66,8 +66,12 @@ const DATASET_STATS_PROPS = {
     }),
     description: 'Remote only: the engine searched',
   },
+  source: {
+    ...object({ kind: str }),
+    description: "Evidence sources only: what kind of source it is, in its own words (the operator's code)",
+  },
 } as const;
-const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage', 'remote'];
+const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage', 'remote', 'source'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
 export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);

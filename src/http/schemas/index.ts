@@ -14,7 +14,7 @@
  * their component names.
  */
 import type { JsonSchema } from '../context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../../index.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../../library.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './errors.js';
 import {
   COMPARE_REQUEST_SCHEMA,

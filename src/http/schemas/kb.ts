@@ -2,7 +2,7 @@
  * JSON Schemas of the knowledge-base routes (`/api/v1/kb/…`): models, providers, curated datasets,
  * the jurisdiction table and the factor codes.
  */
-import { bool, code, codes, listOf, num01, object, ok, str, strings, strOrNull } from './kit.js';
+import { bool, code, codes, listOf, num01, object, ok, partialObject, str, strings, strOrNull } from './kit.js';
 
 const KB_MODEL_PROPS = {
   id: str,
@@ -23,15 +23,12 @@ const KB_MODEL_PROPS = {
 export const KB_MODEL_SCHEMA = object(KB_MODEL_PROPS);
 export const KB_MODEL_RESPONSE_SCHEMA = ok(KB_MODEL_PROPS);
 export const KB_MODEL_LIST_SCHEMA = listOf('models', KB_MODEL_SCHEMA);
-export const KB_MODEL_QUERY_SCHEMA = object(
-  {
-    provider: str,
-    modality: { enum: ['text', 'image'] },
-    disclosure: { enum: ['full', 'partial', 'undisclosed'] },
-    dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
-  },
-  ['provider', 'modality', 'disclosure', 'dataset'],
-);
+export const KB_MODEL_QUERY_SCHEMA = partialObject({
+  provider: str,
+  modality: { enum: ['text', 'image'] },
+  disclosure: { enum: ['full', 'partial', 'undisclosed'] },
+  dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
+});
 export const KB_PROVIDER_LIST_SCHEMA = listOf('providers', object({ id: str, name: str, models: strings }));
 
 const KB_DATASET_PROPS = {

@@ -116,6 +116,14 @@ export function object(properties: Record<string, JsonSchema>, optional: readonl
 }
 
 /**
+ * An object schema whose members are all optional (a query, a patch, a request of alternatives); no other members.
+ * @example partialObject({ after: workId, limit: pageLimit }) // object({ after: workId, limit: pageLimit }, ['after', 'limit'])
+ */
+export function partialObject(properties: Record<string, JsonSchema>): JsonSchema {
+  return object(properties, Object.keys(properties));
+}
+
+/**
  * A success body: `success: true` and the fields.
  * @example ok({ valid: bool }) // { success: true, valid: boolean }
  */

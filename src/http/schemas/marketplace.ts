@@ -18,6 +18,7 @@ import {
   ok,
   page,
   pageLimit,
+  partialObject,
   str,
   strings,
   strOrNull,
@@ -65,13 +66,10 @@ export const OUTPUT_CAP_SCHEMA = object({
 const capIn = {
   oneOf: [
     { type: 'null' },
-    object(
-      {
-        max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-        max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
-      },
-      ['max_consecutive_words', 'max_percent'],
-    ),
+    partialObject({
+      max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+      max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
+    }),
   ],
   description: 'Output cap (at least one member), or null for none',
 } as const;
@@ -215,20 +213,17 @@ export const CREATE_LISTING_REQUEST_SCHEMA = object(
 
 /** `PATCH /api/v1/marketplace/listings/{listing_id}`: the fields to change. */
 export const UPDATE_LISTING_REQUEST_SCHEMA = {
-  ...object(
-    {
-      title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-      description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-      territory: territoryIn,
-      term_months: termMonths,
-      price: MONEY_SCHEMA,
-      rate: RATE_SCHEMA,
-      exclusive: bool,
-      max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-      output_cap: capIn,
-    },
-    ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'],
-  ),
+  ...partialObject({
+    title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+    description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
+    territory: territoryIn,
+    term_months: termMonths,
+    price: MONEY_SCHEMA,
+    rate: RATE_SCHEMA,
+    exclusive: bool,
+    max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
+    output_cap: capIn,
+  }),
   minProperties: 1,
 } as const;
 
@@ -254,7 +249,7 @@ const OFFER_TERMS = {
 /** `POST /api/v1/marketplace/listings/{listing_id}/offers`. */
 export const MAKE_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, ['territory', 'term_months', 'expires_at', 'message']);
 /** `POST /api/v1/marketplace/offers/{offer_id}/counter`: terms left out are the countered offer's. */
-export const COUNTER_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, Object.keys(OFFER_TERMS));
+export const COUNTER_OFFER_REQUEST_SCHEMA = partialObject(OFFER_TERMS);
 /** `POST /api/v1/marketplace/licences/verify`. */
 export const VERIFY_LICENCE_REQUEST_SCHEMA = object({
   licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' },
@@ -266,68 +261,46 @@ export const VERIFY_LICENCE_RESULT_SCHEMA = ok({
 // ------------------------------------------------------------------ queries
 
 /** `GET /api/v1/marketplace/listings`. Drafts are only ever the caller's own. */
-export const LISTING_QUERY_SCHEMA = object(
-  {
-    status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
-    licence_type: licenceType,
-    territory: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 16,
-      description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)',
-    },
-    work_type: workType,
-    owner: { type: 'string', minLength: 1, maxLength: 200 },
-    exclusive: bool,
-    pricing: { enum: ['price', 'rate'] },
-    currency,
-    min_amount_minor: { ...minor, description: 'Needs `currency`' },
-    max_amount_minor: { ...minor, description: 'Needs `currency`' },
-    after: cursor,
-    limit,
+export const LISTING_QUERY_SCHEMA = partialObject({
+  status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
+  licence_type: licenceType,
+  territory: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 16,
+    description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)',
   },
-  [
-    'status',
-    'licence_type',
-    'territory',
-    'work_type',
-    'owner',
-    'exclusive',
-    'pricing',
-    'currency',
-    'min_amount_minor',
-    'max_amount_minor',
-    'after',
-    'limit',
-  ],
-);
+  work_type: workType,
+  owner: { type: 'string', minLength: 1, maxLength: 200 },
+  exclusive: bool,
+  pricing: { enum: ['price', 'rate'] },
+  currency,
+  min_amount_minor: { ...minor, description: 'Needs `currency`' },
+  max_amount_minor: { ...minor, description: 'Needs `currency`' },
+  after: cursor,
+  limit,
+});
 
 /** `GET /api/v1/marketplace/offers`: the caller's offers, as buyer or as seller. */
-export const OFFER_QUERY_SCHEMA = object(
-  {
-    role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
-    listing_id: listingId,
-    status: offerStatus,
-    after: cursor,
-    limit,
-  },
-  ['role', 'listing_id', 'status', 'after', 'limit'],
-);
+export const OFFER_QUERY_SCHEMA = partialObject({
+  role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
+  listing_id: listingId,
+  status: offerStatus,
+  after: cursor,
+  limit,
+});
 
 /** `GET /api/v1/marketplace/licences`: the caller's licences, as licensor or licensee. */
-export const LICENCE_QUERY_SCHEMA = object(
-  {
-    role: {
-      enum: ['licensor', 'licensee'],
-      description: 'Only licences where the caller is this party. Default: either',
-    },
-    listing_id: listingId,
-    work_id: workId,
-    after: cursor,
-    limit,
+export const LICENCE_QUERY_SCHEMA = partialObject({
+  role: {
+    enum: ['licensor', 'licensee'],
+    description: 'Only licences where the caller is this party. Default: either',
   },
-  ['role', 'listing_id', 'work_id', 'after', 'limit'],
-);
+  listing_id: listingId,
+  work_id: workId,
+  after: cursor,
+  limit,
+});
 
 /** `GET /api/v1/marketplace/audit`: entries about one listing, offer, licence or work the caller is a party to. */
 export const AUDIT_QUERY_SCHEMA = object(

@@ -23,6 +23,7 @@ import {
   object,
   ok,
   pair,
+  partialObject,
   riskLevel,
   str,
   strings,
@@ -84,21 +85,18 @@ export const MODEL_SPEC_SCHEMA = object(
 // ------------------------------------------------------------------ register-work, reference sets
 
 /** `POST /api/v1/memorization/register-work`: a work of the account (`work_id`) or one to register now (`work`). */
-export const TRACK_WORK_REQUEST_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A registered work of the account (or give `work`)' },
-    work: REGISTER_REQUEST_SCHEMA,
-    canaries: object(
-      {
-        count: intIn(1, 100, 'Canary sequences to embed in the published work'),
-        words: intIn(8, 200, 'Words per canary (default 24)'),
-        controls: intIn(1, 1000, 'Never-published controls (default 4 × count, at most 400)'),
-      },
-      ['words', 'controls'],
-    ),
-  },
-  ['work_id', 'work', 'canaries'],
-);
+export const TRACK_WORK_REQUEST_SCHEMA = partialObject({
+  work_id: { ...workId, description: 'A registered work of the account (or give `work`)' },
+  work: REGISTER_REQUEST_SCHEMA,
+  canaries: object(
+    {
+      count: intIn(1, 100, 'Canary sequences to embed in the published work'),
+      words: intIn(8, 200, 'Words per canary (default 24)'),
+      controls: intIn(1, 1000, 'Never-published controls (default 4 × count, at most 400)'),
+    },
+    ['words', 'controls'],
+  ),
+});
 
 const CANARY = object({ id: str, text: str });
 const TRACKED_PROPS = {

@@ -15,6 +15,7 @@ import {
   object,
   ok,
   pageLimit,
+  partialObject,
   prefixedId,
   str,
   strings,
@@ -24,21 +25,18 @@ import {
 } from './kit.js';
 
 /** `POST /api/v1/monitors/create`: `work_id` or `work_hash` names the work (the route says which is missing). */
-export const CREATE_MONITOR_REQUEST_SCHEMA = object(
-  {
-    work_id: workId,
-    work_hash: workHash,
-    models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
-    datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
-    webhook: object({
-      url: { type: 'string', minLength: 1, maxLength: 2000 },
-      secret: { type: 'string', minLength: 16, maxLength: 500 },
-    }),
-    events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
-    jurisdiction,
-  },
-  ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'],
-);
+export const CREATE_MONITOR_REQUEST_SCHEMA = partialObject({
+  work_id: workId,
+  work_hash: workHash,
+  models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
+  datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
+  webhook: object({
+    url: { type: 'string', minLength: 1, maxLength: 2000 },
+    secret: { type: 'string', minLength: 16, maxLength: 500 },
+  }),
+  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
+  jurisdiction,
+});
 
 const MONITOR_MODEL_STATE = object({
   score: { type: 'number', minimum: 0, maximum: 100 },
@@ -78,7 +76,7 @@ const MONITOR_OPTIONAL = ['owner'];
 export const MONITOR_SCHEMA = object(MONITOR_PROPS, MONITOR_OPTIONAL);
 export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS, MONITOR_OPTIONAL);
 export const MONITOR_LIST_SCHEMA = listOf('monitors', MONITOR_SCHEMA);
-export const MONITOR_LIST_QUERY_SCHEMA = object({ work_id: workId }, ['work_id']);
+export const MONITOR_LIST_QUERY_SCHEMA = partialObject({ work_id: workId });
 
 export const MONITOR_EVENT_SCHEMA = object({
   id: prefixedId('evt', 32),
@@ -100,4 +98,4 @@ export const MONITOR_EVENT_SCHEMA = object({
   }),
 });
 export const EVENT_LIST_SCHEMA = listOf('events', MONITOR_EVENT_SCHEMA);
-export const EVENT_LIST_QUERY_SCHEMA = object({ limit: pageLimit }, ['limit']);
+export const EVENT_LIST_QUERY_SCHEMA = partialObject({ limit: pageLimit });

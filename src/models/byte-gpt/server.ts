@@ -11,15 +11,7 @@
  * offset. Every byte has a log-probability (the model reads from a boundary byte), the first one included.
  * With `generationsOnly`, log-probabilities are refused (400), as a chat-only API would.
  */
-import {
-  answerHead,
-  chatPrompt,
-  completionAnswer,
-  completionOptions,
-  maxTokensOf,
-  oaiError,
-  readCompletionsRequest,
-} from '../openai-wire.js';
+import { chatPrompt, completionOptions, maxTokensOf, oaiError, serveCompletions } from '../openai-wire.js';
 import type { TokenLogprobs } from '../types.js';
 import type { ByteGptModel } from './model.js';
 
@@ -52,15 +44,8 @@ export function createByteGptHandler(
   const name = options.model ?? model.id;
   const maxTokens = options.maxTokens ?? 4096;
   const maxBody = options.maxBodyChars ?? 1024 * 1024;
-  let counter = 0;
-  return async (request: Request): Promise<Response> => {
-    const read = await readCompletionsRequest(request, {
-      name,
-      maxBody,
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    });
-    if (read instanceof Response) return read;
-    const { chat, body } = read;
+  return serveCompletions({ name, maxBody, apiKey: options.apiKey }, async (call) => {
+    const { chat, body } = call;
     const temperature = body.temperature ?? 1;
     if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))
       return oaiError(400, 'temperature must be a number in 0..2.', null, 'temperature');
@@ -68,17 +53,17 @@ export function createByteGptHandler(
     if (seed !== null && !Number.isSafeInteger(seed)) return oaiError(400, 'seed must be an integer.', null, 'seed');
     const mt = maxTokensOf(body, maxTokens);
     if (mt instanceof Response) return mt;
-    const head = answerHead(chat, ++counter, name);
+    const n = call.start();
     const continuation = (prompt: string): Promise<string> =>
       temperature === 0
         ? model.generate(prompt, { maxTokens: mt, temperature: 0 })
-        : model.sample(prompt, { maxTokens: mt, temperature, seed: (seed as number | null) ?? counter });
+        : model.sample(prompt, { maxTokens: mt, temperature, seed: (seed as number | null) ?? n });
 
     if (chat) {
       const prompt = chatPrompt(body);
       if (prompt instanceof Response) return prompt;
       const content = await continuation(prompt);
-      return completionAnswer(head, content, null, { prompt: byteLength(prompt), completion: byteLength(content) });
+      return { content, logprobs: null, usage: { prompt: byteLength(prompt), completion: byteLength(content) } };
     }
 
     const asked = completionOptions(body, MAX_LOGPROBS);
@@ -92,11 +77,12 @@ export function createByteGptHandler(
       const scored = await model.logprobs(prompt + completion);
       logprobs = choiceLogprobs(prompt + completion, scored, echo ? 0 : prompt.length, lp);
     }
-    return completionAnswer(head, echo ? prompt + completion : completion, logprobs, {
-      prompt: byteLength(prompt),
-      completion: byteLength(completion),
-    });
-  };
+    return {
+      content: echo ? prompt + completion : completion,
+      logprobs,
+      usage: { prompt: byteLength(prompt), completion: byteLength(completion) },
+    };
+  });
 }
 
 /**

@@ -5,18 +5,19 @@
  */
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import { extractOn } from '../../corpus/work.js';
+import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
+import { extractDocument, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
-import { FULL_COVERAGE_STRIDE } from '../../corpus/remote-types.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
 import { CALIBRATION, datasetConfidence } from './calibration.js';
-import { chanceEvidence, remoteLimitation } from './evidence.js';
+import { evidenceKind, type KindCodes, matchKind, reportLimitations } from '../policy/kinds/index.js';
 import {
   checkableMatches,
   corpusEvidence,
@@ -26,12 +27,13 @@ import {
 } from '../policy/evidence-policy.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
-import { checkSchema } from '../../util/schema-check.js';
+import { checkSchema, readRequest } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type SharedText } from './shared-text.js';
 import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
 import type {
+  AnalysisExtraction,
   AnalysisResult,
   AnalyzedMatch,
   AnalyzeOptions,
@@ -54,8 +56,13 @@ const NEXT_STEPS = Object.freeze({
 
 /** Validated request. */
 interface Checked {
+  /** The text, or for a file the text it was extracted to (set by the search). */
   content: string;
-  type: ContentType;
+  type: ContentType | DocumentFormat;
+  /** A file's bytes (`content_type` `epub`, `pdf`, `docx`), decoded from base64 where JSON carried them. */
+  file: Uint8Array | null;
+  /** Return a file's extracted text in the result (`include_text`). */
+  includeText: boolean;
   /** metadata.title / metadata.author: kept in the result and offered for registration. */
   title: string | undefined;
   author: string | undefined;
@@ -130,7 +137,7 @@ export async function runAnalysis(
       public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
     })),
     attribution.length > 0,
-    { local: acc.evidence.filter((e) => e.kind !== 'remote').length, remote: searched.found.remote ?? [] },
+    { local: acc.evidence.filter((e) => !evidenceKind(e.kind).wholeText).length, remote: searched.found.remote ?? [] },
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     acc.limitations.add('corpus_evidence_without_model_link');
@@ -147,8 +154,10 @@ interface Searched {
   /** The work hash of the content as sent, being computed. */
   readonly workHash: Promise<string>;
   readonly shared: SharedText;
-  /** The matches with their spans in the content as sent. */
+  /** The matches with their spans in the content as sent (a file's: in its extracted text). */
   readonly matches: AnalyzedMatch[];
+  /** How a file was extracted; null for text. */
+  readonly extraction: AnalysisExtraction | null;
 }
 
 /** Extract, search (in slices, so a host's other requests are served meanwhile) and map the matches back. */
@@ -158,7 +167,13 @@ async function searchContent(
   options: AnalyzeOptions,
   breathe: () => Promise<unknown>,
 ): Promise<Searched> {
-  const extracted = await extractOn(options.offload, req.content, req.type);
+  const document = req.file
+    ? await extractDocument(req.file, req.type as DocumentFormat, { signal: options.signal })
+    : null;
+  // a file's spans point into its extracted text: the identity map over it
+  const extracted = document
+    ? await extractOn(undefined, document.text, 'text')
+    : await extractOn(options.offload, req.content, req.type as ContentType);
   // search first: it rejects on bad input before any other promise exists to be left unhandled; in slices,
   // so that a host's other requests are served while a large text is searched (results as in one go)
   // the query's fingerprint from the search pass: same normalisation and shingles, so the same content id
@@ -181,7 +196,9 @@ async function searchContent(
     { sliceMs: options.sliceMs, offload: options.offload },
   );
   await breathe();
-  const workHash = req.utf8 ? startSha256Hex(req.utf8) : startSha256HexOfText(req.content);
+  // the work is what was sent: a file's bytes, a text's UTF-8
+  const bytes = req.file ?? req.utf8;
+  const workHash = bytes ? startSha256Hex(bytes) : startSha256HexOfText(req.content);
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
   const shared = await sliced(
     sharedTextSteps(found.matches, extracted.text.length),
@@ -191,9 +208,16 @@ async function searchContent(
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
     const mapped = { ...m, query_start, query_end };
-    return m.kind === 'exact' ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
+    return matchKind(m).sharedDocuments ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
   });
-  return { extracted, found, details, fp, workHash, shared, matches };
+  const extraction = document && req.file ? extractionOf(document, req.file.length, req.includeText) : null;
+  return { extracted, found, details, fp, workHash, shared, matches, extraction };
+}
+
+/** What a result says of a file's extraction: all of it but the text, which only `include_text` adds. */
+function extractionOf(d: DocumentExtraction, bytes: number, withText: boolean): AnalysisExtraction {
+  const { text, ...rest } = d;
+  return { ...rest, bytes, ...(withText ? { text } : {}) };
 }
 
 /** What the datasets' findings add up to, as they are read one by one. */
@@ -242,12 +266,13 @@ interface FindingContext {
 function addDatasetFindings(ctx: FindingContext, ds: DatasetStats, detail: DatasetSearchDetail): void {
   const { corpus, prior, acc } = ctx;
   const { found, fp } = ctx.searched;
-  const { factors, limitations } = acc;
+  const { limitations } = acc;
   const descriptor = corpus.descriptor(ds.id);
   const own = found.matches.filter((m) => m.dataset_id === ds.id);
-  const passages = own.filter((m) => m.kind !== 'near');
-  const near = own.filter((m) => m.kind === 'near');
-  const chance = chanceEvidence(detail);
+  const kind = evidenceKind(detail.kind);
+  const passages = own.filter((m) => matchKind(m).passage);
+  const near = own.filter((m) => !matchKind(m).passage);
+  const chance = kind.chance(detail);
   // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence
   const checkable = checkableMatches(own);
   const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength };
@@ -277,35 +302,23 @@ function addDatasetFindings(ctx: FindingContext, ds: DatasetStats, detail: Datas
     confidence_ci_95: [round4(conf.lo), round4(conf.hi)],
   });
   for (const code of findingLimitations(finding)) limitations.add(code);
-  // a remote corpus's boilerplate passages are shown, not evidence: said whether or not anything else counts
-  if (detail.kind === 'remote' && checkable.length < own.length) factors.add('remote_boilerplate');
-  if (detail.kind === 'portrait' && !detail.search.background_measured)
-    limitations.add('portrait_background_not_measured');
+  // the evidence passages: checkable, no near duplicates (a remote corpus's boilerplate passages are shown, not evidence)
+  const evidencePassages = checkable.filter((m) => matchKind(m).passage);
+  const kindFinding = { own, checkable, passages: evidencePassages, near: near.length, runs: chance.runs };
+  addCodes(acc, kind.always(detail, kindFinding));
   if (!countsAsEvidence(finding)) return;
   acc.publicDomain.set(
     ds.id,
     descriptor.kb_dataset === undefined ? [] : ctx.kb.dataset(descriptor.kb_dataset).public_domain_in,
   );
-  // ---- evidence factors (a remote corpus's boilerplate passages are shown, not evidence)
-  const evidencePassages = checkable.filter((m) => m.kind !== 'near');
-  if (detail.kind === 'exact' || detail.kind === 'remote') {
-    const reuse = new Set(
-      evidencePassages.map((m) => (m.kind === 'exact' || m.kind === 'remote' ? m.reuse : 'verbatim')),
-    );
-    if (reuse.has('verbatim')) factors.add('verbatim_overlap');
-    if (reuse.has('edited')) factors.add('edited_reuse');
-    if (reuse.has('paraphrase') || reuse.has('summary')) factors.add('reworded_reuse');
-    if (evidencePassages.some((m) => m.tokens >= 50)) factors.add('long_verbatim_run');
-  }
-  if (detail.kind === 'remote' && evidencePassages.length > 0) factors.add('remote_corpus_match');
-  if (chance.runs >= 3) factors.add('multiple_independent_runs');
-  if (near.length) factors.add('near_duplicate');
-  if (detail.kind === 'portrait') {
-    factors.add('portrait_membership');
-    limitations.add('portrait_no_positions');
-    limitations.add('alignment_unavailable');
-  }
+  addCodes(acc, kind.counted(detail, kindFinding));
   addSources(ctx, ds, detail, conf, evidencePassages);
+}
+
+/** A kind's codes into the findings' factors and limitations, in its order. */
+function addCodes(acc: Findings, codes: KindCodes): void {
+  for (const f of codes.factors ?? []) acc.factors.add(f);
+  for (const l of codes.limitations ?? []) acc.limitations.add(l);
 }
 
 /**
@@ -331,7 +344,9 @@ function addSources(
   const base = { dataset_id: ds.id, supplied_by, declared: declaredLink };
   const remoteIndex = ds.remote ? knownRemoteIndex(ds.remote.engine, ds.remote.index) : undefined;
   // a remote corpus's documents may name their component (the Pile's Books3): the models are linked through it
-  for (const target of kbTargets(kb, descriptor.kb_dataset, detail.kind === 'remote' ? evidencePassages : [])) {
+  const kind = evidenceKind(detail.kind);
+  const named = kind.components?.(detail, evidencePassages) ?? [];
+  for (const target of kbTargets(kb, descriptor.kb_dataset, named)) {
     const kbd = kb.dataset(target.kb);
     if (target.component) factors.add('remote_corpus_component');
     for (const link of kb.modelsTrainedOn(kbd.id)) {
@@ -365,7 +380,7 @@ function addSources(
         link.via.length > 1 || target.component ? 'dataset_component_of_disclosed' : 'dataset_disclosed_by_provider',
       );
       if (link.model.disclosure === 'partial') factors.add('partial_disclosure');
-      if (link.model.disclosure === 'full' && detail.kind !== 'portrait') factors.add('exact_match_in_open_corpus');
+      if (link.model.disclosure === 'full' && kind.positions) factors.add('exact_match_in_open_corpus');
       if ([kbd.id, ...link.via].some((id) => kb.dataset(id).pirated)) acc.pirated = true;
       if (link.model.release_year !== null) acc.linkedReleaseYears.push(link.model.release_year);
     }
@@ -397,10 +412,7 @@ function addSources(
 /** What the search as a whole could not do: remote corpora not searched or sampled, alignment, length, place. */
 function addSearchLimitations(searched: Searched, req: Checked, limitations: Set<FactorCode>): void {
   const { found, details, fp } = searched;
-  for (const r of found.remote ?? []) {
-    if (r.outcome !== 'searched') limitations.add(remoteLimitation(r.outcome));
-    if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) limitations.add('remote_corpus_sampled');
-  }
+  for (const r of found.remote ?? []) for (const code of reportLimitations(r)) limitations.add(code);
   if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
   if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
   // the datasets this analysis may search (an owner's: the shared ones and its own)
@@ -463,6 +475,7 @@ async function resultOf(r: {
     // next_steps so that a client may follow every path there
     ...(Object.keys(named).length > 0 ? { register_prefill: named } : {}),
     content_type: req.type,
+    ...(searched.extraction ? { extraction: searched.extraction } : {}),
     ...named,
     work_hash: `sha256:${await searched.workHash}`,
     tokens: searched.fp.token_count,
@@ -483,20 +496,19 @@ async function resultOf(r: {
 }
 
 /**
- * The knowledge-base datasets the models are linked through: the dataset's own, or — for a remote corpus whose
- * matched documents name a component the knowledge base knows — each such component, and the dataset's own for
- * passages that name none.
+ * The knowledge-base datasets the models are linked through: the dataset's own, or — where the evidence passages'
+ * documents name a component the knowledge base knows (`named`: their metadata, a remote corpus's) — each such
+ * component, and the dataset's own for passages that name none.
  */
 function kbTargets(
   kb: KnowledgeBase,
   kbDataset: string | undefined,
-  remotePassages: readonly SearchMatch[],
+  named: ReadonlyArray<Record<string, unknown> | null>,
 ): Array<{ kb: string; component: string | null }> {
   if (kbDataset === undefined) return [];
   const out = new Map<string, string | null>();
-  for (const m of remotePassages) {
-    if (m.kind !== 'remote') continue;
-    const c = componentOf(kbDataset, m.metadata, kb);
+  for (const metadata of named) {
+    const c = componentOf(kbDataset, metadata, kb);
     if (c?.kb_dataset) out.set(c.kb_dataset, c.name);
     else out.set(kbDataset, null);
   }
@@ -544,9 +556,20 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
 function* checkRequestSteps(request: unknown): Steps<Checked> {
   // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
   // jurisdiction, a real date
-  const r = checkSchema(ANALYZE_REQUEST_SCHEMA, request, 'the request');
-  const { content, metadata: m } = r;
-  if (content.trim().length === 0) fail('content is empty');
+  // read once (a getter runs once); a file's bytes are the library's form of what JSON carries as base64: the
+  // schema checks the rest
+  const read = readRequest(request, 'the request') as { content?: unknown } | null;
+  const bytes = read?.content instanceof Uint8Array ? read.content : null;
+  const r = checkSchema(
+    ANALYZE_REQUEST_SCHEMA,
+    bytes ? { ...read, content: '-', content_encoding: 'base64' } : read,
+    'the request',
+  );
+  const { metadata: m } = r;
+  const file = fileOf(r, bytes ?? r.content);
+  if (!file && r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
+  const content = file ? '' : r.content;
+  if (!file && content.trim().length === 0) fail('content is empty');
   // content of up to a third of the limit in UTF-16 units cannot exceed it; longer content is encoded (in
   // pieces), which counts its bytes and gives the bytes its work hash needs anyway
   const utf8 = content.length * 3 <= ANALYZE_MAX_BYTES ? null : yield* utf8Steps(content, ANALYZE_MAX_BYTES);
@@ -567,6 +590,8 @@ function* checkRequestSteps(request: unknown): Steps<Checked> {
     since,
     utf8,
     searchRemote: r.search_remote !== false,
+    file,
+    includeText: r.include_text === true,
   };
 }
 

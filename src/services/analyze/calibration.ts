@@ -12,7 +12,9 @@
  * ratio). The 95 % interval is the fit's own uncertainty (delta method; Wilson for the floor), wide where the data
  * was thin.
  */
+import type { DatasetStats } from '../../datasets/types.js';
 import { logisticInterval, sigmoid } from '../../stats/logistic.js';
+import { evidenceKind } from '../policy/kinds/index.js';
 import { CALIBRATION, type FloorPoint } from './calibration.generated.js';
 
 export { CALIBRATION };
@@ -21,21 +23,21 @@ export { CALIBRATION };
 const DEFAULT_WORDS = 400;
 
 /**
- * Calibrated probability and 95 % interval for a dataset of `kind` at evidence `strength` (0: nothing checkable),
- * for content of `words` word tokens.
+ * Calibrated probability and 95 % interval for a dataset of `kind` (read with its kind's fit) at evidence
+ * `strength` (0: nothing checkable), for content of `words` word tokens.
  * @example
  * datasetConfidence('exact', 0, 0.5, 1500)   // nothing checkable in 1,500 words: { p: ≈ 0, … }
  * datasetConfidence('portrait', 20)          // a long run of the content's words in the portrait: { p: ≈ 1, … }
  */
 export function datasetConfidence(
-  kind: 'exact' | 'portrait' | 'remote',
+  kind: DatasetStats['kind'],
   strength: number,
   prior = 0.5,
   words: number = DEFAULT_WORDS,
 ): { p: number; lo: number; hi: number } {
-  // a remote corpus's chance is the exact statistic over the engine's counts (evidence.ts): the exact fit, whose
-  // fit on remote cases bench/remote-corpus.mjs measures
-  const fit = CALIBRATION.kinds[kind === 'remote' ? 'exact' : kind];
+  // each kind names its fit: a remote corpus's chance is the exact statistic over the engine's counts, read with
+  // the exact fit (bench/remote-corpus.mjs measures it on remote cases), as an evidence source's is
+  const fit = CALIBRATION.kinds[evidenceKind(kind).fit];
   const offset = logit(prior);
   const floor = floorAt(fit.floor, words, offset);
   if (!(strength > 0)) return floor;

@@ -83,14 +83,16 @@ export function assessRisk(input: RiskInput): RiskResult {
   }
   weight *= scale;
   for (const m of modifiers) factors.push(m.code);
-  const level: RiskLevel = !input.anyMatch
-    ? 'none'
-    : weight < 0.35
-      ? 'low'
-      : weight < 0.6
-        ? 'medium'
-        : weight < 0.8
-          ? 'high'
-          : 'critical';
+  const level = riskLevel(input.anyMatch, weight);
   return { level, score: round4(weight), base_weight: base, modifiers, attribution_scale: round4(scale), factors };
+}
+
+/**
+ * The risk level of a weight in [0, 1] (analyze and the memorization assessment read it alike): none without a match
+ * that counts, then low below 0.35, medium below 0.6, high below 0.8, critical from 0.8.
+ * @example riskLevel(true, 0.7) // 'high'
+ */
+export function riskLevel(anyMatch: boolean, weight: number): RiskLevel {
+  if (!anyMatch) return 'none';
+  return weight < 0.35 ? 'low' : weight < 0.6 ? 'medium' : weight < 0.8 ? 'high' : 'critical';
 }

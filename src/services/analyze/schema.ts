@@ -14,9 +14,8 @@ const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 
-/** What exact matches carry besides the common fields (see `ExactMatch`). */
-const EXACT_ONLY = {
-  shared_documents: { type: 'integer', minimum: 1 },
+/** What the matches of passages that were aligned or reported with their reuse carry (see `ExactMatch`). */
+const REUSE_FIELDS = {
   reuse: {
     enum: [...PASSAGE_KINDS],
     description:
@@ -27,10 +26,14 @@ const EXACT_ONLY = {
   aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },
 } as const;
 
-/** A match of `kind`: document matches carry the document and source span, portraits null. */
-const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
+/**
+ * A match of `kind`: document matches carry the document and source span, portraits null; exact and evidence-source
+ * matches their reuse, exact ones the documents sharing them.
+ */
+const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
   const doc = kind === 'portrait' ? ({ type: 'null' } as const) : ({ type: 'string' } as const);
   const src = kind === 'portrait' ? ({ type: 'null' } as const) : offset;
+  const reused = kind === 'exact' || kind === 'source';
   return {
     type: 'object',
     additionalProperties: false,
@@ -44,7 +47,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
       'kind',
       'tokens',
       'score',
-      ...(kind === 'exact' ? (['reuse', 'similarity', 'aligned'] as const) : []),
+      ...(reused ? (['reuse', 'similarity', 'aligned'] as const) : []),
     ],
     properties: {
       dataset_id: { type: 'string' },
@@ -56,7 +59,8 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait') => {
       kind: { const: kind },
       tokens: { type: 'integer', minimum: 0 },
       score: num01,
-      ...(kind === 'exact' ? EXACT_ONLY : {}),
+      ...(kind === 'exact' ? { shared_documents: { type: 'integer', minimum: 1 } } : {}),
+      ...(reused ? REUSE_FIELDS : {}),
     },
   } as const;
 };
@@ -98,7 +102,8 @@ const REMOTE_MATCH = {
     kind: { const: 'remote' },
     tokens: { type: 'integer', minimum: 0 },
     score: num01,
-    ...EXACT_ONLY,
+    shared_documents: { type: 'integer', minimum: 1 },
+    ...REUSE_FIELDS,
     doc_ix: { type: 'integer', minimum: 0 },
     shard: { type: 'integer', minimum: 0 },
     doc_length: {
@@ -187,8 +192,50 @@ export const SUPPLIED_BY = {
     "shipped: a reference pack of the package; operator: whoever runs the service; account: the asking account's own upload",
 } as const;
 
-/** Schema of one search match (exact, near, portrait or remote). */
-export const MATCH_SCHEMA = { oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait'), REMOTE_MATCH] } as const;
+/** Schema of one search match (exact, near, portrait, remote or an evidence source's). */
+export const MATCH_SCHEMA = {
+  oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait'), REMOTE_MATCH, matchOf('source')],
+} as const;
+
+const span = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['start', 'end'],
+  properties: { start: offset, end: offset },
+} as const;
+
+/** How a file's text was extracted (see `AnalysisExtraction`). */
+const EXTRACTION_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'bytes', 'characters', 'words', 'sections'],
+  description: 'Files only: how their text was extracted; every span of the result points into that text',
+  properties: {
+    format: { enum: ['epub', 'pdf', 'docx'] },
+    bytes: { type: 'integer', minimum: 0, description: "The file's size" },
+    characters: { type: 'integer', minimum: 0, description: 'UTF-16 units of the extracted text' },
+    words: { type: 'integer', minimum: 0, description: 'Whitespace-separated words of the extracted text' },
+    sections: {
+      type: 'array',
+      description: 'Chapters (EPUB), headings (DOCX) or outline entries (PDF), in order, covering the text',
+      items: {
+        ...span,
+        required: ['title', 'start', 'end'],
+        properties: { title: { type: 'string' }, ...span.properties },
+      },
+    },
+    pages: {
+      type: 'array',
+      description: 'PDF only: the span of each page (numbered from 1) once running headers and footers are removed',
+      items: {
+        ...span,
+        required: ['number', 'start', 'end'],
+        properties: { number: { type: 'integer', minimum: 1 }, ...span.properties },
+      },
+    },
+    text: { type: 'string', description: 'The extracted text (`include_text: true` only)' },
+  },
+} as const;
 
 /** Schema of the `analyze` request. */
 export const ANALYZE_REQUEST_SCHEMA = {
@@ -198,10 +245,25 @@ export const ANALYZE_REQUEST_SCHEMA = {
   additionalProperties: false,
   required: ['content', 'content_type'],
   properties: {
-    content: { type: 'string', minLength: 1, description: 'The text; at most 10 MiB of UTF-8.' },
+    content: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The text (at most 10 MiB of UTF-8); for a file (`epub`, `pdf`, `docx`) its bytes in base64 with `content_encoding: "base64"` (at most 7.5 MiB of file in a 10 MiB body).',
+    },
     content_type: {
-      enum: ['text', 'markdown', 'html'],
-      description: 'Markup is reduced to its readable text; spans point into `content`.',
+      enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'],
+      description:
+        'Markup is reduced to its readable text and spans point into `content`; a file is reduced to its text (`extraction`) and spans point into that.',
+    },
+    content_encoding: {
+      enum: ['base64'],
+      description: 'How `content` carries a file: required with `epub`, `pdf` and `docx`, refused with the text types.',
+    },
+    include_text: {
+      type: 'boolean',
+      description:
+        'Files only: return the extracted text in `extraction.text` (kept with the stored analysis). Default false.',
     },
     search_remote: {
       type: 'boolean',
@@ -280,7 +342,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
               required: ['dataset_id', 'kind', 'kb_dataset', 'chance', 'strength', 'confidence', 'level'],
               properties: {
                 dataset_id: { type: 'string' },
-                kind: { enum: ['exact', 'portrait', 'remote'] },
+                kind: { enum: ['exact', 'portrait', 'remote', 'source'] },
                 kb_dataset: { type: ['string', 'null'] },
                 chance: num01,
                 strength: { type: 'number', minimum: 0 },
@@ -436,7 +498,8 @@ export const ANALYSIS_RESULT_SCHEMA = {
       additionalProperties: false,
       properties: { title: { type: 'string' }, author: { type: 'string' } },
     },
-    content_type: { enum: ['text', 'markdown', 'html'] },
+    content_type: { enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'] },
+    extraction: EXTRACTION_SCHEMA,
     title: { type: 'string' },
     author: { type: 'string' },
     work_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
@@ -502,7 +565,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
             ],
             properties: {
               dataset_id: { type: 'string' },
-              kind: { enum: ['exact', 'portrait', 'remote'] },
+              kind: { enum: ['exact', 'portrait', 'remote', 'source'] },
               supplied_by: SUPPLIED_BY,
               kb_dataset: { type: ['string', 'null'] },
               declared_models: strings,

@@ -8,6 +8,7 @@
  */
 import type { SearchMatch } from '../../datasets/types.js';
 import { finish, PAUSE, type Steps } from '../../util/steps.js';
+import { matchKind } from '../policy/kinds/index.js';
 
 /** A query character covered by matches of at least this many documents of one dataset is shared text. */
 export const SHARED_MIN_DOCUMENTS = 4;
@@ -39,7 +40,8 @@ export function* sharedTextSteps(matches: readonly SearchMatch[], length: number
   const shared = new Array<boolean>(matches.length).fill(false);
   const byDataset = new Map<string, number[]>();
   matches.forEach((m, i) => {
-    if (m.kind !== 'exact') return; // near matches span whole texts; portrait matches name no document
+    // near matches span whole texts, portrait matches name no document: only an exact dataset's count here
+    if (!matchKind(m).sharedDocuments) return;
     const list = byDataset.get(m.dataset_id) ?? [];
     list.push(i);
     byDataset.set(m.dataset_id, list);
@@ -70,13 +72,13 @@ export function* sharedTextSteps(matches: readonly SearchMatch[], length: number
   const ownText = new Set<string>(),
     anyExact = new Set<string>();
   matches.forEach((m, i) => {
-    if (m.kind !== 'exact') return;
+    if (!matchKind(m).sharedDocuments) return;
     anyExact.add(`${m.dataset_id}\u0000${m.document_id}`);
     if (!shared[i]) ownText.add(`${m.dataset_id}\u0000${m.document_id}`);
   });
   matches.forEach((m, i) => {
     const doc = `${m.dataset_id}\u0000${m.document_id}`;
-    if (m.kind === 'near' && anyExact.has(doc) && !ownText.has(doc)) shared[i] = true;
+    if (!matchKind(m).passage && anyExact.has(doc) && !ownText.has(doc)) shared[i] = true;
   });
   const sources = new Set<string>();
   matches.forEach((m, i) => {

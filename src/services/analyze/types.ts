@@ -8,21 +8,37 @@
 import type { ContentType } from '../../text/index.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import type { SearchMatch } from '../../datasets/types.js';
+import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { DatasetCoverage, DatasetSupplier, SliceOptions } from '../../corpus/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
-import type { AlignedChance, ChanceEvidence } from './evidence.js';
+import type { AlignedChance, ChanceEvidence } from '../policy/kinds/index.js';
 
 export type { Declarations, WorkType } from '../../types.js';
 import type { WorkType } from '../../types.js';
+import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
 
 /**
  * `analyze` request: derived from its JSON Schema ({@link ANALYZE_REQUEST_SCHEMA}), the one definition that the
  * library's check, the HTTP validation and the OpenAPI document all use. `content`: the text (1 character to
  * 10 MiB of UTF-8); `content_type`: `'text'`, `'markdown'` or `'html'` (markup is reduced to its readable text;
- * spans point into `content`); `metadata.jurisdiction`: an ISO 3166 code (`US`, `DE`, `EU`, `US-CA` …).
+ * spans point into `content`), or a file — `'epub'`, `'pdf'`, `'docx'` — whose `content` is its bytes (a
+ * `Uint8Array`, or base64 with `content_encoding: 'base64'` as JSON carries it; spans point into the extracted text,
+ * `extraction` says how it was extracted); `metadata.jurisdiction`: an ISO 3166 code (`US`, `DE`, `EU`, `US-CA` …).
  */
-export type AnalyzeRequest = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
+export type AnalyzeRequest = Omit<FromSchema<typeof ANALYZE_REQUEST_SCHEMA>, 'content'> & {
+  readonly content: string | Uint8Array;
+};
+
+/**
+ * How a file's text was extracted (`analyze` of an EPUB, PDF or DOCX): its format, size and sections, pages for a
+ * PDF, and the text itself when the request asked for it (`include_text: true`).
+ */
+export interface AnalysisExtraction extends Omit<DocumentExtraction, 'text'> {
+  /** The extracted text every span of the result points into (`include_text: true` only). */
+  readonly text?: string;
+  /** The file's size in bytes. */
+  readonly bytes: number;
+}
 
 /** Options of `analyze` (not part of the service request). */
 export interface AnalyzeOptions extends SliceOptions {
@@ -105,7 +121,7 @@ export interface AttributionSource {
 /** How one dataset's confidence was computed: the chance statistic (./evidence.ts) and its calibration. */
 export interface DatasetEvidence extends ChanceEvidence {
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait' | 'remote';
+  readonly kind: DatasetStats['kind'];
   /** Who supplied the dataset (as {@link AttributionSource.supplied_by}). */
   readonly supplied_by: DatasetSupplier;
   readonly kb_dataset: string | null;
@@ -207,7 +223,9 @@ export interface AnalysisResult {
    */
   readonly register_prefill?: { readonly title?: string; readonly author?: string };
   // ---- extensions
-  readonly content_type: ContentType;
+  readonly content_type: ContentType | DocumentFormat;
+  /** A file's extraction (`content_type` `epub`, `pdf`, `docx` only): spans point into its text. */
+  readonly extraction?: AnalysisExtraction;
   /** `metadata.title` of the request, when given. */
   readonly title?: string;
   /** `metadata.author` of the request, when given. */

@@ -13,27 +13,5 @@ export { LISTING_TRANSITIONS, OFFER_TRANSITIONS } from './states.js';
 export { WORLDWIDE } from './territory.js';
 export { MAX_TERM_MONTHS, OFFER_TTL_DEFAULT_MS, OFFER_TTL_MAX_MS } from './requests.js';
 export { LICENCE_TYPES, LISTING_STATES, OFFER_STATES, RATE_UNITS } from './types.js';
-export type {
-  AuditEntry,
-  AuditFilter,
-  CounterOfferRequest,
-  CreateListingRequest,
-  IdempotencyOptions,
-  Licence,
-  LicenceFields,
-  LicenceFilter,
-  LicenceType,
-  Listing,
-  ListingFilter,
-  ListingStatus,
-  MakeOfferRequest,
-  Money,
-  Offer,
-  OfferFilter,
-  OfferStatus,
-  OutputCap,
-  Rate,
-  RateUnit,
-  UpdateListingRequest,
-  VerifiedLicence,
-} from './types.js';
+// the records, requests and filters (./types.ts) whole: each is part of the marketplace's API
+export type * from './types.js';

@@ -3,12 +3,11 @@
  * checked at read time (`verified`), so a record altered in the store shows up as unverified.
  */
 import { TrainprintError } from '../../errors.js';
-import { checkObject, checkString, onlyKeys } from '../../util/validate.js';
 import { K } from './keys.js';
 import { checkLicence } from './licence-signing.js';
 import { scanPage } from './page.js';
 import type { MarketContext } from './records.js';
-import { checkId, checkPage } from './requests.js';
+import { accountMember, checkId, idMember, parseFilter } from './requests.js';
 import type { Licence, LicenceFilter, VerifiedLicence } from './types.js';
 
 /** A licence by id, with `verified` (see `Marketplace.getLicence`). */
@@ -24,14 +23,21 @@ export async function listLicences(
   ctx: MarketContext,
   filter: LicenceFilter = {},
 ): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
-  const o = checkObject(filter, 'the filter');
-  onlyKeys(o, ['licensor', 'licensee', 'party', 'listing_id', 'work_id', 'after', 'limit'], 'listLicences filter');
-  const licensor = o.licensor === undefined ? undefined : checkString(o.licensor, 'licensor', 200);
-  const licensee = o.licensee === undefined ? undefined : checkString(o.licensee, 'licensee', 200);
-  const party = o.party === undefined ? undefined : checkString(o.party, 'party', 200);
-  const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
-  const work = o.work_id === undefined ? undefined : checkId(o.work_id, 'wk_', 'work_id');
-  const { after, limit } = checkPage(o);
+  const {
+    licensor,
+    licensee,
+    party,
+    listing_id: listing,
+    work_id: work,
+    after,
+    limit,
+  } = parseFilter(filter, 'listLicences filter', {
+    licensor: accountMember,
+    licensee: accountMember,
+    party: accountMember,
+    listing_id: idMember('lst_'),
+    work_id: idMember('wk_'),
+  });
   const keep = (l: Licence) =>
     (licensor === undefined || l.licensor === licensor) &&
     (licensee === undefined || l.licensee === licensee) &&

@@ -9,7 +9,7 @@ import { newId } from '../../util/validate.js';
 import { appendAudit } from './audit.js';
 import { canonicalJson, idemLookup, idemRemember } from './idempotent-op.js';
 import { K } from './keys.js';
-import { runOp } from './op.js';
+import { runOp, type Op } from './op.js';
 import {
   assertExclusivity,
   assertWorkHeld,
@@ -23,6 +23,7 @@ import {
   checkCaller,
   checkId,
   checkIdempotency,
+  COMMERCIAL_FIELDS,
   parseCreateListing,
   parseListingFilter,
   parseListingPatch,
@@ -39,15 +40,7 @@ import type {
 } from './types.js';
 
 /** Changing any of these changes what a buyer is offering on, so they freeze while offers are pending. */
-const COMMERCIAL: ReadonlyArray<keyof ListingPatch> = [
-  'territory',
-  'term_months',
-  'price',
-  'rate',
-  'exclusive',
-  'max_licences',
-  'output_cap',
-];
+const COMMERCIAL: ReadonlyArray<keyof ListingPatch> = COMMERCIAL_FIELDS;
 
 function assertOwner(l: Listing, caller: string, action: string): void {
   if (l.owner !== caller)
@@ -226,49 +219,70 @@ export async function updateListing(
   });
 }
 
-/** Publish a draft (see `Marketplace.publishListing`). */
-export async function publishListing(ctx: MarketContext, caller: unknown, id: unknown): Promise<Listing> {
+/** A change of a listing's status by its owner: the verb, the status it leads to and what else it does. */
+interface ListingMove {
+  readonly action: 'publish' | 'withdraw';
+  readonly to: 'active' | 'withdrawn';
+  /** The audit action (`listing.published`, …). */
+  readonly event: string;
+  /** The timestamp the move sets besides `updated_at`. */
+  readonly stamp: 'published_at' | 'closed_at';
+  /** Checks after the transition's, before the write. */
+  readonly check?: (op: Op, l: Listing) => Promise<void>;
+  /** Writes after the listing's and its audit entry. */
+  readonly after?: (op: Op, l: Listing, who: string) => Promise<void>;
+}
+
+const PUBLISH: ListingMove = {
+  action: 'publish',
+  to: 'active',
+  event: 'listing.published',
+  stamp: 'published_at',
+  check: async (op, l) => {
+    await assertWorkHeld(op, l);
+    await assertExclusivity(op, l, l.territory, true);
+  },
+};
+
+const WITHDRAW: ListingMove = {
+  action: 'withdraw',
+  to: 'withdrawn',
+  event: 'listing.withdrawn',
+  stamp: 'closed_at',
+  after: (op, l, who) => declineAllPending(op, l.listing_id, who, 'listing_withdrawn'),
+};
+
+/** Move the caller's listing `id` as `move` says, as one operation with its audit entry. */
+async function moveListing(ctx: MarketContext, caller: unknown, id: unknown, move: ListingMove): Promise<Listing> {
   const who = checkCaller(caller);
   const lid = checkId(id, 'lst_', 'listing_id');
   return runOp(ctx.store, ctx.now, async (op) => {
     const l = await loadListing(op, lid);
-    assertOwner(l, who, 'publish');
-    assertListingTransition(lid, l.status, 'active', 'publish');
-    await assertWorkHeld(op, l);
-    await assertExclusivity(op, l, l.territory, true);
-    const next: Listing = { ...l, status: 'active', published_at: op.nowIso, updated_at: op.nowIso };
+    assertOwner(l, who, move.action);
+    assertListingTransition(lid, l.status, move.to, move.action);
+    await move.check?.(op, l);
+    // l holds every field already, so the spread keeps the stored record's field order
+    const next: Listing = { ...l, status: move.to, [move.stamp]: op.nowIso, updated_at: op.nowIso };
     op.put(K.listing(lid), next);
     await appendAudit(op, {
       actor: who,
-      action: 'listing.published',
+      action: move.event,
       entity: 'listing',
       entity_id: lid,
       from: l.status,
-      to: 'active',
+      to: move.to,
     });
+    await move.after?.(op, l, who);
     return next;
   });
 }
 
+/** Publish a draft (see `Marketplace.publishListing`). */
+export async function publishListing(ctx: MarketContext, caller: unknown, id: unknown): Promise<Listing> {
+  return moveListing(ctx, caller, id, PUBLISH);
+}
+
 /** Withdraw a listing; its pending offers are declined (see `Marketplace.withdrawListing`). */
 export async function withdrawListing(ctx: MarketContext, caller: unknown, id: unknown): Promise<Listing> {
-  const who = checkCaller(caller);
-  const lid = checkId(id, 'lst_', 'listing_id');
-  return runOp(ctx.store, ctx.now, async (op) => {
-    const l = await loadListing(op, lid);
-    assertOwner(l, who, 'withdraw');
-    assertListingTransition(lid, l.status, 'withdrawn', 'withdraw');
-    const next: Listing = { ...l, status: 'withdrawn', closed_at: op.nowIso, updated_at: op.nowIso };
-    op.put(K.listing(lid), next);
-    await appendAudit(op, {
-      actor: who,
-      action: 'listing.withdrawn',
-      entity: 'listing',
-      entity_id: lid,
-      from: l.status,
-      to: 'withdrawn',
-    });
-    await declineAllPending(op, lid, who, 'listing_withdrawn');
-    return next;
-  });
+  return moveListing(ctx, caller, id, WITHDRAW);
 }

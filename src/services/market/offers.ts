@@ -10,7 +10,7 @@
  * any number of concurrent accepts on an exclusive listing exactly one finds it active.
  */
 import { TrainprintError } from '../../errors.js';
-import { checkObject, checkString, fail, newId, onlyKeys } from '../../util/validate.js';
+import { fail, newId } from '../../util/validate.js';
 import { appendAudit } from './audit.js';
 import { idemLookup, idemRemember } from './idempotent-op.js';
 import { K } from './keys.js';
@@ -28,11 +28,13 @@ import {
   type MarketContext,
 } from './records.js';
 import {
+  accountMember,
   checkCaller,
   checkId,
   checkIdempotency,
   checkOfferStatus,
-  checkPage,
+  idMember,
+  parseFilter,
   parseOffer,
   type OfferInput,
 } from './requests.js';
@@ -59,12 +61,37 @@ function assertRecipient(o: Offer, caller: string, action: string): void {
   }
 }
 
+/** FORBIDDEN unless `caller` made the offer. */
+function assertMaker(o: Offer, caller: string): void {
+  if (o.made_by !== caller)
+    throw new TrainprintError('FORBIDDEN', `only the party that made offer ${o.offer_id} can withdraw it`);
+}
+
+/**
+ * The offer, once `assertMayAct` lets the caller act on it (checked before expiry, so a refusal names the party),
+ * expired first if due. The expiry is kept even when the operation then refuses (the checkpoint, ./op.ts).
+ */
+async function offerToActOn(op: Op, id: string, assertMayAct: (o: Offer) => void): Promise<Offer> {
+  const loaded = await loadOffer(op, id);
+  assertMayAct(loaded);
+  const offer = await expireIfDue(op, loaded);
+  op.checkpoint();
+  return offer;
+}
+
+/** CONFLICT unless the offer may move `to` by `action` and its listing is still active; returns the listing. */
+async function listingToAnswerOn(op: Op, offer: Offer, to: 'accepted' | 'countered', action: string): Promise<Listing> {
+  assertOfferTransition(offer.offer_id, offer.status, to, action, offer.reason);
+  const l = await loadListing(op, offer.listing_id);
+  assertListingIn(l.listing_id, l.status, ['active'], `${action} an offer on`);
+  return l;
+}
+
+/** The terms of an offer: what the buyer pays, where and for how long. */
+type OfferTerms = Pick<Offer, 'amount' | 'per' | 'territory' | 'term_months'>;
+
 /** The offer's terms: the request's, else `base`'s (the countered offer), else the listing's. */
-function resolveTerms(
-  l: Listing,
-  input: OfferInput,
-  base?: Offer,
-): Pick<Offer, 'amount' | 'per' | 'territory' | 'term_months'> {
+function resolveTerms(l: Listing, input: OfferInput, base?: Offer): OfferTerms {
   const currency = (l.price ?? l.rate!).currency;
   const amount = input.amount ?? base!.amount;
   if (amount.currency !== currency)
@@ -80,8 +107,35 @@ function resolveTerms(
   };
 }
 
-/** Write a new pending offer with its indexes and `offer.created` entry. */
-async function createOffer(op: Op, offer: Offer, actor: string): Promise<Offer> {
+/** What a new offer is between and what it counters: the parts that are neither its terms nor its maker. */
+type OfferParties = Pick<Offer, 'offer_id' | 'listing_id' | 'work_id' | 'buyer' | 'seller' | 'counter_of'>;
+
+/** Write a new pending offer made by `actor`, with its indexes and `offer.created` entry. */
+async function createOffer(
+  op: Op,
+  parties: OfferParties,
+  terms: OfferTerms,
+  input: OfferInput,
+  actor: string,
+): Promise<Offer> {
+  const offer: Offer = {
+    offer_id: parties.offer_id,
+    listing_id: parties.listing_id,
+    work_id: parties.work_id,
+    buyer: parties.buyer,
+    seller: parties.seller,
+    made_by: actor,
+    status: 'pending',
+    ...terms,
+    expires_at: input.expires_at,
+    message: input.message,
+    counter_of: parties.counter_of,
+    countered_by: null,
+    licence_id: null,
+    reason: null,
+    created_at: op.nowIso,
+    updated_at: op.nowIso,
+  };
   op.put(K.offer(offer.offer_id), offer);
   op.put(K.pendingOf(offer.listing_id) + offer.offer_id, offer.offer_id);
   op.put(K.due(offer.expires_at, offer.offer_id), offer.offer_id);
@@ -112,28 +166,15 @@ export async function makeOffer(
     if (l.owner === who)
       throw new TrainprintError('FORBIDDEN', `the owner of listing ${lid} cannot make an offer on it`);
     assertListingIn(lid, l.status, ['active'], 'make an offer on');
-    return createOffer(
-      op,
-      {
-        offer_id: newId('ofr_'),
-        listing_id: lid,
-        work_id: l.work_id,
-        buyer: who,
-        seller: l.owner,
-        made_by: who,
-        status: 'pending',
-        ...resolveTerms(l, input),
-        expires_at: input.expires_at,
-        message: input.message,
-        counter_of: null,
-        countered_by: null,
-        licence_id: null,
-        reason: null,
-        created_at: op.nowIso,
-        updated_at: op.nowIso,
-      },
-      who,
-    );
+    const parties = {
+      offer_id: newId('ofr_'),
+      listing_id: lid,
+      work_id: l.work_id,
+      buyer: who,
+      seller: l.owner,
+      counter_of: null,
+    };
+    return createOffer(op, parties, resolveTerms(l, input), input, who);
   });
 }
 
@@ -148,14 +189,21 @@ export async function listOffers(
   ctx: MarketContext,
   filter: OfferFilter = {},
 ): Promise<{ offers: Offer[]; next: string | null }> {
-  const o = checkObject(filter, 'the filter');
-  onlyKeys(o, ['listing_id', 'buyer', 'seller', 'party', 'status', 'after', 'limit'], 'listOffers filter');
-  const listing = o.listing_id === undefined ? undefined : checkId(o.listing_id, 'lst_', 'listing_id');
-  const buyer = o.buyer === undefined ? undefined : checkString(o.buyer, 'buyer', 200);
-  const seller = o.seller === undefined ? undefined : checkString(o.seller, 'seller', 200);
-  const party = o.party === undefined ? undefined : checkString(o.party, 'party', 200);
-  const status = o.status === undefined ? undefined : checkOfferStatus(o.status, 'status');
-  const { after, limit } = checkPage(o);
+  const {
+    listing_id: listing,
+    buyer,
+    seller,
+    party,
+    status,
+    after,
+    limit,
+  } = parseFilter(filter, 'listOffers filter', {
+    listing_id: idMember('lst_'),
+    buyer: accountMember,
+    seller: accountMember,
+    party: accountMember,
+    status: checkOfferStatus,
+  });
   return runOp(ctx.store, ctx.now, async (op) => {
     // filter on the status the offer has once lazy expiry has run, so a due offer never shows as pending
     const effective = (x: Offer) =>
@@ -189,13 +237,8 @@ export async function acceptOffer(
       const hit = await idemLookup(op, 'offer.accept', who, idem, oid);
       if (hit) return hit.result as Licence;
     }
-    const loaded = await loadOffer(op, oid);
-    assertRecipient(loaded, who, 'accept');
-    const offer = await expireIfDue(op, loaded);
-    op.checkpoint();
-    assertOfferTransition(oid, offer.status, 'accepted', 'accept', offer.reason);
-    const l = await loadListing(op, offer.listing_id);
-    assertListingIn(l.listing_id, l.status, ['active'], 'accept an offer on');
+    const offer = await offerToActOn(op, oid, (o) => assertRecipient(o, who, 'accept'));
+    const l = await listingToAnswerOn(op, offer, 'accepted', 'accept');
     await assertWorkHeld(op, l);
     await assertExclusivity(op, l, offer.territory, false);
 
@@ -259,10 +302,7 @@ export async function declineOffer(ctx: MarketContext, caller: unknown, offerId:
   const who = checkCaller(caller);
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   return runOp(ctx.store, ctx.now, async (op) => {
-    const loaded = await loadOffer(op, oid);
-    assertRecipient(loaded, who, 'decline');
-    const offer = await expireIfDue(op, loaded);
-    op.checkpoint();
+    const offer = await offerToActOn(op, oid, (o) => assertRecipient(o, who, 'decline'));
     return moveOffer(op, offer, 'declined', who, 'decline');
   });
 }
@@ -278,38 +318,20 @@ export async function counterOffer(
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   return runOp(ctx.store, ctx.now, async (op) => {
     const input = parseOffer(request, op.nowMs, true);
-    const loaded = await loadOffer(op, oid);
-    assertRecipient(loaded, who, 'counter');
-    const offer = await expireIfDue(op, loaded);
-    op.checkpoint();
-    assertOfferTransition(oid, offer.status, 'countered', 'counter', offer.reason);
-    const l = await loadListing(op, offer.listing_id);
-    assertListingIn(l.listing_id, l.status, ['active'], 'counter an offer on');
+    const offer = await offerToActOn(op, oid, (o) => assertRecipient(o, who, 'counter'));
+    const l = await listingToAnswerOn(op, offer, 'countered', 'counter');
     const terms = resolveTerms(l, input, offer);
     const counterId = newId('ofr_');
     await moveOffer(op, offer, 'countered', who, 'counter', { countered_by: counterId });
-    return createOffer(
-      op,
-      {
-        offer_id: counterId,
-        listing_id: l.listing_id,
-        work_id: l.work_id,
-        buyer: offer.buyer,
-        seller: offer.seller,
-        made_by: who,
-        status: 'pending',
-        ...terms,
-        expires_at: input.expires_at,
-        message: input.message,
-        counter_of: oid,
-        countered_by: null,
-        licence_id: null,
-        reason: null,
-        created_at: op.nowIso,
-        updated_at: op.nowIso,
-      },
-      who,
-    );
+    const parties = {
+      offer_id: counterId,
+      listing_id: l.listing_id,
+      work_id: l.work_id,
+      buyer: offer.buyer,
+      seller: offer.seller,
+      counter_of: oid,
+    };
+    return createOffer(op, parties, terms, input, who);
   });
 }
 
@@ -318,11 +340,7 @@ export async function withdrawOffer(ctx: MarketContext, caller: unknown, offerId
   const who = checkCaller(caller);
   const oid = checkId(offerId, 'ofr_', 'offer_id');
   return runOp(ctx.store, ctx.now, async (op) => {
-    const loaded = await loadOffer(op, oid);
-    if (loaded.made_by !== who)
-      throw new TrainprintError('FORBIDDEN', `only the party that made offer ${oid} can withdraw it`);
-    const offer = await expireIfDue(op, loaded);
-    op.checkpoint();
+    const offer = await offerToActOn(op, oid, (o) => assertMaker(o, who));
     return moveOffer(op, offer, 'withdrawn', who, 'withdraw');
   });
 }

@@ -3,7 +3,6 @@
  * (`price.currency`, `territory[2]`, …); unknown fields are refused, not dropped. The parsed
  * forms use `null` for "not given" because the store refuses `undefined`.
  */
-import type { WorkType } from '../analyze/types.js';
 import { checkObject, checkString, checkWorkType, fail, onlyKeys, parseDate } from '../../util/validate.js';
 import { checkTerritory, checkTerritoryCode } from './territory.js';
 import {
@@ -12,6 +11,8 @@ import {
   OFFER_STATES,
   RATE_UNITS,
   type LicenceType,
+  type Listing,
+  type ListingFilter,
   type ListingStatus,
   type Money,
   type OfferStatus,
@@ -113,43 +114,30 @@ function checkMaxLicences(v: unknown, exclusive: boolean, where: string): number
   return checkInt(v, where, 1, 1_000_000_000);
 }
 
-/** A parsed `createListing` request. */
-export interface ListingInput {
-  readonly work_id: string;
-  readonly licence_type: LicenceType;
-  readonly territory: string[];
-  readonly term_months: number;
-  readonly price: Money | null;
-  readonly rate: Rate | null;
-  readonly exclusive: boolean;
-  readonly max_licences: number | null;
-  readonly output_cap: OutputCap | null;
-  readonly title: string | null;
-  readonly description: string | null;
+/**
+ * The listing terms a buyer's offer rests on: a patch that changes one of them waits until no offer is
+ * pending (see listings.ts). The other fields of a request are the work, the licence type, the texts and the status.
+ */
+export const COMMERCIAL_FIELDS = [
+  'territory',
+  'term_months',
+  'price',
+  'rate',
+  'exclusive',
+  'max_licences',
+  'output_cap',
+] as const satisfies ReadonlyArray<keyof Listing>;
+
+/** A parsed `createListing` request: the listing's own fields, in the status it starts in. */
+export interface ListingInput
+  extends Pick<Listing, 'work_id' | 'licence_type' | (typeof COMMERCIAL_FIELDS)[number] | 'title' | 'description'> {
   readonly status: 'draft' | 'active';
 }
 
 /** Checks a `createListing` request. */
 export function parseCreateListing(v: unknown): ListingInput {
   const r = checkObject(v, 'the listing');
-  onlyKeys(
-    r,
-    [
-      'work_id',
-      'licence_type',
-      'territory',
-      'term_months',
-      'price',
-      'rate',
-      'exclusive',
-      'max_licences',
-      'output_cap',
-      'title',
-      'description',
-      'status',
-    ],
-    'createListing',
-  );
+  onlyKeys(r, ['work_id', 'licence_type', ...COMMERCIAL_FIELDS, 'title', 'description', 'status'], 'createListing');
   const work_id = checkId(r.work_id, 'wk_', 'work_id');
   const licence_type = checkLicenceType(r.licence_type, 'licence_type');
   const territory = checkTerritory(r.territory, 'territory');
@@ -180,20 +168,7 @@ export function parseCreateListing(v: unknown): ListingInput {
 }
 
 /** A parsed `updateListing` patch: only the fields given. */
-export type ListingPatch = Partial<
-  Pick<
-    ListingInput,
-    | 'title'
-    | 'description'
-    | 'territory'
-    | 'term_months'
-    | 'price'
-    | 'rate'
-    | 'exclusive'
-    | 'max_licences'
-    | 'output_cap'
-  >
->;
+export type ListingPatch = Partial<Pick<ListingInput, 'title' | 'description' | (typeof COMMERCIAL_FIELDS)[number]>>;
 
 /**
  * Checks an `updateListing` patch. Giving `price` clears `rate` and the other way round; setting
@@ -202,11 +177,7 @@ export type ListingPatch = Partial<
  */
 export function parseListingPatch(v: unknown): ListingPatch {
   const r = checkObject(v, 'the patch');
-  onlyKeys(
-    r,
-    ['title', 'description', 'territory', 'term_months', 'price', 'rate', 'exclusive', 'max_licences', 'output_cap'],
-    'updateListing',
-  );
+  onlyKeys(r, ['title', 'description', ...COMMERCIAL_FIELDS], 'updateListing');
   if (Object.keys(r).length === 0) fail('the patch is empty');
   if (r.price !== undefined && r.rate !== undefined) fail('give price or rate, not both');
   const p: { -readonly [K in keyof ListingPatch]: ListingPatch[K] } = {};
@@ -258,6 +229,37 @@ export function parseOffer(v: unknown, nowMs: number, counter: boolean): OfferIn
   };
 }
 
+/** The check of one member of a list call's filter, run only when the member is given. */
+export type MemberCheck<T> = (v: unknown, field: string) => T;
+
+/** A filter member naming an account (`buyer`, `party`, …): 1..200 characters. */
+export const accountMember: MemberCheck<string> = (v, field) => checkString(v, field, 200);
+
+/** A filter member naming a record by id (`listing_id`, …): an id of the prefix. */
+export const idMember =
+  (prefix: string): MemberCheck<string> =>
+  (v, field) =>
+    checkId(v, prefix, field);
+
+/**
+ * Checks the filter of a list call (`where` names it in errors): no members but those of `checks` and
+ * `after`/`limit`, each given member by its check in the order of `checks`, then the page. Absent members are
+ * undefined.
+ * @example parseFilter({ buyer: 'acme' }, 'listOffers filter', { buyer: accountMember }) // { buyer: 'acme', after: undefined, limit: 100 }
+ */
+export function parseFilter<C extends Record<string, MemberCheck<unknown>>>(
+  filter: unknown,
+  where: string,
+  checks: C,
+): { [K in keyof C]: ReturnType<C[K]> | undefined } & { after: string | undefined; limit: number } {
+  const o = checkObject(filter, 'the filter');
+  onlyKeys(o, [...Object.keys(checks), 'after', 'limit'], where);
+  const members: Record<string, unknown> = {};
+  for (const [field, check] of Object.entries(checks))
+    members[field] = o[field] === undefined ? undefined : check(o[field], field);
+  return { ...(members as { [K in keyof C]: ReturnType<C[K]> | undefined }), ...checkPage(o) };
+}
+
 /** Checks `after`/`limit` of a list call. */
 export function checkPage(o: Record<string, unknown>): { after: string | undefined; limit: number } {
   const limit = o.limit === undefined ? 100 : o.limit;
@@ -268,17 +270,13 @@ export function checkPage(o: Record<string, unknown>): { after: string | undefin
   return { after: o.after as string | undefined, limit: limit as number };
 }
 
-/** A parsed `listListings` filter. */
-export interface ListingQuery {
+/** A parsed `listListings` filter: the filter's own members, its defaults filled in and its price range as `min`/`max`. */
+export interface ListingQuery
+  extends Pick<
+    ListingFilter,
+    'licence_type' | 'territory' | 'work_type' | 'owner' | 'visible_to' | 'exclusive' | 'pricing' | 'currency'
+  > {
   readonly status: ListingStatus | 'any';
-  readonly licence_type?: LicenceType;
-  readonly territory?: string;
-  readonly work_type?: WorkType;
-  readonly owner?: string;
-  readonly visible_to?: string;
-  readonly exclusive?: boolean;
-  readonly pricing?: 'price' | 'rate';
-  readonly currency?: string;
   readonly min?: number;
   readonly max?: number;
   readonly after: string | undefined;

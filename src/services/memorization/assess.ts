@@ -16,8 +16,7 @@
  * (+0.20, +0.30 in Germany: GEMA v OpenAI).
  */
 import { chooseWorkType } from '../analyze/revenue.js';
-import { assessRisk } from '../analyze/risk.js';
-import type { RiskLevel } from '../analyze/types.js';
+import { assessRisk, riskLevel } from '../analyze/risk.js';
 import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
@@ -260,15 +259,7 @@ function memorizationRisk(
   }
   const sum = modifiers.reduce((t, m) => t + m.delta, 0);
   const weight = Math.min(1, Math.max(0, base.base_weight + sum)) * base.attribution_scale;
-  const level: RiskLevel = !anyMatch
-    ? 'none'
-    : weight < 0.35
-      ? 'low'
-      : weight < 0.6
-        ? 'medium'
-        : weight < 0.8
-          ? 'high'
-          : 'critical';
+  const level = riskLevel(anyMatch, weight);
   for (const f of jurisdiction?.factors ?? []) factors.add(f);
   for (const m of modifiers) factors.add(m.code);
   return { level, weight, modifiers, base, workType };

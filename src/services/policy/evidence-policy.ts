@@ -14,8 +14,9 @@
  * 3. **The words follow the number.** A dataset's evidence is called strong only when its calibrated confidence is
  *    at least {@link CONFIDENT}; below that it is weak, whatever its chance.
  */
-import type { SearchMatch } from '../../datasets/types.js';
+import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
+import { matchKind } from './kinds/index.js';
 
 /** Confidence (0..1) from which evidence is called strong and an answer confident. */
 export const CONFIDENT = 0.5;
@@ -27,9 +28,9 @@ export const EVIDENCE_CHANCE = 0.05;
 /** −log₁₀ {@link EVIDENCE_CHANCE}: the least strength that counts. */
 const MIN_STRENGTH = -Math.log10(EVIDENCE_CHANCE);
 
-/** The matches of a search a person can check (rule 1): all but a remote corpus's boilerplate passages. */
+/** The matches of a search a person can check (rule 1): all but boilerplate passages (a remote corpus's). */
 export function checkableMatches<M extends SearchMatch>(matches: readonly M[]): M[] {
-  return matches.filter((m) => m.kind !== 'remote' || !m.boilerplate);
+  return matches.filter((m) => !('boilerplate' in m && m.boilerplate));
 }
 
 /** What the policy reads about one dataset's search. */
@@ -90,23 +91,13 @@ export function evidenceLevel(confidence: number, counts: boolean): EvidenceLeve
  * @example describeMatch({ kind: 'portrait', tokens: 48, query_start: 120, query_end: 410, … }) // '48 consecutive words …'
  */
 export function describeMatch(m: SearchMatch): string {
-  const where = `characters ${m.query_start}–${m.query_end}`;
-  switch (m.kind) {
-    case 'portrait':
-      return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
-    case 'near':
-      return `the whole content is a near-duplicate of document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`;
-    case 'remote':
-      return `a passage of ${m.tokens} words (${where}) is in corpus document ${m.document_id}`;
-    default:
-      return `a passage of ${m.tokens} words (${where}) matches document "${m.document_id}"${m.reuse === 'verbatim' ? '' : ` (${m.reuse})`}`;
-  }
+  return matchKind(m).describe(m, `characters ${m.query_start}–${m.query_end}`);
 }
 
 /** The dataset the headline names: what it is, how strong its evidence and how it is called (rule 3). */
 export interface HeadlineDataset {
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait' | 'remote';
+  readonly kind: DatasetStats['kind'];
   readonly kb_dataset: string | null;
   readonly chance: number;
   readonly strength: number;

@@ -16,6 +16,8 @@ import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
+import { extractDocument, fileOf } from '../analyze/files.js';
+import { DOCUMENT_FORMATS, type DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
 import {
   checkDeclarations,
@@ -31,9 +33,12 @@ import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
 
 /** `registerWork` request: `content` or `fingerprint` (its id and work_hash, when the text stays with you). */
 export interface RegisterWorkRequest {
-  readonly content?: string;
-  /** With `content`: how to read it. @default 'text' */
-  readonly content_type?: ContentType;
+  /** The text, or a file's bytes (`content_type` `epub`, `pdf`, `docx`; base64 with `content_encoding`). */
+  readonly content?: string | Uint8Array;
+  /** With `content`: how to read it (a file: its text is extracted and kept). @default 'text' */
+  readonly content_type?: ContentType | DocumentFormat;
+  /** How `content` carries a file in JSON: `'base64'`. */
+  readonly content_encoding?: 'base64';
   readonly fingerprint?: { readonly fingerprint: string; readonly work_hash: string };
   readonly owner: string;
   readonly title?: string;
@@ -52,7 +57,7 @@ export interface Work {
   readonly title: string | null;
   readonly author: string | null;
   readonly work_type: WorkType | null;
-  readonly content_type: ContentType | null;
+  readonly content_type: ContentType | DocumentFormat | null;
   readonly declarations: Declarations;
   /** Word tokens of the text (0 when registered by fingerprint). */
   readonly tokens: number;
@@ -98,7 +103,17 @@ export async function registerWork(
   const r = checkObject(request, 'the request');
   onlyKeys(
     r,
-    ['content', 'content_type', 'fingerprint', 'owner', 'title', 'author', 'work_type', 'declarations'],
+    [
+      'content',
+      'content_type',
+      'content_encoding',
+      'fingerprint',
+      'owner',
+      'title',
+      'author',
+      'work_type',
+      'declarations',
+    ],
     'registerWork',
   );
   const owner = checkString(r.owner, 'owner', 200);
@@ -111,20 +126,25 @@ export async function registerWork(
     fingerprint: string,
     text: string | null = null,
     tokens = 0,
-    contentType: ContentType | null = null;
+    contentType: ContentType | DocumentFormat | null = null;
   if (r.content !== undefined) {
-    if (typeof r.content !== 'string' || r.content.trim().length === 0) fail('content must be a non-empty string');
-    const content = r.content as string;
-    if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
+    // a file (epub, pdf, docx): its bytes are the work, its extracted text what a score searches
+    const file = fileOf(r, r.content);
+    if (!file && (typeof r.content !== 'string' || r.content.trim().length === 0))
+      fail('content must be a non-empty string');
+    const content = file ?? (r.content as string);
+    if (!file && exceedsUtf8Bytes(content as string, ANALYZE_MAX_BYTES))
       throw new TrainprintError(
         'PAYLOAD_TOO_LARGE',
         `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`,
       );
     contentType = (r.content_type ?? 'text') as ContentType;
-    if (!CONTENT_TYPES.includes(contentType))
-      fail(`content_type must be one of ${CONTENT_TYPES.map((t) => `'${t}'`).join(', ')}`);
+    if (!file && !CONTENT_TYPES.includes(contentType))
+      fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
     const { offload } = options;
-    text = (await extractOn(offload, content, contentType)).text;
+    text = file
+      ? (await extractDocument(file, contentType as DocumentFormat)).text
+      : (await extractOn(offload, content as string, contentType)).text;
     const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
     // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work
     const fp =
@@ -135,7 +155,8 @@ export async function registerWork(
     tokens = fp.token_count;
     workHash = `sha256:${await sha256Hex(content)}`;
   } else {
-    if (r.content_type !== undefined) fail('content_type goes with content');
+    if (r.content_type !== undefined || r.content_encoding !== undefined)
+      fail('content_type and content_encoding go with content');
     const f = checkObject(r.fingerprint, 'fingerprint');
     if (typeof f.fingerprint !== 'string' || !FP_ID.test(f.fingerprint))
       fail('fingerprint.fingerprint must be a fingerprint id ("tp1:" + 32 hex digits)');

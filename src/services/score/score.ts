@@ -34,11 +34,10 @@ import { resolveOptions } from '../../fingerprint/options.js';
 import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
-import { chanceEvidence, MAX_STRENGTH, remoteChance, remoteLimitation } from '../analyze/evidence.js';
+import { type EvidenceKind, evidenceKind, matchKind, MAX_STRENGTH, reportLimitations } from '../policy/kinds/index.js';
 import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
-import type { SearchMatch } from '../../datasets/types.js';
-import { FULL_COVERAGE_STRIDE, type RemoteCorpusReport, type RemoteSearch } from '../../corpus/remote-types.js';
-import { componentOf } from '../kb/corpus-components.js';
+import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
+import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { remoteIndex } from '../kb/remote-indexes.js';
 import { assessRisk, type RiskResult } from '../analyze/risk.js';
 import { chooseWorkType } from '../analyze/revenue.js';
@@ -91,7 +90,7 @@ export interface ChunkEvidence {
 /** One linked dataset's part of the score. */
 export interface ScoreDatasetEvidence {
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait' | 'remote';
+  readonly kind: DatasetStats['kind'];
   /** Who supplied the dataset: `shipped` (a reference pack), `operator` or `account` (the asking account's own). */
   readonly supplied_by: DatasetSupplier;
   readonly kb_dataset: string | null;
@@ -161,7 +160,7 @@ export interface ScoreResult {
 
 interface Linked {
   id: string;
-  kind: 'exact' | 'portrait' | 'remote';
+  kind: DatasetStats['kind'];
   kb: string | null;
   link: 'kb' | 'declared';
   certainty: number;
@@ -187,7 +186,7 @@ export interface ScoreOptions extends SliceOptions {
 export interface ScoreMatch {
   readonly chunk: number;
   readonly dataset_id: string;
-  readonly kind: 'exact' | 'portrait' | 'remote' | 'near';
+  readonly kind: SearchMatch['kind'];
   readonly query_start: number;
   readonly query_end: number;
   readonly document_id: string | null;
@@ -224,11 +223,7 @@ function chunkFinding(checkable: readonly SearchMatch[], chance: number, chunk: 
   return {
     chance: counts ? chance : 1,
     flagged: counts,
-    longest: counts
-      ? checkable
-          .filter((m) => m.kind === 'remote' && m.reuse === 'verbatim')
-          .reduce((x, m) => Math.max(x, m.tokens), 0)
-      : 0,
+    longest: counts ? checkable.reduce((x, m) => Math.max(x, matchKind(m).run(m)), 0) : 0,
     shown: counts ? shownOf(checkable, chunk, offset) : [],
   };
 }
@@ -316,7 +311,7 @@ export async function scoreWork(
     point,
     lower: ci[0],
     datasets: linked.map((l, d) => ({
-      kind: l.kind,
+      positions: evidenceKind(l.kind).positions,
       link: l.link,
       certainty: l.certainty,
       flagged: grid.flagged[d].reduce((t, x) => t + x, 0),
@@ -463,7 +458,8 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
   const n = chunks.length;
   for (let d = 0; d < linked.length && q.text !== null; d++) {
     const l = linked[d];
-    if (l.kind !== 'remote' || n === 0 || cache?.has(`${q.work.work_id}\u0000${0}\u0000${l.id}`)) continue;
+    const kind = evidenceKind(l.kind);
+    if (!kind.wholeText || n === 0 || cache?.has(`${q.work.work_id}\u0000${0}\u0000${l.id}`)) continue;
     const { result, details } = await deps.corpus.searchDetailedAsync(
       q.text,
       { datasets: [l.id], persistRemote: true, ...q.scope },
@@ -471,16 +467,16 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
     );
     for (const r of result.remote ?? []) {
       reports.push(r);
-      if (r.outcome !== 'searched') s.limitations.add(remoteLimitation(r.outcome));
-      if (r.sampled_every > FULL_COVERAGE_STRIDE[r.unit]) s.limitations.add('remote_corpus_sampled');
+      for (const code of reportLimitations(r)) s.limitations.add(code);
     }
-    const detail = details.get(l.id);
-    if (detail?.kind !== 'remote') continue;
-    const search = forModel(deps.kb, detail.search, l.kb, q.model, s.factors);
+    const found = details.get(l.id);
+    if (!found) continue;
+    const detail = kind.forModel?.(found, deps.kb, l.kb, q.model, s.factors) ?? found;
+    const matches: readonly SearchMatch[] = detail.search.matches;
     for (let i = 0; i < n; i++) {
       const { start, end } = chunks[i];
-      const own = checkableMatches(search.matches.filter((m) => m.query_start < end && start < m.query_end));
-      const e = chunkFinding(own, own.length > 0 ? remoteChance(search, [start, end]).chance : 1, i, 0);
+      const own = checkableMatches(matches.filter((m) => m.query_start < end && start < m.query_end));
+      const e = chunkFinding(own, own.length > 0 ? kind.chance(detail, [start, end]).chance : 1, i, 0);
       remoteChunks.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
       cache?.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
     }
@@ -501,10 +497,12 @@ interface ChunkGrid {
 async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise<ChunkGrid> {
   const { deps, q, linked, chunks, cache } = s;
   const n = chunks.length;
-  const stored = new Set(
+  // a dataset kept in a database, and a kind searched asynchronously only (an evidence source), is never searched
+  // synchronously
+  const asyncOnly = new Set(
     deps.corpus
       .datasets()
-      .filter((x) => x.storage === 'postgres')
+      .filter((x) => x.storage === 'postgres' || !evidenceKind(x.kind).synchronous)
       .map((x) => x.id),
   );
   const grid: ChunkGrid = {
@@ -520,35 +518,28 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
       const l = linked[d];
       const key = `${q.work.work_id}\u0000${i}\u0000${l.id}`;
       let e = cache?.get(key) ?? remoteChunks.get(key);
-      if (!e && l.kind === 'remote') e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
+      const kind = evidenceKind(l.kind);
+      if (!e && kind.wholeText) e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
       if (!e) {
         if (performance.now() - sliceStart >= q.sliceMs) {
           await nextMacrotask();
           sliceStart = performance.now();
         }
         chunk ??= q.text!.slice(chunks[i].start, chunks[i].end);
-        // a dataset kept in a database is searched asynchronously (Infinity: in one go)
+        // Infinity: in one go
         const { result, details } =
-          q.sliceMs === Infinity && !stored.has(l.id)
+          q.sliceMs === Infinity && !asyncOnly.has(l.id)
             ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...q.scope })
             : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...q.scope }, { sliceMs: q.sliceMs });
         const detail = details.get(l.id)!;
-        let run = 0;
-        for (const m of result.matches) if (m.kind === 'exact') run = Math.max(run, m.tokens);
-        const finding = chunkFinding(
-          checkableMatches(result.matches),
-          chanceEvidence(detail).chance,
-          i,
-          chunks[i].start,
-        );
-        e = { ...finding, longest: finding.flagged ? run : 0 };
+        e = chunkFinding(checkableMatches(result.matches), kind.chance(detail).chance, i, chunks[i].start);
         cache?.set(key, e);
       }
       grid.chances[d][i] = e.chance;
       grid.flagged[d][i] = e.flagged ? 1 : 0;
       grid.longest[d][i] = e.longest;
       for (const m of e.shown) grid.shown.push({ ...m, chunk: i });
-      if (l.kind === 'portrait' && e.flagged) s.factors.add('portrait_membership');
+      if (e.flagged) for (const f of kind.flaggedChunk) s.factors.add(f);
     }
   }
   return grid;
@@ -631,8 +622,11 @@ function addScoreFactors(
   factors: Set<FactorCode>,
 ): void {
   const { flagged, longest } = grid;
-  if (linked.some((l, d) => l.kind !== 'portrait' && flagged[d].some((x) => x === 1))) factors.add('verbatim_overlap');
-  if (linked.some((l, d) => l.kind === 'remote' && flagged[d].some((x) => x === 1))) factors.add('remote_corpus_match');
+  const flaggedWith = (has: (k: EvidenceKind) => boolean) =>
+    linked.some((l, d) => has(evidenceKind(l.kind)) && flagged[d].some((x) => x === 1));
+  if (flaggedWith((k) => k.positions)) factors.add('verbatim_overlap');
+  for (const l of linked.filter((_, d) => flagged[d].some((x) => x === 1)))
+    for (const f of evidenceKind(l.kind).flaggedDataset) factors.add(f);
   if (longest.some((a) => a.some((x) => x >= CONFIRM_WORDS))) factors.add('long_verbatim_run');
   if (k >= 3) factors.add('multiple_independent_runs');
   for (const l of linked) {
@@ -689,36 +683,6 @@ function linkedDatasets(corpus: CorpusView, kb: KnowledgeBase, model: KbModel, o
     if (best) out.push(best);
   }
   return out;
-}
-
-/**
- * A remote search as it bears on `model`: passages in documents whose corpus component the model documents
- * removing (the Pile's Books3 for "The Pile (without Books3)") are left out; the others are kept, and the
- * component link is noted.
- */
-function forModel(
-  kb: KnowledgeBase,
-  search: RemoteSearch,
-  kbDataset: string | null,
-  model: KbModel,
-  factors: Set<FactorCode>,
-): RemoteSearch {
-  if (kbDataset === null) return search;
-  const dropped = search.matches.filter((m) => {
-    const c = componentOf(kbDataset, m.metadata, kb);
-    if (!c?.kb_dataset) return false;
-    const linked = kb.modelsTrainedOn(c.kb_dataset, { modality: 'any' }).some((l) => l.model.id === model.id);
-    if (linked) factors.add('remote_corpus_component');
-    return !linked;
-  });
-  if (dropped.length === 0) return search;
-  const out = (p: { query_start: number; query_end: number }) =>
-    dropped.some((m) => m.query_start === p.query_start && m.query_end === p.query_end);
-  return {
-    ...search,
-    matches: search.matches.filter((m) => !dropped.includes(m)),
-    passages: search.passages.filter((p) => !out(p)),
-  };
 }
 
 /** A work's word tokens: its 1-word shingles, nothing else. */

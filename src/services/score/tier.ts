@@ -48,7 +48,8 @@ export interface TierDecision {
 
 /** What the tier rules read about one dataset linked to the model. */
 export interface TierDataset {
-  readonly kind: 'exact' | 'portrait' | 'remote';
+  /** Its matches give the spans of the source (exact datasets, remote corpora, evidence sources; not portraits). */
+  readonly positions: boolean;
   readonly link: 'kb' | 'declared';
   readonly certainty: number;
   /** Chunks with a match. */
@@ -71,13 +72,12 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10}`;
 
 /**
  * Decide the tier and explain it.
- * @example decideTier({ chunks: 1, hasText: true, point: 0.95, lower: 0.95, datasets: [{ kind: 'portrait', link: 'kb', certainty: 0.9, flagged: 1, longest: 0 }] })
+ * @example decideTier({ chunks: 1, hasText: true, point: 0.95, lower: 0.95, datasets: [{ positions: false, link: 'kb', certainty: 0.9, flagged: 1, longest: 0 }] })
  *   // { tier: 'inconclusive', reasons: [{ code: 'too_few_chunks', … }, { code: 'portrait_evidence_only', … }], to_raise: [ … ] }
  */
 export function decideTier(input: TierInput): TierDecision {
   const { chunks: n, point, lower, datasets } = input;
-  const canConfirm = (d: TierDataset): boolean =>
-    d.kind !== 'portrait' && d.link === 'kb' && d.certainty >= CONFIRM_CERTAINTY;
+  const canConfirm = (d: TierDataset): boolean => d.positions && d.link === 'kb' && d.certainty >= CONFIRM_CERTAINTY;
   if (datasets.some((d) => canConfirm(d) && d.longest >= CONFIRM_WORDS)) {
     return {
       tier: 'confirmed',
@@ -153,7 +153,7 @@ export function decideTier(input: TierInput): TierDecision {
     raise.push(
       'Only a match in a dataset of the model can raise it; a larger sample of its training data (e.g. a remote corpus) may find one.',
     );
-  } else if (datasets.every((d) => d.flagged === 0 || d.kind === 'portrait')) {
+  } else if (datasets.every((d) => d.flagged === 0 || !d.positions)) {
     reasons.push({
       code: 'portrait_evidence_only',
       message:
@@ -162,14 +162,14 @@ export function decideTier(input: TierInput): TierDecision {
     raise.push(
       'An exact index of the same dataset (an exact pack or a remote corpus) can show the verbatim spans that confirm.',
     );
-  } else if (datasets.some((d) => d.kind !== 'portrait' && d.longest >= CONFIRM_WORDS)) {
+  } else if (datasets.some((d) => d.positions && d.longest >= CONFIRM_WORDS)) {
     reasons.push({
       code: 'long_run_link_not_documented',
       message: `A verbatim run of ${CONFIRM_WORDS}+ words was found, but only in a dataset whose link to the model is declared or below certainty ${CONFIRM_CERTAINTY}.`,
     });
     raise.push("A documented link (the model's own documentation naming the dataset) would confirm.");
   } else {
-    const longest = Math.max(...datasets.filter((d) => d.kind !== 'portrait').map((d) => d.longest));
+    const longest = Math.max(...datasets.filter((d) => d.positions).map((d) => d.longest));
     reasons.push({
       code: 'no_long_verbatim_run',
       message: `The longest verbatim run is ${longest} words (confirmed needs ${CONFIRM_WORDS}).`,

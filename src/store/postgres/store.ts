@@ -20,7 +20,15 @@
  */
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { TrainprintError } from '../../errors.js';
-import { checkKey, checkScan, decodeValue, encodeBatch, encodeValue, type EncodedOp } from '../memory.js';
+import {
+  BufferedTransaction,
+  checkKey,
+  checkScan,
+  decodeValue,
+  encodeBatch,
+  encodeValue,
+  type EncodedOp,
+} from '../memory.js';
 import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
 import { bytesKey, keyBytes, prefixEnd } from './key-bytes.js';
@@ -363,41 +371,28 @@ export class PostgresStore implements Store {
  * A transaction's view: writes are kept here and sent before the next scan and at commit (in two
  * statements, whatever their number); `get` answers a key written here without a round trip.
  */
-class PostgresTransaction implements Transaction {
+class PostgresTransaction extends BufferedTransaction {
   readonly #db: PoolClient;
   readonly #sql: Statements;
-  #writes = new Map<string, Uint8Array | null>();
-  #done = false;
 
   constructor(db: PoolClient, sql: Statements) {
+    super();
     this.#db = db;
     this.#sql = sql;
   }
 
   async get(key: string): Promise<unknown | undefined> {
-    this.#checkActive();
+    this.checkActive();
     checkKey(key);
-    const own = this.#writes.get(key);
+    const own = this.writes.get(key);
     if (own !== undefined) return own === null ? undefined : decodeValue(own);
     // FOR UPDATE: a row read here is locked until the commit, so a lock-free `increment` of it from another
     // process waits and then adds to what this transaction wrote, instead of being overwritten by it
     return getValue(this.#db, this.#sql, key, true);
   }
 
-  put(key: string, value: unknown): void {
-    this.#checkActive();
-    checkKey(key);
-    this.#writes.set(key, encodeValue(value));
-  }
-
-  delete(key: string): void {
-    this.#checkActive();
-    checkKey(key);
-    this.#writes.set(key, null);
-  }
-
   async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
-    this.#checkActive();
+    this.checkActive();
     const { after, limit } = checkScan(prefix, options);
     await this.flush();
     return scanRows(this.#db, this.#sql, prefix, after, limit);
@@ -405,19 +400,10 @@ class PostgresTransaction implements Transaction {
 
   /** Sends the writes kept so far. */
   async flush(): Promise<void> {
-    if (this.#writes.size === 0) return;
-    const writes = this.#writes;
-    this.#writes = new Map();
+    if (this.writes.size === 0) return;
+    const writes = this.writes;
+    this.writes = new Map();
     await applyWrites(this.#db, this.#sql, writes);
-  }
-
-  end(): void {
-    this.#done = true;
-  }
-
-  #checkActive(): void {
-    // A callback that forgot an `await` would otherwise write after the commit, silently lost.
-    if (this.#done) throw new TrainprintError('STORE_CLOSED', 'the transaction has already finished');
   }
 }
 

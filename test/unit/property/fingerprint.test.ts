@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, normalize, type Engine, type Fingerprint } from '../../../src/index.js';
+import { createEngine, normalize, type Engine, type Fingerprint } from '../../../src/library.js';
 import { charShinglesRef, prng, shinglesRef, tokensRef, u64Bytes, winnowRef, xxh64Ref } from '../../reference/core.js';
 import { randomText, randomWords } from './gen.js';
 

@@ -1,0 +1,121 @@
+/**
+ * One search of the loaded datasets, as the kinds' steps share it (./search-exact.ts, ./search-portrait.ts): the
+ * query's fingerprints and content-word pairs, asked for once, and what each dataset adds — its matches, coverage
+ * and detail, and for exact datasets the candidates the second stage aligns (./corpus.ts runs the two stages).
+ */
+import type { Core } from '../core/abi.js';
+import type { ExactDataset, ExactSearch, ExactSearchable } from '../datasets/exact.js';
+import type { NearMatch, PortraitHit, SearchMatch } from '../datasets/types.js';
+import type { Fingerprint } from '../types.js';
+import { PAUSE, type Pause, type Steps } from '../util/steps.js';
+import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
+import type { ContentPairs } from './content-pairs.js';
+import type { ContentWordIndex, PairIndex, QueryPostings } from './content-words.js';
+import { tokenCoverage } from './coverage.js';
+import type { ExactSlice, StoredExactDataset } from './stored.js';
+import type { DatasetCoverage, DatasetSearchDetail, DetailedSearch, SearchResult } from './types.js';
+import type { PureWork } from './work.js';
+
+/** The options of one search, checked (src/corpus/types.ts SearchOptions). */
+export interface LocalSearchOptions {
+  readonly minTokens: number;
+  readonly alpha: number;
+  readonly near: number;
+  readonly portraitHits: boolean;
+  /** Candidates aligned at most (0: no alignment). */
+  readonly limit: number;
+}
+
+/** The state of one search (see the module comment). */
+export interface LocalSearch {
+  readonly query: string;
+  readonly options: LocalSearchOptions;
+  /** The query's fingerprint with the exact datasets' parameters. */
+  readonly fp: Fingerprint;
+  /** Portrait window → the query winnowed with it. */
+  readonly winnowed: Map<number, Fingerprint>;
+  readonly matches: SearchMatch[];
+  readonly nearMatches: NearMatch[];
+  readonly coverage: Record<string, DatasetCoverage>;
+  readonly portraitRuns: PortraitHit[];
+  readonly details: Map<string, DatasetSearchDetail>;
+  /** The alignment's candidates, across exact datasets. */
+  readonly jobs: AlignmentJob[];
+  /** Each exact dataset searched (or what the query fetched of a stored one), with its search. */
+  readonly exact: Array<{ d: ExactSearchable; r: ExactSearch }>;
+  readonly searched: Map<string, ExactSearchable>;
+  /** The query's content-word pairs (asked for once). */
+  pairsOfQuery(): ContentPairs;
+  /** Each exact dataset's content-word pair index (built on an in-memory one's first search). */
+  readonly indexes: Map<ExactSearchable, PairIndex>;
+  /** Where the query's pairs sit in each index, looked up once for candidates and backgrounds. */
+  readonly postings: Map<ExactSearchable, QueryPostings>;
+  pairIndexOf(d: ExactSearchable): PairIndex;
+  postingsOf(d: ExactSearchable): QueryPostings;
+  /** An in-memory dataset's content-word index, built now if missing or stale (shared by concurrent searches). */
+  contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex>;
+}
+
+/** A step of a search that waits for a stored dataset's database: only the async search can take it. */
+export interface Fetch {
+  readonly kind: 'fetch';
+  readonly dataset: StoredExactDataset;
+  run(): Promise<ExactSlice>;
+}
+
+/**
+ * The second stage and the result: the strongest candidates aligned with the query (./alignment.ts), their passages
+ * replacing the seed matches of their datasets; then every match sorted and the near duplicates after them.
+ */
+export function* alignedResultSteps(
+  core: Core,
+  s: LocalSearch,
+  budgetMs: number,
+  now: () => number,
+): Generator<Pause | PureWork, DetailedSearch, unknown> {
+  const pairsOf: PairLookup = {
+    query: s.pairsOfQuery,
+    holderOf: (d, doc) => {
+      const index = s.pairIndexOf(d),
+        at = s.postingsOf(d);
+      return (i) => index.holdsAt(at, i, doc);
+    },
+  };
+  const { aligned, evidence, report } = yield* alignSteps(
+    core,
+    s.query,
+    s.jobs,
+    s.options.limit,
+    budgetMs,
+    pairsOf,
+    now,
+  );
+  const { details, matches, fp } = s;
+  for (const { d, r } of s.exact) {
+    const id = d.descriptor.id;
+    const found = evidence.get(id);
+    if (found)
+      details.set(id, { ...(details.get(id) as Extract<DatasetSearchDetail, { kind: 'exact' }>), aligned: found });
+    const own = mergeAligned(r.matches, aligned.get(id), (docId) => d.documentIndex(docId));
+    s.coverage[id] = tokenCoverage(own, fp);
+    matches.push(...own);
+    yield PAUSE;
+  }
+  // Longest first; among equally long passages (one passage copied into many documents) the one that is
+  // the larger part of its document first: the short document that is mostly this passage is the
+  // likelier original than the long one quoting it.
+  const docChars = (m: SearchMatch): number => {
+    const d = m.document_id === null ? undefined : s.searched.get(m.dataset_id);
+    const at = d ? d.documentIndex(m.document_id!) : -1;
+    return d && at >= 0 ? d.document(at).chars : 0;
+  };
+  matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start || docChars(a) - docChars(b));
+  s.nearMatches.sort((a, b) => b.score - a.score);
+  matches.push(...s.nearMatches);
+  const result: SearchResult = { matches, coverage: s.coverage, query_tokens: fp.token_count, alignment: report };
+  return {
+    result: s.options.portraitHits ? { ...result, portrait_hits: s.portraitRuns } : result,
+    details,
+    fingerprint: fp,
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * `trainprint/evidence` — what an answer's figures are computed with, so they can be checked: the method id and the
+ * calibration that turn a dataset's evidence into a confidence, the binomial and Wilson statistics, the score's
+ * chunking and bootstrap constants, and the JSON Schemas of the `analyze` request and result.
+ *
+ * @example
+ * import { CALIBRATION, wilsonInterval } from 'trainprint/evidence'
+ * CALIBRATION.id // the calibration an analysis's `evidence.calibration.id` names
+ * wilsonInterval(12, 40) // [low, high]: the 95 % interval of a proportion of 12 in 40
+ */
+export {
+  EVIDENCE_METHOD,
+  CALIBRATION,
+  datasetConfidence,
+  binomialUpperTail,
+  wilsonInterval,
+  CHUNK_WORDS,
+  BOOTSTRAP_RESAMPLES,
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  MATCH_SCHEMA,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from '../library.js';

@@ -1,0 +1,105 @@
+/**
+ * The limits of document extraction and the errors every reader throws: one place for the defaults, the checks of
+ * the caller's options, and the wording of a refusal (the format's name, then the cause).
+ */
+
+import { TrainprintError } from '../errors.js';
+import type { DocumentFormat, ExtractDocumentOptions } from './types.js';
+
+/** The largest file accepted by default: 64 MiB. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** The most a zip's entries may hold uncompressed by default: 256 MiB. */
+export const DEFAULT_MAX_UNCOMPRESSED_BYTES = 256 * 1024 * 1024;
+/**
+ * More entries than this and the zip is refused before any is read: an EPUB or a DOCX holds tens to a few thousand
+ * (pages, images, fonts), and each entry costs a little to list even when it is never inflated.
+ */
+export const MAX_ZIP_ENTRIES = 20_000;
+/**
+ * The highest compression ratio accepted for an entry over {@link RATIO_FLOOR_BYTES}: markup compresses 5–20:1 and
+ * even long runs of one character reach 1,032:1 only, so a larger entry declaring more is a bomb or a lie.
+ */
+export const MAX_COMPRESSION_RATIO = 200;
+/** Entries declaring less than this uncompressed are not held to the ratio (a small entry cannot hurt). */
+export const RATIO_FLOOR_BYTES = 1024 * 1024;
+
+/** The options with their defaults, checked. */
+export interface Limits {
+  readonly maxBytes: number;
+  readonly maxUncompressedBytes: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+const OPTION_KEYS = ['maxBytes', 'maxUncompressedBytes', 'signal'];
+
+/** The display name of a format in messages. */
+export const FORMAT_NAME: Readonly<Record<DocumentFormat, string>> = Object.freeze({
+  epub: 'EPUB',
+  pdf: 'PDF',
+  docx: 'DOCX',
+});
+
+/**
+ * The caller's options, checked (INVALID_OPTIONS naming the option), with the defaults filled in.
+ * @example resolveLimits(undefined).maxBytes // 67108864
+ */
+export function resolveLimits(options: ExtractDocumentOptions | undefined): Limits {
+  if (options === undefined || options === null) {
+    return { maxBytes: DEFAULT_MAX_BYTES, maxUncompressedBytes: DEFAULT_MAX_UNCOMPRESSED_BYTES, signal: undefined };
+  }
+  if (typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  for (const k of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(k)) {
+      throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}" (allowed: ${OPTION_KEYS.join(', ')})`);
+    }
+  }
+  const size = (name: 'maxBytes' | 'maxUncompressedBytes', fallback: number): number => {
+    const v = options[name];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer number of bytes`);
+    }
+    return v;
+  };
+  const { signal } = options;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  ) {
+    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  }
+  return {
+    maxBytes: size('maxBytes', DEFAULT_MAX_BYTES),
+    maxUncompressedBytes: size('maxUncompressedBytes', DEFAULT_MAX_UNCOMPRESSED_BYTES),
+    signal,
+  };
+}
+
+/**
+ * Rejects with the signal's reason once it has aborted (as `fetch` does), between the steps of a reader.
+ * @example throwIfAborted(limits.signal)
+ */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+/**
+ * INVALID_INPUT naming the format and the cause.
+ * @example throw invalid('epub', 'it is not a zip file')
+ */
+export function invalid(format: DocumentFormat, cause: string, error?: unknown): TrainprintError {
+  return new TrainprintError('INVALID_INPUT', `the ${FORMAT_NAME[format]} file cannot be read: ${cause}`, {
+    cause: error,
+  });
+}
+
+/**
+ * PAYLOAD_TOO_LARGE naming the format and the limit passed.
+ * @example throw tooLarge('docx', 'the file is 70000000 bytes, over the limit of 67108864')
+ */
+export function tooLarge(format: DocumentFormat, cause: string): TrainprintError {
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the ${FORMAT_NAME[format]} file is too large: ${cause}`);
+}

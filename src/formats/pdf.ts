@@ -1,0 +1,165 @@
+/**
+ * PDF → text with pdf.js (`pdfjs-dist`, its legacy build: Node ≥ 20.19, Deno and browsers; no canvas, since text
+ * needs none): the text layer of every page, laid out by src/formats/pdf-layout.ts (lines, running heads removed,
+ * hyphenated words joined, paragraphs), one entry of `pages` per page, and sections from the document outline
+ * (bookmarks) where it has one.
+ *
+ * pdf.js is imported on demand, when the first PDF arrives, with its worker module: importing that module
+ * registers its handler on `globalThis`, so pdf.js parses on the calling thread everywhere — no worker file to
+ * serve, no URL to configure.
+ *
+ * Refused with INVALID_INPUT: a file without the `%PDF-` header or with no `%%EOF` in its last 1,024 bytes (where
+ * readers look for it: a truncated file), one pdf.js cannot parse, one that needs a password (an encrypted PDF that
+ * opens with the empty password is read), and one with no text on any page (scanned: no OCR is done).
+ */
+
+import { invalid, type Limits, throwIfAborted } from './limits.js';
+import { itemsToLines, joinPages, type PdfLine, type PdfTextItem, removeRunningLines } from './pdf-layout.js';
+import { finishExtraction, type SectionStart } from './result.js';
+import type { DocumentExtraction } from './types.js';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+let pdfjs: Promise<PdfJs> | undefined;
+
+/** pdf.js and its worker module, loaded once, when the first PDF arrives. */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjs ??= Promise.all([
+    import('pdfjs-dist/legacy/build/pdf.mjs'),
+    import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+  ]).then(
+    ([lib]) => lib,
+    (e: unknown) => {
+      pdfjs = undefined;
+      throw e;
+    },
+  );
+  return pdfjs;
+}
+
+/** Outline entries read at most: a table of contents, not a place to spend time on a hostile file. */
+const MAX_OUTLINE_ENTRIES = 10_000;
+
+/**
+ * The text of the PDF file `bytes`.
+ * @example (await readPdf(bytes, resolveLimits(undefined))).pages?.length // the page count
+ */
+export async function readPdf(bytes: Uint8Array, limits: Limits): Promise<DocumentExtraction> {
+  checkFraming(bytes);
+  const lib = await loadPdfJs();
+  throwIfAborted(limits.signal);
+  const task = lib.getDocument({
+    data: bytes.slice(), // pdf.js takes the buffer over (it detaches it): the caller keeps theirs
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    isOffscreenCanvasSupported: false,
+    disableAutoFetch: true,
+    disableStream: true,
+    disableRange: true,
+    enableXfa: false,
+    stopAtErrors: false,
+  });
+  const abort = () => void task.destroy();
+  limits.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const doc = await task.promise.catch((e: unknown) => {
+      throw readFailure(e, limits);
+    });
+    const pages = await readPages(doc, limits);
+    if (pages.every((lines) => lines.length === 0)) {
+      throw invalid('pdf', 'it has no text layer (scanned pages?); text is not recognised in images (no OCR)');
+    }
+    const laid = joinPages(removeRunningLines(pages));
+    const sections = await outlineSections(doc, laid.pages).catch(() => [] as SectionStart[]);
+    return finishExtraction('pdf', laid.text, sections, laid.pages);
+  } finally {
+    limits.signal?.removeEventListener('abort', abort);
+    await task.destroy().catch(() => undefined);
+  }
+}
+
+function includes(bytes: Uint8Array, from: number, to: number, marker: string): boolean {
+  outer: for (let i = Math.max(0, from); i + marker.length <= Math.min(bytes.length, to); i++) {
+    for (let k = 0; k < marker.length; k++) if (bytes[i + k] !== marker.charCodeAt(k)) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** The header in the first 1,024 bytes and `%%EOF` in the last 1,024, where readers look for them. */
+function checkFraming(bytes: Uint8Array): void {
+  if (!includes(bytes, 0, 1024, '%PDF-')) throw invalid('pdf', 'it is not a PDF (no %PDF- header)');
+  if (!includes(bytes, bytes.length - 1024, bytes.length, '%%EOF')) {
+    throw invalid('pdf', 'it is truncated (no %%EOF marker at its end)');
+  }
+}
+
+/** pdf.js's failure to open a file, as the caller's error: its abort, or INVALID_INPUT naming the cause. */
+function readFailure(e: unknown, limits: Limits): unknown {
+  if (limits.signal?.aborted) return limits.signal.reason ?? e;
+  const name = e instanceof Error ? e.name : '';
+  const message = (e instanceof Error ? e.message : String(e)).slice(0, 200);
+  if (name === 'PasswordException') return invalid('pdf', 'it is encrypted and needs a password to open', e);
+  if (name === 'InvalidPDFException') return invalid('pdf', `its structure is not valid (${message})`, e);
+  return invalid('pdf', `pdf.js could not parse it (${message})`, e);
+}
+
+/** The lines of every page, page by page (so an abort is seen between pages). */
+async function readPages(doc: PdfDocument, limits: Limits): Promise<PdfLine[][]> {
+  const pages: PdfLine[][] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    if (limits.signal?.aborted) throw limits.signal.reason ?? new Error('aborted');
+    try {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      const items: PdfTextItem[] = [];
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        const t = item.transform as number[];
+        items.push({
+          str: item.str,
+          x: t[4],
+          y: t[5],
+          width: item.width,
+          size: Math.hypot(t[2], t[3]) || item.height,
+          hasEOL: item.hasEOL,
+        });
+      }
+      page.cleanup();
+      pages.push(itemsToLines(items));
+    } catch (e) {
+      throw readFailure(e, limits);
+    }
+  }
+  return pages;
+}
+
+/** Sections where the outline's entries point (to the start of their page), depth first as a reader sees them. */
+async function outlineSections(doc: PdfDocument, pages: ReadonlyArray<{ start: number }>): Promise<SectionStart[]> {
+  const outline = await doc.getOutline();
+  const starts: SectionStart[] = [];
+  const stack = [...(outline ?? [])].reverse(); // the next entry last
+  for (let seen = 0; stack.length > 0 && seen < MAX_OUTLINE_ENTRIES; seen++) {
+    const entry = stack.pop()!;
+    for (let i = (entry.items ?? []).length - 1; i >= 0; i--) stack.push(entry.items[i]);
+    const index = await pageIndex(doc, entry.dest).catch(() => undefined);
+    if (index !== undefined && index >= 0 && index < pages.length) {
+      starts.push({ title: entry.title.replace(/\s+/g, ' ').trim(), start: pages[index].start });
+    }
+  }
+  return starts;
+}
+
+/** The 0-based page an outline destination points to (a named destination, an explicit one, a page number). */
+async function pageIndex(doc: PdfDocument, dest: unknown): Promise<number | undefined> {
+  const explicit = typeof dest === 'string' ? await doc.getDestination(dest) : dest;
+  if (!Array.isArray(explicit) || explicit.length === 0) return undefined;
+  const target = explicit[0];
+  if (Number.isInteger(target)) return target as number;
+  if (typeof target === 'object' && target !== null) return doc.getPageIndex(target as { num: number; gen: number });
+  return undefined;
+}

@@ -1,0 +1,219 @@
+/**
+ * The whole library, in one module: every name of the layers below the outer ring that a user or the outer ring
+ * may use. Internal — not a package export. The public entries re-export their parts of it (`src/index.ts`, the
+ * main entry `trainprint`; `src/entries/<name>.ts`, the sub-entries `trainprint/<name>`), and the outer ring
+ * (src/http, src/node, src/cli, src/cli.ts, src/starter, src/client) imports it, as the dependency rules ask
+ * (.dependency-cruiser.cjs, docs/architecture.md).
+ *
+ * Why one module: tsup builds it as the one self-contained bundle (dist/library.js, dist/library.cjs) that every
+ * entry imports, so each class (Engine, KnowledgeBase, TrainprintError, …) exists once in a process and
+ * `instanceof` holds whichever entry a value came from; the entries themselves are files of re-exports.
+ *
+ * @example
+ * // inside the package only (an outer-ring module); users import 'trainprint' or 'trainprint/<name>'
+ * import { createEngine, KeyStore } from '../library.js'
+ */
+
+// Engine
+export { Engine } from './engine.js';
+export { createDatasetFingerprinter, createEngine } from './create-engine.js';
+export type { EngineOptions } from './engine-options.js';
+export { Corpus } from './corpus/corpus.js';
+export type { CorpusOptions, FingerprintedDocuments } from './corpus/corpus.js';
+export { DatasetFingerprinter } from './corpus/dataset-fingerprints.js';
+export { SnapshotStream } from './datasets/snapshot-stream.js';
+export type { SnapshotPatch, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
+export type { DatasetFingerprinterOptions, FingerprintBatch } from './corpus/dataset-fingerprints.js';
+export type {
+  SearchOptions,
+  SearchResult,
+  DatasetCoverage,
+  PortraitMembership,
+  DescriptorLinks,
+  DetailedSearch,
+  DatasetSearchDetail,
+  SliceOptions,
+  PrepareOptions,
+  DatasetSupplier,
+  DatasetProvenance,
+  DatasetImportOptions,
+  DatasetLoadOptions,
+} from './corpus/types.js';
+export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
+export type { Offload, PureWork, WorkResult } from './corpus/work.js';
+export type {
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  SearchMatch,
+  ExactMatch,
+  PortraitMatch,
+  PortraitHit,
+  NearMatch,
+  RemoteMatch,
+  SourceMatch,
+} from './datasets/types.js';
+// the null a portrait's runs are read against (engine.measureBackground)
+export { DEFAULT_PORTRAIT_BACKGROUND } from './datasets/background.js';
+export type { PortraitBackground } from './datasets/background.js';
+// remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
+export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
+export type {
+  RemoteDatasetConfig,
+  RemoteCorpusReport,
+  RemoteOutcome,
+  RemoteHealth,
+  RemoteEngineKind,
+  RemoteSearch,
+  RemoteSearchable,
+  RemoteSearchOptions,
+  TransportOptions,
+} from './corpus/remote-types.js';
+export {
+  REMOTE_INDEXES,
+  DEFAULT_REMOTE_INDEXES,
+  remoteIndex,
+  publicRemoteCorpora,
+} from './services/kb/remote-indexes.js';
+export type { RemoteIndex, PublicRemoteCorporaOptions } from './services/kb/remote-indexes.js';
+export type {
+  ExactStorage,
+  StoredDatasetInfo,
+  StoredBatch,
+  StoredDocument,
+  StoredLookup,
+  StoredPostings,
+  StoredDocumentsRequest,
+  StoredDocuments,
+  FetchedDocument,
+} from './datasets/stored.js';
+
+// Fingerprints, compare, sketches and errors: everything `trainprint/fingerprint` exports (its `createEngine`, the
+// fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)
+export * from './fingerprint-entry.js';
+
+// Analysis
+export type {
+  AnalyzeRequest,
+  AnalyzeOptions,
+  AnalysisExtraction,
+  AnalysisResult,
+  AttributionSource,
+  DatasetEvidence,
+  RevenueBasis,
+  RiskLevel,
+  WorkType,
+  Declarations,
+} from './services/analyze/types.js';
+export type { AnalysisRetention } from './services/analyze/retention.js';
+export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
+export { ANALYZE_MAX_FILE_BYTES } from './services/analyze/files.js';
+export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
+export {
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  MATCH_SCHEMA,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from './services/analyze/schema.js';
+export { extractText, CONTENT_TYPES } from './text/index.js';
+// files (EPUB, PDF, DOCX): their text, sections and pages; the readers load on demand
+export { extractDocument } from './services/analyze/files.js';
+export { DOCUMENT_FORMATS } from './formats/types.js';
+export type {
+  DocumentExtraction,
+  DocumentFormat,
+  DocumentPage,
+  DocumentSection,
+  ExtractDocumentOptions,
+} from './formats/types.js';
+// evidence sources of the caller's (engine.addEvidenceSource)
+export type { EvidenceSource, EvidenceSourceDescriptor, SourceFindings, SourcePassage } from './corpus/source.js';
+export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
+
+// Registry, score, monitors, store
+export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
+export type { Receipt } from './services/registry/receipts.js';
+export type {
+  ScoreOptions,
+  ScoreRequest,
+  ScoreResult,
+  Tier,
+  TierReason,
+  TierReasonCode,
+  ChunkEvidence,
+  ScoreDatasetEvidence,
+} from './services/score/score.js';
+export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
+// the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
+export * from './services/accounts/index.js';
+export { migrateStore } from './services/migrations/index.js';
+export type { MigrationReport } from './services/migrations/index.js';
+export { sha256Hex } from './fingerprint/sha256.js';
+export type {
+  CreateMonitorRequest,
+  Monitor,
+  MonitorEvent,
+  MonitorEventType,
+  MonitorModelState,
+} from './services/monitors/monitors.js';
+export {
+  WebhookDeliverer,
+  signPayload,
+  verifySignature,
+  SIGNATURE_HEADER,
+  EVENT_HEADER,
+  DELIVERY_HEADER,
+} from './services/monitors/webhook.js';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  WebhookDelivererOptions,
+  WebhookEvent,
+  WebhookSubscription,
+} from './services/monitors/webhook.js';
+export {
+  Marketplace,
+  createMarketplace,
+  LISTING_TRANSITIONS,
+  OFFER_TRANSITIONS,
+  WORLDWIDE,
+} from './services/market/index.js';
+export type * from './services/market/types.js';
+export * from './services/memorization/index.js';
+export * from './models/index.js';
+export { MemoryStore } from './store/memory.js';
+export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
+export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
+
+// Knowledge base
+export { KnowledgeBase, knowledgeBase } from './services/kb/index.js';
+export type { KnowledgeBaseSource, EntryMapping } from './services/kb/index.js';
+export type {
+  KbDataset,
+  KbModel,
+  KbModelDataset,
+  KbModelFact,
+  KbProvider,
+  ModelLink,
+  Disclosure,
+  Modality,
+} from './services/kb/types.js';
+export { FACTORS, factorInfo, factorTable } from './services/kb/factors.js';
+export type { FactorCode, FactorInfo, FactorCategory } from './services/kb/factors.js';
+export { resolveJurisdiction, jurisdictionTable, EU_MEMBERS, SUBDIVISIONS } from './services/kb/jurisdictions.js';
+export type { Jurisdiction, JurisdictionFacts } from './services/kb/jurisdictions.js';
+export { DEALS } from './services/kb/deals.js';
+export type { LicensingDeal, DealKind, DealSource } from './services/kb/deals.js';
+
+// Reference packs (portrait datasets of real public text with their provenance)
+export * from './packs/index.js';
+export {
+  isInternalHost,
+  isInternalAddress,
+  defaultModelHosts,
+  egressFetch,
+  refusedResolution,
+} from './net/egress.js';
+export type { HostResolver, ResolvedHost } from './net/egress.js';

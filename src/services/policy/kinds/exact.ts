@@ -1,0 +1,38 @@
+/**
+ * Exact datasets (in memory or kept in PostgreSQL): the query's word 5-grams looked up among the dataset's winnowed
+ * fingerprints are the places, a match's seed hits its chain (./chance.ts), and the passages aligned with the
+ * documents' text carry their own content-word evidence. Their matches give spans in the source documents; near
+ * duplicates are whole documents like the query.
+ */
+import type { DatasetSearchDetail } from '../../../corpus/types.js';
+import type { ExactMatch, NearMatch } from '../../../datasets/types.js';
+import { chainChance, withAligned } from './chance.js';
+import { type EvidenceKind, type MatchKind, reuseFactors, runFactors } from './kind.js';
+
+export const EXACT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'exact' }>> = {
+  fit: 'exact',
+  positions: true,
+  wholeText: false,
+  synchronous: true,
+  chance: (detail) => withAligned(chainChance(detail.search), detail.aligned),
+  always: () => ({}),
+  counted: (_, f) => ({ factors: [...reuseFactors(f.passages), ...runFactors(f)] }),
+  flaggedChunk: [],
+  flaggedDataset: [],
+};
+
+export const EXACT_MATCH: MatchKind<ExactMatch> = {
+  passage: true,
+  sharedDocuments: true,
+  run: (m) => m.tokens,
+  describe: (m, where) =>
+    `a passage of ${m.tokens} words (${where}) matches document "${m.document_id}"${m.reuse === 'verbatim' ? '' : ` (${m.reuse})`}`,
+};
+
+export const NEAR_MATCH: MatchKind<NearMatch> = {
+  passage: false,
+  sharedDocuments: false,
+  run: () => 0,
+  describe: (m) =>
+    `the whole content is a near-duplicate of document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`,
+};

@@ -1,0 +1,66 @@
+/**
+ * The package's entries over the library module (docs/architecture.md): the main entry stays small, every name of the
+ * library is a name of some entry, and every sub-entry (src/entries/<name>.ts) is a package export. Read with the
+ * TypeScript compiler, as a user's editor sees the sources.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+// the main entry holds the engine, its errors, its methods' requests and results and a few helpers: the rest of the
+// library goes to a sub-entry by concern (before the sub-entries it exported 400 names)
+const MAIN_AT_MOST = 120;
+const SUB_ENTRIES = readdirSync(join(root, 'src/entries'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -'.ts'.length));
+
+/** The names each module exports (values and types), by its path under src/. */
+function exportsOf(modules: readonly string[]): Map<string, Set<string>> {
+  const files = modules.map((m) => join(root, 'src', m));
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  return new Map(
+    modules.map((m, i) => {
+      const source = program.getSourceFile(files[i]);
+      const symbol = source && checker.getSymbolAtLocation(source);
+      if (!symbol) throw new Error(`src/${m} is not a module`);
+      return [m, new Set(checker.getExportsOfModule(symbol).map((s) => s.name))];
+    }),
+  );
+}
+
+describe('the package entries', () => {
+  const names = exportsOf(['library.ts', 'index.ts', ...SUB_ENTRIES.map((e) => `entries/${e}.ts`)]);
+  const library = names.get('library.ts')!;
+
+  it(`the main entry exports at most ${MAIN_AT_MOST} names`, () => {
+    expect(names.get('index.ts')!.size).toBeLessThanOrEqual(MAIN_AT_MOST);
+  });
+
+  it('every name of the library module is exported by the main entry or a sub-entry', () => {
+    const exported = new Set([...names].filter(([m]) => m !== 'library.ts').flatMap(([, n]) => [...n]));
+    // a name added to src/library.ts belongs to an entry: the main entry if users of the engine need it, else the
+    // sub-entry of its concern
+    expect([...library].filter((n) => !exported.has(n))).toEqual([]);
+  });
+
+  it('every sub-entry is a package export, with its ESM, CommonJS and types files', () => {
+    const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const e of SUB_ENTRIES) {
+      expect(exports[`./${e}`], e).toEqual({
+        import: { types: `./dist/${e}.d.ts`, default: `./dist/${e}.js` },
+        require: { types: `./dist/${e}.d.cts`, default: `./dist/${e}.cjs` },
+      });
+    }
+  });
+});
