@@ -3,7 +3,8 @@ package trainprint
 import "encoding/json"
 
 // ContentType says how to read content: markup is reduced to its readable text, and spans
-// still point into the content as sent.
+// still point into the content as sent; a file (EPUB, PDF, DOCX) is reduced to its text, and
+// spans point into that (the result's extraction).
 type ContentType string
 
 // Content types.
@@ -11,6 +12,9 @@ const (
 	ContentText     ContentType = "text"
 	ContentMarkdown ContentType = "markdown"
 	ContentHTML     ContentType = "html"
+	ContentEPUB     ContentType = "epub"
+	ContentPDF      ContentType = "pdf"
+	ContentDOCX     ContentType = "docx"
 )
 
 // Declarations of the rights holder.
@@ -36,10 +40,15 @@ type AnalyzeMetadata struct {
 
 // AnalyzeRequest is the body of POST /api/v1/attribution/analyze.
 type AnalyzeRequest struct {
-	// Content: 1 character to 10 MiB of UTF-8.
+	// Content: 1 character to 10 MiB of UTF-8; a file (ContentEPUB, ContentPDF, ContentDOCX): its
+	// bytes in base64 (at most 7.5 MiB of file) with ContentEncoding "base64".
 	Content     string           `json:"content"`
 	ContentType ContentType      `json:"content_type"`
 	Metadata    *AnalyzeMetadata `json:"metadata,omitempty"`
+	// ContentEncoding: "base64" with a file, empty with text.
+	ContentEncoding string `json:"content_encoding,omitempty"`
+	// IncludeText: a file's extracted text comes back in the result's extraction.
+	IncludeText bool `json:"include_text,omitempty"`
 	// SearchRemote: false keeps the content on the server (the remote corpora it was started with are not
 	// searched); nil or true lets it send the content to them.
 	SearchRemote *bool `json:"search_remote,omitempty"`

@@ -129,7 +129,7 @@ class LiveApiTest(unittest.TestCase):
 
     def test_errors(self) -> None:
         with self.assertRaises(InvalidInputError) as cm:
-            self.tp.analyze({"content": "x", "content_type": "pdf"})  # type: ignore[typeddict-item]
+            self.tp.analyze({"content": "x", "content_type": "rtf"})  # type: ignore[typeddict-item]
         e = cm.exception
         self.assertEqual((e.status, e.code), (422, "INVALID_INPUT"))
         self.assertEqual((e.details or {})["field"], "content_type")

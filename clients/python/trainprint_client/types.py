@@ -20,7 +20,7 @@ __all__ = [
 ]
 
 Json = Dict[str, Any]
-ContentType = Literal["text", "markdown", "html"]
+ContentType = Literal["text", "markdown", "html", "epub", "pdf", "docx"]
 WorkType = Literal["book", "article", "news", "code", "other"]
 
 
@@ -42,7 +42,8 @@ class AnalyzeMetadata(TypedDict, total=False):
 
 
 class _AnalyzeRequired(TypedDict):
-    #: 1 character to 10 MiB of UTF-8.
+    #: 1 character to 10 MiB of UTF-8; a file (``epub``, ``pdf``, ``docx``): its bytes in base64 (at most 7.5 MiB of
+    #: file) with ``content_encoding: "base64"``.
     content: str
     content_type: ContentType
 
@@ -52,6 +53,10 @@ class AnalyzeRequest(_AnalyzeRequired, total=False):
     metadata: AnalyzeMetadata
     #: ``False`` keeps the content on the server: the remote corpora it was started with are not searched.
     search_remote: bool
+    #: ``"base64"`` with a file; absent with text.
+    content_encoding: str
+    #: A file's extracted text comes back in the result's ``extraction``.
+    include_text: bool
 
 
 class RemoteCorpusReport(TypedDict):
