@@ -90,7 +90,7 @@ describe('HTTP with an offload', () => {
     const local = await setup();
     const bodies = [
       JSON.stringify({ content: LARGE, content_type: 'text' }).slice(0, -1), // cut short: 400 saying where
-      JSON.stringify({ content: LARGE, content_type: 'pdf' }), // schema: 422 naming the field
+      JSON.stringify({ content: LARGE, content_type: 'rtf' }), // schema: 422 naming the field
       JSON.stringify({ content: LARGE, content_type: 'text', extra: 1 }),
       JSON.stringify({ content: `${LARGE}\ud800`, content_type: 'text' }), // a lone surrogate
     ];

@@ -262,7 +262,7 @@ describe('analyze', () => {
       [{ content: '', content_type: 'text' }, 'INVALID_INPUT'],
       [{ content: '   \n', content_type: 'text' }, 'INVALID_INPUT'],
       [{ content: 42, content_type: 'text' }, 'INVALID_INPUT'],
-      [{ content: 'x', content_type: 'pdf' }, 'INVALID_INPUT'],
+      [{ content: 'x', content_type: 'rtf' }, 'INVALID_INPUT'],
       [{ content: 'x' }, 'INVALID_INPUT'],
       [{ content: 'x', content_type: 'text', extra: 1 }, 'INVALID_INPUT'],
       [{ content: 'x', content_type: 'text', metadata: { work_type: 'poem' } }, 'INVALID_INPUT'],

@@ -128,7 +128,7 @@ describe('registry', () => {
       { content: 'x', owner: 'o', work_type: 'poem' },
       { content: 'x', owner: 'o', declarations: { since: 'soon' } },
       { content: 'x', owner: 'o', extra: true },
-      { content: 'x', owner: 'o', content_type: 'pdf' },
+      { content: 'x', owner: 'o', content_type: 'rtf' },
     ];
     for (const r of bad)
       await expect(engine.registerWork(r as never), JSON.stringify(r)).rejects.toEqual(code('INVALID_INPUT'));
