@@ -4,7 +4,7 @@
  * they are searched by the async search only — all at once and beside the local search, a remote corpus within its
  * own budget and deadline — and each gives its own detail; a remote corpus also a report of what was sent where.
  */
-import type { DatasetDescriptor, DatasetStats, RemoteMatch, SearchMatch } from '../datasets/types.js';
+import type { DatasetDescriptor, DatasetStats, SearchMatch } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import type { RemoteCorpusReport, RemoteSearchable } from './remote-types.js';
 import { type EvidenceSource, searchSource, sourceStats } from './source.js';
@@ -123,7 +123,7 @@ export class SourceSet {
  */
 export function mergeSourceMatches<M extends { readonly tokens: number; readonly query_start: number }>(
   local: readonly M[],
-  found: readonly (RemoteMatch | SearchMatch)[],
+  found: readonly SearchMatch[],
 ): Array<M | SearchMatch> {
   const sorted = found.slice().sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start);
   const out: Array<M | SearchMatch> = [];

@@ -210,7 +210,7 @@ async function searchContent(
     const mapped = { ...m, query_start, query_end };
     return matchKind(m).sharedDocuments ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
   });
-  const extraction = document && req.file ? extractionOf(document, req.file.length, req.includeText) : null;
+  const extraction = document ? extractionOf(document, bytes?.length ?? 0, req.includeText) : null;
   return { extracted, found, details, fp, workHash, shared, matches, extraction };
 }
 
