@@ -1,12 +1,14 @@
 /**
- * The trainprint web app: analyze a text against the loaded datasets, compare two texts, load
- * index files and declare what they sample. Plain DOM over index.html; every piece of text is
+ * The trainprint web app: analyze a text — or a book or document (EPUB, PDF, DOCX) dropped or
+ * picked, its extracted text shown with the matches — against the loaded datasets, compare two
+ * texts, load index files and declare what they sample. Plain DOM over index.html; every piece of text is
  * inserted as a text node (dom.ts). The work is done by a {@link Backend}: the engine in a
  * worker of this page, or the served API through the HTTP client (http-backend.ts), chosen per
  * tab in the mode form (`selectBackend`).
  */
 import {
   BackendError,
+  type AnalysisResult,
   type AnalyzeRequest,
   type Backend,
   type BackendInfo,
@@ -14,11 +16,13 @@ import {
   type FactorInfo,
   type KbDataset,
 } from './backend.js';
+import { documentInput, type ChosenDocument } from './document-input.js';
 import { byId, fill, h } from './dom.js';
 import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
+import { FORMAT_NAMES, PLAN_FILE_BYTES, TEXT_FILE_BYTES, fileKind } from './files.js';
 import { bytes, bytesOverLimit, count } from './format.js';
 import { createHttpBackend, readMode, saveMode, type Mode } from './http-backend.js';
-import { describeError, emptyInput, fileTooLarge, tooLarge } from './messages.js';
+import { describeError, emptyInput, fileTooLarge, tooLarge, unsupportedFile } from './messages.js';
 import { engineWhere, renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
 import { DEMO_MODELS, DEMO_REFERENCE, DEMO_WORK } from './memorization-demo.js';
@@ -28,8 +32,8 @@ import { createWorkerBackend } from './worker-backend.js';
 type ContentType = AnalyzeRequest['content_type'];
 type WorkType = NonNullable<NonNullable<AnalyzeRequest['metadata']>['work_type']>;
 
-/** Files larger than this are refused before they are read (the analyze limit, 10 MiB). */
-const FILE_LIMIT = 10 * 1024 * 1024;
+/** Text files larger than this are refused before they are read (the analyze limit, 10 MiB). */
+const FILE_LIMIT = TEXT_FILE_BYTES;
 /**
  * A text area holding megabytes takes the browser seconds to lay out, so a longer file is kept
  * aside and the (read-only) text area shows its beginning.
@@ -77,6 +81,7 @@ const el = {
   analyzeForm: byId<HTMLFormElement>('analyze-form'),
   analyzeText: byId<HTMLTextAreaElement>('analyze-text'),
   analyzeFile: byId<HTMLInputElement>('analyze-file'),
+  analyzeDrop: byId('analyze-drop'),
   analyzeType: byId<HTMLSelectElement>('analyze-type'),
   analyzeWorkType: byId<HTMLSelectElement>('analyze-work-type'),
   analyzeJurisdiction: byId<HTMLInputElement>('analyze-jurisdiction'),
@@ -121,6 +126,17 @@ const el = {
   memorizationError: byId('memorization-error'),
   memorizationResult: byId('memorization-result'),
 };
+
+/** The book or document chosen for analysis (EPUB, PDF, DOCX), shown in the drop zone. */
+const chosenDocument = documentInput({
+  chosen: byId('analyze-document'),
+  name: byId('analyze-document-name'),
+  text: el.analyzeText,
+  type: el.analyzeType,
+  progress: byId('analyze-progress'),
+  label: byId('analyze-progress-label'),
+  bar: byId<HTMLProgressElement>('analyze-progress-bar'),
+});
 
 // ---------------------------------------------------------------- helpers
 
@@ -191,13 +207,6 @@ async function readText(file: File): Promise<string> {
   return file.text();
 }
 
-function contentTypeOf(name: string): ContentType {
-  const n = name.toLowerCase();
-  if (n.endsWith('.md') || n.endsWith('.markdown')) return 'markdown';
-  if (n.endsWith('.html') || n.endsWith('.htm')) return 'html';
-  return 'text';
-}
-
 /** Files dropped on `target` go to `take` (the first file only). */
 function dropTarget(target: HTMLElement, take: (file: File) => void): void {
   target.addEventListener('dragover', (e) => {
@@ -248,28 +257,20 @@ function setAnalyzeText(text: string, file?: File): void {
   }
 }
 
-const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () => {
-  fill(el.analyzeStatus);
-  const text = bigFile?.text ?? el.analyzeText.value;
-  if (text.trim() === '') throw emptyInput('The text to analyze');
-  const ready = info ?? (await started);
-  await catalog;
-  const over = bytesOverLimit(text, ready.analyzeBytes);
-  if (over !== null) throw tooLarge('The text to analyze', over, ready.analyzeBytes);
+/** The request's metadata and consent from the form. */
+function analyzeOptions(): Pick<AnalyzeRequest, 'metadata' | 'search_remote'> {
   const metadata: { work_type?: WorkType; jurisdiction?: string } = {};
   if (el.analyzeWorkType.value) metadata.work_type = el.analyzeWorkType.value as WorkType;
   if (el.analyzeJurisdiction.value.trim()) metadata.jurisdiction = el.analyzeJurisdiction.value.trim();
-  const request: AnalyzeRequest = {
-    content: text,
-    content_type: el.analyzeType.value as ContentType,
+  return {
     ...(Object.keys(metadata).length ? { metadata } : {}),
     // the text leaves the server only when the user ticked the box
     search_remote: el.analyzeRemote.checked,
   };
-  fill(el.analyzeStatus, 'Analyzing…');
-  const t0 = performance.now();
-  const result = await backend.analyze(request);
-  const ms = performance.now() - t0;
+}
+
+/** Shows an analysis of `text` (the box's, or a file's extracted text) and its summary on the status line. */
+function showAnalysis(text: string, result: AnalysisResult, ms: number): void {
   renderAnalysis(el.analyzeResult, {
     text,
     result,
@@ -293,16 +294,102 @@ const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () 
     firstAnalysis = false;
     performance.mark('trainprint:first-analysis');
   }
+}
+
+/** The text of the box (or of a long text file kept aside), analysed. */
+async function analyzeText(): Promise<void> {
+  const text = bigFile?.text ?? el.analyzeText.value;
+  if (text.trim() === '') throw emptyInput('The text to analyze');
+  const ready = info ?? (await started);
+  await catalog;
+  const over = bytesOverLimit(text, ready.analyzeBytes);
+  if (over !== null) throw tooLarge('The text to analyze', over, ready.analyzeBytes);
+  const request: AnalyzeRequest = {
+    content: text,
+    content_type: el.analyzeType.value as ContentType,
+    ...analyzeOptions(),
+  };
+  fill(el.analyzeStatus, 'Analyzing…');
+  const t0 = performance.now();
+  const result = await backend.analyze(request);
+  showAnalysis(text, result, performance.now() - t0);
+}
+
+/**
+ * The chosen book or document, analysed: its bytes go to the backend, which extracts the text; the result carries
+ * that text (`include_text`), which the matches' spans point into. The served API reports its progress.
+ */
+async function analyzeDocument(doc: ChosenDocument): Promise<void> {
+  const ready = info ?? (await started);
+  await catalog;
+  if (doc.file.size > ready.fileBytes)
+    throw fileTooLarge(doc.file.name, doc.file.size, ready.fileBytes, 'for an EPUB, PDF or DOCX file');
+  const refusal = await backend.fileRefusal(doc.format);
+  if (refusal !== null) throw new BackendError('UNSUPPORTED', refusal);
+  const request: AnalyzeRequest = {
+    content: new Uint8Array(await doc.file.arrayBuffer()),
+    content_type: doc.format,
+    include_text: true,
+    ...analyzeOptions(),
+  };
+  fill(el.analyzeStatus, `Analyzing ${doc.file.name}…`);
+  const t0 = performance.now();
+  try {
+    const result = await backend.analyze(request, { onProgress: (p) => chosenDocument.showProgress(p) });
+    const text = result.extraction?.text;
+    if (typeof text !== 'string')
+      throw new BackendError('INTERNAL', `The analysis of ${doc.file.name} came back without the file's text.`);
+    showAnalysis(text, result, performance.now() - t0);
+  } finally {
+    chosenDocument.showProgress(undefined);
+  }
+}
+
+const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () => {
+  fill(el.analyzeStatus);
+  const doc = chosenDocument.chosen;
+  await (doc ? analyzeDocument(doc) : analyzeText());
 });
 
 onSubmit(el.analyzeForm, analyze);
 submitOnCtrlEnter(el.analyzeText);
 
+/**
+ * A file given to the analyze view (picked or dropped): a text file goes into the box, a book or document (EPUB,
+ * PDF, DOCX) is chosen for analysis — checked against the size limit before it is read, and against what the
+ * backend can read — and anything else is refused with a sentence saying what is read.
+ */
 async function openAnalyzeFile(file: File): Promise<void> {
   clearError(el.analyzeError);
+  fill(el.analyzeStatus);
+  const kind = fileKind(file.name, file.type);
   try {
-    setAnalyzeText(await readText(file), file);
-    el.analyzeType.value = contentTypeOf(file.name);
+    if (kind.kind === 'refused') throw unsupportedFile(kind.message);
+    if (kind.kind === 'text') {
+      const text = await readText(file);
+      chosenDocument.remove();
+      setAnalyzeText(text, file);
+      el.analyzeType.value = kind.type;
+      return;
+    }
+    const limit = info?.fileBytes ?? PLAN_FILE_BYTES;
+    if (file.size > limit) throw fileTooLarge(file.name, file.size, limit, 'for an EPUB, PDF or DOCX file');
+    setAnalyzeText('');
+    chosenDocument.choose({ file, format: kind.format });
+    fill(el.analyzeStatus, `Opened ${file.name} (${FORMAT_NAMES[kind.format]}, ${bytes(file.size)}). Press Analyze.`);
+    // a backend that cannot read the format says so now, not after the user presses Analyze (a backend that did
+    // not start says so on the status line)
+    const up = await started.then(
+      () => true,
+      () => false,
+    );
+    if (!up) return;
+    const refusal = await backend.fileRefusal(kind.format);
+    if (refusal !== null && chosenDocument.chosen?.file === file) {
+      chosenDocument.remove();
+      fill(el.analyzeStatus);
+      throw new BackendError('UNSUPPORTED', refusal);
+    }
   } catch (e) {
     showError(el.analyzeError, e);
   }
@@ -314,12 +401,20 @@ el.analyzeFile.addEventListener('change', () => {
   if (file) void openAnalyzeFile(file);
 });
 dropTarget(el.analyzeText, (f) => void openAnalyzeFile(f));
+dropTarget(el.analyzeDrop, (f) => void openAnalyzeFile(f));
+byId('analyze-document-remove').addEventListener('click', () => {
+  chosenDocument.remove();
+  fill(el.analyzeStatus);
+  el.analyzeFile.focus();
+});
 byId('analyze-example').addEventListener('click', () => {
+  chosenDocument.remove();
   setAnalyzeText(ANALYZE_EXAMPLE);
   el.analyzeType.value = 'markdown';
   el.analyzeText.focus();
 });
 byId('analyze-clear').addEventListener('click', () => {
+  chosenDocument.remove();
   setAnalyzeText('');
   // a file or an example may have set the content type: a cleared form starts again from plain text
   el.analyzeType.value = 'text';
@@ -605,6 +700,11 @@ onSubmit(el.declareForm, declare);
     fill(
       byId('index-hint'),
       'A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API, where every account searches it: the key needs the datasets:write scope.',
+    );
+    fill(
+      byId('analyze-drop-hint'),
+      'EPUB, PDF or DOCX: its text is extracted and analyzed by the API, with its chapters or pages; the largest ' +
+        "file is set by the API key's plan. Text files (.txt, .md, .html) go into the box above.",
     );
   }
   onSubmit(form, async () => {

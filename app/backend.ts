@@ -7,8 +7,19 @@
  */
 import type { AnalysisResult, AnalyzeRequest, Comparison, DatasetStats, FactorInfo, KbDataset } from '../src/index.js';
 import type { Assessment } from '../src/entries/memorization.js';
+import type { AnalysisProgress, DocumentFormat } from './files.js';
 
 export type { AnalysisResult, AnalyzeRequest, Assessment, Comparison, DatasetStats, FactorInfo, KbDataset };
+export type { AnalysisProgress, DocumentFormat };
+
+/** What the page asks of one analysis beside the request. */
+export interface AnalyzeCallOptions {
+  /**
+   * Called as the analysis goes on (the served API's background analysis, polled), with `null` until the server
+   * reports. A backend that cannot report never calls it.
+   */
+  readonly onProgress?: (progress: AnalysisProgress | null) => void;
+}
 
 /** An OpenAI-compatible model endpoint (`trainprint model serve`, vLLM, …). */
 export interface ModelEndpoint {
@@ -54,6 +65,8 @@ export interface BackendInfo {
   readonly label: string;
   /** Largest `content` analyze accepts, in UTF-8 bytes. */
   readonly analyzeBytes: number;
+  /** Largest EPUB, PDF or DOCX file analyze accepts, in bytes. */
+  readonly fileBytes: number;
   /** Whether `declare` is available. */
   readonly canDeclare: boolean;
   readonly datasets: DatasetInfo[];
@@ -62,7 +75,13 @@ export interface BackendInfo {
 export interface Backend {
   /** Resolves once the backend can answer (engine compiled, starter dataset loaded). */
   ready(): Promise<BackendInfo>;
-  analyze(request: AnalyzeRequest): Promise<AnalysisResult>;
+  /**
+   * A text, or a file: `content` its bytes with `content_type` `epub`, `pdf` or `docx` (the backend sends them as
+   * it must). `options.onProgress` is a function, so it stays on this side of a worker: only the served API reports.
+   */
+  analyze(request: AnalyzeRequest, options?: AnalyzeCallOptions): Promise<AnalysisResult>;
+  /** Why files of `format` cannot be analysed here (a sentence for the page), or null when they can. */
+  fileRefusal(format: DocumentFormat): Promise<string | null>;
   compare(a: string, b: string): Promise<Comparison>;
   /** Loads an index file (`trainprint index build`, `engine.exportDataset`) and returns it. */
   loadIndex(bytes: Uint8Array): Promise<DatasetInfo>;
@@ -82,6 +101,7 @@ export interface Backend {
 export const BACKEND_METHODS = [
   'ready',
   'analyze',
+  'fileRefusal',
   'compare',
   'loadIndex',
   'declare',
@@ -96,7 +116,8 @@ export type BackendMethod = (typeof BACKEND_METHODS)[number];
 /**
  * A failure as plain data, so it survives a worker boundary (structured clone drops an Error's
  * own fields) and can be built from an HTTP error body alike. `code` is a TrainprintError code
- * where there is one, or one of the page's own: `EMPTY_INPUT`, `FILE_TOO_LARGE`, `UNSUPPORTED`.
+ * where there is one, or one of the page's own: `EMPTY_INPUT`, `FILE_TOO_LARGE`, `UNSUPPORTED` (this backend cannot
+ * do it), `UNSUPPORTED_FILE` (a file of a kind the page does not read).
  */
 export class BackendError extends Error {
   override readonly name = 'BackendError';

@@ -7,7 +7,9 @@
  * external: the page loads the package's own browser bundle, copied next to it. The data are
  * files beside it (build/web.mjs writes them): `starter.json` + `starter.tpds` (the starter
  * snapshot and its SHA-256) and `packs/` (the default packs and their index); each file is
- * checked against its SHA-256 before it is imported.
+ * checked against its SHA-256 before it is imported. EPUB, DOCX and PDF files are read here too:
+ * the engine loads its document readers, which build/web.mjs bundles with fflate and pdf.js, when
+ * the first file of a format is chosen.
  */
 import type { AnalyzeRequest, Engine } from '../src/index.js';
 import {
@@ -21,6 +23,7 @@ import {
   type ModelEndpoint,
 } from './backend.js';
 import { MEMORIZATION_EXTRACT, referenceSetId } from './memorization-plan.js';
+import { FORMAT_NAMES, type DocumentFormat } from './files.js';
 
 /** File written by build/web.mjs next to the page: the starter dataset's snapshot and its checksum. */
 export interface StarterFile {
@@ -77,6 +80,36 @@ async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promis
   await engine.importDataset(bytes, { supplied_by: 'shipped' });
 }
 
+/**
+ * The smallest files each reader opens before it needs its library: an empty zip (its end record alone) and a PDF
+ * header with its end marker. Analysing one loads the reader and its library (fflate, or pdf.js with its worker
+ * module: build/web.mjs bundles them beside the page) when a file is chosen, so Analyze does not wait for them; a
+ * reader that loaded refuses the probe as unreadable (INVALID_INPUT).
+ */
+const PROBES: Readonly<Record<DocumentFormat, () => Uint8Array>> = {
+  epub: () => Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)),
+  docx: () => Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)),
+  pdf: () => new TextEncoder().encode('%PDF-1.7\n%%EOF\n'),
+};
+
+/**
+ * Whether `e` is a document reader that did not load: a dynamic import whose file does not download (the network is
+ * gone, or the site was deployed anew while the page was open) rejects with a TypeError — as it is for the readers'
+ * module, and as the cause of the engine's INTERNAL for a library that module imports.
+ */
+function readerDidNotLoad(e: unknown): boolean {
+  const { code, cause } = e as { code?: unknown; cause?: unknown };
+  return e instanceof TypeError || (code === 'INTERNAL' && cause instanceof TypeError);
+}
+
+/** What the page says when this page's engine could not load its reader of `format`. */
+function readerMissing(format: DocumentFormat): string {
+  return (
+    `This page could not load its ${FORMAT_NAMES[format]} reader (a file of the page did not download). ` +
+    "Reload the page, or choose a served trainprint API under Mode, or paste the file's text."
+  );
+}
+
 export function createEngineBackend(options: EngineBackendOptions = {}): Backend {
   const starterUrl = options.starterUrl === undefined ? new URL('./starter.json', import.meta.url) : options.starterUrl;
   const packsUrl = options.packsUrl === undefined ? new URL('./packs/', import.meta.url) : options.packsUrl;
@@ -92,6 +125,11 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
     return { engine, lib };
   })();
   loaded.catch(() => {}); // reported by ready(); no unhandled rejection meanwhile
+  /**
+   * Whether each format's reader loads here, found out once, when the first file of the format arrives (the message
+   * of one that did not load says to reload the page, which starts a new worker).
+   */
+  const refusals: Partial<Record<DocumentFormat, Promise<string | null>>> = {};
 
   /** Exact datasets that keep their texts can show a source passage (the engine has the text). */
   function info(stats: DatasetStats, engine: Loaded['engine']): DatasetInfo {
@@ -142,6 +180,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
         kind: 'browser',
         label: `In-browser engine (WebAssembly, ${l.engine.variant === 'simd' ? 'SIMD' : 'scalar'})`,
         analyzeBytes: l.lib.ANALYZE_MAX_BYTES,
+        fileBytes: l.lib.ANALYZE_MAX_FILE_BYTES,
         canDeclare: typeof l.engine.declareDataset === 'function',
         datasets: l.engine.datasets().map((s) => info(s, l.engine)),
       };
@@ -149,7 +188,27 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
 
     async analyze(request: AnalyzeRequest) {
       const { engine } = await loaded;
-      return engine.analyze(request);
+      try {
+        return await engine.analyze(request);
+      } catch (e) {
+        const format = request.content_type as DocumentFormat;
+        if (Object.hasOwn(FORMAT_NAMES, format) && readerDidNotLoad(e))
+          throw new BackendError('UNSUPPORTED', readerMissing(format));
+        throw e;
+      }
+    },
+
+    fileRefusal(format: DocumentFormat) {
+      refusals[format] ??= (async () => {
+        const { engine } = await loaded;
+        try {
+          await engine.analyze({ content: PROBES[format](), content_type: format });
+          return null; // not reached: the probe is no readable file
+        } catch (e) {
+          return readerDidNotLoad(e) ? readerMissing(format) : null;
+        }
+      })();
+      return refusals[format];
     },
 
     async compare(a: string, b: string) {

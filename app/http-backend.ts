@@ -7,9 +7,12 @@
  * The mode, base URL and key live in sessionStorage only: they last as long as the tab, are
  * never written to localStorage, a cookie or the URL, and another tab starts in-browser.
  */
-import { createClient, isTrainprintApiError, type TrainprintClient } from '../src/client/index.js';
+import { createClient, isTrainprintApiError, type Ok, type TrainprintClient } from '../src/client/index.js';
 import {
   BackendError,
+  type AnalysisResult,
+  type AnalyzeCallOptions,
+  type AnalyzeRequest,
   type Backend,
   type BackendInfo,
   type DatasetInfo,
@@ -18,6 +21,7 @@ import {
 } from './backend.js';
 import { MEMORIZATION_EXTRACT, referenceSetId } from './memorization-plan.js';
 import type { StarterTexts } from './engine-backend.js';
+import { PLAN_FILE_BYTES, type AnalysisProgress } from './files.js';
 
 /** Which backend the page uses. */
 export type Mode =
@@ -31,6 +35,18 @@ const KEYS = { mode: 'trainprint.mode', baseUrl: 'trainprint.base_url', apiKey: 
  * imported: importing the library here would load the engine bundle into the page.
  */
 const ANALYZE_BYTES = 10 * 1024 * 1024;
+
+/** A background analysis's status (`GET /api/v1/attribution/jobs/{job_id}`). */
+interface JobStatus {
+  readonly state: 'running' | 'done' | 'failed';
+  readonly progress: AnalysisProgress | null;
+  readonly analysis_id?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** The first wait between two polls of a background analysis (ms); it grows to {@link POLL_MAX_MS}. */
+const POLL_FIRST_MS = 250;
+const POLL_MAX_MS = 1000;
 
 /** The starter dataset's id (`STARTER_DATASET.id`), for source texts from starter-texts.json. */
 const STARTER_ID = 'spdx-licenses';
@@ -122,7 +138,8 @@ export function createHttpBackend(
       const lead: Record<string, string> = {
         UNAUTHORIZED: `The API at ${where} refused the key: ${detail}`,
         FORBIDDEN: `The key may not do this: ${detail}`,
-        RATE_LIMITED: `The key's daily calls are used up: ${detail}`,
+        // the plan's daily calls, or (a file) the analyses the account may run in the background at once
+        RATE_LIMITED: `The API takes no more of this key's calls for now: ${detail}`,
         NETWORK_ERROR: `The API at ${where} could not be reached (is it running, and does it allow this page's origin?): ${e.message}`,
         TIMEOUT: `The API at ${where} did not answer in time: ${e.message}`,
       };
@@ -149,6 +166,43 @@ export function createHttpBackend(
     }
   }
 
+  /**
+   * A file analysed in the background (`Prefer: respond-async`), its progress polled until it is done, then the
+   * stored analysis read. A long book searched in remote corpora takes minutes: no request waits that long, and the
+   * page shows how far it has got. A server that answers at once (no background analyses) gives the result at once.
+   */
+  async function analyzeInBackground(request: AnalyzeRequest, options: AnalyzeCallOptions): Promise<AnalysisResult> {
+    const { onProgress } = options;
+    // a request whose content is bytes goes as a multipart upload (the client's): no base64, so a file a third larger
+    // than JSON could carry goes, up to the plan's limit
+    const accepted = await tp.request<Ok<{ job_id?: string; status_url?: string }>>(
+      'POST',
+      '/api/v1/attribution/analyze',
+      { body: request, headers: { prefer: 'respond-async' } },
+    );
+    if (typeof accepted.job_id !== 'string' || typeof accepted.status_url !== 'string')
+      return accepted as unknown as AnalysisResult;
+    onProgress?.(null);
+    for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      let job: JobStatus;
+      try {
+        job = await tp.request<Ok<JobStatus>>('GET', accepted.status_url);
+      } catch (e) {
+        if (isTrainprintApiError(e) && e.code === 'NOT_FOUND')
+          throw new BackendError(
+            'NOT_FOUND',
+            `The API at ${where} no longer knows this analysis (it restarted, or another of its processes answered): analyze the file again.`,
+          );
+        throw e;
+      }
+      onProgress?.(job.progress);
+      if (job.state === 'done' && job.analysis_id) return tp.getAnalysis(job.analysis_id);
+      if (job.state === 'failed')
+        throw new BackendError(job.error?.code ?? 'INTERNAL', job.error?.message ?? 'The analysis failed.');
+    }
+  }
+
   /** The served starter has the texts of starter-texts.json when its name carries the same list version. */
   function info(stats: DatasetStats): DatasetInfo {
     return { ...stats, has_text: stats.id === STARTER_ID && /spdx-license-list [0-9]/.test(stats.name ?? '') };
@@ -161,11 +215,22 @@ export function createHttpBackend(
         kind: 'http',
         label: `Served API at ${where} (${settings.apiKey.slice(0, 8)}…${settings.apiKey.slice(-4)})`,
         analyzeBytes: ANALYZE_BYTES,
+        // the key's plan sets the API's limit, which the API does not tell: the most any plan may take is checked here,
+        // and the API's 413 names the plan's own
+        fileBytes: PLAN_FILE_BYTES,
         canDeclare: false,
         datasets: datasets.map(info),
       };
     },
-    analyze: (request) => call(() => tp.analyze(request)),
+    // a file goes to the background: its analysis may outlast any request, and its progress is polled
+    analyze: (request, options) =>
+      call(() =>
+        request.content instanceof Uint8Array
+          ? analyzeInBackground(request, options ?? {})
+          : tp.analyze(request as Parameters<typeof tp.analyze>[0]),
+      ),
+    // the server reads every format (its readers load there)
+    fileRefusal: async () => null,
     compare: (a, b) => call(() => tp.compare(a, b)),
     loadIndex: (bytes) => call(async () => info(await tp.datasets.import(bytes))),
     async declare() {

@@ -1,6 +1,6 @@
 /**
  * Failures → sentences for the page. Engine errors keep their code (a TrainprintError code, or
- * the page's own EMPTY_INPUT / FILE_TOO_LARGE / UNSUPPORTED / WORKER_FAILED) and their detail.
+ * the page's own EMPTY_INPUT / FILE_TOO_LARGE / UNSUPPORTED / UNSUPPORTED_FILE / WORKER_FAILED) and their detail.
  */
 import { BackendError } from './backend.js';
 import { bytes } from './format.js';
@@ -48,9 +48,21 @@ export function tooLarge(what: string, size: number, limit: number): BackendErro
   );
 }
 
-export function fileTooLarge(name: string, size: number, limit: number): BackendError {
+/**
+ * A file over the limit, refused before it is read: `of` says what the limit is of (text, or a document file).
+ * @example throw fileTooLarge(file.name, file.size, 10 * 1024 * 1024) // "… analysis takes at most 10 MiB of text."
+ */
+export function fileTooLarge(name: string, size: number, limit: number, of = 'of text'): BackendError {
   return new BackendError(
     'FILE_TOO_LARGE',
-    `The file ${JSON.stringify(name)} is ${bytes(size)}; analysis takes at most ${bytes(limit)} of text.`,
+    `The file ${JSON.stringify(name)} is ${bytes(size)}; analysis takes at most ${bytes(limit)} ${of}.`,
   );
+}
+
+/**
+ * A file of a kind the page does not read; `message` says which it reads (files.ts `fileKind`).
+ * @example throw unsupportedFile('"old.doc" is not a file this page reads: save it as .docx …')
+ */
+export function unsupportedFile(message: string): BackendError {
+  return new BackendError('UNSUPPORTED_FILE', message);
 }

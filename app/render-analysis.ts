@@ -1,7 +1,7 @@
 /**
- * The analysis result as DOM: summary, the query with its matched passages highlighted beside
- * the selected source passage, the matches, attribution sources, risk, revenue estimate,
- * coverage chart and limitations. Builds elements only through dom.ts (text nodes).
+ * The analysis result as DOM: summary, what was extracted from a file (format, size, words, sections, pages), the
+ * query with its matched passages highlighted beside the selected source passage, the matches, attribution
+ * sources, risk, revenue estimate, coverage chart and limitations. Builds elements only through dom.ts (text nodes).
  */
 import type { AnalysisResult, DatasetInfo, FactorInfo } from './backend.js';
 import { fill, h, withCode, type Child } from './dom.js';
@@ -9,6 +9,17 @@ import { bytes, chance, count, decimal, percent, usd } from './format.js';
 import { excerpt, segments, type Span } from './spans.js';
 
 type Match = AnalysisResult['matches'][number];
+type Extraction = NonNullable<AnalysisResult['extraction']>;
+/** A section of a file with its share inside each dataset's matches (`sections` of a file's analysis). */
+interface SectionCoverage {
+  readonly title: string;
+  readonly start: number;
+  readonly end: number;
+  readonly words: number;
+  readonly coverage: Readonly<Record<string, number>>;
+}
+/** Sections listed; the rest are counted. */
+const MAX_SECTIONS = 300;
 
 export interface AnalysisView {
   /** The text that was analysed (spans are offsets into it). */
@@ -241,13 +252,14 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         methodLabel(result.estimated_revenue.basis.method),
       ),
     ),
+    result.extraction ? extractionBlock(result.extraction, view.text, result) : null,
     h(
       'div',
       { class: 'panes' },
       h(
         'section',
         { class: 'pane', 'aria-labelledby': 'query-title' },
-        h('h4', { id: 'query-title' }, 'Your text'),
+        h('h4', { id: 'query-title' }, result.extraction ? "The file's text" : 'Your text'),
         h(
           'p',
           { class: 'hint' },
@@ -321,6 +333,80 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     ),
   );
   select(strongest(passages));
+}
+
+/**
+ * What was read from a file: its format and size, the words, characters, sections and (PDF) pages of its text, and
+ * its sections — with the share of each inside the matches of the dataset that covers most of it, where the result
+ * reports coverage per section.
+ */
+function extractionBlock(x: Extraction, text: string, result: AnalysisResult): HTMLElement {
+  const sections = x.sections;
+  const covered = (result as { sections?: readonly SectionCoverage[] }).sections;
+  const summary =
+    `${x.format.toUpperCase()} file, ${bytes(x.bytes)}: ${count(x.words)} words (${count(x.characters)} characters)` +
+    ` in ${count(sections.length)} section${sections.length === 1 ? '' : 's'}` +
+    (x.pages ? `, ${count(x.pages.length)} page${x.pages.length === 1 ? '' : 's'}` : '') +
+    '. Spans below point into this extracted text.';
+  const rows = sections.slice(0, MAX_SECTIONS).map((s, i) => {
+    const c = covered?.[i];
+    const words = c?.words ?? wordCount(text.slice(s.start, s.end));
+    const [id, share] = c ? topCoverage(c.coverage) : [null, 0];
+    return h(
+      'tr',
+      null,
+      h('th', { scope: 'row' }, s.title || h('span', { class: 'muted' }, '(untitled)')),
+      h('td', { class: 'num' }, count(words)),
+      covered ? h('td', { class: 'num' }, id === null || share === 0 ? '—' : `${percent(share)} in ${id}`) : null,
+    );
+  });
+  return section(
+    'extraction-title',
+    'Extracted from the file',
+    h('p', { id: 'extraction-summary' }, summary),
+    sections.length
+      ? h(
+          'details',
+          { class: 'sections' },
+          h('summary', null, `Sections (${count(sections.length)})`),
+          h(
+            'div',
+            { class: 'table-wrap scroll' },
+            h(
+              'table',
+              { id: 'extraction-sections' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'col' }, 'Section'),
+                  h('th', { scope: 'col', class: 'num' }, 'Words'),
+                  covered ? h('th', { scope: 'col', class: 'num' }, 'Most matched') : null,
+                ),
+              ),
+              h('tbody', null, ...rows),
+            ),
+          ),
+          sections.length > MAX_SECTIONS
+            ? h('p', { class: 'muted' }, `Showing ${count(MAX_SECTIONS)} of ${count(sections.length)} sections.`)
+            : null,
+        )
+      : null,
+  );
+}
+
+/** The dataset whose matches cover the largest share of a section, and that share (first of equals). */
+function topCoverage(coverage: Readonly<Record<string, number>>): [string | null, number] {
+  let best: [string | null, number] = [null, 0];
+  for (const [id, share] of Object.entries(coverage)) if (share > best[1]) best = [id, share];
+  return best;
+}
+
+/** Whitespace-separated words, as the extraction counts them. */
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
 }
 
 /** The component a remote document's metadata names (the Pile's `pile_set_name`, RedPajama's and Dolma's source). */

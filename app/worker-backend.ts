@@ -52,7 +52,9 @@ export function createWorkerBackend(url: string | URL, options: { startAfter?: P
 
   return {
     ready: () => call('ready', []),
+    // a callback cannot cross to the worker: the in-browser engine's analysis reports no progress to the page
     analyze: (request) => call('analyze', [request]),
+    fileRefusal: (format) => call('fileRefusal', [format]),
     compare: (a, b) => call('compare', [a, b]),
     loadIndex: (bytes) => call('loadIndex', [bytes], [bytes.buffer]),
     declare: (datasetId, kbDataset) => call('declare', [datasetId, kbDataset]),

@@ -87,7 +87,9 @@ await local.addDataset(
 local.search('the first search builds the indexes');
 
 // the remote client's file, as dist/index.js loads it: its answer cache and endpoint states are per process
-const chunk = /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(here, '../dist/index.js'), 'utf8'))[1];
+const chunk = ['library.js', 'index.js']
+  .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(here, `../dist/${f}`), 'utf8')))
+  .find(Boolean)[1];
 const { sharedCache, resetEndpoints } = await import(`../dist/${chunk}`);
 
 /** A fresh engine on one remote corpus, with a cold answer cache and no endpoint history. */

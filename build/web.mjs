@@ -4,6 +4,9 @@
 //                              external: '../src/index.js' → './index.js'
 //   index.js, chunk-*.js       a copy of the package's browser bundle (dist/) and its chunks, so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
+//   formats.js, readers/       the document readers (dist/formats.js) bundled with fflate and pdf.js, which the
+//                              package's file imports by package name: each library a chunk under readers/ (with
+//                              its licence), loaded by the engine when the first EPUB, DOCX or PDF arrives
 //   starter.tpds, starter.json the starter dataset as a snapshot file (raw bytes: no base64 module to parse)
 //                              and its id, source and SHA-256; the worker fetches it after first paint and
 //                              checks the SHA-256 before importing it
@@ -41,6 +44,10 @@ mkdirSync(out, { recursive: true });
 // The app may import the library only through these two entries; anything else outside app/
 // would be bundled a second time into app.js, so it is refused.
 const EXTERNAL = { '../src/index.js': './index.js' };
+/** The browsers the page's own code is built for. */
+const TARGET = ['es2022', 'chrome100', 'firefox114', 'safari16'];
+/** The library's on-demand file of document readers, which the page gets bundled with their libraries. */
+const READERS = 'formats.js';
 // The HTTP client of the served mode is bundled into app.js: it is fetch only and imports the
 // library for types alone, so it adds a few KiB and no engine code.
 const BUNDLED = new Set(['../src/client/index.js']);
@@ -66,7 +73,7 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'browser',
-  target: ['es2022', 'chrome100', 'firefox114', 'safari16'],
+  target: TARGET,
   minify: true,
   sourcemap: false,
   legalComments: 'none',
@@ -83,9 +90,66 @@ for (const queue = ['index.js']; queue.length > 0; ) {
   const f = queue.shift();
   if (library.includes(f)) continue;
   library.push(f);
+  if (f === READERS) continue; // bundled below
   copyFileSync(join(dist, f), join(out, f));
   const code = readFileSync(join(dist, f), 'utf8');
   for (const m of code.matchAll(/(?:from\s*|import\s*\(\s*|import\s*)["']\.\/([\w.-]+\.js)["']/g)) queue.push(m[1]);
+}
+// The readers as the package builds them, with their libraries: the engine imports './formats.js' (an on-demand
+// import), and that file's import() of fflate and pdf.js by package name would fail in the page's worker, which has
+// no import map. Code splitting keeps each library a chunk its reader imports when the first file of its format
+// arrives, so a DOCX loads no pdf.js. pdf.js needs no worker file or `workerSrc`: src/formats/pdf.ts imports
+// its worker module, which registers its handler on `globalThis`, so pdf.js parses in the thread that calls it —
+// the engine's worker here, as in Node — and the page never waits on it.
+const readers = await build({
+  entryPoints: { formats: join(dist, READERS) },
+  outdir: out,
+  chunkNames: 'readers/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'browser',
+  target: TARGET,
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+const readerFiles = Object.keys(readers.metafile.outputs).map((f) => relative(out, resolve(root, f)));
+// a site that serves the folder passes these libraries on, and their minified code keeps no licence notice
+for (const name of ['fflate', 'pdfjs-dist']) {
+  copyFileSync(join(root, 'node_modules', name, 'LICENSE'), join(out, 'readers', `LICENSE-${name}.txt`));
+}
+// Every import of what the page loads must resolve in a browser: one by package name (an external of the package's
+// build) fails only at run time, when a user gets there. esbuild parses the files, so text in comments is no import.
+// `node:` modules are let through: the library imports them only on paths a page never takes (a file: URL).
+const bare = [];
+await build({
+  entryPoints: ['app.js', 'worker.js', ...library.filter((f) => f !== READERS), ...readerFiles].map((f) =>
+    join(out, f),
+  ),
+  outdir: out,
+  write: false,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  logLevel: 'silent',
+  plugins: [
+    {
+      name: 'bare-imports',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (!args.path.startsWith('node:')) bare.push(`${relative(out, args.importer)} imports "${args.path}"`);
+          return { path: args.path, external: true };
+        });
+      },
+    },
+  ],
+});
+if (bare.length > 0) {
+  console.error(`build/web.mjs: a page cannot load a package by its name: ${bare.join('; ')}`);
+  process.exit(1);
 }
 
 // The default packs, as listed (the worker verifies each file against the SHA-256 of this index).
@@ -140,7 +204,8 @@ const files = [
   'styles.css',
   'app.js',
   'worker.js',
-  ...library,
+  ...library.filter((f) => f !== READERS),
+  ...readerFiles,
   'starter.json',
   'starter.tpds',
   'starter-texts.json',

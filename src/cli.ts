@@ -10,6 +10,8 @@
  *   trainprint index info FILE|URL          header and stats of a dataset file (or a PostgreSQL dataset) as JSON
  *   trainprint pack build MANIFEST …        build a reference pack from its manifest and texts
  *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
+ *   trainprint report ANALYSIS.json         the work report of an analysis or an evidence bundle, one HTML page
+ *   trainprint verify BUNDLE.json           check an evidence bundle offline: signature, digests, recomputed numbers
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  *
  * This file is the dispatch only: each command is a module of src/cli/, and src/cli/shared.ts holds what several
@@ -28,8 +30,10 @@ import { keysCommand } from './cli/keys.js';
 import { modelCommand } from './cli/model.js';
 import { packBuildCommand } from './cli/pack-build.js';
 import { packsCommand } from './cli/packs.js';
+import { reportCommand } from './cli/report.js';
 import { serveCommand } from './cli/serve.js';
 import { type Command, UsageError } from './cli/shared.js';
+import { verifyCommand } from './cli/verify.js';
 
 /**
  * A command of subcommands (`index build|push|info`, `pack build`): the subcommand runs with the arguments after
@@ -72,6 +76,8 @@ const COMMANDS = new Map<string, Command>([
   ['serve', serveCommand],
   ['keys', keysCommand],
   ['model', modelCommand],
+  ['report', reportCommand],
+  ['verify', verifyCommand],
 ]);
 
 /** The command line to an exit code: no command is `demo`; a usage error is thrown, and printed below. */

@@ -24,7 +24,7 @@ import type { PortraitBackground } from './datasets/background.js';
 import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
 import type { EngineOptions } from './engine-options.js';
 import { FingerprintEngine } from './fingerprint-engine.js';
-import { createAnalysisService, type AnalysisService } from './services/analyze/service.js';
+import { createAnalysisService, type AnalysisService, type StoredAnalysis } from './services/analyze/service.js';
 import { retentionRules } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
@@ -226,6 +226,15 @@ export class Engine extends FingerprintEngine {
   getAnalysis(id: string, options?: { readonly owner?: string }): Promise<AnalysisResult> {
     return this.analyses.get(id, options);
   }
+  /**
+   * A stored analysis with what is kept beside it: the text its spans point into (a file's extracted text, or the
+   * content) and each remote corpus's transcript (the digests of every answer used) — what its report and its
+   * evidence bundle are made of.
+   * @throws NOT_FOUND @example const { result, text } = await engine.getAnalysisRecord(r.analysis_id)
+   */
+  getAnalysisRecord(id: string, options?: { readonly owner?: string }): Promise<StoredAnalysis> {
+    return this.analyses.record(id, options);
+  }
 
   // ---------------------------------------------------------------- registry and score (docs/registry.md)
 
@@ -271,14 +280,17 @@ export class Engine extends FingerprintEngine {
   }
 
   /**
-   * How likely it is that `target_model` trained on a registered work: `score` 0–100, a bootstrap `ci_95`, a `tier`
-   * and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share the thread as
-   * analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
+   * How likely it is that `target_model` trained on a registered work (`work_hash`), or on a work sent as `content`
+   * (text, markup or a file, as analyze takes it; `work_id` null, `extraction` for a file): `score` 0–100, a bootstrap
+   * `ci_95`, a `tier` and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share
+   * the thread as analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
    * `options.offload` when given; the result is the same either way. With `options.owner` (an account) it reads
    * the datasets every account shares and that account's own, never another account's.
-   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs, owner)
+   * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs, owner,
+   * maxFileBytes), PAYLOAD_TOO_LARGE (a file over `options.maxFileBytes`, default 64 MiB; a text over 10 MiB)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
+   * const f = await engine.score({ content: pdf, content_type: 'pdf', target_model: 'meta/llama-7b', jurisdiction: 'GB' })
    */
   score(request: ScoreRequest, options?: ScoreOptions): Promise<ScoreResult> {
     this.assertLive();

@@ -99,6 +99,8 @@ export {
   type AnalysisExtraction,
   type AnalyzeOptions,
   type AnalysisResult,
+  type AnalyzeProgress,
+  type StoredAnalysis,
   type AttributionSource,
   type DatasetEvidence,
   type RevenueBasis,

@@ -98,6 +98,7 @@ export type {
   AnalyzeOptions,
   AnalysisExtraction,
   AnalysisResult,
+  AnalyzeProgress,
   AttributionSource,
   DatasetEvidence,
   RevenueBasis,
@@ -106,9 +107,13 @@ export type {
   Declarations,
 } from './services/analyze/types.js';
 export type { AnalysisRetention } from './services/analyze/retention.js';
+export type { StoredAnalysis } from './services/analyze/service.js';
+export { estimateShare, type ShareEstimate, type ShareSample } from './corpus/share.js';
 export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
 export { ANALYZE_MAX_FILE_BYTES } from './services/analyze/files.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
+// the work report and the signed evidence bundle of an analysis, and the bundle's offline verification
+export * from './services/report/index.js';
 export {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,

@@ -41,7 +41,8 @@ type AnalyzeMetadata struct {
 // AnalyzeRequest is the body of POST /api/v1/attribution/analyze.
 type AnalyzeRequest struct {
 	// Content: 1 character to 10 MiB of UTF-8; a file (ContentEPUB, ContentPDF, ContentDOCX): its
-	// bytes in base64 (at most 7.5 MiB of file) with ContentEncoding "base64".
+	// bytes in base64 (at most the key's plan's file size) with ContentEncoding "base64", or send
+	// the file with AnalyzeFile.
 	Content     string           `json:"content"`
 	ContentType ContentType      `json:"content_type"`
 	Metadata    *AnalyzeMetadata `json:"metadata,omitempty"`

@@ -1,11 +1,13 @@
 /**
  * `trainprint analyze FILE`: the attribution analysis of a file (engine.analyze) as JSON, against dataset files,
  * datasets kept in PostgreSQL and/or the starter dataset, the default reference packs and, when asked, remote
- * corpora.
+ * corpora. On a terminal, a progress line on stderr says what it is doing (./progress.ts); stdout carries the JSON
+ * only.
  */
 import { createEngine } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { HELP } from './help.js';
+import { progressLine } from './progress.js';
 import {
   loadDatasets,
   packsOption,
@@ -41,6 +43,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     jurisdiction: { type: 'string' },
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
     ...REMOTE_CORPUS_OPTIONS,
   });
   if (values.help) {
@@ -56,30 +59,39 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const content = FILE_TYPES.includes(type)
     ? new Uint8Array(await readInputFile(file))
     : await readInputFile(file, 'utf8');
-  const engine = await createEngine({ remoteCorpora });
-  const closeDatasets = await loadDatasets(engine, values);
-  // the server's datasets: the same text gets the same answer here as from 'npm start' and the web app
-  if (packs === 'default') {
-    if (process.stderr.isTTY) process.stderr.write('loading the reference packs…');
-    await loadDefaultPacks(engine);
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-  }
-  const optOut = values['opt-out'] as string | undefined;
-  const metadata = {
-    ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
-    ...(values['work-type'] === undefined ? {} : { work_type: values['work-type'] as never }),
-    ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
-  };
+  // on a terminal only, and never with --quiet: stderr in a pipe or a log gets no escape codes
+  const line = progressLine(process.stderr, { quiet: values.quiet === true });
   try {
-    const request = {
-      content: content as string | Uint8Array,
-      content_type: type as never,
-      ...(Object.keys(metadata).length ? { metadata } : {}),
+    line.say('starting the engine');
+    const engine = await createEngine({ remoteCorpora });
+    const closeDatasets = await loadDatasets(engine, values);
+    // the server's datasets: the same text gets the same answer here as from 'npm start' and the web app
+    if (packs === 'default') {
+      line.say('loading the reference packs');
+      await loadDefaultPacks(engine);
+    }
+    const optOut = values['opt-out'] as string | undefined;
+    const metadata = {
+      ...(values.jurisdiction === undefined ? {} : { jurisdiction: values.jurisdiction as string }),
+      ...(values['work-type'] === undefined ? {} : { work_type: values['work-type'] as never }),
+      ...(optOut === undefined ? {} : { declarations: { tdm_opt_out: true, since: optOut } }),
     };
-    const r = await engine.analyze(request);
-    console.log(JSON.stringify(r, null, 2));
+    try {
+      const request = {
+        content: content as string | Uint8Array,
+        content_type: type as never,
+        ...(Object.keys(metadata).length ? { metadata } : {}),
+      };
+      line.say(`analyzing ${file}`);
+      // on a terminal only: elsewhere nothing would draw the reports
+      const r = await engine.analyze(request, line.enabled ? { onProgress: line.update } : {});
+      line.end();
+      console.log(JSON.stringify(r, null, 2));
+    } finally {
+      await closeDatasets();
+    }
   } finally {
-    await closeDatasets();
+    line.end();
   }
   return 0;
 }

@@ -25,6 +25,7 @@ export const HELP = `usage:
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
+      --quiet, -q                 no progress line on stderr (there is none when stderr is not a terminal)
       --infini-gram IDX[,IDX]     also search these infini-gram indexes ('default': Pile, Dolma, RedPajama, C4,
                                   DCLM, OLMo-2 mix); the text is SENT to the engine (docs/remote-corpora.md)
       --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/
@@ -135,6 +136,22 @@ export const HELP = `usage:
       --generations-only   refuse log-probabilities (a black-box model)
       --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
                            e.g. the web app in its in-browser mode
+  trainprint report ANALYSIS.json [--text FILE] [--out FILE]
+      the work report of an analysis (as 'analyze' prints it) or of an evidence bundle: one
+      self-contained HTML page (coverage strips over the work's sections, passages side by side,
+      corpus → model chain, what was not checked, method, input digests); prints to a readable PDF
+      --text FILE   the analysed text, when the analysis does not carry it (extraction.text): the
+                    content as analysed, a book's EPUB/PDF/DOCX file, or its extracted text; without
+                    it the passages show their source side only
+      --out FILE    the page (default: standard output)
+  trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json]
+      check an evidence bundle offline and print every check: the Ed25519 signature over its
+      canonical JSON, the remote transcripts' digests, the numbers recomputed from it (docs/works.md
+      says what this proves and what it cannot); exit code 0 valid, 1 invalid
+      --key PUB     the public key to trust: a file with the answer of GET /api/v1/report-key, a JWK,
+                    or the base64url key (default: the key the bundle names, integrity only)
+      --text FILE   the analysed text: checked against the bundle's text_sha256
+      --json        the result as JSON
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;

@@ -13,6 +13,7 @@ import type {
   CounterOfferRequest,
   CreateListingRequest,
   DatasetDocument,
+  EvidenceBundle,
   ExtractionResult,
   FactorInfo,
   KbDataset,
@@ -28,15 +29,20 @@ import type {
   ReferenceSetInfo,
   ReferenceSetRequest,
   RegisterWorkResult,
+  ReportPublicKey,
   ScoreResult,
   TrackedWork,
   UpdateListingRequest,
   VerifiedLicence,
   Work,
 } from '../library.js';
+import { CLIENT_ERROR_CODES, TrainprintApiError } from './errors.js';
 import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type RequestOptions } from './transport.js';
 import type {
   AccessToken,
+  AnalysisAccepted,
+  AnalysisJob,
+  AnalysisReportQuery,
   AnalyzeBody,
   ApiDataset,
   ApiMonitor,
@@ -48,6 +54,7 @@ import type {
   CreateKeyBody,
   CreateMonitorBody,
   Deleted,
+  EvidenceBundleDownload,
   ExtractBody,
   FingerprintBody,
   FingerprintResult,
@@ -115,8 +122,60 @@ export interface TrainprintClient {
   // ------------------------------------------------------------ attribution
   /** `POST /api/v1/attribution/analyze` — corpus evidence, confidence, sources, risk, revenue. Spans are UTF-16 offsets into `content`. */
   analyze(body: AnalyzeBody, options?: CallOptions): Promise<Ok<AnalysisResult>>;
+  /**
+   * `POST /api/v1/attribution/analyze` with `Prefer: respond-async` — the request is checked, then answered 202
+   * `{ job_id, status_url }` while the analysis goes on in the server; poll {@link TrainprintClient.getAnalysisJob}.
+   * A server that does not honour the preference answers the result at once: tell the two apart by `job_id`. An
+   * account has at most 2 analyses running this way; one more is a 429 `RATE_LIMITED`.
+   *
+   * @example
+   * const started = await tp.analyzeAsync({ content: epubBytes, content_type: 'epub' })
+   * if (!('job_id' in started)) return started // answered at once
+   * let job = await tp.getAnalysisJob(started.job_id)
+   * while (job.state === 'running') {
+   *   await new Promise((r) => setTimeout(r, 1000))
+   *   job = await tp.getAnalysisJob(started.job_id)
+   * }
+   * if (job.state === 'done') console.log((await tp.getAnalysis(job.analysis_id!)).confidence)
+   */
+  analyzeAsync(body: AnalyzeBody, options?: CallOptions): Promise<Ok<AnalysisAccepted> | Ok<AnalysisResult>>;
   /** `GET /api/v1/attribution/analyses/{analysis_id}` — a stored analysis of the account. */
   getAnalysis(analysisId: string, options?: CallOptions): Promise<Ok<AnalysisResult>>;
+  /**
+   * `GET /api/v1/attribution/jobs/{job_id}` — a background analysis of the account (`analyzeAsync`): its state,
+   * progress and, once `done`, its `analysis_id`. Polls are not charged to the plan; 404 once the server forgot it.
+   * @example const { state, progress } = await tp.getAnalysisJob(jobId)
+   */
+  getAnalysisJob(jobId: string, options?: CallOptions): Promise<Ok<AnalysisJob>>;
+  /**
+   * `GET /api/v1/attribution/analyses/{analysis_id}/report` — the work report of an analysis of the account, one
+   * self-contained HTML page; with `{ format: 'json' }` its signed evidence bundle instead, as `getEvidenceBundle`.
+   * @example await writeFile('report.html', await tp.getAnalysisReport(r.analysis_id))
+   */
+  getAnalysisReport(analysisId: string, query?: { readonly format?: 'html' }, options?: CallOptions): Promise<string>;
+  getAnalysisReport(
+    analysisId: string,
+    query: { readonly format: 'json' },
+    options?: CallOptions,
+  ): Promise<EvidenceBundleDownload>;
+  getAnalysisReport(
+    analysisId: string,
+    query?: AnalysisReportQuery,
+    options?: CallOptions,
+  ): Promise<string | EvidenceBundleDownload>;
+  /**
+   * `GET /api/v1/attribution/analyses/{analysis_id}/bundle` — the analysis's signed evidence bundle: the bytes as
+   * served (its canonical JSON, what `verifyEvidenceBundle` of `trainprint/evidence` checks) and the same parsed.
+   * @example
+   * const { bytes, bundle } = await tp.getEvidenceBundle(r.analysis_id)
+   * const { valid } = await verifyEvidenceBundle(bytes, { publicKey: await tp.getReportKey() })
+   */
+  getEvidenceBundle(analysisId: string, options?: CallOptions): Promise<EvidenceBundleDownload>;
+  /**
+   * `GET /api/v1/report-key` (public) — the engine's Ed25519 public key, which signs the evidence bundles.
+   * @example const key = await tp.getReportKey() // pass as verifyEvidenceBundle's `publicKey`
+   */
+  getReportKey(options?: CallOptions): Promise<Ok<ReportPublicKey>>;
   /** `POST /api/v1/attribution/compare` — aligned passages of two texts (retried like a GET: it changes nothing). */
   compare(a: string, b: string, options?: CallOptions): Promise<Ok<Comparison>>;
   /** `POST /api/v1/attribution/score` — how likely `target_model` trained on a registered work of the account. */
@@ -354,6 +413,41 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
   const post = <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) =>
     t.request<T>('POST', path, { ...o, body, idempotent });
   const del = <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o);
+  const analyses = (id: string) => `/api/v1/attribution/analyses/${p(id)}`;
+  /** A bundle route's body: the bytes as served (what verifies) and the same parsed. */
+  const bundle = async (path: string, query: RequestOptions['query'], o?: CallOptions) => {
+    const bytes = await t.request<Uint8Array>('GET', path, {
+      ...o,
+      query,
+      responseType: 'bytes',
+      headers: { accept: 'application/json' },
+    });
+    return { bytes, bundle: parseBundle(bytes) };
+  };
+  function getAnalysisReport(id: string, query?: { readonly format?: 'html' }, o?: CallOptions): Promise<string>;
+  function getAnalysisReport(
+    id: string,
+    query: { readonly format: 'json' },
+    o?: CallOptions,
+  ): Promise<EvidenceBundleDownload>;
+  function getAnalysisReport(
+    id: string,
+    query?: AnalysisReportQuery,
+    o?: CallOptions,
+  ): Promise<string | EvidenceBundleDownload>;
+  function getAnalysisReport(
+    id: string,
+    query: AnalysisReportQuery = {},
+    o?: CallOptions,
+  ): Promise<string | EvidenceBundleDownload> {
+    if (query.format === 'json') return bundle(`${analyses(id)}/report`, { format: 'json' }, o);
+    return t.request<string>('GET', `${analyses(id)}/report`, {
+      ...o,
+      query: { format: query.format },
+      responseType: 'text',
+      headers: { accept: 'text/html' },
+    });
+  }
 
   return {
     get baseUrl() {
@@ -364,7 +458,13 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     },
 
     analyze: (body, o) => post('/api/v1/attribution/analyze', body, o),
-    getAnalysis: (id, o) => get(`/api/v1/attribution/analyses/${p(id)}`, undefined, o),
+    analyzeAsync: (body, o) =>
+      t.request('POST', '/api/v1/attribution/analyze', { ...o, body, headers: { prefer: 'respond-async' } }),
+    getAnalysis: (id, o) => get(analyses(id), undefined, o),
+    getAnalysisJob: (id, o) => get(`/api/v1/attribution/jobs/${p(id)}`, undefined, o),
+    getAnalysisReport,
+    getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),
+    getReportKey: (o) => get('/api/v1/report-key', undefined, o),
     compare: (a, b, o) => post('/api/v1/attribution/compare', { a, b }, o, true),
     score: (body, o) => post('/api/v1/attribution/score', body, o, true),
     fingerprint: (body, o) => post('/api/v1/attribution/fingerprint', body, o, true),
@@ -474,6 +574,20 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     openapi: (o) => get('/api/v1/openapi.json', undefined, o),
     request: (method, path, o) => t.request(method, path, o),
   };
+}
+
+/** An evidence bundle's bytes, parsed; bytes that are not UTF-8 JSON reject as a body the client cannot read. */
+function parseBundle(bytes: Uint8Array): EvidenceBundle {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as EvidenceBundle;
+  } catch (e) {
+    throw new TrainprintApiError({
+      status: 200,
+      code: CLIENT_ERROR_CODES.HTTP,
+      message: `the evidence bundle is not UTF-8 JSON: ${e instanceof Error ? e.message : String(e)}`,
+      cause: e,
+    });
+  }
 }
 
 function normaliseBaseUrl(raw: string): string {

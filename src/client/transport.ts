@@ -211,12 +211,37 @@ export class Transport {
 
 function encodeBody(body: unknown): { body: BodyInit | undefined; contentType: string | null } {
   if (body === undefined) return { body: undefined, contentType: null };
+  // a request whose content is a file's bytes (analyze, register, score) goes as a multipart upload: fetch writes
+  // the Content-Type with its boundary, and the server answers as for the same file in base64
+  if (typeof body === 'object' && body !== null && (body as { content?: unknown }).content instanceof Uint8Array)
+    return { body: uploadForm(body as Record<string, unknown>), contentType: null };
   if (body instanceof Uint8Array)
     return { body: body as Uint8Array<ArrayBuffer>, contentType: 'application/octet-stream' };
   if (body instanceof ArrayBuffer) return { body: new Uint8Array(body), contentType: 'application/octet-stream' };
   if (body instanceof URLSearchParams)
     return { body: body.toString(), contentType: 'application/x-www-form-urlencoded' };
   return { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
+/** The media types of the file formats, for the file part of an upload. */
+const FILE_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  epub: 'application/epub+zip',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** A request with a file's bytes as `content`, as the form the server takes: the file in `file`, the rest as fields. */
+function uploadForm(request: Record<string, unknown>): FormData {
+  const { content, ...fields } = request;
+  const type = typeof fields.content_type === 'string' ? fields.content_type : '';
+  const form = new FormData();
+  const file = new Blob([content as Uint8Array<ArrayBuffer>], { type: FILE_MEDIA_TYPES[type] ?? '' });
+  form.append('file', file, Object.hasOwn(FILE_MEDIA_TYPES, type) ? `document.${type}` : 'document');
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    form.append(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+  }
+  return form;
 }
 
 async function readSuccess<T>(res: Response, type: 'json' | 'bytes' | 'text'): Promise<T> {

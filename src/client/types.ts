@@ -5,6 +5,7 @@
  * at the top level ({@link Ok}).
  */
 import type {
+  AnalyzeProgress,
   AnalyzeRequest,
   AssessRequest,
   AuditEntry,
@@ -14,6 +15,7 @@ import type {
   DatasetDescriptor,
   DatasetDocument,
   DatasetStats,
+  EvidenceBundle,
   ExtractRequest,
   ListingFilter,
   Listing,
@@ -39,6 +41,63 @@ export type JsonObject = { [key: string]: unknown };
 
 /** `POST /api/v1/attribution/analyze` (the service's request). */
 export type AnalyzeBody = AnalyzeRequest;
+
+/**
+ * The 202 answer of `analyzeAsync` (`POST /api/v1/attribution/analyze` with `Prefer: respond-async`): the analysis
+ * goes on in the server; poll its job with `getAnalysisJob(job_id)`.
+ * @example const started = await client.analyzeAsync({ content, content_type: 'text' }) // { job_id, status_url }
+ */
+export interface AnalysisAccepted {
+  /** `job_` + 32 hex digits. */
+  readonly job_id: string;
+  /** Where the job is polled (`GET`), relative to the base URL; also the `Location` header. */
+  readonly status_url: string;
+}
+
+/**
+ * `GET /api/v1/attribution/jobs/{job_id}`: how far a background analysis has got. Jobs live in the memory of the
+ * server's process that took the request: a finished one is forgotten after 15 minutes (its analysis is not).
+ * @example
+ * const job = await client.getAnalysisJob(jobId)
+ * if (job.state === 'done') return client.getAnalysis(job.analysis_id!)
+ */
+export interface AnalysisJob {
+  readonly job_id: string;
+  readonly state: 'running' | 'done' | 'failed';
+  /** The analysis's own report: phase, remote corpus calls made and their budget, corpora; null until its first. */
+  readonly progress: AnalyzeProgress | null;
+  /** `done` only: the stored analysis (`getAnalysis` reads it). */
+  readonly analysis_id?: string;
+  /** `done` only: the stored analysis's URL, relative to the base URL. */
+  readonly result_url?: string;
+  /** `failed` only: the error the request would have answered without `Prefer: respond-async`. */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/**
+ * `GET /api/v1/attribution/analyses/{analysis_id}/report` query.
+ * @example await client.getAnalysisReport(id, { format: 'json' }) // the evidence bundle, as getEvidenceBundle
+ */
+export interface AnalysisReportQuery {
+  /** `html`: the work report page; `json`: the signed evidence bundle instead. @default 'html' */
+  readonly format?: 'html' | 'json';
+}
+
+/**
+ * A signed evidence bundle as served: its bytes — its canonical JSON (RFC 8785), no success envelope — and the same
+ * parsed. Verify the bytes: `verifyEvidenceBundle` then also checks that they are the bundle's canonical form, so a
+ * copy changed after it was served fails even where the change parses alike.
+ * @example
+ * import { verifyEvidenceBundle } from 'trainprint/evidence'
+ * const { bytes, bundle } = await client.getEvidenceBundle(id)
+ * const { valid } = await verifyEvidenceBundle(bytes, { publicKey: await client.getReportKey() })
+ */
+export interface EvidenceBundleDownload {
+  /** The body exactly as served (UTF-8 JSON). */
+  readonly bytes: Uint8Array;
+  /** The same bundle, parsed. */
+  readonly bundle: EvidenceBundle;
+}
 
 /** `POST /api/v1/content/register`: the account of the key is the owner. */
 export type RegisterWorkBody = Omit<RegisterWorkRequest, 'owner'>;
@@ -337,12 +396,14 @@ export type {
 /** The library's types the client's methods use, re-exported for callers. */
 export type {
   AnalysisResult,
+  AnalyzeProgress,
   AnalyzeRequest,
   Comparison,
   CreateMonitorRequest,
   DatasetDescriptor,
   DatasetDocument,
   DatasetStats,
+  EvidenceBundle,
   FactorInfo,
   KbDataset,
   KbModel,
@@ -351,6 +412,7 @@ export type {
   MonitorEvent,
   Receipt,
   RegisterWorkResult,
+  ReportPublicKey,
   ScoreRequest,
   ScoreResult,
   Work,

@@ -19,6 +19,11 @@ import {
   sharedRuns,
 } from './alignment.js';
 import { pairsOfNormalized } from './content-pairs.js';
+import { sha256HexNow } from '../fingerprint/sha256.js';
+
+const utf8 = new TextEncoder();
+/** SHA-256 of a string's UTF-8, lower-case hex, at once (the remote transcripts' digests: short strings). */
+const sha256Text = (text: string): string => sha256HexNow(utf8.encode(text));
 
 /**
  * The alignment functions and constants a remote search needs (see {@link ALIGNMENT_KIT}).
@@ -38,6 +43,8 @@ export interface AlignmentKit {
   readonly neighbourBackground: typeof neighbourBackground;
   readonly pairSet: typeof pairSet;
   readonly PAIR_BACKGROUND_FLOOR: typeof PAIR_BACKGROUND_FLOOR;
+  /** SHA-256 of a string's UTF-8, lower-case hex (a remote search's transcript of requests and answers). */
+  readonly sha256Text: (text: string) => string;
 }
 
 /**
@@ -58,4 +65,5 @@ export const ALIGNMENT_KIT: AlignmentKit = Object.freeze({
   neighbourBackground,
   pairSet,
   PAIR_BACKGROUND_FLOOR,
+  sha256Text,
 });

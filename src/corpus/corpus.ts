@@ -697,7 +697,12 @@ export class Corpus {
     const signal = options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal;
     const remote =
       remoteTargets.length > 0
-        ? this.remotes.search(remoteTargets, query, { signal, persist: options.persistRemote === true })
+        ? this.remotes.search(remoteTargets, query, {
+            signal,
+            persist: options.persistRemote === true,
+            sections: options.sections,
+            onRemoteCall: options.onRemoteCall,
+          })
         : null;
     remote?.catch(() => undefined); // awaited below; a local failure must not leave it unhandled meanwhile
     const steps = this.searchSteps(core, query, options, () => performance.now() - paused);

@@ -70,11 +70,16 @@ export interface RemoteDatasetConfig extends TransportOptions {
   readonly models?: readonly string[];
   readonly name?: string;
   /**
-   * Calls one search may make: at most `min(maxCalls, 50 + words / 10)` for a text of `words` words
-   * (250 for 2,000 words, 1,000 from 9,500). @default 1000
+   * Calls one search may make, every request to the engine counted (document fetches too): at most
+   * `min(maxCalls, 50 + words / 10)` for a text of `words` words (250 for 2,000 words, 400 from 3,500); a work of
+   * more than 22 words per call (8,800 at the default) is searched by sampling its passages with all of them
+   * (docs/works.md). @default 400
    */
   readonly maxCalls?: number;
-  /** The whole search, all calls together; then it ends with what it has (`remote_corpus_unreachable`). @default 25_000 */
+  /**
+   * The whole search, all calls together: its samples stop at 70 % of it, the documents of what they found are
+   * fetched in the rest, and a search the deadline cut short keeps what it found (`deadline_reached`). @default 25_000
+   */
   readonly deadlineMs?: number;
   /** A span that occurs at least this often in the corpus is boilerplate: shown, left out of the evidence. @default 1000 */
   readonly boilerplate_count?: number;
@@ -116,6 +121,13 @@ export interface RemoteCorpusReport {
   /** Document windows fetched and aligned. */
   readonly documents: number;
   readonly matches: number;
+  /**
+   * A digest of every answer the search used: `sha256` is the SHA-256 of one line `request answer` (each the SHA-256
+   * of that call's JSON) per call, sorted; the list itself is kept with the stored analysis (its evidence bundle).
+   */
+  readonly transcript: { readonly calls: number; readonly sha256: string };
+  /** A long work searched by sampling its passages (docs/works.md): what was drawn, found and estimated. */
+  readonly sampling?: RemoteSampling;
 }
 
 /**
@@ -123,6 +135,32 @@ export interface RemoteCorpusReport {
  * exact dataset: samples as the places tested, each passage's samples as a chain of hits, the aligned passages'
  * content-word pairs against the background of their window). Boilerplate passages and their samples are left out.
  */
+/**
+ * How a long work was searched by sampling: `passages` of `passage_words` words drawn across it (stratified by
+ * section, seeded by `seed`, the SHA-256 of its text), `found` of them in the corpus, and the share of the work the
+ * corpus holds with its 95 % interval (src/corpus/share.ts: recomputable from these fields and the measured
+ * `sensitivity` of the search on planted passages).
+ */
+export interface RemoteSampling {
+  readonly method: 'stratified_passages';
+  readonly passages: number;
+  readonly passage_words: number;
+  readonly found: number;
+  readonly share: { readonly estimate: number; readonly ci_95: readonly [number, number] };
+  /** Planted passages the search finds, of those tried, over the corpus forms measured (the estimate's rate). */
+  readonly sensitivity: { readonly hits: number; readonly trials: number };
+  /** The same in the form it finds least (the interval's upper end allows for it). */
+  readonly sensitivity_worst: { readonly hits: number; readonly trials: number };
+  /** Passages of texts in no corpus the search finds, of those tried. */
+  readonly false_found: { readonly hits: number; readonly trials: number };
+  /** First 16 hex digits of the SHA-256 of the work's text: the draw's seed (the same work, the same passages). */
+  readonly seed: string;
+  /** Passages planned but not asked (the deadline): the sample is the ones asked. */
+  readonly skipped: number;
+  /** Per stratum (a section of the work, in order): passages drawn and found. */
+  readonly sections: ReadonlyArray<{ readonly section: number; readonly passages: number; readonly found: number }>;
+}
+
 export interface RemoteSearch {
   /** The places tested, in query order: where each sample's match ends (UTF-16) and whether it hit. */
   readonly samples: { readonly at: Uint32Array; readonly hit: Uint8Array };
@@ -142,6 +180,8 @@ export interface RemoteSearch {
   readonly queryPairs: number;
   readonly matches: RemoteMatch[];
   readonly report: RemoteCorpusReport;
+  /** Every answer used, as request and answer digests, in the order `report.transcript.sha256` hashes them. */
+  readonly transcript: ReadonlyArray<{ readonly request: string; readonly answer: string }>;
 }
 
 /** How one search runs. */
@@ -152,6 +192,13 @@ export interface RemoteSearchOptions {
   readonly persist?: boolean;
   /** Calls this search may make, below the dataset's own limit. @default from the text's length */
   readonly maxCalls?: number;
+  /**
+   * The work's sections (a file's chapters), UTF-16 spans of the text: a long work's passages are drawn from each in
+   * proportion to its length. @default the text in ten equal parts
+   */
+  readonly sections?: ReadonlyArray<{ readonly start: number; readonly end: number }>;
+  /** Told the calls made and the budget: at the start and after every call. */
+  readonly onCall?: (calls: number, budget: number) => void;
 }
 
 /** Health of a remote corpus's endpoint as this process saw it (`/status`). */

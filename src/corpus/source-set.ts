@@ -8,7 +8,7 @@ import type { DatasetDescriptor, DatasetStats, SearchMatch } from '../datasets/t
 import { TrainprintError } from '../errors.js';
 import type { RemoteCorpusReport, RemoteSearchable } from './remote-types.js';
 import { type EvidenceSource, searchSource, sourceStats } from './source.js';
-import type { DatasetSearchDetail, DescriptorLinks } from './types.js';
+import type { DatasetSearchDetail, DescriptorLinks, SearchOptions } from './types.js';
 
 /** What the sources of one search found: per source its detail and matches, and the remote corpora's reports. */
 export interface SourcesFound {
@@ -95,13 +95,15 @@ export class SourceSet {
   async search(
     ids: readonly string[],
     query: string,
-    options: { signal?: AbortSignal; persist?: boolean },
+    options: Pick<SearchOptions, 'signal' | 'sections' | 'onRemoteCall'> & { persist?: boolean },
   ): Promise<SourcesFound> {
     const found = await Promise.all(
       ids.map(async (id): Promise<{ detail: DatasetSearchDetail; report?: RemoteCorpusReport }> => {
         const a = this.byId.get(id)!;
         if (a.remote) {
-          const search = await a.remote.search(query, options);
+          const { onRemoteCall, ...rest } = options;
+          const onCall = onRemoteCall && ((calls: number, budget: number) => onRemoteCall(id, calls, budget));
+          const search = await a.remote.search(query, { ...rest, ...(onCall ? { onCall } : {}) });
           return { detail: { kind: 'remote', search }, report: search.report };
         }
         return { detail: { kind: 'source', search: await searchSource(a.source, query, options.signal) } };

@@ -113,6 +113,13 @@ export interface SearchOptions {
   readonly signal?: AbortSignal;
   /** Keep the remote corpora's answers in the engine's store as well (scores and monitors re-check works). @default false */
   readonly persistRemote?: boolean;
+  /**
+   * The text's sections (a file's chapters), UTF-16 spans: a remote corpus searches a long work by passages drawn
+   * from each in proportion to its length. @default none: the text in equal parts
+   */
+  readonly sections?: ReadonlyArray<{ readonly start: number; readonly end: number }>;
+  /** Told each remote corpus's calls and budget as its search goes (a progress display). */
+  readonly onRemoteCall?: (dataset_id: string, calls: number, budget: number) => void;
 }
 
 /**

@@ -22,6 +22,8 @@ export {
   SCOPE_DESCRIPTIONS,
   SCOPES,
   PLANS,
+  MAX_PLAN_FILE_BYTES,
+  planFileBytes,
   RateLimiter,
   MemoryCounterStore,
   StoreCounterStore,

@@ -1,7 +1,8 @@
 /**
  * `trainprint/evidence` — what an answer's figures are computed with, so they can be checked: the method id and the
  * calibration that turn a dataset's evidence into a confidence, the binomial and Wilson statistics, the score's
- * chunking and bootstrap constants, and the JSON Schemas of the `analyze` request and result.
+ * chunking and bootstrap constants, the JSON Schemas of the `analyze` request and result, and an analysis's work
+ * report (HTML) and signed evidence bundle with its offline verification (docs/works.md).
  *
  * @example
  * import { CALIBRATION, wilsonInterval } from 'trainprint/evidence'
@@ -21,4 +22,35 @@ export {
   MATCH_SCHEMA,
   REMOTE_REPORT_SCHEMA,
   SUPPLIED_BY,
+  renderWorkReport,
+  buildEvidenceBundle,
+  verifyEvidenceBundle,
+  loadReportKey,
+  publicKeyOf,
+  verifyEd25519,
+  REPORT_KEY_RECORD,
+  canonicalJson,
+  transcriptDigest,
+  TRAINPRINT_VERSION,
+  EVIDENCE_BUNDLE_FORMAT,
+  estimateShare,
+} from '../library.js';
+export type {
+  ShareEstimate,
+  ShareSample,
+  WorkReportInput,
+  BundleOptions,
+  BundleVerification,
+  VerifyOptions,
+  ReportKey,
+  ReportPublicKey,
+  AnalysisRecordInput,
+  BundleEngine,
+  BundleRemoteIndex,
+  BundleSignature,
+  BundleTranscript,
+  EvidenceBundle,
+  TranscriptCall,
+  VerifyCheck,
+  VerifyResult,
 } from '../library.js';

@@ -104,6 +104,15 @@ const nodeHashes: NodeHashes | undefined = (() => {
   }
 })();
 
+/**
+ * SHA-256 of `data`, lower-case hex, at once in the caller's thread: `node:crypto` where the runtime lends it, else
+ * the portable implementation (for many small inputs, where a pending WebCrypto digest each would cost more).
+ * @example sha256HexNow(new TextEncoder().encode('abc')) // 'ba7816bf…'
+ */
+export function sha256HexNow(data: Uint8Array): string {
+  return nodeHashes ? nodeHashes.createHash('sha256').update(data).digest('hex') : toHex(sha256Portable(data));
+}
+
 /** Inputs up to this many bytes are hashed in the caller's thread when `node:crypto` is at hand (≈ 0.1 ms). */
 const IN_THREAD_BYTES = 1 << 16;
 

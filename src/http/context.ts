@@ -160,6 +160,12 @@ export interface Route {
    * `binary` (`application/octet-stream`, a `Uint8Array`). Absent: the route reads no body.
    */
   readonly body?: 'json' | 'form' | 'binary';
+  /**
+   * The route takes a file (`content` with `content_type` `epub`, `pdf`, `docx`): besides its JSON body (the file in
+   * base64), a `multipart/form-data` body with the file in the field `file` and the other fields as form fields
+   * (src/http/multipart.ts); the body limit and the largest file are the caller's plan's (`fileBytes`).
+   */
+  readonly files?: true;
   /** Schema of the body (`json`: validated; `form`: documented). */
   readonly requestSchema?: JsonSchema;
   /** Object schema of the query parameters (validated after coercion to the property types). */

@@ -11,13 +11,15 @@
  *     `WWW-Authenticate: Bearer realm="trainprint"`; check the route's scope — 403 (`auth.ts`);
  *  4. charge the call to the account's plan — 429 with `Retry-After` (RateLimit-* headers on
  *     every authenticated response from here on; `plan.ts`);
- *  5. check the Content-Type — 415; run the route's `beforeBody` check (an item the path names
- *     is missing or not the account's — 404, 403), so an upload to a wrong id is refused without
- *     reading it (`body.ts`); a body of 1 MiB or more waits for its place among the large requests —
+ *  5. check the Content-Type — 415 (`multipart/form-data` too on the routes that take files); run the
+ *     route's `beforeBody` check (an item the path names is missing or not the account's — 404, 403),
+ *     so an upload to a wrong id is refused without reading it, or a file route's plan allowance — 413
+ *     (`body.ts`, `files.ts`); a body of 1 MiB or more waits for its place among the large requests —
  *     503 with `Retry-After` when too many wait (`limits.ts`); read the body counting bytes as they
- *     stream — 413 (`read-body.ts`); parse — 400 `MALFORMED_JSON`; refuse nesting deeper than 64 levels
- *     and lone surrogates — 422; validate against the route's schema — 422 naming the field (`body.ts`);
- *     coerce and validate the query — 422 (`query.ts`);
+ *     stream — 413 (`read-body.ts`); parse — 400 `MALFORMED_JSON`, 400 `MALFORMED_REQUEST` for a broken
+ *     multipart form (src/http/multipart.ts); refuse nesting deeper than 64 levels and lone surrogates —
+ *     422; validate against the route's schema — 422 naming the field; a file over the plan's — 413
+ *     (`body.ts`); coerce and validate the query — 422 (`query.ts`);
  *  6. `Idempotency-Key` on creating POSTs: replay, or 409 for another request with the same key
  *     (`idempotency.ts`);
  *  7. run the route's handler; wrap its result as `{ success: true, ...result }` (`route.ts`).
@@ -57,6 +59,7 @@ import { checkBeforeBody, checkMediaType, decodeBody } from './pipeline/body.js'
 import { Exchange } from './pipeline/exchange.js';
 import { answerFailure } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
+import { fileRouteBodyBytes } from './pipeline/files.js';
 import { declaredLength, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
@@ -83,7 +86,10 @@ export interface HandlerOptions {
    * @default new KeyStore(engine.store, { plans })
    */
   readonly keys?: KeyStore;
-  /** Plans by name, merged over the built-ins (free 100/day, pro 10,000, scale 1,000,000, enterprise unlimited). */
+  /**
+   * Plans by name, merged over the built-ins (free 100/day, pro 10,000, scale 1,000,000, enterprise unlimited; files
+   * of up to 8, 32, 64 and 64 MiB).
+   */
   readonly plans?: Readonly<Record<string, Plan>>;
   /** Where calls are counted. @default new MemoryCounterStore() (exact; per process) */
   readonly counters?: CounterStore;
@@ -92,7 +98,11 @@ export interface HandlerOptions {
    * the OpenAPI `servers` entry; its path is stripped from request paths before matching.
    */
   readonly baseUrl?: string;
-  /** Largest request body in bytes, checked before parsing. @default 11 MiB (analyze takes 10 MiB of content) */
+  /**
+   * Largest request body in bytes, checked before parsing. @default 11 MiB (analyze takes 10 MiB of content); on the
+   * routes that take files (analyze, register, score) what the largest file of the plans needs in base64 (86.3 MiB
+   * for 64 MiB), each call held to its own plan's (`fileBytes`, docs/http.md). Given, it bounds those routes too.
+   */
   readonly maxBodyBytes?: number;
   /** Largest body of the dataset upload routes (documents, import). @default 256 MiB */
   readonly maxDatasetBodyBytes?: number;
@@ -235,7 +245,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   );
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
   const routes = [...ROUTES, ...(options.routes ?? [])];
-  const router: Router = { table: compileRoutes(routes, maxBody, maxDatasetBody), basePath };
+  // the routes that take files read what the largest file of the plans needs, unless the operator set a limit
+  const maxFileBody = options.maxBodyBytes === undefined ? Math.max(maxBody, fileRouteBodyBytes(plans)) : maxBody;
+  const router: Router = { table: compileRoutes(routes, maxBody, maxDatasetBody, maxFileBody), basePath };
   let openapi: Record<string, unknown> | null = null;
   // names are resolved under the default policies only: an operator's own policy decides alone
   const modelPolicyIsDefault = options.modelHosts === undefined && options.allowPrivateModelHosts !== true;
@@ -312,15 +324,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       refuseDeclaredLength(x, found); // 413 before anything is read
       const principal = await authenticateCaller(x, route, auth); // 429 after failed attempts, 401, 403
       await chargePlan(x, route, principal, limiter); // 429; RateLimit-* on every answer from here on
-      await checkMediaType(request, route.body); // 415
+      await checkMediaType(request, route.body, route.files); // 415
       const limit = await checkBeforeBody(x, found, env, principal); // what the path names: 404, 403; 413
       // a large body waits for its place before it is read (its size declared), or right after (chunked): 503
       await holdLargeWork(x, largeWork, route.body ? declaredLength(request) : null);
-      const raw = await readBody(request, route.body, limit); // 413 as the bytes stream
+      const raw = await readBody(request, route.body, limit.bytes, limit.reason); // 413 as the bytes stream
       await holdLargeWork(x, largeWork, raw.length);
-      const body = await decodeBody(x, found, raw, principal, bodies); // 400, 422
+      const body = await decodeBody(x, found, raw, principal, bodies); // 400, 422; 413 for a file over the plan's
       const ctx = routeContext(env, request, found, principal, parseQuery(found), body); // 422 for the query
-      return await runOnce(x, found, principal, raw, idempotency, () => runRoute(route, ctx)); // replay, 409
+      const covered = x.idempotencyBytes ?? raw; // a multipart form: its fields and file, not its boundary
+      return await runOnce(x, found, principal, covered, idempotency, () => runRoute(route, ctx)); // replay, 409
     } catch (err) {
       return await answerFailure(x, err, options);
     } finally {

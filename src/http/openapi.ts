@@ -16,6 +16,7 @@ import { PATH_PARAMS } from './routes/index.js';
 import { NAMED_SCHEMAS } from './schemas/named.js';
 import { curlSample, errorCasesByStatus, errorExample, exampleFields } from './openapi-examples.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas/index.js';
+import { MULTIPART } from './multipart.js';
 
 /**
  * Options of {@link buildOpenApi}.
@@ -118,7 +119,9 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     // a binary body is a file: its examples name it (`file`), the curl samples send it
     const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
     const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
-    op.requestBody = { required: true, content: { [media]: { schema: ref(r.requestSchema), ...shown } } };
+    const content: Record<string, unknown> = { [media]: { schema: ref(r.requestSchema), ...shown } };
+    if (r.files) content[MULTIPART] = multipartMedia(r.requestSchema, ref);
+    op.requestBody = { required: true, content };
   }
   op.security =
     r.scope === null
@@ -132,6 +135,63 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     op['x-codeSamples'] = examples.map((ex) => ({ lang: 'Shell', label: ex.summary, source: curlSample(r, ex) }));
   }
   return op;
+}
+
+/** Members of a JSON request that a multipart upload has no use for: the file is its content. */
+const NOT_IN_A_FORM = new Set(['content', 'content_encoding', 'fingerprint', 'work_hash']);
+
+/** The media types a file part may declare (any other is read by the file's name or `content_type`). */
+const FILE_MEDIA_TYPES = [
+  'application/epub+zip',
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/plain',
+  'text/markdown',
+  'text/html',
+  'application/octet-stream',
+];
+
+/**
+ * The multipart/form-data form of a route that takes files: the document in `file`, the JSON request's other members
+ * as form fields (objects as JSON text, booleans as `true`/`false`; src/http/multipart.ts).
+ */
+function multipartMedia(json: JsonSchema, ref: (s: JsonSchema) => JsonSchema): Record<string, unknown> {
+  const { properties = {}, required = [] } = json as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const fields = Object.entries(properties).filter(([name]) => !NOT_IN_A_FORM.has(name));
+  const objects = fields.filter(([, s]) => s.type === 'object' || s.type === 'array').map(([name]) => name);
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file', ...required.filter((n) => !NOT_IN_A_FORM.has(n) && n !== 'content_type')],
+    properties: {
+      file: {
+        type: 'string',
+        contentMediaType: 'application/octet-stream',
+        description:
+          "The document: an EPUB, PDF or DOCX file (or a UTF-8 text, Markdown or HTML file), at most the plan's " +
+          '`fileBytes`; one per request',
+      },
+      ...Object.fromEntries(fields),
+      ...(properties.content_type
+        ? {
+            content_type: {
+              ...properties.content_type,
+              description:
+                'How to read the file. Default: told from its name (`.epub`, `.pdf`, `.docx`, `.txt`, `.md`, `.html`), ' +
+                'else from its media type (`application/epub+zip`, `application/pdf`, the DOCX type, `text/plain`, ' +
+                '`text/markdown`, `text/html`)',
+            },
+          }
+        : {}),
+    },
+  };
+  return {
+    schema: ref(schema),
+    encoding: {
+      file: { contentType: FILE_MEDIA_TYPES.join(', ') },
+      ...Object.fromEntries(objects.map((name) => [name, { contentType: 'application/json' }])),
+    },
+  };
 }
 
 /**

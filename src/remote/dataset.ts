@@ -15,7 +15,8 @@ import { PUBLIC_ENDPOINTS } from '../corpus/remote-types.js';
 import type { DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import type { Store } from '../store/types.js';
-import { searchRemote, type SearchContext } from './search.js';
+import { sampledSearch, sampleRemote } from './sampling.js';
+import { countWords, searchRemote, type SearchContext } from './search.js';
 import { createTransport, endpointHealth, transportSettings } from './transport.js';
 
 /** What a remote dataset is made with besides its configuration. */
@@ -31,6 +32,9 @@ export interface RemoteDatasetDeps {
   /** False when `kb_dataset` comes from the knowledge base's table of public indexes. @default true */
   readonly declared?: boolean;
 }
+
+/** Calls of one search by default, whatever the text's length (`RemoteDatasetConfig.maxCalls`). */
+export const DEFAULT_MAX_CALLS = 400;
 
 const KEYS = [
   'id',
@@ -124,7 +128,7 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
       kind: checked.kind,
       index: checked.index,
       endpoint: checked.endpoint,
-      maxCalls: checked.maxCalls ?? 1000,
+      maxCalls: checked.maxCalls ?? DEFAULT_MAX_CALLS,
       deadlineMs: checked.deadlineMs ?? 25_000,
       boilerplateCount: checked.boilerplate_count ?? 1000,
       cacheTtlMs: (checked.cacheDays ?? 30) * 86_400_000,
@@ -161,7 +165,9 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
     },
     search(text: string, options?: RemoteSearchOptions): Promise<RemoteSearch> {
       if (typeof text !== 'string') throw new TrainprintError('INVALID_INPUT', 'text must be a string');
-      return searchRemote(ctx, text, options);
+      const words = countWords(text);
+      const budget = Math.min(options?.maxCalls ?? Infinity, ctx.config.maxCalls);
+      return sampledSearch(words, budget) ? sampleRemote(ctx, text, options) : searchRemote(ctx, text, options);
     },
     health(): RemoteHealth {
       const h = endpointHealth(checked.endpoint);

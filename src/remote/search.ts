@@ -41,6 +41,7 @@ import {
   type RemoteCorpusReport,
   type RemoteDatasetConfig,
   type RemoteOutcome,
+  type RemoteSampling,
   type RemoteSearch,
   type RemoteSearchOptions,
 } from '../corpus/remote-types.js';
@@ -58,6 +59,7 @@ import {
   type FindAnswer,
 } from './api.js';
 import { sharedCache, StoreCache } from './cache.js';
+import { acrossLineBreaks, SWAP_MIN_TOKENS, SWAP_TRIES, type SwappedMatch } from './line-breaks.js';
 import { mapTokens } from './token-map.js';
 import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
@@ -82,6 +84,8 @@ const PIECE_TOKENS = 420;
 const FOLLOW_UP_SHARE = 0.25;
 /** Fewest calls kept for fetching documents. */
 const FOLLOW_UP_MIN = 16;
+/** Most query pairs outside the passages that a window's background is measured on (an even sample beyond). */
+const BACKGROUND_PAIRS = 20_000;
 /** Fewest query pairs outside the passages to measure a window's background (as for exact datasets). */
 const MIN_CONTROL_PAIRS = 10;
 
@@ -111,14 +115,14 @@ export interface SearchContext {
 }
 
 /** One sampled place: where in the text (the end of its match, UTF-16), whether it hit, and its match. */
-interface Sample {
+export interface Sample {
   readonly at: number;
   readonly hit: boolean;
   /** The match ending here: tokens [start, end) (infini-gram) or the tile's characters (mini). */
   readonly span: Span | null;
 }
 /** A stretch of the text with a corpus count: token indexes (infini-gram) or characters (mini). */
-interface Span {
+export interface Span {
   readonly start: number;
   readonly end: number;
   /** UTF-16 span in the text. */
@@ -130,7 +134,7 @@ interface Span {
   /** Mini: the `find` answer of the tile (its occurrences), asked already. */
   readonly found?: FindAnswer;
 }
-interface Region {
+export interface Region {
   q0: number;
   q1: number;
   best: Span;
@@ -146,7 +150,7 @@ interface Region {
 export const SAMPLING_SHARE = 0.7;
 
 /** The state of one search: its budget, its deadline and cancellation, its counters and its first fatal failure. */
-class Session {
+export class Session {
   readonly budget: CallBudget;
   readonly signal: AbortSignal;
   readonly t0 = Date.now();
@@ -159,6 +163,12 @@ class Session {
   private deadlinePassed = false;
   /** When sampling stops asking ({@link SAMPLING_SHARE} of the deadline). */
   private readonly samplingEnds: number;
+  /**
+   * Every answer the search used, as the digests of its request and its answer (SHA-256 of their JSON): what a
+   * signed evidence bundle carries, so that each number can be traced to the answers it rests on.
+   */
+  readonly transcript: Array<{ readonly request: string; readonly answer: string }> = [];
+  private readonly onCall: RemoteSearchOptions['onCall'];
   /** The failure that ended the search early (budget, outage, cancellation). */
   fatal: RemoteCallError | null = null;
   /** The most recent failure of a call the search could do without. */
@@ -187,6 +197,26 @@ class Session {
     this.signal = options.signal ? anySignal([options.signal, this.deadline.signal]) : this.deadline.signal;
     this.storeCache = options.persist && ctx.store ? new StoreCache(ctx.store, ctx.config.cacheTtlMs) : null;
     this.callerSignal = options.signal;
+    this.onCall = options.onCall;
+    this.onCall?.(0, limit);
+  }
+
+  /** Keep the digests of an answer used (see {@link transcript}) and tell the caller's progress. */
+  private record(request: Record<string, unknown>, answer: Record<string, unknown>): void {
+    const digest = this.ctx.kit.sha256Text;
+    this.transcript.push({ request: digest(JSON.stringify(request)), answer: digest(JSON.stringify(answer)) });
+    this.onCall?.(this.budget.used, this.budget.limit);
+  }
+
+  /**
+   * The transcript in a stable order (by request digest, then answer: calls run concurrently) and its digest: the
+   * SHA-256 of one line `request answer` per call.
+   */
+  transcriptDigest(): { readonly list: Array<{ request: string; answer: string }>; readonly sha256: string } {
+    const list = this.transcript
+      .slice()
+      .sort((a, b) => (a.request < b.request ? -1 : a.request > b.request ? 1 : a.answer < b.answer ? -1 : 1));
+    return { list, sha256: this.ctx.kit.sha256Text(list.map((c) => `${c.request} ${c.answer}\n`).join('')) };
   }
   private readonly callerSignal: AbortSignal | undefined;
 
@@ -212,6 +242,7 @@ class Session {
     const hit = sharedCache.get(key) ?? (this.storeCache ? await this.storeCache.get(key) : undefined);
     if (hit) {
       this.cached++;
+      this.record(body, hit);
       return hit;
     }
     try {
@@ -220,8 +251,10 @@ class Session {
       sharedCache.set(key, answer, key.length + approxSize(answer));
       this.storeCache?.put(key, answer);
       this.fetched.push(key);
+      this.record(body, answer);
       return answer;
     } catch (e) {
+      this.onCall?.(this.budget.used, this.budget.limit);
       const err =
         e instanceof RemoteCallError ? e : new RemoteCallError('invalid_response', String((e as Error)?.message ?? e));
       this.failures++;
@@ -333,17 +366,21 @@ export async function searchRemote(
 }
 
 /** What the engine-specific part of a search gives. */
-interface Found {
+export interface Found {
   readonly samples: Sample[];
   readonly stride: number;
   readonly unit: 'tokens' | 'words';
   readonly passages: Passage[];
   readonly windows: number;
+  /** A sampled search (./sampling.ts): what it drew and found. */
+  readonly sampling?: RemoteSampling;
+  /** Stretches found but not resolved into passages (no document fetched): their samples enter no evidence. */
+  readonly unresolved?: ReadonlyArray<{ readonly q0: number; readonly q1: number }>;
 }
 /** A document window and the shard it was read from. */
-type ShardWindow = DocumentWindow & { readonly shard: number; readonly count: number };
+export type ShardWindow = DocumentWindow & { readonly shard: number; readonly count: number };
 /** An aligned passage with the window it was found in. */
-interface Passage {
+export interface Passage {
   readonly match: RemoteMatch;
   readonly window: ShardWindow;
 }
@@ -414,14 +451,46 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
       return null;
     }
   });
-  const raw = [
+  const raw: RawSample[] = [
     ...pieceSamples,
     ...sampled.filter((s): s is { e: number; len: number; count: number } => s !== null),
   ].sort((x, y) => x.e - y.e);
-  const samples: Sample[] = raw.map(({ e, len, count }) => ({
+  // matches that a line break of one side may have cut short: asked again in the other white-space form
+  // (the tries shared out in the text's order, so the same text is asked the same calls whatever the timing)
+  const short = raw.filter((r) => r.len >= SWAP_MIN_TOKENS && r.len < HIT_TOKENS && r.e >= 1);
+  const quota = short.map(() => 0);
+  // the sampling calls left over and half of those kept for the documents (planned, not counted: the same calls
+  // whether answers come from the cache or not)
+  let tries = Math.max(0, sampleCalls - places.length) + Math.floor(followUpReserve(planned) / 2);
+  for (let round = 0; round < SWAP_TRIES && tries > 0; round++)
+    for (let i = 0; i < short.length && tries > 0; i++, tries--) quota[i]++;
+  await mapPool(short, ctx.config.concurrency, async (r, i) => {
+    let left = quota[i];
+    const mayCall = () => left-- > 0 && !session.stopped;
+    try {
+      r.alt = await acrossLineBreaks(post, index, text, 0, ends[r.e - 1], starts[r.e - r.len], mayCall);
+    } catch (err) {
+      session.unusable(err);
+    }
+  });
+  const tokenAt = (q: number): number => {
+    let lo = 0,
+      hi = T;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] < q) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const samples: Sample[] = raw.map(({ e, len, count, alt }) => ({
     at: ends[e - 1] ?? 0,
-    hit: len >= HIT_TOKENS,
-    span: len > 0 ? spanOf(e - len, e, count) : null,
+    hit: Math.max(len, alt?.len ?? 0) >= HIT_TOKENS,
+    span: alt
+      ? { start: tokenAt(alt.q0), end: e, q0: alt.q0, q1: alt.q1, count: alt.count, query: alt.ids }
+      : len > 0
+        ? spanOf(e - len, e, count)
+        : null,
   }));
   // 3. regions of the hits' matches; 4. their documents, aligned
   const regions = mergeRegions(
@@ -429,20 +498,16 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     GAP_TOKENS,
     (s) => [s.start, s.end],
   );
-  const fetch = async (r: Region): Promise<ShardWindow | null> => {
-    const span = r.best;
-    const f = await find(post, index, span.query as number[]);
-    const at = firstOccurrence(f);
-    if (!at) return null;
-    const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
-    return documentByRank(post, index, at.s, at.rank, Math.min(LIMITS.maxDispLen, 2 * reach)).then((w) => ({
-      ...w,
-      shard: at.s,
-      count: f.cnt,
-    }));
-  };
-  const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
+  const { passages, windows } = await followUp(ctx, session, text, regions, tokenWindow(post, index));
   return { samples, stride, unit: 'tokens', passages, windows };
+}
+
+/** A sampled place: its token, the match ending there and its count, and the match in another white-space form. */
+interface RawSample {
+  readonly e: number;
+  readonly len: number;
+  readonly count: number;
+  alt?: SwappedMatch | null;
 }
 
 /** One tokenized piece: ids with spans in the text, and the longest match ending at its last token. */
@@ -458,7 +523,7 @@ interface TokenizedPiece {
  * Tokenize `text.slice(p.start, p.end)` with one `infgram_prob` call; a piece the server finds too long (more than
  * 500 tokens: characters of several tokens each) is split in two and tried again (at most 4 times deep).
  */
-async function tokenizePiece(
+export async function tokenizePiece(
   post: (b: Record<string, unknown>) => Promise<CallAnswer>,
   index: string,
   text: string,
@@ -517,7 +582,7 @@ export function textPieces(text: string): Array<{ start: number; end: number }> 
  * stands for exactly that space, while a newline (`<0x0A>`) or a second space (a lone `▁`) before it would be
  * lost — else at the last white space, else at `limit`.
  */
-function cutAt(text: string, start: number, limit: number): { end: number; next: number } {
+export function cutAt(text: string, start: number, limit: number): { end: number; next: number } {
   const half = start + (limit - start) / 2;
   for (let i = limit; i > half; i--) {
     if (text[i] === ' ' && !/\s/.test(text[i - 1]) && !/\s/.test(text[i + 1] ?? ' ')) return { end: i, next: i };
@@ -579,7 +644,32 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     (s) => [s.start, s.end],
     true,
   );
-  const fetch = async (r: Region): Promise<ShardWindow | null> => {
+  const { passages, windows } = await followUp(ctx, session, text, regions, charWindow(post, index));
+  return { samples, stride, unit: 'words', passages, windows };
+}
+
+/** Post through a search's session (its caches, budget and deadline). */
+export type SessionPost = (body: Record<string, unknown>) => Promise<CallAnswer>;
+
+/** infini-gram: the document window of a region: `find` its longest match, the window of its first occurrence. */
+export function tokenWindow(post: SessionPost, index: string): (r: Region) => Promise<ShardWindow | null> {
+  return async (r) => {
+    const span = r.best;
+    const f = await find(post, index, span.query as number[]);
+    const at = firstOccurrence(f);
+    if (!at) return null;
+    const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
+    return documentByRank(post, index, at.s, at.rank, Math.min(LIMITS.maxDispLen, 2 * reach)).then((w) => ({
+      ...w,
+      shard: at.s,
+      count: f.cnt,
+    }));
+  };
+}
+
+/** infini-gram mini: the document window around the first occurrence of a region's rarest tile. */
+export function charWindow(post: SessionPost, index: string): (r: Region) => Promise<ShardWindow | null> {
+  return async (r) => {
     const span = r.best;
     const at = firstOccurrence(span.found!);
     if (!at) return null;
@@ -601,29 +691,46 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
       }
     }
   };
-  const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
-  return { samples, stride, unit: 'words', passages, windows };
 }
 
-/** The words of a text (runs of non-space) as UTF-16 spans. */
-function wordSpans(text: string): Array<{ start: number; end: number }> {
-  const out: Array<{ start: number; end: number }> = [];
-  for (const m of text.matchAll(/\S+/g)) out.push({ start: m.index, end: m.index + m[0].length });
-  return out;
+/**
+ * `fn` remembering its last answer: the corpora of one analysis search the same text at once, and a long work's
+ * words and content-word pairs are worth computing once for all of them (the text is compared by identity first).
+ */
+function lastOf<R>(fn: (text: string) => R): (text: string) => R {
+  let last: { text: string; value: R } | null = null;
+  return (text) => {
+    if (last === null || last.text !== text) last = { text, value: fn(text) };
+    return last.value;
+  };
 }
 
-const countWords = (text: string): number => (text.match(/\S+/g) ?? []).length;
+/** The words of a text (runs of non-space) as UTF-16 spans (the caller must not change them). */
+export const wordSpans: (text: string) => ReadonlyArray<{ readonly start: number; readonly end: number }> = lastOf(
+  (text) => {
+    const out: Array<{ start: number; end: number }> = [];
+    for (const m of text.matchAll(/\S+/g)) out.push({ start: m.index, end: m.index + m[0].length });
+    return out;
+  },
+);
+
+export const countWords = (text: string): number => wordSpans(text).length;
 
 // ---------------------------------------------------------------------------------------------- both engines
 
-const followUpReserve = (left: number): number =>
+export const followUpReserve = (left: number): number =>
   Math.min(left, Math.max(FOLLOW_UP_MIN, Math.round(FOLLOW_UP_SHARE * left)));
 
 /**
  * Spans merged into regions where they overlap or lie within `gap` (in their own units); each region keeps its
  * longest span as `best` (the rarest, with `rarest`).
  */
-function mergeRegions(spans: Span[], gap: number, range: (s: Span) => [number, number], rarest = false): Region[] {
+export function mergeRegions(
+  spans: Span[],
+  gap: number,
+  range: (s: Span) => [number, number],
+  rarest = false,
+): Region[] {
   const sorted = spans.slice().sort((x, y) => range(x)[0] - range(y)[0]);
   const out: Region[] = [];
   for (const s of sorted) {
@@ -649,7 +756,7 @@ function mergeRegions(spans: Span[], gap: number, range: (s: Span) => [number, n
  * Fetch and align the regions, longest first, in waves of the endpoint's concurrency: a region inside a passage an
  * earlier wave found is not fetched. Stops when the budget cannot pay for another region or the search has ended.
  */
-async function followUp(
+export async function followUp(
   ctx: SearchContext,
   session: Session,
   text: string,
@@ -702,10 +809,18 @@ async function followUp(
 function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow): RemoteMatch[] {
   if (w.text.length === 0) return [];
   const { alignTokens, COMPARE_DEFAULTS, cutAfter, cutBefore, reuseKind, sharedRuns, TokenizedText } = ctx.kit;
-  const q0 = cutBefore(text, r.q0 - MARGIN_CHARS),
-    q1 = cutAfter(text, r.q1 + MARGIN_CHARS);
   const source = new TokenizedText(w.text);
-  const spans = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
+  const alignWithin = (margin: number) => {
+    const q0 = cutBefore(text, r.q0 - margin),
+      q1 = cutAfter(text, r.q1 + margin);
+    const found = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
+    return { q0, spans: found.filter((s) => s.a_start + q0 < r.q1 && r.q0 < s.a_end + q0) };
+  };
+  // the region with a margin, so that a passage runs on past the samples that found it; a short passage among
+  // unrelated text can fall below the alignment's score in that window (as in 200 or 80 characters), so then the
+  // region alone: what the samples found, exactly, if not all of the passage around it
+  let { q0, spans } = alignWithin(MARGIN_CHARS);
+  if (spans.length === 0) ({ q0, spans } = alignWithin(0));
   const out: RemoteMatch[] = [];
   for (const s of spans) {
     const a0 = s.a_start + q0,
@@ -751,13 +866,20 @@ const sameMatch = (x: RemoteMatch, y: RemoteMatch): boolean =>
   x.doc_ix === y.doc_ix && x.query_start < y.query_end && y.query_start < x.query_end;
 
 /** The counts of the evidence from what was found (see the module comment, step 5). */
-function evidenceOf(ctx: SearchContext, session: Session, text: string, found: Found): RemoteSearch {
+export function evidenceOf(ctx: SearchContext, session: Session, text: string, found: Found): RemoteSearch {
   const matches = found.passages.map((p) => p.match);
   const boiler = matches.filter((m) => m.boilerplate);
   // samples of boilerplate passages say nothing either way: left out
-  const samples = found.samples.filter((s) => !boiler.some((m) => m.query_start < s.at && s.at <= m.query_end));
+  // nor do those of stretches found but not resolved into passages: neither evidence nor background
+  const unresolved = found.unresolved ?? [];
+  const samples = found.samples.filter(
+    (s) =>
+      !boiler.some((m) => m.query_start < s.at && s.at <= m.query_end) &&
+      !unresolved.some((u) => u.q0 < s.at && s.at <= u.q1),
+  );
   const evidence = found.passages.filter((p) => !p.match.boilerplate);
   const { outcome, message } = session.outcome();
+  const transcript = session.transcriptDigest();
   const report: RemoteCorpusReport = {
     dataset_id: ctx.config.id,
     engine: ctx.config.kind,
@@ -774,8 +896,11 @@ function evidenceOf(ctx: SearchContext, session: Session, text: string, found: F
     unit: found.unit,
     documents: found.windows,
     matches: matches.length,
+    transcript: { calls: transcript.list.length, sha256: transcript.sha256 },
+    ...(found.sampling ? { sampling: found.sampling } : {}),
   };
   return {
+    transcript: transcript.list,
     samples: { at: Uint32Array.from(samples, (s) => s.at), hit: Uint8Array.from(samples, (s) => (s.hit ? 1 : 0)) },
     ...alignedCounts(ctx.kit, text, evidence),
     matches,
@@ -795,21 +920,38 @@ function alignedCounts(
 ): Pick<RemoteSearch, 'passages' | 'queryPairs'> {
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
   const { normalize, pairsOfNormalized, pairSet, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
-  const q = pairsOfNormalized(normalize(text));
-  const outside = new Set<number>(),
+  const q = queryPairsOf(kit)(text);
+  const outsideAll = new Set<number>(),
     all = new Set<number>();
+  // characters inside a passage, counted up to each place: a pair overlaps a passage when its span holds one
+  const covered = new Int32Array(text.length + 1);
+  for (const { match } of passages) {
+    covered[Math.min(text.length, match.query_start)]++;
+    covered[Math.min(text.length, match.query_end)]--;
+  }
+  for (let i = 1, depth = covered[0]; i <= text.length; i++) {
+    const d = covered[i];
+    covered[i] = covered[i - 1] + (depth > 0 ? 1 : 0);
+    depth += d;
+  }
   for (let i = 0; i < q.hashes.length; i++) {
     all.add(q.hashes[i]);
-    if (!passages.some((p) => p.match.query_start < q.ends[i] && q.starts[i] < p.match.query_end))
-      outside.add(q.hashes[i]);
+    if (covered[q.ends[i]] - covered[q.starts[i]] === 0) outsideAll.add(q.hashes[i]);
   }
+  // a long work's pairs outside the passages are many: the background share is measured on an even sample of them
+  // (at most BACKGROUND_PAIRS, a binomial share to ±0.007 at 95 %), the same sample for every window
+  const outside =
+    outsideAll.size <= BACKGROUND_PAIRS
+      ? outsideAll
+      : new Set([...outsideAll].filter((_, i) => i % Math.ceil(outsideAll.size / BACKGROUND_PAIRS) === 0));
   // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
   const windows = new Map<ShardWindow, { index: number; background: number | null }>();
   for (const { window } of passages) {
     if (windows.has(window)) continue;
+    // the window's distinct pairs that are among the query's outside the passages (the window is the smaller set)
     const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
     let n = 0;
-    for (const h of outside) if (held.has(h)) n++;
+    for (const h of held) if (outside.has(h)) n++;
     const background = outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
     windows.set(window, { index: windows.size, background });
   }
@@ -829,6 +971,14 @@ function alignedCounts(
   };
 }
 
+/** The content-word pairs of a whole query, once for all the corpora that search it (per alignment kit). */
+const pairsByKit = new WeakMap<AlignmentKit, (text: string) => ReturnType<AlignmentKit['pairsOfNormalized']>>();
+function queryPairsOf(kit: AlignmentKit): (text: string) => ReturnType<AlignmentKit['pairsOfNormalized']> {
+  let f = pairsByKit.get(kit);
+  if (!f) pairsByKit.set(kit, (f = lastOf((text) => kit.pairsOfNormalized(kit.normalize(text)))));
+  return f;
+}
+
 /** A rough size of an answer for the memory cache (its strings and numbers). */
 function approxSize(v: unknown): number {
   if (typeof v === 'string') return v.length;
@@ -839,13 +989,17 @@ function approxSize(v: unknown): number {
 }
 
 /** `fn` over `items` with at most `limit` running at once, results in order. */
-async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]);
+      out[i] = await fn(items[i], i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

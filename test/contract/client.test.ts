@@ -16,6 +16,7 @@ import {
   type FetchLike,
   type TrainprintClient,
 } from '../../src/client/index.js';
+import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { MIT_GRANT, startServer, type TestServer } from '../fixtures/client/server.js';
 import { serveModel, type ServedModel } from '../fixtures/http/model.js';
 import { book } from '../fixtures/texts/index.js';
@@ -97,6 +98,39 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(fp.fingerprint).toMatch(/^tp1r?:[0-9a-f]{32}$/);
     expect(fp.work_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(fp.winnow!.hashes.length).toBe(fp.winnow!.starts.length);
+  });
+
+  it('analyzeAsync, getAnalysisJob; getAnalysisReport, getEvidenceBundle, getReportKey', async () => {
+    const content = `A background analysis.\n\n${MIT_GRANT}\n\nThe end.`;
+    const started = await tp.analyzeAsync({ content, content_type: 'text' });
+    if (!('job_id' in started)) throw new Error('expected a 202 with a job');
+    expect(started.status_url).toBe(`/api/v1/attribution/jobs/${started.job_id}`);
+    let job = await tp.getAnalysisJob(started.job_id);
+    for (let i = 0; job.state === 'running' && i < 400; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      job = await tp.getAnalysisJob(started.job_id);
+    }
+    expect(job).toMatchObject({ success: true, job_id: started.job_id, state: 'done' });
+    const r = await tp.getAnalysis(job.analysis_id!);
+    expect(job.result_url).toBe(`/api/v1/attribution/analyses/${r.analysis_id}`);
+    expect(r.matches.some((m) => m.document_id === 'MIT')).toBe(true);
+    expect(await failure(tp.getAnalysisJob(`job_${'0'.repeat(32)}`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+
+    const html: string = await tp.getAnalysisReport(r.analysis_id);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    const { bytes, bundle } = await tp.getEvidenceBundle(r.analysis_id);
+    expect(bundle.result.analysis_id).toBe(r.analysis_id);
+    const key = await createClient({ base_url: srv.url }).getReportKey(); // public: no key needed
+    expect(bundle.signature.key_id).toBe(key.key_id);
+    const v = await verifyEvidenceBundle(bytes, { publicKey: key, text: content });
+    expect(v.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(v.valid).toBe(true);
+    // a newline added after it was served parses alike, but the bytes are no longer the ones that were signed
+    const changed = new Uint8Array([...bytes, 0x0a]);
+    expect((await verifyEvidenceBundle(changed, { publicKey: key })).valid).toBe(false);
+    const asJson = await tp.getAnalysisReport(r.analysis_id, { format: 'json' });
+    expect(asJson.bundle.result).toEqual(bundle.result);
+    expect((await verifyEvidenceBundle(asJson.bytes, { publicKey: key })).valid).toBe(true);
   });
 
   it('works: register, get, list, verify receipt, score, delete', async () => {

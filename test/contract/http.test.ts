@@ -39,6 +39,7 @@ const HEX32 = '0'.repeat(32);
 const fill = (path: string) =>
   path
     .replace('{analysis_id}', `an_${HEX32}`)
+    .replace('{job_id}', `job_${HEX32}`)
     .replace('{work_id}', `wk_${HEX32}`)
     .replace('{monitor_id}', `mon_${HEX32}`)
     .replace('{dataset_id}', 'no-such-dataset')
@@ -162,6 +163,28 @@ describe('HTTP API contract', () => {
     const id = an.json.analysis_id;
     expect((await call('GET', `/api/v1/attribution/analyses/${id}`, { key })).json.analysis_id).toBe(id);
     expect((await call('GET', `/api/v1/attribution/analyses/${id}`, { key: other })).status).toBe(404); // another account's
+    // the same analysis in the background (Prefer: respond-async): a job, polled until it is done (http-jobs.test.ts)
+    const job = await call('POST', '/api/v1/attribution/analyze', {
+      key,
+      headers: { prefer: 'respond-async' },
+      json: { content: `<p>${copied}</p>`, content_type: 'html' },
+    });
+    expect(job.status).toBe(202);
+    let polled = await call('GET', job.json.status_url, { key });
+    for (let i = 0; i < 500 && polled.json.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      polled = await call('GET', job.json.status_url, { key });
+    }
+    expect(polled.json).toMatchObject({
+      state: 'done',
+      result_url: expect.stringMatching(/^\/api\/v1\/attribution\/analyses\/an_/),
+    });
+    // its work report, its signed evidence bundle and the key that signs it (tested in http-work-report.test.ts)
+    expect((await call('GET', `/api/v1/attribution/analyses/${id}/report`, { key })).text).toContain('<h1>Work report');
+    const bundle = (await call('GET', `/api/v1/attribution/analyses/${id}/bundle`, { key })).json;
+    expect(bundle.result.analysis_id).toBe(id);
+    expect((await call('GET', '/api/v1/report-key')).json.public_key).toBe(bundle.signature.public_key);
+    expect((await call('GET', `/api/v1/attribution/analyses/${id}/bundle`, { key: other })).status).toBe(404);
 
     const cmp = await call('POST', '/api/v1/attribution/compare', {
       key,

@@ -78,7 +78,7 @@ describe('analyze of a file', () => {
       [{ content: 'plain text', content_type: 'text', include_text: true }, 'INVALID_INPUT', /include_text/],
       [{ content: new Uint8Array(0), content_type: 'pdf' }, 'INVALID_INPUT', /empty/],
       [{ content: epub.subarray(0, 500), content_type: 'epub' }, 'INVALID_INPUT', /EPUB|zip/i],
-      [{ content: new Uint8Array(8 * 1024 * 1024), content_type: 'pdf' }, 'PAYLOAD_TOO_LARGE', /7\.5 MiB/],
+      [{ content: new Uint8Array(64 * 1024 * 1024 + 1), content_type: 'pdf' }, 'PAYLOAD_TOO_LARGE', /64 MiB/],
     ];
     for (const [i, [request, code, message]] of cases.entries()) {
       const e = await err(engine.analyze(request as never));

@@ -91,8 +91,8 @@ describe('multi-record service writes are one unit each', () => {
 
     const before = store.units.length;
     await engine.analyze({ content: text.slice(0, 2000), content_type: 'text' });
-    // the result and its retention record (docs/analyze.md), in one transaction
-    expect(store.units.slice(before).map(kinds)).toEqual([['analysis', 'analysis-due']]);
+    // the result, what is kept beside it (its text and transcripts) and its retention record, in one transaction
+    expect(store.units.slice(before).map(kinds)).toEqual([['analysis', 'analysis-due', 'analysis-record']]);
     await engine.stopMonitoring();
   });
 });

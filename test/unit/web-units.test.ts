@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { excerpt, segments } from '../../app/spans.js';
 import { bytesOverLimit, bytes, usd } from '../../app/format.js';
 import { serializeError } from '../../app/backend.js';
+import { fileKind, progressView } from '../../app/files.js';
 import { DEMO_REFERENCE, DEMO_WORK } from '../../app/memorization-demo.js';
 import { TrainprintError } from '../../src/index.js';
 
@@ -95,6 +96,50 @@ describe('size checks', () => {
       detail: 'bad crc',
     });
     expect(serializeError('boom')).toEqual({ code: 'INTERNAL', message: 'boom' });
+  });
+});
+
+describe('files', () => {
+  it('tells books and documents from text files by extension, then MIME type; refuses the rest saying why', () => {
+    expect(fileKind('Persuasion.EPUB', '')).toEqual({ kind: 'document', format: 'epub' });
+    expect(fileKind('paper.pdf', 'application/octet-stream')).toEqual({ kind: 'document', format: 'pdf' });
+    expect(fileKind('report', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')).toEqual({
+      kind: 'document',
+      format: 'docx',
+    });
+    expect(fileKind('notes.md', '')).toEqual({ kind: 'text', type: 'markdown' });
+    expect(fileKind('page.htm', 'text/html')).toEqual({ kind: 'text', type: 'html' });
+    expect(fileKind('README', '')).toEqual({ kind: 'text', type: 'text' });
+    expect(fileKind('data.csv', 'text/csv')).toEqual({ kind: 'text', type: 'text' });
+    const doc = fileKind('old.doc', 'application/msword');
+    expect(doc.kind).toBe('refused');
+    expect(doc.kind === 'refused' && doc.message).toMatch(
+      /"old\.doc" is not a file this page reads: save it as \.docx/,
+    );
+    const image = fileKind('cover.png', 'image/png');
+    expect(image.kind === 'refused' && image.message).toMatch(/EPUB, PDF or DOCX/);
+    // a text extension wins over a wrong MIME type, a known near miss over an empty one
+    expect(fileKind('a.txt', 'application/octet-stream')).toEqual({ kind: 'text', type: 'text' });
+    expect(fileKind('b.rtf', '').kind).toBe('refused');
+  });
+
+  it('says how far an analysis has got; only remote calls against a budget fill the bar', () => {
+    expect(progressView(null)).toMatchObject({ value: null });
+    expect(progressView({ phase: 'extracting', calls: 0, budget: 0, corpora: 0 })).toEqual({
+      text: "Extracting the file's text…",
+      value: null,
+      max: 1,
+    });
+    expect(progressView({ phase: 'remote', calls: 6, budget: 40, corpora: 2 })).toEqual({
+      text: 'Searching 2 remote corpora: 6 of 40 calls',
+      value: 6,
+      max: 40,
+    });
+    expect(progressView({ phase: 'remote', calls: 50, budget: 40, corpora: 1 })).toMatchObject({ value: 40 });
+    expect(progressView({ phase: 'remote', calls: 0, budget: 0, corpora: 1 })).toMatchObject({
+      text: 'Searching 1 remote corpus…',
+      value: null,
+    });
   });
 });
 

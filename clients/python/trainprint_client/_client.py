@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import secrets
 import time
 import urllib.parse
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._transport import Query, RetryHook, Sleep, Transport
 from .types import (
@@ -36,6 +38,33 @@ def _seg(s: str) -> str:
 
 def _drop_none(d: Mapping[str, Any]) -> Json:
     return {k: v for k, v in d.items() if v is not None}
+
+
+def _multipart(file: bytes, filename: str, fields: Mapping[str, Any]) -> Tuple[bytes, str]:
+    """A ``multipart/form-data`` body (RFC 7578) and its Content-Type: ``fields`` (objects as JSON, booleans as
+    ``true``/``false``; ``content`` and ``content_encoding`` left out), then the file in the field ``file``."""
+    boundary = "trainprint-" + secrets.token_hex(16)
+
+    def quoted(s: str) -> str:  # as browsers write names (the HTML form-data encoding)
+        return s.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+
+    parts: List[bytes] = []
+    for name, value in fields.items():
+        if value is None or name in ("content", "content_encoding"):
+            continue
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (dict, list)):
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        else:
+            text = str(value)
+        head = f'--{boundary}\r\nContent-Disposition: form-data; name="{quoted(name)}"\r\n\r\n'
+        parts.append(head.encode("utf-8") + text.encode("utf-8") + b"\r\n")
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{quoted(filename)}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n")
+    parts.append(head.encode("utf-8") + bytes(file) + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode("ascii"))
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
 class Client:
@@ -128,6 +157,19 @@ class Client:
     def analyze(self, body: AnalyzeRequest, idempotency_key: Optional[str] = None) -> AnalysisResult:
         """``POST /api/v1/attribution/analyze``: corpus evidence, confidence, sources, risk, revenue."""
         return cast(AnalysisResult, self.request("POST", "/api/v1/attribution/analyze", body=body, idempotency_key=idempotency_key))
+
+    def analyze_file(self, file: bytes, filename: str, fields: Optional[Mapping[str, Any]] = None,
+                     idempotency_key: Optional[str] = None) -> AnalysisResult:
+        """``POST /api/v1/attribution/analyze`` with a file as a ``multipart/form-data`` upload: its bytes in the
+        field ``file`` under ``filename`` (whose extension, ``.epub``, ``.pdf``, ``.docx``, ``.txt``, ``.md`` or
+        ``.html``, tells the content type unless ``fields`` gives ``content_type``), and ``fields`` (the analyze
+        request's other members: ``metadata``, ``include_text``, ``search_remote``) as form fields. The answer is
+        the one the same file in base64 gets, without the third base64 adds; the file may be as large as the key's
+        plan allows (Free 8 MiB, Pro 32 MiB, Scale and Enterprise 64 MiB)."""
+        body, content_type = _multipart(file, filename, fields or {})
+        return cast(AnalysisResult, self.request("POST", "/api/v1/attribution/analyze", body=body,
+                                                 headers={"Content-Type": content_type},
+                                                 idempotency_key=idempotency_key))
 
     def get_analysis(self, analysis_id: str) -> AnalysisResult:
         """``GET /api/v1/attribution/analyses/{analysis_id}``: a stored analysis of the account."""

@@ -42,8 +42,8 @@ class AnalyzeMetadata(TypedDict, total=False):
 
 
 class _AnalyzeRequired(TypedDict):
-    #: 1 character to 10 MiB of UTF-8; a file (``epub``, ``pdf``, ``docx``): its bytes in base64 (at most 7.5 MiB of
-    #: file) with ``content_encoding: "base64"``.
+    #: 1 character to 10 MiB of UTF-8; a file (``epub``, ``pdf``, ``docx``): its bytes in base64 (at most the key's
+    #: plan's file size) with ``content_encoding: "base64"``, or send the file with ``Client.analyze_file``.
     content: str
     content_type: ContentType
 

@@ -3,7 +3,7 @@
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs } from '../context.js';
-import { EVIDENCE_METHOD } from '../../library.js';
+import { EVIDENCE_METHOD, TRAINPRINT_VERSION } from '../../library.js';
 import {
   ID,
   KB_MODEL,
@@ -17,9 +17,39 @@ import {
   WORK_TITLE,
 } from './example-kit.js';
 
+const notOwnAnalysis = "the account has no analysis with this id (another account's is not found either)";
+
 const notOwnWork = {
   code: 'NOT_FOUND',
   when: "the account has no work with this id (another account's work is not found either)",
+} as const;
+
+/** How the routes that take files take them, in their descriptions. */
+const FILES_IN =
+  'A file (`content_type` `epub`, `pdf`, `docx`) comes in JSON as base64 (`"content_encoding": "base64"`) or as a ' +
+  '`multipart/form-data` upload: the file in the field `file`, the other members as form fields (`metadata` as ' +
+  'JSON text, booleans as `true`/`false`; `content_type` told from the file name or type when left out); the ' +
+  "same request either way gives the same answer. Files are held to the plan's `fileBytes` (Free 8 MiB, Pro 32 " +
+  'MiB, Scale and Enterprise 64 MiB; docs/http.md#files).';
+
+/** The errors of a request that carries a file. */
+const FILE_ERRORS = [
+  { code: 'MALFORMED_JSON', when: 'a JSON body that is not JSON' },
+  { code: 'MALFORMED_REQUEST', when: 'a multipart body without a boundary, or not multipart for its boundary' },
+  {
+    code: 'PAYLOAD_TOO_LARGE',
+    when:
+      "the file is over the plan's `fileBytes` (the message names the plan; a body declaring more is refused " +
+      'before it is read), or a text over 10 MiB of UTF-8',
+  },
+] as const;
+
+/** The public key of the examples' engine (`GET /api/v1/report-key`), which signed {@link README_BUNDLE}. */
+const REPORT_KEY = {
+  alg: 'Ed25519',
+  key_id: '2236cdae96ed3bb2',
+  public_key: 'oWBbaHwVtZAE5zuTJfBMF86m6tLqMI5l_Z3Vr5B7hjE',
+  jwk: { kty: 'OKP', crv: 'Ed25519', x: 'oWBbaHwVtZAE5zuTJfBMF86m6tLqMI5l_Z3Vr5B7hjE' },
 } as const;
 
 /** The analysis of the README (`POST /api/v1/attribution/analyze`), as `GET …/analyses/{analysis_id}` reads it back. */
@@ -150,6 +180,24 @@ const README_ANALYSIS = {
   created_at: '2025-06-02T09:30:00.000Z',
 } as const;
 
+/** The evidence bundle of the README's analysis (`GET …/analyses/{analysis_id}/bundle`), signed by a real key. */
+const README_BUNDLE = {
+  format: 'trainprint-evidence-bundle/1',
+  created_at: '2025-06-02T09:31:00.000Z',
+  result: README_ANALYSIS,
+  text_sha256: README_ANALYSIS.work_hash.slice('sha256:'.length),
+  transcripts: {},
+  engine: { name: 'trainprint', version: TRAINPRINT_VERSION, core: { variant: 'simd', sha256: 'fe02e639421245c9' } },
+  remote_indexes: [],
+  signature: {
+    alg: 'Ed25519',
+    canonicalization: 'RFC8785',
+    key_id: REPORT_KEY.key_id,
+    public_key: REPORT_KEY.public_key,
+    value: '-kRKDynavW9mkjUdtZLe566usgRCygbb_X4KIz1CiEMltp1goqxAnIIPKRxVE9oJxXsOe4ljb36gMz5E0QbrCA',
+  },
+};
+
 /** The score of the chapter, by POST and by GET. */
 const SCORE = {
   success: true,
@@ -178,13 +226,15 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       'factor codes. Markup (`html`, `markdown`) is reduced to its text first. The result is kept for the account: ' +
       '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora ' +
       '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its ' +
-      'outcome; `"search_remote": false` keeps the text on the server.',
+      `outcome; \`"search_remote": false\` keeps the text on the server. ${FILES_IN}`,
     errorCases: [
-      { code: 'INVALID_INPUT', when: 'the content is empty or not valid for its `content_type`' },
       {
-        code: 'PAYLOAD_TOO_LARGE',
-        when: 'the content is over 10 MiB of UTF-8 (the body is refused from its `Content-Length` when it declares more)',
+        code: 'INVALID_INPUT',
+        when:
+          'the content is empty or not valid for its `content_type`, or a multipart form has no `file`, two, or a ' +
+          'file whose type cannot be told',
       },
+      ...FILE_ERRORS,
     ],
     examples: [
       {
@@ -424,6 +474,78 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       },
     ],
   },
+  getAnalysisReport: {
+    description:
+      'The work report of an analysis the account ran: one self-contained HTML page (inline CSS and SVG, no ' +
+      'scripts, no external resources; served with a `Content-Security-Policy` that forbids them) with a coverage ' +
+      "strip per searched corpus and per linked model over the work's sections, the passages side by side, the " +
+      'chain from corpus to model with its citations, what was not checked, the method and the digests of the ' +
+      "inputs, and the signature of the analysis's evidence bundle (`GET …/bundle`). Printing it gives a readable PDF.",
+    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    examples: [
+      {
+        name: 'page',
+        summary: 'The analysis of the README as a page',
+        after: ['analyze'],
+        params: { analysis_id: ID.analysis },
+        file: 'work-report.html',
+        status: 200,
+        response:
+          '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<meta ' +
+          "http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src " +
+          'data:">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
+      },
+      {
+        name: 'otherAccount',
+        summary: 'Another account asks for it: not found',
+        after: ['analyze'],
+        caller: 'buyer',
+        params: { analysis_id: ID.analysis },
+        status: 404,
+        response: {
+          success: false,
+          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
+        },
+      },
+    ],
+  },
+  getEvidenceBundle: {
+    description:
+      'The evidence bundle of an analysis the account ran, for checking offline: the result as stored, the SHA-256 ' +
+      'of the analysed text (the text itself stays out), per remote corpus every call its search used as request ' +
+      'and answer digests with their digest recomputed, the engine and its core, the remote indexes the text was ' +
+      "sent to — signed with Ed25519 by the engine's report key (`GET /api/v1/report-key`) over the canonical JSON " +
+      '(RFC 8785) of every member but `signature`. The answer is the canonical JSON itself, without the success ' +
+      'envelope: its bytes verify with `trainprint verify` or `verifyEvidenceBundle` of `trainprint/evidence` ' +
+      '(docs/works.md says what that proves and what it cannot).',
+    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    examples: [
+      {
+        name: 'bundle',
+        summary: 'The analysis of the README, signed',
+        after: ['analyze'],
+        params: { analysis_id: ID.analysis },
+        status: 200,
+        response: README_BUNDLE,
+      },
+    ],
+  },
+  getReportKey: {
+    description:
+      "The engine's Ed25519 public key (RFC 8032), which signs every evidence bundle " +
+      '(`GET /api/v1/attribution/analyses/{analysis_id}/bundle`): the raw key base64url, as a JWK ' +
+      '(RFC 8037) and its id (the first 16 hex digits of its SHA-256). Public: whoever checks a bundle compares the ' +
+      'key it names with this one. The engine makes the key once and keeps it in its store; its private half is ' +
+      'never served.',
+    examples: [
+      {
+        name: 'key',
+        summary: "The engine's public key",
+        status: 200,
+        response: { success: true, ...REPORT_KEY },
+      },
+    ],
+  },
   compare: {
     description:
       'Aligns two texts and answers with their similarity and the reused passages, with character spans in ' +
@@ -453,8 +575,19 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       'How likely `target_model` was trained on a work the account registered: a score of 0–100 with a ' +
       "bootstrap `ci_95`, a tier, the reused share of the work found in reference datasets linked to the model's " +
       'documented training data, and the legal risk in `jurisdiction`. The work is named by its `work_hash`, so the ' +
-      'text never has to be sent again.',
-    errorCases: [notOwnWork, { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' }],
+      'text never has to be sent again; or it comes as `content` (text, markup or a file, as analyze takes it) and is ' +
+      'scored as sent, unregistered (`work_id` null; its `work_hash` is that of the bytes sent, so the score is the ' +
+      "one the registered work would get). A file's score says how its text was extracted (`extraction`) and its " +
+      `spans point into that text. ${FILES_IN}`,
+    errorCases: [
+      notOwnWork,
+      { code: 'NOT_FOUND', when: 'the knowledge base has no model `target_model`' },
+      {
+        code: 'INVALID_INPUT',
+        when: 'neither or both of `work_hash` and `content` are given, or the content is not valid',
+      },
+      ...FILE_ERRORS,
+    ],
     examples: [
       {
         name: 'persuasion',
@@ -463,6 +596,14 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         body: { work_hash: WORK_HASH, target_model: KB_MODEL, jurisdiction: 'US' },
         status: 200,
         response: SCORE,
+      },
+      {
+        name: 'content',
+        summary: 'The same chapter sent as content, unregistered: the same score, no work_id',
+        after: ['createDataset'],
+        body: { content: WORK_TEXT, content_type: 'text', target_model: KB_MODEL, jurisdiction: 'US' },
+        status: 200,
+        response: { ...SCORE, work_id: null },
       },
     ],
   },
@@ -513,12 +654,21 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   // ---------------------------------------------------------------- works registry
   registerWork: {
     description:
-      'Registers a work of the account, by its text (`content`) or only by its `fingerprint` (from `POST ' +
+      'Registers a work of the account, by its text or file (`content`) or only by its `fingerprint` (from `POST ' +
       '/api/v1/attribution/fingerprint`), and answers with the work and a receipt signed by the service. The ' +
       'account is the owner. 201 with the new work; 200 with the stored one when the account had already registered ' +
       'this `work_hash`. Another account registering the same bytes gets its own work, and both are told in ' +
-      '`conflicting_claims`.',
-    errorCases: [{ code: 'INVALID_INPUT', when: 'neither or both of `content` and `fingerprint` are given' }],
+      '`conflicting_claims`. A file is kept as its extracted text (what a score reads); its `work_hash` is that of ' +
+      `its bytes. ${FILES_IN}`,
+    errorCases: [
+      {
+        code: 'INVALID_INPUT',
+        when:
+          'neither or both of `content` and `fingerprint` are given, or a multipart form has no `file`, two, or a ' +
+          'file whose type cannot be told',
+      },
+      ...FILE_ERRORS,
+    ],
     examples: [
       {
         name: 'newWork',

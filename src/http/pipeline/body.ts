@@ -1,13 +1,16 @@
 /**
  * The body of a request, around its reading (read-body.ts): the Content-Type (415), the route's check of what the
- * path names before a byte is read (`beforeBody`: 404, 403, or a smaller allowance — 413), then decoding,
- * parsing and validation (400 `MALFORMED_JSON`, 422) — on the offload's thread for a large JSON body.
+ * path names before a byte is read (`beforeBody`: 404, 403, or a smaller allowance — 413; a file route's plan: 413),
+ * then decoding, parsing and validation (400 `MALFORMED_JSON`, 400 `MALFORMED_REQUEST` for a broken multipart form,
+ * 422) — on the offload's thread for a large JSON body.
  */
 import { type Principal, TrainprintError } from '../../library.js';
 import { MEDIA_TYPES, type Route } from '../context.js';
 import { type JsonBodyOffload, parseJsonBody } from '../json-body.js';
 import { nextMacrotask } from '../../util/steps.js';
 import type { Exchange } from './exchange.js';
+import { parseMultipartBody, MULTIPART } from '../multipart.js';
+import { checkJsonFileSize, fileAllowance, fileLimitOf } from './files.js';
 import { declaredLength, tooLarge } from './limits.js';
 import type { CompiledRoute, RouteMatch } from './match.js';
 import { routeContext, type RouteEnvironment } from './route.js';
@@ -16,13 +19,15 @@ import { routeContext, type RouteEnvironment } from './route.js';
 const LARGE_BODY_BYTES = 1 << 20;
 
 /**
- * Step: 415 unless the Content-Type is the route's (and UTF-8 for text bodies); the body is then dropped unread.
- * @example await checkMediaType(request, found.route.body)
+ * Step: 415 unless the Content-Type is the route's (and UTF-8 for text bodies), or multipart/form-data on a route
+ * that takes files; the body is then dropped unread.
+ * @example await checkMediaType(request, found.route.body, found.route.files)
  */
-export async function checkMediaType(request: Request, kind: Route['body']): Promise<void> {
+export async function checkMediaType(request: Request, kind: Route['body'], files?: true): Promise<void> {
   if (!kind) return;
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const [media, ...paramsList] = type.split(';').map((s) => s.trim());
+  if (files && media === MULTIPART) return; // its boundary is checked as it is parsed (400)
   const expected = MEDIA_TYPES[kind];
   const charset = paramsList
     .find((p) => p.startsWith('charset='))
@@ -32,15 +37,21 @@ export async function checkMediaType(request: Request, kind: Route['body']): Pro
     await request.body?.cancel().catch(() => undefined);
     throw new TrainprintError(
       'UNSUPPORTED_MEDIA_TYPE',
-      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}`,
+      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}${files ? ` or ${MULTIPART}` : ''}`,
     );
   }
 }
 
+/** How large a body may be read, and why when it is less than the route's limit (the 413 says it). */
+export interface BodyLimit {
+  readonly bytes: number;
+  readonly reason?: string;
+}
+
 /**
  * Step: the route's `beforeBody` check, so that a large upload to a missing or foreign item is refused unread, and
- * the body limit it leaves: the route's, or less (what the account's plan has left; a larger declared length is
- * 413 at once). What it reserved is given back when the exchange is released.
+ * the body limit it leaves: the route's, or less (what the account's plan has left, or takes as a file; a larger
+ * declared length is 413 at once). What it reserved is given back when the exchange is released.
  * @example const limit = await checkBeforeBody(x, found, env, principal)
  */
 export async function checkBeforeBody(
@@ -48,26 +59,52 @@ export async function checkBeforeBody(
   found: RouteMatch,
   env: RouteEnvironment,
   principal: Principal | null,
-): Promise<number> {
+): Promise<BodyLimit> {
   const { route } = found;
   const limit = found.compiled.maxBodyBytes;
-  if (!route.beforeBody) return limit;
-  const allowance = await route.beforeBody(routeContext(env, x.request, found, principal));
+  if (route.files && principal) x.fileLimit = fileLimitOf(principal, env.services.plan);
+  const allowance = route.beforeBody
+    ? await route.beforeBody(routeContext(env, x.request, found, principal))
+    : x.fileLimit && fileAllowance(x.request, x.fileLimit);
   x.releaseAllowance = allowance?.release;
-  if (!allowance || allowance.maxBodyBytes >= limit) return limit;
+  if (!allowance || allowance.maxBodyBytes >= limit) return { bytes: limit };
   const declared = declaredLength(x.request);
   if (route.body && declared !== null && declared > allowance.maxBodyBytes)
     throw tooLarge(allowance.maxBodyBytes, allowance.reason);
-  return allowance.maxBodyBytes;
+  return { bytes: allowance.maxBodyBytes, reason: allowance.reason };
 }
 
 /**
- * Step: the body as the route takes it — validated JSON, `URLSearchParams` (form), bytes (binary), or undefined for
- * a route without one. A large JSON body is parsed on the offload's thread where there is one, else here between
- * two turns of the event loop, so that other requests are answered meanwhile.
+ * Step: the body as the route takes it — validated JSON, `URLSearchParams` (form), bytes (binary), a multipart
+ * upload as its JSON request (src/http/multipart.ts), or undefined for a route without one. A large JSON body is
+ * parsed on the offload's thread where there is one, else here between two turns of the event loop, so that other
+ * requests are answered meanwhile. A file over the caller's plan's limit is 413.
  * @example const body = await decodeBody(x, found, raw, principal, offload)
  */
 export async function decodeBody(
+  x: Exchange,
+  found: RouteMatch,
+  raw: Uint8Array,
+  principal: Principal | null,
+  offload: JsonBodyOffload | null,
+): Promise<unknown> {
+  const { route } = found;
+  const type = x.request.headers.get('content-type') ?? '';
+  if (route.files && type.toLowerCase().startsWith(MULTIPART)) {
+    // a route open to everyone has no plan: its body limit bounds the file
+    const limit = x.fileLimit ?? { plan: '', bytes: Number.POSITIVE_INFINITY };
+    const form = await parseMultipartBody(raw, type, route.requestSchema, found.compiled.checkBody, limit);
+    if (route.creates && principal !== null && x.request.headers.get('idempotency-key') !== null)
+      x.idempotencyBytes = form.canonical();
+    return form.body;
+  }
+  const body = await decodeJsonOrOther(x, found, raw, principal, offload);
+  if (x.fileLimit) checkJsonFileSize(body, x.fileLimit);
+  return body;
+}
+
+/** The body of a route that is not a multipart upload, as {@link decodeBody} gives it. */
+async function decodeJsonOrOther(
   x: Exchange,
   found: RouteMatch,
   raw: Uint8Array,

@@ -3,6 +3,7 @@
  * to it carries, what it holds that must be given back however it ends, and {@link Exchange.finish}, the one way
  * out. Hono's `Context` plays the same part for its middleware.
  */
+import type { FileLimit } from '../multipart.js';
 import { jsonResponse, type ErrorOutcome } from '../respond.js';
 import type { StatusMonitor } from '../status.js';
 
@@ -27,6 +28,13 @@ export class Exchange {
   releaseAllowance: (() => void) | undefined;
   /** Gives back the request's place among the large requests running at once. */
   releaseLarge: (() => void) | undefined;
+  /** The caller's plan's largest file, on the routes that take files (src/http/pipeline/files.ts). */
+  fileLimit: FileLimit | undefined;
+  /**
+   * What an `Idempotency-Key` covers when it is not the body as read: a multipart form's fields and file, without
+   * the boundary, which changes each time the same form is sent.
+   */
+  idempotencyBytes: Uint8Array | undefined;
 
   constructor(
     readonly request: Request,

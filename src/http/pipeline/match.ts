@@ -17,7 +17,7 @@ export interface CompiledRoute {
   readonly paramCount: number;
   readonly checkBody?: (v: unknown) => unknown;
   readonly checkQuery?: (v: unknown) => unknown;
-  /** The route's body limit: its own, else the handler's for dataset uploads or for everything else. */
+  /** The route's body limit: its own, else the handler's for dataset uploads, for file routes or for the rest. */
   readonly maxBodyBytes: number;
 }
 
@@ -38,11 +38,17 @@ export interface RouteMatch {
 }
 
 /**
- * Compiles the routes: their path patterns, validators and body limits.
+ * Compiles the routes: their path patterns, validators and body limits (`maxFileBody` for the routes that take
+ * files: the most any plan allows; each call's plan may allow less).
  * @throws INVALID_OPTIONS for two routes with the same method and path, or the same operation id
  * @example compileRoutes(ROUTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES)
  */
-export function compileRoutes(routes: readonly Route[], maxBody: number, maxDatasetBody: number): CompiledRoute[] {
+export function compileRoutes(
+  routes: readonly Route[],
+  maxBody: number,
+  maxDatasetBody: number,
+  maxFileBody: number = maxBody,
+): CompiledRoute[] {
   const seen = new Set<string>();
   return routes.map((route) => {
     const key = `${route.method} ${route.path}`;
@@ -67,7 +73,7 @@ export function compileRoutes(routes: readonly Route[], maxBody: number, maxData
       checkBody:
         route.body === 'json' && route.requestSchema ? compileValidator(route.requestSchema, 'body') : undefined,
       checkQuery: route.querySchema ? compileValidator(route.querySchema, 'query') : undefined,
-      maxBodyBytes: route.maxBodyBytes ?? (dataset ? maxDatasetBody : maxBody),
+      maxBodyBytes: route.maxBodyBytes ?? (dataset ? maxDatasetBody : route.files ? maxFileBody : maxBody),
     };
   });
 }

@@ -6,10 +6,15 @@ import type { Route } from '../context.js';
 import { declaredLength, tooLarge } from './limits.js';
 
 /**
- * Step: the body's bytes (empty for a route that reads none), 413 as soon as they pass `limit`.
+ * Step: the body's bytes (empty for a route that reads none), 413 as soon as they pass `limit` (saying `reason`).
  * @example const raw = await readBody(request, found.route.body, limit)
  */
-export async function readBody(request: Request, kind: Route['body'], limit: number): Promise<Uint8Array> {
+export async function readBody(
+  request: Request,
+  kind: Route['body'],
+  limit: number,
+  reason?: string,
+): Promise<Uint8Array> {
   if (!kind || !request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   // with a declared length the bytes go straight into one buffer: no list of chunks copied again
@@ -24,7 +29,7 @@ export async function readBody(request: Request, kind: Route['body'], limit: num
     if (done) break;
     if (total + value.byteLength > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+      throw tooLarge(limit, reason);
     }
     if (into !== null && chunks.length === 0 && filled + value.byteLength <= into.length) {
       into.set(value, filled);

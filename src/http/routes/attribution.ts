@@ -1,14 +1,19 @@
 /**
  * Routes of the attribution group under `/api/v1/attribution/` (tag `attribution`, scope `analyze`):
  * analyze content against the reference datasets, read a stored analysis, align two texts, score a
- * registered work against a model, fingerprint content. Analyses and scores are the calling
- * account's: an analysis is stored with its owner, and a score names a work of the account by its
- * `work_hash` and reads only the datasets every account shares and the account's own.
+ * work against a model, fingerprint content. Analyses and scores are the calling account's: an
+ * analysis is stored with its owner, and a score names a work of the account by its `work_hash` (or
+ * carries the work as `content`) and reads only the datasets every account shares and the account's
+ * own. Analyze and score take files, in JSON (base64) or as a multipart upload, up to the plan's size.
  */
 import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
+  buildEvidenceBundle,
+  canonicalJson,
   extractText,
+  loadReportKey,
+  renderWorkReport,
   sha256Hex,
   worthOffloading,
   type AnalyzeRequest,
@@ -18,7 +23,8 @@ import {
 } from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import * as S from '../schemas/attribution.js';
-import { account, ownWorkByHash } from './caller.js';
+import { account, ownWorkByHash, planFileLimit } from './caller.js';
+import { invalidField } from './refusals.js';
 
 /**
  * The attribution rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
@@ -34,6 +40,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Analyse content against the reference datasets',
     body: 'json',
+    files: true,
     requestSchema: ANALYZE_REQUEST_SCHEMA,
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
@@ -42,6 +49,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
       return ctx.engine.analyze(ctx.body as AnalyzeRequest, {
         owner: account(ctx),
         signal: ctx.request.signal,
+        maxFileBytes: planFileLimit(ctx),
         ...ctx.services.work,
       });
     },
@@ -55,6 +63,65 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     summary: 'A stored analysis of the account',
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: (ctx) => ctx.engine.getAnalysis(ctx.params.analysis_id, { owner: account(ctx) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/attribution/analyses/{analysis_id}/report',
+    operationId: 'getAnalysisReport',
+    tag: 'attribution',
+    scope: 'analyze',
+    summary:
+      'The work report of an analysis of the account: one self-contained HTML page (`?format=json`: its signed ' +
+      'evidence bundle instead, as `…/bundle` answers it)',
+    querySchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { format: { enum: ['html', 'json'], description: 'html (the page) or json (the evidence bundle)' } },
+    },
+    responseSchema: S.WORK_REPORT_SCHEMA,
+    responseType: 'html',
+    handler: async (ctx) => {
+      const { record, bundle } = await signedAnalysis(ctx);
+      if (ctx.query.format === 'json') {
+        return new Response(canonicalJson(bundle), {
+          headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
+        });
+      }
+      return new Response(renderWorkReport({ ...record, bundle }), {
+        headers: {
+          ...NOT_STORED,
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        },
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/attribution/analyses/{analysis_id}/bundle',
+    operationId: 'getEvidenceBundle',
+    tag: 'attribution',
+    scope: 'analyze',
+    summary: 'The signed evidence bundle of an analysis of the account, as canonical JSON',
+    responseSchema: S.EVIDENCE_BUNDLE_SCHEMA,
+    handler: async (ctx) => {
+      // the bytes that verify: the bundle's canonical JSON, without the success envelope (a member more would be a
+      // member the signature does not cover)
+      const { bundle } = await signedAnalysis(ctx);
+      return new Response(canonicalJson(bundle), {
+        headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/report-key',
+    operationId: 'getReportKey',
+    tag: 'attribution',
+    scope: null,
+    summary: "The engine's Ed25519 public key, which signs the evidence bundles",
+    responseSchema: S.REPORT_KEY_SCHEMA,
+    handler: async (ctx) => ({ ...(await loadReportKey(ctx.engine.store)).publicKey }),
   },
   {
     method: 'POST',
@@ -81,8 +148,9 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     operationId: 'score',
     tag: 'attribution',
     scope: 'analyze',
-    summary: 'How likely a model trained on a registered work of the account',
+    summary: 'How likely a model trained on a work: registered by the account, or sent as content',
     body: 'json',
+    files: true,
     requestSchema: S.SCORE_REQUEST_SCHEMA,
     responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.body as ScoreRequest),
@@ -94,7 +162,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     tag: 'attribution',
     scope: 'analyze',
     summary: 'The same score, with query parameters',
-    querySchema: S.SCORE_REQUEST_SCHEMA,
+    querySchema: S.SCORE_QUERY_SCHEMA,
     responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.query as unknown as ScoreRequest),
   },
@@ -115,9 +183,36 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
 // ------------------------------------------------------------------ helpers
 
 async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
-  await ownWorkByHash(ctx, request.work_hash);
+  // the schema cannot say "exactly one of"; the 422 still names a field
+  const named = request.work_hash !== undefined;
+  if (named === (request.content !== undefined))
+    invalidField(
+      named ? 'content' : 'work_hash',
+      named ? 'give work_hash or content, not both' : 'is required (or give content)',
+    );
+  // a work named by its hash must be the account's; content sent is scored as it is
+  if (named) await ownWorkByHash(ctx, request.work_hash!);
   // the account's score reads the datasets every account shares and its own, never another account's
-  return ctx.engine.score(request, { ...ctx.services.work, owner: account(ctx) });
+  return ctx.engine.score(request, { ...ctx.services.work, owner: account(ctx), maxFileBytes: planFileLimit(ctx) });
+}
+
+const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
+/**
+ * A stored analysis of the account (another account's is NOT_FOUND) with its record, and its evidence bundle signed by
+ * the engine's report key.
+ */
+async function signedAnalysis(ctx: RouteContext) {
+  const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner: account(ctx) });
+  // an analysis stored before its text was kept with it has none: its report shows the source side only
+  const record = { ...stored, text: stored.text === '' && stored.result.tokens > 0 ? null : stored.text };
+  const key = await loadReportKey(ctx.engine.store);
+  const bundle = await buildEvidenceBundle(record, {
+    key,
+    variant: ctx.engine.variant,
+    now: () => new Date(ctx.now()),
+  });
+  return { record, bundle };
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {

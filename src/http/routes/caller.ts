@@ -3,7 +3,7 @@
  * look-up passes the caller's account to the engine as the `owner`, so another account's record
  * answers 404 as if it were absent, and no route has to compare owners after the fact.
  */
-import { TrainprintError, type Work } from '../../library.js';
+import { planFileBytes, TrainprintError, type Work } from '../../library.js';
 import type { Principal, RouteContext } from '../context.js';
 
 /**
@@ -37,4 +37,13 @@ export function ownWork(ctx: RouteContext, workId: string): Promise<Work> {
  */
 export function ownWorkByHash(ctx: RouteContext, workHash: string): Promise<Work> {
   return ctx.engine.findWork(workHash, { owner: account(ctx) });
+}
+
+/**
+ * The largest file the caller's plan takes (`fileBytes`), passed to the engine as `maxFileBytes`: the handler has held
+ * the request to it already (413 naming the plan), and the engine's default may be smaller or larger than a plan's.
+ * @example ctx.engine.analyze(body, { maxFileBytes: planFileLimit(ctx) })
+ */
+export function planFileLimit(ctx: RouteContext): number {
+  return planFileBytes(ctx.services.plan(who(ctx).plan));
 }

@@ -7,7 +7,7 @@
 import { TrainprintError, type RegisterWorkRequest } from '../../library.js';
 import { Reply, type Route } from '../context.js';
 import * as S from '../schemas/content.js';
-import { account, ownWork } from './caller.js';
+import { account, ownWork, planFileLimit } from './caller.js';
 import { invalidField } from './refusals.js';
 
 /**
@@ -22,8 +22,9 @@ export const CONTENT_ROUTES: readonly Route[] = [
     tag: 'content',
     scope: 'registry:write',
     creates: true,
-    summary: 'Register a work of the account (content or fingerprint) and get a signed receipt',
+    summary: 'Register a work of the account (content, a file or a fingerprint) and get a signed receipt',
     body: 'json',
+    files: true,
     requestSchema: S.REGISTER_REQUEST_SCHEMA,
     responseSchema: S.REGISTER_RESULT_SCHEMA,
     status: [200, 201],
@@ -35,7 +36,8 @@ export const CONTENT_ROUTES: readonly Route[] = [
       if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
       if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
       const { offload } = ctx.services.work;
-      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) }, offload ? { offload } : {});
+      const options = { maxFileBytes: planFileLimit(ctx), ...(offload ? { offload } : {}) };
+      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) }, options);
       return new Reply({ ...w }, w.created ? 201 : 200);
     },
   },

@@ -8,7 +8,8 @@
  * here in the order of the document: attribution, content (the works registry), monitors,
  * datasets, kb (the knowledge base), marketplace, memorization, account, service. What several
  * groups use: who is calling and the caller's works (caller.ts), the refusals the routes make
- * themselves (refusals.ts).
+ * themselves (refusals.ts). Background analyses — analyze's `Prefer: respond-async` answer and the route that
+ * reports a job's progress — are woven into the table by jobs.ts ({@link withBackgroundAnalyses}).
  *
  * Extending: add rows to a group's module, or a group's module spread into {@link ROUTES} (or pass
  * more rows to `createHandler(engine, { routes })`); path parameters go in {@link PATH_PARAMS}; the
@@ -30,6 +31,7 @@ import { ACCOUNT_ROUTES } from './account.js';
 import { ATTRIBUTION_ROUTES } from './attribution.js';
 import { CONTENT_ROUTES } from './content.js';
 import { DATASET_ROUTES } from './datasets.js';
+import { withBackgroundAnalyses } from './jobs.js';
 import { KB_ROUTES } from './kb.js';
 import { MARKETPLACE_ROUTES } from './marketplace.js';
 import { MEMORIZATION_ALIASES, MEMORIZATION_ROUTES } from './memorization.js';
@@ -44,6 +46,7 @@ import { SERVICE_ROUTES } from './service.js';
  */
 export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; readonly description: string }>> = {
   analysis_id: { pattern: idPattern('an', 32), description: 'Analysis id (`an_` + 32 hex)' },
+  job_id: { pattern: idPattern('job', 32), description: 'Background analysis id (`job_` + 32 hex)' },
   work_id: { pattern: idPattern('wk', 32), description: 'Work id (`wk_` + 32 hex)' },
   monitor_id: { pattern: idPattern('mon', 32), description: 'Monitor id (`mon_` + 32 hex)' },
   dataset_id: { pattern: DATASET_REF_PATTERN, description: 'Reference dataset id (`pack:…`: a shipped pack)' },
@@ -68,15 +71,17 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
  * @example
  * ROUTES.filter((r) => r.scope === 'analyze').map((r) => `${r.method} ${r.path}`)
  */
-export const ROUTES: readonly Route[] = withDocs([
-  ...ATTRIBUTION_ROUTES,
-  ...CONTENT_ROUTES,
-  ...MONITOR_ROUTES,
-  ...DATASET_ROUTES,
-  ...KB_ROUTES,
-  ...MARKETPLACE_ROUTES,
-  ...MEMORIZATION_ROUTES,
-  ...MEMORIZATION_ALIASES,
-  ...ACCOUNT_ROUTES,
-  ...SERVICE_ROUTES,
-]);
+export const ROUTES: readonly Route[] = withBackgroundAnalyses(
+  withDocs([
+    ...ATTRIBUTION_ROUTES,
+    ...CONTENT_ROUTES,
+    ...MONITOR_ROUTES,
+    ...DATASET_ROUTES,
+    ...KB_ROUTES,
+    ...MARKETPLACE_ROUTES,
+    ...MEMORIZATION_ROUTES,
+    ...MEMORIZATION_ALIASES,
+    ...ACCOUNT_ROUTES,
+    ...SERVICE_ROUTES,
+  ]),
+);

@@ -1,9 +1,15 @@
 /**
- * JSON Schemas of the attribution routes (`/api/v1/attribution/…`): compare, score (body and
- * query alike) and fingerprint. Analyze's request and result are the library's own
- * (`ANALYZE_REQUEST_SCHEMA`, `ANALYSIS_RESULT_SCHEMA`), used as they are.
+ * JSON Schemas of the attribution routes (`/api/v1/attribution/…`): compare, score (a body that names a
+ * registered work or carries the work, and a query that names one) and fingerprint. Analyze's request
+ * and result are the library's own (`ANALYZE_REQUEST_SCHEMA`, `ANALYSIS_RESULT_SCHEMA`), used as they are.
  */
-import { PASSAGE_KINDS, REMOTE_REPORT_SCHEMA, SUPPLIED_BY } from '../../library.js';
+import {
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  PASSAGE_KINDS,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from '../../library.js';
 import {
   bool,
   code,
@@ -14,6 +20,7 @@ import {
   modelId,
   num,
   num01,
+  dateTime,
   object,
   ok,
   pair,
@@ -24,6 +31,7 @@ import {
   tier,
   workHash,
 } from './kit.js';
+import { HTML_SCHEMA } from './service.js';
 
 /** `POST /api/v1/attribution/compare`. */
 export const COMPARE_REQUEST_SCHEMA = object({
@@ -70,111 +78,150 @@ export const COMPARISON_SCHEMA = ok(
   ['limitations'],
 );
 
-/** `POST /api/v1/attribution/score` body and `GET` query. */
-export const SCORE_REQUEST_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });
+/** `GET /api/v1/attribution/score` query: a registered work of the account by its hash. */
+export const SCORE_QUERY_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });
 
-export const SCORE_RESULT_SCHEMA = ok({
-  work_hash: workHash,
-  work_id: str,
-  target_model: str,
-  provider: str,
-  score: { type: 'number', minimum: 0, maximum: 100 },
-  tier,
-  tier_reasons: {
-    type: 'array',
-    description: 'Why this tier: the deciding rule first, then what kept it from confirmed',
-    items: object({
-      code: {
-        enum: [
-          'documented_verbatim_run',
-          'interval_lower_bound_80',
-          'interval_lower_bound_50',
-          'only_point_reaches_50',
-          'score_below_50',
-          'too_few_chunks',
-          'work_text_not_registered',
-          'no_dataset_of_model',
-          'no_match_in_model_datasets',
-          'portrait_evidence_only',
-          'no_long_verbatim_run',
-          'long_run_link_not_documented',
-        ],
+/** How analyze's request carries content: the same members, the same meaning, in score's body. */
+const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
+
+/**
+ * `POST /api/v1/attribution/score` body: a registered work by its `work_hash`, or the work itself as `content` (text,
+ * markup, or a file in base64 as analyze takes it; or a multipart upload); exactly one of the two.
+ */
+export const SCORE_REQUEST_SCHEMA = object(
+  {
+    work_hash: { ...workHash, description: 'A work the account registered from its content; or give `content`' },
+    content: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "The work, scored without being registered: a text (at most 10 MiB of UTF-8), or a file's bytes in base64 " +
+        'with `content_encoding: "base64"` (at most the plan\'s `fileBytes`); or give `work_hash`',
+    },
+    content_type: {
+      ...CONTENT_IN.content_type,
+      description: `${CONTENT_IN.content_type.description} Default \`text\`.`,
+    },
+    content_encoding: CONTENT_IN.content_encoding,
+    include_text: CONTENT_IN.include_text,
+    target_model: modelId,
+    jurisdiction,
+  },
+  ['work_hash', 'content', 'content_type', 'content_encoding', 'include_text'],
+);
+
+export const SCORE_RESULT_SCHEMA = ok(
+  {
+    work_hash: {
+      ...workHash,
+      description: "The registered work's, or that of the content sent: the SHA-256 of its bytes (a text's UTF-8)",
+    },
+    work_id: { ...strOrNull, description: 'The registered work scored; null for content sent with the request' },
+    extraction: {
+      ...ANALYSIS_RESULT_SCHEMA.properties.extraction,
+      description: 'A file sent as `content`: how its text was extracted; every span of the result points into it',
+    },
+    target_model: str,
+    provider: str,
+    score: { type: 'number', minimum: 0, maximum: 100 },
+    tier,
+    tier_reasons: {
+      type: 'array',
+      description: 'Why this tier: the deciding rule first, then what kept it from confirmed',
+      items: object({
+        code: {
+          enum: [
+            'documented_verbatim_run',
+            'interval_lower_bound_80',
+            'interval_lower_bound_50',
+            'only_point_reaches_50',
+            'score_below_50',
+            'too_few_chunks',
+            'work_text_not_registered',
+            'no_dataset_of_model',
+            'no_match_in_model_datasets',
+            'portrait_evidence_only',
+            'no_long_verbatim_run',
+            'long_run_link_not_documented',
+          ],
+        },
+        message: str,
+      }),
+    },
+    to_raise: { ...strings, description: 'What evidence would raise the tier (empty for confirmed)' },
+    ci_95: pair({ type: 'number', minimum: 0, maximum: 100 }),
+    reused_share: object({ estimate: num01, ci_95: pair(num01), flagged_chunks: int0, n_chunks: int0 }),
+    legal_risk: object({
+      jurisdiction: str,
+      level: riskLevel,
+      weight: num01,
+      base_weight: num01,
+      modifiers: { type: 'array', items: object({ code, delta: num }) },
+      attribution_scale: num01,
+      factors: codes,
+    }),
+    factors: codes,
+    limitations: codes,
+    remote_corpora: {
+      type: 'array',
+      items: REMOTE_REPORT_SCHEMA,
+      description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went',
+    },
+    evidence: object({
+      method: str,
+      chunk_words: int0,
+      datasets: {
+        type: 'array',
+        items: object({
+          dataset_id: str,
+          kind: { enum: ['exact', 'portrait', 'remote', 'source'] },
+          supplied_by: SUPPLIED_BY,
+          kb_dataset: strOrNull,
+          link: { enum: ['kb', 'declared'] },
+          link_certainty: num01,
+          link_reason: str,
+          flagged_chunks: int0,
+          chance: num01,
+          strength: num,
+          confidence: num01,
+          value: num01,
+        }),
       },
-      message: str,
+      chunks: {
+        type: 'array',
+        items: object({
+          index: int0,
+          start: int0,
+          end: int0,
+          tokens: int0,
+          flagged: bool,
+          dataset_id: strOrNull,
+          chance: num01,
+          longest_run: int0,
+        }),
+      },
+      matches: {
+        type: 'array',
+        description:
+          "What a person can check: the longest checkable matches of each flagged chunk, spans in the work's text",
+        items: object({
+          chunk: int0,
+          dataset_id: str,
+          kind: { enum: ['exact', 'portrait', 'remote', 'source', 'near'] },
+          query_start: int0,
+          query_end: int0,
+          document_id: strOrNull,
+          source_start: { type: ['integer', 'null'], minimum: 0 },
+          source_end: { type: ['integer', 'null'], minimum: 0 },
+          tokens: int0,
+        }),
+      },
+      bootstrap: object({ resamples: int0, seed: int0 }),
+      calibration: str,
     }),
   },
-  to_raise: { ...strings, description: 'What evidence would raise the tier (empty for confirmed)' },
-  ci_95: pair({ type: 'number', minimum: 0, maximum: 100 }),
-  reused_share: object({ estimate: num01, ci_95: pair(num01), flagged_chunks: int0, n_chunks: int0 }),
-  legal_risk: object({
-    jurisdiction: str,
-    level: riskLevel,
-    weight: num01,
-    base_weight: num01,
-    modifiers: { type: 'array', items: object({ code, delta: num }) },
-    attribution_scale: num01,
-    factors: codes,
-  }),
-  factors: codes,
-  limitations: codes,
-  remote_corpora: {
-    type: 'array',
-    items: REMOTE_REPORT_SCHEMA,
-    description: 'Every remote corpus consulted for the work (its text was sent there) and how its search went',
-  },
-  evidence: object({
-    method: str,
-    chunk_words: int0,
-    datasets: {
-      type: 'array',
-      items: object({
-        dataset_id: str,
-        kind: { enum: ['exact', 'portrait', 'remote', 'source'] },
-        supplied_by: SUPPLIED_BY,
-        kb_dataset: strOrNull,
-        link: { enum: ['kb', 'declared'] },
-        link_certainty: num01,
-        link_reason: str,
-        flagged_chunks: int0,
-        chance: num01,
-        strength: num,
-        confidence: num01,
-        value: num01,
-      }),
-    },
-    chunks: {
-      type: 'array',
-      items: object({
-        index: int0,
-        start: int0,
-        end: int0,
-        tokens: int0,
-        flagged: bool,
-        dataset_id: strOrNull,
-        chance: num01,
-        longest_run: int0,
-      }),
-    },
-    matches: {
-      type: 'array',
-      description:
-        "What a person can check: the longest checkable matches of each flagged chunk, spans in the work's text",
-      items: object({
-        chunk: int0,
-        dataset_id: str,
-        kind: { enum: ['exact', 'portrait', 'remote', 'source', 'near'] },
-        query_start: int0,
-        query_end: int0,
-        document_id: strOrNull,
-        source_start: { type: ['integer', 'null'], minimum: 0 },
-        source_end: { type: ['integer', 'null'], minimum: 0 },
-        tokens: int0,
-      }),
-    },
-    bootstrap: object({ resamples: int0, seed: int0 }),
-    calibration: str,
-  }),
-});
+  ['extraction'],
+);
 
 /** `POST /api/v1/attribution/fingerprint`. */
 export const FINGERPRINT_REQUEST_SCHEMA = object(
@@ -235,3 +282,70 @@ export const FINGERPRINT_RESULT_SCHEMA = ok(
   },
   ['winnow'],
 );
+
+/** `GET /api/v1/attribution/analyses/{analysis_id}/report`: the work report. */
+export const WORK_REPORT_SCHEMA = {
+  ...HTML_SCHEMA,
+  description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources',
+} as const;
+
+const hex = (digits: number) => ({ type: 'string', pattern: `^[0-9a-f]{${digits}}$` }) as const;
+const base64url = (chars: number) => ({ type: 'string', pattern: `^[A-Za-z0-9_-]{${chars}}$` }) as const;
+
+/**
+ * `GET /api/v1/attribution/analyses/{analysis_id}/bundle`: the signed evidence bundle, as its canonical JSON (no
+ * success envelope: it is a document, signed as it is).
+ */
+export const EVIDENCE_BUNDLE_SCHEMA = object(
+  {
+    format: { const: 'trainprint-evidence-bundle/1' },
+    created_at: dateTime,
+    result: ANALYSIS_RESULT_SCHEMA,
+    text_sha256: {
+      type: ['string', 'null'],
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the UTF-8 of the analysed text (not in the bundle); null when it was not kept',
+    },
+    extraction: { type: 'object', description: "A file's extraction as the result describes it, without its text" },
+    transcripts: {
+      type: 'object',
+      description: 'Per remote corpus searched: every call used (request and answer digests, sorted) and their digest',
+      additionalProperties: object({
+        calls: int0,
+        sha256: hex(64),
+        entries: { type: 'array', items: object({ request: hex(64), answer: hex(64) }) },
+      }),
+    },
+    engine: object({
+      name: { const: 'trainprint' },
+      version: str,
+      core: object({ variant: { enum: ['scalar', 'simd'] }, sha256: hex(16) }),
+    }),
+    remote_indexes: {
+      type: 'array',
+      items: object({
+        dataset_id: str,
+        engine: { enum: ['infini-gram', 'infini-gram-mini'] },
+        endpoint: str,
+        index: str,
+        outcome: str,
+      }),
+    },
+    signature: object({
+      alg: { const: 'Ed25519' },
+      canonicalization: { const: 'RFC8785' },
+      key_id: hex(16),
+      public_key: { ...base64url(43), description: 'The raw 32-byte Ed25519 public key, base64url' },
+      value: { ...base64url(86), description: 'The 64-byte signature, base64url' },
+    }),
+  },
+  ['extraction'],
+);
+
+/** `GET /api/v1/report-key`: the public key that signs evidence bundles. */
+export const REPORT_KEY_SCHEMA = ok({
+  alg: { const: 'Ed25519' },
+  key_id: { ...hex(16), description: 'First 16 hex digits of SHA-256(public key)' },
+  public_key: { ...base64url(43), description: 'The raw 32-byte Ed25519 public key, base64url' },
+  jwk: object({ kty: { const: 'OKP' }, crv: { const: 'Ed25519' }, x: base64url(43) }),
+});

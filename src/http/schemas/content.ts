@@ -2,9 +2,9 @@
  * JSON Schemas of the works registry (`/api/v1/content/…`): receipts, works, registration, the
  * account's work list; and `Deleted`, the answer of every DELETE route.
  */
+import { ANALYZE_REQUEST_SCHEMA } from '../../library.js';
 import {
   bool,
-  contentType,
   dateTime,
   declarations,
   int0,
@@ -22,6 +22,9 @@ import {
   workId,
   workType,
 } from './kit.js';
+
+/** A work's content types: analyze's, the text types and the files (`epub`, `pdf`, `docx`). */
+const contentType = { enum: ANALYZE_REQUEST_SCHEMA.properties.content_type.enum };
 
 export const RECEIPT_SCHEMA = object({
   version: { const: 1 },
@@ -66,8 +69,18 @@ const WORK_FIELDS_IN = {
  * request's shape, under `metadata` (the same field in both places is refused).
  */
 export const REGISTER_REQUEST_SCHEMA = partialObject({
-  content: { type: 'string', minLength: 1, description: 'The work (at most 10 MiB of UTF-8); or give `fingerprint`' },
-  content_type: contentType,
+  content: {
+    type: 'string',
+    minLength: 1,
+    description:
+      'The work (at most 10 MiB of UTF-8), or a file\'s bytes in base64 with `content_encoding: "base64"` (at most ' +
+      "the plan's `fileBytes`; or a multipart upload); or give `fingerprint`",
+  },
+  content_type: {
+    ...contentType,
+    description: 'How to read `content`: a file (`epub`, `pdf`, `docx`) is kept as its extracted text. Default `text`',
+  },
+  content_encoding: ANALYZE_REQUEST_SCHEMA.properties.content_encoding,
   fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
   ...WORK_FIELDS_IN,
   metadata: partialObject({

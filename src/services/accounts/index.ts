@@ -20,8 +20,10 @@ export type {
   OAuthClientInfo,
 } from './keys.js';
 export {
+  MAX_PLAN_FILE_BYTES,
   MemoryCounterStore,
   PLANS,
+  planFileBytes,
   RateLimiter,
   StoreCounterStore,
   utcDay,

@@ -13,6 +13,7 @@
  * counter (Redis `INCR` with a Lua check) implements the same two methods.
  */
 import { TrainprintError } from '../../errors.js';
+import { ANALYZE_MAX_FILE_BYTES } from '../analyze/files.js';
 import type { Store } from '../../store/types.js';
 import type { Principal } from './scopes.js';
 
@@ -33,26 +34,56 @@ export interface Plan {
    * that in memory with the index). null: no cap. Absent: none either.
    */
   readonly datasets?: { readonly count: number | null; readonly bytes: number | null };
+  /**
+   * The largest file (EPUB, PDF, DOCX, or a text file in a multipart upload) one request may carry, in bytes: what
+   * analyze, register and score take (its decoded size when it comes in base64, which makes the JSON body a third
+   * larger), at most {@link MAX_PLAN_FILE_BYTES}. Absent: {@link ANALYZE_MAX_FILE_BYTES}, the library's default.
+   */
+  readonly fileBytes?: number;
 }
 
 const MIB = 1024 * 1024;
 
 /**
+ * The most a plan may set as its `fileBytes`: 256 MiB. In base64 that is a JSON body of 341 MiB, held as one string
+ * while it is parsed (V8 strings stop at 512 MiB), and extraction holds a few copies of a file as it reads it.
+ * @example createHandler(engine, { plans: { archive: { daily: 1_000, fileBytes: MAX_PLAN_FILE_BYTES } } })
+ */
+export const MAX_PLAN_FILE_BYTES = 256 * MIB;
+
+/**
  * Built-in plans: Free 100 calls/day, Pro 10,000, Scale 1,000,000; Enterprise has no limit by
  * default (contracts set their own: pass `plans: { enterprise: { daily: 5_000_000, availability: 99.99 } }` or a
  * plan of any other name to `createHandler`). Availability targets: Pro 99.9 %, Enterprise 99.99 %. An account's own
- * reference datasets: Free 2 of 10 MiB of text in all, Pro 20 of 250 MiB, Scale 100 of 2 GiB, Enterprise no cap.
+ * reference datasets: Free 2 of 10 MiB of text in all, Pro 20 of 250 MiB, Scale 100 of 2 GiB, Enterprise no cap. The
+ * largest file a request may carry (`fileBytes`): Free 8 MiB, Pro 32 MiB, Scale and Enterprise 64 MiB (the default
+ * limit of document extraction; a contract may set up to 256 MiB).
  *
  * @example
  * PLANS.pro.daily // 10000
  * PLANS.enterprise.availability // 99.99
+ * PLANS.free.fileBytes // 8388608
  */
 export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
-  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB } },
-  pro: { daily: 10_000, availability: 99.9, datasets: { count: 20, bytes: 250 * MIB } },
-  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB } },
-  enterprise: { daily: null, availability: 99.99, datasets: { count: null, bytes: null } },
+  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB }, fileBytes: 8 * MIB },
+  pro: { daily: 10_000, availability: 99.9, datasets: { count: 20, bytes: 250 * MIB }, fileBytes: 32 * MIB },
+  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB }, fileBytes: 64 * MIB },
+  enterprise: {
+    daily: null,
+    availability: 99.99,
+    datasets: { count: null, bytes: null },
+    fileBytes: 64 * MIB,
+  },
 });
+
+/**
+ * The largest file a request on `plan` may carry, in bytes: its `fileBytes`, else the library's default
+ * ({@link ANALYZE_MAX_FILE_BYTES}, also for a plan not known here).
+ * @example planFileBytes(PLANS.free) // 8388608
+ */
+export function planFileBytes(plan: Plan | undefined): number {
+  return plan?.fileBytes ?? ANALYZE_MAX_FILE_BYTES;
+}
 
 /**
  * Length of the window in seconds (one UTC day).
@@ -208,6 +239,13 @@ export class RateLimiter {
         throw new TrainprintError(
           'INVALID_OPTIONS',
           `plans.${name}.datasets must be { count, bytes }, each a non-negative integer or null`,
+        );
+      }
+      const f = p.fileBytes;
+      if (f !== undefined && !(Number.isSafeInteger(f) && f >= 1 && f <= MAX_PLAN_FILE_BYTES)) {
+        throw new TrainprintError(
+          'INVALID_OPTIONS',
+          `plans.${name}.fileBytes must be a whole number of bytes from 1 to ${MAX_PLAN_FILE_BYTES} (256 MiB)`,
         );
       }
     }

@@ -6,7 +6,7 @@
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import { extractOn } from '../../corpus/work.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
-import { extractDocument, fileOf } from './files.js';
+import { extractDocument, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
@@ -31,6 +31,8 @@ import { checkSchema, readRequest } from '../../util/schema-check.js';
 import { checkDeclarations, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type SharedText } from './shared-text.js';
+import { progressOf, type ProgressReporter } from './progress.js';
+import { searchedDatasetIds, sectionCoverage } from './sections.js';
 import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
@@ -76,22 +78,47 @@ interface Checked {
   utf8: Uint8Array | null;
 }
 
-/** Run one analysis against the corpus (see `engine.analyze`). */
+/**
+ * What is kept with a stored analysis beside its result, for its report and evidence bundle: the text every span
+ * points into (a file's extracted text, or the content) and, per remote corpus, the digests of every answer used.
+ */
+export interface AnalysisRecord {
+  readonly text: string;
+  readonly transcripts: Record<string, ReadonlyArray<{ readonly request: string; readonly answer: string }>>;
+}
+
+/** The record of an analysis from its search (see {@link AnalysisRecord}). */
+function recordOf(req: Checked, searched: Searched): AnalysisRecord {
+  const transcripts: Record<string, ReadonlyArray<{ request: string; answer: string }>> = {};
+  // the searches that called an engine carry their transcript (remote corpora); the others have none
+  for (const [id, detail] of searched.details) {
+    const transcript = (detail.search as { readonly transcript?: AnalysisRecord['transcripts'][string] }).transcript;
+    if (transcript) transcripts[id] = transcript;
+  }
+  // the spans of a file point into its extracted text, those of Markdown and HTML into the content as sent
+  return { text: req.file ? searched.extracted.text : req.content, transcripts };
+}
+
+/** Run one analysis against the corpus (see `engine.analyze`): its result and what is kept beside it. */
 export async function runAnalysis(
   corpus: CorpusView,
   kb: KnowledgeBase,
   request: AnalyzeRequest,
   options: AnalyzeOptions = {},
   createdMs: number = Date.now(),
-): Promise<AnalysisResult> {
+): Promise<{ readonly result: AnalysisResult; readonly record: AnalysisRecord }> {
   // the options first: a bad one is INVALID_OPTIONS, never a TypeError from deep inside
   const prior = checkOptions(options);
   // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
-  const req = await sliced(checkRequestSteps(request), options.sliceMs ?? DEFAULT_SLICE_MS);
+  const req = await sliced(
+    checkRequestSteps(request, fileLimitOption(options.maxFileBytes)),
+    options.sliceMs ?? DEFAULT_SLICE_MS,
+  );
   if (options.sliceMs !== Infinity) await nextMacrotask();
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
   const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
-  const searched = await searchContent(corpus, req, options, breathe);
+  const progress = progressOf(options.onProgress);
+  const searched = await searchContent(corpus, req, options, breathe, progress);
   const acc = newFindings();
   for (const ds of corpus.datasets()) {
     const detail = searched.details.get(ds.id);
@@ -142,7 +169,9 @@ export async function runAnalysis(
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     acc.limitations.add('corpus_evidence_without_model_link');
   }
-  return resultOf({ req, searched, acc, attribution, headline, revenue, risk, prior, createdMs });
+  const result = await resultOf({ req, searched, acc, attribution, headline, revenue, risk, prior, createdMs });
+  progress.phase('done');
+  return { result, record: recordOf(req, searched) };
 }
 
 /** What the search of one analysis gave: the content as searched, its matches and the fingerprint of the pass. */
@@ -166,10 +195,16 @@ async function searchContent(
   req: Checked,
   options: AnalyzeOptions,
   breathe: () => Promise<unknown>,
+  progress: ProgressReporter,
 ): Promise<Searched> {
+  if (req.file) progress.phase('extracting');
   const document = req.file
-    ? await extractDocument(req.file, req.type as DocumentFormat, { signal: options.signal })
+    ? await extractDocument(req.file, req.type as DocumentFormat, {
+        signal: options.signal,
+        maxBytes: fileLimitOption(options.maxFileBytes),
+      })
     : null;
+  progress.phase('local');
   // a file's spans point into its extracted text: the identity map over it
   const extracted = document
     ? await extractOn(undefined, document.text, 'text')
@@ -192,6 +227,9 @@ async function searchContent(
       // the content leaves the machine only where the caller allows it (request and options both)
       remote: req.searchRemote && options.remote !== false,
       signal: options.signal,
+      // a long work's passages are drawn chapter by chapter
+      ...(document ? { sections: document.sections } : {}),
+      ...(options.onProgress ? { onRemoteCall: progress.remoteCall } : {}),
     },
     { sliceMs: options.sliceMs, offload: options.offload },
   );
@@ -475,7 +513,18 @@ async function resultOf(r: {
     // next_steps so that a client may follow every path there
     ...(Object.keys(named).length > 0 ? { register_prefill: named } : {}),
     content_type: req.type,
-    ...(searched.extraction ? { extraction: searched.extraction } : {}),
+    ...(searched.extraction
+      ? {
+          extraction: searched.extraction,
+          // a file's extracted text is searched as plain text: `extracted.text` is it, and every span points into it
+          sections: sectionCoverage(
+            { text: searched.extracted.text, sections: searched.extraction.sections },
+            searched.matches,
+            searchedDatasetIds(acc.evidence, searched.found.remote),
+            searched.found.remote,
+          ),
+        }
+      : {}),
     ...named,
     work_hash: `sha256:${await searched.workHash}`,
     tokens: searched.fp.token_count,
@@ -553,7 +602,7 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
 }
 
 /** The request checked, as steps (src/util/steps.ts): counting the UTF-8 bytes of long content pauses. */
-function* checkRequestSteps(request: unknown): Steps<Checked> {
+function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Checked> {
   // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
   // jurisdiction, a real date
   // read once (a getter runs once); a file's bytes are the library's form of what JSON carries as base64: the
@@ -566,7 +615,7 @@ function* checkRequestSteps(request: unknown): Steps<Checked> {
     'the request',
   );
   const { metadata: m } = r;
-  const file = fileOf(r, bytes ?? r.content);
+  const file = fileOf(r, bytes ?? r.content, maxFileBytes);
   if (!file && r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
   const content = file ? '' : r.content;
   if (!file && content.trim().length === 0) fail('content is empty');
@@ -623,6 +672,7 @@ function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE
 
 /** The options `analyze` takes (AnalyzeOptions): any other key is refused, as the request's are. */
 const OPTION_KEYS = [
+  'onProgress',
   'prior',
   'datasets',
   'candidates',
@@ -632,6 +682,7 @@ const OPTION_KEYS = [
   'owner',
   'sliceMs',
   'offload',
+  'maxFileBytes',
 ] as const;
 
 /**
@@ -666,6 +717,8 @@ function checkOptions(options: AnalyzeOptions): number {
   if (signal !== undefined && !isSignal(signal)) bad('signal must be an AbortSignal');
   if (offload !== undefined && (offload === null || typeof (offload as { run?: unknown }).run !== 'function'))
     bad('offload must be an object with a run(work) function (a WorkerPool)');
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
+    bad('onProgress must be a function');
   return prior;
 }
 

@@ -14,8 +14,12 @@ import {
 } from '../../formats/types.js';
 import { fail } from '../../util/validate.js';
 
-/** Largest file a request may carry (bytes): what a 10 MiB JSON body carries in base64, 7.5 MiB. */
-export const ANALYZE_MAX_FILE_BYTES = 7.5 * 1024 * 1024;
+/**
+ * The largest file `analyze`, `registerWork` and `score` take by default (bytes): 64 MiB, the default limit of the
+ * extraction (src/formats). Their `maxFileBytes` option sets another; the HTTP service passes the plan's (`fileBytes`).
+ * @example await engine.analyze({ content: pdf, content_type: 'pdf' }, { maxFileBytes: 8 * 1024 * 1024 })
+ */
+export const ANALYZE_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Whether `contentType` names a file format (its content is bytes). @example isFileType('pdf') // true */
 export function isFileType(contentType: unknown): contentType is 'epub' | 'pdf' | 'docx' {
@@ -25,12 +29,13 @@ export function isFileType(contentType: unknown): contentType is 'epub' | 'pdf' 
 /**
  * The bytes of a file request (`content_type` `epub`, `pdf`, `docx`), decoded from base64 where it came so; null for
  * the text types, which take neither bytes nor an encoding. INVALID_INPUT for a wrong pairing, bad base64 or an empty
- * file, PAYLOAD_TOO_LARGE past {@link ANALYZE_MAX_FILE_BYTES}.
+ * file, PAYLOAD_TOO_LARGE past `maxBytes` (checked on the base64 before it is decoded).
  * @example fileOf({ content_type: 'docx', content_encoding: 'base64' }, 'UEsDBA…') // Uint8Array [0x50, 0x4b, …]
  */
 export function fileOf(
   r: { readonly content_type?: unknown; readonly content_encoding?: unknown },
   content: unknown,
+  maxBytes: number = ANALYZE_MAX_FILE_BYTES,
 ): Uint8Array | null {
   const bytes = content instanceof Uint8Array;
   if (!isFileType(r.content_type)) {
@@ -42,14 +47,41 @@ export function fileOf(
   }
   if (!bytes && r.content_encoding !== 'base64')
     fail(`a ${r.content_type} file is sent as bytes, or in base64 with content_encoding "base64"`);
+  if (typeof content === 'string' && base64ByteLength(content) > maxBytes) throw fileTooLarge(maxBytes);
   const file = bytes ? content : typeof content === 'string' ? base64Bytes(content) : fail('content must be a string');
   if (file.length === 0) fail('the file is empty');
-  if (file.length > ANALYZE_MAX_FILE_BYTES)
-    throw new TrainprintError(
-      'PAYLOAD_TOO_LARGE',
-      `the file is larger than ${ANALYZE_MAX_FILE_BYTES} bytes (7.5 MiB; 10 MiB in base64)`,
-    );
+  if (file.length > maxBytes) throw fileTooLarge(maxBytes);
   return file;
+}
+
+/**
+ * How many bytes a base64 text decodes to (padding or not), without decoding it: what a file sent in JSON weighs.
+ * @example base64ByteLength('UEsDBA==') // 4
+ */
+export function base64ByteLength(b64: string): number {
+  let end = b64.length;
+  while (end > 0 && b64.charCodeAt(end - 1) === 0x3d /* = */) end--;
+  return Math.floor((end * 3) / 4);
+}
+
+/**
+ * The `maxFileBytes` option of `analyze`, `registerWork` and `score`, checked (INVALID_OPTIONS), or the default.
+ * @example fileLimitOption(undefined) // ANALYZE_MAX_FILE_BYTES
+ */
+export function fileLimitOption(value: unknown): number {
+  if (value === undefined) return ANALYZE_MAX_FILE_BYTES;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw new TrainprintError('INVALID_OPTIONS', 'maxFileBytes must be a positive whole number of bytes');
+  return value;
+}
+
+function fileTooLarge(maxBytes: number): TrainprintError {
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes (${mib(maxBytes)})`);
+}
+
+/** A size in MiB as the limits are written (`64 MiB`, `7.5 MiB`). */
+function mib(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
 }
 
 /** Strict base64 (RFC 4648, padding optional, no whitespace) to bytes; INVALID_INPUT otherwise. */

@@ -134,6 +134,66 @@ const REMOTE_MATCH = {
   },
 } as const;
 
+const rate = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['hits', 'trials'],
+  properties: { hits: { type: 'integer', minimum: 0 }, trials: { type: 'integer', minimum: 0 } },
+} as const;
+
+/** A long work searched by sampling its passages (`RemoteSampling`, docs/works.md). */
+const SAMPLING_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'method',
+    'passages',
+    'passage_words',
+    'found',
+    'share',
+    'sensitivity',
+    'sensitivity_worst',
+    'false_found',
+    'seed',
+    'skipped',
+    'sections',
+  ],
+  description: 'Passages drawn across the work, how many were found, and the share of the work the corpus holds',
+  properties: {
+    method: { const: 'stratified_passages' },
+    passages: { type: 'integer', minimum: 0 },
+    passage_words: { type: 'integer', minimum: 1 },
+    found: { type: 'integer', minimum: 0 },
+    share: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['estimate', 'ci_95'],
+      properties: {
+        estimate: { type: 'number', minimum: 0, maximum: 1 },
+        ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, minItems: 2, maxItems: 2 },
+      },
+    },
+    sensitivity: rate,
+    sensitivity_worst: rate,
+    false_found: rate,
+    seed: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+    skipped: { type: 'integer', minimum: 0 },
+    sections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['section', 'passages', 'found'],
+        properties: {
+          section: { type: 'integer', minimum: 0 },
+          passages: { type: 'integer', minimum: 0 },
+          found: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
+
 /** What one remote corpus did in a search (`RemoteCorpusReport`). */
 export const REMOTE_REPORT_SCHEMA = {
   type: 'object',
@@ -154,6 +214,7 @@ export const REMOTE_REPORT_SCHEMA = {
     'unit',
     'documents',
     'matches',
+    'transcript',
   ],
   properties: {
     dataset_id: { type: 'string' },
@@ -182,6 +243,18 @@ export const REMOTE_REPORT_SCHEMA = {
     unit: { enum: ['tokens', 'words'] },
     documents: { type: 'integer', minimum: 0 },
     matches: { type: 'integer', minimum: 0 },
+    transcript: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['calls', 'sha256'],
+      description:
+        'Every answer used: sha256 is the SHA-256 of one line "request answer" per call (each the SHA-256 of its JSON), sorted',
+      properties: {
+        calls: { type: 'integer', minimum: 0 },
+        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+    },
+    sampling: SAMPLING_SCHEMA,
   },
 } as const;
 
@@ -237,6 +310,24 @@ const EXTRACTION_SCHEMA = {
   },
 } as const;
 
+/** Per section of a file's extracted text: its words and each searched dataset's coverage (see `SectionCoverage`). */
+const SECTIONS_SCHEMA = {
+  type: 'array',
+  description:
+    "Files only: per section of `extraction.sections`, its words and the share of its characters in each searched dataset's matches",
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['title', 'start', 'end', 'words', 'coverage'],
+    properties: {
+      title: { type: 'string' },
+      ...span.properties,
+      words: { type: 'integer', minimum: 0 },
+      coverage: { type: 'object', additionalProperties: num01 },
+    },
+  },
+} as const;
+
 /** Schema of the `analyze` request. */
 export const ANALYZE_REQUEST_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -249,7 +340,7 @@ export const ANALYZE_REQUEST_SCHEMA = {
       type: 'string',
       minLength: 1,
       description:
-        'The text (at most 10 MiB of UTF-8); for a file (`epub`, `pdf`, `docx`) its bytes in base64 with `content_encoding: "base64"` (at most 7.5 MiB of file in a 10 MiB body).',
+        'The text (at most 10 MiB of UTF-8); for a file (`epub`, `pdf`, `docx`) its bytes in base64 with `content_encoding: "base64"` (over HTTP at most the plan\'s `fileBytes`, or sent as a multipart upload; in the library `maxFileBytes`, default 64 MiB).',
     },
     content_type: {
       enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'],
@@ -500,6 +591,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
     },
     content_type: { enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'] },
     extraction: EXTRACTION_SCHEMA,
+    sections: SECTIONS_SCHEMA,
     title: { type: 'string' },
     author: { type: 'string' },
     work_hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },

@@ -6,7 +6,7 @@ import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { KnowledgeBase } from '../kb/kb.js';
-import { runAnalysis } from './analyze.js';
+import { type AnalysisRecord, runAnalysis } from './analyze.js';
 import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
 
@@ -15,7 +15,20 @@ export interface AnalysisService {
   analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<AnalysisResult>;
   /** With `owner`, only that owner's analysis is found (another's is NOT_FOUND, as if it did not exist). */
   get(id: string, options?: { readonly owner?: string }): Promise<AnalysisResult>;
+  /**
+   * A stored analysis with what is kept beside it — the text its spans point into and the remote corpora's
+   * transcripts — for its report and evidence bundle; NOT_FOUND as {@link get}.
+   */
+  record(id: string, options?: { readonly owner?: string }): Promise<StoredAnalysis>;
 }
+
+/** A stored analysis: its result and its record (the analysed text, the remote transcripts). */
+export interface StoredAnalysis extends AnalysisRecord {
+  readonly result: AnalysisResult;
+}
+
+/** `analysis-record/<id>` → the {@link AnalysisRecord} of an analysis (deleted with it, ./retention.ts). */
+export const ANALYSIS_RECORD_PREFIX = 'analysis-record/';
 
 /** `analysis-by/<id>` → the owner of an analysis made with one (deleted with the analysis, ./retention.ts). */
 export const ANALYSIS_OWNER_PREFIX = 'analysis-by/';
@@ -39,26 +52,34 @@ export function createAnalysisService(deps: {
   const { corpus, store, kb, retention } = deps;
   const sweeper = new Sweeper();
   let made = 0;
-  return {
+  const service: AnalysisService = {
     async analyze(request, options) {
       const owner = options?.owner;
       if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256)) {
         throw new TrainprintError('INVALID_OPTIONS', 'owner must be a string of 1..256 characters');
       }
       const createdMs = retention.now();
-      const result = await runAnalysis(corpus, kb, request, options, createdMs);
+      const { result, record } = await runAnalysis(corpus, kb, request, options, createdMs);
+      const recordKey = `${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`;
       // one atomic batch: the result, its owner and the retention records; then the count and the deletions it
       // causes (retention.ts says why these are not in the same transaction)
       const stored = { id: result.analysis_id, createdMs, order: made++ };
       await store.batch([
         { type: 'put', key: `analysis/${result.analysis_id}`, value: result },
+        { type: 'put', key: recordKey, value: record },
         ...(owner === undefined
           ? []
           : [{ type: 'put' as const, key: `${ANALYSIS_OWNER_PREFIX}${result.analysis_id}`, value: owner }]),
-        ...retentionOps(retention, stored, owner, []),
+        ...retentionOps(retention, stored, owner, [recordKey]),
       ]);
       await retainAfter(store, retention, sweeper, stored, owner);
       return result;
+    },
+    async record(id, options) {
+      const result = await service.get(id, options);
+      const record = (await store.get(`${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`)) as AnalysisRecord | undefined;
+      // an analysis stored before records were kept: its spans without the text, no transcripts
+      return { result, text: record?.text ?? '', transcripts: record?.transcripts ?? {} };
     },
     async get(id, options) {
       const valid = typeof id === 'string' && ANALYSIS_ID.test(id);
@@ -73,4 +94,5 @@ export function createAnalysisService(deps: {
       return r as AnalysisResult;
     },
   };
+  return service;
 }

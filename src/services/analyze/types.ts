@@ -16,6 +16,8 @@ import type { AlignedChance, ChanceEvidence } from '../policy/kinds/index.js';
 export type { Declarations, WorkType } from '../../types.js';
 import type { WorkType } from '../../types.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
+import type { AnalyzeProgress } from './progress.js';
+export type { AnalyzeProgress } from './progress.js';
 
 /**
  * `analyze` request: derived from its JSON Schema ({@link ANALYZE_REQUEST_SCHEMA}), the one definition that the
@@ -38,6 +40,24 @@ export interface AnalysisExtraction extends Omit<DocumentExtraction, 'text'> {
   readonly text?: string;
   /** The file's size in bytes. */
   readonly bytes: number;
+}
+
+/**
+ * One section of a file's extracted text (`extraction.sections`) and how much of it each searched dataset holds
+ * (`sectionCoverage`, ./sections.ts).
+ */
+export interface SectionCoverage {
+  readonly title: string;
+  readonly start: number;
+  readonly end: number;
+  /** Whitespace-separated words of the section's text. */
+  readonly words: number;
+  /**
+   * Per searched dataset id: the share of the section's characters inside that dataset's matches (the union of their
+   * query spans), 0..1 rounded to 4 decimals, 0 without matches; for a remote corpus searched by sampling, the
+   * section's found / passages.
+   */
+  readonly coverage: Record<string, number>;
 }
 
 /** Options of `analyze` (not part of the service request). */
@@ -66,6 +86,11 @@ export interface AnalyzeOptions extends SliceOptions {
    * the request's `search_remote: false`). @default true
    */
   readonly remote?: boolean;
+  /**
+   * Told how far the analysis has got: its phase and the remote corpora's calls against their budgets (at most every
+   * 100 ms while they run, once more at `done`), for a progress bar.
+   */
+  readonly onProgress?: (progress: AnalyzeProgress) => void;
   /** Cancels the remote corpora's calls in flight (a server passes the request's signal). */
   readonly signal?: AbortSignal;
   /**
@@ -75,6 +100,11 @@ export interface AnalyzeOptions extends SliceOptions {
    * time to live applies
    */
   readonly owner?: string;
+  /**
+   * The largest file (`content_type` `epub`, `pdf`, `docx`) taken, in bytes: a larger one is PAYLOAD_TOO_LARGE before
+   * it is extracted (the HTTP service passes the account's plan's `fileBytes`). @default ANALYZE_MAX_FILE_BYTES (64 MiB)
+   */
+  readonly maxFileBytes?: number;
 }
 
 /** One model that the evidence links the content to. */
@@ -226,6 +256,8 @@ export interface AnalysisResult {
   readonly content_type: ContentType | DocumentFormat;
   /** A file's extraction (`content_type` `epub`, `pdf`, `docx` only): spans point into its text. */
   readonly extraction?: AnalysisExtraction;
+  /** Files only: per section of `extraction.sections`, its words and each searched dataset's coverage of it. */
+  readonly sections?: SectionCoverage[];
   /** `metadata.title` of the request, when given. */
   readonly title?: string;
   /** `metadata.author` of the request, when given. */

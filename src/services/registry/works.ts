@@ -16,7 +16,7 @@ import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocument, fileOf } from '../analyze/files.js';
+import { extractDocument, fileLimitOption, fileOf } from '../analyze/files.js';
 import { DOCUMENT_FORMATS, type DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
 import {
@@ -87,6 +87,11 @@ export interface RegisterOptions {
    * keeps serving meanwhile; the same work either way.
    */
   readonly offload?: Offload;
+  /**
+   * The largest file (`content_type` `epub`, `pdf`, `docx`) taken, in bytes: a larger one is PAYLOAD_TOO_LARGE before
+   * it is extracted (the HTTP service passes the account's plan's `fileBytes`). @default ANALYZE_MAX_FILE_BYTES (64 MiB)
+   */
+  readonly maxFileBytes?: number;
 }
 
 /** The fingerprint a work is registered with: its id and token count, no sketches. */
@@ -122,6 +127,7 @@ export async function registerWork(
   const workType = r.work_type === undefined ? null : checkWorkType(r.work_type, 'work_type');
   const declarations = r.declarations === undefined ? {} : checkDeclarations(r.declarations, 'declarations');
   if ((r.content === undefined) === (r.fingerprint === undefined)) fail('give exactly one of content or fingerprint');
+  const maxFileBytes = fileLimitOption(options.maxFileBytes);
   let workHash: string,
     fingerprint: string,
     text: string | null = null,
@@ -129,7 +135,7 @@ export async function registerWork(
     contentType: ContentType | DocumentFormat | null = null;
   if (r.content !== undefined) {
     // a file (epub, pdf, docx): its bytes are the work, its extracted text what a score searches
-    const file = fileOf(r, r.content);
+    const file = fileOf(r, r.content, maxFileBytes);
     if (!file && (typeof r.content !== 'string' || r.content.trim().length === 0))
       fail('content must be a non-empty string');
     const content = file ?? (r.content as string);
@@ -143,7 +149,7 @@ export async function registerWork(
       fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
     const { offload } = options;
     text = file
-      ? (await extractDocument(file, contentType as DocumentFormat)).text
+      ? (await extractDocument(file, contentType as DocumentFormat, { maxBytes: maxFileBytes })).text
       : (await extractOn(offload, content as string, contentType)).text;
     const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
     // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work

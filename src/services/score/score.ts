@@ -1,6 +1,8 @@
 /**
  * `score(work_hash, target_model, jurisdiction)`: how likely it is that a model trained on a
- * registered work, with a 95 % interval, a tier, and — separately — the legal risk.
+ * registered work, with a 95 % interval, a tier, and — separately — the legal risk. Instead of
+ * `work_hash`, the work may come as `content` (text, markup or a file, ./content.ts): it is read as
+ * `registerWork` reads it and scored the same way, unregistered.
  *
  * 1. **Chunks.** The work's text is cut into chunks of {@link CHUNK_WORDS} word tokens (a short
  *    tail joins the previous chunk): the unit of evidence — membership signals are weak per passage
@@ -49,6 +51,11 @@ import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
+import type { ContentType } from '../../text/index.js';
+import type { DocumentFormat } from '../../formats/types.js';
+import { fileLimitOption } from '../analyze/files.js';
+import type { AnalysisExtraction, Declarations, WorkType } from '../analyze/types.js';
+import { scoredContent } from './content.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
 import { round1, round4 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
@@ -64,9 +71,25 @@ export {
 /** Bootstrap resamples. */
 export const BOOTSTRAP_RESAMPLES = 1000;
 
-/** `score` request (the service's three parameters). */
+/**
+ * `score` request: the service's three parameters — a registered work by its `work_hash` (its kept text is scored),
+ * the model and the place — or, instead of `work_hash`, the work itself as `content` (text, markup or a file, as
+ * `analyze` takes it), scored as sent without being registered.
+ */
 export interface ScoreRequest {
-  readonly work_hash: string;
+  /** `sha256:` + 64 hex of a work registered from its content; or give `content`. */
+  readonly work_hash?: string;
+  /**
+   * The work's text, or a file's bytes (`content_type` `epub`, `pdf`, `docx`: a `Uint8Array`, or base64 with
+   * `content_encoding: 'base64'` as JSON carries it); or give `work_hash`.
+   */
+  readonly content?: string | Uint8Array;
+  /** With `content`: how to read it, as analyze's. @default 'text' */
+  readonly content_type?: ContentType | DocumentFormat;
+  /** How `content` carries a file in JSON: `'base64'`. */
+  readonly content_encoding?: 'base64';
+  /** Files only: the extracted text in `extraction.text`. @default false */
+  readonly include_text?: boolean;
   /** `provider/model_name`, a model of the knowledge base. */
   readonly target_model: string;
   /** ISO 3166: `US`, `US-CA`, `DE`, `GB`, `EU`, … */
@@ -108,8 +131,15 @@ export interface ScoreDatasetEvidence {
 
 /** `score` result. */
 export interface ScoreResult {
+  /** The registered work's hash, or that of the content sent (its bytes as sent: a file's, or the text's UTF-8). */
   readonly work_hash: string;
-  readonly work_id: string;
+  /** The registered work scored; null for content sent with the request. */
+  readonly work_id: string | null;
+  /**
+   * A file sent as `content`: how its text was extracted (all of `extraction` of analyze); every span of the result
+   * points into that text.
+   */
+  readonly extraction?: AnalysisExtraction;
   readonly target_model: string;
   readonly provider: string;
   /** 0..100: P(the model trained on at least part of the work) × 100. */
@@ -177,6 +207,11 @@ export interface ScoreOptions extends SliceOptions {
    * account's (as analyze's `owner`). @default every dataset
    */
   readonly owner?: string;
+  /**
+   * The largest file sent as `content` (`epub`, `pdf`, `docx`), in bytes: a larger one is PAYLOAD_TOO_LARGE before it
+   * is extracted (the HTTP service passes the account's plan's `fileBytes`). @default ANALYZE_MAX_FILE_BYTES (64 MiB)
+   */
+  readonly maxFileBytes?: number;
 }
 
 /**
@@ -270,7 +305,7 @@ export async function scoreWork(
   run: ScoreOptions = {},
 ): Promise<ScoreResult> {
   const q = await checkScoreRequest(deps, store, request, run);
-  const { model, work, text } = q;
+  const { model, text } = q;
   const factors = new Set<FactorCode>();
   const limitations = new Set<FactorCode>([
     'no_model_probe',
@@ -301,8 +336,6 @@ export async function scoreWork(
   // reused share and its Wilson interval
   const chunkEvidence = chunkEvidenceOf(grid, linked, chunks);
   const k = chunkEvidence.filter((c) => c.flagged).length;
-  const share = n === 0 ? 0 : k / n;
-  const shareCi = wilsonInterval(k, n);
 
   // tier, with its reasons
   const decision = decideTier({
@@ -318,14 +351,14 @@ export async function scoreWork(
       longest: grid.longest[d].reduce((t, x) => Math.max(t, x), 0),
     })),
   });
-  const { tier } = decision;
-  if (k > 0) addScoreFactors(grid, linked, model, k, tier === 'confirmed', factors);
+  if (k > 0) addScoreFactors(grid, linked, model, k, decision.tier === 'confirmed', factors);
   else if (linked.length > 0 && n > 0) limitations.add('no_indexed_dataset_match');
 
   // legal risk (separate from the probability)
-  const since = work.declarations.since === undefined ? null : new Date(work.declarations.since).getUTCFullYear();
-  const optOut = optOutStatus(work.declarations.tdm_opt_out === true, since, [model.release_year], limitations);
-  const workType = work.work_type ?? chooseWorkType(undefined, text ?? '', work.tokens).type;
+  const { declarations } = q;
+  const since = declarations.since === undefined ? null : new Date(declarations.since).getUTCFullYear();
+  const optOut = optOutStatus(declarations.tdm_opt_out === true, since, [model.release_year], limitations);
+  const workType = q.workType ?? chooseWorkType(undefined, text ?? '', q.tokens ?? workWords).type;
   const risk = assessRisk({
     jurisdiction: q.jurisdiction,
     anyMatch: k > 0,
@@ -334,19 +367,47 @@ export async function scoreWork(
     pirated: k > 0 && linked.some((l) => l.pirated),
     workType,
   });
+  const found = { deps, q, linked, grid, perDataset, point, boot, chunkEvidence, decision, risk };
+  return resultOf({ ...found, factors, limitations, remote: remote.reports });
+}
 
+/** The result of a score from what it found; spans of markup sent as content go back to the content. */
+function resultOf(r: {
+  readonly deps: ScoreDeps;
+  readonly q: CheckedScore;
+  readonly linked: readonly Linked[];
+  readonly grid: ChunkGrid;
+  readonly perDataset: ReturnType<typeof datasetValue>[];
+  readonly point: number;
+  readonly boot: ReturnType<typeof bootstrap>;
+  readonly chunkEvidence: ChunkEvidence[];
+  readonly decision: ReturnType<typeof decideTier>;
+  readonly risk: RiskResult;
+  readonly factors: Set<FactorCode>;
+  readonly limitations: Set<FactorCode>;
+  readonly remote: RemoteCorpusReport[];
+}): ScoreResult {
+  const { q, linked, grid, perDataset, boot, chunkEvidence, risk } = r;
+  const { ci } = boot;
+  const n = chunkEvidence.length;
+  const k = chunkEvidence.filter((c) => c.flagged).length;
+  const shareCi = wilsonInterval(k, n);
+  const map = q.mapSpan;
+  const chunks = map ? chunkEvidence.map((c) => spanMapped(c, 'start', 'end', map)) : chunkEvidence;
+  const matches = map ? grid.shown.map((m) => spanMapped(m, 'query_start', 'query_end', map)) : grid.shown;
   return {
     work_hash: q.workHash,
-    work_id: work.work_id,
-    target_model: model.id,
-    provider: model.provider,
-    score: round1(point * 100),
-    tier,
-    tier_reasons: decision.reasons,
-    to_raise: decision.to_raise,
+    work_id: q.workId,
+    ...(q.extraction ? { extraction: q.extraction } : {}),
+    target_model: q.model.id,
+    provider: q.model.provider,
+    score: round1(r.point * 100),
+    tier: r.decision.tier,
+    tier_reasons: r.decision.reasons,
+    to_raise: r.decision.to_raise,
     ci_95: [round1(ci[0] * 100), round1(ci[1] * 100)],
     reused_share: {
-      estimate: round4(share),
+      estimate: round4(n === 0 ? 0 : k / n),
       ci_95: [round4(shareCi[0]), round4(shareCi[1])],
       flagged_chunks: k,
       n_chunks: n,
@@ -360,16 +421,16 @@ export async function scoreWork(
       attribution_scale: risk.attribution_scale,
       factors: risk.factors,
     },
-    factors: [...factors],
-    limitations: [...limitations],
-    remote_corpora: remote.reports,
+    factors: [...r.factors],
+    limitations: [...r.limitations],
+    remote_corpora: r.remote,
     evidence: {
       method: `chunks of ${CHUNK_WORDS} words searched in the loaded datasets that sample the model's training data; per dataset the chunks' chances combine as order statistics (min over j of P(Binomial(n, c(j)) ≥ j), × n), calibrated (prior 0.5) and multiplied by the link certainty; score = the best dataset; ci_95 = percentile bootstrap over chunks (${BOOTSTRAP_RESAMPLES} resamples, seeded by work_hash and model); reused_share = flagged chunks with a Wilson interval`,
       chunk_words: CHUNK_WORDS,
       datasets: linked.map((l, d) => ({
         dataset_id: l.id,
         kind: l.kind,
-        supplied_by: deps.corpus.provenance(l.id).supplied_by,
+        supplied_by: r.deps.corpus.provenance(l.id).supplied_by,
         kb_dataset: l.kb,
         link: l.link,
         link_certainty: l.certainty,
@@ -380,26 +441,61 @@ export async function scoreWork(
         confidence: round4(perDataset[d].confidence),
         value: round4(perDataset[d].value),
       })),
-      chunks: chunkEvidence,
-      matches: grid.shown,
+      chunks,
+      matches,
       bootstrap: { resamples: boot.resamples, seed: boot.seed },
       calibration: CALIBRATION.id,
     },
   };
 }
 
-/** A checked score request: the work (its first registration with the hash) and its text, the model, the place. */
+/** `x` with its span `[x[from], x[to])` moved by `map`. */
+function spanMapped<T extends object, F extends keyof T, E extends keyof T>(
+  x: T,
+  from: F,
+  to: E,
+  map: (start: number, end: number) => [number, number],
+): T {
+  const [start, end] = map(x[from] as number, x[to] as number);
+  return { ...x, [from]: start, [to]: end };
+}
+
+/**
+ * What a score reads: the work (a registered work's kept text, or content sent with the request), the model, the
+ * place, and whose searches they are.
+ */
 interface CheckedScore {
   readonly owner: string | undefined;
   /** The corpus scope of the owner's searches. */
   readonly scope: { readonly account?: string };
   readonly sliceMs: number;
   readonly workHash: string;
+  /** The registered work; null for content sent with the request. */
+  readonly workId: string | null;
+  /** The key of the work's chunk searches in a {@link ChunkCache}. */
+  readonly cacheKey: string;
+  readonly declarations: Declarations;
+  readonly workType: WorkType | null;
+  /** The registry's word count of the work; null: count the chunks' words. */
+  readonly tokens: number | null;
+  readonly text: string | null;
+  readonly extraction: AnalysisExtraction | null;
+  /** Markup sent as content: a span of `text` → the same span of the content. */
+  readonly mapSpan: ((start: number, end: number) => [number, number]) | null;
   readonly model: KbModel;
   readonly jurisdiction: ReturnType<typeof resolveJurisdiction>;
-  readonly work: Awaited<ReturnType<typeof worksByHash>>[number];
-  readonly text: string | null;
 }
+
+/** The fields of a score request. */
+const REQUEST_KEYS = [
+  'work_hash',
+  'content',
+  'content_type',
+  'content_encoding',
+  'include_text',
+  'target_model',
+  'jurisdiction',
+] as const;
 
 async function checkScoreRequest(
   deps: ScoreDeps,
@@ -411,28 +507,55 @@ async function checkScoreRequest(
   const sliceMs = run.sliceMs ?? DEFAULT_SLICE_MS;
   if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
-  const r = checkObject(request, 'the request { work_hash, target_model, jurisdiction }');
-  onlyKeys(r, ['work_hash', 'target_model', 'jurisdiction'], 'score');
-  const workHash = checkWorkHash(r.work_hash);
+  const maxFileBytes = fileLimitOption(run.maxFileBytes);
+  const r = checkObject(request, 'the request { work_hash or content, target_model, jurisdiction }');
+  onlyKeys(r, REQUEST_KEYS, 'score');
+  const sent = r.content !== undefined;
+  if (sent && r.work_hash !== undefined) fail('give work_hash or content, not both');
+  if (!sent) {
+    const extra = (['content_type', 'content_encoding', 'include_text'] as const).find((k) => r[k] !== undefined);
+    if (extra) fail(`${extra} goes with content`);
+  }
+  // the hash first, as always: the registry is read only once the rest is known good
+  const workHash = sent ? null : checkWorkHash(r.work_hash);
   if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
     fail(modelIdAdvice(deps.kb, r.target_model));
   const model = deps.kb.model(r.target_model as string);
   if (r.jurisdiction === undefined)
     fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
+  const base = { owner, scope: owner === undefined ? {} : { account: owner }, sliceMs, model, jurisdiction };
+  if (workHash !== null) return { ...base, ...(await registeredWork(store, workHash)) };
+  const c = await scoredContent(r, { maxFileBytes, offload: run.offload });
+  return {
+    ...base,
+    ...c,
+    workId: null,
+    cacheKey: c.workHash,
+    declarations: {},
+    workType: null,
+    tokens: null,
+  };
+}
+
+/** The work registered with `workHash` (its first registration) and its kept text. @throws NOT_FOUND */
+async function registeredWork(
+  store: Store,
+  workHash: string,
+): Promise<Omit<CheckedScore, 'owner' | 'scope' | 'sliceMs' | 'model' | 'jurisdiction'>> {
   const works = await worksByHash(store, workHash);
   if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
   const work = works[0];
-  const text = (await workText(store, work.work_id)) ?? (await firstText(store, works));
   return {
-    owner,
-    scope: owner === undefined ? {} : { account: owner },
-    sliceMs,
     workHash,
-    model,
-    jurisdiction,
-    work,
-    text,
+    workId: work.work_id,
+    cacheKey: work.work_id,
+    declarations: work.declarations,
+    workType: work.work_type,
+    tokens: work.tokens,
+    text: (await workText(store, work.work_id)) ?? (await firstText(store, works)),
+    extraction: null,
+    mapSpan: null,
   };
 }
 
@@ -459,7 +582,7 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
   for (let d = 0; d < linked.length && q.text !== null; d++) {
     const l = linked[d];
     const kind = evidenceKind(l.kind);
-    if (!kind.wholeText || n === 0 || cache?.has(`${q.work.work_id}\u0000${0}\u0000${l.id}`)) continue;
+    if (!kind.wholeText || n === 0 || cache?.has(`${q.cacheKey}\u0000${0}\u0000${l.id}`)) continue;
     const { result, details } = await deps.corpus.searchDetailedAsync(
       q.text,
       { datasets: [l.id], persistRemote: true, ...q.scope },
@@ -477,8 +600,8 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
       const { start, end } = chunks[i];
       const own = checkableMatches(matches.filter((m) => m.query_start < end && start < m.query_end));
       const e = chunkFinding(own, own.length > 0 ? kind.chance(detail, [start, end]).chance : 1, i, 0);
-      remoteChunks.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
-      cache?.set(`${q.work.work_id}\u0000${i}\u0000${l.id}`, e);
+      remoteChunks.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
+      cache?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
     }
   }
   return { chunks: remoteChunks, reports };
@@ -516,7 +639,7 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
     let chunk: string | null = null;
     for (let d = 0; d < linked.length; d++) {
       const l = linked[d];
-      const key = `${q.work.work_id}\u0000${i}\u0000${l.id}`;
+      const key = `${q.cacheKey}\u0000${i}\u0000${l.id}`;
       let e = cache?.get(key) ?? remoteChunks.get(key);
       const kind = evidenceKind(l.kind);
       if (!e && kind.wholeText) e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched

@@ -1,4 +1,4 @@
-/** The score service: `score(work_hash, target_model, jurisdiction)` over one corpus and store. */
+/** The score service: `score(work_hash or content, target_model, jurisdiction)` over one corpus and store. */
 import type { CorpusView } from '../../corpus/types.js';
 import type { Store } from '../../store/types.js';
 import type { KnowledgeBase } from '../kb/kb.js';

@@ -1,0 +1,89 @@
+/**
+ * `trainprint report ANALYSIS.json [--text FILE] [--out FILE]`: the work report (one self-contained HTML page) of an
+ * analysis as `trainprint analyze` prints it, or of an evidence bundle
+ * (`GET /api/v1/attribution/analyses/{id}/bundle`).
+ */
+import { writeFile } from 'node:fs/promises';
+import {
+  DOCUMENT_FORMATS,
+  EVIDENCE_BUNDLE_FORMAT,
+  extractDocument,
+  renderWorkReport,
+  sha256Hex,
+  TrainprintError,
+  type AnalysisResult,
+  type DocumentFormat,
+  type EvidenceBundle,
+  type TranscriptCall,
+} from '../library.js';
+import { HELP } from './help.js';
+import { parse, readInputFile, UsageError } from './shared.js';
+
+/**
+ * `trainprint report`: reads the analysis (or bundle), finds the analysed text — the result's own
+ * (`extraction.text`), else `--text FILE` checked against the analysis's hashes — and writes the page to `--out`
+ * (standard output without it). Without the text, the passages show their source side only, and the page says so.
+ * @example process.exitCode = await reportCommand(['analysis.json', '--text', 'book.epub', '--out', 'report.html'])
+ */
+export async function reportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { text: { type: 'string' }, out: { type: 'string' } });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('report needs exactly one ANALYSIS.json');
+  const { result, bundle } = readAnalysis(positionals[0], await readInputFile(positionals[0], 'utf8'));
+  const textFile = values.text as string | undefined;
+  const text =
+    result.extraction?.text ?? (textFile === undefined ? null : await analysedText(textFile, result, bundle));
+  const transcripts: Record<string, readonly TranscriptCall[]> = {};
+  for (const [id, t] of Object.entries(bundle?.transcripts ?? {})) transcripts[id] = t.entries;
+  const html = renderWorkReport({ result, text, transcripts, ...(bundle ? { bundle } : {}) });
+  const out = values.out as string | undefined;
+  if (out === undefined) process.stdout.write(html);
+  else {
+    await writeFile(out, html);
+    console.error(`wrote ${out} (${html.length.toLocaleString('en-US')} characters)`);
+  }
+  if (text === null)
+    console.error('the analysed text was not at hand: the passages show their source side only (--text FILE)');
+  return 0;
+}
+
+/** The result, and the bundle when the file is one. */
+function readAnalysis(file: string, json: string): { result: AnalysisResult; bundle: EvidenceBundle | null } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `${file}: not JSON (${e instanceof Error ? e.message : e})`);
+  }
+  const v = value as Partial<EvidenceBundle> & Partial<AnalysisResult>;
+  if (v?.format === EVIDENCE_BUNDLE_FORMAT && v.result) return { result: v.result, bundle: v as EvidenceBundle };
+  if (v?.success === true && typeof v.analysis_id === 'string' && Array.isArray(v.matches))
+    return { result: v as AnalysisResult, bundle: null };
+  throw new TrainprintError('INVALID_INPUT', `${file}: neither an analysis result nor an evidence bundle`);
+}
+
+/**
+ * The text the analysis read, from `file`: the content itself (its SHA-256 is the work hash), a book's file (the same,
+ * then its text is extracted again) or a file's extracted text (its SHA-256 is the bundle's `text_sha256`, or — for a
+ * result alone — its length is the extraction's). Anything else would put the spans in the wrong places: refused.
+ */
+async function analysedText(file: string, result: AnalysisResult, bundle: EvidenceBundle | null): Promise<string> {
+  const bytes = new Uint8Array(await readInputFile(file));
+  const isWork = `sha256:${await sha256Hex(bytes)}` === result.work_hash;
+  const format = result.content_type as DocumentFormat;
+  if (isWork && DOCUMENT_FORMATS.includes(format)) return (await extractDocument(bytes, format)).text;
+  const text = new TextDecoder().decode(bytes);
+  if (isWork) return text;
+  const matches = bundle
+    ? (await sha256Hex(text)) === bundle.text_sha256
+    : result.extraction !== undefined && text.length === result.extraction.characters;
+  if (!matches)
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${file} is not the analysed text (neither the work of ${result.work_hash} nor its extracted text)`,
+    );
+  return text;
+}

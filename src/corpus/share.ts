@@ -1,0 +1,120 @@
+/**
+ * The share of a work that a corpus holds, estimated from a sample of its passages (a remote corpus searched by
+ * sampling, src/remote/sampling.ts): n passages drawn across the work, k of them found.
+ *
+ * A passage of the work that the corpus holds is found with probability `sensitivity` s (the search misses some:
+ * measured on planted passages, {@link SAMPLING_SENSITIVITY}; it depends on the corpus — one that breaks its lines
+ * where the work does not costs the search more — so the least it was measured at, `worst`, is kept as well); one it
+ * does not hold is found with probability `falseFound` f (measured on natural texts, {@link SAMPLING_FALSE_FOUND}).
+ * So E[k/n] = s·share + f·(1 − share), and
+ *
+ *   estimate = (k/n − f) / (s − f), clamped to [0, 1], with s the sensitivity over every corpus form measured;
+ *   95 % interval: the Wilson score interval of k/n (Wilson 1927, which holds its level at small n and at k = 0 or
+ *   k = n, where the normal interval collapses), each end turned into a share with the least favourable rates — the
+ *   lower end as if the search missed nothing (s = 1) and found falsely at the false-found rate's upper bound (the
+ *   rule of three, 3/m, for 0 of m), the upper end with no false finds and the Wilson lower bound of the worst
+ *   form's sensitivity. So the interval holds whichever form the corpus has.
+ *
+ * Passages are drawn stratified by section (proportional allocation), which makes the variance at most that of a
+ * simple random sample of the same size (Cochran 1977, §5.6): the Wilson interval of the pooled proportion is then
+ * conservative, most of all for a work whose sections are held or not held as a whole.
+ */
+
+/** A measured rate: how many of how many. */
+export interface MeasuredRate {
+  readonly hits: number;
+  readonly trials: number;
+}
+
+/**
+ * Passages of a work found by the sampled search where the corpus holds all of it, over the corpus forms measured: a
+ * novel (EPUB, reflowed) against the fixture infini-gram engine holding its chapters hard-wrapped (5,165 of 6,000)
+ * and reflowed with Gutenberg's two spaces after a sentence (977 of 1,500) (`bench/whole-works.mjs`, part
+ * `sampling`, `rates.sensitivity`).
+ */
+export const SAMPLING_SENSITIVITY: MeasuredRate = Object.freeze({ hits: 6142, trials: 7500 });
+
+/**
+ * The sensitivity in the form of corpus the search found least: a reflowed corpus that keeps two spaces after a
+ * sentence (as Project Gutenberg's files do) against a work with one (an EPUB's text): a run stops at each
+ * sentence start (`▁▁` against `▁`), a form the search does not ask again.
+ */
+export const SAMPLING_SENSITIVITY_WORST: MeasuredRate = Object.freeze({ hits: 977, trials: 1500 });
+
+/**
+ * Passages found where the corpus holds none of the work: 0 of 6,000 (`bench/whole-works.mjs`, `rates.false_found`:
+ * the novel against the engine holding another book).
+ */
+export const SAMPLING_FALSE_FOUND: MeasuredRate = Object.freeze({ hits: 0, trials: 6000 });
+
+/** z of a two-sided 95 % interval. */
+const Z95 = 1.959964;
+
+/**
+ * The Wilson score interval of k successes in n trials at 95 %.
+ *
+ * @example
+ * wilson(0, 150) // [0, 0.025]
+ */
+export function wilson(k: number, n: number): [number, number] {
+  if (n <= 0) return [0, 1];
+  const p = k / n,
+    z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** What {@link estimateShare} is given: the sample and the measured rates of the search. */
+export interface ShareSample {
+  /** Passages drawn and searched. */
+  readonly passages: number;
+  /** Passages found in the corpus. */
+  readonly found: number;
+  /** @default {@link SAMPLING_SENSITIVITY} */
+  readonly sensitivity?: MeasuredRate;
+  /** @default {@link SAMPLING_SENSITIVITY_WORST} */
+  readonly sensitivityWorst?: MeasuredRate;
+  /** @default {@link SAMPLING_FALSE_FOUND} */
+  readonly falseFound?: MeasuredRate;
+}
+
+/** The estimated share and its 95 % interval, each rounded to 4 decimals. */
+export interface ShareEstimate {
+  readonly estimate: number;
+  readonly ci_95: readonly [number, number];
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * The share of a work a corpus holds, from `found` of `passages` sampled passages (see the module comment).
+ * Everything it reads is in a result's `remote_corpora[].sampling`, so anyone can recompute it.
+ *
+ * @example
+ * estimateShare({ passages: 150, found: 75 }) // { estimate: 0.5, ci_95: [0.4213, 0.5787] }
+ * estimateShare({ passages: 150, found: 0 }).ci_95[1] // 0.025 (+ the false-found bound: 0)
+ */
+export function estimateShare(sample: ShareSample): ShareEstimate {
+  const n = sample.passages,
+    k = sample.found;
+  if (!Number.isInteger(n) || !Number.isInteger(k) || n < 0 || k < 0 || k > n)
+    throw new RangeError('found and passages must be integers with 0 ≤ found ≤ passages');
+  if (n === 0) return { estimate: 0, ci_95: [0, 1] };
+  const sens = sample.sensitivity ?? SAMPLING_SENSITIVITY,
+    worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST,
+    fals = sample.falseFound ?? SAMPLING_FALSE_FOUND;
+  const s = sens.trials > 0 ? sens.hits / sens.trials : 1,
+    f = fals.trials > 0 ? fals.hits / fals.trials : 0;
+  const sLo = worst.trials > 0 ? wilson(worst.hits, worst.trials)[0] : 1;
+  const fHi =
+    fals.trials > 0 ? (fals.hits === 0 ? Math.min(1, 3 / fals.trials) : wilson(fals.hits, fals.trials)[1]) : 0;
+  const [pLo, pHi] = wilson(k, n);
+  const share = (p: number, sens: number, fal: number): number => (sens > fal ? clamp01((p - fal) / (sens - fal)) : 0);
+  const estimate = share(k / n, s, f);
+  const lo = Math.min(estimate, share(pLo, 1, fHi));
+  // the upper end: no false finds and the lowest sensitivity (the most passages missed)
+  const hi = Math.max(estimate, pHi >= 1 ? 1 : share(pHi, sLo, 0));
+  return { estimate: round4(estimate), ci_95: [round4(lo), round4(hi)] };
+}

@@ -1,0 +1,213 @@
+/**
+ * `multipart/form-data` bodies (RFC 7578) of the routes that take a file (analyze, register, score): the document in
+ * the `file` field, the request's other fields as form fields. The platform parses them (`Response.formData()`:
+ * undici in Node, Deno's, the browser's) from the bytes the handler has already read under its limit, so nothing is
+ * parsed that was not counted first. The fields become the route's JSON request — `content` the file's bytes (a text
+ * file's text), `content_type` as given or told from the file's name or type, booleans and numbers from their text,
+ * objects (`metadata`) from JSON — and are checked against the route's schema as a JSON body is: the same request,
+ * the same answer.
+ */
+import { TrainprintError } from '../library.js';
+import type { JsonSchema } from './context.js';
+import { parseJsonBody } from './json-body.js';
+
+/** The media type of an upload. */
+export const MULTIPART = 'multipart/form-data';
+
+/**
+ * What a route's files are held to: the largest file of the caller's plan.
+ * @example const limit: FileLimit = { plan: 'free', bytes: 8 * 1024 * 1024 }
+ */
+export interface FileLimit {
+  readonly plan: string;
+  readonly bytes: number;
+}
+
+/**
+ * 413 PAYLOAD_TOO_LARGE for a file of `size` bytes over the plan's limit.
+ * @example throw fileOverPlan(9_000_000, { plan: 'free', bytes: 8 * 1024 * 1024 })
+ */
+export function fileOverPlan(size: number, limit: FileLimit): TrainprintError {
+  return new TrainprintError(
+    'PAYLOAD_TOO_LARGE',
+    `the file is ${size} bytes, over the ${mib(limit.bytes)} (${limit.bytes} bytes) of plan "${limit.plan}"`,
+  );
+}
+
+/**
+ * A size in MiB as the plans' limits are written.
+ * @example mib(8 * 1024 * 1024) // '8 MiB'
+ */
+export function mib(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
+}
+
+/** A multipart request as the route takes it, and what an `Idempotency-Key` covers of it. */
+export interface MultipartRequest {
+  /** The JSON request: the form's fields, `content` the file (bytes, or a text file's text). */
+  readonly body: Record<string, unknown>;
+  /** The fields as sent and the file's bytes, without the boundary (a new one each time the form is sent). */
+  readonly canonical: () => Uint8Array;
+}
+
+/** File formats by the file name's extension. */
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  epub: 'epub',
+  pdf: 'pdf',
+  docx: 'docx',
+  txt: 'text',
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
+};
+
+/** File formats by media type (IANA: application/epub+zip, application/pdf, RFC 7763 text/markdown). */
+const BY_MEDIA_TYPE: Readonly<Record<string, string>> = {
+  'application/epub+zip': 'epub',
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/plain': 'text',
+  'text/markdown': 'markdown',
+  'text/html': 'html',
+};
+
+/** The content types whose `content` is text: a text file is read as UTF-8. */
+const TEXT_TYPES = new Set(['text', 'markdown', 'html']);
+
+/**
+ * The multipart body `raw` (its `Content-Type` with the boundary) as the route's request, checked by `check` (the
+ * route's schema) and held to `limit`.
+ * @throws MALFORMED_REQUEST (400: no boundary, not multipart), INVALID_INPUT (422 naming the field: no file, two
+ * files, a file in another field, a type that cannot be told, a field given twice or not JSON where JSON is due),
+ * PAYLOAD_TOO_LARGE (413: the file is over the plan's limit)
+ * @example const { body } = await parseMultipartBody(raw, request.headers.get('content-type')!, schema, check, limit)
+ */
+export async function parseMultipartBody(
+  raw: Uint8Array,
+  contentType: string,
+  schema: JsonSchema | undefined,
+  check: ((value: unknown) => unknown) | undefined,
+  limit: FileLimit,
+): Promise<MultipartRequest> {
+  const form = await formOf(raw, contentType);
+  const fields: Record<string, string> = {};
+  let file: File | null = null;
+  for (const [name, value] of form) {
+    if (name === 'file' && typeof value !== 'string') {
+      if (file) refuse('file', 'is given twice: send one file per request');
+      file = value;
+    } else if (typeof value !== 'string') refuse(name, 'is a file: only the `file` field carries one');
+    else if (name === 'file') refuse('file', 'must be a file part (a filename in its Content-Disposition)');
+    else if (Object.hasOwn(fields, name)) refuse(name, 'is given more than once');
+    else own(fields, name, value);
+  }
+  if (!file) refuse('file', 'is required: the document, as a file part');
+  for (const name of ['content', 'content_encoding'])
+    if (Object.hasOwn(fields, name)) refuse(name, 'is not a form field: the document is the `file` field');
+  if (file.size > limit.bytes) throw fileOverPlan(file.size, limit);
+  if (file.size === 0) refuse('file', 'is empty');
+  const request = typedFields(fields, schema);
+  const type = Object.hasOwn(fields, 'content_type') ? fields.content_type : typeOfFile(file);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  own(request, 'content_type', type);
+  if (TEXT_TYPES.has(type)) {
+    own(request, 'content', utf8Text(bytes, type));
+    check?.(request);
+  } else {
+    // the schema sees a file as JSON carries it; the route receives its bytes (the library's form of the same)
+    check?.({ ...request, content: '-', content_encoding: 'base64' });
+    own(request, 'content', bytes);
+  }
+  return { body: request, canonical: () => canonicalBytes(fields, bytes) };
+}
+
+/** The form of a multipart body; 400 MALFORMED_REQUEST when it is not one. */
+async function formOf(raw: Uint8Array, contentType: string): Promise<FormData> {
+  // RFC 2046 §5.1.1: a boundary of 1–70 characters, quoted or not
+  const boundary = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(?:;|$)/i.exec(contentType);
+  if (!boundary)
+    throw new TrainprintError(
+      'MALFORMED_REQUEST',
+      'a multipart/form-data body needs a boundary parameter (1–70 characters)',
+    );
+  try {
+    return await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new TrainprintError('MALFORMED_REQUEST', 'the body is not valid multipart/form-data for its boundary');
+  }
+}
+
+/** The fields typed after the schema's properties: booleans and numbers from their text, objects and arrays as JSON. */
+function typedFields(
+  fields: Readonly<Record<string, string>>,
+  schema: JsonSchema | undefined,
+): Record<string, unknown> {
+  const props = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const out: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(fields)) {
+    const type = Object.hasOwn(props, name) ? props[name].type : undefined;
+    if (type === 'boolean' && (text === 'true' || text === 'false')) own(out, name, text === 'true');
+    else if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text)) own(out, name, Number(text));
+    else if (type === 'object' || type === 'array') own(out, name, jsonField(name, text));
+    else own(out, name, text); // the schema names what does not fit
+  }
+  return out;
+}
+
+/** A field that holds JSON (`metadata`), with the checks of a JSON body (depth, lone surrogates); 422 naming it. */
+function jsonField(name: string, text: string): unknown {
+  try {
+    return parseJsonBody(new TextEncoder().encode(text));
+  } catch (e) {
+    const why = e instanceof TrainprintError && e.code === 'MALFORMED_JSON' ? 'is not valid JSON' : undefined;
+    if (why) refuse(name, `${why}${e instanceof TrainprintError && e.detail ? ` (${e.detail})` : ''}`);
+    throw e;
+  }
+}
+
+/** The content type of a file from its name's extension, else its media type; 422 naming `content_type` when neither. */
+function typeOfFile(file: File): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1].toLowerCase();
+  const media = file.type.split(';')[0].trim().toLowerCase();
+  const type =
+    (extension && Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined) ??
+    (Object.hasOwn(BY_MEDIA_TYPE, media) ? BY_MEDIA_TYPE[media] : undefined);
+  if (type) return type;
+  const named = `${JSON.stringify(file.name.slice(0, 100))} of type ${JSON.stringify(media || 'none')}`;
+  return refuse(
+    'content_type',
+    `is needed: the file ${named} names no format taken (epub, pdf, docx, text, markdown, html)`,
+  );
+}
+
+/** A text file's text: UTF-8 (a byte order mark dropped), else 422 naming `file`. */
+function utf8Text(bytes: Uint8Array, type: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return refuse('file', `is not UTF-8 text (content_type "${type}")`);
+  }
+}
+
+/** What an `Idempotency-Key` covers of a multipart request: its fields in name order, then the file's bytes. */
+function canonicalBytes(fields: Readonly<Record<string, string>>, file: Uint8Array): Uint8Array {
+  const sorted = Object.keys(fields)
+    .sort()
+    .map((k) => [k, fields[k]]);
+  const head = new TextEncoder().encode(`${JSON.stringify(sorted)}\n`);
+  const out = new Uint8Array(head.length + file.length);
+  out.set(head, 0);
+  out.set(file, head.length);
+  return out;
+}
+
+/** An own member whatever the name: a field `__proto__` must reach the schema as an unknown field. */
+function own(o: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** 422 INVALID_INPUT naming the form field. */
+function refuse(field: string, reason: string): never {
+  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
+}

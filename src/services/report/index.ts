@@ -1,0 +1,27 @@
+/**
+ * The work report and the evidence bundle of an analysis: the HTML page (./render-html.ts), the signed bundle
+ * (./bundle.ts) with the engine's Ed25519 report key (./sign.ts), and its offline verification (./verify.ts).
+ */
+export { renderWorkReport } from './render-html.js';
+export type { WorkReportInput } from './render-html.js';
+export { buildEvidenceBundle } from './bundle.js';
+export type { BundleOptions } from './bundle.js';
+export { verifyEvidenceBundle } from './verify.js';
+export type { BundleVerification, VerifyOptions } from './verify.js';
+export { loadReportKey, publicKeyOf, verifyEd25519, REPORT_KEY_RECORD } from './sign.js';
+export type { ReportKey, ReportPublicKey } from './sign.js';
+export { canonicalJson } from './canonical.js';
+export { transcriptDigest } from './transcripts.js';
+export { TRAINPRINT_VERSION } from './version.js';
+export { EVIDENCE_BUNDLE_FORMAT } from './types.js';
+export type {
+  AnalysisRecordInput,
+  BundleEngine,
+  BundleRemoteIndex,
+  BundleSignature,
+  BundleTranscript,
+  EvidenceBundle,
+  TranscriptCall,
+  VerifyCheck,
+  VerifyResult,
+} from './types.js';

@@ -1,0 +1,124 @@
+/**
+ * `trainprint report` and `trainprint verify` of the built CLI (dist/cli.js, `npm run build` first) through
+ * child_process: a book's analysis (its text in the result) and a plain text's (its text from `--text`, checked
+ * against the work hash), a bundle signed by an engine's key — valid with that key, invalid with another key or one
+ * byte changed, the check list printed, the exit codes 0 and 1.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine.js';
+import { buildEvidenceBundle, canonicalJson, loadReportKey } from '../../src/services/report/index.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { analyseWork, CHAPTERS, reportEngine } from '../fixtures/work-report.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+let dir: string;
+let engine: Engine;
+const file = (name: string) => join(dir, name);
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: dir, timeout: 60_000, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-report-'));
+  engine = await reportEngine();
+  const book = await analyseWork(engine);
+  writeFileSync(file('book.json'), JSON.stringify(book, null, 2));
+  const content = `${CHAPTERS[1].text}\n\nA reader's note <em>after</em> the chapter.`;
+  writeFileSync(file('note.txt'), content);
+  writeFileSync(file('note.json'), JSON.stringify(await engine.analyze({ content, content_type: 'text' }), null, 2));
+  const key = await loadReportKey(engine.store);
+  const bundle = await buildEvidenceBundle(
+    { result: book, text: book.extraction!.text! },
+    { key, variant: engine.variant },
+  );
+  writeFileSync(file('bundle.json'), canonicalJson(bundle));
+  writeFileSync(file('report-key.json'), JSON.stringify({ success: true, ...key.publicKey }));
+  writeFileSync(file('other-key.txt'), (await loadReportKey(new MemoryStore())).publicKey.public_key);
+});
+
+afterAll(() => {
+  engine?.dispose();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trainprint report', () => {
+  it("writes a book's page from its analysis, the text from the result", async () => {
+    const r = await run(['report', 'book.json', '--out', 'book.html']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('wrote book.html');
+    const html = readFileSync(file('book.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<h3>Per section</h3>');
+    expect(html).not.toContain('was not at hand');
+  });
+
+  it('takes the text of a plain analysis from --text, checked against the work hash; without it, says so', async () => {
+    const withText = await run(['report', 'note.json', '--text', 'note.txt']);
+    expect(withText.code, withText.stderr).toBe(0);
+    expect(withText.stdout).toContain('<mark>');
+    expect(withText.stdout).not.toContain('was not at hand');
+    const without = await run(['report', 'note.json']);
+    expect(without.code).toBe(0);
+    expect(without.stdout).toContain('The analysed text was not at hand');
+    expect(without.stderr).toContain('--text FILE');
+    const wrong = await run(['report', 'note.json', '--text', 'book.json']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/is not the analysed text/);
+    expect((await run(['report'])).code).toBe(2);
+    expect((await run(['report', 'report-key.json'])).stderr).toMatch(
+      /neither an analysis result nor an evidence bundle/,
+    );
+  });
+
+  it('writes the page of a bundle, with its signature', async () => {
+    const r = await run(['report', 'bundle.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Ed25519 by key');
+  });
+});
+
+describe('trainprint verify', () => {
+  it('exits 0 for the bundle as served, printing every check, and with the published key', async () => {
+    const r = await run(['verify', 'bundle.json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ok {4}signature +Ed25519 signature by key [0-9a-f]{16}/m);
+    expect(r.stdout).toMatch(/^ok {4}sections /m);
+    expect(r.stdout).toMatch(/^-- {4}not re-derived: /m);
+    expect(r.stdout.trim().endsWith('valid')).toBe(true);
+    const keyed = await run(['verify', 'bundle.json', '--key', 'report-key.json', '--text', 'note.txt', '--json']);
+    const v = JSON.parse(keyed.stdout);
+    expect(v.checks.find((c: { name: string }) => c.name === 'signer').ok).toBe(true);
+    // the note is not the book's text
+    expect(v.checks.find((c: { name: string }) => c.name === 'text').ok).toBe(false);
+    expect(keyed.code).toBe(1);
+  });
+
+  it('exits 1 with another key, or one byte changed', async () => {
+    const other = await run(['verify', 'bundle.json', '--key', 'other-key.txt']);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toMatch(/^FAIL {2}signer /m);
+    expect(other.stdout.trim().endsWith('INVALID')).toBe(true);
+    const bytes = readFileSync(file('bundle.json'));
+    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    writeFileSync(file('changed.json'), bytes);
+    const changed = await run(['verify', 'changed.json']);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('INVALID');
+    expect((await run(['verify'])).code).toBe(2);
+  });
+});
