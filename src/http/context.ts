@@ -174,6 +174,11 @@ export interface Route {
   readonly responseSchema: JsonSchema;
   /** Media type of the success response. @default 'json' */
   readonly responseType?: 'json' | 'html' | 'binary';
+  /**
+   * Another media type the route answers on request (e.g. a report's `?format=json`), with its schema: documented
+   * beside {@link responseType} in the success responses.
+   */
+  readonly alsoAnswers?: { readonly type: 'json' | 'html' | 'binary'; readonly schema: JsonSchema };
   /** Success statuses the handler may answer. @default [200] */
   readonly status?: readonly number[];
   /** Error statuses specific to this route (documented in OpenAPI), e.g. 404 for a missing item. */

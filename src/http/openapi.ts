@@ -338,7 +338,10 @@ function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     out[String(s)] = {
       description: s === 201 ? 'Created' : 'OK',
       headers: { ...common, ...rateHeaders },
-      content: { [media]: { schema: ref(r.responseSchema), ...shown(s) } },
+      content: {
+        [media]: { schema: ref(r.responseSchema), ...shown(s) },
+        ...(r.alsoAnswers ? { [MEDIA_TYPES[r.alsoAnswers.type]]: { schema: ref(r.alsoAnswers.schema) } } : {}),
+      },
     };
   }
   const cases = errorCasesByStatus(r);

@@ -1005,6 +1005,11 @@ function checkResponse(
   };
   if (!op || !template)
     return status >= 400 ? validate('/components/schemas/ErrorEnvelope') : 'a 2xx for an undocumented operation';
+  // Node's HTTP parser refused the request (a bad Content-Length …) before any route saw it: the server's own
+  // envelope, whatever the path (src/node/serve.ts, clientError)
+  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
+  if (status === 400 && code === 'MALFORMED_REQUEST' && headers.get('connection') === 'close')
+    return validate('/components/schemas/ErrorEnvelope');
   if (!op.responses[String(status)])
     return `status ${status} is not documented for ${method} ${template}: ${JSON.stringify(json).slice(0, 300)}`;
   const esc = template.replace(/~/g, '~0').replace(/\//g, '~1');

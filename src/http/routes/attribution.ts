@@ -80,6 +80,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     },
     responseSchema: S.WORK_REPORT_SCHEMA,
     responseType: 'html',
+    alsoAnswers: { type: 'json', schema: S.EVIDENCE_BUNDLE_SCHEMA },
     handler: async (ctx) => {
       const { record, bundle } = await signedAnalysis(ctx);
       if (ctx.query.format === 'json') {
