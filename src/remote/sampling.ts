@@ -213,6 +213,8 @@ export async function sampleRemote(
     const retries = short.map((p) => new LineBreakRetry(text, p.passage.q0, p.passage.q1, p.best.q0));
     let tries = Math.max(0, limit - asked - reserve);
     for (let round = 0; round < SWAP_TRIES && tries > 0 && !session.stopped; round++) {
+      // retries are samples: none once sampling's share of the deadline has passed
+      if (!session.maySample()) break;
       const wanted = retries.filter((r) => !r.done && (r.best?.len ?? 0) < FOUND_TOKENS).slice(0, tries);
       tries -= wanted.length;
       await mapPool(wanted, ctx.config.concurrency, (r) =>

@@ -466,7 +466,8 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     for (let i = 0; i < short.length && tries > 0; i++, tries--) quota[i]++;
   await mapPool(short, ctx.config.concurrency, async (r, i) => {
     let left = quota[i];
-    const mayCall = () => left-- > 0 && !session.stopped;
+    // a retry is a sample: it stops where sampling stops, leaving the rest of the deadline for the documents
+    const mayCall = () => left-- > 0 && session.maySample();
     try {
       r.alt = await acrossLineBreaks(post, index, text, 0, ends[r.e - 1], starts[r.e - r.len], mayCall);
     } catch (err) {
