@@ -11,6 +11,7 @@
  * client is polite by default and an operator may raise the limits for a self-hosted engine.
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
+import { nodeJsonPost, type JsonPost, type PostAnswer } from './node-post.js';
 import type { TransportOptions } from '../corpus/remote-types.js';
 import { TrainprintError } from '../errors.js';
 
@@ -269,9 +270,8 @@ export interface CallAnswer {
  */
 export function createTransport(endpoint: string, options: TransportOptions = {}) {
   const settings = transportSettings(options);
-  const doFetch = options.fetch ?? globalThis.fetch;
-  if (typeof doFetch !== 'function')
-    throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
+  // a caller's fetch is used as given; else Node's own HTTP client where there is one (./node-post.ts), else fetch
+  const doPost = (options.fetch ? undefined : nodeJsonPost()) ?? fetchPost(options.fetch ?? globalThis.fetch);
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const shown = originOf(endpoint);
@@ -295,7 +295,7 @@ export function createTransport(endpoint: string, options: TransportOptions = {}
       const release = await state.acquire(run.signal, sleep);
       let answer: Awaited<ReturnType<typeof attemptOnce>>;
       try {
-        answer = await attemptOnce(doFetch, endpoint, payload, settings.timeoutMs, run.signal, shown);
+        answer = await attemptOnce(doPost, endpoint, payload, settings.timeoutMs, run.signal, shown);
       } finally {
         release(); // also when cancelled
       }
@@ -322,7 +322,7 @@ export function createTransport(endpoint: string, options: TransportOptions = {}
 
 /** One POST: the parsed body of a 200, or the classified failure (cancellation throws). */
 async function attemptOnce(
-  doFetch: typeof fetch,
+  doPost: JsonPost,
   url: string,
   payload: string,
   timeoutMs: number,
@@ -338,15 +338,9 @@ async function attemptOnce(
   const onAbort = () => controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    let res: Response;
+    let res: PostAnswer;
     try {
-      res = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: payload,
-        signal: controller.signal,
-        redirect: 'error',
-      });
+      res = await doPost(url, payload, controller.signal, MAX_BODY_BYTES);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
       const why = timedOut ? `no answer within ${timeoutMs} ms` : `no connection (${causeOf(e)})`;
@@ -354,7 +348,7 @@ async function attemptOnce(
     }
     let text: string;
     try {
-      text = await readBody(res);
+      text = await res.text();
     } catch (e) {
       if (signal?.aborted) throw cancelled();
       // the engine answered, with more than any answer of its API holds: an invalid answer, not an unreachable engine
@@ -379,11 +373,11 @@ async function attemptOnce(
       return {
         ok: false,
         error: new RemoteCallError('rate_limited', `${shown}: status 429 (rate limited)`, 429),
-        retryAfterMs: retryAfter(res.headers.get('retry-after')),
+        retryAfterMs: retryAfter(res.header('retry-after')),
       };
     }
     if (res.status >= 500 || res.status === 408) {
-      const retryMs = retryAfter(res.headers.get('retry-after'));
+      const retryMs = retryAfter(res.header('retry-after'));
       // the engines answer internal errors as 500 with a JSON `error`; a proxy's 502/503 page is an outage
       const apiError = res.status === 500 ? errorOf(text) : null;
       if (apiError !== null)
@@ -425,7 +419,7 @@ async function attemptOnce(
     // the engines answer bad requests as 400 `[Flask] …` and validation errors as 200 `{ error }`
     if (typeof body.error === 'string')
       return { ok: false, error: new RemoteCallError('rejected', `${shown}: ${clip(body.error)}`, res.status) };
-    if (!res.ok)
+    if (res.status < 200 || res.status > 299)
       return { ok: false, error: new RemoteCallError('rejected', `${shown}: status ${res.status}`, res.status) };
     return { ok: true, body };
   } finally {
@@ -434,8 +428,24 @@ async function attemptOnce(
   }
 }
 
-/** The body as text, refusing more than MAX_BODY_BYTES (a broken proxy could stream without end). */
-const readBody = (res: Response): Promise<string> => readTextCapped(res, MAX_BODY_BYTES);
+/**
+ * A poster through `fetch`: the body read as text, refusing more than the cap (a broken proxy could stream without
+ * end); a redirect is an error, never followed.
+ */
+function fetchPost(doFetch: typeof fetch): JsonPost {
+  if (typeof doFetch !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
+  return async (url, payload, signal, maxBytes) => {
+    const res = await doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: payload,
+      signal,
+      redirect: 'error',
+    });
+    return { status: res.status, header: (name) => res.headers.get(name), text: () => readTextCapped(res, maxBytes) };
+  };
+}
 
 /** `Retry-After` as milliseconds (seconds or an HTTP date), or undefined. */
 export function retryAfter(header: string | null): number | undefined {
@@ -456,8 +466,8 @@ function errorOf(text: string): string | null {
 }
 
 /** What a body looked like, for a message: its content type and length, never its text. */
-function bodyShape(res: Response, text: string): string {
-  return `${res.headers.get('content-type') ?? 'no content type'}, ${text.length} characters`;
+function bodyShape(res: PostAnswer, text: string): string {
+  return `${res.header('content-type') ?? 'no content type'}, ${text.length} characters`;
 }
 
 const clip = (s: string): string => (s.length > 300 ? `${s.slice(0, 300)}…` : s);
