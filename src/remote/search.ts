@@ -922,8 +922,6 @@ function alignedCounts(
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
   const { normalize, pairsOfNormalized, pairSet, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
   const q = queryPairsOf(kit)(text);
-  const outsideAll = new Set<number>(),
-    all = new Set<number>();
   // characters inside a passage, counted up to each place: a pair overlaps a passage when its span holds one
   const covered = new Int32Array(text.length + 1);
   for (const { match } of passages) {
@@ -935,16 +933,22 @@ function alignedCounts(
     covered[i] = covered[i - 1] + (depth > 0 ? 1 : 0);
     depth += d;
   }
-  for (let i = 0; i < q.hashes.length; i++) {
-    all.add(q.hashes[i]);
-    if (covered[q.ends[i]] - covered[q.starts[i]] === 0) outsideAll.add(q.hashes[i]);
+  // the distinct pairs with an occurrence outside every passage, in the order of that occurrence (dense ids of the
+  // query's pairs, once per text: a long work has a hundred thousand, and every corpus asks)
+  const { ids, distinct } = q;
+  const seen = new Uint8Array(distinct.length);
+  const outsideAll: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (seen[id] === 0 && covered[q.ends[i]] - covered[q.starts[i]] === 0) {
+      seen[id] = 1;
+      outsideAll.push(distinct[id]);
+    }
   }
   // a long work's pairs outside the passages are many: the background share is measured on an even sample of them
   // (at most BACKGROUND_PAIRS, a binomial share to ±0.007 at 95 %), the same sample for every window
-  const outside =
-    outsideAll.size <= BACKGROUND_PAIRS
-      ? outsideAll
-      : new Set([...outsideAll].filter((_, i) => i % Math.ceil(outsideAll.size / BACKGROUND_PAIRS) === 0));
+  const step = Math.ceil(outsideAll.length / BACKGROUND_PAIRS);
+  const outside = new Set(step <= 1 ? outsideAll : outsideAll.filter((_, i) => i % step === 0));
   // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
   const windows = new Map<ShardWindow, { index: number; background: number | null }>();
   for (const { window } of passages) {
@@ -957,7 +961,7 @@ function alignedCounts(
     windows.set(window, { index: windows.size, background });
   }
   return {
-    queryPairs: all.size,
+    queryPairs: distinct.length,
     passages: passages.map(({ match, window }) => {
       const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
       const source = { b_start: match.source_start, b_end: match.source_end };
@@ -972,11 +976,36 @@ function alignedCounts(
   };
 }
 
+/** The content-word pairs of a whole query with a dense id per distinct pair (`distinct[ids[i]]` is `hashes[i]`). */
+type QueryPairs = ReturnType<AlignmentKit['pairsOfNormalized']> & {
+  readonly ids: Int32Array;
+  readonly distinct: readonly number[];
+};
+
 /** The content-word pairs of a whole query, once for all the corpora that search it (per alignment kit). */
-const pairsByKit = new WeakMap<AlignmentKit, (text: string) => ReturnType<AlignmentKit['pairsOfNormalized']>>();
-function queryPairsOf(kit: AlignmentKit): (text: string) => ReturnType<AlignmentKit['pairsOfNormalized']> {
+const pairsByKit = new WeakMap<AlignmentKit, (text: string) => QueryPairs>();
+function queryPairsOf(kit: AlignmentKit): (text: string) => QueryPairs {
   let f = pairsByKit.get(kit);
-  if (!f) pairsByKit.set(kit, (f = lastOf((text) => kit.pairsOfNormalized(kit.normalize(text)))));
+  if (!f) {
+    f = lastOf((text) => {
+      const pairs = kit.pairsOfNormalized(kit.normalize(text));
+      const ids = new Int32Array(pairs.hashes.length);
+      const idOf = new Map<number, number>();
+      const distinct: number[] = [];
+      for (let i = 0; i < pairs.hashes.length; i++) {
+        const h = pairs.hashes[i];
+        let id = idOf.get(h);
+        if (id === undefined) {
+          id = distinct.length;
+          idOf.set(h, id);
+          distinct.push(h);
+        }
+        ids[i] = id;
+      }
+      return { ...pairs, ids, distinct };
+    });
+    pairsByKit.set(kit, f);
+  }
   return f;
 }
 
