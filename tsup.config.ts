@@ -146,7 +146,8 @@ const core: Options[] = [
     // library for the same reason. The PostgreSQL
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
-    entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts' },
+    // scan-worker: the worker thread of `scanFiles --threads` (src/node/scan/), loaded by node.js from beside itself.
+    entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts', 'scan-worker': 'src/node/scan/worker.ts' },
     format: ['esm'],
     dts: true,
     clean: false,
@@ -159,8 +160,11 @@ const core: Options[] = [
     esbuildPlugins: [{
       name: 'library-external',
       setup(build) {
-        build.onResolve({ filter: /^\.\.\/library\.js$/ }, (args) =>
-          /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './library.js', external: true } : undefined);
+        // from src/node and its folders (src/node/queue: '../../library.js'), by the file the import names
+        build.onResolve({ filter: LIBRARY_IMPORT }, (args) =>
+          /[\\/]src[\\/]node([\\/].*)?$/.test(args.resolveDir) && resolvePath(args.resolveDir, args.path) === LIBRARY
+            ? { path: './library.js', external: true }
+            : undefined);
         // the worker pool parses JSON bodies with the HTTP entry's function: imported from it, not copied
         build.onResolve({ filter: /^\.\.\/http\/index\.js$/ }, (args) =>
           /[\\/]src[\\/]node$/.test(args.resolveDir) ? { path: './http.js', external: true } : undefined);

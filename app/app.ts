@@ -22,6 +22,7 @@ import { ANALYZE_EXAMPLE, COMPARE_EXAMPLE } from './examples.js';
 import { FORMAT_NAMES, PLAN_FILE_BYTES, TEXT_FILE_BYTES, fileKind } from './files.js';
 import { bytes, bytesOverLimit, count } from './format.js';
 import { createHttpBackend, readMode, saveMode, type Mode } from './http-backend.js';
+import { initJobs } from './jobs.js';
 import { describeError, emptyInput, fileTooLarge, tooLarge, unsupportedFile } from './messages.js';
 import { engineWhere, renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
@@ -39,7 +40,7 @@ const FILE_LIMIT = TEXT_FILE_BYTES;
  * aside and the (read-only) text area shows its beginning.
  */
 const PREVIEW_CHARS = 200_000;
-const VIEWS = ['analyze', 'compare', 'datasets', 'memorization'] as const;
+const VIEWS = ['analyze', 'compare', 'datasets', 'memorization', 'jobs'] as const;
 type View = (typeof VIEWS)[number];
 
 const mode: Mode = readMode();
@@ -732,6 +733,7 @@ function offerRemote(): void {
 
 // ---------------------------------------------------------------- start
 
+initJobs(mode);
 route(false);
 window.addEventListener('hashchange', () => route(true));
 

@@ -24,6 +24,7 @@ export const END_MARKER = '<!-- routes:end -->';
 /** Headings of the route groups (OpenAPI tags), in the order of the table. */
 const GROUP_TITLES = {
   attribution: 'Attribution',
+  jobs: 'Catalogue jobs',
   content: 'Works registry',
   monitors: 'Monitors',
   datasets: 'Reference datasets',

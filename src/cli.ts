@@ -12,6 +12,8 @@
  *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
  *   trainprint report ANALYSIS.json         the work report of an analysis or an evidence bundle, one HTML page
  *   trainprint verify BUNDLE.json           check an evidence bundle offline: signature, digests, recomputed numbers
+ *   trainprint scan --dataset A INPUT… --out HITS.jsonl   scan model outputs or documents against datasets (hits as JSON lines)
+ *   trainprint worker --queue URL …         a worker of the scan queue on PostgreSQL (scan --queue enqueues)
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  *
  * This file is the dispatch only: each command is a module of src/cli/, and src/cli/shared.ts holds what several
@@ -31,9 +33,11 @@ import { modelCommand } from './cli/model.js';
 import { packBuildCommand } from './cli/pack-build.js';
 import { packsCommand } from './cli/packs.js';
 import { reportCommand } from './cli/report.js';
+import { scanCommand } from './cli/scan.js';
 import { serveCommand } from './cli/serve.js';
 import { type Command, UsageError } from './cli/shared.js';
 import { verifyCommand } from './cli/verify.js';
+import { workerCommand } from './cli/worker.js';
 
 /**
  * A command of subcommands (`index build|push|info`, `pack build`): the subcommand runs with the arguments after
@@ -78,6 +82,8 @@ const COMMANDS = new Map<string, Command>([
   ['model', modelCommand],
   ['report', reportCommand],
   ['verify', verifyCommand],
+  ['scan', scanCommand],
+  ['worker', workerCommand],
 ]);
 
 /** The command line to an exit code: no command is `demo`; a usage error is thrown, and printed below. */

@@ -42,6 +42,8 @@ import { createRegistryService, type RegistryService } from './services/registry
 import type * as Registry from './services/registry/works.js';
 import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/score.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
+import { createScanService, type ScanService } from './services/scan/index.js';
+import type { ScanHit, ScanItem, ScanOptions, ScanSummary } from './services/scan/index.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
 
@@ -60,6 +62,7 @@ export class Engine extends FingerprintEngine {
   private readonly registry: RegistryService;
   private readonly scores: ScoreService;
   private readonly monitors: MonitorService;
+  private readonly scans: ScanService;
   private market: Marketplace | null = null;
   private mem: Memorization | null = null;
 
@@ -79,6 +82,7 @@ export class Engine extends FingerprintEngine {
     this.registry = createRegistryService({ store, fingerprint, receiptKey: options.receiptKey });
     this.scores = createScoreService({ corpus, store, kb, fingerprint });
     this.monitors = createMonitorService({ corpus, store, kb, scores: this.scores, webhooks: options.webhooks });
+    this.scans = createScanService({ corpus });
   }
 
   /** Webhook deliveries of monitor events (its `list`, `get`, `retry`, `start`, `stop`). */
@@ -205,6 +209,48 @@ export class Engine extends FingerprintEngine {
   async addRemoteDataset(config: RemoteDatasetConfig): Promise<DatasetStats> {
     const remote = await openRemoteCorpus(config, { core: () => this.assertLive(), store: this.store });
     return this.corpus.attachRemoteDataset(remote);
+  }
+
+  // ---------------------------------------------------------------- scan (docs/scan.md)
+
+  /**
+   * Scan a stream of items (model outputs, documents) against the exact datasets: yields a hit for every passage of
+   * an item of at least `minWords` (default 50) whitespace-separated words that an exact dataset holds — verbatim or
+   * edited (with `paraphrase: true`, reworded too) — item by item in input order, each item's hits in the order of
+   * its text; returns the summary. Only the loaded datasets are searched (never a remote corpus). The same datasets
+   * and options give the same hits in the same order.
+   * @throws (rejects) INVALID_OPTIONS (an option, a dataset that is not exact, no exact dataset), NOT_FOUND (an
+   *   unknown dataset), INVALID_INPUT (an item that is not `{ id, text }`), `signal.reason` when aborted
+   * @example
+   * for await (const hit of engine.scan(outputs, { minWords: 50 })) console.log(hit.id, hit.document_id, hit.words)
+   * const it = engine.scan(outputs); let r; while (!(r = await it.next()).done) save(r.value); r.value.items // summary
+   */
+  scan(
+    items: Iterable<ScanItem> | AsyncIterable<ScanItem>,
+    options?: ScanOptions,
+  ): AsyncGenerator<ScanHit, ScanSummary> {
+    this.assertLive();
+    return this.scans.scan(items, options);
+  }
+  /**
+   * The hits of one item: what {@link scan} yields for it (for workers that take one item at a time).
+   * @throws (rejects) as {@link scan}
+   * @example const hits = await engine.scanItem({ id: 'out-1', text: output }, { datasets: ['books'] })
+   */
+  scanItem(item: ScanItem, options?: ScanOptions): Promise<ScanHit[]> {
+    this.assertLive();
+    return this.scans.scanItem(item, options);
+  }
+  /**
+   * The content digest of an exact dataset: hex SHA-256 over its params, counts and documents (ids, sizes, MinHash
+   * signatures), the same whether it was built here, imported from a dataset file or attached from PostgreSQL (read
+   * once there, kept until the dataset grows). A worker compares digests to refuse a job made against other data.
+   * @throws (rejects) NOT_FOUND, NOT_SUPPORTED (not an exact dataset), STORE_UNAVAILABLE
+   * @example await engine.datasetDigest('books') // '5f1d…' (64 hex digits)
+   */
+  datasetDigest(id: string): Promise<string> {
+    this.assertLive();
+    return this.scans.digest(id);
   }
 
   // ---------------------------------------------------------------- analyze

@@ -127,6 +127,9 @@ export type {
   ScoreDatasetEvidence,
 } from './library.js';
 
+// Scan: a stream of items against the exact datasets (engine.scan; its options and summary: trainprint/datasets)
+export type { ScanHit } from './library.js';
+
 // Monitors and their webhooks (what a receiver checks a delivery with)
 export {
   WebhookDeliverer,

@@ -150,8 +150,18 @@ export type {
   ScoreDatasetEvidence,
 } from './services/score/score.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
+// scan: items against the exact datasets (engine.scan)
+export type {
+  ScanHit,
+  ScanItem,
+  ScanOptions,
+  ScanProgress,
+  ScanReuse,
+  ScanSummary,
+} from './services/scan/index.js';
 // the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
 export * from './services/accounts/index.js';
+export * from './services/jobs/index.js';
 export { migrateStore } from './services/migrations/index.js';
 export type { MigrationReport } from './services/migrations/index.js';
 export { sha256Hex } from './fingerprint/sha256.js';
@@ -189,7 +199,9 @@ export type * from './services/market/types.js';
 export * from './services/memorization/index.js';
 export * from './models/index.js';
 export { MemoryStore } from './store/memory.js';
-export type { Store, Transaction, BatchOp, ScanOptions } from './store/types.js';
+// the store's key scan options (trainprint/datasets names them ScanOptions too; the main entry's ScanOptions are
+// engine.scan's)
+export type { Store, Transaction, BatchOp, ScanOptions as StoreScanOptions } from './store/types.js';
 export { binomialUpperTail, wilsonInterval } from './stats/binomial.js';
 
 // Knowledge base

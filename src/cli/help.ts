@@ -152,6 +152,55 @@ export const HELP = `usage:
                     or the base64url key (default: the key the bundle names, integrity only)
       --text FILE   the analysed text: checked against the bundle's text_sha256
       --json        the result as JSON
+  trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
+      scan model outputs or any documents against datasets (engine.scan): one JSON line per
+      passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,
+      query_start, query_end, source_start, source_end, words, kind } (UTF-16 offsets; kind
+      verbatim|edited|paraphrase), in input order (docs/scan.md)
+      INPUT: .jsonl/.ndjson (one JSON object per line), .txt (one item per file), .json (an array),
+             .parquet; .jsonl/.txt/.json may end in .gz or .zst
+      --dataset FILE|URL      a dataset file (repeatable, or comma-separated), or postgres://…
+                              [?schema=S][&dataset=ID]: the exact datasets kept there
+      --out FILE              the hits (required; - for standard output, without --resume)
+      --min-words N           shortest passage reported, in whitespace-separated words (default 50)
+      --text-field F          JSON/Parquet field holding the text (default text)
+      --id-field F            field holding the item id (default id; an item without it: PATH:LINE)
+      --threads N             threads that scan, each loading the datasets once (default 1); the
+                              output is the same for any N
+      --resume                continue after a crash, kill -9 or Ctrl-C from FILE.checkpoint:
+                              no item repeated or lost
+      --paraphrase            report reworded passages too (kind paraphrase; several times slower)
+      --checkpoint-every S    seconds between checkpoints (default 2)
+      --quiet, -q             no progress on stderr (a bar on a terminal, else a line every 5 s)
+      exit code 0 done, 1 failure, 2 usage, 130 interrupted (Ctrl-C/SIGTERM; checkpoint written)
+  trainprint scan --queue URL [--dataset ARCHIVE[,…]] INPUT... [--enqueue-only] [options]
+      scan over workers that share one PostgreSQL (docs/scan.md "Workers over PostgreSQL"): enqueue
+      INPUT (as 'scan' reads it) in chunks as a job, print its id, then work on it as one worker
+      until it is done (exit code 0 done, 1 failed, 130 interrupted: other workers go on)
+      --queue URL             postgres://…[?schema=S] (default schema trainprint_scan; pg-boss's
+                              tables in S_boss)
+      --enqueue-only          enqueue, print the job id and exit; 'trainprint worker' does the rest
+      --min-words N, --paraphrase, --text-field F, --id-field F   as 'scan'
+      --chunk-items N         items per chunk (default 500); --chunk-mb N: text per chunk (default 4)
+      --lease-seconds S       a chunk's lease (default 120): a worker killed with kill -9 loses
+                              nothing, its chunk goes back to the queue after the lease
+      --retry-limit N         retries of a chunk before the job fails (default 10)
+      --concurrency N         chunks this process scans at once (default 1)
+  trainprint scan --queue URL --status [--json] [--job ID]
+      the job's progress (default: the newest job); --json: {"job","state":"queued|running|done|failed",
+      "items_done","items_total","hits"}
+  trainprint scan --queue URL --export HITS.jsonl [--job ID]
+      the hits of a done (or failed) job as JSON lines in input order, as 'scan --out' writes
+      them ('-': standard output); then the job's input texts are deleted from the database
+  trainprint scan --queue URL --cancel|--delete [--job ID]
+      cancel: its pending chunks and input texts go, its hits stay; delete: everything goes
+  trainprint worker --queue URL [--dataset ARCHIVE[,…]] [--concurrency N] [--job ID]
+      a worker of the scan queue, on any machine: takes chunks of the open jobs, scans them and
+      writes the hits, until SIGINT/SIGTERM (the first finishes its chunk, a second gives it
+      back; exit code 0). A job whose datasets differ from the worker's by SHA-256 is refused:
+      exit code 1, nothing written. --job ID: that job only, exit when it is done
+      --retention-days D      delete the input texts of jobs older than D days (default 7)
+      --maintenance-seconds S how often expired leases go back to the queue (default 30)
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;

@@ -73,7 +73,7 @@ function serveHandler(
   engine: Engine,
   values: Record<string, unknown>,
   o: ServeSettings & { keys: InstanceType<HttpModule['KeyStore']>; workers: WorkerPool; privateWebhooks: boolean },
-): (req: Request) => Promise<Response> {
+): ((req: Request) => Promise<Response>) & { stopJobs(): Promise<void> } {
   const api = http.createHandler(engine, {
     keys: o.keys,
     offload: o.workers,
@@ -100,7 +100,9 @@ function serveHandler(
   const webDir = fileURLToPath(new URL('./web/', import.meta.url));
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
-  return async (req: Request) => (files ? ((await files(req)) ?? api(req)) : api(req));
+  const handler = async (req: Request) => (files ? ((await files(req)) ?? api(req)) : api(req));
+  // the catalogue jobs' runner: stopped on shutdown, its chunks given back for another process at once
+  return Object.assign(handler, { stopJobs: () => http.stopJobs(api) });
 }
 
 /**
@@ -192,6 +194,7 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
   await Promise.all([
     server.close({ drainMs: o.drainMs }),
     engine.stopMonitoring(o.drainMs > 0 ? { graceMs: o.drainMs } : {}),
+    handler.stopJobs(),
   ]);
   await heartbeat.stop();
   await closeDatasets();

@@ -44,6 +44,10 @@ import type {
   AnalysisJob,
   AnalysisReportQuery,
   AnalyzeBody,
+  CancelledJob,
+  CatalogueJob,
+  CreateJobBody,
+  JobResultLine,
   ApiDataset,
   ApiMonitor,
   ApiKeyInfo,
@@ -147,6 +151,29 @@ export interface TrainprintClient {
    * @example const { state, progress } = await tp.getAnalysisJob(jobId)
    */
   getAnalysisJob(jobId: string, options?: CallOptions): Promise<Ok<AnalysisJob>>;
+
+  // ------------------------------------------------------------ catalogue jobs
+  /**
+   * `POST /api/v1/jobs` — a catalogue job of many items (analyze, score or scan), run in the server's background and
+   * kept in its store: answered 202 with the job. The items are charged to the plan at once (429 when they would pass
+   * the day's limit); a job holds at most the plan's `jobItems` (413).
+   * @example const job = await tp.createJob({ type: 'analyze', items: titles.map((t) => ({ content: t, content_type: 'text' })) })
+   */
+  createJob(body: CreateJobBody, options?: CallOptions): Promise<Ok<CatalogueJob>>;
+  /** `GET /api/v1/jobs/{job_id}` — the job's state and counts (not charged). */
+  getJob(jobId: string, options?: CallOptions): Promise<Ok<CatalogueJob>>;
+  /**
+   * `GET /api/v1/jobs/{job_id}/results` — every result line of the job, in item order, page by page (`limit` per
+   * page, default 100); while the job runs it waits `pollMs` (default 1000) between pages and ends when the job has
+   * finished and every line has been read.
+   * @example for await (const line of tp.jobResults(job.job_id)) console.log(line.index, line.success)
+   */
+  jobResults(
+    jobId: string,
+    options?: CallOptions & { readonly limit?: number; readonly after?: number; readonly pollMs?: number },
+  ): AsyncGenerator<JobResultLine, void>;
+  /** `DELETE /api/v1/jobs/{job_id}` — cancel a queued or running job; a finished one is deleted with its results. */
+  cancelJob(jobId: string, options?: CallOptions): Promise<Ok<CancelledJob>>;
   /**
    * `GET /api/v1/attribution/analyses/{analysis_id}/report` — the work report of an analysis of the account, one
    * self-contained HTML page; with `{ format: 'json' }` its signed evidence bundle instead, as `getEvidenceBundle`.
@@ -449,6 +476,38 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     });
   }
 
+  /**
+   * The job's lines from `after` on. The state is read before each page: a page shorter than `limit` read after the
+   * job had finished is the end; while it runs, a page stops before an item still without its result, so reading on
+   * from the last index never skips one.
+   */
+  async function* jobResults(
+    id: string,
+    o: CallOptions & { readonly limit?: number; readonly after?: number; readonly pollMs?: number },
+  ): AsyncGenerator<JobResultLine, void> {
+    const { limit = 100, pollMs = 1000, after: from, ...call } = o;
+    let after = from;
+    for (;;) {
+      const job = await get<Ok<CatalogueJob>>(`/api/v1/jobs/${p(id)}`, undefined, call);
+      const finished = job.state === 'done' || job.state === 'failed' || job.state === 'cancelled';
+      const text = await t.request<string>('GET', `/api/v1/jobs/${p(id)}/results`, {
+        ...call,
+        query: { limit, ...(after === undefined ? {} : { after }) },
+        responseType: 'text',
+        headers: { accept: 'application/x-ndjson' },
+      });
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      for (const l of lines) {
+        const line = JSON.parse(l) as JobResultLine;
+        after = line.index;
+        yield line;
+      }
+      if (lines.length === limit) continue;
+      if (finished) return;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
   return {
     get baseUrl() {
       return t.baseUrl;
@@ -462,6 +521,10 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
       t.request('POST', '/api/v1/attribution/analyze', { ...o, body, headers: { prefer: 'respond-async' } }),
     getAnalysis: (id, o) => get(analyses(id), undefined, o),
     getAnalysisJob: (id, o) => get(`/api/v1/attribution/jobs/${p(id)}`, undefined, o),
+    createJob: (body, o) => post('/api/v1/jobs', body, o),
+    getJob: (id, o) => get(`/api/v1/jobs/${p(id)}`, undefined, o),
+    jobResults: (id, o = {}) => jobResults(id, o),
+    cancelJob: (id, o) => del(`/api/v1/jobs/${p(id)}`, o),
     getAnalysisReport,
     getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),
     getReportKey: (o) => get('/api/v1/report-key', undefined, o),

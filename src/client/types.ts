@@ -55,6 +55,64 @@ export interface AnalysisAccepted {
 }
 
 /**
+ * A catalogue job (`POST /api/v1/jobs`, `GET /api/v1/jobs/{job_id}`): many items of one type run in the server's
+ * background, in its store. Times are ISO 8601.
+ * @example const job = await client.getJob(jobId); console.log(`${job.done}/${job.total}`, job.eta_seconds)
+ */
+export interface CatalogueJob {
+  /** `job_` + 32 hex digits. */
+  readonly job_id: string;
+  readonly type: 'analyze' | 'score' | 'scan';
+  readonly state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  readonly total: number;
+  /** Items with a result, failed ones included: never decreases. */
+  readonly done: number;
+  readonly failed: number;
+  readonly created: string;
+  readonly started: string | null;
+  readonly finished: string | null;
+  /** Seconds the rest takes at the rate so far; null before the first result and once finished. */
+  readonly eta_seconds: number | null;
+  readonly status_url: string;
+  readonly results_url: string;
+  /** `failed` only. */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/**
+ * The body of `POST /api/v1/jobs`: the type and its items (each what the type's own route takes; a scan item is
+ * `{ id, text }`), and for a scan its options.
+ * @example await client.createJob({ type: 'scan', items: [{ id: 'out-1', text }], options: { min_words: 50 } })
+ */
+export interface CreateJobBody {
+  readonly type: 'analyze' | 'score' | 'scan';
+  readonly items: readonly unknown[];
+  readonly options?: {
+    readonly datasets?: readonly string[];
+    readonly min_words?: number;
+    readonly paraphrase?: boolean;
+  };
+}
+
+/**
+ * One line of a job's results: the item's index and its result (what the item's request answers, without the
+ * envelope) or its error.
+ * @example for await (const line of client.jobResults(jobId)) if (!line.success) console.warn(line.index, line.error.code)
+ */
+export type JobResultLine =
+  | { readonly index: number; readonly success: true; readonly result: JsonObject }
+  | {
+      readonly index: number;
+      readonly success: false;
+      readonly error: { readonly code: string; readonly message: string };
+    };
+
+/** `DELETE /api/v1/jobs/{job_id}`: the cancelled job, or `{ job_id, deleted: true }` for a finished one deleted. */
+export type CancelledJob =
+  | (CatalogueJob & { readonly deleted: false })
+  | { readonly job_id: string; readonly deleted: true };
+
+/**
  * `GET /api/v1/attribution/jobs/{job_id}`: how far a background analysis has got. Jobs live in the memory of the
  * server's process that took the request: a finished one is forgotten after 15 minutes (its analysis is not).
  * @example

@@ -76,6 +76,7 @@ export function* alignSteps(
   budgetMs: number,
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
+  reworded = true,
 ): Steps<AlignmentOutcome> {
   const ranked = byStrength(jobs);
   const withoutText = new Set<string>();
@@ -103,7 +104,8 @@ export function* alignSteps(
     yield PAUSE;
   }
   // ... then the backgrounds of the documents that aligned something, in one pass over the query's pairs ...
-  const occurrences = done.length > 0 ? yield* pairOccurrences(pairsOf.query()) : null;
+  // (a search for copies only, `reworded` false, reads no backgrounds: it keeps no reworded passage)
+  const occurrences = reworded && done.length > 0 ? yield* pairOccurrences(pairsOf.query()) : null;
   const withSpans = done.filter((d) => d.spans.length > 0);
   const backgrounds =
     occurrences && withSpans.length > 0 ? yield* pairBackgrounds(pairsOf, withSpans, occurrences.previous) : [];
@@ -124,6 +126,12 @@ export function* alignSteps(
       const qn = normalize(query.slice(s.a_start, s.a_end)),
         sn = normalize(text.slice(s.b_start, s.b_end));
       const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
+      if (!reworded) {
+        if (REUSE_RANK[match.reuse] === 0) continue;
+        kept.push(match);
+        countsOf.set(match, NO_COUNTS);
+        continue;
+      }
       const queryPairs = pairSet(qn);
       const pairs = sharedPairs(queryPairs, sn);
       // a reworded passage of a long query is also read against the query text around it (same text, same subject):
@@ -177,6 +185,9 @@ interface PassageCounts {
   readonly shared: number;
   readonly background: number;
 }
+
+/** The pair counts of a passage kept by a search for copies only (`reworded` false: no backgrounds read). */
+const NO_COUNTS: PassageCounts = Object.freeze({ pairs: 0, shared: 0, background: 0 });
 
 /** Reworded kinds (rank 0) are reported only beyond their document's background, and give way to copies. */
 const REUSE_RANK: Record<ReuseKind, number> = { verbatim: 2, edited: 1, paraphrase: 0, summary: 0 };

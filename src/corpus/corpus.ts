@@ -5,7 +5,7 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { ExactDataset } from '../datasets/exact.js';
+import { CANDIDATE_MIN_HITS, ExactDataset } from '../datasets/exact.js';
 import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PORTRAIT_FPR, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
@@ -52,6 +52,7 @@ import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import type { RemoteSearchable } from './remote-types.js';
 import { runWork, worthOffloading, type Offload, type PureWork } from './work.js';
+import { exactDigest, storedDigest } from './digest.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -90,6 +91,8 @@ export class Corpus {
   private readonly remotes: SourceSet;
   /** Who supplied each dataset: an account's own are searched for that account only. */
   private readonly provenances = new Provenances();
+  /** Content digests made (`datasetDigest`), with the document count they were made at. */
+  private readonly digests = new WeakMap<object, { documents: number; digest: Promise<string> }>();
 
   constructor(options: CorpusOptions) {
     this.core = options.core;
@@ -693,12 +696,12 @@ export class Corpus {
       options !== null && typeof options === 'object' && typeof query === 'string'
         ? this.remotes.targets(options.datasets, options.remote)
         : [];
-    const stop = new AbortController();
-    const signal = options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal;
+    // (made only for the remote calls: a search of the loaded datasets alone, a scan's, makes none)
+    const stop = remoteTargets.length > 0 ? new AbortController() : null;
     const remote =
-      remoteTargets.length > 0
+      stop !== null
         ? this.remotes.search(remoteTargets, query, {
-            signal,
+            signal: options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal,
             persist: options.persistRemote === true,
             sections: options.sections,
             onRemoteCall: options.onRemoteCall,
@@ -711,7 +714,7 @@ export class Corpus {
       try {
         step = steps.next(input);
       } catch (e) {
-        stop.abort(); // the local search failed: the remote calls end too
+        stop?.abort(); // the local search failed: the remote calls end too
         throw e;
       }
       if (step.done) return remote ? withSources(step.value, await remote) : step.value;
@@ -772,13 +775,22 @@ export class Corpus {
           return d;
         });
     }
-    const fp = (yield { kind: 'fingerprint', text: query, options: SEARCH_OPTIONS }) as Fingerprint;
+    const candidateHits = options.candidateHits ?? CANDIDATE_MIN_HITS;
+    if (!Number.isInteger(candidateHits) || candidateHits < 1)
+      throw new TrainprintError('INVALID_OPTIONS', 'candidateHits must be a positive integer');
+    const reworded = options.reworded ?? true;
+    if (typeof reworded !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'reworded must be a boolean');
+    const fp = (yield {
+      kind: 'fingerprint',
+      text: query,
+      options: reworded ? SEARCH_OPTIONS : COPY_SEARCH_OPTIONS,
+    }) as Fingerprint;
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
-    const needsPairs = limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
+    const needsPairs = reworded && limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const s: LocalSearch = {
       query,
-      options: { minTokens, alpha, near, portraitHits, limit },
+      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits },
       fp,
       winnowed: new Map(),
       matches: [],
@@ -1007,6 +1019,29 @@ export class Corpus {
     return d.stats();
   }
 
+  /**
+   * The content digest of an exact dataset (hex SHA-256, src/corpus/digest.ts): the same for the same documents
+   * whether built here, imported from a dataset file or attached from a database (read once there, kept until the
+   * dataset grows).
+   * @throws (rejects) NOT_FOUND (no such dataset), NOT_SUPPORTED (not an exact dataset), STORE_UNAVAILABLE
+   * @example await corpus.datasetDigest('books') // '9d4e…' (64 hex digits)
+   */
+  async datasetDigest(id: string): Promise<string> {
+    this.assertLive();
+    this.refuseRemote(id, 'a digest');
+    const d = this.sets.get(id);
+    if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+    if (d instanceof PortraitDataset)
+      throw new TrainprintError('NOT_SUPPORTED', `dataset "${id}" is a portrait: a digest is made of exact datasets`);
+    const documents = d.stats().documents;
+    const kept = this.digests.get(d);
+    if (kept && kept.documents === documents) return kept.digest;
+    const digest = d instanceof ExactDataset ? exactDigest(d) : storedDigest(d);
+    this.digests.set(d, { documents, digest });
+    digest.catch(() => this.digests.delete(d));
+    return digest;
+  }
+
   /** The descriptor of a loaded dataset. @throws NOT_FOUND @example corpus.descriptor('books').kb_dataset */
   descriptor(id: string): DatasetDescriptor {
     const d = this.sets.get(id);
@@ -1083,6 +1118,8 @@ const DEFAULT_ALIGN_BUDGET_MS = 2000;
 const MAX_ALIGN_BUDGET_MS = 60_000;
 /** Queries: every shingle is looked up, so no winnowing; the same MinHash as the documents. */
 const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
+/** The query's fingerprint of a search for copies only (`reworded: false`): no MinHash, as no near duplicate is looked up. */
+const COPY_SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
 
 /** A batch for {@link Corpus.addFingerprintedDocuments}: documents and their fingerprints, same order. */
 export interface FingerprintedDocuments {

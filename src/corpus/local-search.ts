@@ -24,6 +24,10 @@ export interface LocalSearchOptions {
   readonly portraitHits: boolean;
   /** Candidates aligned at most (0: no alignment). */
   readonly limit: number;
+  /** Reworded reuse searched too (SearchOptions.reworded): pair candidates, near duplicates, paraphrases. */
+  readonly reworded: boolean;
+  /** Fewest distinct exact hits in a candidate's best region for it to be aligned (SearchOptions.candidateHits). */
+  readonly candidateHits: number;
 }
 
 /** The state of one search (see the module comment). */
@@ -89,6 +93,7 @@ export function* alignedResultSteps(
     budgetMs,
     pairsOf,
     now,
+    s.options.reworded,
   );
   const { details, matches, fp } = s;
   for (const { d, r } of s.exact) {

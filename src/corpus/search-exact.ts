@@ -26,8 +26,8 @@ export function* searchExactSteps(
 ): Generator<Pause | PureWork | Fetch, void, unknown> {
   const id = d.descriptor.id;
   const { fp, query } = s;
-  const { minTokens, limit, near } = s.options;
-  const pairs = limit > 0 && d.keepsText ? s.pairsOfQuery() : null;
+  const { minTokens, limit, near, reworded, candidateHits } = s.options;
+  const pairs = reworded && limit > 0 && d.keepsText ? s.pairsOfQuery() : null;
   // a stored dataset: what the query's keys hit is fetched first, then searched as in memory
   const x: ExactSearchable =
     d instanceof ExactDataset
@@ -43,6 +43,7 @@ export function* searchExactSteps(
               size: EXACT_SIZE,
               minTokens,
               limit,
+              candidateHits,
               queryChars: query.length,
             }),
         }) as ExactSlice);
@@ -52,7 +53,7 @@ export function* searchExactSteps(
       ? yield* x.searchSteps(fp, EXACT_WINDOW, EXACT_SIZE, minTokens)
       : x.search(fp, EXACT_WINDOW, EXACT_SIZE, minTokens);
   yield PAUSE;
-  const nearFound = x.searchNear(fp.minhash!, near, query.length, fp.token_count);
+  const nearFound = reworded ? x.searchNear(fp.minhash!, near, query.length, fp.token_count) : [];
   s.nearMatches.push(...nearFound);
   let pairCandidates: PairCandidate[] | null = null;
   if (pairs && x instanceof ExactSlice) pairCandidates = x.pairCandidates;
@@ -64,10 +65,14 @@ export function* searchExactSteps(
     }
     pairCandidates = yield* s.pairIndexOf(x).candidateSteps(pairs, s.postingsOf(x));
   }
-  for (const candidate of withPairCandidates(r.candidates, pairCandidates)) {
+  const exact = candidateHits > 2 ? r.candidates.filter((c) => c.hits >= candidateHits) : r.candidates;
+  for (const candidate of withPairCandidates(exact, pairCandidates)) {
     s.jobs.push({ dataset: x, candidate });
   }
   s.exact.push({ d: x, r });
   s.details.set(id, { kind: 'exact', search: r, near: nearFound, aligned: NOTHING_ALIGNED });
   yield PAUSE;
 }
+
+/** Whether a loaded dataset is an exact one (positions and documents: what a scan searches). */
+export const isExactDataset = (d: { readonly kind: string }): boolean => d.kind === 'exact';

@@ -64,6 +64,8 @@ export interface StoredSearch {
   readonly minTokens: number;
   /** Most candidate documents aligned (their texts are fetched). */
   readonly limit: number;
+  /** Fewest distinct exact hits of a candidate aligned (SearchOptions.candidateHits; default 2). */
+  readonly candidateHits?: number;
   readonly queryChars: number;
 }
 
@@ -161,7 +163,7 @@ export class StoredExactDataset {
     const { fp, pairs } = q;
     const shingles = distinct(fp.shingles.hashes);
     const pairKeys = pairs ? distinct(pairs.hashes) : EMPTY_DISTINCT_U32;
-    const bands = bandKeys(fp.minhash!);
+    const bands = fp.minhash ? bandKeys(fp.minhash) : []; // no MinHash: a search for copies only
     const empty = shingles.keys.length === 0 && pairKeys.keys.length === 0 && bands.length === 0;
     const found = empty
       ? null
@@ -202,8 +204,16 @@ export class StoredExactDataset {
       for (const own of rows) for (const d of own.map((r) => found.bands.doc[r]).sort((a, b) => a - b)) near.add(d);
     }
     const aligned =
-      pairs && this.keepsText
-        ? strongest(withPairCandidates(chained.candidates, pairCandidates), q.limit).map((c) => c.doc)
+      q.limit > 0 && this.keepsText
+        ? strongest(
+            withPairCandidates(
+              (q.candidateHits ?? 2) > 2
+                ? chained.candidates.filter((c) => c.hits >= q.candidateHits!)
+                : chained.candidates,
+              pairCandidates,
+            ),
+            q.limit,
+          ).map((c) => c.doc)
         : [];
     const common = new Set<number>();
     const counts = new Map<number, number>();

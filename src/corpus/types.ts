@@ -120,6 +120,19 @@ export interface SearchOptions {
   readonly sections?: ReadonlyArray<{ readonly start: number; readonly end: number }>;
   /** Told each remote corpus's calls and budget as its search goes (a progress display). */
   readonly onRemoteCall?: (dataset_id: string, calls: number, budget: number) => void;
+  /**
+   * @internal Reworded reuse (what `engine.scan` turns off unless asked for paraphrases): false leaves out what
+   * only serves it — the content-word pair candidates, the near-duplicate lookup (and the query's MinHash), and
+   * the pair backgrounds of aligned passages, whose paraphrase and summary passages are dropped. Copies (verbatim,
+   * edited) are found as with true. @default true
+   */
+  readonly reworded?: boolean;
+  /**
+   * @internal Fewest distinct exact hits in a document's best region for it to be aligned (`engine.scan` asks for
+   * what a copy of its shortest passage would show; chance candidates, a common phrase or two, are not aligned and
+   * keep their seed matches). @default 2
+   */
+  readonly candidateHits?: number;
 }
 
 /**

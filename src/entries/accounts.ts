@@ -1,8 +1,9 @@
 /**
  * `trainprint/accounts` — the accounts service, kept in the engine's store: API keys and their scopes, OAuth
  * clients and their access tokens, plans with their daily limits and usage counters, idempotent replays, the
- * back-off after failed authentication, and the availability heartbeat. `trainprint/http` is one user of it;
- * another host may be the next.
+ * back-off after failed authentication, and the availability heartbeat; and the catalogue jobs an account submits
+ * (`createJobService`, `JobRunner`: many items run in chunks by every process on the store, charged by item to the
+ * plan, capped by its `jobItems`). `trainprint/http` is one user of it; another host may be the next.
  *
  * @example
  * import { createEngine } from 'trainprint'
@@ -24,6 +25,28 @@ export {
   PLANS,
   MAX_PLAN_FILE_BYTES,
   planFileBytes,
+  DEFAULT_JOB_ITEMS,
+  MAX_PLAN_JOB_ITEMS,
+  planJobItems,
+  createJobService,
+  JobService,
+  JobRunner,
+  jobError,
+  JOB_CHUNK_ITEMS,
+  JOB_MAX_ATTEMPTS,
+  JOB_RETENTION_MS,
+  JOB_TYPES,
+  type JobServiceOptions,
+  type JobExecutor,
+  type JobRunnerOptions,
+  type JobClaim,
+  type JobError,
+  type JobInfo,
+  type JobResult,
+  type JobResultPage,
+  type JobState,
+  type JobSubmission,
+  type JobType,
   RateLimiter,
   MemoryCounterStore,
   StoreCounterStore,

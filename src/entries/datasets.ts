@@ -86,6 +86,14 @@ export {
   type Store,
   type Transaction,
   type BatchOp,
-  type ScanOptions,
+  // engine.scan's items, options, hits, progress and summary
+  type ScanHit,
+  type ScanItem,
+  type ScanOptions as EngineScanOptions,
+  type ScanProgress,
+  type ScanReuse,
+  type ScanSummary,
+  type StoreScanOptions,
+  type StoreScanOptions as ScanOptions,
   type MigrationReport,
 } from '../library.js';

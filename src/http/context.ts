@@ -7,7 +7,7 @@
  * handler, later route groups) can import the types without importing every route.
  */
 import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../library.js';
-import type { KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
+import type { JobService, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
 export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../library.js';
 export type { Principal, Scope } from '../library.js';
 
@@ -63,6 +63,15 @@ export interface RouteServices {
   readonly work: SliceOptions;
   /** Why the reference datasets may not be changed through this handler (`datasetsReadOnly`), or null. */
   readonly datasetsReadOnly: string | null;
+  /** The catalogue jobs of the engine's store (src/services/jobs/), run by this handler's runner. */
+  readonly jobs: JobService;
+  /** Tells this handler's job runner that a job was just submitted (it looks for work at once). */
+  wakeJobs(): void;
+  /**
+   * Charges `n` calls at once to the principal's plan (a catalogue job's items), all or none: `allowed` false when
+   * they would pass the day's limit (nothing charged then).
+   */
+  reserve(principal: Principal, n: number): Promise<RateState>;
 }
 
 /**
@@ -172,13 +181,19 @@ export interface Route {
   readonly querySchema?: JsonSchema;
   /** Schema of the success body (for `json` responses: including `success: true`). */
   readonly responseSchema: JsonSchema;
-  /** Media type of the success response. @default 'json' */
-  readonly responseType?: 'json' | 'html' | 'binary';
+  /** Media type of the success response (`ndjson`: JSON lines, `application/x-ndjson`). @default 'json' */
+  readonly responseType?: 'json' | 'html' | 'binary' | 'ndjson';
+  /**
+   * A `json` route that also takes `application/x-ndjson`: one JSON value per line (blank lines skipped), handed to
+   * the handler as `{ items: [...] }` and validated against `requestSchema` as such (400 naming the line that is
+   * not JSON).
+   */
+  readonly ndjson?: true;
   /**
    * Another media type the route answers on request (e.g. a report's `?format=json`), with its schema: documented
    * beside {@link responseType} in the success responses.
    */
-  readonly alsoAnswers?: { readonly type: 'json' | 'html' | 'binary'; readonly schema: JsonSchema };
+  readonly alsoAnswers?: { readonly type: 'json' | 'html' | 'binary' | 'ndjson'; readonly schema: JsonSchema };
   /** Success statuses the handler may answer. @default [200] */
   readonly status?: readonly number[];
   /** Error statuses specific to this route (documented in OpenAPI), e.g. 404 for a missing item. */
@@ -224,6 +239,7 @@ export const MEDIA_TYPES: Readonly<Record<NonNullable<Route['body'] | Route['res
   form: 'application/x-www-form-urlencoded',
   binary: 'application/octet-stream',
   html: 'text/html',
+  ndjson: 'application/x-ndjson',
 };
 
 /**

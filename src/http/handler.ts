@@ -29,9 +29,11 @@
  */
 import {
   AuthThrottle,
+  createJobService,
   createOpenAICompatibleModel,
   defaultModelHosts,
   Idempotency,
+  JobRunner,
   KeyStore,
   MemoryCounterStore,
   PLANS,
@@ -52,6 +54,7 @@ import type { ModelSpec, Principal, Route, RouteServices } from './context.js';
 import { tokenEndpoint } from './oauth.js';
 import { buildOpenApi } from './openapi.js';
 import { ROUTES } from './routes/index.js';
+import { jobExecutor } from './routes/catalogue-jobs.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import type { JsonBodyOffload } from './json-body.js';
 import { authenticateCaller, type AuthServices } from './pipeline/auth.js';
@@ -190,6 +193,42 @@ export interface HandlerOptions {
    * operator's logs. The client never sees the error. Credentials are never passed here.
    */
   readonly onError?: (error: unknown, requestId: string) => void;
+  /**
+   * The catalogue jobs (`POST /api/v1/jobs`): this handler runs a runner that claims chunks of the store's jobs — of
+   * every process on the store — and runs their items (docs/scan.md, "Jobs over HTTP"). `run: false` takes and
+   * reports jobs without running any here (another process runs them).
+   * @default { run: true, pollMs: 1000, leaseMs: 60_000, concurrency: 1, chunkItems: 10 }
+   */
+  readonly jobs?: JobsOptions;
+}
+
+/**
+ * The runner of the catalogue jobs of a handler ({@link HandlerOptions.jobs}).
+ * @example createHandler(engine, { jobs: { concurrency: 2, leaseMs: 30_000 } })
+ */
+export interface JobsOptions {
+  /** Whether this handler runs jobs' items (it takes and reports them either way). @default true */
+  readonly run?: boolean;
+  /** How often an idle runner looks for work in the store (ms). @default 1000 */
+  readonly pollMs?: number;
+  /** How long a claimed chunk stays this process's without renewal (ms); renewed every third. @default 60_000 */
+  readonly leaseMs?: number;
+  /** Chunks run at once by this handler. @default 1 */
+  readonly concurrency?: number;
+  /** Items per chunk of the jobs submitted here. @default 10 */
+  readonly chunkItems?: number;
+}
+
+/** The runner of each handler, so a host can stop it before closing the store ({@link stopJobs}). */
+const RUNNERS = new WeakMap<Handler, JobRunner>();
+
+/**
+ * Stops a handler's job runner: the items running finish, the chunks it holds go back to be claimed at once by
+ * another process (or this one's next start). `serve` calls it on shutdown.
+ * @example await stopJobs(handler); await engine.store.close()
+ */
+export async function stopJobs(handler: Handler): Promise<void> {
+  await RUNNERS.get(handler)?.stop();
 }
 
 /**
@@ -271,6 +310,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
+  const jobOptions = options.jobs ?? {};
+  const jobs = createJobService({ store: engine.store, clock: now, chunkItems: jobOptions.chunkItems });
+  let runner: JobRunner | null = null;
   const largeWork = new LargeWorkGate(options.largeRequests);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
@@ -308,14 +350,29 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     },
     plans: () => Object.keys(plans),
     plan: (name) => (Object.hasOwn(plans, name) ? plans[name] : undefined),
+    jobs,
+    wakeJobs: () => runner?.wake(),
+    reserve: (p, n) => limiter.take(p, n),
   };
+  if (jobOptions.run !== false) {
+    runner = new JobRunner({
+      jobs,
+      execute: jobExecutor(engine, services.work),
+      unsupported: (type) =>
+        type === 'scan' && typeof engine.scanItem !== 'function' ? 'this server has no scan' : null,
+      pollMs: jobOptions.pollMs,
+      leaseMs: jobOptions.leaseMs,
+      concurrency: jobOptions.concurrency,
+      onError: (err) => options.onError?.(err, 'job-runner'),
+    });
+  }
 
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };
   const env: RouteEnvironment = { engine, keys, services, now };
 
   // the steps, in order (docs/http.md); a step ends the request by returning its finished answer or by throwing,
   // and answerFailure turns what was thrown into the error envelope with the headers the steps collected
-  return async function handler(request: Request): Promise<Response> {
+  const handler = async function handler(request: Request): Promise<Response> {
     const x = new Exchange(request, status);
     try {
       const found = findRoute(x, router); // 404, or the finished 405 with Allow
@@ -324,7 +381,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       refuseDeclaredLength(x, found); // 413 before anything is read
       const principal = await authenticateCaller(x, route, auth); // 429 after failed attempts, 401, 403
       await chargePlan(x, route, principal, limiter); // 429; RateLimit-* on every answer from here on
-      await checkMediaType(request, route.body, route.files); // 415
+      await checkMediaType(request, route.body, route.files, route.ndjson); // 415
       const limit = await checkBeforeBody(x, found, env, principal); // what the path names: 404, 403; 413
       // a large body waits for its place before it is read (its size declared), or right after (chunked): 503
       await holdLargeWork(x, largeWork, route.body ? declaredLength(request) : null);
@@ -340,6 +397,11 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       x.release();
     }
   };
+  if (runner) {
+    RUNNERS.set(handler, runner);
+    runner.start();
+  }
+  return handler;
 }
 
 /**

@@ -121,6 +121,13 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
     const content: Record<string, unknown> = { [media]: { schema: ref(r.requestSchema), ...shown } };
     if (r.files) content[MULTIPART] = multipartMedia(r.requestSchema, ref);
+    if (r.ndjson)
+      content[MEDIA_TYPES.ndjson] = {
+        schema: {
+          type: 'string',
+          description: 'JSON lines: one item per line (what `items` holds in the JSON body); blank lines are skipped',
+        },
+      };
     op.requestBody = { required: true, content };
   }
   op.security =

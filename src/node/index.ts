@@ -40,3 +40,21 @@ export type {
   PushDatasetFileOptions,
 } from './build.js';
 export * from './packs.js';
+export { jobDatasets, openScanQueue, ScanQueue, startBoss } from './queue/index.js';
+export type {
+  EnqueueOptions,
+  EnqueueResult,
+  JobDataset,
+  JobScanOptions,
+  QueueHit,
+  QueueItem,
+  QueueScanner,
+  ScanJobState,
+  ScanJobStatus,
+  ScanQueueOptions,
+  StartBossOptions,
+  WorkOptions,
+  WorkSummary,
+} from './queue/index.js';
+export { scanFiles, hitLine } from './scan/index.js';
+export type { ScanFilesOptions, ScanFilesProgress, ScanFilesResult } from './scan/index.js';

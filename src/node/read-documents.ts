@@ -31,6 +31,12 @@ export interface ReadDocumentsOptions {
    */
   readonly idField?: string;
   /**
+   * What a record without `idField` gets: `'error'` refuses it (INVALID_INPUT), `'position'` gives it the id it
+   * would have without `idField` (`PATH:LINE`, `PATH[INDEX]`, `PATH:ROW`; a Parquet file without the column: every
+   * row). A present id that is not a non-empty string or an integer is refused either way. @default 'error'
+   */
+  readonly missingId?: 'error' | 'position';
+  /**
    * Force one format for every file instead of going by extension (the compression is still
    * taken from a trailing `.gz` / `.zst`). By extension: `.txt` `.text` `.md` → text (one document
    * per file); `.jsonl` `.ndjson` → jsonl; `.json` → json; `.parquet` → parquet.
@@ -128,6 +134,8 @@ export interface RecordFields {
   readonly textField: string;
   readonly idField: string | undefined;
   readonly maxBytes: number;
+  /** A record without `idField` gets its position's id (ReadDocumentsOptions.missingId 'position'). */
+  readonly optionalId?: boolean;
 }
 
 /** An input file as {@link checkInputs} found it. */
@@ -159,6 +167,8 @@ export async function checkInputs(
     throw new TrainprintError('INVALID_OPTIONS', 'textField must be a non-empty string');
   if (idField !== undefined && (typeof idField !== 'string' || idField.length === 0))
     throw new TrainprintError('INVALID_OPTIONS', 'idField must be a non-empty string');
+  if (options.missingId !== undefined && options.missingId !== 'error' && options.missingId !== 'position')
+    throw new TrainprintError('INVALID_OPTIONS', "missingId must be 'error' or 'position'");
   if (options.format !== undefined && !FORMATS.has(options.format))
     throw new TrainprintError('INVALID_OPTIONS', `format must be one of ${[...FORMATS].join(', ')}`);
   const maxBytes = options.maxDocumentBytes ?? 256 * 1024 * 1024;
@@ -177,7 +187,8 @@ export async function checkInputs(
     if (!s.isFile()) throw fail(`${p}: not a regular file`);
     kinds.push({ ...formats[i], size: s.size });
   }
-  return { kinds, ctx: { textField, idField, maxBytes } };
+  const optional = options.missingId === 'position' ? { optionalId: true } : {};
+  return { kinds, ctx: { textField, idField, maxBytes, ...optional } };
 }
 
 function ioReason(e: unknown): string {
@@ -281,7 +292,8 @@ function recordDocument(record: unknown, ctx: RecordFields): { id: string | unde
     const fields = text === undefined ? ` (fields: ${Object.keys(r).slice(0, 10).join(', ') || 'none'})` : '';
     throw new RecordError(`${text === undefined ? 'no' : 'non-string'} field "${ctx.textField}"${fields}`);
   }
-  return { id: ctx.idField === undefined ? undefined : idOf(r[ctx.idField], ctx.idField), text };
+  const missing = ctx.idField === undefined || (ctx.optionalId === true && r[ctx.idField] === undefined);
+  return { id: missing ? undefined : idOf(r[ctx.idField!], ctx.idField!), text };
 }
 
 function docFrom(record: unknown, path: string, where: string, fallbackId: string, ctx: RecordFields): DatasetDocument {
@@ -447,11 +459,14 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
       throw fail(`${path}: not a readable Parquet file (${e instanceof Error ? e.message : String(e)})`, e);
     }
     const names = parquetSchema(metadata).children.map((c) => c.element.name);
-    for (const f of [ctx.textField, ctx.idField]) {
+    // a missing id column is every row's missing id (its position's id, with optionalId)
+    const idField =
+      ctx.optionalId && ctx.idField !== undefined && !names.includes(ctx.idField) ? undefined : ctx.idField;
+    for (const f of [ctx.textField, idField]) {
       if (f !== undefined && !names.includes(f))
         throw fail(`${path}: no column "${f}" (columns: ${names.slice(0, 20).join(', ')})`);
     }
-    const columns = ctx.idField === undefined ? [ctx.textField] : [ctx.textField, ctx.idField];
+    const columns = idField === undefined ? [ctx.textField] : [ctx.textField, idField];
     for (const group of metadata.row_groups) {
       const n = Number(group.num_rows);
       if (n === 0) continue;
@@ -486,9 +501,10 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
             `${path}:${row}: column "${ctx.textField}" is ${text === null || text === undefined ? 'null' : `not a string (${typeof text})`}`,
           );
         let id = `${path}:${row}`;
-        if (ctx.idField !== undefined) {
+        const given = idField === undefined ? undefined : r[idField];
+        if (idField !== undefined && !(ctx.optionalId && (given === undefined || given === null))) {
           try {
-            id = idOf(r[ctx.idField], ctx.idField);
+            id = idOf(given, idField);
           } catch (e) {
             throw e instanceof RecordError ? fail(`${path}:${row}: ${e.message}`) : e;
           }

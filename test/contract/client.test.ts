@@ -100,6 +100,22 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(fp.winnow!.hashes.length).toBe(fp.winnow!.starts.length);
   });
 
+  it('createJob, getJob, jobResults, cancelJob', async () => {
+    const items = Array.from({ length: 4 }, (_, i) => ({
+      content: `Title ${i}.\n\n${MIT_GRANT}`,
+      content_type: 'text',
+    }));
+    const job = await tp.createJob({ type: 'analyze', items });
+    expect(job).toMatchObject({ success: true, type: 'analyze', total: 4 });
+    const lines = [];
+    for await (const line of tp.jobResults(job.job_id, { limit: 3, pollMs: 20 })) lines.push(line);
+    expect(lines.map((l) => l.index)).toEqual([0, 1, 2, 3]);
+    expect(lines.every((l) => l.success)).toBe(true);
+    expect((await tp.getJob(job.job_id)).done).toBe(4);
+    expect(await tp.cancelJob(job.job_id)).toMatchObject({ job_id: job.job_id, deleted: true });
+    expect(await failure(tp.getJob(job.job_id))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('analyzeAsync, getAnalysisJob; getAnalysisReport, getEvidenceBundle, getReportKey', async () => {
     const content = `A background analysis.\n\n${MIT_GRANT}\n\nThe end.`;
     const started = await tp.analyzeAsync({ content, content_type: 'text' });

@@ -54,7 +54,7 @@ const fill = (path: string) =>
 /** Required query parameters of a route (so that an extra one is what the check trips on). */
 const REQUIRED_QUERY: Readonly<Record<string, string>> = { marketplaceAudit: `entity_id=lst_${HEX32}` };
 /** Route groups whose good requests are exercised in their own files (a model server, several accounts). */
-const OWN_FILE_TAGS = new Set(['marketplace', 'memorization']); // test/unit/http-marketplace.test.ts, http-memorization.test.ts
+const OWN_FILE_TAGS = new Set(['marketplace', 'memorization', 'jobs']); // test/unit/http-marketplace.test.ts, http-memorization.test.ts, test/contract/http-catalogue-jobs.test.ts
 
 describe('HTTP API contract', () => {
   let api: Api;

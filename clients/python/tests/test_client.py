@@ -127,6 +127,19 @@ class LiveApiTest(unittest.TestCase):
             self.tp.oauth.token(c["client_id"], c["client_secret"])
         self.assertEqual((cm2.exception.status, cm2.exception.code), (401, "invalid_client"))
 
+    def test_catalogue_job(self) -> None:
+        items = [{"id": f"o{i}", "text": MIT_GRANT if i == 2 else "plain words"} for i in range(5)]
+        job = self.tp.create_job("scan", items, options={"min_words": 10})
+        self.assertEqual(job["total"], 5)
+        self.assertRegex(job["job_id"], r"^job_[0-9a-f]{32}$")
+        lines = list(self.tp.job_results(job["job_id"], limit=2, poll_seconds=0.05))
+        self.assertEqual([line["index"] for line in lines], [0, 1, 2, 3, 4])
+        self.assertEqual(lines[0]["result"]["id"], "o0")
+        self.assertEqual(self.tp.get_job(job["job_id"])["state"], "done")
+        self.assertTrue(self.tp.cancel_job(job["job_id"])["deleted"])
+        with self.assertRaises(NotFoundError):
+            self.tp.get_job(job["job_id"])
+
     def test_errors(self) -> None:
         with self.assertRaises(InvalidInputError) as cm:
             self.tp.analyze({"content": "x", "content_type": "rtf"})  # type: ignore[typeddict-item]

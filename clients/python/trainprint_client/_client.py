@@ -7,7 +7,7 @@ import os
 import secrets
 import time
 import urllib.parse
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._transport import Query, RetryHook, Sleep, Transport
 from .types import (
@@ -186,6 +186,50 @@ class Client:
     def fingerprint(self, body: FingerprintRequest) -> FingerprintResult:
         """``POST /api/v1/attribution/fingerprint``: content id, work_hash and sketches."""
         return cast(FingerprintResult, self.request("POST", "/api/v1/attribution/fingerprint", body=body, idempotent=True))
+
+    # ------------------------------------------------------------ catalogue jobs
+
+    def create_job(self, type: str, items: Sequence[Any], options: Optional[Mapping[str, Any]] = None,
+                   idempotency_key: Optional[str] = None) -> Json:
+        """``POST /api/v1/jobs``: a catalogue job of many ``analyze``, ``score`` or ``scan`` items (a scan item is
+        ``{"id", "text"}``; ``options`` only for a scan: ``datasets``, ``min_words``, ``paraphrase``), run in the
+        server's background and kept in its store. Returns the job (``job_id``, ``state``, ``total``, ...). The items
+        are charged to the plan at once (``RateLimitedError`` when they would pass the day's limit); a job holds at
+        most the plan's ``jobItems`` (413)."""
+        body: Dict[str, Any] = {"type": type, "items": list(items)}
+        if options is not None:
+            body["options"] = dict(options)
+        return cast(Json, self.request("POST", "/api/v1/jobs", body=body, idempotency_key=idempotency_key))
+
+    def get_job(self, job_id: str) -> Json:
+        """``GET /api/v1/jobs/{job_id}``: the job's state, ``done``, ``total``, ``failed``, ``eta_seconds``."""
+        return cast(Json, self.request("GET", f"/api/v1/jobs/{_seg(job_id)}"))
+
+    def job_results(self, job_id: str, limit: int = 100, after: Optional[int] = None,
+                    poll_seconds: float = 1.0) -> Iterator[Json]:
+        """``GET /api/v1/jobs/{job_id}/results``: every result line of the job in item order
+        (``{"index", "success", "result" | "error"}``), page by page; while the job runs it waits ``poll_seconds``
+        between pages, and it ends once the job has finished and every line has been read."""
+        while True:
+            job = self.get_job(job_id)
+            finished = job.get("state") in ("done", "failed", "cancelled")
+            text = self.request("GET", f"/api/v1/jobs/{_seg(job_id)}/results", query={"limit": limit, "after": after},
+                                headers={"Accept": "application/x-ndjson"}, response_type="text")
+            lines = [line for line in str(text).split("\n") if line.strip()]
+            for line in lines:
+                row = cast(Json, json.loads(line))
+                after = int(row["index"])
+                yield row
+            if len(lines) == limit:
+                continue
+            if finished:
+                return
+            time.sleep(poll_seconds)
+
+    def cancel_job(self, job_id: str) -> Json:
+        """``DELETE /api/v1/jobs/{job_id}``: cancels a queued or running job (``deleted`` false); a finished job is
+        deleted with its results (``deleted`` true)."""
+        return cast(Json, self.request("DELETE", f"/api/v1/jobs/{_seg(job_id)}"))
 
     # ------------------------------------------------------------ works registry
 

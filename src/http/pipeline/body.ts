@@ -23,11 +23,20 @@ const LARGE_BODY_BYTES = 1 << 20;
  * that takes files; the body is then dropped unread.
  * @example await checkMediaType(request, found.route.body, found.route.files)
  */
-export async function checkMediaType(request: Request, kind: Route['body'], files?: true): Promise<void> {
+export async function checkMediaType(
+  request: Request,
+  kind: Route['body'],
+  files?: true,
+  ndjson?: true,
+): Promise<void> {
   if (!kind) return;
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const [media, ...paramsList] = type.split(';').map((s) => s.trim());
   if (files && media === MULTIPART) return; // its boundary is checked as it is parsed (400)
+  if (ndjson && media === MEDIA_TYPES.ndjson && kind === 'json') {
+    const cs = paramsList.find((p) => p.startsWith('charset='));
+    if (cs === undefined || cs.slice(8).replace(/"/g, '') === 'utf-8') return;
+  }
   const expected = MEDIA_TYPES[kind];
   const charset = paramsList
     .find((p) => p.startsWith('charset='))
@@ -35,9 +44,10 @@ export async function checkMediaType(request: Request, kind: Route['body'], file
     .replace(/"/g, '');
   if (media !== expected || (kind !== 'binary' && charset !== undefined && charset !== 'utf-8')) {
     await request.body?.cancel().catch(() => undefined);
+    const also = `${files ? ` or ${MULTIPART}` : ''}${ndjson ? ` or ${MEDIA_TYPES.ndjson} (UTF-8)` : ''}`;
     throw new TrainprintError(
       'UNSUPPORTED_MEDIA_TYPE',
-      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}${files ? ` or ${MULTIPART}` : ''}`,
+      `send Content-Type: ${expected}${kind === 'binary' ? '' : ' (UTF-8)'}${also}`,
     );
   }
 }
@@ -112,6 +122,12 @@ async function decodeJsonOrOther(
   offload: JsonBodyOffload | null,
 ): Promise<unknown> {
   const { route } = found;
+  if (route.ndjson && isNdjson(x.request)) {
+    if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
+    const body = { items: parseNdjsonBody(raw) };
+    found.compiled.checkBody?.(body);
+    return body;
+  }
   if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && offload) {
     // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
     // bytes (a copy goes where an Idempotency-Key needs them afterwards, for the request's hash)
@@ -123,6 +139,40 @@ async function decodeJsonOrOther(
   const body = route.body ? parseBody(route.body, raw, found.compiled) : undefined;
   if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();
   return body;
+}
+
+/** Whether the request's body is JSON lines (`application/x-ndjson`). */
+function isNdjson(request: Request): boolean {
+  const media = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  return media === MEDIA_TYPES.ndjson;
+}
+
+/**
+ * A JSON-lines body as its values: UTF-8, one JSON value per line (`\n` or `\r\n`), blank lines skipped; each
+ * value checked as a JSON body is (depth, lone surrogates).
+ * @throws MALFORMED_JSON naming the line, INVALID_INPUT
+ * @example parseNdjsonBody(new TextEncoder().encode('{"a":1}\n{"a":2}\n')) // [{ a: 1 }, { a: 2 }]
+ */
+export function parseNdjsonBody(raw: Uint8Array): unknown[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
+  } catch {
+    throw new TrainprintError('MALFORMED_JSON', 'the body is not valid UTF-8');
+  }
+  const out: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '') continue;
+    try {
+      out.push(parseJsonBody(new TextEncoder().encode(line)));
+    } catch (e) {
+      const detail = e instanceof TrainprintError ? (e.detail ?? e.message) : 'not JSON';
+      throw new TrainprintError(e instanceof TrainprintError ? e.code : 'MALFORMED_JSON', `line ${i + 1}: ${detail}`);
+    }
+  }
+  return out;
 }
 
 function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {

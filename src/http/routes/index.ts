@@ -9,7 +9,8 @@
  * datasets, kb (the knowledge base), marketplace, memorization, account, service. What several
  * groups use: who is calling and the caller's works (caller.ts), the refusals the routes make
  * themselves (refusals.ts). Background analyses — analyze's `Prefer: respond-async` answer and the route that
- * reports a job's progress — are woven into the table by jobs.ts ({@link withBackgroundAnalyses}).
+ * reports a job's progress — are woven into the table by jobs.ts ({@link withBackgroundAnalyses}); the durable
+ * catalogue jobs of many items (`/api/v1/jobs`) are catalogue-jobs.ts.
  *
  * Extending: add rows to a group's module, or a group's module spread into {@link ROUTES} (or pass
  * more rows to `createHandler(engine, { routes })`); path parameters go in {@link PATH_PARAMS}; the
@@ -29,6 +30,7 @@ import { DATASET_REF_PATTERN } from '../schemas/datasets.js';
 import { idPattern } from '../schemas/kit.js';
 import { ACCOUNT_ROUTES } from './account.js';
 import { ATTRIBUTION_ROUTES } from './attribution.js';
+import { CATALOGUE_JOB_ROUTES } from './catalogue-jobs.js';
 import { CONTENT_ROUTES } from './content.js';
 import { DATASET_ROUTES } from './datasets.js';
 import { withBackgroundAnalyses } from './jobs.js';
@@ -46,7 +48,10 @@ import { SERVICE_ROUTES } from './service.js';
  */
 export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; readonly description: string }>> = {
   analysis_id: { pattern: idPattern('an', 32), description: 'Analysis id (`an_` + 32 hex)' },
-  job_id: { pattern: idPattern('job', 32), description: 'Background analysis id (`job_` + 32 hex)' },
+  job_id: {
+    pattern: idPattern('job', 32),
+    description: 'Job id (`job_` + 32 hex): a background analysis or a catalogue job',
+  },
   work_id: { pattern: idPattern('wk', 32), description: 'Work id (`wk_` + 32 hex)' },
   monitor_id: { pattern: idPattern('mon', 32), description: 'Monitor id (`mon_` + 32 hex)' },
   dataset_id: { pattern: DATASET_REF_PATTERN, description: 'Reference dataset id (`pack:…`: a shipped pack)' },
@@ -74,6 +79,7 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
 export const ROUTES: readonly Route[] = withBackgroundAnalyses(
   withDocs([
     ...ATTRIBUTION_ROUTES,
+    ...CATALOGUE_JOB_ROUTES,
     ...CONTENT_ROUTES,
     ...MONITOR_ROUTES,
     ...DATASET_ROUTES,

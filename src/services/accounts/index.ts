@@ -20,10 +20,13 @@ export type {
   OAuthClientInfo,
 } from './keys.js';
 export {
+  DEFAULT_JOB_ITEMS,
   MAX_PLAN_FILE_BYTES,
+  MAX_PLAN_JOB_ITEMS,
   MemoryCounterStore,
   PLANS,
   planFileBytes,
+  planJobItems,
   RateLimiter,
   StoreCounterStore,
   utcDay,

@@ -40,9 +40,25 @@ export interface Plan {
    * larger), at most {@link MAX_PLAN_FILE_BYTES}. Absent: {@link ANALYZE_MAX_FILE_BYTES}, the library's default.
    */
   readonly fileBytes?: number;
+  /**
+   * The most items one catalogue job may hold (`POST /api/v1/jobs`), at most {@link MAX_PLAN_JOB_ITEMS}; a job's items
+   * also count against `daily`, one call each. Absent: {@link DEFAULT_JOB_ITEMS}.
+   */
+  readonly jobItems?: number;
 }
 
 const MIB = 1024 * 1024;
+
+/**
+ * The most a plan may set as its `jobItems`: 1,000,000 items in one job.
+ * @example createHandler(engine, { plans: { archive: { daily: null, jobItems: MAX_PLAN_JOB_ITEMS } } })
+ */
+export const MAX_PLAN_JOB_ITEMS = 1_000_000;
+/**
+ * The items per job of a plan that sets no `jobItems`: 100 (Free's).
+ * @example planJobItems({ daily: 5 }) // 100
+ */
+export const DEFAULT_JOB_ITEMS = 100;
 
 /**
  * The most a plan may set as its `fileBytes`: 256 MiB. In base64 that is a JSON body of 341 MiB, held as one string
@@ -57,7 +73,8 @@ export const MAX_PLAN_FILE_BYTES = 256 * MIB;
  * plan of any other name to `createHandler`). Availability targets: Pro 99.9 %, Enterprise 99.99 %. An account's own
  * reference datasets: Free 2 of 10 MiB of text in all, Pro 20 of 250 MiB, Scale 100 of 2 GiB, Enterprise no cap. The
  * largest file a request may carry (`fileBytes`): Free 8 MiB, Pro 32 MiB, Scale and Enterprise 64 MiB (the default
- * limit of document extraction; a contract may set up to 256 MiB).
+ * limit of document extraction; a contract may set up to 256 MiB). Items per catalogue job (`jobItems`): Free 100, Pro
+ * 10,000, Scale and Enterprise 100,000 (a contract may set up to 1,000,000).
  *
  * @example
  * PLANS.pro.daily // 10000
@@ -65,14 +82,21 @@ export const MAX_PLAN_FILE_BYTES = 256 * MIB;
  * PLANS.free.fileBytes // 8388608
  */
 export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
-  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB }, fileBytes: 8 * MIB },
-  pro: { daily: 10_000, availability: 99.9, datasets: { count: 20, bytes: 250 * MIB }, fileBytes: 32 * MIB },
-  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB }, fileBytes: 64 * MIB },
+  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB }, fileBytes: 8 * MIB, jobItems: 100 },
+  pro: {
+    daily: 10_000,
+    availability: 99.9,
+    datasets: { count: 20, bytes: 250 * MIB },
+    fileBytes: 32 * MIB,
+    jobItems: 10_000,
+  },
+  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB }, fileBytes: 64 * MIB, jobItems: 100_000 },
   enterprise: {
     daily: null,
     availability: 99.99,
     datasets: { count: null, bytes: null },
     fileBytes: 64 * MIB,
+    jobItems: 100_000,
   },
 });
 
@@ -83,6 +107,14 @@ export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
  */
 export function planFileBytes(plan: Plan | undefined): number {
   return plan?.fileBytes ?? ANALYZE_MAX_FILE_BYTES;
+}
+
+/**
+ * The most items one catalogue job on `plan` may hold: its `jobItems`, else {@link DEFAULT_JOB_ITEMS}.
+ * @example planJobItems(PLANS.pro) // 10000
+ */
+export function planJobItems(plan: Plan | undefined): number {
+  return plan?.jobItems ?? DEFAULT_JOB_ITEMS;
 }
 
 /**
@@ -100,10 +132,12 @@ export const WINDOW_SECONDS = 86_400;
  */
 export interface CounterStore {
   /**
-   * If the count of `key` is below `limit`, add one. Returns whether it did and the count after
-   * the call. `expiresAt` (ms) says when the counter may be forgotten.
+   * If the count of `key` plus `by` (default 1: one call; a catalogue job's items reserve all at once) stays within
+   * `limit`, add `by`. Returns whether it did and the count after the call. `expiresAt` (ms) says when the counter
+   * may be forgotten. A counter store written before `by` existed counts one whatever `by` is: give jobs one that
+   * honours it.
    */
-  take(key: string, limit: number, expiresAt: number): Promise<{ allowed: boolean; count: number }>;
+  take(key: string, limit: number, expiresAt: number, by?: number): Promise<{ allowed: boolean; count: number }>;
   /** The count of `key` (0 when none). */
   peek(key: string): Promise<number>;
 }
@@ -121,14 +155,14 @@ export class MemoryCounterStore implements CounterStore {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async take(key: string, limit: number, expiresAt: number): Promise<{ allowed: boolean; count: number }> {
+  async take(key: string, limit: number, expiresAt: number, by = 1): Promise<{ allowed: boolean; count: number }> {
     // no await between the read and the write: this block is atomic
     if (++this.takes % 1024 === 0) this.prune();
     const c = this.counts.get(key);
     const count = c && c.expiresAt > this.clock() ? c.count : 0;
-    if (count >= limit) return { allowed: false, count };
-    this.counts.set(key, { count: count + 1, expiresAt });
-    return { allowed: true, count: count + 1 };
+    if (count + by > limit) return { allowed: false, count };
+    this.counts.set(key, { count: count + by, expiresAt });
+    return { allowed: true, count: count + by };
   }
 
   async peek(key: string): Promise<number> {
@@ -155,18 +189,18 @@ export class MemoryCounterStore implements CounterStore {
 export class StoreCounterStore implements CounterStore {
   constructor(private readonly store: Store) {}
 
-  async take(key: string, limit: number): Promise<{ allowed: boolean; count: number }> {
+  async take(key: string, limit: number, _expiresAt?: number, by = 1): Promise<{ allowed: boolean; count: number }> {
     const at = `http/usage/${key}`;
     if (this.store.increment) {
-      const r = await this.store.increment(at, 1, Number.isFinite(limit) ? limit : undefined);
+      const r = await this.store.increment(at, by, Number.isFinite(limit) ? limit : undefined);
       return { allowed: r.applied, count: r.value };
     }
     return this.store.transaction(async (tx) => {
       const v = await tx.get(at);
       const count = typeof v === 'number' ? v : 0;
-      if (count >= limit) return { allowed: false, count };
-      tx.put(at, count + 1);
-      return { allowed: true, count: count + 1 };
+      if (count + by > limit) return { allowed: false, count };
+      tx.put(at, count + by);
+      return { allowed: true, count: count + by };
     });
   }
 
@@ -241,6 +275,13 @@ export class RateLimiter {
           `plans.${name}.datasets must be { count, bytes }, each a non-negative integer or null`,
         );
       }
+      const j = p.jobItems;
+      if (j !== undefined && !(Number.isSafeInteger(j) && j >= 1 && j <= MAX_PLAN_JOB_ITEMS)) {
+        throw new TrainprintError(
+          'INVALID_OPTIONS',
+          `plans.${name}.jobItems must be a whole number of items from 1 to ${MAX_PLAN_JOB_ITEMS}`,
+        );
+      }
       const f = p.fileBytes;
       if (f !== undefined && !(Number.isSafeInteger(f) && f >= 1 && f <= MAX_PLAN_FILE_BYTES)) {
         throw new TrainprintError(
@@ -254,10 +295,15 @@ export class RateLimiter {
     this.now = options.now;
   }
 
-  /** Charge one call (only if it is within the limit). @throws FORBIDDEN when the principal's plan is not configured */
-  async take(p: Principal): Promise<RateState> {
+  /**
+   * Charge one call, or `n` at once (a catalogue job's items), only if all of them are within the limit.
+   * @throws FORBIDDEN when the principal's plan is not configured
+   */
+  async take(p: Principal, n = 1): Promise<RateState> {
+    if (!Number.isSafeInteger(n) || n < 1) throw new TrainprintError('INVALID_INPUT', 'n must be a positive integer');
     const { limit, day, now } = this.window(p);
-    const r = await this.counters.take(`${p.account}/${day.id}`, limit ?? Number.POSITIVE_INFINITY, day.end);
+    const key = `${p.account}/${day.id}`;
+    const r = await this.counters.take(key, limit ?? Number.POSITIVE_INFINITY, day.end, n);
     return this.state(p, limit, r.count, r.allowed, day.end, now);
   }
 

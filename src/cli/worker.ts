@@ -1,0 +1,64 @@
+/**
+ * `trainprint worker --queue URL --dataset …`: one worker of the scan queue (docs/scan.md "Workers over
+ * PostgreSQL"): takes chunks of the open scan jobs, scans them against its datasets and writes the hits, until
+ * SIGINT / SIGTERM (the first finishes the chunk being scanned, a second gives it back); exit code 0. A job whose
+ * datasets differ from the worker's (by SHA-256) is refused: exit code 1, nothing written.
+ */
+import { openScanQueue } from '../node/index.js';
+import { HELP } from './help.js';
+import { intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
+import { parse, redact, UsageError } from './shared.js';
+
+/**
+ * `trainprint worker --queue URL [--dataset A,B] [--concurrency N] [--job ID] [--quiet]`.
+ * @example process.exitCode = await workerCommand(['--queue', 'postgres://localhost/db', '--dataset', 'books.tpds'])
+ */
+export async function workerCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, QUEUE_OPTIONS);
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError('worker takes no positional arguments');
+  const url = queueUrl(values);
+  const concurrency = intOption(values, 'concurrency', 1, 256);
+  const quiet = values.quiet === true;
+  const job = values.job as string | undefined;
+  const signals = stopSignals(); // from the start: a signal while the datasets load stops the worker before any chunk
+  try {
+    const { engine, close } = await workerEngine(values);
+    try {
+      const queue = await openScanQueue(url, queueOptions(values));
+      try {
+        if (!quiet) {
+          const names = engine
+            .datasets()
+            .filter((d) => d.kind === 'exact')
+            .map((d) => d.id);
+          console.error(`worker ${process.pid} on ${redact(url)} with datasets ${names.join(', ')}`);
+        }
+        const summary = await queue.work(engine, {
+          ...(concurrency === undefined ? {} : { concurrency }),
+          ...(job === undefined ? {} : { job }),
+          signal: signals.stop,
+          abortChunks: signals.abort,
+          onChunkError: (e, c) =>
+            console.error(`job ${c.job} chunk ${c.seq}: ${(e as Error)?.message ?? String(e)} (back to the queue)`),
+        });
+        if (!quiet) {
+          console.error(
+            `worker ${process.pid} stopped: ${summary.chunks} chunks, ${summary.items.toLocaleString('en-US')} items, ` +
+              `${summary.hits.toLocaleString('en-US')} hits${summary.abandoned ? `, ${summary.abandoned} given back` : ''}`,
+          );
+        }
+        return 0;
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      await close();
+    }
+  } finally {
+    signals.done();
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score or scan — submitted at once and
+ * run in the background by the job runners of every process on the store (src/services/jobs/), answered 202 with the
+ * job; its status (`GET /api/v1/jobs/{job_id}`), its results as JSON lines in item order, paged with a cursor in the
+ * `Link` header (`GET …/results?after=&limit=`), and `DELETE` (cancel a running job; delete a finished one).
+ *
+ * Plans: the items are charged to the account's daily limit when the job is submitted, all or none (429 as for any
+ * call over the limit), and a job holds at most the plan's `jobItems` (413). Submission and polling are not charged
+ * beyond that. Another account's job answers 404, as if absent.
+ */
+import {
+  ANALYZE_REQUEST_SCHEMA,
+  planFileBytes,
+  planJobItems,
+  TrainprintError,
+  type AnalyzeRequest,
+  type Engine,
+  type JobExecutor,
+  type JobInfo,
+  type JobType,
+  type ScoreRequest,
+  type SliceOptions,
+} from '../../library.js';
+import type { JsonSchema, Route, RouteContext } from '../context.js';
+import { Reply } from '../context.js';
+import { errorOutcome, jsonResponse } from '../respond.js';
+import { SCORE_REQUEST_SCHEMA } from '../schemas/attribution.js';
+import {
+  JOB_DELETE_RESPONSE_SCHEMA,
+  JOB_REQUEST_SCHEMA,
+  JOB_RESULT_LINE_SCHEMA,
+  JOB_RESULTS_QUERY_SCHEMA,
+  JOB_STATUS_RESPONSE_SCHEMA,
+  JOB_SUBMIT_QUERY_SCHEMA,
+} from '../schemas/jobs.js';
+import { compileValidator } from '../validate.js';
+import { account, who } from './caller.js';
+
+/** The item of a scan job. */
+const SCAN_ITEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['id', 'text'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 1024 },
+    text: { type: 'string', maxLength: 10 * 1024 * 1024 },
+  },
+};
+
+/** Each type's item checker, compiled once. */
+const ITEM_CHECKS: Readonly<Record<JobType, (v: unknown) => unknown>> = {
+  analyze: compileValidator(ANALYZE_REQUEST_SCHEMA as JsonSchema, 'body'),
+  score: compileValidator(SCORE_REQUEST_SCHEMA, 'body'),
+  scan: compileValidator(SCAN_ITEM_SCHEMA, 'body'),
+};
+
+const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
+const resultsUrl = (id: string) => `/api/v1/jobs/${id}/results`;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A job as the API shows it. */
+function jobBody(j: JobInfo): Record<string, unknown> {
+  return {
+    job_id: j.id,
+    type: j.type,
+    state: j.state,
+    total: j.total,
+    done: j.done,
+    failed: j.failed,
+    created: iso(j.created),
+    started: iso(j.started),
+    finished: iso(j.finished),
+    eta_seconds: j.eta_ms === null ? null : Math.round(j.eta_ms / 100) / 10,
+    status_url: statusUrl(j.id),
+    results_url: resultsUrl(j.id),
+    ...(j.error ? { error: j.error } : {}),
+  };
+}
+
+/** Each item checked against its type's schema: 422 naming `items[i].field`. */
+function checkItems(type: JobType, items: readonly unknown[]): void {
+  const check = ITEM_CHECKS[type];
+  for (let i = 0; i < items.length; i++) {
+    try {
+      check(items[i]);
+    } catch (e) {
+      const c = (e as TrainprintError).cause as { field?: string; reason?: string } | undefined;
+      const field = c?.field ? `items[${i}].${c.field}` : `items[${i}]`;
+      const reason = c?.reason ?? 'is not valid';
+      throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, {
+        cause: { location: 'body', field, reason },
+      });
+    }
+  }
+}
+
+/** `POST /api/v1/jobs`. */
+async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
+  const body = ctx.body as { type?: JobType; items: unknown[]; options?: Record<string, unknown> };
+  const type = body.type ?? (ctx.query.type as JobType | undefined);
+  if (type === undefined)
+    throw new TrainprintError('INVALID_INPUT', 'type: is required (in the body, or as ?type= for JSON lines)', {
+      cause: { location: 'body', field: 'type', reason: 'is required' },
+    });
+  if (body.type !== undefined && ctx.query.type !== undefined && body.type !== ctx.query.type)
+    throw new TrainprintError('INVALID_INPUT', 'type: the body and the query name different types', {
+      cause: { location: 'body', field: 'type', reason: 'the body and the query name different types' },
+    });
+  if (body.options !== undefined && type !== 'scan')
+    throw new TrainprintError('INVALID_INPUT', 'options: only a scan job takes options', {
+      cause: { location: 'body', field: 'options', reason: 'only a scan job takes options' },
+    });
+  const principal = who(ctx);
+  const plan = ctx.services.plan(principal.plan);
+  const cap = planJobItems(plan);
+  if (body.items.length > cap)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
+    );
+  checkItems(type, body.items);
+  const rate = await ctx.services.reserve(principal, body.items.length);
+  if (!rate.allowed) {
+    const err = new TrainprintError(
+      'RATE_LIMITED',
+      `${rate.limit} calls per UTC day on plan "${rate.plan}"; the job's ${body.items.length} items would pass it ` +
+        `(${rate.remaining} left); the window resets in ${rate.resetSeconds} s`,
+    );
+    const out = errorOutcome(err, '');
+    return jsonResponse(out.status, out.body, { 'retry-after': String(rate.resetSeconds) });
+  }
+  const o = body.options ?? {};
+  const scan = type === 'scan' ? { ...o } : {};
+  const job = await ctx.services.jobs.submit({
+    account: principal.account,
+    type,
+    items: body.items,
+    context: { max_file_bytes: planFileBytes(plan), ...scan },
+  });
+  ctx.services.wakeJobs();
+  return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
+}
+
+/** `GET /api/v1/jobs/{job_id}/results`: JSON lines, the next page's URL in `Link` while more may come. */
+async function jobResults(ctx: RouteContext): Promise<Response> {
+  const id = ctx.params.job_id;
+  const limit = (ctx.query.limit as number | undefined) ?? 100;
+  const after = ctx.query.after as number | undefined;
+  const page = await ctx.services.jobs.results(id, { owner: account(ctx), after, limit });
+  const text = page.results.map((r) => `${JSON.stringify(r)}\n`).join('');
+  const headers: Record<string, string> = { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' };
+  if (page.next !== null) {
+    const q = page.next < 0 ? `limit=${limit}` : `after=${page.next}&limit=${limit}`;
+    headers.link = `<${resultsUrl(id)}?${q}>; rel="next"`;
+  }
+  return new Response(text, { status: 200, headers });
+}
+
+/**
+ * Runs one item of a job as its request runs over HTTP: the analysis or score of the job's account, with the file
+ * limit of its plan when it was submitted; a scan against the exact datasets.
+ * @example new JobRunner({ jobs, execute: jobExecutor(engine, { sliceMs: 3 }) })
+ */
+export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
+  return async (type, item, claim) => {
+    const owner = claim.job.account;
+    const maxFileBytes = typeof claim.context.max_file_bytes === 'number' ? claim.context.max_file_bytes : undefined;
+    if (type === 'analyze') return engine.analyze(item as AnalyzeRequest, { owner, maxFileBytes, ...work });
+    if (type === 'score') {
+      const request = item as ScoreRequest;
+      if ((request.work_hash !== undefined) === (request.content !== undefined))
+        throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
+      if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
+      return engine.score(request, { ...work, owner, maxFileBytes });
+    }
+    const { id, text } = item as { id: string; text: string };
+    const c = claim.context;
+    const hits = await engine.scanItem(
+      { id, text },
+      {
+        account: owner,
+        ...(Array.isArray(c.datasets) ? { datasets: c.datasets as string[] } : {}),
+        ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
+        ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
+      },
+    );
+    return { id, hits };
+  };
+}
+
+/** The job of the worked examples, as the submission answered it. */
+const EXAMPLE_JOB = {
+  success: true,
+  job_id: 'job_7d2c4b1e9a8f40c3b5e6d7f8a9b0c1d2',
+  type: 'scan',
+  state: 'queued',
+  total: 2,
+  done: 0,
+  failed: 0,
+  created: '2025-06-02T09:30:00.000Z',
+  started: null,
+  finished: null,
+  eta_seconds: null,
+  status_url: '/api/v1/jobs/job_7d2c4b1e9a8f40c3b5e6d7f8a9b0c1d2',
+  results_url: '/api/v1/jobs/job_7d2c4b1e9a8f40c3b5e6d7f8a9b0c1d2/results',
+} as const;
+const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
+
+const JOBS_NOTE =
+  'Items are charged to the daily limit when the job is submitted, all or none; a job holds at most the ' +
+  "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: they survive a " +
+  'restart, and every `serve` process on one PostgreSQL store works on them. A finished job and its results are ' +
+  'kept 7 days.';
+
+/**
+ * The catalogue job routes, in the order of the document.
+ * @example CATALOGUE_JOB_ROUTES.map((r) => r.operationId) // ['createJob', 'getJob', 'getJobResults', 'cancelJob']
+ */
+export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/jobs',
+    operationId: 'createJob',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: 'Submit a catalogue job: many analyze, score or scan items, run in the background',
+    description:
+      'A JSON body `{ "type": "analyze" | "score" | "scan", "items": [...] }` (a scan takes `options` too), or ' +
+      'JSON lines (`Content-Type: application/x-ndjson`, one item per line) with `?type=`. Each item is checked ' +
+      "against its type's request (422 naming `items[i].field`); the answer is **202** with the job's status and " +
+      '`Location: status_url`. Poll `GET /api/v1/jobs/{job_id}`, read the results from `results_url`. ' +
+      JOBS_NOTE,
+    body: 'json',
+    ndjson: true,
+    creates: true,
+    metered: false,
+    maxBodyBytes: 64 * 1024 * 1024,
+    requestSchema: JOB_REQUEST_SCHEMA,
+    querySchema: JOB_SUBMIT_QUERY_SCHEMA,
+    responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
+    status: [202],
+    errorCases: [
+      { code: 'INVALID_INPUT', when: 'no type, or an item that its type does not take (`items[i].field`)' },
+      { code: 'PAYLOAD_TOO_LARGE', when: "more items than the plan's `jobItems`, or a body over 64 MiB" },
+      { code: 'RATE_LIMITED', when: "the items would pass the plan's daily limit (nothing is charged then)" },
+    ],
+    examples: [
+      {
+        name: 'scan',
+        summary: 'Two model outputs scanned against the exact datasets',
+        body: {
+          type: 'scan',
+          items: [
+            { id: 'out-1', text: 'Permission is hereby granted, free of charge, to any person obtaining a copy' },
+            { id: 'out-2', text: 'A reply that quotes nothing.' },
+          ],
+          options: { min_words: 10 },
+        },
+        status: 202,
+        response: EXAMPLE_JOB,
+      },
+    ],
+    handler: submitJob,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/jobs/{job_id}',
+    operationId: 'getJob',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: 'How far a catalogue job has got',
+    description:
+      "The state of the account's job, its counts (`done` never decreases) and the time left at the rate so " +
+      'far. Polls are not charged.',
+    metered: false,
+    responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
+    errorCases: [{ code: 'NOT_FOUND', when: "the account has no job with this id (another account's, or deleted)" }],
+    examples: [
+      {
+        name: 'done',
+        summary: 'The job of the submission, finished',
+        after: ['createJob'],
+        params: EXAMPLE_PARAMS,
+        status: 200,
+        response: {
+          ...EXAMPLE_JOB,
+          state: 'done',
+          done: 2,
+          started: '2025-06-02T09:30:00.020Z',
+          finished: '2025-06-02T09:30:00.041Z',
+        },
+      },
+    ],
+    handler: async (ctx) => jobBody(await ctx.services.jobs.get(ctx.params.job_id, { owner: account(ctx) })),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/jobs/{job_id}/results',
+    operationId: 'getJobResults',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: "A catalogue job's results, as JSON lines in item order",
+    description:
+      'One JSON line per item, `{ index, success, result | error }`, in item order from the item after `after`. ' +
+      'While the job runs, a page stops before the first item without a result, so reading on never skips one. ' +
+      'The next page is the `Link: <…?after=N&limit=M>; rel="next"` header: present while more may come (a full ' +
+      'page, or a job still running — an empty page then means "poll again later"), absent at the end. Not charged.',
+    metered: false,
+    querySchema: JOB_RESULTS_QUERY_SCHEMA,
+    responseSchema: JOB_RESULT_LINE_SCHEMA,
+    responseType: 'ndjson',
+    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no job with this id' }],
+    examples: [
+      {
+        name: 'unknown',
+        summary: 'A job id the account does not have (the results are JSON lines, one per item)',
+        params: { job_id: 'job_00000000000000000000000000000000' },
+        query: { limit: 100 },
+        status: 404,
+        response: {
+          success: false,
+          error: {
+            code: 'NOT_FOUND',
+            message:
+              'The requested item does not exist: no job job_00000000000000000000000000000000 (finished jobs are kept 7 days)',
+          },
+        },
+      },
+    ],
+    handler: jobResults,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/jobs/{job_id}',
+    operationId: 'cancelJob',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: 'Cancel a running catalogue job, or delete a finished one',
+    description:
+      'A queued or running job is **cancelled**: items not yet started never run, the chunks running finish, and ' +
+      "the results so far stay readable (`deleted: false`, the job's status). A finished job (done, failed or " +
+      'cancelled) is **deleted** with its results (`deleted: true`); so a second `DELETE` deletes what the first ' +
+      'cancelled. Items charged are not given back.',
+    metered: false,
+    responseSchema: JOB_DELETE_RESPONSE_SCHEMA,
+    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no job with this id' }],
+    examples: [
+      {
+        name: 'cancelled',
+        summary: 'The running job cancelled: its results so far stay readable',
+        after: ['createJob'],
+        params: EXAMPLE_PARAMS,
+        status: 200,
+        response: {
+          ...EXAMPLE_JOB,
+          state: 'cancelled',
+          started: '2025-06-02T09:30:00.020Z',
+          finished: '2025-06-02T09:30:00.030Z',
+          deleted: false,
+        },
+      },
+    ],
+    handler: async (ctx) => {
+      const r = await ctx.services.jobs.cancelOrDelete(ctx.params.job_id, { owner: account(ctx) });
+      return r.deleted ? { job_id: r.job.id, deleted: true } : { ...jobBody(r.job), deleted: false };
+    },
+  },
+];

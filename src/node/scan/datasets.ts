@@ -1,0 +1,45 @@
+/**
+ * The datasets of a file scan, in the engine of a thread: dataset files imported, `postgres://` URLs attached (every
+ * dataset of the URL's schema, or the one its `dataset` parameter names) — as `trainprint analyze --dataset` takes
+ * them. Each thread of `scanFiles` loads them once.
+ */
+import { readFile } from 'node:fs/promises';
+import { TrainprintError, type Engine } from '../../library.js';
+import { isPostgresUrl, openPostgresDatasets } from '../../store/node.js';
+
+/**
+ * Loads `specs` into `engine`; resolves to what closes the attached datasets' connections.
+ * @throws (rejects) INVALID_INPUT (an unreadable file), NOT_FOUND (no dataset at a URL), as importDataset does
+ * @example const close = await loadScanDatasets(engine, ['books.tpds'])
+ */
+export async function loadScanDatasets(engine: Engine, specs: readonly string[]): Promise<() => Promise<void>> {
+  const attached: Array<{ close(): Promise<void> }> = [];
+  const close = async () => {
+    await Promise.all(attached.map((d) => d.close()));
+  };
+  try {
+    for (const d of specs) {
+      if (isPostgresUrl(d)) {
+        const found = await openPostgresDatasets({ url: d });
+        attached.push(...found);
+        if (found.length === 0) throw new TrainprintError('NOT_FOUND', `no datasets in ${redact(d)}`);
+        for (const ds of found) await engine.attachDataset(ds);
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(d);
+      } catch {
+        throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`);
+      }
+      await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
+  } catch (e) {
+    await close().catch(() => undefined);
+    throw e;
+  }
+  return close;
+}
+
+/** A URL for messages: its password as ***. */
+const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');

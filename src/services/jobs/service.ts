@@ -1,0 +1,439 @@
+/**
+ * Durable catalogue jobs in the engine's {@link Store}: a job of many items is cut into chunks at submission; the
+ * runners of every process on the store (src/services/jobs/runner.ts) claim chunks through store transactions with a
+ * lease, run their items, and write the chunk's results with its completion in one transaction. A chunk whose lease
+ * has expired (its process died) is claimed again; a completion whose lease is no longer its own (it ran past its
+ * lease and another runner took the chunk) is dropped — so every item has exactly one result, and a job survives a
+ * restart. The leases are the store's: one process holds them in the memory and file stores, and in the PostgreSQL
+ * store every process on the database claims from the same jobs (its transactions are serialised across processes).
+ *
+ * Keys (ordered by string, numbers zero-padded):
+ *  - `job/<id>` the job record;
+ *  - `job-open/<created>/<id>` one per unfinished job, what runners scan for work;
+ *  - `job-items/<id>/<chunk>` a chunk's items, kept until the chunk is done (or the job cancelled);
+ *  - `job-lease/<id>/<chunk>` a claimed chunk's lease `{ token, until, attempts }`;
+ *  - `job-result/<id>/<index>` one item's result;
+ *  - `job-finished/<finished>/<id>` one per finished job, for the retention.
+ */
+import { TrainprintError } from '../../errors.js';
+import type { Store, Transaction } from '../../store/types.js';
+import type {
+  JobClaim,
+  JobError,
+  JobInfo,
+  JobResult,
+  JobResultPage,
+  JobState,
+  JobSubmission,
+  JobType,
+} from './types.js';
+import { JOB_TYPES } from './types.js';
+
+/**
+ * Items per chunk: what a runner claims at once. Small, so that a crash repeats little and several processes share a
+ * job of a few hundred items; large enough that the claims' transactions are a small part of the work.
+ * @example createJobService({ store, chunkItems: JOB_CHUNK_ITEMS })
+ */
+export const JOB_CHUNK_ITEMS = 10;
+/**
+ * How long a finished job (done, failed or cancelled) and its results are kept: 7 days from when it finished.
+ * @example if (now - job.finished > JOB_RETENTION_MS) await jobs.delete(job.id)
+ */
+export const JOB_RETENTION_MS = 7 * 86_400_000;
+/**
+ * How often a chunk is claimed before its items are given up on: a chunk whose runner died this many times (each
+ * lease expired) gets a failed result for each item (`INTERNAL`), so one poisonous item cannot stop a job.
+ */
+export const JOB_MAX_ATTEMPTS = 3;
+
+/** The stored record of a job. */
+interface JobRecord {
+  id: string;
+  account: string;
+  type: JobType;
+  state: JobState;
+  total: number;
+  done: number;
+  failed: number;
+  created: number;
+  started: number | null;
+  finished: number | null;
+  chunks: number;
+  chunk_items: number;
+  /** The next chunk never claimed. */
+  next: number;
+  context: Record<string, unknown>;
+  error?: JobError;
+}
+
+interface Lease {
+  token: string;
+  until: number;
+  attempts: number;
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const jobKey = (id: string) => `job/${id}`;
+const openKey = (j: JobRecord) => `job-open/${pad(j.created, 15)}/${j.id}`;
+const finishedKey = (j: JobRecord) => `job-finished/${pad(j.finished ?? 0, 15)}/${j.id}`;
+const itemsKey = (id: string, chunk: number) => `job-items/${id}/${pad(chunk, 8)}`;
+const leaseKey = (id: string, chunk: number) => `job-lease/${id}/${pad(chunk, 8)}`;
+const resultKey = (id: string, index: number) => `job-result/${id}/${pad(index, 9)}`;
+const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled']);
+
+/** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
+function newId(prefix: string): string {
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return `${prefix}${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The public view of a record at `now`. */
+function info(j: JobRecord, now: number): JobInfo {
+  const running = j.state === 'running' && j.started !== null && j.done > 0;
+  const eta = running ? Math.round(((now - (j.started as number)) / j.done) * (j.total - j.done)) : null;
+  return {
+    id: j.id,
+    account: j.account,
+    type: j.type,
+    state: j.state,
+    total: j.total,
+    done: j.done,
+    failed: j.failed,
+    created: j.created,
+    started: j.started,
+    finished: j.finished,
+    eta_ms: eta,
+    ...(j.error ? { error: j.error } : {}),
+  };
+}
+
+/**
+ * Options of {@link createJobService}.
+ * @example createJobService({ store: engine.store, clock: Date.now })
+ */
+export interface JobServiceOptions {
+  readonly store: Store;
+  /** ms since the epoch. @default Date.now */
+  readonly clock?: () => number;
+  /** Items per chunk. @default JOB_CHUNK_ITEMS (10) */
+  readonly chunkItems?: number;
+  /** How long finished jobs are kept (ms). @default JOB_RETENTION_MS (7 days) */
+  readonly retentionMs?: number;
+}
+
+/**
+ * The jobs of a store.
+ * @example
+ * const jobs = createJobService({ store: engine.store })
+ * const job = await jobs.submit({ account: 'acme', type: 'scan', items: [{ id: 'a', text: '…' }] })
+ */
+export function createJobService(options: JobServiceOptions): JobService {
+  return new JobService(options);
+}
+
+/** See {@link createJobService}. */
+export class JobService {
+  readonly #store: Store;
+  readonly #clock: () => number;
+  readonly #chunkItems: number;
+  /** How long finished jobs are kept (ms). */
+  readonly retentionMs: number;
+
+  constructor(options: JobServiceOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock ?? Date.now;
+    const c = options.chunkItems ?? JOB_CHUNK_ITEMS;
+    if (!Number.isSafeInteger(c) || c < 1 || c > 10_000)
+      throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
+    this.#chunkItems = c;
+    const r = options.retentionMs ?? JOB_RETENTION_MS;
+    if (!(typeof r === 'number' && r > 0))
+      throw new TrainprintError('INVALID_OPTIONS', 'retentionMs must be a positive number');
+    this.retentionMs = r;
+  }
+
+  /**
+   * Stores a job and its items (the caller has checked the items and charged them to the plan).
+   * @throws INVALID_INPUT for an unknown type or no items
+   */
+  async submit(s: JobSubmission): Promise<JobInfo> {
+    if (!JOB_TYPES.includes(s.type))
+      throw new TrainprintError('INVALID_INPUT', `type: must be one of ${JOB_TYPES.join(', ')}`);
+    if (!Array.isArray(s.items) || s.items.length === 0)
+      throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+    const now = this.#clock();
+    const n = this.#chunkItems;
+    const chunks = Math.ceil(s.items.length / n);
+    const job: JobRecord = {
+      id: newId('job_'),
+      account: s.account,
+      type: s.type,
+      state: 'queued',
+      total: s.items.length,
+      done: 0,
+      failed: 0,
+      created: now,
+      started: null,
+      finished: null,
+      chunks,
+      chunk_items: n,
+      next: 0,
+      context: { ...(s.context ?? {}) },
+    };
+    // the items first, the job and its open marker last and together: a runner never sees a job without its items
+    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
+    for (let c = 0; c < chunks; c++)
+      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
+    for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
+    await this.#store.batch([
+      { type: 'put', key: jobKey(job.id), value: job },
+      { type: 'put', key: openKey(job), value: job.id },
+    ]);
+    return info(job, now);
+  }
+
+  /** The record of the owner's job, or NOT_FOUND (another account's job is not found either). */
+  async #own(id: string, owner: string, tx?: Transaction): Promise<JobRecord> {
+    const j = (await (tx ?? this.#store).get(jobKey(id))) as JobRecord | undefined;
+    if (!j || j.account !== owner)
+      throw new TrainprintError(
+        'NOT_FOUND',
+        `no job ${id} (finished jobs are kept ${this.retentionMs / 86_400_000} days)`,
+      );
+    return j;
+  }
+
+  /** @throws NOT_FOUND */
+  async get(id: string, options: { owner: string }): Promise<JobInfo> {
+    return info(await this.#own(id, options.owner), this.#clock());
+  }
+
+  /**
+   * The owner's job's results from the item after `after` (-1: from the first), at most `limit`.
+   * @throws NOT_FOUND
+   */
+  async results(id: string, options: { owner: string; after?: number; limit?: number }): Promise<JobResultPage> {
+    const job = await this.#own(id, options.owner);
+    const after = options.after ?? -1;
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+    const rows = await this.#store.scan(`job-result/${id}/`, {
+      after: after < 0 ? undefined : resultKey(id, after),
+      limit,
+    });
+    const finished = FINISHED.has(job.state);
+    const results: JobResult[] = [];
+    let expected = after + 1;
+    for (const [, v] of rows) {
+      const r = v as JobResult;
+      // while the job runs, a page stops before an item still without its result (reading on never skips it)
+      if (!finished && r.index !== expected) break;
+      results.push(r);
+      expected = r.index + 1;
+    }
+    const last = results.length ? results[results.length - 1].index : after;
+    const more = !finished || rows.length === limit;
+    return { results, next: more ? last : null };
+  }
+
+  /**
+   * Cancels the owner's unfinished job (its unclaimed chunks never run; chunks running finish and keep their
+   * results), or deletes a finished one with its results. Returns what it did.
+   * @throws NOT_FOUND
+   */
+  async cancelOrDelete(id: string, options: { owner: string }): Promise<{ job: JobInfo; deleted: boolean }> {
+    const now = this.#clock();
+    const r = await this.#store.transaction(async (tx) => {
+      const j = await this.#own(id, options.owner, tx);
+      if (FINISHED.has(j.state)) return { j, deleted: true };
+      tx.delete(openKey(j));
+      for (let c = j.next; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
+      j.next = j.chunks;
+      j.state = 'cancelled';
+      j.finished = now;
+      tx.put(jobKey(j.id), j);
+      tx.put(finishedKey(j), j.id);
+      return { j, deleted: false };
+    });
+    if (r.deleted) await this.purge(id);
+    return { job: info(r.j, now), deleted: r.deleted };
+  }
+
+  /** Deletes a job with everything it stored, whoever its owner (the retention; an operator). True when it existed. */
+  async purge(id: string): Promise<boolean> {
+    const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
+    if (!j) return false;
+    // the record first: the job is gone for its account at once, and a crash leaves only unreachable keys, which
+    // the next purge of the same id (the retention's index entry stays until the end) removes
+    await this.#store.delete(jobKey(id));
+    for (const prefix of [`job-result/${id}/`, `job-items/${id}/`, `job-lease/${id}/`]) {
+      for (;;) {
+        const rows = await this.#store.scan(prefix, { limit: 1000 });
+        if (rows.length === 0) break;
+        await this.#store.batch(rows.map(([key]) => ({ type: 'delete' as const, key })));
+      }
+    }
+    await this.#store.batch([
+      { type: 'delete', key: openKey(j) },
+      { type: 'delete', key: finishedKey(j) },
+    ]);
+    return true;
+  }
+
+  /** Deletes the jobs finished more than the retention ago (at most `limit` per call); returns how many. */
+  async sweep(limit = 100): Promise<number> {
+    const cutoff = this.#clock() - this.retentionMs;
+    const rows = await this.#store.scan('job-finished/', { limit });
+    let n = 0;
+    for (const [key, id] of rows) {
+      const finished = Number(key.slice('job-finished/'.length, 'job-finished/'.length + 15));
+      if (finished > cutoff) break;
+      if (!(await this.purge(id as string))) await this.#store.delete(key);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Claims a chunk for `leaseMs`: the next never-claimed chunk of the oldest open job, else a chunk whose lease has
+   * expired; null when there is none. One store transaction.
+   */
+  async claim(leaseMs: number): Promise<JobClaim | null> {
+    // most polls find nothing: a plain read first, no transaction
+    if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
+    const now = this.#clock();
+    return this.#store.transaction(async (tx) => {
+      for (const [openAt, id] of await tx.scan('job-open/', { limit: 16 })) {
+        const j = (await tx.get(jobKey(id as string))) as JobRecord | undefined;
+        if (!j || FINISHED.has(j.state)) {
+          tx.delete(openAt); // left by a purge that crashed
+          continue;
+        }
+        let chunk = -1;
+        let lease: Lease | undefined;
+        // a chunk given back or whose runner died first (earlier items: the results read on sooner), then a new one
+        for (const [key, v] of await tx.scan(`job-lease/${j.id}/`)) {
+          const old = v as Lease;
+          if (old.until > now) continue;
+          const c = Number(key.slice(key.lastIndexOf('/') + 1));
+          if (old.attempts >= JOB_MAX_ATTEMPTS) {
+            await this.#abandon(tx, j, c, now);
+            continue;
+          }
+          chunk = c;
+          lease = { token: newId(''), until: now + leaseMs, attempts: old.attempts + 1 };
+          break;
+        }
+        if (chunk < 0 && j.next < j.chunks && !FINISHED.has(j.state)) {
+          chunk = j.next++;
+          lease = { token: newId(''), until: now + leaseMs, attempts: 1 };
+        }
+        if (chunk < 0 || !lease) continue; // every chunk of this job is held by a live runner
+        if (j.state === 'queued') {
+          j.state = 'running';
+          j.started = now;
+        }
+        tx.put(jobKey(j.id), j);
+        tx.put(leaseKey(j.id, chunk), lease);
+        const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
+        return {
+          job: info(j, now),
+          context: j.context,
+          chunk,
+          first: chunk * j.chunk_items,
+          items,
+          token: lease.token,
+        };
+      }
+      return null;
+    });
+  }
+
+  /** Extends a held lease; false when it is no longer the claim's (then stop: another runner has the chunk). */
+  async renew(claim: JobClaim, leaseMs: number): Promise<boolean> {
+    const now = this.#clock();
+    return this.#store.transaction(async (tx) => {
+      const key = leaseKey(claim.job.id, claim.chunk);
+      const lease = (await tx.get(key)) as Lease | undefined;
+      if (!lease || lease.token !== claim.token) return false;
+      tx.put(key, { ...lease, until: now + leaseMs });
+      return true;
+    });
+  }
+
+  /** Gives a held chunk back, to be claimed again at once (not counted as an attempt). */
+  async release(claim: JobClaim): Promise<void> {
+    await this.#store.transaction(async (tx) => {
+      const key = leaseKey(claim.job.id, claim.chunk);
+      const lease = (await tx.get(key)) as Lease | undefined;
+      if (!lease || lease.token !== claim.token) return;
+      tx.put(key, { token: '', until: 0, attempts: Math.max(0, lease.attempts - 1) });
+    });
+  }
+
+  /**
+   * Writes a claimed chunk's results (one per item, in item order) with its completion, in one transaction; false
+   * (nothing written) when the lease is no longer the claim's.
+   */
+  async complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean> {
+    const now = this.#clock();
+    return this.#store.transaction(async (tx) => {
+      const lease = (await tx.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;
+      if (!lease || lease.token !== claim.token) return false;
+      const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
+      if (!j) return false; // deleted meanwhile
+      this.#finishChunk(tx, j, claim.chunk, results, now);
+      return true;
+    });
+  }
+
+  /** A chunk's results written, its items and lease deleted, the job's counts moved on (and the job done at the end). */
+  #finishChunk(tx: Transaction, j: JobRecord, chunk: number, results: readonly JobResult[], now: number): void {
+    for (const r of results) tx.put(resultKey(j.id, r.index), r);
+    tx.delete(itemsKey(j.id, chunk));
+    tx.delete(leaseKey(j.id, chunk));
+    j.done += results.length;
+    j.failed += results.filter((r) => !r.success).length;
+    if (j.done >= j.total && !FINISHED.has(j.state)) {
+      tx.delete(openKey(j));
+      j.state = 'done';
+      j.finished = now;
+      tx.put(finishedKey(j), j.id);
+    }
+    tx.put(jobKey(j.id), j);
+  }
+
+  /** A chunk whose runners died {@link JOB_MAX_ATTEMPTS} times: each item gets a failed result. */
+  async #abandon(tx: Transaction, j: JobRecord, chunk: number, now: number): Promise<void> {
+    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
+    const first = chunk * j.chunk_items;
+    const error = {
+      code: 'INTERNAL',
+      message: `the item's chunk was claimed ${JOB_MAX_ATTEMPTS} times and its runner stopped each time`,
+    };
+    this.#finishChunk(
+      tx,
+      j,
+      chunk,
+      items.map((_, i) => ({ index: first + i, success: false as const, error })),
+      now,
+    );
+  }
+
+  /** Marks a job failed as a whole (the server cannot run its type), keeping the results it has. */
+  async fail(claim: JobClaim, error: JobError): Promise<void> {
+    const now = this.#clock();
+    await this.#store.transaction(async (tx) => {
+      const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
+      if (!j || FINISHED.has(j.state)) return;
+      tx.delete(openKey(j));
+      for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
+      tx.delete(leaseKey(j.id, claim.chunk));
+      j.next = j.chunks;
+      j.state = 'failed';
+      j.finished = now;
+      j.error = error;
+      tx.put(jobKey(j.id), j);
+      tx.put(finishedKey(j), j.id);
+    });
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The scan service (`engine.scan`, `engine.scanItem`): a stream of items searched against the exact datasets, one
+ * item at a time, for the passages they copy — what a model's outputs regurgitate, what a catalogue reprints. Each
+ * item is one search of the corpus without the remote corpora (`remote: false`) and, unless paraphrases are asked
+ * for, without what only finds reworded reuse (`reworded: false`: no content-word pair candidates, no near-duplicate
+ * lookup, no pair backgrounds), so that a clean item costs about its fingerprint and lookups. Its passages —
+ * aligned where the alignment ran, seed chains otherwise — of at least `minWords` whitespace-separated words are
+ * the hits, in a fixed order: the same datasets and options give the same hits in the same order.
+ */
+import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
+import type { DetailedSearch, SearchOptions, SliceOptions } from '../../corpus/types.js';
+import { isExact } from '../../corpus/alignment.js';
+import { isExactDataset } from '../../corpus/search-exact.js';
+import { TrainprintError } from '../../errors.js';
+import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
+
+/** What the scan reads of the corpus (a `Corpus` is one). */
+export interface ScanCorpus {
+  datasets(options?: { readonly account?: string }): DatasetStats[];
+  searchDetailedAsync(query: string, options?: SearchOptions, run?: SliceOptions): Promise<DetailedSearch>;
+  datasetDigest(id: string): Promise<string>;
+}
+
+/** The scan service: {@link createScanService}. */
+export interface ScanService {
+  scan(
+    items: Iterable<ScanItem> | AsyncIterable<ScanItem>,
+    options?: ScanOptions,
+  ): AsyncGenerator<ScanHit, ScanSummary>;
+  scanItem(item: ScanItem, options?: ScanOptions): Promise<ScanHit[]>;
+  digest(id: string): Promise<string>;
+}
+
+/** Default and bounds of `minWords`. */
+const DEFAULT_MIN_WORDS = 50;
+const MAX_MIN_WORDS = 100_000;
+/** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
+const SLICE_MS = 50;
+
+/** The checked options of one scan, with its search options made once. */
+interface Plan {
+  readonly minWords: number;
+  readonly paraphrase: boolean;
+  readonly search: SearchOptions;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * The scan service over `corpus`.
+ * @example const scans = createScanService({ corpus: engine.corpus })
+ */
+export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanService {
+  const { corpus } = deps;
+
+  const plan = (options: ScanOptions | undefined): Plan => {
+    if (options === undefined) options = {};
+    if (options === null || typeof options !== 'object')
+      throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    const minWords = options.minWords ?? DEFAULT_MIN_WORDS;
+    if (!Number.isInteger(minWords) || minWords < 1 || minWords > MAX_MIN_WORDS)
+      throw new TrainprintError('INVALID_OPTIONS', `minWords must be an integer in 1..${MAX_MIN_WORDS}`);
+    const paraphrase = options.paraphrase ?? false;
+    if (typeof paraphrase !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'paraphrase must be a boolean');
+    if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
+      throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
+    const signal = options.signal;
+    if (signal !== undefined && !isSignal(signal))
+      throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+    const account = options.account;
+    const visible = corpus.datasets(account === undefined ? {} : { account });
+    const exact = new Set(visible.filter(isExactDataset).map((d) => d.id));
+    let datasets: string[];
+    if (options.datasets === undefined) datasets = [...exact].sort();
+    else {
+      if (!Array.isArray(options.datasets) || options.datasets.some((id) => typeof id !== 'string'))
+        throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
+      datasets = [...new Set(options.datasets)];
+      for (const id of datasets) {
+        if (exact.has(id)) continue;
+        if (visible.some((d) => d.id === id))
+          throw new TrainprintError(
+            'INVALID_OPTIONS',
+            `dataset "${id}" is not an exact dataset: a scan searches exact datasets`,
+          );
+        throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
+      }
+    }
+    if (datasets.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'no exact dataset to scan against');
+    const search: SearchOptions = {
+      datasets,
+      remote: false,
+      reworded: paraphrase,
+      ...(paraphrase ? {} : { candidateHits: candidateHits(minWords) }),
+      ...(account === undefined ? {} : { account }),
+    };
+    return { minWords, paraphrase, search, signal };
+  };
+
+  /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
+  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
+    checkItem(item);
+    const { text } = item;
+    if (!hasWords(text, p.minWords)) return { hits: null, bytes: utf8Length(text) };
+    const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
+    return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
+  };
+
+  return {
+    async *scan(items, options) {
+      const p = plan(options);
+      const onProgress = options?.onProgress;
+      if (items === null || typeof items !== 'object' || !(Symbol.iterator in items || Symbol.asyncIterator in items))
+        throw new TrainprintError('INVALID_INPUT', 'items must be an Iterable or AsyncIterable of { id, text }');
+      const started = performance.now();
+      let count = 0,
+        bytes = 0,
+        hits = 0,
+        skipped = 0;
+      p.signal?.throwIfAborted();
+      for await (const item of items as AsyncIterable<ScanItem>) {
+        p.signal?.throwIfAborted();
+        const one = await scanOne(item, p);
+        count++;
+        bytes += one.bytes;
+        if (one.hits === null) skipped++;
+        else {
+          for (const hit of one.hits) {
+            p.signal?.throwIfAborted();
+            hits++;
+            yield hit;
+          }
+        }
+        onProgress?.({ items: count, bytes, hits });
+      }
+      return { items: count, bytes, hits, skipped, ms: performance.now() - started };
+    },
+    async scanItem(item, options) {
+      const p = plan(options);
+      p.signal?.throwIfAborted();
+      const { hits } = await scanOne(item, p);
+      p.signal?.throwIfAborted();
+      return hits ?? [];
+    },
+    digest: (id) => corpus.datasetDigest(id),
+  };
+}
+
+/**
+ * Fewest exact hits for a document to be aligned with an item, in a scan for copies of at least `minWords` words: a
+ * verbatim copy of n words shows about (n − 4) · 2 / (window + 1) of them (its 5-grams the source's winnowing kept,
+ * window 8); edits remove some (each changed word up to five), so 40 % of that is asked for, at least 2 (the search's
+ * own floor). 4 at 50 words, 8 at 100. A common phrase or two does not make an item's search align a document.
+ */
+export function candidateHits(minWords: number): number {
+  return Math.max(2, Math.floor((0.4 * ((minWords - 4) * 2)) / 9));
+}
+
+/** An AbortSignal (of this realm or another). */
+const isSignal = (s: unknown): s is AbortSignal =>
+  s !== null &&
+  typeof s === 'object' &&
+  typeof (s as AbortSignal).aborted === 'boolean' &&
+  typeof (s as AbortSignal).throwIfAborted === 'function';
+
+function checkItem(item: ScanItem): void {
+  if (item === null || typeof item !== 'object')
+    throw new TrainprintError('INVALID_INPUT', 'an item must be an object { id, text }');
+  if (typeof item.id !== 'string' || item.id.length === 0)
+    throw new TrainprintError('INVALID_INPUT', 'an item needs a non-empty string id');
+  if (typeof item.text !== 'string')
+    throw new TrainprintError('INVALID_INPUT', `item "${item.id.slice(0, 200)}": text must be a string`);
+}
+
+/** Kinds of reuse as a scan reports them: a summary is a paraphrase. */
+const KINDS: Readonly<Record<string, ScanReuse>> = {
+  verbatim: 'verbatim',
+  edited: 'edited',
+  paraphrase: 'paraphrase',
+  summary: 'paraphrase',
+};
+
+/** The hits of one item among its search's matches, in order of the item's text. */
+export function hitsOf(
+  item: ScanItem,
+  matches: readonly SearchMatch[],
+  p: Pick<Plan, 'minWords' | 'paraphrase'>,
+): ScanHit[] {
+  const hits: ScanHit[] = [];
+  for (const m of matches) {
+    if (!isExact(m)) continue;
+    const kind = KINDS[m.reuse] ?? 'edited';
+    if (kind === 'paraphrase' && !p.paraphrase) continue;
+    const words = countWords(item.text, m.query_start, m.query_end);
+    if (words < p.minWords) continue;
+    hits.push({
+      id: item.id,
+      dataset_id: m.dataset_id,
+      document_id: m.document_id,
+      query_start: m.query_start,
+      query_end: m.query_end,
+      source_start: m.source_start,
+      source_end: m.source_end,
+      words,
+      kind,
+    });
+  }
+  return hits.sort(
+    (a, b) =>
+      a.query_start - b.query_start ||
+      a.query_end - b.query_end ||
+      order(a.dataset_id, b.dataset_id) ||
+      order(a.document_id, b.document_id) ||
+      a.source_start - b.source_start,
+  );
+}
+
+const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether `c` (a UTF-16 code unit) is white space as /\s/ says. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * Whitespace-separated words of `text` in [start, end).
+ * @example countWords('a bb  c', 0, 7) // 3
+ */
+export function countWords(text: string, start = 0, end = text.length): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = start; i < end; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** Whether `text` holds at least `n` whitespace-separated words (stops counting there). */
+function hasWords(text: string, n: number): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord && ++words >= n) return true;
+    inWord = !space;
+  }
+  return false;
+}
+
+/** UTF-8 bytes of `text` (a lone surrogate counts as U+FFFD, 3 bytes, as TextEncoder writes it). */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}

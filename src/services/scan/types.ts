@@ -1,0 +1,69 @@
+/**
+ * What `engine.scan` takes and gives (src/services/scan/scan.ts): items of text in, the passages of the exact
+ * datasets they hold out, one hit per passage of at least `minWords` words.
+ */
+
+/** One text to scan: a model output, a document. The same shape as a dataset document (`{ id, text }`). */
+export interface ScanItem {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** How a passage was reused, as compare says (`ExactMatch.reuse`; a summary counts as a paraphrase). */
+export type ScanReuse = 'verbatim' | 'edited' | 'paraphrase';
+
+/**
+ * One passage of an item found in an exact dataset. As a JSON line (`trainprint scan`, the queue's export) it has
+ * exactly these fields in this order.
+ */
+export interface ScanHit {
+  /** The item's id. */
+  readonly id: string;
+  readonly dataset_id: string;
+  readonly document_id: string;
+  /** Span in the item's text: UTF-16 code units (`text.slice(query_start, query_end)` is the passage). */
+  readonly query_start: number;
+  readonly query_end: number;
+  /** Span in the source document's text as indexed (UTF-16 code units). */
+  readonly source_start: number;
+  readonly source_end: number;
+  /** Whitespace-separated words of the item's text inside [query_start, query_end). */
+  readonly words: number;
+  readonly kind: ScanReuse;
+}
+
+/** Options of `engine.scan` and `engine.scanItem`. */
+export interface ScanOptions {
+  /** The exact datasets to scan against. @default every exact dataset loaded (that `account` may search) */
+  readonly datasets?: readonly string[];
+  /** Shortest passage reported, in whitespace-separated words of the item (1–100,000). @default 50 */
+  readonly minWords?: number;
+  /**
+   * Report reworded passages too (`kind: 'paraphrase'`): the content-word pair candidates, the near-duplicate
+   * lookup and the aligned passages' backgrounds are searched as analyze does, several times slower.
+   * @default false (verbatim and edited copies only)
+   */
+  readonly paraphrase?: boolean;
+  /** The account scanning: only the datasets every account shares and its own (as `SearchOptions.account`). */
+  readonly account?: string;
+  /** Aborting rejects the scan with `signal.reason` (an AbortError by default), as fetch does. */
+  readonly signal?: AbortSignal;
+  /** Called after each item (keep it cheap: it runs once per item). */
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+/** How far a scan is: items read, their UTF-8 bytes, hits found. */
+export interface ScanProgress {
+  readonly items: number;
+  readonly bytes: number;
+  readonly hits: number;
+}
+
+/**
+ * The end of a scan (the generator's return value): its progress, the items not searched because they hold fewer
+ * than `minWords` words (they cannot hold a hit), and the milliseconds it took.
+ */
+export interface ScanSummary extends ScanProgress {
+  readonly skipped: number;
+  readonly ms: number;
+}

@@ -1,0 +1,90 @@
+// The web app's jobs view in headless Chromium, served mode: the page (built by build/web.mjs) and the API on one
+// origin. A JSON-lines file of scan items is submitted from the view; the progress bar fills as the job is polled
+// and the results table shows every item in order (the one with the MIT grant with its hit). In the in-browser
+// mode the view says jobs need a served API. Built into a temporary folder, so it can run beside the other web tests.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import { createHandler, KeyStore, stopJobs, type Handler } from '../../src/http/index.js';
+import { serve, type Server } from '../../src/node/serve.js';
+import { serveStatic } from '../../src/node/static.js';
+import { loadStarterDataset } from '../../src/starter/index.js';
+import { MIT_GRANT } from '../fixtures/client/server.js';
+import { launchChromium, requireChromium } from '../fixtures/chromium.js';
+import { buildWebApp } from '../fixtures/web-build.js';
+
+let tmp: string;
+let engine: Engine;
+let api: Handler;
+let server: Server;
+let base: string;
+let key: string;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  requireChromium();
+  let out: string;
+  ({ tmp, out } = await buildWebApp('web-jobs', ['index.js', 'starter.js']));
+  engine = await createEngine();
+  await loadStarterDataset(engine);
+  const keys = new KeyStore(engine.store);
+  key = (await keys.createKey({ account: 'web', plan: 'pro', mode: 'test', name: 'web jobs test' })).key;
+  api = createHandler(engine, { keys, jobs: { pollMs: 50, chunkItems: 2 } });
+  const files = serveStatic(out);
+  server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
+  base = `${server.url}/`;
+  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (api) await stopJobs(api);
+  await server?.close();
+  engine?.dispose();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('web app, jobs view (headless Chromium)', () => {
+  it('in the in-browser mode, says jobs need a served API', async () => {
+    await page.goto(`${base}#jobs`);
+    await expect.poll(() => page.locator('#jobs-status').textContent()).toContain('served trainprint API');
+    expect(await page.locator('#jobs-form').isHidden()).toBe(true);
+  });
+
+  it('submits a JSON-lines file, fills the progress bar and shows every result in order', async () => {
+    await page.goto(base);
+    await page.locator('#mode summary').click();
+    await page.check('#mode-http');
+    await page.fill('#mode-api-key', key);
+    await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+    await page.goto(`${base}#jobs`);
+    const lines = Array.from({ length: 6 }, (_, i) =>
+      JSON.stringify({ id: `out-${i}`, text: i === 2 ? MIT_GRANT : `plain words ${i}` }),
+    );
+    await page.selectOption('#jobs-type', 'scan');
+    await page.setInputFiles('#jobs-file', {
+      name: 'outputs.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(`${lines.join('\n')}\n`),
+    });
+    await page.click('#jobs-submit');
+    await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 30_000 }).toBe(6);
+    await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 6 of 6 items done/);
+    expect(
+      await page
+        .locator('#jobs-progress')
+        .evaluate((p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]),
+    ).toEqual([6, 6]);
+    const cells = await page.locator('#jobs-results tr td:nth-child(3)').allTextContents();
+    expect(cells).toEqual(['out-0', 'out-1', 'out-2', 'out-3', 'out-4', 'out-5']);
+    const found = await page.locator('#jobs-results tr td:nth-child(4)').allTextContents();
+    expect(found[2]).toMatch(/^[1-9]\d* hits?$/);
+    expect(found[0]).toBe('0 hits');
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,132 @@
+/**
+ * The job service's chunks and leases (src/services/jobs/): a chunk whose lease expired is claimed again and the
+ * first holder's late completion is dropped (one result per item); a chunk abandoned JOB_MAX_ATTEMPTS times gets
+ * failed results; a page of results never skips an item still running; finished jobs go after the retention; and a
+ * runner stopped mid-chunk gives its chunk back at once.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/index.js';
+import { createJobService, JOB_MAX_ATTEMPTS, JobRunner, type JobClaim } from '../../src/library.js';
+
+const ok = (c: JobClaim) => c.items.map((_, i) => ({ index: c.first + i, success: true as const, result: i }));
+
+describe('job service', () => {
+  it("claims an expired lease again; the first holder's late completion is dropped", async () => {
+    let now = 1_000;
+    const jobs = createJobService({ store: new MemoryStore(), clock: () => now, chunkItems: 2 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [1, 2, 3] });
+    const a = (await jobs.claim(100))!;
+    const b = (await jobs.claim(100))!;
+    expect([a.chunk, b.chunk]).toEqual([0, 1]);
+    expect(await jobs.claim(100)).toBeNull(); // both held
+    now += 101; // a's and b's processes died
+    const a2 = (await jobs.claim(100))!;
+    expect(a2.chunk).toBe(0);
+    expect(await jobs.complete(a, ok(a))).toBe(false); // too late: the chunk is a2's
+    expect(await jobs.complete(a2, ok(a2))).toBe(true);
+    expect(await jobs.complete(a2, ok(a2))).toBe(false); // never twice
+    const b2 = (await jobs.claim(100))!;
+    expect(await jobs.complete(b2, ok(b2))).toBe(true);
+    const info = await jobs.get(job.id, { owner: 'a' });
+    expect(info).toMatchObject({ state: 'done', done: 3, failed: 0 });
+    const page = await jobs.results(job.id, { owner: 'a' });
+    expect(page.results.map((r) => r.index)).toEqual([0, 1, 2]);
+    expect(page.next).toBeNull();
+    await expect(jobs.get(job.id, { owner: 'b' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it(`fails a chunk's items after ${JOB_MAX_ATTEMPTS} abandoned claims, and the job goes on`, async () => {
+    let now = 0;
+    const jobs = createJobService({ store: new MemoryStore(), clock: () => now, chunkItems: 1 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: ['x', 'y'] });
+    for (let i = 0; i < JOB_MAX_ATTEMPTS; i++) {
+      expect((await jobs.claim(10))?.chunk).toBe(0);
+      if (i === 0) {
+        const c1 = (await jobs.claim(10))!;
+        expect(await jobs.complete(c1, ok(c1))).toBe(true);
+      }
+      now += 11;
+    }
+    expect(await jobs.claim(10)).toBeNull();
+    const info = await jobs.get(job.id, { owner: 'a' });
+    expect(info).toMatchObject({ state: 'done', done: 2, failed: 1 });
+    const page = await jobs.results(job.id, { owner: 'a' });
+    expect(page.results[0]).toMatchObject({ index: 0, success: false, error: { code: 'INTERNAL' } });
+  });
+
+  it('a page of a running job stops before an item without its result', async () => {
+    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 2 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [1, 2, 3, 4, 5] });
+    const c0 = (await jobs.claim(60_000))!;
+    const c1 = (await jobs.claim(60_000))!;
+    await jobs.complete(c1, ok(c1)); // items 2, 3 before 0, 1
+    let page = await jobs.results(job.id, { owner: 'a' });
+    expect(page).toEqual({ results: [], next: -1 });
+    await jobs.complete(c0, ok(c0));
+    page = await jobs.results(job.id, { owner: 'a', limit: 3 });
+    expect(page.results.map((r) => r.index)).toEqual([0, 1, 2]);
+    page = await jobs.results(job.id, { owner: 'a', after: page.next! });
+    expect(page.results.map((r) => r.index)).toEqual([3]);
+    expect(page.next).toBe(3); // item 4 is still to come
+  });
+
+  it('deletes finished jobs after the retention', async () => {
+    let now = 0;
+    const store = new MemoryStore();
+    const jobs = createJobService({ store, clock: () => now, retentionMs: 1000 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [1] });
+    const c = (await jobs.claim(100))!;
+    await jobs.complete(c, ok(c));
+    now += 999;
+    expect(await jobs.sweep()).toBe(0);
+    now += 2;
+    expect(await jobs.sweep()).toBe(1);
+    await expect(jobs.get(job.id, { owner: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await store.scan('job')).toEqual([]);
+  });
+
+  it('a runner runs every item once; stopped mid-chunk, it gives the chunk back at once', async () => {
+    const store = new MemoryStore();
+    const jobs = createJobService({ store, chunkItems: 3 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: Array.from({ length: 9 }, (_, i) => i) });
+    const seen: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = new JobRunner({
+      jobs,
+      pollMs: 5,
+      execute: async (_t, item) => {
+        if (item === 1) await gate;
+        return item;
+      },
+    });
+    first.start();
+    await new Promise((r) => setTimeout(r, 30));
+    const stopping = first.stop();
+    release();
+    await stopping;
+    expect((await jobs.get(job.id, { owner: 'a' })).done).toBe(0);
+    const second = new JobRunner({
+      jobs,
+      pollMs: 5,
+      execute: async (_t, item) => {
+        seen.push(item as number);
+        if (item === 4) throw new Error('boom');
+        return item;
+      },
+    });
+    second.start();
+    for (let i = 0; i < 200 && (await jobs.get(job.id, { owner: 'a' })).state !== 'done'; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    await second.stop();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const info = await jobs.get(job.id, { owner: 'a' });
+    expect(info).toMatchObject({ state: 'done', done: 9, failed: 1 });
+    const page = await jobs.results(job.id, { owner: 'a' });
+    expect(page.results[4]).toEqual({
+      index: 4,
+      success: false,
+      error: { code: 'INTERNAL', message: 'An unexpected error occurred' },
+    });
+  });
+});

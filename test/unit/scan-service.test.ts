@@ -1,0 +1,224 @@
+/**
+ * engine.scan / scanItem / datasetDigest (src/services/scan/): the hits of items against exact datasets — the
+ * min-words filter, the kinds, ids and order, UTF-16 offsets, abort, progress and the summary — and the digest of a
+ * dataset, the same for a dataset built, exported and imported again.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, TrainprintError, type Engine, type ScanHit } from '../../src/index.js';
+import { countWords, createScanService } from '../../src/services/scan/index.js';
+import { hitsOf } from '../../src/services/scan/scan.js';
+import type { ExactMatch } from '../../src/datasets/types.js';
+import { archive, cleanOutputs, exactSpan, plantedOutputs } from '../fixtures/scan-plant.js';
+
+let engine: Engine;
+const docs = archive();
+const byId = new Map(docs.map((d) => [d.id, d.text]));
+
+beforeAll(async () => {
+  engine = await createEngine();
+  await engine.addDataset({ id: 'arch' }, docs);
+});
+
+/** Every hit of a scan, and its summary. */
+async function collect(it: AsyncGenerator<ScanHit, unknown>): Promise<{ hits: ScanHit[]; summary: unknown }> {
+  const hits: ScanHit[] = [];
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return { hits, summary: r.value };
+    hits.push(r.value);
+  }
+}
+
+describe('engine.scan', () => {
+  it('finds a planted passage with its spans in the item and in the source document', async () => {
+    const [p] = plantedOutputs(docs, 1, 3);
+    const hits = await engine.scanItem({ id: 'out-1', text: p.text });
+    expect(hits).toHaveLength(1);
+    const h = hits[0];
+    expect(Object.keys(h)).toEqual([
+      'id',
+      'dataset_id',
+      'document_id',
+      'query_start',
+      'query_end',
+      'source_start',
+      'source_end',
+      'words',
+      'kind',
+    ]);
+    expect(h).toMatchObject({ id: 'out-1', dataset_id: 'arch', document_id: p.document_id });
+    expect(exactSpan(p.text, h, p)).toBe(true);
+    expect(h.words).toBe(countWords(p.text, h.query_start, h.query_end));
+    const source = byId.get(h.document_id)!.slice(h.source_start, h.source_end);
+    expect(source.replace(/\s+/g, ' ')).toBe(p.text.slice(h.query_start, h.query_end).replace(/\s+/g, ' '));
+  });
+
+  it('reports only passages of at least minWords words', async () => {
+    const planted = plantedOutputs(docs, 12, 11).filter((p) => !p.edited);
+    for (const p of planted) {
+      const [h] = await engine.scanItem({ id: 'x', text: p.text }, { minWords: 50 });
+      expect(h.words).toBeGreaterThanOrEqual(50);
+      expect(await engine.scanItem({ id: 'x', text: p.text }, { minWords: h.words + 1 })).toEqual([]);
+      expect(await engine.scanItem({ id: 'x', text: p.text }, { minWords: h.words })).toHaveLength(1);
+    }
+  });
+
+  it('gives an edited copy kind edited (or verbatim when nearly all its words are kept), never paraphrase', async () => {
+    const planted = plantedOutputs(docs, 30, 5).filter((p) => p.edited);
+    expect(planted.length).toBeGreaterThan(5);
+    for (const p of planted) {
+      const hits = await engine.scanItem({ id: 'e', text: p.text });
+      const h = hits.find((x) => x.document_id === p.document_id)!;
+      expect(exactSpan(p.text, h, p)).toBe(true);
+      expect(['edited', 'verbatim']).toContain(h.kind);
+    }
+  });
+
+  it('maps the reuse kinds: summary → paraphrase, paraphrases only with paraphrase: true', () => {
+    const text = 'w '.repeat(200);
+    const m = (reuse: ExactMatch['reuse'], at: number): ExactMatch => ({
+      kind: 'exact',
+      dataset_id: 'd',
+      document_id: `doc-${reuse}`,
+      query_start: at,
+      query_end: at + 120,
+      source_start: 0,
+      source_end: 120,
+      tokens: 60,
+      score: 1,
+      reuse,
+      similarity: 1,
+      aligned: true,
+    });
+    const matches = [m('summary', 200), m('paraphrase', 100), m('edited', 50), m('verbatim', 0)];
+    const item = { id: 'i', text };
+    expect(hitsOf(item, matches, { minWords: 50, paraphrase: true }).map((h) => h.kind)).toEqual([
+      'verbatim',
+      'edited',
+      'paraphrase',
+      'paraphrase',
+    ]);
+    expect(hitsOf(item, matches, { minWords: 50, paraphrase: false }).map((h) => h.kind)).toEqual([
+      'verbatim',
+      'edited',
+    ]);
+    expect(hitsOf(item, matches, { minWords: 61, paraphrase: true })).toEqual([]);
+  });
+
+  it('yields hits item by item in input order with their ids; the same scan gives the same hits', async () => {
+    const planted = plantedOutputs(docs, 10, 21);
+    const clean = cleanOutputs(10, 22);
+    const items = planted.flatMap((p, i) => [
+      { id: `p${i}`, text: p.text },
+      { id: `c${i}`, text: clean[i] },
+    ]);
+    const progress: unknown[] = [];
+    const a = await collect(engine.scan(items, { onProgress: (p) => progress.push(p) }));
+    const b = await collect(engine.scan(items));
+    expect(a.hits).toEqual(b.hits);
+    expect(a.hits.map((h) => h.id)).toEqual(planted.map((_, i) => `p${i}`));
+    expect(a.summary).toMatchObject({ items: 20, hits: 10, skipped: 0 });
+    expect(progress).toHaveLength(20);
+    expect(progress[19]).toEqual({
+      items: 20,
+      hits: 10,
+      bytes: items.reduce((n, x) => n + new TextEncoder().encode(x.text).length, 0),
+    });
+    // scanItem gives each item's hits as the stream does
+    for (const [i, p] of planted.entries())
+      expect(await engine.scanItem({ id: `p${i}`, text: p.text })).toEqual(a.hits.filter((h) => h.id === `p${i}`));
+  });
+
+  it('skips items of fewer words than minWords (counted, not searched), and takes async iterables', async () => {
+    async function* items() {
+      yield { id: 'short', text: 'only a few words here' };
+      yield { id: 'empty', text: '' };
+      yield { id: 'long', text: cleanOutputs(1, 3)[0] };
+    }
+    const r = await collect(engine.scan(items()));
+    expect(r.hits).toEqual([]);
+    expect(r.summary).toMatchObject({ items: 3, skipped: 2, hits: 0 });
+  });
+
+  it('finds no hit in clean natural outputs', async () => {
+    const items = cleanOutputs(200, 42).map((text, i) => ({ id: `c${i}`, text }));
+    expect((await collect(engine.scan(items))).hits).toEqual([]);
+  });
+
+  it('gives UTF-16 offsets in texts with non-ASCII characters', async () => {
+    const [p] = plantedOutputs(docs, 1, 9);
+    const head = 'Résumé — naïve café 🙂 “quoted” über straße, ';
+    const text = head.repeat(3) + p.text.slice(p.query_start, p.query_end) + ' — fin 🙂 ñ';
+    const [h] = await engine.scanItem({ id: 'u', text });
+    const q = { query_start: head.length * 3, query_end: head.length * 3 + p.query_end - p.query_start };
+    expect(exactSpan(text, h, q)).toBe(true);
+    expect(text.slice(h.query_start, h.query_end).replace(/\s+/g, ' ')).toBe(
+      byId.get(h.document_id)!.slice(h.source_start, h.source_end).replace(/\s+/g, ' '),
+    );
+  });
+
+  it('rejects with the signal reason when aborted, before or during a scan', async () => {
+    const items = cleanOutputs(50, 1).map((text, i) => ({ id: `c${i}`, text }));
+    const c = new AbortController();
+    c.abort();
+    await expect(collect(engine.scan(items, { signal: c.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(engine.scanItem(items[0], { signal: c.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const d = new AbortController();
+    let seen = 0;
+    const run = collect(
+      engine.scan(items, {
+        signal: d.signal,
+        onProgress: (p) => {
+          seen = p.items;
+          if (p.items === 5) d.abort(new Error('stop'));
+        },
+      }),
+    );
+    await expect(run).rejects.toThrow('stop');
+    expect(seen).toBe(5);
+  });
+
+  it('refuses bad options, unknown and non-exact datasets, bad items', async () => {
+    const item = { id: 'a', text: 'x' };
+    await expect(engine.scanItem(item, { minWords: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(engine.scanItem(item, { datasets: ['nope'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(engine.scanItem({ id: '', text: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.scanItem({ id: 'a', text: 3 } as never)).rejects.toBeInstanceOf(TrainprintError);
+    const e = await createEngine();
+    await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));
+    await expect(e.scanItem(item)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(e.scanItem(item, { datasets: ['p'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(e.datasetDigest('p')).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+  });
+
+  it('the service alone searches what its corpus gives (no engine)', async () => {
+    const scans = createScanService({ corpus: engine.corpus });
+    const [p] = plantedOutputs(docs, 1, 3);
+    expect(await scans.scanItem({ id: 'out-1', text: p.text })).toEqual(
+      await engine.scanItem({ id: 'out-1', text: p.text }),
+    );
+  });
+});
+
+describe('engine.datasetDigest', () => {
+  it('is the same for a dataset exported and imported again, and changes with its content', async () => {
+    const digest = await engine.datasetDigest('arch');
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    const other = await createEngine();
+    await other.importDataset(engine.exportDataset('arch'));
+    expect(await other.datasetDigest('arch')).toBe(digest);
+    const changed = await createEngine();
+    await changed.addDataset(
+      { id: 'arch' },
+      // a sentence rewritten (a change that keeps every id, length and signature goes unseen: docs/scan.md)
+      docs.map((d, i) =>
+        i === 7 ? { id: d.id, text: `${d.text.slice(0, 1000)} and so it was not. ${d.text.slice(1060)}` } : d,
+      ),
+    );
+    expect(await changed.datasetDigest('arch')).not.toBe(digest);
+    await changed.addDataset({ id: 'arch' }, [{ id: 'more', text: 'one more document' }]);
+    const grown = await changed.datasetDigest('arch');
+    expect(grown).not.toBe(await other.datasetDigest('arch'));
+    await expect(engine.datasetDigest('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
