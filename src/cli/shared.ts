@@ -15,8 +15,8 @@ import {
 } from '../library.js';
 import {
   isPostgresUrl,
+  loadDatasetSpecs,
   openFileStore,
-  openPostgresDatasets,
   openPostgresStore,
   type PostgresDatasetResult,
 } from '../node/index.js';
@@ -182,31 +182,7 @@ export function openStore(location: string): ReturnType<typeof openFileStore | t
  */
 export async function loadDatasets(engine: Engine, values: Record<string, unknown>): Promise<() => Promise<void>> {
   const datasets = (values.dataset as string[] | undefined) ?? [];
-  const attached: Array<{ close(): Promise<void> }> = [];
-  const close = async () => {
-    await Promise.all(attached.map((d) => d.close()));
-  };
-  try {
-    for (const d of datasets) {
-      if (isPostgresUrl(d)) {
-        const found = await openPostgresDatasets({ url: d });
-        attached.push(...found);
-        if (found.length === 0) throw new TrainprintError('NOT_FOUND', `no datasets in ${redact(d)}`);
-        for (const ds of found) await engine.attachDataset(ds);
-        continue;
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(d);
-      } catch {
-        throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`);
-      }
-      await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    }
-  } catch (e) {
-    await close().catch(() => undefined);
-    throw e;
-  }
+  const close = await loadDatasetSpecs(engine, datasets);
   if (values.starter || datasets.length === 0) {
     // the starter's 5 MB snapshot (dist/starter.js) loads only when a command asks for it
     const { loadStarterDataset } = await import('../starter/index.js');

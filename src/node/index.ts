@@ -57,4 +57,5 @@ export type {
   WorkSummary,
 } from './queue/index.js';
 export { scanFiles, hitLine } from './scan/index.js';
+export { loadDatasetSpecs } from './load-datasets.js';
 export type { ScanFilesOptions, ScanFilesProgress, ScanFilesResult } from './scan/index.js';

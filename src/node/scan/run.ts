@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { createEngine, TrainprintError, type ScanItem } from '../../library.js';
 import { readDocuments } from '../read-documents.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
-import { loadScanDatasets } from './datasets.js';
+import { loadDatasetSpecs } from '../load-datasets.js';
 import { HitOutput, hitLine } from './output.js';
 import { ScanPool } from './pool.js';
 
@@ -122,7 +122,7 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
 
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
   const engine = threads === 1 ? await createEngine() : null;
-  const closeDatasets = engine ? await loadScanDatasets(engine, options.datasets) : async () => {};
+  const closeDatasets = engine ? await loadDatasetSpecs(engine, options.datasets) : async () => {};
   const pool = engine ? null : new ScanPool(WORKER_URL, threads, { datasets: options.datasets, minWords, paraphrase });
   let out: HitOutput | null = null;
   try {

@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEngine, type Engine } from '../../library.js';
-import { loadScanDatasets } from './datasets.js';
+import { loadDatasetSpecs } from '../load-datasets.js';
 import { hitLine } from './output.js';
 import type { ScanBatch, ScanBatchReply, ScanWorkerData } from './protocol.js';
 
@@ -21,7 +21,7 @@ if (port) {
   });
   const ready: Promise<Engine> = (async () => {
     const engine = await createEngine();
-    await loadScanDatasets(engine, data.datasets);
+    await loadDatasetSpecs(engine, data.datasets);
     return engine;
   })();
   ready.then(

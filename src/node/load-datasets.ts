@@ -1,18 +1,20 @@
 /**
- * The datasets of a file scan, in the engine of a thread: dataset files imported, `postgres://` URLs attached (every
- * dataset of the URL's schema, or the one its `dataset` parameter names) — as `trainprint analyze --dataset` takes
- * them. Each thread of `scanFiles` loads them once.
+ * Datasets named as the CLI's `--dataset` takes them, into an engine: dataset files imported, `postgres://` URLs
+ * attached (every dataset of the URL's schema, or the one its `dataset` parameter names). `trainprint analyze`,
+ * `serve`, `scan` (each thread of `scanFiles`) and `worker` load theirs with it.
  */
 import { readFile } from 'node:fs/promises';
-import { TrainprintError, type Engine } from '../../library.js';
-import { isPostgresUrl, openPostgresDatasets } from '../../store/node.js';
+import { TrainprintError, type Engine } from '../library.js';
+import { isPostgresUrl, openPostgresDatasets } from '../store/node.js';
 
 /**
  * Loads `specs` into `engine`; resolves to what closes the attached datasets' connections.
  * @throws (rejects) INVALID_INPUT (an unreadable file), NOT_FOUND (no dataset at a URL), as importDataset does
- * @example const close = await loadScanDatasets(engine, ['books.tpds'])
+ * @example
+ * import { loadDatasetSpecs } from 'trainprint/node'
+ * const close = await loadDatasetSpecs(engine, ['books.tpds', 'postgres://localhost/trainprint'])
  */
-export async function loadScanDatasets(engine: Engine, specs: readonly string[]): Promise<() => Promise<void>> {
+export async function loadDatasetSpecs(engine: Engine, specs: readonly string[]): Promise<() => Promise<void>> {
   const attached: Array<{ close(): Promise<void> }> = [];
   const close = async () => {
     await Promise.all(attached.map((d) => d.close()));
