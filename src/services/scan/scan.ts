@@ -12,6 +12,7 @@ import type { DetailedSearch, SearchOptions, SliceOptions } from '../../corpus/t
 import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
+import { isSpace } from '../../text/offset-map.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
 /** What the scan reads of the corpus (a `Corpus` is one). */
@@ -215,23 +216,6 @@ export function hitsOf(
 }
 
 const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Whether `c` (a UTF-16 code unit) is white space as /\s/ says. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
 
 /**
  * Whitespace-separated words of `text` in [start, end).
