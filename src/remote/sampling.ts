@@ -46,6 +46,7 @@ import {
   wordSpans,
 } from './search.js';
 import { mapTokens } from './token-map.js';
+import { mulberry32 } from '../util/random.js';
 
 /** Words of a sampled passage. */
 export const PASSAGE_WORDS = 48;
@@ -84,18 +85,6 @@ export interface DrawnPassage {
   readonly section: number;
   readonly q0: number;
   readonly q1: number;
-}
-
-/** mulberry32 (Tommy Ettinger's 32-bit generator): uniform in [0, 1). */
-function random32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -151,7 +140,7 @@ export function drawPassages(
   strata.forEach((s, i) => {
     const k = take[i];
     if (k === 0) return;
-    const rand = random32(base ^ Math.imul(i + 1, 0x9e3779b1));
+    const rand = mulberry32(base ^ Math.imul(i + 1, 0x9e3779b1));
     const step = s.count / k; // ≥ PASSAGE_WORDS: k ≤ room
     const offset = rand() * (step - PASSAGE_WORDS);
     for (let j = 0; j < k; j++) {
@@ -267,7 +256,7 @@ const overlaps = (m: RemoteMatch, p: DrawnPassage): boolean => m.query_start < p
 /** `items` in an order seeded by `seed` (Fisher–Yates). */
 function shuffled<T>(items: readonly T[], seed: string): T[] {
   const out = items.slice();
-  const rand = random32(Number.parseInt(seed.slice(8, 16), 16) >>> 0);
+  const rand = mulberry32(Number.parseInt(seed.slice(8, 16), 16) >>> 0);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];

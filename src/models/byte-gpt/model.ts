@@ -20,6 +20,7 @@ import type { SimdChoice } from '../../core/load.js';
 import { ByteGptRunner, type TokenRunner } from './runner.js';
 import { WasmByteGptRunner } from './wasm-runner.js';
 import type { ByteGptWeights } from './weights.js';
+import { mulberry32 } from '../../util/random.js';
 
 /** Options of {@link createByteGptModel}. */
 export interface ByteGptModelOptions {
@@ -196,18 +197,6 @@ export interface SampleOptions {
 export interface ByteGptModel extends TargetModel {
   /** A sampled continuation of `prompt` (the continuation only). */
   sample(prompt: string, options: SampleOptions): Promise<string>;
-}
-
-/** A seeded generator (mulberry32): sampling is reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

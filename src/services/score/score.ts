@@ -59,6 +59,7 @@ import { scoredContent } from './content.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER, type Tier, type TierReason } from './tier.js';
 import { round1, round4 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
+import { mulberry32 } from '../../util/random.js';
 
 export {
   CHUNK_WORDS,
@@ -851,15 +852,6 @@ function seedOf(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
-}
-
-function mulberry32(a: number): () => number {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sig6 = (x: number) => Number(x.toPrecision(6));
