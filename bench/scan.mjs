@@ -1,4 +1,4 @@
-// engine.scan / `trainprint scan` at size (issue 47's targets), from dist/:
+// engine.scan / `trainprint scan` at size, from dist/:
 //   recall     planted archive passages of 50–150 words inside generated natural outputs (1 % of the outputs, every
 //              third passage with 1–3 of its words replaced): found when a hit names the passage's document and its
 //              query span is the passage's — every letter of it, and at most one word of the host text beyond it on

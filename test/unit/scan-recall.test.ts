@@ -1,5 +1,5 @@
 /**
- * The scan's contract on planted passages (issue 47's recall target, small): passages of 50–150 words of a small
+ * The scan's contract on planted passages (the recall target, at a small size): passages of 50–150 words of a small
  * archive (the committed Gutenberg books) planted in natural outputs (Alice, which the archive does not hold), a
  * third of them with words changed, are all found with their spans; clean outputs give no hit. bench/scan.mjs
  * measures the same at size.
