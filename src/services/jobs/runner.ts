@@ -10,6 +10,7 @@
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
 import type { JobService } from './service.js';
 import type { JobClaim, JobError, JobResult, JobType } from './types.js';
+import { unrefTimer } from '../../util/timers.js';
 
 /**
  * Runs one item of a job: the result (plain JSON) or a thrown error, which becomes the item's failed result.
@@ -61,15 +62,6 @@ export function jobError(err: unknown): JobError {
   }
   return { code: 'INTERNAL', message: MESSAGES.INTERNAL };
 }
-
-type Timer = ReturnType<typeof setTimeout>;
-const unref = (t: Timer): Timer => {
-  if (typeof t === 'number') {
-    // Deno's timers are numbers, let go with Deno.unrefTimer
-    (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno?.unrefTimer?.(t);
-  } else (t as unknown as { unref?: () => void }).unref?.();
-  return t;
-};
 
 /** Sweeps of the retention, at most this often (ms). */
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -149,7 +141,7 @@ export class JobRunner {
 
   #idle(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const t = unref(
+      const t = unrefTimer(
         setTimeout(() => {
           this.#wake = null;
           resolve();
@@ -183,7 +175,7 @@ export class JobRunner {
       },
       Math.max(10, Math.floor(leaseMs / 3)),
     );
-    unref(renew as unknown as Timer);
+    unrefTimer(renew);
     const results: JobResult[] = [];
     let fault: unknown = null;
     try {

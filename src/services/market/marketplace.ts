@@ -8,6 +8,7 @@
 import { isTrainprintError, TrainprintError } from '../../errors.js';
 import type { ReceiptKey } from '../registry/receipts.js';
 import type { Store } from '../../store/types.js';
+import { unrefTimer } from '../../util/timers.js';
 import { readAudit } from './audit.js';
 import { checkLicence } from './licence-signing.js';
 import { getLicence, listLicences } from './licence-queries.js';
@@ -267,10 +268,7 @@ export class Marketplace {
         })
         .finally(() => (this.#run = undefined));
     };
-    this.#timer = setInterval(tick, intervalMs);
-    const timer = this.#timer as unknown as { unref?: () => void };
-    if (typeof timer.unref === 'function') timer.unref();
-    else (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(this.#timer);
+    this.#timer = unrefTimer(setInterval(tick, intervalMs));
   }
 
   /**

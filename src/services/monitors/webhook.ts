@@ -18,6 +18,7 @@ import type { Store, Transaction } from '../../store/types.js';
 import { TrainprintError, isTrainprintError } from '../../errors.js';
 import { SIGNATURE_HEADER, signPayload } from './signature.js';
 import { readRequest } from '../../util/schema-check.js';
+import { unrefTimer } from '../../util/timers.js';
 
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signPayload, verifySignature } from './signature.js';
 export type { VerifyOptions } from './signature.js';
@@ -734,13 +735,6 @@ export class WebhookDeliverer {
 
 /** Longest delay a timer takes (setTimeout fires at once beyond 2^31 − 1 ms); a later wake-up re-arms. */
 const MAX_TIMER_MS = 0x7fffffff;
-
-/** Lets the process (Node, Deno) exit while only this timer is pending. */
-function unrefTimer(timer: unknown): void {
-  const t = timer as { unref?: () => void };
-  if (typeof t.unref === 'function') t.unref();
-  else (globalThis as { Deno?: { unrefTimer?: (id: unknown) => void } }).Deno?.unrefTimer?.(timer);
-}
 
 /** Move `next` to a new due time (or off the schedule), keeping the due index in step. */
 function reschedule(tx: Transaction, current: Delivery, next: Mutable<Delivery>, dueMs: number | undefined): void {
