@@ -12,7 +12,8 @@
  * exactly, inflates through the same bounded zip reader as EPUB, and adds no dependency.
  */
 
-import { invalid, type Limits, throwIfAborted } from './limits.js';
+import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
+import { invalid } from './limits.js';
 import { finishExtraction, type SectionStart } from './result.js';
 import type { DocumentExtraction } from './types.js';
 import { attr, type XmlTag, xmlText, xmlTags } from './xml.js';
@@ -31,24 +32,24 @@ const COMPOUND_FILE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 /**
  * The text of the DOCX file `bytes`.
- * @example (await readDocx(bytes, resolveLimits(undefined))).sections.map((s) => s.title) // ['Title', 'Chapter 1', …]
+ * @example (await readDocx(bytes, new ExtractionBudget('docx', resolveLimits(undefined)))).sections.map((s) => s.title) // ['Title', 'Chapter 1', …]
  */
-export async function readDocx(bytes: Uint8Array, limits: Limits): Promise<DocumentExtraction> {
+export async function readDocx(bytes: Uint8Array, budget: ExtractionBudget): Promise<DocumentExtraction> {
   if (COMPOUND_FILE.every((b, i) => bytes[i] === b)) {
     throw invalid(
       'docx',
       'it is an encrypted (password-protected) Office document or a Word 97–2003 .doc, not a DOCX zip',
     );
   }
-  const zip = await openZip(bytes, 'docx', limits);
+  const zip = await openZip(bytes, budget);
   const main = relationshipTarget(zip, '_rels/.rels', '', 'officeDocument') ?? 'word/document.xml';
   const xml = zip.readText(main);
   if (xml === undefined) throw invalid('docx', `its main document part ${main} is missing (not a Word document?)`);
   const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
   const rels = `${dir}_rels/${main.slice(dir.length)}.rels`;
   const styles = zip.readText(relationshipTarget(zip, rels, dir, 'styles') ?? `${dir}styles.xml`);
-  throwIfAborted(limits.signal);
-  return walkDocument(xml, styles === undefined ? undefined : headingStyles(styles));
+  budget.check();
+  return await walkDocument(xml, styles === undefined ? undefined : headingStyles(styles), budget);
 }
 
 /** The target of the first relationship of `rels` whose type ends in `/${type}`, as a path in the zip. */
@@ -123,6 +124,8 @@ class Lines {
   length = 0;
   private blank = false;
 
+  constructor(private readonly budget: ExtractionBudget) {}
+
   add(line: string, heading: boolean): void {
     if (line.trim() === '') {
       this.blank = this.length > 0;
@@ -135,13 +138,21 @@ class Lines {
   }
 
   private push(s: string): void {
+    this.budget.text(s.length);
     this.parts.push(s);
     this.length += s.length;
   }
 }
 
-/** The paragraphs of WordprocessingML `xml`, with `headings` the heading styles' ids (none known: by id). */
-function walkDocument(xml: string, headings: Set<string> | undefined): DocumentExtraction {
+/**
+ * The paragraphs of WordprocessingML `xml`, with `headings` the heading styles' ids (none known: by id); a pause
+ * every few milliseconds lets the host's other work run, and the budget is checked there.
+ */
+async function walkDocument(
+  xml: string,
+  headings: Set<string> | undefined,
+  budget: ExtractionBudget,
+): Promise<DocumentExtraction> {
   const w = prefixOf(xml, WORDPROCESSING, 'w');
   const mc = prefixOf(xml, [MARKUP_COMPATIBILITY], 'mc');
   // property changes of tracked revisions hold the *old* style: a paragraph once a heading is not one now
@@ -154,12 +165,19 @@ function walkDocument(xml: string, headings: Set<string> | undefined): DocumentE
     `${w}:pPrChange`,
     `${w}:rPrChange`,
   ]);
-  const lines = new Lines();
+  const lines = new Lines(budget);
   const open: boolean[] = []; // the open paragraphs' heading flags, innermost last
   let text = '';
   let skip = '';
   let skipDepth = 0;
+  let seen = 0;
+  let sliceStart = Date.now();
   for (const tag of xmlTags(xml)) {
+    if ((++seen & 1023) === 0 && Date.now() - sliceStart > SLICE_MS) {
+      budget.check();
+      await pause();
+      sliceStart = Date.now();
+    }
     const name = tag.name;
     if (skipDepth > 0) {
       if (name === skip) skipDepth += tag.kind === 'open' ? 1 : tag.kind === 'close' ? -1 : 0;
@@ -187,6 +205,8 @@ function walkDocument(xml: string, headings: Set<string> | undefined): DocumentE
       if (tag.kind === 'open') {
         const end = xml.indexOf('<', tag.end);
         text += xmlText(xml.slice(tag.end, end < 0 ? xml.length : end));
+        // a paragraph of endless runs passes the limit before it closes
+        if (lines.length + text.length > budget.limits.maxCharacters) budget.text(lines.length + text.length);
       }
     } else if (local === 'pStyle' || local === 'outlineLvl') {
       const heading = local === 'outlineLvl' ? isOutlineLevel(tag) : isHeadingStyle(attr(tag, 'val') ?? '', headings);

@@ -8,7 +8,8 @@
 import { type ExtractedText, extractText } from '../text/index.js';
 import { type EpubPackage, encryptedPaths, packagePath, readPackage, refuseEncrypted } from './epub-package.js';
 import { readToc, type TocEntry } from './epub-toc.js';
-import { invalid, type Limits, throwIfAborted } from './limits.js';
+import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
+import { invalid } from './limits.js';
 import { finishExtraction, type SectionStart } from './result.js';
 import type { DocumentExtraction } from './types.js';
 import { openZip, type ZipArchive } from './zip.js';
@@ -17,10 +18,10 @@ const CONTENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 
 /**
  * The text of the EPUB file `bytes`.
- * @example (await readEpub(bytes, resolveLimits(undefined))).sections[0].title // 'Chapter 1'
+ * @example (await readEpub(bytes, new ExtractionBudget('epub', resolveLimits(undefined)))).sections[0].title
  */
-export async function readEpub(bytes: Uint8Array, limits: Limits): Promise<DocumentExtraction> {
-  const zip = await openZip(bytes, 'epub', limits);
+export async function readEpub(bytes: Uint8Array, budget: ExtractionBudget): Promise<DocumentExtraction> {
+  const zip = await openZip(bytes, budget);
   const encrypted = encryptedPaths(zip);
   const opfPath = packagePath(zip);
   refuseEncrypted(encrypted, [opfPath]);
@@ -33,13 +34,16 @@ export async function readEpub(bytes: Uint8Array, limits: Limits): Promise<Docum
     documents.map((d) => d.path),
   );
   const toc = readToc(zip, pkg.navPath, pkg.ncxPath);
-  return assemble(
-    zip,
-    pkg,
-    documents.map((d) => d.path),
-    toc,
-    limits,
-  );
+  // a document the spine lists again is read once, where it first comes: a spine naming one chapter thousands of
+  // times would otherwise inflate and extract it each time (one entry, however its paths are spelled)
+  const seen = new Set<unknown>();
+  const paths = documents
+    .map((d) => d.path)
+    .filter((path) => {
+      const key = zip.find(path) ?? path;
+      return !seen.has(key) && seen.add(key) !== undefined;
+    });
+  return await assemble(zip, pkg, paths, toc, budget);
 }
 
 /** One spine document's readable text (trimmed) and how to find places in it. */
@@ -49,15 +53,23 @@ interface SpineText {
   /** The offset in `text` of `source` offset `at` (the first extracted unit at or after it). */
   readonly offsetOf: (at: number) => number;
   readonly source: string;
+  /** The document's first heading (computed once, however many entries of the table of contents want it). */
+  readonly heading: () => string;
+  /** Where each element id starts in `source` (the first element with it), indexed once. */
+  readonly ids: () => ReadonlyMap<string, number>;
 }
 
-function assemble(
+/**
+ * The spine documents' text joined, with the sections of the table of contents; the text is spent from the budget
+ * document by document, and a pause between documents lets the host's other work run.
+ */
+async function assemble(
   zip: ZipArchive,
   pkg: EpubPackage,
   paths: readonly string[],
   toc: readonly TocEntry[],
-  limits: Limits,
-): DocumentExtraction {
+  budget: ExtractionBudget,
+): Promise<DocumentExtraction> {
   const byPath = new Map<string, TocEntry[]>();
   for (const entry of toc) {
     const list = byPath.get(entry.path);
@@ -68,22 +80,29 @@ function assemble(
   const starts: SectionStart[] = [];
   let length = 0;
   let found = 0;
+  let sliceStart = Date.now();
   for (const path of paths) {
-    throwIfAborted(limits.signal);
+    budget.check();
+    if (Date.now() - sliceStart > SLICE_MS) {
+      await pause();
+      budget.check();
+      sliceStart = Date.now();
+    }
     const source = zip.readText(path);
     if (source === undefined) continue; // a spine document missing from the zip: read what is there
     found++;
     const doc = spineText(path, source);
+    budget.text(doc.text.length + 2);
     const at = doc.text === '' ? length : length + (length > 0 ? 2 : 0); // after the blank line that will join it
     const entries = byPath.get(path) ?? [];
     for (const entry of entries) {
       const whole = entry.fragment === '';
       // an entry without a title (an empty link) takes the document's heading
-      const title = entry.title !== '' || !whole ? entry.title : firstHeading(doc);
+      const title = entry.title !== '' || !whole ? entry.title : doc.heading();
       starts.push({ title, start: at + (whole ? 0 : fragmentOffset(doc, entry.fragment)) });
     }
     if (entries.length === 0) {
-      const heading = firstHeading(doc);
+      const heading = doc.heading();
       if (heading !== '') starts.push({ title: heading, start: at });
     }
     if (doc.text === '') continue;
@@ -110,7 +129,27 @@ function spineText(path: string, xhtml: string): SpineText {
   const lead = x.text.length - x.text.trimStart().length;
   const text = x.text.trim();
   const offsetOf = (at: number) => Math.max(0, Math.min(text.length, extractedOffset(x, at) - lead));
-  return { path, text, offsetOf, source };
+  let heading: string | undefined;
+  let ids: Map<string, number> | undefined;
+  const doc: SpineText = {
+    path,
+    text,
+    offsetOf,
+    source,
+    heading: () => (heading ??= firstHeading(doc)),
+    ids: () => (ids ??= elementIds(source)),
+  };
+  return doc;
+}
+
+/** Where each element id of `source` is written (the offset of its `id=`), the first element with it. */
+function elementIds(source: string): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const m of source.matchAll(/\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    const id = m[1] ?? m[2];
+    if (!ids.has(id)) ids.set(id, m.index);
+  }
+  return ids;
 }
 
 /** The first extracted offset whose source is at or after `at` (the map is monotone). */
@@ -127,10 +166,9 @@ function extractedOffset(x: ExtractedText, at: number): number {
 
 /** Where the element with id `fragment` starts in the document's text (0 when no element has it). */
 function fragmentOffset(doc: SpineText, fragment: string): number {
-  const escaped = fragment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`\\sid\\s*=\\s*["']${escaped}["']`).exec(doc.source);
-  if (m === null) return 0;
-  return doc.offsetOf(doc.source.lastIndexOf('<', m.index));
+  const at = doc.ids().get(fragment);
+  if (at === undefined) return 0;
+  return doc.offsetOf(doc.source.lastIndexOf('<', at));
 }
 
 /** The text of the document's first `<h1>`–`<h6>`, whitespace collapsed; '' when it has none. */

@@ -6,9 +6,10 @@
  */
 
 import { TrainprintError } from '../errors.js';
+import { ExtractionBudget } from './budget.js';
 import { readDocx } from './docx.js';
 import { readEpub } from './epub.js';
-import { FORMAT_NAME, type Limits, resolveLimits, throwIfAborted, tooLarge } from './limits.js';
+import { FORMAT_NAME, resolveLimits, throwIfAborted, tooLarge } from './limits.js';
 import { readPdf } from './pdf.js';
 import {
   DOCUMENT_FORMATS,
@@ -19,7 +20,7 @@ import {
 
 export { DOCUMENT_FORMATS };
 
-type Reader = (bytes: Uint8Array, limits: Limits) => Promise<DocumentExtraction>;
+type Reader = (bytes: Uint8Array, budget: ExtractionBudget) => Promise<DocumentExtraction>;
 
 const READERS: Readonly<Record<DocumentFormat, Reader>> = Object.freeze({
   epub: readEpub,
@@ -69,7 +70,12 @@ export async function extractDocument(
   }
   throwIfAborted(limits.signal);
   try {
-    return await reader(bytes, limits);
+    const x = await reader(bytes, new ExtractionBudget(format, limits));
+    // the readers count the text as they go; this holds the cap however the pieces were joined
+    if (x.characters > limits.maxCharacters) {
+      throw tooLarge(format, `its text runs past ${limits.maxCharacters} characters, the limit (maxCharacters)`);
+    }
+    return x;
   } catch (e) {
     if (e instanceof TrainprintError || (limits.signal?.aborted && e === limits.signal.reason)) throw e;
     // a reader's own slip, not the file's fault as far as anyone knows: INTERNAL, the cause kept but not shown

@@ -22,15 +22,36 @@ export const MAX_ZIP_ENTRIES = 20_000;
 export const MAX_COMPRESSION_RATIO = 200;
 /** Entries declaring less than this uncompressed are not held to the ratio (a small entry cannot hurt). */
 export const RATIO_FLOOR_BYTES = 1024 * 1024;
+/**
+ * The most text a file may yield by default: 10 Mi characters (UTF-16 units), as much as a text request may carry
+ * (10 MiB of UTF-8), so that no file stands for more text than could be sent as text.
+ */
+export const DEFAULT_MAX_CHARACTERS = 10 * 1024 * 1024;
+/** The longest a file may take to read by default: 2 minutes (a 1,000-page PDF takes seconds). */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** More pages than this and a PDF is refused before any is read: a long book has one or two thousand. */
+export const MAX_PDF_PAGES = 10_000;
+/** More text items than this on one page and a PDF is refused: a dense page in small type has a few thousand. */
+export const MAX_PAGE_TEXT_ITEMS = 50_000;
 
 /** The options with their defaults, checked. */
 export interface Limits {
   readonly maxBytes: number;
   readonly maxUncompressedBytes: number;
+  readonly maxCharacters: number;
+  readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
 }
 
-const OPTION_KEYS = ['maxBytes', 'maxUncompressedBytes', 'signal'];
+const OPTION_KEYS = ['maxBytes', 'maxUncompressedBytes', 'maxCharacters', 'timeoutMs', 'signal'];
+
+const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxBytes: DEFAULT_MAX_BYTES,
+  maxUncompressedBytes: DEFAULT_MAX_UNCOMPRESSED_BYTES,
+  maxCharacters: DEFAULT_MAX_CHARACTERS,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  signal: undefined,
+});
 
 /** The display name of a format in messages. */
 export const FORMAT_NAME: Readonly<Record<DocumentFormat, string>> = Object.freeze({
@@ -44,20 +65,18 @@ export const FORMAT_NAME: Readonly<Record<DocumentFormat, string>> = Object.free
  * @example resolveLimits(undefined).maxBytes // 67108864
  */
 export function resolveLimits(options: ExtractDocumentOptions | undefined): Limits {
-  if (options === undefined || options === null) {
-    return { maxBytes: DEFAULT_MAX_BYTES, maxUncompressedBytes: DEFAULT_MAX_UNCOMPRESSED_BYTES, signal: undefined };
-  }
+  if (options === undefined || options === null) return DEFAULT_LIMITS;
   if (typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   for (const k of Object.keys(options)) {
     if (!OPTION_KEYS.includes(k)) {
       throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}" (allowed: ${OPTION_KEYS.join(', ')})`);
     }
   }
-  const size = (name: 'maxBytes' | 'maxUncompressedBytes', fallback: number): number => {
+  const size = (name: Exclude<keyof Limits, 'signal'>, unit: string): number => {
     const v = options[name];
-    if (v === undefined) return fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-      throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer number of bytes`);
+    if (v === undefined) return DEFAULT_LIMITS[name];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer number of ${unit}`);
     }
     return v;
   };
@@ -72,8 +91,10 @@ export function resolveLimits(options: ExtractDocumentOptions | undefined): Limi
     throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
   }
   return {
-    maxBytes: size('maxBytes', DEFAULT_MAX_BYTES),
-    maxUncompressedBytes: size('maxUncompressedBytes', DEFAULT_MAX_UNCOMPRESSED_BYTES),
+    maxBytes: size('maxBytes', 'bytes'),
+    maxUncompressedBytes: size('maxUncompressedBytes', 'bytes'),
+    maxCharacters: size('maxCharacters', 'characters'),
+    timeoutMs: size('timeoutMs', 'milliseconds'),
     signal,
   };
 }

@@ -13,6 +13,7 @@
  * opens with the empty password is read), and one with no text on any page (scanned: no OCR is done).
  */
 
+import type { ExtractionBudget } from './budget.js';
 import { invalid, type Limits, throwIfAborted } from './limits.js';
 import { itemsToLines, joinPages, type PdfLine, type PdfTextItem, removeRunningLines } from './pdf-layout.js';
 import { finishExtraction, type SectionStart } from './result.js';
@@ -43,9 +44,10 @@ const MAX_OUTLINE_ENTRIES = 10_000;
 
 /**
  * The text of the PDF file `bytes`.
- * @example (await readPdf(bytes, resolveLimits(undefined))).pages?.length // the page count
+ * @example (await readPdf(bytes, new ExtractionBudget('pdf', resolveLimits(undefined)))).pages?.length // the page count
  */
-export async function readPdf(bytes: Uint8Array, limits: Limits): Promise<DocumentExtraction> {
+export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Promise<DocumentExtraction> {
+  const { limits } = budget;
   checkFraming(bytes);
   const lib = await loadPdfJs();
   throwIfAborted(limits.signal);

@@ -77,10 +77,18 @@ export interface ExtractDocumentOptions {
   /** The largest file accepted, in bytes (default 64 MiB): PAYLOAD_TOO_LARGE above it. */
   readonly maxBytes?: number;
   /**
-   * EPUB and DOCX: the most the zip's entries may hold uncompressed, in bytes (default 256 MiB), as the central
-   * directory declares them and as they inflate: PAYLOAD_TOO_LARGE above it.
+   * The most the file may inflate to, in bytes (default 256 MiB): for EPUB and DOCX the zip's entries as the central
+   * directory declares them and every entry read, for PDF every compressed stream as it inflates: PAYLOAD_TOO_LARGE
+   * above it.
    */
   readonly maxUncompressedBytes?: number;
+  /**
+   * The most text the file may yield, in characters (UTF-16 units; default 10 Mi, as much as a text request may
+   * carry): PAYLOAD_TOO_LARGE above it.
+   */
+  readonly maxCharacters?: number;
+  /** The longest the reading may take, in milliseconds (default 120,000): PAYLOAD_TOO_LARGE after it. */
+  readonly timeoutMs?: number;
   /** Aborts the extraction: the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal;
 }

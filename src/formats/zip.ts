@@ -11,6 +11,7 @@
 
 import type { Inflate } from 'fflate';
 import { crc32 } from '../util/crc32.js';
+import type { ExtractionBudget } from './budget.js';
 import { invalid, type Limits, MAX_COMPRESSION_RATIO, MAX_ZIP_ENTRIES, RATIO_FLOOR_BYTES, tooLarge } from './limits.js';
 import type { DocumentFormat } from './types.js';
 
@@ -31,14 +32,17 @@ export interface ZipEntry {
  * An opened zip: its entries by name, each read (inflated and checked) on request.
  *
  * @example
- * const zip = await openZip(bytes, 'epub', resolveLimits(undefined))
+ * const zip = await openZip(bytes, new ExtractionBudget('epub', resolveLimits(undefined)))
  * const container = zip.readText('META-INF/container.xml')
  */
 export interface ZipArchive {
   readonly entries: ReadonlyMap<string, ZipEntry>;
   /** The entry named `name`, or — where no entry has that exact name — the one that differs only in case. */
   find(name: string): ZipEntry | undefined;
-  /** The bytes of the entry `name` (see {@link find}); `undefined` when there is none. */
+  /**
+   * The bytes of the entry `name` (see {@link find}); `undefined` when there is none. Each read is spent from the
+   * document's budget (its declared size, before anything is inflated), however often the same entry is read.
+   */
   read(name: string): Uint8Array | undefined;
   /** The text of the entry `name`, decoded as XML and XHTML files are (a BOM picks UTF-16, else UTF-8). */
   readText(name: string): string | undefined;
@@ -72,9 +76,10 @@ const MAX_SLICE = 16 * 1024;
 /**
  * Opens `bytes` as a zip: reads and checks its central directory (INVALID_INPUT when it is not a zip or is truncated
  * or malformed, PAYLOAD_TOO_LARGE past the limits), loading fflate if this is the first zip.
- * @example (await openZip(bytes, 'docx', limits)).entries.has('word/document.xml')
+ * @example (await openZip(bytes, budget)).entries.has('word/document.xml')
  */
-export async function openZip(bytes: Uint8Array, format: DocumentFormat, limits: Limits): Promise<ZipArchive> {
+export async function openZip(bytes: Uint8Array, budget: ExtractionBudget): Promise<ZipArchive> {
+  const { format, limits } = budget;
   const entries = readCentralDirectory(bytes, format, limits);
   const { Inflate } = await loadFflate();
   const lower = new Map<string, ZipEntry>();
@@ -82,7 +87,10 @@ export async function openZip(bytes: Uint8Array, format: DocumentFormat, limits:
   const find = (name: string) => entries.get(name) ?? lower.get(name.toLowerCase());
   const read = (name: string) => {
     const entry = find(name);
-    return entry === undefined ? undefined : inflateEntry(bytes, entry, format, limits, Inflate);
+    if (entry === undefined) return undefined;
+    budget.check();
+    budget.inflate(entry.size);
+    return inflateEntry(bytes, entry, format, limits, Inflate);
   };
   return {
     entries,
