@@ -8,14 +8,22 @@
  * registers its handler on `globalThis`, so pdf.js parses on the calling thread everywhere — no worker file to
  * serve, no URL to configure.
  *
+ * pdf.js decodes on the calling thread and holds each stream it decodes whole, with no bound of its own: so every
+ * compressed stream is first inflated and counted against the document's budget (src/formats/pdf-streams.ts), a file
+ * claiming more than {@link MAX_PDF_PAGES} pages is refused before any is read, and each page's text comes as a
+ * stream of items, counted (at most {@link MAX_PAGE_TEXT_ITEMS} on a page, the characters against the budget) with a
+ * pause every few milliseconds — pdf.js waits while its reader pauses, so the host's other work runs meanwhile.
+ *
  * Refused with INVALID_INPUT: a file without the `%PDF-` header or with no `%%EOF` in its last 1,024 bytes (where
  * readers look for it: a truncated file), one pdf.js cannot parse, one that needs a password (an encrypted PDF that
  * opens with the empty password is read), and one with no text on any page (scanned: no OCR is done).
  */
 
-import type { ExtractionBudget } from './budget.js';
-import { invalid, type Limits, throwIfAborted } from './limits.js';
+import { TrainprintError } from '../errors.js';
+import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
+import { invalid, type Limits, MAX_PAGE_TEXT_ITEMS, MAX_PDF_PAGES, tooLarge } from './limits.js';
 import { itemsToLines, joinPages, type PdfLine, type PdfTextItem, removeRunningLines } from './pdf-layout.js';
+import { spendStreams } from './pdf-streams.js';
 import { finishExtraction, type SectionStart } from './result.js';
 import type { DocumentExtraction } from './types.js';
 
@@ -49,8 +57,9 @@ const MAX_OUTLINE_ENTRIES = 10_000;
 export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Promise<DocumentExtraction> {
   const { limits } = budget;
   checkFraming(bytes);
+  await spendStreams(bytes, budget);
   const lib = await loadPdfJs();
-  throwIfAborted(limits.signal);
+  budget.check();
   const task = lib.getDocument({
     data: bytes.slice(), // pdf.js takes the buffer over (it detaches it): the caller keeps theirs
     verbosity: 0,
@@ -71,12 +80,15 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     const doc = await task.promise.catch((e: unknown) => {
       throw readFailure(e, limits);
     });
-    const pages = await readPages(doc, limits);
+    const pages = await readPages(doc, budget);
     if (pages.every((lines) => lines.length === 0)) {
       throw invalid('pdf', 'it has no text layer (scanned pages?); text is not recognised in images (no OCR)');
     }
     const laid = joinPages(removeRunningLines(pages));
-    const sections = await outlineSections(doc, laid.pages).catch(() => [] as SectionStart[]);
+    const sections = await outlineSections(doc, laid.pages, budget).catch((e: unknown) => {
+      if (e instanceof TrainprintError || limits.signal?.aborted) throw e;
+      return [] as SectionStart[];
+    });
     return finishExtraction('pdf', laid.text, sections, laid.pages);
   } finally {
     limits.signal?.removeEventListener('abort', abort);
@@ -103,6 +115,7 @@ function checkFraming(bytes: Uint8Array): void {
 /** pdf.js's failure to open a file, as the caller's error: its abort, or INVALID_INPUT naming the cause. */
 function readFailure(e: unknown, limits: Limits): unknown {
   if (limits.signal?.aborted) return limits.signal.reason ?? e;
+  if (e instanceof TrainprintError) return e; // a budget passed
   const name = e instanceof Error ? e.name : '';
   const message = (e instanceof Error ? e.message : String(e)).slice(0, 200);
   if (name === 'PasswordException') return invalid('pdf', 'it is encrypted and needs a password to open', e);
@@ -110,26 +123,47 @@ function readFailure(e: unknown, limits: Limits): unknown {
   return invalid('pdf', `pdf.js could not parse it (${message})`, e);
 }
 
-/** The lines of every page, page by page (so an abort is seen between pages). */
-async function readPages(doc: PdfDocument, limits: Limits): Promise<PdfLine[][]> {
+/**
+ * The lines of every page, page by page, each page's text items read as pdf.js makes them: counted as they come (the
+ * items on the page, the characters against the budget) and, every few milliseconds, a pause and the budget's check.
+ */
+async function readPages(doc: PdfDocument, budget: ExtractionBudget): Promise<PdfLine[][]> {
+  const { limits } = budget;
+  if (doc.numPages > MAX_PDF_PAGES) {
+    throw tooLarge('pdf', `it has ${doc.numPages} pages, over the limit of ${MAX_PDF_PAGES}`);
+  }
   const pages: PdfLine[][] = [];
+  let sliceStart = Date.now();
   for (let n = 1; n <= doc.numPages; n++) {
-    if (limits.signal?.aborted) throw limits.signal.reason ?? new Error('aborted');
+    budget.check();
     try {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
+      // a page left unread when a limit is passed stops with the document, destroyed by the caller
+      const reader = page.streamTextContent().getReader();
       const items: PdfTextItem[] = [];
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        const t = item.transform as number[];
-        items.push({
-          str: item.str,
-          x: t[4],
-          y: t[5],
-          width: item.width,
-          size: Math.hypot(t[2], t[3]) || item.height,
-          hasEOL: item.hasEOL,
-        });
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        for (const item of r.value.items) {
+          if (!('str' in item)) continue;
+          if (items.length >= MAX_PAGE_TEXT_ITEMS) {
+            throw tooLarge('pdf', `page ${n} has more than ${MAX_PAGE_TEXT_ITEMS} text items, the limit`);
+          }
+          budget.text(item.str.length);
+          const t = item.transform as number[];
+          items.push({
+            str: item.str,
+            x: t[4],
+            y: t[5],
+            width: item.width,
+            size: Math.hypot(t[2], t[3]) || item.height,
+            hasEOL: item.hasEOL,
+          });
+        }
+        if (Date.now() - sliceStart > SLICE_MS) {
+          budget.check();
+          await pause();
+          budget.check();
+          sliceStart = Date.now();
+        }
       }
       page.cleanup();
       pages.push(itemsToLines(items));
@@ -141,11 +175,16 @@ async function readPages(doc: PdfDocument, limits: Limits): Promise<PdfLine[][]>
 }
 
 /** Sections where the outline's entries point (to the start of their page), depth first as a reader sees them. */
-async function outlineSections(doc: PdfDocument, pages: ReadonlyArray<{ start: number }>): Promise<SectionStart[]> {
+async function outlineSections(
+  doc: PdfDocument,
+  pages: ReadonlyArray<{ start: number }>,
+  budget: ExtractionBudget,
+): Promise<SectionStart[]> {
   const outline = await doc.getOutline();
   const starts: SectionStart[] = [];
   const stack = [...(outline ?? [])].reverse(); // the next entry last
   for (let seen = 0; stack.length > 0 && seen < MAX_OUTLINE_ENTRIES; seen++) {
+    budget.check();
     const entry = stack.pop()!;
     for (let i = (entry.items ?? []).length - 1; i >= 0; i--) stack.push(entry.items[i]);
     const index = await pageIndex(doc, entry.dest).catch(() => undefined);

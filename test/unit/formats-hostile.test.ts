@@ -4,6 +4,7 @@
  * inflate without bound, page trees claiming a billion pages, a page of a million text items. Each is answered
  * within the extraction's budget: a typed error naming the limit, or text no larger than the limits allow.
  */
+import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
@@ -154,5 +155,190 @@ describe('DOCX text', () => {
       'PAYLOAD_TOO_LARGE',
       /DOCX.*maxCharacters/,
     );
+  });
+});
+
+/** A PDF of the numbered objects' bodies, with a cross-reference table of their offsets (`/Root 1 0 R`). */
+function pdfOf(objects: Record<number, Uint8Array | string>): Uint8Array {
+  const parts: Uint8Array[] = [strToU8('%PDF-1.7\n')];
+  let length = parts[0].length;
+  const offsets = new Map<number, number>();
+  const size = Math.max(...Object.keys(objects).map(Number)) + 1;
+  for (const n of Object.keys(objects)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    offsets.set(n, length);
+    const body = objects[n];
+    for (const part of [
+      strToU8(`${n} 0 obj\n`),
+      typeof body === 'string' ? strToU8(body) : body,
+      strToU8('\nendobj\n'),
+    ]) {
+      parts.push(part);
+      length += part.length;
+    }
+  }
+  let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
+  for (let n = 1; n < size; n++) {
+    const at = offsets.get(n);
+    xref += at === undefined ? '0000000000 65535 f \n' : `${String(at).padStart(10, '0')} 00000 n \n`;
+  }
+  parts.push(strToU8(`${xref}trailer\n<</Size ${size}/Root 1 0 R>>\nstartxref\n${length}\n%%EOF\n`));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, (at += p.length) - p.length);
+  return out;
+}
+
+/** A stream object: its dictionary entries, `/Length` (its data's, unless given), and its data. */
+function streamOf(dict: string, data: Uint8Array, length = String(data.length)): Uint8Array {
+  const head = strToU8(`<<${dict}/Length ${length}>>\nstream\n`);
+  const tail = strToU8('\nendstream');
+  const out = new Uint8Array(head.length + data.length + tail.length);
+  out.set(head);
+  out.set(data, head.length);
+  out.set(tail, head.length + data.length);
+  return out;
+}
+
+/**
+ * zlib data of `unit` repeated to about `mib` MiB, made in a moment: the unit's MiB deflated once with a full flush
+ * (so it stands alone) and the segment repeated, then the final block (the Adler-32 is not checked by readers here).
+ */
+function zlibRepeated(unit: string, mib: number): Uint8Array {
+  const block = strToU8(unit.repeat(Math.ceil((1 << 20) / unit.length)));
+  const segment = deflateRawSync(block, { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH });
+  const out = new Uint8Array(2 + segment.length * mib + 2 + 4);
+  out.set([0x78, 0xda]);
+  for (let i = 0; i < mib; i++) out.set(segment, 2 + i * segment.length);
+  out.set([0x03, 0x00], 2 + segment.length * mib);
+  return out;
+}
+
+const HELVETICA = '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>';
+
+/** A one-page PDF whose content stream is `content` (with `filter` written in its dictionary). */
+function onePage(content: Uint8Array, filter: string, extra: Record<number, Uint8Array | string> = {}): Uint8Array {
+  return pdfOf({
+    1: '<</Type/Catalog/Pages 2 0 R>>',
+    2: '<</Type/Pages/Kids [3 0 R]/Count 1>>',
+    3: '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+    4: streamOf(filter, content),
+    5: HELVETICA,
+    ...extra,
+  });
+}
+
+describe('PDF streams', () => {
+  const TJ = '(aaaa bbbb cccc dddd) Tj T*\n';
+
+  it('a content stream that inflates past maxUncompressedBytes: refused before pdf.js reads it', async () => {
+    const pdf = onePage(zlibRepeated(TJ, 40), '/Filter/FlateDecode');
+    expect(pdf.length).toBeLessThan(400_000);
+    await refused(
+      extractDocument(pdf, 'pdf', { maxUncompressedBytes: 32 << 20 }),
+      'PAYLOAD_TOO_LARGE',
+      /PDF.*inflates to more than 33554432 bytes.*maxUncompressedBytes/,
+    );
+  });
+
+  it('a font stream of 300 MiB of zeros (300 KB): refused at the default budget', async () => {
+    const pdf = onePage(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'), '', {
+      6: streamOf('/Filter/FlateDecode/Length1 314572800', zlibRepeated('\0', 300)),
+      7: '<</Type/FontDescriptor/FontName/Bomb/Flags 32/FontBBox [0 0 1000 1000]/ItalicAngle 0/Ascent 800/Descent -200/CapHeight 700/StemV 80/FontFile2 6 0 R>>',
+      5: '<</Type/Font/Subtype/TrueType/BaseFont/Bomb/FirstChar 32/LastChar 126/FontDescriptor 7 0 R>>',
+    });
+    await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /inflates to more than 268435456 bytes/);
+  });
+
+  it('counts through chains: zlib inside zlib behind an indirect /Filter, ASCII85 then Flate', async () => {
+    const inner = zlibRepeated(TJ, 20);
+    const twice = deflateSync(inner);
+    const nested = onePage(twice, '/Filter 6 0 R', { 6: '[/FlateDecode/FlateDecode]' });
+    await refused(extractDocument(nested, 'pdf', { maxUncompressedBytes: 16 << 20 }), 'PAYLOAD_TOO_LARGE', /inflates/);
+    const a85 = onePage(ascii85(inner), '/Filter [/ASCII85Decode/FlateDecode]');
+    await refused(extractDocument(a85, 'pdf', { maxUncompressedBytes: 16 << 20 }), 'PAYLOAD_TOO_LARGE', /inflates/);
+  });
+
+  it('reads a deflate stream to its own end, past an "endstream" hidden inside its data', async () => {
+    // a stored block holding the bytes "endstream" first, then the bomb: the data does not end where they stand
+    const hidden = strToU8('\nendstream\nendobj\n');
+    const stored = new Uint8Array([0x00, hidden.length, 0x00, ~hidden.length & 0xff, 0xff, ...hidden]);
+    const bomb = zlibRepeated(TJ, 20);
+    const data = new Uint8Array(2 + stored.length + bomb.length - 2);
+    data.set([0x78, 0xda]);
+    data.set(stored, 2);
+    data.set(bomb.subarray(2), 2 + stored.length);
+    // its /Length given by reference, so that only the data itself says where it ends
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: '<</Type/Pages/Kids [3 0 R]/Count 1>>',
+      3: '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', data, '6 0 R'),
+      5: HELVETICA,
+      6: String(data.length),
+    });
+    await refused(extractDocument(pdf, 'pdf', { maxUncompressedBytes: 16 << 20 }), 'PAYLOAD_TOO_LARGE', /inflates/);
+  });
+
+  it('a stream within the budget reads as before', async () => {
+    const content = deflateSync(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'));
+    const x = await extractDocument(onePage(content, '/Filter/FlateDecode'), 'pdf', { maxUncompressedBytes: 4096 });
+    expect(x.text).toBe('three words here');
+  });
+});
+
+/** ASCII85 of `bytes` (no `z` shorthand), ended by `~>`. */
+function ascii85(bytes: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i += 4) {
+    const n = Math.min(4, bytes.length - i);
+    let v = 0;
+    for (let k = 0; k < 4; k++) v = v * 256 + (k < n ? bytes[i + k] : 0);
+    const digits: number[] = [];
+    for (let k = 0; k < 5; k++) digits.unshift((v % 85) + 33), (v = Math.floor(v / 85));
+    out.push(...digits.slice(0, n + 1));
+  }
+  out.push(0x7e, 0x3e);
+  return Uint8Array.from(out);
+}
+
+describe('PDF pages and text items', () => {
+  it('a page tree of shared nodes claiming 10⁹ pages (2 KB): refused before any page is read', async () => {
+    const objects: Record<number, Uint8Array | string> = {
+      1: '<</Type/Catalog/Pages 10 0 R>>',
+      4: streamOf('/Filter/FlateDecode', deflateSync(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'))),
+      5: HELVETICA,
+      19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+    };
+    for (let level = 0; level < 9; level++) {
+      objects[10 + level] = `<</Type/Pages/Count ${10 ** (9 - level)}/Kids [${`${11 + level} 0 R `.repeat(10)}]>>`;
+    }
+    const pdf = pdfOf(objects);
+    expect(pdf.length).toBeLessThan(3000);
+    await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /1000000000 pages, over the limit of 10000/);
+  });
+
+  it('one page of a million text items: refused at the limit of items on a page', async () => {
+    const content = deflateSync(strToU8(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(1_000_000)} ET`));
+    await refused(
+      extractDocument(onePage(content, '/Filter/FlateDecode'), 'pdf'),
+      'PAYLOAD_TOO_LARGE',
+      /page 1 has more than 50000 text items/,
+    );
+  });
+
+  it('pages that repeat one page: the text stops at maxCharacters', async () => {
+    const content = deflateSync(
+      strToU8(`BT /F1 11 Tf 72 720 Td ${'(lorem ipsum dolor sit amet) Tj T*\n'.repeat(300)} ET`),
+    );
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 5000/Kids [${'3 0 R '.repeat(5000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', content),
+      5: HELVETICA,
+    });
+    await refused(extractDocument(pdf, 'pdf', { maxCharacters: 100_000 }), 'PAYLOAD_TOO_LARGE', /PDF.*maxCharacters/);
   });
 });
