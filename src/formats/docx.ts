@@ -16,7 +16,7 @@ import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { invalid } from './limits.js';
 import { finishExtraction, type SectionStart } from './result.js';
 import type { DocumentExtraction } from './types.js';
-import { attr, type XmlTag, xmlText, xmlTags } from './xml.js';
+import { attr, withoutDoctype, type XmlTag, xmlText, xmlTags } from './xml.js';
 import { openZip, type ZipArchive } from './zip.js';
 
 const WORDPROCESSING = [
@@ -43,7 +43,9 @@ export async function readDocx(bytes: Uint8Array, budget: ExtractionBudget): Pro
   }
   const zip = await openZip(bytes, budget);
   const main = relationshipTarget(zip, '_rels/.rels', '', 'officeDocument') ?? 'word/document.xml';
-  const xml = zip.readText(main);
+  const source = zip.readText(main);
+  // a DOCTYPE (Word writes none) declares entities that are never expanded: its references are no text
+  const xml = source === undefined ? undefined : withoutDoctype(source);
   if (xml === undefined) throw invalid('docx', `its main document part ${main} is missing (not a Word document?)`);
   const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
   const rels = `${dir}_rels/${main.slice(dir.length)}.rels`;

@@ -11,6 +11,7 @@ import { readToc, type TocEntry } from './epub-toc.js';
 import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { invalid } from './limits.js';
 import { finishExtraction, type SectionStart } from './result.js';
+import { withoutDoctype } from './xml.js';
 import type { DocumentExtraction } from './types.js';
 import { openZip, type ZipArchive } from './zip.js';
 
@@ -118,10 +119,11 @@ async function assemble(
 
 /**
  * XHTML → what a reader sees, trimmed. XHTML closes an empty `<title/>` or `<script/>` itself, which HTML does not
- * (there they would hide everything after them), so those are closed explicitly first.
+ * (there they would hide everything after them), so those are closed explicitly first; a DOCTYPE with an internal
+ * subset goes first, with the references to the entities it declares (HTML would end it at its first `>`).
  */
 function spineText(path: string, xhtml: string): SpineText {
-  const source = xhtml.replace(
+  const source = withoutDoctype(xhtml).replace(
     /<(title|script|style|iframe|noscript|noembed|noframes|textarea|xmp)(\s[^<>]*?)?\/>/gi,
     '<$1$2></$1>',
   );

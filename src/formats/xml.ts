@@ -39,7 +39,10 @@ export function* xmlTags(xml: string): Generator<XmlTag> {
   while (at >= 0 && at < xml.length) {
     const next = xml.charCodeAt(at + 1);
     let end: number;
-    if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
+    if (next === 0x21 /* ! */ && isDoctype(xml, at)) {
+      end = doctypeEnd(xml, at);
+      if (end < 0) return;
+    } else if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
       const close = xml.startsWith('<!--', at)
         ? '-->'
         : xml.startsWith('<![CDATA[', at)
@@ -80,6 +83,52 @@ export function* xmlTags(xml: string): Generator<XmlTag> {
     }
     at = xml.indexOf('<', end);
   }
+}
+
+/** Whether a `<!DOCTYPE` (any case) starts at `at`. */
+function isDoctype(xml: string, at: number): boolean {
+  return xml.length >= at + 9 && xml.slice(at + 2, at + 9).toUpperCase() === 'DOCTYPE';
+}
+
+/**
+ * The index just past the `>` that ends the document type declaration at `at`: the first outside its internal subset
+ * (`[…]`) and outside quotes; −1 when none.
+ */
+function doctypeEnd(xml: string, at: number): number {
+  let quote = 0;
+  let subset = false;
+  for (let i = at + 9; i < xml.length; i++) {
+    const c = xml.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 || c === 0x27) quote = c;
+    else if (c === 0x5b /* [ */) subset = true;
+    else if (c === 0x5d /* ] */) subset = false;
+    else if (c === 0x3e /* > */ && !subset) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * `xml` without its document type declaration (the `<!DOCTYPE …>` of its prolog, internal subset and all) and
+ * without references to the entities that subset declares: no entity is ever expanded (a billion laughs, an external
+ * file), and neither the subset's tail (`]>`) nor an unexpanded `&name;` is text of the document. The same string
+ * when it has no declaration.
+ * @example withoutDoctype('<!DOCTYPE x [<!ENTITY e "boom">]><p>a &e; b</p>') // '<p>a  b</p>'
+ */
+export function withoutDoctype(xml: string): string {
+  const first = xml.search(/<[A-Za-z]/); // the root element: a declaration comes before it
+  const limit = first < 0 ? xml.length : first;
+  let at = xml.indexOf('<!');
+  while (at >= 0 && at < limit && !isDoctype(xml, at)) at = xml.indexOf('<!', at + 2);
+  if (at < 0 || at >= limit) return xml;
+  const end = doctypeEnd(xml, at);
+  if (end < 0) return xml.slice(0, at); // never closed: nothing after it is the document's
+  const declared = new Set<string>();
+  for (const m of xml.slice(at, end).matchAll(/<!ENTITY\s+([^\s%"'<>]+)/g)) declared.add(m[1]);
+  const rest = xml.slice(0, at) + xml.slice(end);
+  if (declared.size === 0) return rest;
+  return rest.replace(/&([^\s&;<>]{1,256});/g, (ref, name: string) => (declared.has(name) ? '' : ref));
 }
 
 function isSpace(c: number): boolean {

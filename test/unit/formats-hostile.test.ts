@@ -342,3 +342,30 @@ describe('PDF pages and text items', () => {
     await refused(extractDocument(pdf, 'pdf', { maxCharacters: 100_000 }), 'PAYLOAD_TOO_LARGE', /PDF.*maxCharacters/);
   });
 });
+
+describe('DOCTYPE internal subsets', () => {
+  const SUBSET =
+    '<!DOCTYPE x [<!ENTITY lol "lol"><!ENTITY lol9 "&lol;&lol;"><!ENTITY xxe SYSTEM "file:///etc/passwd">]>';
+
+  it('EPUB: neither "]>" nor an unexpanded entity reference is text; nothing is expanded or read', async () => {
+    const opf =
+      '<package><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest>' +
+      '<spine><itemref idref="c1"/></spine></package>';
+    const chapter = `<?xml version="1.0"?>${SUBSET}<html><body><p>a &lol9; b &xxe; c &amp; d &unknown; e</p></body></html>`;
+    const x = await extractDocument(epubOf(opf, { 'c1.xhtml': chapter }), 'epub');
+    expect(x.text).toBe('a  b  c & d &unknown; e');
+  });
+
+  it('DOCX: the same', async () => {
+    const docx = docxOf(
+      `<?xml version="1.0"?>${SUBSET}<w:document xmlns:w="${W}"><w:body><w:p><w:r>` +
+        '<w:t>a &lol9; b &xxe; c &amp; d</w:t></w:r></w:p></w:body></w:document>',
+    );
+    expect((await extractDocument(docx, 'docx')).text).toBe('a  b  c & d');
+  });
+
+  it('the tag scanner steps over a DOCTYPE whole, ">" inside its subset included', () => {
+    const tags = [...xmlTags(`${SUBSET}<a x="1"><b/></a>`)].map((t) => `${t.kind} ${t.name}`);
+    expect(tags).toEqual(['open a', 'empty b', 'close a']);
+  });
+});
