@@ -12,6 +12,7 @@
  *   trainprint packs list|info|verify       the shipped reference packs: sizes, provenance, SHA-256 and CRC checks
  *   trainprint report ANALYSIS.json         the work report of an analysis or an evidence bundle, one HTML page
  *   trainprint verify BUNDLE.json           check an evidence bundle offline: signature, digests, recomputed numbers
+ *   trainprint extract-text FILE            the text analyze reads from a file (an EPUB, PDF or DOCX file's extracted text)
  *   trainprint scan --dataset A INPUT… --out HITS.jsonl   scan model outputs or documents against datasets (hits as JSON lines)
  *   trainprint worker --queue URL …         a worker of the scan queue on PostgreSQL (scan --queue enqueues)
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
@@ -23,6 +24,7 @@
 import { TrainprintError } from './library.js';
 import { analyzeCommand } from './cli/analyze.js';
 import { demoCommand } from './cli/demo.js';
+import { extractTextCommand } from './cli/extract-text.js';
 import { fingerprintCommand } from './cli/fingerprint.js';
 import { HELP } from './cli/help.js';
 import { indexBuildCommand } from './cli/index-build.js';
@@ -82,6 +84,7 @@ const COMMANDS = new Map<string, Command>([
   ['model', modelCommand],
   ['report', reportCommand],
   ['verify', verifyCommand],
+  ['extract-text', extractTextCommand],
   ['scan', scanCommand],
   ['worker', workerCommand],
 ]);

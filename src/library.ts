@@ -111,6 +111,13 @@ export type { StoredAnalysis } from './services/analyze/service.js';
 export { estimateShare, type ShareEstimate, type ShareSample } from './corpus/share.js';
 export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
 export { ANALYZE_MAX_FILE_BYTES } from './services/analyze/files.js';
+export {
+  contentTypeOfFile,
+  untypedFileReason,
+  FILE_CONTENT_TYPES,
+  TEXT_FILE_TYPES,
+  type FileContentType,
+} from './services/analyze/file-types.js';
 export { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
 // the work report and the signed evidence bundle of an analysis, and the bundle's offline verification
 export * from './services/report/index.js';

@@ -8,29 +8,12 @@ import { createEngine } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { HELP } from './help.js';
 import { progressLine } from './progress.js';
-import {
-  loadDatasets,
-  packsOption,
-  parse,
-  readInputFile,
-  REMOTE_CORPUS_OPTIONS,
-  remoteCorporaFrom,
-  UsageError,
-} from './shared.js';
-
-/** The content types read from a file's bytes (analyze extracts their text). */
-const FILE_TYPES = ['epub', 'pdf', 'docx'];
-
-/** The content type a file's extension says: .md/.markdown, .html/.htm, .epub, .pdf, .docx, else text. */
-function typeOfFile(file: string): string {
-  const ext = /\.([a-z]+)$/i.exec(file)?.[1].toLowerCase();
-  if (ext === 'md' || ext === 'markdown') return 'markdown';
-  if (ext === 'html' || ext === 'htm') return 'html';
-  return ext !== undefined && FILE_TYPES.includes(ext) ? ext : 'text';
-}
+import { readWorkFile } from './files.js';
+import { loadDatasets, packsOption, parse, REMOTE_CORPUS_OPTIONS, remoteCorporaFrom, UsageError } from './shared.js';
 
 /**
- * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension, the metadata
+ * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension (.txt, .md,
+ * .markdown, .html, .htm, .epub, .pdf, .docx; another is refused, as an HTTP upload is), the metadata
  * from `--jurisdiction`, `--work-type` and `--opt-out`.
  * @example process.exitCode = await analyzeCommand(['README.md', '--packs', 'none', '--jurisdiction', 'US'])
  */
@@ -54,11 +37,9 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const packs = packsOption(values);
   const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
-  const type = (values.type as string | undefined) ?? typeOfFile(file);
-  // a book or a report file is read as bytes, its text extracted by analyze; a text file as UTF-8
-  const content = FILE_TYPES.includes(type)
-    ? new Uint8Array(await readInputFile(file))
-    : await readInputFile(file, 'utf8');
+  // the rule of an HTTP upload: the type by --type or the extension (no guess), the size before reading, strict UTF-8;
+  // a book or a report file is read as bytes, its text extracted by analyze
+  const { type, content } = await readWorkFile(file, values.type as string | undefined);
   // on a terminal only, and never with --quiet: stderr in a pipe or a log gets no escape codes
   const line = progressLine(process.stderr, { quiet: values.quiet === true });
   try {
@@ -78,8 +59,8 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     };
     try {
       const request = {
-        content: content as string | Uint8Array,
-        content_type: type as never,
+        content,
+        content_type: type,
         ...(Object.keys(metadata).length ? { metadata } : {}),
       };
       line.say(`analyzing ${file}`);

@@ -13,9 +13,12 @@ export const HELP = `usage:
       quotes the MIT licence against the embedded starter dataset (SPDX licence texts)
   trainprint analyze FILE [options]
       analyze a UTF-8 text file, or an EPUB, PDF or DOCX file (engine.analyze), and print the result as JSON
-      --type T                    text|markdown|html|epub|pdf|docx (default: by extension .md/.markdown,
-                                  .html/.htm, .epub, .pdf, .docx, else text); a file's text is extracted
-                                  and the spans point into it (the result's extraction)
+      --type T                    text|markdown|html|epub|pdf|docx (default: by extension .txt, .md/.markdown,
+                                  .html/.htm, .epub, .pdf, .docx; another extension is refused, as an HTTP
+                                  upload is); a file's text is extracted and the spans point into it (the
+                                  result's extraction). Limits, checked from the file's size before it is
+                                  read: a text file 10 MiB of UTF-8 (strict UTF-8), an EPUB, PDF or DOCX file
+                                  64 MiB (the library's maxFileBytes; the CLI has no plan)
       --dataset FILE|URL          a dataset file to search (repeatable; from 'index build'), or
                                   postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);
@@ -144,14 +147,22 @@ export const HELP = `usage:
                     content as analysed, a book's EPUB/PDF/DOCX file, or its extracted text; without
                     it the passages show their source side only
       --out FILE    the page (default: standard output)
-  trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json]
-      check an evidence bundle offline and print every check: the Ed25519 signature over its
-      canonical JSON, the remote transcripts' digests, the numbers recomputed from it (docs/works.md
-      says what this proves and what it cannot); exit code 0 valid, 1 invalid
+  trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json] [--allow-unpinned]
+      check an evidence bundle offline and print every check: the signature member, the Ed25519
+      signature over its canonical JSON, the remote transcripts' digests, the numbers recomputed from
+      it (docs/works.md says what this proves and what it cannot); exit code 0 valid, 1 invalid,
+      3 valid under the key the bundle names with no --key ("valid (key not pinned)")
       --key PUB     the public key to trust: a file with the answer of GET /api/v1/report-key, a JWK,
                     or the base64url key (default: the key the bundle names, integrity only)
-      --text FILE   the analysed text: checked against the bundle's text_sha256
+      --text FILE   the analysed text, as report takes it: the work's EPUB/PDF/DOCX file (its text
+                    extracted again) or its extracted text; checked against the bundle's text_sha256
       --json        the result as JSON
+      --allow-unpinned   exit code 0 for a bundle valid under the key it names, without --key
+  trainprint extract-text FILE [--type T] [--out FILE]
+      write the text analyze reads from FILE, exactly (UTF-8, nothing added): an EPUB, PDF or DOCX
+      file's extracted text, a text file as it is. Its SHA-256 is a bundle's text_sha256 and its
+      UTF-16 offsets are the result's spans; --type and the limits as analyze's
+      --out FILE    the text (default: standard output)
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
       scan model outputs or any documents against datasets (engine.scan): one JSON line per
       passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,

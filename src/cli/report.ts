@@ -5,17 +5,17 @@
  */
 import { writeFile } from 'node:fs/promises';
 import {
-  DOCUMENT_FORMATS,
+  analysisResultProblem,
   EVIDENCE_BUNDLE_FORMAT,
-  extractDocument,
+  evidenceBundleProblem,
   renderWorkReport,
   sha256Hex,
   TrainprintError,
   type AnalysisResult,
-  type DocumentFormat,
   type EvidenceBundle,
   type TranscriptCall,
 } from '../library.js';
+import { analysedTextOf } from './files.js';
 import { HELP } from './help.js';
 import { parse, readInputFile, UsageError } from './shared.js';
 
@@ -59,9 +59,18 @@ function readAnalysis(file: string, json: string): { result: AnalysisResult; bun
     throw new TrainprintError('INVALID_INPUT', `${file}: not JSON (${e instanceof Error ? e.message : e})`);
   }
   const v = value as Partial<EvidenceBundle> & Partial<AnalysisResult>;
-  if (v?.format === EVIDENCE_BUNDLE_FORMAT && v.result) return { result: v.result, bundle: v as EvidenceBundle };
-  if (v?.success === true && typeof v.analysis_id === 'string' && Array.isArray(v.matches))
+  // a malformed file is refused naming its member, before the page is drawn from it
+  const malformed = (problem: string | null) => {
+    if (problem !== null) throw new TrainprintError('INVALID_INPUT', `${file}: ${problem}`);
+  };
+  if (v?.format === EVIDENCE_BUNDLE_FORMAT) {
+    malformed(evidenceBundleProblem(v));
+    return { result: v.result as AnalysisResult, bundle: v as EvidenceBundle };
+  }
+  if (v?.success === true && typeof v.analysis_id === 'string') {
+    malformed(analysisResultProblem(v));
     return { result: v as AnalysisResult, bundle: null };
+  }
   throw new TrainprintError('INVALID_INPUT', `${file}: neither an analysis result nor an evidence bundle`);
 }
 
@@ -71,11 +80,7 @@ function readAnalysis(file: string, json: string): { result: AnalysisResult; bun
  * result alone — its length is the extraction's). Anything else would put the spans in the wrong places: refused.
  */
 async function analysedText(file: string, result: AnalysisResult, bundle: EvidenceBundle | null): Promise<string> {
-  const bytes = new Uint8Array(await readInputFile(file));
-  const isWork = `sha256:${await sha256Hex(bytes)}` === result.work_hash;
-  const format = result.content_type as DocumentFormat;
-  if (isWork && DOCUMENT_FORMATS.includes(format)) return (await extractDocument(bytes, format)).text;
-  const text = new TextDecoder().decode(bytes);
+  const { text, isWork } = await analysedTextOf(file, result);
   if (isWork) return text;
   const matches = bundle
     ? (await sha256Hex(text)) === bundle.text_sha256

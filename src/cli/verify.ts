@@ -1,9 +1,11 @@
 /**
- * `trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json]`: checks an evidence bundle offline and prints
- * every check; exit code 0 when it is valid, 1 when it is not.
+ * `trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json] [--allow-unpinned]`: checks an evidence bundle
+ * offline and prints every check; exit code 0 when it is valid under the key given, 1 when it is not valid, 3 when it
+ * is valid under the key it names but no `--key` pinned it (0 with `--allow-unpinned`).
  */
 import { existsSync } from 'node:fs';
 import { verifyEvidenceBundle, type VerifyOptions } from '../library.js';
+import { type AnalysedWork, analysedTextOf } from './files.js';
 import { HELP } from './help.js';
 import { parse, readInputFile, UsageError } from './shared.js';
 
@@ -18,6 +20,7 @@ export async function verifyCommand(args: string[]): Promise<number> {
     key: { type: 'string' },
     text: { type: 'string' },
     json: { type: 'boolean' },
+    'allow-unpinned': { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);
@@ -28,21 +31,51 @@ export async function verifyCommand(args: string[]): Promise<number> {
   const key = values.key as string | undefined;
   const options: VerifyOptions = {
     ...(key === undefined ? {} : { publicKey: await publicKeyFrom(key) }),
-    ...(values.text === undefined ? {} : { text: await readInputFile(values.text as string, 'utf8') }),
+    ...(values.text === undefined ? {} : { text: await textFrom(values.text as string, bytes) }),
   };
   const v = await verifyEvidenceBundle(bytes, options);
+  const allowUnpinned = values['allow-unpinned'] === true;
+  const code = !v.valid ? 1 : v.pinned || allowUnpinned ? 0 : UNPINNED_EXIT_CODE;
   if (values.json) console.log(JSON.stringify(v, null, 2));
   else {
     const width = Math.max(...v.checks.map((c) => c.name.length));
     for (const c of v.checks) console.log(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(width)}  ${c.detail}`);
     for (const s of v.skipped) console.log(`--    not re-derived: ${s}`);
-    if (key === undefined)
+    if (!v.pinned)
       console.log(
-        "note  signed by the key the bundle names: compare it with the engine's (--key, GET /api/v1/report-key)",
+        "note  signed by the key the bundle names, which anyone can make: pin the engine's key " +
+          '(--key, GET /api/v1/report-key)' +
+          (v.valid && !allowUnpinned ? `; exit code ${UNPINNED_EXIT_CODE} unless --allow-unpinned` : ''),
       );
-    console.log(v.valid ? 'valid' : 'INVALID');
+    console.log(v.valid ? (v.pinned ? 'valid' : 'valid (key not pinned)') : 'INVALID');
   }
-  return v.valid ? 0 : 1;
+  return code;
+}
+
+/**
+ * The exit code of a bundle that verifies under the key it names, with no `--key` to pin it and no
+ * `--allow-unpinned`: not 0, since a bundle re-signed by anyone with a key of their own verifies as well.
+ */
+export const UNPINNED_EXIT_CODE = 3;
+
+/**
+ * `--text FILE` as `report --text` takes it: the work itself (a book's EPUB, PDF or DOCX file is extracted as analyze
+ * extracted it, and the extracted text hashed), another book file (extracted), or the extracted text.
+ */
+async function textFrom(file: string, bundleBytes: Uint8Array): Promise<string> {
+  return (await analysedTextOf(file, workOf(bundleBytes))).text;
+}
+
+/** The bundle's work hash and content type, when its bytes are JSON that has them (verify says what else is wrong). */
+function workOf(bundleBytes: Uint8Array): AnalysedWork | null {
+  try {
+    const r = (JSON.parse(new TextDecoder().decode(bundleBytes)) as { result?: Partial<AnalysedWork> } | null)?.result;
+    return typeof r?.work_hash === 'string' && typeof r.content_type === 'string'
+      ? { work_hash: r.work_hash, content_type: r.content_type }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `--key`: a file (a report-key answer, a JWK, or the base64url key) or the base64url key itself. */

@@ -62,7 +62,7 @@ import { checkBeforeBody, checkMediaType, decodeBody } from './pipeline/body.js'
 import { Exchange } from './pipeline/exchange.js';
 import { answerFailure } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
-import { fileRouteBodyBytes } from './pipeline/files.js';
+import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
 import { declaredLength, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
@@ -286,7 +286,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   const routes = [...ROUTES, ...(options.routes ?? [])];
   // the routes that take files read what the largest file of the plans needs, unless the operator set a limit
   const maxFileBody = options.maxBodyBytes === undefined ? Math.max(maxBody, fileRouteBodyBytes(plans)) : maxBody;
-  const router: Router = { table: compileRoutes(routes, maxBody, maxDatasetBody, maxFileBody), basePath };
+  const fileReason = options.maxBodyBytes === undefined ? fileRouteBodyReason(plans) : undefined;
+  const router: Router = { table: compileRoutes(routes, maxBody, maxDatasetBody, maxFileBody, fileReason), basePath };
   let openapi: Record<string, unknown> | null = null;
   // names are resolved under the default policies only: an operator's own policy decides alone
   const modelPolicyIsDefault = options.modelHosts === undefined && options.allowPrivateModelHosts !== true;

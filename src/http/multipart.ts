@@ -7,7 +7,7 @@
  * objects (`metadata`) from JSON — and are checked against the route's schema as a JSON body is: the same request,
  * the same answer.
  */
-import { TrainprintError } from '../library.js';
+import { contentTypeOfFile, TEXT_FILE_TYPES, TrainprintError, untypedFileReason } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -50,30 +50,8 @@ export interface MultipartRequest {
   readonly canonical: () => Uint8Array;
 }
 
-/** File formats by the file name's extension. */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
-  epub: 'epub',
-  pdf: 'pdf',
-  docx: 'docx',
-  txt: 'text',
-  md: 'markdown',
-  markdown: 'markdown',
-  html: 'html',
-  htm: 'html',
-};
-
-/** File formats by media type (IANA: application/epub+zip, application/pdf, RFC 7763 text/markdown). */
-const BY_MEDIA_TYPE: Readonly<Record<string, string>> = {
-  'application/epub+zip': 'epub',
-  'application/pdf': 'pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'text/plain': 'text',
-  'text/markdown': 'markdown',
-  'text/html': 'html',
-};
-
 /** The content types whose `content` is text: a text file is read as UTF-8. */
-const TEXT_TYPES = new Set(['text', 'markdown', 'html']);
+const TEXT_TYPES = TEXT_FILE_TYPES;
 
 /**
  * The multipart body `raw` (its `Content-Type` with the boundary) as the route's request, checked by `check` (the
@@ -168,17 +146,7 @@ function jsonField(name: string, text: string): unknown {
 
 /** The content type of a file from its name's extension, else its media type; 422 naming `content_type` when neither. */
 function typeOfFile(file: File): string {
-  const extension = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1].toLowerCase();
-  const media = file.type.split(';')[0].trim().toLowerCase();
-  const type =
-    (extension && Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined) ??
-    (Object.hasOwn(BY_MEDIA_TYPE, media) ? BY_MEDIA_TYPE[media] : undefined);
-  if (type) return type;
-  const named = `${JSON.stringify(file.name.slice(0, 100))} of type ${JSON.stringify(media || 'none')}`;
-  return refuse(
-    'content_type',
-    `is needed: the file ${named} names no format taken (epub, pdf, docx, text, markdown, html)`,
-  );
+  return contentTypeOfFile(file.name, file.type) ?? refuse('content_type', untypedFileReason(file.name, file.type));
 }
 
 /** A text file's text: UTF-8 (a byte order mark dropped), else 422 naming `file`. */

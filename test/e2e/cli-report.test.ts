@@ -93,13 +93,21 @@ describe('trainprint report', () => {
 });
 
 describe('trainprint verify', () => {
-  it('exits 0 for the bundle as served, printing every check, and with the published key', async () => {
+  it('exits 0 for the bundle as served with the published key, 3 without a key unless --allow-unpinned', async () => {
+    const pinned = await run(['verify', 'bundle.json', '--key', 'report-key.json']);
+    expect(pinned.code, pinned.stdout + pinned.stderr).toBe(0);
+    expect(pinned.stdout).toMatch(/^ok {4}signature +Ed25519 signature by key [0-9a-f]{16}/m);
+    expect(pinned.stdout).toMatch(/^ok {4}sections /m);
+    expect(pinned.stdout).toMatch(/^-- {4}not re-derived: /m);
+    expect(pinned.stdout.trim().endsWith('\nvalid')).toBe(true);
+    // without --key: valid under the key the bundle names, which anyone can make: said, and not exit code 0
     const r = await run(['verify', 'bundle.json']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ok {4}signature +Ed25519 signature by key [0-9a-f]{16}/m);
-    expect(r.stdout).toMatch(/^ok {4}sections /m);
-    expect(r.stdout).toMatch(/^-- {4}not re-derived: /m);
-    expect(r.stdout.trim().endsWith('valid')).toBe(true);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout.trim().endsWith('valid (key not pinned)')).toBe(true);
+    expect(r.stdout).toMatch(/^note .*--allow-unpinned/m);
+    const allowed = await run(['verify', 'bundle.json', '--allow-unpinned']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout.trim().endsWith('valid (key not pinned)')).toBe(true);
     const keyed = await run(['verify', 'bundle.json', '--key', 'report-key.json', '--text', 'note.txt', '--json']);
     const v = JSON.parse(keyed.stdout);
     expect(v.checks.find((c: { name: string }) => c.name === 'signer').ok).toBe(true);

@@ -77,7 +77,7 @@ export async function checkBeforeBody(
     ? await route.beforeBody(routeContext(env, x.request, found, principal))
     : x.fileLimit && fileAllowance(x.request, x.fileLimit);
   x.releaseAllowance = allowance?.release;
-  if (!allowance || allowance.maxBodyBytes >= limit) return { bytes: limit };
+  if (!allowance || allowance.maxBodyBytes >= limit) return { bytes: limit, reason: found.compiled.maxBodyReason };
   const declared = declaredLength(x.request);
   if (route.body && declared !== null && declared > allowance.maxBodyBytes)
     throw tooLarge(allowance.maxBodyBytes, allowance.reason);

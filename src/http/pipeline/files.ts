@@ -33,6 +33,22 @@ export function fileRouteBodyBytes(plans: Readonly<Record<string, Plan>>): numbe
 }
 
 /**
+ * Why the file routes read no more than {@link fileRouteBodyBytes} before the caller is known, for the 413 of a larger
+ * declared body: the largest file a plan takes, and every plan's limit (the caller's own may be lower).
+ * @example fileRouteBodyReason({ free: PLANS.free, scale: PLANS.scale }) // 'no plan takes a file this large: …'
+ */
+export function fileRouteBodyReason(plans: Readonly<Record<string, Plan>>): string {
+  const limits = Object.entries(plans).map(([name, p]) => [name, planFileBytes(p)] as const);
+  if (limits.length === 0) return 'the body limit of the routes that take files';
+  const [largest, bytes] = limits.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const each = limits.map(([name, b]) => `"${name}" ${mib(b)}`).join(', ');
+  return (
+    `no plan takes a file this large: the largest, plan "${largest}"'s, is ${mib(bytes)} (${bytes} bytes), a third ` +
+    `more in base64; files by plan: ${each}`
+  );
+}
+
+/**
  * The plan's file limit of the caller.
  * @example fileLimitOf(principal, (name) => PLANS[name]) // { plan: 'free', bytes: 8388608 }
  */

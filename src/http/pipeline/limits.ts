@@ -35,7 +35,7 @@ export function tooLarge(limit: number, reason?: string): TrainprintError {
 export function refuseDeclaredLength(x: Exchange, found: RouteMatch): void {
   const declared = declaredLength(x.request);
   if (found.route.body && declared !== null && declared > found.compiled.maxBodyBytes)
-    throw tooLarge(found.compiled.maxBodyBytes);
+    throw tooLarge(found.compiled.maxBodyBytes, found.compiled.maxBodyReason);
 }
 
 /**

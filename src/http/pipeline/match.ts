@@ -19,6 +19,8 @@ export interface CompiledRoute {
   readonly checkQuery?: (v: unknown) => unknown;
   /** The route's body limit: its own, else the handler's for dataset uploads, for file routes or for the rest. */
   readonly maxBodyBytes: number;
+  /** What a 413 at that limit says of it (file routes: the plans' file limits). */
+  readonly maxBodyReason?: string;
 }
 
 /** The table and the path it is served under (`baseUrl`'s path, without a trailing slash; '' for none). */
@@ -48,6 +50,7 @@ export function compileRoutes(
   maxBody: number,
   maxDatasetBody: number,
   maxFileBody: number = maxBody,
+  maxFileBodyReason?: string,
 ): CompiledRoute[] {
   const seen = new Set<string>();
   return routes.map((route) => {
@@ -74,6 +77,9 @@ export function compileRoutes(
         route.body === 'json' && route.requestSchema ? compileValidator(route.requestSchema, 'body') : undefined,
       checkQuery: route.querySchema ? compileValidator(route.querySchema, 'query') : undefined,
       maxBodyBytes: route.maxBodyBytes ?? (dataset ? maxDatasetBody : route.files ? maxFileBody : maxBody),
+      ...(route.files && route.maxBodyBytes === undefined && !dataset && maxFileBodyReason
+        ? { maxBodyReason: maxFileBodyReason }
+        : {}),
     };
   });
 }

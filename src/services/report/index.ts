@@ -7,6 +7,7 @@ export type { WorkReportInput } from './render-html.js';
 export { buildEvidenceBundle } from './bundle.js';
 export type { BundleOptions } from './bundle.js';
 export { verifyEvidenceBundle } from './verify.js';
+export { analysisResultProblem, evidenceBundleProblem } from './result-shape.js';
 export type { BundleVerification, VerifyOptions } from './verify.js';
 export { loadReportKey, publicKeyOf, verifyEd25519, REPORT_KEY_RECORD } from './sign.js';
 export type { ReportKey, ReportPublicKey } from './sign.js';

@@ -13,6 +13,7 @@ import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
 import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
 import { matchKind } from '../policy/kinds/index.js';
+import { canonicalJson } from './canonical.js';
 import type { VerifyCheck } from './types.js';
 
 /** The checks of one bundle, and what could not be re-derived (and why). */
@@ -184,14 +185,26 @@ function sections(result: AnalysisResult, text: string | null): string | null {
   return problems.length ? problems.join('; ') : null;
 }
 
-/** The members of `expected` whose values differ from `actual`'s, in words; null when none. */
+/**
+ * The members of `expected` whose values differ from `actual`'s, in words; null when none. Values are compared as
+ * canonical JSON (RFC 8785), never in their members' order: a bundle read back from its canonical form has every
+ * object's members sorted, where the engine wrote a section's coverage in the order the datasets were searched.
+ */
 function differences(expected: Record<string, unknown>, actual: object): string | null {
   const a = actual as Record<string, unknown>;
-  const bad = Object.keys(expected).filter((k) => JSON.stringify(expected[k]) !== JSON.stringify(a[k]));
+  const bad = Object.keys(expected).filter((k) => canonical(expected[k]) !== canonical(a[k]));
   if (bad.length === 0) return null;
-  return bad
-    .map((k) => `${k}: recomputed ${JSON.stringify(expected[k])}, the result says ${JSON.stringify(a[k])}`)
-    .join('; ');
+  return bad.map((k) => `${k}: recomputed ${canonical(expected[k])}, the result says ${canonical(a[k])}`).join('; ');
+}
+
+/** `value` as canonical JSON; a missing member or one JSON cannot carry in words (it never equals a JSON value). */
+function canonical(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  try {
+    return canonicalJson(value);
+  } catch {
+    return `not JSON (${typeof value})`;
+  }
 }
 
 /** The pairs (name, recomputed, said) further apart than `tolerance`, in words; null when none. */

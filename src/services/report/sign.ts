@@ -9,6 +9,7 @@
 import { TrainprintError } from '../../errors.js';
 import { sha256Portable, toHex } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
+import { acceptablePublicKey } from './ed25519-point.js';
 import { base64url, fromBase64url } from '../registry/receipts.js';
 
 /** Where the key pair is kept: the private key as a JWK (RFC 8037), which WebCrypto imports back. */
@@ -117,8 +118,9 @@ export function publicKeyOf(x: string): ReportPublicKey {
 }
 
 /**
- * True when `signature` (base64url) is the Ed25519 signature of `bytes` by the public key `x` (base64url). Never
- * throws for malformed input: it is simply not valid.
+ * True when `signature` (base64url) is the Ed25519 signature of `bytes` by the public key `x` (base64url). A key that
+ * is not a point of the curve, or a point of small order (under which a signature can verify whatever the bytes), is
+ * never valid. Never throws for malformed input: it is simply not valid.
  * @throws NOT_SUPPORTED when the runtime's WebCrypto has no Ed25519
  * @example await verifyEd25519(bundle.signature.public_key, bundle.signature.value, bytes)
  */
@@ -127,6 +129,8 @@ export async function verifyEd25519(x: string, signature: string, bytes: Uint8Ar
   const raw = fromBase64url(x);
   const sig = fromBase64url(signature);
   if (raw === null || raw.length !== 32 || sig === null || sig.length !== 64) return false;
+  // a small-order key makes a signature that verifies for any bytes; one off the curve is no key: WebCrypto takes both
+  if (!acceptablePublicKey(raw)) return false;
   let key: CryptoKey;
   try {
     key = await subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'Ed25519' }, false, ['verify']);

@@ -21,9 +21,17 @@
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import { canonicalJson } from './canonical.js';
 import { rederive } from './rederive.js';
+import { base64url, fromBase64url } from '../registry/receipts.js';
+import { acceptablePublicKey } from './ed25519-point.js';
 import { publicKeyOf, verifyEd25519 } from './sign.js';
 import { transcriptDigest } from './transcripts.js';
-import { EVIDENCE_BUNDLE_FORMAT, type EvidenceBundle, type VerifyCheck, type VerifyResult } from './types.js';
+import {
+  type BundleSignature,
+  EVIDENCE_BUNDLE_FORMAT,
+  type EvidenceBundle,
+  type VerifyCheck,
+  type VerifyResult,
+} from './types.js';
 
 /** Options of {@link verifyEvidenceBundle}. */
 export interface VerifyOptions {
@@ -39,6 +47,11 @@ export interface VerifyOptions {
 /** {@link VerifyResult} with what could not be re-derived from a bundle, and why. */
 export interface BundleVerification extends VerifyResult {
   readonly skipped: readonly string[];
+  /**
+   * Whether the signer was checked against a key the caller trusts (`publicKey` given). Without it a valid bundle
+   * proves integrity only: anyone can sign a bundle with a key pair of their own, and it names that key.
+   */
+  readonly pinned: boolean;
 }
 
 /**
@@ -53,8 +66,9 @@ export async function verifyEvidenceBundle(
   options: VerifyOptions = {},
 ): Promise<BundleVerification> {
   const checks: VerifyCheck[] = [];
+  const pinned = options.publicKey !== undefined;
   const parsed = readBundle(bundle, checks);
-  if (parsed === null) return { valid: false, checks, skipped: [] };
+  if (parsed === null) return { valid: false, checks, skipped: [], pinned };
   await signature(parsed, options, checks);
   const skipped: string[] = [];
   const run = async (name: string, fn: () => Promise<string | null> | string | null) => {
@@ -88,7 +102,7 @@ export async function verifyEvidenceBundle(
       detail: `could not be recomputed: ${e instanceof Error ? e.message : e}`,
     });
   }
-  return { valid: checks.every((c) => c.ok), checks, skipped };
+  return { valid: checks.every((c) => c.ok), checks, skipped, pinned };
 }
 
 /** The bundle as an object; for text or bytes, also the check that they are its canonical JSON. Null: unreadable. */
@@ -97,7 +111,17 @@ function readBundle(input: EvidenceBundle | string | Uint8Array, checks: VerifyC
   if (typeof input === 'string' || input instanceof Uint8Array) {
     let text: string;
     try {
-      text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
+      // the BOM is kept in the text (TextDecoder drops it by default): a file that gained one is not as served
+      text =
+        typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
+      if (text.charCodeAt(0) === 0xfeff) {
+        checks.push({
+          name: 'format',
+          ok: false,
+          detail: 'starts with a byte order mark: a bundle as served is its canonical JSON, which has none',
+        });
+        return null;
+      }
       value = JSON.parse(text);
     } catch (e) {
       checks.push({ name: 'format', ok: false, detail: `not UTF-8 JSON: ${e instanceof Error ? e.message : e}` });
@@ -139,26 +163,59 @@ function canonicalOrNull(value: unknown): string | null {
   }
 }
 
+/** The members a bundle's `signature` has, every one a string: no other member, none missing. */
+const SIGNATURE_MEMBERS = ['alg', 'canonicalization', 'key_id', 'public_key', 'value'] as const;
+
+/**
+ * What is wrong with the `signature` member itself, which the signature cannot cover: its members exactly those of
+ * {@link BundleSignature}, each the one value it may have — `alg` Ed25519, `canonicalization` RFC8785, `key_id` the
+ * key's, the key and the value as the signer wrote them (canonical base64url of 32 and 64 bytes), the key a point of
+ * the curve of large order. Null when nothing is.
+ */
+function signatureMemberProblem(sig: unknown): string | null {
+  if (sig === null || typeof sig !== 'object' || Array.isArray(sig)) return 'signature is not an object';
+  const s = sig as Record<string, unknown>;
+  const extra = Object.keys(s).filter((k) => !(SIGNATURE_MEMBERS as readonly string[]).includes(k));
+  if (extra.length) return `signature has members no bundle has: ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
+  const missing = SIGNATURE_MEMBERS.filter((k) => typeof s[k] !== 'string');
+  if (missing.length) return `signature.${missing.join(', signature.')} missing or not a string`;
+  if (s.alg !== 'Ed25519') return `signature.alg is ${JSON.stringify(s.alg)}, not "Ed25519"`;
+  if (s.canonicalization !== 'RFC8785')
+    return `signature.canonicalization is ${JSON.stringify(s.canonicalization)}, not "RFC8785"`;
+  const raw = fromBase64url(s.public_key as string);
+  if (raw === null || raw.length !== 32 || base64url(raw) !== s.public_key)
+    return 'signature.public_key is not 32 bytes in canonical base64url';
+  if (!acceptablePublicKey(raw))
+    return 'signature.public_key is not an Ed25519 key to trust: off the curve, or of small order (a signature by it verifies for any content)';
+  const keyId = publicKeyOf(s.public_key as string).key_id;
+  if (s.key_id !== keyId) return `signature.key_id is ${JSON.stringify(s.key_id)}, the key's is ${keyId}`;
+  const value = fromBase64url(s.value as string);
+  if (value === null || value.length !== 64 || base64url(value) !== s.value)
+    return 'signature.value is not 64 bytes in canonical base64url';
+  return null;
+}
+
 /** The Ed25519 signature over the canonical JSON of everything but `signature`, and the key it was made with. */
 async function signature(b: EvidenceBundle, options: VerifyOptions, checks: VerifyCheck[]): Promise<void> {
   const { signature: sig, ...signed } = b;
-  const x = String(sig.public_key);
   let ok = false;
   let detail: string;
-  try {
-    const bytes = new TextEncoder().encode(canonicalJson(signed));
-    ok = sig.alg === 'Ed25519' && (await verifyEd25519(x, String(sig.value), bytes));
-    const keyId = publicKeyOf(x).key_id;
-    if (ok && sig.key_id !== keyId) ok = false;
-    detail = ok
-      ? `Ed25519 signature by key ${keyId} over ${bytes.length} canonical bytes`
-      : `the Ed25519 signature does not verify with key ${keyId} ` +
-        `(alg ${String(sig.alg)}, key_id ${String(sig.key_id)})`;
-  } catch (e) {
-    detail = `the signature could not be checked: ${e instanceof Error ? e.message : e}`;
+  const problem = signatureMemberProblem(sig);
+  if (problem !== null) detail = problem;
+  else {
+    try {
+      const bytes = new TextEncoder().encode(canonicalJson(signed));
+      ok = await verifyEd25519(sig.public_key, sig.value, bytes);
+      detail = ok
+        ? `Ed25519 signature by key ${sig.key_id} over ${bytes.length} canonical bytes`
+        : `the Ed25519 signature does not verify with key ${sig.key_id}`;
+    } catch (e) {
+      detail = `the signature could not be checked: ${e instanceof Error ? e.message : e}`;
+    }
   }
   checks.push({ name: 'signature', ok, detail });
   if (options.publicKey === undefined) return;
+  const x = String((sig as Partial<BundleSignature> | null)?.public_key);
   const trusted = trustedKey(options.publicKey);
   checks.push({
     name: 'signer',
