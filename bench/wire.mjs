@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { curlMix, mixHandler, undiciMix } from './wire-mix.mjs';
 
@@ -75,7 +75,7 @@ const out = {
   bench: 'wire',
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version, burners: BURN },
-  builds: Object.fromEntries(builds),
+  builds: Object.fromEntries(builds.map(([name, dir]) => [name, relative(join(here, '..'), dir)])),
   summary,
   ...(summary.baseline
     ? { ms_ratio_to_baseline: Math.round((summary.this.ms_median / summary.baseline.ms_median) * 100) / 100 }
