@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const arg = (name, fallback) => {
@@ -106,7 +106,7 @@ const out = {
   text_chars: TEXT.length,
   calls_per_kind: CALLS,
   together: TOGETHER,
-  builds: Object.fromEntries(builds),
+  builds: Object.fromEntries(builds.map(([name, dir]) => [name, relative(join(here, '..'), dir)])),
   results,
 };
 mkdirSync(join(here, 'results'), { recursive: true });
