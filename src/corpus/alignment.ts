@@ -5,8 +5,11 @@
  * reworded reuse that chains of exact seeds find only in pieces. Each aligned passage gets a
  * reuse kind and a similarity from the words the two passages share (see `ExactMatch.reuse`).
  *
- * The work is bounded: at most `candidates` documents per query, strongest first, and a time
- * budget after which the remaining candidates keep their seed matches (the report says so).
+ * The work is bounded: at most `candidates` documents per query, strongest first, and a budget of work —
+ * characters of text aligned, counted the same on every machine and under any load — after which the
+ * remaining candidates keep their seed matches (the report says so). A time limit stays as a safety net only:
+ * when the clock stops the alignment first, the result depends on the machine's speed, and the report says
+ * that too (`time_limit_reached`), so it is never a silently different answer.
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
@@ -40,7 +43,16 @@ export interface AlignmentOutcome {
 export const COMPARE_DEFAULTS = resolveCompareOptions(undefined);
 
 /**
- * Align `query` with the strongest `limit` candidates (across datasets) within `budgetMs`.
+ * The bounds of the alignment stage: `chars`, the work budget (characters of the query and document windows
+ * aligned, summed), which decides the result; `ms`, the safety net of time.
+ */
+export interface AlignBudget {
+  readonly chars: number;
+  readonly ms: number;
+}
+
+/**
+ * Align `query` with the strongest `limit` candidates (across datasets) within `budget`.
  * Candidates of datasets that keep no text are counted in the report, not aligned.
  */
 export function alignCandidates(
@@ -48,11 +60,11 @@ export function alignCandidates(
   query: string,
   jobs: readonly AlignmentJob[],
   limit: number,
-  budgetMs: number,
+  budget: AlignBudget,
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
 ): AlignmentOutcome {
-  return finish(alignSteps(core, query, jobs, limit, budgetMs, pairsOf, now));
+  return finish(alignSteps(core, query, jobs, limit, budget, pairsOf, now));
 }
 
 /**
@@ -63,9 +75,10 @@ const candidateTokens = new TokenizedCache(1 << 24);
 
 /**
  * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
- * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. `now` is the clock of
- * the budget: a sliced search passes one that stops while it is paused, so the budget counts only its own work,
- * as in one go. The budget bounds the aligning of candidates; the backgrounds of the documents that aligned
+ * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. The work budget is
+ * checked before each candidate: the characters aligned so far, the same however the work is sliced and however
+ * busy the machine. `now` is the clock of the time limit (the safety net): a sliced search passes one that stops
+ * while it is paused. The budget bounds the aligning of candidates; the backgrounds of the documents that aligned
  * and their passages' shared words follow (work linear in the query and the passages).
  */
 export function* alignSteps(
@@ -73,7 +86,7 @@ export function* alignSteps(
   query: string,
   jobs: readonly AlignmentJob[],
   limit: number,
-  budgetMs: number,
+  budget: AlignBudget,
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
   reworded = true,
@@ -81,8 +94,10 @@ export function* alignSteps(
   const ranked = byStrength(jobs);
   const withoutText = new Set<string>();
   const started = now();
+  const work = { chars: 0 };
   let considered = 0,
-    exhausted = false;
+    exhausted = false,
+    timedOut = false;
   const queryTokens = tokenizedOnce(query); // tokenized once (its pairs read the same tokens), in chunks
   // first the candidates are aligned, strongest first, while the budget lasts ...
   const done: AlignedDocument[] = [];
@@ -94,12 +109,16 @@ export function* alignSteps(
       continue;
     }
     considered++;
-    if (now() - started > budgetMs) {
+    if (work.chars >= budget.chars) {
       exhausted = true;
       continue;
     }
+    if (now() - started > budget.ms) {
+      exhausted = timedOut = true;
+      continue;
+    }
     const textTokens = candidateTokens.get(dataset, candidate.doc, text);
-    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions);
+    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions, work);
     done.push({ dataset, doc: candidate.doc, text, spans });
     yield PAUSE;
   }
@@ -172,8 +191,11 @@ export function* alignSteps(
       candidates: ranked.length,
       aligned: done.length,
       limit,
-      budget_ms: budgetMs,
+      budget_chars: budget.chars,
+      aligned_chars: work.chars,
       budget_exhausted: exhausted,
+      budget_ms: budget.ms,
+      time_limit_reached: timedOut,
       without_text: [...withoutText],
     },
   };
@@ -332,6 +354,7 @@ function* alignRegions(
   queryTokens: TokenizedText,
   textTokens: TokenizedText,
   regions: readonly CandidateRegion[],
+  work: { chars: number },
 ): Steps<AlignedSpan[]> {
   const query = queryTokens.text,
     text = textTokens.text;
@@ -356,7 +379,7 @@ function* alignRegions(
   const found: Window[] = [];
   const settled: Array<{ window: Window; spans: AlignedSpan[] }> = [];
   for (const w of probes) {
-    const spans = alignWindow(core, queryTokens, textTokens, w);
+    const spans = alignWindow(core, queryTokens, textTokens, w, work);
     if (spans.length > 0 && settles(spans, w, query.length, text.length)) settled.push({ window: w, spans });
     else if (spans.length > 0) found.push(w);
     yield PAUSE;
@@ -372,7 +395,7 @@ function* alignRegions(
   }
   const out: AlignedSpan[] = settled.flatMap((p) => p.spans);
   for (const w of widened) {
-    out.push(...alignWindow(core, queryTokens, textTokens, w));
+    out.push(...alignWindow(core, queryTokens, textTokens, w, work));
     yield PAUSE;
   }
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
@@ -413,8 +436,15 @@ export function settles(
   );
 }
 
-/** The aligned spans of one window, as offsets in the whole texts. */
-function alignWindow(core: Core, query: TokenizedText, text: TokenizedText, w: Window): AlignedSpan[] {
+/** The aligned spans of one window, as offsets in the whole texts; its characters are counted into `work`. */
+function alignWindow(
+  core: Core,
+  query: TokenizedText,
+  text: TokenizedText,
+  w: Window,
+  work: { chars: number },
+): AlignedSpan[] {
+  work.chars += w.q1 - w.q0 + (w.s1 - w.s0);
   return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
     a_start: s.a_start + w.q0,
     a_end: s.a_end + w.q0,

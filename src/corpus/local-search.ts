@@ -8,7 +8,7 @@ import type { ExactDataset, ExactSearch, ExactSearchable } from '../datasets/exa
 import type { NearMatch, PortraitHit, SearchMatch } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
 import { PAUSE, type Pause, type Steps } from '../util/steps.js';
-import { alignSteps, mergeAligned, type AlignmentJob, type PairLookup } from './alignment.js';
+import { alignSteps, mergeAligned, type AlignBudget, type AlignmentJob, type PairLookup } from './alignment.js';
 import type { ContentPairs } from './content-pairs.js';
 import type { ContentWordIndex, PairIndex, QueryPostings } from './content-words.js';
 import { tokenCoverage } from './coverage.js';
@@ -74,7 +74,7 @@ export interface Fetch {
 export function* alignedResultSteps(
   core: Core,
   s: LocalSearch,
-  budgetMs: number,
+  budget: AlignBudget,
   now: () => number,
 ): Generator<Pause | PureWork, DetailedSearch, unknown> {
   const pairsOf: PairLookup = {
@@ -90,7 +90,7 @@ export function* alignedResultSteps(
     s.query,
     s.jobs,
     s.options.limit,
-    budgetMs,
+    budget,
     pairsOf,
     now,
     s.options.reworded,

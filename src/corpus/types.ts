@@ -99,9 +99,16 @@ export interface SearchOptions {
    */
   readonly candidates?: number;
   /**
-   * Time budget of the alignment stage in milliseconds: once spent, the remaining candidates keep
-   * their seed matches and `alignment.budget_exhausted` is true (a limitation in analyze).
-   * @default 2000
+   * Work budget of the alignment stage, in characters aligned (the query's and the document's windows, summed):
+   * once spent, the remaining candidates keep their seed matches and `alignment.budget_exhausted` is true (a
+   * limitation in analyze and score). Counted in work, not time, so the same search gives the same result on
+   * any machine and under any load. @default 8388608 (2²³; a 200,000-character query edited every fourth word aligns 4.6 M)
+   */
+  readonly alignBudgetChars?: number;
+  /**
+   * Time limit of the alignment stage in milliseconds, a safety net behind `alignBudgetChars`: when the clock
+   * stops the alignment first, `alignment.time_limit_reached` is true as well (a limitation in analyze and
+   * score: the result then depends on the machine's speed). @default 30000
    */
   readonly alignBudgetMs?: number;
   /**
@@ -157,9 +164,16 @@ export interface AlignmentReport {
   readonly aligned: number;
   /** The `candidates` option: most documents aligned. */
   readonly limit: number;
-  readonly budget_ms: number;
-  /** True when the time budget stopped the alignment before `limit` candidates. */
+  /** The `alignBudgetChars` option: characters the alignment may align. */
+  readonly budget_chars: number;
+  /** Characters aligned (query and document windows, summed): the work done, the same on every run. */
+  readonly aligned_chars: number;
+  /** True when the work budget (or the time limit) stopped the alignment before `limit` candidates. */
   readonly budget_exhausted: boolean;
+  /** The `alignBudgetMs` option: the time limit. */
+  readonly budget_ms: number;
+  /** True when the time limit, not the work budget, stopped it: this result depends on the machine's speed. */
+  readonly time_limit_reached: boolean;
   /** Datasets with candidates that keep no text (`keep_text: false` or an older snapshot): seed matches only. */
   readonly without_text: readonly string[];
 }

@@ -5,10 +5,18 @@
  * (waiting for `drain`); a client that disconnects aborts the request's signal and cancels the
  * response stream. `GET /healthz` (the process serves) and `GET /readyz` (it can take traffic: 503 while it
  * drains or when `ready` says no) are answered before the handler, for load balancers.
+ *
+ * An answer given before the request body is read (401, 413, 429, 503) is never lost on the wire: a small rest of
+ * the body is read and dropped and the connection kept; a large or unknown rest gets `Connection: close` and a
+ * lingering close (the rest read and dropped for a bounded time, as nginx's `lingering_close`), because closing a
+ * socket with unread input sends a TCP reset that can destroy the answer before the client reads it. Idle
+ * keep-alive connections are kept longer than the `Keep-Alive: timeout` the server announces, so a client that
+ * honours the announcement closes first.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { TrainprintError } from '../errors.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -30,6 +38,12 @@ export interface ServeOptions {
    * is 503 with the reason. `GET /healthz` says only that the process serves. @default always ready
    */
   readonly ready?: () => boolean | Promise<boolean>;
+  /**
+   * How long an idle keep-alive connection is kept, in ms; `Keep-Alive: timeout` announces
+   * {@link KEEP_ALIVE_MARGIN_MS} less, so that clients which honour it (undici, Node's fetch) close first and never
+   * send on a connection the server is closing. @default 75000 (nginx's `keepalive_timeout`)
+   */
+  readonly keepAliveMs?: number;
 }
 
 /**
@@ -71,15 +85,22 @@ export async function serve(
 ): Promise<Server> {
   const port = options.port ?? 8787;
   const host = options.host ?? '127.0.0.1';
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  if (!Number.isInteger(keepAliveMs) || keepAliveMs < KEEP_ALIVE_MARGIN_MS + 1000)
+    throw new TrainprintError('INVALID_OPTIONS', `keepAliveMs must be an integer ≥ ${KEEP_ALIVE_MARGIN_MS + 1000}`);
+  const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
-      void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res);
+      void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res, announced);
       return;
     }
-    void bridge(handler, req, res, host, port);
+    void bridge(handler, req, res, host, port, announced);
   });
+  // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
+  // set per response (writeResponse) to less, so the client's idle timer runs out first
+  server.keepAliveTimeout = keepAliveMs;
   // requests node's own parser refuses (bad method, Content-Length, oversized headers) still get the
   // JSON error envelope, not a bare status line
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
@@ -127,6 +148,27 @@ export async function serve(
 /** Longest drain a close waits (a minute). */
 const MAX_DRAIN_MS = 60_000;
 
+/** Idle time of a keep-alive connection (nginx's default `keepalive_timeout`: 75 s). */
+const DEFAULT_KEEP_ALIVE_MS = 75_000;
+/**
+ * How much less than its idle time the server announces in `Keep-Alive: timeout`: undici closes an idle
+ * connection 1 s before the announced timeout, too little when its event loop or the server's is busy (a request
+ * sent as the server closes ends in "other side closed"); 5 s more on the server's side leave room for that.
+ */
+export const KEEP_ALIVE_MARGIN_MS = 5_000;
+/**
+ * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: a
+ * millisecond of reading). A larger or unknown rest closes the connection after a lingering close.
+ */
+const DRAIN_TO_KEEP_BYTES = 1 << 20;
+/**
+ * Bounds of a lingering close: the rest of the body is read and dropped until the client closes, for at most
+ * LINGER_MS in all and LINGER_BYTES (nginx: `lingering_time` 30 s, `lingering_timeout` 5 s); then the socket is
+ * destroyed. A client that honours `Connection: close` closes as soon as it has the answer.
+ */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 64 << 20;
+
 /**
  * Answer a health probe: `null` → 200 `{ status: 'ok' }` (liveness); `'draining'` → 503; a readiness check →
  * 200 `{ status: 'ready' }`, or 503 `{ status: 'not_ready', reason }` when it says false or throws (within 2 s).
@@ -134,6 +176,7 @@ const MAX_DRAIN_MS = 60_000;
 async function probe(
   check: null | 'draining' | (() => boolean | Promise<boolean>) | undefined,
   res: ServerResponse,
+  keepAlive: string,
 ): Promise<void> {
   let status = 200,
     body: Record<string, string> = { status: check === null ? 'ok' : 'ready' };
@@ -158,6 +201,7 @@ async function probe(
     'content-type': 'application/json',
     'cache-control': 'no-store',
     'content-length': Buffer.byteLength(text),
+    ...(res.shouldKeepAlive ? { connection: 'keep-alive', 'keep-alive': keepAlive } : {}),
   });
   res.end(text);
 }
@@ -168,12 +212,14 @@ async function bridge(
   res: ServerResponse,
   host: string,
   port: number,
+  keepAlive: string,
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
   });
   let response: Response;
+  const body = new RequestBody(req, abort);
   const requestId = `req_${randomBytes(12).toString('hex')}`;
   if (FETCH_FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
     // a Fetch Request cannot carry these methods (TRACE would echo credentials back): refused here, as the handler
@@ -181,13 +227,13 @@ async function bridge(
     response = bridgeError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on this server`, requestId);
   } else {
     try {
-      response = await handler(toRequest(req, abort, host, port));
+      response = await handler(toRequest(req, abort, host, port, body));
     } catch {
       // the handler answers every error itself; this is the bridge's own failure (e.g. a header Fetch refuses)
       response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
-  await writeResponse(response, req, res, abort.signal);
+  await writeResponse(response, req, res, abort.signal, body, keepAlive);
 }
 
 /**
@@ -214,7 +260,13 @@ function bridgeError(status: number, code: string, message: string, requestId: s
   );
 }
 
-function toRequest(req: IncomingMessage, abort: AbortController, host: string, port: number): Request {
+function toRequest(
+  req: IncomingMessage,
+  abort: AbortController,
+  host: string,
+  port: number,
+  body: RequestBody,
+): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i].toLowerCase() === CLIENT_ADDRESS_HEADER) continue; // only the bridge says where it came from
@@ -235,55 +287,106 @@ function toRequest(req: IncomingMessage, abort: AbortController, host: string, p
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: abort.signal };
   if (hasBody) {
-    init.body = bodyStream(req, abort);
+    init.body = body.stream();
     init.duplex = 'half'; // a streamed request body (Node's fetch requires saying so)
   }
   return new Request(url, init);
 }
 
 /**
- * The request body as a web stream with backpressure (the socket is paused while the stream's
- * queue is full). Unlike `Readable.toWeb`, cancelling it does not destroy the socket: a handler
- * that refuses a body (413, 415) must still be able to send its answer, so the rest of the body
- * is discarded instead and the connection closed after the response.
+ * The request body of one request: a web stream with backpressure (the socket is paused while the stream's
+ * queue is full), the bytes received so far, and `discard()`, which reads and drops the rest. Unlike
+ * `Readable.toWeb`, cancelling the stream does not destroy the socket: a handler that refuses a body (413, 415)
+ * must still be able to send its answer, so the rest of the body is dropped instead (see {@link writeResponse}).
  */
-function bodyStream(req: IncomingMessage, abort: AbortController): ReadableStream<Uint8Array> {
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on('data', (chunk: Buffer) => {
-          if (done) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (!done) {
-            done = true;
-            controller.close();
-          }
-        });
-        // the client went away mid-body: the request's signal says so before the read fails (the handler then knows
-        // it for a client's doing, not the service's)
-        const gone = (e: unknown) => {
-          if (done) return;
-          done = true;
-          abort.abort();
-          controller.error(e);
-        };
-        req.once('error', gone);
-        req.once('aborted', () => gone(new Error('client aborted the request')));
+class RequestBody {
+  /** Bytes of the body received from the client so far (read by the handler or not). */
+  received = 0;
+  #done = false;
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly abort: AbortController,
+  ) {}
+
+  /** The body as a web stream (made once, by the request). */
+  stream(): ReadableStream<Uint8Array> {
+    const { req, abort } = this;
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          req.on('data', (chunk: Buffer) => {
+            this.received += chunk.byteLength;
+            if (this.#done) return;
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) req.pause();
+          });
+          req.once('end', () => {
+            if (!this.#done) {
+              this.#done = true;
+              controller.close();
+            }
+          });
+          // the client went away mid-body: the request's signal says so before the read fails (the handler then
+          // knows it for a client's doing, not the service's)
+          const gone = (e: unknown) => {
+            if (this.#done) return;
+            this.#done = true;
+            abort.abort();
+            controller.error(e);
+          };
+          req.once('error', gone);
+          req.once('aborted', () => gone(new Error('client aborted the request')));
+        },
+        pull: () => {
+          req.resume();
+        },
+        cancel: () => this.discard(),
       },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        done = true;
-        req.resume(); // flowing with no consumer: the rest is read and dropped
-      },
-    },
-    { highWaterMark: 1 << 20, size: (c) => c.byteLength },
-  );
+      { highWaterMark: 1 << 20, size: (c) => c.byteLength },
+    );
+  }
+
+  /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
+  discard(): void {
+    this.#done = true;
+    const { req } = this;
+    if (req.listenerCount('data') === 0) req.on('data', (chunk: Buffer) => void (this.received += chunk.byteLength));
+    req.resume();
+  }
+
+  /** Bytes of the body not received yet: Content-Length less what came; Infinity when chunked. */
+  remaining(): number {
+    const { complete, headers } = this.req;
+    if (complete) return 0;
+    if (headers['transfer-encoding'] !== undefined) return Infinity;
+    const declared = Number(headers['content-length'] ?? 0);
+    return Number.isSafeInteger(declared) && declared >= 0 ? Math.max(0, declared - this.received) : Infinity;
+  }
+}
+
+/**
+ * Close `socket` after an answer without losing it: the answer is out (FIN sent), and what the client still sends
+ * is read and dropped until it closes, at most LINGER_MS and LINGER_BYTES; then the socket is destroyed. Closing at
+ * once with unread input would send a reset, which can reach the client before it has read the answer.
+ */
+function lingeringClose(socket: Socket, body: RequestBody): void {
+  body.discard();
+  const start = body.received;
+  const stop = () => socket.destroy();
+  const timer = setTimeout(stop, LINGER_MS);
+  timer.unref();
+  const watch = setInterval(() => {
+    if (body.received - start > LINGER_BYTES) stop();
+  }, 100);
+  watch.unref();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    clearInterval(watch);
+  });
+  socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
+  socket.end();
+  // the client's FIN: nothing more comes (node's own 'end' handler destroys a socket whose writing has ended)
+  socket.once('end', stop);
 }
 
 async function writeResponse(
@@ -291,6 +394,8 @@ async function writeResponse(
   req: IncomingMessage,
   res: ServerResponse,
   signal: AbortSignal,
+  body: RequestBody,
+  keepAlive: string,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -298,9 +403,23 @@ async function writeResponse(
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
-  // an answer given before the request body was read (413, 415, 401 …): close the connection
-  // instead of draining a body the client may still be sending
-  if (!req.complete) headers.connection = 'close';
+  // an answer given before the request body was read (413, 415, 401, 429, 503 …): a small rest is read and dropped
+  // and the connection kept; a large or undeclared one is not waited for: Connection: close, then a lingering
+  // close once the answer is out (node would destroy the socket at once, with the client still sending: a reset)
+  const rest = body.remaining();
+  if (rest > DRAIN_TO_KEEP_BYTES) {
+    headers.connection = 'close';
+    const socket = req.socket;
+    // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead
+    (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body);
+  } else {
+    if (rest > 0) body.discard();
+    // node would announce its own keepAliveTimeout; a client that waits that long races the server's close
+    if (res.shouldKeepAlive && !('connection' in headers)) {
+      headers.connection = 'keep-alive';
+      headers['keep-alive'] = keepAlive;
+    }
+  }
   res.writeHead(response.status, response.statusText || undefined, headers);
   if (!response.body || req.method === 'HEAD') {
     res.end();

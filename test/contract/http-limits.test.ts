@@ -297,7 +297,7 @@ describe('bodies over node:http', () => {
   }
 
   it('413 for a declared Content-Length over the limit, before the body is sent', async () => {
-    const t0 = Date.now();
+    // the client sends 12 bytes and waits: the answer comes without the rest (else the test's timeout ends it)
     const r = await raw(
       '/api/v1/attribution/analyze',
       { 'content-type': 'application/json', 'content-length': 50 * 1024 * 1024 },
@@ -309,7 +309,6 @@ describe('bodies over node:http', () => {
     expect(JSON.parse(r.body).error.code).toBe('PAYLOAD_TOO_LARGE');
     api.validate('POST', '/api/v1/attribution/analyze', 413, JSON.parse(r.body));
     expect(r.headers.connection).toBe('close');
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('413 for a chunked body counted past the limit while streaming', async () => {

@@ -222,6 +222,7 @@ async function searchContent(
       datasets: options.datasets,
       candidates: options.candidates,
       alignBudgetMs: options.alignBudgetMs,
+      alignBudgetChars: options.alignBudgetChars,
       // an owner's analysis sees the shared datasets and its own, never another account's
       ...(options.owner !== undefined ? { account: options.owner } : {}),
       // the content leaves the machine only where the caller allows it (request and options both)
@@ -453,6 +454,7 @@ function addSearchLimitations(searched: Searched, req: Checked, limitations: Set
   for (const r of found.remote ?? []) for (const code of reportLimitations(r)) limitations.add(code);
   if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
   if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
+  if (found.alignment.time_limit_reached) limitations.add('alignment_time_limit_reached');
   // the datasets this analysis may search (an owner's: the shared ones and its own)
   if (details.size === 0) limitations.add('no_datasets_loaded');
   else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
@@ -677,6 +679,7 @@ const OPTION_KEYS = [
   'datasets',
   'candidates',
   'alignBudgetMs',
+  'alignBudgetChars',
   'remote',
   'signal',
   'owner',
@@ -687,8 +690,8 @@ const OPTION_KEYS = [
 
 /**
  * The options checked where a wrong one would otherwise surface as a TypeError far from the call (a null, a
- * non-signal `signal`, a string `sliceMs` …): INVALID_OPTIONS naming the option. `candidates` and `alignBudgetMs`
- * are checked by the search they configure. Returns the prior.
+ * non-signal `signal`, a string `sliceMs` …): INVALID_OPTIONS naming the option. `candidates`, `alignBudgetChars`
+ * and `alignBudgetMs` are checked by the search they configure. Returns the prior.
  */
 function checkOptions(options: AnalyzeOptions): number {
   const bad = (detail: string): never => {

@@ -77,8 +77,15 @@ export interface AnalyzeOptions extends SliceOptions {
    */
   readonly candidates?: number;
   /**
-   * Time budget of the alignment stage in ms (the search's `alignBudgetMs`); once spent, the result says
-   * `alignment_budget_exhausted` in its limitations. @default 2000
+   * Work budget of the alignment stage in characters aligned (the search's `alignBudgetChars`); once spent, the
+   * result says `alignment_budget_exhausted` in its limitations. Work, not time: the same content gives the same
+   * analysis under any load. @default 33554432
+   */
+  readonly alignBudgetChars?: number;
+  /**
+   * Time limit of the alignment stage in ms (the search's `alignBudgetMs`), a safety net behind the work budget;
+   * when it stops the alignment, the result says `alignment_time_limit_reached` (and `alignment_budget_exhausted`)
+   * in its limitations. @default 30000
    */
   readonly alignBudgetMs?: number;
   /**

@@ -256,7 +256,13 @@ const ROWS = [
   [
     'alignment_budget_exhausted',
     'limitation',
-    'The alignment stage ran out of its time budget before all candidate documents were aligned; the rest report exact seed runs only (`SearchOptions.alignBudgetMs`).',
+    'The alignment stage spent its work budget (characters aligned) before all candidate documents were aligned; the rest report exact seed runs only (`SearchOptions.alignBudgetChars`). The budget is counted in work, so the same request gives the same answer.',
+    'engine.search',
+  ],
+  [
+    'alignment_time_limit_reached',
+    'limitation',
+    'The alignment stage reached its time limit, a safety net behind its work budget, before all candidate documents were aligned (the machine was too busy): the rest report exact seed runs only, and this answer may differ from one given on a less loaded machine (`SearchOptions.alignBudgetMs`).',
     'engine.search',
   ],
   [

@@ -241,6 +241,8 @@ interface ChunkFinding {
   longest: number;
   /** Its longest checkable matches (at most {@link SHOWN_PER_CHUNK}), offsets in the work's text. */
   shown: ScoreMatch[];
+  /** What stopped the chunk's alignment before its last candidate: its work budget, or the time limit. */
+  alignmentCut?: 'budget' | 'time';
 }
 
 /** Chunk search results shared by several scores of one work (monitors score many models at once). */
@@ -657,8 +659,13 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
             : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...q.scope }, { sliceMs: q.sliceMs });
         const detail = details.get(l.id)!;
         e = chunkFinding(checkableMatches(result.matches), kind.chance(detail).chance, i, chunks[i].start);
-        cache?.set(key, e);
+        const { budget_exhausted: spent, time_limit_reached: late } = result.alignment;
+        if (spent) e.alignmentCut = late ? 'time' : 'budget';
+        // a finding the clock cut depends on the machine's load: not kept, the next score computes it again
+        if (!late) cache?.set(key, e);
       }
+      if (e.alignmentCut) s.limitations.add('alignment_budget_exhausted');
+      if (e.alignmentCut === 'time') s.limitations.add('alignment_time_limit_reached');
       grid.chances[d][i] = e.chance;
       grid.flagged[d][i] = e.flagged ? 1 : 0;
       grid.longest[d][i] = e.longest;
