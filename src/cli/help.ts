@@ -115,7 +115,11 @@ export const HELP = `usage:
       --drain-ms N              on SIGTERM/SIGINT, answer GET /readyz with 503 for N ms while still
                                 serving, then stop (default 0; behind a load balancer: its probe
                                 interval times the failures it needs, e.g. 10000); a webhook request
-                                still unanswered at its end is handed back to the other processes
+                                still unanswered at its end is handed back to the other processes;
+                                catalogue job items still running are stopped and handed back. The
+                                process exits at most 20 s after the drain (at once on a second signal)
+      --job-item-timeout-s N    stop a catalogue job item that runs longer than N seconds; its result is
+                                a PAYLOAD_TOO_LARGE error naming the limit (default 300)
       --base-url URL            public base URL (its path is stripped before matching routes)
       --monitor-interval-s N    evaluate the monitors (and expire marketplace offers) every N seconds
                                 (default 60)

@@ -61,6 +61,8 @@ interface ServeSettings {
   packs: 'default' | 'none';
   monitorS: number;
   drainMs: number;
+  /** the time limit of a job item, ms (`--job-item-timeout-s`) */
+  jobItemTimeoutMs: number;
   /** the processes of the deployment (`--workers`) */
   processes: number;
   /** this worker's number (SERVE_WORKER_ENV) under a `--workers N` primary; undefined when serving alone */
@@ -73,7 +75,7 @@ function serveHandler(
   engine: Engine,
   values: Record<string, unknown>,
   o: ServeSettings & { keys: InstanceType<HttpModule['KeyStore']>; workers: WorkerPool; privateWebhooks: boolean },
-): ((req: Request) => Promise<Response>) & { stopJobs(): Promise<void> } {
+): ((req: Request) => Promise<Response>) & { stopJobs(graceMs: number): Promise<void> } {
   const api = http.createHandler(engine, {
     keys: o.keys,
     offload: o.workers,
@@ -86,6 +88,7 @@ function serveHandler(
     clientAddress: (request: Request) => request.headers.get(CLIENT_ADDRESS_HEADER),
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
     allowPrivateWebhookHosts: o.privateWebhooks,
+    jobs: { itemTimeoutMs: o.jobItemTimeoutMs },
     // each worker process of --workers N loads the datasets from files: a change through one would be missing in
     // the others (and in every process after a restart), so none is accepted
     ...(o.worker
@@ -101,8 +104,9 @@ function serveHandler(
   const files = existsSync(join(webDir, 'index.html')) ? serveStatic(webDir) : null;
   if (!files) console.error(`no web app at ${webDir} (run npm run build in a clone); serving the API only`);
   const handler = async (req: Request) => (files ? ((await files(req)) ?? api(req)) : api(req));
-  // the catalogue jobs' runner: stopped on shutdown, its chunks given back for another process at once
-  return Object.assign(handler, { stopJobs: () => http.stopJobs(api) });
+  // the catalogue jobs' runner: stopped on shutdown, its items aborted after the grace and their chunks given back
+  // for another process at once
+  return Object.assign(handler, { stopJobs: (graceMs: number) => http.stopJobs(api, { graceMs }) });
 }
 
 /**
@@ -139,6 +143,33 @@ function prepareSearchIndexes(
     return prepared ? `search indexes built in ${((performance.now() - started) / 1000).toFixed(1)} s` : notReady;
   };
   return { ready, settled };
+}
+
+/** How long the shutdown after the drain may take (ms): what is still running then is cut off. */
+const SHUTDOWN_MS = 20_000;
+
+/**
+ * The bound on a shutdown: the process exits `ms` from now with code 1 even if something still runs — work that does
+ * not heed its abort signal, a database that does not answer the last writes — or at once on a second SIGTERM/SIGINT.
+ * The timer is unreferenced: a shutdown that ends sooner exits as usual, with its own code.
+ */
+function exitWithin(ms: number): { finished(): void } {
+  const cut = (why: string) => {
+    console.error(`shutdown: ${why}; exiting now`);
+    process.exit(1);
+  };
+  const t = setTimeout(() => cut(`not finished after ${ms / 1000} s`), ms).unref();
+  const again = () => cut('second signal');
+  process.once('SIGINT', again);
+  process.once('SIGTERM', again);
+  return {
+    // the shutdown is over: work that ignored its abort signal (a parser between two checks) keeps the event loop
+    // busy but not the process — it exits a moment later with the command's own code
+    finished: () => {
+      clearTimeout(t);
+      setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+    },
+  };
 }
 
 /** One serving process: the engine, its datasets and packs, the keys, the server; until SIGTERM/SIGINT and its drain. */
@@ -188,19 +219,21 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  const shutdown = exitWithin(o.drainMs + SHUTDOWN_MS);
   // Webhooks stop with the drain, not after it: no new attempt from here on, and a request still unanswered when
   // the drain ends is handed back (its lease released) for another process, rather than cut off by a SIGKILL
   // after it and left leased until the lease lapses. Without a drain, a request in flight gets its own timeout.
   await Promise.all([
     server.close({ drainMs: o.drainMs }),
     engine.stopMonitoring(o.drainMs > 0 ? { graceMs: o.drainMs } : {}),
-    handler.stopJobs(),
+    handler.stopJobs(o.drainMs),
   ]);
   await heartbeat.stop();
   await closeDatasets();
   await engine.store.close();
   // a worker process stays alive while its channel to the primary is open
   if (worker) process.disconnect?.();
+  shutdown.finished();
   return 0;
 }
 
@@ -222,6 +255,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     'allow-private-webhook-hosts': { type: 'boolean' },
     'admin-key': { type: 'boolean' },
     'drain-ms': { type: 'string' },
+    'job-item-timeout-s': { type: 'string' },
     workers: { type: 'string' },
     ...REMOTE_CORPUS_OPTIONS,
     'monitor-interval-s': { type: 'string' },
@@ -240,6 +274,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
     throw new UsageError('--drain-ms must be an integer in 0..60000');
   }
+  const jobItemS = values['job-item-timeout-s'] === undefined ? 300 : Number(values['job-item-timeout-s']);
+  if (!Number.isInteger(jobItemS) || jobItemS < 1 || jobItemS > 86_400) {
+    throw new UsageError('--job-item-timeout-s must be an integer in 1..86400');
+  }
   // several processes need one shared state: only a PostgreSQL store is shared (a file store is locked by one
   // process, a memory store is per process)
   const shared = typeof values.store === 'string' && isPostgresUrl(values.store);
@@ -256,5 +294,5 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be an integer in 0..65535');
   const packs = packsOption(values);
-  return serveProcess(values, { port, packs, monitorS, drainMs, processes, worker });
+  return serveProcess(values, { port, packs, monitorS, drainMs, jobItemTimeoutMs: jobItemS * 1000, processes, worker });
 }

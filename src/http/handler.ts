@@ -197,7 +197,7 @@ export interface HandlerOptions {
    * The catalogue jobs (`POST /api/v1/jobs`): this handler runs a runner that claims chunks of the store's jobs — of
    * every process on the store — and runs their items (docs/scan.md, "Jobs over HTTP"). `run: false` takes and
    * reports jobs without running any here (another process runs them).
-   * @default { run: true, pollMs: 1000, leaseMs: 60_000, concurrency: 1, chunkItems: 10 }
+   * @default { run: true, pollMs: 1000, leaseMs: 60_000, concurrency: 2, chunkItems: 10, itemTimeoutMs: 300_000 }
    */
   readonly jobs?: JobsOptions;
 }
@@ -213,8 +213,16 @@ export interface JobsOptions {
   readonly pollMs?: number;
   /** How long a claimed chunk stays this process's without renewal (ms); renewed every third. @default 60_000 */
   readonly leaseMs?: number;
-  /** Chunks run at once by this handler. @default 1 */
+  /**
+   * Chunks run at once by this handler; one account's take at most `concurrency − 1` of them, so another account's
+   * job never waits behind a whole runner of theirs. @default 2
+   */
   readonly concurrency?: number;
+  /**
+   * How long one item of a job may run (ms): past it the item is stopped and its result is a failed one
+   * (`PAYLOAD_TOO_LARGE` naming the limit), and the runner goes on. @default 300_000 (5 minutes)
+   */
+  readonly itemTimeoutMs?: number;
   /** Items per chunk of the jobs submitted here. @default 10 */
   readonly chunkItems?: number;
 }
@@ -223,12 +231,13 @@ export interface JobsOptions {
 const RUNNERS = new WeakMap<Handler, JobRunner>();
 
 /**
- * Stops a handler's job runner: the items running finish, the chunks it holds go back to be claimed at once by
- * another process (or this one's next start). `serve` calls it on shutdown.
- * @example await stopJobs(handler); await engine.store.close()
+ * Stops a handler's job runner: no new item starts, the items running get `graceMs` (default 0) to finish and are
+ * then aborted, and the chunks it holds go back to be claimed at once by another process (or this one's next
+ * start). Resolves promptly even when an item ignores its abort signal. `serve` calls it on shutdown.
+ * @example await stopJobs(handler, { graceMs: 5000 }); await engine.store.close()
  */
-export async function stopJobs(handler: Handler): Promise<void> {
-  await RUNNERS.get(handler)?.stop();
+export async function stopJobs(handler: Handler, options: { readonly graceMs?: number } = {}): Promise<void> {
+  await RUNNERS.get(handler)?.stop(options);
 }
 
 /**
@@ -364,6 +373,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       pollMs: jobOptions.pollMs,
       leaseMs: jobOptions.leaseMs,
       concurrency: jobOptions.concurrency,
+      itemTimeoutMs: jobOptions.itemTimeoutMs,
       onError: (err) => options.onError?.(err, 'job-runner'),
     });
   }

@@ -129,4 +129,28 @@ describe('job service', () => {
       error: { code: 'INTERNAL', message: 'An unexpected error occurred' },
     });
   });
+
+  it("a claim that skips an account finds another account's job behind many of theirs", async () => {
+    let now = 0;
+    const jobs = createJobService({ store: new MemoryStore(), clock: () => now++, chunkItems: 1 });
+    for (let i = 0; i < 40; i++) await jobs.submit({ account: 'busy', type: 'scan', items: [i] });
+    const other = await jobs.submit({ account: 'other', type: 'scan', items: ['x'] });
+    expect((await jobs.claim(1000))?.job.account).toBe('busy'); // oldest first
+    const c = await jobs.claim(1000, { skip: (account) => account === 'busy' });
+    expect(c?.job.id).toBe(other.id);
+    expect(await jobs.claim(1000, { skip: (account) => account === 'busy' })).toBeNull();
+  });
+
+  it('watch says whether a chunk is still held, lost to another runner, or its job finished', async () => {
+    let now = 0;
+    const jobs = createJobService({ store: new MemoryStore(), clock: () => now });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [1] });
+    const c = (await jobs.claim(10))!;
+    expect(await jobs.watch(c)).toBe('held');
+    now += 11;
+    const again = (await jobs.claim(10))!;
+    expect(await jobs.watch(c)).toBe('lost');
+    await jobs.cancelOrDelete(job.id, { owner: 'a' });
+    expect(await jobs.watch(again)).toBe('finished');
+  });
 });

@@ -158,14 +158,16 @@ async function jobResults(ctx: RouteContext): Promise<Response> {
 
 /**
  * Runs one item of a job as its request runs over HTTP: the analysis or score of the job's account, with the file
- * limit of its plan when it was submitted; a scan against the exact datasets.
+ * limit of its plan when it was submitted; a scan against the exact datasets. The runner's signal (the item's time
+ * limit, a cancel, a shutdown) reaches analyze (a file's extraction, the remote corpora and evidence sources) and
+ * scan as a client's disconnect does over HTTP; the runner stops waiting for any item at its limit either way.
  * @example new JobRunner({ jobs, execute: jobExecutor(engine, { sliceMs: 3 }) })
  */
 export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
-  return async (type, item, claim) => {
+  return async (type, item, claim, signal) => {
     const owner = claim.job.account;
     const maxFileBytes = typeof claim.context.max_file_bytes === 'number' ? claim.context.max_file_bytes : undefined;
-    if (type === 'analyze') return engine.analyze(item as AnalyzeRequest, { owner, maxFileBytes, ...work });
+    if (type === 'analyze') return engine.analyze(item as AnalyzeRequest, { owner, maxFileBytes, signal, ...work });
     if (type === 'score') {
       const request = item as ScoreRequest;
       if ((request.work_hash !== undefined) === (request.content !== undefined))
@@ -179,6 +181,7 @@ export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
       { id, text },
       {
         account: owner,
+        signal,
         ...(Array.isArray(c.datasets) ? { datasets: c.datasets as string[] } : {}),
         ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
         ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
@@ -209,8 +212,9 @@ const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
 const JOBS_NOTE =
   'Items are charged to the daily limit when the job is submitted, all or none; a job holds at most the ' +
   "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: they survive a " +
-  'restart, and every `serve` process on one PostgreSQL store works on them. A finished job and its results are ' +
-  'kept 7 days.';
+  'restart, and every `serve` process on one PostgreSQL store works on them. An item that runs past the time limit ' +
+  'of a job item (5 minutes by default) is stopped and its result is a `PAYLOAD_TOO_LARGE` error naming the limit; ' +
+  "one account's jobs never take every runner of a process. A finished job and its results are kept 7 days.";
 
 /**
  * The catalogue job routes, in the order of the document.
@@ -337,8 +341,8 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     scope: 'analyze',
     summary: 'Cancel a running catalogue job, or delete a finished one',
     description:
-      'A queued or running job is **cancelled**: items not yet started never run, the chunks running finish, and ' +
-      "the results so far stay readable (`deleted: false`, the job's status). A finished job (done, failed or " +
+      'A queued or running job is **cancelled**: items not yet started never run, the items running are stopped ' +
+      "within seconds, and the results so far stay readable (`deleted: false`, the job's status). A finished job (done, failed or " +
       'cancelled) is **deleted** with its results (`deleted: true`); so a second `DELETE` deletes what the first ' +
       'cancelled. Items charged are not given back.',
     metered: false,

@@ -5,6 +5,14 @@
  * (the engine disposed, the store closed or unreachable, the worker pool gone) leaves the chunk to be claimed again —
  * released at once when the runner is stopped, else when its lease expires.
  *
+ * No job can hold the runner for long, nor one account all of it:
+ *  - each item runs under an abort signal and a time limit (`itemTimeoutMs`): past it the item's result is a failed
+ *    one naming the limit, and the runner goes on with the next item whether or not the work has heeded the signal;
+ *  - an account holds at most `concurrency − 1` of the runner's loops (all of them when it has one), so one loop is
+ *    always left for the other accounts' jobs;
+ *  - a cancelled job is seen within `watchMs`: the item running is aborted, the results so far are kept;
+ *  - {@link JobRunner.stop} aborts the items running (after `graceMs`) and gives their chunks back.
+ *
  * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
@@ -16,7 +24,14 @@ import { unrefTimer } from '../../util/timers.js';
  * Runs one item of a job: the result (plain JSON) or a thrown error, which becomes the item's failed result.
  * @example const execute: JobExecutor = (type, item, claim) => engine.analyze(item as AnalyzeRequest, { owner: claim.job.account })
  */
-export type JobExecutor = (type: JobType, item: unknown, claim: JobClaim) => Promise<unknown>;
+export type JobExecutor = (type: JobType, item: unknown, claim: JobClaim, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * How long one item of a job may run by default: 5 minutes, far beyond an analysis of the largest text or file a
+ * plan accepts, and short enough that a hostile item gives its loop back.
+ * @example new JobRunner({ jobs, execute, itemTimeoutMs: DEFAULT_JOB_ITEM_TIMEOUT_MS / 5 })
+ */
+export const DEFAULT_JOB_ITEM_TIMEOUT_MS = 300_000;
 
 /**
  * Options of {@link JobRunner}.
@@ -31,8 +46,15 @@ export interface JobRunnerOptions {
   readonly pollMs?: number;
   /** How long a claimed chunk is the runner's without renewal (ms); renewed every third of it. @default 60_000 */
   readonly leaseMs?: number;
-  /** Chunks run at once in this process. @default 1 */
+  /**
+   * Chunks run at once in this process. One account's chunks take at most `concurrency − 1` of them (all of them at
+   * 1), so another account's job never waits behind a whole runner of theirs. @default 2
+   */
   readonly concurrency?: number;
+  /** How long one item may run (ms): then it is aborted and its result is a failed one. @default 300_000 */
+  readonly itemTimeoutMs?: number;
+  /** How often a running chunk looks whether its job was cancelled (ms). @default 1000 */
+  readonly watchMs?: number;
   /** Told of the runner's own failures (the store refusing a claim …); items' errors are their results. */
   readonly onError?: (error: unknown) => void;
 }
@@ -63,6 +85,31 @@ export function jobError(err: unknown): JobError {
   return { code: 'INTERNAL', message: MESSAGES.INTERNAL };
 }
 
+/**
+ * `work`, or the signal's reason as soon as it aborts, whichever comes first: an item that does not heed its signal
+ * (a third-party parser between two checks) cannot hold the runner past its limit. Its late outcome is dropped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Why a chunk's items were aborted: the runner stopping, the job finished meanwhile, or the chunk lost. */
+type Interruption = 'stopped' | 'finished' | 'lost';
+
 /** Sweeps of the retention, at most this often (ms). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -74,18 +121,30 @@ export class JobRunner {
   #wake: (() => void) | null = null;
   #loops: Promise<void>[] = [];
   #lastSweep = 0;
-  readonly #held = new Set<JobClaim>();
+  /** The chunks running now, each with what aborts its item. */
+  readonly #held = new Map<JobClaim, AbortController>();
+  /** Chunks running now per account: the fairness of {@link JobService.claim}'s `skip`. */
+  readonly #perAccount = new Map<string, number>();
+  #claiming: Promise<unknown> = Promise.resolve();
 
   constructor(options: JobRunnerOptions) {
     const pollMs = options.pollMs ?? 1000;
     const leaseMs = options.leaseMs ?? 60_000;
-    const concurrency = options.concurrency ?? 1;
+    const concurrency = options.concurrency ?? 2;
+    const itemTimeoutMs = options.itemTimeoutMs ?? DEFAULT_JOB_ITEM_TIMEOUT_MS;
+    const watchMs = options.watchMs ?? 1000;
     if (!(pollMs > 0) || !(leaseMs >= 50) || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
       throw new TrainprintError(
         'INVALID_OPTIONS',
         'jobs: pollMs must be > 0, leaseMs ≥ 50 and concurrency an integer from 1 to 64',
       );
-    this.#o = { ...options, pollMs, leaseMs, concurrency };
+    if (!(Number.isSafeInteger(itemTimeoutMs) && itemTimeoutMs >= 1 && itemTimeoutMs <= 86_400_000))
+      throw new TrainprintError(
+        'INVALID_OPTIONS',
+        'jobs: itemTimeoutMs must be an integer from 1 to 86,400,000 (a day)',
+      );
+    if (!(watchMs > 0)) throw new TrainprintError('INVALID_OPTIONS', 'jobs: watchMs must be > 0');
+    this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs };
   }
 
   /** Starts the loops (once). */
@@ -100,19 +159,38 @@ export class JobRunner {
     this.#wake?.();
   }
 
-  /** Stops after the items running now; the chunks held are given back to be claimed at once. */
-  async stop(): Promise<void> {
+  /**
+   * Stops: no chunk is claimed from now on; the items running get `graceMs` to finish, then they are aborted, and
+   * the chunks held are given back to be claimed at once (by another process, or this one's next start). Resolves
+   * once every loop has ended, which an item that ignores its signal does not delay.
+   * @example await runner.stop({ graceMs: 5000 })
+   */
+  async stop(options: { readonly graceMs?: number } = {}): Promise<void> {
     this.#stopped = true;
     this.wake();
-    await Promise.all(this.#loops);
+    const graceMs = Math.max(0, options.graceMs ?? 0);
+    const abortAll = () => {
+      for (const c of this.#held.values()) c.abort('stopped' satisfies Interruption);
+    };
+    const t = graceMs > 0 ? unrefTimer(setTimeout(abortAll, graceMs)) : null;
+    if (!t) abortAll();
+    try {
+      await Promise.all(this.#loops);
+    } finally {
+      if (t) clearTimeout(t);
+    }
   }
+
+  /** The accounts that hold as many loops as one account may (fairness); none while the runner has one loop. */
+  #atCap = (account: string): boolean =>
+    this.#o.concurrency > 1 && (this.#perAccount.get(account) ?? 0) >= this.#o.concurrency - 1;
 
   async #loop(): Promise<void> {
     while (!this.#stopped) {
       let claim: JobClaim | null = null;
       try {
         await this.#maybeSweep();
-        claim = await this.#o.jobs.claim(this.#o.leaseMs);
+        claim = await this.#claim();
       } catch (err) {
         if (FINAL_FAULTS.has(codeOf(err) ?? '')) break;
         this.#o.onError?.(err);
@@ -122,7 +200,7 @@ export class JobRunner {
         continue;
       }
       try {
-        await this.#run(claim);
+        await this.#run(claim).finally(() => this.#uncount(claim));
       } catch (err) {
         if (FINAL_FAULTS.has(codeOf(err) ?? '')) break;
         this.#o.onError?.(err);
@@ -130,6 +208,29 @@ export class JobRunner {
       }
     }
     this.#stopped = true;
+  }
+
+  /**
+   * One claim at a time in this runner, counted for its account before the next claim starts: two loops claiming
+   * at once would each see the account under its cap.
+   */
+  #claim(): Promise<JobClaim | null> {
+    const next = this.#claiming.then(async () => {
+      if (this.#stopped) return null;
+      const claim = await this.#o.jobs.claim(this.#o.leaseMs, { skip: this.#atCap });
+      if (claim) this.#perAccount.set(claim.job.account, (this.#perAccount.get(claim.job.account) ?? 0) + 1);
+      return claim;
+    });
+    this.#claiming = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The chunk of `claim` no longer runs here: its account's count goes down. */
+  #uncount(claim: JobClaim): void {
+    const account = claim.job.account;
+    const n = (this.#perAccount.get(account) ?? 1) - 1;
+    if (n > 0) this.#perAccount.set(account, n);
+    else this.#perAccount.delete(account);
   }
 
   async #maybeSweep(): Promise<void> {
@@ -156,19 +257,20 @@ export class JobRunner {
   }
 
   async #run(claim: JobClaim): Promise<void> {
-    const { jobs, execute, leaseMs } = this.#o;
+    const { jobs, leaseMs } = this.#o;
     const why = this.#o.unsupported?.(claim.job.type) ?? null;
     if (why !== null) {
       await jobs.fail(claim, { code: 'NOT_SUPPORTED', message: `${MESSAGES.NOT_SUPPORTED}: ${why}` });
       return;
     }
-    this.#held.add(claim);
-    let lost = false;
+    const interrupt = new AbortController();
+    this.#held.set(claim, interrupt);
+    if (this.#stopped) interrupt.abort('stopped' satisfies Interruption);
     const renew = setInterval(
       () => {
         jobs.renew(claim, leaseMs).then(
           (ok) => {
-            if (!ok) lost = true;
+            if (!ok) interrupt.abort('lost' satisfies Interruption);
           },
           () => undefined, // the next renewal or the completion finds out
         );
@@ -176,27 +278,32 @@ export class JobRunner {
       Math.max(10, Math.floor(leaseMs / 3)),
     );
     unrefTimer(renew);
-    const results: JobResult[] = [];
+    // a cancel (in any process on the store) is seen here within watchMs, not at the next renewal
+    const watch = setInterval(() => {
+      jobs.watch(claim).then(
+        (w) => {
+          if (w !== 'held') interrupt.abort(w satisfies Interruption);
+        },
+        () => undefined,
+      );
+    }, this.#o.watchMs);
+    unrefTimer(watch);
+    let results: JobResult[];
     let fault: unknown = null;
     try {
-      for (let i = 0; i < claim.items.length; i++) {
-        if (lost || this.#stopped) break;
-        const index = claim.first + i;
-        try {
-          results.push({ index, success: true, result: await execute(claim.job.type, claim.items[i], claim) });
-        } catch (err) {
-          if (PROCESS_FAULTS.has(codeOf(err) ?? '')) {
-            fault = err;
-            break;
-          }
-          results.push({ index, success: false, error: jobError(err) });
-        }
-      }
+      ({ results, fault } = await this.#items(claim, interrupt.signal));
     } finally {
       clearInterval(renew);
+      clearInterval(watch);
       this.#held.delete(claim);
     }
-    if (lost) return; // another runner has the chunk: its results are the ones kept
+    const why2 = interrupt.signal.aborted ? (interrupt.signal.reason as Interruption) : null;
+    if (why2 === 'lost') return; // another runner has the chunk: its results are the ones kept
+    if (why2 === 'finished') {
+      // cancelled meanwhile: the results so far are kept (the completion does nothing for a deleted job)
+      await jobs.complete(claim, results).catch(() => undefined);
+      return;
+    }
     if (results.length < claim.items.length) {
       // stopped, or a fault of this process: the chunk goes back, to be claimed again at once
       await jobs.release(claim).catch(() => undefined);
@@ -205,4 +312,40 @@ export class JobRunner {
     }
     await jobs.complete(claim, results);
   }
+
+  /** The chunk's items, one after another, each under its time limit, until all are done or `interrupt` aborts. */
+  async #items(claim: JobClaim, interrupt: AbortSignal): Promise<{ results: JobResult[]; fault: unknown }> {
+    const { execute, itemTimeoutMs } = this.#o;
+    const results: JobResult[] = [];
+    for (let i = 0; i < claim.items.length; i++) {
+      if (interrupt.aborted || this.#stopped) break; // stopping: the item running may finish, no new one starts
+      const index = claim.first + i;
+      const item = new AbortController();
+      const timeUp = new TrainprintError(
+        'PAYLOAD_TOO_LARGE',
+        `the item ran past the time limit of a job item (${formatMs(itemTimeoutMs)}); it was stopped`,
+      );
+      const timer = unrefTimer(setTimeout(() => item.abort(timeUp), itemTimeoutMs));
+      const onInterrupt = () => item.abort(interrupt.reason);
+      interrupt.addEventListener('abort', onInterrupt, { once: true });
+      try {
+        const work = Promise.resolve().then(() => execute(claim.job.type, claim.items[i], claim, item.signal));
+        work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
+        results.push({ index, success: true, result: await untilAborted(work, item.signal) });
+      } catch (err) {
+        if (interrupt.aborted) break; // stopped, cancelled or lost: this item has no result here
+        if (PROCESS_FAULTS.has(codeOf(err) ?? '')) return { results, fault: err };
+        results.push({ index, success: false, error: jobError(item.signal.aborted ? timeUp : err) });
+      } finally {
+        clearTimeout(timer);
+        interrupt.removeEventListener('abort', onInterrupt);
+      }
+    }
+    return { results, fault: null };
+  }
+}
+
+/** A time limit in words: `300 s`, `1.5 s`, `250 ms`. */
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

@@ -45,6 +45,8 @@ export const JOB_RETENTION_MS = 7 * 86_400_000;
  * lease expired) gets a failed result for each item (`INTERNAL`), so one poisonous item cannot stop a job.
  */
 export const JOB_MAX_ATTEMPTS = 3;
+/** Open jobs a claim looks at, oldest first, for one it may take (past the jobs of accounts it skips). */
+export const CLAIM_SCAN_JOBS = 1024;
 
 /** The stored record of a job. */
 interface JobRecord {
@@ -236,8 +238,8 @@ export class JobService {
   }
 
   /**
-   * Cancels the owner's unfinished job (its unclaimed chunks never run; chunks running finish and keep their
-   * results), or deletes a finished one with its results. Returns what it did.
+   * Cancels the owner's unfinished job (its unclaimed chunks never run; the runners of chunks running see it at
+   * their next {@link watch}, stop the item running and keep the results so far), or deletes a finished one with its results. Returns what it did.
    * @throws NOT_FOUND
    */
   async cancelOrDelete(id: string, options: { owner: string }): Promise<{ job: JobInfo; deleted: boolean }> {
@@ -295,57 +297,89 @@ export class JobService {
 
   /**
    * Claims a chunk for `leaseMs`: the next never-claimed chunk of the oldest open job, else a chunk whose lease has
-   * expired; null when there is none. One store transaction.
+   * expired; null when there is none. One store transaction. `skip` passes over the jobs of accounts it names (a
+   * runner's fairness: an account that holds as many of its loops as it may gets none more there), so the job of
+   * another account behind many of theirs is found — up to {@link CLAIM_SCAN_JOBS} open jobs are looked at.
    */
-  async claim(leaseMs: number): Promise<JobClaim | null> {
+  async claim(
+    leaseMs: number,
+    options: { readonly skip?: (account: string) => boolean } = {},
+  ): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
     const now = this.#clock();
+    const skip = options.skip ?? (() => false);
     return this.#store.transaction(async (tx) => {
-      for (const [openAt, id] of await tx.scan('job-open/', { limit: 16 })) {
-        const j = (await tx.get(jobKey(id as string))) as JobRecord | undefined;
-        if (!j || FINISHED.has(j.state)) {
-          tx.delete(openAt); // left by a purge that crashed
-          continue;
-        }
-        let chunk = -1;
-        let lease: Lease | undefined;
-        // a chunk given back or whose runner died first (earlier items: the results read on sooner), then a new one
-        for (const [key, v] of await tx.scan(`job-lease/${j.id}/`)) {
-          const old = v as Lease;
-          if (old.until > now) continue;
-          const c = Number(key.slice(key.lastIndexOf('/') + 1));
-          if (old.attempts >= JOB_MAX_ATTEMPTS) {
-            await this.#abandon(tx, j, c, now);
+      let after: string | undefined;
+      for (let seen = 0; seen < CLAIM_SCAN_JOBS; ) {
+        const page = await tx.scan('job-open/', { after, limit: 64 });
+        if (page.length === 0) break;
+        after = page[page.length - 1][0];
+        seen += page.length;
+        for (const [openAt, id] of page) {
+          const j = (await tx.get(jobKey(id as string))) as JobRecord | undefined;
+          if (!j || FINISHED.has(j.state)) {
+            tx.delete(openAt); // left by a purge that crashed
             continue;
           }
-          chunk = c;
-          lease = { token: newId(''), until: now + leaseMs, attempts: old.attempts + 1 };
-          break;
+          if (skip(j.account)) continue;
+          const claim = await this.#claimIn(tx, j, leaseMs, now);
+          if (claim) return claim;
         }
-        if (chunk < 0 && j.next < j.chunks && !FINISHED.has(j.state)) {
-          chunk = j.next++;
-          lease = { token: newId(''), until: now + leaseMs, attempts: 1 };
-        }
-        if (chunk < 0 || !lease) continue; // every chunk of this job is held by a live runner
-        if (j.state === 'queued') {
-          j.state = 'running';
-          j.started = now;
-        }
-        tx.put(jobKey(j.id), j);
-        tx.put(leaseKey(j.id, chunk), lease);
-        const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
-        return {
-          job: info(j, now),
-          context: j.context,
-          chunk,
-          first: chunk * j.chunk_items,
-          items,
-          token: lease.token,
-        };
       }
       return null;
     });
+  }
+
+  /** A chunk of `j` claimed in `tx` (one given back or whose runner died first, else a new one), or null. */
+  async #claimIn(tx: Transaction, j: JobRecord, leaseMs: number, now: number): Promise<JobClaim | null> {
+    let chunk = -1;
+    let lease: Lease | undefined;
+    // a chunk given back or whose runner died first (earlier items: the results read on sooner), then a new one
+    for (const [key, v] of await tx.scan(`job-lease/${j.id}/`)) {
+      const old = v as Lease;
+      if (old.until > now) continue;
+      const c = Number(key.slice(key.lastIndexOf('/') + 1));
+      if (old.attempts >= JOB_MAX_ATTEMPTS) {
+        await this.#abandon(tx, j, c, now);
+        continue;
+      }
+      chunk = c;
+      lease = { token: newId(''), until: now + leaseMs, attempts: old.attempts + 1 };
+      break;
+    }
+    if (chunk < 0 && j.next < j.chunks && !FINISHED.has(j.state)) {
+      chunk = j.next++;
+      lease = { token: newId(''), until: now + leaseMs, attempts: 1 };
+    }
+    if (chunk < 0 || !lease) return null; // every chunk of this job is held by a live runner
+    if (j.state === 'queued') {
+      j.state = 'running';
+      j.started = now;
+    }
+    tx.put(jobKey(j.id), j);
+    tx.put(leaseKey(j.id, chunk), lease);
+    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
+    return {
+      job: info(j, now),
+      context: j.context,
+      chunk,
+      first: chunk * j.chunk_items,
+      items,
+      token: lease.token,
+    };
+  }
+
+  /**
+   * Whether a runner should go on with a claimed chunk: `held` (the job is open and the lease is the claim's),
+   * `lost` (another runner has the chunk: its results are the ones kept) or `finished` (the job was cancelled,
+   * failed or deleted: stop). A plain read, cheap enough to ask every second or so.
+   */
+  async watch(claim: JobClaim): Promise<'held' | 'lost' | 'finished'> {
+    const j = (await this.#store.get(jobKey(claim.job.id))) as JobRecord | undefined;
+    if (!j || FINISHED.has(j.state)) return 'finished';
+    const lease = (await this.#store.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;
+    return lease && lease.token === claim.token ? 'held' : 'lost';
   }
 
   /** Extends a held lease; false when it is no longer the claim's (then stop: another runner has the chunk). */
