@@ -146,10 +146,18 @@ export interface RemoteSampling {
   readonly passages: number;
   readonly passage_words: number;
   readonly found: number;
+  /**
+   * Found passages whose documents were fetched; of those, the ones their document holds (aligned over at least
+   * 20 words: they count) and the ones it does not even hold the stretch found in (the engine contradicts itself).
+   * Absent from results of versions that did not fetch them.
+   */
+  readonly documents?: { readonly fetched: number; readonly verified: number; readonly contradicted: number };
+  /** Passages the fetched documents show the corpus holds, searched as the sample was, and found: the detection rate. */
+  readonly detection?: { readonly hits: number; readonly trials: number };
   readonly share: { readonly estimate: number; readonly ci_95: readonly [number, number] };
-  /** Planted passages the search finds, of those tried, over the corpus forms measured (the estimate's rate). */
+  /** Planted passages the search finds, of those tried, over the corpus forms measured (kept for reference). */
   readonly sensitivity: { readonly hits: number; readonly trials: number };
-  /** The same in the form it finds least (the interval's upper end allows for it). */
+  /** The same in the form it finds least: the detection rate's lower end where this run measured none. */
   readonly sensitivity_worst: { readonly hits: number; readonly trials: number };
   /** Passages of texts in no corpus the search finds, of those tried. */
   readonly false_found: { readonly hits: number; readonly trials: number };

@@ -77,6 +77,14 @@ export interface ShareSample {
   readonly sensitivityWorst?: MeasuredRate;
   /** @default {@link SAMPLING_FALSE_FOUND} */
   readonly falseFound?: MeasuredRate;
+  /**
+   * Found passages whose documents were fetched, and of those the ones the document holds (aligned): with these
+   * the share counts verified passages only ({@link verifiedShare}); without them, found passages as found.
+   */
+  readonly fetched?: number;
+  readonly verified?: number;
+  /** Passages the documents show the corpus holds, searched as the sample was: the detection rate of this run. */
+  readonly detection?: MeasuredRate;
 }
 
 /** The estimated share and its 95 % interval, each rounded to 4 decimals. */
@@ -102,6 +110,7 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
   if (!Number.isInteger(n) || !Number.isInteger(k) || n < 0 || k < 0 || k > n)
     throw new RangeError('found and passages must be integers with 0 ≤ found ≤ passages');
   if (n === 0) return { estimate: 0, ci_95: [0, 1] };
+  if (sample.verified !== undefined || sample.fetched !== undefined) return verifiedShare(sample);
   const sens = sample.sensitivity ?? SAMPLING_SENSITIVITY,
     worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST,
     fals = sample.falseFound ?? SAMPLING_FALSE_FOUND;
@@ -117,4 +126,55 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
   // the upper end: no false finds and the lowest sensitivity (the most passages missed)
   const hi = Math.max(estimate, pHi >= 1 ? 1 : share(pHi, sLo, 0));
   return { estimate: round4(estimate), ci_95: [round4(lo), round4(hi)] };
+}
+
+/**
+ * The share from verified passages (the sampled search that fetches documents, src/remote/sampling.ts): of n passages
+ * k were found, d of those had their document fetched and v of the d were held by it (aligned). The found share
+ * that is real is p·r, with p = k/n and r = v/d the rate the documents confirm (exactly v/n when every found
+ * passage was fetched); the search finds a held passage at the detection rate s measured in the same run on
+ * passages the documents show held (h of t found). So
+ *
+ *   estimate = (k/n)·(v/d) / (h/t), clamped to [0, 1];
+ *   95 % interval: lower = Wilson lower of p × Wilson lower of r (s ≤ 1 only raises the share); upper = Wilson upper
+ *   of p × Wilson upper of r ÷ Wilson lower of s. Each rate's own uncertainty widens the interval: a few
+ *   calibration passages give a wide one. Where nothing held was measured (t = 0: nothing found, or no calls left),
+ *   s's lower end is the least measured over the forms of `bench/whole-works.mjs` ({@link SAMPLING_SENSITIVITY_WORST}).
+ *
+ * Found passages whose documents do not hold them never count; with none fetched (d = 0) the estimate is 0 and
+ * only the upper end allows for them.
+ *
+ * @example
+ * verifiedShare({ passages: 100, found: 50, fetched: 50, verified: 50, detection: { hits: 30, trials: 30 } }).estimate // 0.5
+ */
+export function verifiedShare(sample: ShareSample): ShareEstimate {
+  const n = sample.passages,
+    k = sample.found,
+    d = sample.fetched ?? 0,
+    v = sample.verified ?? 0;
+  if (!Number.isInteger(d) || !Number.isInteger(v) || d < 0 || v < 0 || v > d || d > k)
+    throw new RangeError('verified and fetched must be integers with 0 ≤ verified ≤ fetched ≤ found');
+  if (n === 0) return { estimate: 0, ci_95: [0, 1] };
+  const det = sample.detection ?? { hits: 0, trials: 0 };
+  const worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST;
+  const s = det.trials > 0 ? det.hits / det.trials : 1;
+  const sLo =
+    det.trials > 0 ? wilson(det.hits, det.trials)[0] : worst.trials > 0 ? wilson(worst.hits, worst.trials)[0] : 1;
+  let p: number, lo: number, hi: number;
+  if (d === k) {
+    p = v / n;
+    [lo, hi] = wilson(v, n);
+  } else {
+    const [pLo, pHi] = wilson(k, n);
+    const [rLo, rHi] = d > 0 ? wilson(v, d) : [0, 1];
+    p = d > 0 ? (k / n) * (v / d) : 0;
+    lo = pLo * rLo;
+    hi = pHi * rHi;
+  }
+  const estimate = s > 0 ? clamp01(p / s) : p > 0 ? 1 : 0;
+  const upper = sLo > hi ? hi / sLo : 1;
+  return {
+    estimate: round4(estimate),
+    ci_95: [round4(Math.min(estimate, lo)), round4(Math.max(estimate, clamp01(upper)))],
+  };
 }

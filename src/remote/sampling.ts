@@ -3,21 +3,31 @@
  * samples it every few tokens: about 90 calls per 1,000 words, so a 100,000-word novel would need some 9,000 calls
  * per corpus. Past {@link SAMPLE_ABOVE_WORDS_PER_CALL} words per call of its budget, a work is searched instead by
  * passages drawn across it — the question a rights holder asks of a book is "how much of it is in this corpus, and
- * where", a share, which a sample answers with a known error:
+ * where", a share, which a sample answers with a known error. The corpus's copy seldom has the work's form (line
+ * breaks, quotes, dashes: ./forms.ts), and an engine's answers are checked against its own documents:
  *
  * 1. *Draw.* {@link PASSAGE_WORDS}-word passages, stratified by section (a file's chapters; else ten equal parts)
  *    with allocation proportional to each section's words, placed systematically from a random start within each
  *    section. The random numbers are seeded by the SHA-256 of the text: the same work draws the same passages, so a
  *    second search answers from the cache and gives the same result.
- * 2. *Search.* infini-gram: one `infgram_prob` of the passage's text gives the longest run ending at its last word
- *    that the corpus holds; a passage is found when that run is ≥ {@link FOUND_TOKENS} tokens, after asking again
- *    with its line breaks in the other form where a shorter run stops at one (./line-breaks.ts). infini-gram mini:
- *    one `find` of the passage's last {@link MINI_FIND_WORDS} words, found when it occurs.
- * 3. *Passages with spans.* Found passages spread over the work are resolved as the full search resolves its regions
- *    — the document fetched, the stretch aligned — within the calls left ({@link followUpReserve}); the rest are
- *    counted as found without a document, and enter the share but no evidence.
- * 4. *Share.* src/corpus/share.ts: the estimate and its 95 % interval from found / passages and the search's measured
- *    sensitivity and false-found rate, in the report's `sampling` with the counts per section.
+ * 2. *Search*, in rounds of one call per passage not yet found, at most {@link TOKEN_QUERIES} (infini-gram) or
+ *    {@link CHAR_WINDOWS} (mini) calls a passage. infini-gram: `infgram_prob` of the passage in canonical form (white
+ *    space folded, NFKC) gives the longest run the corpus holds ending at its end; found when that run covers
+ *    {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters; else the next query ends before the
+ *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
+ *    line, whatever its form. infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
+ *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
+ * 3. *Documents.* An even spread of the found passages, as many as half the calls left pay for: the document of
+ *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
+ *    A document that does not hold the stretch the engine reported found contradicts the engine: past
+ *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.
+ *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
+ *    found passages not fetched count at the rate the fetched ones were verified.
+ * 4. *Detection rate.* Beside each verified passage, a passage of the aligned stretch — one the corpus is known to
+ *    hold, in whatever form it holds it — is searched as the sample was: the share of those found is the search's
+ *    detection rate in this corpus, measured in the same run.
+ * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
+ *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
  */
 import type { RemoteMatch } from '../datasets/types.js';
 import type { RemoteSampling, RemoteSearch, RemoteSearchOptions } from '../corpus/remote-types.js';
@@ -28,32 +38,40 @@ import {
   SAMPLING_SENSITIVITY_WORST,
 } from '../corpus/share.js';
 import { find, infgramProb } from './api.js';
-import { LineBreakRetry, type SWAP_MIN_TOKENS, SWAP_TRIES } from './line-breaks.js';
+import { canonicalPiece, holdsText, quietWindows, WINDOW_MIN_CHARS, WINDOW_MIN_WORDS, type Window } from './forms.js';
 import {
   charWindow,
+  countWords,
   evidenceOf,
   type Found,
   followUp,
   followUpReserve,
   mapPool,
+  type Passage,
   type Region,
   type Sample,
   type SearchContext,
   Session,
   type SessionPost,
+  type ShardWindow,
   type Span,
   tokenWindow,
   wordSpans,
 } from './search.js';
 import { mapTokens } from './token-map.js';
+import { RemoteCallError } from './transport.js';
 import { mulberry32 } from '../util/random.js';
 
 /** Words of a sampled passage. */
 export const PASSAGE_WORDS = 48;
-/** infini-gram: a passage is found when the corpus holds a run of at least this many tokens ending at its end. */
-export const FOUND_TOKENS = 20;
-/** infini-gram mini: words at the end of a passage that `find` looks for, verbatim. */
-export const MINI_FIND_WORDS = 16;
+/** infini-gram: queries at most per passage (each runs back over one more line of a hard-wrapped copy). */
+export const TOKEN_QUERIES = 3;
+/** infini-gram mini: windows at most per passage. */
+export const CHAR_WINDOWS = 4;
+/** Words of a passage its document must align with for it to count (a stock phrase found by chance does not). */
+export const VERIFY_WORDS = 20;
+/** Share of the fetched documents that may fail to hold what the engine reported found before its answers are void. */
+export const CONTRADICTION_SHARE = 0.25;
 /**
  * A text with more words than this per call of its budget is sampled (12,000 words at the default 400 calls): below
  * it, the full search still samples every ≤ 72 tokens after tokenizing the text.
@@ -61,19 +79,8 @@ export const MINI_FIND_WORDS = 16;
 export const SAMPLE_ABOVE_WORDS_PER_CALL = 30;
 /** Strata of a text without sections. */
 const PLAIN_STRATA = 10;
-/** Calls a found passage costs to resolve into spans (a `find` and a document). */
-const RESOLVE_CALLS = 2;
-/**
- * infini-gram: calls planned per passage, line-break retries included (plans the number of passages): a corpus that
- * breaks its lines elsewhere than the work needs one or two more calls for each passage it holds.
- */
-const CALLS_PER_PASSAGE = 2;
-/**
- * infini-gram: a passage's run at least this long (tokens) that falls short of {@link FOUND_TOKENS} is asked again
- * with its line breaks changed: a run back from the passage's end stops at the corpus's last line break before it,
- * anywhere in the last line (so lower than the full search's {@link SWAP_MIN_TOKENS}).
- */
-const PASSAGE_SWAP_MIN_TOKENS = 3;
+/** infini-gram: tokens of document fetched on each side of a found run (room for a calibration passage). */
+const DOCUMENT_REACH_TOKENS = 160;
 
 /** Whether a text of `words` words is sampled under a budget of `budget` calls. */
 export function sampledSearch(words: number, budget: number): boolean {
@@ -152,17 +159,37 @@ export function drawPassages(
   return out;
 }
 
-/** What searching one passage gave: found or not, and the run that found it (to resolve into spans). */
+/** A passage's search: found or not, and the stretch that found it (to fetch its document by). */
 interface Probed {
   readonly passage: DrawnPassage;
-  readonly found: boolean;
-  readonly span: Span | null;
-  readonly best: Best | null;
+  found: boolean;
+  span: Span | null;
+  /** The canonical text of the stretch found (what its document must hold). */
+  stretch: string;
+  /** Calls asked for it. */
+  calls: number;
+  /** No more calls: found, or nothing left to ask. */
+  done: boolean;
+  /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
+  end: number;
+  /** infini-gram mini: its windows, asked in turn. */
+  windows: Window[];
+}
+
+/** A found passage whose document was asked for: what the document showed. */
+interface Checked {
+  readonly probed: Probed;
+  /** The engine's document holds the stretch it reported found. */
+  readonly held: boolean;
+  /** The work aligns with the document over at least {@link VERIFY_WORDS} words of the passage. */
+  readonly verified: boolean;
+  /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
+  readonly aligned: { readonly q0: number; readonly q1: number } | null;
 }
 
 /**
  * Search `text` in the corpus of `ctx` by sampling its passages (see the module comment). Never throws for the
- * corpus's failures: the report says what happened, and the share is over the passages that were asked.
+ * corpus's failures: the report says what happened; a corpus whose documents contradict its answers gets no share.
  */
 export async function sampleRemote(
   ctx: SearchContext,
@@ -174,66 +201,78 @@ export async function sampleRemote(
   const seed = ctx.kit.sha256Text(text).slice(0, 16);
   const sections = options.sections?.length ? options.sections : plainStrata(text.length);
   const reserve = followUpReserve(limit);
-  const perPassage = ctx.config.kind === 'infini-gram' ? CALLS_PER_PASSAGE : 1;
+  const tokens = ctx.config.kind === 'infini-gram';
+  const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
   const drawn = drawPassages(text, sections, Math.floor((limit - reserve) / perPassage), seed);
-  // calls asked, answered from the cache or not: what plans the retries and fetches, so that a second search of the
-  // same work, answered from the cache, asks exactly the same calls
+  // calls asked, answered from the cache or not: what plans the later steps, so that a second search of the same
+  // work, answered from the cache, asks exactly the same calls
   let asked = 0;
   const post: SessionPost = (body) => {
     asked++;
     return session.call(body).then((b) => ({ body: b, ms: 0 }));
   };
+  const probe = prober(ctx, session, post, text);
   let found: Found;
   try {
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
-    const order = shuffled(drawn, seed);
-    const probed = await mapPool(order, ctx.config.concurrency, (p) =>
-      session.maySample() ? probe(ctx, session, post, text, p) : Promise.resolve(null),
-    );
-    // runs cut short by a line break, asked again in the other form: the tries shared out in the draw's order, the
-    // same for the same work whatever order the answers came in
-    const short = probed.filter(
-      (p): p is Probed & { best: Best } =>
-        p !== null && !p.found && p.best !== null && p.best.len >= PASSAGE_SWAP_MIN_TOKENS,
-    );
-    // in rounds of one call each, longest runs first (most likely a held passage cut by a line break), while the
-    // calls last: the same calls for the same work whatever order the answers come in
-    short.sort((a, b) => b.best.len - a.best.len || a.passage.q0 - b.passage.q0);
-    const retries = short.map((p) => new LineBreakRetry(text, p.passage.q0, p.passage.q1, p.best.q0));
-    let tries = Math.max(0, limit - asked - reserve);
-    for (let round = 0; round < SWAP_TRIES && tries > 0 && !session.stopped; round++) {
-      // retries are samples: none once sampling's share of the deadline has passed
-      if (!session.maySample()) break;
-      const wanted = retries.filter((r) => !r.done && (r.best?.len ?? 0) < FOUND_TOKENS).slice(0, tries);
-      tries -= wanted.length;
-      await mapPool(wanted, ctx.config.concurrency, (r) =>
-        r.step(post, ctx.config.index).catch((e) => {
-          r.done = true;
-          session.unusable(e);
-        }),
-      );
-    }
-    const retried = short.map((p, i) => (retries[i].best ? probedOf(p.passage, retries[i].best) : p));
-    const again = new Map<Probed, Probed>(short.map((p, i) => [p, retried[i]]));
-    const answered = probed
-      .filter((p): p is Probed => p !== null)
-      .map((p) => again.get(p) ?? p)
-      .sort((a, b) => a.passage.q0 - b.passage.q0);
+    const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
+    await probeRounds(ctx, session, order, probe, perPassage, () => true);
+    const answered = order.filter((p) => p.calls > 0 && p.done).sort((a, b) => a.passage.q0 - b.passage.q0);
     const hits = answered.filter((p) => p.found && p.span);
-    // resolve an even spread of the found passages within the calls left (a few kept for a mini window's retries)
-    const room = Math.max(0, Math.floor((limit - asked - 4) / RESOLVE_CALLS));
+    // 3. documents of an even spread of the found passages, half the calls left (the other half measures the rate)
+    const docCalls = tokens ? 2 : 1;
+    const room = Math.max(0, Math.floor((limit - asked) / (2 * docCalls)));
     const chosen =
       hits.length <= room ? hits : Array.from({ length: room }, (_, j) => hits[Math.floor((j * hits.length) / room)]);
-    const regions: Region[] = chosen.map(({ span }) => ({
-      q0: span!.q0,
-      q1: span!.q1,
-      best: span!,
-      start: span!.start,
-      end: span!.end,
-    }));
     const fetch =
       ctx.config.kind === 'infini-gram' ? tokenWindow(post, ctx.config.index) : charWindow(post, ctx.config.index);
-    const { passages, windows } = await followUp(ctx, session, text, regions, fetch);
+    const got = new Map<Region, ShardWindow | null>();
+    const regions: Region[] = chosen.map(({ span, passage }) => ({
+      q0: Math.min(passage.q0, span!.q0),
+      q1: Math.max(passage.q1, span!.q1),
+      best: span!,
+      start: span!.start - DOCUMENT_REACH_TOKENS,
+      end: span!.end + DOCUMENT_REACH_TOKENS,
+    }));
+    const byRegion = new Map(regions.map((r, i) => [r, chosen[i]]));
+    const { passages, windows } = await followUp(ctx, session, text, regions, async (r) => {
+      const w = await fetch(r);
+      got.set(r, w);
+      return w;
+    });
+    const checked: Checked[] = session.stopped
+      ? []
+      : regions.map((r) => check(text, byRegion.get(r)!, got.has(r) ? got.get(r)! : undefined, passages));
+    const contradicted = checked.filter((c) => !c.held).length;
+    if (contradicted > 0 && contradicted >= CONTRADICTION_SHARE * checked.length) {
+      session.unusable(
+        new RemoteCallError(
+          'invalid_response',
+          `the documents the engine returned do not hold ${contradicted} of the ${checked.length} passages it reported found`,
+        ),
+      );
+    }
+    // 4. the detection rate, measured: passages the documents show the corpus holds, searched as the sample was
+    const calibration = { hits: 0, trials: 0 };
+    if (!session.stopped) {
+      const known = checked
+        .filter((c) => c.verified && c.aligned)
+        .map((c) => calibrationPassage(text, c.probed.passage, c.aligned!))
+        .filter((p): p is DrawnPassage => p !== null);
+      const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
+      const picked =
+        known.length <= fits
+          ? known
+          : Array.from({ length: fits }, (_, j) => known[Math.floor((j * known.length) / fits)]);
+      const trials = picked.map((p) => startProbe(text, p, tokens));
+      await probeRounds(ctx, session, trials, probe, perPassage, () => true);
+      for (const t of trials) {
+        if (t.calls === 0 || !t.done) continue;
+        calibration.trials++;
+        if (t.found) calibration.hits++;
+      }
+    }
+    const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
     const resolved = (p: Probed) => passages.some((x) => overlaps(x.match, p.passage));
     const samples: Sample[] = answered.map((p) => ({ at: p.passage.q1, hit: p.found, span: p.span }));
     found = {
@@ -243,15 +282,174 @@ export async function sampleRemote(
       passages,
       windows,
       unresolved: hits.filter((p) => !resolved(p)).map((p) => p.passage),
-      sampling: samplingOf(answered, drawn.length, sections.length, seed),
+      sampling: samplingOf(answered, rejected, checked, calibration, drawn.length, sections.length, seed),
     };
   } finally {
     await session.end();
   }
-  return evidenceOf(ctx, session, text, found);
+  const result = evidenceOf(ctx, session, text, found);
+  // an engine whose answers could not be used is given no share: what it said cannot be counted
+  if (result.report.outcome === 'invalid_response' && result.report.sampling) {
+    const { sampling: _, ...report } = result.report;
+    return { ...result, report };
+  }
+  return result;
 }
 
-const overlaps = (m: RemoteMatch, p: DrawnPassage): boolean => m.query_start < p.q1 && p.q0 < m.query_end;
+const overlaps = (m: RemoteMatch, p: { q0: number; q1: number }): boolean => m.query_start < p.q1 && p.q0 < m.query_end;
+
+/** What a found passage's document showed (see {@link Checked}); `window` undefined: not fetched (already covered). */
+function check(text: string, probed: Probed, window: ShardWindow | null | undefined, passages: Passage[]): Checked {
+  const held = window === undefined || (window !== null && holdsText(window.text, probed.stretch));
+  const words = (m: RemoteMatch) => {
+    const a = Math.max(m.query_start, probed.passage.q0),
+      b = Math.min(m.query_end, probed.passage.q1);
+    return b > a ? countWords(text.slice(a, b)) : 0;
+  };
+  const mine = passages
+    .map((x) => x.match)
+    .filter((m) => (window ? m.doc_ix === window.docIx : true) && words(m) >= VERIFY_WORDS);
+  const best = mine.sort((x, y) => y.query_end - y.query_start - (x.query_end - x.query_start))[0];
+  return {
+    probed,
+    held,
+    verified: held && best !== undefined,
+    aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
+  };
+}
+
+/**
+ * A passage of {@link PASSAGE_WORDS} words inside `aligned` (a stretch of the work a fetched document holds) beside
+ * the sampled passage `p`, not overlapping it: a passage the corpus is known to hold, to measure the detection rate
+ * on. Null when neither side has room.
+ */
+function calibrationPassage(text: string, p: DrawnPassage, aligned: { q0: number; q1: number }): DrawnPassage | null {
+  const wordsIn = (a: number, b: number) => [...text.slice(a, b).matchAll(/\S+/g)].map((m) => a + m.index);
+  const before = wordsIn(aligned.q0, p.q0).slice(0, -1); // a word between: not the sampled passage's neighbour
+  const after = wordsIn(p.q1, aligned.q1).slice(1);
+  const side = after.length >= before.length ? after : before;
+  if (side.length < PASSAGE_WORDS + 1) return null;
+  // the words at the far side's end hang over the aligned stretch's edge: the last whole word is dropped
+  const from = side === after ? side[0] : side[side.length - PASSAGE_WORDS - 1];
+  const words = [...text.slice(from, aligned.q1).matchAll(/\S+/g)].slice(0, PASSAGE_WORDS);
+  const last = words[words.length - 1];
+  return { section: p.section, q0: from, q1: from + last.index + last[0].length };
+}
+
+/** A passage's search before its first call. */
+function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probed {
+  return {
+    passage,
+    found: false,
+    span: null,
+    stretch: '',
+    calls: 0,
+    done: false,
+    end: passage.q1,
+    windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
+  };
+}
+
+/**
+ * Searches in rounds of one call each (every passage's first query, then the next of those not yet found, …), at
+ * most `rounds`, while sampling may go on: the same calls for the same work whatever order the answers come in.
+ */
+async function probeRounds(
+  ctx: SearchContext,
+  session: Session,
+  probes: Probed[],
+  step: (p: Probed) => Promise<void>,
+  rounds: number,
+  more: () => boolean,
+): Promise<void> {
+  for (let round = 0; round < rounds && more(); round++) {
+    const wanted = probes.filter((p) => !p.done);
+    if (wanted.length === 0) break;
+    await mapPool(wanted, ctx.config.concurrency, (p) => (session.maySample() ? step(p) : Promise.resolve()));
+  }
+  for (const p of probes) if (!p.found && p.calls >= rounds) p.done = true;
+}
+
+/**
+ * One query of a passage's search (see the module comment, step 2). infini-gram: `infgram_prob` of the passage up to
+ * `end` in canonical form gives the longest run the corpus holds ending there; found when it covers
+ * {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters, else the next query ends before the place
+ * the run stopped at (a line break, a quote, two spaces, a dash of the copy's own), so it runs back over the copy's
+ * previous line. infini-gram mini: `find` of the next quiet window (./forms.ts), found when it occurs.
+ */
+function prober(ctx: SearchContext, session: Session, post: SessionPost, text: string): (p: Probed) => Promise<void> {
+  const index = ctx.config.index;
+  return async (p) => {
+    try {
+      if (ctx.config.kind !== 'infini-gram') {
+        const w = p.windows[p.calls];
+        if (!w) {
+          p.done = true;
+          return;
+        }
+        p.calls++;
+        const f = await find(post, index, w.query);
+        if (f.cnt > 0) {
+          p.found = p.done = true;
+          p.stretch = w.query;
+          p.span = { start: 0, end: WINDOW_MIN_WORDS, q0: w.q0, q1: w.q1, count: f.cnt, query: w.query, found: f };
+        }
+        if (p.calls >= p.windows.length) p.done = true;
+        return;
+      }
+      const piece = canonicalPiece(text, p.passage.q0, p.end);
+      if (countWords(piece.text) < WINDOW_MIN_WORDS + 1) {
+        p.done = true;
+        return;
+      }
+      p.calls++;
+      const a = await infgramProb(post, index, piece.text);
+      const m = mapTokens(piece.text, 0, a.tokenIds, a.tokens);
+      const n = m.ids.length;
+      const first = n - 1 - a.suffixLen;
+      if (n < 2 || first < 0) {
+        p.done = true;
+        return;
+      }
+      const r0 = a.suffixLen > 0 ? m.starts[first] : m.ends[n - 2],
+        r1 = m.ends[n - 2];
+      const run = piece.text.slice(r0, r1);
+      const whole = [...run.matchAll(/\S+/g)].filter((x) => x.index > 0 || /\s/.test(piece.text[r0 - 1] ?? ' '));
+      if (a.suffixLen > 0 && whole.length >= WINDOW_MIN_WORDS && run.trim().length >= WINDOW_MIN_CHARS) {
+        p.found = p.done = true;
+        p.stretch = run;
+        p.span = {
+          start: 0,
+          end: a.suffixLen,
+          q0: piece.at[r0],
+          q1: piece.at[r1],
+          count: a.promptCnt,
+          query: Array.from(m.ids.subarray(first, n - 1)),
+        };
+        return;
+      }
+      // the next query ends before the word the run stopped in (or, when the run began at a word, before the
+      // word before it: a line's first word is spelt without its space)
+      const at = piece.at[r0];
+      const starts = [...text.slice(p.passage.q0, p.end).matchAll(/\S+/g)].map((x) => ({
+        start: p.passage.q0 + x.index,
+        end: p.passage.q0 + x.index + x[0].length,
+      }));
+      let w = starts.findIndex((x) => x.end > at);
+      if (w < 0) w = starts.length - 1;
+      const back = /\s/.test(text[at] ?? ' ') || starts[w]?.start === at ? 2 : 1;
+      const cut = w - back;
+      if (cut < WINDOW_MIN_WORDS) {
+        p.done = true;
+        return;
+      }
+      p.end = starts[cut].end;
+    } catch (e) {
+      session.unusable(e);
+      p.done = true;
+    }
+  };
+}
 
 /** `items` in an order seeded by `seed` (Fisher–Yates). */
 function shuffled<T>(items: readonly T[], seed: string): T[] {
@@ -272,78 +470,41 @@ function plainStrata(length: number): Array<{ start: number; end: number }> {
   }));
 }
 
-/** The longest run the corpus holds ending at a passage's end: its ids as the corpus holds them, span, count. */
-interface Best {
-  readonly ids: number[];
-  readonly q0: number;
-  readonly q1: number;
-  readonly len: number;
-  readonly count: number;
-}
-
-/** A passage with its best run: found when the run is long enough (infini-gram). */
-function probedOf(passage: DrawnPassage, best: Best | null): Probed {
-  const span: Span | null = best
-    ? { start: 0, end: best.len, q0: best.q0, q1: best.q1, count: best.count, query: best.ids }
-    : null;
-  return { passage, found: (best?.len ?? 0) >= FOUND_TOKENS, span, best };
-}
-
-/** Search one passage with one call (see the module comment, step 2); null when a failure of the corpus ended it. */
-async function probe(
-  ctx: SearchContext,
-  session: Session,
-  post: SessionPost,
-  text: string,
-  p: DrawnPassage,
-): Promise<Probed | null> {
-  const index = ctx.config.index;
-  try {
-    if (ctx.config.kind !== 'infini-gram') {
-      let q0 = p.q0;
-      const ends = [...text.slice(p.q0, p.q1).matchAll(/\S+/g)];
-      if (ends.length > MINI_FIND_WORDS) q0 = p.q0 + ends[ends.length - MINI_FIND_WORDS].index;
-      const query = text.slice(q0, p.q1);
-      const f = await find(post, index, query);
-      const span: Span = { start: 0, end: MINI_FIND_WORDS, q0, q1: p.q1, count: f.cnt, query, found: f };
-      return { passage: p, found: f.cnt > 0, span, best: null };
-    }
-    const piece = text.slice(p.q0, p.q1);
-    const a = await infgramProb(post, index, piece);
-    const m = mapTokens(piece, p.q0, a.tokenIds, a.tokens);
-    const n = m.ids.length;
-    const first = n - 1 - a.suffixLen;
-    return probedOf(
-      p,
-      a.suffixLen > 0 && first >= 0
-        ? {
-            ids: Array.from(m.ids.subarray(first, n - 1)),
-            q0: m.starts[first],
-            q1: m.ends[n - 2],
-            len: a.suffixLen,
-            count: a.promptCnt,
-          }
-        : null,
-    );
-  } catch (e) {
-    session.unusable(e);
-    return null;
-  }
-}
-
-/** The report's `sampling`: counts overall and per section, and the share with its interval. */
-function samplingOf(asked: readonly Probed[], drawn: number, strata: number, seed: string): RemoteSampling {
+/** The report's `sampling`: counts overall and per section, what the documents showed, and the share. */
+function samplingOf(
+  asked: readonly Probed[],
+  rejected: ReadonlySet<Probed>,
+  checked: readonly Checked[],
+  detection: { hits: number; trials: number },
+  drawn: number,
+  strata: number,
+  seed: string,
+): RemoteSampling {
   const found = asked.filter((p) => p.found).length;
+  const counts = (p: Probed) => p.found && !rejected.has(p);
   const sections = Array.from({ length: strata }, (_, section) => {
     const here = asked.filter((p) => p.passage.section === section);
-    return { section, passages: here.length, found: here.filter((p) => p.found).length };
+    return { section, passages: here.length, found: here.filter(counts).length };
   });
+  const documents = {
+    fetched: checked.length,
+    verified: checked.filter((c) => c.verified).length,
+    contradicted: checked.filter((c) => !c.held).length,
+  };
   return {
     method: 'stratified_passages',
     passages: asked.length,
     passage_words: PASSAGE_WORDS,
     found,
-    share: estimateShare({ passages: asked.length, found }),
+    documents,
+    detection,
+    share: estimateShare({
+      passages: asked.length,
+      found,
+      fetched: documents.fetched,
+      verified: documents.verified,
+      detection,
+    }),
     sensitivity: SAMPLING_SENSITIVITY,
     sensitivity_worst: SAMPLING_SENSITIVITY_WORST,
     false_found: SAMPLING_FALSE_FOUND,

@@ -176,6 +176,19 @@ const SAMPLING_SCHEMA = {
     sensitivity: rate,
     sensitivity_worst: rate,
     false_found: rate,
+    documents: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fetched', 'verified', 'contradicted'],
+      description:
+        'Found passages whose documents were fetched, held by them (aligned), and not even holding the stretch found',
+      properties: {
+        fetched: { type: 'integer', minimum: 0 },
+        verified: { type: 'integer', minimum: 0 },
+        contradicted: { type: 'integer', minimum: 0 },
+      },
+    },
+    detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },
     seed: { type: 'string', pattern: '^[0-9a-f]{16}$' },
     skipped: { type: 'integer', minimum: 0 },
     sections: {

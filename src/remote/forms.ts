@@ -1,0 +1,150 @@
+/**
+ * The forms a copy of a work can take, and queries that hold whichever one the corpus has. A book's training copy
+ * rarely has the form of the file its rights holder holds: Project Gutenberg's files (PG-19, The Pile) are
+ * hard-wrapped at about 70 columns with blank lines between paragraphs, two spaces after a sentence and straight
+ * quotes; an EPUB's text is reflowed with curly quotes; a PDF extracts with its own line breaks; a DOCX has none.
+ * Both engines match exactly — infini-gram on tokens (a SentencePiece tokenizer spells a word after a line break
+ * `Word`, after a space `▁Word`), infini-gram mini on characters — so a query that crosses a place where the two
+ * forms differ is not found, whatever the rest of it.
+ *
+ * So the queries avoid those places rather than guess them:
+ * - {@link canonicalPiece}: the text sent has its white space folded to single spaces, ligatures and compatibility
+ *   forms spelt out (NFKC), with a map back to the work's offsets.
+ * - {@link quietWindows} (character engines): short windows of a passage inside one line of the work, holding no
+ *   quote, apostrophe, dash or ellipsis and no sentence end before their last word — so that their only exposure is
+ *   a line break of the corpus's own, which a short window misses more often than not; several per passage.
+ * - {@link holdsText}: whether a document holds a stretch, comparing letters and digits only (forms aside).
+ */
+
+/** A stretch of the work in the form sent to an engine, with each character's offset in the work. */
+export interface CanonicalPiece {
+  readonly text: string;
+  /** `at[i]`: the work's UTF-16 offset of `text[i]`; `at[text.length]` the end. */
+  readonly at: Int32Array;
+}
+
+/**
+ * `text.slice(q0, q1)` with every run of white space one space and each character in its NFKC form (`ﬁ` → `fi`,
+ * `…` → `...`): the form most corpora hold prose in between two line breaks.
+ *
+ * @example
+ * canonicalPiece('a  b\r\nc', 0, 7).text // 'a b c'
+ */
+export function canonicalPiece(text: string, q0: number, q1: number): CanonicalPiece {
+  let out = '';
+  const at: number[] = [];
+  let i = q0;
+  while (i < q1) {
+    const c = text.charCodeAt(i);
+    if (isSpaceCode(c)) {
+      let j = i + 1;
+      while (j < q1 && isSpaceCode(text.charCodeAt(j))) j++;
+      if (out.length > 0 && j < q1) {
+        out += ' ';
+        at.push(i);
+      }
+      i = j;
+      continue;
+    }
+    const wide = c >= 0xd800 && c <= 0xdbff && i + 1 < q1 ? 2 : 1;
+    const ch = text.slice(i, i + wide);
+    const form = c < 0x80 ? ch : ch.normalize('NFKC');
+    for (let k = 0; k < form.length; k++) {
+      out += form[k];
+      at.push(i);
+    }
+    i += wide;
+  }
+  at.push(q1);
+  return { text: out, at: Int32Array.from(at) };
+}
+
+const isSpaceCode = (c: number): boolean =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000;
+
+/** Characters whose form differs between copies: quotes, apostrophes, dashes, ellipses, and hyphens between words. */
+const FORM_VARIANT =
+  /["'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb\u2013\u2014\u2015\u2026_*-]|\.\.|[^\p{L}\p{N}\s.,;:!?()]/u;
+/** A word that ends a sentence (two spaces may follow it in a copy). */
+const SENTENCE_END = /[.!?]\)?$/;
+
+/** Fewest characters of a window (a shorter one is found by chance in a web-scale corpus). */
+export const WINDOW_MIN_CHARS = 28;
+/** Fewest words of a window. */
+export const WINDOW_MIN_WORDS = 5;
+
+/** A window of a passage: its UTF-16 span in the work and the query (canonical). */
+export interface Window {
+  readonly q0: number;
+  readonly q1: number;
+  readonly query: string;
+}
+
+/**
+ * Up to `count` windows of `text.slice(q0, q1)` that a copy in another form most likely holds verbatim (see the
+ * module comment): each ≥ {@link WINDOW_MIN_WORDS} words and ≥ {@link WINDOW_MIN_CHARS} characters, the shortest
+ * that is, inside one line of the work, without quotes, dashes or ellipses, no sentence end before its last word;
+ * spread over the passage, from its end back. Where no such window exists, the passage's last words (canonical).
+ *
+ * @example
+ * quietWindows('It was a truth universally acknowledged by all the neighbours.', 0, 62, 2)[0].query
+ * // 'a truth universally acknowledged by all the neighbours.'
+ */
+export function quietWindows(text: string, q0: number, q1: number, count: number): Window[] {
+  const words = [...text.slice(q0, q1).matchAll(/\S+/g)].map((m) => ({
+    start: q0 + m.index,
+    end: q0 + m.index + m[0].length,
+    quiet: !FORM_VARIANT.test(m[0].normalize('NFKC')),
+    last: SENTENCE_END.test(m[0]),
+  }));
+  const out: Window[] = [];
+  // from the end back: each window the shortest run of quiet words ending at its last word that is long enough
+  let end = words.length - 1;
+  while (end >= 0 && out.length < count) {
+    let start = end,
+      ok = words[end].quiet;
+    while (ok && start >= 0) {
+      const chars = words[end].end - words[start].start;
+      if (end - start + 1 >= WINDOW_MIN_WORDS && chars >= WINDOW_MIN_CHARS) break;
+      start--;
+      ok =
+        start >= 0 &&
+        words[start].quiet &&
+        !words[start].last &&
+        !/\n/.test(text.slice(words[start].end, words[start + 1].start));
+    }
+    if (ok && start >= 0) {
+      const w = canonicalPiece(text, words[start].start, words[end].end);
+      out.push({ q0: words[start].start, q1: words[end].end, query: w.text });
+      end = start - 1; // the next window before this one: disjoint, another line of the copy
+    } else {
+      end--;
+    }
+  }
+  if (out.length === 0 && words.length > 0) {
+    const first = words[Math.max(0, words.length - 2 * WINDOW_MIN_WORDS)];
+    const w = canonicalPiece(text, first.start, words[words.length - 1].end);
+    out.push({ q0: first.start, q1: words[words.length - 1].end, query: w.text });
+  }
+  return out;
+}
+
+/** Letters and digits, lower-cased (NFKC): what two copies of a stretch share whatever their forms. */
+export function letters(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * Whether `document` holds `stretch`, forms aside (letters and digits compared): an engine that reports a stretch
+ * found must return a document that holds it.
+ *
+ * @example
+ * holdsText('He said, “It is\nso.”', 'said, "It is so') // true
+ */
+export function holdsText(document: string, stretch: string): boolean {
+  const s = letters(stretch);
+  return s.length > 0 && letters(document).includes(s);
+}

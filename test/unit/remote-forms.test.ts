@@ -1,0 +1,131 @@
+/**
+ * The query forms of the sampled search (src/remote/forms.ts) and the verified share (src/corpus/share.ts):
+ * canonical text with its map back to the work, windows a copy in another form holds, containment forms aside, and
+ * the share's interval from found, verified and detected passages.
+ */
+import { describe, expect, it } from 'vitest';
+import { canonicalPiece, holdsText, letters, quietWindows, WINDOW_MIN_CHARS } from '../../src/remote/forms.js';
+import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
+
+describe('canonicalPiece', () => {
+  it('folds every white-space run to one space and maps each character back', () => {
+    const text = 'x  It was\r\n\r\nthe  best\tof ﬁne times ';
+    const p = canonicalPiece(text, 3, text.length);
+    expect(p.text).toBe('It was the best of fine times');
+    for (let i = 0; i < p.text.length; i++) {
+      const c = p.text[i];
+      if (c === ' ') expect(/\s/.test(text[p.at[i]])).toBe(true);
+      else if (c === 'f' || c === 'i') expect(['f', 'i', 'ﬁ']).toContain(text[p.at[i]]);
+      else expect(text[p.at[i]]).toBe(c);
+    }
+    expect(p.at[p.text.length]).toBe(text.length);
+  });
+  it('hard-wrapped, blank-line, single-newline and CRLF paragraphs read alike', () => {
+    const forms = ['a b\nc d', 'a b\n\nc d', 'a  b\r\nc   d', 'a b c d'];
+    for (const f of forms) expect(canonicalPiece(f, 0, f.length).text).toBe('a b c d');
+  });
+});
+
+describe('quietWindows', () => {
+  const passage =
+    'She had been forced into prudence in her youth, she learned romance as she grew older: "the natural sequel" of an unnatural beginning. ' +
+    'Anne was\nnow thirty years of age and she remained in the house at Kellynch with her father and her sister through the winter months';
+  it('windows inside one line of the work, without quotes or sentence ends before their last word', () => {
+    const ws = quietWindows(passage, 0, passage.length, 4);
+    expect(ws.length).toBeGreaterThanOrEqual(3);
+    for (const w of ws) {
+      const body = passage.slice(w.q0, w.q1);
+      expect(body).not.toMatch(/\n|"/);
+      expect(body.slice(0, -1)).not.toMatch(/[.!?]\s/);
+      expect(w.query.length).toBeGreaterThanOrEqual(WINDOW_MIN_CHARS);
+      expect(w.query).toBe(body.replace(/\s+/g, ' '));
+    }
+    // disjoint, from the end back
+    for (let i = 1; i < ws.length; i++) expect(ws[i].q1).toBeLessThanOrEqual(ws[i - 1].q0);
+  });
+  it('a passage with no quiet stretch still gives its last words', () => {
+    const t = '"A—b" "c—d" "e—f" "g—h" "i—j" "k—l" "m—n" "o—p" "q—r" "s—t" "u—v"';
+    expect(quietWindows(t, 0, t.length, 3)).toHaveLength(1);
+  });
+});
+
+describe('holdsText', () => {
+  it('compares letters and digits only: quotes, dashes, ligatures and line breaks aside', () => {
+    expect(holdsText('He said, “It is\nso—indeed.”', 'said, "It is so--indeed')).toBe(true);
+    expect(holdsText('the ﬁne print', 'fine print')).toBe(true);
+    expect(holdsText('an unrelated document', 'fine print')).toBe(false);
+    expect(holdsText('anything', '“ — ”')).toBe(false);
+    expect(letters('Ça Va!')).toBe('çava');
+  });
+});
+
+describe('verifiedShare', () => {
+  it('every found passage fetched and verified, all calibration found: v/n with the Wilson interval', () => {
+    const s = verifiedShare({
+      passages: 100,
+      found: 50,
+      fetched: 50,
+      verified: 50,
+      detection: { hits: 30, trials: 30 },
+    });
+    expect(s.estimate).toBe(0.5);
+    const [lo, hi] = wilson(50, 100);
+    expect(s.ci_95[0]).toBeCloseTo(lo, 4);
+    expect(s.ci_95[1]).toBeCloseTo(hi / wilson(30, 30)[0], 4);
+  });
+  it('a detection rate below one raises the estimate and widens the upper end', () => {
+    const full = verifiedShare({
+      passages: 100,
+      found: 40,
+      fetched: 40,
+      verified: 40,
+      detection: { hits: 20, trials: 20 },
+    });
+    const half = verifiedShare({
+      passages: 100,
+      found: 40,
+      fetched: 40,
+      verified: 40,
+      detection: { hits: 10, trials: 20 },
+    });
+    expect(half.estimate).toBe(0.8);
+    expect(half.ci_95[1]).toBeGreaterThan(full.ci_95[1]);
+    const few = verifiedShare({
+      passages: 100,
+      found: 40,
+      fetched: 40,
+      verified: 40,
+      detection: { hits: 3, trials: 3 },
+    });
+    expect(few.ci_95[1]).toBeGreaterThan(full.ci_95[1]);
+  });
+  it('found passages their documents do not hold never count', () => {
+    const s = verifiedShare({ passages: 100, found: 100, fetched: 30, verified: 0, detection: { hits: 0, trials: 0 } });
+    expect(s.estimate).toBe(0);
+    expect(s.ci_95[1]).toBeLessThanOrEqual(0.2);
+  });
+  it('nothing found: the upper end allows for the least detection rate measured over forms', () => {
+    const s = verifiedShare({ passages: 100, found: 0, fetched: 0, verified: 0 });
+    expect(s.estimate).toBe(0);
+    expect(s.ci_95[1]).toBeGreaterThan(wilson(0, 100)[1]);
+    expect(s.ci_95[1]).toBeLessThanOrEqual(0.1);
+  });
+  it('some found passages not fetched count at the rate the fetched ones were verified', () => {
+    const s = verifiedShare({
+      passages: 100,
+      found: 60,
+      fetched: 30,
+      verified: 15,
+      detection: { hits: 10, trials: 10 },
+    });
+    expect(s.estimate).toBe(0.3);
+    expect(s.ci_95[0]).toBeLessThan(0.3);
+    expect(s.ci_95[1]).toBeGreaterThan(0.3);
+  });
+  it('estimateShare takes the verified path when the counts are given, and refuses impossible counts', () => {
+    const a = { passages: 80, found: 20, fetched: 20, verified: 18, detection: { hits: 9, trials: 10 } };
+    expect(estimateShare(a)).toEqual(verifiedShare(a));
+    expect(() => verifiedShare({ passages: 80, found: 20, fetched: 21, verified: 1 })).toThrow(RangeError);
+    expect(() => verifiedShare({ passages: 80, found: 20, fetched: 5, verified: 6 })).toThrow(RangeError);
+  });
+});
