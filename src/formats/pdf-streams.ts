@@ -8,7 +8,10 @@
  * whose streams would inflate past the budget is refused before pdf.js starts.
  *
  * Image codecs (DCTDecode, JPXDecode, JBIG2Decode, CCITTFaxDecode) end a stream's count: text extraction never
- * decodes an image. BrotliDecode is refused: its ratio is unbounded and no reader of it is at hand here.
+ * decodes an image. For the same reason an image XObject (`/Subtype /Image`, its length written in its own
+ * dictionary) is not counted at all — a scan's pages may inflate to gigabytes — and its data is blanked in the copy
+ * pdf.js reads, so that a content stream dressed as an image inflates nothing. BrotliDecode is refused: its ratio is
+ * unbounded and no reader of it is at hand here.
  */
 
 import type { Inflate } from 'fflate';
@@ -53,10 +56,15 @@ type Fflate = typeof import('fflate');
 
 /**
  * Inflates every compressed stream of the PDF `bytes` in slices, counting the output against the budget
- * (PAYLOAD_TOO_LARGE past `maxUncompressedBytes`, or past the time limit), pausing every few milliseconds.
- * @example await spendStreams(bytes, budget) // throws before pdf.js would inflate a bomb
+ * (PAYLOAD_TOO_LARGE past `maxUncompressedBytes`, or past the time limit), pausing every few milliseconds; the spans
+ * of the images' data, not counted, to blank in the copy pdf.js reads.
+ * @example for (const [start, end] of await spendStreams(bytes, budget)) copy.fill(0, start, end)
  */
-export async function spendStreams(bytes: Uint8Array, budget: ExtractionBudget): Promise<void> {
+export async function spendStreams(
+  bytes: Uint8Array,
+  budget: ExtractionBudget,
+): Promise<Array<readonly [number, number]>> {
+  const images: Array<readonly [number, number]> = [];
   const { Inflate } = await import('fflate');
   const clock = { sliceStart: Date.now() };
   for (let at = indexOf(bytes, STREAM, 0); at >= 0; at = indexOf(bytes, STREAM, at + STREAM.length)) {
@@ -64,11 +72,72 @@ export async function spendStreams(bytes: Uint8Array, budget: ExtractionBudget):
     const start = dataStart(bytes, at + STREAM.length);
     if (start < 0) continue;
     const dict = dictionaryBefore(bytes, at);
+    const image = imageData(bytes, dict, start);
+    if (image !== undefined) {
+      images.push(image);
+      at = image[1];
+      continue;
+    }
     const chain = filterChain(dict);
     if (chain === 'brotli') throw invalid('pdf', 'a stream uses BrotliDecode, which is not read');
     const end = streamEnd(bytes, dict, start);
     await spendStream(bytes, start, end, chain, budget, clock, Inflate);
   }
+  return images;
+}
+
+/**
+ * The span of an image XObject's data, where the stream's own dictionary says exactly where it lies: `/Subtype
+ * /Image` and a `/Length` written as a number among its top-level entries (the last one, as pdf.js reads a repeated
+ * key), with `endstream` right after it — pdf.js then reads the same bytes. `undefined` for any other stream.
+ */
+function imageData(bytes: Uint8Array, dict: string, start: number): readonly [number, number] | undefined {
+  const top = topLevel(dict);
+  if (top === undefined || !/\/Subtype\s*\/Image(?![^\s/[\]<>()%])/.test(top)) return undefined;
+  const lengths = [...top.matchAll(/\/Length(?![^\s/[\]<>()%])\s*(\d+)(\s+\d+\s+R)?/g)];
+  const last = lengths[lengths.length - 1];
+  if (last === undefined || last[2] !== undefined) return undefined;
+  const end = start + Number(last[1]);
+  const next = indexOf(bytes, ENDSTREAM, end);
+  return end <= bytes.length && next >= 0 && next - end < 16 ? [start, end] : undefined;
+}
+
+/**
+ * The top-level entries of the dictionary `<<…>>` in `text`: nested dictionaries, literal strings and hex strings
+ * left out (an entry inside them is not the stream's); `undefined` when it does not close.
+ */
+function topLevel(text: string): string | undefined {
+  const open = text.indexOf('<<');
+  if (open < 0) return undefined;
+  let depth = 0;
+  let out = '';
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') {
+      let nest = 0;
+      for (; i < text.length; i++) {
+        const d = text[i];
+        if (d === '\\') i++;
+        else if (d === '(') nest++;
+        else if (d === ')' && --nest === 0) break;
+      }
+      if (depth === 1) out += ' ';
+    } else if (c === '<' && text[i + 1] === '<') {
+      depth++;
+      i++;
+      if (depth === 2) out += ' ';
+    } else if (c === '>' && text[i + 1] === '>') {
+      depth--;
+      i++;
+      if (depth === 0) return out;
+    } else if (c === '<') {
+      const close = text.indexOf('>', i);
+      if (close < 0) return undefined;
+      i = close;
+      if (depth === 1) out += ' ';
+    } else if (depth === 1) out += c;
+  }
+  return undefined;
 }
 
 const STREAM = Uint8Array.from('stream', (c) => c.charCodeAt(0));

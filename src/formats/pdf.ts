@@ -57,11 +57,13 @@ const MAX_OUTLINE_ENTRIES = 10_000;
 export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Promise<DocumentExtraction> {
   const { limits } = budget;
   checkFraming(bytes);
-  await spendStreams(bytes, budget);
+  const images = await spendStreams(bytes, budget);
   const lib = await loadPdfJs();
   budget.check();
+  const data = bytes.slice(); // pdf.js takes the buffer over (it detaches it): the caller keeps theirs
+  for (const [start, end] of images) data.fill(0, start, end); // text needs no image, and no content dressed as one
   const task = lib.getDocument({
-    data: bytes.slice(), // pdf.js takes the buffer over (it detaches it): the caller keeps theirs
+    data,
     verbosity: 0,
     isEvalSupported: false,
     disableFontFace: true,

@@ -19,7 +19,8 @@
  *     stream — 413 (`read-body.ts`); parse — 400 `MALFORMED_JSON`, 400 `MALFORMED_REQUEST` for a broken
  *     multipart form (src/http/multipart.ts); refuse nesting deeper than 64 levels and lone surrogates —
  *     422; validate against the route's schema — 422 naming the field; a file over the plan's — 413
- *     (`body.ts`); coerce and validate the query — 422 (`query.ts`);
+ *     (`body.ts`); a document file of any size waits for its place among the large requests too — 503
+ *     (`limits.ts`); coerce and validate the query — 422 (`query.ts`);
  *  6. `Idempotency-Key` on creating POSTs: replay, or 409 for another request with the same key
  *     (`idempotency.ts`);
  *  7. run the route's handler; wrap its result as `{ success: true, ...result }` (`route.ts`).
@@ -63,7 +64,7 @@ import { Exchange } from './pipeline/exchange.js';
 import { answerFailure } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
 import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
-import { declaredLength, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
+import { declaredLength, holdDocumentWork, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
 import { parseQuery } from './pipeline/query.js';
@@ -399,6 +400,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const raw = await readBody(request, route.body, limit.bytes, limit.reason); // 413 as the bytes stream
       await holdLargeWork(x, largeWork, raw.length);
       const body = await decodeBody(x, found, raw, principal, bodies); // 400, 422; 413 for a file over the plan's
+      if (route.files) await holdDocumentWork(x, largeWork, body); // a document file of any size takes a place: 503
       const ctx = routeContext(env, request, found, principal, parseQuery(found), body); // 422 for the query
       const covered = x.idempotencyBytes ?? raw; // a multipart form: its fields and file, not its boundary
       return await runOnce(x, found, principal, covered, idempotency, () => runRoute(route, ctx)); // replay, 409

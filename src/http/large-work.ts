@@ -1,6 +1,7 @@
 /**
  * How many large requests run at once. A request with a body of 1 MiB or more (a book to analyze, two long texts to
- * compare, a dataset upload) holds tens to hundreds of MB while it runs — the body, its text, fingerprints, the
+ * compare, a dataset upload), or with a document file of any size (a few KB of EPUB or PDF may extract to 10 Mi
+ * characters), holds tens to hundreds of MB while it runs — the body, its text, fingerprints, the
  * search's working set — and the WebAssembly core keeps the memory it grew to. Without a bound, a burst of them
  * takes the process's memory with it; with one, the peak is about `limit` times one request's, and the rest wait
  * their turn (in order) or, when too many wait, are answered 503 with `Retry-After` at once, before their bodies
@@ -66,7 +67,7 @@ export class LargeWorkGate {
       if (this.#queue.length >= this.waiting) {
         throw new TrainprintError(
           'SERVICE_UNAVAILABLE',
-          `${this.#active} large requests (bodies of 1 MiB or more) are running and ${this.#queue.length} are waiting: send it again in ${LARGE_WORK_RETRY_SECONDS} s`,
+          `${this.#active} large requests (bodies of 1 MiB or more, document files) are running and ${this.#queue.length} are waiting: send it again in ${LARGE_WORK_RETRY_SECONDS} s`,
         );
       }
       await new Promise<void>((resolve) => this.#queue.push(resolve));

@@ -281,6 +281,26 @@ describe('PDF streams', () => {
     await refused(extractDocument(pdf, 'pdf', { maxUncompressedBytes: 16 << 20 }), 'PAYLOAD_TOO_LARGE', /inflates/);
   });
 
+  it('an image of 300 MiB is not counted (text never decodes it); a content stream dressed as one inflates nothing', async () => {
+    const text = strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET');
+    const scan = onePage(text, '', {
+      3: '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>/XObject <</Im1 6 0 R>>>>/Contents 4 0 R>>',
+      6: streamOf(
+        '/Type/XObject/Subtype/Image/Width 10240/Height 30720/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/FlateDecode',
+        zlibRepeated('\0', 300),
+      ),
+    });
+    expect((await extractDocument(scan, 'pdf')).text).toBe('three words here');
+    const dressed = onePage(zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 300), '/Subtype/Image/Filter/FlateDecode');
+    await refused(extractDocument(dressed, 'pdf'), 'INVALID_INPUT', /no text layer/);
+    // an image's name inside a nested dictionary is not the stream's
+    const nested = onePage(
+      zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 40),
+      '/DecodeParms<</Subtype/Image>>/Filter/FlateDecode',
+    );
+    await refused(extractDocument(nested, 'pdf', { maxUncompressedBytes: 32 << 20 }), 'PAYLOAD_TOO_LARGE', /inflates/);
+  });
+
   it('a stream within the budget reads as before', async () => {
     const content = deflateSync(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'));
     const x = await extractDocument(onePage(content, '/Filter/FlateDecode'), 'pdf', { maxUncompressedBytes: 4096 });

@@ -5,7 +5,7 @@
  * 10 MiB text needs — so a larger declared body is 413 at once and reading stops there; once parsed, a file over the
  * plan's limit is 413 naming the plan, before anything extracts it.
  */
-import { planFileBytes, type Plan, type Principal } from '../../library.js';
+import { DOCUMENT_FORMATS, planFileBytes, type Plan, type Principal } from '../../library.js';
 import type { BodyAllowance } from '../context.js';
 import { type FileLimit, fileOverPlan, MULTIPART, mib } from '../multipart.js';
 
@@ -86,4 +86,15 @@ function base64ByteLength(b64: string): number {
   let end = b64.length;
   while (end > 0 && b64.charCodeAt(end - 1) === 0x3d /* = */) end--;
   return Math.floor((end * 3) / 4);
+}
+
+/**
+ * Whether a parsed body carries a document file (`content_type` `epub`, `pdf` or `docx`): one of a few KB may make its
+ * extraction work up to the extraction's limits (hundreds of MB inflated, 10 Mi characters, seconds of time).
+ * @example carriesDocument({ content_type: 'pdf', content: 'JVBERi0…', content_encoding: 'base64' }) // true
+ */
+export function carriesDocument(body: unknown): boolean {
+  const type =
+    body !== null && typeof body === 'object' ? (body as { content_type?: unknown }).content_type : undefined;
+  return (DOCUMENT_FORMATS as readonly unknown[]).includes(type);
 }

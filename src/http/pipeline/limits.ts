@@ -1,11 +1,12 @@
 /**
  * The limits on a request's size: a declared `Content-Length` over the route's limit is refused before anything is
- * read (413), and a large body waits for its place among the large requests running at once (503 with
- * `Retry-After` when too many wait; src/http/large-work.ts).
+ * read (413), and a large body — or one that carries a document file, whatever its size — waits for its place among
+ * the large requests running at once (503 with `Retry-After` when too many wait; src/http/large-work.ts).
  */
 import { TrainprintError } from '../../library.js';
 import { LARGE_WORK_BYTES, LARGE_WORK_RETRY_SECONDS, type LargeWorkGate } from '../large-work.js';
 import type { Exchange } from './exchange.js';
+import { carriesDocument } from './files.js';
 import type { RouteMatch } from './match.js';
 
 /**
@@ -54,4 +55,14 @@ export async function holdLargeWork(x: Exchange, gate: LargeWorkGate, bytes: num
     x.headers['retry-after'] = String(LARGE_WORK_RETRY_SECONDS);
     throw e;
   }
+}
+
+/**
+ * Step: a request whose body carries a document file (EPUB, PDF, DOCX) takes a place among the large requests
+ * whatever its size, once: a file of a few KB may make its extraction work up to the extraction's limits, so many
+ * such small bodies at once would hold as much memory as as many large ones.
+ * @example await holdDocumentWork(x, gate, body) // after the body is parsed
+ */
+export async function holdDocumentWork(x: Exchange, gate: LargeWorkGate, body: unknown): Promise<void> {
+  if (carriesDocument(body)) await holdLargeWork(x, gate, LARGE_WORK_BYTES);
 }
