@@ -25,6 +25,8 @@ export {
   renderWorkReport,
   buildEvidenceBundle,
   verifyEvidenceBundle,
+  analysisResultProblem,
+  evidenceBundleProblem,
   loadReportKey,
   publicKeyOf,
   verifyEd25519,

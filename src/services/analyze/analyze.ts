@@ -11,6 +11,8 @@ import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
+import { kbAuthor } from '../kb/authors.js';
+import { publicDomainByTerm } from '../kb/copyright-terms.js';
 import { componentOf } from '../kb/corpus-components.js';
 import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
@@ -145,6 +147,9 @@ export async function runAnalysis(
   const since = req.since?.getUTCFullYear() ?? null;
   const optOut = optOutStatus(req.optOut, since, acc.linkedReleaseYears, acc.limitations);
   const top = attribution[0];
+  // the work's own term, by its author's year of death, in the year the analysis is made (so that it stays the same
+  // answer when recomputed from the stored result)
+  const publicDomain = req.author === undefined ? null : workPublicDomain(req.author, req.jurisdiction, createdMs);
   const risk = assessRisk({
     jurisdiction: req.jurisdiction,
     // risk rests on evidence that counts (the policy), not on a stock phrase shown for the record
@@ -154,6 +159,7 @@ export async function runAnalysis(
     pirated: acc.pirated,
     workType: work.type,
     publicDomainIn: publicDomainOnly(acc.publicDomain),
+    term: publicDomain?.status ?? null,
   });
 
   if (searched.shared.shared.some(Boolean)) acc.factors.add('shared_text');
@@ -169,7 +175,18 @@ export async function runAnalysis(
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     acc.limitations.add('corpus_evidence_without_model_link');
   }
-  const result = await resultOf({ req, searched, acc, attribution, headline, revenue, risk, prior, createdMs });
+  const result = await resultOf({
+    req,
+    searched,
+    acc,
+    attribution,
+    headline,
+    revenue,
+    risk,
+    publicDomain,
+    prior,
+    createdMs,
+  });
   progress.phase('done');
   return { result, record: recordOf(req, searched) };
 }
@@ -472,6 +489,7 @@ async function resultOf(r: {
   readonly headline: AnalysisResult['corpus_evidence'];
   readonly revenue: ReturnType<typeof estimateRevenue>;
   readonly risk: ReturnType<typeof assessRisk>;
+  readonly publicDomain: WorkPublicDomain | null;
   readonly prior: number;
   readonly createdMs: number;
 }): Promise<AnalysisResult> {
@@ -509,6 +527,7 @@ async function resultOf(r: {
       base_weight: risk.base_weight,
       modifiers: risk.modifiers,
       attribution_scale: risk.attribution_scale,
+      ...(r.publicDomain ? { public_domain: r.publicDomain } : {}),
     },
     next_steps: NEXT_STEPS,
     // the registration request comes prefilled with what the caller already told us about the work; kept out of
@@ -565,6 +584,27 @@ function kbTargets(
   }
   if (out.size === 0) out.set(kbDataset, null);
   return [...out].map(([kb, component]) => ({ kb, component }));
+}
+
+/** The work's public-domain status by its author's year of death (`risk_assessment.public_domain`). */
+type WorkPublicDomain = NonNullable<AnalysisResult['risk_assessment']['public_domain']>;
+
+/**
+ * The work's own public-domain status in the jurisdiction, from the author the request names: the knowledge base's
+ * year of death for that name (src/services/kb/authors.ts) and the jurisdiction's term (copyright-terms.ts), in the
+ * year the analysis is made.
+ */
+function workPublicDomain(author: string, jurisdiction: Jurisdiction | null, createdMs: number): WorkPublicDomain {
+  const known = kbAuthor(author);
+  const year = new Date(createdMs).getUTCFullYear();
+  const term = publicDomainByTerm(jurisdiction, known?.died ?? null, year);
+  return {
+    status: term.status,
+    author: known?.name ?? null,
+    author_died: known?.died ?? null,
+    public_domain_from: term.public_domain_from,
+    rule: term.rule,
+  };
 }
 
 /**

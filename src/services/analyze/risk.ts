@@ -11,6 +11,7 @@
  * < 0.35 ≤ `medium` < 0.6 ≤ `high` < 0.8 ≤ `critical`.
  */
 import type { FactorCode } from '../kb/factors.js';
+import type { PublicDomainStatus } from '../kb/copyright-terms.js';
 import { NEUTRAL_BASE, type Jurisdiction } from '../kb/jurisdictions.js';
 import type { RiskLevel, WorkType } from './types.js';
 import { round4 } from '../../util/round.js';
@@ -32,6 +33,12 @@ export interface RiskInput {
    * the code is listed without a weight (the term of the author's country decides: check it).
    */
   readonly publicDomainIn?: readonly string[] | null;
+  /**
+   * The work's own status in the jurisdiction by its author's year of death (src/services/kb/copyright-terms.ts), when
+   * the request names an author; null/absent otherwise. Public domain there: nothing to infringe (`public_domain_by_term`,
+   * the weight goes to 0); in copyright: `in_copyright_by_term`, listed; unknown: `public_domain_status_unknown`.
+   */
+  readonly term?: PublicDomainStatus | null;
 }
 
 /** The assessment, with every part of the weight. */
@@ -70,11 +77,18 @@ export function assessRisk(input: RiskInput): RiskResult {
     });
   if (PRICED.has(input.workType)) modifiers.push({ code: 'licensing_market_exists', delta: 0.05 });
   const pd = input.publicDomainIn ?? null;
-  if (pd !== null) {
-    // the risk of using a public-domain text, not of infringing it: nothing to weigh where it is public domain
-    const country = j?.code.split('-')[0];
-    modifiers.push({ code: 'public_domain_source', delta: country !== undefined && pd.includes(country) ? -1 : 0 });
-  }
+  const term = input.term ?? null;
+  const country = j?.code.split('-')[0];
+  const sourceFree = pd !== null && country !== undefined && pd.includes(country);
+  // the risk of using a public-domain text, not of infringing it: nothing to weigh where it is public domain, whether
+  // the evidence's datasets are documented so there or the work's own term has run out there
+  if (pd !== null) modifiers.push({ code: 'public_domain_source', delta: sourceFree ? -1 : 0 });
+  if (!sourceFree && term === 'public_domain') modifiers.push({ code: 'public_domain_by_term', delta: -1 });
+  const termCodes: FactorCode[] = [];
+  if (term === 'in_copyright') termCodes.push('in_copyright_by_term');
+  // said in words where neither the sources' documentation nor a term decides (never a silent "high")
+  else if (!sourceFree && term !== 'public_domain' && (term === 'unknown' || pd !== null))
+    termCodes.push('public_domain_status_unknown');
   let weight = Math.min(1, Math.max(0, base + modifiers.reduce((t, m) => t + m.delta, 0)));
   let scale = 1;
   if (input.attributionLow < 0.5) {
@@ -83,6 +97,7 @@ export function assessRisk(input: RiskInput): RiskResult {
   }
   weight *= scale;
   for (const m of modifiers) factors.push(m.code);
+  factors.push(...termCodes);
   const level = riskLevel(input.anyMatch, weight);
   return { level, score: round4(weight), base_weight: base, modifiers, attribution_scale: round4(scale), factors };
 }

@@ -586,6 +586,20 @@ export const ANALYSIS_RESULT_SCHEMA = {
           },
         },
         attribution_scale: num01,
+        public_domain: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['status', 'author', 'author_died', 'public_domain_from', 'rule'],
+          description:
+            "With `metadata.author` only: the work's public-domain status in the jurisdiction by its author's year of death (life + 70 years in the EU and EEA, the UK and Switzerland), or `unknown` with the reason",
+          properties: {
+            status: { enum: ['public_domain', 'in_copyright', 'unknown'] },
+            author: { type: ['string', 'null'] },
+            author_died: { type: ['integer', 'null'] },
+            public_domain_from: { type: ['integer', 'null'] },
+            rule: { type: 'string' },
+          },
+        },
       },
     },
     next_steps: {

@@ -249,6 +249,21 @@ export interface AnalysisResult {
     readonly base_weight: number;
     readonly modifiers: ReadonlyArray<{ readonly code: string; readonly delta: number }>;
     readonly attribution_scale: number;
+    /**
+     * With `metadata.author` only: the work's own public-domain status in the jurisdiction, from the author's year
+     * of death where the knowledge base has it and the jurisdiction's term where it holds one (life + 70 years in
+     * the EU and EEA, the UK and Switzerland); `unknown` otherwise, with `rule` saying why.
+     */
+    readonly public_domain?: {
+      readonly status: 'public_domain' | 'in_copyright' | 'unknown';
+      /** The author as the knowledge base names them; null when it does not know the name. */
+      readonly author: string | null;
+      readonly author_died: number | null;
+      /** The first year (from 1 January) the work is public domain there; null without a term. */
+      readonly public_domain_from: number | null;
+      /** The term and the law that sets it, or why the status is unknown. */
+      readonly rule: string;
+    };
   };
   readonly next_steps: {
     readonly register_content: '/api/v1/content/register';

@@ -546,6 +546,24 @@ const ROWS = [
     'Project Gutenberg licence ("public domain in the United States"); 17 U.S.C. §§ 302–304 (terms)',
   ],
   [
+    'public_domain_by_term',
+    'risk_modifier',
+    "The work is public domain in the jurisdiction by its own term: the request names its author, the knowledge base has the author's year of death, and the jurisdiction's term (life + 70 years to the end of the year: the EU and EEA, the UK, Switzerland) ran out before the analysis. Nothing there is infringed by using it: the risk weight goes to 0 (−1). A translation or edition has a term of its own (its translator's, its editor's).",
+    'Berne Convention art. 7(1); Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32',
+  ],
+  [
+    'in_copyright_by_term',
+    'risk_modifier',
+    "By the author's year of death the work is still in copyright in the jurisdiction (life + 70 years to the end of the year): listed without a weight.",
+    'Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32',
+  ],
+  [
+    'public_domain_status_unknown',
+    'limitation',
+    'Whether the work is public domain in the jurisdiction is unknown: the knowledge base has no year of death for the author, or no copyright term for the jurisdiction (US terms of works published before 1978 run from publication, which it does not hold), or no jurisdiction was given. The risk weight does not assume either way: check the term there.',
+    'Berne Convention art. 7(1) (a minimum of life + 50 years; terms differ by country); 17 U.S.C. §§ 302–304',
+  ],
+  [
     'attribution_uncertain',
     'risk_modifier',
     'The lower end of the attribution confidence interval is below 0.5, so the risk weight is scaled by it.',
