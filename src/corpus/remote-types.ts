@@ -217,6 +217,7 @@ export interface RemoteHealth {
   readonly index: string;
   /** `ok`: the last call was answered; `degraded`: calls fail now and then; `down`: the last calls got no answer; `unknown`: no call yet. */
   readonly state: 'ok' | 'degraded' | 'down' | 'unknown';
+  /** Calls this corpus made since the process started (retries once; cancelled ones not), and those that failed. */
   readonly calls: number;
   readonly failures: number;
   readonly last_ok_at: string | null;

@@ -17,7 +17,7 @@ import { TrainprintError } from '../errors.js';
 import type { Store } from '../store/types.js';
 import { sampledSearch, sampleRemote } from './sampling.js';
 import { countWords, searchRemote, type SearchContext } from './search.js';
-import { createTransport, endpointHealth, transportSettings } from './transport.js';
+import { createTransport, endpointHealth, RemoteCallError, transportSettings } from './transport.js';
 
 /** What a remote dataset is made with besides its configuration. */
 export interface RemoteDatasetDeps {
@@ -121,7 +121,23 @@ export function checkRemoteConfig(config: RemoteDatasetConfig): RemoteDatasetCon
 export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatasetDeps): RemoteSearchable {
   const checked = checkRemoteConfig(config);
   const settings = transportSettings(checked);
-  const post = createTransport(checked.endpoint, checked);
+  const transport = createTransport(checked.endpoint, checked);
+  // this corpus's own calls for its health: the endpoint's counts are shared by every index served at that origin
+  const own = { calls: 0, failures: 0 };
+  const post: SearchContext['post'] = (body, run) =>
+    transport(body, run).then(
+      (a) => {
+        own.calls++;
+        return a;
+      },
+      (e) => {
+        if (!(e instanceof RemoteCallError && e.kind === 'cancelled')) {
+          own.calls++;
+          own.failures++;
+        }
+        throw e;
+      },
+    );
   const ctx: SearchContext = {
     config: {
       id: checked.id,
@@ -187,8 +203,8 @@ export function openRemoteDataset(config: RemoteDatasetConfig, deps: RemoteDatas
         endpoint: checked.endpoint,
         index: checked.index,
         state,
-        calls: h?.calls ?? 0,
-        failures: h?.failures ?? 0,
+        calls: own.calls,
+        failures: own.failures,
         last_ok_at: h?.last_ok_at ?? null,
         last_failure_at: h?.last_failure_at ?? null,
         last_failure: h?.last_failure ?? null,

@@ -8,9 +8,25 @@
  *
  * It answers what the transport reads of a `Response` — status, two headers and the body as text, with the same
  * size cap — and fails as `fetch` fails: a connection that cannot be made or breaks rejects, the caller's abort
- * rejects; a redirect is never followed (the transport asks `fetch` for `redirect: 'error'`), it rejects.
+ * rejects; a redirect is never followed, it rejects with {@link RedirectRefused} (as the transport's `fetch` path does).
  */
 import { BodyTooLarge } from '../util/http-body.js';
+
+/**
+ * A redirect answered to a call: never followed (an engine's API is one address; a redirect is a moved or a
+ * misconfigured endpoint), and not a failure to answer: the endpoint answered, with the wrong address.
+ *
+ * @example new RedirectRefused(301, 'https://example.org/').message // 'redirect (status 301) to https://example.org/ refused'
+ */
+export class RedirectRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly location: string | null,
+  ) {
+    super(`redirect (status ${status})${location ? ` to ${location}` : ''} refused`);
+    this.name = 'RedirectRefused';
+  }
+}
 
 /** What the transport reads of an answer. */
 export interface PostAnswer {
@@ -97,8 +113,9 @@ export function nodeJsonPost(): JsonPost | undefined {
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400) {
+          const to = res.headers.location;
           res.destroy();
-          reject(new TypeError(`redirect (status ${status}) refused`));
+          reject(new RedirectRefused(status, typeof to === 'string' ? to : null));
           return;
         }
         const header = (name: string): string | null => {

@@ -17,15 +17,15 @@
  *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
  *    line, whatever its form. infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
  *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
- * 3. *Documents.* An even spread of the found passages, as many as half the calls left pay for: the document of
+ * 3. *Documents.* An even spread of the found passages, as many as a third of the calls left pay for: the document of
  *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
  *    A document that does not hold the stretch the engine reported found contradicts the engine: past
  *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.
  *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
  *    found passages not fetched count at the rate the fetched ones were verified.
- * 4. *Detection rate.* Beside each verified passage, a passage of the aligned stretch — one the corpus is known to
- *    hold, in whatever form it holds it — is searched as the sample was: the share of those found is the search's
- *    detection rate in this corpus, measured in the same run.
+ * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
+ *    known to hold, in whatever form it holds it — is searched as the sample was, with the calls left: the share of
+ *    those found is the search's detection rate in this corpus, measured in the same run.
  * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
  *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
  */
@@ -219,9 +219,10 @@ export async function sampleRemote(
     await probeRounds(ctx, session, order, probe, perPassage, () => true);
     const answered = order.filter((p) => p.calls > 0 && p.done).sort((a, b) => a.passage.q0 - b.passage.q0);
     const hits = answered.filter((p) => p.found && p.span);
-    // 3. documents of an even spread of the found passages, half the calls left (the other half measures the rate)
+    // 3. documents of an even spread of the found passages, a third of the calls left (the rest measures the rate,
+    // on up to two passages beside each document)
     const docCalls = tokens ? 2 : 1;
-    const room = Math.max(0, Math.floor((limit - asked) / (2 * docCalls)));
+    const room = Math.max(0, Math.floor((limit - asked) / (3 * docCalls)));
     const chosen =
       hits.length <= room ? hits : Array.from({ length: room }, (_, j) => hits[Math.floor((j * hits.length) / room)]);
     const fetch =
@@ -257,8 +258,7 @@ export async function sampleRemote(
     if (!session.stopped) {
       const known = checked
         .filter((c) => c.verified && c.aligned)
-        .map((c) => calibrationPassage(text, c.probed.passage, c.aligned!))
-        .filter((p): p is DrawnPassage => p !== null);
+        .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
       const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
       const picked =
         known.length <= fits
@@ -319,21 +319,26 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
 }
 
 /**
- * A passage of {@link PASSAGE_WORDS} words inside `aligned` (a stretch of the work a fetched document holds) beside
- * the sampled passage `p`, not overlapping it: a passage the corpus is known to hold, to measure the detection rate
- * on. Null when neither side has room.
+ * Passages of {@link PASSAGE_WORDS} words inside `aligned` (a stretch of the work a fetched document holds) on each
+ * side of the sampled passage `p` that has room, a word apart from it: passages the corpus is known to hold, to
+ * measure the detection rate on (none, one or two).
  */
-function calibrationPassage(text: string, p: DrawnPassage, aligned: { q0: number; q1: number }): DrawnPassage | null {
-  const wordsIn = (a: number, b: number) => [...text.slice(a, b).matchAll(/\S+/g)].map((m) => a + m.index);
-  const before = wordsIn(aligned.q0, p.q0).slice(0, -1); // a word between: not the sampled passage's neighbour
-  const after = wordsIn(p.q1, aligned.q1).slice(1);
-  const side = after.length >= before.length ? after : before;
-  if (side.length < PASSAGE_WORDS + 1) return null;
-  // the words at the far side's end hang over the aligned stretch's edge: the last whole word is dropped
-  const from = side === after ? side[0] : side[side.length - PASSAGE_WORDS - 1];
-  const words = [...text.slice(from, aligned.q1).matchAll(/\S+/g)].slice(0, PASSAGE_WORDS);
-  const last = words[words.length - 1];
-  return { section: p.section, q0: from, q1: from + last.index + last[0].length };
+function calibrationPassages(text: string, p: DrawnPassage, aligned: { q0: number; q1: number }): DrawnPassage[] {
+  const wordsIn = (a: number, b: number) =>
+    [...text.slice(a, b).matchAll(/\S+/g)].map((m) => ({ start: a + m.index, end: a + m.index + m[0].length }));
+  // a word between them and the sampled passage; the words at the stretch's edges may hang over it: dropped
+  const before = wordsIn(aligned.q0, p.q0).slice(1, -1);
+  const after = wordsIn(p.q1, aligned.q1).slice(1, -1);
+  const out: DrawnPassage[] = [];
+  if (before.length >= PASSAGE_WORDS) {
+    const w = before.slice(-PASSAGE_WORDS);
+    out.push({ section: p.section, q0: w[0].start, q1: w[w.length - 1].end });
+  }
+  if (after.length >= PASSAGE_WORDS) {
+    const w = after.slice(0, PASSAGE_WORDS);
+    out.push({ section: p.section, q0: w[0].start, q1: w[w.length - 1].end });
+  }
+  return out;
 }
 
 /** A passage's search before its first call. */

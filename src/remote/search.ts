@@ -322,7 +322,7 @@ export class Session {
       return {
         outcome: 'deadline_reached',
         message: byDeadline
-          ? `the deadline of ${ms} ms passed after ${answers} answered calls: what was found before it is kept`
+          ? `the deadline of ${ms} ms passed after ${this.answered} calls answered by the engine${this.cached > 0 ? ` (and ${this.cached} answered from the cache)` : ''}: what was found before it is kept`
           : `${this.skipped} planned samples were not asked: sampling stops at ${Math.round(SAMPLING_SHARE * 100)} % of the deadline of ${ms} ms to leave time for fetching the documents of what it found`,
       };
     }
@@ -826,13 +826,16 @@ function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: 
   for (const s of spans) {
     const a0 = s.a_start + q0,
       a1 = s.a_end + q0;
+    // a span is never past the window fetched: a word the window cuts ("improvement" of "improvement.") ends there
+    const b0 = Math.min(s.b_start, w.text.length),
+      b1 = Math.min(s.b_end, w.text.length);
     if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
     const queryPassage = text.slice(a0, a1),
-      sourcePassage = w.text.slice(s.b_start, s.b_end);
+      sourcePassage = w.text.slice(b0, b1);
     const runs = sharedRuns(queryPassage, sourcePassage);
     // the passage with some of the window around it, kept with the match: the spans point into this excerpt
-    const from = cutBefore(w.text, s.b_start - SOURCE_CONTEXT_CHARS),
-      to = cutAfter(w.text, s.b_end + SOURCE_CONTEXT_CHARS);
+    const from = cutBefore(w.text, b0 - SOURCE_CONTEXT_CHARS),
+      to = cutAfter(w.text, b1 + SOURCE_CONTEXT_CHARS);
     const reuse = reuseKind(runs.similarity);
     if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
     out.push({
@@ -840,8 +843,8 @@ function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: 
       document_id: String(w.docIx),
       query_start: a0,
       query_end: a1,
-      source_start: s.b_start - from,
-      source_end: s.b_end - from,
+      source_start: b0 - from,
+      source_end: b1 - from,
       kind: 'remote',
       tokens: runs.tokens,
       score: round4(s.score),

@@ -11,7 +11,7 @@
  * client is polite by default and an operator may raise the limits for a self-hosted engine.
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
-import { nodeJsonPost, type JsonPost, type PostAnswer } from './node-post.js';
+import { nodeJsonPost, RedirectRefused, type JsonPost, type PostAnswer } from './node-post.js';
 import type { TransportOptions } from '../corpus/remote-types.js';
 import { TrainprintError } from '../errors.js';
 
@@ -343,6 +343,16 @@ async function attemptOnce(
       res = await doPost(url, payload, controller.signal, MAX_BODY_BYTES);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
+      // the endpoint answered, at another address: said as such, and not retried (it is not down)
+      if (e instanceof RedirectRefused)
+        return {
+          ok: false,
+          error: new RemoteCallError(
+            'rejected',
+            `${shown} answered with a redirect (status ${e.status}${e.location ? ` to ${originOf(e.location)}` : ''}), which is not followed: give the endpoint's final address`,
+            e.status,
+          ),
+        };
       const why = timedOut ? `no answer within ${timeoutMs} ms` : `no connection (${causeOf(e)})`;
       return { ok: false, error: new RemoteCallError('unreachable', `${shown}: ${why}`) };
     }
@@ -430,7 +440,7 @@ async function attemptOnce(
 
 /**
  * A poster through `fetch`: the body read as text, refusing more than the cap (a broken proxy could stream without
- * end); a redirect is an error, never followed.
+ * end); a redirect is refused, never followed.
  */
 function fetchPost(doFetch: typeof fetch): JsonPost {
   if (typeof doFetch !== 'function')
@@ -441,8 +451,11 @@ function fetchPost(doFetch: typeof fetch): JsonPost {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: payload,
       signal,
-      redirect: 'error',
+      redirect: 'manual',
     });
+    // a browser shows a redirect as an opaque answer of status 0, Node as the 3xx itself: refused either way
+    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400))
+      throw new RedirectRefused(res.status, res.headers.get('location'));
     return { status: res.status, header: (name) => res.headers.get(name), text: () => readTextCapped(res, maxBytes) };
   };
 }

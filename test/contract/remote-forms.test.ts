@@ -137,8 +137,13 @@ describe('a work whose corpus copy has another form', () => {
               sensitivityWorst: s.sensitivity_worst,
             }),
           );
-          // what counts has a passage a person can check
-          expect(r.matches.some((m) => m.kind === 'remote')).toBe(true);
+          // what counts has a passage a person can check, its span inside the document window fetched
+          const remote = r.matches.filter((m) => m.kind === 'remote');
+          expect(remote.length).toBeGreaterThan(0);
+          for (const m of remote) {
+            expect(m.source_end).toBeLessThanOrEqual(m.source_text.length);
+            expect(m.source_start).toBeLessThan(m.source_end);
+          }
         }, 120_000);
       }
     }

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeJsonPost } from '../../src/remote/node-post.js';
+import { nodeJsonPost, RedirectRefused } from '../../src/remote/node-post.js';
+import { CallBudget, createTransport, RemoteCallError } from '../../src/remote/transport.js';
 import { BodyTooLarge } from '../../src/util/http-body.js';
 
 let server: Server;
@@ -77,7 +78,20 @@ describe('nodeJsonPost', () => {
   });
 
   it('refuses a redirect (never followed), as fetch with redirect: error', async () => {
-    await expect(post(`${base}/redirect`, '{}', signal(), 1 << 20)).rejects.toThrow(/redirect/);
+    await expect(post(`${base}/redirect`, '{}', signal(), 1 << 20)).rejects.toBeInstanceOf(RedirectRefused);
+  });
+
+  it('a redirect is said as one, not as an engine that did not answer, and not retried', async () => {
+    const transport = createTransport(`${base}/redirect`, { retryBaseMs: 1 });
+    const budget = new CallBudget(10);
+    for (let k = 0; k < 4; k++) {
+      const e = await transport({ q: k }, { budget }).catch((x) => x);
+      expect(e).toBeInstanceOf(RemoteCallError);
+      expect((e as RemoteCallError).kind).toBe('rejected');
+      expect((e as RemoteCallError).message).toMatch(/redirect \(status 302 to \/echo\)/);
+      expect((e as RemoteCallError).message).not.toMatch(/did not answer/);
+    }
+    expect(budget.used).toBe(4);
   });
 
   it('refuses a body declared or streamed past the cap, with BodyTooLarge', async () => {

@@ -90,6 +90,19 @@ describe('the policy on findings', () => {
     expect(strong.summary).toBe(
       'Strong corpus evidence in dataset "pack:gutenberg" (confidence > 99.9 %, chance 1.0e-9): 48 consecutive words of the content (characters 300–588) are in the portrait (the longest of 2 matches); linked to models: see attribution_sources.',
     );
+    // a remote corpus no model is linked to, beside a linked dataset: "linked" is not said of it
+    const remote = corpusEvidence(
+      [{ ...base, dataset_id: 'web', confidence: 0.9, shown: [portraitMatch(48)], counted: true }],
+      new Set(['pack:gutenberg']),
+    );
+    expect(remote.summary).not.toMatch(/linked to models/);
+    expect(remote.summary).toMatch(/no model is documented or declared to have trained on this dataset/);
+    expect(remote.linked_to_models).toBe(true);
+    const named = corpusEvidence(
+      [{ ...base, dataset_id: 'web', confidence: 0.9, shown: [portraitMatch(48)], counted: true }],
+      new Set(['web']),
+    );
+    expect(named.summary).toMatch(/linked to models: see attribution_sources\.$/);
     const weak = corpusEvidence(
       [{ ...base, dataset_id: 'd', confidence: 0.31, shown: [portraitMatch(20)], counted: true }],
       false,

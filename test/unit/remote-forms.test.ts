@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalPiece, holdsText, letters, quietWindows, WINDOW_MIN_CHARS } from '../../src/remote/forms.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
+import { buildCharIndex, CharEngine, createTokenizer } from '../fixtures/infini-gram/index.mjs';
 
 describe('canonicalPiece', () => {
   it('folds every white-space run to one space and maps each character back', () => {
@@ -127,5 +128,24 @@ describe('verifiedShare', () => {
     expect(estimateShare(a)).toEqual(verifiedShare(a));
     expect(() => verifiedShare({ passages: 80, found: 20, fetched: 21, verified: 1 })).toThrow(RangeError);
     expect(() => verifiedShare({ passages: 80, found: 20, fetched: 5, verified: 6 })).toThrow(RangeError);
+  });
+});
+
+describe('the fixture engines break lines as the real ones do', () => {
+  it('token index: a line’s first word is spelt apart from the same word after a space; CRLF is two bytes', () => {
+    const tok = createTokenizer('llama', 'the cat sat on the mat. The cat sat on the mat.\nThe dog sat. the dog sat');
+    const after = (s: string) => tok.idsToTokens(tok.encode(s)).slice(2);
+    expect(after('the cat\nThe dog')[0]).toBe('<0x0A>');
+    expect(after('the cat The dog')[0]).not.toBe('<0x0A>');
+    expect(after('the cat\nThe dog').slice(1)).not.toEqual(after('the cat The dog'));
+    expect(after('the cat\r\nThe dog').slice(0, 2)).toEqual(['<0x0D>', '<0x0A>']);
+  });
+  it('character index: exact bytes, so a query with a space does not find a line break', () => {
+    const engine = new CharEngine(
+      buildCharIndex({ documents: [{ text: 'it was the best\nof times' }, { text: 'x' }] }),
+    );
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    expect(engine.count(bytes('best\nof')).count).toBe(1);
+    expect(engine.count(bytes('best of')).count).toBe(0);
   });
 });

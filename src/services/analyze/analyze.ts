@@ -169,7 +169,7 @@ export async function runAnalysis(
       shown: checkableMatches(searched.matches.filter((m) => m.dataset_id === e.dataset_id)),
       public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
     })),
-    attribution.length > 0,
+    new Set(attribution.map((a) => a.dataset_id)),
     { local: acc.evidence.filter((e) => !evidenceKind(e.kind).wholeText).length, remote: searched.found.remote ?? [] },
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {

@@ -166,9 +166,10 @@ function notSearched(scope: SearchScope | undefined): string {
 
 export function corpusEvidence(
   datasets: readonly DatasetHeadline[],
-  linked: boolean,
+  linked: boolean | ReadonlySet<string>,
   scope?: SearchScope,
 ): CorpusEvidence {
+  const anyLinked = typeof linked === 'boolean' ? linked : linked.size > 0;
   let best: DatasetHeadline | null = null;
   for (const d of datasets)
     if (
@@ -193,12 +194,16 @@ export function corpusEvidence(
   // a confidence that rounds to 100 % is not certainty: said as "> 99.9 %"
   const pct = confidence >= 0.9995 ? '> 99.9' : `${Math.round(confidence * 1000) / 10}`;
   const numbers = `confidence ${pct} %, chance ${chance.toPrecision(2)}`;
+  // "linked" is said of the dataset named: a corpus no model documents training on is not linked because another is
+  const linkedHere = typeof linked === 'boolean' ? linked : linked.has(dataset_id);
   const summary =
     level === 'weak'
       ? `Weak corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}.`
-      : linked
+      : linkedHere
         ? `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; linked to models: see attribution_sources.`
-        : `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; but no model is documented or declared to have trained on it, so confidence (that a model trained on this content) is 0.`;
+        : anyLinked
+          ? `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; no model is documented or declared to have trained on this dataset (the confidence rests on other datasets: see attribution_sources).`
+          : `Strong corpus evidence in dataset "${dataset_id}" (${numbers}): ${rests}; but no model is documented or declared to have trained on it, so confidence (that a model trained on this content) is 0.`;
   // being in a training corpus is not a claim: a public-domain source says so
   const pd = best.public_domain_in ?? [];
   const rights =
@@ -207,7 +212,7 @@ export function corpusEvidence(
       : ` Its texts are public domain in ${pd.map((c) => (c === 'US' ? 'the USA' : c)).join(', ')}: that this text is in a training corpus does not mean anyone holds a claim to it there (elsewhere, check your country's copyright term).`;
   return {
     strongest: { dataset_id, kind, kb_dataset, chance, strength, confidence, level },
-    linked_to_models: linked,
+    linked_to_models: anyLinked,
     summary: summary + rights,
   };
 }
