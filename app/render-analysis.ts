@@ -109,13 +109,42 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     const ds = view.datasets.find((d) => d.id === m.dataset_id);
     const dsName = ds?.name ? `${ds.name} (${m.dataset_id})` : m.dataset_id;
     if (m.kind === 'portrait') {
+      const p = chance(1 - m.score);
+      const odds = `chance probability ${p.startsWith('below') ? p : `≤ ${p}`}`;
+      const doc = m.document;
+      if (m.document_id !== null && doc) {
+        // a pack that locates names the book and the part of it the hits agree on: a person can check it there
+        const title = doc.title ?? m.document_id;
+        const link =
+          doc.url && /^https?:\/\//.test(doc.url)
+            ? h('a', { href: doc.url, rel: 'noopener', target: '_blank' }, title)
+            : title;
+        const where = m.source_words ? `, words ${count(m.source_words[0])}–${count(m.source_words[1])}` : '';
+        fill(
+          sourceBox,
+          h(
+            'p',
+            { class: 'source-head' },
+            h('strong', { class: 'doc-id' }, link),
+            doc.author ? ` by ${doc.author}` : '',
+            doc.ebook !== undefined ? ` (Project Gutenberg #${doc.ebook})` : ` (${m.document_id})`,
+            ` in ${dsName}`,
+          ),
+          h(
+            'p',
+            null,
+            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} words agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
+          ),
+        );
+        return;
+      }
       fill(
         sourceBox,
         h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
         h(
           'p',
           null,
-          `These ${count(m.tokens)} words are in the corpus (chance probability ${chance(1 - m.score).startsWith('below') ? chance(1 - m.score) : `≤ ${chance(1 - m.score)}`}). A portrait keeps no documents or positions, so there is no source passage to show.`,
+          `These ${count(m.tokens)} words are in the corpus (${odds}). A portrait keeps no documents or positions, so there is no source passage to show.`,
         ),
       );
       return;
@@ -219,7 +248,11 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         h(
           'th',
           { scope: 'row' },
-          h('button', { type: 'button', class: 'link', onclick: () => select(i, true) }, m.document_id ?? '(portrait)'),
+          h(
+            'button',
+            { type: 'button', class: 'link', onclick: () => select(i, true) },
+            m.kind === 'portrait' && m.document?.title ? m.document.title : (m.document_id ?? '(portrait)'),
+          ),
         ),
         h('td', null, m.dataset_id),
         h('td', null, m.kind),

@@ -1238,6 +1238,11 @@ function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
       throw new TrainprintError('INVALID_OPTIONS', `background is an option of kind 'portrait' only`);
     checkPortraitBackground(d.background, 'descriptor.background');
   }
+  if (d.locate !== undefined) {
+    if (typeof d.locate !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'locate must be a boolean');
+    if (d.kind !== 'portrait')
+      throw new TrainprintError('INVALID_OPTIONS', `locate is an option of kind 'portrait' only`);
+  }
   if (d.keep_text !== undefined) {
     if (typeof d.keep_text !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');
     if (d.kind === 'portrait')

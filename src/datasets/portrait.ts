@@ -62,7 +62,29 @@ import {
   runEvidence,
   type PortraitBackground,
 } from './background.js';
-import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, PortraitHit, PortraitMatch } from './types.js';
+import type {
+  DatasetDescriptor,
+  DatasetDocument,
+  DatasetStats,
+  DocInfo,
+  PortraitDocument,
+  PortraitHit,
+  PortraitMatch,
+} from './types.js';
+import { binomialUpperTail } from '../stats/binomial.js';
+import {
+  buildLocator,
+  keyDigest,
+  LOCATOR_BITS,
+  LOCATOR_SECTION_WORDS,
+  type LocatedChain,
+  type LocatorData,
+  locateChains,
+  locatorValues,
+  sectionIndex,
+  sectionSeeds,
+  sectionValue,
+} from './locator.js';
 
 /** What one portrait search found: the runs the evidence rests on (as matches), every run, and the counts. */
 export interface PortraitSearch {
@@ -88,6 +110,8 @@ export interface PortraitSearch {
   readonly background: PortraitBackground;
   /** False when the portrait has no measured background and the default one was used. */
   readonly background_measured: boolean;
+  /** True when the hits were resolved to documents: the chance and the matches are those of the chains. */
+  readonly located?: boolean;
 }
 
 /** Default winnowing window of a portrait (the 12-word guarantee with word 5-grams). */
@@ -109,6 +133,23 @@ export const PORTRAIT_ALPHA = 1e-4;
 export const PENDING_MAX = 1 << 22;
 /** Shingle size (words). */
 const SIZE = 5;
+/** Places of prior weight at the background's hit rate when a query's own hit rate is estimated. */
+const SHRINK_PLACES = 50;
+/** Chance agreement of a hit with a section, as a multiple of 2⁻ᵛ (see `locateRuns`). */
+const AGREEMENT_MARGIN = 2;
+
+/** What a pack says about a document (its meta's title, author, ebook number and URL), for a match. */
+function documentRef(doc: DocInfo): PortraitDocument {
+  const meta = (doc.meta ?? {}) as Record<string, unknown>;
+  const str = (k: string) => (typeof meta[k] === 'string' ? { [k]: meta[k] as string } : {});
+  return {
+    id: doc.id,
+    ...str('title'),
+    ...str('author'),
+    ...(Number.isSafeInteger(meta.ebook) ? { ebook: meta.ebook as number } : {}),
+    ...str('url'),
+  };
+}
 const BLOCK_BYTES = 64;
 /** Keys per call into the core while building or filtering. */
 const BATCH = 1 << 16;
@@ -179,7 +220,12 @@ function sortedUnique(a: BigUint64Array): BigUint64Array {
  * frees them): sealed filters first, then the open one, then scratch space.
  */
 export class PortraitDataset {
-  descriptor: DatasetDescriptor & { kind: 'portrait'; window: number; background?: PortraitBackground };
+  descriptor: DatasetDescriptor & {
+    kind: 'portrait';
+    window: number;
+    background?: PortraitBackground;
+    locate?: boolean;
+  };
   readonly params: string;
   readonly window: number;
   readonly docs: DocInfo[] = [];
@@ -197,18 +243,35 @@ export class PortraitDataset {
   private open: Link | null = null;
   /** Counts additions and seals: a search paused in between starts again (see {@link searchSteps}). */
   private version = 0;
+  /**
+   * Key occurrences kept for the locator (src/datasets/locator.ts), in document order: the key's halves and its
+   * global section. Null when the portrait does not locate, or was restored (its locator is then fixed).
+   */
+  private occ: { lo: Uint32Array; hi: Uint32Array; sec: Uint32Array; n: number } | null = null;
+  /** Sections of the documents so far. */
+  private sectionCount = 0;
+  /** Restored from a snapshot: its documents' occurrences are not kept. */
+  private restored = false;
+  /** The locator as built or restored (null: none, or stale). */
+  private locator: LocatorData | null = null;
+  /** Section seeds and each document's first section, for the locator. */
+  private locating: { seeds: Uint32Array; first: Uint32Array } | null = null;
 
   constructor(
     private readonly core: Core,
     descriptor: DatasetDescriptor,
   ) {
     const { id, name, models, kb_dataset, meta, background } = descriptor;
+    const locate = (descriptor as { locate?: unknown }).locate;
+    if (locate !== undefined && typeof locate !== 'boolean')
+      throw new TrainprintError('INVALID_OPTIONS', 'locate must be a boolean');
     this.window = checkPortraitWindow(descriptor.window);
     this.descriptor = {
       id,
       kind: 'portrait',
       window: this.window,
       ...(background === undefined ? {} : { background: checkPortraitBackground(background, 'descriptor.background') }),
+      ...(locate === true ? { locate: true } : {}),
       ...(name === undefined ? {} : { name }),
       ...(models === undefined ? {} : { models: [...models] }),
       ...(kb_dataset === undefined ? {} : { kb_dataset }),
@@ -247,7 +310,106 @@ export class PortraitDataset {
     this.batch.set(keys, this.batchN);
     this.batchN += keys.length;
     this.version++;
+    if (this.descriptor.locate) this.keepOccurrences(keys, fp);
     if (this.batchN >= BATCH_MERGE) this.merge();
+  }
+
+  /** Keep a document's key occurrences and their sections for the locator. */
+  private keepOccurrences(keys: BigUint64Array, fp: DocumentFingerprint): void {
+    this.locator = null;
+    this.locating = null;
+    if (this.occ === null) {
+      if (this.restored) return; // restored: its locator (if any) cannot take new documents
+      this.occ = { lo: new Uint32Array(1024), hi: new Uint32Array(1024), sec: new Uint32Array(1024), n: 0 };
+    }
+    const o = this.occ;
+    const n = keys.length;
+    if (o.n + n > o.lo.length) {
+      let cap = o.lo.length;
+      while (cap < o.n + n) cap *= 2;
+      for (const k of ['lo', 'hi', 'sec'] as const) {
+        const a = new Uint32Array(cap);
+        a.set(o[k].subarray(0, o.n));
+        o[k] = a;
+      }
+    }
+    const u = new Uint32Array(keys.buffer, keys.byteOffset, n * 2);
+    const positions = fp.winnow!.positions;
+    const base = this.sectionCount;
+    for (let i = 0; i < n; i++) {
+      o.lo[o.n] = u[2 * i];
+      o.hi[o.n] = u[2 * i + 1];
+      o.sec[o.n++] = base + Math.floor(positions[i] / LOCATOR_SECTION_WORDS);
+    }
+    this.sectionCount += Math.max(1, Math.ceil(fp.token_count / LOCATOR_SECTION_WORDS));
+  }
+
+  /**
+   * The locator, built from the kept occurrences if stale: each distinct key with the section it was first seen in
+   * (a stable radix sort by key keeps occurrences in document order).
+   */
+  private ensureLocator(): LocatorData | null {
+    if (!this.descriptor.locate) return null;
+    if (this.locator === null && this.occ !== null && this.occ.n > 0) {
+      const { lo, hi, sec, n } = this.occ;
+      let a = { lo: lo.slice(0, n), hi: hi.slice(0, n), sec: sec.slice(0, n) };
+      let b = { lo: new Uint32Array(n), hi: new Uint32Array(n), sec: new Uint32Array(n) };
+      const count = new Uint32Array(65536);
+      for (const [word, shift] of [
+        ['lo', 0],
+        ['lo', 16],
+        ['hi', 0],
+        ['hi', 16],
+      ] as const) {
+        count.fill(0);
+        const src = a[word];
+        for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 0xffff]++;
+        let sum = 0;
+        for (let d = 0; d < 65536; d++) {
+          const c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+        for (let i = 0; i < n; i++) {
+          const j = count[(src[i] >>> shift) & 0xffff]++;
+          b.lo[j] = a.lo[i];
+          b.hi[j] = a.hi[i];
+          b.sec[j] = a.sec[i];
+        }
+        [a, b] = [b, a];
+      }
+      let m = 0;
+      for (let i = 0; i < n; i++) {
+        if (m > 0 && a.lo[i] === a.lo[m - 1] && a.hi[i] === a.hi[m - 1]) continue;
+        a.lo[m] = a.lo[i];
+        a.hi[m] = a.hi[i];
+        a.sec[m++] = a.sec[i];
+      }
+      const seeds = sectionSeeds(this.sectionCount);
+      const values = new Uint8Array(m);
+      for (let i = 0; i < m; i++) values[i] = sectionValue(seeds[a.sec[i]], keyDigest(a.lo[i], a.hi[i]), LOCATOR_BITS);
+      this.locator = buildLocator(
+        a.lo.subarray(0, m),
+        a.hi.subarray(0, m),
+        values,
+        LOCATOR_BITS,
+        LOCATOR_SECTION_WORDS,
+      );
+    }
+    if (this.locator === null) return null;
+    if (this.locating === null) {
+      const first = sectionIndex(
+        this.docs.map((d) => d.tokens),
+        this.locator.section_words,
+      );
+      this.locating = { seeds: sectionSeeds(first[first.length - 1]), first };
+    }
+    return this.locator;
+  }
+
+  /** True when hits resolve to documents (the portrait keeps a locator for all its documents). */
+  get locates(): boolean {
+    return this.ensureLocator() !== null;
   }
 
   /**
@@ -437,24 +599,27 @@ export class PortraitDataset {
     let found = 0;
     for (let i = 0; i < m; i++) found += hits[i];
     const ev = runEvidence(hits, w.hashes, bg);
-    const reported = ev.chance <= alpha ? new Set(ev.evidence) : new Set<number>();
+    const located = this.ensureLocator() === null ? null : this.locateRuns(fp, hits, found, bg);
+    const chance = located === null ? ev.chance : located.chance;
+    const reported = located === null && ev.chance <= alpha ? new Set(ev.evidence) : new Set<number>();
     const result: PortraitSearch = {
       matches: [],
       runs: [],
       tested: m,
       hits: found,
       fpr: Math.max(this.fpr(), PORTRAIT_FPR),
-      chance: ev.chance,
+      chance,
       run_start: ev.run_start,
-      counted: ev.counted,
-      evidence_runs: ev.evidence.length,
+      counted: located === null ? ev.counted : located.chains.length,
+      evidence_runs: located === null ? ev.evidence.length : located.chains.filter((c) => c.chance <= alpha).length,
       background: bg,
       background_measured: this.descriptor.background !== undefined,
+      ...(located === null ? {} : { located: true }),
     };
+    const dataset_id = this.descriptor.id;
     for (let k = 0; k < ev.runs.length; k++) {
       if ((k + 1) % ITEMS_PER_PAUSE === 0) yield PAUSE;
       const r = ev.runs[k];
-      const dataset_id = this.descriptor.id;
       const query_start = w.starts[r.start],
         query_end = w.ends[r.end - 1];
       const tokens = Math.min(fp.token_count, w.positions[r.end - 1] - w.positions[r.start] + SIZE);
@@ -473,7 +638,97 @@ export class PortraitDataset {
         });
       }
     }
+    if (located !== null) {
+      for (const c of located.chains) {
+        if (c.chance > alpha) continue;
+        const a = c.chain.positions[0],
+          b = c.chain.positions[c.chain.positions.length - 1];
+        const doc = this.docs[c.chain.doc];
+        const { first } = this.locating!;
+        const words = this.locator!.section_words;
+        const from = (c.chain.first_section - first[c.chain.doc]) * words;
+        const to = Math.min(doc.tokens, (c.chain.section - first[c.chain.doc] + 1) * words);
+        result.matches.push({
+          dataset_id,
+          query_start: w.starts[a],
+          query_end: w.ends[b],
+          tokens: Math.min(fp.token_count, w.positions[b] - w.positions[a] + SIZE),
+          document_id: doc.id,
+          source_start: null,
+          source_end: null,
+          kind: 'portrait',
+          score: 1 - c.chance,
+          document: documentRef(doc),
+          source_words: [from, to],
+          agreeing: c.chain.positions.length,
+          fingerprints: b - a + 1,
+        });
+      }
+      result.matches.sort((x, y) => x.query_start - y.query_start);
+    }
     return result;
+  }
+
+  /**
+   * Chains of hits that agree with one document section (src/datasets/locator.ts), each with its chance under the
+   * null: a place is a hit agreeing with a given section with probability p = ρ · 2 · 2⁻ᵛ, ρ the hit rate of the
+   * query outside its chains (at least the background's), 2⁻ᵛ the chance agreement doubled for the phrases a section
+   * owns by being the first to hold them. A chain of r agreeing hits over s places then has the chance
+   * min(1, m · C · p · P(Binomial(s − 1, p) ≥ r − 1)): m places it could start, C sections it could agree with.
+   * The search's chance is the smallest chain's.
+   */
+  private locateRuns(
+    fp: Fingerprint,
+    hits: Uint8Array,
+    found: number,
+    bg: PortraitBackground,
+  ): { chains: Array<{ chain: LocatedChain; chance: number }>; chance: number } {
+    const locator = this.locator!;
+    const { seeds, first } = this.locating!;
+    const m = hits.length;
+    const at: number[] = [];
+    for (let i = 0; i < m; i++) if (hits[i]) at.push(i);
+    if (at.length === 0) return { chains: [], chance: 1 };
+    const keys = portraitKeys(fp.winnow!.hashes);
+    const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+    const stored = locatorValues(locator, words, at);
+    const digests = new Uint32Array(at.length);
+    for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
+    const chains = locateChains(at, digests, stored, seeds, first, locator.bits);
+    // the query's own hit rate outside its chains of three or more, shrunk towards the background's
+    let inside = 0,
+      spanned = 0;
+    for (const c of chains) {
+      if (c.positions.length < 3) continue;
+      inside += c.hits;
+      spanned += c.positions[c.positions.length - 1] - c.positions[0] + 1;
+    }
+    const own = (found - inside + SHRINK_PLACES * bg.hit_rate) / (Math.max(0, m - spanned) + SHRINK_PLACES);
+    const rho = Math.min(1, Math.max(bg.hit_rate, own));
+    const p = Math.min(1, rho * AGREEMENT_MARGIN * 2 ** -locator.bits);
+    const C = seeds.length;
+    const chanceOf = (positions: number[]): number => {
+      const r = positions.length;
+      const span = positions[r - 1] - positions[0] + 1;
+      return Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
+    };
+    // each hit counts for one document: the strongest chain claims its hits, and a weaker chain keeps only the hits
+    // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
+    const ranked = chains.map((chain) => ({ chain, chance: chanceOf(chain.positions) }));
+    ranked.sort((x, y) => x.chance - y.chance || x.chain.positions[0] - y.chain.positions[0]);
+    const claimed = new Set<number>();
+    const out: Array<{ chain: LocatedChain; chance: number }> = [];
+    let chance = 1;
+    for (const { chain } of ranked) {
+      const positions = chain.positions.filter((x) => !claimed.has(x));
+      if (positions.length < 2) continue;
+      const c = chanceOf(positions);
+      for (const x of positions) claimed.add(x);
+      if (c < chance) chance = c;
+      out.push({ chain: positions.length === chain.positions.length ? chain : { ...chain, positions }, chance: c });
+    }
+    out.sort((x, y) => x.chain.positions[0] - y.chain.positions[0]);
+    return { chains: out, chance };
   }
 
   /** Size and content. */
@@ -487,7 +742,7 @@ export class PortraitDataset {
       tokens: this.tokenTotal,
       fingerprints: this.storedKeys,
       bytes: this.byteTotal,
-      index_bytes: links.reduce((a, l) => a + l.blocks * BLOCK_BYTES, 0),
+      index_bytes: links.reduce((a, l) => a + l.blocks * BLOCK_BYTES, 0) + (this.ensureLocator()?.cells.length ?? 0),
       params: this.params,
       kb_dataset: this.descriptor.kb_dataset ?? null,
       models: [...(this.descriptor.models ?? [])],
@@ -495,6 +750,12 @@ export class PortraitDataset {
       fpr: this.fpr(),
       filters: links.length,
     };
+  }
+
+  /** The locator for a snapshot (none when the portrait does not locate or lost it to documents added later). */
+  private locatorData(): { locator?: LocatorData } {
+    const l = this.ensureLocator();
+    return l === null ? {} : { locator: l };
   }
 
   /** The dataset as plain data (filters copied out of the core), for snapshots. */
@@ -506,6 +767,7 @@ export class PortraitDataset {
       params: this.params,
       docs: this.docs,
       filters: links.map((l) => ({ keys: l.keys, k: l.k, bits: u8.slice(l.ptr, l.ptr + l.blocks * BLOCK_BYTES) })),
+      ...this.locatorData(),
     };
   }
 
@@ -531,6 +793,7 @@ export class PortraitDataset {
         k: l.k,
         bits: { length: l.blocks * BLOCK_BYTES, read: (from: number, to: number) => read(l.ptr, from, to) },
       })),
+      ...this.locatorData(),
     };
   }
 
@@ -544,6 +807,11 @@ export class PortraitDataset {
       ds = new PortraitDataset(core, data.descriptor);
     } catch (e) {
       return bad(`bad portrait descriptor (${(e as Error).message})`);
+    }
+    ds.restored = true;
+    if (data.locator !== undefined) {
+      if (!ds.descriptor.locate) bad('a locator in a portrait whose descriptor does not say locate');
+      ds.locator = data.locator;
     }
     if (data.params !== ds.params)
       bad(`params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}`);

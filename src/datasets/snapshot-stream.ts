@@ -17,10 +17,12 @@ import {
   checkDescriptor,
   checkDocs,
   checkFilters,
+  checkLocator,
   checkMinhash,
   checkTexts,
   failWith,
   leBytes,
+  PORTRAIT_LOCATOR_VERSION,
   snapshotHead,
   unsortedAt,
   withoutUndefined,
@@ -129,7 +131,14 @@ export class SnapshotStream {
       if (s.texts !== undefined) checkTexts(s.texts, docs, fail);
       keys = n;
     }
-    this.head = snapshotHead(source.params, portrait ? 'portrait' : 'exact', { docs: docs.length, keys });
+    const locator = portrait ? (source as PortraitDatasetSource).locator : undefined;
+    if (locator !== undefined) checkLocator(locator, fail);
+    this.head = snapshotHead(
+      source.params,
+      portrait ? 'portrait' : 'exact',
+      { docs: docs.length, keys },
+      locator === undefined ? undefined : PORTRAIT_LOCATOR_VERSION,
+    );
   }
 
   /** The snapshot's bytes, in order (the checksum and payload length as zeros; see {@link patch}). */
@@ -349,10 +358,10 @@ function* textPieces(texts: readonly (string | null)[], encoder: Encoder): Gener
 
 function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator<Uint8Array> {
   const d = s.descriptor;
-  yield mapHeader(3);
+  yield mapHeader(s.locator === undefined ? 3 : 4);
   yield encoder.encodeSharedRef('descriptor');
-  const { id, name, kind, window, models, kb_dataset, meta } = d;
-  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, window, models, kb_dataset, meta }));
+  const { id, name, kind, window, models, kb_dataset, meta, locate } = d;
+  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, locate }));
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);
   yield encoder.encodeSharedRef('filters');
@@ -368,5 +377,9 @@ function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator
     for (let from = 0; from < f.bits.length; from += 8 * CHUNK_VALUES) {
       yield f.bits.read(from, Math.min(f.bits.length, from + 8 * CHUNK_VALUES));
     }
+  }
+  if (s.locator !== undefined) {
+    yield encoder.encodeSharedRef('locator');
+    yield encoder.encodeSharedRef(checkLocator(s.locator, failWith('INVALID_INPUT')));
   }
 }

@@ -48,6 +48,7 @@ import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
 import { crc32 } from '../util/crc32.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
+import { type LocatorData, locatorFault } from './locator.js';
 
 export { crc32 };
 
@@ -97,12 +98,16 @@ export interface PortraitDatasetData {
     readonly meta?: unknown;
     /** The measured null of its runs (src/datasets/background.ts). */
     readonly background?: PortraitBackground;
+    /** True when the portrait resolves its hits to documents (it keeps a locator, src/datasets/locator.ts). */
+    readonly locate?: boolean;
   };
   /** The fingerprint params id (its `win=` is the portrait's window). */
   readonly params: string;
   readonly docs: ExactDatasetData['docs'];
   /** The chain of filters: distinct keys stored, k, and the filter bits (blocks × 64 bytes). */
   readonly filters: ReadonlyArray<{ readonly keys: number; readonly k: number; readonly bits: Uint8Array }>;
+  /** Which document section each stored key was first seen in (version 2; src/datasets/locator.ts). */
+  readonly locator?: LocatorData;
 }
 
 /** Any dataset snapshot's content. */
@@ -117,8 +122,20 @@ export const DATASET_FORMAT = 'trainprint.dataset';
 export const DATASET_VERSION = 2;
 /** The oldest version read: an exact version-1 snapshot restores a dataset that keeps no text. */
 const OLDEST_VERSION = 1;
-/** The version portrait snapshots are written as (their layout has not changed since 1). */
+/** The version portrait snapshots without a locator are written as (their layout has not changed since 1). */
 export const PORTRAIT_VERSION = 1;
+/** The version portrait snapshots with a locator (payload `locator`) are written as. */
+export const PORTRAIT_LOCATOR_VERSION = 2;
+/** Fields of a portrait's `locator` map (src/datasets/locator.ts). */
+export const LOCATOR_KEYS = [
+  'bits',
+  'seed',
+  'segment_length',
+  'segment_count',
+  'section_words',
+  'keys',
+  'cells',
+] as const;
 
 /** Length of the per-document MinHash signature of exact datasets (u32 values). */
 export const EXACT_MINHASH_K = 128;
@@ -132,7 +149,7 @@ const PAYLOAD_OPTIONAL = ['texts'] as const;
 const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
 const COMMON_DESCRIPTOR_KEYS = ['id', 'name', 'kind', 'models', 'kb_dataset', 'meta'];
 const DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'keep_text']);
-const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window', 'background']);
+const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window', 'background', 'locate']);
 const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
 /** Largest portrait window accepted (as in src/datasets/portrait.ts). */
 const MAX_PORTRAIT_WINDOW = 64;
@@ -194,6 +211,7 @@ export function checkDescriptor(
     fail('descriptor.models must be an array of strings');
   }
   if (d.keep_text !== undefined && typeof d.keep_text !== 'boolean') fail('descriptor.keep_text must be a boolean');
+  if (d.locate !== undefined && typeof d.locate !== 'boolean') fail('descriptor.locate must be a boolean');
   if (d.background !== undefined) {
     try {
       checkPortraitBackground(d.background, 'descriptor.background');
@@ -392,13 +410,15 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
       kb_dataset: d.kb_dataset,
       meta: d.meta,
       background: d.background,
+      locate: d.locate,
     }),
     docs: docs.map((x) =>
       withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
     ),
     filters: data.filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits })),
+    ...(data.locator === undefined ? {} : { locator: checkLocator(data.locator, fail) }),
   };
-  const bits = data.filters.reduce((a, f) => a + f.bits.length, 0);
+  const bits = data.filters.reduce((a, f) => a + f.bits.length, 0) + (data.locator?.cells.length ?? 0);
   return frame(
     payloadValue,
     bits + 64 * docs.length + 1024,
@@ -406,6 +426,7 @@ function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
     'portrait',
     { docs: docs.length, keys },
     fail,
+    data.locator === undefined ? PORTRAIT_VERSION : PORTRAIT_LOCATOR_VERSION,
   );
 }
 
@@ -418,8 +439,8 @@ export function snapshotHead(
   params: string,
   kind: 'exact' | 'portrait',
   counts: { docs: number; keys: number },
+  version: number = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION,
 ): Uint8Array {
-  const version = kind === 'portrait' ? PORTRAIT_VERSION : DATASET_VERSION;
   const head = new Encoder().encode({ format: DATASET_FORMAT, version, params, kind, counts });
   // head is a fixmap of 5 entries (0x85); the checksum entry is appended by hand so that it has a
   // fixed encoding and position.
@@ -441,6 +462,7 @@ function frame(
   kind: 'exact' | 'portrait',
   counts: { docs: number; keys: number },
   fail: Fail,
+  version?: number,
 ): Uint8Array {
   let payload: Uint8Array;
   try {
@@ -451,7 +473,7 @@ function frame(
   }
   if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
 
-  const head = snapshotHead(params, kind, counts);
+  const head = snapshotHead(params, kind, counts, version);
   const c = head.length - 5; // offset of the payload's bin32 tag
   const out = new Uint8Array(head.length + payload.length);
   out.set(head);
@@ -620,7 +642,7 @@ export function decodeDataset(
 
   const body = decodeBounded(payload, 'payload');
   if (!isPlainObject(body)) fail('payload is not a map');
-  if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail);
+  if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail, version);
   checkKeys(body, new Set([...PAYLOAD_KEYS, ...(version >= 2 ? PAYLOAD_OPTIONAL : [])]), 'payload', fail);
   for (const k of PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
   const d = checkDescriptor(body.descriptor, fail);
@@ -659,8 +681,14 @@ function decodePortrait(
   docCount: number,
   keyCount: number,
   fail: Fail,
+  version = PORTRAIT_VERSION,
 ): PortraitDatasetData {
-  checkKeys(body, new Set(PORTRAIT_PAYLOAD_KEYS), 'payload', fail);
+  checkKeys(
+    body,
+    new Set<string>([...PORTRAIT_PAYLOAD_KEYS, ...(version >= PORTRAIT_LOCATOR_VERSION ? ['locator'] : [])]),
+    'payload',
+    fail,
+  );
   for (const k of PORTRAIT_PAYLOAD_KEYS) if (!(k in body)) fail(`payload.${k} is missing`);
   const d = checkDescriptor(body.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
   const docs = checkDocs(body.docs, fail);
@@ -675,11 +703,35 @@ function decodePortrait(
         kind: 'portrait' as const,
         window: d.window,
         background: d.background === undefined ? undefined : checkPortraitBackground(d.background),
+        locate: d.locate,
       },
       fail,
     ) as PortraitDatasetData['descriptor'],
     params,
     docs: copyDocs(docs, fail),
     filters: filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits.slice() })),
+    ...(body.locator === undefined ? {} : { locator: checkLocator(body.locator, fail, true) }),
   };
+}
+
+/** Check a portrait's locator map (same rules for encode and decode); `copy` returns fresh cells. */
+export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData {
+  if (!isPlainObject(v)) fail('locator must be a map');
+  const o = v as Record<string, unknown>;
+  checkKeys(o, new Set(LOCATOR_KEYS), 'locator', fail);
+  for (const k of LOCATOR_KEYS) if (!(k in o)) fail(`locator.${k} is missing`);
+  if (!(o.cells instanceof Uint8Array)) fail('locator.cells must be bin');
+  for (const k of LOCATOR_KEYS.slice(0, 6)) if (!isCount(o[k])) fail(`locator.${k} must be a non-negative integer`);
+  const d: LocatorData = {
+    bits: o.bits as number,
+    seed: o.seed as number,
+    segment_length: o.segment_length as number,
+    segment_count: o.segment_count as number,
+    section_words: o.section_words as number,
+    keys: o.keys as number,
+    cells: copy ? (o.cells as Uint8Array).slice() : (o.cells as Uint8Array),
+  };
+  const fault = locatorFault(d);
+  if (fault) fail(fault);
+  return d;
 }

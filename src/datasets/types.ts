@@ -34,6 +34,12 @@ export interface DatasetDescriptor {
    * without it, against `DEFAULT_PORTRAIT_BACKGROUND` (limitation `portrait_background_not_measured`).
    */
   readonly background?: PortraitBackground;
+  /**
+   * Portrait only: also keep a locator (src/datasets/locator.ts, ≈ 0.57 bytes per stored n-gram), so that every
+   * match names the document and the 4,096-word section its hits agree on. The reference packs locate.
+   * @default false
+   */
+  readonly locate?: boolean;
   /** Models documented to have trained on this dataset (`provider/model`). */
   readonly models?: readonly string[];
   /** Id of the dataset in the knowledge base. */
@@ -166,9 +172,36 @@ export interface ExactMatch extends DocumentMatchFields {
  * A passage of the query whose n-grams are in a portrait dataset. Portraits keep no positions,
  * so there is no document and no source span.
  */
+/** The document a portrait match names: what its pack says about it. */
+export interface PortraitDocument {
+  /** The document's id in the pack (a manifest id such as `pg2701`). */
+  readonly id: string;
+  readonly title?: string;
+  readonly author?: string;
+  /** Project Gutenberg ebook number. */
+  readonly ebook?: number;
+  /** Where the text can be read. */
+  readonly url?: string;
+}
+
 export interface PortraitMatch {
   readonly dataset_id: string;
-  readonly document_id: null;
+  /**
+   * The document the run's hits agree on, when the portrait locates (the reference packs do; src/datasets/locator.ts);
+   * null for a portrait without a locator.
+   */
+  readonly document_id: string | null;
+  /** What the pack says about that document. */
+  readonly document?: PortraitDocument;
+  /**
+   * Word offsets [start, end) in the document of the section(s) the hits were first stored from: where to look
+   * (sections of 4,096 words).
+   */
+  readonly source_words?: readonly [number, number];
+  /** Hits of the run that agree with the document. */
+  readonly agreeing?: number;
+  /** Query fingerprints the run spans (agreeing hits, other hits and misses). */
+  readonly fingerprints?: number;
   /** Span in the query covered by the run of hits (UTF-16 offsets into the caller's string). */
   readonly query_start: number;
   readonly query_end: number;

@@ -223,6 +223,8 @@ export async function buildPack(
     kind: 'portrait',
     window: m.window,
     kb_dataset: m.kb_dataset,
+    // every match names its document and section (src/datasets/locator.ts)
+    locate: true,
   };
   let exported: Uint8Array;
   let stats: DatasetStats;

@@ -4,7 +4,8 @@
  * the chance that a run of r fingerprints starts at a place, chance = min(1, K · minⱼ P(Poisson(m · π₍ⱼ₎) ≥ j)) over
  * the K runs of at least two fresh fingerprints. The query's scattered hit count is shown (coverage.membership) but
  * is not evidence: unrelated text of any length shares common phrases with a large corpus. A portrait keeps no
- * positions, so its evidence shows which passages of the query are in the dataset, never where.
+ * positions; a portrait that locates (the reference packs) resolves each run of hits to the document and 4,096-word
+ * section they agree on (src/datasets/locator.ts), and its chance is then that of those chains.
  */
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { PortraitMatch } from '../../../datasets/types.js';
@@ -19,9 +20,10 @@ export const PORTRAIT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'portra
   // runs only (the search computed their chance): scattered hits never enter it
   chance: ({ search: s }) => countedChance(s.tested, s.hits, s.run_start, s.evidence_runs, s.chance),
   always: (detail) => (detail.search.background_measured ? {} : { limitations: ['portrait_background_not_measured'] }),
-  counted: (_, f) => ({
+  counted: (detail, f) => ({
     factors: [...runFactors(f), 'portrait_membership'],
-    limitations: ['portrait_no_positions', 'alignment_unavailable'],
+    // a portrait that locates names the document and section of every match (src/datasets/locator.ts)
+    limitations: detail.search.located ? ['alignment_unavailable'] : ['portrait_no_positions', 'alignment_unavailable'],
   }),
   flaggedChunk: ['portrait_membership'],
   flaggedDataset: [],
@@ -31,5 +33,24 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
   passage: true,
   sharedDocuments: false,
   run: () => 0,
-  describe: (m, where) => `${m.tokens} consecutive words of the content (${where}) are in the portrait`,
+  describe: (m, where) => {
+    if (m.document_id === null) return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
+    return `${m.agreeing ?? m.tokens} hits over ${m.tokens} words of the content (${where}) are in ${documentName(m)}`;
+  },
 };
+
+/**
+ * A portrait match's document in words: "Moby Dick; or The Whale by Herman Melville (Project Gutenberg #2701),
+ * words 0–4,096".
+ * @example documentName({ document_id: 'pg2701', document: { id: 'pg2701', title: 'Moby Dick' }, source_words: [0, 4096] } as PortraitMatch)
+ */
+export function documentName(m: PortraitMatch): string {
+  const d = m.document;
+  let name = d?.title ? `"${d.title}"` : `document ${m.document_id}`;
+  if (d?.author) name += ` by ${d.author}`;
+  if (d?.ebook !== undefined) name += ` (Project Gutenberg #${d.ebook})`;
+  else if (d?.title) name += ` (${m.document_id})`;
+  if (m.source_words)
+    name += `, words ${m.source_words[0].toLocaleString('en-US')}–${m.source_words[1].toLocaleString('en-US')}`;
+  return name;
+}

@@ -1,0 +1,360 @@
+/**
+ * The locator of a portrait: which document, and which section of it, a hit of the membership filter comes from —
+ * without storing document ids per key.
+ *
+ * **Structure.** A static function over the portrait's distinct keys (a 3-wise binary fuse, Graf & Lemire 2022,
+ * "Binary Fuse Filters: Fast and Smaller Than Xor Filters", built by peeling), with no fingerprint: v-bit cells such
+ * that for a stored key k, `cell[h₀(k)] ⊕ cell[h₁(k)] ⊕ cell[h₂(k)] = g(c, k)`, where c is the *section* the key was
+ * first seen in (a document cut into pieces of {@link LOCATOR_SECTION_WORDS} words, in document order) and g a keyed
+ * v-bit hash. About 1.13 · v bits per key (v = 4: 0.57 bytes per stored n-gram, half of the filter's 1.2).
+ *
+ * **Resolution.** The locator cannot be asked "whose key is this": it can only say whether a section *agrees* with a
+ * key (g(c, k) equals the stored value). The true section always agrees with its own keys; any other section agrees
+ * by chance with probability 2⁻ᵛ per key, independently from key to key. So a run of hits is resolved by counting,
+ * per section, the hits that agree with it: a copied passage has (nearly) all its hits agree with one section, and
+ * common phrasing, whose keys belong to many sections, agrees with any one section at the chance rate. Absent keys
+ * (a membership false positive) read a random value and agree with nothing in particular. This is
+ * {@link locateChains}: chains of hits, in query order, that agree with one section (or run on into the next section
+ * of the same document), misses and disagreeing hits allowed between them — a gapped run.
+ */
+import { TrainprintError } from '../errors.js';
+
+/** Bits per stored value (v): a wrong section agrees with a key with probability 2⁻ᵛ. */
+export const LOCATOR_BITS = 4;
+/** Words per section: the place a match names is a range of this many words of its document. */
+export const LOCATOR_SECTION_WORDS = 4096;
+/** Largest gap, in query fingerprints, between two agreeing hits of one chain. */
+export const LOCATOR_GAP = 16;
+/** Hits looked ahead when a chain is started (a chain needs a second agreeing hit among them). */
+const LOOKAHEAD = 4;
+/** Peeling attempts (each with the next seed) before giving up. */
+const MAX_ATTEMPTS = 64;
+
+/** The locator as stored (snapshot payload `locator`). */
+export interface LocatorData {
+  /** Bits per value: 1, 2, 4 or 8. */
+  readonly bits: number;
+  /** Seed of the slot hashes (the first one peeling succeeded with). */
+  readonly seed: number;
+  readonly segment_length: number;
+  readonly segment_count: number;
+  /** Words per section. */
+  readonly section_words: number;
+  /** Keys stored. */
+  readonly keys: number;
+  /** The cells, `bits` each, packed least significant first. */
+  readonly cells: Uint8Array;
+}
+
+/** A place a chain of hits resolved to. */
+export interface LocatedChain {
+  /** Global section index (document order). */
+  readonly section: number;
+  /** First and last section of the chain (it may run on into the next section of the same document). */
+  readonly first_section: number;
+  /** Index of the document. */
+  readonly doc: number;
+  /** Query fingerprint positions of the agreeing hits, in order. */
+  readonly positions: number[];
+  /** Hits (of any section) between the first and the last agreeing hit, both included. */
+  readonly hits: number;
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** 32-bit digest of a key (its two halves), independent of the seed: what the value hash reads. */
+export function keyDigest(lo: number, hi: number): number {
+  return fmix((lo ^ Math.imul(hi ^ 0x165667b1, 0x9e3779b1)) >>> 0);
+}
+
+/** Per-section seeds of the value hash g. */
+export function sectionSeeds(sections: number): Uint32Array {
+  const out = new Uint32Array(sections);
+  for (let c = 0; c < sections; c++) out[c] = fmix((Math.imul(c + 1, 0x9e3779b1) ^ 0x27d4eb2f) >>> 0);
+  return out;
+}
+
+/** g(c, k): the v-bit value section c has for the key with digest `digest`. */
+export function sectionValue(seed: number, digest: number, bits: number): number {
+  return fmix((digest ^ seed) >>> 0) >>> (32 - bits);
+}
+
+/** Binary fuse sizing (arity 3) for n keys. */
+function sizing(n: number): { segment_length: number; segment_count: number } {
+  const segment_length = n <= 1 ? 4 : Math.min(1 << 18, 2 ** Math.floor(Math.log(n) / Math.log(3.33) + 2.25));
+  const factor = n <= 1 ? 0 : Math.max(1.125, 0.875 + (0.25 * Math.log(1e6)) / Math.log(n));
+  const capacity = Math.round(n * factor);
+  const init = Math.max(0, Math.floor((capacity + segment_length - 1) / segment_length) - 2);
+  const length = (init + 2) * segment_length;
+  let segment_count = Math.floor((length + segment_length - 1) / segment_length);
+  segment_count = segment_count <= 2 ? 1 : segment_count - 2;
+  return { segment_length, segment_count };
+}
+
+/** The three cells of a key. */
+function slots(
+  lo: number,
+  hi: number,
+  seed: number,
+  segmentLength: number,
+  segmentCountLength: number,
+  out: Uint32Array,
+): void {
+  const a = fmix((lo ^ Math.imul((hi ^ seed) >>> 0, 0x9e3779b1)) >>> 0);
+  const b = fmix((hi ^ Math.imul((a + seed) >>> 0, 0x7feb352d)) >>> 0);
+  const mask = segmentLength - 1;
+  // a / 2³² · length: exact in IEEE doubles' determinism (the same cell on every machine)
+  const h0 = Math.floor((a / 4294967296) * segmentCountLength);
+  out[0] = h0;
+  out[1] = (h0 + segmentLength) ^ (b & mask);
+  out[2] = (h0 + 2 * segmentLength) ^ ((b >>> 14) & mask);
+}
+
+function readCell(cells: Uint8Array, i: number, bits: number): number {
+  const bit = i * bits;
+  return (cells[bit >>> 3] >>> (bit & 7)) & ((1 << bits) - 1);
+}
+
+function writeCell(cells: Uint8Array, i: number, bits: number, v: number): void {
+  const bit = i * bits;
+  const sh = bit & 7;
+  const mask = ((1 << bits) - 1) << sh;
+  cells[bit >>> 3] = (cells[bit >>> 3] & ~mask) | ((v << sh) & mask);
+}
+
+/**
+ * Build a locator. `lo`/`hi` are the halves of the distinct keys, `values` their v-bit values (`bits` each).
+ * @throws INTERNAL when peeling fails MAX_ATTEMPTS times (duplicate keys)
+ * @example
+ * const d = buildLocator(Uint32Array.of(1, 2), Uint32Array.of(0, 0), Uint8Array.of(3, 9), 4, 4096)
+ * locatorValue(d, 2, 0) // 9
+ */
+export function buildLocator(
+  lo: Uint32Array,
+  hi: Uint32Array,
+  values: Uint8Array,
+  bits: number,
+  sectionWords: number,
+): LocatorData {
+  const n = lo.length;
+  const { segment_length, segment_count } = sizing(n);
+  const length = (segment_count + 2) * segment_length;
+  const scl = segment_count * segment_length;
+  const count = new Uint32Array(length);
+  const xorIdx = new Uint32Array(length);
+  const stackKey = new Uint32Array(n);
+  const stackSlot = new Uint32Array(n);
+  const queue = new Uint32Array(length);
+  const s = new Uint32Array(3);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const seed = attempt;
+    count.fill(0);
+    xorIdx.fill(0);
+    for (let i = 0; i < n; i++) {
+      slots(lo[i], hi[i], seed, segment_length, scl, s);
+      for (let j = 0; j < 3; j++) {
+        count[s[j]]++;
+        xorIdx[s[j]] ^= i;
+      }
+    }
+    let qn = 0;
+    for (let p = 0; p < length; p++) if (count[p] === 1) queue[qn++] = p;
+    let sn = 0;
+    while (qn > 0) {
+      const p = queue[--qn];
+      if (count[p] !== 1) continue;
+      const i = xorIdx[p];
+      stackKey[sn] = i;
+      stackSlot[sn++] = p;
+      slots(lo[i], hi[i], seed, segment_length, scl, s);
+      for (let j = 0; j < 3; j++) {
+        const q = s[j];
+        count[q]--;
+        xorIdx[q] ^= i;
+        if (count[q] === 1) queue[qn++] = q;
+      }
+    }
+    if (sn !== n) continue;
+    const cells = new Uint8Array(Math.ceil((length * bits) / 8));
+    for (let t = n - 1; t >= 0; t--) {
+      const i = stackKey[t];
+      const p = stackSlot[t];
+      slots(lo[i], hi[i], seed, segment_length, scl, s);
+      let v = values[i];
+      for (let j = 0; j < 3; j++) if (s[j] !== p) v ^= readCell(cells, s[j], bits);
+      writeCell(cells, p, bits, v);
+    }
+    return { bits, seed, segment_length, segment_count, section_words: sectionWords, keys: n, cells };
+  }
+  throw new TrainprintError('INTERNAL', `the locator could not be built over ${n} keys (duplicate keys?)`);
+}
+
+/** The stored value of a key (meaningful only for a stored key). */
+export function locatorValue(d: LocatorData, lo: number, hi: number): number {
+  const s = new Uint32Array(3);
+  slots(lo, hi, d.seed, d.segment_length, d.segment_count * d.segment_length, s);
+  return readCell(d.cells, s[0], d.bits) ^ readCell(d.cells, s[1], d.bits) ^ readCell(d.cells, s[2], d.bits);
+}
+
+/** Values of many keys (halves interleaved lo, hi as a BigUint64Array's little-endian words). */
+export function locatorValues(d: LocatorData, words: Uint32Array, at: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(at.length);
+  const s = new Uint32Array(3);
+  const scl = d.segment_count * d.segment_length;
+  for (let j = 0; j < at.length; j++) {
+    const i = at[j];
+    slots(words[2 * i], words[2 * i + 1], d.seed, d.segment_length, scl, s);
+    out[j] = readCell(d.cells, s[0], d.bits) ^ readCell(d.cells, s[1], d.bits) ^ readCell(d.cells, s[2], d.bits);
+  }
+  return out;
+}
+
+/** Check a locator read from a snapshot: sizes consistent with its key count. Returns the detail of a fault. */
+export function locatorFault(d: LocatorData): string | null {
+  if (![1, 2, 4, 8].includes(d.bits)) return 'locator.bits must be 1, 2, 4 or 8';
+  if (!Number.isSafeInteger(d.keys) || d.keys < 0) return 'locator.keys must be an integer ≥ 0';
+  if (!Number.isInteger(d.seed) || d.seed < 0 || d.seed > 0xffff) return 'locator.seed must be an integer 0..65535';
+  if (!Number.isInteger(d.section_words) || d.section_words < 1 || d.section_words > 1 << 24)
+    return 'locator.section_words must be an integer 1..16777216';
+  const want = sizing(d.keys);
+  if (d.segment_length !== want.segment_length || d.segment_count !== want.segment_count)
+    return `locator sizing does not match its ${d.keys} keys`;
+  const length = (d.segment_count + 2) * d.segment_length;
+  if (d.cells.length !== Math.ceil((length * d.bits) / 8))
+    return `locator.cells has ${d.cells.length} bytes, expected ${Math.ceil((length * d.bits) / 8)}`;
+  return null;
+}
+
+/** Sections of documents of `tokens` words: the first global section of each document, and the total. */
+export function sectionIndex(tokens: ArrayLike<number>, sectionWords: number): Uint32Array {
+  const first = new Uint32Array(tokens.length + 1);
+  for (let d = 0; d < tokens.length; d++) first[d + 1] = first[d] + Math.max(1, Math.ceil(tokens[d] / sectionWords));
+  return first;
+}
+
+/** The document holding global section c (binary search over `first`). */
+export function sectionDoc(first: Uint32Array, c: number): number {
+  let lo = 0,
+    hi = first.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (first[mid] <= c) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Chains of hits that agree with one section (see the module comment). `at` are the query positions of the hits (in
+ * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit whose section also
+ * agrees with one of the next {@link LOOKAHEAD} hits within {@link LOCATOR_GAP} positions, and goes on while an
+ * agreeing hit follows within the gap (the same section, or the next one of the same document). Every section is
+ * tried only at hits that no chain of three or more already explains, so a long copy costs one pass.
+ * @example
+ * // a copy: every hit agrees with its own section 7
+ * const seeds = sectionSeeds(20)
+ * const digests = Uint32Array.of(11, 22, 33), stored = Uint8Array.from(digests, (g) => sectionValue(seeds[7], g, 4))
+ * locateChains([0, 1, 2], digests, stored, seeds, sectionIndex([20 * 4096], 4096), 4)[0].section // 7
+ */
+export function locateChains(
+  at: ArrayLike<number>,
+  digests: Uint32Array,
+  stored: Uint8Array,
+  seeds: Uint32Array,
+  first: Uint32Array,
+  bits: number,
+): LocatedChain[] {
+  const C = seeds.length;
+  const n = at.length;
+  const done: LocatedChain[] = [];
+  interface Open {
+    section: number;
+    first_section: number;
+    doc: number;
+    positions: number[];
+    startHit: number;
+    lastHit: number;
+  }
+  let open: Open[] = [];
+  const agrees = (c: number, h: number) => sectionValue(seeds[c], digests[h], bits) === stored[h];
+  const close = (o: Open) => {
+    if (o.positions.length >= 2)
+      done.push({
+        section: o.section,
+        first_section: o.first_section,
+        doc: o.doc,
+        positions: o.positions,
+        hits: o.lastHit - o.startHit + 1,
+      });
+  };
+  for (let h = 0; h < n; h++) {
+    const pos = at[h];
+    // expire chains whose last agreeing hit is too far behind
+    const still: Open[] = [];
+    for (const o of open) {
+      if (pos - o.positions[o.positions.length - 1] > LOCATOR_GAP) close(o);
+      else still.push(o);
+    }
+    open = still;
+    let explained = false;
+    const present = new Set<number>();
+    let aheadEnd = h + 1;
+    while (aheadEnd < n && aheadEnd - h <= LOOKAHEAD && at[aheadEnd] - pos <= LOCATOR_GAP) aheadEnd++;
+    /** Section c agrees with one of the hits just ahead (a second agreement confirms a start or a move). */
+    const confirmed = (c: number): boolean => {
+      for (let k = h + 1; k < aheadEnd; k++) if (agrees(c, k)) return true;
+      return false;
+    };
+    for (const o of open) {
+      if (o.positions[o.positions.length - 1] === pos) {
+        present.add(o.section);
+        continue;
+      }
+      let c = -1;
+      if (agrees(o.section, h)) c = o.section;
+      // on into the next section of the document: only when a hit just ahead agrees too, so that a chain does not
+      // drift from section to section on chance agreements
+      else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1))
+        c = o.section + 1;
+      if (c < 0) continue;
+      o.section = c;
+      o.positions.push(pos);
+      o.lastHit = h;
+      present.add(c);
+      if (o.positions.length >= 3) explained = true;
+    }
+    // two chains that reached the same section: keep the longer
+    if (open.length > 1) {
+      const best = new Map<number, Open>();
+      for (const o of open) {
+        const b = best.get(o.section);
+        if (!b || o.positions.length > b.positions.length) best.set(o.section, o);
+      }
+      if (best.size < open.length) {
+        for (const o of open) if (best.get(o.section) !== o) close(o);
+        open = [...best.values()];
+      }
+    }
+    if (explained) continue;
+    // try every section at this hit; keep those that also agree with a hit just ahead
+    if (aheadEnd === h + 1) continue;
+    const target = stored[h];
+    const g = digests[h];
+    for (let c = 0; c < C; c++) {
+      if (sectionValue(seeds[c], g, bits) !== target || present.has(c) || !confirmed(c)) continue;
+      const doc = sectionDoc(first, c);
+      open.push({ section: c, first_section: c, doc, positions: [pos], startHit: h, lastHit: h });
+      present.add(c);
+    }
+  }
+  for (const o of open) close(o);
+  done.sort((x, y) => x.positions[0] - y.positions[0] || x.section - y.section);
+  return done;
+}
