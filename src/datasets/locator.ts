@@ -27,6 +27,8 @@ export const LOCATOR_SECTION_WORDS = 4096;
 export const LOCATOR_GAP = 16;
 /** Hits looked ahead when a chain is started (a chain needs a second agreeing hit among them). */
 const LOOKAHEAD = 4;
+/** Hits ahead, within the gap, that a hit needs before every section is tried at it. */
+const SEED_AHEAD = 3;
 /** Peeling attempts (each with the next seed) before giving up. */
 const MAX_ATTEMPTS = 64;
 
@@ -252,11 +254,34 @@ export function sectionDoc(first: Uint32Array, c: number): number {
 }
 
 /**
+ * The sections whose value for the key of digest `g` is `target`, written to `out`; returns how many. This loop over
+ * every section is the locator's whole cost on text in no pack: a plain function over typed arrays, so that it stays
+ * a tight loop.
+ */
+function agreeingSections(seeds: Uint32Array, g: number, target: number, bits: number, out: Int32Array): number {
+  const shift = 32 - bits;
+  let n = 0;
+  for (let c = 0; c < seeds.length; c++) {
+    // sectionValue, inlined
+    let x = (g ^ seeds[c]) >>> 0;
+    x ^= x >>> 16;
+    x = Math.imul(x, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    x ^= x >>> 16;
+    if (x >>> shift === target) out[n++] = c;
+  }
+  return n;
+}
+
+/**
  * Chains of hits that agree with one section (see the module comment). `at` are the query positions of the hits (in
- * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit whose section also
- * agrees with one of the next {@link LOOKAHEAD} hits within {@link LOCATOR_GAP} positions, and goes on while an
+ * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit with at least
+ * {@link SEED_AHEAD} more hits within {@link LOCATOR_GAP} positions (and {@link LOOKAHEAD} hits), in a section that
+ * also agrees with two of them, and goes on while an
  * agreeing hit follows within the gap (the same section, or the next one of the same document). Every section is
- * tried only at hits that no chain of three or more already explains, so a long copy costs one pass.
+ * tried only at hits that no chain of three or more already explains, so a long copy costs one pass. Chains of
+ * fewer than `minLength` agreeing hits are not returned.
  * @example
  * // a copy: every hit agrees with its own section 7
  * const seeds = sectionSeeds(20)
@@ -270,6 +295,7 @@ export function locateChains(
   seeds: Uint32Array,
   first: Uint32Array,
   bits: number,
+  minLength = 2,
 ): LocatedChain[] {
   const C = seeds.length;
   const n = at.length;
@@ -283,9 +309,10 @@ export function locateChains(
     lastHit: number;
   }
   let open: Open[] = [];
+  const scratch = new Int32Array(C);
   const agrees = (c: number, h: number) => sectionValue(seeds[c], digests[h], bits) === stored[h];
   const close = (o: Open) => {
-    if (o.positions.length >= 2)
+    if (o.positions.length >= minLength)
       done.push({
         section: o.section,
         first_section: o.first_section,
@@ -297,41 +324,39 @@ export function locateChains(
   for (let h = 0; h < n; h++) {
     const pos = at[h];
     // expire chains whose last agreeing hit is too far behind
-    const still: Open[] = [];
+    let kept = 0;
     for (const o of open) {
       if (pos - o.positions[o.positions.length - 1] > LOCATOR_GAP) close(o);
-      else still.push(o);
+      else open[kept++] = o;
     }
-    open = still;
+    open.length = kept;
     let explained = false;
-    const present = new Set<number>();
+    let moved = false;
     let aheadEnd = h + 1;
     while (aheadEnd < n && aheadEnd - h <= LOOKAHEAD && at[aheadEnd] - pos <= LOCATOR_GAP) aheadEnd++;
     /** Section c agrees with one of the hits just ahead (a second agreement confirms a start or a move). */
-    const confirmed = (c: number): boolean => {
-      for (let k = h + 1; k < aheadEnd; k++) if (agrees(c, k)) return true;
+    const confirmed = (c: number, need = 1): boolean => {
+      let n = 0;
+      for (let k = h + 1; k < aheadEnd; k++) if (agrees(c, k) && ++n >= need) return true;
       return false;
     };
     for (const o of open) {
-      if (o.positions[o.positions.length - 1] === pos) {
-        present.add(o.section);
-        continue;
-      }
       let c = -1;
       if (agrees(o.section, h)) c = o.section;
       // on into the next section of the document: only when a hit just ahead agrees too, so that a chain does not
       // drift from section to section on chance agreements
-      else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1))
+      else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
         c = o.section + 1;
+        moved = true;
+      }
       if (c < 0) continue;
       o.section = c;
       o.positions.push(pos);
       o.lastHit = h;
-      present.add(c);
       if (o.positions.length >= 3) explained = true;
     }
-    // two chains that reached the same section: keep the longer
-    if (open.length > 1) {
+    // a chain that moved on may have reached the section of another: keep the longer
+    if (moved) {
       const best = new Map<number, Open>();
       for (const o of open) {
         const b = best.get(o.section);
@@ -342,15 +367,19 @@ export function locateChains(
         open = [...best.values()];
       }
     }
-    if (explained) continue;
+    // a chain starts only where four hits lie within the gap (the hit and three just ahead): a chain that can become
+    // evidence needs more than that, and single hits and pairs are what text in no pack shows
+    if (explained || aheadEnd < h + 1 + SEED_AHEAD) continue;
     // try every section at this hit; keep those that also agree with a hit just ahead
-    if (aheadEnd === h + 1) continue;
-    const target = stored[h];
-    const g = digests[h];
-    for (let c = 0; c < C; c++) {
-      if (sectionValue(seeds[c], g, bits) !== target || present.has(c) || !confirmed(c)) continue;
-      const doc = sectionDoc(first, c);
-      open.push({ section: c, first_section: c, doc, positions: [pos], startHit: h, lastHit: h });
+    const found = agreeingSections(seeds, digests[h], stored[h], bits, scratch);
+    let present: Set<number> | null = null;
+    for (let j = 0; j < found; j++) {
+      const c = scratch[j];
+      // two agreements among the hits just ahead: a wrong section has them by chance about 3 · 2⁻²ᵛ of the time
+      if (!confirmed(c, 2)) continue;
+      present ??= new Set(open.map((o) => o.section));
+      if (present.has(c)) continue;
+      open.push({ section: c, first_section: c, doc: sectionDoc(first, c), positions: [pos], startHit: h, lastHit: h });
       present.add(c);
     }
   }

@@ -694,7 +694,8 @@ export class PortraitDataset {
     const stored = locatorValues(locator, words, at);
     const digests = new Uint32Array(at.length);
     for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
-    const chains = locateChains(at, digests, stored, seeds, first, locator.bits);
+    // a chain of two agreeing hits never beats chance (m · C · p² ≫ 1 for any query of a pack's size)
+    const chains = locateChains(at, digests, stored, seeds, first, locator.bits, 3);
     // the query's own hit rate outside its chains of three or more, shrunk towards the background's
     let inside = 0,
       spanned = 0;
@@ -709,6 +710,8 @@ export class PortraitDataset {
     const C = seeds.length;
     const chanceOf = (positions: number[]): number => {
       const r = positions.length;
+      // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
+      if (m * C * p ** r >= 1) return 1;
       const span = positions[r - 1] - positions[0] + 1;
       return Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
     };

@@ -26,12 +26,39 @@ const REUSE_FIELDS = {
   aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },
 } as const;
 
+/** What a portrait match that names its document adds (src/datasets/locator.ts). */
+const PORTRAIT_DOCUMENT_FIELDS = {
+  document: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    description: 'What the pack says about the document the hits agree on',
+    properties: {
+      id: { type: 'string' },
+      title: { type: 'string' },
+      author: { type: 'string' },
+      ebook: { type: 'integer', minimum: 0, description: 'Project Gutenberg ebook number' },
+      url: { type: 'string', description: 'Where the text can be read' },
+    },
+  },
+  source_words: {
+    type: 'array',
+    items: { type: 'integer', minimum: 0 },
+    minItems: 2,
+    maxItems: 2,
+    description: 'Word offsets [start, end) of the document section(s) the hits were first stored from',
+  },
+  agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
+  fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
+} as const;
+
 /**
  * A match of `kind`: document matches carry the document and source span, portraits null; exact and evidence-source
  * matches their reuse, exact ones the documents sharing them.
  */
 const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
-  const doc = kind === 'portrait' ? ({ type: 'null' } as const) : ({ type: 'string' } as const);
+  // a portrait that locates (the reference packs) names its document; one without a locator gives null
+  const doc = kind === 'portrait' ? ({ type: ['string', 'null'] } as const) : ({ type: 'string' } as const);
   const src = kind === 'portrait' ? ({ type: 'null' } as const) : offset;
   const reused = kind === 'exact' || kind === 'source';
   return {
@@ -61,6 +88,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
       score: num01,
       ...(kind === 'exact' ? { shared_documents: { type: 'integer', minimum: 1 } } : {}),
       ...(reused ? REUSE_FIELDS : {}),
+      ...(kind === 'portrait' ? PORTRAIT_DOCUMENT_FIELDS : {}),
     },
   } as const;
 };
