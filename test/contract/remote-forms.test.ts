@@ -179,7 +179,18 @@ describe('a work whose corpus copy has another form', () => {
     const text = REFLOWED[0].slice(0, 3000);
     return { ...a, spans: [[text, null]], ...(typeof a.text === 'string' ? { text } : {}) };
   };
+  /** Every query seen, in the document's place: it holds whatever was asked, and nothing around it. */
+  const echo = () => {
+    const asked = new Set<string>();
+    return (c: FaultCall): Fault | undefined => {
+      if (typeof c.body?.query === 'string' && c.body.query) asked.add(c.body.query);
+      if (c.body?.query_type !== 'get_doc_by_rank') return lie(c);
+      const text = [...asked].join('\n\n');
+      return { alter: (a) => ({ ...a, spans: [[text, null]], ...(typeof a.text === 'string' ? { text } : {}) }) };
+    };
+  };
   const liars: Array<[string, Kind, (call: FaultCall) => Fault | undefined]> = [
+    ['documents echoing the queries', 'infini-gram', echo()],
     ['found everything, documents unrelated', 'infini-gram', (c) => lie(c)],
     ['found everything, documents unrelated', 'infini-gram-mini', (c) => lie(c)],
     ['found everything with counts near 2^60', 'infini-gram', (c) => lie(c, { hugeCounts: true })],
@@ -194,6 +205,25 @@ describe('a work whose corpus copy has another form', () => {
       (c) => (c.body?.query_type === 'get_doc_by_rank' ? { alter: elsewhere } : lie(c)),
     ],
   ];
+  it('a lying infini-gram-mini engine (documents echoing its short windows): nothing counts, as if nothing were held', async () => {
+    // each document holds a window of the work and other windows: no more than a stock phrase would show
+    const server = servers['infini-gram-mini']!;
+    server.setFault(echo());
+    try {
+      const r = await analyze('infini-gram-mini', 'none', WORK_FORMS.epub);
+      const s = r.remote_corpora[0].sampling;
+      if (s) {
+        expect(s.documents!.verified).toBe(0);
+        expect(s.share.estimate).toBe(0);
+        expect(s.share.ci_95[1]).toBeLessThanOrEqual(0.1);
+      }
+      expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
+      expect(r.confidence).toBeLessThan(50);
+    } finally {
+      server.setFault(undefined);
+    }
+  }, 120_000);
+
   for (const [what, kind, fault] of liars) {
     it(`a lying ${kind} engine (${what}): invalid_response, no share, confidence < 50`, async () => {
       const server = servers[kind]!;
