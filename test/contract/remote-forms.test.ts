@@ -82,6 +82,8 @@ describe('a work whose corpus copy has another form', () => {
         none: buildTokenIndex({ documents: docs(WRAPPED, []), tokenizer: 'llama' }),
         wrapped: buildTokenIndex({ documents: docs(WRAPPED, HALF), tokenizer: 'llama' }),
         reflowed: buildTokenIndex({ documents: docs(REFLOWED, HALF), tokenizer: 'llama' }),
+        // another tokenizer's conventions (GPT-2's byte-level BPE: `Ġ` a space, `Ċ` a newline): nothing assumes one
+        wrapped_gpt2: buildTokenIndex({ documents: docs(WRAPPED, HALF), tokenizer: 'gpt2' }),
       },
     });
     servers['infini-gram-mini'] = await startInfiniGramServer({
@@ -147,6 +149,15 @@ describe('a work whose corpus copy has another form', () => {
         }, 120_000);
       }
     }
+    if (kind === 'infini-gram')
+      it('infini-gram with a GPT-2 tokenizer, wrapped corpus, work as docx: the interval covers the truth', async () => {
+        const r = await analyze(kind, 'wrapped_gpt2', WORK_FORMS.docx);
+        const s = r.remote_corpora[0].sampling!;
+        expect(r.remote_corpora[0].outcome).toBe('searched');
+        expect(s.share.ci_95[0]).toBeLessThanOrEqual(TRUTH);
+        expect(s.share.ci_95[1]).toBeGreaterThanOrEqual(TRUTH);
+        expect(Math.abs(s.share.estimate - TRUTH)).toBeLessThanOrEqual(0.12);
+      }, 120_000);
     it(`${kind}, nothing held: upper end ≤ 0.1, confidence < 50`, async () => {
       const r = await analyze(kind, 'none', WORK_FORMS.epub);
       const s = r.remote_corpora[0].sampling!;
