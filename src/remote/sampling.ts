@@ -173,6 +173,8 @@ interface Probed {
   calls: number;
   /** No more calls: found, or nothing left to ask. */
   done: boolean;
+  /** A call failed: the passage is not in the sample (a failure is no "not found"). */
+  failed: boolean;
   /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
   end: number;
   /** infini-gram mini: its windows, asked in turn. */
@@ -220,7 +222,9 @@ export async function sampleRemote(
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
     const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
     await probeRounds(ctx, session, order, probe, perPassage, () => true);
-    const answered = order.filter((p) => p.calls > 0 && p.done).sort((a, b) => a.passage.q0 - b.passage.q0);
+    const answered = order
+      .filter((p) => p.calls > 0 && p.done && !p.failed)
+      .sort((a, b) => a.passage.q0 - b.passage.q0);
     const hits = answered.filter((p) => p.found && p.span);
     // 3. documents of an even spread of the found passages, a third of the calls left (the rest measures the rate,
     // on up to two passages beside each document)
@@ -270,7 +274,7 @@ export async function sampleRemote(
       const trials = picked.map((p) => startProbe(text, p, tokens));
       await probeRounds(ctx, session, trials, probe, perPassage, () => true);
       for (const t of trials) {
-        if (t.calls === 0 || !t.done) continue;
+        if (t.calls === 0 || !t.done || t.failed) continue;
         calibration.trials++;
         if (t.found) calibration.hits++;
       }
@@ -366,6 +370,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     stretch: '',
     calls: 0,
     done: false,
+    failed: false,
     end: passage.q1,
     windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
   };
@@ -467,7 +472,7 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
       p.end = starts[cut].end;
     } catch (e) {
       session.unusable(e);
-      p.done = true;
+      p.done = p.failed = true;
     }
   };
 }

@@ -166,6 +166,23 @@ describe('a work whose corpus copy has another form', () => {
     }, 120_000);
   }
 
+  it('an engine that stops answering: the passages whose calls failed are not counted as not found', async () => {
+    const server = servers['infini-gram']!;
+    server.resetCalls();
+    server.setFault((c) => (c.n > 60 ? { closeSocket: true } : undefined));
+    try {
+      const r = await analyze('infini-gram', 'wrapped', WORK_FORMS.epub);
+      const report = r.remote_corpora[0];
+      expect(report.outcome).toBe('unreachable');
+      const s = report.sampling!;
+      expect(s.passages).toBeLessThanOrEqual(60);
+      expect(s.share.ci_95[0]).toBeLessThanOrEqual(TRUTH);
+      expect(s.share.ci_95[1]).toBeGreaterThanOrEqual(TRUTH);
+    } finally {
+      server.setFault(undefined);
+    }
+  }, 120_000);
+
   /** Every passage reported found (the longest run the whole query; every `find` with occurrences). */
   const lie = (call: FaultCall, extra: Fault = {}): Fault | undefined => {
     const type = call.body?.query_type;
