@@ -14,7 +14,8 @@
 //                                   --expose-gc is on), medians over the rounds; the PDF's own median
 //                                   (target ≤ 5 s)
 //
-//   node --expose-gc bench/whole-works.mjs [--part extraction|all] [--rounds 9] [--quick]
+//   node --expose-gc bench/whole-works.mjs [--part extraction|sampling|forms|all] [--rounds 9] [--draws N] [--quick]
+//        [--only seven] (sampling: the seven-corpora rows only) [--merge] (forms: replace only the cells run)
 //        (needs dist/ — npm run build — and /usr/bin/unzip and pdftotext, Debian's poppler-utils; writes the parts run
 //        into bench/results/whole-works.json, keeping the other parts' results; --quick: 2 rounds, nothing written
 //        unless --write)
@@ -605,6 +606,12 @@ async function samplingPart() {
       console.log(JSON.stringify(seven.at(-1)));
     }
     rmSync(dir, { recursive: true, force: true });
+    // --only seven: the seven-corpora rows again, the draws and rates of the stored run kept
+    if (only === 'seven' && existsSync(RESULTS)) {
+      const stored = JSON.parse(readFileSync(RESULTS, 'utf8')).sampling;
+      if (stored)
+        return { ...stored, seven, seven_machine: { cpus: cpus().length, loadavg: loadavg().map((x) => round(x, 2)) } };
+    }
     return {
       method:
         'novel as EPUB (100,000 words, chapters = sections); fixture infini-gram engines in a child process on 127.0.0.1; ' +
@@ -621,12 +628,252 @@ async function samplingPart() {
   }
 }
 
+// ---------------------------------------------------------------- part: forms
+
+// The table per form: the novel as a file (EPUB, PDF, DOCX: typeset, with curly quotes and em dashes; text: the
+// Project Gutenberg files, hard-wrapped with straight quotes) against corpora whose copy has another form, on both
+// fixture engines (token suffix arrays with a Llama-2-style tokenizer; a character index as infini-gram mini), in a
+// child process on 127.0.0.1 without added latency. Copy forms: `gutenberg` (as the files: wrapped at ~70 columns,
+// blank lines, straight quotes, `--`), `wrapped` (re-wrapped at 60 columns, CRLF, two spaces after a sentence),
+// `reflowed` (a paragraph a line, blank lines), `requoted` (a paragraph a line, one newline between, curly quotes,
+// em dashes). Held: 0, ~10, 50 and 100 % of the chapters. Each draw another work hash (a dedication naming it).
+//   cell   the 95 % interval against the true share (held chapters' words ÷ the chapters' words), the estimate's
+//          error, calls, outcome, the documents verified and contradicted, the detection rate measured
+
+const FORM_TARGETS = { coverage: 0.95, estimate_at_half: 0.12, upper_at_zero: 0.1, calls_per_corpus: 400 };
+const COPY_FORMS = ['gutenberg', 'wrapped', 'reflowed', 'requoted'];
+const FILE_FORMS = ['epub', 'pdf', 'docx', 'text'];
+
+const paragraphsOf = (t) => t.split(/\n{2,}/).map((p) => p.replace(/\s*\n\s*/g, ' ').trim());
+/** Straight quotes curly and `--` an em dash, as a typeset book has them. */
+const typeset = (t) =>
+  t
+    .replace(/--/g, '\u2014')
+    .replace(/(^|[\s(\u2014])"/g, '$1\u201c')
+    .replace(/"/g, '\u201d')
+    .replace(/(^|[\s(\u2014])'/g, '$1\u2018')
+    .replace(/'/g, '\u2019');
+const wrapAt = (p, width) => {
+  const lines = [];
+  let line = '';
+  for (const w of p.split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines.join('\r\n');
+};
+const COPY = {
+  gutenberg: (t) => t,
+  wrapped: (t) =>
+    paragraphsOf(t)
+      .map((p) => wrapAt(p.replace(/([.!?]) (?=[A-Z])/g, '$1  '), 60))
+      .join('\r\n\r\n'),
+  reflowed: (t) => paragraphsOf(t).join('\n\n'),
+  requoted: (t) => typeset(paragraphsOf(t).join('\n')),
+};
+
+/** The child: one engine of each kind, an index per copy form and share. */
+async function formsServer() {
+  const { buildCharIndex, buildTokenIndex, startInfiniGramServer } = await import(
+    '../test/fixtures/infini-gram/index.mjs'
+  );
+  const chapters = novel(NOVEL_WORDS);
+  const caesar = gutenberg('shakespeare-caesar');
+  const filler = [0, 1, 2, 3].map((k) => ({
+    text: caesar.slice((k * caesar.length) / 4, ((k + 1) * caesar.length) / 4),
+  }));
+  const tokens = {},
+    chars = {};
+  const docs = (form, share) => [
+    ...filler,
+    ...heldChapters(chapters.length, share).map((i) => ({ text: COPY[form](chapters[i].text) })),
+  ];
+  tokens.none = buildTokenIndex({ documents: docs('gutenberg', 0), tokenizer: 'llama' });
+  chars.none = buildCharIndex({ documents: docs('gutenberg', 0) });
+  for (const form of COPY_FORMS)
+    for (const [name, share] of Object.entries(SHARES)) {
+      if (share === 0) continue;
+      tokens[`${form}_${name}`] = buildTokenIndex({ documents: docs(form, share), tokenizer: 'llama' });
+      chars[`${form}_${name}`] = buildCharIndex({ documents: docs(form, share) });
+    }
+  const a = await startInfiniGramServer({ kind: 'infini-gram', indexes: tokens });
+  const b = await startInfiniGramServer({ kind: 'infini-gram-mini', indexes: chars });
+  process.send({ urls: { 'infini-gram': a.url, 'infini-gram-mini': b.url } });
+  await new Promise(() => {}); // until killed
+}
+
+async function formsPart() {
+  const { fork } = await import('node:child_process');
+  const { createEngine } = await import('../dist/index.js');
+  const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+  const loader = ['library.js', 'index.js']
+    .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(dist, f), 'utf8')))
+    .find(Boolean);
+  const { sharedCache, resetEndpoints } = await import(pathToFileURL(join(dist, loader[1])).href);
+  const server = fork(fileURLToPath(import.meta.url), ['--forms-server'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'whole-works-forms-'));
+  try {
+    const t0 = performance.now();
+    const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
+    const indexMs = Math.round(performance.now() - t0);
+    const { buildDocx, buildEpub, buildPdf, layoutBook } = await fixtureBuilders(dir);
+    const chapters = novel(NOVEL_WORDS);
+    const chapterWords = chapters.map((c) => words(c.text).length);
+    const total = chapterWords.reduce((t, w) => t + w, 0);
+    const truthOf = (share) => heldChapters(chapters.length, share).reduce((t, i) => t + chapterWords[i], 0) / total;
+    const fileOf = (form, draw) => {
+      const dedication = `Draw ${draw} of the forms table.`;
+      if (form === 'text')
+        return {
+          content: [dedication, ...chapters.map((c) => `${c.title}\n\n${c.text}`)].join('\n\n\n'),
+          content_type: 'text',
+        };
+      const book = chapters.map((c, i) => ({
+        title: c.title,
+        text: i === 0 ? `${dedication}\n\n${typeset(c.text)}` : typeset(c.text),
+      }));
+      if (form === 'epub') return { content: buildEpub(book), content_type: 'epub' };
+      if (form === 'docx') return { content: buildDocx(book), content_type: 'docx' };
+      const laid = layoutBook('The Novel', book);
+      return { content: buildPdf(laid.pages, { outline: laid.chapters, title: 'The Novel' }), content_type: 'pdf' };
+    };
+    const QUICKER = { retryBaseMs: 5, maxRetryDelayMs: 2000, ratePerSecond: 100_000 };
+    const DRAWS = Number(arg('draws', QUICK ? '1' : '2'));
+    const kinds = arg('kinds', 'infini-gram,infini-gram-mini').split(',');
+    const cells = [];
+    const files = arg('files', FILE_FORMS.join(',')).split(',');
+    const copies = arg('copies', COPY_FORMS.join(',')).split(',');
+    const shares = arg('shares', Object.keys(SHARES).join(',')).split(',');
+    for (const kind of kinds)
+      for (const file of files)
+        for (const copy of copies)
+          for (const [name, share] of Object.entries(SHARES).filter(([k]) => shares.includes(k))) {
+            const runs = [];
+            for (let d = 0; d < DRAWS; d++) {
+              sharedCache.clear();
+              resetEndpoints();
+              const index = share === 0 ? 'none' : `${copy}_${name}`;
+              const engine = await createEngine({
+                remoteCorpora: [
+                  {
+                    id: 'corpus',
+                    kind,
+                    endpoint: urls[kind],
+                    index,
+                    deadlineMs: 600_000,
+                    timeoutMs: 120_000,
+                    ...QUICKER,
+                  },
+                ],
+              });
+              try {
+                const w0 = performance.now();
+                const r = await engine.analyze(fileOf(file, `${kind}-${file}-${copy}-${name}-${d}`), { remote: true });
+                const rc = r.remote_corpora[0];
+                const s = rc.sampling;
+                const t = truthOf(share);
+                runs.push({
+                  truth: round(t, 4),
+                  estimate: s?.share.estimate ?? null,
+                  ci_95: s?.share.ci_95 ?? null,
+                  covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
+                  passages: s?.passages ?? 0,
+                  found: s?.found ?? 0,
+                  documents: s?.documents ?? null,
+                  detection: s?.detection ?? null,
+                  calls: rc.calls,
+                  outcome: rc.outcome,
+                  confidence: r.confidence,
+                  extraction_words: r.extraction?.words ?? null,
+                  ms: Math.round(performance.now() - w0),
+                });
+              } finally {
+                engine.dispose();
+              }
+            }
+            const covered = runs.filter((x) => x.covered).length;
+            const cell = {
+              engine: kind,
+              file,
+              copy,
+              held: name,
+              true_share: runs[0].truth,
+              draws: runs.length,
+              covered: `${covered}/${runs.length}`,
+              estimate: runs.map((x) => x.estimate),
+              ci_95: runs.map((x) => x.ci_95),
+              max_error: round(Math.max(...runs.map((x) => Math.abs((x.estimate ?? 0) - x.truth))), 4),
+              calls_max: Math.max(...runs.map((x) => x.calls)),
+              confidence_max: Math.max(...runs.map((x) => x.confidence)),
+              outcomes: [...new Set(runs.map((x) => x.outcome))],
+              detection: runs.map((x) => x.detection && `${x.detection.hits}/${x.detection.trials}`),
+              documents: runs.map(
+                (x) =>
+                  x.documents &&
+                  `${x.documents.verified}/${x.documents.fetched} verified, ${x.documents.contradicted} contradicted`,
+              ),
+              ms_max: Math.max(...runs.map((x) => x.ms)),
+            };
+            cells.push(cell);
+            console.log(JSON.stringify(cell));
+          }
+    // --merge: these cells replace the same cells of the stored table (a rerun of a few), the rest are kept
+    if (process.argv.includes('--merge') && existsSync(RESULTS)) {
+      const key = (c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`;
+      const fresh = new Map(cells.map((c) => [key(c), c]));
+      const stored = JSON.parse(readFileSync(RESULTS, 'utf8')).forms?.cells ?? [];
+      const merged = stored.map((c) => fresh.get(key(c)) ?? c);
+      for (const c of cells) if (!stored.some((x) => key(x) === key(c))) merged.push(c);
+      cells.splice(0, cells.length, ...merged);
+    }
+    const all = cells.flatMap((c) => Array.from({ length: c.draws }, (_, i) => ({ c, i })));
+    const coveredAll = cells.reduce((t, c) => t + Number(c.covered.split('/')[0]), 0);
+    const summary = {
+      draws: all.length,
+      covered: `${coveredAll}/${all.length}`,
+      coverage: round(coveredAll / all.length, 3),
+      uncovered: cells
+        .filter((c) => !c.covered.startsWith(`${c.draws}/`))
+        .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held}`),
+      max_error_at_half: Math.max(...cells.filter((c) => c.held === 'half').map((c) => c.max_error)),
+      max_upper_at_zero: Math.max(
+        ...cells.filter((c) => c.held === 'none').flatMap((c) => c.ci_95.map((x) => x?.[1] ?? 0)),
+      ),
+      max_confidence_at_zero: Math.max(...cells.filter((c) => c.held === 'none').map((c) => c.confidence_max)),
+      calls_max: Math.max(...cells.map((c) => c.calls_max)),
+    };
+    console.log(JSON.stringify(summary));
+    return {
+      method:
+        'novel (100,000 words) as EPUB/PDF/DOCX (typeset: curly quotes, em dashes) and as the Gutenberg text; fixture ' +
+        'engines of both kinds in a child process on 127.0.0.1, no added latency; copy forms gutenberg/wrapped/' +
+        'reflowed/requoted holding 0/10/50/100 % of the chapters (+ 4 documents of another book); each draw another ' +
+        'work hash; cold cache per analysis; default client (400 calls) with a deadline of 600 s and 120 s a call ' +
+        '(a loaded shared machine: the table measures coverage, the sampling part the time)',
+      machine: { cpus: cpus().length, loadavg: loadavg().map((x) => round(x, 2)) },
+      index_build_ms: indexMs,
+      targets: FORM_TARGETS,
+      summary,
+      cells,
+    };
+  } finally {
+    server.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------- parts
 
-const PARTS = { extraction: extractionPart, sampling: samplingPart };
+const PARTS = { extraction: extractionPart, sampling: samplingPart, forms: formsPart };
 if (process.argv[2] === '--sampling-server') await samplingServer(); // the child of the sampling part
+if (process.argv[2] === '--forms-server') await formsServer(); // the child of the forms part
 const part = arg('part', 'all');
-const chosen = part === 'all' ? Object.keys(PARTS) : [part];
+const chosen = part === 'all' ? Object.keys(PARTS) : part.split(',');
 for (const name of chosen)
   if (!PARTS[name]) throw new Error(`no part ${name}: one of ${Object.keys(PARTS).join(', ')}, all`);
 const report = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { bench: 'whole-works' };

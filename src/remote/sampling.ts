@@ -19,7 +19,8 @@
  *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
  * 3. *Documents.* An even spread of the found passages, as many as a third of the calls left pay for: the document of
  *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
- *    A document that does not hold the stretch the engine reported found contradicts the engine: past
+ *    A document that does not hold the stretch the engine reported found, or holds only what was sent (nothing of the
+ *    work around it), contradicts the engine: past
  *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.
  *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
  *    found passages not fetched count at the rate the fetched ones were verified.
@@ -70,6 +71,8 @@ export const TOKEN_QUERIES = 3;
 export const CHAR_WINDOWS = 4;
 /** Words of a passage its document must align with for it to count (a stock phrase found by chance does not). */
 export const VERIFY_WORDS = 20;
+/** Words of the work beyond a verified passage its document must hold too (not only the text that was sent). */
+export const BEYOND_WORDS = 10;
 /** Share of the fetched documents that may fail to hold what the engine reported found before its answers are void. */
 export const CONTRADICTION_SHARE = 0.25;
 /**
@@ -170,6 +173,8 @@ interface Probed {
   calls: number;
   /** No more calls: found, or nothing left to ask. */
   done: boolean;
+  /** A call failed: the passage is not in the sample (a failure is no "not found"). */
+  failed: boolean;
   /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
   end: number;
   /** infini-gram mini: its windows, asked in turn. */
@@ -179,7 +184,7 @@ interface Probed {
 /** A found passage whose document was asked for: what the document showed. */
 interface Checked {
   readonly probed: Probed;
-  /** The engine's document holds the stretch it reported found. */
+  /** The engine's document holds the stretch it reported found, and more of the work than was sent where it aligns. */
   readonly held: boolean;
   /** The work aligns with the document over at least {@link VERIFY_WORDS} words of the passage. */
   readonly verified: boolean;
@@ -217,7 +222,9 @@ export async function sampleRemote(
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
     const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
     await probeRounds(ctx, session, order, probe, perPassage, () => true);
-    const answered = order.filter((p) => p.calls > 0 && p.done).sort((a, b) => a.passage.q0 - b.passage.q0);
+    const answered = order
+      .filter((p) => p.calls > 0 && p.done && !p.failed)
+      .sort((a, b) => a.passage.q0 - b.passage.q0);
     const hits = answered.filter((p) => p.found && p.span);
     // 3. documents of an even spread of the found passages, a third of the calls left (the rest measures the rate,
     // on up to two passages beside each document)
@@ -267,14 +274,19 @@ export async function sampleRemote(
       const trials = picked.map((p) => startProbe(text, p, tokens));
       await probeRounds(ctx, session, trials, probe, perPassage, () => true);
       for (const t of trials) {
-        if (t.calls === 0 || !t.done) continue;
+        if (t.calls === 0 || !t.done || t.failed) continue;
         calibration.trials++;
         if (t.found) calibration.hits++;
       }
     }
     const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
     const resolved = (p: Probed) => passages.some((x) => overlaps(x.match, p.passage));
-    const samples: Sample[] = answered.map((p) => ({ at: p.passage.q1, hit: p.found, span: p.span }));
+    // a found passage its document does not hold is not a hit of the evidence either
+    const samples: Sample[] = answered.map((p) => ({
+      at: p.passage.q1,
+      hit: p.found && !rejected.has(p),
+      span: p.span,
+    }));
     found = {
       samples,
       stride: Math.round(wordSpans(text).length / Math.max(1, answered.length)),
@@ -310,10 +322,18 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
     .map((x) => x.match)
     .filter((m) => (window ? m.doc_ix === window.docIx : true) && words(m) >= VERIFY_WORDS);
   const best = mine.sort((x, y) => y.query_end - y.query_start - (x.query_end - x.query_start))[0];
+  // a document that aligns with the passage but with nothing of the work around it holds only what was sent: an
+  // engine echoing its queries, not a copy (a real document runs on past a 48-word passage on one side at least)
+  const p = probed.passage;
+  const beyond = best
+    ? (best.query_start < p.q0 ? countWords(text.slice(best.query_start, p.q0)) : 0) +
+      (best.query_end > p.q1 ? countWords(text.slice(p.q1, best.query_end)) : 0)
+    : 0;
+  const echo = best !== undefined && beyond < BEYOND_WORDS;
   return {
     probed,
-    held,
-    verified: held && best !== undefined,
+    held: held && !echo,
+    verified: held && best !== undefined && !echo,
     aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
   };
 }
@@ -350,6 +370,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     stretch: '',
     calls: 0,
     done: false,
+    failed: false,
     end: passage.q1,
     windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
   };
@@ -451,7 +472,7 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
       p.end = starts[cut].end;
     } catch (e) {
       session.unusable(e);
-      p.done = true;
+      p.done = p.failed = true;
     }
   };
 }

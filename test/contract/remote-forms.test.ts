@@ -82,6 +82,8 @@ describe('a work whose corpus copy has another form', () => {
         none: buildTokenIndex({ documents: docs(WRAPPED, []), tokenizer: 'llama' }),
         wrapped: buildTokenIndex({ documents: docs(WRAPPED, HALF), tokenizer: 'llama' }),
         reflowed: buildTokenIndex({ documents: docs(REFLOWED, HALF), tokenizer: 'llama' }),
+        // another tokenizer's conventions (GPT-2's byte-level BPE: `Ġ` a space, `Ċ` a newline): nothing assumes one
+        wrapped_gpt2: buildTokenIndex({ documents: docs(WRAPPED, HALF), tokenizer: 'gpt2' }),
       },
     });
     servers['infini-gram-mini'] = await startInfiniGramServer({
@@ -147,6 +149,15 @@ describe('a work whose corpus copy has another form', () => {
         }, 120_000);
       }
     }
+    if (kind === 'infini-gram')
+      it('infini-gram with a GPT-2 tokenizer, wrapped corpus, work as docx: the interval covers the truth', async () => {
+        const r = await analyze(kind, 'wrapped_gpt2', WORK_FORMS.docx);
+        const s = r.remote_corpora[0].sampling!;
+        expect(r.remote_corpora[0].outcome).toBe('searched');
+        expect(s.share.ci_95[0]).toBeLessThanOrEqual(TRUTH);
+        expect(s.share.ci_95[1]).toBeGreaterThanOrEqual(TRUTH);
+        expect(Math.abs(s.share.estimate - TRUTH)).toBeLessThanOrEqual(0.12);
+      }, 120_000);
     it(`${kind}, nothing held: upper end ≤ 0.1, confidence < 50`, async () => {
       const r = await analyze(kind, 'none', WORK_FORMS.epub);
       const s = r.remote_corpora[0].sampling!;
@@ -154,6 +165,23 @@ describe('a work whose corpus copy has another form', () => {
       expect(r.confidence).toBeLessThan(50);
     }, 120_000);
   }
+
+  it('an engine that stops answering: the passages whose calls failed are not counted as not found', async () => {
+    const server = servers['infini-gram']!;
+    server.resetCalls();
+    server.setFault((c) => (c.n > 60 ? { closeSocket: true } : undefined));
+    try {
+      const r = await analyze('infini-gram', 'wrapped', WORK_FORMS.epub);
+      const report = r.remote_corpora[0];
+      expect(report.outcome).toBe('unreachable');
+      const s = report.sampling!;
+      expect(s.passages).toBeLessThanOrEqual(60);
+      expect(s.share.ci_95[0]).toBeLessThanOrEqual(TRUTH);
+      expect(s.share.ci_95[1]).toBeGreaterThanOrEqual(TRUTH);
+    } finally {
+      server.setFault(undefined);
+    }
+  }, 120_000);
 
   /** Every passage reported found (the longest run the whole query; every `find` with occurrences). */
   const lie = (call: FaultCall, extra: Fault = {}): Fault | undefined => {
@@ -179,7 +207,18 @@ describe('a work whose corpus copy has another form', () => {
     const text = REFLOWED[0].slice(0, 3000);
     return { ...a, spans: [[text, null]], ...(typeof a.text === 'string' ? { text } : {}) };
   };
+  /** Every query seen, in the document's place: it holds whatever was asked, and nothing around it. */
+  const echo = () => {
+    const asked = new Set<string>();
+    return (c: FaultCall): Fault | undefined => {
+      if (typeof c.body?.query === 'string' && c.body.query) asked.add(c.body.query);
+      if (c.body?.query_type !== 'get_doc_by_rank') return lie(c);
+      const text = [...asked].join('\n\n');
+      return { alter: (a) => ({ ...a, spans: [[text, null]], ...(typeof a.text === 'string' ? { text } : {}) }) };
+    };
+  };
   const liars: Array<[string, Kind, (call: FaultCall) => Fault | undefined]> = [
+    ['documents echoing the queries', 'infini-gram', echo()],
     ['found everything, documents unrelated', 'infini-gram', (c) => lie(c)],
     ['found everything, documents unrelated', 'infini-gram-mini', (c) => lie(c)],
     ['found everything with counts near 2^60', 'infini-gram', (c) => lie(c, { hugeCounts: true })],
@@ -194,6 +233,25 @@ describe('a work whose corpus copy has another form', () => {
       (c) => (c.body?.query_type === 'get_doc_by_rank' ? { alter: elsewhere } : lie(c)),
     ],
   ];
+  it('a lying infini-gram-mini engine (documents echoing its short windows): nothing counts, as if nothing were held', async () => {
+    // each document holds a window of the work and other windows: no more than a stock phrase would show
+    const server = servers['infini-gram-mini']!;
+    server.setFault(echo());
+    try {
+      const r = await analyze('infini-gram-mini', 'none', WORK_FORMS.epub);
+      const s = r.remote_corpora[0].sampling;
+      if (s) {
+        expect(s.documents!.verified).toBe(0);
+        expect(s.share.estimate).toBe(0);
+        expect(s.share.ci_95[1]).toBeLessThanOrEqual(0.1);
+      }
+      expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
+      expect(r.confidence).toBeLessThan(50);
+    } finally {
+      server.setFault(undefined);
+    }
+  }, 120_000);
+
   for (const [what, kind, fault] of liars) {
     it(`a lying ${kind} engine (${what}): invalid_response, no share, confidence < 50`, async () => {
       const server = servers[kind]!;
