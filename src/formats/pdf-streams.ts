@@ -19,8 +19,8 @@ import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { TrainprintError } from '../errors.js';
 import { invalid } from './limits.js';
 
-/** Input bytes given to a filter at a time: ≤ 4 MiB come out of a slice (deflate's ratio is at most 1,032:1). */
-const SLICE_BYTES = 4096;
+/** Input bytes given to a filter at a time: ≤ 1 MiB comes out of a slice (deflate's ratio is at most 1,032:1). */
+const SLICE_BYTES = 1024;
 /** Filters in one stream's chain, at most (pdf.js decodes any number; real files use one or two). */
 const MAX_CHAIN = 8;
 

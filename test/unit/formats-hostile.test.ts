@@ -389,3 +389,20 @@ describe('DOCTYPE internal subsets', () => {
     expect(tags).toEqual(['open a', 'empty b', 'close a']);
   });
 });
+
+describe('turns', () => {
+  it('files sent at once are all read (one after another); a caller that aborts while waiting leaves at once', async () => {
+    const docx = docxOf(
+      `<w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>one</w:t></w:r></w:p></w:body></w:document>`,
+    );
+    const bomb = onePage(zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 40), '/Filter/FlateDecode');
+    const controller = new AbortController();
+    const first = extractDocument(bomb, 'pdf', { maxUncompressedBytes: 32 << 20 });
+    const waiting = extractDocument(docx, 'docx', { signal: controller.signal });
+    controller.abort(new Error('left the queue'));
+    const texts = await Promise.all([1, 2, 3].map(() => extractDocument(docx, 'docx')));
+    await expect(waiting).rejects.toThrow('left the queue');
+    await refused(first, 'PAYLOAD_TOO_LARGE', /inflates/);
+    expect(texts.map((x) => x.text)).toEqual(['one', 'one', 'one']);
+  });
+});
