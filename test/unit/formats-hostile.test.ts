@@ -406,3 +406,21 @@ describe('turns', () => {
     expect(texts.map((x) => x.text)).toEqual(['one', 'one', 'one']);
   });
 });
+
+describe('time', () => {
+  it('a reading that passes timeoutMs is refused naming it, while pdf.js works', async () => {
+    const content = deflateSync(strToU8(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(40_000)} ET`));
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 5000/Kids [${'3 0 R '.repeat(5000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', content),
+      5: HELVETICA,
+    });
+    await refused(
+      extractDocument(pdf, 'pdf', { timeoutMs: 200 }),
+      'PAYLOAD_TOO_LARGE',
+      /longer than 200 ms.*timeoutMs/,
+    );
+  });
+});
