@@ -94,7 +94,8 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     return finishExtraction('pdf', laid.text, sections, laid.pages);
   } finally {
     limits.signal?.removeEventListener('abort', abort);
-    await task.destroy().catch(() => undefined);
+    // not awaited: a destroy that waits on work pdf.js never finishes (a page left mid-stream) must not hold the answer
+    void task.destroy().catch(() => undefined);
   }
 }
 

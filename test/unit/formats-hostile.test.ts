@@ -339,6 +339,17 @@ describe('PDF pages and text items', () => {
     await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /1000000000 pages, over the limit of 10000/);
   });
 
+  it('one page referenced a million times (a 6 MB array): refused before pdf.js parses the object', async () => {
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 1/Kids [${'3 0 R '.repeat(1_000_000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', deflateSync(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'))),
+      5: HELVETICA,
+    });
+    await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /an object takes more than 1048576 bytes/);
+  });
+
   it('one page of a million text items: refused at the limit of items on a page', async () => {
     const content = deflateSync(strToU8(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(1_000_000)} ET`));
     await refused(
