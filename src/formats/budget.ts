@@ -5,6 +5,7 @@
  * a limit, with the limit named, rather than when the memory or the patience of the host runs out.
  */
 
+import type { TrainprintError } from '../errors.js';
 import { type Limits, throwIfAborted, tooLarge } from './limits.js';
 import type { DocumentFormat } from './types.js';
 
@@ -63,12 +64,37 @@ export class ExtractionBudget {
     }
   }
 
+  /**
+   * `promise`, or PAYLOAD_TOO_LARGE once the time limit passes before it settles (or the signal's reason once it
+   * aborts): for a wait on work the reader does not drive itself (pdf.js), which the caller then stops.
+   * @example const page = await budget.within(doc.getPage(1))
+   */
+  within<T>(promise: Promise<T>): Promise<T> {
+    this.check();
+    return new Promise<T>((resolve, reject) => {
+      const { signal } = this.limits;
+      const expire = () => reject(signal?.aborted ? (signal.reason ?? new Error('aborted')) : this.#overTime());
+      const timer = setTimeout(expire, Math.max(0, this.#deadline - Date.now()) + 1);
+      signal?.addEventListener('abort', expire, { once: true });
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', expire);
+      };
+      promise.then(
+        (v) => (settle(), resolve(v)),
+        (e: unknown) => (settle(), reject(e)),
+      );
+    });
+  }
+
   /** The signal's reason once it has aborted; PAYLOAD_TOO_LARGE once the time limit has passed. */
   check(): void {
     throwIfAborted(this.limits.signal);
-    if (Date.now() > this.#deadline) {
-      throw tooLarge(this.format, `reading it takes longer than ${this.limits.timeoutMs} ms, the limit (timeoutMs)`);
-    }
+    if (Date.now() > this.#deadline) throw this.#overTime();
+  }
+
+  #overTime(): TrainprintError {
+    return tooLarge(this.format, `reading it takes longer than ${this.limits.timeoutMs} ms, the limit (timeoutMs)`);
   }
 }
 

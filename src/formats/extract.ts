@@ -28,12 +28,44 @@ const READERS: Readonly<Record<DocumentFormat, Reader>> = Object.freeze({
   docx: readDocx,
 });
 
+/** The end of the last extraction queued: each starts when the one before it has ended. */
+let lastTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Runs `read` once the extractions queued before it have ended. Reading a file is work on this thread — the readers
+ * pause every few milliseconds so that other work runs between — so two at once would end no sooner than one after
+ * the other, and would double what everything else waits between two pauses (measured: 20 PDF bombs at once held a
+ * server's other requests for seconds). The budget's clock starts with the turn. An aborted `signal` leaves the
+ * queue at once, with its reason.
+ */
+async function inTurn<T>(signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
+  const before = lastTurn;
+  let ended!: () => void;
+  lastTurn = new Promise<void>((resolve) => (ended = resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const abort = () => reject(signal?.reason ?? new Error('aborted'));
+      signal?.addEventListener('abort', abort, { once: true });
+      void before.then(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      });
+    });
+    throwIfAborted(signal);
+    return await read();
+  } finally {
+    // a caller that left the queue early ends its turn only once the one before it has ended: never two at once
+    void before.then(ended);
+  }
+}
+
 /**
  * Extracts the text of a document file: an EPUB's spine in reading order with its chapters, a DOCX's paragraphs with
  * its headings, a PDF's text layer with its pages (running headers and footers removed, words hyphenated at a
  * line's end joined) and its outline. Every span a later search reports on `text` points into it.
  *
- * Bad input never hangs and never throws anything but a {@link TrainprintError}: PAYLOAD_TOO_LARGE for a file over
+ * Files are read one at a time (a call waits for the ones before it), each within one budget (see
+ * {@link ExtractDocumentOptions}). Bad input never hangs and never throws anything but a {@link TrainprintError}: PAYLOAD_TOO_LARGE for a file over
  * `maxBytes` (64 MiB) or a zip whose entries declare or inflate to more than `maxUncompressedBytes` (256 MiB) or look
  * like a zip bomb; INVALID_INPUT naming the cause for the rest — not a zip or not a PDF, truncated, no OPF, DRM, an
  * encrypted PDF that needs a password, a PDF with no text layer (no OCR is done). An aborted `signal` rejects with
@@ -70,7 +102,7 @@ export async function extractDocument(
   }
   throwIfAborted(limits.signal);
   try {
-    const x = await reader(bytes, new ExtractionBudget(format, limits));
+    const x = await inTurn(limits.signal, () => reader(bytes, new ExtractionBudget(format, limits)));
     // the readers count the text as they go; this holds the cap however the pieces were joined
     if (x.characters > limits.maxCharacters) {
       throw tooLarge(format, `its text runs past ${limits.maxCharacters} characters, the limit (maxCharacters)`);

@@ -17,10 +17,16 @@
 import type { Inflate } from 'fflate';
 import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { TrainprintError } from '../errors.js';
-import { invalid } from './limits.js';
+import { invalid, tooLarge } from './limits.js';
 
-/** Input bytes given to a filter at a time: ≤ 4 MiB come out of a slice (deflate's ratio is at most 1,032:1). */
-const SLICE_BYTES = 4096;
+/** Input bytes given to a filter at a time: ≤ 1 MiB comes out of a slice (deflate's ratio is at most 1,032:1). */
+const SLICE_BYTES = 1024;
+/**
+ * The most bytes of PDF syntax one object may take outside any stream's data: pdf.js parses an object in one go, on
+ * the calling thread, so a 6 MB array (a page referenced a million times) held it for a second. The largest objects
+ * of real files — a page tree's /Kids, a names array — take kilobytes.
+ */
+export const MAX_OBJECT_BYTES = 1024 * 1024;
 /** Filters in one stream's chain, at most (pdf.js decodes any number; real files use one or two). */
 const MAX_CHAIN = 8;
 
@@ -64,6 +70,7 @@ export async function spendStreams(
   bytes: Uint8Array,
   budget: ExtractionBudget,
 ): Promise<Array<readonly [number, number]>> {
+  refuseLargeObjects(bytes);
   const images: Array<readonly [number, number]> = [];
   const { Inflate } = await import('fflate');
   const clock = { sliceStart: Date.now() };
@@ -141,6 +148,31 @@ function topLevel(text: string): string | undefined {
 }
 
 const STREAM = Uint8Array.from('stream', (c) => c.charCodeAt(0));
+const LANDMARKS = ['obj', 'stream', 'xref', 'trailer'].map((k) => Uint8Array.from(k, (c) => c.charCodeAt(0)));
+
+/**
+ * PAYLOAD_TOO_LARGE when the syntax between two keywords (`obj`, `endobj`, `stream`, `endstream`, `xref`, `trailer`)
+ * runs over {@link MAX_OBJECT_BYTES} outside a stream's data and a cross-reference table: one object that large.
+ */
+function refuseLargeObjects(bytes: Uint8Array): void {
+  const marks: number[] = [];
+  for (const [k, keyword] of LANDMARKS.entries()) {
+    for (let at = indexOf(bytes, keyword, 0); at >= 0; at = indexOf(bytes, keyword, at + keyword.length)) {
+      marks.push(at * 4 + k);
+    }
+  }
+  marks.sort((a, b) => a - b);
+  for (let i = 0; i < marks.length; i++) {
+    const at = Math.floor(marks[i] / 4);
+    const keyword = marks[i] % 4;
+    const next = i + 1 < marks.length ? Math.floor(marks[i + 1] / 4) : bytes.length;
+    const ended = at >= 3 && bytes[at - 3] === 0x65 && bytes[at - 2] === 0x6e && bytes[at - 1] === 0x64; // end…
+    const exempt = (keyword === 1 && !ended) || keyword === 2; // a stream's data, a cross-reference table
+    if (!exempt && next - at > MAX_OBJECT_BYTES) {
+      throw tooLarge('pdf', `an object takes more than ${MAX_OBJECT_BYTES} bytes of its syntax, the limit`);
+    }
+  }
+}
 const ENDSTREAM = Uint8Array.from('endstream', (c) => c.charCodeAt(0));
 
 /** The first index of `pattern` in `bytes` at or after `from`, −1 when none. */

@@ -79,7 +79,7 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
   const abort = () => void task.destroy();
   limits.signal?.addEventListener('abort', abort, { once: true });
   try {
-    const doc = await task.promise.catch((e: unknown) => {
+    const doc = await budget.within(task.promise).catch((e: unknown) => {
       throw readFailure(e, limits);
     });
     const pages = await readPages(doc, budget);
@@ -94,7 +94,8 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
     return finishExtraction('pdf', laid.text, sections, laid.pages);
   } finally {
     limits.signal?.removeEventListener('abort', abort);
-    await task.destroy().catch(() => undefined);
+    // not awaited: a destroy that waits on work pdf.js never finishes (a page left mid-stream) must not hold the answer
+    void task.destroy().catch(() => undefined);
   }
 }
 
@@ -139,11 +140,11 @@ async function readPages(doc: PdfDocument, budget: ExtractionBudget): Promise<Pd
   for (let n = 1; n <= doc.numPages; n++) {
     budget.check();
     try {
-      const page = await doc.getPage(n);
+      const page = await budget.within(doc.getPage(n));
       // a page left unread when a limit is passed stops with the document, destroyed by the caller
       const reader = page.streamTextContent().getReader();
       const items: PdfTextItem[] = [];
-      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      for (let r = await budget.within(reader.read()); !r.done; r = await budget.within(reader.read())) {
         for (const item of r.value.items) {
           if (!('str' in item)) continue;
           if (items.length >= MAX_PAGE_TEXT_ITEMS) {
@@ -182,14 +183,17 @@ async function outlineSections(
   pages: ReadonlyArray<{ start: number }>,
   budget: ExtractionBudget,
 ): Promise<SectionStart[]> {
-  const outline = await doc.getOutline();
+  const outline = await budget.within(doc.getOutline());
   const starts: SectionStart[] = [];
   const stack = [...(outline ?? [])].reverse(); // the next entry last
   for (let seen = 0; stack.length > 0 && seen < MAX_OUTLINE_ENTRIES; seen++) {
     budget.check();
     const entry = stack.pop()!;
     for (let i = (entry.items ?? []).length - 1; i >= 0; i--) stack.push(entry.items[i]);
-    const index = await pageIndex(doc, entry.dest).catch(() => undefined);
+    const index = await budget.within(pageIndex(doc, entry.dest)).catch((e: unknown) => {
+      if (e instanceof TrainprintError || budget.limits.signal?.aborted) throw e;
+      return undefined;
+    });
     if (index !== undefined && index >= 0 && index < pages.length) {
       starts.push({ title: entry.title.replace(/\s+/g, ' ').trim(), start: pages[index].start });
     }

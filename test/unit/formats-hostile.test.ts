@@ -339,6 +339,17 @@ describe('PDF pages and text items', () => {
     await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /1000000000 pages, over the limit of 10000/);
   });
 
+  it('one page referenced a million times (a 6 MB array): refused before pdf.js parses the object', async () => {
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 1/Kids [${'3 0 R '.repeat(1_000_000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', deflateSync(strToU8('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'))),
+      5: HELVETICA,
+    });
+    await refused(extractDocument(pdf, 'pdf'), 'PAYLOAD_TOO_LARGE', /an object takes more than 1048576 bytes/);
+  });
+
   it('one page of a million text items: refused at the limit of items on a page', async () => {
     const content = deflateSync(strToU8(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(1_000_000)} ET`));
     await refused(
@@ -387,5 +398,40 @@ describe('DOCTYPE internal subsets', () => {
   it('the tag scanner steps over a DOCTYPE whole, ">" inside its subset included', () => {
     const tags = [...xmlTags(`${SUBSET}<a x="1"><b/></a>`)].map((t) => `${t.kind} ${t.name}`);
     expect(tags).toEqual(['open a', 'empty b', 'close a']);
+  });
+});
+
+describe('turns', () => {
+  it('files sent at once are all read (one after another); a caller that aborts while waiting leaves at once', async () => {
+    const docx = docxOf(
+      `<w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>one</w:t></w:r></w:p></w:body></w:document>`,
+    );
+    const bomb = onePage(zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 40), '/Filter/FlateDecode');
+    const controller = new AbortController();
+    const first = extractDocument(bomb, 'pdf', { maxUncompressedBytes: 32 << 20 });
+    const waiting = extractDocument(docx, 'docx', { signal: controller.signal });
+    controller.abort(new Error('left the queue'));
+    const texts = await Promise.all([1, 2, 3].map(() => extractDocument(docx, 'docx')));
+    await expect(waiting).rejects.toThrow('left the queue');
+    await refused(first, 'PAYLOAD_TOO_LARGE', /inflates/);
+    expect(texts.map((x) => x.text)).toEqual(['one', 'one', 'one']);
+  });
+});
+
+describe('time', () => {
+  it('a reading that passes timeoutMs is refused naming it, while pdf.js works', async () => {
+    const content = deflateSync(strToU8(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(40_000)} ET`));
+    const pdf = pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 5000/Kids [${'3 0 R '.repeat(5000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', content),
+      5: HELVETICA,
+    });
+    await refused(
+      extractDocument(pdf, 'pdf', { timeoutMs: 200 }),
+      'PAYLOAD_TOO_LARGE',
+      /longer than 200 ms.*timeoutMs/,
+    );
   });
 });
