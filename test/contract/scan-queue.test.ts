@@ -237,6 +237,58 @@ describePostgres('scan queue', (db) => {
     }
   });
 
+  it('an enqueue whose connection ends half-way (its process killed) leaves a job that reads failed and is never scanned', async () => {
+    const schema = db.schema();
+    const queue = await openScanQueue(db.url, { schema, ...FAST });
+    const worker = await openScanQueue(db.url, { schema, ...FAST });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let job = '';
+    try {
+      async function* stalled() {
+        yield* makeItems(100);
+        await gate; // the input has not ended: the job is not sealed
+        yield* makeItems(10, 'late');
+      }
+      const enqueue = queue.enqueue(stalled(), {
+        datasets: [{ id: 'ds', sha256: SHA }],
+        chunkItems: 25,
+        onJob: (id) => {
+          job = id;
+        },
+      });
+      enqueue.catch(() => undefined);
+      await expect.poll(async () => (job ? (await queue.status(job)).chunks_total : 0)).toBe(3); // the 4th waits for the next item
+      // while the enqueuer lives, its job is on its way (workers may start on it)
+      expect(await queue.status(job)).toMatchObject({ state: 'queued', sealed: false, items_total: 75 });
+      // the enqueuer's session ends, as a kill -9 ends it: its lock on the job goes with it
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_locks
+          WHERE locktype = 'advisory' AND classid = $1 AND granted AND mode = 'ExclusiveLock'`,
+        [0x7470_7165],
+      );
+      expect(killed.rows).toEqual([{ ok: true }]);
+      const st = await queue.status(job);
+      expect(st).toMatchObject({ state: 'failed', sealed: false, items_done: 0 });
+      expect(st.error).toContain('its enqueue stopped before the input ended');
+      // a worker never takes its chunks, and a worker for this job alone returns at once
+      const scanner = fakeScanner();
+      expect(await worker.work(scanner, { job })).toMatchObject({ chunks: 0, items: 0 });
+      expect(scanner.calls.size).toBe(0);
+      // the enqueuer, still running here, finds its lock gone at its next chunk and deletes the job
+      open();
+      await expect(enqueue).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(queue.status(job)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      open();
+      await admin.end();
+      await worker.close();
+      await queue.close();
+    }
+  });
+
   it('retention: the input texts of jobs older than retentionDays are deleted, with their pending chunks', async () => {
     const schema = db.schema();
     const queue = await openScanQueue(db.url, { schema, ...FAST, retentionDays: 7 });
