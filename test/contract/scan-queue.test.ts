@@ -14,6 +14,7 @@ import {
   type QueueItem,
   type QueueScanner,
 } from '../../src/node/queue/index.js';
+import { inTransaction, openPool, parseTarget, unavailable } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';
 
 const SHA = 'a'.repeat(64);
@@ -286,6 +287,28 @@ describePostgres('scan queue', (db) => {
       await admin.end();
       await worker.close();
       await queue.close();
+    }
+  });
+
+  it("a connection cut inside a transaction (a restart) is the transaction's error, never an unheard 'error' event", async () => {
+    const pool = await openPool(parseTarget(db.url), { maxConnections: 2 });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const cut = inTransaction(pool, 'BEGIN', async (client) => {
+        const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+        // the driver reports the end as an 'error' event of the checked-out client while no statement runs
+        await new Promise((r) => setTimeout(r, 200));
+        await client.query('SELECT 1');
+      });
+      await expect(cut).rejects.toThrow();
+      expect(unavailable(await cut.catch((e: unknown) => e), parseTarget(db.url))?.code).toBe('STORE_UNAVAILABLE');
+      // the pool goes on with a fresh connection
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.end();
+      await pool.end();
     }
   });
 
