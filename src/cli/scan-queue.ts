@@ -195,8 +195,8 @@ export async function scanQueueCommand(args: string[]): Promise<number> {
     if (action === 'status') {
       const st = await queue.status(job);
       if (values.json) {
-        const { state, items_done, items_total, hits } = st;
-        console.log(JSON.stringify({ job: st.job, state, items_done, items_total, hits }));
+        const { state, items_done, items_total, hits, error } = st;
+        console.log(JSON.stringify({ job: st.job, state, items_done, items_total, hits, ...(error ? { error } : {}) }));
       } else console.log(statusLine(st));
       return 0;
     }

@@ -14,6 +14,7 @@ import {
   type QueueItem,
   type QueueScanner,
 } from '../../src/node/queue/index.js';
+import { inTransaction, openPool, parseTarget, unavailable } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';
 
 const SHA = 'a'.repeat(64);
@@ -234,6 +235,80 @@ describePostgres('scan queue', (db) => {
       expect(await queue.latestJob()).toBeUndefined();
     } finally {
       await queue.close();
+    }
+  });
+
+  it('an enqueue whose connection ends half-way (its process killed) leaves a job that reads failed and is never scanned', async () => {
+    const schema = db.schema();
+    const queue = await openScanQueue(db.url, { schema, ...FAST });
+    const worker = await openScanQueue(db.url, { schema, ...FAST });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let job = '';
+    try {
+      async function* stalled() {
+        yield* makeItems(100);
+        await gate; // the input has not ended: the job is not sealed
+        yield* makeItems(10, 'late');
+      }
+      const enqueue = queue.enqueue(stalled(), {
+        datasets: [{ id: 'ds', sha256: SHA }],
+        chunkItems: 25,
+        onJob: (id) => {
+          job = id;
+        },
+      });
+      enqueue.catch(() => undefined);
+      await expect.poll(async () => (job ? (await queue.status(job)).chunks_total : 0)).toBe(3); // the 4th waits for the next item
+      // while the enqueuer lives, its job is on its way (workers may start on it)
+      expect(await queue.status(job)).toMatchObject({ state: 'queued', sealed: false, items_total: 75 });
+      // the enqueuer's session ends, as a kill -9 ends it: its lock on the job goes with it
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_locks
+          WHERE locktype = 'advisory' AND classid = $1 AND granted AND mode = 'ExclusiveLock'`,
+        [0x7470_7165],
+      );
+      expect(killed.rows).toEqual([{ ok: true }]);
+      const st = await queue.status(job);
+      expect(st).toMatchObject({ state: 'failed', sealed: false, items_done: 0 });
+      expect(st.error).toContain('its enqueue stopped before the input ended');
+      // a worker never takes its chunks, and a worker for this job alone returns at once
+      const scanner = fakeScanner();
+      expect(await worker.work(scanner, { job })).toMatchObject({ chunks: 0, items: 0 });
+      expect(scanner.calls.size).toBe(0);
+      // the enqueuer, still running here, finds its lock gone at its next chunk and deletes the job
+      open();
+      await expect(enqueue).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(queue.status(job)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      open();
+      await admin.end();
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it("a connection cut inside a transaction (a restart) is the transaction's error, never an unheard 'error' event", async () => {
+    const pool = await openPool(parseTarget(db.url), { maxConnections: 2 });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const cut = inTransaction(pool, 'BEGIN', async (client) => {
+        const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+        // the driver reports the end as an 'error' event of the checked-out client while no statement runs
+        await new Promise((r) => setTimeout(r, 200));
+        await client.query('SELECT 1');
+      });
+      await expect(cut).rejects.toThrow();
+      expect(unavailable(await cut.catch((e: unknown) => e), parseTarget(db.url))?.code).toBe('STORE_UNAVAILABLE');
+      // the pool goes on with a fresh connection
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.end();
+      await pool.end();
     }
   });
 

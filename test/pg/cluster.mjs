@@ -12,7 +12,16 @@
  * so the tests can also check a refused login.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,9 +111,31 @@ export async function startCluster({ durable = false, settings = {} } = {}) {
     .join('');
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fsync}${extra}`;
   const log = join(dir, 'server.log');
+  writeFileSync(join(dir, 'options'), options); // for startServer after a stopServer: the same port and settings
   runAs(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start'], asNobody);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return { url, dir, stop: () => stopCluster(dir) };
+}
+
+/**
+ * Stops the server of the cluster in `dir` (`pg_ctl stop -m fast`: every connection is cut), keeping its data: a
+ * database that goes away under its clients, as in a restart or a failover. {@link startServer} brings it back.
+ */
+export function stopServer(dir) {
+  const bin = findPostgresBin();
+  runAs(
+    join(bin, 'pg_ctl'),
+    ['-D', join(dir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop'],
+    process.getuid?.() === 0,
+  );
+}
+
+/** Starts the server of the cluster in `dir` again, on the same port with the same settings. */
+export function startServer(dir) {
+  const bin = findPostgresBin();
+  const options = readFileSync(join(dir, 'options'), 'utf8');
+  const args = ['-D', join(dir, 'data'), '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start'];
+  runAs(join(bin, 'pg_ctl'), args, process.getuid?.() === 0);
 }
 
 /** Stops the cluster in `dir` (if it runs) and deletes the folder. */

@@ -12,6 +12,14 @@
  *
  * A worker refuses (CONFLICT) a job whose datasets it does not hold with the same SHA-256, before it takes a
  * chunk: hits of another version of a dataset would be wrong, not merely different.
+ *
+ * An enqueue holds a session advisory lock on its job until the job is sealed: the database releases it when the
+ * enqueuer's connection ends, however the process ended (kill -9 included). A job not sealed whose lock nobody
+ * holds was abandoned half-way: it reads as `failed` and workers never take its chunks.
+ *
+ * A worker outlives its database: a connection that breaks (a restart, a failover) is an error of the statement
+ * that used it, never an unheard `'error'` event; the worker waits with a growing back-off and carries on, and a
+ * chunk scanned while the database was away is written once it is back (or given back, past 90 % of its lease).
  */
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
@@ -129,6 +137,10 @@ const DEFAULT_SCHEMA = 'trainprint_scan';
 /** pg-boss's queue of chunks out of retries: its jobs carry the chunk ({ job, seq }) and the last error. */
 const DEAD_LETTERS = 'scan-failed';
 const RETENTION_CHECK_MS = 3_600_000;
+/** The first half of the advisory lock an enqueue holds on its job ('tpqe'); the second is hashtext(job id). */
+const ENQUEUE_LOCK_CLASS = 0x7470_7165;
+/** The longest wait between two tries while the database cannot be reached (ms). */
+const MAX_BACKOFF_MS = 10_000;
 const EXPORT_PAGE = 5_000;
 
 interface ChunkRef {
@@ -154,6 +166,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+
+/** The wait before try `failures + 1` while the database is away: the poll interval, doubled each time, at most 10 s. */
+const backoff = (pollMs: number, failures: number): number =>
+  Math.min(MAX_BACKOFF_MS, Math.max(pollMs, 250) * 2 ** Math.min(failures, 16));
 
 function positiveInt(name: string, value: number | undefined, fallback: number, max = 2 ** 31 - 1): number {
   const v = value ?? fallback;
@@ -295,27 +311,77 @@ export class ScanQueue {
     if (options.datasets.length === 0) throw new TrainprintError('INVALID_INPUT', 'a job needs at least one dataset');
     const job = randomUUID();
     const scanOptions: JobScanOptions = { min_words: minWords, paraphrase: options.paraphrase === true };
-    await this.#query(`INSERT INTO ${this.#s}.jobs (id, datasets, options) VALUES ($1, $2, $3)`, [
-      job,
-      JSON.stringify(options.datasets.map((d) => ({ id: d.id, sha256: d.sha256 }))),
-      JSON.stringify(scanOptions),
-    ]);
-    await this.#boss.createQueue(queueName(job), {
-      name: queueName(job),
-      expireInSeconds: this.#lease,
-      retryLimit: this.#retryLimit,
-      deadLetter: DEAD_LETTERS,
-      // pg-boss archives a job still waiting after its retention (14 days by default): keep chunks past ours
-      retentionMinutes: Math.ceil(this.retentionDays * 1440) + 1440,
-    });
-    options.onJob?.(job);
+    // the lock first: no one ever sees the job's row without it while the enqueue is alive
+    const holder = await this.#holdEnqueueLock(job);
     try {
-      return await this.#fill(job, items, options, chunkItems, chunkBytes);
-    } catch (error) {
-      // a job cut short (bad input, a signal) would never be done: it goes, chunks and all
-      await this.delete(job).catch(() => undefined);
-      throw error;
+      await this.#query(`INSERT INTO ${this.#s}.jobs (id, datasets, options) VALUES ($1, $2, $3)`, [
+        job,
+        JSON.stringify(options.datasets.map((d) => ({ id: d.id, sha256: d.sha256 }))),
+        JSON.stringify(scanOptions),
+      ]);
+      await this.#boss.createQueue(queueName(job), {
+        name: queueName(job),
+        expireInSeconds: this.#lease,
+        retryLimit: this.#retryLimit,
+        deadLetter: DEAD_LETTERS,
+        // pg-boss archives a job still waiting after its retention (14 days by default): keep chunks past ours
+        retentionMinutes: Math.ceil(this.retentionDays * 1440) + 1440,
+      });
+      options.onJob?.(job);
+      try {
+        return await this.#fill(job, items, options, chunkItems, chunkBytes, holder.check);
+      } catch (error) {
+        // a job cut short (bad input, a signal, the database gone) would never be done: it goes, chunks and all
+        await this.delete(job).catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await holder.release();
     }
+  }
+
+  /**
+   * A connection of its own that holds the enqueue's lock on `job` until `release`; `check` throws once that
+   * connection broke (the lock is gone with it, so workers would take the job for abandoned: the enqueue stops).
+   */
+  async #holdEnqueueLock(job: string): Promise<{ check: () => void; release: () => Promise<void> }> {
+    let client: PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw unavailable(error, this.#target) ?? error;
+    }
+    let broken: Error | undefined;
+    // a checked-out connection reports its end as an 'error' event: heard here, never a crash
+    const onError = (e: Error) => {
+      broken ??= e;
+    };
+    client.on('error', onError);
+    const release = async () => {
+      if (!broken)
+        await client
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [ENQUEUE_LOCK_CLASS, job])
+          .catch((e: Error) => {
+            broken = e;
+          });
+      client.off('error', onError);
+      client.release(broken);
+    };
+    try {
+      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [ENQUEUE_LOCK_CLASS, job]);
+    } catch (error) {
+      broken ??= error as Error;
+      await release();
+      throw unavailable(error, this.#target) ?? error;
+    }
+    const check = () => {
+      if (broken)
+        throw (
+          unavailable(broken, this.#target) ??
+          new TrainprintError('STORE_UNAVAILABLE', `the enqueue's connection broke: ${broken.message}`)
+        );
+    };
+    return { check, release };
   }
 
   async #fill(
@@ -324,6 +390,7 @@ export class ScanQueue {
     options: EnqueueOptions,
     chunkItems: number,
     chunkBytes: number,
+    alive: () => void,
   ): Promise<EnqueueResult> {
     let seq = 0;
     let total = 0;
@@ -332,6 +399,7 @@ export class ScanQueue {
     let bytes = 0;
     const flush = async () => {
       if (chunk.length === 0) return;
+      alive();
       const payload = Buffer.from(encode(chunk.map((i) => ({ id: i.id, text: i.text }))));
       const n = chunk.length;
       const b = bytes;
@@ -364,6 +432,7 @@ export class ScanQueue {
       bytes += size;
     }
     await flush();
+    alive();
     await this.#query(`UPDATE ${this.#s}.jobs SET sealed = true, items_total = $2, chunks_total = $3 WHERE id = $1`, [
       job,
       total,
@@ -427,6 +496,7 @@ export class ScanQueue {
     await this.#reapFailures();
     const [row] = await this.#query<Record<string, unknown>>(
       `SELECT j.created, j.sealed, j.items_total, j.exported_at, j.cancelled_at, j.texts_deleted_at,
+          (NOT j.sealed AND ${this.#enqueuerGone('j.id')}) AS abandoned,
           count(c.seq)::int AS chunks, count(c.done_at)::int AS chunks_done, count(c.failed)::int AS chunks_failed,
           count(c.started_at)::int AS chunks_started,
           coalesce(sum(c.items), 0)::bigint AS items, coalesce(sum(c.items) FILTER (WHERE c.done_at IS NOT NULL), 0)::bigint AS items_done,
@@ -452,6 +522,11 @@ export class ScanQueue {
     } else if (row.texts_deleted_at !== null) {
       state = 'failed';
       error = `input texts deleted (retention ${this.retentionDays} days) before every chunk was scanned`;
+    } else if (row.abandoned === true) {
+      state = 'failed';
+      error =
+        `its enqueue stopped before the input ended (the process is gone): ${Number(row.items)} items in ` +
+        `${chunks} chunks were stored and the job is incomplete; workers do not take it — delete it and enqueue again`;
     } else state = (row.chunks_started as number) > 0 ? 'running' : 'queued';
     return {
       job: id,
@@ -571,13 +646,22 @@ export class ScanQueue {
     return rows.map((r) => r.id);
   }
 
-  /** The jobs with chunks to scan (or still being enqueued), oldest first; `only`: that one. */
+  /**
+   * SQL that is true when no enqueue holds its lock on the job `idSql` (a shared try-lock, released at the end of the
+   * statement: checks never block each other, and fail only while the enqueuer holds it).
+   */
+  #enqueuerGone(idSql: string): string {
+    return `pg_try_advisory_xact_lock_shared(${ENQUEUE_LOCK_CLASS}, hashtext(${idSql}))`;
+  }
+
+  /** The jobs with chunks to scan (or still being enqueued by a live enqueuer), oldest first; `only`: that one. */
   async #openJobs(only?: string): Promise<OpenJob[]> {
     const rows = await this.#query<{ id: string; datasets: JobDataset[]; options: JobScanOptions }>(
       `SELECT j.id, j.datasets, j.options FROM ${this.#s}.jobs j
         WHERE j.texts_deleted_at IS NULL AND j.cancelled_at IS NULL ${only ? 'AND j.id = $1' : ''}
-          AND (NOT j.sealed OR EXISTS (SELECT 1 FROM ${this.#s}.chunks c
-                WHERE c.job_id = j.id AND c.done_at IS NULL AND c.failed IS NULL))
+          AND (CASE WHEN j.sealed THEN EXISTS (SELECT 1 FROM ${this.#s}.chunks c
+                WHERE c.job_id = j.id AND c.done_at IS NULL AND c.failed IS NULL)
+               ELSE NOT ${this.#enqueuerGone('j.id')} END)
         ORDER BY j.created, j.id LIMIT 50`,
       only ? [only] : [],
     );
@@ -626,15 +710,18 @@ export class ScanQueue {
     if (options.signal?.aborted) stop.abort();
     let failure: unknown;
     const loop = async () => {
+      let failures = 0;
       while (!stop.signal.aborted) {
         try {
           await step();
+          failures = 0;
         } catch (error) {
-          // the database went away for a moment: wait and ask again (a refusal, or a bug, ends the worker)
+          // the database went away (a restart, a failover): wait longer each time and ask again — the pool opens
+          // new connections then; a refusal, or a bug, ends the worker
           const down = unavailable(error, this.#target);
           if (down?.code !== 'STORE_UNAVAILABLE') throw error;
           options.onError?.(down);
-          await sleep(this.#poll * 5, stop.signal);
+          await sleep(backoff(this.#poll, failures++), stop.signal);
         }
       }
     };
@@ -711,10 +798,31 @@ export class ScanQueue {
       paraphrase: job.options.paraphrase,
       signal: give.signal,
     };
+    try {
+      await this.#scanAndWrite(scanner, job, chunk, items, give.signal, scanOptions, options, totals);
+    } finally {
+      clearTimeout(lease);
+      options.abortChunks?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The scan of a chunk's items and the write of its hits, while `give` (the lease, a stop) has not aborted. */
+  async #scanAndWrite(
+    scanner: QueueScanner,
+    job: OpenJob,
+    chunk: PgBoss.Job<ChunkRef>,
+    items: QueueItem[],
+    give: AbortSignal,
+    scanOptions: Parameters<QueueScanner['scanItem']>[1],
+    options: WorkOptions,
+    totals: { chunks: number; items: number; hits: number; abandoned: number },
+  ): Promise<void> {
+    const name = queueName(job.id);
+    const { seq } = chunk.data;
     const hits: { item: number; hit: number; h: QueueHit }[] = [];
     try {
       for (let i = 0; i < items.length; i++) {
-        if (give.signal.aborted) throw give.signal.reason;
+        if (give.aborted) throw give.reason;
         const found = await scanner.scanItem(items[i], scanOptions);
         for (let k = 0; k < found.length; k++) hits.push({ item: i, hit: k, h: found[k] });
       }
@@ -722,16 +830,53 @@ export class ScanQueue {
       totals.abandoned++;
       // back to the queue now (a retry): stopped, past the lease, or the scan failed
       await this.#boss.fail(name, chunk.id, { message: String((error as Error)?.message ?? error) });
-      if (!give.signal.aborted) options.onChunkError?.(error, { job: job.id, seq });
+      if (!give.aborted) options.onChunkError?.(error, { job: job.id, seq });
       return;
-    } finally {
-      clearTimeout(lease);
-      options.abortChunks?.removeEventListener('abort', onAbort);
     }
-    const wrote = await this.#transaction(async (db) => {
+    // the hits are this worker's until written: a database that went away meanwhile is waited for (within the
+    // lease), else the chunk is given back for another worker to redo (best effort: the lease gives it back too)
+    const wrote = await this.#whileLeased(give, options, () => this.#writeChunk(job.id, seq, hits));
+    if (wrote === undefined) {
+      totals.abandoned++;
+      await this.#boss
+        .fail(name, chunk.id, { message: 'the database was away past 90 % of the lease' })
+        .catch(() => undefined);
+      return;
+    }
+    // (not acknowledged: pg-boss hands the chunk out again after its lease, and the next worker finds it done)
+    await this.#whileLeased(give, options, () => this.#boss.complete(name, chunk.id));
+    if (!wrote) return;
+    totals.chunks++;
+    totals.items += items.length;
+    totals.hits += hits.length;
+    options.onChunk?.({ job: job.id, seq, items: items.length, hits: hits.length });
+  }
+
+  /**
+   * `attempt`, tried again with a growing back-off while the database cannot be reached, until `lease` aborts
+   * (undefined then). Other errors are thrown.
+   */
+  async #whileLeased<T>(lease: AbortSignal, options: WorkOptions, attempt: () => Promise<T>): Promise<T | undefined> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const down = unavailable(error, this.#target);
+        if (down?.code !== 'STORE_UNAVAILABLE') throw down ?? error;
+        options.onError?.(down);
+        if (lease.aborted) return undefined;
+        await sleep(backoff(this.#poll, failures), lease);
+        if (lease.aborted) return undefined;
+      }
+    }
+  }
+
+  /** Writes a chunk's hits and marks it done, in one transaction; false when it was done already. */
+  async #writeChunk(job: string, seq: number, hits: { item: number; hit: number; h: QueueHit }[]): Promise<boolean> {
+    return this.#transaction(async (db) => {
       const locked = await db.query(
         `SELECT done_at IS NOT NULL AS done FROM ${this.#s}.chunks WHERE job_id = $1 AND seq = $2 FOR UPDATE`,
-        [job.id, seq],
+        [job, seq],
       );
       if (locked.rows.length === 0 || locked.rows[0].done) return false;
       if (hits.length > 0) {
@@ -742,7 +887,7 @@ export class ScanQueue {
               $9::int[], $10::int[], $11::int[], $12::int[], $13::text[])
             ON CONFLICT DO NOTHING`,
           [
-            job.id,
+            job,
             seq,
             hits.map((x) => x.item),
             hits.map((x) => x.hit),
@@ -760,16 +905,10 @@ export class ScanQueue {
       }
       await db.query(
         `UPDATE ${this.#s}.chunks SET done_at = now(), hits = $3, texts = NULL WHERE job_id = $1 AND seq = $2`,
-        [job.id, seq, hits.length],
+        [job, seq, hits.length],
       );
       return true;
     });
-    await this.#boss.complete(name, chunk.id);
-    if (!wrote) return;
-    totals.chunks++;
-    totals.items += items.length;
-    totals.hits += hits.length;
-    options.onChunk?.({ job: job.id, seq, items: items.length, hits: hits.length });
   }
 
   /** Stops pg-boss (its maintenance) and closes the pool. */

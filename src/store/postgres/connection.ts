@@ -96,7 +96,8 @@ export function unavailable(error: unknown, target: PostgresTarget): TrainprintE
   else if (code.startsWith('28') || /password/i.test(message)) why = `the server refused the login (${message})`;
   else if (code === '3D000') why = `the database does not exist (${message})`;
   else if (code.startsWith('08') || code.startsWith('57P')) why = `the connection failed (${code}: ${message})`;
-  else if (/connection (terminated|timeout)|timeout expired|Connection ended/i.test(message)) why = message;
+  else if (/connection (terminated|timeout)|timeout expired|Connection ended|not queryable/i.test(message))
+    why = message;
   if (why === undefined) return undefined;
   return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
 }
@@ -163,6 +164,12 @@ export function checkPoolSettings(settings: PoolSettings): { max: number; timeou
 export async function inTransaction<T>(pool: Pool, begin: string, body: (db: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // a connection that ends while checked out (a server restart) says so with an 'error' event, which would crash
+  // the process unheard; the statement in flight (or the next) fails too, and the connection is dropped
+  const onError = (e: Error) => {
+    broken ??= e;
+  };
+  client.on('error', onError);
   try {
     await client.query(begin);
     const result = await body(client);
@@ -174,6 +181,7 @@ export async function inTransaction<T>(pool: Pool, begin: string, body: (db: Poo
     });
     throw error;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
