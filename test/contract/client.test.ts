@@ -472,10 +472,9 @@ describe('TypeScript client: errors', () => {
 
   it('times out per attempt; an abort signal ends the call', async () => {
     const slow = createClient({ api_key: key, base_url: srv.url, timeoutMs: 150, maxRetries: 0 });
-    const t0 = Date.now();
+    // TIMEOUT, not the answer the server gives after 1.5 s: the attempt was cut at its timeout
     const e = await failure(slow.request('GET', '/api/v1/kb/providers', { headers: { 'x-test-delay': '1500' } }));
     expect(e).toMatchObject({ status: 0, code: 'TIMEOUT' });
-    expect(Date.now() - t0).toBeLessThan(1000);
 
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('user left')), 100);
@@ -514,11 +513,11 @@ describe('TypeScript client: retries', () => {
       const c2 = createClient({ api_key: k2, base_url: limited.url, maxRetryDelayMs: 5_000 });
       await c2.kb.factors();
       await c2.kb.factors();
-      const t1 = Date.now();
+      const asked = limited.seen.length;
       const e = await failure(c2.kb.factors());
       expect(e).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
       expect(e.retry_after).toBeGreaterThan(40_000);
-      expect(Date.now() - t1).toBeLessThan(1_000);
+      expect(limited.seen.length - asked).toBe(1); // the 429 alone: no retry was waited for
     } finally {
       await limited.close();
     }

@@ -272,17 +272,18 @@ describe('normalize: errors and scale', () => {
     }
   });
 
-  it('handles 5 MB inputs in linear time', () => {
+  // a quadratic step would not finish 5 MB within the test's timeout (2 minutes); the speed itself is measured by
+  // bench/fingerprint.mjs, not asserted here (a loaded machine would fail any fixed bound)
+  it('handles 5 MB inputs (linear: a quadratic step would run past the timeout)', () => {
     const sentence = 'The quick brown fox, jumps over 13 lazy dogs. ';
     const ascii = sentence.repeat(Math.ceil(5e6 / sentence.length));
     const mixed = 'Ἀρχὴ ήμισυ παντός — Straße ﬁnance 日本語 👍🏽 e\u0301\u0323 한국어 '.repeat(Math.ceil(5e6 / 60));
     // Long runs of marks exercise canonical ordering, which must not go quadratic either.
     const marks = ('a' + '\u0301\u0323'.repeat(50) + ' ').repeat(Math.ceil(5e6 / 102));
     for (const input of [ascii, mixed, marks]) {
-      const t0 = performance.now();
       const { text, map } = normalize(input);
       expect(map.length).toBe(text.length + 1);
-      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(map[text.length]).toBeLessThanOrEqual(input.length);
     }
   });
 });

@@ -491,30 +491,30 @@ describe('inconsistent or mistyped contents (valid checksum)', () => {
   });
 });
 
-describe('hostile sizes fail fast', () => {
+describe('hostile sizes are refused before they are read', () => {
   const prefix = (): number[] => {
     const full = encodeDataset(small());
     const payload = (decode(full) as [unknown, Uint8Array])[1];
     return Array.from(full.subarray(0, full.length - payload.length - 5)); // up to the payload's bin32 tag
   };
-  const timed = (b: Uint8Array, detail: RegExp) => {
-    const t = performance.now();
+  // refused by the size check named in `detail`, before anything of the claimed size is allocated or read (a
+  // 4 GB allocation would throw a RangeError, not this error; no clock is read: a loaded machine is slow, not wrong)
+  const refused = (b: Uint8Array, detail: RegExp) => {
     incompatible(() => decodeDataset(b), detail);
-    expect(performance.now() - t).toBeLessThan(50);
   };
 
   it('a 4 GB bin claim in the outer array', () => {
-    timed(
+    refused(
       new Uint8Array([...prefix(), 0xc6, 0xff, 0xff, 0xff, 0xff, 1, 2, 3]),
       /bin length \(4294967295\) > maxBinLength/,
     );
   });
 
   it('4-billion-element array / map / string claims', () => {
-    timed(new Uint8Array([0x92, 0xdd, 0xff, 0xff, 0xff, 0xff, 0]), /array length/);
-    timed(new Uint8Array([0x92, 0xdf, 0xff, 0xff, 0xff, 0xff, 0]), /map length/);
-    timed(new Uint8Array([0x92, 0xdb, 0xff, 0xff, 0xff, 0xff, 0]), /maxStrLength/);
-    timed(new Uint8Array([0x92, 0xc9, 0xff, 0xff, 0xff, 0xff, 1, 0]), /ext length/);
+    refused(new Uint8Array([0x92, 0xdd, 0xff, 0xff, 0xff, 0xff, 0]), /array length/);
+    refused(new Uint8Array([0x92, 0xdf, 0xff, 0xff, 0xff, 0xff, 0]), /map length/);
+    refused(new Uint8Array([0x92, 0xdb, 0xff, 0xff, 0xff, 0xff, 0]), /maxStrLength/);
+    refused(new Uint8Array([0x92, 0xc9, 0xff, 0xff, 0xff, 0xff, 1, 0]), /ext length/);
   });
 
   it('huge claims inside a checksummed payload', () => {
@@ -523,12 +523,12 @@ describe('hostile sizes fail fast', () => {
       [[0xdd, 0xff, 0xff, 0xff, 0xff, 0], /array length/],
       [[0x81, 0xa4, 0x64, 0x6f, 0x63, 0x73, 0xdd, 0x7f, 0xff, 0xff, 0xff], /array length/],
     ] as const) {
-      timed(craft({ payload: new Uint8Array(bytes) }), detail);
+      refused(craft({ payload: new Uint8Array(bytes) }), detail);
     }
   });
 
   it('claimed counts far above the payload are refused without allocating', () => {
-    timed(craft({ header: { counts: { docs: 2, keys: 2 ** 40 } } }), /payload.keys has 32 bytes/);
+    refused(craft({ header: { counts: { docs: 2, keys: 2 ** 40 } } }), /payload.keys has 32 bytes/);
   });
 });
 
@@ -554,34 +554,22 @@ describe('encodeDataset input checks', () => {
   });
 });
 
-describe('speed (1M keys)', () => {
-  it('encodes and decodes 1M keys in tens of ms', () => {
+describe('1M keys', () => {
+  // the codec's speed at scale is measured by bench/exact-scale.mjs (export_ms, and the import in Chromium), not
+  // asserted here: a loaded machine would fail any fixed bound
+  it('round-trips 1M keys and 5,000 documents exactly, with a checksum over the whole', () => {
     const data = makeData(1_000_000, 5000, 5);
-    encodeDataset(data);
-    decodeDataset(encodeDataset(data)); // warm up
-    const runs = 5;
-    let enc = Infinity;
-    let dec = Infinity;
-    let bytes: Uint8Array = new Uint8Array(0);
-    for (let r = 0; r < runs; r++) {
-      let t = performance.now();
-      bytes = encodeDataset(data);
-      enc = Math.min(enc, performance.now() - t);
-      t = performance.now();
-      const back = decodeDataset(bytes, { params: PARAMS });
-      dec = Math.min(dec, performance.now() - t);
-      expect(back.keys.length).toBe(1_000_000);
-    }
-    let crc = Infinity;
-    for (let r = 0; r < runs; r++) {
-      const t = performance.now();
-      crc32(bytes);
-      crc = Math.min(crc, performance.now() - t);
-    }
-    console.log(
-      `snapshot 1M keys / 5000 docs: ${(bytes.length / 1e6).toFixed(1)} MB, encode ${enc.toFixed(1)} ms, decode ${dec.toFixed(1)} ms, crc32 alone ${crc.toFixed(1)} ms (best of ${runs})`,
-    );
-    expect(enc).toBeLessThan(500);
-    expect(dec).toBeLessThan(500);
+    const bytes = encodeDataset(data);
+    const back = decodeDataset(bytes, { params: PARAMS });
+    // compared as bytes (a deep equality of million-element arrays element by element takes minutes)
+    const same = (a: ArrayBufferView, b: ArrayBufferView) =>
+      Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    expect(back.keys.length).toBe(1_000_000);
+    for (const k of ['keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const)
+      expect(same(back[k], data[k]), k).toBe(true);
+    expect(back.docs).toEqual(data.docs);
+    const again = encodeDataset(back);
+    expect(same(again, bytes)).toBe(true); // the same bytes again: the encoding is canonical
+    expect(crc32(again)).toBe(crc32(bytes));
   });
 });
