@@ -105,6 +105,47 @@ describe('extractWork against a chat model that memorised a stretch', () => {
   });
 });
 
+describe('extractWork against a rate-limited API that refuses in its own field', () => {
+  it('honours 429 + Retry-After inside each call, counts API refusals, and measures the same', async () => {
+    const server = await startMemorisedServer({ words, held, rateLimitEvery: 5, apiRefusals: true });
+    try {
+      const model = createOpenAICompatibleModel({
+        baseUrl: server.baseUrl,
+        model: 'fixture-memo-1',
+        api: 'chat',
+        retryBaseMs: 0,
+      });
+      const r = await runWorkExtraction(store, { text, model, budget_calls: 400 });
+      expect(server.rateLimited()).toBeGreaterThan(0);
+      // a call retried after a 429 is one call: the budget counts calls, the API saw the retries too
+      expect(r.calls).toBe(server.requests());
+      expect(r.failed_calls).toBe(0);
+      expect(r.refusals).toBe(server.refusals());
+      expect(r.refusals).toBeGreaterThan(0);
+      expect(r.nv_recall).toBeGreaterThan((held[1] - held[0]) / n - 0.05);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops with a partial answer when calls keep failing after a first success', async () => {
+    const server = await startMemorisedServer({ words, held });
+    const model = createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'm', api: 'chat', maxRetries: 0 });
+    let calls = 0;
+    const flaky = {
+      ...model,
+      generateCall: (prompt: string, o: { maxTokens: number; temperature: 0 }) =>
+        ++calls <= 2 ? model.generateCall!(prompt, o) : server.close().then(() => model.generateCall!(prompt, o)),
+    };
+    const r = await runWorkExtraction(store, { text, model: flaky, budget_calls: 50, concurrency: 1 });
+    expect(r.stopped).toBe('upstream_errors');
+    expect(r.failed_calls).toBe(3);
+    expect(r.calls).toBe(5);
+    expect(r.record.calls.slice(2).every((c) => c.error === 'UPSTREAM_ERROR' && c.response_sha256 === null)).toBe(true);
+    expect(r.untried.probes.length).toBeGreaterThan(0);
+  });
+});
+
 describe('extractWork against models that memorised nothing', () => {
   it('a chat model answering unrelated text: nv_recall 0, no block', async () => {
     const r = await runWorkExtraction(store, { text, model: chat(blank), budget_calls: 100 });
