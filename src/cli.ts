@@ -13,6 +13,7 @@
  *   trainprint report ANALYSIS.json         the work report of an analysis or an evidence bundle, one HTML page
  *   trainprint verify BUNDLE.json           check an evidence bundle offline: signature, digests, recomputed numbers
  *   trainprint extract-text FILE            the text analyze reads from a file (an EPUB, PDF or DOCX file's extracted text)
+ *   trainprint extract WORK --model-url URL --model NAME   how much of a work a model writes out (nv_recall, blocks, calls)
  *   trainprint scan --dataset A INPUT… --out HITS.jsonl   scan model outputs or documents against datasets (hits as JSON lines)
  *   trainprint worker --queue URL …         a worker of the scan queue on PostgreSQL (scan --queue enqueues)
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
@@ -24,6 +25,7 @@
 import { TrainprintError } from './library.js';
 import { analyzeCommand } from './cli/analyze.js';
 import { demoCommand } from './cli/demo.js';
+import { extractCommand } from './cli/extract.js';
 import { extractTextCommand } from './cli/extract-text.js';
 import { fingerprintCommand } from './cli/fingerprint.js';
 import { HELP } from './cli/help.js';
@@ -85,6 +87,7 @@ const COMMANDS = new Map<string, Command>([
   ['report', reportCommand],
   ['verify', verifyCommand],
   ['extract-text', extractTextCommand],
+  ['extract', extractCommand],
   ['scan', scanCommand],
   ['worker', workerCommand],
 ]);

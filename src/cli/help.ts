@@ -167,6 +167,24 @@ export const HELP = `usage:
       file's extracted text, a text file as it is. Its SHA-256 is a bundle's text_sha256 and its
       UTF-16 offsets are the result's spans; --type and the limits as analyze's
       --out FILE    the text (default: standard output)
+  trainprint extract WORK --model-url URL --model NAME [options]
+      how much of WORK (a text, EPUB, PDF or DOCX file) an OpenAI-compatible model writes out
+      (engine.memorization.extractWork, docs/memorization.md): probes over every section, then
+      continuation loops from each hit; the result as JSON: nv_recall (share of the work's words in
+      near-verbatim blocks of >= 100 words), blocks { start, end, words, generated, calls } (UTF-16
+      offsets into the text as extract-text writes it), calls, refusals, usage, the record of every
+      call (SHA-256 of request and answer). The API key, if any, from TRAINPRINT_MODEL_API_KEY
+      --model-url URL     the base URL including /v1, e.g. https://api.example.com/v1
+      --model NAME        the model field of every request
+      --chat              /chat/completions (default: /completions)
+      --budget-calls N    most calls in all, every call counted (default 2000)
+      --probes N          phase-1 probes (default one per 250 words, at most half the budget)
+      --max-tokens N      max_tokens of each call (default 256)
+      --concurrency N     calls in flight (default 4)
+      --type T            as analyze's
+      --out FILE          the result (default: standard output)
+      --allow-private-model-hosts   call a model on a loopback or private host (refused by default,
+                          by the URL and by every address its name resolves to, as serve refuses them)
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
       scan model outputs or any documents against datasets (engine.scan): one JSON line per
       passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,

@@ -1,6 +1,6 @@
 /**
  * `trainprint/memorization` — the memorization operations of `engine.memorization`: register a work (with
- * canaries), extract, probe (a set-level membership test against reference documents), compare a model's output,
+ * canaries), extract, extractWork (how much of a whole work a model writes out), probe (a set-level membership test against reference documents), compare a model's output,
  * assess and report; their requests and results, and the constants they are measured with. The models they run
  * against are in `trainprint/models`.
  *
@@ -23,6 +23,17 @@ export {
   CANARY_WORDS,
   MAX_CANARIES,
   TIER_ATTRIBUTION,
+  HIT_WORDS,
+  NV_BLOCK_WORDS,
+  MAX_GAP_WORDS,
+  inOrderShare,
+  isRefusal,
+  type ExtractWorkRequest,
+  type WorkExtractionResult,
+  type WorkSection,
+  type ExtractionCall,
+  type SectionRecall,
+  type NearVerbatimBlock,
   type ReportOptions,
   type TrackWorkRequest,
   type TrackedWork,

@@ -43,6 +43,7 @@ export {
   type DistributionMoments,
   type GenerateOptions,
   type TokenLogprobs,
+  type GenerationCall,
   type TopLogprob,
   type OpenAICompatibleOptions,
   type NgramOptions,

@@ -25,7 +25,7 @@
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
-import type { AccessLevel, GenerateOptions, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
+import type { AccessLevel, GenerateOptions, GenerationCall, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
 /** Options of {@link createOpenAICompatibleModel}. */
 export interface OpenAICompatibleOptions {
@@ -144,8 +144,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
   const chatMessages = options.chatMessages ?? DEFAULT_CHAT;
 
-  /** POST with timeout and retries; resolves to the parsed JSON body of a 2xx answer. */
-  async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
+  /** POST with timeout and retries; resolves to the parsed JSON body of a 2xx answer, with the bodies as sent and received. */
+  async function post(path: string, body: unknown): Promise<Posted> {
     const url = `${root}${path}`;
     const where = `${shown}${path}`;
     const payload = JSON.stringify(body);
@@ -189,7 +189,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
           try {
             const parsed: unknown = JSON.parse(text);
             if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
-            return parsed as Record<string, unknown>;
+            return { json: parsed as Record<string, unknown>, request: payload, response: text };
           } catch {
             const shape = bodyShape(res, text);
             const detail = `${where}: status ${res.status} with a body that is not a JSON object (${shape})`;
@@ -225,39 +225,50 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const access: AccessLevel = api === 'chat' ? 'generations_only' : top > 0 ? 'top_k' : 'logprobs';
   const id = options.id ?? `openai-compatible:${options.model}`;
 
-  async function generate(prompt: string, o: GenerateOptions): Promise<string> {
+  async function generateCall(prompt: string, o: GenerateOptions): Promise<GenerationCall> {
     if (typeof prompt !== 'string') throw new TrainprintError('INVALID_INPUT', 'prompt must be a string');
     if (!o || typeof o !== 'object' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1)
       throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be a positive integer');
     if (o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'temperature must be 0 (greedy decoding)');
     if (api === 'chat') {
+      const where = `${shown}/chat/completions`;
       const r = await post('/chat/completions', {
         model: options.model,
         messages: chatMessages(prompt),
         max_tokens: o.maxTokens,
         temperature: 0,
       });
-      const content = (firstChoice(r, `${shown}/chat/completions`).message as { content?: unknown } | undefined)
-        ?.content;
-      if (typeof content !== 'string')
-        throw new TrainprintError(
-          'UPSTREAM_ERROR',
-          `${shown}/chat/completions: choices[0].message.content is not a string`,
-        );
-      return content;
+      const choice = firstChoice(r.json, where);
+      const message = choice.message as { content?: unknown; refusal?: unknown } | undefined;
+      const content = message?.content;
+      // OpenAI's structured refusal: `refusal` set, `content` null
+      const refusal = typeof message?.refusal === 'string' && message.refusal.length > 0 ? message.refusal : undefined;
+      if (typeof content !== 'string' && refusal === undefined)
+        throw new TrainprintError('UPSTREAM_ERROR', `${where}: choices[0].message.content is not a string`);
+      return wireCall(r, choice, typeof content === 'string' ? content : '', refusal);
     }
     const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 });
-    const text = firstChoice(r, `${shown}/completions`).text;
-    if (typeof text !== 'string')
+    const choice = firstChoice(r.json, `${shown}/completions`);
+    if (typeof choice.text !== 'string')
       throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
-    return text;
+    return wireCall(r, choice, choice.text, undefined);
+  }
+
+  async function generate(prompt: string, o: GenerateOptions): Promise<string> {
+    const call = await generateCall(prompt, o);
+    if (call.refusal !== undefined && call.text === '')
+      throw new TrainprintError(
+        'UPSTREAM_ERROR',
+        `${shown}: the model refused (message.refusal) instead of generating`,
+      );
+    return call.text;
   }
 
   async function logprobs(text: string): Promise<TokenLogprobs> {
     if (typeof text !== 'string' || text.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'text must be a non-empty string');
     const where = `${shown}/completions`;
-    const r = await post('/completions', {
+    const { json: r } = await post('/completions', {
       model: options.model,
       prompt: text,
       max_tokens: echoMax,
@@ -335,7 +346,38 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     return out;
   }
 
-  return api === 'chat' ? { id, access, generate } : { id, access, generate, logprobs };
+  return api === 'chat' ? { id, access, generate, generateCall } : { id, access, generate, generateCall, logprobs };
+}
+
+/** A 2xx answer: its parsed body, and the request and answer bodies as they went over the wire. */
+interface Posted {
+  readonly json: Record<string, unknown>;
+  readonly request: string;
+  readonly response: string;
+}
+
+/** The {@link GenerationCall} of an answer: usage and model name only when the endpoint reported them well-formed. */
+function wireCall(
+  r: Posted,
+  choice: Record<string, unknown>,
+  text: string,
+  refusal: string | undefined,
+): GenerationCall {
+  const u = r.json.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined;
+  const flagged = refusal ?? (finish === 'content_filter' ? 'finish_reason: content_filter' : undefined);
+  return {
+    text,
+    request: r.request,
+    response: r.response,
+    ...(u && typeof u === 'object' && count(u.prompt_tokens) && count(u.completion_tokens)
+      ? { usage: { prompt_tokens: u.prompt_tokens as number, completion_tokens: u.completion_tokens as number } }
+      : {}),
+    ...(typeof r.json.model === 'string' ? { model: r.json.model } : {}),
+    ...(finish !== undefined ? { finish_reason: finish } : {}),
+    ...(flagged !== undefined ? { refusal: flagged } : {}),
+  };
 }
 
 function firstChoice(r: Record<string, unknown>, where: string): Record<string, unknown> {

@@ -78,4 +78,34 @@ export interface TargetModel {
   logprobs?(text: string): Promise<TokenLogprobs>;
   /** Greedy continuation of `prompt` (the continuation only, without the prompt). */
   generate(prompt: string, options: GenerateOptions): Promise<string>;
+  /**
+   * {@link generate} with what went over the wire: the request body as sent, the answer body as received, the
+   * token usage and model name the endpoint reported, and whether the API itself flagged a refusal. Backends over
+   * HTTP offer it so that a run can keep a checkable record of every call (`memorization.extractWork`).
+   */
+  generateCall?(prompt: string, options: GenerateOptions): Promise<GenerationCall>;
+}
+
+/**
+ * One generation call as it went over the wire ({@link TargetModel.generateCall}).
+ * @example const { text, request, response, usage } = await model.generateCall!('Call me', { maxTokens: 32, temperature: 0 })
+ */
+export interface GenerationCall {
+  /** The generated text (the continuation only); empty when the API answered with a refusal instead. */
+  readonly text: string;
+  /** The request body exactly as sent (JSON). */
+  readonly request: string;
+  /** The answer body exactly as received. */
+  readonly response: string;
+  /** Tokens the endpoint reported in `usage`, when it did. */
+  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  /** The model name the endpoint reported in its answer (`model`), when it did. */
+  readonly model?: string;
+  /** `choices[0].finish_reason`, when given. */
+  readonly finish_reason?: string;
+  /**
+   * The API's own refusal: a chat answer's `message.refusal` (its text here), or `finish_reason` `content_filter`.
+   * Absent when the API flagged nothing (a refusal written as ordinary text is for the caller to recognise).
+   */
+  readonly refusal?: string;
 }

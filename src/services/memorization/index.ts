@@ -5,6 +5,17 @@ export { Memorization } from './memorization.js';
 export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
 export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
+export { HIT_WORDS } from './extract-work.js';
+export type {
+  ExtractWorkRequest,
+  WorkExtractionResult,
+  WorkSection,
+  ExtractionCall,
+  SectionRecall,
+} from './extract-work.js';
+export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';
+export type { NearVerbatimBlock } from './nv-blocks.js';
+export { isRefusal } from './refusal.js';
 export { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './probe.js';
 export { CANARY_WORDS, MAX_CANARIES } from './register.js';
 export { TIER_ATTRIBUTION } from './assess.js';

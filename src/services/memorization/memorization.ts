@@ -9,6 +9,7 @@ import { workText } from '../registry/works.js';
 import { getAssessment, runAssessment } from './assess.js';
 import { compareOutput } from './compare-output.js';
 import { runExtraction } from './extract.js';
+import { runWorkExtraction, type ExtractWorkRequest, type WorkExtractionResult } from './extract-work.js';
 import { runProbe } from './probe.js';
 import {
   addReferenceSet,
@@ -95,6 +96,19 @@ export class Memorization {
    */
   extract(request: ExtractRequest): Promise<ExtractionResult> {
     return runExtraction(this.store, request);
+  }
+
+  /**
+   * How much of a whole work the model writes out: phase-1 probes over every section, continuation loops from each
+   * hit, the outputs aligned into near-verbatim blocks; `nv_recall` = share of the work's words in blocks of ≥ 100
+   * words (Ahmed et al. 2026, arXiv 2601.02671), with every call counted against `budget_calls` and recorded.
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (when no call succeeded)
+   * @example
+   * const model = createOpenAICompatibleModel({ baseUrl: 'https://api.example.com/v1', model: 'm', api: 'chat' })
+   * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })
+   */
+  extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
+    return runWorkExtraction(this.store, request);
   }
 
   /**

@@ -1,0 +1,139 @@
+/**
+ * `trainprint extract WORK --model-url URL --model NAME [--chat] [--budget-calls N] [--out RESULT.json]
+ * [--allow-private-model-hosts]`: how much of a work an OpenAI-compatible model writes out
+ * (`engine.memorization.extractWork`): nv_recall, the near-verbatim blocks with their spans in the work's text (a
+ * text file as read, an EPUB, PDF or DOCX file's extracted text, its sections the probes' strata), the calls, the
+ * refusals and the record of every call. Model hosts on loopback or private networks are refused unless
+ * `--allow-private-model-hosts`, as `serve` refuses them: by the URL, then by every address the name resolves to
+ * (the calls then go to a checked address only).
+ */
+import { writeFile } from 'node:fs/promises';
+import {
+  createEngine,
+  createOpenAICompatibleModel,
+  extractDocument,
+  isInternalHost,
+  refusedResolution,
+  TEXT_FILE_TYPES,
+  type DocumentFormat,
+  type WorkSection,
+} from '../library.js';
+import { resolveHost } from '../node/index.js';
+import { readWorkFile } from './files.js';
+import { HELP } from './help.js';
+import { parse, UsageError } from './shared.js';
+
+/** Environment variable read for the model API's key (sent as `Authorization: Bearer …`). */
+export const MODEL_API_KEY_ENV = 'TRAINPRINT_MODEL_API_KEY';
+
+/**
+ * `trainprint extract`: the result as JSON to `--out` or standard output, one summary line on stderr.
+ * @example process.exitCode = await extractCommand(['book.epub', '--model-url', 'https://api.example.com/v1', '--model', 'm', '--chat'])
+ */
+export async function extractCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    'model-url': { type: 'string' },
+    model: { type: 'string' },
+    chat: { type: 'boolean' },
+    'budget-calls': { type: 'string' },
+    probes: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    concurrency: { type: 'string' },
+    type: { type: 'string' },
+    out: { type: 'string' },
+    'allow-private-model-hosts': { type: 'boolean' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
+  const baseUrl = values['model-url'];
+  const name = values.model;
+  if (typeof baseUrl !== 'string' || typeof name !== 'string' || name.length === 0)
+    throw new UsageError('extract needs --model-url URL (the base URL including /v1) and --model NAME');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--model-url ${JSON.stringify(baseUrl)} is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError('--model-url must be http: or https:');
+  let pinned: typeof fetch | undefined;
+  if (values['allow-private-model-hosts'] !== true) {
+    if (isInternalHost(url))
+      throw new UsageError(
+        `--model-url: ${url.host} is a loopback, private or internal host; pass --allow-private-model-hosts to call it`,
+      );
+    const r = await refusedResolution(url, resolveHost);
+    if ('reason' in r)
+      throw new UsageError(`--model-url: ${url.host}: ${r.reason}; pass --allow-private-model-hosts to call it`);
+    pinned = r.fetch;
+  }
+  const number = (flag: string): number | undefined => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!Number.isInteger(x)) throw new UsageError(`--${flag} must be an integer`);
+    return x;
+  };
+
+  const { type, content } = await readWorkFile(positionals[0], values.type as string | undefined);
+  let text: string;
+  let sections: WorkSection[] | undefined;
+  if (TEXT_FILE_TYPES.has(type)) text = content as string;
+  else {
+    const document = await extractDocument(content as Uint8Array, type as DocumentFormat);
+    text = document.text;
+    sections = strata(document.sections);
+  }
+  const apiKey = process.env[MODEL_API_KEY_ENV];
+  const model = createOpenAICompatibleModel({
+    baseUrl,
+    model: name,
+    api: values.chat === true ? 'chat' : 'completions',
+    topLogprobs: 0,
+    ...(apiKey ? { apiKey } : {}),
+    ...(pinned ? { fetch: pinned } : {}),
+  });
+  const engine = await createEngine();
+  try {
+    const result = await engine.memorization.extractWork({
+      text,
+      model,
+      ...(sections ? { sections } : {}),
+      ...optional('budget_calls', number('budget-calls')),
+      ...optional('probes', number('probes')),
+      ...optional('max_tokens', number('max-tokens')),
+      ...optional('concurrency', number('concurrency')),
+    });
+    const json = `${JSON.stringify(result, null, 2)}\n`;
+    const out = values.out as string | undefined;
+    if (out === undefined) process.stdout.write(json);
+    else await writeFile(out, json);
+    console.error(
+      `${out === undefined ? '' : `wrote ${out}: `}nv_recall ${result.nv_recall} (blocks of ≥ 100 words, ${result.blocks.filter((b) => b.words >= 100).length}), ` +
+        `${result.calls} of ${result.budget_calls} calls, ${result.refusals} refused, stopped: ${result.stopped}`,
+    );
+    return 0;
+  } finally {
+    engine.dispose();
+  }
+}
+
+const optional = <K extends string>(key: K, v: number | undefined) =>
+  (v === undefined ? {} : { [key]: v }) as Partial<Record<K, number>>;
+
+/**
+ * A book's sections as strata of the probe: in order of their start, without empty ones and without those that
+ * overlap the one before (a table of contents may nest); none left → the whole text (undefined).
+ */
+function strata(sections: ReadonlyArray<{ title: string; start: number; end: number }>): WorkSection[] | undefined {
+  const out: WorkSection[] = [];
+  for (const s of [...sections].sort((a, b) => a.start - b.start)) {
+    if (s.end <= s.start || (out.length > 0 && s.start < out[out.length - 1].end)) continue;
+    out.push({ start: s.start, end: s.end, title: s.title });
+  }
+  return out.length ? out : undefined;
+}

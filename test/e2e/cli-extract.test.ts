@@ -1,0 +1,122 @@
+/**
+ * `trainprint extract` of the built CLI (dist/cli.js, `npm run build` first) against the fixture chat server on
+ * 127.0.0.1 that memorised a stretch of a work: the result file's nv_recall near the held share with checkable
+ * blocks, the budget held, a loopback model host refused without --allow-private-model-hosts (exit code 2, no
+ * call made), and bad options as usage errors.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
+import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const { text, words } = syntheticWork(3, 1000, 7);
+const held: [number, number] = [1200, 2200];
+let dir: string;
+let server: MemorisedServer;
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, 'extract', ...args],
+      { cwd: dir, timeout: 120_000, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-extract-'));
+  writeFileSync(join(dir, 'work.txt'), text);
+  server = await startMemorisedServer({ words, held });
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trainprint extract', () => {
+  it('measures the held stretch through the chat API and writes the result', async () => {
+    const before = server.requests();
+    const r = await run([
+      'work.txt',
+      '--model-url',
+      server.baseUrl,
+      '--model',
+      'fixture-memo-1',
+      '--chat',
+      '--budget-calls',
+      '300',
+      '--out',
+      'result.json',
+      '--allow-private-model-hosts',
+    ]);
+    expect(r.stderr).toMatch(/nv_recall 0\.\d+/);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+    const share = (held[1] - held[0]) / words.length;
+    expect(result.nv_recall).toBeGreaterThan(share - 0.05);
+    expect(result.nv_recall).toBeLessThanOrEqual(share + 0.001);
+    expect(result.calls).toBe(server.requests() - before);
+    expect(result.calls).toBeLessThanOrEqual(300);
+    expect(result.blocks.length).toBeGreaterThan(0);
+    for (const b of result.blocks) {
+      expect(inOrderShare(text.slice(b.start, b.end), b.generated)).toBeGreaterThanOrEqual(0.9);
+    }
+    expect(result.record.calls).toHaveLength(result.calls);
+  });
+
+  it('refuses a loopback model host without --allow-private-model-hosts, before any call', async () => {
+    const before = server.requests();
+    const r = await run(['work.txt', '--model-url', server.baseUrl, '--model', 'm', '--chat']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/loopback, private or internal host.*--allow-private-model-hosts/);
+    expect(server.requests()).toBe(before);
+  });
+
+  it.each([
+    [['work.txt', '--model', 'm'], /--model-url/],
+    [['work.txt', '--model-url', 'ftp://x/v1', '--model', 'm'], /http/],
+    [['--model-url', 'http://127.0.0.1:1/v1', '--model', 'm'], /exactly one WORK/],
+    [
+      [
+        'work.txt',
+        '--model-url',
+        'http://127.0.0.1:1/v1',
+        '--model',
+        'm',
+        '--budget-calls',
+        'many',
+        '--allow-private-model-hosts',
+      ],
+      /integer/,
+    ],
+  ])('usage error: %j', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a budget out of range is INVALID_OPTIONS (exit code 1)', async () => {
+    const r = await run([
+      'work.txt',
+      '--model-url',
+      server.baseUrl,
+      '--model',
+      'm',
+      '--budget-calls',
+      '0',
+      '--allow-private-model-hosts',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/INVALID_OPTIONS.*budget_calls/);
+  });
+});
