@@ -153,6 +153,7 @@ describe.skipIf(!CAN_RUN)('scan queue: a PostgreSQL restart under the workers, a
       await enqueuer.exited;
       const status = JSON.parse((await run(['scan', '--queue', url, '--status', '--json', '--job', job])).stdout);
       expect(status).toMatchObject({ state: 'failed', items_done: 0, items_total: 30 });
+      expect(status.error).toContain('its enqueue stopped before the input ended');
       const line = (await run(['scan', '--queue', url, '--status', '--job', job])).stdout;
       expect(line).toContain(`job ${job}: failed, 0 of 30+ items`);
       expect(line).toContain('its enqueue stopped before the input ended');
