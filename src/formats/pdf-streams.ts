@@ -353,9 +353,10 @@ function flateStage(InflateClass: Fflate['Inflate']): Stage {
 /**
  * Whether fflate's inflater has read its data's final block: its state's `f` (the final block begun) with no block
  * left open (`l`). fflate has no public signal for it; the version is pinned, and a test reads a stream followed by
- * more data to keep this true.
+ * more data to keep this true (test/unit/formats-hostile.test.ts).
+ * @example inflater.push(slice, false); if (inflaterEnded(inflater)) stop()
  */
-function inflaterEnded(inflater: Inflate): boolean {
+export function inflaterEnded(inflater: Inflate): boolean {
   const state = (inflater as unknown as { s?: { f?: number; l?: unknown } }).s;
   return state !== undefined && !!state.f && !state.l;
 }

@@ -5,10 +5,11 @@
  * within the extraction's budget: a typed error naming the limit, or text no larger than the limits allow.
  */
 import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
-import { strToU8, zipSync } from 'fflate';
+import { Inflate, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import { extractDocument } from '../../src/formats/index.js';
+import { inflaterEnded } from '../../src/formats/pdf-streams.js';
 import { attr, xmlTags } from '../../src/formats/xml.js';
 
 /** Expects `promise` to reject with a TrainprintError of `code` whose message matches `pattern`. */
@@ -433,5 +434,16 @@ describe('time', () => {
       'PAYLOAD_TOO_LARGE',
       /longer than 200 ms.*timeoutMs/,
     );
+  });
+});
+
+describe('the end of deflate data', () => {
+  it("is seen in fflate's inflater (its state read by the stream counter), however much data follows", () => {
+    const data = deflateRawSync(strToU8('lorem ipsum dolor sit amet '.repeat(1000)));
+    const inflater = new Inflate(() => undefined);
+    inflater.push(data.subarray(0, data.length >> 1), false);
+    expect(inflaterEnded(inflater)).toBe(false);
+    inflater.push(new Uint8Array([...data.subarray(data.length >> 1), ...strToU8('\nendstream\nendobj\n')]), false);
+    expect(inflaterEnded(inflater)).toBe(true);
   });
 });

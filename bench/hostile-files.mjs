@@ -1,0 +1,351 @@
+#!/usr/bin/env node
+/**
+ * Hostile document files against a real `trainprint serve` (the built CLI, dist/cli.js, memory of its own process):
+ * for each attack file — a quadratic XML attribute (DOCX, EPUB), an EPUB spine naming a 1 MiB chapter 500 times, a
+ * PDF content stream inflating to 1 GiB, a font inflating to 512 MiB, a page of a million text items, a page
+ * referenced a million times, a page tree claiming 10⁹ pages, a DOCTYPE internal subset — sent alone as a multipart
+ * upload with a Free key, it measures the time to the answer and its status, the latency of `GET /api/v1/status`
+ * polled every 50 ms meanwhile (p99 and max), the server's resident memory (peak while it ran, and 3 s after),
+ * beside a baseline in the same run: /status polled the same way with nothing else running. Then 20 copies of each
+ * file at once from Free keys while another account sends small text analyses one after another: their latency (p99).
+ *
+ *   npm run build && node bench/hostile-files.mjs [--out bench/results/hostile-files.json] [--concurrent 20]
+ *
+ * Linux only (the server's memory is read from /proc). Bounded: each request has a 120 s client limit; a few minutes
+ * in all. The files are made in code (translations of the generators of a published attack report).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { constants as zlib, deflateRawSync, deflateSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = resolve(ROOT, 'dist/cli.js');
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'bench/results/hostile-files.json' },
+    concurrent: { type: 'string', default: '20' },
+  },
+});
+const CONCURRENT = Number(values.concurrent);
+
+// ------------------------------------------------------------------------------------------------ the files
+const latin1 = (s) => Buffer.from(s, 'latin1');
+function pdfOf(objects) {
+  const parts = [latin1('%PDF-1.7\n')];
+  let length = parts[0].length;
+  const numbers = Object.keys(objects)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const offsets = new Map();
+  for (const n of numbers) {
+    offsets.set(n, length);
+    const body = objects[n];
+    for (const p of [latin1(`${n} 0 obj\n`), typeof body === 'string' ? latin1(body) : body, latin1('\nendobj\n')]) {
+      parts.push(p);
+      length += p.length;
+    }
+  }
+  const size = numbers.at(-1) + 1;
+  let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
+  for (let n = 1; n < size; n++) {
+    const at = offsets.get(n);
+    xref += at === undefined ? '0000000000 65535 f \n' : `${String(at).padStart(10, '0')} 00000 n \n`;
+  }
+  parts.push(latin1(`${xref}trailer\n<</Size ${size}/Root 1 0 R>>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+const streamOf = (dict, data) =>
+  Buffer.concat([latin1(`<<${dict}/Length ${data.length}>>\nstream\n`), data, latin1('\nendstream')]);
+function zlibRepeated(unit, mib) {
+  const block = latin1(unit.repeat(Math.ceil((1 << 20) / unit.length)).slice(0, 1 << 20));
+  const segment = deflateRawSync(block, { level: 9, finishFlush: zlib.Z_FULL_FLUSH });
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => segment), Buffer.alloc(6)]);
+}
+const HELVETICA = '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>';
+const PAGE = '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>';
+const threeWords = () => deflateSync(latin1('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'));
+const onePage = (contents, extra = {}) =>
+  pdfOf({
+    1: '<</Type/Catalog/Pages 2 0 R>>',
+    2: '<</Type/Pages/Kids [3 0 R]/Count 1>>',
+    3: PAGE,
+    4: contents,
+    5: HELVETICA,
+    ...extra,
+  });
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const CONTAINER =
+  '<container><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>';
+const epubOf = (opf, chapter) =>
+  zipSync(
+    {
+      'META-INF/container.xml': strToU8(CONTAINER),
+      'OEBPS/content.opf': strToU8(opf),
+      'OEBPS/c1.xhtml': strToU8(chapter),
+    },
+    { level: 9 },
+  );
+const opfOf = (spine, attributes = '') =>
+  `<package><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"${attributes}/></manifest><spine>${spine}</spine></package>`;
+
+const FILES = {
+  'quadratic-attribute.docx': () =>
+    zipSync(
+      {
+        'word/document.xml': strToU8(
+          `<w:document xmlns:w="${W}"><w:body><w:p><w:pPr><w:pStyle w:val${'a'.repeat(100_000)}/></w:pPr><w:r><w:t>hello world</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+      },
+      { level: 9 },
+    ),
+  'quadratic-attribute.epub': () =>
+    epubOf(opfOf('<itemref idref="c1"/>', ` x${'a'.repeat(40_000)}`), '<html><body><p>hello world</p></body></html>'),
+  'spine-repeat.epub': () =>
+    epubOf(
+      opfOf('<itemref idref="c1"/>'.repeat(500)),
+      `<html><body><p>${'lorem ipsum dolor sit amet '.repeat(40_000).slice(0, 1_048_536)}</p></body></html>`.slice(
+        0,
+        1 << 20,
+      ),
+    ),
+  'flate-bomb.pdf': () => onePage(streamOf('/Filter/FlateDecode', zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 1024))),
+  'font-bomb.pdf': () =>
+    onePage(streamOf('/Filter/FlateDecode', threeWords()), {
+      5: '<</Type/Font/Subtype/TrueType/BaseFont/Bomb/FirstChar 32/LastChar 126/FontDescriptor 7 0 R>>',
+      6: streamOf('/Filter/FlateDecode/Length1 536870912', zlibRepeated('\0', 512)),
+      7: '<</Type/FontDescriptor/FontName/Bomb/Flags 32/FontBBox [0 0 1000 1000]/ItalicAngle 0/Ascent 800/Descent -200/CapHeight 700/StemV 80/FontFile2 6 0 R>>',
+    }),
+  'million-items.pdf': () =>
+    onePage(
+      streamOf(
+        '/Filter/FlateDecode',
+        deflateSync(latin1(`BT /F1 1 Tf 72 720 Td ${'(a) Tj T*\n'.repeat(1_000_000)} ET`)),
+      ),
+    ),
+  'page-references.pdf': () =>
+    pdfOf({
+      1: '<</Type/Catalog/Pages 2 0 R>>',
+      2: `<</Type/Pages/Count 1000000/Kids [${'3 0 R '.repeat(1_000_000)}]>>`,
+      3: '<</Type/Page/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+      4: streamOf('/Filter/FlateDecode', threeWords()),
+      5: HELVETICA,
+    }),
+  'pages-dag.pdf': () => {
+    const o = {
+      1: '<</Type/Catalog/Pages 10 0 R>>',
+      4: streamOf('/Filter/FlateDecode', threeWords()),
+      5: HELVETICA,
+      19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+    };
+    for (let l = 0; l < 9; l++)
+      o[10 + l] = `<</Type/Pages/Count ${10 ** (9 - l)}/Kids [${`${11 + l} 0 R `.repeat(10)}]>>`;
+    return pdfOf(o);
+  },
+  'doctype.epub': () =>
+    epubOf(
+      opfOf('<itemref idref="c1"/>'),
+      '<?xml version="1.0"?><!DOCTYPE html [<!ENTITY lol "lol"><!ENTITY lol9 "&lol;&lol;&lol;"><!ENTITY xxe SYSTEM "file:///etc/passwd">]><html><body><p>a &lol9; b &xxe; c</p></body></html>',
+    ),
+};
+
+// ------------------------------------------------------------------------------------------------ the server
+const dir = mkdtempSync(join(tmpdir(), 'hostile-files-'));
+const store = join(dir, 'store');
+const run = (args) =>
+  new Promise((res, rej) =>
+    execFile(process.execPath, [CLI, ...args], (err, stdout, stderr) => (err ? rej(new Error(stderr)) : res(stdout))),
+  );
+const createKey = async (account, plan) =>
+  JSON.parse(await run(['keys', 'create', '--store', store, '--account', account, '--plan', plan])).key;
+
+function startServe() {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`serve did not start:\n${out}`)), 120_000);
+    const look = () => {
+      const u = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (u && out.includes('(Ctrl-C stops)')) {
+        clearTimeout(timer);
+        res({ child, url: u });
+      }
+    };
+    child.stdout.on('data', (d) => ((out += d), look()));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => rej(new Error(`serve exited ${code}:\n${out}`)));
+  });
+}
+
+const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const pct = (xs, p) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]);
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function timed(url, init) {
+  const t = performance.now();
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
+    const text = await res.text();
+    return { ms: performance.now() - t, status: res.status, text };
+  } catch (e) {
+    return { ms: performance.now() - t, status: 0, text: String(e) };
+  }
+}
+
+/** Polls /status every 50 ms (one at a time) and the server's RSS, until stopped: latencies and peak RSS. */
+function probe(url, pid) {
+  const latencies = [];
+  let peak = rssMB(pid);
+  let stop = false;
+  const done = (async () => {
+    while (!stop) {
+      const r = await timed(`${url}/api/v1/status`);
+      latencies.push(r.status === 200 ? r.ms : 120_000);
+      peak = Math.max(peak, rssMB(pid));
+      await sleep(50);
+    }
+  })();
+  return async () => {
+    stop = true;
+    await done;
+    return {
+      status_p99_ms: pct(latencies, 99),
+      status_max_ms: pct(latencies, 100),
+      status_polls: latencies.length,
+      peak_rss_mb: Math.round(peak),
+    };
+  };
+}
+
+const upload = (url, key, name, bytes) => {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  form.append('include_text', 'false');
+  return timed(`${url}/api/v1/attribution/analyze`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+};
+
+const result = {
+  bench: 'hostile-files',
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  load_average_at_start: loadavg()[0],
+  files: {},
+  concurrent: {},
+};
+const { child, url } = await (async () => {
+  const keys = {};
+  for (const name of Object.keys(FILES)) keys[name] = await createKey(`free-${name}`, 'free');
+  keys.victim = await createKey('victim', 'pro');
+  result.keys = keys;
+  return startServe();
+})();
+const keys = result.keys;
+delete result.keys;
+try {
+  await timed(`${url}/api/v1/status`);
+  // baseline: /status with nothing else running, polled the same way for 3 s
+  const baselineProbe = probe(url, child.pid);
+  await sleep(3000);
+  result.baseline = { ...(await baselineProbe()), rss_mb: Math.round(rssMB(child.pid)) };
+  console.log('baseline', result.baseline);
+
+  for (const [name, make] of Object.entries(FILES)) {
+    const bytes = make();
+    const before = rssMB(child.pid);
+    const stop = probe(url, child.pid);
+    const r = await upload(url, keys[name], name, bytes);
+    const probed = await stop();
+    await sleep(3000);
+    const after = rssMB(child.pid);
+    let answer = null;
+    try {
+      const j = JSON.parse(r.text);
+      answer = j.success === false ? `${j.error.code}: ${j.error.message}` : `${j.extraction?.characters} characters`;
+    } catch {
+      answer = r.text.slice(0, 200);
+    }
+    result.files[name] = {
+      bytes: bytes.length,
+      status: r.status,
+      answer_ms: Math.round(r.ms),
+      answer,
+      ...probed,
+      rss_before_mb: Math.round(before),
+      peak_growth_mb: Math.round(probed.peak_rss_mb - before),
+      rss_after_3s_mb: Math.round(after),
+      rss_after_over_before: Math.round((after / before) * 100) / 100,
+      status_p99_over_baseline:
+        Math.round((probed.status_p99_ms / Math.max(1, result.baseline.status_p99_ms)) * 10) / 10,
+    };
+    console.log(name, result.files[name]);
+  }
+
+  // CONCURRENT copies of each file at once from a Free key, while another account sends small texts one by one
+  for (const [name, make] of Object.entries(FILES)) {
+    const bytes = make();
+    const before = rssMB(child.pid);
+    const stop = probe(url, child.pid);
+    let attacking = true;
+    const victim = [];
+    const victimLoop = (async () => {
+      while (attacking) {
+        const r = await timed(`${url}/api/v1/attribution/analyze`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys.victim}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            content: `A short text of another account, number ${victim.length}.`,
+            content_type: 'text',
+          }),
+        });
+        victim.push({ ms: r.ms, status: r.status });
+      }
+    })();
+    const t = performance.now();
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => upload(url, keys[name], name, bytes)));
+    const wall = performance.now() - t;
+    attacking = false;
+    await victimLoop;
+    const probed = await stop();
+    await sleep(3000);
+    const statuses = {};
+    for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+    result.concurrent[name] = {
+      copies: CONCURRENT,
+      statuses,
+      all_answered_ms: Math.round(wall),
+      other_account_calls: victim.length,
+      other_account_ok: victim.filter((v) => v.status === 200).length,
+      other_account_p99_ms: pct(
+        victim.map((v) => v.ms),
+        99,
+      ),
+      ...probed,
+      peak_growth_mb: Math.round(probed.peak_rss_mb - before),
+      rss_after_3s_mb: Math.round(rssMB(child.pid)),
+    };
+    console.log(`${CONCURRENT} × ${name}`, result.concurrent[name]);
+  }
+  result.load_average_at_end = loadavg()[0];
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}
+mkdirSync(dirname(resolve(ROOT, values.out)), { recursive: true });
+writeFileSync(resolve(ROOT, values.out), `${JSON.stringify(result, null, 2)}\n`);
+console.log(`wrote ${values.out}`);
