@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { TrainprintError } from '../errors.js';
+import { TrainprintError } from '../library.js';
 import type { WorkerPool } from './offload.js';
 
 /**
