@@ -15,11 +15,11 @@ export const STATUS = { ok: 200, auth: 401, large: 413, quota: 429, busy: 503 };
 /** The body limit of the mix's handler (as a plan's): 1 MiB. */
 export const LIMIT = 1 << 20;
 
-/** The body each request sends: [bytes, chunked]. Early answers get 16 KiB or 256 KiB, refused ones 2 MiB. */
+/** The body each request sends: [bytes, chunked]. Early answers get 16 KiB or 96 KiB, refused ones 2 MiB. */
 export function bodyOf(kind, i) {
   if (kind === 'ok') return [4096, false];
   if (kind === 'large') return [2 * LIMIT, Math.floor(i / KINDS.length) % 2 === 1];
-  return [Math.floor(i / KINDS.length) % 2 === 0 ? 16 << 10 : 256 << 10, false];
+  return [Math.floor(i / KINDS.length) % 2 === 0 ? 16 << 10 : 96 << 10, false];
 }
 
 const json = (status, code, headers = {}) =>

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { TrainprintError } from '../errors.js';
+import { TrainprintError } from '../library.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -157,8 +157,8 @@ const DEFAULT_KEEP_ALIVE_MS = 75_000;
  */
 export const KEEP_ALIVE_MARGIN_MS = 5_000;
 /**
- * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: a
- * millisecond of reading). A larger or unknown rest closes the connection after a lingering close.
+ * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: the
+ * texts of a few analyze calls). A larger or unknown rest closes the connection after a lingering close.
  */
 const DRAIN_TO_KEEP_BYTES = 1 << 20;
 /**
