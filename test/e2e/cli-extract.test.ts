@@ -63,6 +63,8 @@ describe('trainprint extract', () => {
       '300',
       '--out',
       'result.json',
+      '--prices',
+      '2.5,10,USD',
       '--allow-private-model-hosts',
     ]);
     expect(r.stderr).toMatch(/nv_recall 0\.\d+/);
@@ -78,6 +80,11 @@ describe('trainprint extract', () => {
       expect(inOrderShare(text.slice(b.start, b.end), b.generated)).toBeGreaterThanOrEqual(0.9);
     }
     expect(result.record.calls).toHaveLength(result.calls);
+    expect(result.cost.currency).toBe('USD');
+    expect(result.cost.amount).toBeCloseTo(
+      (result.usage.prompt_tokens * 2.5 + result.usage.completion_tokens * 10) / 1e6,
+      6,
+    );
   });
 
   it('reads an EPUB: its chapters are the strata, the offsets point into its extracted text', async () => {
@@ -122,6 +129,19 @@ describe('trainprint extract', () => {
     [['work.txt', '--model', 'm'], /--model-url/],
     [['work.txt', '--model-url', 'ftp://x/v1', '--model', 'm'], /http/],
     [['--model-url', 'http://127.0.0.1:1/v1', '--model', 'm'], /exactly one WORK/],
+    [
+      [
+        'work.txt',
+        '--model-url',
+        'http://127.0.0.1:1/v1',
+        '--model',
+        'm',
+        '--prices',
+        'cheap',
+        '--allow-private-model-hosts',
+      ],
+      /--prices/,
+    ],
     [
       [
         'work.txt',
