@@ -39,6 +39,7 @@ export async function extractCommand(args: string[]): Promise<number> {
     probes: { type: 'string' },
     'max-tokens': { type: 'string' },
     concurrency: { type: 'string' },
+    prices: { type: 'string' },
     type: { type: 'string' },
     out: { type: 'string' },
     'allow-private-model-hosts': { type: 'boolean' },
@@ -79,6 +80,7 @@ export async function extractCommand(args: string[]): Promise<number> {
     return x;
   };
 
+  const prices = pricesOf(values.prices);
   const { type, content } = await readWorkFile(positionals[0], values.type as string | undefined);
   let text: string;
   let sections: WorkSection[] | undefined;
@@ -107,6 +109,7 @@ export async function extractCommand(args: string[]): Promise<number> {
       ...optional('probes', number('probes')),
       ...optional('max_tokens', number('max-tokens')),
       ...optional('concurrency', number('concurrency')),
+      ...(prices ? { prices } : {}),
     });
     const json = `${JSON.stringify(result, null, 2)}\n`;
     const out = values.out as string | undefined;
@@ -120,6 +123,25 @@ export async function extractCommand(args: string[]): Promise<number> {
   } finally {
     engine.dispose();
   }
+}
+
+/** `--prices PROMPT,COMPLETION[,CURRENCY]`: prices per million tokens (checked by the library). */
+function pricesOf(v: unknown) {
+  if (v === undefined) return undefined;
+  const [p, c, currency, ...rest] = String(v).split(',');
+  const prompt = Number(p),
+    completion = Number(c);
+  if (
+    rest.length ||
+    p === undefined ||
+    c === undefined ||
+    p.trim() === '' ||
+    c.trim() === '' ||
+    Number.isNaN(prompt) ||
+    Number.isNaN(completion)
+  )
+    throw new UsageError('--prices takes PROMPT,COMPLETION[,CURRENCY]: prices per million tokens, e.g. 2.5,10,USD');
+  return { prompt_per_million: prompt, completion_per_million: completion, ...(currency ? { currency } : {}) };
 }
 
 const optional = <K extends string>(key: K, v: number | undefined) =>

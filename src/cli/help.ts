@@ -181,6 +181,8 @@ export const HELP = `usage:
       --probes N          phase-1 probes (default one per 250 words, at most half the budget)
       --max-tokens N      max_tokens of each call (default 256)
       --concurrency N     calls in flight (default 4)
+      --prices P,C[,CUR]  your prices per million prompt and completion tokens: the result's cost
+                          (from the usage the endpoint reports; no prices are built in)
       --type T            as analyze's
       --out FILE          the result (default: standard output)
       --allow-private-model-hosts   call a model on a loopback or private host (refused by default,

@@ -32,6 +32,7 @@ export {
   type WorkExtractionResult,
   type WorkSection,
   type ExtractionCall,
+  type ExtractionPrices,
   type SectionRecall,
   type NearVerbatimBlock,
   type ReportOptions,

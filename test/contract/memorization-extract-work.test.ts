@@ -63,14 +63,22 @@ describe('extractWork against a chat model that memorised a stretch', () => {
     expect(r.record.transcript_sha256).toBe(createHash('sha256').update(lines).digest('hex'));
     expect(r.record.calls.every((c) => c.model === 'fixture-memo-1')).toBe(true);
     expect(r.usage?.calls_reporting).toBe(r.calls);
+    expect(r.cost).toBeNull();
     expect(r.stopped).toBe('done');
     // the second section holds most of the stretch
     expect(r.sections).toHaveLength(1);
     expect(r.hits).toBeGreaterThan(0);
   });
 
-  it('counts refusals and never aligns them', async () => {
-    const r = await runWorkExtraction(store, { text, model: chat(memo), budget_calls: 400 });
+  it("counts refusals and never aligns them; prices the tokens by the caller's table", async () => {
+    const prices = { prompt_per_million: 2.5, completion_per_million: 10, currency: 'USD' };
+    const r = await runWorkExtraction(store, { text, model: chat(memo), budget_calls: 400, prices });
+    const u = r.usage!;
+    expect(r.cost).toEqual({
+      amount: Math.round(u.prompt_tokens * 2.5 + u.completion_tokens * 10) / 1e6,
+      currency: 'USD',
+      calls_priced: r.calls,
+    });
     expect(r.refusals).toBeGreaterThan(0);
     const refused = r.record.calls.filter((c) => c.refused);
     expect(refused.length).toBe(r.refusals);

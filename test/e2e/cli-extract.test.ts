@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
+import { buildEpub } from '../fixtures/documents.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -35,6 +36,11 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-extract-'));
   writeFileSync(join(dir, 'work.txt'), text);
+  // the same work as an EPUB: its chapters (heading, body) as e-book tools write them
+  const parts = text.split('\n\n');
+  const chapters = [];
+  for (let i = 0; i < parts.length; i += 2) chapters.push({ title: parts[i], text: parts[i + 1] });
+  writeFileSync(join(dir, 'work.epub'), buildEpub(chapters));
   server = await startMemorisedServer({ words, held });
 });
 
@@ -57,6 +63,8 @@ describe('trainprint extract', () => {
       '300',
       '--out',
       'result.json',
+      '--prices',
+      '2.5,10,USD',
       '--allow-private-model-hosts',
     ]);
     expect(r.stderr).toMatch(/nv_recall 0\.\d+/);
@@ -72,6 +80,41 @@ describe('trainprint extract', () => {
       expect(inOrderShare(text.slice(b.start, b.end), b.generated)).toBeGreaterThanOrEqual(0.9);
     }
     expect(result.record.calls).toHaveLength(result.calls);
+    expect(result.cost.currency).toBe('USD');
+    expect(result.cost.amount).toBeCloseTo(
+      (result.usage.prompt_tokens * 2.5 + result.usage.completion_tokens * 10) / 1e6,
+      6,
+    );
+  });
+
+  it('reads an EPUB: its chapters are the strata, the offsets point into its extracted text', async () => {
+    const r = await run([
+      'work.epub',
+      '--model-url',
+      server.baseUrl,
+      '--model',
+      'fixture-memo-1',
+      '--chat',
+      '--out',
+      'epub.json',
+      '--allow-private-model-hosts',
+    ]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'epub.json'), 'utf8'));
+    expect(result.sections).toHaveLength(3);
+    expect(result.sections.every((s: { probes: number }) => s.probes > 0)).toBe(true);
+    expect(result.nv_recall).toBeGreaterThan((held[1] - held[0]) / words.length - 0.05);
+    const extracted = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [cli, 'extract-text', 'work.epub'],
+        { cwd: dir, maxBuffer: 16 << 20 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      ),
+    );
+    for (const b of result.blocks) {
+      expect(inOrderShare(extracted.slice(b.start, b.end), b.generated)).toBeGreaterThanOrEqual(0.9);
+    }
   });
 
   it('refuses a loopback model host without --allow-private-model-hosts, before any call', async () => {
@@ -86,6 +129,19 @@ describe('trainprint extract', () => {
     [['work.txt', '--model', 'm'], /--model-url/],
     [['work.txt', '--model-url', 'ftp://x/v1', '--model', 'm'], /http/],
     [['--model-url', 'http://127.0.0.1:1/v1', '--model', 'm'], /exactly one WORK/],
+    [
+      [
+        'work.txt',
+        '--model-url',
+        'http://127.0.0.1:1/v1',
+        '--model',
+        'm',
+        '--prices',
+        'cheap',
+        '--allow-private-model-hosts',
+      ],
+      /--prices/,
+    ],
     [
       [
         'work.txt',

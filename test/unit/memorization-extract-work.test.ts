@@ -131,6 +131,13 @@ describe('runWorkExtraction input checks', () => {
     ['sections reversed', { sections: [{ start: 10, end: 5 }] }, 'INVALID_INPUT'],
     ['sections past the end', { sections: [{ start: 0, end: text.length + 1 }] }, 'INVALID_INPUT'],
     ['unknown field', { surprise: 1 }, 'INVALID_INPUT'],
+    ['negative price', { prices: { prompt_per_million: -1, completion_per_million: 1 } }, 'INVALID_OPTIONS'],
+    ['prices not an object', { prices: 3 }, 'INVALID_INPUT'],
+    [
+      'prices with an unknown field',
+      { prices: { prompt_per_million: 1, completion_per_million: 1, x: 1 } },
+      'INVALID_INPUT',
+    ],
   ])('%s → %s', async (_label, change, expected) => {
     expect(await code(runWorkExtraction(store, { text, model, ...change } as never))).toBe(expected);
   });

@@ -67,6 +67,19 @@ export interface ExtractWorkRequest {
   readonly max_tokens?: number;
   /** Calls in flight. 1..64. @default 4 */
   readonly concurrency?: number;
+  /**
+   * The caller's price table, per million tokens (none is built in: prices change and differ by contract); with it
+   * the result has `cost`, from the tokens the endpoint reported.
+   */
+  readonly prices?: ExtractionPrices;
+}
+
+/** Prices per million tokens, in the caller's currency. */
+export interface ExtractionPrices {
+  readonly prompt_per_million: number;
+  readonly completion_per_million: number;
+  /** A label for the currency, e.g. `USD`. */
+  readonly currency?: string;
 }
 
 /** One call of the run, as recorded. */
@@ -127,6 +140,11 @@ export interface WorkExtractionResult {
   readonly budget_calls: number;
   /** Tokens the endpoint reported over the calls that reported them (null when none did). */
   readonly usage: { prompt_tokens: number; completion_tokens: number; calls_reporting: number } | null;
+  /**
+   * Money by the caller's `prices` over the calls that reported usage (`calls_priced`); null without prices. Calls
+   * that reported no usage are not priced: compare `calls_priced` with `calls`.
+   */
+  readonly cost: { amount: number; currency: string | null; calls_priced: number } | null;
   /** Phase-1 hits. */
   readonly hits: number;
   /** Why the run stopped: every probe and loop done, the budget spent, or calls failing in a row. */
@@ -150,7 +168,18 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const r = checkObject(request, 'the request');
   onlyKeys(
     r,
-    ['model', 'work_id', 'text', 'sections', 'budget_calls', 'probes', 'prefix_words', 'max_tokens', 'concurrency'],
+    [
+      'model',
+      'work_id',
+      'text',
+      'sections',
+      'budget_calls',
+      'probes',
+      'prefix_words',
+      'max_tokens',
+      'concurrency',
+      'prices',
+    ],
     'extractWork',
   );
   const model = checkModel(r.model);
@@ -158,6 +187,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
   const maxTokens = intOption(r.max_tokens, 256, 16, 4096, 'max_tokens');
   const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const prices = checkPrices(r.prices);
   const { text, workId } = await resolveWork(store, r);
   const work = wordSpans(text);
   const n = work.tokens.length;
@@ -338,6 +368,8 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     return t;
   };
   const reporting = records.filter((c) => c.prompt_tokens !== undefined);
+  const promptTokens = reporting.reduce((t, c) => t + (c.prompt_tokens ?? 0), 0);
+  const completionTokens = reporting.reduce((t, c) => t + (c.completion_tokens ?? 0), 0);
   const refusals = records.filter((c) => c.refused).length;
   return {
     work_id: workId,
@@ -365,10 +397,16 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     failed_calls: records.filter((c) => c.error !== undefined).length,
     budget_calls: budget,
     usage: reporting.length
+      ? { prompt_tokens: promptTokens, completion_tokens: completionTokens, calls_reporting: reporting.length }
+      : null,
+    cost: prices
       ? {
-          prompt_tokens: reporting.reduce((t, c) => t + (c.prompt_tokens ?? 0), 0),
-          completion_tokens: reporting.reduce((t, c) => t + (c.completion_tokens ?? 0), 0),
-          calls_reporting: reporting.length,
+          // to a millionth of the currency unit: sums of per-token prices need no more
+          amount:
+            Math.round(promptTokens * prices.prompt_per_million + completionTokens * prices.completion_per_million) /
+            1e6,
+          currency: prices.currency ?? null,
+          calls_priced: reporting.length,
         }
       : null,
     hits: hits.length,
@@ -416,6 +454,22 @@ function wordAt(work: WordTokenSpans, at: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+function checkPrices(v: unknown): ExtractionPrices | null {
+  if (v === undefined) return null;
+  const o = v as Record<string, unknown>;
+  if (!o || typeof o !== 'object' || Array.isArray(o))
+    fail('prices must be an object { prompt_per_million, completion_per_million, currency? }');
+  onlyKeys(o, ['prompt_per_million', 'completion_per_million', 'currency'], 'prices');
+  for (const k of ['prompt_per_million', 'completion_per_million'] as const) {
+    const x = o[k];
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1e6)
+      throw new TrainprintError('INVALID_OPTIONS', `prices.${k} must be a number in 0..1,000,000 (per million tokens)`);
+  }
+  if (o.currency !== undefined && (typeof o.currency !== 'string' || o.currency.length === 0 || o.currency.length > 16))
+    fail('prices.currency must be a string of 1..16 characters');
+  return o as unknown as ExtractionPrices;
 }
 
 function checkSections(v: unknown, text: string): WorkSection[] {

@@ -11,6 +11,7 @@ export type {
   WorkExtractionResult,
   WorkSection,
   ExtractionCall,
+  ExtractionPrices,
   SectionRecall,
 } from './extract-work.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';
