@@ -70,7 +70,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // files. Before the split it was index.js alone, 1,167,039 B; the split adds the re-export file (1,502 B) and
 // nothing else (library.js was byte for byte that index.js; what a bundler takes through index.js is checked
 // below). The budget leaves the library about 10 % to grow before someone has to look.
-const MAIN_BUDGET = 1300 * 1024;
+// Looked at 1,340,728 B (+72 KB): bounded document extraction (the PDF stream pre-count and its decoders), portraits
+// that locate their document, remote search verified by documents, book-scale extraction and the public-domain
+// terms — features of the main entry, none a stray dependency (measured with an esbuild metafile per src/ folder).
+// The next look: moving book-scale extraction and the PDF pre-count to on-demand files like remote.js.
+const MAIN_BUDGET = 1400 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
