@@ -10,8 +10,8 @@
  *    with allocation proportional to each section's words, placed systematically from a random start within each
  *    section. The random numbers are seeded by the SHA-256 of the text: the same work draws the same passages, so a
  *    second search answers from the cache and gives the same result.
- * 2. *Search*, in rounds of one call per passage not yet found, at most {@link TOKEN_QUERIES} (infini-gram) or
- *    {@link CHAR_WINDOWS} (mini) calls a passage. infini-gram: `infgram_prob` of the passage in canonical form (white
+ * 2. *Search*, a query after another until found, at most {@link TOKEN_QUERIES} (infini-gram) or {@link CHAR_WINDOWS}
+ *    (mini) calls a passage. infini-gram: `infgram_prob` of the passage in canonical form (white
  *    space folded, NFKC) gives the longest run the corpus holds ending at its end; found when that run covers
  *    {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters; else the next query ends before the
  *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
@@ -221,7 +221,7 @@ export async function sampleRemote(
   try {
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
     const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
-    await probeRounds(ctx, session, order, probe, perPassage, () => true);
+    await probeRounds(ctx, session, order, probe, perPassage);
     const answered = order
       .filter((p) => p.calls > 0 && p.done && !p.failed)
       .sort((a, b) => a.passage.q0 - b.passage.q0);
@@ -272,7 +272,7 @@ export async function sampleRemote(
           ? known
           : Array.from({ length: fits }, (_, j) => known[Math.floor((j * known.length) / fits)]);
       const trials = picked.map((p) => startProbe(text, p, tokens));
-      await probeRounds(ctx, session, trials, probe, perPassage, () => true);
+      await probeRounds(ctx, session, trials, probe, perPassage);
       for (const t of trials) {
         if (t.calls === 0 || !t.done || t.failed) continue;
         calibration.trials++;
@@ -377,8 +377,9 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
 }
 
 /**
- * Searches in rounds of one call each (every passage's first query, then the next of those not yet found, …), at
- * most `rounds`, while sampling may go on: the same calls for the same work whatever order the answers come in.
+ * Each passage searched to its end, one query after another, at most `rounds` calls, `concurrency` passages at a
+ * time, while sampling may go on: each passage's next query depends on its own answers only, so the same work asks the
+ * same calls whatever order the answers come in, and no passage waits for the slowest answer of another.
  */
 async function probeRounds(
   ctx: SearchContext,
@@ -386,13 +387,14 @@ async function probeRounds(
   probes: Probed[],
   step: (p: Probed) => Promise<void>,
   rounds: number,
-  more: () => boolean,
 ): Promise<void> {
-  for (let round = 0; round < rounds && more(); round++) {
-    const wanted = probes.filter((p) => !p.done);
-    if (wanted.length === 0) break;
-    await mapPool(wanted, ctx.config.concurrency, (p) => (session.maySample() ? step(p) : Promise.resolve()));
-  }
+  await mapPool(probes, ctx.config.concurrency, async (p) => {
+    while (!p.done && p.calls < rounds && session.maySample()) {
+      const before = p.calls;
+      await step(p);
+      if (p.calls === before) break; // nothing asked: nothing left to ask
+    }
+  });
   for (const p of probes) if (!p.found && p.calls >= rounds) p.done = true;
 }
 

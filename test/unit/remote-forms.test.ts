@@ -134,11 +134,11 @@ describe('verifiedShare', () => {
 describe('the fixture engines break lines as the real ones do', () => {
   it('token index: a line’s first word is spelt apart from the same word after a space; CRLF is two bytes', () => {
     const tok = createTokenizer('llama', 'the cat sat on the mat. The cat sat on the mat.\nThe dog sat. the dog sat');
-    const after = (s: string) => tok.idsToTokens(tok.encode(s)).slice(2);
-    expect(after('the cat\nThe dog')[0]).toBe('<0x0A>');
-    expect(after('the cat The dog')[0]).not.toBe('<0x0A>');
-    expect(after('the cat\nThe dog').slice(1)).not.toEqual(after('the cat The dog'));
-    expect(after('the cat\r\nThe dog').slice(0, 2)).toEqual(['<0x0D>', '<0x0A>']);
+    const tokensAfter = (s: string) => tok.idsToTokens(tok.encode(s)).slice(2);
+    expect(tokensAfter('the cat\nThe dog')[0]).toBe('<0x0A>');
+    expect(tokensAfter('the cat The dog')[0]).not.toBe('<0x0A>');
+    expect(tokensAfter('the cat\nThe dog').slice(1)).not.toEqual(tokensAfter('the cat The dog'));
+    expect(tokensAfter('the cat\r\nThe dog').slice(0, 2)).toEqual(['<0x0D>', '<0x0A>']);
   });
   it('character index: exact bytes, so a query with a space does not find a line break', () => {
     const engine = new CharEngine(
