@@ -271,6 +271,8 @@ describePostgres('scan queue', (db) => {
         [0x7470_7165],
       );
       expect(killed.rows).toEqual([{ ok: true }]);
+      // pg_terminate_backend only signals the backend: its locks go when it has exited, a moment later
+      await expect.poll(async () => (await queue.status(job)).state).toBe('failed');
       const st = await queue.status(job);
       expect(st).toMatchObject({ state: 'failed', sealed: false, items_done: 0 });
       expect(st.error).toContain('its enqueue stopped before the input ended');

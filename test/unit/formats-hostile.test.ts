@@ -410,11 +410,14 @@ describe('turns', () => {
     const bomb = onePage(zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 40), '/Filter/FlateDecode');
     const controller = new AbortController();
     const first = extractDocument(bomb, 'pdf', { maxUncompressedBytes: 32 << 20 });
+    const firstRefused = refused(first, 'PAYLOAD_TOO_LARGE', /inflates/);
     const waiting = extractDocument(docx, 'docx', { signal: controller.signal });
+    // the expectation is attached before anything is awaited: the rejection may come while the others are read
+    const waitingLeft = expect(waiting).rejects.toThrow('left the queue');
     controller.abort(new Error('left the queue'));
     const texts = await Promise.all([1, 2, 3].map(() => extractDocument(docx, 'docx')));
-    await expect(waiting).rejects.toThrow('left the queue');
-    await refused(first, 'PAYLOAD_TOO_LARGE', /inflates/);
+    await waitingLeft;
+    await firstRefused;
     expect(texts.map((x) => x.text)).toEqual(['one', 'one', 'one']);
   });
 });
