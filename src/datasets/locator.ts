@@ -348,9 +348,11 @@ export function locateChains(
         o.streak = o.lastHit === h - 1 ? o.streak + 1 : 1;
         o.positions.push(pos);
         o.lastHit = h;
-        // a chain explains a hit when it agreed with the last three in a row: by chance 2⁻³ᵛ, so chains of chance
-        // agreements in a dense region do not keep the true section from being tried
-        if (o.streak >= 3) explained = true;
+        // a chain explains a hit when it agreed with the last three in a row (by chance 2⁻³ᵛ) or with three in four
+        // of at least eight hits: chains of chance agreements in a dense region do not keep the true section from
+        // being tried, and a long copy with a few foreign hits is not tried again section by section
+        const n = o.positions.length;
+        if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
       } else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
         // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
         // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
