@@ -46,6 +46,14 @@ export const KNOWN_QUOTATIONS = {
     dataset: 'pack:wikipedia-core',
     what: 'most of the English Wikipedia article "Adobe" (soil testing, bricks, walls, roofs)',
   },
+  'pan:suspicious-document00122.txt': {
+    dataset: 'pack:wikipedia-core',
+    what: 'sentences of the English Wikipedia article "Hee Haw" (its cast members: "Two rural-style comedians, already well known in their native Canada …")',
+  },
+  'pan:suspicious-document01411.txt': {
+    dataset: 'pack:gutenberg',
+    what: 'a line of James Joyce\'s Ulysses (Project Gutenberg #4300), lower-cased and without apostrophes: "… thomas fitzgerald, silken knight, perkin warbeck, york s false scion, in breeches of silk of whiterose ivory, wonder of a day …"',
+  },
 };
 export const LONG = [5000, 10000, 20000, 50000, 100000];
 const SEED = 20261125;

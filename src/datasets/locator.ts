@@ -307,6 +307,8 @@ export function locateChains(
     positions: number[];
     startHit: number;
     lastHit: number;
+    /** Hits in a row it agreed with, up to the last one. */
+    streak: number;
   }
   let open: Open[] = [];
   const scratch = new Int32Array(C);
@@ -340,21 +342,25 @@ export function locateChains(
       for (let k = h + 1; k < aheadEnd; k++) if (agrees(c, k) && ++n >= need) return true;
       return false;
     };
+    const forks: Open[] = [];
     for (const o of open) {
-      let c = -1;
-      if (agrees(o.section, h)) c = o.section;
-      // on into the next section of the document: only when a hit just ahead agrees too, so that a chain does not
-      // drift from section to section on chance agreements
-      else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
-        c = o.section + 1;
+      if (agrees(o.section, h)) {
+        o.streak = o.lastHit === h - 1 ? o.streak + 1 : 1;
+        o.positions.push(pos);
+        o.lastHit = h;
+        // a chain explains a hit when it agreed with the last three in a row (by chance 2⁻³ᵛ) or with three in four
+        // of at least eight hits: chains of chance agreements in a dense region do not keep the true section from
+        // being tried, and a long copy with a few foreign hits is not tried again section by section
+        const n = o.positions.length;
+        if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
+      } else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
+        // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
+        // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
+        forks.push({ ...o, section: o.section + 1, positions: [...o.positions, pos], lastHit: h, streak: 1 });
         moved = true;
       }
-      if (c < 0) continue;
-      o.section = c;
-      o.positions.push(pos);
-      o.lastHit = h;
-      if (o.positions.length >= 3) explained = true;
     }
+    for (const f of forks) open.push(f);
     // a chain that moved on may have reached the section of another: keep the longer
     if (moved) {
       const best = new Map<number, Open>();
@@ -379,7 +385,15 @@ export function locateChains(
       if (!confirmed(c, 2)) continue;
       present ??= new Set(open.map((o) => o.section));
       if (present.has(c)) continue;
-      open.push({ section: c, first_section: c, doc: sectionDoc(first, c), positions: [pos], startHit: h, lastHit: h });
+      open.push({
+        section: c,
+        first_section: c,
+        doc: sectionDoc(first, c),
+        positions: [pos],
+        startHit: h,
+        lastHit: h,
+        streak: 1,
+      });
       present.add(c);
     }
   }

@@ -708,8 +708,13 @@ export class PortraitDataset {
     const rho = Math.min(1, Math.max(bg.hit_rate, own));
     const p = Math.min(1, rho * AGREEMENT_MARGIN * 2 ** -locator.bits);
     const C = seeds.length;
+    // a chain counts distinct n-grams: a phrase repeated through the text ("the Government of the United States of
+    // America", ten times) agrees with the section that stored it first each time, and is one agreement, not ten
+    const digestAt = new Map<number, number>();
+    for (let j = 0; j < at.length; j++) digestAt.set(at[j], digests[j]);
     const chanceOf = (positions: number[]): number => {
-      const r = positions.length;
+      const r = new Set(positions.map((x) => digestAt.get(x))).size;
+      if (r < 2) return 1;
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
       const span = positions[r - 1] - positions[0] + 1;

@@ -34,8 +34,11 @@ const packs = join(root, 'packs');
 const tmp = mkdtempSync(join(tmpdir(), 'trainprint-packs-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Default packs ship in the npm package: their total must stay within this budget. */
-const DEFAULT_BUDGET = 25e6;
+/**
+ * Default packs ship in the npm package: their total must stay within this budget — 1.5 × the 20.26 MB of the
+ * membership filters alone, so that the locators that name documents (≈ 0.57 B per n-gram) fit (29.63 MB).
+ */
+const DEFAULT_BUDGET = 30.4e6;
 
 /** Writing of our own, in none of the packs. */
 const ORIGINAL = [

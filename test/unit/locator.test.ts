@@ -144,6 +144,32 @@ describe('locator: chains of hits that agree on a section', () => {
     expect([best.first_section, best.section, best.positions.length]).toEqual([40, 41, 20]);
   });
 
+  it('a chance agreement of the next section does not carry the true chain away (it forks)', () => {
+    // hit 1 is foreign and agrees with section 41; hit 2 agrees with both 40 and 41: the chain of 40 must go on
+    const S = 40;
+    const rnd = prng(11);
+    const digest = (want: (g: number) => boolean) => {
+      for (;;) {
+        const g = (rnd() * 2 ** 32) >>> 0;
+        if (want(g)) return g;
+      }
+    };
+    const v = (c: number, g: number) => sectionValue(seeds[c], g, 4);
+    const at = Array.from({ length: 17 }, (_, i) => i);
+    const digests = Uint32Array.from(at, (i) =>
+      i === 1
+        ? digest((g) => v(S, g) !== v(S + 1, g))
+        : i === 2
+          ? digest((g) => v(S, g) === v(S + 1, g))
+          : digest(() => true),
+    );
+    const stored = Uint8Array.from(at, (i) => (i === 1 ? v(S + 1, digests[i]) : v(S, digests[i])));
+    const chains = locateChains(at, digests, stored, seeds, first, 4, 3);
+    const best = chains.reduce((a, b) => (b.positions.length > a.positions.length ? b : a));
+    expect(best.section).toBe(S);
+    expect(best.positions).toEqual(at.filter((i) => i !== 1));
+  });
+
   it('scattered hits of random values: no chain longer than chance allows', () => {
     const rnd = prng(9);
     const at: number[] = [];
