@@ -288,7 +288,7 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     });
     expect(res.status).toBe(200);
     return (await res.json()) as {
-      matches: { dataset_id: string }[];
+      matches: { dataset_id: string; kind?: string; document?: { ebook?: number; url?: string } }[];
       confidence: number;
       attribution_sources: { model: string; kb_dataset: string | null; dataset_id: string; confidence: number }[];
     };
@@ -301,11 +301,14 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
       .map((m) => m.id),
   );
 
-  it.each(famous.passages.map((p) => [`${p.author}, ${p.title.split(/[;:]| or,/)[0]}`, p.passage]))(
-    '%s: 100 words attributed to models trained on Project Gutenberg, confidence ≥ 80',
-    async (_name, passage) => {
+  it.each(famous.passages.map((p) => [`${p.author}, ${p.title.split(/[;:]| or,/)[0]}`, p.passage, p.ebook] as const))(
+    '%s: 100 words attributed to models trained on Project Gutenberg, confidence ≥ 80, the book named',
+    async (_name, passage, ebook) => {
       const r = await analyze(passage);
       expect(r.matches.some((m) => m.dataset_id === 'pack:gutenberg')).toBe(true);
+      // the pack names the book: its ebook number and a link to it
+      const named = r.matches.filter((m) => m.dataset_id === 'pack:gutenberg' && m.kind === 'portrait');
+      expect(named.some((m) => m.document?.ebook === ebook && m.document?.url?.endsWith(`/${ebook}`))).toBe(true);
       expect(r.confidence).toBeGreaterThanOrEqual(80);
       const sources = r.attribution_sources.filter((s) => s.dataset_id === 'pack:gutenberg');
       expect(sources.length).toBeGreaterThan(0);
