@@ -76,7 +76,7 @@ function sourceSide(m: AnalyzedMatch): string {
     m.source_start === null ? '' : ` — characters ${num(m.source_start)}–${num(m.source_end)} of the document`;
   const what = matchKind(m).describe(m, `characters ${num(m.query_start)}–${num(m.query_end)}`);
   // a portrait match that names its document links to where the text can be read
-  const url = m.kind === 'portrait' ? m.document?.url : undefined;
+  const url = 'document' in m ? m.document?.url : undefined;
   const link = url && /^https?:\/\//.test(url) ? ` <a href="${esc(url)}">${esc(url)}</a>` : '';
   return `<div class="side"><span class="lbl">Source</span><i>${esc(what)}${esc(span)}</i>${link}</div>`;
 }
