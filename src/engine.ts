@@ -331,9 +331,10 @@ export class Engine extends FingerprintEngine {
    * `ci_95`, a `tier` and a separate `legal_risk` for the jurisdiction (docs/registry.md). Its chunk searches share
    * the thread as analyze's search does (`options.sliceMs`, default 3 ms; `Infinity`: in one go) and the work's chunking runs on
    * `options.offload` when given; the result is the same either way. With `options.owner` (an account) it reads
-   * the datasets every account shares and that account's own, never another account's.
+   * the datasets every account shares and that account's own, never another account's. `options.signal` stops it
+   * between chunks (and cancels a file's extraction and the remote calls): it then rejects with the signal's reason.
    * @throws INVALID_INPUT, NOT_FOUND (work_hash not registered, unknown model), INVALID_OPTIONS (sliceMs, owner,
-   * maxFileBytes), PAYLOAD_TOO_LARGE (a file over `options.maxFileBytes`, default 64 MiB; a text over 10 MiB)
+   * maxFileBytes, signal), PAYLOAD_TOO_LARGE (a file over `options.maxFileBytes`, default 64 MiB; a text over 10 MiB)
    * @example
    * const s = await engine.score({ work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' })
    * const f = await engine.score({ content: pdf, content_type: 'pdf', target_model: 'meta/llama-7b', jurisdiction: 'GB' })

@@ -50,6 +50,30 @@ const stalling: EvidenceSource = {
   },
 };
 
+/** A score's search of a text with this marker waits for its signal (then rejects with its reason). */
+const SCORE_HANG = 'a score waits here until aborted';
+/** What the model's source saw: score searches that started waiting and those whose signal aborted them. */
+const scored = { hanging: 0, aborted: 0 };
+
+/** An evidence source of a model, so that a score searches it (a score reads only the model's datasets). */
+const stallingForModel: EvidenceSource = {
+  descriptor: { id: 'stalling-model-source', kind: 'test-stall', models: ['meta/llama-7b'] },
+  stats: () => ({ documents: 0, tokens: 0 }),
+  search: (query, { signal }) => {
+    if (!query.includes(SCORE_HANG))
+      return { passages: [], tested: 1, found: 0, background_rate: 0.01, runs: 1, chance: 1 };
+    scored.hanging++;
+    return new Promise((_, reject) => {
+      const stop = () => {
+        scored.aborted++;
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
+    });
+  },
+};
+
 let engine: Engine;
 let keys: KeyStore;
 
@@ -57,6 +81,7 @@ beforeAll(async () => {
   engine = await createEngine();
   await engine.addDataset({ id: 'licences' }, [{ id: 'MIT', text: `Copyright (c) <year> <holder>\n\n${MIT}` }]);
   engine.addEvidenceSource(stalling);
+  engine.addEvidenceSource(stallingForModel);
   keys = new KeyStore(engine.store);
 }, 60_000);
 afterAll(() => engine?.dispose());
@@ -148,6 +173,31 @@ describe('catalogue jobs that cannot starve each other', () => {
       expect(lines[1].result.matches[0]).toMatchObject({ dataset_id: 'licences', document_id: 'MIT' });
       expect(seen.aborted - before.aborted).toBe(1); // the item that heeds its signal was aborted
       expect(seen.deaf - before.deaf).toBe(1);
+    } finally {
+      await stopJobs(handler);
+    }
+  });
+
+  it('a score item past the time limit is aborted too: its signal reaches the searches of its chunks', async () => {
+    const handler = createHandler(engine, { keys, jobs: { pollMs: 20, itemTimeoutMs: 150 } });
+    try {
+      const gina = await caller(handler, 'gina');
+      const scoreItem = (text: string) => ({ content: text, target_model: 'meta/llama-7b', jurisdiction: 'US' });
+      const items = [scoreItem(`First: ${SCORE_HANG}. ${MIT}`), scoreItem(`Second, an ordinary text. ${MIT}`)];
+      const job = await gina('POST', '/api/v1/jobs', { type: 'score', items });
+      expect(job.status).toBe(202);
+      await until('the job finishes', async () => finished(await state(gina, job.json.job_id)));
+      expect(await state(gina, job.json.job_id)).toMatchObject({ state: 'done', total: 2, done: 2, failed: 1 });
+      const lines = String((await gina('GET', `/api/v1/jobs/${job.json.job_id}/results`)).json.lines)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(lines.map((r) => r.success)).toEqual([false, true]);
+      expect(lines[0].error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+      expect(lines[0].error.message).toContain('time limit of a job item (150 ms)');
+      expect(lines[1].result).toMatchObject({ target_model: 'meta/llama-7b', work_id: null });
+      // the score's search was aborted, not left waiting in the background
+      expect(scored).toEqual({ hanging: 1, aborted: 1 });
     } finally {
       await stopJobs(handler);
     }

@@ -159,8 +159,8 @@ async function jobResults(ctx: RouteContext): Promise<Response> {
 /**
  * Runs one item of a job as its request runs over HTTP: the analysis or score of the job's account, with the file
  * limit of its plan when it was submitted; a scan against the exact datasets. The runner's signal (the item's time
- * limit, a cancel, a shutdown) reaches analyze (a file's extraction, the remote corpora and evidence sources) and
- * scan as a client's disconnect does over HTTP; the runner stops waiting for any item at its limit either way.
+ * limit, a cancel, a shutdown) reaches analyze and score (a file's extraction, the remote corpora and evidence
+ * sources; score between chunks too) and scan as a client's disconnect does over HTTP; the runner stops waiting for any item at its limit either way.
  * @example new JobRunner({ jobs, execute: jobExecutor(engine, { sliceMs: 3 }) })
  */
 export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
@@ -173,7 +173,7 @@ export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
       if ((request.work_hash !== undefined) === (request.content !== undefined))
         throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
       if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
-      return engine.score(request, { ...work, owner, maxFileBytes });
+      return engine.score(request, { ...work, owner, maxFileBytes, signal });
     }
     const { id, text } = item as { id: string; text: string };
     const c = claim.context;

@@ -53,6 +53,7 @@ import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import type { ContentType } from '../../text/index.js';
 import type { DocumentFormat } from '../../formats/types.js';
+import { throwIfAborted } from '../../formats/limits.js';
 import { fileLimitOption } from '../analyze/files.js';
 import type { AnalysisExtraction, Declarations, WorkType } from '../analyze/types.js';
 import { scoredContent } from './content.js';
@@ -213,6 +214,12 @@ export interface ScoreOptions extends SliceOptions {
    * is extracted (the HTTP service passes the account's plan's `fileBytes`). @default ANALYZE_MAX_FILE_BYTES (64 MiB)
    */
   readonly maxFileBytes?: number;
+  /**
+   * Stops the score: checked between chunks and passed to a file's extraction, the remote corpora and the evidence
+   * sources; once it aborts the score rejects with its reason (as analyze and `fetch` do). Results are the same with
+   * a signal that never fires as without one.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -321,6 +328,7 @@ export async function scoreWork(
   if (text === null) limitations.add('work_text_not_registered');
 
   const chunks = text === null ? [] : await chunkText(deps.fingerprint, text, run.offload);
+  throwIfAborted(q.signal);
   const n = chunks.length;
   // the calibration reads the length of what was searched: the work's words
   const workWords = chunks.reduce((t, c) => t + c.tokens, 0);
@@ -328,6 +336,7 @@ export async function scoreWork(
   const searches = { deps, q, linked, chunks, cache, factors, limitations };
   const remote = await searchRemoteCorpora(searches);
   const grid = await searchChunks(searches, remote.chunks);
+  throwIfAborted(q.signal);
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
   const all = Array.from({ length: n }, (_, i) => i);
@@ -472,6 +481,8 @@ interface CheckedScore {
   /** The corpus scope of the owner's searches. */
   readonly scope: { readonly account?: string };
   readonly sliceMs: number;
+  /** What stops the score (ScoreOptions.signal). */
+  readonly signal: AbortSignal | undefined;
   readonly workHash: string;
   /** The registered work; null for content sent with the request. */
   readonly workId: string | null;
@@ -511,6 +522,17 @@ async function checkScoreRequest(
   if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   const maxFileBytes = fileLimitOption(run.maxFileBytes);
+  const { signal } = run;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  )
+    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  // a score already stopped does not read the registry or the content
+  throwIfAborted(signal);
   const r = checkObject(request, 'the request { work_hash or content, target_model, jurisdiction }');
   onlyKeys(r, REQUEST_KEYS, 'score');
   const sent = r.content !== undefined;
@@ -527,9 +549,10 @@ async function checkScoreRequest(
   if (r.jurisdiction === undefined)
     fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
-  const base = { owner, scope: owner === undefined ? {} : { account: owner }, sliceMs, model, jurisdiction };
+  const scope = owner === undefined ? {} : { account: owner };
+  const base = { owner, scope, sliceMs, signal, model, jurisdiction };
   if (workHash !== null) return { ...base, ...(await registeredWork(store, workHash)) };
-  const c = await scoredContent(r, { maxFileBytes, offload: run.offload });
+  const c = await scoredContent(r, { maxFileBytes, offload: run.offload, signal });
   return {
     ...base,
     ...c,
@@ -545,7 +568,7 @@ async function checkScoreRequest(
 async function registeredWork(
   store: Store,
   workHash: string,
-): Promise<Omit<CheckedScore, 'owner' | 'scope' | 'sliceMs' | 'model' | 'jurisdiction'>> {
+): Promise<Omit<CheckedScore, 'owner' | 'scope' | 'sliceMs' | 'signal' | 'model' | 'jurisdiction'>> {
   const works = await worksByHash(store, workHash);
   if (works.length === 0) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${workHash}`);
   const work = works[0];
@@ -588,9 +611,11 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
     if (!kind.wholeText || n === 0 || cache?.has(`${q.cacheKey}\u0000${0}\u0000${l.id}`)) continue;
     const { result, details } = await deps.corpus.searchDetailedAsync(
       q.text,
-      { datasets: [l.id], persistRemote: true, ...q.scope },
+      { datasets: [l.id], persistRemote: true, signal: q.signal, ...q.scope },
       { sliceMs: q.sliceMs },
     );
+    // a search the signal cut short reports `cancelled`: the score stops before that is read (or kept) as nothing found
+    throwIfAborted(q.signal);
     for (const r of result.remote ?? []) {
       reports.push(r);
       for (const code of reportLimitations(r)) s.limitations.add(code);
@@ -647,6 +672,7 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
       const kind = evidenceKind(l.kind);
       if (!e && kind.wholeText) e = { chance: 1, flagged: false, longest: 0, shown: [] }; // no text, or not searched
       if (!e) {
+        throwIfAborted(q.signal);
         if (performance.now() - sliceStart >= q.sliceMs) {
           await nextMacrotask();
           sliceStart = performance.now();
@@ -656,7 +682,13 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
         const { result, details } =
           q.sliceMs === Infinity && !asyncOnly.has(l.id)
             ? deps.corpus.searchDetailed(chunk, { datasets: [l.id], ...q.scope })
-            : await deps.corpus.searchDetailedAsync(chunk, { datasets: [l.id], ...q.scope }, { sliceMs: q.sliceMs });
+            : await deps.corpus.searchDetailedAsync(
+                chunk,
+                { datasets: [l.id], signal: q.signal, ...q.scope },
+                { sliceMs: q.sliceMs },
+              );
+        // what an aborted search answered is neither read nor kept in the cache
+        throwIfAborted(q.signal);
         const detail = details.get(l.id)!;
         e = chunkFinding(checkableMatches(result.matches), kind.chance(detail).chance, i, chunks[i].start);
         const { budget_exhausted: spent, time_limit_reached: late } = result.alignment;
