@@ -6,11 +6,9 @@
  * command line's door: a file whose name says no format taken is refused (not analysed as text), a file over the
  * limit is refused from its size alone, naming the limit, a text file that is not UTF-8 is refused.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/create-engine.js';
 import type { Engine } from '../../src/engine.js';
@@ -18,24 +16,14 @@ import { sha256Portable, toHex } from '../../src/fingerprint/sha256.js';
 import { buildEvidenceBundle, canonicalJson, loadReportKey } from '../../src/services/report/index.js';
 import { buildDocx, buildEpub, persuasion } from '../fixtures/documents.js';
 import { analyseWork, CHAPTERS, reportEngine } from '../fixtures/work-report.js';
+import { runCli } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let dir: string;
 let engine: Engine;
 let textSha: string;
 const file = (name: string) => join(dir, name);
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: dir, timeout: 60_000, maxBuffer: 32 << 20 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[]) => runCli(args, { cwd: dir });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-bundles-'));

@@ -4,34 +4,21 @@
  * blocks, the budget held, a loopback model host refused without --allow-private-model-hosts (exit code 2, no
  * call made), and bad options as usage errors.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
 import { buildEpub } from '../fixtures/documents.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+import { runCli } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const { text, words } = syntheticWork(3, 1000, 7);
 const held: [number, number] = [1200, 2200];
 let dir: string;
 let server: MemorisedServer;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, 'extract', ...args],
-      { cwd: dir, timeout: 120_000, maxBuffer: 16 << 20 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const run = (args: string[]) => runCli(['extract', ...args], { cwd: dir, timeout: 120_000 });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-extract-'));
@@ -104,14 +91,9 @@ describe('trainprint extract', () => {
     expect(result.sections).toHaveLength(3);
     expect(result.sections.every((s: { probes: number }) => s.probes > 0)).toBe(true);
     expect(result.nv_recall).toBeGreaterThan((held[1] - held[0]) / words.length - 0.05);
-    const extracted = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        [cli, 'extract-text', 'work.epub'],
-        { cwd: dir, maxBuffer: 16 << 20 },
-        (err, stdout) => (err ? reject(err) : resolve(stdout)),
-      ),
-    );
+    const text = await runCli(['extract-text', 'work.epub'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    const extracted = text.stdout;
     for (const b of result.blocks) {
       expect(inOrderShare(extracted.slice(b.start, b.end), b.generated)).toBeGreaterThanOrEqual(0.9);
     }

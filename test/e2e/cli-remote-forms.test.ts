@@ -4,16 +4,14 @@
  * the DOCX has a paragraph a line and curly quotes: the sampled share's interval covers the true share, and the found
  * passages come back with spans a reader can check.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocx } from '../fixtures/documents.js';
 import { buildTokenIndex, startInfiniGramServer, type InfiniGramServer } from '../fixtures/infini-gram/index.mjs';
+import { runCli } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 const WRAPPED = RAW.split(/^(?=Chapter \d+\s*$)/m)
   .slice(1)
@@ -29,18 +27,7 @@ const words = (t: string) => (t.match(/\S+/g) ?? []).length;
 let dir: string;
 let server: InfiniGramServer;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: dir, timeout: 240_000, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const run = (args: string[]) => runCli(args, { cwd: dir, timeout: 240_000 });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-forms-'));

@@ -4,34 +4,21 @@
  * against the work hash), a bundle signed by an engine's key — valid with that key, invalid with another key or one
  * byte changed, the check list printed, the exit codes 0 and 1.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine.js';
 import { buildEvidenceBundle, canonicalJson, loadReportKey } from '../../src/services/report/index.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { analyseWork, CHAPTERS, reportEngine } from '../fixtures/work-report.js';
+import { runCli } from '../fixtures/serve-process.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let dir: string;
 let engine: Engine;
 const file = (name: string) => join(dir, name);
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: dir, timeout: 60_000, maxBuffer: 16 << 20 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const run = (args: string[]) => runCli(args, { cwd: dir });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-report-'));

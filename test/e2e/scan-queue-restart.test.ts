@@ -8,14 +8,14 @@
  *    the kill lands before the input ends by construction): the job reads `failed` and incomplete, and a worker for
  *    it takes none of its chunks.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare } from '../../bench/scan-queue-kill.mjs';
-import { cli, requireBuiltCli } from '../fixtures/serve-process.js';
+import { cli, requireBuiltCli, runCli } from '../fixtures/serve-process.js';
 import { findPostgresBin, startCluster, startServer, stopServer } from '../pg/cluster.mjs';
 
 const ITEMS = 6000;
@@ -24,13 +24,7 @@ let dir = '';
 let reference = '';
 let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
 
-function run(args: string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: dir, timeout, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], timeout = 120_000) => runCli(args, { cwd: dir, timeout });
 
 /** A CLI process whose stderr is kept; `exited` resolves to its exit code. */
 function start(args: string[]): { child: ChildProcess; err: () => string; exited: Promise<number | null> } {

@@ -7,24 +7,10 @@
 import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
 import { Inflate, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { TrainprintError } from '../../src/errors.js';
 import { extractDocument } from '../../src/formats/index.js';
 import { inflaterEnded } from '../../src/formats/pdf-streams.js';
 import { attr, xmlTags } from '../../src/formats/xml.js';
-
-/** Expects `promise` to reject with a TrainprintError of `code` whose message matches `pattern`. */
-async function refused(promise: Promise<unknown>, code: string, pattern: RegExp): Promise<TrainprintError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a TrainprintError, got a result');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TrainprintError);
-  expect((error as TrainprintError).code, (error as Error).message).toBe(code);
-  expect((error as Error).message).toMatch(pattern);
-  return error as TrainprintError;
-}
+import { refused } from '../fixtures/expect-refused.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 

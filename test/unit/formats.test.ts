@@ -18,6 +18,7 @@ import { coverSections } from '../../src/formats/result.js';
 import { buildPdf, layoutBook } from '../fixtures/pdf.js';
 import { buildDocx, buildEpub, paragraphs, persuasion } from '../fixtures/documents.js';
 import { writeZip } from '../fixtures/zip.js';
+import { refused } from '../fixtures/expect-refused.js';
 
 const wordsOf = (s: string) => s.split(/\s+/).filter(Boolean);
 
@@ -54,20 +55,6 @@ function checkShape(x: DocumentExtraction): void {
     expect(p.end).toBeLessThanOrEqual(x.text.length);
     last = p.end;
   }
-}
-
-/** Expects `promise` to reject with a TrainprintError of `code` whose message matches `pattern`. */
-async function refused(promise: Promise<unknown>, code: string, pattern: RegExp): Promise<TrainprintError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a TrainprintError, got a result');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TrainprintError);
-  expect((error as TrainprintError).code, (error as Error).message).toBe(code);
-  expect((error as Error).message).toMatch(pattern);
-  return error as TrainprintError;
 }
 
 // ————————————————————————————————————————— tests —————————————————————————————————————————
