@@ -6,14 +6,14 @@
  */
 // the contract (./types.ts) whole: every type a backend implements or a caller reads
 export type * from './types.js';
-export { NgramLanguageModel, wordSpans, wordsOf, BOS, UNK } from './ngram.js';
+export { NgramLanguageModel, wordSpans } from './ngram.js';
 export type { NgramOptions, NgramScore, WordTokenSpans } from './ngram.js';
 export { createNgramHandler } from './ngram-server.js';
 export { withCors } from './openai-wire.js';
 export type { NgramHandlerOptions } from './ngram-server.js';
 export { createOpenAICompatibleModel } from './openai.js';
 export type { OpenAICompatibleOptions } from './openai.js';
-export { createByteGptModel, loadByteGptModel, utf8WithOffsets } from './byte-gpt/model.js';
+export { createByteGptModel, loadByteGptModel } from './byte-gpt/model.js';
 export type { ByteGptModel, ByteGptModelOptions, SampleOptions } from './byte-gpt/model.js';
 export { createByteGptHandler } from './byte-gpt/server.js';
 export type { ByteGptHandlerOptions } from './byte-gpt/server.js';
@@ -22,4 +22,4 @@ export type { ByteGptConfig, ByteGptWeights, ByteGptBlock } from './byte-gpt/wei
 export { ByteGptRunner } from './byte-gpt/runner.js';
 export type { TokenRunner } from './byte-gpt/runner.js';
 export { WasmByteGptRunner } from './byte-gpt/wasm-runner.js';
-export { referenceLogits, logSoftmax } from './byte-gpt/reference.js';
+export { referenceLogits } from './byte-gpt/reference.js';

@@ -10,7 +10,7 @@
  */
 export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from './scopes.js';
 export type { Principal, Scope } from './scopes.js';
-export { KeyStore, MAX_TOKEN_TTL, TokenIssuer, authenticate, timingSafeEqual } from './keys.js';
+export { KeyStore, MAX_TOKEN_TTL, TokenIssuer, authenticate } from './keys.js';
 export type {
   ApiKeyInfo,
   AuthFailure,
@@ -29,7 +29,6 @@ export {
   planJobItems,
   RateLimiter,
   StoreCounterStore,
-  utcDay,
   WINDOW_SECONDS,
 } from './plans.js';
 export type { CounterStore, Plan, RateState } from './plans.js';
