@@ -16,6 +16,7 @@ import {
   remoteModelIds,
   type RemoteIndex,
 } from '../../src/services/kb/index.js';
+import { crawlLink } from '../../src/services/kb/remote-indexes.js';
 
 const kb = knowledgeBase();
 const ids = new Set(DATASETS.map((d) => d.id));
@@ -396,5 +397,43 @@ describe('publicRemoteCorpora', () => {
     );
     expect(() => publicRemoteCorpora('infini-gram', { indexes: [] })).toThrow(/non-empty list/);
     expect(() => publicRemoteCorpora('bing' as never)).toThrow(/engine must be/);
+  });
+});
+
+describe('crawlLink', () => {
+  const crawls = REMOTE_INDEXES.filter((r) => r.crawl !== undefined);
+
+  it('halves the link of a model released before the crawl, says why, and leaves the others', () => {
+    const link = { certainty: 0.75, reason: 'Documented on Common Crawl.' };
+    const crawl = { id: 'CC-MAIN-2025-05', month: '2025-01' };
+    expect(crawlLink(link, { release_year: 2023 }, crawl)).toEqual({
+      late: true,
+      certainty: 0.375,
+      reason:
+        "Documented on Common Crawl. The crawl searched (CC-MAIN-2025-05) postdates the model's release (2023), so the link counts half.",
+    });
+    // the year of the crawl itself, an unknown release year, no crawl: the link as it is
+    for (const [model, c] of [
+      [{ release_year: 2025 }, crawl],
+      [{ release_year: null }, crawl],
+      [{ release_year: 2019 }, undefined],
+    ] as const)
+      expect(crawlLink(link, model, c)).toEqual({ late: false, ...link });
+  });
+
+  it('gives every crawl and every linked model of the knowledge base the half-weight rule analyze and score applied', () => {
+    expect(crawls.length).toBeGreaterThan(0);
+    let late = 0;
+    for (const index of crawls)
+      for (const link of kb.modelsTrainedOn(index.kb_dataset, { modality: 'any' })) {
+        const got = crawlLink(link, link.model, index.crawl);
+        const year = link.model.release_year;
+        const want = year !== null && year < Number(index.crawl!.month.slice(0, 4));
+        expect(got.late).toBe(want);
+        expect(got.certainty).toBe(want ? Math.round(link.certainty * 0.5 * 1e4) / 1e4 : link.certainty);
+        expect(got.reason.startsWith(link.reason)).toBe(true);
+        if (want) late++;
+      }
+    expect(late).toBeGreaterThan(0);
   });
 });

@@ -14,7 +14,7 @@ import type { KnowledgeBase } from '../kb/kb.js';
 import { kbAuthor } from '../kb/authors.js';
 import { publicDomainByTerm } from '../kb/copyright-terms.js';
 import { componentOf } from '../kb/corpus-components.js';
-import { remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
+import { crawlLink, remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
@@ -406,16 +406,9 @@ function addSources(
     const kbd = kb.dataset(target.kb);
     if (target.component) factors.add('remote_corpus_component');
     for (const link of kb.modelsTrainedOn(kbd.id)) {
-      // a crawl taken after a model's release cannot have been its training data; the text was on the web then
-      const late =
-        remoteIndex?.crawl !== undefined &&
-        link.model.release_year !== null &&
-        link.model.release_year < Number(remoteIndex.crawl.month.slice(0, 4));
+      const { late, certainty, reason } = crawlLink(link, link.model, remoteIndex?.crawl);
+      const c = round4(certainty);
       if (late) factors.add('remote_crawl_after_model_release');
-      const c = round4(link.certainty * (late ? 0.5 : 1));
-      const reason = late
-        ? `${link.reason} The crawl searched (${remoteIndex!.crawl!.id}) postdates the model's release (${link.model.release_year}), so the link counts half.`
-        : link.reason;
       sources.push({
         ...base,
         provider: link.model.provider,

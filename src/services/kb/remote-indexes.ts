@@ -16,6 +16,7 @@
 import type { KnowledgeBase } from './kb.js';
 import type { RemoteDatasetConfig } from '../../corpus/remote-types.js';
 import { TrainprintError } from '../../errors.js';
+import { round4 } from '../../util/round.js';
 
 /** The two public engines. */
 export type RemoteEngine = 'infini-gram' | 'infini-gram-mini';
@@ -290,6 +291,29 @@ export function remoteIndex(engine: RemoteEngine, index: string): RemoteIndex | 
   if (typeof index !== 'string') return undefined;
   const name = engine === 'infini-gram-mini' ? index.replace(/^v2_cc-/, 'v2_cc_') : index;
   return byKey.get(`${engine}\u0000${name}`);
+}
+
+/**
+ * A model's link to a training dataset as a remote index's crawl bears on it: a crawl taken after the model's release
+ * cannot have been its training data (the text was on the web then, not necessarily before), so the link counts half
+ * and its reason says why. A crawl of unknown date, or a model of unknown release year, leaves the link as it is.
+ * @example
+ * crawlLink({ certainty: 0.9, reason: 'Trained on C4.' }, { release_year: 2023 }, { id: 'CC-MAIN-2024-10', month: '2024-02' })
+ * // { late: true, certainty: 0.45, reason: 'Trained on C4. The crawl searched (CC-MAIN-2024-10) postdates the model's release (2023), so the link counts half.' }
+ */
+export function crawlLink(
+  link: { readonly certainty: number; readonly reason: string },
+  model: { readonly release_year: number | null },
+  crawl: RemoteIndex['crawl'],
+): { late: boolean; certainty: number; reason: string } {
+  const late =
+    crawl !== undefined && model.release_year !== null && model.release_year < Number(crawl.month.slice(0, 4));
+  if (!late) return { late, certainty: link.certainty, reason: link.reason };
+  return {
+    late,
+    certainty: round4(link.certainty * 0.5),
+    reason: `${link.reason} The crawl searched (${crawl.id}) postdates the model's release (${model.release_year}), so the link counts half.`,
+  };
 }
 
 /**

@@ -40,7 +40,7 @@ import { type EvidenceKind, evidenceKind, matchKind, MAX_STRENGTH, reportLimitat
 import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
-import { remoteIndex } from '../kb/remote-indexes.js';
+import { crawlLink, remoteIndex } from '../kb/remote-indexes.js';
 import { assessRisk, type RiskResult } from '../analyze/risk.js';
 import { chooseWorkType } from '../analyze/revenue.js';
 import type { KnowledgeBase } from '../kb/kb.js';
@@ -811,14 +811,8 @@ function linkedDatasets(corpus: CorpusView, kb: KnowledgeBase, model: KbModel, o
       const link = kb.modelsTrainedOn(d.kb_dataset, { modality: 'any' }).find((l) => l.model.id === model.id);
       if (link) {
         const pirated = [d.kb_dataset, ...link.via].some((id) => kb.dataset(id).pirated);
-        // a crawl taken after the model's release cannot have been its training data (as in analyze): half
         const crawl = s.remote ? remoteIndex(s.remote.engine, s.remote.index)?.crawl : undefined;
-        const late =
-          crawl !== undefined && model.release_year !== null && model.release_year < Number(crawl.month.slice(0, 4));
-        const certainty = late ? Math.round(link.certainty * 0.5 * 1e4) / 1e4 : link.certainty;
-        const reason = late
-          ? `${link.reason} The crawl searched (${crawl!.id}) postdates the model's release, so the link counts half.`
-          : link.reason;
+        const { certainty, reason } = crawlLink(link, model, crawl);
         best = {
           id: s.id,
           kind: s.kind,
