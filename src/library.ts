@@ -241,3 +241,6 @@ export {
   refusedResolution,
 } from './net/egress.js';
 export type { HostResolver, ResolvedHost } from './net/egress.js';
+
+// for the outer ring only (no entry exports it): an option that is a positive integer, checked one way everywhere
+export { positiveInt } from './util/validate.js';

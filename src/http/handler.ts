@@ -38,6 +38,7 @@ import {
   KeyStore,
   MemoryCounterStore,
   PLANS,
+  positiveInt,
   RateLimiter,
   refusedResolution,
   TokenIssuer,
@@ -286,11 +287,11 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       return null;
     }
   };
-  const maxBody = positiveInt(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+  const maxBody = positiveInt('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
   const maxDatasetBody = positiveInt(
+    'maxDatasetBodyBytes',
     options.maxDatasetBodyBytes,
     DEFAULT_MAX_DATASET_BODY_BYTES,
-    'maxDatasetBodyBytes',
   );
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
   const routes = [...ROUTES, ...(options.routes ?? [])];
@@ -310,9 +311,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     allow: options.webhookHosts ?? defaultModelHosts(options.allowPrivateWebhookHosts === true),
     resolve: webhookPolicyIsDefault ? options.resolveHost : undefined,
   };
-  const modelTimeoutMs = positiveInt(options.modelTimeoutMs, 60_000, 'modelTimeoutMs');
-  if (modelTimeoutMs > 3_600_000)
-    throw new TrainprintError('INVALID_OPTIONS', 'modelTimeoutMs must be at most 3,600,000 (one hour)');
+  // at most one hour
+  const modelTimeoutMs = positiveInt('modelTimeoutMs', options.modelTimeoutMs, 60_000, 3_600_000);
 
   if (options.datasetsReadOnly !== undefined && typeof options.datasetsReadOnly !== 'string') {
     throw new TrainprintError('INVALID_OPTIONS', 'datasetsReadOnly must be a string (why datasets cannot change)');
@@ -477,10 +477,4 @@ async function targetModel(
 interface HostPolicy {
   readonly allow: (url: URL) => boolean;
   readonly resolve: HostResolver | undefined;
-}
-
-function positiveInt(v: number | undefined, d: number, name: string): number {
-  if (v === undefined) return d;
-  if (!Number.isInteger(v) || v < 1) throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer`);
-  return v;
 }

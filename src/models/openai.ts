@@ -25,6 +25,7 @@
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
+import { sleep as defaultSleep } from '../util/timers.js';
 import type { AccessLevel, GenerateOptions, GenerationCall, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
 /** Options of {@link createOpenAICompatibleModel}. */
@@ -131,7 +132,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const doFetch = options.fetch ?? globalThis.fetch;
   if (typeof doFetch !== 'function')
     throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const root = base.href.replace(/\/+$/, '');
   // what error messages name: never credentials in the URL, nor its query

@@ -47,7 +47,6 @@ import {
   type Found,
   followUp,
   followUpReserve,
-  mapPool,
   type Passage,
   type Region,
   type Sample,
@@ -62,6 +61,7 @@ import {
 import { mapTokens } from './token-map.js';
 import { RemoteCallError } from './transport.js';
 import { mulberry32 } from '../util/random.js';
+import { mapLimit } from '../util/pool.js';
 
 /** Words of a sampled passage. */
 export const PASSAGE_WORDS = 48;
@@ -388,7 +388,7 @@ async function probeRounds(
   step: (p: Probed) => Promise<void>,
   rounds: number,
 ): Promise<void> {
-  await mapPool(probes, ctx.config.concurrency, async (p) => {
+  await mapLimit(probes, ctx.config.concurrency, async (p) => {
     while (!p.done && p.calls < rounds && session.maySample()) {
       const before = p.calls;
       await step(p);

@@ -63,6 +63,7 @@ import { acrossLineBreaks, SWAP_MIN_TOKENS, SWAP_TRIES, type SwappedMatch } from
 import { mapTokens } from './token-map.js';
 import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
+import { mapLimit } from '../util/pool.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
 export const HIT_TOKENS = 12;
@@ -392,7 +393,7 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   const post = (body: Record<string, unknown>) => session.call(body).then((b) => ({ body: b, ms: 0 }));
   // 1. the server's tokens, piece by piece (and a sample at the end of each piece, free)
   const pieces = textPieces(text);
-  const tokenized = await mapPool(pieces, ctx.config.concurrency, (p) =>
+  const tokenized = await mapLimit(pieces, ctx.config.concurrency, (p) =>
     tokenizePiece(post, index, text, p, 0).catch((e) => {
       session.unusable(e);
       return null;
@@ -441,7 +442,7 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     (places.length === 0 || T - 1 - places[places.length - 1] >= stride / 2)
   )
     places.push(T - 1);
-  const sampled = await mapPool(places, ctx.config.concurrency, async (e) => {
+  const sampled = await mapLimit(places, ctx.config.concurrency, async (e) => {
     if (!session.maySample()) return null;
     try {
       const a = await infgramProb(post, index, ids.slice(Math.max(0, e - SAMPLE_WINDOW), e + 1));
@@ -464,7 +465,7 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
   let tries = Math.max(0, sampleCalls - places.length) + Math.floor(followUpReserve(planned) / 2);
   for (let round = 0; round < SWAP_TRIES && tries > 0; round++)
     for (let i = 0; i < short.length && tries > 0; i++, tries--) quota[i]++;
-  await mapPool(short, ctx.config.concurrency, async (r, i) => {
+  await mapLimit(short, ctx.config.concurrency, async (r, i) => {
     let left = quota[i];
     // a retry is a sample: it stops where sampling stops, leaving the rest of the deadline for the documents
     const mayCall = () => left-- > 0 && session.maySample();
@@ -625,7 +626,7 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     });
     if (last + 1 >= words.length) break;
   }
-  const sampled = await mapPool(tiles, ctx.config.concurrency, async (t) => {
+  const sampled = await mapLimit(tiles, ctx.config.concurrency, async (t) => {
     if (!session.maySample()) return null;
     const query = text.slice(t.q0, t.q1);
     try {
@@ -1019,24 +1020,6 @@ function approxSize(v: unknown): number {
   if (v && typeof v === 'object')
     return Object.entries(v).reduce<number>((t, [k, x]) => t + k.length + approxSize(x) + 2, 2);
   return 8;
-}
-
-/** `fn` over `items` with at most `limit` running at once, results in order. */
-export async function mapPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** A signal aborted when any of `signals` is (AbortSignal.any is Node ≥ 20.3). */

@@ -14,6 +14,7 @@ import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { nodeJsonPost, RedirectRefused, type JsonPost, type PostAnswer } from './node-post.js';
 import type { TransportOptions } from '../corpus/remote-types.js';
 import { TrainprintError } from '../errors.js';
+import { sleep } from '../util/timers.js';
 
 export type { TransportOptions };
 
@@ -239,19 +240,7 @@ function originOf(endpoint: string): string {
 
 const cancelled = () => new RemoteCallError('cancelled', 'the request was cancelled');
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, cancelled);
 
 /** Largest response body read (a document window of 10,000 tokens is well under 1 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;

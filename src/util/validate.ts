@@ -78,3 +78,14 @@ export function newId(prefix: string): string {
   const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return prefix + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * An option that must be an integer in 1..`max`: `fallback` when not given, else INVALID_OPTIONS naming it.
+ * @example positiveInt('maxBodyBytes', options.maxBodyBytes, 1_048_576) // 1048576 when not given
+ */
+export function positiveInt(name: string, value: number | undefined, fallback: number, max = 2 ** 31 - 1): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 1 || v > max)
+    throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in 1..${max}, got ${String(value)}`);
+  return v;
+}

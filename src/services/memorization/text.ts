@@ -125,26 +125,5 @@ export async function deflateLength(text: string): Promise<number> {
   return rawSupported ? n : Math.max(0, n - 6);
 }
 
-/** Map with at most `limit` calls in flight; results in input order; the first rejection rejects. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i], i);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
+// the services' bounded map, named here for the memorization modules that import it with the text helpers
+export { mapLimit } from '../../util/pool.js';
