@@ -434,12 +434,8 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     timeoutMs: count(options.timeoutMs, 60_000, 'timeoutMs'),
     maxRetryDelayMs: count(options.maxRetryDelayMs, 60_000, 'maxRetryDelayMs'),
   });
-  const p = encodeURIComponent;
-  const get = <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) =>
-    t.request<T>('GET', path, { ...o, query });
-  const post = <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) =>
-    t.request<T>('POST', path, { ...o, body, idempotent });
-  const del = <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o);
+  const c = callsOf(t);
+  const { get, post, del } = c;
   const analyses = (id: string) => `/api/v1/attribution/analyses/${p(id)}`;
   /** A bundle route's body: the bytes as served (what verifies) and the same parsed. */
   const bundle = async (path: string, query: RequestOptions['query'], o?: CallOptions) => {
@@ -538,104 +534,148 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     deleteWork: (id, o) => del(`/api/v1/content/${p(id)}`, o),
     verifyReceipt: (receipt, o) => post('/api/v1/content/verify-receipt', { receipt }, o, true),
 
-    monitors: {
-      create: (body, o) => post('/api/v1/monitors/create', body, o),
-      list: (query, o) => get('/api/v1/monitors', { ...query }, o),
-      get: (id, o) => get(`/api/v1/monitors/${p(id)}`, undefined, o),
-      delete: (id, o) => del(`/api/v1/monitors/${p(id)}`, o),
-      pause: (id, o) => post(`/api/v1/monitors/${p(id)}/pause`, undefined, o, true),
-      resume: (id, o) => post(`/api/v1/monitors/${p(id)}/resume`, undefined, o, true),
-      events: (id, query, o) => get(`/api/v1/monitors/${p(id)}/events`, { ...query }, o),
-    },
-
-    datasets: {
-      list: (o) => get('/api/v1/datasets', undefined, o),
-      get: (id, o) => get(`/api/v1/datasets/${p(id)}`, undefined, o),
-      create: (body, o) => post('/api/v1/datasets', body, o),
-      addDocuments: (id, documents, o) => post(`/api/v1/datasets/${p(id)}/documents`, { documents }, o),
-      export: (id, o) =>
-        t.request<Uint8Array>('GET', `/api/v1/datasets/${p(id)}/export`, { ...o, responseType: 'bytes' }),
-      import: (file, o) => post('/api/v1/datasets/import', file, o),
-      delete: (id, o) => del(`/api/v1/datasets/${p(id)}`, o),
-    },
-
-    kb: {
-      models: (query, o) => get('/api/v1/kb/models', { ...query }, o),
-      model: (modelId, o) => {
-        const slash = modelId.indexOf('/');
-        if (slash <= 0 || slash === modelId.length - 1)
-          return Promise.reject(new TypeError(`a model id is 'provider/model_name', not ${JSON.stringify(modelId)}`));
-        return get(`/api/v1/kb/models/${p(modelId.slice(0, slash))}/${p(modelId.slice(slash + 1))}`, undefined, o);
-      },
-      providers: (o) => get('/api/v1/kb/providers', undefined, o),
-      datasets: (o) => get('/api/v1/kb/datasets', undefined, o),
-      dataset: (id, o) => get(`/api/v1/kb/datasets/${p(id)}`, undefined, o),
-      jurisdictions: (o) => get('/api/v1/kb/jurisdictions', undefined, o),
-      factors: (o) => get('/api/v1/kb/factors', undefined, o),
-    },
-
+    monitors: monitorsApi(c),
+    datasets: datasetsApi(c),
+    kb: kbApi(c),
     usage: (o) => get('/api/v1/usage', undefined, o),
     keys: {
       create: (body, o) => post('/api/v1/keys', body ?? {}, o),
       list: (o) => get('/api/v1/keys', undefined, o),
       revoke: (id, o) => del(`/api/v1/keys/${p(id)}`, o),
     },
-    oauth: {
-      token: (c, o) => {
-        const form = new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: c.client_id,
-          client_secret: c.client_secret,
-        });
-        if (c.scope !== undefined) form.set('scope', typeof c.scope === 'string' ? c.scope : c.scope.join(' '));
-        // the client's own credentials, not the client's api_key: the token endpoint is public
-        return t.request<AccessToken>('POST', '/api/v1/oauth/token', { ...o, body: form, auth: false });
-      },
-      createClient: (body, o) => post('/api/v1/oauth/clients', body ?? {}, o),
-      listClients: (o) => get('/api/v1/oauth/clients', undefined, o),
-      revokeClient: (id, o) => del(`/api/v1/oauth/clients/${p(id)}`, o),
-    },
 
-    marketplace: {
-      createListing: (body, o) => post(`${MARKET}/listings`, body, o),
-      listListings: (query, o) => get(`${MARKET}/listings`, { ...query }, o),
-      getListing: (id, o) => get(`${MARKET}/listings/${p(id)}`, undefined, o),
-      updateListing: (id, patch, o) => t.request('PATCH', `${MARKET}/listings/${p(id)}`, { ...o, body: patch }),
-      publishListing: (id, o) => post(`${MARKET}/listings/${p(id)}/publish`, undefined, o),
-      withdrawListing: (id, o) => post(`${MARKET}/listings/${p(id)}/withdraw`, undefined, o),
-      makeOffer: (id, body, o) => post(`${MARKET}/listings/${p(id)}/offers`, body, o),
-      listOffers: (query, o) => get(`${MARKET}/offers`, { ...query }, o),
-      getOffer: (id, o) => get(`${MARKET}/offers/${p(id)}`, undefined, o),
-      acceptOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/accept`, undefined, o),
-      declineOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/decline`, undefined, o),
-      counterOffer: (id, body, o) => post(`${MARKET}/offers/${p(id)}/counter`, body, o),
-      withdrawOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/withdraw`, undefined, o),
-      listLicences: (query, o) => get(`${MARKET}/licences`, { ...query }, o),
-      getLicence: (id, o) => get(`${MARKET}/licences/${p(id)}`, undefined, o),
-      verifyLicence: (licence, o) => post(`${MARKET}/licences/verify`, { licence }, o, true),
-      audit: (query, o) => get(`${MARKET}/audit`, { ...query }, o),
-    },
-    memorization: {
-      trackWork: (body, o) => post(`${MEM}/register-work`, body, o),
-      createReferenceSet: (body, o) => post(`${MEM}/reference-sets`, body, o),
-      listReferenceSets: (o) => get(`${MEM}/reference-sets`, undefined, o),
-      extract: (body, o) => post(`${MEM}/extract`, body, o),
-      probe: (body, o) => post(`${MEM}/probe`, body, o),
-      compareOutput: (body, o) => post(`${MEM}/compare`, body, o, true),
-      assess: (body, o) => post(`${MEM}/assess`, body, o),
-      report: (body, o) =>
-        t.request<string>('POST', `${MEM}/report`, {
-          ...o,
-          body,
-          idempotent: true,
-          responseType: 'text',
-          headers: { accept: 'text/html' },
-        }),
-    },
+    oauth: oauthApi(c),
+    marketplace: marketplaceApi(c),
+    memorization: memorizationApi(c),
 
     status: (o) => get('/api/v1/status', undefined, o),
     openapi: (o) => get('/api/v1/openapi.json', undefined, o),
     request: (method, path, o) => t.request(method, path, o),
+  };
+}
+
+/**
+ * The calls every method is made of, over one transport: GET with a query, POST with a body (retried like a GET when
+ * `idempotent`), DELETE.
+ */
+function callsOf(t: Transport) {
+  return {
+    t,
+    get: <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) =>
+      t.request<T>('GET', path, { ...o, query }),
+    post: <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) =>
+      t.request<T>('POST', path, { ...o, body, idempotent }),
+    del: <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o),
+  };
+}
+type Calls = ReturnType<typeof callsOf>;
+/** A path segment as the URL carries it. */
+const p = encodeURIComponent;
+/** `client.monitors`: watch works of the account, read their events. */
+function monitorsApi({ get, post, del }: Calls): TrainprintClient['monitors'] {
+  return {
+    create: (body, o) => post('/api/v1/monitors/create', body, o),
+    list: (query, o) => get('/api/v1/monitors', { ...query }, o),
+    get: (id, o) => get(`/api/v1/monitors/${p(id)}`, undefined, o),
+    delete: (id, o) => del(`/api/v1/monitors/${p(id)}`, o),
+    pause: (id, o) => post(`/api/v1/monitors/${p(id)}/pause`, undefined, o, true),
+    resume: (id, o) => post(`/api/v1/monitors/${p(id)}/resume`, undefined, o, true),
+    events: (id, query, o) => get(`/api/v1/monitors/${p(id)}/events`, { ...query }, o),
+  };
+}
+
+/** `client.datasets`: the account's reference datasets. */
+function datasetsApi({ t, get, post, del }: Calls): TrainprintClient['datasets'] {
+  return {
+    list: (o) => get('/api/v1/datasets', undefined, o),
+    get: (id, o) => get(`/api/v1/datasets/${p(id)}`, undefined, o),
+    create: (body, o) => post('/api/v1/datasets', body, o),
+    addDocuments: (id, documents, o) => post(`/api/v1/datasets/${p(id)}/documents`, { documents }, o),
+    export: (id, o) =>
+      t.request<Uint8Array>('GET', `/api/v1/datasets/${p(id)}/export`, { ...o, responseType: 'bytes' }),
+    import: (file, o) => post('/api/v1/datasets/import', file, o),
+    delete: (id, o) => del(`/api/v1/datasets/${p(id)}`, o),
+  };
+}
+
+/** `client.kb`: the knowledge base (models, providers, datasets, jurisdictions, factor codes). */
+function kbApi({ get }: Calls): TrainprintClient['kb'] {
+  return {
+    models: (query, o) => get('/api/v1/kb/models', { ...query }, o),
+    model: (modelId, o) => {
+      const slash = modelId.indexOf('/');
+      if (slash <= 0 || slash === modelId.length - 1)
+        return Promise.reject(new TypeError(`a model id is 'provider/model_name', not ${JSON.stringify(modelId)}`));
+      return get(`/api/v1/kb/models/${p(modelId.slice(0, slash))}/${p(modelId.slice(slash + 1))}`, undefined, o);
+    },
+    providers: (o) => get('/api/v1/kb/providers', undefined, o),
+    datasets: (o) => get('/api/v1/kb/datasets', undefined, o),
+    dataset: (id, o) => get(`/api/v1/kb/datasets/${p(id)}`, undefined, o),
+    jurisdictions: (o) => get('/api/v1/kb/jurisdictions', undefined, o),
+    factors: (o) => get('/api/v1/kb/factors', undefined, o),
+  };
+}
+
+/** `client.oauth`: OAuth clients and the client-credentials grant. */
+function oauthApi({ t, get, post, del }: Calls): TrainprintClient['oauth'] {
+  return {
+    token: (c, o) => {
+      const form = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: c.client_id,
+        client_secret: c.client_secret,
+      });
+      if (c.scope !== undefined) form.set('scope', typeof c.scope === 'string' ? c.scope : c.scope.join(' '));
+      // the client's own credentials, not the client's api_key: the token endpoint is public
+      return t.request<AccessToken>('POST', '/api/v1/oauth/token', { ...o, body: form, auth: false });
+    },
+    createClient: (body, o) => post('/api/v1/oauth/clients', body ?? {}, o),
+    listClients: (o) => get('/api/v1/oauth/clients', undefined, o),
+    revokeClient: (id, o) => del(`/api/v1/oauth/clients/${p(id)}`, o),
+  };
+}
+
+/** `client.marketplace`: listings, offers, licences and the audit log. */
+function marketplaceApi({ t, get, post }: Calls): TrainprintClient['marketplace'] {
+  return {
+    createListing: (body, o) => post(`${MARKET}/listings`, body, o),
+    listListings: (query, o) => get(`${MARKET}/listings`, { ...query }, o),
+    getListing: (id, o) => get(`${MARKET}/listings/${p(id)}`, undefined, o),
+    updateListing: (id, patch, o) => t.request('PATCH', `${MARKET}/listings/${p(id)}`, { ...o, body: patch }),
+    publishListing: (id, o) => post(`${MARKET}/listings/${p(id)}/publish`, undefined, o),
+    withdrawListing: (id, o) => post(`${MARKET}/listings/${p(id)}/withdraw`, undefined, o),
+    makeOffer: (id, body, o) => post(`${MARKET}/listings/${p(id)}/offers`, body, o),
+    listOffers: (query, o) => get(`${MARKET}/offers`, { ...query }, o),
+    getOffer: (id, o) => get(`${MARKET}/offers/${p(id)}`, undefined, o),
+    acceptOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/accept`, undefined, o),
+    declineOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/decline`, undefined, o),
+    counterOffer: (id, body, o) => post(`${MARKET}/offers/${p(id)}/counter`, body, o),
+    withdrawOffer: (id, o) => post(`${MARKET}/offers/${p(id)}/withdraw`, undefined, o),
+    listLicences: (query, o) => get(`${MARKET}/licences`, { ...query }, o),
+    getLicence: (id, o) => get(`${MARKET}/licences/${p(id)}`, undefined, o),
+    verifyLicence: (licence, o) => post(`${MARKET}/licences/verify`, { licence }, o, true),
+    audit: (query, o) => get(`${MARKET}/audit`, { ...query }, o),
+  };
+}
+
+/** `client.memorization`: what a model reproduces of the account's works. */
+function memorizationApi({ t, get, post }: Calls): TrainprintClient['memorization'] {
+  return {
+    trackWork: (body, o) => post(`${MEM}/register-work`, body, o),
+    createReferenceSet: (body, o) => post(`${MEM}/reference-sets`, body, o),
+    listReferenceSets: (o) => get(`${MEM}/reference-sets`, undefined, o),
+    extract: (body, o) => post(`${MEM}/extract`, body, o),
+    probe: (body, o) => post(`${MEM}/probe`, body, o),
+    compareOutput: (body, o) => post(`${MEM}/compare`, body, o, true),
+    assess: (body, o) => post(`${MEM}/assess`, body, o),
+    report: (body, o) =>
+      t.request<string>('POST', `${MEM}/report`, {
+        ...o,
+        body,
+        idempotent: true,
+        responseType: 'text',
+        headers: { accept: 'text/html' },
+      }),
   };
 }
 

@@ -84,7 +84,7 @@ const CALLS: Record<string, (c: TrainprintClient) => unknown> = {
   'marketplace.listLicences': (c) => c.marketplace.listLicences({}),
   'marketplace.getLicence': (c) => c.marketplace.getLicence('x1'),
   'marketplace.verifyLicence': (c) => c.marketplace.verifyLicence(body),
-  'marketplace.audit': (c) => c.marketplace.audit({}),
+  'marketplace.audit': (c) => c.marketplace.audit(body),
   'memorization.trackWork': (c) => c.memorization.trackWork(body),
   'memorization.createReferenceSet': (c) => c.memorization.createReferenceSet(body),
   'memorization.listReferenceSets': (c) => c.memorization.listReferenceSets(),
