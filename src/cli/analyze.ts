@@ -4,7 +4,8 @@
  * corpora. On a terminal, a progress line on stderr says what it is doing (./progress.ts); stdout carries the JSON
  * only.
  */
-import { createEngine } from '../library.js';
+import { writeFile } from 'node:fs/promises';
+import { createEngine, renderWorkReport, reportRecord } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { HELP } from './help.js';
 import { progressLine } from './progress.js';
@@ -27,6 +28,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     'work-type': { type: 'string' },
     'opt-out': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    report: { type: 'string' },
     ...REMOTE_CORPUS_OPTIONS,
   });
   if (values.help) {
@@ -68,6 +70,14 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       const r = await engine.analyze(request, line.enabled ? { onProgress: line.update } : {});
       line.end();
       console.log(JSON.stringify(r, null, 2));
+      const report = values.report as string | undefined;
+      // the page of the analysis just made, from the engine's record of it: the text it read (a book's extracted
+      // once, here) is the page's, as the HTTP API's report route draws it
+      if (report !== undefined) {
+        const html = renderWorkReport(reportRecord(await engine.getAnalysisRecord(r.analysis_id)));
+        await writeFile(report, html);
+        console.error(`wrote ${report} (${html.length.toLocaleString('en-US')} characters)`);
+      }
     } finally {
       await closeDatasets();
     }

@@ -29,6 +29,8 @@ export const HELP = `usage:
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
       --quiet, -q                 no progress line on stderr (there is none when stderr is not a terminal)
+      --report FILE               also write the analysis's work report (as 'report' draws it) to FILE, with
+                                  the text the analysis read: a book is not extracted a second time
       --infini-gram IDX[,IDX]     also search these infini-gram indexes ('default': Pile, Dolma, RedPajama, C4,
                                   DCLM, OLMo-2 mix); the text is SENT to the engine (docs/remote-corpora.md)
       --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/

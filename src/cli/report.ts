@@ -13,7 +13,6 @@ import {
   TrainprintError,
   type AnalysisResult,
   type EvidenceBundle,
-  type TranscriptCall,
 } from '../library.js';
 import { analysedTextOf } from './files.js';
 import { HELP } from './help.js';
@@ -36,9 +35,8 @@ export async function reportCommand(args: string[]): Promise<number> {
   const textFile = values.text as string | undefined;
   const text =
     result.extraction?.text ?? (textFile === undefined ? null : await analysedText(textFile, result, bundle));
-  const transcripts: Record<string, readonly TranscriptCall[]> = {};
-  for (const [id, t] of Object.entries(bundle?.transcripts ?? {})) transcripts[id] = t.entries;
-  const html = renderWorkReport({ result, text, transcripts, ...(bundle ? { bundle } : {}) });
+  // a bundle's transcripts are the page's (the page reads them from the bundle)
+  const html = renderWorkReport({ result, text, ...(bundle ? { bundle } : {}) });
   const out = values.out as string | undefined;
   if (out === undefined) process.stdout.write(html);
   else {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine.js';
 import { buildEvidenceBundle, canonicalJson, loadReportKey } from '../../src/services/report/index.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { buildEpub } from '../fixtures/documents.js';
 import { analyseWork, CHAPTERS, reportEngine } from '../fixtures/work-report.js';
 import { runCli } from '../fixtures/serve-process.js';
 
@@ -35,6 +36,8 @@ beforeAll(async () => {
   );
   writeFileSync(file('bundle.json'), canonicalJson(bundle));
   writeFileSync(file('report-key.json'), JSON.stringify({ success: true, ...key.publicKey }));
+  writeFileSync(file('book.epub'), buildEpub(CHAPTERS));
+  writeFileSync(file('copies.tpds'), engine.exportDataset('pg-copies'));
   writeFileSync(file('other-key.txt'), (await loadReportKey(new MemoryStore())).publicKey.public_key);
 });
 
@@ -70,6 +73,31 @@ describe('trainprint report', () => {
     expect((await run(['report', 'report-key.json'])).stderr).toMatch(
       /neither an analysis result nor an evidence bundle/,
     );
+  });
+
+  it('analyze --report writes the page with the text the analysis read (the book extracted once)', async () => {
+    const r = await run([
+      'analyze',
+      'book.epub',
+      '--dataset',
+      'copies.tpds',
+      '--packs',
+      'none',
+      '--report',
+      'at-once.html',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('wrote at-once.html');
+    const result = JSON.parse(r.stdout);
+    expect(result.matches.length).toBeGreaterThan(0);
+    // the result as analyze prints it carries no text: the page has it from the engine's record
+    expect(result.extraction.text).toBeUndefined();
+    const html = readFileSync(file('at-once.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<h3>Per section</h3>');
+    expect(html).toContain('<mark>');
+    expect(html).toContain(result.analysis_id);
+    expect(html).not.toContain('was not at hand');
   });
 
   it('writes the page of a bundle, with its signature', async () => {

@@ -9,11 +9,11 @@
 import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
-  buildEvidenceBundle,
   canonicalJson,
   extractText,
   loadReportKey,
   renderWorkReport,
+  signedAnalysis,
   sha256Hex,
   worthOffloading,
   type AnalyzeRequest,
@@ -82,7 +82,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     responseType: 'html',
     alsoAnswers: { type: 'json', schema: S.EVIDENCE_BUNDLE_SCHEMA },
     handler: async (ctx) => {
-      const { record, bundle } = await signedAnalysis(ctx);
+      const { record, bundle } = await accountAnalysis(ctx);
       if (ctx.query.format === 'json') {
         return new Response(canonicalJson(bundle), {
           headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
@@ -108,7 +108,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       // the bytes that verify: the bundle's canonical JSON, without the success envelope (a member more would be a
       // member the signature does not cover)
-      const { bundle } = await signedAnalysis(ctx);
+      const { bundle } = await accountAnalysis(ctx);
       return new Response(canonicalJson(bundle), {
         headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
       });
@@ -203,17 +203,9 @@ const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nos
  * A stored analysis of the account (another account's is NOT_FOUND) with its record, and its evidence bundle signed by
  * the engine's report key.
  */
-async function signedAnalysis(ctx: RouteContext) {
+async function accountAnalysis(ctx: RouteContext) {
   const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner: account(ctx) });
-  // an analysis stored before its text was kept with it has none: its report shows the source side only
-  const record = { ...stored, text: stored.text === '' && stored.result.tokens > 0 ? null : stored.text };
-  const key = await loadReportKey(ctx.engine.store);
-  const bundle = await buildEvidenceBundle(record, {
-    key,
-    variant: ctx.engine.variant,
-    now: () => new Date(ctx.now()),
-  });
-  return { record, bundle };
+  return signedAnalysis(stored, ctx.engine, () => new Date(ctx.now()));
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {

@@ -5,6 +5,8 @@
 export { renderWorkReport } from './render-html.js';
 export type { WorkReportInput } from './render-html.js';
 export { buildEvidenceBundle } from './bundle.js';
+export { reportRecord, signedAnalysis } from './analysis-report.js';
+export type { SigningEngine } from './analysis-report.js';
 export type { BundleOptions } from './bundle.js';
 export { verifyEvidenceBundle } from './verify.js';
 export { analysisResultProblem, evidenceBundleProblem } from './result-shape.js';
