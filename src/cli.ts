@@ -39,7 +39,7 @@ import { packsCommand } from './cli/packs.js';
 import { reportCommand } from './cli/report.js';
 import { scanCommand } from './cli/scan.js';
 import { serveCommand } from './cli/serve.js';
-import { type Command, UsageError } from './cli/shared.js';
+import { type Command, HelpAsked, UsageError } from './cli/shared.js';
 import { verifyCommand } from './cli/verify.js';
 import { workerCommand } from './cli/worker.js';
 
@@ -101,7 +101,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.get(cmd);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
-  return command(rest);
+  try {
+    return await command(rest);
+  } catch (e) {
+    // `<command> … --help`: the arguments parsed (a bad option is still a usage error), then the help
+    if (!(e instanceof HelpAsked)) throw e;
+    console.log(HELP);
+    return 0;
+  }
 }
 
 main(process.argv.slice(2)).then(

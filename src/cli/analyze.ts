@@ -7,7 +7,6 @@
 import { writeFile } from 'node:fs/promises';
 import { createEngine, renderWorkReport, reportRecord } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
-import { HELP } from './help.js';
 import { progressLine } from './progress.js';
 import { readWorkFile } from './files.js';
 import { loadDatasets, packsOption, parse, REMOTE_CORPUS_OPTIONS, remoteCorporaFrom, UsageError } from './shared.js';
@@ -31,10 +30,6 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     report: { type: 'string' },
     ...REMOTE_CORPUS_OPTIONS,
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');
   const packs = packsOption(values);
   const remoteCorpora = remoteCorporaFrom(values);

@@ -6,7 +6,6 @@
 import { writeFile } from 'node:fs/promises';
 import { extractDocument, TEXT_FILE_TYPES, type DocumentFormat } from '../library.js';
 import { readWorkFile } from './files.js';
-import { HELP } from './help.js';
 import { parse, UsageError } from './shared.js';
 
 /**
@@ -16,10 +15,6 @@ import { parse, UsageError } from './shared.js';
  */
 export async function extractTextCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { type: { type: 'string' }, out: { type: 'string' } });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('extract-text needs exactly one FILE');
   const file = positionals[0];
   const { type, content } = await readWorkFile(file, values.type as string | undefined);

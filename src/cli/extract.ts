@@ -20,7 +20,6 @@ import {
 } from '../library.js';
 import { resolveHost } from '../node/index.js';
 import { readWorkFile } from './files.js';
-import { HELP } from './help.js';
 import { parse, UsageError } from './shared.js';
 
 /** Environment variable read for the model API's key (sent as `Authorization: Bearer …`). */
@@ -44,10 +43,6 @@ export async function extractCommand(args: string[]): Promise<number> {
     out: { type: 'string' },
     'allow-private-model-hosts': { type: 'boolean' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
   const baseUrl = values['model-url'];
   const name = values.model;

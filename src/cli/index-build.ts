@@ -8,7 +8,6 @@ import {
   type BuildDatasetFileResult,
   type BuildProgress,
 } from '../node/index.js';
-import { HELP } from './help.js';
 import { fmt, mb, parse, POSTGRES_TARGET_OPTIONS, postgresTarget, printStored, UsageError } from './shared.js';
 
 /** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
@@ -81,10 +80,6 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
     quiet: { type: 'boolean', short: 'q' },
     ...POSTGRES_TARGET_OPTIONS,
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const dataset = values.dataset as string | undefined;
   const threads = values.threads === undefined ? undefined : Number(values.threads);
   if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {

@@ -1,6 +1,5 @@
 /** `trainprint index info FILE|URL`: a dataset file's header, descriptor and stats, or a PostgreSQL dataset's stats. */
 import { isPostgresUrl, openPostgresDataset, readDatasetInfo } from '../node/index.js';
-import { HELP } from './help.js';
 import { parse, UsageError } from './shared.js';
 
 /**
@@ -9,11 +8,7 @@ import { parse, UsageError } from './shared.js';
  * @example process.exitCode = await indexInfoCommand(['wiki.tpds'])
  */
 export async function indexInfoCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {});
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const { positionals } = parse(args, {});
   if (positionals.length !== 1) throw new UsageError('index info needs exactly one FILE or URL');
   if (isPostgresUrl(positionals[0])) {
     const ds = await openPostgresDataset({ url: positionals[0] });

@@ -1,6 +1,5 @@
 /** `trainprint index push FILE --into URL`: copy an exact dataset file into PostgreSQL. */
 import { pushDatasetFile } from '../node/index.js';
-import { HELP } from './help.js';
 import { parse, POSTGRES_TARGET_OPTIONS, postgresTarget, printStored, UsageError } from './shared.js';
 
 /**
@@ -13,10 +12,6 @@ export async function indexPushCommand(args: string[]): Promise<number> {
     ...POSTGRES_TARGET_OPTIONS,
     dataset: { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('index push needs exactly one FILE');
   const target = postgresTarget(values);
   if (!target) throw new UsageError('index push needs --into postgres://…');

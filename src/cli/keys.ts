@@ -2,7 +2,6 @@
  * `trainprint keys create`: an API key in a file store (stop the server on it first) or a PostgreSQL store
  * (servers may keep running); the key is printed once, only its hash is stored.
  */
-import { HELP } from './help.js';
 import { openStore, parseSubcommand, UsageError } from './shared.js';
 
 /**
@@ -20,10 +19,6 @@ export async function keysCommand(args: string[]): Promise<number> {
     name: { type: 'string' },
     'expires-days': { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (typeof values.store !== 'string') {
     throw new UsageError('keys create needs --store DIR|URL (the store the service runs on)');
   }

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createByteGptHandler, loadByteGptModel, withCors } from '../library.js';
 import { readModelDirectory, serve } from '../node/index.js';
-import { HELP } from './help.js';
 import { parseSubcommand, UsageError } from './shared.js';
 
 /**
@@ -25,10 +24,6 @@ export async function modelCommand(args: string[]): Promise<number> {
     engine: { type: 'string' },
     'allow-origin': { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const name = values.model;
   if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,99}$/.test(name))
     throw new UsageError('model serve needs --model NAME (a directory of models/, e.g. byte-gpt-base)');

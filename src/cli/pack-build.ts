@@ -3,7 +3,6 @@
  * provenance) from its manifest and a folder of texts.
  */
 import { buildPackFile } from '../node/index.js';
-import { HELP } from './help.js';
 import { fmt, mb, parse, UsageError } from './shared.js';
 
 /**
@@ -18,10 +17,6 @@ export async function packBuildCommand(args: string[]): Promise<number> {
     index: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('pack build needs exactly one MANIFEST');
   // the progress line is redrawn in place: on a TTY only
   const quiet = values.quiet === true || process.stderr.isTTY !== true;

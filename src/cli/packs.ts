@@ -32,10 +32,6 @@ function provenance(info: PackInfo & { listed?: boolean }, documents: boolean): 
 /** `packs list [--dir DIR] [--json]`: one line per pack (or the list as JSON), then the default packs' size. */
 async function packsList(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { dir: { type: 'string' }, json: { type: 'boolean' } });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError('packs list takes no positional arguments');
   const packs = await listPacks(values.dir as string | undefined);
   if (values.json) {
@@ -61,10 +57,6 @@ async function packsList(args: string[]): Promise<number> {
  */
 async function packsInfoOrVerify(sub: 'info' | 'verify', args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { dir: { type: 'string' }, documents: { type: 'boolean' } });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (sub === 'info' && positionals.length > 1) throw new UsageError('packs info takes at most one FILE or ID');
   const dir = values.dir as string | undefined;
   const targets = await namedPacks(positionals, dir);

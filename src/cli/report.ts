@@ -15,7 +15,6 @@ import {
   type EvidenceBundle,
 } from '../library.js';
 import { analysedTextOf } from './files.js';
-import { HELP } from './help.js';
 import { parse, readInputFile, UsageError } from './shared.js';
 
 /**
@@ -26,10 +25,6 @@ import { parse, readInputFile, UsageError } from './shared.js';
  */
 export async function reportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { text: { type: 'string' }, out: { type: 'string' } });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('report needs exactly one ANALYSIS.json');
   const { result, bundle } = readAnalysis(positionals[0], await readInputFile(positionals[0], 'utf8'));
   const textFile = values.text as string | undefined;

@@ -18,7 +18,6 @@ import {
   serveStatic,
   type WorkerPool,
 } from '../node/index.js';
-import { HELP } from './help.js';
 import { printServing, serveKeys, type HttpModule } from './serve-keys.js';
 import { SERVE_WORKER_ENV, servePrimary } from './serve-workers.js';
 import {
@@ -260,10 +259,6 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...REMOTE_CORPUS_OPTIONS,
     'monitor-interval-s': { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
   const monitorS = values['monitor-interval-s'] === undefined ? 60 : Number(values['monitor-interval-s']);
   if (!Number.isInteger(monitorS) || monitorS < 1 || monitorS > 86_400) {

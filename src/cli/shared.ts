@@ -28,6 +28,12 @@ import {
  */
 export class UsageError extends Error {}
 
+/**
+ * Thrown by {@link parse} when the arguments ask for `--help` (`-h`) and parse otherwise: the CLI's entry prints the
+ * help and exits 0, so no command checks for it.
+ */
+export class HelpAsked extends Error {}
+
 /** A command: its arguments (after the command's name) in, its exit code out. */
 export type Command = (args: string[]) => Promise<number>;
 
@@ -43,23 +49,25 @@ export function parse(
   args: string[],
   options: ParseOptions,
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let r: ReturnType<typeof parseArgs>;
   try {
-    const r = parseArgs({
+    r = parseArgs({
       args,
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     });
-    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
+  if (r.values.help) throw new HelpAsked('--help');
+  return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
 }
 
 /**
  * The options of `<command> <sub>`, for a command with one subcommand and no positional arguments (`keys create`,
- * `model serve`): a missing or other subcommand, or a positional argument, is a UsageError (with `--help`, the
- * caller prints the help instead).
+ * `model serve`): a missing or other subcommand, or a positional argument, is a UsageError (`--help` is
+ * {@link HelpAsked}).
  * @example const values = parseSubcommand(['serve', '--port', '0'], 'model', 'serve', { port: { type: 'string' } })
  */
 export function parseSubcommand(
@@ -76,7 +84,7 @@ export function parseSubcommand(
         : `unknown ${command} subcommand ${JSON.stringify(given)}`,
     );
   const { values, positionals } = parse(rest, options);
-  if (!values.help && positionals.length) throw new UsageError(`${command} ${sub} takes no positional arguments`);
+  if (positionals.length) throw new UsageError(`${command} ${sub} takes no positional arguments`);
   return values;
 }
 

@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { verifyEvidenceBundle, type VerifyOptions } from '../library.js';
 import { type AnalysedWork, analysedTextOf } from './files.js';
-import { HELP } from './help.js';
 import { parse, readInputFile, UsageError } from './shared.js';
 
 /**
@@ -22,10 +21,6 @@ export async function verifyCommand(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     'allow-unpinned': { type: 'boolean' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('verify needs exactly one BUNDLE.json');
   const bytes = new Uint8Array(await readInputFile(positionals[0]));
   const key = values.key as string | undefined;
