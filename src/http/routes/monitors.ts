@@ -93,28 +93,8 @@ export const MONITOR_ROUTES: readonly Route[] = [
       return { id: ctx.params.monitor_id, deleted: true };
     },
   },
-  {
-    method: 'POST',
-    path: '/api/v1/monitors/{monitor_id}/pause',
-    operationId: 'pauseMonitor',
-    tag: 'monitors',
-    scope: 'monitors',
-    summary: 'Stop evaluating a monitor (no body)',
-    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: async (ctx) =>
-      shownMonitor(ctx, await ctx.engine.pauseMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/monitors/{monitor_id}/resume',
-    operationId: 'resumeMonitor',
-    tag: 'monitors',
-    scope: 'monitors',
-    summary: 'Evaluate a paused monitor again (no body)',
-    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
-    handler: async (ctx) =>
-      shownMonitor(ctx, await ctx.engine.resumeMonitor(ctx.params.monitor_id, { owner: account(ctx) })),
-  },
+  monitorStateRoute('pause', 'Stop evaluating a monitor (no body)'),
+  monitorStateRoute('resume', 'Evaluate a paused monitor again (no body)'),
   {
     method: 'GET',
     path: '/api/v1/monitors/{monitor_id}/events',
@@ -143,6 +123,25 @@ export const MONITOR_ROUTES: readonly Route[] = [
  * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
  * says so instead of scoring 0 in silence.
  */
+/** `POST …/{monitor_id}/pause` or `…/resume`: the account's monitor with its new state (no body). */
+function monitorStateRoute(action: 'pause' | 'resume', summary: string): Route {
+  return {
+    method: 'POST',
+    path: `/api/v1/monitors/{monitor_id}/${action}`,
+    operationId: `${action}Monitor`,
+    tag: 'monitors',
+    scope: 'monitors',
+    summary,
+    responseSchema: S.MONITOR_RESPONSE_SCHEMA,
+    handler: async (ctx) => {
+      const options = { owner: account(ctx) };
+      const id = ctx.params.monitor_id;
+      const m = action === 'pause' ? ctx.engine.pauseMonitor(id, options) : ctx.engine.resumeMonitor(id, options);
+      return shownMonitor(ctx, await m);
+    },
+  };
+}
+
 function shownMonitor(
   ctx: RouteContext,
   m: Monitor,
