@@ -80,12 +80,20 @@ export function newId(prefix: string): string {
 }
 
 /**
- * An option that must be an integer in 1..`max`: `fallback` when not given, else INVALID_OPTIONS naming it.
- * @example positiveInt('maxBodyBytes', options.maxBodyBytes, 1_048_576) // 1048576 when not given
+ * An option that must be a positive integer (at most `max` when given): `fallback` when not given, else
+ * INVALID_OPTIONS naming it, its range and the value.
+ * @example
+ * positiveInt('maxBodyBytes', options.maxBodyBytes, 1_048_576) // 1048576 when not given
+ * positiveInt('leaseSeconds', 0, 120, 86_000)                  // INVALID_OPTIONS: leaseSeconds must be an integer in 1..86000, got 0
  */
-export function positiveInt(name: string, value: number | undefined, fallback: number, max = 2 ** 31 - 1): number {
+export function positiveInt(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < 1 || v > max)
-    throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in 1..${max}, got ${String(value)}`);
-  return v;
+  if (Number.isInteger(v) && v >= 1 && v <= max) return v;
+  const range = max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer in 1..${max}`;
+  throw new TrainprintError('INVALID_OPTIONS', `${name} must be ${range}, got ${String(value)}`);
 }

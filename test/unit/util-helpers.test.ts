@@ -64,6 +64,11 @@ describe('positiveInt', () => {
     expect(positiveInt('n', 10, 7, 10)).toBe(10);
   });
 
+  it('takes any safe positive integer without a max', () => {
+    expect(positiveInt('maxDatasetBodyBytes', 4 * 1024 ** 3, 1)).toBe(4 * 1024 ** 3);
+    expect(() => positiveInt('maxBodyBytes', 0, 1)).toThrow('maxBodyBytes must be a positive integer, got 0');
+  });
+
   it('refuses anything else as INVALID_OPTIONS naming the option, its range and the value', () => {
     for (const bad of [0, -1, 1.5, 11, Number.NaN])
       expect(() => positiveInt('leaseSeconds', bad, 7, 10)).toThrow(
