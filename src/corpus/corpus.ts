@@ -5,27 +5,26 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { CANDIDATE_MIN_HITS, ExactDataset } from '../datasets/exact.js';
-import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
-import { checkPortraitWindow, PORTRAIT_ALPHA, PORTRAIT_FPR, PortraitDataset } from '../datasets/portrait.js';
+import { CANDIDATE_MIN_HITS, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
+import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
+import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import { toText } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
   checkBatch,
-  DATASET_OPTIONS,
   DATASET_PARAMS,
   NEAR_MINHASH,
   type FingerprintBatch,
 } from './dataset-fingerprints.js';
 import type { Fingerprint } from '../types.js';
-import { coreTokens, type ContentPairs } from './content-pairs.js';
-import { ContentWordIndex } from './content-words.js';
+import type { ContentPairs } from './content-pairs.js';
+import type { PairIndex } from './content-words.js';
 import { tokenCoverage } from './coverage.js';
 import type {
   AlignedEvidence,
@@ -42,17 +41,16 @@ import type {
   SliceOptions,
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
-import { DEFAULT_SLICE_MS, finish, nextMacrotask, sliced, type Pause, type Steps } from '../util/steps.js';
-import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
-import { type ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
+import { DEFAULT_SLICE_MS, nextMacrotask, type Pause } from '../util/steps.js';
+import { StoredExactDataset } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
-import { searchExactSteps } from './search-exact.js';
-import { searchPortraitSteps } from './search-portrait.js';
 import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import type { RemoteSearchable } from './remote-types.js';
-import { runWork, worthOffloading, type Offload, type PureWork } from './work.js';
-import { exactDigest, storedDigest } from './digest.js';
+import { pairsIn, runWork, worthOffloading, type PureWork } from './work.js';
+import { type LoadedDataset, notAPortrait } from './loaded.js';
+import { MemoryExact } from './memory-exact.js';
+import { MemoryPortrait } from './memory-portrait.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -75,11 +73,8 @@ export interface CorpusOptions {
  * corpus.search(suspect).matches[0] // { dataset_id: 'books', document_id: 'persuasion', … }
  */
 export class Corpus {
-  private readonly sets = new Map<string, ExactDataset | PortraitDataset | StoredExactDataset>();
-  /** Content-word pair indexes of exact datasets that keep text, built on the first search. */
-  private readonly pairIndexes = new WeakMap<ExactDataset, ContentWordIndex>();
-  /** Content-word pair indexes being built, shared by the searches that need one meanwhile. */
-  private readonly pairBuilds = new WeakMap<ExactDataset, PairIndexBuild>();
+  /** The loaded datasets, each as the corpus asks it (./loaded.ts: in memory, portraits, in a database). */
+  private readonly sets = new Map<string, LoadedDataset>();
   private readonly core: () => Core;
   private readonly variant: CoreVariant;
   private readonly links: DescriptorLinks;
@@ -188,25 +183,20 @@ export class Corpus {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
     const ds = await this.openDataset(descriptor, provenance);
-    const options = ds instanceof PortraitDataset ? ds.options : DATASET_OPTIONS;
-    const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
+    const loading = ds.load(core);
     let at = 0;
     try {
       for await (const doc of documents as AsyncIterable<DatasetDocument>) {
         checkDocument(doc, at);
-        const text = toText(doc.text);
-        if (loader) await loader.add(doc, text, winnowCore(core, text, options));
-        else if (ds instanceof ExactDataset) withWinnowed(core, text, options, (fp) => ds.addDocument(doc, text, fp));
-        else addToDataset(ds as PortraitDataset, doc, text, winnowCore(core, text, options));
+        const added = loading.add(doc, toText(doc.text));
+        if (added) await added; // a dataset in memory adds at once
         at++;
       }
     } catch (e) {
-      // what came before the failure is stored, as a dataset in memory keeps it; the failure is what is reported
-      if (loader) await this.endLoad(ds as StoredExactDataset, loader).catch(() => undefined);
+      await loading.abort();
       throw e;
     }
-    if (loader) await this.endLoad(ds as StoredExactDataset, loader);
-    if (ds instanceof PortraitDataset) ds.merge();
+    await loading.end();
     this.changed(descriptor.id);
     return ds.stats();
   }
@@ -239,7 +229,7 @@ export class Corpus {
       );
     }
     const ds = await this.openDataset(descriptor, provenanceOf(undefined));
-    const loader = ds instanceof StoredExactDataset ? ds.loader(pairsIn(core)) : null;
+    const loading = ds.load(core);
     let at = 0;
     try {
       for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
@@ -257,32 +247,17 @@ export class Corpus {
         for (let i = 0; i < documents.length; i++, at++) {
           const doc = documents[i];
           checkDocument(doc, at);
-          const text = toText(doc.text);
-          if (loader) await loader.add(doc, text, batchDocument(fingerprints, i));
-          else addToDataset(ds as ExactDataset | PortraitDataset, doc, text, batchDocument(fingerprints, i));
+          const added = loading.addFingerprinted(doc, toText(doc.text), batchDocument(fingerprints, i));
+          if (added) await added; // a dataset in memory adds at once
         }
       }
     } catch (e) {
-      // what came before the failure is stored, as a dataset in memory keeps it; the failure is what is reported
-      if (loader) await this.endLoad(ds as StoredExactDataset, loader).catch(() => undefined);
+      await loading.abort();
       throw e;
     }
-    if (loader) await this.endLoad(ds as StoredExactDataset, loader);
-    if (ds instanceof PortraitDataset) ds.merge();
+    await loading.end();
     this.changed(descriptor.id);
     return ds.stats();
-  }
-
-  /**
-   * The end of a load into a stored dataset: what is gathered is appended and the storage builds its indexes
-   * where missing, so that what was stored can be searched.
-   */
-  private async endLoad(ds: StoredExactDataset, loader: StoredLoader): Promise<void> {
-    try {
-      await loader.flush();
-    } finally {
-      await ds.finishLoad();
-    }
   }
 
   /**
@@ -339,53 +314,37 @@ export class Corpus {
     const target = this.sets.get(to);
     if (!source) throw new TrainprintError('NOT_FOUND', `no dataset "${from}"`);
     if (!target) throw new TrainprintError('NOT_FOUND', `no dataset "${to}"`);
-    if (!(source instanceof ExactDataset)) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${from}" is not an exact dataset in memory`);
-    }
-    if (!(target instanceof StoredExactDataset)) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${to}" is not a stored dataset (attachDataset)`);
-    }
-    if (source.keepsText !== target.keepsText) {
-      const differ = `dataset "${from}" has keep_text ${source.keepsText}, "${to}" ${target.keepsText}`;
+    const read = source.copySource();
+    const into = target.copyTarget();
+    if (source.keepsText !== into.keepsText) {
+      const differ = `dataset "${from}" has keep_text ${source.keepsText}, "${to}" ${into.keepsText}`;
       throw new TrainprintError('INVALID_OPTIONS', differ);
     }
     try {
-      await target.copyFrom(source.toSource(), pairsIn(this.core()));
+      await into.copyFrom(read(), pairsIn(this.core()));
     } catch (e) {
-      await target.finishLoad().catch(() => undefined);
+      await into.finishLoad().catch(() => undefined);
       throw e;
     }
-    await target.finishLoad();
+    await into.finishLoad();
     this.changed(to);
-    return target.stats();
+    return into.stats();
   }
 
   /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
-  private async openDataset(
-    descriptor: DatasetDescriptor,
-    provenance: DatasetProvenance,
-  ): Promise<ExactDataset | PortraitDataset | StoredExactDataset> {
+  private async openDataset(descriptor: DatasetDescriptor, provenance: DatasetProvenance): Promise<LoadedDataset> {
     checkDescriptor(descriptor, this.links);
     this.refuseRemote(descriptor.id, 'adding documents');
     let ds = this.sets.get(descriptor.id);
     if (ds) {
-      const kind = ds instanceof PortraitDataset ? 'portrait' : 'exact';
-      const keepsText = ds instanceof PortraitDataset ? undefined : ds.keepsText;
-      if (descriptor.kind !== undefined && descriptor.kind !== kind)
-        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" is of kind '${kind}'`);
-      if (descriptor.window !== undefined && ds instanceof PortraitDataset && descriptor.window !== ds.window) {
-        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has window ${ds.window}`);
-      }
-      if (descriptor.keep_text !== undefined && keepsText !== undefined && descriptor.keep_text !== keepsText) {
-        throw new TrainprintError('INVALID_OPTIONS', `dataset "${descriptor.id}" has keep_text ${keepsText}`);
-      }
+      ds.checkJoin(descriptor);
       return ds;
     }
     const core2 = await Core.create(await compileCore(this.variant));
     ds =
       descriptor.kind === 'portrait'
-        ? new PortraitDataset(core2, descriptor)
-        : new ExactDataset(core2, descriptor, DATASET_PARAMS);
+        ? new MemoryPortrait(new PortraitDataset(core2, descriptor))
+        : new MemoryExact(new ExactDataset(core2, descriptor, DATASET_PARAMS), this.core);
     this.sets.set(descriptor.id, ds);
     this.provenances.set(descriptor.id, provenance);
     return ds;
@@ -418,8 +377,7 @@ export class Corpus {
     this.refuseRemote(id, 'finalizing');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (d instanceof PortraitDataset) d.seal();
-    else if (d instanceof ExactDataset) d.finalize();
+    d.finalize();
     return d.stats();
   }
 
@@ -441,24 +399,8 @@ export class Corpus {
     this.assertLive();
     const d = this.sets.get(id);
     if (!d && !this.remotes.has(id)) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (!(d instanceof PortraitDataset))
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is not a portrait: only portraits are measured`);
-    if (options === null || typeof options !== 'object' || typeof options.corpus !== 'string')
-      throw new TrainprintError('INVALID_OPTIONS', 'options.corpus must say what the background texts are');
-    if (options.corpus.length === 0 || options.corpus.length > 2000)
-      throw new TrainprintError('INVALID_OPTIONS', 'options.corpus must be 1 to 2000 characters');
-    const date = options.date ?? new Date().toISOString().slice(0, 10);
-    const tally = new BackgroundTally();
-    const core = this.core();
-    let n = 0;
-    for await (const text of texts) {
-      if (typeof text !== 'string') throw new TrainprintError('INVALID_INPUT', `background text ${n} is not a string`);
-      const fp = runWork(core, { kind: 'fingerprint', text, options: d.options }) as Fingerprint;
-      tally.add(d.hitsOf(fp), fp.winnow!.hashes);
-      if (++n % 64 === 0) await nextMacrotask();
-    }
-    const background = checkPortraitBackground(tally.result(options.corpus, date, Math.max(d.fpr(), PORTRAIT_FPR)));
-    d.setBackground(background);
+    if (!d) throw notAPortrait(id);
+    const background = await d.measureBackground(this.core(), texts, options);
     this.changed(id);
     return background;
   }
@@ -587,46 +529,9 @@ export class Corpus {
     const threads = Math.floor(run.offload?.threads ?? 1);
     const lanes = threads >= 1 ? Math.min(threads, 64) : 1; // a worker pool has 1-64
     for (const d of [...this.sets.values()]) {
-      if (!(d instanceof ExactDataset) || this.sets.get(d.descriptor.id) !== d) continue; // removed meanwhile
-      d.prepare();
-      if (d.keepsText) {
-        if (run.offload) this.startBatchedBuild(d, run.offload, lanes);
-        await sliced(this.contentIndexSteps(d), sliceMs);
-      }
-      await nextMacrotask();
+      if (this.sets.get(d.descriptor.id) !== d) continue; // removed meanwhile
+      await d.prepareSearch({ sliceMs, offload: run.offload, lanes });
     }
-  }
-
-  /**
-   * Begin building `d`'s content-word index in batches on `lanes` threads of `offload` besides this one
-   * (src/corpus/pair-build.ts), unless it is built or being built, or too small to gain from it. The build is
-   * the one searches share ({@link contentIndexSteps}): their steps and the caller's make batches too.
-   */
-  private startBatchedBuild(d: ExactDataset, offload: Offload, lanes: number): void {
-    const documents = d.docs.length;
-    if (this.pairIndexes.get(d)?.documents !== documents && this.pairBuilds.get(d)?.documents !== documents) {
-      this.beginPairBuild(d, { offload, lanes });
-    }
-  }
-
-  /**
-   * Begin (and record, for the searches that come meanwhile) building `d`'s content-word index from its texts:
-   * in steps in this thread, or with `on`, in batches on `on.lanes` threads of `on.offload` as well, when the
-   * texts are long enough for batches to gain (a few batches: in one thread).
-   */
-  private beginPairBuild(d: ExactDataset, on?: { offload: Offload; lanes: number }): PairIndexBuild {
-    const texts = d.docs.map((_, i) => d.documentText(i));
-    const tokens = coreTokens(this.core());
-    const batched =
-      on && texts.reduce((n, t) => n + (t?.length ?? 0), 0) >= 4 * BATCH_UNITS
-        ? new BatchedPairBuild(texts, tokens)
-        : null;
-    const steps = batched ? batched.steps() : ContentWordIndex.buildSteps(texts, tokens);
-    const build: PairIndexBuild = { documents: texts.length, steps, index: null };
-    this.pairBuilds.set(d, build);
-    // more lanes than batches would find nothing to take
-    if (batched && on) for (let k = 0; k < Math.min(on.lanes, batched.batches); k++) void batched.runOn(on.offload);
-    return build;
   }
 
   /**
@@ -654,7 +559,7 @@ export class Corpus {
       const step = steps.next(input);
       if (step.done) return step.value;
       const work = step.value;
-      if (work.kind === 'fetch') throw notSynchronous(work.dataset);
+      if (work.kind === 'fetch') throw work.notSynchronous();
       input = work.kind === 'pause' ? undefined : runWork(core, work);
     }
   }
@@ -789,7 +694,7 @@ export class Corpus {
       options: reworded ? SEARCH_OPTIONS : COPY_SEARCH_OPTIONS,
     }) as Fingerprint;
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
-    const needsPairs = reworded && limit > 0 && targets.some((d) => !(d instanceof PortraitDataset) && d.keepsText);
+    const needsPairs = reworded && limit > 0 && targets.some((d) => d.keepsText);
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const s: LocalSearch = {
       query,
@@ -807,58 +712,17 @@ export class Corpus {
       pairsOfQuery: () => (asked ??= pairsIn(core)(query)),
       // an in-memory dataset's index is built on its first search, a stored one's is what the query fetched of it
       indexes: new Map(),
+      pairIndexes: new Map(),
       postings: new Map(),
-      pairIndexOf: (d) =>
-        s.indexes.get(d) ?? (d instanceof ExactDataset ? this.contentIndex(d) : (d as ExactSlice).pairs),
+      pairIndexOf: (d) => s.indexes.get(d) ?? pairIndexOf(s, d),
       postingsOf: (d) => {
         let at = s.postings.get(d);
         if (!at) s.postings.set(d, (at = s.pairIndexOf(d).postings(s.pairsOfQuery())));
         return at;
       },
-      contentIndexSteps: (d) => this.contentIndexSteps(d),
     };
-    for (const d of targets) {
-      if (d instanceof PortraitDataset) yield* searchPortraitSteps(d, s);
-      else yield* searchExactSteps(d, s);
-    }
+    for (const d of targets) yield* d.searchSteps(s);
     return yield* alignedResultSteps(core, s, { chars: budgetChars, ms: budgetMs }, now);
-  }
-
-  /** The content-word pair index of `d` (built now if missing or stale). */
-  private contentIndex(d: ExactDataset): ContentWordIndex {
-    return finish(this.contentIndexSteps(d));
-  }
-
-  /**
-   * {@link contentIndex} as steps: building it pauses (src/corpus/content-words.ts). Searches that need the index
-   * while it is being built share that build: each moves it on by its own steps, so it is built once however
-   * many searches arrive at once (a server's first requests after a start), and finishes even if the search that
-   * began it is dropped.
-   */
-  private *contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex> {
-    const index = this.pairIndexes.get(d);
-    if (index && index.documents === d.docs.length) return index;
-    let build = this.pairBuilds.get(d);
-    if (!build || build.documents !== d.docs.length) build = this.beginPairBuild(d);
-    for (;;) {
-      if (build.index) return build.index;
-      if (build.failed) throw build.failed.error; // in another search's step: every search sharing it fails
-      let next: IteratorResult<Pause, ContentWordIndex>;
-      try {
-        next = build.steps.next();
-      } catch (error) {
-        build.failed = { error };
-        if (this.pairBuilds.get(d) === build) this.pairBuilds.delete(d); // the next search starts afresh
-        throw error;
-      }
-      if (!next.done) {
-        yield next.value;
-        continue;
-      }
-      build.index = next.value;
-      this.pairIndexes.set(d, next.value);
-      if (this.pairBuilds.get(d) === build) this.pairBuilds.delete(d);
-    }
   }
 
   /**
@@ -872,11 +736,7 @@ export class Corpus {
     this.refuseRemote(datasetId, 'reading document texts (a remote match carries its source passage)');
     const d = this.sets.get(datasetId);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${datasetId}"`);
-    if (d instanceof PortraitDataset) return null;
-    if (d instanceof StoredExactDataset) throw notSynchronous(d);
-    const i = d.documentIndex(documentId);
-    if (i < 0) throw new TrainprintError('NOT_FOUND', `no document "${documentId}" in dataset "${datasetId}"`);
-    return d.documentText(i);
+    return d.documentText(documentId);
   }
 
   /**
@@ -889,7 +749,6 @@ export class Corpus {
     this.refuseRemote(id, 'exporting');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (d instanceof StoredExactDataset) throw notExportable(d);
     return encodeDataset(d.toData());
   }
 
@@ -910,7 +769,6 @@ export class Corpus {
     this.refuseRemote(id, 'exporting');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (d instanceof StoredExactDataset) throw notExportable(d);
     return new SnapshotStream(d.toSource(), options);
   }
 
@@ -936,9 +794,7 @@ export class Corpus {
     const provenance = provenanceOf({ supplied_by: options.supplied_by, account: options.account });
     const into = options.into === undefined ? undefined : this.sets.get(options.into);
     if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
-    if (into && !(into instanceof StoredExactDataset)) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${options.into}" is not a stored dataset (attachDataset)`);
-    }
+    const target = into?.copyTarget();
     const data = decodeDataset(bytes, { kind: 'any' });
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
@@ -946,18 +802,18 @@ export class Corpus {
         `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`,
       );
     }
-    if (into) {
+    if (target) {
       if ('filters' in data) throw new TrainprintError('INVALID_OPTIONS', 'a portrait cannot be stored in a database');
       checkPostings(data);
       try {
-        await into.copyFrom(asSource(data), pairsIn(this.core()));
+        await target.copyFrom(asSource(data), pairsIn(this.core()));
       } catch (e) {
-        await into.finishLoad().catch(() => undefined);
+        await target.finishLoad().catch(() => undefined);
         throw e;
       }
-      await into.finishLoad();
-      this.changed(into.descriptor.id);
-      return into.stats();
+      await target.finishLoad();
+      this.changed(target.descriptor.id);
+      return target.stats();
     }
     if (this.sets.has(data.descriptor.id))
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${data.descriptor.id}" is already loaded`);
@@ -965,8 +821,12 @@ export class Corpus {
     const core2 = await Core.create(await compileCore(this.variant));
     if (background && !('filters' in data))
       throw new TrainprintError('INVALID_OPTIONS', 'background is an option of portrait files only');
-    const ds = 'filters' in data ? PortraitDataset.fromData(core2, data) : ExactDataset.fromData(core2, data);
-    if (background) (ds as PortraitDataset).setBackground(background);
+    let ds: LoadedDataset;
+    if ('filters' in data) {
+      const portrait = PortraitDataset.fromData(core2, data);
+      if (background) portrait.setBackground(background);
+      ds = new MemoryPortrait(portrait);
+    } else ds = new MemoryExact(ExactDataset.fromData(core2, data), this.core);
     this.sets.set(ds.descriptor.id, ds);
     this.provenances.set(ds.descriptor.id, provenance);
     this.changed(ds.descriptor.id);
@@ -985,10 +845,7 @@ export class Corpus {
     this.refuseRemote(id, 'declaring (a remote corpus is declared when it is added)');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (d instanceof StoredExactDataset) {
-      const where = `dataset "${id}" is stored in ${d.storage.label}`;
-      throw new TrainprintError('NOT_SUPPORTED', `${where}: its declarations are made when it is created`);
-    }
+    d.checkDeclarable();
     if (declaration === null || typeof declaration !== 'object')
       throw new TrainprintError('INVALID_INPUT', 'declaration must be an object { kb_dataset?, models? }');
     for (const k of Object.keys(declaration))
@@ -1034,12 +891,10 @@ export class Corpus {
     this.refuseRemote(id, 'a digest');
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-    if (d instanceof PortraitDataset)
-      throw new TrainprintError('NOT_SUPPORTED', `dataset "${id}" is a portrait: a digest is made of exact datasets`);
     const documents = d.stats().documents;
     const kept = this.digests.get(d);
     if (kept && kept.documents === documents) return kept.digest;
-    const digest = d instanceof ExactDataset ? exactDigest(d) : storedDigest(d);
+    const digest = d.digest();
     this.digests.set(d, { documents, digest });
     digest.catch(() => this.digests.delete(d));
     return digest;
@@ -1163,41 +1018,6 @@ function asSource(data: ExactDatasetData): ExactDatasetSource {
   };
 }
 
-/** A text's content-word pairs from `core`'s tokens (those of `contentPairs`, faster: see runWork). */
-const pairsIn =
-  (core: Core) =>
-  (text: string): ContentPairs =>
-    runWork(core, { kind: 'pairs', text });
-
-/** A content-word pair index being built (see Corpus.contentIndexSteps). */
-interface PairIndexBuild {
-  /** The dataset's documents when the build began (the index covers these). */
-  readonly documents: number;
-  readonly steps: Steps<ContentWordIndex>;
-  /** The index, once built. */
-  index: ContentWordIndex | null;
-  /** What the build threw, if it did. */
-  failed?: { error: unknown };
-}
-
-/** What the sync search (and `documentText`) throws for a stored dataset. */
-function notSynchronous(d: StoredExactDataset): TrainprintError {
-  return new TrainprintError(
-    'NOT_SUPPORTED',
-    `dataset "${d.descriptor.id}" is stored in ${d.storage.label} and ` +
-      'cannot be searched synchronously: use searchAsync (analyze and score do), or leave it out (option datasets)',
-  );
-}
-
-/** What exporting a stored dataset throws. */
-function notExportable(d: StoredExactDataset): TrainprintError {
-  return new TrainprintError(
-    'NOT_SUPPORTED',
-    `dataset "${d.descriptor.id}" is stored in ${d.storage.label}: ` +
-      'it is not exported as a file (the database is its copy)',
-  );
-}
-
 /** A document's id is a non-empty string of ≤ 1000 characters (INVALID_INPUT naming its position). */
 function checkDocument(doc: DatasetDocument, at: number): void {
   if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
@@ -1206,16 +1026,6 @@ function checkDocument(doc: DatasetDocument, at: number): void {
       `document ${at}: id must be a non-empty string of at most 1000 characters`,
     );
   }
-}
-
-function addToDataset(
-  ds: ExactDataset | PortraitDataset,
-  doc: DatasetDocument,
-  text: string,
-  fp: DocumentFingerprint,
-): void {
-  if (ds instanceof PortraitDataset) ds.addDocument(doc, fp);
-  else ds.addDocument(doc, text, fp);
 }
 
 function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
@@ -1267,4 +1077,11 @@ function checkLinks(
 ): void {
   if (d.kb_dataset !== undefined) links.dataset(d.kb_dataset);
   for (const m of d.models ?? []) links.model(m);
+}
+
+/** How the search of `s` gives dataset `d`'s content-word pair index (set when `d` was searched: ./search-exact.ts). */
+function pairIndexOf(s: LocalSearch, d: ExactSearchable): PairIndex {
+  const index = s.pairIndexes.get(d);
+  if (!index) throw new TrainprintError('INTERNAL', `dataset "${d.descriptor.id}" was not searched`);
+  return index();
 }

@@ -14,7 +14,8 @@
 import { NEAR_K, type ExactDataset } from '../datasets/exact.js';
 import type { DocInfo } from '../datasets/types.js';
 import { sha256Hex } from '../fingerprint/sha256.js';
-import type { StoredExactDataset } from './stored.js';
+import type { ExactStorage } from '../datasets/stored.js';
+import type { DatasetStats } from '../datasets/types.js';
 
 /** Documents hashed per block. */
 const BLOCK = 1024;
@@ -83,7 +84,11 @@ export async function exactDigest(d: ExactDataset): Promise<string> {
  * @throws (rejects) STORE_UNAVAILABLE as the storage does
  * @example await storedDigest(dataset)
  */
-export async function storedDigest(d: StoredExactDataset): Promise<string> {
+export async function storedDigest(d: {
+  readonly storage: ExactStorage;
+  readonly params: string;
+  stats(): DatasetStats;
+}): Promise<string> {
   const stats = d.stats();
   const n = stats.documents;
   const blocks: string[] = [];

@@ -4,15 +4,15 @@
  * and detail, and for exact datasets the candidates the second stage aligns (./corpus.ts runs the two stages).
  */
 import type { Core } from '../core/abi.js';
-import type { ExactDataset, ExactSearch, ExactSearchable } from '../datasets/exact.js';
+import type { ExactSearch, ExactSearchable } from '../datasets/exact.js';
+import type { TrainprintError } from '../errors.js';
 import type { NearMatch, PortraitHit, SearchMatch } from '../datasets/types.js';
 import type { Fingerprint } from '../types.js';
-import { PAUSE, type Pause, type Steps } from '../util/steps.js';
+import { PAUSE, type Pause } from '../util/steps.js';
 import { alignSteps, mergeAligned, type AlignBudget, type AlignmentJob, type PairLookup } from './alignment.js';
 import type { ContentPairs } from './content-pairs.js';
-import type { ContentWordIndex, PairIndex, QueryPostings } from './content-words.js';
+import type { PairIndex, QueryPostings } from './content-words.js';
 import { tokenCoverage } from './coverage.js';
-import type { ExactSlice, StoredExactDataset } from './stored.js';
 import type { DatasetCoverage, DatasetSearchDetail, DetailedSearch, SearchResult } from './types.js';
 import type { PureWork } from './work.js';
 
@@ -50,21 +50,26 @@ export interface LocalSearch {
   readonly searched: Map<string, ExactSearchable>;
   /** The query's content-word pairs (asked for once). */
   pairsOfQuery(): ContentPairs;
-  /** Each exact dataset's content-word pair index (built on an in-memory one's first search). */
+  /**
+   * Each exact dataset's content-word pair index as its search has read it; {@link pairIndexes} gives it where the
+   * search has not (an in-memory dataset's is built then).
+   */
   readonly indexes: Map<ExactSearchable, PairIndex>;
+  /** How each exact dataset searched gives its content-word pair index (./search-exact.ts sets it). */
+  readonly pairIndexes: Map<ExactSearchable, () => PairIndex>;
   /** Where the query's pairs sit in each index, looked up once for candidates and backgrounds. */
   readonly postings: Map<ExactSearchable, QueryPostings>;
   pairIndexOf(d: ExactSearchable): PairIndex;
   postingsOf(d: ExactSearchable): QueryPostings;
-  /** An in-memory dataset's content-word index, built now if missing or stale (shared by concurrent searches). */
-  contentIndexSteps(d: ExactDataset): Steps<ContentWordIndex>;
 }
 
 /** A step of a search that waits for a stored dataset's database: only the async search can take it. */
 export interface Fetch {
   readonly kind: 'fetch';
-  readonly dataset: StoredExactDataset;
-  run(): Promise<ExactSlice>;
+  /** What the sync search throws instead (NOT_SUPPORTED, naming the dataset and where it is kept). */
+  notSynchronous(): TrainprintError;
+  /** The fetch: what the search then reads of the dataset. */
+  run(): Promise<ExactSearchable>;
 }
 
 /**

@@ -5,12 +5,14 @@
  * content words (./content-words.ts), which ./alignment.ts aligns with the query.
  */
 import type { AlignedEvidence } from './types.js';
-import { ExactDataset, type ExactSearchable } from '../datasets/exact.js';
+import type { ExactSearch, ExactSearchable } from '../datasets/exact.js';
+import type { DatasetDescriptor } from '../datasets/types.js';
+import type { Fingerprint } from '../types.js';
 import { PAUSE, type Pause } from '../util/steps.js';
 import { withPairCandidates } from './alignment.js';
-import type { PairCandidate } from './content-words.js';
+import type { ContentPairs } from './content-pairs.js';
+import type { PairCandidate, PairIndex } from './content-words.js';
 import type { Fetch, LocalSearch } from './local-search.js';
-import { ExactSlice, type StoredExactDataset } from './stored.js';
 import type { PureWork } from './work.js';
 
 /** Shingle size and winnowing window of the exact datasets (DATASET_PARAMS). */
@@ -19,52 +21,40 @@ export const EXACT_WINDOW = 8;
 /** An exact dataset's alignment evidence before the second stage has aligned anything. */
 export const NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
+/**
+ * How the search reads one exact dataset — in memory (./memory-exact.ts: the index itself) or kept in a database
+ * (./stored.ts: `X` is what the query's keys hit, fetched first) — for {@link searchExactSteps}.
+ */
+export interface ExactSearchSide<X extends ExactSearchable> {
+  readonly descriptor: DatasetDescriptor;
+  readonly keepsText: boolean;
+  /** What the search reads of the dataset for the query of `s` (`pairs`: its content-word pairs, if aligned). */
+  open(s: LocalSearch, pairs: ContentPairs | null): Generator<Fetch, X, unknown>;
+  /** The seed search: matches, chains and candidates of the query's fingerprint `fp`. */
+  seedSteps(x: X, fp: Fingerprint, minTokens: number): Generator<Pause, ExactSearch, unknown>;
+  /** The documents that share content-word pairs with the query: candidates of the second stage. */
+  pairCandidateSteps(x: X, pairs: ContentPairs, s: LocalSearch): Generator<Pause, PairCandidate[] | null, unknown>;
+  /** Its content-word pair index, where the alignment asks which documents hold a pair. */
+  pairIndex(x: X): PairIndex;
+}
+
 /** Search exact dataset `d` for the query of `s`, adding its seed matches, near duplicates and candidates to `s`. */
-export function* searchExactSteps(
-  d: ExactDataset | StoredExactDataset,
+export function* searchExactSteps<X extends ExactSearchable>(
+  d: ExactSearchSide<X>,
   s: LocalSearch,
 ): Generator<Pause | PureWork | Fetch, void, unknown> {
   const id = d.descriptor.id;
   const { fp, query } = s;
   const { minTokens, limit, near, reworded, candidateHits } = s.options;
   const pairs = reworded && limit > 0 && d.keepsText ? s.pairsOfQuery() : null;
-  // a stored dataset: what the query's keys hit is fetched first, then searched as in memory
-  const x: ExactSearchable =
-    d instanceof ExactDataset
-      ? d
-      : ((yield {
-          kind: 'fetch',
-          dataset: d,
-          run: () =>
-            d.prepare({
-              fp,
-              pairs,
-              window: EXACT_WINDOW,
-              size: EXACT_SIZE,
-              minTokens,
-              limit,
-              candidateHits,
-              queryChars: query.length,
-            }),
-        }) as ExactSlice);
+  const x = yield* d.open(s, pairs);
   s.searched.set(id, x);
-  const r =
-    x instanceof ExactDataset
-      ? yield* x.searchSteps(fp, EXACT_WINDOW, EXACT_SIZE, minTokens)
-      : x.search(fp, EXACT_WINDOW, EXACT_SIZE, minTokens);
+  s.pairIndexes.set(x, () => d.pairIndex(x));
+  const r = yield* d.seedSteps(x, fp, minTokens);
   yield PAUSE;
   const nearFound = reworded ? x.searchNear(fp.minhash!, near, query.length, fp.token_count) : [];
   s.nearMatches.push(...nearFound);
-  let pairCandidates: PairCandidate[] | null = null;
-  if (pairs && x instanceof ExactSlice) pairCandidates = x.pairCandidates;
-  else if (pairs) {
-    if (x instanceof ExactDataset) {
-      const index = yield* s.contentIndexSteps(x);
-      s.indexes.set(x, index);
-      s.postings.set(x, yield* index.postingSteps(pairs));
-    }
-    pairCandidates = yield* s.pairIndexOf(x).candidateSteps(pairs, s.postingsOf(x));
-  }
+  const pairCandidates = pairs ? yield* d.pairCandidateSteps(x, pairs, s) : null;
   const exact = candidateHits > 2 ? r.candidates.filter((c) => c.hits >= candidateHits) : r.candidates;
   for (const candidate of withPairCandidates(exact, pairCandidates)) {
     s.jobs.push({ dataset: x, candidate });

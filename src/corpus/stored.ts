@@ -37,7 +37,7 @@ import type {
   StoredDatasetInfo,
   StoredDocument,
 } from '../datasets/stored.js';
-import { DATASET_PARAMS } from '../datasets/params.js';
+import { DATASET_OPTIONS, DATASET_PARAMS } from '../datasets/params.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, NearMatch } from '../datasets/types.js';
 import { strongest, withPairCandidates } from './alignment.js';
 import { contentPairs, type ContentPairs } from './content-pairs.js';
@@ -48,7 +48,16 @@ import {
   type PairIndex,
   type QueryPostings,
 } from './content-words.js';
-import { finish, type Steps } from '../util/steps.js';
+import { finish, type Pause, type Steps } from '../util/steps.js';
+import type { Core } from '../core/abi.js';
+import type { PortraitBackground } from '../datasets/background.js';
+import { winnowCore } from '../fingerprint/fingerprint.js';
+import { storedDigest } from './digest.js';
+import type { CopyTarget, DatasetLoad, LoadedDataset } from './loaded.js';
+import { notAPortrait, notInMemoryExact } from './loaded.js';
+import type { Fetch, LocalSearch } from './local-search.js';
+import { EXACT_SIZE, EXACT_WINDOW, type ExactSearchSide, searchExactSteps } from './search-exact.js';
+import { pairsIn, type PureWork } from './work.js';
 
 /** Documents per appended batch, and fingerprints: a batch is one transaction of a few MB. */
 const BATCH_DOCUMENTS = 1000;
@@ -70,10 +79,10 @@ export interface StoredSearch {
 }
 
 /**
- * An exact dataset in a storage, attached to a corpus. Its stats are the storage's, as of the attach
- * and of this process's last load.
+ * An exact dataset in a storage, attached to a corpus (./loaded.ts: what a corpus asks of it). Its stats are the
+ * storage's, as of the attach and of this process's last load.
  */
-export class StoredExactDataset {
+export class StoredExactDataset implements LoadedDataset, CopyTarget, ExactSearchSide<ExactSlice> {
   private info: StoredDatasetInfo;
 
   /** @internal use `Corpus.attachDataset` */
@@ -129,6 +138,117 @@ export class StoredExactDataset {
   /** Ends a load: the storage builds what lookups need; the stats are read again. */
   async finishLoad(): Promise<void> {
     this.info = await this.storage.finishLoad();
+  }
+
+  /** INVALID_OPTIONS unless documents sent under `descriptor` may join it (an exact dataset of its keep_text). */
+  checkJoin(descriptor: DatasetDescriptor): void {
+    const id = this.descriptor.id;
+    if (descriptor.kind !== undefined && descriptor.kind !== 'exact')
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is of kind 'exact'`);
+    if (descriptor.keep_text !== undefined && descriptor.keep_text !== this.keepsText) {
+      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${this.keepsText}`);
+    }
+  }
+
+  /** A load in batches ({@link loader}); its end appends what is gathered and builds the storage's indexes. */
+  load(core: Core): DatasetLoad {
+    const loader = this.loader(pairsIn(core));
+    const end = async () => {
+      try {
+        await loader.flush();
+      } finally {
+        await this.finishLoad();
+      }
+    };
+    return {
+      add: (doc, text) => loader.add(doc, text, winnowCore(core, text, DATASET_OPTIONS)),
+      addFingerprinted: (doc, text, fp) => loader.add(doc, text, fp),
+      end,
+      // what came before the failure is stored; the failure is what is reported
+      abort: () => end().catch(() => undefined),
+    };
+  }
+
+  /** Nothing to finalize: the storage builds its indexes at the end of each load. */
+  finalize(): void {}
+
+  /** Nothing to prepare: each search fetches what it needs. */
+  async prepareSearch(): Promise<void> {}
+
+  *searchSteps(s: LocalSearch): Generator<Pause | PureWork | Fetch, void, unknown> {
+    yield* searchExactSteps(this, s);
+  }
+
+  /** What the query's keys hit, fetched (the async search only: the sync search refuses the step). */
+  *open(s: LocalSearch, pairs: ContentPairs | null): Generator<Fetch, ExactSlice, unknown> {
+    const { minTokens, limit, candidateHits } = s.options;
+    const fetch: Fetch = {
+      kind: 'fetch',
+      notSynchronous: () => notSynchronous(this),
+      run: () =>
+        this.prepare({
+          fp: s.fp,
+          pairs,
+          window: EXACT_WINDOW,
+          size: EXACT_SIZE,
+          minTokens,
+          limit,
+          candidateHits,
+          queryChars: s.query.length,
+        }),
+    };
+    return (yield fetch) as ExactSlice;
+  }
+
+  // biome-ignore lint/correctness/useYield: the slice was searched when it was fetched
+  *seedSteps(x: ExactSlice): Steps<ExactSearch> {
+    return x.search();
+  }
+
+  // biome-ignore lint/correctness/useYield: the slice's pair candidates were found when it was fetched
+  *pairCandidateSteps(x: ExactSlice): Steps<PairCandidate[] | null> {
+    return x.pairCandidates;
+  }
+
+  pairIndex(x: ExactSlice): PairIndex {
+    return x.pairs;
+  }
+
+  /** @throws NOT_SUPPORTED: a database is not read synchronously */
+  documentText(): string | null {
+    throw notSynchronous(this);
+  }
+
+  /** @throws NOT_SUPPORTED: the database is its copy */
+  toData(): never {
+    throw notExportable(this);
+  }
+
+  /** @throws NOT_SUPPORTED: the database is its copy */
+  toSource(): never {
+    throw notExportable(this);
+  }
+
+  copySource(): () => ExactDatasetSource {
+    throw notInMemoryExact(this.descriptor.id);
+  }
+
+  copyTarget(): CopyTarget {
+    return this;
+  }
+
+  /** @throws NOT_SUPPORTED: its declarations are made when it is created */
+  checkDeclarable(): void {
+    const where = `dataset "${this.descriptor.id}" is stored in ${this.storage.label}`;
+    throw new TrainprintError('NOT_SUPPORTED', `${where}: its declarations are made when it is created`);
+  }
+
+  digest(): Promise<string> {
+    return storedDigest(this);
+  }
+
+  async measureBackground(): Promise<PortraitBackground> {
+    throw notAPortrait(this.descriptor.id);
   }
 
   /**
@@ -477,4 +597,22 @@ export class ExactSlice implements ExactSearchable {
     if (text === undefined) throw new TrainprintError('INTERNAL', `the text of document ${d} was not fetched`);
     return text;
   }
+}
+
+/** What the sync search (and `documentText`) throws for a stored dataset. */
+function notSynchronous(d: StoredExactDataset): TrainprintError {
+  return new TrainprintError(
+    'NOT_SUPPORTED',
+    `dataset "${d.descriptor.id}" is stored in ${d.storage.label} and ` +
+      'cannot be searched synchronously: use searchAsync (analyze and score do), or leave it out (option datasets)',
+  );
+}
+
+/** What exporting a stored dataset throws. */
+function notExportable(d: StoredExactDataset): TrainprintError {
+  return new TrainprintError(
+    'NOT_SUPPORTED',
+    `dataset "${d.descriptor.id}" is stored in ${d.storage.label}: ` +
+      'it is not exported as a file (the database is its copy)',
+  );
 }

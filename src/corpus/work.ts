@@ -102,6 +102,15 @@ export async function extractOn(
 }
 
 /**
+ * A text's content-word pairs from `core`'s tokens (those of `contentPairs`, faster: see {@link runWork}).
+ * @example pairsIn(core)('The quick brown fox jumps').hashes.length
+ */
+export const pairsIn =
+  (core: Core) =>
+  (text: string): ContentPairs =>
+    runWork(core, { kind: 'pairs', text });
+
+/**
  * Do one piece of pure work on `core` (sync).
  * @example runWork(core, { kind: 'pairs', text: 'The quick brown fox' }).hashes.length
  */

@@ -6,7 +6,7 @@ import type { CorpusView } from '../../corpus/types.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { KnowledgeBase } from '../kb/kb.js';
-import { type AnalysisRecord, runAnalysis } from './analyze.js';
+import { type AnalysisRecord, type KeptRecord, runAnalysis } from './analyze.js';
 import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
 
@@ -29,6 +29,14 @@ export interface StoredAnalysis extends AnalysisRecord {
 
 /** `analysis-record/<id>` → the {@link AnalysisRecord} of an analysis (deleted with it, ./retention.ts). */
 export const ANALYSIS_RECORD_PREFIX = 'analysis-record/';
+
+const utf8Decoder = new TextDecoder();
+
+/** A stored record's text: UTF-8 bytes ({@link KeptRecord}), or a string as records were first kept. */
+function recordText(stored: Partial<KeptRecord & AnalysisRecord> | undefined): string {
+  if (stored?.utf8 instanceof Uint8Array) return utf8Decoder.decode(stored.utf8);
+  return typeof stored?.text === 'string' ? stored.text : '';
+}
 
 /** `analysis-by/<id>` → the owner of an analysis made with one (deleted with the analysis, ./retention.ts). */
 export const ANALYSIS_OWNER_PREFIX = 'analysis-by/';
@@ -77,9 +85,10 @@ export function createAnalysisService(deps: {
     },
     async record(id, options) {
       const result = await service.get(id, options);
-      const record = (await store.get(`${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`)) as AnalysisRecord | undefined;
+      const key = `${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`;
+      const record = (await store.get(key)) as Partial<KeptRecord & AnalysisRecord> | undefined;
       // an analysis stored before records were kept: its spans without the text, no transcripts
-      return { result, text: record?.text ?? '', transcripts: record?.transcripts ?? {} };
+      return { result, text: recordText(record), transcripts: record?.transcripts ?? {} };
     },
     async get(id, options) {
       const valid = typeof id === 'string' && ANALYSIS_ID.test(id);
