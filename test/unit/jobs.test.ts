@@ -27,12 +27,12 @@ describe('job service', () => {
     expect(await jobs.complete(a2, ok(a2))).toBe(false); // never twice
     const b2 = (await jobs.claim(100))!;
     expect(await jobs.complete(b2, ok(b2))).toBe(true);
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 3, failed: 0 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(page.next).toBeNull();
-    await expect(jobs.get(job.id, { owner: 'b' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(jobs.status(job.id, { owner: 'b' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it(`fails a chunk's items after ${JOB_MAX_ATTEMPTS} abandoned claims, and the job goes on`, async () => {
@@ -48,7 +48,7 @@ describe('job service', () => {
       now += 11;
     }
     expect(await jobs.claim(10)).toBeNull();
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 2, failed: 1 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results[0]).toMatchObject({ index: 0, success: false, error: { code: 'INTERNAL' } });
@@ -78,10 +78,10 @@ describe('job service', () => {
     const c = (await jobs.claim(100))!;
     await jobs.complete(c, ok(c));
     now += 999;
-    expect(await jobs.sweep()).toBe(0);
+    expect(await jobs.expire()).toBe(0);
     now += 2;
-    expect(await jobs.sweep()).toBe(1);
-    await expect(jobs.get(job.id, { owner: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await jobs.expire()).toBe(1);
+    await expect(jobs.status(job.id, { owner: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await store.scan('job')).toEqual([]);
   });
 
@@ -95,32 +95,38 @@ describe('job service', () => {
     const first = new JobRunner({
       jobs,
       pollMs: 5,
-      execute: async (_t, item) => {
-        if (item === 1) await gate;
-        return item;
+      executors: {
+        scan: async (item) => {
+          if (item === 1) await gate;
+          return item;
+        },
       },
+      unsupported: {},
     });
     first.start();
     await new Promise((r) => setTimeout(r, 30));
     const stopping = first.stop();
     release();
     await stopping;
-    expect((await jobs.get(job.id, { owner: 'a' })).done).toBe(0);
+    expect((await jobs.status(job.id, { owner: 'a' })).done).toBe(0);
     const second = new JobRunner({
       jobs,
       pollMs: 5,
-      execute: async (_t, item) => {
-        seen.push(item as number);
-        if (item === 4) throw new Error('boom');
-        return item;
+      executors: {
+        scan: async (item) => {
+          seen.push(item as number);
+          if (item === 4) throw new Error('boom');
+          return item;
+        },
       },
+      unsupported: {},
     });
     second.start();
-    for (let i = 0; i < 200 && (await jobs.get(job.id, { owner: 'a' })).state !== 'done'; i++)
+    for (let i = 0; i < 200 && (await jobs.status(job.id, { owner: 'a' })).state !== 'done'; i++)
       await new Promise((r) => setTimeout(r, 5));
     await second.stop();
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 9, failed: 1 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results[4]).toEqual({
@@ -150,7 +156,7 @@ describe('job service', () => {
     now += 11;
     const again = (await jobs.claim(10))!;
     expect(await jobs.watch(c)).toBe('lost');
-    await jobs.cancelOrDelete(job.id, { owner: 'a' });
+    expect(await jobs.cancel(job.id, { owner: 'a' })).toMatchObject({ cancelled: true });
     expect(await jobs.watch(again)).toBe('finished');
   });
 });
