@@ -2,7 +2,7 @@
  * The job service's chunks and leases (src/services/jobs/): a chunk whose lease expired is claimed again and the
  * first holder's late completion is dropped (one result per item); a chunk abandoned JOB_MAX_ATTEMPTS times gets
  * failed results; a page of results never skips an item still running; finished jobs go after the retention; and a
- * runner stopped mid-chunk gives its chunk back at once.
+ * runner stopped mid-chunk gives its chunk back at once (or finishes it, told to), and ends on a fatal store error.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/index.js';
@@ -158,5 +158,42 @@ describe('job service', () => {
     expect(await jobs.watch(c)).toBe('lost');
     expect(await jobs.cancel(job.id, { owner: 'a' })).toMatchObject({ cancelled: true });
     expect(await jobs.watch(again)).toBe('finished');
+  });
+
+  it('a runner told to finish its chunks does so on stop; a fatal store error ends it, settled rejecting with it', async () => {
+    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const runner = new JobRunner({
+      jobs,
+      pollMs: 5,
+      finishChunks: true,
+      executors: {
+        scan: async (item) => {
+          if (item === 0) await gate;
+          return item;
+        },
+      },
+      unsupported: {},
+    });
+    runner.start();
+    await new Promise((r) => setTimeout(r, 30));
+    const stopping = runner.stop({ graceMs: 60_000 });
+    release();
+    await stopping;
+    expect(await jobs.status(job.id, { owner: 'a' })).toMatchObject({ state: 'done', done: 4 });
+
+    const refusal = new Error('refused');
+    const refusing = new JobRunner({
+      jobs: { expire: async () => 0, claim: async () => Promise.reject(refusal) } as never,
+      pollMs: 5,
+      concurrency: 2,
+      executors: {},
+      unsupported: {},
+      fatal: (e) => e === refusal,
+    });
+    refusing.start();
+    await expect(refusing.settled).rejects.toBe(refusal);
   });
 });
