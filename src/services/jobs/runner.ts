@@ -17,7 +17,7 @@
  * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
-import type { JobExecutors } from './executors.js';
+import type { JobExecutor, JobExecutors } from './executors.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
 import { unrefTimer } from '../../util/timers.js';
 
@@ -344,9 +344,8 @@ export class JobRunner {
   /** The chunk's items, one after another, each under its time limit, until all are done or `interrupt` aborts. */
   async #items(claim: JobClaim, interrupt: AbortSignal): Promise<{ results: JobResult[]; fault: unknown }> {
     const { itemTimeoutMs } = this.#o;
-    const execute = this.#o.executors[claim.job.type] as NonNullable<
-      JobExecutors['executors'][keyof JobExecutors['executors']]
-    >;
+    // #run fails a job whose type has no executor before its items are run
+    const execute = this.#o.executors[claim.job.type] as JobExecutor;
     const results: JobResult[] = [];
     for (let i = 0; i < claim.items.length; i++) {
       // stopping: the item running may finish, no new one starts (unless the chunk is to be finished)
