@@ -206,6 +206,40 @@ function positiveInt(name: string, value: number | undefined, fallback: number, 
 }
 
 /**
+ * What a worker checks before it takes a chunk of a job: that it holds each of the job's datasets with the same
+ * SHA-256 (each digest computed once, each job checked once).
+ * @throws CONFLICT naming the dataset a worker lacks or holds in another version
+ */
+function datasetCheck(scanner: QueueScanner): (job: OpenJob) => Promise<void> {
+  const digests = new Map<string, Promise<string | undefined>>();
+  const held = new Set(scanner.datasets().map((d) => d.id));
+  const digest = (id: string) => {
+    let d = digests.get(id);
+    if (!d) {
+      d = held.has(id) ? scanner.datasetDigest(id) : Promise.resolve(undefined);
+      digests.set(id, d);
+    }
+    return d;
+  };
+  const checked = new Set<string>();
+  return async (job) => {
+    if (checked.has(job.id)) return;
+    for (const want of job.datasets) {
+      const have = await digest(want.id);
+      if (have !== want.sha256) {
+        throw new TrainprintError(
+          'CONFLICT',
+          have === undefined
+            ? `refusing scan job ${job.id}: it scans against dataset "${want.id}" (SHA-256 ${want.sha256}), which this worker has not loaded`
+            : `refusing scan job ${job.id}: its dataset "${want.id}" has SHA-256 ${want.sha256}, this worker's has ${have}`,
+        );
+      }
+    }
+    checked.add(job.id);
+  };
+}
+
+/**
  * The datasets a job scans against, as workers check them: `ids` (default: every exact dataset the scanner holds)
  * with their SHA-256.
  * @throws NOT_FOUND for an id the scanner does not hold
@@ -895,32 +929,7 @@ export class ScanQueue {
     options: Pick<WorkOptions, 'job' | 'onChunkError' | 'onError'> = {},
   ): JobStore & { readonly abandoned: number } {
     const queue = this;
-    const digests = new Map<string, Promise<string | undefined>>();
-    const held = new Set(scanner.datasets().map((d) => d.id));
-    const digest = (id: string) => {
-      let d = digests.get(id);
-      if (!d) {
-        d = held.has(id) ? scanner.datasetDigest(id) : Promise.resolve(undefined);
-        digests.set(id, d);
-      }
-      return d;
-    };
-    const checked = new Set<string>();
-    const check = async (job: OpenJob) => {
-      if (checked.has(job.id)) return;
-      for (const want of job.datasets) {
-        const have = await digest(want.id);
-        if (have !== want.sha256) {
-          throw new TrainprintError(
-            'CONFLICT',
-            have === undefined
-              ? `refusing scan job ${job.id}: it scans against dataset "${want.id}" (SHA-256 ${want.sha256}), which this worker has not loaded`
-              : `refusing scan job ${job.id}: its dataset "${want.id}" has SHA-256 ${want.sha256}, this worker's has ${have}`,
-          );
-        }
-      }
-      checked.add(job.id);
-    };
+    const check = datasetCheck(scanner);
     /** The chunks claimed here, by token (pg-boss's job id): when their lease is at 90 %. */
     const leases = new Map<string, { until: number; chunk: PgBoss.Job<ChunkRef> }>();
     let abandoned = 0;
