@@ -1,7 +1,7 @@
 /**
  * `trainprint scan --queue URL …` and `trainprint worker --queue URL …`: scans spread over workers on any number of
- * machines that share one PostgreSQL (the scan queue of trainprint/node, on pg-boss; docs/scan.md "Workers over
- * PostgreSQL"). `scan --queue` enqueues an input as a job and, without --enqueue-only, works on it as one worker
+ * machines that share one PostgreSQL (the scan queue of trainprint/node, on pg-boss: the PostgreSQL backend of the
+ * job model, each worker the one job runner with the scan executor; docs/scan.md "Workers over PostgreSQL"). `scan --queue` enqueues an input as a job and, without --enqueue-only, works on it as one worker
  * until it is done; `--status`, `--export`, `--cancel` and `--delete` take `--job ID` (default: the newest job).
  * Exit codes: 0 done, 1 runtime failure (a refused job, a failed job, bad input), 2 usage, 130 interrupted.
  */
@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createEngine, type Engine } from '../library.js';
 import {
+  hitLine,
   jobDatasets,
   openScanQueue,
   readDocuments,
@@ -291,7 +292,7 @@ async function exportJob(queue: ScanQueue, file: string, job: string | undefined
     const r = await it.next();
     if (r.done) break;
     if (failed) throw failed;
-    if (!out.write(`${JSON.stringify(r.value)}\n`)) await once(out, 'drain');
+    if (!out.write(hitLine(r.value))) await once(out, 'drain'); // the local scan's hit line, byte for byte
     n++;
   }
   if (out !== process.stdout) {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine } from '../library.js';
+import { createEngine, startJobRunner, type Engine, type JobRunner } from '../library.js';
 import {
   CLIENT_ADDRESS_HEADER,
   createWorkerPool,
@@ -68,13 +68,24 @@ interface ServeSettings {
   worker: string | undefined;
 }
 
-/** The request handler of a serving process: the web app (dist/web, built by `npm run build`) at '/', the API under /api/v1. */
+/**
+ * The request handler of a serving process: the web app (dist/web, built by `npm run build`) at '/', the API under
+ * /api/v1; and beside it the process's job runner, which runs the catalogue jobs of the store (those submitted here,
+ * and to every process on the store).
+ */
 function serveHandler(
   http: HttpModule,
   engine: Engine,
   values: Record<string, unknown>,
   o: ServeSettings & { keys: InstanceType<HttpModule['KeyStore']>; workers: WorkerPool; privateWebhooks: boolean },
 ): ((req: Request) => Promise<Response>) & { stopJobs(graceMs: number): Promise<void> } {
+  const runner: JobRunner = startJobRunner(engine, {
+    itemTimeoutMs: o.jobItemTimeoutMs,
+    work: { offload: o.workers },
+    onError: (err) => {
+      if (process.env.TRAINPRINT_DEBUG) console.error(`jobs: ${err instanceof Error ? err.message : String(err)}`);
+    },
+  });
   const api = http.createHandler(engine, {
     keys: o.keys,
     offload: o.workers,
@@ -87,7 +98,7 @@ function serveHandler(
     clientAddress: (request: Request) => request.headers.get(CLIENT_ADDRESS_HEADER),
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
     allowPrivateWebhookHosts: o.privateWebhooks,
-    jobs: { itemTimeoutMs: o.jobItemTimeoutMs },
+    onJobSubmitted: () => runner.wake(),
     // each worker process of --workers N loads the datasets from files: a change through one would be missing in
     // the others (and in every process after a restart), so none is accepted
     ...(o.worker
@@ -105,7 +116,7 @@ function serveHandler(
   const handler = async (req: Request) => (files ? ((await files(req)) ?? api(req)) : api(req));
   // the catalogue jobs' runner: stopped on shutdown, its items aborted after the grace and their chunks given back
   // for another process at once
-  return Object.assign(handler, { stopJobs: (graceMs: number) => http.stopJobs(api, { graceMs }) });
+  return Object.assign(handler, { stopJobs: (graceMs: number) => runner.stop({ graceMs }) });
 }
 
 /**

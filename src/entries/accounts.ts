@@ -1,8 +1,9 @@
 /**
  * `trainprint/accounts` — the accounts service, kept in the engine's store: API keys and their scopes, OAuth
  * clients and their access tokens, plans with their daily limits and usage counters, idempotent replays, the
- * back-off after failed authentication, and the availability heartbeat; and the catalogue jobs an account submits
- * (`createJobService`, `JobRunner`: many items run in chunks by every process on the store, charged by item to the
+ * back-off after failed authentication, and the availability heartbeat; and the job model an account's catalogue
+ * jobs run on (`JobStore`, its store backend `createJobService`, the one runner `JobRunner` / `startJobRunner` and
+ * the executor table `jobExecutors`: many items run in chunks by every process on the store, charged by item to the
  * plan, capped by its `jobItems`). `trainprint/http` is one user of it; another host may be the next.
  *
  * @example
@@ -30,6 +31,9 @@ export {
   createJobService,
   JobService,
   JobRunner,
+  startJobRunner,
+  jobExecutors,
+  scanExecutor,
   jobError,
   JOB_CHUNK_ITEMS,
   CLAIM_SCAN_JOBS,
@@ -39,6 +43,13 @@ export {
   JOB_TYPES,
   type JobServiceOptions,
   type JobExecutor,
+  type JobExecutors,
+  type JobExecutorOptions,
+  type JobEngine,
+  type ExtractJobItem,
+  type StartJobRunnerOptions,
+  type JobStore,
+  type ClaimWatch,
   type JobRunnerOptions,
   type JobClaim,
   type JobError,

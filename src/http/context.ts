@@ -7,7 +7,7 @@
  * handler, later route groups) can import the types without importing every route.
  */
 import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../library.js';
-import type { JobService, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
+import type { JobInfo, JobStore, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
 export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../library.js';
 export type { Principal, Scope } from '../library.js';
 
@@ -63,10 +63,10 @@ export interface RouteServices {
   readonly work: SliceOptions;
   /** Why the reference datasets may not be changed through this handler (`datasetsReadOnly`), or null. */
   readonly datasetsReadOnly: string | null;
-  /** The catalogue jobs of the engine's store (src/services/jobs/), run by this handler's runner. */
-  readonly jobs: JobService;
-  /** Tells this handler's job runner that a job was just submitted (it looks for work at once). */
-  wakeJobs(): void;
+  /** Where the catalogue jobs are kept (src/services/jobs/); the host's runner runs them, never this handler. */
+  readonly jobs: JobStore;
+  /** Tells the host that a job was just submitted (`onJobSubmitted`: its runner looks for work at once). */
+  jobSubmitted(job: JobInfo): void;
   /**
    * Charges `n` calls at once to the principal's plan (a catalogue job's items), all or none: `allowed` false when
    * they would pass the day's limit (nothing charged then).

@@ -34,7 +34,6 @@ import {
   createOpenAICompatibleModel,
   defaultModelHosts,
   Idempotency,
-  JobRunner,
   KeyStore,
   MemoryCounterStore,
   PLANS,
@@ -46,6 +45,8 @@ import {
   type CounterStore,
   type Engine,
   type HostResolver,
+  type JobInfo,
+  type JobStore,
   type Offload,
   type Plan,
   type TargetModel,
@@ -56,7 +57,6 @@ import type { ModelSpec, Principal, Route, RouteServices } from './context.js';
 import { tokenEndpoint } from './oauth.js';
 import { buildOpenApi } from './openapi.js';
 import { ROUTES } from './routes/index.js';
-import { jobExecutor } from './routes/catalogue-jobs.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import type { JsonBodyOffload } from './json-body.js';
 import { authenticateCaller, type AuthServices } from './pipeline/auth.js';
@@ -196,50 +196,13 @@ export interface HandlerOptions {
    */
   readonly onError?: (error: unknown, requestId: string) => void;
   /**
-   * The catalogue jobs (`POST /api/v1/jobs`): this handler runs a runner that claims chunks of the store's jobs — of
-   * every process on the store — and runs their items (docs/scan.md, "Jobs over HTTP"). `run: false` takes and
-   * reports jobs without running any here (another process runs them).
-   * @default { run: true, pollMs: 1000, leaseMs: 60_000, concurrency: 2, chunkItems: 10, itemTimeoutMs: 300_000 }
+   * Where the catalogue jobs (`POST /api/v1/jobs`) are kept. The handler submits, reads, cancels and deletes them;
+   * it runs none: the host runs the one runner beside it (`startJobRunner(engine)`, as `trainprint serve` does), or
+   * another process on the same store does. @default createJobService({ store: engine.store })
    */
-  readonly jobs?: JobsOptions;
-}
-
-/**
- * The runner of the catalogue jobs of a handler ({@link HandlerOptions.jobs}).
- * @example createHandler(engine, { jobs: { concurrency: 2, leaseMs: 30_000 } })
- */
-export interface JobsOptions {
-  /** Whether this handler runs jobs' items (it takes and reports them either way). @default true */
-  readonly run?: boolean;
-  /** How often an idle runner looks for work in the store (ms). @default 1000 */
-  readonly pollMs?: number;
-  /** How long a claimed chunk stays this process's without renewal (ms); renewed every third. @default 60_000 */
-  readonly leaseMs?: number;
-  /**
-   * Chunks run at once by this handler; one account's take at most `concurrency − 1` of them, so another account's
-   * job never waits behind a whole runner of theirs. @default 2
-   */
-  readonly concurrency?: number;
-  /**
-   * How long one item of a job may run (ms): past it the item is stopped and its result is a failed one
-   * (`PAYLOAD_TOO_LARGE` naming the limit), and the runner goes on. @default 300_000 (5 minutes)
-   */
-  readonly itemTimeoutMs?: number;
-  /** Items per chunk of the jobs submitted here. @default 10 */
-  readonly chunkItems?: number;
-}
-
-/** The runner of each handler, so a host can stop it before closing the store ({@link stopJobs}). */
-const RUNNERS = new WeakMap<Handler, JobRunner>();
-
-/**
- * Stops a handler's job runner: no new item starts, the items running get `graceMs` (default 0) to finish and are
- * then aborted, and the chunks it holds go back to be claimed at once by another process (or this one's next
- * start). Resolves promptly even when an item ignores its abort signal. `serve` calls it on shutdown.
- * @example await stopJobs(handler, { graceMs: 5000 }); await engine.store.close()
- */
-export async function stopJobs(handler: Handler, options: { readonly graceMs?: number } = {}): Promise<void> {
-  await RUNNERS.get(handler)?.stop(options);
+  readonly jobs?: JobStore;
+  /** Called after a job was submitted through this handler: a host's runner looks for work at once (`runner.wake()`). */
+  readonly onJobSubmitted?: (job: JobInfo) => void;
 }
 
 /**
@@ -321,9 +284,6 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
-  const jobOptions = options.jobs ?? {};
-  const jobs = createJobService({ store: engine.store, clock: now, chunkItems: jobOptions.chunkItems });
-  let runner: JobRunner | null = null;
   const largeWork = new LargeWorkGate(options.largeRequests);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
@@ -361,24 +321,10 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     },
     plans: () => Object.keys(plans),
     plan: (name) => (Object.hasOwn(plans, name) ? plans[name] : undefined),
-    jobs,
-    wakeJobs: () => runner?.wake(),
+    jobs: options.jobs ?? createJobService({ store: engine.store, clock: now }),
+    jobSubmitted: (job) => options.onJobSubmitted?.(job),
     reserve: (p, n) => limiter.take(p, n),
   };
-  if (jobOptions.run !== false) {
-    runner = new JobRunner({
-      jobs,
-      execute: jobExecutor(engine, services.work),
-      unsupported: (type) =>
-        type === 'scan' && typeof engine.scanItem !== 'function' ? 'this server has no scan' : null,
-      pollMs: jobOptions.pollMs,
-      leaseMs: jobOptions.leaseMs,
-      concurrency: jobOptions.concurrency,
-      itemTimeoutMs: jobOptions.itemTimeoutMs,
-      onError: (err) => options.onError?.(err, 'job-runner'),
-    });
-  }
-
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };
   const env: RouteEnvironment = { engine, keys, services, now };
 
@@ -410,10 +356,6 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       x.release();
     }
   };
-  if (runner) {
-    RUNNERS.set(handler, runner);
-    runner.start();
-  }
   return handler;
 }
 

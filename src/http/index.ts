@@ -12,10 +12,10 @@
  * const { key } = await keys.createKey({ account: 'acme', plan: 'pro' })
  * Deno.serve(createHandler(engine, { keys }))
  */
-export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES, stopJobs } from './handler.js';
+export { createHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATASET_BODY_BYTES } from './handler.js';
 export { MAX_JSON_DEPTH, parseJsonBody, bodyChecker } from './json-body.js';
 export type { JsonBodyOffload } from './json-body.js';
-export type { Handler, HandlerOptions, JobsOptions } from './handler.js';
+export type { Handler, HandlerOptions } from './handler.js';
 export type { LargeWorkLimits } from './large-work.js';
 export { ROUTES, PATH_PARAMS } from './routes/index.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';

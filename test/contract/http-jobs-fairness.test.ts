@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type EvidenceSource } from '../../src/index.js';
-import { createHandler, KeyStore, stopJobs, type Handler } from '../../src/http/index.js';
+import { KeyStore, type Handler } from '../../src/http/index.js';
+import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createJobService } from '../../src/library.js';
 
 const MIT =

@@ -122,6 +122,49 @@ describePostgres('scan queue', (db) => {
     }
   });
 
+  it('the job model: a submitted scan job, run by the one runner over jobStore, gives { id, hits } per item in order', async () => {
+    const schema = db.schema();
+    const queue = await openScanQueue(db.url, { schema, ...FAST });
+    try {
+      const items = makeItems(23);
+      const job = await queue.submit({
+        account: '',
+        type: 'scan',
+        items,
+        context: { datasets: [{ id: 'ds', sha256: SHA }], min_words: 1 },
+      });
+      expect(job).toMatchObject({ account: '', type: 'scan', state: 'queued', total: 23, done: 0 });
+      await expect(queue.submit({ account: 'acme', type: 'scan', items })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+      await expect(queue.jobInfo(job.id, { owner: 'acme' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await queue.results(job.id, { owner: '' })).toEqual({ results: [], next: -1 }); // nothing yet
+      const jobs = queue.jobStore(fakeScanner(), { job: job.id });
+      const claim = (await jobs.claim(60_000))!;
+      expect(claim).toMatchObject({ chunk: 0, first: 0, context: { datasets: ['ds'], min_words: 1 } });
+      expect(claim.items).toEqual(items);
+      expect(await jobs.watch(claim)).toBe('held');
+      expect(await jobs.renew(claim, 60_000)).toBe(true);
+      await jobs.release(claim); // back to pg-boss: the worker takes it again
+      expect(await jobs.complete(claim, [])).toBe(false); // a claim given back completes nothing
+      await queue.work(fakeScanner(), { job: job.id });
+      expect(await queue.jobInfo(job.id, { owner: '' })).toMatchObject({ state: 'done', done: 23, total: 23 });
+      const first = await queue.results(job.id, { owner: '', limit: 10 });
+      expect(first.next).toBe(9);
+      const rest = await queue.results(job.id, { owner: '', after: 9, limit: 100 });
+      expect(rest.next).toBeNull();
+      const all = [...first.results, ...rest.results];
+      expect(all).toEqual(
+        items.map((item, index) => ({ index, success: true, result: { id: item.id, hits: hitsOf(item) } })),
+      );
+      expect(await queue.cancelJob(job.id, { owner: '' })).toMatchObject({ cancelled: false });
+      expect(await queue.deleteJob(job.id, { owner: 'acme' })).toBe(false);
+      expect(await queue.deleteJob(job.id, { owner: '' })).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('exactly once: a chunk done twice writes its hits once; a chunk whose worker vanished comes back after its lease', async () => {
     const schema = db.schema();
     const queue = await openScanQueue(db.url, { schema, ...FAST, leaseSeconds: 2 });

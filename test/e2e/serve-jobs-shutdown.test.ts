@@ -69,7 +69,7 @@ describe('serve: SIGTERM with a job item running', () => {
       const s = await openFileStore(store);
       try {
         const jobs = createJobService({ store: s });
-        expect(await jobs.get(job.job_id, { owner: 'dev' })).toMatchObject({ state: 'running', done: 0 });
+        expect(await jobs.status(job.job_id, { owner: 'dev' })).toMatchObject({ state: 'running', done: 0 });
         const claim = await jobs.claim(60_000);
         expect(claim).toMatchObject({ job: { id: job.job_id }, chunk: 0 });
       } finally {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { createHandler, KeyStore, stopJobs, type Handler } from '../../src/http/index.js';
+import { createHandler, KeyStore, type Handler } from '../../src/http/index.js';
+import { createJobService, startJobRunner, type JobRunner } from '../../src/library.js';
 import { serve, type Server } from '../../src/node/serve.js';
 import { serveStatic } from '../../src/node/static.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
@@ -18,6 +19,7 @@ import { buildWebApp } from '../fixtures/web-build.js';
 let tmp: string;
 let engine: Engine;
 let api: Handler;
+let runner: JobRunner;
 let server: Server;
 let base: string;
 let key: string;
@@ -33,7 +35,8 @@ beforeAll(async () => {
   await loadStarterDataset(engine);
   const keys = new KeyStore(engine.store);
   key = (await keys.createKey({ account: 'web', plan: 'pro', mode: 'test', name: 'web jobs test' })).key;
-  api = createHandler(engine, { keys, jobs: { pollMs: 50, chunkItems: 2 } });
+  runner = startJobRunner(engine, { pollMs: 50 });
+  api = createHandler(engine, { keys, jobs: createJobService({ store: engine.store, chunkItems: 2 }) });
   const files = serveStatic(out);
   server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
   base = `${server.url}/`;
@@ -43,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  if (api) await stopJobs(api);
+  await runner?.stop();
   await server?.close();
   engine?.dispose();
   if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -2,7 +2,7 @@
  * The job service's chunks and leases (src/services/jobs/): a chunk whose lease expired is claimed again and the
  * first holder's late completion is dropped (one result per item); a chunk abandoned JOB_MAX_ATTEMPTS times gets
  * failed results; a page of results never skips an item still running; finished jobs go after the retention; and a
- * runner stopped mid-chunk gives its chunk back at once.
+ * runner stopped mid-chunk gives its chunk back at once (or finishes it, told to), and ends on a fatal store error.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/index.js';
@@ -27,12 +27,12 @@ describe('job service', () => {
     expect(await jobs.complete(a2, ok(a2))).toBe(false); // never twice
     const b2 = (await jobs.claim(100))!;
     expect(await jobs.complete(b2, ok(b2))).toBe(true);
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 3, failed: 0 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(page.next).toBeNull();
-    await expect(jobs.get(job.id, { owner: 'b' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(jobs.status(job.id, { owner: 'b' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it(`fails a chunk's items after ${JOB_MAX_ATTEMPTS} abandoned claims, and the job goes on`, async () => {
@@ -48,7 +48,7 @@ describe('job service', () => {
       now += 11;
     }
     expect(await jobs.claim(10)).toBeNull();
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 2, failed: 1 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results[0]).toMatchObject({ index: 0, success: false, error: { code: 'INTERNAL' } });
@@ -78,10 +78,10 @@ describe('job service', () => {
     const c = (await jobs.claim(100))!;
     await jobs.complete(c, ok(c));
     now += 999;
-    expect(await jobs.sweep()).toBe(0);
+    expect(await jobs.expire()).toBe(0);
     now += 2;
-    expect(await jobs.sweep()).toBe(1);
-    await expect(jobs.get(job.id, { owner: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await jobs.expire()).toBe(1);
+    await expect(jobs.status(job.id, { owner: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await store.scan('job')).toEqual([]);
   });
 
@@ -95,32 +95,38 @@ describe('job service', () => {
     const first = new JobRunner({
       jobs,
       pollMs: 5,
-      execute: async (_t, item) => {
-        if (item === 1) await gate;
-        return item;
+      executors: {
+        scan: async (item) => {
+          if (item === 1) await gate;
+          return item;
+        },
       },
+      unsupported: {},
     });
     first.start();
     await new Promise((r) => setTimeout(r, 30));
     const stopping = first.stop();
     release();
     await stopping;
-    expect((await jobs.get(job.id, { owner: 'a' })).done).toBe(0);
+    expect((await jobs.status(job.id, { owner: 'a' })).done).toBe(0);
     const second = new JobRunner({
       jobs,
       pollMs: 5,
-      execute: async (_t, item) => {
-        seen.push(item as number);
-        if (item === 4) throw new Error('boom');
-        return item;
+      executors: {
+        scan: async (item) => {
+          seen.push(item as number);
+          if (item === 4) throw new Error('boom');
+          return item;
+        },
       },
+      unsupported: {},
     });
     second.start();
-    for (let i = 0; i < 200 && (await jobs.get(job.id, { owner: 'a' })).state !== 'done'; i++)
+    for (let i = 0; i < 200 && (await jobs.status(job.id, { owner: 'a' })).state !== 'done'; i++)
       await new Promise((r) => setTimeout(r, 5));
     await second.stop();
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    const info = await jobs.get(job.id, { owner: 'a' });
+    const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 9, failed: 1 });
     const page = await jobs.results(job.id, { owner: 'a' });
     expect(page.results[4]).toEqual({
@@ -150,7 +156,44 @@ describe('job service', () => {
     now += 11;
     const again = (await jobs.claim(10))!;
     expect(await jobs.watch(c)).toBe('lost');
-    await jobs.cancelOrDelete(job.id, { owner: 'a' });
+    expect(await jobs.cancel(job.id, { owner: 'a' })).toMatchObject({ cancelled: true });
     expect(await jobs.watch(again)).toBe('finished');
+  });
+
+  it('a runner told to finish its chunks does so on stop; a fatal store error ends it, settled rejecting with it', async () => {
+    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const runner = new JobRunner({
+      jobs,
+      pollMs: 5,
+      finishChunks: true,
+      executors: {
+        scan: async (item) => {
+          if (item === 0) await gate;
+          return item;
+        },
+      },
+      unsupported: {},
+    });
+    runner.start();
+    await new Promise((r) => setTimeout(r, 30));
+    const stopping = runner.stop({ graceMs: 60_000 });
+    release();
+    await stopping;
+    expect(await jobs.status(job.id, { owner: 'a' })).toMatchObject({ state: 'done', done: 4 });
+
+    const refusal = new Error('refused');
+    const refusing = new JobRunner({
+      jobs: { expire: async () => 0, claim: async () => Promise.reject(refusal) } as never,
+      pollMs: 5,
+      concurrency: 2,
+      executors: {},
+      unsupported: {},
+      fatal: (e) => e === refusal,
+    });
+    refusing.start();
+    await expect(refusing.settled).rejects.toBe(refusal);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score or scan — submitted at once and
- * run in the background by the job runners of every process on the store (src/services/jobs/), answered 202 with the
+ * run in the background by the host's job runner, or that of any process on the store (src/services/jobs/: this
+ * module only submits and reads jobs), answered 202 with the
  * job; its status (`GET /api/v1/jobs/{job_id}`), its results as JSON lines in item order, paged with a cursor in the
  * `Link` header (`GET …/results?after=&limit=`), and `DELETE` (cancel a running job; delete a finished one).
  *
@@ -13,13 +14,8 @@ import {
   planFileBytes,
   planJobItems,
   TrainprintError,
-  type AnalyzeRequest,
-  type Engine,
-  type JobExecutor,
   type JobInfo,
   type JobType,
-  type ScoreRequest,
-  type SliceOptions,
 } from '../../library.js';
 import type { JsonSchema, Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
@@ -47,8 +43,8 @@ const SCAN_ITEM_SCHEMA: JsonSchema = {
   },
 };
 
-/** Each type's item checker, compiled once. */
-const ITEM_CHECKS: Readonly<Record<JobType, (v: unknown) => unknown>> = {
+/** Each type's item checker, compiled once: the types a job over HTTP takes (an extract item would keep a model's key). */
+const ITEM_CHECKS: Readonly<Partial<Record<JobType, (v: unknown) => unknown>>> = {
   analyze: compileValidator(ANALYZE_REQUEST_SCHEMA as JsonSchema, 'body'),
   score: compileValidator(SCORE_REQUEST_SCHEMA, 'body'),
   scan: compileValidator(SCAN_ITEM_SCHEMA, 'body'),
@@ -79,7 +75,7 @@ function jobBody(j: JobInfo): Record<string, unknown> {
 
 /** Each item checked against its type's schema: 422 naming `items[i].field`. */
 function checkItems(type: JobType, items: readonly unknown[]): void {
-  const check = ITEM_CHECKS[type];
+  const check = ITEM_CHECKS[type] as (v: unknown) => unknown;
   for (let i = 0; i < items.length; i++) {
     try {
       check(items[i]);
@@ -137,7 +133,11 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     items: body.items,
     context: { max_file_bytes: planFileBytes(plan), ...scan },
   });
-  ctx.services.wakeJobs();
+  try {
+    ctx.services.jobSubmitted(job);
+  } catch {
+    // the host's hook: the job is stored and charged either way, and a runner finds it at its next poll
+  }
   return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
 }
 
@@ -154,41 +154,6 @@ async function jobResults(ctx: RouteContext): Promise<Response> {
     headers.link = `<${resultsUrl(id)}?${q}>; rel="next"`;
   }
   return new Response(text, { status: 200, headers });
-}
-
-/**
- * Runs one item of a job as its request runs over HTTP: the analysis or score of the job's account, with the file
- * limit of its plan when it was submitted; a scan against the exact datasets. The runner's signal (the item's time
- * limit, a cancel, a shutdown) reaches analyze and score (a file's extraction, the remote corpora and evidence
- * sources; score between chunks too) and scan as a client's disconnect does over HTTP; the runner stops waiting for any item at its limit either way.
- * @example new JobRunner({ jobs, execute: jobExecutor(engine, { sliceMs: 3 }) })
- */
-export function jobExecutor(engine: Engine, work: SliceOptions): JobExecutor {
-  return async (type, item, claim, signal) => {
-    const owner = claim.job.account;
-    const maxFileBytes = typeof claim.context.max_file_bytes === 'number' ? claim.context.max_file_bytes : undefined;
-    if (type === 'analyze') return engine.analyze(item as AnalyzeRequest, { owner, maxFileBytes, signal, ...work });
-    if (type === 'score') {
-      const request = item as ScoreRequest;
-      if ((request.work_hash !== undefined) === (request.content !== undefined))
-        throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
-      if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
-      return engine.score(request, { ...work, owner, maxFileBytes, signal });
-    }
-    const { id, text } = item as { id: string; text: string };
-    const c = claim.context;
-    const hits = await engine.scanItem(
-      { id, text },
-      {
-        account: owner,
-        signal,
-        ...(Array.isArray(c.datasets) ? { datasets: c.datasets as string[] } : {}),
-        ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
-        ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
-      },
-    );
-    return { id, hits };
-  };
 }
 
 /** The job of the worked examples, as the submission answered it. */
@@ -295,7 +260,7 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
         },
       },
     ],
-    handler: async (ctx) => jobBody(await ctx.services.jobs.get(ctx.params.job_id, { owner: account(ctx) })),
+    handler: async (ctx) => jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) })),
   },
   {
     method: 'GET',
@@ -365,8 +330,11 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
       },
     ],
     handler: async (ctx) => {
-      const r = await ctx.services.jobs.cancelOrDelete(ctx.params.job_id, { owner: account(ctx) });
-      return r.deleted ? { job_id: r.job.id, deleted: true } : { ...jobBody(r.job), deleted: false };
+      const owner = account(ctx);
+      const r = await ctx.services.jobs.cancel(ctx.params.job_id, { owner });
+      if (r.cancelled) return { ...jobBody(r.job), deleted: false };
+      await ctx.services.jobs.delete(r.job.id, { owner });
+      return { job_id: r.job.id, deleted: true };
     },
   },
 ];

@@ -7,6 +7,8 @@ import type { JsonSchema } from '../context.js';
 import { dateTime, dateTimeOrNull, int0, prefixedId } from './kit.js';
 
 const JOB_ID = prefixedId('job', 32);
+/** The job types a job over HTTP takes: not `extract`, whose item would keep a model's API key with the job. */
+const HTTP_JOB_TYPES = JOB_TYPES.filter((t) => t !== 'extract');
 
 /**
  * `POST /api/v1/jobs`: the type and the items (each checked against its type's request schema when submitted).
@@ -19,7 +21,7 @@ export const JOB_REQUEST_SCHEMA: JsonSchema = {
   additionalProperties: false,
   properties: {
     type: {
-      enum: [...JOB_TYPES],
+      enum: [...HTTP_JOB_TYPES],
       description:
         'What runs on each item: `analyze` (an item is the body of `POST /api/v1/attribution/analyze`), `score` (the ' +
         'body of `POST /api/v1/attribution/score`) or `scan` (`{ id, text }`, scanned against the exact datasets). ' +
@@ -63,7 +65,10 @@ export const JOB_SUBMIT_QUERY_SCHEMA: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    type: { enum: [...JOB_TYPES], description: 'The job type, for a JSON-lines body (a JSON body may say it instead)' },
+    type: {
+      enum: [...HTTP_JOB_TYPES],
+      description: 'The job type, for a JSON-lines body (a JSON body may say it instead)',
+    },
   },
 };
 
@@ -76,7 +81,7 @@ const ERROR = {
 
 const STATUS_PROPERTIES = {
   job_id: JOB_ID,
-  type: { enum: [...JOB_TYPES] },
+  type: { enum: [...HTTP_JOB_TYPES] },
   state: {
     enum: ['queued', 'running', 'done', 'failed', 'cancelled'],
     description:

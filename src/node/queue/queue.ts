@@ -2,7 +2,9 @@
  * The scan queue on PostgreSQL: a scan of many items spread over workers on any number of machines that share one
  * database. The input is stored in chunks (./schema.ts), and each chunk is one pg-boss job in the scan's own pg-boss
  * queue (`scan-<job id>`), so pg-boss hands each chunk to one worker at a time for a lease (`leaseSeconds`) and
- * gives a chunk whose worker died back to the queue when the lease runs out.
+ * gives a chunk whose worker died back to the queue when the lease runs out. The queue is the PostgreSQL backend of the
+ * job model ({@link ScanQueue.jobStore}: a `JobStore`), and a worker ({@link ScanQueue.work}) is the one `JobRunner`
+ * over it with the scan executor — the runner and the executor `serve` runs for the jobs of the store.
  *
  * Exactly once: a worker scans a chunk's items, then writes the hits and marks the chunk done in ONE transaction that
  * first locks the chunk's row and does nothing if it is done already (and the hits' key — job, chunk, item, hit —
@@ -25,7 +27,18 @@ import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import type { Pool, PoolClient } from 'pg';
 import type PgBoss from 'pg-boss';
-import { TrainprintError } from '../../library.js';
+import {
+  JobRunner,
+  scanExecutor,
+  TrainprintError,
+  type JobClaim,
+  type JobInfo,
+  type JobResult,
+  type JobResultPage,
+  type JobState,
+  type JobStore,
+  type JobSubmission,
+} from '../../library.js';
 import {
   applyMigrations,
   checkSchema,
@@ -167,6 +180,19 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
+/** A row of the hits table as the hit it stores, its fields in the hit line's order. */
+const hitOf = (r: Record<string, unknown>): QueueHit => ({
+  id: r.id as string,
+  dataset_id: r.dataset_id as string,
+  document_id: r.document_id as string,
+  query_start: r.query_start as number,
+  query_end: r.query_end as number,
+  source_start: r.source_start as number,
+  source_end: r.source_end as number,
+  words: r.words as number,
+  kind: r.kind as QueueHit['kind'],
+});
+
 /** The wait before try `failures + 1` while the database is away: the poll interval, doubled each time, at most 10 s. */
 const backoff = (pollMs: number, failures: number): number =>
   Math.min(MAX_BACKOFF_MS, Math.max(pollMs, 250) * 2 ** Math.min(failures, 16));
@@ -177,6 +203,40 @@ function positiveInt(name: string, value: number | undefined, fallback: number, 
     throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in 1..${max}, got ${String(value)}`);
   }
   return v;
+}
+
+/**
+ * What a worker checks before it takes a chunk of a job: that it holds each of the job's datasets with the same
+ * SHA-256 (each digest computed once, each job checked once).
+ * @throws CONFLICT naming the dataset a worker lacks or holds in another version
+ */
+function datasetCheck(scanner: QueueScanner): (job: OpenJob) => Promise<void> {
+  const digests = new Map<string, Promise<string | undefined>>();
+  const held = new Set(scanner.datasets().map((d) => d.id));
+  const digest = (id: string) => {
+    let d = digests.get(id);
+    if (!d) {
+      d = held.has(id) ? scanner.datasetDigest(id) : Promise.resolve(undefined);
+      digests.set(id, d);
+    }
+    return d;
+  };
+  const checked = new Set<string>();
+  return async (job) => {
+    if (checked.has(job.id)) return;
+    for (const want of job.datasets) {
+      const have = await digest(want.id);
+      if (have !== want.sha256) {
+        throw new TrainprintError(
+          'CONFLICT',
+          have === undefined
+            ? `refusing scan job ${job.id}: it scans against dataset "${want.id}" (SHA-256 ${want.sha256}), which this worker has not loaded`
+            : `refusing scan job ${job.id}: its dataset "${want.id}" has SHA-256 ${want.sha256}, this worker's has ${have}`,
+        );
+      }
+    }
+    checked.add(job.id);
+  };
 }
 
 /**
@@ -401,19 +461,17 @@ export class ScanQueue {
       if (chunk.length === 0) return;
       alive();
       const payload = Buffer.from(encode(chunk.map((i) => ({ id: i.id, text: i.text }))));
+      const ids = chunk.map((i) => i.id);
       const n = chunk.length;
       const b = bytes;
       const s = seq++;
       chunk = [];
       bytes = 0;
       await this.#transaction(async (db) => {
-        await db.query(`INSERT INTO ${this.#s}.chunks (job_id, seq, items, bytes, texts) VALUES ($1, $2, $3, $4, $5)`, [
-          job,
-          s,
-          n,
-          b,
-          payload,
-        ]);
+        await db.query(
+          `INSERT INTO ${this.#s}.chunks (job_id, seq, items, bytes, texts, ids) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [job, s, n, b, payload, JSON.stringify(ids)],
+        );
         const wrapper = { executeSql: (text: string, values: unknown[]) => db.query(text, values) };
         await this.#boss.insert([{ name: queueName(job), data: { job, seq: s } }], { db: wrapper });
       });
@@ -447,6 +505,124 @@ export class ScanQueue {
     } catch (error) {
       throw unavailable(error, this.#target) ?? error;
     }
+  }
+
+  /**
+   * A scan job of the job model: `context.datasets` the datasets by id and SHA-256 ({@link jobDatasets}),
+   * `context.min_words` and `context.paraphrase` its options. The queue's jobs are the operator's (account `''`).
+   * @throws INVALID_INPUT for another type or account, no items, or no datasets
+   */
+  async submit(s: JobSubmission): Promise<JobInfo> {
+    if (s.type !== 'scan' || s.account !== '')
+      throw new TrainprintError('INVALID_INPUT', "the scan queue takes scan jobs of the operator (account '')");
+    const c = s.context ?? {};
+    const { job } = await this.enqueue(s.items as QueueItem[], {
+      datasets: Array.isArray(c.datasets) ? (c.datasets as JobDataset[]) : [],
+      ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
+      paraphrase: c.paraphrase === true,
+    });
+    return this.jobInfo(job, { owner: '' });
+  }
+
+  /** A job as the job model shows it ({@link status} has the queue's own counts). @throws NOT_FOUND */
+  async jobInfo(id: string, options: { readonly owner: string }): Promise<JobInfo> {
+    if (options.owner !== '') throw new TrainprintError('NOT_FOUND', `no scan job ${id}`);
+    const st = await this.status(id);
+    const state: JobState = st.error === 'cancelled' ? 'cancelled' : st.state;
+    return {
+      id: st.job,
+      account: '',
+      type: 'scan',
+      state,
+      total: st.items_total,
+      done: st.items_done,
+      failed: 0,
+      created: Date.parse(st.created),
+      started: null,
+      finished: null,
+      eta_ms: null,
+      ...(st.error && state === 'failed' ? { error: { code: 'INTERNAL', message: st.error } } : {}),
+    };
+  }
+
+  /**
+   * A job's results as the job model gives them: one `{ id, hits }` per item scanned, in item order from the item
+   * after `after` (the same shape as a scan item's result over HTTP). While the job runs a page ends before the
+   * first item not yet scanned. @throws NOT_FOUND
+   */
+  async results(
+    id: string,
+    options: { readonly owner: string; readonly after?: number; readonly limit?: number },
+  ): Promise<JobResultPage> {
+    const info = await this.jobInfo(id, options);
+    const finished = info.state !== 'queued' && info.state !== 'running';
+    const after = options.after ?? -1;
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+    const chunks = await this.#query<{ seq: number; items: number; done: boolean }>(
+      `SELECT seq, items, done_at IS NOT NULL AS done FROM ${this.#s}.chunks WHERE job_id = $1 ORDER BY seq`,
+      [id],
+    );
+    const wanted: { seq: number; first: number; items: number }[] = [];
+    let first = 0;
+    let room = limit;
+    let blocked = false;
+    for (const c of chunks) {
+      const end = first + c.items;
+      if (end > after + 1 && room > 0) {
+        if (!c.done && !finished) {
+          blocked = true;
+          break;
+        }
+        if (c.done) {
+          wanted.push({ seq: c.seq, first, items: c.items });
+          room -= Math.min(c.items, end - (after + 1));
+        }
+      }
+      first = end;
+    }
+    const seqs = wanted.map((w) => w.seq);
+    const idRows = await this.#query<{ seq: number; ids: string[] | null }>(
+      `SELECT seq, ids FROM ${this.#s}.chunks WHERE job_id = $1 AND seq = ANY($2::int[])`,
+      [id, seqs],
+    );
+    const hitRows = await this.#query<Record<string, unknown>>(
+      `SELECT chunk_seq, item_index, id, dataset_id, document_id, query_start, query_end, source_start, source_end,
+          words, kind FROM ${this.#s}.hits WHERE job_id = $1 AND chunk_seq = ANY($2::int[])
+        ORDER BY chunk_seq, item_index, hit_index`,
+      [id, seqs],
+    );
+    const ids = new Map(idRows.map((r) => [r.seq, r.ids]));
+    const hits = new Map<string, QueueHit[]>();
+    for (const r of hitRows) {
+      const key = `${r.chunk_seq}/${r.item_index}`;
+      const list = hits.get(key) ?? [];
+      list.push(hitOf(r));
+      hits.set(key, list);
+    }
+    const results: JobResult[] = [];
+    for (const w of wanted) {
+      for (let i = Math.max(0, after + 1 - w.first); i < w.items && results.length < limit; i++) {
+        const found = hits.get(`${w.seq}/${i}`) ?? [];
+        const itemId = ids.get(w.seq)?.[i] ?? found[0]?.id ?? '';
+        results.push({ index: w.first + i, success: true, result: { id: itemId, hits: found } });
+      }
+    }
+    const last = results.length ? results[results.length - 1].index : after;
+    const more = blocked || !finished || results.length === limit;
+    return { results, next: more ? last : null };
+  }
+
+  /** Cancels the job (as {@link cancel}) unless it has finished. @throws NOT_FOUND */
+  async cancelJob(id: string, options: { readonly owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
+    const job = await this.jobInfo(id, options);
+    if (job.state !== 'queued' && job.state !== 'running') return { job, cancelled: false };
+    await this.cancel(id);
+    return { job: await this.jobInfo(id, options), cancelled: true };
+  }
+
+  /** Deletes the job (as {@link delete}); false when the owner has none by this id. */
+  async deleteJob(id: string, options: { readonly owner: string }): Promise<boolean> {
+    return options.owner === '' && this.delete(id);
   }
 
   /** The newest job's id, or undefined when there is none. */
@@ -569,17 +745,7 @@ export class ScanQueue {
       );
       for (const r of rows) {
         n++;
-        yield {
-          id: r.id as string,
-          dataset_id: r.dataset_id as string,
-          document_id: r.document_id as string,
-          query_start: r.query_start as number,
-          query_end: r.query_end as number,
-          source_start: r.source_start as number,
-          source_end: r.source_end as number,
-          words: r.words as number,
-          kind: r.kind as QueueHit['kind'],
-        };
+        yield hitOf(r);
       }
       if (rows.length < EXPORT_PAGE) break;
       const last = rows[rows.length - 1];
@@ -669,201 +835,240 @@ export class ScanQueue {
   }
 
   /**
-   * Works as one worker: takes chunks of the open jobs (oldest job first), scans them with `scanner` and writes
-   * their hits, until `signal` aborts — or, with `options.job`, until that job is done or failed.
+   * Works as one worker: the one job runner (`JobRunner`) over {@link jobStore} with the scan executor — it takes
+   * chunks of the open jobs (oldest job first), scans their items with `scanner` and writes their hits, until
+   * `signal` aborts — or, with `options.job`, until that job is done or failed.
    * @throws CONFLICT (before anything is written) when a job's datasets differ from the scanner's by
    *   id or SHA-256; NOT_FOUND for `options.job` unknown
    */
   async work(scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
     const concurrency = positiveInt('concurrency', options.concurrency, 1, 256);
     if (options.job !== undefined) await this.resolveJob(options.job);
-    const digests = new Map<string, Promise<string | undefined>>();
-    const held = new Set(scanner.datasets().map((d) => d.id));
-    const digest = (id: string) => {
-      let d = digests.get(id);
-      if (!d) {
-        d = held.has(id) ? scanner.datasetDigest(id) : Promise.resolve(undefined);
-        digests.set(id, d);
-      }
-      return d;
-    };
-    const checked = new Set<string>();
-    const check = async (job: OpenJob) => {
-      if (checked.has(job.id)) return;
-      for (const want of job.datasets) {
-        const have = await digest(want.id);
-        if (have !== want.sha256) {
-          throw new TrainprintError(
-            'CONFLICT',
-            have === undefined
-              ? `refusing scan job ${job.id}: it scans against dataset "${want.id}" (SHA-256 ${want.sha256}), which this worker has not loaded`
-              : `refusing scan job ${job.id}: its dataset "${want.id}" has SHA-256 ${want.sha256}, this worker's has ${have}`,
-          );
-        }
-      }
-      checked.add(job.id);
-    };
-    const totals = { chunks: 0, items: 0, hits: 0, abandoned: 0 };
-    const stop = new AbortController();
-    const onStop = () => stop.abort();
-    options.signal?.addEventListener('abort', onStop, { once: true });
-    if (options.signal?.aborted) stop.abort();
-    let failure: unknown;
-    const loop = async () => {
-      let failures = 0;
-      while (!stop.signal.aborted) {
-        try {
-          await step();
-          failures = 0;
-        } catch (error) {
-          // the database went away (a restart, a failover): wait longer each time and ask again — the pool opens
-          // new connections then; a refusal, or a bug, ends the worker
-          const down = unavailable(error, this.#target);
-          if (down?.code !== 'STORE_UNAVAILABLE') throw error;
-          options.onError?.(down);
-          await sleep(backoff(this.#poll, failures++), stop.signal);
-        }
-      }
-    };
-    const step = async () => {
-      if (Date.now() - this.#lastRetention > RETENTION_CHECK_MS) await this.deleteExpiredTexts();
-      const jobs = await this.#openJobs(options.job);
-      if (options.job !== undefined && jobs.length === 0) {
-        const st = await this.status(options.job);
-        if (st.state === 'done' || st.state === 'failed') {
-          stop.abort();
-          return;
-        }
-      }
-      let took = false;
-      for (const job of jobs) {
-        await check(job);
-        const [chunk] = await this.#boss.fetch<ChunkRef>(queueName(job.id));
-        if (!chunk) continue;
-        took = true;
-        await this.#scanChunk(scanner, job, chunk, options, totals);
-        break;
-      }
-      if (!took) {
-        await this.#reapFailures();
-        await sleep(this.#poll, stop.signal);
-      }
-    };
+    const jobs = this.jobStore(scanner, options);
+    const totals = { chunks: 0, items: 0, hits: 0 };
+    const runner = new JobRunner({
+      jobs,
+      executors: { scan: scanExecutor((item, o) => scanner.scanItem(item, o)) },
+      unsupported: {},
+      concurrency,
+      pollMs: this.#poll,
+      leaseMs: this.#lease * 1000,
+      itemTimeoutMs: this.#lease * 1000,
+      finishChunks: true,
+      // a worker's log names the scanner's own error (an HTTP job's result would not)
+      errorOf: (e) => ({
+        code: e instanceof TrainprintError ? e.code : 'INTERNAL',
+        message: String((e as Error)?.message ?? e),
+      }),
+      // the database away is waited for; a refusal (another dataset), or a bug, ends the worker
+      fatal: (e) => unavailable(e, this.#target)?.code !== 'STORE_UNAVAILABLE',
+      onError: (e) => {
+        const down = unavailable(e, this.#target);
+        if (down) options.onError?.(down);
+      },
+      onChunk: (claim, results) => {
+        const hits = results.reduce((n, r) => n + (r.success ? (r.result as { hits: unknown[] }).hits.length : 0), 0);
+        totals.chunks++;
+        totals.items += results.length;
+        totals.hits += hits;
+        options.onChunk?.({ job: claim.job.id, seq: claim.chunk, items: results.length, hits });
+      },
+    });
+    const stopped = new AbortController();
+    const stop = () => stopped.abort();
+    const giveBack = () => void runner.stop({ graceMs: 0 });
+    options.signal?.addEventListener('abort', stop, { once: true });
+    options.abortChunks?.addEventListener('abort', giveBack, { once: true });
+    if (options.signal?.aborted) stop();
     try {
-      await Promise.all(
-        Array.from({ length: concurrency }, () =>
-          loop().catch((e: unknown) => {
-            failure ??= e;
-            stop.abort();
-          }),
-        ),
-      );
+      if (!stopped.signal.aborted) {
+        runner.start();
+        if (options.abortChunks?.aborted) giveBack();
+        const ended = runner.settled.then(stop, stop);
+        // with a job: until it has no chunk left to scan and is done or failed
+        while (!stopped.signal.aborted) {
+          await sleep(this.#poll, stopped.signal);
+          if (options.job === undefined || stopped.signal.aborted) continue;
+          if (await this.#jobOver(options.job)) stop();
+        }
+        // the chunks being scanned are finished (up to their lease), or given back by abortChunks
+        await runner.stop({ graceMs: this.#lease * 1000 });
+        await ended;
+      }
+      await runner.settled; // a refusal (CONFLICT) or another fatal error is the worker's
     } finally {
-      options.signal?.removeEventListener('abort', onStop);
+      options.signal?.removeEventListener('abort', stop);
+      options.abortChunks?.removeEventListener('abort', giveBack);
     }
-    if (failure !== undefined) throw unavailable(failure, this.#target) ?? failure;
-    return { ...totals };
+    return { ...totals, abandoned: jobs.abandoned };
   }
 
-  /** Scans one chunk and writes its hits (exactly once), then acknowledges it to pg-boss. */
-  async #scanChunk(
+  /** Whether `job` has no chunk left to scan and is done or failed (false while the database is away). */
+  async #jobOver(job: string): Promise<boolean> {
+    try {
+      if ((await this.#openJobs(job)).length > 0) return false;
+      const st = await this.status(job);
+      return st.state === 'done' || st.state === 'failed';
+    } catch (e) {
+      if (unavailable(e, this.#target)?.code === 'STORE_UNAVAILABLE') return false;
+      throw e;
+    }
+  }
+
+  /**
+   * The PostgreSQL backend of the job model for one worker: a {@link JobStore} whose jobs are this queue's scans
+   * (of no account: the operator's, `''`), claimed through pg-boss. A claim checks the job's datasets against
+   * `scanner`'s by SHA-256 first (CONFLICT otherwise); a lease is pg-boss's `expireInSeconds`, which cannot be
+   * extended, so a chunk is given back at 90 % of it (`renew` and `watch` say `lost`); a completion writes the
+   * chunk's hits and its done mark in one transaction that does nothing for a chunk done already — exactly once.
+   * A chunk with a failed item goes back to pg-boss as a retry (after `retryLimit`, the job fails).
+   * @example const runner = new JobRunner({ jobs: queue.jobStore(engine), executors: { scan: scanExecutor((i, o) => engine.scanItem(i, o)) }, unsupported: {} })
+   */
+  jobStore(
     scanner: QueueScanner,
-    job: OpenJob,
-    chunk: PgBoss.Job<ChunkRef>,
-    options: WorkOptions,
-    totals: { chunks: number; items: number; hits: number; abandoned: number },
-  ): Promise<void> {
-    const name = queueName(job.id);
+    options: Pick<WorkOptions, 'job' | 'onChunkError' | 'onError'> = {},
+  ): JobStore & { readonly abandoned: number } {
+    const queue = this;
+    const check = datasetCheck(scanner);
+    /** The chunks claimed here, by token (pg-boss's job id): when their lease is at 90 %. */
+    const leases = new Map<string, { until: number; chunk: PgBoss.Job<ChunkRef> }>();
+    let abandoned = 0;
+    const giveBack = async (claim: JobClaim, message: string) => {
+      if (!leases.delete(claim.token)) return;
+      abandoned++;
+      await this.#boss.fail(queueName(claim.job.id), claim.token, { message }).catch(() => undefined);
+    };
+    const pastLease = async (claim: JobClaim): Promise<boolean> => {
+      const lease = leases.get(claim.token);
+      if (!lease) return true;
+      if (Date.now() < lease.until) return false;
+      await giveBack(claim, 'chunk past 90 % of its lease');
+      return true;
+    };
+    return {
+      get abandoned() {
+        return abandoned;
+      },
+      submit: (s) => this.submit(s),
+      status: (id, o) => this.jobInfo(id, o),
+      results: (id, o) => this.results(id, o),
+      cancel: (id, o) => this.cancelJob(id, o),
+      delete: (id, o) => this.deleteJob(id, o),
+      expire: async () => (await this.deleteExpiredTexts()).length,
+      async claim() {
+        if (Date.now() - queue.#lastRetention > RETENTION_CHECK_MS) await queue.deleteExpiredTexts();
+        for (const job of await queue.#openJobs(options.job)) {
+          await check(job);
+          const [chunk] = await queue.#boss.fetch<ChunkRef>(queueName(job.id));
+          if (!chunk) continue;
+          const claim = await queue.#claimChunk(job, chunk);
+          if (!claim) continue;
+          const leaseMs = (Number(chunk.expireInSeconds) || queue.#lease) * 900; // the job's own, as pg-boss keeps it
+          leases.set(claim.token, { until: Date.now() + leaseMs, chunk });
+          return claim;
+        }
+        await queue.#reapFailures();
+        return null;
+      },
+      renew: async (claim) => !(await pastLease(claim)),
+      async watch(claim) {
+        const [row] = await queue.#query<{ gone: boolean }>(
+          `SELECT (cancelled_at IS NOT NULL OR texts_deleted_at IS NOT NULL) AS gone FROM ${queue.#s}.jobs WHERE id = $1`,
+          [claim.job.id],
+        );
+        if (!row || row.gone) return 'finished';
+        return (await pastLease(claim)) ? 'lost' : 'held';
+      },
+      release: (claim) => giveBack(claim, 'worker stopped'),
+      async complete(claim, results) {
+        const lease = leases.get(claim.token);
+        if (!lease) return false;
+        const failed = results.find((r) => !r.success);
+        if (failed && !failed.success) {
+          // as before the job model: a chunk whose scan failed goes back to the queue (a retry), not a result
+          options.onChunkError?.(new TrainprintError('INTERNAL', failed.error.message), {
+            job: claim.job.id,
+            seq: claim.chunk,
+          });
+          await giveBack(claim, failed.error.message);
+          abandoned--; // a retry, not a chunk given up
+          return false;
+        }
+        const hits: { item: number; hit: number; h: QueueHit }[] = [];
+        for (const r of results) {
+          const found = (r as { result: { hits: readonly QueueHit[] } }).result.hits;
+          for (let k = 0; k < found.length; k++) hits.push({ item: r.index - claim.first, hit: k, h: found[k] });
+        }
+        const until = AbortSignal.timeout(Math.max(0, lease.until - Date.now()));
+        const onError = options.onError ?? (() => undefined);
+        // the hits are this worker's until written: a database that went away meanwhile is waited for (within the
+        // lease), else the chunk is given back for another worker to redo
+        const wrote = await queue.#whileLeased(until, onError, () =>
+          queue.#writeChunk(claim.job.id, claim.chunk, hits),
+        );
+        if (wrote === undefined) {
+          await giveBack(claim, 'the database was away past 90 % of the lease');
+          return false;
+        }
+        leases.delete(claim.token);
+        // (not acknowledged: pg-boss hands the chunk out again after its lease, and the next worker finds it done)
+        await queue.#whileLeased(until, onError, () => queue.#boss.complete(queueName(claim.job.id), claim.token));
+        return wrote;
+      },
+      async fail(claim, error) {
+        leases.delete(claim.token);
+        await queue.#query(`UPDATE ${queue.#s}.chunks SET failed = $3 WHERE job_id = $1 AND seq = $2`, [
+          claim.job.id,
+          claim.chunk,
+          `${error.code}: ${error.message}`.slice(0, 1000),
+        ]);
+        await queue.#boss.complete(queueName(claim.job.id), claim.token);
+      },
+    };
+  }
+
+  /**
+   * A fetched chunk as the runner's claim, its items read; null (and acknowledged) when there is nothing to scan:
+   * done by a worker that died before acknowledging it, or its job's texts are gone.
+   */
+  async #claimChunk(job: OpenJob, chunk: PgBoss.Job<ChunkRef>): Promise<JobClaim | null> {
     const { seq } = chunk.data;
-    const [row] = await this.#query<{ texts: Buffer | null; done: boolean }>(
+    const [row] = await this.#query<{ texts: Buffer | null; done: boolean; first: string }>(
       `UPDATE ${this.#s}.chunks SET started_at = coalesce(started_at, now()) WHERE job_id = $1 AND seq = $2
-        RETURNING texts, done_at IS NOT NULL AS done`,
+        RETURNING texts, done_at IS NOT NULL AS done,
+          (SELECT coalesce(sum(items), 0) FROM ${this.#s}.chunks WHERE job_id = $1 AND seq < $2)::bigint AS first`,
       [job.id, seq],
     );
     if (!row || row.done || row.texts === null) {
-      // done by a worker that died before acknowledging it, or the job's texts are gone: nothing to scan
-      await this.#boss.complete(name, chunk.id);
-      return;
+      await this.#boss.complete(queueName(job.id), chunk.id);
+      return null;
     }
-    const items = decode(row.texts) as QueueItem[];
-    const give = new AbortController();
-    const leaseMs = (Number(chunk.expireInSeconds) || this.#lease) * 900; // the job's own lease, as pg-boss keeps it
-    const lease = setTimeout(() => give.abort(new Error('chunk past 90 % of its lease')), leaseMs);
-    const onAbort = () => give.abort(new Error('worker stopped'));
-    options.abortChunks?.addEventListener('abort', onAbort, { once: true });
-    if (options.abortChunks?.aborted) onAbort();
-    const scanOptions = {
-      datasets: job.datasets.map((d) => d.id),
-      minWords: job.options.min_words,
-      paraphrase: job.options.paraphrase,
-      signal: give.signal,
+    return {
+      job: await this.jobInfo(job.id, { owner: '' }),
+      context: { datasets: job.datasets.map((d) => d.id), ...job.options },
+      chunk: seq,
+      first: Number(row.first),
+      items: decode(row.texts) as QueueItem[],
+      token: chunk.id,
     };
-    try {
-      await this.#scanAndWrite(scanner, job, chunk, items, give.signal, scanOptions, options, totals);
-    } finally {
-      clearTimeout(lease);
-      options.abortChunks?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** The scan of a chunk's items and the write of its hits, while `give` (the lease, a stop) has not aborted. */
-  async #scanAndWrite(
-    scanner: QueueScanner,
-    job: OpenJob,
-    chunk: PgBoss.Job<ChunkRef>,
-    items: QueueItem[],
-    give: AbortSignal,
-    scanOptions: Parameters<QueueScanner['scanItem']>[1],
-    options: WorkOptions,
-    totals: { chunks: number; items: number; hits: number; abandoned: number },
-  ): Promise<void> {
-    const name = queueName(job.id);
-    const { seq } = chunk.data;
-    const hits: { item: number; hit: number; h: QueueHit }[] = [];
-    try {
-      for (let i = 0; i < items.length; i++) {
-        if (give.aborted) throw give.reason;
-        const found = await scanner.scanItem(items[i], scanOptions);
-        for (let k = 0; k < found.length; k++) hits.push({ item: i, hit: k, h: found[k] });
-      }
-    } catch (error) {
-      totals.abandoned++;
-      // back to the queue now (a retry): stopped, past the lease, or the scan failed
-      await this.#boss.fail(name, chunk.id, { message: String((error as Error)?.message ?? error) });
-      if (!give.aborted) options.onChunkError?.(error, { job: job.id, seq });
-      return;
-    }
-    // the hits are this worker's until written: a database that went away meanwhile is waited for (within the
-    // lease), else the chunk is given back for another worker to redo (best effort: the lease gives it back too)
-    const wrote = await this.#whileLeased(give, options, () => this.#writeChunk(job.id, seq, hits));
-    if (wrote === undefined) {
-      totals.abandoned++;
-      await this.#boss
-        .fail(name, chunk.id, { message: 'the database was away past 90 % of the lease' })
-        .catch(() => undefined);
-      return;
-    }
-    // (not acknowledged: pg-boss hands the chunk out again after its lease, and the next worker finds it done)
-    await this.#whileLeased(give, options, () => this.#boss.complete(name, chunk.id));
-    if (!wrote) return;
-    totals.chunks++;
-    totals.items += items.length;
-    totals.hits += hits.length;
-    options.onChunk?.({ job: job.id, seq, items: items.length, hits: hits.length });
   }
 
   /**
    * `attempt`, tried again with a growing back-off while the database cannot be reached, until `lease` aborts
    * (undefined then). Other errors are thrown.
    */
-  async #whileLeased<T>(lease: AbortSignal, options: WorkOptions, attempt: () => Promise<T>): Promise<T | undefined> {
+  async #whileLeased<T>(
+    lease: AbortSignal,
+    onError: (error: Error) => void,
+    attempt: () => Promise<T>,
+  ): Promise<T | undefined> {
     for (let failures = 0; ; failures++) {
       try {
         return await attempt();
       } catch (error) {
         const down = unavailable(error, this.#target);
         if (down?.code !== 'STORE_UNAVAILABLE') throw down ?? error;
-        options.onError?.(down);
+        onError(down);
         if (lease.aborted) return undefined;
         await sleep(backoff(this.#poll, failures), lease);
         if (lease.aborted) return undefined;

@@ -6,6 +6,7 @@
  *   jobs    one row per scan: the datasets it scans against (id and SHA-256), its options, its size once sealed
  *   chunks  the job's input in chunks: the items (msgpack {id, text}[]) until the chunk is done, then only counts
  *   hits    the hits, keyed by (job, chunk, item, hit): a chunk redone after a crash writes nothing twice
+ *   (2)     chunks.ids: the items' ids, kept after their texts, so a job's results name every item (hits or none)
  *
  * A migration is never edited once released: a change is a new one with the next number.
  */
@@ -56,6 +57,11 @@ export const QUEUE_MIGRATIONS: readonly Migration[] = [
         kind text NOT NULL,
         PRIMARY KEY (job_id, chunk_seq, item_index, hit_index),
         FOREIGN KEY (job_id, chunk_seq) REFERENCES ${s}.chunks (job_id, seq) ON DELETE CASCADE)`,
+  },
+  {
+    version: 2,
+    name: 'the item ids of each chunk',
+    sql: (s) => `ALTER TABLE ${s}.chunks ADD COLUMN ids jsonb`,
   },
 ];
 

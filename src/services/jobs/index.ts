@@ -1,6 +1,7 @@
 /**
- * Durable catalogue jobs: many items of one type (analyze, score, scan) submitted at once, run in chunks by the
- * runners of every process on the store, results one per item in item order (src/services/jobs/service.ts).
+ * The one job model: a {@link JobStore} (the engine's store here; PostgreSQL with pg-boss in `trainprint/node`), the
+ * one runner, and the executor table `{ analyze, score, scan, extract }` behind a narrow engine port
+ * (docs/architecture.md, "Jobs").
  */
 export {
   createJobService,
@@ -12,15 +13,21 @@ export {
 } from './service.js';
 export type { JobServiceOptions } from './service.js';
 export { DEFAULT_JOB_ITEM_TIMEOUT_MS, JobRunner, jobError } from './runner.js';
-export type { JobExecutor, JobRunnerOptions } from './runner.js';
+export type { JobRunnerOptions } from './runner.js';
+export { jobExecutors, scanExecutor } from './executors.js';
+export { startJobRunner } from './start.js';
+export type { StartJobRunnerOptions } from './start.js';
+export type { ExtractJobItem, JobEngine, JobExecutor, JobExecutorOptions, JobExecutors } from './executors.js';
 export { JOB_TYPES } from './types.js';
 export type {
+  ClaimWatch,
   JobClaim,
   JobError,
   JobInfo,
   JobResult,
   JobResultPage,
   JobState,
+  JobStore,
   JobSubmission,
   JobType,
 } from './types.js';

@@ -1,7 +1,8 @@
 /**
- * The runner of one serving process: claims chunks of the store's jobs ({@link JobService.claim}), runs their items
- * one after another with the host's `execute`, renews the chunk's lease while it runs, and writes the chunk's results
- * with its completion. An item that throws gets a failed result with its typed error; a fault of the process itself
+ * The one runner of the job model: claims chunks of a {@link JobStore} (the engine's store, or the PostgreSQL scan
+ * queue), runs their items one after another with their type's executor (./executors.ts), renews the chunk's lease
+ * while it runs, and writes the chunk's results with its completion. `serve`, `trainprint worker` and
+ * `scan --queue` each run one; the HTTP handler only submits and reads jobs. An item that throws gets a failed result with its typed error; a fault of the process itself
  * (the engine disposed, the store closed or unreachable, the worker pool gone) leaves the chunk to be claimed again —
  * released at once when the runner is stopped, else when its lease expires.
  *
@@ -16,15 +17,9 @@
  * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
-import type { JobService } from './service.js';
-import type { JobClaim, JobError, JobResult, JobType } from './types.js';
+import type { JobExecutor, JobExecutors } from './executors.js';
+import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
 import { unrefTimer } from '../../util/timers.js';
-
-/**
- * Runs one item of a job: the result (plain JSON) or a thrown error, which becomes the item's failed result.
- * @example const execute: JobExecutor = (type, item, claim) => engine.analyze(item as AnalyzeRequest, { owner: claim.job.account })
- */
-export type JobExecutor = (type: JobType, item: unknown, claim: JobClaim, signal: AbortSignal) => Promise<unknown>;
 
 /**
  * How long one item of a job may run by default: 5 minutes, far beyond an analysis of the largest text or file a
@@ -34,14 +29,11 @@ export type JobExecutor = (type: JobType, item: unknown, claim: JobClaim, signal
 export const DEFAULT_JOB_ITEM_TIMEOUT_MS = 300_000;
 
 /**
- * Options of {@link JobRunner}.
- * @example new JobRunner({ jobs, execute, pollMs: 1000, leaseMs: 60_000 })
+ * Options of {@link JobRunner}: the store of jobs, the executor table ({@link jobExecutors}) and the loop's timing.
+ * @example new JobRunner({ jobs, ...jobExecutors(engine), pollMs: 1000, leaseMs: 60_000 })
  */
-export interface JobRunnerOptions {
-  readonly jobs: JobService;
-  readonly execute: JobExecutor;
-  /** Why this process cannot run a type at all (then the job fails with NOT_SUPPORTED), or null. */
-  readonly unsupported?: (type: JobType) => string | null;
+export interface JobRunnerOptions extends JobExecutors {
+  readonly jobs: JobStore;
   /** How often an idle runner looks for work (ms). @default 1000 */
   readonly pollMs?: number;
   /** How long a claimed chunk is the runner's without renewal (ms); renewed every third of it. @default 60_000 */
@@ -57,6 +49,20 @@ export interface JobRunnerOptions {
   readonly watchMs?: number;
   /** Told of the runner's own failures (the store refusing a claim …); items' errors are their results. */
   readonly onError?: (error: unknown) => void;
+  /** Errors of the store that end the runner ({@link JobRunner.settled} rejects with the first). @default none */
+  readonly fatal?: (error: unknown) => boolean;
+  /**
+   * On {@link JobRunner.stop}, finish the items of the chunks held (within `graceMs`) rather than only the item
+   * running: for large chunks that are costly to redo (the scan queue's). @default false
+   */
+  readonly finishChunks?: boolean;
+  /**
+   * An item's error as its result carries it. @default {@link jobError} (a 5xx code's generic sentence, anything
+   * unexpected as INTERNAL: what an API's caller may read)
+   */
+  readonly errorOf?: (error: unknown) => JobError;
+  /** Told after each chunk this runner completed (the items' results written). */
+  readonly onChunk?: (claim: JobClaim, results: readonly JobResult[]) => void;
 }
 
 /** Errors that are the process's, not the item's: the chunk is given back, never failed. */
@@ -115,12 +121,14 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** See the module's documentation. */
 export class JobRunner {
-  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'unsupported'>> & JobRunnerOptions;
+  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf'>> &
+    JobRunnerOptions;
   #running = false;
   #stopped = false;
-  #wake: (() => void) | null = null;
+  readonly #wakers = new Set<() => void>();
   #loops: Promise<void>[] = [];
   #lastSweep = 0;
+  #failure: unknown = undefined;
   /** The chunks running now, each with what aborts its item. */
   readonly #held = new Map<JobClaim, AbortController>();
   /** Chunks running now per account: the fairness of {@link JobService.claim}'s `skip`. */
@@ -154,9 +162,20 @@ export class JobRunner {
     for (let i = 0; i < this.#o.concurrency; i++) this.#loops.push(this.#loop());
   }
 
+  /**
+   * Resolves once every loop has ended (after {@link stop}, or a store closed under it); rejects with the first
+   * {@link JobRunnerOptions.fatal} error, which stops the other loops too.
+   * @example runner.start(); await runner.settled
+   */
+  get settled(): Promise<void> {
+    return Promise.all(this.#loops).then(() => {
+      if (this.#failure !== undefined) throw this.#failure;
+    });
+  }
+
   /** Looks for work now rather than at the next poll (a job was just submitted here). */
   wake(): void {
-    this.#wake?.();
+    for (const w of [...this.#wakers]) w();
   }
 
   /**
@@ -192,7 +211,7 @@ export class JobRunner {
         await this.#maybeSweep();
         claim = await this.#claim();
       } catch (err) {
-        if (FINAL_FAULTS.has(codeOf(err) ?? '')) break;
+        if (this.#final(err)) break;
         this.#o.onError?.(err);
       }
       if (!claim) {
@@ -202,12 +221,23 @@ export class JobRunner {
       try {
         await this.#run(claim).finally(() => this.#uncount(claim));
       } catch (err) {
-        if (FINAL_FAULTS.has(codeOf(err) ?? '')) break;
+        if (this.#final(err)) break;
         this.#o.onError?.(err);
         await this.#idle(); // a fault of this process (the store unreachable …): not at once again
       }
     }
     this.#stopped = true;
+    this.wake(); // the other loops, idle, end now too
+  }
+
+  /** Whether `err` ends the runner: the engine or store closed, or what the host calls fatal (kept for settled). */
+  #final(err: unknown): boolean {
+    if (FINAL_FAULTS.has(codeOf(err) ?? '')) return true;
+    if (!this.#o.fatal?.(err)) return false;
+    this.#failure ??= err;
+    this.#stopped = true;
+    for (const c of this.#held.values()) c.abort('stopped' satisfies Interruption);
+    return true;
   }
 
   /**
@@ -237,28 +267,26 @@ export class JobRunner {
     const now = Date.now();
     if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
     this.#lastSweep = now;
-    await this.#o.jobs.sweep();
+    await this.#o.jobs.expire();
   }
 
+  /** Waits `pollMs`, or until {@link wake} (every idle loop wakes). */
   #idle(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const t = unrefTimer(
-        setTimeout(() => {
-          this.#wake = null;
-          resolve();
-        }, this.#o.pollMs),
-      );
-      this.#wake = () => {
+      const done = () => {
         clearTimeout(t);
-        this.#wake = null;
+        this.#wakers.delete(done);
         resolve();
       };
+      const t = unrefTimer(setTimeout(done, this.#o.pollMs));
+      this.#wakers.add(done);
     });
   }
 
   async #run(claim: JobClaim): Promise<void> {
     const { jobs, leaseMs } = this.#o;
-    const why = this.#o.unsupported?.(claim.job.type) ?? null;
+    const why = this.#o.executors[claim.job.type] ? null : (this.#o.unsupported[claim.job.type] ?? 'no executor');
     if (why !== null) {
       await jobs.fail(claim, { code: 'NOT_SUPPORTED', message: `${MESSAGES.NOT_SUPPORTED}: ${why}` });
       return;
@@ -310,15 +338,18 @@ export class JobRunner {
       if (fault !== null) throw fault;
       return;
     }
-    await jobs.complete(claim, results);
+    if (await jobs.complete(claim, results)) this.#o.onChunk?.(claim, results);
   }
 
   /** The chunk's items, one after another, each under its time limit, until all are done or `interrupt` aborts. */
   async #items(claim: JobClaim, interrupt: AbortSignal): Promise<{ results: JobResult[]; fault: unknown }> {
-    const { execute, itemTimeoutMs } = this.#o;
+    const { itemTimeoutMs } = this.#o;
+    // #run fails a job whose type has no executor before its items are run
+    const execute = this.#o.executors[claim.job.type] as JobExecutor;
     const results: JobResult[] = [];
     for (let i = 0; i < claim.items.length; i++) {
-      if (interrupt.aborted || this.#stopped) break; // stopping: the item running may finish, no new one starts
+      // stopping: the item running may finish, no new one starts (unless the chunk is to be finished)
+      if (interrupt.aborted || (this.#stopped && !this.#o.finishChunks)) break;
       const index = claim.first + i;
       const item = new AbortController();
       const timeUp = new TrainprintError(
@@ -329,13 +360,17 @@ export class JobRunner {
       const onInterrupt = () => item.abort(interrupt.reason);
       interrupt.addEventListener('abort', onInterrupt, { once: true });
       try {
-        const work = Promise.resolve().then(() => execute(claim.job.type, claim.items[i], claim, item.signal));
+        const work = Promise.resolve().then(() => execute(claim.items[i], claim, item.signal));
         work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
         results.push({ index, success: true, result: await untilAborted(work, item.signal) });
       } catch (err) {
         if (interrupt.aborted) break; // stopped, cancelled or lost: this item has no result here
         if (PROCESS_FAULTS.has(codeOf(err) ?? '')) return { results, fault: err };
-        results.push({ index, success: false, error: jobError(item.signal.aborted ? timeUp : err) });
+        results.push({
+          index,
+          success: false,
+          error: (this.#o.errorOf ?? jobError)(item.signal.aborted ? timeUp : err),
+        });
       } finally {
         clearTimeout(timer);
         interrupt.removeEventListener('abort', onInterrupt);

@@ -1,5 +1,5 @@
 /**
- * Durable catalogue jobs in the engine's {@link Store}: a job of many items is cut into chunks at submission; the
+ * The store backend of the job model ({@link JobStore}), on any {@link Store}: a job of many items is cut into chunks at submission; the
  * runners of every process on the store (src/services/jobs/runner.ts) claim chunks through store transactions with a
  * lease, run their items, and write the chunk's results with its completion in one transaction. A chunk whose lease
  * has expired (its process died) is claimed again; a completion whose lease is no longer its own (it ran past its
@@ -18,12 +18,14 @@
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
 import type {
+  ClaimWatch,
   JobClaim,
   JobError,
   JobInfo,
   JobResult,
   JobResultPage,
   JobState,
+  JobStore,
   JobSubmission,
   JobType,
 } from './types.js';
@@ -134,7 +136,7 @@ export function createJobService(options: JobServiceOptions): JobService {
 }
 
 /** See {@link createJobService}. */
-export class JobService {
+export class JobService implements JobStore {
   readonly #store: Store;
   readonly #clock: () => number;
   readonly #chunkItems: number;
@@ -206,7 +208,7 @@ export class JobService {
   }
 
   /** @throws NOT_FOUND */
-  async get(id: string, options: { owner: string }): Promise<JobInfo> {
+  async status(id: string, options: { owner: string }): Promise<JobInfo> {
     return info(await this.#own(id, options.owner), this.#clock());
   }
 
@@ -239,14 +241,15 @@ export class JobService {
 
   /**
    * Cancels the owner's unfinished job (its unclaimed chunks never run; the runners of chunks running see it at
-   * their next {@link watch}, stop the item running and keep the results so far), or deletes a finished one with its results. Returns what it did.
+   * their next {@link watch}, stop the item running and keep the results so far); a finished job is left as it is
+   * (`cancelled: false`).
    * @throws NOT_FOUND
    */
-  async cancelOrDelete(id: string, options: { owner: string }): Promise<{ job: JobInfo; deleted: boolean }> {
+  async cancel(id: string, options: { owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
     const now = this.#clock();
     const r = await this.#store.transaction(async (tx) => {
       const j = await this.#own(id, options.owner, tx);
-      if (FINISHED.has(j.state)) return { j, deleted: true };
+      if (FINISHED.has(j.state)) return { j, cancelled: false };
       tx.delete(openKey(j));
       for (let c = j.next; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
       j.next = j.chunks;
@@ -254,10 +257,16 @@ export class JobService {
       j.finished = now;
       tx.put(jobKey(j.id), j);
       tx.put(finishedKey(j), j.id);
-      return { j, deleted: false };
+      return { j, cancelled: true };
     });
-    if (r.deleted) await this.purge(id);
-    return { job: info(r.j, now), deleted: r.deleted };
+    return { job: info(r.j, now), cancelled: r.cancelled };
+  }
+
+  /** Deletes the owner's job with its results (a running one stops at its runners' next watch). */
+  async delete(id: string, options: { owner: string }): Promise<boolean> {
+    const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
+    if (!j || j.account !== options.owner) return false;
+    return this.purge(id);
   }
 
   /** Deletes a job with everything it stored, whoever its owner (the retention; an operator). True when it existed. */
@@ -282,7 +291,7 @@ export class JobService {
   }
 
   /** Deletes the jobs finished more than the retention ago (at most `limit` per call); returns how many. */
-  async sweep(limit = 100): Promise<number> {
+  async expire(limit = 100): Promise<number> {
     const cutoff = this.#clock() - this.retentionMs;
     const rows = await this.#store.scan('job-finished/', { limit });
     let n = 0;
@@ -375,7 +384,7 @@ export class JobService {
    * `lost` (another runner has the chunk: its results are the ones kept) or `finished` (the job was cancelled,
    * failed or deleted: stop). A plain read, cheap enough to ask every second or so.
    */
-  async watch(claim: JobClaim): Promise<'held' | 'lost' | 'finished'> {
+  async watch(claim: JobClaim): Promise<ClaimWatch> {
     const j = (await this.#store.get(jobKey(claim.job.id))) as JobRecord | undefined;
     if (!j || FINISHED.has(j.state)) return 'finished';
     const lease = (await this.#store.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;

@@ -1,19 +1,22 @@
 /**
- * The shapes of durable catalogue jobs (src/services/jobs/service.ts): a job of many items of one type, run in chunks
- * by the runners of every process on the store, and its results, one per item in item order.
+ * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore}
+ * (the engine's store: src/services/jobs/service.ts; PostgreSQL with pg-boss: the scan queue of src/node/queue),
+ * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor
+ * (./executors.ts), its results one per item in item order.
  */
 
 /**
- * What a job runs on each item: `analyze` (an `AnalyzeRequest`), `score` (a `ScoreRequest`) or `scan` (`{ id, text }`).
+ * What a job runs on each item: `analyze` (an `AnalyzeRequest`), `score` (a `ScoreRequest`), `scan` (`{ id, text }`)
+ * or `extract` (an extraction of a whole work from a model: `ExtractWorkRequest` with the model named, not built).
  * @example const t: JobType = 'analyze'
  */
-export type JobType = 'analyze' | 'score' | 'scan';
+export type JobType = 'analyze' | 'score' | 'scan' | 'extract';
 
 /**
  * The job types, in the order the documentation lists them.
  * @example JOB_TYPES.includes('scan') // true
  */
-export const JOB_TYPES: readonly JobType[] = Object.freeze(['analyze', 'score', 'scan'] as const);
+export const JOB_TYPES: readonly JobType[] = Object.freeze(['analyze', 'score', 'scan', 'extract'] as const);
 
 /**
  * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result), `failed` (the
@@ -101,4 +104,62 @@ export interface JobClaim {
   readonly items: readonly unknown[];
   /** The lease's token: a completion with another token (the lease expired and was claimed again) is dropped. */
   readonly token: string;
+}
+
+/**
+ * Whether a runner should go on with a claimed chunk: `held` (the job is open and the lease is the claim's), `lost`
+ * (another runner has the chunk: its results are the ones kept) or `finished` (cancelled, failed or deleted: stop).
+ */
+export type ClaimWatch = 'held' | 'lost' | 'finished';
+
+/**
+ * Where jobs are kept: the one job model's storage, with two backends — every {@link Store} (`createJobService`) and
+ * PostgreSQL with pg-boss (`openScanQueue` in `trainprint/node`). The one runner ({@link JobRunner}) claims chunks
+ * of it with a lease, renews the lease while the chunk runs, and completes the chunk with its results — exactly once:
+ * a completion whose lease is no longer the claim's writes nothing, and a chunk whose runner died is claimed again
+ * after its lease. Jobs are read, cancelled and deleted by their account (`owner`); a job of another account is
+ * NOT_FOUND.
+ * @example
+ * const claim = await jobs.claim(60_000)
+ * if (claim) await jobs.complete(claim, claim.items.map((item, i) => ({ index: claim.first + i, success: true, result: run(item) })))
+ */
+export interface JobStore {
+  /** Stores a job and its items (the caller has checked the items and charged them). @throws INVALID_INPUT */
+  submit(submission: JobSubmission): Promise<JobInfo>;
+  /**
+   * A chunk of an open job leased for `leaseMs`, or null when there is none to take. `skip` passes over the jobs of
+   * the accounts it names (the runner's fairness between accounts).
+   * @throws CONFLICT when this process cannot run a job it would take (the scan queue: other datasets)
+   */
+  claim(leaseMs: number, options?: { readonly skip?: (account: string) => boolean }): Promise<JobClaim | null>;
+  /** Extends a held lease; false when it is no longer the claim's (stop: another runner has the chunk). */
+  renew(claim: JobClaim, leaseMs: number): Promise<boolean>;
+  /** Whether to go on with a claimed chunk: cheap enough to ask every second. */
+  watch(claim: JobClaim): Promise<ClaimWatch>;
+  /** Gives a held chunk back, to be claimed again at once. */
+  release(claim: JobClaim): Promise<void>;
+  /**
+   * Writes the chunk's results (one per item, in item order) with its completion, atomically and exactly once: false
+   * (nothing written) when the lease is no longer the claim's or the chunk was completed already.
+   */
+  complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean>;
+  /** Fails the claim's job as a whole (this process cannot run its type), keeping the results it has. */
+  fail(claim: JobClaim, error: JobError): Promise<void>;
+  /** The owner's job. @throws NOT_FOUND */
+  status(id: string, options: { readonly owner: string }): Promise<JobInfo>;
+  /** The owner's job's results in item order, from the item after `after`. @throws NOT_FOUND */
+  results(
+    id: string,
+    options: { readonly owner: string; readonly after?: number; readonly limit?: number },
+  ): Promise<JobResultPage>;
+  /**
+   * Cancels the owner's unfinished job: chunks not claimed never run, running ones stop at their next watch, the
+   * results so far stay. `cancelled: false` when the job had finished already (it is unchanged).
+   * @throws NOT_FOUND
+   */
+  cancel(id: string, options: { readonly owner: string }): Promise<{ job: JobInfo; cancelled: boolean }>;
+  /** Deletes the owner's job with everything it stored; false when there was none. */
+  delete(id: string, options: { readonly owner: string }): Promise<boolean>;
+  /** The retention: deletes what jobs finished (or created) longer ago than it keep; resolves to how many. */
+  expire(limit?: number): Promise<number>;
 }

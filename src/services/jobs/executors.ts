@@ -1,0 +1,139 @@
+/**
+ * The executor table of the job model: what one item of each job type runs, `{ analyze, score, scan, extract }`,
+ * behind a narrow port of the engine ({@link JobEngine}: `Engine` is one). The one runner (./runner.ts) looks an
+ * item's executor up here, whichever backend the job came from — so a scan item of the PostgreSQL queue and of an
+ * HTTP job run the same code and give the same result shape:
+ *
+ *   analyze  → the `AnalysisResult` of `engine.analyze(item, { owner })`
+ *   score    → the `ScoreResult` of `engine.score(item, { owner })` (a `work_hash` must be the owner's)
+ *   scan     → `{ id, hits }`: the item's id and its `ScanHit`s, in the order `engine.scan` yields them
+ *   extract  → the `WorkExtractionResult` of `engine.memorization.extractWork` with the item's model built by the host
+ *
+ * An executor takes the item, the claim (its job's account and context: the plan's file limit, a scan's datasets and
+ * options) and the item's abort signal (its time limit, a cancel, a shutdown).
+ */
+import { TrainprintError } from '../../errors.js';
+import type { SliceOptions } from '../../corpus/types.js';
+import type { TargetModel } from '../../models/types.js';
+import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
+import type { ExtractWorkRequest } from '../memorization/extract-work.js';
+import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
+import type { ScoreOptions, ScoreRequest } from '../score/score.js';
+import type { JobClaim, JobType } from './types.js';
+
+/**
+ * What the executors ask of an engine; `Engine` is one. A host without a scan (no exact datasets' scan) leaves
+ * `scanItem` out, and scan jobs fail as a whole with NOT_SUPPORTED.
+ * @example const executors = jobExecutors(engine)
+ */
+export interface JobEngine {
+  analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<unknown>;
+  score(request: ScoreRequest, options?: ScoreOptions): Promise<unknown>;
+  /** @throws NOT_FOUND when the owner has no such work */
+  findWork(workHash: string, options: { readonly owner: string }): Promise<unknown>;
+  scanItem?(item: ScanItem, options?: ScanOptions): Promise<readonly ScanHit[]>;
+  readonly memorization: { extractWork(request: ExtractWorkRequest): Promise<unknown> };
+}
+
+/**
+ * Runs one item: its result (plain JSON) or a thrown error, which becomes the item's failed result.
+ * @example const run: JobExecutor = (item, claim, signal) => engine.analyze(item as AnalyzeRequest, { owner: claim.job.account, signal })
+ */
+export type JobExecutor = (item: unknown, claim: JobClaim, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * One executor per job type; a type without one cannot run in this process (its jobs fail with NOT_SUPPORTED and
+ * the reason in `unsupported`).
+ * @example const table: JobExecutors = { executors: { scan: (item) => scan(item) }, unsupported: {} }
+ */
+export interface JobExecutors {
+  readonly executors: Readonly<Partial<Record<JobType, JobExecutor>>>;
+  /** Why a type has no executor here. */
+  readonly unsupported: Readonly<Partial<Record<JobType, string>>>;
+}
+
+/** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
+export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
+
+/**
+ * Options of {@link jobExecutors}.
+ * @example jobExecutors(engine, { work: { sliceMs: 3, offload: pool } })
+ */
+export interface JobExecutorOptions {
+  /** How analyze and score slice their work and where they offload it (as over HTTP). */
+  readonly work?: SliceOptions;
+  /**
+   * Builds the model an extract item names (the host's URL policy applies). Without it extract jobs fail with
+   * NOT_SUPPORTED: a model's key is never kept with a job's items, so only the host can supply it.
+   */
+  readonly model?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
+}
+
+/** The datasets and options a scan job carries in its context. */
+function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
+  const c = claim.context;
+  const account = claim.job.account;
+  return {
+    // a job without an account is the operator's (the scan queue's, enqueued from the command line)
+    ...(account === '' ? {} : { account }),
+    signal,
+    ...(Array.isArray(c.datasets) ? { datasets: c.datasets as string[] } : {}),
+    ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
+    ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
+  };
+}
+
+/**
+ * The scan executor over a scan of one item: `{ id, hits }` with the datasets and options of the job's context —
+ * the one a `trainprint worker` of the PostgreSQL queue runs, and the table's `scan`.
+ * @example const run = scanExecutor((item, o) => engine.scanItem(item, o))
+ */
+export function scanExecutor(
+  scanItem: (item: ScanItem, options: ScanOptions) => Promise<readonly ScanHit[]>,
+): JobExecutor {
+  return async (item, claim, signal) => {
+    const { id, text } = item as ScanItem;
+    return { id, hits: await scanItem({ id, text }, scanOptions(claim, signal)) };
+  };
+}
+
+/**
+ * The executor table of `engine`: analyze and score as their requests run over HTTP (the job's account as owner,
+ * the plan's file limit when it was submitted, the item's signal reaching a file's extraction, the remote corpora
+ * and evidence sources), scan against the exact datasets the job names, extract with the host's model.
+ * @example const runner = new JobRunner({ jobs, ...jobExecutors(engine, { work: { sliceMs: 3 } }) })
+ */
+export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}): JobExecutors {
+  const work = options.work ?? {};
+  const fileLimit = (claim: JobClaim) =>
+    typeof claim.context.max_file_bytes === 'number' ? claim.context.max_file_bytes : undefined;
+  const executors: Partial<Record<JobType, JobExecutor>> = {
+    analyze: (item, claim, signal) =>
+      engine.analyze(item as AnalyzeRequest, {
+        owner: claim.job.account,
+        maxFileBytes: fileLimit(claim),
+        signal,
+        ...work,
+      }),
+    score: async (item, claim, signal) => {
+      const request = item as ScoreRequest;
+      const owner = claim.job.account;
+      if ((request.work_hash !== undefined) === (request.content !== undefined))
+        throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
+      if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
+      return engine.score(request, { ...work, owner, maxFileBytes: fileLimit(claim), signal });
+    },
+  };
+  const unsupported: Partial<Record<JobType, string>> = {};
+  const scanItem = engine.scanItem?.bind(engine);
+  if (scanItem) executors.scan = scanExecutor(scanItem);
+  else unsupported.scan = 'this server has no scan';
+  const model = options.model;
+  if (model) {
+    executors.extract = async (item) => {
+      const { model: spec, ...request } = item as ExtractJobItem;
+      return engine.memorization.extractWork({ ...request, model: await model(spec) });
+    };
+  } else unsupported.extract = 'this process builds no model for an extraction';
+  return { executors, unsupported };
+}

@@ -1,0 +1,44 @@
+/**
+ * `startJobRunner`: the one runner over a job store with the executor table of an engine — what `trainprint serve`
+ * runs beside its HTTP handler, and what any host that takes jobs runs (the handler only submits and reads them).
+ */
+import type { Store } from '../../store/types.js';
+import { jobExecutors, type JobEngine, type JobExecutorOptions } from './executors.js';
+import { JobRunner, type JobRunnerOptions } from './runner.js';
+import { createJobService } from './service.js';
+import type { JobStore } from './types.js';
+
+/**
+ * Options of {@link startJobRunner}: the runner's (timing, fairness, item limit) and the executors' (work slicing,
+ * the model of extract items).
+ * @example startJobRunner(engine, { pollMs: 500, concurrency: 4, work: { offload: pool } })
+ */
+export interface StartJobRunnerOptions
+  extends Omit<JobRunnerOptions, 'jobs' | 'executors' | 'unsupported'>,
+    JobExecutorOptions {
+  /** The jobs to run. @default the engine's store's (`createJobService({ store: engine.store })`) */
+  readonly jobs?: JobStore;
+}
+
+/**
+ * A started runner of `engine`'s jobs: claims chunks of the store's jobs (those of every process on it) and runs
+ * their items with {@link jobExecutors}. Stop it (`await runner.stop({ graceMs })`) before closing the store.
+ * @example
+ * const handler = createHandler(engine, { onJobSubmitted: () => runner.wake() })
+ * const runner = startJobRunner(engine)
+ * // … on shutdown
+ * await runner.stop({ graceMs: 5000 })
+ */
+export function startJobRunner(
+  engine: JobEngine & { readonly store: Store },
+  options: StartJobRunnerOptions = {},
+): JobRunner {
+  const { jobs, work, model, ...timing } = options;
+  const runner = new JobRunner({
+    ...timing,
+    jobs: jobs ?? createJobService({ store: engine.store }),
+    ...jobExecutors(engine, { work, model }),
+  });
+  runner.start();
+  return runner;
+}

@@ -1,0 +1,114 @@
+/**
+ * The executor table of the job model (src/services/jobs/executors.ts) over a recording engine port: what each type
+ * passes to the engine (the job's account as owner, the plan's file limit, the item's signal, a scan's datasets and
+ * options from the job's context), the one result shape per type, and the types this process cannot run.
+ */
+import { describe, expect, it } from 'vitest';
+import { jobExecutors, type JobClaim, type JobEngine } from '../../src/library.js';
+
+const claim = (type: JobClaim['job']['type'], account: string, context: Record<string, unknown> = {}): JobClaim => ({
+  job: {
+    id: 'job_1',
+    account,
+    type,
+    state: 'running',
+    total: 1,
+    done: 0,
+    failed: 0,
+    created: 0,
+    started: 0,
+    finished: null,
+    eta_ms: null,
+  },
+  context,
+  chunk: 0,
+  first: 0,
+  items: [],
+  token: 't',
+});
+
+function recorder(withScan = true): { engine: JobEngine; calls: [string, unknown, unknown][] } {
+  const calls: [string, unknown, unknown][] = [];
+  const engine: JobEngine = {
+    analyze: async (request, options) => {
+      calls.push(['analyze', request, options]);
+      return { analysis_id: 'an_1' };
+    },
+    score: async (request, options) => {
+      calls.push(['score', request, options]);
+      return { score: 0.5 };
+    },
+    findWork: async (hash, options) => {
+      calls.push(['findWork', hash, options]);
+      return {};
+    },
+    ...(withScan
+      ? {
+          scanItem: async (item, options) => {
+            calls.push(['scanItem', item, options]);
+            return [];
+          },
+        }
+      : {}),
+    memorization: {
+      extractWork: async (request) => {
+        calls.push(['extractWork', request, undefined]);
+        return { nv_recall: 0 };
+      },
+    },
+  };
+  return { engine, calls };
+}
+
+describe('jobExecutors', () => {
+  const signal = new AbortController().signal;
+
+  it('analyze and score run as the job account, under the plan file limit and the item signal', async () => {
+    const { engine, calls } = recorder();
+    const { executors } = jobExecutors(engine, { work: { sliceMs: 7 } });
+    const c = claim('analyze', 'acme', { max_file_bytes: 1024 });
+    expect(await executors.analyze!({ content: 'x' }, c, signal)).toEqual({ analysis_id: 'an_1' });
+    expect(calls[0]).toEqual(['analyze', { content: 'x' }, { owner: 'acme', maxFileBytes: 1024, signal, sliceMs: 7 }]);
+    await executors.score!({ work_hash: 'w1' }, c, signal);
+    expect(calls[1]).toEqual(['findWork', 'w1', { owner: 'acme' }]);
+    expect(calls[2][2]).toMatchObject({ owner: 'acme', maxFileBytes: 1024, signal });
+    await expect(executors.score!({}, c, signal)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('scan gives { id, hits } with the datasets and options of the job; an operator job names no account', async () => {
+    const { engine, calls } = recorder();
+    const { executors } = jobExecutors(engine);
+    const ctx = { datasets: ['books'], min_words: 20, paraphrase: false };
+    expect(await executors.scan!({ id: 'o1', text: 't', extra: 1 }, claim('scan', 'acme', ctx), signal)).toEqual({
+      id: 'o1',
+      hits: [],
+    });
+    expect(calls[0]).toEqual([
+      'scanItem',
+      { id: 'o1', text: 't' },
+      { account: 'acme', signal, datasets: ['books'], minWords: 20, paraphrase: false },
+    ]);
+    await executors.scan!({ id: 'o2', text: 't' }, claim('scan', '', ctx), signal);
+    expect(calls[1][2]).not.toHaveProperty('account');
+  });
+
+  it('extract builds the model the item names with the host, and is unsupported without one', async () => {
+    const { engine, calls } = recorder(false);
+    expect(jobExecutors(engine).unsupported).toEqual({
+      scan: 'this server has no scan',
+      extract: 'this process builds no model for an extraction',
+    });
+    const model = { id: 'm' } as never;
+    const { executors } = jobExecutors(engine, { model: async (spec) => ({ ...(model as object), spec }) as never });
+    await executors.extract!(
+      { text: 'w', model: { base_url: 'https://m', model: 'x' }, budget_calls: 3 },
+      claim('extract', 'a'),
+      signal,
+    );
+    expect(calls[0]).toEqual([
+      'extractWork',
+      { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } } },
+      undefined,
+    ]);
+  });
+});
