@@ -6,7 +6,7 @@
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import { extractOn } from '../../corpus/work.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
-import { extractDocument, fileLimitOption, fileOf } from './files.js';
+import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex, startSha256HexOfText } from '../../fingerprint/sha256.js';
@@ -216,7 +216,7 @@ async function searchContent(
 ): Promise<Searched> {
   if (req.file) progress.phase('extracting');
   const document = req.file
-    ? await extractDocument(req.file, req.type as DocumentFormat, {
+    ? await extractDocumentOn(options.offload, req.file, req.type as DocumentFormat, {
         signal: options.signal,
         maxBytes: fileLimitOption(options.maxFileBytes),
       })

@@ -11,7 +11,7 @@ import { DOCUMENT_FORMATS, type DocumentExtraction, type DocumentFormat } from '
 import { CONTENT_TYPES, type ContentType } from '../../text/index.js';
 import { fail } from '../../util/validate.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocument, fileOf } from '../analyze/files.js';
+import { extractDocumentOn, fileOf } from '../analyze/files.js';
 import type { AnalysisExtraction } from '../analyze/types.js';
 
 /** Content read for a score. */
@@ -50,7 +50,7 @@ export async function scoredContent(
   if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
   const file = fileOf(r, r.content, limits.maxFileBytes);
   if (file) {
-    const document = await extractDocument(file, type as DocumentFormat, {
+    const document = await extractDocumentOn(limits.offload, file, type as DocumentFormat, {
       maxBytes: limits.maxFileBytes,
       signal: limits.signal,
     });
