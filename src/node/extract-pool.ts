@@ -5,8 +5,9 @@
  * byte count says so. Here each file runs on a thread of its own, with a heap limit (`resourceLimits`) and a wall
  * clock: past either the thread is terminated — whatever it was doing — and the caller gets the PAYLOAD_TOO_LARGE the
  * budget gives, naming the limit; an aborted signal ends it the same way with the signal's reason. Files beyond the
- * threads wait in the order they came, so twenty hostile files at once queue instead of taking the thread that
- * answers the other requests. Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes
+ * threads wait, one line per owner (an account) taken in turn and each line in the order it came, so twenty hostile
+ * files at once queue instead of taking the thread that answers the other requests, and another account's file
+ * waits for one of them at most, not all twenty. Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes
  * it); where that file is absent (the sources run directly) the files are read in this thread, with the same results.
  */
 import { existsSync } from 'node:fs';
@@ -66,6 +67,8 @@ const LIMIT_KEYS = ['maxBytes', 'maxUncompressedBytes', 'maxCharacters', 'timeou
 const WORKER_URL = new URL('./extract-worker.js', import.meta.url);
 
 interface Job {
+  /** Whose file it is ('' for no one in particular): the line it waits in. */
+  readonly owner: string;
   readonly bytes: Uint8Array;
   readonly format: DocumentFormat;
   readonly limits: ExtractTask['limits'];
@@ -121,7 +124,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb);
   const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
   const running = new Map<Worker, Running>();
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>();
   let live = 0,
     nextId = 0,
     closed = false;
@@ -229,7 +232,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   return {
     threads,
     memoryMb,
-    extractDocument(bytes, format, options) {
+    extractDocument(bytes, format, options, owner) {
       const limits = limitsOf(options);
       // what the thread could not be sent, or would refuse at once, is refused here by the same function
       if (limits === undefined || !(bytes instanceof Uint8Array)) return extractDocument(bytes, format, options);
@@ -238,6 +241,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       if (signal?.aborted) return Promise.reject(abortReason(signal));
       return new Promise<DocumentExtraction>((resolve, reject) => {
         const job: Job = {
+          owner: typeof owner === 'string' ? owner : '',
           bytes,
           format,
           limits,
@@ -249,24 +253,20 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         };
         // a file that leaves while it waits leaves the queue
         const leave = () => {
-          const at = queue.indexOf(job);
-          if (at >= 0) {
-            queue.splice(at, 1);
-            reject(abortReason(signal!));
-          }
+          if (queue.remove(job.owner, job)) reject(abortReason(signal!));
         };
         signal?.addEventListener('abort', leave, { once: true });
         const done = () => signal?.removeEventListener('abort', leave);
         job.resolve = (v) => (done(), resolve(v));
         job.reject = (e) => (done(), reject(e));
-        queue.push(job);
+        queue.push(job.owner, job);
         dispatch();
       });
     },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      for (const job of queue.splice(0)) job.reject(closedError());
+      for (const job of queue.drain()) job.reject(closedError());
       const all = [...idle.keys(), ...running.keys()];
       for (const [worker, run] of [...running]) {
         settle(worker, run);
@@ -278,6 +278,62 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       await Promise.all(all.map((w) => w.terminate()));
     },
   };
+}
+
+/**
+ * Waiting items in one line per owner, taken in turn: the owner whose item is taken goes to the back, so each owner
+ * with items waiting gets one in every round, whatever the others have queued.
+ * @example
+ * const q = new FairQueue<string>(); q.push('a', 'a1'); q.push('a', 'a2'); q.push('b', 'b1')
+ * [q.shift(), q.shift(), q.shift()] // ['a1', 'b1', 'a2']
+ */
+export class FairQueue<T> {
+  /** The lines by owner, in the order their turns come (a Map keeps insertion order). */
+  readonly #lines = new Map<string, T[]>();
+  #size = 0;
+
+  /** Items waiting. */
+  get length(): number {
+    return this.#size;
+  }
+
+  push(owner: string, item: T): void {
+    const line = this.#lines.get(owner);
+    if (line) line.push(item);
+    else this.#lines.set(owner, [item]);
+    this.#size++;
+  }
+
+  /** The first item of the owner whose turn it is; that owner goes to the back. */
+  shift(): T | undefined {
+    for (const [owner, line] of this.#lines) {
+      const item = line.shift()!;
+      this.#lines.delete(owner);
+      if (line.length > 0) this.#lines.set(owner, line);
+      this.#size--;
+      return item;
+    }
+    return undefined;
+  }
+
+  /** Takes `item` out of `owner`'s line: whether it was waiting there. */
+  remove(owner: string, item: T): boolean {
+    const line = this.#lines.get(owner);
+    const at = line ? line.indexOf(item) : -1;
+    if (at < 0) return false;
+    line!.splice(at, 1);
+    if (line!.length === 0) this.#lines.delete(owner);
+    this.#size--;
+    return true;
+  }
+
+  /** Every item waiting, the queue left empty. */
+  drain(): T[] {
+    const all = [...this.#lines.values()].flat();
+    this.#lines.clear();
+    this.#size = 0;
+    return all;
+  }
 }
 
 /**

@@ -164,7 +164,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
       return submit({ json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
-    extractDocument: (bytes, format, options) => documents.extractDocument(bytes, format, options),
+    extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
@@ -198,7 +198,7 @@ function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
       if (closed) throw closedError();
       return parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema));
     },
-    extractDocument: (bytes, format, options) => documents.extractDocument(bytes, format, options),
+    extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       closed = true;
       await documents.close();

@@ -115,6 +115,29 @@ describe('document pool', () => {
     }
   });
 
+  it("takes owners in turn: another account's file waits for one of a flood's files, not all of them", async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      const order: string[] = [];
+      const settled = (name: string, p: Promise<unknown>) =>
+        p.then(
+          () => order.push(name),
+          () => order.push(name),
+        );
+      const flood = [1, 2, 3, 4].map((i) =>
+        settled(`mallory-${i}`, pool.extractDocument(bomb, format, { timeoutMs: 100 }, 'mallory')),
+      );
+      const ada = settled('ada', pool.extractDocument(pdf, 'pdf', undefined, 'ada'));
+      await Promise.all([...flood, ada]);
+      // mallory-1 was running; then the lines in turn: mallory-2, ada, mallory-3, mallory-4
+      expect(order).toEqual(['mallory-1', 'mallory-2', 'ada', 'mallory-3', 'mallory-4']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('checks its options, refuses bad ones as extractDocument does, and refuses work once closed', async () => {
     const { createDocumentPool } = await dist('node.js');
     expect(() => createDocumentPool({ threads: 0 })).toThrow(/threads/);

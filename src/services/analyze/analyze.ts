@@ -216,10 +216,13 @@ async function searchContent(
 ): Promise<Searched> {
   if (req.file) progress.phase('extracting');
   const document = req.file
-    ? await extractDocumentOn(options.offload, req.file, req.type as DocumentFormat, {
-        signal: options.signal,
-        maxBytes: fileLimitOption(options.maxFileBytes),
-      })
+    ? await extractDocumentOn(
+        options.offload,
+        req.file,
+        req.type as DocumentFormat,
+        { signal: options.signal, maxBytes: fileLimitOption(options.maxFileBytes) },
+        options.owner,
+      )
     : null;
   progress.phase('local');
   // a file's spans point into its extracted text: the identity map over it

@@ -94,7 +94,8 @@ function base64Bytes(b64: string): Uint8Array {
 /**
  * Reads document files somewhere else (`trainprint/node`'s worker pool behind `serve`: threads that are ended when a
  * file overruns its time or memory). It must resolve to what {@link extractDocument} gives in this thread and reject
- * with the `TrainprintError` it would throw (the signal's reason once `options.signal` aborts).
+ * with the `TrainprintError` it would throw (the signal's reason once `options.signal` aborts). `owner` says whose
+ * file it is (the account), for a reader that takes the files of several owners in turn.
  * @example
  * const pool = createWorkerPool() // a WorkerPool is an Offload and a DocumentOffload
  * await engine.analyze({ content: pdf, content_type: 'pdf' }, { offload: pool })
@@ -104,6 +105,7 @@ export interface DocumentOffload {
     bytes: Uint8Array,
     format: DocumentFormat,
     options?: ExtractDocumentOptions,
+    owner?: string,
   ): Promise<DocumentExtraction>;
 }
 
@@ -129,16 +131,17 @@ export async function extractDocument(
  * {@link extractDocument}, on `offload` when it reads documents ({@link DocumentOffload}: `serve`'s worker pool), so a
  * file built to make a reader work without end runs on a thread that can be ended, not on the one that answers the
  * other requests; in this thread otherwise. The same text either way.
- * @example const book = await extractDocumentOn(options.offload, bytes, 'pdf', { maxBytes })
+ * @example const book = await extractDocumentOn(options.offload, bytes, 'pdf', { maxBytes }, options.owner)
  */
 export function extractDocumentOn(
   offload: unknown,
   bytes: Uint8Array,
   format: DocumentFormat,
   options?: ExtractDocumentOptions,
+  owner?: string,
 ): Promise<DocumentExtraction> {
   const reader = offload as Partial<DocumentOffload> | null | undefined;
   return typeof reader?.extractDocument === 'function'
-    ? reader.extractDocument(bytes, format, options)
+    ? reader.extractDocument(bytes, format, options, owner)
     : extractDocument(bytes, format, options);
 }

@@ -31,6 +31,8 @@ export interface ContentLimits {
   readonly maxFileBytes: number;
   readonly offload?: Offload;
   readonly signal?: AbortSignal;
+  /** Whose content it is: a file waits in its owner's line where the offload reads files of many in turn. */
+  readonly owner?: string;
 }
 
 /**
@@ -50,10 +52,13 @@ export async function scoredContent(
   if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
   const file = fileOf(r, r.content, limits.maxFileBytes);
   if (file) {
-    const document = await extractDocumentOn(limits.offload, file, type as DocumentFormat, {
-      maxBytes: limits.maxFileBytes,
-      signal: limits.signal,
-    });
+    const document = await extractDocumentOn(
+      limits.offload,
+      file,
+      type as DocumentFormat,
+      { maxBytes: limits.maxFileBytes, signal: limits.signal },
+      limits.owner,
+    );
     return {
       text: document.text,
       workHash: `sha256:${await sha256Hex(file)}`,
