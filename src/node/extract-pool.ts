@@ -57,8 +57,12 @@ export interface DocumentPool extends DocumentOffload {
 
 /** The heap limit of a thread by default (MiB): a 64 MiB PDF of text reads in well under half of it. */
 export const DOCUMENT_MEMORY_MB = 512;
-/** An idle thread ends after this long (ms), giving its heap and the readers' caches back. */
-const IDLE_MS = 2_000;
+/**
+ * An idle thread ends after this long (ms), giving its heap and the readers' caches back. Not sooner: a new thread
+ * loads the library and the readers' libraries again, 0.4–1.2 s on a busy 2-core machine (measured with
+ * bench/hostile-files.mjs: a 672-byte EPUB answered in 1.16 s on a fresh thread, 0.08 s on a warm one).
+ */
+const IDLE_MS = 30_000;
 /** The wall clock of a file when its options give none (ms): the extraction's own default. */
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** The options a thread is given (the signal stays here: the pool ends the thread for it). */
