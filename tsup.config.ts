@@ -147,7 +147,13 @@ const core: Options[] = [
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
     // scan-worker: the worker thread of `scanFiles --threads` (src/node/scan/), loaded by node.js from beside itself.
-    entry: { node: 'src/node/index.ts', 'build-worker': 'src/node/build-worker.ts', 'scan-worker': 'src/node/scan/worker.ts' },
+    // extract-worker: the thread of the document pool (src/node/extract-pool.ts), loaded by node.js from beside itself.
+    entry: {
+      node: 'src/node/index.ts',
+      'build-worker': 'src/node/build-worker.ts',
+      'scan-worker': 'src/node/scan/worker.ts',
+      'extract-worker': 'src/node/extract-worker.ts',
+    },
     format: ['esm'],
     dts: true,
     clean: false,
@@ -178,9 +184,11 @@ const core: Options[] = [
   },
   {
     // the thread of trainprint/node's worker pool (src/node/offload.ts loads it by URL beside node.js): one
-    // self-contained file with its own copy of the core and the pure work functions; no types, no entry
+    // self-contained file with its own copy of the core and the pure work functions; no types, no entry. Document
+    // extraction is not its work (the document pool's threads read files): its on-demand import of the readers stays
+    // './formats.js', and their libraries (pdf.js, fflate) stay in node_modules, as in every other bundle
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
-    esbuildPlugins: [remoteExternal, synonymsExternal],
+    esbuildPlugins: [remoteExternal, synonymsExternal, formatsExternal, formatLibrariesExternal],
     format: ['esm'],
     dts: false,
     clean: false,

@@ -163,6 +163,39 @@ for (const f of ['library.js', ...RE_EXPORTS.map((name) => `${name}.js`)]) {
     process.exit(1);
   }
 }
+// The libraries that tsup.config.ts keeps external — imported from node_modules, where npm installs them as the
+// package's dependencies — must not be bundled anywhere in dist/ as well (a copy of pdf.js and its 2.3 MB worker once
+// rode along in offload-worker.js's chunks). esbuild names each module it bundles in a `// node_modules/<name>/…`
+// comment; a minified copy loses those, so a string of each library's own code is looked for too, checked here to be
+// in the installed library (a release that drops it must have its marker replaced, not pass unseen).
+const EXTERNAL_LIBRARIES = [
+  ['pdfjs-dist', 'legacy/build/pdf.mjs', 'Setting up fake worker failed'],
+  ['pdfjs-dist', 'legacy/build/pdf.worker.mjs', 'Invalid PDF structure.'],
+  ['fflate', 'esm/index.mjs', 'invalid zip data'],
+  ['fzstd', 'esm/index.mjs', 'invalid zstd data'],
+  ['hyparquet', 'src/metadata.js', 'parquet file invalid (footer != PAR1)'],
+  ['pg', 'lib/client.js', 'Client was closed and is not queryable'],
+  ['pg-boss', 'src/manager.js', 'pg-boss shut down while active'],
+];
+{
+  const { readdirSync } = await import('node:fs');
+  const bundles = readdirSync(new URL('dist/', root)).filter((f) => /\.(m?js|cjs)$/.test(f));
+  const copies = [];
+  for (const [name, file, marker] of EXTERNAL_LIBRARIES) {
+    if (!readFileSync(new URL(`node_modules/${name}/${file}`, root), 'utf8').includes(marker)) {
+      console.error(`package check: the marker of ${name} is no longer in node_modules/${name}/${file}; pick another`);
+      process.exit(1);
+    }
+    for (const f of bundles) {
+      const text = read(f);
+      if (text.includes(`// node_modules/${name}/`) || text.includes(marker)) copies.push(`dist/${f} holds ${name}`);
+    }
+  }
+  if (copies.length) {
+    console.error(`package check: bundled copies of external libraries:\n  ${[...new Set(copies)].join('\n  ')}`);
+    process.exit(1);
+  }
+}
 // trainprint/starter carries the SPDX licence snapshot (build/starter.mjs) and nothing else: it
 // reuses the library (./library.js, ./library.cjs), and no other file carries its bytes.
 // (indexOf, not one regular expression over 12 MB: V8's backtracking overflows its stack there)

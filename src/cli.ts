@@ -4,7 +4,7 @@
  *   trainprint analyze FILE [options]       analyze a file against dataset files and/or the starter dataset
  *   trainprint serve [options]              the HTTP service under /api/v1 (npm start)
  *   trainprint keys create [options]        create an API key in a file or PostgreSQL store (any account, plan, scopes)
- *   trainprint fingerprint FILE             print the fingerprint summary of a UTF-8 file as JSON
+ *   trainprint fingerprint FILE             print the fingerprint summary of a file's text as JSON
  *   trainprint index build --dataset ID …   index corpus files into a dataset file (or PostgreSQL: --into URL)
  *   trainprint index push FILE --into URL   copy a dataset file into PostgreSQL
  *   trainprint index info FILE|URL          header and stats of a dataset file (or a PostgreSQL dataset) as JSON

@@ -131,6 +131,7 @@ export {
 export { extractText, CONTENT_TYPES } from './text/index.js';
 // files (EPUB, PDF, DOCX): their text, sections and pages; the readers load on demand
 export { extractDocument } from './services/analyze/files.js';
+export type { DocumentOffload } from './services/analyze/files.js';
 export { DOCUMENT_FORMATS } from './formats/types.js';
 export type {
   DocumentExtraction,

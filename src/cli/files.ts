@@ -130,3 +130,14 @@ export async function analysedTextOf(
     return { text: (await extractDocument(bytes, format as DocumentFormat)).text, isWork };
   return { text: new TextDecoder().decode(bytes), isWork };
 }
+
+/**
+ * A work's file as text, by the one rule of {@link readWorkFile} (type, size before reading, strict UTF-8): a text
+ * file's content as it is, an EPUB, PDF or DOCX file's extracted text (the extraction's budget and refusals).
+ * @example const { text } = await readWorkText('book.epub')
+ */
+export async function readWorkText(file: string, given?: string): Promise<{ type: FileContentType; text: string }> {
+  const { type, content } = await readWorkFile(file, given);
+  if (typeof content === 'string') return { type, text: content };
+  return { type, text: (await extractDocument(content, type as DocumentFormat)).text };
+}

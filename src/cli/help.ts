@@ -36,12 +36,14 @@ export const HELP = `usage:
       --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/
       --infini-gram-mini IDX[,…]  also search these infini-gram mini indexes ('default': the newest Common Crawl)
       --infini-gram-mini-endpoint URL   a self-hosted infini-gram mini engine
-  trainprint fingerprint FILE
-      print the fingerprint summary of a UTF-8 file as JSON
+  trainprint fingerprint FILE [--type T]
+      print the fingerprint summary of a file's text as JSON: read as analyze reads it (the type by
+      --type or the extension, the size checked first, an EPUB, PDF or DOCX file's extracted text)
   trainprint index build --dataset ID [options] FILES...
       index corpus files into a dataset file (engine.exportDataset bytes)
       FILES: .txt/.md (one document per file), .jsonl/.ndjson (one JSON object per line),
-             .json (an array of objects), .parquet; .txt/.jsonl/.json may end in .gz or .zst
+             .json (an array of objects), .parquet; .txt/.jsonl/.json may end in .gz or .zst;
+             .epub/.pdf/.docx (one document per file: its extracted text, at most 64 MiB)
       --kind exact|portrait   exact: passages with their source spans; portrait: compact
                               membership filter, says which passages are in the corpus (default exact)
       --window N              portrait winnowing window, 1..64 (default 8)

@@ -60,7 +60,9 @@ export async function readPdf(bytes: Uint8Array, budget: ExtractionBudget): Prom
   const images = await spendStreams(bytes, budget);
   const lib = await loadPdfJs();
   budget.check();
-  const data = bytes.slice(); // pdf.js takes the buffer over (it detaches it): the caller keeps theirs
+  // pdf.js takes the buffer over (it detaches it): a copy, so the caller keeps theirs (`new Uint8Array`, not
+  // `slice()`, which on a Node Buffer — what readFile gives — is a view of the same memory)
+  const data = new Uint8Array(bytes);
   for (const [start, end] of images) data.fill(0, start, end); // text needs no image, and no content dressed as one
   const task = lib.getDocument({
     data,

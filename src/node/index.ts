@@ -23,6 +23,8 @@ export { createPostgresDataset, openPostgresDataset, openPostgresDatasets, Postg
 export { CLIENT_ADDRESS_HEADER, serve } from './serve.js';
 export { createWorkerPool } from './offload.js';
 export type { WorkerPool, WorkerPoolOptions } from './offload.js';
+export { createDocumentPool, DOCUMENT_MEMORY_MB } from './extract-pool.js';
+export type { DocumentPool, DocumentPoolOptions } from './extract-pool.js';
 export { resolveHost } from './egress.js';
 export type { PinnedHost } from './egress.js';
 export { serveStatic, CONTENT_TYPES } from './static.js';

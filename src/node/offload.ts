@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import {
   createEngine,
   TrainprintError,
+  type DocumentOffload,
   type Engine,
   type ErrorCode,
   type Offload,
@@ -20,6 +21,7 @@ import {
   type WorkResult,
 } from '../library.js';
 import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
+import { createDocumentPool, type DocumentPool, type DocumentPoolOptions } from './extract-pool.js';
 
 /**
  * Options of {@link createWorkerPool}.
@@ -28,6 +30,11 @@ import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } fro
 export interface WorkerPoolOptions {
   /** Threads, 1–64. @default the available parallelism − 1, at least 1 */
   readonly threads?: number;
+  /**
+   * The threads that read document files (EPUB, PDF, DOCX), apart from the others: each file within a heap limit and
+   * its time limit, the thread ended past either ({@link createDocumentPool}). @default its defaults
+   */
+  readonly documents?: DocumentPoolOptions;
 }
 
 /**
@@ -38,7 +45,7 @@ export interface WorkerPoolOptions {
  * const server = await serve(createHandler(engine, { offload: pool }), { workers: pool })
  * await server.close() // closes the pool too
  */
-export interface WorkerPool extends Offload, JsonBodyOffload {
+export interface WorkerPool extends Offload, JsonBodyOffload, DocumentOffload {
   /** How many threads it may run. */
   readonly threads: number;
   close(): Promise<void>;
@@ -84,7 +91,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
   }
-  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadPool(threads);
+  // made now, so its options are checked now; its threads start with the first file
+  const documents = createDocumentPool(options.documents);
+  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadPool(threads, documents);
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; task: Pending }>();
   const queue: Pending[] = [];
@@ -155,15 +164,17 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
       return submit({ json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
+    extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      const closing = documents.close();
       for (const t of queue.splice(0)) t.reject(closedError());
       const all = [...idle, ...busy.keys()];
       for (const { task } of busy.values()) task.reject(closedError());
       busy.clear();
       idle.length = 0;
-      await Promise.all(all.map((w) => w.terminate()));
+      await Promise.all([closing, ...all.map((w) => w.terminate())]);
     },
   };
 }
@@ -174,7 +185,7 @@ function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
 }
 
 /** The pool where no worker file is built: the work runs in this thread, on an engine of its own. */
-function inThreadPool(threads: number): WorkerPool {
+function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
   let engine: Promise<Engine> | null = null;
   let closed = false;
   return {
@@ -187,8 +198,10 @@ function inThreadPool(threads: number): WorkerPool {
       if (closed) throw closedError();
       return parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema));
     },
+    extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       closed = true;
+      await documents.close();
       (await engine)?.dispose();
     },
   };

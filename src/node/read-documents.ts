@@ -1,6 +1,8 @@
 /**
  * Stream reference documents out of corpus files on disk (Node only): plain text, JSON Lines,
- * JSON arrays and Parquet, optionally gzip- or Zstandard-compressed. Everything is streamed:
+ * JSON arrays and Parquet, optionally gzip- or Zstandard-compressed, and EPUB, PDF and DOCX files
+ * (one document each: the text `analyze` reads from the file, under the same rule — the size checked
+ * before a byte is read, the extraction's budget, its refusals). Everything else is streamed:
  * JSON Lines are split as bytes and decoded one line at a time, so memory stays at one document
  * (plus one read chunk) whatever the file size; Parquet is read one row group at a time (the unit
  * in which its pages are compressed), text column (and id column) only.
@@ -8,15 +10,15 @@
  * Imports only the public `trainprint` entry (`../index.js`), which the `trainprint/node` build keeps
  * external, so `TrainprintError` here is the same class callers import from 'trainprint'.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
 import { Decompress, decompress as zstdDecompress } from 'fzstd';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
-import { TrainprintError, type DatasetDocument } from '../library.js';
+import { ANALYZE_MAX_FILE_BYTES, extractDocument, TrainprintError, type DatasetDocument } from '../library.js';
 
-/** The document formats {@link readDocuments} reads. */
-export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet';
+/** The document formats {@link readDocuments} reads (EPUB, PDF and DOCX: one document per file, its text). */
+export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet' | 'epub' | 'pdf' | 'docx';
 /** Whole-file compression, chosen by the file's last extension (`.gz`, `.zst`). */
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -27,7 +29,8 @@ export interface ReadDocumentsOptions {
   /**
    * JSON Lines / JSON / Parquet: the field (column) holding the document id (a string or an
    * integer). Without it ids are `PATH:LINE` (JSON Lines, 1-based physical line), `PATH[INDEX]`
-   * (JSON arrays, 0-based) or `PATH:ROW` (Parquet, 1-based row); a plain text file's id is its path.
+   * (JSON arrays, 0-based) or `PATH:ROW` (Parquet, 1-based row); a plain text, EPUB, PDF or DOCX file's id is
+   * its path.
    */
   readonly idField?: string;
   /**
@@ -39,7 +42,8 @@ export interface ReadDocumentsOptions {
   /**
    * Force one format for every file instead of going by extension (the compression is still
    * taken from a trailing `.gz` / `.zst`). By extension: `.txt` `.text` `.md` → text (one document
-   * per file); `.jsonl` `.ndjson` → jsonl; `.json` → json; `.parquet` → parquet.
+   * per file); `.jsonl` `.ndjson` → jsonl; `.json` → json; `.parquet` → parquet; `.epub`, `.pdf`, `.docx`
+   * (uncompressed, at most `ANALYZE_MAX_FILE_BYTES`) → their extracted text, one document per file.
    */
   readonly format?: DocumentFormat;
   /** Longest single document (JSON line, text file) in bytes; longer is INVALID_INPUT. @default 256 MiB */
@@ -56,8 +60,14 @@ const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
   '.ndjson': 'jsonl',
   '.json': 'json',
   '.parquet': 'parquet',
+  '.epub': 'epub',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
 };
-const FORMATS = new Set<DocumentFormat>(['text', 'jsonl', 'json', 'parquet']);
+const FORMATS = new Set<DocumentFormat>(['text', 'jsonl', 'json', 'parquet', 'epub', 'pdf', 'docx']);
+/** The formats read whole and extracted (src/formats, through the library's `extractDocument`). */
+const BOOK_FORMATS = new Set<DocumentFormat>(['epub', 'pdf', 'docx']);
+const MIB = 1024 * 1024;
 
 const fail = (detail: string, cause?: unknown): TrainprintError =>
   new TrainprintError('INVALID_INPUT', detail, cause === undefined ? undefined : { cause });
@@ -87,12 +97,15 @@ export function detectFormat(
     f = dot > slash ? EXTENSIONS[rest.slice(dot)] : undefined;
     if (f === undefined) {
       throw fail(
-        `${path}: unknown file type (expected .txt, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst; or pass format)`,
+        `${path}: unknown file type (expected .txt, .md, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst, ` +
+          'or .epub, .pdf or .docx; or pass format)',
       );
     }
   }
   if (f === 'parquet' && compression !== 'none')
     throw fail(`${path}: a compressed .parquet file is not supported (Parquet compresses its pages itself)`);
+  if (BOOK_FORMATS.has(f) && compression !== 'none')
+    throw fail(`${path}: a compressed ${f.toUpperCase()} file is not supported (its size is checked before reading)`);
   return { format: f, compression };
 }
 
@@ -121,6 +134,7 @@ export async function* readDocuments(
     const { format, compression } = kinds[i];
     if (format === 'parquet') yield* readParquet(path, ctx);
     else if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
+    else if (BOOK_FORMATS.has(format)) yield await readBook(path, format as 'epub' | 'pdf' | 'docx');
     else {
       const text = await readWhole(path, compression, ctx.maxBytes);
       if (format === 'text') yield { id: path, text };
@@ -185,10 +199,41 @@ export async function checkInputs(
       throw fail(`${p}: ${ioReason(e)}`, e);
     }
     if (!s.isFile()) throw fail(`${p}: not a regular file`);
+    if (BOOK_FORMATS.has(formats[i].format)) checkBookSize(p, s.size);
     kinds.push({ ...formats[i], size: s.size });
   }
   const optional = options.missingId === 'position' ? { optionalId: true } : {};
   return { kinds, ctx: { textField, idField, maxBytes, ...optional } };
+}
+
+/** An EPUB, PDF or DOCX file over the library's file limit is refused by its size on disk, before it is read. */
+function checkBookSize(path: string, size: number): void {
+  if (size > ANALYZE_MAX_FILE_BYTES)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `${path} is ${size.toLocaleString('en-US')} bytes, over the ${ANALYZE_MAX_FILE_BYTES / MIB} MiB ` +
+        `(${ANALYZE_MAX_FILE_BYTES.toLocaleString('en-US')} bytes) an EPUB, PDF or DOCX file may have (maxFileBytes)`,
+    );
+}
+
+/**
+ * An EPUB, PDF or DOCX file as one document: its text as `analyze` extracts it, within the extraction's budget
+ * (inflated bytes, pages, characters, time); a refusal names the file and the limit.
+ */
+async function readBook(path: string, format: 'epub' | 'pdf' | 'docx'): Promise<DatasetDocument> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw fail(`${path}: ${ioReason(e)}`, e);
+  }
+  checkBookSize(path, bytes.length); // it may have grown since it was checked
+  try {
+    return { id: path, text: (await extractDocument(bytes, format, { maxBytes: ANALYZE_MAX_FILE_BYTES })).text };
+  } catch (e) {
+    if (e instanceof TrainprintError) throw new TrainprintError(e.code, `${path}: ${e.detail ?? e.message}`);
+    throw e;
+  }
 }
 
 function ioReason(e: unknown): string {

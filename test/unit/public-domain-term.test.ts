@@ -45,13 +45,55 @@ describe('authors and terms', () => {
     }
     expect(publicDomainByTerm(j('GB'), 1936, 2026).rule).toContain('CDPA 1988 s.12(2)');
     expect(publicDomainByTerm(j('DE'), 1936, 2026).rule).toContain('Directive 2006/116/EC art. 1(1)');
-    for (const code of ['US', 'US-CA', 'JP', 'CA']) {
+    for (const code of ['US', 'US-CA', 'CN', 'IN']) {
       const t = publicDomainByTerm(j(code), 1936, 2026);
       expect(t, code).toMatchObject({ status: 'unknown', public_domain_from: null });
       expect(t.rule).toMatch(/^unknown: /);
     }
     expect(publicDomainByTerm(j('GB'), null, 2026).rule).toMatch(/no year of death/);
+    expect(publicDomainByTerm(j('JP'), null, 2026).rule).toMatch(/no year of death.*Act No\. 108 of 2016/);
     expect(publicDomainByTerm(null, 1936, 2026).status).toBe('unknown');
+  });
+});
+
+describe('terms that grew from life + 50 to life + 70 without reviving the public domain', () => {
+  const answer = (code: string, died: number, year: number) => publicDomainByTerm(j(code), died, year);
+
+  it('Canada: life + 70 from 30 December 2022; authors who died in 1971 or before keep life + 50', () => {
+    expect(answer('CA', 1960, 2026)).toMatchObject({ status: 'public_domain', public_domain_from: 2011 });
+    // the last life + 50 year of death: public domain since 1 January 2022, before the longer term began
+    expect(answer('CA', 1971, 2021).status).toBe('in_copyright');
+    expect(answer('CA', 1971, 2022)).toMatchObject({ status: 'public_domain', public_domain_from: 2022 });
+    // still protected on 30 December 2022: life + 70, public domain in 2043
+    expect(answer('CA', 1972, 2026)).toMatchObject({ status: 'in_copyright', public_domain_from: 2043 });
+    expect(answer('CA', 1972, 2043).status).toBe('public_domain');
+    expect(answer('CA', 1960, 2026).rule).toContain('S.C. 2022, c. 10');
+  });
+
+  it('Australia: life + 70 from 1 January 2005; authors who died before 1955 keep life + 50', () => {
+    expect(answer('AU', 1954, 2026)).toMatchObject({ status: 'public_domain', public_domain_from: 2005 });
+    expect(answer('AU', 1954, 2004).status).toBe('in_copyright');
+    expect(answer('AU', 1955, 2025)).toMatchObject({ status: 'in_copyright', public_domain_from: 2026 });
+    expect(answer('AU', 1955, 2026).status).toBe('public_domain');
+    expect(answer('AU', 1936, 2026).rule).toContain('Copyright Act 1968 s. 33(2)');
+  });
+
+  it('Japan: life + 70 from 30 December 2018, life + 50 for deaths to 1967; unknown while a wartime extension could run', () => {
+    // long enough ago that even the longest wartime extension (4,413 days) ran out before 2018
+    expect(answer('JP', 1936, 2026)).toMatchObject({ status: 'public_domain', public_domain_from: 1987 });
+    expect(answer('JP', 1936, 1986).status).toBe('in_copyright');
+    // life + 50 ended in 2017 (public domain from 2018), but an extension would have run into the longer term
+    const late = answer('JP', 1967, 2026);
+    expect(late).toMatchObject({ status: 'unknown', public_domain_from: null });
+    expect(late.rule).toMatch(/^unknown: public domain from 2018 .*wartime extension.* at most until 2050/);
+    // still protected on 30 December 2018 without any extension: life + 70
+    expect(answer('JP', 1968, 2026)).toMatchObject({ status: 'in_copyright', public_domain_from: 2039 });
+    // the extension's window closes: 31 December 2005 + 4,413 days is 30 January 2018, before the longer term began
+    expect(answer('JP', 1955, 2018).status).toBe('unknown');
+    expect(answer('JP', 1955, 2019)).toMatchObject({ status: 'public_domain', public_domain_from: 2006 });
+    // 31 December 2006 + 4,413 days is in 2019: the extended term could have become life + 70 with it
+    expect(answer('JP', 1956, 2026).status).toBe('unknown');
+    expect(answer('JP', 1956, 2040).status).toBe('public_domain');
   });
 });
 

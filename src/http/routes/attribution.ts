@@ -193,8 +193,14 @@ async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unk
     );
   // a work named by its hash must be the account's; content sent is scored as it is
   if (named) await ownWorkByHash(ctx, request.work_hash!);
-  // the account's score reads the datasets every account shares and its own, never another account's
-  return ctx.engine.score(request, { ...ctx.services.work, owner: account(ctx), maxFileBytes: planFileLimit(ctx) });
+  // the account's score reads the datasets every account shares and its own, never another account's; a client that
+  // goes away aborts it, as it does an analysis (its remote calls, evidence searches and a file's extraction stop)
+  return ctx.engine.score(request, {
+    ...ctx.services.work,
+    owner: account(ctx),
+    signal: ctx.request.signal,
+    maxFileBytes: planFileLimit(ctx),
+  });
 }
 
 const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;

@@ -6,7 +6,7 @@
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import { extractOn } from '../../corpus/work.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
-import { extractDocument, fileLimitOption, fileOf } from './files.js';
+import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
@@ -244,10 +244,13 @@ async function searchContent(
 ): Promise<Searched> {
   if (req.file) progress.phase('extracting');
   const document = req.file
-    ? await extractDocument(req.file, req.type as DocumentFormat, {
-        signal: options.signal,
-        maxBytes: fileLimitOption(options.maxFileBytes),
-      })
+    ? await extractDocumentOn(
+        options.offload,
+        req.file,
+        req.type as DocumentFormat,
+        { signal: options.signal, maxBytes: fileLimitOption(options.maxFileBytes) },
+        options.owner,
+      )
     : null;
   progress.phase('local');
   // a file's spans point into its extracted text: the identity map over it

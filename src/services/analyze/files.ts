@@ -92,6 +92,24 @@ function base64Bytes(b64: string): Uint8Array {
 }
 
 /**
+ * Reads document files somewhere else (`trainprint/node`'s worker pool behind `serve`: threads that are ended when a
+ * file overruns its time or memory). It must resolve to what {@link extractDocument} gives in this thread and reject
+ * with the `TrainprintError` it would throw (the signal's reason once `options.signal` aborts). `owner` says whose
+ * file it is (the account), for a reader that takes the files of several owners in turn.
+ * @example
+ * const pool = createWorkerPool() // a WorkerPool is an Offload and a DocumentOffload
+ * await engine.analyze({ content: pdf, content_type: 'pdf' }, { offload: pool })
+ */
+export interface DocumentOffload {
+  extractDocument(
+    bytes: Uint8Array,
+    format: DocumentFormat,
+    options?: ExtractDocumentOptions,
+    owner?: string,
+  ): Promise<DocumentExtraction>;
+}
+
+/**
  * The text of an EPUB, PDF or DOCX file, with its sections and (PDF) pages: src/formats's `extractDocument`, loaded on
  * the first call (its readers, and the libraries they use, load only for a file of their format). Every span a later
  * search reports on `text` points into it. Bad files never hang and throw only TrainprintError: INVALID_INPUT naming
@@ -107,4 +125,23 @@ export async function extractDocument(
 ): Promise<DocumentExtraction> {
   const formats = await import('../../formats/index.js');
   return formats.extractDocument(bytes, format, options);
+}
+
+/**
+ * {@link extractDocument}, on `offload` when it reads documents ({@link DocumentOffload}: `serve`'s worker pool), so a
+ * file built to make a reader work without end runs on a thread that can be ended, not on the one that answers the
+ * other requests; in this thread otherwise. The same text either way.
+ * @example const book = await extractDocumentOn(options.offload, bytes, 'pdf', { maxBytes }, options.owner)
+ */
+export function extractDocumentOn(
+  offload: unknown,
+  bytes: Uint8Array,
+  format: DocumentFormat,
+  options?: ExtractDocumentOptions,
+  owner?: string,
+): Promise<DocumentExtraction> {
+  const reader = offload as Partial<DocumentOffload> | null | undefined;
+  return typeof reader?.extractDocument === 'function'
+    ? reader.extractDocument(bytes, format, options, owner)
+    : extractDocument(bytes, format, options);
 }

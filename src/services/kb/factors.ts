@@ -548,14 +548,14 @@ const ROWS = [
   [
     'public_domain_by_term',
     'risk_modifier',
-    "The work is public domain in the jurisdiction by its own term: the request names its author, the knowledge base has the author's year of death, and the jurisdiction's term (life + 70 years to the end of the year: the EU and EEA, the UK, Switzerland) ran out before the analysis. Nothing there is infringed by using it: the risk weight goes to 0 (−1). A translation or edition has a term of its own (its translator's, its editor's).",
-    'Berne Convention art. 7(1); Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32',
+    "The work is public domain in the jurisdiction by its own term: the request names its author, the knowledge base has the author's year of death, and the jurisdiction's term (life + 70 years to the end of the year: the EU and EEA, the UK, Switzerland; Japan, Canada and Australia, where authors who died before their terms grew keep life + 50 — Japan's wartime extensions for works of Allied nationals make it \"unknown\" while one could still run) ran out before the analysis. Nothing there is infringed by using it: the risk weight goes to 0 (−1). A translation or edition has a term of its own (its translator's, its editor's).",
+    'Berne Convention art. 7(1); Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32; Copyright Act (JP) art. 51(2), art. 57, Act No. 108 of 2016, Act No. 302 of 1952; Copyright Act (CA) s. 6, S.C. 2022, c. 10; Copyright Act 1968 (AU) s. 33(2)',
   ],
   [
     'in_copyright_by_term',
     'risk_modifier',
-    "By the author's year of death the work is still in copyright in the jurisdiction (life + 70 years to the end of the year): listed without a weight.",
-    'Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32',
+    "By the author's year of death the work is still in copyright in the jurisdiction (life + 70 years to the end of the year; life + 50 in Japan, Canada and Australia for authors who died before their terms grew): listed without a weight.",
+    'Directive 2006/116/EC art. 1(1), art. 8; CDPA 1988 s.12(2); URG (CH) art. 29(2)(b), art. 32; Copyright Act (JP) art. 51(2), art. 57, Act No. 108 of 2016, Act No. 302 of 1952; Copyright Act (CA) s. 6, S.C. 2022, c. 10; Copyright Act 1968 (AU) s. 33(2)',
   ],
   [
     'public_domain_status_unknown',

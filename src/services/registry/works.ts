@@ -16,7 +16,7 @@ import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocument, fileLimitOption, fileOf } from '../analyze/files.js';
+import { extractDocumentOn, fileLimitOption, fileOf } from '../analyze/files.js';
 import { DOCUMENT_FORMATS, type DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
 import {
@@ -149,7 +149,7 @@ export async function registerWork(
       fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
     const { offload } = options;
     text = file
-      ? (await extractDocument(file, contentType as DocumentFormat, { maxBytes: maxFileBytes })).text
+      ? (await extractDocumentOn(offload, file, contentType as DocumentFormat, { maxBytes: maxFileBytes })).text
       : (await extractOn(offload, content as string, contentType)).text;
     const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
     // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work

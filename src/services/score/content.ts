@@ -11,7 +11,7 @@ import { DOCUMENT_FORMATS, type DocumentExtraction, type DocumentFormat } from '
 import { CONTENT_TYPES, type ContentType } from '../../text/index.js';
 import { fail } from '../../util/validate.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocument, fileOf } from '../analyze/files.js';
+import { extractDocumentOn, fileOf } from '../analyze/files.js';
 import type { AnalysisExtraction } from '../analyze/types.js';
 
 /** Content read for a score. */
@@ -31,6 +31,8 @@ export interface ContentLimits {
   readonly maxFileBytes: number;
   readonly offload?: Offload;
   readonly signal?: AbortSignal;
+  /** Whose content it is: a file waits in its owner's line where the offload reads files of many in turn. */
+  readonly owner?: string;
 }
 
 /**
@@ -50,10 +52,13 @@ export async function scoredContent(
   if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
   const file = fileOf(r, r.content, limits.maxFileBytes);
   if (file) {
-    const document = await extractDocument(file, type as DocumentFormat, {
-      maxBytes: limits.maxFileBytes,
-      signal: limits.signal,
-    });
+    const document = await extractDocumentOn(
+      limits.offload,
+      file,
+      type as DocumentFormat,
+      { maxBytes: limits.maxFileBytes, signal: limits.signal },
+      limits.owner,
+    );
     return {
       text: document.text,
       workHash: `sha256:${await sha256Hex(file)}`,

@@ -552,7 +552,7 @@ async function checkScoreRequest(
   const scope = owner === undefined ? {} : { account: owner };
   const base = { owner, scope, sliceMs, signal, model, jurisdiction };
   if (workHash !== null) return { ...base, ...(await registeredWork(store, workHash)) };
-  const c = await scoredContent(r, { maxFileBytes, offload: run.offload, signal });
+  const c = await scoredContent(r, { maxFileBytes, offload: run.offload, signal, owner });
   return {
     ...base,
     ...c,

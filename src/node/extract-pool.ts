@@ -1,0 +1,376 @@
+/**
+ * `createDocumentPool()`: EPUB, PDF and DOCX files read on worker threads that can be ended. A reader keeps to the
+ * document's budget inside its own loops, but pdf.js also works in long synchronous stretches of its own (one object
+ * of a million references, a font to parse) that no check inside a loop reaches, and a thread's heap fills before any
+ * byte count says so. Here each file runs on a thread of its own, with a heap limit (`resourceLimits`) and a wall
+ * clock: past either the thread is terminated — whatever it was doing — and the caller gets the PAYLOAD_TOO_LARGE the
+ * budget gives, naming the limit; an aborted signal ends it the same way with the signal's reason. Files beyond the
+ * threads wait, one line per owner (an account) taken in turn and each line in the order it came, so twenty hostile
+ * files at once queue instead of taking the thread that answers the other requests, and another account's file
+ * waits for one of them at most, not all twenty. Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes
+ * it); where that file is absent (the sources run directly) the files are read in this thread, with the same results.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  extractDocument,
+  TrainprintError,
+  type DocumentExtraction,
+  type DocumentFormat,
+  type DocumentOffload,
+  type ErrorCode,
+  type ExtractDocumentOptions,
+} from '../library.js';
+import type { ExtractTask } from './extract-worker.js';
+
+/**
+ * Options of {@link createDocumentPool}.
+ * @example createDocumentPool({ threads: 2, memoryMb: 512 })
+ */
+export interface DocumentPoolOptions {
+  /** Threads, 1–64. @default the available parallelism − 1, at least 1 */
+  readonly threads?: number;
+  /**
+   * The heap a thread may use, in MiB (its `resourceLimits.maxOldGenerationSizeMb`), 64–16,384: a file whose reading
+   * needs more is refused with PAYLOAD_TOO_LARGE naming it. @default 512
+   */
+  readonly memoryMb?: number;
+}
+
+/**
+ * A {@link DocumentOffload} on worker threads; `close()` ends them (files not read yet, and files given later, reject
+ * with SERVICE_UNAVAILABLE: the HTTP service answers 503).
+ * @example
+ * const documents = createDocumentPool()
+ * const book = await documents.extractDocument(bytes, 'pdf', { timeoutMs: 30_000 })
+ * await documents.close()
+ */
+export interface DocumentPool extends DocumentOffload {
+  /** How many threads it may run. */
+  readonly threads: number;
+  /** The heap limit of a thread, in MiB. */
+  readonly memoryMb: number;
+  close(): Promise<void>;
+}
+
+/** The heap limit of a thread by default (MiB): a 64 MiB PDF of text reads in well under half of it. */
+export const DOCUMENT_MEMORY_MB = 512;
+/**
+ * An idle thread ends after this long (ms), giving its heap and the readers' caches back. Not sooner: a new thread
+ * loads the library and the readers' libraries again, 0.4–1.2 s on a busy 2-core machine (measured with
+ * bench/hostile-files.mjs: a 672-byte EPUB answered in 1.16 s on a fresh thread, 0.08 s on a warm one).
+ */
+const IDLE_MS = 30_000;
+/** The wall clock of a file when its options give none (ms): the extraction's own default. */
+const DEFAULT_TIMEOUT_MS = 120_000;
+/** The options a thread is given (the signal stays here: the pool ends the thread for it). */
+const LIMIT_KEYS = ['maxBytes', 'maxUncompressedBytes', 'maxCharacters', 'timeoutMs'] as const;
+
+const WORKER_URL = new URL('./extract-worker.js', import.meta.url);
+
+interface Job {
+  /** Whose file it is ('' for no one in particular): the line it waits in. */
+  readonly owner: string;
+  readonly bytes: Uint8Array;
+  readonly format: DocumentFormat;
+  readonly limits: ExtractTask['limits'];
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  resolve(value: DocumentExtraction): void;
+  reject(error: unknown): void;
+}
+
+/** A thread's answer: the extraction, or a TrainprintError as its code and detail. */
+interface Answer {
+  readonly id: number;
+  readonly result?: DocumentExtraction;
+  readonly error?: { readonly code: string; readonly detail?: string };
+}
+
+interface Running {
+  readonly id: number;
+  readonly job: Job;
+  readonly timer: ReturnType<typeof setTimeout>;
+  readonly abort: () => void;
+}
+
+const FORMAT_NAME: Readonly<Record<DocumentFormat, string>> = { epub: 'EPUB', pdf: 'PDF', docx: 'DOCX' };
+
+const tooLarge = (format: DocumentFormat, cause: string): TrainprintError =>
+  new TrainprintError('PAYLOAD_TOO_LARGE', `the ${FORMAT_NAME[format] ?? format} file is too large: ${cause}`);
+
+const closedError = (): TrainprintError =>
+  new TrainprintError('SERVICE_UNAVAILABLE', 'the server is shutting down (its document pool is closed)');
+
+const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error('aborted');
+
+/**
+ * A pool of worker threads that read document files, each within a heap limit and the file's time limit.
+ * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `memoryMb` not in 64..16384)
+ * @example
+ * import { createDocumentPool } from 'trainprint/node'
+ * const documents = createDocumentPool({ threads: 1 })
+ * const x = await documents.extractDocument(await readFile('paper.pdf'), 'pdf')
+ * x.pages?.length // the page count
+ * await documents.close()
+ */
+export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentPool {
+  const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
+  const memoryMb = options.memoryMb ?? DOCUMENT_MEMORY_MB;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
+    throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
+  }
+  if (!Number.isInteger(memoryMb) || memoryMb < 64 || memoryMb > 16_384) {
+    throw new TrainprintError('INVALID_OPTIONS', 'memoryMb must be an integer in 64..16384');
+  }
+  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb);
+  const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
+  const running = new Map<Worker, Running>();
+  const queue = new FairQueue<Job>();
+  let live = 0,
+    nextId = 0,
+    closed = false;
+
+  /** Ends `worker` for good (whatever it is doing) and forgets it. */
+  const retire = (worker: Worker): void => {
+    const timer = idle.get(worker);
+    if (timer !== undefined) clearTimeout(timer);
+    if (idle.delete(worker) || running.has(worker)) live--;
+    const run = running.get(worker);
+    if (run) settle(worker, run);
+    void worker.terminate();
+  };
+
+  /** The running file of `worker` is answered: its timer and listener go. */
+  const settle = (worker: Worker, run: Running): void => {
+    clearTimeout(run.timer);
+    run.job.signal?.removeEventListener('abort', run.abort);
+    running.delete(worker);
+  };
+
+  /** Ends the file `worker` is reading with `error`, and the thread with it (a new one takes the next file). */
+  const end = (worker: Worker, error: unknown): void => {
+    const run = running.get(worker);
+    if (!run) return;
+    retire(worker);
+    run.job.reject(error);
+    dispatch();
+  };
+
+  const spawn = (): Worker => {
+    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+    live++;
+    worker.on('message', (answer: Answer) => {
+      const run = running.get(worker);
+      if (!run || run.id !== answer.id) return;
+      settle(worker, run);
+      if (answer.error) run.job.reject(errorOf(answer.error));
+      else run.job.resolve(answer.result!);
+      // a file refused for its size may have left the thread's heap grown (pdf.js's caches, a reader's buffers): the
+      // thread ends and its memory goes back now; a new one takes the next file
+      if (answer.error?.code === 'PAYLOAD_TOO_LARGE') {
+        live--;
+        void worker.terminate();
+      } else rest(worker);
+      dispatch();
+    });
+    // a thread that dies — its heap limit reached, or a crash — fails its file; the next file starts a new one
+    worker.on('error', (e: Error & { code?: string }) =>
+      end(
+        worker,
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? tooLarge(
+              running.get(worker)?.job.format ?? 'pdf',
+              `reading it needs more than ${memoryMb} MiB of memory, the limit`,
+            )
+          : new TrainprintError('INTERNAL', `a document thread stopped: ${e.message}`),
+      ),
+    );
+    worker.on('exit', (code) => {
+      if (running.has(worker)) end(worker, new TrainprintError('INTERNAL', `a document thread exited (code ${code})`));
+      else if (idle.has(worker)) retire(worker);
+    });
+    return worker;
+  };
+
+  /** `worker` waits for the next file, unreferenced, and ends after {@link IDLE_MS} without one. */
+  const rest = (worker: Worker): void => {
+    worker.unref();
+    const timer = setTimeout(() => retire(worker), IDLE_MS);
+    timer.unref();
+    idle.set(worker, timer);
+  };
+
+  const start = (worker: Worker, job: Job): void => {
+    const id = nextId++;
+    const { format, timeoutMs } = job;
+    const timer = setTimeout(
+      () => end(worker, tooLarge(format, `reading it takes longer than ${timeoutMs} ms, the limit (timeoutMs)`)),
+      timeoutMs,
+    );
+    const abort = () => end(worker, abortReason(job.signal!));
+    job.signal?.addEventListener('abort', abort, { once: true });
+    running.set(worker, { id, job, timer, abort });
+    worker.ref(); // a file under way keeps the process alive until it is answered
+    // a copy with a buffer of its own moves to the thread: the caller keeps theirs (`slice()` of a Node Buffer would
+    // be a view of the same memory, perhaps Node's shared pool)
+    const bytes = new Uint8Array(job.bytes);
+    const task: ExtractTask = { id, bytes, format, limits: job.limits };
+    worker.postMessage(task, [bytes.buffer]);
+  };
+
+  const dispatch = (): void => {
+    while (queue.length > 0 && !closed) {
+      let worker: Worker | undefined = idle.keys().next().value;
+      if (worker !== undefined) {
+        clearTimeout(idle.get(worker));
+        idle.delete(worker);
+      } else if (live < threads) worker = spawn();
+      else return;
+      start(worker, queue.shift()!);
+    }
+  };
+
+  return {
+    threads,
+    memoryMb,
+    extractDocument(bytes, format, options, owner) {
+      const limits = limitsOf(options);
+      // what the thread could not be sent, or would refuse at once, is refused here by the same function
+      if (limits === undefined || !(bytes instanceof Uint8Array)) return extractDocument(bytes, format, options);
+      if (closed) return Promise.reject(closedError());
+      const signal = options?.signal;
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
+      return new Promise<DocumentExtraction>((resolve, reject) => {
+        const job: Job = {
+          owner: typeof owner === 'string' ? owner : '',
+          bytes,
+          format,
+          limits,
+          timeoutMs:
+            typeof limits.timeoutMs === 'number' && limits.timeoutMs > 0 ? limits.timeoutMs : DEFAULT_TIMEOUT_MS,
+          signal,
+          resolve,
+          reject,
+        };
+        // a file that leaves while it waits leaves the queue
+        const leave = () => {
+          if (queue.remove(job.owner, job)) reject(abortReason(signal!));
+        };
+        signal?.addEventListener('abort', leave, { once: true });
+        const done = () => signal?.removeEventListener('abort', leave);
+        job.resolve = (v) => (done(), resolve(v));
+        job.reject = (e) => (done(), reject(e));
+        queue.push(job.owner, job);
+        dispatch();
+      });
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const job of queue.drain()) job.reject(closedError());
+      const all = [...idle.keys(), ...running.keys()];
+      for (const [worker, run] of [...running]) {
+        settle(worker, run);
+        run.job.reject(closedError());
+      }
+      for (const timer of idle.values()) clearTimeout(timer);
+      idle.clear();
+      live = 0;
+      await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/**
+ * Waiting items in one line per owner, taken in turn: the owner whose item is taken goes to the back, so each owner
+ * with items waiting gets one in every round, whatever the others have queued.
+ * @example
+ * const q = new FairQueue<string>(); q.push('a', 'a1'); q.push('a', 'a2'); q.push('b', 'b1')
+ * [q.shift(), q.shift(), q.shift()] // ['a1', 'b1', 'a2']
+ */
+export class FairQueue<T> {
+  /** The lines by owner, in the order their turns come (a Map keeps insertion order). */
+  readonly #lines = new Map<string, T[]>();
+  #size = 0;
+
+  /** Items waiting. */
+  get length(): number {
+    return this.#size;
+  }
+
+  push(owner: string, item: T): void {
+    const line = this.#lines.get(owner);
+    if (line) line.push(item);
+    else this.#lines.set(owner, [item]);
+    this.#size++;
+  }
+
+  /** The first item of the owner whose turn it is; that owner goes to the back. */
+  shift(): T | undefined {
+    for (const [owner, line] of this.#lines) {
+      const item = line.shift()!;
+      this.#lines.delete(owner);
+      if (line.length > 0) this.#lines.set(owner, line);
+      this.#size--;
+      return item;
+    }
+    return undefined;
+  }
+
+  /** Takes `item` out of `owner`'s line: whether it was waiting there. */
+  remove(owner: string, item: T): boolean {
+    const line = this.#lines.get(owner);
+    const at = line ? line.indexOf(item) : -1;
+    if (at < 0) return false;
+    line!.splice(at, 1);
+    if (line!.length === 0) this.#lines.delete(owner);
+    this.#size--;
+    return true;
+  }
+
+  /** Every item waiting, the queue left empty. */
+  drain(): T[] {
+    const all = [...this.#lines.values()].flat();
+    this.#lines.clear();
+    this.#size = 0;
+    return all;
+  }
+}
+
+/**
+ * The limits a thread is sent (plain numbers), or undefined where the options hold something else — an unknown option,
+ * a value that is not a number — for the extraction in this thread to refuse with its own INVALID_OPTIONS.
+ */
+function limitsOf(options: ExtractDocumentOptions | undefined): ExtractTask['limits'] | undefined {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') return undefined;
+  const limits: Record<string, number> = {};
+  for (const [k, v] of Object.entries(options)) {
+    if (k === 'signal') continue;
+    if (!(LIMIT_KEYS as readonly string[]).includes(k) || (v !== undefined && typeof v !== 'number')) return undefined;
+    if (v !== undefined) limits[k] = v;
+  }
+  return limits;
+}
+
+/** A TrainprintError from a thread's answer. */
+function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
+  return new TrainprintError(e.code as ErrorCode, e.detail);
+}
+
+/** The pool where no worker file is built: the files are read in this thread. */
+function inThreadDocuments(threads: number, memoryMb: number): DocumentPool {
+  let closed = false;
+  return {
+    threads,
+    memoryMb,
+    extractDocument: (bytes, format, options) =>
+      closed ? Promise.reject(closedError()) : extractDocument(bytes, format, options),
+    async close(): Promise<void> {
+      closed = true;
+    },
+  };
+}

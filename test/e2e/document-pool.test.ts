@@ -1,0 +1,191 @@
+/**
+ * `createDocumentPool()` from the built `trainprint/node` (its threads run dist/extract-worker.js): a file read there
+ * gives what `extractDocument` gives in this thread; a hostile file is refused as the budget refuses it; a file past
+ * its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
+ * reason — and the pool reads the next file on a new thread; a closed pool refuses what it had not read.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildDocx, buildEpub, persuasion } from '../fixtures/documents.js';
+import { HOSTILE_FILES } from '../fixtures/hostile-files.js';
+import { buildPdf } from '../fixtures/pdf.js';
+
+const dist = (entry: string) => import(new URL(`../../dist/${entry}`, import.meta.url).href);
+
+/** The code and message a rejected promise gives (a result is a failure of the test). */
+async function rejection(promise: Promise<unknown>): Promise<{ code?: string; message: string; error: unknown }> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a refusal, got a result');
+    },
+    (e: unknown) => e,
+  );
+  return { code: (error as { code?: string }).code, message: (error as Error).message, error };
+}
+
+const chapters = persuasion(3);
+const pdf = buildPdf([
+  { lines: ['Chapter 1', '', 'Sir Walter Elliot, of Kellynch Hall, in Somersetshire,'] },
+  { lines: ['was a man who, for his own amusement, never took up any book but the Baronetage.'] },
+]);
+
+describe('document pool', () => {
+  it('reads PDF, EPUB and DOCX files as extractDocument does in this thread, more files than threads', async () => {
+    const { extractDocument } = await dist('text.js');
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 2 });
+    try {
+      const files = [
+        [pdf, 'pdf'],
+        [buildEpub(chapters), 'epub'],
+        [buildDocx(chapters), 'docx'],
+        [pdf, 'pdf'],
+      ] as const;
+      const answers = await Promise.all(files.map(([bytes, format]) => pool.extractDocument(bytes, format)));
+      for (const [i, [bytes, format]] of files.entries()) {
+        expect(answers[i]).toEqual(await extractDocument(bytes, format));
+        expect(bytes.length).toBeGreaterThan(0); // the caller keeps its bytes (a copy moves to the thread)
+      }
+      expect(answers[1].sections.map((s: { title: string }) => s.title)).toEqual([
+        'Chapter 1',
+        'Chapter 2',
+        'Chapter 3',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("refuses a hostile file with the budget's own refusal, and reads the next file", async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['pages-dag.pdf']();
+      const refused = await rejection(pool.extractDocument(bomb, format));
+      expect(refused.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(refused.message).toMatch(/1000000000 pages, over the limit of 10000/);
+      const bad = await rejection(pool.extractDocument(new TextEncoder().encode('not a pdf at all'), 'pdf'));
+      expect(bad.code).toBe('INVALID_INPUT');
+      expect((await pool.extractDocument(pdf, 'pdf')).text).toContain('Kellynch Hall');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends the thread of a file past its time limit, naming the limit, and reads the next file on a new one', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      // the 1 GiB stream takes seconds to inflate and count: 50 ms is passed whoever is first, the thread or the pool
+      const late = await rejection(pool.extractDocument(bomb, format, { timeoutMs: 50 }));
+      expect(late.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(late.message).toMatch(
+        /the PDF file is too large: reading it takes longer than 50 ms, the limit \(timeoutMs\)/,
+      );
+      expect((await pool.extractDocument(pdf, 'pdf')).pages).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("an abort ends the file being read with the signal's reason; a file aborted while it waits leaves the queue", async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      const reading = new AbortController();
+      const waiting = new AbortController();
+      const first = pool.extractDocument(bomb, format, { signal: reading.signal });
+      const second = pool.extractDocument(bomb, format, { signal: waiting.signal });
+      const third = pool.extractDocument(pdf, 'pdf');
+      const firstOutcome = rejection(first);
+      const secondOutcome = rejection(second);
+      waiting.abort(new Error('the client went away'));
+      expect((await secondOutcome).message).toBe('the client went away');
+      reading.abort(new Error('cancelled'));
+      expect((await firstOutcome).message).toBe('cancelled');
+      expect((await third).text).toContain('Baronetage');
+      const already = new AbortController();
+      already.abort(new Error('before it began'));
+      expect((await rejection(pool.extractDocument(pdf, 'pdf', { signal: already.signal }))).message).toBe(
+        'before it began',
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("takes owners in turn: another account's file waits for one of a flood's files, not all of them", async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      const order: string[] = [];
+      const settled = (name: string, p: Promise<unknown>) =>
+        p.then(
+          () => order.push(name),
+          () => order.push(name),
+        );
+      const flood = [1, 2, 3, 4].map((i) =>
+        settled(`mallory-${i}`, pool.extractDocument(bomb, format, { timeoutMs: 100 }, 'mallory')),
+      );
+      const ada = settled('ada', pool.extractDocument(pdf, 'pdf', undefined, 'ada'));
+      await Promise.all([...flood, ada]);
+      // mallory-1 was running; then the lines in turn: mallory-2, ada, mallory-3, mallory-4
+      expect(order).toEqual(['mallory-1', 'mallory-2', 'ada', 'mallory-3', 'mallory-4']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('checks its options, refuses bad ones as extractDocument does, and refuses work once closed', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    expect(() => createDocumentPool({ threads: 0 })).toThrow(/threads/);
+    expect(() => createDocumentPool({ memoryMb: 8 })).toThrow(/memoryMb/);
+    const pool = createDocumentPool({ threads: 1 });
+    const unknown = await rejection(pool.extractDocument(pdf, 'pdf', { pages: 3 } as never));
+    expect(unknown.code).toBe('INVALID_OPTIONS');
+    const badLimit = await rejection(pool.extractDocument(pdf, 'pdf', { timeoutMs: -1 }));
+    expect(badLimit.code).toBe('INVALID_OPTIONS');
+    const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+    const cut = rejection(pool.extractDocument(bomb, format));
+    const queued = rejection(pool.extractDocument(pdf, 'pdf'));
+    await pool.close();
+    expect((await cut).code).toBe('SERVICE_UNAVAILABLE');
+    expect((await queued).code).toBe('SERVICE_UNAVAILABLE');
+    expect((await rejection(pool.extractDocument(pdf, 'pdf'))).code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it("a WorkerPool reads files on its document threads (serve's offload): analyze of a PDF gives the same answer", async () => {
+    const { createEngine } = await dist('index.js');
+    const { createWorkerPool } = await dist('node.js');
+    const engine = await createEngine();
+    const pool = createWorkerPool({ threads: 1, documents: { threads: 1 } });
+    try {
+      // the pool as serve passes it, its files counted on the way
+      let files = 0;
+      const offload = {
+        run: (work: unknown) => pool.run(work),
+        extractDocument: (...args: unknown[]) => (files++, pool.extractDocument(...args)),
+      };
+      const request = { content: pdf, content_type: 'pdf' };
+      const strip = (a: unknown) => JSON.parse(JSON.stringify(a, (k, v) => (/(^id|_id|_at)$/.test(k) ? undefined : v)));
+      const there = await engine.analyze(request, { offload });
+      const here = await engine.analyze(request);
+      expect(strip(there)).toEqual(strip(here));
+      expect(there.extraction.characters).toBeGreaterThan(100);
+      expect(files).toBe(1);
+      const scoreRequest = { ...request, target_model: 'meta/llama-7b', jurisdiction: 'US' };
+      expect(strip(await engine.score(scoreRequest, { offload }))).toEqual(strip(await engine.score(scoreRequest)));
+      expect(files).toBe(2);
+      const [format, bomb] = HOSTILE_FILES['pages-dag.pdf']();
+      expect((await rejection(engine.analyze({ content: bomb, content_type: format }, { offload }))).code).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect(files).toBe(3);
+    } finally {
+      await pool.close();
+      engine.dispose();
+    }
+  });
+});
