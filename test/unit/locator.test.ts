@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import {
   buildLocator,
+  decodeShared,
   keyDigest,
   locateChains,
   locatorFault,
@@ -15,6 +16,8 @@ import {
   sectionIndex,
   sectionSeeds,
   sectionValue,
+  SHARED_MIN,
+  sharedTable,
 } from '../../src/datasets/locator.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
@@ -237,5 +240,61 @@ describe('a portrait that locates', () => {
     await expect(
       engine.addDataset({ id: 's', kind: 'exact', locate: true } as never, docs.slice(0, 1)),
     ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+});
+
+describe('locator: the shared-text table', () => {
+  // documents 0 (sections 0–2), 1 (sections 3–4) and 2 (section 5)
+  const first = Uint32Array.of(0, 3, 5, 6);
+  const C = 6;
+  const code = (owner: number, other: number) => owner * C + other;
+
+  it('names a document holding a fifth or more of a section, with the range of its sections that hold it', () => {
+    const pairs: number[] = [];
+    // section 1 owns 100 n-grams: document 1 holds 60 of them in section 3 and 30 in section 4, document 2 only 19
+    for (let i = 0; i < 60; i++) pairs.push(code(1, 3));
+    for (let i = 0; i < 30; i++) pairs.push(code(1, 4));
+    for (let i = 0; i < 19; i++) pairs.push(code(1, 5));
+    // section 0 owns 50: document 1 holds 10 (exactly the floor) in section 4, and 2 stray ones in section 3
+    for (let i = 0; i < 8; i++) pairs.push(code(0, 4));
+    for (let i = 0; i < 2; i++) pairs.push(code(0, 3));
+    const owned = Uint32Array.of(50, 100, 0, 0, 0, 0);
+    const table = decodeShared(sharedTable(Float64Array.from(pairs.reverse()), owned, first));
+    expect(table.get(1)).toEqual([{ doc: 1, first_section: 3, last_section: 4, share: 0.9 }]);
+    expect(SHARED_MIN).toBe(0.2);
+    // 10 of 50: the floor; the range leaves out the section holding 2 stray n-grams (below 5 % of the section)
+    expect(table.get(0)).toEqual([{ doc: 1, first_section: 4, last_section: 4, share: 0.2 }]);
+    expect(table.has(2)).toBe(false);
+  });
+
+  it('is absent when nothing is shared, and a locator with rows out of range is refused', async () => {
+    expect(sharedTable(new Float64Array(0), new Uint32Array(6), first)).toBeUndefined();
+    expect(sharedTable(Float64Array.of(code(1, 5)), Uint32Array.of(0, 100, 0, 0, 0, 0), first)).toBeUndefined();
+    const engine = await createEngine();
+    const text = book('austen-persuasion');
+    await engine.addDataset({ id: 'r', kind: 'portrait', locate: true }, [{ id: 'a', text }]);
+    const data = decodeDataset(engine.exportDataset('r'), { kind: 'portrait' }) as PortraitDatasetData;
+    expect(data.locator?.shared).toBeUndefined();
+    const row = (values: number[]) => {
+      const bytes = new Uint8Array(values.length * 4);
+      const view = new DataView(bytes.buffer);
+      for (let i = 0; i < values.length; i++) view.setUint32(4 * i, values[i], true);
+      return bytes;
+    };
+    const withShared = (shared: Uint8Array) => ({ ...data, locator: { ...data.locator!, shared } });
+    // a row naming a document the portrait does not have: encodes (its layout is fine), refused on import
+    const foreign = encodeDataset(withShared(row([0, 7, 0, 0, 5000])));
+    await expect((await createEngine()).importDataset(foreign)).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE',
+    });
+    expect(() => encodeDataset(withShared(row([0, 0, 2, 1, 5000])))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => encodeDataset(withShared(row([0, 0, 0, 0, 20000])))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => encodeDataset(withShared(new Uint8Array(7)))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
   });
 });
