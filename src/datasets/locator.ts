@@ -420,12 +420,41 @@ export function locateChains(
     lastHit: number;
     /** Hits in a row it agreed with, up to the last one. */
     streak: number;
+    /** The chain it forked from, through every fork (the seed's number): forks of one chain share their history. */
+    origin: number;
+    /** Agreements it shares with the chain it forked from (its history; 0 for a seed). */
+    forkedAt: number;
   }
+  let seeded = 0;
   let open: Open[] = [];
   const scratch = new Int32Array(C);
   const agrees = (c: number, h: number) => sectionValue(seeds[c], digests[h], bits) === stored[h];
+  /**
+   * A chain left behind by its own fork: another chain of its origin holds its history and all but at most two of
+   * its later agreements (chance ones). The strongest chain claims its hits first, so such a chain would keep at
+   * most two hits — never evidence — and reading it again (its history is the whole copy so far) is what made a
+   * whole book slow.
+   */
+  const dominated = (o: Open): boolean => {
+    for (const x of open) {
+      // strictly larger (longer, or as long and forked later), so that of two such chains one always stays
+      const larger =
+        x.positions.length > o.positions.length ||
+        (x.positions.length === o.positions.length && x.forkedAt > o.forkedAt);
+      if (x === o || x.origin !== o.origin || !larger) continue;
+      let outside = 0;
+      let j = 0;
+      for (let k = x.forkedAt; k < o.positions.length; k++) {
+        const v = o.positions[k];
+        while (j < x.positions.length && x.positions[j] < v) j++;
+        if (j >= x.positions.length || x.positions[j] !== v) if (++outside > 2) break;
+      }
+      if (outside <= 2) return true;
+    }
+    return false;
+  };
   const close = (o: Open) => {
-    if (o.positions.length >= minLength)
+    if (o.positions.length >= minLength && !dominated(o))
       done.push({
         section: o.section,
         first_section: o.first_section,
@@ -464,11 +493,38 @@ export function locateChains(
         // being tried, and a long copy with a few foreign hits is not tried again section by section
         const n = o.positions.length;
         if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
-      } else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
+      } else if (
+        o.section + 1 < first[o.doc + 1] &&
+        agrees(o.section + 1, h) &&
+        // a fork of this chain already goes on in the next section: another one would hold its history again, and
+        // lose to it (a whole book forked at every hit after each section's end, until its chain there expired: the
+        // copies of its history made the search of Moby-Dick 20 times slower)
+        !open.some((x) => x.section === o.section + 1 && x.origin === o.origin) &&
+        confirmed(o.section + 1)
+      ) {
         // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
         // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
-        forks.push({ ...o, section: o.section + 1, positions: [...o.positions, pos], lastHit: h, streak: 1 });
+        forks.push({
+          ...o,
+          section: o.section + 1,
+          positions: [...o.positions, pos],
+          lastHit: h,
+          streak: 1,
+          forkedAt: o.positions.length,
+        });
         moved = true;
+      }
+    }
+    // a foreign hit inside a long copy (a common phrase another document stored first: the hit before and the hit
+    // after agree with a chain that agreed with three in four of at least eight hits) is not tried section by
+    // section either: a whole packed book has thousands of them, each a loop over every section of the pack
+    if (!explained && h + 1 < n) {
+      for (const o of open) {
+        const k = o.positions.length;
+        if (o.lastHit === h - 1 && k >= 8 && 4 * k >= 3 * (h - o.startHit + 1) && agrees(o.section, h + 1)) {
+          explained = true;
+          break;
+        }
       }
     }
     for (const f of forks) open.push(f);
@@ -504,6 +560,8 @@ export function locateChains(
         startHit: h,
         lastHit: h,
         streak: 1,
+        origin: seeded++,
+        forkedAt: 0,
       });
       present.add(c);
     }

@@ -779,10 +779,29 @@ export class PortraitDataset {
     const C = seeds.length;
     // a chain counts distinct n-grams: a phrase repeated through the text ("the Government of the United States of
     // America", ten times) agrees with the section that stored it first each time, and is one agreement, not ten
-    const digestAt = new Map<number, number>();
-    for (let j = 0; j < at.length; j++) digestAt.set(at[j], digests[j]);
+    // each hit's n-gram as a small number (equal n-grams, equal numbers), and a stamp per number: a chain's distinct
+    // n-grams are counted in one pass without a set (a whole book has chains of tens of thousands of hits)
+    const ngramAt = new Int32Array(m).fill(-1);
+    {
+      const number = new Map<number, number>();
+      for (let j = 0; j < at.length; j++) {
+        let id = number.get(digests[j]);
+        if (id === undefined) number.set(digests[j], (id = number.size));
+        ngramAt[at[j]] = id;
+      }
+    }
+    const stamp = new Int32Array(at.length);
+    let stampNow = 0;
     const chanceOf = (positions: number[]): number => {
-      const r = new Set(positions.map((x) => digestAt.get(x))).size;
+      stampNow++;
+      let r = 0;
+      for (const x of positions) {
+        const id = ngramAt[x];
+        if (stamp[id] !== stampNow) {
+          stamp[id] = stampNow;
+          r++;
+        }
+      }
       if (r < 2) return 1;
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
