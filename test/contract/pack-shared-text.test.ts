@@ -3,8 +3,10 @@
  * a selection of one of them (words 30,000–40,000 of Persuasion, as an anthology or a second edition holds a book's
  * text), a passage of the selection names the document that stored the text first and, in `also_in`, the selection
  * with the word range of its own that holds the text — in either manifest order, and after the pack is loaded from its
- * bytes. A passage outside the selection names only its book; the analysis's words name both documents.
+ * bytes. A passage outside the selection names only its book; the analysis's words name both documents, and its
+ * result is valid under the published result schema.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buildPack,
@@ -16,6 +18,7 @@ import {
   sha256Hex,
 } from '../../src/library.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
+import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
 import { book } from '../fixtures/texts/index.js';
 
 const enc = new TextEncoder();
@@ -124,6 +127,12 @@ describe('one text in two documents of a pack', () => {
     const r = await bookFirst.analyze({ content: persuasion.slice(36_000, 36_120).join(' '), content_type: 'text' });
     const m = r.matches.find((x) => x.kind === 'portrait' && x.document_id === 'persuasion');
     expect(m).toBeDefined();
+    // the result, also_in included, is what the published schema says
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    ajv.addFormat('date-time', (x: string) => !Number.isNaN(Date.parse(x)));
+    const valid = ajv.compile(ANALYSIS_RESULT_SCHEMA);
+    expect(valid(JSON.parse(JSON.stringify(r))), JSON.stringify(valid.errors)).toBe(true);
+    expect((m as PortraitMatch).also_in?.[0].document_id).toBe('selection');
     const said = JSON.stringify(r);
     expect(said).toContain('Title of persuasion');
     expect(said).toContain('the same text is also in');

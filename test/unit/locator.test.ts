@@ -173,6 +173,28 @@ describe('locator: chains of hits that agree on a section', () => {
     expect(best.positions).toEqual(at.filter((i) => i !== 1));
   });
 
+  it('a long copy over five sections with foreign hits is one chain, and no chain repeats its history', () => {
+    // 5 sections of document 20 (sections 200–204), 300 hits each, every 20th hit foreign (another document's)
+    const n = 1500;
+    const at = Array.from({ length: n }, (_, i) => i);
+    const rnd = prng(21);
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const foreign = (i: number) => i % 20 === 7;
+    const stored = Uint8Array.from(at, (i) =>
+      foreign(i)
+        ? sectionValue(seeds[4000 + (i % 97)], digests[i], 4)
+        : sectionValue(seeds[200 + Math.floor(i / 300)], digests[i], 4),
+    );
+    const chains = locateChains(at, digests, stored, seeds, first, 4, 3);
+    const best = chains.reduce((a, b) => (b.positions.length > a.positions.length ? b : a));
+    expect([best.first_section, best.section]).toEqual([200, 204]);
+    const own = at.filter((i) => !foreign(i));
+    expect(best.positions).toEqual(expect.arrayContaining(own));
+    // the chains left behind at each section's end are not returned again with the whole copy in them
+    const long = chains.filter((c) => c.positions.length > 300);
+    expect(long).toEqual([best]);
+  });
+
   it('scattered hits of random values: no chain longer than chance allows', () => {
     const rnd = prng(9);
     const at: number[] = [];
