@@ -515,13 +515,20 @@ export function locateChains(
         moved = true;
       }
     }
-    // a foreign hit inside a long copy (a common phrase another document stored first: the hit before and the hit
-    // after agree with a chain that agreed with three in four of at least eight hits) is not tried section by
-    // section either: a whole packed book has thousands of them, each a loop over every section of the pack
+    // a foreign hit inside a long copy (a common phrase another document stored first: one of the two hits before
+    // and one of the two after agree with a chain that agreed with three in four of at least eight hits) is not
+    // tried section by section either: a whole packed book has thousands of them, each a loop over every section of
+    // the pack (a phrase of a few words gives two foreign hits in a row). Where the content moves on to another
+    // text, its first hits are tried unless the old chain agrees with one of the next two by chance (1 in 8)
     if (!explained && h + 1 < n) {
       for (const o of open) {
         const k = o.positions.length;
-        if (o.lastHit === h - 1 && k >= 8 && 4 * k >= 3 * (h - o.startHit + 1) && agrees(o.section, h + 1)) {
+        if (
+          h - o.lastHit <= 2 &&
+          k >= 8 &&
+          4 * k >= 3 * (h - o.startHit + 1) &&
+          (agrees(o.section, h + 1) || (h + 2 < n && agrees(o.section, h + 2)))
+        ) {
           explained = true;
           break;
         }

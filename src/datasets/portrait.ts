@@ -812,14 +812,14 @@ export class PortraitDataset {
     // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
     const ranked = chains.map((chain) => ({ chain, chance: chanceOf(chain.positions) }));
     ranked.sort((x, y) => x.chance - y.chance || x.chain.positions[0] - y.chain.positions[0]);
-    const claimed = new Set<number>();
+    const claimed = new Uint8Array(m);
     const out: Array<{ chain: LocatedChain; chance: number }> = [];
     let chance = 1;
     for (const { chain } of ranked) {
-      const positions = chain.positions.filter((x) => !claimed.has(x));
+      const positions = chain.positions.filter((x) => claimed[x] === 0);
       if (positions.length < 2) continue;
       const c = chanceOf(positions);
-      for (const x of positions) claimed.add(x);
+      for (const x of positions) claimed[x] = 1;
       if (c < chance) chance = c;
       out.push({ chain: positions.length === chain.positions.length ? chain : { ...chain, positions }, chance: c });
     }

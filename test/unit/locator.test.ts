@@ -195,6 +195,21 @@ describe('locator: chains of hits that agree on a section', () => {
     expect(long).toEqual([best]);
   });
 
+  it('a copy of one text that moves on to another: the second chain starts at (nearly) its first hit', () => {
+    // 300 hits of section 200 with pairs of foreign hits, then 40 hits of section 3000 (another document)
+    const at = Array.from({ length: 340 }, (_, i) => i);
+    const rnd = prng(23);
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const sectionOf = (i: number) => (i >= 300 ? 3000 : i % 25 === 7 || i % 25 === 8 ? 4000 + (i % 89) : 200);
+    const stored = Uint8Array.from(at, (i) => sectionValue(seeds[sectionOf(i)], digests[i], 4));
+    const chains = locateChains(at, digests, stored, seeds, first, 4, 3);
+    const second = chains.find((c) => c.section === 3000);
+    expect(second).toBeDefined();
+    expect(second!.positions.length).toBeGreaterThanOrEqual(38);
+    const firstChain = chains.find((c) => c.section === 200)!;
+    expect(firstChain.positions).toEqual(expect.arrayContaining(at.filter((i) => sectionOf(i) === 200)));
+  });
+
   it('scattered hits of random values: no chain longer than chance allows', () => {
     const rnd = prng(9);
     const at: number[] = [];
