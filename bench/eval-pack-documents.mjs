@@ -369,7 +369,7 @@ if (args.base && existsSync(join(args.base, 'index.json'))) {
   };
   const loads = { new: [], base: [] };
   const engines = {};
-  for (let i = 0; i < (args.quick ? 5 : 11); i++) {
+  for (let i = 0; i < (args.quick ? 5 : 21); i++) {
     for (const k of i % 2 ? ['base', 'new'] : ['new', 'base']) {
       const r = await load(k);
       loads[k].push(r.ms);
@@ -392,7 +392,8 @@ if (args.base && existsSync(join(args.base, 'index.json'))) {
   const analyzes = { new: [], base: [] };
   if (texts.length > 0) {
     for (const e of Object.values(engines)) await e.analyze({ content: texts[0], content_type: 'text' }); // warm
-    const rounds = args.quick ? 9 : 31;
+    // many rounds: one analyze takes tens of milliseconds, and a shared machine moves a short median by half
+    const rounds = args.quick ? 21 : 121;
     for (let i = 0; i < rounds; i++) {
       const content = texts[(i + 1) % texts.length];
       for (const k of i % 2 ? ['base', 'new'] : ['new', 'base']) {
@@ -414,8 +415,13 @@ if (args.base && existsSync(join(args.base, 'index.json'))) {
   c.ratios = {
     bytes: Math.round((c.default_pack_bytes.new / c.default_pack_bytes.base) * 1000) / 1000,
     load: Math.round((c.load_ms_median.new / c.load_ms_median.base) * 1000) / 1000,
+    load_paired: Math.round(median(loads.new.map((x, i) => x / loads.base[i])) * 1000) / 1000,
     analyze: c.analyze_10k_ms_median
       ? Math.round((c.analyze_10k_ms_median.new / c.analyze_10k_ms_median.base) * 1000) / 1000
+      : null,
+    // the median of the ratios of the same text in the same round (less moved by the machine's load)
+    analyze_paired: analyzes.new.length
+      ? Math.round(median(analyzes.new.map((x, i) => x / analyzes.base[i])) * 1000) / 1000
       : null,
   };
 }
