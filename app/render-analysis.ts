@@ -135,6 +135,18 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
             null,
             `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} words agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
           ),
+          ...(m.also_in ?? []).map((a) =>
+            h(
+              'p',
+              null,
+              'The same text is also in ',
+              a.document.url && /^https?:\/\//.test(a.document.url)
+                ? h('a', { href: a.document.url, rel: 'noopener', target: '_blank' }, a.document.title ?? a.document_id)
+                : (a.document.title ?? a.document_id),
+              a.document.ebook !== undefined ? ` (Project Gutenberg #${a.document.ebook})` : ` (${a.document_id})`,
+              `, words ${count(a.source_words[0])}–${count(a.source_words[1])} (${Math.round(a.shared * 100)} % of this section's n-grams): a portrait cannot tell identical text apart.`,
+            ),
+          ),
         );
         return;
       }

@@ -128,18 +128,27 @@ export function buildCases({ quick = false } = {}) {
     return `${host.slice(0, at)}${quote} ${host.slice(at)}`;
   };
 
-  // ---- negatives: { doc, source, part, words, text }
+  // ---- negatives: { doc, source, genre, part, words, text }
   const negatives = [];
   for (const d of natural) {
     if (d.source === 'pan') continue; // whole essays, below
     const spans = wordSpans(d.text);
     for (const L of LENGTHS)
       for (const x of excerpts(d.text, L, perDoc[L], rnd, spans))
-        negatives.push({ doc: d.id, source: d.source, part: d.part, words: L, text: x.text });
+        negatives.push({ doc: d.id, source: d.source, genre: d.genre, part: d.part, words: L, text: x.text });
   }
   for (const p of natural.filter((d) => d.source === 'pan')) {
     const n = words(p.text);
-    if (n >= 60) negatives.push({ doc: p.id, source: 'pan', part: p.part, words: bucketOf(n), whole: n, text: p.text });
+    if (n >= 60)
+      negatives.push({
+        doc: p.id,
+        source: 'pan',
+        genre: p.genre,
+        part: p.part,
+        words: bucketOf(n),
+        whole: n,
+        text: p.text,
+      });
   }
   // ---- long negatives: unrelated texts of one half, concatenated
   const long = [];

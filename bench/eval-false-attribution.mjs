@@ -61,6 +61,26 @@ const log = (s) => console.error(s);
 const round = (x, d = 4) => (x === null || x === undefined ? x : Math.round(x * 10 ** d) / 10 ** d);
 const { natural, books, negatives, long, positives, excerpt } = buildCases({ quick: QUICK });
 const words = (t) => t.split(/\s+/).filter(Boolean).length;
+/** The Brown Corpus categories (Francis & Kučera 1964, the corpus manual) by name; other sources keep theirs. */
+const BROWN = {
+  a: 'press: reportage',
+  b: 'press: editorial',
+  c: 'press: reviews',
+  d: 'religion',
+  e: 'skill and hobbies',
+  f: 'popular lore',
+  g: 'belles-lettres',
+  h: 'miscellaneous: government and house organs',
+  j: 'learned',
+  k: 'fiction: general',
+  l: 'fiction: mystery and detective',
+  m: 'fiction: science',
+  n: 'fiction: adventure and western',
+  p: 'fiction: romance and love story',
+  r: 'humor',
+};
+const genreName = (x) =>
+  x.source === 'brown' ? `brown ${BROWN[x.genre] ?? x.genre}` : `${x.source} ${x.genre ?? ''}`.trim();
 
 // ------------------------------------------------------------------ measures
 function wilson(k, n) {
@@ -226,6 +246,20 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
         ge50: share(N, (x) => x.r.confidence >= 50),
         ge90: share(N, (x) => x.r.confidence >= 90),
         histogram: histogram(N.map((x) => x.r.confidence)),
+        // per genre (Brown Corpus categories by name; arXiv science, PAN essays, short answers): answers, ≥ 50, max
+        by_genre: Object.fromEntries(
+          [...new Set(N.map((x) => genreName(x)))].sort().map((g) => {
+            const xs = N.filter((x) => genreName(x) === g);
+            return [
+              g,
+              {
+                n: xs.length,
+                ge50: xs.filter((x) => x.r.confidence >= 50).length,
+                max: xs.reduce((a, x) => Math.max(a, x.r.confidence), 0),
+              },
+            ];
+          }),
+        ),
         weak_summary_above_50: N.concat(P).filter((x) => x.r.level === 'weak' && x.r.confidence > 50).length,
         confident: N.filter((x) => x.r.confidence >= 50).map((x) => ({
           doc: x.doc,

@@ -46,6 +46,31 @@ export interface LocatorData {
   readonly keys: number;
   /** The cells, `bits` each, packed least significant first. */
   readonly cells: Uint8Array;
+  /**
+   * Which other documents hold the text of a section ({@link sharedTable}): rows of {@link SHARED_ROW} little-endian
+   * u32 — owner section, other document, its first and last section holding the text, share × 10⁴. Absent when no
+   * section shares {@link SHARED_MIN} of its n-grams with another document.
+   */
+  readonly shared?: Uint8Array;
+}
+
+/** u32 fields per row of a locator's shared-text table. */
+export const SHARED_ROW = 5;
+/**
+ * Share of a section's n-grams another document must hold for a match in that section to name it too: a fifth of
+ * a section is 800 words of one text in both, more than any quotation and less than any second edition.
+ */
+export const SHARED_MIN = 0.2;
+
+/** Another document holding (most of) the text of a section: what a match in that section names beside its own. */
+export interface SharedText {
+  /** Index of the other document. */
+  readonly doc: number;
+  /** Its first and last global section holding the text. */
+  readonly first_section: number;
+  readonly last_section: number;
+  /** Share of the owner section's n-grams the other document holds (0..1). */
+  readonly share: number;
 }
 
 /** A place a chain of hits resolved to. */
@@ -218,6 +243,82 @@ export function locatorValues(d: LocatorData, words: Uint32Array, at: ArrayLike<
   return out;
 }
 
+/**
+ * The shared-text table of a portrait, from its key occurrences grouped by key (each group in document order, its
+ * first occurrence the owner: the section the locator names). An n-gram first stored in section c of document A and
+ * seen again in section c' of another document B counts once for the pair (c, c'); a section c names B when B holds
+ * at least {@link SHARED_MIN} of the distinct n-grams c owns. The locator cannot tell identical text apart (every
+ * n-gram has one value: its first section's), so a match in c names every such document beside A.
+ * `pairs` are the codes owner · C + other of every such occurrence (in any order), `owned` the n-grams each section
+ * owns, `first` each document's first section (C = the last entry).
+ * @example
+ * // section 0 (document 0) owns 10 n-grams; document 1 (section 1) holds 9 of them
+ * decodeShared(sharedTable(Float64Array.from({ length: 9 }, () => 0 * 2 + 1), Uint32Array.of(10, 0), Uint32Array.of(0, 1, 2))).get(0)
+ * // [{ doc: 1, first_section: 1, last_section: 1, share: 0.9 }]
+ */
+export function sharedTable(pairs: Float64Array, owned: Uint32Array, first: Uint32Array): Uint8Array | undefined {
+  const C = first[first.length - 1];
+  const sorted = pairs.slice().sort();
+  const rows: number[] = [];
+  // one owner section at a time: the other sections it shares n-grams with, and their counts
+  for (let i = 0; i < sorted.length; ) {
+    const owner = Math.floor(sorted[i] / C);
+    const others: Array<[number, number]> = [];
+    while (i < sorted.length && Math.floor(sorted[i] / C) === owner) {
+      const other = sorted[i] - owner * C;
+      let n = 0;
+      while (i < sorted.length && sorted[i] === owner * C + other) {
+        n++;
+        i++;
+      }
+      others.push([other, n]);
+    }
+    if (owned[owner] === 0) continue;
+    const byDoc = new Map<number, Array<[number, number]>>();
+    for (const o of others) {
+      const d = sectionDoc(first, o[0]);
+      const list = byDoc.get(d);
+      if (list) list.push(o);
+      else byDoc.set(d, [o]);
+    }
+    for (const [doc, list] of byDoc) {
+      const total = list.reduce((a, o) => a + o[1], 0);
+      const share = total / owned[owner];
+      if (share < SHARED_MIN) continue;
+      // the range: sections holding a real part of the text, not the stray common phrases of the rest
+      const real = list.filter((o) => o[1] >= 0.05 * owned[owner]);
+      const range = real.length > 0 ? real : [list.reduce((a, o) => (o[1] > a[1] ? o : a))];
+      rows.push(owner, doc, range[0][0], range[range.length - 1][0], Math.min(10000, Math.round(share * 10000)));
+    }
+  }
+  if (rows.length === 0) return undefined;
+  const out = new Uint8Array(rows.length * 4);
+  const view = new DataView(out.buffer);
+  for (let j = 0; j < rows.length; j++) view.setUint32(4 * j, rows[j], true);
+  return out;
+}
+
+/** The shared-text table as a map from owner section to the other documents holding its text, best first. */
+export function decodeShared(shared: Uint8Array | undefined): Map<number, SharedText[]> {
+  const out = new Map<number, SharedText[]>();
+  if (shared === undefined) return out;
+  const view = new DataView(shared.buffer, shared.byteOffset, shared.byteLength);
+  for (let at = 0; at + 4 * SHARED_ROW <= shared.byteLength; at += 4 * SHARED_ROW) {
+    const owner = view.getUint32(at, true);
+    const row: SharedText = {
+      doc: view.getUint32(at + 4, true),
+      first_section: view.getUint32(at + 8, true),
+      last_section: view.getUint32(at + 12, true),
+      share: view.getUint32(at + 16, true) / 10000,
+    };
+    const list = out.get(owner);
+    if (list) list.push(row);
+    else out.set(owner, [row]);
+  }
+  for (const list of out.values()) list.sort((x, y) => y.share - x.share || x.doc - y.doc);
+  return out;
+}
+
 /** Check a locator read from a snapshot: sizes consistent with its key count. Returns the detail of a fault. */
 export function locatorFault(d: LocatorData): string | null {
   if (![1, 2, 4, 8].includes(d.bits)) return 'locator.bits must be 1, 2, 4 or 8';
@@ -231,6 +332,16 @@ export function locatorFault(d: LocatorData): string | null {
   const length = (d.segment_count + 2) * d.segment_length;
   if (d.cells.length !== Math.ceil((length * d.bits) / 8))
     return `locator.cells has ${d.cells.length} bytes, expected ${Math.ceil((length * d.bits) / 8)}`;
+  if (d.shared !== undefined) {
+    if (d.shared.length === 0 || d.shared.length % (4 * SHARED_ROW) !== 0)
+      return `locator.shared must hold rows of ${4 * SHARED_ROW} bytes`;
+    const view = new DataView(d.shared.buffer, d.shared.byteOffset, d.shared.byteLength);
+    for (let at = 0; at < d.shared.length; at += 4 * SHARED_ROW) {
+      const lo = view.getUint32(at + 8, true),
+        hi = view.getUint32(at + 12, true);
+      if (lo > hi || view.getUint32(at + 16, true) > 10000) return 'locator.shared has a row out of range';
+    }
+  }
   return null;
 }
 
@@ -309,12 +420,41 @@ export function locateChains(
     lastHit: number;
     /** Hits in a row it agreed with, up to the last one. */
     streak: number;
+    /** The chain it forked from, through every fork (the seed's number): forks of one chain share their history. */
+    origin: number;
+    /** Agreements it shares with the chain it forked from (its history; 0 for a seed). */
+    forkedAt: number;
   }
+  let seeded = 0;
   let open: Open[] = [];
   const scratch = new Int32Array(C);
   const agrees = (c: number, h: number) => sectionValue(seeds[c], digests[h], bits) === stored[h];
+  /**
+   * A chain left behind by its own fork: another chain of its origin holds its history and all but at most two of
+   * its later agreements (chance ones). The strongest chain claims its hits first, so such a chain would keep at
+   * most two hits — never evidence — and reading it again (its history is the whole copy so far) is what made a
+   * whole book slow.
+   */
+  const dominated = (o: Open): boolean => {
+    for (const x of open) {
+      // strictly larger (longer, or as long and forked later), so that of two such chains one always stays
+      const larger =
+        x.positions.length > o.positions.length ||
+        (x.positions.length === o.positions.length && x.forkedAt > o.forkedAt);
+      if (x === o || x.origin !== o.origin || !larger) continue;
+      let outside = 0;
+      let j = 0;
+      for (let k = x.forkedAt; k < o.positions.length; k++) {
+        const v = o.positions[k];
+        while (j < x.positions.length && x.positions[j] < v) j++;
+        if (j >= x.positions.length || x.positions[j] !== v) if (++outside > 2) break;
+      }
+      if (outside <= 2) return true;
+    }
+    return false;
+  };
   const close = (o: Open) => {
-    if (o.positions.length >= minLength)
+    if (o.positions.length >= minLength && !dominated(o))
       done.push({
         section: o.section,
         first_section: o.first_section,
@@ -353,11 +493,45 @@ export function locateChains(
         // being tried, and a long copy with a few foreign hits is not tried again section by section
         const n = o.positions.length;
         if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
-      } else if (o.section + 1 < first[o.doc + 1] && agrees(o.section + 1, h) && confirmed(o.section + 1)) {
+      } else if (
+        o.section + 1 < first[o.doc + 1] &&
+        agrees(o.section + 1, h) &&
+        // a fork of this chain already goes on in the next section: another one would hold its history again, and
+        // lose to it (a whole book forked at every hit after each section's end, until its chain there expired: the
+        // copies of its history made the search of Moby-Dick 20 times slower)
+        !open.some((x) => x.section === o.section + 1 && x.origin === o.origin) &&
+        confirmed(o.section + 1)
+      ) {
         // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
         // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
-        forks.push({ ...o, section: o.section + 1, positions: [...o.positions, pos], lastHit: h, streak: 1 });
+        forks.push({
+          ...o,
+          section: o.section + 1,
+          positions: [...o.positions, pos],
+          lastHit: h,
+          streak: 1,
+          forkedAt: o.positions.length,
+        });
         moved = true;
+      }
+    }
+    // a foreign hit inside a long copy (a common phrase another document stored first: one of the two hits before
+    // and one of the two after agree with a chain that agreed with three in four of at least eight hits) is not
+    // tried section by section either: a whole packed book has thousands of them, each a loop over every section of
+    // the pack (a phrase of a few words gives two foreign hits in a row). Where the content moves on to another
+    // text, its first hits are tried unless the old chain agrees with one of the next two by chance (1 in 8)
+    if (!explained && h + 1 < n) {
+      for (const o of open) {
+        const k = o.positions.length;
+        if (
+          h - o.lastHit <= 2 &&
+          k >= 8 &&
+          4 * k >= 3 * (h - o.startHit + 1) &&
+          (agrees(o.section, h + 1) || (h + 2 < n && agrees(o.section, h + 2)))
+        ) {
+          explained = true;
+          break;
+        }
       }
     }
     for (const f of forks) open.push(f);
@@ -393,6 +567,8 @@ export function locateChains(
         startHit: h,
         lastHit: h,
         streak: 1,
+        origin: seeded++,
+        forkedAt: 0,
       });
       present.add(c);
     }

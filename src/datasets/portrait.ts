@@ -67,6 +67,7 @@ import type {
   DatasetDocument,
   DatasetStats,
   DocInfo,
+  PortraitAlsoIn,
   PortraitDocument,
   PortraitHit,
   PortraitMatch,
@@ -74,6 +75,7 @@ import type {
 import { binomialUpperTail } from '../stats/binomial.js';
 import {
   buildLocator,
+  decodeShared,
   keyDigest,
   LOCATOR_BITS,
   LOCATOR_SECTION_WORDS,
@@ -84,6 +86,8 @@ import {
   sectionIndex,
   sectionSeeds,
   sectionValue,
+  type SharedText,
+  sharedTable,
 } from './locator.js';
 
 /** What one portrait search found: the runs the evidence rests on (as matches), every run, and the counts. */
@@ -255,7 +259,7 @@ export class PortraitDataset {
   /** The locator as built or restored (null: none, or stale). */
   private locator: LocatorData | null = null;
   /** Section seeds and each document's first section, for the locator. */
-  private locating: { seeds: Uint32Array; first: Uint32Array } | null = null;
+  private locating: { seeds: Uint32Array; first: Uint32Array; shared: Map<number, SharedText[]> } | null = null;
 
   constructor(
     private readonly core: Core,
@@ -378,23 +382,47 @@ export class PortraitDataset {
         }
         [a, b] = [b, a];
       }
+      // distinct keys, each with its first section; on the way, the n-grams each section owns and, for the
+      // shared-text table, every later section of another document that holds an owned n-gram (once per section)
+      const firstOfDoc = sectionIndex(
+        this.docs.map((d) => d.tokens),
+        LOCATOR_SECTION_WORDS,
+      );
+      const C = firstOfDoc[firstOfDoc.length - 1];
+      const docOf = new Uint32Array(C);
+      for (let d = 0; d + 1 < firstOfDoc.length; d++) docOf.fill(d, firstOfDoc[d], firstOfDoc[d + 1]);
+      const owned = new Uint32Array(C);
+      let pairs = new Float64Array(1024);
+      let pairN = 0;
       let m = 0;
+      let lastOther = -1;
       for (let i = 0; i < n; i++) {
-        if (m > 0 && a.lo[i] === a.lo[m - 1] && a.hi[i] === a.hi[m - 1]) continue;
+        if (m > 0 && a.lo[i] === a.lo[m - 1] && a.hi[i] === a.hi[m - 1]) {
+          const owner = a.sec[m - 1],
+            other = a.sec[i];
+          if (other !== lastOther && docOf[other] !== docOf[owner]) {
+            if (pairN === pairs.length) {
+              const grown = new Float64Array(pairs.length * 2);
+              grown.set(pairs);
+              pairs = grown;
+            }
+            pairs[pairN++] = owner * C + other;
+          }
+          lastOther = other;
+          continue;
+        }
+        lastOther = a.sec[i];
+        owned[a.sec[i]]++;
         a.lo[m] = a.lo[i];
         a.hi[m] = a.hi[i];
         a.sec[m++] = a.sec[i];
       }
+      const shared = sharedTable(pairs.subarray(0, pairN), owned, firstOfDoc);
       const seeds = sectionSeeds(this.sectionCount);
       const values = new Uint8Array(m);
       for (let i = 0; i < m; i++) values[i] = sectionValue(seeds[a.sec[i]], keyDigest(a.lo[i], a.hi[i]), LOCATOR_BITS);
-      this.locator = buildLocator(
-        a.lo.subarray(0, m),
-        a.hi.subarray(0, m),
-        values,
-        LOCATOR_BITS,
-        LOCATOR_SECTION_WORDS,
-      );
+      const built = buildLocator(a.lo.subarray(0, m), a.hi.subarray(0, m), values, LOCATOR_BITS, LOCATOR_SECTION_WORDS);
+      this.locator = shared === undefined ? built : { ...built, shared };
     }
     if (this.locator === null) return null;
     if (this.locating === null) {
@@ -402,7 +430,11 @@ export class PortraitDataset {
         this.docs.map((d) => d.tokens),
         this.locator.section_words,
       );
-      this.locating = { seeds: sectionSeeds(first[first.length - 1]), first };
+      this.locating = {
+        seeds: sectionSeeds(first[first.length - 1]),
+        first,
+        shared: decodeShared(this.locator.shared),
+      };
     }
     return this.locator;
   }
@@ -660,6 +692,7 @@ export class PortraitDataset {
           score: 1 - c.chance,
           document: documentRef(doc),
           source_words: [from, to],
+          ...this.alsoIn(c.chain),
           agreeing: c.chain.positions.length,
           fingerprints: b - a + 1,
         });
@@ -667,6 +700,42 @@ export class PortraitDataset {
       result.matches.sort((x, y) => x.query_start - y.query_start);
     }
     return result;
+  }
+
+  /**
+   * The other documents holding the text of a chain's sections (the locator's shared-text table): the locator names
+   * the document that stored the text first, and cannot tell identical text in a later one apart, so a match names
+   * both. Best first: the largest share of the sections' n-grams.
+   */
+  private alsoIn(chain: LocatedChain): { also_in?: PortraitAlsoIn[] } {
+    const { first, shared } = this.locating!;
+    const words = this.locator!.section_words;
+    const best = new Map<number, { lo: number; hi: number; share: number }>();
+    for (let c = chain.first_section; c <= chain.section; c++) {
+      for (const row of shared.get(c) ?? []) {
+        if (row.doc === chain.doc || row.doc >= this.docs.length) continue;
+        const b = best.get(row.doc);
+        if (!b) best.set(row.doc, { lo: row.first_section, hi: row.last_section, share: row.share });
+        else {
+          b.lo = Math.min(b.lo, row.first_section);
+          b.hi = Math.max(b.hi, row.last_section);
+          b.share = Math.max(b.share, row.share);
+        }
+      }
+    }
+    if (best.size === 0) return {};
+    const out: PortraitAlsoIn[] = [];
+    for (const [d, b] of best) {
+      const doc = this.docs[d];
+      out.push({
+        document_id: doc.id,
+        document: documentRef(doc),
+        source_words: [(b.lo - first[d]) * words, Math.min(doc.tokens, (b.hi - first[d] + 1) * words)],
+        shared: b.share,
+      });
+    }
+    out.sort((x, y) => y.shared - x.shared || (x.document_id < y.document_id ? -1 : 1));
+    return { also_in: out };
   }
 
   /**
@@ -710,10 +779,29 @@ export class PortraitDataset {
     const C = seeds.length;
     // a chain counts distinct n-grams: a phrase repeated through the text ("the Government of the United States of
     // America", ten times) agrees with the section that stored it first each time, and is one agreement, not ten
-    const digestAt = new Map<number, number>();
-    for (let j = 0; j < at.length; j++) digestAt.set(at[j], digests[j]);
+    // each hit's n-gram as a small number (equal n-grams, equal numbers), and a stamp per number: a chain's distinct
+    // n-grams are counted in one pass without a set (a whole book has chains of tens of thousands of hits)
+    const ngramAt = new Int32Array(m).fill(-1);
+    {
+      const number = new Map<number, number>();
+      for (let j = 0; j < at.length; j++) {
+        let id = number.get(digests[j]);
+        if (id === undefined) number.set(digests[j], (id = number.size));
+        ngramAt[at[j]] = id;
+      }
+    }
+    const stamp = new Int32Array(at.length);
+    let stampNow = 0;
     const chanceOf = (positions: number[]): number => {
-      const r = new Set(positions.map((x) => digestAt.get(x))).size;
+      stampNow++;
+      let r = 0;
+      for (const x of positions) {
+        const id = ngramAt[x];
+        if (stamp[id] !== stampNow) {
+          stamp[id] = stampNow;
+          r++;
+        }
+      }
       if (r < 2) return 1;
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
@@ -724,14 +812,14 @@ export class PortraitDataset {
     // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
     const ranked = chains.map((chain) => ({ chain, chance: chanceOf(chain.positions) }));
     ranked.sort((x, y) => x.chance - y.chance || x.chain.positions[0] - y.chain.positions[0]);
-    const claimed = new Set<number>();
+    const claimed = new Uint8Array(m);
     const out: Array<{ chain: LocatedChain; chance: number }> = [];
     let chance = 1;
     for (const { chain } of ranked) {
-      const positions = chain.positions.filter((x) => !claimed.has(x));
+      const positions = chain.positions.filter((x) => claimed[x] === 0);
       if (positions.length < 2) continue;
       const c = chanceOf(positions);
-      for (const x of positions) claimed.add(x);
+      for (const x of positions) claimed[x] = 1;
       if (c < chance) chance = c;
       out.push({ chain: positions.length === chain.positions.length ? chain : { ...chain, positions }, chance: c });
     }
@@ -829,6 +917,17 @@ export class PortraitDataset {
       ds.docIds.add(d.id);
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;
+    }
+    if (data.locator?.shared !== undefined) {
+      // rows must name sections and documents of this portrait (a row out of range would name nothing, or crash)
+      const sections = sectionIndex(
+        ds.docs.map((d) => d.tokens),
+        data.locator.section_words,
+      );
+      const C = sections[sections.length - 1];
+      for (const [owner, rows] of decodeShared(data.locator.shared))
+        if (owner >= C || rows.some((r) => r.doc >= ds.docs.length || r.last_section >= C))
+          bad('locator.shared names a section or document the portrait does not have');
     }
     const maxK = core.raw.bloomMaxK.value as number;
     core.guard(() => {

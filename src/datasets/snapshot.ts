@@ -718,9 +718,10 @@ function decodePortrait(
 export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData {
   if (!isPlainObject(v)) fail('locator must be a map');
   const o = v as Record<string, unknown>;
-  checkKeys(o, new Set(LOCATOR_KEYS), 'locator', fail);
+  checkKeys(o, new Set([...LOCATOR_KEYS, 'shared']), 'locator', fail);
   for (const k of LOCATOR_KEYS) if (!(k in o)) fail(`locator.${k} is missing`);
   if (!(o.cells instanceof Uint8Array)) fail('locator.cells must be bin');
+  if (o.shared !== undefined && !(o.shared instanceof Uint8Array)) fail('locator.shared must be bin');
   for (const k of LOCATOR_KEYS.slice(0, 6)) if (!isCount(o[k])) fail(`locator.${k} must be a non-negative integer`);
   const d: LocatorData = {
     bits: o.bits as number,
@@ -730,6 +731,8 @@ export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData 
     section_words: o.section_words as number,
     keys: o.keys as number,
     cells: copy ? (o.cells as Uint8Array).slice() : (o.cells as Uint8Array),
+    // optional, last: a locator without a shared-text table encodes as it did before there was one
+    ...(o.shared === undefined ? {} : { shared: copy ? (o.shared as Uint8Array).slice() : (o.shared as Uint8Array) }),
   };
   const fault = locatorFault(d);
   if (fault) fail(fault);

@@ -184,6 +184,16 @@ export interface PortraitDocument {
   readonly url?: string;
 }
 
+/** Another document of a pack that holds the text a portrait match names (see {@link PortraitMatch.also_in}). */
+export interface PortraitAlsoIn {
+  readonly document_id: string;
+  readonly document: PortraitDocument;
+  /** Word offsets [start, end) of its sections holding the text. */
+  readonly source_words: readonly [number, number];
+  /** Share of the named section's n-grams this document also holds (0..1; at least 0.2). */
+  readonly shared: number;
+}
+
 export interface PortraitMatch {
   readonly dataset_id: string;
   /**
@@ -198,6 +208,12 @@ export interface PortraitMatch {
    * (sections of 4,096 words).
    */
   readonly source_words?: readonly [number, number];
+  /**
+   * Other documents of the pack that hold the text of the section(s) named (another edition, a collection and one of
+   * its parts), best first: a portrait cannot tell identical text apart, so it names every document holding it.
+   * Absent when none does.
+   */
+  readonly also_in?: readonly PortraitAlsoIn[];
   /** Hits of the run that agree with the document. */
   readonly agreeing?: number;
   /** Query fingerprints the run spans (agreeing hits, other hits and misses). */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import {
   buildLocator,
+  decodeShared,
   keyDigest,
   locateChains,
   locatorFault,
@@ -15,6 +16,8 @@ import {
   sectionIndex,
   sectionSeeds,
   sectionValue,
+  SHARED_MIN,
+  sharedTable,
 } from '../../src/datasets/locator.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
@@ -170,6 +173,43 @@ describe('locator: chains of hits that agree on a section', () => {
     expect(best.positions).toEqual(at.filter((i) => i !== 1));
   });
 
+  it('a long copy over five sections with foreign hits is one chain, and no chain repeats its history', () => {
+    // 5 sections of document 20 (sections 200–204), 300 hits each, every 20th hit foreign (another document's)
+    const n = 1500;
+    const at = Array.from({ length: n }, (_, i) => i);
+    const rnd = prng(21);
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const foreign = (i: number) => i % 20 === 7;
+    const stored = Uint8Array.from(at, (i) =>
+      foreign(i)
+        ? sectionValue(seeds[4000 + (i % 97)], digests[i], 4)
+        : sectionValue(seeds[200 + Math.floor(i / 300)], digests[i], 4),
+    );
+    const chains = locateChains(at, digests, stored, seeds, first, 4, 3);
+    const best = chains.reduce((a, b) => (b.positions.length > a.positions.length ? b : a));
+    expect([best.first_section, best.section]).toEqual([200, 204]);
+    const own = at.filter((i) => !foreign(i));
+    expect(best.positions).toEqual(expect.arrayContaining(own));
+    // the chains left behind at each section's end are not returned again with the whole copy in them
+    const long = chains.filter((c) => c.positions.length > 300);
+    expect(long).toEqual([best]);
+  });
+
+  it('a copy of one text that moves on to another: the second chain starts at (nearly) its first hit', () => {
+    // 300 hits of section 200 with pairs of foreign hits, then 40 hits of section 3000 (another document)
+    const at = Array.from({ length: 340 }, (_, i) => i);
+    const rnd = prng(23);
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const sectionOf = (i: number) => (i >= 300 ? 3000 : i % 25 === 7 || i % 25 === 8 ? 4000 + (i % 89) : 200);
+    const stored = Uint8Array.from(at, (i) => sectionValue(seeds[sectionOf(i)], digests[i], 4));
+    const chains = locateChains(at, digests, stored, seeds, first, 4, 3);
+    const second = chains.find((c) => c.section === 3000);
+    expect(second).toBeDefined();
+    expect(second!.positions.length).toBeGreaterThanOrEqual(38);
+    const firstChain = chains.find((c) => c.section === 200)!;
+    expect(firstChain.positions).toEqual(expect.arrayContaining(at.filter((i) => sectionOf(i) === 200)));
+  });
+
   it('scattered hits of random values: no chain longer than chance allows', () => {
     const rnd = prng(9);
     const at: number[] = [];
@@ -237,5 +277,61 @@ describe('a portrait that locates', () => {
     await expect(
       engine.addDataset({ id: 's', kind: 'exact', locate: true } as never, docs.slice(0, 1)),
     ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+});
+
+describe('locator: the shared-text table', () => {
+  // documents 0 (sections 0–2), 1 (sections 3–4) and 2 (section 5)
+  const first = Uint32Array.of(0, 3, 5, 6);
+  const C = 6;
+  const code = (owner: number, other: number) => owner * C + other;
+
+  it('names a document holding a fifth or more of a section, with the range of its sections that hold it', () => {
+    const pairs: number[] = [];
+    // section 1 owns 100 n-grams: document 1 holds 60 of them in section 3 and 30 in section 4, document 2 only 19
+    for (let i = 0; i < 60; i++) pairs.push(code(1, 3));
+    for (let i = 0; i < 30; i++) pairs.push(code(1, 4));
+    for (let i = 0; i < 19; i++) pairs.push(code(1, 5));
+    // section 0 owns 50: document 1 holds 10 (exactly the floor) in section 4, and 2 stray ones in section 3
+    for (let i = 0; i < 8; i++) pairs.push(code(0, 4));
+    for (let i = 0; i < 2; i++) pairs.push(code(0, 3));
+    const owned = Uint32Array.of(50, 100, 0, 0, 0, 0);
+    const table = decodeShared(sharedTable(Float64Array.from(pairs.reverse()), owned, first));
+    expect(table.get(1)).toEqual([{ doc: 1, first_section: 3, last_section: 4, share: 0.9 }]);
+    expect(SHARED_MIN).toBe(0.2);
+    // 10 of 50: the floor; the range leaves out the section holding 2 stray n-grams (below 5 % of the section)
+    expect(table.get(0)).toEqual([{ doc: 1, first_section: 4, last_section: 4, share: 0.2 }]);
+    expect(table.has(2)).toBe(false);
+  });
+
+  it('is absent when nothing is shared, and a locator with rows out of range is refused', async () => {
+    expect(sharedTable(new Float64Array(0), new Uint32Array(6), first)).toBeUndefined();
+    expect(sharedTable(Float64Array.of(code(1, 5)), Uint32Array.of(0, 100, 0, 0, 0, 0), first)).toBeUndefined();
+    const engine = await createEngine();
+    const text = book('austen-persuasion');
+    await engine.addDataset({ id: 'r', kind: 'portrait', locate: true }, [{ id: 'a', text }]);
+    const data = decodeDataset(engine.exportDataset('r'), { kind: 'portrait' }) as PortraitDatasetData;
+    expect(data.locator?.shared).toBeUndefined();
+    const row = (values: number[]) => {
+      const bytes = new Uint8Array(values.length * 4);
+      const view = new DataView(bytes.buffer);
+      for (let i = 0; i < values.length; i++) view.setUint32(4 * i, values[i], true);
+      return bytes;
+    };
+    const withShared = (shared: Uint8Array) => ({ ...data, locator: { ...data.locator!, shared } });
+    // a row naming a document the portrait does not have: encodes (its layout is fine), refused on import
+    const foreign = encodeDataset(withShared(row([0, 7, 0, 0, 5000])));
+    await expect((await createEngine()).importDataset(foreign)).rejects.toMatchObject({
+      code: 'SNAPSHOT_INCOMPATIBLE',
+    });
+    expect(() => encodeDataset(withShared(row([0, 0, 2, 1, 5000])))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => encodeDataset(withShared(row([0, 0, 0, 0, 20000])))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => encodeDataset(withShared(new Uint8Array(7)))).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
   });
 });

@@ -27,26 +27,50 @@ const REUSE_FIELDS = {
 } as const;
 
 /** What a portrait match that names its document adds (src/datasets/locator.ts). */
-const PORTRAIT_DOCUMENT_FIELDS = {
-  document: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id'],
-    description: 'What the pack says about the document the hits agree on',
-    properties: {
-      id: { type: 'string' },
-      title: { type: 'string' },
-      author: { type: 'string' },
-      ebook: { type: 'integer', minimum: 0, description: 'Project Gutenberg ebook number' },
-      url: { type: 'string', description: 'Where the text can be read' },
-    },
+const PORTRAIT_DOCUMENT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  description: 'What the pack says about the document the hits agree on',
+  properties: {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    author: { type: 'string' },
+    ebook: { type: 'integer', minimum: 0, description: 'Project Gutenberg ebook number' },
+    url: { type: 'string', description: 'Where the text can be read' },
   },
+} as const;
+const WORD_RANGE = {
+  type: 'array',
+  items: { type: 'integer', minimum: 0 },
+  minItems: 2,
+  maxItems: 2,
+} as const;
+const PORTRAIT_DOCUMENT_FIELDS = {
+  document: PORTRAIT_DOCUMENT,
   source_words: {
-    type: 'array',
-    items: { type: 'integer', minimum: 0 },
-    minItems: 2,
-    maxItems: 2,
+    ...WORD_RANGE,
     description: 'Word offsets [start, end) of the document section(s) the hits were first stored from',
+  },
+  also_in: {
+    type: 'array',
+    description: 'Other documents of the pack holding the text of the section(s) named (editions, collections)',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['document_id', 'document', 'source_words', 'shared'],
+      properties: {
+        document_id: { type: 'string' },
+        document: PORTRAIT_DOCUMENT,
+        source_words: { ...WORD_RANGE, description: 'Word offsets [start, end) of its sections holding the text' },
+        shared: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description: "Share of the named section's n-grams it holds",
+        },
+      },
+    },
   },
   agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
   fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },

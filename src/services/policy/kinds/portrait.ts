@@ -35,7 +35,11 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
   run: () => 0,
   describe: (m, where) => {
     if (m.document_id === null) return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
-    return `${m.agreeing ?? m.tokens} hits over ${m.tokens} words of the content (${where}) are in ${documentName(m)}`;
+    const also = (m.also_in ?? []).map((a) => documentName({ ...m, ...a, also_in: undefined }));
+    return (
+      `${m.agreeing ?? m.tokens} hits over ${m.tokens} words of the content (${where}) are in ${documentName(m)}` +
+      (also.length > 0 ? `; the same text is also in ${also.join('; ')}` : '')
+    );
   },
 };
 
