@@ -240,6 +240,10 @@ type Request struct {
 	IdempotencyKey string
 	// Idempotent lets network errors and 5xx of a POST be retried (the call changes nothing).
 	Idempotent bool
+	// NotIdempotent stops the retry of network errors and 5xx although the method is DELETE, PUT, … (a repeat
+	// would do something else: a job's DELETE cancels it while it runs and deletes it once finished). A 429 is
+	// still retried (the server ran nothing).
+	NotIdempotent bool
 	// NoAuth leaves the Authorization header out.
 	NoAuth bool
 	// Header: extra request headers.
@@ -296,8 +300,8 @@ func (c *Client) Do(ctx context.Context, r Request, out interface{}) error {
 	for k, vs := range r.Header {
 		header[http.CanonicalHeaderKey(k)] = vs
 	}
-	idempotent := r.Idempotent || r.IdempotencyKey != "" || method == http.MethodGet || method == http.MethodHead ||
-		method == http.MethodDelete || method == http.MethodPut || method == http.MethodOptions
+	idempotent := !r.NotIdempotent && (r.Idempotent || r.IdempotencyKey != "" || method == http.MethodGet ||
+		method == http.MethodHead || method == http.MethodDelete || method == http.MethodPut || method == http.MethodOptions)
 
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {

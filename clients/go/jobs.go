@@ -81,10 +81,14 @@ func (c *Client) GetJob(ctx context.Context, jobID string, opts ...CallOption) (
 }
 
 // CancelJob calls DELETE /api/v1/jobs/{job_id}: a queued or running job is cancelled (its results
-// so far stay readable); a finished one is deleted with its results (Deleted true).
+// so far stay readable); a finished one is deleted with its results (Deleted true). It is not
+// retried after a network error or 5xx (a 429 is): read GetJob and call again if the job still runs.
 func (c *Client) CancelJob(ctx context.Context, jobID string, opts ...CallOption) (*Job, error) {
 	var out Job
-	if err := c.call(ctx, Request{Method: "DELETE", Path: "/api/v1/jobs/" + url.PathEscape(jobID)}, opts, &out); err != nil {
+	// NotIdempotent: a cancel whose answer was lost may have cancelled the job, which may have finished since; a
+	// retry would delete it with its results.
+	req := Request{Method: "DELETE", Path: "/api/v1/jobs/" + url.PathEscape(jobID), NotIdempotent: true}
+	if err := c.call(ctx, req, opts, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

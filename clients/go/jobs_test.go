@@ -2,6 +2,7 @@ package trainprint
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
@@ -54,5 +55,44 @@ func TestCreateGetCancelJob(t *testing.T) {
 	}
 	if s.seen[0] != "POST /api/v1/jobs" || s.seen[1] != "DELETE /api/v1/jobs/"+id {
 		t.Fatalf("seen: %v", s.seen)
+	}
+}
+
+// A job's DELETE cancels it while it runs and deletes it once finished: a cancel whose answer was lost is not
+// repeated (it would delete the job that finished meanwhile), while a 429 still is and other DELETEs keep their retries.
+func TestCancelJobIsNotRetried(t *testing.T) {
+	s, rec, c := newStub(t)
+	ctx := context.Background()
+	id := "job_" + "0123456789abcdef0123456789abcdef"
+	s.script["/api/v1/jobs/"+id] = []answer{{502, nil, failure("BAD_GATEWAY")}, {200, nil, `{"success":true,"job_id":"` + id + `","deleted":true}`}}
+	var e *APIError
+	if _, err := c.CancelJob(ctx, id); !errors.As(err, &e) || e.Status != 502 {
+		t.Fatalf("a 502 of a cancel is returned: %v", err)
+	}
+	if len(s.seen) != 1 || len(rec.waits) != 0 {
+		t.Fatalf("one DELETE, no wait: %v %v", s.seen, rec.waits)
+	}
+	s.script["/api/v1/jobs/"+id] = []answer{
+		{429, map[string]string{"Retry-After": "1"}, failure(CodeRateLimited)},
+		{200, nil, `{"success":true,"job_id":"` + id + `","state":"cancelled","deleted":false}`},
+	}
+	if j, err := c.CancelJob(ctx, id); err != nil || j.State != "cancelled" {
+		t.Fatalf("a 429 of a cancel is retried: %+v %v", j, err)
+	}
+	s.script["/api/v1/content/wk_1"] = []answer{{503, nil, failure("X")}, {200, nil, `{"success":true,"deleted":true}`}}
+	if _, err := c.DeleteWork(ctx, "wk_1"); err != nil {
+		t.Fatalf("other DELETEs keep their retries: %v", err)
+	}
+	if len(s.seen) != 5 {
+		t.Fatalf("seen %v", s.seen)
+	}
+
+	down, err := NewClient("", WithBaseURL("http://127.0.0.1:9"), withSleep(rec.sleep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := len(rec.waits)
+	if _, err := down.CancelJob(ctx, id); !errors.Is(err, ErrNetwork) || len(rec.waits) != waits {
+		t.Fatalf("a cancel is not retried after a network error: %v %v", err, rec.waits)
 	}
 }

@@ -172,7 +172,12 @@ export interface TrainprintClient {
     jobId: string,
     options?: CallOptions & { readonly limit?: number; readonly after?: number; readonly pollMs?: number },
   ): AsyncGenerator<JobResultLine, void>;
-  /** `DELETE /api/v1/jobs/{job_id}` — cancel a queued or running job; a finished one is deleted with its results. */
+  /**
+   * `DELETE /api/v1/jobs/{job_id}` — cancel a queued or running job; a finished one is deleted with its results.
+   * Not retried after a network error or 5xx (a 429 is): the lost answer may have cancelled the job, which may have
+   * finished since, and a repeat would delete it. Read `getJob` and call again if it still runs.
+   * @example if ((await tp.getJob(id)).state === 'running') await tp.cancelJob(id)
+   */
   cancelJob(jobId: string, options?: CallOptions): Promise<Ok<CancelledJob>>;
   /**
    * `GET /api/v1/attribution/analyses/{analysis_id}/report` — the work report of an analysis of the account, one
@@ -520,7 +525,7 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     createJob: (body, o) => post('/api/v1/jobs', body, o),
     getJob: (id, o) => get(`/api/v1/jobs/${p(id)}`, undefined, o),
     jobResults: (id, o = {}) => jobResults(id, o),
-    cancelJob: (id, o) => del(`/api/v1/jobs/${p(id)}`, o),
+    cancelJob: (id, o) => t.request('DELETE', `/api/v1/jobs/${p(id)}`, { ...o, idempotent: false }),
     getAnalysisReport,
     getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),
     getReportKey: (o) => get('/api/v1/report-key', undefined, o),
@@ -564,7 +569,7 @@ function callsOf(t: Transport) {
     get: <T>(path: string, query?: RequestOptions['query'], o?: CallOptions) =>
       t.request<T>('GET', path, { ...o, query }),
     post: <T>(path: string, body: unknown, o?: CallOptions, idempotent = false) =>
-      t.request<T>('POST', path, { ...o, body, idempotent }),
+      t.request<T>('POST', path, { ...o, body, ...(idempotent ? { idempotent } : {}) }),
     del: <T>(path: string, o?: CallOptions) => t.request<T>('DELETE', path, o),
   };
 }

@@ -9,7 +9,9 @@
  *   transient condition, so the error is thrown at once with `retry_after` set.
  * - Network errors, timeouts and 5xx are retried only for idempotent calls: GET, HEAD, DELETE,
  *   a POST sent with an `Idempotency-Key` (the server replays the first result), or a POST the
- *   typed method marks as idempotent (pure computations like compare and score).
+ *   typed method marks as idempotent (pure computations like compare and score) — except a call marked not
+ *   idempotent (`cancelJob`: a job's DELETE whose answer was lost may have cancelled the job, which has finished
+ *   since, and a repeat would delete it with its results).
  * - Between attempts: `Retry-After` when given, else exponential backoff with full jitter
  *   (0.5 s, 1 s, 2 s, … capped at 8 s). At most `maxRetries` retries.
  *
@@ -47,7 +49,12 @@ export interface RequestOptions extends CallOptions {
   readonly query?: Query;
   /** Extra request headers. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Retry network errors and 5xx although the method is POST (the call is known to be safe to repeat). @default false */
+  /**
+   * Whether a network error or 5xx may be retried. `true`: although the method is POST (the call is known to be safe
+   * to repeat); `false`: not although it is DELETE or PUT (a repeat would do something else, as a job's `DELETE`,
+   * which cancels a running job but deletes a finished one). @default by the method (GET, HEAD, DELETE, PUT) and
+   * `idempotencyKey`
+   */
   readonly idempotent?: boolean;
   /** How to read a success body. @default 'json' */
   readonly responseType?: 'json' | 'bytes' | 'text';
@@ -108,12 +115,8 @@ export class Transport {
     if (this.o.apiKey && options.auth !== false) headers.authorization = `Bearer ${this.o.apiKey}`;
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     const idempotent =
-      m === 'GET' ||
-      m === 'HEAD' ||
-      m === 'DELETE' ||
-      m === 'PUT' ||
-      options.idempotencyKey !== undefined ||
-      options.idempotent === true;
+      options.idempotent ??
+      (m === 'GET' || m === 'HEAD' || m === 'DELETE' || m === 'PUT' || options.idempotencyKey !== undefined);
     const timeoutMs = options.timeoutMs ?? this.o.timeoutMs;
 
     for (let attempt = 0; ; attempt++) {

@@ -577,6 +577,37 @@ describe('TypeScript client: retries', () => {
     srv.faults.length = 0;
   });
 
+  it('a job DELETE whose answer is lost is not retried: a cancel never repeats as the delete of the finished job', async () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      content: `Cancel ${i}.\n\n${MIT_GRANT}`,
+      content_type: 'text',
+    }));
+    const deletesOf = (id: string) => srv.seen.filter((s) => s === `DELETE /api/v1/jobs/${id}`).length;
+
+    // the connection drops after the server answered: the DELETE ran once, and the client says so
+    const lost = await tp.createJob({ type: 'analyze', items });
+    const dropping: FetchLike = async (url, init) => {
+      const res = await fetch(url, init);
+      if (init.method === 'DELETE') throw new TypeError('fetch failed: ECONNRESET');
+      return res;
+    };
+    const e = await failure(createClient({ api_key: key, base_url: srv.url, fetch: dropping }).cancelJob(lost.job_id));
+    expect(e.code).toBe('NETWORK_ERROR');
+    expect(deletesOf(lost.job_id)).toBe(1);
+
+    // a proxy's 502 in place of the answer: not retried either
+    const proxied = await tp.createJob({ type: 'analyze', items });
+    srv.faults.push({ method: 'DELETE', path: `/api/v1/jobs/${proxied.job_id}`, when: 'after', status: 502 });
+    expect(await failure(tp.cancelJob(proxied.job_id))).toMatchObject({ status: 502 });
+    expect(deletesOf(proxied.job_id)).toBe(1);
+    srv.faults.length = 0;
+
+    // other DELETEs keep their retries
+    srv.faults.push({ method: 'DELETE', path: '/api/v1/content/no-such-work', when: 'before', status: 503 });
+    expect(await failure(tp.deleteWork('no-such-work'))).toMatchObject({ status: 404 });
+    expect(srv.seen.filter((s) => s === 'DELETE /api/v1/content/no-such-work')).toHaveLength(2);
+  });
+
   it('a lost response of a POST with an Idempotency-Key is retried and replayed: the work exists once', async () => {
     srv.faults.push({ method: 'POST', path: '/api/v1/content/register', when: 'after', status: 502 });
     const content = `Registered through a flaky proxy ${Date.now()}.`;

@@ -303,6 +303,26 @@ class RetryTest(_StubTest):
         _Stub.script["/api/v1/attribution/compare"] = [_failure(500, code="INTERNAL"), (200, {}, {"success": True, "similarity": 1})]
         self.assertEqual(self.tp.compare("a", "b")["similarity"], 1)
 
+    def test_cancel_job_is_not_retried(self) -> None:
+        # DELETE of a job cancels it while it runs and deletes it once finished: a cancel whose answer was lost must
+        # not be repeated as a delete
+        _Stub.script["/api/v1/jobs/job_1"] = [_failure(502), (200, {}, {"success": True, "job_id": "job_1", "deleted": True})]
+        with self.assertRaises(TrainprintApiError) as cm:
+            self.tp.cancel_job("job_1")
+        self.assertEqual(cm.exception.status, 502)
+        self.assertEqual([s[:2] for s in _Stub.seen], [("DELETE", "/api/v1/jobs/job_1")])
+        self.assertEqual(self.waits, [])
+        with self.assertRaises(NetworkError):
+            Client(base_url="http://127.0.0.1:9", sleep=self.waits.append).cancel_job("job_1")
+        self.assertEqual(self.waits, [])
+        # a 429 is still retried (nothing ran), and other DELETEs keep their retries
+        _Stub.script["/api/v1/jobs/job_2"] = [_failure(429, {"Retry-After": "1"}, "RATE_LIMITED"),
+                                              (200, {}, {"success": True, "job_id": "job_2", "deleted": False})]
+        self.assertFalse(self.tp.cancel_job("job_2")["deleted"])
+        _Stub.script["/api/v1/content/wk_1"] = [_failure(503), (200, {}, {"success": True, "deleted": True})]
+        self.assertTrue(self.tp.delete_work("wk_1")["deleted"])
+        self.assertEqual(len([s for s in _Stub.seen if s[1] == "/api/v1/content/wk_1"]), 2)
+
     def test_max_retries_bounds_the_attempts(self) -> None:
         _Stub.script["/api/v1/kb/datasets"] = [_failure(503)]
         c = Client(base_url=self.url, max_retries=2, sleep=self.waits.append)

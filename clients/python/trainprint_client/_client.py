@@ -228,8 +228,10 @@ class Client:
 
     def cancel_job(self, job_id: str) -> Json:
         """``DELETE /api/v1/jobs/{job_id}``: cancels a queued or running job (``deleted`` false); a finished job is
-        deleted with its results (``deleted`` true)."""
-        return cast(Json, self.request("DELETE", f"/api/v1/jobs/{_seg(job_id)}"))
+        deleted with its results (``deleted`` true). Not retried after a network error or 5xx (a 429 is): the lost
+        answer may have cancelled the job, which may have finished since, and a repeat would delete it. Read
+        :meth:`get_job` and call again if it still runs."""
+        return cast(Json, self.request("DELETE", f"/api/v1/jobs/{_seg(job_id)}", idempotent=False))
 
     # ------------------------------------------------------------ works registry
 
@@ -267,13 +269,15 @@ class Client:
     # ------------------------------------------------------------ any route
 
     def request(self, method: str, path: str, body: Any = None, query: Optional[Query] = None,
-                idempotency_key: Optional[str] = None, idempotent: bool = False, form: Optional[Mapping[str, str]] = None,
+                idempotency_key: Optional[str] = None, idempotent: Optional[bool] = None,
+                form: Optional[Mapping[str, str]] = None,
                 headers: Optional[Mapping[str, str]] = None, response_type: str = "json", auth: bool = True) -> Any:
         """Any route (e.g. one newer than this client): ``path`` is relative to ``base_url``
         (``/api/v1/...``); ``body`` is sent as JSON, or as ``application/octet-stream`` when it is
         ``bytes``; ``form`` as a form. ``query`` members that are None are left out. Returns the
         parsed body (``bytes`` with ``response_type="bytes"``, ``str`` with ``"text"``).
-        ``idempotent=True`` lets network errors and 5xx of a POST be retried."""
+        ``idempotent=True`` lets network errors and 5xx of a POST be retried; ``idempotent=False`` stops their
+        retry although the method is DELETE or PUT (None: by the method and ``idempotency_key``)."""
         return self._t.request(method, path, body=body, query=query, idempotency_key=idempotency_key, idempotent=idempotent,
                        form=form, headers=headers, response_type=response_type, auth=auth)
 

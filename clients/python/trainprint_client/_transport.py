@@ -8,7 +8,10 @@ Retry rules (the TypeScript client's; a retried call must not do its work twice)
   :class:`~trainprint_client.RateLimitedError` is raised at once with ``retry_after`` set.
 - Network errors, timeouts and 5xx are retried only for idempotent calls: GET, HEAD, DELETE, PUT,
   a POST sent with an ``idempotency_key`` (the server replays the first result), or a POST the
-  typed method marks as idempotent (pure computations such as ``compare`` and ``score``).
+  typed method marks as idempotent (pure computations such as ``compare`` and ``score``) — but not
+  a call marked ``idempotent=False`` whatever its method (``cancel_job``: a job's DELETE whose
+  answer was lost may have cancelled the job, which has finished since, and a repeat would delete
+  it with its results).
 - Between attempts: ``Retry-After`` when given, else exponential backoff with full jitter
   (random in [0, min(8, 0.5 * 2**n)] seconds). At most ``max_retries`` retries, and at most
   ``max_total_wait`` seconds of waiting in all: a wait that would pass it raises the error instead.
@@ -87,7 +90,7 @@ class Transport:
         self._opener = urllib.request.build_opener(_NoRedirect())
 
     def request(self, method: str, path: str, *, body: Any = None, query: Optional[Query] = None,
-                idempotency_key: Optional[str] = None, idempotent: bool = False,
+                idempotency_key: Optional[str] = None, idempotent: Optional[bool] = None,
                 form: Optional[Mapping[str, str]] = None, headers: Optional[Mapping[str, str]] = None,
                 response_type: str = "json", auth: bool = True) -> Any:
         if not path.startswith("/"):
@@ -118,7 +121,7 @@ class Transport:
         if idempotency_key is not None:
             h["Idempotency-Key"] = idempotency_key
         h.update(headers or {})
-        safe = m in IDEMPOTENT_METHODS or idempotency_key is not None or idempotent
+        safe = idempotent if idempotent is not None else m in IDEMPOTENT_METHODS or idempotency_key is not None
 
         attempt = 0
         waited = 0.0
