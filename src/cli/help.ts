@@ -177,6 +177,8 @@ export const HELP = `usage:
       --model-url URL     the base URL including /v1, e.g. https://api.example.com/v1
       --model NAME        the model field of every request
       --chat              /chat/completions (default: /completions)
+      --prompt-variants N chat: prompt templates tried in turn until one continues the work
+                          (best-of-N, 1..3, default 3)
       --budget-calls N    most calls in all, every call counted (default 2000)
       --probes N          phase-1 probes (default one per 250 words, at most half the budget)
       --max-tokens N      max_tokens of each call (default 256)
@@ -185,6 +187,9 @@ export const HELP = `usage:
                           (from the usage the endpoint reports; no prices are built in)
       --type T            as analyze's
       --out FILE          the result (default: standard output)
+      --journal FILE      keep every answered call in FILE (JSON lines, fsync'd); run the same
+                          command again with the same FILE to resume: recorded calls are replayed,
+                          never made again
       --allow-private-model-hosts   call a model on a loopback or private host (refused by default,
                           by the URL and by every address its name resolves to, as serve refuses them)
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]

@@ -14,6 +14,10 @@ export type {
   ExtractionPrices,
   SectionRecall,
 } from './extract-work.js';
+export { memoryExtractionJournal } from './extraction-journal.js';
+export type { ExtractionJournal, RecordedCall } from './extraction-journal.js';
+export { PROMPT_VARIANTS } from './prompt-variants.js';
+export type { PromptVariant } from './prompt-variants.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';
 export type { NearVerbatimBlock } from './nv-blocks.js';
 export { isRefusal } from './refusal.js';
