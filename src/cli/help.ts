@@ -143,13 +143,15 @@ export const HELP = `usage:
       --generations-only   refuse log-probabilities (a black-box model)
       --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
                            e.g. the web app in its in-browser mode
-  trainprint report ANALYSIS.json [--text FILE] [--out FILE]
+  trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json]... [--out FILE]
       the work report of an analysis (as 'analyze' prints it) or of an evidence bundle: one
       self-contained HTML page (coverage strips over the work's sections, passages side by side,
       corpus → model chain, what was not checked, method, input digests); prints to a readable PDF
       --text FILE   the analysed text, when the analysis does not carry it (extraction.text): the
                     content as analysed, a book's EPUB/PDF/DOCX file, or its extracted text; without
                     it the passages show their source side only
+      --extraction RESULT.json   a 'trainprint extract' result over the same text (repeatable): a
+                    strip of what the model wrote out (a bundle's own extractions are drawn too)
       --out FILE    the page (default: standard output)
   trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json] [--allow-unpinned]
       check an evidence bundle offline and print every check: the signature member, the Ed25519

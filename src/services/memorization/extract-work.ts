@@ -522,7 +522,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     stopped,
     untried: { probes: untried.probes.sort((a, b) => a - b), loops: untried.loops.sort((a, b) => a - b) },
     record: {
-      transcript_sha256: hex(records.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join('')),
+      transcript_sha256: extractionTranscriptSha256(records),
       calls: records,
     },
     method:
@@ -533,6 +533,17 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       `blocks ≥ 90 % reproduced and in order; nv_recall = share of the work's words in blocks of ≥ ${NV_BLOCK_WORDS} words (Cooper et al. 2025, ` +
       `arXiv 2505.12546). Refusals counted, never aligned.`,
   };
+}
+
+/**
+ * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 response_sha256\n` of its
+ * calls in order (`-` for a failed call's answer). Anyone holding the record recomputes it (`trainprint verify` does).
+ * @example extractionTranscriptSha256(result.record.calls) === result.record.transcript_sha256 // true
+ */
+export function extractionTranscriptSha256(
+  calls: ReadonlyArray<Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'>>,
+): string {
+  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join(''));
 }
 
 /** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */

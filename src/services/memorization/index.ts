@@ -5,7 +5,7 @@ export { Memorization } from './memorization.js';
 export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
 export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
-export { HIT_WORDS } from './extract-work.js';
+export { HIT_WORDS, extractionTranscriptSha256 } from './extract-work.js';
 export type {
   ExtractWorkRequest,
   WorkExtractionResult,
