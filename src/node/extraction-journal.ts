@@ -6,13 +6,13 @@
  * line that does not read is an error, never skipped.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { TrainprintError } from '../errors.js';
 import {
   checkRecordedCall,
   isJournalKey,
+  TrainprintError,
   type ExtractionJournal,
   type RecordedCall,
-} from '../services/memorization/extraction-journal.js';
+} from '../library.js';
 
 /** The first line of every journal file: what it is, so that no other file is appended to. */
 const HEADER = { journal: 'trainprint-extraction', version: 1 } as const;

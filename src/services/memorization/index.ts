@@ -14,7 +14,7 @@ export type {
   ExtractionPrices,
   SectionRecall,
 } from './extract-work.js';
-export { memoryExtractionJournal } from './extraction-journal.js';
+export { checkRecordedCall, isJournalKey, memoryExtractionJournal } from './extraction-journal.js';
 export type { ExtractionJournal, RecordedCall } from './extraction-journal.js';
 export { PROMPT_VARIANTS } from './prompt-variants.js';
 export type { PromptVariant } from './prompt-variants.js';
