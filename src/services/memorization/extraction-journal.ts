@@ -63,7 +63,10 @@ export function memoryExtractionJournal(): ExtractionJournal & { readonly size: 
 
 const KEY = /^[0-9a-f]{64}$/;
 
-/** A journal key: 64 lowercase hex digits. */
+/**
+ * A journal key: 64 lowercase hex digits (the SHA-256 of a canonical request).
+ * @example isJournalKey('ab'.repeat(32)) // true
+ */
 export function isJournalKey(v: unknown): v is string {
   return typeof v === 'string' && KEY.test(v);
 }
@@ -71,6 +74,7 @@ export function isJournalKey(v: unknown): v is string {
 /**
  * `v` checked as a {@link RecordedCall} (a journal's storage is outside the run: a file can be edited or torn).
  * @throws INVALID_INPUT naming `where`
+ * @example const call = checkRecordedCall(JSON.parse(line).call, 'journal line 2')
  */
 export function checkRecordedCall(v: unknown, where: string): RecordedCall {
   const o = v as Record<string, unknown>;
