@@ -24,6 +24,7 @@ export {
   MAX_CANARIES,
   TIER_ATTRIBUTION,
   HIT_WORDS,
+  extractionTranscriptSha256,
   NV_BLOCK_WORDS,
   MAX_GAP_WORDS,
   inOrderShare,
