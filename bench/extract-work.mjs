@@ -5,13 +5,17 @@
 // The figure is a ratio measured in the same run: process CPU time (user + system) over wall time, for the
 // extraction and, as the baseline, for the same number of calls to the same model with nothing done between them
 // (what waiting on 8 timers costs). Target: extraction CPU ≤ 10 % of wall time at 200 ms a call, 8 in flight.
-// Also reports nv_recall against the held share, the calls and the budget.
+// Also reports nv_recall against the held share, the calls and the budget. The model is a chat model (the
+// extraction tries its prompt templates, best-of-N); each round runs the extraction without a journal and with a
+// file journal (trainprint/node openExtractionJournal: a JSON line appended and fsync'd per call), alternately.
 //   node bench/extract-work.mjs [--words 100000] [--latency 200] [--concurrency 8] [--budget 2000] [--runs 2]
 //   (npm run build first; writes bench/results/extract-work.json)
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
 import { createEngine } from '../dist/index.js';
+import { openExtractionJournal } from '../dist/node.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,6 +67,7 @@ function model(respond) {
   return {
     id: 'bench-memorising-model',
     access: 'generations_only',
+    chat: true,
     async generate(prompt, { maxTokens }) {
       await wait(LATENCY);
       return respond ? answer(prompt, maxTokens) : 'zu fex wob';
@@ -93,16 +98,24 @@ async function measure(fn) {
 
 const engine = await createEngine();
 const runs = [];
-for (let r = 0; r < RUNS; r++) {
-  const x = await measure(() =>
-    engine.memorization.extractWork({
-      text,
-      sections,
-      model: model(true),
-      budget_calls: BUDGET,
-      concurrency: CONCURRENCY,
-    }),
-  );
+const scratch = mkdtempSync(join(tmpdir(), 'extract-work-bench-'));
+for (let r = 0; r < RUNS * 2; r++) {
+  const mode = r % 2 === 0 ? 'no journal' : 'file journal';
+  const journal = mode === 'file journal' ? await openExtractionJournal(join(scratch, `run-${r}.journal`)) : null;
+  const x = await measure(async () => {
+    try {
+      return await engine.memorization.extractWork({
+        text,
+        sections,
+        model: model(true),
+        budget_calls: BUDGET,
+        concurrency: CONCURRENCY,
+        ...(journal ? { journal } : {}),
+      });
+    } finally {
+      await journal?.close();
+    }
+  });
   const calls = x.value.calls;
   // the baseline: the same number of calls, CONCURRENCY in flight, nothing between them
   const b = await measure(async () => {
@@ -115,6 +128,7 @@ for (let r = 0; r < RUNS; r++) {
     );
   });
   runs.push({
+    mode,
     calls,
     hits: x.value.hits,
     refusals: x.value.refusals,
@@ -129,6 +143,7 @@ for (let r = 0; r < RUNS; r++) {
   console.error(JSON.stringify(runs[runs.length - 1]));
 }
 engine.dispose();
+rmSync(scratch, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const result = {
   bench: 'extract-work',
@@ -139,7 +154,8 @@ const result = {
   concurrency: CONCURRENCY,
   budget_calls: BUDGET,
   runs,
-  median_cpu_share: median(runs.map((r) => r.cpu_share)),
+  median_cpu_share: median(runs.filter((r) => r.mode === 'no journal').map((r) => r.cpu_share)),
+  median_cpu_share_file_journal: median(runs.filter((r) => r.mode === 'file journal').map((r) => r.cpu_share)),
   median_baseline_cpu_share: median(runs.map((r) => r.baseline_cpu_share)),
   target_cpu_share: 0.1,
 };

@@ -121,3 +121,64 @@ if __name__ == "__main__":
     d = documents()
     for role, docs in d.items():
         print(role, len(docs), sum(len(x["text"]) for x in docs), "characters")
+
+
+# The long-work model (byte-gpt-long-work): whole-work extraction needs a work of thousands of words whose exposure is
+# known. It starts from byte-gpt-inserted, so its works come from addresses that model never saw a word of. Its own
+# seed, so the documents above are drawn exactly as before.
+LONG_SEED = 20261126
+LONG_WORK_WORDS = 2050
+LONG_WORK_TIMES = 16
+LONG_MEMBER_CHARS = 40_000
+
+
+def normalise(text):
+    return re.sub(r"[ \t]+\n", "\n", text.replace("\r\n", "\n")).strip()
+
+
+def long_opening(text, words):
+    """The opening of a text up to the first paragraph end after `words` whitespace-separated words."""
+    text = normalise(text)
+    count = 0
+    for m in re.finditer(r"\S+", text):
+        count += 1
+        if count >= words:
+            end = text.find("\n", m.end())
+            return text if end < 0 else text[:end].strip()
+    return text
+
+
+def long_work_documents():
+    """
+    The training documents of byte-gpt-long-work, trained on from byte-gpt-inserted's weights. Three addresses of at
+    least LONG_WORK_WORDS + 300 words of which byte-gpt-inserted saw nothing (no member passage, no inserted
+    opening), drawn at random; the opening of each (about 2,050 words, cut at a paragraph end) is a work: one
+    inserted LONG_WORK_TIMES times, one once, one never seen. Members: byte-gpt-inserted's members drawn at random
+    until LONG_MEMBER_CHARS (seen again, so the model keeps its prose); held out: byte-gpt-inserted's held-out passages.
+    """
+    base = documents()
+    rng = random.Random(LONG_SEED)
+    used = {m["id"].split("#")[0] for m in base["members"]} | {w["id"][len("work:"):] for w in base["inserted"]}
+    addresses = load_addresses()
+    eligible = sorted(
+        a["id"] for a in addresses if a["id"] not in used and len(a["text"].split()) >= LONG_WORK_WORDS + 300
+    )
+    rng.shuffle(eligible)
+    by_id = {a["id"]: a for a in addresses}
+    works = [{"id": f"work:{i}", "text": long_opening(by_id[i]["text"], LONG_WORK_WORDS)} for i in eligible[:3]]
+    inserted = [{**works[0], "times": LONG_WORK_TIMES}, {**works[1], "times": 1}]
+    members = list(base["members"])
+    rng.shuffle(members)
+    chosen, size = [], 0
+    for m in members:
+        if size >= LONG_MEMBER_CHARS:
+            break
+        chosen.append(m)
+        size += len(m["text"])
+    return {
+        "members": chosen,
+        "held_out": base["held_out"],
+        "inserted": inserted,
+        "never_seen": [works[2]],
+        "canaries": [],
+    }

@@ -5,6 +5,7 @@ over bytes, on the documents of ./data.py, seeded. Run with Debian's python3-tor
     /usr/bin/python3 models/build/train.py                 # both models, then their manifests
     /usr/bin/python3 models/build/train.py --only base     # one of them
     /usr/bin/python3 models/build/train.py --steps 40      # a quick smoke run into a temporary directory
+    /usr/bin/python3 models/build/train.py --only long-work  # the long-work model of whole-work extraction
 
 Model: GPT-2's block (pre-norm, causal multi-head attention, GELU with the tanh approximation, a 4x MLP), learned
 positions, the output projection tied to the byte embedding. Tokens are the 256 byte values; byte 0 (which no
@@ -13,6 +14,8 @@ document contains) marks a document boundary. The weights are written as little-
 
 - `byte-gpt-base`: the members.
 - `byte-gpt-inserted`: the members, plus each inserted work `times` times and 16 canaries 16 times each.
+- `byte-gpt-long-work`: byte-gpt-inserted trained on further (TRAIN_LONG): some of its members again, plus a work of
+  about 2,050 words 16 times and another once; a third is never seen (data.long_work_documents).
 Both see the same member passages the same number of times; each epoch shuffles the documents.
 """
 
@@ -36,6 +39,9 @@ import data  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {"vocab_size": 256, "context": 128, "d_model": 160, "n_layers": 4, "n_heads": 4}
 TRAIN = {"epochs": 11, "batch": 16, "lr": 2e-3, "warmup": 100, "weight_decay": 0.05, "seed": 7}
+# the long-work model starts from byte-gpt-inserted's weights and sees its long work 16 times an epoch: 4 epochs
+# (64 readings) at a lower peak rate fit a shared 2-core machine in minutes
+TRAIN_LONG = {**TRAIN, "epochs": 4, "lr": 1e-3, "warmup": 20, "init": "byte-gpt-inserted"}
 BOUNDARY = 0
 # the causal mask, made once rather than in every block of every step
 CAUSAL = torch.ones(CONFIG["context"], CONFIG["context"], dtype=torch.bool).tril()
@@ -98,6 +104,22 @@ def tensor_order(model):
     return out
 
 
+def load_weights(model, directory):
+    """The weights of a trained model (checked against its manifest's SHA-256) into `model`, in tensor_order."""
+    blob = (directory / "weights.bin").read_bytes()
+    expected = json.loads((directory / "manifest.json").read_text())["sha256"]
+    if hashlib.sha256(blob).hexdigest() != expected:
+        raise SystemExit(f"{directory}/weights.bin does not match its manifest's sha256")
+    at = 0
+    with torch.no_grad():
+        for _, t in tensor_order(model):
+            n = t.numel()
+            t.copy_(torch.tensor(struct.unpack_from(f"<{n}f", blob, at * 4)).reshape(t.shape))
+            at += n
+    if at * 4 != len(blob):
+        raise SystemExit(f"{directory}/weights.bin has {len(blob)} bytes, the model {at * 4}")
+
+
 def encode(text):
     return list(text.encode("utf-8"))
 
@@ -150,30 +172,32 @@ def mean_loss(model, texts, ctx, batch=64):
     return total / count
 
 
-def train(name, inserted, docs, out_dir, steps_cap=None, log=print):
-    torch.manual_seed(TRAIN["seed"])
-    rng = random.Random(TRAIN["seed"])
+def train(name, inserted, docs, out_dir, steps_cap=None, log=print, recipe=TRAIN):
+    torch.manual_seed(recipe["seed"])
+    rng = random.Random(recipe["seed"])
     model = ByteGPT(CONFIG)
+    if recipe.get("init"):
+        load_weights(model, ROOT / "models" / recipe["init"])
     params = sum(p.numel() for p in model.parameters())
     texts = training_documents(docs, inserted)
     ctx = CONFIG["context"]
-    per_epoch = (sum(len(encode(t)) + 1 for t in texts) // ctx) // TRAIN["batch"]
-    total = per_epoch * TRAIN["epochs"] if steps_cap is None else steps_cap
+    per_epoch = (sum(len(encode(t)) + 1 for t in texts) // ctx) // recipe["batch"]
+    total = per_epoch * recipe["epochs"] if steps_cap is None else steps_cap
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     rest = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": TRAIN["weight_decay"]}, {"params": rest, "weight_decay": 0.0}],
-        lr=TRAIN["lr"],
+        [{"params": decay, "weight_decay": recipe["weight_decay"]}, {"params": rest, "weight_decay": 0.0}],
+        lr=recipe["lr"],
         betas=(0.9, 0.95),
     )
     log(f"{name}: {params} parameters, {len(texts)} documents, {per_epoch} steps an epoch, {total} steps")
     step, t0 = 0, time.time()
     lines = []
     while step < total:
-        for xb in batches(texts, rng, TRAIN["batch"], ctx):
+        for xb in batches(texts, rng, recipe["batch"], ctx):
             if step >= total:
                 break
-            lr = TRAIN["lr"] * min(1.0, (step + 1) / TRAIN["warmup"])
+            lr = recipe["lr"] * min(1.0, (step + 1) / recipe["warmup"])
             lr *= 0.5 * (1 + math.cos(math.pi * step / total)) * 0.9 + 0.1
             for g in opt.param_groups:
                 g["lr"] = lr
@@ -206,7 +230,7 @@ def train(name, inserted, docs, out_dir, steps_cap=None, log=print):
     return model, params, hashlib.sha256(blob).hexdigest(), metrics
 
 
-def manifest(name, inserted, docs, params, sha, metrics):
+def manifest(name, inserted, docs, params, sha, metrics, recipe=TRAIN):
     m = {
         "name": name,
         "architecture": "byte-gpt",
@@ -215,14 +239,16 @@ def manifest(name, inserted, docs, params, sha, metrics):
         "sha256": sha,
         "weights": "weights.bin",
         "config": CONFIG,
-        "training": {**TRAIN, **metrics, "script": "models/build/train.py", "torch": torch.__version__},
+        "training": {**recipe, **metrics, "script": "models/build/train.py", "torch": torch.__version__},
         "members": docs["members"],
         "held_out": docs["held_out"],
         "never_seen": docs["never_seen"],
     }
-    if inserted:
+    if inserted and docs["canaries"]:
         m["inserted"] = docs["inserted"] + [c for c in docs["canaries"] if c.get("times")]
         m["canary_controls"] = [c for c in docs["canaries"] if not c.get("times")]
+    elif inserted:
+        m["inserted"] = docs["inserted"]
     else:
         m["inserted"] = []
     return m
@@ -230,20 +256,21 @@ def manifest(name, inserted, docs, params, sha, metrics):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["base", "inserted"])
+    ap.add_argument("--only", choices=["base", "inserted", "long-work"])
     ap.add_argument("--steps", type=int, help="stop after this many steps (smoke run, written to --out)")
     ap.add_argument("--out", default=str(ROOT / "models"))
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    docs = data.documents()
-    for kind, inserted in (("base", False), ("inserted", True)):
+    for kind, inserted in (("base", False), ("inserted", True), ("long-work", True)):
         if a.only and a.only != kind:
             continue
+        docs = data.long_work_documents() if kind == "long-work" else data.documents()
         name = f"byte-gpt-{kind}"
         out_dir = Path(a.out) / name
-        _, params, sha, metrics = train(name, inserted, docs, out_dir, a.steps)
-        m = manifest(name, inserted, docs, params, sha, metrics)
+        recipe = TRAIN_LONG if kind == "long-work" else TRAIN
+        _, params, sha, metrics = train(name, inserted, docs, out_dir, a.steps, recipe=recipe)
+        m = manifest(name, inserted, docs, params, sha, metrics, recipe)
         (out_dir / "manifest.json").write_text(json.dumps(m, indent=1, ensure_ascii=False) + "\n")
 
 

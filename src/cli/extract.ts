@@ -1,11 +1,12 @@
 /**
  * `trainprint extract WORK --model-url URL --model NAME [--chat] [--budget-calls N] [--out RESULT.json]
- * [--allow-private-model-hosts]`: how much of a work an OpenAI-compatible model writes out
+ * [--journal FILE] [--allow-private-model-hosts]`: how much of a work an OpenAI-compatible model writes out
  * (`engine.memorization.extractWork`): nv_recall, the near-verbatim blocks with their spans in the work's text (a
  * text file as read, an EPUB, PDF or DOCX file's extracted text, its sections the probes' strata), the calls, the
  * refusals and the record of every call. Model hosts on loopback or private networks are refused unless
  * `--allow-private-model-hosts`, as `serve` refuses them: by the URL, then by every address the name resolves to
- * (the calls then go to a checked address only).
+ * (the calls then go to a checked address only). With `--journal FILE` every answered call is appended to FILE
+ * (fsync'd) and a run started again with the same FILE replays those instead of calling the model again.
  */
 import { writeFile } from 'node:fs/promises';
 import {
@@ -18,7 +19,7 @@ import {
   type DocumentFormat,
   type WorkSection,
 } from '../library.js';
-import { resolveHost } from '../node/index.js';
+import { openExtractionJournal, resolveHost } from '../node/index.js';
 import { readWorkFile } from './files.js';
 import { parse, UsageError } from './shared.js';
 
@@ -41,6 +42,8 @@ export async function extractCommand(args: string[]): Promise<number> {
     prices: { type: 'string' },
     type: { type: 'string' },
     out: { type: 'string' },
+    journal: { type: 'string' },
+    'prompt-variants': { type: 'string' },
     'allow-private-model-hosts': { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
@@ -94,6 +97,9 @@ export async function extractCommand(args: string[]): Promise<number> {
     ...(apiKey ? { apiKey } : {}),
     ...(pinned ? { fetch: pinned } : {}),
   });
+  const journalPath = values.journal as string | undefined;
+  if (journalPath !== undefined && journalPath.length === 0) throw new UsageError('--journal needs a file path');
+  const journal = journalPath === undefined ? undefined : await openExtractionJournal(journalPath);
   const engine = await createEngine();
   try {
     const result = await engine.memorization.extractWork({
@@ -104,7 +110,9 @@ export async function extractCommand(args: string[]): Promise<number> {
       ...optional('probes', number('probes')),
       ...optional('max_tokens', number('max-tokens')),
       ...optional('concurrency', number('concurrency')),
+      ...optional('prompt_variants', number('prompt-variants')),
       ...(prices ? { prices } : {}),
+      ...(journal ? { journal } : {}),
     });
     const json = `${JSON.stringify(result, null, 2)}\n`;
     const out = values.out as string | undefined;
@@ -112,11 +120,13 @@ export async function extractCommand(args: string[]): Promise<number> {
     else await writeFile(out, json);
     console.error(
       `${out === undefined ? '' : `wrote ${out}: `}nv_recall ${result.nv_recall} (blocks of ≥ 100 words, ${result.blocks.filter((b) => b.words >= 100).length}), ` +
-        `${result.calls} of ${result.budget_calls} calls, ${result.refusals} refused, stopped: ${result.stopped}`,
+        `${result.calls} of ${result.budget_calls} calls${result.replayed_calls ? ` (${result.replayed_calls} replayed from ${journalPath})` : ''}, ` +
+        `${result.refusals} refused, stopped: ${result.stopped}`,
     );
     return 0;
   } finally {
     engine.dispose();
+    await journal?.close();
   }
 }
 

@@ -147,13 +147,15 @@ export const HELP = `usage:
       --generations-only   refuse log-probabilities (a black-box model)
       --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
                            e.g. the web app in its in-browser mode
-  trainprint report ANALYSIS.json [--text FILE] [--out FILE]
+  trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json]... [--out FILE]
       the work report of an analysis (as 'analyze' prints it) or of an evidence bundle: one
       self-contained HTML page (coverage strips over the work's sections, passages side by side,
       corpus → model chain, what was not checked, method, input digests); prints to a readable PDF
       --text FILE   the analysed text, when the analysis does not carry it (extraction.text): the
                     content as analysed, a book's EPUB/PDF/DOCX file, or its extracted text; without
                     it the passages show their source side only
+      --extraction RESULT.json   a 'trainprint extract' result over the same text (repeatable): a
+                    strip of what the model wrote out (a bundle's own extractions are drawn too)
       --out FILE    the page (default: standard output)
   trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json] [--allow-unpinned]
       check an evidence bundle offline and print every check: the signature member, the Ed25519
@@ -181,6 +183,8 @@ export const HELP = `usage:
       --model-url URL     the base URL including /v1, e.g. https://api.example.com/v1
       --model NAME        the model field of every request
       --chat              /chat/completions (default: /completions)
+      --prompt-variants N chat: prompt templates tried in turn until one continues the work
+                          (best-of-N, 1..3, default 3)
       --budget-calls N    most calls in all, every call counted (default 2000)
       --probes N          phase-1 probes (default one per 250 words, at most half the budget)
       --max-tokens N      max_tokens of each call (default 256)
@@ -189,6 +193,9 @@ export const HELP = `usage:
                           (from the usage the endpoint reports; no prices are built in)
       --type T            as analyze's
       --out FILE          the result (default: standard output)
+      --journal FILE      keep every answered call in FILE (JSON lines, fsync'd); run the same
+                          command again with the same FILE to resume: recorded calls are replayed,
+                          never made again
       --allow-private-model-hosts   call a model on a loopback or private host (refused by default,
                           by the URL and by every address its name resolves to, as serve refuses them)
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]

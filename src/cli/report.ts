@@ -1,7 +1,8 @@
 /**
- * `trainprint report ANALYSIS.json [--text FILE] [--out FILE]`: the work report (one self-contained HTML page) of an
- * analysis as `trainprint analyze` prints it, or of an evidence bundle
- * (`GET /api/v1/attribution/analyses/{id}/bundle`).
+ * `trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json] [--out FILE]`: the work report (one
+ * self-contained HTML page) of an analysis as `trainprint analyze` prints it, or of an evidence bundle
+ * (`GET /api/v1/attribution/analyses/{id}/bundle`), with what models wrote out of the work (`trainprint extract`
+ * results over the same text, or the bundle's own) as strips.
  */
 import { writeFile } from 'node:fs/promises';
 import {
@@ -13,6 +14,7 @@ import {
   TrainprintError,
   type AnalysisResult,
   type EvidenceBundle,
+  type WorkExtractionResult,
 } from '../library.js';
 import { analysedTextOf } from './files.js';
 import { parse, readInputFile, UsageError } from './shared.js';
@@ -24,14 +26,26 @@ import { parse, readInputFile, UsageError } from './shared.js';
  * @example process.exitCode = await reportCommand(['analysis.json', '--text', 'book.epub', '--out', 'report.html'])
  */
 export async function reportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { text: { type: 'string' }, out: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    text: { type: 'string' },
+    out: { type: 'string' },
+    extraction: { type: 'string', multiple: true },
+  });
   if (positionals.length !== 1) throw new UsageError('report needs exactly one ANALYSIS.json');
   const { result, bundle } = readAnalysis(positionals[0], await readInputFile(positionals[0], 'utf8'));
   const textFile = values.text as string | undefined;
   const text =
     result.extraction?.text ?? (textFile === undefined ? null : await analysedText(textFile, result, bundle));
+  const extractions = [...(bundle?.model_extractions ?? [])];
+  for (const file of (values.extraction as string[] | undefined) ?? [])
+    extractions.push(await readExtraction(file, text, result));
   // a bundle's transcripts are the page's (the page reads them from the bundle)
-  const html = renderWorkReport({ result, text, ...(bundle ? { bundle } : {}) });
+  const html = renderWorkReport({
+    result,
+    text,
+    ...(bundle ? { bundle } : {}),
+    ...(extractions.length ? { model_extractions: extractions } : {}),
+  });
   const out = values.out as string | undefined;
   if (out === undefined) process.stdout.write(html);
   else {
@@ -41,6 +55,41 @@ export async function reportCommand(args: string[]): Promise<number> {
   if (text === null)
     console.error('the analysed text was not at hand: the passages show their source side only (--text FILE)');
   return 0;
+}
+
+/**
+ * A `trainprint extract` result, refused unless it measured the analysed text (its `text_sha256`, against the text
+ * at hand or the work hash of a plain-text analysis) and carries its blocks and record.
+ */
+async function readExtraction(file: string, text: string | null, result: AnalysisResult) {
+  let x: WorkExtractionResult;
+  try {
+    x = JSON.parse(await readInputFile(file, 'utf8'));
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `${file}: not JSON (${e instanceof Error ? e.message : e})`);
+  }
+  if (!x || typeof x !== 'object' || !Array.isArray(x.blocks) || !x.record || typeof x.text_sha256 !== 'string')
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${file}: not a trainprint extract result (blocks, record, text_sha256)`,
+    );
+  const expected =
+    text !== null
+      ? await sha256Hex(text)
+      : result.content_type === 'text'
+        ? result.work_hash.replace(/^sha256:/, '')
+        : null;
+  if (expected === null)
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${file}: the analysed text is needed to check it measured this work (--text FILE)`,
+    );
+  if (x.text_sha256 !== expected)
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${file}: it measured another text (SHA-256 ${x.text_sha256}, this work's ${expected})`,
+    );
+  return x;
 }
 
 /** The result, and the bundle when the file is one. */

@@ -235,7 +235,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
       const where = `${shown}/chat/completions`;
       const r = await post('/chat/completions', {
         model: options.model,
-        messages: chatMessages(prompt),
+        messages: o.messages ?? chatMessages(prompt),
         max_tokens: o.maxTokens,
         temperature: 0,
       });
@@ -347,7 +347,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     return out;
   }
 
-  return api === 'chat' ? { id, access, generate, generateCall } : { id, access, generate, generateCall, logprobs };
+  return api === 'chat'
+    ? { id, access, chat: true, generate, generateCall }
+    : { id, access, generate, generateCall, logprobs };
 }
 
 /** A 2xx answer: its parsed body, and the request and answer bodies as they went over the wire. */

@@ -61,6 +61,12 @@ export interface GenerateOptions {
   readonly maxTokens: number;
   /** Only greedy decoding is used by the memorization operations. */
   readonly temperature: 0;
+  /**
+   * Chat backends: the conversation to send instead of their default one built from the prompt (a prompt variant of
+   * `memorization.extractWork`); the last message should end with the text to continue. Completions backends ignore
+   * it and send the prompt.
+   */
+  readonly messages?: ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
 }
 
 /**
@@ -75,6 +81,8 @@ export interface TargetModel {
   /** Model id as the results should name it (e.g. `vllm:meta-llama/Llama-3.1-8B`). */
   readonly id: string;
   readonly access: AccessLevel;
+  /** True when generations go through a chat API (GenerateOptions `messages` are then sent as the conversation). */
+  readonly chat?: boolean;
   logprobs?(text: string): Promise<TokenLogprobs>;
   /** Greedy continuation of `prompt` (the continuation only, without the prompt). */
   generate(prompt: string, options: GenerateOptions): Promise<string>;

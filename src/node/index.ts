@@ -61,3 +61,5 @@ export type {
 export { scanFiles, hitLine } from './scan/index.js';
 export { loadDatasetSpecs } from './load-datasets.js';
 export type { ScanFilesOptions, ScanFilesProgress, ScanFilesResult } from './scan/index.js';
+export { openExtractionJournal } from './extraction-journal.js';
+export type { FileExtractionJournal } from './extraction-journal.js';

@@ -12,16 +12,22 @@
  * Before a loop runs forward, probes step back by `prefix_words` words from the hit while they still hit, so a
  * block is found from near where it begins rather than from the probe that fell inside it.
  *
+ * Against a chat model each prompt is put in a few templates (prompt-variants.ts), tried in turn at temperature 0
+ * until one continues the work (best-of-N): at every probe, and where a loop falls back to the work's text.
+ *
  * Every call is counted against `budget_calls` before it is made, and recorded in order with the SHA-256 of the
  * request and of the answer as they went over the wire; refusals are detected ({@link isRefusal}, or the API's own
- * flag), counted, and never aligned. The measure is in nv-blocks.ts.
+ * flag), counted, and never aligned. With a `journal` every answered call is kept under the SHA-256 of its
+ * canonical request and replayed instead of being made again: a killed run started again with the same journal
+ * repeats no answered call and ends with the same record. The measure is in nv-blocks.ts.
  */
 import { TrainprintError } from '../../errors.js';
 import { sha256HexNow } from '../../fingerprint/sha256.js';
-import type { GenerationCall, TargetModel } from '../../models/types.js';
+import type { TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
+import { checkRecordedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
   chainIn,
@@ -33,6 +39,7 @@ import {
   type AlignedOutput,
   type NearVerbatimBlock,
 } from './nv-blocks.js';
+import { PLAIN_PROMPT, PROMPT_VARIANTS } from './prompt-variants.js';
 import { isRefusal } from './refusal.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 
@@ -59,7 +66,10 @@ export interface ExtractWorkRequest {
   readonly sections?: readonly WorkSection[];
   /** Most calls made in all, every call counted (failed ones too). 1..1,000,000. @default 2000 */
   readonly budget_calls?: number;
-  /** Phase-1 probes. @default one per 250 words, at most half the budget, at least one per section when it fits */
+  /**
+   * Phase-1 probes. @default one per 250 words, their calls (every prompt variant) at most half the budget, at least
+   * one per section when it fits
+   */
   readonly probes?: number;
   /** Words of each prompt. 8..500. @default 50 */
   readonly prefix_words?: number;
@@ -72,6 +82,16 @@ export interface ExtractWorkRequest {
    * the result has `cost`, from the tokens the endpoint reported.
    */
   readonly prices?: ExtractionPrices;
+  /**
+   * Chat models: how many prompt templates to try, in order, until one continues the work (best-of-N). 1..3.
+   * Completions models have one prompt, the prefix itself. @default 3 for a chat model
+   */
+  readonly prompt_variants?: number;
+  /**
+   * Where answered calls are kept and looked up before every call (keyed by the SHA-256 of the canonical request):
+   * a run started again with the journal of a killed one replays what was answered and calls only the rest.
+   */
+  readonly journal?: ExtractionJournal;
 }
 
 /** Prices per million tokens, in the caller's currency. */
@@ -91,6 +111,15 @@ export interface ExtractionCall {
   readonly position: number;
   /** Whether the prompt was the work's own text (probes, and loops after a drift) or the model's output. */
   readonly prompt_from: 'work' | 'model';
+  /** The prompt template (`prefix` for a completions model). */
+  readonly variant: string;
+  /** SHA-256 (hex) of the canonical request (model, prompt or messages, max_tokens, temperature): the journal key. */
+  readonly key: string;
+  /** When the call was made (ISO 8601) and how long it took, in ms (a replayed call: as recorded). */
+  readonly time: string;
+  readonly ms: number;
+  /** True when the answer came from the journal (a call made by an earlier run of the same extraction). */
+  readonly replayed?: true;
   /** SHA-256 (hex) of the request body as sent (a model without a wire record: canonical JSON of the request). */
   readonly request_sha256: string;
   /** SHA-256 (hex) of the answer body as received (without a wire record: of the generated text); null on failure. */
@@ -131,13 +160,19 @@ export interface WorkExtractionResult {
   /** The same with blocks of ≥ 50 words. */
   readonly nv_recall_50: number;
   /** Every block of ≥ 50 words (those of ≥ 100 make `nv_recall`), in order of the work. */
-  readonly blocks: Array<NearVerbatimBlock & { readonly prompt: string }>;
+  readonly blocks: Array<NearVerbatimBlock & { readonly prompt: string; readonly prompt_variant: string }>;
   readonly sections: SectionRecall[];
   /** Calls made (every one counted), refusals among them, failed calls. */
   readonly calls: number;
   readonly refusals: number;
   readonly failed_calls: number;
+  /** Calls answered from the journal (made by an earlier run), among `calls`. */
+  readonly replayed_calls: number;
   readonly budget_calls: number;
+  /** The prompt templates tried (best-of-N), in order. */
+  readonly prompt_variants: string[];
+  /** The model names the endpoint reported in its answers (name and version as it gives them). */
+  readonly reported_models: string[];
   /** Tokens the endpoint reported over the calls that reported them (null when none did). */
   readonly usage: { prompt_tokens: number; completion_tokens: number; calls_reporting: number } | null;
   /**
@@ -179,6 +214,8 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       'max_tokens',
       'concurrency',
       'prices',
+      'prompt_variants',
+      'journal',
     ],
     'extractWork',
   );
@@ -188,6 +225,15 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const maxTokens = intOption(r.max_tokens, 256, 16, 4096, 'max_tokens');
   const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
   const prices = checkPrices(r.prices);
+  const journal = checkJournal(r.journal);
+  const chat = model.chat === true;
+  const variants = chat
+    ? PROMPT_VARIANTS.slice(
+        0,
+        intOption(r.prompt_variants, PROMPT_VARIANTS.length, 1, PROMPT_VARIANTS.length, 'prompt_variants'),
+      )
+    : [null];
+  if (!chat) intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
   const { text, workId } = await resolveWork(store, r);
   const work = wordSpans(text);
   const n = work.tokens.length;
@@ -195,7 +241,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
-  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / 2)));
+  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
   const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
   const plan = probePositions(sectionWords, probes, prefix, n);
 
@@ -204,6 +250,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const outputs: AlignedOutput[] = [];
   const records: ExtractionCall[] = [];
   const prompts = new Map<number, string>();
+  const variantOf = new Map<number, string>();
   const untried = { probes: [] as number[], loops: [] as number[] };
   let made = 0,
     failedInARow = 0,
@@ -216,14 +263,16 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const workPrefix = (w: number) => text.slice(work.starts[Math.max(0, w - prefix)], work.ends[w - 1]);
 
   /**
-   * One call asking for the continuation at work word `at`; null when the budget is spent or the run halted (no
-   * call made). The answer's chain is aligned in the window after `at`.
+   * One call asking for the continuation at work word `at` with prompt template `variant`; null when the budget is
+   * spent or the run halted (no call made). Answered from the journal when it holds the request, else made and
+   * journaled. The answer's chain is aligned in the window after `at`.
    */
   async function call(
     prompt: string,
     at: number,
     phase: ExtractionCall['phase'],
     from: ExtractionCall['prompt_from'],
+    variant: number,
   ): Promise<{ id: number; chain: TokenRun[]; out: WordTokenSpans; text: string; ok: boolean } | null> {
     if (made >= budget) {
       if (stopped === 'done') stopped = 'budget';
@@ -232,28 +281,55 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     if (halted()) return null;
     const id = made++;
     prompts.set(id, prompt);
+    const template = variants[variant];
+    const variantId = template === null ? PLAIN_PROMPT : template.id;
+    variantOf.set(id, variantId);
+    const messages = template === null ? undefined : template.messages(prompt);
+    const canonical = canonicalRequest(model, prompt, maxTokens, messages);
+    const key = hex(canonical);
     const position = at < n ? work.starts[at] : text.length;
-    let wire: GenerationCall;
-    try {
-      wire = model.generateCall
-        ? await model.generateCall(prompt, { maxTokens, temperature: 0 })
-        : await plainCall(model, prompt, maxTokens);
-    } catch (e) {
-      if (!(e instanceof TrainprintError) || !e.code.startsWith('UPSTREAM_')) throw e;
-      firstError ??= e;
-      records.push({
-        id,
-        phase,
-        position,
-        prompt_from: from,
-        request_sha256: hex(canonicalRequest(model, prompt, maxTokens)),
-        response_sha256: null,
-        refused: false,
-        reproduced_words: 0,
-        error: e.code,
-      });
-      if (++failedInARow >= MAX_FAILED_IN_A_ROW) stopped = 'upstream_errors';
-      return { id, chain: [], out: wordSpans(''), text: '', ok: false };
+    const base = { id, phase, position, prompt_from: from, variant: variantId, key };
+    let wire: RecordedCall;
+    let replayed = false;
+    const kept = journal === null ? undefined : await journal.get(key);
+    if (kept !== undefined) {
+      wire = checkRecordedCall(kept, `journal entry ${key}`);
+      replayed = true;
+    } else {
+      const t0 = Date.now();
+      try {
+        const g = model.generateCall
+          ? await model.generateCall(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) })
+          : await plainCall(model, prompt, maxTokens, messages, canonical);
+        wire = {
+          text: g.text,
+          request: g.request,
+          response: g.response,
+          ...(g.usage !== undefined ? { usage: g.usage } : {}),
+          ...(g.model !== undefined ? { model: g.model } : {}),
+          ...(g.finish_reason !== undefined ? { finish_reason: g.finish_reason } : {}),
+          ...(g.refusal !== undefined ? { refusal: g.refusal } : {}),
+          time: new Date(t0).toISOString(),
+          ms: Date.now() - t0,
+        };
+      } catch (e) {
+        if (!(e instanceof TrainprintError) || !e.code.startsWith('UPSTREAM_')) throw e;
+        firstError ??= e;
+        // a failed call is not journaled: a later run asks it again
+        records.push({
+          ...base,
+          time: new Date(t0).toISOString(),
+          ms: Date.now() - t0,
+          request_sha256: key,
+          response_sha256: null,
+          refused: false,
+          reproduced_words: 0,
+          error: e.code,
+        });
+        if (++failedInARow >= MAX_FAILED_IN_A_ROW) stopped = 'upstream_errors';
+        return { id, chain: [], out: wordSpans(''), text: '', ok: false };
+      }
+      if (journal !== null) await journal.put(key, wire);
     }
     failedInARow = 0;
     anySuccess = true;
@@ -266,10 +342,10 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     if (refused) chain = [];
     else if (chain.length) outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
     records.push({
-      id,
-      phase,
-      position,
-      prompt_from: from,
+      ...base,
+      time: wire.time,
+      ms: wire.ms,
+      ...(replayed ? { replayed: true as const } : {}),
       request_sha256: hex(wire.request),
       response_sha256: hex(wire.response),
       refused,
@@ -295,17 +371,40 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       : null;
   };
 
+  /**
+   * Best-of-N: the prompt in up to `tries` templates, from `first` on, until one continues the work from `at`; the
+   * answer that did (or the last one), with where it reached (≤ at: it did not). Null when no call could be made.
+   */
+  const ask = async (
+    prompt: string,
+    at: number,
+    phase: ExtractionCall['phase'],
+    from: ExtractionCall['prompt_from'],
+    first: number,
+    tries = variants.length,
+  ) => {
+    let last: { got: NonNullable<Awaited<ReturnType<typeof call>>>; end: number; variant: number } | null = null;
+    for (let k = 0; k < Math.min(tries, variants.length); k++) {
+      const variant = (first + k) % variants.length;
+      const got = await call(prompt, at, phase, from, variant);
+      if (got === null) break;
+      last = { got, end: reached(got.chain, at), variant };
+      if (last.end > at) break;
+    }
+    return last;
+  };
+
   // phase 1: the probes
-  const hits: Array<{ at: number; end: number; probe: number; next: string | null }> = [];
+  const hits: Array<{ at: number; end: number; probe: number; next: string | null; variant: number }> = [];
   await mapLimit(plan.positions, concurrency, async (at, k) => {
     const prompt = workPrefix(at);
-    const got = await call(prompt, at, 'probe', 'work');
-    if (got === null) {
+    const asked = await ask(prompt, at, 'probe', 'work', 0);
+    if (asked === null) {
       untried.probes.push(work.starts[at]);
       return;
     }
-    const end = reached(got.chain, at);
-    if (end > at) hits.push({ at, end, probe: k, next: nextOwnPrompt(prompt, got) });
+    if (asked.end > at)
+      hits.push({ at, end: asked.end, probe: k, next: nextOwnPrompt(prompt, asked.got), variant: asked.variant });
   });
   hits.sort((a, b) => a.at - b.at);
 
@@ -316,14 +415,15 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     };
     claim(hit.at, hit.end);
     const floor = hit.probe > 0 ? plan.positions[hit.probe - 1] : prefix;
+    let variant = hit.variant;
     for (let at = hit.at - prefix; at >= Math.max(prefix, floor); at -= prefix) {
       if (owner[at] >= 0 && owner[at] !== me) break;
-      const got = await call(workPrefix(at), at, 'probe', 'work');
-      if (got === null) {
+      const asked = await ask(workPrefix(at), at, 'probe', 'work', variant);
+      if (asked === null) {
         untried.probes.push(work.starts[at]);
         break;
       }
-      const end = reached(got.chain, at);
+      const end = asked.end;
       if (end <= at) break;
       claim(at, end);
     }
@@ -332,18 +432,20 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       from: ExtractionCall['prompt_from'] = hit.next === null ? 'work' : 'model';
     while (at < n) {
       if (owner[at] >= 0 && owner[at] !== me) return; // another loop went on from here
-      const got = await call(prompt, at, 'loop', from);
-      if (got === null) {
+      // the model's own words go to the template that brought it here; the work's text, best-of-N again
+      const asked = await ask(prompt, at, 'loop', from, variant, from === 'model' ? 1 : variants.length);
+      if (asked === null) {
         untried.loops.push(work.starts[at]);
         return;
       }
-      const end = reached(got.chain, at);
+      const { got, end } = asked;
       if (end <= at) {
         if (from === 'work') return; // the work's own text did not bring it back: the block has ended
         prompt = workPrefix(at);
         from = 'work';
         continue;
       }
+      variant = asked.variant;
       claim(at, end);
       // still near-verbatim to its end: its own words are the next prompt; else the work's, where it drifted
       const own = nextOwnPrompt(prompt, got);
@@ -356,7 +458,11 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   if (!anySuccess && firstError !== null) throw firstError;
   records.sort((a, b) => a.id - b.id);
   const blocks50 = nearVerbatimBlocks(text, work, outputs, NV_BLOCK_WORDS_SHORT);
-  const blocks = blocks50.map((b) => ({ ...b, prompt: prompts.get(b.calls[0]) ?? '' }));
+  const blocks = blocks50.map((b) => ({
+    ...b,
+    prompt: prompts.get(b.calls[0]) ?? '',
+    prompt_variant: variantOf.get(b.calls[0]) ?? PLAIN_PROMPT,
+  }));
   const inBlocks = (min: number, lo = 0, hi = n) => {
     let t = 0;
     for (const b of blocks50) {
@@ -395,7 +501,10 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     calls: records.length,
     refusals,
     failed_calls: records.filter((c) => c.error !== undefined).length,
+    replayed_calls: records.filter((c) => c.replayed).length,
     budget_calls: budget,
+    prompt_variants: variants.map((v) => (v === null ? PLAIN_PROMPT : v.id)),
+    reported_models: [...new Set(records.flatMap((c) => (c.model === undefined ? [] : [c.model])))].sort(),
     usage: reporting.length
       ? { prompt_tokens: promptTokens, completion_tokens: completionTokens, calls_reporting: reporting.length }
       : null,
@@ -413,12 +522,12 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     stopped,
     untried: { probes: untried.probes.sort((a, b) => a - b), loops: untried.loops.sort((a, b) => a - b) },
     record: {
-      transcript_sha256: hex(records.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join('')),
+      transcript_sha256: extractionTranscriptSha256(records),
       calls: records,
     },
     method:
       `two-phase extraction (Ahmed et al. 2026, arXiv 2601.02671): ${plan.positions.length} probes of ${prefix} words spread over ` +
-      `${sections.length} section(s); from each hit, continuation loops (the model's own last ${prefix} words as the next prompt while it ` +
+      `${sections.length} section(s)${variants.length > 1 ? `, each in up to ${variants.length} chat templates until one continues the work (best-of-N)` : ''}; from each hit, continuation loops (the model's own last ${prefix} words as the next prompt while it ` +
       `stays on the work, the work's own text after a drift; a second failure in a row ends the block); greedy decoding, ≤ ${maxTokens} ` +
       `tokens a call, ≤ ${budget} calls. Outputs aligned with the work as exact word runs (≥ 5 words) merged across gaps of ≤ 8 words into ` +
       `blocks ≥ 90 % reproduced and in order; nv_recall = share of the work's words in blocks of ≥ ${NV_BLOCK_WORDS} words (Cooper et al. 2025, ` +
@@ -426,15 +535,63 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   };
 }
 
-/** A call through `generate` only: the request recorded as canonical JSON, the answer as its text. */
-async function plainCall(model: TargetModel, prompt: string, maxTokens: number): Promise<GenerationCall> {
-  const text = await model.generate(prompt, { maxTokens, temperature: 0 });
-  if (typeof text !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
-  return { text, request: canonicalRequest(model, prompt, maxTokens), response: text };
+/**
+ * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 response_sha256\n` of its
+ * calls in order (`-` for a failed call's answer). Anyone holding the record recomputes it (`trainprint verify` does).
+ * @example extractionTranscriptSha256(result.record.calls) === result.record.transcript_sha256 // true
+ */
+export function extractionTranscriptSha256(
+  calls: ReadonlyArray<Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'>>,
+): string {
+  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join(''));
 }
 
-function canonicalRequest(model: TargetModel, prompt: string, maxTokens: number): string {
-  return JSON.stringify({ model: model.id, prompt, max_tokens: maxTokens, temperature: 0 });
+/** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */
+async function plainCall(
+  model: TargetModel,
+  prompt: string,
+  maxTokens: number,
+  messages: GenerateMessages | undefined,
+  canonical: string,
+): Promise<{
+  text: string;
+  request: string;
+  response: string;
+  usage?: undefined;
+  model?: undefined;
+  finish_reason?: undefined;
+  refusal?: undefined;
+}> {
+  const text = await model.generate(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) });
+  if (typeof text !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+  return { text, request: canonical, response: text };
+}
+
+type GenerateMessages = ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
+
+/**
+ * The request as JSON with its keys in a fixed order: the model's id, the messages (chat) or the prompt, max_tokens
+ * and temperature. Its SHA-256 is the journal key: the same request in any run, whatever the wire adds.
+ */
+function canonicalRequest(
+  model: TargetModel,
+  prompt: string,
+  maxTokens: number,
+  messages: GenerateMessages | undefined,
+): string {
+  return JSON.stringify(
+    messages === undefined
+      ? { model: model.id, prompt, max_tokens: maxTokens, temperature: 0 }
+      : { model: model.id, messages, max_tokens: maxTokens, temperature: 0 },
+  );
+}
+
+function checkJournal(v: unknown): ExtractionJournal | null {
+  if (v === undefined) return null;
+  const j = v as ExtractionJournal;
+  if (!j || typeof j !== 'object' || typeof j.get !== 'function' || typeof j.put !== 'function')
+    throw new TrainprintError('INVALID_OPTIONS', 'journal must be an ExtractionJournal { get(key), put(key, call) }');
+  return j;
 }
 
 /** The last `k` words of `s` (the engine's word tokens), as written. */

@@ -5,7 +5,7 @@ export { Memorization } from './memorization.js';
 export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
 export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
-export { HIT_WORDS } from './extract-work.js';
+export { HIT_WORDS, extractionTranscriptSha256 } from './extract-work.js';
 export type {
   ExtractWorkRequest,
   WorkExtractionResult,
@@ -14,6 +14,10 @@ export type {
   ExtractionPrices,
   SectionRecall,
 } from './extract-work.js';
+export { checkRecordedCall, isJournalKey, memoryExtractionJournal } from './extraction-journal.js';
+export type { ExtractionJournal, RecordedCall } from './extraction-journal.js';
+export { PROMPT_VARIANTS } from './prompt-variants.js';
+export type { PromptVariant } from './prompt-variants.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';
 export type { NearVerbatimBlock } from './nv-blocks.js';
 export { isRefusal } from './refusal.js';

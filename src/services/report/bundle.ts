@@ -47,6 +47,7 @@ export async function buildEvidenceBundle(
     text_sha256: typeof text === 'string' ? await sha256Hex(text) : null,
     ...(result.extraction ? { extraction: withoutText(result.extraction) } : {}),
     transcripts: bundleTranscripts(result, record.transcripts ?? {}),
+    ...(record.model_extractions?.length ? { model_extractions: record.model_extractions } : {}),
     engine: {
       name: 'trainprint',
       version: TRAINPRINT_VERSION,

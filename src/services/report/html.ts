@@ -32,7 +32,7 @@ th,td{border:1px solid var(--line);padding:5px 8px;text-align:left;vertical-alig
 td.n{text-align:right;font-variant-numeric:tabular-nums}td.src{color:var(--muted);font-size:12px}
 figure{margin:10px 0}figcaption{font-weight:600;font-size:13.5px;margin-bottom:4px}
 figure.strip svg{display:block;width:100%;height:auto}
-svg .bar{fill:var(--bar)}svg .mark{fill:var(--mark)}svg.model .mark{fill:var(--accent)}
+svg .bar{fill:var(--bar)}svg .mark{fill:var(--mark)}svg.model .mark{fill:var(--accent)}svg.extraction .mark{fill:var(--accent)}svg.extraction .short{opacity:.45}
 svg .edge{stroke:#8a93a6;stroke-width:1}svg .sec{font-size:10px;fill:var(--muted)}
 figure.passage{padding:10px 12px;border:1px solid var(--line);border-radius:6px;background:#fff}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:12px}

@@ -6,6 +6,8 @@
  * page to its inputs. Printing it gives a readable PDF.
  */
 import type { AnalysisResult } from '../analyze/types.js';
+import type { WorkExtractionResult } from '../memorization/extract-work.js';
+import { NV_BLOCK_WORDS } from '../memorization/nv-blocks.js';
 import { esc, num, pct, REPORT_CSS } from './html.js';
 import { chainSection, inputsSection, methodSection, notCheckedSection, passagesSection } from './render-parts.js';
 import { stripSvg, type StripMark, type StripSection } from './strip-svg.js';
@@ -37,6 +39,7 @@ export function renderWorkReport(input: WorkReportInput): string {
 <style>${REPORT_CSS}</style></head><body><main>
 ${header(result, title)}
 ${coverageSection(result, layout)}
+${extractionSection(input.model_extractions ?? [], layout)}
 ${passagesSection(result, input.text, input.maxPassages ?? 40)}
 ${chainSection(result)}
 ${notCheckedSection(result)}
@@ -113,6 +116,40 @@ function coverageSection(result: AnalysisResult, layout: WorkLayout): string {
 ${figures.join('\n') || '<p>No dataset was searched.</p>'}
 ${byModel}
 ${sections}</section>`;
+}
+
+/**
+ * What models wrote out of the work (`memorization.extractWork`): a strip per extraction with a mark per
+ * near-verbatim block (fainter under 100 words: those do not count in nv-recall), its share, cost and record.
+ */
+function extractionSection(extractions: readonly WorkExtractionResult[], layout: WorkLayout): string {
+  if (extractions.length === 0) return '';
+  const figures = extractions.map((x) => {
+    const marks: StripMark[] = x.blocks.map((b) => ({
+      start: b.start,
+      end: b.end,
+      faint: b.words < NV_BLOCK_WORDS,
+      label:
+        `${num(b.words)} words · characters ${num(b.start)}–${num(b.end)} · ` +
+        `call${b.calls.length === 1 ? '' : 's'} ${b.calls.join(', ')} · prompt ${b.prompt_variant}`,
+    }));
+    const long = x.blocks.filter((b) => b.words >= NV_BLOCK_WORDS).length;
+    const caption =
+      `Model <code>${esc(x.model)}</code>${x.reported_models.length ? ` (reported as ${x.reported_models.map((m) => `<code>${esc(m)}</code>`).join(', ')})` : ''} ` +
+      `wrote out <b>${pct(x.nv_recall)}</b> of the work in ${num(long)} near-verbatim block${long === 1 ? '' : 's'} of ≥ ${NV_BLOCK_WORDS} words ` +
+      `(≥ 50 words: ${pct(x.nv_recall_50)}) · ${num(x.calls)} of ${num(x.budget_calls)} calls, ${num(x.refusals)} refused` +
+      `${x.stopped === 'done' ? '' : `, stopped: ${esc(x.stopped)}`} · transcript <code>${esc(x.record.transcript_sha256)}</code>`;
+    return figure(
+      caption,
+      { label: `Blocks of the work written out by ${x.model}`, kind: 'extraction', marks },
+      layout,
+    );
+  });
+  return `<section><h2>What models wrote out</h2>
+<p class="note">Each bar is the whole work; a mark is a passage a model wrote out near-verbatim when asked to continue
+the work's own text (fainter: under ${NV_BLOCK_WORDS} words). Writing a passage out shows the model was exposed to it;
+a model that writes nothing out may still have been trained on the work.</p>
+${figures.join('\n')}</section>`;
 }
 
 function figure(

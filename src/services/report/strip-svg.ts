@@ -17,14 +17,19 @@ export interface StripMark {
   readonly end: number;
   /** Its tooltip (the dataset, document and span). */
   readonly label: string;
+  /** Drawn fainter (class `short`): a model's block too short to count in its nv-recall. */
+  readonly faint?: boolean;
 }
 
 /** What one strip shows. */
 export interface Strip {
   /** The strip's accessible name. */
   readonly label: string;
-  /** `dataset` (one corpus's matches) or `model` (every corpus linked to the model). */
-  readonly kind: 'dataset' | 'model';
+  /**
+   * `dataset` (one corpus's matches), `model` (every corpus linked to the model) or `extraction` (what a model wrote
+   * out of the work itself: its near-verbatim blocks).
+   */
+  readonly kind: 'dataset' | 'model' | 'extraction';
   /** The work's length (UTF-16 units): the bar's whole width. */
   readonly length: number;
   readonly sections: readonly StripSection[];
@@ -59,7 +64,7 @@ export function stripSvg(strip: Strip): string {
     const x0 = x(m.start);
     const w = Math.max(MIN_MARK, x(m.end) - x0);
     const box = `x="${f(Math.min(x0, WIDTH - w))}" y="${TOP}" width="${f(w)}" height="${BAR}"`;
-    parts.push(`<rect class="mark" ${box}><title>${esc(m.label)}</title></rect>`);
+    parts.push(`<rect class="mark${m.faint ? ' short' : ''}" ${box}><title>${esc(m.label)}</title></rect>`);
   }
   const height = TOP + BAR + 2;
   const size = `viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}"`;

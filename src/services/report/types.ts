@@ -4,6 +4,7 @@
  */
 import type { AnalysisExtraction, AnalysisResult } from '../analyze/types.js';
 import type { RemoteEngineKind, RemoteOutcome } from '../../corpus/remote-types.js';
+import type { WorkExtractionResult } from '../memorization/extract-work.js';
 
 /** One call of a remote corpus's search: the SHA-256 (hex) of the request's JSON and of the answer's JSON. */
 export interface TranscriptCall {
@@ -21,6 +22,12 @@ export interface AnalysisRecordInput {
   readonly text: string | null;
   /** Per remote corpus (`dataset_id`): every call its search used, as digests. @default none */
   readonly transcripts?: Readonly<Record<string, readonly TranscriptCall[]>>;
+  /**
+   * What models wrote out of this work (`memorization.extractWork` results over the same text: their `text_sha256`
+   * is the analysed text's). Bundled and signed whole, record of calls included; the report draws each as a strip.
+   * @default none
+   */
+  readonly model_extractions?: readonly WorkExtractionResult[];
 }
 
 /** One remote corpus's calls in a bundle, with their digest recomputed when the bundle was made. */
@@ -86,6 +93,8 @@ export interface EvidenceBundle {
   readonly extraction?: Omit<AnalysisExtraction, 'text'>;
   /** Per remote corpus searched: its calls and their digest. */
   readonly transcripts: Readonly<Record<string, BundleTranscript>>;
+  /** Model extractions of the work, each with the record of its calls (`trainprint verify` hashes them again). */
+  readonly model_extractions?: readonly WorkExtractionResult[];
   readonly engine: BundleEngine;
   readonly remote_indexes: readonly BundleRemoteIndex[];
   readonly signature: BundleSignature;

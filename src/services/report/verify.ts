@@ -11,6 +11,9 @@
  *   the result carries, with as many calls; the counts, confidences, sections' coverage and sampled shares that can be
  *   computed from the bundle are what the result says (./rederive.ts); the text's SHA-256 is the work hash where the
  *   work was plain text;
+ * - every model extraction's record: its calls hashed again give the transcript digest it carries, as many calls as
+ *   it counts, numbered in order; it measured the analysed text (its `text_sha256`); with `text`, every block's span
+ *   has ≥ 90 % of its words in order in the generated text;
  * - with `text`: that this is the text the analysis read.
  *
  * What it cannot prove: that the corpora hold what the matches say (it cannot query the remote engines again, and a
@@ -19,6 +22,8 @@
  * validly, so compare the key with the engine's published one.
  */
 import { sha256Hex } from '../../fingerprint/sha256.js';
+import { extractionTranscriptSha256 } from '../memorization/extract-work.js';
+import { inOrderShare } from '../memorization/nv-blocks.js';
 import { canonicalJson } from './canonical.js';
 import { rederive } from './rederive.js';
 import { base64url, fromBase64url } from '../registry/receipts.js';
@@ -91,6 +96,12 @@ export async function verifyEvidenceBundle(
   await run('remote_indexes', () => remoteIndexes(parsed));
   for (const r of result.remote_corpora) await run(`transcript:${r.dataset_id}`, () => transcript(parsed, r));
   await run('transcripts', () => strayTranscripts(parsed));
+  const extractions: unknown = parsed.model_extractions;
+  if (extractions !== undefined && !Array.isArray(extractions))
+    checks.push({ name: 'model_extractions', ok: false, detail: 'model_extractions is not a list' });
+  else
+    for (const [i, x] of (extractions ?? []).entries())
+      await run(`model_extraction:${i}`, () => modelExtraction(x, parsed.text_sha256, options.text));
   try {
     const again = rederive(result, options.text ?? null);
     checks.push(...again.checks);
@@ -271,6 +282,32 @@ function transcript(b: EvidenceBundle, r: EvidenceBundle['result']['remote_corpo
     problems.push(`the calls hash to ${again.sha256}, the result carries ${r.transcript.sha256}`);
   if (again.calls !== t.calls || again.calls !== r.transcript.calls)
     problems.push(`${again.calls} calls listed, the bundle says ${t.calls}, the result ${r.transcript.calls}`);
+  return problems.length ? problems.join('; ') : null;
+}
+
+/**
+ * A model extraction's record hashed again (the digest it carries, over as many calls as it counts, numbered 0, 1, …),
+ * its text the analysed one, and with the text at hand every block's in-order check redone.
+ */
+function modelExtraction(x: unknown, textSha256: string | null, text: string | undefined): string | null {
+  const e = x as NonNullable<EvidenceBundle['model_extractions']>[number];
+  if (!e || typeof e !== 'object' || !e.record || !Array.isArray(e.record.calls) || !Array.isArray(e.blocks))
+    return 'not an extraction result with its record of calls';
+  const calls = e.record.calls;
+  const problems: string[] = [];
+  const again = extractionTranscriptSha256(calls);
+  if (again !== e.record.transcript_sha256)
+    problems.push(`the calls hash to ${again}, the extraction carries ${String(e.record.transcript_sha256)}`);
+  if (calls.length !== e.calls) problems.push(`${calls.length} calls listed, the extraction counts ${String(e.calls)}`);
+  if (calls.some((c, i) => c.id !== i)) problems.push('the calls are not numbered 0, 1, … in order');
+  if (textSha256 !== null && e.text_sha256 !== textSha256)
+    problems.push(`it measured a text of SHA-256 ${String(e.text_sha256)}, not the analysed text`);
+  if (text !== undefined)
+    for (const b of e.blocks) {
+      const ok = b.start >= 0 && b.end <= text.length && b.start < b.end;
+      if (!ok || inOrderShare(text.slice(b.start, b.end), b.generated) < 0.9)
+        problems.push(`block ${b.start}–${b.end}: fewer than 90 % of its words in order in the generated text`);
+    }
   return problems.length ? problems.join('; ') : null;
 }
 

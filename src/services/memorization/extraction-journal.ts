@@ -1,0 +1,102 @@
+/**
+ * The journal of an extraction run: every answered call kept under the SHA-256 of its canonical request, so that a
+ * run killed after thousands of calls starts again without repeating one. `extractWork({ journal })` asks the
+ * journal before every call; a recorded answer is replayed (the same text, the same wire bodies, so the same record
+ * and transcript digest) and only what was never answered goes to the model.
+ *
+ * The port is two methods so that any storage can hold it: a JSON-lines file (`openExtractionJournal` of
+ * `trainprint/node`, the CLI's `--journal`), the job store, or memory ({@link memoryExtractionJournal}).
+ */
+import { TrainprintError } from '../../errors.js';
+
+/** One answered call as the journal keeps it: what {@link TargetModel.generateCall} gave, and when. */
+export interface RecordedCall {
+  /** The generated text (the continuation only; empty for an API-flagged refusal). */
+  readonly text: string;
+  /** The request body exactly as sent. */
+  readonly request: string;
+  /** The answer body exactly as received. */
+  readonly response: string;
+  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  /** The model name the endpoint reported. */
+  readonly model?: string;
+  readonly finish_reason?: string;
+  /** The API's own refusal (`message.refusal`, `finish_reason: content_filter`). */
+  readonly refusal?: string;
+  /** When the call was made (ISO 8601) and how long its answer took, in ms. */
+  readonly time: string;
+  readonly ms: number;
+}
+
+/**
+ * Where a run keeps its answered calls. `get` and `put` may be called concurrently (one run has up to
+ * `concurrency` calls in flight); `put` resolves once the call is durable, so a call is repeated after a crash only
+ * if the crash came between its answer and its `put`.
+ *
+ * @example
+ * const journal = memoryExtractionJournal()
+ * await engine.memorization.extractWork({ text, model, journal })   // a second run with the same journal calls nothing
+ */
+export interface ExtractionJournal {
+  /** The call recorded under `key` (hex SHA-256 of the canonical request), if any. */
+  get(key: string): Promise<RecordedCall | undefined>;
+  /** Record an answered call under `key`. */
+  put(key: string, call: RecordedCall): Promise<void>;
+}
+
+/**
+ * A journal in memory (for tests, or to share recorded calls between runs of one process).
+ * @example const journal = memoryExtractionJournal(); await journal.put(key, call); (await journal.get(key))?.text
+ */
+export function memoryExtractionJournal(): ExtractionJournal & { readonly size: number } {
+  const calls = new Map<string, RecordedCall>();
+  return {
+    get size() {
+      return calls.size;
+    },
+    get: async (key) => calls.get(key),
+    put: async (key, call) => {
+      calls.set(key, call);
+    },
+  };
+}
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/**
+ * A journal key: 64 lowercase hex digits (the SHA-256 of a canonical request).
+ * @example isJournalKey('ab'.repeat(32)) // true
+ */
+export function isJournalKey(v: unknown): v is string {
+  return typeof v === 'string' && KEY.test(v);
+}
+
+/**
+ * `v` checked as a {@link RecordedCall} (a journal's storage is outside the run: a file can be edited or torn).
+ * @throws INVALID_INPUT naming `where`
+ * @example const call = checkRecordedCall(JSON.parse(line).call, 'journal line 2')
+ */
+export function checkRecordedCall(v: unknown, where: string): RecordedCall {
+  const o = v as Record<string, unknown>;
+  const bad = (why: string): never => {
+    throw new TrainprintError('INVALID_INPUT', `${where}: not a recorded call (${why})`);
+  };
+  if (!o || typeof o !== 'object' || Array.isArray(o)) bad('not an object');
+  for (const k of ['text', 'request', 'response', 'time'] as const) if (typeof o[k] !== 'string') bad(`${k}`);
+  if (typeof o.ms !== 'number' || !Number.isFinite(o.ms) || o.ms < 0) bad('ms');
+  for (const k of ['model', 'finish_reason', 'refusal'] as const)
+    if (o[k] !== undefined && typeof o[k] !== 'string') bad(k);
+  if (o.usage !== undefined) {
+    const u = o.usage as Record<string, unknown>;
+    if (
+      !u ||
+      typeof u !== 'object' ||
+      !Number.isInteger(u.prompt_tokens) ||
+      !Number.isInteger(u.completion_tokens) ||
+      (u.prompt_tokens as number) < 0 ||
+      (u.completion_tokens as number) < 0
+    )
+      bad('usage');
+  }
+  return o as unknown as RecordedCall;
+}
