@@ -13,7 +13,13 @@ import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } f
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, winnowCore, withWinnowed, type DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import {
+  toText,
+  winnowCore,
+  withShingleHashes,
+  withWinnowed,
+  type DocumentFingerprint,
+} from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
@@ -657,6 +663,30 @@ export class Corpus {
       if (work.kind === 'fetch') throw notSynchronous(work.dataset);
       input = work.kind === 'pause' ? undefined : runWork(core, work);
     }
+  }
+
+  /**
+   * How many of the query's word 5-grams the indexes of the exact datasets `datasets` hold, and the query's UTF-8
+   * length (sync); null when one of them is not an exact dataset in memory (one kept in a database, a portrait, an
+   * evidence source, an unknown id): only a search can tell then. A query none of whose 5-grams they hold has no
+   * seed match in them and no candidate to align, so a search for copies (`reworded: false`) finds nothing there:
+   * what a scan asks of each item before it searches, at the cost of the hashing and the lookups alone.
+   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35 }
+   */
+  exactShinglesFound(query: string, datasets: readonly string[]): { found: number; byteLength: number } | null {
+    this.assertLive();
+    const targets: ExactDataset[] = [];
+    for (const id of datasets) {
+      const d = this.sets.get(id);
+      if (!(d instanceof ExactDataset)) return null;
+      targets.push(d);
+    }
+    // the hashes are a view of this corpus's core; each dataset looks them up in its own
+    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength) => {
+      let found = 0;
+      for (const d of targets) found += d.shinglesFound(hashes);
+      return { found, byteLength };
+    });
   }
 
   /**

@@ -801,6 +801,34 @@ export class ExactDataset implements ExactSearchable {
   }
 
   /**
+   * How many of `hashes` (query shingle hashes, as `fp.shingles.hashes`) the index holds: the lookups of
+   * {@link search} and nothing else. A query of which it holds none has no seed match and no candidate here
+   * (a scan's clean outputs, most of a stream, are told apart by this alone).
+   * @example dataset.shinglesFound(fp.shingles.hashes) // 0
+   */
+  shinglesFound(hashes: BigUint64Array): number {
+    this.ensureSorted();
+    const m = hashes.length;
+    if (m === 0 || this.index.n === 0) return 0;
+    const core = this.core;
+    const { keysPtr, prefixPtr, prefixBits, persistent } = this.index;
+    let found = 0;
+    for (let from = 0; from < m; from += LOOKUP_BATCH) {
+      const count = Math.min(LOOKUP_BATCH, m - from);
+      found += core.guard(() => {
+        const L = core.layout(persistent);
+        const qPtr = L.take(count * 8);
+        const outPtr = L.take(count * 8);
+        L.commit();
+        core.u64(qPtr, count).set(hashes.subarray(from, from + count));
+        swapHalves(core.u64(qPtr, count), 0, count);
+        return core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+      });
+    }
+    return found;
+  }
+
+  /**
    * {@link search} as steps (src/util/steps.ts): it pauses between batches of LOOKUP_BATCH query shingles,
    * between documents and every ITEMS_PER_PAUSE hits, so a sliced search of a large query gives the event
    * loop a turn. Each batch is looked up and read in one go, so another search of this dataset in between

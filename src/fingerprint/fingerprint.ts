@@ -273,6 +273,28 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
   });
 }
 
+/**
+ * The shingle hashes of `text` (those `fingerprintCore(core, text, o).shingles.hashes` holds), handed to `use` as a
+ * view of the core's memory, valid only during the call, with the text's UTF-8 length: no spans, no ids, nothing
+ * copied out. For a question about the hashes alone — does an index hold any of them? — asked of many short texts,
+ * where the copies and objects of a whole fingerprint cost more than the hashing.
+ * @example withShingleHashes(core, 'It is a truth universally acknowledged', o, (hashes) => hashes.length) // 2
+ */
+export function withShingleHashes<T>(
+  core: Core,
+  text: string,
+  o: ResolvedOptions,
+  use: (hashes: BigUint64Array, byteLength: number) => T,
+): T {
+  if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', 'withShingleHashes needs word shingles');
+  return core.guard(() => {
+    const L = core.layout();
+    const t = tokenizeWords(core, L, text);
+    const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
+    return use(core.u64(t.spareU64Ptr, m), t.byteLength);
+  });
+}
+
 /** A fingerprint from {@link withWinnowed} with its columns copied out of the core. */
 function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
   return { ...fp, winnow: copyColumns(fp.winnow) };

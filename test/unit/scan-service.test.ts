@@ -200,6 +200,58 @@ describe('engine.scan', () => {
   });
 });
 
+describe('the lookups before the search (exactShinglesFound)', () => {
+  /** The corpus without its pre-search lookups: every item is searched. */
+  const searchOnly = () => ({
+    datasets: (o?: { readonly account?: string }) => engine.corpus.datasets(o),
+    searchDetailedAsync: engine.corpus.searchDetailedAsync.bind(engine.corpus),
+    datasetDigest: (id: string) => engine.corpus.datasetDigest(id),
+  });
+
+  it('counts the query 5-grams the search finds in the index, with the UTF-8 length; null where it cannot tell', async () => {
+    const [p] = plantedOutputs(docs, 1, 5);
+    for (const text of [p.text, cleanOutputs(1, 8)[0], 'Résumé — naïve 🙂 café', '']) {
+      const pre = engine.corpus.exactShinglesFound(text, ['arch']);
+      const { details, fingerprint } = engine.corpus.searchDetailed(text, { datasets: ['arch'], reworded: false });
+      const found = details.get('arch');
+      expect(pre).toEqual({
+        found: found?.kind === 'exact' ? found.search.hits : -1,
+        byteLength: fingerprint.byte_length,
+      });
+    }
+    expect(engine.corpus.exactShinglesFound(p.text, ['arch'])!.found).toBeGreaterThan(10);
+    expect(engine.corpus.exactShinglesFound(p.text, ['nope'])).toBeNull();
+    const e = await createEngine();
+    await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));
+    expect(e.corpus.exactShinglesFound(p.text, ['p'])).toBeNull();
+  });
+
+  it('changes no hit and no count: a scan gives what the search of every item gives', async () => {
+    const planted = plantedOutputs(docs, 30, 21);
+    const clean = cleanOutputs(60, 22);
+    // clean outputs holding a phrase of the archive: 5-grams found, no passage
+    const phrases = clean.slice(0, 20).map((t, i) => {
+      const words = docs[i * 3].text.split(/\s+/).slice(40, 52).join(' ');
+      return `${t.slice(0, 200)} ${words} ${t.slice(200)}`;
+    });
+    const texts = [
+      ...planted.map((x) => x.text),
+      ...clean,
+      ...phrases,
+      'too short',
+      'Résumé — naïve 🙂 café '.repeat(20),
+    ];
+    const items = texts.map((text, i) => ({ id: `i${i}`, text }));
+    for (const options of [{}, { minWords: 20 }, { minWords: 100 }]) {
+      const fast = await collect(engine.scan(items, options));
+      const full = await collect(createScanService({ corpus: searchOnly() }).scan(items, options));
+      expect(fast.hits).toEqual(full.hits);
+      expect({ ...(fast.summary as object), ms: 0 }).toEqual({ ...(full.summary as object), ms: 0 });
+    }
+    expect(phrases.some((t) => engine.corpus.exactShinglesFound(t, ['arch'])!.found > 0)).toBe(true);
+  });
+});
+
 describe('engine.datasetDigest', () => {
   it('is the same for a dataset exported and imported again, and changes with its content', async () => {
     const digest = await engine.datasetDigest('arch');

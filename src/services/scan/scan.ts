@@ -20,6 +20,11 @@ export interface ScanCorpus {
   datasets(options?: { readonly account?: string }): DatasetStats[];
   searchDetailedAsync(query: string, options?: SearchOptions, run?: SliceOptions): Promise<DetailedSearch>;
   datasetDigest(id: string): Promise<string>;
+  /**
+   * How many of the query's word 5-grams the exact datasets' indexes hold (null: only a search can tell): an item
+   * of which they hold none is searched no further. Optional: without it, every item is searched.
+   */
+  exactShinglesFound?(query: string, datasets: readonly string[]): { found: number; byteLength: number } | null;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -43,6 +48,8 @@ interface Plan {
   readonly minWords: number;
   readonly paraphrase: boolean;
   readonly search: SearchOptions;
+  /** The exact datasets searched (those of `search`). */
+  readonly datasets: readonly string[];
   readonly signal: AbortSignal | undefined;
 }
 
@@ -94,7 +101,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       ...(paraphrase ? {} : { candidateHits: candidateHits(minWords) }),
       ...(account === undefined ? {} : { account }),
     };
-    return { minWords, paraphrase, search, signal };
+    return { minWords, paraphrase, search, datasets, signal };
   };
 
   /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
@@ -102,6 +109,12 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     checkItem(item);
     const { text } = item;
     if (!hasWords(text, p.minWords)) return { hits: null, bytes: utf8Length(text) };
+    // most items of a stream copy nothing: none of their 5-grams is in an index, which the lookups alone tell (a
+    // search for copies then finds no seed match and no candidate), without the search's spans, objects and steps
+    if (!p.paraphrase && corpus.exactShinglesFound) {
+      const pre = corpus.exactShinglesFound(text, p.datasets);
+      if (pre !== null && pre.found === 0) return { hits: [], bytes: pre.byteLength };
+    }
     const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
   };
