@@ -105,6 +105,57 @@ describe('engine.scan', () => {
     expect(hitsOf(item, matches, { minWords: 61, paraphrase: true })).toEqual([]);
   });
 
+  it('joins the pieces of one passage into one hit: overlapping or touching in the item and in the source', () => {
+    const text = `${'w '.repeat(100)}, ${'w '.repeat(100)}`; // 100 words, a comma, 100 words
+    const m = (doc: string, q: [number, number], src: [number, number], reuse: ExactMatch['reuse']): ExactMatch => ({
+      kind: 'exact',
+      dataset_id: 'd',
+      document_id: doc,
+      query_start: q[0],
+      query_end: q[1],
+      source_start: src[0],
+      source_end: src[1],
+      tokens: 60,
+      score: 1,
+      reuse,
+      similarity: 1,
+      aligned: true,
+    });
+    const item = { id: 'i', text };
+    const o = { minWords: 50, paraphrase: false };
+    // one edited passage aligned as two overlapping pieces (67 + 65 words): one hit of its whole span
+    const two = [m('a', [0, 134], [1000, 1134], 'verbatim'), m('a', [130, 270], [1130, 1270], 'edited')];
+    expect(hitsOf(item, two, o)).toEqual([
+      {
+        id: 'i',
+        dataset_id: 'd',
+        document_id: 'a',
+        query_start: 0,
+        query_end: 270,
+        source_start: 1000,
+        source_end: 1270,
+        words: 135,
+        kind: 'edited',
+      },
+    ]);
+    expect(hitsOf(item, [...two].reverse(), o)).toEqual(hitsOf(item, two, o));
+    // touching across the comma (nothing but spaces and punctuation between them)
+    const touching = [m('a', [0, 199], [0, 199], 'verbatim'), m('a', [202, 402], [202, 402], 'verbatim')];
+    expect(hitsOf(item, touching, o).map((h) => [h.query_start, h.query_end, h.words, h.kind])).toEqual([
+      [0, 402, 201, 'verbatim'],
+    ]);
+    // not one passage: another document, a word between them, or far apart in the source
+    const apart = [
+      [m('a', [0, 134], [0, 134], 'verbatim'), m('b', [100, 270], [100, 270], 'verbatim')],
+      [m('a', [0, 120], [0, 120], 'verbatim'), m('a', [140, 270], [140, 270], 'verbatim')],
+      [m('a', [0, 134], [0, 134], 'verbatim'), m('a', [100, 270], [5000, 5170], 'verbatim')],
+    ];
+    for (const ms of apart) expect(hitsOf(item, ms, o)).toHaveLength(2);
+    // pieces each shorter than minWords that make one passage of enough words are reported as that passage
+    const short = [m('a', [0, 80], [0, 80], 'verbatim'), m('a', [70, 140], [70, 140], 'verbatim')];
+    expect(hitsOf(item, short, o).map((h) => h.words)).toEqual([70]);
+  });
+
   it('yields hits item by item in input order with their ids; the same scan gives the same hits', async () => {
     const planted = plantedOutputs(docs, 10, 21);
     const clean = cleanOutputs(10, 22);

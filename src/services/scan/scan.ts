@@ -193,20 +193,23 @@ const KINDS: Readonly<Record<string, ScanReuse>> = {
   summary: 'paraphrase',
 };
 
-/** The hits of one item among its search's matches, in order of the item's text. */
+/**
+ * The hits of one item among its search's matches, in order of the item's text: one hit per passage. The search
+ * may report one passage in pieces (an edited copy aligned from two seed regions: two overlapping spans), so the
+ * matches of one document whose spans overlap or touch in both texts — nothing but spaces and punctuation between
+ * them in the item, and in the source no further apart than in the item — are joined first, and then measured.
+ */
 export function hitsOf(
   item: ScanItem,
   matches: readonly SearchMatch[],
   p: Pick<Plan, 'minWords' | 'paraphrase'>,
 ): ScanHit[] {
-  const hits: ScanHit[] = [];
+  const pieces: ScanHit[] = [];
   for (const m of matches) {
     if (!isExact(m)) continue;
     const kind = KINDS[m.reuse] ?? 'edited';
     if (kind === 'paraphrase' && !p.paraphrase) continue;
-    const words = countWords(item.text, m.query_start, m.query_end);
-    if (words < p.minWords) continue;
-    hits.push({
+    pieces.push({
       id: item.id,
       dataset_id: m.dataset_id,
       document_id: m.document_id,
@@ -214,19 +217,68 @@ export function hitsOf(
       query_end: m.query_end,
       source_start: m.source_start,
       source_end: m.source_end,
-      words,
+      words: 0,
       kind,
     });
   }
-  return hits.sort(
-    (a, b) =>
-      a.query_start - b.query_start ||
-      a.query_end - b.query_end ||
-      order(a.dataset_id, b.dataset_id) ||
-      order(a.document_id, b.document_id) ||
-      a.source_start - b.source_start,
-  );
+  const hits: ScanHit[] = [];
+  for (const h of joinPieces(item.text, pieces.sort(byPlace)).sort(byPlace)) {
+    const words = countWords(item.text, h.query_start, h.query_end);
+    if (words >= p.minWords) hits.push({ ...h, words });
+  }
+  return hits;
 }
+
+/** Hits in order of the item's text, then of their datasets, documents and sources. */
+const byPlace = (a: ScanHit, b: ScanHit): number =>
+  a.query_start - b.query_start ||
+  a.query_end - b.query_end ||
+  order(a.dataset_id, b.dataset_id) ||
+  order(a.document_id, b.document_id) ||
+  a.source_start - b.source_start;
+
+/** How far a kind is from a verbatim copy: a passage joined from pieces is as far as its furthest. */
+const DISTANCE: Readonly<Record<ScanReuse, number>> = { verbatim: 0, edited: 1, paraphrase: 2 };
+
+/** Characters two pieces of one passage may lie further apart in the source than in the item (a changed word). */
+const SOURCE_SLACK = 32;
+
+/**
+ * `pieces` (sorted by {@link byPlace}) with each set of pieces of one passage joined: same dataset and document,
+ * query spans that overlap or have only non-word characters between them, source spans that overlap or are at
+ * most the query gap (+ {@link SOURCE_SLACK}) apart. The result is in the same order.
+ */
+function joinPieces(text: string, pieces: ScanHit[]): ScanHit[] {
+  const joined: ScanHit[] = [];
+  for (const h of pieces) {
+    let at = -1;
+    for (let k = joined.length - 1; k >= 0 && at < 0; k--) if (samePassage(text, joined[k], h)) at = k;
+    if (at < 0) {
+      joined.push(h);
+      continue;
+    }
+    const a = joined[at];
+    joined[at] = {
+      ...a,
+      query_end: Math.max(a.query_end, h.query_end),
+      source_start: Math.min(a.source_start, h.source_start),
+      source_end: Math.max(a.source_end, h.source_end),
+      kind: DISTANCE[h.kind] > DISTANCE[a.kind] ? h.kind : a.kind,
+    };
+  }
+  return joined;
+}
+
+/** Whether `b` (starting at or after `a` in the item) is more of `a`'s passage (see {@link joinPieces}). */
+function samePassage(text: string, a: ScanHit, b: ScanHit): boolean {
+  if (a.dataset_id !== b.dataset_id || a.document_id !== b.document_id) return false;
+  const queryGap = b.query_start - a.query_end;
+  if (queryGap > 0 && WORD_CHAR.test(text.slice(a.query_end, b.query_start))) return false;
+  const sourceGap = Math.max(a.source_start, b.source_start) - Math.min(a.source_end, b.source_end);
+  return sourceGap <= Math.max(queryGap, 0) + SOURCE_SLACK;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
