@@ -5,7 +5,7 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { CANDIDATE_MIN_HITS, ExactDataset } from '../datasets/exact.js';
+import { CANDIDATE_MIN_HITS, chainGap, ExactDataset } from '../datasets/exact.js';
 import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PORTRAIT_FPR, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
@@ -52,7 +52,7 @@ import { DEFAULT_SLICE_MS, finish, nextMacrotask, sliced, type Pause, type Steps
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { type ExactSlice, StoredExactDataset, type StoredLoader } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
-import { searchExactSteps } from './search-exact.js';
+import { EXACT_SIZE, EXACT_WINDOW, searchExactSteps } from './search-exact.js';
 import { searchPortraitSteps } from './search-portrait.js';
 import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
@@ -666,14 +666,19 @@ export class Corpus {
   }
 
   /**
-   * How many of the query's word 5-grams the indexes of the exact datasets `datasets` hold, and the query's UTF-8
-   * length (sync); null when one of them is not an exact dataset in memory (one kept in a database, a portrait, an
-   * evidence source, an unknown id): only a search can tell then. A query none of whose 5-grams they hold has no
-   * seed match in them and no candidate to align, so a search for copies (`reworded: false`) finds nothing there:
-   * what a scan asks of each item before it searches, at the cost of the hashing and the lookups alone.
-   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35 }
+   * How many of the query's word 5-grams the indexes of the exact datasets `datasets` hold, the query's UTF-8
+   * length, and `runs`: the query spans (UTF-16 [start, end), in order) of the runs of found 5-grams no two of which
+   * are further apart than a seed chain bridges — every seed match of these datasets lies inside one. Sync; null when
+   * one of them is not an exact dataset in memory (one kept in a database, a portrait, an evidence source, an unknown
+   * id): only a search can tell then. A query none of whose 5-grams they hold has no seed match in them and no
+   * candidate to align, so a search for copies (`reworded: false`) finds nothing there: what a scan asks of each item
+   * before it searches, at the cost of the hashing and the lookups alone.
+   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35, runs: [] }
    */
-  exactShinglesFound(query: string, datasets: readonly string[]): { found: number; byteLength: number } | null {
+  exactShinglesFound(
+    query: string,
+    datasets: readonly string[],
+  ): { found: number; byteLength: number; runs: Array<[number, number]> } | null {
     this.assertLive();
     const targets: ExactDataset[] = [];
     for (const id of datasets) {
@@ -682,10 +687,24 @@ export class Corpus {
       targets.push(d);
     }
     // the hashes are a view of this corpus's core; each dataset looks them up in its own
-    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength) => {
+    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength, span) => {
+      const hitAt = new Uint8Array(hashes.length);
       let found = 0;
-      for (const d of targets) found += d.shinglesFound(hashes);
-      return { found, byteLength };
+      for (const d of targets) found += d.shinglesFound(hashes, hitAt);
+      const runs: Array<[number, number]> = [];
+      const gap = chainGap(EXACT_WINDOW, EXACT_SIZE);
+      for (let i = 0, first = -1, last = -1; i <= hitAt.length; i++) {
+        if (i < hitAt.length && hitAt[i] === 0) continue;
+        if (first >= 0 && (i === hitAt.length || i - last > gap)) {
+          runs.push(span(first, last));
+          first = -1;
+        }
+        if (i < hitAt.length) {
+          if (first < 0) first = i;
+          last = i;
+        }
+      }
+      return { found, byteLength, runs };
     });
   }
 

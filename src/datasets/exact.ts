@@ -368,6 +368,13 @@ export function chainHits(
 }
 
 /**
+ * The most query shingles between two consecutive hits of one chain (see {@link chainSteps}): a seed chain's hits
+ * lie in a run of found shingles no two of which are further apart.
+ * @example chainGap(8, 5) // 20
+ */
+export const chainGap = (window: number, size: number): number => 2 * window + size - 1;
+
+/**
  * {@link chainHits} as steps (src/util/steps.ts), from each document's hits (`hitsOf`: documents in
  * order, each one's hits sorted by query shingle, then source start): it pauses between documents and
  * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
@@ -406,7 +413,7 @@ export function* chainSteps(
     count: number;
   }
   const qs = fp.shingles.starts;
-  const maxGap = 2 * window + size - 1;
+  const maxGap = chainGap(window, size);
   const done: Chain[] = [];
   let active: Chain[] = [];
   let chained = 0;
@@ -802,11 +809,11 @@ export class ExactDataset implements ExactSearchable {
 
   /**
    * How many of `hashes` (query shingle hashes, as `fp.shingles.hashes`) the index holds: the lookups of
-   * {@link search} and nothing else. A query of which it holds none has no seed match and no candidate here
+   * {@link search} and nothing else; with `hitAt`, each found one is marked 1 there. A query of which it holds none has no seed match and no candidate here
    * (a scan's clean outputs, most of a stream, are told apart by this alone).
    * @example dataset.shinglesFound(fp.shingles.hashes) // 0
    */
-  shinglesFound(hashes: BigUint64Array): number {
+  shinglesFound(hashes: BigUint64Array, hitAt?: Uint8Array): number {
     this.ensureSorted();
     const m = hashes.length;
     if (m === 0 || this.index.n === 0) return 0;
@@ -822,7 +829,12 @@ export class ExactDataset implements ExactSearchable {
         L.commit();
         core.u64(qPtr, count).set(hashes.subarray(from, from + count));
         swapHalves(core.u64(qPtr, count), 0, count);
-        return core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        if (hitAt && found > 0) {
+          const out = core.u32(outPtr, count * 2);
+          for (let k = 0; k < count; k++) if (out[2 * k + 1] > 0) hitAt[from + k] = 1;
+        }
+        return found;
       });
     }
     return found;

@@ -265,10 +265,14 @@ describe('the lookups before the search (exactShinglesFound)', () => {
       const pre = engine.corpus.exactShinglesFound(text, ['arch']);
       const { details, fingerprint } = engine.corpus.searchDetailed(text, { datasets: ['arch'], reworded: false });
       const found = details.get('arch');
-      expect(pre).toEqual({
+      expect(pre).toMatchObject({
         found: found?.kind === 'exact' ? found.search.hits : -1,
         byteLength: fingerprint.byte_length,
       });
+      // every seed match lies inside one run
+      const seeds = found?.kind === 'exact' ? found.search.matches : [];
+      for (const m of seeds) expect(pre!.runs.some(([s, e]) => s <= m.query_start && m.query_end <= e)).toBe(true);
+      if (pre!.found === 0) expect(pre!.runs).toEqual([]);
     }
     expect(engine.corpus.exactShinglesFound(p.text, ['arch'])!.found).toBeGreaterThan(10);
     expect(engine.corpus.exactShinglesFound(p.text, ['nope'])).toBeNull();
@@ -285,10 +289,19 @@ describe('the lookups before the search (exactShinglesFound)', () => {
       const words = docs[i * 3].text.split(/\s+/).slice(40, 52).join(' ');
       return `${t.slice(0, 200)} ${words} ${t.slice(200)}`;
     });
+    // and clean outputs around 25–44 words of an archive document: a few 5-grams found, or enough to align
+    const pieces = clean.slice(20, 40).map((t, i) => {
+      const words = docs[i * 5 + 1].text
+        .split(/\s+/)
+        .slice(30, 55 + i)
+        .join(' ');
+      return `${t.slice(0, 150)}\n\n${words}\n\n${t.slice(150)}`;
+    });
     const texts = [
       ...planted.map((x) => x.text),
       ...clean,
       ...phrases,
+      ...pieces,
       'too short',
       'Résumé — naïve 🙂 café '.repeat(20),
     ];
@@ -299,7 +312,9 @@ describe('the lookups before the search (exactShinglesFound)', () => {
       expect(fast.hits).toEqual(full.hits);
       expect({ ...(fast.summary as object), ms: 0 }).toEqual({ ...(full.summary as object), ms: 0 });
     }
-    expect(phrases.some((t) => engine.corpus.exactShinglesFound(t, ['arch'])!.found > 0)).toBe(true);
+    const found = [...phrases, ...pieces].map((t) => engine.corpus.exactShinglesFound(t, ['arch'])!.found);
+    expect(found.some((f) => f > 0 && f < 4)).toBe(true); // told by the runs at minWords 50
+    expect(found.some((f) => f >= 4)).toBe(true); // searched
   });
 });
 

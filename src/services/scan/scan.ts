@@ -24,7 +24,10 @@ export interface ScanCorpus {
    * How many of the query's word 5-grams the exact datasets' indexes hold (null: only a search can tell): an item
    * of which they hold none is searched no further. Optional: without it, every item is searched.
    */
-  exactShinglesFound?(query: string, datasets: readonly string[]): { found: number; byteLength: number } | null;
+  exactShinglesFound?(
+    query: string,
+    datasets: readonly string[],
+  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]> } | null;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -50,6 +53,8 @@ interface Plan {
   readonly search: SearchOptions;
   /** The exact datasets searched (those of `search`). */
   readonly datasets: readonly string[];
+  /** Fewest hits of a document for the search to align it (`search.candidateHits`). */
+  readonly candidateHits: number;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -101,7 +106,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       ...(paraphrase ? {} : { candidateHits: candidateHits(minWords) }),
       ...(account === undefined ? {} : { account }),
     };
-    return { minWords, paraphrase, search, datasets, signal };
+    return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), signal };
   };
 
   /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
@@ -109,11 +114,13 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     checkItem(item);
     const { text } = item;
     if (!hasWords(text, p.minWords)) return { hits: null, bytes: utf8Length(text) };
-    // most items of a stream copy nothing: none of their 5-grams is in an index, which the lookups alone tell (a
-    // search for copies then finds no seed match and no candidate), without the search's spans, objects and steps
+    // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
+    // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
+    // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords
     if (!p.paraphrase && corpus.exactShinglesFound) {
       const pre = corpus.exactShinglesFound(text, p.datasets);
-      if (pre !== null && pre.found === 0) return { hits: [], bytes: pre.byteLength };
+      if (pre !== null && (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords))))
+        return { hits: [], bytes: pre.byteLength };
     }
     const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
@@ -295,6 +302,21 @@ export function countWords(text: string, start = 0, end = text.length): number {
     inWord = !space;
   }
   return words;
+}
+
+/**
+ * Whether a hit made of seed matches inside `runs` (query spans in order) could hold `n` words: a run, or runs that
+ * touch with nothing but spaces and punctuation between them (as {@link joinPieces} would join their pieces), of at
+ * least `n` whitespace-separated words.
+ */
+function holdsWords(text: string, runs: ReadonlyArray<readonly [number, number]>, n: number): boolean {
+  for (let k = 0; k < runs.length; ) {
+    const start = runs[k][0];
+    let end = runs[k][1];
+    for (k++; k < runs.length && !WORD_CHAR.test(text.slice(end, runs[k][0])); k++) end = Math.max(end, runs[k][1]);
+    if (countWords(text, start, end) >= n) return true;
+  }
+  return false;
 }
 
 /** Whether `text` holds at least `n` whitespace-separated words (stops counting there). */
