@@ -1,8 +1,10 @@
 /**
  * The jobs view (`#jobs`): a JSON-lines file of items submitted as one catalogue job to the served API
  * (`POST /api/v1/jobs?type=…`, `application/x-ndjson`), a progress bar that polls the job, and the table of its
- * results, page by page in item order (`GET /api/v1/jobs/{id}/results`, following `Link`). Jobs run on a served
- * API only: in the in-browser mode the view says so.
+ * results, page by page in item order (`GET /api/v1/jobs/{id}/results`, following `Link`): a scan item's hits each
+ * with its passage (the item's text between the hit's offsets, from the file submitted) and its spans in the item
+ * and the source document. The results can be downloaded as they came (JSON lines), and a scan's hits as the hit
+ * lines `trainprint scan --out` writes. Jobs run on a served API only: in the in-browser mode the view says so.
  */
 import { byId, fill, h } from './dom.js';
 import type { Mode } from './http-backend.js';
@@ -28,7 +30,22 @@ interface ResultLine {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+/** A scan hit as a result carries it (the fields of `trainprint scan`'s hit lines, in their order). */
+interface ScanHitLine {
+  readonly id: string;
+  readonly dataset_id: string;
+  readonly document_id: string;
+  readonly query_start: number;
+  readonly query_end: number;
+  readonly source_start: number;
+  readonly source_end: number;
+  readonly words: number;
+  readonly kind: string;
+}
+
 const POLL_MS = 500;
+/** Characters of a passage shown whole; a longer one shows its start and end. */
+const PASSAGE_CHARS = 600;
 const FINISHED = new Set(['done', 'failed', 'cancelled']);
 
 /** What the table shows of a result: the item's id or analysis, and what was found. */
@@ -49,6 +66,58 @@ function summary(type: string, line: ResultLine): [string, string] {
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
 }
 
+/** The hits of a scan result (none when it has none or is not a scan's). */
+function hitsOf(line: ResultLine): ScanHitLine[] {
+  const hits = line.success ? line.result?.hits : undefined;
+  return Array.isArray(hits) ? (hits as ScanHitLine[]) : [];
+}
+
+/** A passage of `text` for the page: whole up to PASSAGE_CHARS, else its start … its end. */
+function passageText(text: string, start: number, end: number): string {
+  const passage = text.slice(start, end);
+  if (passage.length <= PASSAGE_CHARS) return passage;
+  const half = PASSAGE_CHARS / 2;
+  return `${passage.slice(0, half)} … ${passage.slice(passage.length - half)}`;
+}
+
+/** One hit: where it is in the item and in its source document, how it copies, and its passage when known. */
+function hitView(hit: ScanHitLine, text: string | undefined): HTMLElement {
+  const spans =
+    `characters ${hit.query_start}–${hit.query_end} of the item · ${hit.document_id} (dataset ${hit.dataset_id}), ` +
+    `characters ${hit.source_start}–${hit.source_end} · ${hit.words} words, ${hit.kind}`;
+  return h(
+    'div',
+    { class: 'job-hit' },
+    h('p', { class: 'job-hit-spans' }, spans),
+    text === undefined
+      ? null
+      : h('blockquote', { class: 'doc passage' }, passageText(text, hit.query_start, hit.query_end)),
+  );
+}
+
+/** The texts of a JSON-lines file's items by their index (the lines that are not blank, in order). */
+function itemTexts(file: string): Array<string | undefined> {
+  return file
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      try {
+        const text = (JSON.parse(l) as { text?: unknown }).text;
+        return typeof text === 'string' ? text : undefined;
+      } catch {
+        return undefined; // the server refuses the file; nothing to show
+      }
+    });
+}
+
+/** A link that downloads `lines` (JSON lines) as `name`, replacing the last one's object URL. */
+function downloadLink(id: string, label: string, name: string, lines: readonly string[]): HTMLAnchorElement {
+  const old = document.getElementById(id) as HTMLAnchorElement | null;
+  if (old?.href.startsWith('blob:')) URL.revokeObjectURL(old.href);
+  const blob = new Blob([lines.map((l) => `${l}\n`).join('')], { type: 'application/x-ndjson' });
+  return h('a', { id, href: URL.createObjectURL(blob), download: name }, label);
+}
+
 /**
  * Wires the jobs view for the page's mode.
  * @example initJobs(readMode())
@@ -62,6 +131,7 @@ export function initJobs(mode: Mode): void {
   const cancel = byId<HTMLButtonElement>('jobs-cancel');
   const rows = byId('jobs-results');
   const error = byId('jobs-error');
+  const downloads = byId('jobs-downloads');
   if (mode.kind !== 'http') {
     form.hidden = true;
     fill(
@@ -93,8 +163,22 @@ export function initJobs(mode: Mode): void {
     if (j.error) fill(error, `${j.error.code}: ${j.error.message}`);
   };
 
+  /** The results so far as downloads: every line as it came, and a scan's hits as hit lines. */
+  const offerDownloads = (job: JobStatus, kind: string, lines: readonly string[], hits: readonly string[]) => {
+    const stem = `job-${job.job_id}`;
+    fill(
+      downloads,
+      downloadLink('jobs-download', `Download the results (${lines.length} lines)`, `${stem}-results.jsonl`, lines),
+      kind === 'scan'
+        ? [' ', downloadLink('jobs-download-hits', `Download the hits (${hits.length})`, `${stem}-hits.jsonl`, hits)]
+        : null,
+    );
+  };
+
   /** Reads the results from `next` on, appending rows, until the job is finished and the last page read. */
-  const follow = async (job: JobStatus, kind: string) => {
+  const follow = async (job: JobStatus, kind: string, texts: ReadonlyArray<string | undefined>) => {
+    const received: string[] = [];
+    const hitLines: string[] = [];
     let next: string | null = `${job.results_url}?limit=100`;
     while (next && current?.job_id === job.job_id) {
       const s = (await (await api('GET', job.status_url)).json()) as JobStatus;
@@ -104,6 +188,7 @@ export function initJobs(mode: Mode): void {
       for (const l of lines) {
         const line = JSON.parse(l) as ResultLine;
         const [what, found] = summary(kind, line);
+        const hits = kind === 'scan' ? hitsOf(line) : [];
         rows.append(
           h(
             'tr',
@@ -111,10 +196,18 @@ export function initJobs(mode: Mode): void {
             h('td', null, String(line.index)),
             h('td', null, line.success ? 'done' : 'failed'),
             h('td', null, what),
-            h('td', null, found),
+            h(
+              'td',
+              null,
+              h('span', { class: 'job-found' }, found),
+              hits.map((hit) => hitView(hit, texts[line.index])),
+            ),
           ),
         );
+        received.push(l);
+        for (const hit of hits) hitLines.push(JSON.stringify(hit));
       }
+      if (lines.length > 0) offerDownloads(job, kind, received, hitLines);
       const link = res.headers.get('link');
       next = link ? (/<([^>]+)>;\s*rel="next"/.exec(link)?.[1] ?? null) : null;
       if (next && lines.length === 0) await new Promise((r) => setTimeout(r, POLL_MS));
@@ -134,13 +227,15 @@ export function initJobs(mode: Mode): void {
     void (async () => {
       try {
         rows.replaceChildren();
+        fill(downloads);
+        const body = await chosen.text();
         const res = await api('POST', `/api/v1/jobs?type=${encodeURIComponent(kind)}`, {
           headers: { 'content-type': 'application/x-ndjson' },
-          body: await chosen.text(),
+          body,
         });
         current = (await res.json()) as JobStatus;
         show(current);
-        await follow(current, kind);
+        await follow(current, kind, kind === 'scan' ? itemTexts(body) : []);
       } catch (err) {
         fill(error, err instanceof Error ? err.message : String(err));
       }

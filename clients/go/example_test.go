@@ -2,6 +2,7 @@ package trainprint_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -73,4 +74,54 @@ func ExampleClient_Do() {
 		log.Fatal(err)
 	}
 	fmt.Println(len(models.Models))
+}
+
+// Scan a batch of model outputs as one job, and print each passage found with its span.
+func ExampleClient_JobResults() {
+	c, err := trainprint.NewFromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	outputs := []map[string]string{
+		{"id": "out-1", "text": "Sure: Permission is hereby granted, free of charge, to any person obtaining a copy of this software"},
+		{"id": "out-2", "text": "A reply that quotes nothing."},
+	}
+	items := make([]interface{}, len(outputs))
+	for i, o := range outputs {
+		items[i] = o
+	}
+	job, err := c.CreateJob(ctx, trainprint.CreateJobRequest{Type: "scan", Items: items,
+		Options: map[string]interface{}{"min_words": 10}}, trainprint.WithIdempotencyKey("example-scan-outputs-1"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = c.JobResults(ctx, job.JobID, trainprint.JobResultsOptions{}, func(l trainprint.JobResultLine) error {
+		if !l.Success {
+			fmt.Println(l.Index, l.Error.Code, l.Error.Message)
+			return nil
+		}
+		var r struct {
+			Hits []struct {
+				DocumentID string `json:"document_id"`
+				QueryStart int    `json:"query_start"`
+				QueryEnd   int    `json:"query_end"`
+				Kind       string `json:"kind"`
+			} `json:"hits"`
+		}
+		if err := json.Unmarshal(l.Result, &r); err != nil {
+			return err
+		}
+		for _, h := range r.Hits {
+			fmt.Println(l.Index, h.DocumentID, h.Kind, trainprint.UTF16Slice(outputs[l.Index]["text"], h.QueryStart, h.QueryEnd))
+		}
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.CancelJob(ctx, job.JobID); err != nil { // finished: deleted with its results
+		log.Fatal(err)
+	}
 }

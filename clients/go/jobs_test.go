@@ -2,7 +2,12 @@ package trainprint
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,5 +99,77 @@ func TestCancelJobIsNotRetried(t *testing.T) {
 	waits := len(rec.waits)
 	if _, err := down.CancelJob(ctx, id); !errors.Is(err, ErrNetwork) || len(rec.waits) != waits {
 		t.Fatalf("a cancel is not retried after a network error: %v %v", err, rec.waits)
+	}
+}
+
+// TestJobsAgainstAServer runs a scan job on a real server (TRAINPRINT_BASE_URL, TRAINPRINT_API_KEY with
+// scope analyze, the starter dataset loaded): the passage of the MIT licence is found with UTF-16 spans
+// (the emoji before it counts two units), every line comes in item order, and a finished job is deleted.
+func TestJobsAgainstAServer(t *testing.T) {
+	if os.Getenv("TRAINPRINT_BASE_URL") == "" {
+		t.Skip("set TRAINPRINT_BASE_URL and TRAINPRINT_API_KEY to run the jobs against a server")
+	}
+	c, err := NewFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	grant := "Permission is hereby granted, free of charge, to any person obtaining a copy of this software and " +
+		"associated documentation files (the \"Software\"), to deal in the Software without restriction"
+	texts := []string{"plain words", "Quoted \U0001F680 " + grant, "more plain words"}
+	items := make([]interface{}, len(texts))
+	for i, text := range texts {
+		items[i] = map[string]string{"id": "o" + strconv.Itoa(i), "text": text}
+	}
+	job, err := c.CreateJob(ctx, CreateJobRequest{Type: "scan", Items: items, Options: map[string]interface{}{"min_words": 10}})
+	if err != nil || job.Total != 3 || job.JobID == "" {
+		t.Fatalf("create: %+v %v", job, err)
+	}
+	var indexes []int
+	var passage string
+	err = c.JobResults(ctx, job.JobID, JobResultsOptions{Limit: 2, Poll: 50 * time.Millisecond}, func(l JobResultLine) error {
+		indexes = append(indexes, l.Index)
+		if !l.Success {
+			return fmt.Errorf("item %d: %+v", l.Index, l.Error)
+		}
+		var r struct {
+			ID   string `json:"id"`
+			Hits []struct {
+				ID         string `json:"id"`
+				DocumentID string `json:"document_id"`
+				QueryStart int    `json:"query_start"`
+				QueryEnd   int    `json:"query_end"`
+			} `json:"hits"`
+		}
+		if err := json.Unmarshal(l.Result, &r); err != nil {
+			return err
+		}
+		for _, h := range r.Hits {
+			if h.DocumentID == "MIT" && h.ID == "o1" && r.ID == "o1" {
+				passage = UTF16Slice(texts[l.Index], h.QueryStart, h.QueryEnd)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(indexes) != "[0 1 2]" {
+		t.Fatalf("indexes: %v", indexes)
+	}
+	if !strings.HasPrefix(passage, "Permission is hereby granted") {
+		t.Fatalf("the MIT passage: %q", passage)
+	}
+	done, err := c.GetJob(ctx, job.JobID)
+	if err != nil || done.State != "done" || done.Done != 3 || done.Failed != 0 || done.Finished == nil {
+		t.Fatalf("status: %+v %v", done, err)
+	}
+	deleted, err := c.CancelJob(ctx, job.JobID)
+	if err != nil || deleted.Deleted == nil || !*deleted.Deleted {
+		t.Fatalf("delete: %+v %v", deleted, err)
+	}
+	if _, err := c.GetJob(ctx, job.JobID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after delete: %v", err)
 	}
 }

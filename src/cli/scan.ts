@@ -22,17 +22,18 @@ const CLEAR = '\r\x1b[K';
 
 /**
  * The text of a scan's progress: items, MB/s, hits, and with a known input size a bar and the ETA.
- * @example scanProgressText({ items: 1200, bytes: 3e6, hits: 4, ms: 2000, input_bytes: 6e6 }, 80)
+ * @example scanProgressText({ items: 1200, bytes: 3e6, done_bytes: 3e6, hits: 4, ms: 2000, input_bytes: 6e6 }, 80, true)
  */
 export function scanProgressText(p: ScanFilesProgress, columns: number, withBar: boolean): string {
   const s = Math.max(p.ms, 1) / 1000;
   const rate = mb(p.bytes) / s;
   let text = `scanned ${p.items.toLocaleString('en-US')} items · ${fmt(rate)} MB/s · ${p.hits.toLocaleString('en-US')} hits`;
   if (p.input_bytes) {
-    const share = Math.min(0.999, p.bytes / p.input_bytes);
-    const eta = rate > 0 ? mb(p.input_bytes - p.bytes) / rate : Number.NaN;
+    // the share counts the items a resume skipped as done; the rate, only this run's
+    const share = Math.min(0.999, p.done_bytes / p.input_bytes);
+    const eta = rate > 0 ? mb(p.input_bytes - p.done_bytes) / rate : Number.NaN;
     const etaText = Number.isFinite(eta) && eta >= 0 ? ` · ETA ${duration(eta)}` : '';
-    text = `${withBar ? `${bar(p.bytes, p.input_bytes)} ` : ''}${Math.floor(share * 100)} % · ${text}${etaText}`;
+    text = `${withBar ? `${bar(p.done_bytes, p.input_bytes)} ` : ''}${Math.floor(share * 100)} % · ${text}${etaText}`;
   }
   const room = Math.max(10, columns - 1);
   return text.length > room ? `${text.slice(0, room - 1)}…` : text;

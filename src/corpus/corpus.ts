@@ -5,7 +5,7 @@
  */
 import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
-import { CANDIDATE_MIN_HITS, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
+import { CANDIDATE_MIN_HITS, chainGap, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
@@ -13,7 +13,7 @@ import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } f
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText } from '../fingerprint/fingerprint.js';
+import { toText, withShingleHashes } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
@@ -44,6 +44,7 @@ import { checkAccount, provenanceOf, Provenances } from './provenance.js';
 import { DEFAULT_SLICE_MS, nextMacrotask, type Pause } from '../util/steps.js';
 import { StoredExactDataset } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
+import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
 import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import type { RemoteSearchable } from './remote-types.js';
@@ -562,6 +563,49 @@ export class Corpus {
       if (work.kind === 'fetch') throw work.notSynchronous();
       input = work.kind === 'pause' ? undefined : runWork(core, work);
     }
+  }
+
+  /**
+   * How many of the query's word 5-grams the indexes of the exact datasets `datasets` hold, the query's UTF-8
+   * length, and `runs`: the query spans (UTF-16 [start, end), in order) of the runs of found 5-grams no two of which
+   * are further apart than a seed chain bridges — every seed match of these datasets lies inside one. Sync; null when
+   * one of them is not an exact dataset in memory (one kept in a database, a portrait, an evidence source, an unknown
+   * id): only a search can tell then. A query none of whose 5-grams they hold has no seed match in them and no
+   * candidate to align, so a search for copies (`reworded: false`) finds nothing there: what a scan asks of each item
+   * before it searches, at the cost of the hashing and the lookups alone.
+   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35, runs: [] }
+   */
+  exactShinglesFound(
+    query: string,
+    datasets: readonly string[],
+  ): { found: number; byteLength: number; runs: Array<[number, number]> } | null {
+    this.assertLive();
+    const targets: ExactDataset[] = [];
+    for (const id of datasets) {
+      const d = this.sets.get(id);
+      if (!(d instanceof MemoryExact)) return null;
+      targets.push(d.dataset);
+    }
+    // the hashes are a view of this corpus's core; each dataset looks them up in its own
+    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength, span) => {
+      const hitAt = new Uint8Array(hashes.length);
+      let found = 0;
+      for (const d of targets) found += d.shinglesFound(hashes, hitAt);
+      const runs: Array<[number, number]> = [];
+      const gap = chainGap(EXACT_WINDOW, EXACT_SIZE);
+      for (let i = 0, first = -1, last = -1; i <= hitAt.length; i++) {
+        if (i < hitAt.length && hitAt[i] === 0) continue;
+        if (first >= 0 && (i === hitAt.length || i - last > gap)) {
+          runs.push(span(first, last));
+          first = -1;
+        }
+        if (i < hitAt.length) {
+          if (first < 0) first = i;
+          last = i;
+        }
+      }
+      return { found, byteLength, runs };
+    });
   }
 
   /**

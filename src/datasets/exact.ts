@@ -368,6 +368,13 @@ export function chainHits(
 }
 
 /**
+ * The most query shingles between two consecutive hits of one chain (see {@link chainSteps}): a seed chain's hits
+ * lie in a run of found shingles no two of which are further apart.
+ * @example chainGap(8, 5) // 20
+ */
+export const chainGap = (window: number, size: number): number => 2 * window + size - 1;
+
+/**
  * {@link chainHits} as steps (src/util/steps.ts), from each document's hits (`hitsOf`: documents in
  * order, each one's hits sorted by query shingle, then source start): it pauses between documents and
  * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
@@ -406,7 +413,7 @@ export function* chainSteps(
     count: number;
   }
   const qs = fp.shingles.starts;
-  const maxGap = 2 * window + size - 1;
+  const maxGap = chainGap(window, size);
   const done: Chain[] = [];
   let active: Chain[] = [];
   let chained = 0;
@@ -798,6 +805,39 @@ export class ExactDataset implements ExactSearchable {
    */
   search(fp: Fingerprint, window: number, size: number, minTokens: number): ExactSearch {
     return finish(this.searchSteps(fp, window, size, minTokens));
+  }
+
+  /**
+   * How many of `hashes` (query shingle hashes, as `fp.shingles.hashes`) the index holds: the lookups of
+   * {@link search} and nothing else; with `hitAt`, each found one is marked 1 there. A query of which it holds none has no seed match and no candidate here
+   * (a scan's clean outputs, most of a stream, are told apart by this alone).
+   * @example dataset.shinglesFound(fp.shingles.hashes) // 0
+   */
+  shinglesFound(hashes: BigUint64Array, hitAt?: Uint8Array): number {
+    this.ensureSorted();
+    const m = hashes.length;
+    if (m === 0 || this.index.n === 0) return 0;
+    const core = this.core;
+    const { keysPtr, prefixPtr, prefixBits, persistent } = this.index;
+    let found = 0;
+    for (let from = 0; from < m; from += LOOKUP_BATCH) {
+      const count = Math.min(LOOKUP_BATCH, m - from);
+      found += core.guard(() => {
+        const L = core.layout(persistent);
+        const qPtr = L.take(count * 8);
+        const outPtr = L.take(count * 8);
+        L.commit();
+        core.u64(qPtr, count).set(hashes.subarray(from, from + count));
+        swapHalves(core.u64(qPtr, count), 0, count);
+        const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, qPtr, count, outPtr);
+        if (hitAt && found > 0) {
+          const out = core.u32(outPtr, count * 2);
+          for (let k = 0; k < count; k++) if (out[2 * k + 1] > 0) hitAt[from + k] = 1;
+        }
+        return found;
+      });
+    }
+    return found;
   }
 
   /**

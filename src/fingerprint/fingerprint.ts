@@ -7,7 +7,7 @@ import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from '../text/normalize.js';
-import { tokenizeWords, tokenSpans, type WordTokens } from './words.js';
+import { tokenizeWords, tokenRange, tokenSpans, type WordTokens } from './words.js';
 import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
@@ -270,6 +270,32 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
       winnow: { hashes, starts, ends, positions },
       ...extras,
     });
+  });
+}
+
+/**
+ * The shingle hashes of `text` (those `fingerprintCore(core, text, o).shingles.hashes` holds), handed to `use` as a
+ * view of the core's memory, valid only during the call, with the text's UTF-8 length and a reader of the text span
+ * of shingles first … last (`fingerprintCore`'s `starts[first]`, `ends[last]`): no spans made, no ids, nothing
+ * copied out. For a question about the hashes alone — does an index hold any of them? — asked of many short texts,
+ * where the copies and objects of a whole fingerprint cost more than the hashing.
+ * @example withShingleHashes(core, 'It is a truth universally acknowledged', o, (hashes) => hashes.length) // 2
+ */
+export function withShingleHashes<T>(
+  core: Core,
+  text: string,
+  o: ResolvedOptions,
+  use: (hashes: BigUint64Array, byteLength: number, span: (first: number, last: number) => [number, number]) => T,
+): T {
+  if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', 'withShingleHashes needs word shingles');
+  return core.guard(() => {
+    const L = core.layout();
+    const t = tokenizeWords(core, L, text);
+    const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
+    // shingles first … last span tokens first … last + size − 1 (the last shingle may be shorter)
+    const span = (first: number, last: number) =>
+      tokenRange(core, t, first, Math.min(last + o.size - 1, Math.max(t.count - 1, 0)));
+    return use(core.u64(t.spareU64Ptr, m), t.byteLength, span);
   });
 }
 

@@ -259,6 +259,19 @@ export function tokenSpans(core: Core, t: WordTokens): { starts: Uint32Array; en
   return { starts, ends };
 }
 
+/**
+ * Where tokens `first` … `last` of `t` lie in the original text (UTF-16 [start, end)), read from the core's memory
+ * without copying the token arrays: for a few tokens of a long text.
+ */
+export function tokenRange(core: Core, t: WordTokens, first: number, last: number): [number, number] {
+  const at = (ptr: number, j: number) => {
+    const offset = core.u32(ptr + j * 4, 1)[0];
+    const f = t.regionFixes.find((x) => x.first <= j && j < x.last);
+    return f ? f.base + f.map[offset] : offset;
+  };
+  return [at(t.startsPtr, first), at(t.endsPtr, last)];
+}
+
 /** Map the spans of the tokens of regions normalised here (`fixes`) from their region's text into the input. */
 function mapRegionOffsets(fixes: readonly RegionFix[], starts: Uint32Array, ends: Uint32Array): void {
   for (const f of fixes) {

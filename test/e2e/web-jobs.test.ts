@@ -1,7 +1,8 @@
 // The web app's jobs view in headless Chromium, served mode: the page (built by build/web.mjs) and the API on one
 // origin. A JSON-lines file of scan items is submitted from the view; the progress bar fills as the job is polled
-// and the results table shows every item in order (the one with the MIT grant with its hit). In the in-browser
-// mode the view says jobs need a served API. Built into a temporary folder, so it can run beside the other web tests.
+// and the results table shows every item in order (the one with the MIT grant with its hits, their spans and
+// passages); the results and the hits download as JSON lines. In the in-browser mode the view says jobs need a
+// served API. Built into a temporary folder, so it can run beside the other web tests.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -85,9 +86,56 @@ describe('web app, jobs view (headless Chromium)', () => {
     ).toEqual([6, 6]);
     const cells = await page.locator('#jobs-results tr td:nth-child(3)').allTextContents();
     expect(cells).toEqual(['out-0', 'out-1', 'out-2', 'out-3', 'out-4', 'out-5']);
-    const found = await page.locator('#jobs-results tr td:nth-child(4)').allTextContents();
+    const found = await page.locator('#jobs-results tr td:nth-child(4) .job-found').allTextContents();
     expect(found[2]).toMatch(/^[1-9]\d* hits?$/);
     expect(found[0]).toBe('0 hits');
+    expect(await page.locator('#jobs-results tr').nth(0).locator('.job-hit').count()).toBe(0);
+    // the results and the hits as downloads: the lines as they came, the hits as trainprint scan's hit lines
+    const fetched = (id: string) =>
+      page
+        .locator(id)
+        .evaluate(async (a) => [a.getAttribute('download'), await (await fetch((a as HTMLAnchorElement).href)).text()]);
+    const [resultsName, results] = await fetched('#jobs-download');
+    expect(resultsName).toMatch(/^job-.+-results\.jsonl$/);
+    expect(
+      results!
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).index),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
+    const [hitsName, hitsText] = await fetched('#jobs-download-hits');
+    expect(hitsName).toMatch(/^job-.+-hits\.jsonl$/);
+    const hits = hitsText!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(hits.length).toBe(Number(found[2].split(' ')[0]));
+    expect(Object.keys(hits[0])).toEqual([
+      'id',
+      'dataset_id',
+      'document_id',
+      'query_start',
+      'query_end',
+      'source_start',
+      'source_end',
+      'words',
+      'kind',
+    ]);
+    // each hit of item 2 with its spans and its passage, the item's text between the hit's offsets
+    const shown = page.locator('#jobs-results tr').nth(2).locator('.job-hit');
+    expect(await shown.count()).toBe(hits.length);
+    for (let k = 0; k < hits.length; k++) {
+      const hit = hits[k];
+      expect(hit.id).toBe('out-2');
+      expect(await shown.nth(k).locator('.job-hit-spans').textContent()).toBe(
+        `characters ${hit.query_start}–${hit.query_end} of the item · ${hit.document_id} (dataset ${hit.dataset_id}), ` +
+          `characters ${hit.source_start}–${hit.source_end} · ${hit.words} words, ${hit.kind}`,
+      );
+      const passage = MIT_GRANT.slice(hit.query_start, hit.query_end);
+      const quoted = (await shown.nth(k).locator('blockquote').textContent()) ?? '';
+      if (passage.length <= 600) expect(quoted).toBe(passage);
+      else expect(quoted.startsWith(passage.slice(0, 300)) && quoted.endsWith(passage.slice(-300))).toBe(true);
+    }
     expect(problems).toEqual([]);
   }, 60_000);
 });

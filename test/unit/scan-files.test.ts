@@ -77,6 +77,31 @@ describe('scanFiles', () => {
     });
   }, 120_000);
 
+  it('counts what is done in the progress of a resumed scan: the items before the resume too', async () => {
+    const stop = new AbortController();
+    await scanFiles({
+      ...base(),
+      out: at('progress.jsonl'),
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.items === 100) stop.abort();
+      },
+    });
+    const texts = readFileSync(at('in.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).text as string);
+    const bytesOf = (ts: string[]) => ts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+    const seen: Array<{ items: number; bytes: number; done_bytes: number }> = [];
+    const r = await scanFiles({ ...base(), out: at('progress.jsonl'), resume: true, onProgress: (p) => seen.push(p) });
+    expect(r).toMatchObject({ resumed: 100, items: 160 });
+    // the first item after the resume: 101 items done, their bytes behind; this run scanned one
+    expect(seen[0]).toMatchObject({ items: 101, bytes: bytesOf(texts.slice(100, 101)) });
+    expect(seen[0].done_bytes).toBe(bytesOf(texts.slice(0, 101)));
+    expect(r.done_bytes).toBe(bytesOf(texts));
+    expect(r.bytes).toBe(bytesOf(texts.slice(100)));
+  }, 120_000);
+
   it('refuses bad options', async () => {
     await expect(scanFiles({ ...base(), out: '-', resume: true })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     await expect(scanFiles({ ...base(), out: at('x'), threads: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
@@ -139,7 +164,7 @@ describe('readDocuments missingId', () => {
 describe('the progress line of trainprint scan', () => {
   it('says items, MB/s and hits, with a bar, the share and the ETA when the input size is known', async () => {
     const { scanProgressText } = await import('../../src/cli/scan.js');
-    const p = { items: 1200, bytes: 3e6, hits: 4, ms: 2000 };
+    const p = { items: 1200, bytes: 3e6, done_bytes: 3e6, hits: 4, ms: 2000 };
     expect(scanProgressText({ ...p, input_bytes: null }, 120, true)).toBe('scanned 1,200 items · 1.5 MB/s · 4 hits');
     const known = scanProgressText({ ...p, input_bytes: 6e6 }, 120, true);
     expect(known).toMatch(/^█{12}░{12} 50 % · scanned 1,200 items · 1\.5 MB\/s · 4 hits · ETA 2 s$/);
@@ -147,5 +172,8 @@ describe('the progress line of trainprint scan', () => {
       '50 % · scanned 1,200 items · 1.5 MB/s · 4 hits · ETA 2 s',
     );
     expect(scanProgressText({ ...p, input_bytes: 6e6 }, 30, true).length).toBeLessThanOrEqual(29);
+    // a resumed scan: the items done before count in the share and the ETA, not in the rate
+    const resumed = { ...p, done_bytes: 4.5e6, input_bytes: 6e6 };
+    expect(scanProgressText(resumed, 120, false)).toBe('75 % · scanned 1,200 items · 1.5 MB/s · 4 hits · ETA 1 s');
   });
 });

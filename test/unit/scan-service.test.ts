@@ -105,6 +105,57 @@ describe('engine.scan', () => {
     expect(hitsOf(item, matches, { minWords: 61, paraphrase: true })).toEqual([]);
   });
 
+  it('joins the pieces of one passage into one hit: overlapping or touching in the item and in the source', () => {
+    const text = `${'w '.repeat(100)}, ${'w '.repeat(100)}`; // 100 words, a comma, 100 words
+    const m = (doc: string, q: [number, number], src: [number, number], reuse: ExactMatch['reuse']): ExactMatch => ({
+      kind: 'exact',
+      dataset_id: 'd',
+      document_id: doc,
+      query_start: q[0],
+      query_end: q[1],
+      source_start: src[0],
+      source_end: src[1],
+      tokens: 60,
+      score: 1,
+      reuse,
+      similarity: 1,
+      aligned: true,
+    });
+    const item = { id: 'i', text };
+    const o = { minWords: 50, paraphrase: false };
+    // one edited passage aligned as two overlapping pieces (67 + 65 words): one hit of its whole span
+    const two = [m('a', [0, 134], [1000, 1134], 'verbatim'), m('a', [130, 270], [1130, 1270], 'edited')];
+    expect(hitsOf(item, two, o)).toEqual([
+      {
+        id: 'i',
+        dataset_id: 'd',
+        document_id: 'a',
+        query_start: 0,
+        query_end: 270,
+        source_start: 1000,
+        source_end: 1270,
+        words: 135,
+        kind: 'edited',
+      },
+    ]);
+    expect(hitsOf(item, [...two].reverse(), o)).toEqual(hitsOf(item, two, o));
+    // touching across the comma (nothing but spaces and punctuation between them)
+    const touching = [m('a', [0, 199], [0, 199], 'verbatim'), m('a', [202, 402], [202, 402], 'verbatim')];
+    expect(hitsOf(item, touching, o).map((h) => [h.query_start, h.query_end, h.words, h.kind])).toEqual([
+      [0, 402, 201, 'verbatim'],
+    ]);
+    // not one passage: another document, a word between them, or far apart in the source
+    const apart = [
+      [m('a', [0, 134], [0, 134], 'verbatim'), m('b', [100, 270], [100, 270], 'verbatim')],
+      [m('a', [0, 120], [0, 120], 'verbatim'), m('a', [140, 270], [140, 270], 'verbatim')],
+      [m('a', [0, 134], [0, 134], 'verbatim'), m('a', [100, 270], [5000, 5170], 'verbatim')],
+    ];
+    for (const ms of apart) expect(hitsOf(item, ms, o)).toHaveLength(2);
+    // pieces each shorter than minWords that make one passage of enough words are reported as that passage
+    const short = [m('a', [0, 80], [0, 80], 'verbatim'), m('a', [70, 140], [70, 140], 'verbatim')];
+    expect(hitsOf(item, short, o).map((h) => h.words)).toEqual([70]);
+  });
+
   it('yields hits item by item in input order with their ids; the same scan gives the same hits', async () => {
     const planted = plantedOutputs(docs, 10, 21);
     const clean = cleanOutputs(10, 22);
@@ -197,6 +248,73 @@ describe('engine.scan', () => {
     expect(await scans.scanItem({ id: 'out-1', text: p.text })).toEqual(
       await engine.scanItem({ id: 'out-1', text: p.text }),
     );
+  });
+});
+
+describe('the lookups before the search (exactShinglesFound)', () => {
+  /** The corpus without its pre-search lookups: every item is searched. */
+  const searchOnly = () => ({
+    datasets: (o?: { readonly account?: string }) => engine.corpus.datasets(o),
+    searchDetailedAsync: engine.corpus.searchDetailedAsync.bind(engine.corpus),
+    datasetDigest: (id: string) => engine.corpus.datasetDigest(id),
+  });
+
+  it('counts the query 5-grams the search finds in the index, with the UTF-8 length; null where it cannot tell', async () => {
+    const [p] = plantedOutputs(docs, 1, 5);
+    for (const text of [p.text, cleanOutputs(1, 8)[0], 'Résumé — naïve 🙂 café', '']) {
+      const pre = engine.corpus.exactShinglesFound(text, ['arch']);
+      const { details, fingerprint } = engine.corpus.searchDetailed(text, { datasets: ['arch'], reworded: false });
+      const found = details.get('arch');
+      expect(pre).toMatchObject({
+        found: found?.kind === 'exact' ? found.search.hits : -1,
+        byteLength: fingerprint.byte_length,
+      });
+      // every seed match lies inside one run
+      const seeds = found?.kind === 'exact' ? found.search.matches : [];
+      for (const m of seeds) expect(pre!.runs.some(([s, e]) => s <= m.query_start && m.query_end <= e)).toBe(true);
+      if (pre!.found === 0) expect(pre!.runs).toEqual([]);
+    }
+    expect(engine.corpus.exactShinglesFound(p.text, ['arch'])!.found).toBeGreaterThan(10);
+    expect(engine.corpus.exactShinglesFound(p.text, ['nope'])).toBeNull();
+    const e = await createEngine();
+    await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));
+    expect(e.corpus.exactShinglesFound(p.text, ['p'])).toBeNull();
+  });
+
+  it('changes no hit and no count: a scan gives what the search of every item gives', async () => {
+    const planted = plantedOutputs(docs, 30, 21);
+    const clean = cleanOutputs(60, 22);
+    // clean outputs holding a phrase of the archive: 5-grams found, no passage
+    const phrases = clean.slice(0, 20).map((t, i) => {
+      const words = docs[i * 3].text.split(/\s+/).slice(40, 52).join(' ');
+      return `${t.slice(0, 200)} ${words} ${t.slice(200)}`;
+    });
+    // and clean outputs around 25–44 words of an archive document: a few 5-grams found, or enough to align
+    const pieces = clean.slice(20, 40).map((t, i) => {
+      const words = docs[i * 5 + 1].text
+        .split(/\s+/)
+        .slice(30, 55 + i)
+        .join(' ');
+      return `${t.slice(0, 150)}\n\n${words}\n\n${t.slice(150)}`;
+    });
+    const texts = [
+      ...planted.map((x) => x.text),
+      ...clean,
+      ...phrases,
+      ...pieces,
+      'too short',
+      'Résumé — naïve 🙂 café '.repeat(20),
+    ];
+    const items = texts.map((text, i) => ({ id: `i${i}`, text }));
+    for (const options of [{}, { minWords: 20 }, { minWords: 100 }]) {
+      const fast = await collect(engine.scan(items, options));
+      const full = await collect(createScanService({ corpus: searchOnly() }).scan(items, options));
+      expect(fast.hits).toEqual(full.hits);
+      expect({ ...(fast.summary as object), ms: 0 }).toEqual({ ...(full.summary as object), ms: 0 });
+    }
+    const found = [...phrases, ...pieces].map((t) => engine.corpus.exactShinglesFound(t, ['arch'])!.found);
+    expect(found.some((f) => f > 0 && f < 4)).toBe(true); // told by the runs at minWords 50
+    expect(found.some((f) => f >= 4)).toBe(true); // searched
   });
 });
 

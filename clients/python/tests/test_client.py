@@ -128,13 +128,18 @@ class LiveApiTest(unittest.TestCase):
         self.assertEqual((cm2.exception.status, cm2.exception.code), (401, "invalid_client"))
 
     def test_catalogue_job(self) -> None:
-        items = [{"id": f"o{i}", "text": MIT_GRANT if i == 2 else "plain words"} for i in range(5)]
+        quoted = "Quoted \U0001F680 " + MIT_GRANT
+        items = [{"id": f"o{i}", "text": quoted if i == 2 else "plain words"} for i in range(5)]
         job = self.tp.create_job("scan", items, options={"min_words": 10})
         self.assertEqual(job["total"], 5)
         self.assertRegex(job["job_id"], r"^job_[0-9a-f]{32}$")
         lines = list(self.tp.job_results(job["job_id"], limit=2, poll_seconds=0.05))
         self.assertEqual([line["index"] for line in lines], [0, 1, 2, 3, 4])
         self.assertEqual(lines[0]["result"]["id"], "o0")
+        # a hit's spans are UTF-16 offsets into the item's text: the emoji before the passage counts two units
+        mit = [h for h in lines[2]["result"]["hits"] if h["document_id"] == "MIT"]
+        self.assertEqual([h["id"] for h in mit], ["o2"])
+        self.assertTrue(utf16_slice(quoted, mit[0]["query_start"], mit[0]["query_end"]).startswith("Permission is hereby"))
         self.assertEqual(self.tp.get_job(job["job_id"])["state"], "done")
         self.assertTrue(self.tp.cancel_job(job["job_id"])["deleted"])
         with self.assertRaises(NotFoundError):

@@ -7,7 +7,7 @@
  * this one reads the inputs and writes the hits in order.
  */
 import { stat } from 'node:fs/promises';
-import { createEngine, TrainprintError, type ScanItem } from '../../library.js';
+import { createEngine, TrainprintError, type Engine, type ScanItem } from '../../library.js';
 import { readDocuments } from '../read-documents.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
@@ -46,8 +46,13 @@ export interface ScanFilesOptions {
 export interface ScanFilesProgress {
   /** Items done (with those a resume skipped). */
   readonly items: number;
-  /** UTF-8 bytes of the texts scanned in this run. */
+  /** UTF-8 bytes of the texts scanned in this run (what its MB/s counts). */
   readonly bytes: number;
+  /**
+   * UTF-8 bytes of the texts of the items done, with those a resume skipped: the part of the input behind (the
+   * share of `input_bytes` a progress bar shows; `bytes` alone would start a resumed scan's bar at 0).
+   */
+  readonly done_bytes: number;
   /** Hits written (with those before a resume). */
   readonly hits: number;
   /** Milliseconds since the scan began (after loading the datasets). */
@@ -72,19 +77,18 @@ const BATCH_CHARS = 1 << 18;
 /** The scan worker's file, beside the built trainprint/node (dist/scan-worker.js). */
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
-/**
- * Scan input files against datasets into a file of hit lines (see the module comment).
- * @throws (rejects) INVALID_OPTIONS, INVALID_INPUT (an unreadable input or dataset, a checkpoint of another scan),
- *   NOT_FOUND, as the scan does
- * @example
- * import { scanFiles } from 'trainprint/node'
- * const r = await scanFiles({ datasets: ['books.tpds'], inputs: ['outputs.jsonl'], out: 'hits.jsonl', threads: 2 })
- */
-export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesResult> {
-  const minWords = options.minWords ?? 50;
-  const paraphrase = options.paraphrase ?? false;
-  const textField = options.textField ?? 'text';
-  const idField = options.idField ?? 'id';
+/** The options of a file scan, checked, with their defaults. */
+interface Plan {
+  readonly minWords: number;
+  readonly paraphrase: boolean;
+  readonly textField: string;
+  readonly idField: string;
+  readonly threads: number;
+  readonly toStdout: boolean;
+  readonly checkpointMs: number;
+}
+
+function planOf(options: ScanFilesOptions): Plan {
   const threads = options.threads ?? 1;
   if (!Number.isInteger(threads) || threads < 1 || threads > 256)
     throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..256');
@@ -94,20 +98,56 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
     throw new TrainprintError('INVALID_OPTIONS', 'inputs: at least one input file');
   const toStdout = options.out === '-';
   if (toStdout && options.resume) throw new TrainprintError('INVALID_OPTIONS', 'resume needs an output file (not -)');
-  const checkpointMs = options.checkpointMs ?? 2000;
+  return {
+    minWords: options.minWords ?? 50,
+    paraphrase: options.paraphrase ?? false,
+    textField: options.textField ?? 'text',
+    idField: options.idField ?? 'id',
+    threads,
+    toStdout,
+    checkpointMs: options.checkpointMs ?? 2000,
+  };
+}
 
-  // the inputs are checked (and sized) before anything is loaded: a typo fails at once
+/**
+ * The input files with their sizes (checked before anything is loaded: a typo fails at once), and their total
+ * when none is compressed (an ETA's base), else null.
+ */
+async function sizeInputs(paths: readonly string[]): Promise<{ inputs: ScanIdentity['inputs']; total: number | null }> {
   const inputs: Array<{ path: string; size: number }> = [];
-  for (const path of options.inputs) {
+  for (const path of paths) {
     try {
       inputs.push({ path, size: (await stat(path)).size });
     } catch {
       throw new TrainprintError('INVALID_INPUT', `${path}: no such file`);
     }
   }
-  const inputBytes = options.inputs.every((p) => !/\.(gz|gzip|zst|zstd|parquet)$/i.test(p))
-    ? inputs.reduce((n, i) => n + i.size, 0)
-    : null;
+  const plain = paths.every((p) => !/\.(gz|gzip|zst|zstd|parquet)$/i.test(p));
+  return { inputs, total: plain ? inputs.reduce((n, i) => n + i.size, 0) : null };
+}
+
+/** The counts of a file scan as it goes (items and hits with those before a resume). */
+interface Tally {
+  items: number;
+  hits: number;
+  bytes: number;
+  /** UTF-8 bytes of the texts of the items a resume skipped. */
+  resumedBytes: number;
+  skipped: number;
+}
+
+/**
+ * Scan input files against datasets into a file of hit lines (see the module comment).
+ * @throws (rejects) INVALID_OPTIONS, INVALID_INPUT (an unreadable input or dataset, a checkpoint of another scan),
+ *   NOT_FOUND, as the scan does
+ * @example
+ * import { scanFiles } from 'trainprint/node'
+ * const r = await scanFiles({ datasets: ['books.tpds'], inputs: ['outputs.jsonl'], out: 'hits.jsonl', threads: 2 })
+ */
+export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesResult> {
+  const plan = planOf(options);
+  const { minWords, paraphrase, textField, idField, threads, toStdout } = plan;
+  const { inputs, total } = await sizeInputs(options.inputs);
   const identity: ScanIdentity = { inputs, datasets: [...options.datasets], minWords, paraphrase, textField, idField };
   const cpPath = checkpointPath(options.out);
   const checkpoint = options.resume ? readCheckpoint(cpPath) : null;
@@ -117,7 +157,6 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
       `${cpPath}: the checkpoint is of another scan (inputs, their sizes, datasets or options differ)`,
     );
   const done0 = checkpoint?.items ?? 0;
-  const hits0 = checkpoint?.hits ?? 0;
   const docs = readDocuments(options.inputs, { textField, idField, missingId: 'position' });
 
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
@@ -128,98 +167,124 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
   try {
     if (engine)
       await engine.scanItem({ id: 'check', text: '' }, { minWords, paraphrase }); // checks the datasets
-    else await pool!.ready; // every thread has loaded the datasets (or the first failure is thrown)
-    out = HitOutput.open(options.out, checkpoint ? checkpoint.bytes : null);
+    else if (pool) await pool.ready; // every thread has loaded the datasets (or the first failure is thrown)
+    const output = HitOutput.open(options.out, checkpoint ? checkpoint.bytes : null);
+    out = output;
     const started = performance.now();
-    let items = done0,
-      hits = hits0,
-      bytes = 0,
-      skipped = 0,
-      lastCheckpoint = started;
+    const tally: Tally = { items: done0, hits: checkpoint?.hits ?? 0, bytes: 0, resumedBytes: 0, skipped: 0 };
+    let lastCheckpoint = started;
     const progress = (): ScanFilesProgress => ({
-      items,
-      bytes,
-      hits,
+      items: tally.items,
+      bytes: tally.bytes,
+      done_bytes: tally.resumedBytes + tally.bytes,
+      hits: tally.hits,
       ms: performance.now() - started,
-      input_bytes: inputBytes,
+      input_bytes: total,
     });
     const save = (force: boolean) => {
-      if (toStdout || !out) return;
+      if (toStdout) return;
       const now = performance.now();
-      if (!force && now - lastCheckpoint < checkpointMs) return;
+      if (!force && now - lastCheckpoint < plan.checkpointMs) return;
       lastCheckpoint = now;
-      writeCheckpoint(cpPath, { items, hits, bytes: out.sync(), scan: identity });
+      writeCheckpoint(cpPath, { items: tally.items, hits: tally.hits, bytes: output.sync(), scan: identity });
     };
     const signal = options.signal;
     let seen = 0;
     async function* todo(): AsyncGenerator<ScanItem> {
       for await (const d of docs) {
         if (signal?.aborted) return;
-        if (seen++ < done0) continue;
-        yield d;
+        if (seen++ >= done0) yield d;
+        else tally.resumedBytes += Buffer.byteLength(d.text, 'utf8'); // done before the resume: in the share done
       }
     }
+    const step = () => {
+      save(false);
+      options.onProgress?.(progress());
+    };
     if (!toStdout && !checkpoint) save(true); // a checkpoint from the start: a resume of a scan killed at once works
-    if (engine) {
-      const scan = engine.scan(todo(), {
-        minWords,
-        paraphrase,
-        onProgress: (p) => {
-          items = done0 + p.items;
-          bytes = p.bytes;
-          save(false);
-          options.onProgress?.(progress());
-        },
-      });
-      for (;;) {
-        const r = await scan.next();
-        if (r.done) {
-          skipped = r.value.skipped;
-          break;
-        }
-        out.write(hitLine(r.value));
-        hits++;
-      }
-    } else {
-      const p = pool!;
-      const pending: Array<{ reply: Promise<Awaited<ReturnType<ScanPool['run']>>>; count: number }> = [];
-      const take = async () => {
-        const { reply, count } = pending.shift()!;
-        const r = await reply;
-        out!.write(r.lines);
-        items += count;
-        hits += r.hits;
-        bytes += r.bytes;
-        skipped += r.skipped;
-        save(false);
-        options.onProgress?.(progress());
-      };
-      let batch: ScanItem[] = [];
-      let chars = 0;
-      const send = () => {
-        pending.push({ reply: p.run(batch), count: batch.length });
-        pending[pending.length - 1].reply.catch(() => undefined); // taken in order below
-        batch = [];
-        chars = 0;
-      };
-      for await (const d of todo()) {
-        batch.push(d);
-        chars += d.text.length;
-        if (batch.length >= BATCH_ITEMS || chars >= BATCH_CHARS) {
-          send();
-          while (pending.length > 2 * threads) await take();
-        }
-      }
-      if (batch.length > 0) send();
-      while (pending.length > 0) await take();
-    }
+    if (engine) await scanHere(engine, todo(), { minWords, paraphrase }, output, tally, step);
+    else if (pool) await scanOnThreads(pool, threads, todo(), output, tally, step);
     save(true);
-    out.close();
+    output.close();
     out = null;
-    return { ...progress(), skipped, resumed: done0, interrupted: signal?.aborted === true };
+    return { ...progress(), skipped: tally.skipped, resumed: done0, interrupted: signal?.aborted === true };
   } finally {
     out?.close();
     await pool?.close();
     await closeDatasets();
   }
+}
+
+/** The scan on this thread: the items' hits written in order, `step` after each item. */
+async function scanHere(
+  engine: Engine,
+  items: AsyncIterable<ScanItem>,
+  options: { readonly minWords: number; readonly paraphrase: boolean },
+  out: HitOutput,
+  tally: Tally,
+  step: () => void,
+): Promise<void> {
+  const before = tally.items;
+  const scan = engine.scan(items, {
+    ...options,
+    onProgress: (p) => {
+      tally.items = before + p.items;
+      tally.bytes = p.bytes;
+      step();
+    },
+  });
+  for (;;) {
+    const r = await scan.next();
+    if (r.done) {
+      tally.skipped = r.value.skipped;
+      return;
+    }
+    out.write(hitLine(r.value));
+    tally.hits++;
+  }
+}
+
+/**
+ * The scan on the pool's threads: batches of items sent as they are read, at most two a thread ahead, their
+ * replies taken in the order sent (so the output is in input order), `step` after each batch.
+ */
+async function scanOnThreads(
+  pool: ScanPool,
+  threads: number,
+  items: AsyncIterable<ScanItem>,
+  out: HitOutput,
+  tally: Tally,
+  step: () => void,
+): Promise<void> {
+  const pending: Array<{ reply: ReturnType<ScanPool['run']>; count: number }> = [];
+  const take = async () => {
+    const next = pending.shift();
+    if (!next) return;
+    const r = await next.reply;
+    out.write(r.lines);
+    tally.items += next.count;
+    tally.hits += r.hits;
+    tally.bytes += r.bytes;
+    tally.skipped += r.skipped;
+    step();
+  };
+  let batch: ScanItem[] = [];
+  let chars = 0;
+  const send = () => {
+    const reply = pool.run(batch);
+    reply.catch(() => undefined); // taken in order below
+    pending.push({ reply, count: batch.length });
+    batch = [];
+    chars = 0;
+  };
+  for await (const d of items) {
+    batch.push(d);
+    chars += d.text.length;
+    if (batch.length >= BATCH_ITEMS || chars >= BATCH_CHARS) {
+      send();
+      while (pending.length > 2 * threads) await take();
+    }
+  }
+  if (batch.length > 0) send();
+  while (pending.length > 0) await take();
 }

@@ -20,6 +20,14 @@ export interface ScanCorpus {
   datasets(options?: { readonly account?: string }): DatasetStats[];
   searchDetailedAsync(query: string, options?: SearchOptions, run?: SliceOptions): Promise<DetailedSearch>;
   datasetDigest(id: string): Promise<string>;
+  /**
+   * How many of the query's word 5-grams the exact datasets' indexes hold (null: only a search can tell): an item
+   * of which they hold none is searched no further. Optional: without it, every item is searched.
+   */
+  exactShinglesFound?(
+    query: string,
+    datasets: readonly string[],
+  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]> } | null;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -43,6 +51,10 @@ interface Plan {
   readonly minWords: number;
   readonly paraphrase: boolean;
   readonly search: SearchOptions;
+  /** The exact datasets searched (those of `search`). */
+  readonly datasets: readonly string[];
+  /** Fewest hits of a document for the search to align it (`search.candidateHits`). */
+  readonly candidateHits: number;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -94,7 +106,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       ...(paraphrase ? {} : { candidateHits: candidateHits(minWords) }),
       ...(account === undefined ? {} : { account }),
     };
-    return { minWords, paraphrase, search, signal };
+    return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), signal };
   };
 
   /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
@@ -102,6 +114,14 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     checkItem(item);
     const { text } = item;
     if (!hasWords(text, p.minWords)) return { hits: null, bytes: utf8Length(text) };
+    // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
+    // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
+    // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords
+    if (!p.paraphrase && corpus.exactShinglesFound) {
+      const pre = corpus.exactShinglesFound(text, p.datasets);
+      if (pre !== null && (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords))))
+        return { hits: [], bytes: pre.byteLength };
+    }
     const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
   };
@@ -180,20 +200,23 @@ const KINDS: Readonly<Record<string, ScanReuse>> = {
   summary: 'paraphrase',
 };
 
-/** The hits of one item among its search's matches, in order of the item's text. */
+/**
+ * The hits of one item among its search's matches, in order of the item's text: one hit per passage. The search
+ * may report one passage in pieces (an edited copy aligned from two seed regions: two overlapping spans), so the
+ * matches of one document whose spans overlap or touch in both texts — nothing but spaces and punctuation between
+ * them in the item, and in the source no further apart than in the item — are joined first, and then measured.
+ */
 export function hitsOf(
   item: ScanItem,
   matches: readonly SearchMatch[],
   p: Pick<Plan, 'minWords' | 'paraphrase'>,
 ): ScanHit[] {
-  const hits: ScanHit[] = [];
+  const pieces: ScanHit[] = [];
   for (const m of matches) {
     if (!isExact(m)) continue;
     const kind = KINDS[m.reuse] ?? 'edited';
     if (kind === 'paraphrase' && !p.paraphrase) continue;
-    const words = countWords(item.text, m.query_start, m.query_end);
-    if (words < p.minWords) continue;
-    hits.push({
+    pieces.push({
       id: item.id,
       dataset_id: m.dataset_id,
       document_id: m.document_id,
@@ -201,19 +224,68 @@ export function hitsOf(
       query_end: m.query_end,
       source_start: m.source_start,
       source_end: m.source_end,
-      words,
+      words: 0,
       kind,
     });
   }
-  return hits.sort(
-    (a, b) =>
-      a.query_start - b.query_start ||
-      a.query_end - b.query_end ||
-      order(a.dataset_id, b.dataset_id) ||
-      order(a.document_id, b.document_id) ||
-      a.source_start - b.source_start,
-  );
+  const hits: ScanHit[] = [];
+  for (const h of joinPieces(item.text, pieces.sort(byPlace)).sort(byPlace)) {
+    const words = countWords(item.text, h.query_start, h.query_end);
+    if (words >= p.minWords) hits.push({ ...h, words });
+  }
+  return hits;
 }
+
+/** Hits in order of the item's text, then of their datasets, documents and sources. */
+const byPlace = (a: ScanHit, b: ScanHit): number =>
+  a.query_start - b.query_start ||
+  a.query_end - b.query_end ||
+  order(a.dataset_id, b.dataset_id) ||
+  order(a.document_id, b.document_id) ||
+  a.source_start - b.source_start;
+
+/** How far a kind is from a verbatim copy: a passage joined from pieces is as far as its furthest. */
+const DISTANCE: Readonly<Record<ScanReuse, number>> = { verbatim: 0, edited: 1, paraphrase: 2 };
+
+/** Characters two pieces of one passage may lie further apart in the source than in the item (a changed word). */
+const SOURCE_SLACK = 32;
+
+/**
+ * `pieces` (sorted by {@link byPlace}) with each set of pieces of one passage joined: same dataset and document,
+ * query spans that overlap or have only non-word characters between them, source spans that overlap or are at
+ * most the query gap (+ {@link SOURCE_SLACK}) apart. The result is in the same order.
+ */
+function joinPieces(text: string, pieces: ScanHit[]): ScanHit[] {
+  const joined: ScanHit[] = [];
+  for (const h of pieces) {
+    let at = -1;
+    for (let k = joined.length - 1; k >= 0 && at < 0; k--) if (samePassage(text, joined[k], h)) at = k;
+    if (at < 0) {
+      joined.push(h);
+      continue;
+    }
+    const a = joined[at];
+    joined[at] = {
+      ...a,
+      query_end: Math.max(a.query_end, h.query_end),
+      source_start: Math.min(a.source_start, h.source_start),
+      source_end: Math.max(a.source_end, h.source_end),
+      kind: DISTANCE[h.kind] > DISTANCE[a.kind] ? h.kind : a.kind,
+    };
+  }
+  return joined;
+}
+
+/** Whether `b` (starting at or after `a` in the item) is more of `a`'s passage (see {@link joinPieces}). */
+function samePassage(text: string, a: ScanHit, b: ScanHit): boolean {
+  if (a.dataset_id !== b.dataset_id || a.document_id !== b.document_id) return false;
+  const queryGap = b.query_start - a.query_end;
+  if (queryGap > 0 && WORD_CHAR.test(text.slice(a.query_end, b.query_start))) return false;
+  const sourceGap = Math.max(a.source_start, b.source_start) - Math.min(a.source_end, b.source_end);
+  return sourceGap <= Math.max(queryGap, 0) + SOURCE_SLACK;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -230,6 +302,21 @@ export function countWords(text: string, start = 0, end = text.length): number {
     inWord = !space;
   }
   return words;
+}
+
+/**
+ * Whether a hit made of seed matches inside `runs` (query spans in order) could hold `n` words: a run, or runs that
+ * touch with nothing but spaces and punctuation between them (as {@link joinPieces} would join their pieces), of at
+ * least `n` whitespace-separated words.
+ */
+function holdsWords(text: string, runs: ReadonlyArray<readonly [number, number]>, n: number): boolean {
+  for (let k = 0; k < runs.length; ) {
+    const start = runs[k][0];
+    let end = runs[k][1];
+    for (k++; k < runs.length && !WORD_CHAR.test(text.slice(end, runs[k][0])); k++) end = Math.max(end, runs[k][1]);
+    if (countWords(text, start, end) >= n) return true;
+  }
+  return false;
 }
 
 /** Whether `text` holds at least `n` whitespace-separated words (stops counting there). */
