@@ -188,6 +188,11 @@ interface Checked {
   readonly held: boolean;
   /** The work aligns with the document over at least {@link VERIFY_WORDS} words of the passage. */
   readonly verified: boolean;
+  /**
+   * The document holds the stretch sent and not the work's word on either side of it: it shows only what was asked,
+   * so the passage is not held there (counts against the share, src/corpus/share.ts).
+   */
+  readonly refuted: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
   readonly aligned: { readonly q0: number; readonly q1: number } | null;
 }
@@ -330,12 +335,33 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
       (best.query_end > p.q1 ? countWords(text.slice(p.q1, best.query_end)) : 0)
     : 0;
   const echo = best !== undefined && beyond < BEYOND_WORDS;
+  const verified = held && best !== undefined && !echo;
   return {
     probed,
     held: held && !echo,
-    verified: held && best !== undefined && !echo,
+    verified,
+    refuted: window != null && held && !verified && !echo && onlyWhatWasSent(text, probed, window.text),
     aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
   };
+}
+
+/**
+ * Whether a document holds a found passage's stretch without the work's word before it and without the one after
+ * it (letters and digits compared: forms aside). A copy of the work holds a neighbour on one side at least; a
+ * document holding only the stretch — a stock phrase, or an engine echoing its queries — does not. False where the
+ * work has no word on either side to test.
+ */
+function onlyWhatWasSent(text: string, probed: Probed, document: string): boolean {
+  const span = probed.span;
+  if (!span) return false;
+  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, span.q0 - 200), span.q0));
+  const after = /^\s+(\S+)/u.exec(text.slice(span.q1, span.q1 + 200));
+  if (!before && !after) return false;
+  const stretch = text.slice(span.q0, span.q1);
+  return (
+    (!before || !holdsText(document, `${before[1]} ${stretch}`)) &&
+    (!after || !holdsText(document, `${stretch} ${after[1]}`))
+  );
 }
 
 /**
@@ -518,6 +544,7 @@ function samplingOf(
     fetched: checked.length,
     verified: checked.filter((c) => c.verified).length,
     contradicted: checked.filter((c) => !c.held).length,
+    refuted: checked.filter((c) => c.refuted).length,
   };
   return {
     method: 'stratified_passages',
@@ -531,6 +558,7 @@ function samplingOf(
       found,
       fetched: documents.fetched,
       verified: documents.verified,
+      refuted: documents.refuted,
       detection,
     }),
     sensitivity: SAMPLING_SENSITIVITY,

@@ -214,6 +214,11 @@ const SAMPLING_SCHEMA = {
         fetched: { type: 'integer', minimum: 0 },
         verified: { type: 'integer', minimum: 0 },
         contradicted: { type: 'integer', minimum: 0 },
+        refuted: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Of the fetched, holding the stretch found and no word of the work beside it: against the share',
+        },
       },
     },
     detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },
