@@ -39,7 +39,15 @@ import {
   SAMPLING_SENSITIVITY_WORST,
 } from '../corpus/share.js';
 import { find, infgramProb } from './api.js';
-import { canonicalPiece, holdsText, quietWindows, WINDOW_MIN_CHARS, WINDOW_MIN_WORDS, type Window } from './forms.js';
+import {
+  canonicalPiece,
+  holdsText,
+  letters,
+  quietWindows,
+  WINDOW_MIN_CHARS,
+  WINDOW_MIN_WORDS,
+  type Window,
+} from './forms.js';
 import {
   charWindow,
   countWords,
@@ -340,28 +348,58 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
     probed,
     held: held && !echo,
     verified,
-    refuted: window != null && held && !verified && !echo && onlyWhatWasSent(text, probed, window.text),
+    refuted:
+      window != null &&
+      held &&
+      !verified &&
+      !echo &&
+      probed.span !== null &&
+      refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
     aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
   };
 }
 
 /**
- * Whether a document holds a found passage's stretch without the work's word before it and without the one after
- * it (letters and digits compared: forms aside). A copy of the work holds a neighbour on one side at least; a
- * document holding only the stretch — a stock phrase, or an engine echoing its queries — does not. False where the
- * work has no word on either side to test.
+ * Whether a document refutes a found stretch of the work (`q0`–`q1`): it holds the stretch, but not with the work's
+ * word before it nor with the one after it, and not as another place of the work has it either (letters and digits
+ * compared: forms aside). A copy of the work holds a neighbour on one side at least; a document holding only the
+ * stretch — a stock phrase, or an engine echoing its queries — does not. A phrase the work repeats can be found first
+ * at its other place (seen on the real infini-gram mini: a copy's document holding the stretch with the words another
+ * chapter has around it): that document is a copy too, and refutes nothing. False where the work has no word on either
+ * side to test.
+ *
+ * @example
+ * const work = 'It was the best of times and the worst of times that year.';
+ * refutesStretch(work, 7, 24, 'Notes: the best of times\n\nother words') // true: only what was sent
+ * refutesStretch(work, 7, 24, 'it was the best of times and') // false: the work's neighbours
  */
-function onlyWhatWasSent(text: string, probed: Probed, document: string): boolean {
-  const span = probed.span;
-  if (!span) return false;
-  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, span.q0 - 200), span.q0));
-  const after = /^\s+(\S+)/u.exec(text.slice(span.q1, span.q1 + 200));
+export function refutesStretch(text: string, q0: number, q1: number, document: string): boolean {
+  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, q0 - 200), q0));
+  const after = /^\s+(\S+)/u.exec(text.slice(q1, q1 + 200));
   if (!before && !after) return false;
-  const stretch = text.slice(span.q0, span.q1);
-  return (
-    (!before || !holdsText(document, `${before[1]} ${stretch}`)) &&
-    (!after || !holdsText(document, `${stretch} ${after[1]}`))
-  );
+  const stretch = text.slice(q0, q1);
+  if (
+    (before && holdsText(document, `${before[1]} ${stretch}`)) ||
+    (after && holdsText(document, `${stretch} ${after[1]}`))
+  )
+    return false;
+  // the stretch with the document's own letters around it, looked for in the whole work
+  const doc = letters(document),
+    s = letters(stretch);
+  const at = doc.indexOf(s);
+  if (at < 0 || s.length === 0) return false;
+  const around = doc.slice(Math.max(0, at - CONTEXT_LETTERS), at + s.length + CONTEXT_LETTERS);
+  return around.length === s.length || !lettersOfWork(text).includes(around);
+}
+
+/** Letters of the document on each side of a stretch it holds that the work must have there too (two words or so). */
+const CONTEXT_LETTERS = 8;
+
+/** The letters and digits of the work (./forms.ts `letters`), remembered for the last work. */
+let workLetters: { text: string; letters: string } | null = null;
+function lettersOfWork(text: string): string {
+  if (workLetters === null || workLetters.text !== text) workLetters = { text, letters: letters(text) };
+  return workLetters.letters;
 }
 
 /**
