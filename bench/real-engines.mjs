@@ -17,10 +17,11 @@
 //        `text` per document, documents of about 15,000 characters) and DIR/configs: the indexes to build and serve
 //   node bench/real-engines.mjs run [--infini-gram URL] [--mini URL] [--kinds infini-gram,infini-gram-mini]
 //        [--files epub,pdf,docx,text] [--copies …] [--shares none,tenth,half,all] [--draws 1] [--ig-log FILE]
-//        [--mini-log FILE] [--fresh]
+//        [--mini-log FILE] [--fresh] [--add-draws N] [--plain]
 //        runs the cells, the plain cases first, both engines at once (one analysis at a time on each), and writes
 //        bench/results/real-engines.json after every run (the cells already there and not run again are kept unless
 //        --fresh). --ig-log/--mini-log: the servers' request logs, to count the calls each run made on the server's side.
+//        --add-draws N: N more draws of each cell after the stored ones (the next seeds); --plain: the plain cases only.
 //
 // The works: the 39 chapters of Persuasion and The Man Who Was Thursday (the committed Project Gutenberg texts,
 // test/fixtures/texts/gutenberg: the same files as the development data's) cut into four works of about 35,000 words,
@@ -292,6 +293,9 @@ async function run() {
       arg('shares', Object.keys(SHARES).join(',')).split(','),
     );
     const draws = Number(arg('draws', '1'));
+    // --add-draws N: N more draws of each cell run, after those the results already hold (the next seeds)
+    const more = arg('add-draws', null);
+    const plainOnly = process.argv.includes('--plain');
     const save = () => {
       writeFileSync(RESULTS, `${JSON.stringify(report([...cells.values()], kinds, urls), null, 2)}\n`);
     };
@@ -300,10 +304,12 @@ async function run() {
     await Promise.all(
       kinds.map(async (kind) => {
         for (const cell of order) {
+          if (plainOnly && !cell.plain) continue;
           const work = byHeld[cell.held];
           const truth = truthOf(work);
-          const runs = [];
-          for (let d = 0; d < draws; d++) {
+          const before = more === null ? [] : (cells.get(key({ engine: kind, ...cell }))?.runs ?? []);
+          const runs = [...before];
+          for (let d = before.length; d < before.length + (more === null ? draws : Number(more)); d++) {
             sharedCache.clear();
             resetEndpoints();
             const engine = await createEngine({
@@ -318,7 +324,7 @@ async function run() {
                 },
               ],
             });
-            const before = lines(logs[kind]);
+            const logged = lines(logs[kind]);
             try {
               const w0 = performance.now();
               const r = await engine.analyze(
@@ -340,7 +346,7 @@ async function run() {
                 documents: s?.documents ?? null,
                 detection: s?.detection ?? null,
                 calls: rc.calls,
-                server_calls: before !== null && after !== null ? after - before : null,
+                server_calls: logged !== null && after !== null ? after - logged : null,
                 outcome: rc.outcome,
                 message: rc.message ?? null,
                 confidence: r.confidence,
