@@ -85,12 +85,6 @@ export interface ShareSample {
    */
   readonly fetched?: number;
   readonly verified?: number;
-  /**
-   * Of the fetched, the ones whose document holds the stretch sent and not one word of the work on either side of it:
-   * the document shows only what was asked, so the passage is not held there. They count against the share
-   * ({@link verifiedShare}).
-   */
-  readonly refuted?: number;
   /** Passages the documents show the corpus holds, searched as the sample was: the detection rate of this run. */
   readonly detection?: MeasuredRate;
 }
@@ -150,15 +144,7 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
  *   s's lower end is the least measured over the forms of `bench/whole-works.mjs` ({@link SAMPLING_SENSITIVITY_WORST}).
  *
  * Found passages whose documents do not hold them never count; with none fetched (d = 0) the estimate is 0 and
- * only the upper end allows for them. Refuted passages (x of the d: the document holds the stretch sent and no word
- * of the work beside it) count against the share: a held passage is verified when found, or not found, so the share
- * is at most 1 − (k/n)·(x/d), and its upper end 1 − Wilson lower of k/n × Wilson lower of x/d (exactly
- * Wilson upper of (n − x)/n when every found passage was fetched). An engine that reports every passage found and
- * returns documents holding only the queries it was sent thus gives an upper end near 3.8/n, not one divided by
- * the worst detection rate.
- *
- * @example
- * verifiedShare({ passages: 75, found: 75, fetched: 75, verified: 0, refuted: 75 }).ci_95[1] // 0.0487
+ * only the upper end allows for them.
  *
  * @example
  * verifiedShare({ passages: 100, found: 50, fetched: 50, verified: 50, detection: { hits: 30, trials: 30 } }).estimate // 0.5
@@ -167,12 +153,9 @@ export function verifiedShare(sample: ShareSample): ShareEstimate {
   const n = sample.passages,
     k = sample.found,
     d = sample.fetched ?? 0,
-    v = sample.verified ?? 0,
-    x = sample.refuted ?? 0;
+    v = sample.verified ?? 0;
   if (!Number.isInteger(d) || !Number.isInteger(v) || d < 0 || v < 0 || v > d || d > k)
     throw new RangeError('verified and fetched must be integers with 0 ≤ verified ≤ fetched ≤ found');
-  if (!Number.isInteger(x) || x < 0 || x > d - v)
-    throw new RangeError('refuted must be an integer with 0 ≤ refuted ≤ fetched − verified');
   if (n === 0) return { estimate: 0, ci_95: [0, 1] };
   const det = sample.detection ?? { hits: 0, trials: 0 };
   const worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST;
@@ -190,18 +173,8 @@ export function verifiedShare(sample: ShareSample): ShareEstimate {
     lo = pLo * rLo;
     hi = pHi * rHi;
   }
-  // a held passage is either found (and then verified) or missed, so the share is at most the verified and the not
-  // found passages together: refuted ones (found, and their document shows only what was sent) count against it.
-  // Without this an engine that reports everything found gives a share of 0 whose upper end is still the Wilson
-  // upper end of 0 over the worst detection rate — as if it might have missed the passages it claimed to find.
-  const [cap, capHi] =
-    x === 0
-      ? [1, 1]
-      : d === k
-        ? [1 - x / n, wilson(n - x, n)[1]]
-        : [1 - (k / n) * (x / d), 1 - wilson(k, n)[0] * wilson(x, d)[0]];
-  const estimate = Math.min(cap, s > 0 ? clamp01(p / s) : p > 0 ? 1 : 0);
-  const upper = Math.min(capHi, sLo > hi ? hi / sLo : 1);
+  const estimate = s > 0 ? clamp01(p / s) : p > 0 ? 1 : 0;
+  const upper = sLo > hi ? hi / sLo : 1;
   return {
     estimate: round4(estimate),
     ci_95: [round4(Math.min(estimate, lo)), round4(Math.max(estimate, clamp01(upper)))],

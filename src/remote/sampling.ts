@@ -198,7 +198,7 @@ interface Checked {
   readonly verified: boolean;
   /**
    * The document holds the stretch sent and not the work's word on either side of it: it shows only what was asked,
-   * so the passage is not held there (counts against the share, src/corpus/share.ts).
+   * so the passage is not held there (from a quarter of the passages asked: the engine's answers are void).
    */
   readonly refuted: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
@@ -270,6 +270,17 @@ export async function sampleRemote(
         new RemoteCallError(
           'invalid_response',
           `the documents the engine returned do not hold ${contradicted} of the ${checked.length} passages it reported found`,
+        ),
+      );
+    }
+    // documents that hold only what was sent, for a quarter of the passages asked or more: the engine reports found
+    // what its own documents show it does not hold (an honest corpus's stock phrases refute a passage here and there)
+    const refuted = checked.filter((c) => c.refuted).length;
+    if (!session.stopped && refuted > 0 && refuted >= CONTRADICTION_SHARE * answered.length) {
+      session.unusable(
+        new RemoteCallError(
+          'invalid_response',
+          `the documents the engine returned hold only the stretch sent, nothing of the work around it, for ${refuted} of the ${answered.length} passages searched`,
         ),
       );
     }
@@ -596,7 +607,6 @@ function samplingOf(
       found,
       fetched: documents.fetched,
       verified: documents.verified,
-      refuted: documents.refuted,
       detection,
     }),
     sensitivity: SAMPLING_SENSITIVITY,

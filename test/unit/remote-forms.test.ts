@@ -195,43 +195,6 @@ describe('verifiedShare', () => {
     expect(s.ci_95[0]).toBeLessThan(0.3);
     expect(s.ci_95[1]).toBeGreaterThan(0.3);
   });
-  it('refuted passages count against the share: everything found, documents holding only what was sent', () => {
-    const all = verifiedShare({ passages: 75, found: 75, fetched: 75, verified: 0, refuted: 75 });
-    expect(all.estimate).toBe(0);
-    expect(all.ci_95[1]).toBeCloseTo(wilson(0, 75)[1], 4);
-    expect(all.ci_95[1]).toBeLessThanOrEqual(0.05);
-    // the same without the refutation: only the worst detection rate bounds it
-    const dropped = verifiedShare({ passages: 75, found: 75, fetched: 75, verified: 0 });
-    expect(dropped.ci_95[1]).toBeGreaterThan(0.05);
-    // a third of the found fetched, all refuted: the rest count at that rate
-    const some = verifiedShare({ passages: 90, found: 90, fetched: 30, verified: 0, refuted: 30 });
-    expect(some.ci_95[1]).toBeCloseTo(1 - wilson(90, 90)[0] * wilson(30, 30)[0], 4);
-    expect(some.ci_95[1]).toBeLessThan(verifiedShare({ passages: 90, found: 90, fetched: 30, verified: 0 }).ci_95[1]);
-  });
-  it('refuted passages leave a held copy its interval: the missed and the verified are still counted', () => {
-    // half held: half found and verified, one found passage refuted (a stock phrase elsewhere)
-    const s = verifiedShare({
-      passages: 80,
-      found: 41,
-      fetched: 41,
-      verified: 40,
-      refuted: 1,
-      detection: { hits: 38, trials: 40 },
-    });
-    expect(s.ci_95[0]).toBeLessThanOrEqual(0.5);
-    expect(s.ci_95[1]).toBeGreaterThanOrEqual(0.5);
-    // all held, nothing refuted: the upper end is 1 as before
-    const all = verifiedShare({
-      passages: 80,
-      found: 78,
-      fetched: 78,
-      verified: 78,
-      refuted: 0,
-      detection: { hits: 40, trials: 41 },
-    });
-    expect(all.ci_95[1]).toBe(1);
-    expect(() => verifiedShare({ passages: 80, found: 20, fetched: 10, verified: 8, refuted: 3 })).toThrow(RangeError);
-  });
   it('estimateShare takes the verified path when the counts are given, and refuses impossible counts', () => {
     const a = { passages: 80, found: 20, fetched: 20, verified: 18, detection: { hits: 9, trials: 10 } };
     expect(estimateShare(a)).toEqual(verifiedShare(a));

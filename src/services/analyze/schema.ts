@@ -217,7 +217,8 @@ const SAMPLING_SCHEMA = {
         refuted: {
           type: 'integer',
           minimum: 0,
-          description: 'Of the fetched, holding the stretch found and no word of the work beside it: against the share',
+          description:
+            'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
         },
       },
     },

@@ -158,7 +158,6 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
       ? {
           fetched: s.documents.fetched,
           verified: s.documents.verified,
-          refuted: s.documents.refuted,
           detection: s.detection,
         }
       : {}),
