@@ -16,6 +16,7 @@
 //
 //   node --expose-gc bench/whole-works.mjs [--part extraction|sampling|forms|all] [--rounds 9] [--draws N] [--quick]
 //        [--only seven] (sampling: the seven-corpora rows only) [--merge] (forms: replace only the cells run)
+//        [--same-works] (forms: draw d the same file in every cell) [--progress FILE] (forms: a JSON line per cell)
 //        (needs dist/ — npm run build — and /usr/bin/unzip and pdftotext, Debian's poppler-utils; writes the parts run
 //        into bench/results/whole-works.json, keeping the other parts' results; --quick: 2 rounds, nothing written
 //        unless --write)
@@ -24,7 +25,7 @@
 // Gutenberg texts, test/fixtures/texts/gutenberg), numbered "Chapter 1" … in turn, the last cut where the novel
 // reaches 100,000 words (titles counted).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -726,7 +727,18 @@ async function formsPart() {
     const chapterWords = chapters.map((c) => words(c.text).length);
     const total = chapterWords.reduce((t, w) => t + w, 0);
     const truthOf = (share) => heldChapters(chapters.length, share).reduce((t, i) => t + chapterWords[i], 0) / total;
+    // a draw's file is the same for every engine, copy and share (its dedication names the file form and the draw):
+    // built once per file form and draw, the last file form's kept (a PDF of the novel takes seconds to lay out)
+    const built = new Map();
     const fileOf = (form, draw) => {
+      const k = `${form} ${draw}`;
+      if (!built.has(k)) {
+        for (const key of built.keys()) if (!key.startsWith(`${form} `)) built.delete(key);
+        built.set(k, makeFile(form, draw));
+      }
+      return built.get(k);
+    };
+    const makeFile = (form, draw) => {
       const dedication = `Draw ${draw} of the forms table.`;
       if (form === 'text')
         return {
@@ -743,6 +755,21 @@ async function formsPart() {
       return { content: buildPdf(laid.pages, { outline: laid.chapters, title: 'The Novel' }), content_type: 'pdf' };
     };
     const QUICKER = { retryBaseMs: 5, maxRetryDelayMs: 2000, ratePerSecond: 100_000 };
+    // --same-works: draw d is the same file in every cell (seeded by file form and draw), so it is built once;
+    // --progress FILE: each cell appended as a JSON line when done (a long run reports what finished)
+    const SAME_WORKS = process.argv.includes('--same-works');
+    const PROGRESS = arg('progress', null);
+    // cells the progress file already holds with as many draws are not run again (a sharded run goes on)
+    const done = new Set(
+      PROGRESS && existsSync(PROGRESS)
+        ? readFileSync(PROGRESS, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+            .filter((c) => c.draws === Number(arg('draws', QUICK ? '1' : '2')))
+            .map((c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`)
+        : [],
+    );
     const DRAWS = Number(arg('draws', QUICK ? '1' : '2'));
     const kinds = arg('kinds', 'infini-gram,infini-gram-mini').split(',');
     const cells = [];
@@ -753,6 +780,7 @@ async function formsPart() {
       for (const file of files)
         for (const copy of copies)
           for (const [name, share] of Object.entries(SHARES).filter(([k]) => shares.includes(k))) {
+            if (done.has(`${kind} ${file} ${copy} ${name}`)) continue;
             const runs = [];
             for (let d = 0; d < DRAWS; d++) {
               sharedCache.clear();
@@ -773,7 +801,12 @@ async function formsPart() {
               });
               try {
                 const w0 = performance.now();
-                const r = await engine.analyze(fileOf(file, `${kind}-${file}-${copy}-${name}-${d}`), { remote: true });
+                const r = await engine.analyze(
+                  fileOf(file, SAME_WORKS ? `${file}-${d}` : `${kind}-${file}-${copy}-${name}-${d}`),
+                  {
+                    remote: true,
+                  },
+                );
                 const rc = r.remote_corpora[0];
                 const s = rc.sampling;
                 const t = truthOf(share);
@@ -821,6 +854,7 @@ async function formsPart() {
             };
             cells.push(cell);
             console.log(JSON.stringify(cell));
+            if (PROGRESS) appendFileSync(PROGRESS, `${JSON.stringify(cell)}\n`);
           }
     // --merge: these cells replace the same cells of the stored table (a rerun of a few), the rest are kept
     if (process.argv.includes('--merge') && existsSync(RESULTS)) {

@@ -149,9 +149,17 @@ export interface RemoteSampling {
   /**
    * Found passages whose documents were fetched; of those, the ones their document holds (aligned over at least
    * 20 words: they count) and the ones it does not even hold the stretch found in (the engine contradicts itself).
-   * Absent from results of versions that did not fetch them.
+   * Absent from results of versions that did not fetch them. `refuted`: of the fetched, the ones whose document holds
+   * the stretch found and not the work's word on either side of it (only what was asked; from a quarter of the
+   * passages asked, the outcome is `invalid_response` and there is no share); absent from results of versions that did
+   * not count them.
    */
-  readonly documents?: { readonly fetched: number; readonly verified: number; readonly contradicted: number };
+  readonly documents?: {
+    readonly fetched: number;
+    readonly verified: number;
+    readonly contradicted: number;
+    readonly refuted?: number;
+  };
   /** Passages the fetched documents show the corpus holds, searched as the sample was, and found: the detection rate. */
   readonly detection?: { readonly hits: number; readonly trials: number };
   readonly share: { readonly estimate: number; readonly ci_95: readonly [number, number] };

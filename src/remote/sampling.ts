@@ -39,7 +39,15 @@ import {
   SAMPLING_SENSITIVITY_WORST,
 } from '../corpus/share.js';
 import { find, infgramProb } from './api.js';
-import { canonicalPiece, holdsText, quietWindows, WINDOW_MIN_CHARS, WINDOW_MIN_WORDS, type Window } from './forms.js';
+import {
+  canonicalPiece,
+  holdsText,
+  letters,
+  quietWindows,
+  WINDOW_MIN_CHARS,
+  WINDOW_MIN_WORDS,
+  type Window,
+} from './forms.js';
 import {
   charWindow,
   countWords,
@@ -188,6 +196,11 @@ interface Checked {
   readonly held: boolean;
   /** The work aligns with the document over at least {@link VERIFY_WORDS} words of the passage. */
   readonly verified: boolean;
+  /**
+   * The document holds the stretch sent and not the work's word on either side of it: it shows only what was asked,
+   * so the passage is not held there (from a quarter of the passages asked: the engine's answers are void).
+   */
+  readonly refuted: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
   readonly aligned: { readonly q0: number; readonly q1: number } | null;
 }
@@ -257,6 +270,17 @@ export async function sampleRemote(
         new RemoteCallError(
           'invalid_response',
           `the documents the engine returned do not hold ${contradicted} of the ${checked.length} passages it reported found`,
+        ),
+      );
+    }
+    // documents that hold only what was sent, for a quarter of the passages asked or more: the engine reports found
+    // what its own documents show it does not hold (an honest corpus's stock phrases refute a passage here and there)
+    const refuted = checked.filter((c) => c.refuted).length;
+    if (!session.stopped && refuted > 0 && refuted >= CONTRADICTION_SHARE * answered.length) {
+      session.unusable(
+        new RemoteCallError(
+          'invalid_response',
+          `the documents the engine returned hold only the stretch sent, nothing of the work around it, for ${refuted} of the ${answered.length} passages searched`,
         ),
       );
     }
@@ -330,12 +354,63 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
       (best.query_end > p.q1 ? countWords(text.slice(p.q1, best.query_end)) : 0)
     : 0;
   const echo = best !== undefined && beyond < BEYOND_WORDS;
+  const verified = held && best !== undefined && !echo;
   return {
     probed,
     held: held && !echo,
-    verified: held && best !== undefined && !echo,
+    verified,
+    refuted:
+      window != null &&
+      held &&
+      !verified &&
+      !echo &&
+      probed.span !== null &&
+      refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
     aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
   };
+}
+
+/**
+ * Whether a document refutes a found stretch of the work (`q0`–`q1`): it holds the stretch, but not with the work's
+ * word before it nor with the one after it, and not as another place of the work has it either (letters and digits
+ * compared: forms aside). A copy of the work holds a neighbour on one side at least; a document holding only the
+ * stretch — a stock phrase, or an engine echoing its queries — does not. A phrase the work repeats can be found first
+ * at its other place (seen on the real infini-gram mini: a copy's document holding the stretch with the words another
+ * chapter has around it): that document is a copy too, and refutes nothing. False where the work has no word on either
+ * side to test.
+ *
+ * @example
+ * const work = 'It was the best of times and the worst of times that year.';
+ * refutesStretch(work, 7, 24, 'Notes: the best of times\n\nother words') // true: only what was sent
+ * refutesStretch(work, 7, 24, 'it was the best of times and') // false: the work's neighbours
+ */
+export function refutesStretch(text: string, q0: number, q1: number, document: string): boolean {
+  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, q0 - 200), q0));
+  const after = /^\s+(\S+)/u.exec(text.slice(q1, q1 + 200));
+  if (!before && !after) return false;
+  const stretch = text.slice(q0, q1);
+  if (
+    (before && holdsText(document, `${before[1]} ${stretch}`)) ||
+    (after && holdsText(document, `${stretch} ${after[1]}`))
+  )
+    return false;
+  // the stretch with the document's own letters around it, looked for in the whole work
+  const doc = letters(document),
+    s = letters(stretch);
+  const at = doc.indexOf(s);
+  if (at < 0 || s.length === 0) return false;
+  const around = doc.slice(Math.max(0, at - CONTEXT_LETTERS), at + s.length + CONTEXT_LETTERS);
+  return around.length === s.length || !lettersOfWork(text).includes(around);
+}
+
+/** Letters of the document on each side of a stretch it holds that the work must have there too (two words or so). */
+const CONTEXT_LETTERS = 8;
+
+/** The letters and digits of the work (./forms.ts `letters`), remembered for the last work. */
+let workLetters: { text: string; letters: string } | null = null;
+function lettersOfWork(text: string): string {
+  if (workLetters === null || workLetters.text !== text) workLetters = { text, letters: letters(text) };
+  return workLetters.letters;
 }
 
 /**
@@ -518,6 +593,7 @@ function samplingOf(
     fetched: checked.length,
     verified: checked.filter((c) => c.verified).length,
     contradicted: checked.filter((c) => !c.held).length,
+    refuted: checked.filter((c) => c.refuted).length,
   };
   return {
     method: 'stratified_passages',

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalPiece, holdsText, letters, quietWindows, WINDOW_MIN_CHARS } from '../../src/remote/forms.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
+import { countWords, wordSpans } from '../../src/remote/search.js';
+import { refutesStretch } from '../../src/remote/sampling.js';
 import { buildCharIndex, CharEngine, createTokenizer } from '../fixtures/infini-gram/index.mjs';
 
 describe('canonicalPiece', () => {
@@ -47,6 +49,76 @@ describe('quietWindows', () => {
   it('a passage with no quiet stretch still gives its last words', () => {
     const t = '"A—b" "c—d" "e—f" "g—h" "i—j" "k—l" "m—n" "o—p" "q—r" "s—t" "u—v"';
     expect(quietWindows(t, 0, t.length, 3)).toHaveLength(1);
+  });
+});
+
+describe('countWords', () => {
+  it('counts the runs of non-space as /\\S+/g does, over every white space of ECMAScript', () => {
+    const alphabet = [
+      'a',
+      'é',
+      '\u{1F600}',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u1680',
+      '\u2003',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      '\u0085',
+    ];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let k = 0; k < 500; k++) {
+      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(countWords(text)).toBe((text.match(/\S+/g) ?? []).length);
+    }
+    // every code unit, one at a time between letters (mismatches collected: one expectation)
+    const wrong: number[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      const text = `a${String.fromCharCode(c)}b`;
+      if (countWords(text) !== (text.match(/\S+/g) ?? []).length) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+  });
+  it("leaves the work's remembered word spans in place", () => {
+    const work = 'one two three four five';
+    const spans = wordSpans(work);
+    expect(countWords('six seven')).toBe(2);
+    expect(wordSpans(work)).toBe(spans);
+  });
+});
+
+describe('refutesStretch', () => {
+  const work = 'It was the best of times and the worst of times that year. Years later the best of times came back.';
+  const second = work.lastIndexOf('the best of times');
+  it('a document holding the stretch sent and nothing of the work beside it refutes it', () => {
+    expect(refutesStretch(work, 7, 24, 'Notes: the best of times\n\nother words')).toBe(true);
+    expect(refutesStretch(work, 7, 24, 'the best of times')).toBe(true);
+    // an engine echoing its queries: the stretch among other queries
+    expect(refutesStretch(work, 7, 24, 'worst of times that\n\nthe best of times\n\nYears later')).toBe(true);
+  });
+  it('a copy holds a neighbour on one side at least, in any form', () => {
+    expect(refutesStretch(work, 7, 24, 'it was the best of times and')).toBe(false);
+    expect(refutesStretch(work, 7, 24, 'IT  WAS\r\nthe best of times')).toBe(false);
+    expect(refutesStretch(work, 7, 24, 'the best of times \u2014 and')).toBe(false);
+  });
+  it('a phrase the work repeats, found at its other place, refutes nothing (the real mini engine showed it)', () => {
+    // the stretch asked is the second "the best of times"; the document is a copy of the first one's place
+    expect(refutesStretch(work, second, second + 17, 'It was the best of times and the worst')).toBe(false);
+    expect(refutesStretch(work, second, second + 17, 'a clerk: the best of times, he said')).toBe(true);
+  });
+  it('nothing to test: no word on either side', () => {
+    expect(refutesStretch('the best of times', 0, 17, 'other words')).toBe(false);
   });
 });
 

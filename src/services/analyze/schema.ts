@@ -238,6 +238,12 @@ const SAMPLING_SCHEMA = {
         fetched: { type: 'integer', minimum: 0 },
         verified: { type: 'integer', minimum: 0 },
         contradicted: { type: 'integer', minimum: 0 },
+        refuted: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
+        },
       },
     },
     detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },

@@ -154,7 +154,13 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
     sensitivity: s.sensitivity,
     sensitivityWorst: s.sensitivity_worst,
     falseFound: s.false_found,
-    ...(s.documents ? { fetched: s.documents.fetched, verified: s.documents.verified, detection: s.detection } : {}),
+    ...(s.documents
+      ? {
+          fetched: s.documents.fetched,
+          verified: s.documents.verified,
+          detection: s.detection,
+        }
+      : {}),
   });
   return differences(
     { estimate: share.estimate, ci_95: [...share.ci_95] },
