@@ -30,7 +30,7 @@ import {
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
-import { checkDeclarations, fail, newId } from '../../util/validate.js';
+import { checkDeclarations, checkSignal, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
@@ -745,12 +745,7 @@ function checkOptions(options: AnalyzeOptions): number {
     bad('datasets must be an array of dataset ids');
   if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256))
     bad('owner must be a string of 1..256 characters');
-  const isSignal = (v: unknown) =>
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as AbortSignal).aborted === 'boolean' &&
-    typeof (v as AbortSignal).addEventListener === 'function';
-  if (signal !== undefined && !isSignal(signal)) bad('signal must be an AbortSignal');
+  checkSignal(signal);
   if (offload !== undefined && (offload === null || typeof (offload as { run?: unknown }).run !== 'function'))
     bad('offload must be an object with a run(work) function (a WorkerPool)');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
