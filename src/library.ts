@@ -131,14 +131,7 @@ export {
 export { extractText, CONTENT_TYPES } from './text/index.js';
 // files (EPUB, PDF, DOCX): their text, sections and pages; the readers load on demand
 export { extractDocument } from './services/analyze/files.js';
-export { DOCUMENT_FORMATS } from './formats/types.js';
-export type {
-  DocumentExtraction,
-  DocumentFormat,
-  DocumentPage,
-  DocumentSection,
-  ExtractDocumentOptions,
-} from './formats/types.js';
+export * from './formats/types.js';
 // evidence sources of the caller's (engine.addEvidenceSource)
 export type { EvidenceSource, EvidenceSourceDescriptor, SourceFindings, SourcePassage } from './corpus/source.js';
 export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
