@@ -4,10 +4,9 @@
  * then decoding, parsing and validation (400 `MALFORMED_JSON`, 400 `MALFORMED_REQUEST` for a broken multipart form,
  * 422) — on the offload's thread for a large JSON body.
  */
-import { type Principal, TrainprintError } from '../../library.js';
+import { markSchemaChecked, type Principal, TrainprintError } from '../../library.js';
 import { MEDIA_TYPES, type Route } from '../context.js';
 import { type JsonBodyOffload, parseJsonBody } from '../json-body.js';
-import { markSchemaChecked } from '../../util/schema-check.js';
 import { nextMacrotask } from '../../util/steps.js';
 import type { Exchange } from './exchange.js';
 import { parseMultipartBody, MULTIPART } from '../multipart.js';
