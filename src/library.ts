@@ -132,14 +132,7 @@ export { extractText, CONTENT_TYPES } from './text/index.js';
 // files (EPUB, PDF, DOCX): their text, sections and pages; the readers load on demand
 export { extractDocument } from './services/analyze/files.js';
 export type { DocumentOffload } from './services/analyze/files.js';
-export { DOCUMENT_FORMATS } from './formats/types.js';
-export type {
-  DocumentExtraction,
-  DocumentFormat,
-  DocumentPage,
-  DocumentSection,
-  ExtractDocumentOptions,
-} from './formats/types.js';
+export * from './formats/types.js';
 // evidence sources of the caller's (engine.addEvidenceSource)
 export type { EvidenceSource, EvidenceSourceDescriptor, SourceFindings, SourcePassage } from './corpus/source.js';
 export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js';
@@ -245,3 +238,6 @@ export type { HostResolver, ResolvedHost } from './net/egress.js';
 
 // for the outer ring only (no entry exports it): an option that is a positive integer, checked one way everywhere
 export { positiveInt } from './util/validate.js';
+// for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
+// module instance with the operations' check, which is why the HTTP adapter takes it from here)
+export { markSchemaChecked } from './util/schema-check.js';

@@ -3,7 +3,8 @@
  * type and {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming
  * the field. The subset is what request schemas here use (object, string, boolean, number,
  * integer, array; enum, const, required, additionalProperties: false, minLength, maxLength,
- * pattern, minimum, maximum, items) — the HTTP adapter validates with a full validator as well.
+ * pattern, minimum, maximum, items). The HTTP adapter validates its bodies with a full validator
+ * instead and says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
  */
 import { TrainprintError } from '../errors.js';
 
@@ -49,6 +50,27 @@ export type FromSchema<S> = S extends { readonly enum: readonly (infer E)[] }
             : S extends { readonly type: 'object'; readonly properties: infer P }
               ? ObjectOf<P, S extends { readonly required: readonly (infer R)[] } ? R : never>
               : unknown;
+
+/** Values a full JSON Schema validator accepted, each with the schema object it checked them against. */
+const CHECKED = new WeakMap<object, object>();
+
+/**
+ * Record that a full JSON Schema validator (the HTTP adapter's) accepted `value` against `schema`, so that the
+ * operation taking it skips its own check of the same schema ({@link schemaChecked}). Only for a value nothing else
+ * holds or changes afterwards (a body just parsed); a file's bytes stand for its base64 form, as the library takes them.
+ * @example markSchemaChecked(ANALYZE_REQUEST_SCHEMA, body) // then schemaChecked(ANALYZE_REQUEST_SCHEMA, body) === true
+ */
+export function markSchemaChecked(schema: object, value: unknown): void {
+  if (value !== null && typeof value === 'object') CHECKED.set(value, schema);
+}
+
+/**
+ * Whether {@link markSchemaChecked} recorded `value` as accepted against this very schema object.
+ * @example schemaChecked(ANALYZE_REQUEST_SCHEMA, { content: 'x' }) // false: nothing checked it
+ */
+export function schemaChecked(schema: object, value: unknown): boolean {
+  return value !== null && typeof value === 'object' && CHECKED.get(value) === schema;
+}
 
 function fail(detail: string): never {
   throw new TrainprintError('INVALID_INPUT', detail);
@@ -142,6 +164,33 @@ function copyValue(v: unknown, path: string, where: string, depth: number): unkn
   return out;
 }
 
+// A string's length in JSON Schema is its number of characters, i.e. code points (JSON Schema Validation
+// 2020-12 §6.3.1, RFC 8259 §7), not UTF-16 units: an emoji counts once, as the HTTP adapter's validator counts it.
+// A string has at least half as many code points as UTF-16 units and at most as many, so most need no count.
+
+/** Whether `v` has fewer than `n` code points. */
+function codePointsBelow(v: string, n: number): boolean {
+  return v.length < n || (v.length < 2 * n && codePoints(v) < n);
+}
+
+/** Whether `v` has more than `n` code points. */
+function codePointsAbove(v: string, n: number): boolean {
+  return v.length > 2 * n || (v.length > n && codePoints(v) > n);
+}
+
+function codePoints(v: string): number {
+  let n = 0;
+  for (let i = 0; i < v.length; i++, n++) {
+    const c = v.charCodeAt(i);
+    // a high surrogate followed by a low one is one code point; a lone surrogate counts as one
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
+
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
   if (s.enum !== undefined && !s.enum.includes(v)) fail(`${name} must be one of ${s.enum.map(show).join(', ')}`);
@@ -149,9 +198,9 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   switch (s.type) {
     case 'string': {
       if (typeof v !== 'string') fail(`${name} must be a string`);
-      if (s.minLength !== undefined && v.length < s.minLength)
+      if (s.minLength !== undefined && codePointsBelow(v, s.minLength))
         fail(`${name} must have at least ${s.minLength} character(s)`);
-      if (s.maxLength !== undefined && v.length > s.maxLength)
+      if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength))
         fail(`${name} must have at most ${s.maxLength} characters`);
       if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) fail(`${name} does not match ${s.pattern}`);
       return;

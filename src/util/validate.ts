@@ -97,3 +97,21 @@ export function positiveInt(
   const range = max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer in 1..${max}`;
   throw new TrainprintError('INVALID_OPTIONS', `${name} must be ${range}, got ${String(value)}`);
 }
+
+/**
+ * A `signal` option: undefined, or an AbortSignal (anything with a boolean `aborted` and an `addEventListener`,
+ * so a polyfill's signal is one); else INVALID_OPTIONS.
+ * @example checkSignal(AbortSignal.timeout(1000)) // returns it
+ * checkSignal({}) // INVALID_OPTIONS: signal must be an AbortSignal
+ */
+export function checkSignal(signal: unknown): AbortSignal | undefined {
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof (signal as AbortSignal).aborted !== 'boolean' ||
+      typeof (signal as AbortSignal).addEventListener !== 'function')
+  )
+    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  return signal as AbortSignal | undefined;
+}

@@ -175,3 +175,28 @@ describe('jurisdictions', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('analyze over HTTP: the body validated once, string lengths in characters', () => {
+  // U+1F4DA BOOKS: one character (code point), two UTF-16 units
+  const books = (n: number): string => '\u{1F4DA}'.repeat(n);
+
+  it("a title of 1,000 emoji is accepted (it was 422 from the library's second check); 1,001 are 422 naming the field", async () => {
+    const ok = await call('POST', '/api/v1/attribution/analyze', {
+      content: MOBY_DICK_OPENING,
+      content_type: 'text',
+      metadata: { title: books(1000) },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.title).toBe(books(1000));
+    const over = await call('POST', '/api/v1/attribution/analyze', {
+      content: MOBY_DICK_OPENING,
+      content_type: 'text',
+      metadata: { title: books(1001) },
+    });
+    expect(over.status).toBe(422);
+    expect(over.json.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { location: 'body', field: 'metadata.title', reason: 'must have at most this many characters: 1000' },
+    });
+  });
+});

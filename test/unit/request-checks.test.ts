@@ -7,9 +7,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
-import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
 import { resolveJurisdiction, SUBDIVISIONS } from '../../src/services/kb/jurisdictions.js';
-import { readRequest } from '../../src/util/schema-check.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
+import { markSchemaChecked, readRequest } from '../../src/util/schema-check.js';
 import { passageAt } from '../reference/core.js';
 import { book } from '../fixtures/texts/index.js';
 
@@ -229,5 +229,30 @@ describe('analyze keeps metadata.title and metadata.author', () => {
     expect('title' in none || 'author' in none).toBe(false);
     const empty = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: '' } }));
     expect(empty.code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('string lengths are counted in characters (code points), as JSON Schema defines them', () => {
+  // U+1F4DA BOOKS: one character, two UTF-16 units
+  const books = (n: number): string => '\u{1F4DA}'.repeat(n);
+
+  it('a title of 1,000 emoji is within maxLength 1000; 1,001 are not', async () => {
+    const r = await engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: books(1000) } });
+    expect(r.title).toBe(books(1000));
+    const over = await rejection(
+      engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: books(1001) } }),
+    );
+    expect(over.code).toBe('INVALID_INPUT');
+    expect(over.message).toContain('metadata.title must have at most 1000 characters');
+  });
+
+  it('a request a full validator accepted against the same schema is not checked again; against another it is', async () => {
+    // an empty title is refused by the check: taken as given only where the mark says that very schema accepted it
+    const marked = { content: CONTENT, content_type: 'text', metadata: { title: '' } } as const;
+    markSchemaChecked(ANALYZE_REQUEST_SCHEMA, marked);
+    expect((await engine.analyze(marked)).title).toBe('');
+    const other = { content: CONTENT, content_type: 'text', metadata: { title: '' } } as const;
+    markSchemaChecked({ ...ANALYZE_REQUEST_SCHEMA }, other);
+    expect((await rejection(engine.analyze(other))).code).toBe('INVALID_INPUT');
   });
 });

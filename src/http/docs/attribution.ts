@@ -24,6 +24,26 @@ const notOwnWork = {
   when: "the account has no work with this id (another account's work is not found either)",
 } as const;
 
+/**
+ * The monitor the examples create (createMonitor: the chapter against one model, with a webhook), as the service
+ * answers with it: its state, its times and its last evaluation per model change from one example to the next.
+ */
+const monitorExample = (state: 'active' | 'paused', created_at: string, updated_at: string, last = {}) => ({
+  monitor_id: ID.monitor,
+  work_id: ID.work,
+  work_hash: WORK_HASH,
+  models: ['meta/llama-7b'],
+  datasets: null,
+  missing_datasets: [],
+  webhook: { url: 'https://hooks.example.org/trainprint' },
+  events: ['match.found', 'score.changed'],
+  jurisdiction: 'GB',
+  state,
+  created_at,
+  updated_at,
+  last,
+});
+
 /** How the routes that take files take them, in their descriptions. */
 const FILES_IN =
   'A file (`content_type` `epub`, `pdf`, `docx`) comes in JSON as base64 (`"content_encoding": "base64"`) or as a ' +
@@ -787,19 +807,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 201,
         response: {
           success: true,
-          monitor_id: ID.monitor,
-          work_id: ID.work,
-          work_hash: WORK_HASH,
-          models: ['meta/llama-7b'],
-          datasets: null,
-          missing_datasets: [],
-          webhook: { url: 'https://hooks.example.org/trainprint' },
-          events: ['match.found', 'score.changed'],
-          jurisdiction: 'GB',
-          state: 'active',
-          created_at: '2025-06-02T09:30:00.001Z',
-          updated_at: '2025-06-02T09:30:00.001Z',
-          last: {},
+          ...monitorExample('active', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.001Z'),
         },
       },
     ],
@@ -815,23 +823,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          monitors: [
-            {
-              monitor_id: ID.monitor,
-              work_id: ID.work,
-              work_hash: WORK_HASH,
-              models: ['meta/llama-7b'],
-              datasets: null,
-              missing_datasets: [],
-              webhook: { url: 'https://hooks.example.org/trainprint' },
-              events: ['match.found', 'score.changed'],
-              jurisdiction: 'GB',
-              state: 'active',
-              created_at: '2025-06-02T09:30:00.001Z',
-              updated_at: '2025-06-02T09:30:00.001Z',
-              last: {},
-            },
-          ],
+          monitors: [monitorExample('active', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.001Z')],
         },
       },
     ],
@@ -848,19 +840,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          monitor_id: ID.monitor,
-          work_id: ID.work,
-          work_hash: WORK_HASH,
-          models: ['meta/llama-7b'],
-          datasets: null,
-          missing_datasets: [],
-          webhook: { url: 'https://hooks.example.org/trainprint' },
-          events: ['match.found', 'score.changed'],
-          jurisdiction: 'GB',
-          state: 'active',
-          created_at: '2025-06-02T09:30:00.006Z',
-          updated_at: '2025-06-02T09:30:00.006Z',
-          last: {
+          ...monitorExample('active', '2025-06-02T09:30:00.006Z', '2025-06-02T09:30:00.006Z', {
             'meta/llama-7b': {
               score: 95,
               tier: 'confirmed',
@@ -868,7 +848,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
               datasets: ['gutenberg-sample'],
               evaluated_at: '2025-06-02T09:30:00.013Z',
             },
-          },
+          }),
         },
       },
     ],
@@ -899,19 +879,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          monitor_id: ID.monitor,
-          work_id: ID.work,
-          work_hash: WORK_HASH,
-          models: ['meta/llama-7b'],
-          datasets: null,
-          missing_datasets: [],
-          webhook: { url: 'https://hooks.example.org/trainprint' },
-          events: ['match.found', 'score.changed'],
-          jurisdiction: 'GB',
-          state: 'paused',
-          created_at: '2025-06-02T09:30:00.001Z',
-          updated_at: '2025-06-02T09:30:00.002Z',
-          last: {},
+          ...monitorExample('paused', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
         },
       },
     ],
@@ -928,19 +896,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: {
           success: true,
-          monitor_id: ID.monitor,
-          work_id: ID.work,
-          work_hash: WORK_HASH,
-          models: ['meta/llama-7b'],
-          datasets: null,
-          missing_datasets: [],
-          webhook: { url: 'https://hooks.example.org/trainprint' },
-          events: ['match.found', 'score.changed'],
-          jurisdiction: 'GB',
-          state: 'active',
-          created_at: '2025-06-02T09:30:00.001Z',
-          updated_at: '2025-06-02T09:30:00.002Z',
-          last: {},
+          ...monitorExample('active', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
         },
       },
     ],

@@ -4,7 +4,7 @@
  * then decoding, parsing and validation (400 `MALFORMED_JSON`, 400 `MALFORMED_REQUEST` for a broken multipart form,
  * 422) — on the offload's thread for a large JSON body.
  */
-import { type Principal, TrainprintError } from '../../library.js';
+import { markSchemaChecked, type Principal, TrainprintError } from '../../library.js';
 import { MEDIA_TYPES, type Route } from '../context.js';
 import { type JsonBodyOffload, parseJsonBody } from '../json-body.js';
 import { nextMacrotask } from '../../util/steps.js';
@@ -106,10 +106,20 @@ export async function decodeBody(
     const form = await parseMultipartBody(raw, type, route.requestSchema, found.compiled.checkBody, limit);
     if (route.creates && principal !== null && x.request.headers.get('idempotency-key') !== null)
       x.idempotencyBytes = form.canonical();
-    return form.body;
+    return checked(found, form.body);
   }
   const body = await decodeJsonOrOther(x, found, raw, principal, offload);
   if (x.fileLimit) checkJsonFileSize(body, x.fileLimit);
+  return checked(found, body);
+}
+
+/**
+ * `body`, recorded as accepted against the route's schema where the route's validator checked it (here, on the
+ * offload's thread or as a multipart form's fields): the operation it goes to does not check it again.
+ */
+function checked(found: RouteMatch, body: unknown): unknown {
+  const schema = found.route.requestSchema;
+  if (schema && found.compiled.checkBody) markSchemaChecked(schema, body);
   return body;
 }
 

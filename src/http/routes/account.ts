@@ -65,14 +65,8 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     status: [201],
     handler: async (ctx) => {
       const p = who(ctx);
-      const b = ctx.body as { name?: string; scopes?: Scope[]; mode?: 'live' | 'test' };
-      const { key, info } = await ctx.keys.createKey({
-        account: p.account,
-        plan: p.plan,
-        scopes: grantable(p, b.scopes),
-        mode: b.mode ?? p.mode,
-        ...(b.name === undefined ? {} : { name: b.name }),
-      });
+      const b = ctx.body as CredentialRequest & { mode?: 'live' | 'test' };
+      const { key, info } = await ctx.keys.createKey({ ...ownGrant(p, b), mode: b.mode ?? p.mode });
       return new Reply({ key, ...info }, 201);
     },
   },
@@ -110,14 +104,7 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     responseSchema: S.CLIENT_CREATED_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const p = who(ctx);
-      const b = ctx.body as { name?: string; scopes?: Scope[] };
-      const { client_secret, info } = await ctx.keys.createClient({
-        account: p.account,
-        plan: p.plan,
-        scopes: grantable(p, b.scopes),
-        ...(b.name === undefined ? {} : { name: b.name }),
-      });
+      const { client_secret, info } = await ctx.keys.createClient(ownGrant(who(ctx), ctx.body as CredentialRequest));
       return new Reply({ client_secret, ...info }, 201);
     },
   },
@@ -184,6 +171,22 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
 ];
 
 // ------------------------------------------------------------------ helpers
+
+/** What a caller asks for when it makes itself a key or an OAuth client. */
+interface CredentialRequest {
+  readonly name?: string;
+  readonly scopes?: Scope[];
+}
+
+/** A new credential of the caller's own account and plan, with the scopes it asked for out of its own (403 beyond). */
+function ownGrant(p: Principal, b: CredentialRequest) {
+  return {
+    account: p.account,
+    plan: p.plan,
+    scopes: grantable(p, b.scopes),
+    ...(b.name === undefined ? {} : { name: b.name }),
+  };
+}
 
 /** Scopes for a new key or client: the asked ones, which must all be the caller's; default the caller's. */
 function grantable(p: Principal, asked: readonly Scope[] | undefined): Scope[] {

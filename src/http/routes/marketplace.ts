@@ -108,32 +108,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
       return market(ctx).updateListing(me(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
     },
   },
-  {
-    method: 'POST',
-    path: `${BASE}/listings/{listing_id}/publish`,
-    operationId: 'publishListing',
-    tag: TAG,
-    scope: 'marketplace',
-    summary: 'Publish a draft of the account: draft → active (no body)',
-    responseSchema: M.LISTING_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await visibleListing(ctx);
-      return market(ctx).publishListing(me(ctx), ctx.params.listing_id);
-    },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/listings/{listing_id}/withdraw`,
-    operationId: 'withdrawListing',
-    tag: TAG,
-    scope: 'marketplace',
-    summary: 'Withdraw a listing of the account; its pending offers are declined (no body)',
-    responseSchema: M.LISTING_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await visibleListing(ctx);
-      return market(ctx).withdrawListing(me(ctx), ctx.params.listing_id);
-    },
-  },
+  listingMove('publish', 'Publish a draft of the account: draft → active (no body)'),
+  listingMove('withdraw', 'Withdraw a listing of the account; its pending offers are declined (no body)'),
   {
     method: 'POST',
     path: `${BASE}/listings/{listing_id}/offers`,
@@ -166,15 +142,14 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     querySchema: M.OFFER_QUERY_SCHEMA,
     responseSchema: M.OFFER_LIST_SCHEMA,
     handler: async (ctx) => {
-      const { role, ...q } = ctx.query as {
+      const q = ctx.query as {
         role?: 'buyer' | 'seller';
         listing_id?: string;
         status?: Offer['status'];
         after?: string;
         limit?: number;
       };
-      const who = me(ctx);
-      return market(ctx).listOffers({ ...q, ...(role === undefined ? {} : { [role]: who }), party: who });
+      return market(ctx).listOffers(asParty(ctx, q));
     },
   },
   {
@@ -208,19 +183,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
       return new Reply({ ...licence }, 201);
     },
   },
-  {
-    method: 'POST',
-    path: `${BASE}/offers/{offer_id}/decline`,
-    operationId: 'declineOffer',
-    tag: TAG,
-    scope: 'marketplace',
-    summary: 'Decline a pending offer made to the account (no body)',
-    responseSchema: M.OFFER_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await partyOffer(ctx);
-      return market(ctx).declineOffer(me(ctx), ctx.params.offer_id);
-    },
-  },
+  offerMove('decline', 'Decline a pending offer made to the account (no body)'),
   {
     method: 'POST',
     path: `${BASE}/offers/{offer_id}/counter`,
@@ -241,19 +204,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
       );
     },
   },
-  {
-    method: 'POST',
-    path: `${BASE}/offers/{offer_id}/withdraw`,
-    operationId: 'withdrawOffer',
-    tag: TAG,
-    scope: 'marketplace',
-    summary: 'Withdraw a pending offer the account made (no body)',
-    responseSchema: M.OFFER_RESPONSE_SCHEMA,
-    handler: async (ctx) => {
-      await partyOffer(ctx);
-      return market(ctx).withdrawOffer(me(ctx), ctx.params.offer_id);
-    },
-  },
+  offerMove('withdraw', 'Withdraw a pending offer the account made (no body)'),
 
   // ---------------------------------------------------------------- licences
   {
@@ -266,15 +217,14 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     querySchema: M.LICENCE_QUERY_SCHEMA,
     responseSchema: M.LICENCE_LIST_SCHEMA,
     handler: async (ctx) => {
-      const { role, ...q } = ctx.query as {
+      const q = ctx.query as {
         role?: 'licensor' | 'licensee';
         listing_id?: string;
         work_id?: string;
         after?: string;
         limit?: number;
       };
-      const who = me(ctx);
-      return market(ctx).listLicences({ ...q, ...(role === undefined ? {} : { [role]: who }), party: who });
+      return market(ctx).listLicences(asParty(ctx, q));
     },
   },
   {
@@ -335,6 +285,53 @@ function market(ctx: RouteContext) {
 
 function notFound(detail: string): TrainprintError {
   return new TrainprintError('NOT_FOUND', detail);
+}
+
+/**
+ * A bodyless POST that moves a listing the caller can see (`publish`, `withdraw`): 404 for one it cannot, then the
+ * marketplace checks that the caller owns it and that the move is allowed.
+ */
+function listingMove(verb: 'publish' | 'withdraw', summary: string): Route {
+  return {
+    method: 'POST',
+    path: `${BASE}/listings/{listing_id}/${verb}`,
+    operationId: `${verb}Listing`,
+    tag: TAG,
+    scope: 'marketplace',
+    summary,
+    responseSchema: M.LISTING_RESPONSE_SCHEMA,
+    handler: async (ctx) => {
+      await visibleListing(ctx);
+      return market(ctx)[`${verb}Listing`](me(ctx), ctx.params.listing_id);
+    },
+  };
+}
+
+/**
+ * A bodyless POST that moves an offer the caller is party to (`decline`, `withdraw`): 404 for another's, then the
+ * marketplace checks that the caller is the party who may.
+ */
+function offerMove(verb: 'decline' | 'withdraw', summary: string): Route {
+  return {
+    method: 'POST',
+    path: `${BASE}/offers/{offer_id}/${verb}`,
+    operationId: `${verb}Offer`,
+    tag: TAG,
+    scope: 'marketplace',
+    summary,
+    responseSchema: M.OFFER_RESPONSE_SCHEMA,
+    handler: async (ctx) => {
+      await partyOffer(ctx);
+      return market(ctx)[`${verb}Offer`](me(ctx), ctx.params.offer_id);
+    },
+  };
+}
+
+/** A list query of offers or licences as the caller's: on its `role` side when given, and always its party's. */
+function asParty<R extends string, Q extends { readonly role?: R }>(ctx: RouteContext, query: Q) {
+  const { role, ...q } = query;
+  const who = me(ctx);
+  return { ...q, ...(role === undefined ? {} : { [role]: who }), party: who };
 }
 
 const party = (o: Offer, who: string) => o.buyer === who || o.seller === who;

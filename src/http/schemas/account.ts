@@ -8,11 +8,11 @@ import {
   dateTime,
   dateTimeOrNull,
   int0,
-  listOf,
   object,
   ok,
   partialObject,
   prefixedId,
+  resourceSchemas,
   str,
   strOrNull,
 } from './kit.js';
@@ -39,13 +39,11 @@ const KEY_INFO_PROPS = {
   revoked: bool,
   revoked_at: dateTimeOrNull,
 } as const;
-export const KEY_INFO_SCHEMA = object(KEY_INFO_PROPS);
 export const KEY_CREATED_SCHEMA = ok({
   key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' },
   ...KEY_INFO_PROPS,
 });
-export const KEY_RESPONSE_SCHEMA = ok(KEY_INFO_PROPS);
-export const KEY_LIST_SCHEMA = listOf('keys', KEY_INFO_SCHEMA);
+export const [KEY_INFO_SCHEMA, KEY_RESPONSE_SCHEMA, KEY_LIST_SCHEMA] = resourceSchemas(KEY_INFO_PROPS, 'keys');
 
 /** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
 export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object(
@@ -85,13 +83,14 @@ const CLIENT_INFO_PROPS = {
   revoked: bool,
   revoked_at: dateTimeOrNull,
 } as const;
-export const CLIENT_INFO_SCHEMA = object(CLIENT_INFO_PROPS);
 export const CLIENT_CREATED_SCHEMA = ok({
   client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' },
   ...CLIENT_INFO_PROPS,
 });
-export const CLIENT_RESPONSE_SCHEMA = ok(CLIENT_INFO_PROPS);
-export const CLIENT_LIST_SCHEMA = listOf('clients', CLIENT_INFO_SCHEMA);
+export const [CLIENT_INFO_SCHEMA, CLIENT_RESPONSE_SCHEMA, CLIENT_LIST_SCHEMA] = resourceSchemas(
+  CLIENT_INFO_PROPS,
+  'clients',
+);
 
 /** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
 export const TOKEN_REQUEST_SCHEMA = object(

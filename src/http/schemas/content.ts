@@ -15,6 +15,7 @@ import {
   page,
   pageLimit,
   partialObject,
+  resourceSchemas,
   str,
   strings,
   strOrNull,
@@ -52,9 +53,6 @@ const WORK_PROPS = {
   receipt: RECEIPT_SCHEMA,
   conflicting_claims: strings,
 } as const;
-
-/** A registered work (`owner` is the account that registered it). */
-export const WORK_SCHEMA = object(WORK_PROPS);
 
 /** The work's own fields in a registration: top-level, or under `metadata` in the analyze request's shape. */
 const WORK_FIELDS_IN = {
@@ -96,8 +94,8 @@ export const REGISTER_RESULT_SCHEMA = ok({
   ...WORK_PROPS,
   created: { type: 'boolean', description: 'False when the account had already registered this work_hash' },
 });
-export const WORK_RESPONSE_SCHEMA = ok(WORK_PROPS);
-export const WORK_LIST_SCHEMA = page('works', WORK_SCHEMA);
+/** A registered work (`owner` is the account that registered it), one in a body, a page of them. */
+export const [WORK_SCHEMA, WORK_RESPONSE_SCHEMA, WORK_LIST_SCHEMA] = resourceSchemas(WORK_PROPS, 'works', page);
 export const WORK_LIST_QUERY_SCHEMA = partialObject({ after: workId, limit: pageLimit });
 export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({
   receipt: { type: 'object', description: 'A receipt as returned by register' },

@@ -2,7 +2,7 @@
  * JSON Schemas of the reference-dataset routes (`/api/v1/datasets…`): the two id patterns, a
  * dataset's stats, creating one, adding documents, the dataset file.
  */
-import { bool, int0, listOf, modelId, num01, object, ok, str } from './kit.js';
+import { bool, int0, listOf, modelId, num01, object, resourceSchemas, str } from './kit.js';
 
 /**
  * A reference dataset id as the path and monitors name it: also the ids of the shipped packs
@@ -74,9 +74,12 @@ const DATASET_STATS_PROPS = {
 const DATASET_OPTIONAL = ['name', 'text_bytes', 'window', 'fpr', 'filters', 'storage', 'remote', 'source'];
 
 /** Size and content of a reference dataset (`engine.datasets()`). */
-export const DATASET_STATS_SCHEMA = object(DATASET_STATS_PROPS, DATASET_OPTIONAL);
-export const DATASET_RESPONSE_SCHEMA = ok(DATASET_STATS_PROPS, DATASET_OPTIONAL);
-export const DATASET_LIST_SCHEMA = listOf('datasets', DATASET_STATS_SCHEMA);
+export const [DATASET_STATS_SCHEMA, DATASET_RESPONSE_SCHEMA, DATASET_LIST_SCHEMA] = resourceSchemas(
+  DATASET_STATS_PROPS,
+  'datasets',
+  listOf,
+  DATASET_OPTIONAL,
+);
 
 export const CREATE_DATASET_REQUEST_SCHEMA = object(
   {

@@ -2,7 +2,19 @@
  * JSON Schemas of the knowledge-base routes (`/api/v1/kb/…`): models, providers, curated datasets,
  * the jurisdiction table and the factor codes.
  */
-import { bool, code, codes, listOf, num01, object, ok, partialObject, str, strings, strOrNull } from './kit.js';
+import {
+  bool,
+  code,
+  codes,
+  listOf,
+  num01,
+  object,
+  partialObject,
+  resourceSchemas,
+  str,
+  strings,
+  strOrNull,
+} from './kit.js';
 
 const KB_MODEL_PROPS = {
   id: str,
@@ -20,9 +32,10 @@ const KB_MODEL_PROPS = {
   sources: strings,
   uncertain_fields: strings,
 } as const;
-export const KB_MODEL_SCHEMA = object(KB_MODEL_PROPS);
-export const KB_MODEL_RESPONSE_SCHEMA = ok(KB_MODEL_PROPS);
-export const KB_MODEL_LIST_SCHEMA = listOf('models', KB_MODEL_SCHEMA);
+export const [KB_MODEL_SCHEMA, KB_MODEL_RESPONSE_SCHEMA, KB_MODEL_LIST_SCHEMA] = resourceSchemas(
+  KB_MODEL_PROPS,
+  'models',
+);
 export const KB_MODEL_QUERY_SCHEMA = partialObject({
   provider: str,
   modality: { enum: ['text', 'image'] },
@@ -42,9 +55,10 @@ const KB_DATASET_PROPS = {
   description: str,
   sources: strings,
 } as const;
-export const KB_DATASET_SCHEMA = object(KB_DATASET_PROPS);
-export const KB_DATASET_RESPONSE_SCHEMA = ok(KB_DATASET_PROPS);
-export const KB_DATASET_LIST_SCHEMA = listOf('datasets', KB_DATASET_SCHEMA);
+export const [KB_DATASET_SCHEMA, KB_DATASET_RESPONSE_SCHEMA, KB_DATASET_LIST_SCHEMA] = resourceSchemas(
+  KB_DATASET_PROPS,
+  'datasets',
+);
 export const JURISDICTION_LIST_SCHEMA = listOf(
   'jurisdictions',
   object({

@@ -140,6 +140,21 @@ export function listOf(name: string, items: JsonSchema): JsonSchema {
 }
 
 /**
+ * The three schemas of a resource: one item (`object`), the success body holding one (`ok`), and the success body
+ * listing them under `listName` (`listOf`, or `page` for a cursor page). `optional` as `object` takes it.
+ * @example export const [OFFER_SCHEMA, OFFER_RESPONSE_SCHEMA, OFFER_LIST_SCHEMA] = resourceSchemas(OFFER_PROPS, 'offers', page)
+ */
+export function resourceSchemas(
+  properties: Record<string, JsonSchema>,
+  listName: string,
+  list: (name: string, items: JsonSchema) => JsonSchema = listOf,
+  optional: readonly string[] = [],
+): readonly [item: JsonSchema, response: JsonSchema, list: JsonSchema] {
+  const item = object(properties, optional);
+  return [item, ok(properties, optional), list(listName, item)];
+}
+
+/**
  * A success body holding one cursor page: `{ success: true, <name>: [items], next }`.
  * @example page('works', WORK_SCHEMA)
  */

@@ -19,6 +19,7 @@ import {
   page,
   pageLimit,
   partialObject,
+  resourceSchemas,
   str,
   strings,
   strOrNull,
@@ -101,9 +102,11 @@ const LISTING_PROPS = {
 } as const;
 
 /** A listing: one work offered under one licence type. */
-export const LISTING_SCHEMA = object(LISTING_PROPS);
-export const LISTING_RESPONSE_SCHEMA = ok(LISTING_PROPS);
-export const LISTING_LIST_SCHEMA = page('listings', LISTING_SCHEMA);
+export const [LISTING_SCHEMA, LISTING_RESPONSE_SCHEMA, LISTING_LIST_SCHEMA] = resourceSchemas(
+  LISTING_PROPS,
+  'listings',
+  page,
+);
 
 const OFFER_PROPS = {
   offer_id: offerId,
@@ -131,9 +134,7 @@ const OFFER_PROPS = {
 } as const;
 
 /** An offer on a listing (or a counter offer). */
-export const OFFER_SCHEMA = object(OFFER_PROPS);
-export const OFFER_RESPONSE_SCHEMA = ok(OFFER_PROPS);
-export const OFFER_LIST_SCHEMA = page('offers', OFFER_SCHEMA);
+export const [OFFER_SCHEMA, OFFER_RESPONSE_SCHEMA, OFFER_LIST_SCHEMA] = resourceSchemas(OFFER_PROPS, 'offers', page);
 
 const LICENCE_PROPS = {
   version: { const: 1 },

@@ -15,7 +15,6 @@ import {
   int0,
   intIn,
   jurisdiction,
-  listOf,
   modelId,
   nullable,
   num,
@@ -24,6 +23,7 @@ import {
   ok,
   pair,
   partialObject,
+  resourceSchemas,
   riskLevel,
   str,
   strings,
@@ -144,9 +144,10 @@ const REFERENCE_SET_PROPS = {
   tokens: int0,
   created_at: dateTime,
 } as const;
-export const REFERENCE_SET_SCHEMA = object(REFERENCE_SET_PROPS);
-export const REFERENCE_SET_RESPONSE_SCHEMA = ok(REFERENCE_SET_PROPS);
-export const REFERENCE_SET_LIST_SCHEMA = listOf('reference_sets', REFERENCE_SET_SCHEMA);
+export const [REFERENCE_SET_SCHEMA, REFERENCE_SET_RESPONSE_SCHEMA, REFERENCE_SET_LIST_SCHEMA] = resourceSchemas(
+  REFERENCE_SET_PROPS,
+  'reference_sets',
+);
 
 // ------------------------------------------------------------------ extract
 

@@ -13,10 +13,10 @@ import {
   nullable,
   num,
   object,
-  ok,
   pageLimit,
   partialObject,
   prefixedId,
+  resourceSchemas,
   str,
   strings,
   tier,
@@ -73,9 +73,12 @@ const MONITOR_PROPS = {
 // monitors stored before owners were recorded have none
 const MONITOR_OPTIONAL = ['owner'];
 
-export const MONITOR_SCHEMA = object(MONITOR_PROPS, MONITOR_OPTIONAL);
-export const MONITOR_RESPONSE_SCHEMA = ok(MONITOR_PROPS, MONITOR_OPTIONAL);
-export const MONITOR_LIST_SCHEMA = listOf('monitors', MONITOR_SCHEMA);
+export const [MONITOR_SCHEMA, MONITOR_RESPONSE_SCHEMA, MONITOR_LIST_SCHEMA] = resourceSchemas(
+  MONITOR_PROPS,
+  'monitors',
+  listOf,
+  MONITOR_OPTIONAL,
+);
 export const MONITOR_LIST_QUERY_SCHEMA = partialObject({ work_id: workId });
 
 export const MONITOR_EVENT_SCHEMA = object({

@@ -29,8 +29,8 @@ import {
 } from '../policy/evidence-policy.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
-import { checkSchema, readRequest } from '../../util/schema-check.js';
-import { checkDeclarations, fail, newId } from '../../util/validate.js';
+import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
+import { checkDeclarations, checkSignal, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
@@ -673,14 +673,14 @@ function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Check
   // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
   // jurisdiction, a real date
   // read once (a getter runs once); a file's bytes are the library's form of what JSON carries as base64: the
-  // schema checks the rest
-  const read = readRequest(request, 'the request') as { content?: unknown } | null;
+  // schema checks the rest. A body the HTTP adapter's full validator accepted against this schema is not checked again.
+  const checked = schemaChecked(ANALYZE_REQUEST_SCHEMA, request);
+  const read = (checked ? request : readRequest(request, 'the request')) as { content?: unknown } | null;
   const bytes = read?.content instanceof Uint8Array ? read.content : null;
-  const r = checkSchema(
-    ANALYZE_REQUEST_SCHEMA,
-    bytes ? { ...read, content: '-', content_encoding: 'base64' } : read,
-    'the request',
-  );
+  const shaped = bytes ? { ...read, content: '-', content_encoding: 'base64' } : read;
+  const r = checked
+    ? (shaped as FromSchema<typeof ANALYZE_REQUEST_SCHEMA>)
+    : checkSchema(ANALYZE_REQUEST_SCHEMA, shaped, 'the request');
   const { metadata: m } = r;
   const file = fileOf(r, bytes ?? r.content, maxFileBytes);
   if (!file && r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
@@ -777,12 +777,7 @@ function checkOptions(options: AnalyzeOptions): number {
     bad('datasets must be an array of dataset ids');
   if (owner !== undefined && (typeof owner !== 'string' || owner.length === 0 || owner.length > 256))
     bad('owner must be a string of 1..256 characters');
-  const isSignal = (v: unknown) =>
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as AbortSignal).aborted === 'boolean' &&
-    typeof (v as AbortSignal).addEventListener === 'function';
-  if (signal !== undefined && !isSignal(signal)) bad('signal must be an AbortSignal');
+  checkSignal(signal);
   if (offload !== undefined && (offload === null || typeof (offload as { run?: unknown }).run !== 'function'))
     bad('offload must be an object with a run(work) function (a WorkerPool)');
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')

@@ -76,6 +76,19 @@ const PORTRAIT_DOCUMENT_FIELDS = {
   fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
 } as const;
 
+/** What every match has: where it is in the query and the source, its kind, tokens and score. */
+const MATCH_REQUIRED = [
+  'dataset_id',
+  'document_id',
+  'query_start',
+  'query_end',
+  'source_start',
+  'source_end',
+  'kind',
+  'tokens',
+  'score',
+] as const;
+
 /**
  * A match of `kind`: document matches carry the document and source span, portraits null; exact and evidence-source
  * matches their reuse, exact ones the documents sharing them.
@@ -88,18 +101,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
   return {
     type: 'object',
     additionalProperties: false,
-    required: [
-      'dataset_id',
-      'document_id',
-      'query_start',
-      'query_end',
-      'source_start',
-      'source_end',
-      'kind',
-      'tokens',
-      'score',
-      ...(reused ? (['reuse', 'similarity', 'aligned'] as const) : []),
-    ],
+    required: [...MATCH_REQUIRED, ...(reused ? (['reuse', 'similarity', 'aligned'] as const) : [])],
     properties: {
       dataset_id: { type: 'string' },
       document_id: doc,
@@ -122,15 +124,7 @@ const REMOTE_MATCH = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'dataset_id',
-    'document_id',
-    'query_start',
-    'query_end',
-    'source_start',
-    'source_end',
-    'kind',
-    'tokens',
-    'score',
+    ...MATCH_REQUIRED,
     'reuse',
     'similarity',
     'aligned',

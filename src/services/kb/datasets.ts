@@ -51,6 +51,30 @@ function ds(
   return { components: [], pirated: false, public_domain_in: [], ...d };
 }
 
+/**
+ * The full training data of an Instruct model as infini-gram indexes it (`v4_<index>_llama`): its id is
+ * `<index>-data`, its name and first alias "<model> training data". `index` is the model's name in lower case
+ * unless given (OLMoE's index names its date first).
+ */
+function instructModelData(
+  model: string,
+  components: readonly string[],
+  description: string,
+  card: string,
+  index = model.toLowerCase(),
+  moreAliases: readonly string[] = [],
+): KbDataset {
+  return ds({
+    id: `${index}-data`,
+    name: `${model} training data`,
+    kind: 'mixture',
+    aliases: [`${model} training data`, ...moreAliases, `v4_${index}_llama`],
+    components,
+    description,
+    sources: [INFINI_GRAM, OLMOTRACE, `HF model card ${card}`],
+  });
+}
+
 /** A component of The Pile that no KB model names on its own: one line from Gao et al. 2020. */
 function pilePart(
   id: string,
@@ -655,41 +679,27 @@ export const DATASETS: readonly KbDataset[] = [
     sources: [TULU3, 'HF dataset cards allenai/tulu-3-sft-olmo-2-mixture, allenai/RLVR-GSM-MATH-IF-Mixed-Constraints'],
   }),
   // The full training data of an Instruct model, as one infini-gram index (the corpora OLMoTrace searches).
-  ds({
-    id: 'olmo-2-0325-32b-instruct-data',
-    name: 'OLMo-2-0325-32B-Instruct training data',
-    kind: 'mixture',
-    aliases: ['OLMo-2-0325-32B-Instruct training data', 'v4_olmo-2-0325-32b-instruct_llama'],
-    components: ['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3'],
-    description:
-      'Everything OLMo 2 32B Instruct was trained on: pretraining (OLMo-mix-1124), mid-training (Dolmino-mix-1124) and Tülu 3 post-training data.',
-    sources: [INFINI_GRAM, OLMOTRACE, 'HF model card allenai/OLMo-2-0325-32B-Instruct'],
-  }),
-  ds({
-    id: 'olmo-2-1124-13b-instruct-data',
-    name: 'OLMo-2-1124-13B-Instruct training data',
-    kind: 'mixture',
-    aliases: ['OLMo-2-1124-13B-Instruct training data', 'v4_olmo-2-1124-13b-instruct_llama'],
-    components: ['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3'],
-    description:
-      'Everything OLMo 2 13B Instruct was trained on: pretraining (OLMo-mix-1124), mid-training (Dolmino-mix-1124) and Tülu 3 post-training data.',
-    sources: [INFINI_GRAM, OLMOTRACE, 'HF model card allenai/OLMo-2-1124-13B-Instruct'],
-  }),
-  ds({
-    // Pretraining and mid-training mixes of the 0125 base are not cited here, so only the post-training part is a component.
-    id: 'olmoe-0125-1b-7b-instruct-data',
-    name: 'OLMoE-1B-7B-0125-Instruct training data',
-    kind: 'mixture',
-    aliases: [
-      'OLMoE-1B-7B-0125-Instruct training data',
-      'OLMoE-0125-1B-7B-Instruct training data',
-      'v4_olmoe-0125-1b-7b-instruct_llama',
-    ],
-    components: ['tulu-3'],
-    description:
-      'Everything OLMoE 1B-7B (January 2025) Instruct was trained on, pretraining to post-training (Tülu 3, OLMo-specific variant).',
-    sources: [INFINI_GRAM, OLMOTRACE, 'HF model card allenai/OLMoE-1B-7B-0125-SFT'],
-  }),
+  instructModelData(
+    'OLMo-2-0325-32B-Instruct',
+    ['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3'],
+    'Everything OLMo 2 32B Instruct was trained on: pretraining (OLMo-mix-1124), mid-training (Dolmino-mix-1124) and Tülu 3 post-training data.',
+    'allenai/OLMo-2-0325-32B-Instruct',
+  ),
+  instructModelData(
+    'OLMo-2-1124-13B-Instruct',
+    ['olmo-mix-1124', 'dolmino-mix-1124', 'tulu-3'],
+    'Everything OLMo 2 13B Instruct was trained on: pretraining (OLMo-mix-1124), mid-training (Dolmino-mix-1124) and Tülu 3 post-training data.',
+    'allenai/OLMo-2-1124-13B-Instruct',
+  ),
+  // Pretraining and mid-training mixes of the 0125 base are not cited here, so only the post-training part is a component.
+  instructModelData(
+    'OLMoE-1B-7B-0125-Instruct',
+    ['tulu-3'],
+    'Everything OLMoE 1B-7B (January 2025) Instruct was trained on, pretraining to post-training (Tülu 3, OLMo-specific variant).',
+    'allenai/OLMoE-1B-7B-0125-SFT',
+    'olmoe-0125-1b-7b-instruct',
+    ['OLMoE-0125-1B-7B-Instruct training data'],
+  ),
   ds({
     id: 'flan',
     name: 'Flan',

@@ -8,7 +8,7 @@
  * account strings: a newline inside one could otherwise shift the fields and sign something else.
  */
 import type { ReceiptKey } from '../registry/receipts.js';
-import type { Licence, LicenceFields, LicenceType, OutputCap, RateUnit } from './types.js';
+import type { Licence, LicenceFields, OutputCap, RateUnit } from './types.js';
 import { base64url, fromBase64url } from '../registry/receipts.js';
 
 const PREFIX = 'trainprint-licence/v1\n';
@@ -95,6 +95,18 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isNumOrNull = (v: unknown): v is number | null => v === null || isNum(v);
 
+/** The string fields a licence opens with, in its order: ids, parties and type. */
+const ID_FIELDS = [
+  'licence_id',
+  'listing_id',
+  'offer_id',
+  'work_id',
+  'work_hash',
+  'licensor',
+  'licensee',
+  'licence_type',
+] as const;
+
 /** The signed fields of `v` when every one has the right type, else null. */
 function readFields(v: unknown): LicenceFields | null {
   if (v === null || typeof v !== 'object') return null;
@@ -103,17 +115,8 @@ function readFields(v: unknown): LicenceFields | null {
   const amount = l.amount as Record<string, unknown> | null;
   const cap = l.output_cap as Record<string, unknown> | null;
   const ok =
-    [
-      l.licence_id,
-      l.listing_id,
-      l.offer_id,
-      l.work_id,
-      l.work_hash,
-      l.licensor,
-      l.licensee,
-      l.licence_type,
-      l.issued_at,
-    ].every(isStr) &&
+    ID_FIELDS.every((k) => isStr(l[k])) &&
+    isStr(l.issued_at) &&
     Array.isArray(l.territory) &&
     l.territory.every(isStr) &&
     term !== null &&
@@ -129,15 +132,10 @@ function readFields(v: unknown): LicenceFields | null {
     (cap === null ||
       (typeof cap === 'object' && isNumOrNull(cap.max_consecutive_words) && isNumOrNull(cap.max_percent)));
   if (!ok) return null;
+  // the fields in the order a licence has them (the ids first, issued_at last)
+  const ids = Object.fromEntries(ID_FIELDS.map((k) => [k, l[k]])) as Pick<LicenceFields, (typeof ID_FIELDS)[number]>;
   return {
-    licence_id: l.licence_id as string,
-    listing_id: l.listing_id as string,
-    offer_id: l.offer_id as string,
-    work_id: l.work_id as string,
-    work_hash: l.work_hash as string,
-    licensor: l.licensor as string,
-    licensee: l.licensee as string,
-    licence_type: l.licence_type as LicenceType,
+    ...ids,
     territory: l.territory as string[],
     term: { start: term.start as string, end: term.end as string },
     amount: { amount_minor: amount.amount_minor as number, currency: amount.currency as string },

@@ -16,15 +16,5 @@ export type { ReportKey, ReportPublicKey } from './sign.js';
 export { canonicalJson } from './canonical.js';
 export { transcriptDigest } from './transcripts.js';
 export { TRAINPRINT_VERSION } from './version.js';
-export { EVIDENCE_BUNDLE_FORMAT } from './types.js';
-export type {
-  AnalysisRecordInput,
-  BundleEngine,
-  BundleRemoteIndex,
-  BundleSignature,
-  BundleTranscript,
-  EvidenceBundle,
-  TranscriptCall,
-  VerifyCheck,
-  VerifyResult,
-} from './types.js';
+// the bundle's format id and types: all of types.ts
+export * from './types.js';

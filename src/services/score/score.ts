@@ -49,7 +49,7 @@ import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
+import { checkObject, checkSignal, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import type { ContentType } from '../../text/index.js';
 import type { DocumentFormat } from '../../formats/types.js';
@@ -522,15 +522,7 @@ async function checkScoreRequest(
   if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
     throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
   const maxFileBytes = fileLimitOption(run.maxFileBytes);
-  const { signal } = run;
-  if (
-    signal !== undefined &&
-    (typeof signal !== 'object' ||
-      signal === null ||
-      typeof signal.aborted !== 'boolean' ||
-      typeof signal.addEventListener !== 'function')
-  )
-    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  const signal = checkSignal(run.signal);
   // a score already stopped does not read the registry or the content
   throwIfAborted(signal);
   const r = checkObject(request, 'the request { work_hash or content, target_model, jurisdiction }');

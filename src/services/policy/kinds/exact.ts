@@ -7,18 +7,12 @@
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { ExactMatch, NearMatch } from '../../../datasets/types.js';
 import { chainChance, withAligned } from './chance.js';
-import { type EvidenceKind, type MatchKind, reuseFactors, runFactors } from './kind.js';
+import { type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
 
 export const EXACT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'exact' }>> = {
-  fit: 'exact',
-  positions: true,
-  wholeText: false,
+  ...PASSAGE_EVIDENCE,
   synchronous: true,
   chance: (detail) => withAligned(chainChance(detail.search), detail.aligned),
-  always: () => ({}),
-  counted: (_, f) => ({ factors: [...reuseFactors(f.passages), ...runFactors(f)] }),
-  flaggedChunk: [],
-  flaggedDataset: [],
 };
 
 export const EXACT_MATCH: MatchKind<ExactMatch> = {

@@ -90,3 +90,21 @@ export function runFactors(f: KindFinding): FactorCode[] {
   if (f.near > 0) out.push('near_duplicate');
   return out;
 }
+
+/**
+ * What the kinds whose findings are passages of documents share (exact datasets, evidence sources): read with the
+ * exact fit and with positions, never whole texts, counted with the passages' reuse and the runs' factors, and
+ * adding nothing else. Each kind adds its own `synchronous` and `chance`.
+ */
+export const PASSAGE_EVIDENCE: Pick<
+  EvidenceKind<DatasetSearchDetail>,
+  'fit' | 'positions' | 'wholeText' | 'always' | 'counted' | 'flaggedChunk' | 'flaggedDataset'
+> = {
+  fit: 'exact',
+  positions: true,
+  wholeText: false,
+  always: () => ({}),
+  counted: (_, f) => ({ factors: [...reuseFactors(f.passages), ...runFactors(f)] }),
+  flaggedChunk: [],
+  flaggedDataset: [],
+};

@@ -6,18 +6,12 @@
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { SourceMatch } from '../../../datasets/types.js';
 import { countedChance } from './chance.js';
-import { type EvidenceKind, type MatchKind, reuseFactors, runFactors } from './kind.js';
+import { type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
 
 export const SOURCE: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'source' }>> = {
-  fit: 'exact',
-  positions: true,
-  wholeText: false,
+  ...PASSAGE_EVIDENCE,
   synchronous: false,
   chance: ({ search: s }) => countedChance(s.tested, s.found, s.background_rate, s.runs, s.chance),
-  always: () => ({}),
-  counted: (_, f) => ({ factors: [...reuseFactors(f.passages), ...runFactors(f)] }),
-  flaggedChunk: [],
-  flaggedDataset: [],
 };
 
 export const SOURCE_MATCH: MatchKind<SourceMatch> = {
