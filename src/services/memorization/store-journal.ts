@@ -46,6 +46,6 @@ export function storeExtractionJournal(store: Store, scope: StoreJournalScope): 
   };
   return {
     get: async (k) => (await store.get(key(k))) as RecordedCall | undefined,
-    put: (k, call) => store.put(key(k), call),
+    put: async (k, call) => store.put(key(k), call),
   };
 }
