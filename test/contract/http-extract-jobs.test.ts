@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
+import { createHeldJobModels } from '../../src/library.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -168,4 +169,24 @@ describe('extract jobs over HTTP', () => {
     expect(await storedText()).not.toContain(SECRET);
     await stopJobs(second);
   }, 120_000);
+
+  it('holds the models of a job until it is cancelled, and none for a refused submission', async () => {
+    const jobModels = createHeldJobModels();
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false, jobModels } });
+    const acme = await caller(handler, 'acme-held');
+    const bad = await acme('POST', '/api/v1/jobs', {
+      type: 'extract',
+      items: [extractItem(10), { ...extractItem(10), model: { base_url: 'http://user:pw@127.0.0.1:9/v1', model: 'm' } }],
+    });
+    // the first item's model was built, the second's refused (credentials in the URL): nothing held
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.message).toContain('items[1].model.base_url');
+    expect(jobModels.size).toBe(0);
+    const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(10), extractItem(12)] });
+    expect(r.status).toBe(202);
+    expect(jobModels.size).toBe(2);
+    const cancelled = await acme('DELETE', r.json.status_url);
+    expect(cancelled.status).toBe(200);
+    expect(jobModels.size).toBe(0);
+  });
 });

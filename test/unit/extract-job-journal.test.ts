@@ -39,6 +39,17 @@ describe('createHeldJobModels', () => {
     expect(held.size).toBe(1);
   });
 
+  it("releases a job's models together", () => {
+    const held = createHeldJobModels();
+    const handles = [held.hold(model('a')), held.hold(model('b'))];
+    const other = held.hold(model('c'));
+    held.bind('job_1', handles);
+    held.releaseJob('job_1');
+    held.releaseJob('job_unknown');
+    expect(handles.map((h) => held.take(h))).toEqual([undefined, undefined]);
+    expect(held.take(other)).toEqual({ id: 'c' });
+  });
+
   it('the error of a model not held names model.api_key and says to resubmit', () => {
     const e = modelNotHeld();
     expect(e).toBeInstanceOf(TrainprintError);

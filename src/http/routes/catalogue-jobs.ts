@@ -105,7 +105,10 @@ function itemError(i: number, field: string, reason: string): TrainprintError {
  * `items[i].model.base_url`); the answer holds them in this process's memory and gives the items as stored: by the
  * held model's handle, without the key. Called once the items are charged, so a refused submission holds nothing.
  */
-async function extractItems(ctx: RouteContext, items: readonly unknown[]): Promise<() => unknown[]> {
+async function extractItems(
+  ctx: RouteContext,
+  items: readonly unknown[],
+): Promise<() => { stored: unknown[]; bind(jobId: string): void }> {
   const held = ctx.services.jobModels;
   if (held === null)
     throw new TrainprintError('NOT_SUPPORTED', 'this server runs no extract jobs (its host holds no models for them)');
@@ -117,12 +120,15 @@ async function extractItems(ctx: RouteContext, items: readonly unknown[]): Promi
     if (item.work_id !== undefined) await ownWork(ctx, item.work_id);
     built.push(await ctx.services.targetModel(item.model, `items[${i}].model`));
   }
-  return () =>
-    items.map((v, i) => {
+  return () => {
+    const handles = built.map((m) => held.hold(m));
+    const stored = items.map((v, i) => {
       const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
       const { api_key: _key, ...named } = model;
-      return { ...rest, model: { ...named, held: held.hold(built[i]) } };
+      return { ...rest, model: { ...named, held: handles[i] } };
     });
+    return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
+  };
 }
 
 /** `POST /api/v1/jobs`. */
@@ -151,7 +157,7 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     );
   checkItems(type, body.items);
   // an extract item's key stays in this process: the stored item has the held model's handle instead
-  const held = type === 'extract' ? await extractItems(ctx, body.items) : null;
+  const extract = type === 'extract' ? await extractItems(ctx, body.items) : null;
   const rate = await ctx.services.reserve(principal, body.items.length);
   if (!rate.allowed) {
     const err = new TrainprintError(
@@ -163,13 +169,15 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     return jsonResponse(out.status, out.body, { 'retry-after': String(rate.resetSeconds) });
   }
   const o = body.options ?? {};
+  const held = extract?.() ?? null;
   const scan = type === 'scan' ? { ...o } : {};
   const job = await ctx.services.jobs.submit({
     account: principal.account,
     type,
-    items: held === null ? body.items : held(),
+    items: held === null ? body.items : held.stored,
     context: { max_file_bytes: planFileBytes(plan), ...scan },
   });
+  held?.bind(job.id);
   try {
     ctx.services.jobSubmitted(job);
   } catch {
@@ -379,6 +387,8 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const owner = account(ctx);
       const r = await ctx.services.jobs.cancel(ctx.params.job_id, { owner });
+      // an extract job's models (their keys) are not kept for items that never run again
+      ctx.services.jobModels?.releaseJob(r.job.id);
       if (r.cancelled) return { ...jobBody(r.job), deleted: false };
       await ctx.services.jobs.delete(r.job.id, { owner });
       return { job_id: r.job.id, deleted: true };

@@ -33,8 +33,12 @@ export interface HeldJobModels {
   hold(model: TargetModel): string;
   /** The model held under `handle`, if this process holds it. */
   take(handle: string): TargetModel | undefined;
-  /** Forgets the models of `handles` (a job cancelled or deleted). */
+  /** Forgets the models of `handles`. */
   release(handles: Iterable<string>): void;
+  /** Records that `handles` are the models of job `jobId`, for {@link HeldJobModels.releaseJob}. */
+  bind(jobId: string, handles: Iterable<string>): void;
+  /** Forgets the models of job `jobId` (cancelled or deleted: none of its items runs again). */
+  releaseJob(jobId: string): void;
   /** Models held now. */
   readonly size: number;
 }
@@ -51,9 +55,11 @@ export function createHeldJobModels(
   const ttl = options.ttlMs ?? WEEK_MS;
   const now = options.now ?? Date.now;
   const held = new Map<string, { model: TargetModel; until: number }>();
+  const jobs = new Map<string, { handles: string[]; until: number }>();
   const sweep = () => {
     const t = now();
     for (const [k, v] of held) if (v.until <= t) held.delete(k);
+    for (const [k, v] of jobs) if (v.until <= t) jobs.delete(k);
   };
   return {
     hold(model) {
@@ -68,6 +74,15 @@ export function createHeldJobModels(
     },
     release(handles) {
       for (const h of handles) held.delete(h);
+    },
+    bind(jobId, handles) {
+      jobs.set(jobId, { handles: [...handles], until: now() + ttl });
+    },
+    releaseJob(jobId) {
+      const j = jobs.get(jobId);
+      if (!j) return;
+      jobs.delete(jobId);
+      for (const h of j.handles) held.delete(h);
     },
     get size() {
       return held.size;
