@@ -176,7 +176,10 @@ describe('extract jobs over HTTP', () => {
     const acme = await caller(handler, 'acme-held');
     const bad = await acme('POST', '/api/v1/jobs', {
       type: 'extract',
-      items: [extractItem(10), { ...extractItem(10), model: { base_url: 'http://user:pw@127.0.0.1:9/v1', model: 'm' } }],
+      items: [
+        extractItem(10),
+        { ...extractItem(10), model: { base_url: 'http://user:pw@127.0.0.1:9/v1', model: 'm' } },
+      ],
     });
     // the first item's model was built, the second's refused (credentials in the URL): nothing held
     expect(bad.status).toBe(422);
