@@ -10,6 +10,10 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createHeldJobModels } from '../../src/library.js';
+import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import type { GenerateOptions } from '../../src/models/types.js';
+import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
+import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -191,5 +195,38 @@ describe('extract jobs over HTTP', () => {
     const cancelled = await acme('DELETE', r.json.status_url);
     expect(cancelled.status).toBe(200);
     expect(jobModels.size).toBe(0);
+  });
+});
+
+describe("an extraction's signal (a job item's time limit, cancel or stop)", () => {
+  it('makes no call once aborted; the calls answered before are journaled and replayed', async () => {
+    const own = await startMemorisedServer({ words, held: [150, 700] });
+    try {
+      const model = createOpenAICompatibleModel({ baseUrl: own.baseUrl, model: 'fixture-memo-1', api: 'chat' });
+      const stop = new AbortController();
+      let made = 0;
+      const stopping = {
+        ...model,
+        generateCall: (prompt: string, o: GenerateOptions) => {
+          if (++made === 3) stop.abort(new Error('stopped'));
+          return model.generateCall!(prompt, o);
+        },
+      };
+      const journal = memoryExtractionJournal();
+      const request = { text, budget_calls: 40, prompt_variants: 1, concurrency: 1, journal } as const;
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model: stopping, signal: stop.signal }),
+      ).rejects.toThrow('stopped');
+      expect(own.requests()).toBe(3);
+      expect(journal.size).toBe(3);
+      const resumed = await runWorkExtraction(engine.store, { ...request, model });
+      expect(resumed.replayed_calls).toBeGreaterThanOrEqual(3);
+      expect(new Set(own.bodies()).size).toBe(own.bodies().length);
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model, signal: 'no' as unknown as AbortSignal }),
+      ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    } finally {
+      await own.close();
+    }
   });
 });

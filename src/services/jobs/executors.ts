@@ -146,7 +146,7 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
   else unsupported.scan = 'this server has no scan';
   const { model, jobModels, journalStore } = options;
   if (model || jobModels) {
-    executors.extract = async (item, claim) => {
+    executors.extract = async (item, claim, signal) => {
       const { model: spec, ...request } = item as ExtractJobItem;
       const handle = (spec as Partial<StoredModelSpec>).held;
       let target: TargetModel | undefined;
@@ -164,7 +164,7 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
               model: String(spec.model ?? ''),
               ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
             });
-      return engine.memorization.extractWork({ ...request, model: target, ...(journal ? { journal } : {}) });
+      return engine.memorization.extractWork({ ...request, model: target, signal, ...(journal ? { journal } : {}) });
     };
   } else unsupported.extract = 'this process builds no model for an extraction';
   return { executors, unsupported };
