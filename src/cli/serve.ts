@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, startJobRunner, type Engine, type JobRunner } from '../library.js';
+import { createEngine, createHeldJobModels, startJobRunner, type Engine, type JobRunner } from '../library.js';
 import {
   CLIENT_ADDRESS_HEADER,
   createWorkerPool,
@@ -79,7 +79,10 @@ function serveHandler(
   values: Record<string, unknown>,
   o: ServeSettings & { keys: InstanceType<HttpModule['KeyStore']>; workers: WorkerPool; privateWebhooks: boolean },
 ): ((req: Request) => Promise<Response>) & { stopJobs(graceMs: number): Promise<void> } {
+  // the models of the extract jobs accepted here: held in memory for this process's runner (keys are never stored)
+  const jobModels = createHeldJobModels();
   const runner: JobRunner = startJobRunner(engine, {
+    jobModels,
     itemTimeoutMs: o.jobItemTimeoutMs,
     work: { offload: o.workers },
     onError: (err) => {
@@ -99,6 +102,7 @@ function serveHandler(
     allowPrivateModelHosts: values['allow-private-model-hosts'] === true,
     allowPrivateWebhookHosts: o.privateWebhooks,
     onJobSubmitted: () => runner.wake(),
+    jobModels,
     // each worker process of --workers N loads the datasets from files: a change through one would be missing in
     // the others (and in every process after a restart), so none is accepted
     ...(o.worker

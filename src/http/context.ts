@@ -7,7 +7,7 @@
  * handler, later route groups) can import the types without importing every route.
  */
 import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../library.js';
-import type { JobInfo, JobStore, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
+import type { HeldJobModels, JobInfo, JobStore, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
 export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../library.js';
 export type { Principal, Scope } from '../library.js';
 
@@ -67,6 +67,8 @@ export interface RouteServices {
   readonly jobs: JobStore;
   /** Tells the host that a job was just submitted (`onJobSubmitted`: its runner looks for work at once). */
   jobSubmitted(job: JobInfo): void;
+  /** The models of the `extract` jobs accepted here, held for the host's runner (`jobModels`), or null: none taken. */
+  readonly jobModels: HeldJobModels | null;
   /**
    * Charges `n` calls at once to the principal's plan (a catalogue job's items), all or none: `allowed` false when
    * they would pass the day's limit (nothing charged then).

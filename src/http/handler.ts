@@ -46,6 +46,7 @@ import {
   type Engine,
   type HostResolver,
   type JobInfo,
+  type HeldJobModels,
   type JobStore,
   type Offload,
   type Plan,
@@ -203,6 +204,12 @@ export interface HandlerOptions {
   readonly jobs?: JobStore;
   /** Called after a job was submitted through this handler: a host's runner looks for work at once (`runner.wake()`). */
   readonly onJobSubmitted?: (job: JobInfo) => void;
+  /**
+   * The models of the `extract` jobs this handler accepts, held in this process's memory (a model service's key is
+   * never stored with a job): give the same object to the runner beside it (`startJobRunner(engine, { jobModels })`).
+   * Without it `extract` jobs answer NOT_SUPPORTED.
+   */
+  readonly jobModels?: HeldJobModels;
 }
 
 /**
@@ -323,6 +330,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     plan: (name) => (Object.hasOwn(plans, name) ? plans[name] : undefined),
     jobs: options.jobs ?? createJobService({ store: engine.store, clock: now }),
     jobSubmitted: (job) => options.onJobSubmitted?.(job),
+    jobModels: options.jobModels ?? null,
     reserve: (p, n) => limiter.take(p, n),
   };
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };

@@ -92,7 +92,7 @@ describe('jobExecutors', () => {
     expect(calls[1][2]).not.toHaveProperty('account');
   });
 
-  it('extract builds the model the item names with the host, and is unsupported without one', async () => {
+  it('extract builds the model the item names with the host, passes the item signal on, and is unsupported without one', async () => {
     const { engine, calls } = recorder(false);
     expect(jobExecutors(engine).unsupported).toEqual({
       scan: 'this server has no scan',
@@ -107,7 +107,7 @@ describe('jobExecutors', () => {
     );
     expect(calls[0]).toEqual([
       'extractWork',
-      { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } } },
+      { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } }, signal },
       undefined,
     ]);
   });

@@ -1,5 +1,5 @@
 /**
- * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score or scan — submitted at once and
+ * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score, scan or extract — submitted at once and
  * run in the background by the host's job runner, or that of any process on the store (src/services/jobs/: this
  * module only submits and reads jobs), answered 202 with the
  * job; its status (`GET /api/v1/jobs/{job_id}`), its results as JSON lines in item order, paged with a cursor in the
@@ -16,11 +16,13 @@ import {
   TrainprintError,
   type JobInfo,
   type JobType,
+  type TargetModel,
 } from '../../library.js';
 import type { JsonSchema, Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
 import { SCORE_REQUEST_SCHEMA } from '../schemas/attribution.js';
+import { EXTRACT_WORK_ITEM_SCHEMA } from '../schemas/memorization.js';
 import {
   JOB_DELETE_RESPONSE_SCHEMA,
   JOB_REQUEST_SCHEMA,
@@ -30,7 +32,8 @@ import {
   JOB_SUBMIT_QUERY_SCHEMA,
 } from '../schemas/jobs.js';
 import { compileValidator } from '../validate.js';
-import { account, who } from './caller.js';
+import { account, ownWork, who } from './caller.js';
+import type { ModelSpec } from '../context.js';
 
 /** The item of a scan job. */
 const SCAN_ITEM_SCHEMA: JsonSchema = {
@@ -43,11 +46,12 @@ const SCAN_ITEM_SCHEMA: JsonSchema = {
   },
 };
 
-/** Each type's item checker, compiled once: the types a job over HTTP takes (an extract item would keep a model's key). */
-const ITEM_CHECKS: Readonly<Partial<Record<JobType, (v: unknown) => unknown>>> = {
+/** Each type's item checker, compiled once. */
+const ITEM_CHECKS: Readonly<Record<JobType, (v: unknown) => unknown>> = {
   analyze: compileValidator(ANALYZE_REQUEST_SCHEMA as JsonSchema, 'body'),
   score: compileValidator(SCORE_REQUEST_SCHEMA, 'body'),
   scan: compileValidator(SCAN_ITEM_SCHEMA, 'body'),
+  extract: compileValidator(EXTRACT_WORK_ITEM_SCHEMA, 'body'),
 };
 
 const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
@@ -90,6 +94,43 @@ function checkItems(type: JobType, items: readonly unknown[]): void {
   }
 }
 
+/** A 422 naming `items[i].field`. */
+function itemError(i: number, field: string, reason: string): TrainprintError {
+  const f = `items[${i}].${field}`;
+  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
+}
+
+/**
+ * The items of an extract job checked, each model built now (the host policy applied to its `base_url`, 422 naming
+ * `items[i].model.base_url`); the answer holds them in this process's memory and gives the items as stored: by the
+ * held model's handle, without the key. Called once the items are charged, so a refused submission holds nothing.
+ */
+async function extractItems(
+  ctx: RouteContext,
+  items: readonly unknown[],
+): Promise<() => { stored: unknown[]; bind(jobId: string): void }> {
+  const held = ctx.services.jobModels;
+  if (held === null)
+    throw new TrainprintError('NOT_SUPPORTED', 'this server runs no extract jobs (its host holds no models for them)');
+  const built: TargetModel[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as Record<string, unknown> & { model: ModelSpec; work_id?: string };
+    if ((item.text === undefined) === (item.work_id === undefined))
+      throw itemError(i, 'text', 'give text or work_id, one of them');
+    if (item.work_id !== undefined) await ownWork(ctx, item.work_id);
+    built.push(await ctx.services.targetModel(item.model, `items[${i}].model`));
+  }
+  return () => {
+    const handles = built.map((m) => held.hold(m));
+    const stored = items.map((v, i) => {
+      const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
+      const { api_key: _key, ...named } = model;
+      return { ...rest, model: { ...named, held: handles[i] } };
+    });
+    return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
+  };
+}
+
 /** `POST /api/v1/jobs`. */
 async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   const body = ctx.body as { type?: JobType; items: unknown[]; options?: Record<string, unknown> };
@@ -115,6 +156,8 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
       `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
     );
   checkItems(type, body.items);
+  // an extract item's key stays in this process: the stored item has the held model's handle instead
+  const extract = type === 'extract' ? await extractItems(ctx, body.items) : null;
   const rate = await ctx.services.reserve(principal, body.items.length);
   if (!rate.allowed) {
     const err = new TrainprintError(
@@ -126,13 +169,15 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     return jsonResponse(out.status, out.body, { 'retry-after': String(rate.resetSeconds) });
   }
   const o = body.options ?? {};
+  const held = extract?.() ?? null;
   const scan = type === 'scan' ? { ...o } : {};
   const job = await ctx.services.jobs.submit({
     account: principal.account,
     type,
-    items: body.items,
+    items: held === null ? body.items : held.stored,
     context: { max_file_bytes: planFileBytes(plan), ...scan },
   });
+  held?.bind(job.id);
   try {
     ctx.services.jobSubmitted(job);
   } catch {
@@ -192,13 +237,19 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     operationId: 'createJob',
     tag: 'jobs',
     scope: 'analyze',
-    summary: 'Submit a catalogue job: many analyze, score or scan items, run in the background',
+    summary: 'Submit a catalogue job: many analyze, score, scan or extract items, run in the background',
     description:
-      'A JSON body `{ "type": "analyze" | "score" | "scan", "items": [...] }` (a scan takes `options` too), or ' +
+      'A JSON body `{ "type": "analyze" | "score" | "scan" | "extract", "items": [...] }` (a scan takes `options` ' +
+      'too), or ' +
       'JSON lines (`Content-Type: application/x-ndjson`, one item per line) with `?type=`. Each item is checked ' +
       "against its type's request (422 naming `items[i].field`); the answer is **202** with the job's status and " +
       '`Location: status_url`. Poll `GET /api/v1/jobs/{job_id}`, read the results from `results_url`. ' +
-      JOBS_NOTE,
+      JOBS_NOTE +
+      ' An `extract` item runs the whole-work extraction from an OpenAI-compatible model service (`model`: ' +
+      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission). " +
+      "Its `api_key` is held in the accepting process's memory only, never stored or echoed: after a restart the " +
+      'item fails with `INVALID_INPUT` naming `model.api_key`, and the same job submitted again with the key ' +
+      "replays every call already answered from the extraction's journal in the store (none is made twice).",
     body: 'json',
     ndjson: true,
     creates: true,
@@ -209,7 +260,11 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
     status: [202],
     errorCases: [
-      { code: 'INVALID_INPUT', when: 'no type, or an item that its type does not take (`items[i].field`)' },
+      {
+        code: 'INVALID_INPUT',
+        when: "no type, an item that its type does not take (`items[i].field`), or an extract item's model host refused (`items[i].model.base_url`)",
+      },
+      { code: 'NOT_SUPPORTED', when: 'an `extract` job on a server whose host holds no models for them' },
       { code: 'PAYLOAD_TOO_LARGE', when: "more items than the plan's `jobItems`, or a body over 64 MiB" },
       { code: 'RATE_LIMITED', when: "the items would pass the plan's daily limit (nothing is charged then)" },
     ],
@@ -332,6 +387,8 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const owner = account(ctx);
       const r = await ctx.services.jobs.cancel(ctx.params.job_id, { owner });
+      // an extract job's models (their keys) are not kept for items that never run again
+      ctx.services.jobModels?.releaseJob(r.job.id);
       if (r.cancelled) return { ...jobBody(r.job), deleted: false };
       await ctx.services.jobs.delete(r.job.id, { owner });
       return { job_id: r.job.id, deleted: true };

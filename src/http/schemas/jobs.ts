@@ -7,8 +7,8 @@ import type { JsonSchema } from '../context.js';
 import { dateTime, dateTimeOrNull, int0, prefixedId } from './kit.js';
 
 const JOB_ID = prefixedId('job', 32);
-/** The job types a job over HTTP takes: not `extract`, whose item would keep a model's API key with the job. */
-const HTTP_JOB_TYPES = JOB_TYPES.filter((t) => t !== 'extract');
+/** The job types a job over HTTP takes: every type (an extract item's model key stays in the accepting process). */
+const HTTP_JOB_TYPES = [...JOB_TYPES];
 
 /**
  * `POST /api/v1/jobs`: the type and the items (each checked against its type's request schema when submitted).
@@ -24,7 +24,9 @@ export const JOB_REQUEST_SCHEMA: JsonSchema = {
       enum: [...HTTP_JOB_TYPES],
       description:
         'What runs on each item: `analyze` (an item is the body of `POST /api/v1/attribution/analyze`), `score` (the ' +
-        'body of `POST /api/v1/attribution/score`) or `scan` (`{ id, text }`, scanned against the exact datasets). ' +
+        'body of `POST /api/v1/attribution/score`), `scan` (`{ id, text }`, scanned against the exact datasets) or ' +
+        '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
+        "`model.api_key` is held in the server's memory, never stored or echoed). " +
         'Required here or as the query parameter `type` (a JSON-lines body has only the query)',
     },
     items: {
@@ -160,8 +162,8 @@ export const JOB_RESULT_LINE_SCHEMA: JsonSchema = {
     success: { type: 'boolean' },
     result: {
       description:
-        "`success: true`: what the item's request answers without the envelope — an analysis, a score, or for a " +
-        'scan `{ id, hits }`',
+        "`success: true`: what the item's request answers without the envelope — an analysis, a score, for a " +
+        'scan `{ id, hits }`, for an extract the extraction (`nv_recall`, `calls`, `blocks`, the transcript)',
     },
     error: { ...ERROR, description: "`success: false`: the error the item's request would have answered" },
   },

@@ -7,7 +7,8 @@
  *   analyze  → the `AnalysisResult` of `engine.analyze(item, { owner })`
  *   score    → the `ScoreResult` of `engine.score(item, { owner })` (a `work_hash` must be the owner's)
  *   scan     → `{ id, hits }`: the item's id and its `ScanHit`s, in the order `engine.scan` yields them
- *   extract  → the `WorkExtractionResult` of `engine.memorization.extractWork` with the item's model built by the host
+ *   extract  → the `WorkExtractionResult` of `engine.memorization.extractWork` with the model held for the item (or built
+ *              by the host) and a journal in the store
  *
  * An executor takes the item, the claim (its job's account and context: the plan's file limit, a scan's datasets and
  * options) and the item's abort signal (its time limit, a cancel, a shutdown).
@@ -17,7 +18,10 @@ import type { SliceOptions } from '../../corpus/types.js';
 import type { TargetModel } from '../../models/types.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
+import { storeExtractionJournal } from '../memorization/store-journal.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
+import type { Store } from '../../store/types.js';
+import { modelNotHeld, type HeldJobModels, type StoredModelSpec } from './held-models.js';
 import type { ScoreOptions, ScoreRequest } from '../score/score.js';
 import type { JobClaim, JobType } from './types.js';
 
@@ -63,10 +67,22 @@ export interface JobExecutorOptions {
   /** How analyze and score slice their work and where they offload it (as over HTTP). */
   readonly work?: SliceOptions;
   /**
-   * Builds the model an extract item names (the host's URL policy applies). Without it extract jobs fail with
-   * NOT_SUPPORTED: a model's key is never kept with a job's items, so only the host can supply it.
+   * Builds the model an extract item names (the host's URL policy applies), for items without a held model.
+   * Without it, and without `jobModels`, extract jobs fail with NOT_SUPPORTED: a model's key is never kept with a
+   * job's items, so only the host can supply it.
    */
   readonly model?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
+  /**
+   * The models the host's handler held for the extract jobs it accepted (`model.held` of an item): the same object
+   * the handler was given. An item whose model this process does not hold fails with INVALID_INPUT naming
+   * `model.api_key` (resubmit with the key).
+   */
+  readonly jobModels?: HeldJobModels;
+  /**
+   * Where extract items keep their journal (every answered call, by account, service, model, work and request
+   * SHA-256): a job resubmitted or run again after a restart replays those calls. Without it an item has no journal.
+   */
+  readonly journalStore?: Store;
 }
 
 /** The datasets and options a scan job carries in its context. */
@@ -128,11 +144,27 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
   const scanItem = engine.scanItem?.bind(engine);
   if (scanItem) executors.scan = scanExecutor(scanItem);
   else unsupported.scan = 'this server has no scan';
-  const model = options.model;
-  if (model) {
-    executors.extract = async (item) => {
+  const { model, jobModels, journalStore } = options;
+  if (model || jobModels) {
+    executors.extract = async (item, claim, signal) => {
       const { model: spec, ...request } = item as ExtractJobItem;
-      return engine.memorization.extractWork({ ...request, model: await model(spec) });
+      const handle = (spec as Partial<StoredModelSpec>).held;
+      let target: TargetModel | undefined;
+      if (typeof handle === 'string') {
+        target = jobModels?.take(handle);
+        if (!target) throw modelNotHeld();
+      } else if (model) target = await model(spec);
+      else throw modelNotHeld();
+      const journal =
+        journalStore === undefined
+          ? undefined
+          : storeExtractionJournal(journalStore, {
+              account: claim.job.account,
+              baseUrl: String(spec.base_url ?? ''),
+              model: String(spec.model ?? ''),
+              ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
+            });
+      return engine.memorization.extractWork({ ...request, model: target, signal, ...(journal ? { journal } : {}) });
     };
   } else unsupported.extract = 'this process builds no model for an extraction';
   return { executors, unsupported };

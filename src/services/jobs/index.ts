@@ -31,3 +31,5 @@ export type {
   JobSubmission,
   JobType,
 } from './types.js';
+export { createHeldJobModels, modelNotHeld } from './held-models.js';
+export type { HeldJobModels, StoredModelSpec } from './held-models.js';

@@ -33,11 +33,11 @@ export function startJobRunner(
   engine: JobEngine & { readonly store: Store },
   options: StartJobRunnerOptions = {},
 ): JobRunner {
-  const { jobs, work, model, ...timing } = options;
+  const { jobs, work, model, jobModels, ...timing } = options;
   const runner = new JobRunner({
     ...timing,
     jobs: jobs ?? createJobService({ store: engine.store }),
-    ...jobExecutors(engine, { work, model }),
+    ...jobExecutors(engine, { work, model, jobModels, journalStore: engine.store }),
   });
   runner.start();
   return runner;

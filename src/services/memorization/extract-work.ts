@@ -92,6 +92,11 @@ export interface ExtractWorkRequest {
    * a run started again with the journal of a killed one replays what was answered and calls only the rest.
    */
   readonly journal?: ExtractionJournal;
+  /**
+   * Stops the run: once aborted no further call is made and the run rejects with the signal's reason (calls already
+   * in flight finish and are journaled: they were paid for). A job's item passes its own (time limit, cancel, stop).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Prices per million tokens, in the caller's currency. */
@@ -216,9 +221,13 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       'prices',
       'prompt_variants',
       'journal',
+      'signal',
     ],
     'extractWork',
   );
+  const signal = r.signal as AbortSignal | undefined;
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
   const model = checkModel(r.model);
   const budget = intOption(r.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
   const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
@@ -279,6 +288,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       return null;
     }
     if (halted()) return null;
+    signal?.throwIfAborted();
     const id = made++;
     prompts.set(id, prompt);
     const template = variants[variant];

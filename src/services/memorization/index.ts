@@ -16,6 +16,8 @@ export type {
 } from './extract-work.js';
 export { checkRecordedCall, isJournalKey, memoryExtractionJournal } from './extraction-journal.js';
 export type { ExtractionJournal, RecordedCall } from './extraction-journal.js';
+export { storeExtractionJournal, storeJournalPrefix } from './store-journal.js';
+export type { StoreJournalScope } from './store-journal.js';
 export { PROMPT_VARIANTS } from './prompt-variants.js';
 export type { PromptVariant } from './prompt-variants.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';

@@ -1,0 +1,104 @@
+/**
+ * The models of extract jobs, held in the memory of the process that accepted them. An extract item names an
+ * OpenAI-compatible model service and may carry its key; a job's items are stored (they outlive the request, and every
+ * process on the store reads them), so the key must not go with them. The host builds the model when the job is
+ * submitted (its URL policy applied then), holds it here under a random handle, and stores the item with the handle
+ * and without the key; the runner of the same process takes the model back by that handle. A process started again
+ * holds nothing: its items fail with INVALID_INPUT naming `model.api_key`, and the caller resubmits with the key —
+ * the extraction's journal (in the store) replays every call already answered, so none is made twice.
+ */
+import { TrainprintError } from '../../errors.js';
+import type { TargetModel } from '../../models/types.js';
+
+/** The model of an extract item as its job stores it: the service named, the key left out, the held model's handle. */
+export interface StoredModelSpec {
+  readonly base_url: string;
+  readonly model: string;
+  readonly api?: 'completions' | 'chat';
+  readonly top_logprobs?: number;
+  /** The handle of the model held in the accepting process's memory ({@link HeldJobModels.hold}). */
+  readonly held: string;
+}
+
+/**
+ * The models held by one process for its extract jobs. Handles are random and never reused; a model is released when
+ * its job is cancelled or deleted, and at the latest after `ttlMs` (a finished job's results are kept 7 days).
+ * @example
+ * const models = createHeldJobModels()
+ * const held = models.hold(model)                  // stored with the item: { base_url, model, api, held }
+ * models.take(held)                                // the model, in this process; undefined after a restart
+ */
+export interface HeldJobModels {
+  /** Holds `model` and answers its handle. */
+  hold(model: TargetModel): string;
+  /** The model held under `handle`, if this process holds it. */
+  take(handle: string): TargetModel | undefined;
+  /** Forgets the models of `handles`. */
+  release(handles: Iterable<string>): void;
+  /** Records that `handles` are the models of job `jobId`, for {@link HeldJobModels.releaseJob}. */
+  bind(jobId: string, handles: Iterable<string>): void;
+  /** Forgets the models of job `jobId` (cancelled or deleted: none of its items runs again). */
+  releaseJob(jobId: string): void;
+  /** Models held now. */
+  readonly size: number;
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * A process's {@link HeldJobModels}: give the same one to the handler (which holds) and to the runner (which takes).
+ * @example const jobModels = createHeldJobModels(); createHandler(engine, { jobModels }); startJobRunner(engine, { jobModels })
+ */
+export function createHeldJobModels(
+  options: { readonly ttlMs?: number; readonly now?: () => number } = {},
+): HeldJobModels {
+  const ttl = options.ttlMs ?? WEEK_MS;
+  const now = options.now ?? Date.now;
+  const held = new Map<string, { model: TargetModel; until: number }>();
+  const jobs = new Map<string, { handles: string[]; until: number }>();
+  const sweep = () => {
+    const t = now();
+    for (const [k, v] of held) if (v.until <= t) held.delete(k);
+    for (const [k, v] of jobs) if (v.until <= t) jobs.delete(k);
+  };
+  return {
+    hold(model) {
+      sweep();
+      const handle = `hm_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+      held.set(handle, { model, until: now() + ttl });
+      return handle;
+    },
+    take(handle) {
+      const h = held.get(handle);
+      return h && h.until > now() ? h.model : undefined;
+    },
+    release(handles) {
+      for (const h of handles) held.delete(h);
+    },
+    bind(jobId, handles) {
+      jobs.set(jobId, { handles: [...handles], until: now() + ttl });
+    },
+    releaseJob(jobId) {
+      const j = jobs.get(jobId);
+      if (!j) return;
+      jobs.delete(jobId);
+      for (const h of j.handles) held.delete(h);
+    },
+    get size() {
+      return held.size;
+    },
+  };
+}
+
+/**
+ * The error of an extract item whose model this process does not hold (it restarted, or another process on the store
+ * accepted the job).
+ * @example throw modelNotHeld()
+ */
+export function modelNotHeld(): TrainprintError {
+  const reason =
+    "is kept only in the memory of the server process that accepted the job, never stored, and that process no longer holds it (it restarted, or another process runs this item); resubmit the job with the key: the calls already answered are replayed from the extraction's journal, none is made again";
+  return new TrainprintError('INVALID_INPUT', `model.api_key ${reason}`, {
+    cause: { location: 'body', field: 'model.api_key', reason },
+  });
+}

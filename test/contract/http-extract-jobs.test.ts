@@ -1,0 +1,232 @@
+/**
+ * Extract jobs over HTTP (`POST /api/v1/jobs` with `type: "extract"`) against the fixture chat server on 127.0.0.1
+ * (test/fixtures/memorised-chat-server.ts): the item's model key reaches the model service and is never stored; the
+ * model host is checked at submission (422 naming `items[i].model.base_url`); a process started again over the same
+ * store holds no key, so the item fails naming `model.api_key` without a call; the job resubmitted with the key replays
+ * every call answered before from the store's journal, and no request reaches the server twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import { KeyStore, type Handler } from '../../src/http/index.js';
+import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
+import { createHeldJobModels } from '../../src/library.js';
+import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import type { GenerateOptions } from '../../src/models/types.js';
+import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
+import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
+import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+
+type Answer = { status: number; json: Record<string, any>; text: string };
+type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+const SECRET = 'sk-fixture-secret-7f3a9c';
+const { text, words } = syntheticWork(2, 600, 11);
+let engine: Engine;
+let keys: KeyStore;
+let server: MemorisedServer;
+
+async function caller(handler: Handler, account: string): Promise<Call> {
+  const key = (await keys.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
+  return async (method, path, body) => {
+    const res = await handler(
+      new Request(`http://api.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const t = await res.text();
+    let json: Record<string, any> = {};
+    try {
+      json = JSON.parse(t);
+    } catch {}
+    return { status: res.status, json, text: t };
+  };
+}
+
+async function finished(call: Call, url: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 3000; i++) {
+    const s = await call('GET', url);
+    expect(s.status).toBe(200);
+    if (['done', 'failed', 'cancelled'].includes(s.json.state)) return s.json;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not finish`);
+}
+
+async function results(call: Call, url: string): Promise<Array<Record<string, any>>> {
+  const r = await call('GET', `${url}?limit=100`);
+  expect(r.status).toBe(200);
+  return r.text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** Every key and value the store holds under `prefix`, as text (bytes as Latin-1: msgpacked strings stay readable). */
+async function storedText(prefix = ''): Promise<string> {
+  const bytes = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v);
+  return JSON.stringify(await engine.store.scan(prefix), (_k, v) => bytes(v));
+}
+
+const extractItem = (budget: number) => ({
+  text,
+  model: { base_url: server.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+  budget_calls: budget,
+  prompt_variants: 1,
+  concurrency: 1,
+});
+
+beforeAll(async () => {
+  engine = await createEngine();
+  keys = new KeyStore(engine.store);
+  server = await startMemorisedServer({ words, held: [150, 700] });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  engine?.dispose();
+});
+
+describe('extract jobs over HTTP', () => {
+  it('refuses a private model host unless the server allows it, naming the field; no call made, no key stored', async () => {
+    const handler = createHandler(engine, { keys, jobs: { run: false } });
+    const acme = await caller(handler, 'acme-refused');
+    const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(10)] });
+    expect(r.status).toBe(422);
+    expect(r.json.error.code).toBe('INVALID_INPUT');
+    expect(r.json.error.message).toContain('items[0].model.base_url');
+    const both = await acme('POST', '/api/v1/jobs', {
+      type: 'extract',
+      items: [{ ...extractItem(10), work_id: 'wk_00000000000000000000000000000000' }],
+    });
+    expect(both.status).toBe(422);
+    expect(server.requests()).toBe(0);
+    expect(await storedText()).not.toContain(SECRET);
+  });
+
+  it('runs with the key, stores none, and a restart replays every answered call instead of asking it again', async () => {
+    const first = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    const acme = await caller(first, 'acme');
+    const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(40)] });
+    expect(r.status).toBe(202);
+    expect(r.text).not.toContain(SECRET);
+    expect(r.json).toMatchObject({ type: 'extract', total: 1 });
+    const done = await finished(acme, r.json.status_url);
+    expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
+    const [line] = await results(acme, r.json.results_url);
+    expect(line.success).toBe(true);
+    const one = line.result;
+    const made = one.calls as number;
+    expect(made).toBeGreaterThan(4);
+    expect(one.nv_recall).toBeGreaterThan(0);
+    // a request the run asks twice (a probe a loop meets again) is answered once, then from the journal
+    const asked = made - (one.replayed_calls as number);
+    expect(server.bodies()).toHaveLength(asked);
+    expect(new Set(server.bodies()).size).toBe(asked);
+    // the key went to the model service on every call, and nowhere into the store or the answers
+    expect(new Set(server.authorizations())).toEqual(new Set([`Bearer ${SECRET}`]));
+    expect(JSON.stringify(line)).not.toContain(SECRET);
+    expect(await storedText()).not.toContain(SECRET);
+    await stopJobs(first);
+
+    // a process started again over the same store holds no model: a job accepted before it fails naming the key
+    const parked = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+    const p = await (await caller(parked, 'acme'))('POST', '/api/v1/jobs', {
+      type: 'extract',
+      items: [extractItem(40)],
+    });
+    expect(p.status).toBe(202);
+    // the stored item names the service and the held model, not the key
+    const items = await storedText(`job-items/${p.json.job_id}/`);
+    expect(items).toContain(server.baseUrl);
+    expect(items).toContain('hm_');
+    expect(items).not.toContain(SECRET);
+    const second = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    const acme2 = await caller(second, 'acme');
+    const lost = await finished(acme2, p.json.status_url);
+    expect(lost).toMatchObject({ state: 'done', done: 1, failed: 1 });
+    const [gone] = await results(acme2, p.json.results_url);
+    expect(gone.error.code).toBe('INVALID_INPUT');
+    expect(gone.error.message).toContain('model.api_key');
+    expect(gone.error.message).toContain('resubmit');
+    expect(server.bodies()).toHaveLength(asked);
+
+    // resubmitted with the key: every call of the first job comes from the journal, none reaches the server again
+    const again = await acme2('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(40)] });
+    expect(again.status).toBe(202);
+    await finished(acme2, again.json.status_url);
+    const [line2] = await results(acme2, again.json.results_url);
+    expect(line2.success).toBe(true);
+    expect(line2.result.calls).toBe(made);
+    expect(line2.result.replayed_calls).toBe(made);
+    expect(line2.result.record.transcript_sha256).toBe(one.record.transcript_sha256);
+    expect(line2.result.nv_recall).toBe(one.nv_recall);
+    expect(server.bodies()).toHaveLength(asked);
+
+    // another account's job makes its own calls (the journal is the account's), each once
+    const other = await caller(second, 'other');
+    const theirs = await other('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(40)] });
+    await finished(other, theirs.json.status_url);
+    const [line3] = await results(other, theirs.json.results_url);
+    expect(line3.result.replayed_calls).toBe(one.replayed_calls);
+    expect(server.bodies()).toHaveLength(2 * asked);
+    expect(await storedText()).not.toContain(SECRET);
+    await stopJobs(second);
+  }, 120_000);
+
+  it('holds the models of a job until it is cancelled, and none for a refused submission', async () => {
+    const jobModels = createHeldJobModels();
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false, jobModels } });
+    const acme = await caller(handler, 'acme-held');
+    const bad = await acme('POST', '/api/v1/jobs', {
+      type: 'extract',
+      items: [
+        extractItem(10),
+        { ...extractItem(10), model: { base_url: 'http://user:pw@127.0.0.1:9/v1', model: 'm' } },
+      ],
+    });
+    // the first item's model was built, the second's refused (credentials in the URL): nothing held
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.message).toContain('items[1].model.base_url');
+    expect(jobModels.size).toBe(0);
+    const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(10), extractItem(12)] });
+    expect(r.status).toBe(202);
+    expect(jobModels.size).toBe(2);
+    const cancelled = await acme('DELETE', r.json.status_url);
+    expect(cancelled.status).toBe(200);
+    expect(jobModels.size).toBe(0);
+  });
+});
+
+describe("an extraction's signal (a job item's time limit, cancel or stop)", () => {
+  it('makes no call once aborted; the calls answered before are journaled and replayed', async () => {
+    const own = await startMemorisedServer({ words, held: [150, 700] });
+    try {
+      const model = createOpenAICompatibleModel({ baseUrl: own.baseUrl, model: 'fixture-memo-1', api: 'chat' });
+      const stop = new AbortController();
+      let made = 0;
+      const stopping = {
+        ...model,
+        generateCall: (prompt: string, o: GenerateOptions) => {
+          if (++made === 3) stop.abort(new Error('stopped'));
+          return model.generateCall!(prompt, o);
+        },
+      };
+      const journal = memoryExtractionJournal();
+      const request = { text, budget_calls: 40, prompt_variants: 1, concurrency: 1, journal } as const;
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model: stopping, signal: stop.signal }),
+      ).rejects.toThrow('stopped');
+      expect(own.requests()).toBe(3);
+      expect(journal.size).toBe(3);
+      const resumed = await runWorkExtraction(engine.store, { ...request, model });
+      expect(resumed.replayed_calls).toBeGreaterThanOrEqual(3);
+      expect(new Set(own.bodies()).size).toBe(own.bodies().length);
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model, signal: 'no' as unknown as AbortSignal }),
+      ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The pieces of an extract job that hold what must not be stored and keep what must survive: the held models (a
+ * handle per model, released on demand and after their time) and the store-backed extraction journal (one account's
+ * calls for one service, model and work; keys that are not request digests refused).
+ */
+import { describe, expect, it } from 'vitest';
+import { TrainprintError } from '../../src/errors.js';
+import type { TargetModel } from '../../src/models/types.js';
+import { createHeldJobModels, modelNotHeld } from '../../src/services/jobs/held-models.js';
+import type { RecordedCall } from '../../src/services/memorization/extraction-journal.js';
+import { storeExtractionJournal, storeJournalPrefix } from '../../src/services/memorization/store-journal.js';
+import { MemoryStore } from '../../src/store/memory.js';
+
+const model = (id: string) => ({ id }) as unknown as TargetModel;
+const call: RecordedCall = {
+  text: 'the answer',
+  request: '{"a":1}',
+  response: '{"b":2}',
+  time: '2026-01-01T00:00:00Z',
+  ms: 3,
+};
+const key = 'ab'.repeat(32);
+
+describe('createHeldJobModels', () => {
+  it('hands out distinct handles, takes the model back, releases it, and forgets it after its time', () => {
+    let t = 1000;
+    const held = createHeldJobModels({ ttlMs: 100, now: () => t });
+    const a = held.hold(model('a'));
+    const b = held.hold(model('b'));
+    expect(a).toMatch(/^hm_[0-9a-f]{32}$/);
+    expect(a).not.toBe(b);
+    expect(held.take(a)).toEqual({ id: 'a' });
+    held.release([a]);
+    expect(held.take(a)).toBeUndefined();
+    expect(held.take(b)).toEqual({ id: 'b' });
+    t += 100;
+    expect(held.take(b)).toBeUndefined();
+    held.hold(model('c')); // sweeps what expired
+    expect(held.size).toBe(1);
+  });
+
+  it("releases a job's models together", () => {
+    const held = createHeldJobModels();
+    const handles = [held.hold(model('a')), held.hold(model('b'))];
+    const other = held.hold(model('c'));
+    held.bind('job_1', handles);
+    held.releaseJob('job_1');
+    held.releaseJob('job_unknown');
+    expect(handles.map((h) => held.take(h))).toEqual([undefined, undefined]);
+    expect(held.take(other)).toEqual({ id: 'c' });
+  });
+
+  it('the error of a model not held names model.api_key and says to resubmit', () => {
+    const e = modelNotHeld();
+    expect(e).toBeInstanceOf(TrainprintError);
+    expect(e.code).toBe('INVALID_INPUT');
+    expect((e.cause as { field: string }).field).toBe('model.api_key');
+    expect(e.message).toContain('resubmit');
+  });
+});
+
+describe('storeExtractionJournal', () => {
+  const scope = { account: 'acme/eu', baseUrl: 'https://m.example/v1', model: 'm-1', text: 'a work' };
+
+  it('keeps a call under the scope and replays it to the same scope only', async () => {
+    const store = new MemoryStore();
+    await storeExtractionJournal(store, scope).put(key, call);
+    expect(await storeExtractionJournal(store, scope).get(key)).toEqual(call);
+    for (const other of [
+      { ...scope, account: 'acme' },
+      { ...scope, baseUrl: 'https://n.example/v1' },
+      { ...scope, model: 'm-2' },
+      { ...scope, text: 'another work' },
+      { account: scope.account, baseUrl: scope.baseUrl, model: scope.model, workId: 'a work' },
+    ])
+      expect(await storeExtractionJournal(store, other).get(key)).toBeUndefined();
+    // the account is encoded: one with a slash cannot reach into another's keys
+    expect(storeJournalPrefix(scope)).toMatch(/^extraction-journal\/acme%2Feu\/[0-9a-f]{64}\/$/);
+  });
+
+  it('refuses a key that is not a request digest', async () => {
+    const journal = storeExtractionJournal(new MemoryStore(), scope);
+    await expect(journal.get('../x')).rejects.toThrow(TrainprintError);
+    await expect(journal.put('AB'.repeat(32), call)).rejects.toThrow(TrainprintError);
+  });
+});
