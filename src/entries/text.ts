@@ -27,6 +27,7 @@ export {
   type DocumentPage,
   type DocumentSection,
   type ExtractDocumentOptions,
+  type DocumentOffload,
   type Normalized,
   type ContentType,
   type ExtractedParts,
