@@ -11,6 +11,8 @@
  *
  *   npm run build && node bench/hostile-files.mjs [--out bench/results/hostile-files.json] [--concurrent 20]
  *     [--cli DIR/cli.js]   (another build's CLI, e.g. a copy of dist/ from an earlier commit, measured the same way)
+ *     [--only page-references.pdf,spine-repeat.epub]   (those files only; give --out another file to keep the full run's)
+ *     [--serve-node-arg --cpu-prof …]   (node options of the server only, e.g. to profile it)
  *
  * Linux only (the server's memory is read from /proc). Bounded: each request has a 120 s client limit; a few minutes
  * in all. The files are made in code (translations of the generators of a published attack report).
@@ -30,6 +32,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/results/hostile-files.json' },
     concurrent: { type: 'string', default: '20' },
     cli: { type: 'string', default: resolve(ROOT, 'dist/cli.js') },
+    only: { type: 'string' },
+    'serve-node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 const CLI = resolve(values.cli);
@@ -155,6 +159,12 @@ const FILES = {
     ),
 };
 
+if (values.only !== undefined) {
+  const wanted = new Set(values.only.split(','));
+  for (const name of wanted) if (!Object.hasOwn(FILES, name)) throw new Error(`--only: no file ${name}`);
+  for (const name of Object.keys(FILES)) if (!wanted.has(name)) delete FILES[name];
+}
+
 // ------------------------------------------------------------------------------------------------ the server
 const dir = mkdtempSync(join(tmpdir(), 'hostile-files-'));
 const store = join(dir, 'store');
@@ -166,9 +176,13 @@ const createKey = async (account, plan) =>
   JSON.parse(await run(['keys', 'create', '--store', store, '--account', account, '--plan', plan])).key;
 
 function startServe() {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...values['serve-node-arg'], CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   return new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`serve did not start:\n${out}`)), 120_000);
@@ -246,6 +260,7 @@ const result = {
   node: process.version,
   cpus: cpus().length,
   cpu: cpus()[0]?.model,
+  ...(values.only === undefined ? {} : { only: Object.keys(FILES) }),
   load_average_at_start: loadavg()[0],
   files: {},
   concurrent: {},

@@ -1,8 +1,9 @@
 /**
  * `multipart/form-data` bodies (RFC 7578) of the routes that take a file (analyze, register, score): the document in
- * the `file` field, the request's other fields as form fields. The platform parses them (`Response.formData()`:
- * undici in Node, Deno's, the browser's) from the bytes the handler has already read under its limit, so nothing is
- * parsed that was not counted first. The fields become the route's JSON request — `content` the file's bytes (a text
+ * the `file` field, the request's other fields as form fields. They are parsed from the bytes the handler has already
+ * read under its limit, so nothing is parsed that was not counted first: a form as clients write one by a reader of
+ * plain forms (src/http/multipart-plain.ts: the file a view of the body, not a copy), any other by the platform
+ * (`Response.formData()`: undici in Node, Deno's, the browser's), with the same parts. The fields become the route's JSON request — `content` the file's bytes (a text
  * file's text), `content_type` as given or told from the file's name or type, booleans and numbers from their text,
  * objects (`metadata`) from JSON — and are checked against the route's schema as a JSON body is: the same request,
  * the same answer.
@@ -10,6 +11,7 @@
 import { contentTypeOfFile, TEXT_FILE_TYPES, TrainprintError, untypedFileReason } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { parseJsonBody } from './json-body.js';
+import { type FormFile, type FormPart, readPlainForm } from './multipart-plain.js';
 
 /** The media type of an upload. */
 export const MULTIPART = 'multipart/form-data';
@@ -70,15 +72,16 @@ export async function parseMultipartBody(
 ): Promise<MultipartRequest> {
   const form = await formOf(raw, contentType);
   const fields: Record<string, string> = {};
-  let file: File | null = null;
-  for (const [name, value] of form) {
-    if (name === 'file' && typeof value !== 'string') {
+  let file: FormFile | null = null;
+  for (const part of form) {
+    const { name } = part;
+    if (name === 'file' && 'file' in part) {
       if (file) refuse('file', 'is given twice: send one file per request');
-      file = value;
-    } else if (typeof value !== 'string') refuse(name, 'is a file: only the `file` field carries one');
+      file = part.file;
+    } else if ('file' in part) refuse(name, 'is a file: only the `file` field carries one');
     else if (name === 'file') refuse('file', 'must be a file part (a filename in its Content-Disposition)');
     else if (Object.hasOwn(fields, name)) refuse(name, 'is given more than once');
-    else own(fields, name, value);
+    else own(fields, name, part.value);
   }
   if (!file) refuse('file', 'is required: the document, as a file part');
   for (const name of ['content', 'content_encoding'])
@@ -87,7 +90,7 @@ export async function parseMultipartBody(
   if (file.size === 0) refuse('file', 'is empty');
   const request = typedFields(fields, schema);
   const type = Object.hasOwn(fields, 'content_type') ? fields.content_type : typeOfFile(file);
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const bytes = await file.bytes();
   own(request, 'content_type', type);
   if (TEXT_TYPES.has(type)) {
     own(request, 'content', utf8Text(bytes, type));
@@ -100,8 +103,14 @@ export async function parseMultipartBody(
   return { body: request, canonical: () => canonicalBytes(fields, bytes) };
 }
 
-/** The form of a multipart body; 400 MALFORMED_REQUEST when it is not one. */
-async function formOf(raw: Uint8Array, contentType: string): Promise<FormData> {
+/** The Content-Type of a plain form (one parameter, its boundary unquoted), as clients write it. */
+const PLAIN_FORM_TYPE = /^multipart\/form-data; ?boundary=([0-9A-Za-z'()+_,\-./:=?]{1,70})$/i;
+
+/** The parts of a multipart body; 400 MALFORMED_REQUEST when it is not one. */
+async function formOf(raw: Uint8Array, contentType: string): Promise<FormPart[]> {
+  const plain = PLAIN_FORM_TYPE.exec(contentType);
+  const parts = plain ? readPlainForm(raw, plain[1]) : null;
+  if (parts) return parts;
   // RFC 2046 §5.1.1: a boundary of 1–70 characters, quoted or not
   const boundary = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(?:;|$)/i.exec(contentType);
   if (!boundary)
@@ -109,11 +118,25 @@ async function formOf(raw: Uint8Array, contentType: string): Promise<FormData> {
       'MALFORMED_REQUEST',
       'a multipart/form-data body needs a boundary parameter (1–70 characters)',
     );
+  let form: FormData;
   try {
-    return await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+    form = await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
   } catch {
     throw new TrainprintError('MALFORMED_REQUEST', 'the body is not valid multipart/form-data for its boundary');
   }
+  return [...form].map(
+    ([name, value]): FormPart => (typeof value === 'string' ? { name, value } : { name, file: fileOf(value) }),
+  );
+}
+
+/** A platform `File` as a form's file. */
+function fileOf(file: File): FormFile {
+  return {
+    name: file.name,
+    type: file.type,
+    size: file.size,
+    bytes: async () => new Uint8Array(await file.arrayBuffer()),
+  };
 }
 
 /** The fields typed after the schema's properties: booleans and numbers from their text, objects and arrays as JSON. */
@@ -145,7 +168,7 @@ function jsonField(name: string, text: string): unknown {
 }
 
 /** The content type of a file from its name's extension, else its media type; 422 naming `content_type` when neither. */
-function typeOfFile(file: File): string {
+function typeOfFile(file: FormFile): string {
   return contentTypeOfFile(file.name, file.type) ?? refuse('content_type', untypedFileReason(file.name, file.type));
 }
 

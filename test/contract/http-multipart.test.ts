@@ -8,6 +8,7 @@
  * `Idempotency-Key` covers the form's fields and file, not its boundary.
  */
 import { createHash } from 'node:crypto';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { buildOpenApi, createHandler, KeyStore, ROUTES, type Handler } from '../../src/http/index.js';
@@ -95,6 +96,39 @@ describe('multipart uploads answer as JSON with the file in base64', () => {
     expect(json.status).toBe(200);
     expect(analysis(up.json)).toEqual(analysis(json.json));
     expect(up.json.matches.some((m: { dataset_id: string }) => m.dataset_id === 'copies')).toBe(true);
+  });
+
+  it('a large file: the same analysis from a form as clients write it, from any other form, and from JSON', async () => {
+    // 3 MB of a DOCX are noise the reader skips, with line breaks, dashes and the platform's boundary's start in it
+    const noise = new Uint8Array(3_000_000);
+    for (let i = 0, x = 56; i < noise.length; i++) noise[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    const marker = new TextEncoder().encode('\r\n------formdata-undici-0');
+    for (let at = 1000; at + marker.length < noise.length; at += 65_537) noise.set(marker, at);
+    const large = zipSync({ ...unzipSync(DOCX), 'word/media/noise.bin': [noise, { level: 0 }] });
+    const plain = await post('/api/v1/attribution/analyze', form({ bytes: large, name: 'large.docx' }));
+    expect(plain.status, JSON.stringify(plain.json.error)).toBe(200);
+    expect(plain.json.extraction).toMatchObject({ format: 'docx', bytes: large.length });
+    // a preamble and lower-case header names: a form the platform's parser reads
+    const boundary = 'hand-written-56';
+    const head = `\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="large.docx"\r\n\r\n`;
+    const raw = new Uint8Array([
+      ...new TextEncoder().encode(head),
+      ...large,
+      ...new TextEncoder().encode(`\r\n--${boundary}--\r\n`),
+    ]);
+    const other = await post('/api/v1/attribution/analyze', {
+      raw,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    const json = await post('/api/v1/attribution/analyze', {
+      content: base64(large),
+      content_encoding: 'base64',
+      content_type: 'docx',
+    });
+    expect(other.status, JSON.stringify(other.json.error)).toBe(200);
+    expect(json.status).toBe(200);
+    expect(analysis(plain.json)).toEqual(analysis(json.json));
+    expect(analysis(other.json)).toEqual(analysis(json.json));
   });
 
   it('tells the type from the media type when the name says nothing, and takes text files', async () => {
