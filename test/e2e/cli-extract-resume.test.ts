@@ -37,8 +37,13 @@ let dir: string;
 let model: ModelServeProcess;
 const running: ChildProcess[] = [];
 
-/** A proxy before the model: logs the body of every request answered, and holds new ones while `hold` is set. */
-const proxy = { answered: [] as string[], hold: false, url: '', server: null as Server | null };
+/**
+ * A proxy before the model: logs the body of every request answered, and holds new ones while `hold` is set. A
+ * request still on its way to the model when `hold` is set, or when the client it came from was killed (`run`
+ * moved on), is never answered nor logged: a run's answer arriving after the kill would otherwise be logged while
+ * the resumed run is counted.
+ */
+const proxy = { answered: [] as string[], hold: false, run: 0, url: '', server: null as Server | null };
 
 beforeAll(async () => {
   requireBuiltCli();
@@ -58,6 +63,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       if (proxy.hold) return; // never answered: the killed client's call in flight
+      const run = proxy.run;
       const body = Buffer.concat(chunks).toString('utf8');
       const r = await fetch(`${model.url}${req.url}`, {
         method: 'POST',
@@ -65,6 +71,7 @@ beforeAll(async () => {
         body,
       });
       const answer = Buffer.from(await r.arrayBuffer());
+      if (proxy.hold || run !== proxy.run) return; // held meanwhile, or its client was killed
       proxy.answered.push(body);
       res.writeHead(r.status, { 'content-type': 'application/json' }).end(answer);
     });
@@ -135,6 +142,7 @@ describe('trainprint extract --journal, killed and resumed', () => {
     child.kill('SIGKILL');
     await exited(child);
     const before = [...proxy.answered];
+    proxy.run++;
     proxy.hold = false;
 
     const resumed = await runCli(args('resumed.json', 'run.journal'), { cwd: dir, timeout: 240_000 });
