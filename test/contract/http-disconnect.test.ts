@@ -6,31 +6,14 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine, type EvidenceSource } from '../../src/index.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { serve, type Server } from '../../src/node/index.js';
+import { waitingModelSource } from '../fixtures/waiting-source.js';
 
 const HANG = 'this search waits until its caller goes away';
-/** What the source saw: searches that began waiting and those whose signal aborted them. */
-const seen = { waiting: 0, aborted: 0 };
-
-/** An evidence source of a model (a score reads only its model's datasets; an analysis reads every source). */
-const waiting: EvidenceSource = {
-  descriptor: { id: 'waiting-source', kind: 'test-wait', models: ['meta/llama-7b'] },
-  stats: () => ({ documents: 0, tokens: 0 }),
-  search: (query, { signal }) => {
-    if (!query.includes(HANG)) return { passages: [], tested: 1, found: 0, background_rate: 0.01, runs: 1, chance: 1 };
-    seen.waiting++;
-    return new Promise((_, reject) => {
-      const stop = () => {
-        seen.aborted++;
-        reject(signal?.reason);
-      };
-      if (signal?.aborted) stop();
-      else signal?.addEventListener('abort', stop, { once: true });
-    });
-  },
-};
+/** The source whose search of HANG waits for its signal; `seen` counts what began waiting and what was aborted. */
+const { source: waiting, seen } = waitingModelSource(HANG, 'waiting-source');
 
 const TEXT =
   `${HANG}. Permission is hereby granted, free of charge, to any person obtaining a copy of this software and ` +

@@ -13,6 +13,7 @@ import { createEngine, type Engine, type EvidenceSource } from '../../src/index.
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createJobService } from '../../src/library.js';
+import { waitingModelSource } from '../fixtures/waiting-source.js';
 
 const MIT =
   'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated ' +
@@ -53,25 +54,15 @@ const stalling: EvidenceSource = {
 
 /** A score's search of a text with this marker waits for its signal (then rejects with its reason). */
 const SCORE_HANG = 'a score waits here until aborted';
+/** The model's source, so that a score searches it: a text with SCORE_HANG waits for its signal. */
+const { source: stallingForModel, seen: scoredSeen } = waitingModelSource(SCORE_HANG, 'stalling-model-source');
 /** What the model's source saw: score searches that started waiting and those whose signal aborted them. */
-const scored = { hanging: 0, aborted: 0 };
-
-/** An evidence source of a model, so that a score searches it (a score reads only the model's datasets). */
-const stallingForModel: EvidenceSource = {
-  descriptor: { id: 'stalling-model-source', kind: 'test-stall', models: ['meta/llama-7b'] },
-  stats: () => ({ documents: 0, tokens: 0 }),
-  search: (query, { signal }) => {
-    if (!query.includes(SCORE_HANG))
-      return { passages: [], tested: 1, found: 0, background_rate: 0.01, runs: 1, chance: 1 };
-    scored.hanging++;
-    return new Promise((_, reject) => {
-      const stop = () => {
-        scored.aborted++;
-        reject(signal?.reason);
-      };
-      if (signal?.aborted) stop();
-      else signal?.addEventListener('abort', stop, { once: true });
-    });
+const scored = {
+  get hanging() {
+    return scoredSeen.waiting;
+  },
+  get aborted() {
+    return scoredSeen.aborted;
   },
 };
 
