@@ -14,6 +14,7 @@ import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import type { GenerateOptions } from '../../src/models/types.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
+import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -172,6 +173,43 @@ describe('extract jobs over HTTP', () => {
     expect(server.bodies()).toHaveLength(2 * asked);
     expect(await storedText()).not.toContain(SECRET);
     await stopJobs(second);
+  }, 120_000);
+
+  it("bundles the account's extractions of an analysed text: the bundle verifies offline with their transcripts", async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    const acme = await caller(handler, 'acme-bundle');
+    const job = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(30)] });
+    expect(job.status).toBe(202);
+    await finished(acme, job.json.status_url);
+    const [line] = await results(acme, job.json.results_url);
+    expect(line.success).toBe(true);
+    const analysed = await acme('POST', '/api/v1/attribution/analyze', { content: text, content_type: 'text' });
+    expect(analysed.status, analysed.text.slice(0, 300)).toBe(200);
+    const id = analysed.json.analysis_id as string;
+    const bundle = await acme('GET', `/api/v1/attribution/analyses/${id}/bundle`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.json.model_extractions).toHaveLength(1);
+    expect(bundle.json.model_extractions[0].record.transcript_sha256).toBe(line.result.record.transcript_sha256);
+    const key = (await acme('GET', '/api/v1/report-key')).json;
+    const v = await verifyEvidenceBundle(bundle.text, { publicKey: key, text });
+    expect(v.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(v.valid).toBe(true);
+    expect(v.checks.map((c) => c.name)).toContain('model_extraction:0');
+    // one call's answer digest changed: the transcript no longer hashes to the digest signed (nor the signature)
+    const c0 = bundle.json.model_extractions[0].record.calls[0];
+    const forged = bundle.text.replace(c0.response_sha256, '0'.repeat(64));
+    const bad = await verifyEvidenceBundle(forged, { publicKey: key, text });
+    expect(bad.valid).toBe(false);
+    expect(bad.checks.find((c) => c.name === 'model_extraction:0')?.ok).toBe(false);
+    // the report draws the strip; another account's analysis of the same text bundles none of acme's extractions
+    const page = await acme('GET', `/api/v1/attribution/analyses/${id}/report`);
+    expect(page.text).toContain('What models wrote out');
+    const other = await caller(handler, 'globex-bundle');
+    const theirs = await other('POST', '/api/v1/attribution/analyze', { content: text, content_type: 'text' });
+    const b2 = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/bundle`);
+    expect(b2.status).toBe(200);
+    expect(b2.json.model_extractions).toBeUndefined();
+    await stopJobs(handler);
   }, 120_000);
 
   it('holds the models of a job until it is cancelled, and none for a refused submission', async () => {

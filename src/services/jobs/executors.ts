@@ -19,6 +19,8 @@ import type { TargetModel } from '../../models/types.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
 import { storeExtractionJournal } from '../memorization/store-journal.js';
+import { storeWorkExtraction } from '../memorization/stored-extractions.js';
+import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
 import type { Store } from '../../store/types.js';
 import { modelNotHeld, type HeldJobModels, type StoredModelSpec } from './held-models.js';
@@ -164,7 +166,15 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
               model: String(spec.model ?? ''),
               ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
             });
-      return engine.memorization.extractWork({ ...request, model: target, signal, ...(journal ? { journal } : {}) });
+      const result = (await engine.memorization.extractWork({
+        ...request,
+        model: target,
+        signal,
+        ...(journal ? { journal } : {}),
+      })) as WorkExtractionResult;
+      // kept with the account's works: an analysis of the same text bundles it and draws it in its report
+      if (journalStore !== undefined) await storeWorkExtraction(journalStore, claim.job.account, result);
+      return result;
     };
   } else unsupported.extract = 'this process builds no model for an extraction';
   return { executors, unsupported };
