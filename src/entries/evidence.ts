@@ -38,8 +38,15 @@ export {
   TRAINPRINT_VERSION,
   EVIDENCE_BUNDLE_FORMAT,
   estimateShare,
+  stripGeometry,
+  extractionStrip,
 } from '../library.js';
 export type {
+  Strip,
+  StripBox,
+  StripEdge,
+  StripMark,
+  StripSection,
   ShareEstimate,
   ShareSample,
   WorkReportInput,

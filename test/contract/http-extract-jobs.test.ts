@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
-import { createHeldJobModels } from '../../src/library.js';
+import { createHeldJobModels, createJobService, startJobRunner, type JobStore } from '../../src/library.js';
+import { createHandler as plainHandler } from '../../src/http/index.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import type { GenerateOptions } from '../../src/models/types.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
@@ -267,4 +268,133 @@ describe("an extraction's signal (a job item's time limit, cancel or stop)", () 
       await own.close();
     }
   });
+});
+
+describe('extract jobs on a store several processes share', () => {
+  it('a runner without the model gives the item back to the live process that holds it; with none alive it fails at once', async () => {
+    const own = await startMemorisedServer({ words, held: [150, 700] });
+    const store = engine.store;
+    // process A accepted the job and holds its model; its runner beats in the store but looks for work only when woken
+    const modelsA = createHeldJobModels();
+    const runnerA = startJobRunner(engine, { pollMs: 60_000, jobModels: modelsA });
+    const handlerA = plainHandler(engine, {
+      keys,
+      allowPrivateModelHosts: true,
+      jobs: createJobService({ store }),
+      jobModels: modelsA,
+    });
+    // process B runs the same store's jobs, holds no model, and polls often
+    const base = createJobService({ store });
+    const claimedByB: string[] = [];
+    const jobsB = new Proxy(base, {
+      get(t, k) {
+        if (k === 'claim')
+          return async (...a: Parameters<JobStore['claim']>) => {
+            const c = await t.claim(...a);
+            if (c) claimedByB.push(c.job.id);
+            return c;
+          };
+        const v = (t as unknown as Record<PropertyKey, unknown>)[k];
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    }) as JobStore;
+    const runnerB = startJobRunner(engine, { pollMs: 10, jobs: jobsB, jobModels: createHeldJobModels() });
+    try {
+      const acme = await caller(handlerA, 'acme-two');
+      const item = { ...extractItem(30), model: { ...extractItem(30).model, base_url: own.baseUrl } };
+      const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      const id = r.json.job_id as string;
+      for (let i = 0; i < 500 && !claimedByB.includes(id); i++) await new Promise((w) => setTimeout(w, 10));
+      expect(claimedByB).toContain(id);
+      // B gave it back: no result, no call
+      const waiting = (await acme('GET', r.json.status_url)).json;
+      expect(waiting).toMatchObject({ done: 0, failed: 0 });
+      expect(['queued', 'running']).toContain(waiting.state);
+      expect(own.requests()).toBe(0);
+      runnerA.wake();
+      const done = await finished(acme, r.json.status_url);
+      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
+      const [line] = await results(acme, r.json.results_url);
+      expect(line.success).toBe(true);
+      expect(line.result.calls).toBeGreaterThan(4);
+      expect(new Set(own.bodies()).size).toBe(own.bodies().length);
+
+      // A's runner stops (its beat goes): B claims the next job A accepted and fails it at once, naming the key
+      await runnerA.stop();
+      const t0 = Date.now();
+      const r2 = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      const lost = await finished(acme, r2.json.status_url);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(lost).toMatchObject({ state: 'done', done: 1, failed: 1 });
+      const [gone] = await results(acme, r2.json.results_url);
+      expect(gone.error.code).toBe('INVALID_INPUT');
+      expect(gone.error.message).toContain('model.api_key');
+      expect(gone.error.message).toContain('resubmit');
+      expect(claimedByB).toContain(r2.json.job_id);
+      expect(own.bodies()).toHaveLength(new Set(own.bodies()).size);
+    } finally {
+      await runnerA.stop();
+      await runnerB.stop();
+      await own.close();
+    }
+  }, 120_000);
+});
+
+describe('an extract item across time slices', () => {
+  it('completes a book-length extraction past the item time limit, slice after slice, with no call repeated', async () => {
+    const book = syntheticWork(12, 500, 23);
+    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 25 });
+    const item = {
+      text: book.text,
+      model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+      budget_calls: 400,
+      prompt_variants: 1,
+      concurrency: 1,
+    };
+    const sliced = createHandler(engine, {
+      keys,
+      allowPrivateModelHosts: true,
+      jobs: { pollMs: 20, itemTimeoutMs: 1000 },
+    });
+    try {
+      const acme = await caller(sliced, 'acme-slices');
+      const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      const done = await finished(acme, r.json.status_url);
+      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
+      const [line] = await results(acme, r.json.results_url);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      const x = line.result;
+      expect(x.stopped).toBe('done');
+      expect(x.nv_recall).toBeGreaterThan(0.3);
+      // the calls of the earlier slices came back from the journal; no request reached the model twice
+      const asked = own.bodies();
+      expect(new Set(asked).size).toBe(asked.length);
+      expect(x.replayed_calls).toBeGreaterThan(0);
+      // more calls than one slice holds: ≥ 2 slices of < 1 s at ≥ 25 ms a call
+      expect(asked.length).toBeGreaterThan(40);
+      expect(asked.length).toBeLessThanOrEqual(x.calls);
+      // the same run as one without a limit (a fresh account: its own journal)
+      await stopJobs(sliced);
+      const whole = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+      const other = await caller(whole, 'acme-whole');
+      const r2 = await other('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      await finished(other, r2.json.status_url);
+      const [line2] = await results(other, r2.json.results_url);
+      // (the answers' bodies differ: the server numbers its completions) the same requests in the same order
+      const requestKeys = (calls: Array<{ key: string }>) => calls.map((c) => c.key);
+      expect(requestKeys(line2.result.record.calls)).toEqual(requestKeys(x.record.calls));
+      expect(line2.result.blocks.map((b: { start: number; end: number }) => [b.start, b.end])).toEqual(
+        x.blocks.map((b: { start: number; end: number }) => [b.start, b.end]),
+      );
+      expect(line2.result.nv_recall).toBe(x.nv_recall);
+      // the sliced run answered from its journal what its earlier slices asked: more than one run's own repeats
+      expect(x.replayed_calls).toBeGreaterThan(line2.result.replayed_calls);
+      await stopJobs(whole);
+    } finally {
+      await stopJobs(sliced);
+      await own.close();
+    }
+  }, 180_000);
 });

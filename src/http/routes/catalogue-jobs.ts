@@ -125,7 +125,7 @@ async function extractItems(
     const stored = items.map((v, i) => {
       const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
       const { api_key: _key, ...named } = model;
-      return { ...rest, model: { ...named, held: handles[i] } };
+      return { ...rest, model: { ...named, held: handles[i], holder: held.id } };
     });
     return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
   };
