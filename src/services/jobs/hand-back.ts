@@ -28,7 +28,7 @@ export class ItemHandedBack extends Error {
   }
 }
 
-const HOLDER_PREFIX = 'job-model-holder/';
+const HOLDER_PREFIX = 'extract-model-holder/';
 
 /**
  * Beats `holder` (a {@link HeldJobModels}'s id) into `store` every third of `ttlMs` until stopped: the other processes
