@@ -27,8 +27,8 @@ let engine: Engine;
 let keys: KeyStore;
 let server: MemorisedServer;
 
-async function caller(handler: Handler, account: string): Promise<Call> {
-  const key = (await keys.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
+async function caller(handler: Handler, account: string, keyStore = keys): Promise<Call> {
+  const key = (await keyStore.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
   return async (method, path, body) => {
     const res = await handler(
       new Request(`http://api.test${path}`, {
@@ -213,6 +213,34 @@ describe('extract jobs over HTTP', () => {
     await stopJobs(handler);
   }, 120_000);
 
+  it('charges an extract item a plan unit per 100 calls of its budget, at submission, all or none', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+    const asked = server.requests();
+    const key = (await keys.createKey({ account: 'acme-units', plan: 'free', scopes: ['analyze'] })).key;
+    const post = async (items: unknown[]) => {
+      const res = await handler(
+        new Request('http://api.test/api/v1/jobs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'extract', items }),
+        }),
+      );
+      return { status: res.status, json: (await res.json()) as Record<string, any> };
+    };
+    // Free: 100 a day. Four items of 2,000 calls and one of 1,000: 90 units
+    const big = extractItem(2000);
+    expect((await post([big, big, big, big, extractItem(1000)])).status).toBe(202);
+    // one more of 2,000 calls (20 units) passes the 10 left: refused whole
+    const refused = await post([big]);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe('RATE_LIMITED');
+    expect(refused.json.error.message).toContain('1 items (20 units)');
+    // one of 1,000 calls is 10 units: it fits, and then nothing more does
+    expect((await post([extractItem(1000)])).status).toBe(202);
+    expect((await post([extractItem(1)])).status).toBe(429);
+    expect(server.requests()).toBe(asked);
+  });
+
   it('holds the models of a job until it is cancelled, and none for a refused submission', async () => {
     const jobModels = createHeldJobModels();
     const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false, jobModels } });
@@ -273,12 +301,15 @@ describe("an extraction's signal (a job item's time limit, cancel or stop)", () 
 describe('extract jobs on a store several processes share', () => {
   it('a runner without the model gives the item back to the live process that holds it; with none alive it fails at once', async () => {
     const own = await startMemorisedServer({ words, held: [150, 700] });
-    const store = engine.store;
+    // a store of its own: no job of the other tests in it
+    const shared = await createEngine();
+    const sharedKeys = new KeyStore(shared.store);
+    const store = shared.store;
     // process A accepted the job and holds its model; its runner beats in the store but looks for work only when woken
     const modelsA = createHeldJobModels();
-    const runnerA = startJobRunner(engine, { pollMs: 60_000, jobModels: modelsA });
-    const handlerA = plainHandler(engine, {
-      keys,
+    const runnerA = startJobRunner(shared, { pollMs: 60_000, jobModels: modelsA });
+    const handlerA = plainHandler(shared, {
+      keys: sharedKeys,
       allowPrivateModelHosts: true,
       jobs: createJobService({ store }),
       jobModels: modelsA,
@@ -298,9 +329,9 @@ describe('extract jobs on a store several processes share', () => {
         return typeof v === 'function' ? v.bind(t) : v;
       },
     }) as JobStore;
-    const runnerB = startJobRunner(engine, { pollMs: 10, jobs: jobsB, jobModels: createHeldJobModels() });
+    const runnerB = startJobRunner(shared, { pollMs: 10, jobs: jobsB, jobModels: createHeldJobModels() });
     try {
-      const acme = await caller(handlerA, 'acme-two');
+      const acme = await caller(handlerA, 'acme-two', sharedKeys);
       const item = { ...extractItem(30), model: { ...extractItem(30).model, base_url: own.baseUrl } };
       const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
       expect(r.status).toBe(202);
@@ -337,6 +368,7 @@ describe('extract jobs on a store several processes share', () => {
       await runnerA.stop();
       await runnerB.stop();
       await own.close();
+      shared.dispose();
     }
   }, 120_000);
 });

@@ -11,6 +11,7 @@
  */
 import {
   ANALYZE_REQUEST_SCHEMA,
+  jobUnits,
   planFileBytes,
   planJobItems,
   TrainprintError,
@@ -158,11 +159,14 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   checkItems(type, body.items);
   // an extract item's key stays in this process: the stored item has the held model's handle instead
   const extract = type === 'extract' ? await extractItems(ctx, body.items) : null;
-  const rate = await ctx.services.reserve(principal, body.items.length);
+  // one unit an item; an extract item one per EXTRACT_CALLS_PER_UNIT calls of its budget (the most it can make)
+  const units = jobUnits(type, body.items);
+  const rate = await ctx.services.reserve(principal, units);
   if (!rate.allowed) {
+    const what = units === body.items.length ? `${units} items` : `${body.items.length} items (${units} units)`;
     const err = new TrainprintError(
       'RATE_LIMITED',
-      `${rate.limit} calls per UTC day on plan "${rate.plan}"; the job's ${body.items.length} items would pass it ` +
+      `${rate.limit} calls per UTC day on plan "${rate.plan}"; the job's ${what} would pass it ` +
         `(${rate.remaining} left); the window resets in ${rate.resetSeconds} s`,
     );
     const out = errorOutcome(err, '');

@@ -58,6 +58,30 @@ export interface ItemSlice {
   readonly limitMs: number;
 }
 
+/**
+ * Model calls one plan unit pays for in an extract item: an item is charged a unit per this many calls of its
+ * `budget_calls` (2,000 by default: 20 units), at submission with the job's other items — the most it can make, since
+ * the budget is never exceeded. Other items are one unit each.
+ * @example jobUnits('extract', [{ budget_calls: 250 }]) // 3
+ */
+export const EXTRACT_CALLS_PER_UNIT = 100;
+
+/**
+ * The plan units a job's items are charged at submission: one an item, an extract item one per
+ * {@link EXTRACT_CALLS_PER_UNIT} calls of its budget (default 2,000).
+ * @example jobUnits('scan', items) // items.length
+ */
+export function jobUnits(type: JobType, items: readonly unknown[]): number {
+  if (type !== 'extract') return items.length;
+  let units = 0;
+  for (const item of items) {
+    const budget = (item as { budget_calls?: unknown } | null)?.budget_calls;
+    const calls = typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? budget : 2000;
+    units += Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
+  }
+  return units;
+}
+
 /** How long a runner leaves an extract job whose model another live process holds, before it looks again (ms). */
 export const HAND_BACK_RETRY_MS = 1000;
 
