@@ -4,9 +4,9 @@
  * under 100 words: not counted in nv-recall) — with the share, calls and transcript digest above it. A mark is a
  * button: hovering shows its span and calls, a click (or Enter) shows the block's generated text beside the work's own
  * text of the span, when the page has it. The geometry is the report's (`stripGeometry` of `trainprint/evidence`), so
- * the page and the downloaded report draw the same strip.
+ * the page and the downloaded report draw the same strip. That entry is imported when the first strip is drawn, not
+ * with the page: it loads the library, which the page's own thread otherwise never does.
  */
-import { extractionStrip, stripGeometry } from '../src/entries/evidence.js';
 import { fill, h } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -61,11 +61,25 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 }
 
 /**
- * The strip of `x` as a figure. `text` is the work's text when the page has it (the item submitted): a block's panel
+ * The strip of `x` as a figure (a placeholder replaced by it once the geometry's entry has loaded). `text` is the work's text when the page has it (the item submitted): a block's panel
  * then shows the work's span beside what the model wrote.
  * @example rows.append(extractionFigure(result, item.text))
  */
 export function extractionFigure(x: ExtractionView, text?: string): HTMLElement {
+  const slot = h('div', { class: 'extraction-slot' }, 'Drawing what the model wrote out…');
+  import('../src/entries/evidence.js').then(
+    (evidence) => slot.replaceWith(drawExtraction(evidence, x, text)),
+    (e: unknown) => fill(slot, `The strip could not be drawn: ${e instanceof Error ? e.message : String(e)}`),
+  );
+  return slot;
+}
+
+/** The figure, with the report's geometry. */
+function drawExtraction(
+  { extractionStrip, stripGeometry }: typeof import('../src/entries/evidence.js'),
+  x: ExtractionView,
+  text: string | undefined,
+): HTMLElement {
   const length = text?.length ?? Math.max(1, x.sections[x.sections.length - 1]?.end ?? 1);
   const strip = extractionStrip(x as Parameters<typeof extractionStrip>[0], length);
   const g = stripGeometry(strip);

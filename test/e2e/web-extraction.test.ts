@@ -2,7 +2,8 @@
 // item (a work and the fixture chat model on 127.0.0.1 that memorised a stretch of it) is submitted from the view; its
 // result row shows the strip of what the model wrote out — a mark per block, placed where the work report's strip
 // places it (the same geometry, stripGeometry), faint under 100 words — and a click on a mark shows the block's
-// generated text beside the work's own text of its span. With TRAINPRINT_SCREENSHOTS=1 it also writes
+// generated text beside the work's own text of its span; an analysis of the same text shows it below its result (the
+// account's extractions, from the analysis's bundle). With TRAINPRINT_SCREENSHOTS=1 it also writes
 // docs/images/web-extraction.png. Built into a temporary folder, so it can run beside the other web tests.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ afterAll(async () => {
 });
 
 describe('web app, an extract job (headless Chromium)', () => {
-  it('draws the strip of the blocks the model wrote out, and shows a block on a click', async () => {
+  it('draws the strip of the blocks the model wrote out, shows a block on a click, and below an analysis of the text', async () => {
     await page.goto(base);
     await page.locator('#mode summary').click();
     await page.check('#mode-http');
@@ -108,7 +109,7 @@ describe('web app, an extract job (headless Chromium)', () => {
     // a mark per block, where the report's strip puts it: the same geometry over the same text and sections
     const g = stripGeometry(extractionStrip(x, text.length));
     const marks = row.locator('svg.extraction-strip rect.mark');
-    expect(await marks.count()).toBe(x.blocks.length);
+    await expect.poll(() => marks.count()).toBe(x.blocks.length);
     for (let k = 0; k < x.blocks.length; k++) {
       const [bx, bw, faint] = await marks
         .nth(k)
@@ -131,8 +132,18 @@ describe('web app, an extract job (headless Chromium)', () => {
     );
     expect(await marks.nth(last).getAttribute('aria-pressed')).toBe('true');
     expect(await row.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
+    // the analysis of the same text shows the account's extraction of it below the result (its bundle carries it)
+    await page.goto(`${base}#analyze`);
+    await page.fill('#analyze-text', text);
+    await page.click('#analyze-run');
+    await page.waitForFunction(() => /^Done in/.test(document.getElementById('analyze-status')?.textContent ?? ''));
+    const below = page.locator('#analysis-extractions');
+    await expect.poll(() => below.locator('svg.extraction-strip rect.mark').count()).toBe(x.blocks.length);
+    expect(await below.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
+    await below.locator('rect.mark').nth(0).click();
+    expect(await below.locator('blockquote.generated').textContent()).toBe(x.blocks[0].generated);
     if (process.env.TRAINPRINT_SCREENSHOTS === '1')
-      await row.screenshot({
+      await below.screenshot({
         path: fileURLToPath(new URL('../../docs/images/web-extraction.png', import.meta.url)),
       });
     expect(problems).toEqual([]);
