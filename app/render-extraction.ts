@@ -81,7 +81,7 @@ function drawExtraction(
   text: string | undefined,
 ): HTMLElement {
   const length = text?.length ?? Math.max(1, x.sections[x.sections.length - 1]?.end ?? 1);
-  const strip = extractionStrip(x as Parameters<typeof extractionStrip>[0], length);
+  const strip = extractionStrip(x, length);
   const g = stripGeometry(strip);
   const chart = svg('svg', {
     class: 'extraction-strip',

@@ -42,6 +42,7 @@ export {
   extractionStrip,
 } from '../library.js';
 export type {
+  ExtractionStripInput,
   Strip,
   StripBox,
   StripEdge,

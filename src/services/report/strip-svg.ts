@@ -3,7 +3,6 @@
  * passage found, so a reader sees at a glance where in the work a corpus or a model's training data holds its text.
  */
 import { esc, num } from './html.js';
-import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import { NV_BLOCK_WORDS } from '../memorization/nv-blocks.js';
 
 /** A section of the work as the strip draws it: its title and span (UTF-16 offsets of the analysed text). */
@@ -128,17 +127,26 @@ export function stripSvg(strip: Strip): string {
 
 const f = (n: number) => n.toFixed(1);
 
+/** What {@link extractionStrip} reads of an extraction (`WorkExtractionResult`, or its JSON). */
+export interface ExtractionStripInput {
+  readonly model: string;
+  readonly blocks: ReadonlyArray<{
+    readonly start: number;
+    readonly end: number;
+    readonly words: number;
+    readonly calls: readonly number[];
+    readonly prompt_variant: string;
+  }>;
+  readonly sections: ReadonlyArray<{ readonly start: number; readonly end: number; readonly title?: string }>;
+}
+
 /**
  * The strip of an extraction (`memorization.extractWork`'s result): a mark per near-verbatim block (faint under
  * {@link NV_BLOCK_WORDS} words: it does not count in nv-recall) with its words, span, calls and prompt, over the
  * work's `length` and `sections` (by default the sections the extraction measured, untitled ones numbered).
  * @example const strip = extractionStrip(result, text.length)
  */
-export function extractionStrip(
-  x: Pick<WorkExtractionResult, 'model' | 'blocks' | 'sections'>,
-  length: number,
-  sections?: readonly StripSection[],
-): Strip {
+export function extractionStrip(x: ExtractionStripInput, length: number, sections?: readonly StripSection[]): Strip {
   return {
     label: `Blocks of the work written out by ${x.model}`,
     kind: 'extraction',
