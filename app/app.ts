@@ -277,7 +277,7 @@ function analyzeOptions(): Pick<AnalyzeRequest, 'metadata' | 'search_remote'> {
  * analysis's: it is left out.
  */
 async function showExtractions(text: string, result: AnalysisResult): Promise<void> {
-  const extractions = await backend.modelExtractions(result.analysis_id).catch(() => []);
+  const extractions: unknown[] = await backend.modelExtractions(result.analysis_id).catch(() => []);
   const shown = extractions.filter(isExtraction);
   if (shown.length === 0 || !el.analyzeResult.isConnected) return;
   el.analyzeResult.append(
