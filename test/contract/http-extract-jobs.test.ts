@@ -374,9 +374,9 @@ describe('extract jobs on a store several processes share', () => {
 });
 
 describe('an extract item across time slices', () => {
-  it('completes a book-length extraction past the item time limit, slice after slice, with no call repeated', async () => {
+  it('completes a book-length extraction past the item time limit (3 s), slice after slice, with no call repeated', async () => {
     const book = syntheticWork(12, 500, 23);
-    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 25 });
+    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 60 });
     const item = {
       text: book.text,
       model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
@@ -387,16 +387,16 @@ describe('an extract item across time slices', () => {
     const sliced = createHandler(engine, {
       keys,
       allowPrivateModelHosts: true,
-      jobs: { pollMs: 20, itemTimeoutMs: 1000 },
+      jobs: { pollMs: 20, itemTimeoutMs: 3000 },
     });
     try {
       const acme = await caller(sliced, 'acme-slices');
       const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
       expect(r.status).toBe(202);
       const done = await finished(acme, r.json.status_url);
-      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
       const [line] = await results(acme, r.json.results_url);
       expect(line.success, JSON.stringify(line.error)).toBe(true);
+      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
       const x = line.result;
       expect(x.stopped).toBe('done');
       expect(x.nv_recall).toBeGreaterThan(0.3);
@@ -404,8 +404,8 @@ describe('an extract item across time slices', () => {
       const asked = own.bodies();
       expect(new Set(asked).size).toBe(asked.length);
       expect(x.replayed_calls).toBeGreaterThan(0);
-      // more calls than one slice holds: ≥ 2 slices of < 1 s at ≥ 25 ms a call
-      expect(asked.length).toBeGreaterThan(40);
+      // more calls than one slice holds: ≥ 2 slices of < 3 s at ≥ 60 ms a call
+      expect(asked.length).toBeGreaterThan(50);
       expect(asked.length).toBeLessThanOrEqual(x.calls);
       // the same run as one without a limit (a fresh account: its own journal)
       await stopJobs(sliced);

@@ -259,7 +259,7 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
           ...(counted ? { journal: counted } : {}),
         })) as WorkExtractionResult;
       } catch (e) {
-        if (stop.signal.reason !== endOfSlice || signal.aborted) throw e;
+        if (e !== endOfSlice || signal.aborted) throw e;
         // a slice that answered no new call would be followed by another like it: that is the time limit
         if (fresh === 0)
           throw new TrainprintError(
