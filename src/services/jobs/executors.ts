@@ -87,10 +87,11 @@ export const HAND_BACK_RETRY_MS = 1000;
 
 /**
  * How long before the item's limit a slice of an extraction ends, for the calls in flight to be answered and
- * journaled: a tenth of the limit, between 20 ms and 30 s.
+ * journaled: a quarter of the limit, at least 20 ms and at most 65 s (a model call's own limit is 60 s by default,
+ * `createOpenAICompatibleModel`'s `timeoutMs`; at the 5-minute default a slice runs 235 s).
  */
 function sliceMargin(limitMs: number): number {
-  return Math.min(30_000, Math.max(20, Math.floor(limitMs / 10)));
+  return Math.min(65_000, Math.max(20, Math.floor(limitMs / 4)));
 }
 
 /**
