@@ -28,6 +28,7 @@ import { engineWhere, renderAnalysis } from './render-analysis.js';
 import { renderComparison } from './render-compare.js';
 import { DEMO_MODELS, DEMO_REFERENCE, DEMO_WORK } from './memorization-demo.js';
 import { renderMemorization } from './render-memorization.js';
+import { extractionFigure, isExtraction } from './render-extraction.js';
 import { createWorkerBackend } from './worker-backend.js';
 
 type ContentType = AnalyzeRequest['content_type'];
@@ -270,6 +271,25 @@ function analyzeOptions(): Pick<AnalyzeRequest, 'metadata' | 'search_remote'> {
   };
 }
 
+/**
+ * Below an analysis: what models wrote out of the same text (the account's extract jobs, over the served API), each as
+ * the work report's strip. Nothing when there are none, or the backend keeps none; a failure to read them is not the
+ * analysis's: it is left out.
+ */
+async function showExtractions(text: string, result: AnalysisResult): Promise<void> {
+  const extractions: unknown[] = await backend.modelExtractions(result.analysis_id).catch(() => []);
+  const shown = extractions.filter(isExtraction);
+  if (shown.length === 0 || !el.analyzeResult.isConnected) return;
+  el.analyzeResult.append(
+    h(
+      'section',
+      { class: 'block', id: 'analysis-extractions' },
+      h('h3', null, 'What models wrote out of this text'),
+      shown.map((x) => extractionFigure(x, text)),
+    ),
+  );
+}
+
 /** Shows an analysis of `text` (the box's, or a file's extracted text) and its summary on the status line. */
 function showAnalysis(text: string, result: AnalysisResult, ms: number): void {
   renderAnalysis(el.analyzeResult, {
@@ -286,6 +306,7 @@ function showAnalysis(text: string, result: AnalysisResult, ms: number): void {
     },
   });
   el.analyzeResult.hidden = false;
+  void showExtractions(text, result);
   const passages = result.matches.filter((m) => m.kind !== 'near').length;
   fill(
     el.analyzeStatus,

@@ -95,6 +95,11 @@ export interface Backend {
   sourceText(datasetId: string, documentId: string): Promise<string | null>;
   /** Registers the work, keeps the reference texts as a reference set, assesses and renders the report. */
   assessMemorization(request: MemorizationRequest): Promise<MemorizationOutcome>;
+  /**
+   * What models wrote out of the analysed text, as the service keeps it for the account (its extract jobs' results
+   * over the same text, which the analysis's evidence bundle signs): none where the backend keeps no extractions.
+   */
+  modelExtractions(analysisId: string): Promise<unknown[]>;
 }
 
 /** Method names callable through the worker (worker.ts) — every method of {@link Backend}. */
@@ -110,6 +115,7 @@ export const BACKEND_METHODS = [
   'factors',
   'sourceText',
   'assessMemorization',
+  'modelExtractions',
 ] as const satisfies ReadonlyArray<keyof Backend>;
 export type BackendMethod = (typeof BACKEND_METHODS)[number];
 

@@ -266,6 +266,9 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
       }
     },
 
+    // the page's engine runs no extract jobs: it keeps no extraction of a work
+    modelExtractions: async () => [],
+
     async sourceText(datasetId: string, documentId: string) {
       const { engine } = await loaded;
       // Feature-detected like declareDataset: documentText arrived after the first web build.

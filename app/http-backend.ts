@@ -269,6 +269,13 @@ export function createHttpBackend(
         return { assessment, html };
       }),
 
+    async modelExtractions(analysisId: string) {
+      // the analysis's signed evidence bundle carries the account's extractions of the same text
+      const { bundle } = await call(() => tp.getEvidenceBundle(analysisId));
+      const x = (bundle as { model_extractions?: unknown }).model_extractions;
+      return Array.isArray(x) ? x : [];
+    },
+
     async sourceText(datasetId: string, documentId: string) {
       if (datasetId !== STARTER_ID) return null;
       const stats = await call(() => tp.datasets.get(datasetId)).catch(() => null);

@@ -4,10 +4,12 @@
  * results, page by page in item order (`GET /api/v1/jobs/{id}/results`, following `Link`): a scan item's hits each
  * with its passage (the item's text between the hit's offsets, from the file submitted) and its spans in the item
  * and the source document. The results can be downloaded as they came (JSON lines), and a scan's hits as the hit
- * lines `trainprint scan --out` writes. Jobs run on a served API only: in the in-browser mode the view says so.
+ * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
+ * (./render-extraction.ts), each block's generated text on a click. Jobs run on a served API only: in the in-browser mode the view says so.
  */
 import { byId, fill, h } from './dom.js';
 import type { Mode } from './http-backend.js';
+import { extractionFigure, isExtraction } from './render-extraction.js';
 
 /** A job's status as the API answers it. */
 interface JobStatus {
@@ -61,6 +63,14 @@ function summary(type: string, line: ResultLine): [string, string] {
     return [
       String(r.analysis_id ?? ''),
       `${matches} match${matches === 1 ? '' : 'es'}, confidence ${r.confidence ?? '—'}`,
+    ];
+  }
+  if (type === 'extract') {
+    const blocks = Array.isArray(r.blocks) ? r.blocks.length : 0;
+    const share = typeof r.nv_recall === 'number' ? `${Math.round(r.nv_recall * 1000) / 10} %` : '—';
+    return [
+      String(r.work_id ?? r.model ?? ''),
+      `nv-recall ${share}, ${blocks} block${blocks === 1 ? '' : 's'}, ${r.calls ?? 0} calls`,
     ];
   }
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
@@ -201,6 +211,9 @@ export function initJobs(mode: Mode): void {
               null,
               h('span', { class: 'job-found' }, found),
               hits.map((hit) => hitView(hit, texts[line.index])),
+              kind === 'extract' && line.success && isExtraction(line.result)
+                ? extractionFigure(line.result, texts[line.index])
+                : null,
             ),
           ),
         );
@@ -235,7 +248,7 @@ export function initJobs(mode: Mode): void {
         });
         current = (await res.json()) as JobStatus;
         show(current);
-        await follow(current, kind, kind === 'scan' ? itemTexts(body) : []);
+        await follow(current, kind, kind === 'scan' || kind === 'extract' ? itemTexts(body) : []);
       } catch (err) {
         fill(error, err instanceof Error ? err.message : String(err));
       }

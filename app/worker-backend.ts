@@ -63,5 +63,6 @@ export function createWorkerBackend(url: string | URL, options: { startAfter?: P
     assessMemorization: (request) => call('assessMemorization', [request]),
     factors: () => call('factors', []),
     sourceText: (datasetId, documentId) => call('sourceText', [datasetId, documentId]),
+    modelExtractions: (analysisId) => call('modelExtractions', [analysisId]),
   };
 }

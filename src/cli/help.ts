@@ -123,7 +123,8 @@ export const HELP = `usage:
                                 catalogue job items still running are stopped and handed back. The
                                 process exits at most 20 s after the drain (at once on a second signal)
       --job-item-timeout-s N    stop a catalogue job item that runs longer than N seconds; its result is
-                                a PAYLOAD_TOO_LARGE error naming the limit (default 300)
+                                a PAYLOAD_TOO_LARGE error naming the limit (default 300). An extract
+                                item is a time slice: it stops just before, and the next slice goes on
       --base-url URL            public base URL (its path is stripped before matching routes)
       --monitor-interval-s N    evaluate the monitors (and expire marketplace offers) every N seconds
                                 (default 60)

@@ -38,8 +38,16 @@ export {
   TRAINPRINT_VERSION,
   EVIDENCE_BUNDLE_FORMAT,
   estimateShare,
+  stripGeometry,
+  extractionStrip,
 } from '../library.js';
 export type {
+  ExtractionStripInput,
+  Strip,
+  StripBox,
+  StripEdge,
+  StripMark,
+  StripSection,
   ShareEstimate,
   ShareSample,
   WorkReportInput,

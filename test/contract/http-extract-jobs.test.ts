@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
-import { createHeldJobModels } from '../../src/library.js';
+import { createHeldJobModels, createJobService, startJobRunner, type JobStore } from '../../src/library.js';
+import { createHandler as plainHandler } from '../../src/http/index.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import type { GenerateOptions } from '../../src/models/types.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
+import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -25,8 +27,8 @@ let engine: Engine;
 let keys: KeyStore;
 let server: MemorisedServer;
 
-async function caller(handler: Handler, account: string): Promise<Call> {
-  const key = (await keys.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
+async function caller(handler: Handler, account: string, keyStore = keys): Promise<Call> {
+  const key = (await keyStore.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
   return async (method, path, body) => {
     const res = await handler(
       new Request(`http://api.test${path}`, {
@@ -174,6 +176,71 @@ describe('extract jobs over HTTP', () => {
     await stopJobs(second);
   }, 120_000);
 
+  it("bundles the account's extractions of an analysed text: the bundle verifies offline with their transcripts", async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    const acme = await caller(handler, 'acme-bundle');
+    const job = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [extractItem(30)] });
+    expect(job.status).toBe(202);
+    await finished(acme, job.json.status_url);
+    const [line] = await results(acme, job.json.results_url);
+    expect(line.success).toBe(true);
+    const analysed = await acme('POST', '/api/v1/attribution/analyze', { content: text, content_type: 'text' });
+    expect(analysed.status, analysed.text.slice(0, 300)).toBe(200);
+    const id = analysed.json.analysis_id as string;
+    const bundle = await acme('GET', `/api/v1/attribution/analyses/${id}/bundle`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.json.model_extractions).toHaveLength(1);
+    expect(bundle.json.model_extractions[0].record.transcript_sha256).toBe(line.result.record.transcript_sha256);
+    const key = (await acme('GET', '/api/v1/report-key')).json;
+    const v = await verifyEvidenceBundle(bundle.text, { publicKey: key, text });
+    expect(v.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(v.valid).toBe(true);
+    expect(v.checks.map((c) => c.name)).toContain('model_extraction:0');
+    // one call's answer digest changed: the transcript no longer hashes to the digest signed (nor the signature)
+    const c0 = bundle.json.model_extractions[0].record.calls[0];
+    const forged = bundle.text.replace(c0.response_sha256, '0'.repeat(64));
+    const bad = await verifyEvidenceBundle(forged, { publicKey: key, text });
+    expect(bad.valid).toBe(false);
+    expect(bad.checks.find((c) => c.name === 'model_extraction:0')?.ok).toBe(false);
+    // the report draws the strip; another account's analysis of the same text bundles none of acme's extractions
+    const page = await acme('GET', `/api/v1/attribution/analyses/${id}/report`);
+    expect(page.text).toContain('What models wrote out');
+    const other = await caller(handler, 'globex-bundle');
+    const theirs = await other('POST', '/api/v1/attribution/analyze', { content: text, content_type: 'text' });
+    const b2 = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/bundle`);
+    expect(b2.status).toBe(200);
+    expect(b2.json.model_extractions).toBeUndefined();
+    await stopJobs(handler);
+  }, 120_000);
+
+  it('charges an extract item a plan unit per 100 calls of its budget, at submission, all or none', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+    const asked = server.requests();
+    const key = (await keys.createKey({ account: 'acme-units', plan: 'free', scopes: ['analyze'] })).key;
+    const post = async (items: unknown[]) => {
+      const res = await handler(
+        new Request('http://api.test/api/v1/jobs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'extract', items }),
+        }),
+      );
+      return { status: res.status, json: (await res.json()) as Record<string, any> };
+    };
+    // Free: 100 a day. Four items of 2,000 calls and one of 1,000: 90 units
+    const big = extractItem(2000);
+    expect((await post([big, big, big, big, extractItem(1000)])).status).toBe(202);
+    // one more of 2,000 calls (20 units) passes the 10 left: refused whole
+    const refused = await post([big]);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe('RATE_LIMITED');
+    expect(refused.json.error.message).toContain('1 items (20 units)');
+    // one of 1,000 calls is 10 units: it fits, and then nothing more does
+    expect((await post([extractItem(1000)])).status).toBe(202);
+    expect((await post([extractItem(1)])).status).toBe(429);
+    expect(server.requests()).toBe(asked);
+  });
+
   it('holds the models of a job until it is cancelled, and none for a refused submission', async () => {
     const jobModels = createHeldJobModels();
     const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false, jobModels } });
@@ -229,4 +296,137 @@ describe("an extraction's signal (a job item's time limit, cancel or stop)", () 
       await own.close();
     }
   });
+});
+
+describe('extract jobs on a store several processes share', () => {
+  it('a runner without the model gives the item back to the live process that holds it; with none alive it fails at once', async () => {
+    const own = await startMemorisedServer({ words, held: [150, 700] });
+    // a store of its own: no job of the other tests in it
+    const shared = await createEngine();
+    const sharedKeys = new KeyStore(shared.store);
+    const store = shared.store;
+    // process A accepted the job and holds its model; its runner beats in the store but looks for work only when woken
+    const modelsA = createHeldJobModels();
+    const runnerA = startJobRunner(shared, { pollMs: 60_000, jobModels: modelsA });
+    const handlerA = plainHandler(shared, {
+      keys: sharedKeys,
+      allowPrivateModelHosts: true,
+      jobs: createJobService({ store }),
+      jobModels: modelsA,
+    });
+    // process B runs the same store's jobs, holds no model, and polls often
+    const base = createJobService({ store });
+    const claimedByB: string[] = [];
+    const jobsB = new Proxy(base, {
+      get(t, k) {
+        if (k === 'claim')
+          return async (...a: Parameters<JobStore['claim']>) => {
+            const c = await t.claim(...a);
+            if (c) claimedByB.push(c.job.id);
+            return c;
+          };
+        const v = (t as unknown as Record<PropertyKey, unknown>)[k];
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    }) as JobStore;
+    const runnerB = startJobRunner(shared, { pollMs: 10, jobs: jobsB, jobModels: createHeldJobModels() });
+    try {
+      const acme = await caller(handlerA, 'acme-two', sharedKeys);
+      const item = { ...extractItem(30), model: { ...extractItem(30).model, base_url: own.baseUrl } };
+      const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      const id = r.json.job_id as string;
+      for (let i = 0; i < 500 && !claimedByB.includes(id); i++) await new Promise((w) => setTimeout(w, 10));
+      expect(claimedByB).toContain(id);
+      // B gave it back: no result, no call
+      const waiting = (await acme('GET', r.json.status_url)).json;
+      expect(waiting).toMatchObject({ done: 0, failed: 0 });
+      expect(['queued', 'running']).toContain(waiting.state);
+      expect(own.requests()).toBe(0);
+      runnerA.wake();
+      const done = await finished(acme, r.json.status_url);
+      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
+      const [line] = await results(acme, r.json.results_url);
+      expect(line.success).toBe(true);
+      expect(line.result.calls).toBeGreaterThan(4);
+      expect(new Set(own.bodies()).size).toBe(own.bodies().length);
+
+      // A's runner stops (its beat goes): B claims the next job A accepted and fails it at once, naming the key
+      await runnerA.stop();
+      const t0 = Date.now();
+      const r2 = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      const lost = await finished(acme, r2.json.status_url);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(lost).toMatchObject({ state: 'done', done: 1, failed: 1 });
+      const [gone] = await results(acme, r2.json.results_url);
+      expect(gone.error.code).toBe('INVALID_INPUT');
+      expect(gone.error.message).toContain('model.api_key');
+      expect(gone.error.message).toContain('resubmit');
+      expect(claimedByB).toContain(r2.json.job_id);
+      expect(own.bodies()).toHaveLength(new Set(own.bodies()).size);
+    } finally {
+      await runnerA.stop();
+      await runnerB.stop();
+      await own.close();
+      shared.dispose();
+    }
+  }, 120_000);
+});
+
+describe('an extract item across time slices', () => {
+  it('completes a book-length extraction past the item time limit (3 s), slice after slice, with no call repeated', async () => {
+    const book = syntheticWork(12, 500, 23);
+    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 60 });
+    const item = {
+      text: book.text,
+      model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+      budget_calls: 400,
+      prompt_variants: 1,
+      concurrency: 1,
+    };
+    const sliced = createHandler(engine, {
+      keys,
+      allowPrivateModelHosts: true,
+      jobs: { pollMs: 20, itemTimeoutMs: 3000 },
+    });
+    try {
+      const acme = await caller(sliced, 'acme-slices');
+      const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      const done = await finished(acme, r.json.status_url);
+      const [line] = await results(acme, r.json.results_url);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      expect(done).toMatchObject({ state: 'done', done: 1, failed: 0 });
+      const x = line.result;
+      expect(x.stopped).toBe('done');
+      expect(x.nv_recall).toBeGreaterThan(0.3);
+      // the calls of the earlier slices came back from the journal; no request reached the model twice
+      const asked = own.bodies();
+      expect(new Set(asked).size).toBe(asked.length);
+      expect(x.replayed_calls).toBeGreaterThan(0);
+      // more calls than one slice holds: ≥ 2 slices of < 3 s at ≥ 60 ms a call
+      expect(asked.length).toBeGreaterThan(50);
+      expect(asked.length).toBeLessThanOrEqual(x.calls);
+      // the same run as one without a limit (a fresh account: its own journal)
+      await stopJobs(sliced);
+      const whole = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+      const other = await caller(whole, 'acme-whole');
+      const r2 = await other('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      await finished(other, r2.json.status_url);
+      const [line2] = await results(other, r2.json.results_url);
+      // (the answers' bodies differ: the server numbers its completions) the same requests in the same order
+      const requestKeys = (calls: Array<{ key: string }>) => calls.map((c) => c.key);
+      expect(requestKeys(line2.result.record.calls)).toEqual(requestKeys(x.record.calls));
+      expect(line2.result.blocks.map((b: { start: number; end: number }) => [b.start, b.end])).toEqual(
+        x.blocks.map((b: { start: number; end: number }) => [b.start, b.end]),
+      );
+      expect(line2.result.nv_recall).toBe(x.nv_recall);
+      // the sliced run answered from its journal what its earlier slices asked: more than one run's own repeats
+      expect(x.replayed_calls).toBeGreaterThan(line2.result.replayed_calls);
+      await stopJobs(whole);
+    } finally {
+      await stopJobs(sliced);
+      await own.close();
+    }
+  }, 180_000);
 });

@@ -10,6 +10,13 @@ import { createHeldJobModels, modelNotHeld } from '../../src/services/jobs/held-
 import type { RecordedCall } from '../../src/services/memorization/extraction-journal.js';
 import { storeExtractionJournal, storeJournalPrefix } from '../../src/services/memorization/store-journal.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import type { WorkExtractionResult } from '../../src/services/memorization/extract-work.js';
+import {
+  STORED_EXTRACTIONS_PER_TEXT,
+  storeWorkExtraction,
+  workExtractions,
+} from '../../src/services/memorization/stored-extractions.js';
+import { beatModelHolder, modelHolderAlive } from '../../src/services/jobs/hand-back.js';
 
 const model = (id: string) => ({ id }) as unknown as TargetModel;
 const call: RecordedCall = {
@@ -82,5 +89,39 @@ describe('storeExtractionJournal', () => {
     const journal = storeExtractionJournal(new MemoryStore(), scope);
     await expect(journal.get('../x')).rejects.toThrow(TrainprintError);
     await expect(journal.put('AB'.repeat(32), call)).rejects.toThrow(TrainprintError);
+  });
+});
+
+describe('stored extractions and the holders of extract models', () => {
+  const result = (text: string, digest: string) =>
+    ({ text_sha256: text, record: { transcript_sha256: digest, calls: [] } }) as unknown as WorkExtractionResult;
+  const textA = 'a1'.repeat(32);
+
+  it("keeps an account's extractions of a text by transcript digest, at most STORED_EXTRACTIONS_PER_TEXT, oldest going", async () => {
+    const store = new MemoryStore();
+    const digests = Array.from({ length: STORED_EXTRACTIONS_PER_TEXT + 3 }, (_, i) => i.toString(16).padStart(64, '0'));
+    for (const d of digests) await storeWorkExtraction(store, 'acme/x', result(textA, d));
+    // the same run kept again is one entry
+    await storeWorkExtraction(store, 'acme/x', result(textA, digests[digests.length - 1]));
+    const kept = await workExtractions(store, 'acme/x', textA);
+    expect(kept.map((x) => x.record.transcript_sha256)).toEqual(digests.slice(3));
+    expect(await workExtractions(store, 'acme', textA)).toEqual([]);
+    expect(await workExtractions(store, 'acme/x', 'b2'.repeat(32))).toEqual([]);
+    expect(await workExtractions(store, 'acme/x', 'not a digest')).toEqual([]);
+    await expect(storeWorkExtraction(store, 'acme', result('x', digests[0]))).rejects.toBeInstanceOf(TrainprintError);
+  });
+
+  it('reads a holder as alive while it beats, and as gone once stopped', async () => {
+    const store = new MemoryStore();
+    const held = createHeldJobModels();
+    expect(held.id).toMatch(/^hh_[0-9a-f]{32}$/);
+    expect(await modelHolderAlive(store, held.id)).toBe(false);
+    const beat = beatModelHolder(store, held.id, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await modelHolderAlive(store, held.id)).toBe(true);
+    // past its time to live without a beat it reads as gone
+    expect(await modelHolderAlive(store, held.id, Date.now() + 61_000)).toBe(false);
+    await beat.stop();
+    expect(await modelHolderAlive(store, held.id)).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import {
   renderWorkReport,
   signedAnalysis,
   sha256Hex,
+  workExtractions,
   worthOffloading,
   type AnalyzeRequest,
   type ContentType,
@@ -210,8 +211,15 @@ const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nos
  * the engine's report key.
  */
 async function accountAnalysis(ctx: RouteContext) {
-  const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner: account(ctx) });
-  return signedAnalysis(stored, ctx.engine, () => new Date(ctx.now()));
+  const owner = account(ctx);
+  const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner });
+  // what the account's extract jobs wrote out of this very text: signed into the bundle, drawn in the report
+  const extractions =
+    typeof stored.text === 'string' && stored.text !== ''
+      ? await workExtractions(ctx.engine.store, owner, await sha256Hex(stored.text))
+      : [];
+  const record = extractions.length ? { ...stored, model_extractions: extractions } : stored;
+  return signedAnalysis(record, ctx.engine, () => new Date(ctx.now()));
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {

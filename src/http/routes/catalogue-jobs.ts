@@ -11,6 +11,7 @@
  */
 import {
   ANALYZE_REQUEST_SCHEMA,
+  jobUnits,
   planFileBytes,
   planJobItems,
   TrainprintError,
@@ -125,7 +126,7 @@ async function extractItems(
     const stored = items.map((v, i) => {
       const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
       const { api_key: _key, ...named } = model;
-      return { ...rest, model: { ...named, held: handles[i] } };
+      return { ...rest, model: { ...named, held: handles[i], holder: held.id } };
     });
     return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
   };
@@ -158,11 +159,14 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   checkItems(type, body.items);
   // an extract item's key stays in this process: the stored item has the held model's handle instead
   const extract = type === 'extract' ? await extractItems(ctx, body.items) : null;
-  const rate = await ctx.services.reserve(principal, body.items.length);
+  // one unit an item; an extract item one per EXTRACT_CALLS_PER_UNIT calls of its budget (the most it can make)
+  const units = jobUnits(type, body.items);
+  const rate = await ctx.services.reserve(principal, units);
   if (!rate.allowed) {
+    const what = units === body.items.length ? `${units} items` : `${body.items.length} items (${units} units)`;
     const err = new TrainprintError(
       'RATE_LIMITED',
-      `${rate.limit} calls per UTC day on plan "${rate.plan}"; the job's ${body.items.length} items would pass it ` +
+      `${rate.limit} calls per UTC day on plan "${rate.plan}"; the job's ${what} would pass it ` +
         `(${rate.remaining} left); the window resets in ${rate.resetSeconds} s`,
     );
     const out = errorOutcome(err, '');
@@ -220,7 +224,8 @@ const EXAMPLE_JOB = {
 const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
 
 const JOBS_NOTE =
-  'Items are charged to the daily limit when the job is submitted, all or none; a job holds at most the ' +
+  'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` item ' +
+  'a unit per 100 calls of its `budget_calls`); a job holds at most the ' +
   "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: they survive a " +
   'restart, and every `serve` process on one PostgreSQL store works on them. An item that runs past the time limit ' +
   'of a job item (5 minutes by default) is stopped and its result is a `PAYLOAD_TOO_LARGE` error naming the limit; ' +
@@ -249,7 +254,10 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
       "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission). " +
       "Its `api_key` is held in the accepting process's memory only, never stored or echoed: after a restart the " +
       'item fails with `INVALID_INPUT` naming `model.api_key`, and the same job submitted again with the key ' +
-      "replays every call already answered from the extraction's journal in the store (none is made twice).",
+      "replays every call already answered from the extraction's journal in the store (none is made twice). " +
+      'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
+      'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
+      'slice replaying the calls answered.',
     body: 'json',
     ndjson: true,
     creates: true,

@@ -19,9 +19,13 @@ import type { TargetModel } from '../../models/types.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
 import { storeExtractionJournal } from '../memorization/store-journal.js';
+import { storeWorkExtraction } from '../memorization/stored-extractions.js';
+import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
 import type { Store } from '../../store/types.js';
 import { modelNotHeld, type HeldJobModels, type StoredModelSpec } from './held-models.js';
+import { ItemHandedBack, modelHolderAlive } from './hand-back.js';
+import { unrefTimer } from '../../util/timers.js';
 import type { ScoreOptions, ScoreRequest } from '../score/score.js';
 import type { JobClaim, JobType } from './types.js';
 
@@ -43,7 +47,52 @@ export interface JobEngine {
  * Runs one item: its result (plain JSON) or a thrown error, which becomes the item's failed result.
  * @example const run: JobExecutor = (item, claim, signal) => engine.analyze(item as AnalyzeRequest, { owner: claim.job.account, signal })
  */
-export type JobExecutor = (item: unknown, claim: JobClaim, signal: AbortSignal) => Promise<unknown>;
+export type JobExecutor = (item: unknown, claim: JobClaim, signal: AbortSignal, slice?: ItemSlice) => Promise<unknown>;
+
+/**
+ * The time an item has, as the runner gives it: `deadline` (ms since the epoch) when its time limit (`limitMs`) ends.
+ * An executor that can go on later stops before it and throws `ItemHandedBack('continues')` (./hand-back.ts).
+ */
+export interface ItemSlice {
+  readonly deadline: number;
+  readonly limitMs: number;
+}
+
+/**
+ * Model calls one plan unit pays for in an extract item: an item is charged a unit per this many calls of its
+ * `budget_calls` (2,000 by default: 20 units), at submission with the job's other items — the most it can make, since
+ * the budget is never exceeded. Other items are one unit each.
+ * @example jobUnits('extract', [{ budget_calls: 250 }]) // 3
+ */
+export const EXTRACT_CALLS_PER_UNIT = 100;
+
+/**
+ * The plan units a job's items are charged at submission: one an item, an extract item one per
+ * {@link EXTRACT_CALLS_PER_UNIT} calls of its budget (default 2,000).
+ * @example jobUnits('scan', items) // items.length
+ */
+export function jobUnits(type: JobType, items: readonly unknown[]): number {
+  if (type !== 'extract') return items.length;
+  let units = 0;
+  for (const item of items) {
+    const budget = (item as { budget_calls?: unknown } | null)?.budget_calls;
+    const calls = typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? budget : 2000;
+    units += Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
+  }
+  return units;
+}
+
+/** How long a runner leaves an extract job whose model another live process holds, before it looks again (ms). */
+export const HAND_BACK_RETRY_MS = 1000;
+
+/**
+ * How long before the item's limit a slice of an extraction ends, for the calls in flight to be answered and
+ * journaled: a quarter of the limit, at least 20 ms and at most 65 s (a model call's own limit is 60 s by default,
+ * `createOpenAICompatibleModel`'s `timeoutMs`; at the 5-minute default a slice runs 235 s).
+ */
+function sliceMargin(limitMs: number): number {
+  return Math.min(65_000, Math.max(20, Math.floor(limitMs / 4)));
+}
 
 /**
  * One executor per job type; a type without one cannot run in this process (its jobs fail with NOT_SUPPORTED and
@@ -146,13 +195,24 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
   else unsupported.scan = 'this server has no scan';
   const { model, jobModels, journalStore } = options;
   if (model || jobModels) {
-    executors.extract = async (item, claim, signal) => {
+    executors.extract = async (item, claim, signal, slice) => {
       const { model: spec, ...request } = item as ExtractJobItem;
-      const handle = (spec as Partial<StoredModelSpec>).held;
+      const stored = spec as Partial<StoredModelSpec>;
       let target: TargetModel | undefined;
-      if (typeof handle === 'string') {
-        target = jobModels?.take(handle);
-        if (!target) throw modelNotHeld();
+      if (typeof stored.held === 'string') {
+        target = jobModels?.take(stored.held);
+        if (!target) {
+          // another live process holds the key: it runs the item; none does: fail now, the caller resubmits
+          const holder = stored.holder;
+          if (
+            typeof holder === 'string' &&
+            holder !== jobModels?.id &&
+            journalStore !== undefined &&
+            (await modelHolderAlive(journalStore, holder))
+          )
+            throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
+          throw modelNotHeld();
+        }
       } else if (model) target = await model(spec);
       else throw modelNotHeld();
       const journal =
@@ -164,7 +224,57 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
               model: String(spec.model ?? ''),
               ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
             });
-      return engine.memorization.extractWork({ ...request, model: target, signal, ...(journal ? { journal } : {}) });
+      // with a journal the run goes on across time slices: it stops before the item's limit, after the calls in
+      // flight are journaled, and is claimed again; the next slice replays every answered call and asks only the rest
+      const sliced = journal !== undefined && slice !== undefined;
+      const stop = new AbortController();
+      const onItem = () => stop.abort(signal.reason);
+      if (signal.aborted) onItem();
+      else signal.addEventListener('abort', onItem, { once: true });
+      const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
+      const timer = sliced
+        ? unrefTimer(
+            setTimeout(
+              () => stop.abort(endOfSlice),
+              Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs)),
+            ),
+          )
+        : null;
+      let fresh = 0;
+      const counted =
+        journal === undefined
+          ? undefined
+          : {
+              get: journal.get,
+              put: async (k: string, c: Parameters<typeof journal.put>[1]) => {
+                await journal.put(k, c);
+                fresh++;
+              },
+            };
+      let result: WorkExtractionResult;
+      try {
+        result = (await engine.memorization.extractWork({
+          ...request,
+          model: target,
+          signal: stop.signal,
+          ...(counted ? { journal: counted } : {}),
+        })) as WorkExtractionResult;
+      } catch (e) {
+        if (e !== endOfSlice || signal.aborted) throw e;
+        // a slice that answered no new call would be followed by another like it: that is the time limit
+        if (fresh === 0)
+          throw new TrainprintError(
+            'PAYLOAD_TOO_LARGE',
+            `the item made no new model call within the time limit of a job item (${Math.round(slice!.limitMs / 1000)} s)`,
+          );
+        throw new ItemHandedBack('continues', `${fresh} new calls journaled in this slice`);
+      } finally {
+        if (timer !== null) clearTimeout(timer);
+        signal.removeEventListener('abort', onItem);
+      }
+      // kept with the account's works: an analysis of the same text bundles it and draws it in its report
+      if (journalStore !== undefined) await storeWorkExtraction(journalStore, claim.job.account, result);
+      return result;
     };
   } else unsupported.extract = 'this process builds no model for an extraction';
   return { executors, unsupported };

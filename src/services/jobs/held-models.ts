@@ -5,7 +5,10 @@
  * submitted (its URL policy applied then), holds it here under a random handle, and stores the item with the handle
  * and without the key; the runner of the same process takes the model back by that handle. A process started again
  * holds nothing: its items fail with INVALID_INPUT naming `model.api_key`, and the caller resubmits with the key —
- * the extraction's journal (in the store) replays every call already answered, so none is made twice.
+ * the extraction's journal (in the store) replays every call already answered, so none is made twice. Several
+ * processes on one store: a runner that claims an item whose model another process holds gives it back while that
+ * process's runner beats in the store (./hand-back.ts), so the holder runs it; once it no longer beats, the item fails
+ * at once, as after a restart.
  */
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
@@ -18,6 +21,11 @@ export interface StoredModelSpec {
   readonly top_logprobs?: number;
   /** The handle of the model held in the accepting process's memory ({@link HeldJobModels.hold}). */
   readonly held: string;
+  /**
+   * The id of the accepting process's {@link HeldJobModels}: another process's runner that claims the item gives it
+   * back while that process beats in the store (it is alive), and fails it otherwise.
+   */
+  readonly holder?: string;
 }
 
 /**
@@ -29,6 +37,8 @@ export interface StoredModelSpec {
  * models.take(held)                                // the model, in this process; undefined after a restart
  */
 export interface HeldJobModels {
+  /** This holder's id (random): stored with each item as `holder`, and beaten into the store by its runner. */
+  readonly id: string;
   /** Holds `model` and answers its handle. */
   hold(model: TargetModel): string;
   /** The model held under `handle`, if this process holds it. */
@@ -62,6 +72,7 @@ export function createHeldJobModels(
     for (const [k, v] of jobs) if (v.until <= t) jobs.delete(k);
   };
   return {
+    id: `hh_${globalThis.crypto.randomUUID().replaceAll('-', '')}`,
     hold(model) {
       sweep();
       const handle = `hm_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;

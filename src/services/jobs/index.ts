@@ -14,10 +14,18 @@ export {
 export type { JobServiceOptions } from './service.js';
 export { DEFAULT_JOB_ITEM_TIMEOUT_MS, JobRunner, jobError } from './runner.js';
 export type { JobRunnerOptions } from './runner.js';
-export { jobExecutors, scanExecutor } from './executors.js';
+export { jobExecutors, scanExecutor, jobUnits, EXTRACT_CALLS_PER_UNIT, HAND_BACK_RETRY_MS } from './executors.js';
+export { ItemHandedBack } from './hand-back.js';
 export { startJobRunner } from './start.js';
 export type { StartJobRunnerOptions } from './start.js';
-export type { ExtractJobItem, JobEngine, JobExecutor, JobExecutorOptions, JobExecutors } from './executors.js';
+export type {
+  ExtractJobItem,
+  ItemSlice,
+  JobEngine,
+  JobExecutor,
+  JobExecutorOptions,
+  JobExecutors,
+} from './executors.js';
 export { JOB_TYPES } from './types.js';
 export type {
   ClaimWatch,

@@ -12,12 +12,16 @@
  *  - an account holds at most `concurrency − 1` of the runner's loops (all of them when it has one), so one loop is
  *    always left for the other accounts' jobs;
  *  - a cancelled job is seen within `watchMs`: the item running is aborted, the results so far are kept;
- *  - {@link JobRunner.stop} aborts the items running (after `graceMs`) and gives their chunks back.
+ *  - {@link JobRunner.stop} aborts the items running (after `graceMs`) and gives their chunks back;
+ *  - an item may give itself back rather than take a result (`ItemHandedBack`, ./hand-back.ts): an extraction whose
+ *    time slice ended before its limit (its chunk claimed again at once, the next slice going on from its journal), or
+ *    one whose model only another live process holds (this runner leaves that job to the others for a while).
  *
  * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
 import type { JobExecutor, JobExecutors } from './executors.js';
+import { ItemHandedBack } from './hand-back.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
 import { unrefTimer } from '../../util/timers.js';
 
@@ -133,6 +137,8 @@ export class JobRunner {
   readonly #held = new Map<JobClaim, AbortController>();
   /** Chunks running now per account: the fairness of {@link JobService.claim}'s `skip`. */
   readonly #perAccount = new Map<string, number>();
+  /** Jobs this runner gave an item of back to the others (another process holds what it needs), until when (ms). */
+  readonly #leftToOthers = new Map<string, number>();
   #claiming: Promise<unknown> = Promise.resolve();
 
   constructor(options: JobRunnerOptions) {
@@ -247,7 +253,11 @@ export class JobRunner {
   #claim(): Promise<JobClaim | null> {
     const next = this.#claiming.then(async () => {
       if (this.#stopped) return null;
-      const claim = await this.#o.jobs.claim(this.#o.leaseMs, { skip: this.#atCap });
+      const now = Date.now();
+      for (const [id, until] of this.#leftToOthers) if (until <= now) this.#leftToOthers.delete(id);
+      const skip = (account: string, job?: string) =>
+        this.#atCap(account) || (job !== undefined && this.#leftToOthers.has(job));
+      const claim = await this.#o.jobs.claim(this.#o.leaseMs, { skip });
       if (claim) this.#perAccount.set(claim.job.account, (this.#perAccount.get(claim.job.account) ?? 0) + 1);
       return claim;
     });
@@ -318,8 +328,9 @@ export class JobRunner {
     unrefTimer(watch);
     let results: JobResult[];
     let fault: unknown = null;
+    let handedBack: ItemHandedBack | null = null;
     try {
-      ({ results, fault } = await this.#items(claim, interrupt.signal));
+      ({ results, fault, handedBack } = await this.#items(claim, interrupt.signal));
     } finally {
       clearInterval(renew);
       clearInterval(watch);
@@ -332,6 +343,13 @@ export class JobRunner {
       await jobs.complete(claim, results).catch(() => undefined);
       return;
     }
+    if (handedBack !== null && why2 === null) {
+      // an item to be run on (a slice of a long item ended) or by another process: the chunk goes back, unfailed
+      if (handedBack.kind === 'elsewhere') this.#leftToOthers.set(claim.job.id, Date.now() + handedBack.retryMs);
+      await jobs.release(claim).catch(() => undefined);
+      if (handedBack.kind === 'continues') this.wake();
+      return;
+    }
     if (results.length < claim.items.length) {
       // stopped, or a fault of this process: the chunk goes back, to be claimed again at once
       await jobs.release(claim).catch(() => undefined);
@@ -342,7 +360,10 @@ export class JobRunner {
   }
 
   /** The chunk's items, one after another, each under its time limit, until all are done or `interrupt` aborts. */
-  async #items(claim: JobClaim, interrupt: AbortSignal): Promise<{ results: JobResult[]; fault: unknown }> {
+  async #items(
+    claim: JobClaim,
+    interrupt: AbortSignal,
+  ): Promise<{ results: JobResult[]; fault: unknown; handedBack: ItemHandedBack | null }> {
     const { itemTimeoutMs } = this.#o;
     // #run fails a job whose type has no executor before its items are run
     const execute = this.#o.executors[claim.job.type] as JobExecutor;
@@ -360,12 +381,14 @@ export class JobRunner {
       const onInterrupt = () => item.abort(interrupt.reason);
       interrupt.addEventListener('abort', onInterrupt, { once: true });
       try {
-        const work = Promise.resolve().then(() => execute(claim.items[i], claim, item.signal));
+        const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs };
+        const work = Promise.resolve().then(() => execute(claim.items[i], claim, item.signal, slice));
         work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
         results.push({ index, success: true, result: await untilAborted(work, item.signal) });
       } catch (err) {
         if (interrupt.aborted) break; // stopped, cancelled or lost: this item has no result here
-        if (PROCESS_FAULTS.has(codeOf(err) ?? '')) return { results, fault: err };
+        if (PROCESS_FAULTS.has(codeOf(err) ?? '')) return { results, fault: err, handedBack: null };
+        if (err instanceof ItemHandedBack && !item.signal.aborted) return { results, fault: null, handedBack: err };
         results.push({
           index,
           success: false,
@@ -376,7 +399,7 @@ export class JobRunner {
         interrupt.removeEventListener('abort', onInterrupt);
       }
     }
-    return { results, fault: null };
+    return { results, fault: null, handedBack: null };
   }
 }
 

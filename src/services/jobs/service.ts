@@ -166,7 +166,8 @@ export class JobService implements JobStore {
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
     const now = this.#clock();
-    const n = this.#chunkItems;
+    // an extract item runs long (a whole book, across time slices) and only where its model is held: one a chunk
+    const n = s.type === 'extract' ? 1 : this.#chunkItems;
     const chunks = Math.ceil(s.items.length / n);
     const job: JobRecord = {
       id: newId('job_'),
@@ -312,7 +313,7 @@ export class JobService implements JobStore {
    */
   async claim(
     leaseMs: number,
-    options: { readonly skip?: (account: string) => boolean } = {},
+    options: { readonly skip?: (account: string, job?: string) => boolean } = {},
   ): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
@@ -331,7 +332,7 @@ export class JobService implements JobStore {
             tx.delete(openAt); // left by a purge that crashed
             continue;
           }
-          if (skip(j.account)) continue;
+          if (skip(j.account, j.id)) continue;
           const claim = await this.#claimIn(tx, j, leaseMs, now);
           if (claim) return claim;
         }

@@ -6,6 +6,7 @@ import type { Store } from '../../store/types.js';
 import { jobExecutors, type JobEngine, type JobExecutorOptions } from './executors.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 import { createJobService } from './service.js';
+import { beatModelHolder } from './hand-back.js';
 import type { JobStore } from './types.js';
 
 /**
@@ -40,5 +41,11 @@ export function startJobRunner(
     ...jobExecutors(engine, { work, model, jobModels, journalStore: engine.store }),
   });
   runner.start();
+  if (jobModels) {
+    // the other processes on the store give this one the extract items whose models it holds while it beats
+    const beat = beatModelHolder(engine.store, jobModels.id, timing.leaseMs ?? 60_000);
+    const stop = () => void beat.stop();
+    runner.settled.then(stop, stop);
+  }
   return runner;
 }

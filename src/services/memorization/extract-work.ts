@@ -276,7 +276,17 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
    * spent or the run halted (no call made). Answered from the journal when it holds the request, else made and
    * journaled. The answer's chain is aligned in the window after `at`.
    */
-  async function call(
+  const inFlight = new Set<Promise<unknown>>();
+  /** {@link callOnce}, tracked while it runs: a run that stops waits for the calls in flight to be journaled. */
+  function call(...args: Parameters<typeof callOnce>): ReturnType<typeof callOnce> {
+    const p = callOnce(...args);
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  async function callOnce(
     prompt: string,
     at: number,
     phase: ExtractionCall['phase'],
@@ -404,66 +414,77 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     return last;
   };
 
-  // phase 1: the probes
+  // the phases: once one rejects (the signal aborted, a store failing), the calls still in flight finish and are
+  // journaled before the run rejects, so a run started again asks none of them a second time
   const hits: Array<{ at: number; end: number; probe: number; next: string | null; variant: number }> = [];
-  await mapLimit(plan.positions, concurrency, async (at, k) => {
-    const prompt = workPrefix(at);
-    const asked = await ask(prompt, at, 'probe', 'work', 0);
-    if (asked === null) {
-      untried.probes.push(work.starts[at]);
-      return;
-    }
-    if (asked.end > at)
-      hits.push({ at, end: asked.end, probe: k, next: nextOwnPrompt(prompt, asked.got), variant: asked.variant });
-  });
-  hits.sort((a, b) => a.at - b.at);
+  try {
+    await phases();
+  } catch (e) {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+    throw e;
+  }
 
-  // phase 2: from each hit, step back while probes still hit, then loop forward
-  await mapLimit(hits, concurrency, async (hit, me) => {
-    const claim = (a: number, b: number) => {
-      for (let w = a; w < b; w++) if (owner[w] < 0) owner[w] = me;
-    };
-    claim(hit.at, hit.end);
-    const floor = hit.probe > 0 ? plan.positions[hit.probe - 1] : prefix;
-    let variant = hit.variant;
-    for (let at = hit.at - prefix; at >= Math.max(prefix, floor); at -= prefix) {
-      if (owner[at] >= 0 && owner[at] !== me) break;
-      const asked = await ask(workPrefix(at), at, 'probe', 'work', variant);
+  async function phases(): Promise<void> {
+    // phase 1: the probes
+    await mapLimit(plan.positions, concurrency, async (at, k) => {
+      const prompt = workPrefix(at);
+      const asked = await ask(prompt, at, 'probe', 'work', 0);
       if (asked === null) {
         untried.probes.push(work.starts[at]);
-        break;
-      }
-      const end = asked.end;
-      if (end <= at) break;
-      claim(at, end);
-    }
-    let at = hit.end,
-      prompt = hit.next ?? workPrefix(hit.end),
-      from: ExtractionCall['prompt_from'] = hit.next === null ? 'work' : 'model';
-    while (at < n) {
-      if (owner[at] >= 0 && owner[at] !== me) return; // another loop went on from here
-      // the model's own words go to the template that brought it here; the work's text, best-of-N again
-      const asked = await ask(prompt, at, 'loop', from, variant, from === 'model' ? 1 : variants.length);
-      if (asked === null) {
-        untried.loops.push(work.starts[at]);
         return;
       }
-      const { got, end } = asked;
-      if (end <= at) {
-        if (from === 'work') return; // the work's own text did not bring it back: the block has ended
-        prompt = workPrefix(at);
-        from = 'work';
-        continue;
+      if (asked.end > at)
+        hits.push({ at, end: asked.end, probe: k, next: nextOwnPrompt(prompt, asked.got), variant: asked.variant });
+    });
+    hits.sort((a, b) => a.at - b.at);
+
+    // phase 2: from each hit, step back while probes still hit, then loop forward
+    await mapLimit(hits, concurrency, async (hit, me) => {
+      const claim = (a: number, b: number) => {
+        for (let w = a; w < b; w++) if (owner[w] < 0) owner[w] = me;
+      };
+      claim(hit.at, hit.end);
+      const floor = hit.probe > 0 ? plan.positions[hit.probe - 1] : prefix;
+      let variant = hit.variant;
+      for (let at = hit.at - prefix; at >= Math.max(prefix, floor); at -= prefix) {
+        if (owner[at] >= 0 && owner[at] !== me) break;
+        const asked = await ask(workPrefix(at), at, 'probe', 'work', variant);
+        if (asked === null) {
+          untried.probes.push(work.starts[at]);
+          break;
+        }
+        const end = asked.end;
+        if (end <= at) break;
+        claim(at, end);
       }
-      variant = asked.variant;
-      claim(at, end);
-      // still near-verbatim to its end: its own words are the next prompt; else the work's, where it drifted
-      const own = nextOwnPrompt(prompt, got);
-      prompt = own ?? workPrefix(end);
-      from = own === null ? 'work' : 'model';
-      at = end;
-    }
-  });
+      let at = hit.end,
+        prompt = hit.next ?? workPrefix(hit.end),
+        from: ExtractionCall['prompt_from'] = hit.next === null ? 'work' : 'model';
+      while (at < n) {
+        if (owner[at] >= 0 && owner[at] !== me) return; // another loop went on from here
+        // the model's own words go to the template that brought it here; the work's text, best-of-N again
+        const asked = await ask(prompt, at, 'loop', from, variant, from === 'model' ? 1 : variants.length);
+        if (asked === null) {
+          untried.loops.push(work.starts[at]);
+          return;
+        }
+        const { got, end } = asked;
+        if (end <= at) {
+          if (from === 'work') return; // the work's own text did not bring it back: the block has ended
+          prompt = workPrefix(at);
+          from = 'work';
+          continue;
+        }
+        variant = asked.variant;
+        claim(at, end);
+        // still near-verbatim to its end: its own words are the next prompt; else the work's, where it drifted
+        const own = nextOwnPrompt(prompt, got);
+        prompt = own ?? workPrefix(end);
+        from = own === null ? 'work' : 'model';
+        at = end;
+      }
+    });
+  }
 
   if (!anySuccess && firstError !== null) throw firstError;
   records.sort((a, b) => a.id - b.id);

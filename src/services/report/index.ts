@@ -16,5 +16,7 @@ export type { ReportKey, ReportPublicKey } from './sign.js';
 export { canonicalJson } from './canonical.js';
 export { transcriptDigest } from './transcripts.js';
 export { TRAINPRINT_VERSION } from './version.js';
+export { extractionStrip, stripGeometry } from './strip-svg.js';
+export type { ExtractionStripInput, Strip, StripBox, StripEdge, StripMark, StripSection } from './strip-svg.js';
 // the bundle's format id and types: all of types.ts
 export * from './types.js';

@@ -10,7 +10,7 @@ import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import { NV_BLOCK_WORDS } from '../memorization/nv-blocks.js';
 import { esc, num, pct, REPORT_CSS } from './html.js';
 import { chainSection, inputsSection, methodSection, notCheckedSection, passagesSection } from './render-parts.js';
-import { stripSvg, type StripMark, type StripSection } from './strip-svg.js';
+import { extractionStrip, stripSvg, type StripMark, type StripSection } from './strip-svg.js';
 import type { AnalysisRecordInput, EvidenceBundle } from './types.js';
 
 /** What {@link renderWorkReport} renders: a stored analysis (its result, text and transcripts), or a bundle's. */
@@ -125,25 +125,14 @@ ${sections}</section>`;
 function extractionSection(extractions: readonly WorkExtractionResult[], layout: WorkLayout): string {
   if (extractions.length === 0) return '';
   const figures = extractions.map((x) => {
-    const marks: StripMark[] = x.blocks.map((b) => ({
-      start: b.start,
-      end: b.end,
-      faint: b.words < NV_BLOCK_WORDS,
-      label:
-        `${num(b.words)} words · characters ${num(b.start)}–${num(b.end)} · ` +
-        `call${b.calls.length === 1 ? '' : 's'} ${b.calls.join(', ')} · prompt ${b.prompt_variant}`,
-    }));
+    const { label, kind, marks } = extractionStrip(x, layout.length, layout.sections);
     const long = x.blocks.filter((b) => b.words >= NV_BLOCK_WORDS).length;
     const caption =
       `Model <code>${esc(x.model)}</code>${x.reported_models.length ? ` (reported as ${x.reported_models.map((m) => `<code>${esc(m)}</code>`).join(', ')})` : ''} ` +
       `wrote out <b>${pct(x.nv_recall)}</b> of the work in ${num(long)} near-verbatim block${long === 1 ? '' : 's'} of ≥ ${NV_BLOCK_WORDS} words ` +
       `(≥ 50 words: ${pct(x.nv_recall_50)}) · ${num(x.calls)} of ${num(x.budget_calls)} calls, ${num(x.refusals)} refused` +
       `${x.stopped === 'done' ? '' : `, stopped: ${esc(x.stopped)}`} · transcript <code>${esc(x.record.transcript_sha256)}</code>`;
-    return figure(
-      caption,
-      { label: `Blocks of the work written out by ${x.model}`, kind: 'extraction', marks },
-      layout,
-    );
+    return figure(caption, { label, kind, marks }, layout);
   });
   return `<section><h2>What models wrote out</h2>
 <p class="note">Each bar is the whole work; a mark is a passage a model wrote out near-verbatim when asked to continue

@@ -1,0 +1,63 @@
+/**
+ * An item given back to the job store rather than given a result: the executor throws {@link ItemHandedBack} and the
+ * runner releases the item's chunk (not counted as an attempt), to be claimed again.
+ *
+ *  - `continues`: an item that makes progress across time slices (an extraction of a whole book: every answered call
+ *    is in its journal, so the next slice replays them and asks only the rest) reached the end of its slice before
+ *    the item's time limit; any runner claims it again at once.
+ *  - `elsewhere`: the item needs what only another live process holds (an extract job's model key, kept only in the
+ *    memory of the process that accepted the job); this runner leaves the job to the others for `retryMs`.
+ *
+ * Whether the process holding an extract job's models is alive: it beats in the store while its runner runs
+ * ({@link beatModelHolder}); one that stopped or died stops beating, and an item that needs it then fails at once
+ * (INVALID_INPUT naming `model.api_key`: resubmit), never waiting for it.
+ */
+import type { Store } from '../../store/types.js';
+import { unrefTimer } from '../../util/timers.js';
+
+/** See the module's documentation. */
+export class ItemHandedBack extends Error {
+  readonly kind: 'continues' | 'elsewhere';
+  /** `elsewhere`: how long this runner leaves the job to the others (ms). */
+  readonly retryMs: number;
+  constructor(kind: 'continues' | 'elsewhere', detail: string, retryMs = 0) {
+    super(detail);
+    this.name = 'ItemHandedBack';
+    this.kind = kind;
+    this.retryMs = retryMs;
+  }
+}
+
+const HOLDER_PREFIX = 'extract-model-holder/';
+
+/**
+ * Beats `holder` (a {@link HeldJobModels}'s id) into `store` every third of `ttlMs` until stopped: the other processes
+ * on the store read it as alive until `ttlMs` after the last beat. `stop()` removes it at once.
+ * @example const beat = beatModelHolder(engine.store, jobModels.id, 60_000); … await beat.stop()
+ */
+export function beatModelHolder(store: Store, holder: string, ttlMs: number): { stop(): Promise<void> } {
+  const key = HOLDER_PREFIX + holder;
+  let stopped = false;
+  const beat = () => {
+    if (!stopped) store.put(key, { until: Date.now() + ttlMs }).catch(() => undefined);
+  };
+  beat();
+  const timer = unrefTimer(setInterval(beat, Math.max(10, Math.floor(ttlMs / 3))));
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      await store.delete(key).catch(() => false);
+    },
+  };
+}
+
+/**
+ * Whether the process holding `holder`'s models beat within its time to live.
+ * @example if (await modelHolderAlive(store, spec.holder)) throw new ItemHandedBack('elsewhere', '…', 1000)
+ */
+export async function modelHolderAlive(store: Store, holder: string, now = Date.now()): Promise<boolean> {
+  const v = (await store.get(HOLDER_PREFIX + holder)) as { until?: unknown } | undefined;
+  return typeof v?.until === 'number' && v.until > now;
+}

@@ -1,0 +1,151 @@
+// The web app's jobs view with an extract job, in headless Chromium, served mode: a JSON-lines file of one extract
+// item (a work and the fixture chat model on 127.0.0.1 that memorised a stretch of it) is submitted from the view; its
+// result row shows the strip of what the model wrote out — a mark per block, placed where the work report's strip
+// places it (the same geometry, stripGeometry), faint under 100 words — and a click on a mark shows the block's
+// generated text beside the work's own text of its span; an analysis of the same text shows it below its result (the
+// account's extractions, from the analysis's bundle). With TRAINPRINT_SCREENSHOTS=1 it also writes
+// docs/images/web-extraction.png. Built into a temporary folder, so it can run beside the other web tests.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import { createHandler, KeyStore, type Handler } from '../../src/http/index.js';
+import { createHeldJobModels, createJobService, startJobRunner, type JobRunner } from '../../src/library.js';
+import { extractionStrip, stripGeometry } from '../../src/services/report/index.js';
+import { serve, type Server } from '../../src/node/serve.js';
+import { serveStatic } from '../../src/node/static.js';
+import { launchChromium, requireChromium } from '../fixtures/chromium.js';
+import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+import { buildWebApp } from '../fixtures/web-build.js';
+
+const { text, words } = syntheticWork(3, 400, 5);
+/** The three chapters, each from its heading to the next one's. */
+const starts = [...text.matchAll(/Chapter \d+/g)].map((m) => m.index);
+const sections = starts.map((start, i) => ({ start, end: starts[i + 1] ?? text.length, title: `Chapter ${i + 1}` }));
+let tmp: string;
+let engine: Engine;
+let api: Handler;
+let runner: JobRunner;
+let model: MemorisedServer;
+let server: Server;
+let base: string;
+let key: string;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  requireChromium();
+  let out: string;
+  ({ tmp, out } = await buildWebApp('web-extraction', ['index.js', 'evidence.js']));
+  engine = await createEngine();
+  model = await startMemorisedServer({ words, held: [100, 600] });
+  const keys = new KeyStore(engine.store);
+  key = (await keys.createKey({ account: 'web', plan: 'pro', mode: 'test', name: 'web extraction test' })).key;
+  const jobModels = createHeldJobModels();
+  runner = startJobRunner(engine, { pollMs: 50, jobModels });
+  api = createHandler(engine, {
+    keys,
+    jobs: createJobService({ store: engine.store }),
+    jobModels,
+    allowPrivateModelHosts: true,
+    onJobSubmitted: () => runner.wake(),
+  });
+  const files = serveStatic(out);
+  server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
+  base = `${server.url}/`;
+  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await runner?.stop();
+  await server?.close();
+  await model?.close();
+  engine?.dispose();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('web app, an extract job (headless Chromium)', () => {
+  it('draws the strip of the blocks the model wrote out, shows a block on a click, and below an analysis of the text', async () => {
+    await page.goto(base);
+    await page.locator('#mode summary').click();
+    await page.check('#mode-http');
+    await page.fill('#mode-api-key', key);
+    await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+    await page.goto(`${base}#jobs`);
+    const item = {
+      text,
+      sections,
+      model: { base_url: model.baseUrl, model: 'fixture-memo-1', api: 'chat' },
+      budget_calls: 60,
+      prompt_variants: 1,
+      concurrency: 2,
+    };
+    await page.selectOption('#jobs-type', 'extract');
+    await page.setInputFiles('#jobs-file', {
+      name: 'work.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(`${JSON.stringify(item)}\n`),
+    });
+    await page.click('#jobs-submit');
+    await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 1 of 1 items done/);
+    const results = await page
+      .locator('#jobs-download')
+      .evaluate(async (a) => (await fetch((a as HTMLAnchorElement).href)).text());
+    const line = JSON.parse(results.trim());
+    expect(line.success).toBe(true);
+    const x = line.result;
+    expect(x.nv_recall).toBeGreaterThan(0);
+    expect(x.blocks.length).toBeGreaterThan(0);
+    const row = page.locator('#jobs-results tr').nth(0);
+    expect(await row.locator('.job-found').textContent()).toBe(
+      `nv-recall ${Math.round(x.nv_recall * 1000) / 10} %, ${x.blocks.length} block${x.blocks.length === 1 ? '' : 's'}, ${x.calls} calls`,
+    );
+    // a mark per block, where the report's strip puts it: the same geometry over the same text and sections
+    const g = stripGeometry(extractionStrip(x, text.length));
+    const marks = row.locator('svg.extraction-strip rect.mark');
+    await expect.poll(() => marks.count()).toBe(x.blocks.length);
+    for (let k = 0; k < x.blocks.length; k++) {
+      const [bx, bw, faint] = await marks
+        .nth(k)
+        .evaluate((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width')), r.classList.contains('short')]);
+      expect(bx).toBeCloseTo(g.marks[k].x, 3);
+      expect(bw).toBeCloseTo(g.marks[k].width, 3);
+      expect(faint).toBe(x.blocks[k].words < 100);
+    }
+    // the sections' boundaries (three chapters: two lines)
+    expect(await row.locator('svg.extraction-strip line.edge').count()).toBe(x.sections.length - 1);
+    // a block's panel: hidden until a mark is chosen; then the generated text and the work's span
+    const panel = row.locator('.extraction-block');
+    expect(await panel.isHidden()).toBe(true);
+    const last = x.blocks.length - 1;
+    await marks.nth(last).click();
+    expect(await panel.isVisible()).toBe(true);
+    expect(await panel.locator('blockquote.generated').textContent()).toBe(x.blocks[last].generated);
+    expect(await panel.locator('blockquote.passage').textContent()).toBe(
+      text.slice(x.blocks[last].start, x.blocks[last].end),
+    );
+    expect(await marks.nth(last).getAttribute('aria-pressed')).toBe('true');
+    expect(await row.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
+    // the analysis of the same text shows the account's extraction of it below the result (its bundle carries it)
+    await page.goto(`${base}#analyze`);
+    await page.fill('#analyze-text', text);
+    await page.click('#analyze-run');
+    await page.waitForFunction(() => /^Done in/.test(document.getElementById('analyze-status')?.textContent ?? ''));
+    const below = page.locator('#analysis-extractions');
+    await expect.poll(() => below.locator('svg.extraction-strip rect.mark').count()).toBe(x.blocks.length);
+    expect(await below.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
+    await below.locator('rect.mark').nth(0).click();
+    expect(await below.locator('blockquote.generated').textContent()).toBe(x.blocks[0].generated);
+    if (process.env.TRAINPRINT_SCREENSHOTS === '1')
+      await below.screenshot({
+        path: fileURLToPath(new URL('../../docs/images/web-extraction.png', import.meta.url)),
+      });
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
