@@ -21,8 +21,11 @@
 //   node bench/scan-cli.mjs [--outputs 20000] [--rounds 5] [--only natural|mix] [--baseline DIST]
 //        --baseline: another build's dist/ (a previous release's, main's), its `trainprint scan` timed in the same
 //        alternation on the same files: before and after on one machine
+//   node bench/scan-cli.mjs --only mix --rounds 0 --keep DIR
+//        writes the archive (DIR/<workload>.tpds) and the outputs (.jsonl, .txt) to DIR and keeps them, to profile
+//        a run: node --cpu-prof dist/cli.js scan --dataset DIR/mix.tpds DIR/mix.jsonl --out HITS.jsonl --quiet
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +40,7 @@ const OUTPUTS = Number(arg('outputs', 20_000));
 const ROUNDS = Number(arg('rounds', 5));
 const ONLY = arg('only', null);
 const BASELINE = arg('baseline', null);
+const KEEP = arg('keep', null);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(here, '../dist/cli.js');
 if (!hasSharedData()) {
@@ -172,7 +176,8 @@ function timed(args, cli = CLI) {
   return performance.now() - t;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-cli-'));
+const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-cli-'));
+if (KEEP) mkdirSync(KEEP, { recursive: true });
 const result = { bench: 'scan-cli', date: new Date().toISOString(), node: process.version, cores: cpus().length };
 try {
   for (const [name, w] of Object.entries(WORKLOADS)) {
@@ -197,6 +202,7 @@ try {
         timed(['scan', '--dataset', tpds, input, '--out', `${out}.baseline`, '--quiet'], join(BASELINE, 'cli.js')),
     };
     const names = Object.keys(runs);
+    if (ROUNDS === 0) continue;
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < names.length; k++)
         runs[names[(k + r) % names.length]].push(Math.round(kinds[names[(k + r) % names.length]]()));
@@ -277,8 +283,9 @@ try {
     };
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
 }
+if (ROUNDS === 0) process.exit(0);
 const file = join(here, 'results', ONLY ? `scan-cli-${ONLY}.json` : 'scan-cli.json');
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
