@@ -135,6 +135,14 @@ export interface SearchOptions {
    */
   readonly reworded?: boolean;
   /**
+   * @internal Whether candidates are aligned with synonyms (what `engine.scan` turns off unless asked for
+   * paraphrases): a synonym swap lets a reworded sentence meet its source, and a scan for copies keeps none; without
+   * it the first alignment of a process does not wait for the WordNet table (≈ 0.25 s) and no pair is swapped. The
+   * passages' spans and kinds are those with true (bench/scan-cli.mjs: the same hits); their similarity may differ
+   * in the third decimal. @default true
+   */
+  readonly synonyms?: boolean;
+  /**
    * @internal Fewest distinct exact hits in a document's best region for it to be aligned (`engine.scan` asks for
    * what a copy of its shortest passage would show; chance candidates, a common phrase or two, are not aligned and
    * keep their seed matches). @default 2
