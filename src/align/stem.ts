@@ -134,8 +134,7 @@ const byLength = (rules: readonly Rule[]): Rule[] => [...rules].sort((a, b) => b
 /**
  * A step's rules (longest suffix first) by the character code of their suffix's last letter: a word is tested only
  * against the rules that end in its own last letter, in the same order (the first match is the same one), as
- * Porter's own implementation switches on a letter of the word (the 47 suffix tests of steps 2–4 were most of the
- * cost of stemming WordNet's 51,081 lemmas for the synonym table, the first alignment of a process).
+ * Porter's own implementation switches on a letter of the word, instead of all 47 suffixes of steps 2–4.
  */
 function byLastLetter(rules: readonly Rule[]): ReadonlyArray<readonly Rule[] | undefined> {
   const groups: Rule[][] = [];
