@@ -217,6 +217,7 @@ try {
       let to = from;
       for (let size = 0; to < items.length && size + utf8.encode(items[to].text).length + 1 <= FILE_LIMIT; to++)
         size += utf8.encode(items[to].text).length + 1;
+      if (to === from) to++; // an output over the limit alone: a file of its own (fingerprint refuses it)
       const k = parts.length;
       const part = {
         input: join(dir, `${name}-${k}.jsonl`),
