@@ -3,7 +3,10 @@
 //              `trainprint fingerprint OUTPUTS.txt` (the same texts, joined by newlines): both whole processes,
 //              start-up, loading and writing included, run alternately; the medians of the wall times
 //              (same bytes, so the throughput ratio is fingerprint time / scan time); the targets are ≥ 0.5 on
-//              natural outputs and ≥ 0.6 on the mix of bench/scan.mjs
+//              natural outputs and ≥ 0.6 on the mix of bench/scan.mjs. `trainprint fingerprint` takes a text file of
+//              up to 10 MiB, so the outputs are written as files of at most that and each command runs once per file
+//              (20,000 outputs: two each). Also the CPU time of each run (user + system, all threads, by GNU time
+//              where /usr/bin/time exists) and its ratio: on a shared, loaded machine the wall time stretches
 //   recall     planted archive passages (every third with 1–3 of its words replaced): found when a hit names the
 //              passage's document and its query span is the passage's (exactSpan of test/fixtures/scan-plant.ts:
 //              every letter of it, at most one host word beyond it on either side); the target is ≥ 99 %; and
@@ -21,8 +24,11 @@
 //   node bench/scan-cli.mjs [--outputs 20000] [--rounds 5] [--only natural|mix] [--baseline DIST]
 //        --baseline: another build's dist/ (a previous release's, main's), its `trainprint scan` timed in the same
 //        alternation on the same files: before and after on one machine
+//   node bench/scan-cli.mjs --only mix --rounds 0 --keep DIR
+//        writes the archive (DIR/<workload>.tpds) and the outputs (.jsonl, .txt) to DIR and keeps them, to profile
+//        a run: node --cpu-prof dist/cli.js scan --dataset DIR/mix.tpds DIR/mix-0.jsonl --out HITS.jsonl --quiet
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +43,7 @@ const OUTPUTS = Number(arg('outputs', 20_000));
 const ROUNDS = Number(arg('rounds', 5));
 const ONLY = arg('only', null);
 const BASELINE = arg('baseline', null);
+const KEEP = arg('keep', null);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(here, '../dist/cli.js');
 if (!hasSharedData()) {
@@ -165,14 +172,34 @@ function exactSpan(text, hit, p) {
   return words(text.slice(hit.query_start, start)) <= 1 && words(text.slice(end, hit.query_end)) <= 1;
 }
 
-/** Wall milliseconds of one CLI run (a whole process, as a user runs it). */
+/** The largest text file `trainprint fingerprint` takes (analyze's 10 MiB of UTF-8). */
+const FILE_LIMIT = 10 * 1024 * 1024;
+const utf8 = new TextEncoder();
+/** GNU time, for the CPU time of a run (user + system, all threads): a loaded machine stretches the wall time. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/** Wall and CPU milliseconds of one CLI run (a whole process, as a user runs it; CPU NaN without GNU time). */
 function timed(args, cli = CLI) {
+  const cpuFile = join(dir, 'cpu.txt');
   const t = performance.now();
-  execFileSync(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  return performance.now() - t;
+  if (TIME)
+    execFileSync(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, cli, ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  else execFileSync(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const wall = performance.now() - t;
+  const cpu = TIME
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .slice(-2)
+        .reduce((n, x) => n + Number(x) * 1000, 0)
+    : NaN;
+  return { wall, cpu };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-cli-'));
+const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-cli-'));
+if (KEEP) mkdirSync(KEEP, { recursive: true });
 const result = { bench: 'scan-cli', date: new Date().toISOString(), node: process.version, cores: cpus().length };
 try {
   for (const [name, w] of Object.entries(WORKLOADS)) {
@@ -183,24 +210,73 @@ try {
     const stats = await engine.addDataset({ id: 'archive' }, archive);
     const tpds = join(dir, `${name}.tpds`);
     writeFileSync(tpds, engine.exportDataset('archive'));
-    const input = join(dir, `${name}.jsonl`);
-    writeFileSync(input, `${items.map((x) => JSON.stringify(x)).join('\n')}\n`);
-    const text = join(dir, `${name}.txt`);
-    writeFileSync(text, items.map((x) => x.text).join('\n'));
-    const bytes = readFileSync(text).length;
-    const out = join(dir, `${name}-hits.jsonl`);
+    // `trainprint fingerprint` takes a text file of up to 10 MiB (as analyze does): the outputs are cut into parts
+    // that fit, in order, and each command runs once per part (the same bytes, the same number of start-ups)
+    const parts = [];
+    for (let from = 0; from < items.length; ) {
+      let to = from;
+      for (let size = 0; to < items.length && size + utf8.encode(items[to].text).length + 1 <= FILE_LIMIT; to++)
+        size += utf8.encode(items[to].text).length + 1;
+      if (to === from) to++; // an output over the limit alone: a file of its own (fingerprint refuses it)
+      const k = parts.length;
+      const part = {
+        input: join(dir, `${name}-${k}.jsonl`),
+        text: join(dir, `${name}-${k}.txt`),
+        out: join(dir, `${name}-${k}-hits.jsonl`),
+      };
+      writeFileSync(
+        part.input,
+        `${items
+          .slice(from, to)
+          .map((x) => JSON.stringify(x))
+          .join('\n')}\n`,
+      );
+      writeFileSync(
+        part.text,
+        items
+          .slice(from, to)
+          .map((x) => x.text)
+          .join('\n'),
+      );
+      parts.push(part);
+      from = to;
+    }
+    const bytes = parts.reduce((n, p) => n + readFileSync(p.text).length, 0);
     const runs = { fingerprint: [], scan: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
+    const cpu = { fingerprint: [], scan: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
+    const each = (f) => {
+      let wall = 0,
+        used = 0;
+      for (const part of parts) {
+        const t = f(part);
+        wall += t.wall;
+        used += t.cpu;
+      }
+      return { wall, cpu: used };
+    };
     const kinds = {
-      fingerprint: () => timed(['fingerprint', text]),
-      scan: () => timed(['scan', '--dataset', tpds, input, '--out', out, '--quiet']),
+      fingerprint: () => each((p) => timed(['fingerprint', p.text])),
+      scan: () => each((p) => timed(['scan', '--dataset', tpds, p.input, '--out', p.out, '--quiet'])),
       scan_baseline: () =>
-        timed(['scan', '--dataset', tpds, input, '--out', `${out}.baseline`, '--quiet'], join(BASELINE, 'cli.js')),
+        each((p) =>
+          timed(
+            ['scan', '--dataset', tpds, p.input, '--out', `${p.out}.baseline`, '--quiet'],
+            join(BASELINE, 'cli.js'),
+          ),
+        ),
     };
     const names = Object.keys(runs);
+    if (ROUNDS === 0) continue;
     for (let r = 0; r < ROUNDS; r++) {
-      for (let k = 0; k < names.length; k++)
-        runs[names[(k + r) % names.length]].push(Math.round(kinds[names[(k + r) % names.length]]()));
-      console.error(`${name} round ${r + 1}: ${names.map((k) => `${k} ${runs[k].at(-1)} ms`).join(', ')}`);
+      for (let k = 0; k < names.length; k++) {
+        const kind = names[(k + r) % names.length];
+        const t = kinds[kind]();
+        runs[kind].push(Math.round(t.wall));
+        cpu[kind].push(Math.round(t.cpu));
+      }
+      console.error(
+        `${name} round ${r + 1}: ${names.map((k) => `${k} ${runs[k].at(-1)} ms (CPU ${cpu[k].at(-1)})`).join(', ')}`,
+      );
     }
     // false blocks from the last timed scan's output; recall from it or from a scan of planted outputs
     const readHits = (file) =>
@@ -208,7 +284,7 @@ try {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l));
-    const hits = readHits(out);
+    const hits = parts.flatMap((p) => readHits(p.out));
     const plantedIds = new Set(timedPlanted.map((p) => `out-${p.item}`));
     const falseHits = hits.filter((h) => !plantedIds.has(h.id));
     let planted = timedPlanted,
@@ -240,10 +316,21 @@ try {
       scan = median(runs.scan);
     result[name] = {
       archive: { documents: stats.documents, fingerprints: stats.fingerprints, mb: round(stats.bytes / 1e6, 2) },
-      outputs: { count: OUTPUTS, mb: round(bytes / 1e6, 2), words: w.words, planted: timedPlanted.length },
+      outputs: {
+        count: OUTPUTS,
+        mb: round(bytes / 1e6, 2),
+        words: w.words,
+        planted: timedPlanted.length,
+        files: parts.length,
+      },
       throughput: {
         rounds: ROUNDS,
+        files: `the outputs in ${parts.length} file(s) of at most 10 MiB (what trainprint fingerprint takes), each command run once per file`,
         ms: runs,
+        cpu_ms: cpu,
+        cpu_ms_median: { fingerprint: median(cpu.fingerprint), scan: median(cpu.scan) },
+        ratio_to_fingerprint_cpu: round(median(cpu.fingerprint) / median(cpu.scan), 3),
+        ratio_per_pair_cpu: cpu.scan.map((s, i) => round(cpu.fingerprint[i] / s, 3)),
         ms_median: { fingerprint: fp, scan },
         mb_s_median: { fingerprint: round(bytes / 1e3 / fp), scan: round(bytes / 1e3 / scan) },
         ratio_to_fingerprint: round(fp / scan, 3),
@@ -253,6 +340,8 @@ try {
               baseline: BASELINE,
               ms_median_baseline: median(runs.scan_baseline),
               ratio_to_fingerprint_baseline: round(fp / median(runs.scan_baseline), 3),
+              cpu_ms_median_baseline: median(cpu.scan_baseline),
+              ratio_to_fingerprint_cpu_baseline: round(median(cpu.fingerprint) / median(cpu.scan_baseline), 3),
             }
           : {}),
         target: name === 'natural' ? 0.5 : 0.6,
@@ -277,8 +366,9 @@ try {
     };
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
 }
+if (ROUNDS === 0) process.exit(0);
 const file = join(here, 'results', ONLY ? `scan-cli-${ONLY}.json` : 'scan-cli.json');
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
@@ -290,6 +380,7 @@ console.log(
           k,
           {
             ratio: result[k].throughput.ratio_to_fingerprint,
+            ratio_cpu: result[k].throughput.ratio_to_fingerprint_cpu,
             recall: result[k].recall.recall,
             false: result[k].false_blocks.hits,
           },

@@ -59,8 +59,12 @@ function cvc(w: string, end: number): boolean {
 
 type Rule = readonly [suffix: string, replacement: string];
 
-/** Replace the first matching suffix when the stem's m > `minM`; returns the word (changed or not) and whether a suffix matched. */
-function applyRules(w: string, rules: readonly Rule[], minM: number): string {
+/**
+ * Replace the first matching suffix when the stem's m > `minM`; returns the word (changed or not). `rules` are those
+ * of a step whose suffix ends in the word's last letter ({@link byLastLetter}): no other can match.
+ */
+function applyRules(w: string, rules: readonly Rule[] | undefined, minM: number): string {
+  if (rules === undefined) return w;
   for (const [suf, rep] of rules) {
     if (w.endsWith(suf)) {
       const stemEnd = w.length - suf.length;
@@ -126,9 +130,29 @@ const STEP4 = [
 
 /** Longest suffix first, as Porter's rule lists are matched on the longest applicable suffix. */
 const byLength = (rules: readonly Rule[]): Rule[] => [...rules].sort((a, b) => b[0].length - a[0].length);
-const STEP2_SORTED = byLength(STEP2);
-const STEP3_SORTED = byLength(STEP3);
-const STEP4_SORTED = [...STEP4].sort((a, b) => b.length - a.length);
+
+/**
+ * A step's rules (longest suffix first) by the character code of their suffix's last letter: a word is tested only
+ * against the rules that end in its own last letter, in the same order (the first match is the same one), as
+ * Porter's own implementation switches on a letter of the word, instead of all 47 suffixes of steps 2–4.
+ */
+function byLastLetter(rules: readonly Rule[]): ReadonlyArray<readonly Rule[] | undefined> {
+  const groups: Rule[][] = [];
+  for (const rule of byLength(rules)) (groups[rule[0].charCodeAt(rule[0].length - 1)] ??= []).push(rule);
+  return groups;
+}
+const STEP2_BY_LAST = byLastLetter(STEP2);
+const STEP3_BY_LAST = byLastLetter(STEP3);
+const STEP4_BY_LAST = byLastLetter(STEP4.map((suffix) => [suffix, ''] as const));
+
+/** Whether `word` is all a–z (what /^[a-z]+$/ tests, without a regular expression per word). */
+function isLowerAZ(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return word.length > 0;
+}
 
 /** Stems already computed: a search stems the same words in every window it aligns (bounded, cleared when full). */
 const memo = new Map<string, string>();
@@ -154,7 +178,7 @@ export function porterStem(word: string): string {
  * @example stemOnce('generalizations') // 'gener'
  */
 export function stemOnce(word: string): string {
-  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 2 || !isLowerAZ(word)) return word;
   let w = word;
   // 1a
   if (w.endsWith('sses')) w = w.slice(0, -2);
@@ -179,10 +203,10 @@ export function stemOnce(word: string): string {
   // 1c
   if (w.endsWith('y') && hasVowel(w, w.length - 1)) w = w.slice(0, -1) + 'i';
   // 2, 3
-  w = applyRules(w, STEP2_SORTED, 0);
-  w = applyRules(w, STEP3_SORTED, 0);
+  w = applyRules(w, STEP2_BY_LAST[w.charCodeAt(w.length - 1)], 0);
+  w = applyRules(w, STEP3_BY_LAST[w.charCodeAt(w.length - 1)], 0);
   // 4
-  for (const suf of STEP4_SORTED) {
+  for (const [suf] of STEP4_BY_LAST[w.charCodeAt(w.length - 1)] ?? []) {
     if (w.endsWith(suf)) {
       const stemEnd = w.length - suf.length;
       if (measure(w, stemEnd) > 1 && (suf !== 'ion' || /[st]$/.test(w.slice(0, stemEnd)))) w = w.slice(0, stemEnd);

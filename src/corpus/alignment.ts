@@ -12,7 +12,7 @@
  * that too (`time_limit_reached`), so it is never a silently different answer.
  */
 import type { Core } from '../core/abi.js';
-import { alignTokens, resolveCompareOptions, type AlignedSpan } from '../align/compare.js';
+import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
 import { reuseKind, runsOf, sharedRuns, wordsOf } from '../align/reuse.js';
 import { TokenizedCache, tokenizedOnce, type TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
@@ -41,6 +41,8 @@ export interface AlignmentOutcome {
 
 /** Compare's defaults: the aligner's measured PAN settings. */
 export const COMPARE_DEFAULTS = resolveCompareOptions(undefined);
+/** Compare's defaults without synonyms: how a scan for copies aligns (SearchOptions.synonyms). */
+const WITHOUT_SYNONYMS = resolveCompareOptions({ synonyms: false });
 
 /**
  * The bounds of the alignment stage: `chars`, the work budget (characters of the query and document windows
@@ -90,6 +92,7 @@ export function* alignSteps(
   pairsOf: PairLookup,
   now: () => number = () => performance.now(),
   reworded = true,
+  synonyms = true,
 ): Steps<AlignmentOutcome> {
   const ranked = byStrength(jobs);
   const withoutText = new Set<string>();
@@ -118,7 +121,14 @@ export function* alignSteps(
       continue;
     }
     const textTokens = candidateTokens.get(dataset, candidate.doc, text);
-    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions, work);
+    const spans = yield* alignRegions(
+      core,
+      queryTokens,
+      textTokens,
+      candidate.regions,
+      work,
+      synonyms ? COMPARE_DEFAULTS : WITHOUT_SYNONYMS,
+    );
     done.push({ dataset, doc: candidate.doc, text, spans });
     yield PAUSE;
   }
@@ -355,6 +365,7 @@ function* alignRegions(
   textTokens: TokenizedText,
   regions: readonly CandidateRegion[],
   work: { chars: number },
+  options: ResolvedCompareOptions,
 ): Steps<AlignedSpan[]> {
   const query = queryTokens.text,
     text = textTokens.text;
@@ -379,7 +390,7 @@ function* alignRegions(
   const found: Window[] = [];
   const settled: Array<{ window: Window; spans: AlignedSpan[] }> = [];
   for (const w of probes) {
-    const spans = alignWindow(core, queryTokens, textTokens, w, work);
+    const spans = alignWindow(core, queryTokens, textTokens, w, work, options);
     if (spans.length > 0 && settles(spans, w, query.length, text.length)) settled.push({ window: w, spans });
     else if (spans.length > 0) found.push(w);
     yield PAUSE;
@@ -395,7 +406,7 @@ function* alignRegions(
   }
   const out: AlignedSpan[] = settled.flatMap((p) => p.spans);
   for (const w of widened) {
-    out.push(...alignWindow(core, queryTokens, textTokens, w, work));
+    out.push(...alignWindow(core, queryTokens, textTokens, w, work, options));
     yield PAUSE;
   }
   return out.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
@@ -443,9 +454,10 @@ function alignWindow(
   text: TokenizedText,
   w: Window,
   work: { chars: number },
+  options: ResolvedCompareOptions,
 ): AlignedSpan[] {
   work.chars += w.q1 - w.q0 + (w.s1 - w.s0);
-  return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), COMPARE_DEFAULTS).map((s) => ({
+  return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), options).map((s) => ({
     a_start: s.a_start + w.q0,
     a_end: s.a_end + w.q0,
     b_start: s.b_start + w.s0,

@@ -732,6 +732,8 @@ export class Corpus {
       throw new TrainprintError('INVALID_OPTIONS', 'candidateHits must be a positive integer');
     const reworded = options.reworded ?? true;
     if (typeof reworded !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'reworded must be a boolean');
+    const synonyms = options.synonyms ?? true;
+    if (typeof synonyms !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'synonyms must be a boolean');
     const fp = (yield {
       kind: 'fingerprint',
       text: query,
@@ -742,7 +744,7 @@ export class Corpus {
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const s: LocalSearch = {
       query,
-      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits },
+      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits, synonyms },
       fp,
       winnowed: new Map(),
       matches: [],

@@ -28,6 +28,8 @@ export interface LocalSearchOptions {
   readonly reworded: boolean;
   /** Fewest distinct exact hits in a candidate's best region for it to be aligned (SearchOptions.candidateHits). */
   readonly candidateHits: number;
+  /** Candidates aligned with synonyms (SearchOptions.synonyms). */
+  readonly synonyms: boolean;
 }
 
 /** The state of one search (see the module comment). */
@@ -99,6 +101,7 @@ export function* alignedResultSteps(
     pairsOf,
     now,
     s.options.reworded,
+    s.options.synonyms,
   );
   const { details, matches, fp } = s;
   for (const { d, r } of s.exact) {

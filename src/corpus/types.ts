@@ -135,6 +135,15 @@ export interface SearchOptions {
    */
   readonly reworded?: boolean;
   /**
+   * @internal Whether candidates are aligned with synonyms (what `engine.scan` turns off unless asked for
+   * paraphrases): a synonym swap lets a reworded sentence meet its source, and a scan for copies keeps none; without
+   * it the first alignment of a process does not wait for the WordNet table (0.25–0.5 s of CPU in a fresh process)
+   * and no pair is swapped. The copies' spans and kinds are those with true (a unit test; a scan of 10,000 outputs
+   * of bench/scan-cli.mjs's mix gave the same hits byte for byte); their similarity may differ in the third
+   * decimal. @default true
+   */
+  readonly synonyms?: boolean;
+  /**
    * @internal Fewest distinct exact hits in a document's best region for it to be aligned (`engine.scan` asks for
    * what a copy of its shortest passage would show; chance candidates, a common phrase or two, are not aligned and
    * keep their seed matches). @default 2

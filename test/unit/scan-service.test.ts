@@ -251,6 +251,43 @@ describe('engine.scan', () => {
   });
 });
 
+describe('alignment without synonyms', () => {
+  it('a scan aligns its candidates without synonyms and finds the hits, spans and kinds it finds with them', async () => {
+    const seen: Array<boolean | undefined> = [];
+    /** The corpus, its searches asked for synonyms (what a search does by default). */
+    const withSynonyms = {
+      datasets: (o?: { readonly account?: string }) => engine.corpus.datasets(o),
+      searchDetailedAsync: (
+        q: string,
+        o: Parameters<Engine['corpus']['searchDetailedAsync']>[1],
+        run?: { sliceMs?: number },
+      ) => {
+        seen.push(o?.synonyms);
+        return engine.corpus.searchDetailedAsync(q, { ...o, synonyms: true }, run);
+      },
+      datasetDigest: (id: string) => engine.corpus.datasetDigest(id),
+    };
+    const planted = plantedOutputs(docs, 40, 31);
+    let hits = 0;
+    for (const [i, p] of planted.entries()) {
+      const item = { id: `out-${i}`, text: p.text };
+      const without = await engine.scanItem(item);
+      expect(without).toEqual(await createScanService({ corpus: withSynonyms }).scanItem(item));
+      hits += without.length;
+    }
+    expect(hits).toBeGreaterThanOrEqual(40);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s === false)).toBe(true);
+    // asked for paraphrases, a scan aligns with synonyms
+    seen.length = 0;
+    await createScanService({ corpus: withSynonyms }).scanItem(
+      { id: 'x', text: planted[0].text },
+      { paraphrase: true },
+    );
+    expect(seen).toEqual([undefined]);
+  });
+});
+
 describe('the lookups before the search (exactShinglesFound)', () => {
   /** The corpus without its pre-search lookups: every item is searched. */
   const searchOnly = () => ({

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDatasetFingerprinter, createEngine, isTrainprintError, type SnapshotStream } from '../../src/index.js';
 import { decodeDataset, encodeDataset } from '../../src/datasets/snapshot.js';
-import { crc32, crc32Combine } from '../../src/util/crc32.js';
+import { crc32, crc32Combine, crc32Portable } from '../../src/util/crc32.js';
 // @ts-expect-error plain .mjs fixture module without types
 import { CORPUS } from '../fixtures/corpus/corpus.mjs';
 
@@ -36,6 +36,18 @@ describe('crc32Combine', () => {
         b = bytes.subarray(cut);
       expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(bytes));
     }
+  });
+});
+
+describe('crc32', () => {
+  it("zlib's CRC-32 (long inputs, where node:zlib is at hand) equals the portable one, from any start", () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+    for (const length of [0, 1, 65_535, 65_536, 65_537, 200_003, 1 << 20]) {
+      const bytes = Uint8Array.from({ length }, () => rnd() >>> 24);
+      for (const start of [0, 1, 0xcbf43926, 0xffffffff]) expect(crc32(bytes, start)).toBe(crc32Portable(bytes, start));
+    }
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
   });
 });
 

@@ -103,7 +103,8 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       datasets,
       remote: false,
       reworded: paraphrase,
-      ...(paraphrase ? {} : { candidateHits: candidateHits(minWords) }),
+      // a scan for copies keeps no reworded passage, which is all that synonyms help to align
+      ...(paraphrase ? {} : { candidateHits: candidateHits(minWords), synonyms: false }),
       ...(account === undefined ? {} : { account }),
     };
     return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), signal };

@@ -89,7 +89,7 @@ export function withAligned(seeds: ChanceEvidence, aligned: AlignedEvidence): Ki
 function alignedChance(e: AlignedEvidence): AlignedChance {
   // the rate as reported (6 decimals), so that the chance is recomputable from the result
   const M = Math.max(1, e.queryPairs);
-  const pis = e.passages.map((p) => binomialUpperTail(p.shared, p.pairs, round6(p.background))).sort((x, y) => x - y);
+  const pis = Float64Array.from(e.passages, (p) => binomialUpperTail(p.shared, p.pairs, round6(p.background))).sort();
   let best = 1;
   for (let j = 1; j <= pis.length; j++) best = Math.min(best, poissonUpperTail(j, M * pis[j - 1]));
   const chance = Math.min(1, e.documents * pis.length * best);
@@ -122,11 +122,16 @@ export function chainChance(s: ChainCounts): ChanceEvidence {
       }
     }
   }
+  // read once: the searches' results come in several shapes, and a property read in the loop would be one of
+  // many shapes ten thousand times a query (0.4 ms of a 10,000-word analyze)
+  const hitAt = s.hitAt;
   let outsideHits = 0;
-  for (let i = 0; i < m; i++) outsideHits += s.hitAt[i] & (covered[i] ^ 1);
+  for (let i = 0; i < m; i++) outsideHits += hitAt[i] & (covered[i] ^ 1);
   const outside = m - inShingles;
   const q = Math.min(0.5, Math.max(BACKGROUND_FLOOR, outside > 0 ? outsideHits / outside : 0));
-  const pis = kept.map((c) => binomialUpperTail(c.hits, c.shingles, q)).sort((x, y) => x - y);
+  // a typed array sorted numerically: an array literal's sort deoptimized this function on every call whose
+  // element kind differed from the last one's (none, doubles), 0.1–0.3 ms of a 10,000-word analyze
+  const pis = Float64Array.from(kept, (c) => binomialUpperTail(c.hits, c.shingles, q)).sort();
   let best = 1;
   for (let j = 1; j <= pis.length; j++) best = Math.min(best, poissonUpperTail(j, m * pis[j - 1]));
   const chance = pis.length === 0 ? 1 : Math.min(1, pis.length * best);
