@@ -17,7 +17,6 @@ import {
   type ScanQueue,
   type ScanQueueOptions,
 } from '../node/index.js';
-import { HELP } from './help.js';
 import { fmt, loadDatasets, parse, redact, UsageError, type ParseOptions } from './shared.js';
 
 /** The options `scan --queue` and `worker` share: where the queue is, the datasets, the lease and retention. */
@@ -167,10 +166,6 @@ function throttled(quiet: boolean, ms = 5000): (line: () => string) => void {
  */
 export async function scanQueueCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, SCAN_QUEUE_OPTIONS);
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const url = queueUrl(values);
   const actions = ['status', 'export', 'cancel', 'delete'].filter(
     (a) => values[a] !== undefined && values[a] !== false,

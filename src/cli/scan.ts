@@ -6,7 +6,6 @@
  * summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
  */
 import { scanFiles, type ScanFilesProgress, type ScanFilesResult } from '../node/index.js';
-import { HELP } from './help.js';
 import { bar } from './progress.js';
 import { fmt, mb, parse, UsageError } from './shared.js';
 
@@ -90,10 +89,6 @@ export async function scanCommand(args: string[]): Promise<number> {
     'checkpoint-every': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const datasets = ((values.dataset as unknown as string[] | undefined) ?? []).flatMap((d) =>
     d.split(',').map((x) => x.trim()),
   );
