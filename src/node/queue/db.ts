@@ -40,18 +40,24 @@ export interface QueueSettings {
 /** The pg-boss queue of a job's chunks. */
 export const queueName = (job: string) => `scan-${job}`;
 
+/** The fields of a hit in the hit line's order: the columns of the hits table that hold it. */
+export const HIT_FIELDS = [
+  'id',
+  'dataset_id',
+  'document_id',
+  'query_start',
+  'query_end',
+  'source_start',
+  'source_end',
+  'words',
+  'kind',
+] as const satisfies readonly (keyof QueueHit)[];
+/** Those of {@link HIT_FIELDS} held as text (the others are integers). */
+export const TEXT_HIT_FIELDS: ReadonlySet<string> = new Set(['id', 'dataset_id', 'document_id', 'kind']);
+
 /** A row of the hits table as the hit it stores, its fields in the hit line's order. */
-export const hitOf = (r: Record<string, unknown>): QueueHit => ({
-  id: r.id as string,
-  dataset_id: r.dataset_id as string,
-  document_id: r.document_id as string,
-  query_start: r.query_start as number,
-  query_end: r.query_end as number,
-  source_start: r.source_start as number,
-  source_end: r.source_end as number,
-  words: r.words as number,
-  kind: r.kind as QueueHit['kind'],
-});
+export const hitOf = (r: Record<string, unknown>): QueueHit =>
+  Object.fromEntries(HIT_FIELDS.map((f) => [f, r[f]])) as unknown as QueueHit;
 
 /** One database schema's queue: its pool, its pg-boss, its settings. */
 export class QueueDb {

@@ -3,7 +3,7 @@
  * dead letters first), its results as the job model pages them, and the export of its hits in job order.
  */
 import { TrainprintError, type JobInfo, type JobResult, type JobResultPage, type JobState } from '../../library.js';
-import { type ChunkRef, DEAD_LETTERS, hitOf, type QueueDb } from './db.js';
+import { type ChunkRef, DEAD_LETTERS, HIT_FIELDS, hitOf, type QueueDb } from './db.js';
 import type { QueueHit, ScanJobState, ScanJobStatus } from './types.js';
 
 const EXPORT_PAGE = 5_000;
@@ -71,8 +71,8 @@ export async function results(
     [id, seqs],
   );
   const hitRows = await db.query<Record<string, unknown>>(
-    `SELECT chunk_seq, item_index, id, dataset_id, document_id, query_start, query_end, source_start, source_end,
-        words, kind FROM ${db.s}.hits WHERE job_id = $1 AND chunk_seq = ANY($2::int[])
+    `SELECT chunk_seq, item_index, ${HIT_FIELDS.join(', ')}
+      FROM ${db.s}.hits WHERE job_id = $1 AND chunk_seq = ANY($2::int[])
       ORDER BY chunk_seq, item_index, hit_index`,
     [id, seqs],
   );
@@ -227,8 +227,7 @@ export async function* exportHits(db: QueueDb, job?: string): AsyncGenerator<Que
   let n = 0;
   for (;;) {
     const rows = await db.query<Record<string, unknown>>(
-      `SELECT chunk_seq, item_index, hit_index, id, dataset_id, document_id, query_start, query_end,
-          source_start, source_end, words, kind
+      `SELECT chunk_seq, item_index, hit_index, ${HIT_FIELDS.join(', ')}
         FROM ${db.s}.hits WHERE job_id = $1 AND (chunk_seq, item_index, hit_index) > ($2, $3, $4)
         ORDER BY chunk_seq, item_index, hit_index LIMIT ${EXPORT_PAGE}`,
       [st.job, ...after],

@@ -15,7 +15,7 @@ import {
   type JobStore,
 } from '../../library.js';
 import { unavailable } from '../../store/node.js';
-import { type ChunkRef, type OpenJob, type QueueDb, queueName } from './db.js';
+import { type ChunkRef, HIT_FIELDS, type OpenJob, type QueueDb, queueName, TEXT_HIT_FIELDS } from './db.js';
 import { submit } from './enqueue.js';
 import { cancelJob, deleteJob, jobInfo, reapFailures, resolveJob, results, status } from './status.js';
 import type { JobDataset, JobScanOptions, QueueHit, QueueItem, QueueScanner } from './types.js';
@@ -381,27 +381,12 @@ async function writeChunk(
     );
     if (locked.rows.length === 0 || locked.rows[0].done) return false;
     if (hits.length > 0) {
+      const types = HIT_FIELDS.map((f, i) => `$${i + 5}::${TEXT_HIT_FIELDS.has(f) ? 'text' : 'int'}[]`);
       await client.query(
-        `INSERT INTO ${db.s}.hits (job_id, chunk_seq, item_index, hit_index, id, dataset_id, document_id,
-            query_start, query_end, source_start, source_end, words, kind)
-          SELECT $1, $2, * FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
-            $9::int[], $10::int[], $11::int[], $12::int[], $13::text[])
+        `INSERT INTO ${db.s}.hits (job_id, chunk_seq, item_index, hit_index, ${HIT_FIELDS.join(', ')})
+          SELECT $1, $2, * FROM unnest($3::int[], $4::int[], ${types.join(', ')})
           ON CONFLICT DO NOTHING`,
-        [
-          job,
-          seq,
-          hits.map((x) => x.item),
-          hits.map((x) => x.hit),
-          hits.map((x) => x.h.id),
-          hits.map((x) => x.h.dataset_id),
-          hits.map((x) => x.h.document_id),
-          hits.map((x) => x.h.query_start),
-          hits.map((x) => x.h.query_end),
-          hits.map((x) => x.h.source_start),
-          hits.map((x) => x.h.source_end),
-          hits.map((x) => x.h.words),
-          hits.map((x) => x.h.kind),
-        ],
+        [job, seq, hits.map((x) => x.item), hits.map((x) => x.hit), ...HIT_FIELDS.map((f) => hits.map((x) => x.h[f]))],
       );
     }
     await client.query(

@@ -18,18 +18,7 @@ export { jobExecutors, scanExecutor } from './executors.js';
 export { startJobRunner } from './start.js';
 export type { StartJobRunnerOptions } from './start.js';
 export type { ExtractJobItem, JobEngine, JobExecutor, JobExecutorOptions, JobExecutors } from './executors.js';
-export { JOB_TYPES } from './types.js';
-export type {
-  ClaimWatch,
-  JobClaim,
-  JobError,
-  JobInfo,
-  JobResult,
-  JobResultPage,
-  JobState,
-  JobStore,
-  JobSubmission,
-  JobType,
-} from './types.js';
+// the job model's types and JOB_TYPES: the whole of ./types.ts
+export * from './types.js';
 export { createHeldJobModels, modelNotHeld } from './held-models.js';
 export type { HeldJobModels, StoredModelSpec } from './held-models.js';
