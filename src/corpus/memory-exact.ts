@@ -20,7 +20,7 @@ import { coreTokens } from './content-pairs.js';
 import { ContentWordIndex, type PairCandidate, type PairIndex } from './content-words.js';
 import { exactDigest } from './digest.js';
 import type { CopyTarget, DatasetLoad, LoadedDataset, PrepareRun } from './loaded.js';
-import { notAPortrait, notStored } from './loaded.js';
+import { checkExactJoin, notAPortrait, notStored } from './loaded.js';
 import type { Fetch, LocalSearch } from './local-search.js';
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { EXACT_SIZE, EXACT_WINDOW, type ExactSearchSide, searchExactSteps } from './search-exact.js';
@@ -74,12 +74,7 @@ export class MemoryExact implements LoadedDataset, ExactSearchSide<ExactDataset>
   }
 
   checkJoin(descriptor: DatasetDescriptor): void {
-    const id = this.descriptor.id;
-    if (descriptor.kind !== undefined && descriptor.kind !== 'exact')
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is of kind 'exact'`);
-    if (descriptor.keep_text !== undefined && descriptor.keep_text !== this.keepsText) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${this.keepsText}`);
-    }
+    checkExactJoin(this, descriptor);
   }
 
   load(core: Core): DatasetLoad {
