@@ -7,7 +7,7 @@
  */
 import { scanFiles, type ScanFilesProgress, type ScanFilesResult } from '../node/index.js';
 import { bar } from './progress.js';
-import { fmt, mb, parse, UsageError } from './shared.js';
+import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './shared.js';
 
 /** The exit code of a scan stopped by Ctrl-C or SIGTERM, after its checkpoint was written. */
 export const INTERRUPTED = 130;
@@ -78,16 +78,10 @@ export async function scanCommand(args: string[]): Promise<number> {
     return scanQueueCommand(args);
   }
   const { values, positionals } = parse(args, {
-    dataset: { type: 'string', multiple: true },
+    ...options(['min-words', 'text-field', 'id-field', 'threads', 'checkpoint-every'], ['resume', 'paraphrase']),
     out: { type: 'string', short: 'o' },
-    'min-words': { type: 'string' },
-    'text-field': { type: 'string' },
-    'id-field': { type: 'string' },
-    threads: { type: 'string' },
-    resume: { type: 'boolean' },
-    paraphrase: { type: 'boolean' },
-    'checkpoint-every': { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
+    ...DATASETS,
+    ...QUIET,
   });
   const datasets = ((values.dataset as unknown as string[] | undefined) ?? []).flatMap((d) =>
     d.split(',').map((x) => x.trim()),

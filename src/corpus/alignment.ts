@@ -24,6 +24,7 @@ import type { PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 import { ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { round4 } from '../util/round.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
@@ -557,25 +558,13 @@ function localBackground(pairsOf: PairLookup, d: AlignedDocument, s: AlignedSpan
   const seen = new Set<number>();
   let outside = 0,
     held = 0;
-  for (let i = firstAtOrAfter(q.starts, Math.max(0, from)); i < q.hashes.length && q.starts[i] < to; i++) {
+  for (let i = lowerBound(q.starts, Math.max(0, from)); i < q.hashes.length && q.starts[i] < to; i++) {
     if (inSpans(q.starts[i], q.ends[i]) || seen.has(q.hashes[i])) continue;
     seen.add(q.hashes[i]);
     outside++;
     if (holds(i)) held++;
   }
   return outside < MIN_CONTROL_PAIRS ? 0 : held / outside;
-}
-
-/** The first index of sorted `a` whose value is at least `x`. */
-function firstAtOrAfter(a: Uint32Array, x: number): number {
-  let lo = 0,
-    hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** A candidate document aligned with the query: its text and the aligned spans (none when nothing aligned). */

@@ -4,7 +4,7 @@
  * (no command checks for it itself).
  */
 import { describe, expect, it } from 'vitest';
-import { HelpAsked, parse, parseSubcommand, UsageError } from '../../src/cli/shared.js';
+import { HelpAsked, options, parse, parseSubcommand, QUIET, UsageError } from '../../src/cli/shared.js';
 
 describe('parse', () => {
   it('gives the values and positionals of good arguments', () => {
@@ -12,6 +12,20 @@ describe('parse', () => {
       values: { out: 'x.html' },
       positionals: ['a.json'],
     });
+  });
+
+  it('takes options by name: valued ones, flags, and -q for --quiet', () => {
+    expect(options(['out', 'type'], ['json'])).toEqual({
+      out: { type: 'string' },
+      type: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const table = { ...options(['out'], ['json']), ...QUIET };
+    expect(parse(['-q', '--json', '--out', 'x', 'a'], table)).toEqual({
+      values: { quiet: true, json: true, out: 'x' },
+      positionals: ['a'],
+    });
+    expect(() => parse(['--json=1'], table)).toThrow(UsageError);
   });
 
   it('throws HelpAsked for --help or -h, wherever they stand', () => {
