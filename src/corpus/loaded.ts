@@ -131,3 +131,29 @@ export function checkExactJoin(
     throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${dataset.keepsText}`);
   }
 }
+
+/**
+ * The part of the classes in memory (./memory-exact.ts, ./memory-portrait.ts) that is their dataset's: its
+ * descriptor, parameters and stats.
+ */
+export abstract class HeldInMemory<
+  D extends { descriptor: DatasetDescriptor; readonly params: string; stats(): DatasetStats },
+> {
+  constructor(readonly dataset: D) {}
+
+  get descriptor(): DatasetDescriptor {
+    return this.dataset.descriptor;
+  }
+
+  set descriptor(descriptor: DatasetDescriptor) {
+    this.dataset.descriptor = descriptor as D['descriptor'];
+  }
+
+  get params(): string {
+    return this.dataset.params;
+  }
+
+  stats(): DatasetStats {
+    return this.dataset.stats();
+  }
+}

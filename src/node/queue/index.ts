@@ -8,13 +8,4 @@ export { jobDatasets } from './worker.js';
 export type { WorkOptions, WorkSummary } from './worker.js';
 export { startBoss } from './boss.js';
 export type { StartBossOptions } from './boss.js';
-export type {
-  JobDataset,
-  JobScanOptions,
-  QueueHit,
-  QueueItem,
-  QueueReuse,
-  QueueScanner,
-  ScanJobState,
-  ScanJobStatus,
-} from './types.js';
+export type * from './types.js';

@@ -3,15 +3,8 @@
  * one runner, and the executor table `{ analyze, score, scan, extract }` behind a narrow engine port
  * (docs/architecture.md, "Jobs").
  */
-export {
-  createJobService,
-  JobService,
-  CLAIM_SCAN_JOBS,
-  JOB_CHUNK_ITEMS,
-  JOB_MAX_ATTEMPTS,
-  JOB_RETENTION_MS,
-} from './service.js';
-export type { JobServiceOptions } from './service.js';
+// the store backend: createJobService, JobService, its options and constants
+export * from './service.js';
 export { DEFAULT_JOB_ITEM_TIMEOUT_MS, JobRunner, jobError } from './runner.js';
 export type { JobRunnerOptions } from './runner.js';
 export { jobExecutors, scanExecutor } from './executors.js';
