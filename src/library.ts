@@ -238,6 +238,10 @@ export type { HostResolver, ResolvedHost } from './net/egress.js';
 
 // for the outer ring only (no entry exports it): an option that is a positive integer, checked one way everywhere
 export { positiveInt } from './util/validate.js';
+// for the outer ring only: a wait that an abort ends
+export { sleep } from './util/timers.js';
+// for the outer ring only: the id a dataset file declares, read before the file is loaded under it
+export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
 export { markSchemaChecked } from './util/schema-check.js';

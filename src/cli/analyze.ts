@@ -9,7 +9,17 @@ import { createEngine, renderWorkReport, reportRecord } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { progressLine } from './progress.js';
 import { readWorkFile } from './files.js';
-import { loadDatasets, packsOption, parse, REMOTE_CORPUS_OPTIONS, remoteCorporaFrom, UsageError } from './shared.js';
+import {
+  DATASETS,
+  loadDatasets,
+  options,
+  packsOption,
+  parse,
+  QUIET,
+  REMOTE_CORPUS_OPTIONS,
+  remoteCorporaFrom,
+  UsageError,
+} from './shared.js';
 
 /**
  * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension (.txt, .md,
@@ -19,15 +29,9 @@ import { loadDatasets, packsOption, parse, REMOTE_CORPUS_OPTIONS, remoteCorporaF
  */
 export async function analyzeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    type: { type: 'string' },
-    dataset: { type: 'string', multiple: true },
-    starter: { type: 'boolean' },
-    packs: { type: 'string' },
-    jurisdiction: { type: 'string' },
-    'work-type': { type: 'string' },
-    'opt-out': { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
-    report: { type: 'string' },
+    ...options(['type', 'packs', 'jurisdiction', 'work-type', 'opt-out', 'report'], ['starter']),
+    ...DATASETS,
+    ...QUIET,
     ...REMOTE_CORPUS_OPTIONS,
   });
   if (positionals.length !== 1) throw new UsageError('analyze needs exactly one FILE');

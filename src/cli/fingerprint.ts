@@ -1,7 +1,6 @@
 /** `trainprint fingerprint FILE`: the fingerprint summary of a file's text as JSON. */
 import { createEngine } from '../library.js';
 import { readWorkText } from './files.js';
-import { HELP } from './help.js';
 import { parse, summary, UsageError } from './shared.js';
 
 /**
@@ -13,10 +12,6 @@ import { parse, summary, UsageError } from './shared.js';
  */
 export async function fingerprintCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { type: { type: 'string' } });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
   const { text } = await readWorkText(positionals[0], values.type as string | undefined);
   const engine = await createEngine();

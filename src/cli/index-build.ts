@@ -8,7 +8,17 @@ import {
   type BuildDatasetFileResult,
   type BuildProgress,
 } from '../node/index.js';
-import { fmt, mb, parse, POSTGRES_TARGET_OPTIONS, postgresTarget, printStored, UsageError } from './shared.js';
+import {
+  fmt,
+  mb,
+  options,
+  parse,
+  POSTGRES_TARGET_OPTIONS,
+  QUIET,
+  postgresTarget,
+  printStored,
+  UsageError,
+} from './shared.js';
 
 /** A progress line on stderr: redrawn in place on a TTY, a plain line every 5 s otherwise. */
 function progressPrinter(quiet: boolean) {
@@ -66,18 +76,20 @@ function printWritten(r: BuildDatasetFileResult): void {
  */
 export async function indexBuildCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    dataset: { type: 'string' },
-    kind: { type: 'string' },
-    window: { type: 'string' },
-    name: { type: 'string' },
-    'kb-dataset': { type: 'string' },
-    models: { type: 'string' },
-    'text-field': { type: 'string' },
-    'id-field': { type: 'string' },
-    format: { type: 'string' },
-    out: { type: 'string' },
-    threads: { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
+    ...options([
+      'dataset',
+      'kind',
+      'window',
+      'name',
+      'kb-dataset',
+      'models',
+      'text-field',
+      'id-field',
+      'format',
+      'out',
+      'threads',
+    ]),
+    ...QUIET,
     ...POSTGRES_TARGET_OPTIONS,
   });
   const dataset = values.dataset as string | undefined;

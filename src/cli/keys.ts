@@ -2,7 +2,7 @@
  * `trainprint keys create`: an API key in a file store (stop the server on it first) or a PostgreSQL store
  * (servers may keep running); the key is printed once, only its hash is stored.
  */
-import { openStore, parseSubcommand, UsageError } from './shared.js';
+import { openStore, options, parseSubcommand, UsageError } from './shared.js';
 
 /**
  * `trainprint keys create --store DIR|URL --account A [--plan P] [--scopes a,b] [--mode live|test] [--name LABEL]
@@ -10,15 +10,12 @@ import { openStore, parseSubcommand, UsageError } from './shared.js';
  * @example process.exitCode = await keysCommand(['create', '--store', './data', '--account', 'alice'])
  */
 export async function keysCommand(args: string[]): Promise<number> {
-  const values = parseSubcommand(args, 'keys', 'create', {
-    store: { type: 'string' },
-    account: { type: 'string' },
-    plan: { type: 'string' },
-    scopes: { type: 'string' },
-    mode: { type: 'string' },
-    name: { type: 'string' },
-    'expires-days': { type: 'string' },
-  });
+  const values = parseSubcommand(
+    args,
+    'keys',
+    'create',
+    options(['store', 'account', 'plan', 'scopes', 'mode', 'name', 'expires-days']),
+  );
   if (typeof values.store !== 'string') {
     throw new UsageError('keys create needs --store DIR|URL (the store the service runs on)');
   }

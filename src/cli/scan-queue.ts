@@ -17,38 +17,25 @@ import {
   type ScanQueue,
   type ScanQueueOptions,
 } from '../node/index.js';
-import { HELP } from './help.js';
-import { fmt, loadDatasets, parse, redact, UsageError, type ParseOptions } from './shared.js';
+import { DATASETS, fmt, loadDatasets, options, parse, QUIET, redact, UsageError, type ParseOptions } from './shared.js';
 
 /** The options `scan --queue` and `worker` share: where the queue is, the datasets, the lease and retention. */
-export const QUEUE_OPTIONS = {
-  queue: { type: 'string' },
-  dataset: { type: 'string', multiple: true },
-  starter: { type: 'boolean' },
-  job: { type: 'string' },
-  concurrency: { type: 'string' },
-  'lease-seconds': { type: 'string' },
-  'retry-limit': { type: 'string' },
-  'maintenance-seconds': { type: 'string' },
-  'retention-days': { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-} as const satisfies ParseOptions;
+export const QUEUE_OPTIONS: ParseOptions = {
+  ...options(
+    ['queue', 'job', 'concurrency', 'lease-seconds', 'retry-limit', 'maintenance-seconds', 'retention-days'],
+    ['starter'],
+  ),
+  ...DATASETS,
+  ...QUIET,
+};
 
-const SCAN_QUEUE_OPTIONS = {
+const SCAN_QUEUE_OPTIONS: ParseOptions = {
   ...QUEUE_OPTIONS,
-  'enqueue-only': { type: 'boolean' },
-  status: { type: 'boolean' },
-  json: { type: 'boolean' },
-  export: { type: 'string' },
-  cancel: { type: 'boolean' },
-  delete: { type: 'boolean' },
-  'min-words': { type: 'string' },
-  paraphrase: { type: 'boolean' },
-  'text-field': { type: 'string' },
-  'id-field': { type: 'string' },
-  'chunk-items': { type: 'string' },
-  'chunk-mb': { type: 'string' },
-} as const satisfies ParseOptions;
+  ...options(
+    ['export', 'min-words', 'text-field', 'id-field', 'chunk-items', 'chunk-mb'],
+    ['enqueue-only', 'status', 'json', 'cancel', 'delete', 'paraphrase'],
+  ),
+};
 
 /** An integer option in lo..hi, or undefined when absent; a UsageError otherwise. */
 export function intOption(values: Record<string, unknown>, name: string, lo: number, hi: number): number | undefined {
@@ -167,10 +154,6 @@ function throttled(quiet: boolean, ms = 5000): (line: () => string) => void {
  */
 export async function scanQueueCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, SCAN_QUEUE_OPTIONS);
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const url = queueUrl(values);
   const actions = ['status', 'export', 'cancel', 'delete'].filter(
     (a) => values[a] !== undefined && values[a] !== false,

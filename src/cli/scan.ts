@@ -6,9 +6,8 @@
  * summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
  */
 import { scanFiles, type ScanFilesProgress, type ScanFilesResult } from '../node/index.js';
-import { HELP } from './help.js';
 import { bar } from './progress.js';
-import { fmt, mb, parse, UsageError } from './shared.js';
+import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './shared.js';
 
 /** The exit code of a scan stopped by Ctrl-C or SIGTERM, after its checkpoint was written. */
 export const INTERRUPTED = 130;
@@ -79,21 +78,11 @@ export async function scanCommand(args: string[]): Promise<number> {
     return scanQueueCommand(args);
   }
   const { values, positionals } = parse(args, {
-    dataset: { type: 'string', multiple: true },
+    ...options(['min-words', 'text-field', 'id-field', 'threads', 'checkpoint-every'], ['resume', 'paraphrase']),
     out: { type: 'string', short: 'o' },
-    'min-words': { type: 'string' },
-    'text-field': { type: 'string' },
-    'id-field': { type: 'string' },
-    threads: { type: 'string' },
-    resume: { type: 'boolean' },
-    paraphrase: { type: 'boolean' },
-    'checkpoint-every': { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
+    ...DATASETS,
+    ...QUIET,
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   const datasets = ((values.dataset as unknown as string[] | undefined) ?? []).flatMap((d) =>
     d.split(',').map((x) => x.trim()),
   );

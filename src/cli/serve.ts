@@ -21,8 +21,10 @@ import {
 import { printServing, serveKeys, type HttpModule } from './serve-keys.js';
 import { SERVE_WORKER_ENV, servePrimary } from './serve-workers.js';
 import {
+  DATASETS,
   loadDatasets,
   openStore,
+  options,
   packsOption,
   parse,
   redact,
@@ -258,21 +260,12 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
  */
 export async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    store: { type: 'string' },
-    dataset: { type: 'string', multiple: true },
-    starter: { type: 'boolean' },
-    'base-url': { type: 'string' },
-    packs: { type: 'string' },
-    'allow-private-model-hosts': { type: 'boolean' },
-    'allow-private-webhook-hosts': { type: 'boolean' },
-    'admin-key': { type: 'boolean' },
-    'drain-ms': { type: 'string' },
-    'job-item-timeout-s': { type: 'string' },
-    workers: { type: 'string' },
+    ...options(
+      ['port', 'host', 'store', 'base-url', 'packs', 'drain-ms', 'job-item-timeout-s', 'workers', 'monitor-interval-s'],
+      ['starter', 'allow-private-model-hosts', 'allow-private-webhook-hosts', 'admin-key'],
+    ),
+    ...DATASETS,
     ...REMOTE_CORPUS_OPTIONS,
-    'monitor-interval-s': { type: 'string' },
   });
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
   const monitorS = values['monitor-interval-s'] === undefined ? 60 : Number(values['monitor-interval-s']);

@@ -41,6 +41,22 @@ export type Command = (args: string[]) => Promise<number>;
 export type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
 /**
+ * Options by name, as parseArgs takes them: each of `valued` takes a value (`--out FILE`), each of `flags` none.
+ * @example parse(args, { ...options(['out', 'type'], ['json']), ...QUIET })
+ */
+export function options(valued: readonly string[], flags: readonly string[] = []): ParseOptions {
+  return Object.fromEntries([
+    ...valued.map((name) => [name, { type: 'string' }] as const),
+    ...flags.map((name) => [name, { type: 'boolean' }] as const),
+  ]);
+}
+
+/** `--quiet` (`-q`): no progress on stderr. */
+export const QUIET = { quiet: { type: 'boolean', short: 'q' } } as const satisfies ParseOptions;
+/** `--dataset`, repeatable (each may also be a comma-separated list). */
+export const DATASETS = { dataset: { type: 'string', multiple: true } } as const satisfies ParseOptions;
+
+/**
  * A command's arguments, strictly: every command also takes `--help` / `-h`, and an unknown option or a
  * missing value is a UsageError (exit code 2), not a stack trace.
  * @example const { values, positionals } = parse(['--quiet', 'a.txt'], { quiet: { type: 'boolean' } })

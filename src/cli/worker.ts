@@ -5,7 +5,6 @@
  * datasets differ from the worker's (by SHA-256) is refused: exit code 1, nothing written.
  */
 import { openScanQueue } from '../node/index.js';
-import { HELP } from './help.js';
 import { intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
 import { parse, redact, UsageError } from './shared.js';
 
@@ -15,10 +14,6 @@ import { parse, redact, UsageError } from './shared.js';
  */
 export async function workerCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, QUEUE_OPTIONS);
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError('worker takes no positional arguments');
   const url = queueUrl(values);
   const concurrency = intOption(values, 'concurrency', 1, 256);

@@ -22,8 +22,9 @@ import { normalize, type Normalized } from '../text/normalize.js';
 import { pairsOfNormalized, type ContentPairs } from './content-pairs.js';
 import type { PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
+import { ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { round4 } from '../util/round.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** One candidate document of one dataset. */
 export interface AlignmentJob {
@@ -54,29 +55,14 @@ export interface AlignBudget {
 }
 
 /**
- * Align `query` with the strongest `limit` candidates (across datasets) within `budget`.
- * Candidates of datasets that keep no text are counted in the report, not aligned.
- */
-export function alignCandidates(
-  core: Core,
-  query: string,
-  jobs: readonly AlignmentJob[],
-  limit: number,
-  budget: AlignBudget,
-  pairsOf: PairLookup,
-  now: () => number = () => performance.now(),
-): AlignmentOutcome {
-  return finish(alignSteps(core, query, jobs, limit, budget, pairsOf, now));
-}
-
-/**
  * Candidate documents tokenized by earlier searches of this process (16 Mi units of text at most): many
  * searches align the same documents — a quoted licence, the chance candidates of common words.
  */
 const candidateTokens = new TokenizedCache(1 << 24);
 
 /**
- * {@link alignCandidates} as steps: it pauses after each aligned window, candidate and passage and every
+ * Align `query` with the strongest `limit` candidates (across datasets) within `budget`; candidates of datasets
+ * that keep no text are counted in the report, not aligned. As steps: it pauses after each aligned window, candidate and passage and every
  * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. The work budget is
  * checked before each candidate: the characters aligned so far, the same however the work is sliced and however
  * busy the machine. `now` is the clock of the time limit (the safety net): a sliced search passes one that stops
@@ -584,25 +570,13 @@ function localBackground(pairsOf: PairLookup, d: AlignedDocument, s: AlignedSpan
   const seen = new Set<number>();
   let outside = 0,
     held = 0;
-  for (let i = firstAtOrAfter(q.starts, Math.max(0, from)); i < q.hashes.length && q.starts[i] < to; i++) {
+  for (let i = lowerBound(q.starts, Math.max(0, from)); i < q.hashes.length && q.starts[i] < to; i++) {
     if (inSpans(q.starts[i], q.ends[i]) || seen.has(q.hashes[i])) continue;
     seen.add(q.hashes[i]);
     outside++;
     if (holds(i)) held++;
   }
   return outside < MIN_CONTROL_PAIRS ? 0 : held / outside;
-}
-
-/** The first index of sorted `a` whose value is at least `x`. */
-function firstAtOrAfter(a: Uint32Array, x: number): number {
-  let lo = 0,
-    hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** A candidate document aligned with the query: its text and the aligned spans (none when nothing aligned). */

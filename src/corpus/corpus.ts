@@ -49,7 +49,7 @@ import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import type { RemoteSearchable } from './remote-types.js';
 import { pairsIn, runWork, worthOffloading, type PureWork } from './work.js';
-import { type LoadedDataset, notAPortrait } from './loaded.js';
+import { type DatasetLoad, type LoadedDataset, notAPortrait } from './loaded.js';
 import { MemoryExact } from './memory-exact.js';
 import { MemoryPortrait } from './memory-portrait.js';
 
@@ -184,21 +184,35 @@ export class Corpus {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
     const ds = await this.openDataset(descriptor, provenance);
-    const loading = ds.load(core);
-    let at = 0;
-    try {
+    return this.loadInto(ds, core, async (loading) => {
+      let at = 0;
       for await (const doc of documents as AsyncIterable<DatasetDocument>) {
         checkDocument(doc, at);
         const added = loading.add(doc, toText(doc.text));
         if (added) await added; // a dataset in memory adds at once
         at++;
       }
+    });
+  }
+
+  /**
+   * One load of `ds` fed by `feed`: a failure aborts it (what came before is kept, as {@link DatasetLoad.abort}
+   * says) and is thrown; else its end makes what it gathered searchable. Resolves to the dataset's stats.
+   */
+  private async loadInto(
+    ds: LoadedDataset,
+    core: Core,
+    feed: (loading: DatasetLoad) => Promise<void>,
+  ): Promise<DatasetStats> {
+    const loading = ds.load(core);
+    try {
+      await feed(loading);
     } catch (e) {
       await loading.abort();
       throw e;
     }
     await loading.end();
-    this.changed(descriptor.id);
+    this.changed(ds.descriptor.id);
     return ds.stats();
   }
 
@@ -230,9 +244,8 @@ export class Corpus {
       );
     }
     const ds = await this.openDataset(descriptor, provenanceOf(undefined));
-    const loading = ds.load(core);
-    let at = 0;
-    try {
+    return this.loadInto(ds, core, async (loading) => {
+      let at = 0;
       for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
         if (!Array.isArray(documents)) {
           throw new TrainprintError('INVALID_INPUT', "a batch's documents must be an array");
@@ -252,13 +265,7 @@ export class Corpus {
           if (added) await added; // a dataset in memory adds at once
         }
       }
-    } catch (e) {
-      await loading.abort();
-      throw e;
-    }
-    await loading.end();
-    this.changed(descriptor.id);
-    return ds.stats();
+    });
   }
 
   /**

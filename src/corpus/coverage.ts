@@ -2,6 +2,7 @@
 import type { PortraitSearch } from '../datasets/portrait.js';
 import type { SearchMatch } from '../datasets/types.js';
 import { betaBinomialUpperTail } from '../stats/binomial.js';
+import { lowerBound } from '../util/sorted.js';
 import type { Fingerprint } from '../types.js';
 import type { PortraitMembership } from './types.js';
 
@@ -31,19 +32,9 @@ export function tokenCoverage(
   // token index of a query offset: shingle i starts at token i
   const covered = new Uint8Array(fp.token_count);
   const starts = fp.shingles.starts; // non-decreasing: binary search the first shingle at a match's start
-  const firstAt = (x: number): number => {
-    let lo = 0,
-      hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   let longest = 0;
   for (const m of matches) {
-    const first = firstAt(m.query_start);
+    const first = lowerBound(starts, m.query_start);
     covered.fill(1, first, Math.min(fp.token_count, first + m.tokens));
     longest = Math.max(longest, m.tokens);
   }

@@ -115,3 +115,45 @@ export function notInMemoryExact(id: string): TrainprintError {
 export function notStored(id: string): TrainprintError {
   return new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is not a stored dataset (attachDataset)`);
 }
+
+/**
+ * {@link LoadedDataset.checkJoin} of the exact classes (in memory, in a database): INVALID_OPTIONS unless documents
+ * sent under `descriptor` may join `dataset` — an exact dataset of its keep_text.
+ */
+export function checkExactJoin(
+  dataset: { readonly descriptor: DatasetDescriptor; readonly keepsText: boolean },
+  descriptor: DatasetDescriptor,
+): void {
+  const id = dataset.descriptor.id;
+  if (descriptor.kind !== undefined && descriptor.kind !== 'exact')
+    throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is of kind 'exact'`);
+  if (descriptor.keep_text !== undefined && descriptor.keep_text !== dataset.keepsText) {
+    throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${dataset.keepsText}`);
+  }
+}
+
+/**
+ * The part of the classes in memory (./memory-exact.ts, ./memory-portrait.ts) that is their dataset's: its
+ * descriptor, parameters and stats.
+ */
+export abstract class HeldInMemory<
+  D extends { descriptor: DatasetDescriptor; readonly params: string; stats(): DatasetStats },
+> {
+  constructor(readonly dataset: D) {}
+
+  get descriptor(): DatasetDescriptor {
+    return this.dataset.descriptor;
+  }
+
+  set descriptor(descriptor: DatasetDescriptor) {
+    this.dataset.descriptor = descriptor as D['descriptor'];
+  }
+
+  get params(): string {
+    return this.dataset.params;
+  }
+
+  stats(): DatasetStats {
+    return this.dataset.stats();
+  }
+}

@@ -10,7 +10,7 @@ import type { PortraitBackground } from '../datasets/background.js';
 import { DATASET_OPTIONS } from '../datasets/params.js';
 import type { ExactDatasetData } from '../datasets/snapshot.js';
 import type { ExactDatasetSource } from '../datasets/snapshot-stream.js';
-import type { DatasetDescriptor, DatasetStats } from '../datasets/types.js';
+import type { DatasetDescriptor } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { withWinnowed } from '../fingerprint/fingerprint.js';
 import type { Fingerprint } from '../types.js';
@@ -20,7 +20,7 @@ import { coreTokens } from './content-pairs.js';
 import { ContentWordIndex, type PairCandidate, type PairIndex } from './content-words.js';
 import { exactDigest } from './digest.js';
 import type { CopyTarget, DatasetLoad, LoadedDataset, PrepareRun } from './loaded.js';
-import { notAPortrait, notStored } from './loaded.js';
+import { checkExactJoin, HeldInMemory, notAPortrait, notStored } from './loaded.js';
 import type { Fetch, LocalSearch } from './local-search.js';
 import { BATCH_UNITS, BatchedPairBuild } from './pair-build.js';
 import { EXACT_SIZE, EXACT_WINDOW, type ExactSearchSide, searchExactSteps } from './search-exact.js';
@@ -41,7 +41,7 @@ interface PairIndexBuild {
  * An exact dataset in memory, held by a corpus.
  * @example const d = new MemoryExact(new ExactDataset(core, { id: 'books' }, DATASET_PARAMS), () => engineCore)
  */
-export class MemoryExact implements LoadedDataset, ExactSearchSide<ExactDataset> {
+export class MemoryExact extends HeldInMemory<ExactDataset> implements LoadedDataset, ExactSearchSide<ExactDataset> {
   /** The content-word pair index, once built (for the documents it counts). */
   private pairIndexBuilt: ContentWordIndex | null = null;
   /** The content-word pair index being built, shared by the searches that need it meanwhile. */
@@ -49,37 +49,18 @@ export class MemoryExact implements LoadedDataset, ExactSearchSide<ExactDataset>
 
   /** `core`: the engine's live core, whose tokenizer builds the content-word pair index. */
   constructor(
-    readonly dataset: ExactDataset,
+    dataset: ExactDataset,
     private readonly core: () => Core,
-  ) {}
-
-  get descriptor(): DatasetDescriptor {
-    return this.dataset.descriptor;
-  }
-
-  set descriptor(descriptor: DatasetDescriptor) {
-    this.dataset.descriptor = descriptor as ExactDataset['descriptor'];
-  }
-
-  get params(): string {
-    return this.dataset.params;
+  ) {
+    super(dataset);
   }
 
   get keepsText(): boolean {
     return this.dataset.keepsText;
   }
 
-  stats(): DatasetStats {
-    return this.dataset.stats();
-  }
-
   checkJoin(descriptor: DatasetDescriptor): void {
-    const id = this.descriptor.id;
-    if (descriptor.kind !== undefined && descriptor.kind !== 'exact')
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is of kind 'exact'`);
-    if (descriptor.keep_text !== undefined && descriptor.keep_text !== this.keepsText) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${this.keepsText}`);
-    }
+    checkExactJoin(this, descriptor);
   }
 
   load(core: Core): DatasetLoad {

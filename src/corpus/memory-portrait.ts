@@ -9,13 +9,13 @@ import { BackgroundTally, checkPortraitBackground, type PortraitBackground } fro
 import { PORTRAIT_FPR, type PortraitDataset } from '../datasets/portrait.js';
 import type { PortraitDatasetData } from '../datasets/snapshot.js';
 import type { ExactDatasetSource, PortraitDatasetSource } from '../datasets/snapshot-stream.js';
-import type { DatasetDescriptor, DatasetStats } from '../datasets/types.js';
+import type { DatasetDescriptor } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { winnowCore } from '../fingerprint/fingerprint.js';
 import type { Fingerprint } from '../types.js';
 import { nextMacrotask, type Pause } from '../util/steps.js';
 import type { BackgroundRequest, CopyTarget, DatasetLoad, LoadedDataset } from './loaded.js';
-import { notInMemoryExact, notStored } from './loaded.js';
+import { HeldInMemory, notInMemoryExact, notStored } from './loaded.js';
 import type { Fetch, LocalSearch } from './local-search.js';
 import { searchPortraitSteps } from './search-portrait.js';
 import { runWork, type PureWork } from './work.js';
@@ -24,26 +24,8 @@ import { runWork, type PureWork } from './work.js';
  * A portrait, held by a corpus.
  * @example const d = new MemoryPortrait(new PortraitDataset(core, { id: 'books', kind: 'portrait' }))
  */
-export class MemoryPortrait implements LoadedDataset {
+export class MemoryPortrait extends HeldInMemory<PortraitDataset> implements LoadedDataset {
   readonly keepsText = false;
-
-  constructor(readonly dataset: PortraitDataset) {}
-
-  get descriptor(): DatasetDescriptor {
-    return this.dataset.descriptor;
-  }
-
-  set descriptor(descriptor: DatasetDescriptor) {
-    this.dataset.descriptor = descriptor as PortraitDataset['descriptor'];
-  }
-
-  get params(): string {
-    return this.dataset.params;
-  }
-
-  stats(): DatasetStats {
-    return this.dataset.stats();
-  }
 
   checkJoin(descriptor: DatasetDescriptor): void {
     const id = this.descriptor.id;

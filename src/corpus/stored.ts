@@ -54,7 +54,7 @@ import type { PortraitBackground } from '../datasets/background.js';
 import { winnowCore } from '../fingerprint/fingerprint.js';
 import { storedDigest } from './digest.js';
 import type { CopyTarget, DatasetLoad, LoadedDataset } from './loaded.js';
-import { notAPortrait, notInMemoryExact } from './loaded.js';
+import { checkExactJoin, notAPortrait, notInMemoryExact } from './loaded.js';
 import type { Fetch, LocalSearch } from './local-search.js';
 import { EXACT_SIZE, EXACT_WINDOW, type ExactSearchSide, searchExactSteps } from './search-exact.js';
 import { pairsIn, type PureWork } from './work.js';
@@ -142,12 +142,7 @@ export class StoredExactDataset implements LoadedDataset, CopyTarget, ExactSearc
 
   /** INVALID_OPTIONS unless documents sent under `descriptor` may join it (an exact dataset of its keep_text). */
   checkJoin(descriptor: DatasetDescriptor): void {
-    const id = this.descriptor.id;
-    if (descriptor.kind !== undefined && descriptor.kind !== 'exact')
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" is of kind 'exact'`);
-    if (descriptor.keep_text !== undefined && descriptor.keep_text !== this.keepsText) {
-      throw new TrainprintError('INVALID_OPTIONS', `dataset "${id}" has keep_text ${this.keepsText}`);
-    }
+    checkExactJoin(this, descriptor);
   }
 
   /** A load in batches ({@link loader}); its end appends what is gathered and builds the storage's indexes. */

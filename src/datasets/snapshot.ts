@@ -486,6 +486,24 @@ function frame(
 // ---------------------------------------------------------------------------------------------
 // Decode.
 
+/**
+ * The dataset id a dataset file declares (`payload.descriptor.id`), or null when the file cannot be read that far —
+ * read before anything is loaded under it. Decoding gives views of the bytes, not copies, so a large file costs
+ * little more than its document list.
+ * @example declaredDatasetId(engine.exportDataset('books')) // 'books'
+ */
+export function declaredDatasetId(bytes: Uint8Array): string | null {
+  try {
+    const top = decodeBounded(bytes, 'snapshot');
+    if (!Array.isArray(top) || top.length !== 2 || !(top[1] instanceof Uint8Array)) return null;
+    const payload = decodeBounded(top[1], 'payload') as { descriptor?: { id?: unknown } } | null;
+    const id = payload?.descriptor?.id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** msgpack decode with every length bounded by the input size; msgpack errors become `fail`. */
 function decodeBounded(bytes: Uint8Array, what: string): unknown {
   const max = bytes.length;

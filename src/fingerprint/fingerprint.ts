@@ -383,15 +383,22 @@ function codePointCount(s: string): number {
   return n;
 }
 
-function utf8Length(s: string): number {
+/**
+ * UTF-8 bytes of `text` (a lone surrogate counts as U+FFFD, 3 bytes, as TextEncoder writes it), without encoding it.
+ * @example utf8Length('é😀') // 6
+ */
+export function utf8Length(text: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
     } else n += 3;
   }
   return n;

@@ -62,4 +62,17 @@ describe('layers', () => {
       );
     expect(switching).toEqual([]);
   });
+
+  it('the corpus asks a dataset instead of testing its class: at most 5 instanceof tests on a dataset class', () => {
+    // the classes a corpus holds (src/corpus/loaded.ts) and the datasets they wrap
+    const CLASS =
+      /\binstanceof\s+(MemoryExact|MemoryPortrait|StoredExactDataset|ExactSlice|ExactDataset|PortraitDataset)\b/g;
+    const tests = sources(join(root, 'src', 'corpus')).flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => [...line.matchAll(CLASS)].map(() => `${relative(root, f)}:${i + 1}`)),
+    );
+    expect(tests.length, tests.join('\n')).toBeLessThanOrEqual(5);
+    expect('if (!(d instanceof MemoryExact)) return null'.match(CLASS)).toHaveLength(1); // the pattern finds one
+  });
 });

@@ -230,6 +230,30 @@ describe('analyze keeps metadata.title and metadata.author', () => {
     const empty = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: '' } }));
     expect(empty.code).toBe('INVALID_INPUT');
   });
+
+  it('a lone surrogate in either is refused with the request, before the analysis runs', async () => {
+    for (const field of ['title', 'author'] as const) {
+      let phases = 0;
+      const e = await rejection(
+        engine.analyze(
+          { content: CONTENT, content_type: 'text', metadata: { [field]: 'Persuasion \ud800' } },
+          { onProgress: () => phases++ },
+        ),
+      );
+      expect([e.code, e.detail]).toEqual([
+        'INVALID_INPUT',
+        `metadata.${field} contains a lone surrogate at index 11 (not valid Unicode text)`,
+      ]);
+      expect(phases).toBe(0);
+    }
+    // a surrogate pair is one character, kept as given
+    const pair = await engine.analyze({
+      content: CONTENT,
+      content_type: 'text',
+      metadata: { title: 'Books \u{1F4DA}' },
+    });
+    expect(pair.title).toBe('Books \u{1F4DA}');
+  });
 });
 
 describe('string lengths are counted in characters (code points), as JSON Schema defines them', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decode, encode } from '@msgpack/msgpack';
 import {
   crc32,
+  declaredDatasetId,
   decodeDataset,
   encodeDataset,
   DATASET_FORMAT,
@@ -186,6 +187,24 @@ describe('encodeDataset / decodeDataset round trip', () => {
     const back = decodeDataset(encodeDataset(data), { params: PARAMS });
     expectSame(data, back);
     expect(Object.keys(back.descriptor).sort()).toEqual(['id', 'kind']);
+  });
+
+  it('declaredDatasetId reads the id a file declares, and gives null for what is not a dataset file', () => {
+    const bytes = encodeDataset({
+      descriptor: { id: 'bücher', kind: 'exact' },
+      params: PARAMS,
+      docs: [],
+      keys: new BigUint64Array(0),
+      postDoc: new Uint32Array(0),
+      postStart: new Uint32Array(0),
+      postEnd: new Uint32Array(0),
+      minhash: new Uint32Array(0),
+    });
+    expect(declaredDatasetId(bytes)).toBe('bücher');
+    expect(declaredDatasetId(bytes.subarray(0, bytes.length - 9))).toBeNull(); // truncated
+    expect(declaredDatasetId(new Uint8Array(encode(['header', 'no payload'])))).toBeNull();
+    expect(declaredDatasetId(new Uint8Array(encode([{}, encode({ descriptor: { id: 7 } })])))).toBeNull();
+    expect(declaredDatasetId(new Uint8Array(0))).toBeNull();
   });
 
   it('one document, descriptor and meta preserved (unicode ids, absent optionals stay absent)', () => {

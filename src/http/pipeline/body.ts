@@ -99,16 +99,17 @@ export async function decodeBody(
   offload: JsonBodyOffload | null,
 ): Promise<unknown> {
   const { route } = found;
+  // the request's hash needs the body's bytes afterwards when it creates with an Idempotency-Key
+  const keyed = route.creates === true && principal !== null && x.request.headers.get('idempotency-key') !== null;
   const type = x.request.headers.get('content-type') ?? '';
   if (route.files && type.toLowerCase().startsWith(MULTIPART)) {
     // a route open to everyone has no plan: its body limit bounds the file
     const limit = x.fileLimit ?? { plan: '', bytes: Number.POSITIVE_INFINITY };
     const form = await parseMultipartBody(raw, type, route.requestSchema, found.compiled.checkBody, limit);
-    if (route.creates && principal !== null && x.request.headers.get('idempotency-key') !== null)
-      x.idempotencyBytes = form.canonical();
+    if (keyed) x.idempotencyBytes = form.canonical();
     return checked(found, form.body);
   }
-  const body = await decodeJsonOrOther(x, found, raw, principal, offload);
+  const body = await decodeJsonOrOther(x, found, raw, offload, keyed);
   if (x.fileLimit) checkJsonFileSize(body, x.fileLimit);
   return checked(found, body);
 }
@@ -123,13 +124,16 @@ function checked(found: RouteMatch, body: unknown): unknown {
   return body;
 }
 
-/** The body of a route that is not a multipart upload, as {@link decodeBody} gives it. */
+/**
+ * The body of a route that is not a multipart upload, as {@link decodeBody} gives it; `keyed`: the bytes are needed
+ * afterwards (an offload that takes them gets a copy).
+ */
 async function decodeJsonOrOther(
   x: Exchange,
   found: RouteMatch,
   raw: Uint8Array,
-  principal: Principal | null,
   offload: JsonBodyOffload | null,
+  keyed: boolean,
 ): Promise<unknown> {
   const { route } = found;
   if (route.ndjson && isNdjson(x.request)) {
@@ -141,8 +145,7 @@ async function decodeJsonOrOther(
   if (raw.length >= LARGE_BODY_BYTES && route.body === 'json' && offload) {
     // decoding, parsing and checking 10 MB take tens of ms: done on the offload's thread, which may take the
     // bytes (a copy goes where an Idempotency-Key needs them afterwards, for the request's hash)
-    const keep = route.creates === true && principal !== null && x.request.headers.get('idempotency-key') !== null;
-    return await offload.parseJson(keep ? raw.slice() : raw, route.requestSchema);
+    return await offload.parseJson(keyed ? raw.slice() : raw, route.requestSchema);
   }
   // … or here, with a turn of the loop for the other requests before and after
   if (raw.length >= LARGE_BODY_BYTES) await nextMacrotask();

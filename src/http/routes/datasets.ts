@@ -8,8 +8,8 @@
  * account may keep is capped by its plan (`Plan.datasets`): the caps are checked, and reserved for
  * the requests still running, before a body is read ({@link datasetAllowance}).
  */
-import { Decoder } from '@msgpack/msgpack';
 import {
+  declaredDatasetId,
   TrainprintError,
   type DatasetDocument,
   type DatasetLoadOptions,
@@ -137,7 +137,7 @@ export const DATASET_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const bytes = ctx.body as Uint8Array;
       // the id is inside the file: checked before anything is loaded under it
-      const id = datasetFileId(bytes);
+      const id = declaredDatasetId(bytes);
       const stats = await createOwnDataset(ctx, id, () => ctx.engine.importDataset(bytes, suppliedBy(ctx)));
       return new Reply({ ...shownDataset(ctx, stats) }, 201);
     },
@@ -341,29 +341,4 @@ async function createOwnDataset(
 async function newDatasetAllowance(ctx: RouteContext): Promise<BodyAllowance | undefined> {
   await datasetsWritable(ctx);
   return datasetAllowance(ctx, true);
-}
-
-/**
- * The dataset id a dataset file declares (`payload.descriptor.id`; the layout is in
- * src/datasets/snapshot.ts), or null when the file cannot be read that far. Decoding gives views
- * of the bytes, not copies, so a large file costs little more than its document list.
- */
-function datasetFileId(bytes: Uint8Array): string | null {
-  const max = bytes.length;
-  const decoder = new Decoder({
-    maxStrLength: max,
-    maxBinLength: max,
-    maxArrayLength: max,
-    maxMapLength: max,
-    maxExtLength: max,
-  });
-  try {
-    const top = decoder.decode(bytes);
-    if (!Array.isArray(top) || top.length !== 2 || !(top[1] instanceof Uint8Array)) return null;
-    const payload = decoder.decode(top[1]) as { descriptor?: { id?: unknown } } | null;
-    const id = payload?.descriptor?.id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
-  }
 }

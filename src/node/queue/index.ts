@@ -1,17 +1,11 @@
 /**
  * The scan queue (Node only): scans spread over workers that share one PostgreSQL, on pg-boss. See ./queue.ts.
  */
-export { jobDatasets, openScanQueue, ScanQueue } from './queue.js';
-export type { EnqueueOptions, EnqueueResult, ScanQueueOptions, WorkOptions, WorkSummary } from './queue.js';
+export { openScanQueue, ScanQueue } from './queue.js';
+export type { ScanQueueOptions } from './queue.js';
+export type { EnqueueOptions, EnqueueResult } from './enqueue.js';
+export { jobDatasets } from './worker.js';
+export type { WorkOptions, WorkSummary } from './worker.js';
 export { startBoss } from './boss.js';
 export type { StartBossOptions } from './boss.js';
-export type {
-  JobDataset,
-  JobScanOptions,
-  QueueHit,
-  QueueItem,
-  QueueReuse,
-  QueueScanner,
-  ScanJobState,
-  ScanJobStatus,
-} from './types.js';
+export type * from './types.js';

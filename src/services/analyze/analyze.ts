@@ -9,6 +9,7 @@ import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js'
 import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
+import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import { kbAuthor } from '../kb/authors.js';
@@ -682,6 +683,11 @@ function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Check
     ? (shaped as FromSchema<typeof ANALYZE_REQUEST_SCHEMA>)
     : checkSchema(ANALYZE_REQUEST_SCHEMA, shaped, 'the request');
   const { metadata: m } = r;
+  // kept in the stored result, which the store refuses with a lone surrogate: refused here, before any work
+  for (const field of ['title', 'author'] as const) {
+    const at = m?.[field] === undefined ? -1 : loneSurrogateIndex(m[field]);
+    if (at >= 0) fail(`metadata.${field} contains a lone surrogate at index ${at} (not valid Unicode text)`);
+  }
   const file = fileOf(r, bytes ?? r.content, maxFileBytes);
   if (!file && r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
   const content = file ? '' : r.content;

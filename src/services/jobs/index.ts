@@ -3,15 +3,8 @@
  * one runner, and the executor table `{ analyze, score, scan, extract }` behind a narrow engine port
  * (docs/architecture.md, "Jobs").
  */
-export {
-  createJobService,
-  JobService,
-  CLAIM_SCAN_JOBS,
-  JOB_CHUNK_ITEMS,
-  JOB_MAX_ATTEMPTS,
-  JOB_RETENTION_MS,
-} from './service.js';
-export type { JobServiceOptions } from './service.js';
+// the store backend: createJobService, JobService, its options and constants
+export * from './service.js';
 export { DEFAULT_JOB_ITEM_TIMEOUT_MS, JobRunner, jobError } from './runner.js';
 export type { JobRunnerOptions } from './runner.js';
 export { jobExecutors, scanExecutor, jobUnits, EXTRACT_CALLS_PER_UNIT, HAND_BACK_RETRY_MS } from './executors.js';
@@ -26,18 +19,7 @@ export type {
   JobExecutorOptions,
   JobExecutors,
 } from './executors.js';
-export { JOB_TYPES } from './types.js';
-export type {
-  ClaimWatch,
-  JobClaim,
-  JobError,
-  JobInfo,
-  JobResult,
-  JobResultPage,
-  JobState,
-  JobStore,
-  JobSubmission,
-  JobType,
-} from './types.js';
+// the job model's types and JOB_TYPES: the whole of ./types.ts
+export * from './types.js';
 export { createHeldJobModels, modelNotHeld } from './held-models.js';
 export type { HeldJobModels, StoredModelSpec } from './held-models.js';

@@ -12,6 +12,7 @@ import type { DetailedSearch, SearchOptions, SliceOptions } from '../../corpus/t
 import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
+import { utf8Length } from '../../fingerprint/fingerprint.js';
 import { isSpace } from '../../text/offset-map.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
@@ -330,22 +331,4 @@ function hasWords(text: string, n: number): boolean {
     inWord = !space;
   }
   return false;
-}
-
-/** UTF-8 bytes of `text` (a lone surrogate counts as U+FFFD, 3 bytes, as TextEncoder writes it). */
-function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
 }
