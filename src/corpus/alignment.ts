@@ -80,6 +80,7 @@ export function* alignSteps(
   reworded = true,
   synonyms = true,
 ): Steps<AlignmentOutcome> {
+  const compareOptions = synonyms ? COMPARE_DEFAULTS : WITHOUT_SYNONYMS;
   const ranked = byStrength(jobs);
   const withoutText = new Set<string>();
   const started = now();
@@ -98,23 +99,14 @@ export function* alignSteps(
       continue;
     }
     considered++;
-    if (work.chars >= budget.chars) {
+    if (work.chars >= budget.chars || now() - started > budget.ms) {
+      // the work budget first; the clock is the safety net: only the clock sets time_limit_reached
       exhausted = true;
-      continue;
-    }
-    if (now() - started > budget.ms) {
-      exhausted = timedOut = true;
+      timedOut ||= work.chars < budget.chars;
       continue;
     }
     const textTokens = candidateTokens.get(dataset, candidate.doc, text);
-    const spans = yield* alignRegions(
-      core,
-      queryTokens,
-      textTokens,
-      candidate.regions,
-      work,
-      synonyms ? COMPARE_DEFAULTS : WITHOUT_SYNONYMS,
-    );
+    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions, work, compareOptions);
     done.push({ dataset, doc: candidate.doc, text, spans });
     yield PAUSE;
   }

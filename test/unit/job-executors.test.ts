@@ -100,15 +100,31 @@ describe('jobExecutors', () => {
     });
     const model = { id: 'm' } as never;
     const { executors } = jobExecutors(engine, { model: async (spec) => ({ ...(model as object), spec }) as never });
+    const item = new AbortController();
     await executors.extract!(
       { text: 'w', model: { base_url: 'https://m', model: 'x' }, budget_calls: 3 },
       claim('extract', 'a'),
-      signal,
+      item.signal,
     );
-    expect(calls[0]).toEqual([
+    const [name, request, rest] = calls[0] as [string, { signal: AbortSignal }, unknown];
+    const { signal: passed, ...others } = request;
+    expect([name, others, rest]).toEqual([
       'extractWork',
-      { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } }, signal },
+      { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } } },
       undefined,
     ]);
+    // the run's own signal (a time slice can end it), which the item's signal aborts with its reason
+    expect(passed).toBeInstanceOf(AbortSignal);
+    expect(passed.aborted).toBe(false);
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('cancelled'));
+    await executors.extract!(
+      { text: 'w', model: { base_url: 'https://m', model: 'x' }, budget_calls: 3 },
+      claim('extract', 'a'),
+      cancelled.signal,
+    ).catch(() => undefined);
+    const second = (calls[1] as [string, { signal: AbortSignal }])[1].signal;
+    expect(second.aborted).toBe(true);
+    expect((second.reason as Error).message).toBe('cancelled');
   });
 });
