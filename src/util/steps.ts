@@ -48,18 +48,68 @@ export function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** The waiters of {@link ownerTurn}, one line per owner, in the order their turns come. */
+const turnLines = new Map<string, Array<() => void>>();
+let roundPending = false;
+
+/** Wakes the first waiter of each owner's line, one each, and asks for the next round while any wait. */
+function turnRound(): void {
+  roundPending = false;
+  for (const owner of [...turnLines.keys()]) {
+    const line = turnLines.get(owner)!;
+    const wake = line.shift()!;
+    if (line.length === 0) turnLines.delete(owner);
+    wake();
+  }
+  if (turnLines.size > 0) askRound();
+}
+
+function askRound(): void {
+  if (roundPending) return;
+  roundPending = true;
+  void nextMacrotask().then(turnRound);
+}
+
+/**
+ * {@link nextMacrotask} taken in turn by owner (an account): each turn of the event loop runs one slice of each
+ * owner whose sliced work waits — the oldest waiting of that owner — so twenty analyses of one account share one
+ * owner's part of the thread, and another account's analysis, waiting beside them, is not twenty slices behind
+ * them at every turn but one. Each waiter still resolves after a macrotask (other I/O callbacks run first).
+ * @example await ownerTurn('acme') // between two slices of acme's search
+ */
+export function ownerTurn(owner: string): Promise<void> {
+  return new Promise((resolve) => {
+    const line = turnLines.get(owner);
+    if (line) line.push(resolve);
+    else turnLines.set(owner, [resolve]);
+    askRound();
+  });
+}
+
+/**
+ * The turn sliced work of `owner` waits for: {@link ownerTurn} for an owner, a plain macrotask for none.
+ * @example const turn = turnOf(options.owner); await turn()
+ */
+export function turnOf(owner: string | undefined): () => Promise<void> {
+  return typeof owner === 'string' ? () => ownerTurn(owner) : nextMacrotask;
+}
+
 /**
  * Run steps with a turn of the event loop at the first pause after every `sliceMs` of work (`Infinity`:
- * in one go, as {@link finish}).
+ * in one go, as {@link finish}); `turn` waits for it (a plain macrotask, or an owner's {@link ownerTurn}).
  * @example const shared = await sliced(sharedTextSteps(matches, text.length), 3)
  */
-export async function sliced<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
+export async function sliced<T>(
+  steps: Steps<T>,
+  sliceMs: number,
+  turn: () => Promise<unknown> = nextMacrotask,
+): Promise<T> {
   let sliceStart = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
     if (performance.now() - sliceStart >= sliceMs) {
-      await nextMacrotask();
+      await turn();
       sliceStart = performance.now();
     }
   }
