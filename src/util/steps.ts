@@ -48,16 +48,22 @@ export function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** The waiters of {@link ownerTurn}, one line per owner, in the order their turns come. */
-const turnLines = new Map<string, Array<() => void>>();
+/** A waiter of {@link ownerTurn}: its place in its owner's line, and what wakes it. */
+interface TurnWaiter {
+  readonly order: number;
+  readonly wake: () => void;
+}
+/** The waiters of {@link ownerTurn}, one line per owner (each in `order`), in the order the owners' turns come. */
+const turnLines = new Map<string, TurnWaiter[]>();
 let roundPending = false;
+let nextOrder = 0;
 
 /** Wakes the first waiter of each owner's line, one each, and asks for the next round while any wait. */
 function turnRound(): void {
   roundPending = false;
   for (const owner of [...turnLines.keys()]) {
     const line = turnLines.get(owner)!;
-    const wake = line.shift()!;
+    const { wake } = line.shift()!;
     if (line.length === 0) turnLines.delete(owner);
     wake();
   }
@@ -72,26 +78,37 @@ function askRound(): void {
 
 /**
  * {@link nextMacrotask} taken in turn by owner (an account): each turn of the event loop runs one slice of each
- * owner whose sliced work waits — the oldest waiting of that owner — so twenty analyses of one account share one
- * owner's part of the thread, and another account's analysis, waiting beside them, is not twenty slices behind
- * them at every turn but one. Each waiter still resolves after a macrotask (other I/O callbacks run first).
+ * owner whose sliced work waits, so twenty analyses of one account share one owner's part of the thread, and another
+ * account's analysis, waiting beside them, is not twenty slices behind them at every turn but one. Within an owner
+ * the slice goes to the waiter of the lowest `order` (the run that began first, see {@link turnOf}): the owner's runs
+ * end one after another, not all together at the end — so their last, unsliced pieces (storing a result, answering)
+ * and the memory each holds are spread out too. Each waiter still resolves after a macrotask (other I/O callbacks
+ * run first).
  * @example await ownerTurn('acme') // between two slices of acme's search
  */
-export function ownerTurn(owner: string): Promise<void> {
-  return new Promise((resolve) => {
+export function ownerTurn(owner: string, order: number = nextOrder++): Promise<void> {
+  return new Promise((wake) => {
+    const waiter = { order, wake };
     const line = turnLines.get(owner);
-    if (line) line.push(resolve);
-    else turnLines.set(owner, [resolve]);
+    if (!line) turnLines.set(owner, [waiter]);
+    else {
+      let at = line.length;
+      while (at > 0 && line[at - 1].order > order) at--;
+      line.splice(at, 0, waiter);
+    }
     askRound();
   });
 }
 
 /**
- * The turn sliced work of `owner` waits for: {@link ownerTurn} for an owner, a plain macrotask for none.
+ * The turn the sliced work of one run of `owner` waits for: {@link ownerTurn} in the run's place (its order is taken
+ * when the run begins), a plain macrotask for no owner.
  * @example const turn = turnOf(options.owner); await turn()
  */
 export function turnOf(owner: string | undefined): () => Promise<void> {
-  return typeof owner === 'string' ? () => ownerTurn(owner) : nextMacrotask;
+  if (typeof owner !== 'string') return nextMacrotask;
+  const order = nextOrder++;
+  return () => ownerTurn(owner, order);
 }
 
 /**

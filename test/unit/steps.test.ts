@@ -128,6 +128,30 @@ describe('ownerTurn: sliced work takes its turns by owner', () => {
     expect(floodStepsWhenAdaDone).toBeGreaterThanOrEqual(8 * 10);
   });
 
+  it("within an owner, the run that began first takes the owner's turns until it ends", async () => {
+    const steps: string[] = [];
+    function* run(name: string, n: number): Steps<string> {
+      for (let i = 0; i < n; i++) {
+        steps.push(name);
+        yield PAUSE;
+      }
+      return name;
+    }
+    const ended: string[] = [];
+    const runs = ['first', 'second', 'third'].map((name) =>
+      sliced(run(name, 4), 0, turnOf('mallory')).then(() => ended.push(name)),
+    );
+    await Promise.all(runs);
+    expect(ended).toEqual(['first', 'second', 'third']);
+    // each run's first step comes before its first pause; after that the first run's turns come first
+    expect(steps).toEqual([
+      ...['first', 'second', 'third'],
+      ...['first', 'first', 'first'],
+      ...['second', 'second', 'second'],
+      ...['third', 'third', 'third'],
+    ]);
+  });
+
   it("wakes an owner's waiters in the order they came, one per turn, and each after other I/O callbacks", async () => {
     const order: string[] = [];
     let immediate = false;
