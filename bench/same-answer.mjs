@@ -4,7 +4,7 @@
 // and `_at` left out, is compared with the first call's of its build: the report counts the answers that differ
 // and the alignment limitations seen. The text: edited and verbatim passages of four books (test fixtures)
 // with long queries (a whole 200,000-character edited chapter run) whose alignment takes seconds on a loaded core.
-//   node bench/same-answer.mjs [--baseline DIR] [--dist DIR] [--calls 50] [--together 4] [--burn 2]
+//   node bench/same-answer.mjs [--baseline DIR] [--dist DIR] [--calls 50] [--together 4] [--burn 2] [--owner NAME]
 //        (DIR: a build of the package; writes bench/results/same-answer.json)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const CALLS = Number(arg('calls', '50'));
 const TOGETHER = Number(arg('together', '4'));
 const BURN = Number(arg('burn', '2'));
+// --owner NAME: the calls are an account's (its sliced work then takes the turns of the event loop by owner)
+const OWNER = arg('owner');
 const builds = [['this', resolve(arg('dist', join(here, '../dist')))]];
 if (arg('baseline')) builds.push(['baseline', resolve(arg('baseline'))]);
 
@@ -57,13 +59,15 @@ async function measure(dir) {
     { id: 'pg', kb_dataset: 'project-gutenberg' },
     BOOKS.map((id) => ({ id, text: book(id) })),
   );
-  const { work_hash } = await engine.registerWork({ content: TEXT, owner: 'bench' });
+  const { work_hash } = await engine.registerWork({ content: TEXT, owner: OWNER ?? 'bench' });
   const model = knowledgeBase()
     .modelsTrainedOn('project-gutenberg')
     .find((l) => l.via.length === 1 && l.model.disclosure === 'full').model.id;
+  // an owner sees the datasets every account shares and its own (none here): the same datasets
+  const asOwner = OWNER === undefined ? {} : { owner: OWNER };
   const kinds = {
-    analyze: (sliceMs) => engine.analyze({ content: TEXT, content_type: 'text' }, { sliceMs }),
-    score: (sliceMs) => engine.score({ work_hash, target_model: model, jurisdiction: 'US' }, { sliceMs }),
+    analyze: (sliceMs) => engine.analyze({ content: TEXT, content_type: 'text' }, { sliceMs, ...asOwner }),
+    score: (sliceMs) => engine.score({ work_hash, target_model: model, jurisdiction: 'US' }, { sliceMs, ...asOwner }),
   };
   const out = {};
   for (const [kind, call] of Object.entries(kinds)) {
@@ -103,6 +107,7 @@ const out = {
   bench: 'same-answer',
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version, burners: BURN },
+  owner: OWNER ?? null,
   text_chars: TEXT.length,
   calls_per_kind: CALLS,
   together: TOGETHER,

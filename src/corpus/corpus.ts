@@ -41,7 +41,7 @@ import type {
   SliceOptions,
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, type Pause } from '../util/steps.js';
+import { DEFAULT_SLICE_MS, type Pause, turnOf } from '../util/steps.js';
 import { StoredExactDataset } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
 import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
@@ -647,6 +647,8 @@ export class Corpus {
       }
     };
     let sliceStart = performance.now();
+    // an account's searches take their turns of the event loop as one, beside other accounts' (ownerTurn)
+    const turn = turnOf(typeof options?.account === 'string' ? options.account : undefined);
     // the remote corpora and evidence sources are asked at once, while the local search runs
     const remoteTargets =
       options !== null && typeof options === 'object' && typeof query === 'string'
@@ -677,13 +679,13 @@ export class Corpus {
       input = undefined;
       const work = step.value;
       if (work.kind === 'pause') {
-        if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
+        if (performance.now() - sliceStart >= sliceMs) await waited(turn());
       } else if (work.kind === 'fetch') {
         input = await waited(work.run());
       } else if (run.offload && worthOffloading(work)) {
         input = await waited(run.offload.run(work));
       } else {
-        if (performance.now() - sliceStart >= sliceMs) await waited(nextMacrotask());
+        if (performance.now() - sliceStart >= sliceMs) await waited(turn());
         input = runWork(core, work);
       }
     }

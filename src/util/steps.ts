@@ -48,18 +48,85 @@ export function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** A waiter of {@link ownerTurn}: its place in its owner's line, and what wakes it. */
+interface TurnWaiter {
+  readonly order: number;
+  readonly wake: () => void;
+}
+/** The waiters of {@link ownerTurn}, one line per owner (each in `order`), in the order the owners' turns come. */
+const turnLines = new Map<string, TurnWaiter[]>();
+let roundPending = false;
+let nextOrder = 0;
+
+/** Wakes the first waiter of each owner's line, one each, and asks for the next round while any wait. */
+function turnRound(): void {
+  roundPending = false;
+  for (const owner of [...turnLines.keys()]) {
+    const line = turnLines.get(owner)!;
+    const { wake } = line.shift()!;
+    if (line.length === 0) turnLines.delete(owner);
+    wake();
+  }
+  if (turnLines.size > 0) askRound();
+}
+
+function askRound(): void {
+  if (roundPending) return;
+  roundPending = true;
+  void nextMacrotask().then(turnRound);
+}
+
+/**
+ * {@link nextMacrotask} taken in turn by owner (an account): each turn of the event loop runs one slice of each
+ * owner whose sliced work waits, so twenty analyses of one account share one owner's part of the thread, and another
+ * account's analysis, waiting beside them, is not twenty slices behind them at every turn but one. Within an owner
+ * the slice goes to the waiter of the lowest `order` (the run that began first, see {@link turnOf}): the owner's runs
+ * end one after another, not all together at the end — so their last, unsliced pieces (storing a result, answering)
+ * and the memory each holds are spread out too. Each waiter still resolves after a macrotask (other I/O callbacks
+ * run first).
+ * @example await ownerTurn('acme') // between two slices of acme's search
+ */
+export function ownerTurn(owner: string, order: number = nextOrder++): Promise<void> {
+  return new Promise((wake) => {
+    const waiter = { order, wake };
+    const line = turnLines.get(owner);
+    if (!line) turnLines.set(owner, [waiter]);
+    else {
+      let at = line.length;
+      while (at > 0 && line[at - 1].order > order) at--;
+      line.splice(at, 0, waiter);
+    }
+    askRound();
+  });
+}
+
+/**
+ * The turn the sliced work of one run of `owner` waits for: {@link ownerTurn} in the run's place (its order is taken
+ * when the run begins), a plain macrotask for no owner.
+ * @example const turn = turnOf(options.owner); await turn()
+ */
+export function turnOf(owner: string | undefined): () => Promise<void> {
+  if (typeof owner !== 'string') return nextMacrotask;
+  const order = nextOrder++;
+  return () => ownerTurn(owner, order);
+}
+
 /**
  * Run steps with a turn of the event loop at the first pause after every `sliceMs` of work (`Infinity`:
- * in one go, as {@link finish}).
+ * in one go, as {@link finish}); `turn` waits for it (a plain macrotask, or an owner's {@link ownerTurn}).
  * @example const shared = await sliced(sharedTextSteps(matches, text.length), 3)
  */
-export async function sliced<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
+export async function sliced<T>(
+  steps: Steps<T>,
+  sliceMs: number,
+  turn: () => Promise<unknown> = nextMacrotask,
+): Promise<T> {
   let sliceStart = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
     if (performance.now() - sliceStart >= sliceMs) {
-      await nextMacrotask();
+      await turn();
       sliceStart = performance.now();
     }
   }

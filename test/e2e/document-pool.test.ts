@@ -1,7 +1,7 @@
 /**
  * `createDocumentPool()` from the built `trainprint/node` (its threads run dist/extract-worker.js): a file read there
- * gives what `extractDocument` gives in this thread; a hostile file is refused as the budget refuses it; a file past
- * its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
+ * gives what `extractDocument` gives in this thread; a hostile file is refused as the budget refuses it, and the thread
+ * reads the next file; a file past its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
  * reason — and the pool reads the next file on a new thread; a closed pool refuses what it had not read.
  */
 import { describe, expect, it } from 'vitest';
@@ -55,10 +55,11 @@ describe('document pool', () => {
     }
   });
 
-  it("refuses a hostile file with the budget's own refusal, and reads the next file", async () => {
+  it("refuses a hostile file with the budget's own refusal, and reads the next file on the same thread", async () => {
     const { createDocumentPool } = await dist('node.js');
     const pool = createDocumentPool({ threads: 1 });
     try {
+      expect(pool.started).toBe(0);
       const [format, bomb] = HOSTILE_FILES['pages-dag.pdf']();
       const refused = await rejection(pool.extractDocument(bomb, format));
       expect(refused.code).toBe('PAYLOAD_TOO_LARGE');
@@ -66,6 +67,17 @@ describe('document pool', () => {
       const bad = await rejection(pool.extractDocument(new TextEncoder().encode('not a pdf at all'), 'pdf'));
       expect(bad.code).toBe('INVALID_INPUT');
       expect((await pool.extractDocument(pdf, 'pdf')).text).toContain('Kellynch Hall');
+      // the inflated bytes, counted by the reader in its own loop (8 MiB here, so that it is quick), and a font bomb
+      const [, flate] = HOSTILE_FILES['flate-bomb.pdf']();
+      const [, font] = HOSTILE_FILES['font-bomb.pdf']();
+      for (const file of [flate, font]) {
+        const inflated = await rejection(pool.extractDocument(file, 'pdf', { maxUncompressedBytes: 8 << 20 }));
+        expect(inflated.code).toBe('PAYLOAD_TOO_LARGE');
+        expect(inflated.message).toMatch(/inflates to more than 8388608 bytes/);
+      }
+      expect((await pool.extractDocument(pdf, 'pdf')).pages).toHaveLength(2);
+      // every refusal was the reader's own: the one thread read all six files
+      expect(pool.started).toBe(1);
     } finally {
       await pool.close();
     }
@@ -83,6 +95,7 @@ describe('document pool', () => {
         /the PDF file is too large: reading it takes longer than 50 ms, the limit \(timeoutMs\)/,
       );
       expect((await pool.extractDocument(pdf, 'pdf')).pages).toHaveLength(2);
+      expect(pool.started).toBe(2); // the late file's thread was ended: a new one read the next
     } finally {
       await pool.close();
     }

@@ -4,7 +4,7 @@
  * the runners built on it give the same result sliced or in one go.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { finish, nextMacrotask, PAUSE, sliced, type Steps } from '../../src/util/steps.js';
+import { finish, nextMacrotask, ownerTurn, PAUSE, sliced, type Steps, turnOf } from '../../src/util/steps.js';
 
 const g = globalThis as { setImmediate?: unknown; MessageChannel?: unknown };
 const saved = { setImmediate: g.setImmediate, MessageChannel: g.MessageChannel };
@@ -86,5 +86,83 @@ describe('sliced and finish', () => {
     g.setImmediate = undefined; // through the MessageChannel turn
     expect(await sliced(count(1000), 0)).toBe(finish(count(1000)));
     expect(await sliced(count(1000), Infinity)).toBe(499500);
+  });
+});
+
+describe('ownerTurn: sliced work takes its turns by owner', () => {
+  /** Steps that pause `n` times, counting each step into `tally` under `owner`. */
+  function* pauses(n: number, owner: string, tally: Map<string, number>): Steps<string> {
+    for (let i = 0; i < n; i++) {
+      tally.set(owner, (tally.get(owner) ?? 0) + 1);
+      yield PAUSE;
+    }
+    return owner;
+  }
+
+  it("one owner's eight runs share one turn: another owner's run waits one of their slices per turn, not eight", async () => {
+    const tally = new Map<string, number>();
+    let floodStepsWhenAdaDone = -1;
+    // sliceMs 0: a turn at every pause, so each step is one slice
+    const flood = Array.from({ length: 8 }, () => sliced(pauses(100, 'mallory', tally), 0, turnOf('mallory')));
+    const ada = sliced(pauses(10, 'ada', tally), 0, turnOf('ada')).then((who) => {
+      floodStepsWhenAdaDone = tally.get('mallory') ?? 0;
+      return who;
+    });
+    expect(await ada).toBe('ada');
+    await Promise.all(flood);
+    expect(tally.get('mallory')).toBe(800);
+    // each turn of the loop ran one of mallory's slices and one of ada's: ada's 10 were done after about 10 of
+    // mallory's (plus the first slice of each of the 8 runs, taken before their first pause), where a plain
+    // macrotask per run would have let about 80 of them run first
+    expect(floodStepsWhenAdaDone).toBeLessThanOrEqual(8 + 10 + 1);
+  });
+
+  it('a plain macrotask per run, for comparison (no owner): the eight runs take eight slices per turn', async () => {
+    const tally = new Map<string, number>();
+    let floodStepsWhenAdaDone = -1;
+    const flood = Array.from({ length: 8 }, () => sliced(pauses(100, 'mallory', tally), 0, turnOf(undefined)));
+    await sliced(pauses(10, 'ada', tally), 0, turnOf(undefined)).then(() => {
+      floodStepsWhenAdaDone = tally.get('mallory') ?? 0;
+    });
+    await Promise.all(flood);
+    expect(floodStepsWhenAdaDone).toBeGreaterThanOrEqual(8 * 10);
+  });
+
+  it("within an owner, the run that began first takes the owner's turns until it ends", async () => {
+    const steps: string[] = [];
+    function* run(name: string, n: number): Steps<string> {
+      for (let i = 0; i < n; i++) {
+        steps.push(name);
+        yield PAUSE;
+      }
+      return name;
+    }
+    const ended: string[] = [];
+    const runs = ['first', 'second', 'third'].map((name) =>
+      sliced(run(name, 4), 0, turnOf('mallory')).then(() => ended.push(name)),
+    );
+    await Promise.all(runs);
+    expect(ended).toEqual(['first', 'second', 'third']);
+    // each run's first step comes before its first pause; after that the first run's turns come first
+    expect(steps).toEqual([
+      ...['first', 'second', 'third'],
+      ...['first', 'first', 'first'],
+      ...['second', 'second', 'second'],
+      ...['third', 'third', 'third'],
+    ]);
+  });
+
+  it("wakes an owner's waiters in the order they came, one per turn, and each after other I/O callbacks", async () => {
+    const order: string[] = [];
+    let immediate = false;
+    setImmediate(() => {
+      immediate = true;
+    });
+    const waits = ['a1', 'a2', 'a3'].map((name) => ownerTurn('a').then(() => order.push(name)));
+    const b = ownerTurn('b').then(() => order.push('b1'));
+    await ownerTurn('c');
+    expect(immediate).toBe(true); // a macrotask: an immediate queued before the turns were asked ran first
+    await Promise.all([...waits, b]);
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 });

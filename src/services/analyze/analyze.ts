@@ -36,7 +36,7 @@ import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
-import { DEFAULT_SLICE_MS, nextMacrotask, PAUSE, sliced, type Steps } from '../../util/steps.js';
+import { DEFAULT_SLICE_MS, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
   AnalysisResult,
@@ -139,13 +139,16 @@ export async function runAnalysis(
   // the options first: a bad one is INVALID_OPTIONS, never a TypeError from deep inside
   const prior = checkOptions(options);
   // checking 10 MB takes a few tens of ms: in slices (the checks in their order; results as in one go)
+  // an account's analyses take their turns of the event loop as one, beside other accounts' (ownerTurn)
+  const turn = turnOf(typeof options.owner === 'string' ? options.owner : undefined);
   const req = await sliced(
     checkRequestSteps(request, fileLimitOption(options.maxFileBytes)),
     options.sliceMs ?? DEFAULT_SLICE_MS,
+    turn,
   );
-  if (options.sliceMs !== Infinity) await nextMacrotask();
+  if (options.sliceMs !== Infinity) await turn();
   // what follows is linear in the content too: a turn of the event loop between its larger pieces
-  const breathe = options.sliceMs === Infinity ? async () => undefined : nextMacrotask;
+  const breathe = options.sliceMs === Infinity ? async () => undefined : turn;
   const progress = progressOf(options.onProgress);
   const searched = await searchContent(corpus, req, options, breathe, progress);
   const acc = newFindings();
@@ -292,6 +295,7 @@ async function searchContent(
   const shared = await sliced(
     sharedTextSteps(found.matches, extracted.text.length),
     options.sliceMs ?? DEFAULT_SLICE_MS,
+    breathe,
   );
   await breathe();
   const matches: AnalyzedMatch[] = found.matches.map((m, i) => {

@@ -33,7 +33,7 @@ import type { CorpusView, DatasetSupplier, SliceOptions } from '../../corpus/typ
 import { checkAccount } from '../../corpus/provenance.js';
 import type { Offload } from '../../corpus/work.js';
 import { resolveOptions } from '../../fingerprint/options.js';
-import { DEFAULT_SLICE_MS, nextMacrotask } from '../../util/steps.js';
+import { DEFAULT_SLICE_MS, turnOf } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
 import { type EvidenceKind, evidenceKind, matchKind, MAX_STRENGTH, reportLimitations } from '../policy/kinds/index.js';
@@ -654,6 +654,8 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
     longest: linked.map(() => new Int32Array(n)),
     shown: [],
   };
+  // an account's scores take their turns of the event loop as one, beside other accounts' (ownerTurn)
+  const turn = turnOf(q.scope.account);
   let sliceStart = performance.now();
   for (let i = 0; i < n; i++) {
     let chunk: string | null = null;
@@ -666,7 +668,7 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
       if (!e) {
         throwIfAborted(q.signal);
         if (performance.now() - sliceStart >= q.sliceMs) {
-          await nextMacrotask();
+          await turn();
           sliceStart = performance.now();
         }
         chunk ??= q.text!.slice(chunks[i].start, chunks[i].end);

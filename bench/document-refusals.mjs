@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+/**
+ * Refused files in a row on one document thread (`createDocumentPool({ threads: 1 })` of a build's trainprint/node):
+ * the wall time and the process's CPU time (all its threads) for --files refusals of each kind, one after another,
+ * then one good PDF, and the threads the pool started, for this build and, alternating with it, another (--baseline,
+ * a copy of dist/ from an earlier commit kept inside the repository so that its imports resolve). A build that
+ * replaces its thread after each refusal loads the library and pdf.js again for every file.
+ *
+ *   node bench/document-refusals.mjs --baseline .before/dist [--dist dist] [--files 20] [--rounds 2]
+ *     [--out bench/results/document-refusals.json]
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { deflateSync, constants as zlib, deflateRawSync } from 'node:zlib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: join(ROOT, 'dist') },
+    baseline: { type: 'string' },
+    files: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+    out: { type: 'string', default: 'bench/results/document-refusals.json' },
+  },
+});
+const FILES = Number(values.files);
+const builds = [['this', resolve(values.dist)]];
+if (values.baseline) builds.push(['baseline', resolve(values.baseline)]);
+
+// the files (as bench/hostile-files.mjs makes them)
+const latin1 = (s) => Buffer.from(s, 'latin1');
+function pdfOf(objects) {
+  const parts = [latin1('%PDF-1.7\n')];
+  let length = parts[0].length;
+  const offsets = new Map();
+  const numbers = Object.keys(objects)
+    .map(Number)
+    .sort((a, b) => a - b);
+  for (const n of numbers) {
+    offsets.set(n, length);
+    const body = objects[n];
+    for (const p of [latin1(`${n} 0 obj\n`), typeof body === 'string' ? latin1(body) : body, latin1('\nendobj\n')]) {
+      parts.push(p);
+      length += p.length;
+    }
+  }
+  const size = numbers.at(-1) + 1;
+  let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
+  for (let n = 1; n < size; n++) {
+    const at = offsets.get(n);
+    xref += at === undefined ? '0000000000 65535 f \n' : `${String(at).padStart(10, '0')} 00000 n \n`;
+  }
+  parts.push(latin1(`${xref}trailer\n<</Size ${size}/Root 1 0 R>>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+const streamOf = (dict, data) =>
+  Buffer.concat([latin1(`<<${dict}/Length ${data.length}>>\nstream\n`), data, latin1('\nendstream')]);
+function zlibRepeated(unit, mib) {
+  const block = latin1(unit.repeat(Math.ceil((1 << 20) / unit.length)).slice(0, 1 << 20));
+  const segment = deflateRawSync(block, { level: 9, finishFlush: zlib.Z_FULL_FLUSH });
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => segment), Buffer.alloc(6)]);
+}
+const HELVETICA = '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>';
+const threeWords = () => deflateSync(latin1('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'));
+const onePage = (contents) =>
+  pdfOf({
+    1: '<</Type/Catalog/Pages 2 0 R>>',
+    2: '<</Type/Pages/Kids [3 0 R]/Count 1>>',
+    3: '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+    4: contents,
+    5: HELVETICA,
+  });
+const good = onePage(streamOf('/Filter/FlateDecode', threeWords()));
+const dag = (() => {
+  const o = {
+    1: '<</Type/Catalog/Pages 10 0 R>>',
+    4: streamOf('/Filter/FlateDecode', threeWords()),
+    5: HELVETICA,
+    19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+  };
+  for (let l = 0; l < 9; l++)
+    o[10 + l] = `<</Type/Pages/Count ${10 ** (9 - l)}/Kids [${`${11 + l} 0 R `.repeat(10)}]>>`;
+  return pdfOf(o);
+})();
+const flate = onePage(streamOf('/Filter/FlateDecode', zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 1024)));
+// the flate bomb against a budget of 16 MiB inflated (the default is 256 MiB: seconds of inflating per file, which
+// would hide the thread's own cost)
+const KINDS = {
+  'pages-dag.pdf (page count)': [dag, {}],
+  'flate-bomb.pdf (16 MiB inflated)': [flate, { maxUncompressedBytes: 16 << 20 }],
+};
+
+async function once(dir) {
+  const { createDocumentPool } = await import(pathToFileURL(join(dir, 'node.js')).href);
+  const out = {};
+  for (const [kind, [bytes, limits]] of Object.entries(KINDS)) {
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      const codes = {};
+      for (let i = 0; i < FILES; i++) {
+        const code = await pool.extractDocument(bytes, 'pdf', limits).then(
+          () => 'read',
+          (e) => e.code,
+        );
+        codes[code] = (codes[code] ?? 0) + 1;
+      }
+      const text = (await pool.extractDocument(good, 'pdf')).text;
+      if (text !== 'three words here') throw new Error(`wrong text after the refusals: ${text}`);
+      const used = process.cpuUsage(cpu);
+      out[kind] = {
+        codes,
+        wall_ms: Math.round(performance.now() - t),
+        cpu_ms: Math.round((used.user + used.system) / 1000),
+        threads_started: pool.started ?? null,
+      };
+    } finally {
+      await pool.close();
+    }
+  }
+  return out;
+}
+
+const runs = [];
+for (let round = 1; round <= Number(values.rounds); round++) {
+  for (const [build, dir] of builds) {
+    const load = loadavg()[0];
+    const r = await once(dir);
+    runs.push({ build, round, load_average_at_start: load, ...r });
+    console.log(build, round, `load ${load.toFixed(1)}`, JSON.stringify(r));
+  }
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const medians = {};
+for (const kind of Object.keys(KINDS)) {
+  medians[kind] = {};
+  for (const figure of ['wall_ms', 'cpu_ms']) {
+    const of = (build) => median(runs.filter((r) => r.build === build).map((r) => r[kind][figure]));
+    medians[kind][figure] = { this: of('this'), ...(values.baseline ? { baseline: of('baseline') } : {}) };
+    if (values.baseline)
+      medians[kind][figure].this_over_baseline = Math.round((of('this') / of('baseline')) * 100) / 100;
+  }
+}
+const result = {
+  bench: 'document-refusals',
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  files_per_kind: FILES,
+  builds: Object.fromEntries(builds.map(([name, dir]) => [name, relative(ROOT, dir)])),
+  medians,
+  runs,
+};
+mkdirSync(dirname(resolve(ROOT, values.out)), { recursive: true });
+writeFileSync(resolve(ROOT, values.out), `${JSON.stringify(result, null, 2)}\n`);
+console.log(JSON.stringify(medians, null, 2));
+console.log(`wrote ${values.out}`);
