@@ -210,6 +210,26 @@ describe('extract jobs over HTTP', () => {
     const b2 = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/bundle`);
     expect(b2.status).toBe(200);
     expect(b2.json.model_extractions).toBeUndefined();
+
+    // the extractions route answers the same records as the bundle, without it; only the account's own
+    const mine = await acme('GET', `/api/v1/attribution/analyses/${id}/extractions`);
+    expect(mine.status).toBe(200);
+    expect(mine.json).toMatchObject({ success: true, analysis_id: id, text_sha256: bundle.json.text_sha256 });
+    expect(mine.json.extractions).toEqual(bundle.json.model_extractions);
+    const theirsRead = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/extractions`);
+    expect(theirsRead.status).toBe(200);
+    expect(theirsRead.json.text_sha256).toBe(bundle.json.text_sha256);
+    expect(theirsRead.json.extractions).toEqual([]);
+    // another account's analysis, and an id no account has: 404 with the JSON error body
+    for (const [who, path] of [
+      [other, `/api/v1/attribution/analyses/${id}/extractions`],
+      [acme, '/api/v1/attribution/analyses/an_00000000000000000000000000000000/extractions'],
+    ] as const) {
+      const r = await who('GET', path);
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+      expect(r.text).not.toContain(line.result.record.transcript_sha256);
+    }
     await stopJobs(handler);
   }, 120_000);
 
