@@ -40,7 +40,10 @@ const HOLDER_PREFIX = 'extract-model-holder/';
  * milliseconds).
  */
 export const HOLDER_TTL_MS = 15_000;
-/** How often a holder beats (ms): one `put` of a few bytes per process holding models, a third of the runner's polls. */
+/**
+ * How often a holder beats (ms): one `put` of a few bytes per process that holds models — 12 a minute, beside the 6
+ * of the instance's availability heartbeat (every 10 s) and the claims of an idle runner (one a second per loop).
+ */
 export const HOLDER_BEAT_MS = HOLDER_TTL_MS / 3;
 
 /**
