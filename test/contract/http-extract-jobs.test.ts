@@ -16,6 +16,7 @@ import type { GenerateOptions } from '../../src/models/types.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
+import { HOLDER_TTL_MS } from '../../src/services/jobs/hand-back.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -353,6 +354,11 @@ describe('extract jobs on a store several processes share', () => {
     try {
       const acme = await caller(handlerA, 'acme-two', sharedKeys);
       const item = { ...extractItem(30), model: { ...extractItem(30).model, base_url: own.baseUrl } };
+      // A's beat reads as alive for HOLDER_TTL_MS (15 s) past it, not for a chunk lease (60 s): killed, A reads as gone
+      // within 15 s
+      const beatA = (await store.get(`extract-model-holder/${modelsA.id}`)) as { until: number };
+      expect(beatA.until - Date.now()).toBeGreaterThan(0);
+      expect(beatA.until - Date.now()).toBeLessThanOrEqual(HOLDER_TTL_MS);
       const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
       expect(r.status).toBe(202);
       const id = r.json.job_id as string;
