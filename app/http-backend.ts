@@ -270,10 +270,9 @@ export function createHttpBackend(
       }),
 
     async modelExtractions(analysisId: string) {
-      // the analysis's signed evidence bundle carries the account's extractions of the same text
-      const { bundle } = await call(() => tp.getEvidenceBundle(analysisId));
-      const x = (bundle as { model_extractions?: unknown }).model_extractions;
-      return Array.isArray(x) ? x : [];
+      // the account's extractions of the analysed text, read as they are kept: no bundle built or signed for a view
+      const { extractions } = await call(() => tp.getAnalysisExtractions(analysisId));
+      return Array.isArray(extractions) ? [...extractions] : [];
     },
 
     async sourceText(datasetId: string, documentId: string) {

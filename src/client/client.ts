@@ -41,6 +41,7 @@ import { Transport, type CallOptions, type FetchLike, type RateLimitInfo, type R
 import type {
   AccessToken,
   AnalysisAccepted,
+  AnalysisExtractions,
   AnalysisJob,
   AnalysisReportQuery,
   AnalyzeBody,
@@ -203,6 +204,13 @@ export interface TrainprintClient {
    * const { valid } = await verifyEvidenceBundle(bytes, { publicKey: await tp.getReportKey() })
    */
   getEvidenceBundle(analysisId: string, options?: CallOptions): Promise<EvidenceBundleDownload>;
+  /**
+   * `GET /api/v1/attribution/analyses/{analysis_id}/extractions` — the account's extractions of the analysed text (its
+   * extract jobs' results, the records the evidence bundle signs), without building the bundle: a light read for a
+   * view; verify through `getEvidenceBundle`.
+   * @example const { extractions } = await tp.getAnalysisExtractions(r.analysis_id)
+   */
+  getAnalysisExtractions(analysisId: string, options?: CallOptions): Promise<Ok<AnalysisExtractions>>;
   /**
    * `GET /api/v1/report-key` (public) — the engine's Ed25519 public key, which signs the evidence bundles.
    * @example const key = await tp.getReportKey() // pass as verifyEvidenceBundle's `publicKey`
@@ -528,6 +536,7 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     cancelJob: (id, o) => t.request('DELETE', `/api/v1/jobs/${p(id)}`, { ...o, idempotent: false }),
     getAnalysisReport,
     getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),
+    getAnalysisExtractions: (id, o) => get(`${analyses(id)}/extractions`, undefined, o),
     getReportKey: (o) => get('/api/v1/report-key', undefined, o),
     compare: (a, b, o) => post('/api/v1/attribution/compare', { a, b }, o, true),
     score: (body, o) => post('/api/v1/attribution/score', body, o, true),

@@ -28,6 +28,7 @@ import type {
   TrackWorkRequest,
   VerifiedLicence,
   Work,
+  WorkExtractionResult,
 } from '../library.js';
 
 /**
@@ -155,6 +156,19 @@ export interface EvidenceBundleDownload {
   readonly bytes: Uint8Array;
   /** The same bundle, parsed. */
   readonly bundle: EvidenceBundle;
+}
+
+/**
+ * `GET /api/v1/attribution/analyses/{analysis_id}/extractions`: the account's extractions of the analysed text, the
+ * records its evidence bundle signs as `model_extractions`, unsigned.
+ * @example const { extractions } = await client.getAnalysisExtractions(id); extractions[0]?.nv_recall
+ */
+export interface AnalysisExtractions {
+  readonly analysis_id: string;
+  /** SHA-256 (hex) of the UTF-8 of the analysed text; null when the analysis was kept without it. */
+  readonly text_sha256: string | null;
+  /** The account's extract jobs' results over that text, oldest first. */
+  readonly extractions: readonly WorkExtractionResult[];
 }
 
 /** `POST /api/v1/content/register`: the account of the key is the owner. */
@@ -474,4 +488,5 @@ export type {
   ScoreRequest,
   ScoreResult,
   Work,
+  WorkExtractionResult,
 } from '../library.js';

@@ -116,7 +116,7 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(await failure(tp.getJob(job.job_id))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
-  it('analyzeAsync, getAnalysisJob; getAnalysisReport, getEvidenceBundle, getReportKey', async () => {
+  it('analyzeAsync, getAnalysisJob; getAnalysisReport, getEvidenceBundle, getReportKey, getAnalysisExtractions', async () => {
     const content = `A background analysis.\n\n${MIT_GRANT}\n\nThe end.`;
     const started = await tp.analyzeAsync({ content, content_type: 'text' });
     if (!('job_id' in started)) throw new Error('expected a 202 with a job');
@@ -147,6 +147,17 @@ describe('TypeScript client: typed methods against a real server', () => {
     const asJson = await tp.getAnalysisReport(r.analysis_id, { format: 'json' });
     expect(asJson.bundle.result).toEqual(bundle.result);
     expect((await verifyEvidenceBundle(asJson.bytes, { publicKey: key })).valid).toBe(true);
+    // the account ran no extract job over this text: none, under the digest the bundle binds
+    expect(await tp.getAnalysisExtractions(r.analysis_id)).toEqual({
+      success: true,
+      analysis_id: r.analysis_id,
+      text_sha256: bundle.text_sha256,
+      extractions: [],
+    });
+    expect(await failure(tp.getAnalysisExtractions(`an_${'0'.repeat(32)}`))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 
   it('works: register, get, list, verify receipt, score, delete', async () => {

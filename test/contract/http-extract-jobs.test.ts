@@ -16,6 +16,7 @@ import type { GenerateOptions } from '../../src/models/types.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
+import { HOLDER_TTL_MS } from '../../src/services/jobs/hand-back.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -210,6 +211,26 @@ describe('extract jobs over HTTP', () => {
     const b2 = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/bundle`);
     expect(b2.status).toBe(200);
     expect(b2.json.model_extractions).toBeUndefined();
+
+    // the extractions route answers the same records as the bundle, without it; only the account's own
+    const mine = await acme('GET', `/api/v1/attribution/analyses/${id}/extractions`);
+    expect(mine.status).toBe(200);
+    expect(mine.json).toMatchObject({ success: true, analysis_id: id, text_sha256: bundle.json.text_sha256 });
+    expect(mine.json.extractions).toEqual(bundle.json.model_extractions);
+    const theirsRead = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/extractions`);
+    expect(theirsRead.status).toBe(200);
+    expect(theirsRead.json.text_sha256).toBe(bundle.json.text_sha256);
+    expect(theirsRead.json.extractions).toEqual([]);
+    // another account's analysis, and an id no account has: 404 with the JSON error body
+    for (const [who, path] of [
+      [other, `/api/v1/attribution/analyses/${id}/extractions`],
+      [acme, '/api/v1/attribution/analyses/an_00000000000000000000000000000000/extractions'],
+    ] as const) {
+      const r = await who('GET', path);
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+      expect(r.text).not.toContain(line.result.record.transcript_sha256);
+    }
     await stopJobs(handler);
   }, 120_000);
 
@@ -333,6 +354,11 @@ describe('extract jobs on a store several processes share', () => {
     try {
       const acme = await caller(handlerA, 'acme-two', sharedKeys);
       const item = { ...extractItem(30), model: { ...extractItem(30).model, base_url: own.baseUrl } };
+      // A's beat reads as alive for HOLDER_TTL_MS (15 s) past it, not for a chunk lease (60 s): killed, A reads as gone
+      // within 15 s
+      const beatA = (await store.get(`extract-model-holder/${modelsA.id}`)) as { until: number };
+      expect(beatA.until - Date.now()).toBeGreaterThan(0);
+      expect(beatA.until - Date.now()).toBeLessThanOrEqual(HOLDER_TTL_MS);
       const r = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
       expect(r.status).toBe(202);
       const id = r.json.job_id as string;

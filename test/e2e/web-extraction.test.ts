@@ -3,7 +3,7 @@
 // result row shows the strip of what the model wrote out — a mark per block, placed where the work report's strip
 // places it (the same geometry, stripGeometry), faint under 100 words — and a click on a mark shows the block's
 // generated text beside the work's own text of its span; an analysis of the same text shows it below its result (the
-// account's extractions, from the analysis's bundle). With TRAINPRINT_SCREENSHOTS=1 it also writes
+// account's extractions, read with GET …/analyses/{analysis_id}/extractions). With TRAINPRINT_SCREENSHOTS=1 it also writes
 // docs/images/web-extraction.png. Built into a temporary folder, so it can run beside the other web tests.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -132,7 +132,10 @@ describe('web app, an extract job (headless Chromium)', () => {
     );
     expect(await marks.nth(last).getAttribute('aria-pressed')).toBe('true');
     expect(await row.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
-    // the analysis of the same text shows the account's extraction of it below the result (its bundle carries it)
+    // the analysis of the same text shows the account's extraction of it below the result, read with the
+    // extractions route: no evidence bundle is asked for (nor built and signed) to draw it
+    const paths: string[] = [];
+    page.on('request', (r) => paths.push(new URL(r.url()).pathname));
     await page.goto(`${base}#analyze`);
     await page.fill('#analyze-text', text);
     await page.click('#analyze-run');
@@ -140,6 +143,10 @@ describe('web app, an extract job (headless Chromium)', () => {
     const below = page.locator('#analysis-extractions');
     await expect.poll(() => below.locator('svg.extraction-strip rect.mark').count()).toBe(x.blocks.length);
     expect(await below.locator('figure.extraction code').textContent()).toBe(x.record.transcript_sha256);
+    expect(
+      paths.filter((p) => /^\/api\/v1\/attribution\/analyses\/an_[0-9a-f]{32}\/extractions$/.test(p)),
+    ).toHaveLength(1);
+    expect(paths.filter((p) => p.endsWith('/bundle'))).toEqual([]);
     await below.locator('rect.mark').nth(0).click();
     expect(await below.locator('blockquote.generated').textContent()).toBe(x.blocks[0].generated);
     if (process.env.TRAINPRINT_SCREENSHOTS === '1')

@@ -30,6 +30,7 @@ const CALLS: Record<string, (c: TrainprintClient) => unknown> = {
     await c.getAnalysisReport('a1', { format: 'json' });
   },
   getEvidenceBundle: (c) => c.getEvidenceBundle('a1'),
+  getAnalysisExtractions: (c) => c.getAnalysisExtractions('a1'),
   getReportKey: (c) => c.getReportKey(),
   compare: (c) => c.compare('a', 'b'),
   score: (c) => c.score(body),

@@ -3,7 +3,7 @@
  * handle per model, released on demand and after their time) and the store-backed extraction journal (one account's
  * calls for one service, model and work; keys that are not request digests refused).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { createHeldJobModels, modelNotHeld } from '../../src/services/jobs/held-models.js';
@@ -16,7 +16,8 @@ import {
   storeWorkExtraction,
   workExtractions,
 } from '../../src/services/memorization/stored-extractions.js';
-import { beatModelHolder, modelHolderAlive } from '../../src/services/jobs/hand-back.js';
+import { beatModelHolder, HOLDER_BEAT_MS, HOLDER_TTL_MS, modelHolderAlive } from '../../src/services/jobs/hand-back.js';
+import type { Store } from '../../src/store/types.js';
 
 const model = (id: string) => ({ id }) as unknown as TargetModel;
 const call: RecordedCall = {
@@ -116,12 +117,56 @@ describe('stored extractions and the holders of extract models', () => {
     const held = createHeldJobModels();
     expect(held.id).toMatch(/^hh_[0-9a-f]{32}$/);
     expect(await modelHolderAlive(store, held.id)).toBe(false);
-    const beat = beatModelHolder(store, held.id, 60_000);
+    const beat = beatModelHolder(store, held.id);
     await new Promise((r) => setTimeout(r, 5));
     expect(await modelHolderAlive(store, held.id)).toBe(true);
     // past its time to live without a beat it reads as gone
-    expect(await modelHolderAlive(store, held.id, Date.now() + 61_000)).toBe(false);
+    expect(await modelHolderAlive(store, held.id, Date.now() + HOLDER_TTL_MS + 1000)).toBe(false);
     await beat.stop();
     expect(await modelHolderAlive(store, held.id)).toBe(false);
+  });
+
+  describe('a holder killed without a clean stop (fake clock)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it(`reads as alive while it beats every ${HOLDER_BEAT_MS / 1000} s, and as gone ${HOLDER_TTL_MS / 1000} s after its last beat`, async () => {
+      vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
+      const memory = new MemoryStore();
+      // the process is gone once `killed`: its timers may still fire here, but nothing it writes reaches the store
+      let killed = false;
+      const store = new Proxy(memory, {
+        get(t, k) {
+          if (k === 'put') return (key: string, v: unknown) => (killed ? Promise.resolve() : t.put(key, v));
+          const v = (t as unknown as Record<PropertyKey, unknown>)[k];
+          return typeof v === 'function' ? v.bind(t) : v;
+        },
+      }) as Store;
+      const held = createHeldJobModels();
+      const beat = beatModelHolder(store, held.id);
+      const until = async () => ((await memory.get(`extract-model-holder/${held.id}`)) as { until: number }).until;
+      await vi.advanceTimersByTimeAsync(0);
+      expect((await until()) - Date.now()).toBe(HOLDER_TTL_MS);
+      // a minute of beats: at every second the last beat is at most HOLDER_BEAT_MS old
+      for (let s = 0; s < 60; s++) {
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(await modelHolderAlive(store, held.id)).toBe(true);
+        expect((await until()) - Date.now()).toBeGreaterThanOrEqual(HOLDER_TTL_MS - HOLDER_BEAT_MS);
+      }
+      killed = true;
+      const killedAt = Date.now();
+      const last = (await until()) - HOLDER_TTL_MS;
+      expect(killedAt - last).toBeLessThanOrEqual(HOLDER_BEAT_MS);
+      // alive up to its time to live after the last beat, then gone: at most HOLDER_TTL_MS after it was killed
+      await vi.advanceTimersByTimeAsync(last + HOLDER_TTL_MS - 1 - Date.now());
+      expect(await modelHolderAlive(store, held.id)).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await modelHolderAlive(store, held.id)).toBe(false);
+      expect(Date.now() - killedAt).toBeLessThanOrEqual(HOLDER_TTL_MS);
+      // well under the chunk lease (60 s): the other processes stop handing its items back within 15 s
+      expect(HOLDER_TTL_MS).toBeLessThan(60_000 / 2);
+      await beat.stop();
+    });
   });
 });

@@ -550,6 +550,42 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       },
     ],
   },
+  getAnalysisExtractions: {
+    description:
+      'What the account\'s extract jobs (`POST /api/v1/jobs` with `type: "extract"`) wrote out of the text an ' +
+      'analysis measured: the results kept under the SHA-256 of that text, oldest first, at most 16 — the same ' +
+      "records the analysis's evidence bundle (`GET …/bundle`) signs as `model_extractions` and its work report " +
+      "draws, read without building and signing the bundle. Only the account's own extractions: another " +
+      "account's extract jobs over the same text are never listed. Unsigned: verify them through the bundle.",
+    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    examples: [
+      {
+        name: 'none',
+        summary: 'The analysis of the README: the account ran no extract job over its text',
+        after: ['analyze'],
+        params: { analysis_id: ID.analysis },
+        status: 200,
+        response: {
+          success: true,
+          analysis_id: ID.analysis,
+          text_sha256: README_ANALYSIS.work_hash.slice('sha256:'.length),
+          extractions: [],
+        },
+      },
+      {
+        name: 'otherAccount',
+        summary: 'Another account asks for them: not found',
+        after: ['analyze'],
+        caller: 'buyer',
+        params: { analysis_id: ID.analysis },
+        status: 404,
+        response: {
+          success: false,
+          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
+        },
+      },
+    ],
+  },
   getReportKey: {
     description:
       "The engine's Ed25519 public key (RFC 8032), which signs every evidence bundle " +

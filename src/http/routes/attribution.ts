@@ -117,6 +117,25 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/attribution/analyses/{analysis_id}/extractions',
+    operationId: 'getAnalysisExtractions',
+    tag: 'attribution',
+    scope: 'analyze',
+    summary: "The account's extractions of an analysis's text (what its bundle signs), without building the bundle",
+    responseSchema: S.ANALYSIS_EXTRACTIONS_SCHEMA,
+    handler: async (ctx) => {
+      const owner = account(ctx);
+      const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner });
+      const textSha256 = await keptTextSha256(stored.text);
+      return {
+        analysis_id: ctx.params.analysis_id,
+        text_sha256: textSha256,
+        extractions: textSha256 === null ? [] : await workExtractions(ctx.engine.store, owner, textSha256),
+      };
+    },
+  },
+  {
+    method: 'GET',
     path: '/api/v1/report-key',
     operationId: 'getReportKey',
     tag: 'attribution',
@@ -214,12 +233,18 @@ async function accountAnalysis(ctx: RouteContext) {
   const owner = account(ctx);
   const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner });
   // what the account's extract jobs wrote out of this very text: signed into the bundle, drawn in the report
-  const extractions =
-    typeof stored.text === 'string' && stored.text !== ''
-      ? await workExtractions(ctx.engine.store, owner, await sha256Hex(stored.text))
-      : [];
+  const textSha256 = await keptTextSha256(stored.text);
+  const extractions = textSha256 === null ? [] : await workExtractions(ctx.engine.store, owner, textSha256);
   const record = extractions.length ? { ...stored, model_extractions: extractions } : stored;
   return signedAnalysis(record, ctx.engine, () => new Date(ctx.now()));
+}
+
+/**
+ * The SHA-256 (hex) of an analysis's kept text: the key its extractions are kept under (`storeWorkExtraction`); null
+ * for an analysis kept without its text.
+ */
+async function keptTextSha256(text: unknown): Promise<string | null> {
+  return typeof text === 'string' && text !== '' ? sha256Hex(text) : null;
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {

@@ -293,6 +293,65 @@ const hex = (digits: number) => ({ type: 'string', pattern: `^[0-9a-f]{${digits}
 const base64url = (chars: number) => ({ type: 'string', pattern: `^[A-Za-z0-9_-]{${chars}}$` }) as const;
 
 /**
+ * One extraction an account's extract job kept of a text (`extractWork`'s result, record of calls included): the
+ * members a reader of it needs are required; the result's other members pass as they are.
+ */
+export const WORK_EXTRACTION_SCHEMA = {
+  type: 'object',
+  description:
+    "An extract job's result as the account keeps it: the share of the work inside near-verbatim blocks, the " +
+    'blocks, the calls and the digest of their transcript',
+  required: ['text_sha256', 'model', 'words', 'nv_recall', 'nv_recall_50', 'blocks', 'sections', 'calls', 'record'],
+  properties: {
+    work_id: strOrNull,
+    text_sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the UTF-8 of the text measured',
+    },
+    model: str,
+    words: int0,
+    nv_recall: { ...num01, description: 'Share of the words inside near-verbatim blocks of ≥ 100 words' },
+    nv_recall_50: { ...num01, description: 'The same with blocks of ≥ 50 words' },
+    blocks: {
+      type: 'array',
+      items: { type: 'object' },
+      description: 'Every block of ≥ 50 words, in order of the work',
+    },
+    sections: { type: 'array', items: { type: 'object' } },
+    calls: int0,
+    budget_calls: int0,
+    stopped: { enum: ['done', 'budget', 'upstream_errors'] },
+    record: {
+      type: 'object',
+      required: ['transcript_sha256', 'calls'],
+      properties: {
+        transcript_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        calls: { type: 'array', items: { type: 'object' } },
+      },
+    },
+  },
+} as const;
+
+/**
+ * `GET /api/v1/attribution/analyses/{analysis_id}/extractions`: the account's extractions of the analysed text (those
+ * its evidence bundle signs), unsigned.
+ */
+export const ANALYSIS_EXTRACTIONS_SCHEMA = ok({
+  analysis_id: str,
+  text_sha256: {
+    type: ['string', 'null'],
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the UTF-8 of the analysed text; null when it was not kept (then no extraction is found)',
+  },
+  extractions: {
+    type: 'array',
+    items: WORK_EXTRACTION_SCHEMA,
+    description: "The account's extract jobs' results over the same text, oldest first (at most 16)",
+  },
+});
+
+/**
  * `GET /api/v1/attribution/analyses/{analysis_id}/bundle`: the signed evidence bundle, as its canonical JSON (no
  * success envelope: it is a document, signed as it is).
  */
@@ -307,6 +366,11 @@ export const EVIDENCE_BUNDLE_SCHEMA = object(
       description: 'SHA-256 of the UTF-8 of the analysed text (not in the bundle); null when it was not kept',
     },
     extraction: { type: 'object', description: "A file's extraction as the result describes it, without its text" },
+    model_extractions: {
+      type: 'array',
+      items: WORK_EXTRACTION_SCHEMA,
+      description: "The account's extractions of the same text (its extract jobs' results), when it has any",
+    },
     transcripts: {
       type: 'object',
       description: 'Per remote corpus searched: every call used (request and answer digests, sorted) and their digest',
@@ -339,7 +403,7 @@ export const EVIDENCE_BUNDLE_SCHEMA = object(
       value: { ...base64url(86), description: 'The 64-byte signature, base64url' },
     }),
   },
-  ['extraction'],
+  ['extraction', 'model_extractions'],
 );
 
 /** `GET /api/v1/report-key`: the public key that signs evidence bundles. */

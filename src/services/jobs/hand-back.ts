@@ -10,7 +10,9 @@
  *
  * Whether the process holding an extract job's models is alive: it beats in the store while its runner runs
  * ({@link beatModelHolder}); one that stopped or died stops beating, and an item that needs it then fails at once
- * (INVALID_INPUT naming `model.api_key`: resubmit), never waiting for it.
+ * (INVALID_INPUT naming `model.api_key`: resubmit), never waiting for it. A clean stop removes the beat at once; a
+ * process killed without one reads as alive until {@link HOLDER_TTL_MS} after its last beat, and meanwhile the other
+ * processes keep handing its items back (a claim and a release every `HAND_BACK_RETRY_MS`), so the bound is short.
  */
 import type { Store } from '../../store/types.js';
 import { unrefTimer } from '../../util/timers.js';
@@ -31,11 +33,25 @@ export class ItemHandedBack extends Error {
 const HOLDER_PREFIX = 'extract-model-holder/';
 
 /**
+ * How long a holder reads as alive after its last beat (ms): a process killed without a clean stop reads as gone this
+ * long after it died, at most. It beats every third of it ({@link HOLDER_BEAT_MS}), so two beats may be lost or late
+ * (a slow store, a busy event loop) before a live holder reads as gone. `until` is the holder's clock read by the
+ * others', as the job leases are: hosts on one store keep their clocks within a few seconds (NTP does, to
+ * milliseconds).
+ */
+export const HOLDER_TTL_MS = 15_000;
+/**
+ * How often a holder beats (ms): one `put` of a few bytes per process that holds models — 12 a minute, beside the 6
+ * of the instance's availability heartbeat (every 10 s) and the claims of an idle runner (one a second per loop).
+ */
+export const HOLDER_BEAT_MS = HOLDER_TTL_MS / 3;
+
+/**
  * Beats `holder` (a {@link HeldJobModels}'s id) into `store` every third of `ttlMs` until stopped: the other processes
  * on the store read it as alive until `ttlMs` after the last beat. `stop()` removes it at once.
- * @example const beat = beatModelHolder(engine.store, jobModels.id, 60_000); … await beat.stop()
+ * @example const beat = beatModelHolder(engine.store, jobModels.id); … await beat.stop()
  */
-export function beatModelHolder(store: Store, holder: string, ttlMs: number): { stop(): Promise<void> } {
+export function beatModelHolder(store: Store, holder: string, ttlMs = HOLDER_TTL_MS): { stop(): Promise<void> } {
   const key = HOLDER_PREFIX + holder;
   let stopped = false;
   const beat = () => {

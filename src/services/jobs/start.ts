@@ -42,8 +42,9 @@ export function startJobRunner(
   });
   runner.start();
   if (jobModels) {
-    // the other processes on the store give this one the extract items whose models it holds while it beats
-    const beat = beatModelHolder(engine.store, jobModels.id, timing.leaseMs ?? 60_000);
+    // the other processes on the store give this one the extract items whose models it holds while it beats (every
+    // 5 s, read as gone 15 s after the last beat: not the chunk lease, so a killed process's items fail within 15 s)
+    const beat = beatModelHolder(engine.store, jobModels.id);
     const stop = () => void beat.stop();
     runner.settled.then(stop, stop);
   }
