@@ -30,15 +30,15 @@ const QUICK = args.quick === true;
  * Floors of --check. Natural text outside the packs: no passage at ≥ 50 in any genre, pack matches on at most 1 %.
  * Period books the packs do not hold: none at ≥ 50, whatever the edit. Packed books: verbatim 100-word passages at
  * ≥ 50 naming the book (the targets for 80 words: ≥ 95 % at ≥ 50, the right book for ≥ 98 %), 1 word in 10 replaced
- * ≥ 60 % at ≥ 50 (the target for 80 words); re-punctuated, modernised and OCR-like copies at least the lower end of
- * the Wilson 95 % interval of the full run of 2026-11-26 (1.0, 1.0, 0.97 at ≥ 50 of 100: floors 0.9, 0.9, 0.85).
+ * ≥ 60 % at ≥ 50 (the target for 80 words); re-punctuated, modernised and OCR-like copies ≥ 90 % at ≥ 50 (the full
+ * run of 2026-11-26: 100 of 100 each, Wilson 95 % interval 0.96–1; a quick run draws 30, so one miss is 0.97).
  * Wikipedia passages the packs hold: the same floors, verbatim ≥ 95 % and 1 word in 10 replaced ≥ 60 % at ≥ 50.
  */
 const CHECK = {
   clean_ge50: 0,
   clean_match_rate: 0.01,
   unpacked_ge50: 0,
-  packed_ge50: { verbatim: 0.95, replaced: 0.6, repunctuated: 0.9, modernised: 0.9, ocr: 0.85 },
+  packed_ge50: { verbatim: 0.95, replaced: 0.6, repunctuated: 0.9, modernised: 0.9, ocr: 0.9 },
   packed_verbatim_named: 0.98,
   wikipedia_ge50: { verbatim: 0.95, replaced: 0.6 },
 };
