@@ -38,6 +38,10 @@ export const KNOWN_QUOTATIONS = {
     dataset: 'pack:gutenberg',
     what: 'a 75-word quotation of Plato\'s Republic, Book X, in Jowett\'s translation (Project Gutenberg #1497): "We may further grant to those of her defenders who are lovers of poetry and yet not poets …"',
   },
+  'brown-cd16': {
+    dataset: 'pack:wikipedia-core',
+    what: 'a quotation of the Gospel of John 1:12–13, which a Wikipedia article of the pack quotes (its group enwiki-2015:AA/wiki_14, page ids 2216–2376): "… born not of blood , nor of the will of the flesh , nor of the will of man , but of God"',
+  },
   'pan:suspicious-document00150.txt': {
     dataset: 'pack:wikipedia-core',
     what: 'sentences of the English Wikipedia article "Bradycardia" (treatment of apnea spells in premature babies)',

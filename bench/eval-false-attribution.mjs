@@ -24,7 +24,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { analyse, buildCases, caseEngine, LENGTHS, LONG, pairedWith } from './attribution-cases.mjs';
-import { hasSharedData, mulberry32 } from './natural-texts.mjs';
+import { genreName, hasSharedData, mulberry32 } from './natural-texts.mjs';
 
 if (!hasSharedData()) {
   console.log('eval-false-attribution: no ../shared/data beside the checkout: skipped');
@@ -45,7 +45,8 @@ const MODEL = 'meta/llama-7b';
  * Floors of --check (test half): negatives at ≥ 50 ≤ 1 % per length and ≤ 0.5 % overall, none at ≥ 90 and no long
  * text at ≥ 50; every answer ≥ 50 shows a checkable span; verbatim 400-word excerpts still found; ECE per length
  * bucket within the target (full runs only: a quick run has too few texts per bucket); no fresh work scored ≥ 50
- * and no match.found event for one.
+ * and no match.found event for one; the negatives' mean dataset confidence never rises with length (by more than
+ * 0.0001, the rounding of the reported means).
  */
 const CHECK_FLOORS = {
   negatives_ge50_per_length: 0.01,
@@ -54,6 +55,7 @@ const CHECK_FLOORS = {
   shown_when_confident: 1,
   verbatim_found_400: 0.95,
   ece_max: 0.03,
+  negatives_rise: 0.0001,
 };
 
 const { createEngine } = await import('../dist/index.js');
@@ -61,27 +63,6 @@ const log = (s) => console.error(s);
 const round = (x, d = 4) => (x === null || x === undefined ? x : Math.round(x * 10 ** d) / 10 ** d);
 const { natural, books, negatives, long, positives, excerpt } = buildCases({ quick: QUICK });
 const words = (t) => t.split(/\s+/).filter(Boolean).length;
-/** The Brown Corpus categories (Francis & Kučera 1964, the corpus manual) by name; other sources keep theirs. */
-const BROWN = {
-  a: 'press: reportage',
-  b: 'press: editorial',
-  c: 'press: reviews',
-  d: 'religion',
-  e: 'skill and hobbies',
-  f: 'popular lore',
-  g: 'belles-lettres',
-  h: 'miscellaneous: government and house organs',
-  j: 'learned',
-  k: 'fiction: general',
-  l: 'fiction: mystery and detective',
-  m: 'fiction: science',
-  n: 'fiction: adventure and western',
-  p: 'fiction: romance and love story',
-  r: 'humor',
-};
-const genreName = (x) =>
-  x.source === 'brown' ? `brown ${BROWN[x.genre] ?? x.genre}` : `${x.source} ${x.genre ?? ''}`.trim();
-
 // ------------------------------------------------------------------ measures
 function wilson(k, n) {
   if (n === 0) return [0, 1];
@@ -187,6 +168,14 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
   log(`${kind}: ${neg.length} negatives, ${lng.length} long, ${pos.length} positives analysed`);
 
   const out = { datasets: datasetIds, parts: {} };
+  /** Mean and max of the dataset confidences of negatives' pairs (each negative with every dataset it is paired with). */
+  const datasetConfidences = (xs) => {
+    const cs = xs.flatMap((x) => pairedWith(x, datasetIds).map((id) => x.r.datasets[id]?.confidence ?? 0));
+    return {
+      mean: round(cs.reduce((a, c) => a + c, 0) / Math.max(1, cs.length)),
+      max: round(cs.reduce((a, c) => Math.max(a, c), 0)),
+    };
+  };
   for (const part of ['tune', 'test']) {
     const N = neg.filter((x) => x.part === part);
     const P = pos.filter((x) => x.part === part);
@@ -221,6 +210,8 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
           ),
           max: nl.reduce((a, x) => Math.max(a, x.r.confidence), 0),
           mean: round(nl.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, nl.length), 2),
+          // the dataset confidences (0..1) of the negatives' pairs: the floor without checkable evidence, or more
+          dataset_confidence: datasetConfidences(nl),
           histogram: histogram(nl.map((x) => x.r.confidence)),
           by_source: Object.fromEntries(
             [...new Set(nl.map((x) => x.source))].sort().map((s) => [s, nl.filter((x) => x.source === s).length]),
@@ -235,6 +226,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
       const ll = lng.filter((x) => x.part === part && x.words === L);
       longOut[L] = {
         n: ll.length,
+        dataset_confidence: datasetConfidences(ll),
         ge50: ll.filter((x) => x.r.confidence >= 50).length,
         max: ll.reduce((a, x) => Math.max(a, x.r.confidence), 0),
         mean: round(ll.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, ll.length), 2),
@@ -511,6 +503,15 @@ if (CHECK) {
     if (v && v.share < CHECK_FLOORS.verbatim_found_400) fails.push(`${kind}: verbatim 400 found ${v.share}`);
     for (const L of LONG)
       if (t.long[L].ge50 > 0) fails.push(`${kind}: ${t.long[L].ge50} long texts of ${L} words ≥ 50`);
+    // confidence never rises with length on negatives: the mean dataset confidence of a length is at most that of
+    // every shorter length (the long concatenations after 2,000 words)
+    const means = [
+      ...LENGTHS.map((L) => [L, t.by_length[L].negatives.dataset_confidence.mean]),
+      ...LONG.map((L) => [L, t.long[L].dataset_confidence.mean]),
+    ];
+    for (let i = 1; i < means.length; i++)
+      if (means[i][1] > Math.min(...means.slice(0, i).map((m) => m[1])) + CHECK_FLOORS.negatives_rise)
+        fails.push(`${kind}: negatives' mean dataset confidence rises with length at ${means[i][0]} words`);
     if (k.score.test.negatives.k > 0) fails.push(`${kind}: score of ${k.score.test.negatives.k} fresh works ≥ 50`);
     if (k.score.test.monitors.match_found_events > 0) fails.push(`${kind}: match.found on fresh works`);
   }

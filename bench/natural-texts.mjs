@@ -64,6 +64,28 @@ export function panSuspicious() {
     .map((f) => ({ file: f, reused: reused.has(f), text: readFileSync(join(root, 'susp', f), 'utf8') }));
 }
 
+/** The Brown Corpus categories (Francis & Kučera 1964, the corpus manual) by letter. */
+export const BROWN_CATEGORIES = {
+  a: 'press: reportage',
+  b: 'press: editorial',
+  c: 'press: reviews',
+  d: 'religion',
+  e: 'skill and hobbies',
+  f: 'popular lore',
+  g: 'belles-lettres',
+  h: 'miscellaneous: government and house organs',
+  j: 'learned',
+  k: 'fiction: general',
+  l: 'fiction: mystery and detective',
+  m: 'fiction: science',
+  n: 'fiction: adventure and western',
+  p: 'fiction: romance and love story',
+  r: 'humor',
+};
+/** A text's genre in words: the Brown Corpus category by name ("brown fiction: general"); other sources keep theirs. */
+export const genreName = ({ source, genre }) =>
+  source === 'brown' ? `brown ${BROWN_CATEGORIES[genre] ?? genre}` : `${source} ${genre ?? ''}`.trim();
+
 /** Every natural negative document: { id, source, genre, text, part }. */
 export function naturalDocuments() {
   const docs = [];

@@ -190,7 +190,7 @@ const README_ANALYSIS = {
         confidence_ci_95: [0.9937, 0.9998],
       },
     ],
-    calibration: { id: 'cal-2026-11-25-f6c1aea6', prior: 0.5 },
+    calibration: { id: 'cal-2026-11-26-36d8273a', prior: 0.5 },
     combination:
       'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
       'corpus evidence, so they are not combined as independent); 0 without sources',
@@ -466,7 +466,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
                 confidence_ci_95: [0.9937, 0.9998],
               },
             ],
-            calibration: { id: 'cal-2026-11-25-f6c1aea6', prior: 0.5 },
+            calibration: { id: 'cal-2026-11-26-36d8273a', prior: 0.5 },
             combination:
               'confidence = the highest attribution-source confidence, both on 0..100 (sources share the ' +
               'same corpus evidence, so they are not combined as independent); 0 without sources',

@@ -193,7 +193,7 @@ export const SCORE_EVIDENCE = {
       },
     ],
     bootstrap: { resamples: 1000, seed: 3111398085 },
-    calibration: 'cal-2026-11-25-f6c1aea6',
+    calibration: 'cal-2026-11-26-36d8273a',
   },
 } as const;
 
