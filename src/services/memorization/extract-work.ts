@@ -39,7 +39,7 @@ import {
   type AlignedOutput,
   type NearVerbatimBlock,
 } from './nv-blocks.js';
-import { PLAIN_PROMPT, PROMPT_VARIANTS } from './prompt-variants.js';
+import { PLAIN_PROMPT, PROMPT_VARIANTS, type PromptVariant } from './prompt-variants.js';
 import { isRefusal } from './refusal.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 
@@ -205,54 +205,8 @@ const hex = (s: string) => sha256HexNow(encoder.encode(s));
  *   succeeded: later failures stop the run with a partial result)
  */
 export async function runWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    [
-      'model',
-      'work_id',
-      'text',
-      'sections',
-      'budget_calls',
-      'probes',
-      'prefix_words',
-      'max_tokens',
-      'concurrency',
-      'prices',
-      'prompt_variants',
-      'journal',
-      'signal',
-    ],
-    'extractWork',
-  );
-  const signal = r.signal as AbortSignal | undefined;
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
-  const model = checkModel(r.model);
-  const budget = intOption(r.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
-  const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
-  const maxTokens = intOption(r.max_tokens, 256, 16, 4096, 'max_tokens');
-  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
-  const prices = checkPrices(r.prices);
-  const journal = checkJournal(r.journal);
-  const chat = model.chat === true;
-  const variants = chat
-    ? PROMPT_VARIANTS.slice(
-        0,
-        intOption(r.prompt_variants, PROMPT_VARIANTS.length, 1, PROMPT_VARIANTS.length, 'prompt_variants'),
-      )
-    : [null];
-  if (!chat) intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
-  const { text, workId } = await resolveWork(store, r);
-  const work = wordSpans(text);
-  const n = work.tokens.length;
-  if (n < prefix + HIT_WORDS)
-    fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
-  const sections = checkSections(r.sections, text);
-  const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
-  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
-  const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
-  const plan = probePositions(sectionWords, probes, prefix, n);
+  const settings = await readExtraction(store, request);
+  const { signal, model, budget, prefix, maxTokens, concurrency, journal, variants, text, work, n, plan } = settings;
 
   const index = new RunIndex(work.tokens);
   const owner = new Int32Array(n).fill(-1); // which loop has reproduced each word (loops stop where another went)
@@ -488,6 +442,26 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
 
   if (!anySuccess && firstError !== null) throw firstError;
   records.sort((a, b) => a.id - b.id);
+  return assembleResult(settings, { records, outputs, prompts, variantOf, hits: hits.length, stopped, untried });
+}
+
+/** What a run gathered: its calls in order, the answers aligned with the work, and how it ended. */
+interface ExtractionOutcome {
+  readonly records: ExtractionCall[];
+  readonly outputs: readonly AlignedOutput[];
+  /** Each call's prompt and prompt template, by call id. */
+  readonly prompts: ReadonlyMap<number, string>;
+  readonly variantOf: ReadonlyMap<number, string>;
+  readonly hits: number;
+  readonly stopped: WorkExtractionResult['stopped'];
+  readonly untried: { probes: number[]; loops: number[] };
+}
+
+/** The result of a run: its blocks measured against the work and each section, its calls, usage, cost and method. */
+function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome): WorkExtractionResult {
+  const { model, budget, prefix, maxTokens, prices, variants, text, workId, work, n, sections, sectionWords, plan } =
+    settings;
+  const { records, outputs, prompts, variantOf, hits, stopped, untried } = outcome;
   const blocks50 = nearVerbatimBlocks(text, work, outputs, NV_BLOCK_WORDS_SHORT);
   const blocks = blocks50.map((b) => ({
     ...b,
@@ -549,7 +523,7 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
           calls_priced: reporting.length,
         }
       : null,
-    hits: hits.length,
+    hits,
     stopped,
     untried: { probes: untried.probes.sort((a, b) => a - b), loops: untried.loops.sort((a, b) => a - b) },
     record: {
@@ -563,6 +537,102 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
       `tokens a call, ≤ ${budget} calls. Outputs aligned with the work as exact word runs (≥ 5 words) merged across gaps of ≤ 8 words into ` +
       `blocks ≥ 90 % reproduced and in order; nv_recall = share of the work's words in blocks of ≥ ${NV_BLOCK_WORDS} words (Cooper et al. 2025, ` +
       `arXiv 2505.12546). Refusals counted, never aligned.`,
+  };
+}
+
+/** The request's settings, checked, with the work resolved, split into words and its probe positions planned. */
+interface ExtractionSettings {
+  readonly signal: AbortSignal | undefined;
+  readonly model: TargetModel;
+  readonly budget: number;
+  readonly prefix: number;
+  readonly maxTokens: number;
+  readonly concurrency: number;
+  readonly prices: ExtractionPrices | null;
+  readonly journal: ExtractionJournal | null;
+  /** The prompt templates tried in turn (best-of-N); `[null]` for a completions model (the prefix itself). */
+  readonly variants: ReadonlyArray<PromptVariant | null>;
+  readonly text: string;
+  readonly workId: string | null;
+  readonly work: WordTokenSpans;
+  /** Words of the work. */
+  readonly n: number;
+  readonly sections: WorkSection[];
+  /** Each section's first and end word. */
+  readonly sectionWords: ReadonlyArray<readonly [number, number]>;
+  readonly plan: { positions: number[]; perSection: number[] };
+}
+
+/**
+ * Check the request of {@link runWorkExtraction} and resolve its work.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND
+ */
+async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
+  const r = checkObject(request, 'the request');
+  onlyKeys(
+    r,
+    [
+      'model',
+      'work_id',
+      'text',
+      'sections',
+      'budget_calls',
+      'probes',
+      'prefix_words',
+      'max_tokens',
+      'concurrency',
+      'prices',
+      'prompt_variants',
+      'journal',
+      'signal',
+    ],
+    'extractWork',
+  );
+  const signal = r.signal as AbortSignal | undefined;
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  const model = checkModel(r.model);
+  const budget = intOption(r.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
+  const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
+  const maxTokens = intOption(r.max_tokens, 256, 16, 4096, 'max_tokens');
+  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const prices = checkPrices(r.prices);
+  const journal = checkJournal(r.journal);
+  const chat = model.chat === true;
+  const variants = chat
+    ? PROMPT_VARIANTS.slice(
+        0,
+        intOption(r.prompt_variants, PROMPT_VARIANTS.length, 1, PROMPT_VARIANTS.length, 'prompt_variants'),
+      )
+    : [null];
+  if (!chat) intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
+  const { text, workId } = await resolveWork(store, r);
+  const work = wordSpans(text);
+  const n = work.tokens.length;
+  if (n < prefix + HIT_WORDS)
+    fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
+  const sections = checkSections(r.sections, text);
+  const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
+  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
+  const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
+  const plan = probePositions(sectionWords, probes, prefix, n);
+  return {
+    signal,
+    model,
+    budget,
+    prefix,
+    maxTokens,
+    concurrency,
+    prices,
+    journal,
+    variants,
+    text,
+    workId,
+    work,
+    n,
+    sections,
+    sectionWords,
+    plan,
   };
 }
 
