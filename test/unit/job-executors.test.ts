@@ -123,7 +123,7 @@ describe('jobExecutors', () => {
       claim('extract', 'a'),
       cancelled.signal,
     ).catch(() => undefined);
-    const second = (calls[1] as [string, { signal: AbortSignal }])[1].signal;
+    const second = (calls[1] as unknown as [string, { signal: AbortSignal }])[1].signal;
     expect(second.aborted).toBe(true);
     expect((second.reason as Error).message).toBe('cancelled');
   });
