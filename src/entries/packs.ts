@@ -48,6 +48,7 @@ export {
   type PackLicence,
   type PackManifest,
   type PackManifestDocument,
+  type PackManifestArticles,
   type PackSource,
   type GutenbergHeader,
   type WikiTextArticle,

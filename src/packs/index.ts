@@ -40,6 +40,7 @@ export type {
   PackLicence,
   PackManifest,
   PackManifestDocument,
+  PackManifestArticles,
   PackSource,
 } from './manifest.js';
 export { parseGutenbergHeader, stripGutenbergHeaders } from './gutenberg.js';

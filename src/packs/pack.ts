@@ -17,6 +17,7 @@
  * function of the sorted distinct fingerprints, and the snapshot encoding of its input.
  */
 import type { DatasetImportOptions, DocumentSource } from '../corpus/types.js';
+import { checkDocumentArticles, type DocumentArticles, packDocumentArticles } from '../datasets/articles.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
@@ -100,7 +101,13 @@ export interface PackInfo {
   /** Filters in the portrait's chain. */
   readonly filters: number;
   readonly documents: ReadonlyArray<
-    PackDocumentMeta & { readonly id: string; readonly words: number; readonly bytes: number }
+    PackDocumentMeta & {
+      readonly id: string;
+      readonly words: number;
+      readonly bytes: number;
+      /** Articles named in the document (a file that holds many). */
+      readonly articles?: number;
+    }
   >;
 }
 
@@ -159,6 +166,21 @@ function documentMeta(d: PackManifestDocument): PackDocumentMeta {
 }
 
 /**
+ * The article table of a manifest document: keys and URL from the manifest, each title the first line of its article.
+ * @throws INVALID_INPUT when an offset is past the text or a title line is empty
+ */
+function articlesOf(d: PackManifestDocument, text: string): DocumentArticles {
+  const a = d.articles!;
+  const titles = a.starts.map((start) => {
+    const end = text.indexOf('\n', start);
+    return start < text.length ? text.slice(start, end < 0 ? text.length : end).trim() : '';
+  });
+  const out: DocumentArticles = { url: a.url, keys: a.page_ids.map(String), titles };
+  checkDocumentArticles(out, a.starts.length, `${d.file}: articles`);
+  return out;
+}
+
+/**
  * Build a pack from its manifest: every document's text is read with `readText`, checked against
  * the manifest's SHA-256 and byte count, and added, in manifest order, to a portrait dataset with
  * the manifest's window; the result is sealed, exported, given its final provenance (with the
@@ -211,7 +233,9 @@ export async function buildPack(
       } catch (e) {
         throw new TrainprintError('INVALID_INPUT', `${d.file}: not valid UTF-8`, { cause: e });
       }
-      yield { id: d.id, text, meta: documentMeta(d) };
+      yield d.articles === undefined
+        ? { id: d.id, text, meta: documentMeta(d) }
+        : { id: d.id, text, meta: { ...documentMeta(d), articles: articlesOf(d, text) }, parts: d.articles.starts };
       done++;
       read += raw.length;
       options.onProgress?.({ documents: done, total: m.documents.length, bytes: read });
@@ -245,6 +269,8 @@ export async function buildPack(
   const final: PortraitDatasetData = {
     ...data,
     descriptor: { ...data.descriptor, meta: packMeta(m, counts, data.params) },
+    // article tables deflated (src/datasets/articles.ts): the titles are most of what naming articles costs
+    docs: await packDocumentArticles(data.docs),
   };
   const bytes = encodeDataset(final);
   const sha256 = await sha256Hex(bytes);
@@ -288,12 +314,19 @@ function describe(data: PortraitDatasetData, fileBytes: number, sha256: string):
     sha256,
     bytes_per_ngram: keys === 0 ? 0 : filterBytes / keys,
     filters: data.filters.length,
-    documents: data.docs.map((x) => ({
-      id: x.id,
-      ...((x.meta ?? {}) as PackDocumentMeta),
-      words: x.tokens,
-      bytes: x.bytes,
-    })),
+    documents: data.docs.map((x) => {
+      const { articles, ...rest } = (x.meta ?? {}) as PackDocumentMeta & { articles?: { count?: unknown } };
+      return {
+        id: x.id,
+        ...rest,
+        // the article table itself is deflated bytes: its size is what an overview says
+        ...(articles !== undefined && Number.isSafeInteger(articles.count)
+          ? { articles: articles.count as number }
+          : {}),
+        words: x.tokens,
+        bytes: x.bytes,
+      };
+    }),
   }) as PackInfo;
 }
 

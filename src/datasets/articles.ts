@@ -1,0 +1,139 @@
+/**
+ * Documents that hold many articles (a WikiExtractor file of English Wikipedia holds hundreds): the table of their
+ * articles, kept in the document's `meta.articles`, that lets a portrait match name the article and not only the file.
+ *
+ * A document is cut into parts at the character offsets its {@link DatasetDocument.parts} give (one per article,
+ * the first at 0); the portrait's locator cuts its sections there (src/datasets/locator.ts), so a chain of hits
+ * resolves to one article. The titles and keys (page ids) are what the match shows: {@link DocumentArticles} in
+ * memory, {@link PackedArticles} in a file — deflated (RFC 1951, fflate), since a title table is most of what naming
+ * the articles costs (24,326 titles are 516 KB as text and 0.2 MB deflated). A packed table is inflated when the
+ * dataset is imported ({@link unpackDocumentArticles}); fflate is loaded then, on demand, as src/formats loads it.
+ */
+import { TrainprintError } from '../errors.js';
+
+/** The articles of one document, in order: part j of the document is article j. */
+export interface DocumentArticles {
+  /** URL prefix: article j is at `url + keys[j]` (e.g. 'https://en.wikipedia.org/wiki?curid='). */
+  readonly url?: string;
+  /** Each article's key in its source (a page id), as text. */
+  readonly keys: readonly string[];
+  /** Each article's title. */
+  readonly titles: readonly string[];
+}
+
+/** {@link DocumentArticles} as stored: `count` articles, `table` the deflated UTF-8 lines `key\ttitle`. */
+export interface PackedArticles {
+  readonly url?: string;
+  readonly count: number;
+  readonly table: Uint8Array;
+}
+
+/** What a match says about the article it found (see {@link articleOf}). */
+export interface ArticleRef {
+  readonly title: string;
+  readonly url?: string;
+  /** Its key in the source (a Wikipedia page id). */
+  readonly key: string;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array);
+
+/** The article table of a document's meta in its in-memory form, or undefined. */
+export function documentArticles(meta: unknown): DocumentArticles | undefined {
+  if (!isPlainObject(meta) || !isPlainObject(meta.articles)) return undefined;
+  const a = meta.articles;
+  if (!Array.isArray(a.keys) || !Array.isArray(a.titles) || a.keys.length !== a.titles.length) return undefined;
+  return a as unknown as DocumentArticles;
+}
+
+/** Article `j` of a document's meta (undefined when the meta has no in-memory table or no such article). */
+export function articleOf(meta: unknown, j: number): ArticleRef | undefined {
+  const a = documentArticles(meta);
+  if (a === undefined || j < 0 || j >= a.keys.length) return undefined;
+  const key = String(a.keys[j]);
+  return { title: String(a.titles[j]), ...(a.url === undefined ? {} : { url: `${a.url}${key}` }), key };
+}
+
+/**
+ * Check an article table's fields (keys and titles: non-empty, no tab or line break; as many as `parts`).
+ * @throws INVALID_INPUT naming the first fault
+ */
+export function checkDocumentArticles(a: DocumentArticles, parts: number, where: string): void {
+  const bad = (detail: string): never => {
+    throw new TrainprintError('INVALID_INPUT', `${where}: ${detail}`);
+  };
+  if (a.keys.length !== a.titles.length) bad('articles must have as many keys as titles');
+  if (a.keys.length !== parts) bad(`${a.keys.length} articles for ${parts} parts`);
+  if (a.url !== undefined && (typeof a.url !== 'string' || a.url.length === 0)) bad('articles.url must be text');
+  for (const list of [a.keys, a.titles])
+    for (const s of list)
+      if (typeof s !== 'string' || s.length === 0 || /[\t\n\r]/.test(s))
+        bad('article keys and titles must be non-empty text without tabs or line breaks');
+}
+
+/** Deflate a table for storage (level 9: the same bytes on every run). */
+export async function packArticles(a: DocumentArticles): Promise<PackedArticles> {
+  const { deflateSync } = await import('fflate');
+  const lines = a.keys.map((k, j) => `${k}\t${a.titles[j]}`).join('\n');
+  const table = deflateSync(new TextEncoder().encode(lines), { level: 9, mem: 8 });
+  return { ...(a.url === undefined ? {} : { url: a.url }), count: a.keys.length, table };
+}
+
+/** Inflate a stored table. @throws SNAPSHOT_INCOMPATIBLE when it does not decode to `count` lines */
+export async function unpackArticles(p: PackedArticles): Promise<DocumentArticles> {
+  const { inflateSync } = await import('fflate');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflateSync(p.table));
+  } catch (e) {
+    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'an article table does not inflate to UTF-8', { cause: e });
+  }
+  const lines = text.length === 0 ? [] : text.split('\n');
+  if (lines.length !== p.count) {
+    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `an article table holds ${lines.length} of ${p.count} articles`);
+  }
+  const keys: string[] = [];
+  const titles: string[] = [];
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    if (tab <= 0) throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'an article table has a line without a key');
+    keys.push(line.slice(0, tab));
+    titles.push(line.slice(tab + 1));
+  }
+  return { ...(p.url === undefined ? {} : { url: p.url }), keys, titles };
+}
+
+/** A stored table in a document's meta (`meta.articles` with `table` bin), or undefined. */
+function packedOf(meta: unknown): PackedArticles | undefined {
+  if (!isPlainObject(meta) || !isPlainObject(meta.articles)) return undefined;
+  const a = meta.articles;
+  return a.table instanceof Uint8Array && Number.isSafeInteger(a.count) ? (a as unknown as PackedArticles) : undefined;
+}
+
+/**
+ * Documents' metas with their stored article tables inflated (the others as they are): what a portrait reads when it
+ * names an article. Loads fflate only when some document has a table.
+ * @example const docs = await unpackDocumentArticles(data.docs)
+ */
+export async function unpackDocumentArticles<T extends { meta?: unknown }>(docs: readonly T[]): Promise<T[]> {
+  if (!docs.some((d) => packedOf(d.meta) !== undefined)) return [...docs];
+  const out: T[] = [];
+  for (const d of docs) {
+    const p = packedOf(d.meta);
+    if (p === undefined) out.push(d);
+    else out.push({ ...d, meta: { ...(d.meta as Record<string, unknown>), articles: await unpackArticles(p) } });
+  }
+  return out;
+}
+
+/** Documents' metas with their in-memory article tables deflated: what a file stores. */
+export async function packDocumentArticles<T extends { meta?: unknown }>(docs: readonly T[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const d of docs) {
+    const a = documentArticles(d.meta);
+    if (a === undefined) out.push(d);
+    else out.push({ ...d, meta: { ...(d.meta as Record<string, unknown>), articles: await packArticles(a) } });
+  }
+  return out;
+}
