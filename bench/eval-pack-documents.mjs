@@ -381,7 +381,7 @@ if (args['wiki-texts'] && existsSync(args['wiki-texts'])) {
           const key = m?.article?.key ?? null;
           // the named article holds the passage: it is the drawn one, or its text holds the probe
           const other = key === null ? undefined : byKey.get(key);
-          const holds = key === a.key || (other !== undefined && other.words.join(' ').includes(probe));
+          const holds = key === a.key || other?.words.join(' ').includes(probe) === true;
           (cases[`${kind}${n}`] ??= []).push({
             key: a.key,
             confidence: r.confidence,
