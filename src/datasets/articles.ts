@@ -5,9 +5,12 @@
  * A document is cut into parts at the character offsets its {@link DatasetDocument.parts} give (one per article,
  * the first at 0); the portrait's locator cuts its sections there (src/datasets/locator.ts), so a chain of hits
  * resolves to one article. The titles and keys (page ids) are what the match shows: {@link DocumentArticles} in
- * memory, {@link PackedArticles} in a file — deflated (RFC 1951, fflate), since a title table is most of what naming
- * the articles costs (24,326 titles are 516 KB as text and 0.2 MB deflated). A packed table is inflated when the
- * dataset is imported ({@link unpackDocumentArticles}); fflate is loaded then, on demand, as src/formats loads it.
+ * memory, {@link PackedArticles} in a file — the lines of {@link articleTableText} as a zlib stream (RFC 1950/1951),
+ * since the titles are most of what naming the articles costs (the 24,326 titles of the articles pack are 516 KB as
+ * text, 0.35 MB with their page ids deflated). The library only inflates, with the platform's `DecompressionStream`
+ * (Node ≥ 18, every current browser, Deno), when a dataset is imported ({@link unpackDocumentArticles}); the stream
+ * is made where a pack's texts are prepared (build/packs-prepare.mjs, fflate at level 9: the same bytes on every
+ * machine), so a pack's bytes never depend on the zlib of the machine that builds it.
  */
 import { TrainprintError } from '../errors.js';
 
@@ -21,11 +24,7 @@ export interface DocumentArticles {
   readonly titles: readonly string[];
 }
 
-/**
- * {@link DocumentArticles} as stored: `count` articles, `table` the deflated UTF-8 lines `key\ttitle`, where a
- * decimal key above the line before's is written `+difference` (page ids ascend in a WikiExtractor file: the
- * differences deflate to 45 KB less over the 24,326 titles of the articles pack).
- */
+/** {@link DocumentArticles} as stored: `count` articles, `table` the zlib stream of their {@link articleTableText}. */
 export interface PackedArticles {
   readonly url?: string;
   readonly count: number;
@@ -79,28 +78,35 @@ export function checkDocumentArticles(a: DocumentArticles, parts: number, where:
         bad('article keys and titles must be non-empty text without tabs or line breaks');
 }
 
-/** Deflate a table for storage (level 9: the same bytes on every run). */
-export async function packArticles(a: DocumentArticles): Promise<PackedArticles> {
-  const { deflateSync } = await import('fflate');
+/**
+ * The text a stored table deflates: one line `key\ttitle` per article, where a decimal key above the line before's
+ * is written `+difference` (page ids ascend in a WikiExtractor file: the differences deflate to 45 KB less over the
+ * 24,326 articles of the articles pack).
+ * @example articleTableText({ keys: ['12', '25'], titles: ['Anarchism', 'Autism'] }) // '12\tAnarchism\n+13\tAutism'
+ */
+export function articleTableText(a: Pick<DocumentArticles, 'keys' | 'titles'>): string {
   let previous: number | null = null;
-  const lines = a.keys
+  return a.keys
     .map((k, j) => {
       const n = DECIMAL.test(k) ? Number(k) : null;
-      const key = n !== null && previous !== null && n > previous && Number.isSafeInteger(n) ? `+${n - previous}` : k;
+      const key = n !== null && previous !== null && n > previous ? `+${n - previous}` : k;
       previous = n;
       return `${key}\t${a.titles[j]}`;
     })
     .join('\n');
-  const table = deflateSync(new TextEncoder().encode(lines), { level: 9, mem: 8 });
-  return { ...(a.url === undefined ? {} : { url: a.url }), count: a.keys.length, table };
+}
+
+/** Inflate a zlib stream with the platform's DecompressionStream. */
+async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([new Uint8Array(bytes)]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** Inflate a stored table. @throws SNAPSHOT_INCOMPATIBLE when it does not decode to `count` lines */
 export async function unpackArticles(p: PackedArticles): Promise<DocumentArticles> {
-  const { inflateSync } = await import('fflate');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(inflateSync(p.table));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await inflate(p.table));
   } catch (e) {
     throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'an article table does not inflate to UTF-8', { cause: e });
   }
@@ -137,7 +143,7 @@ function packedOf(meta: unknown): PackedArticles | undefined {
 
 /**
  * Documents' metas with their stored article tables inflated (the others as they are): what a portrait reads when it
- * names an article. Loads fflate only when some document has a table.
+ * names an article.
  * @example const docs = await unpackDocumentArticles(data.docs)
  */
 export async function unpackDocumentArticles<T extends { meta?: unknown }>(docs: readonly T[]): Promise<T[]> {
@@ -147,17 +153,6 @@ export async function unpackDocumentArticles<T extends { meta?: unknown }>(docs:
     const p = packedOf(d.meta);
     if (p === undefined) out.push(d);
     else out.push({ ...d, meta: { ...(d.meta as Record<string, unknown>), articles: await unpackArticles(p) } });
-  }
-  return out;
-}
-
-/** Documents' metas with their in-memory article tables deflated: what a file stores. */
-export async function packDocumentArticles<T extends { meta?: unknown }>(docs: readonly T[]): Promise<T[]> {
-  const out: T[] = [];
-  for (const d of docs) {
-    const a = documentArticles(d.meta);
-    if (a === undefined) out.push(d);
-    else out.push({ ...d, meta: { ...(d.meta as Record<string, unknown>), articles: await packArticles(a) } });
   }
   return out;
 }

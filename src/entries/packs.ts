@@ -27,6 +27,7 @@ export {
   stripGutenbergHeaders,
   detokenizeWikiText,
   splitWikiText,
+  articleTableText,
   buildPackFileWith,
   listPacksWith,
   loadDefaultPacksWith,

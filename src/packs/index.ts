@@ -46,6 +46,7 @@ export type {
 export { parseGutenbergHeader, stripGutenbergHeaders } from './gutenberg.js';
 export type { GutenbergHeader } from './gutenberg.js';
 export { detokenizeWikiText, splitWikiText } from './wikitext.js';
+export { articleTableText } from '../datasets/articles.js';
 export type { WikiTextArticle } from './wikitext.js';
 export {
   buildPackFileWith,

@@ -57,7 +57,8 @@ export interface PackManifestDocument {
   /**
    * For a text that holds many articles (a WikiExtractor file): where each begins, so that a match names the article.
    * Article j starts at UTF-16 offset `starts[j]` of the text (ascending, the first 0) with its title line; its key
-   * (the Wikipedia page id) is `page_ids[j]` and its URL `url` followed by the key.
+   * (the Wikipedia page id) is `page_ids[j]` and its URL `url` followed by the key. `table` is what the pack stores:
+   * the keys and titles as a zlib stream, base64 (src/datasets/articles.ts), which the build checks against both.
    */
   readonly articles?: PackManifestArticles;
 }
@@ -68,6 +69,8 @@ export interface PackManifestArticles {
   readonly url: string;
   readonly page_ids: readonly number[];
   readonly starts: readonly number[];
+  /** Base64 of the zlib stream of the articles' `articleTableText` (keys and titles). */
+  readonly table: string;
 }
 
 /** Everything needed to rebuild a pack, byte for byte (`packs/<name>/manifest.json`). */
@@ -167,6 +170,7 @@ function count(o: Obj, k: string, where: string): void {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX40 = /^[0-9a-f]{40}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function sha(o: Obj, k: string, where: string): void {
   if (typeof o[k] !== 'string' || !HEX64.test(o[k] as string)) {
@@ -224,7 +228,9 @@ const DOC_KEYS = [
 
 /** Check a document's `articles` (layout in {@link PackManifestArticles}). */
 function checkArticles(v: unknown, where: string): void {
-  const a = obj(v, where, ['url', 'page_ids', 'starts'], ['url', 'page_ids', 'starts']);
+  const a = obj(v, where, ['url', 'page_ids', 'starts', 'table'], ['url', 'page_ids', 'starts', 'table']);
+  if (typeof a.table !== 'string' || a.table.length === 0 || a.table.length % 4 !== 0 || !BASE64.test(a.table))
+    bad(where, '"table" must be base64');
   str(a, 'url', where, 2000);
   const ids = a.page_ids,
     starts = a.starts;

@@ -17,7 +17,12 @@
  * function of the sorted distinct fingerprints, and the snapshot encoding of its input.
  */
 import type { DatasetImportOptions, DocumentSource } from '../corpus/types.js';
-import { checkDocumentArticles, type DocumentArticles, packDocumentArticles } from '../datasets/articles.js';
+import {
+  checkDocumentArticles,
+  type DocumentArticles,
+  type PackedArticles,
+  unpackArticles,
+} from '../datasets/articles.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
@@ -166,17 +171,44 @@ function documentMeta(d: PackManifestDocument): PackDocumentMeta {
 }
 
 /**
- * The article table of a manifest document: keys and URL from the manifest, each title the first line of its article.
- * @throws INVALID_INPUT when an offset is past the text or a title line is empty
+ * The article table a pack stores for a manifest document (src/datasets/articles.ts): the manifest's `table`,
+ * checked — its keys are the manifest's page ids and its titles the first line of each article in the text.
+ * @throws INVALID_INPUT when the table does not inflate, or differs from the page ids or the text
  */
-function articlesOf(d: PackManifestDocument, text: string): DocumentArticles {
+async function articlesOf(d: PackManifestDocument, text: string): Promise<PackedArticles> {
   const a = d.articles!;
+  const where = `${d.file}: articles`;
   const titles = a.starts.map((start) => {
     const end = text.indexOf('\n', start);
     return start < text.length ? text.slice(start, end < 0 ? text.length : end).trim() : '';
   });
-  const out: DocumentArticles = { url: a.url, keys: a.page_ids.map(String), titles };
-  checkDocumentArticles(out, a.starts.length, `${d.file}: articles`);
+  const expected: DocumentArticles = { url: a.url, keys: a.page_ids.map(String), titles };
+  checkDocumentArticles(expected, a.starts.length, where);
+  const packed: PackedArticles = { url: a.url, count: a.starts.length, table: fromBase64(a.table) };
+  let table: DocumentArticles;
+  try {
+    table = await unpackArticles(packed);
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `${where}: the table does not inflate to ${a.starts.length} lines`, {
+      cause: e,
+    });
+  }
+  for (let j = 0; j < titles.length; j++) {
+    if (table.keys[j] !== expected.keys[j] || table.titles[j] !== titles[j]) {
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `${where}: the table's article ${j} is ${JSON.stringify(`${table.keys[j]} ${table.titles[j]}`)}, the manifest and text say ${JSON.stringify(`${expected.keys[j]} ${titles[j]}`)}`,
+      );
+    }
+  }
+  return packed;
+}
+
+/** Bytes of a base64 string (checked by the manifest). */
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
 }
 
@@ -235,7 +267,12 @@ export async function buildPack(
       }
       yield d.articles === undefined
         ? { id: d.id, text, meta: documentMeta(d) }
-        : { id: d.id, text, meta: { ...documentMeta(d), articles: articlesOf(d, text) }, parts: d.articles.starts };
+        : {
+            id: d.id,
+            text,
+            meta: { ...documentMeta(d), articles: await articlesOf(d, text) },
+            parts: d.articles.starts,
+          };
       done++;
       read += raw.length;
       options.onProgress?.({ documents: done, total: m.documents.length, bytes: read });
@@ -269,8 +306,6 @@ export async function buildPack(
   const final: PortraitDatasetData = {
     ...data,
     descriptor: { ...data.descriptor, meta: packMeta(m, counts, data.params) },
-    // article tables deflated (src/datasets/articles.ts): the titles are most of what naming articles costs
-    docs: await packDocumentArticles(data.docs),
   };
   const bytes = encodeDataset(final);
   const sha256 = await sha256Hex(bytes);

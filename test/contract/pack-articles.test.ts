@@ -7,8 +7,10 @@
  * analysis's words and the published result schema carry the article.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { zlibSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  articleTableText,
   buildPack,
   checkPackManifest,
   createEngine,
@@ -46,6 +48,10 @@ function articlesOf(name: string, firstId: number): Article[] {
   return out;
 }
 
+/** The table a manifest gives the pack to store: its keys and titles deflated, as the prepare step makes it. */
+const tableOf = (keys: string[], titles: string[]): string =>
+  Buffer.from(zlibSync(enc.encode(articleTableText({ keys, titles })), { level: 9 })).toString('base64');
+
 const DOCS: Record<string, Article[]> = {
   persuasion: articlesOf('austen-persuasion', 1_000),
   thursday: articlesOf('chesterton-thursday', 50_000),
@@ -72,7 +78,15 @@ async function manifest(): Promise<{ manifest: PackManifest; texts: Map<string, 
       bytes: bytes.length,
       title: `${articles.length} articles`,
       source: 'nltk/nltk',
-      articles: { url: URL_PREFIX, page_ids: articles.map((a) => a.page_id), starts },
+      articles: {
+        url: URL_PREFIX,
+        page_ids: articles.map((a) => a.page_id),
+        starts,
+        table: tableOf(
+          articles.map((a) => String(a.page_id)),
+          articles.map((a) => a.title),
+        ),
+      },
     });
   }
   const plain = enc.encode(PLAIN);
@@ -179,6 +193,29 @@ describe('a pack of documents that hold many articles', () => {
     const valid = ajv.compile(ANALYSIS_RESULT_SCHEMA);
     expect(valid(JSON.parse(JSON.stringify(r))), JSON.stringify(valid.errors)).toBe(true);
     expect(r.corpus_evidence.summary).toContain(`the article "${a.title}" (${URL_PREFIX}${a.page_id})`);
+  });
+
+  it('a table that differs from the page ids or the titles in the text is refused', async () => {
+    const { manifest: m, texts } = await manifest();
+    const doc = m.documents[0];
+    const keys = doc.articles!.page_ids.map(String);
+    const titles = DOCS.persuasion.map((a) => a.title);
+    const withTable = (table: string) => ({
+      ...m,
+      documents: [{ ...doc, articles: { ...doc.articles!, table } }, ...m.documents.slice(1)],
+    });
+    const build = async (x: PackManifest) => buildPack(await createEngine(), x, (d) => texts.get(d.file)!);
+    const wrongTitle = tableOf(
+      keys,
+      titles.map((t, j) => (j === 4 ? 'Another title' : t)),
+    );
+    await expect(build(withTable(wrongTitle))).rejects.toThrow(/article 4/);
+    const wrongKey = tableOf(
+      keys.map((k, j) => (j === 2 ? '999999' : k)),
+      titles,
+    );
+    await expect(build(withTable(wrongKey))).rejects.toThrow(/article 2/);
+    await expect(build(withTable(tableOf(keys.slice(1), titles.slice(1))))).rejects.toThrow(/does not inflate/);
   });
 
   it('a manifest whose article starts do not ascend from 0 is refused', async () => {
