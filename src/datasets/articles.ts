@@ -7,12 +7,13 @@
  * resolves to one article. The titles and keys (page ids) are what the match shows: {@link DocumentArticles} in
  * memory, {@link PackedArticles} in a file — the lines of {@link articleTableText} as a zlib stream (RFC 1950/1951),
  * since the titles are most of what naming the articles costs (the 24,326 titles of the articles pack are 516 KB as
- * text, 0.35 MB with their page ids deflated). The library only inflates, with the platform's `DecompressionStream`
- * (Node ≥ 18, every current browser, Deno), when a dataset is imported ({@link unpackDocumentArticles}); the stream
- * is made where a pack's texts are prepared (build/packs-prepare.mjs, fflate at level 9: the same bytes on every
- * machine), so a pack's bytes never depend on the zlib of the machine that builds it.
+ * text, 0.35 MB with their page ids deflated). The library only inflates (src/util/inflate.ts, synchronous), when a
+ * dataset is imported ({@link unpackDocumentArticles}); the stream is made where a pack's texts are prepared
+ * (build/packs-prepare.mjs, fflate at level 9: the same bytes on every machine), so a pack's bytes never depend on
+ * the zlib of the machine that builds it.
  */
 import { TrainprintError } from '../errors.js';
+import { inflateZlib } from '../util/inflate.js';
 
 /** The articles of one document, in order: part j of the document is article j. */
 export interface DocumentArticles {
@@ -96,17 +97,11 @@ export function articleTableText(a: Pick<DocumentArticles, 'keys' | 'titles'>): 
     .join('\n');
 }
 
-/** Inflate a zlib stream with the platform's DecompressionStream. */
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([new Uint8Array(bytes)]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /** Inflate a stored table. @throws SNAPSHOT_INCOMPATIBLE when it does not decode to `count` lines */
 export async function unpackArticles(p: PackedArticles): Promise<DocumentArticles> {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await inflate(p.table));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflateZlib(p.table));
   } catch (e) {
     throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'an article table does not inflate to UTF-8', { cause: e });
   }
