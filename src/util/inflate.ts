@@ -1,7 +1,7 @@
 /**
  * Inflate of a zlib stream (RFC 1950 around RFC 1951 DEFLATE), synchronous and small: the decoder of
- * "tinf" (Jørgen Ibsen, zlib licence) in TypeScript — canonical Huffman tables as counts and symbols, decoded a bit at
- * a time. For the short tables a dataset file stores (src/datasets/articles.ts): the platform's DecompressionStream
+ * "tinf" (Jørgen Ibsen, zlib licence) in TypeScript — canonical Huffman tables as counts and symbols — with a
+ * 10-bit lookup table per tree, so that almost every code takes one read. For the short tables a dataset file stores (src/datasets/articles.ts): the platform's DecompressionStream
  * cost 150 ms of every load of the default packs in Node (web streams per document), this costs a few; fflate is not
  * imported by the library, which a page cannot load by its package name.
  */
@@ -12,7 +12,12 @@ interface Tree {
   readonly counts: Uint16Array;
   /** Symbols ordered by code. */
   readonly symbols: Uint16Array;
+  /** The next FAST bits of the stream (as read, least significant first) → symbol << 4 | code length; 0: longer. */
+  readonly fast: Uint16Array;
 }
+
+/** Bits looked up at once: literal and distance codes of up to this length take one table read. */
+const FAST = 10;
 
 const LENGTH_BASE = Uint16Array.of(
   3,
@@ -159,7 +164,25 @@ function buildTree(lengths: Uint8Array, n: number): Tree {
     sum += counts[i];
   }
   for (let i = 0; i < n; i++) if (lengths[i]) symbols[offs[lengths[i]]++] = i;
-  return { counts, symbols };
+  // canonical codes (RFC 1951 §3.2.2), bit-reversed into the table: the stream holds a code's first bit lowest
+  const fast = new Uint16Array(1 << FAST);
+  const next = new Uint16Array(16);
+  for (let len = 1, code = 0; len < 16; len++) {
+    code = (code + counts[len - 1]) << 1;
+    next[len] = code;
+  }
+  for (let sym = 0; sym < n; sym++) {
+    const len = lengths[sym];
+    if (len === 0 || len > FAST) {
+      if (len) next[len]++;
+      continue;
+    }
+    const code = next[len]++;
+    let r = 0;
+    for (let i = 0; i < len; i++) r |= ((code >>> i) & 1) << (len - 1 - i);
+    for (let k = r; k < 1 << FAST; k += 1 << len) fast[k] = (sym << 4) | len;
+  }
+  return { counts, symbols, fast };
 }
 
 const FIXED = (() => {
@@ -195,28 +218,43 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
     grown.set(out.subarray(0, outLen));
     out = grown;
   };
-  const bit = (): number => {
-    if (bitCount === 0) {
-      if (pos >= src.length) bad('truncated');
-      bitBuf = src[pos++];
-      bitCount = 8;
+  /** At least 16 bits in the buffer (zeros past the end: a truncated stream fails its checks). */
+  const fill = () => {
+    while (bitCount <= 16) {
+      // a stream reads at most 3 bytes ahead of what it decodes, and ends with 4 bytes of checksum
+      if (pos >= src.length + 4) bad('truncated');
+      bitBuf |= (pos < src.length ? src[pos] : 0) << bitCount;
+      pos++;
+      bitCount += 8;
     }
-    const b = bitBuf & 1;
-    bitBuf >>>= 1;
-    bitCount--;
-    return b;
   };
   const bits = (n: number): number => {
-    let v = 0;
-    for (let i = 0; i < n; i++) v |= bit() << i;
+    fill();
+    const v = bitBuf & ((1 << n) - 1);
+    bitBuf >>>= n;
+    bitCount -= n;
     return v;
   };
+  /** Drop the bits to the byte boundary and give the whole bytes still buffered back to the input. */
+  const align = () => {
+    pos -= bitCount >> 3;
+    bitBuf = 0;
+    bitCount = 0;
+  };
   const decode = (t: Tree): number => {
+    fill();
+    const e = t.fast[bitBuf & ((1 << FAST) - 1)];
+    if (e !== 0) {
+      const len = e & 15;
+      bitBuf >>>= len;
+      bitCount -= len;
+      return e >>> 4;
+    }
     let code = 0,
       first = 0,
       index = 0;
     for (let len = 1; len < 16; len++) {
-      code |= bit();
+      code |= bits(1);
       const count = t.counts[len];
       if (code - first < count) return t.symbols[index + code - first];
       index += count;
@@ -227,10 +265,10 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
   };
   let final = 0;
   do {
-    final = bit();
+    final = bits(1);
     const type = bits(2);
     if (type === 0) {
-      bitCount = 0; // to the byte boundary
+      align();
       if (pos + 4 > src.length) bad('truncated');
       const len = src[pos] | (src[pos + 1] << 8);
       const nlen = src[pos + 2] | (src[pos + 3] << 8);
@@ -293,7 +331,7 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
     }
   } while (!final);
   // Adler-32 of the output, big-endian, after the last block's byte
-  bitCount = 0;
+  align();
   if (pos + 4 > src.length) bad('truncated');
   let a = 1,
     b = 0;
