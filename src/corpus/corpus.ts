@@ -868,7 +868,6 @@ export class Corpus {
     let ds: LoadedDataset;
     if ('filters' in data) {
       const portrait = PortraitDataset.fromData(core2, data);
-      await portrait.loadArticles();
       if (background) portrait.setBackground(background);
       ds = new MemoryPortrait(portrait);
     } else ds = new MemoryExact(ExactDataset.fromData(core2, data), this.core);

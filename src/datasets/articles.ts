@@ -99,6 +99,11 @@ export function articleTableText(a: Pick<DocumentArticles, 'keys' | 'titles'>): 
 
 /** Inflate a stored table. @throws SNAPSHOT_INCOMPATIBLE when it does not decode to `count` lines */
 export async function unpackArticles(p: PackedArticles): Promise<DocumentArticles> {
+  return unpackArticlesNow(p);
+}
+
+/** {@link unpackArticles}, synchronously: what a portrait does the first time it names an article of a document. */
+export function unpackArticlesNow(p: PackedArticles): DocumentArticles {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflateZlib(p.table));
@@ -130,7 +135,7 @@ export async function unpackArticles(p: PackedArticles): Promise<DocumentArticle
 }
 
 /** A stored table in a document's meta (`meta.articles` with `table` bin), or undefined. */
-function packedOf(meta: unknown): PackedArticles | undefined {
+export function packedOf(meta: unknown): PackedArticles | undefined {
   if (!isPlainObject(meta) || !isPlainObject(meta.articles)) return undefined;
   const a = meta.articles;
   return a.table instanceof Uint8Array && Number.isSafeInteger(a.count) ? (a as unknown as PackedArticles) : undefined;

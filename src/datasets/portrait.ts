@@ -55,7 +55,7 @@ import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { withTokenHashes } from '../fingerprint/words.js';
-import { articleOf, unpackDocumentArticles } from './articles.js';
+import { articleOf, type DocumentArticles, packedOf, unpackArticlesNow } from './articles.js';
 import type { PortraitDatasetData } from './snapshot.js';
 import type { PortraitDatasetSource } from './snapshot-stream.js';
 import {
@@ -264,8 +264,8 @@ export class PortraitDataset {
    * locator is built from kept occurrences; null when no document has parts (sections every 4,096 words).
    */
   private partWords: Uint32Array[] | null = null;
-  /** Documents' metas with their stored article tables inflated ({@link loadArticles}); null: read `docs`' own. */
-  private articleMetas: unknown[] | null = null;
+  /** Article tables inflated so far, by document (a file stores them deflated: inflated when first named). */
+  private readonly articleTables = new Map<number, DocumentArticles>();
   /** Restored from a snapshot: its documents' occurrences are not kept. */
   private restored = false;
   /** The locator as built or restored (null: none, or stale). */
@@ -520,12 +520,17 @@ export class PortraitDataset {
   }
 
   /**
-   * Inflate the article tables a file stores (src/datasets/articles.ts), so that matches name articles; the metas
-   * the portrait exports stay as stored. Loads fflate only when a document has a table.
+   * Document d's meta with its article table readable: a stored (deflated) table is inflated the first time one of its
+   * articles is named — a few milliseconds for one document, where inflating every table at import cost every load.
+   * @throws SNAPSHOT_INCOMPATIBLE when the stored table does not inflate
    */
-  async loadArticles(): Promise<void> {
-    const metas = await unpackDocumentArticles(this.docs);
-    this.articleMetas = metas.some((m, i) => m !== this.docs[i]) ? metas.map((m) => m.meta) : null;
+  private articlesMeta(d: number): unknown {
+    const meta = this.docs[d].meta;
+    const packed = packedOf(meta);
+    if (packed === undefined) return meta;
+    let table = this.articleTables.get(d);
+    if (table === undefined) this.articleTables.set(d, (table = unpackArticlesNow(packed)));
+    return { articles: table };
   }
 
   /** True when hits resolve to documents (the portrait keeps a locator for all its documents). */
@@ -805,7 +810,7 @@ export class PortraitDataset {
     const { layout } = this.locating!;
     if (this.locator!.sections === undefined) return undefined;
     const j = layout.part[lo];
-    const ref = articleOf(this.articleMetas?.[d] ?? this.docs[d].meta, j);
+    const ref = articleOf(this.articlesMeta(d), j);
     if (ref === undefined) return undefined;
     let last = lo;
     while (last < hi && layout.part[last + 1] === j) last++;
