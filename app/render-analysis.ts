@@ -112,6 +112,30 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       const p = chance(1 - m.score);
       const odds = `chance probability ${p.startsWith('below') ? p : `≤ ${p}`}`;
       const doc = m.document;
+      const art = m.article;
+      if (m.document_id !== null && doc && art) {
+        // a file of many articles (the Wikipedia packs): the article is what a person opens to check the passage
+        const link =
+          art.url && /^https?:\/\//.test(art.url)
+            ? h('a', { href: art.url, rel: 'noopener', target: '_blank' }, art.title)
+            : art.title;
+        fill(
+          sourceBox,
+          h(
+            'p',
+            { class: 'source-head' },
+            h('strong', { class: 'doc-id' }, link),
+            ` (article ${art.key} of ${doc.title ?? m.document_id}, ${m.document_id})`,
+            ` in ${dsName}`,
+          ),
+          h(
+            'p',
+            null,
+            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} words agree on this article, words ${count(art.words[0])}–${count(art.words[1])} of it (${odds}). A portrait keeps hashes, not the text: open the article there to read the passage.`,
+          ),
+        );
+        return;
+      }
       if (m.document_id !== null && doc) {
         // a pack that locates names the book and the part of it the hits agree on: a person can check it there
         const title = doc.title ?? m.document_id;

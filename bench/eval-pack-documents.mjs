@@ -10,8 +10,15 @@
 // (alternating, medians): the default packs' bytes, their load time, and analyze of 10,000-word texts (Brown Corpus
 // samples, ../shared/data; a different text each round) with them loaded.
 //
-//   node bench/eval-pack-documents.mjs --texts DIR [--base DIR [--base-dist DIR]] [--quick] [--check]
+// Wikipedia articles (--wiki-texts): held-out 80- and 200-word passages of articles of the two WikiExtractor packs,
+// verbatim and with 1 word in 10 replaced: the share at ≥ 50, the share naming the drawn ARTICLE (page id) and the
+// wrong-article rate (an article named that is not the drawn one and whose text does not hold the passage).
+//
+//   node bench/eval-pack-documents.mjs --texts DIR [--wiki-texts DIR] [--base DIR [--base-dist DIR]] [--quick]
+//       [--check] [--out NAME]
 //     --texts: the Gutenberg pack's texts (node build/packs-prepare.mjs gutenberg …); without it, the passages are skipped
+//     --wiki-texts: a folder holding wikipedia-articles/ and wikipedia-core/ as the prepare step writes them
+//     --out: the result's name under bench/results/ (default eval-pack-documents)
 //     --base: a packs folder of the baseline (index.json and its .tpk files), e.g. from `git show BASE:packs/…`
 //     --base-dist: the baseline's dist/ (its engine loads the baseline's packs); default: this build's
 // Writes bench/results/eval-pack-documents.json (-quick with --quick); --check exits 1 under the floors (CHECK).
@@ -24,6 +31,9 @@ import { changedWords, editKinds } from './edits.mjs';
 const { values: args } = parseArgs({
   options: {
     texts: { type: 'string' },
+    'wiki-texts': { type: 'string' },
+    out: { type: 'string' },
+    'no-pastiches': { type: 'boolean' },
     base: { type: 'string' },
     'base-dist': { type: 'string' },
     quick: { type: 'boolean' },
@@ -41,6 +51,9 @@ const CHECK = {
   replaced80_ge50: 0.6,
   whole_book_coverage: 0.9,
   wrong_document_rate: 0.02,
+  /** Wikipedia: verbatim 80-word passages naming the drawn article, and the wrong-article rate of every kind. */
+  wiki_verbatim80_article: 0.95,
+  wrong_article_rate: 0.02,
 };
 
 let seed = 20261126;
@@ -185,13 +198,104 @@ if (args.texts && existsSync(args.texts)) {
   }
 }
 
+// ------------------------------------------------------------------ held-out passages of Wikipedia articles
+if (args['wiki-texts'] && existsSync(args['wiki-texts'])) {
+  const WIKI = [
+    ['wikipedia-articles', 'pack:wikipedia-articles'],
+    ['wikipedia-core', 'pack:wikipedia-core'],
+  ];
+  const perPack = args.quick ? 12 : 40;
+  result.wikipedia = {};
+  for (const [name, packId] of WIKI) {
+    const manifest = JSON.parse(readFileSync(join(root, `packs/${name}/manifest.json`), 'utf8'));
+    if (!manifest.documents.every((d) => d.articles)) continue;
+    /** The articles of a document: [{ key, title, words }], from the manifest's starts. */
+    const articlesOf = (d) => {
+      const text = readFileSync(join(args['wiki-texts'], name, d.file), 'utf8');
+      const { starts, page_ids } = d.articles;
+      return starts.map((start, j) => {
+        const body = text.slice(start, j + 1 < starts.length ? starts[j + 1] : text.length);
+        const lines = body.split('\n');
+        return {
+          key: String(page_ids[j]),
+          title: lines[0],
+          words: lines.slice(1).join(' ').split(/\s+/).filter(Boolean),
+        };
+      });
+    };
+    const byKey = new Map();
+    const cases = {};
+    let drawn = 0;
+    for (let tries = 0; drawn < perPack && tries < perPack * 20; tries++) {
+      const d = manifest.documents[Math.floor(rnd() * manifest.documents.length)];
+      const arts = articlesOf(d);
+      for (const a of arts) byKey.set(a.key, a);
+      const a = arts[Math.floor(rnd() * arts.length)];
+      if (a.words.length < 260) continue; // room for a 200-word passage away from the title
+      drawn++;
+      const at = 20 + Math.floor(rnd() * (a.words.length - 220));
+      const probe = a.words.slice(at + 120, at + 150).join(' ');
+      for (const [kind, f] of Object.entries({ verbatim: (w) => w, replaced })) {
+        for (const [n, from] of [
+          [200, at],
+          [80, at + 100],
+        ]) {
+          const w = f(a.words.slice(from, from + n));
+          const r = await engine.analyze({ content: w.join(' '), content_type: 'text' });
+          // the best match of the drawn pack (another pack may hold the same article, e.g. WikiText's copy)
+          const m = r.matches
+            .filter((x) => x.kind === 'portrait' && x.dataset_id === packId && x.document_id)
+            .sort((x, y) => (y.agreeing ?? 0) - (x.agreeing ?? 0) || y.score - x.score)[0];
+          const key = m?.article?.key ?? null;
+          // the named article holds the passage: it is the drawn one, or its text holds the probe
+          const other = key === null ? undefined : byKey.get(key);
+          const holds = key === a.key || other?.words.join(' ').includes(probe) === true;
+          (cases[`${kind}${n}`] ??= []).push({
+            key: a.key,
+            confidence: r.confidence,
+            document: m?.document_id ?? null,
+            named_document: m?.document_id === d.id,
+            named_article: key,
+            named_title: m?.article?.title ?? null,
+            holds,
+            words: m?.article?.words ?? null,
+          });
+        }
+      }
+    }
+    result.wikipedia[packId] = Object.fromEntries(
+      Object.entries(cases).map(([kind, xs]) => {
+        const ge50 = xs.filter((x) => x.confidence >= 50);
+        const namedAny = xs.filter((x) => x.named_article !== null);
+        const wrong = namedAny.filter((x) => x.named_article !== x.key && !x.holds);
+        return [
+          kind,
+          {
+            n: xs.length,
+            ge50: ge50.length / xs.length,
+            ge50_named_document: ge50.filter((x) => x.named_document).length / xs.length,
+            ge50_named_article: ge50.filter((x) => x.named_article === x.key).length / xs.length,
+            // any confidence: the match names an article, and the drawn one
+            named_article: namedAny.length,
+            right_article: namedAny.filter((x) => x.named_article === x.key).length,
+            wrong_article: wrong.length,
+            wrong_article_rate: namedAny.length ? wrong.length / namedAny.length : 0,
+            wrong_cases: wrong.map((x) => `${x.key} → ${x.named_article} (${x.named_title})`),
+            ge50_without_article: ge50.filter((x) => x.named_article === null).length,
+          },
+        ];
+      }),
+    );
+  }
+}
+
 // ------------------------------------------------------------------ pastiches (negatives)
 const pasticheDirs = [
   ['fixture', join(root, 'test/fixtures/texts/pastiches')],
   ['held-out', join(root, 'bench/data/pastiches')],
 ];
 result.pastiches = [];
-for (const [set, dir] of pasticheDirs) {
+for (const [set, dir] of args['no-pastiches'] ? [] : pasticheDirs) {
   for (const f of readdirSync(dir).sort()) {
     const words = readFileSync(join(dir, f), 'utf8').split(/\s+/).filter(Boolean);
     for (const n of [150, words.length]) {
@@ -207,7 +311,7 @@ for (const [set, dir] of pasticheDirs) {
   }
 }
 // all the pastiches in one text (confidence must not rise with length)
-{
+if (!args['no-pastiches']) {
   const all = pasticheDirs
     .flatMap(([, dir]) => readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')))
     .join('\n\n');
@@ -296,7 +400,7 @@ if (args.base && existsSync(join(args.base, 'index.json'))) {
 result.first_load_ms = Math.round(loadOnce);
 
 console.log(JSON.stringify(result, null, 1));
-const out = join(root, `bench/results/eval-pack-documents${args.quick ? '-quick' : ''}.json`);
+const out = join(root, `bench/results/${args.out ?? 'eval-pack-documents'}${args.quick ? '-quick' : ''}.json`);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 if (args.check) {
@@ -309,6 +413,12 @@ if (args.check) {
     for (const k of Object.keys(p))
       if (p[k].wrong_document_rate > CHECK.wrong_document_rate) fails.push(`${k}: wrong-document rate`);
     for (const k of Object.keys(p)) if (p[k].ge50_unnamed > 0) fails.push(`${k}: an answer ≥ 50 names no document`);
+  }
+  for (const [pack, kinds] of Object.entries(result.wikipedia ?? {})) {
+    if (kinds.verbatim80 && kinds.verbatim80.ge50_named_article < CHECK.wiki_verbatim80_article)
+      fails.push(`${pack} verbatim 80 words: the drawn article named`);
+    for (const [k, x] of Object.entries(kinds))
+      if (x.wrong_article_rate > CHECK.wrong_article_rate) fails.push(`${pack} ${k}: wrong-article rate`);
   }
   for (const b of result.whole_books ?? [])
     if (b.coverage < CHECK.whole_book_coverage) fails.push(`whole book ${b.id} coverage`);

@@ -30,6 +30,10 @@ import { parseArgs } from 'node:util';
 const root = new URL('../', import.meta.url);
 const lib = await import(new URL('dist/packs.js', root).href);
 const { stripGutenbergHeaders, parseGutenbergHeader, splitWikiText, detokenizeWikiText, checkPackManifest } = lib;
+const { articleTableText } = lib;
+// the article tables a pack stores are made here, with fflate at level 9: a pure-JavaScript deflate gives the same
+// bytes on every machine, where the platform's CompressionStream depends on its zlib
+const { zlibSync } = await import('fflate');
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const today = () => new Date().toISOString().slice(0, 10);
@@ -105,7 +109,13 @@ function readManifest(path) {
 function writeManifest(path, manifest) {
   checkPackManifest(manifest);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+  // arrays of numbers (article page ids and starts) on one line each: thousands of them, one per line, would be most
+  // of the file
+  const json = JSON.stringify(manifest, null, 2).replace(
+    /\[\n\s*(-?\d+(?:,\n\s*-?\d+)*)\n\s*\]/g,
+    (_, list) => `[${list.replace(/,\n\s*/g, ', ')}]`,
+  );
+  writeFileSync(path, `${json}\n`);
   console.error(`wrote ${path}: ${manifest.documents.length} documents`);
 }
 
@@ -663,6 +673,8 @@ const WIKIPEDIA_ARTICLES = {
 };
 
 const ARTICLE_MIN_WORDS = 50;
+/** An article's URL is this followed by its page id (WikiExtractor's `<doc url>` without the host). */
+const ARTICLE_URL = 'https://en.wikipedia.org/wiki?curid=';
 const decodeXmlAttr = (s) =>
   s
     .replace(/&quot;/g, '"')
@@ -736,7 +748,29 @@ async function wikipediaExtract(values, name) {
     );
     if (kept.length === 0) continue;
     articles += kept.length;
-    const bytes = Buffer.from(kept.map((a) => `${a.title}\n\n${a.body}`).join('\n\n'), 'utf8');
+    const parts = kept.map((a) => `${a.title}\n\n${a.body}`);
+    const bytes = Buffer.from(parts.join('\n\n'), 'utf8');
+    // where each article starts (UTF-16 offsets, as JavaScript indexes the text) and its page id: a match names it
+    const starts = [];
+    let at = 0;
+    for (const p of parts) {
+      starts.push(at);
+      at += p.length + 2;
+    }
+    const keys = kept.map((a) => String(a.id));
+    const deflated = zlibSync(
+      new TextEncoder().encode(articleTableText({ keys, titles: kept.map((a) => a.title.trim()) })),
+      {
+        level: 9,
+        mem: 8,
+      },
+    );
+    const table = {
+      url: ARTICLE_URL,
+      page_ids: kept.map((a) => a.id),
+      starts,
+      table: Buffer.from(deflated).toString('base64'),
+    };
     const file = f.path.split('/').pop();
     const id = `${pack.ids}${file}`;
     docs.push(
@@ -748,6 +782,7 @@ async function wikipediaExtract(values, name) {
           url: `https://en.wikipedia.org/wiki?curid=${kept[0].id}`,
           source: src.repository,
           source_path: f.path,
+          articles: table,
         },
         bytes,
       ),
@@ -763,6 +798,17 @@ async function wikipediaExtract(values, name) {
     writeTexts(textsDir, docs, texts);
   } else {
     writeTexts(textsDir, manifest.documents, texts);
+    // the articles (starts, page ids, the table the pack stores) are read from the source like the texts: written into
+    // the manifest where they are missing or differ (the texts themselves are checked against their SHA-256 above)
+    const byId = new Map(docs.map((d) => [d.id, d.articles]));
+    let added = 0;
+    const documents = manifest.documents.map((d) => {
+      const a = byId.get(d.id);
+      if (a === undefined || JSON.stringify(d.articles) === JSON.stringify(a)) return d;
+      added++;
+      return { ...d, articles: a };
+    });
+    if (added > 0) writeManifest(manifestPath, { ...manifest, documents });
   }
 }
 

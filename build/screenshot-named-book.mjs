@@ -4,27 +4,35 @@
  * key the server prints, analysing the opening of *Moby-Dick*. The result names the book the reference pack's
  * hits agree on: title, author, Project Gutenberg ebook number, its link, and the word range.
  *
+ * With `--article`, docs/images/web-named-article.png: 100 words of the Wikipedia article "Jarred Shaw"
+ * (test/fixtures/texts/wikipedia-passages.json), which the result names as the article (title, page-id link, words in
+ * it) inside the extractor file of the Wikipedia pack that holds it.
+ *
  * Needs `npm run build` and Chromium (`/usr/bin/chromium`, or `CHROMIUM_PATH`). Everything stays on 127.0.0.1.
- *   node build/screenshot-named-book.mjs
+ *   node build/screenshot-named-book.mjs [--article]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const IMAGE = join(root, 'docs/images/web-named-book.png');
+const ARTICLE = process.argv.includes('--article');
+const IMAGE = join(root, ARTICLE ? 'docs/images/web-named-article.png' : 'docs/images/web-named-book.png');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const START_MS = 60_000;
 const ANALYZE_MS = 60_000;
 
-/** The opening of *Moby-Dick* (Project Gutenberg #2701). */
-const PASSAGE =
-  'Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse, and ' +
-  'nothing particular to interest me on shore, I thought I would sail about a little and see the watery part of ' +
-  'the world.';
+/** The opening of *Moby-Dick* (Project Gutenberg #2701), or 100 words of a Wikipedia article of the articles pack. */
+const PASSAGE = ARTICLE
+  ? JSON.parse(readFileSync(join(root, 'test/fixtures/texts/wikipedia-passages.json'), 'utf8')).passages.find(
+      (p) => p.title === 'Jarred Shaw',
+    ).passage
+  : 'Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse, and ' +
+    'nothing particular to interest me on shore, I thought I would sail about a little and see the watery part of ' +
+    'the world.';
 
 /** `serve --starter --port 0`; resolves with its URL and development key once its start-up is printed. */
 function startServe() {
@@ -114,10 +122,13 @@ try {
   const named = await head.textContent();
   console.log(`status: ${await page.locator('#analyze-status').textContent()}`);
   console.log(`source: ${named}`);
-  if (!/Project Gutenberg #\d+/.test(named ?? '')) throw new Error(`the result does not name a book: ${named}`);
+  const expect = ARTICLE ? /^Jarred Shaw \(article \d+ of / : /Project Gutenberg #\d+/;
+  if (!expect.test(named ?? ''))
+    throw new Error(`the result does not name the ${ARTICLE ? 'article' : 'book'}: ${named}`);
   const href = await head.locator('a').first().getAttribute('href');
   console.log(`link: ${href}`);
-  if (!/^https:\/\//.test(href ?? '')) throw new Error(`the named book has no link: ${href}`);
+  const link = ARTICLE ? /^https:\/\/en\.wikipedia\.org\/wiki\?curid=\d+$/ : /^https:\/\//;
+  if (!link.test(href ?? '')) throw new Error(`the named ${ARTICLE ? 'article' : 'book'} has no link: ${href}`);
 
   // the result down to the named book: the highlighted passage beside it (not the status line above the result,
   // whose time differs from run to run)

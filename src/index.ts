@@ -79,6 +79,7 @@ export {
   type SearchMatch,
   type ExactMatch,
   type PortraitMatch,
+  type PortraitArticle,
   type PortraitHit,
   type NearMatch,
   type RemoteMatch,

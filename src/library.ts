@@ -48,6 +48,7 @@ export type {
   SearchMatch,
   ExactMatch,
   PortraitMatch,
+  PortraitArticle,
   PortraitHit,
   NearMatch,
   RemoteMatch,

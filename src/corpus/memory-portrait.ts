@@ -40,8 +40,8 @@ export class MemoryPortrait extends HeldInMemory<PortraitDataset> implements Loa
     const d = this.dataset;
     const options = d.options;
     return {
-      add: (doc, text) => d.addDocument(doc, winnowCore(core, text, options)),
-      addFingerprinted: (doc, _text, fp) => d.addDocument(doc, fp),
+      add: (doc, text) => d.addDocument(doc, winnowCore(core, text, options), text),
+      addFingerprinted: (doc, text, fp) => d.addDocument(doc, fp, text),
       // the open filter is rebuilt once per load, from all its kept keys (exactly sized)
       end: async () => d.merge(),
       abort: async () => undefined,

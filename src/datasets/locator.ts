@@ -52,6 +52,29 @@ export interface LocatorData {
    * section shares {@link SHARED_MIN} of its n-grams with another document.
    */
   readonly shared?: Uint8Array;
+  /**
+   * Where each section begins, for documents cut into parts (the articles of a WikiExtractor file): one little-endian
+   * u32 per global section, its first word in its document, with {@link SECTION_CONTINUES} set where the section
+   * goes on with the part of the section before it (a part longer than `section_words` words). A part starts a
+   * section of its own, so a section never holds two parts. Absent when every document is cut every `section_words`
+   * words from its start.
+   */
+  readonly sections?: Uint8Array;
+}
+
+/** Flag of a {@link LocatorData.sections} entry: the section continues the part the section before it is in. */
+export const SECTION_CONTINUES = 0x80000000;
+
+/** Where the sections of a locator lie in their documents ({@link sectionLayout}). */
+export interface SectionLayout {
+  /** Each document's first global section, and the total last. */
+  readonly first: Uint32Array;
+  /** Each section's first word in its document. */
+  readonly start: Uint32Array;
+  /** Each section's part in its document (0 for documents not cut into parts). */
+  readonly part: Uint32Array;
+  /** The first word of each section's part in its document. */
+  readonly partStart: Uint32Array;
 }
 
 /** u32 fields per row of a locator's shared-text table. */
@@ -342,6 +365,8 @@ export function locatorFault(d: LocatorData): string | null {
       if (lo > hi || view.getUint32(at + 16, true) > 10000) return 'locator.shared has a row out of range';
     }
   }
+  if (d.sections !== undefined && (d.sections.length === 0 || d.sections.length % 4 !== 0))
+    return 'locator.sections must hold u32 entries';
   return null;
 }
 
@@ -362,6 +387,91 @@ export function sectionDoc(first: Uint32Array, c: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * The sections of documents of `tokens` words: every `sectionWords` words from the start of each document, or, with a
+ * sections table ({@link LocatorData.sections}), where it says. Returns the detail of a fault instead when the table
+ * does not fit the documents (a document start that is not at word 0, or offsets out of order or past the end).
+ * @example
+ * sectionLayout([5000], 4096).start // Uint32Array [0, 4096]
+ */
+export function sectionLayout(
+  tokens: ArrayLike<number>,
+  sectionWords: number,
+  sections?: Uint8Array,
+): SectionLayout | string {
+  if (sections === undefined) {
+    const first = sectionIndex(tokens, sectionWords);
+    const C = first[first.length - 1];
+    const start = new Uint32Array(C);
+    for (let d = 0; d < tokens.length; d++)
+      for (let c = first[d]; c < first[d + 1]; c++) start[c] = (c - first[d]) * sectionWords;
+    return { first, start, part: new Uint32Array(C), partStart: new Uint32Array(C) };
+  }
+  if (sections.length % 4 !== 0) return 'locator.sections must hold u32 entries';
+  const C = sections.length / 4;
+  const view = new DataView(sections.buffer, sections.byteOffset, sections.byteLength);
+  const first = new Uint32Array(tokens.length + 1);
+  const start = new Uint32Array(C);
+  const part = new Uint32Array(C);
+  const partStart = new Uint32Array(C);
+  let d = -1;
+  for (let c = 0; c < C; c++) {
+    const v = view.getUint32(4 * c, true);
+    const at = (v & ~SECTION_CONTINUES) >>> 0;
+    const continues = (v & SECTION_CONTINUES) !== 0;
+    if (at === 0 && !continues) {
+      // a document's first section
+      if (++d >= tokens.length) return 'locator.sections has more documents than the portrait';
+      first[d] = c;
+      part[c] = 0;
+      partStart[c] = 0;
+    } else {
+      if (d < 0) return 'locator.sections does not start with a document';
+      if (at <= start[c - 1] || at >= Math.max(1, tokens[d])) return 'locator.sections has an entry out of order';
+      if (continues) {
+        if (at - start[c - 1] !== sectionWords) return 'locator.sections has a continued section of the wrong length';
+        part[c] = part[c - 1];
+        partStart[c] = partStart[c - 1];
+      } else {
+        part[c] = part[c - 1] + 1;
+        partStart[c] = at;
+      }
+    }
+    start[c] = at;
+  }
+  if (d !== tokens.length - 1) return 'locator.sections has fewer documents than the portrait';
+  first[tokens.length] = C;
+  return { first, start, part, partStart };
+}
+
+/**
+ * The sections table of documents cut into parts: `parts[d]` holds the first word of each part of document d
+ * (ascending, the first 0), or is empty for a document cut every `sectionWords` words. Each part is cut every
+ * `sectionWords` words from its own start.
+ * @example
+ * sectionLayout([100], 4096, sectionTable([100], [[0, 40]], 4096)).part // Uint32Array [0, 1]
+ */
+export function sectionTable(
+  tokens: ArrayLike<number>,
+  parts: ReadonlyArray<ArrayLike<number>>,
+  sectionWords: number,
+): Uint8Array {
+  const out: number[] = [];
+  for (let d = 0; d < tokens.length; d++) {
+    const starts = parts[d] !== undefined && parts[d].length > 0 ? parts[d] : [0];
+    for (let j = 0; j < starts.length; j++) {
+      const end = j + 1 < starts.length ? starts[j + 1] : tokens[d];
+      const n = Math.max(1, Math.ceil((end - starts[j]) / sectionWords));
+      out.push(starts[j]);
+      for (let k = 1; k < n; k++) out.push((starts[j] + k * sectionWords + SECTION_CONTINUES) >>> 0);
+    }
+  }
+  const bytes = new Uint8Array(out.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let c = 0; c < out.length; c++) view.setUint32(4 * c, out[c], true);
+  return bytes;
 }
 
 /**

@@ -54,6 +54,8 @@ import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/o
 import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
+import { withTokenHashes } from '../fingerprint/words.js';
+import { articleOf, type DocumentArticles, packedOf, unpackArticlesNow } from './articles.js';
 import type { PortraitDatasetData } from './snapshot.js';
 import type { PortraitDatasetSource } from './snapshot-stream.js';
 import {
@@ -68,6 +70,7 @@ import type {
   DatasetStats,
   DocInfo,
   PortraitAlsoIn,
+  PortraitArticle,
   PortraitDocument,
   PortraitHit,
   PortraitMatch,
@@ -83,8 +86,10 @@ import {
   type LocatorData,
   locateChains,
   locatorValues,
-  sectionIndex,
+  type SectionLayout,
+  sectionLayout,
   sectionSeeds,
+  sectionTable,
   sectionValue,
   type SharedText,
   sharedTable,
@@ -254,12 +259,24 @@ export class PortraitDataset {
   private occ: { lo: Uint32Array; hi: Uint32Array; sec: Uint32Array; n: number } | null = null;
   /** Sections of the documents so far. */
   private sectionCount = 0;
+  /**
+   * The first word of each part of each document so far (an empty array: a document not cut into parts), while the
+   * locator is built from kept occurrences; null when no document has parts (sections every 4,096 words).
+   */
+  private partWords: Uint32Array[] | null = null;
+  /** Article tables inflated so far, by document (a file stores them deflated: inflated when first named). */
+  private readonly articleTables = new Map<number, DocumentArticles>();
   /** Restored from a snapshot: its documents' occurrences are not kept. */
   private restored = false;
   /** The locator as built or restored (null: none, or stale). */
   private locator: LocatorData | null = null;
   /** Section seeds and each document's first section, for the locator. */
-  private locating: { seeds: Uint32Array; first: Uint32Array; shared: Map<number, SharedText[]> } | null = null;
+  private locating: {
+    seeds: Uint32Array;
+    first: Uint32Array;
+    layout: SectionLayout;
+    shared: Map<number, SharedText[]>;
+  } | null = null;
 
   constructor(
     private readonly core: Core,
@@ -289,10 +306,15 @@ export class PortraitDataset {
     return portraitOptions(this.window);
   }
 
-  /** Add one document's fingerprint (made with {@link options}). */
-  addDocument(doc: DatasetDocument, fp: DocumentFingerprint): void {
+  /**
+   * Add one document's fingerprint (made with {@link options}). `text` (the document's text) is needed only for a
+   * document with `parts`, whose first words the tokens of the text give.
+   * @throws ALREADY_EXISTS, INVALID_INPUT (parts not ascending from 0 inside the text)
+   */
+  addDocument(doc: DatasetDocument, fp: DocumentFingerprint, text?: string): void {
     if (this.docIds.has(doc.id))
       throw new TrainprintError('ALREADY_EXISTS', `document "${doc.id}" is already in dataset "${this.descriptor.id}"`);
+    const parts = this.descriptor.locate ? this.partsOf(doc, fp, text) : undefined;
     const keys = portraitKeys(fp.winnow!.hashes);
     this.docs.push({
       id: doc.id,
@@ -314,12 +336,40 @@ export class PortraitDataset {
     this.batch.set(keys, this.batchN);
     this.batchN += keys.length;
     this.version++;
-    if (this.descriptor.locate) this.keepOccurrences(keys, fp);
+    if (this.descriptor.locate) this.keepOccurrences(keys, fp, parts);
     if (this.batchN >= BATCH_MERGE) this.merge();
   }
 
+  /** The first word of each of a document's parts (undefined: no parts). @throws INVALID_INPUT */
+  private partsOf(doc: DatasetDocument, fp: DocumentFingerprint, text: string | undefined): Uint32Array | undefined {
+    const parts = doc.parts;
+    if (parts === undefined) return undefined;
+    const bad = (detail: string): never => {
+      throw new TrainprintError('INVALID_INPUT', `document "${doc.id}": ${detail}`);
+    };
+    if (!Array.isArray(parts) || parts.length === 0 || parts[0] !== 0) bad('parts must be offsets from 0');
+    if (text === undefined) bad('a document with parts needs its text');
+    const t = text as string;
+    for (let j = 1; j < parts.length; j++)
+      if (!Number.isSafeInteger(parts[j]) || parts[j] <= parts[j - 1] || parts[j] >= t.length)
+        bad('parts must be ascending offsets inside the text');
+    // each part's first token: the first token that starts at or after its offset
+    const words = withTokenHashes(this.core, t, (tok) => {
+      const out = new Uint32Array(parts.length);
+      let i = 0;
+      for (let j = 0; j < parts.length; j++) {
+        while (i < tok.count && tok.starts[i] < parts[j]) i++;
+        out[j] = i;
+      }
+      return out;
+    });
+    for (let j = 1; j < words.length; j++)
+      if (words[j] <= words[j - 1] || words[j] >= fp.token_count) bad('every part must hold a word');
+    return words;
+  }
+
   /** Keep a document's key occurrences and their sections for the locator. */
-  private keepOccurrences(keys: BigUint64Array, fp: DocumentFingerprint): void {
+  private keepOccurrences(keys: BigUint64Array, fp: DocumentFingerprint, parts: Uint32Array | undefined): void {
     this.locator = null;
     this.locating = null;
     if (this.occ === null) {
@@ -340,12 +390,35 @@ export class PortraitDataset {
     const u = new Uint32Array(keys.buffer, keys.byteOffset, n * 2);
     const positions = fp.winnow!.positions;
     const base = this.sectionCount;
+    if (parts !== undefined && this.partWords === null)
+      this.partWords = this.docs.slice(0, -1).map(() => new Uint32Array(0));
+    if (this.partWords !== null) this.partWords.push(parts ?? new Uint32Array(0));
+    if (parts === undefined || parts.length === 0) {
+      for (let i = 0; i < n; i++) {
+        o.lo[o.n] = u[2 * i];
+        o.hi[o.n] = u[2 * i + 1];
+        o.sec[o.n++] = base + Math.floor(positions[i] / LOCATOR_SECTION_WORDS);
+      }
+      this.sectionCount += Math.max(1, Math.ceil(fp.token_count / LOCATOR_SECTION_WORDS));
+      return;
+    }
+    // each part is cut every LOCATOR_SECTION_WORDS words from its own first word (sectionTable's layout)
+    const partFirst = new Uint32Array(parts.length + 1);
+    for (let j = 0; j < parts.length; j++) {
+      const end = j + 1 < parts.length ? parts[j + 1] : fp.token_count;
+      partFirst[j + 1] = partFirst[j] + Math.max(1, Math.ceil((end - parts[j]) / LOCATOR_SECTION_WORDS));
+    }
+    let j = 0;
     for (let i = 0; i < n; i++) {
+      const p = positions[i];
+      // winnowed positions ascend: the part only moves forward
+      while (j + 1 < parts.length && parts[j + 1] <= p) j++;
+      while (j > 0 && parts[j] > p) j--;
       o.lo[o.n] = u[2 * i];
       o.hi[o.n] = u[2 * i + 1];
-      o.sec[o.n++] = base + Math.floor(positions[i] / LOCATOR_SECTION_WORDS);
+      o.sec[o.n++] = base + partFirst[j] + Math.floor((p - parts[j]) / LOCATOR_SECTION_WORDS);
     }
-    this.sectionCount += Math.max(1, Math.ceil(fp.token_count / LOCATOR_SECTION_WORDS));
+    this.sectionCount += partFirst[parts.length];
   }
 
   /**
@@ -384,10 +457,10 @@ export class PortraitDataset {
       }
       // distinct keys, each with its first section; on the way, the n-grams each section owns and, for the
       // shared-text table, every later section of another document that holds an owned n-gram (once per section)
-      const firstOfDoc = sectionIndex(
-        this.docs.map((d) => d.tokens),
-        LOCATOR_SECTION_WORDS,
-      );
+      const tokens = this.docs.map((d) => d.tokens);
+      const sections =
+        this.partWords === null ? undefined : sectionTable(tokens, this.partWords, LOCATOR_SECTION_WORDS);
+      const firstOfDoc = (sectionLayout(tokens, LOCATOR_SECTION_WORDS, sections) as SectionLayout).first;
       const C = firstOfDoc[firstOfDoc.length - 1];
       const docOf = new Uint32Array(C);
       for (let d = 0; d + 1 < firstOfDoc.length; d++) docOf.fill(d, firstOfDoc[d], firstOfDoc[d + 1]);
@@ -422,21 +495,42 @@ export class PortraitDataset {
       const values = new Uint8Array(m);
       for (let i = 0; i < m; i++) values[i] = sectionValue(seeds[a.sec[i]], keyDigest(a.lo[i], a.hi[i]), LOCATOR_BITS);
       const built = buildLocator(a.lo.subarray(0, m), a.hi.subarray(0, m), values, LOCATOR_BITS, LOCATOR_SECTION_WORDS);
-      this.locator = shared === undefined ? built : { ...built, shared };
+      this.locator = {
+        ...built,
+        ...(shared === undefined ? {} : { shared }),
+        ...(sections === undefined ? {} : { sections }),
+      };
     }
     if (this.locator === null) return null;
     if (this.locating === null) {
-      const first = sectionIndex(
+      const layout = sectionLayout(
         this.docs.map((d) => d.tokens),
         this.locator.section_words,
+        this.locator.sections,
       );
+      if (typeof layout === 'string') throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', layout);
       this.locating = {
-        seeds: sectionSeeds(first[first.length - 1]),
-        first,
+        seeds: sectionSeeds(layout.first[layout.first.length - 1]),
+        first: layout.first,
+        layout,
         shared: decodeShared(this.locator.shared),
       };
     }
     return this.locator;
+  }
+
+  /**
+   * Document d's meta with its article table readable: a stored (deflated) table is inflated the first time one of its
+   * articles is named — a few milliseconds for one document, where inflating every table at import cost every load.
+   * @throws SNAPSHOT_INCOMPATIBLE when the stored table does not inflate
+   */
+  private articlesMeta(d: number): unknown {
+    const meta = this.docs[d].meta;
+    const packed = packedOf(meta);
+    if (packed === undefined) return meta;
+    let table = this.articleTables.get(d);
+    if (table === undefined) this.articleTables.set(d, (table = unpackArticlesNow(packed)));
+    return { articles: table };
   }
 
   /** True when hits resolve to documents (the portrait keeps a locator for all its documents). */
@@ -676,10 +770,8 @@ export class PortraitDataset {
         const a = c.chain.positions[0],
           b = c.chain.positions[c.chain.positions.length - 1];
         const doc = this.docs[c.chain.doc];
-        const { first } = this.locating!;
-        const words = this.locator!.section_words;
-        const from = (c.chain.first_section - first[c.chain.doc]) * words;
-        const to = Math.min(doc.tokens, (c.chain.section - first[c.chain.doc] + 1) * words);
+        const [from, to] = this.sectionWords(c.chain.doc, c.chain.first_section, c.chain.section);
+        const article = this.articleAt(c.chain.doc, c.chain.first_section, c.chain.section);
         result.matches.push({
           dataset_id,
           query_start: w.starts[a],
@@ -692,6 +784,7 @@ export class PortraitDataset {
           score: 1 - c.chance,
           document: documentRef(doc),
           source_words: [from, to],
+          ...(article === undefined ? {} : { article }),
           ...this.alsoIn(c.chain),
           agreeing: c.chain.positions.length,
           fingerprints: b - a + 1,
@@ -702,14 +795,36 @@ export class PortraitDataset {
     return result;
   }
 
+  /** Word offsets [start, end) in document `d` of its global sections `lo` … `hi`. */
+  private sectionWords(d: number, lo: number, hi: number): [number, number] {
+    const { first, layout } = this.locating!;
+    const end = hi + 1 < first[d + 1] ? layout.start[hi + 1] : this.docs[d].tokens;
+    return [layout.start[lo], Math.max(layout.start[lo], end)];
+  }
+
+  /**
+   * The article of document `d` that sections `lo` … `hi` are in, when the document is cut into articles and its meta
+   * names them (src/datasets/articles.ts): the first section's, with the words of the sections in it.
+   */
+  private articleAt(d: number, lo: number, hi: number): PortraitArticle | undefined {
+    const { layout } = this.locating!;
+    if (this.locator!.sections === undefined) return undefined;
+    const j = layout.part[lo];
+    const ref = articleOf(this.articlesMeta(d), j);
+    if (ref === undefined) return undefined;
+    let last = lo;
+    while (last < hi && layout.part[last + 1] === j) last++;
+    const [from, to] = this.sectionWords(d, lo, last);
+    return { ...ref, words: [from - layout.partStart[lo], to - layout.partStart[lo]] };
+  }
+
   /**
    * The other documents holding the text of a chain's sections (the locator's shared-text table): the locator names
    * the document that stored the text first, and cannot tell identical text in a later one apart, so a match names
    * both. Best first: the largest share of the sections' n-grams.
    */
   private alsoIn(chain: LocatedChain): { also_in?: PortraitAlsoIn[] } {
-    const { first, shared } = this.locating!;
-    const words = this.locator!.section_words;
+    const { shared } = this.locating!;
     const best = new Map<number, { lo: number; hi: number; share: number }>();
     for (let c = chain.first_section; c <= chain.section; c++) {
       for (const row of shared.get(c) ?? []) {
@@ -730,7 +845,7 @@ export class PortraitDataset {
       out.push({
         document_id: doc.id,
         document: documentRef(doc),
-        source_words: [(b.lo - first[d]) * words, Math.min(doc.tokens, (b.hi - first[d] + 1) * words)],
+        source_words: this.sectionWords(d, b.lo, b.hi),
         shared: b.share,
       });
     }
@@ -918,12 +1033,23 @@ export class PortraitDataset {
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;
     }
-    if (data.locator?.shared !== undefined) {
-      // rows must name sections and documents of this portrait (a row out of range would name nothing, or crash)
-      const sections = sectionIndex(
+    if (data.locator !== undefined) {
+      const layout = sectionLayout(
         ds.docs.map((d) => d.tokens),
         data.locator.section_words,
+        data.locator.sections,
       );
+      if (typeof layout === 'string') bad(layout);
+    }
+    if (data.locator?.shared !== undefined) {
+      // rows must name sections and documents of this portrait (a row out of range would name nothing, or crash)
+      const sections = (
+        sectionLayout(
+          ds.docs.map((d) => d.tokens),
+          data.locator.section_words,
+          data.locator.sections,
+        ) as SectionLayout
+      ).first;
       const C = sections[sections.length - 1];
       for (const [owner, rows] of decodeShared(data.locator.shared))
         if (owner >= C || rows.some((r) => r.doc >= ds.docs.length || r.last_section >= C))

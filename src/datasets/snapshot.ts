@@ -736,10 +736,11 @@ function decodePortrait(
 export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData {
   if (!isPlainObject(v)) fail('locator must be a map');
   const o = v as Record<string, unknown>;
-  checkKeys(o, new Set([...LOCATOR_KEYS, 'shared']), 'locator', fail);
+  checkKeys(o, new Set([...LOCATOR_KEYS, 'shared', 'sections']), 'locator', fail);
   for (const k of LOCATOR_KEYS) if (!(k in o)) fail(`locator.${k} is missing`);
   if (!(o.cells instanceof Uint8Array)) fail('locator.cells must be bin');
   if (o.shared !== undefined && !(o.shared instanceof Uint8Array)) fail('locator.shared must be bin');
+  if (o.sections !== undefined && !(o.sections instanceof Uint8Array)) fail('locator.sections must be bin');
   for (const k of LOCATOR_KEYS.slice(0, 6)) if (!isCount(o[k])) fail(`locator.${k} must be a non-negative integer`);
   const d: LocatorData = {
     bits: o.bits as number,
@@ -751,6 +752,10 @@ export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData 
     cells: copy ? (o.cells as Uint8Array).slice() : (o.cells as Uint8Array),
     // optional, last: a locator without a shared-text table encodes as it did before there was one
     ...(o.shared === undefined ? {} : { shared: copy ? (o.shared as Uint8Array).slice() : (o.shared as Uint8Array) }),
+    // optional, after it: a locator of documents not cut into parts encodes as before
+    ...(o.sections === undefined
+      ? {}
+      : { sections: copy ? (o.sections as Uint8Array).slice() : (o.sections as Uint8Array) }),
   };
   const fault = locatorFault(d);
   if (fault) fail(fault);

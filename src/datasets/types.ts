@@ -60,6 +60,12 @@ export interface DatasetDocument {
   readonly id: string;
   readonly text: string;
   readonly meta?: unknown;
+  /**
+   * Where the document's parts begin (UTF-16 offsets into `text`, ascending, the first 0): the articles of a file
+   * that holds many. A portrait that locates cuts its sections there, so that a match names the part (its title
+   * from `meta.articles`, src/datasets/articles.ts) and the words in it. Other datasets ignore it.
+   */
+  readonly parts?: readonly number[];
 }
 
 /** Size and content of a dataset (`engine.datasets()`). */
@@ -184,6 +190,17 @@ export interface PortraitDocument {
   readonly url?: string;
 }
 
+/** The article a portrait match names inside a document that holds many (see {@link PortraitMatch.article}). */
+export interface PortraitArticle {
+  readonly title: string;
+  /** Where the article can be read (for Wikipedia: https://en.wikipedia.org/wiki?curid=<page id>). */
+  readonly url?: string;
+  /** Its key in the source: the Wikipedia page id. */
+  readonly key: string;
+  /** Word offsets [start, end) in the article of the section(s) holding the text. */
+  readonly words: readonly [number, number];
+}
+
 /** Another document of a pack that holds the text a portrait match names (see {@link PortraitMatch.also_in}). */
 export interface PortraitAlsoIn {
   readonly document_id: string;
@@ -214,6 +231,12 @@ export interface PortraitMatch {
    * Absent when none does.
    */
   readonly also_in?: readonly PortraitAlsoIn[];
+  /**
+   * The article of the document the hits agree on, for a document that holds many (the Wikipedia packs' extractor
+   * files): its title, URL and key, and the word offsets [start, end) in the article of the section(s) holding the
+   * text. Absent for documents that are one work each.
+   */
+  readonly article?: PortraitArticle;
   /** Hits of the run that agree with the document. */
   readonly agreeing?: number;
   /** Query fingerprints the run spans (agreeing hits, other hits and misses). */

@@ -48,6 +48,7 @@ export {
   type SearchMatch,
   type ExactMatch,
   type PortraitMatch,
+  type PortraitArticle,
   type PortraitHit,
   type NearMatch,
   type RemoteMatch,

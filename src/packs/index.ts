@@ -40,11 +40,13 @@ export type {
   PackLicence,
   PackManifest,
   PackManifestDocument,
+  PackManifestArticles,
   PackSource,
 } from './manifest.js';
 export { parseGutenbergHeader, stripGutenbergHeaders } from './gutenberg.js';
 export type { GutenbergHeader } from './gutenberg.js';
 export { detokenizeWikiText, splitWikiText } from './wikitext.js';
+export { articleTableText } from '../datasets/articles.js';
 export type { WikiTextArticle } from './wikitext.js';
 export {
   buildPackFileWith,

@@ -54,6 +54,23 @@ export interface PackManifestDocument {
   readonly source?: string;
   /** Path of the original file in the source repository. */
   readonly source_path?: string;
+  /**
+   * For a text that holds many articles (a WikiExtractor file): where each begins, so that a match names the article.
+   * Article j starts at UTF-16 offset `starts[j]` of the text (ascending, the first 0) with its title line; its key
+   * (the Wikipedia page id) is `page_ids[j]` and its URL `url` followed by the key. `table` is what the pack stores:
+   * the keys and titles as a zlib stream, base64 (src/datasets/articles.ts), which the build checks against both.
+   */
+  readonly articles?: PackManifestArticles;
+}
+
+/** The articles of one manifest document ({@link PackManifestDocument.articles}). */
+export interface PackManifestArticles {
+  /** URL prefix of an article: its page id is appended. */
+  readonly url: string;
+  readonly page_ids: readonly number[];
+  readonly starts: readonly number[];
+  /** Base64 of the zlib stream of the articles' `articleTableText` (keys and titles). */
+  readonly table: string;
 }
 
 /** Everything needed to rebuild a pack, byte for byte (`packs/<name>/manifest.json`). */
@@ -153,6 +170,7 @@ function count(o: Obj, k: string, where: string): void {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX40 = /^[0-9a-f]{40}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function sha(o: Obj, k: string, where: string): void {
   if (typeof o[k] !== 'string' || !HEX64.test(o[k] as string)) {
@@ -194,7 +212,38 @@ const MANIFEST_KEYS = [
 ] as const;
 const MANIFEST_OPTIONAL: readonly string[] = ['kb_note', 'selection', 'texts'];
 const MANIFEST_REQUIRED = MANIFEST_KEYS.filter((k) => !MANIFEST_OPTIONAL.includes(k));
-const DOC_KEYS = ['id', 'file', 'sha256', 'bytes', 'title', 'author', 'ebook', 'url', 'source', 'source_path'] as const;
+const DOC_KEYS = [
+  'id',
+  'file',
+  'sha256',
+  'bytes',
+  'title',
+  'author',
+  'ebook',
+  'url',
+  'source',
+  'source_path',
+  'articles',
+] as const;
+
+/** Check a document's `articles` (layout in {@link PackManifestArticles}). */
+function checkArticles(v: unknown, where: string): void {
+  const a = obj(v, where, ['url', 'page_ids', 'starts', 'table'], ['url', 'page_ids', 'starts', 'table']);
+  if (typeof a.table !== 'string' || a.table.length === 0 || a.table.length % 4 !== 0 || !BASE64.test(a.table))
+    bad(where, '"table" must be base64');
+  str(a, 'url', where, 2000);
+  const ids = a.page_ids,
+    starts = a.starts;
+  if (!Array.isArray(ids) || !Array.isArray(starts) || ids.length === 0 || ids.length !== starts.length)
+    bad(where, '"page_ids" and "starts" must be non-empty arrays of the same length');
+  (ids as unknown[]).forEach((x) => {
+    if (!(typeof x === 'number' && Number.isSafeInteger(x) && x >= 0)) bad(where, '"page_ids" must be integers ≥ 0');
+  });
+  (starts as unknown[]).forEach((x, j) => {
+    const ok = typeof x === 'number' && Number.isSafeInteger(x) && (j === 0 ? x === 0 : x > (starts[j - 1] as number));
+    if (!ok) bad(where, '"starts" must be ascending integers from 0');
+  });
+}
 
 /**
  * Check a parsed manifest (layout in {@link PackManifest}); returns it typed.
@@ -238,6 +287,7 @@ export function checkPackManifest(value: unknown): PackManifest {
     count(o, 'bytes', where);
     for (const k of ['title', 'author', 'url', 'source', 'source_path']) str(o, k, where);
     count(o, 'ebook', where);
+    if (o.articles !== undefined) checkArticles(o.articles, `${where}.articles`);
     if (o.source !== undefined && !repos.has(o.source as string)) {
       bad(where, `"source" ${JSON.stringify(o.source)} is not one of manifest.sources`);
     }

@@ -17,6 +17,12 @@
  * function of the sorted distinct fingerprints, and the snapshot encoding of its input.
  */
 import type { DatasetImportOptions, DocumentSource } from '../corpus/types.js';
+import {
+  checkDocumentArticles,
+  type DocumentArticles,
+  type PackedArticles,
+  unpackArticles,
+} from '../datasets/articles.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
@@ -100,7 +106,13 @@ export interface PackInfo {
   /** Filters in the portrait's chain. */
   readonly filters: number;
   readonly documents: ReadonlyArray<
-    PackDocumentMeta & { readonly id: string; readonly words: number; readonly bytes: number }
+    PackDocumentMeta & {
+      readonly id: string;
+      readonly words: number;
+      readonly bytes: number;
+      /** Articles named in the document (a file that holds many). */
+      readonly articles?: number;
+    }
   >;
 }
 
@@ -159,6 +171,48 @@ function documentMeta(d: PackManifestDocument): PackDocumentMeta {
 }
 
 /**
+ * The article table a pack stores for a manifest document (src/datasets/articles.ts): the manifest's `table`,
+ * checked — its keys are the manifest's page ids and its titles the first line of each article in the text.
+ * @throws INVALID_INPUT when the table does not inflate, or differs from the page ids or the text
+ */
+async function articlesOf(d: PackManifestDocument, text: string): Promise<PackedArticles> {
+  const a = d.articles!;
+  const where = `${d.file}: articles`;
+  const titles = a.starts.map((start) => {
+    const end = text.indexOf('\n', start);
+    return start < text.length ? text.slice(start, end < 0 ? text.length : end).trim() : '';
+  });
+  const expected: DocumentArticles = { url: a.url, keys: a.page_ids.map(String), titles };
+  checkDocumentArticles(expected, a.starts.length, where);
+  const packed: PackedArticles = { url: a.url, count: a.starts.length, table: fromBase64(a.table) };
+  let table: DocumentArticles;
+  try {
+    table = await unpackArticles(packed);
+  } catch (e) {
+    throw new TrainprintError('INVALID_INPUT', `${where}: the table does not inflate to ${a.starts.length} lines`, {
+      cause: e,
+    });
+  }
+  for (let j = 0; j < titles.length; j++) {
+    if (table.keys[j] !== expected.keys[j] || table.titles[j] !== titles[j]) {
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `${where}: the table's article ${j} is ${JSON.stringify(`${table.keys[j]} ${table.titles[j]}`)}, the manifest and text say ${JSON.stringify(`${expected.keys[j]} ${titles[j]}`)}`,
+      );
+    }
+  }
+  return packed;
+}
+
+/** Bytes of a base64 string (checked by the manifest). */
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/**
  * Build a pack from its manifest: every document's text is read with `readText`, checked against
  * the manifest's SHA-256 and byte count, and added, in manifest order, to a portrait dataset with
  * the manifest's window; the result is sealed, exported, given its final provenance (with the
@@ -211,7 +265,14 @@ export async function buildPack(
       } catch (e) {
         throw new TrainprintError('INVALID_INPUT', `${d.file}: not valid UTF-8`, { cause: e });
       }
-      yield { id: d.id, text, meta: documentMeta(d) };
+      yield d.articles === undefined
+        ? { id: d.id, text, meta: documentMeta(d) }
+        : {
+            id: d.id,
+            text,
+            meta: { ...documentMeta(d), articles: await articlesOf(d, text) },
+            parts: d.articles.starts,
+          };
       done++;
       read += raw.length;
       options.onProgress?.({ documents: done, total: m.documents.length, bytes: read });
@@ -288,12 +349,19 @@ function describe(data: PortraitDatasetData, fileBytes: number, sha256: string):
     sha256,
     bytes_per_ngram: keys === 0 ? 0 : filterBytes / keys,
     filters: data.filters.length,
-    documents: data.docs.map((x) => ({
-      id: x.id,
-      ...((x.meta ?? {}) as PackDocumentMeta),
-      words: x.tokens,
-      bytes: x.bytes,
-    })),
+    documents: data.docs.map((x) => {
+      const { articles, ...rest } = (x.meta ?? {}) as PackDocumentMeta & { articles?: { count?: unknown } };
+      return {
+        id: x.id,
+        ...rest,
+        // the article table itself is deflated bytes: its size is what an overview says
+        ...(articles !== undefined && Number.isSafeInteger(articles.count)
+          ? { articles: articles.count as number }
+          : {}),
+        words: x.tokens,
+        bytes: x.bytes,
+      };
+    }),
   }) as PackInfo;
 }
 

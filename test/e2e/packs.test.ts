@@ -288,7 +288,12 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
     });
     expect(res.status).toBe(200);
     return (await res.json()) as {
-      matches: { dataset_id: string; kind?: string; document?: { ebook?: number; url?: string } }[];
+      matches: {
+        dataset_id: string;
+        kind?: string;
+        document?: { ebook?: number; url?: string };
+        article?: { title: string; url?: string };
+      }[];
       confidence: number;
       attribution_sources: { model: string; kb_dataset: string | null; dataset_id: string; confidence: number }[];
     };
@@ -327,11 +332,15 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('the default server (serve
       .map((m) => m.id),
   );
   it.each(wikipedia.passages.map((p) => [`${p.title} (${p.pack})`, p.pack, p.passage]))(
-    'Wikipedia, %s: 100 words attributed to models trained on English Wikipedia, confidence ≥ 80',
-    async (_name, pack, passage) => {
+    'Wikipedia, %s: 100 words attributed to models trained on English Wikipedia, confidence ≥ 80, naming the article',
+    async (name, pack, passage) => {
       const r = await analyze(passage);
       expect(r.matches.some((m) => m.dataset_id === pack)).toBe(true);
       expect(r.confidence).toBeGreaterThanOrEqual(80);
+      // the match names the article, not only the extractor file that holds it, and links it by page id
+      const article = r.matches.find((m) => m.dataset_id === pack && m.kind === 'portrait' && m.article)?.article;
+      expect(article?.title).toBe(name.replace(/ \(pack:.*\)$/, ''));
+      expect(article?.url).toMatch(/^https:\/\/en\.wikipedia\.org\/wiki\?curid=\d+$/);
       const sources = r.attribution_sources.filter((s) => s.dataset_id === pack);
       expect(sources.length).toBeGreaterThan(0);
       for (const s of sources) {

@@ -72,6 +72,19 @@ const PORTRAIT_DOCUMENT_FIELDS = {
       },
     },
   },
+  article: {
+    type: 'object',
+    description:
+      'The article of the document the hits agree on, for a document that holds many (the Wikipedia packs): its title, URL, key (page id) and the word offsets [start, end) in it of the section(s) holding the text',
+    additionalProperties: false,
+    required: ['title', 'key', 'words'],
+    properties: {
+      title: { type: 'string' },
+      url: { type: 'string', description: 'Where the article can be read' },
+      key: { type: 'string', description: 'Its key in the source (the Wikipedia page id)' },
+      words: { ...WORD_RANGE, description: 'Word offsets [start, end) in the article' },
+    },
+  },
   agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
   fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
 } as const;

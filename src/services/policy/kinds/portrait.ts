@@ -35,7 +35,7 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
   run: () => 0,
   describe: (m, where) => {
     if (m.document_id === null) return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
-    const also = (m.also_in ?? []).map((a) => documentName({ ...m, ...a, also_in: undefined }));
+    const also = (m.also_in ?? []).map((a) => documentName({ ...m, ...a, article: undefined, also_in: undefined }));
     return (
       `${m.agreeing ?? m.tokens} hits over ${m.tokens} words of the content (${where}) are in ${documentName(m)}` +
       (also.length > 0 ? `; the same text is also in ${also.join('; ')}` : '')
@@ -45,10 +45,17 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
 
 /**
  * A portrait match's document in words: "Moby Dick; or The Whale by Herman Melville (Project Gutenberg #2701),
- * words 0–4,096".
+ * words 0–4,096"; for a document of many articles, the article: 'the article "Jarred Shaw"
+ * (https://en.wikipedia.org/wiki?curid=56564559), words 0–412, in "384 articles, …" (enwiki-extract:AA/wiki_00)'.
  * @example documentName({ document_id: 'pg2701', document: { id: 'pg2701', title: 'Moby Dick' }, source_words: [0, 4096] } as PortraitMatch)
  */
 export function documentName(m: PortraitMatch): string {
+  const a = m.article;
+  if (a !== undefined) {
+    // a file of many articles: the article is what a reader opens
+    const words = `words ${a.words[0].toLocaleString('en-US')}–${a.words[1].toLocaleString('en-US')}`;
+    return `the article "${a.title}"${a.url ? ` (${a.url})` : ''}, ${words}, in ${m.document?.title ? `"${m.document.title}" ` : ''}(${m.document_id})`;
+  }
   const d = m.document;
   let name = d?.title ? `"${d.title}"` : `document ${m.document_id}`;
   if (d?.author) name += ` by ${d.author}`;
