@@ -25,6 +25,7 @@
 // Gutenberg texts, test/fixtures/texts/gutenberg), numbered "Chapter 1" … in turn, the last cut where the novel
 // reaches 100,000 words (titles counted).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -727,19 +728,17 @@ async function formsPart() {
     const chapterWords = chapters.map((c) => words(c.text).length);
     const total = chapterWords.reduce((t, w) => t + w, 0);
     const truthOf = (share) => heldChapters(chapters.length, share).reduce((t, i) => t + chapterWords[i], 0) / total;
-    // a draw's file is the same for every engine, copy and share (its dedication names the file form and the draw):
-    // built once per file form and draw, the last file form's kept (a PDF of the novel takes seconds to lay out)
-    const built = new Map();
-    const fileOf = (form, draw) => {
-      const k = `${form} ${draw}`;
-      if (!built.has(k)) {
-        for (const key of built.keys()) if (!key.startsWith(`${form} `)) built.delete(key);
-        built.set(k, makeFile(form, draw));
-      }
-      return built.get(k);
-    };
-    const makeFile = (form, draw) => {
-      const dedication = `Draw ${draw} of the forms table.`;
+    // A draw differs from another by its dedication only ("Draw <12 hex digits> of the forms table.", the digits
+    // naming the draw: another work hash, another seeded draw). So each file form is built and extracted once, with
+    // a dedication of the same length, and a draw searches that text with its own digits in place — what
+    // `analyze` does with the draw's file after extracting it (`searchAsync` with the file's sections). The first
+    // draw of every cell is analysed from its own file as well, and must give the same sampling to the digit, or the
+    // run stops: the check that the shortcut measures what `analyze` answers (and that draw's confidence).
+    const { extractDocument } = await import('../dist/text.js');
+    const PLACE = `Draw ${'0'.repeat(12)} of the forms table.`;
+    const dedicationOf = (key) =>
+      `Draw ${createHash('sha256').update(key).digest('hex').slice(0, 12)} of the forms table.`;
+    const makeFile = (form, dedication) => {
       if (form === 'text')
         return {
           content: [dedication, ...chapters.map((c) => `${c.title}\n\n${c.text}`)].join('\n\n\n'),
@@ -753,6 +752,26 @@ async function formsPart() {
       if (form === 'docx') return { content: buildDocx(book), content_type: 'docx' };
       const laid = layoutBook('The Novel', book);
       return { content: buildPdf(laid.pages, { outline: laid.chapters, title: 'The Novel' }), content_type: 'pdf' };
+    };
+    const extracted = new Map();
+    const extractedOf = async (form) => {
+      if (!extracted.has(form)) {
+        const f = makeFile(form, PLACE);
+        const x =
+          form === 'text'
+            ? { text: f.content, sections: undefined, words: null }
+            : await extractDocument(f.content, f.content_type);
+        const at = x.text.indexOf(PLACE);
+        if (at < 0 || x.text.indexOf(PLACE, at + 1) >= 0)
+          throw new Error(`${form}: the dedication is not once in the text`);
+        extracted.set(form, {
+          head: x.text.slice(0, at),
+          tail: x.text.slice(at + PLACE.length),
+          sections: x.sections?.map((c) => ({ start: c.start, end: c.end })),
+          words: x.words ?? null,
+        });
+      }
+      return extracted.get(form);
     };
     const QUICKER = { retryBaseMs: 5, maxRetryDelayMs: 2000, ratePerSecond: 100_000 };
     // --same-works: draw d is the same file in every cell (seeded by file form and draw), so it is built once;
@@ -782,52 +801,87 @@ async function formsPart() {
           for (const [name, share] of Object.entries(SHARES).filter(([k]) => shares.includes(k))) {
             if (done.has(`${kind} ${file} ${copy} ${name}`)) continue;
             const runs = [];
+            const x = await extractedOf(file);
+            let analyzeSame = null;
             for (let d = 0; d < DRAWS; d++) {
-              sharedCache.clear();
-              resetEndpoints();
               const index = share === 0 ? 'none' : `${copy}_${name}`;
-              const engine = await createEngine({
-                remoteCorpora: [
-                  {
-                    id: 'corpus',
-                    kind,
-                    endpoint: urls[kind],
-                    index,
-                    deadlineMs: 600_000,
-                    timeoutMs: 120_000,
-                    ...QUICKER,
-                  },
-                ],
-              });
-              try {
-                const w0 = performance.now();
-                const r = await engine.analyze(
-                  fileOf(file, SAME_WORKS ? `${file}-${d}` : `${kind}-${file}-${copy}-${name}-${d}`),
-                  {
-                    remote: true,
-                  },
-                );
-                const rc = r.remote_corpora[0];
-                const s = rc.sampling;
-                const t = truthOf(share);
-                runs.push({
-                  truth: round(t, 4),
-                  estimate: s?.share.estimate ?? null,
-                  ci_95: s?.share.ci_95 ?? null,
-                  covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
-                  passages: s?.passages ?? 0,
-                  found: s?.found ?? 0,
-                  documents: s?.documents ?? null,
-                  detection: s?.detection ?? null,
-                  calls: rc.calls,
-                  outcome: rc.outcome,
-                  confidence: r.confidence,
-                  extraction_words: r.extraction?.words ?? null,
-                  ms: Math.round(performance.now() - w0),
+              const engineOn = () => {
+                sharedCache.clear();
+                resetEndpoints();
+                return createEngine({
+                  remoteCorpora: [
+                    {
+                      id: 'corpus',
+                      kind,
+                      endpoint: urls[kind],
+                      index,
+                      deadlineMs: 600_000,
+                      timeoutMs: 120_000,
+                      ...QUICKER,
+                    },
+                  ],
                 });
+              };
+              const dedication = dedicationOf(SAME_WORKS ? `${file}-${d}` : `${kind}-${file}-${copy}-${name}-${d}`);
+              const engine = await engineOn();
+              let rc,
+                confidence = null;
+              const w0 = performance.now();
+              try {
+                const r = await engine.searchAsync(`${x.head}${dedication}${x.tail}`, {
+                  remote: true,
+                  ...(x.sections ? { sections: x.sections } : {}),
+                });
+                rc = r.remote[0];
               } finally {
                 engine.dispose();
               }
+              const ms = Math.round(performance.now() - w0);
+              if (d === 0) {
+                // the same draw analysed from its own file, cold: the same sampling, or the shortcut is wrong
+                const again = await engineOn();
+                try {
+                  const r = await again.analyze(makeFile(file, dedication), { remote: true });
+                  const a = r.remote_corpora[0];
+                  const same = (o) => JSON.stringify({ s: o.sampling ?? null, calls: o.calls, outcome: o.outcome });
+                  analyzeSame = same(a) === same(rc);
+                  if (!analyzeSame)
+                    console.error(`${kind} ${file}→${copy} ${name}: analyze differs:\n${same(a)}\n${same(rc)}`);
+                  if (x.words !== null && r.extraction?.words !== x.words)
+                    throw new Error(`${file}: extraction.words ${r.extraction?.words} against ${x.words}`);
+                  confidence = r.confidence;
+                } finally {
+                  again.dispose();
+                }
+              }
+              const s = rc.sampling;
+              const t = truthOf(share);
+              // the rate the search found passages of held chapters at: what the measured detection rate estimates
+              // (sections are the file's chapters, a text's ten parts: only where their count is the chapters')
+              const heldSet = new Set(heldChapters(chapters.length, share));
+              const inHeld =
+                s && s.sections.length === chapters.length ? s.sections.filter((y) => heldSet.has(y.section)) : [];
+              runs.push({
+                held_found: inHeld.length
+                  ? {
+                      hits: inHeld.reduce((a, y) => a + y.found, 0),
+                      trials: inHeld.reduce((a, y) => a + y.passages, 0),
+                    }
+                  : null,
+                truth: round(t, 4),
+                estimate: s?.share.estimate ?? null,
+                ci_95: s?.share.ci_95 ?? null,
+                covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
+                passages: s?.passages ?? 0,
+                found: s?.found ?? 0,
+                documents: s?.documents ?? null,
+                detection: s?.detection ?? null,
+                calls: rc.calls,
+                outcome: rc.outcome,
+                confidence,
+                extraction_words: x.words,
+                ms,
+              });
             }
             const covered = runs.filter((x) => x.covered).length;
             const cell = {
@@ -842,9 +896,12 @@ async function formsPart() {
               ci_95: runs.map((x) => x.ci_95),
               max_error: round(Math.max(...runs.map((x) => Math.abs((x.estimate ?? 0) - x.truth))), 4),
               calls_max: Math.max(...runs.map((x) => x.calls)),
-              confidence_max: Math.max(...runs.map((x) => x.confidence)),
+              analyze_same: analyzeSame,
+              // analyze's confidence, of the cell's first draw (the others are searched from the extracted text)
+              confidence_max: Math.max(...runs.filter((x) => x.confidence !== null).map((x) => x.confidence)),
               outcomes: [...new Set(runs.map((x) => x.outcome))],
               detection: runs.map((x) => x.detection && `${x.detection.hits}/${x.detection.trials}`),
+              held_found: runs.map((x) => x.held_found && `${x.held_found.hits}/${x.held_found.trials}`),
               documents: runs.map(
                 (x) =>
                   x.documents &&
@@ -856,6 +913,17 @@ async function formsPart() {
             console.log(JSON.stringify(cell));
             if (PROGRESS) appendFileSync(PROGRESS, `${JSON.stringify(cell)}\n`);
           }
+    // --progress: the table is every cell the progress file holds with this many draws (the last line of each), the
+    // shards run before this one included
+    if (PROGRESS && existsSync(PROGRESS)) {
+      const key = (c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`;
+      const lines = new Map();
+      for (const l of readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean)) {
+        const c = JSON.parse(l);
+        if (c.draws === DRAWS) lines.set(key(c), c);
+      }
+      cells.splice(0, cells.length, ...lines.values());
+    }
     // --merge: these cells replace the same cells of the stored table (a rerun of a few), the rest are kept
     if (process.argv.includes('--merge') && existsSync(RESULTS)) {
       const key = (c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`;
@@ -880,6 +948,9 @@ async function formsPart() {
       ),
       max_confidence_at_zero: Math.max(...cells.filter((c) => c.held === 'none').map((c) => c.confidence_max)),
       calls_max: Math.max(...cells.map((c) => c.calls_max)),
+      analyze_differs: cells
+        .filter((c) => c.analyze_same === false)
+        .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held}`),
     };
     console.log(JSON.stringify(summary));
     return {
@@ -910,10 +981,13 @@ const part = arg('part', 'all');
 const chosen = part === 'all' ? Object.keys(PARTS) : part.split(',');
 for (const name of chosen)
   if (!PARTS[name]) throw new Error(`no part ${name}: one of ${Object.keys(PARTS).join(', ')}, all`);
-const report = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { bench: 'whole-works' };
-for (const name of chosen) report[name] = await PARTS[name]();
+const fresh = {};
+for (const name of chosen) fresh[name] = await PARTS[name]();
 if (WRITE) {
+  // read, merge and write at the end: a part run meanwhile in another process (the forms table takes hours) keeps
+  // what it wrote; each part replaces its own key only
   mkdirSync(new URL('.', RESULTS), { recursive: true });
-  writeFileSync(RESULTS, JSON.stringify(report, null, 2) + '\n');
+  const report = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { bench: 'whole-works' };
+  writeFileSync(RESULTS, JSON.stringify({ ...report, ...fresh }, null, 2) + '\n');
   console.log(`wrote ${fileURLToPath(RESULTS)} (${chosen.join(', ')})`);
 }

@@ -42,6 +42,8 @@ import { find, infgramProb } from './api.js';
 import {
   canonicalPiece,
   holdsText,
+  plainPiece,
+  stoppedAtTypography,
   letters,
   quietWindows,
   WINDOW_MIN_CHARS,
@@ -81,6 +83,8 @@ export const CHAR_WINDOWS = 4;
 export const VERIFY_WORDS = 20;
 /** Words of the work beyond a verified passage its document must hold too (not only the text that was sent). */
 export const BEYOND_WORDS = 10;
+/** Rounds of calibration passages at most (each as many as the calls left pay for: ./sampling.ts step 4). */
+export const CALIBRATION_WAVES = 4;
 /** Share of the fetched documents that may fail to hold what the engine reported found before its answers are void. */
 export const CONTRADICTION_SHARE = 0.25;
 /**
@@ -185,6 +189,11 @@ interface Probed {
   failed: boolean;
   /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
   end: number;
+  /**
+   * infini-gram: the query is sent with its typographic quotes, dashes and primes in their plain forms (./forms.ts
+   * {@link plainPiece}): set once a run stopped at one of them, the query asked again to the same end.
+   */
+  plain: boolean;
   /** infini-gram mini: its windows, asked in turn. */
   windows: Window[];
 }
@@ -290,17 +299,26 @@ export async function sampleRemote(
       const known = checked
         .filter((c) => c.verified && c.aligned)
         .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
-      const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
-      const picked =
-        known.length <= fits
-          ? known
-          : Array.from({ length: fits }, (_, j) => known[Math.floor((j * known.length) / fits)]);
-      const trials = picked.map((p) => startProbe(text, p, tokens));
-      await probeRounds(ctx, session, trials, probe, perPassage);
-      for (const t of trials) {
-        if (t.calls === 0 || !t.done || t.failed) continue;
-        calibration.trials++;
-        if (t.found) calibration.hits++;
+      // in waves: each takes as many passages as the calls left pay for at the most calls a passage (so every one
+      // is searched to its end, none cut short by the budget), an even spread of those not yet searched; a passage
+      // found at its first call leaves calls for the next wave (a rate measured on few passages is a wide interval)
+      let left = known;
+      for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
+        const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
+        if (fits === 0) break;
+        const picked =
+          left.length <= fits
+            ? left
+            : Array.from({ length: fits }, (_, j) => left[Math.floor((j * left.length) / fits)]);
+        const taken = new Set(picked);
+        left = left.filter((p) => !taken.has(p));
+        const trials = picked.map((p) => startProbe(text, p, tokens));
+        await probeRounds(ctx, session, trials, probe, perPassage);
+        for (const t of trials) {
+          if (t.calls === 0 || !t.done || t.failed) continue;
+          calibration.trials++;
+          if (t.found) calibration.hits++;
+        }
       }
     }
     const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
@@ -447,6 +465,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     done: false,
     failed: false,
     end: passage.q1,
+    plain: false,
     windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
   };
 }
@@ -500,7 +519,8 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
         if (p.calls >= p.windows.length) p.done = true;
         return;
       }
-      const piece = canonicalPiece(text, p.passage.q0, p.end);
+      const canonical = canonicalPiece(text, p.passage.q0, p.end);
+      const piece = p.plain ? plainPiece(canonical) : canonical;
       if (countWords(piece.text) < WINDOW_MIN_WORDS + 1) {
         p.done = true;
         return;
@@ -529,6 +549,12 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
           count: a.promptCnt,
           query: Array.from(m.ids.subarray(first, n - 1)),
         };
+        return;
+      }
+      // a run that stopped at a typographic quote, dash or prime of the work (a copy as Project Gutenberg's files
+      // have it spells them `"`, `'`, `--`): the same query again in those plain forms, once
+      if (!p.plain && stoppedAtTypography(piece.text, r0)) {
+        p.plain = true;
         return;
       }
       // the next query ends before the word the run stopped in (or, when the run began at a word, before the
