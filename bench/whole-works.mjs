@@ -435,11 +435,14 @@ async function samplingServer() {
       documents: [...filler, ...heldChapters(chapters.length, share).map((i) => ({ text: form(chapters[i].text) }))],
       tokenizer: 'llama',
     });
-  const indexes = Object.fromEntries(Object.entries(SHARES).map(([k, v]) => [k, index(v)]));
-  indexes.all_reflowed = index(1, reflow);
+  // `--sampling-server half`: one engine holding the half index only (one of the seven corpora, each an engine of
+  // its own in a process of its own, as seven remote corpora are seven servers)
+  const only = process.argv[3];
+  const indexes = only
+    ? { [only]: index(SHARES[only]) }
+    : Object.fromEntries(Object.entries(SHARES).map(([k, v]) => [k, index(v)]));
+  if (!only) indexes.all_reflowed = index(1, reflow);
   const servers = [await startInfiniGramServer({ kind: 'infini-gram', indexes })];
-  for (let k = 1; k < 7; k++)
-    servers.push(await startInfiniGramServer({ kind: 'infini-gram', indexes: { half: indexes.half } }));
   process.on('message', (m) => {
     for (const s of servers) s.setLatency(m.latency ?? 0);
     process.send({ ok: true });
@@ -456,16 +459,25 @@ async function samplingPart() {
     .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(dist, f), 'utf8')))
     .find(Boolean);
   const { sharedCache, resetEndpoints } = await import(pathToFileURL(join(dist, loader[1])).href);
-  const server = fork(fileURLToPath(import.meta.url), ['--sampling-server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  // the engines: the first holds every index; six more hold the half index, each in its own process (the seven
+  // corpora of the seven-corpora row are seven servers: one process serving all seven would put their work in turn)
+  const servers = [['--sampling-server'], ...Array.from({ length: 6 }, () => ['--sampling-server', 'half'])].map((a) =>
+    fork(fileURLToPath(import.meta.url), a, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
   try {
-    const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
+    const urls = (
+      await Promise.all(servers.map((c) => new Promise((resolve) => c.once('message', (m) => resolve(m.urls)))))
+    ).flat();
     const latency = (ms) =>
-      new Promise((resolve) => {
-        server.once('message', resolve);
-        server.send({ latency: ms });
-      });
+      Promise.all(
+        servers.map(
+          (c) =>
+            new Promise((resolve) => {
+              c.once('message', resolve);
+              c.send({ latency: ms });
+            }),
+        ),
+      );
     const dir = mkdtempSync(join(tmpdir(), 'whole-works-'));
     const { buildEpub } = await fixtureBuilders(dir);
     const chapters = novel(NOVEL_WORDS);
@@ -584,9 +596,10 @@ async function samplingPart() {
     const seven = [];
     for (const ms of [20, 200]) {
       await latency(ms);
+      const load0 = loadavg()[0];
       const one = [],
         all = [];
-      for (let k = 0; k < (QUICK ? 1 : 3); k++) {
+      for (let k = 0; k < (QUICK ? 1 : Number(arg('seven-rounds', '5'))); k++) {
         const a = await analyse([{ endpoint: urls[0], index: 'half' }], `seven-${ms}-${k}`);
         one.push({ ms: a.ms, cpu_ms: a.cpu_ms, calls: a.r.remote_corpora[0].calls });
         const b = await analyse(
@@ -604,6 +617,10 @@ async function samplingPart() {
         seven_client_cpu_ms: Math.round(median(all.map((x) => x.cpu_ms))),
         seven_calls_max: Math.max(...all.map((x) => x.calls)),
         one_calls_max: Math.max(...one.map((x) => x.calls)),
+        rounds: one.length,
+        one_ms_runs: one.map((x) => Math.round(x.ms)),
+        seven_ms_runs: all.map((x) => Math.round(x.ms)),
+        load_1min: [round(load0, 2), round(loadavg()[0], 2)],
       });
       console.log(JSON.stringify(seven.at(-1)));
     }
@@ -626,7 +643,7 @@ async function samplingPart() {
       seven,
     };
   } finally {
-    server.kill();
+    for (const c of servers) c.kill();
   }
 }
 
