@@ -732,13 +732,15 @@ async function formsPart() {
     .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(dist, f), 'utf8')))
     .find(Boolean);
   const { sharedCache, resetEndpoints } = await import(pathToFileURL(join(dist, loader[1])).href);
-  const server = fork(fileURLToPath(import.meta.url), ['--forms-server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  // --table-only (with --progress): no cell is run, the table is written from the progress file (the shards' cells)
+  const TABLE_ONLY = process.argv.includes('--table-only');
+  const server = TABLE_ONLY
+    ? null
+    : fork(fileURLToPath(import.meta.url), ['--forms-server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const dir = mkdtempSync(join(tmpdir(), 'whole-works-forms-'));
   try {
     const t0 = performance.now();
-    const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
+    const urls = server ? await new Promise((resolve) => server.once('message', (m) => resolve(m.urls))) : {};
     const indexMs = Math.round(performance.now() - t0);
     const { buildDocx, buildEpub, buildPdf, layoutBook } = await fixtureBuilders(dir);
     const chapters = novel(NOVEL_WORDS);
@@ -816,7 +818,7 @@ async function formsPart() {
       for (const file of files)
         for (const copy of copies)
           for (const [name, share] of Object.entries(SHARES).filter(([k]) => shares.includes(k))) {
-            if (done.has(`${kind} ${file} ${copy} ${name}`)) continue;
+            if (TABLE_ONLY || done.has(`${kind} ${file} ${copy} ${name}`)) continue;
             const runs = [];
             const x = await extractedOf(file);
             let analyzeSame = null;
@@ -895,6 +897,7 @@ async function formsPart() {
                 detection: s?.detection ?? null,
                 calls: rc.calls,
                 outcome: rc.outcome,
+                message: rc.message ?? null,
                 confidence,
                 extraction_words: x.words,
                 ms,
@@ -917,6 +920,21 @@ async function formsPart() {
               // analyze's confidence, of the cell's first draw (the others are searched from the extracted text)
               confidence_max: Math.max(...runs.filter((x) => x.confidence !== null).map((x) => x.confidence)),
               outcomes: [...new Set(runs.map((x) => x.outcome))],
+              // draws per outcome (an engine of the bench's child process that did not answer is `unreachable`, and
+              // its interval [0, 1]), and the largest error over the draws searched to their end
+              outcome_counts: Object.fromEntries(
+                [...new Set(runs.map((x) => x.outcome))].map((o) => [o, runs.filter((x) => x.outcome === o).length]),
+              ),
+              not_searched: runs.flatMap((x, i) =>
+                x.outcome === 'searched' ? [] : [{ draw: i, outcome: x.outcome, message: x.message }],
+              ),
+              max_error_searched: round(
+                Math.max(
+                  0,
+                  ...runs.filter((x) => x.outcome === 'searched').map((x) => Math.abs((x.estimate ?? 0) - x.truth)),
+                ),
+                4,
+              ),
               detection: runs.map((x) => x.detection && `${x.detection.hits}/${x.detection.trials}`),
               held_found: runs.map((x) => x.held_found && `${x.held_found.hits}/${x.held_found.trials}`),
               documents: runs.map(
@@ -952,7 +970,22 @@ async function formsPart() {
     }
     const all = cells.flatMap((c) => Array.from({ length: c.draws }, (_, i) => ({ c, i })));
     const coveredAll = cells.reduce((t, c) => t + Number(c.covered.split('/')[0]), 0);
+    const PLAIN = (c) =>
+      c.held !== 'tenth' &&
+      ((c.copy === 'gutenberg' && c.file !== 'text') ||
+        (c.copy === 'reflowed' && (c.file === 'epub' || c.file === 'docx')));
+    const coveredOf = (c) => Number(c.covered.split('/')[0]);
     const summary = {
+      cells: cells.length,
+      cells_of: FILE_FORMS.length * COPY_FORMS.length * Object.keys(SHARES).length * 2,
+      cells_below_coverage: cells
+        .filter((c) => coveredOf(c) < FORM_TARGETS.coverage * c.draws)
+        .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held} ${c.covered}`),
+      plain_covered: `${cells.filter(PLAIN).reduce((t, c) => t + coveredOf(c), 0)}/${cells.filter(PLAIN).reduce((t, c) => t + c.draws, 0)}`,
+      not_searched: cells.reduce(
+        (t, c) => t + Object.entries(c.outcome_counts ?? {}).reduce((u, [o, k]) => u + (o === 'searched' ? 0 : k), 0),
+        0,
+      ),
       draws: all.length,
       covered: `${coveredAll}/${all.length}`,
       coverage: round(coveredAll / all.length, 3),
@@ -960,6 +993,16 @@ async function formsPart() {
         .filter((c) => !c.covered.startsWith(`${c.draws}/`))
         .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held}`),
       max_error_at_half: Math.max(...cells.filter((c) => c.held === 'half').map((c) => c.max_error)),
+      max_error_at_half_searched: Math.max(
+        ...cells.filter((c) => c.held === 'half').map((c) => c.max_error_searched ?? c.max_error),
+      ),
+      max_upper_at_zero_searched: Math.max(
+        ...cells
+          .filter((c) => c.held === 'none')
+          .flatMap((c) =>
+            c.ci_95.filter((_, i) => !(c.not_searched ?? []).some((x) => x.draw === i)).map((x) => x?.[1] ?? 0),
+          ),
+      ),
       max_upper_at_zero: Math.max(
         ...cells.filter((c) => c.held === 'none').flatMap((c) => c.ci_95.map((x) => x?.[1] ?? 0)),
       ),
@@ -984,7 +1027,7 @@ async function formsPart() {
       cells,
     };
   } finally {
-    server.kill();
+    server?.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }
