@@ -15,7 +15,8 @@
  *    space folded, NFKC) gives the longest run the corpus holds ending at its end; found when that run covers
  *    {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters; else the next query ends before the
  *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
- *    line, whatever its form. infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
+ *    line, whatever its form; a run that stopped at a typographic quote, prime or dash of the work is first asked
+ *    again to the same end with those marks as a typed copy spells them (`"`, `'`, `--`). infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
  *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
  * 3. *Documents.* An even spread of the found passages, as many as a third of the calls left pay for: the document of
  *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
@@ -26,7 +27,8 @@
  *    found passages not fetched count at the rate the fetched ones were verified.
  * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
  *    known to hold, in whatever form it holds it — is searched as the sample was, with the calls left: the share of
- *    those found is the search's detection rate in this corpus, measured in the same run.
+ *    those found is the search's detection rate in this corpus, measured in the same run: in rounds of as many
+ *    passages as the calls left pay for at the most calls a passage, until the calls or the passages run out.
  * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
  *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
  */
