@@ -184,7 +184,7 @@ describe('a work whose corpus copy has another form', () => {
           expect(Math.abs(s.share.estimate - TRUTH)).toBeLessThanOrEqual(0.12);
           // the rate measured on the passages the calls left pay for, not one round of them (32–35 passages here
           // before: 44–50 now)
-          expect(s.detection.trials).toBeGreaterThanOrEqual(40);
+          expect(s.detection!.trials).toBeGreaterThanOrEqual(40);
         }
       }, 300_000);
     it(`${kind}, nothing held: upper end ≤ 0.1, confidence < 50`, async () => {
