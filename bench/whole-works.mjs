@@ -25,6 +25,7 @@
 // Gutenberg texts, test/fixtures/texts/gutenberg), numbered "Chapter 1" … in turn, the last cut where the novel
 // reaches 100,000 words (titles counted).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -434,11 +435,14 @@ async function samplingServer() {
       documents: [...filler, ...heldChapters(chapters.length, share).map((i) => ({ text: form(chapters[i].text) }))],
       tokenizer: 'llama',
     });
-  const indexes = Object.fromEntries(Object.entries(SHARES).map(([k, v]) => [k, index(v)]));
-  indexes.all_reflowed = index(1, reflow);
+  // `--sampling-server half`: one engine holding the half index only (one of the seven corpora, each an engine of
+  // its own in a process of its own, as seven remote corpora are seven servers)
+  const only = process.argv[3];
+  const indexes = only
+    ? { [only]: index(SHARES[only]) }
+    : Object.fromEntries(Object.entries(SHARES).map(([k, v]) => [k, index(v)]));
+  if (!only) indexes.all_reflowed = index(1, reflow);
   const servers = [await startInfiniGramServer({ kind: 'infini-gram', indexes })];
-  for (let k = 1; k < 7; k++)
-    servers.push(await startInfiniGramServer({ kind: 'infini-gram', indexes: { half: indexes.half } }));
   process.on('message', (m) => {
     for (const s of servers) s.setLatency(m.latency ?? 0);
     process.send({ ok: true });
@@ -455,16 +459,25 @@ async function samplingPart() {
     .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(dist, f), 'utf8')))
     .find(Boolean);
   const { sharedCache, resetEndpoints } = await import(pathToFileURL(join(dist, loader[1])).href);
-  const server = fork(fileURLToPath(import.meta.url), ['--sampling-server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  // the engines: the first holds every index; six more hold the half index, each in its own process (the seven
+  // corpora of the seven-corpora row are seven servers: one process serving all seven would put their work in turn)
+  const servers = [['--sampling-server'], ...Array.from({ length: 6 }, () => ['--sampling-server', 'half'])].map((a) =>
+    fork(fileURLToPath(import.meta.url), a, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
   try {
-    const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
+    const urls = (
+      await Promise.all(servers.map((c) => new Promise((resolve) => c.once('message', (m) => resolve(m.urls)))))
+    ).flat();
     const latency = (ms) =>
-      new Promise((resolve) => {
-        server.once('message', resolve);
-        server.send({ latency: ms });
-      });
+      Promise.all(
+        servers.map(
+          (c) =>
+            new Promise((resolve) => {
+              c.once('message', resolve);
+              c.send({ latency: ms });
+            }),
+        ),
+      );
     const dir = mkdtempSync(join(tmpdir(), 'whole-works-'));
     const { buildEpub } = await fixtureBuilders(dir);
     const chapters = novel(NOVEL_WORDS);
@@ -583,9 +596,10 @@ async function samplingPart() {
     const seven = [];
     for (const ms of [20, 200]) {
       await latency(ms);
+      const load0 = loadavg()[0];
       const one = [],
         all = [];
-      for (let k = 0; k < (QUICK ? 1 : 3); k++) {
+      for (let k = 0; k < (QUICK ? 1 : Number(arg('seven-rounds', '5'))); k++) {
         const a = await analyse([{ endpoint: urls[0], index: 'half' }], `seven-${ms}-${k}`);
         one.push({ ms: a.ms, cpu_ms: a.cpu_ms, calls: a.r.remote_corpora[0].calls });
         const b = await analyse(
@@ -603,6 +617,10 @@ async function samplingPart() {
         seven_client_cpu_ms: Math.round(median(all.map((x) => x.cpu_ms))),
         seven_calls_max: Math.max(...all.map((x) => x.calls)),
         one_calls_max: Math.max(...one.map((x) => x.calls)),
+        rounds: one.length,
+        one_ms_runs: one.map((x) => Math.round(x.ms)),
+        seven_ms_runs: all.map((x) => Math.round(x.ms)),
+        load_1min: [round(load0, 2), round(loadavg()[0], 2)],
       });
       console.log(JSON.stringify(seven.at(-1)));
     }
@@ -625,7 +643,7 @@ async function samplingPart() {
       seven,
     };
   } finally {
-    server.kill();
+    for (const c of servers) c.kill();
   }
 }
 
@@ -714,32 +732,32 @@ async function formsPart() {
     .map((f) => /import\(\s*"\.\/(remote[\w-]*\.js)"\s*\)/.exec(readFileSync(join(dist, f), 'utf8')))
     .find(Boolean);
   const { sharedCache, resetEndpoints } = await import(pathToFileURL(join(dist, loader[1])).href);
-  const server = fork(fileURLToPath(import.meta.url), ['--forms-server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  // --table-only (with --progress): no cell is run, the table is written from the progress file (the shards' cells)
+  const TABLE_ONLY = process.argv.includes('--table-only');
+  const server = TABLE_ONLY
+    ? null
+    : fork(fileURLToPath(import.meta.url), ['--forms-server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const dir = mkdtempSync(join(tmpdir(), 'whole-works-forms-'));
   try {
     const t0 = performance.now();
-    const urls = await new Promise((resolve) => server.once('message', (m) => resolve(m.urls)));
+    const urls = server ? await new Promise((resolve) => server.once('message', (m) => resolve(m.urls))) : {};
     const indexMs = Math.round(performance.now() - t0);
     const { buildDocx, buildEpub, buildPdf, layoutBook } = await fixtureBuilders(dir);
     const chapters = novel(NOVEL_WORDS);
     const chapterWords = chapters.map((c) => words(c.text).length);
     const total = chapterWords.reduce((t, w) => t + w, 0);
     const truthOf = (share) => heldChapters(chapters.length, share).reduce((t, i) => t + chapterWords[i], 0) / total;
-    // a draw's file is the same for every engine, copy and share (its dedication names the file form and the draw):
-    // built once per file form and draw, the last file form's kept (a PDF of the novel takes seconds to lay out)
-    const built = new Map();
-    const fileOf = (form, draw) => {
-      const k = `${form} ${draw}`;
-      if (!built.has(k)) {
-        for (const key of built.keys()) if (!key.startsWith(`${form} `)) built.delete(key);
-        built.set(k, makeFile(form, draw));
-      }
-      return built.get(k);
-    };
-    const makeFile = (form, draw) => {
-      const dedication = `Draw ${draw} of the forms table.`;
+    // A draw differs from another by its dedication only ("Draw <12 hex digits> of the forms table.", the digits
+    // naming the draw: another work hash, another seeded draw). So each file form is built and extracted once, with
+    // a dedication of the same length, and a draw searches that text with its own digits in place — what
+    // `analyze` does with the draw's file after extracting it (`searchAsync` with the file's sections). The first
+    // draw of every cell is analysed from its own file as well, and must give the same sampling to the digit, or the
+    // run stops: the check that the shortcut measures what `analyze` answers (and that draw's confidence).
+    const { extractDocument } = await import('../dist/text.js');
+    const PLACE = `Draw ${'0'.repeat(12)} of the forms table.`;
+    const dedicationOf = (key) =>
+      `Draw ${createHash('sha256').update(key).digest('hex').slice(0, 12)} of the forms table.`;
+    const makeFile = (form, dedication) => {
       if (form === 'text')
         return {
           content: [dedication, ...chapters.map((c) => `${c.title}\n\n${c.text}`)].join('\n\n\n'),
@@ -753,6 +771,26 @@ async function formsPart() {
       if (form === 'docx') return { content: buildDocx(book), content_type: 'docx' };
       const laid = layoutBook('The Novel', book);
       return { content: buildPdf(laid.pages, { outline: laid.chapters, title: 'The Novel' }), content_type: 'pdf' };
+    };
+    const extracted = new Map();
+    const extractedOf = async (form) => {
+      if (!extracted.has(form)) {
+        const f = makeFile(form, PLACE);
+        const x =
+          form === 'text'
+            ? { text: f.content, sections: undefined, words: null }
+            : await extractDocument(f.content, f.content_type);
+        const at = x.text.indexOf(PLACE);
+        if (at < 0 || x.text.indexOf(PLACE, at + 1) >= 0)
+          throw new Error(`${form}: the dedication is not once in the text`);
+        extracted.set(form, {
+          head: x.text.slice(0, at),
+          tail: x.text.slice(at + PLACE.length),
+          sections: x.sections?.map((c) => ({ start: c.start, end: c.end })),
+          words: x.words ?? null,
+        });
+      }
+      return extracted.get(form);
     };
     const QUICKER = { retryBaseMs: 5, maxRetryDelayMs: 2000, ratePerSecond: 100_000 };
     // --same-works: draw d is the same file in every cell (seeded by file form and draw), so it is built once;
@@ -780,54 +818,98 @@ async function formsPart() {
       for (const file of files)
         for (const copy of copies)
           for (const [name, share] of Object.entries(SHARES).filter(([k]) => shares.includes(k))) {
-            if (done.has(`${kind} ${file} ${copy} ${name}`)) continue;
+            if (TABLE_ONLY || done.has(`${kind} ${file} ${copy} ${name}`)) continue;
             const runs = [];
+            const x = await extractedOf(file);
+            let analyzeSame = null;
+            const reruns = [];
             for (let d = 0; d < DRAWS; d++) {
-              sharedCache.clear();
-              resetEndpoints();
               const index = share === 0 ? 'none' : `${copy}_${name}`;
-              const engine = await createEngine({
-                remoteCorpora: [
-                  {
-                    id: 'corpus',
-                    kind,
-                    endpoint: urls[kind],
-                    index,
-                    deadlineMs: 600_000,
-                    timeoutMs: 120_000,
-                    ...QUICKER,
-                  },
-                ],
-              });
-              try {
-                const w0 = performance.now();
-                const r = await engine.analyze(
-                  fileOf(file, SAME_WORKS ? `${file}-${d}` : `${kind}-${file}-${copy}-${name}-${d}`),
-                  {
-                    remote: true,
-                  },
-                );
-                const rc = r.remote_corpora[0];
-                const s = rc.sampling;
-                const t = truthOf(share);
-                runs.push({
-                  truth: round(t, 4),
-                  estimate: s?.share.estimate ?? null,
-                  ci_95: s?.share.ci_95 ?? null,
-                  covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
-                  passages: s?.passages ?? 0,
-                  found: s?.found ?? 0,
-                  documents: s?.documents ?? null,
-                  detection: s?.detection ?? null,
-                  calls: rc.calls,
-                  outcome: rc.outcome,
-                  confidence: r.confidence,
-                  extraction_words: r.extraction?.words ?? null,
-                  ms: Math.round(performance.now() - w0),
+              const engineOn = () => {
+                sharedCache.clear();
+                resetEndpoints();
+                return createEngine({
+                  remoteCorpora: [
+                    {
+                      id: 'corpus',
+                      kind,
+                      endpoint: urls[kind],
+                      index,
+                      deadlineMs: 600_000,
+                      timeoutMs: 120_000,
+                      ...QUICKER,
+                    },
+                  ],
                 });
-              } finally {
-                engine.dispose();
+              };
+              const dedication = dedicationOf(SAME_WORKS ? `${file}-${d}` : `${kind}-${file}-${copy}-${name}-${d}`);
+              let rc,
+                confidence = null;
+              const w0 = performance.now();
+              // a draw whose engine (this bench's child process) did not answer says nothing of the estimate: it is
+              // run again, at most twice, and counted (`reruns`; the message kept): on a machine loaded past 40 on
+              // two cores the child, niced, missed some calls altogether
+              for (let attempt = 0; attempt < 3; attempt++) {
+                const engine = await engineOn();
+                try {
+                  const r = await engine.searchAsync(`${x.head}${dedication}${x.tail}`, {
+                    remote: true,
+                    ...(x.sections ? { sections: x.sections } : {}),
+                  });
+                  rc = r.remote[0];
+                } finally {
+                  engine.dispose();
+                }
+                if (rc.outcome !== 'unreachable') break;
+                reruns.push({ draw: d, message: rc.message ?? null });
               }
+              const ms = Math.round(performance.now() - w0);
+              if (d === 0) {
+                // the same draw analysed from its own file, cold: the same sampling, or the shortcut is wrong
+                const again = await engineOn();
+                try {
+                  const r = await again.analyze(makeFile(file, dedication), { remote: true });
+                  const a = r.remote_corpora[0];
+                  const same = (o) => JSON.stringify({ s: o.sampling ?? null, calls: o.calls, outcome: o.outcome });
+                  analyzeSame = same(a) === same(rc);
+                  if (!analyzeSame)
+                    console.error(`${kind} ${file}→${copy} ${name}: analyze differs:\n${same(a)}\n${same(rc)}`);
+                  if (x.words !== null && r.extraction?.words !== x.words)
+                    throw new Error(`${file}: extraction.words ${r.extraction?.words} against ${x.words}`);
+                  confidence = r.confidence;
+                } finally {
+                  again.dispose();
+                }
+              }
+              const s = rc.sampling;
+              const t = truthOf(share);
+              // the rate the search found passages of held chapters at: what the measured detection rate estimates
+              // (sections are the file's chapters, a text's ten parts: only where their count is the chapters')
+              const heldSet = new Set(heldChapters(chapters.length, share));
+              const inHeld =
+                s && s.sections.length === chapters.length ? s.sections.filter((y) => heldSet.has(y.section)) : [];
+              runs.push({
+                held_found: inHeld.length
+                  ? {
+                      hits: inHeld.reduce((a, y) => a + y.found, 0),
+                      trials: inHeld.reduce((a, y) => a + y.passages, 0),
+                    }
+                  : null,
+                truth: round(t, 4),
+                estimate: s?.share.estimate ?? null,
+                ci_95: s?.share.ci_95 ?? null,
+                covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
+                passages: s?.passages ?? 0,
+                found: s?.found ?? 0,
+                documents: s?.documents ?? null,
+                detection: s?.detection ?? null,
+                calls: rc.calls,
+                outcome: rc.outcome,
+                message: rc.message ?? null,
+                confidence,
+                extraction_words: x.words,
+                ms,
+              });
             }
             const covered = runs.filter((x) => x.covered).length;
             const cell = {
@@ -842,9 +924,28 @@ async function formsPart() {
               ci_95: runs.map((x) => x.ci_95),
               max_error: round(Math.max(...runs.map((x) => Math.abs((x.estimate ?? 0) - x.truth))), 4),
               calls_max: Math.max(...runs.map((x) => x.calls)),
-              confidence_max: Math.max(...runs.map((x) => x.confidence)),
+              analyze_same: analyzeSame,
+              // analyze's confidence, of the cell's first draw (the others are searched from the extracted text)
+              confidence_max: Math.max(...runs.filter((x) => x.confidence !== null).map((x) => x.confidence)),
               outcomes: [...new Set(runs.map((x) => x.outcome))],
+              // draws per outcome (an engine of the bench's child process that did not answer is `unreachable`, and
+              // its interval [0, 1]), and the largest error over the draws searched to their end
+              outcome_counts: Object.fromEntries(
+                [...new Set(runs.map((x) => x.outcome))].map((o) => [o, runs.filter((x) => x.outcome === o).length]),
+              ),
+              reruns,
+              not_searched: runs.flatMap((x, i) =>
+                x.outcome === 'searched' ? [] : [{ draw: i, outcome: x.outcome, message: x.message }],
+              ),
+              max_error_searched: round(
+                Math.max(
+                  0,
+                  ...runs.filter((x) => x.outcome === 'searched').map((x) => Math.abs((x.estimate ?? 0) - x.truth)),
+                ),
+                4,
+              ),
               detection: runs.map((x) => x.detection && `${x.detection.hits}/${x.detection.trials}`),
+              held_found: runs.map((x) => x.held_found && `${x.held_found.hits}/${x.held_found.trials}`),
               documents: runs.map(
                 (x) =>
                   x.documents &&
@@ -856,6 +957,17 @@ async function formsPart() {
             console.log(JSON.stringify(cell));
             if (PROGRESS) appendFileSync(PROGRESS, `${JSON.stringify(cell)}\n`);
           }
+    // --progress: the table is every cell the progress file holds with this many draws (the last line of each), the
+    // shards run before this one included
+    if (PROGRESS && existsSync(PROGRESS)) {
+      const key = (c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`;
+      const lines = new Map();
+      for (const l of readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean)) {
+        const c = JSON.parse(l);
+        if (c.draws === DRAWS) lines.set(key(c), c);
+      }
+      cells.splice(0, cells.length, ...lines.values());
+    }
     // --merge: these cells replace the same cells of the stored table (a rerun of a few), the rest are kept
     if (process.argv.includes('--merge') && existsSync(RESULTS)) {
       const key = (c) => `${c.engine} ${c.file} ${c.copy} ${c.held}`;
@@ -867,7 +979,22 @@ async function formsPart() {
     }
     const all = cells.flatMap((c) => Array.from({ length: c.draws }, (_, i) => ({ c, i })));
     const coveredAll = cells.reduce((t, c) => t + Number(c.covered.split('/')[0]), 0);
+    const PLAIN = (c) =>
+      c.held !== 'tenth' &&
+      ((c.copy === 'gutenberg' && c.file !== 'text') ||
+        (c.copy === 'reflowed' && (c.file === 'epub' || c.file === 'docx')));
+    const coveredOf = (c) => Number(c.covered.split('/')[0]);
     const summary = {
+      cells: cells.length,
+      cells_of: FILE_FORMS.length * COPY_FORMS.length * Object.keys(SHARES).length * 2,
+      cells_below_coverage: cells
+        .filter((c) => coveredOf(c) < FORM_TARGETS.coverage * c.draws)
+        .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held} ${c.covered}`),
+      plain_covered: `${cells.filter(PLAIN).reduce((t, c) => t + coveredOf(c), 0)}/${cells.filter(PLAIN).reduce((t, c) => t + c.draws, 0)}`,
+      not_searched: cells.reduce(
+        (t, c) => t + Object.entries(c.outcome_counts ?? {}).reduce((u, [o, k]) => u + (o === 'searched' ? 0 : k), 0),
+        0,
+      ),
       draws: all.length,
       covered: `${coveredAll}/${all.length}`,
       coverage: round(coveredAll / all.length, 3),
@@ -875,11 +1002,24 @@ async function formsPart() {
         .filter((c) => !c.covered.startsWith(`${c.draws}/`))
         .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held}`),
       max_error_at_half: Math.max(...cells.filter((c) => c.held === 'half').map((c) => c.max_error)),
+      max_error_at_half_searched: Math.max(
+        ...cells.filter((c) => c.held === 'half').map((c) => c.max_error_searched ?? c.max_error),
+      ),
+      max_upper_at_zero_searched: Math.max(
+        ...cells
+          .filter((c) => c.held === 'none')
+          .flatMap((c) =>
+            c.ci_95.filter((_, i) => !(c.not_searched ?? []).some((x) => x.draw === i)).map((x) => x?.[1] ?? 0),
+          ),
+      ),
       max_upper_at_zero: Math.max(
         ...cells.filter((c) => c.held === 'none').flatMap((c) => c.ci_95.map((x) => x?.[1] ?? 0)),
       ),
       max_confidence_at_zero: Math.max(...cells.filter((c) => c.held === 'none').map((c) => c.confidence_max)),
       calls_max: Math.max(...cells.map((c) => c.calls_max)),
+      analyze_differs: cells
+        .filter((c) => c.analyze_same === false)
+        .map((c) => `${c.engine} ${c.file}→${c.copy} ${c.held}`),
     };
     console.log(JSON.stringify(summary));
     return {
@@ -896,7 +1036,7 @@ async function formsPart() {
       cells,
     };
   } finally {
-    server.kill();
+    server?.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -910,10 +1050,13 @@ const part = arg('part', 'all');
 const chosen = part === 'all' ? Object.keys(PARTS) : part.split(',');
 for (const name of chosen)
   if (!PARTS[name]) throw new Error(`no part ${name}: one of ${Object.keys(PARTS).join(', ')}, all`);
-const report = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { bench: 'whole-works' };
-for (const name of chosen) report[name] = await PARTS[name]();
+const fresh = {};
+for (const name of chosen) fresh[name] = await PARTS[name]();
 if (WRITE) {
+  // read, merge and write at the end: a part run meanwhile in another process (the forms table takes hours) keeps
+  // what it wrote; each part replaces its own key only
   mkdirSync(new URL('.', RESULTS), { recursive: true });
-  writeFileSync(RESULTS, JSON.stringify(report, null, 2) + '\n');
+  const report = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { bench: 'whole-works' };
+  writeFileSync(RESULTS, JSON.stringify({ ...report, ...fresh }, null, 2) + '\n');
   console.log(`wrote ${fileURLToPath(RESULTS)} (${chosen.join(', ')})`);
 }

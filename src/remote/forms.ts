@@ -129,6 +129,58 @@ export function quietWindows(text: string, q0: number, q1: number, count: number
   return out;
 }
 
+/** Typographic quotes, primes and dashes, and the plain form a copy typed on a keyboard has them in. */
+const PLAIN_FORMS: Readonly<Record<string, string>> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u2032': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+  '\u2033': '"',
+  '\u00ab': '"',
+  '\u00bb': '"',
+  '\u2013': '-',
+  '\u2014': '--',
+  '\u2015': '--',
+};
+const TYPOGRAPHIC = /[\u2018-\u201f\u2032\u2033\u00ab\u00bb\u2013-\u2015]/;
+
+/**
+ * A canonical piece with its typographic quotes, primes and dashes in the plain forms a hard-wrapped copy has them
+ * (`“` `”` → `"`, `’` → `'`, `—` → `--`; Project Gutenberg's files, PG-19): each character keeps its work offset.
+ *
+ * @example
+ * plainPiece(canonicalPiece('“Yes—no,” he said', 0, 17)).text // '"Yes--no," he said'
+ */
+export function plainPiece(piece: CanonicalPiece): CanonicalPiece {
+  if (!TYPOGRAPHIC.test(piece.text)) return piece;
+  let out = '';
+  const at: number[] = [];
+  for (let i = 0; i < piece.text.length; i++) {
+    const form = PLAIN_FORMS[piece.text[i]] ?? piece.text[i];
+    out += form;
+    for (let k = 0; k < form.length; k++) at.push(piece.at[i]);
+  }
+  at.push(piece.at[piece.text.length]);
+  return { text: out, at: Int32Array.from(at) };
+}
+
+/**
+ * Whether the match of a query that runs back to `r0` stopped at a typographic quote, prime or dash (the two
+ * characters before the run, or its first one: a token may hold the mark and a letter): where a copy that spells it
+ * plainly differs from the work.
+ *
+ * @example
+ * stoppedAtTypography('he said, “Yes', 10) // true
+ */
+export function stoppedAtTypography(query: string, r0: number): boolean {
+  return TYPOGRAPHIC.test(query.slice(Math.max(0, r0 - 2), r0 + 1));
+}
+
 /** Letters and digits, lower-cased (NFKC): what two copies of a stretch share whatever their forms. */
 export function letters(text: string): string {
   return text

@@ -15,7 +15,8 @@
  *    space folded, NFKC) gives the longest run the corpus holds ending at its end; found when that run covers
  *    {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters; else the next query ends before the
  *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
- *    line, whatever its form. infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
+ *    line, whatever its form; a run that stopped at a typographic quote, prime or dash of the work is first asked
+ *    again to the same end with those marks as a typed copy spells them (`"`, `'`, `--`). infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
  *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
  * 3. *Documents.* An even spread of the found passages, as many as a third of the calls left pay for: the document of
  *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
@@ -26,7 +27,8 @@
  *    found passages not fetched count at the rate the fetched ones were verified.
  * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
  *    known to hold, in whatever form it holds it — is searched as the sample was, with the calls left: the share of
- *    those found is the search's detection rate in this corpus, measured in the same run.
+ *    those found is the search's detection rate in this corpus, measured in the same run: in rounds of as many
+ *    passages as the calls left pay for at the most calls a passage, until the calls or the passages run out.
  * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
  *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
  */
@@ -42,6 +44,8 @@ import { find, infgramProb } from './api.js';
 import {
   canonicalPiece,
   holdsText,
+  plainPiece,
+  stoppedAtTypography,
   letters,
   quietWindows,
   WINDOW_MIN_CHARS,
@@ -81,6 +85,8 @@ export const CHAR_WINDOWS = 4;
 export const VERIFY_WORDS = 20;
 /** Words of the work beyond a verified passage its document must hold too (not only the text that was sent). */
 export const BEYOND_WORDS = 10;
+/** Rounds of calibration passages at most (each as many as the calls left pay for: ./sampling.ts step 4). */
+export const CALIBRATION_WAVES = 4;
 /** Share of the fetched documents that may fail to hold what the engine reported found before its answers are void. */
 export const CONTRADICTION_SHARE = 0.25;
 /**
@@ -185,6 +191,11 @@ interface Probed {
   failed: boolean;
   /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
   end: number;
+  /**
+   * infini-gram: the query is sent with its typographic quotes, dashes and primes in their plain forms (./forms.ts
+   * {@link plainPiece}): set once a run stopped at one of them, the query asked again to the same end.
+   */
+  plain: boolean;
   /** infini-gram mini: its windows, asked in turn. */
   windows: Window[];
 }
@@ -290,17 +301,26 @@ export async function sampleRemote(
       const known = checked
         .filter((c) => c.verified && c.aligned)
         .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
-      const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
-      const picked =
-        known.length <= fits
-          ? known
-          : Array.from({ length: fits }, (_, j) => known[Math.floor((j * known.length) / fits)]);
-      const trials = picked.map((p) => startProbe(text, p, tokens));
-      await probeRounds(ctx, session, trials, probe, perPassage);
-      for (const t of trials) {
-        if (t.calls === 0 || !t.done || t.failed) continue;
-        calibration.trials++;
-        if (t.found) calibration.hits++;
+      // in waves: each takes as many passages as the calls left pay for at the most calls a passage (so every one
+      // is searched to its end, none cut short by the budget), an even spread of those not yet searched; a passage
+      // found at its first call leaves calls for the next wave (a rate measured on few passages is a wide interval)
+      let left = known;
+      for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
+        const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
+        if (fits === 0) break;
+        const picked =
+          left.length <= fits
+            ? left
+            : Array.from({ length: fits }, (_, j) => left[Math.floor((j * left.length) / fits)]);
+        const taken = new Set(picked);
+        left = left.filter((p) => !taken.has(p));
+        const trials = picked.map((p) => startProbe(text, p, tokens));
+        await probeRounds(ctx, session, trials, probe, perPassage);
+        for (const t of trials) {
+          if (t.calls === 0 || !t.done || t.failed) continue;
+          calibration.trials++;
+          if (t.found) calibration.hits++;
+        }
       }
     }
     const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
@@ -447,6 +467,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     done: false,
     failed: false,
     end: passage.q1,
+    plain: false,
     windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
   };
 }
@@ -500,7 +521,8 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
         if (p.calls >= p.windows.length) p.done = true;
         return;
       }
-      const piece = canonicalPiece(text, p.passage.q0, p.end);
+      const canonical = canonicalPiece(text, p.passage.q0, p.end);
+      const piece = p.plain ? plainPiece(canonical) : canonical;
       if (countWords(piece.text) < WINDOW_MIN_WORDS + 1) {
         p.done = true;
         return;
@@ -529,6 +551,12 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
           count: a.promptCnt,
           query: Array.from(m.ids.subarray(first, n - 1)),
         };
+        return;
+      }
+      // a run that stopped at a typographic quote, dash or prime of the work (a copy as Project Gutenberg's files
+      // have it spells them `"`, `'`, `--`): the same query again in those plain forms, once
+      if (!p.plain && stoppedAtTypography(piece.text, r0)) {
+        p.plain = true;
         return;
       }
       // the next query ends before the word the run stopped in (or, when the run began at a word, before the

@@ -4,7 +4,15 @@
  * the share's interval from found, verified and detected passages.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalPiece, holdsText, letters, quietWindows, WINDOW_MIN_CHARS } from '../../src/remote/forms.js';
+import {
+  canonicalPiece,
+  holdsText,
+  letters,
+  plainPiece,
+  quietWindows,
+  stoppedAtTypography,
+  WINDOW_MIN_CHARS,
+} from '../../src/remote/forms.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import { countWords, wordSpans } from '../../src/remote/search.js';
 import { refutesStretch } from '../../src/remote/sampling.js';
@@ -26,6 +34,30 @@ describe('canonicalPiece', () => {
   it('hard-wrapped, blank-line, single-newline and CRLF paragraphs read alike', () => {
     const forms = ['a b\nc d', 'a b\n\nc d', 'a  b\r\nc   d', 'a b c d'];
     for (const f of forms) expect(canonicalPiece(f, 0, f.length).text).toBe('a b c d');
+  });
+});
+
+describe('plainPiece', () => {
+  it('spells typographic quotes, primes and dashes as a typed copy has them, each character mapped to its place', () => {
+    const text = '\u201cYes\u2014no,\u201d he said; \u2018twas 5\u2032 \u2013 a\u2019s';
+    const p = plainPiece(canonicalPiece(text, 0, text.length));
+    expect(p.text).toBe("\"Yes--no,\" he said; 'twas 5' - a's");
+    expect(p.at.length).toBe(p.text.length + 1);
+    expect(p.at[p.text.length]).toBe(text.length);
+    // both hyphens of the em dash point at it; every other character at itself
+    expect(p.at[4]).toBe(4);
+    expect(p.at[5]).toBe(4);
+    expect(text[p.at[6]]).toBe('n');
+  });
+  it('a piece without typography is returned as it is', () => {
+    const c = canonicalPiece('plain "words" -- here', 0, 21);
+    expect(plainPiece(c)).toBe(c);
+  });
+  it('stoppedAtTypography: only a run that stops at such a mark', () => {
+    expect(stoppedAtTypography('he said, \u201cYes it was', 10)).toBe(true);
+    expect(stoppedAtTypography('it was\u2014as he said it', 7)).toBe(true);
+    expect(stoppedAtTypography('he said, "Yes it was', 10)).toBe(false);
+    expect(stoppedAtTypography('\u201che said no more than this', 20)).toBe(false);
   });
 });
 
