@@ -11,6 +11,7 @@ import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
 import {
   NO_CONTROL_BACKGROUND,
+  fieldBackground,
   neighbourBackground,
   PAIR_BACKGROUND_FLOOR,
   pairSet,
@@ -306,12 +307,31 @@ describe('background of a query that is one passage', () => {
     const [p] = r.evidence.datasets[0].aligned!.passages;
     const q = normalize(REWORDED.slice(m.query_start, m.query_end));
     const rate = neighbourBackground(pairSet(q), persuasion, { b_start: m.source_start, b_end: m.source_end });
-    expect(p.background_rate).toBeCloseTo(rate, 6);
+    // ... or the other document's, where its stretch on the subject shares more (fieldBackground)
+    const field = fieldBackground(pairSet(q), { b_start: m.source_start, b_end: m.source_end }, [thursday]);
+    expect(p.background_rate).toBeCloseTo(Math.max(rate, field), 6);
     expect(rate).toBeLessThan(NO_CONTROL_BACKGROUND / 2);
     expect(p.shared / p.pairs).toBeGreaterThan(3 * rate);
     const subject = await engine.analyze({ content: SAME_SUBJECT, content_type: 'text' });
     expect(subject.matches.filter((x) => x.kind === 'exact')).toEqual([]);
     engine.dispose();
+  });
+
+  it('fieldBackground: the largest share held by a stretch of another aligned document; 0 with none', () => {
+    const words = (seed: number, n: number): string =>
+      Array.from({ length: n }, (_, i) => `w${String((i * 7919 + seed * 104729) % 5000).padStart(4, '0')}x`).join(' ');
+    const passage = words(2, 120);
+    const span = { b_start: 0, b_end: passage.length };
+    const q = pairSet(normalize(passage));
+    // another document holding the passage's words between unrelated text: all its pairs, in one of its stretches
+    expect(fieldBackground(q, span, [`${words(7, 300)} ${passage} ${words(8, 300)}`])).toBeGreaterThan(0.9);
+    // other documents sharing nothing, or none at all: no field background
+    expect(fieldBackground(q, span, [words(4, 600), words(5, 50)])).toBe(0);
+    expect(fieldBackground(q, span, [])).toBe(0);
+    // half of its words in one stretch of another document: about half its pairs, the most of the documents
+    const half = fieldBackground(q, span, [words(9, 400), `${words(6, 200)} ${passage.slice(0, passage.length >> 1)}`]);
+    expect(half).toBeGreaterThan(0.3);
+    expect(half).toBeLessThan(0.7);
   });
 
   it('neighbourBackground: the larger share held by the text just before or after; the prior with no neighbour', () => {

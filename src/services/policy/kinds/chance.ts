@@ -21,8 +21,10 @@
  * aligned passages carry their own evidence: a passage's query span holds ℓ distinct sampled pairs of nearby
  * content words, of which its source span holds h. Under the null, the passage shares pairs with its document no
  * more often than the rest of the query shares them with the whole document: q_d, the share of the query's pairs
- * outside the aligned spans that the document holds (≥ 0.02; 0.25 with under 10 pairs outside; a text on the same
- * topic shares pairs everywhere, a reused passage far more inside its span). A passage's chance is
+ * outside the aligned spans that the document holds (≥ 0.02; a text on the same topic shares pairs everywhere, a
+ * reused passage far more inside its span). A query that is all passage leaves nothing outside: q_d is then measured
+ * on the source span's neighbours and, for a reworded passage, on the other documents aligned with the query, the
+ * field's vocabulary (src/corpus/alignment.ts neighbourBackground, fieldBackground). A passage's chance is
  * π = P(Binomial(ℓ, q_d) ≥ h) per place, with the query's M pairs as places, combined over passages as the chains
  * are and multiplied by the documents aligned (the aligner looked at each):
  *
