@@ -79,7 +79,6 @@ export {
   type SearchMatch,
   type ExactMatch,
   type PortraitMatch,
-  type PortraitArticle,
   type PortraitHit,
   type NearMatch,
   type RemoteMatch,

@@ -141,18 +141,11 @@ export function* alignSteps(
       }
       const queryPairs = pairSet(qn);
       const pairs = sharedPairs(queryPairs, sn);
-      // a reworded passage of a long query is also read against the query text around it (same text, same subject):
-      // a query of many topics would otherwise leave its one passage on a field a low background against a
-      // document of that field (bench/eval-false-attribution.mjs, concatenations of unrelated texts)
-      // (and a reworded passage of a query that is all aligned, against the other documents aligned with it)
-      const background =
-        documentBackground === null
-          ? REUSE_RANK[match.reuse] === 0
-            ? Math.max(neighbourBackground(queryPairs, text, s), fieldBackground(queryPairs, s, othersOf(d, done)))
-            : neighbourBackground(queryPairs, text, s)
-          : REUSE_RANK[match.reuse] === 0
-            ? Math.max(documentBackground, localBackground(pairsOf, d, s))
-            : documentBackground;
+      const background = passageBackground(REUSE_RANK[match.reuse] === 0, documentBackground, () => ({
+        neighbours: neighbourBackground(queryPairs, text, s),
+        field: () => fieldBackground(queryPairs, s, othersOf(d, done)),
+        local: () => localBackground(pairsOf, d, s),
+      }));
       // a reworded passage is reported only when its shared content words beat its document's background
       const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
       if (REUSE_RANK[match.reuse] === 0 && !beyondChance) continue;
@@ -543,6 +536,24 @@ export function neighbourBackground(
     most = Math.max(most, shared / queryPairs.size);
   }
   return Math.max(PAIR_BACKGROUND_FLOOR, most);
+}
+
+/**
+ * The background a passage's shared content-word pairs are tested against. A reworded passage of a long query is
+ * also read against the query text around it (same text, same subject): a query of many topics would otherwise leave
+ * its one passage on a field a low background against a document of that field (bench/eval-false-attribution.mjs,
+ * concatenations of unrelated texts); a reworded passage of a query that is all aligned (`documentBackground` null),
+ * against the other documents aligned with it as well ({@link fieldBackground}).
+ */
+function passageBackground(
+  rewordedOnly: boolean,
+  documentBackground: number | null,
+  rates: () => { neighbours: number; field: () => number; local: () => number },
+): number {
+  if (documentBackground !== null)
+    return rewordedOnly ? Math.max(documentBackground, rates().local()) : documentBackground;
+  const r = rates();
+  return rewordedOnly ? Math.max(r.neighbours, r.field()) : r.neighbours;
 }
 
 /**

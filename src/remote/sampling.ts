@@ -296,33 +296,13 @@ export async function sampleRemote(
       );
     }
     // 4. the detection rate, measured: passages the documents show the corpus holds, searched as the sample was
-    const calibration = { hits: 0, trials: 0 };
-    if (!session.stopped) {
-      const known = checked
-        .filter((c) => c.verified && c.aligned)
-        .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
-      // in waves: each takes as many passages as the calls left pay for at the most calls a passage (so every one
-      // is searched to its end, none cut short by the budget), an even spread of those not yet searched; a passage
-      // found at its first call leaves calls for the next wave (a rate measured on few passages is a wide interval)
-      let left = known;
-      for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
-        const fits = Math.max(0, Math.floor((limit - asked) / perPassage));
-        if (fits === 0) break;
-        const picked =
-          left.length <= fits
-            ? left
-            : Array.from({ length: fits }, (_, j) => left[Math.floor((j * left.length) / fits)]);
-        const taken = new Set(picked);
-        left = left.filter((p) => !taken.has(p));
-        const trials = picked.map((p) => startProbe(text, p, tokens));
-        await probeRounds(ctx, session, trials, probe, perPassage);
-        for (const t of trials) {
-          if (t.calls === 0 || !t.done || t.failed) continue;
-          calibration.trials++;
-          if (t.found) calibration.hits++;
-        }
-      }
-    }
+    const calibration = session.stopped
+      ? { hits: 0, trials: 0 }
+      : await measureDetection(ctx, session, text, checked, probe, {
+          left: () => limit - asked,
+          perPassage,
+          tokens,
+        });
     const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
     const resolved = (p: Probed) => passages.some((x) => overlaps(x.match, p.passage));
     // a found passage its document does not hold is not a hit of the evidence either
@@ -350,6 +330,43 @@ export async function sampleRemote(
     return { ...result, report };
   }
   return result;
+}
+
+/**
+ * The detection rate, measured (step 4 of {@link sampleRemote}): passages beside the verified ones, which the
+ * fetched documents show the corpus holds, searched as the sample was. In waves: each takes as many passages as the
+ * calls left pay for at the most calls a passage (so every one is searched to its end, none cut short by the
+ * budget), an even spread of those not yet searched; a passage found at its first call leaves calls for the next
+ * wave (a rate measured on few passages is a wide interval).
+ */
+async function measureDetection(
+  ctx: SearchContext,
+  session: Session,
+  text: string,
+  checked: readonly Checked[],
+  probe: ReturnType<typeof prober>,
+  calls: { readonly left: () => number; readonly perPassage: number; readonly tokens: boolean },
+): Promise<{ hits: number; trials: number }> {
+  const calibration = { hits: 0, trials: 0 };
+  let left = checked
+    .filter((c) => c.verified && c.aligned)
+    .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
+  for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
+    const fits = Math.max(0, Math.floor(calls.left() / calls.perPassage));
+    if (fits === 0) break;
+    const picked =
+      left.length <= fits ? left : Array.from({ length: fits }, (_, j) => left[Math.floor((j * left.length) / fits)]);
+    const taken = new Set(picked);
+    left = left.filter((p) => !taken.has(p));
+    const trials = picked.map((p) => startProbe(text, p, calls.tokens));
+    await probeRounds(ctx, session, trials, probe, calls.perPassage);
+    for (const t of trials) {
+      if (t.calls === 0 || !t.done || t.failed) continue;
+      calibration.trials++;
+      if (t.found) calibration.hits++;
+    }
+  }
+  return calibration;
 }
 
 const overlaps = (m: RemoteMatch, p: { q0: number; q1: number }): boolean => m.query_start < p.q1 && p.q0 < m.query_end;

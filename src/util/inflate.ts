@@ -263,6 +263,34 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
     }
     return bad('bad code');
   };
+  /** The literal/length and distance codes of a dynamic block (RFC 1951 §3.2.7). */
+  const dynamicTrees = (): { lit: Tree; dist: Tree } => {
+    const hlit = bits(5) + 257,
+      hdist = bits(5) + 1,
+      hclen = bits(4) + 4;
+    const clens = new Uint8Array(19);
+    for (let i = 0; i < hclen; i++) clens[CLEN_ORDER[i]] = bits(3);
+    const clTree = buildTree(clens, 19);
+    const lengths = new Uint8Array(hlit + hdist);
+    for (let n = 0; n < hlit + hdist; ) {
+      const sym = decode(clTree);
+      if (sym < 16) lengths[n++] = sym;
+      else {
+        let prev = 0,
+          rep = 0;
+        if (sym === 16) {
+          if (n === 0) bad('repeat without a length');
+          prev = lengths[n - 1];
+          rep = 3 + bits(2);
+        } else if (sym === 17) rep = 3 + bits(3);
+        else rep = 11 + bits(7);
+        if (n + rep > hlit + hdist) bad('too many lengths');
+        lengths.fill(prev, n, n + rep);
+        n += rep;
+      }
+    }
+    return { lit: buildTree(lengths.subarray(0, hlit), hlit), dist: buildTree(lengths.subarray(hlit), hdist) };
+  };
   let final = 0;
   do {
     final = bits(1);
@@ -283,34 +311,8 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
     }
     let lit: Tree, dist: Tree;
     if (type === 1) ({ lit, dist } = FIXED);
-    else if (type === 2) {
-      const hlit = bits(5) + 257,
-        hdist = bits(5) + 1,
-        hclen = bits(4) + 4;
-      const clens = new Uint8Array(19);
-      for (let i = 0; i < hclen; i++) clens[CLEN_ORDER[i]] = bits(3);
-      const clTree = buildTree(clens, 19);
-      const lengths = new Uint8Array(hlit + hdist);
-      for (let n = 0; n < hlit + hdist; ) {
-        const sym = decode(clTree);
-        if (sym < 16) lengths[n++] = sym;
-        else {
-          let prev = 0,
-            rep = 0;
-          if (sym === 16) {
-            if (n === 0) bad('repeat without a length');
-            prev = lengths[n - 1];
-            rep = 3 + bits(2);
-          } else if (sym === 17) rep = 3 + bits(3);
-          else rep = 11 + bits(7);
-          if (n + rep > hlit + hdist) bad('too many lengths');
-          lengths.fill(prev, n, n + rep);
-          n += rep;
-        }
-      }
-      lit = buildTree(lengths.subarray(0, hlit), hlit);
-      dist = buildTree(lengths.subarray(hlit), hdist);
-    } else return bad('bad block type');
+    else if (type === 2) ({ lit, dist } = dynamicTrees());
+    else return bad('bad block type');
     for (;;) {
       const sym = decode(lit);
       if (sym < 256) {

@@ -185,6 +185,11 @@ describe('HTTP API contract', () => {
     expect(bundle.result.analysis_id).toBe(id);
     expect((await call('GET', '/api/v1/report-key')).json.public_key).toBe(bundle.signature.public_key);
     expect((await call('GET', `/api/v1/attribution/analyses/${id}/bundle`, { key: other })).status).toBe(404);
+    // the extractions of its text the account has (none here: tested in http-extract-jobs.test.ts)
+    expect((await call('GET', `/api/v1/attribution/analyses/${id}/extractions`, { key })).json).toMatchObject({
+      analysis_id: id,
+      extractions: [],
+    });
 
     const cmp = await call('POST', '/api/v1/attribution/compare', {
       key,
