@@ -245,7 +245,9 @@ export const HELP = `usage:
       a worker of the scan queue, on any machine: takes chunks of the open jobs, scans them and
       writes the hits, until SIGINT/SIGTERM (the first finishes its chunk, a second gives it
       back; exit code 0). A job whose datasets differ from the worker's by SHA-256 is refused:
-      exit code 1, nothing written. --job ID: that job only, exit when it is done
+      exit code 1, nothing written. --job ID: that job only, exit when it is done. A database
+      that is away (a restart, a failover) is waited for: up to 5 min while the worker starts,
+      then for as long as it runs
       --retention-days D      delete the input texts of jobs older than D days (default 7)
       --maintenance-seconds S how often expired leases go back to the queue (default 30)
   trainprint --help

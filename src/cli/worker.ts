@@ -2,11 +2,15 @@
  * `trainprint worker --queue URL --dataset …`: one worker of the scan queue (docs/scan.md "Workers over
  * PostgreSQL"): takes chunks of the open scan jobs, scans them against its datasets and writes the hits, until
  * SIGINT / SIGTERM (the first finishes the chunk being scanned, a second gives it back); exit code 0. A job whose
- * datasets differ from the worker's (by SHA-256) is refused: exit code 1, nothing written.
+ * datasets differ from the worker's (by SHA-256) is refused: exit code 1, nothing written. A database that is away
+ * when the worker starts is waited for, up to {@link WORKER_DATABASE_WAIT_MS}; once it works, for as long as it runs.
  */
 import { openScanQueue } from '../node/index.js';
 import { intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
 import { parse, redact, UsageError } from './shared.js';
+
+/** How long a worker waits at its start for a database that is away (a restart, a failover): 5 minutes. */
+export const WORKER_DATABASE_WAIT_MS = 300_000;
 
 /**
  * `trainprint worker --queue URL [--dataset A,B] [--concurrency N] [--job ID] [--quiet]`.
@@ -23,7 +27,12 @@ export async function workerCommand(args: string[]): Promise<number> {
   try {
     const { engine, close } = await workerEngine(values);
     try {
-      const queue = await openScanQueue(url, queueOptions(values));
+      // a worker started while PostgreSQL restarts waits for it (a signal ends the wait)
+      const queue = await openScanQueue(url, {
+        ...queueOptions(values),
+        waitForDatabaseMs: WORKER_DATABASE_WAIT_MS,
+        signal: signals.stop,
+      });
       try {
         if (!quiet) {
           const names = engine

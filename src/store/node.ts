@@ -27,5 +27,13 @@ export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from './
 // for the scan queue (src/node/queue/): its own tables are migrated, connected and named as the store's are
 export { applyMigrations } from './postgres/migrations.js';
 export type { Migration, MigrationSet } from './postgres/migrations.js';
-export { checkSchema, inTransaction, openPool, parseTarget, quote, unavailable } from './postgres/connection.js';
+export {
+  checkSchema,
+  inTransaction,
+  isOutage,
+  openPool,
+  parseTarget,
+  quote,
+  unavailable,
+} from './postgres/connection.js';
 export type { PostgresTarget } from './postgres/connection.js';

@@ -4,12 +4,14 @@
  *  - two `worker` processes scanning while PostgreSQL stops (`pg_ctl stop -m fast`: every connection cut) and
  *    starts again: neither exits before the job is done, the chunks they wrote add up to the job's (each chunk
  *    written once), and the export is the local scan byte for byte;
+ *  - a `worker` started while PostgreSQL is down (as a worker still loading its datasets when the server stops):
+ *    it waits for the server rather than exiting, and does the job once it is back;
  *  - `scan --queue --enqueue-only` killed with SIGKILL half-way (its fourth chunk's insert stalled by a trigger, so
  *    the kill lands before the input ends by construction): the job reads `failed` and incomplete, and a worker for
  *    it takes none of its chunks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -27,8 +29,11 @@ let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
 const run = (args: string[], timeout = 120_000) => runCli(args, { cwd: dir, timeout });
 
 /** A CLI process whose stderr is kept; `exited` resolves to its exit code. */
-function start(args: string[]): { child: ChildProcess; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => {
     err += d;
@@ -105,6 +110,43 @@ describe.skipIf(!CAN_RUN)('scan queue: a PostgreSQL restart under the workers, a
     expect(exported.code).toBe(0);
     expect(exported.stdout).toBe(reference);
   }, 180_000);
+
+  it('a worker started while PostgreSQL is down waits for it, then does the job', async () => {
+    const url = `${cluster!.url}?schema=late`;
+    const books = join(dir, 'books.tpds');
+    const items = join(dir, 'late.jsonl');
+    writeFileSync(items, `${readFileSync(join(dir, 'items.jsonl'), 'utf8').split('\n').slice(0, 400).join('\n')}\n`);
+    const enq = await run([
+      ...['scan', '--queue', url, '--dataset', books, items, '--enqueue-only', '--quiet', '--chunk-items', '40'],
+    ]);
+    expect(enq.code, enq.stderr).toBe(0);
+    const job = enq.stdout.trim();
+    stopServer(cluster!.dir);
+    // TRAINPRINT_DEBUG: the worker says each failure it waits out ("queue: …"), so the server starts again only once
+    // the worker has met it stopped
+    const worker = start(['worker', '--queue', url, '--dataset', books, '--job', job], {
+      ...process.env,
+      TRAINPRINT_DEBUG: '1',
+    });
+    try {
+      try {
+        await expect
+          .poll(() => (worker.child.exitCode === null ? /queue: .*ECONNREFUSED/.test(worker.err()) : worker.err()), {
+            timeout: 60_000,
+            interval: 50,
+          })
+          .toBe(true);
+      } finally {
+        startServer(cluster!.dir);
+      }
+      expect(await worker.exited, worker.err()).toBe(0);
+    } finally {
+      if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    }
+    expect(worker.err()).toContain('stopped: 10 chunks');
+    const status = JSON.parse((await run(['scan', '--queue', url, '--status', '--json', '--job', job])).stdout);
+    expect(status).toMatchObject({ state: 'done', items_done: 400, items_total: 400 });
+  }, 120_000);
 
   it('an enqueuer killed with SIGKILL before its input ended leaves a failed, incomplete job that no worker takes', async () => {
     const schema = 'killed_enqueue';

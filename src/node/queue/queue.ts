@@ -45,6 +45,7 @@ import { startBoss } from './boss.js';
 import { DEAD_LETTERS, QueueDb, type QueueSettings } from './db.js';
 import { enqueue, type EnqueueOptions, type EnqueueResult, submit } from './enqueue.js';
 import { QUEUE_LOCK_CLASS, QUEUE_MIGRATIONS } from './schema.js';
+import { waitOut } from './wait.js';
 import { cancelJob, deleteJob, exportHits, jobInfo, latestJob, resolveJob, results, status } from './status.js';
 import type { QueueHit, QueueItem, QueueScanner, ScanJobStatus } from './types.js';
 import { jobStore, work, type WorkOptions, type WorkSummary } from './worker.js';
@@ -72,6 +73,15 @@ export interface ScanQueueOptions {
   readonly maxConnections?: number;
   /** Background errors (pg-boss maintenance, a lost connection): they do not stop the queue. @default ignored */
   readonly onError?: (error: Error) => void;
+  /**
+   * How long opening the queue waits for a database that is away — refused or broken connections, a server shutting
+   * down or starting up: a restart, a failover — trying again with a back-off (doubled after each try, at most
+   * 10 s), before STORE_UNAVAILABLE. A refused login or a missing database fails at once. `trainprint worker` waits
+   * 300 s. @default 0 (one try)
+   */
+  readonly waitForDatabaseMs?: number;
+  /** Ends the wait of `waitForDatabaseMs` early (the last failure is thrown). */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_SCHEMA = 'trainprint_scan';
@@ -105,24 +115,50 @@ export async function openScanQueue(url: string, options: ScanQueueOptions = {})
       `retentionDays must be a positive number, got ${String(retentionDays)}`,
     );
   }
+  const waitMs = options.waitForDatabaseMs ?? 0;
+  if (!(waitMs >= 0)) {
+    throw new TrainprintError('INVALID_OPTIONS', `waitForDatabaseMs must be ≥ 0, got ${String(waitMs)}`);
+  }
+  const open = () => connect(target, url, schema, { ...options, maintenance, lease, retryLimit });
+  const { pool, boss } = await waitOut(target, open, {
+    waitMs,
+    pollMs: poll,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return new ScanQueue(pool, boss, target, schema, { lease, retryLimit, poll, retentionDays });
+}
+
+/**
+ * One try at the queue's hold on its database: the pool, the queue's tables and pg-boss's (created or upgraded),
+ * pg-boss started. A failure closes what was opened.
+ */
+async function connect(
+  target: PostgresTarget,
+  url: string,
+  schema: string,
+  options: ScanQueueOptions & { readonly maintenance: number; readonly lease: number; readonly retryLimit: number },
+): Promise<{ pool: Pool; boss: PgBoss }> {
   const pool = await openPool(target, { maxConnections: options.maxConnections ?? 10 });
+  let boss: PgBoss | undefined;
   try {
     await applyMigrations(pool, schema, {
       migrations: QUEUE_MIGRATIONS,
       table: 'queue_migrations',
       lockClass: QUEUE_LOCK_CLASS,
     });
-    const boss = await startBoss(url, {
+    boss = await startBoss(url, {
       schema: `${schema}_boss`,
       pool,
-      maintenanceIntervalSeconds: maintenance,
-      expireInSeconds: lease,
-      retryLimit,
+      maintenanceIntervalSeconds: options.maintenance,
+      expireInSeconds: options.lease,
+      retryLimit: options.retryLimit,
       ...(options.onError ? { onError: options.onError } : {}),
     });
     await boss.createQueue(DEAD_LETTERS);
-    return new ScanQueue(pool, boss, target, schema, { lease, retryLimit, poll, retentionDays });
+    return { pool, boss };
   } catch (error) {
+    await boss?.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw unavailable(error, target) ?? error;
   }

@@ -14,19 +14,14 @@ import {
   type JobClaim,
   type JobStore,
 } from '../../library.js';
-import { unavailable } from '../../store/node.js';
+import { isOutage, unavailable } from '../../store/node.js';
 import { type ChunkRef, HIT_FIELDS, type OpenJob, type QueueDb, queueName, TEXT_HIT_FIELDS } from './db.js';
 import { submit } from './enqueue.js';
 import { cancelJob, deleteJob, jobInfo, reapFailures, resolveJob, results, status } from './status.js';
 import type { JobDataset, JobScanOptions, QueueHit, QueueItem, QueueScanner } from './types.js';
+import { backoff, waitOut } from './wait.js';
 
 const RETENTION_CHECK_MS = 3_600_000;
-/** The longest wait between two tries while the database cannot be reached (ms). */
-const MAX_BACKOFF_MS = 10_000;
-
-/** The wait before try `failures + 1` while the database is away: the poll interval, doubled each time, at most 10 s. */
-const backoff = (pollMs: number, failures: number): number =>
-  Math.min(MAX_BACKOFF_MS, Math.max(pollMs, 250) * 2 ** Math.min(failures, 16));
 
 /** Options of {@link ScanQueue.work}. */
 export interface WorkOptions {
@@ -135,7 +130,21 @@ async function openJobs(db: QueueDb, only?: string): Promise<OpenJob[]> {
  */
 export async function work(db: QueueDb, scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
   const concurrency = positiveInt('concurrency', options.concurrency, 1, 256);
-  if (options.job !== undefined) await resolveJob(db, options.job);
+  if (options.job !== undefined) {
+    const job = options.job;
+    // as the runner below: a database that is away is waited for (until it answers, or `signal` stops the worker)
+    try {
+      await waitOut(db.target, () => resolveJob(db, job), {
+        waitMs: Number.POSITIVE_INFINITY,
+        pollMs: db.poll,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onError ? { onError: options.onError } : {}),
+      });
+    } catch (error) {
+      if (options.signal?.aborted && isOutage(error)) return { chunks: 0, items: 0, hits: 0, abandoned: 0 };
+      throw error;
+    }
+  }
   const jobs = jobStore(db, scanner, options);
   const totals = { chunks: 0, items: 0, hits: 0 };
   const runner = new JobRunner({

@@ -96,10 +96,33 @@ export function unavailable(error: unknown, target: PostgresTarget): TrainprintE
   else if (code.startsWith('28') || /password/i.test(message)) why = `the server refused the login (${message})`;
   else if (code === '3D000') why = `the database does not exist (${message})`;
   else if (code.startsWith('08') || code.startsWith('57P')) why = `the connection failed (${code}: ${message})`;
-  else if (/connection (terminated|timeout)|timeout expired|Connection ended|not queryable/i.test(message))
-    why = message;
+  else if (BROKEN.test(message)) why = message;
   if (why === undefined) return undefined;
   return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
+}
+
+/**
+ * The driver's own messages for a connection that broke or never came: pg's (`Connection terminated unexpectedly`,
+ * `… due to connection timeout`, `Client has encountered a connection error and is not queryable`) and pg-pool's
+ * wait for a free connection (`timeout exceeded when trying to connect`).
+ */
+const BROKEN =
+  /connection (terminated|timeout)|timeout expired|Connection ended|not queryable|timeout exceeded when trying to connect/i;
+
+/**
+ * Whether `error` (a driver error, or the STORE_UNAVAILABLE made of one) is an outage that passes: the server
+ * cannot be reached, broke the connection, is shutting down or starting up (SQLSTATE classes 08 and 57P) — what a
+ * restart or a failover looks like. A refused login, a missing database or any other error is not: waiting does not
+ * mend it.
+ * @example isOutage(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })) // true
+ */
+export function isOutage(error: unknown): boolean {
+  const e = (error instanceof TrainprintError ? error.cause : error) as { code?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (code.startsWith('28') || code === '3D000' || /password/i.test(message)) return false;
+  return NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || BROKEN.test(message);
 }
 
 /**
