@@ -65,7 +65,7 @@ import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
 import { mapLimit } from '../util/pool.js';
 import { anySignal } from '../util/signals.js';
-import { isSpace } from '../text/space.js';
+import { isSpace } from '../util/space.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
 export const HIT_TOKENS = 12;

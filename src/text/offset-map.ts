@@ -11,7 +11,7 @@
 
 import { type DecodingMode, HtmlEntityDecoder } from 'entities';
 import { withRoom } from '../util/grow.js';
-import { isSpace } from './space.js';
+import { isSpace } from '../util/space.js';
 
 /**
  * How `content` is to be read.

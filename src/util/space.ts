@@ -1,7 +1,7 @@
 /**
  * The characters JavaScript's `\s` matches (ECMAScript WhiteSpace and LineTerminator), by code unit: what every
- * tokenizer downstream treats as a break. A module of its own so that a bundle that needs only this (the remote
- * corpora's) does not take in the offset map and its entity decoder.
+ * tokenizer downstream treats as a break. Here, below every layer, so that the text layer and the remote search
+ * (which imports nothing of src/text/: dist/remote.js is a bundle of its own) read one definition.
  */
 
 /**
