@@ -234,6 +234,33 @@ const SCORE = {
 } as const;
 
 /**
+ * The documentation of pausing and resuming a monitor (one route each, made alike: `monitorStateRoute` in
+ * src/http/routes/monitors.ts): the monitor in its new state.
+ */
+function monitorStateDocs(
+  description: string,
+  example: { name: string; summary: string; after: string; state: 'active' | 'paused' },
+): RouteDocs {
+  return {
+    description,
+    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    examples: [
+      {
+        name: example.name,
+        summary: example.summary,
+        after: [example.after],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: {
+          success: true,
+          ...monitorExample(example.state, '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
+        },
+      },
+    ],
+  };
+}
+
+/**
  * Documentation of the attribution, registry and monitor operations, by operation id.
  * @example ATTRIBUTION_DOCS.analyze.examples[0].body
  */
@@ -903,40 +930,18 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       },
     ],
   },
-  pauseMonitor: {
-    description: 'Stops evaluating a monitor of the account until it is resumed. No body.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [
-      {
-        name: 'pause',
-        summary: 'Pause the monitor',
-        after: ['createMonitor'],
-        params: { monitor_id: ID.monitor },
-        status: 200,
-        response: {
-          success: true,
-          ...monitorExample('paused', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
-        },
-      },
-    ],
-  },
-  resumeMonitor: {
-    description: 'Evaluates a paused monitor of the account again. No body.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [
-      {
-        name: 'resume',
-        summary: 'Resume the paused monitor',
-        after: ['pauseMonitor'],
-        params: { monitor_id: ID.monitor },
-        status: 200,
-        response: {
-          success: true,
-          ...monitorExample('active', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
-        },
-      },
-    ],
-  },
+  pauseMonitor: monitorStateDocs('Stops evaluating a monitor of the account until it is resumed. No body.', {
+    name: 'pause',
+    summary: 'Pause the monitor',
+    after: 'createMonitor',
+    state: 'paused',
+  }),
+  resumeMonitor: monitorStateDocs('Evaluates a paused monitor of the account again. No body.', {
+    name: 'resume',
+    summary: 'Resume the paused monitor',
+    after: 'pauseMonitor',
+    state: 'active',
+  }),
   listMonitorEvents: {
     description:
       "The events of a monitor of the account, oldest first: `match.found` when a model's evidence first " +
