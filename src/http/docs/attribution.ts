@@ -2,7 +2,7 @@
  * Documentation of the attribution, works-registry and monitor operations (src/http/routes/attribution.ts, content.ts, monitors.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from '../context.js';
+import type { RouteDocs, RouteExample } from '../context.js';
 import { EVIDENCE_METHOD, TRAINPRINT_VERSION } from '../../library.js';
 import {
   ID,
@@ -232,6 +232,31 @@ const SCORE = {
     factors: ['fair_use_case_by_case', 'statutory_damages_available'],
   },
 } as const;
+
+/**
+ * An example of the tenancy check: another account (`buyer`) asks for what the example `after` made for the first
+ * one, and is told it does not exist (as for an id nobody has).
+ */
+function askedByAnotherAccount(
+  summary: string,
+  after: string,
+  params: Readonly<Record<string, string>>,
+  what: string,
+): RouteExample {
+  const id = Object.values(params)[0];
+  return {
+    name: 'otherAccount',
+    summary,
+    after: [after],
+    caller: 'buyer',
+    params,
+    status: 404,
+    response: {
+      success: false,
+      error: { code: 'NOT_FOUND', message: `The requested item does not exist: no ${what} "${id}"` },
+    },
+  };
+}
 
 /**
  * The documentation of pausing and resuming a monitor (one route each, made alike: `monitorStateRoute` in
@@ -542,18 +567,12 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           "http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src " +
           'data:">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for it: not found',
-        after: ['analyze'],
-        caller: 'buyer',
-        params: { analysis_id: ID.analysis },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
-        },
-      },
+      askedByAnotherAccount(
+        'Another account asks for it: not found',
+        'analyze',
+        { analysis_id: ID.analysis },
+        'analysis',
+      ),
     ],
   },
   getEvidenceBundle: {
@@ -599,18 +618,12 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           extractions: [],
         },
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for them: not found',
-        after: ['analyze'],
-        caller: 'buyer',
-        params: { analysis_id: ID.analysis },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
-        },
-      },
+      askedByAnotherAccount(
+        'Another account asks for them: not found',
+        'analyze',
+        { analysis_id: ID.analysis },
+        'analysis',
+      ),
     ],
   },
   getReportKey: {
@@ -782,18 +795,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: { success: true, ...WORK },
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for it: not found',
-        after: ['registerWork'],
-        caller: 'buyer',
-        params: { work_id: ID.work },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no work "${ID.work}"` },
-        },
-      },
+      askedByAnotherAccount('Another account asks for it: not found', 'registerWork', { work_id: ID.work }, 'work'),
     ],
   },
   listWorks: {
