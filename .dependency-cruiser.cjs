@@ -178,7 +178,6 @@ module.exports = {
           '^src/store/node[.]ts$', // trainprint/node publishes the file store (Node-only code of the store layer)
           '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
           '^src/util/steps[.]ts$', // the handler yields to other requests with the engine's macrotask boundary
-          '^src/util/timers[.]ts$', // the client waits out its backoff with the library's sleep (timers only)
         ],
       },
     },
