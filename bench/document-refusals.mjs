@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { deflateSync, constants as zlib, deflateRawSync } from 'node:zlib';
+import { HELVETICA, onePage, pdfOf, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -30,49 +30,7 @@ const FILES = Number(values.files);
 const builds = [['this', resolve(values.dist)]];
 if (values.baseline) builds.push(['baseline', resolve(values.baseline)]);
 
-// the files (as bench/hostile-files.mjs makes them)
-const latin1 = (s) => Buffer.from(s, 'latin1');
-function pdfOf(objects) {
-  const parts = [latin1('%PDF-1.7\n')];
-  let length = parts[0].length;
-  const offsets = new Map();
-  const numbers = Object.keys(objects)
-    .map(Number)
-    .sort((a, b) => a - b);
-  for (const n of numbers) {
-    offsets.set(n, length);
-    const body = objects[n];
-    for (const p of [latin1(`${n} 0 obj\n`), typeof body === 'string' ? latin1(body) : body, latin1('\nendobj\n')]) {
-      parts.push(p);
-      length += p.length;
-    }
-  }
-  const size = numbers.at(-1) + 1;
-  let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
-  for (let n = 1; n < size; n++) {
-    const at = offsets.get(n);
-    xref += at === undefined ? '0000000000 65535 f \n' : `${String(at).padStart(10, '0')} 00000 n \n`;
-  }
-  parts.push(latin1(`${xref}trailer\n<</Size ${size}/Root 1 0 R>>\nstartxref\n${length}\n%%EOF\n`));
-  return Buffer.concat(parts);
-}
-const streamOf = (dict, data) =>
-  Buffer.concat([latin1(`<<${dict}/Length ${data.length}>>\nstream\n`), data, latin1('\nendstream')]);
-function zlibRepeated(unit, mib) {
-  const block = latin1(unit.repeat(Math.ceil((1 << 20) / unit.length)).slice(0, 1 << 20));
-  const segment = deflateRawSync(block, { level: 9, finishFlush: zlib.Z_FULL_FLUSH });
-  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => segment), Buffer.alloc(6)]);
-}
-const HELVETICA = '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>';
-const threeWords = () => deflateSync(latin1('BT /F1 11 Tf 72 720 Td (three words here) Tj ET'));
-const onePage = (contents) =>
-  pdfOf({
-    1: '<</Type/Catalog/Pages 2 0 R>>',
-    2: '<</Type/Pages/Kids [3 0 R]/Count 1>>',
-    3: '<</Type/Page/Parent 2 0 R/MediaBox [0 0 612 792]/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
-    4: contents,
-    5: HELVETICA,
-  });
+// the files (bench/hostile-pdf.mjs, as bench/hostile-files.mjs makes them)
 const good = onePage(streamOf('/Filter/FlateDecode', threeWords()));
 const dag = (() => {
   const o = {

@@ -30,6 +30,7 @@ import type {
   Work,
   WorkExtractionResult,
 } from '../library.js';
+import type { ModelSpec, StatusReport } from '../http/index.js';
 
 /**
  * A success body: the result's fields and `success: true`.
@@ -343,30 +344,8 @@ export interface AccessToken {
   readonly scope: string;
 }
 
-/** `GET /api/v1/status`. */
-export interface StatusReport {
-  readonly status: 'operational' | 'degraded' | 'major_outage';
-  readonly started_at: string;
-  readonly uptime_seconds: number;
-  readonly components: ReadonlyArray<{ name: string; status: string; detail: string }>;
-  readonly checks: {
-    total: number;
-    failed: number;
-    last: { at: string; ok: boolean; ms: number; error: string | null };
-  };
-  readonly requests: { total: number; server_errors: number };
-  readonly incidents: ReadonlyArray<{
-    id: string;
-    started_at: string;
-    last_event_at: string;
-    resolved_at: string | null;
-    failed_checks: number;
-    server_errors: number;
-    statuses: number[];
-    codes: string[];
-    operations: string[];
-  }>;
-}
+/** `GET /api/v1/status`: the server's own type. */
+export type { StatusReport };
 
 // ------------------------------------------------------------------ marketplace
 
@@ -415,19 +394,11 @@ export interface AuditPage {
 // ------------------------------------------------------------------ memorization
 
 /**
- * The target model of a memorization request: an OpenAI-compatible service the SERVER calls
- * (its operator decides which hosts it may reach). `api_key` is sent to that service only.
+ * The target model of a memorization request: an OpenAI-compatible service the SERVER calls (its operator decides
+ * which hosts it may reach); the server's own type. `api_key` is sent to that service only.
  * @example const m: ModelSpec = { base_url: 'https://models.example.org/v1', model: 'llama-3.1-8b', api_key: 'sk-…' }
  */
-export interface ModelSpec {
-  readonly base_url: string;
-  readonly api_key?: string;
-  readonly model: string;
-  /** @default 'completions' */
-  readonly api?: 'completions' | 'chat';
-  /** @default 5 */
-  readonly top_logprobs?: number;
-}
+export type { ModelSpec };
 
 /** An engine request with its `model` given as a {@link ModelSpec} (distributes over unions). */
 export type WithModelSpec<T> = T extends unknown ? Omit<T, 'model'> & { readonly model: ModelSpec } : never;

@@ -42,6 +42,7 @@ import type {
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
 import { DEFAULT_SLICE_MS, type Pause, turnOf } from '../util/steps.js';
+import { anySignal } from '../util/signals.js';
 import { StoredExactDataset } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
 import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
@@ -659,7 +660,7 @@ export class Corpus {
     const remote =
       stop !== null
         ? this.remotes.search(remoteTargets, query, {
-            signal: options?.signal ? AbortSignalAny([options.signal, stop.signal]) : stop.signal,
+            signal: options?.signal ? anySignal([options.signal, stop.signal]) : stop.signal,
             persist: options.persistRemote === true,
             sections: options.sections,
             onRemoteCall: options.onRemoteCall,
@@ -1007,20 +1008,6 @@ function withSources(local: DetailedSearch, found: SourcesFound): DetailedSearch
   return { ...local, result: { ...local.result, matches: merged, coverage: cov, ...remote }, details };
 }
 
-/** A signal aborted when any of `signals` is (AbortSignal.any where the runtime has it). */
-function AbortSignalAny(signals: AbortSignal[]): AbortSignal {
-  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
-  if (any) return any(signals);
-  const c = new AbortController();
-  for (const x of signals) {
-    if (x.aborted) {
-      c.abort();
-      break;
-    }
-    x.addEventListener('abort', () => c.abort(), { once: true });
-  }
-  return c.signal;
-}
 const _NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
 /** Candidate documents aligned per search, and the most a caller may ask for. */

@@ -8,7 +8,8 @@
  * memory, {@link PackedArticles} in a file — the lines of {@link articleTableText} as a zlib stream (RFC 1950/1951),
  * since the titles are most of what naming the articles costs (the 24,326 titles of the articles pack are 516 KB as
  * text, 0.35 MB with their page ids deflated). The library only inflates (src/util/inflate.ts, synchronous), when a
- * dataset is imported ({@link unpackDocumentArticles}); the stream is made where a pack's texts are prepared
+ * pack is checked against its texts and the first time a portrait names an article of the document
+ * ({@link unpackArticlesNow}); the stream is made where a pack's texts are prepared
  * (build/packs-prepare.mjs, fflate at level 9: the same bytes on every machine), so a pack's bytes never depend on
  * the zlib of the machine that builds it.
  */
@@ -139,20 +140,4 @@ export function packedOf(meta: unknown): PackedArticles | undefined {
   if (!isPlainObject(meta) || !isPlainObject(meta.articles)) return undefined;
   const a = meta.articles;
   return a.table instanceof Uint8Array && Number.isSafeInteger(a.count) ? (a as unknown as PackedArticles) : undefined;
-}
-
-/**
- * Documents' metas with their stored article tables inflated (the others as they are): what a portrait reads when it
- * names an article.
- * @example const docs = await unpackDocumentArticles(data.docs)
- */
-export async function unpackDocumentArticles<T extends { meta?: unknown }>(docs: readonly T[]): Promise<T[]> {
-  if (!docs.some((d) => packedOf(d.meta) !== undefined)) return [...docs];
-  const out: T[] = [];
-  for (const d of docs) {
-    const p = packedOf(d.meta);
-    if (p === undefined) out.push(d);
-    else out.push({ ...d, meta: { ...(d.meta as Record<string, unknown>), articles: await unpackArticles(p) } });
-  }
-  return out;
 }

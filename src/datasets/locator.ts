@@ -14,7 +14,7 @@
  * per section, the hits that agree with it: a copied passage has (nearly) all its hits agree with one section, and
  * common phrasing, whose keys belong to many sections, agrees with any one section at the chance rate. Absent keys
  * (a membership false positive) read a random value and agree with nothing in particular. This is
- * {@link locateChains}: chains of hits, in query order, that agree with one section (or run on into the next section
+ * `locateChains` (./chains.ts): chains of hits, in query order, that agree with one section (or run on into the next section
  * of the same document), misses and disagreeing hits allowed between them — a gapped run.
  */
 import { TrainprintError } from '../errors.js';
@@ -23,12 +23,6 @@ import { TrainprintError } from '../errors.js';
 export const LOCATOR_BITS = 4;
 /** Words per section: the place a match names is a range of this many words of its document. */
 export const LOCATOR_SECTION_WORDS = 4096;
-/** Largest gap, in query fingerprints, between two agreeing hits of one chain. */
-export const LOCATOR_GAP = 16;
-/** Hits looked ahead when a chain is started (a chain needs a second agreeing hit among them). */
-const LOOKAHEAD = 4;
-/** Hits ahead, within the gap, that a hit needs before every section is tried at it. */
-const SEED_AHEAD = 3;
 /** Peeling attempts (each with the next seed) before giving up. */
 const MAX_ATTEMPTS = 64;
 
@@ -94,20 +88,6 @@ export interface SharedText {
   readonly last_section: number;
   /** Share of the owner section's n-grams the other document holds (0..1). */
   readonly share: number;
-}
-
-/** A place a chain of hits resolved to. */
-export interface LocatedChain {
-  /** Global section index (document order). */
-  readonly section: number;
-  /** First and last section of the chain (it may run on into the next section of the same document). */
-  readonly first_section: number;
-  /** Index of the document. */
-  readonly doc: number;
-  /** Query fingerprint positions of the agreeing hits, in order. */
-  readonly positions: number[];
-  /** Hits (of any section) between the first and the last agreeing hit, both included. */
-  readonly hits: number;
 }
 
 function fmix(h: number): number {
@@ -472,218 +452,4 @@ export function sectionTable(
   const view = new DataView(bytes.buffer);
   for (let c = 0; c < out.length; c++) view.setUint32(4 * c, out[c], true);
   return bytes;
-}
-
-/**
- * The sections whose value for the key of digest `g` is `target`, written to `out`; returns how many. This loop over
- * every section is the locator's whole cost on text in no pack: a plain function over typed arrays, so that it stays
- * a tight loop.
- */
-function agreeingSections(seeds: Uint32Array, g: number, target: number, bits: number, out: Int32Array): number {
-  const shift = 32 - bits;
-  let n = 0;
-  for (let c = 0; c < seeds.length; c++) {
-    // sectionValue, inlined
-    let x = (g ^ seeds[c]) >>> 0;
-    x ^= x >>> 16;
-    x = Math.imul(x, 0x85ebca6b);
-    x ^= x >>> 13;
-    x = Math.imul(x, 0xc2b2ae35);
-    x ^= x >>> 16;
-    if (x >>> shift === target) out[n++] = c;
-  }
-  return n;
-}
-
-/**
- * Chains of hits that agree with one section (see the module comment). `at` are the query positions of the hits (in
- * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit with at least
- * {@link SEED_AHEAD} more hits within {@link LOCATOR_GAP} positions (and {@link LOOKAHEAD} hits), in a section that
- * also agrees with two of them, and goes on while an
- * agreeing hit follows within the gap (the same section, or the next one of the same document). Every section is
- * tried only at hits that no chain of three or more already explains, so a long copy costs one pass. Chains of
- * fewer than `minLength` agreeing hits are not returned.
- * @example
- * // a copy: every hit agrees with its own section 7
- * const seeds = sectionSeeds(20)
- * const digests = Uint32Array.of(11, 22, 33), stored = Uint8Array.from(digests, (g) => sectionValue(seeds[7], g, 4))
- * locateChains([0, 1, 2], digests, stored, seeds, sectionIndex([20 * 4096], 4096), 4)[0].section // 7
- */
-export function locateChains(
-  at: ArrayLike<number>,
-  digests: Uint32Array,
-  stored: Uint8Array,
-  seeds: Uint32Array,
-  first: Uint32Array,
-  bits: number,
-  minLength = 2,
-): LocatedChain[] {
-  const C = seeds.length;
-  const n = at.length;
-  const done: LocatedChain[] = [];
-  interface Open {
-    section: number;
-    first_section: number;
-    doc: number;
-    positions: number[];
-    startHit: number;
-    lastHit: number;
-    /** Hits in a row it agreed with, up to the last one. */
-    streak: number;
-    /** The chain it forked from, through every fork (the seed's number): forks of one chain share their history. */
-    origin: number;
-    /** Agreements it shares with the chain it forked from (its history; 0 for a seed). */
-    forkedAt: number;
-  }
-  let seeded = 0;
-  let open: Open[] = [];
-  const scratch = new Int32Array(C);
-  const agrees = (c: number, h: number) => sectionValue(seeds[c], digests[h], bits) === stored[h];
-  /**
-   * A chain left behind by its own fork: another chain of its origin holds its history and all but at most two of
-   * its later agreements (chance ones). The strongest chain claims its hits first, so such a chain would keep at
-   * most two hits — never evidence — and reading it again (its history is the whole copy so far) is what made a
-   * whole book slow.
-   */
-  const dominated = (o: Open): boolean => {
-    for (const x of open) {
-      // strictly larger (longer, or as long and forked later), so that of two such chains one always stays
-      const larger =
-        x.positions.length > o.positions.length ||
-        (x.positions.length === o.positions.length && x.forkedAt > o.forkedAt);
-      if (x === o || x.origin !== o.origin || !larger) continue;
-      let outside = 0;
-      let j = 0;
-      for (let k = x.forkedAt; k < o.positions.length; k++) {
-        const v = o.positions[k];
-        while (j < x.positions.length && x.positions[j] < v) j++;
-        if (j >= x.positions.length || x.positions[j] !== v) if (++outside > 2) break;
-      }
-      if (outside <= 2) return true;
-    }
-    return false;
-  };
-  const close = (o: Open) => {
-    if (o.positions.length >= minLength && !dominated(o))
-      done.push({
-        section: o.section,
-        first_section: o.first_section,
-        doc: o.doc,
-        positions: o.positions,
-        hits: o.lastHit - o.startHit + 1,
-      });
-  };
-  for (let h = 0; h < n; h++) {
-    const pos = at[h];
-    // expire chains whose last agreeing hit is too far behind
-    let kept = 0;
-    for (const o of open) {
-      if (pos - o.positions[o.positions.length - 1] > LOCATOR_GAP) close(o);
-      else open[kept++] = o;
-    }
-    open.length = kept;
-    let explained = false;
-    let moved = false;
-    let aheadEnd = h + 1;
-    while (aheadEnd < n && aheadEnd - h <= LOOKAHEAD && at[aheadEnd] - pos <= LOCATOR_GAP) aheadEnd++;
-    /** Section c agrees with one of the hits just ahead (a second agreement confirms a start or a move). */
-    const confirmed = (c: number, need = 1): boolean => {
-      let n = 0;
-      for (let k = h + 1; k < aheadEnd; k++) if (agrees(c, k) && ++n >= need) return true;
-      return false;
-    };
-    const forks: Open[] = [];
-    for (const o of open) {
-      if (agrees(o.section, h)) {
-        o.streak = o.lastHit === h - 1 ? o.streak + 1 : 1;
-        o.positions.push(pos);
-        o.lastHit = h;
-        // a chain explains a hit when it agreed with the last three in a row (by chance 2⁻³ᵛ) or with three in four
-        // of at least eight hits: chains of chance agreements in a dense region do not keep the true section from
-        // being tried, and a long copy with a few foreign hits is not tried again section by section
-        const n = o.positions.length;
-        if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
-      } else if (
-        o.section + 1 < first[o.doc + 1] &&
-        agrees(o.section + 1, h) &&
-        // a fork of this chain already goes on in the next section: another one would hold its history again, and
-        // lose to it (a whole book forked at every hit after each section's end, until its chain there expired: the
-        // copies of its history made the search of Moby-Dick 20 times slower)
-        !open.some((x) => x.section === o.section + 1 && x.origin === o.origin) &&
-        confirmed(o.section + 1)
-      ) {
-        // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
-        // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
-        forks.push({
-          ...o,
-          section: o.section + 1,
-          positions: [...o.positions, pos],
-          lastHit: h,
-          streak: 1,
-          forkedAt: o.positions.length,
-        });
-        moved = true;
-      }
-    }
-    // a foreign hit inside a long copy (a common phrase another document stored first: one of the two hits before
-    // and one of the two after agree with a chain that agreed with three in four of at least eight hits) is not
-    // tried section by section either: a whole packed book has thousands of them, each a loop over every section of
-    // the pack (a phrase of a few words gives two foreign hits in a row). Where the content moves on to another
-    // text, its first hits are tried unless the old chain agrees with one of the next two by chance (1 in 8)
-    if (!explained && h + 1 < n) {
-      for (const o of open) {
-        const k = o.positions.length;
-        if (
-          h - o.lastHit <= 2 &&
-          k >= 8 &&
-          4 * k >= 3 * (h - o.startHit + 1) &&
-          (agrees(o.section, h + 1) || (h + 2 < n && agrees(o.section, h + 2)))
-        ) {
-          explained = true;
-          break;
-        }
-      }
-    }
-    for (const f of forks) open.push(f);
-    // a chain that moved on may have reached the section of another: keep the longer
-    if (moved) {
-      const best = new Map<number, Open>();
-      for (const o of open) {
-        const b = best.get(o.section);
-        if (!b || o.positions.length > b.positions.length) best.set(o.section, o);
-      }
-      if (best.size < open.length) {
-        for (const o of open) if (best.get(o.section) !== o) close(o);
-        open = [...best.values()];
-      }
-    }
-    // a chain starts only where four hits lie within the gap (the hit and three just ahead): a chain that can become
-    // evidence needs more than that, and single hits and pairs are what text in no pack shows
-    if (explained || aheadEnd < h + 1 + SEED_AHEAD) continue;
-    // try every section at this hit; keep those that also agree with a hit just ahead
-    const found = agreeingSections(seeds, digests[h], stored[h], bits, scratch);
-    let present: Set<number> | null = null;
-    for (let j = 0; j < found; j++) {
-      const c = scratch[j];
-      // two agreements among the hits just ahead: a wrong section has them by chance about 3 · 2⁻²ᵛ of the time
-      if (!confirmed(c, 2)) continue;
-      present ??= new Set(open.map((o) => o.section));
-      if (present.has(c)) continue;
-      open.push({
-        section: c,
-        first_section: c,
-        doc: sectionDoc(first, c),
-        positions: [pos],
-        startHit: h,
-        lastHit: h,
-        streak: 1,
-        origin: seeded++,
-        forkedAt: 0,
-      });
-      present.add(c);
-    }
-  }
-  for (const o of open) close(o);
-  done.sort((x, y) => x.positions[0] - y.positions[0] || x.section - y.section);
-  return done;
 }

@@ -82,9 +82,7 @@ import {
   keyDigest,
   LOCATOR_BITS,
   LOCATOR_SECTION_WORDS,
-  type LocatedChain,
   type LocatorData,
-  locateChains,
   locatorValues,
   type SectionLayout,
   sectionLayout,
@@ -94,6 +92,7 @@ import {
   type SharedText,
   sharedTable,
 } from './locator.js';
+import { locateChains, type LocatedChain } from './chains.js';
 
 /** What one portrait search found: the runs the evidence rests on (as matches), every run, and the counts. */
 export interface PortraitSearch {

@@ -64,6 +64,8 @@ import { mapTokens } from './token-map.js';
 import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
 import { mapLimit } from '../util/pool.js';
+import { anySignal } from '../util/signals.js';
+import { isSpace } from '../util/space.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
 export const HIT_TOKENS = 12;
@@ -726,31 +728,11 @@ export function countWords(text: string): number {
   let n = 0,
     inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const space = isWhiteSpace(text.charCodeAt(i));
+    const space = isSpace(text.charCodeAt(i));
     if (!space && !inWord) n++;
     inWord = !space;
   }
   return n;
-}
-
-/**
- * What `\s` matches (ECMAScript WhiteSpace and LineTerminator), by code unit: `isSpace` of src/text/offset-map.ts,
- * copied because importing that module puts it (and its entity decoder) into dist/remote.js: +47 KB measured.
- */
-function isWhiteSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 // ---------------------------------------------------------------------------------------------- both engines
@@ -1070,19 +1052,4 @@ function approxSize(v: unknown): number {
   if (v && typeof v === 'object')
     return Object.entries(v).reduce<number>((t, [k, x]) => t + k.length + approxSize(x) + 2, 2);
   return 8;
-}
-
-/** A signal aborted when any of `signals` is (AbortSignal.any is Node ≥ 20.3). */
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
-  if (any) return any(signals);
-  const c = new AbortController();
-  for (const s of signals) {
-    if (s.aborted) {
-      c.abort();
-      break;
-    }
-    s.addEventListener('abort', () => c.abort(), { once: true });
-  }
-  return c.signal;
 }

@@ -11,6 +11,7 @@
 
 import { type DecodingMode, HtmlEntityDecoder } from 'entities';
 import { withRoom } from '../util/grow.js';
+import { isSpace } from '../util/space.js';
 
 /**
  * How `content` is to be read.
@@ -433,25 +434,4 @@ function indexInRange(s: string, code: number, from: number, to: number): number
   return -1;
 }
 
-/**
- * True for the characters JavaScript's `\s` matches (what every tokenizer downstream treats as a break).
- *
- * @example
- * isSpace(0x20) // true
- * isSpace(0xa0) // true
- * isSpace(0x41) // false
- */
-export function isSpace(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
+export { isSpace };

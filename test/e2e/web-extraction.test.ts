@@ -5,77 +5,45 @@
 // generated text beside the work's own text of its span; an analysis of the same text shows it below its result (the
 // account's extractions, read with GET …/analyses/{analysis_id}/extractions). With TRAINPRINT_SCREENSHOTS=1 it also writes
 // docs/images/web-extraction.png. Built into a temporary folder, so it can run beside the other web tests.
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createHandler, KeyStore, type Handler } from '../../src/http/index.js';
-import { createHeldJobModels, createJobService, startJobRunner, type JobRunner } from '../../src/library.js';
+import { createHeldJobModels } from '../../src/library.js';
 import { extractionStrip, stripGeometry } from '../../src/services/report/index.js';
-import { serve, type Server } from '../../src/node/serve.js';
-import { serveStatic } from '../../src/node/static.js';
-import { launchChromium, requireChromium } from '../fixtures/chromium.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
-import { buildWebApp } from '../fixtures/web-build.js';
+import { startWebJobsApp, useServedApi, type WebJobsApp } from '../fixtures/web-jobs-app.js';
 
 const { text, words } = syntheticWork(3, 400, 5);
 /** The three chapters, each from its heading to the next one's. */
 const starts = [...text.matchAll(/Chapter \d+/g)].map((m) => m.index);
 const sections = starts.map((start, i) => ({ start, end: starts[i + 1] ?? text.length, title: `Chapter ${i + 1}` }));
-let tmp: string;
-let engine: Engine;
-let api: Handler;
-let runner: JobRunner;
 let model: MemorisedServer;
-let server: Server;
-let base: string;
-let key: string;
-let context: BrowserContext;
+let app: WebJobsApp;
 let page: Page;
-const problems: string[] = [];
+let base: string;
+let problems: string[];
 
 beforeAll(async () => {
-  requireChromium();
-  let out: string;
-  ({ tmp, out } = await buildWebApp('web-extraction', ['index.js', 'evidence.js']));
-  engine = await createEngine();
   model = await startMemorisedServer({ words, held: [100, 600] });
-  const keys = new KeyStore(engine.store);
-  key = (await keys.createKey({ account: 'web', plan: 'pro', mode: 'test', name: 'web extraction test' })).key;
   const jobModels = createHeldJobModels();
-  runner = startJobRunner(engine, { pollMs: 50, jobModels });
-  api = createHandler(engine, {
-    keys,
-    jobs: createJobService({ store: engine.store }),
-    jobModels,
-    allowPrivateModelHosts: true,
-    onJobSubmitted: () => runner.wake(),
+  app = await startWebJobsApp({
+    name: 'web-extraction',
+    needs: ['index.js', 'evidence.js'],
+    keyName: 'web extraction test',
+    runner: { jobModels },
+    handler: (runner) => ({ jobModels, allowPrivateModelHosts: true, onJobSubmitted: () => runner.wake() }),
   });
-  const files = serveStatic(out);
-  server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
-  base = `${server.url}/`;
-  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  ({ page, base, problems } = app);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  await runner?.stop();
-  await server?.close();
+  await app?.close();
   await model?.close();
-  engine?.dispose();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('web app, an extract job (headless Chromium)', () => {
   it('draws the strip of the blocks the model wrote out, shows a block on a click, and below an analysis of the text', async () => {
-    await page.goto(base);
-    await page.locator('#mode summary').click();
-    await page.check('#mode-http');
-    await page.fill('#mode-api-key', key);
-    await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+    await useServedApi(app);
     await page.goto(`${base}#jobs`);
     const item = {
       text,

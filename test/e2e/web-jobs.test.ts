@@ -3,55 +3,29 @@
 // and the results table shows every item in order (the one with the MIT grant with its hits, their spans and
 // passages); the results and the hits download as JSON lines. In the in-browser mode the view says jobs need a
 // served API. Built into a temporary folder, so it can run beside the other web tests.
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createHandler, KeyStore, type Handler } from '../../src/http/index.js';
-import { createJobService, startJobRunner, type JobRunner } from '../../src/library.js';
-import { serve, type Server } from '../../src/node/serve.js';
-import { serveStatic } from '../../src/node/static.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import { MIT_GRANT } from '../fixtures/client/server.js';
-import { launchChromium, requireChromium } from '../fixtures/chromium.js';
-import { buildWebApp } from '../fixtures/web-build.js';
+import { startWebJobsApp, useServedApi, type WebJobsApp } from '../fixtures/web-jobs-app.js';
 
-let tmp: string;
-let engine: Engine;
-let api: Handler;
-let runner: JobRunner;
-let server: Server;
-let base: string;
-let key: string;
-let context: BrowserContext;
+let app: WebJobsApp;
 let page: Page;
-const problems: string[] = [];
+let base: string;
+let problems: string[];
 
 beforeAll(async () => {
-  requireChromium();
-  let out: string;
-  ({ tmp, out } = await buildWebApp('web-jobs', ['index.js', 'starter.js']));
-  engine = await createEngine();
-  await loadStarterDataset(engine);
-  const keys = new KeyStore(engine.store);
-  key = (await keys.createKey({ account: 'web', plan: 'pro', mode: 'test', name: 'web jobs test' })).key;
-  runner = startJobRunner(engine, { pollMs: 50 });
-  api = createHandler(engine, { keys, jobs: createJobService({ store: engine.store, chunkItems: 2 }) });
-  const files = serveStatic(out);
-  server = await serve(async (req) => (await files(req)) ?? api(req), { port: 0, host: '127.0.0.1' });
-  base = `${server.url}/`;
-  ({ context, page } = await launchChromium(join(tmp, 'profile'), { width: 1280, height: 900 }));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  app = await startWebJobsApp({
+    name: 'web-jobs',
+    needs: ['index.js', 'starter.js'],
+    keyName: 'web jobs test',
+    prepare: (engine) => loadStarterDataset(engine),
+    jobs: { chunkItems: 2 },
+  });
+  ({ page, base, problems } = app);
 }, 180_000);
 
-afterAll(async () => {
-  await context?.close();
-  await runner?.stop();
-  await server?.close();
-  engine?.dispose();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => app?.close());
 
 describe('web app, jobs view (headless Chromium)', () => {
   it('in the in-browser mode, says jobs need a served API', async () => {
@@ -61,11 +35,7 @@ describe('web app, jobs view (headless Chromium)', () => {
   });
 
   it('submits a JSON-lines file, fills the progress bar and shows every result in order', async () => {
-    await page.goto(base);
-    await page.locator('#mode summary').click();
-    await page.check('#mode-http');
-    await page.fill('#mode-api-key', key);
-    await Promise.all([page.waitForEvent('load'), page.click('#mode-apply')]);
+    await useServedApi(app);
     await page.goto(`${base}#jobs`);
     const lines = Array.from({ length: 6 }, (_, i) =>
       JSON.stringify({ id: `out-${i}`, text: i === 2 ? MIT_GRANT : `plain words ${i}` }),

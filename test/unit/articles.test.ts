@@ -12,8 +12,9 @@ import {
   checkDocumentArticles,
   type DocumentArticles,
   type PackedArticles,
+  packedOf,
   unpackArticles,
-  unpackDocumentArticles,
+  unpackArticlesNow,
 } from '../../src/datasets/articles.js';
 import { SECTION_CONTINUES, sectionLayout, sectionTable } from '../../src/datasets/locator.js';
 
@@ -66,20 +67,20 @@ describe('article tables', () => {
     expect(() => checkDocumentArticles({ keys: ['+1'], titles: ['a'] }, 1, 'doc')).toThrow(/tabs/);
   });
 
-  it("documents' stored tables are inflated and the others kept as they are", async () => {
-    const docs = [
-      { id: 'a', meta: { title: 'x', articles: packArticles(WIKI) } },
-      { id: 'b', meta: { t: 1 } },
-    ];
-    const out = await unpackDocumentArticles(docs);
-    expect(out[1]).toBe(docs[1]);
-    expect(articleOf(out[0].meta, 1)).toEqual({
+  it("a document's stored table is read where a portrait reads it: found in its meta, inflated, then named", () => {
+    const stored = { title: 'x', articles: packArticles(WIKI) };
+    expect(articleOf(stored, 0)).toBeUndefined(); // still deflated: not read
+    const packed = packedOf(stored);
+    expect(packed).toBeDefined();
+    const meta = { articles: unpackArticlesNow(packed!) };
+    expect(articleOf(meta, 1)).toEqual({
       title: 'Ünïcödé — title',
       url: 'https://en.wikipedia.org/wiki?curid=56564573',
       key: '56564573',
     });
-    expect(articleOf(out[0].meta, 8)).toBeUndefined();
-    expect(articleOf(docs[0].meta, 0)).toBeUndefined(); // still deflated: not read
+    expect(articleOf(meta, 8)).toBeUndefined();
+    expect(packedOf({ t: 1 })).toBeUndefined();
+    expect(packedOf({ articles: WIKI })).toBeUndefined(); // a table in memory is not a stored one
   });
 });
 

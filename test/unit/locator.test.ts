@@ -1,5 +1,5 @@
 /**
- * The portrait locator (src/datasets/locator.ts): a static function (3-wise binary fuse, no fingerprint) whose value
+ * The portrait locator (src/datasets/locator.ts, its chains in src/datasets/chains.ts): a static function (3-wise binary fuse, no fingerprint) whose value
  * for a stored key is a keyed hash of the section that key was first seen in; chains of hits that agree on one
  * section; and a portrait that locates, through export and import.
  */
@@ -9,7 +9,6 @@ import {
   buildLocator,
   decodeShared,
   keyDigest,
-  locateChains,
   locatorFault,
   locatorValue,
   sectionDoc,
@@ -19,6 +18,7 @@ import {
   SHARED_MIN,
   sharedTable,
 } from '../../src/datasets/locator.js';
+import { locateChains } from '../../src/datasets/chains.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
 import { sha256Hex } from '../../src/fingerprint/sha256.js';

@@ -2,7 +2,7 @@
  * Documentation of the attribution, works-registry and monitor operations (src/http/routes/attribution.ts, content.ts, monitors.ts):
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
-import type { RouteDocs } from '../context.js';
+import type { RouteDocs, RouteExample } from '../context.js';
 import { EVIDENCE_METHOD, TRAINPRINT_VERSION } from '../../library.js';
 import {
   ID,
@@ -232,6 +232,58 @@ const SCORE = {
     factors: ['fair_use_case_by_case', 'statutory_damages_available'],
   },
 } as const;
+
+/**
+ * An example of the tenancy check: another account (`buyer`) asks for what the example `after` made for the first
+ * one, and is told it does not exist (as for an id nobody has).
+ */
+function askedByAnotherAccount(
+  summary: string,
+  after: string,
+  params: Readonly<Record<string, string>>,
+  what: string,
+): RouteExample {
+  const id = Object.values(params)[0];
+  return {
+    name: 'otherAccount',
+    summary,
+    after: [after],
+    caller: 'buyer',
+    params,
+    status: 404,
+    response: {
+      success: false,
+      error: { code: 'NOT_FOUND', message: `The requested item does not exist: no ${what} "${id}"` },
+    },
+  };
+}
+
+/**
+ * The documentation of pausing and resuming a monitor (one route each, made alike: `monitorStateRoute` in
+ * src/http/routes/monitors.ts): the monitor in its new state.
+ */
+function monitorStateDocs(
+  description: string,
+  example: { name: string; summary: string; after: string; state: 'active' | 'paused' },
+): RouteDocs {
+  return {
+    description,
+    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    examples: [
+      {
+        name: example.name,
+        summary: example.summary,
+        after: [example.after],
+        params: { monitor_id: ID.monitor },
+        status: 200,
+        response: {
+          success: true,
+          ...monitorExample(example.state, '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
+        },
+      },
+    ],
+  };
+}
 
 /**
  * Documentation of the attribution, registry and monitor operations, by operation id.
@@ -515,18 +567,12 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           "http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src " +
           'data:">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for it: not found',
-        after: ['analyze'],
-        caller: 'buyer',
-        params: { analysis_id: ID.analysis },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
-        },
-      },
+      askedByAnotherAccount(
+        'Another account asks for it: not found',
+        'analyze',
+        { analysis_id: ID.analysis },
+        'analysis',
+      ),
     ],
   },
   getEvidenceBundle: {
@@ -572,18 +618,12 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           extractions: [],
         },
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for them: not found',
-        after: ['analyze'],
-        caller: 'buyer',
-        params: { analysis_id: ID.analysis },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no analysis "${ID.analysis}"` },
-        },
-      },
+      askedByAnotherAccount(
+        'Another account asks for them: not found',
+        'analyze',
+        { analysis_id: ID.analysis },
+        'analysis',
+      ),
     ],
   },
   getReportKey: {
@@ -755,18 +795,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         status: 200,
         response: { success: true, ...WORK },
       },
-      {
-        name: 'otherAccount',
-        summary: 'Another account asks for it: not found',
-        after: ['registerWork'],
-        caller: 'buyer',
-        params: { work_id: ID.work },
-        status: 404,
-        response: {
-          success: false,
-          error: { code: 'NOT_FOUND', message: `The requested item does not exist: no work "${ID.work}"` },
-        },
-      },
+      askedByAnotherAccount('Another account asks for it: not found', 'registerWork', { work_id: ID.work }, 'work'),
     ],
   },
   listWorks: {
@@ -903,40 +932,18 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       },
     ],
   },
-  pauseMonitor: {
-    description: 'Stops evaluating a monitor of the account until it is resumed. No body.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [
-      {
-        name: 'pause',
-        summary: 'Pause the monitor',
-        after: ['createMonitor'],
-        params: { monitor_id: ID.monitor },
-        status: 200,
-        response: {
-          success: true,
-          ...monitorExample('paused', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
-        },
-      },
-    ],
-  },
-  resumeMonitor: {
-    description: 'Evaluates a paused monitor of the account again. No body.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
-    examples: [
-      {
-        name: 'resume',
-        summary: 'Resume the paused monitor',
-        after: ['pauseMonitor'],
-        params: { monitor_id: ID.monitor },
-        status: 200,
-        response: {
-          success: true,
-          ...monitorExample('active', '2025-06-02T09:30:00.001Z', '2025-06-02T09:30:00.002Z'),
-        },
-      },
-    ],
-  },
+  pauseMonitor: monitorStateDocs('Stops evaluating a monitor of the account until it is resumed. No body.', {
+    name: 'pause',
+    summary: 'Pause the monitor',
+    after: 'createMonitor',
+    state: 'paused',
+  }),
+  resumeMonitor: monitorStateDocs('Evaluates a paused monitor of the account again. No body.', {
+    name: 'resume',
+    summary: 'Resume the paused monitor',
+    after: 'pauseMonitor',
+    state: 'active',
+  }),
   listMonitorEvents: {
     description:
       "The events of a monitor of the account, oldest first: `match.found` when a model's evidence first " +

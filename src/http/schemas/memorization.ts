@@ -172,52 +172,40 @@ export const EXTRACT_REQUEST_SCHEMA = object(
 );
 
 const VERBATIM_SPAN = object({ tokens: int0, output_start: int0, output_end: int0, work_start: int0, work_end: int0 });
+/** The members of {@link EXTRACT_WORK_ITEM_SCHEMA}. */
+const EXTRACT_WORK_ITEM_PROPS = {
+  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
+  text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
+  model: MODEL_SPEC_SCHEMA,
+  sections: {
+    type: 'array',
+    maxItems: 10_000,
+    description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
+    items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
+  },
+  budget_calls: intIn(1, 1_000_000, 'Most calls made in all, failed ones counted (default 2000)'),
+  probes: intIn(1, 1_000_000, 'Phase-1 probes (default one per 250 words, at most half the budget)'),
+  prefix_words: intIn(8, 500, 'Words of each prompt (default 50)'),
+  max_tokens: intIn(16, 4096, '`max_tokens` of each call (default 256)'),
+  concurrency: intIn(1, 16, 'Calls in flight (default 4)'),
+  prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
+  prices: object(
+    {
+      prompt_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
+      completion_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
+      currency: { type: 'string', minLength: 1, maxLength: 16 },
+    },
+    ['currency'],
+  ),
+} as const;
 /**
  * An item of an `extract` job (`POST /api/v1/jobs`): the whole-work extraction of `engine.memorization.extractWork`,
- * its options field for field; `concurrency` capped at 16 as the other routes that call a model service.
+ * its options field for field (every one optional but `model`); `concurrency` capped at 16 as the other routes that
+ * call a model service.
  */
 export const EXTRACT_WORK_ITEM_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-    text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
-    model: MODEL_SPEC_SCHEMA,
-    sections: {
-      type: 'array',
-      maxItems: 10_000,
-      description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
-      items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
-    },
-    budget_calls: intIn(1, 1_000_000, 'Most calls made in all, failed ones counted (default 2000)'),
-    probes: intIn(1, 1_000_000, 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-    prefix_words: intIn(8, 500, 'Words of each prompt (default 50)'),
-    max_tokens: intIn(16, 4096, '`max_tokens` of each call (default 256)'),
-    concurrency: intIn(1, 16, 'Calls in flight (default 4)'),
-    prompt_variants: intIn(
-      1,
-      3,
-      'Chat models: prompt templates tried in order until one continues the work (default 3)',
-    ),
-    prices: object(
-      {
-        prompt_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
-        completion_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
-        currency: { type: 'string', minLength: 1, maxLength: 16 },
-      },
-      ['currency'],
-    ),
-  },
-  [
-    'work_id',
-    'text',
-    'sections',
-    'budget_calls',
-    'probes',
-    'prefix_words',
-    'max_tokens',
-    'concurrency',
-    'prompt_variants',
-    'prices',
-  ],
+  EXTRACT_WORK_ITEM_PROPS,
+  Object.keys(EXTRACT_WORK_ITEM_PROPS).filter((k) => k !== 'model'),
 );
 
 const EXTRACTION_PROPS = {

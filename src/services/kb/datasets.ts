@@ -51,6 +51,18 @@ function ds(
   return { components: [], pirated: false, public_domain_in: [], ...d };
 }
 
+/** The parts of the DCLM-based pretraining mixes of OLMoE and OLMo 2 (their cards list the same sources). */
+const DCLM_MIX = [
+  'dclm',
+  'starcoder-data',
+  'pes2o',
+  'arxiv',
+  'openwebmath',
+  'algebraic-stack',
+  'wikipedia',
+  'wikibooks',
+];
+
 /**
  * The full training data of an Instruct model as infini-gram indexes it (`v4_<index>_llama`): its id is
  * `<index>-data`, its name and first alias "<model> training data". `index` is the model's name in lower case
@@ -626,16 +638,7 @@ export const DATASETS: readonly KbDataset[] = [
     name: 'OLMoE-mix-0924',
     kind: 'mixture',
     aliases: ['OLMoE-mix-0924', 'allenai/OLMoE-mix-0924'],
-    components: [
-      'dclm',
-      'starcoder-data',
-      'pes2o',
-      'arxiv',
-      'openwebmath',
-      'algebraic-stack',
-      'wikipedia',
-      'wikibooks',
-    ],
+    components: DCLM_MIX,
     description:
       "OLMoE's 4.07T-token mix: DCLM-Baseline 1.0 (3.86T), StarCoder, peS2o, arXiv, OpenWebMath, Algebraic Stack, Wikipedia and Wikibooks (ODC-BY).",
     sources: ['HF dataset card allenai/OLMoE-mix-0924 README.md'],
@@ -645,16 +648,7 @@ export const DATASETS: readonly KbDataset[] = [
     name: 'OLMo-mix-1124',
     kind: 'mixture',
     aliases: ['OLMo-mix-1124', 'allenai/olmo-mix-1124'],
-    components: [
-      'dclm',
-      'starcoder-data',
-      'pes2o',
-      'arxiv',
-      'openwebmath',
-      'algebraic-stack',
-      'wikipedia',
-      'wikibooks',
-    ],
+    components: DCLM_MIX,
     description:
       "OLMo 2's pretraining mix: DCLM-Baseline web text with StarCoder code, peS2o, arXiv, OpenWebMath, Algebraic Stack, Wikipedia and Wikibooks.",
     sources: ['HF dataset card allenai/olmo-mix-1124', OLMO2],

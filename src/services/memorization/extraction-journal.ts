@@ -8,21 +8,10 @@
  * `trainprint/node`, the CLI's `--journal`), the job store, or memory ({@link memoryExtractionJournal}).
  */
 import { TrainprintError } from '../../errors.js';
+import type { GenerationCall } from '../../models/types.js';
 
 /** One answered call as the journal keeps it: what {@link TargetModel.generateCall} gave, and when. */
-export interface RecordedCall {
-  /** The generated text (the continuation only; empty for an API-flagged refusal). */
-  readonly text: string;
-  /** The request body exactly as sent. */
-  readonly request: string;
-  /** The answer body exactly as received. */
-  readonly response: string;
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
-  /** The model name the endpoint reported. */
-  readonly model?: string;
-  readonly finish_reason?: string;
-  /** The API's own refusal (`message.refusal`, `finish_reason: content_filter`). */
-  readonly refusal?: string;
+export interface RecordedCall extends GenerationCall {
   /** When the call was made (ISO 8601) and how long its answer took, in ms. */
   readonly time: string;
   readonly ms: number;

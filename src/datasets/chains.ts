@@ -1,0 +1,295 @@
+/**
+ * Chains of locator hits: the hits of a query, in order, that agree with one section of a portrait's documents (or run
+ * on into the next section of the same document), misses and disagreeing hits allowed between them — a gapped run.
+ * What "agree" means, and why counting agreements resolves a copy to its section, is in ./locator.ts.
+ *
+ * One pass over the hits; at each hit, in this order: the chains whose last agreeing hit is too far behind are closed
+ * ({@link ChainSearch.expire}), the open chains take the hit or fork into the next section
+ * ({@link ChainSearch.extend}), a foreign hit inside a long copy is recognised as such
+ * ({@link ChainSearch.insideLongCopy}), two chains in one section are reduced to the longer
+ * ({@link ChainSearch.keepLongest}), and a hit that no chain explains has every section tried at it
+ * ({@link ChainSearch.seed}).
+ */
+import { sectionDoc, sectionValue } from './locator.js';
+
+/** Largest gap, in query fingerprints, between two agreeing hits of one chain. */
+export const LOCATOR_GAP = 16;
+/** Hits looked ahead when a chain is started (a chain needs a second agreeing hit among them). */
+const LOOKAHEAD = 4;
+/** Hits ahead, within the gap, that a hit needs before every section is tried at it. */
+const SEED_AHEAD = 3;
+
+/** A place a chain of hits resolved to. */
+export interface LocatedChain {
+  /** Global section index (document order). */
+  readonly section: number;
+  /** First and last section of the chain (it may run on into the next section of the same document). */
+  readonly first_section: number;
+  /** Index of the document. */
+  readonly doc: number;
+  /** Query fingerprint positions of the agreeing hits, in order. */
+  readonly positions: number[];
+  /** Hits (of any section) between the first and the last agreeing hit, both included. */
+  readonly hits: number;
+}
+
+/** A chain still taking hits. */
+interface OpenChain {
+  section: number;
+  first_section: number;
+  doc: number;
+  positions: number[];
+  startHit: number;
+  lastHit: number;
+  /** Hits in a row it agreed with, up to the last one. */
+  streak: number;
+  /** The chain it forked from, through every fork (the seed's number): forks of one chain share their history. */
+  origin: number;
+  /** Agreements it shares with the chain it forked from (its history; 0 for a seed). */
+  forkedAt: number;
+}
+
+/**
+ * The sections whose value for the key of digest `g` is `target`, written to `out`; returns how many. This loop over
+ * every section is the locator's whole cost on text in no pack: a plain function over typed arrays, so that it stays
+ * a tight loop.
+ */
+function agreeingSections(seeds: Uint32Array, g: number, target: number, bits: number, out: Int32Array): number {
+  const shift = 32 - bits;
+  let n = 0;
+  for (let c = 0; c < seeds.length; c++) {
+    // sectionValue, inlined
+    let x = (g ^ seeds[c]) >>> 0;
+    x ^= x >>> 16;
+    x = Math.imul(x, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    x ^= x >>> 16;
+    if (x >>> shift === target) out[n++] = c;
+  }
+  return n;
+}
+
+/** The state of one pass of {@link locateChains}: the open chains, the closed ones, and what the hits read. */
+class ChainSearch {
+  readonly done: LocatedChain[] = [];
+  open: OpenChain[] = [];
+  private seeded = 0;
+  private readonly scratch: Int32Array;
+
+  constructor(
+    private readonly n: number,
+    private readonly digests: Uint32Array,
+    private readonly stored: Uint8Array,
+    private readonly seeds: Uint32Array,
+    private readonly first: Uint32Array,
+    private readonly bits: number,
+    private readonly minLength: number,
+  ) {
+    this.scratch = new Int32Array(seeds.length);
+  }
+
+  /** Section c agrees with hit h. */
+  agrees(c: number, h: number): boolean {
+    return sectionValue(this.seeds[c], this.digests[h], this.bits) === this.stored[h];
+  }
+
+  /** Section c agrees with `need` of the hits just ahead of h (a second agreement confirms a start or a move). */
+  confirmed(c: number, h: number, aheadEnd: number, need = 1): boolean {
+    let n = 0;
+    for (let k = h + 1; k < aheadEnd; k++) if (this.agrees(c, k) && ++n >= need) return true;
+    return false;
+  }
+
+  /**
+   * A chain left behind by its own fork: another chain of its origin holds its history and all but at most two of
+   * its later agreements (chance ones). The strongest chain claims its hits first, so such a chain would keep at
+   * most two hits — never evidence — and reading it again (its history is the whole copy so far) is what made a
+   * whole book slow.
+   */
+  dominated(o: OpenChain): boolean {
+    for (const x of this.open) {
+      // strictly larger (longer, or as long and forked later), so that of two such chains one always stays
+      const larger =
+        x.positions.length > o.positions.length ||
+        (x.positions.length === o.positions.length && x.forkedAt > o.forkedAt);
+      if (x === o || x.origin !== o.origin || !larger) continue;
+      let outside = 0;
+      let j = 0;
+      for (let k = x.forkedAt; k < o.positions.length; k++) {
+        const v = o.positions[k];
+        while (j < x.positions.length && x.positions[j] < v) j++;
+        if (j >= x.positions.length || x.positions[j] !== v) if (++outside > 2) break;
+      }
+      if (outside <= 2) return true;
+    }
+    return false;
+  }
+
+  /** A chain ends: kept when it is long enough and not dominated by a fork of its own. */
+  close(o: OpenChain): void {
+    if (o.positions.length >= this.minLength && !this.dominated(o))
+      this.done.push({
+        section: o.section,
+        first_section: o.first_section,
+        doc: o.doc,
+        positions: o.positions,
+        hits: o.lastHit - o.startHit + 1,
+      });
+  }
+
+  /** Close the chains whose last agreeing hit is too far behind `pos`. */
+  expire(pos: number): void {
+    const open = this.open;
+    let kept = 0;
+    for (const o of open) {
+      if (pos - o.positions[o.positions.length - 1] > LOCATOR_GAP) this.close(o);
+      else open[kept++] = o;
+    }
+    open.length = kept;
+  }
+
+  /**
+   * Hit h at query position `pos` to every open chain: taken by those that agree with it, or a fork into the next
+   * section of the document (returned, not yet open). `explained`: a chain that takes it explains the hit.
+   */
+  extend(h: number, pos: number, aheadEnd: number): { explained: boolean; forks: OpenChain[] } {
+    let explained = false;
+    const forks: OpenChain[] = [];
+    for (const o of this.open) {
+      if (this.agrees(o.section, h)) {
+        o.streak = o.lastHit === h - 1 ? o.streak + 1 : 1;
+        o.positions.push(pos);
+        o.lastHit = h;
+        // a chain explains a hit when it agreed with the last three in a row (by chance 2⁻³ᵛ) or with three in four
+        // of at least eight hits: chains of chance agreements in a dense region do not keep the true section from
+        // being tried, and a long copy with a few foreign hits is not tried again section by section
+        const n = o.positions.length;
+        if (o.streak >= 3 || (n >= 8 && 4 * n >= 3 * (h - o.startHit + 1))) explained = true;
+      } else if (
+        o.section + 1 < this.first[o.doc + 1] &&
+        this.agrees(o.section + 1, h) &&
+        // a fork of this chain already goes on in the next section: another one would hold its history again, and
+        // lose to it (a whole book forked at every hit after each section's end, until its chain there expired: the
+        // copies of its history made the search of Moby-Dick 20 times slower)
+        !this.open.some((x) => x.section === o.section + 1 && x.origin === o.origin) &&
+        this.confirmed(o.section + 1, h, aheadEnd)
+      ) {
+        // on into the next section of the document, confirmed by a hit just ahead so that chains do not drift on
+        // chance agreements; as a fork: the chain in its own section goes on too (the next hit may be its own)
+        forks.push({
+          ...o,
+          section: o.section + 1,
+          positions: [...o.positions, pos],
+          lastHit: h,
+          streak: 1,
+          forkedAt: o.positions.length,
+        });
+      }
+    }
+    return { explained, forks };
+  }
+
+  /**
+   * A foreign hit inside a long copy (a common phrase another document stored first: one of the two hits before and
+   * one of the two after agree with a chain that agreed with three in four of at least eight hits) is not tried
+   * section by section either: a whole packed book has thousands of them, each a loop over every section of the pack
+   * (a phrase of a few words gives two foreign hits in a row). Where the content moves on to another text, its first
+   * hits are tried unless the old chain agrees with one of the next two by chance (1 in 8).
+   */
+  insideLongCopy(h: number): boolean {
+    for (const o of this.open) {
+      const k = o.positions.length;
+      if (
+        h - o.lastHit <= 2 &&
+        k >= 8 &&
+        4 * k >= 3 * (h - o.startHit + 1) &&
+        (this.agrees(o.section, h + 1) || (h + 2 < this.n && this.agrees(o.section, h + 2)))
+      )
+        return true;
+    }
+    return false;
+  }
+
+  /** A chain that moved on may have reached the section of another: keep the longer. */
+  keepLongest(): void {
+    const best = new Map<number, OpenChain>();
+    for (const o of this.open) {
+      const b = best.get(o.section);
+      if (!b || o.positions.length > b.positions.length) best.set(o.section, o);
+    }
+    if (best.size < this.open.length) {
+      for (const o of this.open) if (best.get(o.section) !== o) this.close(o);
+      this.open = [...best.values()];
+    }
+  }
+
+  /** Try every section at hit h; open a chain in those that also agree with two of the hits just ahead. */
+  seed(h: number, pos: number, aheadEnd: number): void {
+    const found = agreeingSections(this.seeds, this.digests[h], this.stored[h], this.bits, this.scratch);
+    let present: Set<number> | null = null;
+    for (let j = 0; j < found; j++) {
+      const c = this.scratch[j];
+      // two agreements among the hits just ahead: a wrong section has them by chance about 3 · 2⁻²ᵛ of the time
+      if (!this.confirmed(c, h, aheadEnd, 2)) continue;
+      present ??= new Set(this.open.map((o) => o.section));
+      if (present.has(c)) continue;
+      this.open.push({
+        section: c,
+        first_section: c,
+        doc: sectionDoc(this.first, c),
+        positions: [pos],
+        startHit: h,
+        lastHit: h,
+        streak: 1,
+        origin: this.seeded++,
+        forkedAt: 0,
+      });
+      present.add(c);
+    }
+  }
+}
+
+/**
+ * Chains of hits that agree with one section (see the module comment). `at` are the query positions of the hits (in
+ * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit with at least
+ * {@link SEED_AHEAD} more hits within {@link LOCATOR_GAP} positions (and {@link LOOKAHEAD} hits), in a section that
+ * also agrees with two of them, and goes on while an
+ * agreeing hit follows within the gap (the same section, or the next one of the same document). Every section is
+ * tried only at hits that no chain of three or more already explains, so a long copy costs one pass. Chains of
+ * fewer than `minLength` agreeing hits are not returned.
+ * @example
+ * // a copy: every hit agrees with its own section 7
+ * const seeds = sectionSeeds(20)
+ * const digests = Uint32Array.of(11, 22, 33), stored = Uint8Array.from(digests, (g) => sectionValue(seeds[7], g, 4))
+ * locateChains([0, 1, 2], digests, stored, seeds, sectionIndex([20 * 4096], 4096), 4)[0].section // 7
+ */
+export function locateChains(
+  at: ArrayLike<number>,
+  digests: Uint32Array,
+  stored: Uint8Array,
+  seeds: Uint32Array,
+  first: Uint32Array,
+  bits: number,
+  minLength = 2,
+): LocatedChain[] {
+  const n = at.length;
+  const search = new ChainSearch(n, digests, stored, seeds, first, bits, minLength);
+  for (let h = 0; h < n; h++) {
+    const pos = at[h];
+    search.expire(pos);
+    let aheadEnd = h + 1;
+    while (aheadEnd < n && aheadEnd - h <= LOOKAHEAD && at[aheadEnd] - pos <= LOCATOR_GAP) aheadEnd++;
+    const { explained, forks } = search.extend(h, pos, aheadEnd);
+    const skip = explained || (h + 1 < n && search.insideLongCopy(h));
+    for (const f of forks) search.open.push(f);
+    if (forks.length > 0) search.keepLongest();
+    // a chain starts only where four hits lie within the gap (the hit and three just ahead): a chain that can become
+    // evidence needs more than that, and single hits and pairs are what text in no pack shows
+    if (skip || aheadEnd < h + 1 + SEED_AHEAD) continue;
+    search.seed(h, pos, aheadEnd);
+  }
+  for (const o of search.open) search.close(o);
+  search.done.sort((x, y) => x.positions[0] - y.positions[0] || x.section - y.section);
+  return search.done;
+}
