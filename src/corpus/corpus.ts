@@ -599,17 +599,17 @@ export class Corpus {
       let found = 0;
       for (const d of targets) found += d.shinglesFound(hashes, hitAt);
       const runs: Array<[number, number]> = [];
-      const gap = chainGap(EXACT_WINDOW, EXACT_SIZE);
-      for (let i = 0, first = -1, last = -1; i <= hitAt.length; i++) {
-        if (i < hitAt.length && hitAt[i] === 0) continue;
-        if (first >= 0 && (i === hitAt.length || i - last > gap)) {
+      // most items of a scan hold none: no runs to read
+      if (found === 0) return { found, byteLength, runs };
+      const n = hitAt.length;
+      let first = hitAt.indexOf(1);
+      for (let last = first, i = first + 1; first >= 0; i++) {
+        if (i < n && hitAt[i] === 0) continue;
+        if (i === n || i - last > RUN_GAP) {
           runs.push(span(first, last));
-          first = -1;
+          first = i < n ? i : -1;
         }
-        if (i < hitAt.length) {
-          if (first < 0) first = i;
-          last = i;
-        }
+        last = i;
       }
       return { found, byteLength, runs };
     });
@@ -1042,6 +1042,8 @@ const MAX_ALIGN_BUDGET_MS = 60_000;
 const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
 /** The query's fingerprint of a search for copies only (`reworded: false`): no MinHash, as no near duplicate is looked up. */
 const COPY_SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
+/** Furthest apart two found 5-grams of one run are (in shingles): what a seed chain bridges. */
+const RUN_GAP = chainGap(EXACT_WINDOW, EXACT_SIZE);
 
 /** A batch for {@link Corpus.addFingerprintedDocuments}: documents and their fingerprints, same order. */
 export interface FingerprintedDocuments {
