@@ -13,7 +13,7 @@ import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } f
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, withShingleHashes } from '../fingerprint/fingerprint.js';
+import { fingerprintCore, toText, withShingleHashes } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
@@ -667,6 +667,7 @@ export class Corpus {
         : null;
     remote?.catch(() => undefined); // awaited below; a local failure must not leave it unhandled meanwhile
     const steps = this.searchSteps(core, query, options, () => performance.now() - paused);
+    let utf8: Uint8Array | undefined;
     for (let input: unknown; ; ) {
       let step: IteratorResult<Pause | PureWork | Fetch, DetailedSearch>;
       try {
@@ -675,7 +676,10 @@ export class Corpus {
         stop?.abort(); // the local search failed: the remote calls end too
         throw e;
       }
-      if (step.done) return remote ? withSources(step.value, await remote) : step.value;
+      if (step.done) {
+        const found = utf8 ? { ...step.value, utf8 } : step.value;
+        return remote ? withSources(found, await remote) : found;
+      }
       input = undefined;
       const work = step.value;
       if (work.kind === 'pause') {
@@ -686,7 +690,12 @@ export class Corpus {
         input = await waited(run.offload.run(work));
       } else {
         if (performance.now() - sliceStart >= sliceMs) await waited(turn());
-        input = runWork(core, work);
+        input =
+          run.keepUtf8 === true && work.kind === 'fingerprint' && work.text === query && utf8 === undefined
+            ? fingerprintCore(core, query, work.options, (raw) => {
+                utf8 = raw.slice();
+              }).fp
+            : runWork(core, work);
       }
     }
   }
