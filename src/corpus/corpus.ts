@@ -13,7 +13,7 @@ import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } f
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { toText, withShingleHashes } from '../fingerprint/fingerprint.js';
+import { fingerprintCore, toText, withShingleHashes } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
@@ -600,17 +600,17 @@ export class Corpus {
       let found = 0;
       for (const d of targets) found += d.shinglesFound(hashes, hitAt);
       const runs: Array<[number, number]> = [];
-      const gap = chainGap(EXACT_WINDOW, EXACT_SIZE);
-      for (let i = 0, first = -1, last = -1; i <= hitAt.length; i++) {
-        if (i < hitAt.length && hitAt[i] === 0) continue;
-        if (first >= 0 && (i === hitAt.length || i - last > gap)) {
+      // most items of a scan hold none: no runs to read
+      if (found === 0) return { found, byteLength, runs };
+      const n = hitAt.length;
+      let first = hitAt.indexOf(1);
+      for (let last = first, i = first + 1; first >= 0; i++) {
+        if (i < n && hitAt[i] === 0) continue;
+        if (i === n || i - last > RUN_GAP) {
           runs.push(span(first, last));
-          first = -1;
+          first = i < n ? i : -1;
         }
-        if (i < hitAt.length) {
-          if (first < 0) first = i;
-          last = i;
-        }
+        last = i;
       }
       return { found, byteLength, runs };
     });
@@ -668,6 +668,7 @@ export class Corpus {
         : null;
     remote?.catch(() => undefined); // awaited below; a local failure must not leave it unhandled meanwhile
     const steps = this.searchSteps(core, query, options, () => performance.now() - paused);
+    let utf8: Uint8Array | undefined;
     for (let input: unknown; ; ) {
       let step: IteratorResult<Pause | PureWork | Fetch, DetailedSearch>;
       try {
@@ -676,7 +677,10 @@ export class Corpus {
         stop?.abort(); // the local search failed: the remote calls end too
         throw e;
       }
-      if (step.done) return remote ? withSources(step.value, await remote) : step.value;
+      if (step.done) {
+        const found = utf8 ? { ...step.value, utf8 } : step.value;
+        return remote ? withSources(found, await remote) : found;
+      }
       input = undefined;
       const work = step.value;
       if (work.kind === 'pause') {
@@ -687,7 +691,12 @@ export class Corpus {
         input = await waited(run.offload.run(work));
       } else {
         if (performance.now() - sliceStart >= sliceMs) await waited(turn());
-        input = runWork(core, work);
+        input =
+          run.keepUtf8 === true && work.kind === 'fingerprint' && work.text === query && utf8 === undefined
+            ? fingerprintCore(core, query, work.options, (raw) => {
+                utf8 = raw.slice();
+              }).fp
+            : runWork(core, work);
       }
     }
   }
@@ -1029,6 +1038,8 @@ const MAX_ALIGN_BUDGET_MS = 60_000;
 const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, workHash: false, winnow: false });
 /** The query's fingerprint of a search for copies only (`reworded: false`): no MinHash, as no near duplicate is looked up. */
 const COPY_SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
+/** Furthest apart two found 5-grams of one run are (in shingles): what a seed chain bridges. */
+const RUN_GAP = chainGap(EXACT_WINDOW, EXACT_SIZE);
 
 /** A batch for {@link Corpus.addFingerprintedDocuments}: documents and their fingerprints, same order. */
 export interface FingerprintedDocuments {

@@ -265,6 +265,8 @@ export interface DetailedSearch {
   readonly result: SearchResult;
   readonly details: Map<string, DatasetSearchDetail>;
   readonly fingerprint: Fingerprint;
+  /** The query as UTF-8, when `SliceOptions.keepUtf8` asked for it and its fingerprint was made in this thread. */
+  readonly utf8?: Uint8Array;
 }
 
 /**
@@ -289,6 +291,12 @@ export interface SliceOptions {
   readonly sliceMs?: number;
   /** Runs the query's fingerprints and content-word pairs on another thread. @default in this thread */
   readonly offload?: Offload;
+  /**
+   * Keep the query's UTF-8 as the core's tokenizer wrote it (`DetailedSearch.utf8`), when its fingerprint is
+   * made in this thread: a caller that needs the bytes (analyze's work hash and record) then encodes it once.
+   * @default false
+   */
+  readonly keepUtf8?: boolean;
 }
 
 /**

@@ -69,9 +69,15 @@ export interface CoreFingerprint {
 }
 
 /**
- * Run the synchronous part of the pipeline on one core. `text` must be well-formed (see toText).
+ * Run the synchronous part of the pipeline on one core. `text` must be well-formed (see toText). With word
+ * shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a view, valid only during the call).
  */
-export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): CoreFingerprint {
+export function fingerprintCore(
+  core: Core,
+  text: string,
+  o: ResolvedOptions,
+  onRawBytes?: (view: Uint8Array) => void,
+): CoreFingerprint {
   return core.guard(() => {
     const L = core.layout();
     const seed = BigInt(o.seed);
@@ -90,9 +96,10 @@ export function fingerprintCore(core: Core, text: string, o: ResolvedOptions): C
         core,
         L,
         text,
-        o.workHash
+        o.workHash || onRawBytes
           ? (raw) => {
-              workHash = startSha256Hex(raw);
+              if (o.workHash) workHash = startSha256Hex(raw);
+              onRawBytes?.(raw);
             }
           : undefined,
       );

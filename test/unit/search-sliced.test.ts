@@ -99,6 +99,21 @@ describe('sliced search', () => {
     }
   });
 
+  it('keeps the query as UTF-8 only when asked and fingerprinted in this thread (keepUtf8), the result unchanged', async () => {
+    const { engine, query: short } = await setup();
+    const query = `${short} Café “naïve” 😀 漢字`;
+    const { offload } = await recordingOffload();
+    const plain = await engine.corpus.searchDetailedAsync(query, SEARCH);
+    expect(plain.utf8).toBeUndefined();
+    const kept = await engine.corpus.searchDetailedAsync(query, SEARCH, { keepUtf8: true });
+    expect(kept.utf8).toEqual(new TextEncoder().encode(query));
+    const { utf8: _u, ...rest } = kept;
+    expect(json(rest)).toBe(json(plain));
+    // a long query's fingerprint goes to the offload: no bytes come back, the caller encodes them itself
+    const long = `${query}\n\n${thursday.slice(100_000, 120_000)}`;
+    expect((await engine.corpus.searchDetailedAsync(long, SEARCH, { keepUtf8: true, offload })).utf8).toBeUndefined();
+  });
+
   it('analyze gives the same analysis sliced, offloaded and in one go', async () => {
     const { engine, query } = await setup();
     const { offload } = await recordingOffload();

@@ -268,6 +268,7 @@ async function searchContent(
     result: found,
     details,
     fingerprint: fp,
+    utf8: searchedUtf8,
   } = await corpus.searchDetailedAsync(
     extracted.text,
     {
@@ -284,11 +285,14 @@ async function searchContent(
       ...(document ? { sections: document.sections } : {}),
       ...(options.onProgress ? { onRemoteCall: progress.remoteCall } : {}),
     },
-    { sliceMs: options.sliceMs, offload: options.offload },
+    // a text searched as sent: its UTF-8 as the search's tokenizer wrote it, for the work hash and the record
+    { sliceMs: options.sliceMs, offload: options.offload, keepUtf8: !req.file && !req.utf8 },
   );
   await breathe();
   // the work is what was sent: a file's bytes, a text's UTF-8 (encoded once: the record keeps it too)
-  const utf8 = req.file ? null : (req.utf8 ?? utf8Of(req.content));
+  const utf8 = req.file
+    ? null
+    : (req.utf8 ?? (searchedUtf8 && extracted.text === req.content ? searchedUtf8 : utf8Of(req.content)));
   const bytes = req.file ?? (utf8 as Uint8Array);
   const workHash = startSha256Hex(bytes);
   // passages many documents share (boilerplate) count once: offsets are the extracted text's, before mapping
