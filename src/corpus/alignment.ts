@@ -578,11 +578,12 @@ export interface DocumentPairs {
  * to beat is the stretch that shares the most in another document of the field. What those share with the query is
  * the vocabulary of the field (benchmark names, terms of art), which the source document's own neighbours need not
  * show (a 150-word passage of the XLNet paper on RACE and GLUE, aligned as a summary of 6,200 characters of the
- * RoBERTa paper, shares 7 of its 53 pairs with it, under 1 with its neighbours, 3 with a stretch of another aligned
- * paper: bench/eval-false-attribution.mjs). It weighs the evidence, not whether the passage is reported: the best of
- * a hundred stretches is a high bar for a short passage, and as that test too it dropped 17 of 2,229 LLM paraphrases
- * of arXiv passages that their neighbours keep, and no passage of another paper (bench/eval-paraphrase.mjs: a
- * paraphrase shares a median 0.30 of its pairs with its source, 0.04 with passages of other papers of the field).
+ * RoBERTa paper, shares 7 of its 53 pairs with it, at most 1 with its neighbours, 3 with a stretch of another
+ * aligned paper: its aligned chance 0.0095 → 1, bench/eval-false-attribution.mjs). It weighs the evidence, not
+ * whether the passage is reported: the best of a hundred stretches is a high bar for a short passage, and as that
+ * test too it dropped 17 of 2,229 LLM paraphrases of arXiv passages that their neighbours keep, and no passage of
+ * another paper (bench/eval-paraphrase.mjs: a paraphrase shares a median 0.30 of its pairs with its source, 0.04
+ * with passages of other papers of the field).
  * @example
  * const rate = fieldBackground(pairSet(normalize(passage)), 600, [{ pairs: contentPairs(other), length: other.length }])
  */
