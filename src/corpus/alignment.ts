@@ -6,10 +6,11 @@
  * reuse kind and a similarity from the words the two passages share (see `ExactMatch.reuse`).
  *
  * The work is bounded: at most `candidates` documents per query, strongest first, and a budget of work —
- * characters of text aligned, counted the same on every machine and under any load — after which the
- * remaining candidates keep their seed matches (the report says so). A time limit stays as a safety net only:
- * when the clock stops the alignment first, the result depends on the machine's speed, and the report says
- * that too (`time_limit_reached`), so it is never a silently different answer.
+ * characters of text aligned, and of the other aligned documents read for a field background, counted the same on
+ * every machine and under any load — after which the remaining candidates keep their seed matches (the report says
+ * so). A time limit stays as a safety net only: when the clock stops the alignment first, the result depends on
+ * the machine's speed, and the report says that too (`time_limit_reached`), so it is never a silently different
+ * answer.
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
