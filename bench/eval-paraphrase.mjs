@@ -16,6 +16,8 @@
 //   node bench/eval-paraphrase.mjs                (needs dist/; writes bench/results/eval-paraphrase.json)
 //   node bench/eval-paraphrase.mjs --dist DIR     (another build: DIR/index.js)
 //   node bench/eval-paraphrase.mjs --check        (no report: exit 1 below CHECK_FLOORS)
+//   node bench/eval-paraphrase.mjs --per-query F  (also writes every query's outcome to F, JSON lines: two builds
+//                                                  compared query by query)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -77,14 +79,24 @@ function coveredChars(n, intervals) {
   return c;
 }
 
+/** What the per-query output keeps of a match. */
+const outcomeOf = (m) => ({
+  document: m.document_id,
+  reuse: m.reuse ?? 'seed',
+  similarity: m.similarity,
+  query: [m.query_start, m.query_end],
+  source: [m.source_start, m.source_end],
+});
+
 const quantile = (sorted, q) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : null;
 
 /**
  * Run both folds with `engine` (createEngine() of the build under test). Returns the report object.
- * opts.limit: at most that many positive and negative queries per fold (a quick check).
+ * opts.limit: at most that many positive and negative queries per fold (a quick check); opts.perQuery: called with
+ * each query's outcome ({ fold, role, paper, passage, k, found, covered, chars, confidence, matches }).
  */
-export async function evaluate(engine, file, { limit = 0, log = () => {} } = {}) {
+export async function evaluate(engine, file, { limit = 0, log = () => {}, perQuery = null } = {}) {
   const papers = loadPapers(file);
   const [h0, h1] = halves(papers);
   const pos = { n: 0, found: 0, placed: 0, covered: 0, chars: 0, wrong: 0, kinds: {} };
@@ -102,10 +114,12 @@ export async function evaluate(engine, file, { limit = 0, log = () => {} } = {})
       { id },
       indexed.map((p) => ({ id: p.id, text: docs.get(p.id).text })),
     );
+    let confidence = 0; // the last analysis's overall confidence (the per-query output)
     const analyse = async (content) => {
       const t0 = performance.now();
       const r = await engine.analyze({ content, content_type: 'text' });
       times.push(performance.now() - t0);
+      confidence = r.confidence;
       return r.matches.filter((m) => m.kind === 'exact' && m.document_id !== null);
     };
     let q = 0;
@@ -129,6 +143,21 @@ export async function evaluate(engine, file, { limit = 0, log = () => {} } = {})
             own.map((m) => [m.query_start, m.query_end]),
           );
           for (const m of own) pos.kinds[m.reuse ?? 'seed'] = (pos.kinds[m.reuse ?? 'seed'] ?? 0) + 1;
+          perQuery?.({
+            fold,
+            role: 'paraphrase',
+            paper: p.id,
+            passage: k,
+            k: r.paraphrases.indexOf(para),
+            found: own.length > 0,
+            covered: coveredChars(
+              para.length,
+              own.map((m) => [m.query_start, m.query_end]),
+            ),
+            chars: para.length,
+            confidence,
+            matches: ms.map(outcomeOf),
+          });
         }
       }
     }
@@ -138,7 +167,17 @@ export async function evaluate(engine, file, { limit = 0, log = () => {} } = {})
         for (const [kind, text] of [['verbatim', r.verbatim], ...r.paraphrases.map((x) => ['paraphrase', x])]) {
           if (limit && nq >= limit) break;
           nq++;
-          const hit = (await analyse(text)).length > 0;
+          const got = await analyse(text);
+          const hit = got.length > 0;
+          perQuery?.({
+            fold,
+            role: `negative-${kind}`,
+            paper: p.id,
+            passage: r.passage_index,
+            found: hit,
+            confidence,
+            matches: got.map(outcomeOf),
+          });
           neg.n++;
           neg[`${kind}N`]++;
           if (hit) {
@@ -202,7 +241,13 @@ if (isMain) {
   const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
   const engine = await createEngine();
   const t0 = performance.now();
-  const report = await evaluate(engine, file, { log: console.log });
+  const perQueryFile = opt('per-query') ? resolve(opt('per-query')) : null;
+  const lines = [];
+  const report = await evaluate(engine, file, {
+    log: console.log,
+    perQuery: perQueryFile ? (o) => lines.push(JSON.stringify(o)) : null,
+  });
+  if (perQueryFile) writeFileSync(perQueryFile, lines.join('\n') + '\n');
   const ok =
     report.positives.found >= CHECK_FLOORS.found && report.negatives.false_match_rate <= CHECK_FLOORS.false_match_rate;
   console.log(

@@ -6,10 +6,11 @@
  * reuse kind and a similarity from the words the two passages share (see `ExactMatch.reuse`).
  *
  * The work is bounded: at most `candidates` documents per query, strongest first, and a budget of work —
- * characters of text aligned, counted the same on every machine and under any load — after which the
- * remaining candidates keep their seed matches (the report says so). A time limit stays as a safety net only:
- * when the clock stops the alignment first, the result depends on the machine's speed, and the report says
- * that too (`time_limit_reached`), so it is never a silently different answer.
+ * characters of text aligned, and of the other aligned documents read for a field background, counted the same on
+ * every machine and under any load — after which the remaining candidates keep their seed matches (the report says
+ * so). A time limit stays as a safety net only: when the clock stops the alignment first, the result depends on
+ * the machine's speed, and the report says that too (`time_limit_reached`), so it is never a silently different
+ * answer.
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
@@ -19,7 +20,7 @@ import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datase
 import type { ExactMatch, ReuseKind, SearchMatch } from '../datasets/types.js';
 import { binomialUpperTail } from '../stats/binomial.js';
 import { normalize, type Normalized } from '../text/normalize.js';
-import { pairsOfNormalized, type ContentPairs } from './content-pairs.js';
+import { contentPairs, pairsOfNormalized, type ContentPairs } from './content-pairs.js';
 import type { PairCandidate } from './content-words.js';
 import type { AlignedEvidence, AlignmentReport } from './types.js';
 import { ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
@@ -66,8 +67,10 @@ const candidateTokens = new TokenizedCache(1 << 24);
  * ITEMS_PER_PAUSE query pairs, so a sliced search can give the event loop a turn there. The work budget is
  * checked before each candidate: the characters aligned so far, the same however the work is sliced and however
  * busy the machine. `now` is the clock of the time limit (the safety net): a sliced search passes one that stops
- * while it is paused. The budget bounds the aligning of candidates; the backgrounds of the documents that aligned
- * and their passages' shared words follow (work linear in the query and the passages).
+ * while it is paused. The budget bounds the aligning of candidates and the reading of the other aligned documents
+ * for the field background of a query that is all passage ({@link FieldReader}: each document's characters once);
+ * the backgrounds of the documents that aligned and their passages' shared words follow (work linear in the query
+ * and the passages).
  */
 export function* alignSteps(
   core: Core,
@@ -114,6 +117,7 @@ export function* alignSteps(
   // (a search for copies only, `reworded` false, reads no backgrounds: it keeps no reworded passage)
   const occurrences = reworded && done.length > 0 ? yield* pairOccurrences(pairsOf.query()) : null;
   const withSpans = done.filter((d) => d.spans.length > 0);
+  const field = new FieldReader(done, work, budget.chars, () => now() - started > budget.ms);
   const backgrounds =
     occurrences && withSpans.length > 0 ? yield* pairBackgrounds(pairsOf, withSpans, occurrences.previous) : [];
   const backgroundOf = new Map(withSpans.map((d, k) => [d, backgrounds[k]]));
@@ -141,16 +145,15 @@ export function* alignSteps(
       }
       const queryPairs = pairSet(qn);
       const pairs = sharedPairs(queryPairs, sn);
-      const background = passageBackground(REUSE_RANK[match.reuse] === 0, documentBackground, () => ({
-        neighbours: neighbourBackground(queryPairs, text, s),
-        field: () => fieldBackground(queryPairs, s, othersOf(d, done)),
+      const counts = passageCounts(pairs, REUSE_RANK[match.reuse] === 0, documentBackground, {
+        neighbours: () => neighbourBackground(queryPairs, text, s),
         local: () => localBackground(pairsOf, d, s),
-      }));
+        field: () => fieldBackground(queryPairs, s.b_end - s.b_start, field.others(d)),
+      });
       // a reworded passage is reported only when its shared content words beat its document's background
-      const beyondChance = binomialUpperTail(pairs.shared, pairs.pairs, background) <= PARAPHRASE_ALPHA;
-      if (REUSE_RANK[match.reuse] === 0 && !beyondChance) continue;
+      if (counts === null) continue;
       kept.push(match);
-      countsOf.set(match, { ...pairs, background });
+      countsOf.set(match, counts);
     }
     let perDoc = aligned.get(id);
     if (!perDoc) aligned.set(id, (perDoc = new Map()));
@@ -166,6 +169,8 @@ export function* alignSteps(
   }
   // distinct pairs of the query: a million or so in 10 MB
   const queryPairs = passages.size > 0 && occurrences ? occurrences.distinct : 0;
+  exhausted ||= field.cut;
+  timedOut ||= field.late;
   const evidence = new Map<string, AlignedEvidence>();
   for (const [id, list] of passages) evidence.set(id, { documents: aligned.get(id)!.size, queryPairs, passages: list });
   return {
@@ -539,62 +544,124 @@ export function neighbourBackground(
 }
 
 /**
- * The background a passage's shared content-word pairs are tested against. A reworded passage of a long query is
- * also read against the query text around it (same text, same subject): a query of many topics would otherwise leave
- * its one passage on a field a low background against a document of that field (bench/eval-false-attribution.mjs,
- * concatenations of unrelated texts); a reworded passage of a query that is all aligned (`documentBackground` null),
- * against the other documents aligned with it as well ({@link fieldBackground}).
+ * The counts of a passage with the background its evidence is weighed against, or null when a reworded passage
+ * (`rewordedOnly`) is not reported: its shared pairs are not beyond its own document's background (at most
+ * PARAPHRASE_ALPHA). A reworded passage of a long query is also read against the query text around it (same text,
+ * same subject): a query of many topics would otherwise leave its one passage on a field a low background against a
+ * document of that field (bench/eval-false-attribution.mjs, concatenations of unrelated texts). A query that is all
+ * aligned (`documentBackground` null) leaves the source span's neighbours to measure on; the evidence of a reworded
+ * passage of such a query is weighed against the field as well ({@link fieldBackground}), once it is reported.
  */
-function passageBackground(
+function passageCounts(
+  pairs: { readonly pairs: number; readonly shared: number },
   rewordedOnly: boolean,
   documentBackground: number | null,
-  rates: () => { neighbours: number; field: () => number; local: () => number },
-): number {
-  if (documentBackground !== null)
-    return rewordedOnly ? Math.max(documentBackground, rates().local()) : documentBackground;
-  const r = rates();
-  return rewordedOnly ? Math.max(r.neighbours, r.field()) : r.neighbours;
+  rates: { readonly neighbours: () => number; readonly local: () => number; readonly field: () => number },
+): PassageCounts | null {
+  if (!rewordedOnly) return { ...pairs, background: documentBackground ?? rates.neighbours() };
+  const own = documentBackground === null ? rates.neighbours() : Math.max(documentBackground, rates.local());
+  if (binomialUpperTail(pairs.shared, pairs.pairs, own) > PARAPHRASE_ALPHA) return null;
+  return { ...pairs, background: documentBackground === null ? Math.max(own, rates.field()) : own };
+}
+
+/** The sampled content-word pairs of a whole document and its length ({@link fieldBackground} reads its stretches). */
+export interface DocumentPairs {
+  readonly pairs: ContentPairs;
+  readonly length: number;
 }
 
 /**
- * The background of a reworded passage of a query that is all aligned, measured on the other documents the aligner
- * paired with the query (of any dataset searched): the largest share of the passage's distinct sampled pairs that a
- * stretch of another document as long as the source passage holds, its stretches starting every half length (0 with
- * no other document). The documents a query aligns with are the corpus's texts on its subject, and the source passage
- * is the stretch of its document that shares the most with the query: the null to beat is the stretch that shares
- * the most in another document of the field. What those share with the query is the vocabulary of the field
- * (benchmark names, terms of art), which the source document's own neighbours need not show (a passage of the XLNet
- * paper on RACE and GLUE shares 10 of its 59 pairs with the RoBERTa paper's passage on them, 2 with its neighbours).
- * A passage reworded from its document shares far more with it than with the others (LLM paraphrases of arXiv
- * passages: a median 0.30 of their pairs with their source, 0.04 with passages of other papers of the field,
- * bench/eval-paraphrase.mjs).
+ * The evidence background of a reworded passage of a query that is all aligned, measured on the other documents the
+ * aligner paired with the query (of any dataset searched): the largest share of the passage's distinct sampled pairs
+ * that a stretch of another document `len` characters long holds (the source passage's length), its stretches
+ * starting every half length (0 with no other document). The documents a query aligns with are the corpus's texts on
+ * its subject, and the source passage is the stretch of its document that shares the most with the query: the null
+ * to beat is the stretch that shares the most in another document of the field. What those share with the query is
+ * the vocabulary of the field (benchmark names, terms of art), which the source document's own neighbours need not
+ * show (a 150-word passage of the XLNet paper on RACE and GLUE, aligned as a summary of 6,200 characters of the
+ * RoBERTa paper, shares 7 of its 53 pairs with it, at most 1 with its neighbours, 3 with a stretch of another
+ * aligned paper: its aligned chance 0.0095 → 1, bench/eval-false-attribution.mjs). It weighs the evidence, not
+ * whether the passage is reported: the best of a hundred stretches is a high bar for a short passage, and as that
+ * test too it dropped 17 of 2,229 LLM paraphrases of arXiv passages that their neighbours keep, and no passage of
+ * another paper (bench/eval-paraphrase.mjs: a paraphrase shares a median 0.30 of its pairs with its source, 0.04
+ * with passages of other papers of the field).
  * @example
- * const rate = fieldBackground(pairSet(normalize(passage)), { b_start: 4000, b_end: 4600 }, [otherText])
+ * const rate = fieldBackground(pairSet(normalize(passage)), 600, [{ pairs: contentPairs(other), length: other.length }])
  */
 export function fieldBackground(
   queryPairs: ReadonlySet<number>,
-  s: { readonly b_start: number; readonly b_end: number },
-  others: readonly string[],
+  len: number,
+  others: readonly DocumentPairs[],
 ): number {
-  const len = s.b_end - s.b_start;
   if (queryPairs.size === 0 || len <= 0) return 0;
   const step = Math.max(1, Math.ceil(len / 2));
   let most = 0;
-  for (const t of others) {
-    for (let from = 0; from < t.length; from += step) {
-      const to = Math.min(t.length, from + len);
+  for (const { pairs, length } of others) {
+    // the document's pairs that the passage holds, in text order: the stretches count only these
+    const held: number[] = [];
+    for (let i = 0; i < pairs.hashes.length; i++) if (queryPairs.has(pairs.hashes[i])) held.push(i);
+    if (held.length <= most * queryPairs.size) continue; // no stretch of it can hold more
+    const seen = new Set<number>();
+    for (let from = 0, k = 0; from < length; from += step) {
+      const to = Math.min(length, from + len);
       if (to - from < MIN_NEIGHBOUR_SHARE * len) break;
-      const { shared } = sharedPairs(queryPairs, normalize(t.slice(cutBefore(t, from), cutAfter(t, to))));
-      most = Math.max(most, shared / queryPairs.size);
-      if (to === t.length) break;
+      while (k < held.length && pairs.starts[held[k]] < from) k++;
+      seen.clear();
+      for (let j = k; j < held.length && pairs.starts[held[j]] < to; j++)
+        if (pairs.ends[held[j]] <= to) seen.add(pairs.hashes[held[j]]);
+      most = Math.max(most, seen.size / queryPairs.size);
+      if (to === length) break;
     }
   }
   return most;
 }
 
-/** The texts of the documents aligned with a query other than `d` ({@link fieldBackground}). */
-const othersOf = (d: AlignedDocument, done: readonly AlignedDocument[]): string[] =>
-  done.filter((o) => o !== d && !(o.dataset === d.dataset && o.doc === d.doc)).map((o) => o.text);
+/**
+ * The other aligned documents of a search as {@link fieldBackground} reads them: each document's pairs found once
+ * per search, its characters counted into the work of the alignment; once the work budget or the time limit is
+ * spent, no further document is read and the search says so (`cut`, `late`: the report's `budget_exhausted` and
+ * `time_limit_reached`), never a silently different background.
+ */
+class FieldReader {
+  /** True when a document was left unread: the work budget or the time limit was spent. */
+  cut = false;
+  /** True when the time limit, not the work budget, left it unread. */
+  late = false;
+  readonly #read = new Map<AlignedDocument, DocumentPairs | null>();
+
+  constructor(
+    private readonly done: readonly AlignedDocument[],
+    private readonly work: { chars: number },
+    private readonly budgetChars: number,
+    private readonly pastTime: () => boolean,
+  ) {}
+
+  /** The pairs of the documents aligned with the query other than `d`, those the budget let be read. */
+  others(d: AlignedDocument): DocumentPairs[] {
+    const out: DocumentPairs[] = [];
+    for (const o of this.done) {
+      if (o === d || (o.dataset === d.dataset && o.doc === d.doc)) continue;
+      const p = this.#pairsOf(o);
+      if (p) out.push(p);
+    }
+    return out;
+  }
+
+  #pairsOf(o: AlignedDocument): DocumentPairs | null {
+    const known = this.#read.get(o);
+    if (known !== undefined) return known;
+    let p: DocumentPairs | null = null;
+    if (this.work.chars >= this.budgetChars || this.pastTime()) {
+      this.cut = true;
+      this.late ||= this.work.chars < this.budgetChars;
+    } else {
+      this.work.chars += o.text.length;
+      p = { pairs: contentPairs(o.text), length: o.text.length };
+    }
+    this.#read.set(o, p);
+    return p;
+  }
+}
 
 /** Query characters on each side of a passage that {@link localBackground} measures on (about 2,000 words). */
 export const LOCAL_BACKGROUND_CHARS = 12_000;

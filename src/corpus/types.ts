@@ -99,9 +99,10 @@ export interface SearchOptions {
    */
   readonly candidates?: number;
   /**
-   * Work budget of the alignment stage, in characters aligned (the query's and the document's windows, summed):
-   * once spent, the remaining candidates keep their seed matches and `alignment.budget_exhausted` is true (a
-   * limitation in analyze and score). Counted in work, not time, so the same search gives the same result on
+   * Work budget of the alignment stage, in characters aligned (the query's and the document's windows, summed) and
+   * read for the field background of a query that is all passage (each other aligned document's text, once): once
+   * spent, the remaining candidates keep their seed matches, documents left unread weigh in no field background,
+   * and `alignment.budget_exhausted` is true (a limitation in analyze and score). Counted in work, not time, so the same search gives the same result on
    * any machine and under any load. @default 8388608 (2²³; a 200,000-character query edited every fourth word aligns 4.6 M)
    */
   readonly alignBudgetChars?: number;
@@ -175,9 +176,15 @@ export interface AlignmentReport {
   readonly limit: number;
   /** The `alignBudgetChars` option: characters the alignment may align. */
   readonly budget_chars: number;
-  /** Characters aligned (query and document windows, summed): the work done, the same on every run. */
+  /**
+   * Characters aligned (query and document windows, summed) and read for field backgrounds: the work done, the
+   * same on every run.
+   */
   readonly aligned_chars: number;
-  /** True when the work budget (or the time limit) stopped the alignment before `limit` candidates. */
+  /**
+   * True when the work budget (or the time limit) stopped the alignment before `limit` candidates, or left an
+   * aligned document unread for a field background.
+   */
   readonly budget_exhausted: boolean;
   /** The `alignBudgetMs` option: the time limit. */
   readonly budget_ms: number;

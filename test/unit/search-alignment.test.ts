@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
-import { reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
+import { PARAPHRASE_ALPHA, reuseKind, sharedRuns } from '../../src/corpus/alignment.js';
 import { contentPairs, PAIR_SAMPLE } from '../../src/corpus/content-pairs.js';
 import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
@@ -36,6 +36,23 @@ function passage(text: string, at: number, chars: number): { text: string; start
 }
 
 const filler = (n: number): string => caesar.slice(20_000, 20_000 + n);
+
+/** A document's sampled pairs as fieldBackground reads them. */
+const pairsOf = (text: string) => ({ pairs: contentPairs(text), length: text.length });
+
+/** Each sentence of `text` with its words in reverse order: the same content-word pairs, none of its word order. */
+const reversedSentences = (text: string): string =>
+  text
+    .split(/(?<=[.!?;:])\s+/)
+    .map(
+      (x) =>
+        `${x
+          .replace(/[.!?;:]$/, '')
+          .split(/\s+/)
+          .reverse()
+          .join(' ')}.`,
+    )
+    .join(' ');
 
 describe('two-stage search', () => {
   it('aligns a heavily edited passage: right document, query and source spans, kind edited or paraphrase', async () => {
@@ -308,7 +325,7 @@ describe('background of a query that is one passage', () => {
     const q = normalize(REWORDED.slice(m.query_start, m.query_end));
     const rate = neighbourBackground(pairSet(q), persuasion, { b_start: m.source_start, b_end: m.source_end });
     // ... or the other document's, where its stretch on the subject shares more (fieldBackground)
-    const field = fieldBackground(pairSet(q), { b_start: m.source_start, b_end: m.source_end }, [thursday]);
+    const field = fieldBackground(pairSet(q), m.source_end - m.source_start, [pairsOf(thursday)]);
     expect(p.background_rate).toBeCloseTo(Math.max(rate, field), 6);
     expect(rate).toBeLessThan(NO_CONTROL_BACKGROUND / 2);
     expect(p.shared / p.pairs).toBeGreaterThan(3 * rate);
@@ -321,17 +338,98 @@ describe('background of a query that is one passage', () => {
     const words = (seed: number, n: number): string =>
       Array.from({ length: n }, (_, i) => `w${String((i * 7919 + seed * 104729) % 5000).padStart(4, '0')}x`).join(' ');
     const passage = words(2, 120);
-    const span = { b_start: 0, b_end: passage.length };
+    const len = passage.length;
     const q = pairSet(normalize(passage));
     // another document holding the passage's words between unrelated text: all its pairs, in one of its stretches
-    expect(fieldBackground(q, span, [`${words(7, 300)} ${passage} ${words(8, 300)}`])).toBeGreaterThan(0.9);
+    expect(fieldBackground(q, len, [pairsOf(`${words(7, 300)} ${passage} ${words(8, 300)}`)])).toBeGreaterThan(0.9);
     // other documents sharing nothing, or none at all: no field background
-    expect(fieldBackground(q, span, [words(4, 600), words(5, 50)])).toBe(0);
-    expect(fieldBackground(q, span, [])).toBe(0);
+    expect(fieldBackground(q, len, [pairsOf(words(4, 600)), pairsOf(words(5, 50))])).toBe(0);
+    expect(fieldBackground(q, len, [])).toBe(0);
     // half of its words in one stretch of another document: about half its pairs, the most of the documents
-    const half = fieldBackground(q, span, [words(9, 400), `${words(6, 200)} ${passage.slice(0, passage.length >> 1)}`]);
+    const halfText = `${words(6, 200)} ${passage.slice(0, passage.length >> 1)}`;
+    const half = fieldBackground(q, len, [pairsOf(words(9, 400)), pairsOf(halfText)]);
     expect(half).toBeGreaterThan(0.3);
     expect(half).toBeLessThan(0.7);
+    // a stretch is as long as the source passage: its words spread over twice that length are never all in one
+    const spread = passage
+      .split(' ')
+      .map((w, i) => `${w} ${words(10 + i, 1)}`)
+      .join(' ');
+    expect(fieldBackground(q, len, [pairsOf(spread)])).toBeLessThan(0.7);
+    expect(fieldBackground(q, 2 * len, [pairsOf(spread)])).toBeGreaterThan(fieldBackground(q, len, [pairsOf(spread)]));
+  });
+
+  it('a reworded paragraph whose words another aligned document holds in part is reported; the field weighs its evidence', async () => {
+    // the other document: a novel with half of the query's sentences in it, words reversed (the same content-word
+    // pairs, in no order the query has): the vocabulary of the passage in another text, beside its true source
+    const half = REWORDED.indexOf('Luckily');
+    const other = `${thursday.slice(0, 100_000)}\n\n${reversedSentences(REWORDED.slice(0, half))}\n\n${thursday.slice(100_000, 200_000)}`;
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text: persuasion }]);
+    await engine.addDataset({ id: 'field' }, [{ id: 'other', text: other }]);
+    const r = await engine.analyze({ content: REWORDED, content_type: 'text' });
+    const [m] = r.matches.filter((x): x is ExactMatch => x.kind === 'exact' && x.document_id === 'persuasion');
+    expect(m.reuse).toBe('paraphrase');
+    const q = pairSet(normalize(REWORDED.slice(m.query_start, m.query_end)));
+    const span = { b_start: m.source_start, b_end: m.source_end };
+    const neighbours = neighbourBackground(q, persuasion, span);
+    const field = fieldBackground(q, m.source_end - m.source_start, [pairsOf(other)]);
+    const books = r.evidence.datasets.find((d) => d.dataset_id === 'books')!.aligned!;
+    const [p] = books.passages;
+    // reported: its shared pairs are beyond its own document's background (the source's neighbours) ...
+    expect(binomialUpperTail(p.shared, p.pairs, neighbours)).toBeLessThanOrEqual(PARAPHRASE_ALPHA);
+    // ... though not beyond the other document's stretch, which its evidence is weighed against
+    expect(field).toBeGreaterThan(2 * neighbours);
+    expect(p.background_rate).toBeCloseTo(field, 6);
+    expect(binomialUpperTail(p.shared, p.pairs, p.background_rate)).toBeGreaterThan(PARAPHRASE_ALPHA);
+    engine.dispose();
+  });
+
+  it('a passage whose words another aligned document holds as much counts nothing beyond chance', async () => {
+    const other = `${thursday.slice(0, 100_000)}\n\n${reversedSentences(REWORDED)}\n\n${thursday.slice(100_000, 200_000)}`;
+    const chanceOf = async (datasets: Array<{ id: string; text: string }>) => {
+      const engine = await createEngine();
+      for (const d of datasets) await engine.addDataset({ id: d.id }, [d]);
+      const r = await engine.analyze({ content: REWORDED, content_type: 'text' });
+      engine.dispose();
+      const books = r.evidence.datasets.find((d) => d.dataset_id === 'persuasion')!.aligned!;
+      expect(r.matches.some((x) => x.kind === 'exact' && x.document_id === 'persuasion')).toBe(true);
+      return books.chance;
+    };
+    // alone, the reworded paragraph is strong evidence of the book; beside a text that holds all its words, none
+    expect(await chanceOf([{ id: 'persuasion', text: persuasion }])).toBeLessThan(1e-3);
+    const beside = await chanceOf([
+      { id: 'persuasion', text: persuasion },
+      { id: 'other', text: other },
+    ]);
+    expect(beside).toBeGreaterThan(PARAPHRASE_ALPHA);
+  });
+
+  it('reading the other documents for the field background counts against the work budget, and says so', async () => {
+    const half = REWORDED.indexOf('Luckily');
+    const other = `${thursday.slice(0, 100_000)}\n\n${reversedSentences(REWORDED.slice(0, half))}\n\n${thursday.slice(100_000, 200_000)}`;
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'books' }, [
+      { id: 'persuasion', text: persuasion },
+      { id: 'other', text: other },
+    ]);
+    const whole = engine.search(REWORDED);
+    expect(whole.alignment).toMatchObject({ aligned: 2, budget_exhausted: false });
+    // the paraphrase of Persuasion is all the query: its field background read the other document, counted in the work
+    // (the other document's passage leaves half the query to measure its own background on: it reads no field)
+    const fieldChars = other.length;
+    expect(whole.alignment.aligned_chars).toBeGreaterThan(fieldChars);
+    // a budget that the aligning of the candidates spends: both aligned, neither read, and the search says so
+    const aligning = whole.alignment.aligned_chars - fieldChars;
+    const cut = engine.search(REWORDED, { alignBudgetChars: aligning });
+    expect(cut.alignment).toMatchObject({ aligned: 2, aligned_chars: aligning, budget_exhausted: true });
+    expect(cut.alignment.time_limit_reached).toBe(false);
+    // the passages are reported as before: their own documents' backgrounds decide that
+    const listed = (r: typeof whole) => r.matches.filter((m) => m.kind === 'exact').map((m) => m.document_id);
+    expect(listed(cut)).toEqual(listed(whole));
+    const analyzed = await engine.analyze({ content: REWORDED, content_type: 'text' }, { alignBudgetChars: aligning });
+    expect(analyzed.limitations).toContain('alignment_budget_exhausted');
+    engine.dispose();
   });
 
   it('neighbourBackground: the larger share held by the text just before or after; the prior with no neighbour', () => {

@@ -256,7 +256,7 @@ const ROWS = [
   [
     'alignment_budget_exhausted',
     'limitation',
-    'The alignment stage spent its work budget (characters aligned) before all candidate documents were aligned; the rest report exact seed runs only (`SearchOptions.alignBudgetChars`). The budget is counted in work, so the same request gives the same answer.',
+    'The alignment stage spent its work budget (characters aligned, and read for field backgrounds) before all candidate documents were aligned or read; the rest report exact seed runs only, and a document left unread weighs in no field background (`SearchOptions.alignBudgetChars`). The budget is counted in work, so the same request gives the same answer.',
     'engine.search',
   ],
   [

@@ -24,9 +24,10 @@
  * outside the aligned spans that the document holds (≥ 0.02; a text on the same topic shares pairs everywhere, a
  * reused passage far more inside its span). A query that is all passage leaves nothing outside: q_d is then measured
  * on the source span's neighbours and, for a reworded passage, on the other documents aligned with the query, the
- * field's vocabulary (src/corpus/alignment.ts neighbourBackground, fieldBackground). A passage's chance is
- * π = P(Binomial(ℓ, q_d) ≥ h) per place, with the query's M pairs as places, combined over passages as the chains
- * are and multiplied by the documents aligned (the aligner looked at each):
+ * field's vocabulary (src/corpus/alignment.ts neighbourBackground, fieldBackground; the neighbours alone decide
+ * whether the passage is reported). A passage's chance is π = P(Binomial(ℓ, q_d) ≥ h) per place, with the query's
+ * M pairs as places, combined over passages as the chains are and multiplied by the documents aligned (the aligner
+ * looked at each):
  *
  *     aligned chance = min(1, D · P · minⱼ P(Poisson(M · π₍ⱼ₎) ≥ j))      (P passages, D documents)
  *
