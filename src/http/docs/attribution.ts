@@ -17,7 +17,12 @@ import {
   WORK_TITLE,
 } from './example-kit.js';
 
-const notOwnAnalysis = "the account has no analysis with this id (another account's is not found either)";
+const notOwnAnalysis = {
+  code: 'NOT_FOUND',
+  when: "the account has no analysis with this id (another account's is not found either)",
+} as const;
+
+const notOwnMonitor = { code: 'NOT_FOUND', when: 'the account has no monitor with this id' } as const;
 
 const notOwnWork = {
   code: 'NOT_FOUND',
@@ -337,7 +342,7 @@ function monitorStateDocs(
 ): RouteDocs {
   return {
     description,
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: example.name,
@@ -549,7 +554,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       "strip per searched corpus and per linked model over the work's sections, the passages side by side, the " +
       'chain from corpus to model with its citations, what was not checked, the method and the digests of the ' +
       "inputs, and the signature of the analysis's evidence bundle (`GET …/bundle`). Printing it gives a readable PDF.",
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'page',
@@ -580,7 +585,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       '(RFC 8785) of every member but `signature`. The answer is the canonical JSON itself, without the success ' +
       'envelope: its bytes verify with `trainprint verify` or `verifyEvidenceBundle` of `trainprint/evidence` ' +
       '(docs/works.md says what that proves and what it cannot).',
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'bundle',
@@ -599,7 +604,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       "records the analysis's evidence bundle (`GET …/bundle`) signs as `model_extractions` and its work report " +
       "draws, read without building and signing the bundle. Only the account's own extractions: another " +
       "account's extract jobs over the same text are never listed. Unsigned: verify them through the bundle.",
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'none',
@@ -891,7 +896,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   getMonitor: {
     description: 'A monitor of the account, with its last evaluation per model.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'evaluated',
@@ -916,7 +921,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   deleteMonitor: {
     description: 'Deletes a monitor of the account; its events stay in the log.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'delete',
@@ -944,7 +949,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
     description:
       "The events of a monitor of the account, oldest first: `match.found` when a model's evidence first " +
       'shows, `score.changed` when its score moves. The webhook gets the same events.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'matchFound',
