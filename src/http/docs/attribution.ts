@@ -3,7 +3,7 @@
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used).
  */
 import type { RouteDocs, RouteExample } from '../context.js';
-import { EVIDENCE_METHOD, TRAINPRINT_VERSION } from '../../library.js';
+import { type DatasetEvidence, EVIDENCE_METHOD, TRAINPRINT_VERSION } from '../../library.js';
 import {
   ID,
   KB_MODEL,
@@ -17,7 +17,12 @@ import {
   WORK_TITLE,
 } from './example-kit.js';
 
-const notOwnAnalysis = "the account has no analysis with this id (another account's is not found either)";
+const notOwnAnalysis = {
+  code: 'NOT_FOUND',
+  when: "the account has no analysis with this id (another account's is not found either)",
+} as const;
+
+const notOwnMonitor = { code: 'NOT_FOUND', when: 'the account has no monitor with this id' } as const;
 
 const notOwnWork = {
   code: 'NOT_FOUND',
@@ -72,133 +77,202 @@ const REPORT_KEY = {
   jwk: { kty: 'OKP', crv: 'Ed25519', x: 'oWBbaHwVtZAE5zuTJfBMF86m6tLqMI5l_Z3Vr5B7hjE' },
 } as const;
 
-/** The analysis of the README (`POST /api/v1/attribution/analyze`), as `GET …/analyses/{analysis_id}` reads it back. */
-const README_ANALYSIS = {
+/**
+ * The datasets of the starter server that the analyses below search: the SPDX licences it ships, and a Project
+ * Gutenberg sample the operator loaded (`createDataset`).
+ */
+const SPDX = { dataset_id: 'spdx-licenses', kind: 'exact', supplied_by: 'shipped', kb_dataset: null } as const;
+const GUTENBERG = {
+  dataset_id: 'gutenberg-sample',
+  kind: 'exact',
+  supplied_by: 'operator',
+  kb_dataset: 'project-gutenberg',
+} as const;
+type SearchedDataset = typeof SPDX | typeof GUTENBERG;
+
+/** The strength of one dataset's evidence: the chance of its matches, −log10 of it, and the calibrated confidence. */
+type Strength = Pick<DatasetEvidence, 'chance' | 'strength' | 'confidence'>;
+
+/** `corpus_evidence.strongest` of an analysis whose best dataset is `d`. */
+const strongest = (d: SearchedDataset, s: Strength) => ({
+  dataset_id: d.dataset_id,
+  kind: d.kind,
+  kb_dataset: d.kb_dataset,
+  ...s,
+  level: 'strong',
+});
+
+/** What an analysis counted in one dataset: its matches, the documents they are in, and the text they cover. */
+type Counted = Pick<
+  DatasetEvidence,
+  'matches' | 'documents' | 'near_duplicates' | 'checkable' | 'counted' | 'coverage' | 'longest_run'
+>;
+
+/** The test of chance on one dataset: how many probe windows were tested and found, the runs, the strength. */
+type Tested = Strength & Pick<DatasetEvidence, 'tested' | 'found' | 'runs' | 'confidence_ci_95'>;
+
+/** One row of an analysis's `evidence.datasets` (`aligned`: the aligned-passage test, where it ran). */
+const datasetEvidence = (d: SearchedDataset, counted: Counted, t: Tested, aligned?: DatasetEvidence['aligned']) => ({
+  ...d,
+  declared_models: [],
+  ...counted,
+  tested: t.tested,
+  found: t.found,
+  background_rate: 0.005,
+  runs: t.runs,
+  chance: t.chance,
+  strength: t.strength,
+  ...(aligned === undefined ? {} : { aligned }),
+  confidence: t.confidence,
+  confidence_ci_95: t.confidence_ci_95,
+});
+
+/** An analysis's `evidence`: how it was found, the rows of the datasets, the calibration and how sources combine. */
+const analysisEvidence = (datasets: readonly unknown[]) => ({
+  method: EVIDENCE_METHOD,
+  datasets,
+  calibration: { id: 'cal-2026-11-26-36d8273a', prior: 0.5 },
+  combination:
+    'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
+    'corpus evidence, so they are not combined as independent); 0 without sources',
+});
+
+/** A verbatim match of `tokens` words: the query's characters `query` are the document's characters `source`. */
+const verbatimMatch = (
+  d: SearchedDataset,
+  document_id: string,
+  query: readonly [number, number],
+  source: readonly [number, number],
+  tokens: number,
+) => ({
+  dataset_id: d.dataset_id,
+  document_id,
+  query_start: query[0],
+  query_end: query[1],
+  source_start: source[0],
+  source_end: source[1],
+  kind: 'exact',
+  tokens,
+  score: 1,
+  reuse: 'verbatim',
+  similarity: 1,
+  aligned: true,
+});
+
+/**
+ * The revenue estimate of an article of `words` words at the one-off per-word rate of deal 17 (its low, mid and
+ * high rates are one, so are the bounds of the monthly amount), with the providers' chances of having used it.
+ */
+const articleRevenue = (monthly: number, work_type_source: string, providers: readonly unknown[], words: number) => ({
+  monthly,
+  currency: 'USD',
+  basis: {
+    work_type: 'article',
+    work_type_source,
+    term_months: 36,
+    providers,
+    method: 'per_word_amortised',
+    deal_ids: [17],
+    rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
+    quantity: words,
+    unit: 'word',
+    low: monthly,
+    mid: monthly,
+    high: monthly,
+  },
+});
+
+/**
+ * An analysis as the examples' server answers it: what was found (`fingerprint` … `risk_assessment`), then the text
+ * and its evidence (`content_type` … `limitations`); the id, the next steps and the time are every example's.
+ */
+const analysisResponse = <Found extends object, Text extends object>(found: Found, text: Text) => ({
   success: true,
   analysis_id: ID.analysis,
-  fingerprint: 'tp1:f883e8d4a90111e6d5e0e9f7ad633b89',
-  confidence: 0,
-  confidence_ci_95: [0, 0],
-  potential_matches: 1,
-  corpus_evidence: {
-    strongest: {
-      dataset_id: 'spdx-licenses',
-      kind: 'exact',
-      kb_dataset: null,
-      chance: 3.91651e-23,
-      strength: 22.4071,
-      confidence: 0.9988,
-      level: 'strong',
-    },
-    linked_to_models: false,
-    summary:
-      'Strong corpus evidence in dataset "spdx-licenses" (confidence 99.9 %, chance 3.9e-23): a passage of 67 ' +
-      'words (characters 214–660) matches document "MIT"; but no model is documented or declared to have trained ' +
-      'on it, so confidence (that a model trained on this content) is 0.',
-  },
-  estimated_revenue: {
-    monthly: 0,
-    currency: 'USD',
-    basis: {
-      work_type: 'article',
-      work_type_source: 'length',
-      term_months: 36,
-      providers: [],
-      method: 'per_word_amortised',
-      deal_ids: [17],
-      rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
-      quantity: 67,
-      unit: 'word',
-      low: 0,
-      mid: 0,
-      high: 0,
-    },
-  },
-  attribution_sources: [],
-  risk_assessment: {
-    level: 'low',
-    factors: ['verbatim_overlap', 'long_verbatim_run', 'shared_text'],
-    score: 0,
-    jurisdiction: 'US',
-    base_weight: 0.45,
-    modifiers: [
-      { code: 'licensing_market_exists', delta: 0.05 },
-      { code: 'attribution_uncertain', delta: 0 },
-    ],
-    attribution_scale: 0,
-  },
+  ...found,
   next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
-  register_prefill: { title: 'README of a small library' },
-  content_type: 'text',
-  title: 'README of a small library',
-  work_hash: 'sha256:fa3ff462f020dcadaf3c44b61f0df757293233be81338ffb80c18a3f062c0523',
-  tokens: 67,
-  matches: [
-    {
-      dataset_id: 'spdx-licenses',
-      document_id: 'MIT',
-      query_start: 0,
-      query_end: 431,
-      source_start: 55,
-      source_end: 486,
-      kind: 'exact',
-      tokens: 67,
-      score: 1,
-      reuse: 'verbatim',
-      similarity: 1,
-      aligned: true,
-    },
-    {
-      dataset_id: 'spdx-licenses',
-      document_id: 'MIT-feh',
-      query_start: 0,
-      query_end: 431,
-      source_start: 0,
-      source_end: 431,
-      kind: 'exact',
-      tokens: 67,
-      score: 1,
-      reuse: 'verbatim',
-      similarity: 1,
-      aligned: true,
-    },
-  ],
-  coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
-  evidence: {
-    method: EVIDENCE_METHOD,
-    datasets: [
-      {
-        dataset_id: 'spdx-licenses',
-        kind: 'exact',
-        supplied_by: 'shipped',
-        kb_dataset: null,
-        declared_models: [],
-        matches: 53,
-        documents: 44,
-        near_duplicates: 0,
-        checkable: 53,
-        counted: true,
-        coverage: 1,
-        longest_run: 67,
-        tested: 63,
-        found: 20,
-        background_rate: 0.005,
-        runs: 1,
-        chance: 3.91651e-23,
-        strength: 22.4071,
-        confidence: 0.9988,
-        confidence_ci_95: [0.9937, 0.9998],
-      },
-    ],
-    calibration: { id: 'cal-2026-11-26-36d8273a', prior: 0.5 },
-    combination:
-      'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
-      'corpus evidence, so they are not combined as independent); 0 without sources',
-  },
-  limitations: ['reference_sample_only', 'paraphrase_not_detectable', 'corpus_evidence_without_model_link'],
+  ...text,
   remote_corpora: [],
   created_at: '2025-06-02T09:30:00.000Z',
-} as const;
+});
+
+/** An attribution source of the Gutenberg sample: a Meta model whose full disclosure names Project Gutenberg. */
+const metaGutenbergSource = (model: string, documents: string, citations: readonly string[]) => ({
+  dataset_id: GUTENBERG.dataset_id,
+  supplied_by: GUTENBERG.supplied_by,
+  declared: true,
+  provider: 'Meta',
+  model,
+  confidence: 95,
+  confidence_ci_95: [95, 95],
+  training_dataset: 'Project Gutenberg (PG-19)',
+  kb_dataset: GUTENBERG.kb_dataset,
+  link: 'kb',
+  link_certainty: 0.95,
+  link_reason: `${model} (full disclosure) documents "${documents}", which names Project Gutenberg (PG-19).`,
+  disclosure: 'full',
+  citations,
+});
+
+/** The analysis of the README (`POST /api/v1/attribution/analyze`), as `GET …/analyses/{analysis_id}` reads it back. */
+const README_ANALYSIS = analysisResponse(
+  {
+    fingerprint: 'tp1:f883e8d4a90111e6d5e0e9f7ad633b89',
+    confidence: 0,
+    confidence_ci_95: [0, 0],
+    potential_matches: 1,
+    corpus_evidence: {
+      strongest: strongest(SPDX, { chance: 3.91651e-23, strength: 22.4071, confidence: 0.9988 }),
+      linked_to_models: false,
+      summary:
+        'Strong corpus evidence in dataset "spdx-licenses" (confidence 99.9 %, chance 3.9e-23): a passage of 67 ' +
+        'words (characters 214–660) matches document "MIT"; but no model is documented or declared to have trained ' +
+        'on it, so confidence (that a model trained on this content) is 0.',
+    },
+    estimated_revenue: articleRevenue(0, 'length', [], 67),
+    attribution_sources: [],
+    risk_assessment: {
+      level: 'low',
+      factors: ['verbatim_overlap', 'long_verbatim_run', 'shared_text'],
+      score: 0,
+      jurisdiction: 'US',
+      base_weight: 0.45,
+      modifiers: [
+        { code: 'licensing_market_exists', delta: 0.05 },
+        { code: 'attribution_uncertain', delta: 0 },
+      ],
+      attribution_scale: 0,
+    },
+  },
+  {
+    register_prefill: { title: 'README of a small library' },
+    content_type: 'text',
+    title: 'README of a small library',
+    work_hash: 'sha256:fa3ff462f020dcadaf3c44b61f0df757293233be81338ffb80c18a3f062c0523',
+    tokens: 67,
+    matches: [
+      verbatimMatch(SPDX, 'MIT', [0, 431], [55, 486], 67),
+      verbatimMatch(SPDX, 'MIT-feh', [0, 431], [0, 431], 67),
+    ],
+    coverage: { 'spdx-licenses': { share: 1, longest_run: 67 } },
+    evidence: analysisEvidence([
+      datasetEvidence(
+        SPDX,
+        { matches: 53, documents: 44, near_duplicates: 0, checkable: 53, counted: true, coverage: 1, longest_run: 67 },
+        {
+          tested: 63,
+          found: 20,
+          runs: 1,
+          chance: 3.91651e-23,
+          strength: 22.4071,
+          confidence: 0.9988,
+          confidence_ci_95: [0.9937, 0.9998],
+        },
+      ),
+    ]),
+    limitations: ['reference_sample_only', 'paraphrase_not_detectable', 'corpus_evidence_without_model_link'],
+  },
+);
 
 /** The evidence bundle of the README's analysis (`GET …/analyses/{analysis_id}/bundle`), signed by a real key. */
 const README_BUNDLE = {
@@ -268,7 +342,7 @@ function monitorStateDocs(
 ): RouteDocs {
   return {
     description,
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: example.name,
@@ -332,201 +406,128 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
           metadata: { work_type: 'article', jurisdiction: 'GB' },
         },
         status: 200,
-        response: {
-          success: true,
-          analysis_id: ID.analysis,
-          fingerprint: 'tp1:378b10e9e5326b8507448ba32730d23d',
-          confidence: 95,
-          confidence_ci_95: [95, 95],
-          potential_matches: 1,
-          corpus_evidence: {
-            strongest: {
-              dataset_id: 'gutenberg-sample',
-              kind: 'exact',
-              kb_dataset: 'project-gutenberg',
-              chance: 7.57181e-24,
-              strength: 23.1208,
-              confidence: 0.9988,
-              level: 'strong',
+        response: analysisResponse(
+          {
+            fingerprint: 'tp1:378b10e9e5326b8507448ba32730d23d',
+            confidence: 95,
+            confidence_ci_95: [95, 95],
+            potential_matches: 1,
+            corpus_evidence: {
+              strongest: strongest(GUTENBERG, { chance: 7.57181e-24, strength: 23.1208, confidence: 0.9988 }),
+              linked_to_models: true,
+              summary:
+                'Strong corpus evidence in dataset "gutenberg-sample" (confidence 99.9 %, chance 7.6e-24): a passage ' +
+                'of 102 words (characters 0–590) matches document "persuasion"; linked to models: see attribution_sources.',
             },
-            linked_to_models: true,
-            summary:
-              'Strong corpus evidence in dataset "gutenberg-sample" (confidence 99.9 %, chance 7.6e-24): a passage ' +
-              'of 102 words (characters 0–590) matches document "persuasion"; linked to models: see attribution_sources.',
-          },
-          estimated_revenue: {
-            monthly: 0.02,
-            currency: 'USD',
-            basis: {
-              work_type: 'article',
-              work_type_source: 'metadata',
-              term_months: 36,
-              providers: [
+            estimated_revenue: articleRevenue(
+              0.02,
+              'metadata',
+              [
                 { provider: 'Meta', p_used: [0.95, 0.95, 0.95] },
                 { provider: 'Allen Institute for AI', p_used: [0.855, 0.855, 0.855] },
               ],
-              method: 'per_word_amortised',
-              deal_ids: [17],
-              rate: { low: 0.001, mid: 0.001, high: 0.001, unit: 'USD per word, one-off' },
-              quantity: 104,
-              unit: 'word',
-              low: 0.02,
-              mid: 0.02,
-              high: 0.02,
-            },
-          },
-          attribution_sources: [
-            {
-              dataset_id: 'gutenberg-sample',
-              supplied_by: 'operator',
-              declared: true,
-              provider: 'Meta',
-              model: 'facebook/opt-66b',
-              confidence: 95,
-              confidence_ci_95: [95, 95],
-              training_dataset: 'Project Gutenberg (PG-19)',
-              kb_dataset: 'project-gutenberg',
-              link: 'kb',
-              link_certainty: 0.95,
-              link_reason:
-                'facebook/opt-66b (full disclosure) documents "The Pile subset (Pile-CC, OpenWebText2, ' +
-                'USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM Mathematics, HackerNews)", which names ' +
-                'Project Gutenberg (PG-19).',
-              disclosure: 'full',
-              citations: [
-                'OPT: Open Pre-trained Transformer Language Models (arXiv 2205.01068)',
-                'HF model cards facebook/opt-* (Training data section)',
-              ],
-            },
-            {
-              dataset_id: 'gutenberg-sample',
-              supplied_by: 'operator',
-              declared: true,
-              provider: 'Meta',
-              model: 'meta/llama-65b',
-              confidence: 95,
-              confidence_ci_95: [95, 95],
-              training_dataset: 'Project Gutenberg (PG-19)',
-              kb_dataset: 'project-gutenberg',
-              link: 'kb',
-              link_certainty: 0.95,
-              link_reason:
-                'meta/llama-65b (full disclosure) documents "Project Gutenberg + Books3 (4.5%)", which names ' +
-                'Project Gutenberg (PG-19).',
-              disclosure: 'full',
-              citations: [
+              104,
+            ),
+            attribution_sources: [
+              metaGutenbergSource(
+                'facebook/opt-66b',
+                'The Pile subset (Pile-CC, OpenWebText2, USPTO, Project Gutenberg, OpenSubtitles, Wikipedia, DM ' +
+                  'Mathematics, HackerNews)',
+                [
+                  'OPT: Open Pre-trained Transformer Language Models (arXiv 2205.01068)',
+                  'HF model cards facebook/opt-* (Training data section)',
+                ],
+              ),
+              metaGutenbergSource('meta/llama-65b', 'Project Gutenberg + Books3 (4.5%)', [
                 'LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and ' +
                   '§2.1',
-              ],
+              ]),
+            ],
+            risk_assessment: {
+              level: 'high',
+              factors: ['verbatim_overlap', 'long_verbatim_run'],
+              score: 0.65,
+              jurisdiction: 'GB',
+              base_weight: 0.6,
+              modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
+              attribution_scale: 1,
             },
-          ],
-          risk_assessment: {
-            level: 'high',
-            factors: ['verbatim_overlap', 'long_verbatim_run'],
-            score: 0.65,
-            jurisdiction: 'GB',
-            base_weight: 0.6,
-            modifiers: [{ code: 'licensing_market_exists', delta: 0.05 }],
-            attribution_scale: 1,
           },
-          next_steps: { register_content: '/api/v1/content/register', setup_monitoring: '/api/v1/monitors/create' },
-          content_type: 'html',
-          work_hash: 'sha256:1f9ad269d12b0b60b93c537fbe4aaacb61dc5e568199e991064a782dfc7231b5',
-          tokens: 104,
-          matches: [
-            {
-              dataset_id: 'gutenberg-sample',
-              document_id: 'persuasion-1',
-              query_start: 35,
-              query_end: 659,
-              source_start: 0,
-              source_end: 624,
-              kind: 'exact',
-              tokens: 102,
-              score: 1,
-              reuse: 'verbatim',
-              similarity: 1,
-              aligned: true,
-            },
-            {
-              dataset_id: 'gutenberg-sample',
-              document_id: 'persuasion-1',
-              query_start: 13,
-              query_end: 659,
-              source_start: 0,
-              source_end: 624,
-              kind: 'near',
-              tokens: 104,
-              score: 0.9765625,
-            },
-          ],
-          coverage: {
-            'spdx-licenses': { share: 0, longest_run: 0 },
-            'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
-          },
-          evidence: {
-            method: EVIDENCE_METHOD,
-            datasets: [
-              {
-                dataset_id: 'spdx-licenses',
-                kind: 'exact',
-                supplied_by: 'shipped',
-                kb_dataset: null,
-                declared_models: [],
-                matches: 0,
-                documents: 0,
-                near_duplicates: 0,
-                checkable: 0,
-                counted: false,
-                coverage: 0,
-                longest_run: 0,
-                tested: 100,
-                found: 0,
-                background_rate: 0.005,
-                runs: 0,
-                chance: 1,
-                strength: 0,
-                confidence: 0.0024,
-                confidence_ci_95: [0.0013, 0.0044],
-              },
+          {
+            content_type: 'html',
+            work_hash: 'sha256:1f9ad269d12b0b60b93c537fbe4aaacb61dc5e568199e991064a782dfc7231b5',
+            tokens: 104,
+            matches: [
+              verbatimMatch(GUTENBERG, 'persuasion-1', [35, 659], [0, 624], 102),
               {
                 dataset_id: 'gutenberg-sample',
-                kind: 'exact',
-                supplied_by: 'operator',
-                kb_dataset: 'project-gutenberg',
-                declared_models: [],
-                matches: 1,
-                documents: 1,
-                near_duplicates: 1,
-                checkable: 2,
-                counted: true,
-                coverage: 0.9808,
-                longest_run: 102,
-                tested: 100,
-                found: 19,
-                background_rate: 0.005,
-                runs: 2,
-                chance: 1.51436e-23,
-                strength: 22.8198,
-                aligned: {
+                document_id: 'persuasion-1',
+                query_start: 13,
+                query_end: 659,
+                source_start: 0,
+                source_end: 624,
+                kind: 'near',
+                tokens: 104,
+                score: 0.9765625,
+              },
+            ],
+            coverage: {
+              'spdx-licenses': { share: 0, longest_run: 0 },
+              'gutenberg-sample': { share: 0.9807692307692307, longest_run: 102 },
+            },
+            evidence: analysisEvidence([
+              datasetEvidence(
+                SPDX,
+                {
+                  matches: 0,
+                  documents: 0,
+                  near_duplicates: 0,
+                  checkable: 0,
+                  counted: false,
+                  coverage: 0,
+                  longest_run: 0,
+                },
+                {
+                  tested: 100,
+                  found: 0,
+                  runs: 0,
+                  chance: 1,
+                  strength: 0,
+                  confidence: 0.0024,
+                  confidence_ci_95: [0.0013, 0.0044],
+                },
+              ),
+              datasetEvidence(
+                GUTENBERG,
+                {
+                  matches: 1,
+                  documents: 1,
+                  near_duplicates: 1,
+                  checkable: 2,
+                  counted: true,
+                  coverage: 0.9808,
+                  longest_run: 102,
+                },
+                {
+                  tested: 100,
+                  found: 19,
+                  runs: 2,
+                  chance: 1.51436e-23,
+                  strength: 22.8198,
+                  confidence: 0.9988,
+                  confidence_ci_95: [0.9937, 0.9998],
+                },
+                {
                   documents: 1,
                   query_pairs: 27,
                   passages: [{ pairs: 26, shared: 26, background_rate: 0.25 }],
                   chance: 5.9952e-15,
                 },
-                confidence: 0.9988,
-                confidence_ci_95: [0.9937, 0.9998],
-              },
-            ],
-            calibration: { id: 'cal-2026-11-26-36d8273a', prior: 0.5 },
-            combination:
-              'confidence = the highest attribution-source confidence, both on 0..100 (sources share the ' +
-              'same corpus evidence, so they are not combined as independent); 0 without sources',
+              ),
+            ]),
+            limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
           },
-          limitations: ['reference_sample_only', 'paraphrase_not_detectable'],
-          remote_corpora: [],
-          created_at: '2025-06-02T09:30:00.000Z',
-        },
+        ),
       },
     ],
   },
@@ -553,7 +554,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       "strip per searched corpus and per linked model over the work's sections, the passages side by side, the " +
       'chain from corpus to model with its citations, what was not checked, the method and the digests of the ' +
       "inputs, and the signature of the analysis's evidence bundle (`GET …/bundle`). Printing it gives a readable PDF.",
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'page',
@@ -584,7 +585,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       '(RFC 8785) of every member but `signature`. The answer is the canonical JSON itself, without the success ' +
       'envelope: its bytes verify with `trainprint verify` or `verifyEvidenceBundle` of `trainprint/evidence` ' +
       '(docs/works.md says what that proves and what it cannot).',
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'bundle',
@@ -603,7 +604,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       "records the analysis's evidence bundle (`GET …/bundle`) signs as `model_extractions` and its work report " +
       "draws, read without building and signing the bundle. Only the account's own extractions: another " +
       "account's extract jobs over the same text are never listed. Unsigned: verify them through the bundle.",
-    errorCases: [{ code: 'NOT_FOUND', when: notOwnAnalysis }],
+    errorCases: [notOwnAnalysis],
     examples: [
       {
         name: 'none',
@@ -895,7 +896,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   getMonitor: {
     description: 'A monitor of the account, with its last evaluation per model.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'evaluated',
@@ -920,7 +921,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   },
   deleteMonitor: {
     description: 'Deletes a monitor of the account; its events stay in the log.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'delete',
@@ -948,7 +949,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
     description:
       "The events of a monitor of the account, oldest first: `match.found` when a model's evidence first " +
       'shows, `score.changed` when its score moves. The webhook gets the same events.',
-    errorCases: [{ code: 'NOT_FOUND', when: 'the account has no monitor with this id' }],
+    errorCases: [notOwnMonitor],
     examples: [
       {
         name: 'matchFound',

@@ -3,8 +3,7 @@
  * descriptions, errors and worked examples (src/http/docs/index.ts says how they are used). In the
  * examples `acme` lists its chapter of *Persuasion* for AI training and `globex` buys a licence.
  */
-import type { ErrorCase } from '../context.js';
-import type { RouteDocs } from '../context.js';
+import type { ErrorCase, RouteDocs, RouteExample } from '../context.js';
 import { ACME, GLOBEX, ID, WORK_HASH, WORK_TITLE } from './example-kit.js';
 
 const noListing: ErrorCase = { code: 'NOT_FOUND', when: "no listing has this id, or it is another account's draft" };
@@ -66,6 +65,28 @@ const OFFER = {
   created_at: '2025-06-02T09:30:00.002Z',
   updated_at: '2025-06-02T09:30:00.002Z',
 } as const;
+
+/** What a step of the examples on one listing or offer says besides its path and its answer. */
+type Step = Omit<RouteExample, 'params' | 'status' | 'response'>;
+
+/** A step on acme's listing, answered (200) with the listing as `changes` leave it. */
+const onListing = (step: Step, changes: object = {}): RouteExample => ({
+  ...step,
+  params: { listing_id: ID.listing },
+  status: 200,
+  response: { success: true, ...LISTING, ...changes },
+});
+
+/** A step on globex's offer and its answer. */
+const atOffer = (step: Step, status: number, response: unknown): RouteExample => ({
+  ...step,
+  params: { offer_id: ID.offer },
+  status,
+  response,
+});
+
+/** A step on globex's offer, answered (200) with the offer as `changes` leave it. */
+const onOffer = (step: Step, changes: object = {}) => atOffer(step, 200, { success: true, ...OFFER, ...changes });
 
 /** The licence that accepting globex's offer issued in the examples (verified and read back by later ones). */
 const LICENCE = {
@@ -164,16 +185,7 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
   getListing: {
     description: "A listing: any active, withdrawn or sold-out listing, and the account's own drafts.",
     errorCases: [noListing],
-    examples: [
-      {
-        name: 'draft',
-        summary: "The account's draft",
-        after: ['createListing'],
-        params: { listing_id: ID.listing },
-        status: 200,
-        response: { success: true, ...LISTING },
-      },
-    ],
+    examples: [onListing({ name: 'draft', summary: "The account's draft", after: ['createListing'] })],
   },
   updateListing: {
     description:
@@ -186,35 +198,25 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
       { code: 'CONFLICT', when: 'the listing is withdrawn or sold out, or terms change while an offer is pending' },
     ],
     examples: [
-      {
-        name: 'newPrice',
-        summary: 'Lower the price of the draft',
-        after: ['createListing'],
-        params: { listing_id: ID.listing },
-        body: { price: { amount_minor: 95000, currency: 'EUR' } },
-        status: 200,
-        response: { success: true, ...LISTING, price: { amount_minor: 95000, currency: 'EUR' } },
-      },
+      onListing(
+        {
+          name: 'newPrice',
+          summary: 'Lower the price of the draft',
+          after: ['createListing'],
+          body: { price: { amount_minor: 95000, currency: 'EUR' } },
+        },
+        { price: { amount_minor: 95000, currency: 'EUR' } },
+      ),
     ],
   },
   publishListing: {
     description: 'Publishes a draft of the account: draft → active, visible to every account with the scope. No body.',
     errorCases: [noListing, notOwner, { code: 'CONFLICT', when: 'the listing is not a draft' }],
     examples: [
-      {
-        name: 'publish',
-        summary: 'Publish the draft',
-        after: ['createListing'],
-        params: { listing_id: ID.listing },
-        status: 200,
-        response: {
-          success: true,
-          ...LISTING,
-          status: 'active',
-          created_at: '2025-06-02T09:30:00.000Z',
-          published_at: '2025-06-02T09:30:00.001Z',
-        },
-      },
+      onListing(
+        { name: 'publish', summary: 'Publish the draft', after: ['createListing'] },
+        { status: 'active', created_at: '2025-06-02T09:30:00.000Z', published_at: '2025-06-02T09:30:00.001Z' },
+      ),
     ],
   },
   withdrawListing: {
@@ -223,22 +225,16 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
       'already issued stay valid. No body.',
     errorCases: [noListing, notOwner, { code: 'CONFLICT', when: 'the listing is already withdrawn or sold out' }],
     examples: [
-      {
-        name: 'withdraw',
-        summary: 'Withdraw the active listing',
-        after: ['publishListing'],
-        params: { listing_id: ID.listing },
-        status: 200,
-        response: {
-          success: true,
-          ...LISTING,
+      onListing(
+        { name: 'withdraw', summary: 'Withdraw the active listing', after: ['publishListing'] },
+        {
           status: 'withdrawn',
           created_at: '2025-06-02T09:30:00.002Z',
           updated_at: '2025-06-02T09:30:00.004Z',
           published_at: '2025-06-02T09:30:00.003Z',
           closed_at: '2025-06-02T09:30:00.004Z',
         },
-      },
+      ),
     ],
   },
   makeOffer: {
@@ -300,20 +296,14 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
     description: 'An offer the account is party to.',
     errorCases: [noOffer],
     examples: [
-      {
-        name: 'received',
-        summary: 'The offer from globex',
-        after: ['makeOffer'],
-        params: { offer_id: ID.offer },
-        status: 200,
-        response: {
-          success: true,
-          ...OFFER,
+      onOffer(
+        { name: 'received', summary: 'The offer from globex', after: ['makeOffer'] },
+        {
           expires_at: '2025-06-16T09:30:00.006Z',
           created_at: '2025-06-02T09:30:00.006Z',
           updated_at: '2025-06-02T09:30:00.006Z',
         },
-      },
+      ),
     ],
   },
   acceptOffer: {
@@ -325,29 +315,26 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
       'licences. No body.',
     errorCases: [noOffer, recipientOnly, notPending],
     examples: [
-      {
-        name: 'accept',
-        summary: 'Acme accepts: the licence',
-        after: ['makeOffer'],
-        params: { offer_id: ID.offer },
-        headers: { 'Idempotency-Key': 'accept-globex-de-offer' },
-        status: 201,
-        response: { success: true, ...LICENCE },
-      },
+      atOffer(
+        {
+          name: 'accept',
+          summary: 'Acme accepts: the licence',
+          after: ['makeOffer'],
+          headers: { 'Idempotency-Key': 'accept-globex-de-offer' },
+        },
+        201,
+        { success: true, ...LICENCE },
+      ),
     ],
   },
   declineOffer: {
     description: 'Declines a pending offer made to the account. No body.',
     errorCases: [noOffer, recipientOnly, notPending],
     examples: [
-      {
-        name: 'decline',
-        summary: 'Acme declines',
-        after: ['makeOffer'],
-        params: { offer_id: ID.offer },
-        status: 200,
-        response: { success: true, ...OFFER, status: 'declined', updated_at: '2025-06-02T09:30:00.003Z' },
-      },
+      onOffer(
+        { name: 'decline', summary: 'Acme declines', after: ['makeOffer'] },
+        { status: 'declined', updated_at: '2025-06-02T09:30:00.003Z' },
+      ),
     ],
   },
   counterOffer: {
@@ -357,14 +344,15 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
       '`expires_at`: 14 days by default); the countered offer becomes `countered`.',
     errorCases: [noOffer, recipientOnly, notPending],
     examples: [
-      {
-        name: 'counter',
-        summary: 'Acme asks 1,050.00 EUR',
-        after: ['makeOffer'],
-        params: { offer_id: ID.offer },
-        body: { amount: { amount_minor: 105000, currency: 'EUR' }, message: 'We can meet you at 1,050.' },
-        status: 201,
-        response: {
+      atOffer(
+        {
+          name: 'counter',
+          summary: 'Acme asks 1,050.00 EUR',
+          after: ['makeOffer'],
+          body: { amount: { amount_minor: 105000, currency: 'EUR' }, message: 'We can meet you at 1,050.' },
+        },
+        201,
+        {
           success: true,
           ...OFFER,
           offer_id: ID.counterOffer,
@@ -376,29 +364,22 @@ export const MARKETPLACE_DOCS: Readonly<Record<string, RouteDocs>> = {
           created_at: '2025-06-02T09:30:00.003Z',
           updated_at: '2025-06-02T09:30:00.003Z',
         },
-      },
+      ),
     ],
   },
   withdrawOffer: {
     description: 'Withdraws a pending offer the account made. No body.',
     errorCases: [noOffer, { code: 'FORBIDDEN', when: 'the other party made the offer' }, notPending],
     examples: [
-      {
-        name: 'withdraw',
-        summary: 'Globex withdraws its offer',
-        caller: 'buyer',
-        after: ['makeOffer'],
-        params: { offer_id: ID.offer },
-        status: 200,
-        response: {
-          success: true,
-          ...OFFER,
+      onOffer(
+        { name: 'withdraw', summary: 'Globex withdraws its offer', caller: 'buyer', after: ['makeOffer'] },
+        {
           status: 'withdrawn',
           expires_at: '2025-06-16T09:30:00.003Z',
           created_at: '2025-06-02T09:30:00.003Z',
           updated_at: '2025-06-02T09:30:00.003Z',
         },
-      },
+      ),
     ],
   },
 

@@ -4,11 +4,11 @@
  * works, verify a receipt. A work's `owner` is the calling account, whatever the body says, and
  * another account's work answers 404, as if absent.
  */
-import { TrainprintError, type RegisterWorkRequest } from '../../library.js';
+import type { RegisterWorkRequest } from '../../library.js';
 import { Reply, type Route } from '../context.js';
 import * as S from '../schemas/content.js';
 import { account, ownWork, planFileLimit } from './caller.js';
-import { invalidField } from './refusals.js';
+import { invalidField, notFound } from './refusals.js';
 
 /**
  * The works-registry rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
@@ -74,7 +74,7 @@ export const CONTENT_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       await ownWork(ctx, ctx.params.work_id);
       if (!(await ctx.engine.deleteWork(ctx.params.work_id, { owner: account(ctx) })))
-        throw new TrainprintError('NOT_FOUND', `no work "${ctx.params.work_id}"`);
+        notFound(`no work "${ctx.params.work_id}"`);
       return { id: ctx.params.work_id, deleted: true };
     },
   },

@@ -153,8 +153,7 @@ export const DATASET_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       await datasetsWritable(ctx);
       await ownDataset(ctx, ctx.params.dataset_id);
-      if (!ctx.engine.removeDataset(ctx.params.dataset_id))
-        throw new TrainprintError('NOT_FOUND', `no dataset "${ctx.params.dataset_id}"`);
+      if (!ctx.engine.removeDataset(ctx.params.dataset_id)) notFound(`no dataset "${ctx.params.dataset_id}"`);
       loadedByApi(ctx.engine).delete(ctx.params.dataset_id);
       return { id: ctx.params.dataset_id, deleted: true };
     },

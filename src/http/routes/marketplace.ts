@@ -34,6 +34,8 @@ import {
 } from '../../library.js';
 import { Reply, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/marketplace.js';
+import { account } from './caller.js';
+import { notFound } from './refusals.js';
 
 const TAG = 'marketplace';
 const BASE = '/api/v1/marketplace';
@@ -59,7 +61,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       const key = ctx.request.headers.get('idempotency-key');
       const l = await market(ctx).createListing(
-        me(ctx),
+        account(ctx),
         ctx.body as CreateListingRequest,
         key === null ? undefined : { idempotencyKey: key },
       );
@@ -77,7 +79,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     responseSchema: M.LISTING_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as ListingFilter;
-      const who = me(ctx);
+      const who = account(ctx);
       if (q.status === 'draft' && q.owner !== undefined && q.owner !== who) return { listings: [], next: null };
       // drafts only the caller's own: the marketplace skips the others' (their owner's index for a draft query)
       return market(ctx).listListings({ ...q, ...(q.status === 'draft' ? { owner: who } : {}), visible_to: who });
@@ -105,7 +107,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
-      return market(ctx).updateListing(me(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
+      return market(ctx).updateListing(account(ctx), ctx.params.listing_id, ctx.body as UpdateListingRequest);
     },
   },
   listingMove('publish', 'Publish a draft of the account: draft → active (no body)'),
@@ -125,7 +127,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       await visibleListing(ctx);
       return new Reply(
-        { ...(await market(ctx).makeOffer(me(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) },
+        { ...(await market(ctx).makeOffer(account(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) },
         201,
       );
     },
@@ -176,7 +178,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
       await partyOffer(ctx);
       const key = ctx.request.headers.get('idempotency-key');
       const licence: Licence = await market(ctx).acceptOffer(
-        me(ctx),
+        account(ctx),
         ctx.params.offer_id,
         key === null ? undefined : { idempotencyKey: key },
       );
@@ -199,7 +201,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     handler: async (ctx) => {
       await partyOffer(ctx);
       return new Reply(
-        { ...(await market(ctx).counterOffer(me(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) },
+        { ...(await market(ctx).counterOffer(account(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) },
         201,
       );
     },
@@ -237,7 +239,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     responseSchema: M.VERIFIED_LICENCE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const l = await market(ctx).getLicence(ctx.params.licence_id);
-      if (!licenceParty(l, me(ctx))) throw notFound(`no licence "${ctx.params.licence_id}"`);
+      if (!licenceParty(l, account(ctx))) notFound(`no licence "${ctx.params.licence_id}"`);
       return l;
     },
   },
@@ -274,17 +276,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
 
 // ------------------------------------------------------------------ helpers
 
-function me(ctx: RouteContext): string {
-  if (!ctx.principal) throw new TrainprintError('UNAUTHORIZED'); // unreachable: every route here has a scope
-  return ctx.principal.account;
-}
-
 function market(ctx: RouteContext) {
   return ctx.engine.marketplace;
-}
-
-function notFound(detail: string): TrainprintError {
-  return new TrainprintError('NOT_FOUND', detail);
 }
 
 /**
@@ -302,7 +295,7 @@ function listingMove(verb: 'publish' | 'withdraw', summary: string): Route {
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
-      return market(ctx)[`${verb}Listing`](me(ctx), ctx.params.listing_id);
+      return market(ctx)[`${verb}Listing`](account(ctx), ctx.params.listing_id);
     },
   };
 }
@@ -322,7 +315,7 @@ function offerMove(verb: 'decline' | 'withdraw', summary: string): Route {
     responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await partyOffer(ctx);
-      return market(ctx)[`${verb}Offer`](me(ctx), ctx.params.offer_id);
+      return market(ctx)[`${verb}Offer`](account(ctx), ctx.params.offer_id);
     },
   };
 }
@@ -330,7 +323,7 @@ function offerMove(verb: 'decline' | 'withdraw', summary: string): Route {
 /** A list query of offers or licences as the caller's: on its `role` side when given, and always its party's. */
 function asParty<R extends string, Q extends { readonly role?: R }>(ctx: RouteContext, query: Q) {
   const { role, ...q } = query;
-  const who = me(ctx);
+  const who = account(ctx);
   return { ...q, ...(role === undefined ? {} : { [role]: who }), party: who };
 }
 
@@ -340,31 +333,31 @@ const licenceParty = (l: Licence | VerifiedLicence, who: string) => l.licensor =
 /** The path's listing when the caller may see it (a draft only by its owner), else 404. */
 async function visibleListing(ctx: RouteContext): Promise<Listing> {
   const l = await market(ctx).getListing(ctx.params.listing_id);
-  if (l.status === 'draft' && l.owner !== me(ctx)) throw notFound(`no listing "${ctx.params.listing_id}"`);
+  if (l.status === 'draft' && l.owner !== account(ctx)) notFound(`no listing "${ctx.params.listing_id}"`);
   return l;
 }
 
 /** The path's offer when the caller is one of its parties, else 404. */
 async function partyOffer(ctx: RouteContext): Promise<Offer> {
   const o = await market(ctx).getOffer(ctx.params.offer_id);
-  if (!party(o, me(ctx))) throw notFound(`no offer "${ctx.params.offer_id}"`);
+  if (!party(o, account(ctx))) notFound(`no offer "${ctx.params.offer_id}"`);
   return o;
 }
 
 /** 404 unless the caller owns the listing or work, or is party to the offer or licence. */
 async function checkAuditAccess(ctx: RouteContext, id: string): Promise<void> {
-  const who = me(ctx);
+  const who = account(ctx);
   const hidden = () => notFound(`nothing of the account with id "${id}"`);
   try {
     if (id.startsWith('lst_')) {
-      if ((await market(ctx).getListing(id)).owner !== who) throw hidden();
+      if ((await market(ctx).getListing(id)).owner !== who) hidden();
     } else if (id.startsWith('ofr_')) {
-      if (!party(await market(ctx).getOffer(id), who)) throw hidden();
+      if (!party(await market(ctx).getOffer(id), who)) hidden();
     } else if (id.startsWith('lic_')) {
-      if (!licenceParty(await market(ctx).getLicence(id), who)) throw hidden();
-    } else if ((await ctx.engine.getWork(id)).owner !== who) throw hidden();
+      if (!licenceParty(await market(ctx).getLicence(id), who)) hidden();
+    } else if ((await ctx.engine.getWork(id)).owner !== who) hidden();
   } catch (e) {
-    if (e instanceof TrainprintError && e.code === 'NOT_FOUND') throw hidden();
+    if (e instanceof TrainprintError && e.code === 'NOT_FOUND') hidden();
     throw e;
   }
 }
