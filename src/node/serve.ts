@@ -156,6 +156,9 @@ const DEFAULT_KEEP_ALIVE_MS = 75_000;
  * sent as the server closes ends in "other side closed"); 5 s more on the server's side leave room for that.
  */
 export const KEEP_ALIVE_MARGIN_MS = 5_000;
+/** Bytes of a request body queued ahead of its reader before the socket is paused (one socket read). */
+const BODY_QUEUE_BYTES = 64 * 1024;
+
 /**
  * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: the
  * texts of a few analyze calls). A larger or unknown rest closes the connection after a lingering close.
@@ -295,7 +298,7 @@ function toRequest(
 
 /**
  * The request body of one request: a web stream with backpressure (the socket is paused while the stream's
- * queue is full), the bytes received so far, and `discard()`, which reads and drops the rest. Unlike
+ * queue of {@link BODY_QUEUE_BYTES} is full), the bytes received so far, and `discard()`, which reads and drops the rest. Unlike
  * `Readable.toWeb`, cancelling the stream does not destroy the socket: a handler that refuses a body (413, 415)
  * must still be able to send its answer, so the rest of the body is dropped instead (see {@link writeResponse}).
  */
@@ -342,7 +345,9 @@ class RequestBody {
         },
         cancel: () => this.discard(),
       },
-      { highWaterMark: 1 << 20, size: (c) => c.byteLength },
+      // a small queue: a body that waits (its account's uploads are in flight, the large requests are full) or whose
+      // reader awaits its turn holds at most this much here, and TCP's flow control holds the rest at the client
+      { highWaterMark: BODY_QUEUE_BYTES, size: (c) => c.byteLength },
     );
   }
 
