@@ -180,7 +180,7 @@ export interface HandlerOptions {
    * How many uploads of one account (bodies of 1 MiB or more, or of unknown length, and multipart files) wait for
    * one of its plan's places (`uploads`: Free 2 at once), and for how long; one more, or one that waited that long, is
    * answered 429 `RATE_LIMITED` with `Retry-After`, its body unread (src/http/uploads.ts).
-   * @default { waiting: 8, waitMs: 30000 }
+   * @default { waiting: 32, waitMs: 30000 }
    */
   readonly uploads?: UploadLimits;
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */

@@ -13,8 +13,14 @@
  */
 import { TrainprintError } from '../library.js';
 
-/** Uploads of one account that may wait for a place; one more is refused (429). */
-export const UPLOAD_WAITING = 8;
+/**
+ * Uploads of one account that may wait for a place; one more is refused (429). Generous on purpose: a waiting upload
+ * costs the event loop nothing (its socket paused, 64 KiB read), while a refused one's body is still read and dropped
+ * by the lingering close that keeps its answer on the wire (src/node/serve.ts) — 6 MB each of garbage to collect
+ * on the request thread (bench/hostile-files.mjs, 20 page-reference PDFs from one Free key: with 8 waiting, 10 of
+ * them were refused and the request thread's profile was garbage collection for up to 2/3 of each 200 ms).
+ */
+export const UPLOAD_WAITING = 32;
 /** How long an upload waits for its account's place before it is refused (429), in ms. */
 export const UPLOAD_WAIT_MS = 30_000;
 /** Seconds a refused upload is told to wait (`Retry-After`). */
@@ -25,7 +31,7 @@ export const UPLOAD_RETRY_SECONDS = 5;
  * @example createHandler(engine, { uploads: { waiting: 2, waitMs: 10_000 } })
  */
 export interface UploadLimits {
-  /** Uploads of one account that may wait for a place, 0–1,000. @default 8 */
+  /** Uploads of one account that may wait for a place, 0–1,000. @default 32 */
   readonly waiting?: number;
   /** How long an upload waits for a place, in ms, 1–600,000. @default 30000 */
   readonly waitMs?: number;

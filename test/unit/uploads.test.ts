@@ -65,7 +65,7 @@ describe('UploadGate', () => {
   it('validates its limits; the plans set uploads at once', () => {
     expect(() => new UploadGate({ waiting: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new UploadGate({ waitMs: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(new UploadGate()).toMatchObject({ waiting: 8, waitMs: 30_000 });
+    expect(new UploadGate()).toMatchObject({ waiting: 32, waitMs: 30_000 });
     expect([PLANS.free, PLANS.pro, PLANS.scale, PLANS.enterprise].map(planUploads)).toEqual([2, 4, 8, 8]);
     expect(planUploads({ daily: 5 })).toBe(4);
   });
