@@ -78,7 +78,14 @@ const median = (xs) => {
   const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
   return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const FIGURES = ['other_account_p99_ms', 'status_p99_ms', 'all_answered_ms', 'peak_growth_mb'];
+const FIGURES = [
+  'other_account_p50_ms',
+  'other_account_calls',
+  'other_account_p99_ms',
+  'status_p99_ms',
+  'all_answered_ms',
+  'peak_growth_mb',
+];
 const medians = {};
 for (const file of values.only.split(',')) {
   medians[file] = {};

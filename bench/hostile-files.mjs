@@ -371,6 +371,10 @@ try {
       all_answered_ms: Math.round(wall),
       other_account_calls: victim.length,
       other_account_ok: victim.filter((v) => v.status === 200).length,
+      other_account_p50_ms: pct(
+        victim.map((v) => v.ms),
+        50,
+      ),
       other_account_p99_ms: pct(
         victim.map((v) => v.ms),
         99,
