@@ -2,8 +2,8 @@
  * Uploads in flight per account. A request that uploads — a body of 1 MiB or more, a body of unknown length, or a
  * multipart form on a route that takes files — is admitted only while its account has fewer than its plan's
  * `uploads` in flight (Free 2, Pro 4, Scale and Enterprise 8); it holds its place until it is answered. One more
- * waits in its account's line, its body unread (the server reads no more of it than the request stream's small
- * buffer, so TCP's flow control holds the client), until a place of its account is free — at most
+ * waits in its account's line, its body unread (`serve` reads nothing of a body from the socket before the
+ * handler reads it, so TCP's flow control holds the client), until a place of its account is free — at most
  * {@link UPLOAD_WAITING} per account, for at most {@link UPLOAD_WAIT_MS} — else it is answered 429 `RATE_LIMITED`
  * with `Retry-After`, naming the plan's limit. So one account's twenty uploads at once are read two at a time (on
  * Free), not twenty bodies arriving at once on the thread that answers every account, and never more than its share
@@ -15,7 +15,7 @@ import { TrainprintError } from '../library.js';
 
 /**
  * Uploads of one account that may wait for a place; one more is refused (429). Generous on purpose: a waiting upload
- * costs the event loop nothing (its socket paused, 64 KiB read), while a refused one's body is still read and dropped
+ * costs the event loop nothing (nothing of it read), while a refused one's body is still read and dropped
  * by the lingering close that keeps its answer on the wire (src/node/serve.ts) — 6 MB each of garbage to collect
  * on the request thread (bench/hostile-files.mjs, 20 page-reference PDFs from one Free key: with 8 waiting, 10 of
  * them were refused and the request thread's profile was garbage collection for up to 2/3 of each 200 ms).
