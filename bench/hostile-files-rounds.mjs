@@ -78,7 +78,14 @@ const median = (xs) => {
   const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
   return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const FIGURES = ['other_account_p99_ms', 'status_p99_ms', 'all_answered_ms', 'peak_growth_mb'];
+const FIGURES = [
+  'other_account_p50_ms',
+  'other_account_calls',
+  'other_account_p99_ms',
+  'status_p99_ms',
+  'all_answered_ms',
+  'peak_growth_mb',
+];
 const medians = {};
 for (const file of values.only.split(',')) {
   medians[file] = {};
@@ -93,6 +100,10 @@ for (const file of values.only.split(',')) {
     };
   }
 }
+// another account's small analyses with nothing else running (each run's baseline): what the machine's load leaves
+const alone = (build) =>
+  median(runs.filter((r) => r.build === build).map((r) => r.baseline?.other_account_p99_ms ?? null));
+const baselineMedians = { other_account_p99_ms: { before_median: alone('before'), after_median: alone('after') } };
 const result = {
   bench: 'hostile-files-rounds',
   node: process.version,
@@ -103,8 +114,9 @@ const result = {
   rounds: Number(values.rounds),
   concurrent: Number(values.concurrent),
   concurrent_medians: medians,
+  baseline_medians: baselineMedians,
   runs,
 };
 writeFileSync(resolve(ROOT, values.out), `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify(medians, null, 2));
+console.log(JSON.stringify({ medians, baselineMedians }, null, 2));
 console.log(`wrote ${values.out}`);

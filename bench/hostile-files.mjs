@@ -211,6 +211,31 @@ const upload = (url, key, name, bytes) => {
   });
 };
 
+/** Another account's small text analyses, one after another 50 ms apart, until stopped: each one's time and status. */
+function smallAnalyses(key) {
+  let going = true;
+  const calls = [];
+  const loop = (async () => {
+    while (going) {
+      const r = await timed(`${url}/api/v1/attribution/analyze`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: `A short text of another account, number ${calls.length}.`,
+          content_type: 'text',
+        }),
+      });
+      calls.push({ ms: r.ms, status: r.status });
+      await sleep(50);
+    }
+  })();
+  return async () => {
+    going = false;
+    await loop;
+    return calls;
+  };
+}
+
 const result = {
   bench: 'hostile-files',
   cli: relative(ROOT, CLI),
@@ -228,6 +253,7 @@ const { child, url } = await (async () => {
   // one other account per file, so that no run of small analyses meets a plan's daily limit (a 429 is not an answer
   // to measure), each paced as /status is
   for (const name of Object.keys(FILES)) keys[`victim-${name}`] = await createKey(`victim-${name}`, 'pro');
+  keys['victim-baseline'] = await createKey('victim-baseline', 'pro');
   result.keys = keys;
   return startServe();
 })();
@@ -235,10 +261,20 @@ const keys = result.keys;
 delete result.keys;
 try {
   await timed(`${url}/api/v1/status`);
-  // baseline: /status with nothing else running, polled the same way for 3 s
+  // baseline: /status with nothing else running, polled the same way for 3 s; then for 3 s more beside another
+  // account's small analyses alone (their p99 with no attack: what the machine's load leaves, the yardstick of the
+  // concurrent runs' other_account_p99_ms)
   const baselineProbe = probe(url, child.pid);
   await sleep(3000);
   result.baseline = { ...(await baselineProbe()), rss_mb: Math.round(rssMB(child.pid)) };
+  const alone = smallAnalyses(keys['victim-baseline']);
+  await sleep(3000);
+  const aloneCalls = await alone();
+  result.baseline.other_account_calls = aloneCalls.length;
+  result.baseline.other_account_p99_ms = pct(
+    aloneCalls.map((v) => v.ms),
+    99,
+  );
   console.log('baseline', result.baseline);
 
   for (const [name, make] of Object.entries(FILES)) {
@@ -277,27 +313,11 @@ try {
     const bytes = make();
     const before = rssMB(child.pid);
     const stop = probe(url, child.pid);
-    let attacking = true;
-    const victim = [];
-    const victimLoop = (async () => {
-      while (attacking) {
-        const r = await timed(`${url}/api/v1/attribution/analyze`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${keys[`victim-${name}`]}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            content: `A short text of another account, number ${victim.length}.`,
-            content_type: 'text',
-          }),
-        });
-        victim.push({ ms: r.ms, status: r.status });
-        await sleep(50);
-      }
-    })();
+    const victimLoop = smallAnalyses(keys[`victim-${name}`]);
     const t = performance.now();
     const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => upload(url, keys[name], name, bytes)));
     const wall = performance.now() - t;
-    attacking = false;
-    await victimLoop;
+    const victim = await victimLoop();
     const probed = await stop();
     await sleep(3000);
     const statuses = {};
@@ -308,6 +328,10 @@ try {
       all_answered_ms: Math.round(wall),
       other_account_calls: victim.length,
       other_account_ok: victim.filter((v) => v.status === 200).length,
+      other_account_p50_ms: pct(
+        victim.map((v) => v.ms),
+        50,
+      ),
       other_account_p99_ms: pct(
         victim.map((v) => v.ms),
         99,

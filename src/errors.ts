@@ -60,7 +60,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   CONFLICT: 'The request conflicts with the current state',
   FORBIDDEN: 'The caller may not do this',
   UNAUTHORIZED: 'Authentication is missing or not valid',
-  RATE_LIMITED: "The plan's call limit for the current window is reached",
+  RATE_LIMITED: "A limit of the caller's plan is reached (calls per day, or work at once)",
   UPSTREAM_ERROR: 'The model service returned an error',
   UPSTREAM_TIMEOUT: 'The model service did not answer in time',
   METHOD_NOT_ALLOWED: 'The method is not allowed on this path',

@@ -53,6 +53,8 @@ import {
   type TargetModel,
 } from '../library.js';
 import { LargeWorkGate, type LargeWorkLimits } from './large-work.js';
+import { UploadGate, type UploadLimits } from './uploads.js';
+import { turnOf } from '../util/steps.js';
 import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
 import type { ModelSpec, Principal, Route, RouteServices } from './context.js';
 import { tokenEndpoint } from './oauth.js';
@@ -66,7 +68,13 @@ import { Exchange } from './pipeline/exchange.js';
 import { answerFailure } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
 import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
-import { declaredLength, holdDocumentWork, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
+import {
+  admitUpload,
+  declaredLength,
+  holdDocumentWork,
+  holdLargeWork,
+  refuseDeclaredLength,
+} from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
 import { parseQuery } from './pipeline/query.js';
@@ -168,6 +176,13 @@ export interface HandlerOptions {
    * @default { running: 4, waiting: 16 }
    */
   readonly largeRequests?: LargeWorkLimits;
+  /**
+   * How many uploads of one account (bodies of 1 MiB or more, or of unknown length, and multipart files) wait for
+   * one of its plan's places (`uploads`: Free 2 at once), and for how long; one more, or one that waited that long, is
+   * answered 429 `RATE_LIMITED` with `Retry-After`, its body unread (src/http/uploads.ts).
+   * @default { waiting: 32, waitMs: 30000 }
+   */
+  readonly uploads?: UploadLimits;
   /** More routes (e.g. later groups), added to the table: same matching, auth, limits, validation and OpenAPI. */
   readonly routes?: readonly Route[];
   /**
@@ -292,6 +307,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const largeWork = new LargeWorkGate(options.largeRequests);
+  const uploads = new UploadGate(options.uploads);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
     datasetsReadOnly: options.datasetsReadOnly ?? null,
@@ -349,11 +365,15 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       await chargePlan(x, route, principal, limiter); // 429; RateLimit-* on every answer from here on
       await checkMediaType(request, route.body, route.files, route.ndjson); // 415
       const limit = await checkBeforeBody(x, found, env, principal); // what the path names: 404, 403; 413
+      // an upload waits, unread, for one of its account's places (the plan's `uploads`): 429 past the line's bounds
+      await admitUpload(x, uploads, route, principal, services.plan);
       // a large body waits for its place before it is read (its size declared), or right after (chunked): 503
       await holdLargeWork(x, largeWork, route.body ? declaredLength(request) : null);
-      const raw = await readBody(request, route.body, limit.bytes, limit.reason); // 413 as the bytes stream
+      // an account's bodies are read, and its forms parsed, in its own turns of the event loop (ownerTurn)
+      const turn = principal ? turnOf(principal.account) : undefined;
+      const raw = await readBody(request, route.body, limit.bytes, limit.reason, turn); // 413 as the bytes stream
       await holdLargeWork(x, largeWork, raw.length);
-      const body = await decodeBody(x, found, raw, principal, bodies); // 400, 422; 413 for a file over the plan's
+      const body = await decodeBody(x, found, raw, principal, bodies, turn); // 400, 422; 413 for a file over the plan's
       if (route.files) await holdDocumentWork(x, largeWork, body); // a document file of any size takes a place: 503
       const ctx = routeContext(env, request, found, principal, parseQuery(found), body); // 422 for the query
       const covered = x.idempotencyBytes ?? raw; // a multipart form: its fields and file, not its boundary

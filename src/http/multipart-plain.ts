@@ -8,6 +8,8 @@
  * only says it sooner where there is nothing to decide.
  */
 
+import { finish, PAUSE, type Steps } from '../util/steps.js';
+
 /**
  * One part of a form: a field's text, or a file's name, media type (as `File.type` has it: lower-cased) and bytes.
  * @example const part: FormPart = { name: 'include_text', value: 'false' }
@@ -27,6 +29,9 @@ export interface FormFile {
   bytes(): Promise<Uint8Array>;
 }
 
+/** Bytes searched for a delimiter between two pauses (well under a millisecond of `indexOf`). */
+export const SCAN_BYTES = 256 * 1024;
+
 const CR = 0x0d;
 const LF = 0x0a;
 /** A header line of a plain part: printable ASCII only. */
@@ -42,6 +47,15 @@ const utf8 = new TextDecoder('utf-8'); // as the platform decodes a field: a byt
  * @example readPlainForm(raw, 'X-BOUNDARY') // [{ name: 'file', file: { name: 'a.pdf', type: 'application/pdf', bytes } }]
  */
 export function readPlainForm(raw: Uint8Array, boundary: string): FormPart[] | null {
+  return finish(plainFormSteps(raw, boundary));
+}
+
+/**
+ * {@link readPlainForm} as steps that pause after every {@link SCAN_BYTES} searched for a delimiter, so that a large
+ * form is read in slices between turns of the event loop (`sliced(plainFormSteps(raw, b), 3, turn)`).
+ * @example const parts = finish(plainFormSteps(raw, 'X-BOUNDARY'))
+ */
+export function* plainFormSteps(raw: Uint8Array, boundary: string): Steps<FormPart[] | null> {
   if (!/^[\x21-\x7e]{1,70}$/.test(boundary)) return null;
   const dashed = bytesOf(`--${boundary}`);
   const bare = dashed.subarray(2);
@@ -56,7 +70,7 @@ export function readPlainForm(raw: Uint8Array, boundary: string): FormPart[] | n
     const head = readHeaders(raw, at);
     if (!head) return null;
     at = head.end;
-    const next = nextDelimiter(raw, at, bare);
+    const next = yield* nextDelimiter(raw, at, bare);
     if (next < 0) return null;
     const body = raw.subarray(at, next - 4);
     if (head.filename === null) parts.push({ name: head.name, value: utf8.decode(body) });
@@ -105,13 +119,20 @@ function readHeaders(
  * platform's parser ends a part at the first occurrence of the boundary itself, so one that is not a delimiter there
  * is −1 here too (the platform decides).
  */
-function nextDelimiter(raw: Uint8Array, at: number, bare: Uint8Array): number {
+function* nextDelimiter(raw: Uint8Array, at: number, bare: Uint8Array): Steps<number> {
   const first = bare[0];
-  for (let i = raw.indexOf(first, at); i >= 0; i = raw.indexOf(first, i + 1)) {
-    if (!startsWith(raw, bare, i)) continue;
-    const delimited =
-      i - 4 >= at && raw[i - 4] === CR && raw[i - 3] === LF && raw[i - 2] === 0x2d && raw[i - 1] === 0x2d;
-    return delimited ? i : -1;
+  for (let from = at; from < raw.length; ) {
+    // a window of the body: its first byte's occurrences in it (the boundary may run past its end)
+    const end = Math.min(raw.length, from + SCAN_BYTES);
+    const window = raw.subarray(0, end);
+    for (let i = window.indexOf(first, from); i >= 0; i = window.indexOf(first, i + 1)) {
+      if (!startsWith(raw, bare, i)) continue;
+      const delimited =
+        i - 4 >= at && raw[i - 4] === CR && raw[i - 3] === LF && raw[i - 2] === 0x2d && raw[i - 1] === 0x2d;
+      return delimited ? i : -1;
+    }
+    from = end;
+    if (from < raw.length) yield PAUSE;
   }
   return -1;
 }

@@ -11,7 +11,8 @@
 import { contentTypeOfFile, TEXT_FILE_TYPES, TrainprintError, untypedFileReason } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { parseJsonBody } from './json-body.js';
-import { type FormFile, type FormPart, readPlainForm } from './multipart-plain.js';
+import { type FormFile, type FormPart, plainFormSteps } from './multipart-plain.js';
+import { DEFAULT_SLICE_MS, finish, nextMacrotask, sliced } from '../util/steps.js';
 
 /** The media type of an upload. */
 export const MULTIPART = 'multipart/form-data';
@@ -61,6 +62,7 @@ const TEXT_TYPES = TEXT_FILE_TYPES;
  * @throws MALFORMED_REQUEST (400: no boundary, not multipart), INVALID_INPUT (422 naming the field: no file, two
  * files, a file in another field, a type that cannot be told, a field given twice or not JSON where JSON is due),
  * PAYLOAD_TOO_LARGE (413: the file is over the plan's limit)
+ * `turn`, when given, is what a large form's reading waits for between its slices (its account's turn).
  * @example const { body } = await parseMultipartBody(raw, request.headers.get('content-type')!, schema, check, limit)
  */
 export async function parseMultipartBody(
@@ -69,8 +71,9 @@ export async function parseMultipartBody(
   schema: JsonSchema | undefined,
   check: ((value: unknown) => unknown) | undefined,
   limit: FileLimit,
+  turn?: () => Promise<void>,
 ): Promise<MultipartRequest> {
-  const form = await formOf(raw, contentType);
+  const form = await formOf(raw, contentType, turn);
   const fields: Record<string, string> = {};
   let file: FormFile | null = null;
   for (const part of form) {
@@ -103,13 +106,25 @@ export async function parseMultipartBody(
   return { body: request, canonical: () => canonicalBytes(fields, bytes) };
 }
 
+/** Plain forms from this size on are read in slices between turns of the event loop. */
+const SLICED_FORM_BYTES = 1 << 20;
+
 /** The Content-Type of a plain form (one parameter, its boundary unquoted), as clients write it. */
 const PLAIN_FORM_TYPE = /^multipart\/form-data; ?boundary=([0-9A-Za-z'()+_,\-./:=?]{1,70})$/i;
 
-/** The parts of a multipart body; 400 MALFORMED_REQUEST when it is not one. */
-async function formOf(raw: Uint8Array, contentType: string): Promise<FormPart[]> {
+/**
+ * The parts of a multipart body; 400 MALFORMED_REQUEST when it is not one. A plain form of 1 MiB or more is read in
+ * slices of {@link DEFAULT_SLICE_MS}, awaiting `turn` (the caller's account's turn of the event loop) between them.
+ */
+async function formOf(raw: Uint8Array, contentType: string, turn?: () => Promise<void>): Promise<FormPart[]> {
   const plain = PLAIN_FORM_TYPE.exec(contentType);
-  const parts = plain ? readPlainForm(raw, plain[1]) : null;
+  const steps = plain ? plainFormSteps(raw, plain[1]) : null;
+  const parts =
+    steps === null
+      ? null
+      : raw.length >= SLICED_FORM_BYTES
+        ? await sliced(steps, DEFAULT_SLICE_MS, turn ?? nextMacrotask)
+        : finish(steps);
   if (parts) return parts;
   // RFC 2046 §5.1.1: a boundary of 1–70 characters, quoted or not
   const boundary = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(?:;|$)/i.exec(contentType);

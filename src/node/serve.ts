@@ -156,6 +156,9 @@ const DEFAULT_KEEP_ALIVE_MS = 75_000;
  * sent as the server closes ends in "other side closed"); 5 s more on the server's side leave room for that.
  */
 export const KEEP_ALIVE_MARGIN_MS = 5_000;
+/** Bytes of a request body read ahead of its reader before the socket is paused, once the reader has begun. */
+const BODY_QUEUE_BYTES = 1 << 20;
+
 /**
  * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: the
  * texts of a few analyze calls). A larger or unknown rest closes the connection after a lingering close.
@@ -294,9 +297,9 @@ function toRequest(
 }
 
 /**
- * The request body of one request: a web stream with backpressure (the socket is paused while the stream's
- * queue is full), the bytes received so far, and `discard()`, which reads and drops the rest. Unlike
- * `Readable.toWeb`, cancelling the stream does not destroy the socket: a handler that refuses a body (413, 415)
+ * The request body of one request: a web stream with backpressure (nothing is read from the socket until the handler
+ * reads, then the socket is paused while {@link BODY_QUEUE_BYTES} wait in the stream's queue), the bytes received so
+ * far, and `discard()`, which reads and drops the rest. Unlike `Readable.toWeb`, cancelling the stream does not destroy the socket: a handler that refuses a body (413, 415)
  * must still be able to send its answer, so the rest of the body is dropped instead (see {@link writeResponse}).
  */
 class RequestBody {
@@ -311,15 +314,16 @@ class RequestBody {
   /** The body as a web stream (made once, by the request). */
   stream(): ReadableStream<Uint8Array> {
     const { req, abort } = this;
+    let reading = false;
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          req.on('data', (chunk: Buffer) => {
+          this.#enqueue = (chunk: Buffer) => {
             this.received += chunk.byteLength;
             if (this.#done) return;
             controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if ((controller.desiredSize ?? 1) <= 0) req.pause();
-          });
+            if ((controller.desiredSize ?? 0) <= -BODY_QUEUE_BYTES) req.pause();
+          };
           req.once('end', () => {
             if (!this.#done) {
               this.#done = true;
@@ -337,14 +341,23 @@ class RequestBody {
           req.once('error', gone);
           req.once('aborted', () => gone(new Error('client aborted the request')));
         },
+        // called only when the handler reads (the queue's high-water mark is 0): nothing of a body is read from the
+        // socket before then — a body that waits for its place (its account's uploads in flight, the large requests
+        // full) stays with the client, held by TCP's flow control. Once read, up to BODY_QUEUE_BYTES are read ahead.
         pull: () => {
+          if (!reading) {
+            reading = true;
+            if (!this.#done) req.on('data', (chunk: Buffer) => this.#enqueue(chunk));
+          }
           req.resume();
         },
         cancel: () => this.discard(),
       },
-      { highWaterMark: 1 << 20, size: (c) => c.byteLength },
+      { highWaterMark: 0, size: (c) => c.byteLength },
     );
   }
+
+  #enqueue: (chunk: Buffer) => void = () => undefined;
 
   /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
   discard(): void {

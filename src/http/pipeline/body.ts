@@ -89,6 +89,7 @@ export async function checkBeforeBody(
  * upload as its JSON request (src/http/multipart.ts), or undefined for a route without one. A large JSON body is
  * parsed on the offload's thread where there is one, else here between two turns of the event loop, so that other
  * requests are answered meanwhile. A file over the caller's plan's limit is 413.
+ * A large multipart form is read between the account's turns (`turn`).
  * @example const body = await decodeBody(x, found, raw, principal, offload)
  */
 export async function decodeBody(
@@ -97,6 +98,7 @@ export async function decodeBody(
   raw: Uint8Array,
   principal: Principal | null,
   offload: JsonBodyOffload | null,
+  turn?: () => Promise<void>,
 ): Promise<unknown> {
   const { route } = found;
   // the request's hash needs the body's bytes afterwards when it creates with an Idempotency-Key
@@ -105,7 +107,7 @@ export async function decodeBody(
   if (route.files && type.toLowerCase().startsWith(MULTIPART)) {
     // a route open to everyone has no plan: its body limit bounds the file
     const limit = x.fileLimit ?? { plan: '', bytes: Number.POSITIVE_INFINITY };
-    const form = await parseMultipartBody(raw, type, route.requestSchema, found.compiled.checkBody, limit);
+    const form = await parseMultipartBody(raw, type, route.requestSchema, found.compiled.checkBody, limit, turn);
     if (keyed) x.idempotencyBytes = form.canonical();
     return checked(found, form.body);
   }

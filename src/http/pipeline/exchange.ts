@@ -28,6 +28,8 @@ export class Exchange {
   releaseAllowance: (() => void) | undefined;
   /** Gives back the request's place among the large requests running at once. */
   releaseLarge: (() => void) | undefined;
+  /** Gives back the request's place among its account's uploads in flight (src/http/uploads.ts). */
+  releaseUpload: (() => void) | undefined;
   /** The caller's plan's largest file, on the routes that take files (src/http/pipeline/files.ts). */
   fileLimit: FileLimit | undefined;
   /**
@@ -69,6 +71,7 @@ export class Exchange {
   release(): void {
     this.releaseAllowance?.();
     this.releaseLarge?.();
+    this.releaseUpload?.();
   }
 }
 

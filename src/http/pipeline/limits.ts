@@ -3,8 +3,11 @@
  * read (413), and a large body — or one that carries a document file, whatever its size — waits for its place among
  * the large requests running at once (503 with `Retry-After` when too many wait; src/http/large-work.ts).
  */
-import { TrainprintError } from '../../library.js';
+import { type Plan, planUploads, type Principal, TrainprintError } from '../../library.js';
+import type { Route } from '../context.js';
 import { LARGE_WORK_BYTES, LARGE_WORK_RETRY_SECONDS, type LargeWorkGate } from '../large-work.js';
+import { MULTIPART } from '../multipart.js';
+import { UPLOAD_RETRY_SECONDS, type UploadGate } from '../uploads.js';
 import type { Exchange } from './exchange.js';
 import { carriesDocument } from './files.js';
 import type { RouteMatch } from './match.js';
@@ -53,6 +56,43 @@ export async function holdLargeWork(x: Exchange, gate: LargeWorkGate, bytes: num
     x.releaseLarge = await gate.enter();
   } catch (e) {
     x.headers['retry-after'] = String(LARGE_WORK_RETRY_SECONDS);
+    throw e;
+  }
+}
+
+/**
+ * Whether a request uploads (src/http/uploads.ts): a body of 1 MiB or more, one streamed without a declared length
+ * (`Transfer-Encoding`), or a multipart form on a route that takes files.
+ * @example isUpload(request, found.route) // true for a 6 MB PDF sent as a form
+ */
+export function isUpload(request: Request, route: Pick<Route, 'body' | 'files'>): boolean {
+  if (!route.body) return false;
+  const declared = declaredLength(request);
+  if (declared !== null) {
+    if (declared >= LARGE_WORK_BYTES) return true;
+  } else if (request.headers.get('transfer-encoding') !== null) return true;
+  return route.files === true && (request.headers.get('content-type') ?? '').toLowerCase().startsWith(MULTIPART);
+}
+
+/**
+ * Step: an upload of an account waits for one of its plan's places (`uploads`) before its body is read, and holds it
+ * until the exchange is released; a full line or a long wait is 429 `RATE_LIMITED` with `Retry-After`.
+ * @example await admitUpload(x, uploads, found.route, principal, env.services.plan)
+ */
+export async function admitUpload(
+  x: Exchange,
+  gate: UploadGate,
+  route: Pick<Route, 'body' | 'files'>,
+  principal: Principal | null,
+  planOf: (name: string) => Plan | undefined,
+): Promise<void> {
+  if (principal === null || !isUpload(x.request, route)) return;
+  const limit = { plan: principal.plan, uploads: planUploads(planOf(principal.plan)) };
+  try {
+    x.releaseUpload = await gate.enter(principal.account, limit, x.request.signal);
+  } catch (e) {
+    if (e instanceof TrainprintError && e.code === 'RATE_LIMITED')
+      x.headers['retry-after'] = String(UPLOAD_RETRY_SECONDS);
     throw e;
   }
 }

@@ -21,12 +21,15 @@ export type {
 } from './keys.js';
 export {
   DEFAULT_JOB_ITEMS,
+  DEFAULT_UPLOADS,
   MAX_PLAN_FILE_BYTES,
   MAX_PLAN_JOB_ITEMS,
+  MAX_PLAN_UPLOADS,
   MemoryCounterStore,
   PLANS,
   planFileBytes,
   planJobItems,
+  planUploads,
   RateLimiter,
   StoreCounterStore,
   WINDOW_SECONDS,

@@ -45,9 +45,28 @@ export interface Plan {
    * also count against `daily`, one call each. Absent: {@link DEFAULT_JOB_ITEMS}.
    */
   readonly jobItems?: number;
+  /**
+   * Uploads one account may have in flight at once — requests whose body is 1 MiB or more, has no declared length,
+   * or is a multipart form on a route that takes files — from 1 to {@link MAX_PLAN_UPLOADS}. One more waits, its
+   * body unread, until one of them ends (a few wait at most, for a bounded time), else 429 `RATE_LIMITED` naming this
+   * limit. Absent: {@link DEFAULT_UPLOADS}.
+   */
+  readonly uploads?: number;
 }
 
 const MIB = 1024 * 1024;
+
+/**
+ * The most a plan may set as its `uploads`: 64 at once (the service reads 4 large bodies at once in all, and keeps 16
+ * more waiting: more in flight for one account only waits longer).
+ * @example createHandler(engine, { plans: { archive: { daily: null, uploads: MAX_PLAN_UPLOADS } } })
+ */
+export const MAX_PLAN_UPLOADS = 64;
+/**
+ * The uploads at once of a plan that sets no `uploads`: 4 (Pro's).
+ * @example planUploads({ daily: 5 }) // 4
+ */
+export const DEFAULT_UPLOADS = 4;
 
 /**
  * The most a plan may set as its `jobItems`: 1,000,000 items in one job.
@@ -74,7 +93,8 @@ export const MAX_PLAN_FILE_BYTES = 256 * MIB;
  * reference datasets: Free 2 of 10 MiB of text in all, Pro 20 of 250 MiB, Scale 100 of 2 GiB, Enterprise no cap. The
  * largest file a request may carry (`fileBytes`): Free 8 MiB, Pro 32 MiB, Scale and Enterprise 64 MiB (the default
  * limit of document extraction; a contract may set up to 256 MiB). Items per catalogue job (`jobItems`): Free 100, Pro
- * 10,000, Scale and Enterprise 100,000 (a contract may set up to 1,000,000).
+ * 10,000, Scale and Enterprise 100,000 (a contract may set up to 1,000,000). Uploads in flight at once (`uploads`):
+ * Free 2, Pro 4, Scale and Enterprise 8 (a contract may set up to 64).
  *
  * @example
  * PLANS.pro.daily // 10000
@@ -82,21 +102,29 @@ export const MAX_PLAN_FILE_BYTES = 256 * MIB;
  * PLANS.free.fileBytes // 8388608
  */
 export const PLANS: Readonly<Record<string, Plan>> = Object.freeze({
-  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB }, fileBytes: 8 * MIB, jobItems: 100 },
+  free: { daily: 100, datasets: { count: 2, bytes: 10 * MIB }, fileBytes: 8 * MIB, jobItems: 100, uploads: 2 },
   pro: {
     daily: 10_000,
     availability: 99.9,
     datasets: { count: 20, bytes: 250 * MIB },
     fileBytes: 32 * MIB,
     jobItems: 10_000,
+    uploads: 4,
   },
-  scale: { daily: 1_000_000, datasets: { count: 100, bytes: 2048 * MIB }, fileBytes: 64 * MIB, jobItems: 100_000 },
+  scale: {
+    daily: 1_000_000,
+    datasets: { count: 100, bytes: 2048 * MIB },
+    fileBytes: 64 * MIB,
+    jobItems: 100_000,
+    uploads: 8,
+  },
   enterprise: {
     daily: null,
     availability: 99.99,
     datasets: { count: null, bytes: null },
     fileBytes: 64 * MIB,
     jobItems: 100_000,
+    uploads: 8,
   },
 });
 
@@ -115,6 +143,14 @@ export function planFileBytes(plan: Plan | undefined): number {
  */
 export function planJobItems(plan: Plan | undefined): number {
   return plan?.jobItems ?? DEFAULT_JOB_ITEMS;
+}
+
+/**
+ * The uploads one account on `plan` may have in flight at once: its `uploads`, else {@link DEFAULT_UPLOADS}.
+ * @example planUploads(PLANS.free) // 2
+ */
+export function planUploads(plan: Plan | undefined): number {
+  return plan?.uploads ?? DEFAULT_UPLOADS;
 }
 
 /**
@@ -280,6 +316,13 @@ export class RateLimiter {
         throw new TrainprintError(
           'INVALID_OPTIONS',
           `plans.${name}.jobItems must be a whole number of items from 1 to ${MAX_PLAN_JOB_ITEMS}`,
+        );
+      }
+      const u = p.uploads;
+      if (u !== undefined && !(Number.isSafeInteger(u) && u >= 1 && u <= MAX_PLAN_UPLOADS)) {
+        throw new TrainprintError(
+          'INVALID_OPTIONS',
+          `plans.${name}.uploads must be a whole number of uploads at once from 1 to ${MAX_PLAN_UPLOADS}`,
         );
       }
       const f = p.fileBytes;
