@@ -721,15 +721,15 @@ function decodeWith(
 }
 
 /**
- * The kept texts of an exact dataset as the UTF-8 of its file: text d is decoded when {@link get} first asks for it
+ * The kept texts of an exact dataset as the msgpack strs of its file: text d is decoded when {@link get} first asks for it
  * (the caller keeps the string), and its length checked against `docs[d].chars` then.
  * @example lazy.has(3) && lazy.get(3).length === docs[3].chars
  */
 export class LazyTexts {
   constructor(
-    /** The texts' UTF-8, one after another (a copy: the rest of the file is not kept). */
+    /** The texts' msgpack strs, one after another (a copy: the rest of the file is not kept). */
     private readonly bytes: Uint8Array,
-    /** Per document: where its text starts in `bytes`, or −1 for nil (not kept). */
+    /** Per document: where its text's msgpack str (header and UTF-8) starts in `bytes`, or −1 for nil (not kept). */
     private readonly starts: Int32Array,
     private readonly ends: Int32Array,
     private readonly docs: ExactDatasetData['docs'],
@@ -746,7 +746,8 @@ export class LazyTexts {
    */
   get(d: number): string | null {
     if (!this.has(d)) return null;
-    const text = textDecoder.decode(this.bytes.subarray(this.starts[d], this.ends[d]));
+    // the msgpack str as a whole, by the decoder decodeDataset uses: the same string (a lone surrogate too)
+    const text = decodeBounded(this.bytes.subarray(this.starts[d], this.ends[d]), `texts[${d}]`) as string;
     if (text.length !== this.docs[d].chars) {
       failWith('SNAPSHOT_INCOMPATIBLE')(
         `texts[${d}] has ${text.length} characters, docs[${d}].chars says ${this.docs[d].chars}`,
@@ -756,11 +757,9 @@ export class LazyTexts {
   }
 }
 
-const textDecoder = new TextDecoder();
-
 /**
  * A payload map whose last entry is `texts` (as the writers put it), taken apart without decoding the texts: `head`
- * is the map without that entry (its header rewritten as a map32 of one entry fewer), `bytes` the texts' UTF-8 and
+ * is the map without that entry (its header rewritten as a map32 of one entry fewer), `bytes` the texts' strs and
  * `starts`/`ends` each text's place in it (−1: nil). Null for any other layout (no `texts`, not last, an entry that
  * is neither a str nor nil, bytes after the array): then the payload is decoded whole and checked as before.
  */
@@ -797,7 +796,7 @@ function textsAt(payload: Uint8Array, body: number, keyAt: number, valueAt: numb
     }
     const s = strAt(payload, at);
     if (s === null) return null;
-    starts[d] = s.start - arr.body;
+    starts[d] = at - arr.body;
     ends[d] = s.end - arr.body;
     at = s.end;
   }
