@@ -8,7 +8,7 @@ import { compileCore, type CoreVariant } from '../core/load.js';
 import { CANDIDATE_MIN_HITS, chainGap, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
 import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
-import { decodeDataset, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
+import { decodeDataset, decodeDatasetLazily, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
@@ -860,7 +860,8 @@ export class Corpus {
     const into = options.into === undefined ? undefined : this.sets.get(options.into);
     if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
     const target = into?.copyTarget();
-    const data = decodeDataset(bytes, { kind: 'any' });
+    // in memory, an exact dataset's texts are decoded when first aligned; a database copies them all
+    const data = target ? decodeDataset(bytes, { kind: 'any' }) : decodeDatasetLazily(bytes);
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
         'SNAPSHOT_INCOMPATIBLE',

@@ -33,7 +33,7 @@ import { jaccardEstimate } from '../sketch/minhash.js';
 import { exactDescriptor } from './descriptor.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
-import { EXACT_MINHASH_K, type ExactDatasetData } from './snapshot.js';
+import { EXACT_MINHASH_K, type ExactDatasetData, type LazyTexts } from './snapshot.js';
 import type { ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
@@ -550,6 +550,8 @@ export class ExactDataset implements ExactSearchable {
   private lshShift = 32;
   /** Per document: its text as indexed (for alignment), or null when not kept. */
   private readonly texts: Array<string | null> = [];
+  /** Texts of a loaded file not decoded yet: {@link documentText} decodes one on first use. */
+  private lazyTexts: LazyTexts | null = null;
   private textTotal = 0;
 
   constructor(
@@ -609,7 +611,16 @@ export class ExactDataset implements ExactSearchable {
    * before datasets kept text).
    */
   documentText(d: number): string | null {
-    return this.texts[d] ?? null;
+    const text = this.texts[d] ?? null;
+    if (text !== null || this.lazyTexts === null || !this.lazyTexts.has(d)) return text;
+    return (this.texts[d] = this.lazyTexts.get(d));
+  }
+
+  /** Every kept text, decoded (for an export). */
+  private allTexts(): Array<string | null> {
+    if (this.lazyTexts !== null) for (let d = 0; d < this.texts.length; d++) this.documentText(d);
+    this.lazyTexts = null;
+    return this.texts;
   }
 
   /** Store document `d`'s signature and put it in the LSH bands (unless it is the empty set's). */
@@ -975,7 +986,7 @@ export class ExactDataset implements ExactSearchable {
       postStart: start,
       postEnd: end,
       minhash: this.sigs.slice(0, this.docs.length * NEAR_K),
-      ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
+      ...(this.allTexts().some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
   }
 
@@ -1007,18 +1018,27 @@ export class ExactDataset implements ExactSearchable {
       postStart: column((from, to) => this.starts(from, to)),
       postEnd: column((from, to) => this.ends(from, to)),
       minhash: this.sigs.subarray(0, this.docs.length * NEAR_K),
-      ...(this.texts.some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
+      ...(this.allTexts().some((t) => t !== null) ? { texts: this.texts.slice() } : {}),
     };
   }
 
-  /** Rebuild a dataset from snapshot data (keys already sorted and checked). */
-  static fromData(core: Core, data: ExactDatasetData): ExactDataset {
+  /**
+   * Rebuild a dataset from snapshot data (keys already sorted and checked); with `lazyTexts`
+   * (`decodeDatasetLazily`) the texts are decoded when first read.
+   */
+  static fromData(core: Core, data: ExactDatasetData & { readonly lazyTexts?: LazyTexts }): ExactDataset {
     const ds = new ExactDataset(core, data.descriptor, data.params);
+    const lazy = data.lazyTexts ?? null;
+    ds.lazyTexts = lazy;
     for (const [i, d] of data.docs.entries()) {
       if (ds.docIndexById.has(d.id))
         throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `document id "${d.id}" appears twice`);
       ds.docs.push(d);
-      ds.keepText(data.texts?.[i] ?? null, d.bytes);
+      if (lazy === null) ds.keepText(data.texts?.[i] ?? null, d.bytes);
+      else {
+        ds.texts.push(null);
+        if (lazy.has(i)) ds.textTotal += d.bytes;
+      }
       ds.docIndexById.set(d.id, i);
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;

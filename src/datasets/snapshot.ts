@@ -592,6 +592,26 @@ export function decodeDataset(
   bytes: Uint8Array,
   expect?: { params?: string; kind?: 'exact' | 'portrait' | 'any' },
 ): DatasetData {
+  return decodeWith(bytes, expect, false);
+}
+
+/**
+ * {@link decodeDataset} of any kind for a dataset loaded into memory: an exact dataset's kept texts stay UTF-8
+ * ({@link LazyTexts}, decoded one document at a time when it is first aligned) instead of being decoded whole —
+ * a scan aligns a few of its documents, and decoding them all was most of an import's time after the CRC.
+ * Everything else is checked as {@link decodeDataset} checks it; a text's length in UTF-16 units is checked when
+ * it is decoded.
+ * @example const data = decodeDatasetLazily(bytes); ExactDataset.fromData(core, data) // texts decoded on use
+ */
+export function decodeDatasetLazily(bytes: Uint8Array): DatasetData & { readonly lazyTexts?: LazyTexts } {
+  return decodeWith(bytes, { kind: 'any' }, true);
+}
+
+function decodeWith(
+  bytes: Uint8Array,
+  expect: { params?: string; kind?: 'exact' | 'portrait' | 'any' } | undefined,
+  lazy: boolean,
+): DatasetData & { readonly lazyTexts?: LazyTexts } {
   if (!(bytes instanceof Uint8Array))
     throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
   if (
@@ -658,7 +678,8 @@ export function decodeDataset(
     fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}`);
   }
 
-  const body = decodeBounded(payload, 'payload');
+  const split = lazy && kind === 'exact' ? splitTexts(payload) : null;
+  const body = decodeBounded(split ? split.head : payload, 'payload');
   if (!isPlainObject(body)) fail('payload is not a map');
   if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail, version);
   checkKeys(body, new Set([...PAYLOAD_KEYS, ...(version >= 2 ? PAYLOAD_OPTIONAL : [])]), 'payload', fail);
@@ -688,9 +709,188 @@ export function decodeDataset(
   };
   checkColumns(data, docCount, fail);
   checkMinhash(data.minhash, docCount, fail);
+  if (split) {
+    if (split.starts.length !== docs.length) {
+      fail(`texts has ${split.starts.length} entries, expected one per document (${docs.length})`);
+    }
+    return { ...data, lazyTexts: new LazyTexts(split.bytes, split.starts, split.ends, docs) };
+  }
   if (body.texts === undefined) return data;
   checkTexts(body.texts, docs, fail);
   return { ...data, texts: (body.texts as Array<string | null>).slice() };
+}
+
+/**
+ * The kept texts of an exact dataset as the msgpack strs of its file: text d is decoded when {@link get} first asks for it
+ * (the caller keeps the string), and its length checked against `docs[d].chars` then.
+ * @example lazy.has(3) && lazy.get(3).length === docs[3].chars
+ */
+export class LazyTexts {
+  constructor(
+    /** The texts' msgpack strs, one after another (a copy: the rest of the file is not kept). */
+    private readonly bytes: Uint8Array,
+    /** Per document: where its text's msgpack str (header and UTF-8) starts in `bytes`, or −1 for nil (not kept). */
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+    private readonly docs: ExactDatasetData['docs'],
+  ) {}
+
+  /** Whether document `d` has a kept text. */
+  has(d: number): boolean {
+    return d >= 0 && d < this.starts.length && this.starts[d] >= 0;
+  }
+
+  /**
+   * Document `d`'s text (null when not kept).
+   * @throws SNAPSHOT_INCOMPATIBLE when its length is not the `chars` of its entry in `docs`
+   */
+  get(d: number): string | null {
+    if (!this.has(d)) return null;
+    // the msgpack str as a whole, by the decoder decodeDataset uses: the same string (a lone surrogate too)
+    const text = decodeBounded(this.bytes.subarray(this.starts[d], this.ends[d]), `texts[${d}]`) as string;
+    if (text.length !== this.docs[d].chars) {
+      failWith('SNAPSHOT_INCOMPATIBLE')(
+        `texts[${d}] has ${text.length} characters, docs[${d}].chars says ${this.docs[d].chars}`,
+      );
+    }
+    return text;
+  }
+}
+
+/**
+ * A payload map whose last entry is `texts` (as the writers put it), taken apart without decoding the texts: `head`
+ * is the map without that entry (its header rewritten as a map32 of one entry fewer), `bytes` the texts' strs and
+ * `starts`/`ends` each text's place in it (−1: nil). Null for any other layout (no `texts`, not last, an entry that
+ * is neither a str nor nil, bytes after the array): then the payload is decoded whole and checked as before.
+ */
+function splitTexts(
+  payload: Uint8Array,
+): { head: Uint8Array; bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | null {
+  const map = containerAt(payload, 0, 0x80, 0xde);
+  if (map === null) return null;
+  let at = map.body;
+  for (let e = 0; e < map.count; e++) {
+    const key = strAt(payload, at);
+    if (key === null) return null;
+    const isTexts = key.end - key.start === 5 && TEXTS_KEY.every((b, i) => payload[key.start + i] === b);
+    if (isTexts) return e === map.count - 1 ? textsAt(payload, map.body, at, key.end, map.count) : null;
+    at = skipValue(payload, key.end, 0);
+    if (at < 0) return null;
+  }
+  return null;
+}
+
+const TEXTS_KEY = [0x74, 0x65, 0x78, 0x74, 0x73]; // "texts"
+
+function textsAt(payload: Uint8Array, body: number, keyAt: number, valueAt: number, count: number) {
+  const arr = containerAt(payload, valueAt, 0x90, 0xdc);
+  if (arr === null || arr.count > payload.length) return null;
+  const starts = new Int32Array(arr.count),
+    ends = new Int32Array(arr.count);
+  let at = arr.body;
+  for (let d = 0; d < arr.count; d++) {
+    if (payload[at] === 0xc0) {
+      starts[d] = ends[d] = -1;
+      at++;
+      continue;
+    }
+    const s = strAt(payload, at);
+    if (s === null) return null;
+    starts[d] = at - arr.body;
+    ends[d] = s.end - arr.body;
+    at = s.end;
+  }
+  if (at !== payload.length) return null;
+  const head = new Uint8Array(5 + keyAt - body);
+  head[0] = 0xdf;
+  new DataView(head.buffer).setUint32(1, count - 1, false);
+  head.set(payload.subarray(body, keyAt), 5);
+  return { head, bytes: payload.slice(arr.body, at), starts, ends };
+}
+
+/** A msgpack map (`fix` 0x80, `wide` 0xde) or array (0x90, 0xdc) header at `at`: its entry count and first entry. */
+function containerAt(b: Uint8Array, at: number, fix: number, wide: number): { count: number; body: number } | null {
+  const t = b[at];
+  if (t >= fix && t <= fix + 0x0f) return { count: t & 0x0f, body: at + 1 };
+  if (t === wide && at + 3 <= b.length) return { count: (b[at + 1] << 8) | b[at + 2], body: at + 3 };
+  if (t === wide + 1 && at + 5 <= b.length) return { count: readU32(b, at + 1), body: at + 5 };
+  return null;
+}
+
+/** The bytes of the msgpack str at `at` (fixstr, str8/16/32), or null when there is none that ends in `b`. */
+function strAt(b: Uint8Array, at: number): { start: number; end: number } | null {
+  const t = b[at];
+  let start: number, len: number;
+  if (t >= 0xa0 && t <= 0xbf) (start = at + 1), (len = t & 0x1f);
+  else if (t === 0xd9 && at + 2 <= b.length) (start = at + 2), (len = b[at + 1]);
+  else if (t === 0xda && at + 3 <= b.length) (start = at + 3), (len = (b[at + 1] << 8) | b[at + 2]);
+  else if (t === 0xdb && at + 5 <= b.length) (start = at + 5), (len = readU32(b, at + 1));
+  else return null;
+  return start + len <= b.length ? { start, end: start + len } : null;
+}
+
+const readU32 = (b: Uint8Array, at: number): number =>
+  ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+
+/** Bytes after msgpack type byte `t` of nil, booleans, numbers and fixext (−1 for any other type). */
+function fixedAfter(t: number): number {
+  switch (t) {
+    case 0xc0:
+    case 0xc2:
+    case 0xc3:
+      return 0;
+    case 0xcc:
+    case 0xd0:
+      return 1;
+    case 0xcd:
+    case 0xd1:
+    case 0xd4:
+      return 2;
+    case 0xd5:
+      return 3;
+    case 0xca:
+    case 0xce:
+    case 0xd2:
+      return 4;
+    case 0xd6:
+      return 5;
+    case 0xcb:
+    case 0xcf:
+    case 0xd3:
+      return 8;
+    case 0xd7:
+      return 9;
+    case 0xd8:
+      return 17;
+    default:
+      return -1;
+  }
+}
+
+/** The offset just past the msgpack value at `at`, or −1 when it is not one that ends inside `b`. */
+function skipValue(b: Uint8Array, at: number, depth: number): number {
+  if (at >= b.length || depth > 100) return -1;
+  const t = b[at];
+  if (t <= 0x7f || t >= 0xe0) return at + 1;
+  const fixed = fixedAfter(t);
+  if (fixed >= 0) return at + 1 + fixed <= b.length ? at + 1 + fixed : -1;
+  const str = strAt(b, at);
+  if (str !== null) return str.end;
+  let end = -1;
+  if (t === 0xc4 && at + 2 <= b.length) end = at + 2 + b[at + 1];
+  else if (t === 0xc5 && at + 3 <= b.length) end = at + 3 + ((b[at + 1] << 8) | b[at + 2]);
+  else if (t === 0xc6 && at + 5 <= b.length) end = at + 5 + readU32(b, at + 1);
+  else if (t === 0xc7 && at + 3 <= b.length) end = at + 3 + b[at + 1];
+  else if (t === 0xc8 && at + 4 <= b.length) end = at + 4 + ((b[at + 1] << 8) | b[at + 2]);
+  else if (t === 0xc9 && at + 6 <= b.length) end = at + 6 + readU32(b, at + 1);
+  if (end >= 0) return end <= b.length ? end : -1;
+  const map = containerAt(b, at, 0x80, 0xde);
+  const arr = map ? null : containerAt(b, at, 0x90, 0xdc);
+  const c = map ?? arr;
+  if (c === null) return -1;
+  let p = c.body;
+  for (let k = 0, n = map ? 2 * c.count : c.count; k < n && p >= 0; k++) p = skipValue(b, p, depth + 1);
+  return p;
 }
 
 function decodePortrait(

@@ -5,6 +5,7 @@ import {
   crc32,
   declaredDatasetId,
   decodeDataset,
+  decodeDatasetLazily,
   encodeDataset,
   DATASET_FORMAT,
   DATASET_VERSION,
@@ -590,5 +591,66 @@ describe('1M keys', () => {
     const again = encodeDataset(back);
     expect(same(again, bytes)).toBe(true); // the same bytes again: the encoding is canonical
     expect(crc32(again)).toBe(crc32(bytes));
+  });
+});
+
+describe('decodeDatasetLazily: texts decoded on first use', () => {
+  const texts = ['0123456789', `${'ü'.repeat(14)}日本語-😀`];
+  const withTexts = (t: ReadonlyArray<string | null>): ExactDatasetData => ({ ...small(), texts: t });
+
+  it('gives the texts decodeDataset gives, one at a time, and the same columns', () => {
+    for (const t of [texts, [null, texts[1]], [texts[0], null]]) {
+      const bytes = encodeDataset(withTexts(t));
+      const eager = decodeDataset(bytes);
+      const lazy = decodeDatasetLazily(bytes);
+      if (!('keys' in lazy)) throw new Error('an exact dataset');
+      expectSame(eager, lazy);
+      expect(lazy.texts).toBeUndefined();
+      expect(lazy.lazyTexts).toBeDefined();
+      expect(t.map((_, d) => lazy.lazyTexts!.has(d))).toEqual(t.map((x) => x !== null));
+      expect(t.map((_, d) => lazy.lazyTexts!.get(d))).toEqual(eager.texts);
+      expect(lazy.lazyTexts!.has(2)).toBe(false);
+      expect(lazy.lazyTexts!.get(-1)).toBeNull();
+    }
+    const none = decodeDatasetLazily(encodeDataset(small()));
+    expect('lazyTexts' in none).toBe(false);
+  });
+
+  it('checks the length of a text when it decodes it', () => {
+    const bytes = craft({ payload: { texts: [texts[0], 'x'.repeat(19)] } });
+    incompatible(() => decodeDataset(bytes), /texts\[1\] has 19 characters, docs\[1\]\.chars says 20/);
+    const lazy = decodeDatasetLazily(bytes) as ExactDatasetData & { lazyTexts: { get(d: number): string | null } };
+    expect(lazy.lazyTexts.get(0)).toBe(texts[0]);
+    incompatible(() => lazy.lazyTexts.get(1), /texts\[1\] has 19 characters, docs\[1\]\.chars says 20/);
+  });
+
+  it('refuses what decodeDataset refuses, with its reasons', () => {
+    for (const [payload, why] of [
+      [{ texts: [texts[0]] }, /texts has 1 entries, expected one per document \(2\)/],
+      [{ texts: [42, texts[1]] }, /texts\[0\] must be a string or nil/],
+      [{ texts: 'no' }, /texts must be an array/],
+    ] as const) {
+      const bytes = craft({ payload });
+      incompatible(() => decodeDataset(bytes), why);
+      incompatible(() => decodeDatasetLazily(bytes), why);
+    }
+  });
+
+  it('decodes a payload whose texts are not its last entry as decodeDataset does', () => {
+    const base = small();
+    const payload = encode({
+      texts,
+      descriptor: base.descriptor,
+      docs: base.docs,
+      keys: le(base.keys),
+      postDoc: le(base.postDoc),
+      postStart: le(base.postStart),
+      postEnd: le(base.postEnd),
+      minhash: le(base.minhash),
+    });
+    const bytes = craft({ payload });
+    const lazy = decodeDatasetLazily(bytes);
+    expect(lazy).toEqual(decodeDataset(bytes));
+    expect('lazyTexts' in lazy).toBe(false);
   });
 });
