@@ -132,7 +132,7 @@ export interface Span {
   readonly count: number;
   /** Token ids (infini-gram) or the exact characters (mini) to look it up with. */
   readonly query: readonly number[] | string;
-  /** Mini: the `find` answer of the tile (its occurrences), asked already. */
+  /** The `find` answer of the stretch (its occurrences), where it was asked already (mini; a sampled passage). */
   readonly found?: FindAnswer;
 }
 export interface Region {
@@ -657,7 +657,7 @@ export type SessionPost = (body: Record<string, unknown>) => Promise<CallAnswer>
 export function tokenWindow(post: SessionPost, index: string): (r: Region) => Promise<ShardWindow | null> {
   return async (r) => {
     const span = r.best;
-    const f = await find(post, index, span.query as number[]);
+    const f = span.found ?? (await find(post, index, span.query as number[]));
     const at = firstOccurrence(f);
     if (!at) return null;
     const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
