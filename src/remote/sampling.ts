@@ -225,12 +225,16 @@ export async function sampleRemote(
 ): Promise<RemoteSearch> {
   const limit = Math.min(options.maxCalls ?? Infinity, ctx.config.maxCalls);
   const session = new Session(ctx, limit, options);
-  const seed = ctx.kit.sha256Text(text).slice(0, 16);
+  const plan = planOf(text);
+  const seed = plan.once('seed', () => ctx.kit.sha256Text(text).slice(0, 16));
   const sections = options.sections?.length ? options.sections : plainStrata(text.length);
   const reserve = followUpReserve(limit);
   const tokens = ctx.config.kind === 'infini-gram';
   const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
-  const drawn = drawPassages(text, sections, Math.floor((limit - reserve) / perPassage), seed);
+  const n = Math.floor((limit - reserve) / perPassage);
+  const drawn = plan.once(`drawn ${n} ${seed} ${sections.map((s) => `${s.start}-${s.end}`).join(',')}`, () =>
+    drawPassages(text, sections, n, seed),
+  );
   // calls asked, answered from the cache or not: what plans the later steps, so that a second search of the same
   // work, answered from the cache, asks exactly the same calls
   let asked = 0;
@@ -483,6 +487,35 @@ function calibrationPassages(text: string, p: DrawnPassage, aligned: { q0: numbe
   return out;
 }
 
+/**
+ * What the sampled search plans from the work alone — its seed, passages and their windows — kept for the last work
+ * searched: every corpus searching it at once draws the same passages (the seed is the work's) and asks the same
+ * windows, so they are planned once.
+ */
+interface Plan {
+  once<T>(key: string, make: () => T): T;
+}
+let lastPlan: { text: string; plan: Plan } | null = null;
+function planOf(text: string): Plan {
+  if (lastPlan === null || lastPlan.text !== text) {
+    const known = new Map<string, unknown>();
+    lastPlan = {
+      text,
+      plan: {
+        once<T>(key: string, make: () => T): T {
+          if (!known.has(key)) known.set(key, make());
+          return known.get(key) as T;
+        },
+      },
+    };
+  }
+  return lastPlan.plan;
+}
+
+/** A passage's quiet windows (./forms.ts), planned once per work ({@link planOf}); the caller must not change them. */
+const windowsOf = (text: string, p: DrawnPassage, count: number): Window[] =>
+  planOf(text).once(`windows ${p.q0} ${p.q1} ${count}`, () => quietWindows(text, p.q0, p.q1, count));
+
 /** A passage's search before its first call. */
 function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probed {
   return {
@@ -493,7 +526,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     calls: 0,
     done: false,
     failed: false,
-    windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
+    windows: tokens ? [] : windowsOf(text, passage, CHAR_WINDOWS),
     batches: tokens ? termBatches(text, passage) : [],
     terms: null,
   };
@@ -506,7 +539,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
 function termBatches(text: string, passage: DrawnPassage): Term[][] {
   const batches: Term[][] = [];
   let batch: Term[] = [];
-  for (const window of quietWindows(text, passage.q0, passage.q1, TOKEN_QUERIES * MAX_OR_TERMS)) {
+  for (const window of windowsOf(text, passage, TOKEN_QUERIES * MAX_OR_TERMS)) {
     const terms = windowTerms(window).slice(0, MAX_OR_TERMS);
     if (batch.length + terms.length > MAX_OR_TERMS) {
       batches.push(batch);

@@ -845,57 +845,127 @@ export async function followUp(
 /** The passages of one region against its document window (verbatim or edited, overlapping the region). */
 function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow): RemoteMatch[] {
   if (w.text.length === 0) return [];
+  const out: RemoteMatch[] = [];
+  for (const m of alignedOf(ctx, text, query, r.q0, r.q1, w.text)) {
+    out.push({
+      dataset_id: ctx.config.id,
+      document_id: String(w.docIx),
+      query_start: m.a0,
+      query_end: m.a1,
+      source_start: m.b0 - m.from,
+      source_end: m.b1 - m.from,
+      kind: 'remote',
+      tokens: m.tokens,
+      score: m.score,
+      reuse: m.reuse,
+      similarity: m.similarity,
+      aligned: true,
+      doc_ix: w.docIx,
+      shard: w.shard,
+      doc_length: w.docLen,
+      source_text: w.text.slice(m.from, m.to),
+      count_start: r.best.q0,
+      count_end: r.best.q1,
+      count: w.count,
+      boilerplate: w.count >= ctx.config.boilerplateCount,
+      metadata: w.metadata,
+    });
+  }
+  return out;
+}
+
+/** A passage of a region aligned with a document's text: the spans in each and what the aligner measured. */
+interface AlignedSpan {
+  readonly a0: number;
+  readonly a1: number;
+  readonly b0: number;
+  readonly b1: number;
+  /** The excerpt of the document kept with the match. */
+  readonly from: number;
+  readonly to: number;
+  readonly tokens: number;
+  readonly score: number;
+  readonly reuse: RemoteMatch['reuse'];
+  readonly similarity: number;
+}
+
+/**
+ * The alignment of a document's text with the stretch `q0`–`q1` of the work, remembered for the work being searched
+ * (per alignment kit, at most {@link ALIGNED_MEMO} entries): corpora searched at once often return the same text — the
+ * same book in several training sets, or the same engine behind several names — and it is aligned once.
+ */
+function alignedOf(
+  ctx: SearchContext,
+  text: string,
+  query: TokenizedText,
+  q0: number,
+  q1: number,
+  document: string,
+): AlignedSpan[] {
+  let memo = alignedByKit.get(ctx.kit);
+  if (!memo || memo.text !== text) {
+    memo = { text, spans: new Map() };
+    alignedByKit.set(ctx.kit, memo);
+  }
+  const key = `${q0}:${q1}:${document}`;
+  const known = memo.spans.get(key);
+  if (known) return known;
+  const spans = alignStretch(ctx, text, query, q0, q1, document);
+  if (memo.spans.size >= ALIGNED_MEMO) memo.spans.clear();
+  memo.spans.set(key, spans);
+  return spans;
+}
+/** Alignments remembered per work (a search's documents: ≤ 400 calls per corpus, a few corpora). */
+const ALIGNED_MEMO = 2048;
+const alignedByKit = new WeakMap<AlignmentKit, { text: string; spans: Map<string, AlignedSpan[]> }>();
+
+/** The passages of the work's stretch `r0`–`r1` that a document's text holds (verbatim or edited). */
+function alignStretch(
+  ctx: SearchContext,
+  text: string,
+  query: TokenizedText,
+  r0: number,
+  r1: number,
+  document: string,
+): AlignedSpan[] {
   const { alignTokens, COMPARE_DEFAULTS, cutAfter, cutBefore, reuseKind, sharedRuns, TokenizedText } = ctx.kit;
-  const source = new TokenizedText(w.text);
+  const source = new TokenizedText(document);
   const alignWithin = (margin: number) => {
-    const q0 = cutBefore(text, r.q0 - margin),
-      q1 = cutAfter(text, r.q1 + margin);
-    const found = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
-    return { q0, spans: found.filter((s) => s.a_start + q0 < r.q1 && r.q0 < s.a_end + q0) };
+    const q0 = cutBefore(text, r0 - margin),
+      q1 = cutAfter(text, r1 + margin);
+    const found = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, document.length), COMPARE_DEFAULTS);
+    return { q0, spans: found.filter((s) => s.a_start + q0 < r1 && r0 < s.a_end + q0) };
   };
   // the region with a margin, so that a passage runs on past the samples that found it; a short passage among
   // unrelated text can fall below the alignment's score in that window (as in 200 or 80 characters), so then the
   // region alone: what the samples found, exactly, if not all of the passage around it
   let { q0, spans } = alignWithin(MARGIN_CHARS);
   if (spans.length === 0) ({ q0, spans } = alignWithin(0));
-  const out: RemoteMatch[] = [];
+  const out: AlignedSpan[] = [];
   for (const s of spans) {
     const a0 = s.a_start + q0,
       a1 = s.a_end + q0;
     // a span is never past the window fetched: a word the window cuts ("improvement" of "improvement.") ends there
-    const b0 = Math.min(s.b_start, w.text.length),
-      b1 = Math.min(s.b_end, w.text.length);
-    if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
-    const queryPassage = text.slice(a0, a1),
-      sourcePassage = w.text.slice(b0, b1);
-    const runs = sharedRuns(queryPassage, sourcePassage);
-    // the passage with some of the window around it, kept with the match: the spans point into this excerpt
-    const from = cutBefore(w.text, b0 - SOURCE_CONTEXT_CHARS),
-      to = cutAfter(w.text, b1 + SOURCE_CONTEXT_CHARS);
+    const b0 = Math.min(s.b_start, document.length),
+      b1 = Math.min(s.b_end, document.length);
+    if (a1 <= r0 || r1 <= a0) continue; // another passage of the window: not what this region found
+    const runs = sharedRuns(text.slice(a0, a1), document.slice(b0, b1));
     const reuse = reuseKind(runs.similarity);
     if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
+    // the passage with some of the window around it, kept with the match: the spans point into this excerpt
+    const from = cutBefore(document, b0 - SOURCE_CONTEXT_CHARS),
+      to = cutAfter(document, b1 + SOURCE_CONTEXT_CHARS);
     out.push({
-      dataset_id: ctx.config.id,
-      document_id: String(w.docIx),
-      query_start: a0,
-      query_end: a1,
-      source_start: b0 - from,
-      source_end: b1 - from,
-      kind: 'remote',
+      a0,
+      a1,
+      b0,
+      b1,
+      from,
+      to,
       tokens: runs.tokens,
       score: round4(s.score),
       reuse,
       similarity: round4(runs.similarity),
-      aligned: true,
-      doc_ix: w.docIx,
-      shard: w.shard,
-      doc_length: w.docLen,
-      source_text: w.text.slice(from, to),
-      count_start: r.best.q0,
-      count_end: r.best.q1,
-      count: w.count,
-      boilerplate: w.count >= ctx.config.boilerplateCount,
-      metadata: w.metadata,
     });
   }
   return out;
