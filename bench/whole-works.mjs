@@ -393,7 +393,12 @@ async function extractionPart() {
 //                the 95 % interval against the true share (the held chapters' words ÷ the work's), calls, wall ms
 //   sensitivity  passages found ÷ drawn with every chapter held (both line forms): the rate the interval allows for
 //   false_found  passages found ÷ drawn with none held
-//   seven        seven such corpora (seven engines, seven endpoints) searched at once against one, alternating
+//   seven        seven such corpora (seven engines, seven endpoints, seven processes) searched at once against one,
+//                alternating, after a round not counted; medians of the wall time, of the client's CPU (this process,
+//                `process.cpuUsage`) and of the engines' CPU (each engine process's own `process.cpuUsage`, asked over
+//                IPC before and after each analysis, summed): on a machine whose cores the engines share with the
+//                client, the wall time follows the CPU the two need together (`seven_cpu_share_of_cores`: that CPU ÷
+//                wall time × cores), so the client's own ratio is reported beside the wall-time ratio
 
 const SAMPLING_TARGETS = {
   covered: 0.9,
