@@ -1031,6 +1031,51 @@ function alignedCounts(
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
   const { normalize, pairsOfNormalized, pairSet, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
   const q = queryPairsOf(kit)(text);
+  const memo = countsMemoOf(kit, text);
+  const spansKey = passages.map(({ match }) => `${match.query_start}-${match.query_end}`).join(',');
+  const outside = memo.once(`outside ${spansKey}`, () => outsidePairs(text, passages, q));
+  // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
+  const windows = new Map<ShardWindow, { index: number; background: number | null }>();
+  for (const { window } of passages) {
+    if (windows.has(window)) continue;
+    const background = memo.once(`background ${spansKey} ${window.text}`, () => {
+      // the window's distinct pairs that are among the query's outside the passages (the window is the smaller set)
+      const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
+      let n = 0;
+      for (const h of held) if (outside.has(h)) n++;
+      return outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
+    });
+    windows.set(window, { index: windows.size, background });
+  }
+  return {
+    queryPairs: q.distinct.length,
+    passages: passages.map(({ match, window }) => {
+      const key = `${match.query_start}-${match.query_end} ${match.source_start}-${match.source_end} ${match.source_text}`;
+      const counted = memo.once(`pairs ${key}`, () => {
+        const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
+        const source = { b_start: match.source_start, b_end: match.source_end };
+        return {
+          shared: sharedPairs(queryPairs, normalize(match.source_text.slice(match.source_start, match.source_end))),
+          neighbours: () => neighbourBackground(queryPairs, match.source_text, source),
+        };
+      });
+      const background = windows.get(window)!.background;
+      return {
+        query_start: match.query_start,
+        query_end: match.query_end,
+        ...counted.shared,
+        background: background ?? memo.once(`neighbours ${key}`, counted.neighbours),
+        window: windows.get(window)!.index,
+      };
+    }),
+  };
+}
+
+/**
+ * The distinct content-word pairs of the query with an occurrence outside every passage (an even sample of at most
+ * {@link BACKGROUND_PAIRS}): the background a window's share of pairs is measured against.
+ */
+function outsidePairs(text: string, passages: readonly Passage[], q: QueryPairs): Set<number> {
   // characters inside a passage, counted up to each place: a pair overlaps a passage when its span holds one
   const covered = new Int32Array(text.length + 1);
   for (const { match } of passages) {
@@ -1057,32 +1102,34 @@ function alignedCounts(
   // a long work's pairs outside the passages are many: the background share is measured on an even sample of them
   // (at most BACKGROUND_PAIRS, a binomial share to ±0.007 at 95 %), the same sample for every window
   const step = Math.ceil(outsideAll.length / BACKGROUND_PAIRS);
-  const outside = new Set(step <= 1 ? outsideAll : outsideAll.filter((_, i) => i % step === 0));
-  // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
-  const windows = new Map<ShardWindow, { index: number; background: number | null }>();
-  for (const { window } of passages) {
-    if (windows.has(window)) continue;
-    // the window's distinct pairs that are among the query's outside the passages (the window is the smaller set)
-    const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
-    let n = 0;
-    for (const h of held) if (outside.has(h)) n++;
-    const background = outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
-    windows.set(window, { index: windows.size, background });
-  }
-  return {
-    queryPairs: distinct.length,
-    passages: passages.map(({ match, window }) => {
-      const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
-      const source = { b_start: match.source_start, b_end: match.source_end };
-      return {
-        query_start: match.query_start,
-        query_end: match.query_end,
-        ...sharedPairs(queryPairs, normalize(match.source_text.slice(match.source_start, match.source_end))),
-        background: windows.get(window)!.background ?? neighbourBackground(queryPairs, match.source_text, source),
-        window: windows.get(window)!.index,
-      };
-    }),
+  return new Set(step <= 1 ? outsideAll : outsideAll.filter((_, i) => i % step === 0));
+}
+
+/**
+ * What the evidence counts of the work being searched (per alignment kit), remembered for every corpus that searches
+ * it at once: corpora that return the same documents (the same book in several training sets) count them once.
+ */
+interface CountsMemo {
+  once<T>(key: string, make: () => T): T;
+}
+const countsByKit = new WeakMap<AlignmentKit, { text: string; memo: CountsMemo }>();
+/** Entries remembered per work at most (then it starts again). */
+const COUNTS_MEMO = 4096;
+function countsMemoOf(kit: AlignmentKit, text: string): CountsMemo {
+  const known = countsByKit.get(kit);
+  if (known && known.text === text) return known.memo;
+  const values = new Map<string, unknown>();
+  const memo: CountsMemo = {
+    once<T>(key: string, make: () => T): T {
+      if (values.has(key)) return values.get(key) as T;
+      if (values.size >= COUNTS_MEMO) values.clear();
+      const v = make();
+      values.set(key, v);
+      return v;
+    },
   };
+  countsByKit.set(kit, { text, memo });
+  return memo;
 }
 
 /** The content-word pairs of a whole query with a dense id per distinct pair (`distinct[ids[i]]` is `hashes[i]`). */
