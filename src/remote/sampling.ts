@@ -260,8 +260,6 @@ export async function sampleRemote(
     const room = Math.max(0, Math.floor((limit - asked) / perDocument));
     const chosen =
       hits.length <= room ? hits : Array.from({ length: room }, (_, j) => hits[Math.floor((j * hits.length) / room)]);
-    const fetch =
-      ctx.config.kind === 'infini-gram' ? tokenWindow(post, ctx.config.index) : charWindow(post, ctx.config.index);
     const got = new Map<Region, ShardWindow | null>();
     const regions: Region[] = chosen.map(({ span, passage }) => ({
       q0: Math.min(passage.q0, span!.q0),
@@ -271,21 +269,7 @@ export async function sampleRemote(
       end: span!.end + DOCUMENT_REACH_TOKENS,
     }));
     const byRegion = new Map(regions.map((r, i) => [r, chosen[i]]));
-    const { passages, windows } = await followUp(ctx, session, text, regions, async (r) => {
-      const probed = byRegion.get(r)!;
-      if (probed.terms) {
-        const span = await resolveTerm(post, ctx.config.index, probed);
-        // the engine counted the call's terms but finds none of them: its answers contradict themselves
-        if (!span) {
-          got.set(r, null);
-          return null;
-        }
-        r.best = span;
-      }
-      const w = await fetch(r);
-      got.set(r, w);
-      return w;
-    });
+    const { passages, windows } = await followUp(ctx, session, text, regions, documentOf(ctx, post, byRegion, got));
     const checked: Checked[] = session.stopped
       ? []
       : regions.map((r) => check(text, byRegion.get(r)!, got.has(r) ? got.get(r)! : undefined, passages));
@@ -623,6 +607,35 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost): (p: Pr
       session.unusable(e);
       p.done = p.failed = true;
     }
+  };
+}
+
+/**
+ * The document of a chosen found passage's region (step 3 of {@link sampleRemote}), kept in `got` (null: none). On
+ * infini-gram the window that occurs is found first ({@link resolveTerm}); an engine that counted a call's windows
+ * but finds none of them contradicts itself: null.
+ */
+function documentOf(
+  ctx: SearchContext,
+  post: SessionPost,
+  byRegion: ReadonlyMap<Region, Probed>,
+  got: Map<Region, ShardWindow | null>,
+): (r: Region) => Promise<ShardWindow | null> {
+  const fetch =
+    ctx.config.kind === 'infini-gram' ? tokenWindow(post, ctx.config.index) : charWindow(post, ctx.config.index);
+  return async (r) => {
+    const probed = byRegion.get(r)!;
+    if (probed.terms) {
+      const span = await resolveTerm(post, ctx.config.index, probed);
+      if (!span) {
+        got.set(r, null);
+        return null;
+      }
+      r.best = span;
+    }
+    const w = await fetch(r);
+    got.set(r, w);
+    return w;
   };
 }
 
