@@ -18,8 +18,9 @@
  *    of up to {@link MAX_OR_TERMS} windows OR-ed (the API's CNF), found when any occurs — four windows in one call
  *    miss only where the copy breaks a line inside each; which one occurs is asked (`find`) only for a passage whose
  *    document is fetched. infini-gram mini (no OR, no CNF): `find` of one window after another, found when one occurs.
- * 3. *Documents.* An even spread of the found passages, as many as the calls left pay for (with the rate of step 4): the document of
- *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
+ * 3. *Documents.* An even spread of the found passages, as many as the calls left pay for (with the rate of step 4):
+ *    the document of each fetched and the work aligned with it locally (the aligner reads words, not white space or
+ *    quote forms); on infini-gram the window that occurs is found first, by `find` of each in turn.
  *    A document that does not hold the stretch the engine reported found, or holds only what was sent (nothing of the
  *    work around it), contradicts the engine: past
  *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.

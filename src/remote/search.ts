@@ -891,8 +891,8 @@ interface AlignedSpan {
 
 /**
  * The alignment of a document's text with the stretch `q0`–`q1` of the work, remembered for the work being searched
- * (per alignment kit, at most {@link ALIGNED_MEMO} entries): corpora searched at once often return the same text — the
- * same book in several training sets, or the same engine behind several names — and it is aligned once.
+ * (per alignment kit, at most {@link ALIGNED_MEMO} entries): corpora searched at once often return the same
+ * text — the same book in several training sets, or the same engine behind several names — and it is aligned once.
  */
 function alignedOf(
   ctx: SearchContext,
@@ -1050,7 +1050,8 @@ function alignedCounts(
   return {
     queryPairs: q.distinct.length,
     passages: passages.map(({ match, window }) => {
-      const key = `${match.query_start}-${match.query_end} ${match.source_start}-${match.source_end} ${match.source_text}`;
+      const { query_start: q0, query_end: q1, source_start: b0, source_end: b1 } = match;
+      const key = `${q0}-${q1} ${b0}-${b1} ${match.source_text}`;
       const counted = memo.once(`pairs ${key}`, () => {
         const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
         const source = { b_start: match.source_start, b_end: match.source_end };

@@ -301,7 +301,7 @@ describe('countAny (infini-gram count of terms OR-ed)', () => {
     }
   };
 
-  it('counts the occurrences of any term, each tokenized on its own: a window inside a line of the copy is found', async () => {
+  it('counts the occurrences of any term, each tokenized on its own: a window inside a line is found', async () => {
     await withServer(async (p) => {
       const across = 'clove his speech with a cold accent';
       const inside = 'with a cold accent. Does anyone second';
