@@ -393,7 +393,12 @@ async function extractionPart() {
 //                the 95 % interval against the true share (the held chapters' words ÷ the work's), calls, wall ms
 //   sensitivity  passages found ÷ drawn with every chapter held (both line forms): the rate the interval allows for
 //   false_found  passages found ÷ drawn with none held
-//   seven        seven such corpora (seven engines, seven endpoints) searched at once against one, alternating
+//   seven        seven such corpora (seven engines, seven endpoints, seven processes) searched at once against one,
+//                alternating, after a round not counted; medians of the wall time, of the client's CPU (this process,
+//                `process.cpuUsage`) and of the engines' CPU (each engine process's own `process.cpuUsage`, asked over
+//                IPC before and after each analysis, summed): on a machine whose cores the engines share with the
+//                client, the wall time follows the CPU the two need together (`seven_cpu_share_of_cores`: that CPU ÷
+//                wall time × cores), so the client's own ratio is reported beside the wall-time ratio
 
 const SAMPLING_TARGETS = {
   covered: 0.9,
@@ -444,6 +449,12 @@ async function samplingServer() {
   if (!only) indexes.all_reflowed = index(1, reflow);
   const servers = [await startInfiniGramServer({ kind: 'infini-gram', indexes })];
   process.on('message', (m) => {
+    // `{ cpu: true }`: the CPU this engine process has used so far (user + system, ms)
+    if (m.cpu) {
+      const u = process.cpuUsage();
+      process.send({ cpu_ms: (u.user + u.system) / 1000 });
+      return;
+    }
     for (const s of servers) s.setLatency(m.latency ?? 0);
     process.send({ ok: true });
   });
@@ -475,6 +486,17 @@ async function samplingPart() {
             new Promise((resolve) => {
               c.once('message', resolve);
               c.send({ latency: ms });
+            }),
+        ),
+      );
+    /** The CPU each engine process has used so far (ms). */
+    const engineCpu = () =>
+      Promise.all(
+        servers.map(
+          (c) =>
+            new Promise((resolve) => {
+              c.once('message', (m) => resolve(m.cpu_ms));
+              c.send({ cpu: true });
             }),
         ),
       );
@@ -599,14 +621,36 @@ async function samplingPart() {
       const load0 = loadavg()[0];
       const one = [],
         all = [];
+      // a round not counted first (the client's code compiled, the engines' pages touched)
+      if (ms === 20) {
+        await analyse([{ endpoint: urls[0], index: 'half' }], 'seven-warm');
+        await analyse(
+          urls.map((u) => ({ endpoint: u, index: 'half' })),
+          'seven-warm',
+        );
+      }
       for (let k = 0; k < (QUICK ? 1 : Number(arg('seven-rounds', '5'))); k++) {
+        // the engines' CPU over each analysis too (their processes' own counters, asked before and after)
+        const e0 = await engineCpu();
         const a = await analyse([{ endpoint: urls[0], index: 'half' }], `seven-${ms}-${k}`);
-        one.push({ ms: a.ms, cpu_ms: a.cpu_ms, calls: a.r.remote_corpora[0].calls });
+        const e1 = await engineCpu();
+        one.push({
+          ms: a.ms,
+          cpu_ms: a.cpu_ms,
+          engine_cpu_ms: e1.reduce((t, x, i) => t + x - e0[i], 0),
+          calls: a.r.remote_corpora[0].calls,
+        });
         const b = await analyse(
           urls.map((u) => ({ endpoint: u, index: 'half' })),
           `seven-${ms}-${k}`,
         );
-        all.push({ ms: b.ms, cpu_ms: b.cpu_ms, calls: b.r.remote_corpora.reduce((t, c) => t + c.calls, 0) });
+        const e2 = await engineCpu();
+        all.push({
+          ms: b.ms,
+          cpu_ms: b.cpu_ms,
+          engine_cpu_ms: e2.reduce((t, x, i) => t + x - e1[i], 0),
+          calls: b.r.remote_corpora.reduce((t, c) => t + c.calls, 0),
+        });
       }
       seven.push({
         latency_ms: ms,
@@ -615,6 +659,15 @@ async function samplingPart() {
         ratio: round(median(all.map((x) => x.ms)) / median(one.map((x) => x.ms)), 2),
         one_client_cpu_ms: Math.round(median(one.map((x) => x.cpu_ms))),
         seven_client_cpu_ms: Math.round(median(all.map((x) => x.cpu_ms))),
+        client_cpu_ratio: round(median(all.map((x) => x.cpu_ms)) / median(one.map((x) => x.cpu_ms)), 2),
+        // the engine processes' CPU (all seven together for the seven corpora), and the CPU of the two together
+        // against what the machine's cores can give in the wall time measured
+        one_engine_cpu_ms: Math.round(median(one.map((x) => x.engine_cpu_ms))),
+        seven_engine_cpu_ms: Math.round(median(all.map((x) => x.engine_cpu_ms))),
+        seven_cpu_share_of_cores: round(
+          median(all.map((x) => (x.cpu_ms + x.engine_cpu_ms) / (x.ms * cpus().length))),
+          2,
+        ),
         seven_calls_max: Math.max(...all.map((x) => x.calls)),
         one_calls_max: Math.max(...one.map((x) => x.calls)),
         rounds: one.length,

@@ -114,6 +114,42 @@ export async function infgramProb(
   return { ...tokens, suffixLen, promptCnt: count(body.prompt_cnt, 'prompt_cnt') };
 }
 
+/** Terms at most of one disjunctive clause (infini-gram's `max_terms_per_clause`, api_server.py's default). */
+export const MAX_OR_TERMS = 4;
+
+/** `count` of a disjunction: the occurrences of any of its terms, and each term's token ids as the server read it. */
+export interface CountAnyAnswer {
+  readonly count: number;
+  readonly termIds: number[][];
+}
+
+/**
+ * infini-gram `count` of `terms[0] OR terms[1] OR …` (≤ {@link MAX_OR_TERMS}): the API reads a query holding
+ * ` OR ` as one disjunctive clause of a CNF, tokenizes each term on its own and counts the occurrences of any
+ * (`count_cnf`). One call asks several forms of a passage at once. A term must not itself hold ` OR ` or ` AND `
+ * (the server would split it): such a term is refused here.
+ *
+ * @example
+ * await countAny(post, 'v4_piletrain_llama', ['the cat sat on the mat', 'a dog lay by the door']) // { count, termIds }
+ */
+export async function countAny(post: Post, index: string, terms: readonly string[]): Promise<CountAnyAnswer> {
+  if (terms.length === 0 || terms.length > MAX_OR_TERMS || terms.some((t) => !t.trim() || / (OR|AND) /.test(t)))
+    throw new RangeError(`countAny takes 1 to ${MAX_OR_TERMS} terms without " OR " or " AND "`);
+  const { body } = await post({ index, query_type: 'count', query: terms.join(' OR ') });
+  const n = count(body.count, 'count');
+  const ids = body.token_ids;
+  // one term: a flat list of ids (no CNF); several: one clause of as many terms
+  const termIds =
+    terms.length === 1 ? [ids] : Array.isArray(ids) && ids.length === 1 && Array.isArray(ids[0]) ? ids[0] : null;
+  if (
+    !Array.isArray(termIds) ||
+    termIds.length !== terms.length ||
+    !termIds.every((t) => Array.isArray(t) && t.length > 0 && t.every((x) => Number.isSafeInteger(x) && x >= 0))
+  )
+    return bad('token_ids is not one clause of the terms sent');
+  return { count: n, termIds: termIds as number[][] };
+}
+
 /** `find` of token ids (infini-gram) or a string (mini). */
 export async function find(post: Post, index: string, query: string | readonly number[]): Promise<FindAnswer> {
   const q = typeof query === 'string' ? { query } : { query_ids: [...query] };

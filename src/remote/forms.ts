@@ -129,6 +129,20 @@ export function quietWindows(text: string, q0: number, q1: number, count: number
   return out;
 }
 
+/**
+ * The forms of a window to ask a token engine for at once (OR-ed in one call): the window as the work has it and,
+ * where it holds typographic quotes, primes or dashes (only a passage's fallback window does), as a typed copy
+ * spells them ({@link plainPiece}). A term that holds ` OR ` or ` AND ` (which the API would read as a CNF) is left
+ * out.
+ *
+ * @example
+ * windowTerms({ q0: 0, q1: 17, query: '“Yes—no,” he said' }) // ['“Yes—no,” he said', '"Yes--no," he said']
+ */
+export function windowTerms(window: Window): string[] {
+  const plain = plainPiece({ text: window.query, at: new Int32Array(window.query.length + 1) }).text;
+  return [...new Set([window.query, plain])].filter((t) => !/ (OR|AND) /.test(t));
+}
+
 /** Typographic quotes, primes and dashes, and the plain form a copy typed on a keyboard has them in. */
 const PLAIN_FORMS: Readonly<Record<string, string>> = {
   '\u2018': "'",

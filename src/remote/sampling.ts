@@ -10,16 +10,17 @@
  *    with allocation proportional to each section's words, placed systematically from a random start within each
  *    section. The random numbers are seeded by the SHA-256 of the text: the same work draws the same passages, so a
  *    second search answers from the cache and gives the same result.
- * 2. *Search*, a query after another until found, at most {@link TOKEN_QUERIES} (infini-gram) or {@link CHAR_WINDOWS}
- *    (mini) calls a passage. infini-gram: `infgram_prob` of the passage in canonical form (white
- *    space folded, NFKC) gives the longest run the corpus holds ending at its end; found when that run covers
- *    {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters; else the next query ends before the
- *    place the run stopped at — the copy's line break, quote or dash — and so runs back over the copy's previous
- *    line, whatever its form; a run that stopped at a typographic quote, prime or dash of the work is first asked
- *    again to the same end with those marks as a typed copy spells them (`"`, `'`, `--`). infini-gram mini (no OR, no CNF): `find` of short windows inside one line of the work
- *    and free of quotes, dashes and sentence ends, one after another, found when one occurs.
- * 3. *Documents.* An even spread of the found passages, as many as a third of the calls left pay for: the document of
- *    each fetched and the work aligned with it locally (the aligner reads words, not white space or quote forms).
+ * 2. *Search*, a call after another until found, at most {@link TOKEN_QUERIES} (infini-gram) or {@link CHAR_WINDOWS}
+ *    (mini) calls a passage, of short windows of it that a copy in another form most likely holds verbatim: inside
+ *    one line of the work, free of quotes, dashes and sentence ends (./forms.ts `quietWindows`), so that their only
+ *    exposure is a line break of the copy's own, which a window of a few words misses more often than not.
+ *    infini-gram (a token index: a word after the copy's line break is another token than after a space): a `count`
+ *    of up to {@link MAX_OR_TERMS} windows OR-ed (the API's CNF), found when any occurs — four windows in one call
+ *    miss only where the copy breaks a line inside each; which one occurs is asked (`find`) only for a passage whose
+ *    document is fetched. infini-gram mini (no OR, no CNF): `find` of one window after another, found when one occurs.
+ * 3. *Documents.* An even spread of the found passages, as many as the calls left pay for (with the rate of step 4):
+ *    the document of each fetched and the work aligned with it locally (the aligner reads words, not white space or
+ *    quote forms); on infini-gram the window that occurs is found first, by `find` of each in turn.
  *    A document that does not hold the stretch the engine reported found, or holds only what was sent (nothing of the
  *    work around it), contradicts the engine: past
  *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.
@@ -40,18 +41,8 @@ import {
   SAMPLING_SENSITIVITY,
   SAMPLING_SENSITIVITY_WORST,
 } from '../corpus/share.js';
-import { find, infgramProb } from './api.js';
-import {
-  canonicalPiece,
-  holdsText,
-  plainPiece,
-  stoppedAtTypography,
-  letters,
-  quietWindows,
-  WINDOW_MIN_CHARS,
-  WINDOW_MIN_WORDS,
-  type Window,
-} from './forms.js';
+import { countAny, find, MAX_OR_TERMS } from './api.js';
+import { holdsText, letters, quietWindows, windowTerms, WINDOW_MIN_WORDS, type Window } from './forms.js';
 import {
   charWindow,
   countWords,
@@ -70,15 +61,17 @@ import {
   tokenWindow,
   wordSpans,
 } from './search.js';
-import { mapTokens } from './token-map.js';
 import { RemoteCallError } from './transport.js';
 import { mulberry32 } from '../util/random.js';
 import { mapLimit } from '../util/pool.js';
 
 /** Words of a sampled passage. */
 export const PASSAGE_WORDS = 48;
-/** infini-gram: queries at most per passage (each runs back over one more line of a hard-wrapped copy). */
-export const TOKEN_QUERIES = 3;
+/**
+ * infini-gram: calls at most per passage, each a `count` of up to {@link MAX_OR_TERMS} windows of it OR-ed (so
+ * {@link TOKEN_QUERIES} × {@link MAX_OR_TERMS} windows in all).
+ */
+export const TOKEN_QUERIES = 2;
 /** infini-gram mini: windows at most per passage. */
 export const CHAR_WINDOWS = 4;
 /** Words of a passage its document must align with for it to count (a stock phrase found by chance does not). */
@@ -189,15 +182,21 @@ interface Probed {
   done: boolean;
   /** A call failed: the passage is not in the sample (a failure is no "not found"). */
   failed: boolean;
-  /** infini-gram: where the next query ends (the stretch before the last run's mismatch). */
-  end: number;
-  /**
-   * infini-gram: the query is sent with its typographic quotes, dashes and primes in their plain forms (./forms.ts
-   * {@link plainPiece}): set once a run stopped at one of them, the query asked again to the same end.
-   */
-  plain: boolean;
   /** infini-gram mini: its windows, asked in turn. */
   windows: Window[];
+  /** infini-gram: the terms of each call (windows of the passage in the forms a copy may have them), asked in turn. */
+  batches: Term[][];
+  /**
+   * infini-gram: the terms of the call that found the passage, with their token ids: which of them occurs is
+   * learnt only when its document is fetched ({@link resolveTerm}); null until found, or once resolved.
+   */
+  terms: Array<Term & { readonly ids: readonly number[] }> | null;
+}
+
+/** A window of a passage and one form of it to ask for. */
+interface Term {
+  readonly window: Window;
+  readonly query: string;
 }
 
 /** A found passage whose document was asked for: what the document showed. */
@@ -227,12 +226,16 @@ export async function sampleRemote(
 ): Promise<RemoteSearch> {
   const limit = Math.min(options.maxCalls ?? Infinity, ctx.config.maxCalls);
   const session = new Session(ctx, limit, options);
-  const seed = ctx.kit.sha256Text(text).slice(0, 16);
+  const plan = planOf(text);
+  const seed = plan.once('seed', () => ctx.kit.sha256Text(text).slice(0, 16));
   const sections = options.sections?.length ? options.sections : plainStrata(text.length);
   const reserve = followUpReserve(limit);
   const tokens = ctx.config.kind === 'infini-gram';
   const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
-  const drawn = drawPassages(text, sections, Math.floor((limit - reserve) / perPassage), seed);
+  const n = Math.floor((limit - reserve) / perPassage);
+  const drawn = plan.once(`drawn ${n} ${seed} ${sections.map((s) => `${s.start}-${s.end}`).join(',')}`, () =>
+    drawPassages(text, sections, n, seed),
+  );
   // calls asked, answered from the cache or not: what plans the later steps, so that a second search of the same
   // work, answered from the cache, asks exactly the same calls
   let asked = 0;
@@ -240,7 +243,7 @@ export async function sampleRemote(
     asked++;
     return session.call(body).then((b) => ({ body: b, ms: 0 }));
   };
-  const probe = prober(ctx, session, post, text);
+  const probe = prober(ctx, session, post);
   let found: Found;
   try {
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
@@ -250,14 +253,14 @@ export async function sampleRemote(
       .filter((p) => p.calls > 0 && p.done && !p.failed)
       .sort((a, b) => a.passage.q0 - b.passage.q0);
     const hits = answered.filter((p) => p.found && p.span);
-    // 3. documents of an even spread of the found passages, a third of the calls left (the rest measures the rate,
-    // on up to two passages beside each document)
-    const docCalls = tokens ? 2 : 1;
-    const room = Math.max(0, Math.floor((limit - asked) / (3 * docCalls)));
+    // 3. documents of an even spread of the found passages, as many as the calls left pay for with the rate
+    // measured on up to two passages beside each: mini, a call for the document and one or two a passage (a third
+    // of the calls left); infini-gram, a `find` of each term of the call that found it until one occurs (about two),
+    // the document, and about one a passage
+    const perDocument = tokens ? 5 : 3;
+    const room = Math.max(0, Math.floor((limit - asked) / perDocument));
     const chosen =
       hits.length <= room ? hits : Array.from({ length: room }, (_, j) => hits[Math.floor((j * hits.length) / room)]);
-    const fetch =
-      ctx.config.kind === 'infini-gram' ? tokenWindow(post, ctx.config.index) : charWindow(post, ctx.config.index);
     const got = new Map<Region, ShardWindow | null>();
     const regions: Region[] = chosen.map(({ span, passage }) => ({
       q0: Math.min(passage.q0, span!.q0),
@@ -267,11 +270,7 @@ export async function sampleRemote(
       end: span!.end + DOCUMENT_REACH_TOKENS,
     }));
     const byRegion = new Map(regions.map((r, i) => [r, chosen[i]]));
-    const { passages, windows } = await followUp(ctx, session, text, regions, async (r) => {
-      const w = await fetch(r);
-      got.set(r, w);
-      return w;
-    });
+    const { passages, windows } = await followUp(ctx, session, text, regions, documentOf(ctx, post, byRegion, got));
     const checked: Checked[] = session.stopped
       ? []
       : regions.map((r) => check(text, byRegion.get(r)!, got.has(r) ? got.get(r)! : undefined, passages));
@@ -473,6 +472,35 @@ function calibrationPassages(text: string, p: DrawnPassage, aligned: { q0: numbe
   return out;
 }
 
+/**
+ * What the sampled search plans from the work alone — its seed, passages and their windows — kept for the last work
+ * searched: every corpus searching it at once draws the same passages (the seed is the work's) and asks the same
+ * windows, so they are planned once.
+ */
+interface Plan {
+  once<T>(key: string, make: () => T): T;
+}
+let lastPlan: { text: string; plan: Plan } | null = null;
+function planOf(text: string): Plan {
+  if (lastPlan === null || lastPlan.text !== text) {
+    const known = new Map<string, unknown>();
+    lastPlan = {
+      text,
+      plan: {
+        once<T>(key: string, make: () => T): T {
+          if (!known.has(key)) known.set(key, make());
+          return known.get(key) as T;
+        },
+      },
+    };
+  }
+  return lastPlan.plan;
+}
+
+/** A passage's quiet windows (./forms.ts), planned once per work ({@link planOf}); the caller must not change them. */
+const windowsOf = (text: string, p: DrawnPassage, count: number): Window[] =>
+  planOf(text).once(`windows ${p.q0} ${p.q1} ${count}`, () => quietWindows(text, p.q0, p.q1, count));
+
 /** A passage's search before its first call. */
 function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probed {
   return {
@@ -483,10 +511,30 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     calls: 0,
     done: false,
     failed: false,
-    end: passage.q1,
-    plain: false,
-    windows: tokens ? [] : quietWindows(text, passage.q0, passage.q1, CHAR_WINDOWS),
+    windows: tokens ? [] : windowsOf(text, passage, CHAR_WINDOWS),
+    batches: tokens ? termBatches(text, passage) : [],
+    terms: null,
   };
+}
+
+/**
+ * infini-gram: the calls of a passage's search, each up to {@link MAX_OR_TERMS} terms: its quiet windows
+ * (./forms.ts) in turn, each in every form a copy may spell it ({@link windowTerms}), a window's forms in one call.
+ */
+function termBatches(text: string, passage: DrawnPassage): Term[][] {
+  const batches: Term[][] = [];
+  let batch: Term[] = [];
+  for (const window of windowsOf(text, passage, TOKEN_QUERIES * MAX_OR_TERMS)) {
+    const terms = windowTerms(window).slice(0, MAX_OR_TERMS);
+    if (batch.length + terms.length > MAX_OR_TERMS) {
+      batches.push(batch);
+      batch = [];
+    }
+    if (batches.length === TOKEN_QUERIES) break;
+    batch.push(...terms.map((query) => ({ window, query })));
+  }
+  if (batch.length > 0 && batches.length < TOKEN_QUERIES) batches.push(batch);
+  return batches;
 }
 
 /**
@@ -512,13 +560,11 @@ async function probeRounds(
 }
 
 /**
- * One query of a passage's search (see the module comment, step 2). infini-gram: `infgram_prob` of the passage up to
- * `end` in canonical form gives the longest run the corpus holds ending there; found when it covers
- * {@link WINDOW_MIN_WORDS} words and {@link WINDOW_MIN_CHARS} characters, else the next query ends before the place
- * the run stopped at (a line break, a quote, two spaces, a dash of the copy's own), so it runs back over the copy's
- * previous line. infini-gram mini: `find` of the next quiet window (./forms.ts), found when it occurs.
+ * One call of a passage's search (see the module comment, step 2). infini-gram: `count` of its next windows OR-ed,
+ * found when the count is above 0 (the terms kept, to resolve when its document is fetched). infini-gram mini: `find`
+ * of the next quiet window (./forms.ts), found when it occurs.
  */
-function prober(ctx: SearchContext, session: Session, post: SessionPost, text: string): (p: Probed) => Promise<void> {
+function prober(ctx: SearchContext, session: Session, post: SessionPost): (p: Probed) => Promise<void> {
   const index = ctx.config.index;
   return async (p) => {
     try {
@@ -538,65 +584,77 @@ function prober(ctx: SearchContext, session: Session, post: SessionPost, text: s
         if (p.calls >= p.windows.length) p.done = true;
         return;
       }
-      const canonical = canonicalPiece(text, p.passage.q0, p.end);
-      const piece = p.plain ? plainPiece(canonical) : canonical;
-      if (countWords(piece.text) < WINDOW_MIN_WORDS + 1) {
+      const batch = p.batches[p.calls];
+      if (!batch) {
         p.done = true;
         return;
       }
       p.calls++;
-      const a = await infgramProb(post, index, piece.text);
-      const m = mapTokens(piece.text, 0, a.tokenIds, a.tokens);
-      const n = m.ids.length;
-      const first = n - 1 - a.suffixLen;
-      if (n < 2 || first < 0) {
-        p.done = true;
-        return;
-      }
-      const r0 = a.suffixLen > 0 ? m.starts[first] : m.ends[n - 2],
-        r1 = m.ends[n - 2];
-      const run = piece.text.slice(r0, r1);
-      const whole = [...run.matchAll(/\S+/g)].filter((x) => x.index > 0 || /\s/.test(piece.text[r0 - 1] ?? ' '));
-      if (a.suffixLen > 0 && whole.length >= WINDOW_MIN_WORDS && run.trim().length >= WINDOW_MIN_CHARS) {
+      const a = await countAny(
+        post,
+        index,
+        batch.map((t) => t.query),
+      );
+      if (a.count > 0) {
         p.found = p.done = true;
-        p.stretch = run;
-        p.span = {
-          start: 0,
-          end: a.suffixLen,
-          q0: piece.at[r0],
-          q1: piece.at[r1],
-          count: a.promptCnt,
-          query: Array.from(m.ids.subarray(first, n - 1)),
-        };
-        return;
+        p.terms = batch.map((t, i) => ({ ...t, ids: a.termIds[i] }));
+        // the passage's windows asked, until the document says which of them occurs (resolveTerm)
+        const q0 = Math.min(...batch.map((t) => t.window.q0)),
+          q1 = Math.max(...batch.map((t) => t.window.q1));
+        p.span = { start: 0, end: a.termIds[0].length, q0, q1, count: a.count, query: a.termIds[0] };
       }
-      // a run that stopped at a typographic quote, dash or prime of the work (a copy as Project Gutenberg's files
-      // have it spells them `"`, `'`, `--`): the same query again in those plain forms, once
-      if (!p.plain && stoppedAtTypography(piece.text, r0)) {
-        p.plain = true;
-        return;
-      }
-      // the next query ends before the word the run stopped in (or, when the run began at a word, before the
-      // word before it: a line's first word is spelt without its space)
-      const at = piece.at[r0];
-      const starts = [...text.slice(p.passage.q0, p.end).matchAll(/\S+/g)].map((x) => ({
-        start: p.passage.q0 + x.index,
-        end: p.passage.q0 + x.index + x[0].length,
-      }));
-      let w = starts.findIndex((x) => x.end > at);
-      if (w < 0) w = starts.length - 1;
-      const back = /\s/.test(text[at] ?? ' ') || starts[w]?.start === at ? 2 : 1;
-      const cut = w - back;
-      if (cut < WINDOW_MIN_WORDS) {
-        p.done = true;
-        return;
-      }
-      p.end = starts[cut].end;
+      if (p.calls >= p.batches.length) p.done = true;
     } catch (e) {
       session.unusable(e);
       p.done = p.failed = true;
     }
   };
+}
+
+/**
+ * The document of a chosen found passage's region (step 3 of {@link sampleRemote}), kept in `got` (null: none). On
+ * infini-gram the window that occurs is found first ({@link resolveTerm}); an engine that counted a call's windows
+ * but finds none of them contradicts itself: null.
+ */
+function documentOf(
+  ctx: SearchContext,
+  post: SessionPost,
+  byRegion: ReadonlyMap<Region, Probed>,
+  got: Map<Region, ShardWindow | null>,
+): (r: Region) => Promise<ShardWindow | null> {
+  const fetch =
+    ctx.config.kind === 'infini-gram' ? tokenWindow(post, ctx.config.index) : charWindow(post, ctx.config.index);
+  return async (r) => {
+    const probed = byRegion.get(r)!;
+    if (probed.terms) {
+      const span = await resolveTerm(post, ctx.config.index, probed);
+      if (!span) {
+        got.set(r, null);
+        return null;
+      }
+      r.best = span;
+    }
+    const w = await fetch(r);
+    got.set(r, w);
+    return w;
+  };
+}
+
+/**
+ * infini-gram: which term of the call that found `p` occurs — a `find` of each in turn until one does — made the
+ * passage's span (with the `find` answer, for its document) and its stretch. Null when none does.
+ */
+async function resolveTerm(post: SessionPost, index: string, p: Probed): Promise<Span | null> {
+  const terms = p.terms ?? [];
+  p.terms = null;
+  for (const t of terms) {
+    const f = await find(post, index, t.ids);
+    if (f.cnt === 0) continue;
+    p.stretch = t.query;
+    p.span = { start: 0, end: t.ids.length, q0: t.window.q0, q1: t.window.q1, count: f.cnt, query: t.ids, found: f };
+    return p.span;
+  }
+  return null;
 }
 
 /** `items` in an order seeded by `seed` (Fisher–Yates). */

@@ -134,7 +134,7 @@ export interface Span {
   readonly count: number;
   /** Token ids (infini-gram) or the exact characters (mini) to look it up with. */
   readonly query: readonly number[] | string;
-  /** Mini: the `find` answer of the tile (its occurrences), asked already. */
+  /** The `find` answer of the stretch (its occurrences), where it was asked already (mini; a sampled passage). */
   readonly found?: FindAnswer;
 }
 export interface Region {
@@ -659,7 +659,7 @@ export type SessionPost = (body: Record<string, unknown>) => Promise<CallAnswer>
 export function tokenWindow(post: SessionPost, index: string): (r: Region) => Promise<ShardWindow | null> {
   return async (r) => {
     const span = r.best;
-    const f = await find(post, index, span.query as number[]);
+    const f = span.found ?? (await find(post, index, span.query as number[]));
     const at = firstOccurrence(f);
     if (!at) return null;
     const reach = Math.max(span.start - r.start, r.end - span.start) + MARGIN_TOKENS;
@@ -827,57 +827,127 @@ export async function followUp(
 /** The passages of one region against its document window (verbatim or edited, overlapping the region). */
 function alignRegion(ctx: SearchContext, text: string, query: TokenizedText, r: Region, w: ShardWindow): RemoteMatch[] {
   if (w.text.length === 0) return [];
+  const out: RemoteMatch[] = [];
+  for (const m of alignedOf(ctx, text, query, r.q0, r.q1, w.text)) {
+    out.push({
+      dataset_id: ctx.config.id,
+      document_id: String(w.docIx),
+      query_start: m.a0,
+      query_end: m.a1,
+      source_start: m.b0 - m.from,
+      source_end: m.b1 - m.from,
+      kind: 'remote',
+      tokens: m.tokens,
+      score: m.score,
+      reuse: m.reuse,
+      similarity: m.similarity,
+      aligned: true,
+      doc_ix: w.docIx,
+      shard: w.shard,
+      doc_length: w.docLen,
+      source_text: w.text.slice(m.from, m.to),
+      count_start: r.best.q0,
+      count_end: r.best.q1,
+      count: w.count,
+      boilerplate: w.count >= ctx.config.boilerplateCount,
+      metadata: w.metadata,
+    });
+  }
+  return out;
+}
+
+/** A passage of a region aligned with a document's text: the spans in each and what the aligner measured. */
+interface AlignedSpan {
+  readonly a0: number;
+  readonly a1: number;
+  readonly b0: number;
+  readonly b1: number;
+  /** The excerpt of the document kept with the match. */
+  readonly from: number;
+  readonly to: number;
+  readonly tokens: number;
+  readonly score: number;
+  readonly reuse: RemoteMatch['reuse'];
+  readonly similarity: number;
+}
+
+/**
+ * The alignment of a document's text with the stretch `q0`–`q1` of the work, remembered for the work being searched
+ * (per alignment kit, at most {@link ALIGNED_MEMO} entries): corpora searched at once often return the same
+ * text — the same book in several training sets, or the same engine behind several names — and it is aligned once.
+ */
+function alignedOf(
+  ctx: SearchContext,
+  text: string,
+  query: TokenizedText,
+  q0: number,
+  q1: number,
+  document: string,
+): AlignedSpan[] {
+  let memo = alignedByKit.get(ctx.kit);
+  if (!memo || memo.text !== text) {
+    memo = { text, spans: new Map() };
+    alignedByKit.set(ctx.kit, memo);
+  }
+  const key = `${q0}:${q1}:${document}`;
+  const known = memo.spans.get(key);
+  if (known) return known;
+  const spans = alignStretch(ctx, text, query, q0, q1, document);
+  if (memo.spans.size >= ALIGNED_MEMO) memo.spans.clear();
+  memo.spans.set(key, spans);
+  return spans;
+}
+/** Alignments remembered per work (a search's documents: ≤ 400 calls per corpus, a few corpora). */
+const ALIGNED_MEMO = 2048;
+const alignedByKit = new WeakMap<AlignmentKit, { text: string; spans: Map<string, AlignedSpan[]> }>();
+
+/** The passages of the work's stretch `r0`–`r1` that a document's text holds (verbatim or edited). */
+function alignStretch(
+  ctx: SearchContext,
+  text: string,
+  query: TokenizedText,
+  r0: number,
+  r1: number,
+  document: string,
+): AlignedSpan[] {
   const { alignTokens, COMPARE_DEFAULTS, cutAfter, cutBefore, reuseKind, sharedRuns, TokenizedText } = ctx.kit;
-  const source = new TokenizedText(w.text);
+  const source = new TokenizedText(document);
   const alignWithin = (margin: number) => {
-    const q0 = cutBefore(text, r.q0 - margin),
-      q1 = cutAfter(text, r.q1 + margin);
-    const found = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, w.text.length), COMPARE_DEFAULTS);
-    return { q0, spans: found.filter((s) => s.a_start + q0 < r.q1 && r.q0 < s.a_end + q0) };
+    const q0 = cutBefore(text, r0 - margin),
+      q1 = cutAfter(text, r1 + margin);
+    const found = alignTokens(ctx.core(), query.window(q0, q1), source.window(0, document.length), COMPARE_DEFAULTS);
+    return { q0, spans: found.filter((s) => s.a_start + q0 < r1 && r0 < s.a_end + q0) };
   };
   // the region with a margin, so that a passage runs on past the samples that found it; a short passage among
   // unrelated text can fall below the alignment's score in that window (as in 200 or 80 characters), so then the
   // region alone: what the samples found, exactly, if not all of the passage around it
   let { q0, spans } = alignWithin(MARGIN_CHARS);
   if (spans.length === 0) ({ q0, spans } = alignWithin(0));
-  const out: RemoteMatch[] = [];
+  const out: AlignedSpan[] = [];
   for (const s of spans) {
     const a0 = s.a_start + q0,
       a1 = s.a_end + q0;
     // a span is never past the window fetched: a word the window cuts ("improvement" of "improvement.") ends there
-    const b0 = Math.min(s.b_start, w.text.length),
-      b1 = Math.min(s.b_end, w.text.length);
-    if (a1 <= r.q0 || r.q1 <= a0) continue; // another passage of the window: not what this region found
-    const queryPassage = text.slice(a0, a1),
-      sourcePassage = w.text.slice(b0, b1);
-    const runs = sharedRuns(queryPassage, sourcePassage);
-    // the passage with some of the window around it, kept with the match: the spans point into this excerpt
-    const from = cutBefore(w.text, b0 - SOURCE_CONTEXT_CHARS),
-      to = cutAfter(w.text, b1 + SOURCE_CONTEXT_CHARS);
+    const b0 = Math.min(s.b_start, document.length),
+      b1 = Math.min(s.b_end, document.length);
+    if (a1 <= r0 || r1 <= a0) continue; // another passage of the window: not what this region found
+    const runs = sharedRuns(text.slice(a0, a1), document.slice(b0, b1));
     const reuse = reuseKind(runs.similarity);
     if (reuse === 'paraphrase') continue; // a window found by an exact match; a loose pairing is not evidence
+    // the passage with some of the window around it, kept with the match: the spans point into this excerpt
+    const from = cutBefore(document, b0 - SOURCE_CONTEXT_CHARS),
+      to = cutAfter(document, b1 + SOURCE_CONTEXT_CHARS);
     out.push({
-      dataset_id: ctx.config.id,
-      document_id: String(w.docIx),
-      query_start: a0,
-      query_end: a1,
-      source_start: b0 - from,
-      source_end: b1 - from,
-      kind: 'remote',
+      a0,
+      a1,
+      b0,
+      b1,
+      from,
+      to,
       tokens: runs.tokens,
       score: round4(s.score),
       reuse,
       similarity: round4(runs.similarity),
-      aligned: true,
-      doc_ix: w.docIx,
-      shard: w.shard,
-      doc_length: w.docLen,
-      source_text: w.text.slice(from, to),
-      count_start: r.best.q0,
-      count_end: r.best.q1,
-      count: w.count,
-      boilerplate: w.count >= ctx.config.boilerplateCount,
-      metadata: w.metadata,
     });
   }
   return out;
@@ -943,6 +1013,52 @@ function alignedCounts(
   if (passages.length === 0) return { passages: [], queryPairs: 0 };
   const { normalize, pairsOfNormalized, pairSet, sharedPairs, neighbourBackground, PAIR_BACKGROUND_FLOOR } = kit;
   const q = queryPairsOf(kit)(text);
+  const memo = countsMemoOf(kit, text);
+  const spansKey = passages.map(({ match }) => `${match.query_start}-${match.query_end}`).join(',');
+  const outside = memo.once(`outside ${spansKey}`, () => outsidePairs(text, passages, q));
+  // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
+  const windows = new Map<ShardWindow, { index: number; background: number | null }>();
+  for (const { window } of passages) {
+    if (windows.has(window)) continue;
+    const background = memo.once(`background ${spansKey} ${window.text}`, () => {
+      // the window's distinct pairs that are among the query's outside the passages (the window is the smaller set)
+      const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
+      let n = 0;
+      for (const h of held) if (outside.has(h)) n++;
+      return outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
+    });
+    windows.set(window, { index: windows.size, background });
+  }
+  return {
+    queryPairs: q.distinct.length,
+    passages: passages.map(({ match, window }) => {
+      const { query_start: q0, query_end: q1, source_start: b0, source_end: b1 } = match;
+      const key = `${q0}-${q1} ${b0}-${b1} ${match.source_text}`;
+      const counted = memo.once(`pairs ${key}`, () => {
+        const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
+        const source = { b_start: match.source_start, b_end: match.source_end };
+        return {
+          shared: sharedPairs(queryPairs, normalize(match.source_text.slice(match.source_start, match.source_end))),
+          neighbours: () => neighbourBackground(queryPairs, match.source_text, source),
+        };
+      });
+      const background = windows.get(window)!.background;
+      return {
+        query_start: match.query_start,
+        query_end: match.query_end,
+        ...counted.shared,
+        background: background ?? memo.once(`neighbours ${key}`, counted.neighbours),
+        window: windows.get(window)!.index,
+      };
+    }),
+  };
+}
+
+/**
+ * The distinct content-word pairs of the query with an occurrence outside every passage (an even sample of at most
+ * {@link BACKGROUND_PAIRS}): the background a window's share of pairs is measured against.
+ */
+function outsidePairs(text: string, passages: readonly Passage[], q: QueryPairs): Set<number> {
   // characters inside a passage, counted up to each place: a pair overlaps a passage when its span holds one
   const covered = new Int32Array(text.length + 1);
   for (const { match } of passages) {
@@ -969,32 +1085,34 @@ function alignedCounts(
   // a long work's pairs outside the passages are many: the background share is measured on an even sample of them
   // (at most BACKGROUND_PAIRS, a binomial share to ±0.007 at 95 %), the same sample for every window
   const step = Math.ceil(outsideAll.length / BACKGROUND_PAIRS);
-  const outside = new Set(step <= 1 ? outsideAll : outsideAll.filter((_, i) => i % step === 0));
-  // background null: nothing of the query is left outside the passages; each passage is measured on its neighbours
-  const windows = new Map<ShardWindow, { index: number; background: number | null }>();
-  for (const { window } of passages) {
-    if (windows.has(window)) continue;
-    // the window's distinct pairs that are among the query's outside the passages (the window is the smaller set)
-    const held = new Set(pairsOfNormalized(normalize(window.text)).hashes);
-    let n = 0;
-    for (const h of held) if (outside.has(h)) n++;
-    const background = outside.size < MIN_CONTROL_PAIRS ? null : Math.max(PAIR_BACKGROUND_FLOOR, n / outside.size);
-    windows.set(window, { index: windows.size, background });
-  }
-  return {
-    queryPairs: distinct.length,
-    passages: passages.map(({ match, window }) => {
-      const queryPairs = pairSet(normalize(text.slice(match.query_start, match.query_end)));
-      const source = { b_start: match.source_start, b_end: match.source_end };
-      return {
-        query_start: match.query_start,
-        query_end: match.query_end,
-        ...sharedPairs(queryPairs, normalize(match.source_text.slice(match.source_start, match.source_end))),
-        background: windows.get(window)!.background ?? neighbourBackground(queryPairs, match.source_text, source),
-        window: windows.get(window)!.index,
-      };
-    }),
+  return new Set(step <= 1 ? outsideAll : outsideAll.filter((_, i) => i % step === 0));
+}
+
+/**
+ * What the evidence counts of the work being searched (per alignment kit), remembered for every corpus that searches
+ * it at once: corpora that return the same documents (the same book in several training sets) count them once.
+ */
+interface CountsMemo {
+  once<T>(key: string, make: () => T): T;
+}
+const countsByKit = new WeakMap<AlignmentKit, { text: string; memo: CountsMemo }>();
+/** Entries remembered per work at most (then it starts again). */
+const COUNTS_MEMO = 4096;
+function countsMemoOf(kit: AlignmentKit, text: string): CountsMemo {
+  const known = countsByKit.get(kit);
+  if (known && known.text === text) return known.memo;
+  const values = new Map<string, unknown>();
+  const memo: CountsMemo = {
+    once<T>(key: string, make: () => T): T {
+      if (values.has(key)) return values.get(key) as T;
+      if (values.size >= COUNTS_MEMO) values.clear();
+      const v = make();
+      values.set(key, v);
+      return v;
+    },
   };
+  countsByKit.set(kit, { text, memo });
+  return memo;
 }
 
 /** The content-word pairs of a whole query with a dense id per distinct pair (`distinct[ids[i]]` is `hashes[i]`). */

@@ -12,11 +12,20 @@ import {
   quietWindows,
   stoppedAtTypography,
   WINDOW_MIN_CHARS,
+  windowTerms,
 } from '../../src/remote/forms.js';
+import { countAny, find, MAX_OR_TERMS } from '../../src/remote/api.js';
+import { RemoteCallError } from '../../src/remote/transport.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import { countWords, wordSpans } from '../../src/remote/search.js';
 import { refutesStretch } from '../../src/remote/sampling.js';
-import { buildCharIndex, CharEngine, createTokenizer } from '../fixtures/infini-gram/index.mjs';
+import {
+  buildCharIndex,
+  buildTokenIndex,
+  CharEngine,
+  createTokenizer,
+  startInfiniGramServer,
+} from '../fixtures/infini-gram/index.mjs';
 
 describe('canonicalPiece', () => {
   it('folds every white-space run to one space and maps each character back', () => {
@@ -251,5 +260,75 @@ describe('the fixture engines break lines as the real ones do', () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
     expect(engine.count(bytes('best\nof')).count).toBe(1);
     expect(engine.count(bytes('best of')).count).toBe(0);
+  });
+});
+
+describe('windowTerms', () => {
+  it('a quiet window is asked as it is; one with typography in its typed forms as well', () => {
+    expect(windowTerms({ q0: 0, q1: 30, query: 'the voice of the chairman clove' })).toEqual([
+      'the voice of the chairman clove',
+    ]);
+    expect(windowTerms({ q0: 0, q1: 17, query: '\u201cYes\u2014no,\u201d he said' })).toEqual([
+      '\u201cYes\u2014no,\u201d he said',
+      '"Yes--no," he said',
+    ]);
+  });
+  it('a window the API would read as a CNF (" OR ", " AND ") is not asked', () => {
+    expect(windowTerms({ q0: 0, q1: 30, query: 'to be OR not to be' })).toEqual([]);
+    expect(windowTerms({ q0: 0, q1: 30, query: 'salt AND pepper on the table' })).toEqual([]);
+  });
+});
+
+describe('countAny (infini-gram count of terms OR-ed)', () => {
+  // a hard-wrapped copy: "clove his speech with a cold accent" crosses the copy's line break, the others do not
+  const COPY =
+    'The voice of the chairman clove his\nspeech with a cold accent. Does anyone second\nthis amendment, he said.';
+  const post = (url: string) => async (body: Record<string, unknown>) => {
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { body: (await r.json()) as Record<string, unknown>, ms: 0 };
+  };
+  const withServer = async (run: (p: ReturnType<typeof post>) => Promise<void>) => {
+    const index = buildTokenIndex({ documents: [{ text: COPY }, { text: 'nothing of it here' }], tokenizer: 'llama' });
+    const server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { copy: index } });
+    try {
+      await run(post(server.url));
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('counts the occurrences of any term, each tokenized on its own: a window inside a line is found', async () => {
+    await withServer(async (p) => {
+      const across = 'clove his speech with a cold accent';
+      const inside = 'with a cold accent. Does anyone second';
+      const a = await countAny(p, 'copy', [across]);
+      expect(a.count).toBe(0); // the copy's line break: "speech" after it is another token
+      const b = await countAny(p, 'copy', [across, inside, 'not in the copy at all']);
+      expect(b.termIds).toHaveLength(3);
+      const each = await Promise.all(b.termIds.map((ids) => find(p, 'copy', ids)));
+      expect(b.count).toBe(each.reduce((t, f) => t + f.cnt, 0));
+      expect(b.count).toBe(1);
+      expect(each.map((f) => f.cnt)).toEqual([0, 1, 0]);
+    });
+  });
+  it(`refuses no term, more than ${MAX_OR_TERMS}, and a term the API would split`, async () => {
+    const never = async () => {
+      throw new Error('not asked');
+    };
+    await expect(countAny(never, 'x', [])).rejects.toThrow(RangeError);
+    await expect(countAny(never, 'x', ['a b', 'c d', 'e f', 'g h', 'i j'])).rejects.toThrow(RangeError);
+    await expect(countAny(never, 'x', ['a OR b'])).rejects.toThrow(RangeError);
+  });
+  it('an answer whose token_ids are not one clause of the terms sent is invalid_response', async () => {
+    const answer = (body: Record<string, unknown>) => async () => ({ body, ms: 0 });
+    const two = ['the cat sat down', 'a dog lay there'];
+    await expect(countAny(answer({ count: 3, token_ids: [[1, 2], [3]] }), 'x', two)).rejects.toThrow(RemoteCallError);
+    await expect(countAny(answer({ count: 3, token_ids: [[[1, 2]]] }), 'x', two)).rejects.toThrow(RemoteCallError);
+    await expect(countAny(answer({ count: -1, token_ids: [[[1], [2]]] }), 'x', two)).rejects.toThrow(RemoteCallError);
+    expect((await countAny(answer({ count: 2, token_ids: [[[1], [2]]] }), 'x', two)).termIds).toEqual([[1], [2]]);
   });
 });
