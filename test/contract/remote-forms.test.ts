@@ -338,9 +338,9 @@ describe('a work whose corpus copy has another form', () => {
       // nearly every passage found, the fetched documents holding only the window (past the share at which an engine
       // echoing its queries would be suspected, were it not for the controls): none verified
       expect(s.found).toBeGreaterThanOrEqual(0.5 * s.passages);
-      expect(s.documents.fetched).toBeGreaterThan(0);
-      expect(s.documents.refuted).toBeGreaterThanOrEqual(CONTRADICTION_SHARE * s.passages);
-      expect(s.documents.verified).toBe(0);
+      expect(s.documents!.fetched).toBeGreaterThan(0);
+      expect(s.documents!.refuted).toBeGreaterThanOrEqual(CONTRADICTION_SHARE * s.passages);
+      expect(s.documents!.verified).toBe(0);
       expect(s.share.estimate).toBeLessThanOrEqual(0.05);
       expect(s.share.ci_95[1]).toBeLessThanOrEqual(0.15);
       expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
