@@ -150,9 +150,9 @@ export interface RemoteSampling {
    * Found passages whose documents were fetched; of those, the ones their document holds (aligned over at least
    * 20 words: they count) and the ones it does not even hold the stretch found in (the engine contradicts itself).
    * Absent from results of versions that did not fetch them. `refuted`: of the fetched, the ones whose document holds
-   * the stretch found and not the work's word on either side of it (only what was asked; from a quarter of the
-   * passages asked, the outcome is `invalid_response` and there is no share); absent from results of versions that did
-   * not count them.
+   * the stretch found and not the work's word on either side of it (only what was asked: a chance find, not
+   * verified; an engine that reports the reversed control windows found is `invalid_response`, with no share); absent
+   * from results of versions that did not count them.
    */
   readonly documents?: {
     readonly fetched: number;

@@ -214,3 +214,25 @@ export function holdsText(document: string, stretch: string): boolean {
   const s = letters(stretch);
   return s.length > 0 && letters(document).includes(s);
 }
+
+/**
+ * Control queries (canaries): windows with the shape of the ones a search asks — as many words, as long, made of the
+ * work's own words — that no honest corpus holds: each of `windows` with its words in reverse order, kept only where
+ * its letters occur nowhere in the work (`workLetters`: {@link letters} of the work) and it holds no ` OR ` or ` AND `.
+ * An engine that reports one of them found reports found what nobody wrote. Up to `count`.
+ *
+ * @example
+ * canaryWindows([{ q0: 0, q1: 26, query: 'the cat sat on the old mat' }], letters('the cat sat on the old mat'), 1)
+ * // ['mat old the on sat cat the']
+ */
+export function canaryWindows(windows: readonly Window[], workLetters: string, count: number): string[] {
+  const out: string[] = [];
+  for (const w of windows) {
+    if (out.length >= count) break;
+    const reversed = w.query.split(' ').reverse().join(' ');
+    const l = letters(reversed);
+    if (l.length === 0 || workLetters.includes(l) || / (OR|AND) /.test(reversed) || out.includes(reversed)) continue;
+    out.push(reversed);
+  }
+  return out;
+}

@@ -18,12 +18,17 @@
  *    of up to {@link MAX_OR_TERMS} windows OR-ed (the API's CNF), found when any occurs — four windows in one call
  *    miss only where the copy breaks a line inside each; which one occurs is asked (`find`) only for a passage whose
  *    document is fetched. infini-gram mini (no OR, no CNF): `find` of one window after another, found when one occurs.
+ *    First, {@link CANARY_CALLS} control calls of the same shape that no honest corpus answers found: windows of
+ *    sampled passages with their words reversed (./forms.ts `canaryWindows`). An engine that reports them found
+ *    reports found what nobody wrote (an engine echoing its queries): `invalid_response`, no share.
  * 3. *Documents.* An even spread of the found passages, as many as the calls left pay for (with the rate of step 4):
  *    the document of each fetched and the work aligned with it locally (the aligner reads words, not white space or
  *    quote forms); on infini-gram the window that occurs is found first, by `find` of each in turn.
- *    A document that does not hold the stretch the engine reported found, or holds only what was sent (nothing of the
- *    work around it), contradicts the engine: past
- *    {@link CONTRADICTION_SHARE} of the documents, the corpus's outcome is `invalid_response` and it gets no share.
+ *    A document that does not hold the stretch the engine reported found, or aligns with the passage but with nothing
+ *    of the work around it, contradicts the engine: past {@link CONTRADICTION_SHARE} of the documents, the corpus's
+ *    outcome is `invalid_response` and it gets no share. A document that holds only the short window sent and none of
+ *    the work's words beside it is a chance find (an ordinary phrase of a web-scale corpus, the controls answered
+ *    honestly): that passage is not held there — not verified, like any other unverified find.
  *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
  *    found passages not fetched count at the rate the fetched ones were verified.
  * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
@@ -42,7 +47,15 @@ import {
   SAMPLING_SENSITIVITY_WORST,
 } from '../corpus/share.js';
 import { countAny, find, MAX_OR_TERMS } from './api.js';
-import { holdsText, letters, quietWindows, windowTerms, WINDOW_MIN_WORDS, type Window } from './forms.js';
+import {
+  canaryWindows,
+  holdsText,
+  letters,
+  quietWindows,
+  windowTerms,
+  WINDOW_MIN_WORDS,
+  type Window,
+} from './forms.js';
 import {
   charWindow,
   countWords,
@@ -80,6 +93,12 @@ export const VERIFY_WORDS = 20;
 export const BEYOND_WORDS = 10;
 /** Rounds of calibration passages at most (each as many as the calls left pay for: ./sampling.ts step 4). */
 export const CALIBRATION_WAVES = 4;
+/**
+ * Control calls (canaries) asked before the passages, of the budget: windows of the work with their words reversed,
+ * which no honest corpus holds (./forms.ts `canaryWindows`) — on infini-gram up to {@link MAX_OR_TERMS} OR-ed a call,
+ * on infini-gram mini one a call. An engine that reports every one of them found reports found what nobody wrote.
+ */
+export const CANARY_CALLS = 2;
 /** Share of the fetched documents that may fail to hold what the engine reported found before its answers are void. */
 export const CONTRADICTION_SHARE = 0.25;
 /**
@@ -208,7 +227,8 @@ interface Checked {
   readonly verified: boolean;
   /**
    * The document holds the stretch sent and not the work's word on either side of it: it shows only what was asked,
-   * so the passage is not held there (from a quarter of the passages asked: the engine's answers are void).
+   * so the passage is not held there (a chance find; without answered control calls, from a quarter of the passages
+   * asked: the engine's answers are void).
    */
   readonly refuted: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
@@ -232,7 +252,7 @@ export async function sampleRemote(
   const reserve = followUpReserve(limit);
   const tokens = ctx.config.kind === 'infini-gram';
   const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
-  const n = Math.floor((limit - reserve) / perPassage);
+  const n = Math.max(0, Math.floor((limit - reserve - CANARY_CALLS) / perPassage));
   const drawn = plan.once(`drawn ${n} ${seed} ${sections.map((s) => `${s.start}-${s.end}`).join(',')}`, () =>
     drawPassages(text, sections, n, seed),
   );
@@ -248,6 +268,7 @@ export async function sampleRemote(
   try {
     // asked in a seeded random order: passages a deadline leaves unasked are a random few, not the last sections
     const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
+    const control = await askCanaries(ctx, session, post, text, drawn);
     await probeRounds(ctx, session, order, probe, perPassage);
     const answered = order
       .filter((p) => p.calls > 0 && p.done && !p.failed)
@@ -283,10 +304,12 @@ export async function sampleRemote(
         ),
       );
     }
-    // documents that hold only what was sent, for a quarter of the passages asked or more: the engine reports found
-    // what its own documents show it does not hold (an honest corpus's stock phrases refute a passage here and there)
+    // documents that hold only what was sent: chance finds of short windows (a web-scale corpus holds many) where the
+    // control queries were answered as an honest corpus answers them — not verified, so they lower the verified rate.
+    // Without an answered control (no window to reverse), for a quarter of the passages asked or more: an engine
+    // echoing its queries
     const refuted = checked.filter((c) => c.refuted).length;
-    if (!session.stopped && refuted > 0 && refuted >= CONTRADICTION_SHARE * answered.length) {
+    if (!control && !session.stopped && refuted > 0 && refuted >= CONTRADICTION_SHARE * answered.length) {
       session.unusable(
         new RemoteCallError(
           'invalid_response',
@@ -500,6 +523,55 @@ function planOf(text: string): Plan {
 /** A passage's quiet windows (./forms.ts), planned once per work ({@link planOf}); the caller must not change them. */
 const windowsOf = (text: string, p: DrawnPassage, count: number): Window[] =>
   planOf(text).once(`windows ${p.q0} ${p.q1} ${count}`, () => quietWindows(text, p.q0, p.q1, count));
+
+/**
+ * The control calls ({@link CANARY_CALLS}): reversed windows of passages spread across the draw, OR-ed on
+ * infini-gram, one a call on mini. An engine that reports every call found is `invalid_response` (the session
+ * stops). True when they were answered as an honest corpus answers; false when none could be made or asked.
+ */
+async function askCanaries(
+  ctx: SearchContext,
+  session: Session,
+  post: SessionPost,
+  text: string,
+  drawn: readonly DrawnPassage[],
+): Promise<boolean> {
+  const tokens = ctx.config.kind === 'infini-gram';
+  const perCall = tokens ? MAX_OR_TERMS : 1;
+  const queries = planOf(text).once(`canaries ${drawn.length} ${tokens}`, () => {
+    const spread = Math.min(drawn.length, 4 * CANARY_CALLS * perCall);
+    const windows = Array.from(
+      { length: spread },
+      (_, j) => windowsOf(text, drawn[Math.floor((j * drawn.length) / spread)], 1)[0],
+    ).filter((w) => w !== undefined);
+    return canaryWindows(windows, lettersOfWork(text), CANARY_CALLS * perCall);
+  });
+  const calls = Array.from({ length: Math.ceil(queries.length / perCall) }, (_, i) =>
+    queries.slice(i * perCall, (i + 1) * perCall),
+  );
+  if (calls.length === 0 || !session.maySample()) return false;
+  try {
+    const found = await Promise.all(
+      calls.map(async (terms) =>
+        tokens
+          ? (await countAny(post, ctx.config.index, terms)).count > 0
+          : (await find(post, ctx.config.index, terms[0])).cnt > 0,
+      ),
+    );
+    if (found.every(Boolean)) {
+      session.unusable(
+        new RemoteCallError(
+          'invalid_response',
+          `the engine reported found ${queries.length} control windows that no text holds (windows of the work with their words reversed)`,
+        ),
+      );
+    }
+    return true;
+  } catch (e) {
+    session.unusable(e);
+    return false;
+  }
+}
 
 /** A passage's search before its first call. */
 function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probed {

@@ -20,6 +20,8 @@ import {
 import { createEngine, type AnalysisResult } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 import { estimateShare } from '../../src/corpus/share.js';
+import { letters } from '../../src/remote/forms.js';
+import { CONTRADICTION_SHARE } from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The chapters as the Gutenberg file has them: hard-wrapped at ~70 columns, blank lines, straight quotes. */
@@ -264,24 +266,101 @@ describe('a work whose corpus copy has another form', () => {
       (c) => (c.body?.query_type === 'get_doc_by_rank' ? { alter: elsewhere } : lie(c)),
     ],
   ];
-  it('a lying infini-gram-mini engine (documents echoing its short windows): refuted, invalid_response, no share', async () => {
-    // each document holds a window of the work and other windows, never the work's word beside one: every passage
-    // the engine reported found is refuted by its own document
-    const server = servers['infini-gram-mini']!;
-    server.setFault(echo());
-    try {
-      const r = await analyze('infini-gram-mini', 'none', WORK_FORMS.epub);
-      const report = r.remote_corpora[0];
-      expect(report.calls).toBeLessThanOrEqual(MAX_CALLS);
-      expect(report.outcome).toBe('invalid_response');
-      expect(report.message).toMatch(/hold only the stretch sent/);
-      expect(report.sampling).toBeUndefined();
-      expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
-      expect(r.confidence).toBeLessThan(50);
-    } finally {
-      server.setFault(undefined);
-    }
-  }, 120_000);
+  for (const kind of ['infini-gram', 'infini-gram-mini'] as const) {
+    it(`a lying ${kind} engine (documents echoing its short windows): the control windows found, invalid_response, no share`, async () => {
+      // each document holds a window of the work and other windows, never the work's word beside one; the engine
+      // reports found whatever it is asked, the reversed control windows too
+      const server = servers[kind]!;
+      server.setFault(echo());
+      try {
+        const r = await analyze(kind, 'none', WORK_FORMS.epub);
+        const report = r.remote_corpora[0];
+        expect(report.calls).toBeLessThanOrEqual(MAX_CALLS);
+        expect(report.outcome).toBe('invalid_response');
+        expect(report.message).toMatch(/control windows that no text holds/);
+        expect(report.sampling).toBeUndefined();
+        expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
+        expect(r.confidence).toBeLessThan(50);
+      } finally {
+        server.setFault(undefined);
+      }
+    }, 120_000);
+  }
+
+  for (const kind of ['infini-gram', 'infini-gram-mini'] as const) {
+    it(`an honest ${kind} engine whose corpus holds many passages’ windows by chance: searched, a share near 0`, async () => {
+      // the windows the search asks, recorded on the empty index, then held by documents that hold nothing else of the
+      // work: each window between lines of another book, as an ordinary phrase occurs in a web-scale corpus
+      const server = servers[kind]!;
+      const asked: string[] = [];
+      server.setFault((c) => {
+        // infini-gram: the terms of each `count` OR-ed; mini: each `find` of a window
+        const type = kind === 'infini-gram' ? 'count' : 'find';
+        if (c.body?.query_type === type && typeof c.body.query === 'string') asked.push(...c.body.query.split(' OR '));
+        return undefined;
+      });
+      try {
+        await analyze(kind, 'none', WORK_FORMS.epub);
+      } finally {
+        server.setFault(undefined);
+      }
+      const work = letters(WORK_FORMS.epub.join('\n\n'));
+      // the control windows (reversed: not in the work) are left out: an honest corpus does not hold them
+      const windows = [...new Set(asked)]
+        .filter((t) => work.includes(letters(t)))
+        .sort((x, y) => work.indexOf(letters(x)) - work.indexOf(letters(y)));
+      const caesar = readFileSync(
+        new URL('../fixtures/texts/gutenberg/shakespeare-caesar.txt', import.meta.url),
+        'utf8',
+      )
+        .split('\n')
+        .filter((l) => l.trim().split(/\s+/).length >= 6);
+      // windows in the work's order, dealt out in turn: neighbours in the work (a passage's windows) in other documents,
+      // so that none holds two of them
+      const docs = Math.ceil(windows.length / 40);
+      const documents = Array.from({ length: docs }, (_, d) => ({
+        text: windows
+          .filter((_, j) => j % docs === d)
+          .map(
+            (w, i) =>
+              `${caesar[(d * 40 + i) % caesar.length].trim()} ${w} ${caesar[(d * 40 + i + 7) % caesar.length].trim()}`,
+          )
+          .join('\n\n'),
+      }));
+      const chance = await startInfiniGramServer({
+        kind,
+        indexes: {
+          chance:
+            kind === 'infini-gram' ? buildTokenIndex({ documents, tokenizer: 'llama' }) : buildCharIndex({ documents }),
+        },
+      });
+      sharedCache.clear();
+      resetEndpoints();
+      const engine = await createEngine({
+        remoteCorpora: [{ id: 'remote', kind, endpoint: chance.url, index: 'chance', maxCalls: MAX_CALLS, ...QUICK }],
+      });
+      try {
+        const r = await engine.analyze({ content: WORK_FORMS.epub.join('\n\n'), content_type: 'text' });
+        const report = r.remote_corpora[0];
+        expect(report.calls).toBeLessThanOrEqual(MAX_CALLS);
+        expect(report.outcome).toBe('searched');
+        const s = report.sampling!;
+        // nearly every passage found, the fetched documents holding only the window (past the share at which an engine
+        // echoing its queries would be suspected, were it not for the controls): none verified
+        expect(s.found).toBeGreaterThanOrEqual(0.5 * s.passages);
+        expect(s.documents!.fetched).toBeGreaterThan(0);
+        expect(s.documents!.refuted).toBeGreaterThanOrEqual(CONTRADICTION_SHARE * s.passages);
+        expect(s.documents!.verified).toBe(0);
+        expect(s.share.estimate).toBeLessThanOrEqual(0.05);
+        expect(s.share.ci_95[1]).toBeLessThanOrEqual(0.15);
+        expect(r.matches.filter((m) => m.kind === 'remote')).toHaveLength(0);
+        expect(r.confidence).toBeLessThan(50);
+      } finally {
+        engine.dispose();
+        await chance.close();
+      }
+    }, 240_000);
+  }
 
   for (const [what, kind, fault] of liars) {
     it(`a lying ${kind} engine (${what}): invalid_response, no share, confidence < 50`, async () => {

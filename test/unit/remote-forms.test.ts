@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  canaryWindows,
   canonicalPiece,
   holdsText,
   letters,
@@ -136,6 +137,32 @@ describe('countWords', () => {
     const spans = wordSpans(work);
     expect(countWords('six seven')).toBe(2);
     expect(wordSpans(work)).toBe(spans);
+  });
+});
+
+describe('canaryWindows', () => {
+  const work = 'It was the best of times and the worst of times that year. Years later the best of times came back.';
+  const at = (query: string) => ({ q0: work.indexOf(query), q1: work.indexOf(query) + query.length, query });
+  it('windows of the work with their words reversed, as many words and characters, up to `count`', () => {
+    const ws = [at('the best of times and'), at('the worst of times that year.'), at('Years later the best of')];
+    const c = canaryWindows(ws, letters(work), 2);
+    expect(c).toEqual(['and times of best the', 'year. that times of worst the']);
+    for (const [i, q] of c.entries()) {
+      expect(q.length).toBe(ws[i].query.length);
+      expect(holdsText(work, q)).toBe(false);
+    }
+  });
+  it('leaves out a reversed window the work holds (a palindrome of words, or a phrase the work has both ways)', () => {
+    const text = 'dogs bite men and men bite dogs';
+    const both = { q0: 0, q1: 14, query: 'dogs bite men' };
+    expect(canaryWindows([both], letters(text), 2)).toEqual([]);
+    expect(canaryWindows([{ q0: 0, q1: 5, query: 'a b a' }], letters('x a b a y'), 1)).toEqual([]);
+  });
+  it('leaves out a reversed window the API would read as a CNF, and repeats', () => {
+    const w = { q0: 0, q1: 12, query: 'AND OR time' };
+    expect(canaryWindows([w], letters('nothing here'), 1)).toEqual([]);
+    const v = { q0: 0, q1: 14, query: 'the cat sat up' };
+    expect(canaryWindows([v, v], letters('the cat sat up'), 2)).toEqual(['up sat cat the']);
   });
 });
 
