@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { HELVETICA, onePage, pdfOf, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
+import { onePage, pagesDag, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -32,17 +32,7 @@ if (values.baseline) builds.push(['baseline', resolve(values.baseline)]);
 
 // the files (bench/hostile-pdf.mjs, as bench/hostile-files.mjs makes them)
 const good = onePage(streamOf('/Filter/FlateDecode', threeWords()));
-const dag = (() => {
-  const o = {
-    1: '<</Type/Catalog/Pages 10 0 R>>',
-    4: streamOf('/Filter/FlateDecode', threeWords()),
-    5: HELVETICA,
-    19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
-  };
-  for (let l = 0; l < 9; l++)
-    o[10 + l] = `<</Type/Pages/Count ${10 ** (9 - l)}/Kids [${`${11 + l} 0 R `.repeat(10)}]>>`;
-  return pdfOf(o);
-})();
+const dag = pagesDag();
 const flate = onePage(streamOf('/Filter/FlateDecode', zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 1024)));
 // the flate bomb against a budget of 16 MiB inflated (the default is 256 MiB: seconds of inflating per file, which
 // would hide the thread's own cost)

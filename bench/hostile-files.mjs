@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
-import { HELVETICA, latin1, onePage, pdfOf, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
+import { HELVETICA, latin1, onePage, pagesDag, pdfOf, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -98,17 +98,7 @@ const FILES = {
       4: streamOf('/Filter/FlateDecode', threeWords()),
       5: HELVETICA,
     }),
-  'pages-dag.pdf': () => {
-    const o = {
-      1: '<</Type/Catalog/Pages 10 0 R>>',
-      4: streamOf('/Filter/FlateDecode', threeWords()),
-      5: HELVETICA,
-      19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
-    };
-    for (let l = 0; l < 9; l++)
-      o[10 + l] = `<</Type/Pages/Count ${10 ** (9 - l)}/Kids [${`${11 + l} 0 R `.repeat(10)}]>>`;
-    return pdfOf(o);
-  },
+  'pages-dag.pdf': pagesDag,
   'doctype.epub': () =>
     epubOf(
       opfOf('<itemref idref="c1"/>'),

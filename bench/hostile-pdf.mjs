@@ -59,3 +59,19 @@ export const onePage = (contents, extra = {}) =>
     5: HELVETICA,
     ...extra,
   });
+
+/**
+ * A PDF whose page tree is a chain of nine levels of ten kids each, all pointing at the next level: one page object
+ * claiming 10⁹ pages, which a reader that walks the tree without remembering what it saw visits 10⁹ times.
+ */
+export function pagesDag() {
+  const o = {
+    1: '<</Type/Catalog/Pages 10 0 R>>',
+    4: streamOf('/Filter/FlateDecode', threeWords()),
+    5: HELVETICA,
+    19: '<</Type/Page/Resources <</Font <</F1 5 0 R>>>>/Contents 4 0 R>>',
+  };
+  for (let l = 0; l < 9; l++)
+    o[10 + l] = `<</Type/Pages/Count ${10 ** (9 - l)}/Kids [${`${11 + l} 0 R `.repeat(10)}]>>`;
+  return pdfOf(o);
+}
