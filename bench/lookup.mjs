@@ -7,7 +7,8 @@
 // batch: 10k queries, "mixed" = half present / half absent, "absent" = none present (a query with no
 // reuse). Every repetition uses a fresh batch, so nothing a batch touched is warm for the next.
 //   node bench/lookup.mjs [--keys 51000000] [--reps 15] [--queries 10000] [--baseline-wasm FILE] [--bits B]
-// Results: bench/results/lookup[-<keys>].json
+//        [--old-bits B] [--tag T]
+// Results: bench/results/lookup[-<keys>][-<T>].json
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -18,7 +19,8 @@ const arg = (name, fallback) => {
 const N = Number(arg('keys', '51000000'));
 const REPS = Number(arg('reps', '15'));
 const Q = Number(arg('queries', '10000'));
-const OLD_BITS = 22;
+const OLD_BITS = Number(arg('old-bits', '22'));
+const TAG = arg('tag', null);
 const here = new URL('.', import.meta.url);
 const newWasm = new URL('../build/out/core.wasm', import.meta.url);
 const oldWasm = arg('baseline-wasm', null);
@@ -195,7 +197,7 @@ for (const [kind, present, fresh] of [
 }
 mkdirSync(new URL('./results/', here), { recursive: true });
 writeFileSync(
-  new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}.json`, here),
+  new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}${TAG ? `-${TAG}` : ''}.json`, here),
   JSON.stringify(
     {
       bench: 'lookup',
