@@ -15,7 +15,7 @@ export { nfkcTables, nfkcInit, nfkcUtf8, nfkcMapLength, NFKC_TABLE_BYTES as nfkc
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow, winnowPostings } from './winnow';
-export { radixCount, radixScatter, sortBuckets, buildPrefix, lookupSorted } from './sortindex';
+export { radixCount, radixScatter, sortBuckets, buildPrefix, buildFilter, lookupSorted } from './sortindex';
 
 // sketches: MinHash, SimHash, blocked Bloom filter
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';

@@ -1,12 +1,14 @@
 // Exact-index lookups at scale, kernel only: `lookupSorted` of the built core (build/out) over N sorted u64
-// keys, with the prefix table the dataset now sizes for N against the old fixed layout (2^22 slots) in the
-// same process, on the same keys and the same query batches, A/B alternating. A second binary can be
-// given for the old layout (e.g. the core of an earlier commit) so kernel changes are measured too.
+// keys, with the prefix table and presence filter the dataset now sizes for N against the old fixed layout
+// (2^22 slots, no filter) in the same process, on the same keys and the same query batches, A/B alternating.
+// A second binary can be given for the old layout (e.g. the core of an earlier commit, whose lookupSorted
+// takes 6 arguments, no filter, and queries in the keys' stored form) so kernel changes are measured too.
 // Keys: uniform (what exact datasets store: winnowed fingerprints with their halves swapped); each
 // batch: 10k queries, "mixed" = half present / half absent, "absent" = none present (a query with no
 // reuse). Every repetition uses a fresh batch, so nothing a batch touched is warm for the next.
 //   node bench/lookup.mjs [--keys 51000000] [--reps 15] [--queries 10000] [--baseline-wasm FILE] [--bits B]
-// Results: bench/results/lookup[-<keys>].json
+//        [--old-bits B] [--tag T]
+// Results: bench/results/lookup[-<keys>][-<T>].json
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -17,7 +19,8 @@ const arg = (name, fallback) => {
 const N = Number(arg('keys', '51000000'));
 const REPS = Number(arg('reps', '15'));
 const Q = Number(arg('queries', '10000'));
-const OLD_BITS = 22;
+const OLD_BITS = Number(arg('old-bits', '22'));
+const TAG = arg('tag', null);
 const here = new URL('.', import.meta.url);
 const newWasm = new URL('../build/out/core.wasm', import.meta.url);
 const oldWasm = arg('baseline-wasm', null);
@@ -67,14 +70,18 @@ function fillSorted(u32, n) {
 }
 
 class Side {
-  constructor(raw, bits, label) {
+  constructor(raw, bits, label, filter) {
     this.raw = raw;
     this.bits = bits;
     this.label = label;
+    // the core before the presence filter: 6 arguments, queries as the keys are stored (halves swapped)
+    this.oldAbi = raw.lookupSorted.length === 6;
+    this.words = filter && !this.oldAbi ? Math.ceil(N / 8) : 0;
     const base = raw.arenaBase.value;
     this.keysPtr = base;
     this.prefixPtr = base + N * 8;
-    this.qPtr = (this.prefixPtr + (2 ** bits + 1) * 4 + 15) & ~15;
+    this.filterPtr = (this.prefixPtr + (2 ** bits + 1) * 4 + 15) & ~15;
+    this.qPtr = this.filterPtr + this.words * 8;
     this.outPtr = this.qPtr + Q * 8;
     if (raw.reserve(this.outPtr + Q * 8 - base) === 0) throw new Error('out of memory');
   }
@@ -85,12 +92,26 @@ class Side {
     this.u32(this.keysPtr, N * 2).set(keys32);
     const t = performance.now();
     this.raw.buildPrefix(this.keysPtr, N, this.bits, this.prefixPtr);
+    if (this.words > 0) this.raw.buildFilter(this.keysPtr, N, this.filterPtr, this.words);
     this.prefixMs = performance.now() - t;
   }
   run(queries32) {
-    this.u32(this.qPtr, Q * 2).set(queries32);
+    const q = this.u32(this.qPtr, Q * 2);
+    q.set(queries32);
+    if (!this.oldAbi) for (let i = 0; i < q.length; i += 2) [q[i], q[i + 1]] = [q[i + 1], q[i]];
     const t = performance.now();
-    const found = this.raw.lookupSorted(this.keysPtr, this.prefixPtr, this.bits, this.qPtr, Q, this.outPtr);
+    const found = this.oldAbi
+      ? this.raw.lookupSorted(this.keysPtr, this.prefixPtr, this.bits, this.qPtr, Q, this.outPtr)
+      : this.raw.lookupSorted(
+          this.keysPtr,
+          this.prefixPtr,
+          this.bits,
+          this.filterPtr,
+          this.words,
+          this.qPtr,
+          Q,
+          this.outPtr,
+        );
     return { ms: performance.now() - t, found };
   }
 }
@@ -101,9 +122,10 @@ const sides = [
   new Side(
     await instance(oldWasm ?? newWasm),
     OLD_BITS,
-    `${oldWasm ? 'baseline core' : 'this core'}, 2^${OLD_BITS} slots`,
+    `${oldWasm ? 'baseline core' : 'this core'}, 2^${OLD_BITS} slots, no filter`,
+    false,
   ),
-  new Side(await instance(newWasm), scaledBits(N), `this core, 2^${scaledBits(N)} slots`),
+  new Side(await instance(newWasm), scaledBits(N), `this core, 2^${scaledBits(N)} slots, filter`, true),
 ];
 for (const s of sides) s.build(keys32);
 
@@ -154,6 +176,7 @@ for (const [kind, present, fresh] of [
     bits: s.bits,
     keys_per_slot: N / 2 ** s.bits,
     prefix_bytes_per_key: ((2 ** s.bits + 1) * 4) / N,
+    filter_bytes_per_key: (s.words * 8) / N,
     ms_p50: median(times[k]),
     ms_min: Math.min(...times[k]),
     ms_max: Math.max(...times[k]),
@@ -163,7 +186,8 @@ for (const [kind, present, fresh] of [
   for (const x of results[kind].slice(0, 2)) {
     console.log(
       `${kind.padEnd(6)} ${x.layout.padEnd(34)} ${x.ms_p50.toFixed(3)} ms p50 (${x.ms_min.toFixed(3)}–${x.ms_max.toFixed(3)}) ` +
-        `per ${Q} queries, ${x.keys_per_slot.toFixed(2)} keys/slot, prefix ${x.prefix_bytes_per_key.toFixed(2)} B/key`,
+        `per ${Q} queries, ${x.keys_per_slot.toFixed(2)} keys/slot, prefix ${x.prefix_bytes_per_key.toFixed(2)} B/key, ` +
+        `filter ${x.filter_bytes_per_key.toFixed(2)} B/key`,
     );
   }
   const r = results[kind][2];
@@ -173,7 +197,7 @@ for (const [kind, present, fresh] of [
 }
 mkdirSync(new URL('./results/', here), { recursive: true });
 writeFileSync(
-  new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}.json`, here),
+  new URL(`./results/lookup${N === 51_000_000 ? '' : `-${N}`}${TAG ? `-${TAG}` : ''}.json`, here),
   JSON.stringify(
     {
       bench: 'lookup',

@@ -96,7 +96,17 @@ export interface RawExports {
     scratchPtr: number,
   ): void;
   buildPrefix(keysPtr: number, n: number, bits: number, outPtr: number): void;
-  lookupSorted(keysPtr: number, prefixPtr: number, bits: number, queriesPtr: number, m: number, outPtr: number): number;
+  buildFilter(keysPtr: number, n: number, outPtr: number, words: number): void;
+  lookupSorted(
+    keysPtr: number,
+    prefixPtr: number,
+    bits: number,
+    filterPtr: number,
+    words: number,
+    queriesPtr: number,
+    m: number,
+    outPtr: number,
+  ): number;
   simdEnabled(): number;
   // byte-level GPT inference (assembly/gpt.ts)
   /** float32 parameters of a shape (the weights file's bytes / 4). */

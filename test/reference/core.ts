@@ -208,7 +208,8 @@ export function passageAt(src: string, at: number, words: number): { text: strin
 
 /**
  * The sorted-index lookup, by definition: for each query, the first position of an equal key in
- * `sorted` and how many there are ([first, 0] when absent: first = where it would be inserted).
+ * `sorted` and how many there are ([first, 0] when absent: first = where it would be inserted; the kernel
+ * writes [0, 0] then).
  */
 export function lookupSortedRef(sorted: readonly bigint[], queries: readonly bigint[]): Array<[number, number]> {
   return queries.map((q) => {
@@ -224,6 +225,22 @@ export function lookupSortedRef(sorted: readonly bigint[], queries: readonly big
 export function prefixRef(sorted: readonly bigint[], bits: number): number[] {
   const shift = BigInt(64 - bits);
   return Array.from({ length: 2 ** bits + 1 }, (_, t) => sorted.filter((k) => k >> shift < BigInt(t)).length);
+}
+
+/**
+ * The presence filter by definition (assembly/sortindex.ts buildFilter): `words` u64 words; key k sets, in word
+ * ⌊(k >> 32) · words / 2^32⌋, the bits h >> 58, (h >> 52) & 63 and (h >> 46) & 63 of h = k · 0x9e3779b97f4a7c15
+ * mod 2^64. No words: no filter.
+ */
+export function filterRef(keys: readonly bigint[], words: number): bigint[] {
+  const out = Array.from({ length: words }, () => 0n);
+  if (words === 0) return out;
+  for (const k of keys) {
+    const h = (k * 0x9e37_79b9_7f4a_7c15n) & 0xffff_ffff_ffff_ffffn;
+    const w = Number(((k >> 32n) * BigInt(words)) >> 32n);
+    out[w] |= (1n << (h >> 58n)) | (1n << ((h >> 52n) & 63n)) | (1n << ((h >> 46n) & 63n));
+  }
+  return out;
 }
 
 /** A stable sort of (key, payload) pairs by key, the obvious way. */

@@ -79,8 +79,9 @@ export function radixSort(
 }
 
 /**
- * The sorted index's lookup, as src/datasets/exact.ts runs it: `sorted` and a prefix table of `bits`
- * bits built in the arena, then every query looked up. Returns the prefix table, (first, count) per
+ * The sorted index's lookup, as src/datasets/exact.ts runs it: `sorted`, a prefix table of `bits` bits and a
+ * presence filter of `words` words (none when 0; by default one word per 8 keys, as the dataset sizes it)
+ * built in the arena, then every query (in the keys' form) looked up. Returns the prefix table, the filter, (first, count) per
  * query and what lookupSorted returned.
  */
 export function lookupAll(
@@ -88,18 +89,27 @@ export function lookupAll(
   sorted: ArrayLike<bigint>,
   bits: number,
   queries: ArrayLike<bigint>,
-): { prefix: Uint32Array; out: Uint32Array; found: number } {
+  words = Math.ceil(sorted.length / 8),
+): { prefix: Uint32Array; filter: BigUint64Array; out: Uint32Array; found: number } {
   const n = sorted.length,
     m = queries.length;
   const L = core.layout();
   const k = L.take(n * 8),
     pre = L.take((2 ** bits + 1) * 4),
+    fil = L.take(words * 8),
     q = L.take(m * 8),
     out = L.take(m * 8);
   L.commit();
   core.u64(k, n).set(Array.from(sorted));
   core.raw.buildPrefix(k, n, bits, pre);
-  core.u64(q, m).set(Array.from(queries));
-  const found = core.raw.lookupSorted(k, pre, bits, q, m, out);
-  return { prefix: core.u32(pre, 2 ** bits + 1).slice(), out: core.u32(out, m * 2).slice(), found };
+  if (words > 0) core.raw.buildFilter(k, n, fil, words);
+  // the kernel takes the queries as hashes and rotates them by 32 bits into the keys' stored form
+  core.u64(q, m).set(Array.from(queries, (x) => ((x >> 32n) | (x << 32n)) & 0xffff_ffff_ffff_ffffn));
+  const found = core.raw.lookupSorted(k, pre, bits, fil, words, q, m, out);
+  return {
+    prefix: core.u32(pre, 2 ** bits + 1).slice(),
+    filter: core.u64(fil, words).slice(),
+    out: core.u32(out, m * 2).slice(),
+    found,
+  };
 }

@@ -1,12 +1,13 @@
 /**
- * The sorted-index kernels (prefix table, grouped lookups) of both builds against the plain-TS
- * references, on seeded random keys: sizes across the lookup group (32 queries) and prefix tables
- * from much sparser to much denser than the index, with runs of equal keys and keys at the extremes.
+ * The sorted-index kernels (prefix table, presence filter, grouped lookups) of both builds against the
+ * plain-TS references, on seeded random keys: sizes across the lookup group (32 queries), prefix tables
+ * from much sparser to much denser than the index and filters from none or one word to more words than
+ * keys, with runs of equal keys and keys at the extremes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/core/abi.js';
 import { compileCore, type CoreVariant } from '../../../src/core/load.js';
-import { lookupSortedRef, prefixRef, prng, sortPairsRef } from '../../reference/core.js';
+import { filterRef, lookupSortedRef, prefixRef, prng, sortPairsRef } from '../../reference/core.js';
 import { lookupAll, radixSort } from '../abi/helpers.js';
 
 const VARIANTS: CoreVariant[] = ['scalar', 'simd'];
@@ -35,12 +36,15 @@ describe.each(VARIANTS)('sorted index kernels (%s)', (variant) => {
       const sorted = randomKeys(seed, n, Math.ceil(n * rnd())).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const queries = [...randomKeys(seed + 1000, 40, 60), ...sorted.filter(() => rnd() < 0.05)];
       const m = queries.length;
-      const { prefix, out: got, found } = lookupAll(core, sorted, bits, queries);
+      // the dataset's size (one word per 8 keys), none, one word, or more words than keys
+      const words = [Math.ceil(n / 8), 0, 1, 2 * n + 3][seed % 4];
+      const { prefix, filter, out: got, found } = lookupAll(core, sorted, bits, queries, words);
       expect(Array.from(prefix), `prefix, seed ${seed}`).toEqual(prefixRef(sorted, bits));
+      expect(Array.from(filter), `filter, seed ${seed}`).toEqual(filterRef(sorted, words));
       const want = lookupSortedRef(sorted, queries);
       for (let i = 0; i < m; i++) {
         expect(got[2 * i + 1], `count of query ${i}, seed ${seed}`).toBe(want[i][1]);
-        if (want[i][1] > 0) expect(got[2 * i], `first of query ${i}, seed ${seed}`).toBe(want[i][0]);
+        expect(got[2 * i], `first of query ${i}, seed ${seed}`).toBe(want[i][1] > 0 ? want[i][0] : 0);
       }
       expect(found).toBe(want.filter(([, c]) => c > 0).length);
     }
