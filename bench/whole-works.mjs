@@ -17,6 +17,7 @@
 //   node --expose-gc bench/whole-works.mjs [--part extraction|sampling|forms|all] [--rounds 9] [--draws N] [--quick]
 //        [--only seven] (sampling: the seven-corpora rows only) [--merge] (forms: replace only the cells run)
 //        [--same-works] (forms: draw d the same file in every cell) [--progress FILE] (forms: a JSON line per cell)
+//        [--dist DIR] (extraction: another build's dist/, e.g. a copy from an earlier commit; nothing written)
 //        (needs dist/ — npm run build — and /usr/bin/unzip and pdftotext, Debian's poppler-utils; writes the parts run
 //        into bench/results/whole-works.json, keeping the other parts' results; --quick: 2 rounds, nothing written
 //        unless --write)
@@ -34,7 +35,8 @@ import { build } from 'esbuild';
 import { Bench } from 'tinybench';
 
 const QUICK = process.argv.includes('--quick');
-const WRITE = !QUICK || process.argv.includes('--write');
+const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+const WRITE = (!QUICK || process.argv.includes('--write')) && DIST === undefined;
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -267,7 +269,9 @@ async function extractionPart() {
     } catch {
       throw new Error(`${tool} is not installed (Debian: apt-get install unzip poppler-utils)`);
     }
-  const { extractDocument } = await import('../dist/text.js');
+  const { extractDocument } = await import(
+    DIST === undefined ? '../dist/text.js' : pathToFileURL(join(process.cwd(), DIST, 'text.js')).href
+  );
   const loadBefore = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'whole-works-'));
   try {
@@ -351,7 +355,7 @@ async function extractionPart() {
       cores: cpus().length,
       // the 1-minute load average before and after: other work on the machine slows both sides of a ratio
       load_average: [round(loadBefore, 2), round(loadavg()[0], 2)],
-      build: 'dist/',
+      build: DIST ?? 'dist/',
       peers: {
         unzip: execFileSync('unzip', ['-v'], { encoding: 'utf8' }).split('\n')[0].trim(),
         // poppler's tools print their version on standard error
