@@ -17,7 +17,8 @@
 //   node --expose-gc bench/whole-works.mjs [--part extraction|sampling|forms|all] [--rounds 9] [--draws N] [--quick]
 //        [--only seven] (sampling: the seven-corpora rows only) [--merge] (forms: replace only the cells run)
 //        [--same-works] (forms: draw d the same file in every cell) [--progress FILE] (forms: a JSON line per cell)
-//        [--dist DIR] (extraction: another build's dist/, e.g. a copy from an earlier commit; nothing written)
+//        [--dist DIR] (extraction: another build's dist/, e.g. a copy from an earlier commit; nothing written unless
+//        --out FILE, where the parts run are written alone)
 //        (needs dist/ — npm run build — and /usr/bin/unzip and pdftotext, Debian's poppler-utils; writes the parts run
 //        into bench/results/whole-works.json, keeping the other parts' results; --quick: 2 rounds, nothing written
 //        unless --write)
@@ -41,6 +42,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
+const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : undefined;
 const RESULTS = new URL('./results/whole-works.json', import.meta.url);
 const NOVEL_WORDS = 100_000;
 const TARGETS = { words_in_order: 0.99, word_count_error: 0.02, pdf_ms: 5000 };
@@ -1109,7 +1111,10 @@ for (const name of chosen)
   if (!PARTS[name]) throw new Error(`no part ${name}: one of ${Object.keys(PARTS).join(', ')}, all`);
 const fresh = {};
 for (const name of chosen) fresh[name] = await PARTS[name]();
-if (WRITE) {
+if (OUT !== undefined) {
+  writeFileSync(OUT, `${JSON.stringify({ bench: 'whole-works', ...fresh }, null, 2)}\n`);
+  console.log(`wrote ${OUT} (${chosen.join(', ')})`);
+} else if (WRITE) {
   // read, merge and write at the end: a part run meanwhile in another process (the forms table takes hours) keeps
   // what it wrote; each part replaces its own key only
   mkdirSync(new URL('.', RESULTS), { recursive: true });
