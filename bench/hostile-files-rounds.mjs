@@ -100,6 +100,22 @@ for (const file of values.only.split(',')) {
     };
   }
 }
+// each file sent alone: the server's peak memory growth while it ran, and its resident memory 3 s after over before
+const ALONE_FIGURES = ['peak_growth_mb', 'rss_after_over_before', 'answer_ms', 'status_p99_ms'];
+const aloneMedians = {};
+for (const file of values.only.split(',')) {
+  aloneMedians[file] = {};
+  for (const figure of ALONE_FIGURES) {
+    const of = (build) => median(runs.filter((r) => r.build === build).map((r) => r.alone[file]?.[figure]));
+    const before = of('before');
+    const after = of('after');
+    aloneMedians[file][figure] = {
+      before_median: before,
+      after_median: after,
+      after_over_before: before ? Math.round((after / before) * 100) / 100 : null,
+    };
+  }
+}
 // another account's small analyses with nothing else running (each run's baseline): what the machine's load leaves
 const alone = (build) =>
   median(runs.filter((r) => r.build === build).map((r) => r.baseline?.other_account_p99_ms ?? null));
@@ -113,10 +129,11 @@ const result = {
   only: values.only.split(','),
   rounds: Number(values.rounds),
   concurrent: Number(values.concurrent),
+  alone_medians: aloneMedians,
   concurrent_medians: medians,
   baseline_medians: baselineMedians,
   runs,
 };
 writeFileSync(resolve(ROOT, values.out), `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify({ medians, baselineMedians }, null, 2));
+console.log(JSON.stringify({ aloneMedians, medians, baselineMedians }, null, 2));
 console.log(`wrote ${values.out}`);

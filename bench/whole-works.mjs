@@ -17,6 +17,8 @@
 //   node --expose-gc bench/whole-works.mjs [--part extraction|sampling|forms|all] [--rounds 9] [--draws N] [--quick]
 //        [--only seven] (sampling: the seven-corpora rows only) [--merge] (forms: replace only the cells run)
 //        [--same-works] (forms: draw d the same file in every cell) [--progress FILE] (forms: a JSON line per cell)
+//        [--dist DIR] (extraction: another build's dist/, e.g. a copy from an earlier commit; nothing written unless
+//        --out FILE, where the parts run are written alone)
 //        (needs dist/ — npm run build — and /usr/bin/unzip and pdftotext, Debian's poppler-utils; writes the parts run
 //        into bench/results/whole-works.json, keeping the other parts' results; --quick: 2 rounds, nothing written
 //        unless --write)
@@ -34,11 +36,13 @@ import { build } from 'esbuild';
 import { Bench } from 'tinybench';
 
 const QUICK = process.argv.includes('--quick');
-const WRITE = !QUICK || process.argv.includes('--write');
+const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+const WRITE = (!QUICK || process.argv.includes('--write')) && DIST === undefined;
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
+const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : undefined;
 const RESULTS = new URL('./results/whole-works.json', import.meta.url);
 const NOVEL_WORDS = 100_000;
 const TARGETS = { words_in_order: 0.99, word_count_error: 0.02, pdf_ms: 5000 };
@@ -267,7 +271,9 @@ async function extractionPart() {
     } catch {
       throw new Error(`${tool} is not installed (Debian: apt-get install unzip poppler-utils)`);
     }
-  const { extractDocument } = await import('../dist/text.js');
+  const { extractDocument } = await import(
+    DIST === undefined ? '../dist/text.js' : pathToFileURL(join(process.cwd(), DIST, 'text.js')).href
+  );
   const loadBefore = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'whole-works-'));
   try {
@@ -351,7 +357,7 @@ async function extractionPart() {
       cores: cpus().length,
       // the 1-minute load average before and after: other work on the machine slows both sides of a ratio
       load_average: [round(loadBefore, 2), round(loadavg()[0], 2)],
-      build: 'dist/',
+      build: DIST ?? 'dist/',
       peers: {
         unzip: execFileSync('unzip', ['-v'], { encoding: 'utf8' }).split('\n')[0].trim(),
         // poppler's tools print their version on standard error
@@ -1105,7 +1111,10 @@ for (const name of chosen)
   if (!PARTS[name]) throw new Error(`no part ${name}: one of ${Object.keys(PARTS).join(', ')}, all`);
 const fresh = {};
 for (const name of chosen) fresh[name] = await PARTS[name]();
-if (WRITE) {
+if (OUT !== undefined) {
+  writeFileSync(OUT, `${JSON.stringify({ bench: 'whole-works', ...fresh }, null, 2)}\n`);
+  console.log(`wrote ${OUT} (${chosen.join(', ')})`);
+} else if (WRITE) {
   // read, merge and write at the end: a part run meanwhile in another process (the forms table takes hours) keeps
   // what it wrote; each part replaces its own key only
   mkdirSync(new URL('.', RESULTS), { recursive: true });

@@ -4,7 +4,7 @@
 //                              external: '../src/index.js' → './index.js', '../src/entries/evidence.js' → './evidence.js'
 //   index.js, chunk-*.js       a copy of the package's browser bundle (dist/) and its chunks, so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
-//   formats.js, readers/       the document readers (dist/formats.js) bundled with fflate and pdf.js, which the
+//   formats.js, readers/       the document readers (dist/formats.js) bundled with pdf.js, which the
 //                              package's file imports by package name: each library a chunk under readers/ (with
 //                              its licence), loaded by the engine when the first EPUB, DOCX or PDF arrives
 //   starter.tpds, starter.json the starter dataset as a snapshot file (raw bytes: no base64 module to parse)
@@ -97,7 +97,7 @@ for (const queue = ['index.js', 'evidence.js']; queue.length > 0; ) {
   for (const m of code.matchAll(/(?:from\s*|import\s*\(\s*|import\s*)["']\.\/([\w.-]+\.js)["']/g)) queue.push(m[1]);
 }
 // The readers as the package builds them, with their libraries: the engine imports './formats.js' (an on-demand
-// import), and that file's import() of fflate and pdf.js by package name would fail in the page's worker, which has
+// import), and that file's import() of pdf.js by package name would fail in the page's worker, which has
 // no import map. Code splitting keeps each library a chunk its reader imports when the first file of its format
 // arrives, so a DOCX loads no pdf.js. pdf.js needs no worker file or `workerSrc`: src/formats/pdf.ts imports
 // its worker module, which registers its handler on `globalThis`, so pdf.js parses in the thread that calls it —
@@ -118,8 +118,11 @@ const readers = await build({
   logLevel: 'warning',
 });
 const readerFiles = Object.keys(readers.metafile.outputs).map((f) => relative(out, resolve(root, f)));
-// a site that serves the folder passes these libraries on, and their minified code keeps no licence notice
+// a site that serves the folder passes these libraries on, and their minified code keeps no licence notice: the
+// licence of each library the readers bundle (fflate no longer, since the zips inflate with src/formats' own decoder)
+const bundled = Object.keys(readers.metafile.inputs).join('\n');
 for (const name of ['fflate', 'pdfjs-dist']) {
+  if (!bundled.includes(`node_modules/${name}/`)) continue;
   copyFileSync(join(root, 'node_modules', name, 'LICENSE'), join(out, 'readers', `LICENSE-${name}.txt`));
 }
 // Every import of what the page loads must resolve in a browser: one by package name (an external of the package's

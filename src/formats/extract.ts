@@ -1,8 +1,9 @@
 /**
  * Whole works as files: the text of an EPUB, PDF or DOCX file, with its chapters (and, for a PDF, its pages), for the
  * services to search like any other text. Each format has its reader (epub.ts, pdf.ts, docx.ts), looked up by the
- * format's name; the libraries the readers need — fflate for the zips of EPUB and DOCX, pdf.js for PDF — are
- * imported on demand, when a file of that format first arrives, so a program that reads none loads none.
+ * format's name; pdf.js, which the PDF reader needs, is imported on demand, when the first PDF arrives, so a program
+ * that reads none loads none. The zips of EPUB and DOCX and the PDF's compressed streams inflate with the readers' own
+ * streaming decoder (inflate-stream.ts).
  */
 
 import { TrainprintError } from '../errors.js';

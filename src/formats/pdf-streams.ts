@@ -14,9 +14,9 @@
  * unbounded and no reader of it is at hand here.
  */
 
-import type { Inflate } from 'fflate';
 import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { TrainprintError } from '../errors.js';
+import { StreamInflater } from './inflate-stream.js';
 import { invalid, tooLarge } from './limits.js';
 
 /** Input bytes given to a filter at a time: ≤ 1 MiB comes out of a slice (deflate's ratio is at most 1,032:1). */
@@ -58,8 +58,6 @@ interface Stage {
   readonly ended: boolean;
 }
 
-type Fflate = typeof import('fflate');
-
 /**
  * Inflates every compressed stream of the PDF `bytes` in slices, counting the output against the budget
  * (PAYLOAD_TOO_LARGE past `maxUncompressedBytes`, or past the time limit), pausing every few milliseconds; the spans
@@ -72,7 +70,6 @@ export async function spendStreams(
 ): Promise<Array<readonly [number, number]>> {
   refuseLargeObjects(bytes);
   const images: Array<readonly [number, number]> = [];
-  const { Inflate } = await import('fflate');
   const clock = { sliceStart: Date.now() };
   for (let at = indexOf(bytes, STREAM, 0); at >= 0; at = indexOf(bytes, STREAM, at + STREAM.length)) {
     if (at >= 3 && bytes[at - 3] === 0x65 && bytes[at - 2] === 0x6e && bytes[at - 1] === 0x64) continue; // endstream
@@ -88,7 +85,7 @@ export async function spendStreams(
     const chain = filterChain(dict);
     if (chain === 'brotli') throw invalid('pdf', 'a stream uses BrotliDecode, which is not read');
     const end = streamEnd(bytes, dict, start);
-    await spendStream(bytes, start, end, chain, budget, clock, Inflate);
+    await spendStream(bytes, start, end, chain, budget, clock);
   }
   return images;
 }
@@ -260,7 +257,6 @@ async function spendStream(
   chain: Array<Kind | 'image'> | undefined,
   budget: ExtractionBudget,
   clock: { sliceStart: number },
-  InflateClass: typeof Inflate,
 ): Promise<void> {
   const kindAt = (depth: number, head: Uint8Array): Kind | null => {
     if (depth >= MAX_CHAIN) return null;
@@ -278,27 +274,28 @@ async function spendStream(
   const stack: Array<{ depth: number; input: Uint8Array; at: number }> = [{ depth: 0, input, at: 0 }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
-    const stage = (stages[top.depth] ??= makeStage(kinds[top.depth] as Kind, InflateClass));
+    const stage = (stages[top.depth] ??= makeStage(kinds[top.depth] as Kind));
     if (top.at >= top.input.length || stage.ended || dead[top.depth]) {
       stack.pop();
       continue;
     }
     const slice = top.input.subarray(top.at, top.at + SLICE_BYTES);
     top.at += slice.length;
+    const next = top.depth + 1;
+    // the output is counted and dropped; only where another filter follows is it kept for it, chunk by chunk (a
+    // chunk of the inflater's is a view of its one buffer, valid until it writes on: copied)
     const outs: Uint8Array[] = [];
     try {
       stage.push(slice, (out) => {
         budget.inflate(out.length);
-        outs.push(out);
+        if (kinds.length === next) kinds.push(kindAt(next, out));
+        if (kinds[next]) outs.push(out.slice());
       });
     } catch (e) {
       if (e instanceof TrainprintError) throw e;
       dead[top.depth] = true; // corrupt data: pdf.js stops decoding it there too
     }
-    const out = outs.length === 1 ? outs[0] : concat(outs);
-    const next = top.depth + 1;
-    if (out.length > 0 && kinds.length === next) kinds.push(kindAt(next, out));
-    if (out.length > 0 && kinds[next]) stack.push({ depth: next, input: out, at: 0 });
+    for (let i = outs.length - 1; i >= 0; i--) stack.push({ depth: next, input: outs[i], at: 0 });
     if (Date.now() - clock.sliceStart > SLICE_MS) {
       budget.check();
       await pause();
@@ -308,17 +305,10 @@ async function spendStream(
   }
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, (at += p.length) - p.length);
-  return out;
-}
-
-function makeStage(kind: Kind, InflateClass: typeof Inflate): Stage {
+function makeStage(kind: Kind): Stage {
   switch (kind) {
     case 'flate':
-      return flateStage(InflateClass);
+      return flateStage();
     case 'lzw':
       return new LzwStage();
     case 'a85':
@@ -330,35 +320,24 @@ function makeStage(kind: Kind, InflateClass: typeof Inflate): Stage {
   }
 }
 
-/** zlib data (its 2-byte header skipped) through fflate's streaming inflater. */
-function flateStage(InflateClass: Fflate['Inflate']): Stage {
-  let emit: (out: Uint8Array) => void = () => undefined;
-  const inflater = new InflateClass((chunk) => {
-    if (chunk.length > 0) emit(chunk);
-  });
+/**
+ * zlib data (its 2-byte header skipped) through the streaming inflater: its output in chunks of ≤ 32 KiB, views of
+ * one buffer per stream, so that counting a gigabyte allocates nothing per chunk (src/formats/inflate-stream.ts).
+ */
+function flateStage(): Stage {
+  const inflater = new StreamInflater();
   let header = 2;
   return {
-    push(input, sink) {
-      emit = sink;
+    push(input, emit) {
       const skip = Math.min(header, input.length);
       header -= skip;
-      if (skip < input.length) inflater.push(input.subarray(skip), false);
+      // never final: a stream cut short stops counting where its data stops, as pdf.js stops decoding it
+      if (skip < input.length) inflater.push(input.subarray(skip), false, emit);
     },
     get ended() {
-      return inflaterEnded(inflater);
+      return inflater.ended;
     },
   };
-}
-
-/**
- * Whether fflate's inflater has read its data's final block: its state's `f` (the final block begun) with no block
- * left open (`l`). fflate has no public signal for it; the version is pinned, and a test reads a stream followed by
- * more data to keep this true (test/unit/formats-hostile.test.ts).
- * @example inflater.push(slice, false); if (inflaterEnded(inflater)) stop()
- */
-export function inflaterEnded(inflater: Inflate): boolean {
-  const state = (inflater as unknown as { s?: { f?: number; l?: unknown } }).s;
-  return state !== undefined && !!state.f && !state.l;
 }
 
 /** A buffer of output bytes handed on in chunks of 64 KiB. */

@@ -2,16 +2,14 @@
  * Reading the entries of a zip file (EPUB and DOCX are zips) without trusting it: the central directory is read and
  * checked whole before anything is inflated — entry count, every declared size against the limit, each entry's
  * compression ratio, entries that overlap (the "non-recursive" zip bomb makes many entries share one compressed
- * stream), every local header inside the file — and an entry is inflated in slices into a buffer of the size it
- * declares, stopping the moment it would grow past it; its CRC-32 is checked at the end.
- *
- * The inflating itself is fflate's (pure JavaScript, every runtime), imported on demand: a program that never reads
- * a zip never loads it.
+ * stream), every local header inside the file — and an entry is inflated in chunks of ≤ 32 KiB through one fixed
+ * buffer (src/formats/inflate-stream.ts) into a buffer of the size it declares, stopping the moment it would grow
+ * past it; its CRC-32 is checked at the end. Nothing else is allocated while it inflates, however large the entry.
  */
 
-import type { Inflate } from 'fflate';
 import { crc32 } from '../util/crc32.js';
 import type { ExtractionBudget } from './budget.js';
+import { InflateError, StreamInflater } from './inflate-stream.js';
 import { invalid, type Limits, MAX_COMPRESSION_RATIO, MAX_ZIP_ENTRIES, RATIO_FLOOR_BYTES, tooLarge } from './limits.js';
 import type { DocumentFormat } from './types.js';
 
@@ -48,40 +46,26 @@ export interface ZipArchive {
   readText(name: string): string | undefined;
 }
 
-type Fflate = typeof import('fflate');
-let fflate: Promise<Fflate> | undefined;
-
-/** fflate, loaded once, when the first zip arrives. */
-function loadFflate(): Promise<Fflate> {
-  fflate ??= import('fflate').catch((e: unknown) => {
-    fflate = undefined;
-    throw e;
-  });
-  return fflate;
-}
-
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 /**
- * Compressed bytes pushed to the inflater at a time: up to ≈ 1,032 times as many come out of one push, so the slice
- * follows the room left in the entry (a 256th of it, text inflates 3–10 times), between 1 and 16 KiB — an entry
- * that lies about its size is caught after inflating a few times its declared size, never megabytes more.
+ * Compressed bytes pushed to the inflater at a time: the abort signal is checked between slices, and the output, in
+ * chunks of ≤ 32 KiB, is checked against the declared size chunk by chunk — an entry that lies about its size is
+ * caught after inflating at most one chunk more than it declares.
  */
-const MIN_SLICE = 1024;
-const MAX_SLICE = 16 * 1024;
+const SLICE = 16 * 1024;
 
 /**
  * Opens `bytes` as a zip: reads and checks its central directory (INVALID_INPUT when it is not a zip or is truncated
- * or malformed, PAYLOAD_TOO_LARGE past the limits), loading fflate if this is the first zip.
+ * or malformed, PAYLOAD_TOO_LARGE past the limits).
  * @example (await openZip(bytes, budget)).entries.has('word/document.xml')
  */
 export async function openZip(bytes: Uint8Array, budget: ExtractionBudget): Promise<ZipArchive> {
   const { format, limits } = budget;
   const entries = readCentralDirectory(bytes, format, limits);
-  const { Inflate } = await loadFflate();
   const lower = new Map<string, ZipEntry>();
   for (const [name, e] of entries) if (!lower.has(name.toLowerCase())) lower.set(name.toLowerCase(), e);
   const find = (name: string) => entries.get(name) ?? lower.get(name.toLowerCase());
@@ -90,7 +74,7 @@ export async function openZip(bytes: Uint8Array, budget: ExtractionBudget): Prom
     if (entry === undefined) return undefined;
     budget.check();
     budget.inflate(entry.size);
-    return inflateEntry(bytes, entry, format, limits, Inflate);
+    return inflateEntry(bytes, entry, format, limits);
   };
   return {
     entries,
@@ -294,34 +278,29 @@ function checkEntry(
 /** Thrown inside the inflater's callback to stop it where an entry would outgrow its declared size. */
 const OUTGROWN = Symbol('outgrown');
 
-/** The entry's bytes: inflated in slices into a buffer of its declared size, never past it; CRC-32 checked. */
-function inflateEntry(
-  bytes: Uint8Array,
-  entry: ZipEntry,
-  format: DocumentFormat,
-  limits: Limits,
-  InflateClass: typeof Inflate,
-): Uint8Array {
+/** The entry's bytes: inflated in chunks into a buffer of its declared size, never past it; CRC-32 checked. */
+function inflateEntry(bytes: Uint8Array, entry: ZipEntry, format: DocumentFormat, limits: Limits): Uint8Array {
   const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   let out: Uint8Array;
   if (entry.method === 0) out = data;
   else {
     out = new Uint8Array(entry.size);
     let filled = 0;
-    const inflater = new InflateClass((chunk) => {
+    const inflater = new StreamInflater();
+    const take = (chunk: Uint8Array) => {
       if (filled + chunk.length > out.length) throw OUTGROWN;
       out.set(chunk, filled);
       filled += chunk.length;
-    });
+    };
     try {
-      if (data.length === 0) inflater.push(data, true);
-      for (let i = 0; i < data.length; ) {
+      for (let i = 0; !inflater.ended; ) {
         if (limits.signal?.aborted) throw limits.signal.reason ?? new Error('aborted');
-        const slice = Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.ceil((out.length - filled) / 256)));
-        const end = Math.min(data.length, i + slice);
-        inflater.push(data.subarray(i, end), end === data.length);
+        const end = Math.min(data.length, i + SLICE);
+        inflater.push(data.subarray(i, end), end === data.length, take);
+        if (end === data.length) break;
         i = end;
       }
+      if (!inflater.ended) throw new InflateError('the data is cut short');
     } catch (e) {
       if (e === OUTGROWN) {
         throw invalid(

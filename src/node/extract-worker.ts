@@ -2,7 +2,7 @@
  * A thread of the document pool (src/node/extract-pool.ts): it reads one EPUB, PDF or DOCX file at a time with the
  * library's `extractDocument` — the function the engine runs in its own thread, so the text is the same — and sends
  * back the extraction or the TrainprintError as its code and detail. It holds nothing between files but the readers'
- * libraries (pdf.js, fflate), loaded by the first file of their format; the pool ends the thread when a file overruns
+ * library (pdf.js), loaded by the first PDF; the pool ends the thread when a file overruns
  * its time or memory, and a new one takes its place.
  */
 import { parentPort } from 'node:worker_threads';

@@ -7,7 +7,7 @@
  */
 import { TrainprintError } from '../errors.js';
 
-interface Tree {
+export interface Tree {
   /** Codes of each length (0..15). */
   readonly counts: Uint16Array;
   /** Symbols ordered by code. */
@@ -17,9 +17,9 @@ interface Tree {
 }
 
 /** Bits looked up at once: literal and distance codes of up to this length take one table read. */
-const FAST = 10;
+export const FAST = 10;
 
-const LENGTH_BASE = Uint16Array.of(
+export const LENGTH_BASE = Uint16Array.of(
   3,
   4,
   5,
@@ -50,7 +50,7 @@ const LENGTH_BASE = Uint16Array.of(
   227,
   258,
 );
-const LENGTH_EXTRA = Uint8Array.of(
+export const LENGTH_EXTRA = Uint8Array.of(
   0,
   0,
   0,
@@ -81,7 +81,7 @@ const LENGTH_EXTRA = Uint8Array.of(
   5,
   0,
 );
-const DIST_BASE = Uint16Array.of(
+export const DIST_BASE = Uint16Array.of(
   1,
   2,
   3,
@@ -113,7 +113,7 @@ const DIST_BASE = Uint16Array.of(
   16385,
   24577,
 );
-const DIST_EXTRA = Uint8Array.of(
+export const DIST_EXTRA = Uint8Array.of(
   0,
   0,
   0,
@@ -146,14 +146,14 @@ const DIST_EXTRA = Uint8Array.of(
   13,
 );
 /** Order of the code-length code lengths in a dynamic block header. */
-const CLEN_ORDER = Uint8Array.of(16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15);
+export const CLEN_ORDER = Uint8Array.of(16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15);
 
 function bad(detail: string): never {
   throw new TrainprintError('INVALID_INPUT', `not a valid zlib stream: ${detail}`);
 }
 
 /** A canonical Huffman tree from code lengths. */
-function buildTree(lengths: Uint8Array, n: number): Tree {
+export function buildTree(lengths: Uint8Array, n: number): Tree {
   const counts = new Uint16Array(16);
   const symbols = new Uint16Array(n);
   for (let i = 0; i < n; i++) counts[lengths[i]]++;
@@ -185,7 +185,7 @@ function buildTree(lengths: Uint8Array, n: number): Tree {
   return { counts, symbols, fast };
 }
 
-const FIXED = (() => {
+export const FIXED = (() => {
   const l = new Uint8Array(288);
   l.fill(8, 0, 144);
   l.fill(9, 144, 256);
