@@ -67,14 +67,14 @@ const synonymsExternal = {
 };
 
 /**
- * An esbuild plugin for every neutral bundle: the libraries of document extraction (src/formats: fflate for EPUB and
- * DOCX, pdf.js for PDF — package dependencies) stay external, so they are imported by their dynamic import() when a
- * file of their format arrives and no bundle carries them (the neutral bundles' `noExternal` would inline them).
+ * An esbuild plugin for every neutral bundle: the library of document extraction (src/formats: pdf.js for PDF, a
+ * package dependency; EPUB and DOCX zips inflate with the readers' own decoder) stays external, so it is imported by
+ * its dynamic import() when a PDF arrives and no bundle carries it (the neutral bundles' `noExternal` would inline it).
  */
 const formatLibrariesExternal = {
   name: 'format-libraries-external',
   setup(build: { onResolve: (o: { filter: RegExp }, f: (a: { path: string }) => { path: string; external: boolean }) => void }) {
-    build.onResolve({ filter: /^(fflate|pdfjs-dist)(\/|$)/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^pdfjs-dist(\/|$)/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -186,7 +186,7 @@ const core: Options[] = [
     // the thread of trainprint/node's worker pool (src/node/offload.ts loads it by URL beside node.js): one
     // self-contained file with its own copy of the core and the pure work functions; no types, no entry. Document
     // extraction is not its work (the document pool's threads read files): its on-demand import of the readers stays
-    // './formats.js', and their libraries (pdf.js, fflate) stay in node_modules, as in every other bundle
+    // './formats.js', and their library (pdf.js) stays in node_modules, as in every other bundle
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
     esbuildPlugins: [remoteExternal, synonymsExternal, formatsExternal, formatLibrariesExternal],
     format: ['esm'],

@@ -8,7 +8,7 @@
  * files beside it (build/web.mjs writes them): `starter.json` + `starter.tpds` (the starter
  * snapshot and its SHA-256) and `packs/` (the default packs and their index); each file is
  * checked against its SHA-256 before it is imported. EPUB, DOCX and PDF files are read here too:
- * the engine loads its document readers, which build/web.mjs bundles with fflate and pdf.js, when
+ * the engine loads its document readers, which build/web.mjs bundles with pdf.js, when
  * the first file of a format is chosen.
  */
 import type { AnalyzeRequest, Engine } from '../src/index.js';
@@ -82,7 +82,7 @@ async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promis
 
 /**
  * The smallest files each reader opens before it needs its library: an empty zip (its end record alone) and a PDF
- * header with its end marker. Analysing one loads the reader and its library (fflate, or pdf.js with its worker
+ * header with its end marker. Analysing one loads the reader and its library (its own inflater, or pdf.js with its worker
  * module: build/web.mjs bundles them beside the page) when a file is chosen, so Analyze does not wait for them; a
  * reader that loaded refuses the probe as unreadable (INVALID_INPUT).
  */
