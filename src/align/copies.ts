@@ -29,7 +29,7 @@ const KEY_POSITIONS = 16;
 /** Most words replaced in a row that the walk steps over. */
 const MAX_REPLACED = 3;
 /** Words that must agree after replaced words for the walk to step over them. */
-const RESUME = 4;
+const RESUME = 3;
 /** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
 const REPLACED_SHARE = 0.1;
 
