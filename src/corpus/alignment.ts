@@ -14,6 +14,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
+import { copySpans } from '../align/copies.js';
 import { reuseKind, runsOf, sharedRuns, wordsOf } from '../align/reuse.js';
 import { TokenizedCache, tokenizedOnce, type TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
@@ -82,6 +83,7 @@ export function* alignSteps(
   now: () => number = () => performance.now(),
   reworded = true,
   synonyms = true,
+  copiesFirst = false,
 ): Steps<AlignmentOutcome> {
   const compareOptions = synonyms ? COMPARE_DEFAULTS : WITHOUT_SYNONYMS;
   const ranked = byStrength(jobs);
@@ -108,8 +110,18 @@ export function* alignSteps(
       timedOut ||= work.chars < budget.chars;
       continue;
     }
-    const textTokens = candidateTokens.get(dataset, candidate.doc, text);
-    const spans = yield* alignRegions(core, queryTokens, textTokens, candidate.regions, work, compareOptions);
+    // a copy that explains every seed region settles the candidate without the aligner (SearchOptions.copiesFirst)
+    const copies = copiesFirst ? copiesOf(query, text, candidate.regions, work) : null;
+    const spans =
+      copies ??
+      (yield* alignRegions(
+        core,
+        queryTokens,
+        candidateTokens.get(dataset, candidate.doc, text),
+        candidate.regions,
+        work,
+        compareOptions,
+      ));
     done.push({ dataset, doc: candidate.doc, text, spans });
     yield PAUSE;
   }
@@ -328,6 +340,41 @@ export interface Window {
   s1: number;
 }
 
+/** A window widened by `margin` characters on each side, cut at white space. */
+const widen =
+  (query: string, text: string) =>
+  (margin: number) =>
+  (r: Window): Window => ({
+    q0: cutBefore(query, r.q0 - margin),
+    q1: cutAfter(query, r.q1 + margin),
+    s0: cutBefore(text, r.s0 - margin),
+    s1: cutAfter(text, r.s1 + margin),
+  });
+
+/** The probe windows of a candidate's regions: each widened by PROBE_MARGIN, those overlapping in both texts merged. */
+const probeWindows = (query: string, text: string, regions: readonly CandidateRegion[]): Window[] =>
+  mergeWindows(
+    regions.map((r) =>
+      widen(query, text)(PROBE_MARGIN)({ q0: r.query_start, q1: r.query_end, s0: r.source_start, s1: r.source_end }),
+    ),
+  );
+
+/**
+ * The spans of the copies that explain a candidate's regions in its probe windows (src/align/copies.ts), or null
+ * for the aligner; the windows' characters are counted into `work` either way, as the aligner's probes would be.
+ */
+function copiesOf(
+  query: string,
+  text: string,
+  regions: readonly CandidateRegion[],
+  work: { chars: number },
+): AlignedSpan[] | null {
+  const probes = probeWindows(query, text, regions);
+  const spans = copySpans(query, text, probes, regions);
+  if (spans !== null) for (const w of probes) work.chars += w.q1 - w.q0 + (w.s1 - w.s0);
+  return spans;
+}
+
 /** True when two windows overlap in both texts. */
 const overlaps = (x: Window, y: Window): boolean => x.q0 < y.q1 && y.q0 < x.q1 && x.s0 < y.s1 && y.s0 < x.s1;
 
@@ -348,24 +395,8 @@ function* alignRegions(
 ): Steps<AlignedSpan[]> {
   const query = queryTokens.text,
     text = textTokens.text;
-  const around =
-    (margin: number) =>
-    (r: Window): Window => ({
-      q0: cutBefore(query, r.q0 - margin),
-      q1: cutAfter(query, r.q1 + margin),
-      s0: cutBefore(text, r.s0 - margin),
-      s1: cutAfter(text, r.s1 + margin),
-    });
-  const probes = mergeWindows(
-    regions.map((r) =>
-      around(PROBE_MARGIN)({
-        q0: r.query_start,
-        q1: r.query_end,
-        s0: r.source_start,
-        s1: r.source_end,
-      }),
-    ),
-  );
+  const around = widen(query, text);
+  const probes = probeWindows(query, text, regions);
   const found: Window[] = [];
   const settled: Array<{ window: Window; spans: AlignedSpan[] }> = [];
   for (const w of probes) {

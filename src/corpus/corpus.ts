@@ -753,6 +753,8 @@ export class Corpus {
     if (typeof reworded !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'reworded must be a boolean');
     const synonyms = options.synonyms ?? true;
     if (typeof synonyms !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'synonyms must be a boolean');
+    const copiesFirst = options.copiesFirst ?? false;
+    if (typeof copiesFirst !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'copiesFirst must be a boolean');
     const fp = (yield {
       kind: 'fingerprint',
       text: query,
@@ -763,7 +765,7 @@ export class Corpus {
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const s: LocalSearch = {
       query,
-      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits, synonyms },
+      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits, synonyms, copiesFirst },
       fp,
       winnowed: new Map(),
       matches: [],

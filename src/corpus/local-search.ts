@@ -30,6 +30,8 @@ export interface LocalSearchOptions {
   readonly candidateHits: number;
   /** Candidates aligned with synonyms (SearchOptions.synonyms). */
   readonly synonyms: boolean;
+  /** Candidates that a copy explains settled by comparing words, before the aligner (SearchOptions.copiesFirst). */
+  readonly copiesFirst: boolean;
 }
 
 /** The state of one search (see the module comment). */
@@ -102,6 +104,7 @@ export function* alignedResultSteps(
     now,
     s.options.reworded,
     s.options.synonyms,
+    s.options.copiesFirst,
   );
   const { details, matches, fp } = s;
   for (const { d, r } of s.exact) {

@@ -150,6 +150,14 @@ export interface SearchOptions {
    * keep their seed matches). @default 2
    */
   readonly candidateHits?: number;
+  /**
+   * @internal Whether a candidate whose seed regions a copy explains — its words equal to the document's in order,
+   * a few replaced, inserted or dropped at most — takes that copy's spans from a walk along the words
+   * (src/align/copies.ts) instead of the aligner (what `engine.scan` asks for unless asked for paraphrases: in a fresh process the
+   * aligner's code runs unoptimised for its first hundred or so alignments, most of a scan's time on outputs that
+   * copy). What the walk cannot explain is aligned as before. @default false
+   */
+  readonly copiesFirst?: boolean;
 }
 
 /**

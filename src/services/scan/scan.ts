@@ -105,7 +105,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       remote: false,
       reworded: paraphrase,
       // a scan for copies keeps no reworded passage, which is all that synonyms help to align
-      ...(paraphrase ? {} : { candidateHits: candidateHits(minWords), synonyms: false }),
+      ...(paraphrase ? {} : { candidateHits: candidateHits(minWords), synonyms: false, copiesFirst: true }),
       ...(account === undefined ? {} : { account }),
     };
     return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), signal };

@@ -1,0 +1,109 @@
+/**
+ * Copies settled before the aligner (src/align/copies.ts, `SearchOptions.copiesFirst`, what a scan for copies asks
+ * for): the walk's spans for copies with words replaced, inserted or dropped; null for what the aligner must
+ * decide; and a scan gives the hits, spans and kinds that a scan aligning every candidate gives.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copySpans } from '../../src/align/copies.js';
+import { createEngine, type Engine, type ScanHit } from '../../src/index.js';
+import { createScanService } from '../../src/services/scan/index.js';
+import { archive, cleanOutputs, plantedOutputs } from '../fixtures/scan-plant.js';
+
+const docs = archive();
+const source = docs[3].text;
+const words = source.split(/\s+/).filter(Boolean);
+const host = cleanOutputs(1, 91)[0];
+
+/** `host` with words [from, to) of the source planted after its first 300 characters, and the passage's span. */
+function plant(passage: string[]): { query: string; start: number; end: number } {
+  const at = host.indexOf(' ', 300);
+  const text = passage.join(' ');
+  return { query: `${host.slice(0, at)} ${text} ${host.slice(at + 1)}`, start: at + 1, end: at + 1 + text.length };
+}
+
+/** The whole of both texts as one window, and one region: the passage in the query, `s` in the source. */
+const whole = (query: string) => [{ q0: 0, q1: query.length, s0: 0, s1: source.length }];
+const spans = [...source.matchAll(/\S+/g)].map((m) => [m.index!, m.index! + m[0].length]);
+const region = (start: number, end: number, from: number, to: number) => [
+  { query_start: start, query_end: end, source_start: spans[from][0], source_end: spans[to - 1][1] },
+];
+
+describe('copySpans', () => {
+  it('gives a verbatim copy its span, first word to last, in both texts', () => {
+    const passage = words.slice(40, 110);
+    const { query, start, end } = plant(passage);
+    const found = copySpans(query, source, whole(query), region(start, end, 40, 110));
+    expect(found).toHaveLength(1);
+    const [s] = found!;
+    expect(query.slice(s.a_start, s.a_end).replace(/[^\p{L}\p{N}]+$/u, '')).toBe(
+      passage.join(' ').replace(/[^\p{L}\p{N}]+$/u, ''),
+    );
+    expect(source.slice(s.b_start, s.b_end).split(/\s+/).join(' ')).toBe(query.slice(s.a_start, s.a_end));
+    expect(s.score).toBe(1);
+  });
+
+  it('walks over a word replaced, one inserted and one dropped', () => {
+    const passage = words.slice(40, 110);
+    const edited = [...passage.slice(0, 15), 'really', ...passage.slice(16, 30), 'quite', ...passage.slice(30, 50)];
+    edited.push(...passage.slice(51));
+    const { query, start, end } = plant(edited);
+    const found = copySpans(query, source, whole(query), region(start, end, 40, 110));
+    expect(found).toHaveLength(1);
+    const [s] = found!;
+    expect(s.a_start).toBe(start);
+    expect(s.a_end).toBeGreaterThanOrEqual(end - 1);
+    expect(s.score).toBeLessThan(1);
+    expect(s.score).toBeGreaterThan(0.9);
+  });
+
+  it('leaves to the aligner a short copy, a reworded one, and one that reaches its window short of the text', () => {
+    const short = words.slice(40, 70);
+    const a = plant(short);
+    expect(copySpans(a.query, source, whole(a.query), region(a.start, a.end, 40, 70))).toBeNull();
+    // every fourth word changed: more than a tenth replaced
+    const passage = words.slice(40, 120);
+    const reworded = passage.map((w, i) => (i % 4 === 3 ? 'changed' : w));
+    const b = plant(reworded);
+    expect(copySpans(b.query, source, whole(b.query), region(b.start, b.end, 40, 120))).toBeNull();
+    const c = plant(passage);
+    const cut = [{ q0: c.start + 100, q1: c.query.length, s0: 0, s1: source.length }];
+    const r = region(c.start + 100, c.end, 60, 120);
+    expect(copySpans(c.query, source, cut, r)).toBeNull();
+  });
+});
+
+describe('a scan with copies settled first', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await createEngine();
+    await engine.addDataset({ id: 'arch' }, docs);
+  });
+
+  it('gives the hits, spans and kinds of a scan that aligns every candidate', async () => {
+    const seen: Array<boolean | undefined> = [];
+    /** The corpus, its searches aligning every candidate (copiesFirst off). */
+    const alignEvery = {
+      datasets: (o?: { readonly account?: string }) => engine.corpus.datasets(o),
+      searchDetailedAsync: (
+        q: string,
+        o: Parameters<Engine['corpus']['searchDetailedAsync']>[1],
+        run?: { sliceMs?: number },
+      ) => {
+        seen.push(o?.copiesFirst);
+        return engine.corpus.searchDetailedAsync(q, { ...o, copiesFirst: false }, run);
+      },
+      datasetDigest: (id: string) => engine.corpus.datasetDigest(id),
+    };
+    const planted = plantedOutputs(docs, 60, 77);
+    const items = planted.map((p, i) => ({ id: `out-${i}`, text: p.text }));
+    const fast: ScanHit[] = [],
+      full: ScanHit[] = [];
+    for await (const h of engine.scan(items)) fast.push(h);
+    for await (const h of createScanService({ corpus: alignEvery }).scan(items)) full.push(h);
+    expect(fast).toEqual(full);
+    expect(fast.length).toBeGreaterThanOrEqual(60);
+    expect(fast.some((h) => h.kind === 'edited')).toBe(true);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s === true)).toBe(true);
+  }, 120_000);
+});
