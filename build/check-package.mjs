@@ -73,8 +73,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Looked at 1,340,728 B (+72 KB): bounded document extraction (the PDF stream pre-count and its decoders), portraits
 // that locate their document, remote search verified by documents, book-scale extraction and the public-domain
 // terms — features of the main entry, none a stray dependency (measured with an esbuild metafile per src/ folder).
-// The next look: moving book-scale extraction and the PDF pre-count to on-demand files like remote.js.
-const MAIN_BUDGET = 1400 * 1024;
+// Looked at 1,436,726 B (+6.6 KB over 1,400 KiB): the scan's walk along lightly edited copies (src/align/copies.ts)
+// and the exact index's presence filter in the core (its kernel in both WASM builds, embedded as base64); the PDF
+// pre-count's decoder is in formats.js now (its own inflater), not here.
+// The next look: moving book-scale extraction to an on-demand file like remote.js.
+const MAIN_BUDGET = 1450 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
