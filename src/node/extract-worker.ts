@@ -5,7 +5,9 @@
  * libraries (pdf.js, fflate), loaded by the first file of their format; the pool ends the thread when a file overruns
  * its time or memory, and a new one takes its place.
  */
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { extractDocument, isTrainprintError, type DocumentFormat, type ExtractDocumentOptions } from '../library.js';
 
 /** A file to read, and the number its answer carries back. */
@@ -17,8 +19,40 @@ export interface ExtractTask {
   readonly limits: Omit<ExtractDocumentOptions, 'signal'>;
 }
 
+/** What the pool gives a thread when it starts it. */
+export interface ExtractWorkerData {
+  /** The nice value (−20…19) this thread takes if it is above the one it has (src/node/extract-pool.ts `priority`). */
+  readonly priority: number;
+}
+
 const port = parentPort;
 if (!port) throw new Error('extract-worker runs as a worker thread of trainprint/node');
+
+/**
+ * Lowers this thread's CPU priority, as RocksDB lowers its compaction threads' (`Env::LowerThreadPoolCPUPriority`):
+ * on Linux the nice value belongs to a thread (setpriority(2): "the nice value is a per-thread attribute"), and a
+ * thread's id is the last part of /proc/thread-self. Raising one's own nice value needs no privilege; a lower value is
+ * never asked for. Elsewhere (no /proc/thread-self) the thread keeps the process's priority. Returns the value taken.
+ */
+export function lowerThreadPriority(priority: number): number | null {
+  let tid: number;
+  try {
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(tid) || tid <= 0) return null;
+  try {
+    const current = getPriority(tid);
+    if (priority > current) setPriority(tid, priority);
+    return getPriority(tid);
+  } catch {
+    return null;
+  }
+}
+
+const data = workerData as Partial<ExtractWorkerData> | undefined;
+if (typeof data?.priority === 'number') lowerThreadPriority(data.priority);
 
 port.on('message', (task: ExtractTask) => {
   extractDocument(task.bytes, task.format, task.limits).then(

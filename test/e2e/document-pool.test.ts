@@ -4,6 +4,7 @@
  * reads the next file; a file past its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
  * reason — and the pool reads the next file on a new thread; a closed pool refuses what it had not read.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildDocx, buildEpub, persuasion } from '../fixtures/documents.js';
 import { HOSTILE_FILES } from '../fixtures/hostile-files.js';
@@ -20,6 +21,18 @@ async function rejection(promise: Promise<unknown>): Promise<{ code?: string; me
     (e: unknown) => e,
   );
   return { code: (error as { code?: string }).code, message: (error as Error).message, error };
+}
+
+/** The nice value of each thread of this process (field 19 of /proc/self/task/TID/stat, after the command's `)`). */
+function niceByThread(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
 }
 
 const chapters = persuasion(3);
@@ -150,6 +163,38 @@ describe('document pool', () => {
       await pool.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    'its threads run below normal priority (nice 10 by default, `priority` else); this thread keeps its own',
+    async () => {
+      const { createDocumentPool } = await dist('node.js');
+      const own = niceByThread().get(process.pid);
+      for (const [options, wanted] of [
+        [{}, 10],
+        [{ priority: 15 }, 15],
+        [{ priority: 0 }, own],
+      ] as const) {
+        const before = new Set(niceByThread().keys());
+        const pool = createDocumentPool({ threads: 2, ...options });
+        try {
+          expect(pool.priority).toBe((options as { priority?: number }).priority ?? 10);
+          // two files at once: two threads, each read one
+          await Promise.all([pool.extractDocument(pdf, 'pdf'), pool.extractDocument(pdf, 'pdf')]);
+          expect(pool.started).toBe(2);
+          const niced = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === wanted);
+          // the pool's two threads at least (a thread that started with them — node's own — may have it too when
+          // `wanted` is this thread's value)
+          expect(niced.length).toBeGreaterThanOrEqual(2);
+          if (wanted !== own) expect(niced.length).toBe(2);
+          expect(niceByThread().get(process.pid)).toBe(own);
+        } finally {
+          await pool.close();
+        }
+      }
+      expect(() => createDocumentPool({ priority: 20 })).toThrow(/priority/);
+      expect(() => createDocumentPool({ priority: 1.5 })).toThrow(/priority/);
+    },
+  );
 
   it('checks its options, refuses bad ones as extractDocument does, and refuses work once closed', async () => {
     const { createDocumentPool } = await dist('node.js');
