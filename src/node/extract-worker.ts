@@ -34,7 +34,7 @@ if (!port) throw new Error('extract-worker runs as a worker thread of trainprint
  * thread's id is the last part of /proc/thread-self. Raising one's own nice value needs no privilege; a lower value is
  * never asked for. Elsewhere (no /proc/thread-self) the thread keeps the process's priority. Returns the value taken.
  */
-export function lowerThreadPriority(priority: number): number | null {
+function lowerThreadPriority(priority: number): number | null {
   let tid: number;
   try {
     tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
