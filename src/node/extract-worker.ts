@@ -6,6 +6,7 @@
  * its time or memory, and a new one takes its place.
  */
 import { readlinkSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractDocument, isTrainprintError, type DocumentFormat, type ExtractDocumentOptions } from '../library.js';
@@ -52,18 +53,32 @@ function lowerThreadPriority(priority: number): number | null {
 }
 
 const data = workerData as Partial<ExtractWorkerData> | undefined;
-if (typeof data?.priority === 'number') lowerThreadPriority(data.priority);
+const priority = data?.priority;
+/**
+ * Files are read once the priority is lowered. First a call on libuv's thread pool: its threads serve the whole process
+ * (files, crypto, DNS) and are started by the first thread that uses them, taking that thread's nice value — started
+ * from here after the change, they would run the request thread's work below normal too.
+ */
+const ready: Promise<unknown> =
+  typeof priority === 'number'
+    ? stat(process.execPath).then(
+        () => lowerThreadPriority(priority),
+        () => lowerThreadPriority(priority),
+      )
+    : Promise.resolve();
 
 port.on('message', (task: ExtractTask) => {
-  extractDocument(task.bytes, task.format, task.limits).then(
-    // the text is a string (copied once by the structured clone); sections and pages are small arrays of numbers
-    (result) => port.postMessage({ id: task.id, result }),
-    (e: unknown) =>
-      port.postMessage({
-        id: task.id,
-        error: isTrainprintError(e)
-          ? { code: e.code, detail: e.detail }
-          : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) },
-      }),
-  );
+  ready
+    .then(() => extractDocument(task.bytes, task.format, task.limits))
+    .then(
+      // the text is a string (copied once by the structured clone); sections and pages are small arrays of numbers
+      (result) => port.postMessage({ id: task.id, result }),
+      (e: unknown) =>
+        port.postMessage({
+          id: task.id,
+          error: isTrainprintError(e)
+            ? { code: e.code, detail: e.detail }
+            : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) },
+        }),
+    );
 });
