@@ -20,11 +20,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
+import { measuringClient, pct, timed } from './hostile-client.mjs';
 import { HELVETICA, latin1, onePage, pagesDag, pdfOf, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -147,84 +149,33 @@ function startServe() {
 }
 
 const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const pct = (xs, p) => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]);
-};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function timed(url, init) {
-  const t = performance.now();
-  try {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
-    const text = await res.text();
-    return { ms: performance.now() - t, status: res.status, text };
-  } catch (e) {
-    return { ms: performance.now() - t, status: 0, text: String(e) };
-  }
+/**
+ * The multipart form of one upload, encoded once (the file and `include_text=false`): the twenty copies send the same
+ * bytes, so the sending thread neither copies nor encodes 6 MB per request while the server is measured.
+ */
+function multipartOf(name, bytes) {
+  const boundary = `----hostile${'0'.repeat(16)}`;
+  const head = latin1(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = latin1(
+    `\r\n--${boundary}\r\ncontent-disposition: form-data; name="include_text"\r\n\r\nfalse\r\n--${boundary}--\r\n`,
+  );
+  const body = new Uint8Array(head.length + bytes.length + tail.length);
+  body.set(head, 0);
+  body.set(bytes, head.length);
+  body.set(tail, head.length + bytes.length);
+  return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Polls /status every 50 ms (one at a time) and the server's RSS, until stopped: latencies and peak RSS. */
-function probe(url, pid) {
-  const latencies = [];
-  let peak = rssMB(pid);
-  let stop = false;
-  const done = (async () => {
-    while (!stop) {
-      const r = await timed(`${url}/api/v1/status`);
-      latencies.push(r.status === 200 ? r.ms : 120_000);
-      peak = Math.max(peak, rssMB(pid));
-      await sleep(50);
-    }
-  })();
-  return async () => {
-    stop = true;
-    await done;
-    return {
-      status_p99_ms: pct(latencies, 99),
-      status_max_ms: pct(latencies, 100),
-      status_polls: latencies.length,
-      peak_rss_mb: Math.round(peak),
-    };
-  };
-}
-
-const upload = (url, key, name, bytes) => {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  form.append('include_text', 'false');
-  return timed(`${url}/api/v1/attribution/analyze`, {
+const upload = (url, key, form) =>
+  timed(`${url}/api/v1/attribution/analyze`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}` },
-    body: form,
+    headers: { authorization: `Bearer ${key}`, 'content-type': form.type },
+    body: form.body,
   });
-};
-
-/** Another account's small text analyses, one after another 50 ms apart, until stopped: each one's time and status. */
-function smallAnalyses(key) {
-  let going = true;
-  const calls = [];
-  const loop = (async () => {
-    while (going) {
-      const r = await timed(`${url}/api/v1/attribution/analyze`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content: `A short text of another account, number ${calls.length}.`,
-          content_type: 'text',
-        }),
-      });
-      calls.push({ ms: r.ms, status: r.status });
-      await sleep(50);
-    }
-  })();
-  return async () => {
-    going = false;
-    await loop;
-    return calls;
-  };
-}
 
 const result = {
   bench: 'hostile-files',
@@ -249,17 +200,20 @@ const { child, url } = await (async () => {
 })();
 const keys = result.keys;
 delete result.keys;
+// the /status polls and the other account's calls run on a thread of their own (bench/hostile-client.mjs), so the
+// work of sending the uploads on this one is not counted as the server's latency
+const client = measuringClient(url, child.pid);
 try {
   await timed(`${url}/api/v1/status`);
   // baseline: /status with nothing else running, polled the same way for 3 s; then for 3 s more beside another
   // account's small analyses alone (their p99 with no attack: what the machine's load leaves, the yardstick of the
   // concurrent runs' other_account_p99_ms)
-  const baselineProbe = probe(url, child.pid);
+  const baselineProbe = client.start('probe');
   await sleep(3000);
   result.baseline = { ...(await baselineProbe()), rss_mb: Math.round(rssMB(child.pid)) };
-  const alone = smallAnalyses(keys['victim-baseline']);
+  const alone = client.start('analyses', keys['victim-baseline']);
   await sleep(3000);
-  const aloneCalls = await alone();
+  const { calls: aloneCalls } = await alone();
   result.baseline.other_account_calls = aloneCalls.length;
   result.baseline.other_account_p99_ms = pct(
     aloneCalls.map((v) => v.ms),
@@ -269,9 +223,10 @@ try {
 
   for (const [name, make] of Object.entries(FILES)) {
     const bytes = make();
+    const form = multipartOf(name, bytes);
     const before = rssMB(child.pid);
-    const stop = probe(url, child.pid);
-    const r = await upload(url, keys[name], name, bytes);
+    const stop = client.start('probe');
+    const r = await upload(url, keys[name], form);
     const probed = await stop();
     await sleep(3000);
     const after = rssMB(child.pid);
@@ -300,14 +255,18 @@ try {
 
   // CONCURRENT copies of each file at once from a Free key, while another account sends small texts one by one
   for (const [name, make] of Object.entries(FILES)) {
-    const bytes = make();
+    const form = multipartOf(name, make());
     const before = rssMB(child.pid);
-    const stop = probe(url, child.pid);
-    const victimLoop = smallAnalyses(keys[`victim-${name}`]);
+    const stop = client.start('probe');
+    const victimLoop = client.start('analyses', keys[`victim-${name}`]);
+    // this thread's own delay while it sends the uploads: what the timers here would have added to the figures
+    const sending = monitorEventLoopDelay({ resolution: 10 });
+    sending.enable();
     const t = performance.now();
-    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => upload(url, keys[name], name, bytes)));
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => upload(url, keys[name], form)));
     const wall = performance.now() - t;
-    const victim = await victimLoop();
+    sending.disable();
+    const { calls: victim, client_event_loop_max_ms } = await victimLoop();
     const probed = await stop();
     await sleep(3000);
     const statuses = {};
@@ -326,6 +285,13 @@ try {
         victim.map((v) => v.ms),
         99,
       ),
+      // the three slowest, each with its start after the other account's first call (ms): where the tail lies
+      other_account_slowest: [...victim]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3)
+        .map((v) => ({ start_ms: v.start_ms, ms: Math.round(v.ms) })),
+      other_account_client_loop_max_ms: client_event_loop_max_ms,
+      uploading_client_loop_max_ms: Math.round(sending.max / 1e6),
       ...probed,
       peak_growth_mb: Math.round(probed.peak_rss_mb - before),
       rss_after_3s_mb: Math.round(rssMB(child.pid)),
@@ -334,6 +300,7 @@ try {
   }
   result.load_average_at_end = loadavg()[0];
 } finally {
+  await client.close();
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,7 @@ import {
   type ErrorCode,
   type ExtractDocumentOptions,
 } from '../library.js';
-import type { ExtractTask } from './extract-worker.js';
+import type { ExtractTask, ExtractWorkerData } from './extract-worker.js';
 
 /**
  * Options of {@link createDocumentPool}.
@@ -38,6 +38,12 @@ export interface DocumentPoolOptions {
    * needs more is refused with PAYLOAD_TOO_LARGE naming it. @default 512
    */
   readonly memoryMb?: number;
+  /**
+   * The nice value (−20…19, higher runs less) each thread takes on Linux, so that the thread answering requests gets a
+   * core before file reading does when the cores are all busy; a thread never takes a value below the process's. 0
+   * keeps the process's priority. @default 10 (`os.constants.priority.PRIORITY_BELOW_NORMAL`)
+   */
+  readonly priority?: number;
 }
 
 /**
@@ -53,6 +59,8 @@ export interface DocumentPool extends DocumentOffload {
   readonly threads: number;
   /** The heap limit of a thread, in MiB. */
   readonly memoryMb: number;
+  /** The nice value its threads take (Linux). */
+  readonly priority: number;
   /**
    * Threads started so far. A thread reads file after file, those its budget refused included; it is replaced only
    * when a file passes its heap or time limit or is aborted, or after it has been idle for 30 s.
@@ -60,6 +68,13 @@ export interface DocumentPool extends DocumentOffload {
   readonly started: number;
   close(): Promise<void>;
 }
+
+/**
+ * The nice value of a thread by default: below normal, as background work is. Reading files is the service's bulk CPU
+ * work and a file's reading takes seconds anyway; the request thread's turns are milliseconds that another account's
+ * answer waits for (bench/hostile-files.mjs: 20 page-reference PDFs at once, docs/performance.md).
+ */
+export const DOCUMENT_PRIORITY = 10;
 
 /** The heap limit of a thread by default (MiB): a 64 MiB PDF of text reads in well under half of it. */
 export const DOCUMENT_MEMORY_MB = 512;
@@ -125,13 +140,17 @@ const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error
 export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentPool {
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
   const memoryMb = options.memoryMb ?? DOCUMENT_MEMORY_MB;
+  const priority = options.priority ?? DOCUMENT_PRIORITY;
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
   }
   if (!Number.isInteger(memoryMb) || memoryMb < 64 || memoryMb > 16_384) {
     throw new TrainprintError('INVALID_OPTIONS', 'memoryMb must be an integer in 64..16384');
   }
-  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb);
+  if (!Number.isInteger(priority) || priority < -20 || priority > 19) {
+    throw new TrainprintError('INVALID_OPTIONS', 'priority must be an integer in -20..19');
+  }
+  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb, priority);
   const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
   const running = new Map<Worker, Running>();
   const queue = new FairQueue<Job>();
@@ -167,7 +186,8 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   };
 
   const spawn = (): Worker => {
-    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+    const workerData: ExtractWorkerData = { priority };
+    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData });
     live++;
     started++;
     worker.on('message', (answer: Answer) => {
@@ -244,6 +264,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   return {
     threads,
     memoryMb,
+    priority,
     get started() {
       return started;
     },
@@ -373,11 +394,12 @@ function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
 }
 
 /** The pool where no worker file is built: the files are read in this thread. */
-function inThreadDocuments(threads: number, memoryMb: number): DocumentPool {
+function inThreadDocuments(threads: number, memoryMb: number, priority: number): DocumentPool {
   let closed = false;
   return {
     threads,
     memoryMb,
+    priority,
     started: 0,
     extractDocument: (bytes, format, options) =>
       closed ? Promise.reject(closedError()) : extractDocument(bytes, format, options),

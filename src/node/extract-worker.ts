@@ -5,7 +5,10 @@
  * library (pdf.js), loaded by the first PDF; the pool ends the thread when a file overruns
  * its time or memory, and a new one takes its place.
  */
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { extractDocument, isTrainprintError, type DocumentFormat, type ExtractDocumentOptions } from '../library.js';
 
 /** A file to read, and the number its answer carries back. */
@@ -17,19 +20,65 @@ export interface ExtractTask {
   readonly limits: Omit<ExtractDocumentOptions, 'signal'>;
 }
 
+/** What the pool gives a thread when it starts it. */
+export interface ExtractWorkerData {
+  /** The nice value (−20…19) this thread takes if it is above the one it has (src/node/extract-pool.ts `priority`). */
+  readonly priority: number;
+}
+
 const port = parentPort;
 if (!port) throw new Error('extract-worker runs as a worker thread of trainprint/node');
 
+/**
+ * Lowers this thread's CPU priority, as RocksDB lowers its compaction threads' (`Env::LowerThreadPoolCPUPriority`):
+ * on Linux the nice value belongs to a thread (setpriority(2): "the nice value is a per-thread attribute"), and a
+ * thread's id is the last part of /proc/thread-self. Raising one's own nice value needs no privilege; a lower value is
+ * never asked for. Elsewhere (no /proc/thread-self) the thread keeps the process's priority. Returns the value taken.
+ */
+function lowerThreadPriority(priority: number): number | null {
+  let tid: number;
+  try {
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(tid) || tid <= 0) return null;
+  try {
+    const current = getPriority(tid);
+    if (priority > current) setPriority(tid, priority);
+    return getPriority(tid);
+  } catch {
+    return null;
+  }
+}
+
+const data = workerData as Partial<ExtractWorkerData> | undefined;
+const priority = data?.priority;
+/**
+ * Files are read once the priority is lowered. First a call on libuv's thread pool: its threads serve the whole process
+ * (files, crypto, DNS) and are started by the first thread that uses them, taking that thread's nice value — started
+ * from here after the change, they would run the request thread's work below normal too.
+ */
+const ready: Promise<unknown> =
+  typeof priority === 'number'
+    ? stat(process.execPath).then(
+        () => lowerThreadPriority(priority),
+        () => lowerThreadPriority(priority),
+      )
+    : Promise.resolve();
+
 port.on('message', (task: ExtractTask) => {
-  extractDocument(task.bytes, task.format, task.limits).then(
-    // the text is a string (copied once by the structured clone); sections and pages are small arrays of numbers
-    (result) => port.postMessage({ id: task.id, result }),
-    (e: unknown) =>
-      port.postMessage({
-        id: task.id,
-        error: isTrainprintError(e)
-          ? { code: e.code, detail: e.detail }
-          : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) },
-      }),
-  );
+  ready
+    .then(() => extractDocument(task.bytes, task.format, task.limits))
+    .then(
+      // the text is a string (copied once by the structured clone); sections and pages are small arrays of numbers
+      (result) => port.postMessage({ id: task.id, result }),
+      (e: unknown) =>
+        port.postMessage({
+          id: task.id,
+          error: isTrainprintError(e)
+            ? { code: e.code, detail: e.detail }
+            : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) },
+        }),
+    );
 });

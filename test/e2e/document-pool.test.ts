@@ -4,6 +4,7 @@
  * reads the next file; a file past its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
  * reason — and the pool reads the next file on a new thread; a closed pool refuses what it had not read.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildDocx, buildEpub, persuasion } from '../fixtures/documents.js';
 import { HOSTILE_FILES } from '../fixtures/hostile-files.js';
@@ -20,6 +21,23 @@ async function rejection(promise: Promise<unknown>): Promise<{ code?: string; me
     (e: unknown) => e,
   );
   return { code: (error as { code?: string }).code, message: (error as Error).message, error };
+}
+
+/**
+ * The nice value of each thread of this process that node started (field 19 of /proc/self/task/TID/stat, after the
+ * command's `)`), by thread id. Threads a native library starts for itself (pdf.js's canvas, `tokio-rt-worker`) take
+ * the nice value of the thread that started them, and are left out.
+ */
+function niceByThread(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== 'node') continue;
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
 }
 
 const chapters = persuasion(3);
@@ -150,6 +168,72 @@ describe('document pool', () => {
       await pool.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    'its threads run below normal priority (nice 10 by default, `priority` else); this thread keeps its own',
+    async () => {
+      const { createDocumentPool } = await dist('node.js');
+      const own = niceByThread().get(process.pid);
+      for (const [options, wanted] of [
+        [{}, 10],
+        [{ priority: 15 }, 15],
+        [{ priority: 0 }, own],
+      ] as const) {
+        const before = new Set(niceByThread().keys());
+        const pool = createDocumentPool({ threads: 2, ...options });
+        try {
+          expect(pool.priority).toBe((options as { priority?: number }).priority ?? 10);
+          // two files at once: two threads, each read one
+          await Promise.all([pool.extractDocument(pdf, 'pdf'), pool.extractDocument(pdf, 'pdf')]);
+          expect(pool.started).toBe(2);
+          const niced = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === wanted);
+          // the pool's two threads (and, when `wanted` is this thread's own value, any other thread node started
+          // meanwhile); none of node's other threads — libuv's pool among them — took the pool's value
+          expect(niced.length).toBeGreaterThanOrEqual(2);
+          if (wanted !== own) expect(niced.length).toBe(2);
+          expect(niceByThread().get(process.pid)).toBe(own);
+        } finally {
+          await pool.close();
+        }
+      }
+      expect(() => createDocumentPool({ priority: 20 })).toThrow(/priority/);
+      expect(() => createDocumentPool({ priority: 1.5 })).toThrow(/priority/);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    "serve's upload of a PDF over a socket is read on a document thread below normal priority, its answer the same",
+    async () => {
+      const { createEngine } = await dist('index.js');
+      const { createHandler, KeyStore } = await dist('http.js');
+      const { createWorkerPool, serve } = await dist('node.js');
+      const engine = await createEngine();
+      const keys = new KeyStore(engine.store);
+      const { key } = await keys.createKey({ account: 'ada', plan: 'free' });
+      const pool = createWorkerPool({ threads: 1, documents: { threads: 1 } });
+      const server = await serve(createHandler(engine, { keys, offload: pool }), { port: 0, workers: pool });
+      const before = new Set(niceByThread().keys());
+      try {
+        const form = new FormData();
+        form.append('file', new Blob([pdf]), 'persuasion.pdf');
+        const res = await fetch(`${server.url}/api/v1/attribution/analyze`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+          body: form,
+        });
+        const body = await res.json();
+        expect(res.status).toBe(200);
+        expect(body.extraction.characters).toBeGreaterThan(100);
+        // the document thread the upload started, and no other new thread of node's, runs at nice 10
+        const niced = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === 10);
+        expect(niced.length).toBe(1);
+        expect(niceByThread().get(process.pid)).not.toBe(10);
+      } finally {
+        await server.close();
+        engine.dispose();
+      }
+    },
+  );
 
   it('checks its options, refuses bad ones as extractDocument does, and refuses work once closed', async () => {
     const { createDocumentPool } = await dist('node.js');
