@@ -215,7 +215,7 @@ describe('document pool', () => {
       const before = new Set(niceByThread().keys());
       try {
         const form = new FormData();
-        form.append('file', new Blob([pdf]), 'persuasion.pdf');
+        form.append('file', new Blob([pdf as Uint8Array<ArrayBuffer>]), 'persuasion.pdf');
         const res = await fetch(`${server.url}/api/v1/attribution/analyze`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}` },
