@@ -110,19 +110,11 @@ export function* alignSteps(
       timedOut ||= work.chars < budget.chars;
       continue;
     }
-    // a copy that explains every seed region settles the candidate without the aligner (SearchOptions.copiesFirst)
-    const copies = copiesFirst ? copiesOf(query, text, candidate.regions, work) : null;
-    const spans =
-      copies ??
-      (yield* alignRegions(
-        core,
-        queryTokens,
-        candidateTokens.get(dataset, candidate.doc, text),
-        candidate.regions,
-        work,
-        compareOptions,
-      ));
-    done.push({ dataset, doc: candidate.doc, text, spans });
+    const { doc, regions } = candidate; // a copy explaining every region settles it without the aligner (copiesFirst)
+    const copies = copiesFirst ? copiesOf(query, text, regions, work) : null;
+    const align = () =>
+      alignRegions(core, queryTokens, candidateTokens.get(dataset, doc, text), regions, work, compareOptions);
+    done.push({ dataset, doc, text, spans: copies ?? (yield* align()) });
     yield PAUSE;
   }
   // ... then the backgrounds of the documents that aligned something, in one pass over the query's pairs ...
