@@ -10,18 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { ExtractionBudget } from '../../src/formats/budget.js';
 import { INFLATE_CHUNK, InflateError, StreamInflater } from '../../src/formats/inflate-stream.js';
 import { resolveLimits } from '../../src/formats/limits.js';
+import { mulberry32 } from '../../src/util/random.js';
 
-/** mulberry32: a seeded generator, so that a failing case can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator, so that a failing case can be run again. */
+const random = mulberry32;
 
 function sample(rand: () => number, n: number, kind: number): Uint8Array {
   const out = new Uint8Array(n);
