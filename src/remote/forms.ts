@@ -183,18 +183,6 @@ export function plainPiece(piece: CanonicalPiece): CanonicalPiece {
   return { text: out, at: Int32Array.from(at) };
 }
 
-/**
- * Whether the match of a query that runs back to `r0` stopped at a typographic quote, prime or dash (the two
- * characters before the run, or its first one: a token may hold the mark and a letter): where a copy that spells it
- * plainly differs from the work.
- *
- * @example
- * stoppedAtTypography('he said, “Yes', 10) // true
- */
-export function stoppedAtTypography(query: string, r0: number): boolean {
-  return TYPOGRAPHIC.test(query.slice(Math.max(0, r0 - 2), r0 + 1));
-}
-
 /** Letters and digits, lower-cased (NFKC): what two copies of a stretch share whatever their forms. */
 export function letters(text: string): string {
   return text

@@ -11,7 +11,6 @@ import {
   letters,
   plainPiece,
   quietWindows,
-  stoppedAtTypography,
   WINDOW_MIN_CHARS,
   windowTerms,
 } from '../../src/remote/forms.js';
@@ -62,12 +61,6 @@ describe('plainPiece', () => {
   it('a piece without typography is returned as it is', () => {
     const c = canonicalPiece('plain "words" -- here', 0, 21);
     expect(plainPiece(c)).toBe(c);
-  });
-  it('stoppedAtTypography: only a run that stops at such a mark', () => {
-    expect(stoppedAtTypography('he said, \u201cYes it was', 10)).toBe(true);
-    expect(stoppedAtTypography('it was\u2014as he said it', 7)).toBe(true);
-    expect(stoppedAtTypography('he said, "Yes it was', 10)).toBe(false);
-    expect(stoppedAtTypography('\u201che said no more than this', 20)).toBe(false);
   });
 });
 
