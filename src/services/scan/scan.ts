@@ -114,8 +114,12 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), enough, signal };
   };
 
-  /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
-  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
+  /**
+   * One item's hits and UTF-8 bytes when they are known without a search (null hits: not searched, too few words;
+   * none: copies nothing), else null: synchronous, so that the items of a stream that copy nothing, most of them,
+   * cost no turn of the promise queue.
+   */
+  const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     checkItem(item);
     const { text } = item;
     if (!p.enough.test(text)) return { hits: null, bytes: utf8Length(text) };
@@ -127,7 +131,12 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       if (pre !== null && (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords))))
         return { hits: [], bytes: pre.byteLength };
     }
-    const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
+    return null;
+  };
+
+  /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
+  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
+    const found = await corpus.searchDetailedAsync(item.text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
   };
 
@@ -145,7 +154,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       p.signal?.throwIfAborted();
       for await (const item of items as AsyncIterable<ScanItem>) {
         p.signal?.throwIfAborted();
-        const one = await scanOne(item, p);
+        const one = settle(item, p) ?? (await scanOne(item, p));
         count++;
         bytes += one.bytes;
         if (one.hits === null) skipped++;
@@ -163,7 +172,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     async scanItem(item, options) {
       const p = plan(options);
       p.signal?.throwIfAborted();
-      const { hits } = await scanOne(item, p);
+      const { hits } = settle(item, p) ?? (await scanOne(item, p));
       p.signal?.throwIfAborted();
       return hits ?? [];
     },
