@@ -53,6 +53,37 @@ function wordsOf(text: string, from: number, to: number): Words {
   return { word, start, end };
 }
 
+/** Distinct words below which KEY word ids make one exact number (DISTINCT_EXACT ** KEY < 2 ** 53). */
+const DISTINCT_EXACT = 9000;
+
+/**
+ * The words of both windows as ids (equal words, equal ids), and the exact key of KEY words from an index: a number
+ * while the ids are few enough, else the ids joined — comparing and indexing numbers instead of strings.
+ */
+function wordIds(
+  q: readonly string[],
+  s: readonly string[],
+): { Q: Int32Array; S: Int32Array; keyAt: (w: Int32Array, i: number) => number | string } {
+  const ids = new Map<string, number>();
+  const idsOf = (words: readonly string[]): Int32Array => {
+    const out = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      let id = ids.get(words[i]);
+      if (id === undefined) ids.set(words[i], (id = ids.size));
+      out[i] = id;
+    }
+    return out;
+  };
+  const Q = idsOf(q),
+    S = idsOf(s);
+  const d = ids.size;
+  const keyAt =
+    d < DISTINCT_EXACT
+      ? (w: Int32Array, i: number) => ((w[i] * d + w[i + 1]) * d + w[i + 2]) * d + w[i + 3] // KEY = 4
+      : (w: Int32Array, i: number) => w.subarray(i, i + KEY).join(',');
+  return { Q, S, keyAt };
+}
+
 /** One copy: words [a0, a1) of the query window equal (but for `replaced` of them) to [b0, b1) of the document's. */
 interface Copy {
   a0: number;
@@ -63,7 +94,7 @@ interface Copy {
 }
 
 /** Whether `n` words agree from i of Q and j of S (all inside both). */
-function agree(Q: string[], S: string[], i: number, j: number, n: number): boolean {
+function agree(Q: Int32Array, S: Int32Array, i: number, j: number, n: number): boolean {
   if (i < 0 || j < 0 || i + n > Q.length || j + n > S.length) return false;
   for (let k = 0; k < n; k++) if (Q[i + k] !== S[j + k]) return false;
   return true;
@@ -81,7 +112,7 @@ const GAPS: ReadonlyArray<readonly [number, number]> = (() => {
  * The copy through words i of Q and j of S (equal): walked forward and back while the words agree, stepping over
  * an edit — up to MAX_REPLACED words replaced, inserted or dropped on each side — where RESUME words agree after it.
  */
-function walk(Q: string[], S: string[], i: number, j: number): Copy {
+function walk(Q: Int32Array, S: Int32Array, i: number, j: number): Copy {
   let replaced = 0;
   let x = i,
     y = j; // forward: the next words to compare
@@ -145,11 +176,10 @@ export function copySpans(
     for (const r of own) explained.add(r);
     const q = wordsOf(query, w.q0, w.q1),
       s = wordsOf(text, w.s0, w.s1);
-    const Q = q.word,
-      S = s.word;
-    const index = new Map<string, number[]>();
+    const { Q, S, keyAt } = wordIds(q.word, s.word);
+    const index = new Map<number | string, number[]>();
     for (let j = 0; j + KEY <= S.length; j++) {
-      const key = S.slice(j, j + KEY).join(' ');
+      const key = keyAt(S, j);
       const at = index.get(key);
       if (at === undefined) index.set(key, [j]);
       else if (at.length < KEY_POSITIONS) at.push(j);
@@ -161,7 +191,7 @@ export function copySpans(
       for (let i = 0; i + KEY <= Q.length && found === null; i++) {
         if (q.start[i] < r.query_start) continue;
         if (q.end[i] > r.query_end) break;
-        for (const j of index.get(Q.slice(i, i + KEY).join(' ')) ?? []) {
+        for (const j of index.get(keyAt(Q, i)) ?? []) {
           const c = walk(Q, S, i, j);
           if (covers(q, c, r)) {
             found = c;

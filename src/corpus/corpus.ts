@@ -90,6 +90,8 @@ export class Corpus {
   private readonly provenances = new Provenances();
   /** Content digests made (`datasetDigest`), with the document count they were made at. */
   private readonly digests = new WeakMap<object, { documents: number; digest: Promise<string> }>();
+  /** Which of a query's shingles an index holds ({@link exactShinglesFound}): one buffer, grown, for every query. */
+  private hitScratch = new Uint8Array(0);
 
   constructor(options: CorpusOptions) {
     this.core = options.core;
@@ -596,7 +598,9 @@ export class Corpus {
     }
     // the hashes are a view of this corpus's core; each dataset looks them up in its own
     return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength, span) => {
-      const hitAt = new Uint8Array(hashes.length);
+      if (this.hitScratch.length < hashes.length) this.hitScratch = new Uint8Array(Math.max(hashes.length, 1024));
+      const hitAt = this.hitScratch.subarray(0, hashes.length);
+      hitAt.fill(0);
       let found = 0;
       for (const d of targets) found += d.shinglesFound(hashes, hitAt);
       const runs: Array<[number, number]> = [];

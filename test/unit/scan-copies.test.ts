@@ -70,6 +70,27 @@ describe('copySpans', () => {
     const r = region(c.start + 100, c.end, 60, 120);
     expect(copySpans(c.query, source, cut, r)).toBeNull();
   });
+
+  it('finds the same copy in windows of more distinct words than its number keys hold (string keys then)', () => {
+    // 12,000 distinct made-up words around a copy of 70 words, on both sides: keys of joined word ids
+    const made = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}${i.toString(36)}`);
+    const passage = words.slice(40, 110);
+    const before = made('qa', 6000).join(' '),
+      after = made('qb', 6000).join(' ');
+    const query = `${before} ${passage.join(' ')} ${after}`;
+    const text = `${made('sa', 6000).join(' ')} ${passage.join(' ')} ${made('sb', 6000).join(' ')}`;
+    const qs = before.length + 1,
+      qe = qs + passage.join(' ').length;
+    const ss = text.indexOf(passage.join(' '));
+    const window = [{ q0: 0, q1: query.length, s0: 0, s1: text.length }];
+    const found = copySpans(query, text, window, [
+      { query_start: qs, query_end: qe, source_start: ss, source_end: ss + qe - qs },
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found![0].a_start).toBe(qs);
+    expect(found![0].b_start).toBe(ss);
+    expect(found![0].score).toBe(1);
+  });
 });
 
 describe('a scan with copies settled first', () => {

@@ -189,6 +189,14 @@ describe('engine.scan', () => {
     const r = await collect(engine.scan(items()));
     expect(r.hits).toEqual([]);
     expect(r.summary).toMatchObject({ items: 3, skipped: 2, hits: 0 });
+    // words are what \s separates, Unicode spaces too; exactly minWords is enough
+    const edge = [
+      { id: 'three', text: ' a\u00a0b\u3000c\n' },
+      { id: 'two', text: '\ta  b\u2028 ' },
+      { id: 'joined', text: 'a-b-c d' },
+    ];
+    const e = await collect(engine.scan(edge, { minWords: 3 }));
+    expect(e.summary).toMatchObject({ items: 3, skipped: 2 });
   });
 
   it('finds no hit in clean natural outputs', async () => {

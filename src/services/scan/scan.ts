@@ -56,6 +56,8 @@ interface Plan {
   readonly datasets: readonly string[];
   /** Fewest hits of a document for the search to align it (`search.candidateHits`). */
   readonly candidateHits: number;
+  /** Whether a text has at least minWords words ({@link wordsTest}). */
+  readonly enough: RegExp;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -108,14 +110,19 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       ...(paraphrase ? {} : { candidateHits: candidateHits(minWords), synonyms: false, copiesFirst: true }),
       ...(account === undefined ? {} : { account }),
     };
-    return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), signal };
+    const enough = wordsTest(minWords);
+    return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), enough, signal };
   };
 
-  /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
-  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
+  /**
+   * One item's hits and UTF-8 bytes when they are known without a search (null hits: not searched, too few words;
+   * none: copies nothing), else null: synchronous, so that the items of a stream that copy nothing, most of them,
+   * cost no turn of the promise queue.
+   */
+  const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     checkItem(item);
     const { text } = item;
-    if (!hasWords(text, p.minWords)) return { hits: null, bytes: utf8Length(text) };
+    if (!p.enough.test(text)) return { hits: null, bytes: utf8Length(text) };
     // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
     // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords
@@ -124,7 +131,12 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       if (pre !== null && (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords))))
         return { hits: [], bytes: pre.byteLength };
     }
-    const found = await corpus.searchDetailedAsync(text, p.search, { sliceMs: SLICE_MS });
+    return null;
+  };
+
+  /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
+  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
+    const found = await corpus.searchDetailedAsync(item.text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
   };
 
@@ -142,7 +154,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       p.signal?.throwIfAborted();
       for await (const item of items as AsyncIterable<ScanItem>) {
         p.signal?.throwIfAborted();
-        const one = await scanOne(item, p);
+        const one = settle(item, p) ?? (await scanOne(item, p));
         count++;
         bytes += one.bytes;
         if (one.hits === null) skipped++;
@@ -160,7 +172,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     async scanItem(item, options) {
       const p = plan(options);
       p.signal?.throwIfAborted();
-      const { hits } = await scanOne(item, p);
+      const { hits } = settle(item, p) ?? (await scanOne(item, p));
       p.signal?.throwIfAborted();
       return hits ?? [];
     },
@@ -321,14 +333,11 @@ function holdsWords(text: string, runs: ReadonlyArray<readonly [number, number]>
   return false;
 }
 
-/** Whether `text` holds at least `n` whitespace-separated words (stops counting there). */
-function hasWords(text: string, n: number): boolean {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord && ++words >= n) return true;
-    inWord = !space;
-  }
-  return false;
+/**
+ * A test of whether a text holds at least `n` whitespace-separated words (`\s` is what isSpace reads as a
+ * space): one regular expression, which reads the text faster than a loop over its code units.
+ * @example wordsTest(2).test(' a  b') // true
+ */
+function wordsTest(n: number): RegExp {
+  return new RegExp(`^\\s*(?:\\S+\\s+){${n - 1}}\\S`);
 }
