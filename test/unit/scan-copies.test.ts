@@ -5,9 +5,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copySpans } from '../../src/align/copies.js';
+import { mulberry32 } from '../../src/util/random.js';
 import { createEngine, type Engine, type ScanHit } from '../../src/index.js';
 import { createScanService } from '../../src/services/scan/index.js';
 import { archive, cleanOutputs, plantedOutputs } from '../fixtures/scan-plant.js';
+import { copySpansReference } from '../reference/copy-spans.js';
 
 const docs = archive();
 const source = docs[3].text;
@@ -90,6 +92,42 @@ describe('copySpans', () => {
     expect(found![0].a_start).toBe(qs);
     expect(found![0].b_start).toBe(ss);
     expect(found![0].score).toBe(1);
+  });
+  it('gives what the walk over words as strings gives (the oracle), on 300 random edits and windows', () => {
+    const random = mulberry32(58);
+    const pick = (n: number) => Math.floor(random() * n);
+    const vocabulary = ['really', 'quite', 'the', 'of', 'and', 'then', 'said', words[pick(words.length)]];
+    let settled = 0;
+    for (let round = 0; round < 300; round++) {
+      const from = pick(words.length - 200),
+        to = from + 30 + pick(120);
+      const passage = words.slice(from, to);
+      // replace, insert or drop a few words, some close together (the walk's gaps), some not
+      for (let e = pick(8); e > 0; e--) {
+        const at = pick(passage.length);
+        const what = pick(3);
+        if (what === 0) passage[at] = vocabulary[pick(vocabulary.length)];
+        else if (what === 1) passage.splice(at, 0, vocabulary[pick(vocabulary.length)]);
+        else passage.splice(at, 1);
+      }
+      const { query, start, end } = plant(passage);
+      // a window of the whole, or one cut inside the passage or the source
+      const cut = pick(3);
+      const windows =
+        cut === 0
+          ? whole(query)
+          : [{ q0: cut === 1 ? start + pick(80) : 0, q1: query.length, s0: 0, s1: spans[to - 1][1] - pick(60) }];
+      // the seed region from the passage's start, or from a later word (the walk then goes back over edits too)
+      const skip = pick(2) * pick(passage.length >> 1);
+      const qs = skip === 0 ? start : start + passage.slice(0, skip).join(' ').length + 1;
+      const regions = region(qs, end, from, to);
+      const found = copySpans(query, source, windows, regions);
+      expect(found).toEqual(copySpansReference(query, source, windows, regions));
+      if (found !== null) settled++;
+    }
+    // both kinds of answer were compared
+    expect(settled).toBeGreaterThan(30);
+    expect(settled).toBeLessThan(290);
   });
 });
 

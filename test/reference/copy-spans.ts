@@ -1,0 +1,190 @@
+/**
+ * Obviously-correct oracle of src/align/copies.ts's `copySpans`: the same walk over the words as strings, keyed by
+ * the words themselves joined (no word ids, no numeric keys). For tests only.
+ */
+import { normalize } from '../../src/text/normalize.js';
+import type { AlignedSpan } from '../../src/align/types.js';
+import { closeAt, VERBATIM_MIN_WORDS } from '../../src/align/verbatim.js';
+
+import type { CopyWindow } from '../../src/align/copies.js';
+
+/** Words of a key of the document's index (the walk starts where `KEY` words agree). */
+const KEY = 4;
+/** Positions kept per key (bounds the work on repetitive text). */
+const KEY_POSITIONS = 16;
+/** Most words replaced in a row that the walk steps over. */
+const MAX_REPLACED = 3;
+/** Words that must agree after replaced words for the walk to step over them. */
+const RESUME = 3;
+/** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
+const REPLACED_SHARE = 0.1;
+
+/** The words of a normalised window: their strings and their spans in the original text. */
+interface Words {
+  readonly word: string[];
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+}
+
+function wordsOf(text: string, from: number, to: number): Words {
+  const { text: norm, map } = normalize(text.slice(from, to));
+  const word = norm.length === 0 ? [] : norm.split(' ');
+  const start = new Int32Array(word.length),
+    end = new Int32Array(word.length);
+  for (let i = 0, at = 0; i < word.length; i++) {
+    start[i] = from + map[at];
+    end[i] = from + map[at + word[i].length];
+    at += word[i].length + 1;
+  }
+  return { word, start, end };
+}
+
+/** One copy: words [a0, a1) of the query window equal (but for `replaced` of them) to [b0, b1) of the document's. */
+interface Copy {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+  replaced: number;
+}
+
+/** Whether `n` words agree from i of Q and j of S (all inside both). */
+function agree(Q: string[], S: string[], i: number, j: number, n: number): boolean {
+  if (i < 0 || j < 0 || i + n > Q.length || j + n > S.length) return false;
+  for (let k = 0; k < n; k++) if (Q[i + k] !== S[j + k]) return false;
+  return true;
+}
+
+/** The gaps a walk steps over, (words of Q, words of S): the fewest words on the longer side first, then in all. */
+const GAPS: ReadonlyArray<readonly [number, number]> = (() => {
+  const gaps: Array<[number, number]> = [];
+  for (let gq = 0; gq <= MAX_REPLACED; gq++)
+    for (let gs = 0; gs <= MAX_REPLACED; gs++) if (gq + gs > 0) gaps.push([gq, gs]);
+  return gaps.sort((x, y) => Math.max(...x) - Math.max(...y) || x[0] + x[1] - (y[0] + y[1]) || y[0] - x[0]);
+})();
+
+/**
+ * The copy through words i of Q and j of S (equal): walked forward and back while the words agree, stepping over
+ * an edit — up to MAX_REPLACED words replaced, inserted or dropped on each side — where RESUME words agree after it.
+ */
+function walk(Q: string[], S: string[], i: number, j: number): Copy {
+  let replaced = 0;
+  let x = i,
+    y = j; // forward: the next words to compare
+  while (x < Q.length && y < S.length) {
+    if (Q[x] === S[y]) {
+      x++;
+      y++;
+      continue;
+    }
+    const gap = GAPS.find(([gq, gs]) => agree(Q, S, x + gq, y + gs, RESUME));
+    if (gap === undefined) break;
+    replaced += Math.max(gap[0], gap[1]);
+    x += gap[0];
+    y += gap[1];
+  }
+  let u = i,
+    v = j; // back: the first words of the copy so far
+  while (u > 0 && v > 0) {
+    if (Q[u - 1] === S[v - 1]) {
+      u--;
+      v--;
+      continue;
+    }
+    const gap = GAPS.find(([gq, gs]) => agree(Q, S, u - gq - RESUME, v - gs - RESUME, RESUME));
+    if (gap === undefined) break;
+    replaced += Math.max(gap[0], gap[1]);
+    u -= gap[0];
+    v -= gap[1];
+  }
+  return { a0: u, a1: x, b0: v, b1: y, replaced };
+}
+
+/**
+ * The spans of the copies that explain `regions` (seed regions of one candidate, UTF-16 spans of `query` and
+ * `text`) inside `windows` (each region inside one: the aligner's probe windows), or null when the aligner must
+ * decide: a region no copy covers in both texts, a copy of fewer than VERBATIM_MIN_WORDS words or with more than
+ * a tenth of its words replaced, or one that reaches its window's edge short of the text's. Spans as the
+ * aligner's verbatim passages: first word's start to last word's end, past closing punctuation and quotes; score
+ * the share of words that agree.
+ * @example
+ * copySpans(query, text, [{ q0: 0, q1: query.length, s0: 0, s1: text.length }], regions) // [{ a_start, … }] or null
+ */
+export function copySpansReference(
+  query: string,
+  text: string,
+  windows: readonly CopyWindow[],
+  regions: ReadonlyArray<{
+    readonly query_start: number;
+    readonly query_end: number;
+    readonly source_start: number;
+    readonly source_end: number;
+  }>,
+): AlignedSpan[] | null {
+  const spans: AlignedSpan[] = [];
+  const explained = new Set<object>();
+  for (const w of windows) {
+    const own = regions.filter(
+      (r) => r.query_start >= w.q0 && r.query_end <= w.q1 && r.source_start >= w.s0 && r.source_end <= w.s1,
+    );
+    if (own.length === 0) continue;
+    for (const r of own) explained.add(r);
+    const q = wordsOf(query, w.q0, w.q1),
+      s = wordsOf(text, w.s0, w.s1);
+    const Q = q.word,
+      S = s.word;
+    const index = new Map<string, number[]>();
+    for (let j = 0; j + KEY <= S.length; j++) {
+      const key = S.slice(j, j + KEY).join(' ');
+      const at = index.get(key);
+      if (at === undefined) index.set(key, [j]);
+      else if (at.length < KEY_POSITIONS) at.push(j);
+    }
+    const copies: Copy[] = [];
+    for (const r of own) {
+      if (copies.some((c) => covers(q, c, r))) continue;
+      let found: Copy | null = null;
+      for (let i = 0; i + KEY <= Q.length && found === null; i++) {
+        if (q.start[i] < r.query_start) continue;
+        if (q.end[i] > r.query_end) break;
+        for (const j of index.get(Q.slice(i, i + KEY).join(' ')) ?? []) {
+          const c = walk(Q, S, i, j);
+          if (covers(q, c, r)) {
+            found = c;
+            break;
+          }
+        }
+      }
+      if (found === null) return null;
+      const n = found.a1 - found.a0;
+      if (n < VERBATIM_MIN_WORDS || found.replaced > REPLACED_SHARE * n) return null;
+      // a copy that runs to a window's edge may run on past it: the aligner widens the window
+      if ((found.a0 === 0 && w.q0 > 0) || (found.b0 === 0 && w.s0 > 0)) return null;
+      if ((found.a1 === Q.length && w.q1 < query.length) || (found.b1 === S.length && w.s1 < text.length)) return null;
+      copies.push(found);
+    }
+    // copies of one stretch of the query (a document that repeats a passage): the longest stands, as the aligner's
+    const kept: Copy[] = [];
+    for (const c of copies.sort((x, y) => y.a1 - y.a0 - (x.a1 - x.a0) || x.b0 - y.b0))
+      if (!kept.some((k) => k.a0 < c.a1 && c.a0 < k.a1) && !kept.some((k) => k.b0 < c.b1 && c.b0 < k.b1)) kept.push(c);
+    for (const c of kept)
+      spans.push({
+        a_start: q.start[c.a0],
+        a_end: closeAt(query, q.end[c.a1 - 1]),
+        b_start: s.start[c.b0],
+        b_end: closeAt(text, s.end[c.b1 - 1]),
+        score: 1 - c.replaced / (c.a1 - c.a0),
+      });
+  }
+  // a region outside every window (not what the aligner's probes give) is not explained
+  if (explained.size < regions.length) return null;
+  return spans.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
+}
+
+/**
+ * Whether copy `c` holds region `r`'s span of the query (its span of the document may take in a chance hit elsewhere
+ * in it: a phrase the document repeats).
+ */
+function covers(q: Words, c: Copy, r: { query_start: number; query_end: number }): boolean {
+  return q.start[c.a0] <= r.query_start && q.end[c.a1 - 1] >= r.query_end;
+}
