@@ -67,11 +67,52 @@ export function recordProblems(records) {
 // lies outside the repository, so a reader of the module could not follow it); the sha256 pins the exact file.
 export const FACTS_LABEL = 'knowledge-base facts (model cards, papers; sources per record)';
 
-/** The two declarations of the generated module that carry data, exactly as written. */
+// A record that repeats an earlier one in all but at most SPREAD_MAX_DIFFERENT fields (the model among them) is
+// written as that record spread with the fields that differ, so the module states each shared set of facts once.
+const SPREAD_MAX_DIFFERENT = 3;
+
+/** For each record, the earlier record it is written as a spread of (the first with the fewest differences), or -1. */
+function spreadBases(records) {
+  const differing = (a, b) => FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+  return records.map((r, i) => {
+    let base = -1;
+    let fewest = SPREAD_MAX_DIFFERENT + 1;
+    for (let j = 0; j < i; j++) {
+      const n = differing(records[j], r).length;
+      if (n < fewest) [base, fewest] = [j, n];
+    }
+    return base;
+  });
+}
+
+/** `value` as JSON.stringify(…, null, 2) writes it, every line after the first indented by `indent` more spaces. */
+const json = (value, indent) =>
+  JSON.stringify(value, null, 2)
+    .split('\n')
+    .join(`\n${' '.repeat(indent)}`);
+
+/**
+ * The declarations of the generated module that carry data, exactly as written: the source line, the records that
+ * later records are spread from (`shared`, as constants of their own; empty when none is), and the list of
+ * records. Every record is a KbModelFact with the fields in FIELDS order, equal field for field to the source's.
+ */
 export function factsDeclarations(records, sha256, _from) {
+  const bases = spreadBases(records);
+  const named = [...new Set(bases.filter((b) => b >= 0))].sort((a, b) => a - b);
+  const name = (i) => `FACT_${i}`;
+  const shared = named.map((i) => `const ${name(i)}: KbModelFact = ${json(records[i], 0)};`).join('\n');
+  const element = (r, i) => {
+    if (named.includes(i)) return `  ${name(i)}`;
+    const b = bases[i];
+    if (b < 0) return `  ${json(r, 2)}`;
+    const own = FIELDS.filter((f) => JSON.stringify(r[f]) !== JSON.stringify(records[b][f]));
+    return `  {\n    ...${name(b)},\n${own.map((f) => `    ${JSON.stringify(f)}: ${json(r[f], 4)}`).join(',\n')}\n  }`;
+  };
+  const list = `export const MODEL_FACTS: readonly KbModelFact[] = [\n${records.map(element).join(',\n')}\n];`;
   return {
     source: `export const KB_FACTS_SOURCE = { file: '${FACTS_LABEL}', sha256: '${sha256}', records: ${records.length} } as const;`,
-    facts: `export const MODEL_FACTS: readonly KbModelFact[] = ${JSON.stringify(records, null, 2)};`,
+    shared,
+    facts: list,
   };
 }
 
@@ -91,9 +132,16 @@ import type { KbModelFact } from './types.js';
  * KB_FACTS_SOURCE.records // ${records.length}
  */
 ${d.source}
-
+${
+  d.shared === ''
+    ? ''
+    : `
+// Records that later ones repeat but for a few fields (those are written as a spread of them).
+${d.shared}
+`
+}
 /**
- * The model records of the knowledge base, verbatim from the source file.
+ * The model records of the knowledge base, field for field as in the source file.
  * @example
  * MODEL_FACTS.find((f) => f.model === 'eleutherai/pythia-6.9b')?.training_datasets // ['The Pile']
  */
@@ -126,7 +174,7 @@ if (isMain) {
     if (current !== out) {
       const d = factsDeclarations(records, sha256, from);
       const why =
-        current.includes(d.source) && current.includes(d.facts)
+        current.includes(d.source) && current.includes(d.shared) && current.includes(d.facts)
           ? 'the facts match, but the module text is not what this generator writes'
           : 'the facts differ from the JSON';
       console.error(`${relative(ROOT, OUT)} is stale (${why}): run node build/kb.mjs`);

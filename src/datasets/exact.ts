@@ -163,6 +163,30 @@ interface IndexLayout {
   readonly persistent: number;
 }
 
+/**
+ * Look `queries` up in the index (`lookupSorted`) from scratch space after the index's own bytes, and hand
+ * `read` the number found and the pointer of the answer (per query: first posting, postings), inside the same
+ * guard: the next call's scratch space is the same.
+ */
+function lookupBatch<T>(
+  core: Core,
+  index: IndexLayout,
+  queries: BigUint64Array,
+  read: (found: number, outPtr: number) => T,
+): T {
+  const { keysPtr, prefixPtr, prefixBits, filterPtr, filterWords, persistent } = index;
+  const count = queries.length;
+  return core.guard(() => {
+    const L = core.layout(persistent);
+    const qPtr = L.take(count * 8);
+    const outPtr = L.take(count * 8);
+    L.commit();
+    core.u64(qPtr, count).set(queries);
+    const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, filterPtr, filterWords, qPtr, count, outPtr);
+    return read(found, outPtr);
+  });
+}
+
 /** Take the index of `n` postings from the start of `L` (an empty index when `L` is null). */
 function layoutIndex(L: Layout | null, n: number, lenBits: number): IndexLayout {
   const prefixBits = prefixBitsFor(n);
@@ -872,26 +896,10 @@ export class ExactDataset implements ExactSearchable {
     const m = hashes.length;
     if (m === 0 || this.index.n === 0) return 0;
     const core = this.core;
-    const { keysPtr, prefixPtr, prefixBits, filterPtr, filterWords, persistent } = this.index;
     let found = 0;
     for (let from = 0; from < m; from += LOOKUP_BATCH) {
       const count = Math.min(LOOKUP_BATCH, m - from);
-      found += core.guard(() => {
-        const L = core.layout(persistent);
-        const qPtr = L.take(count * 8);
-        const outPtr = L.take(count * 8);
-        L.commit();
-        core.u64(qPtr, count).set(hashes.subarray(from, from + count));
-        const found = core.raw.lookupSorted(
-          keysPtr,
-          prefixPtr,
-          prefixBits,
-          filterPtr,
-          filterWords,
-          qPtr,
-          count,
-          outPtr,
-        );
+      found += lookupBatch(core, this.index, hashes.subarray(from, from + count), (found, outPtr) => {
         if (hitAt && found > 0) {
           const out = core.u32(outPtr, count * 2);
           for (let k = 0; k < count; k++) if (out[2 * k + 1] > 0) hitAt[from + k] = 1;
@@ -924,35 +932,8 @@ export class ExactDataset implements ExactSearchable {
         if (this.version !== version) return this.search(fp, window, size, minTokens);
       }
       const count = Math.min(LOOKUP_BATCH, m - from);
-      const {
-        n,
-        keysPtr,
-        prefixPtr,
-        prefixBits,
-        filterPtr,
-        filterWords,
-        docPtr,
-        spanPtr,
-        endPtr,
-        lenBits,
-        persistent,
-      } = this.index;
-      core.guard(() => {
-        const L = core.layout(persistent);
-        const qPtr = L.take(count * 8);
-        const outPtr = L.take(count * 8);
-        L.commit();
-        core.u64(qPtr, count).set(fp.shingles.hashes.subarray(from, from + count));
-        const found = core.raw.lookupSorted(
-          keysPtr,
-          prefixPtr,
-          prefixBits,
-          filterPtr,
-          filterWords,
-          qPtr,
-          count,
-          outPtr,
-        );
+      const { n, docPtr, spanPtr, endPtr, lenBits } = this.index;
+      lookupBatch(core, this.index, fp.shingles.hashes.subarray(from, from + count), (found, outPtr) => {
         if (found === 0) return;
         const out = core.u32(outPtr, count * 2);
         const docs = core.u32(docPtr, n),

@@ -47,6 +47,7 @@ describe('kb facts', () => {
     const module = readFileSync(new URL('../../src/services/kb/models.generated.ts', import.meta.url), 'utf8');
     const d = factsDeclarations(MODEL_FACTS, KB_FACTS_SOURCE.sha256, KB_FACTS_SOURCE.file);
     expect(module).toContain(d.source);
+    expect(module).toContain(d.shared);
     expect(module).toContain(d.facts);
     expect(module).toContain(`// sha256 of the source: ${KB_FACTS_SOURCE.sha256}\n`);
     // the generator refuses what the type would misdescribe

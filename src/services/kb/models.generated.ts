@@ -12,8 +12,103 @@ import type { KbModelFact } from './types.js';
  */
 export const KB_FACTS_SOURCE = { file: 'knowledge-base facts (model cards, papers; sources per record)', sha256: '3144b73d4ed9dd21295917c16c0478f73538b35ae59e049e259a8bdf09e9a303', records: 52 } as const;
 
+// Records that later ones repeat but for a few fields (those are written as a spread of them).
+const FACT_3: KbModelFact = {
+  "model": "eleutherai/pythia-6.9b",
+  "provider": "EleutherAI",
+  "release_year": 2023,
+  "modality": "text",
+  "training_datasets": [
+    "The Pile"
+  ],
+  "training_tokens": "~300B tokens",
+  "disclosure": "full",
+  "notes": "Pythia suite trained on the Pile with public data order and checkpoints; used as target models in MIMIR and Min-K%++ evaluations (members = Pile train, non-members = Pile test).",
+  "sources": [
+    "Pythia (Biderman et al., arXiv 2304.01373)",
+    "HF model card EleutherAI/pythia-6.9b (dataset tag EleutherAI/pile)",
+    "Do Membership Inference Attacks Work on Large Language Models? (arXiv 2402.07841)"
+  ],
+  "uncertain_fields": []
+};
+const FACT_12: KbModelFact = {
+  "model": "meta/llama-7b",
+  "provider": "Meta",
+  "release_year": 2023,
+  "modality": "text",
+  "training_datasets": [
+    "CommonCrawl (CCNet, 67%)",
+    "C4 (15%)",
+    "GitHub (4.5%)",
+    "Wikipedia (4.5%)",
+    "Project Gutenberg + Books3 (4.5%)",
+    "ArXiv (2.5%)",
+    "StackExchange (2%)"
+  ],
+  "training_tokens": "1.0T tokens",
+  "disclosure": "full",
+  "notes": "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
+  "sources": [
+    "LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and §2.1"
+  ],
+  "uncertain_fields": []
+};
+const FACT_14: KbModelFact = {
+  "model": "meta-llama/llama-2-7b",
+  "provider": "Meta",
+  "release_year": 2023,
+  "modality": "text",
+  "training_datasets": [
+    "undisclosed 'new mix of data from publicly available sources'"
+  ],
+  "training_tokens": "2T tokens",
+  "disclosure": "partial",
+  "notes": "Llama 2 paper §2.1: new mix from publicly available sources, excludes Meta products/services, removed sites with high volume of personal information, up-sampled most factual sources. Kadrey v. Meta record: plaintiffs alleged Llama 1-3 datasets drew on shadow libraries; Meta acknowledged downloading books via BitTorrent (per Daily Journal summary of the June 2025 order).",
+  "sources": [
+    "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv 2307.09288) §2.1",
+    "Kadrey v. Meta Platforms, No. 3:23-cv-03417-VC (N.D. Cal. June 25, 2025), as summarised by dailyjournal.com"
+  ],
+  "uncertain_fields": [
+    "shadow-library use per model version"
+  ]
+};
+const FACT_16: KbModelFact = {
+  "model": "meta-llama/meta-llama-3-8b",
+  "provider": "Meta",
+  "release_year": 2024,
+  "modality": "text",
+  "training_datasets": [
+    "undisclosed 'publicly available sources'"
+  ],
+  "training_tokens": "over 15T tokens",
+  "disclosure": "partial",
+  "notes": "Meta blog: seven times larger than Llama 2's data, four times more code, over 5% high-quality non-English data in over 30 languages; Llama 2 used to generate training data for text-quality classifiers.",
+  "sources": [
+    "Meta AI blog 'Introducing Meta Llama 3' (ai.meta.com/blog/meta-llama-3/), April 2024",
+    "The Llama 3 Herd of Models (arXiv 2407.21783): 'about 15T multilingual tokens, compared to 1.8T tokens for Llama 2'"
+  ],
+  "uncertain_fields": []
+};
+const FACT_29: KbModelFact = {
+  "model": "tiiuae/falcon-7b",
+  "provider": "TII",
+  "release_year": 2023,
+  "modality": "text",
+  "training_datasets": [
+    "RefinedWeb",
+    "curated corpora (not enumerated on the card)"
+  ],
+  "training_tokens": "1,500B tokens",
+  "disclosure": "partial",
+  "notes": "",
+  "sources": [
+    "HF model card tiiuae/falcon-7b"
+  ],
+  "uncertain_fields": []
+};
+
 /**
- * The model records of the knowledge base, verbatim from the source file.
+ * The model records of the knowledge base, field for field as in the source file.
  * @example
  * MODEL_FACTS.find((f) => f.model === 'eleutherai/pythia-6.9b')?.training_datasets // ['The Pile']
  */
@@ -71,41 +166,10 @@ export const MODEL_FACTS: readonly KbModelFact[] = [
     ],
     "uncertain_fields": []
   },
+  FACT_3,
   {
-    "model": "eleutherai/pythia-6.9b",
-    "provider": "EleutherAI",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "The Pile"
-    ],
-    "training_tokens": "~300B tokens",
-    "disclosure": "full",
-    "notes": "Pythia suite trained on the Pile with public data order and checkpoints; used as target models in MIMIR and Min-K%++ evaluations (members = Pile train, non-members = Pile test).",
-    "sources": [
-      "Pythia (Biderman et al., arXiv 2304.01373)",
-      "HF model card EleutherAI/pythia-6.9b (dataset tag EleutherAI/pile)",
-      "Do Membership Inference Attacks Work on Large Language Models? (arXiv 2402.07841)"
-    ],
-    "uncertain_fields": []
-  },
-  {
-    "model": "eleutherai/pythia-12b",
-    "provider": "EleutherAI",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "The Pile"
-    ],
-    "training_tokens": "~300B tokens",
-    "disclosure": "full",
-    "notes": "Pythia suite trained on the Pile with public data order and checkpoints; used as target models in MIMIR and Min-K%++ evaluations (members = Pile train, non-members = Pile test).",
-    "sources": [
-      "Pythia (Biderman et al., arXiv 2304.01373)",
-      "HF model card EleutherAI/pythia-6.9b (dataset tag EleutherAI/pile)",
-      "Do Membership Inference Attacks Work on Large Language Models? (arXiv 2402.07841)"
-    ],
-    "uncertain_fields": []
+    ...FACT_3,
+    "model": "eleutherai/pythia-12b"
   },
   {
     "model": "eleutherai/pythia-6.9b-deduped",
@@ -232,121 +296,21 @@ export const MODEL_FACTS: readonly KbModelFact[] = [
     ],
     "uncertain_fields": []
   },
+  FACT_12,
   {
-    "model": "meta/llama-7b",
-    "provider": "Meta",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "CommonCrawl (CCNet, 67%)",
-      "C4 (15%)",
-      "GitHub (4.5%)",
-      "Wikipedia (4.5%)",
-      "Project Gutenberg + Books3 (4.5%)",
-      "ArXiv (2.5%)",
-      "StackExchange (2%)"
-    ],
-    "training_tokens": "1.0T tokens",
-    "disclosure": "full",
-    "notes": "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
-    "sources": [
-      "LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and §2.1"
-    ],
-    "uncertain_fields": []
-  },
-  {
+    ...FACT_12,
     "model": "meta/llama-65b",
-    "provider": "Meta",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "CommonCrawl (CCNet, 67%)",
-      "C4 (15%)",
-      "GitHub (4.5%)",
-      "Wikipedia (4.5%)",
-      "Project Gutenberg + Books3 (4.5%)",
-      "ArXiv (2.5%)",
-      "StackExchange (2%)"
-    ],
-    "training_tokens": "1.4T tokens",
-    "disclosure": "full",
-    "notes": "Paper: 'We include two book corpora ... the Gutenberg Project ... and the Books3 section of ThePile'. Books3 disk size 85GB in Table 1. Used as targets in WikiMIA (Min-K% Prob).",
-    "sources": [
-      "LLaMA: Open and Efficient Foundation Language Models (Touvron et al., arXiv 2302.13971), Table 1 and §2.1"
-    ],
-    "uncertain_fields": []
+    "training_tokens": "1.4T tokens"
   },
+  FACT_14,
   {
-    "model": "meta-llama/llama-2-7b",
-    "provider": "Meta",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "undisclosed 'new mix of data from publicly available sources'"
-    ],
-    "training_tokens": "2T tokens",
-    "disclosure": "partial",
-    "notes": "Llama 2 paper §2.1: new mix from publicly available sources, excludes Meta products/services, removed sites with high volume of personal information, up-sampled most factual sources. Kadrey v. Meta record: plaintiffs alleged Llama 1-3 datasets drew on shadow libraries; Meta acknowledged downloading books via BitTorrent (per Daily Journal summary of the June 2025 order).",
-    "sources": [
-      "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv 2307.09288) §2.1",
-      "Kadrey v. Meta Platforms, No. 3:23-cv-03417-VC (N.D. Cal. June 25, 2025), as summarised by dailyjournal.com"
-    ],
-    "uncertain_fields": [
-      "shadow-library use per model version"
-    ]
+    ...FACT_14,
+    "model": "meta-llama/llama-2-70b"
   },
+  FACT_16,
   {
-    "model": "meta-llama/llama-2-70b",
-    "provider": "Meta",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "undisclosed 'new mix of data from publicly available sources'"
-    ],
-    "training_tokens": "2T tokens",
-    "disclosure": "partial",
-    "notes": "Llama 2 paper §2.1: new mix from publicly available sources, excludes Meta products/services, removed sites with high volume of personal information, up-sampled most factual sources. Kadrey v. Meta record: plaintiffs alleged Llama 1-3 datasets drew on shadow libraries; Meta acknowledged downloading books via BitTorrent (per Daily Journal summary of the June 2025 order).",
-    "sources": [
-      "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv 2307.09288) §2.1",
-      "Kadrey v. Meta Platforms, No. 3:23-cv-03417-VC (N.D. Cal. June 25, 2025), as summarised by dailyjournal.com"
-    ],
-    "uncertain_fields": [
-      "shadow-library use per model version"
-    ]
-  },
-  {
-    "model": "meta-llama/meta-llama-3-8b",
-    "provider": "Meta",
-    "release_year": 2024,
-    "modality": "text",
-    "training_datasets": [
-      "undisclosed 'publicly available sources'"
-    ],
-    "training_tokens": "over 15T tokens",
-    "disclosure": "partial",
-    "notes": "Meta blog: seven times larger than Llama 2's data, four times more code, over 5% high-quality non-English data in over 30 languages; Llama 2 used to generate training data for text-quality classifiers.",
-    "sources": [
-      "Meta AI blog 'Introducing Meta Llama 3' (ai.meta.com/blog/meta-llama-3/), April 2024",
-      "The Llama 3 Herd of Models (arXiv 2407.21783): 'about 15T multilingual tokens, compared to 1.8T tokens for Llama 2'"
-    ],
-    "uncertain_fields": []
-  },
-  {
-    "model": "meta-llama/meta-llama-3-70b",
-    "provider": "Meta",
-    "release_year": 2024,
-    "modality": "text",
-    "training_datasets": [
-      "undisclosed 'publicly available sources'"
-    ],
-    "training_tokens": "over 15T tokens",
-    "disclosure": "partial",
-    "notes": "Meta blog: seven times larger than Llama 2's data, four times more code, over 5% high-quality non-English data in over 30 languages; Llama 2 used to generate training data for text-quality classifiers.",
-    "sources": [
-      "Meta AI blog 'Introducing Meta Llama 3' (ai.meta.com/blog/meta-llama-3/), April 2024",
-      "The Llama 3 Herd of Models (arXiv 2407.21783): 'about 15T multilingual tokens, compared to 1.8T tokens for Llama 2'"
-    ],
-    "uncertain_fields": []
+    ...FACT_16,
+    "model": "meta-llama/meta-llama-3-70b"
   },
   {
     "model": "facebook/opt-66b",
@@ -543,40 +507,15 @@ export const MODEL_FACTS: readonly KbModelFact[] = [
     ],
     "uncertain_fields": []
   },
+  FACT_29,
   {
-    "model": "tiiuae/falcon-7b",
-    "provider": "TII",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "RefinedWeb",
-      "curated corpora (not enumerated on the card)"
-    ],
-    "training_tokens": "1,500B tokens",
-    "disclosure": "partial",
-    "notes": "",
-    "sources": [
-      "HF model card tiiuae/falcon-7b"
-    ],
-    "uncertain_fields": []
-  },
-  {
+    ...FACT_29,
     "model": "tiiuae/falcon-40b",
-    "provider": "TII",
-    "release_year": 2023,
-    "modality": "text",
-    "training_datasets": [
-      "RefinedWeb",
-      "curated corpora (not enumerated on the card)"
-    ],
     "training_tokens": "1,000B tokens",
-    "disclosure": "partial",
-    "notes": "",
     "sources": [
       "HF model card tiiuae/falcon-40b",
       "The RefinedWeb Dataset for Falcon LLM (arXiv 2306.01116)"
-    ],
-    "uncertain_fields": []
+    ]
   },
   {
     "model": "tiiuae/falcon-rw-7b",

@@ -8,6 +8,23 @@
 import { logGamma, Z95 } from '../../stats/binomial.js';
 import { lowerBound } from '../../util/sorted.js';
 
+/** Hart's rational approximation of the normal tail below x = 5·√2: numerator and denominator, highest power first. */
+const HART_NUMERATOR = [
+  3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931,
+  220.206867912376,
+] as const;
+const HART_DENOMINATOR = [
+  8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831,
+  793.826512519948, 440.413735824752,
+] as const;
+
+/** The polynomial with these coefficients (highest power first) at x, by Horner's rule. */
+function horner(coefficients: readonly number[], x: number): number {
+  let value = coefficients[0];
+  for (let i = 1; i < coefficients.length; i++) value = value * x + coefficients[i];
+  return value;
+}
+
 /**
  * P(Z > z) for a standard normal Z, to double precision over the whole range (Hart 1968 as
  * given by G. West, "Better approximations to cumulative normal functions", 2005).
@@ -21,20 +38,7 @@ export function normalSf(z: number): number {
   else {
     const e = Math.exp((-x * x) / 2);
     if (x < 7.07106781186547) {
-      let n = 3.52624965998911e-2 * x + 0.700383064443688;
-      n = n * x + 6.37396220353165;
-      n = n * x + 33.912866078383;
-      n = n * x + 112.079291497871;
-      n = n * x + 221.213596169931;
-      n = n * x + 220.206867912376;
-      let d = 8.83883476483184e-2 * x + 1.75566716318264;
-      d = d * x + 16.064177579207;
-      d = d * x + 86.7807322029461;
-      d = d * x + 296.564248779674;
-      d = d * x + 637.333633378831;
-      d = d * x + 793.826512519948;
-      d = d * x + 440.413735824752;
-      tail = (e * n) / d;
+      tail = (e * horner(HART_NUMERATOR, x)) / horner(HART_DENOMINATOR, x);
     } else {
       let b = x + 0.65;
       b = x + 4 / b;
