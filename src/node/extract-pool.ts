@@ -5,7 +5,8 @@
  * byte count says so. Here each file runs on a thread of its own, with a heap limit (`resourceLimits`) and a wall
  * clock: past either the thread is terminated — whatever it was doing — and the caller gets the PAYLOAD_TOO_LARGE the
  * budget gives, naming the limit; an aborted signal ends it the same way with the signal's reason. A file the reader's
- * own budget refuses (it stops inside its loop) leaves the thread to read the next one. Files beyond the
+ * own budget refuses (it stops inside its loop) ends its thread too, once answered, so that what the reader built
+ * before it stopped goes with the thread's heap; a file refused as unreadable leaves the thread to read the next one. Files beyond the
  * threads wait, one line per owner (an account) taken in turn and each line in the order it came, so twenty hostile
  * files at once queue instead of taking the thread that answers the other requests, and another account's file
  * waits for one of them at most, not all twenty. Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes
@@ -62,8 +63,9 @@ export interface DocumentPool extends DocumentOffload {
   /** The nice value its threads take (Linux). */
   readonly priority: number;
   /**
-   * Threads started so far. A thread reads file after file, those its budget refused included; it is replaced only
-   * when a file passes its heap or time limit or is aborted, or after it has been idle for 30 s.
+   * Threads started so far. A thread reads file after file, those refused as unreadable included; it is ended after a
+   * file refused for a limit (size, inflated bytes, pages, text items, characters, time, memory) or aborted, or after
+   * it has been idle for 30 s, and the next file starts a new one.
    */
   readonly started: number;
   close(): Promise<void>;
@@ -88,6 +90,13 @@ const IDLE_MS = 30_000;
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** The options a thread is given (the signal stays here: the pool ends the thread for it). */
 const LIMIT_KEYS = ['maxBytes', 'maxUncompressedBytes', 'maxCharacters', 'timeoutMs'] as const;
+
+/**
+ * The refusals of a budget a thread keeps itself, after which it is ended: PAYLOAD_TOO_LARGE (inflated bytes, pages,
+ * text items, characters, the time limit) and OUT_OF_MEMORY. Every other refusal (INVALID_INPUT: a broken, encrypted or
+ * unknown file) keeps the thread.
+ */
+const RESOURCE_LIMITS: ReadonlySet<string> = new Set<ErrorCode>(['PAYLOAD_TOO_LARGE', 'OUT_OF_MEMORY']);
 
 const WORKER_URL = new URL('./extract-worker.js', import.meta.url);
 
@@ -196,12 +205,17 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       settle(worker, run);
       if (answer.error) run.job.reject(errorOf(answer.error));
       else run.job.resolve(answer.result!);
-      // a file refused by a budget the thread kept itself (inflated bytes, pages, text items, characters) left the
-      // thread sound — the reader stopped in its own loop and let go of the document — so the thread takes the next
-      // file: a new one would load the library and the readers again (0.2–0.4 s of CPU each on a 2-core machine,
-      // which twenty refused files in a row took from the thread that answers the other requests). Only a thread
-      // past its heap or time limit, or whose file was aborted, is ended (`end`)
-      rest(worker);
+      // a file refused by a budget the thread kept itself (inflated bytes, pages, text items, characters, time) left
+      // the thread working, but not small: what pdf.js decoded and built before the budget stopped it — streams, a
+      // million text items — stays in the heap V8 grew for it, and V8 gives little of a grown heap back to the system
+      // (bench/hostile-files.mjs: 1.53× the resident memory before, 3 s after a million-item page). That thread is
+      // ended and the next file starts a new one (0.4–1.2 s to load the readers on a busy 2-core machine, paid only
+      // after such a file). A file refused as unreadable (broken, encrypted, not a document) built little: its thread
+      // reads the next file. A thread past its heap or time limit, or whose file was aborted, is ended too (`end`)
+      if (answer.error && RESOURCE_LIMITS.has(answer.error.code)) {
+        live--;
+        void worker.terminate();
+      } else rest(worker);
       dispatch();
     });
     // a thread that dies — its heap limit reached, or a crash — fails its file; the next file starts a new one

@@ -1,10 +1,11 @@
 /**
  * `createDocumentPool()` from the built `trainprint/node` (its threads run dist/extract-worker.js): a file read there
- * gives what `extractDocument` gives in this thread; a hostile file is refused as the budget refuses it, and the thread
- * reads the next file; a file past its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
+ * gives what `extractDocument` gives in this thread; a hostile file is refused as the budget refuses it, and the next
+ * file runs on a new thread (an unreadable file's thread reads the next one); a file past its time limit or its caller's abort has its thread ended — the refusal names the limit, the abort gives the signal's
  * reason — and the pool reads the next file on a new thread; a closed pool refuses what it had not read.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { buildDocx, buildEpub, persuasion } from '../fixtures/documents.js';
 import { HOSTILE_FILES } from '../fixtures/hostile-files.js';
@@ -40,6 +41,31 @@ function niceByThread(): Map<number, number> {
   return out;
 }
 
+/**
+ * The id of the thread each file is sent to, in order: node's `Worker` (the class the built pool imports) is replaced
+ * by a subclass that notes `threadId` on every `postMessage`, and put back by `restore()`. The pool's import of
+ * `node:worker_threads` is a live binding, updated by `syncBuiltinESMExports()`.
+ */
+function spyOnThreads(): { readonly threads: number[]; restore(): void } {
+  const workerThreads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const Original = workerThreads.Worker;
+  const threads: number[] = [];
+  workerThreads.Worker = class extends Original {
+    override postMessage(value: unknown, transfer?: readonly Transferable[]): void {
+      threads.push(this.threadId);
+      super.postMessage(value, transfer as never);
+    }
+  };
+  syncBuiltinESMExports();
+  return {
+    threads,
+    restore() {
+      workerThreads.Worker = Original;
+      syncBuiltinESMExports();
+    },
+  };
+}
+
 const chapters = persuasion(3);
 const pdf = buildPdf([
   { lines: ['Chapter 1', '', 'Sir Walter Elliot, of Kellynch Hall, in Somersetshire,'] },
@@ -73,19 +99,27 @@ describe('document pool', () => {
     }
   });
 
-  it("refuses a hostile file with the budget's own refusal, and reads the next file on the same thread", async () => {
+  it("refuses a hostile file with the budget's own refusal, then reads the next file on a new thread", async () => {
     const { createDocumentPool } = await dist('node.js');
+    const sent = spyOnThreads();
     const pool = createDocumentPool({ threads: 1 });
     try {
       expect(pool.started).toBe(0);
+      // refusals of unreadable files: the thread that refused them reads the next file
+      const bad = await rejection(pool.extractDocument(new TextEncoder().encode('not a pdf at all'), 'pdf'));
+      expect(bad.code).toBe('INVALID_INPUT');
+      const locked = await rejection(pool.extractDocument(buildPdf([{ lines: ['x'] }], { encrypt: true }), 'pdf'));
+      expect(locked.code).toBe('INVALID_INPUT');
+      expect((await pool.extractDocument(pdf, 'pdf')).text).toContain('Kellynch Hall');
+      expect(sent.threads).toHaveLength(3);
+      expect(new Set(sent.threads).size).toBe(1);
+      expect(pool.started).toBe(1);
+      // a refusal for a limit the reader keeps in its own loop — pages, then the inflated bytes (8 MiB here, so that
+      // it is quick) of a content stream and of a font — and the next file runs on a new thread
       const [format, bomb] = HOSTILE_FILES['pages-dag.pdf']();
       const refused = await rejection(pool.extractDocument(bomb, format));
       expect(refused.code).toBe('PAYLOAD_TOO_LARGE');
       expect(refused.message).toMatch(/1000000000 pages, over the limit of 10000/);
-      const bad = await rejection(pool.extractDocument(new TextEncoder().encode('not a pdf at all'), 'pdf'));
-      expect(bad.code).toBe('INVALID_INPUT');
-      expect((await pool.extractDocument(pdf, 'pdf')).text).toContain('Kellynch Hall');
-      // the inflated bytes, counted by the reader in its own loop (8 MiB here, so that it is quick), and a font bomb
       const [, flate] = HOSTILE_FILES['flate-bomb.pdf']();
       const [, font] = HOSTILE_FILES['font-bomb.pdf']();
       for (const file of [flate, font]) {
@@ -94,9 +128,38 @@ describe('document pool', () => {
         expect(inflated.message).toMatch(/inflates to more than 8388608 bytes/);
       }
       expect((await pool.extractDocument(pdf, 'pdf')).pages).toHaveLength(2);
-      // every refusal was the reader's own: the one thread read all six files
-      expect(pool.started).toBe(1);
+      // pages-dag on the first thread, then flate, font and the last PDF each on a thread of its own
+      const [first, dag, afterDag, afterFlate, afterFont] = sent.threads.slice(2);
+      expect(dag).toBe(first);
+      expect(new Set([dag, afterDag, afterFlate, afterFont]).size).toBe(4);
+      expect(pool.started).toBe(4);
     } finally {
+      sent.restore();
+      await pool.close();
+    }
+  });
+
+  it('files queued behind a file refused for a limit are read, on the new thread', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const sent = spyOnThreads();
+    const pool = createDocumentPool({ threads: 1 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['million-items.pdf']();
+      const outcomes = await Promise.allSettled([
+        pool.extractDocument(bomb, format, undefined, 'mallory'),
+        pool.extractDocument(pdf, 'pdf', undefined, 'ada'),
+        pool.extractDocument(buildEpub(chapters), 'epub', undefined, 'ada'),
+      ]);
+      expect(outcomes[0].status).toBe('rejected');
+      expect((outcomes[0] as PromiseRejectedResult).reason.code).toBe('PAYLOAD_TOO_LARGE');
+      expect((outcomes[1] as PromiseFulfilledResult<{ text: string }>).value.text).toContain('Kellynch Hall');
+      expect((outcomes[2] as PromiseFulfilledResult<{ sections: unknown[] }>).value.sections).toHaveLength(3);
+      const [refusedOn, next, last] = sent.threads;
+      expect(next).not.toBe(refusedOn);
+      expect(last).toBe(next);
+      expect(pool.started).toBe(2);
+    } finally {
+      sent.restore();
       await pool.close();
     }
   });
