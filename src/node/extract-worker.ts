@@ -8,6 +8,7 @@
 import { readlinkSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractDocument, isTrainprintError, type DocumentFormat, type ExtractDocumentOptions } from '../library.js';
 
@@ -67,18 +68,26 @@ const ready: Promise<unknown> =
       )
     : Promise.resolve();
 
+/** The memory this thread's heap holds from the system: its committed heap and the buffers outside it. */
+function heldBytes(): number {
+  const heap = getHeapStatistics();
+  return heap.total_heap_size + heap.external_memory;
+}
+
 port.on('message', (task: ExtractTask) => {
   ready
     .then(() => extractDocument(task.bytes, task.format, task.limits))
     .then(
       // the text is a string (copied once by the structured clone); sections and pages are small arrays of numbers
       (result) => port.postMessage({ id: task.id, result }),
+      // a refusal says what the thread holds after it (the pool ends a thread that a refused file left large)
       (e: unknown) =>
         port.postMessage({
           id: task.id,
           error: isTrainprintError(e)
             ? { code: e.code, detail: e.detail }
             : { code: 'INTERNAL', detail: e instanceof Error ? e.message : String(e) },
+          held: heldBytes(),
         }),
     );
 });
