@@ -11,7 +11,8 @@
  *
  *   npm run build && node bench/hostile-files.mjs [--out bench/results/hostile-files.json] [--concurrent 20]
  *     [--cli DIR/cli.js]   (another build's CLI, e.g. a copy of dist/ from an earlier commit, measured the same way)
- *     [--only page-references.pdf,spine-repeat.epub]   (those files only; give --out another file to keep the full run's)
+ *     [--only page-references.pdf,spine-repeat.epub]   (those files only; give --out another file to keep the full run's;
+ *       ordinary.pdf, a control, runs only when named here)
  *     [--serve-node-arg --cpu-prof …]   (node options of the server only, e.g. to profile it)
  *
  * Linux only (the server's memory is read from /proc). Bounded: each request has a 120 s client limit; a few minutes
@@ -108,8 +109,17 @@ const FILES = {
     ),
 };
 
+/**
+ * Controls, run only when named in --only: an ordinary one-page PDF, what a first PDF of any kind leaves in a fresh
+ * server (pdf.js loaded and compiled on a document thread) beside what a hostile one leaves.
+ */
+const CONTROLS = {
+  'ordinary.pdf': () => onePage(streamOf('/Filter/FlateDecode', threeWords())),
+};
+
 if (values.only !== undefined) {
   const wanted = new Set(values.only.split(','));
+  for (const name of wanted) if (Object.hasOwn(CONTROLS, name)) FILES[name] = CONTROLS[name];
   for (const name of wanted) if (!Object.hasOwn(FILES, name)) throw new Error(`--only: no file ${name}`);
   for (const name of Object.keys(FILES)) if (!wanted.has(name)) delete FILES[name];
 }
