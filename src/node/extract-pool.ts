@@ -5,12 +5,13 @@
  * byte count says so. Here each file runs on a thread of its own, with a heap limit (`resourceLimits`) and a wall
  * clock: past either the thread is terminated — whatever it was doing — and the caller gets the PAYLOAD_TOO_LARGE the
  * budget gives, naming the limit; an aborted signal ends it the same way with the signal's reason. A file the reader's
- * own budget refuses (it stops inside its loop) ends its thread too, once answered, so that what the reader built
- * before it stopped goes with the thread's heap; a file refused as unreadable leaves the thread to read the next one. Files beyond the
- * threads wait, one line per owner (an account) taken in turn and each line in the order it came, so twenty hostile
- * files at once queue instead of taking the thread that answers the other requests, and another account's file
- * waits for one of them at most, not all twenty. Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes
- * it); where that file is absent (the sources run directly) the files are read in this thread, with the same results.
+ * own budget refuses (it stops inside its loop) ends its thread too, once answered, when the thread then holds more
+ * than {@link HELD_KEPT}, so that what the reader built before it stopped goes with the thread's heap; any other
+ * refusal leaves the thread to read the next file. Files beyond the threads wait, one line per owner (an account)
+ * taken in turn and each line in the order it came, so twenty hostile files at once queue instead of taking the
+ * thread that answers the other requests, and another account's file waits for one of them at most, not all twenty.
+ * Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes it); where that file is
+ * absent (the sources run directly) the files are read in this thread, with the same results.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -63,9 +64,9 @@ export interface DocumentPool extends DocumentOffload {
   /** The nice value its threads take (Linux). */
   readonly priority: number;
   /**
-   * Threads started so far. A thread reads file after file, those refused as unreadable included; it is ended after a
-   * file refused for a limit (size, inflated bytes, pages, text items, characters, time, memory) or aborted, or after
-   * it has been idle for 30 s, and the next file starts a new one.
+   * Threads started so far. A thread reads file after file, refused ones included; it is ended after a file refused
+   * for a limit (size, inflated bytes, pages, text items, characters, time, memory) that left it holding more than
+   * 64 MiB, after a file past its heap or time limit or aborted, or after 30 s idle, and the next file starts a new one.
    */
   readonly started: number;
   close(): Promise<void>;
@@ -92,9 +93,9 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const LIMIT_KEYS = ['maxBytes', 'maxUncompressedBytes', 'maxCharacters', 'timeoutMs'] as const;
 
 /**
- * The refusals of a budget a thread keeps itself, after which it is ended: PAYLOAD_TOO_LARGE (inflated bytes, pages,
- * text items, characters, the time limit) and OUT_OF_MEMORY. Every other refusal (INVALID_INPUT: a broken, encrypted or
- * unknown file) keeps the thread.
+ * The refusals of a budget a thread keeps itself, after which it is ended if it is left large ({@link HELD_KEPT}):
+ * PAYLOAD_TOO_LARGE (inflated bytes, pages, text items, characters, the time limit) and OUT_OF_MEMORY. Every other
+ * refusal (INVALID_INPUT: a broken, encrypted or unknown file) keeps the thread.
  */
 const RESOURCE_LIMITS: ReadonlySet<string> = new Set<ErrorCode>(['PAYLOAD_TOO_LARGE', 'OUT_OF_MEMORY']);
 
@@ -104,6 +105,10 @@ const RESOURCE_LIMITS: ReadonlySet<string> = new Set<ErrorCode>(['PAYLOAD_TOO_LA
  * leaves 78–88 MiB (measured on Node 20, x64).
  */
 const HELD_KEPT = 64 * 1024 * 1024;
+
+/** Whether a refusal was for a resource limit and left its thread holding more than {@link HELD_KEPT}. */
+const leftLarge = (answer: Answer): boolean =>
+  RESOURCE_LIMITS.has(answer.error?.code ?? '') && !((answer.held ?? Number.POSITIVE_INFINITY) <= HELD_KEPT);
 
 const WORKER_URL = new URL('./extract-worker.js', import.meta.url);
 
@@ -211,22 +216,17 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     worker.on('message', (answer: Answer) => {
       const run = running.get(worker);
       if (!run || run.id !== answer.id) return;
-      settle(worker, run);
+      // a refusal for a limit (inflated bytes, pages, text items, characters, time) that left the thread large — what
+      // pdf.js decoded and built before the budget stopped it, a million text items, stays in the heap V8 grew for it
+      // and V8 gives little of a grown heap back — ends the thread, and the next file starts a new one (0.4–1.2 s to
+      // load the readers). Any other answer leaves the thread to read the next file: an unreadable file built little,
+      // and a new thread for each refusal from a page tree would cost the flooding account 17× its time
+      const large = answer.error !== undefined && leftLarge(answer);
+      if (large) retire(worker);
+      else settle(worker, run);
       if (answer.error) run.job.reject(errorOf(answer.error));
       else run.job.resolve(answer.result!);
-      // a file refused by a budget the thread kept itself (inflated bytes, pages, text items, characters, time) left
-      // the thread working, but not small: what pdf.js decoded and built before the budget stopped it — streams, a
-      // million text items — stays in the heap V8 grew for it, and V8 gives little of a grown heap back to the system
-      // (bench/hostile-files.mjs: 1.53× the resident memory before, 3 s after a million-item page). That thread is
-      // ended and the next file starts a new one (0.4–1.2 s to load the readers on a busy 2-core machine, paid only
-      // after such a file). A file refused as unreadable (broken, encrypted, not a document) built little: its thread
-      // reads the next file, and so does one that holds no more than HELD_KEPT after the refusal (a PDF claiming 10⁹
-      // pages is refused from its page tree: twenty of them in a row on new threads cost 6.3 s instead of 0.4). A
-      // thread past its heap or time limit, or whose file was aborted, is ended too (`end`)
-      if (answer.error && RESOURCE_LIMITS.has(answer.error.code) && !((answer.held ?? Infinity) <= HELD_KEPT)) {
-        live--;
-        void worker.terminate();
-      } else rest(worker);
+      if (!large) rest(worker);
       dispatch();
     });
     // a thread that dies — its heap limit reached, or a crash — fails its file; the next file starts a new one
