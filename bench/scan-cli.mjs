@@ -6,7 +6,9 @@
 //              natural outputs and ≥ 0.6 on the mix of bench/scan.mjs. `trainprint fingerprint` takes a text file of
 //              up to 10 MiB, so the outputs are written as files of at most that and each command runs once per file
 //              (20,000 outputs: two each). Also the CPU time of each run (user + system, all threads, by GNU time
-//              where /usr/bin/time exists) and its ratio: on a shared, loaded machine the wall time stretches
+//              where /usr/bin/time exists) and its ratio: on a shared, loaded machine the wall time stretches.
+//              Beside it, `one_process`: one `trainprint scan` over all the files (as a user scans a whole set of
+//              outputs; its hits must equal the runs' per file byte for byte) against the same fingerprint runs
 //   recall     planted archive passages (every third with 1–3 of its words replaced): found when a hit names the
 //              passage's document and its query span is the passage's (exactSpan of test/fixtures/scan-plant.ts:
 //              every letter of it, at most one host word beyond it on either side); the target is ≥ 99 %; and
@@ -242,8 +244,9 @@ try {
       from = to;
     }
     const bytes = parts.reduce((n, p) => n + readFileSync(p.text).length, 0);
-    const runs = { fingerprint: [], scan: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
-    const cpu = { fingerprint: [], scan: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
+    const runs = { fingerprint: [], scan: [], scan_one_process: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
+    const cpu = { fingerprint: [], scan: [], scan_one_process: [], ...(BASELINE ? { scan_baseline: [] } : {}) };
+    const oneProcessOut = join(dir, `${name}-all-hits.jsonl`);
     const each = (f) => {
       let wall = 0,
         used = 0;
@@ -257,6 +260,10 @@ try {
     const kinds = {
       fingerprint: () => each((p) => timed(['fingerprint', p.text])),
       scan: () => each((p) => timed(['scan', '--dataset', tpds, p.input, '--out', p.out, '--quiet'])),
+      // every file in one `trainprint scan` (what a user scanning the whole set runs: scan takes any number of inputs
+      // of any size); fingerprint still runs once per file, the most it takes
+      scan_one_process: () =>
+        timed(['scan', '--dataset', tpds, ...parts.map((p) => p.input), '--out', oneProcessOut, '--quiet']),
       scan_baseline: () =>
         each((p) =>
           timed(
@@ -285,6 +292,10 @@ try {
         .filter(Boolean)
         .map((l) => JSON.parse(l));
     const hits = parts.flatMap((p) => readHits(p.out));
+    // one process over all the files writes what the runs per file wrote, in the same order, byte for byte
+    const perFile = parts.map((p) => readFileSync(p.out, 'utf8')).join('');
+    if (readFileSync(oneProcessOut, 'utf8') !== perFile)
+      throw new Error(`${name}: the scan of all files in one process wrote other hits than the scans per file`);
     const plantedIds = new Set(timedPlanted.map((p) => `out-${p.item}`));
     const falseHits = hits.filter((h) => !plantedIds.has(h.id));
     let planted = timedPlanted,
@@ -335,6 +346,14 @@ try {
         mb_s_median: { fingerprint: round(bytes / 1e3 / fp), scan: round(bytes / 1e3 / scan) },
         ratio_to_fingerprint: round(fp / scan, 3),
         ratio_per_pair: runs.scan.map((s, i) => round(runs.fingerprint[i] / s, 3)),
+        one_process: {
+          what: 'every file in one trainprint scan process, against trainprint fingerprint once per file (its limit)',
+          ms_median: median(runs.scan_one_process),
+          cpu_ms_median: median(cpu.scan_one_process),
+          ratio_to_fingerprint: round(fp / median(runs.scan_one_process), 3),
+          ratio_to_fingerprint_cpu: round(median(cpu.fingerprint) / median(cpu.scan_one_process), 3),
+          ratio_per_pair_cpu: cpu.scan_one_process.map((s, i) => round(cpu.fingerprint[i] / s, 3)),
+        },
         ...(BASELINE
           ? {
               baseline: BASELINE,
@@ -381,6 +400,8 @@ console.log(
           {
             ratio: result[k].throughput.ratio_to_fingerprint,
             ratio_cpu: result[k].throughput.ratio_to_fingerprint_cpu,
+            one_process: result[k].throughput.one_process.ratio_to_fingerprint,
+            one_process_cpu: result[k].throughput.one_process.ratio_to_fingerprint_cpu,
             recall: result[k].recall.recall,
             false: result[k].false_blocks.hits,
           },
