@@ -127,18 +127,34 @@ export async function* readDocuments(
   paths: readonly string[],
   options: ReadDocumentsOptions = {},
 ): AsyncGenerator<DatasetDocument, void, undefined> {
+  for await (const batch of readDocumentBatches(paths, options)) yield* batch;
+}
+
+/**
+ * {@link readDocuments} an array at a time: the documents of each chunk of a JSON Lines file read (up to 1 MiB) as one
+ * array, a document of any other file as an array of one. For a consumer that takes short documents faster than an
+ * async generator hands them over one by one (a scan, most of whose items are settled in microseconds: a turn of the
+ * generators per item was a tenth of its time). The same documents, ids and errors, in the same order: a line that is
+ * no document is thrown after the array of the documents before it.
+ * @throws (rejects) as {@link readDocuments}
+ * @example for await (const batch of readDocumentBatches(['outputs.jsonl'])) for (const d of batch) count++
+ */
+export async function* readDocumentBatches(
+  paths: readonly string[],
+  options: ReadDocumentsOptions = {},
+): AsyncGenerator<DatasetDocument[], void, undefined> {
   const { kinds, ctx } = await checkInputs(paths, options);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     options.onFile?.(path, i);
     const { format, compression } = kinds[i];
-    if (format === 'parquet') yield* readParquet(path, ctx);
-    else if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
-    else if (BOOK_FORMATS.has(format)) yield await readBook(path, format as 'epub' | 'pdf' | 'docx');
+    if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
+    else if (format === 'parquet') for await (const d of readParquet(path, ctx)) yield [d];
+    else if (BOOK_FORMATS.has(format)) yield [await readBook(path, format as 'epub' | 'pdf' | 'docx')];
     else {
       const text = await readWhole(path, compression, ctx.maxBytes);
-      if (format === 'text') yield { id: path, text };
-      else yield* readJsonArray(path, text, ctx);
+      if (format === 'text') yield [{ id: path, text }];
+      else for (const d of readJsonArray(path, text, ctx)) yield [d];
     }
   }
 }
@@ -399,12 +415,20 @@ export function jsonlLineError(e: unknown): { detail: string; cause: unknown } |
  */
 export const tooLong = (maxBytes: number) => `line longer than maxDocumentBytes (${maxBytes} bytes)`;
 
-/** JSON Lines: split the byte stream on \n, decode and parse one line at a time. */
-async function* readJsonl(path: string, compression: Compression, ctx: RecordFields): AsyncGenerator<DatasetDocument> {
+/**
+ * JSON Lines: split the byte stream on \n, decode and parse one line at a time; the documents of each chunk read
+ * are handed over as one array. A line that is no document is thrown after the array of the documents before it.
+ */
+async function* readJsonl(
+  path: string,
+  compression: Compression,
+  ctx: RecordFields,
+): AsyncGenerator<DatasetDocument[]> {
   let line = 0;
   const carry: Uint8Array[] = [];
   let carryLen = 0;
-  function* emit(bytes: Uint8Array): Generator<DatasetDocument> {
+  let batch: DatasetDocument[] = [];
+  const add = (bytes: Uint8Array) => {
     line++;
     let doc: ReturnType<typeof parseJsonlLine>;
     try {
@@ -413,8 +437,13 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
       const why = jsonlLineError(e);
       throw why ? fail(`${path}:${line}: ${why.detail}`, why.cause) : e;
     }
-    if (doc) yield { id: doc.id ?? `${path}:${line}`, text: doc.text };
-  }
+    if (doc) batch.push({ id: doc.id ?? `${path}:${line}`, text: doc.text });
+  };
+  const take = () => {
+    const b = batch;
+    batch = [];
+    return b;
+  };
   const chunks = byteChunks(path, compression);
   try {
     for (;;) {
@@ -427,25 +456,32 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
       if (next.done) break;
       const c = next.value;
       let from = 0;
-      for (let nl = c.indexOf(10); nl !== -1; nl = c.indexOf(10, from)) {
-        let bytes = c.subarray(from, nl);
-        if (carryLen > 0) {
-          carry.push(bytes);
-          bytes = concat(carry, carryLen + bytes.length);
-          carry.length = 0;
-          carryLen = 0;
+      try {
+        for (let nl = c.indexOf(10); nl !== -1; nl = c.indexOf(10, from)) {
+          let bytes = c.subarray(from, nl);
+          if (carryLen > 0) {
+            carry.push(bytes);
+            bytes = concat(carry, carryLen + bytes.length);
+            carry.length = 0;
+            carryLen = 0;
+          }
+          if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
+          from = nl + 1;
+          add(bytes);
         }
-        if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
-        from = nl + 1;
-        yield* emit(bytes);
+        if (from < c.length) {
+          carry.push(c.subarray(from));
+          carryLen += c.length - from;
+          if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
+        }
+      } catch (e) {
+        if (batch.length > 0) yield take(); // the documents before the line, as when they went one at a time
+        throw e;
       }
-      if (from < c.length) {
-        carry.push(c.subarray(from));
-        carryLen += c.length - from;
-        if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
-      }
+      if (batch.length > 0) yield take();
     }
-    if (carryLen > 0) yield* emit(concat(carry, carryLen));
+    if (carryLen > 0) add(concat(carry, carryLen));
+    if (batch.length > 0) yield take();
   } finally {
     await chunks.return(undefined); // stop reading (and close the file) when the consumer stops early
   }
