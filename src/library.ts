@@ -190,14 +190,7 @@ export type {
   WebhookEvent,
   WebhookSubscription,
 } from './services/monitors/webhook.js';
-export {
-  Marketplace,
-  createMarketplace,
-  LISTING_TRANSITIONS,
-  OFFER_TRANSITIONS,
-  WORLDWIDE,
-} from './services/market/index.js';
-export type * from './services/market/types.js';
+export * from './services/market/index.js';
 export * from './services/memorization/index.js';
 export * from './models/index.js';
 export { MemoryStore } from './store/memory.js';
