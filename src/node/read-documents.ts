@@ -15,7 +15,13 @@ import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
 import { Decompress, decompress as zstdDecompress } from 'fzstd';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
-import { ANALYZE_MAX_FILE_BYTES, extractDocument, TrainprintError, type DatasetDocument } from '../library.js';
+import {
+  ANALYZE_MAX_FILE_BYTES,
+  concatBytes,
+  extractDocument,
+  TrainprintError,
+  type DatasetDocument,
+} from '../library.js';
 
 /** The document formats {@link readDocuments} reads (EPUB, PDF and DOCX: one document per file, its text). */
 export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet' | 'epub' | 'pdf' | 'docx';
@@ -282,17 +288,6 @@ async function* byteChunks(path: string, compression: Compression): AsyncGenerat
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 function decodeError(path: string, where: string, e: unknown): TrainprintError {
   if (e instanceof TrainprintError) return e;
   const msg = e instanceof Error ? e.message : String(e);
@@ -314,7 +309,7 @@ async function readWhole(path: string, compression: Compression, maxBytes: numbe
     throw decodeError(path, '', e);
   }
   try {
-    return utf8.decode(concat(parts, n));
+    return utf8.decode(concatBytes(parts, n));
   } catch (e) {
     throw fail(`${path}: not valid UTF-8`, e);
   }
@@ -431,7 +426,7 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
         let bytes = c.subarray(from, nl);
         if (carryLen > 0) {
           carry.push(bytes);
-          bytes = concat(carry, carryLen + bytes.length);
+          bytes = concatBytes(carry, carryLen + bytes.length);
           carry.length = 0;
           carryLen = 0;
         }
@@ -445,7 +440,7 @@ async function* readJsonl(path: string, compression: Compression, ctx: RecordFie
         if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
       }
     }
-    if (carryLen > 0) yield* emit(concat(carry, carryLen));
+    if (carryLen > 0) yield* emit(concatBytes(carry, carryLen));
   } finally {
     await chunks.return(undefined); // stop reading (and close the file) when the consumer stops early
   }
