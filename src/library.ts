@@ -190,14 +190,7 @@ export type {
   WebhookEvent,
   WebhookSubscription,
 } from './services/monitors/webhook.js';
-export {
-  Marketplace,
-  createMarketplace,
-  LISTING_TRANSITIONS,
-  OFFER_TRANSITIONS,
-  WORLDWIDE,
-} from './services/market/index.js';
-export type * from './services/market/types.js';
+export * from './services/market/index.js';
 export * from './services/memorization/index.js';
 export * from './models/index.js';
 export { MemoryStore } from './store/memory.js';
@@ -241,6 +234,8 @@ export type { HostResolver, ResolvedHost } from './net/egress.js';
 export { positiveInt } from './util/validate.js';
 // for the outer ring only: a wait that an abort ends
 export { sleep } from './util/timers.js';
+// for the outer ring only: the chunks of a body or a file in one array
+export { concatBytes } from './util/bytes.js';
 // for the outer ring only: the id a dataset file declares, read before the file is loaded under it
 export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one

@@ -14,6 +14,7 @@
 import { NEAR_K, type ExactDataset } from '../datasets/exact.js';
 import type { DocInfo } from '../datasets/types.js';
 import { sha256Hex } from '../fingerprint/sha256.js';
+import { concatBytes } from '../util/bytes.js';
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetStats } from '../datasets/types.js';
 
@@ -42,14 +43,7 @@ function documentBytes(info: DocInfo, sig: Uint32Array): Uint8Array {
 
 /** SHA-256 (hex) of the documents of one block. */
 function blockDigest(docs: ReadonlyArray<{ info: DocInfo; sig: Uint32Array }>): Promise<string> {
-  const parts = docs.map((d) => documentBytes(d.info, d.sig));
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return sha256Hex(all);
+  return sha256Hex(concatBytes(docs.map((d) => documentBytes(d.info, d.sig))));
 }
 
 /** The digest of the header (params and counts) and the blocks' digests. */

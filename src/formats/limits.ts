@@ -34,12 +34,8 @@ export const MAX_PDF_PAGES = 10_000;
 /** More text items than this on one page and a PDF is refused: a dense page in small type has a few thousand. */
 export const MAX_PAGE_TEXT_ITEMS = 50_000;
 
-/** The options with their defaults, checked. */
-export interface Limits {
-  readonly maxBytes: number;
-  readonly maxUncompressedBytes: number;
-  readonly maxCharacters: number;
-  readonly timeoutMs: number;
+/** The options with their defaults, checked: every size given, the signal still optional. */
+export interface Limits extends Required<Omit<ExtractDocumentOptions, 'signal'>> {
   readonly signal: AbortSignal | undefined;
 }
 

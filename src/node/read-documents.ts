@@ -15,7 +15,13 @@ import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
 import { Decompress, decompress as zstdDecompress } from 'fzstd';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
-import { ANALYZE_MAX_FILE_BYTES, extractDocument, TrainprintError, type DatasetDocument } from '../library.js';
+import {
+  ANALYZE_MAX_FILE_BYTES,
+  concatBytes,
+  extractDocument,
+  TrainprintError,
+  type DatasetDocument,
+} from '../library.js';
 
 /** The document formats {@link readDocuments} reads (EPUB, PDF and DOCX: one document per file, its text). */
 export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet' | 'epub' | 'pdf' | 'docx';
@@ -298,17 +304,6 @@ async function* byteChunks(path: string, compression: Compression): AsyncGenerat
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 function decodeError(path: string, where: string, e: unknown): TrainprintError {
   if (e instanceof TrainprintError) return e;
   const msg = e instanceof Error ? e.message : String(e);
@@ -330,7 +325,7 @@ async function readWhole(path: string, compression: Compression, maxBytes: numbe
     throw decodeError(path, '', e);
   }
   try {
-    return utf8.decode(concat(parts, n));
+    return utf8.decode(concatBytes(parts, n));
   } catch (e) {
     throw fail(`${path}: not valid UTF-8`, e);
   }
@@ -461,7 +456,7 @@ async function* readJsonl(
           let bytes = c.subarray(from, nl);
           if (carryLen > 0) {
             carry.push(bytes);
-            bytes = concat(carry, carryLen + bytes.length);
+            bytes = concatBytes(carry, carryLen + bytes.length);
             carry.length = 0;
             carryLen = 0;
           }
@@ -480,7 +475,7 @@ async function* readJsonl(
       }
       if (batch.length > 0) yield take();
     }
-    if (carryLen > 0) add(concat(carry, carryLen));
+    if (carryLen > 0) add(concatBytes(carry, carryLen));
     if (batch.length > 0) yield take();
   } finally {
     await chunks.return(undefined); // stop reading (and close the file) when the consumer stops early

@@ -10,6 +10,7 @@
  * size cap — and fails as `fetch` fails: a connection that cannot be made or breaks rejects, the caller's abort
  * rejects; a redirect is never followed, it rejects with {@link RedirectRefused} (as the transport's `fetch` path does).
  */
+import { concatBytes } from '../util/bytes.js';
 import { BodyTooLarge } from '../util/http-body.js';
 
 /**
@@ -164,13 +165,7 @@ function readCapped(res: IncomingLike, maxBytes: number, declared: string | null
     res.on('end', () => {
       if (done) return;
       done = true;
-      const all = new Uint8Array(size);
-      let at = 0;
-      for (const p of parts) {
-        all.set(p, at);
-        at += p.byteLength;
-      }
-      resolve(new TextDecoder().decode(all));
+      resolve(new TextDecoder().decode(concatBytes(parts, size)));
     });
     res.on('error', (e) => {
       if (done) return;

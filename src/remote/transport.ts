@@ -309,6 +309,14 @@ export function createTransport(endpoint: string, options: TransportOptions = {}
   };
 }
 
+/** A failed attempt: its classified error, and the wait its answer asked for before the next (`Retry-After`). */
+type FailedAttempt = { ok: false; error: RemoteCallError; retryAfterMs?: number };
+
+function failed(kind: RemoteFailure, message: string, status?: number, retryAfterMs?: number): FailedAttempt {
+  const error = new RemoteCallError(kind, message, status);
+  return retryAfterMs === undefined ? { ok: false, error } : { ok: false, error, retryAfterMs };
+}
+
 /** One POST: the parsed body of a 200, or the classified failure (cancellation throws). */
 async function attemptOnce(
   doPost: JsonPost,
@@ -317,7 +325,7 @@ async function attemptOnce(
   timeoutMs: number,
   signal: AbortSignal | undefined,
   shown: string,
-): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; error: RemoteCallError; retryAfterMs?: number }> {
+): Promise<{ ok: true; body: Record<string, unknown> } | FailedAttempt> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -334,16 +342,13 @@ async function attemptOnce(
       if (signal?.aborted) throw cancelled();
       // the endpoint answered, at another address: said as such, and not retried (it is not down)
       if (e instanceof RedirectRefused)
-        return {
-          ok: false,
-          error: new RemoteCallError(
-            'rejected',
-            `${shown} answered with a redirect (status ${e.status}${e.location ? ` to ${originOf(e.location)}` : ''}), which is not followed: give the endpoint's final address`,
-            e.status,
-          ),
-        };
+        return failed(
+          'rejected',
+          `${shown} answered with a redirect (status ${e.status}${e.location ? ` to ${originOf(e.location)}` : ''}), which is not followed: give the endpoint's final address`,
+          e.status,
+        );
       const why = timedOut ? `no answer within ${timeoutMs} ms` : `no connection (${causeOf(e)})`;
-      return { ok: false, error: new RemoteCallError('unreachable', `${shown}: ${why}`) };
+      return failed('unreachable', `${shown}: ${why}`);
     }
     let text: string;
     try {
@@ -352,74 +357,43 @@ async function attemptOnce(
       if (signal?.aborted) throw cancelled();
       // the engine answered, with more than any answer of its API holds: an invalid answer, not an unreachable engine
       if (e instanceof BodyTooLarge)
-        return {
-          ok: false,
-          error: new RemoteCallError(
-            'invalid_response',
-            `${shown}: status ${res.status} with ${e.message}`,
-            res.status,
-          ),
-        };
+        return failed('invalid_response', `${shown}: status ${res.status} with ${e.message}`, res.status);
       const why = timedOut
         ? `the body did not arrive within ${timeoutMs} ms`
         : `the connection closed mid-body (${causeOf(e)})`;
-      return {
-        ok: false,
-        error: new RemoteCallError('unreachable', `${shown}: status ${res.status}, ${why}`, res.status),
-      };
+      return failed('unreachable', `${shown}: status ${res.status}, ${why}`, res.status);
     }
     if (res.status === 429) {
-      return {
-        ok: false,
-        error: new RemoteCallError('rate_limited', `${shown}: status 429 (rate limited)`, 429),
-        retryAfterMs: retryAfter(res.header('retry-after')),
-      };
+      return failed('rate_limited', `${shown}: status 429 (rate limited)`, 429, retryAfter(res.header('retry-after')));
     }
     if (res.status >= 500 || res.status === 408) {
       const retryMs = retryAfter(res.header('retry-after'));
       // the engines answer internal errors as 500 with a JSON `error`; a proxy's 502/503 page is an outage
       const apiError = res.status === 500 ? errorOf(text) : null;
-      if (apiError !== null)
-        return { ok: false, error: new RemoteCallError('rejected', `${shown}: status 500: ${clip(apiError)}`, 500) };
-      return {
-        ok: false,
-        error: new RemoteCallError(
-          'unreachable',
-          `${shown}: status ${res.status} (${bodyShape(res, text)})`,
-          res.status,
-        ),
-        retryAfterMs: retryMs,
-      };
+      if (apiError !== null) return failed('rejected', `${shown}: status 500: ${clip(apiError)}`, 500);
+      return failed('unreachable', `${shown}: status ${res.status} (${bodyShape(res, text)})`, res.status, retryMs);
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return {
-        ok: false,
-        error: new RemoteCallError(
-          'invalid_response',
-          `${shown}: status ${res.status} with a body that is not JSON (${bodyShape(res, text)})`,
-          res.status,
-        ),
-      };
+      return failed(
+        'invalid_response',
+        `${shown}: status ${res.status} with a body that is not JSON (${bodyShape(res, text)})`,
+        res.status,
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return {
-        ok: false,
-        error: new RemoteCallError(
-          'invalid_response',
-          `${shown}: status ${res.status} with a JSON body that is not an object`,
-          res.status,
-        ),
-      };
+      return failed(
+        'invalid_response',
+        `${shown}: status ${res.status} with a JSON body that is not an object`,
+        res.status,
+      );
     }
     const body = parsed as Record<string, unknown>;
     // the engines answer bad requests as 400 `[Flask] …` and validation errors as 200 `{ error }`
-    if (typeof body.error === 'string')
-      return { ok: false, error: new RemoteCallError('rejected', `${shown}: ${clip(body.error)}`, res.status) };
-    if (res.status < 200 || res.status > 299)
-      return { ok: false, error: new RemoteCallError('rejected', `${shown}: status ${res.status}`, res.status) };
+    if (typeof body.error === 'string') return failed('rejected', `${shown}: ${clip(body.error)}`, res.status);
+    if (res.status < 200 || res.status > 299) return failed('rejected', `${shown}: status ${res.status}`, res.status);
     return { ok: true, body };
   } finally {
     clearTimeout(timer);

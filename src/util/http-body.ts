@@ -5,6 +5,8 @@
  * the read stops, the stream is cancelled and {@link BodyTooLarge} is thrown.
  */
 
+import { concatBytes } from './bytes.js';
+
 /** Thrown by {@link readTextCapped} when an answer's body is larger than the cap. */
 export class BodyTooLarge extends Error {
   constructor(
@@ -42,11 +44,5 @@ export async function readTextCapped(res: Response, maxBytes: number): Promise<s
     }
     parts.push(value);
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode(concatBytes(parts, size));
 }

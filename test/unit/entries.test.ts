@@ -15,14 +15,15 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN_AT_MOST = 120;
 // names the library module holds for the outer ring alone (src/http, src/cli): the pieces of a policy whose public
 // face is elsewhere — the egress check's answer (public: isInternalHost, egressFetch) and an idempotent request's key
-// (public: Idempotency), the check of a positive integer option, a wait that an abort ends, the id a dataset file
-// declares, and the mark of a request body the HTTP adapter's validator accepted — exported by no entry, so a user
-// does not build on them
+// (public: Idempotency), the check of a positive integer option, a wait that an abort ends, the chunks of a body in one
+// array, the id a dataset file declares, and the mark of a request body the HTTP adapter's validator accepted —
+// exported by no entry, so a user does not build on them
 const OUTER_RING_ONLY = [
   'refusedResolution',
   'requestHash',
   'positiveInt',
   'sleep',
+  'concatBytes',
   'declaredDatasetId',
   'markSchemaChecked',
 ];

@@ -5,6 +5,7 @@
  * (`ownerTurn`), so twenty uploads of one account arriving at once take one account's share of the thread, and
  * another account's requests are read and answered between their chunks.
  */
+import { concatBytes } from '../../library.js';
 import type { Route } from '../context.js';
 import { declaredLength, tooLarge } from './limits.js';
 
@@ -53,19 +54,8 @@ export async function readBody(
     } else chunks.push(value);
     total += value.byteLength;
   }
-  if (into === null) return chunks.length === 1 ? chunks[0] : concat(chunks, total);
+  if (into === null) return concatBytes(chunks, total);
   // a body shorter or longer than its Content-Length: keep what came, in order
   if (chunks.length === 0) return filled === into.length ? into : into.subarray(0, filled);
-  return concat([into.subarray(0, filled), ...chunks], total);
-}
-
-/** The chunks, `total` bytes in all, in one array. */
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return concatBytes([into.subarray(0, filled), ...chunks], total);
 }

@@ -132,15 +132,16 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
   } as const;
 };
 
-/** A match in a remote corpus (see `RemoteMatch`): the document as the engine names it, spans in its returned window. */
+const EXACT_MATCH = matchOf('exact');
+
+/**
+ * A match in a remote corpus (see `RemoteMatch`): an exact match's fields (the document as the engine names it, spans
+ * in its returned window) and the engine's own.
+ */
 const REMOTE_MATCH = {
-  type: 'object',
-  additionalProperties: false,
+  ...EXACT_MATCH,
   required: [
-    ...MATCH_REQUIRED,
-    'reuse',
-    'similarity',
-    'aligned',
+    ...EXACT_MATCH.required,
     'doc_ix',
     'shard',
     'doc_length',
@@ -152,17 +153,10 @@ const REMOTE_MATCH = {
     'metadata',
   ],
   properties: {
-    dataset_id: { type: 'string' },
+    ...EXACT_MATCH.properties,
     document_id: { type: 'string', description: "The engine's document number (`doc_ix`) as a string" },
-    query_start: offset,
-    query_end: offset,
     source_start: { ...offset, description: 'Offset into `source_text` (see there)' },
-    source_end: offset,
     kind: { const: 'remote' },
-    tokens: { type: 'integer', minimum: 0 },
-    score: num01,
-    shared_documents: { type: 'integer', minimum: 1 },
-    ...REUSE_FIELDS,
     doc_ix: { type: 'integer', minimum: 0 },
     shard: { type: 'integer', minimum: 0 },
     doc_length: {
@@ -345,7 +339,7 @@ export const SUPPLIED_BY = {
 
 /** Schema of one search match (exact, near, portrait, remote or an evidence source's). */
 export const MATCH_SCHEMA = {
-  oneOf: [matchOf('exact'), matchOf('near'), matchOf('portrait'), REMOTE_MATCH, matchOf('source')],
+  oneOf: [EXACT_MATCH, matchOf('near'), matchOf('portrait'), REMOTE_MATCH, matchOf('source')],
 } as const;
 
 const span = {

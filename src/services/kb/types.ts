@@ -98,22 +98,16 @@ export interface KbModelDataset {
   readonly subset_of: readonly string[];
 }
 
-/** A model with its documented training data. */
-export interface KbModel {
+/** A model with its documented training data: its fact record, with an id and the entries resolved. */
+export interface KbModel extends Omit<KbModelFact, 'model' | 'training_datasets'> {
   /** `provider/model_name` in lower case, as in the KB facts (e.g. `eleutherai/pythia-6.9b`). */
   readonly id: string;
   /** The organisation that trained it (display name, e.g. "Meta" for `meta-llama/…` and `facebook/…`). */
   readonly provider: string;
   /** Slug of {@link provider} (e.g. `meta`, `allen-institute-for-ai`). */
   readonly provider_id: string;
-  readonly release_year: number | null;
-  readonly modality: Modality;
-  readonly disclosure: Disclosure;
+  /** The fact's `training_datasets`, each resolved against the dataset table. */
   readonly training_datasets: readonly KbModelDataset[];
-  readonly training_tokens: string | null;
-  readonly notes: string;
-  readonly sources: readonly string[];
-  readonly uncertain_fields: readonly string[];
 }
 
 /** A provider and its models. */
