@@ -161,6 +161,8 @@ export type {
   ScanReuse,
   ScanSummary,
 } from './services/scan/index.js';
+// the hit line's fields in order: the scan queue's table holds them (the outer ring's, not a public name)
+export { SCAN_HIT_FIELDS } from './services/scan/index.js';
 // the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
 export * from './services/accounts/index.js';
 export * from './services/jobs/index.js';

@@ -126,8 +126,8 @@ export interface DatasetStats {
   readonly filters?: number;
 }
 
-/** The fields every match that points into a source document carries. */
-interface DocumentMatchFields {
+/** Where a passage lies: the dataset and document it is in, its span in the query and its span in that document. */
+export interface DocumentSpans {
   readonly dataset_id: string;
   readonly document_id: string;
   /** Span in the query (UTF-16 offsets into the caller's string). */
@@ -136,6 +136,20 @@ interface DocumentMatchFields {
   /** Span in the source document (UTF-16 offsets into the document's text as indexed). */
   readonly source_start: number;
   readonly source_end: number;
+}
+
+/** The fields of {@link DocumentSpans}, in the order the results and the scan's hit lines give them. */
+export const DOCUMENT_SPAN_FIELDS = [
+  'dataset_id',
+  'document_id',
+  'query_start',
+  'query_end',
+  'source_start',
+  'source_end',
+] as const satisfies readonly (keyof DocumentSpans)[];
+
+/** The fields every match that points into a source document carries. */
+interface DocumentMatchFields extends DocumentSpans {
   /** Query word tokens inside the match. */
   readonly tokens: number;
 }

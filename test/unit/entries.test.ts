@@ -24,6 +24,7 @@ const OUTER_RING_ONLY = [
   'positiveInt',
   'sleep',
   'concatBytes',
+  'SCAN_HIT_FIELDS',
   'declaredDatasetId',
   'markSchemaChecked',
 ];

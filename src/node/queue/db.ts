@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type PgBoss from 'pg-boss';
 import { inTransaction, quote, unavailable, type PostgresTarget } from '../../store/node.js';
+import { SCAN_HIT_FIELDS } from '../../library.js';
 import type { JobDataset, JobScanOptions, QueueHit } from './types.js';
 
 /** pg-boss's queue of chunks out of retries: its jobs carry the chunk ({ job, seq }) and the last error. */
@@ -41,17 +42,7 @@ export interface QueueSettings {
 export const queueName = (job: string) => `scan-${job}`;
 
 /** The fields of a hit in the hit line's order: the columns of the hits table that hold it. */
-export const HIT_FIELDS = [
-  'id',
-  'dataset_id',
-  'document_id',
-  'query_start',
-  'query_end',
-  'source_start',
-  'source_end',
-  'words',
-  'kind',
-] as const satisfies readonly (keyof QueueHit)[];
+export const HIT_FIELDS = SCAN_HIT_FIELDS satisfies readonly (keyof QueueHit)[];
 /** Those of {@link HIT_FIELDS} held as text (the others are integers). */
 export const TEXT_HIT_FIELDS: ReadonlySet<string> = new Set(['id', 'dataset_id', 'document_id', 'kind']);
 

@@ -4,6 +4,7 @@
  * checks that docs/analyze.md's field reference names every property.
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
+import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
@@ -90,17 +91,7 @@ const PORTRAIT_DOCUMENT_FIELDS = {
 } as const;
 
 /** What every match has: where it is in the query and the source, its kind, tokens and score. */
-const MATCH_REQUIRED = [
-  'dataset_id',
-  'document_id',
-  'query_start',
-  'query_end',
-  'source_start',
-  'source_end',
-  'kind',
-  'tokens',
-  'score',
-] as const;
+const MATCH_REQUIRED = [...DOCUMENT_SPAN_FIELDS, 'kind', 'tokens', 'score'] as const;
 
 /**
  * A match of `kind`: document matches carry the document and source span, portraits null; exact and evidence-source

@@ -2,6 +2,7 @@
  * What `engine.scan` takes and gives (src/services/scan/scan.ts): items of text in, the passages of the exact
  * datasets they hold out, one hit per passage of at least `minWords` words.
  */
+import { DOCUMENT_SPAN_FIELDS, type DocumentSpans } from '../../datasets/types.js';
 
 /** One text to scan: a model output, a document. The same shape as a dataset document (`{ id, text }`). */
 export interface ScanItem {
@@ -13,24 +14,27 @@ export interface ScanItem {
 export type ScanReuse = 'verbatim' | 'edited' | 'paraphrase';
 
 /**
- * One passage of an item found in an exact dataset. As a JSON line (`trainprint scan`, the queue's export) it has
- * exactly these fields in this order.
+ * One passage of an item found in an exact dataset: the item's id, the dataset and document, the passage's span in
+ * the item's text (the query: `text.slice(query_start, query_end)` is the passage) and in the document's text as
+ * indexed (UTF-16 code units), its words and how it was reused. As a JSON line (`trainprint scan`, the queue's
+ * export) it has exactly these fields in this order: `id`, `dataset_id`, `document_id`, `query_start`, `query_end`,
+ * `source_start`, `source_end`, `words`, `kind`.
  */
-export interface ScanHit {
+export interface ScanHit extends DocumentSpans {
   /** The item's id. */
   readonly id: string;
-  readonly dataset_id: string;
-  readonly document_id: string;
-  /** Span in the item's text: UTF-16 code units (`text.slice(query_start, query_end)` is the passage). */
-  readonly query_start: number;
-  readonly query_end: number;
-  /** Span in the source document's text as indexed (UTF-16 code units). */
-  readonly source_start: number;
-  readonly source_end: number;
   /** Whitespace-separated words of the item's text inside [query_start, query_end). */
   readonly words: number;
   readonly kind: ScanReuse;
 }
+
+/** The fields of a {@link ScanHit} in the hit line's order (the columns of the scan queue's hits table). */
+export const SCAN_HIT_FIELDS = [
+  'id',
+  ...DOCUMENT_SPAN_FIELDS,
+  'words',
+  'kind',
+] as const satisfies readonly (keyof ScanHit)[];
 
 /** Options of `engine.scan` and `engine.scanItem`. */
 export interface ScanOptions {
