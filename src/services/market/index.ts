@@ -4,7 +4,7 @@
  * re-exports it whole.
  *
  * @example
- * import { createMarketplace } from '../../market/market/index.js'
+ * import { createMarketplace } from 'trainprint/market'
  * const market = createMarketplace({ store, key: () => loadReceiptKey(store) })
  */
 export { createMarketplace, Marketplace } from './marketplace.js';
