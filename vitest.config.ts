@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
 //   contract  HTTP through the handler and the store contract
 //   e2e       the CLI, real listening servers, Chromium, Deno, Python and crash tests (some need dist/)
 // `npm run test:quick` is unit + contract without the slowest files below (each over 10 s on a 2-core machine:
-// statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything.
+// statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything: unit
+// and contract on every core, then e2e on one core fewer (Vitest's default; package.json).
 const SLOW = [
   'test/unit/score.test.ts',
   'test/contract/remote-corpus.test.ts',
