@@ -40,7 +40,7 @@ import { createMonitorService, type MonitorService } from './services/monitors/s
 import type { WebhookDeliverer } from './services/monitors/webhook.js';
 import { createRegistryService, type RegistryService } from './services/registry/service.js';
 import type * as Registry from './services/registry/works.js';
-import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/score.js';
+import type { ScoreOptions, ScoreRequest, ScoreResult } from './services/score/types.js';
 import { createScoreService, type ScoreService } from './services/score/service.js';
 import { createScanService, type ScanService } from './services/scan/index.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanSummary } from './services/scan/index.js';

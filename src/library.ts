@@ -141,16 +141,8 @@ export type { ContentType, ExtractedParts, ExtractedText } from './text/index.js
 // Registry, score, monitors, store
 export type { RegisterOptions, RegisterWorkRequest, RegisterWorkResult, Work } from './services/registry/works.js';
 export type { Receipt } from './services/registry/receipts.js';
-export type {
-  ScoreOptions,
-  ScoreRequest,
-  ScoreResult,
-  Tier,
-  TierReason,
-  TierReasonCode,
-  ChunkEvidence,
-  ScoreDatasetEvidence,
-} from './services/score/score.js';
+// the score's request, options and result (and its tier), as types
+export type * from './services/score/types.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
 // scan: items against the exact datasets (engine.scan)
 export type {

@@ -26,7 +26,7 @@ import type { Store } from '../../store/types.js';
 import { modelNotHeld, type HeldJobModels, type StoredModelSpec } from './held-models.js';
 import { ItemHandedBack, modelHolderAlive } from './hand-back.js';
 import { unrefTimer } from '../../util/timers.js';
-import type { ScoreOptions, ScoreRequest } from '../score/score.js';
+import type { ScoreOptions, ScoreRequest } from '../score/types.js';
 import type { JobClaim, JobType } from './types.js';
 
 /**

@@ -24,7 +24,7 @@ import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
 import type { KbModel } from '../kb/types.js';
 import type { TargetModel } from '../../models/types.js';
 import { getWork, workText, type Work } from '../registry/works.js';
-import type { ScoreResult } from '../score/score.js';
+import type { ScoreResult } from '../score/types.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, checkString, fail, newId, onlyKeys } from '../../util/validate.js';
 import { runExtraction } from './extract.js';

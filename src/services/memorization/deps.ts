@@ -6,7 +6,7 @@ import type { CompareOptions, Comparison } from '../../align/compare.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import type { Store } from '../../store/types.js';
 import type { ListWorksOptions, RegisterWorkRequest, RegisterWorkResult, WorkPage } from '../registry/works.js';
-import type { ScoreRequest, ScoreResult } from '../score/score.js';
+import type { ScoreRequest, ScoreResult } from '../score/types.js';
 
 /** The engine's operations memorization calls (an `Engine` satisfies it). */
 export interface MemorizationDeps {

@@ -6,7 +6,7 @@ import type { RiskLevel, WorkType } from '../analyze/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { AccessLevel, TargetModel } from '../../models/types.js';
 import type { RegisterWorkRequest } from '../registry/works.js';
-import type { ScoreResult } from '../score/score.js';
+import type { ScoreResult } from '../score/types.js';
 
 // ------------------------------------------------------------------ register-work, reference sets
 

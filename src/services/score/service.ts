@@ -3,7 +3,8 @@ import type { CorpusView } from '../../corpus/types.js';
 import type { Store } from '../../store/types.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import type { Fingerprinter } from '../registry/works.js';
-import { scoreWork, type ChunkCache, type ScoreOptions, type ScoreRequest, type ScoreResult } from './score.js';
+import { scoreWork, type ChunkCache } from './score.js';
+import type { ScoreOptions, ScoreRequest, ScoreResult } from './types.js';
 
 /** Scores of registered works against knowledge-base models. */
 export interface ScoreService {
