@@ -161,29 +161,7 @@ export * from './services/jobs/index.js';
 export { migrateStore } from './services/migrations/index.js';
 export type { MigrationReport } from './services/migrations/index.js';
 export { sha256Hex } from './fingerprint/sha256.js';
-export type {
-  CreateMonitorRequest,
-  Monitor,
-  MonitorEvent,
-  MonitorEventType,
-  MonitorModelState,
-} from './services/monitors/monitors.js';
-export {
-  WebhookDeliverer,
-  signPayload,
-  verifySignature,
-  SIGNATURE_HEADER,
-  EVENT_HEADER,
-  DELIVERY_HEADER,
-} from './services/monitors/webhook.js';
-export type {
-  Delivery,
-  DeliveryAttempt,
-  DeliveryState,
-  WebhookDelivererOptions,
-  WebhookEvent,
-  WebhookSubscription,
-} from './services/monitors/webhook.js';
+export * from './services/monitors/index.js';
 export * from './services/market/index.js';
 export * from './services/memorization/index.js';
 export * from './models/index.js';
