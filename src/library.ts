@@ -93,20 +93,8 @@ export type {
 // fingerprint-only engine, is shadowed by the full one above; it stays available as `createFingerprintEngine`)
 export * from './fingerprint-entry.js';
 
-// Analysis
-export type {
-  AnalyzeRequest,
-  AnalyzeOptions,
-  AnalysisExtraction,
-  AnalysisResult,
-  AnalyzeProgress,
-  AttributionSource,
-  DatasetEvidence,
-  RevenueBasis,
-  RiskLevel,
-  WorkType,
-  Declarations,
-} from './services/analyze/types.js';
+// Analysis: its request, options, progress and result (types), then its constants and helpers
+export type * from './services/analyze/types.js';
 export type { AnalysisRetention } from './services/analyze/retention.js';
 export type { StoredAnalysis } from './services/analyze/service.js';
 export { estimateShare, type ShareEstimate, type ShareSample } from './corpus/share.js';

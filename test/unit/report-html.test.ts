@@ -12,7 +12,8 @@ import {
   SAMPLING_SENSITIVITY,
   SAMPLING_SENSITIVITY_WORST,
 } from '../../src/corpus/share.js';
-import type { AnalysisResult, AnalyzedMatch } from '../../src/services/analyze/types.js';
+import type { AnalysisResult } from '../../src/services/analyze/types.js';
+import type { AnalyzedMatch } from '../../src/services/analyze/shared-text.js';
 import { FACTORS } from '../../src/services/kb/factors.js';
 import { esc } from '../../src/services/memorization/report.js';
 import { renderWorkReport } from '../../src/services/report/index.js';

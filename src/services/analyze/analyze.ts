@@ -33,14 +33,13 @@ import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js'
 import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
 import { checkDeclarations, checkSignal, fail, newId } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import { sharedTextSteps, type SharedText } from './shared-text.js';
+import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
 import { DEFAULT_SLICE_MS, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
   AnalysisResult,
-  AnalyzedMatch,
   AnalyzeOptions,
   AnalyzeRequest,
   AttributionSource,

@@ -6,7 +6,24 @@
 import { countWords } from '../../formats/result.js';
 import type { DocumentSection } from '../../formats/types.js';
 import { round4 } from '../../util/round.js';
-import type { SectionCoverage } from './types.js';
+
+/**
+ * One section of a file's extracted text (`extraction.sections`) and how much of it each searched dataset holds
+ * ({@link sectionCoverage}).
+ */
+export interface SectionCoverage {
+  readonly title: string;
+  readonly start: number;
+  readonly end: number;
+  /** Whitespace-separated words of the section's text. */
+  readonly words: number;
+  /**
+   * Per searched dataset id: the share of the section's characters inside that dataset's matches (the union of their
+   * query spans), 0..1 rounded to 4 decimals, 0 without matches; for a remote corpus searched by sampling, the
+   * section's found / passages.
+   */
+  readonly coverage: Record<string, number>;
+}
 
 /** A match as the coverage reads it: its dataset and its span in the extracted text (`matches[]`). */
 export interface CoveredSpan {

@@ -10,6 +10,12 @@ import type { SearchMatch } from '../../datasets/types.js';
 import { finish, PAUSE, type Steps } from '../../util/steps.js';
 import { matchKind } from '../policy/kinds/index.js';
 
+/**
+ * A search match of an analysis (`matches` of the result); exact matches say how many documents of their dataset share
+ * the passage.
+ */
+export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number };
+
 /** A query character covered by matches of at least this many documents of one dataset is shared text. */
 export const SHARED_MIN_DOCUMENTS = 4;
 /** A match is shared text when at least this share of its characters is. */

@@ -3,12 +3,13 @@
  * fingerprint, confidence, potential_matches, estimated_revenue, attribution_sources,
  * risk_assessment, next_steps) plus the extension fields (matches, coverage, evidence,
  * limitations, …). The JSON Schema in ./schema.ts describes the same result; a test checks
- * every result against it and docs/analyze.md's field reference against both.
+ * every result against it and docs/analyze.md's field reference against both. Exports the public types of analyze
+ * and only those: the library module (src/library.ts) re-exports it whole.
  */
 import type { ContentType } from '../../text/index.js';
 import type { FromSchema } from '../../util/schema-check.js';
 import type { ANALYZE_REQUEST_SCHEMA } from './schema.js';
-import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
+import type { DatasetStats } from '../../datasets/types.js';
 import type { DatasetCoverage, DatasetSupplier, SliceOptions } from '../../corpus/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import type { AlignedChance, ChanceEvidence } from '../policy/kinds/index.js';
@@ -17,6 +18,8 @@ export type { Declarations, WorkType } from '../../types.js';
 import type { WorkType } from '../../types.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
 import type { AnalyzeProgress } from './progress.js';
+import type { SectionCoverage } from './sections.js';
+import type { AnalyzedMatch } from './shared-text.js';
 export type { AnalyzeProgress } from './progress.js';
 
 /**
@@ -40,24 +43,6 @@ export interface AnalysisExtraction extends Omit<DocumentExtraction, 'text'> {
   readonly text?: string;
   /** The file's size in bytes. */
   readonly bytes: number;
-}
-
-/**
- * One section of a file's extracted text (`extraction.sections`) and how much of it each searched dataset holds
- * (`sectionCoverage`, ./sections.ts).
- */
-export interface SectionCoverage {
-  readonly title: string;
-  readonly start: number;
-  readonly end: number;
-  /** Whitespace-separated words of the section's text. */
-  readonly words: number;
-  /**
-   * Per searched dataset id: the share of the section's characters inside that dataset's matches (the union of their
-   * query spans), 0..1 rounded to 4 decimals, 0 without matches; for a remote corpus searched by sampling, the
-   * section's found / passages.
-   */
-  readonly coverage: Record<string, number>;
 }
 
 /** Options of `analyze` (not part of the service request). */
@@ -212,10 +197,6 @@ export interface RevenueBasis {
   readonly high: number | null;
 }
 
-/** A search match of an analysis; exact matches say how many documents of their dataset share the passage. */
-export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number };
-
-export type { CorpusEvidence } from '../policy/evidence-policy.js';
 import type { CorpusEvidence } from '../policy/evidence-policy.js';
 
 /** `analyze` result. */

@@ -5,7 +5,8 @@
 import { sha256Portable, toHex } from '../../fingerprint/sha256.js';
 import { FACTORS, type FactorCode } from '../kb/factors.js';
 import { matchKind } from '../policy/kinds/index.js';
-import type { AnalysisResult, AnalyzedMatch } from '../analyze/types.js';
+import type { AnalysisResult } from '../analyze/types.js';
+import type { AnalyzedMatch } from '../analyze/shared-text.js';
 import { esc, fix, num } from './html.js';
 import { transcriptDigest } from './transcripts.js';
 import type { EvidenceBundle, TranscriptCall } from './types.js';
