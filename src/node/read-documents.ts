@@ -137,8 +137,8 @@ export async function* readDocuments(
 }
 
 /**
- * {@link readDocuments} an array at a time: the documents of each chunk of a JSON Lines file read (up to 1 MiB) as one
- * array, a document of any other file as an array of one. For a consumer that takes short documents faster than an
+ * {@link readDocuments} an array at a time: the documents of a JSON Lines file in arrays of about 64 KiB of lines
+ * (at most one chunk read, 1 MiB), a document of any other file as an array of one. For a consumer that takes short documents faster than an
  * async generator hands them over one by one (a scan, most of whose items are settled in microseconds: a turn of the
  * generators per item was a tenth of its time). The same documents, ids and errors, in the same order: a line that is
  * no document is thrown after the array of the documents before it.
@@ -411,8 +411,17 @@ export function jsonlLineError(e: unknown): { detail: string; cause: unknown } |
 export const tooLong = (maxBytes: number) => `line longer than maxDocumentBytes (${maxBytes} bytes)`;
 
 /**
- * JSON Lines: split the byte stream on \n, decode and parse one line at a time; the documents of each chunk read
- * are handed over as one array. A line that is no document is thrown after the array of the documents before it.
+ * Bytes of JSON Lines parsed into documents before they are handed over. The lines of a chunk are parsed as the
+ * consumer asks for them rather than all at once, so that the documents' strings die young: V8's scavenger copies
+ * what is alive when it runs, and a whole 1 MiB chunk parsed ahead survived one or two scavenges (a scan of 100 MB
+ * of short outputs: 65 scavenges of 3.3 ms median; with 64 KiB, 1.0 ms).
+ */
+const BATCH_BYTES = 64 << 10;
+
+/**
+ * JSON Lines: split the byte stream on \n, decode and parse one line at a time; the documents are handed over as
+ * arrays of about BATCH_BYTES of lines (and at the end of each chunk read). A line that is no document is thrown
+ * after the array of the documents before it.
  */
 async function* readJsonl(
   path: string,
@@ -423,6 +432,7 @@ async function* readJsonl(
   const carry: Uint8Array[] = [];
   let carryLen = 0;
   let batch: DatasetDocument[] = [];
+  let parsed = 0;
   const add = (bytes: Uint8Array) => {
     line++;
     let doc: ReturnType<typeof parseJsonlLine>;
@@ -463,6 +473,11 @@ async function* readJsonl(
           if (bytes.length > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
           from = nl + 1;
           add(bytes);
+          parsed += bytes.length;
+          if (parsed >= BATCH_BYTES && batch.length > 0) {
+            parsed = 0;
+            yield take();
+          }
         }
         if (from < c.length) {
           carry.push(c.subarray(from));
