@@ -57,25 +57,24 @@ function wordsOf(text: string, from: number, to: number): Words {
 const DISTINCT_EXACT = 9000;
 
 /**
- * The words of both windows as ids (equal words, equal ids), and the exact key of KEY words from an index: a number
- * while the ids are few enough, else the ids joined — comparing and indexing numbers instead of strings.
+ * The words of both windows as ids (equal words, equal ids; a word of the document's window that the query's lacks
+ * is -1, equal to none), and the exact key of KEY words from an index: a number while the ids are few enough, else
+ * the ids joined — comparing and indexing numbers instead of strings. Only the query's words get an id: the walk
+ * compares the query's words with the document's, never the document's with each other.
  */
 function wordIds(
   q: readonly string[],
   s: readonly string[],
 ): { Q: Int32Array; S: Int32Array; keyAt: (w: Int32Array, i: number) => number | string } {
   const ids = new Map<string, number>();
-  const idsOf = (words: readonly string[]): Int32Array => {
-    const out = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) {
-      let id = ids.get(words[i]);
-      if (id === undefined) ids.set(words[i], (id = ids.size));
-      out[i] = id;
-    }
-    return out;
-  };
-  const Q = idsOf(q),
-    S = idsOf(s);
+  const Q = new Int32Array(q.length);
+  for (let i = 0; i < q.length; i++) {
+    let id = ids.get(q[i]);
+    if (id === undefined) ids.set(q[i], (id = ids.size));
+    Q[i] = id;
+  }
+  const S = new Int32Array(s.length);
+  for (let j = 0; j < s.length; j++) S[j] = ids.get(s[j]) ?? -1;
   const d = ids.size;
   const keyAt =
     d < DISTINCT_EXACT
@@ -179,6 +178,7 @@ export function copySpans(
     const { Q, S, keyAt } = wordIds(q.word, s.word);
     const index = new Map<number | string, number[]>();
     for (let j = 0; j + KEY <= S.length; j++) {
+      if (S[j] < 0 || S[j + 1] < 0 || S[j + 2] < 0 || S[j + 3] < 0) continue; // no key of the query's
       const key = keyAt(S, j);
       const at = index.get(key);
       if (at === undefined) index.set(key, [j]);

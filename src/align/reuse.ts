@@ -48,12 +48,15 @@ export function sharedRuns(queryPassage: string, sourcePassage: string): { token
  */
 export function runsOf(q: readonly string[], s: readonly string[]): { tokens: number; similarity: number } {
   const ids = new Map<string, number>();
-  const idsOf = (words: readonly string[]): Int32Array =>
-    Int32Array.from(words, (w) => {
-      let id = ids.get(w);
-      if (id === undefined) ids.set(w, (id = ids.size));
-      return id;
-    });
+  const idsOf = (words: readonly string[]): Int32Array => {
+    const out = new Int32Array(words.length); // a loop: Int32Array.from with a map function took twice as long
+    for (let i = 0; i < words.length; i++) {
+      let id = ids.get(words[i]);
+      if (id === undefined) ids.set(words[i], (id = ids.size));
+      out[i] = id;
+    }
+    return out;
+  };
   const qi = idsOf(q),
     si = idsOf(s);
   return { tokens: q.length, similarity: runShare(qi, 0, qi.length, si, 0, si.length) };
