@@ -13,13 +13,14 @@
 // samples (../shared/data); the outputs: windows of 60–300 words of the odd Brown samples and the arXivTection
 // passages, which the archive does not hold. Text never leaves this machine: only the statistics are written.
 // Results: bench/results/scan.json (scan-quick.json with --quick).
-//   node bench/scan.mjs [--outputs 100000] [--rounds 3] [--quick]
+//   node bench/scan.mjs [--outputs 100000] [--rounds 3] [--quick] [--keep DIR]
+//        --keep DIR: archive.tpds and outputs.jsonl are copied into DIR (for profiling the same input)
 //   node --max-old-space-size=8000 bench/scan.mjs --scale 135 [--outputs 20000]
 //        the same outputs against the archive beside an exact dataset of ≥ 50 M fingerprints (bench/corpus.mjs's
 //        scaled English, 135 copies, every 4th word of a copy after the first marked; keep_text: false): engine.scan against engine.fingerprint only, in process, alternating;
 //        bench/results/scan-scale.json
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -356,6 +357,11 @@ if (SCALE) {
     note: 'searched beside the archive in every scan; copies 2.. have every 4th word marked, so their 5-grams are in no output; copy 1 is the English as it is (Project Gutenberg texts the archive holds too), so planted passages are found there as well: the stray hits in planted outputs are those, the same passage in the other dataset (seed chains: keep_text false)',
   };
   result.recall.note = 'from the first library scan (engine.scan), not a file scan';
+}
+const keep = arg('keep', null);
+if (keep) {
+  mkdirSync(keep, { recursive: true });
+  for (const f of ['archive.tpds', 'outputs.jsonl']) copyFileSync(join(dir, f), join(keep, f));
 }
 rmSync(dir, { recursive: true, force: true });
 const file = join(here, 'results', SCALE ? 'scan-scale.json' : quick ? 'scan-quick.json' : 'scan.json');
