@@ -42,24 +42,8 @@ export type {
   PushDatasetFileOptions,
 } from './build.js';
 export * from './packs.js';
-export { jobDatasets, openScanQueue, ScanQueue, startBoss } from './queue/index.js';
-export type {
-  EnqueueOptions,
-  EnqueueResult,
-  JobDataset,
-  JobScanOptions,
-  QueueHit,
-  QueueItem,
-  QueueScanner,
-  ScanJobState,
-  ScanJobStatus,
-  ScanQueueOptions,
-  StartBossOptions,
-  WorkOptions,
-  WorkSummary,
-} from './queue/index.js';
-export { scanFiles, hitLine } from './scan/index.js';
+export * from './queue/index.js'; // the scan queue's public surface, as its index lists it
+export * from './scan/index.js';
 export { loadDatasetSpecs } from './load-datasets.js';
-export type { ScanFilesOptions, ScanFilesProgress, ScanFilesResult } from './scan/index.js';
 export { openExtractionJournal } from './extraction-journal.js';
 export type { FileExtractionJournal } from './extraction-journal.js';

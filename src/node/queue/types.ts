@@ -4,12 +4,10 @@
  * `engine.scan`); a hit travels as one JSON line with exactly these fields in this order.
  */
 
-import type { ScanHit, ScanItem, ScanOptions, ScanReuse } from '../../library.js';
+import type { ScanHit, ScanItem, ScanOptions } from '../../library.js';
 
 /** One input text of a scan (`ScanItem`): the same shape as a dataset document. */
 export type QueueItem = ScanItem;
-/** How a block of an item was reused, as compare says it (`ScanReuse`). */
-export type QueueReuse = ScanReuse;
 /** One hit (`ScanHit`): a block of at least `min_words` words of an item found in a dataset's document. */
 export type QueueHit = ScanHit;
 
