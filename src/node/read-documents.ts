@@ -138,10 +138,10 @@ export async function* readDocuments(
 
 /**
  * {@link readDocuments} an array at a time: the documents of a JSON Lines file in arrays of about 64 KiB of lines
- * (at most one chunk read, 1 MiB), a document of any other file as an array of one. For a consumer that takes short documents faster than an
- * async generator hands them over one by one (a scan, most of whose items are settled in microseconds: a turn of the
- * generators per item was a tenth of its time). The same documents, ids and errors, in the same order: a line that is
- * no document is thrown after the array of the documents before it.
+ * (at most one chunk read, 1 MiB), a document of any other file as an array of one. For a consumer that takes short
+ * documents faster than an async generator hands them over one by one (a scan, most of whose items are settled in
+ * microseconds: a turn of the generators per item was a tenth of its time). The same documents, ids and errors, in
+ * the same order: a line that is no document is thrown after the array of the documents before it.
  * @throws (rejects) as {@link readDocuments}
  * @example for await (const batch of readDocumentBatches(['outputs.jsonl'])) for (const d of batch) count++
  */
