@@ -176,6 +176,7 @@ module.exports = {
           PUBLIC_ENTRIES,
           '^src/$1/', // its own folder
           '^src/store/node[.]ts$', // trainprint/node publishes the file store (Node-only code of the store layer)
+          '^src/store/node-kit[.]ts$', // the scan queue's tables are migrated and connected as the store's are
           '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
           '^src/util/steps[.]ts$', // the handler yields to other requests with the engine's macrotask boundary
         ],

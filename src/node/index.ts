@@ -18,8 +18,7 @@
 export { readDocuments, detectFormat } from './read-documents.js';
 export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-documents.js';
 export { buildDatasetFile, buildPostgresDataset, pushDatasetFile, readDatasetInfo } from './build.js';
-export { openFileStore, openPostgresStore, PostgresStore, isPostgresUrl } from '../store/node.js';
-export { createPostgresDataset, openPostgresDataset, openPostgresDatasets, PostgresDataset } from '../store/node.js';
+export * from '../store/node.js'; // the file store and the PostgreSQL store and datasets
 export { CLIENT_ADDRESS_HEADER, serve } from './serve.js';
 export { createWorkerPool } from './offload.js';
 export type { WorkerPool, WorkerPoolOptions } from './offload.js';
@@ -32,10 +31,11 @@ export { readModelDirectory } from './models.js';
 export type { ModelManifest } from './models.js';
 export type { StaticHandler, ServeStaticOptions } from './static.js';
 export type { ServeOptions, Server } from './serve.js';
-export type { FileStore, FileStoreOptions, PostgresStoreOptions } from '../store/node.js';
-export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from '../store/node.js';
-export type { BuildDatasetFileOptions, BuildDatasetFileResult, BuildProgress, DatasetFileInfo } from './build.js';
 export type {
+  BuildDatasetFileOptions,
+  BuildDatasetFileResult,
+  BuildProgress,
+  DatasetFileInfo,
   BuildPostgresDatasetOptions,
   PostgresDatasetResult,
   PostgresTargetOptions,

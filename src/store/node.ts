@@ -24,16 +24,3 @@ export {
   PostgresDataset,
 } from './postgres/dataset.js';
 export type { CreatePostgresDatasetOptions, PostgresDatasetConnection } from './postgres/dataset.js';
-// for the scan queue (src/node/queue/): its own tables are migrated, connected and named as the store's are
-export { applyMigrations } from './postgres/migrations.js';
-export type { Migration, MigrationSet } from './postgres/migrations.js';
-export {
-  checkSchema,
-  inTransaction,
-  isOutage,
-  openPool,
-  parseTarget,
-  quote,
-  unavailable,
-} from './postgres/connection.js';
-export type { PostgresTarget } from './postgres/connection.js';

@@ -14,7 +14,7 @@ import {
   type QueueItem,
   type QueueScanner,
 } from '../../src/node/queue/index.js';
-import { inTransaction, openPool, parseTarget, unavailable } from '../../src/store/node.js';
+import { inTransaction, openPool, parseTarget, unavailable } from '../../src/store/node-kit.js';
 import { describePostgres } from '../pg/postgres.js';
 
 const SHA = 'a'.repeat(64);

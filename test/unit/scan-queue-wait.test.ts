@@ -13,7 +13,7 @@ import { QueueDb } from '../../src/node/queue/db.js';
 import type { QueueScanner } from '../../src/node/queue/types.js';
 import { waitOut } from '../../src/node/queue/wait.js';
 import { work } from '../../src/node/queue/worker.js';
-import { isOutage, parseTarget, unavailable } from '../../src/store/node.js';
+import { isOutage, parseTarget, unavailable } from '../../src/store/node-kit.js';
 
 const target = parseTarget('postgres://app:secret@127.0.0.1:1/db');
 

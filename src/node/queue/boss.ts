@@ -7,7 +7,7 @@
  */
 import type PgBoss from 'pg-boss';
 import type { Pool } from 'pg';
-import { checkSchema, parseTarget } from '../../store/node.js';
+import { checkSchema, parseTarget } from '../../store/node-kit.js';
 
 /** Options of {@link startBoss}. */
 export interface StartBossOptions {

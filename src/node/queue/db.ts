@@ -6,7 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type PgBoss from 'pg-boss';
-import { inTransaction, quote, unavailable, type PostgresTarget } from '../../store/node.js';
+import { inTransaction, quote, unavailable, type PostgresTarget } from '../../store/node-kit.js';
 import { SCAN_HIT_FIELDS } from '../../library.js';
 import type { JobDataset, JobScanOptions, QueueHit } from './types.js';
 

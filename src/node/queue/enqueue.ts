@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { encode } from '@msgpack/msgpack';
 import type { PoolClient } from 'pg';
 import { positiveInt, TrainprintError, type JobInfo, type JobSubmission } from '../../library.js';
-import { unavailable } from '../../store/node.js';
+import { unavailable } from '../../store/node-kit.js';
 import { DEAD_LETTERS, ENQUEUE_LOCK_CLASS, type QueueDb, queueName } from './db.js';
 import { jobInfo } from './status.js';
 import type { JobDataset, JobScanOptions, QueueItem } from './types.js';

@@ -40,7 +40,7 @@ import {
   parseTarget,
   unavailable,
   type PostgresTarget,
-} from '../../store/node.js';
+} from '../../store/node-kit.js';
 import { startBoss } from './boss.js';
 import { DEAD_LETTERS, QueueDb, type QueueSettings } from './db.js';
 import { enqueue, type EnqueueOptions, type EnqueueResult, submit } from './enqueue.js';

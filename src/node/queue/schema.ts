@@ -10,7 +10,7 @@
  *
  * A migration is never edited once released: a change is a new one with the next number.
  */
-import type { Migration } from '../../store/node.js';
+import type { Migration } from '../../store/node-kit.js';
 
 /** Every migration of the queue's schema, oldest first. */
 export const QUEUE_MIGRATIONS: readonly Migration[] = [

@@ -5,7 +5,7 @@
  * waited. A refused login, a missing database or any other error is thrown at once: waiting does not mend them.
  */
 import { sleep, TrainprintError } from '../../library.js';
-import { isOutage, unavailable, type PostgresTarget } from '../../store/node.js';
+import { isOutage, unavailable, type PostgresTarget } from '../../store/node-kit.js';
 
 /** The longest wait between two tries while the database cannot be reached (ms). */
 export const MAX_BACKOFF_MS = 10_000;

@@ -14,7 +14,7 @@ import {
   type JobClaim,
   type JobStore,
 } from '../../library.js';
-import { isOutage, unavailable } from '../../store/node.js';
+import { isOutage, unavailable } from '../../store/node-kit.js';
 import { type ChunkRef, HIT_FIELDS, type OpenJob, type QueueDb, queueName, TEXT_HIT_FIELDS } from './db.js';
 import { submit } from './enqueue.js';
 import { cancelJob, deleteJob, jobInfo, reapFailures, resolveJob, results, status } from './status.js';
