@@ -447,6 +447,7 @@ async function* readJsonl(
   const take = () => {
     const b = batch;
     batch = [];
+    parsed = 0; // the next array starts counting afresh, also after the end of a chunk
     return b;
   };
   const chunks = byteChunks(path, compression);
@@ -474,10 +475,7 @@ async function* readJsonl(
           from = nl + 1;
           add(bytes);
           parsed += bytes.length;
-          if (parsed >= BATCH_BYTES && batch.length > 0) {
-            parsed = 0;
-            yield take();
-          }
+          if (parsed >= BATCH_BYTES && batch.length > 0) yield take();
         }
         if (from < c.length) {
           carry.push(c.subarray(from));
