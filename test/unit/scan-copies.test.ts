@@ -73,8 +73,8 @@ describe('copySpans', () => {
     expect(copySpans(c.query, source, cut, r)).toBeNull();
   });
 
-  it('finds the same copy in windows of more distinct words than its number keys hold (string keys then)', () => {
-    // 12,000 distinct made-up words around a copy of 70 words, on both sides: keys of joined word ids
+  it('finds the same copy in windows of 12,000 distinct words (a table of ids far past its first size)', () => {
+    // 12,000 distinct made-up words around a copy of 70 words, on both sides
     const made = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}${i.toString(36)}`);
     const passage = words.slice(40, 110);
     const before = made('qa', 6000).join(' '),
@@ -93,10 +93,32 @@ describe('copySpans', () => {
     expect(found![0].b_start).toBe(ss);
     expect(found![0].score).toBe(1);
   });
+  it('tells apart words whose hashes collide (FNV-1a: declinate and macallums, liquid and costarring)', () => {
+    const passage = words.slice(40, 110);
+    const inQuery = passage.slice(),
+      inSource = passage.slice();
+    inQuery[30] = 'declinate';
+    inSource[30] = 'macallums';
+    inQuery[50] = 'liquid';
+    inSource[50] = 'costarring';
+    const { query, start, end } = plant(inQuery);
+    const text = `${words.slice(0, 40).join(' ')} ${inSource.join(' ')} ${words.slice(110, 200).join(' ')}`;
+    const ss = words.slice(0, 40).join(' ').length + 1;
+    const windows = [{ q0: 0, q1: query.length, s0: 0, s1: text.length }];
+    const regions = [
+      { query_start: start, query_end: end, source_start: ss, source_end: ss + inSource.join(' ').length },
+    ];
+    const found = copySpans(query, text, windows, regions);
+    expect(found).toEqual(copySpansReference(query, text, windows, regions));
+    expect(found).toHaveLength(1);
+    expect(found![0].score).toBeCloseTo(1 - 2 / 70, 12);
+  });
   it('gives what the walk over words as strings gives (the oracle), on 300 random edits and windows', () => {
     const random = mulberry32(58);
     const pick = (n: number) => Math.floor(random() * n);
-    const vocabulary = ['really', 'quite', 'the', 'of', 'and', 'then', 'said', words[pick(words.length)]];
+    // words the source lacks too, some not ASCII (folded by the normaliser; one outside the BMP, two UTF-16 units)
+    const vocabulary = ['really', 'quite', 'the', 'of', 'and', 'then', 'said', 'Straße', 'NAÏVE', '東京', '𝒜lice'];
+    vocabulary.push(words[pick(words.length)]);
     let settled = 0;
     for (let round = 0; round < 300; round++) {
       const from = pick(words.length - 200),
