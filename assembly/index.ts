@@ -9,6 +9,7 @@ export { xxh64, xxh64Folded } from './hash/xxh64';
 export { countTokens, tokenize } from './tokenize';
 export { findRegions, setInert, tokenizeRegions } from './regions';
 export { utf8Invalid } from './utf8';
+export { wordsAtLeast } from './words';
 
 // pinned NFKC_Casefold + word tokens of a region (the tables are copied in by the host)
 export { nfkcTables, nfkcInit, nfkcUtf8, nfkcMapLength, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';

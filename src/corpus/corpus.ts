@@ -582,13 +582,15 @@ export class Corpus {
    * one of them is not an exact dataset in memory (one kept in a database, a portrait, an evidence source, an unknown
    * id): only a search can tell then. A query none of whose 5-grams they hold has no seed match in them and no
    * candidate to align, so a search for copies (`reworded: false`) finds nothing there: what a scan asks of each item
-   * before it searches, at the cost of the hashing and the lookups alone.
-   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35, runs: [] }
+   * before it searches, at the cost of the hashing and the lookups alone. `words`: the query's words (runs of
+   * characters outside `\s`) counted up to `minWords`; a query of fewer is not looked up (`found` 0).
+   * @example corpus.exactShinglesFound('A short answer that copies nothing.', ['books']) // { found: 0, byteLength: 35, runs: [], words: 0 }
    */
   exactShinglesFound(
     query: string,
     datasets: readonly string[],
-  ): { found: number; byteLength: number; runs: Array<[number, number]> } | null {
+    minWords = 0,
+  ): { found: number; byteLength: number; runs: Array<[number, number]>; words: number } | null {
     this.assertLive();
     const targets: ExactDataset[] = [];
     for (const id of datasets) {
@@ -597,15 +599,17 @@ export class Corpus {
       targets.push(d.dataset);
     }
     // the hashes are a view of this corpus's core; each dataset looks them up in its own
-    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, (hashes, byteLength, span) => {
+    const lookUp = (hashes: BigUint64Array, byteLength: number, span: ShingleSpan, words: number) => {
+      const runs: Array<[number, number]> = [];
+      // an item of too few words is not searched: no lookups
+      if (words < minWords) return { found: 0, byteLength, runs, words };
       if (this.hitScratch.length < hashes.length) this.hitScratch = new Uint8Array(Math.max(hashes.length, 1024));
       const hitAt = this.hitScratch.subarray(0, hashes.length);
       hitAt.fill(0);
       let found = 0;
       for (const d of targets) found += d.shinglesFound(hashes, hitAt);
-      const runs: Array<[number, number]> = [];
       // most items of a scan hold none: no runs to read
-      if (found === 0) return { found, byteLength, runs };
+      if (found === 0) return { found, byteLength, runs, words };
       const n = hitAt.length;
       let first = hitAt.indexOf(1);
       for (let last = first, i = first + 1; first >= 0; i++) {
@@ -616,8 +620,9 @@ export class Corpus {
         }
         last = i;
       }
-      return { found, byteLength, runs };
-    });
+      return { found, byteLength, runs, words };
+    };
+    return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, lookUp, minWords);
   }
 
   /**
@@ -1047,6 +1052,9 @@ const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, w
 const COPY_SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
 /** Furthest apart two found 5-grams of one run are (in shingles): what a seed chain bridges. */
 const RUN_GAP = chainGap(EXACT_WINDOW, EXACT_SIZE);
+
+/** The query span of shingles first … last (withShingleHashes's reader). */
+type ShingleSpan = (first: number, last: number) => [number, number];
 
 /** A batch for {@link Corpus.addFingerprintedDocuments}: documents and their fingerprints, same order. */
 export interface FingerprintedDocuments {

@@ -285,24 +285,37 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
  * view of the core's memory, valid only during the call, with the text's UTF-8 length and a reader of the text span
  * of shingles first … last (`fingerprintCore`'s `starts[first]`, `ends[last]`): no spans made, no ids, nothing
  * copied out. For a question about the hashes alone — does an index hold any of them? — asked of many short texts,
- * where the copies and objects of a whole fingerprint cost more than the hashing.
+ * where the copies and objects of a whole fingerprint cost more than the hashing. With `wordsUpTo` > 0, `use` also
+ * gets the text's words (runs of characters outside `\s`, what `/\s+/` splits on) counted up to `wordsUpTo`, read
+ * from the UTF-8 the tokenizer reads (assembly/words.ts): a scan's "enough words?" without a pass over the string.
  * @example withShingleHashes(core, 'It is a truth universally acknowledged', o, (hashes) => hashes.length) // 2
  */
 export function withShingleHashes<T>(
   core: Core,
   text: string,
   o: ResolvedOptions,
-  use: (hashes: BigUint64Array, byteLength: number, span: (first: number, last: number) => [number, number]) => T,
+  use: (
+    hashes: BigUint64Array,
+    byteLength: number,
+    span: (first: number, last: number) => [number, number],
+    words: number,
+  ) => T,
+  wordsUpTo = 0,
 ): T {
   if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', 'withShingleHashes needs word shingles');
   return core.guard(() => {
     const L = core.layout();
-    const t = tokenizeWords(core, L, text);
+    let words = 0;
+    const count =
+      wordsUpTo > 0
+        ? (raw: Uint8Array) => (words = core.raw.wordsAtLeast(raw.byteOffset, raw.length, wordsUpTo)) // a view of the core's memory: its offset is the pointer
+        : undefined;
+    const t = tokenizeWords(core, L, text, count);
     const m = core.raw.shingleTokens(t.hashesPtr, t.count, o.size, BigInt(o.seed), t.spareU64Ptr);
     // shingles first … last span tokens first … last + size − 1 (the last shingle may be shorter)
     const span = (first: number, last: number) =>
       tokenRange(core, t, first, Math.min(last + o.size - 1, Math.max(t.count - 1, 0)));
-    return use(core.u64(t.spareU64Ptr, m), t.byteLength, span);
+    return use(core.u64(t.spareU64Ptr, m), t.byteLength, span, words);
   });
 }
 

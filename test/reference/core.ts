@@ -96,6 +96,11 @@ export interface RefTokens {
   ends: number[];
 }
 
+/** The runs of characters outside JavaScript's `\s` in `text`, counted up to `n` (assembly/words.ts wordsAtLeast). */
+export function wordsAtLeastRef(text: string, n: number): number {
+  return Math.min(n, text.split(/\s+/).filter((w) => w.length > 0).length);
+}
+
 /** Tokens of an already-normalised text ("tok tok tok"): split on spaces, UTF-16 offsets. */
 export function tokensRef(normalized: string): RefTokens {
   const enc = new TextEncoder();

@@ -5,10 +5,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine, type ScanHit } from '../../src/index.js';
-import { countWords, createScanService } from '../../src/services/scan/index.js';
+import { countWords, createScanService, type ScanSummary } from '../../src/services/scan/index.js';
 import { hitsOf } from '../../src/services/scan/scan.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
 import { archive, cleanOutputs, exactSpan, plantedOutputs } from '../fixtures/scan-plant.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 let engine: Engine;
 const docs = archive();
@@ -324,6 +325,42 @@ describe('the lookups before the search (exactShinglesFound)', () => {
     const e = await createEngine();
     await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));
     expect(e.corpus.exactShinglesFound(p.text, ['p'])).toBeNull();
+  });
+
+  it('counts words on the UTF-8 as the string test counts them: the same items skipped, the same bytes', async () => {
+    // spaces of every kind and the characters that share their first bytes, in 400 random items
+    const pool = ['a', 'bc', '"', '\u0085', 'é', '\u200b', '\u201c', '東', '\ud835\udc9c'];
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u00a0',
+      '\u1680',
+      '\u2003',
+      '\u2028',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+    ];
+    const random = mulberry32(58);
+    const pick = (a: readonly string[]) => a[Math.floor(random() * a.length)];
+    const items = Array.from({ length: 400 }, (_, i) => {
+      let text = '';
+      for (let k = Math.floor(random() * 40); k > 0; k--) text += random() < 0.45 ? pick(spaces) : pick(pool);
+      return { id: `r${i}`, text };
+    });
+    for (const minWords of [3, 5, 8]) {
+      const read = (await collect(engine.scan(items, { minWords }))).summary as ScanSummary;
+      const searched = (await collect(createScanService({ corpus: searchOnly() }).scan(items, { minWords })))
+        .summary as ScanSummary;
+      expect(read).toMatchObject({ items: 400, skipped: searched.skipped, bytes: searched.bytes });
+      const fewer = items.filter((x) => x.text.split(/\s+/).filter(Boolean).length < minWords).length;
+      expect(read.skipped).toBe(fewer);
+      expect(fewer).toBeGreaterThan(40);
+      expect(fewer).toBeLessThan(360);
+    }
   });
 
   it('changes no hit and no count: a scan gives what the search of every item gives', async () => {

@@ -23,12 +23,14 @@ export interface ScanCorpus {
   datasetDigest(id: string): Promise<string>;
   /**
    * How many of the query's word 5-grams the exact datasets' indexes hold (null: only a search can tell): an item
-   * of which they hold none is searched no further. Optional: without it, every item is searched.
+   * of which they hold none is searched no further; and its words (runs of characters outside `\s`) counted up to
+   * `minWords`. Optional: without it, every item of enough words is searched.
    */
   exactShinglesFound?(
     query: string,
     datasets: readonly string[],
-  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]> } | null;
+    minWords: number,
+  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]>; words: number } | null;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -122,15 +124,16 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
   const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     checkItem(item);
     const { text } = item;
-    if (!p.enough.test(text)) return { hits: null, bytes: utf8Length(text) };
     // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
-    // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords
-    if (!p.paraphrase && corpus.exactShinglesFound) {
-      const pre = corpus.exactShinglesFound(text, p.datasets);
-      if (pre !== null && (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords))))
-        return { hits: [], bytes: pre.byteLength };
-    }
+    // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords;
+    // the words are counted on the bytes the lookups hash (a regular expression over the string took as long)
+    const pre =
+      !p.paraphrase && corpus.exactShinglesFound ? corpus.exactShinglesFound(text, p.datasets, p.minWords) : null;
+    if (pre === null) return p.enough.test(text) ? null : { hits: null, bytes: utf8Length(text) };
+    if (pre.words < p.minWords) return { hits: null, bytes: pre.byteLength };
+    if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords)))
+      return { hits: [], bytes: pre.byteLength };
     return null;
   };
 
