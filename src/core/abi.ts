@@ -261,9 +261,13 @@ export class Core {
     return this.raw.memory.buffer.byteLength;
   }
 
-  /** Re-create views after growth (growth replaces memory.buffer). */
+  /**
+   * Re-create the view after growth. Growth detaches the old buffer, and every view of a detached buffer has length 0
+   * (ECMA-262 IsTypedArrayOutOfBounds): reading that is a field load, where asking the memory for its buffer is a call
+   * into the host, which a scan of many small items made tens of thousands of times a second.
+   */
   refresh(): void {
-    if (this.u8view.buffer !== this.raw.memory.buffer) this.u8view = new Uint8Array(this.raw.memory.buffer);
+    if (this.u8view.length === 0) this.u8view = new Uint8Array(this.raw.memory.buffer);
   }
 
   get u8(): Uint8Array {
@@ -273,27 +277,27 @@ export class Core {
 
   /** A fresh u32 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u32(ptr: number, count: number): Uint32Array {
-    return new Uint32Array(this.raw.memory.buffer, ptr, count);
+    return new Uint32Array(this.u8.buffer, ptr, count);
   }
 
   /** A fresh u16 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u16(ptr: number, count: number): Uint16Array {
-    return new Uint16Array(this.raw.memory.buffer, ptr, count);
+    return new Uint16Array(this.u8.buffer, ptr, count);
   }
 
   /** A fresh u64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   u64(ptr: number, count: number): BigUint64Array {
-    return new BigUint64Array(this.raw.memory.buffer, ptr, count);
+    return new BigUint64Array(this.u8.buffer, ptr, count);
   }
 
   /** A fresh f32 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   f32(ptr: number, count: number): Float32Array {
-    return new Float32Array(this.raw.memory.buffer, ptr, count);
+    return new Float32Array(this.u8.buffer, ptr, count);
   }
 
   /** A fresh f64 view of `count` elements at `ptr` (valid until the next call that grows memory). */
   f64(ptr: number, count: number): Float64Array {
-    return new Float64Array(this.raw.memory.buffer, ptr, count);
+    return new Float64Array(this.u8.buffer, ptr, count);
   }
 
   /** Copy bytes into memory at `ptr`. */

@@ -338,7 +338,8 @@ function holdsWords(text: string, runs: ReadonlyArray<readonly [number, number]>
 
 /**
  * A test of whether a text holds at least `n` whitespace-separated words (`\s` is what isSpace reads as a
- * space): one regular expression, which reads the text faster than a loop over its code units.
+ * space): one regular expression, which reads the text faster than a loop over its code units. For the items whose
+ * datasets the corpus looks up in memory, the words are counted on the UTF-8 instead (`exactShinglesFound`).
  * @example wordsTest(2).test(' a  b') // true
  */
 function wordsTest(n: number): RegExp {

@@ -108,6 +108,42 @@ describe.each(BUILDS)('wordsAtLeast (%s)', (build) => {
     }
   });
 
+  it('agrees with /\\s+/ on 2,000 long, mostly ASCII strings at every alignment (the eight-byte path)', async () => {
+    const core = await coreOf(build);
+    const rnd = prng(59);
+    const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
+    const ascii = [
+      'a',
+      'b',
+      'Z',
+      '9',
+      '!',
+      '~',
+      '\u001f',
+      '\u007f',
+      '\u0008',
+      '\u000e',
+      ' ',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+    ];
+    for (let k = 0; k < 2000; k++) {
+      let s = '';
+      for (let len = Math.floor(rnd() * 200); len > 0; len--)
+        s += rnd() < 0.05 ? pick([...SPACES, ...OTHERS]) : pick(ascii);
+      const n = Math.floor(rnd() * 60);
+      const off = k % 8; // the text at every offset from an 8-byte boundary
+      const b = utf8(s);
+      const p = put(core, new Uint8Array(off + b.length).fill(0x61)) + off;
+      core.writeBytes(p, b);
+      expect(core.raw.wordsAtLeast(p, b.length, n)).toBe(wordsAtLeastRef(s, n));
+    }
+  });
+
   it('reads a lone surrogate as the encoder writes it (U+FFFD): a character of a word', async () => {
     const core = await coreOf(build);
     for (const s of ['a \ud800 b', '\udc00', 'x\ud800y z']) expect(count(core, s, 9)).toBe(wordsAtLeastRef(s, 9));
