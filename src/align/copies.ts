@@ -22,17 +22,6 @@ export interface CopyWindow {
   readonly s1: number;
 }
 
-/** Words of a key of the document's index (the walk starts where `KEY` words agree). */
-const KEY = 4;
-/** Positions kept per key (bounds the work on repetitive text). */
-const KEY_POSITIONS = 16;
-/** Most words replaced in a row that the walk steps over. */
-const MAX_REPLACED = 3;
-/** Words that must agree after replaced words for the walk to step over them. */
-const RESUME = 3;
-/** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
-const REPLACED_SHARE = 0.1;
-
 /**
  * The words of a normalised window: where each lies in the normalised text (word i is [at[i], at[i + 1] − 1) of
  * `norm`), and its span in the original text. No word is cut out as a string of its own: the ids below are read
@@ -130,6 +119,17 @@ function wordIds(q: Words, s: Words): { Q: Int32Array; S: Int32Array } {
   }
   return { Q, S };
 }
+
+/** Words of a key of the document's index (the walk starts where `KEY` words agree). */
+const KEY = 4;
+/** Positions kept per key (bounds the work on repetitive text). */
+const KEY_POSITIONS = 16;
+/** Most words replaced in a row that the walk steps over. */
+const MAX_REPLACED = 3;
+/** Words that must agree after replaced words for the walk to step over them. */
+const RESUME = 3;
+/** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
+const REPLACED_SHARE = 0.1;
 
 /** The hash of the KEY word ids from i of `w`. */
 function keyHash(w: Int32Array, i: number): number {
