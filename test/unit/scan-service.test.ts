@@ -363,6 +363,19 @@ describe('the lookups before the search (exactShinglesFound)', () => {
     }
   });
 
+  it('skips a short item the tokenizer refuses (a lone surrogate) and refuses a long one, as the string test did', async () => {
+    const short = [
+      { id: 'lone', text: 'short \ud800 item' },
+      { id: 'ok', text: cleanOutputs(1, 4)[0] },
+    ];
+    for (const scan of [engine.scan.bind(engine), createScanService({ corpus: searchOnly() }).scan]) {
+      const r = (await collect(scan(short))).summary as ScanSummary;
+      expect(r).toMatchObject({ items: 2, skipped: 1 });
+    }
+    const long = [{ id: 'lone', text: `${cleanOutputs(1, 4)[0]} \ud800` }];
+    await expect(collect(engine.scan(long))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('changes no hit and no count: a scan gives what the search of every item gives', async () => {
     const planted = plantedOutputs(docs, 30, 21);
     const clean = cleanOutputs(60, 22);

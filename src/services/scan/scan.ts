@@ -128,8 +128,14 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
     // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords;
     // the words are counted on the bytes the lookups hash (a regular expression over the string took as long)
-    const pre =
-      !p.paraphrase && corpus.exactShinglesFound ? corpus.exactShinglesFound(text, p.datasets, p.minWords) : null;
+    let pre: ReturnType<NonNullable<ScanCorpus['exactShinglesFound']>> = null;
+    try {
+      if (!p.paraphrase && corpus.exactShinglesFound) pre = corpus.exactShinglesFound(text, p.datasets, p.minWords);
+    } catch (e) {
+      // a text the tokenizer refuses (a lone surrogate) is skipped unread when it has too few words, as it always was
+      if (p.enough.test(text)) throw e;
+      return { hits: null, bytes: utf8Length(text) };
+    }
     if (pre === null) return p.enough.test(text) ? null : { hits: null, bytes: utf8Length(text) };
     if (pre.words < p.minWords) return { hits: null, bytes: pre.byteLength };
     if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords)))
