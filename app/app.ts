@@ -762,6 +762,8 @@ started.then(
   async (i) => {
     info = i;
     datasets = i.datasets;
+    // the consent box reads the datasets alone: it is in place before the status says ready (not after the catalog)
+    offerRemote();
     const docs = datasets.reduce((n, d) => n + d.documents, 0);
     el.status.dataset.state = 'ready';
     fill(
@@ -777,7 +779,6 @@ started.then(
       ...kbDatasets.map((d) => h('option', { value: d.id }, `${d.name} (${d.id})`)),
     );
     renderDatasets();
-    offerRemote();
   },
   (e: unknown) => {
     el.status.dataset.state = 'error';
