@@ -22,7 +22,7 @@ export interface RawExports {
   findRegions(ptr: number, len: number, outPtr: number, cap: number): number;
   setInert(lo: number, hi: number): void;
   utf8Invalid(ptr: number, len: number): number;
-  /** A lower bound on the `\s`-separated words of the UTF-8 at ptr, counted up to n (assembly/words.ts). */
+  /** The `\s`-separated words of the UTF-8 at ptr, counted up to n (min(words, n), exact; assembly/words.ts). */
   wordsAtLeast(ptr: number, len: number, n: number): number;
   /** Pinned NFKC_Casefold (assembly/nfkc.ts): where the host copies the tables, and how many bytes fit. */
   nfkcTables(): number;
