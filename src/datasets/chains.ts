@@ -19,6 +19,17 @@ const LOOKAHEAD = 4;
 /** Hits ahead, within the gap, that a hit needs before every section is tried at it. */
 const SEED_AHEAD = 3;
 
+/** Where a chain must end besides the gap in fingerprints (see {@link locateChains}). */
+export interface ChainLimits {
+  /** The word position of each query fingerprint (its n-gram's first word). */
+  readonly words: ArrayLike<number>;
+  /** Words between two agreeing hits that neither hit's n-gram covers, at most. */
+  readonly maxUnhitWords: number;
+}
+
+/** Words of an n-gram (a hit at word p covers p … p + 4). */
+const NGRAM_WORDS = 5;
+
 /** A place a chain of hits resolved to. */
 export interface LocatedChain {
   /** Global section index (document order). */
@@ -85,6 +96,7 @@ class ChainSearch {
     private readonly first: Uint32Array,
     private readonly bits: number,
     private readonly minLength: number,
+    private readonly limits?: ChainLimits,
   ) {
     this.scratch = new Int32Array(seeds.length);
   }
@@ -138,12 +150,18 @@ class ChainSearch {
       });
   }
 
-  /** Close the chains whose last agreeing hit is too far behind `pos`. */
+  /** Close the chains whose last agreeing hit is too far behind `pos` (in fingerprints, or in unhit words). */
   expire(pos: number): void {
     const open = this.open;
+    const limits = this.limits;
     let kept = 0;
     for (const o of open) {
-      if (pos - o.positions[o.positions.length - 1] > LOCATOR_GAP) this.close(o);
+      const last = o.positions[o.positions.length - 1];
+      if (
+        pos - last > LOCATOR_GAP ||
+        (limits !== undefined && limits.words[pos] - limits.words[last] - NGRAM_WORDS > limits.maxUnhitWords)
+      )
+        this.close(o);
       else open[kept++] = o;
     }
     open.length = kept;
@@ -255,7 +273,8 @@ class ChainSearch {
  * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit with at least
  * {@link SEED_AHEAD} more hits within {@link LOCATOR_GAP} positions (and {@link LOOKAHEAD} hits), in a section that
  * also agrees with two of them, and goes on while an
- * agreeing hit follows within the gap (the same section, or the next one of the same document). Every section is
+ * agreeing hit follows within the gap (the same section, or the next one of the same document) and, with `limits`, no
+ * more than `limits.maxUnhitWords` words after the last one's n-gram. Every section is
  * tried only at hits that no chain of three or more already explains, so a long copy costs one pass. Chains of
  * fewer than `minLength` agreeing hits are not returned.
  * @example
@@ -272,9 +291,10 @@ export function locateChains(
   first: Uint32Array,
   bits: number,
   minLength = 2,
+  limits?: ChainLimits,
 ): LocatedChain[] {
   const n = at.length;
-  const search = new ChainSearch(n, digests, stored, seeds, first, bits, minLength);
+  const search = new ChainSearch(n, digests, stored, seeds, first, bits, minLength, limits);
   for (let h = 0; h < n; h++) {
     const pos = at[h];
     search.expire(pos);

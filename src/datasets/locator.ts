@@ -54,6 +54,11 @@ export interface LocatorData {
    * words from its start.
    */
   readonly sections?: Uint8Array;
+  /**
+   * The n-grams many documents (articles) hold, which are no one section's evidence (./common.ts): absent when none
+   * is held by `COMMON_MIN_HOLDERS` or more, and in packs built before the table existed.
+   */
+  readonly common?: Uint8Array;
 }
 
 /** Flag of a {@link LocatorData.sections} entry: the section continues the part the section before it is in. */
@@ -117,7 +122,7 @@ export function sectionValue(seed: number, digest: number, bits: number): number
 }
 
 /** Binary fuse sizing (arity 3) for n keys. */
-function sizing(n: number): { segment_length: number; segment_count: number } {
+export function fuseSizing(n: number): { segment_length: number; segment_count: number } {
   const segment_length = n <= 1 ? 4 : Math.min(1 << 18, 2 ** Math.floor(Math.log(n) / Math.log(3.33) + 2.25));
   const factor = n <= 1 ? 0 : Math.max(1.125, 0.875 + (0.25 * Math.log(1e6)) / Math.log(n));
   const capacity = Math.round(n * factor);
@@ -148,11 +153,17 @@ function slots(
 }
 
 function readCell(cells: Uint8Array, i: number, bits: number): number {
+  if (bits === 16) return cells[2 * i] | (cells[2 * i + 1] << 8);
   const bit = i * bits;
   return (cells[bit >>> 3] >>> (bit & 7)) & ((1 << bits) - 1);
 }
 
 function writeCell(cells: Uint8Array, i: number, bits: number, v: number): void {
+  if (bits === 16) {
+    cells[2 * i] = v & 0xff;
+    cells[2 * i + 1] = (v >>> 8) & 0xff;
+    return;
+  }
   const bit = i * bits;
   const sh = bit & 7;
   const mask = ((1 << bits) - 1) << sh;
@@ -169,12 +180,12 @@ function writeCell(cells: Uint8Array, i: number, bits: number, v: number): void 
 export function buildLocator(
   lo: Uint32Array,
   hi: Uint32Array,
-  values: Uint8Array,
+  values: ArrayLike<number>,
   bits: number,
   sectionWords: number,
 ): LocatorData {
   const n = lo.length;
-  const { segment_length, segment_count } = sizing(n);
+  const { segment_length, segment_count } = fuseSizing(n);
   const length = (segment_count + 2) * segment_length;
   const scl = segment_count * segment_length;
   const count = new Uint32Array(length);
@@ -329,7 +340,7 @@ export function locatorFault(d: LocatorData): string | null {
   if (!Number.isInteger(d.seed) || d.seed < 0 || d.seed > 0xffff) return 'locator.seed must be an integer 0..65535';
   if (!Number.isInteger(d.section_words) || d.section_words < 1 || d.section_words > 1 << 24)
     return 'locator.section_words must be an integer 1..16777216';
-  const want = sizing(d.keys);
+  const want = fuseSizing(d.keys);
   if (d.segment_length !== want.segment_length || d.segment_count !== want.segment_count)
     return `locator sizing does not match its ${d.keys} keys`;
   const length = (d.segment_count + 2) * d.segment_length;

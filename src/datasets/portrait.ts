@@ -93,6 +93,7 @@ import {
   sharedTable,
 } from './locator.js';
 import { locateChains, type LocatedChain } from './chains.js';
+import { type CommonNgrams, commonHolders, commonTable, decodeCommon } from './common.js';
 
 /** What one portrait search found: the runs the evidence rests on (as matches), every run, and the counts. */
 export interface PortraitSearch {
@@ -145,6 +146,56 @@ const SIZE = 5;
 const SHRINK_PLACES = 50;
 /** Chance agreement of a hit with a section, as a multiple of 2⁻ᵛ (see `locateRuns`). */
 const AGREEMENT_MARGIN = 2;
+/**
+ * The most chance that some section agrees with a chain's hits as well as its own does, for the chain to name it
+ * ({@link namingChance}).
+ */
+export const NAMING_ALPHA = 0.01;
+/**
+ * Words between two agreeing hits of a chain that no hit of its covers, at most: a copy's edits leave such stretches
+ * (one word replaced in ten kills about half of its 5-grams, and a stretch this long in 1 % of edits); a run of
+ * invented names between formulas a pack holds leaves longer ones. Past it the chain ends.
+ */
+export const MAX_UNHIT_WORDS = 24;
+
+/**
+ * The holder of each global section, for counting the holders of an n-gram (./common.ts): the first section of its
+ * article in a document cut into articles, the first section of its document otherwise.
+ */
+function holdersOf(layout: SectionLayout, docOf: Uint32Array): Uint32Array {
+  const C = docOf.length;
+  const out = new Uint32Array(C);
+  for (let c = 0; c < C; c++)
+    out[c] = c > 0 && docOf[c] === docOf[c - 1] && layout.part[c] === layout.part[c - 1] ? out[c - 1] : c;
+  return out;
+}
+
+/**
+ * The chance that some section of a pack of C sections agrees with at least r of the n hits of a span by chance:
+ * C · P(Binomial(n − 1, 2⁻ᵛ) ≥ r − 1) (the first agreeing hit is where the chain was started). A chain names its
+ * section only when this is at most {@link NAMING_ALPHA}.
+ * @example namingChance(8, 9, 11387, 4) < NAMING_ALPHA // true: 8 of 9 hits agree
+ */
+export function namingChance(r: number, n: number, C: number, bits: number): number {
+  if (r < 2) return 1;
+  const chance = Math.min(1, C * binomialUpperTail(r - 1, Math.max(r, n) - 1, 2 ** -bits));
+  return chance <= NAMING_ALPHA ? 0 : chance;
+}
+
+/**
+ * The common hits of a match's span (positions `a` … `b`; `held` the holders of each common hit, 0 elsewhere): how
+ * many, and the most documents (articles) holding one of them — absent when it has none.
+ */
+function commonOfSpan(held: Uint16Array, a: number, b: number): { common_hits?: number; held_by?: number } {
+  let n = 0,
+    most = 0;
+  for (let i = a; i <= b; i++) {
+    if (held[i] === 0) continue;
+    n++;
+    if (held[i] > most) most = held[i];
+  }
+  return n === 0 ? {} : { common_hits: n, held_by: most };
+}
 
 /** What a pack says about a document (its meta's title, author, ebook number and URL), for a match. */
 function documentRef(doc: DocInfo): PortraitDocument {
@@ -275,6 +326,7 @@ export class PortraitDataset {
     first: Uint32Array;
     layout: SectionLayout;
     shared: Map<number, SharedText[]>;
+    common: CommonNgrams | null;
   } | null = null;
 
   constructor(
@@ -459,11 +511,16 @@ export class PortraitDataset {
       const tokens = this.docs.map((d) => d.tokens);
       const sections =
         this.partWords === null ? undefined : sectionTable(tokens, this.partWords, LOCATOR_SECTION_WORDS);
-      const firstOfDoc = (sectionLayout(tokens, LOCATOR_SECTION_WORDS, sections) as SectionLayout).first;
+      const built = sectionLayout(tokens, LOCATOR_SECTION_WORDS, sections) as SectionLayout;
+      const firstOfDoc = built.first;
       const C = firstOfDoc[firstOfDoc.length - 1];
       const docOf = new Uint32Array(C);
       for (let d = 0; d + 1 < firstOfDoc.length; d++) docOf.fill(d, firstOfDoc[d], firstOfDoc[d + 1]);
+      const holderOf = holdersOf(built, docOf);
       const owned = new Uint32Array(C);
+      // the holders (articles, or documents) of each distinct key: its occurrences are in document order
+      const holders = new Uint32Array(n);
+      let lastHolder = -1;
       let pairs = new Float64Array(1024);
       let pairN = 0;
       let m = 0;
@@ -472,6 +529,10 @@ export class PortraitDataset {
         if (m > 0 && a.lo[i] === a.lo[m - 1] && a.hi[i] === a.hi[m - 1]) {
           const owner = a.sec[m - 1],
             other = a.sec[i];
+          if (holderOf[other] !== lastHolder) {
+            lastHolder = holderOf[other];
+            holders[m - 1]++;
+          }
           if (other !== lastOther && docOf[other] !== docOf[owner]) {
             if (pairN === pairs.length) {
               const grown = new Float64Array(pairs.length * 2);
@@ -484,6 +545,8 @@ export class PortraitDataset {
           continue;
         }
         lastOther = a.sec[i];
+        lastHolder = holderOf[a.sec[i]];
+        holders[m] = 1;
         owned[a.sec[i]]++;
         a.lo[m] = a.lo[i];
         a.hi[m] = a.hi[i];
@@ -493,11 +556,13 @@ export class PortraitDataset {
       const seeds = sectionSeeds(this.sectionCount);
       const values = new Uint8Array(m);
       for (let i = 0; i < m; i++) values[i] = sectionValue(seeds[a.sec[i]], keyDigest(a.lo[i], a.hi[i]), LOCATOR_BITS);
-      const built = buildLocator(a.lo.subarray(0, m), a.hi.subarray(0, m), values, LOCATOR_BITS, LOCATOR_SECTION_WORDS);
+      const fuse = buildLocator(a.lo.subarray(0, m), a.hi.subarray(0, m), values, LOCATOR_BITS, LOCATOR_SECTION_WORDS);
+      const common = commonTable(a.lo.subarray(0, m), a.hi.subarray(0, m), holders.subarray(0, m));
       this.locator = {
-        ...built,
+        ...fuse,
         ...(shared === undefined ? {} : { shared }),
         ...(sections === undefined ? {} : { sections }),
+        ...(common === undefined ? {} : { common }),
       };
     }
     if (this.locator === null) return null;
@@ -513,6 +578,7 @@ export class PortraitDataset {
         first: layout.first,
         layout,
         shared: decodeShared(this.locator.shared),
+        common: this.locator.common === undefined ? null : decodeCommon(this.locator.common),
       };
     }
     return this.locator;
@@ -787,6 +853,7 @@ export class PortraitDataset {
           ...this.alsoIn(c.chain),
           agreeing: c.chain.positions.length,
           fingerprints: b - a + 1,
+          ...commonOfSpan(located.held, a, b),
         });
       }
       result.matches.sort((x, y) => x.query_start - y.query_start);
@@ -865,20 +932,30 @@ export class PortraitDataset {
     hits: Uint8Array,
     found: number,
     bg: PortraitBackground,
-  ): { chains: Array<{ chain: LocatedChain; chance: number }>; chance: number } {
+  ): { chains: Array<{ chain: LocatedChain; chance: number }>; chance: number; held: Uint16Array } {
     const locator = this.locator!;
-    const { seeds, first } = this.locating!;
+    const { seeds, first, common } = this.locating!;
     const m = hits.length;
-    const at: number[] = [];
-    for (let i = 0; i < m; i++) if (hits[i]) at.push(i);
-    if (at.length === 0) return { chains: [], chance: 1 };
     const keys = portraitKeys(fp.winnow!.hashes);
     const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+    // a common n-gram (many articles or documents hold it: ./common.ts) is no one section's evidence: its hit neither
+    // votes for a section nor extends a chain; it stays a hit of the query (its hit rate, the naming's trials)
+    const held = new Uint16Array(m);
+    const at: number[] = [];
+    for (let i = 0; i < m; i++) {
+      if (!hits[i]) continue;
+      if (common !== null && (held[i] = commonHolders(common, words[2 * i], words[2 * i + 1])) > 0) continue;
+      at.push(i);
+    }
+    if (at.length === 0) return { chains: [], chance: 1, held };
     const stored = locatorValues(locator, words, at);
     const digests = new Uint32Array(at.length);
     for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
     // a chain of two agreeing hits never beats chance (m · C · p² ≫ 1 for any query of a pack's size)
-    const chains = locateChains(at, digests, stored, seeds, first, locator.bits, 3);
+    const chains = locateChains(at, digests, stored, seeds, first, locator.bits, 3, {
+      words: fp.winnow!.positions,
+      maxUnhitWords: MAX_UNHIT_WORDS,
+    });
     // the query's own hit rate outside its chains of three or more, shrunk towards the background's
     let inside = 0,
       spanned = 0;
@@ -906,6 +983,11 @@ export class PortraitDataset {
     }
     const stamp = new Int32Array(at.length);
     let stampNow = 0;
+    const uncommonBefore = new Int32Array(m + 1);
+    for (let j = 0, i = 0; i < m; i++) {
+      if (j < at.length && at[j] === i) j++;
+      uncommonBefore[i + 1] = j;
+    }
     const chanceOf = (positions: number[]): number => {
       stampNow++;
       let r = 0;
@@ -920,7 +1002,12 @@ export class PortraitDataset {
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
       const span = positions[r - 1] - positions[0] + 1;
-      return Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
+      const chain = Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
+      // the chain names its section only when the section agrees with more of the span's hits than some section of
+      // the pack would by chance; otherwise it is no evidence (hits that agree with a section more by a formula's
+      // history than by a copy)
+      const inSpan = uncommonBefore[positions[positions.length - 1] + 1] - uncommonBefore[positions[0]];
+      return Math.max(chain, namingChance(r, inSpan, C, locator.bits));
     };
     // each hit counts for one document: the strongest chain claims its hits, and a weaker chain keeps only the hits
     // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
@@ -938,7 +1025,7 @@ export class PortraitDataset {
       out.push({ chain: positions.length === chain.positions.length ? chain : { ...chain, positions }, chance: c });
     }
     out.sort((x, y) => x.chain.positions[0] - y.chain.positions[0]);
-    return { chains: out, chance };
+    return { chains: out, chance, held };
   }
 
   /** Size and content. */

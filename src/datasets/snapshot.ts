@@ -48,6 +48,7 @@ import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
 import { crc32 } from '../util/crc32.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
+import { commonFault } from './common.js';
 import { type LocatorData, locatorFault } from './locator.js';
 
 export { crc32 };
@@ -936,11 +937,12 @@ function decodePortrait(
 export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData {
   if (!isPlainObject(v)) fail('locator must be a map');
   const o = v as Record<string, unknown>;
-  checkKeys(o, new Set([...LOCATOR_KEYS, 'shared', 'sections']), 'locator', fail);
+  checkKeys(o, new Set([...LOCATOR_KEYS, 'shared', 'sections', 'common']), 'locator', fail);
   for (const k of LOCATOR_KEYS) if (!(k in o)) fail(`locator.${k} is missing`);
   if (!(o.cells instanceof Uint8Array)) fail('locator.cells must be bin');
   if (o.shared !== undefined && !(o.shared instanceof Uint8Array)) fail('locator.shared must be bin');
   if (o.sections !== undefined && !(o.sections instanceof Uint8Array)) fail('locator.sections must be bin');
+  if (o.common !== undefined && !(o.common instanceof Uint8Array)) fail('locator.common must be bin');
   for (const k of LOCATOR_KEYS.slice(0, 6)) if (!isCount(o[k])) fail(`locator.${k} must be a non-negative integer`);
   const d: LocatorData = {
     bits: o.bits as number,
@@ -956,8 +958,10 @@ export function checkLocator(v: unknown, fail: Fail, copy = false): LocatorData 
     ...(o.sections === undefined
       ? {}
       : { sections: copy ? (o.sections as Uint8Array).slice() : (o.sections as Uint8Array) }),
+    // optional, after it: a locator without common n-grams encodes as before
+    ...(o.common === undefined ? {} : { common: copy ? (o.common as Uint8Array).slice() : (o.common as Uint8Array) }),
   };
-  const fault = locatorFault(d);
+  const fault = locatorFault(d) ?? (d.common === undefined ? null : commonFault(d.common));
   if (fault) fail(fault);
   return d;
 }

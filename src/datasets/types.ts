@@ -255,6 +255,17 @@ export interface PortraitMatch {
   readonly agreeing?: number;
   /** Query fingerprints the run spans (agreeing hits, other hits and misses). */
   readonly fingerprints?: number;
+  /**
+   * Hits of the span whose n-gram many documents of the pack hold (at least 3 articles, or documents:
+   * src/datasets/common.ts): they are no one document's evidence and neither agree with nor extend the chain. Absent
+   * when there are none (and for packs built without the common n-grams).
+   */
+  readonly common_hits?: number;
+  /**
+   * The most documents (articles) of the pack holding one n-gram of the span (capped at 255): where it is high the
+   * span holds text the pack has in many places (a formula, a widely reproduced passage). Absent with `common_hits`.
+   */
+  readonly held_by?: number;
   /** Span in the query covered by the run of hits (UTF-16 offsets into the caller's string). */
   readonly query_start: number;
   readonly query_end: number;

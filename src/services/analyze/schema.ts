@@ -88,6 +88,17 @@ const PORTRAIT_DOCUMENT_FIELDS = {
   },
   agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
   fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
+  common_hits: {
+    type: 'integer',
+    minimum: 1,
+    description: "Hits of the span whose n-gram many of the pack's documents hold (no one document's evidence)",
+  },
+  held_by: {
+    type: 'integer',
+    minimum: 2,
+    maximum: 255,
+    description: 'The most documents (articles) of the pack holding one n-gram of the span (capped at 255)',
+  },
 } as const;
 
 /** What every match has: where it is in the query and the source, its kind, tokens and score. */

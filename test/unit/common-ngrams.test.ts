@@ -1,0 +1,106 @@
+/**
+ * What a portrait match may claim (src/datasets/common.ts, src/datasets/chains.ts, src/datasets/portrait.ts): the
+ * n-grams many documents hold are stored apart with their holder counts and are no one section's evidence; a chain
+ * ends where its hits end (no long unhit stretch between two agreeing hits); a chain names its section only when that
+ * section agrees with more of the span's hits than chance gives some section of the pack.
+ */
+import { describe, expect, it } from 'vitest';
+import { commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
+import { locateChains } from '../../src/datasets/chains.js';
+import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
+import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
+import { prng } from '../reference/core.js';
+
+function keys(n: number, seed: number) {
+  const rnd = prng(seed);
+  const lo = new Uint32Array(n),
+    hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    lo[i] = (rnd() * 2 ** 32) >>> 0;
+    hi[i] = (rnd() * 2 ** 32) >>> 0;
+  }
+  return { lo, hi };
+}
+
+describe('common n-grams', () => {
+  const n = 20_000;
+  const { lo, hi } = keys(n, 7);
+  // holders 1 … 400, most keys held once or twice
+  const holders = Uint32Array.from({ length: n }, (_, i) => (i % 10 === 0 ? 3 + (i % 400) : 1 + (i % 2)));
+  const bytes = commonTable(lo, hi, holders)!;
+  const c = decodeCommon(bytes);
+
+  it('stores exactly the keys of 3 or more holders, each with its count (capped at 255)', () => {
+    expect(c.min_holders).toBe(3);
+    expect(c.keys).toBe(n / 10);
+    for (let i = 0; i < n; i += 10) expect(commonHolders(c, lo[i], hi[i])).toBe(Math.min(255, holders[i]));
+    // 2.26 bytes per common key at pack sizes, more for a small set (the fuse needs more room below 10⁵ keys)
+    expect(bytes.length / c.keys).toBeGreaterThan(2);
+    expect(bytes.length / c.keys).toBeLessThan(3);
+  });
+
+  it('reads keys it does not hold as common at most at its 8-bit fingerprint rate', () => {
+    let wrong = 0,
+      tried = 0;
+    for (let i = 0; i < n; i++) {
+      if (i % 10 === 0) continue;
+      tried++;
+      if (commonHolders(c, lo[i], hi[i]) > 0) wrong++;
+    }
+    const absent = keys(20_000, 99);
+    for (let i = 0; i < 20_000; i++, tried++) if (commonHolders(c, absent.lo[i], absent.hi[i]) > 0) wrong++;
+    expect(wrong / tried).toBeLessThan(2 / 256);
+  });
+
+  it('is absent when no key has 3 holders, and damaged bytes are refused', () => {
+    expect(commonTable(lo, hi, new Uint32Array(n).fill(2))).toBeUndefined();
+    expect(commonFault(bytes)).toBeNull();
+    expect(commonFault(bytes.subarray(0, bytes.length - 1))).toMatch(/bytes/);
+    const wrongKeys = bytes.slice();
+    new DataView(wrongKeys.buffer).setUint32(16, c.keys * 3, true);
+    expect(commonFault(wrongKeys)).toMatch(/sizing/);
+    expect(() => decodeCommon(bytes.subarray(0, 8))).toThrow(
+      expect.objectContaining({ code: 'SNAPSHOT_INCOMPATIBLE' }),
+    );
+  });
+});
+
+describe('the naming of a chain', () => {
+  it('names a section that agrees with (nearly) every hit of its span, not one that agrees with a few', () => {
+    // an edited 80-word passage of a book of a pack of 11,387 sections: 8 of its 9 hits agree
+    expect(namingChance(8, 9, 11_387, 4)).toBe(0);
+    // a wrong section with 6 of the 9 (the chance a pack's sections give that, about 0.05 · 10)
+    expect(namingChance(6, 9, 11_387, 4)).toBeGreaterThan(NAMING_ALPHA);
+    // a formula's 4 of 5 in a pack of 7,703 sections
+    expect(namingChance(4, 5, 7_703, 4)).toBeGreaterThan(NAMING_ALPHA);
+    // a copied passage: 30 of 30
+    expect(namingChance(30, 30, 30_000, 4)).toBe(0);
+  });
+});
+
+describe('the span of a chain', () => {
+  const C = 100;
+  const seeds = sectionSeeds(C);
+  const first = sectionIndex(new Array(C).fill(4096), 4096);
+  const rnd = prng(3);
+
+  it('ends where its hits end: a long unhit stretch of the query splits it, the edits of a copy do not', () => {
+    // 40 fingerprints: 0–14 and 25–39 are hits agreeing with section 42, 15–24 misses
+    const at = [...Array.from({ length: 15 }, (_, i) => i), ...Array.from({ length: 15 }, (_, i) => 25 + i)];
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const stored = Uint8Array.from(digests, (g) => sectionValue(seeds[42], g, 4));
+    const chainsOver = (gapWords: number) => {
+      // fingerprints every 2 words, the misses spanning `gapWords` words
+      const words = Array.from({ length: 40 }, (_, i) => 2 * i + (i >= 25 ? gapWords : 0));
+      return locateChains(at, digests, stored, seeds, first, 4, 3, { words, maxUnhitWords: MAX_UNHIT_WORDS }).filter(
+        (c) => c.section === 42,
+      );
+    };
+    // the misses are 10 fingerprints: 20 words and a few more between the two agreeing hits: bridged
+    expect(chainsOver(0).map((c) => c.positions.length)).toEqual([30]);
+    // the same 10 fingerprints spread over 60 more words: a stretch nothing holds, the chain ends
+    expect(chainsOver(60).map((c) => c.positions.length)).toEqual([15, 15]);
+    // without the limit the gap in fingerprints alone bridges both
+    expect(locateChains(at, digests, stored, seeds, first, 4, 3).filter((c) => c.section === 42).length).toBe(1);
+  });
+});
