@@ -21,7 +21,8 @@
 //
 //   node bench/eval-false-attribution.mjs [--quick] [--check] [--out FILE]
 //        --quick: fewer texts per length (CI);  --check: exit 1 under the floors (CHECK below)
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyse, buildCases, caseEngine, LENGTHS, LONG, pairedWith } from './attribution-cases.mjs';
 import { genreName, hasSharedData, mulberry32 } from './natural-texts.mjs';
@@ -56,6 +57,9 @@ const CHECK_FLOORS = {
   verbatim_found_400: 0.95,
   ece_max: 0.03,
   negatives_rise: 0.0001,
+  // genres: invented Wikipedia-style articles never at ≥ 50, and no match at all on 95 % of the held-out ones
+  genre_wikipedia_ge50: 0,
+  genre_wikipedia_no_match: 0.95,
 };
 
 const { createEngine } = await import('../dist/index.js');
@@ -467,6 +471,63 @@ for (const [name, stage] of [
   );
 }
 
+/**
+ * Genres of text in no pack that look like what a pack holds, with the default packs as `npm start` serves them:
+ * invented Wikipedia-style articles of 14 subjects (bench/data/invented-articles.mjs: a tune part and a held-out part
+ * the evidence rules were never adjusted on), the invented articles of the round-6 reproduction
+ * (test/fixtures/texts/false-95-round6/) and cliché-dense romance paragraphs. Every match is a false one.
+ */
+async function genresStage() {
+  const { inventedArticles, clicheFiction } = await import('./data/invented-articles.mjs');
+  const dir = fileURLToPath(new URL('../test/fixtures/texts/false-95-round6/', import.meta.url));
+  const reproduction = readdirSync(dir)
+    .filter((f) => f.startsWith('invented-'))
+    .sort()
+    .map((f) => ({ id: f, text: readFileSync(join(dir, f), 'utf8') }));
+  const engine = await createEngine({ packs: 'default' });
+  const measure = async (items) => {
+    const rows = [];
+    for (const x of items) {
+      const r = await engine.analyze({ content: x.text, content_type: 'text' });
+      const portrait = r.matches.filter((m) => m.kind === 'portrait');
+      rows.push({
+        ...x,
+        confidence: r.confidence,
+        matches: portrait.length,
+        names: portrait.map((m) => m.article?.title ?? m.document_id),
+      });
+    }
+    return {
+      n: rows.length,
+      ge50: rows.filter((x) => x.confidence >= 50).length,
+      no_match: share(rows, (x) => x.matches === 0),
+      max: rows.reduce((a, x) => Math.max(a, x.confidence), 0),
+      matched: rows.filter((x) => x.matches > 0).map((x) => ({ id: x.id, confidence: x.confidence, names: x.names })),
+    };
+  };
+  try {
+    const articles = inventedArticles();
+    const out = {
+      wikipedia_invented_tune: await measure(articles.filter((x) => x.part === 'tune')),
+      wikipedia_invented_held_out: await measure(articles.filter((x) => x.part === 'held-out')),
+      reproduction_round6: await measure(reproduction),
+      cliche_fiction: await measure(clicheFiction()),
+    };
+    out.wikipedia_invented_held_out.subjects = [...new Set(articles.map((x) => x.subject))];
+    return out;
+  } finally {
+    engine.dispose();
+  }
+}
+
+if (arg('kinds', 'portrait,exact,postgres,remote,genres').split(',').includes('genres')) {
+  const t0 = performance.now();
+  report.genres = await genresStage();
+  report.genres.seconds = round((performance.now() - t0) / 1000, 1);
+  for (const [g, v] of Object.entries(report.genres))
+    if (v.n !== undefined) log(`genre ${g}: ${v.ge50}/${v.n} ≥ 50, no match ${v.no_match.k}/${v.n}, max ${v.max}`);
+}
+
 report.cases = cases;
 writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`);
 log(`wrote ${OUT}`);
@@ -514,6 +575,15 @@ if (CHECK) {
         fails.push(`${kind}: negatives' mean dataset confidence rises with length at ${means[i][0]} words`);
     if (k.score.test.negatives.k > 0) fails.push(`${kind}: score of ${k.score.test.negatives.k} fresh works ≥ 50`);
     if (k.score.test.monitors.match_found_events > 0) fails.push(`${kind}: match.found on fresh works`);
+  }
+  const g = report.genres;
+  if (g) {
+    for (const name of ['wikipedia_invented_tune', 'wikipedia_invented_held_out', 'reproduction_round6'])
+      if (g[name].ge50 > CHECK_FLOORS.genre_wikipedia_ge50) fails.push(`genre ${name}: ${g[name].ge50} at ≥ 50`);
+    if (g.wikipedia_invented_held_out.no_match.share < CHECK_FLOORS.genre_wikipedia_no_match)
+      fails.push(`genre wikipedia_invented_held_out: no match on ${g.wikipedia_invented_held_out.no_match.share}`);
+    if (g.cliche_fiction.ge50 / g.cliche_fiction.n > CHECK_FLOORS.negatives_ge50_per_length)
+      fails.push(`genre cliche_fiction: ${g.cliche_fiction.ge50} at ≥ 50`);
   }
   if (fails.length) {
     for (const f of fails) console.log(`FAIL false attribution: ${f}`);

@@ -235,7 +235,7 @@ if (args['wiki-texts'] && existsSync(args['wiki-texts'])) {
       drawn++;
       const at = 20 + Math.floor(rnd() * (a.words.length - 220));
       const probe = a.words.slice(at + 120, at + 150).join(' ');
-      for (const [kind, f] of Object.entries({ verbatim: (w) => w, replaced })) {
+      for (const [kind, f] of Object.entries({ verbatim: (w) => w, replaced: editKinds(rnd).replaced })) {
         for (const [n, from] of [
           [200, at],
           [80, at + 100],

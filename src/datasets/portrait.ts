@@ -148,15 +148,15 @@ const SHRINK_PLACES = 50;
 const AGREEMENT_MARGIN = 2;
 /**
  * The most chance that some section agrees with a chain's hits as well as its own does, for the chain to name it
- * ({@link namingChance}).
+ * ({@link namingChance}); above it the match is in the pack, its document uncertain (`document_id` null).
  */
-export const NAMING_ALPHA = 0.01;
+export const NAMING_ALPHA = 0.1;
 /**
  * Words between two agreeing hits of a chain that no hit of its covers, at most: a copy's edits leave such stretches
  * (one word replaced in ten kills about half of its 5-grams, and a stretch this long in 1 % of edits); a run of
  * invented names between formulas a pack holds leaves longer ones. Past it the chain ends.
  */
-export const MAX_UNHIT_WORDS = 24;
+export const MAX_UNHIT_WORDS = 32;
 
 /**
  * The holder of each global section, for counting the holders of an n-gram (./common.ts): the first section of its
@@ -173,7 +173,7 @@ function holdersOf(layout: SectionLayout, docOf: Uint32Array): Uint32Array {
 /**
  * The chance that some section of a pack of C sections agrees with at least r of the n hits of a span by chance:
  * C · P(Binomial(n − 1, 2⁻ᵛ) ≥ r − 1) (the first agreeing hit is where the chain was started). A chain names its
- * section only when this is at most {@link NAMING_ALPHA}.
+ * section only when this is at most {@link NAMING_ALPHA}: returns 0 then, else the chance.
  * @example namingChance(8, 9, 11387, 4) < NAMING_ALPHA // true: 8 of 9 hits agree
  */
 export function namingChance(r: number, n: number, C: number, bits: number): number {
@@ -834,31 +834,44 @@ export class PortraitDataset {
         if (c.chance > alpha) continue;
         const a = c.chain.positions[0],
           b = c.chain.positions[c.chain.positions.length - 1];
-        const doc = this.docs[c.chain.doc];
-        const [from, to] = this.sectionWords(c.chain.doc, c.chain.first_section, c.chain.section);
-        const article = this.articleAt(c.chain.doc, c.chain.first_section, c.chain.section);
-        result.matches.push({
+        const span = {
           dataset_id,
           query_start: w.starts[a],
           query_end: w.ends[b],
           tokens: Math.min(fp.token_count, w.positions[b] - w.positions[a] + SIZE),
-          document_id: doc.id,
           source_start: null,
           source_end: null,
-          kind: 'portrait',
+          kind: 'portrait' as const,
           score: 1 - c.chance,
-          document: documentRef(doc),
-          source_words: [from, to],
-          ...(article === undefined ? {} : { article }),
-          ...this.alsoIn(c.chain),
+        };
+        const tail = {
           agreeing: c.chain.positions.length,
           fingerprints: b - a + 1,
           ...commonOfSpan(located.held, a, b),
-        });
+        };
+        // in the pack, the document uncertain: its hits agree with the section little more than chance allows
+        if (!c.named) result.matches.push({ ...span, document_id: null, ...tail });
+        else result.matches.push({ ...span, ...this.named(c.chain), ...tail });
       }
       result.matches.sort((x, y) => x.query_start - y.query_start);
     }
     return result;
+  }
+
+  /** What a match names for a chain: its document, the words of its section(s), its article, the other holders. */
+  private named(
+    chain: LocatedChain,
+  ): Pick<PortraitMatch, 'document_id' | 'document' | 'source_words' | 'article' | 'also_in'> {
+    const doc = this.docs[chain.doc];
+    const [from, to] = this.sectionWords(chain.doc, chain.first_section, chain.section);
+    const article = this.articleAt(chain.doc, chain.first_section, chain.section);
+    return {
+      document_id: doc.id,
+      document: documentRef(doc),
+      source_words: [from, to],
+      ...(article === undefined ? {} : { article }),
+      ...this.alsoIn(chain),
+    };
   }
 
   /** Word offsets [start, end) in document `d` of its global sections `lo` … `hi`. */
@@ -932,7 +945,7 @@ export class PortraitDataset {
     hits: Uint8Array,
     found: number,
     bg: PortraitBackground,
-  ): { chains: Array<{ chain: LocatedChain; chance: number }>; chance: number; held: Uint16Array } {
+  ): { chains: Array<{ chain: LocatedChain; chance: number; named: boolean }>; chance: number; held: Uint16Array } {
     const locator = this.locator!;
     const { seeds, first, common } = this.locating!;
     const m = hits.length;
@@ -1002,19 +1015,29 @@ export class PortraitDataset {
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
       const span = positions[r - 1] - positions[0] + 1;
-      const chain = Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
-      // the chain names its section only when the section agrees with more of the span's hits than some section of
-      // the pack would by chance; otherwise it is no evidence (hits that agree with a section more by a formula's
-      // history than by a copy)
+      return Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
+    };
+    // a chain names its section only when the section agrees with more of the span's (uncommon) hits than some section
+    // of the pack would by chance; otherwise its hits are in the pack, the document uncertain
+    const named = (positions: number[]): boolean => {
+      stampNow++;
+      let r = 0;
+      for (const x of positions) {
+        const id = ngramAt[x];
+        if (stamp[id] !== stampNow) {
+          stamp[id] = stampNow;
+          r++;
+        }
+      }
       const inSpan = uncommonBefore[positions[positions.length - 1] + 1] - uncommonBefore[positions[0]];
-      return Math.max(chain, namingChance(r, inSpan, C, locator.bits));
+      return namingChance(r, inSpan, C, locator.bits) === 0;
     };
     // each hit counts for one document: the strongest chain claims its hits, and a weaker chain keeps only the hits
     // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
     const ranked = chains.map((chain) => ({ chain, chance: chanceOf(chain.positions) }));
     ranked.sort((x, y) => x.chance - y.chance || x.chain.positions[0] - y.chain.positions[0]);
     const claimed = new Uint8Array(m);
-    const out: Array<{ chain: LocatedChain; chance: number }> = [];
+    const out: Array<{ chain: LocatedChain; chance: number; named: boolean }> = [];
     let chance = 1;
     for (const { chain } of ranked) {
       const positions = chain.positions.filter((x) => claimed[x] === 0);
@@ -1022,7 +1045,11 @@ export class PortraitDataset {
       const c = chanceOf(positions);
       for (const x of positions) claimed[x] = 1;
       if (c < chance) chance = c;
-      out.push({ chain: positions.length === chain.positions.length ? chain : { ...chain, positions }, chance: c });
+      out.push({
+        chain: positions.length === chain.positions.length ? chain : { ...chain, positions },
+        chance: c,
+        named: named(positions),
+      });
     }
     out.sort((x, y) => x.chain.positions[0] - y.chain.positions[0]);
     return { chains: out, chance, held };
