@@ -73,6 +73,8 @@ describe('the naming of a chain', () => {
     expect(namingChance(6, 9, 11_387, 4)).toBeGreaterThan(NAMING_ALPHA);
     // a formula's 4 of 5 in a pack of 7,703 sections
     expect(namingChance(4, 5, 7_703, 4)).toBeGreaterThan(NAMING_ALPHA);
+    // 5 of 5 in a pack of 7,703 sections (0.12: the bound takes the first agreeing hit as given)
+    expect(namingChance(5, 5, 7_703, 4)).toBe(0);
     // a copied passage: 30 of 30
     expect(namingChance(30, 30, 30_000, 4)).toBe(0);
   });
