@@ -63,6 +63,7 @@ const CHECK_FLOORS = {
 };
 
 const { createEngine } = await import('../dist/index.js');
+const { detokenizeWikiText } = await import('../dist/packs.js');
 const log = (s) => console.error(s);
 const round = (x, d = 4) => (x === null || x === undefined ? x : Math.round(x * 10 ** d) / 10 ** d);
 const { natural, books, negatives, long, positives, excerpt } = buildCases({ quick: QUICK });
@@ -471,6 +472,24 @@ for (const [name, stage] of [
   );
 }
 
+/** Two 120-word excerpts of each of WikiText-2's test articles (detokenised), from a third and two thirds in. */
+function otherPart() {
+  const file = fileURLToPath(new URL('../../shared/data/wikitext-2-raw-test/articles.jsonl', import.meta.url));
+  const out = [];
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const a = JSON.parse(line);
+    const words = detokenizeWikiText(a.text)
+      .split(/\s+/)
+      .filter((w) => w && w !== '=');
+    for (const at of [1 / 3, 2 / 3]) {
+      const from = Math.floor(words.length * at);
+      if (words.length < 400) continue;
+      out.push({ id: `${a.id}@${at.toFixed(2)}`, title: a.title, text: words.slice(from, from + 120).join(' ') });
+    }
+  }
+  return out;
+}
+
 /**
  * Genres of text in no pack that look like what a pack holds, with the default packs as `npm start` serves them:
  * invented Wikipedia-style articles of 14 subjects (bench/data/invented-articles.mjs: a tune part and a held-out part
@@ -485,13 +504,14 @@ async function genresStage() {
     .sort()
     .map((f) => ({ id: f, text: readFileSync(join(dir, f), 'utf8') }));
   const engine = await createEngine({ packs: 'default' });
-  const measure = async (items) => {
+  const measure = async (items, datasets) => {
     const rows = [];
     for (const x of items) {
-      const r = await engine.analyze({ content: x.text, content_type: 'text' });
+      const r = await engine.analyze({ content: x.text, content_type: 'text' }, datasets ? { datasets } : {});
       const portrait = r.matches.filter((m) => m.kind === 'portrait');
       rows.push({
-        ...x,
+        id: x.id,
+        ...(x.title === undefined ? {} : { title: x.title }),
         confidence: r.confidence,
         matches: portrait.length,
         names: portrait.map((m) => m.article?.title ?? m.document_id),
@@ -502,7 +522,9 @@ async function genresStage() {
       ge50: rows.filter((x) => x.confidence >= 50).length,
       no_match: share(rows, (x) => x.matches === 0),
       max: rows.reduce((a, x) => Math.max(a, x.confidence), 0),
-      matched: rows.filter((x) => x.matches > 0).map((x) => ({ id: x.id, confidence: x.confidence, names: x.names })),
+      matched: rows
+        .filter((x) => x.matches > 0)
+        .map((x) => ({ id: x.id, title: x.title, confidence: x.confidence, names: x.names })),
     };
   };
   try {
@@ -512,7 +534,15 @@ async function genresStage() {
       wikipedia_invented_held_out: await measure(articles.filter((x) => x.part === 'held-out')),
       reproduction_round6: await measure(reproduction),
       cliche_fiction: await measure(clicheFiction()),
+      // articles of another part of Wikipedia (WikiText-2's test articles, which pack:wikipedia-wikitext holds) read
+      // against the two WikiExtractor packs alone: the chance agreement of Wikipedia's own style. A match may be true
+      // (an article the packs also hold, or text two articles share): `other_article` counts those naming an article
+      // of another title
+      wikipedia_other_part: await measure(otherPart(), ['pack:wikipedia-articles', 'pack:wikipedia-core']),
     };
+    const other = out.wikipedia_other_part;
+    other.other_article = other.matched.filter((x) => x.names.some((n) => n !== x.title && n !== null)).length;
+    other.uncertain = other.matched.filter((x) => x.names.includes(null)).length;
     out.wikipedia_invented_held_out.subjects = [...new Set(articles.map((x) => x.subject))];
     return out;
   } finally {
