@@ -10,6 +10,9 @@ import { locateChains } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
 import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
 import { prng } from '../reference/core.js';
+import { createEngine } from '../../src/index.js';
+import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
+import { book } from '../fixtures/texts/index.js';
 
 function keys(n: number, seed: number) {
   const rnd = prng(seed);
@@ -104,5 +107,32 @@ describe('the span of a chain', () => {
     expect(chainsOver(60).map((c) => c.positions.length)).toEqual([15, 15]);
     // without the limit the gap in fingerprints alone bridges both
     expect(locateChains(at, digests, stored, seeds, first, 4, 3).filter((c) => c.section === 42).length).toBe(1);
+  });
+});
+
+describe('a portrait that locates keeps its common n-grams in its snapshot', () => {
+  it('counts holders across documents, round-trips them, and refuses damaged ones', async () => {
+    const formula = 'was a British Liberal Party politician who sat in the House of Commons from 1880 to 1895';
+    const words = book('austen-persuasion').split(/\s+/);
+    // four documents share the formula, each with text of its own
+    const docs = Array.from({ length: 4 }, (_, j) => ({
+      id: `d${j}`,
+      text: `${words.slice(1000 + 300 * j, 1250 + 300 * j).join(' ')} Person${j} ${formula}. ${words.slice(5000 + 300 * j, 5250 + 300 * j).join(' ')}`,
+    }));
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'p', kind: 'portrait', locate: true, window: 4 }, docs);
+    const bytes = engine.exportDataset('p');
+    const data = decodeDataset(bytes, { kind: 'portrait' }) as PortraitDatasetData;
+    const common = decodeCommon(data.locator!.common!);
+    expect(common.keys).toBeGreaterThan(0);
+    expect(common.keys).toBeLessThan(20);
+    const other = await createEngine();
+    await other.importDataset(bytes);
+    expect(other.exportDataset('p')).toEqual(bytes);
+    const damaged = { ...data, locator: { ...data.locator!, common: data.locator!.common!.subarray(1) } };
+    expect(() => encodeDataset(damaged)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    // the formula alone, with a new name: no document named
+    const r = await engine.search(`Someone Else ${formula}.`, { datasets: ['p'] });
+    expect(r.matches.filter((m) => m.document_id !== null)).toEqual([]);
   });
 });
