@@ -68,17 +68,11 @@ import { Exchange } from './pipeline/exchange.js';
 import { answerFailure } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
 import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
-import {
-  admitUpload,
-  declaredLength,
-  holdDocumentWork,
-  holdLargeWork,
-  refuseDeclaredLength,
-} from './pipeline/limits.js';
+import { admitUpload, holdDocumentWork, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
 import { parseQuery } from './pipeline/query.js';
-import { readBody } from './pipeline/read-body.js';
+import { bodyDeadlinesOf, readBody, type BodyDeadlines } from './pipeline/read-body.js';
 import { routeContext, runRoute, type RouteEnvironment } from './pipeline/route.js';
 
 export { CLIENT_CLOSED_REQUEST } from './pipeline/failure.js';
@@ -170,12 +164,19 @@ export interface HandlerOptions {
    */
   readonly modelFetch?: typeof fetch;
   /**
-   * How many requests with a body of 1 MiB or more run at once, and how many wait for a place (in order); one more
-   * is answered 503 `SERVICE_UNAVAILABLE` with `Retry-After`, before its body is read. Each holds tens to hundreds
-   * of MB while it runs, so this bounds the server's peak memory (src/http/large-work.ts).
-   * @default { running: 4, waiting: 16 }
+   * How many requests with a body of 1 MiB or more (or a document file) run at once once their bodies are read,
+   * how many wait for a place (in order), and for how long; one more, or one that waited that long, is answered 503
+   * `SERVICE_UNAVAILABLE` with `Retry-After`. Each holds tens to hundreds of MB while it runs, so this bounds the
+   * server's peak memory (src/http/large-work.ts).
+   * @default { running: 4, waiting: 16, waitMs: 30000 }
    */
   readonly largeRequests?: LargeWorkLimits;
+  /**
+   * How slowly a request body may arrive: a stretch of `idleMs` without a byte, or an average under
+   * `minBytesPerSecond` once its first `graceMs` are over, is answered 408 `REQUEST_TIMEOUT` (src/http/pipeline/read-body.ts).
+   * @default { idleMs: 10000, minBytesPerSecond: 4096, graceMs: 10000 }
+   */
+  readonly bodyDeadlines?: BodyDeadlines;
   /**
    * How many uploads of one account (bodies of 1 MiB or more, or of unknown length, and multipart files) wait for
    * one of its plan's places (`uploads`: Free 2 at once), and for how long; one more, or one that waited that long, is
@@ -307,6 +308,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const largeWork = new LargeWorkGate(options.largeRequests);
+  const deadlines = bodyDeadlinesOf(options.bodyDeadlines);
   const uploads = new UploadGate(options.uploads);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
@@ -367,11 +369,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const limit = await checkBeforeBody(x, found, env, principal); // what the path names: 404, 403; 413
       // an upload waits, unread, for one of its account's places (the plan's `uploads`): 429 past the line's bounds
       await admitUpload(x, uploads, route, principal, services.plan);
-      // a large body waits for its place before it is read (its size declared), or right after (chunked): 503
-      await holdLargeWork(x, largeWork, route.body ? declaredLength(request) : null);
-      // an account's bodies are read, and its forms parsed, in its own turns of the event loop (ownerTurn)
+      // an account's bodies are read, and its forms parsed, in its own turns of the event loop (ownerTurn); a body
+      // that stops or crawls is 408 (bodyDeadlines), one over the limit 413 as the bytes stream
       const turn = principal ? turnOf(principal.account) : undefined;
-      const raw = await readBody(request, route.body, limit.bytes, limit.reason, turn); // 413 as the bytes stream
+      const raw = await readBody(request, route.body, limit.bytes, limit.reason, {
+        turn,
+        deadlines,
+        watch: limit.watch,
+      });
+      // a large body takes its place once it is read, not while it arrives: a slow one holds only its account's
+      // upload place, never the service's; the wait for a place is bounded (503 with Retry-After)
       await holdLargeWork(x, largeWork, raw.length);
       const body = await decodeBody(x, found, raw, principal, bodies, turn); // 400, 422; 413 for a file over the plan's
       if (route.files) await holdDocumentWork(x, largeWork, body); // a document file of any size takes a place: 503
