@@ -65,7 +65,7 @@ import type { JsonBodyOffload } from './json-body.js';
 import { authenticateCaller, type AuthServices } from './pipeline/auth.js';
 import { checkBeforeBody, checkMediaType, decodeBody } from './pipeline/body.js';
 import { Exchange } from './pipeline/exchange.js';
-import { answerFailure } from './pipeline/failure.js';
+import { answerFailure, type ServerErrorHook } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
 import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
 import { admitUpload, holdDocumentWork, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
@@ -208,10 +208,13 @@ export interface HandlerOptions {
    */
   readonly datasetsReadOnly?: string;
   /**
-   * Called with every unexpected error (those answered 500 `INTERNAL`) and its request id, for the
-   * operator's logs. The client never sees the error. Credentials are never passed here.
+   * Called with every error answered 500 (`INTERNAL`, and the engine's own 500 codes), its request id and where it
+   * failed (method, route template, operation id), for the operator's logs. The client never sees the error, only
+   * the request id. Credentials are never passed here.
+   * @default one JSON line on stderr per 500 (`logServerError`: time, request id, method, route, the error's class,
+   * code, message and stack)
    */
-  readonly onError?: (error: unknown, requestId: string) => void;
+  readonly onError?: ServerErrorHook;
   /**
    * Where the catalogue jobs (`POST /api/v1/jobs`) are kept. The handler submits, reads, cancels and deletes them;
    * it runs none: the host runs the one runner beside it (`startJobRunner(engine)`, as `trainprint serve` does), or
