@@ -53,6 +53,7 @@ import {
   type TargetModel,
 } from '../library.js';
 import { LargeWorkGate, type LargeWorkLimits } from './large-work.js';
+import { typedUnreachable, unreachableAsTyped } from './upstream.js';
 import { UploadGate, type UploadLimits } from './uploads.js';
 import { turnOf } from '../util/steps.js';
 import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
@@ -441,16 +442,19 @@ async function targetModel(
     if ('reason' in r) refuse(r.reason);
     else pinned = r.fetch;
   }
-  fetchFn ??= pinned;
-  return createOpenAICompatibleModel({
-    baseUrl: url.href,
-    model: spec.model,
-    timeoutMs,
-    ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
-    ...(spec.api === undefined ? {} : { api: spec.api }),
-    ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
-    ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
-  });
+  // a connection that fails reaches the client as UPSTREAM_UNREACHABLE, never as the socket's error text
+  const reaching = unreachableAsTyped(fetchFn ?? pinned ?? ((input, init) => globalThis.fetch(input, init)));
+  return typedUnreachable(
+    createOpenAICompatibleModel({
+      baseUrl: url.href,
+      model: spec.model,
+      timeoutMs,
+      ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
+      ...(spec.api === undefined ? {} : { api: spec.api }),
+      ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
+      fetch: reaching,
+    }),
+  );
 }
 
 /** Which hosts the server calls: the URL policy, and the resolver that checks and pins names under the default one. */
