@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNREACHABLE'
+  | 'REQUEST_TIMEOUT'
   | 'METHOD_NOT_ALLOWED'
   | 'MALFORMED_JSON'
   | 'INTERNAL'
@@ -63,6 +65,8 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = Object.freeze({
   RATE_LIMITED: "A limit of the caller's plan is reached (calls per day, or work at once)",
   UPSTREAM_ERROR: 'The model service returned an error',
   UPSTREAM_TIMEOUT: 'The model service did not answer in time',
+  UPSTREAM_UNREACHABLE: 'The model service could not be reached',
+  REQUEST_TIMEOUT: 'The request body came too slowly',
   METHOD_NOT_ALLOWED: 'The method is not allowed on this path',
   MALFORMED_JSON: 'The request body is not valid JSON',
   INTERNAL: 'An unexpected error occurred',
@@ -95,6 +99,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   RATE_LIMITED: 429,
   UPSTREAM_ERROR: 502,
   UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_UNREACHABLE: 502,
+  REQUEST_TIMEOUT: 408,
   METHOD_NOT_ALLOWED: 405,
   MALFORMED_JSON: 400,
   INTERNAL: 500,

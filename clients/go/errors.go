@@ -31,6 +31,8 @@ const (
 	CodeRateLimited          = "RATE_LIMITED"
 	CodeUpstreamError        = "UPSTREAM_ERROR"
 	CodeUpstreamTimeout      = "UPSTREAM_TIMEOUT"
+	CodeUpstreamUnreachable  = "UPSTREAM_UNREACHABLE"
+	CodeRequestTimeout       = "REQUEST_TIMEOUT"
 	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	CodeMalformedJSON        = "MALFORMED_JSON"
 	CodeMalformedRequest     = "MALFORMED_REQUEST"
@@ -145,7 +147,7 @@ var kindByCode = map[string]error{
 	CodeMalformedJSON: ErrInvalidInput, CodeMalformedRequest: ErrInvalidInput,
 	CodeUnauthorized: ErrUnauthorized, CodeForbidden: ErrForbidden, CodeNotFound: ErrNotFound,
 	CodeConflict: ErrConflict, CodeAlreadyExists: ErrConflict, CodeRateLimited: ErrRateLimited,
-	CodeUpstreamError: ErrUpstream, CodeUpstreamTimeout: ErrUpstream,
+	CodeUpstreamError: ErrUpstream, CodeUpstreamTimeout: ErrUpstream, CodeUpstreamUnreachable: ErrUpstream,
 	CodeNetworkError: ErrNetwork, CodeTimeout: ErrTimeout,
 }
 

@@ -114,7 +114,9 @@ export function* alignedResultSteps(
       details.set(id, { ...(details.get(id) as Extract<DatasetSearchDetail, { kind: 'exact' }>), aligned: found });
     const own = mergeAligned(r.matches, aligned.get(id), (docId) => d.documentIndex(docId));
     s.coverage[id] = tokenCoverage(own, fp);
-    matches.push(...own);
+    // one at a time: a spread passes every match as an argument, and a repetitive query has hundreds of thousands
+    // (a 2 MB text of one sentence repeated: RangeError, maximum call stack size exceeded)
+    for (const m of own) matches.push(m);
     yield PAUSE;
   }
   // Longest first; among equally long passages (one passage copied into many documents) the one that is
@@ -127,7 +129,7 @@ export function* alignedResultSteps(
   };
   matches.sort((a, b) => b.tokens - a.tokens || a.query_start - b.query_start || docChars(a) - docChars(b));
   s.nearMatches.sort((a, b) => b.score - a.score);
-  matches.push(...s.nearMatches);
+  for (const m of s.nearMatches) matches.push(m);
   const result: SearchResult = { matches, coverage: s.coverage, query_tokens: fp.token_count, alignment: report };
   return {
     result: s.options.portraitHits ? { ...result, portrait_hits: s.portraitRuns } : result,

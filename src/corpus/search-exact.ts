@@ -53,7 +53,7 @@ export function* searchExactSteps<X extends ExactSearchable>(
   const r = yield* d.seedSteps(x, fp, minTokens);
   yield PAUSE;
   const nearFound = reworded ? x.searchNear(fp.minhash!, near, query.length, fp.token_count) : [];
-  s.nearMatches.push(...nearFound);
+  for (const m of nearFound) s.nearMatches.push(m); // not a spread: there may be more than the stack takes
   const pairCandidates = pairs ? yield* d.pairCandidateSteps(x, pairs, s) : null;
   const exact = candidateHits > 2 ? r.candidates.filter((c) => c.hits >= candidateHits) : r.candidates;
   for (const candidate of withPairCandidates(exact, pairCandidates)) {

@@ -18,9 +18,9 @@ export function* searchPortraitSteps(d: PortraitDataset, s: LocalSearch): Genera
     s.winnowed.set(d.window, qw);
   }
   const r = yield* d.searchSteps(qw, s.options.alpha);
-  if (s.options.portraitHits) s.portraitRuns.push(...r.runs);
+  if (s.options.portraitHits) for (const run of r.runs) s.portraitRuns.push(run); // not spreads: unbounded lists
   s.coverage[id] = { ...tokenCoverage(r.matches, s.fp), membership: membership(r) };
-  s.matches.push(...r.matches);
+  for (const m of r.matches) s.matches.push(m);
   s.details.set(id, { kind: 'portrait', search: r, near: [] });
   yield PAUSE;
 }

@@ -16,6 +16,8 @@
 
 import {
   buildTree,
+  codeSetFault,
+  dynamicSetsFault,
   CLEN_ORDER,
   DIST_BASE,
   DIST_EXTRA,
@@ -228,6 +230,8 @@ export class StreamInflater {
     if (hlit > 286 || hdist > 30) throw new InflateError('too many codes');
     const clens = new Uint8Array(19);
     for (let i = 0; i < hclen; i++) clens[CLEN_ORDER[i]] = this.#bits(3);
+    const clFault = codeSetFault(clens, 'code lengths');
+    if (clFault !== null) throw new InflateError(clFault);
     const clTree = buildTree(clens, 19);
     const lengths = new Uint8Array(hlit + hdist);
     for (let n = 0; n < hlit + hdist; ) {
@@ -247,6 +251,9 @@ export class StreamInflater {
         n += rep;
       }
     }
+    // over-subscribed or incomplete sets are refused as zlib refuses them: a part other readers refuse is not read
+    const fault = dynamicSetsFault(lengths, hlit);
+    if (fault !== null) throw new InflateError(fault);
     this.#lit = buildTree(lengths.subarray(0, hlit), hlit);
     this.#dist = buildTree(lengths.subarray(hlit), hdist);
   }

@@ -103,6 +103,8 @@ export interface BodyAllowance {
   readonly reason: string;
   /** Gives back what the check reserved for this request; the handler calls it once the request has ended. */
   readonly release?: () => void;
+  /** Sees each chunk of the body as it is read, and refuses it by throwing (a job's items counted: body-items.ts). */
+  readonly watch?: (chunk: Uint8Array) => void;
 }
 
 /**

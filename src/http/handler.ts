@@ -53,6 +53,7 @@ import {
   type TargetModel,
 } from '../library.js';
 import { LargeWorkGate, type LargeWorkLimits } from './large-work.js';
+import { typedUnreachable, unreachableAsTyped } from './upstream.js';
 import { UploadGate, type UploadLimits } from './uploads.js';
 import { turnOf } from '../util/steps.js';
 import { authSubjects, oauthClientSubjects, throttled } from './auth-throttle.js';
@@ -65,20 +66,14 @@ import type { JsonBodyOffload } from './json-body.js';
 import { authenticateCaller, type AuthServices } from './pipeline/auth.js';
 import { checkBeforeBody, checkMediaType, decodeBody } from './pipeline/body.js';
 import { Exchange } from './pipeline/exchange.js';
-import { answerFailure } from './pipeline/failure.js';
+import { answerFailure, type ServerErrorHook } from './pipeline/failure.js';
 import { runOnce } from './pipeline/idempotency.js';
 import { fileRouteBodyBytes, fileRouteBodyReason } from './pipeline/files.js';
-import {
-  admitUpload,
-  declaredLength,
-  holdDocumentWork,
-  holdLargeWork,
-  refuseDeclaredLength,
-} from './pipeline/limits.js';
+import { admitUpload, holdDocumentWork, holdLargeWork, refuseDeclaredLength } from './pipeline/limits.js';
 import { compileRoutes, findRoute, type Router } from './pipeline/match.js';
 import { chargePlan } from './pipeline/plan.js';
 import { parseQuery } from './pipeline/query.js';
-import { readBody } from './pipeline/read-body.js';
+import { bodyDeadlinesOf, readBody, type BodyDeadlines } from './pipeline/read-body.js';
 import { routeContext, runRoute, type RouteEnvironment } from './pipeline/route.js';
 
 export { CLIENT_CLOSED_REQUEST } from './pipeline/failure.js';
@@ -170,12 +165,19 @@ export interface HandlerOptions {
    */
   readonly modelFetch?: typeof fetch;
   /**
-   * How many requests with a body of 1 MiB or more run at once, and how many wait for a place (in order); one more
-   * is answered 503 `SERVICE_UNAVAILABLE` with `Retry-After`, before its body is read. Each holds tens to hundreds
-   * of MB while it runs, so this bounds the server's peak memory (src/http/large-work.ts).
-   * @default { running: 4, waiting: 16 }
+   * How many requests with a body of 1 MiB or more (or a document file) run at once once their bodies are read,
+   * how many wait for a place (in order), and for how long; one more, or one that waited that long, is answered 503
+   * `SERVICE_UNAVAILABLE` with `Retry-After`. Each holds tens to hundreds of MB while it runs, so this bounds the
+   * server's peak memory (src/http/large-work.ts).
+   * @default { running: 4, waiting: 16, waitMs: 30000 }
    */
   readonly largeRequests?: LargeWorkLimits;
+  /**
+   * How slowly a request body may arrive: a stretch of `idleMs` without a byte, or an average under
+   * `minBytesPerSecond` once its first `graceMs` are over, is answered 408 `REQUEST_TIMEOUT` (src/http/pipeline/read-body.ts).
+   * @default { idleMs: 10000, minBytesPerSecond: 4096, graceMs: 10000 }
+   */
+  readonly bodyDeadlines?: BodyDeadlines;
   /**
    * How many uploads of one account (bodies of 1 MiB or more, or of unknown length, and multipart files) wait for
    * one of its plan's places (`uploads`: Free 2 at once), and for how long; one more, or one that waited that long, is
@@ -207,10 +209,13 @@ export interface HandlerOptions {
    */
   readonly datasetsReadOnly?: string;
   /**
-   * Called with every unexpected error (those answered 500 `INTERNAL`) and its request id, for the
-   * operator's logs. The client never sees the error. Credentials are never passed here.
+   * Called with every error answered 500 (`INTERNAL`, and the engine's own 500 codes), its request id and where it
+   * failed (method, route template, operation id), for the operator's logs. The client never sees the error, only
+   * the request id. Credentials are never passed here.
+   * @default one JSON line on stderr per 500 (`logServerError`: time, request id, method, route, the error's class,
+   * code, message and stack)
    */
-  readonly onError?: (error: unknown, requestId: string) => void;
+  readonly onError?: ServerErrorHook;
   /**
    * Where the catalogue jobs (`POST /api/v1/jobs`) are kept. The handler submits, reads, cancels and deletes them;
    * it runs none: the host runs the one runner beside it (`startJobRunner(engine)`, as `trainprint serve` does), or
@@ -307,6 +312,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   }
   const bodies = typeof options.offload?.parseJson === 'function' ? (options.offload as JsonBodyOffload) : null;
   const largeWork = new LargeWorkGate(options.largeRequests);
+  const deadlines = bodyDeadlinesOf(options.bodyDeadlines);
   const uploads = new UploadGate(options.uploads);
   const services: RouteServices = {
     work: { sliceMs: options.sliceMs, offload: options.offload },
@@ -367,11 +373,16 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       const limit = await checkBeforeBody(x, found, env, principal); // what the path names: 404, 403; 413
       // an upload waits, unread, for one of its account's places (the plan's `uploads`): 429 past the line's bounds
       await admitUpload(x, uploads, route, principal, services.plan);
-      // a large body waits for its place before it is read (its size declared), or right after (chunked): 503
-      await holdLargeWork(x, largeWork, route.body ? declaredLength(request) : null);
-      // an account's bodies are read, and its forms parsed, in its own turns of the event loop (ownerTurn)
+      // an account's bodies are read, and its forms parsed, in its own turns of the event loop (ownerTurn); a body
+      // that stops or crawls is 408 (bodyDeadlines), one over the limit 413 as the bytes stream
       const turn = principal ? turnOf(principal.account) : undefined;
-      const raw = await readBody(request, route.body, limit.bytes, limit.reason, turn); // 413 as the bytes stream
+      const raw = await readBody(request, route.body, limit.bytes, limit.reason, {
+        turn,
+        deadlines,
+        watch: limit.watch,
+      });
+      // a large body takes its place once it is read, not while it arrives: a slow one holds only its account's
+      // upload place, never the service's; the wait for a place is bounded (503 with Retry-After)
       await holdLargeWork(x, largeWork, raw.length);
       const body = await decodeBody(x, found, raw, principal, bodies, turn); // 400, 422; 413 for a file over the plan's
       if (route.files) await holdDocumentWork(x, largeWork, body); // a document file of any size takes a place: 503
@@ -431,16 +442,19 @@ async function targetModel(
     if ('reason' in r) refuse(r.reason);
     else pinned = r.fetch;
   }
-  fetchFn ??= pinned;
-  return createOpenAICompatibleModel({
-    baseUrl: url.href,
-    model: spec.model,
-    timeoutMs,
-    ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
-    ...(spec.api === undefined ? {} : { api: spec.api }),
-    ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
-    ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
-  });
+  // a connection that fails reaches the client as UPSTREAM_UNREACHABLE, never as the socket's error text
+  const reaching = unreachableAsTyped(fetchFn ?? pinned ?? ((input, init) => globalThis.fetch(input, init)));
+  return typedUnreachable(
+    createOpenAICompatibleModel({
+      baseUrl: url.href,
+      model: spec.model,
+      timeoutMs,
+      ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
+      ...(spec.api === undefined ? {} : { api: spec.api }),
+      ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
+      fetch: reaching,
+    }),
+  );
 }
 
 /** Which hosts the server calls: the URL policy, and the resolver that checks and pins names under the default one. */

@@ -17,6 +17,7 @@ export { MAX_JSON_DEPTH, parseJsonBody, bodyChecker } from './json-body.js';
 export type { JsonBodyOffload } from './json-body.js';
 export type { Handler, HandlerOptions } from './handler.js';
 export type { LargeWorkLimits } from './large-work.js';
+export type { BodyDeadlines } from './pipeline/read-body.js';
 export { ROUTES, PATH_PARAMS } from './routes/index.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
 export type {

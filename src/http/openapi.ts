@@ -35,6 +35,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   403: 'The credentials lack the scope (FORBIDDEN; `WWW-Authenticate: Bearer error="insufficient_scope"`), or the action is not allowed',
   404: 'No such item for this account (NOT_FOUND)',
   409: 'Conflicts with the current state, or an Idempotency-Key reused for another request (CONFLICT, ALREADY_EXISTS)',
+  408: 'The body stopped or came too slowly: 10 s without a byte, or under 4 KiB/s after its first 10 s (REQUEST_TIMEOUT)',
   413: 'Body over the limit, refused before parsing (PAYLOAD_TOO_LARGE)',
   415: 'Wrong Content-Type (UNSUPPORTED_MEDIA_TYPE)',
   422: 'Well-formed but invalid; `details.field` names the field (INVALID_INPUT, INVALID_OPTIONS, …)',
@@ -42,7 +43,8 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'Unexpected failure (INTERNAL or an engine code); no internals in the body',
   502:
     'The model service named in the request failed (UPSTREAM_ERROR); `details.upstream` gives its status, ' +
-    'content type and length',
+    'content type and length; or it could not be reached (UPSTREAM_UNREACHABLE: no connection, without the ' +
+    "socket's error)",
   501: 'Not supported for this item (NOT_SUPPORTED)',
   503:
     "The store or a dataset's database is locked, closed or unreachable (STORE_LOCKED, STORE_CLOSED, " +
@@ -307,7 +309,7 @@ export function documentedStatuses(r: Route): { success: number[]; errors: numbe
       errors.add(s);
     });
   if (r.body)
-    [413, 415].forEach((s) => {
+    [408, 413, 415].forEach((s) => {
       errors.add(s);
     });
   if (r.body === 'json') errors.add(400);

@@ -6,10 +6,10 @@
  * Nothing internal leaves through an error: a 5xx carries the code's generic sentence only (no
  * detail, no stack), and anything that is not a `TrainprintError` becomes 500 `INTERNAL` with the
  * request id, so the operator can find it (the status page records it; `onError` sees the error).
- * The one exception is about the client's own model service: 502 `UPSTREAM_ERROR` and 504
- * `UPSTREAM_TIMEOUT` add `details.upstream`, how that service answered (its URL without
- * credentials or query, its status, the content type and length of its body; never the body,
- * which could be an internal page, nor the API key).
+ * The one exception is about the client's own model service: 502 `UPSTREAM_ERROR`, 502
+ * `UPSTREAM_UNREACHABLE` and 504 `UPSTREAM_TIMEOUT` add `details.upstream`, how that service answered (its URL
+ * without credentials or query, its status, the content type and length of its body; never the body,
+ * which could be an internal page, nor the API key, nor a socket's error text).
  */
 import { HTTP_STATUS, MESSAGES, PUBLIC_ENDPOINTS, TrainprintError, type ErrorCode } from '../library.js';
 
@@ -64,7 +64,8 @@ export function errorOutcome(err: unknown, requestId: string, details?: Record<s
     const status = HTTP_STATUS[err.code];
     if (status >= 500) {
       const upstream =
-        (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT') && err.detail
+        (err.code === 'UPSTREAM_ERROR' || err.code === 'UPSTREAM_TIMEOUT' || err.code === 'UPSTREAM_UNREACHABLE') &&
+        err.detail
           ? { upstream: err.detail }
           : {};
       return {

@@ -6,7 +6,8 @@
  *
  * The default policy refuses URLs whose host is
  * - an IP literal in a loopback, private, link-local, carrier-grade NAT, unspecified, multicast,
- *   benchmarking or reserved range (IPv4, IPv6, and IPv4 embedded in IPv6: mapped, NAT64, 6to4);
+ *   benchmarking or reserved range (IPv4, IPv6, and IPv4 embedded in or translated to IPv6 — mapped, compatible,
+ *   SIIT, NAT64 well-known and local-use, 6to4, Teredo — judged by the IPv4 inside);
  * - `localhost` or a name under `.localhost`, `.localdomain`, `.local` (mDNS, Kubernetes'
  *   `.cluster.local`), `.svc`, `.internal`, `.intranet`, `.corp`, `.home`, `.home.arpa`, `.lan`,
  *   `.private`;
@@ -218,15 +219,31 @@ function parseIpv6(s: string): number[] | null {
   return all.map((g) => parseInt(g, 16));
 }
 
+/**
+ * Whether 8 IPv6 groups are internal: the IPv6 blocks that are not public unicast, and every form that embeds or
+ * translates an IPv4 address judged by the IPv4 inside it — a network that translates the prefix delivers the
+ * packet to that IPv4 host, `127.0.0.1` included. The forms (IANA's IPv6 special-purpose registry):
+ * - IPv4-mapped `::ffff:0:0/96` and IPv4-compatible `::/96` (RFC 4291), SIIT's IPv4-translated `::ffff:0:0:0/96`
+ *   (RFC 2765), NAT64's well-known `64:ff9b::/96` (RFC 6052): the last 32 bits;
+ * - NAT64's local-use `64:ff9b:1::/48` (RFC 8215): refused whole — where in the address the IPv4 sits depends on
+ *   the prefix length the local network chose (RFC 6052 §2.2), and the block is not globally reachable anyway;
+ * - 6to4 `2002::/16` (RFC 3056): bits 16–47;
+ * - Teredo `2001::/32` (RFC 4380): the server's IPv4 in bits 32–63 and the client's in the last 32 bits, inverted
+ *   (XOR 0xffffffff); refused when either is internal.
+ */
 function internalV6(g: number[]): boolean {
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   const v4 = (hi: number, lo: number) => ((hi << 16) | lo) >>> 0;
+  const last32 = v4(g[6], g[7]);
   if (zeroUpTo(8)) return true; // :: unspecified
   if (zeroUpTo(7) && g[7] === 1) return true; // ::1 loopback
-  if (zeroUpTo(5) && g[5] === 0xffff) return internalV4(v4(g[6], g[7])); // ::ffff:a.b.c.d mapped
-  if (zeroUpTo(6)) return internalV4(v4(g[6], g[7])); // ::a.b.c.d compatible (deprecated)
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return internalV4(v4(g[6], g[7])); // NAT64
+  if (zeroUpTo(5) && g[5] === 0xffff) return internalV4(last32); // ::ffff:a.b.c.d mapped
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return internalV4(last32); // ::ffff:0:a.b.c.d SIIT translated
+  if (zeroUpTo(6)) return internalV4(last32); // ::a.b.c.d compatible (deprecated)
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return internalV4(last32); // NAT64
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // NAT64 local-use 64:ff9b:1::/48
   if (g[0] === 0x2002) return internalV4(v4(g[1], g[2])); // 6to4
+  if (g[0] === 0x2001 && g[1] === 0) return internalV4(v4(g[2], g[3])) || internalV4(~last32 >>> 0); // Teredo
   if ((g[0] & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((g[0] & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((g[0] & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)

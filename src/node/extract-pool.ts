@@ -46,7 +46,16 @@ export interface DocumentPoolOptions {
    * keeps the process's priority. @default 10 (`os.constants.priority.PRIORITY_BELOW_NORMAL`)
    */
   readonly priority?: number;
+  /**
+   * How long a file waits for a thread, in ms, 1–3,600,000: one that waited that long is refused with
+   * SERVICE_UNAVAILABLE (the HTTP service answers 503 with `Retry-After`), so that no request waits without a bound
+   * behind files that take their threads to their time limit. @default 60000
+   */
+  readonly waitMs?: number;
 }
+
+/** How long a file waits for a thread by default (ms). */
+export const DOCUMENT_WAIT_MS = 60_000;
 
 /**
  * A {@link DocumentOffload} on worker threads; `close()` ends them (files not read yet, and files given later, reject
@@ -172,6 +181,10 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   }
   if (!Number.isInteger(priority) || priority < -20 || priority > 19) {
     throw new TrainprintError('INVALID_OPTIONS', 'priority must be an integer in -20..19');
+  }
+  const waitMs = options.waitMs ?? DOCUMENT_WAIT_MS;
+  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs > 3_600_000) {
+    throw new TrainprintError('INVALID_OPTIONS', 'waitMs must be an integer in 1..3600000');
   }
   if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb, priority);
   const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
@@ -312,12 +325,24 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           resolve,
           reject,
         };
-        // a file that leaves while it waits leaves the queue
+        // a file that leaves while it waits leaves the queue, and so does one that waited waitMs for a thread
         const leave = () => {
           if (queue.remove(job.owner, job)) reject(abortReason(signal!));
         };
+        const late = setTimeout(() => {
+          if (queue.remove(job.owner, job))
+            reject(
+              new TrainprintError(
+                'SERVICE_UNAVAILABLE',
+                `the document threads are busy: this file waited ${waitMs / 1000} s for one (${queue.length} more wait)`,
+              ),
+            );
+        }, waitMs);
         signal?.addEventListener('abort', leave, { once: true });
-        const done = () => signal?.removeEventListener('abort', leave);
+        const done = () => {
+          clearTimeout(late);
+          signal?.removeEventListener('abort', leave);
+        };
         job.resolve = (v) => (done(), resolve(v));
         job.reject = (e) => (done(), reject(e));
         queue.push(job.owner, job);

@@ -152,6 +152,45 @@ function bad(detail: string): never {
   throw new TrainprintError('INVALID_INPUT', `not a valid zlib stream: ${detail}`);
 }
 
+/** What a set of code lengths codes, for the refusals' words (zlib's). */
+export type CodeSetKind = 'code lengths' | 'literal/lengths' | 'distances';
+
+/**
+ * Why a set of code lengths is refused, as zlib's `inflate_table` refuses it (null when it is acceptable): an
+ * over-subscribed set (more codes than the lengths leave room for: the Kraft sum over 1) always; an incomplete one
+ * (the sum under 1) unless it is a literal/length or distance set whose only code has length 1 (RFC 1951 allows one
+ * distance code of one bit; zlib allows that case alone). A set with no code at all is refused for the code lengths
+ * (nothing could be decoded) and left to the decoder otherwise (a block of literals has no distance codes). Without
+ * this a stream that every other reader refuses would be decoded into junk.
+ * @example codeSetFault(Uint8Array.of(1, 1, 1), 'distances') // 'invalid distances set' (over-subscribed)
+ */
+export function codeSetFault(lengths: Uint8Array, kind: CodeSetKind): string | null {
+  const counts = new Uint16Array(16);
+  for (let i = 0; i < lengths.length; i++) counts[lengths[i]]++;
+  let max = 15;
+  while (max >= 1 && counts[max] === 0) max--;
+  if (max === 0) return kind === 'code lengths' ? 'invalid code lengths set' : null;
+  let left = 1;
+  for (let len = 1; len <= 15; len++) {
+    left = left * 2 - counts[len];
+    if (left < 0) return `invalid ${kind} set`; // over-subscribed
+  }
+  if (left > 0 && (kind === 'code lengths' || max !== 1)) return `invalid ${kind} set`; // incomplete
+  return null;
+}
+
+/**
+ * The literal/length and distance code lengths of a dynamic block checked as zlib checks them: an end-of-block code,
+ * then each set ({@link codeSetFault}). Null when they are acceptable, else zlib's words for why not.
+ * @example dynamicSetsFault(new Uint8Array(257 + 1), 257) // 'invalid code -- missing end-of-block'
+ */
+export function dynamicSetsFault(lengths: Uint8Array, hlit: number): string | null {
+  if (lengths[256] === 0) return 'invalid code -- missing end-of-block';
+  return (
+    codeSetFault(lengths.subarray(0, hlit), 'literal/lengths') ?? codeSetFault(lengths.subarray(hlit), 'distances')
+  );
+}
+
 /** A canonical Huffman tree from code lengths. */
 export function buildTree(lengths: Uint8Array, n: number): Tree {
   const counts = new Uint16Array(16);
@@ -268,8 +307,11 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
     const hlit = bits(5) + 257,
       hdist = bits(5) + 1,
       hclen = bits(4) + 4;
+    if (hlit > 286 || hdist > 30) bad('too many length or distance symbols');
     const clens = new Uint8Array(19);
     for (let i = 0; i < hclen; i++) clens[CLEN_ORDER[i]] = bits(3);
+    const clFault = codeSetFault(clens, 'code lengths');
+    if (clFault !== null) bad(clFault);
     const clTree = buildTree(clens, 19);
     const lengths = new Uint8Array(hlit + hdist);
     for (let n = 0; n < hlit + hdist; ) {
@@ -289,6 +331,8 @@ export function inflateZlib(src: Uint8Array): Uint8Array {
         n += rep;
       }
     }
+    const fault = dynamicSetsFault(lengths, hlit);
+    if (fault !== null) bad(fault);
     return { lit: buildTree(lengths.subarray(0, hlit), hlit), dist: buildTree(lengths.subarray(hlit), hdist) };
   };
   let final = 0;

@@ -210,6 +210,24 @@ describe('document pool', () => {
     }
   });
 
+  it('refuses a file that waited waitMs for a thread (SERVICE_UNAVAILABLE); the file being read goes on', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    expect(() => createDocumentPool({ waitMs: 0 })).toThrow(/waitMs/);
+    const pool = createDocumentPool({ threads: 1, waitMs: 50 });
+    try {
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      // the bomb holds the one thread for seconds (until its inflated-bytes limit): the PDF behind it waits 50 ms
+      const first = rejection(pool.extractDocument(bomb, format));
+      const waited = await rejection(pool.extractDocument(pdf, 'pdf'));
+      expect(waited.code).toBe('SERVICE_UNAVAILABLE');
+      expect(waited.message).toContain('waited 0.05 s');
+      expect((await first).code).toBe('PAYLOAD_TOO_LARGE');
+      expect((await pool.extractDocument(pdf, 'pdf')).pages).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("takes owners in turn: another account's file waits for one of a flood's files, not all of them", async () => {
     const { createDocumentPool } = await dist('node.js');
     const pool = createDocumentPool({ threads: 1 });

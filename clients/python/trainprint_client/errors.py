@@ -53,6 +53,8 @@ class ErrorCode:
     RATE_LIMITED = "RATE_LIMITED"
     UPSTREAM_ERROR = "UPSTREAM_ERROR"
     UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
+    UPSTREAM_UNREACHABLE = "UPSTREAM_UNREACHABLE"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     MALFORMED_JSON = "MALFORMED_JSON"
     MALFORMED_REQUEST = "MALFORMED_REQUEST"
@@ -147,6 +149,7 @@ _BY_CODE: Mapping[str, Type[TrainprintApiError]] = {
     ErrorCode.RATE_LIMITED: RateLimitedError,
     ErrorCode.UPSTREAM_ERROR: UpstreamError,
     ErrorCode.UPSTREAM_TIMEOUT: UpstreamError,
+    ErrorCode.UPSTREAM_UNREACHABLE: UpstreamError,
     ErrorCode.NETWORK_ERROR: NetworkError,
     ErrorCode.TIMEOUT: RequestTimeoutError,
 }

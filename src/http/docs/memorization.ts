@@ -64,6 +64,10 @@ const upstream: readonly ErrorCase[] = [
     code: 'UPSTREAM_ERROR',
     when: 'the model service failed; `details.upstream` gives its status, content type and length',
   },
+  {
+    code: 'UPSTREAM_UNREACHABLE',
+    when: "the model service could not be reached (no connection); `details.upstream` names its URL, never the socket's error",
+  },
   { code: 'UPSTREAM_TIMEOUT', when: 'the model service did not answer in time' },
 ];
 const modelNote =

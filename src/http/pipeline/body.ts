@@ -56,6 +56,8 @@ export async function checkMediaType(
 export interface BodyLimit {
   readonly bytes: number;
   readonly reason?: string;
+  /** The route's watch on the body as it is read (BodyAllowance.watch). */
+  readonly watch?: (chunk: Uint8Array) => void;
 }
 
 /**
@@ -77,11 +79,13 @@ export async function checkBeforeBody(
     ? await route.beforeBody(routeContext(env, x.request, found, principal))
     : x.fileLimit && fileAllowance(x.request, x.fileLimit);
   x.releaseAllowance = allowance?.release;
-  if (!allowance || allowance.maxBodyBytes >= limit) return { bytes: limit, reason: found.compiled.maxBodyReason };
+  const watch = allowance?.watch;
+  if (!allowance || allowance.maxBodyBytes >= limit)
+    return { bytes: limit, reason: found.compiled.maxBodyReason, ...(watch ? { watch } : {}) };
   const declared = declaredLength(x.request);
   if (route.body && declared !== null && declared > allowance.maxBodyBytes)
     throw tooLarge(allowance.maxBodyBytes, allowance.reason);
-  return { bytes: allowance.maxBodyBytes, reason: allowance.reason };
+  return { bytes: allowance.maxBodyBytes, reason: allowance.reason, ...(watch ? { watch } : {}) };
 }
 
 /**

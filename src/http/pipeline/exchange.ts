@@ -18,6 +18,8 @@ export class Exchange {
   readonly requestId: string;
   /** The matched route's operation id: what a 5xx is recorded under on the status page. */
   operation = 'unmatched';
+  /** The matched route's path template (`/api/v1/works/{work_id}`): what a 500 is logged under. */
+  route = '';
   /**
    * Headers for the answer, whatever it turns out to be: `Allow`, `WWW-Authenticate`, `RateLimit-*`,
    * `Retry-After`. A step that refuses the request replaces them with its own; the plan's charge sets

@@ -43,17 +43,16 @@ export function refuseDeclaredLength(x: Exchange, found: RouteMatch): void {
 }
 
 /**
- * Step: a request of `bytes` (the declared length before the body is read, the length read after; null for none)
- * from 1 MiB on waits for its place among the large requests, once; it holds it until the exchange is released.
- * A full queue is 503 with `Retry-After`, at once.
+ * Step: a request whose body, once read, has `bytes` (null for none) from 1 MiB on waits for its place among the
+ * large requests, once; it holds it until the exchange is released. A full queue is 503 with `Retry-After` at once,
+ * and so is a wait past the gate's `waitMs`.
  * @example
- * await holdLargeWork(x, gate, found.route.body ? declaredLength(x.request) : null) // before reading
- * await holdLargeWork(x, gate, raw.length) // after: a chunked body takes its place here
+ * await holdLargeWork(x, gate, raw.length) // after the body is read: a slow body holds no place
  */
 export async function holdLargeWork(x: Exchange, gate: LargeWorkGate, bytes: number | null): Promise<void> {
   if (x.releaseLarge !== undefined || bytes === null || bytes < LARGE_WORK_BYTES) return;
   try {
-    x.releaseLarge = await gate.enter();
+    x.releaseLarge = await gate.enter(x.request.signal);
   } catch (e) {
     x.headers['retry-after'] = String(LARGE_WORK_RETRY_SECONDS);
     throw e;

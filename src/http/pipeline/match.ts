@@ -113,6 +113,7 @@ export function findRoute(x: Exchange, router: Router): RouteMatch | Response {
   }
   if (!match.route) throw new TrainprintError('NOT_FOUND', `no route ${path}`);
   x.operation = match.route.route.operationId;
+  x.route = match.route.route.path;
   return { compiled: match.route, route: match.route.route, params: match.params, url, path };
 }
 

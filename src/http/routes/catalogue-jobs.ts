@@ -19,8 +19,9 @@ import {
   type JobType,
   type TargetModel,
 } from '../../library.js';
-import type { JsonSchema, Route, RouteContext } from '../context.js';
-import { Reply } from '../context.js';
+import type { BodyAllowance, JsonSchema, Route, RouteContext } from '../context.js';
+import { MEDIA_TYPES, Reply } from '../context.js';
+import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
 import { SCORE_REQUEST_SCHEMA } from '../schemas/attribution.js';
 import { EXTRACT_WORK_ITEM_SCHEMA } from '../schemas/memorization.js';
@@ -129,6 +130,27 @@ async function extractItems(
       return { ...rest, model: { ...named, held: handles[i], holder: held.id } };
     });
     return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
+  };
+}
+
+/** The route's body limit, the largest job body of any plan: 64 MiB. */
+const JOB_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `POST /api/v1/jobs`, before its body is read: the body may be as large as the plan's `fileBytes` (the largest
+ * upload it takes: Free 8 MiB, Pro 32, Scale 64; a larger declared length is 413 unread), and its items are counted
+ * as it is read — 413 at the first item past the plan's `jobItems`, not after the whole body was parsed.
+ */
+async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
+  const principal = who(ctx);
+  const plan = ctx.services.plan(principal.plan);
+  const cap = planJobItems(plan);
+  const media = (ctx.request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const what = `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems)`;
+  return {
+    maxBodyBytes: Math.min(JOB_BODY_BYTES, planFileBytes(plan)),
+    reason: `a job body on plan "${principal.plan}" is at most its fileBytes`,
+    watch: itemCounter(media === MEDIA_TYPES.ndjson, cap, what),
   };
 }
 
@@ -262,7 +284,8 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     ndjson: true,
     creates: true,
     metered: false,
-    maxBodyBytes: 64 * 1024 * 1024,
+    maxBodyBytes: JOB_BODY_BYTES,
+    beforeBody: jobBodyAllowance,
     requestSchema: JOB_REQUEST_SCHEMA,
     querySchema: JOB_SUBMIT_QUERY_SCHEMA,
     responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
@@ -273,7 +296,10 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
         when: "no type, an item that its type does not take (`items[i].field`), or an extract item's model host refused (`items[i].model.base_url`)",
       },
       { code: 'NOT_SUPPORTED', when: 'an `extract` job on a server whose host holds no models for them' },
-      { code: 'PAYLOAD_TOO_LARGE', when: "more items than the plan's `jobItems`, or a body over 64 MiB" },
+      {
+        code: 'PAYLOAD_TOO_LARGE',
+        when: "more items than the plan's `jobItems` (refused as the body is read, at the first one too many), or a body over the plan's `fileBytes` (Free 8 MiB, Pro 32, Scale and Enterprise 64)",
+      },
       { code: 'RATE_LIMITED', when: "the items would pass the plan's daily limit (nothing is charged then)" },
     ],
     examples: [

@@ -4,7 +4,8 @@
  * `model: { base_url, api_key?, model, api?, top_logprobs? }`, an OpenAI-compatible service the
  * server calls (through `ctx.services.targetModel`, which applies the handler's model-host
  * policy: see src/net/egress.ts). The API key stays in memory for the request only.
- * A failing model service answers 502 `UPSTREAM_ERROR`, a silent one 504 `UPSTREAM_TIMEOUT`;
+ * A failing model service answers 502 `UPSTREAM_ERROR`, an unreachable one 502 `UPSTREAM_UNREACHABLE`, a silent one
+ * 504 `UPSTREAM_TIMEOUT`;
  * their `details.upstream` says how the service answered (status, content type, length), never what.
  *
  * The six operations of the catalogue also answer at a short path, `/api/v1/<name>` (`assess`,

@@ -1,0 +1,596 @@
+#!/usr/bin/env node
+/**
+ * A hostile soak against one real `trainprint serve` (the built CLI, dist/cli.js): what no client can do to the
+ * service — hold it with slow bodies, long job bodies, bombs, hostile model hosts or floods — measured beside honest
+ * accounts doing ordinary work. Three parts, in one run:
+ *
+ * 1. **Slow bodies beside a large analyze**: another account's 2 MB analyze alone (3 runs), then beside four bodies
+ *    that declare 2 MiB and send a byte a second from one Scale account, then from two Free accounts (2 each): the
+ *    medians and their ratio to alone.
+ * 2. **A Free key's million-line job**: 10⁶ lines of JSON lines streamed without a declared length to
+ *    `POST /api/v1/jobs?type=scan` (time to the 413, the server's RSS growth, peak over before), and the same
+ *    declared as 35 MB.
+ * 3. **The soak** (`--duration-s`, 600 by default): 4 attacking accounts (Free, Pro, Scale, Enterprise) send slow
+ *    bodies of every size (64 KiB to 8 MiB declared, a byte a second), chunked slowloris bodies, bombs (a 1 GiB
+ *    flate-bomb PDF, a 500 × 1 MiB spine EPUB), million-line jobs, extract calls to hostile model hosts (one that
+ *    hangs, one that answers 500, one that drips, one that answers 4 MiB of text, a closed port) and floods of small
+ *    requests; meanwhile 4 honest accounts (Free, Pro, Scale, Enterprise) analyze texts and PDF/EPUB files and
+ *    submit small scan jobs polled to their end. Reported: the honest calls' latencies (p50/p99/max) and statuses
+ *    (their own 429s apart), every 5xx of anyone, the server's RSS at the start of the soak, its peak, and 15 s after
+ *    the attack stopped, and the 500 lines of its log.
+ *
+ *   npm run build && nice node bench/hostile-soak.mjs [--duration-s 600] [--warmup-s 30]
+ *     [--out bench/results/hostile-soak.json]
+ *
+ * The soak's RSS is taken at its start after a warm-up of the same mix (`--warmup-s`, not measured: the WebAssembly
+ * core keeps the memory it grew to, pdf.js stays loaded on a document thread), at its end, and 15 s and 45 s after
+ * (an idle document thread ends after 30 s); the fresh server's RSS before the warm-up is reported beside it. The
+ * attackers' extract calls to their own hostile model hosts answer 502/504 by design (a model service's failure is
+ * passed on to the account that named it): those are counted apart, by host, not as the service's 5xx.
+ *
+ * Linux only (RSS from /proc). The server runs `--allow-private-model-hosts` so that the hostile model hosts on
+ * 127.0.0.1 are called (under the default policy they are refused 422 before any call).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { strToU8, zipSync } from 'fflate';
+import { pct } from './hostile-client.mjs';
+import { latin1, onePage, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'bench/results/hostile-soak.json' },
+    'duration-s': { type: 'string', default: '600' },
+    'warmup-s': { type: 'string', default: '30' },
+    cli: { type: 'string', default: resolve(ROOT, 'dist/cli.js') },
+  },
+});
+const CLI = resolve(values.cli);
+const DURATION_MS = Number(values['duration-s']) * 1000;
+const WARMUP_MS = Number(values['warmup-s']) * 1000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => pct(xs, 50);
+const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+// ------------------------------------------------------------------------------------------------ the server
+const dir = mkdtempSync(join(tmpdir(), 'hostile-soak-'));
+const store = join(dir, 'store');
+const cliRun = (args) =>
+  new Promise((res, rej) =>
+    execFile(process.execPath, [CLI, ...args], (err, stdout, stderr) => (err ? rej(new Error(stderr)) : res(stdout))),
+  );
+const createKey = async (account, plan) =>
+  JSON.parse(await cliRun(['keys', 'create', '--store', store, '--account', account, '--plan', plan])).key;
+
+function startServe() {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store, '--allow-private-model-hosts'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const log = { text: '' };
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`serve did not start:\n${out}`)), 120_000);
+    const look = () => {
+      const u = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (u && out.includes('(Ctrl-C stops)')) {
+        clearTimeout(timer);
+        res({ child, url: u, port: Number(new URL(u).port), log });
+      }
+    };
+    child.stdout.on('data', (d) => ((out += d), look()));
+    // stderr is the server's log: its 500 lines are counted
+    child.stderr.on('data', (d) => ((out += d), (log.text += d)));
+    child.once('exit', (code) => rej(new Error(`serve exited ${code}:\n${out}`)));
+  });
+}
+
+// ------------------------------------------------------------------------------------------------ hostile model hosts
+/** Model services that misbehave, by the first path segment: hang, 500, drip, huge, and a closed port. */
+async function hostileModels() {
+  const sockets = new Set();
+  const server = createServer((req, res) => {
+    const mode = req.url.split('/')[1];
+    req.resume();
+    if (mode === 'hang') return; // never answers: the call waits for the model timeout
+    if (mode === 'fail') return res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>down</h1>');
+    if (mode === 'drip') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 1000);
+      return;
+    }
+    // huge: a completion of 4 MiB of text
+    const text = 'lorem ipsum '.repeat((4 << 20) / 12);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ text, message: { content: text }, finish_reason: 'stop' }], model: 'm' }));
+  });
+  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const closed = createServer();
+  await new Promise((r) => closed.listen(0, '127.0.0.1', r));
+  const closedPort = closed.address().port;
+  await new Promise((r) => closed.close(r));
+  const port = server.address().port;
+  return {
+    urls: [
+      ...['hang', 'fail', 'drip', 'huge'].map((m) => `http://127.0.0.1:${port}/${m}/v1`),
+      `http://127.0.0.1:${closedPort}/v1`,
+    ],
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ requests
+/** Every answer of the run by who sent it: status counts, and each honest call's time. */
+const tally = { attack: {}, honest: {}, honestMs: [], honestByKind: {}, models: {} };
+const count = (side, status) => (tally[side][status] = (tally[side][status] ?? 0) + 1);
+
+/** A fetch timed to its whole body; status 0 for a failure of the connection (counted, never thrown). */
+async function timed(url, init = {}, limitMs = 120_000) {
+  const t = performance.now();
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(limitMs) });
+    const text = await res.text();
+    return { ms: performance.now() - t, status: res.status, text };
+  } catch (e) {
+    return { ms: performance.now() - t, status: 0, text: String(e) };
+  }
+}
+
+const auth = (key, type = 'application/json') => ({ authorization: `Bearer ${key}`, 'content-type': type });
+
+/**
+ * A body that declares `declared` bytes (or is chunked) and then sends a byte a second over a raw socket, until the
+ * server answers or closes, or `stop()`; resolves to the status the server answered (0 for none).
+ */
+function slowBody(port, key, { declared, chunked = false, path = '/api/v1/attribution/analyze' }) {
+  const socket = connect(port, '127.0.0.1');
+  let got = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (c) => (got += c));
+  socket.on('error', () => undefined);
+  const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`;
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${length}\r\n\r\n`,
+  );
+  socket.write(chunked ? '1\r\n{\r\n' : '{');
+  const drip = setInterval(() => {
+    if (socket.destroyed || !socket.writable) return clearInterval(drip);
+    socket.write(chunked ? '1\r\na\r\n' : 'a');
+  }, 1000);
+  const ended = new Promise((r) =>
+    socket.on('close', () => {
+      clearInterval(drip);
+      r(Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0));
+    }),
+  );
+  return {
+    ended,
+    answered: () => got !== '',
+    stop: () => {
+      clearInterval(drip);
+      socket.destroy();
+    },
+  };
+}
+
+/** POST a JSON lines job of `lines` lines, streamed as fast as the socket takes them without a declared length. */
+function millionLineJob(url, key, lines = 1_000_000) {
+  const line = latin1('{"id":"x","text":"A line of a catalogue to scan, long enough to count."}\n');
+  return new Promise((resolveAnswer) => {
+    const t = performance.now();
+    let sent = 0;
+    let done = false;
+    const req = request(
+      `${url}/api/v1/jobs?type=scan`,
+      { method: 'POST', headers: auth(key, 'application/x-ndjson') },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          done = true;
+          req.destroy();
+          resolveAnswer({ ms: performance.now() - t, status: res.statusCode, text, sent });
+        });
+      },
+    );
+    req.on('error', () => {
+      if (!done) resolveAnswer({ ms: performance.now() - t, status: 0, text: 'connection closed', sent });
+      done = true;
+    });
+    const block = Buffer.concat(Array.from({ length: 1000 }, () => line));
+    const pump = () => {
+      while (!done && sent < lines) {
+        sent += 1000;
+        if (!req.write(block)) return void req.once('drain', pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
+
+// ------------------------------------------------------------------------------------------------ what is sent
+const WORDS = 'the keeper counted herons over the estuary at dawn while ferries crossed the grey water '.split(' ');
+const text = (n, seed) => Array.from({ length: n }, (_, i) => WORDS[(i * 7 + seed) % WORDS.length]).join(' ');
+/**
+ * The other account's large analyze: 2 MB of words drawn by a fixed generator (an ordinary text's cost; the
+ * attack report's one licence sentence repeated 34,000 times costs seconds more against the SPDX texts, which hold
+ * it hundreds of times, and would measure that search rather than the wait for a place).
+ */
+const LARGE = (() => {
+  const vocabulary = Array.from({ length: 5000 }, (_, i) => `w${(i * 2654435761) % 1000003}`.slice(0, 3 + (i % 7)));
+  let x = 72;
+  const words = [];
+  for (let n = 0; n < 2_000_000; ) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    const w = vocabulary[x % vocabulary.length];
+    words.push(w);
+    n += w.length + 1;
+  }
+  return JSON.stringify({ content: words.join(' '), content_type: 'text', search_remote: false });
+})();
+
+function multipart(name, bytes) {
+  const boundary = '----soak0000000000000000';
+  const head = latin1(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = latin1(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, bytes, tail]), type: `multipart/form-data; boundary=${boundary}` };
+}
+const CONTAINER =
+  '<container><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>';
+const epub = (spine, chapter) =>
+  zipSync(
+    {
+      'META-INF/container.xml': strToU8(CONTAINER),
+      'OEBPS/content.opf': strToU8(
+        `<package><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest><spine>${spine}</spine></package>`,
+      ),
+      'OEBPS/c1.xhtml': strToU8(chapter),
+    },
+    { level: 9 },
+  );
+const FILES = {
+  honestPdf: multipart('paper.pdf', onePage(streamOf('/Filter/FlateDecode', threeWords()))),
+  honestEpub: multipart('book.epub', epub('<itemref idref="c1"/>', `<html><body><p>${text(400, 3)}</p></body></html>`)),
+  flateBomb: multipart(
+    'bomb.pdf',
+    onePage(streamOf('/Filter/FlateDecode', zlibRepeated('(aaaa bbbb cccc dddd) Tj T*\n', 1024))),
+  ),
+  spineRepeat: multipart(
+    'spine.epub',
+    epub(
+      '<itemref idref="c1"/>'.repeat(500),
+      `<html><body><p>${'lorem ipsum dolor sit amet '.repeat(40_000).slice(0, 1_048_536)}</p></body></html>`.slice(
+        0,
+        1 << 20,
+      ),
+    ),
+  ),
+};
+
+// ------------------------------------------------------------------------------------------------ part 1 and 2
+async function slowBesideLarge(srv, keys) {
+  const victim = () =>
+    timed(`${srv.url}/api/v1/attribution/analyze`, { method: 'POST', headers: auth(keys.victim), body: LARGE });
+  const runs = async (senders) => {
+    const ms = [];
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const slow = senders.flatMap(([key, n]) =>
+        Array.from({ length: n }, () => slowBody(srv.port, key, { declared: 2 << 20 })),
+      );
+      await sleep(slow.length ? 2000 : 0); // the slow bodies are in before the victim starts
+      const r = await victim();
+      ms.push(Math.round(r.ms));
+      statuses.push(r.status);
+      for (const s of slow) s.stop();
+      await sleep(500);
+    }
+    return { ms, statuses, median_ms: median(ms) };
+  };
+  await victim(); // the first large analyze grows the core's memory: not measured
+  const alone = await runs([]);
+  const scale = await runs([[keys.slowScale, 4]]);
+  const free = await runs([
+    [keys.slowFree1, 2],
+    [keys.slowFree2, 2],
+  ]);
+  const ratio = (x) => Math.round((x.median_ms / alone.median_ms) * 100) / 100;
+  return {
+    alone,
+    beside_four_slow_from_one_scale: { ...scale, over_alone: ratio(scale) },
+    beside_two_slow_each_from_two_free: { ...free, over_alone: ratio(free) },
+    target: 'beside four slow 2 MiB bodies, the 2 MB analyze in ≤ 2× its time alone',
+  };
+}
+
+async function millionLines(srv, keys) {
+  const out = {};
+  for (const [name, run] of [
+    ['streamed', () => millionLineJob(srv.url, keys.jobsFree)],
+    [
+      'declared_35_mb',
+      () =>
+        timed(`${srv.url}/api/v1/jobs?type=scan`, {
+          method: 'POST',
+          headers: { ...auth(keys.jobsFree, 'application/x-ndjson'), 'content-length': String(35 << 20) },
+          body: new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(1 << 16)) }, { highWaterMark: 0 }),
+          duplex: 'half',
+        }),
+    ],
+  ]) {
+    await sleep(1000);
+    const before = rssMB(srv.child.pid);
+    let peak = before;
+    const poll = setInterval(() => (peak = Math.max(peak, rssMB(srv.child.pid))), 10);
+    const r = await run();
+    await sleep(1000);
+    clearInterval(poll);
+    const after = rssMB(srv.child.pid);
+    out[name] = {
+      status: r.status,
+      ms: Math.round(r.ms),
+      lines_sent_when_answered: r.sent,
+      answer: r.text.slice(0, 160),
+      rss_before_mb: Math.round(before),
+      rss_peak_growth_mb: Math.round(peak - before),
+      rss_growth_after_1s_mb: Math.round(after - before),
+    };
+  }
+  out.target = "a Free key's million-line job: 413 in ≤ 100 ms, RSS growth ≤ 20 MB";
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ part 3: the soak
+/** An attacker: every kind of attack, in turn, until `until`; a few slow bodies kept open at once. */
+async function attacker(srv, key, models, until, index) {
+  const sizes = [64 << 10, 1 << 20, 2 << 20, 8 << 20];
+  const open = new Set();
+  const keepSlow = () => {
+    while (open.size < 3) {
+      const s = slowBody(srv.port, key, {
+        declared: sizes[(open.size + index) % sizes.length],
+        chunked: open.size === 2,
+      });
+      open.add(s);
+      s.ended.then((status) => {
+        open.delete(s);
+        count('attack', status);
+      });
+    }
+  };
+  const kinds = [
+    async () => {
+      const r = await timed(`${srv.url}/api/v1/attribution/analyze`, {
+        method: 'POST',
+        headers: auth(key, FILES.flateBomb.type),
+        body: FILES.flateBomb.body,
+      });
+      count('attack', r.status);
+    },
+    async () => {
+      const r = await timed(`${srv.url}/api/v1/attribution/analyze`, {
+        method: 'POST',
+        headers: auth(key, FILES.spineRepeat.type),
+        body: FILES.spineRepeat.body,
+      });
+      count('attack', r.status);
+    },
+    async () => count('attack', (await millionLineJob(srv.url, key)).status),
+    async () => {
+      const base = models.urls[Math.floor(Math.random() * models.urls.length)];
+      // the client gives up after 20 s (the server sees it go: 499); the hanging host would hold it 60 s
+      const r = await timed(
+        `${srv.url}/api/v1/memorization/extract`,
+        {
+          method: 'POST',
+          headers: auth(key),
+          body: JSON.stringify({
+            text: text(60, index),
+            model: { base_url: base, model: 'm' },
+            prefixes: 2,
+            prefix_tokens: 8,
+            continuation_tokens: 16,
+          }),
+        },
+        20_000,
+      );
+      // the attacker's own model service's failures are passed on to it (502, 504) by design: counted apart
+      const mode = /127\.0\.0\.1:\d+\/(\w+)\/v1/.exec(base)?.[1] ?? 'closed-port';
+      const m = (tally.models[mode] ??= {});
+      m[r.status] = (m[r.status] ?? 0) + 1;
+      if (r.status !== 502 && r.status !== 504) count('attack', r.status);
+    },
+    async () => {
+      // a flood: 60 small requests at once
+      const rs = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          i % 2
+            ? timed(`${srv.url}/api/v1/status`)
+            : timed(`${srv.url}/api/v1/attribution/analyze`, {
+                method: 'POST',
+                headers: auth(key),
+                body: JSON.stringify({ content: text(50, i), content_type: 'text', search_remote: false }),
+              }),
+        ),
+      );
+      for (const r of rs) count('attack', r.status);
+    },
+  ];
+  for (let k = index; Date.now() < until; k++) {
+    keepSlow();
+    await kinds[k % kinds.length]();
+    await sleep(250);
+  }
+  for (const s of open) s.stop();
+}
+
+/** An honest account: text analyses, a PDF or EPUB file, a small scan job polled to its end, in turn. */
+async function honest(srv, key, until, index) {
+  const record = (kind, r) => {
+    count('honest', r.status);
+    if (r.status === 429) return; // the account's own plan: not the service's failure
+    tally.honestMs.push(r.ms);
+    (tally.honestByKind[kind] ??= []).push(r.ms);
+  };
+  const post = (path, body, type = 'application/json') =>
+    timed(`${srv.url}${path}`, { method: 'POST', headers: auth(key, type), body });
+  for (let k = index; Date.now() < until; k++) {
+    const step = k % 4;
+    if (step === 0 || step === 1) {
+      const words = step === 0 ? 800 : 12_000;
+      const body = JSON.stringify({ content: text(words, k), content_type: 'text', search_remote: false });
+      record(step === 0 ? 'analyze_text_5kb' : 'analyze_text_80kb', await post('/api/v1/attribution/analyze', body));
+    } else if (step === 2) {
+      const f = k % 8 < 4 ? FILES.honestPdf : FILES.honestEpub;
+      record('analyze_file', await post('/api/v1/attribution/analyze', f.body, f.type));
+    } else {
+      const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `d${i}`, text: text(200, k + i) }));
+      const r = await post('/api/v1/jobs?type=scan', lines.join('\n'), 'application/x-ndjson');
+      record('submit_job', r);
+      if (r.status === 202) {
+        const id = JSON.parse(r.text).job_id;
+        for (let i = 0; i < 120 && Date.now() < until + 30_000; i++) {
+          const s = await timed(`${srv.url}/api/v1/jobs/${id}`, { headers: auth(key) });
+          record('poll_job', s);
+          if (s.status !== 200 || ['done', 'failed', 'cancelled'].includes(JSON.parse(s.text).state)) break;
+          await sleep(500);
+        }
+      }
+    }
+    await sleep(200);
+  }
+}
+
+async function soak(srv, keys, models) {
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
+  const fresh = rssMB(srv.child.pid);
+  // a warm-up of the same mix, not measured: what any server holds once it has served such work (the WebAssembly
+  // core's memory grown to its largest analysis, pdf.js loaded on a document thread, the allocator's arenas)
+  const warm = Date.now() + WARMUP_MS;
+  await Promise.all([
+    ...keys.attackers.map((k, i) => attacker(srv, k, models, warm, i)),
+    ...keys.honest.map((k, i) => honest(srv, k, warm, i)),
+  ]);
+  for (const side of ['attack', 'honest', 'honestByKind', 'models']) tally[side] = {};
+  tally.honestMs = [];
+  await sleep(3000);
+  const start = rssMB(srv.child.pid);
+  let peak = start;
+  const poll = setInterval(() => (peak = Math.max(peak, rssMB(srv.child.pid))), 500);
+  const until = Date.now() + DURATION_MS;
+  await Promise.all([
+    ...keys.attackers.map((k, i) => attacker(srv, k, models, until, i)),
+    ...keys.honest.map((k, i) => honest(srv, k, until, i)),
+  ]);
+  const stopped = rssMB(srv.child.pid);
+  await sleep(15_000);
+  const after15 = rssMB(srv.child.pid);
+  // an idle document thread ends after 30 s, giving its heap back
+  await sleep(30_000);
+  clearInterval(poll);
+  const after = rssMB(srv.child.pid);
+  loop.disable();
+  const fivexx = (side) =>
+    Object.entries(tally[side])
+      .filter(([s]) => Number(s) >= 500)
+      .reduce((n, [, c]) => n + c, 0);
+  const honestErrors = Object.entries(tally.honest)
+    .filter(([s]) => !['200', '201', '202', '429'].includes(s))
+    .reduce((n, [, c]) => n + c, 0);
+  const byKind = Object.fromEntries(
+    Object.entries(tally.honestByKind).map(([k, ms]) => [
+      k,
+      { n: ms.length, p50_ms: pct(ms, 50), p99_ms: pct(ms, 99) },
+    ]),
+  );
+  return {
+    duration_s: DURATION_MS / 1000,
+    warmup_s: WARMUP_MS / 1000,
+    honest: {
+      statuses: tally.honest,
+      calls_measured: tally.honestMs.length,
+      p50_ms: pct(tally.honestMs, 50),
+      p99_ms: pct(tally.honestMs, 99),
+      max_ms: pct(tally.honestMs, 100),
+      errors_other_than_own_429: honestErrors,
+      by_kind: byKind,
+    },
+    attack: { statuses: tally.attack, answers_5xx: fivexx('attack') },
+    answers_5xx: fivexx('attack') + fivexx('honest'),
+    server_log_500_lines: (srv.log.text.match(/"msg":"request failed: 500"/g) ?? []).length,
+    hostile_model_hosts: tally.models,
+    rss_mb: {
+      fresh_before_the_warm_up: Math.round(fresh),
+      at_start: Math.round(start),
+      peak: Math.round(peak),
+      when_the_attack_stopped: Math.round(stopped),
+      after_15s: Math.round(after15),
+      after_45s: Math.round(after),
+      after_45s_over_start: Math.round((after / start) * 100) / 100,
+      after_45s_over_fresh: Math.round((after / fresh) * 100) / 100,
+    },
+    client_event_loop_max_ms: Math.round(loop.max / 1e6),
+    targets: 'honest p99 ≤ 2 s, 0 errors but their own 429s, RSS back within 1.2× of the start, 0 × 5xx',
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ the run
+const plans = ['free', 'pro', 'scale', 'enterprise'];
+const keys = {
+  victim: await createKey('victim', 'pro'),
+  slowScale: await createKey('slow-scale', 'scale'),
+  slowFree1: await createKey('slow-free-1', 'free'),
+  slowFree2: await createKey('slow-free-2', 'free'),
+  jobsFree: await createKey('jobs-free', 'free'),
+  attackers: [],
+  honest: [],
+};
+for (const p of plans) keys.attackers.push(await createKey(`attacker-${p}`, p));
+for (const p of plans) keys.honest.push(await createKey(`honest-${p}`, p));
+const srv = await startServe();
+const models = await hostileModels();
+const result = {
+  bench: 'hostile-soak',
+  cli: relative(ROOT, CLI),
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  load_average_at_start: loadavg()[0],
+};
+try {
+  result.slow_bodies_beside_a_large_analyze = await slowBesideLarge(srv, keys);
+  console.log('slow bodies', JSON.stringify(result.slow_bodies_beside_a_large_analyze));
+  result.million_line_job = await millionLines(srv, keys);
+  console.log('million lines', JSON.stringify(result.million_line_job));
+  result.soak = await soak(srv, keys, models);
+  console.log('soak', JSON.stringify(result.soak));
+  result.load_average_at_end = loadavg()[0];
+} finally {
+  models.close();
+  srv.child.kill('SIGTERM');
+  await new Promise((r) => srv.child.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}
+const out = resolve(ROOT, values.out);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`wrote ${relative(ROOT, out)}`);

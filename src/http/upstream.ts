@@ -1,0 +1,81 @@
+/**
+ * A model service the server cannot reach, as the client is told it: one typed `UPSTREAM_UNREACHABLE` (502) naming
+ * the URL, never the socket's own error text. `connect ECONNREFUSED 10.0.0.5:8000` against `connect EHOSTUNREACH`
+ * against a timeout would tell a client which ports of an allowed host are open and which hosts exist: a port scanner
+ * run by the server. The model's fetch turns every connection failure into {@link UpstreamUnreachable} (a neutral
+ * message, the original kept as its cause for the server's own log), the adapter retries it as any network error,
+ * and the model's calls then fail with `UPSTREAM_UNREACHABLE`.
+ */
+import { TrainprintError, type TargetModel } from '../library.js';
+
+/**
+ * A connection to a model service that failed (refused, no route, reset, a name that does not resolve, TLS): its
+ * message says only that; the socket's error is its `cause`.
+ * @example throw new UpstreamUnreachable({ cause: err })
+ */
+export class UpstreamUnreachable extends Error {
+  override readonly name = 'UpstreamUnreachable';
+  constructor(options?: { cause?: unknown }) {
+    super('could not connect to the model service', options);
+  }
+}
+
+/** Whether `e` (or its cause) is a failure of the connection: a system or undici error code, or undici's wrapper. */
+function connectionFailure(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+|ERR_TLS\w*|ERR_SSL\w*|CERT_\w+|\w+_CERT_\w*)$/.test(code))
+      return true;
+    if (x instanceof TypeError && x.message === 'fetch failed') return true;
+  }
+  return false;
+}
+
+/**
+ * `fetchFn` whose connection failures reject with {@link UpstreamUnreachable}; an abort, an answer and any other
+ * error are passed on as they are.
+ * @example createOpenAICompatibleModel({ baseUrl, model, fetch: unreachableAsTyped(globalThis.fetch) })
+ */
+export function unreachableAsTyped(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetchFn(input, init);
+    } catch (e) {
+      if (init?.signal?.aborted || !connectionFailure(e)) throw e;
+      throw new UpstreamUnreachable({ cause: e });
+    }
+  };
+}
+
+/** The error a call of the model rejects with: `UPSTREAM_UNREACHABLE` where the adapter's error was a connection failure. */
+function typed(e: unknown): unknown {
+  if (!(e instanceof TrainprintError) || e.code !== 'UPSTREAM_ERROR') return e;
+  for (let x: unknown = e.cause, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    if (x instanceof UpstreamUnreachable)
+      return new TrainprintError('UPSTREAM_UNREACHABLE', e.detail, { cause: e.cause });
+  }
+  return e;
+}
+
+/**
+ * `model`, its calls failing with `UPSTREAM_UNREACHABLE` where its service could not be reached (its fetch wrapped
+ * with {@link unreachableAsTyped}); everything else as it was.
+ * @example const model = typedUnreachable(createOpenAICompatibleModel({ baseUrl, model: 'm', fetch: unreachableAsTyped(fetch) }))
+ */
+export function typedUnreachable(model: TargetModel): TargetModel {
+  const { logprobs, generate, generateCall } = model;
+  return {
+    ...model,
+    generate: (prompt, options) =>
+      generate.call(model, prompt, options).catch((e: unknown) => Promise.reject(typed(e))),
+    ...(logprobs
+      ? { logprobs: (text: string) => logprobs.call(model, text).catch((e: unknown) => Promise.reject(typed(e))) }
+      : {}),
+    ...(generateCall
+      ? {
+          generateCall: (prompt: string, options: Parameters<typeof generate>[1]) =>
+            generateCall.call(model, prompt, options).catch((e: unknown) => Promise.reject(typed(e))),
+        }
+      : {}),
+  };
+}
