@@ -70,6 +70,14 @@ export interface MatchKind<M extends SearchMatch = SearchMatch> {
   run(m: M): number;
   /** What it shows, in words (`where`: "characters a–b"). */
   describe(m: M, where: string): string;
+  /**
+   * What tells its document from another's when a passage is held in several documents (src/services/analyze/
+   * quotations.ts): a title, an article, an id; null when its matches take no part (a remote corpus's: the same book in
+   * a pack and in a web corpus is one text, not a reprinted one; a near duplicate is no passage).
+   */
+  document(m: M): string | null;
+  /** Whether the match itself says that other documents of its dataset hold its passage. */
+  reprinted(m: M): boolean;
 }
 
 /** The factors of reused passages: verbatim, edited or reworded reuse, and a long run. */

@@ -41,6 +41,9 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
       (also.length > 0 ? `; the same text is also in ${also.join('; ')}` : '')
     );
   },
+  // the same article or book in two packs is one text: told apart by title where the pack names one
+  document: (m) => m.article?.title ?? m.document?.title ?? `${m.dataset_id}\u0000${m.document_id}`,
+  reprinted: (m) => (m.also_in?.length ?? 0) > 0,
 };
 
 /**
