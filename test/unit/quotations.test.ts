@@ -77,7 +77,9 @@ describe('quoted regions', () => {
     expect(attributed('When Jefferson once wrote: all men are created equal.')).toEqual([
       ['Jefferson', 'all men are created equal.'],
     ]);
-    expect(attributed('According to the Gospel of John, in the beginning was the Word.')[0][0]).toBe('the Gospel of John');
+    expect(attributed('According to the Gospel of John, in the beginning was the Word.')[0][0]).toBe(
+      'the Gospel of John',
+    );
     expect(attributed('Simplify, simplify, wrote Thoreau in his cabin.')).toEqual([['Thoreau', 'Simplify, simplify,']]);
     expect(regions('As he said, the rain kept on.')).toEqual([]);
     expect(regions('"Come in," said Tom, and the rain kept on.').filter((r) => r.by === 'attribution')).toEqual([]);
