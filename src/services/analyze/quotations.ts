@@ -90,6 +90,34 @@ export function widelyReproduced(m: Readable, all: readonly Readable[]): boolean
   });
 }
 
+/** Where a quotation's passage is: the document its match names, and how many other documents hold it too. */
+export interface QuotationSource {
+  /** The document (a book's title, an article's title, else its id). */
+  readonly document: string;
+  /** Other documents holding the passage: those the match names (`also_in`) and other matches' over its span. */
+  readonly others: number;
+}
+
+/**
+ * The source a quotation is shown with ("in *North America* vol. II and 3 other documents"): its match's document and
+ * the other documents the result names for its span.
+ * @example quotationSource(result.matches[0], result.matches) // { document: 'North America, Volume II (of 2)', others: 3 }
+ */
+export function quotationSource(m: Readable, all: readonly Readable[]): QuotationSource {
+  const key = matchKind(m).document(m);
+  const named =
+    'article' in m && m.article ? m.article.title : 'document' in m && m.document?.title ? m.document.title : null;
+  const others = new Set<string>();
+  if ('also_in' in m) for (const a of m.also_in ?? []) others.add(a.document.title ?? a.document_id);
+  const half = (m.query_end - m.query_start) / 2;
+  for (const o of all) {
+    const k = matchKind(o).document(o);
+    const overlap = Math.min(o.query_end, m.query_end) - Math.max(o.query_start, m.query_start);
+    if (o !== m && k !== null && k !== key && overlap >= half) others.add(k);
+  }
+  return { document: named ?? String(m.document_id ?? m.dataset_id), others: others.size };
+}
+
 /** The share of the content's words inside matches: overlapping matches count once, as the longest of them. */
 export function matchedShare(matches: readonly Readable[], tokens: number): number {
   if (tokens <= 0) return 0;
