@@ -11,7 +11,8 @@
  * - **an indented block** in plain text: two or more lines indented by two spaces or a tab, in a text whose other
  *   lines are not (a verse or a letter set off from the prose);
  * - **an attribution**: "as Lincoln said", "in the words of Dickens", "Jefferson once wrote:", "according to the
- *   Gospel of John", "to quote Shakespeare" mark the rest of their paragraph; "…, wrote Thoreau." and "… Emerson
+ *   Gospel of John", "to quote Shakespeare", "the Constitution begins:", "the line is Austen's:" mark the rest of
+ *   their paragraph; "…, wrote Thoreau." and "… Emerson
  *   wrote." the text of the paragraph before them. The name is a capitalised name ("the Bible", "St. Paul",
  *   "Abraham Lincoln"); a pronoun is no attribution, and "said" after a quotation is fiction's dialogue tag, not one.
  */
@@ -95,13 +96,15 @@ function markedRegions(text: string): QuotedRegion[] {
 
 // A capitalised name of up to four words ("the Bible", "St. Paul", "Abraham Lincoln", "the Gospel of John").
 const NAME = String.raw`((?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?\p{Lu}[\p{L}.'’-]*){0,3})`;
-const VERB = String.raw`(?:said|says|wrote|writes|put\s+it|observed|declared|proclaimed|remarked|reminded\s+us|taught|tells\s+us|told\s+us|asked)`;
+const VERB = String.raw`(?:said|says|wrote|writes|puts?\s+it|observed|declared|proclaimed|remarked|reminded\s+us|taught|tells\s+us|told\s+us|asked|begins|opens|reads)`;
 const ADVERB = String.raw`(?:(?:once|famously|memorably|rightly|so\s+\p{Ll}+|himself|herself|also|later)\s+)?`;
 /** Attributions that mark the text after them (to their paragraph's end). */
 const BEFORE: readonly RegExp[] = [
   new RegExp(String.raw`\b(?:[Aa]s|[Ww]hat)\s+${NAME}\s+${ADVERB}${VERB}\b`, 'gu'),
   new RegExp(String.raw`\b[Ii]n\s+the\s+(?:\p{Ll}+\s+)?words\s+of\s+${NAME}`, 'gu'),
-  new RegExp(String.raw`\b(?:[Aa]ccording\s+to|[Qq]uoting|[Tt]o\s+quote)\s+${NAME}`, 'gu'),
+  new RegExp(String.raw`\b(?:[Aa]ccording\s+to|[Qq]uoting|[Qq]uoted|[Tt]o\s+quote)\s+${NAME}`, 'gu'),
+  // "is Austen's:", "Dickens's own words:"
+  new RegExp(String.raw`${NAME}['’]s?(?:\s+(?:own\s+)?(?:words|line|lines|sentence|opening|verse))?\s*:`, 'gu'),
   new RegExp(String.raw`${NAME}\s+${ADVERB}${VERB}\s*(?:[^\n.:]{0,60})?:`, 'gu'),
   new RegExp(String.raw`\b(?:wrote|said|declared|observed)\s+${NAME}\s*:`, 'gu'),
 ];

@@ -12,7 +12,10 @@ const PREAMBLE =
   'We the People of the United States, in Order to form a more perfect Union, establish Justice, insure domestic ' +
   'Tranquility, provide for the common defence, promote the general Welfare, and secure the Blessings of Liberty ' +
   'to ourselves and our Posterity, do ordain and establish this Constitution for the United States of America.';
-const ESSAY = readFileSync(new URL('../fixtures/quotations/essay-quoting-the-constitution.txt', import.meta.url), 'utf8');
+const ESSAY = readFileSync(
+  new URL('../fixtures/quotations/essay-quoting-the-constitution.txt', import.meta.url),
+  'utf8',
+);
 
 let engine: Engine;
 let handler: Handler;

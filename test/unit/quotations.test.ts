@@ -81,6 +81,12 @@ describe('quoted regions', () => {
       'the Gospel of John',
     );
     expect(attributed('Simplify, simplify, wrote Thoreau in his cabin.')).toEqual([['Thoreau', 'Simplify, simplify,']]);
+    expect(attributed('The Constitution begins, as the poster says: We the People.')).toEqual([
+      ['The Constitution', 'We the People.'],
+    ]);
+    expect(attributed('The line she reads is Austen’s: It is a truth.')).toContainEqual(['Austen', 'It is a truth.']);
+    expect(attributed('My teacher quoted Dickens at me: it was the best of times.')[0][0]).toBe('Dickens');
+    expect(attributed('As Tolstoy puts it on the first page, happy families.')[0][0]).toBe('Tolstoy');
     expect(regions('As he said, the rain kept on.')).toEqual([]);
     expect(regions('"Come in," said Tom, and the rain kept on.').filter((r) => r.by === 'attribution')).toEqual([]);
   });
