@@ -418,7 +418,10 @@ function quotationsBlock(result: AnalysisResult, text: string): Child {
   if (quoted.length === 0) return null;
   const items = quoted.map((m) => {
     const words = text.slice(m.query_start, m.query_end).replace(/\s+/g, ' ').trim();
-    const shown = words.length <= QUOTE_SHOWN ? words : `${words.slice(0, QUOTE_SHOWN - 50)} … ${words.slice(-40)}`;
+    const shown =
+      words.length <= QUOTE_SHOWN
+        ? words
+        : `${words.slice(0, QUOTE_SHOWN - 50).replace(/\s+\S*$/, '')} … ${words.slice(-40).replace(/^\S*\s+/, '')}`;
     const { document, others } = quotationSource(m, result.matches);
     const by = (m.quotation?.by ?? []).map((b) => b.replace(/_/g, ' ')).join(', ');
     const who = m.quotation?.attributed_to ? ` · attributed to ${m.quotation.attributed_to}` : '';

@@ -67,7 +67,9 @@ export function quotationsSection(result: AnalysisResult, text: string | null): 
     const source = quotationSource(m, result.matches);
     const words = text === null ? '' : text.slice(m.query_start, m.query_end).replace(/\s+/g, ' ').trim();
     const shownWords =
-      words.length <= QUOTE_SHOWN ? words : `${words.slice(0, QUOTE_SHOWN - 50)} … ${words.slice(-40)}`;
+      words.length <= QUOTE_SHOWN
+        ? words
+        : `${words.slice(0, QUOTE_SHOWN - 50).replace(/\s+\S*$/, '')} … ${words.slice(-40).replace(/^\S*\s+/, '')}`;
     const what = text === null ? `characters ${num(m.query_start)}–${num(m.query_end)}` : `“${esc(shownWords)}”`;
     const others =
       source.others > 0 ? ` and ${num(source.others)} other document${source.others === 1 ? '' : 's'}` : '';
