@@ -36,14 +36,22 @@ export const ATTRIBUTION_REACH = 1500;
 /**
  * The quoted regions of `content` (see the module comment), in content offsets, sorted by start. `extracted` is its
  * readable text (`extractText(content, type)`): marks and attributions are read there and mapped back; block quotes
- * are read from the markup itself.
+ * are read from the markup itself. `within` (offsets of the readable text): only the paragraphs that overlap one of these
+ * spans are read — a region lies in one paragraph, so no region over a span is missed (a long text with a few matches
+ * reads a few paragraphs).
  * @example
  * quotedRegions('She said: "We the People" and left.', 'text', extractText('She said: "We the People" and left.', 'text'))
  * // [{ start: 11, end: 24, by: 'quotation_marks' }]
  */
-export function quotedRegions(content: string, type: ContentType, extracted: ExtractedText): QuotedRegion[] {
+export function quotedRegions(
+  content: string,
+  type: ContentType,
+  extracted: ExtractedText,
+  within?: ReadonlyArray<readonly [number, number]>,
+): QuotedRegion[] {
   const text = extracted.text;
-  const inText: QuotedRegion[] = [...markedRegions(text), ...attributedRegions(text)];
+  const read = paragraphs(text).filter(([from, to]) => !within || within.some(([s, e]) => s < to && e > from));
+  const inText: QuotedRegion[] = [...markedRegions(text, read), ...attributedRegions(text, read)];
   if (type === 'text') inText.push(...indentedBlocks(text));
   const out: QuotedRegion[] = [];
   for (const r of inText) {
@@ -72,9 +80,9 @@ const OPENERS: Readonly<Record<string, string>> = { '“': '”', '«': '»', '�
 const LETTER = /[\p{L}\p{N}]/u;
 
 /** The regions inside quotation marks, paragraph by paragraph; an unclosed quotation runs to its paragraph's end. */
-function markedRegions(text: string): QuotedRegion[] {
+function markedRegions(text: string, read: ReadonlyArray<[number, number]>): QuotedRegion[] {
   const out: QuotedRegion[] = [];
-  for (const [from, to] of paragraphs(text)) {
+  for (const [from, to] of read) {
     let open = -1;
     let closer = '';
     for (let i = from; i < to; i++) {
@@ -119,9 +127,9 @@ const NOT_NAMES = new Set(['I', 'He', 'She', 'It', 'We', 'They', 'You', 'This', 
 const OPENING_WORDS = new Set(['When', 'Then', 'And', 'But', 'So', 'As', 'Later', 'Once', 'In', 'On', 'At', 'After']);
 
 /** The regions an attribution marks (see the module comment), in the text's offsets. */
-function attributedRegions(text: string): QuotedRegion[] {
+function attributedRegions(text: string, read: ReadonlyArray<[number, number]>): QuotedRegion[] {
   const out: QuotedRegion[] = [];
-  for (const [from, to] of paragraphs(text)) {
+  for (const [from, to] of read) {
     const para = text.slice(from, to);
     for (const re of BEFORE) {
       re.lastIndex = 0;

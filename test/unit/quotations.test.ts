@@ -88,6 +88,11 @@ describe('quoted regions', () => {
     expect(attributed('My teacher quoted Dickens at me: it was the best of times.')[0][0]).toBe('Dickens');
     expect(attributed('As Tolstoy puts it on the first page, happy families.')[0][0]).toBe('Tolstoy');
     expect(regions('As he said, the rain kept on.')).toEqual([]);
+    // read only around given spans: the same regions there, none elsewhere
+    const two = 'Plain talk here.\n\nAs Lincoln said, four score and seven years ago.';
+    const x = extractText(two, 'text');
+    expect(quotedRegions(two, 'text', x, [[20, 30]])).toEqual(quotedRegions(two, 'text', x));
+    expect(quotedRegions(two, 'text', x, [[0, 10]])).toEqual([]);
     expect(regions('"Come in," said Tom, and the rain kept on.').filter((r) => r.by === 'attribution')).toEqual([]);
   });
 });

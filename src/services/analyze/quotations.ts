@@ -58,7 +58,9 @@ export function quotationsOf(
   extracted = extractText(content, type),
 ): Array<MatchQuotation | null> {
   if (matches.length === 0 || matchedShare(matches, tokens) >= EXCERPT_SHARE) return matches.map(() => null);
-  const regions = quotedRegions(content, type, extracted);
+  // plain text: its offsets are the matches', so only the paragraphs holding a match are read
+  const within = type === 'text' ? matches.map((m) => [m.query_start, m.query_end] as const) : undefined;
+  const regions = quotedRegions(content, type, extracted, within);
   return matches.map((m) => {
     if (!matchKind(m).passage) return null;
     const marked = markedBy(m, regions);
