@@ -140,6 +140,22 @@ describe('which matches are quotations', () => {
   });
 });
 
+describe('the marks of a copied page are not the work’s', () => {
+  it('dialogue inside a copied passage (words between the speeches) is no quotation; one quotation of two paragraphs is', () => {
+    const page =
+      '“Come in,” said Tom, and he held the door against the wind. “The rain will not stop before morning,” he ' +
+      'went on, “and the road to the mill is under water already.” She shook out her cloak and sat by the fire.';
+    const text = `${'My week was ordinary and I wrote it down. '.repeat(20)}${page} ${'Then the week went on. '.repeat(20)}`;
+    const at = text.indexOf('“Come');
+    expect(quotationsOf(text, 'text', [portrait(at, at + page.length, 50, 'A Novel')], 300)).toEqual([null]);
+    const long = `${'I read it twice. '.repeat(30)}\n\n“${PREAMBLE.slice(0, 120)}\n\n“${PREAMBLE.slice(120)}”\n\n${'And so on. '.repeat(30)}`;
+    const q = long.indexOf('We the');
+    expect(quotationsOf(long, 'text', [portrait(q, long.indexOf('America.') + 8, 52, 'North America')], 200)).toEqual([
+      { by: ['quotation_marks'] },
+    ]);
+  });
+});
+
 describe('the headline is about the work’s own text', () => {
   let engine: Engine;
   beforeAll(async () => {

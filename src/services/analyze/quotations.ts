@@ -63,7 +63,7 @@ export function quotationsOf(
   const regions = quotedRegions(content, type, extracted, within);
   return matches.map((m) => {
     if (!matchKind(m).passage) return null;
-    const marked = markedBy(m, regions);
+    const marked = markedBy(m, regions, content);
     const widely = widelyReproduced(m, matches);
     if (!marked && !widely) return null;
     const by = new Set<QuotationBasis>(marked?.by ?? []);
@@ -138,23 +138,43 @@ export function matchedShare(matches: readonly Readable[], tokens: number): numb
   return Math.min(1, (words + longest) / tokens);
 }
 
-/** The marks covering at least {@link MARKED_SHARE} of a match's span, or null. */
-function markedBy(m: Readable, regions: readonly QuotedRegion[]): MatchQuotation | null {
+/**
+ * The marks of one quotation covering at least {@link MARKED_SHARE} of a match's span, or null. Regions that only
+ * whitespace and quotation marks separate are one quotation (a quotation of several paragraphs, each opened); regions
+ * with words between them are not: the dialogue of a copied page of fiction — “Come in,” said Tom. “The rain …” —
+ * marks the copy's own speeches, not the work's quotation of the page.
+ */
+function markedBy(m: Readable, regions: readonly QuotedRegion[], content: string): MatchQuotation | null {
   const length = m.query_end - m.query_start;
   if (length <= 0) return null;
   const over = regions.filter((r) => r.start < m.query_end && r.end > m.query_start);
-  // the union of the regions' overlaps with the span (regions are sorted by start)
-  let covered = 0;
-  let at = m.query_start;
-  for (const r of over) {
-    const from = Math.max(at, r.start);
-    const to = Math.min(m.query_end, r.end);
-    if (to > from) {
-      covered += to - from;
-      at = to;
+  let best: QuotedRegion[] = [];
+  let bestCovered = 0;
+  for (const block of quotations(over, content)) {
+    const from = Math.max(m.query_start, block[0].start);
+    const to = Math.min(m.query_end, Math.max(...block.map((r) => r.end)));
+    if (to - from > bestCovered) {
+      bestCovered = to - from;
+      best = block;
     }
   }
-  if (covered < MARKED_SHARE * length) return null;
-  const attribution = over.find((r) => r.attributed_to !== undefined)?.attributed_to;
-  return { by: [...new Set(over.map((r) => r.by))], ...(attribution ? { attributed_to: attribution } : {}) };
+  if (bestCovered < MARKED_SHARE * length) return null;
+  const attribution = best.find((r) => r.attributed_to !== undefined)?.attributed_to;
+  return { by: [...new Set(best.map((r) => r.by))].sort(), ...(attribution ? { attributed_to: attribution } : {}) };
+}
+
+/** What may stand between two regions of one quotation: whitespace and quotation marks. */
+const BETWEEN = /^[\s"“”‘’«»„>]*$/;
+
+/** Regions (sorted by start) grouped into quotations: overlapping ones, or ones only {@link BETWEEN} separates. */
+function quotations(regions: readonly QuotedRegion[], content: string): QuotedRegion[][] {
+  const out: QuotedRegion[][] = [];
+  let end = -1;
+  for (const r of regions) {
+    const last = out[out.length - 1];
+    if (last && (r.start <= end || BETWEEN.test(content.slice(end, r.start)))) last.push(r);
+    else out.push([r]);
+    end = Math.max(end, r.end);
+  }
+  return out;
 }
