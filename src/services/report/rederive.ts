@@ -42,7 +42,9 @@ export function rederive(result: AnalysisResult, text: string | null): Rederived
     }
   };
   for (const ev of result.evidence.datasets) run(`matches:${ev.dataset_id}`, () => matchCounts(result, ev));
-  if (text !== null) run('quotations', () => quotations(result, text));
+  // a result made before quotations were told apart has no roles to check
+  if (result.evidence.quotations === undefined) out.skipped.push('quotations: the result predates them');
+  else if (text !== null) run('quotations', () => quotations(result, text));
   else out.skipped.push('quotations: which matches are quotations is read from the analysed text, not given');
   for (const ev of result.evidence.datasets) run(`coverage:${ev.dataset_id}`, () => datasetCoverage(result, ev));
   if (PLAIN_SPANS.has(result.content_type)) run('potential_matches', () => potentialMatches(result));
