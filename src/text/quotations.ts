@@ -5,8 +5,9 @@
  *
  * What marks a quotation:
  * - **quotation marks**: straight `"…"`, curly `“…”` and `‘…’` (a closing `’` before a letter is an apostrophe),
- *   guillemets `«…»`, German `„…“`; a quotation left open runs to the end of its paragraph (the convention of a
- *   quotation of several paragraphs, each opened and the last closed);
+ *   guillemets `«…»`, German `„…“`; a quotation left open runs to the end of its paragraph when the next paragraph
+ *   opens with a mark (the convention of a quotation of several paragraphs, each opened and the last closed), and a
+ *   stray mark otherwise marks nothing;
  * - **block quotes**: Markdown `>` lines, HTML `<blockquote>` and `<q>`;
  * - **an indented block** in plain text: two or more lines indented by two spaces or a tab, in a text whose other
  *   lines are not (a verse or a letter set off from the prose);
@@ -77,9 +78,15 @@ function paragraphs(text: string): Array<[number, number]> {
 }
 
 const OPENERS: Readonly<Record<string, string>> = { '“': '”', '«': '»', '„': '“', '‘': '’' };
+/** A paragraph that goes on with a quotation: the next one opens with a quotation mark. */
+const CONTINUED = /^\s*["“«„‘]/;
 const LETTER = /[\p{L}\p{N}]/u;
 
-/** The regions inside quotation marks, paragraph by paragraph; an unclosed quotation runs to its paragraph's end. */
+/**
+ * The regions inside quotation marks, paragraph by paragraph. A quotation left open runs to its paragraph's end only
+ * where the next paragraph opens with a quotation mark (a quotation of several paragraphs); otherwise the mark is
+ * unpaired (a stray or a cut) and marks nothing.
+ */
 function markedRegions(text: string, read: ReadonlyArray<[number, number]>): QuotedRegion[] {
   const out: QuotedRegion[] = [];
   for (const [from, to] of read) {
@@ -97,7 +104,8 @@ function markedRegions(text: string, read: ReadonlyArray<[number, number]>): Quo
         open = -1;
       }
     }
-    if (open >= 0 && to - open > 1) out.push({ start: open + 1, end: to, by: 'quotation_marks' });
+    if (open >= 0 && to - open > 1 && CONTINUED.test(text.slice(to, to + 16)))
+      out.push({ start: open + 1, end: to, by: 'quotation_marks' });
   }
   return out.filter((r) => r.end > r.start);
 }

@@ -43,6 +43,8 @@ describe('quoted regions', () => {
       ['quotation_marks', 'The first paragraph goes on'],
       ['quotation_marks', 'and the second closes.'],
     ]);
+    // a stray mark (a cut speech, a typo) marks nothing
+    expect(quoted('He began " and never finished the line.\n\nNext paragraph.')).toEqual([]);
   });
 
   it('block quotes: Markdown > lines, HTML <blockquote> and <q>, in the content as sent', () => {
