@@ -125,6 +125,10 @@ describe('which matches are quotations', () => {
     expect(widelyReproduced(portrait(0, 100, 20, 'North America', true), [])).toBe(true);
     const b = portrait(10, 100, 18, 'The Federalist');
     expect(widelyReproduced(a, [a, b])).toBe(true);
+    // an edition or a collection of the same author's work is one source, not a reprint by others
+    const milton = { ...a, document: { id: 'pg26', title: 'Paradise Lost', author: 'John Milton' } };
+    const works = { document_id: 'pg1745', document: { id: 'pg1745', title: 'Poetical Works', author: 'John Milton' } };
+    expect(widelyReproduced({ ...milton, also_in: [{ ...works, source_words: [0, 9], shared: 1 }] }, [])).toBe(false);
     // the same title in another pack is the same text, not a reprint
     expect(widelyReproduced(a, [a, { ...a, dataset_id: 'pack:other' }])).toBe(false);
   });

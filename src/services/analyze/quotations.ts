@@ -73,10 +73,12 @@ export function quotationsOf(
 }
 
 /**
- * Whether the datasets hold a match's passage in several documents: a portrait names other documents holding it
- * (`also_in`), an exact match's passage is in several of its dataset's documents (`shared_documents`), or another
- * match of a different document (another title, another article) covers at least half of its span. A remote corpus's
- * matches take no part: the same book in a pack and in a web corpus is one text, not a reprinted one.
+ * Whether the datasets hold a match's passage in the documents of several sources — reprinted by others, as a famous
+ * passage is: a portrait names documents of another author holding it (`also_in`; the editions and collections of one
+ * author's work are one source), an exact match's passage is in several of its dataset's documents
+ * (`shared_documents`), or another match of another source (another author, another article) covers at least half of
+ * its span. A remote corpus's matches take no part: the same book in a pack and in a web corpus is one text, not a
+ * reprinted one.
  * @example widelyReproduced(preambleInTrollope, [preambleInTrollope, preambleInTheFederalist]) // true
  */
 export function widelyReproduced(m: Readable, all: readonly Readable[]): boolean {
