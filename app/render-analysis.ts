@@ -89,9 +89,10 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       return h(
         'mark',
         {
-          class: isCurrent ? 'hit current' : 'hit',
+          // the text the work quotes is marked apart from its own (docs/analyze.md#quotations)
+          class: `${isCurrent ? 'hit current' : 'hit'}${listed[first]?.role === 'quotation' ? ' quote' : ''}`,
           'data-match': first,
-          title: `Found in ${label(listed[first])}`,
+          title: `${listed[first]?.role === 'quotation' ? 'Quoted; found' : 'Found'} in ${label(listed[first])}`,
           onclick: () => select(first),
         },
         text,
@@ -291,7 +292,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
           ),
         ),
         h('td', null, m.dataset_id),
-        h('td', null, m.kind),
+        h('td', null, m.role === 'quotation' ? `${m.kind} · quotation` : m.kind),
         h('td', { class: 'num' }, count(m.tokens)),
         h('td', { class: 'num' }, decimal(m.score)),
         h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`),
@@ -322,6 +323,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       ),
     ),
     result.extraction ? extractionBlock(result.extraction, view.text, result) : null,
+    quotationsBlock(result, view.text),
     h(
       'div',
       { class: 'panes' },
@@ -402,6 +404,76 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     ),
   );
   select(strongest(passages));
+}
+
+/** Longest quotation shown whole; a longer one shows its start and end. */
+const QUOTE_SHOWN = 160;
+
+/**
+ * The text the work quotes, apart from its own (docs/analyze.md#quotations): "quoted: “We the People … of America.” —
+ * in North America, Volume II (of 2) and 3 other documents", what marks it, and whether it counted; null without one.
+ */
+function quotationsBlock(result: AnalysisResult, text: string): Child {
+  const quoted = result.matches.filter((m) => m.role === 'quotation');
+  if (quoted.length === 0) return null;
+  const items = quoted.map((m) => {
+    const words = text.slice(m.query_start, m.query_end).replace(/\s+/g, ' ').trim();
+    const shown =
+      words.length <= QUOTE_SHOWN
+        ? words
+        : `${words.slice(0, QUOTE_SHOWN - 50).replace(/\s+\S*$/, '')} … ${words.slice(-40).replace(/^\S*\s+/, '')}`;
+    const { document, others } = quotationSource(m, result.matches);
+    const by = (m.quotation?.by ?? []).map((b) => b.replace(/_/g, ' ')).join(', ');
+    const who = m.quotation?.attributed_to ? ` · attributed to ${m.quotation.attributed_to}` : '';
+    return h(
+      'li',
+      null,
+      'quoted: ',
+      h('q', null, shown),
+      ' — in ',
+      h('cite', null, document),
+      others > 0 ? ` and ${count(others)} other document${others === 1 ? '' : 's'}` : '',
+      h('span', { class: 'muted' }, ` (${m.dataset_id} · ${by}${who})`),
+    );
+  });
+  const counted = result.evidence.quotations === 'count';
+  return h(
+    'section',
+    { class: 'quotations', 'aria-labelledby': 'quotations-title' },
+    h('h4', { id: 'quotations-title' }, `Quotations (${count(quoted.length)})`),
+    h(
+      'p',
+      { class: 'hint' },
+      counted
+        ? "Text your work quotes that the datasets hold, counted as your work's text (quotations: count)."
+        : "Text your work quotes that the datasets hold: shown here, not counted — the confidence is about your work's own text.",
+    ),
+    h('ul', { id: 'quotation-list' }, ...items),
+  );
+}
+
+/**
+ * A quotation's document (a book's or an article's title, else its id) and how many other documents the result names
+ * for its span: those it names (`also_in`) and other matches' over at least half of it (as the library counts them,
+ * src/services/analyze/quotations.ts).
+ */
+function quotationSource(m: Match, all: readonly Match[]): { document: string; others: number } {
+  const key = (x: Match): string | null =>
+    x.kind === 'remote' || x.kind === 'near'
+      ? null
+      : x.kind === 'portrait'
+        ? (x.article?.title ?? x.document?.title ?? `${x.dataset_id}/${x.document_id}`)
+        : `${x.dataset_id}/${x.document_id}`;
+  const own = key(m);
+  const others = new Set<string>();
+  if (m.kind === 'portrait') for (const a of m.also_in ?? []) others.add(a.document.title ?? a.document_id);
+  for (const o of all) {
+    const k = key(o);
+    const overlap = Math.min(o.query_end, m.query_end) - Math.max(o.query_start, m.query_start);
+    if (o !== m && k !== null && k !== own && overlap >= (m.query_end - m.query_start) / 2) others.add(k);
+  }
+  const title = m.kind === 'portrait' ? (m.article?.title ?? m.document?.title) : undefined;
+  return { document: title ?? String(m.document_id ?? m.dataset_id), others: others.size };
 }
 
 /**

@@ -160,6 +160,9 @@ func (c *Client) AnalyzeFile(ctx context.Context, file []byte, filename string, 
 	if req.SearchRemote != nil {
 		fields["search_remote"] = strconv.FormatBool(*req.SearchRemote)
 	}
+	if req.Quotations != "" {
+		fields["quotations"] = req.Quotations
+	}
 	if req.Metadata != nil {
 		metadata, merr := json.Marshal(req.Metadata)
 		if merr != nil {
@@ -167,7 +170,7 @@ func (c *Client) AnalyzeFile(ctx context.Context, file []byte, filename string, 
 		}
 		fields["metadata"] = string(metadata)
 	}
-	for _, name := range []string{"content_type", "include_text", "search_remote", "metadata"} {
+	for _, name := range []string{"content_type", "include_text", "search_remote", "quotations", "metadata"} {
 		if v := fields[name]; v != "" && err == nil {
 			err = form.WriteField(name, v)
 		}

@@ -53,6 +53,9 @@ type AnalyzeRequest struct {
 	// SearchRemote: false keeps the content on the server (the remote corpora it was started with are not
 	// searched); nil or true lets it send the content to them.
 	SearchRemote *bool `json:"search_remote,omitempty"`
+	// Quotations: "exclude" (the default when empty) shows text the work quotes as a quotation
+	// (Match role "quotation") and leaves it out of the confidence; "count" counts it.
+	Quotations string `json:"quotations,omitempty"`
 }
 
 // RemoteCorpusReport says what one remote corpus (an infini-gram index) did in an analysis: where the

@@ -24,12 +24,12 @@ import {
 /**
  * `trainprint analyze FILE [options]`: the content type comes from `--type` or the file's extension (.txt, .md,
  * .markdown, .html, .htm, .epub, .pdf, .docx; another is refused, as an HTTP upload is), the metadata
- * from `--jurisdiction`, `--work-type` and `--opt-out`.
+ * from `--jurisdiction`, `--work-type` and `--opt-out`; `--quotations count` counts the text the work quotes.
  * @example process.exitCode = await analyzeCommand(['README.md', '--packs', 'none', '--jurisdiction', 'US'])
  */
 export async function analyzeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    ...options(['type', 'packs', 'jurisdiction', 'work-type', 'opt-out', 'report'], ['starter']),
+    ...options(['type', 'packs', 'jurisdiction', 'work-type', 'opt-out', 'report', 'quotations'], ['starter']),
     ...DATASETS,
     ...QUIET,
     ...REMOTE_CORPUS_OPTIONS,
@@ -38,6 +38,9 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const packs = packsOption(values);
   const remoteCorpora = remoteCorporaFrom(values);
   const file = positionals[0];
+  const quotations = values.quotations as 'exclude' | 'count' | undefined;
+  if (quotations !== undefined && quotations !== 'exclude' && quotations !== 'count')
+    throw new UsageError(`--quotations must be 'exclude' or 'count'`);
   // the rule of an HTTP upload: the type by --type or the extension (no guess), the size before reading, strict UTF-8;
   // a book or a report file is read as bytes, its text extracted by analyze
   const { type, content } = await readWorkFile(file, values.type as string | undefined);
@@ -62,6 +65,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       const request = {
         content,
         content_type: type,
+        ...(quotations === undefined ? {} : { quotations }),
         ...(Object.keys(metadata).length ? { metadata } : {}),
       };
       line.say(`analyzing ${file}`);

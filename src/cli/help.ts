@@ -28,6 +28,9 @@ export const HELP = `usage:
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
+      --quotations exclude|count  text the work quotes (inside quotation marks, a block quote, after an
+                                  attribution, or a passage the packs hold in several documents): shown as a
+                                  quotation and left out of the confidence (exclude, the default), or counted
       --quiet, -q                 no progress line on stderr (there is none when stderr is not a terminal)
       --report FILE               also write the analysis's work report (as 'report' draws it) to FILE, with
                                   the text the analysis read: a book is not extracted a second time

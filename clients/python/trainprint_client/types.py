@@ -57,6 +57,9 @@ class AnalyzeRequest(_AnalyzeRequired, total=False):
     content_encoding: str
     #: A file's extracted text comes back in the result's ``extraction``.
     include_text: bool
+    #: ``"exclude"`` (default): text the work quotes is shown as a quotation (``matches[].role``) and left out of the
+    #: confidence; ``"count"`` counts it.
+    quotations: Literal["exclude", "count"]
 
 
 class RemoteCorpusReport(TypedDict):

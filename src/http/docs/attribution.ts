@@ -372,7 +372,10 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
       'factor codes. Markup (`html`, `markdown`) is reduced to its text first. The result is kept for the account: ' +
       '`GET /api/v1/attribution/analyses/{analysis_id}` returns it. A server started with remote training corpora ' +
       '(`serve --infini-gram …`) also sends the text to their engines and lists each in `remote_corpora` with its ' +
-      `outcome; \`"search_remote": false\` keeps the text on the server. ${FILES_IN}`,
+      `outcome; \`"search_remote": false\` keeps the text on the server. Text the work quotes (in quotation marks, a ` +
+      'block quote or after an attribution, or a passage the datasets hold in documents of several authors) is shown as a ' +
+      'quotation (`matches[].role`) and left out of `confidence`; `"quotations": "count"` counts it (422 for another ' +
+      `value). ${FILES_IN}`,
     errorCases: [
       {
         code: 'INVALID_INPUT',

@@ -23,6 +23,7 @@ import { CALIBRATION, datasetConfidence } from './calibration.js';
 import { evidenceKind, type KindCodes, matchKind, reportLimitations } from '../policy/kinds/index.js';
 import {
   checkableMatches,
+  countedMatches,
   corpusEvidence,
   countedStrength,
   countsAsEvidence,
@@ -36,6 +37,7 @@ import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
+import { DEFAULT_QUOTATIONS, type QuotationsMode, quotationsOf } from './quotations.js';
 import { DEFAULT_SLICE_MS, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
@@ -78,6 +80,8 @@ interface Checked {
   searchRemote: boolean;
   /** The content as UTF-8 when it was encoded to count its bytes (long content), for its work hash. */
   utf8: Uint8Array | null;
+  /** Whether quotations count for the headline (`quotations`, ./quotations.ts). */
+  quotations: QuotationsMode;
 }
 
 /**
@@ -153,7 +157,7 @@ export async function runAnalysis(
   const acc = newFindings();
   for (const ds of corpus.datasets()) {
     const detail = searched.details.get(ds.id);
-    if (detail) addDatasetFindings({ corpus, kb, prior, searched, acc }, ds, detail);
+    if (detail) addDatasetFindings({ corpus, kb, prior, searched, acc, quotations: req.quotations }, ds, detail);
   }
   await breathe();
   // Ranked, and fed to revenue and risk, as probabilities (0..1); shown on the 0..100 scale below.
@@ -192,14 +196,19 @@ export async function runAnalysis(
   });
 
   if (searched.shared.shared.some(Boolean)) acc.factors.add('shared_text');
+  if (searched.matches.some((m) => m.role === 'quotation')) acc.factors.add('quotes_known_text');
   const headline = corpusEvidence(
     acc.evidence.map((e) => ({
       ...e,
-      shown: checkableMatches(searched.matches.filter((m) => m.dataset_id === e.dataset_id)),
+      shown: countedMatches(
+        searched.matches.filter((m) => m.dataset_id === e.dataset_id),
+        req.quotations,
+      ),
       public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
     })),
     new Set(attribution.map((a) => a.dataset_id)),
     { local: acc.evidence.filter((e) => !evidenceKind(e.kind).wholeText).length, remote: searched.found.remote ?? [] },
+    { matches: searched.matches.filter((m) => m.role === 'quotation'), quotations: req.quotations },
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     acc.limitations.add('corpus_evidence_without_model_link');
@@ -301,10 +310,18 @@ async function searchContent(
     breathe,
   );
   await breathe();
-  const matches: AnalyzedMatch[] = found.matches.map((m, i) => {
+  const mapped: AnalyzedMatch[] = found.matches.map((m, i) => {
     const [query_start, query_end] = extracted.mapSpan(m.query_start, m.query_end);
-    const mapped = { ...m, query_start, query_end };
-    return matchKind(m).sharedDocuments ? { ...mapped, shared_documents: shared.shared_documents[i] } : mapped;
+    const spans = { ...m, query_start, query_end };
+    return matchKind(m).sharedDocuments ? { ...spans, shared_documents: shared.shared_documents[i] } : spans;
+  });
+  // the text the work quotes (./quotations.ts): read on the content as sent, a file's on its extracted text
+  const quoted = req.file
+    ? quotationsOf(extracted.text, 'text', mapped, fp.token_count, extracted)
+    : quotationsOf(req.content, req.type as ContentType, mapped, fp.token_count, extracted);
+  const matches = mapped.map((m, i): AnalyzedMatch => {
+    const q = quoted[i];
+    return q ? { ...m, role: 'quotation', quotation: q } : m;
   });
   const extraction = document ? extractionOf(document, bytes.length, req.includeText) : null;
   return { extracted, found, details, fp, workHash, utf8, shared, matches, extraction };
@@ -353,6 +370,7 @@ interface FindingContext {
   readonly prior: number;
   readonly searched: Searched;
   readonly acc: Findings;
+  readonly quotations: QuotationsMode;
 }
 
 /**
@@ -364,14 +382,17 @@ function addDatasetFindings(ctx: FindingContext, ds: DatasetStats, detail: Datas
   const { found, fp } = ctx.searched;
   const { limitations } = acc;
   const descriptor = corpus.descriptor(ds.id);
-  const own = found.matches.filter((m) => m.dataset_id === ds.id);
+  // the result's matches (spans in the content as sent; the roles of quotations)
+  const own = ctx.searched.matches.filter((m) => m.dataset_id === ds.id);
   const kind = evidenceKind(detail.kind);
   const passages = own.filter((m) => matchKind(m).passage);
   const near = own.filter((m) => !matchKind(m).passage);
   const chance = kind.chance(detail);
-  // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence
-  const checkable = checkableMatches(own);
-  const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength };
+  // the policy (src/services/policy): only what a person can check counts; scattered hits are not evidence; the
+  // text the work quotes is not the work's unless the request counts quotations
+  const checkable = countedMatches(own, ctx.quotations);
+  const quoted = checkableMatches(own).filter((m) => m.role === 'quotation').length;
+  const finding = { checkable: checkable.length, found: chance.found, strength: chance.strength, quoted };
   const conf = datasetConfidence(detail.kind, countedStrength(finding), prior, fp.token_count);
   const cov = found.coverage[ds.id];
   const { supplied_by } = corpus.provenance(ds.id);
@@ -385,6 +406,7 @@ function addDatasetFindings(ctx: FindingContext, ds: DatasetStats, detail: Datas
     documents: new Set(passages.map((m) => m.document_id)).size,
     near_duplicates: near.length,
     checkable: checkable.length,
+    quoted,
     counted: countsAsEvidence(finding),
     coverage: round4(cov.share),
     longest_run: cov.longest_run,
@@ -588,6 +610,7 @@ async function resultOf(r: {
       method: EVIDENCE_METHOD,
       datasets: acc.evidence,
       calibration: { id: CALIBRATION.id, prior: r.prior },
+      quotations: req.quotations,
       combination:
         'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
         'corpus evidence, so they are not combined as independent); 0 without sources',
@@ -721,6 +744,7 @@ function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Check
     searchRemote: r.search_remote !== false,
     file,
     includeText: r.include_text === true,
+    quotations: r.quotations ?? DEFAULT_QUOTATIONS,
   };
 }
 

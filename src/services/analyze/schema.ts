@@ -101,6 +101,31 @@ const PORTRAIT_DOCUMENT_FIELDS = {
   },
 } as const;
 
+/** What a match of text the work quotes carries (src/services/analyze/quotations.ts). */
+const QUOTATION_FIELDS = {
+  role: {
+    const: 'quotation',
+    description:
+      "Text the work quotes, not the work's own (absent: the work's text): counted for `confidence` only with `quotations: 'count'`",
+  },
+  quotation: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['by'],
+    description: 'Why the match is a quotation',
+    properties: {
+      by: {
+        type: 'array',
+        minItems: 1,
+        items: { enum: ['attribution', 'block_quote', 'indented_block', 'quotation_marks', 'widely_reproduced'] },
+        description:
+          'What marks it: the content (quotation marks, a block quote, an indented block, an attribution) or its passage held in several documents (widely_reproduced)',
+      },
+      attributed_to: { type: 'string', description: 'Who the content attributes it to, as it names them' },
+    },
+  },
+} as const;
+
 /** What every match has: where it is in the query and the source, its kind, tokens and score. */
 const MATCH_REQUIRED = [...DOCUMENT_SPAN_FIELDS, 'kind', 'tokens', 'score'] as const;
 
@@ -130,6 +155,7 @@ const matchOf = (kind: 'exact' | 'near' | 'portrait' | 'source') => {
       ...(kind === 'exact' ? { shared_documents: { type: 'integer', minimum: 1 } } : {}),
       ...(reused ? REUSE_FIELDS : {}),
       ...(kind === 'portrait' ? PORTRAIT_DOCUMENT_FIELDS : {}),
+      ...QUOTATION_FIELDS,
     },
   } as const;
 };
@@ -429,6 +455,11 @@ export const ANALYZE_REQUEST_SCHEMA = {
       type: 'boolean',
       description:
         'Files only: return the extracted text in `extraction.text` (kept with the stored analysis). Default false.',
+    },
+    quotations: {
+      enum: ['exclude', 'count'],
+      description:
+        "How text the work quotes counts (a match inside quotation marks, a block quote or an attribution, or a passage the datasets hold in several documents, in a work that is not mostly corpus text): 'exclude' (default) shows it as a quotation (`matches[].role`) and leaves it out of `confidence`, which is about the work's own text; 'count' counts it (checking a model's output).",
     },
     search_remote: {
       type: 'boolean',
@@ -753,6 +784,12 @@ export const ANALYSIS_RESULT_SCHEMA = {
               documents: { type: 'integer', minimum: 0 },
               near_duplicates: { type: 'integer', minimum: 0 },
               checkable: { type: 'integer', minimum: 0 },
+              quoted: {
+                type: 'integer',
+                minimum: 0,
+                description:
+                  "Checkable matches of text the work quotes (counted in `checkable` with quotations 'count' only)",
+              },
               counted: { type: 'boolean' },
               coverage: num01,
               longest_run: { type: 'integer', minimum: 0 },
@@ -798,6 +835,10 @@ export const ANALYSIS_RESULT_SCHEMA = {
           properties: { id: { type: 'string' }, prior: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } },
         },
         combination: { type: 'string' },
+        quotations: {
+          enum: ['exclude', 'count'],
+          description: "How the text the work quotes was counted (the request's `quotations`)",
+        },
       },
     },
     limitations: { type: 'array', items: code },

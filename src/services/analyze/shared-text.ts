@@ -9,12 +9,17 @@
 import type { SearchMatch } from '../../datasets/types.js';
 import { finish, PAUSE, type Steps } from '../../util/steps.js';
 import { matchKind } from '../policy/kinds/index.js';
+import type { MatchQuotation } from './quotations.js';
 
 /**
  * A search match of an analysis (`matches` of the result); exact matches say how many documents of their dataset share
- * the passage.
+ * the passage; a match of text the work quotes says so (`role: 'quotation'`, ./quotations.ts).
  */
-export type AnalyzedMatch = SearchMatch & { readonly shared_documents?: number };
+export type AnalyzedMatch = SearchMatch & {
+  readonly shared_documents?: number;
+  readonly role?: 'quotation';
+  readonly quotation?: MatchQuotation;
+};
 
 /** A query character covered by matches of at least this many documents of one dataset is shared text. */
 export const SHARED_MIN_DOCUMENTS = 4;

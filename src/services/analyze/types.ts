@@ -159,6 +159,11 @@ export interface DatasetEvidence extends ChanceEvidence {
    */
   readonly checkable: number;
   /**
+   * Checkable matches of text the work quotes (`matches[].role: 'quotation'`): counted in `checkable` only with
+   * `quotations: 'count'`.
+   */
+  readonly quoted?: number;
+  /**
    * Whether the evidence counts: something checkable, with a chance of at most 0.05 (a match no stronger than
    * unrelated text shows is a stock phrase, `match_within_chance`). Only then does the strength enter `confidence`
    * and the dataset give attribution sources.
@@ -274,6 +279,12 @@ export interface AnalysisResult {
     readonly datasets: DatasetEvidence[];
     readonly calibration: { readonly id: string; readonly prior: number };
     readonly combination: string;
+    /**
+     * How the text the work quotes was counted (the request's `quotations`): `exclude` leaves quotations out of
+     * `checkable` and so out of `confidence`; `count` counts them. Absent from results made before quotations were
+     * told apart (they counted every match).
+     */
+    readonly quotations?: 'exclude' | 'count';
   };
   readonly limitations: string[];
   /** Every remote corpus consulted — the content was sent to its endpoint — and how its search went (empty: none). */

@@ -13,6 +13,9 @@
  *    says so too (`match_within_chance`); neither gives anything else.
  * 3. **The words follow the number.** A dataset's evidence is called strong only when its calibrated confidence is
  *    at least {@link CONFIDENT}; below that it is weak, whatever its chance.
+ * 4. **The headline is about the work's own text.** A match of text the work quotes (`role: 'quotation'`,
+ *    src/services/analyze/quotations.ts) is shown with its source, and counts only when the request counts
+ *    quotations (`quotations: 'count'`): a dataset whose checkable matches are all quotations gives no source.
  */
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
@@ -33,6 +36,21 @@ export function checkableMatches<M extends SearchMatch>(matches: readonly M[]): 
   return matches.filter((m) => !('boilerplate' in m && m.boilerplate));
 }
 
+/** How an analysis counts the text a work quotes (rule 4): left out (default) or counted as the work's. */
+export type QuotationsCounting = 'exclude' | 'count';
+
+/**
+ * The checkable matches that count for the work (rules 1 and 4): a quotation only when quotations are counted.
+ * @example countedMatches(result.matches, 'exclude') // the checkable matches that are not quotations
+ */
+export function countedMatches<M extends SearchMatch & { readonly role?: string }>(
+  matches: readonly M[],
+  quotations: QuotationsCounting = 'exclude',
+): M[] {
+  const checkable = checkableMatches(matches);
+  return quotations === 'count' ? checkable : checkable.filter((m) => m.role !== 'quotation');
+}
+
 /** What the policy reads about one dataset's search. */
 export interface DatasetFinding {
   /** Matches a person can check ({@link checkableMatches}). */
@@ -41,6 +59,8 @@ export interface DatasetFinding {
   readonly found: number;
   /** −log₁₀ of the chance of what was found (src/services/analyze/evidence.ts). */
   readonly strength: number;
+  /** Checkable matches left out as quotations (rule 4): not scattered hits, so no `scattered_common_phrases`. */
+  readonly quoted?: number;
 }
 
 /**
@@ -67,7 +87,7 @@ export function countedStrength(f: DatasetFinding): number {
  * @example findingLimitations({ checkable: 0, found: 9, strength: 0 }) // ['scattered_common_phrases']
  */
 export function findingLimitations(f: DatasetFinding): FactorCode[] {
-  if (f.checkable === 0) return f.found > 0 ? ['scattered_common_phrases'] : [];
+  if (f.checkable === 0) return f.found > 0 && !(f.quoted ?? 0) ? ['scattered_common_phrases'] : [];
   return countsAsEvidence(f) ? [] : ['match_within_chance'];
 }
 
@@ -164,11 +184,31 @@ function notSearched(scope: SearchScope | undefined): string {
   return ` Searched: ${local} and ${remote}${part}${missed.length ? `; not searched: ${named(missed)}` : ''}.`;
 }
 
+/** The matches of text the work quotes (rule 4) and whether they were counted, for the headline's sentence. */
+export interface QuotedText {
+  readonly matches: readonly SearchMatch[];
+  readonly quotations: QuotationsCounting;
+}
+
+/** What the headline says of the work's quotations (rule 4), or '' when it quotes nothing the datasets hold. */
+function quotedSentence(quoted: QuotedText | undefined): string {
+  if (!quoted || quoted.matches.length === 0) return '';
+  const longest = quoted.matches.reduce((a, m) => (m.tokens > a.tokens ? m : a));
+  const more = quoted.matches.length > 1 ? ` (the longest of ${quoted.matches.length} quotations)` : '';
+  const how =
+    quoted.quotations === 'count'
+      ? "counted as the work's text (quotations: 'count')"
+      : "not counted for the work's own text (quotations: 'exclude')";
+  return ` The content quotes text the datasets hold: ${describeMatch(longest)}${more}; shown as a quotation, ${how}.`;
+}
+
 export function corpusEvidence(
   datasets: readonly DatasetHeadline[],
   linked: boolean | ReadonlySet<string>,
   scope?: SearchScope,
+  quoted?: QuotedText,
 ): CorpusEvidence {
+  const about = quotedSentence(quoted);
   const anyLinked = typeof linked === 'boolean' ? linked : linked.size > 0;
   let best: DatasetHeadline | null = null;
   for (const d of datasets)
@@ -183,8 +223,11 @@ export function corpusEvidence(
       strongest: null,
       linked_to_models: false,
       summary:
-        'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
-        notSearched(scope),
+        (about && quoted?.quotations === 'exclude'
+          ? "No corpus evidence about the work's own text: beyond the text it quotes, nothing a person could check was found beyond chance." +
+            about
+          : 'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
+            about) + notSearched(scope),
     };
   const level = evidenceLevel(best.confidence, true) === 'strong' ? 'strong' : 'weak';
   const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;
@@ -213,6 +256,6 @@ export function corpusEvidence(
   return {
     strongest: { dataset_id, kind, kb_dataset, chance, strength, confidence, level },
     linked_to_models: anyLinked,
-    summary: summary + rights,
+    summary: summary + rights + about,
   };
 }

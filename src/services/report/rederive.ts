@@ -11,7 +11,8 @@ import { CALIBRATION, datasetConfidence } from '../analyze/calibration.js';
 import { searchedDatasetIds, sectionCoverage } from '../analyze/sections.js';
 import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
-import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import { checkableMatches, countedMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import { quotationsOf } from '../analyze/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 import { canonicalJson } from './canonical.js';
 import type { VerifyCheck } from './types.js';
@@ -41,6 +42,10 @@ export function rederive(result: AnalysisResult, text: string | null): Rederived
     }
   };
   for (const ev of result.evidence.datasets) run(`matches:${ev.dataset_id}`, () => matchCounts(result, ev));
+  // a result made before quotations were told apart has no roles to check
+  if (result.evidence.quotations === undefined) out.skipped.push('quotations: the result predates them');
+  else if (text !== null) run('quotations', () => quotations(result, text));
+  else out.skipped.push('quotations: which matches are quotations is read from the analysed text, not given');
   for (const ev of result.evidence.datasets) run(`coverage:${ev.dataset_id}`, () => datasetCoverage(result, ev));
   if (PLAIN_SPANS.has(result.content_type)) run('potential_matches', () => potentialMatches(result));
   else out.skipped.push('potential_matches: the spans point into markup, the shares were measured on its text');
@@ -71,9 +76,27 @@ function matchCounts(result: AnalysisResult, ev: DatasetEvidence): string | null
     matches: passages.length,
     documents: new Set(passages.map((m) => m.document_id)).size,
     near_duplicates: own.length - passages.length,
-    checkable: checkableMatches(own).length,
+    // a result made before quotations were told apart counted every match
+    checkable: countedMatches(own, result.evidence.quotations ?? 'count').length,
+    ...(ev.quoted === undefined ? {} : { quoted: checkableMatches(own).filter((m) => m.role === 'quotation').length }),
   };
   return differences(counts, ev);
+}
+
+/**
+ * Which matches are quotations (src/services/analyze/quotations.ts), read again from the analysed text: the content
+ * as sent for text, Markdown and HTML (their spans point into it), a file's extracted text as plain text.
+ */
+function quotations(result: AnalysisResult, text: string): string | null {
+  const type = result.content_type === 'markdown' || result.content_type === 'html' ? result.content_type : 'text';
+  const again = quotationsOf(text, type, result.matches, result.tokens);
+  const problems: string[] = [];
+  result.matches.forEach((m, i) => {
+    const said = m.role === 'quotation' ? canonical(m.quotation) : 'nothing';
+    const recomputed = again[i] ? canonical(again[i]) : 'nothing';
+    if (said !== recomputed) problems.push(`match ${i}: quotation recomputed ${recomputed}, the result says ${said}`);
+  });
+  return problems.length ? problems.join('; ') : null;
 }
 
 function datasetCoverage(result: AnalysisResult, ev: DatasetEvidence): string | null {

@@ -9,7 +9,14 @@ import type { AnalysisResult } from '../analyze/types.js';
 import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import { NV_BLOCK_WORDS } from '../memorization/nv-blocks.js';
 import { esc, num, pct, REPORT_CSS } from './html.js';
-import { chainSection, inputsSection, methodSection, notCheckedSection, passagesSection } from './render-parts.js';
+import {
+  chainSection,
+  inputsSection,
+  methodSection,
+  notCheckedSection,
+  passagesSection,
+  quotationsSection,
+} from './render-parts.js';
 import { extractionStrip, stripSvg, type StripMark, type StripSection } from './strip-svg.js';
 import type { AnalysisRecordInput, EvidenceBundle } from './types.js';
 
@@ -40,6 +47,7 @@ export function renderWorkReport(input: WorkReportInput): string {
 ${header(result, title)}
 ${coverageSection(result, layout)}
 ${extractionSection(input.model_extractions ?? [], layout)}
+${quotationsSection(result, input.text)}
 ${passagesSection(result, input.text, input.maxPassages ?? 40)}
 ${chainSection(result)}
 ${notCheckedSection(result)}

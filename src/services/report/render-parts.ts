@@ -7,6 +7,7 @@ import { FACTORS, type FactorCode } from '../kb/factors.js';
 import { matchKind } from '../policy/kinds/index.js';
 import type { AnalysisResult } from '../analyze/types.js';
 import type { AnalyzedMatch } from '../analyze/shared-text.js';
+import { quotationSource } from '../analyze/quotations.js';
 import { esc, fix, num } from './html.js';
 import { transcriptDigest } from './transcripts.js';
 import type { EvidenceBundle, TranscriptCall } from './types.js';
@@ -50,11 +51,44 @@ export function passagesSection(result: AnalysisResult, text: string | null, max
   return `<section><h2>Passages</h2>${note}${parts.join('\n') || '<p>No passage was found.</p>'}</section>`;
 }
 
+/** Longest quotation shown whole; a longer one shows its start and end. */
+const QUOTE_SHOWN = 160;
+
+/**
+ * The text the work quotes, apart (docs/analyze.md#quotations): "quoted: “We the People … of America.” — in *North
+ * America, Volume II (of 2)* and 3 other documents", what marks it, and whether it counted; '' when there is none.
+ * @example quotationsSection(result, text)
+ */
+export function quotationsSection(result: AnalysisResult, text: string | null): string {
+  const quoted = result.matches.filter((m) => m.role === 'quotation');
+  if (quoted.length === 0) return '';
+  const counted = result.evidence.quotations === 'count';
+  const items = quoted.map((m) => {
+    const source = quotationSource(m, result.matches);
+    const words = text === null ? '' : text.slice(m.query_start, m.query_end).replace(/\s+/g, ' ').trim();
+    const shownWords =
+      words.length <= QUOTE_SHOWN
+        ? words
+        : `${words.slice(0, QUOTE_SHOWN - 50).replace(/\s+\S*$/, '')} … ${words.slice(-40).replace(/^\S*\s+/, '')}`;
+    const what = text === null ? `characters ${num(m.query_start)}–${num(m.query_end)}` : `“${esc(shownWords)}”`;
+    const others =
+      source.others > 0 ? ` and ${num(source.others)} other document${source.others === 1 ? '' : 's'}` : '';
+    const by = (m.quotation?.by ?? []).map((b) => b.replace(/_/g, ' ')).join(', ');
+    const who = m.quotation?.attributed_to ? ` · attributed to ${esc(m.quotation.attributed_to)}` : '';
+    return `<li>quoted: ${what} — in <i>${esc(source.document)}</i>${others} <span class="ctx">(${esc(m.dataset_id)} · characters ${num(m.query_start)}–${num(m.query_end)} · ${esc(by)}${who})</span></li>`;
+  });
+  const rule = counted
+    ? "counted as the work's text (the analysis was asked to count quotations)"
+    : "shown, not counted: the confidence is about the work's own text (quotations: 'exclude')";
+  return `<section><h2>Quotations</h2><p>Text the work quotes that the datasets hold, ${rule}.</p><ul class="quotes">${items.join('\n')}</ul></section>`;
+}
+
 function passageFigure(m: AnalyzedMatch, text: string | null): string {
   const label = `<span class="lbl">Work · characters ${num(m.query_start)}–${num(m.query_end)}</span>`;
   const work = text === null ? '<i>not at hand</i>' : `<mark>${shown(text.slice(m.query_start, m.query_end))}</mark>`;
   const document = m.document_id === null ? 'no document' : `document <code>${esc(m.document_id)}</code>`;
-  return `<figure class="passage"><figcaption>${esc(m.kind)} · ${document}</figcaption>
+  const role = m.role === 'quotation' ? ' · quotation' : '';
+  return `<figure class="passage"><figcaption>${esc(m.kind)} · ${document}${role}</figcaption>
 <div class="pair"><div class="side">${label}${work}</div>${sourceSide(m)}</div>
 <div class="counts">${counts(m)}</div></figure>`;
 }

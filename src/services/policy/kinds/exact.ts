@@ -21,6 +21,9 @@ export const EXACT_MATCH: MatchKind<ExactMatch> = {
   run: (m) => m.tokens,
   describe: (m, where) =>
     `a passage of ${m.tokens} words (${where}) matches document "${m.document_id}"${m.reuse === 'verbatim' ? '' : ` (${m.reuse})`}`,
+  document: (m) => `${m.dataset_id}\u0000${m.document_id}`,
+  // an analysis counts the documents of the dataset whose matches cover the passage (src/services/analyze/shared-text.ts)
+  reprinted: (m) => ((m as { readonly shared_documents?: number }).shared_documents ?? 1) >= 2,
 };
 
 export const NEAR_MATCH: MatchKind<NearMatch> = {
@@ -29,4 +32,6 @@ export const NEAR_MATCH: MatchKind<NearMatch> = {
   run: () => 0,
   describe: (m) =>
     `the whole content is a near-duplicate of document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`,
+  document: () => null,
+  reprinted: () => false,
 };

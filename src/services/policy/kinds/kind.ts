@@ -70,6 +70,15 @@ export interface MatchKind<M extends SearchMatch = SearchMatch> {
   run(m: M): number;
   /** What it shows, in words (`where`: "characters a–b"). */
   describe(m: M, where: string): string;
+  /**
+   * Who reproduced its passage, to tell a passage reprinted by others from one held in several documents of one
+   * source (src/services/analyze/quotations.ts): a book's author (an edition and a collection of one author's work are
+   * one source), an article's title, a document id; null when its matches take no part (a remote corpus's: the same
+   * book in a pack and in a web corpus is one text, not a reprinted one; a near duplicate is no passage).
+   */
+  document(m: M): string | null;
+  /** Whether the match itself says that other sources of its dataset (other authors' documents) hold its passage. */
+  reprinted(m: M): boolean;
 }
 
 /** The factors of reused passages: verbatim, edited or reworded reuse, and a long run. */

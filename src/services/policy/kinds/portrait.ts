@@ -41,7 +41,16 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
       (also.length > 0 ? `; the same text is also in ${also.join('; ')}` : '')
     );
   },
+  // who reproduced the text: a book's author (the editions and collections of one author's work are one), an
+  // article's title (the same article in two packs is one text), else the document
+  document: (m) => m.article?.title ?? reproducer(m.document) ?? `${m.dataset_id}\u0000${m.document_id}`,
+  reprinted: (m) => (m.also_in ?? []).some((a) => reproducer(a.document) !== reproducer(m.document)),
 };
+
+/** Who a document of a pack is by: its author, else its title (a work told apart from another author's). */
+function reproducer(d: PortraitMatch['document']): string | undefined {
+  return d?.author ?? d?.title;
+}
 
 /**
  * A portrait match's document in words: "Moby Dick; or The Whale by Herman Melville (Project Gutenberg #2701),

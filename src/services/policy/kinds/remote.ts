@@ -74,6 +74,8 @@ export const REMOTE_MATCH: MatchKind<RemoteMatch> = {
   sharedDocuments: false,
   run: (m) => (m.reuse === 'verbatim' ? m.tokens : 0),
   describe: (m, where) => `a passage of ${m.tokens} words (${where}) is in corpus document ${m.document_id}`,
+  document: () => null,
+  reprinted: () => false,
 };
 
 /**

@@ -20,4 +20,6 @@ export const SOURCE_MATCH: MatchKind<SourceMatch> = {
   run: (m) => (m.reuse === 'verbatim' ? m.tokens : 0),
   describe: (m, where) =>
     `a passage of ${m.tokens} words (${where}) is in document "${m.document_id}" of evidence source "${m.dataset_id}"`,
+  document: (m) => `${m.dataset_id}\u0000${m.document_id}`,
+  reprinted: () => false,
 };

@@ -1,0 +1,182 @@
+/**
+ * Quotations: which matches of an analysis are text the work quotes rather than the work's own text. `confidence`
+ * answers whether the submitted work was trained on, not whether something it quotes was: a rights holder who quotes
+ * the Constitution's preamble learns nothing about her own text from a corpus that holds the preamble. Like "exclude
+ * quotes" in a similarity report (Turnitin, iThenticate), quotations are shown and left out of the headline by default
+ * (`quotations: 'exclude'`); `quotations: 'count'` counts them (checking a model's output, where a quotation is as
+ * much reproduced text as anything else).
+ *
+ * A match is a quotation when the work is not mostly corpus text (the matches cover less than {@link EXCERPT_SHARE} of
+ * its words: an excerpt stays an excerpt, however it is marked) and
+ * - at least {@link MARKED_SHARE} of its span lies in a region the content marks as quoted (quotation marks, a block
+ *   quote, an indented block, an attribution: src/text/quotations.ts), or
+ * - the datasets hold its passage in several documents ({@link widelyReproduced}): a passage many books reprint.
+ *
+ * The rule reads only the content and the matches, so a result's roles can be computed again from its record
+ * (src/services/report/rederive.ts).
+ */
+import type { SearchMatch } from '../../datasets/types.js';
+import { type ContentType, extractText } from '../../text/index.js';
+import { type QuotationMark, type QuotedRegion, quotedRegions } from '../../text/quotations.js';
+import { matchKind } from '../policy/kinds/index.js';
+
+/** How an analysis counts quotations: left out of the headline (default) or counted as the work's text. */
+export type QuotationsMode = 'exclude' | 'count';
+/** The default {@link QuotationsMode}. */
+export const DEFAULT_QUOTATIONS: QuotationsMode = 'exclude';
+
+/** Why a match is a quotation: the content's marks, or its passage held in several documents. */
+export type QuotationBasis = QuotationMark | 'widely_reproduced';
+
+/** What a match that is a quotation carries beside `role: 'quotation'`. */
+export interface MatchQuotation {
+  /** What makes it a quotation, sorted. */
+  readonly by: readonly QuotationBasis[];
+  /** Who the content attributes it to ("Lincoln", "the Bible"), when an attribution marks it. */
+  readonly attributed_to?: string;
+}
+
+/** From this share of the content's words inside matches, the content is an excerpt: nothing in it is a quotation. */
+export const EXCERPT_SHARE = 0.5;
+/** A match is marked as quoted when at least this share of its span lies in quoted regions. */
+export const MARKED_SHARE = 0.5;
+
+/** A match as the rule reads it: its span in the content, its words, its document and who else holds the passage. */
+type Readable = SearchMatch & { readonly shared_documents?: number };
+
+/**
+ * Per match (in the order given), its quotation or null: the rule of the module comment. `content` and `type` are the
+ * content as sent (a file's extracted text as `'text'`), `matches` the result's (spans in that content), `tokens` the
+ * content's word tokens.
+ * @example quotationsOf(essay, 'text', result.matches, result.tokens)[0] // { by: ['quotation_marks'] }
+ */
+export function quotationsOf(
+  content: string,
+  type: ContentType,
+  matches: readonly Readable[],
+  tokens: number,
+  extracted = extractText(content, type),
+): Array<MatchQuotation | null> {
+  if (matches.length === 0 || matchedShare(matches, tokens) >= EXCERPT_SHARE) return matches.map(() => null);
+  // plain text: its offsets are the matches', so only the paragraphs holding a match are read
+  const within = type === 'text' ? matches.map((m) => [m.query_start, m.query_end] as const) : undefined;
+  const regions = quotedRegions(content, type, extracted, within);
+  return matches.map((m) => {
+    if (!matchKind(m).passage) return null;
+    const marked = markedBy(m, regions, content);
+    const widely = widelyReproduced(m, matches);
+    if (!marked && !widely) return null;
+    const by = new Set<QuotationBasis>(marked?.by ?? []);
+    if (widely) by.add('widely_reproduced');
+    return { by: [...by].sort(), ...(marked?.attributed_to ? { attributed_to: marked.attributed_to } : {}) };
+  });
+}
+
+/**
+ * Whether the datasets hold a match's passage in the documents of several sources — reprinted by others, as a famous
+ * passage is: a portrait names documents of another author holding it (`also_in`; the editions and collections of one
+ * author's work are one source), an exact match's passage is in several of its dataset's documents
+ * (`shared_documents`), or another match of another source (another author, another article) covers at least half of
+ * its span. A remote corpus's matches take no part: the same book in a pack and in a web corpus is one text, not a
+ * reprinted one.
+ * @example widelyReproduced(preambleInTrollope, [preambleInTrollope, preambleInTheFederalist]) // true
+ */
+export function widelyReproduced(m: Readable, all: readonly Readable[]): boolean {
+  const kind = matchKind(m);
+  const key = kind.document(m);
+  if (key === null) return false;
+  if (kind.reprinted(m)) return true;
+  const half = (m.query_end - m.query_start) / 2;
+  return all.some((o) => {
+    const other = matchKind(o).document(o);
+    const overlap = Math.min(o.query_end, m.query_end) - Math.max(o.query_start, m.query_start);
+    return o !== m && other !== null && other !== key && overlap >= half;
+  });
+}
+
+/** Where a quotation's passage is: the document its match names, and how many other documents hold it too. */
+export interface QuotationSource {
+  /** The document (a book's title, an article's title, else its id). */
+  readonly document: string;
+  /** Other documents holding the passage: those the match names (`also_in`) and other matches' over its span. */
+  readonly others: number;
+}
+
+/**
+ * The source a quotation is shown with ("in *North America* vol. II and 3 other documents"): its match's document and
+ * the other documents the result names for its span.
+ * @example quotationSource(result.matches[0], result.matches) // { document: 'North America, Volume II (of 2)', others: 3 }
+ */
+export function quotationSource(m: Readable, all: readonly Readable[]): QuotationSource {
+  const key = matchKind(m).document(m);
+  const named =
+    'article' in m && m.article ? m.article.title : 'document' in m && m.document?.title ? m.document.title : null;
+  const others = new Set<string>();
+  if ('also_in' in m) for (const a of m.also_in ?? []) others.add(a.document.title ?? a.document_id);
+  const half = (m.query_end - m.query_start) / 2;
+  for (const o of all) {
+    const k = matchKind(o).document(o);
+    const overlap = Math.min(o.query_end, m.query_end) - Math.max(o.query_start, m.query_start);
+    if (o !== m && k !== null && k !== key && overlap >= half) others.add(k);
+  }
+  return { document: named ?? String(m.document_id ?? m.dataset_id), others: others.size };
+}
+
+/** The share of the content's words inside matches: overlapping matches count once, as the longest of them. */
+export function matchedShare(matches: readonly Readable[], tokens: number): number {
+  if (tokens <= 0) return 0;
+  const sorted = matches.slice().sort((a, b) => a.query_start - b.query_start || b.query_end - a.query_end);
+  let words = 0;
+  let end = -1;
+  let longest = 0;
+  for (const m of sorted) {
+    if (m.query_start >= end) {
+      words += longest;
+      longest = 0;
+    }
+    longest = Math.max(longest, m.tokens);
+    end = Math.max(end, m.query_end);
+  }
+  return Math.min(1, (words + longest) / tokens);
+}
+
+/**
+ * The marks of one quotation covering at least {@link MARKED_SHARE} of a match's span, or null. Regions that only
+ * whitespace and quotation marks separate are one quotation (a quotation of several paragraphs, each opened); regions
+ * with words between them are not: the dialogue of a copied page of fiction — “Come in,” said Tom. “The rain …” —
+ * marks the copy's own speeches, not the work's quotation of the page.
+ */
+function markedBy(m: Readable, regions: readonly QuotedRegion[], content: string): MatchQuotation | null {
+  const length = m.query_end - m.query_start;
+  if (length <= 0) return null;
+  const over = regions.filter((r) => r.start < m.query_end && r.end > m.query_start);
+  let best: QuotedRegion[] = [];
+  let bestCovered = 0;
+  for (const block of quotations(over, content)) {
+    const from = Math.max(m.query_start, block[0].start);
+    const to = Math.min(m.query_end, Math.max(...block.map((r) => r.end)));
+    if (to - from > bestCovered) {
+      bestCovered = to - from;
+      best = block;
+    }
+  }
+  if (bestCovered < MARKED_SHARE * length) return null;
+  const attribution = best.find((r) => r.attributed_to !== undefined)?.attributed_to;
+  return { by: [...new Set(best.map((r) => r.by))].sort(), ...(attribution ? { attributed_to: attribution } : {}) };
+}
+
+/** What may stand between two regions of one quotation: whitespace and quotation marks. */
+const BETWEEN = /^[\s"“”‘’«»„>]*$/;
+
+/** Regions (sorted by start) grouped into quotations: overlapping ones, or ones only {@link BETWEEN} separates. */
+function quotations(regions: readonly QuotedRegion[], content: string): QuotedRegion[][] {
+  const out: QuotedRegion[][] = [];
+  let end = -1;
+  for (const r of regions) {
+    const last = out[out.length - 1];
+    if (last && (r.start <= end || BETWEEN.test(content.slice(end, r.start)))) last.push(r);
+    else out.push([r]);
+    end = Math.max(end, r.end);
+  }
+  return out;
+}

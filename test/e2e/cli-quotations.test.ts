@@ -1,0 +1,51 @@
+/**
+ * Quotations through the built CLI (dist/cli.js, `npm run build` first) with the default reference packs, as
+ * `npm start` and the web app answer: an invented family story that quotes the Constitution's preamble in quotation
+ * marks (the round-6 reproduction: 94.9 before, because Trollope's *North America* reprints the preamble in the
+ * Gutenberg pack) answers < 50 about its own text, with the preamble shown as a quotation naming that book — in the
+ * JSON and in the work report — and `--quotations count` counts it.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../fixtures/serve-process.js';
+
+const ESSAY = new URL('../fixtures/quotations/essay-quoting-the-constitution.txt', import.meta.url);
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-quotations-'));
+  copyFileSync(ESSAY, join(dir, 'essay.txt'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trainprint analyze: a quotation of known text', () => {
+  it('answers < 50 with the preamble shown as a quotation (JSON and work report)', async () => {
+    const r = await runCli(['analyze', 'essay.txt', '--quiet', '--report', 'report.html'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.confidence).toBeLessThan(50);
+    const quote = result.matches.find((m: { role?: string }) => m.role === 'quotation');
+    expect(quote).toMatchObject({ dataset_id: 'pack:gutenberg', quotation: { by: ['quotation_marks'] } });
+    expect(quote.document.title).toMatch(/North America/);
+    const text = readFileSync(ESSAY, 'utf8');
+    expect(text.slice(quote.query_start, quote.query_end)).toMatch(/Order to form a more perfect Union/);
+    expect(result.risk_assessment.factors).toContain('quotes_known_text');
+    expect(result.corpus_evidence.summary).toMatch(/^No corpus evidence about the work's own text/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toMatch(/<h2>Quotations<\/h2>/);
+    expect(html).toMatch(/quoted: “[^”]*more perfect Union[^”]*” — in <i>North America, Volume II \(of 2\)<\/i>/);
+  }, 60_000);
+
+  it('--quotations count counts it; another value is a usage error', async () => {
+    const counted = await runCli(['analyze', 'essay.txt', '--quiet', '--quotations', 'count'], { cwd: dir });
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(JSON.parse(counted.stdout).confidence).toBeGreaterThanOrEqual(50);
+    const bad = await runCli(['analyze', 'essay.txt', '--quiet', '--quotations', 'ignore'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--quotations must be 'exclude' or 'count'/);
+  }, 60_000);
+});

@@ -1,0 +1,226 @@
+/**
+ * Quotations (src/text/quotations.ts, src/services/analyze/quotations.ts): what the content marks as quoted in plain
+ * text, Markdown and HTML, the attribution phrases, passages held in several documents, and the headline rule — a
+ * marked quotation of known text is reported as a quotation and does not lift the work's confidence, an excerpt
+ * stays at 95, and `quotations: 'count'` counts it.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import type { PortraitMatch } from '../../src/datasets/types.js';
+import { matchedShare, quotationsOf, widelyReproduced } from '../../src/services/analyze/quotations.js';
+import { rederive } from '../../src/services/report/rederive.js';
+import { extractText } from '../../src/text/index.js';
+import { quotedRegions } from '../../src/text/quotations.js';
+
+/** The regions of `content` as the quoted strings of the content. */
+function quoted(content: string, type: 'text' | 'markdown' | 'html' = 'text'): Array<[string, string]> {
+  return quotedRegions(content, type, extractText(content, type)).map((r) => [
+    r.by,
+    content.slice(r.start, r.end).trim(),
+  ]);
+}
+
+const PREAMBLE =
+  'We the People of the United States, in Order to form a more perfect Union, establish Justice, insure domestic ' +
+  'Tranquility, provide for the common defence, promote the general Welfare, and secure the Blessings of Liberty ' +
+  'to ourselves and our Posterity, do ordain and establish this Constitution for the United States of America.';
+/** The round-6 reproduction: an invented family story quoting the preamble with marks. */
+const ESSAY = readFileSync(
+  new URL('../fixtures/quotations/essay-quoting-the-constitution.txt', import.meta.url),
+  'utf8',
+);
+
+describe('quoted regions', () => {
+  it('quotation marks: straight, curly, guillemets; an apostrophe closes nothing; an open quotation runs to its paragraph end', () => {
+    expect(quoted('He said "four score" and “seven years” and «ago».')).toEqual([
+      ['quotation_marks', 'four score'],
+      ['quotation_marks', 'seven years'],
+      ['quotation_marks', 'ago'],
+    ]);
+    expect(quoted('It’s the ‘best of times’ she’d say.')).toEqual([['quotation_marks', 'best of times']]);
+    expect(quoted('“The first paragraph goes on\n\n“and the second closes.” Then prose.')).toEqual([
+      ['quotation_marks', 'The first paragraph goes on'],
+      ['quotation_marks', 'and the second closes.'],
+    ]);
+    // a stray mark (a cut speech, a typo) marks nothing
+    expect(quoted('He began " and never finished the line.\n\nNext paragraph.')).toEqual([]);
+  });
+
+  it('block quotes: Markdown > lines, HTML <blockquote> and <q>, in the content as sent', () => {
+    const md = 'Intro line.\n\n> We the People\n> of the United States\n\nAfter.';
+    expect(quoted(md, 'markdown')).toEqual([['block_quote', '> We the People\n> of the United States']]);
+    const html = '<p>Intro <q>a short one</q>.</p><blockquote><p>We the <b>People</b></p></blockquote><p>After</p>';
+    expect(quoted(html, 'html')).toEqual([
+      ['block_quote', 'a short one'],
+      ['block_quote', '<p>We the <b>People</b></p>'],
+    ]);
+    // HTML quotation marks written as references are read on the text and mapped back to the markup
+    expect(quoted('<p>She said &ldquo;We the People&rdquo; twice.</p>', 'html')).toEqual([
+      ['quotation_marks', 'We the People'],
+    ]);
+  });
+
+  it('an indented verse block in plain text, not a text indented throughout', () => {
+    const text = 'The poem runs:\n\n    Shall I compare thee\n    to a summer’s day?\n\nAnd so on.';
+    expect(quoted(text)).toContainEqual(['indented_block', 'Shall I compare thee\n    to a summer’s day?']);
+    expect(quoted('    one\n    two\n    three').filter(([by]) => by === 'indented_block')).toEqual([]);
+  });
+
+  it('attributions mark the rest of their paragraph, or the text before "wrote X"; pronouns and dialogue tags do not', () => {
+    const regions = (s: string) => quotedRegions(s, 'text', extractText(s, 'text'));
+    const attributed = (s: string) => regions(s).map((r) => [r.attributed_to, s.slice(r.start, r.end).trim()]);
+    expect(attributed('As Lincoln said at Gettysburg, four score and seven years ago.\n\nNext.')).toEqual([
+      ['Lincoln', 'at Gettysburg, four score and seven years ago.'],
+    ]);
+    expect(attributed('In the words of Charles Dickens, it was the best of times.')).toEqual([
+      ['Charles Dickens', ', it was the best of times.'],
+    ]);
+    expect(attributed('When Jefferson once wrote: all men are created equal.')).toEqual([
+      ['Jefferson', 'all men are created equal.'],
+    ]);
+    expect(attributed('According to the Gospel of John, in the beginning was the Word.')[0][0]).toBe(
+      'the Gospel of John',
+    );
+    expect(attributed('Simplify, simplify, wrote Thoreau in his cabin.')).toEqual([['Thoreau', 'Simplify, simplify,']]);
+    expect(attributed('The Constitution begins, as the poster says: We the People.')).toEqual([
+      ['The Constitution', 'We the People.'],
+    ]);
+    expect(attributed('The line she reads is Austen’s: It is a truth.')).toContainEqual(['Austen', 'It is a truth.']);
+    expect(attributed('My teacher quoted Dickens at me: it was the best of times.')[0][0]).toBe('Dickens');
+    expect(attributed('As Tolstoy puts it on the first page, happy families.')[0][0]).toBe('Tolstoy');
+    expect(regions('As he said, the rain kept on.')).toEqual([]);
+    // read only around given spans: the same regions there, none elsewhere
+    const two = 'Plain talk here.\n\nAs Lincoln said, four score and seven years ago.';
+    const x = extractText(two, 'text');
+    expect(quotedRegions(two, 'text', x, [[20, 30]])).toEqual(quotedRegions(two, 'text', x));
+    expect(quotedRegions(two, 'text', x, [[0, 10]])).toEqual([]);
+    expect(regions('"Come in," said Tom, and the rain kept on.').filter((r) => r.by === 'attribution')).toEqual([]);
+  });
+});
+
+/** A portrait match naming `title`, over [start, end) of the content, `tokens` words. */
+function portrait(start: number, end: number, tokens: number, title: string, also = false): PortraitMatch {
+  return {
+    dataset_id: 'pack:gutenberg',
+    document_id: title,
+    document: { id: title, title },
+    ...(also
+      ? { also_in: [{ document_id: 'x', document: { id: 'x', title: 'X' }, source_words: [0, 9], shared: 1 }] }
+      : {}),
+    query_start: start,
+    query_end: end,
+    source_start: null,
+    source_end: null,
+    kind: 'portrait',
+    tokens,
+    score: 1,
+  };
+}
+
+describe('which matches are quotations', () => {
+  it('widely reproduced: other documents hold the passage (also_in, shared_documents, another title on the span)', () => {
+    const a = portrait(0, 100, 20, 'North America');
+    expect(widelyReproduced(a, [a])).toBe(false);
+    expect(widelyReproduced(portrait(0, 100, 20, 'North America', true), [])).toBe(true);
+    const b = portrait(10, 100, 18, 'The Federalist');
+    expect(widelyReproduced(a, [a, b])).toBe(true);
+    // an edition or a collection of the same author's work is one source, not a reprint by others
+    const milton = { ...a, document: { id: 'pg26', title: 'Paradise Lost', author: 'John Milton' } };
+    const works = { document_id: 'pg1745', document: { id: 'pg1745', title: 'Poetical Works', author: 'John Milton' } };
+    expect(widelyReproduced({ ...milton, also_in: [{ ...works, source_words: [0, 9], shared: 1 }] }, [])).toBe(false);
+    // the same title in another pack is the same text, not a reprint
+    expect(widelyReproduced(a, [a, { ...a, dataset_id: 'pack:other' }])).toBe(false);
+  });
+
+  it('an excerpt (matches cover half the words or more) holds no quotation, however it is marked', () => {
+    const text = `"${PREAMBLE}"`;
+    const m = portrait(1, text.length - 1, 52, 'North America');
+    expect(matchedShare([m], 54)).toBeGreaterThan(0.9);
+    expect(quotationsOf(text, 'text', [m], 54)).toEqual([null]);
+    const essay = `My grandmother recited it: ${text} ${'She ran a shop on Fulton Street for years. '.repeat(12)}`;
+    const at = essay.indexOf('We the');
+    expect(quotationsOf(essay, 'text', [portrait(at, at + PREAMBLE.length, 52, 'North America')], 160)).toEqual([
+      { by: ['quotation_marks'] },
+    ]);
+  });
+});
+
+describe('the marks of a copied page are not the work’s', () => {
+  it('dialogue inside a copied passage (words between the speeches) is no quotation; one quotation of two paragraphs is', () => {
+    const page =
+      '“Come in,” said Tom, and he held the door against the wind. “The rain will not stop before morning,” he ' +
+      'went on, “and the road to the mill is under water already.” She shook out her cloak and sat by the fire.';
+    const text = `${'My week was ordinary and I wrote it down. '.repeat(20)}${page} ${'Then the week went on. '.repeat(20)}`;
+    const at = text.indexOf('“Come');
+    expect(quotationsOf(text, 'text', [portrait(at, at + page.length, 50, 'A Novel')], 300)).toEqual([null]);
+    const long = `${'I read it twice. '.repeat(30)}\n\n“${PREAMBLE.slice(0, 120)}\n\n“${PREAMBLE.slice(120)}”\n\n${'And so on. '.repeat(30)}`;
+    const q = long.indexOf('We the');
+    expect(quotationsOf(long, 'text', [portrait(q, long.indexOf('America.') + 8, 52, 'North America')], 200)).toEqual([
+      { by: ['quotation_marks'] },
+    ]);
+  });
+});
+
+describe('the headline is about the work’s own text', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await createEngine();
+    // a dataset linked to models (as the Gutenberg pack is) whose one document holds the preamble
+    const constitution = `${PREAMBLE} Article I. Section 1. All legislative Powers herein granted shall be vested in a Congress of the United States, which shall consist of a Senate and House of Representatives.`;
+    await engine.addDataset({ id: 'pg', kb_dataset: 'project-gutenberg' }, [
+      { id: 'constitution', text: constitution },
+    ]);
+  });
+
+  it('a marked quotation: role quotation, its source named, factor quotes_known_text, confidence < 50', async () => {
+    const r = await engine.analyze({ content: ESSAY, content_type: 'text' });
+    const q = r.matches.filter((m) => m.role === 'quotation');
+    expect(q.length).toBeGreaterThan(0);
+    expect(q[0]).toMatchObject({ document_id: 'constitution', quotation: { by: ['quotation_marks'] } });
+    expect(r.risk_assessment.factors).toContain('quotes_known_text');
+    expect(r.confidence).toBeLessThan(50);
+    expect(r.attribution_sources).toEqual([]);
+    expect(r.evidence.quotations).toBe('exclude');
+    expect(r.evidence.datasets[0]).toMatchObject({ checkable: 0, counted: false });
+    expect(r.evidence.datasets[0].quoted).toBe(q.length);
+    expect(r.limitations).not.toContain('scattered_common_phrases');
+    expect(r.corpus_evidence.summary).toMatch(/^No corpus evidence about the work's own text/);
+    expect(r.corpus_evidence.summary).toMatch(/quotes text the datasets hold: .*"constitution"/);
+    // reproducible from the result and the text: the roles and the counts are computed again
+    const again = rederive(r, ESSAY);
+    expect(again.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(again.checks.map((c) => c.name)).toContain('quotations');
+  });
+
+  it("quotations: 'count' counts it (≥ 95), and rederive agrees", async () => {
+    const r = await engine.analyze({ content: ESSAY, content_type: 'text', quotations: 'count' });
+    expect(r.matches.some((m) => m.role === 'quotation')).toBe(true);
+    expect(r.confidence).toBeGreaterThanOrEqual(94);
+    expect(r.evidence.quotations).toBe('count');
+    expect(r.corpus_evidence.summary).toMatch(/counted as the work's text/);
+    expect(rederive(r, ESSAY).checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('an excerpt stays at 95; a Markdown or HTML block quote is a quotation', async () => {
+    const excerpt = await engine.analyze({ content: `From the Constitution: ${PREAMBLE}`, content_type: 'text' });
+    expect(excerpt.matches.some((m) => m.role === 'quotation')).toBe(false);
+    expect(excerpt.confidence).toBeGreaterThanOrEqual(94);
+    const story = ESSAY.replace(/"[^"]+"/, '').split('. ');
+    const md = `${story.slice(0, 3).join('. ')}.\n\n> ${PREAMBLE}\n\n${story.slice(3).join('. ')}`;
+    const r = await engine.analyze({ content: md, content_type: 'markdown' });
+    expect(r.matches.find((m) => m.role === 'quotation')?.quotation?.by).toContain('block_quote');
+    expect(r.confidence).toBeLessThan(50);
+    const html = `<p>${story.slice(0, 3).join('. ')}.</p><blockquote>${PREAMBLE}</blockquote><p>${story.slice(3).join('. ')}</p>`;
+    const h = await engine.analyze({ content: html, content_type: 'html' });
+    expect(h.matches.find((m) => m.role === 'quotation')?.quotation?.by).toContain('block_quote');
+    expect(h.confidence).toBeLessThan(50);
+    expect(rederive(h, html).checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('an unknown quotations value is INVALID_INPUT', async () => {
+    await expect(
+      engine.analyze({ content: ESSAY, content_type: 'text', quotations: 'ignore' as never }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
