@@ -27,6 +27,46 @@ import { buildLocator, fuseSizing, keyDigest, type LocatorData, locatorValue } f
  * text's and becomes the corpus's.
  */
 export const COMMON_MIN_HOLDERS = 3;
+/** What a holder of an n-gram is: a document (an article of a document cut into articles), or an author. */
+export type CommonHolder = 'document' | 'author';
+
+/**
+ * Which n-grams a portrait that locates stores as common (`DatasetDescriptor.common`, given at build: the table records
+ * its minimum, the pack's manifest the rest).
+ */
+export interface CommonRule {
+  /** Holders from which an n-gram is common (2..255). @default 3 ({@link COMMON_MIN_HOLDERS}) */
+  readonly min_holders: number;
+  /**
+   * What is counted. `'author'` counts the distinct authors (`meta.author`) of the documents holding it, so that the
+   * editions, volumes and collected works of one author's text count once (a book corpus: a play held alone, in the
+   * complete works and in an anthology has two holders), while a passage three authors quote is common.
+   * @default 'document'
+   */
+  readonly by: CommonHolder;
+}
+
+/**
+ * Check a descriptor's `common` (layout in {@link CommonRule}; absent: 3 documents).
+ * @throws INVALID_OPTIONS when it is not an object of those fields and values
+ * @example checkCommonRule({ min_holders: 4 }) // { min_holders: 4, by: 'document' }
+ */
+export function checkCommonRule(value: unknown): CommonRule {
+  if (value === undefined) return { min_holders: COMMON_MIN_HOLDERS, by: 'document' };
+  const bad = (why: string): never => {
+    throw new TrainprintError('INVALID_OPTIONS', `common${why}`);
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) bad(' must be an object');
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'min_holders' && k !== 'by') bad(` has an unknown field "${k}"`);
+  const min = o.min_holders ?? COMMON_MIN_HOLDERS;
+  if (!(Number.isInteger(min) && (min as number) >= 2 && (min as number) <= COMMON_MAX_COUNT))
+    bad(`.min_holders must be an integer in 2..${COMMON_MAX_COUNT}`);
+  const by = o.by ?? 'document';
+  if (by !== 'document' && by !== 'author') bad('.by must be "document" or "author"');
+  return { min_holders: min as number, by: by as CommonHolder };
+}
+
 /** Bits of each value: an 8-bit fingerprint and an 8-bit holder count. */
 const COMMON_BITS = 16;
 /** u32 fields before the cells. */

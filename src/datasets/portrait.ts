@@ -93,7 +93,15 @@ import {
   sharedTable,
 } from './locator.js';
 import { locateChains, type LocatedChain } from './chains.js';
-import { type CommonNgrams, commonHolders, commonTable, decodeCommon } from './common.js';
+import {
+  type CommonHolder,
+  type CommonNgrams,
+  type CommonRule,
+  checkCommonRule,
+  commonHolders,
+  commonTable,
+  decodeCommon,
+} from './common.js';
 
 /** What one portrait search found: the runs the evidence rests on (as matches), every run, and the counts. */
 export interface PortraitSearch {
@@ -166,11 +174,25 @@ export const MAX_UNHIT_WORDS = 32;
 
 /**
  * The holder of each global section, for counting the holders of an n-gram (./common.ts): the first section of its
- * article in a document cut into articles, the first section of its document otherwise.
+ * article in a document cut into articles, the first section of its document otherwise — or, counted by author, the
+ * first section of the first document by the same author (`meta.author`, compared on its letters alone, so "G.A.
+ * Henty" and "G. A. Henty" are one; a document without one is its own holder).
  */
-function holdersOf(layout: SectionLayout, docOf: Uint32Array): Uint32Array {
+function holdersOf(layout: SectionLayout, docOf: Uint32Array, docs: readonly DocInfo[], by: CommonHolder): Uint32Array {
   const C = docOf.length;
   const out = new Uint32Array(C);
+  if (by === 'author') {
+    const firstByAuthor = new Map<string, number>();
+    const holderOfDoc = docs.map((d, i) => {
+      const author = (d.meta as { author?: unknown } | undefined)?.author;
+      const key = typeof author === 'string' ? author.toLowerCase().replace(/[^\p{L}]/gu, '') : '';
+      if (key === '') return layout.first[i];
+      if (!firstByAuthor.has(key)) firstByAuthor.set(key, layout.first[i]);
+      return firstByAuthor.get(key)!;
+    });
+    for (let c = 0; c < C; c++) out[c] = holderOfDoc[docOf[c]];
+    return out;
+  }
   for (let c = 0; c < C; c++)
     out[c] = c > 0 && docOf[c] === docOf[c - 1] && layout.part[c] === layout.part[c - 1] ? out[c - 1] : c;
   return out;
@@ -292,6 +314,8 @@ export class PortraitDataset {
     locate?: boolean;
   };
   readonly params: string;
+  /** Which n-grams the locator stores as common when it is built (./common.ts); not part of the snapshot. */
+  private readonly common: CommonRule;
   readonly window: number;
   readonly docs: DocInfo[] = [];
   private readonly docIds = new Set<string>();
@@ -344,6 +368,7 @@ export class PortraitDataset {
     if (locate !== undefined && typeof locate !== 'boolean')
       throw new TrainprintError('INVALID_OPTIONS', 'locate must be a boolean');
     this.window = checkPortraitWindow(descriptor.window);
+    this.common = checkCommonRule((descriptor as { common?: unknown }).common);
     this.descriptor = {
       id,
       kind: 'portrait',
@@ -522,11 +547,12 @@ export class PortraitDataset {
       const C = firstOfDoc[firstOfDoc.length - 1];
       const docOf = new Uint32Array(C);
       for (let d = 0; d + 1 < firstOfDoc.length; d++) docOf.fill(d, firstOfDoc[d], firstOfDoc[d + 1]);
-      const holderOf = holdersOf(built, docOf);
+      const holderOf = holdersOf(built, docOf, this.docs, this.common.by);
+      // the key an n-gram's holder was last counted for: a holder's sections need not be adjacent (by author)
+      const countedFor = new Int32Array(C).fill(-1);
       const owned = new Uint32Array(C);
       // the holders (articles, or documents) of each distinct key: its occurrences are in document order
       const holders = new Uint32Array(n);
-      let lastHolder = -1;
       let pairs = new Float64Array(1024);
       let pairN = 0;
       let m = 0;
@@ -535,8 +561,8 @@ export class PortraitDataset {
         if (m > 0 && a.lo[i] === a.lo[m - 1] && a.hi[i] === a.hi[m - 1]) {
           const owner = a.sec[m - 1],
             other = a.sec[i];
-          if (holderOf[other] !== lastHolder) {
-            lastHolder = holderOf[other];
+          if (countedFor[holderOf[other]] !== m - 1) {
+            countedFor[holderOf[other]] = m - 1;
             holders[m - 1]++;
           }
           if (other !== lastOther && docOf[other] !== docOf[owner]) {
@@ -551,7 +577,7 @@ export class PortraitDataset {
           continue;
         }
         lastOther = a.sec[i];
-        lastHolder = holderOf[a.sec[i]];
+        countedFor[holderOf[a.sec[i]]] = m;
         holders[m] = 1;
         owned[a.sec[i]]++;
         a.lo[m] = a.lo[i];
@@ -563,7 +589,12 @@ export class PortraitDataset {
       const values = new Uint8Array(m);
       for (let i = 0; i < m; i++) values[i] = sectionValue(seeds[a.sec[i]], keyDigest(a.lo[i], a.hi[i]), LOCATOR_BITS);
       const fuse = buildLocator(a.lo.subarray(0, m), a.hi.subarray(0, m), values, LOCATOR_BITS, LOCATOR_SECTION_WORDS);
-      const common = commonTable(a.lo.subarray(0, m), a.hi.subarray(0, m), holders.subarray(0, m));
+      const common = commonTable(
+        a.lo.subarray(0, m),
+        a.hi.subarray(0, m),
+        holders.subarray(0, m),
+        this.common.min_holders,
+      );
       this.locator = {
         ...fuse,
         ...(shared === undefined ? {} : { shared }),

@@ -40,6 +40,14 @@ export interface DatasetDescriptor {
    * @default false
    */
   readonly locate?: boolean;
+  /**
+   * Portrait that locates only: which n-grams its locator stores as common, no one document's evidence
+   * (src/datasets/common.ts) — held by at least `min_holders` (default 3) documents (articles, in a document cut
+   * into articles), or with `by: 'author'` distinct authors (`meta.author`; a book corpus, where editions and
+   * collected works of one text count once). Read when the locator is built; the table keeps its minimum.
+   * @example { kind: 'portrait', id: 'books', locate: true, common: { min_holders: 3, by: 'author' } }
+   */
+  readonly common?: { readonly min_holders?: number; readonly by?: 'document' | 'author' };
   /** Models documented to have trained on this dataset (`provider/model`). */
   readonly models?: readonly string[];
   /** Id of the dataset in the knowledge base. */

@@ -6,6 +6,7 @@
  * unknown field is refused rather than ignored, so a typo cannot silently change a build.
  */
 import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
+import { type CommonRule, checkCommonRule } from '../datasets/common.js';
 import { TrainprintError } from '../errors.js';
 
 /** `format` of a pack manifest. */
@@ -89,6 +90,12 @@ export interface PackManifest {
   readonly kb_note?: string;
   /** Portrait winnowing window (1..64). */
   readonly window: number;
+  /**
+   * Which n-grams the pack stores as common, no one document's evidence (src/datasets/common.ts): absent, those of
+   * at least 3 documents (articles); a book corpus counts authors (`{ "min_holders": 3, "by": "author" }`), so that
+   * an author's editions and collected works of one text count once.
+   */
+  readonly common?: Partial<CommonRule>;
   /** Build date (YYYY-MM-DD): recorded in the pack instead of the clock, so builds are reproducible. */
   readonly built: string;
   readonly sources: readonly PackSource[];
@@ -203,6 +210,7 @@ const MANIFEST_KEYS = [
   'kb_dataset',
   'kb_note',
   'window',
+  'common',
   'built',
   'sources',
   'licence',
@@ -210,7 +218,7 @@ const MANIFEST_KEYS = [
   'texts',
   'documents',
 ] as const;
-const MANIFEST_OPTIONAL: readonly string[] = ['kb_note', 'selection', 'texts'];
+const MANIFEST_OPTIONAL: readonly string[] = ['kb_note', 'common', 'selection', 'texts'];
 const MANIFEST_REQUIRED = MANIFEST_KEYS.filter((k) => !MANIFEST_OPTIONAL.includes(k));
 const DOC_KEYS = [
   'id',
@@ -259,6 +267,13 @@ export function checkPackManifest(value: unknown): PackManifest {
   for (const k of ['name', 'pack_version', 'description', 'kb_dataset', 'kb_note', 'selection', 'texts']) str(m, k, w);
   const win = m.window as number;
   if (!(Number.isInteger(win) && win >= 1 && win <= 64)) bad(w, '"window" must be an integer in 1..64');
+  if (m.common !== undefined) {
+    try {
+      checkCommonRule(m.common);
+    } catch (e) {
+      bad(w, ((e as TrainprintError).detail ?? '').replace(/^common/, '"common"'));
+    }
+  }
   if (typeof m.built !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(m.built) || Number.isNaN(Date.parse(m.built))) {
     bad(w, '"built" must be a date YYYY-MM-DD');
   }

@@ -286,6 +286,7 @@ export async function buildPack(
     kb_dataset: m.kb_dataset,
     // every match names its document and section (src/datasets/locator.ts)
     locate: true,
+    ...(m.common === undefined ? {} : { common: m.common }),
   };
   let exported: Uint8Array;
   let stats: DatasetStats;

@@ -5,7 +5,7 @@
  * section agrees with more of the span's hits than chance gives some section of the pack.
  */
 import { describe, expect, it } from 'vitest';
-import { commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
+import { checkCommonRule, commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
 import { locateChains } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
 import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
@@ -134,5 +134,69 @@ describe('a portrait that locates keeps its common n-grams in its snapshot', () 
     // the formula alone, with a new name: no document named
     const r = await engine.search(`Someone Else ${formula}.`, { datasets: ['p'] });
     expect(r.matches.filter((m) => m.document_id !== null)).toEqual([]);
+  });
+});
+
+describe('which n-grams a pack stores as common (its rule)', () => {
+  const formula = 'was a British Liberal Party politician who sat in the House of Commons from 1880 to 1895';
+  const words = book('austen-persuasion').split(/\s+/);
+  const docs = (authors: readonly string[]) =>
+    authors.map((author, j) => ({
+      id: `d${j}`,
+      text: `${words.slice(1000 + 300 * j, 1250 + 300 * j).join(' ')} Person${j} ${formula}. ${words.slice(5000 + 300 * j, 5250 + 300 * j).join(' ')}`,
+      meta: { author },
+    }));
+  async function commonOf(authors: readonly string[], common?: unknown) {
+    const engine = await createEngine();
+    const descriptor = { id: 'p', kind: 'portrait' as const, locate: true, window: 4, ...(common ? { common } : {}) };
+    await engine.addDataset(descriptor as Parameters<typeof engine.addDataset>[0], docs(authors));
+    const data = decodeDataset(engine.exportDataset('p'), { kind: 'portrait' }) as PortraitDatasetData;
+    return data.locator!.common === undefined ? null : decodeCommon(data.locator!.common);
+  }
+
+  it("counts documents from 3 by default, and from a pack's own minimum", async () => {
+    const four = ['A', 'A', 'A', 'A'];
+    expect((await commonOf(four))?.min_holders).toBe(3);
+    expect((await commonOf(four, { min_holders: 4 }))?.min_holders).toBe(4);
+    expect(await commonOf(four, { min_holders: 5 })).toBeNull();
+  });
+
+  it('counts the editions and collected works of one author once when it counts authors', async () => {
+    // one author spelled two ways (letters alone compared), then two authors: 1 and 2 holders, not common
+    expect(await commonOf(['G.A. Henty', 'G. A. Henty', 'g a henty', 'G.A. Henty'], { by: 'author' })).toBeNull();
+    expect(await commonOf(['Poe', 'Poe', 'Various', 'Poe'], { by: 'author' })).toBeNull();
+    // three authors quote it: common, with its 3 holders
+    const c = await commonOf(['Poe', 'Trollope', 'Poe', 'Twain'], { by: 'author', min_holders: 3 });
+    expect(c?.min_holders).toBe(3);
+    const engine = await createEngine();
+    await engine.addDataset(
+      { id: 'p', kind: 'portrait', locate: true, window: 4, common: { by: 'author' } },
+      docs(['Poe', 'Trollope', 'Poe', 'Twain']),
+    );
+    const r = await engine.search(`Someone Else ${formula}.`, { datasets: ['p'] });
+    expect(r.matches.filter((m) => m.document_id !== null)).toEqual([]);
+  });
+
+  it('refuses a rule it does not know', async () => {
+    expect(checkCommonRule(undefined)).toEqual({ min_holders: 3, by: 'document' });
+    expect(checkCommonRule({ by: 'author' })).toEqual({ min_holders: 3, by: 'author' });
+    for (const bad of [
+      null,
+      [],
+      3,
+      { min_holders: 1 },
+      { min_holders: 256 },
+      { min_holders: 3.5 },
+      { by: 'title' },
+      { at: 3 },
+    ])
+      expect(() => checkCommonRule(bad)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    const engine = await createEngine();
+    await expect(
+      engine.addDataset(
+        { id: 'p', kind: 'portrait', locate: true, window: 4, common: { by: 'title' } as never },
+        docs(['A']),
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });

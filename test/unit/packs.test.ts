@@ -193,6 +193,11 @@ describe('pack manifests and the pack index', () => {
     const doc = manifest.documents[0];
     await fails(() => checkPackManifest({ ...manifest, colour: 'red' }), 'INVALID_INPUT', 'unknown field "colour"');
     await fails(() => checkPackManifest({ ...manifest, window: 0 }), 'INVALID_INPUT', 'window');
+    // a pack's own rule for its common n-grams (the Gutenberg pack counts authors)
+    const byAuthor = { ...manifest, common: { min_holders: 3, by: 'author' } };
+    expect(checkPackManifest(byAuthor)).toBe(byAuthor);
+    await fails(() => checkPackManifest({ ...manifest, common: { min_holders: 1 } }), 'INVALID_INPUT', 'min_holders');
+    await fails(() => checkPackManifest({ ...manifest, common: { by: 'title' } }), 'INVALID_INPUT', '"common".by');
     await fails(() => checkPackManifest({ ...manifest, built: 'yesterday' }), 'INVALID_INPUT', 'built');
     const withDocs =
       (...documents: unknown[]) =>
