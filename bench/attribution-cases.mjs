@@ -312,9 +312,15 @@ export const pairedWith = (negative, datasetIds) =>
     ? datasetIds.filter((id) => id !== 'dev-pan')
     : datasetIds;
 
-/** What one analysis says, as the measures read it (`remote`: let the engine's remote corpora be searched). */
-export async function analyse(engine, text, remote = false) {
-  const r = await engine.analyze({ content: text, content_type: 'text' }, remote ? {} : { remote: false });
+/**
+ * What one analysis says, as the measures read it (`remote`: let the engine's remote corpora be searched).
+ * `quotations`: the request's; the positives are read with 'count' — they measure whether an evidence path finds a
+ * passage, and a passage planted at a random place may land inside the host text's own quotation marks (dialogue),
+ * where analyze reports it as a quotation and leaves it out of the headline by default (bench/eval-quotations.mjs
+ * measures that rule).
+ */
+export async function analyse(engine, text, remote = false, quotations = 'exclude') {
+  const r = await engine.analyze({ content: text, content_type: 'text', quotations }, remote ? {} : { remote: false });
   const top = r.attribution_sources[0];
   return {
     confidence: r.confidence,

@@ -206,7 +206,7 @@ for (const kind of ['portrait', 'exact']) {
       pairs[kind].push({ y: 0, words: n.words, part: n.part, s: r.datasets[id].strength });
   }
   for (const p of positives(kind)) {
-    const r = await analyse(engine, p.text);
+    const r = await analyse(engine, p.text, false, 'count');
     pairs[kind].push({ y: 1, words: p.words, part: p.part, s: r.datasets[p.dataset].strength, t: p.transform });
   }
   engine.dispose();

@@ -169,7 +169,8 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
   const lng = [];
   for (const n of long) lng.push({ ...n, text: undefined, r: await analyse(engine, n.text) });
   const pos = [];
-  for (const p of positives(kind)) pos.push({ ...p, text: undefined, r: await analyse(engine, p.text) });
+  for (const p of positives(kind))
+    pos.push({ ...p, text: undefined, r: await analyse(engine, p.text, false, 'count') });
   log(`${kind}: ${neg.length} negatives, ${lng.length} long, ${pos.length} positives analysed`);
 
   const out = { datasets: datasetIds, parts: {} };
@@ -437,7 +438,7 @@ async function remoteStage() {
       rows.push({ ...x, text: undefined, r: await analyse(engine, x.text, true) });
     const planted = [];
     for (const c of f.plantedCases({ seed: 20261125, count: QUICK ? 3 : 10, words: 1500 }))
-      planted.push(await analyse(engine, c.text, true));
+      planted.push(await analyse(engine, c.text, true, 'count'));
     return {
       index: 'v4_piletrain_llama (fixture corpus)',
       negatives: {
