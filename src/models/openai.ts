@@ -146,7 +146,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const chatMessages = options.chatMessages ?? DEFAULT_CHAT;
 
   /** POST with timeout and retries; resolves to the parsed JSON body of a 2xx answer, with the bodies as sent and received. */
-  async function post(path: string, body: unknown): Promise<Posted> {
+  async function post(path: string, body: unknown, call: PostControl = {}): Promise<Posted> {
     const url = `${root}${path}`;
     const where = `${shown}${path}`;
     const payload = JSON.stringify(body);
@@ -159,7 +159,11 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         cause === undefined ? undefined : { cause },
       );
     for (let attempt = 0; ; attempt++) {
+      call.signal?.throwIfAborted();
       const controller = new AbortController();
+      // the caller's abort closes the connection at once (a cancelled job leaves no call in flight)
+      const stop = () => controller.abort(call.signal?.reason);
+      call.signal?.addEventListener('abort', stop, { once: true });
       let timedOut = false;
       const timer = setTimeout(
         () => {
@@ -203,6 +207,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
         if (e instanceof TrainprintError) throw e;
+        if (call.signal?.aborted) throw call.signal.reason;
         if (timedOut) throw timeout(attempt + 1, e);
         failure = new TrainprintError(
           'UPSTREAM_ERROR',
@@ -211,8 +216,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         );
       } finally {
         clearTimeout(timer);
+        call.signal?.removeEventListener('abort', stop);
       }
-      if (attempt >= maxRetries)
+      if (attempt >= maxRetries || (call.retry !== undefined && !call.retry()))
         throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, {
           cause: failure,
         });
@@ -233,12 +239,16 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     if (o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'temperature must be 0 (greedy decoding)');
     if (api === 'chat') {
       const where = `${shown}/chat/completions`;
-      const r = await post('/chat/completions', {
-        model: options.model,
-        messages: o.messages ?? chatMessages(prompt),
-        max_tokens: o.maxTokens,
-        temperature: 0,
-      });
+      const r = await post(
+        '/chat/completions',
+        {
+          model: options.model,
+          messages: o.messages ?? chatMessages(prompt),
+          max_tokens: o.maxTokens,
+          temperature: 0,
+        },
+        o,
+      );
       const choice = firstChoice(r.json, where);
       const message = choice.message as { content?: unknown; refusal?: unknown } | undefined;
       const content = message?.content;
@@ -248,7 +258,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         throw new TrainprintError('UPSTREAM_ERROR', `${where}: choices[0].message.content is not a string`);
       return wireCall(r, choice, typeof content === 'string' ? content : '', refusal);
     }
-    const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 });
+    const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 }, o);
     const choice = firstChoice(r.json, `${shown}/completions`);
     if (typeof choice.text !== 'string')
       throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
@@ -350,6 +360,12 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   return api === 'chat'
     ? { id, access, chat: true, generate, generateCall }
     : { id, access, generate, generateCall, logprobs };
+}
+
+/** A generation's own controls of {@link GenerateOptions}: its abort signal and its say on each retry. */
+interface PostControl {
+  readonly signal?: AbortSignal;
+  readonly retry?: () => boolean;
 }
 
 /** A 2xx answer: its parsed body, and the request and answer bodies as they went over the wire. */

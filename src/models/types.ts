@@ -67,6 +67,13 @@ export interface GenerateOptions {
    * it and send the prompt.
    */
   readonly messages?: ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
+  /** Aborts the call in flight (its connection is closed); the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * Asked before each retry of a failed attempt: false fails the call with the last attempt's error instead (a caller
+   * counting every request against a budget says no once it is spent).
+   */
+  readonly retry?: () => boolean;
 }
 
 /**

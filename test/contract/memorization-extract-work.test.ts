@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import type { GenerateOptions } from '../../src/models/types.js';
 import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { wordSpans } from '../../src/services/memorization/text.js';
@@ -142,7 +143,7 @@ describe('extractWork against a rate-limited API that refuses in its own field',
     let calls = 0;
     const flaky = {
       ...model,
-      generateCall: (prompt: string, o: { maxTokens: number; temperature: 0 }) =>
+      generateCall: (prompt: string, o: GenerateOptions) =>
         ++calls <= 2 ? model.generateCall!(prompt, o) : server.close().then(() => model.generateCall!(prompt, o)),
     };
     const r = await runWorkExtraction(store, { text, model: flaky, budget_calls: 50, concurrency: 1 });

@@ -256,7 +256,9 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
         result = (await engine.memorization.extractWork({
           ...request,
           model: target,
-          signal: stop.signal,
+          // a cancel, the item's limit or a shutdown aborts the calls in flight; the end of a slice lets them finish
+          signal,
+          stop: stop.signal,
           ...(counted ? { journal: counted } : {}),
         })) as WorkExtractionResult;
       } catch (e) {
