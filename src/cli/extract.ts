@@ -1,12 +1,15 @@
 /**
  * `trainprint extract WORK --model-url URL --model NAME [--chat] [--budget-calls N] [--out RESULT.json]
- * [--journal FILE] [--allow-private-model-hosts]`: how much of a work an OpenAI-compatible model writes out
+ * [--journal FILE] [--allow-private-model-hosts] [--temperature T] [--seed N] [--max-tokens-param max_completion_tokens]
+ * [--timeout-ms MS] [--rpm N] [--tpm N]`: how much of a work an OpenAI-compatible model writes out
  * (`engine.memorization.extractWork`): nv_recall, the near-verbatim blocks with their spans in the work's text (a
  * text file as read, an EPUB, PDF or DOCX file's extracted text, its sections the probes' strata), the calls, the
  * refusals and the record of every call. Model hosts on loopback or private networks are refused unless
  * `--allow-private-model-hosts`, as `serve` refuses them: by the URL, then by every address the name resolves to
  * (the calls then go to a checked address only). With `--journal FILE` every answered call is appended to FILE
- * (fsync'd) and a run started again with the same FILE replays those instead of calling the model again.
+ * (fsync'd) and a run started again with the same FILE replays those instead of calling the model again. The result
+ * is written whatever happened to the calls: one that stopped on failing calls says `stopped: 'upstream_errors'` and
+ * the endpoint's message in `error`, and exits 1.
  */
 import { writeFile } from 'node:fs/promises';
 import {
@@ -45,6 +48,12 @@ export async function extractCommand(args: string[]): Promise<number> {
     journal: { type: 'string' },
     'prompt-variants': { type: 'string' },
     'allow-private-model-hosts': { type: 'boolean' },
+    temperature: { type: 'string' },
+    seed: { type: 'string' },
+    'max-tokens-param': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    rpm: { type: 'string' },
+    tpm: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
   const baseUrl = values['model-url'];
@@ -88,21 +97,25 @@ export async function extractCommand(args: string[]): Promise<number> {
     text = document.text;
     sections = strata(document.sections);
   }
-  const apiKey = process.env[MODEL_API_KEY_ENV];
-  const model = createOpenAICompatibleModel({
-    baseUrl,
-    model: name,
-    api: values.chat === true ? 'chat' : 'completions',
-    topLogprobs: 0,
-    ...(apiKey ? { apiKey } : {}),
-    ...(pinned ? { fetch: pinned } : {}),
-  });
+  const model = endpointModel(values, number, { baseUrl, name, chat: values.chat === true, pinned });
   const journalPath = values.journal as string | undefined;
   if (journalPath !== undefined && journalPath.length === 0) throw new UsageError('--journal needs a file path');
   const journal = journalPath === undefined ? undefined : await openExtractionJournal(journalPath);
   const engine = await createEngine();
+  // Ctrl-C: the calls in flight are aborted, the journal keeps every answered call, and the way back is printed
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    console.error(
+      journalPath === undefined
+        ? 'interrupted: nothing kept (run with --journal FILE to resume an interrupted extraction)'
+        : `interrupted: the answered calls are in ${journalPath}; run the same command again to resume`,
+    );
+    interrupt.abort(new UsageError('interrupted'));
+  };
+  process.once('SIGINT', onSigint);
   try {
     const result = await engine.memorization.extractWork({
+      signal: interrupt.signal,
       text,
       model,
       ...(sections ? { sections } : {}),
@@ -123,11 +136,44 @@ export async function extractCommand(args: string[]): Promise<number> {
         `${result.calls} of ${result.budget_calls} calls${result.replayed_calls ? ` (${result.replayed_calls} replayed from ${journalPath})` : ''}, ` +
         `${result.refusals} refused, stopped: ${result.stopped}`,
     );
-    return 0;
+    if (result.error) console.error(`first failed call: ${result.error.code}: ${result.error.message}`);
+    return result.stopped === 'upstream_errors' ? 1 : 0;
+  } catch (e) {
+    if (interrupt.signal.aborted) return 130;
+    throw e;
   } finally {
+    process.removeListener('SIGINT', onSigint);
     engine.dispose();
     await journal?.close();
   }
+}
+
+/** The endpoint's model with the production options of the command line (temperature … tokens a minute). */
+function endpointModel(
+  values: Record<string, unknown>,
+  number: (flag: string) => number | undefined,
+  at: { baseUrl: string; name: string; chat: boolean; pinned: typeof fetch | undefined },
+) {
+  const apiKey = process.env[MODEL_API_KEY_ENV];
+  const temperature = values.temperature === undefined ? undefined : Number(values.temperature);
+  if (temperature !== undefined && Number.isNaN(temperature)) throw new UsageError('--temperature must be a number');
+  const limitName = values['max-tokens-param'] as string | undefined;
+  if (limitName !== undefined && limitName !== 'max_tokens' && limitName !== 'max_completion_tokens')
+    throw new UsageError('--max-tokens-param is max_tokens or max_completion_tokens');
+  return createOpenAICompatibleModel({
+    baseUrl: at.baseUrl,
+    model: at.name,
+    api: at.chat ? 'chat' : 'completions',
+    topLogprobs: 0,
+    ...(apiKey ? { apiKey } : {}),
+    ...(at.pinned ? { fetch: at.pinned } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...optional('seed', number('seed')),
+    ...(limitName ? { maxTokensParam: limitName as 'max_tokens' | 'max_completion_tokens' } : {}),
+    ...optional('timeoutMs', number('timeout-ms')),
+    ...optional('requestsPerMinute', number('rpm')),
+    ...optional('tokensPerMinute', number('tpm')),
+  });
 }
 
 /** `--prices PROMPT,COMPLETION[,CURRENCY]`: prices per million tokens (checked by the library). */

@@ -108,6 +108,8 @@ export interface TargetModel {
 export interface GenerationCall {
   /** The generated text (the continuation only); empty when the API answered with a refusal instead. */
   readonly text: string;
+  /** True when the answer held more text than the output-token limit can produce and `text` was cut there. */
+  readonly truncated?: true;
   /** The request body exactly as sent (JSON). */
   readonly request: string;
   /** The answer body exactly as received. */

@@ -199,7 +199,7 @@ describe('extract jobs over HTTP', () => {
     expect(v.checks.map((c) => c.name)).toContain('model_extraction:0');
     // one call's answer digest changed: the transcript no longer hashes to the digest signed (nor the signature)
     const c0 = bundle.json.model_extractions[0].record.calls[0];
-    const forged = bundle.text.replace(c0.response_sha256, '0'.repeat(64));
+    const forged = bundle.text.replace(c0.answer_sha256, '0'.repeat(64));
     const bad = await verifyEvidenceBundle(forged, { publicKey: key, text });
     expect(bad.valid).toBe(false);
     expect(bad.checks.find((c) => c.name === 'model_extraction:0')?.ok).toBe(false);

@@ -60,7 +60,7 @@ describe('extractWork against a chat model that memorised a stretch', () => {
     expect(r.calls).toBe(memo.requests() - before);
     expect(r.calls).toBeLessThanOrEqual(400);
     expect(r.record.calls.map((c) => c.id)).toEqual([...Array(r.calls).keys()]);
-    const lines = r.record.calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join('');
+    const lines = r.record.calls.map((c) => `${c.id} ${c.request_sha256} ${c.answer_sha256 ?? '-'}\n`).join('');
     expect(r.record.transcript_sha256).toBe(createHash('sha256').update(lines).digest('hex'));
     expect(r.record.calls.every((c) => c.model === 'fixture-memo-1')).toBe(true);
     expect(r.usage?.calls_reporting).toBe(r.calls);

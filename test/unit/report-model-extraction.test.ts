@@ -76,7 +76,7 @@ describe('a model extraction in the evidence bundle', () => {
   });
 
   it('fails the check when a recorded call is changed, even signed again', async () => {
-    const calls = extraction.record.calls.map((c, i) => (i === 1 ? { ...c, response_sha256: 'f'.repeat(64) } : c));
+    const calls = extraction.record.calls.map((c, i) => (i === 1 ? { ...c, answer_sha256: 'f'.repeat(64) } : c));
     const forged = { ...extraction, record: { ...extraction.record, calls } };
     const bundle = await buildEvidenceBundle(
       { result, text, model_extractions: [forged] },

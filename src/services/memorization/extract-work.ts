@@ -23,11 +23,12 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { sha256HexNow } from '../../fingerprint/sha256.js';
+import { MAX_CHARS_PER_TOKEN } from '../../models/openai.js';
 import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkRecordedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
+import { checkReplayedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
   chainIn,
@@ -46,6 +47,15 @@ import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.
 
 /** Words an answer must reproduce of the work where it was asked to continue, for a hit (or a loop step). */
 export const HIT_WORDS = 20;
+/** Words of a refusal sentence an answer may open with before it writes out the continuation. */
+const PREFACE_WORDS = 40;
+/** Longest model name kept in a call's record. */
+const MAX_FIELD_CHARS = 256;
+/**
+ * Most bytes a result may take, estimated before the run (every call's record, the blocks' text and prompts): a
+ * request that could exceed it is refused with PAYLOAD_TOO_LARGE before any call.
+ */
+export const MAX_EXTRACTION_RESULT_BYTES = 64 * 1024 * 1024;
 /** Words by which a step back's answer should overlap the words already covered (more than a block's gap). */
 const STEP_OVERLAP = 12;
 /** Calls that fail in a row (after the adapter's own retries) before the run stops with what it has. */
@@ -138,11 +148,19 @@ export interface ExtractionCall {
   readonly request_sha256: string;
   /** SHA-256 (hex) of the answer body as received (without a wire record: of the generated text); null on failure. */
   readonly response_sha256: string | null;
+  /**
+   * SHA-256 (hex) of the answer as read, JSON `[text, refusal]` (the generated text kept and the API's refusal or
+   * null): what the run concluded from, the same in every run that got the same answer (a body's `id` and `created`
+   * differ from run to run); null on failure. The transcript digest is over these.
+   */
+  readonly answer_sha256: string | null;
   readonly refused: boolean;
   /** Words of the answer found in exact runs of the work where it was asked to continue. */
   readonly reproduced_words: number;
   /** The error code of a failed call. */
   readonly error?: string;
+  /** True when the answer held more text than `max_tokens` can produce and was cut there (the rest not read). */
+  readonly truncated?: true;
   /** Requests sent for this call when more than one (the adapter's retries, each counted against the budget). */
   readonly attempts?: number;
   readonly prompt_tokens?: number;
@@ -200,9 +218,14 @@ export interface WorkExtractionResult {
   readonly hits: number;
   /** Why the run stopped: every probe and loop done, the budget spent, or calls failing in a row. */
   readonly stopped: 'done' | 'budget' | 'upstream_errors';
+  /**
+   * The first failed call's error, when a call failed: its code and what the endpoint said (the URL, the status, the
+   * body's type and length and the message of a JSON error body, cut at 300 characters; never the API key).
+   */
+  readonly error?: { readonly code: string; readonly message: string };
   /** What the budget (or the failures) left untried: probe positions and loop positions (UTF-16 offsets). */
   readonly untried: { readonly probes: number[]; readonly loops: number[] };
-  /** Every call in order, and the SHA-256 of the transcript (the lines `id request_sha256 response_sha256`). */
+  /** Every call in order, and the SHA-256 of the transcript (the lines `id request_sha256 answer_sha256`). */
   readonly record: { readonly transcript_sha256: string; readonly calls: ExtractionCall[] };
   readonly method: string;
 }
@@ -241,9 +264,18 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
   const answer = (questions: readonly Question[]) => answerRound(run, questions);
   const hits = await probeLanes(run, answer);
   await loopLanes(run, hits, answer);
-  if (!run.anySuccess && run.firstError !== null) throw run.firstError;
   const { records, outputs, prompts, variantOf, stopped, untried } = run;
-  return assembleResult(settings, { records, outputs, prompts, variantOf, hits: hits.length, stopped, untried });
+  const result = assembleResult(settings, {
+    records,
+    outputs,
+    prompts,
+    variantOf,
+    hits: hits.length,
+    stopped,
+    untried,
+  });
+  const e = run.firstError as TrainprintError | null;
+  return e === null ? result : { ...result, error: { code: e.code, message: e.detail ?? e.message } };
 }
 
 /** One question of a round: the continuation at work word `at`, asked with prompt template `variant`. */
@@ -529,7 +561,7 @@ async function makeCall(run: RunState, q: Question): Promise<CallOutcome | { fat
   try {
     const kept = journal === null ? undefined : await journal.get(key);
     if (kept !== undefined)
-      return { key, wire: checkRecordedCall(kept, `journal entry ${key}`), replayed: true, attempts };
+      return { key, wire: checkReplayedCall(kept, `journal entry ${key}`), replayed: true, attempts };
     if (signal?.aborted) return { fatal: signal.reason };
     if (run.settings.stop?.aborted) return { fatal: run.settings.stop.reason };
     const t0 = Date.now();
@@ -558,6 +590,7 @@ async function makeCall(run: RunState, q: Question): Promise<CallOutcome | { fat
     }
     const wire: RecordedCall = {
       text: g.text,
+      ...(g.truncated ? { truncated: true as const } : {}),
       request: g.request,
       response: g.response,
       ...(g.usage !== undefined ? { usage: g.usage } : {}),
@@ -593,6 +626,7 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
       ...attempts,
       request_sha256: outcome.key,
       response_sha256: null,
+      answer_sha256: null,
       refused: false,
       reproduced_words: 0,
       error: outcome.failure.code,
@@ -606,8 +640,12 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
   const out = wordSpans(wire.text);
   const window = Math.min(n, q.at + Math.ceil(out.tokens.length * 1.5) + HIT_WORDS);
   let chain = wire.refusal === undefined ? chainIn(run.index, out.tokens, q.at, window) : [];
-  // a refusal is never text; an answer that continues the work where asked is never a refusal
-  const continues = chain.length > 0 && chain[0].output_token <= 5 && chain[0].work_token <= q.at + 5;
+  // a refusal is never text; an answer that continues the work where asked is never a refusal, nor is one that
+  // opens with a refusal sentence and then writes the continuation out (real chat models answer so)
+  const continues =
+    chain.length > 0 &&
+    chain[0].work_token <= q.at + 5 &&
+    (chain[0].output_token <= 5 || (chain[0].output_token <= PREFACE_WORDS && chainWords(chain) >= HIT_WORDS));
   const refused = wire.refusal !== undefined || (!continues && isRefusal(wire.text));
   if (refused) chain = [];
   else if (chain.length) run.outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
@@ -616,13 +654,15 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
     time: wire.time,
     ms: wire.ms,
     ...(replayed ? { replayed: true as const } : {}),
+    ...(wire.truncated ? { truncated: true as const } : {}),
     ...attempts,
     request_sha256: hex(wire.request),
     response_sha256: hex(wire.response),
+    answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
     refused,
     reproduced_words: chainWords(chain),
     ...(wire.usage ?? {}),
-    ...(wire.model !== undefined ? { model: wire.model } : {}),
+    ...(wire.model !== undefined ? { model: wire.model.slice(0, MAX_FIELD_CHARS) } : {}),
   });
   return { id, chain, out, text: wire.text, ok: !refused };
 }
@@ -799,6 +839,12 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
+  const estimate = budget * 1024 + text.length * 4 + Math.ceil(n / NV_BLOCK_WORDS_SHORT) * prefix * 24;
+  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `a result of budget_calls ${budget} on a work of ${text.length} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
+    );
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
   const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
   const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
@@ -825,14 +871,18 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
 }
 
 /**
- * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 response_sha256\n` of its
- * calls in order (`-` for a failed call's answer). Anyone holding the record recomputes it (`trainprint verify` does).
+ * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 answer_sha256\n` of its
+ * calls in order (`-` for a failed call's answer; a record made before calls carried `answer_sha256`: its
+ * `response_sha256`). Anyone holding the record recomputes it (`trainprint verify` does).
  * @example extractionTranscriptSha256(result.record.calls) === result.record.transcript_sha256 // true
  */
 export function extractionTranscriptSha256(
-  calls: ReadonlyArray<Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'>>,
+  calls: ReadonlyArray<
+    Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'> & { readonly answer_sha256?: string | null }
+  >,
 ): string {
-  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join(''));
+  const answer = (c: (typeof calls)[number]) => (c.answer_sha256 !== undefined ? c.answer_sha256 : c.response_sha256);
+  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${answer(c) ?? '-'}\n`).join(''));
 }
 
 /** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */
@@ -850,10 +900,14 @@ async function plainCall(
   model?: undefined;
   finish_reason?: undefined;
   refusal?: undefined;
+  truncated?: true;
 }> {
-  const text = await model.generate(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) });
-  if (typeof text !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
-  return { text, request: canonical, response: text };
+  const answer = await model.generate(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) });
+  if (typeof answer !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+  // what the output-token limit can produce, at most; the record's answer hash is of the text kept
+  const most = maxTokens * MAX_CHARS_PER_TOKEN;
+  const text = answer.length > most ? answer.slice(0, most) : answer;
+  return { text, request: canonical, response: text, ...(text !== answer ? { truncated: true as const } : {}) };
 }
 
 type GenerateMessages = ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
