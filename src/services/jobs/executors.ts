@@ -211,7 +211,7 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
             (await modelHolderAlive(journalStore, holder))
           )
             throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
-          throw modelNotHeld();
+          throw modelNotHeld(stored.keyed === true);
         }
       } else if (model) target = await model(spec);
       else throw modelNotHeld();
