@@ -197,3 +197,30 @@ describe('the committed long-work model: one digest at concurrency 1, 4, 8 and 1
     for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
   }, 600_000);
 });
+
+describe('every section is probed before any is probed twice', () => {
+  const book = syntheticWork(17, 300, 9);
+  const starts = [...book.text.matchAll(/Chapter \d+/g)].map((m) => m.index);
+  const sections = starts.map((start, k) => ({ start, end: k + 1 < starts.length ? starts[k + 1] : book.text.length }));
+  const blank: TargetModel = {
+    id: 'blank',
+    access: 'generations_only',
+    chat: true,
+    generate: async () => 'plain unrelated words of no work at all',
+  };
+
+  it('a budget of 100 calls over 17 chapters probes every chapter', async () => {
+    const r = await runWorkExtraction(store, { text: book.text, model: blank, sections, budget_calls: 100 });
+    expect(r.sections.every((s) => s.probes >= 1)).toBe(true);
+    const probed = new Set(r.record.calls.filter((c) => c.phase === 'probe').map((c) => c.position));
+    for (const s of sections) expect([...probed].some((p) => p >= s.start && p < s.end)).toBe(true);
+  });
+
+  it('a budget that cannot probe every chapter says budget and lists the probes it left untried', async () => {
+    const r = await runWorkExtraction(store, { text: book.text, model: blank, sections, budget_calls: 10 });
+    expect(r.stopped).toBe('budget');
+    expect(r.untried.probes.length).toBe(7);
+    // the ten calls are the first probe of ten chapters, not three templates of four
+    expect(new Set(r.record.calls.map((c) => c.position)).size).toBe(10);
+  });
+});

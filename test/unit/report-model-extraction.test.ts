@@ -120,4 +120,11 @@ describe('a model extraction in the work report', () => {
     expect(html).toContain(extraction.record.transcript_sha256);
     expect(renderWorkReport({ result, text })).not.toContain('What models wrote out');
   });
+
+  it('says no_model_probe only when it shows no extraction: its factors agree with its extraction section', () => {
+    const withLimitation = { ...result, limitations: [...new Set([...result.limitations, 'no_model_probe'])] };
+    expect(renderWorkReport({ result: withLimitation, text })).toContain('<code>no_model_probe</code>');
+    const shown = renderWorkReport({ result: withLimitation, text, model_extractions: [extraction] });
+    expect(shown).not.toContain('<code>no_model_probe</code>');
+  });
 });

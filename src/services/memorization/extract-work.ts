@@ -846,7 +846,9 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
       `a result of budget_calls ${budget} on a work of ${text.length} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
     );
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
-  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
+  // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
+  // leaves the rest untried, listed, and stops with 'budget')
+  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
   const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
   const plan = probePositions(sectionWords, probes, prefix, n);
   return {

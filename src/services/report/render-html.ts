@@ -42,7 +42,7 @@ ${coverageSection(result, layout)}
 ${extractionSection(input.model_extractions ?? [], layout)}
 ${passagesSection(result, input.text, input.maxPassages ?? 40)}
 ${chainSection(result)}
-${notCheckedSection(result)}
+${notCheckedSection(result, (input.model_extractions?.length ?? 0) > 0)}
 ${methodSection(result, input.bundle)}
 ${inputsSection(input)}
 <footer>trainprint work report · ${esc(result.analysis_id)}</footer>
