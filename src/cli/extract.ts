@@ -35,9 +35,7 @@ export const MODEL_API_KEY_ENV = 'TRAINPRINT_MODEL_API_KEY';
  */
 export async function extractCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    'model-url': { type: 'string' },
-    model: { type: 'string' },
-    chat: { type: 'boolean' },
+    ...MODEL_FLAGS,
     'budget-calls': { type: 'string' },
     probes: { type: 'string' },
     'max-tokens': { type: 'string' },
@@ -47,45 +45,9 @@ export async function extractCommand(args: string[]): Promise<number> {
     out: { type: 'string' },
     journal: { type: 'string' },
     'prompt-variants': { type: 'string' },
-    'allow-private-model-hosts': { type: 'boolean' },
-    temperature: { type: 'string' },
-    seed: { type: 'string' },
-    'max-tokens-param': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    rpm: { type: 'string' },
-    tpm: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
-  const baseUrl = values['model-url'];
-  const name = values.model;
-  if (typeof baseUrl !== 'string' || typeof name !== 'string' || name.length === 0)
-    throw new UsageError('extract needs --model-url URL (the base URL including /v1) and --model NAME');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UsageError(`--model-url ${JSON.stringify(baseUrl)} is not an absolute URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError('--model-url must be http: or https:');
-  let pinned: typeof fetch | undefined;
-  if (values['allow-private-model-hosts'] !== true) {
-    if (isInternalHost(url))
-      throw new UsageError(
-        `--model-url: ${url.host} is a loopback, private or internal host; pass --allow-private-model-hosts to call it`,
-      );
-    const r = await refusedResolution(url, resolveHost);
-    if ('reason' in r)
-      throw new UsageError(`--model-url: ${url.host}: ${r.reason}; pass --allow-private-model-hosts to call it`);
-    pinned = r.fetch;
-  }
-  const number = (flag: string): number | undefined => {
-    const v = values[flag];
-    if (v === undefined) return undefined;
-    const x = Number(v);
-    if (!Number.isInteger(x)) throw new UsageError(`--${flag} must be an integer`);
-    return x;
-  };
+  const { model, number } = await commandModel(values, 'extract');
 
   const prices = pricesOf(values.prices);
   const { type, content } = await readWorkFile(positionals[0], values.type as string | undefined);
@@ -97,7 +59,6 @@ export async function extractCommand(args: string[]): Promise<number> {
     text = document.text;
     sections = strata(document.sections);
   }
-  const model = endpointModel(values, number, { baseUrl, name, chat: values.chat === true, pinned });
   const journalPath = values.journal as string | undefined;
   if (journalPath !== undefined && journalPath.length === 0) throw new UsageError('--journal needs a file path');
   const journal = journalPath === undefined ? undefined : await openExtractionJournal(journalPath);
@@ -146,6 +107,61 @@ export async function extractCommand(args: string[]): Promise<number> {
     engine.dispose();
     await journal?.close();
   }
+}
+
+/** The flags that name the model endpoint and its production options (shared by `extract` and `audit`). */
+export const MODEL_FLAGS = {
+  'model-url': { type: 'string' },
+  model: { type: 'string' },
+  chat: { type: 'boolean' },
+  'allow-private-model-hosts': { type: 'boolean' },
+  temperature: { type: 'string' },
+  seed: { type: 'string' },
+  'max-tokens-param': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+} as const;
+
+/**
+ * The endpoint's model from the command line: `--model-url` checked against the model-host policy (loopback,
+ * private and internal hosts refused unless `--allow-private-model-hosts`; names resolved and the calls pinned to a
+ * checked address), with the production options; and the reader of integer flags.
+ * @example const { model, number } = await commandModel(values, 'audit')
+ */
+export async function commandModel(values: Record<string, unknown>, command: string) {
+  const baseUrl = values['model-url'];
+  const name = values.model;
+  if (typeof baseUrl !== 'string' || typeof name !== 'string' || name.length === 0)
+    throw new UsageError(`${command} needs --model-url URL (the base URL including /v1) and --model NAME`);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--model-url ${JSON.stringify(baseUrl)} is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError('--model-url must be http: or https:');
+  let pinned: typeof fetch | undefined;
+  if (values['allow-private-model-hosts'] !== true) {
+    if (isInternalHost(url))
+      throw new UsageError(
+        `--model-url: ${url.host} is a loopback, private or internal host; pass --allow-private-model-hosts to call it`,
+      );
+    const r = await refusedResolution(url, resolveHost);
+    if ('reason' in r)
+      throw new UsageError(`--model-url: ${url.host}: ${r.reason}; pass --allow-private-model-hosts to call it`);
+    pinned = r.fetch;
+  }
+  const number = (flag: string): number | undefined => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!Number.isInteger(x)) throw new UsageError(`--${flag} must be an integer`);
+    return x;
+  };
+  const model = endpointModel(values, number, { baseUrl, name, chat: values.chat === true, pinned });
+  return { model, number };
 }
 
 /** The endpoint's model with the production options of the command line (temperature … tokens a minute). */
