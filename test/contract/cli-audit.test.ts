@@ -17,7 +17,7 @@ let dir = '';
 beforeAll(async () => {
   server = await startMemorisedServer({ words: works[1].words, held: [0, works[1].words.length], refuseEvery: 0 });
   dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-audit-'));
-  works.forEach((w, k) => writeFileSync(join(dir, `work-${k}.txt`), w.text));
+  for (const [k, w] of works.entries()) writeFileSync(join(dir, `work-${k}.txt`), w.text);
   writeFileSync(
     join(dir, 'catalogue.jsonl'),
     works.map((w, k) => JSON.stringify({ id: `work-${k}.txt`, text: w.text })).join('\n'),
