@@ -6,6 +6,7 @@
  * every call answered before from the store's journal, and no request reaches the server twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
@@ -488,4 +489,56 @@ describe('an extract item across time slices', () => {
       await own.close();
     }
   }, 180_000);
+});
+
+describe('an extract job against a hostile model service (the attack round: H2, M2)', () => {
+  it('8 MiB answers and model names: the job result and the journal stay small; requests ≤ budget_calls', async () => {
+    let requests = 0;
+    const big = 'M'.repeat(8 << 20);
+    const hostile = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        requests++;
+        const prompt = String(JSON.parse(body).messages.at(-1).content);
+        // in turn: an 8 MiB answer, a good one, an 8 MiB model name, a good one (a 4,000-character name), a 502
+        const mode = requests % 5;
+        const tail = prompt.split(/\s+/).slice(-20).join(' ');
+        const content = mode === 0 ? `${tail} ${'zq '.repeat((8 << 20) / 3)}` : tail;
+        const name = mode === 2 ? big : mode === 3 ? 'M'.repeat(4000) : 'm';
+        const answer = { model: name, choices: [{ index: 0, message: { role: 'assistant', content } }] };
+        res.writeHead(mode === 4 ? 502 : 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    const port = (hostile.address() as { port: number }).port;
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const dave = await caller(handler, 'dave-hostile');
+      const item = {
+        text,
+        model: { base_url: `http://127.0.0.1:${port}/v1`, model: 'm', api: 'chat' },
+        budget_calls: 20,
+        concurrency: 1,
+      };
+      const r = await dave('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      await finished(dave, r.json.status_url);
+      const page = await dave('GET', `${r.json.results_url}?limit=100`);
+      expect(page.text.length).toBeLessThan(1_000_000);
+      const x = JSON.parse(page.text.split('\n')[0]).result;
+      expect(x.calls).toBeGreaterThan(4);
+      expect(x.reported_models.every((m: string) => m.length <= 256)).toBe(true);
+      expect(requests).toBeLessThanOrEqual(20);
+      const stored = await storedText('extraction-journal/dave-hostile');
+      expect(stored).toContain('response'); // the answers that were within bounds are journaled
+      expect(stored.length).toBeLessThan(2_000_000);
+    } finally {
+      await stopJobs(handler);
+      await new Promise((r) => hostile.close(r));
+    }
+  }, 120_000);
 });
