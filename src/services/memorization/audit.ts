@@ -3,7 +3,8 @@
  * publisher holds thousands of titles and cannot spend an extraction's 2,000 calls on each: a first pass asks a few
  * probes of every work (`first_probes`, the same plan and the same calls as `extractWork` with that many probes),
  * then the rest of the budget goes, work after work, to the works whose probes hit (most hits first), each measured
- * with `extractWork` (the first pass's calls replayed from the shared journal, not paid twice).
+ * with `extractWork` with probes one per 20 words while half its share pays for them (the first pass's calls that
+ * fall on the same positions replayed from the shared journal, not paid twice).
  *
  * Per work a verdict: `reproduced` (a near-verbatim block of ≥ 50 words, with nv_recall and the blocks) or
  * `not_found`, with how likely a work reproduced at the stated `level` would have shown no hit in the probes it got:
@@ -166,8 +167,8 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
       text: works[k].text,
       ...(works[k].sections ? { sections: works[k].sections } : {}),
       prefix_words: run.prefix,
-      // the first pass's probes again (replayed), more on a long work, and the loops from their hits
-      probes: Math.max(first, Math.ceil(run.words / 250)),
+      // dense probes (one per 20 words) while half the share pays for them, never fewer than the first pass's
+      probes: Math.max(first, Math.min(Math.ceil(run.words / 20), Math.floor(share / (2 * variants)))),
       budget_calls: before.calls + share,
     });
     const calls = result.calls - result.replayed_calls;
