@@ -14,6 +14,7 @@
  *   trainprint verify BUNDLE.json           check an evidence bundle offline: signature, digests, recomputed numbers
  *   trainprint extract-text FILE            the text analyze reads from a file (an EPUB, PDF or DOCX file's extracted text)
  *   trainprint extract WORK --model-url URL --model NAME   how much of a work a model writes out (nv_recall, blocks, calls)
+ *   trainprint audit DIR|LIST --model-url URL --model NAME  which works of a catalogue a model writes out, one budget
  *   trainprint scan --dataset A INPUT… --out HITS.jsonl   scan model outputs or documents against datasets (hits as JSON lines)
  *   trainprint worker --queue URL …         a worker of the scan queue on PostgreSQL (scan --queue enqueues)
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
@@ -25,6 +26,7 @@
 import { TrainprintError } from './library.js';
 import { analyzeCommand } from './cli/analyze.js';
 import { demoCommand } from './cli/demo.js';
+import { auditCommand } from './cli/audit.js';
 import { extractCommand } from './cli/extract.js';
 import { extractTextCommand } from './cli/extract-text.js';
 import { fingerprintCommand } from './cli/fingerprint.js';
@@ -88,6 +90,7 @@ const COMMANDS = new Map<string, Command>([
   ['verify', verifyCommand],
   ['extract-text', extractTextCommand],
   ['extract', extractCommand],
+  ['audit', auditCommand],
   ['scan', scanCommand],
   ['worker', workerCommand],
 ]);

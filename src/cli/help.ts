@@ -202,6 +202,24 @@ export const HELP = `usage:
                           never made again
       --allow-private-model-hosts   call a model on a loopback or private host (refused by default,
                           by the URL and by every address its name resolves to, as serve refuses them)
+      --max-tokens-param P  max_tokens (default) or max_completion_tokens (OpenAI's newer models)
+      --temperature T     temperature sent (default 0: greedy, what the measure assumes)
+      --seed N            seed sent, for endpoints that take one
+      --timeout-ms MS     a call's time limit, its retries included (default 60000)
+      --rpm N, --tpm N    most requests / tokens a minute (token buckets; x-ratelimit-* honoured)
+      The result is written whatever happens to the calls: calls that keep failing end it with
+      stopped: upstream_errors and the endpoint's message in error (exit code 1). Ctrl-C aborts
+      the calls in flight and prints how to resume
+  trainprint audit DIR|LIST --model-url URL --model NAME [options]
+      which works of a catalogue a model writes out, under one call budget for the whole catalogue
+      (auditCatalogue, docs/memorization.md): a first pass of a few probes a work, the rest of the
+      budget to the works whose probes hit; per work a verdict (reproduced with nv_recall, or
+      not_found with the chance a reproduced work shows no hit), the catalogue's share with its 95 %
+      interval. DIR: its text, EPUB, PDF and DOCX files; LIST: JSON Lines of { id, text }, or one
+      work file a line. The model options as extract's, and:
+      --budget-calls N    calls for the whole catalogue (default 2000)
+      --first-probes K    probes a work in the first pass (default 3)
+      --max-tokens N, --concurrency N, --journal FILE, --out FILE   as extract's
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
       scan model outputs or any documents against datasets (engine.scan): one JSON line per
       passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,

@@ -26,6 +26,7 @@
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
 import { sleep as defaultSleep } from '../util/timers.js';
+import { createRateLimiter } from './rate-limit.js';
 import type { AccessLevel, GenerateOptions, GenerationCall, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
 /** Options of {@link createOpenAICompatibleModel}. */
@@ -70,6 +71,19 @@ export interface OpenAICompatibleOptions {
   readonly retryBaseMs?: number;
   /** Cap on one wait, Retry-After included. @default 10_000 */
   readonly maxRetryDelayMs?: number;
+  /**
+   * The name of the output-token limit in a generation request: OpenAI's newer models take only
+   * `max_completion_tokens`; vLLM, llama.cpp and Ollama take `max_tokens`. @default 'max_tokens'
+   */
+  readonly maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  /** `temperature` sent with every generation, 0..2 (0: greedy decoding, what the memorization measures assume). @default 0 */
+  readonly temperature?: number;
+  /** `seed` sent with every generation, for endpoints that take one (OpenAI, vLLM, llama.cpp, Ollama). */
+  readonly seed?: number;
+  /** Most requests a minute (a token bucket shared by this model's calls, retries included). */
+  readonly requestsPerMinute?: number;
+  /** Most tokens a minute: each request counts its prompt's estimated tokens (characters / 4) and its output limit. */
+  readonly tokensPerMinute?: number;
   /** Extra headers (e.g. `OpenAI-Organization`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** @default globalThis.fetch */
@@ -82,6 +96,20 @@ export interface OpenAICompatibleOptions {
 
 /** Default cap on a model server's answer body (16 MiB, as the remote corpus client's). */
 export const MAX_MODEL_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Characters a generated token may take, at most, for the bound on an answer: a generation of `maxTokens` is read up
+ * to `maxTokens × 32` characters and the rest cut (`truncated`); its body up to 64 KiB + `maxTokens × 192` bytes (every
+ * character escaped as `\uXXXX`), past which it is refused. Real tokenizers' tokens average about 4 characters.
+ */
+export const MAX_CHARS_PER_TOKEN = 32;
+/** Longest `model`, `finish_reason` or refusal string kept from an answer (the rest cut, with an ellipsis). */
+export const MAX_ANSWER_FIELD_CHARS = 256;
+
+/** The largest answer body read for a generation of `maxTokens` tokens. */
+export function generationBodyCap(maxTokens: number): number {
+  return 65_536 + maxTokens * MAX_CHARS_PER_TOKEN * 6;
+}
 
 const DEFAULT_CHAT = (prompt: string) => [
   { role: 'system', content: "Continue the user's text exactly where it stops. Reply with the continuation only." },
@@ -129,11 +157,29 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const maxRetries = int(options.maxRetries ?? 3, 0, 10, 'maxRetries');
   const retryBase = int(options.retryBaseMs ?? 500, 0, 60_000, 'retryBaseMs');
   const maxDelay = int(options.maxRetryDelayMs ?? 10_000, 0, 300_000, 'maxRetryDelayMs');
+  const limitName = options.maxTokensParam ?? 'max_tokens';
+  if (limitName !== 'max_tokens' && limitName !== 'max_completion_tokens')
+    throw new TrainprintError('INVALID_OPTIONS', `maxTokensParam must be 'max_tokens' or 'max_completion_tokens'`);
+  const temperature = options.temperature ?? 0;
+  if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))
+    throw new TrainprintError('INVALID_OPTIONS', 'temperature must be a number in 0..2');
+  if (options.seed !== undefined) int(options.seed, -(2 ** 31), 2 ** 31 - 1, 'seed');
+  for (const k of ['requestsPerMinute', 'tokensPerMinute'] as const)
+    if (options[k] !== undefined) int(options[k] as number, 1, 1e9, k);
+  const sampling = { [limitName]: 0, temperature, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
   const doFetch = options.fetch ?? globalThis.fetch;
   if (typeof doFetch !== 'function')
     throw new TrainprintError('INVALID_OPTIONS', 'no fetch available: pass options.fetch');
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
+  const limiter =
+    options.requestsPerMinute || options.tokensPerMinute
+      ? createRateLimiter({
+          ...(options.requestsPerMinute ? { requestsPerMinute: options.requestsPerMinute } : {}),
+          ...(options.tokensPerMinute ? { tokensPerMinute: options.tokensPerMinute } : {}),
+          sleep,
+        })
+      : null;
   const root = base.href.replace(/\/+$/, '');
   // what error messages name: never credentials in the URL, nor its query
   const shown = `${base.protocol}//${base.host}${base.pathname}`.replace(/\/+$/, '');
@@ -146,7 +192,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
   const chatMessages = options.chatMessages ?? DEFAULT_CHAT;
 
   /** POST with timeout and retries; resolves to the parsed JSON body of a 2xx answer, with the bodies as sent and received. */
-  async function post(path: string, body: unknown): Promise<Posted> {
+  async function post(path: string, body: unknown, call: PostControl = {}): Promise<Posted> {
     const url = `${root}${path}`;
     const where = `${shown}${path}`;
     const payload = JSON.stringify(body);
@@ -158,8 +204,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         `${where}: no complete answer within ${timeoutMs} ms${attempts > 1 ? ` (${attempts} attempts)` : ''}`,
         cause === undefined ? undefined : { cause },
       );
+    const cap = Math.min(maxBytes, call.maxBytes ?? maxBytes);
     for (let attempt = 0; ; attempt++) {
+      call.signal?.throwIfAborted();
+      await limiter?.acquire(call.tokens ?? 1, call.signal);
       const controller = new AbortController();
+      // the caller's abort closes the connection at once (a cancelled job leaves no call in flight)
+      const stop = () => controller.abort(call.signal?.reason);
+      call.signal?.addEventListener('abort', stop, { once: true });
       let timedOut = false;
       const timer = setTimeout(
         () => {
@@ -180,7 +232,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         });
         let text: string;
         try {
-          text = await readTextCapped(res, maxBytes);
+          limiter?.observe(res.headers);
+          text = await readTextCapped(res, cap);
         } catch (e) {
           if (!(e instanceof BodyTooLarge)) throw e;
           // a hostile or broken server: stop reading, answer at once, never retry
@@ -197,12 +250,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
             throw new TrainprintError('UPSTREAM_ERROR', detail, { cause: upstreamAnswer(res, text) });
           }
         }
-        const detail = `${where}: status ${res.status} (${bodyShape(res, text)})`;
+        const said = serverSaid(text, options.apiKey);
+        const detail = `${where}: status ${res.status} (${bodyShape(res, text)})${said ? `: ${said}` : ''}`;
         failure = new TrainprintError('UPSTREAM_ERROR', detail, { cause: upstreamAnswer(res, text) });
         if (!retryable(res.status)) throw failure;
         retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
         if (e instanceof TrainprintError) throw e;
+        if (call.signal?.aborted) throw call.signal.reason;
         if (timedOut) throw timeout(attempt + 1, e);
         failure = new TrainprintError(
           'UPSTREAM_ERROR',
@@ -211,8 +266,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         );
       } finally {
         clearTimeout(timer);
+        call.signal?.removeEventListener('abort', stop);
       }
-      if (attempt >= maxRetries)
+      if (attempt >= maxRetries || (call.retry !== undefined && !call.retry()))
         throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, {
           cause: failure,
         });
@@ -231,14 +287,17 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     if (!o || typeof o !== 'object' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1)
       throw new TrainprintError('INVALID_OPTIONS', 'maxTokens must be a positive integer');
     if (o.temperature !== 0) throw new TrainprintError('INVALID_OPTIONS', 'temperature must be 0 (greedy decoding)');
+    // the answer is read up to what the output-token limit can produce; its usage is checked against the same bound
+    const control = {
+      ...o,
+      maxBytes: generationBodyCap(o.maxTokens),
+      tokens: Math.ceil(prompt.length / 4) + o.maxTokens,
+    };
+    const limits = { ...sampling, [limitName]: o.maxTokens };
     if (api === 'chat') {
       const where = `${shown}/chat/completions`;
-      const r = await post('/chat/completions', {
-        model: options.model,
-        messages: o.messages ?? chatMessages(prompt),
-        max_tokens: o.maxTokens,
-        temperature: 0,
-      });
+      const messages = o.messages ?? chatMessages(prompt);
+      const r = await post('/chat/completions', { model: options.model, messages, ...limits }, control);
       const choice = firstChoice(r.json, where);
       const message = choice.message as { content?: unknown; refusal?: unknown } | undefined;
       const content = message?.content;
@@ -246,13 +305,13 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
       const refusal = typeof message?.refusal === 'string' && message.refusal.length > 0 ? message.refusal : undefined;
       if (typeof content !== 'string' && refusal === undefined)
         throw new TrainprintError('UPSTREAM_ERROR', `${where}: choices[0].message.content is not a string`);
-      return wireCall(r, choice, typeof content === 'string' ? content : '', refusal);
+      return wireCall(r, choice, typeof content === 'string' ? content : '', refusal, o.maxTokens);
     }
-    const r = await post('/completions', { model: options.model, prompt, max_tokens: o.maxTokens, temperature: 0 });
+    const r = await post('/completions', { model: options.model, prompt, ...limits }, control);
     const choice = firstChoice(r.json, `${shown}/completions`);
     if (typeof choice.text !== 'string')
       throw new TrainprintError('UPSTREAM_ERROR', `${shown}/completions: choices[0].text is not a string`);
-    return wireCall(r, choice, choice.text, undefined);
+    return wireCall(r, choice, choice.text, undefined, o.maxTokens);
   }
 
   async function generate(prompt: string, o: GenerateOptions): Promise<string> {
@@ -352,6 +411,16 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
     : { id, access, generate, generateCall, logprobs };
 }
 
+/** A generation's own controls of {@link GenerateOptions}: its abort signal and its say on each retry. */
+interface PostControl {
+  readonly signal?: AbortSignal;
+  readonly retry?: () => boolean;
+  /** The largest body read for this call (below the model's `maxResponseBytes`). */
+  readonly maxBytes?: number;
+  /** The request's estimated tokens, for the tokens-per-minute bucket. */
+  readonly tokens?: number;
+}
+
 /** A 2xx answer: its parsed body, and the request and answer bodies as they went over the wire. */
 interface Posted {
   readonly json: Record<string, unknown>;
@@ -359,28 +428,46 @@ interface Posted {
   readonly response: string;
 }
 
-/** The {@link GenerationCall} of an answer: usage and model name only when the endpoint reported them well-formed. */
+/**
+ * The {@link GenerationCall} of an answer, bounded by what was asked: the text cut at `maxTokens ×`
+ * {@link MAX_CHARS_PER_TOKEN} characters (`truncated`), the model name, finish reason and refusal at
+ * {@link MAX_ANSWER_FIELD_CHARS}, and usage only when the endpoint reported it well-formed and within what the call
+ * could use (completion tokens ≤ twice the limit, prompt tokens ≤ the request's bytes + 4,096).
+ */
 function wireCall(
   r: Posted,
   choice: Record<string, unknown>,
   text: string,
   refusal: string | undefined,
+  maxTokens: number,
 ): GenerationCall {
   const u = r.json.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
-  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-  const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined;
+  const count = (v: unknown, most: number) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= most;
+  const finish = typeof choice.finish_reason === 'string' ? capField(choice.finish_reason) : undefined;
   const flagged = refusal ?? (finish === 'content_filter' ? 'finish_reason: content_filter' : undefined);
+  const most = maxTokens * MAX_CHARS_PER_TOKEN;
+  const plausible =
+    u &&
+    typeof u === 'object' &&
+    count(u.prompt_tokens, r.request.length + 4096) &&
+    count(u.completion_tokens, 2 * maxTokens);
   return {
-    text,
+    text: text.length > most ? text.slice(0, most) : text,
+    ...(text.length > most ? { truncated: true as const } : {}),
     request: r.request,
     response: r.response,
-    ...(u && typeof u === 'object' && count(u.prompt_tokens) && count(u.completion_tokens)
+    ...(plausible
       ? { usage: { prompt_tokens: u.prompt_tokens as number, completion_tokens: u.completion_tokens as number } }
       : {}),
-    ...(typeof r.json.model === 'string' ? { model: r.json.model } : {}),
+    ...(typeof r.json.model === 'string' ? { model: capField(r.json.model) } : {}),
     ...(finish !== undefined ? { finish_reason: finish } : {}),
-    ...(flagged !== undefined ? { refusal: flagged } : {}),
+    ...(flagged !== undefined ? { refusal: capField(flagged) } : {}),
   };
+}
+
+/** A string of an answer kept at most {@link MAX_ANSWER_FIELD_CHARS} characters. */
+function capField(s: string): string {
+  return s.length > MAX_ANSWER_FIELD_CHARS ? `${s.slice(0, MAX_ANSWER_FIELD_CHARS - 1)}…` : s;
 }
 
 function firstChoice(r: Record<string, unknown>, where: string): Record<string, unknown> {
@@ -445,6 +532,39 @@ function serverMessage(text: string): string {
 function clip(s: string, n = 500): string {
   const t = s.trim();
   return t.length > n ? `${t.slice(0, n)}…` : t;
+}
+
+/**
+ * What an error detail may quote of a failed answer: the message of a JSON error body (OpenAI's `{ error: { message } }`,
+ * `{ error: "…" }`, `{ message }`, `{ detail }`), on one line, at most 300 characters, with the API key blanked; never
+ * a body that is not JSON (an HTML error page of an internal service stays unread).
+ */
+function serverSaid(text: string, apiKey: string | undefined): string {
+  let b: { error?: unknown; message?: unknown; detail?: unknown };
+  try {
+    b = JSON.parse(text);
+  } catch {
+    return '';
+  }
+  if (!b || typeof b !== 'object') return '';
+  const e = b.error as { message?: unknown } | string | undefined;
+  const m =
+    e && typeof e === 'object' && typeof e.message === 'string'
+      ? e.message
+      : typeof e === 'string'
+        ? e
+        : typeof b.message === 'string'
+          ? b.message
+          : typeof b.detail === 'string'
+            ? b.detail
+            : '';
+  // control characters (line breaks, escapes) become spaces: the message is quoted on one line
+  let said = [...m]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch))
+    .join('')
+    .trim();
+  if (apiKey) said = said.split(apiKey).join('[api key]');
+  return JSON.stringify(clip(said, 300));
 }
 
 /** Retry-After in ms (seconds or an HTTP date), or undefined. */

@@ -67,6 +67,13 @@ export interface GenerateOptions {
    * it and send the prompt.
    */
   readonly messages?: ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
+  /** Aborts the call in flight (its connection is closed); the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * Asked before each retry of a failed attempt: false fails the call with the last attempt's error instead (a caller
+   * counting every request against a budget says no once it is spent).
+   */
+  readonly retry?: () => boolean;
 }
 
 /**
@@ -101,6 +108,8 @@ export interface TargetModel {
 export interface GenerationCall {
   /** The generated text (the continuation only); empty when the API answered with a refusal instead. */
   readonly text: string;
+  /** True when the answer held more text than the output-token limit can produce and `text` was cut there. */
+  readonly truncated?: true;
   /** The request body exactly as sent (JSON). */
   readonly request: string;
   /** The answer body exactly as received. */

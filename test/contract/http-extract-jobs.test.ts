@@ -6,6 +6,7 @@
  * every call answered before from the store's journal, and no request reaches the server twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
@@ -199,7 +200,7 @@ describe('extract jobs over HTTP', () => {
     expect(v.checks.map((c) => c.name)).toContain('model_extraction:0');
     // one call's answer digest changed: the transcript no longer hashes to the digest signed (nor the signature)
     const c0 = bundle.json.model_extractions[0].record.calls[0];
-    const forged = bundle.text.replace(c0.response_sha256, '0'.repeat(64));
+    const forged = bundle.text.replace(c0.answer_sha256, '0'.repeat(64));
     const bad = await verifyEvidenceBundle(forged, { publicKey: key, text });
     expect(bad.valid).toBe(false);
     expect(bad.checks.find((c) => c.name === 'model_extraction:0')?.ok).toBe(false);
@@ -287,7 +288,7 @@ describe('extract jobs over HTTP', () => {
 });
 
 describe("an extraction's signal (a job item's time limit, cancel or stop)", () => {
-  it('makes no call once aborted; the calls answered before are journaled and replayed', async () => {
+  it('aborts the call in flight and makes no call once aborted; the calls answered before are journaled and replayed', async () => {
     const own = await startMemorisedServer({ words, held: [150, 700] });
     try {
       const model = createOpenAICompatibleModel({ baseUrl: own.baseUrl, model: 'fixture-memo-1', api: 'chat' });
@@ -305,14 +306,47 @@ describe("an extraction's signal (a job item's time limit, cancel or stop)", () 
       await expect(
         runWorkExtraction(engine.store, { ...request, model: stopping, signal: stop.signal }),
       ).rejects.toThrow('stopped');
+      // the third call was aborted as it went out: the server may have read it, but it answered nothing kept
+      expect(own.requests()).toBeLessThanOrEqual(3);
+      expect(journal.size).toBe(2);
+      const resumed = await runWorkExtraction(engine.store, { ...request, model });
+      expect(resumed.replayed_calls).toBeGreaterThanOrEqual(2);
+      // a request answered once is asked again only if its first answer was aborted
+      expect(new Set(own.bodies()).size).toBeGreaterThanOrEqual(own.bodies().length - 1);
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model, signal: 'no' as unknown as AbortSignal }),
+      ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+      await expect(
+        runWorkExtraction(engine.store, { ...request, model, stop: 'no' as unknown as AbortSignal }),
+      ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('stop lets the calls in flight finish and be journaled, then ends; a run with the journal asks none again', async () => {
+    const own = await startMemorisedServer({ words, held: [150, 700] });
+    try {
+      const model = createOpenAICompatibleModel({ baseUrl: own.baseUrl, model: 'fixture-memo-1', api: 'chat' });
+      const stop = new AbortController();
+      let made = 0;
+      const stopping = {
+        ...model,
+        generateCall: (prompt: string, o: GenerateOptions) => {
+          if (++made === 3) stop.abort(new Error('end of slice'));
+          return model.generateCall!(prompt, o);
+        },
+      };
+      const journal = memoryExtractionJournal();
+      const request = { text, budget_calls: 40, prompt_variants: 1, concurrency: 1, journal } as const;
+      await expect(runWorkExtraction(engine.store, { ...request, model: stopping, stop: stop.signal })).rejects.toThrow(
+        'end of slice',
+      );
       expect(own.requests()).toBe(3);
       expect(journal.size).toBe(3);
       const resumed = await runWorkExtraction(engine.store, { ...request, model });
       expect(resumed.replayed_calls).toBeGreaterThanOrEqual(3);
       expect(new Set(own.bodies()).size).toBe(own.bodies().length);
-      await expect(
-        runWorkExtraction(engine.store, { ...request, model, signal: 'no' as unknown as AbortSignal }),
-      ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     } finally {
       await own.close();
     }
@@ -402,7 +436,7 @@ describe('extract jobs on a store several processes share', () => {
 describe('an extract item across time slices', () => {
   it('completes a book-length extraction past the item time limit (3 s), slice after slice, with no call repeated', async () => {
     const book = syntheticWork(12, 500, 23);
-    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 60 });
+    const own = await startMemorisedServer({ words: book.words, held: [400, 4400], delayMs: 80 });
     const item = {
       text: book.text,
       model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
@@ -430,8 +464,8 @@ describe('an extract item across time slices', () => {
       const asked = own.bodies();
       expect(new Set(asked).size).toBe(asked.length);
       expect(x.replayed_calls).toBeGreaterThan(0);
-      // more calls than one slice holds: ≥ 2 slices of < 3 s at ≥ 60 ms a call
-      expect(asked.length).toBeGreaterThan(50);
+      // more calls than one slice holds: ≥ 2 slices of < 3 s at ≥ 80 ms a call
+      expect(asked.length).toBeGreaterThan(38);
       expect(asked.length).toBeLessThanOrEqual(x.calls);
       // the same run as one without a limit (a fresh account: its own journal)
       await stopJobs(sliced);
@@ -455,4 +489,56 @@ describe('an extract item across time slices', () => {
       await own.close();
     }
   }, 180_000);
+});
+
+describe('an extract job against a hostile model service (the attack round: H2, M2)', () => {
+  it('8 MiB answers and model names: the job result and the journal stay small; requests ≤ budget_calls', async () => {
+    let requests = 0;
+    const big = 'M'.repeat(8 << 20);
+    const hostile = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        requests++;
+        const prompt = String(JSON.parse(body).messages.at(-1).content);
+        // in turn: an 8 MiB answer, a good one, an 8 MiB model name, a good one (a 4,000-character name), a 502
+        const mode = requests % 5;
+        const tail = prompt.split(/\s+/).slice(-20).join(' ');
+        const content = mode === 0 ? `${tail} ${'zq '.repeat((8 << 20) / 3)}` : tail;
+        const name = mode === 2 ? big : mode === 3 ? 'M'.repeat(4000) : 'm';
+        const answer = { model: name, choices: [{ index: 0, message: { role: 'assistant', content } }] };
+        res.writeHead(mode === 4 ? 502 : 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    const port = (hostile.address() as { port: number }).port;
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const dave = await caller(handler, 'dave-hostile');
+      const item = {
+        text,
+        model: { base_url: `http://127.0.0.1:${port}/v1`, model: 'm', api: 'chat' },
+        budget_calls: 20,
+        concurrency: 1,
+      };
+      const r = await dave('POST', '/api/v1/jobs', { type: 'extract', items: [item] });
+      expect(r.status).toBe(202);
+      await finished(dave, r.json.status_url);
+      const page = await dave('GET', `${r.json.results_url}?limit=100`);
+      expect(page.text.length).toBeLessThan(1_000_000);
+      const x = JSON.parse(page.text.split('\n')[0]).result;
+      expect(x.calls).toBeGreaterThan(4);
+      expect(x.reported_models.every((m: string) => m.length <= 256)).toBe(true);
+      expect(requests).toBeLessThanOrEqual(20);
+      const stored = await storedText('extraction-journal/dave-hostile');
+      expect(stored).toContain('response'); // the answers that were within bounds are journaled
+      expect(stored.length).toBeLessThan(2_000_000);
+    } finally {
+      await stopJobs(handler);
+      await new Promise((r) => hostile.close(r));
+    }
+  }, 120_000);
 });

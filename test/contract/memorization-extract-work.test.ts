@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import type { GenerateOptions } from '../../src/models/types.js';
 import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import { wordSpans } from '../../src/services/memorization/text.js';
@@ -59,7 +60,7 @@ describe('extractWork against a chat model that memorised a stretch', () => {
     expect(r.calls).toBe(memo.requests() - before);
     expect(r.calls).toBeLessThanOrEqual(400);
     expect(r.record.calls.map((c) => c.id)).toEqual([...Array(r.calls).keys()]);
-    const lines = r.record.calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join('');
+    const lines = r.record.calls.map((c) => `${c.id} ${c.request_sha256} ${c.answer_sha256 ?? '-'}\n`).join('');
     expect(r.record.transcript_sha256).toBe(createHash('sha256').update(lines).digest('hex'));
     expect(r.record.calls.every((c) => c.model === 'fixture-memo-1')).toBe(true);
     expect(r.usage?.calls_reporting).toBe(r.calls);
@@ -142,7 +143,7 @@ describe('extractWork against a rate-limited API that refuses in its own field',
     let calls = 0;
     const flaky = {
       ...model,
-      generateCall: (prompt: string, o: { maxTokens: number; temperature: 0 }) =>
+      generateCall: (prompt: string, o: GenerateOptions) =>
         ++calls <= 2 ? model.generateCall!(prompt, o) : server.close().then(() => model.generateCall!(prompt, o)),
     };
     const r = await runWorkExtraction(store, { text, model: flaky, budget_calls: 50, concurrency: 1 });

@@ -4,6 +4,7 @@
  * blocks, the budget held, a loopback model host refused without --allow-private-model-hosts (exit code 2, no
  * call made), and bad options as usage errors.
  */
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,5 +157,29 @@ describe('trainprint extract', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/INVALID_OPTIONS.*budget_calls/);
+  });
+
+  it("a wrong model name: the result file is written with the endpoint's message, exit code 1", async () => {
+    const notFound = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ error: { message: 'The model `nope` does not exist.', type: 'invalid_request_error' } }),
+      );
+    });
+    await new Promise<void>((r) => notFound.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(notFound.address() as { port: number }).port}/v1`;
+      const args = ['work.txt', '--model-url', url, '--model', 'nope', '--chat', '--allow-private-model-hosts'];
+      const r = await run([...args, '--budget-calls', '10', '--out', 'nope.json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('status 404');
+      expect(r.stderr).toContain('The model `nope` does not exist.');
+      const x = JSON.parse(readFileSync(join(dir, 'nope.json'), 'utf8'));
+      expect(x.stopped).toBe('upstream_errors');
+      expect(x.error.message).toContain('does not exist');
+      expect(x.record.calls.length).toBe(3);
+    } finally {
+      await new Promise((r) => notFound.close(r));
+    }
   });
 });

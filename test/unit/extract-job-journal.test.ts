@@ -65,6 +65,13 @@ describe('createHeldJobModels', () => {
     expect((e.cause as { field: string }).field).toBe('model.api_key');
     expect(e.message).toContain('resubmit');
   });
+
+  it('an item sent without a key is not told to send one: its error names model', () => {
+    const e = modelNotHeld(false);
+    expect((e.cause as { field: string }).field).toBe('model');
+    expect(e.message).not.toContain('api_key');
+    expect(e.message).toContain('resubmit');
+  });
 });
 
 describe('storeExtractionJournal', () => {

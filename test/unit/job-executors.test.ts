@@ -106,16 +106,17 @@ describe('jobExecutors', () => {
       claim('extract', 'a'),
       item.signal,
     );
-    const [name, request, rest] = calls[0] as [string, { signal: AbortSignal }, unknown];
-    const { signal: passed, ...others } = request;
+    const [name, request, rest] = calls[0] as [string, { signal: AbortSignal; stop: AbortSignal }, unknown];
+    const { signal: passed, stop, ...others } = request;
     expect([name, others, rest]).toEqual([
       'extractWork',
       { text: 'w', budget_calls: 3, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } } },
       undefined,
     ]);
-    // the run's own signal (a time slice can end it), which the item's signal aborts with its reason
-    expect(passed).toBeInstanceOf(AbortSignal);
-    expect(passed.aborted).toBe(false);
+    // the item's signal aborts the calls in flight; the run's own stop (a time slice can end it) lets them finish
+    expect(passed).toBe(item.signal);
+    expect(stop).toBeInstanceOf(AbortSignal);
+    expect(stop.aborted).toBe(false);
     const cancelled = new AbortController();
     cancelled.abort(new Error('cancelled'));
     await executors.extract!(
@@ -123,8 +124,10 @@ describe('jobExecutors', () => {
       claim('extract', 'a'),
       cancelled.signal,
     ).catch(() => undefined);
-    const second = (calls[1] as unknown as [string, { signal: AbortSignal }])[1].signal;
-    expect(second.aborted).toBe(true);
-    expect((second.reason as Error).message).toBe('cancelled');
+    const second = (calls[1] as unknown as [string, { signal: AbortSignal; stop: AbortSignal }])[1];
+    for (const aborted of [second.signal, second.stop]) {
+      expect(aborted.aborted).toBe(true);
+      expect((aborted.reason as Error).message).toBe('cancelled');
+    }
   });
 });

@@ -142,14 +142,23 @@ describe('runWorkExtraction input checks', () => {
     expect(await code(runWorkExtraction(store, { text, model, ...change } as never))).toBe(expected);
   });
 
-  it('a model that fails every call is an UPSTREAM_ERROR, not an empty result', async () => {
+  it('a model that fails every call gives a result that says so: stopped upstream_errors, the error, the calls', async () => {
     const failing: TargetModel = {
       id: 'down',
       access: 'generations_only',
       generate: async () => {
-        throw new TrainprintError('UPSTREAM_ERROR', 'down');
+        throw new TrainprintError('UPSTREAM_ERROR', 'https://m.example/v1/completions: status 404: "no such model"');
       },
     };
-    expect(await code(runWorkExtraction(store, { text, model: failing, budget_calls: 10 }))).toBe('UPSTREAM_ERROR');
+    const r = await runWorkExtraction(store, { text, model: failing, budget_calls: 10 });
+    expect(r.stopped).toBe('upstream_errors');
+    expect(r.error).toEqual({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('"no such model"') });
+    expect(r.calls).toBe(3);
+    expect(r.failed_calls).toBe(3);
+    expect(r.nv_recall).toBe(0);
+  });
+
+  it('refuses, before any call, a budget whose result could grow past the bound', async () => {
+    expect(await code(runWorkExtraction(store, { text, model, budget_calls: 1_000_000 }))).toBe('PAYLOAD_TOO_LARGE');
   });
 });

@@ -76,7 +76,7 @@ describe('a model extraction in the evidence bundle', () => {
   });
 
   it('fails the check when a recorded call is changed, even signed again', async () => {
-    const calls = extraction.record.calls.map((c, i) => (i === 1 ? { ...c, response_sha256: 'f'.repeat(64) } : c));
+    const calls = extraction.record.calls.map((c, i) => (i === 1 ? { ...c, answer_sha256: 'f'.repeat(64) } : c));
     const forged = { ...extraction, record: { ...extraction.record, calls } };
     const bundle = await buildEvidenceBundle(
       { result, text, model_extractions: [forged] },
@@ -119,5 +119,12 @@ describe('a model extraction in the work report', () => {
     expect(svg.match(/<rect class="mark/g)).toHaveLength(extraction.blocks.length);
     expect(html).toContain(extraction.record.transcript_sha256);
     expect(renderWorkReport({ result, text })).not.toContain('What models wrote out');
+  });
+
+  it('says no_model_probe only when it shows no extraction: its factors agree with its extraction section', () => {
+    const withLimitation = { ...result, limitations: [...new Set([...result.limitations, 'no_model_probe'])] };
+    expect(renderWorkReport({ result: withLimitation, text })).toContain('<code>no_model_probe</code>');
+    const shown = renderWorkReport({ result: withLimitation, text, model_extractions: [extraction] });
+    expect(shown).not.toContain('<code>no_model_probe</code>');
   });
 });

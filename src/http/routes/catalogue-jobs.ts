@@ -126,8 +126,9 @@ async function extractItems(
     const handles = built.map((m) => held.hold(m));
     const stored = items.map((v, i) => {
       const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
-      const { api_key: _key, ...named } = model;
-      return { ...rest, model: { ...named, held: handles[i], holder: held.id } };
+      const { api_key: key, ...named } = model;
+      const keyed = key === undefined ? {} : { keyed: true as const };
+      return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
     });
     return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
   };

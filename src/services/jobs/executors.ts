@@ -211,7 +211,7 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
             (await modelHolderAlive(journalStore, holder))
           )
             throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
-          throw modelNotHeld();
+          throw modelNotHeld(stored.keyed === true);
         }
       } else if (model) target = await model(spec);
       else throw modelNotHeld();
@@ -256,7 +256,9 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
         result = (await engine.memorization.extractWork({
           ...request,
           model: target,
-          signal: stop.signal,
+          // a cancel, the item's limit or a shutdown aborts the calls in flight; the end of a slice lets them finish
+          signal,
+          stop: stop.signal,
           ...(counted ? { journal: counted } : {}),
         })) as WorkExtractionResult;
       } catch (e) {

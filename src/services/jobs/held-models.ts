@@ -21,6 +21,8 @@ export interface StoredModelSpec {
   readonly top_logprobs?: number;
   /** The handle of the model held in the accepting process's memory ({@link HeldJobModels.hold}). */
   readonly held: string;
+  /** True when the item was sent with `api_key` (left out of the stored item): a restart then asks for it again. */
+  readonly keyed?: true;
   /**
    * The id of the accepting process's {@link HeldJobModels}: another process's runner that claims the item gives it
    * back while that process beats in the store (it is alive), and fails it otherwise.
@@ -103,13 +105,19 @@ export function createHeldJobModels(
 
 /**
  * The error of an extract item whose model this process does not hold (it restarted, or another process on the store
- * accepted the job).
+ * accepted the job): naming `model.api_key` when the item was sent with a key, else `model`.
  * @example throw modelNotHeld()
  */
-export function modelNotHeld(): TrainprintError {
-  const reason =
-    "is kept only in the memory of the server process that accepted the job, never stored, and that process no longer holds it (it restarted, or another process runs this item); resubmit the job with the key: the calls already answered are replayed from the extraction's journal, none is made again";
-  return new TrainprintError('INVALID_INPUT', `model.api_key ${reason}`, {
-    cause: { location: 'body', field: 'model.api_key', reason },
+export function modelNotHeld(keyed = true): TrainprintError {
+  const where =
+    'kept only in the memory of the server process that accepted the job, and that process no longer holds it (it restarted, or another process runs this item)';
+  const replayed = "the calls already answered are replayed from the extraction's journal, none is made again";
+  // an item sent without a key is not told to send one: its model is held in memory all the same
+  const field = keyed ? 'model.api_key' : 'model';
+  const reason = keyed
+    ? `is ${where.replace('kept only', 'kept only, never stored,')}; resubmit the job with the key: ${replayed}`
+    : `is ${where}; resubmit the job: ${replayed}`;
+  return new TrainprintError('INVALID_INPUT', `${field} ${reason}`, {
+    cause: { location: 'body', field, reason },
   });
 }

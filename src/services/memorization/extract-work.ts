@@ -23,11 +23,12 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { sha256HexNow } from '../../fingerprint/sha256.js';
-import type { TargetModel } from '../../models/types.js';
+import { MAX_CHARS_PER_TOKEN } from '../../models/openai.js';
+import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkRecordedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
+import { checkReplayedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
   chainIn,
@@ -41,10 +42,22 @@ import {
 } from './nv-blocks.js';
 import { PLAIN_PROMPT, PROMPT_VARIANTS, type PromptVariant } from './prompt-variants.js';
 import { isRefusal } from './refusal.js';
+import { runInRounds, type Ask } from './rounds.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 
 /** Words an answer must reproduce of the work where it was asked to continue, for a hit (or a loop step). */
 export const HIT_WORDS = 20;
+/** Words of a refusal sentence an answer may open with before it writes out the continuation. */
+const PREFACE_WORDS = 40;
+/** Longest model name kept in a call's record. */
+const MAX_FIELD_CHARS = 256;
+/**
+ * Most bytes a result may take, estimated before the run (every call's record, the blocks' text and prompts): a
+ * request that could exceed it is refused with PAYLOAD_TOO_LARGE before any call.
+ */
+export const MAX_EXTRACTION_RESULT_BYTES = 64 * 1024 * 1024;
+/** Words by which a step back's answer should overlap the words already covered (more than a block's gap). */
+const STEP_OVERLAP = 12;
 /** Calls that fail in a row (after the adapter's own retries) before the run stops with what it has. */
 const MAX_FAILED_IN_A_ROW = 3;
 
@@ -93,10 +106,16 @@ export interface ExtractWorkRequest {
    */
   readonly journal?: ExtractionJournal;
   /**
-   * Stops the run: once aborted no further call is made and the run rejects with the signal's reason (calls already
-   * in flight finish and are journaled: they were paid for). A job's item passes its own (time limit, cancel, stop).
+   * Aborts the run: no further call is made, the calls in flight are aborted (their connections closed) and the run
+   * rejects with the signal's reason; the calls answered before are journaled. A job's item passes its own (time
+   * limit, cancel, shutdown).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Ends the run between calls: no further call starts, the calls in flight finish and are journaled (they were paid
+   * for), then the run rejects with the signal's reason. A job's time slice ends this way and the next slice resumes.
+   */
+  readonly stop?: AbortSignal;
 }
 
 /** Prices per million tokens, in the caller's currency. */
@@ -129,11 +148,21 @@ export interface ExtractionCall {
   readonly request_sha256: string;
   /** SHA-256 (hex) of the answer body as received (without a wire record: of the generated text); null on failure. */
   readonly response_sha256: string | null;
+  /**
+   * SHA-256 (hex) of the answer as read, JSON `[text, refusal]` (the generated text kept and the API's refusal or
+   * null): what the run concluded from, the same in every run that got the same answer (a body's `id` and `created`
+   * differ from run to run); null on failure. The transcript digest is over these.
+   */
+  readonly answer_sha256: string | null;
   readonly refused: boolean;
   /** Words of the answer found in exact runs of the work where it was asked to continue. */
   readonly reproduced_words: number;
   /** The error code of a failed call. */
   readonly error?: string;
+  /** True when the answer held more text than `max_tokens` can produce and was cut there (the rest not read). */
+  readonly truncated?: true;
+  /** Requests sent for this call when more than one (the adapter's retries, each counted against the budget). */
+  readonly attempts?: number;
   readonly prompt_tokens?: number;
   readonly completion_tokens?: number;
   /** The model name the endpoint reported. */
@@ -189,9 +218,14 @@ export interface WorkExtractionResult {
   readonly hits: number;
   /** Why the run stopped: every probe and loop done, the budget spent, or calls failing in a row. */
   readonly stopped: 'done' | 'budget' | 'upstream_errors';
+  /**
+   * The first failed call's error, when a call failed: its code and what the endpoint said (the URL, the status, the
+   * body's type and length and the message of a JSON error body, cut at 300 characters; never the API key).
+   */
+  readonly error?: { readonly code: string; readonly message: string };
   /** What the budget (or the failures) left untried: probe positions and loop positions (UTF-16 offsets). */
   readonly untried: { readonly probes: number[]; readonly loops: number[] };
-  /** Every call in order, and the SHA-256 of the transcript (the lines `id request_sha256 response_sha256`). */
+  /** Every call in order, and the SHA-256 of the transcript (the lines `id request_sha256 answer_sha256`). */
   readonly record: { readonly transcript_sha256: string; readonly calls: ExtractionCall[] };
   readonly method: string;
 }
@@ -201,248 +235,436 @@ const hex = (s: string) => sha256HexNow(encoder.encode(s));
 
 /**
  * Run the two-phase extraction of a whole work.
+ *
+ * One answer whatever the concurrency: the probes, then the loops, run as lanes in rounds ({@link runInRounds}); a
+ * round's calls get their ids in lane order, go out together (at most `concurrency` in flight) and are taken in id
+ * order once all are answered, so the calls made, their ids, the blocks and the transcript digest depend on the
+ * work, the options and the model's answers only.
  * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR / UPSTREAM_TIMEOUT (only when no call at all
  *   succeeded: later failures stop the run with a partial result)
  */
 export async function runWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<WorkExtractionResult> {
   const settings = await readExtraction(store, request);
-  const { signal, model, budget, prefix, maxTokens, concurrency, journal, variants, text, work, n, plan } = settings;
-
-  const index = new RunIndex(work.tokens);
-  const owner = new Int32Array(n).fill(-1); // which loop has reproduced each word (loops stop where another went)
-  const outputs: AlignedOutput[] = [];
-  const records: ExtractionCall[] = [];
-  const prompts = new Map<number, string>();
-  const variantOf = new Map<number, string>();
-  const untried = { probes: [] as number[], loops: [] as number[] };
-  let made = 0,
-    failedInARow = 0,
-    anySuccess = false,
-    firstError: unknown = null;
-  let stopped: WorkExtractionResult['stopped'] = 'done';
-  const halted = () => stopped === 'upstream_errors';
-
-  /** The words of the work before word `w`: a prompt. */
-  const workPrefix = (w: number) => text.slice(work.starts[Math.max(0, w - prefix)], work.ends[w - 1]);
-
-  /**
-   * One call asking for the continuation at work word `at` with prompt template `variant`; null when the budget is
-   * spent or the run halted (no call made). Answered from the journal when it holds the request, else made and
-   * journaled. The answer's chain is aligned in the window after `at`.
-   */
-  const inFlight = new Set<Promise<unknown>>();
-  /** {@link callOnce}, tracked while it runs: a run that stops waits for the calls in flight to be journaled. */
-  function call(...args: Parameters<typeof callOnce>): ReturnType<typeof callOnce> {
-    const p = callOnce(...args);
-    inFlight.add(p);
-    const done = () => inFlight.delete(p);
-    p.then(done, done);
-    return p;
-  }
-
-  async function callOnce(
-    prompt: string,
-    at: number,
-    phase: ExtractionCall['phase'],
-    from: ExtractionCall['prompt_from'],
-    variant: number,
-  ): Promise<{ id: number; chain: TokenRun[]; out: WordTokenSpans; text: string; ok: boolean } | null> {
-    if (made >= budget) {
-      if (stopped === 'done') stopped = 'budget';
-      return null;
-    }
-    if (halted()) return null;
-    signal?.throwIfAborted();
-    const id = made++;
-    prompts.set(id, prompt);
-    const template = variants[variant];
-    const variantId = template === null ? PLAIN_PROMPT : template.id;
-    variantOf.set(id, variantId);
-    const messages = template === null ? undefined : template.messages(prompt);
-    const canonical = canonicalRequest(model, prompt, maxTokens, messages);
-    const key = hex(canonical);
-    const position = at < n ? work.starts[at] : text.length;
-    const base = { id, phase, position, prompt_from: from, variant: variantId, key };
-    let wire: RecordedCall;
-    let replayed = false;
-    const kept = journal === null ? undefined : await journal.get(key);
-    if (kept !== undefined) {
-      wire = checkRecordedCall(kept, `journal entry ${key}`);
-      replayed = true;
-    } else {
-      const t0 = Date.now();
-      try {
-        const g = model.generateCall
-          ? await model.generateCall(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) })
-          : await plainCall(model, prompt, maxTokens, messages, canonical);
-        wire = {
-          text: g.text,
-          request: g.request,
-          response: g.response,
-          ...(g.usage !== undefined ? { usage: g.usage } : {}),
-          ...(g.model !== undefined ? { model: g.model } : {}),
-          ...(g.finish_reason !== undefined ? { finish_reason: g.finish_reason } : {}),
-          ...(g.refusal !== undefined ? { refusal: g.refusal } : {}),
-          time: new Date(t0).toISOString(),
-          ms: Date.now() - t0,
-        };
-      } catch (e) {
-        if (!(e instanceof TrainprintError) || !e.code.startsWith('UPSTREAM_')) throw e;
-        firstError ??= e;
-        // a failed call is not journaled: a later run asks it again
-        records.push({
-          ...base,
-          time: new Date(t0).toISOString(),
-          ms: Date.now() - t0,
-          request_sha256: key,
-          response_sha256: null,
-          refused: false,
-          reproduced_words: 0,
-          error: e.code,
-        });
-        if (++failedInARow >= MAX_FAILED_IN_A_ROW) stopped = 'upstream_errors';
-        return { id, chain: [], out: wordSpans(''), text: '', ok: false };
-      }
-      if (journal !== null) await journal.put(key, wire);
-    }
-    failedInARow = 0;
-    anySuccess = true;
-    const out = wordSpans(wire.text);
-    const window = Math.min(n, at + Math.ceil(out.tokens.length * 1.5) + HIT_WORDS);
-    let chain = wire.refusal === undefined ? chainIn(index, out.tokens, at, window) : [];
-    // a refusal is never text; an answer that continues the work where asked is never a refusal
-    const continues = chain.length > 0 && chain[0].output_token <= 5 && chain[0].work_token <= at + 5;
-    const refused = wire.refusal !== undefined || (!continues && isRefusal(wire.text));
-    if (refused) chain = [];
-    else if (chain.length) outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
-    records.push({
-      ...base,
-      time: wire.time,
-      ms: wire.ms,
-      ...(replayed ? { replayed: true as const } : {}),
-      request_sha256: hex(wire.request),
-      response_sha256: hex(wire.response),
-      refused,
-      reproduced_words: chainWords(chain),
-      ...(wire.usage ?? {}),
-      ...(wire.model !== undefined ? { model: wire.model } : {}),
-    });
-    return { id, chain, out, text: wire.text, ok: !refused };
-  }
-
-  /** Where an answer's chain continues the work from `at`: the word after its last run, or -1 when it does not. */
-  const reached = (chain: readonly TokenRun[], at: number): number => {
-    if (chainWords(chain) < HIT_WORDS || chain[0].work_token > at + HIT_WORDS) return -1;
-    const last = chain[chain.length - 1];
-    return last.work_token + last.tokens;
+  const run: RunState = {
+    settings,
+    index: new RunIndex(settings.work.tokens),
+    owner: new Int32Array(settings.n).fill(-1),
+    outputs: [],
+    records: [],
+    prompts: new Map(),
+    variantOf: new Map(),
+    untried: { probes: [], loops: [] },
+    made: 0,
+    requests: 0,
+    failedInARow: 0,
+    anySuccess: false,
+    firstError: null,
+    stopped: 'done',
   };
+  const answer = (questions: readonly Question[]) => answerRound(run, questions);
+  const hits = await probeLanes(run, answer);
+  await loopLanes(run, hits, answer);
+  const { records, outputs, prompts, variantOf, stopped, untried } = run;
+  const result = assembleResult(settings, {
+    records,
+    outputs,
+    prompts,
+    variantOf,
+    hits: hits.length,
+    stopped,
+    untried,
+  });
+  const e = run.firstError as TrainprintError | null;
+  return e === null ? result : { ...result, error: { code: e.code, message: e.detail ?? e.message } };
+}
 
-  /** The model's own words as the next prompt when its answer stayed on the work to (nearly) its end, else null. */
-  const nextOwnPrompt = (prompt: string, got: { chain: TokenRun[]; out: WordTokenSpans; text: string }) => {
-    const last = got.chain[got.chain.length - 1];
-    return got.out.tokens.length - (last.output_token + last.tokens) <= 10
-      ? lastWords(`${prompt} ${got.text}`, prefix)
-      : null;
+/** One question of a round: the continuation at work word `at`, asked with prompt template `variant`. */
+interface Question {
+  readonly prompt: string;
+  readonly at: number;
+  readonly phase: ExtractionCall['phase'];
+  readonly from: ExtractionCall['prompt_from'];
+  readonly variant: number;
+}
+
+/** A call's answer as a lane reads it: its chain aligned with the work after `at`; null when no call was made. */
+type Answer = { id: number; chain: TokenRun[]; out: WordTokenSpans; text: string; ok: boolean } | null;
+
+/** What a run has gathered so far; written only between rounds, in lane order, or in call-id order. */
+interface RunState {
+  readonly settings: ExtractionSettings;
+  readonly index: RunIndex;
+  /** Which loop has reproduced each word (loops stop where another went). */
+  readonly owner: Int32Array;
+  readonly outputs: AlignedOutput[];
+  readonly records: ExtractionCall[];
+  readonly prompts: Map<number, string>;
+  readonly variantOf: Map<number, string>;
+  readonly untried: { probes: number[]; loops: number[] };
+  /** Calls given an id. */
+  made: number;
+  /** Requests counted against the budget: every call's first attempt and every retry. */
+  requests: number;
+  failedInARow: number;
+  anySuccess: boolean;
+  firstError: unknown;
+  stopped: WorkExtractionResult['stopped'];
+}
+
+type AnswerRound = (questions: readonly Question[]) => Promise<readonly Answer[]>;
+
+/** A hit of phase 1: where its probe asked, the answer's chain (from `start` to `end`), the next prompt from there. */
+interface Hit {
+  readonly at: number;
+  readonly start: number;
+  readonly end: number;
+  /** Index of its probe in the plan's positions. */
+  readonly probe: number;
+  readonly next: string | null;
+  readonly variant: number;
+}
+
+/**
+ * Phase 1: a lane per probe, in the order that probes every section once before any twice (first probe of each
+ * section, then the second of each, …), so a budget that cannot pay for all of them leaves whole rounds untried
+ * rather than whole sections. Each lane tries the prompt templates in turn until one continues the work.
+ */
+async function probeLanes(run: RunState, answer: AnswerRound): Promise<Hit[]> {
+  const { plan, sectionWords, work } = run.settings;
+  const sectionOf = (w: number) => {
+    let s = 0;
+    while (s + 1 < sectionWords.length && sectionWords[s + 1][0] <= w) s++;
+    return s;
   };
-
-  /**
-   * Best-of-N: the prompt in up to `tries` templates, from `first` on, until one continues the work from `at`; the
-   * answer that did (or the last one), with where it reached (≤ at: it did not). Null when no call could be made.
-   */
-  const ask = async (
-    prompt: string,
-    at: number,
-    phase: ExtractionCall['phase'],
-    from: ExtractionCall['prompt_from'],
-    first: number,
-    tries = variants.length,
-  ) => {
-    let last: { got: NonNullable<Awaited<ReturnType<typeof call>>>; end: number; variant: number } | null = null;
-    for (let k = 0; k < Math.min(tries, variants.length); k++) {
-      const variant = (first + k) % variants.length;
-      const got = await call(prompt, at, phase, from, variant);
-      if (got === null) break;
-      last = { got, end: reached(got.chain, at), variant };
-      if (last.end > at) break;
-    }
-    return last;
-  };
-
-  // the phases: once one rejects (the signal aborted, a store failing), the calls still in flight finish and are
-  // journaled before the run rejects, so a run started again asks none of them a second time
-  const hits: Array<{ at: number; end: number; probe: number; next: string | null; variant: number }> = [];
-  try {
-    await phases();
-  } catch (e) {
-    while (inFlight.size) await Promise.allSettled([...inFlight]);
-    throw e;
-  }
-
-  async function phases(): Promise<void> {
-    // phase 1: the probes
-    await mapLimit(plan.positions, concurrency, async (at, k) => {
-      const prompt = workPrefix(at);
-      const asked = await ask(prompt, at, 'probe', 'work', 0);
+  const rank = new Map<number, number>();
+  const lanes = plan.positions
+    .map((at, k) => {
+      const s = sectionOf(at);
+      const r = rank.get(s) ?? 0;
+      rank.set(s, r + 1);
+      return { k, s, r };
+    })
+    .sort((x, y) => x.r - y.r || x.s - y.s)
+    .map((l) => l.k);
+  const hits: Hit[] = [];
+  await runInRounds(
+    lanes.length,
+    async (lane, ask) => {
+      const k = lanes[lane];
+      const at = plan.positions[k];
+      const prompt = workPrefix(run, at);
+      const asked = await askVariants(run, ask, { prompt, at, phase: 'probe', from: 'work', variant: 0 });
       if (asked === null) {
-        untried.probes.push(work.starts[at]);
+        run.untried.probes.push(work.starts[at]);
         return;
       }
       if (asked.end > at)
-        hits.push({ at, end: asked.end, probe: k, next: nextOwnPrompt(prompt, asked.got), variant: asked.variant });
-    });
-    hits.sort((a, b) => a.at - b.at);
+        hits.push({
+          at,
+          start: asked.got.chain[0].work_token,
+          end: asked.end,
+          probe: k,
+          next: nextOwnPrompt(run, prompt, asked.got),
+          variant: asked.variant,
+        });
+    },
+    answer,
+  );
+  return hits.sort((a, b) => a.at - b.at);
+}
 
-    // phase 2: from each hit, step back while probes still hit, then loop forward
-    await mapLimit(hits, concurrency, async (hit, me) => {
+/**
+ * Phase 2: a lane per hit, in the work's order; each steps back while probes still hit, then loops forward. Lanes
+ * claim the words they reach; a lane stops where an earlier-woken lane has already gone (claims are made between
+ * rounds in lane order, so which lane owns a word never depends on timing).
+ */
+async function loopLanes(run: RunState, hits: readonly Hit[], answer: AnswerRound): Promise<void> {
+  const { plan, prefix, n, variants, work } = run.settings;
+  const owner = run.owner;
+  await runInRounds(
+    hits.length,
+    async (me, ask) => {
+      const hit = hits[me];
       const claim = (a: number, b: number) => {
         for (let w = a; w < b; w++) if (owner[w] < 0) owner[w] = me;
       };
-      claim(hit.at, hit.end);
-      const floor = hit.probe > 0 ? plan.positions[hit.probe - 1] : prefix;
+      claim(hit.start, hit.end);
+      const floor = Math.max(prefix, hit.probe > 0 ? plan.positions[hit.probe - 1] : prefix);
       let variant = hit.variant;
-      for (let at = hit.at - prefix; at >= Math.max(prefix, floor); at -= prefix) {
+      // step back by prefix words at most (a step past the block's start misses it), less when answers are short:
+      // each answer, if it reproduces as much as the last, overlaps what is covered by STEP_OVERLAP words, so blocks
+      // are found whole, not in pieces split by the gaps between answers
+      for (let first = hit.start, reach = hit.end - hit.start; first > floor; ) {
+        const at = Math.max(floor, first - Math.min(prefix, Math.max(STEP_OVERLAP, reach - STEP_OVERLAP)));
         if (owner[at] >= 0 && owner[at] !== me) break;
-        const asked = await ask(workPrefix(at), at, 'probe', 'work', variant);
+        const asked = await askVariants(run, ask, {
+          prompt: workPrefix(run, at),
+          at,
+          phase: 'probe',
+          from: 'work',
+          variant,
+        });
         if (asked === null) {
-          untried.probes.push(work.starts[at]);
+          run.untried.probes.push(work.starts[at]);
           break;
         }
-        const end = asked.end;
-        if (end <= at) break;
-        claim(at, end);
+        const start = asked.end > at ? asked.got.chain[0].work_token : first;
+        if (start >= first) break; // it did not hit, or brought nothing before what is covered
+        claim(start, asked.end);
+        reach = asked.end - start;
+        first = start;
       }
       let at = hit.end,
-        prompt = hit.next ?? workPrefix(hit.end),
+        prompt = hit.next ?? workPrefix(run, hit.end),
         from: ExtractionCall['prompt_from'] = hit.next === null ? 'work' : 'model';
       while (at < n) {
         if (owner[at] >= 0 && owner[at] !== me) return; // another loop went on from here
         // the model's own words go to the template that brought it here; the work's text, best-of-N again
-        const asked = await ask(prompt, at, 'loop', from, variant, from === 'model' ? 1 : variants.length);
+        const tries = from === 'model' ? 1 : variants.length;
+        const asked = await askVariants(run, ask, { prompt, at, phase: 'loop', from, variant }, tries);
         if (asked === null) {
-          untried.loops.push(work.starts[at]);
+          run.untried.loops.push(work.starts[at]);
           return;
         }
         const { got, end } = asked;
         if (end <= at) {
           if (from === 'work') return; // the work's own text did not bring it back: the block has ended
-          prompt = workPrefix(at);
+          prompt = workPrefix(run, at);
           from = 'work';
           continue;
         }
         variant = asked.variant;
-        claim(at, end);
+        claim(got.chain[0].work_token, end);
         // still near-verbatim to its end: its own words are the next prompt; else the work's, where it drifted
-        const own = nextOwnPrompt(prompt, got);
-        prompt = own ?? workPrefix(end);
+        const own = nextOwnPrompt(run, prompt, got);
+        prompt = own ?? workPrefix(run, end);
         from = own === null ? 'work' : 'model';
         at = end;
       }
-    });
-  }
+    },
+    answer,
+  );
+}
 
-  if (!anySuccess && firstError !== null) throw firstError;
-  records.sort((a, b) => a.id - b.id);
-  return assembleResult(settings, { records, outputs, prompts, variantOf, hits: hits.length, stopped, untried });
+/** The words of the work before word `w`: a prompt. */
+function workPrefix(run: RunState, w: number): string {
+  const { text, work, prefix } = run.settings;
+  return text.slice(work.starts[Math.max(0, w - prefix)], work.ends[w - 1]);
+}
+
+/** Where an answer's chain continues the work from `at`: the word after its last run, or -1 when it does not. */
+function reached(chain: readonly TokenRun[], at: number): number {
+  if (chainWords(chain) < HIT_WORDS || chain[0].work_token > at + HIT_WORDS) return -1;
+  const last = chain[chain.length - 1];
+  return last.work_token + last.tokens;
+}
+
+/** The model's own words as the next prompt when its answer stayed on the work to (nearly) its end, else null. */
+function nextOwnPrompt(run: RunState, prompt: string, got: { chain: TokenRun[]; out: WordTokenSpans; text: string }) {
+  const last = got.chain[got.chain.length - 1];
+  return got.out.tokens.length - (last.output_token + last.tokens) <= 10
+    ? lastWords(`${prompt} ${got.text}`, run.settings.prefix)
+    : null;
+}
+
+/**
+ * Best-of-N: the prompt in up to `tries` templates, from `q.variant` on, until one continues the work from `q.at`;
+ * the answer that did (or the last one), with where it reached (≤ at: it did not). Null when no call could be made.
+ */
+async function askVariants(run: RunState, ask: Ask<Question, Answer>, q: Question, tries = Infinity) {
+  const { variants } = run.settings;
+  let last: { got: NonNullable<Answer>; end: number; variant: number } | null = null;
+  for (let k = 0; k < Math.min(tries, variants.length); k++) {
+    const variant = (q.variant + k) % variants.length;
+    const got = await ask({ ...q, variant });
+    if (got === null) break;
+    last = { got, end: reached(got.chain, q.at), variant };
+    if (last.end > q.at) break;
+  }
+  return last;
+}
+
+/**
+ * One round: ids in question order while the budget lasts (null answers past that), the calls made with at most
+ * `concurrency` in flight, and every answer taken in id order as soon as the answers before it are taken. Once the
+ * calls taken so far have failed {@link MAX_FAILED_IN_A_ROW} times in a row the run halts: no further call starts,
+ * and the answers of calls after that point (in flight at other concurrencies) are not taken either, so the record
+ * ends at the same call whatever the concurrency. A call that throws anything but an upstream failure (the signal
+ * aborted, the journal failing) rejects the round once its calls in flight are settled.
+ */
+async function answerRound(run: RunState, questions: readonly Question[]): Promise<readonly Answer[]> {
+  const { signal, stop, budget, concurrency } = run.settings;
+  signal?.throwIfAborted();
+  stop?.throwIfAborted();
+  const first = run.made;
+  const asked: Question[] = [];
+  for (const q of questions) {
+    if (run.stopped === 'upstream_errors' || run.requests >= budget) break;
+    run.requests++;
+    run.made++;
+    asked.push(q);
+  }
+  if (asked.length < questions.length && run.stopped === 'done') run.stopped = 'budget';
+  const answers: Answer[] = new Array(questions.length).fill(null);
+  const outcomes: Array<CallOutcome | { fatal: unknown } | typeof SKIPPED | undefined> = new Array(asked.length);
+  let taken = 0,
+    fatal: { fatal: unknown } | null = null;
+  const takeReady = () => {
+    for (; taken < asked.length && outcomes[taken] !== undefined; taken++) {
+      const o = outcomes[taken] as CallOutcome | { fatal: unknown } | typeof SKIPPED;
+      if (o === SKIPPED) continue;
+      if ('fatal' in o) fatal ??= o;
+      else if (fatal === null && run.stopped !== 'upstream_errors')
+        answers[taken] = takeAnswer(run, asked[taken], first + taken, o);
+    }
+  };
+  await mapLimit(asked, concurrency, async (q, i) => {
+    const skip = fatal !== null || run.stopped === 'upstream_errors';
+    outcomes[i] = skip ? SKIPPED : await makeCall(run, q);
+    takeReady();
+  });
+  if (fatal !== null) throw (fatal as { fatal: unknown }).fatal;
+  // calls given an id but never taken (the run halted before them) leave the record
+  const kept = answers.filter((a) => a !== null).length;
+  run.made = first + kept;
+  return answers;
+}
+
+/** A call not made: the round had already halted or failed when its turn came. */
+const SKIPPED = Symbol('skipped');
+
+/** A call as made: the answer (journaled or replayed), an upstream failure, or what must stop the run. */
+type CallOutcome =
+  | { readonly key: string; readonly wire: RecordedCall; readonly replayed: boolean; readonly attempts: number }
+  | {
+      readonly key: string;
+      readonly failure: TrainprintError;
+      readonly time: string;
+      readonly ms: number;
+      readonly attempts: number;
+    };
+
+/** The canonical request of a question (its SHA-256 is the journal key) and the messages sent for it. */
+function requestOf(run: RunState, q: Question) {
+  const { model, maxTokens, variants } = run.settings;
+  const template = variants[q.variant];
+  const messages = template === null ? undefined : template.messages(q.prompt);
+  const canonical = canonicalRequest(model, q.prompt, maxTokens, messages);
+  return { messages, canonical, key: hex(canonical), variantId: template === null ? PLAIN_PROMPT : template.id };
+}
+
+/** Answer a question from the journal, or call the model and journal its answer; never rejects. */
+async function makeCall(run: RunState, q: Question): Promise<CallOutcome | { fatal: unknown }> {
+  const { model, maxTokens, journal, signal, budget } = run.settings;
+  const { messages, canonical, key } = requestOf(run, q);
+  let attempts = 1;
+  try {
+    const kept = journal === null ? undefined : await journal.get(key);
+    if (kept !== undefined)
+      return { key, wire: checkReplayedCall(kept, `journal entry ${key}`), replayed: true, attempts };
+    if (signal?.aborted) return { fatal: signal.reason };
+    if (run.settings.stop?.aborted) return { fatal: run.settings.stop.reason };
+    const t0 = Date.now();
+    // every retry is a request: counted against the budget before it is sent, refused once it is spent
+    const retry = () => {
+      if (run.requests >= budget) return false;
+      run.requests++;
+      attempts++;
+      return true;
+    };
+    let g: Awaited<ReturnType<typeof plainCall>> | GenerationCall;
+    try {
+      g = model.generateCall
+        ? await model.generateCall(q.prompt, {
+            maxTokens,
+            temperature: 0,
+            ...(messages ? { messages } : {}),
+            ...(signal ? { signal } : {}),
+            retry,
+          })
+        : await plainCall(model, q.prompt, maxTokens, messages, canonical);
+    } catch (e) {
+      if (signal?.aborted) return { fatal: signal.reason };
+      if (!(e instanceof TrainprintError) || !e.code.startsWith('UPSTREAM_')) return { fatal: e };
+      return { key, failure: e, time: new Date(t0).toISOString(), ms: Date.now() - t0, attempts };
+    }
+    const wire: RecordedCall = {
+      text: g.text,
+      ...(g.truncated ? { truncated: true as const } : {}),
+      request: g.request,
+      response: g.response,
+      ...(g.usage !== undefined ? { usage: g.usage } : {}),
+      ...(g.model !== undefined ? { model: g.model } : {}),
+      ...(g.finish_reason !== undefined ? { finish_reason: g.finish_reason } : {}),
+      ...(g.refusal !== undefined ? { refusal: g.refusal } : {}),
+      time: new Date(t0).toISOString(),
+      ms: Date.now() - t0,
+    };
+    if (journal !== null) await journal.put(key, wire);
+    return { key, wire, replayed: false, attempts };
+  } catch (e) {
+    return { fatal: e };
+  }
+}
+
+/** Record a call (in id order) and align its answer with the work after where it asked. */
+function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome): Answer {
+  const { work, n, text } = run.settings;
+  const { variantId } = requestOf(run, q);
+  run.prompts.set(id, q.prompt);
+  run.variantOf.set(id, variantId);
+  const position = q.at < n ? work.starts[q.at] : text.length;
+  const base = { id, phase: q.phase, position, prompt_from: q.from, variant: variantId, key: outcome.key };
+  const attempts = outcome.attempts > 1 ? { attempts: outcome.attempts } : {};
+  if ('failure' in outcome) {
+    // a failed call is not journaled: a later run asks it again
+    run.firstError ??= outcome.failure;
+    run.records.push({
+      ...base,
+      time: outcome.time,
+      ms: outcome.ms,
+      ...attempts,
+      request_sha256: outcome.key,
+      response_sha256: null,
+      answer_sha256: null,
+      refused: false,
+      reproduced_words: 0,
+      error: outcome.failure.code,
+    });
+    if (++run.failedInARow >= MAX_FAILED_IN_A_ROW) run.stopped = 'upstream_errors';
+    return { id, chain: [], out: wordSpans(''), text: '', ok: false };
+  }
+  const { wire, replayed } = outcome;
+  run.failedInARow = 0;
+  run.anySuccess = true;
+  const out = wordSpans(wire.text);
+  const window = Math.min(n, q.at + Math.ceil(out.tokens.length * 1.5) + HIT_WORDS);
+  let chain = wire.refusal === undefined ? chainIn(run.index, out.tokens, q.at, window) : [];
+  // a refusal is never text; an answer that continues the work where asked is never a refusal, nor is one that
+  // opens with a refusal sentence and then writes the continuation out (real chat models answer so)
+  const continues =
+    chain.length > 0 &&
+    chain[0].work_token <= q.at + 5 &&
+    (chain[0].output_token <= 5 || (chain[0].output_token <= PREFACE_WORDS && chainWords(chain) >= HIT_WORDS));
+  const refused = wire.refusal !== undefined || (!continues && isRefusal(wire.text));
+  if (refused) chain = [];
+  else if (chain.length) run.outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
+  run.records.push({
+    ...base,
+    time: wire.time,
+    ms: wire.ms,
+    ...(replayed ? { replayed: true as const } : {}),
+    ...(wire.truncated ? { truncated: true as const } : {}),
+    ...attempts,
+    request_sha256: hex(wire.request),
+    response_sha256: hex(wire.response),
+    answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
+    refused,
+    reproduced_words: chainWords(chain),
+    ...(wire.usage ?? {}),
+    ...(wire.model !== undefined ? { model: wire.model.slice(0, MAX_FIELD_CHARS) } : {}),
+  });
+  return { id, chain, out, text: wire.text, ok: !refused };
 }
 
 /** What a run gathered: its calls in order, the answers aligned with the work, and how it ended. */
@@ -543,6 +765,7 @@ function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome
 /** The request's settings, checked, with the work resolved, split into words and its probe positions planned. */
 interface ExtractionSettings {
   readonly signal: AbortSignal | undefined;
+  readonly stop: AbortSignal | undefined;
   readonly model: TargetModel;
   readonly budget: number;
   readonly prefix: number;
@@ -585,12 +808,16 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
       'prompt_variants',
       'journal',
       'signal',
+      'stop',
     ],
     'extractWork',
   );
   const signal = r.signal as AbortSignal | undefined;
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+  const stop = r.stop as AbortSignal | undefined;
+  if (stop !== undefined && !(stop instanceof AbortSignal))
+    throw new TrainprintError('INVALID_OPTIONS', 'stop must be an AbortSignal');
   const model = checkModel(r.model);
   const budget = intOption(r.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
   const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
@@ -612,12 +839,21 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
+  const estimate = budget * 1024 + text.length * 4 + Math.ceil(n / NV_BLOCK_WORDS_SHORT) * prefix * 24;
+  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `a result of budget_calls ${budget} on a work of ${text.length} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
+    );
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
-  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))));
+  // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
+  // leaves the rest untried, listed, and stops with 'budget')
+  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
   const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
   const plan = probePositions(sectionWords, probes, prefix, n);
   return {
     signal,
+    stop,
     model,
     budget,
     prefix,
@@ -637,14 +873,18 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
 }
 
 /**
- * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 response_sha256\n` of its
- * calls in order (`-` for a failed call's answer). Anyone holding the record recomputes it (`trainprint verify` does).
+ * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 answer_sha256\n` of its
+ * calls in order (`-` for a failed call's answer; a record made before calls carried `answer_sha256`: its
+ * `response_sha256`). Anyone holding the record recomputes it (`trainprint verify` does).
  * @example extractionTranscriptSha256(result.record.calls) === result.record.transcript_sha256 // true
  */
 export function extractionTranscriptSha256(
-  calls: ReadonlyArray<Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'>>,
+  calls: ReadonlyArray<
+    Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'> & { readonly answer_sha256?: string | null }
+  >,
 ): string {
-  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${c.response_sha256 ?? '-'}\n`).join(''));
+  const answer = (c: (typeof calls)[number]) => (c.answer_sha256 !== undefined ? c.answer_sha256 : c.response_sha256);
+  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${answer(c) ?? '-'}\n`).join(''));
 }
 
 /** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */
@@ -662,10 +902,14 @@ async function plainCall(
   model?: undefined;
   finish_reason?: undefined;
   refusal?: undefined;
+  truncated?: true;
 }> {
-  const text = await model.generate(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) });
-  if (typeof text !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
-  return { text, request: canonical, response: text };
+  const answer = await model.generate(prompt, { maxTokens, temperature: 0, ...(messages ? { messages } : {}) });
+  if (typeof answer !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+  // what the output-token limit can produce, at most; the record's answer hash is of the text kept
+  const most = maxTokens * MAX_CHARS_PER_TOKEN;
+  const text = answer.length > most ? answer.slice(0, most) : answer;
+  return { text, request: canonical, response: text, ...(text !== answer ? { truncated: true as const } : {}) };
 }
 
 type GenerateMessages = ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;

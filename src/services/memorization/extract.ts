@@ -8,6 +8,8 @@
  * A run of ≥ 50 words is `verbatim_extraction_verified`: the 50-token criterion of the papers,
  * here in words (≈ 65 BPE tokens), so slightly stricter.
  */
+import { TrainprintError } from '../../errors.js';
+import { MAX_CHARS_PER_TOKEN } from '../../models/openai.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import type { FactorCode } from '../kb/factors.js';
@@ -21,6 +23,11 @@ import { round4 } from '../../util/round.js';
 export const VERIFY_TOKENS = 50;
 /** Shortest run reported as a match. */
 export const MIN_RUN_TOKENS = 8;
+/**
+ * Most characters of model output a result may hold (`prefixes × max_tokens ×` {@link MAX_CHARS_PER_TOKEN}): a
+ * request that could exceed it is refused before any call, so a model service's answers cannot grow a result past it.
+ */
+export const MAX_EXTRACT_OUTPUT_CHARS = 16 * 1024 * 1024;
 
 /** Run the extraction experiment. */
 export async function runExtraction(store: Store, request: ExtractRequest): Promise<ExtractionResult> {
@@ -36,6 +43,12 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
   const prefixes = intOption(r.prefixes, 16, 1, 1000, 'prefixes');
   const maxTokens = intOption(r.max_tokens, 2 * cont, 1, 16_384, 'max_tokens');
   const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const outputChars = maxTokens * MAX_CHARS_PER_TOKEN;
+  if (prefixes * outputChars > MAX_EXTRACT_OUTPUT_CHARS)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `prefixes × max_tokens × ${MAX_CHARS_PER_TOKEN} characters a token (${prefixes * outputChars}) is over the ${MAX_EXTRACT_OUTPUT_CHARS} characters of output a result may hold: lower prefixes or max_tokens`,
+    );
   const { text, workId } = await resolveWork(store, r);
   const spans = wordSpans(text);
   const n = spans.tokens.length;
@@ -55,8 +68,10 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
   const index = new RunIndex(spans.tokens);
   const attempts = await mapLimit(positions, concurrency, async (s, i): Promise<ExtractionAttempt> => {
     const prompt = text.slice(spans.starts[s], spans.ends[s + prefix - 1]);
-    const output = await model.generate(prompt, { maxTokens, temperature: 0 });
-    if (typeof output !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+    const answer = await model.generate(prompt, { maxTokens, temperature: 0 });
+    if (typeof answer !== 'string') throw new TypeError(`model ${model.id}: generate did not return a string`);
+    // what the output-token limit can produce, at most (the OpenAI-compatible adapter cuts there already)
+    const output = answer.length > outputChars ? answer.slice(0, outputChars) : answer;
     const out = wordSpans(output);
     const c0 = s + prefix,
       c1 = Math.min(n, c0 + cont);

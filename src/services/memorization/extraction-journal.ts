@@ -75,6 +75,7 @@ export function checkRecordedCall(v: unknown, where: string): RecordedCall {
   if (typeof o.ms !== 'number' || !Number.isFinite(o.ms) || o.ms < 0) bad('ms');
   for (const k of ['model', 'finish_reason', 'refusal'] as const)
     if (o[k] !== undefined && typeof o[k] !== 'string') bad(k);
+  if (o.truncated !== undefined && o.truncated !== true) bad('truncated');
   if (o.usage !== undefined) {
     const u = o.usage as Record<string, unknown>;
     if (
@@ -88,4 +89,40 @@ export function checkRecordedCall(v: unknown, where: string): RecordedCall {
       bad('usage');
   }
   return o as unknown as RecordedCall;
+}
+
+/**
+ * {@link checkRecordedCall}, and its `text` re-derived from its `response` and compared: an OpenAI-compatible answer
+ * body's `choices[0].message.content` (chat) or `choices[0].text` (completions), cut where the call was cut
+ * (`truncated`); an answer that is not such a body is the text itself (a model without a wire record). A journal
+ * edited to claim text that no answer held is refused, so a replayed record attests only what the model wrote.
+ * @throws INVALID_INPUT naming `where`
+ * @example const call = checkReplayedCall(JSON.parse(line).call, 'journal line 2')
+ */
+export function checkReplayedCall(v: unknown, where: string): RecordedCall {
+  const call = checkRecordedCall(v, where);
+  const said = answerText(call.response);
+  const ok = call.truncated === true ? said.startsWith(call.text) : said === call.text;
+  if (!ok)
+    throw new TrainprintError(
+      'INVALID_INPUT',
+      `${where}: its text is not the text of its answer (the journal was edited)`,
+    );
+  return call;
+}
+
+/** The generated text of an answer body (see {@link checkReplayedCall}). */
+function answerText(response: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(response);
+  } catch {
+    return response;
+  }
+  const choice = (body as { choices?: unknown } | null)?.choices;
+  const first = Array.isArray(choice) ? (choice[0] as Record<string, unknown> | undefined) : undefined;
+  if (!first || typeof first !== 'object') return response;
+  const message = first.message as { content?: unknown } | undefined;
+  if (message && typeof message === 'object') return typeof message.content === 'string' ? message.content : '';
+  return typeof first.text === 'string' ? first.text : response;
 }

@@ -6,6 +6,8 @@ export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
 export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
 export { HIT_WORDS, extractionTranscriptSha256 } from './extract-work.js';
+export { auditCatalogue } from './audit.js';
+export type { AuditWork, AuditedWork, CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 export type {
   ExtractWorkRequest,
   WorkExtractionResult,

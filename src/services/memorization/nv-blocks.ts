@@ -161,22 +161,36 @@ export function nearVerbatimBlocks(
 }
 
 /**
- * The generated text of a block: each piece's words as the model wrote them; between two pieces of one output
- * that follow each other there, the output's own words in between (the edited words), else one space.
+ * The generated text of a block: each piece's words as the model wrote them, whole whitespace-separated words (a
+ * token's attached punctuation kept, as the in-order check reads words); between two pieces of one output that follow
+ * each other there, the output's own words in between (the edited words), else one space.
  */
 function generatedOf(group: readonly Piece[]): string {
   let s = '';
+  let lastEnd = 0;
   for (let k = 0; k < group.length; k++) {
     const p = group[k],
-      sp = p.out.spans;
+      sp = p.out.spans,
+      t = p.out.text;
     const prev = k > 0 ? group[k - 1] : null;
-    if (prev && prev.out === p.out && p.o0 >= prev.o1 && p.o0 - prev.o1 <= MAX_GAP_WORDS) {
-      s += p.out.text.slice(sp.ends[prev.o1 - 1], sp.ends[p.o1 - 1]);
-    } else {
-      s += (s ? ' ' : '') + p.out.text.slice(sp.starts[p.o0], sp.ends[p.o1 - 1]);
-    }
+    const end = spaceAfter(t, sp.ends[p.o1 - 1]);
+    if (prev && prev.out === p.out && p.o0 >= prev.o1 && p.o0 - prev.o1 <= MAX_GAP_WORDS) s += t.slice(lastEnd, end);
+    else s += (s ? ' ' : '') + t.slice(spaceBefore(t, sp.starts[p.o0]), end);
+    lastEnd = end;
   }
   return s;
+}
+
+const SPACE = /\s/;
+/** The offset of the first white space at or after `i` (or the text's end). */
+function spaceAfter(t: string, i: number): number {
+  while (i < t.length && !SPACE.test(t[i])) i++;
+  return i;
+}
+/** The offset just after the last white space before `i` (or 0). */
+function spaceBefore(t: string, i: number): number {
+  while (i > 0 && !SPACE.test(t[i - 1])) i--;
+  return i;
 }
 
 /**

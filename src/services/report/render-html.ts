@@ -50,7 +50,7 @@ ${extractionSection(input.model_extractions ?? [], layout)}
 ${quotationsSection(result, input.text)}
 ${passagesSection(result, input.text, input.maxPassages ?? 40)}
 ${chainSection(result)}
-${notCheckedSection(result)}
+${notCheckedSection(result, (input.model_extractions?.length ?? 0) > 0)}
 ${methodSection(result, input.bundle)}
 ${inputsSection(input)}
 <footer>trainprint work report · ${esc(result.analysis_id)}</footer>

@@ -175,12 +175,15 @@ export function chainSection(result: AnalysisResult): string {
 }
 
 /**
- * What the analysis could not check: its limitation codes and the remote corpora not (fully) searched.
+ * What the analysis could not check: its limitation codes and the remote corpora not (fully) searched. With
+ * `modelQueried` (the page shows model extractions of the text) `no_model_probe` is left out.
  * @example notCheckedSection(result)
  */
-export function notCheckedSection(result: AnalysisResult): string {
+export function notCheckedSection(result: AnalysisResult, modelQueried = false): string {
   const facts = FACTORS as Readonly<Record<string, { meaning: string; source: string } | undefined>>;
-  const codes = result.limitations.map((c) => {
+  // a page that shows what models wrote out does not also say that no model was queried
+  const shown = modelQueried ? result.limitations.filter((c) => c !== 'no_model_probe') : result.limitations;
+  const codes = shown.map((c) => {
     const f = facts[c as FactorCode];
     const source = `<td class="src">${esc(f?.source ?? '')}</td>`;
     return `<tr><td><code>${esc(c)}</code></td><td>${esc(f?.meaning ?? '')}</td>${source}</tr>`;
