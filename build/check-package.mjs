@@ -76,8 +76,13 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Looked at 1,436,726 B (+6.6 KB over 1,400 KiB): the scan's walk along lightly edited copies (src/align/copies.ts)
 // and the exact index's presence filter in the core (its kernel in both WASM builds, embedded as base64); the PDF
 // pre-count's decoder is in formats.js now (its own inflater), not here.
-// The next look: moving book-scale extraction to an on-demand file like remote.js.
-const MAIN_BUDGET = 1450 * 1024;
+// Looked at 1,487,390 B (+50 KB over 1,437,396 B): quotations told apart in analyze (src/text/quotations.ts,
+// analyze/quotations.ts), common n-grams of the portrait packs (src/datasets/common.ts), extraction in rounds with
+// endpoint options, token buckets and the catalogue audit (src/services/memorization/rounds.ts, audit.ts,
+// src/models/rate-limit.ts), the HTTP body deadlines — features of the main entry, no stray dependency. The budget is
+// raised to 1,470 KiB for them; it is to come down, not go up again.
+// The next look: moving book-scale extraction and the audit to an on-demand file like remote.js.
+const MAIN_BUDGET = 1470 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
