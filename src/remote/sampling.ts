@@ -393,27 +393,53 @@ async function measureDetection(
 
 const overlaps = (m: RemoteMatch, p: { q0: number; q1: number }): boolean => m.query_start < p.q1 && p.q0 < m.query_end;
 
-/** What a found passage's document showed (see {@link Checked}); `window` undefined: not fetched (already covered). */
+/**
+ * What a found passage's document showed (see {@link Checked}); `window` undefined: not fetched (already covered).
+ *
+ * The passage is verified against its own place in the document: the passages aligned in that document (each region
+ * aligned with its own window, ./search.ts `followUp`) are joined where they follow each other in the work
+ * ({@link alignedChains}), and the chain that holds most of the passage is what the document holds there. Verified:
+ * - the chain holds ≥ {@link VERIFY_WORDS} words of the passage and ≥ {@link BEYOND_WORDS} of the work beyond it;
+ * - or the document ends inside the passage (the chain runs to an edge of the window there: a short document, the
+ *   rest of the passage in the next one) and the chain holds ≥ {@link WINDOW_MIN_WORDS} words of the passage, the
+ *   stretch found among them, and ≥ {@link BEYOND_WORDS} of the work beyond it;
+ * - or the chain holds ≥ {@link VERIFY_WORDS} words of the passage and the window from edge to edge (a document
+ *   shorter than the passage and its neighbours).
+ * Contradicted (not held): the document does not hold the stretch found, or the chain holds ≥ {@link VERIFY_WORDS}
+ * words of the passage, fewer than {@link BEYOND_WORDS} beyond, and the window runs on past it on both sides (only
+ * what was sent: an engine echoing its queries). Refuted: it holds the stretch found without the work's words beside
+ * it ({@link refutesStretch}). Anything else is unchecked: the document holds the stretch with the work around it but
+ * too little aligned to verify it (the passage runs from the document's edge into other text, or only a few of its
+ * words are in this document) — no evidence either way (src/corpus/share.ts `verifiedShare`).
+ */
 function check(text: string, probed: Probed, window: ShardWindow | null | undefined, passages: Passage[]): Checked {
   const held = window === undefined || (window !== null && holdsText(window.text, probed.stretch));
-  const words = (m: RemoteMatch) => {
-    const a = Math.max(m.query_start, probed.passage.q0),
-      b = Math.min(m.query_end, probed.passage.q1);
-    return b > a ? countWords(text.slice(a, b)) : 0;
-  };
-  const mine = passages
-    .map((x) => x.match)
-    .filter((m) => (window ? m.doc_ix === window.docIx : true) && words(m) >= VERIFY_WORDS);
-  const best = mine.sort((x, y) => y.query_end - y.query_start - (x.query_end - x.query_start))[0];
-  // a document that aligns with the passage but with nothing of the work around it holds only what was sent: an
-  // engine echoing its queries, not a copy (a real document runs on past a 48-word passage on one side at least)
   const p = probed.passage;
-  const beyond = best
-    ? (best.query_start < p.q0 ? countWords(text.slice(best.query_start, p.q0)) : 0) +
-      (best.query_end > p.q1 ? countWords(text.slice(p.q1, best.query_end)) : 0)
-    : 0;
-  const echo = best !== undefined && beyond < BEYOND_WORDS;
-  const verified = held && best !== undefined && !echo;
+  const mine = passages.filter((x) => !window || (x.match.doc_ix === window.docIx && x.match.shard === window.shard));
+  const wordsIn = (a: number, b: number) => (b > a ? countWords(text.slice(a, b)) : 0);
+  const inPassage = (c: Chain) => wordsIn(Math.max(c.q0, p.q0), Math.min(c.q1, p.q1));
+  const chain = alignedChains(text, mine).sort((x, y) => inPassage(y) - inPassage(x) || x.q0 - y.q0)[0];
+  const within = chain ? inPassage(chain) : 0;
+  // words of the work the chain holds beyond the passage: a real document runs on past a 48-word passage on one side
+  const beyond = chain ? wordsIn(chain.q0, p.q0) + wordsIn(p.q1, chain.q1) : 0;
+  const best = chain && within >= VERIFY_WORDS ? chain : undefined;
+  const endsInside =
+    chain !== undefined &&
+    ((chain.start && chain.q0 > p.q0) || (chain.end && chain.q1 < p.q1)) &&
+    within >= WINDOW_MIN_WORDS &&
+    probed.span !== null &&
+    chain.q0 <= probed.span.q0 &&
+    probed.span.q1 <= chain.q1 &&
+    beyond >= BEYOND_WORDS;
+  // a document that aligns with the passage but with nothing of the work around it, inside a window that runs on past
+  // it on both sides, holds only what was sent: an engine echoing its queries, not a copy. One that is the work's text
+  // from edge to edge is a document shorter than the passage and its neighbours (a paragraph): held, verified; one
+  // that runs to one edge and on into other text (an excerpt) is neither verified nor shown not held: unchecked
+  const short = best !== undefined && beyond < BEYOND_WORDS;
+  const echo = short && !chain.start && !chain.end;
+  const whole = short && chain.start && chain.end;
+  const verified = held && ((best !== undefined && (!short || whole)) || endsInside);
+  const aligned = best ?? (endsInside ? chain : undefined);
   return {
     probed,
     held: held && !echo,
@@ -425,8 +451,40 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
       !echo &&
       probed.span !== null &&
       refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
-    aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
+    aligned: aligned ? { q0: aligned.q0, q1: aligned.q1 } : null,
   };
+}
+
+/** Passages of one document that follow each other in the work, joined: its span and whether it runs to an edge. */
+interface Chain {
+  q0: number;
+  q1: number;
+  /** It starts (ends) at the start (end) of its window: the document starts (ends) there. */
+  start: boolean;
+  end: boolean;
+}
+
+/** Words of the work at most between two passages of a document for them to make one chain (an alignment's edge). */
+const CHAIN_GAP_WORDS = 3;
+
+/**
+ * The passages of a document joined into chains where they follow each other in the work (at most
+ * {@link CHAIN_GAP_WORDS} words apart): the stretches of the work the document holds, as its regions aligned them.
+ */
+export function alignedChains(text: string, passages: ReadonlyArray<Pick<Passage, 'match' | 'edges'>>): Chain[] {
+  const sorted = passages.slice().sort((x, y) => x.match.query_start - y.match.query_start);
+  const out: Chain[] = [];
+  for (const { match: m, edges } of sorted) {
+    const last = out.at(-1);
+    if (last && m.query_start - last.q1 <= 0) {
+      if (m.query_end > last.q1) [last.q1, last.end] = [m.query_end, edges?.end ?? false];
+    } else if (last && countWords(text.slice(last.q1, m.query_start)) <= CHAIN_GAP_WORDS) {
+      [last.q1, last.end] = [Math.max(last.q1, m.query_end), edges?.end ?? false];
+    } else {
+      out.push({ q0: m.query_start, q1: m.query_end, start: edges?.start ?? false, end: edges?.end ?? false });
+    }
+  }
+  return out;
 }
 
 /**
@@ -769,6 +827,9 @@ function samplingOf(
     verified: checked.filter((c) => c.verified).length,
     contradicted: checked.filter((c) => !c.held).length,
     refuted: checked.filter((c) => c.refuted).length,
+    // held with the work around it but not aligned long enough to verify: no evidence either way (the interval
+    // runs from none of them held to all of them)
+    unchecked: checked.filter((c) => c.held && !c.verified && !c.refuted).length,
   };
   return {
     method: 'stratified_passages',
@@ -782,6 +843,7 @@ function samplingOf(
       found,
       fetched: documents.fetched,
       verified: documents.verified,
+      unchecked: documents.unchecked,
       detection,
     }),
     sensitivity: SAMPLING_SENSITIVITY,

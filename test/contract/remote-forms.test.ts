@@ -148,6 +148,7 @@ describe('a work whose corpus copy has another form', () => {
               found: s.found,
               fetched: s.documents!.fetched,
               verified: s.documents!.verified,
+              unchecked: s.documents!.unchecked,
               detection: s.detection,
               sensitivityWorst: s.sensitivity_worst,
             }),

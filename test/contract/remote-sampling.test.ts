@@ -110,6 +110,7 @@ describe('sampled search of a long work', () => {
           falseFound: s.false_found,
           fetched: s.documents!.fetched,
           verified: s.documents!.verified,
+          unchecked: s.documents!.unchecked,
           detection: s.detection,
         };
         if (process.env.TRAINPRINT_DEBUG_SAMPLING)

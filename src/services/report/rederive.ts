@@ -158,6 +158,7 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
       ? {
           fetched: s.documents.fetched,
           verified: s.documents.verified,
+          ...(s.documents.unchecked === undefined ? {} : { unchecked: s.documents.unchecked }),
           detection: s.detection,
         }
       : {}),
