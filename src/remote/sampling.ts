@@ -403,14 +403,14 @@ const overlaps = (m: RemoteMatch, p: { q0: number; q1: number }): boolean => m.q
  * - or the document ends inside the passage (the chain runs to an edge of the window there: a short document, the
  *   rest of the passage in the next one) and the chain holds ≥ {@link WINDOW_MIN_WORDS} words of the passage, the
  *   stretch found among them, and ≥ {@link BEYOND_WORDS} of the work beyond it;
- * - or the chain holds ≥ {@link VERIFY_WORDS} words of the passage and the window from edge to edge (a document
- *   shorter than the passage and its neighbours).
+ * - or the chain holds ≥ {@link VERIFY_WORDS} words of the passage and runs to an edge of the window (the document
+ *   ends there, the work's words beyond in the next one).
  * Contradicted (not held): the document does not hold the stretch found, or the chain holds ≥ {@link VERIFY_WORDS}
  * words of the passage, fewer than {@link BEYOND_WORDS} beyond, and the window runs on past it on both sides (only
  * what was sent: an engine echoing its queries). Refuted: it holds the stretch found without the work's words beside
  * it ({@link refutesStretch}). Anything else is unchecked: the document holds the stretch with the work around it but
- * too little aligned to verify it (the passage runs from the document's edge into other text, or only a few of its
- * words are in this document) — no evidence either way (src/corpus/share.ts `verifiedShare`).
+ * too little of the passage aligned to verify it (the passage runs into other text after a few words, or only a few
+ * of its words are in this document) — no evidence either way (src/corpus/share.ts `verifiedShare`).
  */
 function check(text: string, probed: Probed, window: ShardWindow | null | undefined, passages: Passage[]): Checked {
   const held = window === undefined || (window !== null && holdsText(window.text, probed.stretch));
@@ -432,13 +432,12 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
     probed.span.q1 <= chain.q1 &&
     beyond >= BEYOND_WORDS;
   // a document that aligns with the passage but with nothing of the work around it, inside a window that runs on past
-  // it on both sides, holds only what was sent: an engine echoing its queries, not a copy. One that is the work's text
-  // from edge to edge is a document shorter than the passage and its neighbours (a paragraph): held, verified; one
-  // that runs to one edge and on into other text (an excerpt) is neither verified nor shown not held: unchecked
+  // it on both sides, holds only what was sent: an engine echoing its queries, not a copy. Where the chain runs to an
+  // edge of the window, the document ends there (a short document: a paragraph, a passage cut in two): the work's
+  // words beyond are in the next document, and the passage is verified
   const short = best !== undefined && beyond < BEYOND_WORDS;
   const echo = short && !chain.start && !chain.end;
-  const whole = short && chain.start && chain.end;
-  const verified = held && ((best !== undefined && (!short || whole)) || endsInside);
+  const verified = held && ((best !== undefined && !echo) || endsInside);
   const aligned = best ?? (endsInside ? chain : undefined);
   return {
     probed,
