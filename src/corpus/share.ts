@@ -94,6 +94,13 @@ export interface ShareSample {
   readonly unchecked?: number;
   /** Passages the documents show the corpus holds, searched as the sample was: the detection rate of this run. */
   readonly detection?: MeasuredRate;
+  /**
+   * How many of the detection's trials count as one independent trial in its interval: the calibration passages come
+   * two from each fetched document (before and after a found passage), and two passages of one stretch are found or
+   * missed together more often than two drawn apart — at most a design effect of 2 for clusters of two (Kish 1965,
+   * §5.4). Results that count `documents.unchecked` were computed with 2; earlier ones with 1. @default 1
+   */
+  readonly detectionDesignEffect?: number;
 }
 
 /** The estimated share and its 95 % interval, each rounded to 4 decimals. */
@@ -150,7 +157,7 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
  *   estimate = (k/n)·r / (h/t), clamped to [0, 1];
  *   95 % interval: lower = Wilson lower of p × Wilson lower of v/d (every unchecked find as not held; s ≤ 1 only
  *   raises the share); upper = Wilson upper of p × Wilson upper of (v + u)/d (every unchecked find as held) ÷ Wilson
- *   lower of s. So the interval covers the share whatever share of the fetched documents could be verified, and
+ *   lower of s, its trials counted over the design effect ({@link ShareSample.detectionDesignEffect}). So the interval covers the share whatever share of the fetched documents could be verified, and
  *   each rate's own uncertainty widens it. Where every found passage was fetched (d = k) the found share is counted
  *   directly: Wilson of v/n and of (v + u)/n. Where nothing held was measured (t = 0: nothing found, or no calls
  *   left), s's lower end is the least measured over the forms of `bench/whole-works.mjs`
@@ -176,8 +183,14 @@ export function verifiedShare(sample: ShareSample): ShareEstimate {
   const det = sample.detection ?? { hits: 0, trials: 0 };
   const worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST;
   const s = det.trials > 0 ? det.hits / det.trials : 1;
+  const deff = sample.detectionDesignEffect ?? 1;
+  if (!(deff >= 1)) throw new RangeError('detectionDesignEffect must be ≥ 1');
   const sLo =
-    det.trials > 0 ? wilson(det.hits, det.trials)[0] : worst.trials > 0 ? wilson(worst.hits, worst.trials)[0] : 1;
+    det.trials > 0
+      ? wilson(det.hits / deff, det.trials / deff)[0]
+      : worst.trials > 0
+        ? wilson(worst.hits, worst.trials)[0]
+        : 1;
   // the rate the checked documents confirm; with none checked (all unchecked) the finds count as found
   const checked = d - u;
   const r = checked > 0 ? v / checked : 1;

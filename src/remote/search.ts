@@ -144,6 +144,12 @@ export interface Region {
   /** Tokens (infini-gram) of the region, for the window's width. */
   start: number;
   end: number;
+  /**
+   * Characters of the work aligned beyond the region on each side besides {@link MARGIN_CHARS}, where the window fetched
+   * is at least twice as long (a short document is aligned as closely as any region): room for a sampled search's
+   * calibration passages far from the passage found (./sampling.ts). @default 0
+   */
+  reach?: number;
 }
 
 /**
@@ -877,8 +883,11 @@ function alignRegion(
   free: { readonly lo: number; readonly hi: number },
 ): Passage[] {
   if (w.text.length === 0) return [];
-  const r0 = Math.max(r.q0, free.lo),
-    r1 = Math.min(r.q1, free.hi);
+  // a window shorter than twice the reach is a short document: aligned as closely as any region (a wider stretch of
+  // the work only gives a short document's words more places to pair with)
+  const reach = w.text.length >= 2 * (r.reach ?? 0) ? (r.reach ?? 0) : 0;
+  const r0 = Math.max(r.q0 - reach, free.lo, 0),
+    r1 = Math.min(r.q1 + reach, free.hi, text.length);
   if (r1 <= r0) return [];
   const out: Passage[] = [];
   for (const m of alignedOf(ctx, text, query, r0, r1, w.text, free)) {

@@ -10,6 +10,7 @@ import { buildTokenIndex, startInfiniGramServer, type InfiniGramServer } from '.
 import { createEngine } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 import { estimateShare } from '../../src/corpus/share.js';
+import { DETECTION_DESIGN_EFFECT } from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 const count = (t: string) => (t.match(/\S+/g) ?? []).length;
@@ -103,6 +104,7 @@ describe('a short work against documents of any length: verified where the passa
             fetched: docs.fetched,
             verified: docs.verified,
             unchecked: docs.unchecked,
+            detectionDesignEffect: DETECTION_DESIGN_EFFECT,
             detection: s.detection,
           }),
         );

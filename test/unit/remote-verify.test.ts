@@ -257,6 +257,24 @@ describe('the interval carries the finds not checked', () => {
     }
   });
 
+  it('the detection rate counted over its design effect: calibration pairs of one document widen the upper end', () => {
+    const base = {
+      passages: 150,
+      found: 60,
+      fetched: 30,
+      verified: 30,
+      unchecked: 0,
+      detection: { hits: 80, trials: 90 },
+    };
+    const one = verifiedShare(base);
+    const two = verifiedShare({ ...base, detectionDesignEffect: 2 });
+    expect(two.estimate).toBe(one.estimate);
+    expect(two.ci_95[0]).toBe(one.ci_95[0]);
+    expect(two.ci_95[1]).toBeCloseTo(Math.min(1, wilson(60, 150)[1] / wilson(40, 45)[0]), 4);
+    expect(two.ci_95[1]).toBeGreaterThan(one.ci_95[1]);
+    expect(() => verifiedShare({ ...base, detectionDesignEffect: 0.5 })).toThrow(RangeError);
+  });
+
   it('finds shown not held still lower the share; with none unchecked the rule is the earlier one', () => {
     const s = verifiedShare({ passages: 100, found: 40, fetched: 20, verified: 10, unchecked: 5 });
     // 10 verified of the 15 checked
