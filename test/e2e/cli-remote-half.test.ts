@@ -80,7 +80,7 @@ describe('trainprint analyze work.txt against a corpus holding half of it', () =
     expect(s.share.ci_95[0]).toBeLessThanOrEqual(0.5);
     expect(s.share.ci_95[1]).toBeGreaterThanOrEqual(TRUTH);
     expect(Math.abs(s.share.estimate - TRUTH)).toBeLessThanOrEqual(0.12);
-    // before: 19 of 34 fetched verified, the share 0.28 [0.16, 0.46]
+    // before: 19 of 34 fetched verified, the share 0.28 [0.16, 0.46]; now 35 of 35, 0.503 [0.382, 0.654]
     expect(s.documents.verified / s.documents.fetched).toBeGreaterThanOrEqual(0.9);
     expect(s.documents.contradicted).toBe(0);
   }, 300_000);
