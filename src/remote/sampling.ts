@@ -29,14 +29,17 @@
  *    outcome is `invalid_response` and it gets no share. A document that holds only the short window sent and none of
  *    the work's words beside it is a chance find (an ordinary phrase of a web-scale corpus, the controls answered
  *    honestly): that passage is not held there — not verified, like any other unverified find.
- *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
- *    found passages not fetched count at the rate the fetched ones were verified.
+ *    A found passage counts where its document holds it, checked where the passage is ({@link check}: verified), and
+ *    the found passages not fetched count at the rate the checked ones were verified; a document neither verified
+ *    nor shown not to hold the passage is unchecked — no evidence either way.
  * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
- *    known to hold, in whatever form it holds it — is searched as the sample was, with the calls left: the share of
- *    those found is the search's detection rate in this corpus, measured in the same run: in rounds of as many
- *    passages as the calls left pay for at the most calls a passage, until the calls or the passages run out.
+ *    known to hold, in whatever form it holds it — {@link CALIBRATION_GAP_WORDS} words from it where the stretch
+ *    reaches so far, is searched as the sample was, with the calls left: the share of those found is the search's
+ *    detection rate in this corpus, measured in the same run: in rounds of as many passages as the calls left pay for
+ *    at the most calls a passage, until the calls or the passages run out.
  * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
- *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
+ *    widens with each rate's own uncertainty and runs from none to all of the unchecked finds held; in the report's
+ *    `sampling` with the counts per section.
  */
 import type { RemoteMatch } from '../datasets/types.js';
 import type { RemoteSampling, RemoteSearch, RemoteSearchOptions } from '../corpus/remote-types.js';
