@@ -461,7 +461,9 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
   // edge of the window, the document ends there (a short document: a paragraph, a passage cut in two): the work's
   // words beyond are in the next document, and the passage is verified
   const short = best !== undefined && beyond < BEYOND_WORDS;
-  const echo = short && !chain.start && !chain.end;
+  // unless the document holds the work's word beside the chain there (the aligner paired no more than the passage —
+  // a paragraph of repeated names — though the document runs on with the work)
+  const echo = short && !chain.start && !chain.end && !(window && holdsNeighbour(text, chain, window.text));
   const verified = held && ((best !== undefined && !echo) || endsInside);
   const aligned = best ?? (endsInside ? chain : undefined);
   return {
@@ -477,6 +479,29 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
       refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
     aligned: aligned ? { q0: aligned.q0, q1: aligned.q1 } : null,
   };
+}
+
+/** Words of a stretch's edge tested with the work's word beside it ({@link holdsNeighbour}). */
+const NEIGHBOUR_TEST_WORDS = 3;
+
+/**
+ * Whether `document` holds the work's word before the stretch `c` followed by its first words, or its last words
+ * followed by the work's word after it (letters and digits compared: forms aside).
+ *
+ * @example
+ * holdsNeighbour('a b c d e f', { q0: 2, q1: 7 }, 'x a b c d y') // true: "a" then "b c d"
+ */
+export function holdsNeighbour(text: string, c: { q0: number; q1: number }, document: string): boolean {
+  const inside = text.slice(c.q0, c.q1).match(/\S+/g) ?? [];
+  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, c.q0 - 200), c.q0));
+  const after = /^\s+(\S+)/u.exec(text.slice(c.q1, c.q1 + 200));
+  const head = inside.slice(0, NEIGHBOUR_TEST_WORDS).join(' '),
+    tail = inside.slice(-NEIGHBOUR_TEST_WORDS).join(' ');
+  return (
+    inside.length > 0 &&
+    ((before !== null && holdsText(document, `${before[1]} ${head}`)) ||
+      (after !== null && holdsText(document, `${tail} ${after[1]}`)))
+  );
 }
 
 /** Passages of one document that follow each other in the work, joined: its span and whether it runs to an edge. */

@@ -18,7 +18,7 @@ import {
   type SearchContext,
   type ShardWindow,
 } from '../../src/remote/search.js';
-import { alignedChains, PASSAGE_WORDS, VERIFY_WORDS } from '../../src/remote/sampling.js';
+import { alignedChains, holdsNeighbour, PASSAGE_WORDS, VERIFY_WORDS } from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The work: Persuasion's paragraphs, one a line (about 14,000 words). */
@@ -204,6 +204,16 @@ describe('verified where the passage is', () => {
       lo: 0,
       hi: Number.POSITIVE_INFINITY,
     });
+  });
+
+  it('holdsNeighbour: the document runs on with the work beside the stretch (line breaks aside)', () => {
+    const work = 'one two three four five six seven eight nine';
+    const q0 = work.indexOf('three'),
+      q1 = work.indexOf('six') + 3;
+    expect(holdsNeighbour(work, { q0, q1 }, 'intro two\nthree four five and more')).toBe(true);
+    expect(holdsNeighbour(work, { q0, q1 }, 'x four five six\nseven y')).toBe(true);
+    // only the stretch, other words around it: what was sent
+    expect(holdsNeighbour(work, { q0, q1 }, 'ten three four five six eleven')).toBe(false);
   });
 
   it('alignedChains joins a document’s passages that follow each other in the work', () => {
