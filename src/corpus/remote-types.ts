@@ -152,13 +152,18 @@ export interface RemoteSampling {
    * Absent from results of versions that did not fetch them. `refuted`: of the fetched, the ones whose document holds
    * the stretch found and not the work's word on either side of it (only what was asked: a chance find, not
    * verified; an engine that reports the reversed control windows found is `invalid_response`, with no share); absent
-   * from results of versions that did not count them.
+   * from results of versions that did not count them. `unchecked`: of the fetched, the ones neither verified nor
+   * shown not to hold the passage (the document holds the stretch found with the work's words beside it, but aligns
+   * with too little of the passage to verify it): no evidence either way — the share counts them at the rate of the
+   * checked ones and its interval runs from none of them held to all of them (src/corpus/share.ts); absent from
+   * results of versions that counted them as not held.
    */
   readonly documents?: {
     readonly fetched: number;
     readonly verified: number;
     readonly contradicted: number;
     readonly refuted?: number;
+    readonly unchecked?: number;
   };
   /** Passages the fetched documents show the corpus holds, searched as the sample was, and found: the detection rate. */
   readonly detection?: { readonly hits: number; readonly trials: number };

@@ -85,8 +85,22 @@ export interface ShareSample {
    */
   readonly fetched?: number;
   readonly verified?: number;
+  /**
+   * Of the fetched, the ones neither verified nor shown not to hold the passage (the document holds the stretch
+   * found with the work's words beside it, but no alignment long enough to verify it): found but unchecked. They are
+   * no evidence either way: the estimate counts them at the rate of the checked ones, and the interval runs from
+   * none of them held to all of them held. @default 0
+   */
+  readonly unchecked?: number;
   /** Passages the documents show the corpus holds, searched as the sample was: the detection rate of this run. */
   readonly detection?: MeasuredRate;
+  /**
+   * How many of the detection's trials count as one independent trial in its interval: the calibration passages come
+   * two from each fetched document (before and after a found passage), and two passages of one stretch are found or
+   * missed together more often than two drawn apart — at most a design effect of 2 for clusters of two (Kish 1965,
+   * §5.4). Results that count `documents.unchecked` were computed with 2; earlier ones with 1. @default 1
+   */
+  readonly detectionDesignEffect?: number;
 }
 
 /** The estimated share and its 95 % interval, each rounded to 4 decimals. */
@@ -132,46 +146,64 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
 
 /**
  * The share from verified passages (the sampled search that fetches documents, src/remote/sampling.ts): of n passages
- * k were found, d of those had their document fetched and v of the d were held by it (aligned). The found share
- * that is real is p·r, with p = k/n and r = v/d the rate the documents confirm (exactly v/n when every found
- * passage was fetched); the search finds a held passage at the detection rate s measured in the same run on
+ * k were found, d of those had their document fetched; of the d, v were held by it (aligned: verified), u were
+ * neither verified nor shown not held (found but unchecked: the document holds the stretch found with the work around
+ * it, but no alignment long enough to verify it), and the other a = d − v − u were shown not held (the document does
+ * not hold the stretch, or holds only what was sent). The rate the documents confirm is r = v / (v + a), the checked
+ * ones' (1 when none was checked): an unchecked find is not evidence against its passage. The found share that is
+ * real is p·r, with p = k/n; the search finds a held passage at the detection rate s measured in the same run on
  * passages the documents show held (h of t found). So
  *
- *   estimate = (k/n)·(v/d) / (h/t), clamped to [0, 1];
- *   95 % interval: lower = Wilson lower of p × Wilson lower of r (s ≤ 1 only raises the share); upper = Wilson upper
- *   of p × Wilson upper of r ÷ Wilson lower of s. Each rate's own uncertainty widens the interval: a few
- *   calibration passages give a wide one. Where nothing held was measured (t = 0: nothing found, or no calls left),
- *   s's lower end is the least measured over the forms of `bench/whole-works.mjs` ({@link SAMPLING_SENSITIVITY_WORST}).
+ *   estimate = (k/n)·r / (h/t), clamped to [0, 1];
+ *   95 % interval: lower = Wilson lower of p × Wilson lower of v/d (every unchecked find as not held; s ≤ 1 only
+ *   raises the share); upper = Wilson upper of p × Wilson upper of (v + u)/d (every unchecked find as held) ÷ Wilson
+ *   lower of s, its trials counted over the design effect ({@link ShareSample.detectionDesignEffect}). So the interval covers the share whatever share of the fetched documents could be verified, and
+ *   each rate's own uncertainty widens it. Where every found passage was fetched (d = k) the found share is counted
+ *   directly: Wilson of v/n and of (v + u)/n. Where nothing held was measured (t = 0: nothing found, or no calls
+ *   left), s's lower end is the least measured over the forms of `bench/whole-works.mjs`
+ *   ({@link SAMPLING_SENSITIVITY_WORST}). With u = 0 this is the rule of the versions before `unchecked` was counted.
  *
- * Found passages whose documents do not hold them never count; with none fetched (d = 0) the estimate is 0 and
- * only the upper end allows for them.
+ * With none fetched (d = 0) the estimate is 0 and only the upper end allows for the found passages.
  *
  * @example
  * verifiedShare({ passages: 100, found: 50, fetched: 50, verified: 50, detection: { hits: 30, trials: 30 } }).estimate // 0.5
+ * verifiedShare({ passages: 100, found: 50, fetched: 30, verified: 15, unchecked: 15 }).estimate // 0.5: none checked failed
  */
 export function verifiedShare(sample: ShareSample): ShareEstimate {
   const n = sample.passages,
     k = sample.found,
     d = sample.fetched ?? 0,
-    v = sample.verified ?? 0;
+    v = sample.verified ?? 0,
+    u = sample.unchecked ?? 0;
   if (!Number.isInteger(d) || !Number.isInteger(v) || d < 0 || v < 0 || v > d || d > k)
     throw new RangeError('verified and fetched must be integers with 0 ≤ verified ≤ fetched ≤ found');
+  if (!Number.isInteger(u) || u < 0 || v + u > d)
+    throw new RangeError('unchecked must be an integer with 0 ≤ verified + unchecked ≤ fetched');
   if (n === 0) return { estimate: 0, ci_95: [0, 1] };
   const det = sample.detection ?? { hits: 0, trials: 0 };
   const worst = sample.sensitivityWorst ?? SAMPLING_SENSITIVITY_WORST;
   const s = det.trials > 0 ? det.hits / det.trials : 1;
+  const deff = sample.detectionDesignEffect ?? 1;
+  if (!(deff >= 1)) throw new RangeError('detectionDesignEffect must be ≥ 1');
   const sLo =
-    det.trials > 0 ? wilson(det.hits, det.trials)[0] : worst.trials > 0 ? wilson(worst.hits, worst.trials)[0] : 1;
+    det.trials > 0
+      ? wilson(det.hits / deff, det.trials / deff)[0]
+      : worst.trials > 0
+        ? wilson(worst.hits, worst.trials)[0]
+        : 1;
+  // the rate the checked documents confirm; with none checked (all unchecked) the finds count as found
+  const checked = d - u;
+  const r = checked > 0 ? v / checked : 1;
   let p: number, lo: number, hi: number;
   if (d === k) {
-    p = v / n;
-    [lo, hi] = wilson(v, n);
+    p = (k / n) * r;
+    lo = wilson(v, n)[0];
+    hi = wilson(v + u, n)[1];
   } else {
     const [pLo, pHi] = wilson(k, n);
-    const [rLo, rHi] = d > 0 ? wilson(v, d) : [0, 1];
-    p = d > 0 ? (k / n) * (v / d) : 0;
-    lo = pLo * rLo;
-    hi = pHi * rHi;
+    p = d > 0 ? (k / n) * r : 0;
+    lo = d > 0 ? pLo * wilson(v, d)[0] : 0;
+    hi = pHi * (d > 0 ? wilson(v + u, d)[1] : 1);
   }
   const estimate = s > 0 ? clamp01(p / s) : p > 0 ? 1 : 0;
   const upper = sLo > hi ? hi / sLo : 1;

@@ -29,14 +29,17 @@
  *    outcome is `invalid_response` and it gets no share. A document that holds only the short window sent and none of
  *    the work's words beside it is a chance find (an ordinary phrase of a web-scale corpus, the controls answered
  *    honestly): that passage is not held there — not verified, like any other unverified find.
- *    A found passage counts where its document aligns with it over {@link VERIFY_WORDS} words (verified), and the
- *    found passages not fetched count at the rate the fetched ones were verified.
+ *    A found passage counts where its document holds it, checked where the passage is ({@link check}: verified), and
+ *    the found passages not fetched count at the rate the checked ones were verified; a document neither verified
+ *    nor shown not to hold the passage is unchecked — no evidence either way.
  * 4. *Detection rate.* On each side of each verified passage, a passage of the aligned stretch — one the corpus is
- *    known to hold, in whatever form it holds it — is searched as the sample was, with the calls left: the share of
- *    those found is the search's detection rate in this corpus, measured in the same run: in rounds of as many
- *    passages as the calls left pay for at the most calls a passage, until the calls or the passages run out.
+ *    known to hold, in whatever form it holds it — {@link CALIBRATION_GAP_WORDS} words from it where the stretch
+ *    reaches so far, is searched as the sample was, with the calls left: the share of those found is the search's
+ *    detection rate in this corpus, measured in the same run: in rounds of as many passages as the calls left pay for
+ *    at the most calls a passage, until the calls or the passages run out.
  * 5. *Share.* src/corpus/share.ts: the verified found share over the detection rate, with a 95 % interval that
- *    widens with each rate's own uncertainty; in the report's `sampling` with the counts per section.
+ *    widens with each rate's own uncertainty and runs from none to all of the unchecked finds held; in the report's
+ *    `sampling` with the counts per section.
  */
 import type { RemoteMatch } from '../datasets/types.js';
 import type { RemoteSampling, RemoteSearch, RemoteSearchOptions } from '../corpus/remote-types.js';
@@ -106,10 +109,25 @@ export const CONTRADICTION_SHARE = 0.25;
  * it, the full search still samples every ≤ 72 tokens after tokenizing the text.
  */
 export const SAMPLE_ABOVE_WORDS_PER_CALL = 30;
+/**
+ * The calibration passages' design effect in the share's interval (src/corpus/share.ts): two from each fetched
+ * document, found or missed together more often than two drawn apart.
+ */
+export const DETECTION_DESIGN_EFFECT = 2;
 /** Strata of a text without sections. */
 const PLAIN_STRATA = 10;
-/** infini-gram: tokens of document fetched on each side of a found run (room for a calibration passage). */
-const DOCUMENT_REACH_TOKENS = 160;
+/**
+ * infini-gram: tokens of document fetched on each side of a found run, and characters of the work aligned with it on
+ * each side of the passage: room for calibration passages far from the passage that was found (step 4). Findability
+ * varies along a work (a paragraph of code, of names, of dialogue), so a passage right beside a found one is found
+ * more often than a held passage drawn at random: a rate measured there is too high and the share too low (measured:
+ * text whose kind changes every 120 words, hard-wrapped, every passage held, the estimate 0.85 with the interval
+ * below 1 in 40 draws of 40, calibration passages beside the found ones).
+ */
+const DOCUMENT_REACH_TOKENS = 1_000;
+/** Words between a found passage and a calibration passage, where the document's stretch reaches so far. */
+const CALIBRATION_GAP_WORDS = 100;
+const DOCUMENT_REACH_CHARS = 3_500;
 
 /** Whether a text of `words` words is sampled under a budget of `budget` calls. */
 export function sampledSearch(words: number, budget: number): boolean {
@@ -286,6 +304,7 @@ export async function sampleRemote(
     const regions: Region[] = chosen.map(({ span, passage }) => ({
       q0: Math.min(passage.q0, span!.q0),
       q1: Math.max(passage.q1, span!.q1),
+      reach: DOCUMENT_REACH_CHARS,
       best: span!,
       start: span!.start - DOCUMENT_REACH_TOKENS,
       end: span!.end + DOCUMENT_REACH_TOKENS,
@@ -370,9 +389,15 @@ async function measureDetection(
   calls: { readonly left: () => number; readonly perPassage: number; readonly tokens: boolean },
 ): Promise<{ hits: number; trials: number }> {
   const calibration = { hits: 0, trials: 0 };
-  let left = checked
-    .filter((c) => c.verified && c.aligned)
-    .flatMap((c) => calibrationPassages(text, c.probed.passage, c.aligned!));
+  // never two overlapping: found passages of one stretch of a document give it the same far passages, and the same
+  // call asked twice at once would be answered once or twice, by the cache or not, as the timing goes
+  const kept: DrawnPassage[] = [];
+  for (const c of checked) {
+    if (!c.verified || !c.aligned) continue;
+    for (const p of calibrationPassages(text, c.probed.passage, c.aligned))
+      if (!kept.some((k) => k.q0 < p.q1 && p.q0 < k.q1)) kept.push(p);
+  }
+  let left = kept;
   for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
     const fits = Math.max(0, Math.floor(calls.left() / calls.perPassage));
     if (fits === 0) break;
@@ -393,27 +418,54 @@ async function measureDetection(
 
 const overlaps = (m: RemoteMatch, p: { q0: number; q1: number }): boolean => m.query_start < p.q1 && p.q0 < m.query_end;
 
-/** What a found passage's document showed (see {@link Checked}); `window` undefined: not fetched (already covered). */
+/**
+ * What a found passage's document showed (see {@link Checked}); `window` undefined: not fetched (already covered).
+ *
+ * The passage is verified against its own place in the document: the passages aligned in that document (each region
+ * aligned with its own window, ./search.ts `followUp`) are joined where they follow each other in the work
+ * ({@link alignedChains}), and the chain that holds most of the passage is what the document holds there. Verified:
+ * - the chain holds ≥ {@link VERIFY_WORDS} words of the passage and ≥ {@link BEYOND_WORDS} of the work beyond it;
+ * - or the document ends inside the passage (the chain runs to an edge of the window there: a short document, the
+ *   rest of the passage in the next one) and the chain holds ≥ {@link WINDOW_MIN_WORDS} words of the passage, the
+ *   stretch found among them, and ≥ {@link BEYOND_WORDS} of the work beyond it;
+ * - or the chain holds ≥ {@link VERIFY_WORDS} words of the passage and runs to an edge of the window (the document
+ *   ends there, the work's words beyond in the next one).
+ * Contradicted (not held): the document does not hold the stretch found, or the chain holds ≥ {@link VERIFY_WORDS}
+ * words of the passage, fewer than {@link BEYOND_WORDS} beyond, and the window runs on past it on both sides (only
+ * what was sent: an engine echoing its queries). Refuted: it holds the stretch found without the work's words beside
+ * it ({@link refutesStretch}). Anything else is unchecked: the document holds the stretch with the work around it but
+ * too little of the passage aligned to verify it (the passage runs into other text after a few words, or only a few
+ * of its words are in this document) — no evidence either way (src/corpus/share.ts `verifiedShare`).
+ */
 function check(text: string, probed: Probed, window: ShardWindow | null | undefined, passages: Passage[]): Checked {
   const held = window === undefined || (window !== null && holdsText(window.text, probed.stretch));
-  const words = (m: RemoteMatch) => {
-    const a = Math.max(m.query_start, probed.passage.q0),
-      b = Math.min(m.query_end, probed.passage.q1);
-    return b > a ? countWords(text.slice(a, b)) : 0;
-  };
-  const mine = passages
-    .map((x) => x.match)
-    .filter((m) => (window ? m.doc_ix === window.docIx : true) && words(m) >= VERIFY_WORDS);
-  const best = mine.sort((x, y) => y.query_end - y.query_start - (x.query_end - x.query_start))[0];
-  // a document that aligns with the passage but with nothing of the work around it holds only what was sent: an
-  // engine echoing its queries, not a copy (a real document runs on past a 48-word passage on one side at least)
   const p = probed.passage;
-  const beyond = best
-    ? (best.query_start < p.q0 ? countWords(text.slice(best.query_start, p.q0)) : 0) +
-      (best.query_end > p.q1 ? countWords(text.slice(p.q1, best.query_end)) : 0)
-    : 0;
-  const echo = best !== undefined && beyond < BEYOND_WORDS;
-  const verified = held && best !== undefined && !echo;
+  const mine = passages.filter((x) => !window || (x.match.doc_ix === window.docIx && x.match.shard === window.shard));
+  const wordsIn = (a: number, b: number) => (b > a ? countWords(text.slice(a, b)) : 0);
+  const inPassage = (c: Chain) => wordsIn(Math.max(c.q0, p.q0), Math.min(c.q1, p.q1));
+  const chain = alignedChains(text, mine).sort((x, y) => inPassage(y) - inPassage(x) || x.q0 - y.q0)[0];
+  const within = chain ? inPassage(chain) : 0;
+  // words of the work the chain holds beyond the passage: a real document runs on past a 48-word passage on one side
+  const beyond = chain ? wordsIn(chain.q0, p.q0) + wordsIn(p.q1, chain.q1) : 0;
+  const best = chain && within >= VERIFY_WORDS ? chain : undefined;
+  const endsInside =
+    chain !== undefined &&
+    ((chain.start && chain.q0 > p.q0) || (chain.end && chain.q1 < p.q1)) &&
+    within >= WINDOW_MIN_WORDS &&
+    probed.span !== null &&
+    chain.q0 <= probed.span.q0 &&
+    probed.span.q1 <= chain.q1 &&
+    beyond >= BEYOND_WORDS;
+  // a document that aligns with the passage but with nothing of the work around it, inside a window that runs on past
+  // it on both sides, holds only what was sent: an engine echoing its queries, not a copy. Where the chain runs to an
+  // edge of the window, the document ends there (a short document: a paragraph, a passage cut in two): the work's
+  // words beyond are in the next document, and the passage is verified
+  const short = best !== undefined && beyond < BEYOND_WORDS;
+  // unless the document holds the work's word beside the chain there (the aligner paired no more than the passage —
+  // a paragraph of repeated names — though the document runs on with the work)
+  const echo = short && !chain.start && !chain.end && !(window && holdsNeighbour(text, chain, window.text));
+  const verified = held && ((best !== undefined && !echo) || endsInside);
+  const aligned = best ?? (endsInside ? chain : undefined);
   return {
     probed,
     held: held && !echo,
@@ -425,8 +477,63 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
       !echo &&
       probed.span !== null &&
       refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
-    aligned: best ? { q0: best.query_start, q1: best.query_end } : null,
+    aligned: aligned ? { q0: aligned.q0, q1: aligned.q1 } : null,
   };
+}
+
+/** Words of a stretch's edge tested with the work's word beside it ({@link holdsNeighbour}). */
+const NEIGHBOUR_TEST_WORDS = 3;
+
+/**
+ * Whether `document` holds the work's word before the stretch `c` followed by its first words, or its last words
+ * followed by the work's word after it (letters and digits compared: forms aside).
+ *
+ * @example
+ * holdsNeighbour('a b c d e f', { q0: 2, q1: 7 }, 'x a b c d y') // true: "a" then "b c d"
+ */
+export function holdsNeighbour(text: string, c: { q0: number; q1: number }, document: string): boolean {
+  const inside = text.slice(c.q0, c.q1).match(/\S+/g) ?? [];
+  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, c.q0 - 200), c.q0));
+  const after = /^\s+(\S+)/u.exec(text.slice(c.q1, c.q1 + 200));
+  const head = inside.slice(0, NEIGHBOUR_TEST_WORDS).join(' '),
+    tail = inside.slice(-NEIGHBOUR_TEST_WORDS).join(' ');
+  return (
+    inside.length > 0 &&
+    ((before !== null && holdsText(document, `${before[1]} ${head}`)) ||
+      (after !== null && holdsText(document, `${tail} ${after[1]}`)))
+  );
+}
+
+/** Passages of one document that follow each other in the work, joined: its span and whether it runs to an edge. */
+interface Chain {
+  q0: number;
+  q1: number;
+  /** It starts (ends) at the start (end) of its window: the document starts (ends) there. */
+  start: boolean;
+  end: boolean;
+}
+
+/** Words of the work at most between two passages of a document for them to make one chain (an alignment's edge). */
+const CHAIN_GAP_WORDS = 3;
+
+/**
+ * The passages of a document joined into chains where they follow each other in the work (at most
+ * {@link CHAIN_GAP_WORDS} words apart): the stretches of the work the document holds, as its regions aligned them.
+ */
+export function alignedChains(text: string, passages: ReadonlyArray<Pick<Passage, 'match' | 'edges'>>): Chain[] {
+  const sorted = passages.slice().sort((x, y) => x.match.query_start - y.match.query_start);
+  const out: Chain[] = [];
+  for (const { match: m, edges } of sorted) {
+    const last = out.at(-1);
+    if (last && m.query_start - last.q1 <= 0) {
+      if (m.query_end > last.q1) [last.q1, last.end] = [m.query_end, edges?.end ?? false];
+    } else if (last && countWords(text.slice(last.q1, m.query_start)) <= CHAIN_GAP_WORDS) {
+      [last.q1, last.end] = [Math.max(last.q1, m.query_end), edges?.end ?? false];
+    } else {
+      out.push({ q0: m.query_start, q1: m.query_end, start: edges?.start ?? false, end: edges?.end ?? false });
+    }
+  }
+  return out;
 }
 
 /**
@@ -484,12 +591,16 @@ function calibrationPassages(text: string, p: DrawnPassage, aligned: { q0: numbe
   const before = wordsIn(aligned.q0, p.q0).slice(1, -1);
   const after = wordsIn(p.q1, aligned.q1).slice(1, -1);
   const out: DrawnPassage[] = [];
+  // {@link CALIBRATION_GAP_WORDS} from the passage found where the stretch reaches so far, else as far as it reaches
+  // (what is found right beside a find is found more often: {@link DOCUMENT_REACH_CHARS})
   if (before.length >= PASSAGE_WORDS) {
-    const w = before.slice(-PASSAGE_WORDS);
+    const end = Math.max(PASSAGE_WORDS, before.length - CALIBRATION_GAP_WORDS);
+    const w = before.slice(end - PASSAGE_WORDS, end);
     out.push({ section: p.section, q0: w[0].start, q1: w[w.length - 1].end });
   }
   if (after.length >= PASSAGE_WORDS) {
-    const w = after.slice(0, PASSAGE_WORDS);
+    const start = Math.min(after.length - PASSAGE_WORDS, CALIBRATION_GAP_WORDS);
+    const w = after.slice(start, start + PASSAGE_WORDS);
     out.push({ section: p.section, q0: w[0].start, q1: w[w.length - 1].end });
   }
   return out;
@@ -769,6 +880,9 @@ function samplingOf(
     verified: checked.filter((c) => c.verified).length,
     contradicted: checked.filter((c) => !c.held).length,
     refuted: checked.filter((c) => c.refuted).length,
+    // held with the work around it but not aligned long enough to verify: no evidence either way (the interval
+    // runs from none of them held to all of them)
+    unchecked: checked.filter((c) => c.held && !c.verified && !c.refuted).length,
   };
   return {
     method: 'stratified_passages',
@@ -782,7 +896,9 @@ function samplingOf(
       found,
       fetched: documents.fetched,
       verified: documents.verified,
+      unchecked: documents.unchecked,
       detection,
+      detectionDesignEffect: DETECTION_DESIGN_EFFECT,
     }),
     sensitivity: SAMPLING_SENSITIVITY,
     sensitivity_worst: SAMPLING_SENSITIVITY_WORST,

@@ -21,7 +21,7 @@ import { createEngine, type AnalysisResult } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 import { estimateShare } from '../../src/corpus/share.js';
 import { letters } from '../../src/remote/forms.js';
-import { CONTRADICTION_SHARE } from '../../src/remote/sampling.js';
+import { CONTRADICTION_SHARE, DETECTION_DESIGN_EFFECT } from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The chapters as the Gutenberg file has them: hard-wrapped at ~70 columns, blank lines, straight quotes. */
@@ -148,6 +148,8 @@ describe('a work whose corpus copy has another form', () => {
               found: s.found,
               fetched: s.documents!.fetched,
               verified: s.documents!.verified,
+              unchecked: s.documents!.unchecked,
+              detectionDesignEffect: DETECTION_DESIGN_EFFECT,
               detection: s.detection,
               sensitivityWorst: s.sensitivity_worst,
             }),

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTokenIndex, startInfiniGramServer, type InfiniGramServer } from '../fixtures/infini-gram/index.mjs';
 import { createEngine, type AnalysisResult, type Engine, type RemoteMatch } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
-import { drawPassages, sampledSearch } from '../../src/remote/sampling.js';
+import { DETECTION_DESIGN_EFFECT, drawPassages, sampledSearch } from '../../src/remote/sampling.js';
 import { estimateShare } from '../../src/corpus/share.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
@@ -110,6 +110,8 @@ describe('sampled search of a long work', () => {
           falseFound: s.false_found,
           fetched: s.documents!.fetched,
           verified: s.documents!.verified,
+          unchecked: s.documents!.unchecked,
+          detectionDesignEffect: DETECTION_DESIGN_EFFECT,
           detection: s.detection,
         };
         if (process.env.TRAINPRINT_DEBUG_SAMPLING)

@@ -273,6 +273,12 @@ const SAMPLING_SCHEMA = {
           description:
             'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
         },
+        unchecked: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Of the fetched, neither verified nor shown not to hold the passage: the interval runs from none to all of them held',
+        },
       },
     },
     detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },

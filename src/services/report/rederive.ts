@@ -181,6 +181,10 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
       ? {
           fetched: s.documents.fetched,
           verified: s.documents.verified,
+          // results that count unchecked finds count the calibration pairs with a design effect of 2 too
+          ...(s.documents.unchecked === undefined
+            ? {}
+            : { unchecked: s.documents.unchecked, detectionDesignEffect: 2 }),
           detection: s.detection,
         }
       : {}),

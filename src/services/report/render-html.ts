@@ -198,6 +198,14 @@ function datasetCaption(result: AnalysisResult, id: string, matches: number): st
       `sampled: ${num(sampling.found)} of ${drawn} found, ` +
         `share of the work held ≈ <b>${pct(sampling.share.estimate)}</b> (95 % interval ${pct(lo)}–${pct(hi)})`,
     );
+    // what the interval rests on: the fetched documents that verified their passage (the unchecked widen it)
+    const docs = sampling.documents;
+    if (docs && docs.fetched > 0) {
+      const unchecked = docs.unchecked ? `, ${num(docs.unchecked)} unchecked` : '';
+      parts.push(
+        `${num(docs.verified)} of ${num(docs.fetched)} fetched documents verified (${pct(docs.verified / docs.fetched)}${unchecked})`,
+      );
+    }
   }
   return parts.join(' · ');
 }
