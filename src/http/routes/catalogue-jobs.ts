@@ -274,7 +274,9 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
       '`Location: status_url`. Poll `GET /api/v1/jobs/{job_id}`, read the results from `results_url`. ' +
       JOBS_NOTE +
       ' An `extract` item runs the whole-work extraction from an OpenAI-compatible model service (`model`: ' +
-      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission). " +
+      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission; " +
+      "the production endpoint's options `temperature`, `max_tokens_param` (`max_tokens` or `max_completion_tokens`), " +
+      "`seed`, `timeout_ms` (at most the server's model timeout), `requests_per_minute` and `tokens_per_minute` too). " +
       "Its `api_key` is held in the accepting process's memory only, never stored or echoed: after a restart the " +
       'item fails with `INVALID_INPUT` naming `model.api_key`, and the same job submitted again with the key ' +
       "replays every call already answered from the extraction's journal in the store (none is made twice). " +
@@ -294,7 +296,7 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     errorCases: [
       {
         code: 'INVALID_INPUT',
-        when: "no type, an item that its type does not take (`items[i].field`), or an extract item's model host refused (`items[i].model.base_url`)",
+        when: "no type, an item that its type does not take (`items[i].field`), an extract item's model host refused (`items[i].model.base_url`) or an endpoint option out of range (`items[i].model.temperature` …)",
       },
       { code: 'NOT_SUPPORTED', when: 'an `extract` job on a server whose host holds no models for them' },
       {
