@@ -249,6 +249,52 @@ export const EXTRACT_WORK_ITEM_SCHEMA = object(
   Object.keys(EXTRACT_WORK_ITEM_PROPS).filter((k) => k !== 'model'),
 );
 
+/** The members of {@link AUDIT_ITEM_SCHEMA}. */
+const AUDIT_ITEM_PROPS = {
+  works: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 100_000,
+    description:
+      "The catalogue: works `{ id, text, sections? }`, ids distinct (at most the plan's `jobItems` works; the body at most its `fileBytes`)",
+    items: object(
+      {
+        id: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1024,
+          description: "The work's name in the result (a file name, an ISBN)",
+        },
+        text: { type: 'string', description: "The work's text" },
+        sections: EXTRACT_WORK_ITEM_PROPS.sections,
+      },
+      ['sections'],
+    ),
+  },
+  model: JOB_MODEL_SPEC_SCHEMA,
+  budget_calls: intIn(1, 1_000_000, 'Most calls for the whole catalogue, first pass included (default 2000)'),
+  first_probes: intIn(1, 50, 'Probes per work in the first pass (default 3)'),
+  level: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    exclusiveMaximum: 1,
+    description:
+      '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
+  },
+  prefix_words: intIn(8, 500, 'Words of each prompt (default 50, less for short works)'),
+  max_tokens: EXTRACT_WORK_ITEM_PROPS.max_tokens,
+  concurrency: EXTRACT_WORK_ITEM_PROPS.concurrency,
+  prompt_variants: EXTRACT_WORK_ITEM_PROPS.prompt_variants,
+} as const;
+/**
+ * An item of an `audit` job (`POST /api/v1/jobs`): the catalogue audit of `engine.memorization.auditCatalogue`, one
+ * call budget over the catalogue's works; every option but `works` and `model` optional.
+ */
+export const AUDIT_ITEM_SCHEMA = object(
+  AUDIT_ITEM_PROPS,
+  Object.keys(AUDIT_ITEM_PROPS).filter((k) => k !== 'model' && k !== 'works'),
+);
+
 const EXTRACTION_PROPS = {
   work_id: nullable(workId),
   model: str,

@@ -50,6 +50,11 @@ export interface CatalogueAuditRequest {
   /** Where answered calls are kept (a catalogue-wide journal: a run started again replays them). @default in memory */
   readonly journal?: ExtractionJournal;
   readonly signal?: AbortSignal;
+  /**
+   * Ends the audit between calls, as `extractWork`'s `stop`: the calls in flight finish and are journaled, then it
+   * rejects with the signal's reason; run again with the same journal, it replays them and goes on (a job's slices).
+   */
+  readonly stop?: AbortSignal;
 }
 
 /** One work's verdict. */
@@ -123,6 +128,7 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
     ...(request.prompt_variants !== undefined ? { prompt_variants: request.prompt_variants } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(request.stop !== undefined ? { stop: request.stop } : {}),
   };
   let left = budget;
   let stopped: CatalogueAuditResult['stopped'] = 'done';
