@@ -156,3 +156,51 @@ describe('audit jobs over HTTP', () => {
     await stopJobs(handler);
   });
 });
+
+describe('an audit item across time slices', () => {
+  it('completes past the item time limit (1.5 s), slice after slice, no request repeated, the record of one run', async () => {
+    const book = syntheticWork(2, 600, 29);
+    const own = await startMemorisedServer({ words: book.words, held: [0, 1200], delayMs: 40, refuseEvery: 0 });
+    const item = {
+      works: [
+        { id: 'held.txt', text: book.words.slice(0, 1200).join(' ') },
+        { id: 'other.txt', text: words.slice(300, 600).join(' ') },
+      ],
+      model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+      budget_calls: 200,
+      prompt_variants: 1,
+      concurrency: 1,
+    };
+    const sliced = createHandler(engine, {
+      keys,
+      allowPrivateModelHosts: true,
+      jobs: { pollMs: 20, itemTimeoutMs: 1500 },
+    });
+    try {
+      const acme = await caller(sliced, 'acme-audit-slices');
+      const r = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+      expect(r.status).toBe(202);
+      const line = await result(acme, r.json);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      const x = line.result;
+      const asked = own.bodies();
+      expect(new Set(asked).size).toBe(asked.length);
+      // more calls than one slice holds: ≥ 2 slices of < 1.5 s at ≥ 40 ms a call
+      expect(asked.length).toBeGreaterThan(38);
+      expect(asked.length).toBe(x.calls);
+      expect(x.works.map((w: { verdict: string }) => w.verdict)).toEqual(['reproduced', 'not_found']);
+      await stopJobs(sliced);
+      // the same audit without a limit (another account: its own journal): one record
+      const whole = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+      const other = await caller(whole, 'acme-audit-whole');
+      const r2 = await other('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+      const line2 = await result(other, r2.json);
+      expect(line2.result.audit_sha256).toBe(x.audit_sha256);
+      expect(line2.result.works).toEqual(x.works);
+      await stopJobs(whole);
+    } finally {
+      await stopJobs(sliced);
+      await own.close();
+    }
+  }, 180_000);
+});
